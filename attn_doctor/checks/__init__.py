@@ -1,0 +1,70 @@
+"""Checks: rules that turn Facts (and smoke results) into Findings.
+
+A check is a plain function `fn(facts, ctx) -> Iterable[Finding]` registered with `@check(section)`.
+Add one by writing a function in the module of its section; it is picked up on import. A check that
+raises becomes a `doctor.check-crashed` finding, never the end of the run.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from ..knowledge import finding
+from ..model import Finding
+
+CheckFn = Callable[[dict, "Context"], Iterable[Finding]]
+REGISTRY: list[tuple[str, CheckFn]] = []
+
+
+@dataclass
+class Context:
+    """What the user asked for, and what earlier steps derived."""
+    backends: dict[str, dict] = field(default_factory=dict)  # status table (from status.py)
+    required: list[str] = field(default_factory=list)
+    selected: list[str] | None = None  # --backend; None: all
+    compile_mode: str | None = None  # torch.compile mode the job uses, if known
+    strict: bool = False
+    smoke: bool = False
+    config: dict | None = None  # what a trainer config asked for (configs/)
+
+    def wanted(self, backend: str) -> bool:
+        return self.selected is None or backend in self.selected
+
+    def relevant(self, backend: str) -> bool:
+        """The user named it (required/selected/config) or it is installed and usable."""
+        if backend in self.required or (self.selected and backend in self.selected):
+            return True
+        return self.backends.get(backend, {}).get("status") not in (None, "missing", "skipped")
+
+
+def check(section: str) -> Callable[[CheckFn], CheckFn]:
+    def deco(fn: CheckFn) -> CheckFn:
+        REGISTRY.append((section, fn))
+        return fn
+    return deco
+
+
+def _load_all() -> None:
+    from . import allocator, backends, caches, flex, nvcc, platform, versions  # noqa: F401
+
+
+def run(facts: dict, ctx: Context) -> list[Finding]:
+    _load_all()
+    out: list[Finding] = []
+    for section, fn in REGISTRY:
+        try:
+            out.extend(fn(facts, ctx) or ())
+        except Exception as e:  # a crashing check is a finding about the doctor, not the end of it
+            tb = traceback.format_exc(limit=-3)
+            out.append(finding("doctor.check-crashed", check=f"{section}.{fn.__name__}",
+                               error=f"{type(e).__name__}: {e}", detail=tb[-1500:]))
+    # One finding per (id, backend, title): two checks may see the same problem.
+    seen, unique = set(), []
+    for f in out:
+        key = (f.id, f.backend, f.title)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique

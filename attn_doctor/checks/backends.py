@@ -1,0 +1,244 @@
+"""Backends: each one's status (ok | missing | broken | unsupported | skipped) and why, and what its
+import probe's failure means."""
+
+from __future__ import annotations
+
+import re
+
+from ..backends import SPECS, backward_reason, cap_str, forward_reason
+from ..facts import view
+from ..knowledge import finding
+from ..knowledge.match import best
+from . import Context, check
+
+IMPORT_SECTION_IDS = None  # any entry with patterns may name the cause of an import failure
+
+
+def _last_line(text: str) -> str:
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def import_error_text(info: dict) -> str:
+    """Everything a failed import left: the exception, its traceback, and what it printed."""
+    p = info.get("probe") or {}
+    run = info.get("run") or {}
+    err = p.get("error") or {}
+    parts = [err.get("traceback") or "", f"{err.get('type', '')}: {err.get('message', '')}" if err else "",
+             "\n".join(p.get("warnings") or []), run.get("stderr_tail") or "", run.get("stdout_tail") or ""]
+    return "\n".join(x for x in parts if x)
+
+
+def import_failure(name: str, info: dict) -> str | None:
+    """A short reason if the import probe failed, else None."""
+    run = info.get("run") or {}
+    p = info.get("probe") or {}
+    if run.get("timed_out"):
+        return f"import did not finish within {run.get('seconds', 0):.0f} s"
+    if run.get("signal"):
+        return f"import crashed the interpreter ({run['signal']})"
+    if run.get("start_error"):
+        return f"could not start Python: {run['start_error']}"
+    if p.get("ok"):
+        return None
+    if p.get("stage") == "torch":
+        return "torch fails to import"
+    err = p.get("error") or {}
+    if err:
+        return f"{err.get('type')}: {_last_line(err.get('message', ''))}"
+    return f"import probe exited {run.get('returncode')} without an answer: {_last_line(run.get('stderr_tail', ''))}"
+
+
+def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
+    t = view.torch(facts)
+    caps = view.capabilities(facts)
+    gpus = view.gpus(facts)
+    cuda_torch = bool(t["cuda"] or t["hip"])
+    tv = view.torch_base(facts)
+    out: dict[str, dict] = {}
+    for name, spec in SPECS.items():
+        row: dict = {"title": spec.title, "status": "ok", "reason": "", "version": None, "forward_only": False}
+        out[name] = row
+        if not ctx.wanted(name):
+            row.update(status="skipped", reason="not selected (--backend)")
+            continue
+        # 1. Installed and importable?
+        if spec.in_torch:
+            row["version"] = t["version"]
+            if not t["installed"]:
+                row.update(status="missing", reason="torch is not installed")
+                continue
+            if not t["import_ok"]:
+                row.update(status="broken", reason="torch fails to import" if t["probed"] else "torch was not probed")
+                continue
+            if name == "flex":
+                if tv and tv < view.version("2.5"):
+                    row.update(status="missing", reason=f"FlexAttention needs torch 2.5 or newer (this is {t['version']})")
+                    continue
+                flex = t["probe"].get("flex") or {}
+                if not flex.get("ok"):
+                    err = flex.get("error") or {}
+                    row.update(status="broken", reason=f"{err.get('type')}: {_last_line(err.get('message', ''))}")
+                    continue
+                tri = t["probe"].get("triton") or {}
+                if gpus and cuda_torch and not tri.get("ok"):
+                    row.update(status="broken", reason="Triton is missing or broken: flex cannot compile on the GPU")
+                    continue
+        else:
+            info = (facts.get("imports") or {}).get(name) or {}
+            row["version"] = info.get("version")
+            if not info.get("installed"):
+                row.update(status="missing", reason=f"not installed ({spec.install})")
+                continue
+            if "probe" not in info and "run" not in info:
+                row.update(status="skipped", reason="import not probed")
+                continue
+            why = import_failure(name, info)
+            if why:
+                row.update(status="broken", reason=why)
+                continue
+            row["import_seconds"] = (info.get("probe") or {}).get("seconds")
+        # 2. Can it run on this machine's GPUs?
+        if not gpus:
+            if spec.cpu:
+                row["reason"] = "runs on the CPU" + (" (forward only)" if name == "flex" else "")
+                if name == "flex":
+                    if tv and tv < view.version("2.6"):
+                        row.update(status="unsupported", reason="FlexAttention runs on the CPU from torch 2.6")
+                    row["forward_only"] = True
+            elif not cuda_torch and t["installed"]:
+                row.update(status="unsupported", reason="torch is a CPU-only build")
+            else:
+                row["reason"] = "imports; no CUDA GPU here, so no kernel was run"
+            continue
+        if not cuda_torch and not spec.cpu:
+            row.update(status="unsupported", reason="torch is a CPU-only build")
+            continue
+        per_gpu = {}
+        for g in gpus:
+            cap = tuple(g["capability"]) if g.get("capability") else None
+            per_gpu[str(g["index"])] = forward_reason(spec, cap) if cap else None
+        row["gpus"] = per_gpu
+        bad = [r for r in per_gpu.values() if r]
+        if bad and len(bad) == len(per_gpu):
+            row.update(status="unsupported", reason=bad[0])
+            continue
+        bwd = [backward_reason(spec, c) for c in caps]
+        bwd = [b for b in bwd if b]
+        if bwd:
+            row["forward_only"] = True
+            row["reason"] = bwd[0]
+        if bad:
+            row["reason"] = (row["reason"] + "; " if row["reason"] else "") + f"not on every GPU: {bad[0]}"
+    return out
+
+
+@check("backends")
+def import_failures(facts: dict, ctx: Context):
+    """Name the cause of every failed backend import."""
+    imports = facts.get("imports") or {}
+    pk = facts.get("packages") or {}
+    t = view.torch(facts)
+    for name, info in imports.items():
+        if not ctx.wanted(name) or not info.get("installed"):
+            continue
+        why = import_failure(name, info)
+        if not why or why == "torch fails to import":
+            continue
+        spec = SPECS[name]
+        text = import_error_text(info)
+        run = info.get("run") or {}
+        params = dict(backend=name, title=spec.title, dist=info.get("dist") or spec.dists[0],
+                      version=info.get("version") or "?", install=spec.install, error=why,
+                      torch=t["version"] or "?", module=spec.module)
+        evidence = _last_line(text)
+        if run.get("timed_out"):
+            yield finding("import.hang", detail=evidence, seconds=f"{run.get('seconds', 0):.0f}", **params)
+            continue
+        if run.get("signal"):
+            yield finding("import.crashed", detail=evidence, signal=run["signal"], **params)
+            continue
+        err = ((info.get("probe") or {}).get("error")) or {}
+        cut = pk.get("cutlass") or {}
+        if name == "cute" and err.get("type") == "ModuleNotFoundError" and (err.get("name") or "").split(".")[0] == "cutlass" \
+                and cut.get("installed") and not cut.get("location_is_site_dir"):
+            yield finding("cute.dsl-pth-not-processed", detail=evidence, location=cut.get("location"),
+                          dsl_packages=cut.get("dsl_packages") or f"{cut.get('location')}/nvidia_cutlass_dsl/dsl_packages",
+                          **params)
+            continue
+        m = best(text)
+        if m:
+            sym = re.search(r"undefined symbol: (\S+)", text)
+            built = _built_for(name, facts)
+            yield finding(m.entry.id, backend=name, detail=m.evidence or evidence,
+                          symbol=sym.group(1) if sym else "?", built_for=built or "another torch",
+                          **{k: v for k, v in params.items() if k != "backend"})
+        else:
+            yield finding("import.failed", detail=evidence, **params)
+
+
+def _built_for(name: str, facts: dict) -> str | None:
+    if name == "xformers":
+        b = (facts.get("packages") or {}).get("xformers_build") or {}
+        return f"torch {b['torch']}" if b.get("torch") else None
+    if name == "fa2":
+        d = view.stack(facts).get("flash-attn") or {}
+        tag = d.get("build_tag")
+        if tag:
+            return f"torch {tag['torch']}, CUDA {tag['cuda']}, cxx11abi {'TRUE' if tag['cxx11abi'] else 'FALSE'}"
+    return None
+
+
+@check("backends")
+def capability(facts: dict, ctx: Context):
+    """Backends that import but cannot run (or cannot train) on these GPUs."""
+    for name, row in ctx.backends.items():
+        if not ctx.relevant(name) or row["status"] not in ("ok", "unsupported"):
+            continue
+        spec = SPECS[name]
+        gpus = view.gpus(facts)
+        if not gpus:
+            continue
+        if row["status"] == "unsupported" and row.get("gpus"):
+            g = gpus[0]
+            yield finding("backend.unsupported-gpu", backend=name, title=spec.title, reason=row["reason"],
+                          gpu=g.get("name"), cap=cap_str(g["capability"]) if g.get("capability") else "?",
+                          severity="error" if name in ctx.required else None)
+        elif row.get("forward_only") and spec.training and row["status"] == "ok":
+            g = next((g for g in gpus if g.get("capability") and backward_reason(spec, tuple(g["capability"]))), gpus[0])
+            yield finding("backend.no-backward-on-gpu", backend=name, title=spec.title, reason=row["reason"],
+                          gpu=g.get("name"), cap=cap_str(g["capability"]) if g.get("capability") else "?")
+
+
+@check("backends")
+def required(facts: dict, ctx: Context):
+    for name in ctx.required:
+        row = ctx.backends.get(name) or {}
+        if row.get("status") != "ok":
+            spec = SPECS[name]
+            fix = spec.install if row.get("status") == "missing" else \
+                f"attn-doctor check --backend {name}   # its findings above give the fix"
+            yield finding("require.not-ok", backend=name, title=spec.title, status=row.get("status", "?"),
+                          reason=row.get("reason") or "", install=fix)
+
+
+@check("backends")
+def flash_attn_namespace(facts: dict, ctx: Context):
+    """flash-attn (FA2) and flash-attn-4 share the `flash_attn` name; xformers assumes it is FA2."""
+    pk = facts.get("packages") or {}
+    layout = pk.get("flash_attn") or {}
+    owners = layout.get("cute_owners") or {}
+    fa2, fa4 = view.dist_version(facts, "flash-attn"), view.dist_version(facts, "flash-attn-4")
+    if ctx.wanted("cute"):
+        if len(owners) > 1:
+            yield finding("cute.shadowed-by-fa2", backend="cute", fa2=fa2 or "?", fa4=fa4 or "?")
+        elif "flash-attn" in owners and not fa4:
+            yield finding("cute.stale-fa2-cute", backend="cute", fa2=fa2 or "?")
+    copies = layout.get("copies") or []
+    x = (facts.get("imports") or {}).get("xformers") or {}
+    if ctx.wanted("xformers") and x.get("installed") and copies and not copies[0].get("has_init") and not fa2:
+        # The import probe shows the same failure; say it once, with its cause.
+        if import_failure("xformers", x) is None and x.get("probe"):
+            return
+        yield finding("xformers.fa4-namespace", backend="xformers",
+                      error=import_failure("xformers", x) or "flash_attn is flash-attn-4's namespace package")

@@ -1,0 +1,89 @@
+"""Compile caches: where each resolves, whether it can be written, has room, and survives a reboot;
+FA4's own disk cache, which is off unless enabled."""
+
+from __future__ import annotations
+
+from ..facts import view
+from ..knowledge import finding
+from . import Context, check
+
+LOW_SPACE = 2 * 1024**3
+# A persistent home for each cache, as env.sh writes it.
+PERSISTENT = {
+    "inductor": "$HOME/.cache/torchinductor",
+    "triton": "$HOME/.cache/triton",
+    "triton-direct": "$HOME/.cache/triton",
+    "cute-dsl": "$HOME/.cache/cutlass_dsl",
+    "fa4": "$HOME/.cache/flash_attention_cute_dsl",
+}
+
+
+def _in_use(facts: dict, ctx: Context) -> set[str]:
+    """The caches this machine's stack will write to."""
+    t = view.torch(facts)
+    imports = facts.get("imports") or {}
+    names = set()
+    if t["installed"]:
+        names.add("inductor")
+        if t["cuda"] or t["hip"]:
+            names.add("triton")
+    if (imports.get("sage") or {}).get("installed"):
+        names.add("triton-direct")
+    if (imports.get("cute") or {}).get("installed"):
+        names.update({"cute-dsl", "fa4"})
+    return names
+
+
+@check("caches")
+def cache_dirs(facts: dict, ctx: Context):
+    used = _in_use(facts, ctx)
+    seen_paths = set()
+    for c in facts.get("caches") or []:
+        name = c["name"]
+        if name not in used:
+            continue
+        if name == "fa4" and not c.get("enabled"):
+            continue  # FA4 writes nothing unless its cache is on (see fa4_cache)
+        if name == "triton" and not c.get("set"):
+            continue  # inside the Inductor cache: judged with it
+        if c["path"] in seen_paths:
+            continue
+        seen_paths.add(c["path"])
+        p = dict(name=name, var=c["var"], path=c["path"], persistent=PERSISTENT[name], used_by=c.get("used_by", ""))
+        if c.get("exists") and not c.get("is_dir"):
+            yield finding("cache.not-a-directory", **p)
+            continue
+        if c.get("is_dir") and not c.get("writable"):
+            yield finding("cache.unwritable", **p)
+            continue
+        if not c.get("exists") and not c.get("creatable"):
+            yield finding("cache.uncreatable", parent=c.get("nearest_existing") or "?", **p)
+            continue
+        free = c.get("free_bytes")
+        if free is not None and free < LOW_SPACE:
+            yield finding("cache.low-space", free=f"{free / 1024**3:.1f} GiB", mount=c.get("mount") or "?", **p)
+        if c.get("fs_type") in ("tmpfs", "ramfs") or c.get("under_tmp"):
+            why = f"a {c['fs_type']} (memory) filesystem" if c.get("fs_type") in ("tmpfs", "ramfs") else "under /tmp"
+            yield finding("cache.volatile", why=why, how="set" if c.get("set") else "the default", **p)
+
+
+@check("caches")
+def fa4_cache(facts: dict, ctx: Context):
+    if "fa4" not in _in_use(facts, ctx) or not ctx.wanted("cute"):
+        return
+    c = next((c for c in facts.get("caches") or [] if c["name"] == "fa4"), None)
+    if not c:
+        return
+    env = view.env(facts)
+    raw = c.get("enabled_raw")
+    if not c.get("enabled"):
+        if raw is not None:
+            yield finding("cache.fa4-enable-value", backend="cute", value=raw)
+        else:
+            yield finding("cache.fa4-disabled", backend="cute")
+        if "CUTE_DSL_CACHE_DIR" in env:
+            yield finding("cache.cute-dsl-dir-misread", backend="cute", value=env["CUTE_DSL_CACHE_DIR"])
+        return
+    sysf = facts.get("system") or {}
+    if not c.get("set") and not sysf.get("user"):
+        yield finding("cache.fa4-no-user", backend="cute", uid=sysf.get("uid"), error=sysf.get("user_error") or "")

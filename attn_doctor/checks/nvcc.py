@@ -1,0 +1,57 @@
+"""nvcc against torch's CUDA. It matters only for building extensions from source (fa2, fa3,
+SageAttention 2.x, xformers); prebuilt wheels, Triton and the CuTe DSL never call the system nvcc."""
+
+from __future__ import annotations
+
+import os
+
+from ..facts import view
+from ..knowledge import finding
+from . import Context, check
+
+
+def _home(nvcc_path: str) -> str:
+    return os.path.dirname(os.path.dirname(nvcc_path))
+
+
+@check("nvcc")
+def nvcc_matches_torch(facts: dict, ctx: Context):
+    t = view.torch(facts)
+    info = facts.get("nvcc") or {}
+    found = info.get("found") or []
+    choice = info.get("build_choice")
+    tc = view.cuda_major_minor(t["cuda"])
+    env = view.env(facts)
+    by_path = {f["path"]: f for f in found}
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if env.get(var):
+            f = by_path.get(os.path.join(env[var], "bin", "nvcc"))
+            if f and f.get("kind") == "absent":
+                yield finding("nvcc.cuda-home-no-nvcc", var=var, value=env[var])
+            break
+    for f in found:
+        if f.get("kind") in ("hang", "garbage", "not-executable"):
+            yield finding(f"nvcc.{f['kind']}", path=f["path"], error=f.get("error") or "",
+                          severity=None if f["path"] == choice else "info")
+    if not tc:
+        return  # CPU torch (or torch unknown): nothing to match
+    working = [f for f in found if f.get("version")]
+    if not working:
+        yield finding("nvcc.none", cuda=t["cuda"], major=tc[0], minor=tc[1])
+        return
+    chosen = by_path.get(choice) if choice else None
+    if not chosen or not chosen.get("version"):
+        return
+    nv = view.cuda_major_minor(chosen["version"])
+    if nv == tc:
+        return
+    same_major = [f for f in working if view.cuda_major_minor(f["version"])[0] == tc[0]]
+    exact = [f for f in same_major if view.cuda_major_minor(f["version"]) == tc]
+    better = (exact or same_major or [None])[0]
+    fix = (f"export CUDA_HOME={_home(better['path'])}" if better
+           else f"install the CUDA {tc[0]}.{tc[1]} toolkit (e.g. pip install 'nvidia-cuda-nvcc=={tc[0]}.{tc[1]}.*') and export CUDA_HOME to it")
+    kind = "nvcc.major-mismatch" if nv[0] != tc[0] else "nvcc.minor-mismatch"
+    if kind == "nvcc.minor-mismatch" and same_major and not exact:
+        fix = f"optional: install CUDA {tc[0]}.{tc[1]} and export CUDA_HOME to it"
+    yield finding(kind, path=chosen["path"], nvcc=chosen["version"], cuda=t["cuda"], torch=t["version"],
+                  fix_cmd=fix, home=_home(better["path"]) if better else "")

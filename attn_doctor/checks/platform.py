@@ -1,0 +1,136 @@
+"""Platform: torch present and importable, built for CUDA, a GPU it can see and has kernels for,
+and a driver new enough for it."""
+
+from __future__ import annotations
+
+from ..backends import cap_str
+from ..facts import view
+from ..knowledge import finding
+from ..knowledge.match import best
+from . import Context, check
+from .backends import _last_line
+
+
+def torch_index(facts: dict) -> str:
+    """The PyTorch wheel index for the newest CUDA this driver runs (cu130, cu128, cu126)."""
+    dc = view.cuda_major_minor((facts.get("driver") or {}).get("driver_cuda"))
+    for cuda, tag in (((13, 0), "cu130"), ((12, 8), "cu128"), ((12, 6), "cu126")):
+        if dc is None or dc >= cuda:
+            return tag
+    return "cu126"
+
+
+@check("platform")
+def torch_present(facts: dict, ctx: Context):
+    t = view.torch(facts)
+    if not t["installed"]:
+        yield finding("torch.missing", python=(facts.get("system") or {}).get("python_executable", "python"),
+                      index=torch_index(facts))
+        return
+    run = t["run"]
+    if not t["probed"]:
+        return
+    if run.get("timed_out"):
+        yield finding("torch.import-hang", version=t["version"] or "?", seconds=f"{run.get('seconds', 0):.0f}",
+                      detail=_last_line(run.get("stderr_tail", "")))
+        return
+    if run.get("signal"):
+        yield finding("torch.import-crashed", version=t["version"] or "?", signal=run["signal"],
+                      detail=_last_line(run.get("stderr_tail", "")))
+        return
+    if not t["import_ok"]:
+        err = t["error"] or {}
+        text = "\n".join([err.get("traceback", ""), run.get("stderr_tail", ""), run.get("stdout_tail", "")])
+        last = f"{err.get('type', 'error')}: {_last_line(err.get('message', ''))}" if err else _last_line(text)
+        m = best(text)
+        if m:
+            yield finding(m.entry.id, detail=m.evidence, title="torch", dist="torch",
+                          version=t["version"] or "?", error=last, install="pip install torch", torch=t["version"] or "?",
+                          symbol="?", built_for="another torch")
+        else:
+            yield finding("torch.import-failed", version=t["version"] or "?", error=last, detail=last)
+
+
+@check("platform")
+def gpu_visibility(facts: dict, ctx: Context):
+    t = view.torch(facts)
+    if not t["import_ok"]:
+        return
+    drv = facts.get("driver") or {}
+    smi_gpus = drv.get("gpus") or []
+    rt = view.cuda_runtime(facts)
+    env = view.env(facts)
+    if not t["cuda"] and not t["hip"]:
+        if smi_gpus:
+            yield finding("torch.cpu-build", version=t["version"], severity="error",
+                          gpu=smi_gpus[0]["name"], index=torch_index(facts))
+        else:
+            yield finding("torch.cpu-build", version=t["version"], gpu="no GPU", index=torch_index(facts))
+        return
+    if rt.get("available"):
+        return
+    cvd = env.get("CUDA_VISIBLE_DEVICES")
+    if smi_gpus and cvd is not None and not view.gpus(facts):
+        yield finding("gpu.hidden-by-env", value=cvd, count=len(smi_gpus))
+        return
+    if smi_gpus:
+        err = rt.get("error") or {}
+        warns = "\n".join((t["probe"].get("warnings") or []))
+        text = "\n".join([err.get("traceback", ""), err.get("message", ""), warns])
+        m = best(text)
+        if m and m.entry.id != "gpu.cuda-init-failed":
+            yield finding(m.entry.id, detail=m.evidence, torch=t["version"], cuda=t["cuda"],
+                          driver=drv.get("driver") or "?", driver_cuda=drv.get("driver_cuda") or "?",
+                          error=_last_line(text), backend=None)
+        else:
+            yield finding("gpu.cuda-init-failed", torch=t["version"], count=len(smi_gpus),
+                          error=_last_line(text) or "torch.cuda.is_available() is False", detail=_last_line(text))
+        return
+    if drv.get("error"):
+        yield finding("gpu.smi-failed", error=drv["error"])
+    yield finding("gpu.none")
+
+
+@check("platform")
+def driver_new_enough(facts: dict, ctx: Context):
+    t = view.torch(facts)
+    drv = facts.get("driver") or {}
+    tc = view.cuda_major_minor(t["cuda"])
+    dc = view.cuda_major_minor(drv.get("driver_cuda"))
+    if not tc or not dc:
+        return
+    if tc[0] > dc[0]:
+        yield finding("cuda.driver-too-old", torch=t["version"], cuda=t["cuda"], driver=drv.get("driver") or "?",
+                      driver_cuda=drv.get("driver_cuda"), index=torch_index(facts), error="", detail=None)
+    elif tc > dc:
+        yield finding("cuda.driver-minor-older", torch=t["version"], cuda=t["cuda"], driver=drv.get("driver") or "?",
+                      driver_cuda=drv.get("driver_cuda"))
+
+
+def _arch_ok(cap: tuple[int, int], arch_list: list[str]) -> bool:
+    """Does torch carry machine code this GPU runs (same major, not newer minor) or PTX it can JIT?"""
+    for a in arch_list:
+        kind, _, num = a.partition("_")
+        num = num.rstrip("af")
+        if not num.isdigit():
+            continue
+        major, minor = int(num[:-1]), int(num[-1])
+        if kind == "sm" and major == cap[0] and minor <= cap[1]:
+            return True
+        if kind == "compute" and (major, minor) <= cap:
+            return True
+    return False
+
+
+@check("platform")
+def torch_has_kernels_for_gpu(facts: dict, ctx: Context):
+    rt = view.cuda_runtime(facts)
+    arch = rt.get("arch_list") or []
+    if not arch:
+        return
+    t = view.torch(facts)
+    for g in rt.get("devices") or []:
+        cap = tuple(g["capability"])
+        if not _arch_ok(cap, arch):
+            yield finding("gpu.arch-not-in-torch", torch=t["version"], gpu=g["name"], cap=cap_str(cap),
+                          archs=" ".join(arch), index="cu128" if cap >= (10, 0) else "cu126")

@@ -1,0 +1,203 @@
+"""Installed distributions of the attention stack, read from their metadata without importing them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import site
+import sys
+from importlib import machinery
+from importlib.metadata import PathDistribution
+from pathlib import Path
+
+from packaging.utils import canonicalize_name
+
+# Distributions whose metadata the report records (their Requires-Dist is checked against the rest).
+STACK = (
+    "torch", "triton", "flash-attn-4", "flash-attn", "flash-attn-3", "flashattn-hopper",
+    "quack-kernels", "nvidia-cutlass-dsl", "nvidia-cutlass-dsl-libs-base", "nvidia-cutlass-dsl-libs-core",
+    "nvidia-cutlass-dsl-libs-cu12", "nvidia-cutlass-dsl-libs-cu13", "apache-tvm-ffi", "torch-c-dlpack-ext",
+    "sageattention", "xformers", "nvidia-cuda-nvcc", "nvidia-cuda-nvcc-cu12", "nvidia-cuda-nvcc-cu13",
+    "diffusers", "cuda-bindings", "einops",
+)
+_DIST_DIR = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+?)(-py[^-]*)?\.(dist-info|egg-info)$")
+FA2_TAG = re.compile(r"\+cu(?P<cuda>\d+)torch(?P<torch>\d+\.\d+)cxx11abi(?P<abi>TRUE|FALSE)", re.IGNORECASE)
+
+
+def path_entries() -> list[str]:
+    out = []
+    for p in sys.path:
+        p = p or os.getcwd()
+        if p not in out and os.path.isdir(p):
+            out.append(p)
+    return out
+
+
+def site_dirs() -> list[str]:
+    """Directories whose .pth files Python processes at start-up."""
+    dirs = []
+    try:
+        dirs += site.getsitepackages()
+    except AttributeError:
+        pass
+    try:
+        if site.ENABLE_USER_SITE:
+            dirs.append(site.getusersitepackages())
+    except AttributeError:
+        pass
+    return [os.path.realpath(d) for d in dirs]
+
+
+def scan_dists(entries: list[str]) -> dict[str, list[dict]]:
+    """Every distribution on sys.path by canonical name, first (the one Python uses) first."""
+    found: dict[str, list[dict]] = {}
+    for entry in entries:
+        try:
+            names = os.listdir(entry)
+        except OSError:
+            continue
+        for n in sorted(names):
+            m = _DIST_DIR.match(n)
+            if not m:
+                continue
+            name = canonicalize_name(m.group("name"))
+            found.setdefault(name, []).append({"path": os.path.join(entry, n), "dir_version": m.group("version"),
+                                               "location": entry})
+    return found
+
+
+def read_dist(path: str) -> dict:
+    d = PathDistribution(Path(path))
+    info: dict = {"path": path, "location": str(Path(path).parent)}
+    try:
+        meta = d.metadata
+        info["name"] = meta["Name"]
+        info["version"] = meta["Version"]
+        info["requires"] = list(d.requires or [])
+    except Exception as e:  # corrupted or missing METADATA
+        info["error"] = f"{type(e).__name__}: {e}"
+        info.setdefault("name", None)
+        info.setdefault("version", None)
+        info["requires"] = []
+    try:
+        raw = d.read_text("direct_url.json")
+        if raw:
+            info["direct_url"] = json.loads(raw).get("url")
+    except Exception:
+        pass
+    try:
+        info["installer"] = (d.read_text("INSTALLER") or "").strip() or None
+    except Exception:
+        pass
+    url = info.get("direct_url") or ""
+    m = FA2_TAG.search(url) or FA2_TAG.search(info.get("version") or "")
+    if m:
+        info["build_tag"] = {"cuda": m.group("cuda"), "torch": m.group("torch"), "cxx11abi": m.group("abi").upper() == "TRUE"}
+    return info
+
+
+def owned_files(path: str, prefix: str) -> list[str]:
+    """Files a distribution's RECORD lists under `prefix` (e.g. 'flash_attn/')."""
+    try:
+        raw = PathDistribution(Path(path)).read_text("RECORD") or ""
+    except Exception:
+        return []
+    return [line.split(",", 1)[0] for line in raw.splitlines() if line.startswith(prefix)]
+
+
+def flash_attn_layout(entries: list[str], dists: dict) -> dict:
+    """Where `flash_attn` resolves and who put its files there: FA2 and FA4 share the name."""
+    copies = []
+    for entry in entries:
+        root = os.path.join(entry, "flash_attn")
+        if not os.path.isdir(root):
+            continue
+        copies.append({
+            "path": root,
+            "has_init": os.path.isfile(os.path.join(root, "__init__.py")),
+            "has_cute": os.path.isfile(os.path.join(root, "cute", "__init__.py")),
+            "has_fa2_interface": os.path.isfile(os.path.join(root, "flash_attn_interface.py")),
+        })
+    owners: dict[str, list[str]] = {}
+    for dname in ("flash-attn", "flash-attn-4"):
+        for rec in dists.get(dname, [])[:1]:
+            files = owned_files(rec["path"], "flash_attn/cute/")
+            if files:
+                owners[dname] = sorted({f.split("/")[-1] for f in files if f.endswith(".py")})
+    return {"copies": copies, "cute_owners": {k: len(v) for k, v in owners.items()}}
+
+
+def cutlass_layout(dists: dict) -> dict:
+    """nvidia-cutlass-dsl reaches sys.path only through a .pth file; --target installs skip it."""
+    recs = dists.get("nvidia-cutlass-dsl", [])
+    if not recs:
+        return {"installed": False}
+    loc = recs[0]["location"]
+    pth = os.path.join(loc, "nvidia_cutlass_dsl_packages.pth")
+    dsl = os.path.join(loc, "nvidia_cutlass_dsl", "dsl_packages")
+    spec = machinery.PathFinder.find_spec("cutlass")
+    return {
+        "installed": True,
+        "location": loc,
+        "pth_file": pth if os.path.exists(pth) else None,
+        "location_is_site_dir": os.path.realpath(loc) in site_dirs(),
+        "dsl_packages": dsl if os.path.isdir(dsl) else None,
+        "cutlass_on_path": spec is not None,
+    }
+
+
+def xformers_build(dists: dict) -> dict | None:
+    """xformers records the torch it was compiled against in cpp_lib.json."""
+    for rec in dists.get("xformers", [])[:1]:
+        p = os.path.join(rec["location"], "xformers", "cpp_lib.json")
+        try:
+            with open(p, encoding="utf-8") as fh:
+                data = json.load(fh)
+            v = data.get("version", {})
+            return {"torch": v.get("torch"), "cuda": v.get("cuda"), "python": v.get("python"),
+                    "arch_list": (data.get("env") or {}).get("TORCH_CUDA_ARCH_LIST")}
+        except (OSError, ValueError, AttributeError):
+            return None
+    return None
+
+
+def find_module(top: str, entries: list[str]) -> str | None:
+    """Where a top-level module would come from, without running any of its code."""
+    for name in top.split("|"):
+        try:
+            spec = machinery.PathFinder.find_spec(name, entries)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None:
+            if spec.origin and spec.origin != "namespace":
+                return spec.origin
+            locs = list(spec.submodule_search_locations or [])
+            return locs[0] if locs else name
+    return None
+
+
+def collect() -> dict:
+    entries = path_entries()
+    all_dists = scan_dists(entries)
+    stack = {}
+    duplicates = {}
+    for name in STACK:
+        recs = all_dists.get(name)
+        if not recs:
+            continue
+        stack[name] = read_dist(recs[0]["path"])
+        if len(recs) > 1:
+            duplicates[name] = [{"location": r["location"], "version": r["dir_version"]} for r in recs]
+    # Versions of everything else a stack distribution names, so requirements can be checked.
+    others = {name: recs[0]["dir_version"] for name, recs in all_dists.items()}
+    return {
+        "sys_path": entries,
+        "site_dirs": site_dirs(),
+        "stack": stack,
+        "versions": others,
+        "duplicates": duplicates,
+        "flash_attn": flash_attn_layout(entries, all_dists),
+        "cutlass": cutlass_layout(all_dists),
+        "xformers_build": xformers_build(all_dists),
+    }

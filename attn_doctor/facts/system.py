@@ -1,0 +1,63 @@
+"""The machine and the environment variables that change how attention backends behave."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import platform
+import re
+import socket
+import sys
+
+# Variables read as they are. Anything that looks like a secret is never recorded.
+ENV_NAMES = (
+    "CC", "CXX", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_LAUNCH_BLOCKING",
+    "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "PYTHONPATH", "PYTHONNOUSERSITE", "TMPDIR", "HOME",
+    "USER", "LOGNAME", "XDG_CACHE_HOME", "MAX_JOBS", "TORCH_CUDA_ARCH_LIST", "DIFFUSERS_ATTN_BACKEND",
+    "NVIDIA_VISIBLE_DEVICES", "NO_COLOR", "CI", "VIRTUAL_ENV", "CONDA_PREFIX",
+    "LOCAL_RANK", "RANK", "WORLD_SIZE", "SLURM_PROCID", "SLURM_JOB_ID",
+)
+ENV_PREFIXES = ("PYTORCH_", "TORCHINDUCTOR_", "TORCH_", "TRITON_", "CUTE_DSL_", "FLASH_ATTENTION_", "FA_",
+                "XFORMERS_", "NCCL_", "CUDNN_")
+SECRET = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|CREDENTIAL|AUTH", re.IGNORECASE)
+MAX_VALUE = 4096  # a huge value is recorded cut, with its length
+
+
+def env_snapshot(environ: dict | None = None) -> dict[str, str]:
+    environ = os.environ if environ is None else environ
+    out = {}
+    for k in sorted(environ):
+        if SECRET.search(k):
+            continue
+        if k in ENV_NAMES or k.startswith(ENV_PREFIXES):
+            v = environ[k]
+            if len(v) > MAX_VALUE:
+                v = v[:MAX_VALUE] + f"...[{len(environ[k])} characters]"
+            out[k] = v
+    return out
+
+
+def user_name() -> tuple[str | None, str | None]:
+    """The login name that getpass finds, or the error it raises (FA4's cache dir needs one)."""
+    try:
+        return getpass.getuser(), None
+    except Exception as e:  # KeyError in containers whose uid has no passwd entry
+        return None, f"{type(e).__name__}: {e}"
+
+
+def collect() -> dict:
+    user, user_error = user_name()
+    libc = platform.libc_ver()
+    return {
+        "python": platform.python_version(),
+        "python_executable": sys.executable,
+        "os": platform.platform(),
+        "system": platform.system(),
+        "machine": platform.machine(),
+        "hostname": socket.gethostname(),
+        "libc": f"{libc[0]} {libc[1]}".strip() or None,
+        "user": user,
+        "user_error": user_error,
+        "uid": os.getuid() if hasattr(os, "getuid") else None,
+        "in_venv": sys.prefix != getattr(sys, "base_prefix", sys.prefix),
+    }

@@ -1,0 +1,115 @@
+"""The troubleshooting knowledge as data: every finding's wording, cause, fix and error patterns.
+
+Entries live in the TOML files beside this module, one `[[entry]]` per problem. `check`, `fix`
+and `explain` all read their words from here, so they never disagree.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from ..model import SEVERITIES, Finding
+
+HERE = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    title: str  # one sentence: what is wrong (a template over the finding's params)
+    severity: str
+    section: str
+    fix: str | None = None  # what to paste (a template)
+    backend: str | None = None
+    cause: str = ""  # why it happens, for `explain`
+    patterns: tuple[str, ...] = ()  # regexes that recognise it in an error text or log
+    examples: tuple[str, ...] = ()  # realistic error texts the patterns must match (tested)
+    refs: tuple[str, ...] = ()
+    guide_claim: str | None = None  # what a seed guide says, where it is wrong
+    truth: str | None = None  # what is true for current releases (FACTS.md)
+    env: dict[str, str] = field(default_factory=dict)  # exports env.sh writes for it (templates)
+    explain_only: bool = False  # an error users paste; no check emits it
+
+    @property
+    def compiled(self) -> tuple[re.Pattern, ...]:
+        return _compile(self.patterns)
+
+
+@lru_cache(maxsize=None)
+def _compile(patterns: tuple[str, ...]) -> tuple[re.Pattern, ...]:
+    return tuple(re.compile(p, re.IGNORECASE | re.MULTILINE) for p in patterns)
+
+
+_FIELDS = set(Entry.__dataclass_fields__)
+
+
+@lru_cache(maxsize=1)
+def entries() -> dict[str, Entry]:
+    out: dict[str, Entry] = {}
+    for path in sorted(HERE.glob("*.toml")):
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        for raw in data.get("entry", []):
+            unknown = set(raw) - _FIELDS
+            if unknown:
+                raise ValueError(f"{path.name}: entry {raw.get('id')!r} has unknown keys {sorted(unknown)}")
+            for key in ("patterns", "examples", "refs"):
+                raw[key] = tuple(raw.get(key, ()))
+            e = Entry(**raw)
+            if e.id in out:
+                raise ValueError(f"{path.name}: duplicate entry id {e.id!r}")
+            if e.severity not in SEVERITIES:
+                raise ValueError(f"{path.name}: entry {e.id!r} has severity {e.severity!r}")
+            out[e.id] = e
+    return out
+
+
+def get(entry_id: str) -> Entry:
+    try:
+        return entries()[entry_id]
+    except KeyError:
+        raise KeyError(f"no knowledge entry {entry_id!r}") from None
+
+
+class _Params(dict):
+    def __missing__(self, key):  # a template names a param the check did not give: show it, don't crash
+        return "{" + key + "}"
+
+
+def render(template: str | None, params: dict) -> str | None:
+    if template is None:
+        return None
+    return string.Formatter().vformat(template, (), _Params(params))
+
+
+def template_fields(template: str | None) -> set[str]:
+    if not template:
+        return set()
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def finding(entry_id: str, *, backend: str | None = None, severity: str | None = None,
+            detail: str | None = None, **params) -> Finding:
+    """The one way a check makes a Finding: wording, fix and default severity come from the entry."""
+    e = get(entry_id)
+    if backend is not None:
+        params.setdefault("backend", backend)
+    return Finding(
+        id=e.id,
+        severity=severity or e.severity,
+        section=e.section,
+        title=render(e.title, params),
+        fix=render(e.fix, params),
+        backend=backend if backend is not None else e.backend,
+        detail=detail,
+        params={k: v for k, v in params.items() if isinstance(v, (str, int, float, bool, type(None)))},
+    )

@@ -1,0 +1,70 @@
+"""The doctor's result types: a Finding, a backend's status, the Report that renderers show."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SCHEMA = "attn-doctor.report/1"
+SEVERITIES = ("error", "warning", "info")
+STATUSES = ("ok", "missing", "broken", "unsupported", "skipped")
+BACKENDS = ("sdpa", "flex", "cute", "fa2", "fa3", "sage", "xformers")
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input from the user: one clear line, exit code 2, no traceback."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    id: str
+    severity: str
+    section: str
+    title: str
+    fix: str | None = None
+    backend: str | None = None
+    detail: str | None = None  # the evidence: an error line, a path, a version
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Finding":
+        return cls(**{k: d.get(k) for k in ("id", "severity", "section", "title", "fix", "backend", "detail")},
+                   params=dict(d.get("params") or {}))
+
+
+SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.section, f.id, f.backend or ""))
+
+
+@dataclass
+class Report:
+    tool_version: str
+    facts: dict
+    backends: dict[str, dict]
+    findings: list[Finding]
+    required: list[str] = field(default_factory=list)
+    exit_code: int = 0
+    options: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {
+            "schema": SCHEMA,
+            "tool_version": self.tool_version,
+            "exit_code": self.exit_code,
+            "required": list(self.required),
+            "options": self.options,
+            "backends": self.backends,
+            "findings": [f.to_dict() for f in self.findings],
+            "facts": self.facts,
+        }
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)

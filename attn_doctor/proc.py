@@ -1,0 +1,151 @@
+"""Run a child process that may crash, hang or flood its output, and always come back.
+
+Everything the doctor learns by importing or running a backend goes through `run`: the child
+gets its own process group (so a hang is killed with everything it started), output is capped,
+and the answer is a `ProcResult`, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+# A child prints its answer as one line starting with this marker; anything else it (or a library
+# it loads) prints is kept only as evidence.
+SENTINEL = "@@ATTN_DOCTOR@@"
+MAX_KEEP = 64 * 1024  # bytes of each stream kept: the head and the tail
+
+
+@dataclass
+class ProcResult:
+    argv: list[str]
+    returncode: int | None
+    seconds: float
+    timed_out: bool = False
+    stdout: str = ""
+    stderr: str = ""
+    payload: dict | None = None  # the child's JSON answer, if it gave one
+    start_error: str | None = None  # the child could not be started at all
+    output_bytes: int = 0  # everything it printed, counted
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.returncode is not None and self.returncode < 0:
+            try:
+                return signal.Signals(-self.returncode).name
+            except ValueError:
+                return f"signal {-self.returncode}"
+        return None
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out and self.start_error is None
+
+    def text(self) -> str:
+        """stderr then stdout: what a matcher should read."""
+        return "\n".join(s for s in (self.stderr, self.stdout) if s)
+
+
+class _Drain(threading.Thread):
+    """Read a pipe to the end, keeping the head and the tail, so a chatty child never blocks."""
+
+    def __init__(self, stream):
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def run(self):
+        try:
+            while True:
+                chunk = self.stream.read(65536)
+                if not chunk:
+                    break
+                self.total += len(chunk)
+                if len(self.head) < MAX_KEEP:
+                    room = MAX_KEEP - len(self.head)
+                    self.head += chunk[:room]
+                    chunk = chunk[room:]
+                if chunk:
+                    self.tail += chunk
+                    if len(self.tail) > MAX_KEEP:
+                        del self.tail[: len(self.tail) - MAX_KEEP]
+        except (OSError, ValueError):
+            pass
+
+    def text(self) -> str:
+        data = bytes(self.head)
+        if self.tail:
+            skipped = self.total - len(self.head) - len(self.tail)
+            if skipped > 0:
+                data += f"\n[... {skipped} bytes not kept ...]\n".encode()
+            data += bytes(self.tail)
+        return data.decode("utf-8", "replace")
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def run(argv: list[str], timeout: float, env: dict | None = None, cwd: str | None = None,
+        stdin_text: str | None = None) -> ProcResult:
+    start = time.monotonic()
+    try:
+        p = subprocess.Popen(
+            argv, stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+            start_new_session=True,
+        )
+    except (OSError, ValueError) as e:
+        return ProcResult(argv, None, time.monotonic() - start, start_error=f"{type(e).__name__}: {e}")
+    out, err = _Drain(p.stdout), _Drain(p.stderr)
+    out.start()
+    err.start()
+    if stdin_text is not None:
+        try:
+            p.stdin.write(stdin_text.encode())
+            p.stdin.close()
+        except OSError:
+            pass
+    timed_out = False
+    try:
+        p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    # Whatever the child left running in its group (a hang, or a grandchild) goes now.
+    _kill_group(p.pid)
+    if timed_out:
+        p.wait()
+    out.join(5)
+    err.join(5)
+    res = ProcResult(argv, p.returncode, time.monotonic() - start, timed_out=timed_out,
+                     stdout=out.text(), stderr=err.text(), output_bytes=out.total + err.total)
+    res.payload = parse_payload(res.stdout)
+    return res
+
+
+def parse_payload(stdout: str) -> dict | None:
+    for line in reversed(stdout.splitlines()):
+        if line.startswith(SENTINEL):
+            try:
+                value = json.loads(line[len(SENTINEL):])
+            except ValueError:
+                return None
+            return value if isinstance(value, dict) else None
+    return None
+
+
+def python_argv(code: str, *args: str, python: str | None = None) -> list[str]:
+    """A child interpreter running `code`, like a user's `python -c` (same env, same sys.path)."""
+    return [python or sys.executable, "-c", code, *args]

@@ -1,0 +1,1 @@
+"""Renderers: views of one Report (text, json, and the CI formats)."""

@@ -1,0 +1,200 @@
+"""The terminal report: one block per section (its facts, then its findings with their fixes),
+readable at 80 columns; plain text when not on a terminal or when NO_COLOR is set."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ..backends import SPECS, cap_str
+from ..facts import view
+from ..model import Report
+
+SECTIONS = [("platform", "Platform"), ("backends", "Backends"), ("smoke", "Smoke tests"),
+            ("versions", "Versions"), ("flex", "FlexAttention"), ("nvcc", "nvcc"),
+            ("allocator", "Allocator"), ("caches", "Caches"), ("config", "Trainer config"),
+            ("doctor", "attn-doctor")]
+SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+STATUS_STYLE = {"ok": "green", "missing": "dim", "broken": "bold red", "unsupported": "yellow", "skipped": "dim"}
+
+
+def make_console(file=None, width: int | None = None) -> Console:
+    file = file or sys.stdout
+    plain = bool(os.environ.get("NO_COLOR")) or not getattr(file, "isatty", lambda: False)()
+    return Console(file=file, no_color=plain, highlight=False, soft_wrap=False,
+                   width=width or (None if not plain else 80), emoji=False,
+                   force_terminal=None if not plain else False)
+
+
+def _box(console: Console):
+    return box.ASCII2 if console.no_color else box.SIMPLE_HEAD
+
+
+def _gib(mib) -> str:
+    return f"{mib / 1024:.0f} GiB" if mib else "?"
+
+
+def platform_lines(facts: dict) -> list[str]:
+    s = facts.get("system") or {}
+    t = view.torch(facts)
+    drv = facts.get("driver") or {}
+    lines = [f"Python {s.get('python', '?')} ({s.get('python_executable', '?')}) on {s.get('os', '?')}"]
+    if not t["installed"]:
+        lines.append("torch: not installed")
+    else:
+        build = f"CUDA {t['cuda']}" if t["cuda"] else (f"ROCm {t['hip']}" if t["hip"] else "CPU-only build")
+        imp = t["probe"].get("import_seconds")
+        state = f"imports in {imp:.1f} s" if t["import_ok"] and imp is not None else (
+            "imports" if t["import_ok"] else "does not import")
+        lines.append(f"torch {t['version']} ({build}), {state}")
+    if drv.get("driver"):
+        lines.append(f"NVIDIA driver {drv['driver']}" + (f" (CUDA {drv['driver_cuda']})" if drv.get("driver_cuda") else ""))
+    gpus = view.gpus(facts)
+    for g in gpus:
+        cap = cap_str(g["capability"]) if g.get("capability") else "sm?"
+        lines.append(f"GPU {g['index']}: {g.get('name')}, {cap}, {_gib(g.get('memory_mib'))}")
+    if not gpus:
+        lines.append("GPUs: none visible")
+    return lines
+
+
+def backend_table(report: Report, console: Console) -> Table:
+    tbl = Table(box=_box(console), show_edge=False, pad_edge=False, expand=False)
+    tbl.add_column("backend", no_wrap=True)
+    tbl.add_column("status", no_wrap=True)
+    tbl.add_column("version", no_wrap=True, max_width=14, overflow="ellipsis")
+    tbl.add_column("notes", overflow="fold")
+    for name in SPECS:
+        row = report.backends.get(name) or {}
+        st = row.get("status", "?")
+        smoke = row.get("smoke") or {}
+        note = row.get("reason") or ""
+        if smoke.get("summary"):
+            note = smoke["summary"] + ("; " + note if note and st != "ok" else "")
+        if row.get("wall_seconds") is not None:
+            note += f" [{row['wall_seconds']:.1f} s]"
+        tbl.add_row(name, Text(st, style=STATUS_STYLE.get(st, "")), row.get("version") or "-", escape(note))
+    return tbl
+
+
+def versions_lines(facts: dict) -> list[str]:
+    stack = view.stack(facts)
+    parts = [f"{n} {d.get('version')}" for n, d in stack.items() if n != "torch"]
+    return [", ".join(parts)] if parts else ["no attention packages besides torch"]
+
+
+def nvcc_lines(facts: dict) -> list[str]:
+    n = facts.get("nvcc") or {}
+    out = []
+    for f in n.get("found") or []:
+        mark = " (used for source builds)" if f["path"] == n.get("build_choice") else ""
+        out.append(f"{f['path']}: {f['version'] or f.get('error')}{mark}  [{f['source']}]")
+    return out or ["no nvcc found"]
+
+
+def allocator_lines(facts: dict) -> list[str]:
+    env = view.env(facts)
+    out = [f"{k}={env[k]}" for k in ("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF") if k in env]
+    return out or ["not set (torch's defaults)"]
+
+
+def cache_lines(facts: dict) -> list[str]:
+    out = []
+    for c in facts.get("caches") or []:
+        if c["name"] == "fa4" and not c.get("enabled"):
+            out.append(f"fa4: off ({c['var']} would be {c['path']})")
+            continue
+        where = "set" if c.get("set") else "default"
+        out.append(f"{c['name']}: {c['path']} ({where}{', ' + c['fs_type'] if c.get('fs_type') else ''})")
+    return out
+
+
+def flex_lines(facts: dict) -> list[str]:
+    t = view.torch(facts)
+    tri = (t["probe"] or {}).get("triton") or {}
+    cc = facts.get("host_cc") or {}
+    tri_s = f"triton {tri.get('version')}" if tri.get("ok") else ("triton not installed" if tri.get("missing") else "triton broken" if tri else "triton ?")
+    return [f"{tri_s}; host C compiler: {cc.get('path') or 'none'}"]
+
+
+FACT_LINES = {"platform": platform_lines, "versions": versions_lines, "nvcc": nvcc_lines,
+              "allocator": allocator_lines, "caches": cache_lines, "flex": flex_lines}
+
+
+def render(report: Report, console: Console, verbose: bool = False) -> None:
+    if not console.no_color:
+        return _render(report, console, verbose)
+    # Plain text (logs, pipes): no padding at line ends.
+    with console.capture() as cap:
+        _render(report, console, verbose)
+    out = "\n".join(line.rstrip() for line in cap.get().splitlines()) + "\n"
+    console.file.write(out)
+    console.file.flush()
+
+
+def _render(report: Report, console: Console, verbose: bool = False) -> None:
+    facts = report.facts
+    head = f"attn-doctor {report.tool_version}"
+    if report.options.get("from"):
+        head += f" - re-evaluated from {report.options['from']}"
+    console.print(Text(head, style="bold"))
+    by_section: dict[str, list] = {}
+    for f in report.findings:
+        by_section.setdefault(f.section, []).append(f)
+    for key, title in SECTIONS:
+        items = by_section.get(key, [])
+        lines = FACT_LINES.get(key, lambda _: [])(facts)
+        if key == "backends":
+            console.print()
+            console.print(Text(title, style="bold underline"))
+            console.print(backend_table(report, console))
+        elif key in ("smoke", "config", "doctor") and not items:
+            continue
+        else:
+            console.print()
+            console.print(Text(title, style="bold underline"))
+            grid = Table.grid(padding=(0, 0))
+            grid.add_column(width=2)
+            grid.add_column(overflow="fold")
+            for ln in lines:
+                grid.add_row("", Text(ln))
+            console.print(grid)
+        for f in items:
+            _finding(console, f, verbose)
+    _summary(report, console)
+
+
+def _finding(console: Console, f, verbose: bool) -> None:
+    """  WARNING  what is wrong  [id]
+                 fix: what to paste
+                 seen: the evidence (errors, or everything with --verbose)"""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=1)
+    grid.add_column(width=7, no_wrap=True)
+    grid.add_column(overflow="fold")
+    title = Text(f.title)
+    title.append(f"  [{f.id}]", style="dim")
+    grid.add_row("", Text(f.severity.upper(), style=SEV_STYLE.get(f.severity, "")), title)
+    if f.fix:
+        grid.add_row("", "", Text("fix: ", style="bold") + Text(f.fix))
+    if f.detail and (verbose or f.severity == "error"):
+        detail = f.detail if verbose else (f.detail.strip().splitlines() or [""])[-1][:200]
+        if detail and detail not in f.title:
+            grid.add_row("", "", Text("seen: " + detail, style="dim"))
+    console.print(grid)
+
+
+def _summary(report: Report, console: Console) -> None:
+    e, w, i = report.count("error"), report.count("warning"), report.count("info")
+    console.print()
+    style = "bold red" if report.exit_code else "bold green"
+    req = ""
+    if report.required:
+        req = "; required: " + ", ".join(f"{n} {report.backends.get(n, {}).get('status', '?')}" for n in report.required)
+    console.print(Text(f"{e} error(s), {w} warning(s), {i} note(s){req} - exit {report.exit_code}", style=style))

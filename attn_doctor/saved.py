@@ -1,0 +1,36 @@
+"""Reading a saved report (check --from, fix --from, merge): validated, one clear line when it is not ours."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .model import SCHEMA, UsageError
+
+MAX_REPORT = 64 * 1024 * 1024
+
+
+def load_report(path: str) -> dict:
+    try:
+        if path == "-":
+            import sys
+
+            raw = sys.stdin.buffer.read(MAX_REPORT + 1)
+        else:
+            if os.path.isdir(path):
+                raise UsageError(f"{path} is a directory, not a report")
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_REPORT + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(raw) > MAX_REPORT:
+        raise UsageError(f"{path} is larger than {MAX_REPORT // (1024 * 1024)} MiB: not an attn-doctor report")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise UsageError(f"{path} is not JSON ({type(e).__name__}): not an attn-doctor report") from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise UsageError(f"{path} is not an attn-doctor report (no \"schema\": \"{SCHEMA}\")")
+    if not isinstance(data.get("facts"), dict):
+        raise UsageError(f"{path} has no facts to re-evaluate")
+    return data
