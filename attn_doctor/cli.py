@@ -75,6 +75,7 @@ def check(
     compile_mode: Optional[str] = typer.Option(None, "--compile-mode", help="The torch.compile mode your job uses (for the allocator check)."),
     from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Re-evaluate a saved report's facts; probe nothing."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
+    thorough: bool = typer.Option(False, "--thorough", help="Smoke-test every dtype x head dim x causal combination."),
 ):
     """Probe GPUs, backends, versions and settings; run kernel smoke tests; print every problem with its fix."""
     from .checks import Context
@@ -86,6 +87,8 @@ def check(
         raise UsageError(f"--compile-mode: unknown mode {compile_mode!r} (known: {', '.join(COMPILE_MODES)})")
     if selected:
         selected = sorted(set(selected) | set(required))
+    ctx = Context(required=required, selected=selected, compile_mode=compile_mode, strict=strict,
+                  smoke=not no_smoke)
     if from_report:
         from .saved import load_report
 
@@ -97,10 +100,16 @@ def check(
         with Progress(enabled=json_out != "-") as prog:
             prog.update("probing torch, GPUs and backends")
             facts = collect(backends=selected, timeout=timeout)
-    ctx = Context(required=required, selected=selected, compile_mode=compile_mode, strict=strict,
-                  smoke=not no_smoke)
+            if not no_smoke:
+                from . import smoke
+                from .checks.backends import statuses
+
+                prog.update("running kernels (smoke tests)")
+                facts["smoke"] = smoke.run(facts, statuses(facts, ctx), timeout=timeout,
+                                           level="thorough" if thorough else "standard",
+                                           config=ctx.config, progress=prog.backend)
     options = {"smoke": not no_smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
-               "timeout": timeout, "from": from_report}
+               "timeout": timeout, "from": from_report, "thorough": thorough}
     report = evaluate(facts, ctx, options)
     from .render import json as rjson
 

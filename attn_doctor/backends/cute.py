@@ -18,3 +18,31 @@ SPEC = BackendSpec(
     notes=("layout (batch, seq, heads, dim); returns (out, lse)",
            "first call per shape JIT-compiles; FA4's disk cache is off by default"),
 )
+
+
+# ---- smoke-test adapter: runs in the child process (attn_doctor.smoke.child) -------------------
+
+def load(torch):
+    from flash_attn.cute import flash_attn_func, flash_attn_varlen_func
+
+    return flash_attn_func, flash_attn_varlen_func
+
+
+def environment(torch):
+    import os
+
+    return {"fa4_cache_enabled": os.environ.get("FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED", "0") == "1",
+            "fa4_cache_dir": os.environ.get("FLASH_ATTENTION_CUTE_DSL_CACHE_DIR")}
+
+
+def _out(r):
+    return r[0] if isinstance(r, tuple) else r  # FA4 returns (out, lse)
+
+
+def forward(h, torch, q, k, v, *, causal, scale):
+    return _out(h[0](q, k, v, softmax_scale=scale, causal=causal))
+
+
+def varlen(h, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
+    return _out(h[1](q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, max_seqlen_q=max_q, max_seqlen_k=max_k,
+                     softmax_scale=scale, causal=causal))

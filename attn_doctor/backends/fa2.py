@@ -17,3 +17,23 @@ SPEC = BackendSpec(
     head_dims="up to 256, multiple of 8",
     notes=("prebuilt wheels are tagged +cuXXtorchX.Ycxx11abiTRUE/FALSE and must match torch",),
 )
+
+
+# ---- smoke-test adapter: runs in the child process (attn_doctor.smoke.child) -------------------
+
+def load(torch):
+    from flash_attn import flash_attn_func, flash_attn_varlen_func
+
+    return flash_attn_func, flash_attn_varlen_func
+
+
+def _out(r):
+    return r[0] if isinstance(r, tuple) else r
+
+
+def forward(h, torch, q, k, v, *, causal, scale):
+    return _out(h[0](q, k, v, dropout_p=0.0, softmax_scale=scale, causal=causal))
+
+
+def varlen(h, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
+    return _out(h[1](q, k, v, cu_q, cu_k, max_q, max_k, dropout_p=0.0, softmax_scale=scale, causal=causal))

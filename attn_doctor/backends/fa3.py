@@ -24,3 +24,27 @@ SPEC = BackendSpec(
     head_dims="up to 256",
     notes=("built for sm90; sm80 kernels only in builds that include them",),
 )
+
+
+# ---- smoke-test adapter: runs in the child process (attn_doctor.smoke.child) -------------------
+
+def load(torch):
+    try:
+        from flash_attn_interface import flash_attn_func, flash_attn_varlen_func
+    except ModuleNotFoundError as e:
+        if e.name != "flash_attn_interface":
+            raise
+        from flash_attn_3.flash_attn_interface import flash_attn_func, flash_attn_varlen_func
+    return flash_attn_func, flash_attn_varlen_func
+
+
+def _out(r):
+    return r[0] if isinstance(r, tuple) else r  # older FA3 builds return (out, lse)
+
+
+def forward(h, torch, q, k, v, *, causal, scale):
+    return _out(h[0](q, k, v, softmax_scale=scale, causal=causal))
+
+
+def varlen(h, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
+    return _out(h[1](q, k, v, cu_q, cu_k, max_q, max_k, softmax_scale=scale, causal=causal))

@@ -18,3 +18,20 @@ SPEC = BackendSpec(
     head_dims="64, 96, 128 (1.x)",
     notes=("PyPI has only 1.0.6 (Triton); 2.x is built from source for sm80/86/89/90/120",),
 )
+
+
+# ---- smoke-test adapter: runs in the child process (attn_doctor.smoke.child) -------------------
+
+def load(torch):
+    import sageattention
+
+    return sageattention
+
+
+def forward(sa, torch, q, k, v, *, causal, scale):
+    # sageattn subtracts the key mean in place (smooth_k): give it a copy.
+    return sa.sageattn(q, k.clone(), v, tensor_layout="NHD", is_causal=causal, sm_scale=scale)
+
+
+def varlen(sa, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
+    return sa.sageattn_varlen(q, k.clone(), v, cu_q, cu_k, max_q, max_k, is_causal=causal, sm_scale=scale)

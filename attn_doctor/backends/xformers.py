@@ -17,3 +17,36 @@ SPEC = BackendSpec(
     head_dims="up to 128 for backward on most ops",
     notes=("layout (batch, seq, heads, dim)",),
 )
+
+
+# ---- smoke-test adapter: runs in the child process (attn_doctor.smoke.child) -------------------
+
+def load(torch):
+    import xformers.ops as xops
+
+    return xops
+
+
+def forward(xops, torch, q, k, v, *, causal, scale):
+    if q.shape[2] != k.shape[2]:  # GQA: xformers wants (B, M, G, H, K); expanding is what trainers do
+        rep = q.shape[2] // k.shape[2]
+        k = k.repeat_interleave(rep, dim=2)
+        v = v.repeat_interleave(rep, dim=2)
+    bias = xops.LowerTriangularMask() if causal else None
+    return xops.memory_efficient_attention(q, k, v, attn_bias=bias, scale=scale)
+
+
+def varlen(xops, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
+    """Block-diagonal bias over the packed batch; padding rows are one more block."""
+    from xformers.ops import fmha
+
+    lens = (cu_q[1:] - cu_q[:-1]).tolist()
+    pad = q.shape[0] - int(cu_q[-1])
+    seqlens = lens + ([pad] if pad else [])
+    cls = fmha.attn_bias.BlockDiagonalCausalMask if causal else fmha.attn_bias.BlockDiagonalMask
+    bias = cls.from_seqlens(seqlens)
+    if q.shape[1] != k.shape[1]:
+        rep = q.shape[1] // k.shape[1]
+        k = k.repeat_interleave(rep, dim=1)
+        v = v.repeat_interleave(rep, dim=1)
+    return xops.memory_efficient_attention(q[None], k[None], v[None], attn_bias=bias, scale=scale)[0]

@@ -130,7 +130,31 @@ def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
             row["reason"] = bwd[0]
         if bad:
             row["reason"] = (row["reason"] + "; " if row["reason"] else "") + f"not on every GPU: {bad[0]}"
+    _fold_smoke(facts, out)
     return out
+
+
+def _fold_smoke(facts: dict, rows: dict[str, dict]) -> None:
+    """A backend whose kernels failed on any device is broken, whatever its import said."""
+    from .smoke import failure, results
+
+    per: dict[str, dict] = {}
+    for key, name, res in results(facts):
+        per.setdefault(name, {})[key] = res
+    for name, by_dev in per.items():
+        row = rows.get(name)
+        if row is None:
+            continue
+        primary = next(iter(by_dev.values()))
+        row["smoke"] = {k: primary.get(k) for k in ("device", "gpu", "summary", "wall_seconds", "cases", "notes",
+                                                      "cache_check", "stuck_in")}
+        row["wall_seconds"] = max(r.get("wall_seconds") or 0 for r in by_dev.values())
+        if len(by_dev) > 1:
+            row["smoke_devices"] = {k: r.get("summary") for k, r in by_dev.items()}
+        fails = [(k, failure(r)) for k, r in by_dev.items() if failure(r)]
+        if fails and row.get("status") == "ok":
+            where = "" if len(by_dev) == 1 else f" on device {fails[0][0]}"
+            row.update(status="broken", reason=f"smoke test failed{where}: {fails[0][1]}")
 
 
 @check("backends")

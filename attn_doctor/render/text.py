@@ -123,6 +123,41 @@ def flex_lines(facts: dict) -> list[str]:
     return [f"{tri_s}; host C compiler: {cc.get('path') or 'none'}"]
 
 
+def smoke_lines(facts: dict, verbose: bool = False) -> list[str]:
+    sm = facts.get("smoke") or {}
+    out = []
+    for key, per in (sm.get("devices") or {}).items():
+        for name, res in per.items():
+            where = "cpu" if key == "cpu" else f"gpu{key}"
+            bits = [f"{name} on {where}: {res.get('summary')} in {res.get('wall_seconds', 0):.1f} s"]
+            cases = res.get("cases") or []
+            comp = [c.get("compile_seconds") for c in cases if c.get("compile_seconds")]
+            bwd = [c["bwd"].get("compile_seconds") for c in cases if (c.get("bwd") or {}).get("compile_seconds")]
+            if comp and comp[0] > 0.5:
+                bits.append(f"first call {comp[0]:.1f} s" + (f", first backward {bwd[0]:.1f} s" if bwd and bwd[0] > 0.5 else ""))
+            for c in cases:
+                if c.get("default"):
+                    bits.append(f"default kernel for {c['name'].replace('sdpa-kernels ', '')}: {c['default']}")
+            env = (res.get("final") or {}).get("environment") or {}
+            if env.get("inductor_cache"):
+                bits.append(f"Inductor cache {env['inductor_cache']}")
+            cc = res.get("cache_check")
+            if cc:
+                bits.append("FA4 cache: warm already" if cc.get("warm_already") else
+                            f"FA4 cache: second process first call {cc.get('first_seconds') or 0:.2f} s")
+            for n in res.get("notes") or []:
+                bits.append(n)
+            out.append("; ".join(bits))
+            if verbose:
+                for c in cases:
+                    err = c.get("rel_err")
+                    out.append(f"    {'ok ' if c.get('ok') else 'FAIL'} {c.get('name')}"
+                               + (f"  rel err {err:.1e}" if isinstance(err, float) else "")
+                               + (f"  {c.get('seconds', 0) * 1000:.1f} ms" if c.get("seconds") else "")
+                               + (f"  ({'; '.join(c.get('problems') or [])})" if c.get("problems") else ""))
+    return out
+
+
 FACT_LINES = {"platform": platform_lines, "versions": versions_lines, "nvcc": nvcc_lines,
               "allocator": allocator_lines, "caches": cache_lines, "flex": flex_lines}
 
@@ -149,12 +184,12 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
         by_section.setdefault(f.section, []).append(f)
     for key, title in SECTIONS:
         items = by_section.get(key, [])
-        lines = FACT_LINES.get(key, lambda _: [])(facts)
+        lines = smoke_lines(facts, verbose) if key == "smoke" else FACT_LINES.get(key, lambda _: [])(facts)
         if key == "backends":
             console.print()
             console.print(Text(title, style="bold underline"))
             console.print(backend_table(report, console))
-        elif key in ("smoke", "config", "doctor") and not items:
+        elif key in ("config", "doctor") and not items or (key == "smoke" and not items and not lines):
             continue
         else:
             console.print()

@@ -1,0 +1,125 @@
+"""Smoke tests: what running each backend's kernels for real showed (facts["smoke"])."""
+
+from __future__ import annotations
+
+from ..backends import SPECS
+from ..knowledge import finding
+from ..knowledge.match import best
+from . import Context, check
+from .backends import _last_line
+
+
+def results(facts: dict):
+    """(device key, backend, result) for every smoke run in the facts."""
+    for key, per in ((facts.get("smoke") or {}).get("devices") or {}).items():
+        for name, res in per.items():
+            yield key, name, res
+
+
+def failure(res: dict) -> str | None:
+    """Why a backend's smoke run failed, in a few words, or None when every case passed."""
+    run = res.get("run") or {}
+    final = res.get("final") or {}
+    if run.get("timed_out"):
+        return f"hung in '{res.get('stuck_in')}'"
+    if run.get("signal"):
+        return f"crashed ({run['signal']}) in '{res.get('stuck_in')}'"
+    if final.get("error"):
+        e = final["error"]
+        return f"{e.get('type')}: {_last_line(e.get('message', ''))}"
+    for c in res.get("cases") or []:
+        if not c.get("ok") and not c.get("skipped"):
+            if c.get("error"):
+                return f"{c['name']}: {c['error'].get('type')}: {_last_line(c['error'].get('message', ''))}"
+            return f"{c['name']}: {'; '.join(c.get('problems') or ['failed'])}"
+    if final.get("stage") != "done" and not final:
+        return f"exited {run.get('returncode')} without finishing"
+    return None
+
+
+def _where(key: str, res: dict) -> str:
+    return "the CPU" if key == "cpu" else f"GPU {key} ({res.get('gpu')})"
+
+
+@check("smoke")
+def smoke_failures(facts: dict, ctx: Context):
+    for key, name, res in results(facts):
+        spec = SPECS[name]
+        base = dict(title=spec.title, where=_where(key, res))
+        run = res.get("run") or {}
+        final = res.get("final") or {}
+        stderr = run.get("stderr_tail") or ""
+        if run.get("timed_out"):
+            yield finding("smoke.hang", backend=name, case=res.get("stuck_in") or "start-up",
+                          seconds=f"{res.get('wall_seconds', 0):.0f}", detail=_last_line(stderr), **base)
+            continue
+        if run.get("signal"):
+            m = best(stderr)
+            yield finding("smoke.crashed", backend=name, case=res.get("stuck_in") or "start-up", signal=run["signal"],
+                          detail=(m.evidence if m else _last_line(stderr)), **base)
+            continue
+        if final.get("error"):
+            e = final["error"]
+            text = "\n".join([e.get("traceback", ""), stderr])
+            m = best(text)
+            if m:
+                yield _matched(m, name, spec, text, base)
+            else:
+                yield finding("smoke.case-error", backend=name, case=f"start-up ({final.get('stage')})",
+                              error=f"{e.get('type')}: {_last_line(e.get('message', ''))}", detail=_last_line(text), **base)
+            continue
+        for c in res.get("cases") or []:
+            if c.get("ok") or c.get("skipped"):
+                continue
+            if c.get("error"):
+                e = c["error"]
+                text = "\n".join([e.get("traceback", ""), f"{e.get('type')}: {e.get('message')}"])
+                m = best(text)
+                if m:
+                    yield _matched(m, name, spec, text, base, case=c["name"])
+                else:
+                    yield finding("smoke.case-error", backend=name, case=c["name"],
+                                  error=f"{e.get('type')}: {_last_line(e.get('message', ''))}",
+                                  detail=_last_line(text), **base)
+                continue
+            problems = c.get("problems") or []
+            text = "; ".join(problems)
+            b = c.get("bwd") or {}
+            grad = [p for p in problems if "gradient" in p or "backward" in p]
+            if c.get("nonfinite") or (b and b.get("nonfinite")):
+                fid = "smoke.nan"
+            elif any("padding" in p or "other sequences" in p for p in problems):
+                fid = "smoke.varlen-leak"
+            elif len(grad) < len(problems):  # the forward is wrong: gradients follow from it
+                fid = "smoke.wrong-result"
+            else:
+                fid = "smoke.wrong-grad"
+            yield finding(fid, backend=name, case=c["name"], problem=text, **base)
+
+
+def _matched(m, name, spec, text, base, case="start-up"):
+    return finding(m.entry.id, backend=name, detail=m.evidence, case=case, dist=spec.dists[0], version="?",
+                   install=spec.install, error=_last_line(text), torch="?", symbol="?", built_for="another torch",
+                   module=spec.module, **base)
+
+
+@check("smoke")
+def sdpa_math_fallback(facts: dict, ctx: Context):
+    for key, name, res in results(facts):
+        if name != "sdpa" or key == "cpu":
+            continue
+        for c in res.get("cases") or []:
+            if c.get("default") == "math" and "fp32" not in c.get("name", ""):
+                yield finding("sdpa.math-fallback", backend="sdpa", case=c["name"].replace("sdpa-kernels ", ""),
+                              where=_where(key, res))
+
+
+@check("smoke")
+def fa4_cache_hit(facts: dict, ctx: Context):
+    for key, name, res in results(facts):
+        cc = res.get("cache_check")
+        if name != "cute" or not cc or cc.get("warm_already"):
+            continue
+        if cc.get("first_seconds") is not None and cc["first_seconds"] > 1.0:
+            yield finding("cache.fa4-miss", backend="cute", seconds=f"{cc['first_seconds']:.1f}",
+                          dir=(facts.get("env") or {}).get("FLASH_ATTENTION_CUTE_DSL_CACHE_DIR") or "the default directory")

@@ -1,0 +1,65 @@
+"""Fake attention backends for the smoke-test runner, planted with known defects.
+
+Each is a real adapter (load/forward/varlen) run in a real child process by
+attn_doctor.smoke.child; they wrap torch's SDPA on the CPU and then break it on purpose. They fake
+the *backend*, not the doctor: the runner, the float64 reference and the comparisons are real.
+"""
+
+import os
+import signal
+import time
+from types import SimpleNamespace
+
+from attn_doctor.backends import sdpa as _sdpa
+
+
+def _load(torch):
+    return torch.nn.functional.scaled_dot_product_attention
+
+
+def _good_forward(h, torch, q, k, v, *, causal, scale):
+    return _sdpa.forward(h, torch, q, k, v, causal=causal, scale=scale)
+
+
+def _good_varlen(h, torch, q, k, v, **kw):
+    return _sdpa.varlen(h, torch, q, k, v, **kw)
+
+
+def _row_off_forward(h, torch, q, k, v, *, causal, scale):
+    out = _good_forward(h, torch, q, k, v, causal=causal, scale=scale).clone()
+    out[0, 5, 0] = out[0, 6, 0]  # one query row answers with its neighbour's output
+    return out
+
+
+def _leaky_varlen(h, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
+    # Ignores the sequence boundaries and the padding: plain causal attention over the whole buffer.
+    return _good_forward(h, torch, q[None], k[None], v[None], causal=causal, scale=scale)[0]
+
+
+def _nan_forward(h, torch, q, k, v, *, causal, scale):
+    out = _good_forward(h, torch, q, k, v, causal=causal, scale=scale).clone()
+    out[..., -1] = float("nan")  # the last element of every row never written
+    return out
+
+
+def _segfault_forward(h, torch, q, k, v, *, causal, scale):
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def _hang_forward(h, torch, q, k, v, *, causal, scale):
+    while True:
+        time.sleep(1)
+
+
+def _oom_forward(h, torch, q, k, v, *, causal, scale):
+    raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of "
+                                 "79.19 GiB of which 3.06 MiB is free.")
+
+
+good = SimpleNamespace(load=_load, forward=_good_forward, varlen=_good_varlen)
+one_row_off = SimpleNamespace(load=_load, forward=_row_off_forward, varlen=_good_varlen)
+leaky_varlen = SimpleNamespace(load=_load, forward=_good_forward, varlen=_leaky_varlen)
+nan_output = SimpleNamespace(load=_load, forward=_nan_forward, varlen=_good_varlen)
+segfault = SimpleNamespace(load=_load, forward=_segfault_forward, varlen=_good_varlen)
+hang = SimpleNamespace(load=_load, forward=_hang_forward, varlen=_good_varlen)
+oom = SimpleNamespace(load=_load, forward=_oom_forward, varlen=_good_varlen)

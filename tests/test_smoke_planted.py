@@ -1,0 +1,90 @@
+"""The smoke runner catches planted defects: a real child process runs a fake backend (tests/
+fake_adapters.py: torch's CPU SDPA, broken on purpose) through the real cases and comparisons."""
+
+import pytest
+
+from attn_doctor import smoke
+from attn_doctor.checks import Context
+from attn_doctor.checks.smoke import failure
+from attn_doctor.knowledge import entries
+from attn_doctor.report import evaluate
+from attn_doctor.smoke import plan as planner
+
+pytest.importorskip("torch")
+CPU = {"key": "cpu", "device": "cpu", "cap": None, "name": "CPU"}
+
+
+def cases(kind=None):
+    cs, _ = planner.plan("sdpa", None)
+    return [c for c in cs if kind is None or c["kind"] == kind]
+
+
+def run(adapter, cs, timeout=120):
+    return smoke.run_one("sdpa", CPU, cs, timeout, adapter=f"tests.fake_adapters:{adapter}")
+
+
+def findings_for(res):
+    """Evaluate a fake sdpa smoke result as if it came from this machine."""
+    facts = {"smoke": {"devices": {"cpu": {"sdpa": res}}}}
+    rep = evaluate(facts, Context())
+    return [f for f in rep.findings if f.section == "smoke"], rep
+
+
+def test_good_backend_passes_every_case():
+    res = run("good", cases())
+    assert failure(res) is None, res["summary"]
+    assert res["summary"] == f"{len(cases())}/{len(cases())} passed"
+
+
+def test_one_row_off_is_caught():
+    case = next(c for c in cases("dense") if c["dtype"] == "bfloat16")
+    res = run("one_row_off", [case])
+    c = res["cases"][0]
+    assert not c["ok"]
+    # one wrong row among 4096 barely moves the global error; the worst-row check alone catches it
+    assert c["row_err"] > case["row_tol"] * 5
+    fs, _ = findings_for(res)
+    assert [f.id for f in fs] == ["smoke.wrong-result"]
+
+
+def test_leak_across_varlen_sequences_is_caught():
+    res = run("leaky_varlen", cases("varlen"))
+    c = res["cases"][0]
+    assert not c["ok"]
+    assert failure(res)
+    fs, rep = findings_for(res)
+    assert fs and fs[0].id in ("smoke.varlen-leak", "smoke.wrong-result")
+
+
+def test_unwritten_output_is_nan_and_caught():
+    res = run("nan_output", cases("dense")[:1])
+    assert res["cases"][0]["nonfinite"] > 0
+    fs, _ = findings_for(res)
+    assert fs[0].id == "smoke.nan" and fs[0].severity == "error"
+
+
+def test_segfault_becomes_a_finding():
+    res = run("segfault", cases("dense")[:1])
+    assert res["run"]["signal"] == "SIGSEGV"
+    assert res["stuck_in"] == cases("dense")[0]["name"]
+    fs, _ = findings_for(res)
+    assert fs[0].id == "smoke.crashed"
+
+
+def test_hang_is_killed_at_the_timeout():
+    res = run("hang", cases("dense")[:1], timeout=8)
+    assert res["run"]["timed_out"]
+    fs, _ = findings_for(res)
+    assert fs[0].id == "smoke.hang" and "stuck in" in fs[0].title
+
+
+def test_error_text_goes_through_the_matcher():
+    res = run("oom", cases("dense")[:1])
+    fs, _ = findings_for(res)
+    assert fs[0].id == "smoke.oom"
+
+
+def test_every_smoke_entry_renders():
+    for e in entries().values():
+        if e.section == "smoke":
+            assert e.title and e.fix
