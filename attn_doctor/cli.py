@@ -98,16 +98,11 @@ def check(
         from .progress import Progress
 
         with Progress(enabled=json_out != "-") as prog:
-            prog.update("probing torch, GPUs and backends")
-            facts = collect(backends=selected, timeout=timeout)
-            if not no_smoke:
-                from . import smoke
-                from .checks.backends import statuses
-
-                prog.update("running kernels (smoke tests)")
-                facts["smoke"] = smoke.run(facts, statuses(facts, ctx), timeout=timeout,
-                                           level="thorough" if thorough else "standard",
-                                           config=ctx.config, progress=prog.backend)
+            prog.update("importing torch and every backend" + ("" if no_smoke else ", then running their kernels"))
+            smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
+                                           "dtype": (ctx.config or {}).get("dtype"),
+                                           "head_dims": (ctx.config or {}).get("head_dims")}
+            facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend)
     options = {"smoke": not no_smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "thorough": thorough}
     report = evaluate(facts, ctx, options)

@@ -149,3 +149,13 @@ def parse_payload(stdout: str) -> dict | None:
 def python_argv(code: str, *args: str, python: str | None = None) -> list[str]:
     """A child interpreter running `code`, like a user's `python -c` (same env, same sys.path)."""
     return [python or sys.executable, "-c", code, *args]
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # holds the attn_doctor package
+
+
+def child_argv(module: str, *args: str, python: str | None = None) -> list[str]:
+    """A child interpreter that runs attn_doctor.<module>.main(), with attn_doctor appended to its
+    sys.path (appended, so it can never shadow the user's own packages)."""
+    code = f"import sys; sys.path.append({ROOT!r}); from attn_doctor.{module} import main; main()"
+    return python_argv(code, *args, python=python)

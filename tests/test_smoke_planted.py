@@ -11,7 +11,6 @@ from attn_doctor.report import evaluate
 from attn_doctor.smoke import plan as planner
 
 pytest.importorskip("torch")
-CPU = {"key": "cpu", "device": "cpu", "cap": None, "name": "CPU"}
 
 
 def cases(kind=None):
@@ -20,7 +19,8 @@ def cases(kind=None):
 
 
 def run(adapter, cs, timeout=120):
-    return smoke.run_one("sdpa", CPU, cs, timeout, adapter=f"tests.fake_adapters:{adapter}")
+    r = smoke.run_child("sdpa", "cpu", timeout, cases=cs, adapter=f"tests.fake_adapters:{adapter}")
+    return smoke.smoke_record(r)
 
 
 def findings_for(res):

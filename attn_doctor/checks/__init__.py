@@ -60,7 +60,10 @@ def run(facts: dict, ctx: Context) -> list[Finding]:
             tb = traceback.format_exc(limit=-3)
             out.append(finding("doctor.check-crashed", check=f"{section}.{fn.__name__}",
                                error=f"{type(e).__name__}: {e}", detail=tb[-1500:]))
-    # One finding per (id, backend, title): two checks may see the same problem.
+    # One finding per (id, backend, title): two checks may see the same problem. A failure traced
+    # to a known cause that another check already reported in full is not repeated.
+    reported = {f.id for f in out}
+    out = [f for f in out if not (f.params.get("cause") in reported and f.id.endswith("known-error"))]
     seen, unique = set(), []
     for f in out:
         key = (f.id, f.backend, f.title)

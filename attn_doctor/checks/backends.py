@@ -7,7 +7,7 @@ import re
 
 from ..backends import SPECS, backward_reason, cap_str, forward_reason
 from ..facts import view
-from ..knowledge import finding
+from ..knowledge import finding, finding_for_match
 from ..knowledge.match import best
 from . import Context, check
 
@@ -19,14 +19,17 @@ def _last_line(text: str) -> str:
     return lines[-1][:300] if lines else ""
 
 
-def import_error_text(info: dict) -> str:
-    """Everything a failed import left: the exception, its traceback, and what it printed."""
+def import_error_text(info: dict) -> tuple[str, str]:
+    """What a failed import left: (the exception and its traceback, what it warned and printed).
+    The exception names the cause more often than the noise around it, so it is matched first."""
     p = info.get("probe") or {}
     run = info.get("run") or {}
     err = p.get("error") or {}
-    parts = [err.get("traceback") or "", f"{err.get('type', '')}: {err.get('message', '')}" if err else "",
-             "\n".join(p.get("warnings") or []), run.get("stderr_tail") or "", run.get("stdout_tail") or ""]
-    return "\n".join(x for x in parts if x)
+    primary = "\n".join(x for x in [err.get("traceback") or "",
+                                     f"{err.get('type', '')}: {err.get('message', '')}" if err else ""] if x)
+    noise = "\n".join(x for x in ["\n".join(p.get("warnings") or []), run.get("stderr_tail") or "",
+                                   run.get("stdout_tail") or ""] if x)
+    return primary, noise
 
 
 def import_failure(name: str, info: dict) -> str | None:
@@ -170,7 +173,8 @@ def import_failures(facts: dict, ctx: Context):
         if not why or why == "torch fails to import":
             continue
         spec = SPECS[name]
-        text = import_error_text(info)
+        primary, noise = import_error_text(info)
+        text = primary + "\n" + noise
         run = info.get("run") or {}
         params = dict(backend=name, title=spec.title, dist=info.get("dist") or spec.dists[0],
                       version=info.get("version") or "?", install=spec.install, error=why,
@@ -190,13 +194,14 @@ def import_failures(facts: dict, ctx: Context):
                           dsl_packages=cut.get("dsl_packages") or f"{cut.get('location')}/nvidia_cutlass_dsl/dsl_packages",
                           **params)
             continue
-        m = best(text)
+        m = best(primary) or best(noise)
         if m:
-            sym = re.search(r"undefined symbol: (\S+)", text)
+            sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
             built = _built_for(name, facts)
-            yield finding(m.entry.id, backend=name, detail=m.evidence or evidence,
-                          symbol=sym.group(1) if sym else "?", built_for=built or "another torch",
-                          **{k: v for k, v in params.items() if k != "backend"})
+            yield finding_for_match(m.entry.id, "import.known-error", backend=name,
+                                    detail=_last_line(primary) or m.evidence or evidence,
+                                    symbol=sym.group(1) if sym else "?", built_for=built or "another torch",
+                                    **{k: v for k, v in params.items() if k != "backend"})
         else:
             yield finding("import.failed", detail=evidence, **params)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..backends import cap_str
 from ..facts import view
-from ..knowledge import finding
+from ..knowledge import finding, finding_for_match
 from ..knowledge.match import best
 from . import Context, check
 from .backends import _last_line
@@ -44,9 +44,9 @@ def torch_present(facts: dict, ctx: Context):
         last = f"{err.get('type', 'error')}: {_last_line(err.get('message', ''))}" if err else _last_line(text)
         m = best(text)
         if m:
-            yield finding(m.entry.id, detail=m.evidence, title="torch", dist="torch",
-                          version=t["version"] or "?", error=last, install="pip install torch", torch=t["version"] or "?",
-                          symbol="?", built_for="another torch")
+            yield finding_for_match(m.entry.id, "torch.import-failed", detail=m.evidence, title="torch", dist="torch",
+                                    version=t["version"] or "?", error=last, install="pip install torch",
+                                    torch=t["version"] or "?", symbol="?", built_for="another torch", module="torch")
         else:
             yield finding("torch.import-failed", version=t["version"] or "?", error=last, detail=last)
 
@@ -79,9 +79,10 @@ def gpu_visibility(facts: dict, ctx: Context):
         text = "\n".join([err.get("traceback", ""), err.get("message", ""), warns])
         m = best(text)
         if m and m.entry.id != "gpu.cuda-init-failed":
-            yield finding(m.entry.id, detail=m.evidence, torch=t["version"], cuda=t["cuda"],
-                          driver=drv.get("driver") or "?", driver_cuda=drv.get("driver_cuda") or "?",
-                          error=_last_line(text), backend=None)
+            yield finding_for_match(m.entry.id, "gpu.cuda-init-failed", detail=m.evidence, torch=t["version"],
+                                    cuda=t["cuda"], driver=drv.get("driver") or "?", count=len(smi_gpus),
+                                    driver_cuda=drv.get("driver_cuda") or "?", error=_last_line(text),
+                                    index=torch_index(facts))
         else:
             yield finding("gpu.cuda-init-failed", torch=t["version"], count=len(smi_gpus),
                           error=_last_line(text) or "torch.cuda.is_available() is False", detail=_last_line(text))

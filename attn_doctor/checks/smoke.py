@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..backends import SPECS
-from ..knowledge import finding
+from ..knowledge import finding, finding_for_match
 from ..knowledge.match import best
 from . import Context, check
 from .backends import _last_line
@@ -98,9 +98,9 @@ def smoke_failures(facts: dict, ctx: Context):
 
 
 def _matched(m, name, spec, text, base, case="start-up"):
-    return finding(m.entry.id, backend=name, detail=m.evidence, case=case, dist=spec.dists[0], version="?",
-                   install=spec.install, error=_last_line(text), torch="?", symbol="?", built_for="another torch",
-                   module=spec.module, **base)
+    return finding_for_match(m.entry.id, "smoke.known-error", backend=name, detail=m.evidence, case=case,
+                             dist=spec.dists[0], install=spec.install, error=_last_line(text), module=spec.module,
+                             **base)
 
 
 @check("smoke")

@@ -1,33 +1,26 @@
 """Collectors: look at the machine and return Facts, a JSON-round-trippable dict.
 
 Nothing heavy is imported in the doctor's own process. torch and each installed backend are
-imported in child processes, all at once, each with a timeout; the cheap collectors (metadata,
-environment, caches, nvcc) run meanwhile.
+imported in child processes, all started at once, each with a timeout; with smoke tests on, the
+same children go on to run the backend's kernels (attn_doctor.smoke). The cheap collectors
+(metadata, environment, caches, nvcc, nvidia-smi) run meanwhile.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 from packaging.markers import default_environment
 
 from .. import __version__, proc
 from ..backends import SPECS
-from . import caches, gpus, nvcc, packages, system
+from . import caches, gpus, nvcc, packages, system, view
 
-ROOT = str(Path(__file__).resolve().parents[2])  # the directory that holds the attn_doctor package
-
-
-def child_argv(module: str, *args: str, python: str | None = None) -> list[str]:
-    """A child interpreter that runs one of our probe modules, with attn_doctor appended to its
-    sys.path (appended, so it can never shadow the user's own packages)."""
-    code = (f"import sys; sys.path.append({ROOT!r}); "
-            f"from attn_doctor.{module} import main; main()")
-    return proc.python_argv(code, *args, python=python)
+TORCH_BACKENDS = ("sdpa", "flex")  # part of torch: imported by the torch probe
 
 
 def _run_summary(r: proc.ProcResult) -> dict:
@@ -39,13 +32,16 @@ def _run_summary(r: proc.ProcResult) -> dict:
 
 
 def probe_torch(timeout: float, python: str | None = None) -> dict:
-    r = proc.run(child_argv("facts.torch_probe", python=python), timeout=timeout)
+    r = proc.run(proc.child_argv("facts.torch_probe", python=python), timeout=timeout)
     return {"probe": r.payload, "run": _run_summary(r)}
 
 
 def probe_import(name: str, timeout: float, python: str | None = None) -> dict:
-    r = proc.run(child_argv("facts.import_probe", SPECS[name].import_code, python=python), timeout=timeout)
-    return {"probe": r.payload, "run": _run_summary(r)}
+    """Import one backend in a child (torch first); no kernels."""
+    from ..smoke import run_child
+
+    r = run_child(name, "cpu", timeout, python=python)
+    return {"probe": r["import"], "run": r["run"]}
 
 
 def installed_backends(pk: dict) -> dict[str, dict]:
@@ -83,32 +79,110 @@ def host_cc(environ: dict) -> dict:
     return {"from": None, "name": None, "path": None}
 
 
-def collect(backends: list[str] | None = None, timeout: float = 120.0, python: str | None = None) -> dict:
-    """All facts. `backends` limits which import probes run (None: all installed)."""
+def torch_build(pk: dict) -> dict:
+    """torch's CUDA/ROCm build, read from torch/version.py as text (no import)."""
+    d = pk["stack"].get("torch")
+    if not d:
+        return {}
+    try:
+        with open(os.path.join(d["location"], "torch", "version.py"), encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError:
+        return {}
+    out = {}
+    for key in ("cuda", "hip"):
+        m = re.search(rf"^{key}\s*(?::[^=]*)?=\s*(.+)$", text, re.MULTILINE)
+        if m:
+            val = m.group(1).strip().strip("'\"")
+            out[key] = None if val == "None" else val
+    return out
+
+
+def smoke_devices(driver: dict, environ: dict, build: dict, device_ids: list[int] | None) -> list[str]:
+    """torch device names to smoke-test on: cuda:0..n-1 for the GPUs CUDA will show, else the CPU."""
+    if not (build.get("cuda") or build.get("hip")) or not driver.get("gpus"):
+        return ["cpu"]
+    n = len(view.gpus({"driver": driver, "env": environ}))
+    if n == 0:
+        return ["cpu"]
+    ids = list(range(n)) if device_ids is None else [i for i in device_ids if 0 <= i < n]
+    return [f"cuda:{i}" for i in ids] or ["cpu"]
+
+
+def collect(backends: list[str] | None = None, timeout: float = 180.0, python: str | None = None,
+            smoke: dict | None = None, device_ids: list[int] | None = None, progress=None) -> dict:
+    """All facts. `backends` limits which backends are probed (None: all installed).
+    `smoke` ({"level", "dtype", "head_dims"}) also runs kernels, into facts["smoke"]."""
+    from ..smoke import cute_cache_check, run_child, smoke_record
+    from ..smoke.plan import plan as make_plan
+
     environ = dict(os.environ)
     wanted = set(backends or SPECS)
-    with ThreadPoolExecutor(max_workers=16) as ex:
+    with ThreadPoolExecutor(max_workers=32) as ex:
         f_torch = ex.submit(probe_torch, timeout, python)
         f_gpus = ex.submit(gpus.collect, min(timeout, 15.0))
         pk = packages.collect()
         f_nvcc = ex.submit(nvcc.collect, environ, pk["sys_path"], min(timeout, 15.0))
         inst = installed_backends(pk)
-        f_imports = {n: ex.submit(probe_import, n, timeout, python)
-                     for n, i in inst.items() if i["installed"] and n in wanted}
+        build = torch_build(pk)
+        devices = smoke_devices(f_gpus.result(), environ, build, device_ids) if smoke is not None else ["cpu"]
+        jobs = {}
+        for name in SPECS:
+            if name not in wanted:
+                continue
+            in_torch = name in TORCH_BACKENDS
+            if not in_torch and not inst[name]["installed"]:
+                continue
+            if smoke is None:
+                if not in_torch:
+                    jobs[(name, "import")] = ex.submit(run_child, name, "cpu", timeout, python=python,
+                                                       progress=progress, key="import")
+                continue
+            for dev in devices:
+                if dev == "cpu" and not SPECS[name].cpu:
+                    if (name, "import") not in jobs:  # no GPU here: still prove it imports
+                        jobs[(name, "import")] = ex.submit(run_child, name, "cpu", timeout, python=python,
+                                                           progress=progress, key="import")
+                    continue
+                jobs[(name, dev)] = ex.submit(run_child, name, dev, timeout, auto=smoke, python=python,
+                                              progress=progress, key=dev.replace("cuda:", "gpu"))
         sysf = system.collect()
         cache_facts = caches.collect(environ, sysf["user"])
-        imports = {}
-        for n, info in inst.items():
-            entry = dict(info)
-            if n in f_imports:
-                entry.update(f_imports[n].result())
-            imports[n] = entry
+        imports = {n: dict(i) for n, i in inst.items()}
+        smoke_facts: dict = {"level": (smoke or {}).get("level"), "devices": {}}
+        for (name, dev), fut in jobs.items():
+            r = fut.result()
+            if name not in TORCH_BACKENDS and "probe" not in imports[name]:
+                imports[name].update(probe=r["import"], run=r["run"])
+            if dev == "import" or (r["import"] or {}).get("ok") is False:
+                continue
+            rec = smoke_record(r)
+            key = "cpu" if dev == "cpu" else dev.split(":")[1]
+            smoke_facts["devices"].setdefault(key, {})[name] = rec
+        torch_facts = f_torch.result()
+        rt = (torch_facts.get("probe") or {}).get("cuda_runtime") or {}
+        if any(k != "cpu" for k in smoke_facts["devices"]) and not rt.get("available"):
+            # torch cannot use CUDA here: that is one platform finding, not a failure of every backend
+            smoke_facts["skipped"] = "torch cannot use CUDA"
+            smoke_facts["devices"] = {k: v for k, v in smoke_facts["devices"].items() if k == "cpu"}
+        fa4_cache = environ.get("FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED") == "1"
+        for key, per in smoke_facts["devices"].items():
+            rec = per.get("cute")
+            if rec and fa4_cache and rec["cases"] and rec["cases"][0].get("ok"):
+                first = rec["cases"][0].get("first_seconds") or 0
+                if first <= 1.0:
+                    rec["cache_check"] = {"first_seconds": first, "ok": True, "warm_already": True}
+                else:  # it compiled: does a second process find the kernel on disk?
+                    cap = tuple(rec["capability"]) if rec.get("capability") else None
+                    cases, _ = make_plan("cute", cap, level=smoke.get("level", "standard"),
+                                         dtype=smoke.get("dtype"), head_dims=smoke.get("head_dims"))
+                    rec["cache_check"] = cute_cache_check(rec["device"], cases[0] if cases else None, timeout, python)
         facts = {
             "collected_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "tool_version": __version__,
             "system": sysf,
             "env": system.env_snapshot(environ),
-            "torch": {"dist": pk["stack"].get("torch"), **f_torch.result()},
+            "torch": {"dist": pk["stack"].get("torch"), "build": build, **torch_facts},
             "driver": f_gpus.result(),
             "packages": pk,
             "imports": imports,
@@ -118,4 +192,6 @@ def collect(backends: list[str] | None = None, timeout: float = 120.0, python: s
             "probed_backends": sorted(wanted),
             "marker_env": default_environment(),
         }
+        if smoke is not None:
+            facts["smoke"] = smoke_facts
     return facts

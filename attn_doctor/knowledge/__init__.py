@@ -97,6 +97,24 @@ def template_fields(template: str | None) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def renders(entry_id: str, params: dict) -> bool:
+    """Does the entry's wording render fully from these params (no {placeholder} left)?"""
+    e = get(entry_id)
+    return (template_fields(e.title) | template_fields(e.fix)) <= set(params) | {"backend"}
+
+
+def finding_for_match(entry_id: str, known_id: str, *, backend: str | None = None, detail: str | None = None,
+                      **params) -> Finding:
+    """A finding for an error text that matched knowledge entry `entry_id`. When the entry needs
+    facts this context does not have, the generic `known_id` finding names it as the cause."""
+    if renders(entry_id, dict(params, backend=backend)):
+        return finding(entry_id, backend=backend, detail=detail, **params)
+    e = get(entry_id)
+    p = dict(params, backend=backend)
+    cause_fix = render(e.fix, p) if e.fix and not (template_fields(e.fix) - set(p)) else f"attn-doctor explain {entry_id}"
+    return finding(known_id, backend=backend, detail=detail, cause=entry_id, cause_fix=cause_fix, **params)
+
+
 def finding(entry_id: str, *, backend: str | None = None, severity: str | None = None,
             detail: str | None = None, **params) -> Finding:
     """The one way a check makes a Finding: wording, fix and default severity come from the entry."""

@@ -21,6 +21,7 @@ import time
 import traceback
 
 START, CASE, SENTINEL = "@@ATTN_DOCTOR_START@@", "@@ATTN_DOCTOR_CASE@@", "@@ATTN_DOCTOR@@"
+IMPORT, PLAN = "@@ATTN_DOCTOR_IMPORT@@", "@@ATTN_DOCTOR_PLAN@@"
 
 
 _OUT = None  # the results file the parent gave us: immune to whatever the backend prints
@@ -257,20 +258,16 @@ class Runner:
                 msg = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
                 kernels[name.lower()] = {"ok": False, "refused": msg}
         picked = None
-        try:
-            from torch.profiler import ProfilerActivity, profile
-
-            with profile(activities=[ProfilerActivity.CPU]) as prof:
-                t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=c["causal"])
-                self.sync()
-            names = " ".join(e.name for e in prof.events())
-            for key, marker in (("cudnn_attention", "_cudnn_attention"), ("flash_attention", "_flash_attention"),
-                                ("efficient_attention", "_efficient_attention"), ("math", "_attention_math")):
-                if marker in names:
-                    picked = key
-                    break
-        except Exception as e:  # the profiler is a nicety; its failure is not the backend's
-            picked = f"unknown ({type(e).__name__})"
+        choice = getattr(t, "_fused_sdp_choice", None)  # what SDPA's dispatcher picks, without running it
+        if choice is not None:
+            try:
+                idx = int(choice(q, k, v, None, 0.0, c["causal"]))
+                names = {int(getattr(SDPBackend, n)): n.lower() for n in
+                         ("MATH", "FLASH_ATTENTION", "EFFICIENT_ATTENTION", "CUDNN_ATTENTION", "OVERRIDEABLE", "ERROR")
+                         if hasattr(SDPBackend, n)}
+                picked = names.get(idx, f"backend {idx}")
+            except Exception as e:
+                picked = f"unknown ({type(e).__name__})"
         return {"kernels": kernels, "default": picked}
 
 
@@ -326,29 +323,86 @@ def load_adapter(spec: str):
     return importlib.import_module(f"attn_doctor.backends.{spec}")
 
 
+def import_stage(torch, plan: dict) -> dict:
+    """The import probe: run the backend's import statement, recording time, warnings, error."""
+    import warnings
+
+    rec: dict = {"ok": False}
+    code = plan.get("import_code")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t1 = time.perf_counter()
+        try:
+            if code:
+                exec(compile(code, "<attn-doctor import probe>", "exec"), {})
+        except BaseException as e:
+            rec.update(stage="backend", error=dict(_err(e), name=getattr(e, "name", None)))
+        else:
+            rec["ok"] = True
+        rec["seconds"] = round(time.perf_counter() - t1, 3)
+        rec["warnings"] = [f"{w.category.__name__}: {w.message}"[:2000] for w in caught][:20]
+    return rec
+
+
 def main() -> None:
+    """plan: {backend, device, adapter?, import_code?, cases? | auto?: {level, dtype, head_dims}, results_path}."""
     global _OUT
     plan = json.loads(sys.argv[1])
     if plan.get("results_path"):
         _OUT = open(plan["results_path"], "a", encoding="utf-8")
+    try:
+        _main(plan)
+    finally:
+        if _OUT is not None:
+            _OUT.flush()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # Skip interpreter teardown: compile worker pools and CUDA contexts can take seconds to
+        # shut down (or hang); every result is already written.
+        os._exit(0)
+
+
+def _main(plan: dict) -> None:
     info: dict = {"pid": os.getpid()}
     t0 = time.perf_counter()
     try:
         import torch
     except BaseException as e:
+        emit(IMPORT, {"ok": False, "stage": "torch", "error": _err(e)})
         emit(SENTINEL, {"stage": "torch", "error": _err(e)})
         return
     info["torch_seconds"] = round(time.perf_counter() - t0, 3)
+    rec = import_stage(torch, plan)
+    rec["torch_seconds"] = info["torch_seconds"]
+    emit(IMPORT, rec)
+    if not rec["ok"]:
+        emit(SENTINEL, dict(info, stage="import", error=rec["error"]))
+        return
+    cases = plan.get("cases")
+    if cases is None and plan.get("auto") is None:
+        emit(SENTINEL, dict(info, stage="done"))  # an import probe only
+        return
     device = plan["device"]
     try:
+        cap = None
         if device.startswith("cuda"):
             torch.cuda.set_device(device)
-        adapter = load_adapter(plan["adapter"])
+            cap = tuple(torch.cuda.get_device_capability(device))
+            info["gpu"] = torch.cuda.get_device_name(device)
+            info["capability"] = list(cap)
+        if cases is None:
+            from attn_doctor.smoke.plan import plan as make_plan
+
+            auto = plan["auto"]
+            cases, notes = make_plan(plan["backend"], cap, level=auto.get("level", "standard"),
+                                     dtype=auto.get("dtype"), head_dims=auto.get("head_dims"))
+            emit(PLAN, {"cases": [c["name"] for c in cases], "notes": notes})
+        adapter = load_adapter(plan.get("adapter") or plan["backend"])
         t1 = time.perf_counter()
         handle = adapter.load(torch)
-        info["import_seconds"] = round(time.perf_counter() - t1, 3)
+        info["load_seconds"] = round(time.perf_counter() - t1, 3)
     except BaseException as e:
-        emit(SENTINEL, dict(info, stage="import", error=_err(e)))
+        emit(SENTINEL, dict(info, stage="load", error=_err(e)))
         return
     if hasattr(adapter, "environment"):
         try:
@@ -357,7 +411,7 @@ def main() -> None:
             info["environment"] = {"error": str(e)[:300]}
     runner = Runner(torch, adapter, handle, device, plan.get("seed", 0))
     broken = None
-    for case in plan["cases"]:
+    for case in cases:
         emit(START, {"name": case["name"]})
         if broken:
             emit(CASE, {"name": case["name"], "ok": False, "skipped": f"not run: the GPU context broke in {broken}"})
