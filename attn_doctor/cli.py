@@ -76,6 +76,7 @@ def check(
     from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Re-evaluate a saved report's facts; probe nothing."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
     thorough: bool = typer.Option(False, "--thorough", help="Smoke-test every dtype x head dim x causal combination."),
+    device: Optional[List[int]] = typer.Option(None, "--device", "-d", min=0, help="Smoke-test only this GPU index (repeatable; default: every visible GPU)."),
 ):
     """Probe GPUs, backends, versions and settings; run kernel smoke tests; print every problem with its fix."""
     from .checks import Context
@@ -102,9 +103,10 @@ def check(
             smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
                                            "dtype": (ctx.config or {}).get("dtype"),
                                            "head_dims": (ctx.config or {}).get("head_dims")}
-            facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend)
+            facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend,
+                            device_ids=sorted(set(device)) if device else None)
     options = {"smoke": not no_smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
-               "timeout": timeout, "from": from_report, "thorough": thorough}
+               "timeout": timeout, "from": from_report, "thorough": thorough, "devices": device or None}
     report = evaluate(facts, ctx, options)
     from .render import json as rjson
 
