@@ -28,6 +28,8 @@ class Context:
     strict: bool = False
     smoke: bool = False
     config: dict | None = None  # what a trainer config asked for (configs/)
+    select: list[str] | None = None  # --select: report only these finding ids / prefixes; None: all
+    ignore: list[str] = field(default_factory=list)  # --ignore: drop these finding ids / prefixes
 
     def wanted(self, backend: str) -> bool:
         return self.selected is None or backend in self.selected
