@@ -54,7 +54,7 @@ def _backends(names: Optional[List[str]], flag: str) -> list[str]:
     return out
 
 
-def _emit_json(text: str, dest: str) -> None:
+def _emit(text: str, dest: str) -> None:
     from .fsutil import write_atomic
 
     if dest == "-":
@@ -64,55 +64,123 @@ def _emit_json(text: str, dest: str) -> None:
         write_atomic(dest, text)
 
 
+def _writable(path: str | None, flag: str) -> None:
+    """Fail before probing (which takes seconds) when an output file cannot be written."""
+    if not path or path == "-":
+        return
+    full = os.path.abspath(path)
+    if os.path.isdir(full):
+        raise UsageError(f"{flag}: {path} is a directory")
+    if not os.path.isdir(os.path.dirname(full)):
+        raise UsageError(f"{flag}: cannot write {path}: directory {os.path.dirname(full)} does not exist")
+
+
+FORMATS = ("text", "json", "github", "markdown")
+
+
 @app.command()
 def check(
     no_smoke: bool = typer.Option(False, "--no-smoke", help="Probe only: run no kernels."),
     backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", help="Limit the run to these backends (repeatable)."),
     require: Optional[List[str]] = typer.Option(None, "--require", "-r", help="Fail (exit 1) unless this backend is ok (repeatable)."),
+    config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config (SimpleTuner config.json/.toml/.env, musubi-tuner / blissful-tuner TOML or saved command line, a DIFFUSERS_ATTN_BACKEND env file): require and test what it asks for."),
     timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, help="Seconds allowed for each child process (imports, kernels)."),
+    fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="What to print: text, json (same as --json -), github (workflow annotations) or markdown (for a bug report, redacted)."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the JSON report to PATH, or to stdout with '-'."),
+    junit: Optional[str] = typer.Option(None, "--junit", metavar="PATH", help="Also write a JUnit XML report to PATH (one test case per backend and per check)."),
+    select: Optional[List[str]] = typer.Option(None, "--select", metavar="ID", help="Report only these finding ids or prefixes (alloc., 'cache.*'; repeatable or comma-separated)."),
+    ignore: Optional[List[str]] = typer.Option(None, "--ignore", metavar="ID", help="Drop these finding ids or prefixes; they do not count for the exit code."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
     compile_mode: Optional[str] = typer.Option(None, "--compile-mode", help="The torch.compile mode your job uses (for the allocator check)."),
-    from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Re-evaluate a saved report's facts; probe nothing."),
+    from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Re-evaluate a saved report's facts; probe nothing. The saved run's --require, --config, --select, --ignore, --strict and --compile-mode apply unless given again."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
     thorough: bool = typer.Option(False, "--thorough", help="Smoke-test every dtype x head dim x causal combination."),
     device: Optional[List[int]] = typer.Option(None, "--device", "-d", min=0, help="Smoke-test only this GPU index (repeatable; default: every visible GPU)."),
 ):
     """Probe GPUs, backends, versions and settings; run kernel smoke tests; print every problem with its fix."""
+    from . import selection
     from .checks import Context
     from .report import evaluate
 
+    if fmt not in FORMATS:
+        raise UsageError(f"--format: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    if fmt == "json":
+        if json_out not in (None, "-"):
+            raise UsageError("--format json prints the JSON report; --json PATH writes it: give one of them")
+        json_out = "-"
+    elif json_out == "-" and fmt != "text":
+        raise UsageError(f"--json - and --format {fmt} both write to stdout: give --json a PATH")
+    if junit == "-":
+        raise UsageError("--junit needs a file path")
+    _writable(json_out, "--json")
+    _writable(junit, "--junit")
     selected = _backends(backend, "--backend") or None
-    required = _backends(require, "--require")
+    explicit = _backends(require, "--require")
     if compile_mode is not None and compile_mode not in COMPILE_MODES:
         raise UsageError(f"--compile-mode: unknown mode {compile_mode!r} (known: {', '.join(COMPILE_MODES)})")
+    chosen = selection.parse(select, "--select") or None
+    ignored = selection.parse(ignore, "--ignore")
+    cfg = None
+    if config:
+        from .configs import load
+
+        cfg = load(config)
+    saved = None
+    if from_report:
+        from .saved import load_report, prior_options
+
+        saved = load_report(from_report)
+        prior = prior_options(saved)  # the saved run, as it was asked for; flags given now win
+        explicit = explicit if require else prior["require"]
+        if config is None:
+            cfg, config = prior["config"], prior["config_path"]
+        compile_mode = compile_mode if compile_mode is not None else prior["compile_mode"]
+        strict = strict or prior["strict"]
+        chosen = chosen if select is not None else prior["select"]
+        ignored = ignored if ignore is not None else prior["ignore"]
+        selected = selected if backend is not None else prior["backends"]
+    required = list(explicit)
+    for name in (cfg or {}).get("required") or []:
+        if name not in required:
+            required.append(name)
     if selected:
         selected = sorted(set(selected) | set(required))
-    ctx = Context(required=required, selected=selected, compile_mode=compile_mode, strict=strict,
-                  smoke=not no_smoke)
-    if from_report:
-        from .saved import load_report
-
-        facts = load_report(from_report)["facts"]
+    ctx = Context(required=required, selected=selected,
+                  compile_mode=compile_mode or (cfg or {}).get("compile_mode"), strict=strict,
+                  smoke=not no_smoke, config=cfg, select=chosen, ignore=ignored)
+    if saved is not None:
+        facts = saved["facts"]
     else:
         from .facts import collect
         from .progress import Progress
 
-        with Progress(enabled=json_out != "-") as prog:
+        with Progress(enabled=fmt == "text" and json_out != "-") as prog:
             prog.update("importing torch and every backend" + ("" if no_smoke else ", then running their kernels"))
             smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
-                                           "dtype": (ctx.config or {}).get("dtype"),
-                                           "head_dims": (ctx.config or {}).get("head_dims")}
+                                           "dtype": (cfg or {}).get("dtype"), "head_dims": (cfg or {}).get("head_dims")}
             facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend,
                             device_ids=sorted(set(device)) if device else None)
     options = {"smoke": not no_smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
-               "timeout": timeout, "from": from_report, "thorough": thorough, "devices": device or None}
+               "timeout": timeout, "from": from_report, "require": explicit, "config": config,
+               "select": chosen, "ignore": ignored, "thorough": thorough, "devices": device or None}
     report = evaluate(facts, ctx, options)
     from .render import json as rjson
 
     if json_out:
-        _emit_json(rjson.dumps(report), json_out)
-    if json_out != "-":
+        _emit(rjson.dumps(report), json_out)
+    if junit:
+        from .render import junit as rjunit
+
+        _emit(rjunit.render(report), junit)
+    if fmt == "github":
+        from .render import github
+
+        _emit(github.render(report), "-")
+    elif fmt == "markdown":
+        from .render import markdown
+
+        _emit(markdown.render(report), "-")
+    elif json_out != "-":
         from .render.text import make_console, render
 
         render(report, make_console(), verbose=verbose)

@@ -53,6 +53,8 @@ class Report:
     required: list[str] = field(default_factory=list)
     exit_code: int = 0
     options: dict = field(default_factory=dict)
+    config: dict | None = None  # what a trainer config asked for (--config), as configs/ read it
+    ignored: int = 0  # findings dropped by --select / --ignore
 
     def to_dict(self) -> dict:
         return {
@@ -63,6 +65,8 @@ class Report:
             "options": self.options,
             "backends": self.backends,
             "findings": [f.to_dict() for f in self.findings],
+            "ignored": self.ignored,
+            "config": self.config,
             "facts": self.facts,
         }
 

@@ -1,6 +1,8 @@
 """Facts (+ smoke results) → statuses → findings → one Report with its exit code.
 
 `evaluate` never probes anything: it is what `check --from REPORT.json` runs on saved facts.
+--select / --ignore are applied here, after every check ran, so they change what is reported and
+what counts for the exit code, never what is checked.
 """
 
 from __future__ import annotations
@@ -9,13 +11,17 @@ from . import __version__
 from .checks import Context, run
 from .checks.backends import statuses
 from .model import EXIT_FINDINGS, EXIT_OK, Report, sort_findings
+from .selection import keep
 
 
 def evaluate(facts: dict, ctx: Context, options: dict | None = None) -> Report:
     ctx.backends = statuses(facts, ctx)
-    findings = sort_findings(run(facts, ctx))
+    every = sort_findings(run(facts, ctx))
+    findings = [f for f in every if keep(f.id, ctx.select, ctx.ignore)]
     failing = any(f.severity == "error" or (ctx.strict and f.severity == "warning") for f in findings)
-    failing = failing or any(ctx.backends.get(n, {}).get("status") != "ok" for n in ctx.required)
+    # A required backend that is not ok fails the run, unless its finding was ignored on purpose.
+    if keep("require.not-ok", ctx.select, ctx.ignore):
+        failing = failing or any(ctx.backends.get(n, {}).get("status") != "ok" for n in ctx.required)
     return Report(
         tool_version=__version__,
         facts=facts,
@@ -23,5 +29,7 @@ def evaluate(facts: dict, ctx: Context, options: dict | None = None) -> Report:
         findings=findings,
         required=list(ctx.required),
         exit_code=EXIT_FINDINGS if failing else EXIT_OK,
-        options=options or {},
+        options={**(options or {}), "strict": ctx.strict},  # renderers decide what "fails" from it
+        config=ctx.config,
+        ignored=len(every) - len(findings),
     )

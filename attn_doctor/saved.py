@@ -34,3 +34,14 @@ def load_report(path: str) -> dict:
     if not isinstance(data.get("facts"), dict):
         raise UsageError(f"{path} has no facts to re-evaluate")
     return data
+
+
+def prior_options(data: dict) -> dict:
+    """What a saved run was asked for: the flags `check --from` applies again unless they are given anew."""
+    o = data.get("options") or {}
+    return {
+        "require": list(o.get("require", data.get("required") or [])),  # older reports: the full list
+        "config": data.get("config"), "config_path": o.get("config"),
+        "compile_mode": o.get("compile_mode"), "strict": bool(o.get("strict")),
+        "select": o.get("select"), "ignore": list(o.get("ignore") or []), "backends": o.get("backends"),
+    }

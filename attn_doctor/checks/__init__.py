@@ -28,6 +28,8 @@ class Context:
     strict: bool = False
     smoke: bool = False
     config: dict | None = None  # what a trainer config asked for (configs/)
+    select: list[str] | None = None  # --select: report only these finding ids / prefixes; None: all
+    ignore: list[str] = field(default_factory=list)  # --ignore: drop these finding ids / prefixes
 
     def wanted(self, backend: str) -> bool:
         return self.selected is None or backend in self.selected
@@ -47,7 +49,7 @@ def check(section: str) -> Callable[[CheckFn], CheckFn]:
 
 
 def _load_all() -> None:
-    from . import allocator, backends, caches, flex, nvcc, platform, smoke, versions  # noqa: F401
+    from . import allocator, backends, caches, flex, nvcc, platform, smoke, trainer, versions  # noqa: F401
 
 
 def run(facts: dict, ctx: Context) -> list[Finding]:

@@ -158,6 +158,19 @@ def smoke_lines(facts: dict, verbose: bool = False) -> list[str]:
     return out
 
 
+def config_lines(cfg: dict | None) -> list[str]:
+    if not cfg:
+        return []
+    names = ", ".join(a["name"] for a in cfg.get("attention") or []) or "no attention backend"
+    out = [f"{cfg.get('trainer_title', cfg.get('trainer'))} {cfg.get('format')}: {cfg.get('path', '')}",
+           f"attention: {names}; requires: {', '.join(cfg.get('required') or []) or 'nothing local'}"]
+    extra = [f"{k.replace('_', ' ')} {cfg[k]}" for k in ("family", "dtype", "head_dims", "batch_size", "compile_mode")
+             if cfg.get(k) not in (None, [], "")]
+    if extra:
+        out.append(", ".join(extra))
+    return out
+
+
 FACT_LINES = {"platform": platform_lines, "versions": versions_lines, "nvcc": nvcc_lines,
               "allocator": allocator_lines, "caches": cache_lines, "flex": flex_lines}
 
@@ -184,12 +197,17 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
         by_section.setdefault(f.section, []).append(f)
     for key, title in SECTIONS:
         items = by_section.get(key, [])
-        lines = smoke_lines(facts, verbose) if key == "smoke" else FACT_LINES.get(key, lambda _: [])(facts)
+        if key == "smoke":
+            lines = smoke_lines(facts, verbose)
+        elif key == "config":
+            lines = config_lines(report.config)
+        else:
+            lines = FACT_LINES.get(key, lambda _: [])(facts)
         if key == "backends":
             console.print()
             console.print(Text(title, style="bold underline"))
             console.print(backend_table(report, console))
-        elif key in ("config", "doctor") and not items or (key == "smoke" and not items and not lines):
+        elif key in ("smoke", "config", "doctor") and not items and not lines:
             continue
         else:
             console.print()
@@ -232,4 +250,5 @@ def _summary(report: Report, console: Console) -> None:
     req = ""
     if report.required:
         req = "; required: " + ", ".join(f"{n} {report.backends.get(n, {}).get('status', '?')}" for n in report.required)
-    console.print(Text(f"{e} error(s), {w} warning(s), {i} note(s){req} - exit {report.exit_code}", style=style))
+    ign = f", {report.ignored} ignored" if report.ignored else ""
+    console.print(Text(f"{e} error(s), {w} warning(s), {i} note(s){ign}{req} - exit {report.exit_code}", style=style))

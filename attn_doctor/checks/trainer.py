@@ -1,0 +1,128 @@
+"""Trainer configs (`check --config`): what the user's SimpleTuner, musubi-tuner / blissful-tuner or diffusers
+setup asks of the attention stack, checked against what those trainers do with it.
+
+Everything here reads ctx.config (configs/ made it from the file; a saved report keeps it), so `check
+--from` re-evaluates it. Without --config, a DIFFUSERS_ATTN_BACKEND in the environment is checked the same way.
+"""
+
+from __future__ import annotations
+
+from ..backends import cap_str
+from ..facts import view
+from ..knowledge import finding
+from . import Context, check
+
+
+def _config(facts: dict, ctx: Context) -> dict | None:
+    if ctx.config:
+        return ctx.config
+    value = view.env(facts).get("DIFFUSERS_ATTN_BACKEND")
+    if value and value != "native":
+        from ..configs.diffusers import from_value
+
+        return from_value(value, f"DIFFUSERS_ATTN_BACKEND={value} in the environment")
+    return None
+
+
+def _kernels_version(facts: dict) -> str | None:
+    return view.dist_version(facts, "kernels")
+
+
+@check("config")
+def backend_names(facts: dict, ctx: Context):
+    """Names the trainer does not know, Hub kernels, and backends attn-doctor does not check."""
+    cfg = _config(facts, ctx)
+    if not cfg:
+        return
+    trainer = cfg.get("trainer")
+    for a in cfg.get("attention") or []:
+        p = dict(name=a["name"], setting=a["setting"])
+        if not a["known"]:
+            if trainer == "simpletuner":
+                yield finding("config.simpletuner-unknown-backend", fix=a.get("fix"), **p)
+            elif trainer == "musubi":
+                yield finding("config.musubi-unknown-flag" if cfg.get("format") == "cmdline" else
+                              "config.musubi-unknown-key", fix=a.get("fix"), **p)
+            else:
+                yield finding("config.diffusers-unknown-backend", fix=a.get("fix"), **p)
+        elif a["kind"] == "hub":
+            installed = _kernels_version(facts)
+            have = view.version(installed)
+            if facts.get("packages") and (have is None or have < view.version(a["kernels_min"])):
+                yield finding("config.hub-kernels-missing", repo=a["hub_repo"], kernels_min=a["kernels_min"],
+                              kernels_version=installed or "none", **p)
+            else:
+                yield finding("config.hub-kernel", repo=a["hub_repo"], kernels_min=a["kernels_min"], **p)
+        elif a["kind"] == "other":
+            yield finding("config.backend-not-checked", **p)
+
+
+@check("config")
+def trainer_rules(facts: dict, ctx: Context):
+    """What each trainer does with the backend it was given: training, compile, masks, split attention."""
+    cfg = _config(facts, ctx)
+    if not cfg:
+        return
+    trainer, fixes = cfg.get("trainer"), cfg.get("fixes") or {}
+    attn = [a for a in cfg.get("attention") or [] if a["known"]]
+    batch = cfg.get("batch_size")
+    comp = cfg.get("compile") or {}
+    for a in attn:
+        if a["backend"] == "flex" and a["via_diffusers"] and not comp.get("enabled") and not cfg.get("unet"):
+            known = comp.get("enabled") is not None
+            state = f"{comp.get('setting')} here" if known else "this file does not say"
+            yield finding("config.flex-uncompiled", setting=a["setting"], compile_state=state, fix=fixes.get("compile"),
+                          severity=None if known else "info")
+        if a["masks"] == "refused" and batch and batch > 1 and a["via_diffusers"] and not cfg.get("unet"):
+            yield finding("config.mask-refused", name=a["name"], setting=a["setting"], batch=batch,
+                          diffusers_name=_diffusers_name(cfg, a), fix=fixes.get("mask"), backend=a["backend"])
+        if cfg.get("unet") and a["via_diffusers"]:
+            yield finding("config.backend-no-effect", family=cfg.get("family"), setting=a["setting"],
+                          fix=fixes.get("use_default"))
+    if trainer == "simpletuner":
+        yield from _simpletuner(facts, cfg, attn, fixes, batch)
+    elif trainer == "musubi":
+        yield from _musubi(cfg, attn, fixes)
+
+
+def _diffusers_name(cfg: dict, a: dict) -> str:
+    if cfg.get("trainer") == "simpletuner":
+        from ..configs.simpletuner import TO_DIFFUSERS
+
+        return TO_DIFFUSERS.get(a["name"], a["name"])
+    return a["name"]
+
+
+def _simpletuner(facts: dict, cfg: dict, attn: list[dict], fixes: dict, batch):
+    for a in attn:
+        if a["backend"] == "sage":
+            if cfg.get("sage_training"):
+                yield finding("config.simpletuner-sage-training", usage=cfg.get("sage_usage"), fix=fixes.get("sage"))
+                if batch and batch > 1:
+                    yield finding("config.mask-dropped", name=a["name"], batch=batch, fix=fixes.get("sage"))
+            else:
+                yield finding("config.simpletuner-sage-inference", name=a["name"])
+        if a["backend"] == "xformers":
+            for g in view.gpus(facts):
+                cap = g.get("capability")
+                if cap and cap[0] >= 9:
+                    yield finding("config.simpletuner-xformers-sm90", gpu=g.get("name"), cap=cap_str(cap),
+                                  fix=fixes.get("use_default"))
+                    break
+
+
+def _musubi(cfg: dict, attn: list[dict], fixes: dict):
+    source = "command line" if cfg.get("format") == "cmdline" else "TOML"
+    if not attn:
+        # Sure only for a command line whose --config_file (if any) was read: flags may come from elsewhere.
+        sure = source == "command line" and not cfg.get("config_file_unread")
+        yield finding("config.musubi-no-backend", source=source, fix=fixes.get("no_backend"),
+                      severity=None if sure else "warning")
+    elif len(attn) > 1:
+        yield finding("config.musubi-several-backends", flags=", ".join(a["setting"] for a in attn),
+                      fix=fixes.get("one_backend"))
+    for a in attn:
+        if a["backend"] == "sage" and cfg.get("sage_training"):
+            yield finding("config.musubi-sage-training", setting=a["setting"], fix=fixes.get("sage"))
+        if a["backend"] == "xformers" and not cfg.get("split_attn"):
+            yield finding("config.xformers-no-split", fix=fixes.get("split_attn"))

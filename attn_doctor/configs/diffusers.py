@@ -1,0 +1,119 @@
+"""diffusers: the attention backend a process uses by default, DIFFUSERS_ATTN_BACKEND (default `native`).
+
+Names and behaviour read from diffusers' src/diffusers/models/attention_dispatch.py (AttentionBackendName,
+_check_attention_backend_requirements, _HUB_KERNELS_REGISTRY, each backend's `attn_mask` handling) and
+src/diffusers/utils/constants.py, main branch 2026-08. The value is parsed with
+`AttentionBackendName(DIFFUSERS_ATTN_BACKEND)` when attention_dispatch is imported: a name it does not
+know makes loading any diffusers model fail.
+
+The file read here is an env file or a shell snippet: `DIFFUSERS_ATTN_BACKEND=flex`, with or without
+`export`, quotes, comments.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from . import attention
+
+VAR = "DIFFUSERS_ATTN_BACKEND"
+
+# name -> (attn-doctor backend, how it treats an attention mask, the name to use instead when a mask is
+# passed, the torch.nn.attention.sdpa_kernel it forces)
+LOCAL = {
+    "native": ("sdpa", "yes", None, None),
+    "_native_cudnn": ("sdpa", "yes", None, "cudnn"),
+    "_native_efficient": ("sdpa", "yes", None, "efficient"),
+    "_native_flash": ("sdpa", "refused", "native", "flash"),
+    "_native_math": ("sdpa", "yes", None, "math"),
+    "flex": ("flex", "yes", None, None),
+    "flash": ("fa2", "refused", "flash_varlen", None),
+    "flash_varlen": ("fa2", "yes", None, None),
+    "_flash_3": ("fa3", "refused", "_flash_varlen_3", None),
+    "_flash_varlen_3": ("fa3", "yes", None, None),
+    "sage": ("sage", "refused", "sage_varlen", None),
+    "sage_varlen": ("sage", "yes", None, None),
+    "_sage_qk_int8_pv_fp8_cuda": ("sage", "refused", "sage_varlen", None),
+    "_sage_qk_int8_pv_fp8_cuda_sm90": ("sage", "refused", "sage_varlen", None),
+    "_sage_qk_int8_pv_fp16_cuda": ("sage", "refused", "sage_varlen", None),
+    "_sage_qk_int8_pv_fp16_triton": ("sage", "refused", "sage_varlen", None),
+    "xformers": ("xformers", "yes", None, None),
+}
+# Kernels fetched from the Hugging Face Hub by the `kernels` package at run time: nothing local to check.
+# name -> (repo, minimum `kernels` version diffusers asks for, mask handling, name to use with a mask)
+HUB = {
+    "flash_hub": ("kernels-community/flash-attn2", "0.12", "refused", "flash_varlen_hub"),
+    "flash_varlen_hub": ("kernels-community/flash-attn2", "0.12", "yes", None),
+    "_flash_3_hub": ("kernels-community/flash-attn3", "0.12", "refused", "_flash_3_varlen_hub"),
+    "_flash_3_varlen_hub": ("kernels-community/flash-attn3", "0.12", "yes", None),
+    "sage_hub": ("kernels-community/sage-attention", "0.12", "refused", "sage_varlen"),
+    "flash_4_hub": ("kernels-community/flash-attn4", "0.12.3", "refused", "native"),
+    "aiter_fa2_hub": ("kernels-community/aiter-flash-attn-ck", "0.12", "refused", "native"),
+}
+OTHER = {"_native_npu", "_native_xla"}  # Ascend NPU and XLA devices: not checked by attn-doctor
+NAMES = tuple(LOCAL) + tuple(HUB) + tuple(sorted(OTHER))
+
+_ASSIGN = re.compile(r"^\s*(?:export\s+)?" + VAR + r"\s*=\s*(.*)$", re.MULTILINE)
+
+
+def looks_like(text: str) -> bool:
+    return _ASSIGN.search(text) is not None
+
+
+def entry(name: str, setting: str) -> dict:
+    """One diffusers backend name as an attention entry (also used for SimpleTuner's diffusers names)."""
+    if name in LOCAL:
+        backend, masks, alt, kernel = LOCAL[name]
+        return attention(name, setting, backend, masks=masks, via_diffusers=True, sdpa_kernel=kernel,
+                         mask_alternative=alt)
+    if name in HUB:
+        repo, kmin, masks, alt = HUB[name]
+        return attention(name, setting, None, kind="hub", masks=masks, via_diffusers=True, hub_repo=repo,
+                         kernels_min=kmin, mask_alternative=alt)
+    if name in OTHER:
+        return attention(name, setting, None, kind="other", via_diffusers=True)
+    hint = suggest(name, NAMES)
+    return attention(name, setting, None, known=False, via_diffusers=True, suggestion=hint,
+                     fix=f"export {VAR}={hint}" if hint else f"unset {VAR}   # diffusers' default is native (PyTorch SDPA)")
+
+
+def suggest(name: str, names) -> str | None:
+    import difflib
+
+    got = difflib.get_close_matches(name.strip().lower().replace("-", "_"), list(names), n=1, cutoff=0.5)
+    return got[0] if got else None
+
+
+def value_in(text: str) -> str | None:
+    """The last value the file assigns to DIFFUSERS_ATTN_BACKEND (shell quoting and comments allowed)."""
+    found = None
+    for m in _ASSIGN.finditer(text):
+        raw = m.group(1).strip()
+        try:
+            parts = shlex.split(raw, comments=True)
+        except ValueError:
+            parts = [raw.strip("'\"")]
+        found = parts[0] if parts else ""
+    return found
+
+
+def from_value(value: str, setting: str) -> dict:
+    """A config summary for one DIFFUSERS_ATTN_BACKEND value (an env file, or the doctor's own environment)."""
+    return {
+        "trainer": "diffusers", "trainer_title": "diffusers", "format": "env",
+        "attention": [entry(value, setting)],
+        # Whether the job compiles its model is not in an env file.
+        "compile": {"enabled": None, "mode": None, "setting": None},
+        "fixes": {"compile": "transformer = torch.compile(transformer)   # or pipe.transformer.compile()"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    value = value_in(text)
+    if value is None:
+        value = "native"
+    cfg = from_value(value, f"{VAR}={value}")
+    if cfg["attention"][0]["masks"] == "refused" and cfg["attention"][0]["mask_alternative"]:
+        cfg["fixes"]["mask"] = f"export {VAR}={cfg['attention'][0]['mask_alternative']}"
+    return cfg

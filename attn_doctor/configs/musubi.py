@@ -1,0 +1,210 @@
+"""musubi-tuner and blissful-tuner: a `--config_file` TOML, or a saved command line
+(`accelerate launch ... wan_train_network.py --sdpa ...`).
+
+Names read from kohya-ss/musubi-tuner (main, 2026-06): src/musubi_tuner/training/parser_common.py
+(--sdpa --flash_attn --sage_attn --xformers --flash3 --split_attn, --compile, --compile_mode with choices
+default | reduce-overhead | max-autotune | max-autotune-no-cudagraphs, --dynamo_backend/--dynamo_mode,
+--mixed_precision no | fp16 | bf16, read_config_from_file: TOML sections are flattened, CLI flags override
+the TOML, and unknown keys become attributes nobody reads), training/trainer_base.py (refuses --sage_attn for
+training; picks the first of sdpa, flash_attn, sage_attn, xformers, flash3; none set is a ValueError),
+hunyuan_model/attention.py (xformers asserts "Xformers only supports splitting" without --split_attn) and
+docs/hunyuan_video.md, zimage.md, hunyuan_video_1_5.md (xformers needs --split_attn).
+blissful-tuner's `--cute` / `cute = true`, `compile`, `compile_mode`: /work/shared/seeds/cute-training-guide.en.md.
+The dataset TOML's batch_size ([general] or [[datasets]]) is read when dataset_config exists on this machine.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+
+from . import as_bool, attention, dtype_of, given, load_toml, read_text
+
+TITLE = "musubi-tuner"
+# argparse dest -> attn-doctor backend, in the order trainer_base.py tries them (cute: blissful-tuner)
+FLAGS = {"sdpa": "sdpa", "flash_attn": "fa2", "sage_attn": "sage", "xformers": "xformers", "flash3": "fa3",
+         "cute": "cute"}
+BOOL_FLAGS = set(FLAGS) | {"split_attn", "compile", "compile_fullgraph", "dynamo_fullgraph", "dynamo_dynamic"}
+# Spellings users write that musubi-tuner's parser does not have (the guides' `--flash-attn` among them).
+NEAR_MISSES = {
+    "flash-attn": "--flash_attn", "sage-attn": "--sage_attn", "split-attn": "--split_attn", "flash-3": "--flash3",
+    "flash_attn3": "--flash3", "flash_attn_3": "--flash3", "flash-attn-3": "--flash3", "sageattn": "--sage_attn",
+    "sage_attention": "--sage_attn", "flex": None, "flex_attn": None, "flex-attn": None, "flash_attn4": "--cute",
+    "flash4": "--cute",
+}
+MUSUBI_KEYS = set(BOOL_FLAGS) | {"dit", "dataset_config", "task", "compile_mode", "network_module", "vae", "t5",
+                                 "text_encoder", "blocks_to_swap", "timestep_sampling", "discrete_flow_shift"}
+# Families by training script (…_train_network.py / …_train.py), and their attention head dims.
+SCRIPTS = {"wan": "wan", "hv": "hunyuan_video", "hv_1_5": "hunyuan_video_1_5", "fpack": "framepack",
+           "qwen_image": "qwen_image", "zimage": "zimage", "flux_kontext": "flux_kontext", "flux_2": "flux_2",
+           "ideogram4": "ideogram4", "kandinsky5": "kandinsky5", "krea2": "krea2", "hidream_o1": "hidream_o1"}
+HEAD_DIMS = {"wan": [128], "hunyuan_video": [128], "framepack": [128], "qwen_image": [128], "zimage": [128],
+             "flux_kontext": [128], "flux_2": [128], "ideogram4": [256]}
+# networks.lora_<x> modules, for a TOML that names no script (networks.lora itself is HunyuanVideo's).
+NETWORKS = {"lora_wan": "wan", "lora_qwen_image": "qwen_image", "lora_framepack": "framepack",
+            "lora_zimage": "zimage", "lora_flux": "flux_kontext", "lora_flux_2": "flux_2",
+            "lora_hv_1_5": "hunyuan_video_1_5", "lora_ideogram4": "ideogram4", "lora": "hunyuan_video"}
+_SCRIPT = re.compile(r"(?:^|[\s/])((?:[a-z0-9_]+?)_train(?:_network)?)\.py\b")
+_WAN_TASK = re.compile(r"^(t2v|i2v|t2i|flf2v|ti2v)-", re.IGNORECASE)
+
+
+def looks_like(data: dict) -> bool:
+    return bool(set(_flatten(data)) & (MUSUBI_KEYS | set(NEAR_MISSES)))
+
+
+def command_script(text: str) -> str | None:
+    m = _SCRIPT.search(text)
+    return m.group(1) if m else None
+
+
+def mentions_flags(text: str) -> bool:
+    return re.search(r"(^|\s)--(sdpa|flash_attn|flash3|sage_attn|xformers|split_attn|cute)(\s|$)", text) is not None
+
+
+def _flatten(data: dict) -> dict:
+    """musubi's read_config_from_file: a section's keys join the top level; other values stay as they are."""
+    out = {}
+    for k, v in data.items():
+        if isinstance(v, dict):
+            out.update(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _tokens(text: str) -> list[str]:
+    text = text.replace("\\\r\n", " ").replace("\\\n", " ")
+    try:
+        return shlex.split(text, comments=True)
+    except ValueError:
+        return text.split()
+
+
+def _cmdline_settings(tokens: list[str]) -> tuple[dict, dict, list[str]]:
+    """(accelerate's options, the script's options, near-miss flags) from a saved command line."""
+    launcher: dict = {}
+    script: dict = {}
+    misses: list[str] = []
+    seen_script = False
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if not seen_script and tok.endswith(".py"):
+            seen_script = True
+        elif tok.startswith("--") and len(tok) > 2:
+            key, eq, value = tok[2:].partition("=")
+            target = script if seen_script else launcher
+            if seen_script and key in NEAR_MISSES:
+                misses.append(key)
+            if eq:
+                target[key] = value
+            elif key in BOOL_FLAGS or i + 1 >= len(tokens) or tokens[i + 1].startswith("-"):
+                target[key] = True
+            else:
+                target[key] = tokens[i + 1]
+                i += 1
+        i += 1
+    return launcher, script, misses
+
+
+def _candidates(name: str, base: str) -> list[str]:
+    """Where a path from the config may be on this machine: as written, beside the config, one level up."""
+    if os.path.isabs(name):
+        return [name]
+    return [name, os.path.join(base, name), os.path.join(os.path.dirname(base), name)]
+
+
+def _read_side_toml(name: str, base: str, suffix: str = "") -> tuple[str | None, dict | None]:
+    """A TOML the config points at (musubi adds .toml to config_file), or (None, None) if not here."""
+    if suffix and not name.endswith(suffix):
+        name += suffix
+    for cand in _candidates(name, base):
+        if os.path.isfile(cand):
+            try:
+                return cand, load_toml(cand, read_text(cand))
+            except Exception:  # it is the job's file, not the one --config named: unreadable means unknown
+                return cand, None
+    return None, None
+
+
+def _batch_size(dataset: dict | None) -> int | None:
+    if not dataset:
+        return None
+    sizes = []
+    general = dataset.get("general") if isinstance(dataset.get("general"), dict) else {}
+    for d in dataset.get("datasets") or [{}]:
+        if isinstance(d, dict):
+            v = d.get("batch_size", general.get("batch_size", 1))
+            if isinstance(v, int):
+                sizes.append(v)
+    return max(sizes) if sizes else None
+
+
+def parse(path: str, text: str) -> dict:
+    base = os.path.dirname(os.path.abspath(path))
+    if path.lower().endswith(".toml"):
+        settings, launcher, fmt, script = _flatten(load_toml(path, text)), {}, "toml", None
+        misses = [k for k in settings if k in NEAR_MISSES and as_bool(settings[k])]
+    else:
+        launcher, settings, misses = _cmdline_settings(_tokens(text))
+        fmt, script = "cmdline", command_script(text)
+        if given(settings.get("config_file")):
+            _, toml = _read_side_toml(str(settings["config_file"]), base, ".toml")
+            if toml is None:
+                settings["config_file_unread"] = True
+            else:
+                merged = _flatten(toml)
+                misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
+                merged.update(settings)  # flags on the command line win over the TOML
+                settings = merged
+    return summarize(settings, launcher, misses, fmt, script, base)
+
+
+def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str | None, base: str) -> dict:
+    cmd = fmt == "cmdline"
+    flags = [k for k in FLAGS if as_bool(s.get(k))]
+    entries = [attention(f"--{k}" if cmd else f"{k} = true", f"--{k}" if cmd else k, FLAGS[k]) for k in flags]
+    for k in misses:
+        hint = NEAR_MISSES[k] or "--sdpa"  # musubi-tuner has no FlexAttention flag: SDPA is the nearest
+        entries.append(attention(f"--{k}" if cmd else f"{k} = true", f"--{k}" if cmd else k, None, known=False,
+                                 suggestion=NEAR_MISSES[k], fix=hint if cmd else f"{hint[2:]} = true"))
+    family = None
+    if script:
+        stem = re.sub(r"_train(_network)?$", "", os.path.basename(script))
+        family = SCRIPTS.get(stem, stem)
+    elif isinstance(s.get("task"), str) and _WAN_TASK.match(s["task"]):
+        family = "wan"
+    elif isinstance(s.get("network_module"), str):
+        family = NETWORKS.get(s["network_module"].rsplit(".", 1)[-1])
+    compile_on = as_bool(s.get("compile"))
+    mode = s.get("compile_mode") if isinstance(s.get("compile_mode"), str) else None
+    dyn = str(s.get("dynamo_backend") or "NO")
+    if not compile_on and dyn.upper() not in ("NO", "NONE", "FALSE"):
+        compile_on, mode = True, s.get("dynamo_mode") if isinstance(s.get("dynamo_mode"), str) else None
+    mp = s.get("mixed_precision") if given(s.get("mixed_precision")) else launcher.get("mixed_precision")
+    mp = str(mp).strip().lower() if given(mp) else None
+    dataset = None
+    if given(s.get("dataset_config")):
+        _, dataset = _read_side_toml(str(s["dataset_config"]), base)
+    fixes = {
+        "compile": "compile = true" if not cmd else "--compile",
+        "split_attn": "split_attn = true   # in the TOML" if not cmd else "--split_attn",
+        "sage": ("sdpa = true   # instead of sage_attn = true" if not cmd else "--sdpa   # instead of --sage_attn"),
+        "one_backend": ("keep exactly one of: " + ", ".join(f"{k} = true" for k in flags)) if not cmd
+        else ("keep exactly one of: " + " ".join(f"--{k}" for k in flags)),
+        "no_backend": "sdpa = true   # or flash_attn / flash3 / xformers / cute" if not cmd
+        else "--sdpa   # or --flash_attn / --flash3 / --xformers / --cute",
+    }
+    return {
+        "trainer": "musubi", "trainer_title": "blissful-tuner" if "cute" in flags else TITLE, "format": fmt,
+        "script": script,
+        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dtype_of(mp),
+        "attention": entries,
+        "compile": {"enabled": compile_on, "mode": mode, "setting": "compile" if not cmd else "--compile"},
+        "batch_size": _batch_size(dataset),
+        "split_attn": as_bool(s.get("split_attn")),
+        "sage_training": "sage_attn" in flags,  # every musubi config read here is a training run
+        "config_file_unread": bool(s.get("config_file_unread")),
+        "fixes": fixes,
+    }

@@ -1,0 +1,219 @@
+"""SimpleTuner: config.json, config.toml, config.env, or a saved `simpletuner train` / train.py command line.
+
+Names read from bghira/SimpleTuner (main, 2026-08):
+- attention_mechanism choices: simpletuner_sdk/server/services/field_registry/sections/advanced.py (the
+  argparse parser is built from these, so any other value is refused: "invalid choice");
+- how each maps to diffusers' dispatcher: helpers/training/attention_backend.py (_DIFFUSERS_BACKEND_TARGETS);
+  sageattention* replaces F.scaled_dot_product_attention with a wrapper that ignores attn_mask, and is
+  used for validation only unless sageattention_usage is training or training+inference;
+- xformers is refused on compute capability 9.0+: attention_backend.py xformers_compute_capability_error;
+- config.env keys: helpers/configuration/env_file.py (env_to_args_map, TRAINER_EXTRA_ARGS);
+- JSON/TOML keys are the CLI flags without `--` (a leading `--` is allowed): helpers/configuration/cli_utils.py;
+- torch.compile: dynamo_backend (default "no") and dynamo_mode (documentation/OPTIONS.md, "Torch Dynamo").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+
+from . import as_int, attention, diffusers, dtype_of, given, load_toml
+
+TITLE = "SimpleTuner"
+MECHANISMS = (
+    "diffusers", "xformers", "sla", "sageattention", "sageattention-int8-fp16-triton",
+    "sageattention-int8-fp16-cuda", "sageattention-int8-fp8-cuda", "flash-attn", "flash-attn-hub", "flash-attn-2",
+    "flash-attn-varlen-hub", "flash-attn-3", "flash-attn-3-hub", "flash-attn-3-varlen", "flash-attn-3-varlen-hub",
+    "flash-attn-4-hub", "flex", "metal-flash-attention", "metal-flash-attention-int8", "metal-flash-attention-int4",
+    "native", "cudnn", "native-efficient", "native-flash", "native-math", "native-npu", "native-xla",
+)
+# SimpleTuner name -> diffusers AttentionBackendName value (the names it routes through diffusers)
+TO_DIFFUSERS = {
+    "flash-attn": "flash", "flash-attn-hub": "flash_hub", "flash-attn-2": "flash_varlen",
+    "flash-attn-varlen-hub": "flash_varlen_hub", "flash-attn-3": "_flash_3", "flash-attn-3-hub": "_flash_3_hub",
+    "flash-attn-3-varlen": "_flash_varlen_3", "flash-attn-3-varlen-hub": "_flash_3_varlen_hub",
+    "flash-attn-4-hub": "flash_4_hub", "flex": "flex", "native": "native", "cudnn": "_native_cudnn",
+    "native-efficient": "_native_efficient", "native-flash": "_native_flash", "native-math": "_native_math",
+    "native-npu": "_native_npu", "native-xla": "_native_xla",
+}
+FROM_DIFFUSERS = {v: k for k, v in TO_DIFFUSERS.items()}
+# Families whose model is a UNet: diffusers' UNet attention processors call F.scaled_dot_product_attention
+# directly (AttnProcessor2_0), so a backend set through diffusers' dispatcher never reaches them.
+UNET_FAMILIES = {"sd1x", "sd2x", "sdxl", "kolors", "deepfloyd"}
+# Attention head dims of each family's model (diffusers' transformer defaults, read 2026-08).
+HEAD_DIMS = {
+    "flux": [128], "flux2": [128], "chroma": [128], "sd3": [64], "wan": [128], "qwen_image": [128],
+    "ltxvideo": [64], "hunyuanvideo": [128], "hidream": [128], "auraflow": [256], "pixart_sigma": [72],
+    "sana": [32], "cosmos2image": [128], "sdxl": [64], "sd2x": [64], "kolors": [64], "sd1x": [40, 80, 160],
+}
+KEYS = {"attention_mechanism", "model_family", "train_batch_size", "mixed_precision", "pretrained_model_name_or_path",
+        "data_backend_config", "model_type", "sageattention_usage", "dynamo_backend", "base_model_precision"}
+ENV_KEYS = ("MODEL_FAMILY", "MODEL_TYPE", "MODEL_NAME", "TRAINER_EXTRA_ARGS", "TRAIN_BATCH_SIZE", "MIXED_PRECISION",
+            "DATALOADER_CONFIG", "TRAINING_DYNAMO_BACKEND", "TRAINER_DYNAMO_BACKEND")
+_ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(\+?=)(.*)$")
+
+
+def looks_like(data: dict) -> bool:
+    return any(str(k).lstrip("-") in KEYS for k in data)
+
+
+def looks_like_env(text: str) -> bool:
+    return any(_ENV_LINE.match(ln) and _ENV_LINE.match(ln).group(1) in ENV_KEYS for ln in text.splitlines())
+
+
+def looks_like_cmdline(text: str) -> bool:
+    return "--attention_mechanism" in text or "--model_family" in text
+
+
+def parse(path: str, text: str) -> dict:
+    stripped = text.lstrip()
+    low = path.lower()
+    if low.endswith(".json") or stripped.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            from ..model import UsageError
+
+            raise UsageError(f"--config: {path} is not valid JSON: {e}") from None
+        if not isinstance(data, dict):
+            from ..model import UsageError
+
+            raise UsageError(f"--config: {path} is JSON but not an object of SimpleTuner settings")
+        return summarize({str(k).lstrip("-"): v for k, v in data.items()}, "json")
+    if low.endswith(".toml"):
+        return summarize({str(k).lstrip("-"): v for k, v in load_toml(path, text).items()}, "toml")
+    if looks_like_env(text):
+        return summarize(env_settings(text), "env")
+    return summarize(args_settings(_tokens(text)), "cmdline")
+
+
+def env_settings(text: str) -> dict:
+    """config.env → settings, the way env_file.py maps them (TRAINER_EXTRA_ARGS holds the other flags)."""
+    env: dict[str, str] = {}
+    for line in text.splitlines():
+        m = _ENV_LINE.match(line)
+        if not m:
+            continue
+        key, op, value = m.group(1), m.group(2), m.group(3).strip()
+        try:
+            parts = shlex.split(value, comments=True)
+        except ValueError:
+            parts = [value.strip("'\"")]
+        value = " ".join(parts)
+        env[key] = (env.get(key, "") + " " + value).strip() if op == "+=" else value
+    out: dict = {}
+    for var, key in (("MODEL_FAMILY", "model_family"), ("TRAIN_BATCH_SIZE", "train_batch_size"),
+                     ("MIXED_PRECISION", "mixed_precision"), ("MODEL_TYPE", "model_type")):
+        if env.get(var):
+            out[key] = env[var]
+    dyn = env.get("TRAINING_DYNAMO_BACKEND") or env.get("TRAINER_DYNAMO_BACKEND")
+    if dyn:
+        out["dynamo_backend"] = dyn
+    out.update(args_settings(_tokens(env.get("TRAINER_EXTRA_ARGS", ""))))
+    return out
+
+
+def _tokens(text: str) -> list[str]:
+    text = text.replace("\\\n", " ")
+    try:
+        return shlex.split(text, comments=True)
+    except ValueError:
+        return text.split()
+
+
+def args_settings(tokens: list[str]) -> dict:
+    """`--key=value`, `--key value` and bare `--flag` tokens → {key: value}."""
+    out: dict = {}
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.startswith("--") and len(tok) > 2:
+            key, eq, value = tok[2:].partition("=")
+            if eq:
+                out[key] = value
+            elif i + 1 < len(tokens) and not tokens[i + 1].startswith("--"):
+                out[key] = tokens[i + 1]
+                i += 1
+            else:
+                out[key] = True
+        i += 1
+    return out
+
+
+def _fix(fmt: str, key: str, value) -> str:
+    """A setting in the syntax of the file it goes into."""
+    if fmt == "json":
+        return f'"{key}": {json.dumps(value)}   # in config.json'
+    if fmt == "toml":
+        return f"{key} = {json.dumps(value)}   # in config.toml"
+    if fmt == "env" and key == "dynamo_backend":
+        return f"TRAINING_DYNAMO_BACKEND={value}   # in config.env"
+    if fmt == "env":
+        return f'TRAINER_EXTRA_ARGS+=" --{key}={value}"   # in config.env'
+    return f"--{key}={value}"
+
+
+def summarize(s: dict, fmt: str) -> dict:
+    mech_raw = s.get("attention_mechanism")
+    mech = str(mech_raw).strip() if given(mech_raw) else "diffusers"
+    setting = f"attention_mechanism={mech}" if given(mech_raw) else "attention_mechanism (default)"
+    family = str(s["model_family"]).strip() if given(s.get("model_family")) else None
+    usage = str(s.get("sageattention_usage") or "inference").strip().lower()
+    entries = []
+    required: list[str] = []
+    sage_training = False
+    if mech not in MECHANISMS:
+        hint = diffusers.suggest(mech, MECHANISMS)
+        entries.append(attention(mech, setting, None, known=False, suggestion=hint,
+                                 fix=_fix(fmt, "attention_mechanism", hint or "diffusers")))
+    elif mech == "diffusers":
+        entries.append(attention(mech, setting, "sdpa"))
+        required.append("sdpa")
+    elif mech.startswith("sageattention"):
+        # A wrapper around F.scaled_dot_product_attention that calls sageattn(q, k, v, is_causal=...) and
+        # drops attn_mask; by default it runs for validation only and training keeps SDPA.
+        sage_training = usage in ("training", "training+inference")
+        entries.append(attention(mech, setting, "sage", masks="dropped"))
+        required = ["sage"] if sage_training else ["sage", "sdpa"]
+    elif mech == "xformers":
+        entries.append(attention(mech, setting, "xformers"))
+        required.append("xformers")
+    elif mech in TO_DIFFUSERS:
+        e = diffusers.entry(TO_DIFFUSERS[mech], setting)
+        e["name"] = mech
+        if e["mask_alternative"]:
+            e["mask_alternative"] = FROM_DIFFUSERS.get(e["mask_alternative"], "diffusers")
+        entries.append(e)
+        if e["kind"] == "local" and e["backend"]:
+            required.append(e["backend"])
+    else:  # sla, metal-flash-attention*: their own packages or Apple GPUs, nothing attn-doctor checks
+        entries.append(attention(mech, setting, None, kind="other"))
+    unet = family in UNET_FAMILIES
+    if unet and entries and entries[0]["via_diffusers"] and entries[0]["known"]:
+        required = ["sdpa"]  # the dispatcher's backend never reaches a UNet; SDPA is what runs
+    dyn = s.get("dynamo_backend")
+    dyn = str(dyn).strip().lower() if given(dyn) else "no"
+    enabled = dyn not in ("no", "none", "false")
+    mode = s.get("dynamo_mode")
+    mode = str(mode).strip() if given(mode) else None
+    if dyn == "cudagraphs":
+        mode = "reduce-overhead"  # Dynamo's cudagraphs backend captures CUDA graphs (cudagraph trees) too
+    mp = s.get("mixed_precision")
+    mp = str(mp).strip().lower() if given(mp) else "bf16"  # SimpleTuner's default (as train_batch_size 4)
+    alt = entries[0]["mask_alternative"] if entries else None
+    return {
+        "trainer": "simpletuner", "trainer_title": TITLE, "format": fmt,
+        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dtype_of(mp),
+        "attention": entries, "required": required,
+        "compile": {"enabled": enabled, "mode": mode, "setting": f"dynamo_backend={dyn}"},
+        "batch_size": as_int(s["train_batch_size"]) if given(s.get("train_batch_size")) else 4,
+        "sage_training": sage_training, "sage_usage": usage if mech.startswith("sageattention") else None,
+        "unet": unet,
+        "fixes": {
+            "compile": _fix(fmt, "dynamo_backend", "inductor"),
+            "use_default": _fix(fmt, "attention_mechanism", "diffusers"),
+            "sage": _fix(fmt, "sageattention_usage", "inference"),
+            "mask": _fix(fmt, "attention_mechanism", alt) if alt else None,
+        },
+    }
