@@ -7,7 +7,7 @@ import re
 
 from ..backends import SPECS, backward_reason, cap_str, forward_reason
 from ..facts import view
-from ..knowledge import finding
+from ..knowledge import finding, renderable
 from ..knowledge.match import best
 from . import Context, check
 
@@ -166,13 +166,14 @@ def import_failures(facts: dict, ctx: Context):
                           dsl_packages=cut.get("dsl_packages") or f"{cut.get('location')}/nvidia_cutlass_dsl/dsl_packages",
                           **params)
             continue
-        m = best(text)
+        from .flex import triton_pin  # here: checks.flex imports this module
+
+        sym = re.search(r"undefined symbol: (\S+)", text)
+        params.update(symbol=sym.group(1) if sym else "?", built_for=_built_for(name, facts) or "another torch",
+                      pin=triton_pin(facts))
+        m = best(text, ids=renderable(params))
         if m:
-            sym = re.search(r"undefined symbol: (\S+)", text)
-            built = _built_for(name, facts)
-            yield finding(m.entry.id, backend=name, detail=m.evidence or evidence,
-                          symbol=sym.group(1) if sym else "?", built_for=built or "another torch",
-                          **{k: v for k, v in params.items() if k != "backend"})
+            yield finding(m.entry.id, detail=m.evidence or evidence, **params)
         else:
             yield finding("import.failed", detail=evidence, **params)
 

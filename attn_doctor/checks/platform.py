@@ -3,9 +3,11 @@ and a driver new enough for it."""
 
 from __future__ import annotations
 
+import re
+
 from ..backends import cap_str
 from ..facts import view
-from ..knowledge import finding
+from ..knowledge import finding, renderable
 from ..knowledge.match import best
 from . import Context, check
 from .backends import _last_line
@@ -42,11 +44,13 @@ def torch_present(facts: dict, ctx: Context):
         err = t["error"] or {}
         text = "\n".join([err.get("traceback", ""), run.get("stderr_tail", ""), run.get("stdout_tail", "")])
         last = f"{err.get('type', 'error')}: {_last_line(err.get('message', ''))}" if err else _last_line(text)
-        m = best(text)
+        sym = re.search(r"undefined symbol: (\S+)", text)
+        params = dict(title="torch", dist="torch", version=t["version"] or "?", error=last, install="pip install torch",
+                      torch=t["version"] or "?", symbol=sym.group(1) if sym else "?", built_for="another torch",
+                      python=(facts.get("system") or {}).get("python_executable", "python"), index=torch_index(facts))
+        m = best(text, ids=renderable(params))
         if m:
-            yield finding(m.entry.id, detail=m.evidence, title="torch", dist="torch",
-                          version=t["version"] or "?", error=last, install="pip install torch", torch=t["version"] or "?",
-                          symbol="?", built_for="another torch")
+            yield finding(m.entry.id, detail=m.evidence, **params)
         else:
             yield finding("torch.import-failed", version=t["version"] or "?", error=last, detail=last)
 
@@ -77,11 +81,11 @@ def gpu_visibility(facts: dict, ctx: Context):
         err = rt.get("error") or {}
         warns = "\n".join((t["probe"].get("warnings") or []))
         text = "\n".join([err.get("traceback", ""), err.get("message", ""), warns])
-        m = best(text)
+        params = dict(torch=t["version"], cuda=t["cuda"], driver=drv.get("driver") or "?",
+                      driver_cuda=drv.get("driver_cuda") or "?", error=_last_line(text), index=torch_index(facts))
+        m = best(text, ids=renderable(params))
         if m and m.entry.id != "gpu.cuda-init-failed":
-            yield finding(m.entry.id, detail=m.evidence, torch=t["version"], cuda=t["cuda"],
-                          driver=drv.get("driver") or "?", driver_cuda=drv.get("driver_cuda") or "?",
-                          error=_last_line(text), backend=None)
+            yield finding(m.entry.id, detail=m.evidence, backend=None, **params)
         else:
             yield finding("gpu.cuda-init-failed", torch=t["version"], count=len(smi_gpus),
                           error=_last_line(text) or "torch.cuda.is_available() is False", detail=_last_line(text))

@@ -97,6 +97,13 @@ def template_fields(template: str | None) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def renderable(params: dict) -> set[str]:
+    """Ids of the entries whose title and fix use no param beyond `params`: the ones a check that
+    matches an error text can fill in (any other would show the user a bare '{param}')."""
+    have = set(params)
+    return {e.id for e in entries().values() if template_fields(e.title) | template_fields(e.fix) <= have}
+
+
 def finding(entry_id: str, *, backend: str | None = None, severity: str | None = None,
             detail: str | None = None, **params) -> Finding:
     """The one way a check makes a Finding: wording, fix and default severity come from the entry."""
