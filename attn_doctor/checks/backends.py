@@ -173,7 +173,7 @@ def import_failures(facts: dict, ctx: Context):
                       pin=triton_pin(facts))
         m = best(text, ids=renderable(params))
         if m:
-            yield finding(m.entry.id, detail=m.evidence or evidence, **params)
+            yield finding(m.entry.id, detail=m.evidence or evidence, severity="error", **params)
         else:
             yield finding("import.failed", detail=evidence, **params)
 

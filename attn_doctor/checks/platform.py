@@ -50,7 +50,7 @@ def torch_present(facts: dict, ctx: Context):
                       python=(facts.get("system") or {}).get("python_executable", "python"), index=torch_index(facts))
         m = best(text, ids=renderable(params))
         if m:
-            yield finding(m.entry.id, detail=m.evidence, **params)
+            yield finding(m.entry.id, detail=m.evidence, severity="error", **params)
         else:
             yield finding("torch.import-failed", version=t["version"] or "?", error=last, detail=last)
 
@@ -85,7 +85,7 @@ def gpu_visibility(facts: dict, ctx: Context):
                       driver_cuda=drv.get("driver_cuda") or "?", error=_last_line(text), index=torch_index(facts))
         m = best(text, ids=renderable(params))
         if m and m.entry.id != "gpu.cuda-init-failed":
-            yield finding(m.entry.id, detail=m.evidence, backend=None, **params)
+            yield finding(m.entry.id, detail=m.evidence, backend=None, severity="error", **params)
         else:
             yield finding("gpu.cuda-init-failed", torch=t["version"], count=len(smi_gpus),
                           error=_last_line(text) or "torch.cuda.is_available() is False", detail=_last_line(text))
