@@ -142,6 +142,8 @@ def import_failures(facts: dict, ctx: Context):
     for name, info in imports.items():
         if not ctx.wanted(name) or not info.get("installed"):
             continue
+        if "probe" not in info and "run" not in info:
+            continue  # not probed (a report collected with --backend): its status says skipped
         why = import_failure(name, info)
         if not why or why == "torch fails to import":
             continue
