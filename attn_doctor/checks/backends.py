@@ -153,14 +153,15 @@ def import_failures(facts: dict, ctx: Context):
         params = dict(backend=name, title=spec.title, dist=info.get("dist") or spec.dists[0],
                       version=info.get("version") or "?", install=spec.install, error=why,
                       torch=t["version"] or "?", module=spec.module)
-        evidence = _last_line(text)
+        err = ((info.get("probe") or {}).get("error")) or {}
+        # The exception's own line, not whatever was printed last (often an unrelated warning).
+        evidence = _last_line(err.get("traceback", "")) or _last_line(text)
         if run.get("timed_out"):
             yield finding("import.hang", detail=evidence, seconds=f"{run.get('seconds', 0):.0f}", **params)
             continue
         if run.get("signal"):
             yield finding("import.crashed", detail=evidence, signal=run["signal"], **params)
             continue
-        err = ((info.get("probe") or {}).get("error")) or {}
         cut = pk.get("cutlass") or {}
         if name == "cute" and err.get("type") == "ModuleNotFoundError" and (err.get("name") or "").split(".")[0] == "cutlass" \
                 and cut.get("installed") and not cut.get("location_is_site_dir"):
