@@ -149,7 +149,10 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
         by_section.setdefault(f.section, []).append(f)
     for key, title in SECTIONS:
         items = by_section.get(key, [])
-        lines = FACT_LINES.get(key, lambda _: [])(facts)
+        try:
+            lines = FACT_LINES.get(key, lambda _: [])(facts)
+        except Exception as e:  # odd facts (a hand-edited saved report): the findings still show
+            lines = [f"(facts not shown: {type(e).__name__}: {e})"]
         if key == "backends":
             console.print()
             console.print(Text(title, style="bold underline"))
