@@ -104,13 +104,25 @@ def check(
     report = evaluate(facts, ctx, options)
     from .render import json as rjson
 
-    if json_out:
-        _emit_json(rjson.dumps(report), json_out)
-    if json_out != "-":
-        from .render.text import make_console, render
+    try:
+        if json_out:
+            _emit_json(rjson.dumps(report), json_out)
+        if json_out != "-":
+            from .render.text import make_console, render
 
-        render(report, make_console(), verbose=verbose)
+            render(report, make_console(), verbose=verbose)
+    except BrokenPipeError:  # the reader left early (`| head`): the verdict still stands
+        _drop_stdout()
     raise typer.Exit(report.exit_code)
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so the exit-time flush cannot fail again (click would exit 1)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "none")
