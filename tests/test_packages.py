@@ -185,5 +185,11 @@ def test_xformers_cpp_lib_json(site):
 
 def test_the_real_environment_collects():
     """REAL: this machine's sys.path; torch is found from its metadata, nothing is imported."""
+    from importlib import metadata
+
+    try:
+        metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        pytest.skip("torch is not installed in this environment")
     pk = packages.collect()
     assert "torch" in pk["stack"] and pk["stack"]["torch"]["version"]
