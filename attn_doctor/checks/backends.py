@@ -242,7 +242,9 @@ def flash_attn_namespace(facts: dict, ctx: Context):
     x = (facts.get("imports") or {}).get("xformers") or {}
     if ctx.wanted("xformers") and x.get("installed") and copies and not copies[0].get("has_init") and not fa2:
         # The import probe shows the same failure; say it once, with its cause.
-        if import_failure("xformers", x) is None and x.get("probe"):
+        probed = "probe" in x or "run" in x
+        why = import_failure("xformers", x) if probed else None
+        if probed and why is None and x.get("probe"):
             return
         yield finding("xformers.fa4-namespace", backend="xformers",
-                      error=import_failure("xformers", x) or "flash_attn is flash-attn-4's namespace package")
+                      error=why or "flash_attn is flash-attn-4's namespace package")
