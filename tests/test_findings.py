@@ -982,3 +982,17 @@ def test_evidence_is_the_exception_not_the_last_warning(probe_name):
         backend, line = "sage", f"ImportError: {message}"
     (hit,) = [x for x in ff.check(f).findings if x.backend == backend and x.section == "backends"]
     assert hit.detail == line
+
+
+def test_unprobed_xformers_beside_fa4_names_the_namespace_not_a_probe():
+    """FAKES xformers and flash-attn-4 installed, xformers' import not probed (report collected with
+    --backend cute): the namespace collision is still reported, with its cause, not a probe error."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    del f["imports"]["xformers"]["probe"], f["imports"]["xformers"]["run"]
+    ff.add_dist(f, "numpy", "2.3.4")
+    ff.add_dist(f, "flash-attn-4", "4.0.0b36", requires=[])
+    f["packages"]["flash_attn"] = {"copies": [{"path": f"{ff.SITE}/flash_attn", "has_init": False, "has_cute": True,
+                                               "has_fa2_interface": False}], "cute_owners": {"flash-attn-4": 60}}
+    (hit,) = [x for x in ff.check(f).findings if x.id == "xformers.fa4-namespace"]
+    assert "namespace package" in hit.title and "probe" not in hit.title
