@@ -166,25 +166,37 @@ def check(
     report = evaluate(facts, ctx, options)
     from .render import json as rjson
 
-    if json_out:
-        _emit(rjson.dumps(report), json_out)
-    if junit:
-        from .render import junit as rjunit
+    try:
+        if json_out:
+            _emit(rjson.dumps(report), json_out)
+        if junit:
+            from .render import junit as rjunit
 
-        _emit(rjunit.render(report), junit)
-    if fmt == "github":
-        from .render import github
+            _emit(rjunit.render(report), junit)
+        if fmt == "github":
+            from .render import github
 
-        _emit(github.render(report), "-")
-    elif fmt == "markdown":
-        from .render import markdown
+            _emit(github.render(report), "-")
+        elif fmt == "markdown":
+            from .render import markdown
 
-        _emit(markdown.render(report), "-")
-    elif json_out != "-":
-        from .render.text import make_console, render
+            _emit(markdown.render(report), "-")
+        elif json_out != "-":
+            from .render.text import make_console, render
 
-        render(report, make_console(), verbose=verbose)
+            render(report, make_console(), verbose=verbose)
+    except BrokenPipeError:  # the reader left early (`| head`): the verdict still stands
+        _drop_stdout()
     raise typer.Exit(report.exit_code)
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so the exit-time flush cannot fail again (click would exit 1)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "none")

@@ -169,6 +169,8 @@ def import_failures(facts: dict, ctx: Context):
     for name, info in imports.items():
         if not ctx.wanted(name) or not info.get("installed"):
             continue
+        if "probe" not in info and "run" not in info:
+            continue  # not probed (a report collected with --backend): its status says skipped
         why = import_failure(name, info)
         if not why or why == "torch fails to import":
             continue
@@ -179,14 +181,15 @@ def import_failures(facts: dict, ctx: Context):
         params = dict(backend=name, title=spec.title, dist=info.get("dist") or spec.dists[0],
                       version=info.get("version") or "?", install=spec.install, error=why,
                       torch=t["version"] or "?", module=spec.module)
-        evidence = _last_line(text)
+        err = ((info.get("probe") or {}).get("error")) or {}
+        # The exception's own line, not whatever was printed last (often an unrelated warning).
+        evidence = _last_line(err.get("traceback", "")) or _last_line(text)
         if run.get("timed_out"):
             yield finding("import.hang", detail=evidence, seconds=f"{run.get('seconds', 0):.0f}", **params)
             continue
         if run.get("signal"):
             yield finding("import.crashed", detail=evidence, signal=run["signal"], **params)
             continue
-        err = ((info.get("probe") or {}).get("error")) or {}
         cut = pk.get("cutlass") or {}
         if name == "cute" and err.get("type") == "ModuleNotFoundError" and (err.get("name") or "").split(".")[0] == "cutlass" \
                 and cut.get("installed") and not cut.get("location_is_site_dir"):
@@ -194,14 +197,17 @@ def import_failures(facts: dict, ctx: Context):
                           dsl_packages=cut.get("dsl_packages") or f"{cut.get('location')}/nvidia_cutlass_dsl/dsl_packages",
                           **params)
             continue
+        from .flex import triton_pin  # here: checks.flex imports this module
+
         m = best(primary) or best(noise)
         if m:
             sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
             built = _built_for(name, facts)
-            yield finding_for_match(m.entry.id, "import.known-error", backend=name,
+            # an import that fails is an error, whatever the matched entry's usual level
+            yield finding_for_match(m.entry.id, "import.known-error", backend=name, severity="error",
                                     detail=_last_line(primary) or m.evidence or evidence,
                                     symbol=sym.group(1) if sym else "?", built_for=built or "another torch",
-                                    **{k: v for k, v in params.items() if k != "backend"})
+                                    pin=triton_pin(facts), **{k: v for k, v in params.items() if k != "backend"})
         else:
             yield finding("import.failed", detail=evidence, **params)
 
@@ -267,7 +273,9 @@ def flash_attn_namespace(facts: dict, ctx: Context):
     x = (facts.get("imports") or {}).get("xformers") or {}
     if ctx.wanted("xformers") and x.get("installed") and copies and not copies[0].get("has_init") and not fa2:
         # The import probe shows the same failure; say it once, with its cause.
-        if import_failure("xformers", x) is None and x.get("probe"):
+        probed = "probe" in x or "run" in x
+        why = import_failure("xformers", x) if probed else None
+        if probed and why is None and x.get("probe"):
             return
         yield finding("xformers.fa4-namespace", backend="xformers",
-                      error=import_failure("xformers", x) or "flash_attn is flash-attn-4's namespace package")
+                      error=why or "flash_attn is flash-attn-4's namespace package")

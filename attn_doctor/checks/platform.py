@@ -3,6 +3,8 @@ and a driver new enough for it."""
 
 from __future__ import annotations
 
+import re
+
 from ..backends import cap_str
 from ..facts import view
 from ..knowledge import finding, finding_for_match
@@ -42,11 +44,14 @@ def torch_present(facts: dict, ctx: Context):
         err = t["error"] or {}
         text = "\n".join([err.get("traceback", ""), run.get("stderr_tail", ""), run.get("stdout_tail", "")])
         last = f"{err.get('type', 'error')}: {_last_line(err.get('message', ''))}" if err else _last_line(text)
+        sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
+        params = dict(title="torch", dist="torch", version=t["version"] or "?", error=last, install="pip install torch",
+                      torch=t["version"] or "?", symbol=sym.group(1) if sym else "?", built_for="another torch",
+                      python=(facts.get("system") or {}).get("python_executable", "python"), index=torch_index(facts))
         m = best(text)
         if m:
-            yield finding_for_match(m.entry.id, "torch.import-failed", detail=m.evidence, title="torch", dist="torch",
-                                    version=t["version"] or "?", error=last, install="pip install torch",
-                                    torch=t["version"] or "?", symbol="?", built_for="another torch", module="torch")
+            yield finding_for_match(m.entry.id, "torch.import-failed", detail=m.evidence, severity="error",
+                                    module="torch", **params)
         else:
             yield finding("torch.import-failed", version=t["version"] or "?", error=last, detail=last)
 
@@ -77,12 +82,12 @@ def gpu_visibility(facts: dict, ctx: Context):
         err = rt.get("error") or {}
         warns = "\n".join((t["probe"].get("warnings") or []))
         text = "\n".join([err.get("traceback", ""), err.get("message", ""), warns])
+        params = dict(torch=t["version"], cuda=t["cuda"], driver=drv.get("driver") or "?",
+                      driver_cuda=drv.get("driver_cuda") or "?", error=_last_line(text), index=torch_index(facts))
         m = best(text)
         if m and m.entry.id != "gpu.cuda-init-failed":
-            yield finding_for_match(m.entry.id, "gpu.cuda-init-failed", detail=m.evidence, torch=t["version"],
-                                    cuda=t["cuda"], driver=drv.get("driver") or "?", count=len(smi_gpus),
-                                    driver_cuda=drv.get("driver_cuda") or "?", error=_last_line(text),
-                                    index=torch_index(facts))
+            yield finding_for_match(m.entry.id, "gpu.cuda-init-failed", detail=m.evidence, severity="error",
+                                    count=len(smi_gpus), **params)
         else:
             yield finding("gpu.cuda-init-failed", torch=t["version"], count=len(smi_gpus),
                           error=_last_line(text) or "torch.cuda.is_available() is False", detail=_last_line(text))

@@ -75,6 +75,8 @@ def read_dist(path: str) -> dict:
         info["name"] = meta["Name"]
         info["version"] = meta["Version"]
         info["requires"] = list(d.requires or [])
+        if not info["name"] or not info["version"]:  # Python < 3.12 answers None, not an error
+            raise ValueError("METADATA is missing, empty or has no Name/Version")
     except Exception as e:  # corrupted or missing METADATA
         info["error"] = f"{type(e).__name__}: {e}"
         info.setdefault("name", None)

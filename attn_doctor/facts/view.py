@@ -74,8 +74,9 @@ def stack(facts: dict) -> dict:
 
 def dist_version(facts: dict, name: str) -> str | None:
     d = stack(facts).get(name)
-    if d:
-        return d.get("version")
+    if d and d.get("version"):
+        return d["version"]
+    # Metadata unreadable: the version in its .dist-info directory name still says it is installed.
     return ((facts.get("packages") or {}).get("versions") or {}).get(name)
 
 

@@ -104,15 +104,23 @@ def renders(entry_id: str, params: dict) -> bool:
 
 
 def finding_for_match(entry_id: str, known_id: str, *, backend: str | None = None, detail: str | None = None,
-                      **params) -> Finding:
+                      severity: str | None = None, **params) -> Finding:
     """A finding for an error text that matched knowledge entry `entry_id`. When the entry needs
     facts this context does not have, the generic `known_id` finding names it as the cause."""
     if renders(entry_id, dict(params, backend=backend)):
-        return finding(entry_id, backend=backend, detail=detail, **params)
+        return finding(entry_id, backend=backend, detail=detail, severity=severity, **params)
     e = get(entry_id)
     p = dict(params, backend=backend)
     cause_fix = render(e.fix, p) if e.fix and not (template_fields(e.fix) - set(p)) else f"attn-doctor explain {entry_id}"
-    return finding(known_id, backend=backend, detail=detail, cause=entry_id, cause_fix=cause_fix, **params)
+    return finding(known_id, backend=backend, detail=detail, severity=severity, cause=entry_id, cause_fix=cause_fix,
+                   **params)
+
+
+def renderable(params: dict) -> set[str]:
+    """Ids of the entries whose title and fix use no param beyond `params`: the ones a check that
+    matches an error text can fill in (any other would show the user a bare '{param}')."""
+    have = set(params)
+    return {e.id for e in entries().values() if template_fields(e.title) | template_fields(e.fix) <= have}
 
 
 def finding(entry_id: str, *, backend: str | None = None, severity: str | None = None,

@@ -197,12 +197,15 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
         by_section.setdefault(f.section, []).append(f)
     for key, title in SECTIONS:
         items = by_section.get(key, [])
-        if key == "smoke":
-            lines = smoke_lines(facts, verbose)
-        elif key == "config":
-            lines = config_lines(report.config)
-        else:
-            lines = FACT_LINES.get(key, lambda _: [])(facts)
+        try:
+            if key == "smoke":
+                lines = smoke_lines(facts, verbose)
+            elif key == "config":
+                lines = config_lines(report.config)
+            else:
+                lines = FACT_LINES.get(key, lambda _: [])(facts)
+        except Exception as e:  # odd facts (a hand-edited saved report): the findings still show
+            lines = [f"(facts not shown: {type(e).__name__}: {e})"]
         if key == "backends":
             console.print()
             console.print(Text(title, style="bold underline"))

@@ -1,0 +1,42 @@
+"""Shared test setup. Where the suite's fakes live, and what each one fakes:
+
+- tests/fakefacts.py  synthetic Facts dicts (the shape collect() returns, captured on the CPU dev VM
+                      in fixtures/cpu/check-no-smoke.json) to drive every check through
+                      report.evaluate(); `gpu_box()` is a healthy faked H200 with no findings.
+- tests/fakesite.py   real *.dist-info directories and stub packages written in tmp dirs, with
+                      METADATA/RECORD lines copied from the real wheels.
+- tests/test_nvcc.py  fake nvcc shell scripts (good, hanging, garbage, not executable).
+- environment         tests that need env vars pass them to a child process or to the collector as
+                      a dict; none changes the test process's own os.environ.
+
+Nothing under test is mocked: checks get dicts, collectors read real files, proc.run runs real
+children. Run from the repository root: `python -m pytest -q` (CI: .ci/run).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+if str(TESTS) not in sys.path:  # the helper modules above, whatever pytest's import mode
+    sys.path.insert(0, str(TESTS))
+ROOT = TESTS.parent
+if str(ROOT) not in sys.path:  # attn_doctor from this checkout, installed or not
+    sys.path.insert(0, str(ROOT))
+
+import fakefacts  # noqa: E402
+
+
+@pytest.fixture
+def gpu_box() -> dict:
+    """FAKED: a healthy one-H200 machine (see fakefacts.gpu_box)."""
+    return fakefacts.gpu_box()
+
+
+@pytest.fixture
+def cpu_box() -> dict:
+    """REAL: the facts captured on the 2-core CPU dev VM (fixtures/cpu/check-no-smoke.json)."""
+    return fakefacts.cpu_box()

@@ -1,0 +1,262 @@
+"""The command line as a user (or CI) runs it: exit codes, stdout/stderr discipline, atomic JSON,
+plain text that fits 80 columns. Runs `python -m attn_doctor` in subprocesses; the runs that need
+a deterministic report re-evaluate the captured CPU fixture with --from (probing nothing)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fakefacts as ff
+from attn_doctor.render.text import make_console, render
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = str(ROOT / "fixtures" / "cpu" / "check-no-smoke.json")
+ANSI = re.compile(r"\x1b\[")
+
+
+def doctor(*args, env=None, **kw) -> subprocess.CompletedProcess:
+    e = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "attn_doctor", *args], capture_output=True, text=True,
+                          timeout=300, env=e, **kw)
+
+
+def one_line_error(r: subprocess.CompletedProcess, *needles: str) -> None:
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stderr.startswith("attn-doctor: error: "), r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stdout == ""
+    for n in needles:
+        assert n in r.stderr, r.stderr
+
+
+def too_wide(text: str, width: int = 80) -> list[str]:
+    """Lines wider than `width`, except a line that is one unbreakable token (after its indent)."""
+    return [ln for ln in text.splitlines() if len(ln) > width and len(ln.strip().split()) > 1]
+
+
+# -- exit codes --------------------------------------------------------------------------------
+
+def test_exit_0_on_the_fixture():
+    """The CPU VM's report has warnings only."""
+    r = doctor("check", "--from", FIXTURE)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "exit 0" in r.stdout
+
+
+def test_strict_makes_a_warning_fail():
+    r = doctor("check", "--from", FIXTURE, "--strict")
+    assert r.returncode == 1
+    assert "exit 1" in r.stdout
+
+
+def test_require_a_missing_backend_fails():
+    r = doctor("check", "--from", FIXTURE, "--require", "fa3")
+    assert r.returncode == 1
+    assert "[require.not-ok]" in r.stdout
+
+
+def test_require_a_present_backend_passes():
+    r = doctor("check", "--from", FIXTURE, "--require", "sdpa,flex")
+    assert r.returncode == 0, r.stdout
+
+
+def test_live_require_missing_backend_fails():
+    """REAL: this machine, probed. fa3 is not installed anywhere the doctor runs in CI."""
+    r = doctor("check", "--no-smoke", "--require", "fa3", "--backend", "sdpa")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["check", "--frobnicate"], "--frobnicate"),
+    (["check", "--no-smoke", "--backend", "nope"], "unknown backend 'nope'"),
+    (["check", "--no-smoke", "--require", "sdpa,nope"], "unknown backend 'nope'"),
+    (["check", "--no-smoke", "--compile-mode", "fast"], "--compile-mode"),
+    (["check", "--no-smoke", "--timeout", "0"], "--timeout"),
+    (["check", "--no-smoke", "--timeout", "abc"], "--timeout"),
+    (["frobnicate"], "frobnicate"),
+])
+def test_bad_flags_are_one_line_exit_2(args, needle):
+    one_line_error(doctor(*args), needle)
+
+
+def test_from_a_file_that_is_not_a_report(tmp_path):
+    cases = {
+        "not-json.json": "this is not json\n",
+        "other.json": '{"hello": "world"}',
+        "list.json": "[1, 2, 3]",
+        "no-facts.json": '{"schema": "attn-doctor.report/1"}',
+        "binary.json": None,
+    }
+    for name, text in cases.items():
+        p = tmp_path / name
+        if text is None:
+            p.write_bytes(b"\xff\xfe\x00\x01")
+        else:
+            p.write_text(text)
+        one_line_error(doctor("check", "--from", str(p)), str(p))
+    one_line_error(doctor("check", "--from", str(tmp_path / "missing.json")), "missing.json")
+    one_line_error(doctor("check", "--from", str(tmp_path)), "directory")
+
+
+def test_from_stdin():
+    with open(FIXTURE) as fh:
+        r = doctor("check", "--from", "-", "--json", "-", stdin=fh)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["facts"] == json.loads(Path(FIXTURE).read_text())["facts"]
+
+
+# -- JSON --------------------------------------------------------------------------------------
+
+def test_json_stdout_is_exactly_one_document():
+    """REAL: probed. Nothing but the JSON on stdout (no progress, no text report)."""
+    r = doctor("check", "--no-smoke", "--json", "-")
+    doc = json.loads(r.stdout)  # raises if anything else is on stdout
+    assert r.stdout.count('"schema": "attn-doctor.report/1"') == 1
+    assert doc["exit_code"] == r.returncode
+    assert set(doc) >= {"schema", "tool_version", "exit_code", "required", "options", "backends", "findings", "facts"}
+    for f in doc["findings"]:
+        assert set(f) == {"id", "severity", "section", "title", "fix", "backend", "detail", "params"}
+
+
+def test_json_path_is_written_atomically(tmp_path):
+    """The report replaces the file by a rename (new inode, never a half-written file in place),
+    leaves no temporary file behind, and the text report still goes to stdout."""
+    out = tmp_path / "report.json"
+    out.write_text("old content\n")
+    inode = out.stat().st_ino
+    r = doctor("check", "--from", FIXTURE, "--json", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["schema"] == "attn-doctor.report/1"
+    assert out.stat().st_ino != inode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+    assert "attn-doctor" in r.stdout and "{" not in r.stdout.splitlines()[0]
+
+
+def test_json_path_replaces_a_symlink_not_its_target(tmp_path):
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    link = tmp_path / "report.json"
+    link.symlink_to(target)
+    r = doctor("check", "--from", FIXTURE, "--json", str(link))
+    assert r.returncode == 0, r.stderr
+    assert target.read_text() == "keep me\n"
+    assert not link.is_symlink() and json.loads(link.read_text())["schema"] == "attn-doctor.report/1"
+
+
+def test_json_into_a_missing_directory_is_exit_2_and_writes_nothing(tmp_path):
+    dest = tmp_path / "nope" / "report.json"
+    r = doctor("check", "--from", FIXTURE, "--json", str(dest))
+    assert r.returncode == 2 and "does not exist" in r.stderr and r.stderr.count("\n") == 1
+    assert not (tmp_path / "nope").exists()
+
+
+def test_json_onto_a_directory_is_exit_2(tmp_path):
+    r = doctor("check", "--from", FIXTURE, "--json", str(tmp_path))
+    assert r.returncode == 2 and "is a directory" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_saved_report_round_trips(tmp_path):
+    """check --from a report re-evaluates the same facts to the same findings."""
+    out = tmp_path / "again.json"
+    r = doctor("check", "--from", FIXTURE, "--json", str(out))
+    assert r.returncode == 0
+    first, again = json.loads(Path(FIXTURE).read_text()), json.loads(out.read_text())
+    assert again["facts"] == first["facts"]
+    assert [f["id"] for f in again["findings"]] == [f["id"] for f in first["findings"]]
+    assert again["options"]["from"] == FIXTURE
+
+
+# -- plain text --------------------------------------------------------------------------------
+
+def test_live_plain_text_fits_80_columns():
+    """REAL: probed, piped (not a terminal) and NO_COLOR: no escape codes, 80 columns."""
+    r = doctor("check", "--no-smoke")
+    assert r.returncode in (0, 1), r.stderr
+    assert not ANSI.search(r.stdout) and not ANSI.search(r.stderr)
+    assert too_wide(r.stdout) == []
+    assert all(ln == ln.rstrip() for ln in r.stdout.splitlines())
+    assert r.stderr == ""  # no progress line when stderr is not a terminal
+
+
+def test_pipe_without_no_color_is_plain_too():
+    r = doctor("check", "--from", FIXTURE, env={"NO_COLOR": ""})
+    assert not ANSI.search(r.stdout) and too_wide(r.stdout) == []
+
+
+def test_forced_terminal_has_color():
+    """The other side of the switch: rich on a (pretend) terminal does emit escapes, so the
+    no-escape assertions above can fail."""
+    from rich.console import Console
+
+    from attn_doctor.report import evaluate
+    from attn_doctor.checks import Context
+
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=80, color_system="standard")
+    render(evaluate(ff.cpu_box(), Context()), console)
+    assert ANSI.search(buf.getvalue())
+
+
+def _scenario_reports():
+    import test_findings as tf
+
+    return [pytest.param(s, id=f"{s.id}:{s.name}") for s in tf.SCENARIOS]
+
+
+@pytest.mark.parametrize("sc", _scenario_reports())
+@pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
+def test_every_scenario_renders_in_80_columns(sc, verbose):
+    """Every finding the suite can produce, rendered as plain text: nothing wider than 80 columns
+    (except one unbreakable token), every finding's id and fix shown."""
+    report = ff.check(sc.build(), **sc.ctx)
+    buf = io.StringIO()
+    render(report, make_console(file=buf), verbose=verbose)
+    text = buf.getvalue()
+    assert not ANSI.search(text)
+    assert too_wide(text) == []
+    squashed = "".join(text.split())  # folding may break any line: compare without whitespace
+    for f in report.findings:
+        assert f"[{f.id}]" in squashed, f.id
+        assert "".join(f.fix.split()) in squashed, f.fix
+    assert f"exit {report.exit_code}" in text
+
+
+@pytest.mark.parametrize("extra,verdict", [([], 0), (["--strict"], 1), (["--json", "-"], 0)])
+def test_broken_pipe_is_quiet_and_keeps_the_verdict(extra, verdict):
+    """`attn-doctor check | head -0`: the reader is gone before the report is written. Nothing on
+    stderr, and the exit code is still the report's (a CI step with pipefail sees the verdict)."""
+    p = subprocess.Popen([sys.executable, "-m", "attn_doctor", "check", "--from", FIXTURE, *extra],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    rc = p.wait(timeout=120)
+    assert err == ""
+    assert rc == verdict
+
+
+def test_the_doctor_process_imports_no_backend(tmp_path):
+    """REAL: a full `check --no-smoke` in one process; torch and the backends were only imported by
+    its children (they can crash; the doctor must not)."""
+    code = ("import sys\n"
+            "from attn_doctor.cli import main\n"
+            f"rc = main(['check', '--no-smoke', '--json', {str(tmp_path / 'r.json')!r}])\n"
+            "heavy = {'torch', 'triton', 'flash_attn', 'flash_attn_interface', 'sageattention', 'xformers',\n"
+            "         'cutlass', 'quack', 'numpy'}\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "[]"

@@ -1,0 +1,998 @@
+"""Every finding id a check can emit, made to fire from faked facts (see tests/fakefacts.py).
+
+One scenario per row: a builder that changes one thing on a healthy faked H200 box (its docstring
+says what it fakes), the Context the user would pass, and the severity and backend expected.
+`test_every_entry_has_a_scenario` turns CI red when a knowledge entry has no row here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+import fakefacts as ff
+from attn_doctor import knowledge
+
+LEFTOVER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")  # a template param nobody filled in
+PROBE_FRAME = '  File "<attn-doctor import probe>", line 1, in <module>\n'
+
+
+@dataclass
+class Scenario:
+    id: str
+    build: Callable[[], dict]
+    severity: str
+    backend: str | None
+    ctx: dict = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.build.__name__
+
+
+SCENARIOS: list[Scenario] = []
+
+
+def scenario(id: str, severity: str, backend: str | None = None, **ctx):
+    def deco(fn):
+        assert fn.__doc__, f"{fn.__name__}: say what the scenario fakes"
+        SCENARIOS.append(Scenario(id, fn, severity, backend, ctx))
+        return fn
+    return deco
+
+
+# ----------------------------------------------------------------------------------------------
+# platform
+# ----------------------------------------------------------------------------------------------
+
+@scenario("torch.missing", "error")
+def torch_not_installed():
+    """No torch metadata; the torch probe's `import torch` raised ModuleNotFoundError."""
+    f = ff.gpu_box()
+    f["packages"]["stack"].pop("torch")
+    f["packages"]["versions"].pop("torch")
+    f["torch"] = {"dist": None, "run": ff.run_ok(0.1), "probe": {
+        "import_ok": False, "warnings": [],
+        "import_error": ff.error("ModuleNotFoundError", "No module named 'torch'", name="torch")}}
+    return f
+
+
+@scenario("torch.import-failed", "error")
+def torch_import_raises():
+    """torch 2.11 is installed but `import torch` raises an error no knowledge entry names."""
+    f = ff.gpu_box()
+    f["torch"]["probe"] = {"import_ok": False, "warnings": [], "import_error": ff.error(
+        "ImportError", "cannot import name 'Tensor' from partially initialized module 'torch'",
+        '  File "/venv/lib/python3.12/site-packages/torch/__init__.py", line 1480, in <module>\n')}
+    return f
+
+
+@scenario("import.undefined-symbol", "error")
+def torch_import_undefined_symbol():
+    """`import torch` fails with an undefined symbol (matched by the import-failure patterns)."""
+    f = ff.gpu_box()
+    f["torch"]["probe"] = {"import_ok": False, "warnings": [], "import_error": ff.error(
+        "ImportError", "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+        "ncclCommWindowRegister",
+        '  File "/venv/lib/python3.12/site-packages/torch/__init__.py", line 407, in <module>\n'
+        "    from torch._C import *  # noqa: F403\n")}
+    return f
+
+
+@scenario("torch.import-crashed", "error")
+def torch_import_segfaults():
+    """The torch probe child was killed by SIGSEGV before answering."""
+    f = ff.gpu_box()
+    f["torch"]["probe"] = None
+    f["torch"]["run"] = ff.crashed_run(stderr="Fatal Python error: Segmentation fault\n")
+    return f
+
+
+@scenario("torch.import-hang", "error")
+def torch_import_hangs():
+    """The torch probe child never answered and was killed at the timeout."""
+    f = ff.gpu_box()
+    f["torch"]["probe"] = None
+    f["torch"]["run"] = ff.hung_run()
+    return f
+
+
+@scenario("torch.cpu-build", "error")
+def cpu_torch_on_gpu_machine():
+    """nvidia-smi lists an H200 but torch is 2.11.0+cpu (no CUDA)."""
+    f = ff.gpu_box()
+    ff.set_torch(f, "2.11.0+cpu", cuda=None, triton=None)
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))], torch_sees=False)
+    return f
+
+
+@scenario("torch.cpu-build", "warning")
+def cpu_torch_on_cpu_machine():
+    """REAL: the dev VM's collected facts (CPU torch, no GPU) - nothing faked."""
+    return ff.cpu_box()
+
+
+@scenario("gpu.none", "warning")
+def cuda_torch_no_gpu():
+    """CUDA torch, no nvidia-smi GPUs, torch.cuda.is_available() False."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [])
+    return f
+
+
+@scenario("gpu.smi-failed", "warning")
+def smi_fails():
+    """nvidia-smi exists but failed; torch sees no GPU."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [])
+    f["driver"]["error"] = "Failed to initialize NVML: Driver/library version mismatch"
+    return f
+
+
+@scenario("gpu.hidden-by-env", "error")
+def cuda_visible_devices_empty():
+    """nvidia-smi lists 8 H200s, CUDA_VISIBLE_DEVICES='' and torch sees none."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))] * 8, torch_sees=False)
+    ff.set_env(f, CUDA_VISIBLE_DEVICES="")
+    return f
+
+
+@scenario("gpu.cuda-init-failed", "error")
+def cuda_init_fails():
+    """nvidia-smi lists a GPU, torch's CUDA init warned with error 804 and sees none."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))], torch_sees=False)
+    f["torch"]["probe"]["warnings"] = [
+        "CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
+        "before calling NumCudaDevices() that might have already set an error? Error 804: forward "
+        "compatibility was attempted on non supported HW (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:119.)"]
+    return f
+
+
+@scenario("cuda.driver-too-old", "error")
+def driver_too_old():
+    """torch cu130 on a driver that supports CUDA 12.8; torch's CUDA init warned and sees no GPU."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("NVIDIA H100 80GB HBM3", (9, 0))], torch_sees=False, driver="570.86.15", driver_cuda="12.8")
+    f["torch"]["probe"]["warnings"] = [
+        "CUDA initialization: The NVIDIA driver on your system is too old (found version 12080). Please update "
+        "your GPU driver by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx"]
+    return f
+
+
+@scenario("cuda.driver-minor-older", "info")
+def driver_minor_older():
+    """torch cu128 (CUDA 12.8) on a driver that reports CUDA 12.4."""
+    f = ff.gpu_box()
+    ff.set_torch(f, "2.11.0+cu128", cuda="12.8")
+    ff.set_gpus(f, [("NVIDIA H100 80GB HBM3", (9, 0))], driver="550.54.15", driver_cuda="12.4")
+    f["nvcc"]["found"][0]["version"] = "12.8"
+    return f
+
+
+@scenario("gpu.arch-not-in-torch", "error")
+def blackwell_on_old_torch():
+    """An RTX 5090 (sm120) with a torch whose arch list ends at sm_90."""
+    f = ff.gpu_box()
+    ff.set_torch(f, "2.6.0+cu124", cuda="12.4")
+    ff.set_gpus(f, [("NVIDIA GeForce RTX 5090", (12, 0))], arch_list=["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"])
+    f["nvcc"]["found"][0]["version"] = "12.4"
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
+# backends: import failures (classified by the knowledge patterns)
+# ----------------------------------------------------------------------------------------------
+
+@scenario("import.failed", "error", "xformers")
+def xformers_import_generic_error():
+    """xformers 0.0.35 installed; its import raises an error no entry names."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35", probe=ff.failed_import(
+        "ImportError", "cannot import name 'memory_efficient_attention' from 'xformers.ops' "
+        "(/venv/lib/python3.12/site-packages/xformers/ops/__init__.py)", PROBE_FRAME))
+    return f
+
+
+@scenario("import.crashed", "error", "sage")
+def sage_import_segfaults():
+    """sageattention 1.0.6 installed; its import probe was killed by SIGSEGV."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6", run=ff.crashed_run())
+    return f
+
+
+@scenario("import.hang", "error", "fa2")
+def fa2_import_hangs():
+    """flash-attn 2.8.3 installed; its import probe was killed at the 180 s timeout."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3", run=ff.hung_run())
+    return f
+
+
+@scenario("import.undefined-symbol", "error", "fa2")
+def fa2_undefined_symbol():
+    """flash-attn 2.8.3 wheel tagged for torch 2.6 (from its direct_url) fails with an undefined c10 symbol."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3", probe=ff.failed_import(
+        "ImportError", "/venv/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: "
+        "undefined symbol: _ZN3c104cuda9SetDeviceEi",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/flash_attn/__init__.py", line 3, in <module>\n'
+        "    from flash_attn.flash_attn_interface import (\n"
+        '  File "/venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py", line 15, in <module>\n'
+        "    import flash_attn_2_cuda as flash_attn_gpu\n"))
+    f["packages"]["stack"]["flash-attn"]["build_tag"] = {"cuda": "12", "torch": "2.11", "cxx11abi": True}
+    return f
+
+
+@scenario("import.glibc", "error", "fa2")
+def fa2_glibc_too_old():
+    """flash-attn's extension needs GLIBC_2.32 on an older system."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3", probe=ff.failed_import(
+        "ImportError", "/lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by "
+        "/venv/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so)", PROBE_FRAME))
+    return f
+
+
+@scenario("import.cuda-lib-missing", "error", "fa3")
+def fa3_cudart_missing():
+    """flash_attn_3 built for CUDA 12 asks for libcudart.so.12 beside a CUDA 13 torch."""
+    f = ff.gpu_box()
+    ff.install(f, "fa3", "flash_attn_3", "3.0.0b1", probe=ff.failed_import(
+        "ImportError", "libcudart.so.12: cannot open shared object file: No such file or directory",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/flash_attn_interface.py", line 9, in <module>\n'
+        "    import flash_attn_3._C\n"))
+    return f
+
+
+@scenario("import.libcuda-missing", "error", "sage")
+def sage_libcuda_missing():
+    """sageattention's Triton cannot find the driver library libcuda.so.1 (a container without the driver)."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6", probe=ff.failed_import(
+        "RuntimeError", "Failed to find libcuda.so: libcuda.so.1: cannot open shared object file: No such file or directory",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/triton/backends/nvidia/driver.py", line 35, in libcuda_dirs\n'))
+    return f
+
+
+@scenario("cute.dsl-pth-not-processed", "error", "cute")
+def cute_pip_target():
+    """flash-attn-4 + nvidia-cutlass-dsl installed with pip --target /deps (not a site dir); the cute
+    import probe fails with No module named 'cutlass'."""
+    f = ff.gpu_box()
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36", module_path="/deps/flash_attn/cute", probe=ff.failed_import(
+        "ModuleNotFoundError", "No module named 'cutlass'",
+        PROBE_FRAME + '  File "/deps/flash_attn/cute/interface.py", line 14, in <module>\n    import cutlass\n',
+        name="cutlass"))
+    f["packages"]["cutlass"] = {"installed": True, "location": "/deps", "pth_file": "/deps/nvidia_cutlass_dsl_packages.pth",
+                                "location_is_site_dir": False, "dsl_packages": "/deps/nvidia_cutlass_dsl/dsl_packages",
+                                "cutlass_on_path": False}
+    for name, v in (("nvidia-cutlass-dsl", "4.8.1"), ("nvidia-cutlass-dsl-libs-base", "4.8.1"),
+                    ("nvidia-cutlass-dsl-libs-cu13", "4.8.1"), ("quack-kernels", "0.6.5"), ("einops", "0.8.1"),
+                    ("typing-extensions", "4.15.0"), ("apache-tvm-ffi", "0.1.15.post2"), ("torch-c-dlpack-ext", "0.1.5")):
+        ff.add_dist(f, name, v, location="/deps")
+    return f
+
+
+@scenario("xformers.fa4-namespace", "error", "xformers")
+def xformers_beside_fa4():
+    """xformers 0.0.35 beside flash-attn-4 (flash_attn/ has no __init__.py); xformers' import fails
+    with No module named 'flash_attn.flash_attn_interface' (the H200 traceback of FACTS.md)."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35", probe=ff.failed_import(
+        "ModuleNotFoundError", "No module named 'flash_attn.flash_attn_interface'",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/xformers/ops/fmha/flash.py", line 59, in <module>\n'
+        "    import flash_attn.flash_attn_interface\n", name="flash_attn.flash_attn_interface"))
+    f["packages"]["flash_attn"] = {"copies": [{"path": f"{ff.SITE}/flash_attn", "has_init": False, "has_cute": True,
+                                               "has_fa2_interface": False}], "cute_owners": {"flash-attn-4": 60}}
+    ff.add_dist(f, "flash-attn-4", "4.0.0b36", requires=[])
+    return f
+
+
+@scenario("cute.shadowed-by-fa2", "error", "cute")
+def fa2_and_fa4_share_cute_dir():
+    """flash-attn 2.8.3 and flash-attn-4 4.0.0b36 both list flash_attn/cute/ files in their RECORD."""
+    f = ff.gpu_box()
+    ff.add_dist(f, "flash-attn", "2.8.3", requires=[])
+    ff.add_dist(f, "flash-attn-4", "4.0.0b36", requires=[])
+    f["packages"]["flash_attn"] = {"copies": [{"path": f"{ff.SITE}/flash_attn", "has_init": True, "has_cute": True,
+                                               "has_fa2_interface": True}],
+                                   "cute_owners": {"flash-attn": 30, "flash-attn-4": 60}}
+    return f
+
+
+@scenario("cute.stale-fa2-cute", "error", "cute")
+def only_fa2_cute():
+    """flash-attn 2.8.3 (with its old flash_attn/cute/) and no flash-attn-4."""
+    f = ff.gpu_box()
+    ff.add_dist(f, "flash-attn", "2.8.3", requires=[])
+    f["packages"]["flash_attn"] = {"copies": [{"path": f"{ff.SITE}/flash_attn", "has_init": True, "has_cute": True,
+                                               "has_fa2_interface": True}], "cute_owners": {"flash-attn": 30}}
+    return f
+
+
+@scenario("backend.unsupported-gpu", "warning", "fa2")
+def fa2_on_t4():
+    """flash-attn 2.8.3 imports fine on a Tesla T4 (sm75); FA2 needs sm80."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("Tesla T4", (7, 5))])
+    ff.install(f, "fa2", "flash-attn", "2.8.3")
+    return f
+
+
+@scenario("backend.unsupported-gpu", "error", "fa2", required=["fa2"])
+def fa2_required_on_t4():
+    """As fa2_on_t4, with --require fa2: unusable and required is an error."""
+    return fa2_on_t4()
+
+
+@scenario("backend.no-backward-on-gpu", "warning", "cute")
+def fa4_on_a100():
+    """flash-attn-4 imports on an A100 (sm80): forward runs, backward needs sm90."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("NVIDIA A100-SXM4-80GB", (8, 0))])
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36")
+    ff.add_dist(f, "flash-attn-4", "4.0.0b36", requires=[])
+    f["caches"][-1].update(enabled=True, enabled_raw="1")
+    return f
+
+
+@scenario("require.not-ok", "error", "fa3", required=["fa3"])
+def require_missing_fa3():
+    """--require fa3 on the healthy box, which has no FA3."""
+    return ff.gpu_box()
+
+
+# ----------------------------------------------------------------------------------------------
+# flex
+# ----------------------------------------------------------------------------------------------
+
+@scenario("flex.torch-too-old", "error", "flex", required=["flex"])
+def flex_on_torch_24():
+    """torch 2.4.1+cu121 (no flex_attention module) and --require flex."""
+    f = ff.gpu_box()
+    ff.set_torch(f, "2.4.1+cu121", cuda="12.1", requires=[], triton="3.0.0")
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))])
+    f["torch"]["probe"]["flex"] = {"ok": False, "error": ff.error(
+        "ModuleNotFoundError", "No module named 'torch.nn.attention.flex_attention'", name="torch.nn.attention.flex_attention")}
+    f["nvcc"]["found"][0]["version"] = "12.1"
+    return f
+
+
+@scenario("flex.no-triton", "error", "flex")
+def flex_no_triton():
+    """CUDA torch on an H200, `import triton` raised ModuleNotFoundError (pip --no-deps install)."""
+    f = ff.gpu_box()
+    ff.set_torch(f, "2.11.0+cu130", cuda="13.0", triton=None)
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))])
+    return f
+
+
+@scenario("flex.no-triton", "warning", "flex")
+def flex_no_triton_no_gpu():
+    """As flex_no_triton, on a machine without a GPU (an image build step): a warning only."""
+    f = flex_no_triton()
+    ff.set_gpus(f, [])
+    return f
+
+
+@scenario("flex.triton-broken", "error", "flex")
+def flex_triton_broken():
+    """`import triton` raised ImportError (a triton built for another torch)."""
+    f = ff.gpu_box()
+    f["torch"]["probe"]["triton"] = {"ok": False, "missing": False, "error": ff.error(
+        "ImportError", "cannot import name 'knobs' from 'triton' (/venv/lib/python3.12/site-packages/triton/__init__.py)")}
+    return f
+
+
+@scenario("flex.no-cc", "error", "flex")
+def flex_no_compiler():
+    """No CC set and no clang, gcc or cc on PATH."""
+    f = ff.gpu_box()
+    f["host_cc"] = {"from": None, "name": None, "path": None}
+    return f
+
+
+@scenario("flex.cc-not-found", "error", "flex")
+def flex_cc_missing():
+    """CC=gcc-13, which is not on PATH."""
+    f = ff.gpu_box()
+    ff.set_env(f, CC="gcc-13")
+    f["host_cc"] = {"from": "CC", "name": "gcc-13", "path": None}
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
+# nvcc
+# ----------------------------------------------------------------------------------------------
+
+@scenario("nvcc.none", "info")
+def no_nvcc():
+    """No nvcc anywhere (a runtime image) with CUDA torch."""
+    f = ff.gpu_box()
+    f["nvcc"] = {"found": [], "build_choice": None}
+    return f
+
+
+@scenario("nvcc.major-mismatch", "warning")
+def nvcc_12_torch_13():
+    """The nvcc a source build would use is 12.4; torch is cu130; no CUDA 13 nvcc anywhere."""
+    f = ff.gpu_box()
+    f["nvcc"] = {"found": [ff.nvcc_entry("/usr/local/cuda-12.4/bin/nvcc", "12.4", "$CUDA_HOME")],
+                 "build_choice": "/usr/local/cuda-12.4/bin/nvcc"}
+    ff.set_env(f, CUDA_HOME="/usr/local/cuda-12.4")
+    return f
+
+
+@scenario("nvcc.minor-mismatch", "info")
+def nvcc_124_torch_128():
+    """torch cu128 (CUDA 12.8); the nvcc on PATH is 12.4."""
+    f = ff.gpu_box()
+    ff.set_torch(f, "2.11.0+cu128", cuda="12.8")
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))], driver_cuda="12.8")
+    f["nvcc"] = {"found": [ff.nvcc_entry("/usr/local/cuda-12.4/bin/nvcc", "12.4")],
+                 "build_choice": "/usr/local/cuda-12.4/bin/nvcc"}
+    return f
+
+
+@scenario("nvcc.cuda-home-no-nvcc", "warning")
+def cuda_home_without_nvcc():
+    """CUDA_HOME=/opt/cuda, which has no bin/nvcc."""
+    f = ff.gpu_box()
+    ff.set_env(f, CUDA_HOME="/opt/cuda")
+    f["nvcc"]["found"].insert(0, ff.nvcc_entry("/opt/cuda/bin/nvcc", None, "$CUDA_HOME", "absent", "no such file"))
+    f["nvcc"]["build_choice"] = "/opt/cuda/bin/nvcc"
+    return f
+
+
+@scenario("nvcc.hang", "warning")
+def nvcc_hangs():
+    """The nvcc on PATH (the one builds use) did not answer --version within 15 s."""
+    f = ff.gpu_box()
+    f["nvcc"]["found"][0].update(version=None, kind="hang", error="no answer to --version within 15 s")
+    return f
+
+
+@scenario("nvcc.hang", "info")
+def nvcc_hangs_not_used():
+    """A hanging nvcc that is not the one builds use: only a note."""
+    f = ff.gpu_box()
+    f["nvcc"]["found"].append(ff.nvcc_entry("/opt/wrapper/bin/nvcc", None, "PATH", "hang",
+                                            "no answer to --version within 15 s"))
+    return f
+
+
+@scenario("nvcc.garbage", "warning")
+def nvcc_prints_garbage():
+    """The nvcc builds use printed no 'release X.Y' line."""
+    f = ff.gpu_box()
+    f["nvcc"]["found"][0].update(version=None, kind="garbage", error="exit 0; printed 'hello'")
+    return f
+
+
+@scenario("nvcc.not-executable", "warning")
+def nvcc_not_executable():
+    """The nvcc builds use has no execute permission."""
+    f = ff.gpu_box()
+    f["nvcc"]["found"][0].update(version=None, kind="not-executable", error="not executable")
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
+# allocator (the real failure texts are in FACTS.md; test_allocator.py tests the parser itself)
+# ----------------------------------------------------------------------------------------------
+
+def _alloc(**env):
+    f = ff.gpu_box()
+    return ff.set_env(f, **env)
+
+
+@scenario("alloc.unknown-key", "error")
+def alloc_bogus_key():
+    """PYTORCH_ALLOC_CONF=bogus_key:1."""
+    return _alloc(PYTORCH_ALLOC_CONF="bogus_key:1")
+
+
+@scenario("alloc.bool-case", "error")
+def alloc_lower_true():
+    """PYTORCH_CUDA_ALLOC_CONF=expandable_segments:true."""
+    return _alloc(PYTORCH_CUDA_ALLOC_CONF="expandable_segments:true")
+
+
+@scenario("alloc.bad-value", "error")
+def alloc_small_split():
+    """PYTORCH_ALLOC_CONF=max_split_size_mb:10."""
+    return _alloc(PYTORCH_ALLOC_CONF="max_split_size_mb:10")
+
+
+@scenario("alloc.syntax", "error")
+def alloc_no_value():
+    """PYTORCH_ALLOC_CONF=expandable_segments (no ':value')."""
+    return _alloc(PYTORCH_ALLOC_CONF="expandable_segments")
+
+
+@scenario("alloc.both-set", "warning")
+def alloc_both():
+    """Both PYTORCH_CUDA_ALLOC_CONF and PYTORCH_ALLOC_CONF set."""
+    return _alloc(PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True", PYTORCH_ALLOC_CONF="max_split_size_mb:128")
+
+
+@scenario("alloc.new-name-unreliable", "warning")
+def alloc_new_name_old_torch():
+    """Only PYTORCH_ALLOC_CONF, on torch 2.9.1+cu128."""
+    f = _alloc(PYTORCH_ALLOC_CONF="expandable_segments:True")
+    ff.set_torch(f, "2.9.1+cu128", cuda="12.8")
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))])
+    f["nvcc"]["found"][0]["version"] = "12.8"
+    return f
+
+
+@scenario("alloc.old-name", "info")
+def alloc_old_name():
+    """Only PYTORCH_CUDA_ALLOC_CONF, on torch 2.11."""
+    return _alloc(PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True")
+
+
+@scenario("alloc.async-ignores-options", "warning")
+def alloc_async_with_native_keys():
+    """backend:cudaMallocAsync together with max_split_size_mb (only the native allocator reads it)."""
+    return _alloc(PYTORCH_ALLOC_CONF="backend:cudaMallocAsync,max_split_size_mb:128")
+
+
+@scenario("alloc.async-cudagraphs", "error", compile_mode="reduce-overhead")
+def alloc_async_reduce_overhead():
+    """backend:cudaMallocAsync and --compile-mode reduce-overhead."""
+    return _alloc(PYTORCH_ALLOC_CONF="backend:cudaMallocAsync")
+
+
+@scenario("alloc.async-cudagraphs", "warning")
+def alloc_async_mode_unknown():
+    """backend:cudaMallocAsync, compile mode not given: a warning."""
+    return _alloc(PYTORCH_ALLOC_CONF="backend:cudaMallocAsync")
+
+
+# ----------------------------------------------------------------------------------------------
+# caches
+# ----------------------------------------------------------------------------------------------
+
+@scenario("cache.volatile", "warning")
+def inductor_cache_in_tmp():
+    """TORCHINDUCTOR_CACHE_DIR unset: it resolves to /tmp/torchinductor_user."""
+    f = ff.gpu_box()
+    del f["env"]["TORCHINDUCTOR_CACHE_DIR"]
+    ff.get_cache(f, "inductor").update(path="/tmp/torchinductor_user", set=False, under_tmp=True)
+    return f
+
+
+@scenario("cache.volatile", "warning")
+def inductor_cache_on_tmpfs():
+    """TORCHINDUCTOR_CACHE_DIR on a tmpfs mount."""
+    f = ff.gpu_box()
+    ff.get_cache(f, "inductor").update(path="/dev/shm/inductor", fs_type="tmpfs", mount="/dev/shm")
+    return f
+
+
+@scenario("cache.unwritable", "error")
+def inductor_cache_unwritable():
+    """The Inductor cache dir exists but is not writable (created by root in a shared image)."""
+    f = ff.gpu_box()
+    ff.get_cache(f, "inductor").update(writable=False)
+    return f
+
+
+@scenario("cache.not-a-directory", "error")
+def inductor_cache_is_file():
+    """A regular file sits where the Inductor cache dir should be."""
+    f = ff.gpu_box()
+    ff.get_cache(f, "inductor").update(exists=True, is_dir=False, writable=False)
+    return f
+
+
+@scenario("cache.uncreatable", "error")
+def inductor_cache_uncreatable():
+    """The Inductor cache dir does not exist and its parent is not writable."""
+    f = ff.gpu_box()
+    c = ff.get_cache(f, "inductor")
+    c.update(exists=False, is_dir=False, creatable=False, nearest_existing="/home/user/.cache")
+    c.pop("writable")
+    return f
+
+
+@scenario("cache.low-space", "warning")
+def inductor_cache_low_space():
+    """The Inductor cache's filesystem has 1 GiB free."""
+    f = ff.gpu_box()
+    ff.get_cache(f, "inductor")["free_bytes"] = 1 * ff.GIB
+    return f
+
+
+def _with_fa4(**env):
+    f = ff.gpu_box()
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36")
+    ff.add_dist(f, "flash-attn-4", "4.0.0b36", requires=[])
+    ff.set_env(f, **env)
+    return f
+
+
+@scenario("cache.fa4-disabled", "warning", "cute")
+def fa4_cache_off():
+    """flash-attn-4 imports; FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED unset."""
+    return _with_fa4()
+
+
+@scenario("cache.fa4-enable-value", "warning", "cute")
+def fa4_cache_enabled_true():
+    """FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED=true (FA4 wants exactly 1)."""
+    f = _with_fa4(FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED="true")
+    ff.get_cache(f, "fa4").update(enabled=False, enabled_raw="true")
+    return f
+
+
+@scenario("cache.cute-dsl-dir-misread", "info", "cute")
+def cute_dsl_cache_dir_set():
+    """CUTE_DSL_CACHE_DIR set (the CuTE guide's advice), FA4's own cache off."""
+    f = _with_fa4(CUTE_DSL_CACHE_DIR="/home/user/.cache/cute")
+    ff.get_cache(f, "cute-dsl").update(path="/home/user/.cache/cute", set=True, under_tmp=False, exists=True,
+                                       is_dir=True, writable=True)
+    return f
+
+
+@scenario("cache.fa4-no-user", "error", "cute")
+def fa4_cache_no_user():
+    """FA4's cache on, its dir not set, and getpass.getuser() raised KeyError (uid 1001 not in passwd)."""
+    f = _with_fa4(FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED="1")
+    ff.get_cache(f, "fa4").update(enabled=True, enabled_raw="1", under_tmp=False, path="/tmp/uid_1001/fa4")
+    ff.get_cache(f, "cute-dsl").update(under_tmp=False)
+    f["system"].update(user=None, uid=1001, user_error="KeyError: 'getpwuid(): uid not found: 1001'")
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
+# versions (Requires-Dist lines are the real wheels', see fakefacts.REQUIRES)
+# ----------------------------------------------------------------------------------------------
+
+def _fa4_stack(f, cutlass="4.8.1", quack="0.6.5"):
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36")
+    ff.get_cache(f, "fa4").update(enabled=True, enabled_raw="1")
+    ff.set_env(f, FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED="1")
+    for name, v in (("nvidia-cutlass-dsl", cutlass), ("nvidia-cutlass-dsl-libs-base", cutlass),
+                    ("nvidia-cutlass-dsl-libs-cu13", cutlass), ("quack-kernels", quack), ("einops", "0.8.1"),
+                    ("typing-extensions", "4.15.0"), ("apache-tvm-ffi", "0.1.15.post2"),
+                    ("torch-c-dlpack-ext", "0.1.5")):
+        ff.add_dist(f, name, v, requires=None if (name, v) in ff.REQUIRES else [])
+    return f
+
+
+def test_real_fa4_stack_is_clean():
+    """The FA4 stack the H200 ran (4.0.0b36, quack 0.6.5, cutlass-dsl 4.8.1 + libs-cu13) has no
+    version findings: the scenarios below fire because of what they change."""
+    r = ff.check(_fa4_stack(ff.gpu_box()))
+    assert [f.id for f in r.findings if f.section == "versions"] == []
+    assert r.backends["cute"]["status"] == "ok"
+
+
+@scenario("versions.conflict", "error")
+def fa4_with_old_cutlass():
+    """flash-attn-4 4.0.0b36 (needs nvidia-cutlass-dsl>=4.6.2) beside nvidia-cutlass-dsl 4.3.4."""
+    f = _fa4_stack(ff.gpu_box(), cutlass="4.3.4")
+    return f
+
+
+@scenario("versions.requirement-missing", "error")
+def fa4_without_einops():
+    """flash-attn-4 4.0.0b36 installed with --no-deps: einops is missing."""
+    f = _fa4_stack(ff.gpu_box())
+    del f["packages"]["stack"]["einops"]
+    del f["packages"]["versions"]["einops"]
+    return f
+
+
+@scenario("versions.requirement-missing", "warning")
+def torch_dep_missing():
+    """torch's own requirement sympy is missing: a warning (not part of the attention stack)."""
+    f = ff.gpu_box()
+    del f["packages"]["versions"]["sympy"]
+    return f
+
+
+@scenario("versions.needs-other-torch", "error")
+def xformers_needs_newer_torch():
+    """xformers 0.0.35 (Requires-Dist torch>=2.10) beside torch 2.9.1."""
+    f = ff.gpu_box()
+    ff.set_torch(f, "2.9.1+cu128", cuda="12.8")
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))])
+    f["nvcc"]["found"][0]["version"] = "12.8"
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    ff.add_dist(f, "numpy", "2.3.4")
+    return f
+
+
+@scenario("versions.metadata-unreadable", "warning")
+def corrupt_metadata():
+    """quack-kernels' METADATA could not be parsed."""
+    f = ff.gpu_box()
+    d = ff.add_dist(f, "quack-kernels", "0.6.5", requires=[])
+    d.update(name=None, version=None, error="KeyError: 'Version'")  # what read_dist() records
+    return f
+
+
+@scenario("versions.duplicate", "warning")
+def duplicate_triton():
+    """triton 3.6.0 in the venv and triton 3.4.0 in /deps (PYTHONPATH)."""
+    f = ff.gpu_box()
+    f["packages"]["duplicates"] = {"triton": [{"location": ff.SITE, "version": "3.6.0"},
+                                              {"location": "/deps", "version": "3.4.0"}]}
+    return f
+
+
+@scenario("cute.quack-guide-pin", "error", "cute")
+def quack_guide_pin():
+    """The CuTE guide's quack-kernels==0.2.4 beside flash-attn-4 4.0.0b36 (real Requires-Dist of both)."""
+    f = _fa4_stack(ff.gpu_box(), quack="0.2.4")
+    return f
+
+
+@scenario("cute.cutlass-libs-cuda", "warning", "cute")
+def cutlass_libs_cu12_only():
+    """nvidia-cutlass-dsl 4.8.1 with -libs-cu12 only, under a CUDA 13 torch."""
+    f = _fa4_stack(ff.gpu_box())
+    del f["packages"]["stack"]["nvidia-cutlass-dsl-libs-cu13"]
+    del f["packages"]["versions"]["nvidia-cutlass-dsl-libs-cu13"]
+    ff.add_dist(f, "nvidia-cutlass-dsl-libs-cu12", "4.8.1", requires=[])
+    return f
+
+
+@scenario("fa2.wheel-mismatch", "error", "fa2")
+def fa2_wheel_for_torch_26():
+    """flash-attn 2.8.3 from the wheel tagged +cu12torch2.6cxx11abiFALSE, on torch 2.11 (cxx11abi TRUE)."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3")
+    f["packages"]["stack"]["flash-attn"].update(
+        direct_url="https://github.com/Dao-AILab/flash-attention/releases/download/v2.8.3/"
+                   "flash_attn-2.8.3+cu12torch2.6cxx11abiFALSE-cp312-cp312-linux_x86_64.whl",
+        build_tag={"cuda": "12", "torch": "2.6", "cxx11abi": False})
+    return f
+
+
+@scenario("xformers.built-for-other-torch", "error", "xformers")
+def xformers_built_for_210():
+    """xformers 0.0.35's cpp_lib.json says torch 2.10.0+cu128; torch is 2.11.0+cu130 (FACTS.md)."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35", probe=ff.ok_import(warnings=[
+        "UserWarning: WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+        "    PyTorch 2.10.0+cu128 with CUDA 1208 (you have 2.11.0+cu130)"]))
+    ff.add_dist(f, "numpy", "2.3.4")
+    f["packages"]["xformers_build"] = {"torch": "2.10.0+cu128", "cuda": 1208, "python": "3.10.19",
+                                       "arch_list": "7.5 8.0+PTX 8.0 9.0a"}
+    return f
+
+
+@scenario("xformers.built-for-other-cuda", "warning", "xformers")
+def xformers_built_for_cu128():
+    """xformers built for torch 2.11.0+cu128; torch is 2.11.0+cu130."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    ff.add_dist(f, "numpy", "2.3.4")
+    f["packages"]["xformers_build"] = {"torch": "2.11.0+cu128", "cuda": 1208, "python": "3.12.3", "arch_list": None}
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
+# the doctor itself
+# ----------------------------------------------------------------------------------------------
+
+@scenario("doctor.check-crashed", "warning")
+def check_crashes_on_odd_facts():
+    """A hand-edited saved report: a cache entry without its 'name' (the caches check raises KeyError)."""
+    f = ff.gpu_box()
+    f["caches"].append({"path": "/x"})
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
+# the tests
+# ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sc", SCENARIOS, ids=lambda s: f"{s.id}:{s.name}")
+def test_scenario_fires(sc: Scenario):
+    report = ff.check(sc.build(), **sc.ctx)
+    hits = [f for f in report.findings if f.id == sc.id]
+    assert hits, f"{sc.id} did not fire; got {[f.id for f in report.findings]}"
+    f = hits[0]
+    assert f.severity == sc.severity
+    assert f.backend == sc.backend
+    entry = knowledge.get(sc.id)
+    assert f.section == entry.section
+    for text in (f.title, f.fix):
+        assert text, f"{sc.id}: empty title or fix"
+        assert not LEFTOVER.search(text), f"{sc.id}: unfilled template param in {text!r}"
+        assert not re.search(r"\bNone\b", text), f"{sc.id}: a missing value rendered as None: {text!r}"
+    if sc.id != "doctor.check-crashed":
+        assert not [x for x in report.findings if x.id == "doctor.check-crashed"], \
+            [x.detail for x in report.findings if x.id == "doctor.check-crashed"]
+    # The exit code follows the severities (and --require).
+    failing = any(x.severity == "error" for x in report.findings) or any(
+        report.backends[n]["status"] != "ok" for n in report.required)
+    assert report.exit_code == (1 if failing else 0)
+
+
+def test_healthy_gpu_box_has_no_findings():
+    """The base every scenario starts from is clean, so each finding comes from the scenario."""
+    report = ff.check(ff.gpu_box())
+    assert report.findings == []
+    assert report.exit_code == 0
+    assert report.backends["sdpa"]["status"] == report.backends["flex"]["status"] == "ok"
+
+
+def test_every_entry_has_a_scenario():
+    """A knowledge entry that a check can emit (not explain_only) must fire in a scenario above."""
+    covered = {s.id for s in SCENARIOS}
+    missing = sorted(e.id for e in knowledge.entries().values() if not e.explain_only and e.id not in covered)
+    assert missing == [], f"knowledge entries with no scenario in tests/test_findings.py: {missing}"
+    unknown = sorted(covered - set(knowledge.entries()))
+    assert unknown == []
+
+
+def test_every_id_in_the_checks_is_in_knowledge():
+    """Ids named literally in attn_doctor/checks/*.py exist in knowledge (a typo is a crash at run time)."""
+    src = Path(knowledge.__file__).parents[1] / "checks"
+    ids = set()
+    for p in src.glob("*.py"):
+        ids |= set(re.findall(r'finding\(\s*"([a-z0-9.-]+)"', p.read_text()))
+    ids |= {f"nvcc.{k}" for k in ("hang", "garbage", "not-executable")}  # built as f"nvcc.{kind}"
+    assert ids, "no finding ids found: the grep is wrong"
+    assert sorted(ids - set(knowledge.entries())) == []
+    assert sorted(i for i in ids if knowledge.get(i).explain_only) == [], "a check emits an explain_only entry"
+
+
+@pytest.mark.parametrize("entry", [e for e in knowledge.entries().values() if e.examples], ids=lambda e: e.id)
+def test_examples_are_recognised_as_their_entry(entry):
+    """Each entry's example error text is matched by its patterns, and `explain` would pick it first."""
+    from attn_doctor.knowledge.match import best, match
+
+    for ex in entry.examples:
+        assert entry.id in [m.entry.id for m in match(ex)], ex
+        assert best(ex).entry.id == entry.id, (ex, best(ex).entry.id)
+
+
+def test_entries_are_well_formed():
+    for e in knowledge.entries().values():
+        assert e.title.strip().endswith((".", "?")), e.id
+        assert "\n" not in e.title, e.id
+        assert e.fix or e.explain_only, f"{e.id} has no fix"
+        if e.examples:
+            assert e.patterns, e.id
+
+
+# ----------------------------------------------------------------------------------------------
+# whatever a failing import prints, the finding it gets renders completely
+# ----------------------------------------------------------------------------------------------
+
+ALL_EXAMPLES = [(e.id, ex) for e in knowledge.entries().values() for ex in e.examples]
+
+
+@pytest.mark.parametrize("backend", ["cute", "fa2", "fa3", "sage", "xformers"])
+@pytest.mark.parametrize("source,text", ALL_EXAMPLES, ids=[f"{i}#{n}" for n, (i, _) in enumerate(ALL_EXAMPLES)])
+def test_any_import_error_text_renders(backend, source, text):
+    """FAKES: `backend` installed, its import probe failed and printed a knowledge example's error text.
+    Whatever entry the matcher picks, its title and fix are fully filled in."""
+    f = ff.gpu_box()
+    dist = {"cute": "flash-attn-4", "fa2": "flash-attn", "fa3": "flash_attn_3", "sage": "sageattention",
+            "xformers": "xformers"}[backend]
+    ff.install(f, backend, dist, "1.0", probe=ff.failed_import("ImportError", text.splitlines()[-1], text + "\n"))
+    report = ff.check(f)
+    mine = [x for x in report.findings if x.backend == backend and x.severity == "error"]
+    assert mine, [x.id for x in report.findings]
+    for x in report.findings:
+        for s in (x.title, x.fix):
+            assert not LEFTOVER.search(s or ""), f"{x.id} (from {source}'s example): {s!r}"
+    assert report.backends[backend]["status"] == "broken"
+
+
+@pytest.mark.parametrize("source,text", ALL_EXAMPLES, ids=[f"{i}#{n}" for n, (i, _) in enumerate(ALL_EXAMPLES)])
+def test_any_torch_import_error_text_renders(source, text):
+    """FAKES: `import torch` raised, with a knowledge example's error text as its traceback."""
+    f = ff.gpu_box()
+    f["torch"]["probe"] = {"import_ok": False, "warnings": [],
+                           "import_error": ff.error("ImportError", text.splitlines()[-1], text + "\n")}
+    report = ff.check(f)
+    assert report.exit_code == 1
+    for x in report.findings:
+        for s in (x.title, x.fix):
+            assert not LEFTOVER.search(s or ""), f"{x.id} (from {source}'s example): {s!r}"
+
+
+@pytest.mark.parametrize("source,text", ALL_EXAMPLES, ids=[f"{i}#{n}" for n, (i, _) in enumerate(ALL_EXAMPLES)])
+def test_any_cuda_init_warning_renders(source, text):
+    """FAKES: nvidia-smi sees an H200, torch's CUDA init failed and warned with an example's text."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))], torch_sees=False)
+    f["torch"]["probe"]["warnings"] = [text]
+    report = ff.check(f)
+    assert report.exit_code == 1
+    for x in report.findings:
+        for s in (x.title, x.fix):
+            assert not LEFTOVER.search(s or ""), f"{x.id} (from {source}'s example): {s!r}"
+
+
+def test_a_failed_import_is_an_error_whatever_entry_names_it(monkeypatch):
+    """FAKES a warning-level knowledge entry whose pattern matches a failed import's text (none of
+    today's warning entries can be filled in from an import failure, but one may be added): the
+    import still failed, so the finding is an error and the run exits 1."""
+    from attn_doctor.knowledge import Entry
+
+    monkeypatch.setitem(knowledge.entries(), "test.warning-cause", Entry(
+        id="test.warning-cause", title="{error} is a known quirk.", severity="warning", section="backends",
+        fix="pip install --upgrade torch", patterns=("QUIRK-7731",)))
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6", probe=ff.failed_import("RuntimeError", "QUIRK-7731 happened"))
+    r = ff.check(f)
+    assert [(x.id, x.severity) for x in r.findings if x.backend == "sage"] == [("test.warning-cause", "error")]
+    assert r.exit_code == 1
+
+    f = ff.gpu_box()
+    f["torch"]["probe"] = {"import_ok": False, "warnings": [],
+                           "import_error": ff.error("RuntimeError", "QUIRK-7731 happened")}
+    r = ff.check(f)
+    assert [(x.id, x.severity) for x in r.findings] == [("test.warning-cause", "error")]
+    assert r.exit_code == 1
+
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("NVIDIA H200", (9, 0))], torch_sees=False)
+    f["torch"]["probe"]["warnings"] = ["QUIRK-7731 happened in cudaGetDeviceCount"]
+    r = ff.check(f)
+    assert ("test.warning-cause", "error") in [(x.id, x.severity) for x in r.findings]
+    assert r.exit_code == 1
+
+
+def test_unprobed_backend_is_skipped_not_failed():
+    """FAKES a report collected with --backend sdpa on a box with flash-attn-4 installed (so cute's
+    import was never probed), re-evaluated with `check --from` and no --backend: cute is skipped,
+    and no import failure is invented for it."""
+    f = ff.gpu_box()
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36")
+    del f["imports"]["cute"]["probe"], f["imports"]["cute"]["run"]
+    f["probed_backends"] = ["sdpa"]
+    r = ff.check(f)
+    assert r.backends["cute"]["status"] == "skipped"
+    assert [x.id for x in r.findings if x.backend == "cute" and x.section == "backends"] == []
+
+
+@pytest.mark.parametrize("probe_name", ["matched", "unmatched", "cutlass"])
+def test_evidence_is_the_exception_not_the_last_warning(probe_name):
+    """FAKES a failed import whose probe also recorded an unrelated warning (torch's NumPy warning on
+    this CPU VM): the finding's `detail` (shown as 'seen:') is the exception line."""
+    numpy_warning = ("UserWarning: Failed to initialize NumPy: No module named 'numpy' (Triggered internally "
+                     "at /__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:84.)")
+    f = cute_pip_target() if probe_name == "cutlass" else ff.gpu_box()
+    if probe_name == "cutlass":
+        f["imports"]["cute"]["probe"]["warnings"] = [numpy_warning]
+        backend, line = "cute", "ModuleNotFoundError: No module named 'cutlass'"
+    else:
+        message = ("libcudart.so.12: cannot open shared object file: No such file or directory" if probe_name == "matched"
+                   else "cannot import name 'sageattn' from 'sageattention.core'")
+        ff.install(f, "sage", "sageattention", "1.0.6",
+                   probe=ff.failed_import("ImportError", message, PROBE_FRAME, warnings=[numpy_warning]))
+        backend, line = "sage", f"ImportError: {message}"
+    (hit,) = [x for x in ff.check(f).findings if x.backend == backend and x.section == "backends"]
+    assert hit.detail == line
+
+
+def test_unprobed_xformers_beside_fa4_names_the_namespace_not_a_probe():
+    """FAKES xformers and flash-attn-4 installed, xformers' import not probed (report collected with
+    --backend cute): the namespace collision is still reported, with its cause, not a probe error."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    del f["imports"]["xformers"]["probe"], f["imports"]["xformers"]["run"]
+    ff.add_dist(f, "numpy", "2.3.4")
+    ff.add_dist(f, "flash-attn-4", "4.0.0b36", requires=[])
+    f["packages"]["flash_attn"] = {"copies": [{"path": f"{ff.SITE}/flash_attn", "has_init": False, "has_cute": True,
+                                               "has_fa2_interface": False}], "cute_owners": {"flash-attn-4": 60}}
+    (hit,) = [x for x in ff.check(f).findings if x.id == "xformers.fa4-namespace"]
+    assert "namespace package" in hit.title and "probe" not in hit.title
