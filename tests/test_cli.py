@@ -40,8 +40,10 @@ def one_line_error(r: subprocess.CompletedProcess, *needles: str) -> None:
 
 
 def too_wide(text: str, width: int = 80) -> list[str]:
-    """Lines wider than `width`, except a line that is one unbreakable token (after its indent)."""
-    return [ln for ln in text.splitlines() if len(ln) > width and len(ln.strip().split()) > 1]
+    """Lines wider than `width`, except a line that is one unbreakable token (after its indent) and
+    a `fix:` line, which is never wrapped so that copying it gives the whole command."""
+    return [ln for ln in text.splitlines() if len(ln) > width and len(ln.strip().split()) > 1
+            and not ln.lstrip().startswith("fix: ")]
 
 
 # -- exit codes --------------------------------------------------------------------------------

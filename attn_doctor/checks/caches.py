@@ -62,7 +62,8 @@ def cache_dirs(facts: dict, ctx: Context):
         free = c.get("free_bytes")
         if free is not None and free < LOW_SPACE:
             yield finding("cache.low-space", free=f"{free / 1024**3:.1f} GiB", mount=c.get("mount") or "?", **p)
-        if c.get("fs_type") in ("tmpfs", "ramfs") or c.get("under_tmp"):
+        # The CUTLASS DSL's own IR cache is not where FA4 keeps kernels (cache.fa4-*): no advice on it.
+        if name != "cute-dsl" and (c.get("fs_type") in ("tmpfs", "ramfs") or c.get("under_tmp")):
             why = f"a {c['fs_type']} (memory) filesystem" if c.get("fs_type") in ("tmpfs", "ramfs") else "under /tmp"
             yield finding("cache.volatile", why=why, how="set" if c.get("set") else "the default", **p)
 

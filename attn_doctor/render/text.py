@@ -228,7 +228,7 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
 
 def _finding(console: Console, f, verbose: bool) -> None:
     """  WARNING  what is wrong  [id]
-                 fix: what to paste
+                 fix: what to paste   (never wrapped, so a copied command stays whole)
                  seen: the evidence (errors, or everything with --verbose)"""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(width=1)
@@ -237,13 +237,17 @@ def _finding(console: Console, f, verbose: bool) -> None:
     title = Text(f.title)
     title.append(f"  [{f.id}]", style="dim")
     grid.add_row("", Text(f.severity.upper(), style=SEV_STYLE.get(f.severity, "")), title)
+    console.print(grid)
     if f.fix:
-        grid.add_row("", "", Text("fix: ", style="bold") + Text(f.fix))
+        console.print(Text("          fix: ", style="bold") + Text(f.fix), soft_wrap=True)
     if f.detail and (verbose or f.severity == "error"):
         detail = f.detail if verbose else (f.detail.strip().splitlines() or [""])[-1][:200]
         if detail and detail not in f.title:
-            grid.add_row("", "", Text("seen: " + detail, style="dim"))
-    console.print(grid)
+            grid = Table.grid(padding=(0, 0))
+            grid.add_column(width=10)
+            grid.add_column(overflow="fold")
+            grid.add_row("", Text("seen: " + detail, style="dim"))
+            console.print(grid)
 
 
 def _summary(report: Report, console: Console) -> None:
