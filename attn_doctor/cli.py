@@ -236,3 +236,97 @@ def main(argv: list[str] | None = None) -> int:
         print(f"attn-doctor: internal error: {type(e).__name__}: {e} (set ATTN_DOCTOR_DEBUG=1 for the traceback)",
               file=sys.stderr)
         return EXIT_USAGE
+
+
+DTYPE_ALIASES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16",
+                 "half": "float16", "fp32": "float32", "float32": "float32"}
+
+
+def _ints(raw: str, flag: str) -> list[int]:
+    try:
+        out = [int(x) for x in raw.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise UsageError(f"{flag}: expected whole numbers separated by commas, got {raw!r}") from None
+    if not out or any(x <= 0 for x in out):
+        raise UsageError(f"{flag}: expected positive whole numbers, got {raw!r}")
+    return out
+
+
+@app.command()
+def bench(
+    seqlen: str = typer.Option("1024,4096,16384", "--seqlen", "-s", help="Sequence lengths, comma-separated."),
+    batch: Optional[int] = typer.Option(None, "--batch", min=1, help="Batch size (default: about 32768 tokens per shape)."),
+    heads: int = typer.Option(24, "--heads", min=1, help="Query heads."),
+    kv_heads: Optional[int] = typer.Option(None, "--kv-heads", min=1, help="Key/value heads (GQA); default: --heads."),
+    head_dim: Optional[int] = typer.Option(None, "--head-dim", min=8, help="Head dim (default 128, or the config's)."),
+    dtype: Optional[str] = typer.Option(None, "--dtype", help="bf16 (default, or the config's), fp16 or fp32."),
+    causal: bool = typer.Option(False, "--causal/--no-causal", help="Causal mask (LLMs) or full attention (diffusion)."),
+    backward: bool = typer.Option(True, "--backward/--no-backward", help="Also time forward+backward."),
+    config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="Take dtype, head dim and batch from a trainer config."),
+    backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", help="Only these backends (repeatable)."),
+    device: int = typer.Option(0, "--device", "-d", min=0, help="GPU index to time on."),
+    timeout: float = typer.Option(600.0, "--timeout", min=10.0, max=3600.0, help="Seconds allowed for each backend's timing process."),
+    min_time: float = typer.Option(1.0, "--min-time", min=0.05, max=60.0, help="Seconds of timed calls per measurement (median taken)."),
+    json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the results as JSON to PATH, or stdout with '-'."),
+    plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE", help="Plot TFLOP/s against sequence length (.png/.svg; needs matplotlib)."),
+):
+    """Time every backend that passes its smoke tests at your shapes; rank the correct ones; say how to select the fastest."""
+    from . import bench as bench_mod
+    from .checks import Context
+    from .checks.backends import statuses
+    from .facts import collect
+    from .progress import Progress
+
+    seqlens = _ints(seqlen, "--seqlen")
+    only = _backends(backend, "--backend") or None
+    cfg = None
+    if config:
+        from .configs import load
+
+        cfg = load(config)
+    dt = dtype or (cfg or {}).get("dtype") or "bf16"
+    if dt not in DTYPE_ALIASES:
+        raise UsageError(f"--dtype: unknown dtype {dt!r} (known: bf16, fp16, fp32)")
+    dt = DTYPE_ALIASES[dt]
+    hd = head_dim or ((cfg or {}).get("head_dims") or [128])[0]
+    if kv_heads and heads % kv_heads:
+        raise UsageError(f"--kv-heads {kv_heads} must divide --heads {heads}")
+    if plot:
+        _writable(plot, "--plot")
+    _writable(json_out, "--json")
+    b = batch or (cfg or {}).get("batch_size")
+    with Progress(enabled=json_out != "-") as prog:
+        prog.update("checking which backends are correct here (smoke tests)")
+        facts = collect(backends=only, timeout=min(timeout, 300.0), smoke={"level": "standard", "dtype": dt,
+                        "head_dims": [hd]}, progress=prog.backend, device_ids=[device])
+        ctx = Context(selected=only)
+        rows = statuses(facts, ctx)
+        dev = f"cuda:{device}" if any(k != "cpu" for k in (facts.get("smoke") or {}).get("devices", {})) else "cpu"
+        if dev == "cpu" and seqlen == "1024,4096,16384":
+            seqlens = [256, 1024]  # the CPU: small enough to finish
+        shapes = bench_mod.shapes_from(seqlens, b, heads, kv_heads, hd, dt, causal,
+                                       tokens=32768 if dev != "cpu" else 2048)
+        result = bench_mod.run(rows, shapes, dev, backward, timeout, only=only, min_time=min_time,
+                               progress=prog.update)
+    result["statuses"] = {n: {"status": r["status"], "reason": r.get("reason")} for n, r in rows.items()}
+    result["gpu"] = next((g.get("name") for g in (facts.get("torch", {}).get("probe") or {}).get("cuda_runtime", {})
+                          .get("devices", []) if g.get("index") == device), None)
+    import json as _json
+
+    if json_out:
+        _emit(_json.dumps(result, indent=2, default=str) + "\n", json_out)
+    if plot:
+        from .render.bench import plot as do_plot
+
+        do_plot(result, plot)
+    if json_out != "-":
+        from .render.bench import render as show
+        from .render.text import make_console
+
+        show(result, make_console())
+        skipped = [f"{n} ({r['status']}: {r.get('reason')})" for n, r in rows.items()
+                   if r["status"] not in ("ok", "missing", "skipped") and (not only or n in only)]
+        if skipped:
+            make_console().print("not timed: " + "; ".join(skipped), soft_wrap=True)
+    ranked = any(rec.get("best") for rec in result["recommendations"])
+    raise typer.Exit(0 if ranked else 1)

@@ -46,3 +46,8 @@ def forward(h, torch, q, k, v, *, causal, scale):
 def varlen(h, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
     return _out(h[1](q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, max_seqlen_q=max_q, max_seqlen_k=max_k,
                      softmax_scale=scale, causal=causal))
+
+
+def bench_call(h, torch, *, causal, scale, seqlen, device, variant=None, gqa=False):
+    """(layout, fn) for timing, in this backend's own (batch, seq, heads, dim) layout."""
+    return "bshd", lambda q, k, v: forward(h, torch, q, k, v, causal=causal, scale=scale)

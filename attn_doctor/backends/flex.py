@@ -73,3 +73,12 @@ def varlen(h, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
     out = h.compiled(q.transpose(0, 1)[None], k.transpose(0, 1)[None], v.transpose(0, 1)[None], block_mask=bm,
                      scale=scale, **gqa)
     return out[0].transpose(0, 1)
+
+
+def bench_call(h, torch, *, causal, scale, seqlen, device, variant=None, gqa=False):
+    """(layout, fn) for timing: the block mask is built once, outside the timed calls."""
+    bm = None
+    if causal:
+        bm = h.fa.create_block_mask(lambda b, hh, qi, ki: qi >= ki, None, None, seqlen, seqlen, device=device)
+    kw = {"enable_gqa": True} if gqa else {}
+    return "bhsd", lambda q, k, v: h.compiled(q, k, v, block_mask=bm, scale=scale, **kw)

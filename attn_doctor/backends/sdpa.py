@@ -54,3 +54,20 @@ def varlen(sdpa, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
     out = sdpa(q.transpose(0, 1)[None], k.transpose(0, 1)[None], v.transpose(0, 1)[None], attn_mask=mask,
                scale=scale, **gqa)
     return out[0].transpose(0, 1)
+
+
+def bench_call(sdpa, torch, *, causal, scale, seqlen, device, variant=None, gqa=False):
+    """(layout, fn) for timing: SDPA's own (batch, heads, seq, dim) layout; `variant` pins one
+    sub-kernel (flash, efficient, cudnn, math) the way torch.nn.attention.sdpa_kernel does."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    kw = {"enable_gqa": True} if gqa else {}
+    if variant is None:
+        return "bhsd", lambda q, k, v: sdpa(q, k, v, is_causal=causal, scale=scale, **kw)
+    be = {"flash": SDPBackend.FLASH_ATTENTION, "efficient": SDPBackend.EFFICIENT_ATTENTION,
+          "cudnn": SDPBackend.CUDNN_ATTENTION, "math": SDPBackend.MATH}[variant]
+
+    def fn(q, k, v):
+        with sdpa_kernel([be]):
+            return sdpa(q, k, v, is_causal=causal, scale=scale, **kw)
+    return "bhsd", fn

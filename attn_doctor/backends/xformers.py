@@ -50,3 +50,8 @@ def varlen(xops, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
         k = k.repeat_interleave(rep, dim=1)
         v = v.repeat_interleave(rep, dim=1)
     return xops.memory_efficient_attention(q[None], k[None], v[None], attn_bias=bias, scale=scale)[0]
+
+
+def bench_call(h, torch, *, causal, scale, seqlen, device, variant=None, gqa=False):
+    """(layout, fn) for timing, in this backend's own (batch, seq, heads, dim) layout."""
+    return "bshd", lambda q, k, v: forward(h, torch, q, k, v, causal=causal, scale=scale)

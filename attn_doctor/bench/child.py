@@ -80,13 +80,14 @@ def measure(clock: Clock, fn, sets: list, min_time: float, max_iters: int) -> di
     return {"median": statistics.median(times), "min": min(times), "max": max(times), "iters": iters}
 
 
-def ceiling(torch, device: str) -> dict:
-    """The GPU's own bf16 matmul rate (fp32 on the CPU): the roof the attention rates are read against."""
+def ceiling(torch, device: str, dtype: str = "bfloat16") -> dict:
+    """The GPU's own bf16 matmul rate (on the CPU: in the bench dtype), the roof the attention rates
+    are read against."""
     clock = Clock(torch, device)
     if device.startswith("cuda"):
         n, dt = 8192, torch.bfloat16
     else:
-        n, dt = 1024, torch.float32
+        n, dt = 1024, getattr(torch, dtype)
     a = torch.randn(n, n, device=device, dtype=dt)
     b = torch.randn(n, n, device=device, dtype=dt)
     m = measure(clock, lambda x, y: x @ y, [(a, b)], 1.0 if device.startswith("cuda") else 0.5, 50)
@@ -206,7 +207,7 @@ def _main(plan: dict) -> None:
         else:
             l2 = 32 * 2**20
         if plan.get("ceiling"):
-            emit(RESULT, {"ceiling": ceiling(torch, device)})
+            emit(RESULT, {"ceiling": ceiling(torch, device, plan.get("dtype") or "bfloat16")})
         if not plan.get("backend"):
             emit(SENTINEL, {"stage": "done"})
             return

@@ -1,0 +1,168 @@
+"""`attn-doctor bench`: which correct backend is fastest at the user's shapes, and how to pick it.
+
+Only backends whose smoke tests passed are timed, one child process at a time on the GPU (timings
+taken side by side would disturb each other). SDPA is timed as its default choice and as each
+fused sub-kernel. The GPU's own matmul rate is measured once as the ceiling.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+from .. import __version__, proc
+from ..backends import SPECS
+from .child import RESULT, SENTINEL
+
+SCHEMA = "attn-doctor.bench/1"
+SDPA_VARIANTS = ("flash", "cudnn", "efficient")
+TOL = {"float16": 1e-2, "bfloat16": 3e-2, "float32": 5e-3}
+SAGE_TOL = 1e-1
+
+
+def shapes_from(seqlens: list[int], batch: int | None, heads: int, kv_heads: int | None, head_dim: int,
+                dtype: str, causal: bool, tokens: int = 32768) -> list[dict]:
+    """One shape per sequence length; without --batch, batch x seqlen stays near `tokens`."""
+    out = []
+    for s in seqlens:
+        b = batch if batch else max(1, tokens // s)
+        out.append({"batch": b, "seqlen": s, "heads": heads, "kv_heads": kv_heads or heads, "head_dim": head_dim,
+                    "dtype": dtype, "causal": causal})
+    return out
+
+
+def label(backend: str, variant: str | None) -> str:
+    return f"{backend}:{variant}" if variant else backend
+
+
+def entries(statuses: dict[str, dict], device: str, only: list[str] | None) -> list[tuple[str, str | None]]:
+    """(backend, variant) pairs to time: every ok backend; SDPA also per fused sub-kernel on a GPU."""
+    out = []
+    for name, row in statuses.items():
+        if row.get("status") != "ok" or (only and name not in only):
+            continue
+        if device == "cpu" and not SPECS[name].cpu:
+            continue
+        out.append((name, None))
+        if name == "sdpa" and device != "cpu":
+            out += [("sdpa", v) for v in SDPA_VARIANTS]
+    return out
+
+
+def _read(path: str) -> tuple[list[dict], dict | None]:
+    recs, final = [], None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                try:
+                    if line.startswith(RESULT):
+                        recs.append(json.loads(line[len(RESULT):]))
+                    elif line.startswith(SENTINEL):
+                        final = json.loads(line[len(SENTINEL):])
+                except ValueError:
+                    continue
+    except OSError:
+        pass
+    return recs, final
+
+
+def run_child(plan: dict, timeout: float, python: str | None = None) -> dict:
+    fd, path = tempfile.mkstemp(prefix="attn-doctor-bench-", suffix=".jsonl")
+    os.close(fd)
+    plan = dict(plan, results_path=path)
+    r = proc.run(proc.child_argv("bench.child", json.dumps(plan), python=python), timeout=timeout)
+    recs, final = _read(path)
+    os.unlink(path)
+    return {"records": recs, "final": final, "timed_out": r.timed_out, "signal": r.signal_name,
+            "returncode": r.returncode, "stderr_tail": r.stderr[-2000:], "seconds": round(r.seconds, 2)}
+
+
+def run(statuses: dict[str, dict], shapes: list[dict], device: str, backward: bool, timeout: float,
+        only: list[str] | None = None, min_time: float = 1.0, max_iters: int = 200, progress=None,
+        python: str | None = None) -> dict:
+    """Time every (backend, variant) at every shape, one child after another."""
+    ceil = run_child({"device": device, "ceiling": True, "dtype": shapes[0]["dtype"]}, timeout, python)
+    ceiling = next((r["ceiling"] for r in ceil["records"] if "ceiling" in r), None)
+    results = []
+    todo = entries(statuses, device, only)
+    for i, (name, variant) in enumerate(todo):
+        if progress:
+            progress(f"timing {label(name, variant)} ({i + 1}/{len(todo)})")
+        spec = SPECS[name]
+        bwd = backward and spec.training and statuses[name].get("forward_only") is not True
+        dts = [s for s in shapes if s["dtype"] in spec.dtypes]
+        plan = {"backend": name, "variant": variant, "device": device, "shapes": dts, "backward": bwd,
+                "tol": SAGE_TOL if name == "sage" else TOL.get(shapes[0]["dtype"], 3e-2),
+                "min_time": min_time, "max_iters": max_iters}
+        out = run_child(plan, timeout, python)
+        base = {"backend": name, "variant": variant, "label": label(name, variant), "backward_timed": bwd}
+        by_shape = {json.dumps(r["shape"], sort_keys=True): r for r in out["records"] if "shape" in r}
+        for s in shapes:
+            rec = by_shape.get(json.dumps(s, sort_keys=True))
+            row = dict(base, shape=s)
+            if s not in dts:
+                row["skipped"] = f"{name} does not take {s['dtype']}"
+            elif rec is None:
+                row["error"] = ("timed out" if out["timed_out"] else f"crashed ({out['signal']})" if out["signal"]
+                                else (out["final"] or {}).get("error", {}).get("message") or "no result")
+            else:
+                row.update({k: v for k, v in rec.items() if k != "shape"})
+            results.append(row)
+    return {"schema": SCHEMA, "tool_version": __version__, "device": device, "ceiling": ceiling,
+            "backward": backward, "shapes": shapes, "results": results,
+            "recommendations": recommend(shapes, results, backward)}
+
+
+def usable(row: dict) -> bool:
+    return bool(row.get("fwd")) and not row.get("wrong") and not row.get("error") and not row.get("skipped")
+
+
+def recommend(shapes: list[dict], results: list[dict], backward: bool) -> list[dict]:
+    """Per shape: the fastest correct backend (for training when backward was timed), and its gain over
+    plain SDPA."""
+    out = []
+    for s in shapes:
+        rows = [r for r in results if r["shape"] == s and usable(r)]
+        train = [r for r in rows if r.get("fwd_bwd")]
+        key = "fwd_bwd" if backward and train else "fwd"
+        pool = train if key == "fwd_bwd" else rows
+        if not pool:
+            out.append({"shape": s, "best": None, "why": "no backend produced a correct, timed result"})
+            continue
+        best = min(pool, key=lambda r: r[key]["median"])
+        sdpa = next((r for r in pool if r["backend"] == "sdpa" and r["variant"] is None), None)
+        rec = {"shape": s, "best": best["label"], "metric": key, "median_ms": best[key]["median"] * 1e3,
+               "tflops": best[key]["tflops"]}
+        if sdpa:
+            rec["speedup_vs_sdpa"] = sdpa[key]["median"] / best[key]["median"]
+        rec["select"] = how_to_select(best["backend"], best["variant"])
+        out.append(rec)
+    return out
+
+
+def how_to_select(backend: str, variant: str | None = None) -> dict:
+    """How each trainer picks this backend, from the trainer name tables in attn_doctor.configs."""
+    from ..configs import diffusers as dz
+    from ..configs import musubi, simpletuner
+
+    diff = [n for n, (b, masks, _alt, kern) in dz.LOCAL.items() if b == backend and kern == variant]
+    diff.sort(key=lambda n: (dz.LOCAL[n][1] != "yes", n))  # mask-safe names first
+    if backend == "sdpa" and variant is None:
+        diff = ["native"]
+    st = [simpletuner.FROM_DIFFUSERS[n] for n in diff if n in simpletuner.FROM_DIFFUSERS]
+    if backend == "sdpa" and variant is None:
+        st = ["diffusers"]
+    elif backend == "xformers":
+        st = ["xformers"]
+    elif backend == "sage":
+        st = ["sageattention"]
+    flag = next((f"--{f}" for f, b in musubi.FLAGS.items() if b == backend and variant is None), None)
+    out = {"diffusers": diff[0] if diff else None, "simpletuner": st[0] if st else None, "musubi": flag}
+    if backend == "cute":
+        out["note"] = ("blissful-tuner: --cute; diffusers/SimpleTuner reach FA4 only as the Hub kernel "
+                       "flash_4_hub / flash-attn-4-hub, not this flash-attn-4 install")
+    if backend == "sage":
+        out["note"] = "forward only: for inference/validation, never for training"
+    return out
+
