@@ -149,7 +149,7 @@ def explain(
         found, by = ex.lookup(target)
     found = found[:limit]
     if json_out:
-        print(json.dumps(ex.to_json(found, by), indent=2, ensure_ascii=False))
+        print(json.dumps(ex.to_json(found), indent=2, ensure_ascii=False))
     elif found:
         ex.render_entries(make_console(), found, by)
     else:

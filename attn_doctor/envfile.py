@@ -127,15 +127,17 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
         f = next(f for f in findings if f.id == ind.ids[0])
         add("TRITON_CACHE_DIR", "$HOME/.cache/triton", f,
             note="Triton's kernel cache moves with the Inductor cache (it sits inside it unless TRITON_CACHE_DIR is set).")
-    for var, value, f in allocator(env, mode, findings):
-        add(var, value, f)
+    hits = [f for f in findings if f.id in ALLOC_FIXABLE]
+    for var, value in allocator(env, mode, findings):
+        for f in hits:  # one setting fixes them all: name each in its comment
+            add(var, value, f)
     for f in findings:
         if f.id in ALLOC_BY_HAND:
             skipped.append(f"{f.id}: {one_line(f.title)} Not written: it needs a value only you can choose.")
     return Plan(sorted(out.values(), key=lambda x: x.var), skipped)
 
 
-def allocator(env: dict, mode: str | None, findings: list[Finding]) -> list[tuple[str, str | None, Finding]]:
+def allocator(env: dict, mode: str | None, findings: list[Finding]) -> list[tuple[str, str | None]]:
     """One allocator setting that fixes the allocator findings: torch's own parse of the value in use,
     with unknown keys dropped, booleans spelled True/False, and backend:cudaMallocAsync dropped when
     the compile mode captures CUDA graphs (or is unknown); the name torch reads reliably; the
@@ -153,11 +155,10 @@ def allocator(env: dict, mode: str | None, findings: list[Finding]) -> list[tupl
         pairs = [p for p in pairs if not p.startswith("backend:")]
     value = ",".join(pairs) or None
     target = OLD if "alloc.new-name-unreliable" in ids else used
-    first = hits[0]
-    out = [(target, value, first)]
-    for other in {used, ignored, NEW if target == OLD else None} - {target, None}:
+    out = [(target, value)]
+    for other in sorted({used, ignored, NEW if target == OLD else None} - {target, None}):
         if other in env:
-            out.append((other, None, first))
+            out.append((other, None))
     return out
 
 

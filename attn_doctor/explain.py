@@ -59,7 +59,7 @@ def entry_dict(e: Entry, m: Match | None = None) -> dict:
     return d
 
 
-def to_json(found: list, by: str) -> dict:
+def to_json(found: list) -> dict:
     items = [entry_dict(x.entry, x) if isinstance(x, Match) else entry_dict(x) for x in found]
     return {"matches": items}
 
@@ -91,7 +91,8 @@ def render_entries(console: Console, found: list, by: str) -> None:
     for i, x in enumerate(found, 1):
         m = x if isinstance(x, Match) else None
         e = m.entry if m else x
-        console.print()
+        if i > 1 or by == "text":
+            console.print()
         head = Text(f"{i}. " if many else "")
         head.append(e.id, style="bold")
         head.append(f"  ({e.severity}" + (f", backend {backend_of(e)}" if backend_of(e) else "") + ")",

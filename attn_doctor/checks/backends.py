@@ -8,7 +8,7 @@ import re
 from ..backends import SPECS, backward_reason, cap_str, forward_reason
 from ..facts import view
 from ..knowledge import finding
-from ..knowledge.match import best
+from ..knowledge.match import diagnose
 from . import Context, check
 
 IMPORT_SECTION_IDS = None  # any entry with patterns may name the cause of an import failure
@@ -166,15 +166,11 @@ def import_failures(facts: dict, ctx: Context):
                           dsl_packages=cut.get("dsl_packages") or f"{cut.get('location')}/nvidia_cutlass_dsl/dsl_packages",
                           **params)
             continue
-        m = best(text)
-        if m:
-            sym = re.search(r"undefined symbol: (\S+)", text)
-            built = _built_for(name, facts)
-            yield finding(m.entry.id, backend=name, detail=m.evidence or evidence,
-                          symbol=sym.group(1) if sym else "?", built_for=built or "another torch",
-                          **{k: v for k, v in params.items() if k != "backend"})
-        else:
-            yield finding("import.failed", detail=evidence, **params)
+        # The knowledge matcher names the cause (the same one `explain -` uses); else import.failed.
+        sym = re.search(r"undefined symbol: (\S+)", text)
+        yield diagnose(text, "import.failed", backend=name, detail=evidence, symbol=sym.group(1) if sym else "?",
+                       built_for=_built_for(name, facts) or "another torch",
+                       **{k: v for k, v in params.items() if k != "backend"})
 
 
 def _built_for(name: str, facts: dict) -> str | None:

@@ -6,15 +6,17 @@ How a log is read:
 - Specific beats generic: an entry whose hits all lie on lines already claimed by a more specific
   entry is dropped (the same error line is explained once); `generic` entries are reported only
   when nothing specific matched.
-- Several errors in one log are each reported. They are ranked by the entry's severity, then by
-  where they first occur: an earlier error is usually the cause of the later ones (a failed import
-  before the crash it leads to, the first exception of a chained traceback).
+- Several errors in one log are each reported, ranked by where they first occur: an earlier error
+  is usually the cause of the later ones (a warning about the driver before "no CUDA GPUs", a
+  failed import before the crash it leads to, the first exception of a chained traceback).
+  Notes (info entries: deprecations, optional mismatches) come last.
 - attn-doctor's own output names its findings as `[some.id]` (text) or `"id": "some.id"` (JSON);
   pasting it into `explain -` explains those findings.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -24,7 +26,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as _sre  # type: ignore[no-redef]
 from functools import lru_cache
 
-from ..model import SEVERITY_RANK, Finding
+from ..model import Finding
 from . import Entry, entries, finding
 
 MAX_TEXT = 2_000_000  # characters of a log that are searched (the tail, where errors land)
@@ -106,11 +108,11 @@ def _needle(pattern: str) -> str:
 
 
 def normalize(text: str) -> str:
-    """The searchable text: its tail, without terminal colours or carriage-return progress bars."""
+    """The searchable text: its tail, without terminal colours or Windows line ends."""
     if len(text) > MAX_TEXT:
         text = text[-MAX_TEXT:]
-    text = ANSI.sub("", text)
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    # A lone \r (a progress bar redrawing itself) stays: line numbers keep matching the user's file.
+    return ANSI.sub("", text).replace("\r\n", "\n")
 
 
 class _Lines:
@@ -121,21 +123,20 @@ class _Lines:
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def number(self, pos: int) -> int:
-        lo, hi = 0, len(self.starts)
-        while lo + 1 < hi:
-            mid = (lo + hi) // 2
-            if self.starts[mid] <= pos:
-                lo = mid
-            else:
-                hi = mid
-        return lo + 1
+        return bisect.bisect_right(self.starts, pos)
 
-    def span(self, start: int, end: int) -> range:
-        return range(self.number(start), self.number(max(start, end - 1)) + 1)
+    def ends(self, start: int, end: int) -> set[int]:
+        """The first and last line of a hit: what it claims (not a long lazy window in between)."""
+        return {self.number(start), self.number(max(start, end - 1))}
 
-    def line(self, number: int) -> str:
+    def line(self, number: int, at: int | None = None) -> str:
+        """Line `number`; with `at`, only its \r-separated segment that holds offset `at`."""
         a = self.starts[number - 1]
         b = self.starts[number] - 1 if number < len(self.starts) else len(self.text)
+        if at is not None:
+            a = self.text.rfind("\r", a, at) + 1 or a
+            j = self.text.find("\r", at, b)
+            b = b if j == -1 else j
         return self.text[a:b].strip()
 
 
@@ -175,7 +176,7 @@ def _candidates(text: str, lines: _Lines, ids: set[str] | None) -> list[_Candida
                     break
                 hit = True
                 starts.add(lines.number(m.start()))
-                hit_lines.update(lines.span(m.start(), m.end()))
+                hit_lines |= lines.ends(m.start(), m.end())
                 if first is None or m.start() < first:
                     first = m.start()
             if hit:
@@ -185,7 +186,7 @@ def _candidates(text: str, lines: _Lines, ids: set[str] | None) -> list[_Candida
             starts.add(lines.number(start))
             distinct += 1
             best = ID_TAG_SCORE
-            hit_lines.update(lines.span(start, end))
+            hit_lines |= lines.ends(start, end)
             if first is None or start < first:
                 first = start
         if first is None:
@@ -209,8 +210,10 @@ def match(text: str, *, limit: int | None = None, ids: set[str] | None = None) -
             continue
         claimed |= c.lines
         kept.append(c)
-    kept.sort(key=lambda c: (SEVERITY_RANK.get(c.entry.severity, 9), c.position, -c.score, c.entry.id))
-    found = [Match(c.entry, c.score, lines.line(c.first_line)[:300], c.position, c.first_line, c.count,
+    # Errors and warnings by where they first occur (a check's severity says little about which log
+    # line was fatal: a driver warning is often the cause of the error after it); notes last.
+    kept.sort(key=lambda c: (c.entry.severity == "info", c.position, -c.score, c.entry.id))
+    found = [Match(c.entry, c.score, lines.line(c.first_line, c.position)[:300], c.position, c.first_line, c.count,
                    sorted(c.lines)[:10]) for c in kept]
     return found[:limit] if limit else found
 
