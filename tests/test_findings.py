@@ -1244,6 +1244,15 @@ def test_scenario_fires(sc: Scenario):
     assert report.exit_code == (1 if failing else 0)
 
 
+def test_a_multi_line_smoke_error_is_named_by_its_first_line():
+    """xformers' ValueError puts its gist first and the dtypes on the lines after it: the finding and the
+    backend's status quote the gist, not 'value.dtype: torch.float16'."""
+    report = ff.check(xformers_case_error_nobody_names())
+    f = next(x for x in report.findings if x.id == "smoke.case-error")
+    assert "ValueError: Query/Key/Value should either all have the same dtype" in f.title
+    assert "should either all have the same dtype" in report.backends["xformers"]["reason"]
+
+
 def test_healthy_gpu_box_has_no_findings():
     """The base every scenario starts from is clean, so each finding comes from the scenario."""
     report = ff.check(ff.gpu_box())
