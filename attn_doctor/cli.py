@@ -142,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         print("attn-doctor: aborted", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
+        from .proc import kill_all
+
+        kill_all()  # children run in their own sessions: Ctrl-C does not reach them
         print("attn-doctor: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
