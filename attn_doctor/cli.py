@@ -119,6 +119,27 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
+@app.command()
+def merge(
+    reports: List[str] = typer.Argument(..., metavar="REPORT.json...", help="Reports saved with check --json (or fleet reports) from many machines."),
+    json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the fleet report (JSON) to PATH, or to stdout with '-'."),
+    strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
+):
+    """Combine reports saved on many machines into one fleet view: a row per host and GPU, differences flagged."""
+    from .fleet import merge as merge_reports
+    from .render import fleet as rfleet
+
+    view = merge_reports(reports, strict=strict)
+    if json_out:
+        _emit_json(rfleet.dumps(view), json_out)
+    if json_out != "-":
+        from .render.text import make_console
+
+        rfleet.render(view, make_console(), verbose=verbose)
+    raise typer.Exit(view.exit_code)
+
+
 COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "none")
 
 

@@ -247,8 +247,9 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
     _summary(report, console)
 
 
-def _finding(console: Console, f, verbose: bool) -> None:
+def _finding(console: Console, f, verbose: bool, where: str | None = None) -> None:
     """  WARNING  what is wrong  [id]
+                 on: which members (the fleet view)
                  fix: what to paste
                  seen: the evidence (errors, or everything with --verbose)"""
     grid = Table.grid(padding=(0, 1))
@@ -258,6 +259,8 @@ def _finding(console: Console, f, verbose: bool) -> None:
     title = Text(f.title)
     title.append(f"  [{f.id}]", style="dim")
     grid.add_row("", Text(f.severity.upper(), style=SEV_STYLE.get(f.severity, "")), title)
+    if where:
+        grid.add_row("", "", Text(where, style="dim"))
     if f.fix:
         grid.add_row("", "", Text("fix: ", style="bold") + Text(f.fix))
     if f.detail and (verbose or f.severity == "error"):
