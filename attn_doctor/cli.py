@@ -70,17 +70,32 @@ def check(
     backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", help="Limit the run to these backends (repeatable)."),
     require: Optional[List[str]] = typer.Option(None, "--require", "-r", help="Fail (exit 1) unless this backend is ok (repeatable)."),
     timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, help="Seconds allowed for each child process (imports, kernels)."),
-    json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the JSON report to PATH, or to stdout with '-'."),
+    json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the JSON report to PATH, or to stdout with '-' (with --distributed: rank 0 writes the fleet report)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
     compile_mode: Optional[str] = typer.Option(None, "--compile-mode", help="The torch.compile mode your job uses (for the allocator check)."),
     from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Re-evaluate a saved report's facts; probe nothing."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
     thorough: bool = typer.Option(False, "--thorough", help="Smoke-test every dtype x head dim x causal combination."),
     device: Optional[List[int]] = typer.Option(None, "--device", "-d", min=0, help="Smoke-test only this GPU index (repeatable; default: every visible GPU)."),
+    distributed: bool = typer.Option(False, "--distributed", help="Under torchrun or srun: each rank checks its own GPU, rank 0 prints one report for all."),
+    gather_timeout: Optional[float] = typer.Option(None, "--gather-timeout", min=1.0, max=86400.0, metavar="SECONDS", help="With --distributed: how long rank 0 waits for the other ranks (default: 2 x --timeout + 60)."),
 ):
     """Probe GPUs, backends, versions and settings; run kernel smoke tests; print every problem with its fix."""
     from .checks import Context
     from .report import evaluate
+
+    rank = None
+    if distributed:
+        from .fleet import distributed as dist
+
+        if from_report:
+            raise UsageError("--distributed checks the machines of a job; to combine saved reports use: attn-doctor merge REPORT.json...")
+        rank = dist.launch_env()
+        device = device or dist.local_devices(rank)
+        dist.guard_signals(rank)
+        fin = dict(gather_timeout=gather_timeout or 2 * timeout + 60, json_out=json_out, verbose=verbose, strict=strict)
+    elif gather_timeout is not None:
+        raise UsageError("--gather-timeout goes with --distributed")
 
     selected = _backends(backend, "--backend") or None
     required = _backends(require, "--require")
@@ -98,16 +113,26 @@ def check(
         from .facts import collect
         from .progress import Progress
 
-        with Progress(enabled=json_out != "-") as prog:
-            prog.update("importing torch and every backend" + ("" if no_smoke else ", then running their kernels"))
-            smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
-                                           "dtype": (ctx.config or {}).get("dtype"),
-                                           "head_dims": (ctx.config or {}).get("head_dims")}
-            facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend,
-                            device_ids=sorted(set(device)) if device else None)
+        try:
+            with Progress(enabled=json_out != "-" and rank is None) as prog:
+                prog.update("importing torch and every backend" + ("" if no_smoke else ", then running their kernels"))
+                smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
+                                               "dtype": (ctx.config or {}).get("dtype"),
+                                               "head_dims": (ctx.config or {}).get("head_dims")}
+                facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend,
+                                device_ids=sorted(set(device)) if device else None)
+        except Exception as e:
+            if rank is None:
+                raise
+            # Rank 0 hears of it instead of waiting for a report that will never come.
+            raise typer.Exit(dist.finish(rank, None, f"{type(e).__name__}: {e}", **fin))
     options = {"smoke": not no_smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "thorough": thorough, "devices": device or None}
+    if rank is not None:
+        options["distributed"] = rank.describe(str(device[0]) if len(device) == 1 else None)
     report = evaluate(facts, ctx, options)
+    if rank is not None:
+        raise typer.Exit(dist.finish(rank, report, None, **fin))
     from .render import json as rjson
 
     if json_out:

@@ -25,6 +25,7 @@ from test_gpu_rows import two_gpu_facts
 ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "fixtures" / "fleet"
 NO_SMOKE = FIX / "cpu-check-no-smoke.json"
+TORCHRUN = FIX / "cpu-torchrun-env-differs.json"
 
 
 def cpu_report() -> dict:
@@ -395,6 +396,21 @@ def test_merge_bad_input_is_one_line_and_exit_2(tmp_path, content, msg):
 def test_merge_with_no_file_is_usage_error():
     r = cli("merge")
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_merge_reads_the_captured_torchrun_fleet():
+    """The REAL two-rank run on the CPU VM (fixtures/fleet/README.md): rank 1 had PYTORCH_CUDA_ALLOC_CONF."""
+    doc = json.loads(TORCHRUN.read_text())
+    assert [m["label"] for m in doc["members"]] == ["vm/r0", "vm/r1"]
+    view = fleet.merge([str(TORCHRUN)])
+    (f,) = view.findings
+    assert f.id == "fleet.env-extra" and f.params["var"] == "PYTORCH_CUDA_ALLOC_CONF"
+    assert f.params["hosts"] == "vm/r1" and view.exit_code == doc["exit_code"] == 0
+    # the fleet file and a plain report (not under torchrun) merge into one fleet of three; what
+    # torchrun sets for its workers (TORCH_NCCL_ASYNC_ERROR_HANDLING, RANK...) is no difference
+    view = fleet.merge([str(TORCHRUN), str(NO_SMOKE)])
+    assert [m.label for m in view.members] == ["vm/r0", "vm/r1", "vm"]
+    assert [(f.id, f.params["hosts"]) for f in view.findings] == [("fleet.env-extra", "vm/r1")]
 
 
 def test_every_fleet_entry_is_in_knowledge():
