@@ -242,8 +242,12 @@ def test_backend_status_python_driver_gpu_and_doctor_differences():
     assert view.exit_code == 1  # backend and Python differences are errors
 
 
-def test_every_fleet_finding_renders_fully():
-    """No {placeholder} left and no None in any fleet finding's title or fix."""
+def test_every_fleet_entry_fires_and_renders_fully():
+    """Each fleet.* knowledge entry fires from the fleet code, with no {placeholder} or None left.
+    FAKES, across three small fleets: another torch, package versions, an env var set on one
+    member and changed on another, a failing member, a missing rank, a rank that sent an error,
+    a failed exchange, and a member with another Python, driver, GPU, torch build, cute status and
+    attn-doctor version."""
     import re
 
     reps = [on_host(cpu_report(), h, rank=i) for i, h in enumerate("abc")]
@@ -251,16 +255,31 @@ def test_every_fleet_finding_renders_fully():
     for r in reps:
         with_package(r, "einops", "0.8.1")
     with_package(reps[1], "einops", "0.7.0")
+    with_package(reps[2], "xformers", "0.0.35")
     with_env(reps[2], "NCCL_NVLS_ENABLE", "1")
+    with_env(reps[0], "TRITON_CACHE_DIR", "/a")
+    with_env(reps[1], "TRITON_CACHE_DIR", "/a")
+    with_env(reps[2], "TRITON_CACHE_DIR", "/b")
     failing(reps[0])
-    view = fleet.build(members(*reps), missing=[{"rank": 3, "world_size": 4, "seconds": 60}], world_size=4)
-    view.findings += [fleet.build([fleet.member(None, "rank 1", host="h", rank=1, error="OSError: x")]).findings[0],
-                      fleet.build(members(cpu_report()), exchange_error={"error": "DistNetworkError: refused",
-                                                                          "addr": "10.0.0.1"}).findings[0]]
-    assert {f.id for f in view.findings} == {"fleet.torch-differs", "fleet.package-differs", "fleet.env-extra",
-                                             "fleet.member-failed", "fleet.rank-missing", "fleet.rank-error",
-                                             "fleet.exchange-failed"}
-    for f in view.findings:
+    found = fleet.build(members(*reps), missing=[{"rank": 3, "world_size": 4, "seconds": 60}], world_size=4).findings
+    found += fleet.build([fleet.member(None, "rank 1", host="h", rank=1, error="OSError: x")]).findings
+    found += fleet.build(members(cpu_report()), exchange_error={"error": "DistNetworkError: refused",
+                                                                "addr": "10.0.0.1"}).findings
+    other = [on_host(cpu_report(), h) for h in "xyz"]
+    for r in other:
+        with_torch(r, "2.11.0", cuda="13.0")
+        r["facts"]["driver"].update(driver="580.159.04", gpus=[{"index": 0, "name": "NVIDIA H200", "capability": [9, 0]}])
+    z = other[2]
+    with_torch(z, "2.11.0", cuda="12.8")
+    z["facts"]["system"]["python"] = "3.12.3"
+    z["facts"]["driver"].update(driver="570.86.15", gpus=[{"index": 0, "name": "NVIDIA A100", "capability": [8, 0]}])
+    with_status(z, "sdpa", "broken")
+    z["facts"]["tool_version"] = "0.0.9"
+    found += fleet.build(members(*other)).findings
+    fleet_ids = {e.id for e in knowledge.entries().values() if e.section == "fleet"}
+    assert {f.id for f in found} == fleet_ids
+    for f in found:
+        assert f.section == "fleet" and f.severity == knowledge.get(f.id).severity
         for s in (f.title, f.fix):
             assert s and not re.search(r"\{\w+\}", s) and "None" not in s, (f.id, s)
 
