@@ -191,3 +191,17 @@ def test_kill_all_stops_running_children():
     assert not t.is_alive()
     assert out["r"].signal_name == "SIGKILL" and not out["r"].timed_out
     assert not proc._LIVE
+
+
+def test_srun_port_taken_is_one_exchange_finding():
+    """MASTER_PORT already in use on rank 0's host: rank 0 cannot host the store; it says so, once."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        p0 = slurm(0, busy.getsockname()[1], "--gather-timeout", "5", "--json", "-")
+        out, err = p0.communicate(timeout=LIMIT)
+    doc = json.loads(out)
+    assert p0.returncode == doc["exit_code"] == 1
+    assert [f["id"] for f in doc["findings"]] == ["fleet.exchange-failed"]
+    assert "address already in use" in doc["findings"][0]["title"]
+    assert [m["rank"] for m in doc["missing"]] == [1]
