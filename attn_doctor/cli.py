@@ -96,6 +96,8 @@ def check(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
     thorough: bool = typer.Option(False, "--thorough", help="Smoke-test every dtype x head dim x causal combination."),
     device: Optional[List[int]] = typer.Option(None, "--device", "-d", min=0, help="Smoke-test only this GPU index (repeatable; default: every visible GPU)."),
+    distributed: bool = typer.Option(False, "--distributed", help="Under torchrun or srun: each rank checks its own GPU, rank 0 prints one report for all (--json there writes the fleet report)."),
+    gather_timeout: Optional[float] = typer.Option(None, "--gather-timeout", min=1.0, max=86400.0, metavar="SECONDS", help="With --distributed: how long rank 0 waits for the other ranks (default: 2 x --timeout + 60)."),
 ):
     """Probe GPUs, backends, versions and settings; run kernel smoke tests; print every problem with its fix."""
     from . import selection
@@ -114,6 +116,18 @@ def check(
         raise UsageError("--junit needs a file path")
     _writable(json_out, "--json")
     _writable(junit, "--junit")
+    rank = None
+    if distributed:
+        from .fleet import distributed as dist
+
+        if from_report:
+            raise UsageError("--distributed checks the machines of a job; to combine saved reports use: attn-doctor merge REPORT.json...")
+        rank = dist.launch_env()
+        device = device or dist.local_devices(rank)
+        dist.guard_signals(rank)
+        fin = dict(gather_timeout=gather_timeout or 2 * timeout + 60, json_out=json_out, verbose=verbose, strict=strict)
+    elif gather_timeout is not None:
+        raise UsageError("--gather-timeout goes with --distributed")
     selected = _backends(backend, "--backend") or None
     explicit = _backends(require, "--require")
     if compile_mode is not None and compile_mode not in COMPILE_MODES:
@@ -154,16 +168,26 @@ def check(
         from .facts import collect
         from .progress import Progress
 
-        with Progress(enabled=fmt == "text" and json_out != "-") as prog:
-            prog.update("importing torch and every backend" + ("" if no_smoke else ", then running their kernels"))
-            smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
-                                           "dtype": (cfg or {}).get("dtype"), "head_dims": (cfg or {}).get("head_dims")}
-            facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend,
-                            device_ids=sorted(set(device)) if device else None)
+        try:
+            with Progress(enabled=fmt == "text" and json_out != "-" and rank is None) as prog:
+                prog.update("importing torch and every backend" + ("" if no_smoke else ", then running their kernels"))
+                smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
+                                               "dtype": (cfg or {}).get("dtype"), "head_dims": (cfg or {}).get("head_dims")}
+                facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend,
+                                device_ids=sorted(set(device)) if device else None)
+        except Exception as e:
+            if rank is None:
+                raise
+            # Rank 0 hears of it instead of waiting for a report that will never come.
+            raise typer.Exit(dist.finish(rank, None, f"{type(e).__name__}: {e}", **fin))
     options = {"smoke": not no_smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "require": explicit, "config": config,
                "select": chosen, "ignore": ignored, "thorough": thorough, "devices": device or None}
+    if rank is not None:
+        options["distributed"] = rank.describe(str(device[0]) if len(device) == 1 else None)
     report = evaluate(facts, ctx, options)
+    if rank is not None:
+        raise typer.Exit(dist.finish(rank, report, None, **fin))
     from .render import json as rjson
 
     try:
@@ -322,6 +346,27 @@ def fix(
     raise typer.Exit(0)
 
 
+@app.command()
+def merge(
+    reports: List[str] = typer.Argument(..., metavar="REPORT.json...", help="Reports saved with check --json (or fleet reports) from many machines."),
+    json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the fleet report (JSON) to PATH, or to stdout with '-'."),
+    strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
+):
+    """Combine reports saved on many machines into one fleet view: a row per host and GPU, differences flagged."""
+    from .fleet import merge as merge_reports
+    from .render import fleet as rfleet
+
+    view = merge_reports(reports, strict=strict)
+    if json_out:
+        _emit(rfleet.dumps(view), json_out)
+    if json_out != "-":
+        from .render.text import make_console
+
+        rfleet.render(view, make_console(), verbose=verbose)
+    raise typer.Exit(view.exit_code)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
@@ -342,6 +387,9 @@ def main(argv: list[str] | None = None) -> int:
         print("attn-doctor: aborted", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
+        from .proc import kill_all
+
+        kill_all()  # children run in their own sessions: Ctrl-C does not reach them
         print("attn-doctor: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

@@ -21,6 +21,11 @@ from dataclasses import dataclass, field
 SENTINEL = "@@ATTN_DOCTOR@@"
 MAX_KEEP = 64 * 1024  # bytes of each stream kept: the head and the tail
 
+# Process groups of the children now running: a signal to the doctor (a launcher stopping a rank)
+# must not leave them running on the GPU, since each runs in its own session.
+_LIVE: set[int] = set()
+_LIVE_LOCK = threading.RLock()  # re-entrant: kill_all may run in a signal handler of the same thread
+
 
 @dataclass
 class ProcResult:
@@ -98,6 +103,14 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+def kill_all() -> None:
+    """Kill every child `run` has started and not yet reaped, with everything they started."""
+    with _LIVE_LOCK:
+        pids = list(_LIVE)
+    for pid in pids:
+        _kill_group(pid)
+
+
 def run(argv: list[str], timeout: float, env: dict | None = None, cwd: str | None = None,
         stdin_text: str | None = None) -> ProcResult:
     start = time.monotonic()
@@ -109,6 +122,8 @@ def run(argv: list[str], timeout: float, env: dict | None = None, cwd: str | Non
         )
     except (OSError, ValueError) as e:
         return ProcResult(argv, None, time.monotonic() - start, start_error=f"{type(e).__name__}: {e}")
+    with _LIVE_LOCK:
+        _LIVE.add(p.pid)
     out, err = _Drain(p.stdout), _Drain(p.stderr)
     out.start()
     err.start()
@@ -123,10 +138,13 @@ def run(argv: list[str], timeout: float, env: dict | None = None, cwd: str | Non
         p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-    # Whatever the child left running in its group (a hang, or a grandchild) goes now.
-    _kill_group(p.pid)
+    finally:  # also when the wait is interrupted (Ctrl-C, a signal handler's exception)
+        # Whatever the child left running in its group (a hang, or a grandchild) goes now.
+        _kill_group(p.pid)
     if timed_out:
         p.wait()
+    with _LIVE_LOCK:
+        _LIVE.discard(p.pid)
     out.join(5)
     err.join(5)
     res = ProcResult(argv, p.returncode, time.monotonic() - start, timed_out=timed_out,

@@ -11,6 +11,16 @@ MAX_REPORT = 64 * 1024 * 1024
 
 
 def load_report(path: str) -> dict:
+    data = load_json(path)
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise UsageError(f"{path} is not an attn-doctor report (no \"schema\": \"{SCHEMA}\")")
+    if not isinstance(data.get("facts"), dict):
+        raise UsageError(f"{path} has no facts to re-evaluate")
+    return data
+
+
+def load_json(path: str):
+    """The JSON document at `path` ('-': stdin), or a UsageError naming what is wrong with it."""
     try:
         if path == "-":
             import sys
@@ -29,10 +39,6 @@ def load_report(path: str) -> dict:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise UsageError(f"{path} is not JSON ({type(e).__name__}): not an attn-doctor report") from None
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise UsageError(f"{path} is not an attn-doctor report (no \"schema\": \"{SCHEMA}\")")
-    if not isinstance(data.get("facts"), dict):
-        raise UsageError(f"{path} has no facts to re-evaluate")
     return data
 
 

@@ -135,7 +135,8 @@ def run_shape(torch, adapter, handle, plan: dict, s: dict, l2_bytes: int) -> dic
     shape_q = (B, H, S, D) if layout == "bhsd" else (B, S, H, D)
     shape_kv = (B, KVH, S, D) if layout == "bhsd" else (B, S, KVH, D)
     set_bytes = (math.prod(shape_q) + 2 * math.prod(shape_kv)) * torch.finfo(dt).bits // 8
-    n_sets = max(1, min(8, math.ceil(3 * l2_bytes / max(set_bytes, 1))))
+    # At least two sets, so no call finds the previous call's inputs still in L2.
+    n_sets = max(2, min(8, math.ceil(3 * l2_bytes / max(set_bytes, 1))))
     if device.startswith("cuda"):
         free, _ = torch.cuda.mem_get_info()
         while n_sets > 1 and set_bytes * n_sets * 4 > free * 0.5:

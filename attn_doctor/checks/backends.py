@@ -124,7 +124,7 @@ def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
         if bad and len(bad) == len(per_gpu):
             row.update(status="unsupported", reason=bad[0])
             continue
-        bwd = [backward_reason(spec, c) for c in caps]
+        bwd = [backward_reason(spec, c) for c in caps if not forward_reason(spec, c)]  # GPUs it runs on
         bwd = [b for b in bwd if b]
         if bwd:
             row["forward_only"] = True
@@ -146,7 +146,8 @@ def _fold_smoke(facts: dict, rows: dict[str, dict]) -> None:
         row = rows.get(name)
         if row is None:
             continue
-        primary = next(iter(by_dev.values()))
+        # The row shows a device where it ran: on a mixed node some GPUs may not run it at all.
+        primary = next((r for r in by_dev.values() if r.get("cases")), next(iter(by_dev.values())))
         row["smoke"] = {k: primary.get(k) for k in ("device", "gpu", "summary", "wall_seconds", "cases", "notes",
                                                       "cache_check", "stuck_in")}
         row["wall_seconds"] = max(r.get("wall_seconds") or 0 for r in by_dev.values())
@@ -238,9 +239,23 @@ def capability(facts: dict, ctx: Context):
                           gpu=g.get("name"), cap=cap_str(g["capability"]) if g.get("capability") else "?",
                           severity="error" if name in ctx.required else None)
         elif row.get("forward_only") and spec.training and row["status"] == "ok":
-            g = next((g for g in gpus if g.get("capability") and backward_reason(spec, tuple(g["capability"]))), gpus[0])
+            g = next((g for g in gpus if g.get("capability") and not forward_reason(spec, tuple(g["capability"]))
+                      and backward_reason(spec, tuple(g["capability"]))), gpus[0])
             yield finding("backend.no-backward-on-gpu", backend=name, title=spec.title, reason=row["reason"],
                           gpu=g.get("name"), cap=cap_str(g["capability"]) if g.get("capability") else "?")
+
+
+@check("backends")
+def mixed_gpus(facts: dict, ctx: Context):
+    """A node that mixes GPUs: a backend that runs on some of them and not on the others."""
+    for name, row in ctx.backends.items():
+        per = row.get("gpus") or {}
+        bad = sorted((k for k, why in per.items() if why), key=int)
+        if row["status"] != "ok" or not bad or len(bad) == len(per) or not ctx.relevant(name):
+            continue
+        good = sorted((k for k, why in per.items() if not why), key=int)
+        yield finding("backend.some-gpus", backend=name, title=SPECS[name].title, ok=",".join(good),
+                      bad=", ".join(bad), reason=per[bad[0]])
 
 
 @check("backends")

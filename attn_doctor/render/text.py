@@ -18,7 +18,7 @@ from ..model import Report
 
 SECTIONS = [("platform", "Platform"), ("backends", "Backends"), ("smoke", "Smoke tests"),
             ("versions", "Versions"), ("flex", "FlexAttention"), ("nvcc", "nvcc"),
-            ("allocator", "Allocator"), ("caches", "Caches"), ("config", "Trainer config"),
+            ("allocator", "Allocator"), ("caches", "Caches"), ("config", "Trainer config"), ("fleet", "Fleet"),
             ("doctor", "attn-doctor")]
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 STATUS_STYLE = {"ok": "green", "missing": "dim", "broken": "bold red", "unsupported": "yellow", "skipped": "dim"}
@@ -81,6 +81,43 @@ def backend_table(report: Report, console: Console) -> Table:
             note += f" [{row['wall_seconds']:.1f} s]"
         tbl.add_row(name, Text(st, style=STATUS_STYLE.get(st, "")), row.get("version") or "-", escape(note))
     return tbl
+
+
+CELL_STYLE = {"ok": "green", "FAIL": "bold red", "n/a": "yellow"}
+NAME_WIDTH = 18
+
+
+def device_header(cols: list[str], indent: int = 0) -> Text:
+    """The header of device rows: fixed columns, so 7 backends still fit in 80 columns."""
+    t = Text(" " * indent + f"{'GPU':>3}  {'name':<{NAME_WIDTH}}  {'cap':<4}", style="bold")
+    for b in cols:
+        t.append("  " + f"{b:<4}", style="bold")
+    return t
+
+
+def device_line(row: dict, cols: list[str], indent: int = 0) -> Text:
+    """One device: index, name, capability, then each backend's state there (devices.rows)."""
+    name = row["name"] if len(row["name"]) <= NAME_WIDTH else row["name"][:NAME_WIDTH - 1] + "~"
+    t = Text(" " * indent + f"{row['device']:>3}  {name:<{NAME_WIDTH}}  {row['cap']:<4}")
+    for b in cols:
+        state = row["cells"].get(b, "-")
+        t.append("  ")
+        t.append(f"{state:<{max(4, len(b))}}", style=CELL_STYLE.get(state, "dim"))
+    return t
+
+
+def gpu_lines(report: Report) -> list[Text]:
+    """A row per GPU and a column per backend, when smoke tests ran on more than one device."""
+    from ..devices import NA, rows, shown_backends
+
+    if len(((report.facts.get("smoke") or {}).get("devices")) or {}) < 2:
+        return []
+    all_rows = rows(report.facts, report.backends)
+    cols = shown_backends(all_rows)
+    out = [device_header(cols)] + [device_line(r, cols) for r in all_rows]
+    if any(r["cells"].get(b) == NA for r in all_rows for b in cols):
+        out.append(Text("n/a: the backend cannot run on that GPU's compute capability", style="dim"))
+    return out
 
 
 def versions_lines(facts: dict) -> list[str]:
@@ -210,6 +247,11 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
             console.print()
             console.print(Text(title, style="bold underline"))
             console.print(backend_table(report, console))
+            per_gpu = gpu_lines(report)
+            if per_gpu:
+                console.print()
+            for ln in per_gpu:
+                console.print(ln)
         elif key in ("smoke", "config", "doctor") and not items and not lines:
             continue
         else:
@@ -226,8 +268,9 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
     _summary(report, console)
 
 
-def _finding(console: Console, f, verbose: bool) -> None:
+def _finding(console: Console, f, verbose: bool, where: str | None = None) -> None:
     """  WARNING  what is wrong  [id]
+                 on: which members (the fleet view)
                  fix: what to paste   (never wrapped, so a copied command stays whole)
                  seen: the evidence (errors, or everything with --verbose)"""
     grid = Table.grid(padding=(0, 1))
@@ -237,6 +280,8 @@ def _finding(console: Console, f, verbose: bool) -> None:
     title = Text(f.title)
     title.append(f"  [{f.id}]", style="dim")
     grid.add_row("", Text(f.severity.upper(), style=SEV_STYLE.get(f.severity, "")), title)
+    if where:
+        grid.add_row("", "", Text(where, style="dim"))
     console.print(grid)
     if f.fix:
         console.print(Text("          fix: ", style="bold") + Text(f.fix), soft_wrap=True)

@@ -102,6 +102,8 @@ def summarize(r: dict) -> str:
         tail = f"failed to {final.get('stage')}"
     elif not final:
         tail = f"exited {run['returncode']} without finishing"
+    elif not planned:  # nothing this device can run (its notes say why)
+        return "not run"
     else:
         return f"{passed}/{len(planned)} passed"
     return f"{passed}/{len(planned)} passed, then {tail}"

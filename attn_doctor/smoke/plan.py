@@ -3,7 +3,7 @@ causal and not, GQA, the documented dtype refusals, and variable-length batches.
 
 from __future__ import annotations
 
-from ..backends import SPECS, backward_reason
+from ..backends import SPECS, backward_reason, forward_reason
 
 # ‖out − ref‖/‖ref‖ bounds against a float64 reference, and the worst single row.
 TOL = {"float32": 2e-3, "float16": 5e-3, "bfloat16": 2e-2}
@@ -37,6 +37,9 @@ def plan(backend: str, cap: tuple[int, int] | None, torch_version=None, level: s
     """(cases, notes) for one backend on one device (cap None: the CPU)."""
     spec = SPECS[backend]
     notes: list[str] = []
+    why = forward_reason(spec, cap) if cap is not None else None
+    if why:  # a node may mix GPUs: this one cannot run it, the others may
+        return [], [f"not run on this GPU: {why}"]
     bwd_why = backward_reason(spec, cap)
     if cap is None and backend == "flex":
         bwd_why = "FlexAttention has no backward on the CPU"

@@ -1,0 +1,325 @@
+"""The fleet view: many reports (the ranks of one job, or nodes checked one by one) as one.
+
+Input is member reports, each a report dict from one host or rank. Output is a Fleet: a row per
+member and device, and findings for what sets members apart: every compared value (torch and
+package versions, torch's CUDA build, Python, driver, GPUs, backend statuses, the environment)
+is held against the value most members share, and each member that differs is named. With no
+majority (two members that disagree, a tie) the first member's group (rank 0) is the reference.
+Members that fail their own check, ranks that never reported, and an exchange that broke are
+findings too; the exit code follows the findings, as for one report.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from .. import __version__
+from ..devices import rows as device_rows
+from ..facts import view
+from ..knowledge import finding
+from ..model import EXIT_FINDINGS, EXIT_OK, SCHEMA, Finding, UsageError, sort_findings
+
+FLEET_SCHEMA = "attn-doctor.fleet/1"
+
+# Environment variables that differ between ranks or hosts by design, or that a launcher sets for
+# its workers (torchrun: TORCH_NCCL_ASYNC_ERROR_HANDLING): never a finding.
+PER_RANK_ENV = {"RANK", "LOCAL_RANK", "WORLD_SIZE", "GROUP_RANK", "ROLE_RANK", "LOCAL_WORLD_SIZE",
+                "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HOME", "USER", "LOGNAME", "PATH",
+                "TMPDIR", "NO_COLOR", "CI", "TORCH_NCCL_ASYNC_ERROR_HANDLING"}
+PER_RANK_PREFIXES = ("SLURM_", "TORCHELASTIC_")
+MAX_NAMES = 4  # members named in one finding before "and N more"
+
+
+@dataclass
+class Member:
+    label: str  # how the fleet view names it: host, host/rN, or host [file]
+    source: str  # the file it came from, or "rank N"
+    host: str | None
+    rank: int | None
+    report: dict | None  # None: the rank answered with an error instead of a report
+    error: str | None = None
+    device: str | None = None  # the one device a distributed rank speaks for
+
+    @property
+    def exit_code(self) -> int | None:
+        return None if self.report is None else self.report.get("exit_code")
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in (self.report or {}).get("findings") or [] if f.get("severity") == severity)
+
+
+@dataclass
+class Fleet:
+    members: list[Member]
+    findings: list[Finding]
+    missing: list[dict] = field(default_factory=list)  # {"rank", "world_size", "seconds", "why"}
+    strict: bool = False
+    world_size: int | None = None
+    exit_code: int = EXIT_OK
+
+    @property
+    def hosts(self) -> list[str]:
+        return list(dict.fromkeys(m.host or "?" for m in self.members))
+
+    def rows(self) -> list[dict]:
+        """One row per member and device: {member, device, name, cap, cells, why}."""
+        out = []
+        for m in self.members:
+            if m.report is None:
+                out.append({"member": m, "device": None, "cells": {}, "why": {}, "name": "", "cap": ""})
+                continue
+            for r in device_rows(m.report.get("facts") or {}, m.report.get("backends") or {},
+                                 only=[m.device] if m.device else None):
+                out.append(dict(r, member=m))
+        return out
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def to_dict(self) -> dict:
+        return {
+            "schema": FLEET_SCHEMA,
+            "tool_version": __version__,
+            "exit_code": self.exit_code,
+            "strict": self.strict,
+            "world_size": self.world_size,
+            "hosts": self.hosts,
+            "members": [{"label": m.label, "source": m.source, "host": m.host, "rank": m.rank,
+                         "device": m.device, "exit_code": m.exit_code, "error": m.error,
+                         "errors": m.count("error"), "warnings": m.count("warning"),
+                         "notes": m.count("info")} for m in self.members],
+            "missing": self.missing,
+            "devices": [{"member": r["member"].label, "device": r["device"], "name": r["name"], "cap": r["cap"],
+                         "backends": r["cells"]} for r in self.rows()],
+            "findings": [f.to_dict() for f in self.findings],
+            # The members' own reports, whole: `merge` reads a fleet file back as its members.
+            "reports": [{"source": m.source, "host": m.host, "rank": m.rank, "device": m.device,
+                         "error": m.error, "report": m.report} for m in self.members],
+        }
+
+
+# ---- who a report is ----------------------------------------------------------------------------
+
+def identity(report: dict) -> dict:
+    """host, rank and device of a report: what `check --distributed` recorded, else the launcher's
+    environment the report saw (a plain `check` run under torchrun or srun)."""
+    facts = report.get("facts") or {}
+    dist = (report.get("options") or {}).get("distributed") or {}
+    env = facts.get("env") or {}
+    rank = dist.get("rank")
+    if rank is None:
+        raw = env.get("RANK", env.get("SLURM_PROCID"))
+        rank = int(raw) if raw is not None and str(raw).isdigit() else None
+    return {"host": dist.get("host") or (facts.get("system") or {}).get("hostname"), "rank": rank,
+            "device": dist.get("device")}
+
+
+def member(report: dict | None, source: str, *, host: str | None = None, rank: int | None = None,
+           error: str | None = None) -> Member:
+    """A member from its report (or, for a rank that sent an error, from what the exchange knows)."""
+    ident = identity(report) if report else {"host": None, "rank": None, "device": None}
+    return Member(label="", source=source, host=ident["host"] or host,
+                  rank=rank if ident["rank"] is None else ident["rank"], report=report, error=error,
+                  device=ident["device"])
+
+
+def _label(members: list[Member]) -> None:
+    """host, or host/rN for ranks; a file name or #n where that still leaves two alike."""
+    for m in members:
+        m.label = (m.host or "?") + (f"/r{m.rank}" if m.rank is not None else "")
+    seen: dict[str, int] = {}
+    dups = {m.label for m in members if sum(1 for x in members if x.label == m.label) > 1}
+    for m in members:
+        if m.label in dups and not m.source.startswith("rank "):
+            m.label += f" [{os.path.basename(m.source.split(':')[0]) or m.source}]"
+    for m in members:
+        n = seen[m.label] = seen.get(m.label, 0) + 1
+        if n > 1:
+            m.label += f" #{n}"
+
+
+# ---- what is compared ---------------------------------------------------------------------------
+
+def _minor(v: str | None) -> str | None:
+    parts = (v or "").split(".")
+    return ".".join(parts[:2]) if v else None
+
+
+def compared(m: Member) -> dict[tuple[str, str], str | None]:
+    """The values of one member that every other member should share: {(kind, name): value}."""
+    rep = m.report or {}
+    facts = rep.get("facts") or {}
+    t = view.torch(facts)
+    out: dict[tuple[str, str], str | None] = {}
+    out[("python", "Python")] = _minor((facts.get("system") or {}).get("python"))
+    for name, d in view.stack(facts).items():
+        out[("package", name)] = d.get("version")
+    out[("torch-build", "torch")] = t["cuda"] and f"CUDA {t['cuda']}" or (t["hip"] and f"ROCm {t['hip']}") or (
+        "CPU" if t["import_ok"] else None)
+    out[("driver", "NVIDIA driver")] = (facts.get("driver") or {}).get("driver")
+    gpus = sorted({f"{r['name']} {r['cap']}" for r in device_rows(facts, rep.get("backends") or {},
+                                                                   only=[m.device] if m.device else None)
+                   if r["device"] != "cpu"})
+    out[("gpu", "GPUs")] = " + ".join(gpus) or None
+    for name, row in (rep.get("backends") or {}).items():
+        if row.get("status") != "skipped":  # not selected there: nothing to compare
+            out[("backend", name)] = row.get("status")
+    for var, val in (facts.get("env") or {}).items():
+        if var not in PER_RANK_ENV and not var.startswith(PER_RANK_PREFIXES):
+            out[("env", var)] = val
+    out[("doctor", "attn-doctor")] = facts.get("tool_version") or rep.get("tool_version")
+    return out
+
+
+_ABSENT = {"package": "not installed", "env": "unset", "driver": "none", "gpu": "no GPU",
+           "torch-build": "not importable", "backend": "absent"}
+
+
+def _shown(kind: str, value: str | None) -> str:
+    return _ABSENT.get(kind, "?") if value is None else str(value)
+
+
+def _names(labels: list[str]) -> str:
+    if len(labels) <= MAX_NAMES:
+        return ", ".join(labels)
+    return ", ".join(labels[:MAX_NAMES - 1]) + f" and {len(labels) - MAX_NAMES + 1} more"
+
+
+def _index(torch_version: str) -> str | None:
+    """The download.pytorch.org index of a torch wheel: its local tag (cu130, cpu, rocm6.4)."""
+    return torch_version.split("+", 1)[1] if "+" in torch_version else None
+
+
+def _entry(kind: str, name: str, value: str | None, reference: str | None) -> tuple[str, dict]:
+    """(knowledge id, extra params) for one member group that differs from the reference."""
+    if kind == "package":
+        if reference is None:
+            return "fleet.package-extra", {"package": name}
+        if name == "torch" and _index(reference):
+            return "fleet.torch-differs", {"package": name, "index": _index(reference)}
+        return "fleet.package-differs", {"package": name}
+    if kind == "env":
+        return ("fleet.env-extra" if reference is None else "fleet.env-differs"), {"var": name}
+    if kind == "backend":
+        return "fleet.backend-differs", {"backend": name}
+    if kind == "torch-build":
+        ref = reference or ""
+        index = "cpu" if ref == "CPU" else "cu" + ref[5:].replace(".", "") if ref.startswith("CUDA ") else \
+            "rocm" + ref[5:] if ref.startswith("ROCm ") else "cu130"
+        return "fleet.torch-build-differs", {"what": name, "index": index}
+    return f"fleet.{kind}-differs", {"what": name}
+
+
+def differences(members: list[Member]) -> list[Finding]:
+    """A finding for every group of members whose value differs from the reference group's."""
+    have = [m for m in members if m.report is not None]
+    if len(have) < 2:
+        return []
+    values = {m.label: compared(m) for m in have}
+    keys = list(dict.fromkeys(k for m in have for k in values[m.label]))
+    torch_differs = len({values[m.label].get(("package", "torch")) for m in have}) > 1
+    out = []
+    for key in keys:
+        kind, name = key
+        if kind == "torch-build" and torch_differs:
+            continue  # a different torch version already says it; its build would repeat it
+        groups: dict[str | None, list[str]] = {}
+        for m in have:  # in member order: ties go to the group of the first member (rank 0)
+            if kind == "backend" and key not in values[m.label]:
+                continue  # not selected there (--backend): nothing to hold against the others
+            groups.setdefault(values[m.label].get(key), []).append(m.label)
+        if len(groups) < 2:
+            continue
+        top = max(len(v) for v in groups.values())
+        reference = next(v for v, labels in groups.items() if len(labels) == top)
+        ref_labels = groups[reference]
+        detail = "; ".join(f"{_shown(kind, v)}: {_names(labels)}" for v, labels in groups.items())
+        for value, labels in groups.items():
+            if value == reference:
+                continue
+            fid, extra = _entry(kind, name, value, reference)
+            params = dict(value=_shown(kind, value), hosts=_names(labels), count=len(labels),
+                          reference=_shown(kind, reference), ref_hosts=_names(ref_labels),
+                          ref_count=len(ref_labels), total=sum(len(v) for v in groups.values()), **extra)
+            if fid == "fleet.torch-differs":
+                params["torch"] = reference
+            out.append(finding(fid, detail=detail, **params))
+    return out
+
+
+def member_problems(members: list[Member], strict: bool) -> list[Finding]:
+    out = []
+    for m in members:
+        if m.report is None:
+            out.append(finding("fleet.rank-error", member=m.label, host=m.host or "?", error=m.error or "no report"))
+            continue
+        errors = [f for f in m.report.get("findings") or [] if f.get("severity") == "error"]
+        warnings = [f for f in m.report.get("findings") or [] if f.get("severity") == "warning"]
+        failing = errors + (warnings if strict else [])
+        if m.exit_code or failing:
+            ids = sorted({f.get("id") for f in failing}) or ["a required backend is not ok"]
+            out.append(finding("fleet.member-failed", member=m.label, host=m.host or "?", count=len(failing),
+                               ids=", ".join(ids)))
+    return out
+
+
+def missing_problems(missing: list[dict]) -> list[Finding]:
+    return [finding("fleet.rank-missing", rank=x["rank"], world_size=x.get("world_size") or "?",
+                    seconds=f"{x.get('seconds') or 0:.0f}", more=f"{2 * (x.get('seconds') or 60):.0f}",
+                    detail=x.get("note")) for x in missing]
+
+
+def build(members: list[Member], missing: list[dict] | None = None, strict: bool = False,
+          world_size: int | None = None, exchange_error: dict | None = None) -> Fleet:
+    """The fleet of `members` (in the order given: rank 0, or the first file, first)."""
+    if any(m.rank is not None for m in members) and all(m.rank is not None for m in members):
+        members = sorted(members, key=lambda m: m.rank)
+    _label(members)
+    missing = sorted(missing or [], key=lambda x: x["rank"])
+    findings = member_problems(members, strict) + differences(members)
+    if exchange_error:  # one finding says why: the ranks it could not gather are rows, not findings
+        findings.append(finding("fleet.exchange-failed", **exchange_error))
+    else:
+        findings += missing_problems(missing)
+    findings = sort_findings(findings)
+    failing = any(f.severity == "error" or (strict and f.severity == "warning") for f in findings)
+    return Fleet(members=members, findings=findings, missing=missing, strict=strict, world_size=world_size,
+                 exit_code=EXIT_FINDINGS if failing else EXIT_OK)
+
+
+# ---- merge: reports saved on many machines -----------------------------------------------------
+
+def load(paths: list[str]) -> tuple[list[Member], list[dict]]:
+    """Members (and ranks recorded missing) from report files and fleet files, in argument order."""
+    from ..saved import load_json
+
+    members: list[Member] = []
+    missing: list[dict] = []
+    if not paths:
+        raise UsageError("merge: name at least one report (attn-doctor check --json REPORT.json on each machine)")
+    for path in paths:
+        data = load_json(path)
+        schema = data.get("schema") if isinstance(data, dict) else None
+        if schema == FLEET_SCHEMA:
+            for rec in data.get("reports") or []:
+                rep = rec.get("report")
+                if rep is not None and not _is_report(rep):
+                    raise UsageError(f"{path} holds a member that is not an attn-doctor report")
+                members.append(member(rep, f"{path}:{rec.get('source')}", host=rec.get("host"), rank=rec.get("rank"),
+                                      error=rec.get("error")))
+            missing += [dict(x, note=f"recorded in {path}") for x in data.get("missing") or []]
+        elif _is_report(data):
+            members.append(member(data, path))
+        else:
+            raise UsageError(f"{path} is not an attn-doctor report (no \"schema\": \"{SCHEMA}\" or \"{FLEET_SCHEMA}\")")
+    return members, missing
+
+
+def _is_report(data) -> bool:
+    return isinstance(data, dict) and data.get("schema") == SCHEMA and isinstance(data.get("facts"), dict)
+
+
+def merge(paths: list[str], strict: bool = False) -> Fleet:
+    members, missing = load(paths)
+    return build(members, missing, strict=strict)

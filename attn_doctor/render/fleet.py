@@ -1,0 +1,105 @@
+"""The fleet view in the terminal (a row per member and GPU, what differs, the members' findings
+once each with who has them) and as JSON (schema attn-doctor.fleet/1)."""
+
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+
+from ..devices import LEGEND, NA, shown_backends
+from ..fleet import Fleet, _names
+from ..model import Finding, sort_findings
+from .text import _finding, device_header, device_line
+
+
+def dumps(fleet: Fleet) -> str:
+    return json.dumps(fleet.to_dict(), indent=2, default=str) + "\n"
+
+
+def device_lines(fleet: Fleet) -> list[Text]:
+    """Each member on a line of its own (a hostname can be long), then a row per GPU under it."""
+    rows = fleet.rows()
+    cols = shown_backends([r for r in rows if r["device"] is not None])
+    out = [device_header(cols, indent=2)]
+    last = None
+    for r in rows:
+        m = r["member"]
+        if m is not last:
+            last = m
+            line = Text(m.label, style="bold")
+            if m.report is None:
+                line.append("  no report: " + (m.error or "?"), style="bold red")
+            else:
+                line.append(f"  exit {m.exit_code}", style="bold red" if m.exit_code else "green")
+            out.append(line)
+        if r["device"] is not None:
+            out.append(device_line(r, cols, indent=2))
+    for x in fleet.missing:
+        out.append(Text(f"rank {x['rank']}", style="bold") + Text("  MISSING: " + (x.get("why") or "no report"),
+                                                                   style="bold red"))
+    return out
+
+
+def grouped(fleet: Fleet) -> list[tuple[Finding, list[str]]]:
+    """The members' own findings, each once, with the members that have it."""
+    groups: dict[tuple, tuple[Finding, list[str]]] = {}
+    for m in fleet.members:
+        for d in (m.report or {}).get("findings") or []:
+            f = Finding.from_dict(d)
+            key = (f.id, f.backend, f.title)
+            groups.setdefault(key, (f, []))[1].append(m.label)
+    order = sort_findings([f for f, _ in groups.values()])
+    by_id = {(f.id, f.backend, f.title): labels for f, labels in groups.values()}
+    return [(f, by_id[(f.id, f.backend, f.title)]) for f in order]
+
+
+def _who(labels: list[str], total: int) -> str:
+    if len(labels) == total and total > 1:
+        return f"on every member ({total})"
+    return "on " + _names(labels)
+
+
+def render(fleet: Fleet, console, verbose: bool = False, launcher: str | None = None) -> None:
+    if not console.no_color:
+        return _render(fleet, console, verbose, launcher)
+    with console.capture() as cap:  # plain text (logs, pipes): no padding at line ends
+        _render(fleet, console, verbose, launcher)
+    console.file.write("\n".join(line.rstrip() for line in cap.get().splitlines()) + "\n")
+    console.file.flush()
+
+
+def _render(fleet: Fleet, console, verbose: bool, launcher: str | None) -> None:
+    from .. import __version__
+
+    n, hosts = len(fleet.members), len(fleet.hosts)
+    head = f"attn-doctor {__version__} - fleet of {n} member(s) on {hosts} host(s)"
+    if fleet.missing:
+        head += f", {len(fleet.missing)} missing"
+    if launcher:
+        head += f" ({launcher})"
+    console.print(Text(head, style="bold"))
+    console.print()
+    console.print(Text("Members and their GPUs", style="bold underline"))
+    for line in device_lines(fleet):
+        console.print(line)
+    if any(r["cells"].get(b) == NA for r in fleet.rows() for b in r["cells"]) or verbose:
+        console.print(Text(LEGEND, style="dim"), overflow="fold")
+    console.print()
+    console.print(Text("Fleet", style="bold underline"))
+    if not fleet.findings:
+        console.print(Text("  every member reported and they all match", style="green"))
+    for f in fleet.findings:
+        _finding(console, f, verbose)
+    groups = grouped(fleet)
+    if groups:
+        console.print()
+        console.print(Text("Members' findings", style="bold underline"))
+        for f, labels in groups:
+            _finding(console, f, verbose, where=_who(labels, n))
+    e, w, i = fleet.count("error"), fleet.count("warning"), fleet.count("info")
+    failing = sum(1 for m in fleet.members if m.exit_code != 0)
+    console.print()
+    console.print(Text(f"{e} error(s), {w} warning(s), {i} note(s) across the fleet; {n} member(s), {failing} failing, "
+                       f"{len(fleet.missing)} missing - exit {fleet.exit_code}",
+                       style="bold red" if fleet.exit_code else "bold green"))
