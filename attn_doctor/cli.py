@@ -202,10 +202,21 @@ def _drop_stdout() -> None:
 COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "none")
 
 
+def _tolerant_stdout() -> None:
+    """A value that is not UTF-8 (an env var, a path) reaches us as lone surrogates; under a UTF-8
+    locale stdout's 'strict' errors would turn printing it into a crash, so escape it instead."""
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        try:
+            sys.stdout.reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
         argv = ["--help"]
+    _tolerant_stdout()
     try:
         rv = app(args=argv, prog_name="attn-doctor", standalone_mode=False)
         return int(rv or 0)
