@@ -73,6 +73,8 @@ def _writable(path: str | None, flag: str) -> None:
         raise UsageError(f"{flag}: {path} is a directory")
     if not os.path.isdir(os.path.dirname(full)):
         raise UsageError(f"{flag}: cannot write {path}: directory {os.path.dirname(full)} does not exist")
+    if not os.access(os.path.dirname(full), os.W_OK | os.X_OK):
+        raise UsageError(f"{flag}: cannot write {path}: directory {os.path.dirname(full)} is not writable")
 
 
 FORMATS = ("text", "json", "github", "markdown")
