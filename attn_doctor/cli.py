@@ -214,6 +214,126 @@ def _tolerant_stdout() -> None:
             pass
 
 
+def _report(backend, require, timeout: float, compile_mode: str | None, from_report: str | None, *,
+            strict: bool = False, progress: bool = True):
+    """The report `fix` works from: a fresh probe (no kernels: what fix changes is the environment)
+    or a saved report's facts."""
+    from .checks import Context
+    from .report import evaluate
+
+    selected = _backends(backend, "--backend") or None
+    required = _backends(require, "--require")
+    if compile_mode is not None and compile_mode not in COMPILE_MODES:
+        raise UsageError(f"--compile-mode: unknown mode {compile_mode!r} (known: {', '.join(COMPILE_MODES)})")
+    if selected:
+        selected = sorted(set(selected) | set(required))
+    if from_report:
+        from .saved import load_report
+
+        facts = load_report(from_report)["facts"]
+    else:
+        from .facts import collect
+        from .progress import Progress
+
+        with Progress(enabled=progress) as prog:
+            prog.update("probing torch, GPUs and backends")
+            facts = collect(backends=selected, timeout=timeout, progress=prog.backend)
+    ctx = Context(required=required, selected=selected, compile_mode=compile_mode, strict=strict, smoke=False)
+    options = {"smoke": False, "backends": selected, "strict": strict, "compile_mode": compile_mode,
+               "timeout": timeout, "from": from_report}
+    return evaluate(facts, ctx, options)
+
+
+@app.command()
+def explain(
+    target: Optional[str] = typer.Argument(None, metavar="ID|-", help="A finding id, '-' to read an error or a whole log from stdin, or an error message."),
+    list_ids: bool = typer.Option(False, "--list", help="List every id."),
+    json_out: bool = typer.Option(False, "--json", help='Print {"matches": [{"id", "backend", "title", "cause", "fix", ...}]}.'),
+    limit: int = typer.Option(20, "--limit", min=1, help="Show at most this many matches."),
+):
+    """Explain a finding id, or find the known problems in an error message or a log (exit 1: nothing matched)."""
+    import json
+
+    from . import explain as ex
+    from .render.text import make_console
+
+    if list_ids:
+        if json_out:
+            print(json.dumps(ex.list_json(), indent=2))
+        else:
+            ex.render_list(make_console())
+        raise typer.Exit(0)
+    if target is None:
+        raise UsageError("explain: give an ID, '-' to read an error or a log from stdin, or --list")
+    if target == "-":
+        found, by = ex.match(ex.read_text()), "text"
+    else:
+        found, by = ex.lookup(target)
+    found = found[:limit]
+    if json_out:
+        print(json.dumps(ex.to_json(found), indent=2, ensure_ascii=False))
+    elif found:
+        ex.render_entries(make_console(), found, by)
+    else:
+        hint = ex.suggestions(target) if target != "-" else []
+        msg = "no known problem matches this text" if target == "-" or " " in target else f"no entry {target!r} and no known problem matches it"
+        if hint:
+            msg += "; did you mean " + ", ".join(hint)
+        print(f"attn-doctor explain: {msg} (attn-doctor explain --list shows every id)", file=sys.stderr)
+    raise typer.Exit(0 if found else 1)
+
+
+@app.command()
+def fix(
+    path: Optional[str] = typer.Argument(None, metavar="[PATH]", help="Where --write-env writes (default ./env.sh)."),
+    write_env: bool = typer.Option(False, "--write-env", help="Write the environment part as PATH, a POSIX-shell file of exports."),
+    print_env: bool = typer.Option(False, "--print", help="Print the env file on stdout instead of writing it."),
+    force: bool = typer.Option(False, "--force", help="Replace a file at PATH that attn-doctor did not write (keeps PATH.bak)."),
+    backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", help="Limit the run to these backends (repeatable)."),
+    require: Optional[List[str]] = typer.Option(None, "--require", "-r", help="Backends the job needs (repeatable)."),
+    timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, help="Seconds allowed for each child process."),
+    compile_mode: Optional[str] = typer.Option(None, "--compile-mode", help="The torch.compile mode your job uses (the allocator setting must be safe for it)."),
+    from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Fix what a saved report found; probe nothing."),
+    json_out: bool = typer.Option(False, "--json", help="Print the fixes and the env exports as JSON."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each finding's evidence."),
+):
+    """Print the fixes for the findings of a fresh check (or of --from REPORT.json), most important first;
+    --write-env writes their environment part to env.sh. Exit 0 when done, 2 when it could not."""
+    import json
+
+    from . import envfile, fixes
+
+    if path is not None and not write_env:
+        raise UsageError(f"fix: {path!r}: a PATH goes with --write-env")
+    if compile_mode is None and from_report:
+        from .saved import load_report
+
+        compile_mode = (load_report(from_report).get("options") or {}).get("compile_mode")
+    report = _report(backend, require, timeout, compile_mode, from_report, progress=not (print_env or json_out))
+    written, note = None, None
+    if print_env:
+        text, plan = envfile.build(report, compile_mode=compile_mode)
+        sys.stdout.write(text)
+        raise typer.Exit(0)
+    if write_env:
+        written = envfile.write(report, path or "env.sh", force=force, compile_mode=compile_mode)
+        plan = written.plan
+        n = len(plan.exports)
+        note = (f"{written.path} is up to date ({n} export(s))" if written.status == "unchanged"
+                else f"wrote {written.path} ({n} export(s))" + (f"; the previous file is {written.backup}" if written.backup else "")
+                ) + f": . {written.path if '/' in written.path else './' + written.path}"
+    else:
+        _, plan = envfile.build(report, compile_mode=compile_mode)
+    if json_out:
+        extra = {"path": written.path, "status": written.status, "backup": written.backup} if written else None
+        print(json.dumps(fixes.to_json(report, plan, extra), indent=2, ensure_ascii=False))
+    else:
+        from .render.text import make_console
+
+        fixes.render(make_console(), report, plan, written=note, verbose=verbose)
+    raise typer.Exit(0)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:

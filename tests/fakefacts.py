@@ -245,6 +245,73 @@ def set_env(f: dict, **env: str) -> dict:
     return f
 
 
+# --------------------------------------------------------------------------------------------
+# Smoke tests (facts["smoke"]). The shapes are the smoke child's, as the H100 run of 2026-11-22
+# recorded them (torch 2.11.0+cu130, flash-attn-4 4.0.0b36, sageattention 1.0.6); the values are faked.
+# --------------------------------------------------------------------------------------------
+
+def smoke_plan(backend: str, cap: tuple[int, int] | None = (9, 0), **kw) -> list[dict]:
+    """The cases the real planner (attn_doctor/smoke/plan.py) gives `backend` on a GPU of `cap`."""
+    from attn_doctor.smoke.plan import plan
+
+    return plan(backend, cap, **kw)[0]
+
+
+def smoke_case(case: dict, bwd: dict | None = None, **measured) -> dict:
+    """FAKES one finished case as the smoke child emits it: errors a tenth of the case's tolerances
+    unless `measured` (and `bwd`, for the backward) say otherwise. ok and problems then come from the
+    child's own classify_numbers, so a failing case carries the child's real problem wording."""
+    from attn_doctor.smoke.child import classify_numbers
+
+    if case["kind"] == "refusal":
+        res = {"refused": True, "refusal": "AssertionError: inputs must be float16, bfloat16, fp8 e4m3fn, or fp8 e5m2"}
+    elif case["kind"] == "sdpa-kernels":
+        ok = {"rel_err": case["tol"] / 10, "row_err": case["row_tol"] / 10, "nonfinite": 0, "ok": True}
+        res = {"kernels": {k: dict(ok) for k in ("flash_attention", "efficient_attention", "cudnn_attention", "math")},
+               "default": "cudnn_attention"}
+    else:
+        res = {"first_seconds": 1.3, "rel_err": case["tol"] / 10, "row_err": case["row_tol"] / 10, "nonfinite": 0,
+               "seconds": 0.0005, "compile_seconds": 1.3}
+        if case["kind"] == "varlen":
+            res.update(padding_change=0.0, isolation_change=0.0)
+        else:
+            res["deterministic_fwd"] = True
+        if case.get("backward"):
+            res["bwd"] = {"rel_err": case["tol"] / 10, "row_err": case["row_tol"] / 10, "nonfinite": 0, "grad": "dq",
+                          "seconds": 0.0014, "first_seconds": 5.2, "compile_seconds": 5.2, **(bwd or {})}
+    res.update(measured)
+    classify_numbers(case, res)
+    return dict(res, name=case["name"], wall=6.6)
+
+
+def smoke_case_error(case: dict, type_: str, message: str, frames: str = "") -> dict:
+    """FAKES a case whose kernel call raised (the child records the exception and goes on)."""
+    return {"ok": False, "error": error(type_, message, frames), "name": case["name"], "wall": 0.4}
+
+
+def add_smoke(f: dict, backend: str, cases: list[dict], key: str = "0", planned: list[str] | None = None,
+              run: dict | None = None, final: dict | None = None, stuck_in: str | None = None, **extra) -> dict:
+    """FAKES one smoke child's result for `backend` on torch device `key` ("cpu" or an index), made into
+    a record by the real attn_doctor.smoke.smoke_record(). `final` is the child's last line (None: it
+    printed none, as when it was killed); by default it finished. `extra` (cache_check) is merged in."""
+    from attn_doctor.smoke import smoke_record
+
+    if key == "cpu":
+        info, device = {}, "cpu"
+    else:
+        g = f["torch"]["probe"]["cuda_runtime"]["devices"][int(key)]
+        info, device = {"gpu": g["name"], "capability": g["capability"]}, f"cuda:{key}"
+    if final is None and not (run and (run.get("timed_out") or run.get("signal"))):
+        final = {"pid": 4242, "torch_seconds": 3.6, **info, "load_seconds": 0.4, "stage": "done"}
+    run = run or run_ok(round(sum(c.get("wall", 0) for c in cases) + 4.0, 3))
+    r = {"import": {"ok": True}, "planned": planned if planned is not None else [c["name"] for c in cases],
+         "notes": [], "cases": cases, "stuck_in": stuck_in, "final": final, "wall_seconds": run["seconds"],
+         "device": device, "run": run}
+    rec = dict(smoke_record(r), **extra)
+    f.setdefault("smoke", {"level": "standard", "devices": {}})["devices"].setdefault(key, {})[backend] = rec
+    return rec
+
+
 def check(f: dict, **ctx):
     """Evaluate the faked facts as `attn-doctor check --no-smoke` would (same Context)."""
     return evaluate(f, Context(**ctx))

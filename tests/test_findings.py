@@ -784,6 +784,411 @@ def xformers_built_for_cu128():
 
 
 # ----------------------------------------------------------------------------------------------
+# smoke tests (records built by fakefacts.add_smoke through the real smoke_record(); failing cases
+# get their problem wording from the child's own classify_numbers)
+# ----------------------------------------------------------------------------------------------
+
+def _smoke(f, backend, cap=(9, 0), broken=None, **plan_kw):
+    """Every planned case of `backend` passes, except `broken` {case index: finished case or error}."""
+    plan = ff.smoke_plan(backend, cap, **plan_kw)
+    cases = [(broken or {}).get(i) or ff.smoke_case(c) for i, c in enumerate(plan)]
+    return plan, ff.add_smoke(f, backend, cases)
+
+
+def _fa4_cache_at_home(f):
+    """FA4's disk cache moved off /tmp, as cache.volatile asks: FLASH_ATTENTION_CUTE_DSL_CACHE_DIR set."""
+    d = "/home/user/.cache/flash_attention_cute_dsl"
+    ff.set_env(f, FLASH_ATTENTION_CUTE_DSL_CACHE_DIR=d)
+    ff.get_cache(f, "fa4").update(path=d, set=True, under_tmp=False, exists=True, is_dir=True, writable=True,
+                                  readable=True, nearest_existing=d)
+    return f
+
+
+def test_healthy_smoke_has_no_findings():
+    """FAKES a healthy smoke run of sdpa, flex, cute and fa3 on the healthy H200: no finding, every status
+    ok. So each smoke scenario below fires because of the one case or run it breaks."""
+    f = _fa4_cache_at_home(_fa4_stack(ff.gpu_box()))
+    ff.install(f, "fa3", "flash_attn_3", "3.0.0b1")
+    for name in ("sdpa", "flex", "cute", "fa3"):
+        _smoke(f, name)
+    f["smoke"]["devices"]["0"]["cute"]["cache_check"] = {"first_seconds": 0.4, "ok": True, "wall_seconds": 5.1}
+    r = ff.check(f)
+    assert r.findings == []
+    assert {n: r.backends[n]["status"] for n in ("sdpa", "flex", "cute", "fa3")} == dict.fromkeys(
+        ("sdpa", "flex", "cute", "fa3"), "ok")
+
+
+@scenario("smoke.hang", "error", "cute")
+def fa4_smoke_hangs():
+    """flash-attn-4 imports; its smoke child never finished its first case (a cold JIT) and was killed at
+    the 180 s timeout: no case result, no final line, stuck_in names the case."""
+    f = _fa4_stack(ff.gpu_box())
+    plan = ff.smoke_plan("cute")
+    ff.add_smoke(f, "cute", [], planned=[c["name"] for c in plan], run=ff.hung_run(), stuck_in=plan[0]["name"])
+    return f
+
+
+@scenario("smoke.crashed", "error", "sage")
+def sage_smoke_segfaults():
+    """sageattention 1.0.6 imports; its smoke child died of SIGSEGV in the first case, printing only
+    Python's faulthandler lines."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    plan = ff.smoke_plan("sage")
+    ff.add_smoke(f, "sage", [], planned=[c["name"] for c in plan], stuck_in=plan[0]["name"], run=ff.crashed_run(
+        stderr="Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f3b2c1ff740 (most recent call first):\n"
+               '  File "/venv/lib/python3.12/site-packages/sageattention/core.py", line 133 in sageattn\n'))
+    return f
+
+
+@scenario("smoke.case-error", "error", "xformers")
+def xformers_case_has_no_operator():
+    """xformers 0.0.35 imports; every memory_efficient_attention call raises NotImplementedError (no
+    operator for the inputs), an error no knowledge entry names. The first case's error is faked."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    ff.add_dist(f, "numpy", "2.3.4")
+    plan = ff.smoke_plan("xformers")
+    _smoke(f, "xformers", broken={0: ff.smoke_case_error(
+        plan[0], "NotImplementedError", "No operator found for `memory_efficient_attention_forward` with inputs:\n"
+        "     query       : shape=(2, 256, 8, 128) (torch.bfloat16)\n"
+        "`fa3F@0.0.0` is not supported because:\n    operator wasn't built - see `python -m xformers.info` for more info")})
+    return f
+
+
+@scenario("smoke.case-error", "error", "fa3")
+def fa3_adapter_load_fails():
+    """flash_attn_3 imports, but loading its entry point in the smoke child raised AttributeError (the
+    child's final line: stage load, no case run)."""
+    f = ff.gpu_box()
+    ff.install(f, "fa3", "flash_attn_3", "3.0.0b1")
+    plan = ff.smoke_plan("fa3")
+    ff.add_smoke(f, "fa3", [], planned=[c["name"] for c in plan], final={
+        "pid": 4242, "torch_seconds": 3.6, "gpu": "NVIDIA H200", "capability": [9, 0], "stage": "load",
+        "error": ff.error("AttributeError", "module 'flash_attn_interface' has no attribute 'flash_attn_func'")})
+    return f
+
+
+@scenario("smoke.known-error", "error", "flex")
+def flex_inductor_subdir_not_writable():
+    """FlexAttention's first compile raised PermissionError inside the Inductor cache: the cache's top
+    directory is writable (the caches check is quiet) but a triton/ subdirectory left by a root run is
+    not. The matched entry (cache.unwritable) needs the cache's name and path, which a smoke case does
+    not have, so the generic known-error finding names it."""
+    f = ff.gpu_box()
+    plan = ff.smoke_plan("flex")
+    _smoke(f, "flex", broken={0: ff.smoke_case_error(
+        plan[0], "PermissionError", "[Errno 13] Permission denied: '/home/user/.cache/torchinductor/triton/0/tmpk2v9x1'",
+        '  File "/venv/lib/python3.12/site-packages/torch/_inductor/runtime/triton_heuristics.py", line 1288, in '
+        "_precompile_config\n")})
+    return f
+
+
+@scenario("smoke.wrong-result", "error", "cute")
+def fa4_wrong_output():
+    """flash-attn-4's output in the first case is far from the float64 reference (rel err 0.31), and its
+    gradient with it: the forward is reported, not the gradient that follows from it."""
+    f = _fa4_stack(ff.gpu_box())
+    plan = ff.smoke_plan("cute")
+    _smoke(f, "cute", broken={0: ff.smoke_case(plan[0], rel_err=0.31, row_err=0.9, bwd={"rel_err": 0.4})})
+    return f
+
+
+@scenario("smoke.wrong-grad", "error", "fa3")
+def fa3_wrong_gradient():
+    """flash_attn_3's forward is right but its dq in the first case is off (rel err 0.4)."""
+    f = ff.gpu_box()
+    ff.install(f, "fa3", "flash_attn_3", "3.0.0b1")
+    plan = ff.smoke_plan("fa3")
+    _smoke(f, "fa3", broken={0: ff.smoke_case(plan[0], bwd={"rel_err": 0.4, "row_err": 0.9})})
+    return f
+
+
+@scenario("smoke.nan", "error", "sage")
+def sage_nan_output():
+    """sageattention returns 512 NaN/inf values in its fp16 d64 case (unwritten output)."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    plan = ff.smoke_plan("sage")
+    i = next(i for i, c in enumerate(plan) if c["dtype"] == "float16")
+    _smoke(f, "sage", broken={i: ff.smoke_case(plan[i], nonfinite=512, rel_err=None, row_err=None)})
+    return f
+
+
+@scenario("smoke.varlen-leak", "error", "fa2")
+def fa2_varlen_padding_leaks():
+    """flash-attn 2.8.3's varlen case: changing the padding rows changed valid outputs by 0.9."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3")
+    plan = ff.smoke_plan("fa2")
+    i = next(i for i, c in enumerate(plan) if c["kind"] == "varlen")
+    _smoke(f, "fa2", broken={i: ff.smoke_case(plan[i], padding_change=0.9)})
+    return f
+
+
+@scenario("smoke.oom", "error", "sdpa")
+def sdpa_out_of_memory():
+    """Another process holds all but 3 MiB of the H200: SDPA's first case runs out of memory."""
+    f = ff.gpu_box()
+    plan = ff.smoke_plan("sdpa")
+    _smoke(f, "sdpa", broken={0: ff.smoke_case_error(
+        plan[0], "OutOfMemoryError", "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity "
+        "of 139.81 GiB of which 3.06 MiB is free. Process 31337 has 139.79 GiB memory in use.")})
+    return f
+
+
+@scenario("flex.shared-memory", "error", "flex")
+def flex_d256_on_rtx_4090():
+    """FlexAttention on an RTX 4090 (sm89, 100 KB of shared memory per block) with head dim 256 (a config
+    asked for it): Inductor finds no Triton config that fits."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("NVIDIA GeForce RTX 4090", (8, 9))])
+    plan = ff.smoke_plan("flex", (8, 9), head_dims=[256])
+    _smoke(f, "flex", (8, 9), head_dims=[256], broken={0: ff.smoke_case_error(
+        plan[0], "InductorError", "RuntimeError: No valid triton configs. OutOfResources: out of resource: shared "
+        "memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.")})
+    return f
+
+
+@scenario("sdpa.math-fallback", "warning", "sdpa")
+def sdpa_bf16_on_t4_runs_math():
+    """A Tesla T4 (sm75): no fused SDPA kernel takes bf16 there, so the sdpa-kernels bf16 case records
+    each fused kernel's refusal and math as SDPA's default pick."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("Tesla T4", (7, 5))])
+    plan = ff.smoke_plan("sdpa", (7, 5))
+    i = next(i for i, c in enumerate(plan) if c["kind"] == "sdpa-kernels" and c["dtype"] == "bfloat16")
+    refused = {"ok": False, "refused": "No available kernel. Aborting execution."}
+    case = ff.smoke_case(plan[i], default="math", kernels={
+        "flash_attention": refused, "efficient_attention": refused, "cudnn_attention": refused,
+        "math": {"rel_err": 1.6e-3, "row_err": 9.2e-3, "nonfinite": 0, "ok": True}})
+    _smoke(f, "sdpa", (7, 5), broken={i: case})
+    return f
+
+
+@scenario("cache.fa4-miss", "warning", "cute")
+def fa4_cache_not_reused():
+    """FA4's disk cache on (FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED=1); the smoke run compiled its first
+    kernel, and a second process still took 3.9 s for the same call (cache_check)."""
+    f = _fa4_cache_at_home(_fa4_stack(ff.gpu_box()))
+    _smoke(f, "cute")
+    f["smoke"]["devices"]["0"]["cute"]["cache_check"] = {"first_seconds": 3.9, "ok": True, "wall_seconds": 14.2}
+    return f
+
+
+@scenario("import.known-error", "error", "cute")
+def fa4_import_fails_on_invisible_quack():
+    """flash-attn-4's import fails with the AttributeError the H100 recorded for quack-kernels 0.2.4
+    (fault-quack.json, 2026-11-22), but that quack comes from a source checkout on PYTHONPATH with no
+    dist-info, so the versions check cannot name it: the import finding points at the entry instead."""
+    f = _fa4_stack(ff.gpu_box())
+    for d in ("stack", "versions"):
+        del f["packages"][d]["quack-kernels"]
+    f["imports"]["cute"]["probe"] = ff.failed_import(
+        "AttributeError", "module 'cutlass._mlir.dialects.nvvm' has no attribute 'RoundingModeKind'",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/flash_attn/cute/__init__.py", line 10, in <module>\n'
+        "    from .interface import (\n"
+        '  File "/venv/lib/python3.12/site-packages/flash_attn/cute/interface.py", line 19, in <module>\n'
+        "    from quack.compile_utils import make_fake_tensor as fake_tensor\n"
+        '  File "/src/quack/quack/utils.py", line 16, in <module>\n'
+        "    fma_packed_f32x2 = partial(cute.arch.fma_packed_f32x2, rnd=nvvm.RoundingModeKind.RN)\n",
+        name="RoundingModeKind")
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
+# trainer configs (check --config): Context.config is the dict attn_doctor.configs reads; the Context
+# is built as cli.check builds it (the config's backends required, its compile mode)
+# ----------------------------------------------------------------------------------------------
+
+CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
+
+
+def _ctx(cfg: dict) -> dict:
+    return dict(config=cfg, required=list(cfg["required"]), compile_mode=cfg["compile_mode"])
+
+
+def fixture_config(name: str) -> dict:
+    """The Context for `check --config fixtures/configs/<name>` (hand-written fixtures, see their README)."""
+    from attn_doctor import configs
+
+    return _ctx(configs.load(str(CONFIGS / name)))
+
+
+def inline_config(trainer: str, filename: str, text: str) -> dict:
+    """The Context for a config written here: `text` read by that trainer's own reader, as configs.load()
+    reads a file named `filename` (detection skipped; nothing is read from disk)."""
+    import importlib
+
+    from attn_doctor import configs
+
+    cfg = importlib.import_module(f"attn_doctor.configs.{trainer}").parse(f"/job/{filename}", text)
+    cfg["path"] = f"/job/{filename}"
+    return _ctx(configs.finish(cfg))
+
+
+@scenario("config.simpletuner-unknown-backend", "error",
+          **inline_config("simpletuner", "config.json", '{"model_family": "flux", "attention_mechanism": "flash_attn_2"}'))
+def simpletuner_misspelled_mechanism():
+    """SimpleTuner config.json with attention_mechanism=flash_attn_2 (its name is flash-attn-2)."""
+    return ff.gpu_box()
+
+
+@scenario("config.musubi-unknown-flag", "error", **fixture_config("musubi-hv-typos-cmd.txt"))
+def musubi_hyphenated_flag():
+    """A saved musubi-tuner command line with the CuTE guide's --flash-attn (fixture musubi-hv-typos-cmd.txt)."""
+    return ff.gpu_box()
+
+
+@scenario("config.musubi-unknown-key", "error",
+          **inline_config("musubi", "train.toml", '[model]\ndit = "/m/dit.safetensors"\n[attn]\nflash-attn = true\n'))
+def musubi_hyphenated_toml_key():
+    """A musubi-tuner TOML with `flash-attn = true` (the option is flash_attn)."""
+    return ff.gpu_box()
+
+
+@scenario("config.diffusers-unknown-backend", "error")
+def diffusers_env_misspelled():
+    """No --config; DIFFUSERS_ATTN_BACKEND=flash3 in the doctor's environment (diffusers' name is _flash_3)."""
+    return ff.set_env(ff.gpu_box(), DIFFUSERS_ATTN_BACKEND="flash3")
+
+
+@scenario("config.musubi-sage-training", "error", "sage", **fixture_config("musubi-sage.toml"))
+def musubi_trains_with_sage():
+    """musubi-tuner TOML with sage_attn = true (fixture musubi-sage.toml); sageattention 1.0.6 imports."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    return f
+
+
+@scenario("config.simpletuner-sage-training", "error", "sage", **fixture_config("simpletuner-sage/config.env"))
+def simpletuner_trains_with_sage():
+    """SimpleTuner config.env with sageattention_usage=training (fixture simpletuner-sage)."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    return f
+
+
+@scenario("config.mask-dropped", "warning", "sage", **fixture_config("simpletuner-sage/config.env"))
+def simpletuner_sage_drops_mask():
+    """As simpletuner_trains_with_sage: train_batch_size 4, and SimpleTuner's sage wrapper drops attn_mask."""
+    return simpletuner_trains_with_sage()
+
+
+@scenario("config.simpletuner-sage-inference", "info", "sage",
+          **inline_config("simpletuner", "config.json", '{"model_family": "flux", "attention_mechanism": "sageattention"}'))
+def simpletuner_sage_for_validation():
+    """SimpleTuner config.json with attention_mechanism=sageattention and the default usage (inference)."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    return f
+
+
+@scenario("config.flex-uncompiled", "warning", "flex", **fixture_config("simpletuner-flex/config.json"))
+def simpletuner_flex_without_compile():
+    """SimpleTuner config.json with attention_mechanism=flex and dynamo_backend unset (fixture simpletuner-flex)."""
+    return ff.gpu_box()
+
+
+@scenario("config.flex-uncompiled", "info", "flex")
+def diffusers_env_flex():
+    """No --config; DIFFUSERS_ATTN_BACKEND=flex in the environment, which cannot say whether the model is
+    compiled: a note only."""
+    return ff.set_env(ff.gpu_box(), DIFFUSERS_ATTN_BACKEND="flex")
+
+
+@scenario("config.mask-refused", "warning", "fa3", **fixture_config("simpletuner-wan-fa3/config.toml"))
+def simpletuner_fa3_batch_2():
+    """SimpleTuner config.toml with attention_mechanism=flash-attn-3 at train_batch_size 2 (fixture
+    simpletuner-wan-fa3); flash_attn_3 imports."""
+    f = ff.gpu_box()
+    ff.install(f, "fa3", "flash_attn_3", "3.0.0b1")
+    return f
+
+
+@scenario("config.xformers-no-split", "warning", "xformers", **fixture_config("musubi-hv-typos-cmd.txt"))
+def musubi_xformers_without_split():
+    """The musubi-hv-typos-cmd.txt command line passes --xformers and no --split_attn; xformers imports."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    ff.add_dist(f, "numpy", "2.3.4")
+    return f
+
+
+@scenario("config.backend-no-effect", "warning", **fixture_config("simpletuner-sdxl/config.json"))
+def simpletuner_sdxl_with_flex():
+    """SimpleTuner config.json for model_family=sdxl (a UNet) with a dispatcher backend (fixture simpletuner-sdxl)."""
+    return ff.gpu_box()
+
+
+@scenario("config.hub-kernel", "info",
+          **inline_config("simpletuner", "config.toml",
+                          'model_family = "flux"\nattention_mechanism = "flash-attn-4-hub"\ntrain_batch_size = 1\n'))
+def simpletuner_hub_fa4_with_kernels():
+    """SimpleTuner config.toml with attention_mechanism=flash-attn-4-hub; the kernels package 0.12.3 is installed."""
+    f = ff.gpu_box()
+    ff.add_dist(f, "kernels", "0.12.3", requires=[])
+    return f
+
+
+@scenario("config.hub-kernels-missing", "error", **fixture_config("diffusers-flash4.env"))
+def diffusers_hub_fa4_without_kernels():
+    """DIFFUSERS_ATTN_BACKEND=flash_4_hub (fixture diffusers-flash4.env) and no kernels package."""
+    return ff.gpu_box()
+
+
+@scenario("config.backend-not-checked", "info",
+          **inline_config("simpletuner", "config.json", '{"model_family": "flux", "attention_mechanism": "sla"}'))
+def simpletuner_sla():
+    """SimpleTuner config.json with attention_mechanism=sla, a backend attn-doctor has no check for."""
+    return ff.gpu_box()
+
+
+@scenario("config.backend-not-checked", "info",
+          **inline_config("diffusers", "serve.env", "export DIFFUSERS_ATTN_BACKEND=_native_npu\n"))
+def diffusers_npu():
+    """An env file with DIFFUSERS_ATTN_BACKEND=_native_npu (Ascend NPUs), on the H200 box."""
+    return ff.gpu_box()
+
+
+@scenario("config.musubi-no-backend", "error",
+          **inline_config("musubi", "run.sh", "python wan_train_network.py --task t2v-1.3B --dit x.safetensors "
+                                              "--mixed_precision fp16\n"))
+def musubi_command_line_without_backend():
+    """A musubi-tuner command line with no attention flag and no --config_file: sure to fail."""
+    return ff.gpu_box()
+
+
+@scenario("config.musubi-no-backend", "warning",
+          **inline_config("musubi", "train.toml", '[model]\ndit = "/m/dit.safetensors"\n[training]\nlearning_rate = 2e-4\n'))
+def musubi_toml_without_backend():
+    """A musubi-tuner TOML with no attention key: the command that runs it may add one, so a warning."""
+    return ff.gpu_box()
+
+
+@scenario("config.musubi-several-backends", "warning",
+          **inline_config("musubi", "run.sh", "accelerate launch hv_train_network.py --dit x.pt --flash_attn "
+                                              "--xformers --split_attn --mixed_precision bf16\n"))
+def musubi_two_backends():
+    """A musubi-tuner command line with both --flash_attn and --xformers; both import."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3")
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    ff.add_dist(f, "numpy", "2.3.4")
+    return f
+
+
+@scenario("config.simpletuner-xformers-sm90", "error", "xformers",
+          **inline_config("simpletuner", "config.json", '{"model_family": "flux", "attention_mechanism": "xformers"}'))
+def simpletuner_xformers_on_h200():
+    """SimpleTuner config.json with attention_mechanism=xformers on the H200 (sm90); xformers imports."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    ff.add_dist(f, "numpy", "2.3.4")
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
 # the doctor itself
 # ----------------------------------------------------------------------------------------------
 
@@ -866,6 +1271,9 @@ def test_entries_are_well_formed():
         assert e.title.strip().endswith((".", "?")), e.id
         assert "\n" not in e.title, e.id
         assert e.fix or e.explain_only, f"{e.id} has no fix"
+        for text in (e.title, e.fix):  # a literal brace must be doubled, or str.format reads it as a param
+            bad = [p for p in knowledge.template_fields(text) if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p)]
+            assert bad == [], f"{e.id}: {bad}"
         if e.examples:
             assert e.patterns, e.id
 

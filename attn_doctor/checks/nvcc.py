@@ -14,6 +14,16 @@ def _home(nvcc_path: str) -> str:
     return os.path.dirname(os.path.dirname(nvcc_path))
 
 
+def _matching(found: list[dict], tc: tuple[int, int] | None) -> dict | None:
+    """A working nvcc of torch's CUDA version (exact first, else the same major)."""
+    if not tc:
+        return None
+    working = [f for f in found if f.get("version")]
+    exact = [f for f in working if view.cuda_major_minor(f["version"]) == tc]
+    same = [f for f in working if view.cuda_major_minor(f["version"])[0] == tc[0]]
+    return (exact or same or [None])[0]
+
+
 @check("nvcc")
 def nvcc_matches_torch(facts: dict, ctx: Context):
     t = view.torch(facts)
@@ -27,7 +37,9 @@ def nvcc_matches_torch(facts: dict, ctx: Context):
         if env.get(var):
             f = by_path.get(os.path.join(env[var], "bin", "nvcc"))
             if f and f.get("kind") == "absent":
-                yield finding("nvcc.cuda-home-no-nvcc", var=var, value=env[var])
+                match = _matching(found, tc)
+                yield finding("nvcc.cuda-home-no-nvcc", var=var, value=env[var],
+                              home=_home(match["path"]) if match else "")
             break
     for f in found:
         if f.get("kind") in ("hang", "garbage", "not-executable"):
@@ -53,5 +65,7 @@ def nvcc_matches_torch(facts: dict, ctx: Context):
     kind = "nvcc.major-mismatch" if nv[0] != tc[0] else "nvcc.minor-mismatch"
     if kind == "nvcc.minor-mismatch" and same_major and not exact:
         fix = f"optional: install CUDA {tc[0]}.{tc[1]} and export CUDA_HOME to it"
+    # env.sh points CUDA_HOME only at a toolkit that fixes the finding: same major, exact for a minor gap.
+    home = _home(better["path"]) if better and (kind == "nvcc.major-mismatch" or exact) else ""
     yield finding(kind, path=chosen["path"], nvcc=chosen["version"], cuda=t["cuda"], torch=t["version"],
-                  fix_cmd=fix, home=_home(better["path"]) if better else "")
+                  fix_cmd=fix, home=home)

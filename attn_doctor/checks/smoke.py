@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..backends import SPECS
+from ..facts import view
 from ..knowledge import finding, finding_for_match
 from ..knowledge.match import best
 from . import Context, check
@@ -37,15 +38,19 @@ def failure(res: dict) -> str | None:
     return None
 
 
-def _where(key: str, res: dict) -> str:
-    return "the CPU" if key == "cpu" else f"GPU {key} ({res.get('gpu')})"
+def _where(key: str, res: dict, facts: dict) -> str:
+    if key == "cpu":
+        return "the CPU"
+    # A child killed by a hang or a crash never reported its GPU's name: take it from the torch probe.
+    name = res.get("gpu") or next((g.get("name") for g in view.gpus(facts) if str(g.get("index")) == key), None)
+    return f"GPU {key} ({name})" if name else f"GPU {key}"
 
 
 @check("smoke")
 def smoke_failures(facts: dict, ctx: Context):
     for key, name, res in results(facts):
         spec = SPECS[name]
-        base = dict(title=spec.title, where=_where(key, res))
+        base = dict(title=spec.title, where=_where(key, res, facts))
         run = res.get("run") or {}
         final = res.get("final") or {}
         stderr = run.get("stderr_tail") or ""
@@ -111,7 +116,7 @@ def sdpa_math_fallback(facts: dict, ctx: Context):
         for c in res.get("cases") or []:
             if c.get("default") == "math" and "fp32" not in c.get("name", ""):
                 yield finding("sdpa.math-fallback", backend="sdpa", case=c["name"].replace("sdpa-kernels ", ""),
-                              where=_where(key, res))
+                              where=_where(key, res, facts))
 
 
 @check("smoke")

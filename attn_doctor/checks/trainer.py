@@ -54,7 +54,7 @@ def backend_names(facts: dict, ctx: Context):
             else:
                 yield finding("config.hub-kernel", repo=a["hub_repo"], kernels_min=a["kernels_min"], **p)
         elif a["kind"] == "other":
-            yield finding("config.backend-not-checked", **p)
+            yield finding("config.backend-not-checked", fix=(cfg.get("fixes") or {}).get("use_default"), **p)
 
 
 @check("config")

@@ -105,7 +105,8 @@ def from_value(value: str, setting: str) -> dict:
         "attention": [entry(value, setting)],
         # Whether the job compiles its model is not in an env file.
         "compile": {"enabled": None, "mode": None, "setting": None},
-        "fixes": {"compile": "transformer = torch.compile(transformer)   # or pipe.transformer.compile()"},
+        "fixes": {"compile": "transformer = torch.compile(transformer)   # or pipe.transformer.compile()",
+                  "use_default": f"export {VAR}=native"},
     }
 
 

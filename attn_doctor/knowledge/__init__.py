@@ -2,6 +2,11 @@
 
 Entries live in the TOML files beside this module, one `[[entry]]` per problem. `check`, `fix`
 and `explain` all read their words from here, so they never disagree.
+
+Files: platform, backends, versions, env hold what checks emit; troubleshooting and guides hold
+errors users paste (`explain_only = true`: no check emits them, so their templates take no params).
+An entry's `env` maps variable -> value (templates over the finding's params); `fix --write-env`
+writes them, skipping any whose params the finding lacks or whose value renders empty.
 """
 
 from __future__ import annotations
@@ -38,6 +43,25 @@ class Entry:
     truth: str | None = None  # what is true for current releases (FACTS.md)
     env: dict[str, str] = field(default_factory=dict)  # exports env.sh writes for it (templates)
     explain_only: bool = False  # an error users paste; no check emits it
+    # Plain text (not templates): the title and fix for when the params are unknown (`explain`, or a
+    # matched entry whose params a check cannot supply). Required when title / fix name params.
+    summary: str | None = None
+    general_fix: str | None = None
+    generic: bool = False  # a catch-all: reported only when no specific entry matched the text
+
+    @property
+    def headline(self) -> str:
+        """One sentence that needs no params: the title, else its summary."""
+        if not template_fields(self.title):
+            return render(self.title, {})
+        return self.summary or _blank_fields(self.title)
+
+    @property
+    def plain_fix(self) -> str | None:
+        """What to paste, without params: the fix, else its general form."""
+        if not template_fields(self.fix):
+            return render(self.fix, {})
+        return self.general_fix or _blank_fields(self.fix)
 
     @property
     def compiled(self) -> tuple[re.Pattern, ...]:
@@ -123,6 +147,24 @@ def renderable(params: dict) -> set[str]:
     return {e.id for e in entries().values() if template_fields(e.title) | template_fields(e.fix) <= have}
 
 
+def _blank_fields(template: str) -> str:
+    return string.Formatter().vformat(template, (), _Blank())
+
+
+class _Blank(dict):
+    def __missing__(self, key):
+        return "<" + key + ">"
+
+
+def _render_or(template: str | None, params: dict, fallback: str | None) -> str | None:
+    """The template filled in; when a param it names is missing, the param-free fallback (if any)."""
+    if template is None:
+        return None
+    if fallback and not template_fields(template) <= set(params):
+        return fallback
+    return render(template, params)
+
+
 def finding(entry_id: str, *, backend: str | None = None, severity: str | None = None,
             detail: str | None = None, **params) -> Finding:
     """The one way a check makes a Finding: wording, fix and default severity come from the entry."""
@@ -133,8 +175,8 @@ def finding(entry_id: str, *, backend: str | None = None, severity: str | None =
         id=e.id,
         severity=severity or e.severity,
         section=e.section,
-        title=render(e.title, params),
-        fix=render(e.fix, params),
+        title=_render_or(e.title, params, e.summary),
+        fix=_render_or(e.fix, params, e.general_fix),
         backend=backend if backend is not None else e.backend,
         detail=detail,
         params={k: v for k, v in params.items() if isinstance(v, (str, int, float, bool, type(None)))},

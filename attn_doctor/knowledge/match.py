@@ -1,48 +1,234 @@
-"""Match an error text or a whole log against the knowledge entries' patterns, best first."""
+"""Match an error text or a whole log against the knowledge entries' patterns, best first.
+
+How a log is read:
+- Every pattern of every entry is searched; an entry's score is how specific its best hit is (the
+  literal characters of the pattern), plus a little for each further pattern that hit.
+- Specific beats generic: an entry whose hits all lie on lines already claimed by a more specific
+  entry is dropped (the same error line is explained once); `generic` entries are reported only
+  when nothing specific matched.
+- Several errors in one log are each reported, ranked by where they first occur: an earlier error
+  is usually the cause of the later ones (a warning about the driver before "no CUDA GPUs", a
+  failed import before the crash it leads to, the first exception of a chained traceback).
+  Notes (info entries: deprecations, optional mismatches) come last.
+- attn-doctor's own output names its findings as `[some.id]` (text) or `"id": "some.id"` (JSON);
+  pasting it into `explain -` explains those findings.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import bisect
+import re
+from dataclasses import dataclass, field
 
-from . import Entry, entries
+try:  # the regex parser: re._parser from Python 3.11, sre_parse before
+    from re import _parser as _sre
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_parse as _sre  # type: ignore[no-redef]
+from functools import lru_cache
+
+from ..model import Finding
+from . import Entry, entries, finding
 
 MAX_TEXT = 2_000_000  # characters of a log that are searched (the tail, where errors land)
+MAX_HITS = 50  # occurrences of one pattern that are counted
+ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+ID_TAG = re.compile(r"\[([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\]|\"id\":\s*\"([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\"")
 
 
 @dataclass
 class Match:
     entry: Entry
+    score: float  # how specific the best hit is
+    evidence: str  # the line of the first hit
+    position: int  # where in the text it first matched (earlier errors are often the cause)
+    line: int = 0  # 1-based line of the first hit
+    count: int = 1  # on how many lines it shows
+    lines: list[int] = field(default_factory=list)  # the lines that matched (first few)
+
+
+def literal_chars(pattern: str) -> int:
+    """How many literal characters any match of `pattern` must contain: its specificity. Character
+    classes and wildcards count 0, an alternation counts its weakest branch, a repeat its minimum."""
+    return _min_literals(_sre.parse(pattern))
+
+
+def _min_literals(sub) -> int:
+    n = 0
+    for op, av in sub:
+        name = str(op)
+        if name == "LITERAL":
+            n += 1
+        elif name == "BRANCH":
+            n += min(_min_literals(b) for b in av[1])
+        elif name == "SUBPATTERN":
+            n += _min_literals(av[-1])
+        elif name == "ATOMIC_GROUP":
+            n += _min_literals(av)
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            n += av[0] * _min_literals(av[2])
+    return n
+
+
+def required_literal(pattern: str) -> str:
+    """The longest run of characters every match contains (lower-cased), or "" when there is none:
+    a cheap `in` test that skips the regex on logs that cannot match."""
+    best, run = "", []
+
+    def walk(sub):
+        nonlocal best, run
+        for op, av in sub:
+            name = str(op)
+            if name == "LITERAL":
+                run.append(chr(av))
+                continue
+            if name == "SUBPATTERN" and not av[1] and not av[2]:  # a plain group: its literals still run on
+                walk(av[-1])
+                continue
+            if len(run) > len(best):
+                best = "".join(run)
+            run = []
+        return best
+
+    walk(_sre.parse(pattern))
+    if len(run) > len(best):
+        best = "".join(run)
+    return best.lower()
+
+
+@lru_cache(maxsize=None)
+def _specificity(pattern: str) -> int:
+    return literal_chars(pattern)
+
+
+@lru_cache(maxsize=None)
+def _needle(pattern: str) -> str:
+    lit = required_literal(pattern)
+    return lit if len(lit) >= 4 else ""
+
+
+def normalize(text: str) -> str:
+    """The searchable text: its tail, without terminal colours or Windows line ends."""
+    if len(text) > MAX_TEXT:
+        text = text[-MAX_TEXT:]
+    # A lone \r (a progress bar redrawing itself) stays: line numbers keep matching the user's file.
+    return ANSI.sub("", text).replace("\r\n", "\n")
+
+
+class _Lines:
+    """Offsets → 1-based line numbers and line text, computed once per text."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def number(self, pos: int) -> int:
+        return bisect.bisect_right(self.starts, pos)
+
+    def ends(self, start: int, end: int) -> set[int]:
+        """The first and last line of a hit: what it claims (not a long lazy window in between)."""
+        return {self.number(start), self.number(max(start, end - 1))}
+
+    def line(self, number: int, at: int | None = None) -> str:
+        """Line `number`; with `at`, only its \r-separated segment that holds offset `at`."""
+        a = self.starts[number - 1]
+        b = self.starts[number] - 1 if number < len(self.starts) else len(self.text)
+        if at is not None:
+            a = self.text.rfind("\r", a, at) + 1 or a
+            j = self.text.find("\r", at, b)
+            b = b if j == -1 else j
+        return self.text[a:b].strip()
+
+
+@dataclass
+class _Candidate:
+    entry: Entry
     score: float
-    evidence: str  # the first matching line
-    position: int  # where in the text it matched (earlier errors are often the cause)
+    position: int
+    count: int
+    lines: set[int]
+    first_line: int
+
+
+def _candidates(text: str, lines: _Lines, ids: set[str] | None) -> list[_Candidate]:
+    known = entries()
+    lowered = text.lower()
+    tagged: dict[str, list[tuple[int, int]]] = {}
+    for m in ID_TAG.finditer(text):
+        eid = m.group(1) or m.group(2)
+        if eid in known:
+            tagged.setdefault(eid, []).append((m.start(), m.end()))
+    out = []
+    for e in known.values():
+        if ids is not None and e.id not in ids:
+            continue
+        best, distinct = 0, 0
+        first: int | None = None
+        hit_lines: set[int] = set()
+        starts: set[int] = set()  # the lines where a hit begins: how many times the problem shows
+        for pattern, rx in zip(e.patterns, e.compiled):
+            needle = _needle(pattern)
+            if needle and needle not in lowered:
+                continue
+            hit = False
+            for k, m in enumerate(rx.finditer(text)):
+                if k >= MAX_HITS:
+                    break
+                hit = True
+                starts.add(lines.number(m.start()))
+                hit_lines |= lines.ends(m.start(), m.end())
+                if first is None or m.start() < first:
+                    first = m.start()
+            if hit:
+                distinct += 1
+                best = max(best, _specificity(pattern))
+        for start, end in tagged.get(e.id, []):
+            starts.add(lines.number(start))
+            distinct += 1
+            best = ID_TAG_SCORE
+            hit_lines |= lines.ends(start, end)
+            if first is None or start < first:
+                first = start
+        if first is None:
+            continue
+        out.append(_Candidate(e, best + 2 * (distinct - 1), first, len(starts), hit_lines, lines.number(first)))
+    return out
 
 
 def match(text: str, *, limit: int | None = None, ids: set[str] | None = None) -> list[Match]:
-    """Entries whose patterns occur in `text`. Score: how many of an entry's patterns matched,
-    then how specific (long) the matched text is."""
-    if len(text) > MAX_TEXT:
-        text = text[-MAX_TEXT:]
-    found: list[Match] = []
-    for e in entries().values():
-        if not e.patterns or (ids is not None and e.id not in ids):
+    """The entries that explain `text`, best first (see the module docstring for the ranking)."""
+    text = normalize(text or "")
+    lines = _Lines(text)
+    cands = _candidates(text, lines, ids)
+    if any(not c.entry.generic for c in cands):
+        cands = [c for c in cands if not c.entry.generic]
+    # Specific beats generic: the most specific entry claims its lines first.
+    claimed: set[int] = set()
+    kept = []
+    for c in sorted(cands, key=lambda c: (-c.score, c.position, c.entry.id)):
+        if c.lines and c.lines <= claimed:
             continue
-        hits, span, first, pos = 0, 0, None, None
-        for rx in e.compiled:
-            m = rx.search(text)
-            if m:
-                hits += 1
-                span += len(m.group(0))
-                if pos is None or m.start() < pos:
-                    pos = m.start()
-                    line_start = text.rfind("\n", 0, m.start()) + 1
-                    line_end = text.find("\n", m.end())
-                    first = text[line_start: line_end if line_end != -1 else len(text)].strip()[:300]
-        if hits:
-            found.append(Match(e, hits * 1000 + span, first or "", pos or 0))
-    found.sort(key=lambda m: (-m.score, m.position, m.entry.id))
+        claimed |= c.lines
+        kept.append(c)
+    # Errors and warnings by where they first occur (a check's severity says little about which log
+    # line was fatal: a driver warning is often the cause of the error after it); notes last.
+    kept.sort(key=lambda c: (c.entry.severity == "info", c.position, -c.score, c.entry.id))
+    found = [Match(c.entry, c.score, lines.line(c.first_line, c.position)[:300], c.position, c.first_line, c.count,
+                   sorted(c.lines)[:10]) for c in kept]
     return found[:limit] if limit else found
 
 
 def best(text: str, ids: set[str] | None = None) -> Match | None:
     ms = match(text, limit=1, ids=ids)
     return ms[0] if ms else None
+
+
+def diagnose(text: str, fallback: str, *, backend: str | None = None, detail: str | None = None,
+             ids: set[str] | None = None, **params) -> Finding:
+    """The finding for a failure's output (an import, a smoke test): the best-matching entry with its
+    evidence line as the detail, else `fallback` with `detail`. Params a matched entry's templates
+    lack are covered by its summary / general fix."""
+    m = best(text, ids=ids)
+    if m is None:
+        return finding(fallback, backend=backend, detail=detail, **params)
+    return finding(m.entry.id, backend=backend, detail=m.evidence or detail, **params)

@@ -1,0 +1,67 @@
+"""`attn-doctor fix`: the fixes for a report's findings, most important first, each with what to paste,
+and which of them env.sh (envfile.py) takes care of."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .envfile import Plan
+from .explain import printed
+from .model import SEVERITY_RANK, Report
+from .render.text import SECTIONS
+
+SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def items(report: Report, plan: Plan) -> list[dict]:
+    """One dict per finding: id, severity, backend, title, fix, and the env.sh exports that fix it."""
+    order = {key: i for i, (key, _) in enumerate(SECTIONS)}
+    out = []
+    for f in sorted(report.findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), order.get(f.section, 99), f.id)):
+        env = [{"var": x.var, "value": x.value} for x in plan.exports if f.id in x.ids]
+        out.append({"id": f.id, "severity": f.severity, "backend": f.backend, "title": f.title, "fix": f.fix,
+                    "detail": f.detail, "env": env})
+    return out
+
+
+def to_json(report: Report, plan: Plan, written: dict | None = None) -> dict:
+    return {
+        "fixes": items(report, plan),
+        "env": {"exports": [{"var": x.var, "value": x.value, "ids": x.ids} for x in plan.exports],
+                "skipped": list(plan.skipped), **(written or {})},
+        "exit_code": report.exit_code,
+    }
+
+
+@printed
+def render(console: Console, report: Report, plan: Plan, written: str | None = None, verbose: bool = False) -> None:
+    fixes = items(report, plan)
+    if not fixes:
+        console.print(Text("attn-doctor fix: nothing to fix.", style="bold green"))
+    else:
+        console.print(Text(f"attn-doctor fix: {len(fixes)} problem(s), most important first", style="bold"))
+    for i, x in enumerate(fixes, 1):
+        console.print()
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column(width=7, no_wrap=True)
+        grid.add_column(overflow="fold")
+        title = Text(x["title"])
+        title.append(f"  [{x['id']}]", style="dim")
+        grid.add_row(f"{i}.", Text(x["severity"].upper(), style=SEV_STYLE.get(x["severity"], "")), title)
+        if x["fix"]:
+            grid.add_row("", "", Text("paste: ", style="bold") + Text(x["fix"]))
+        if x["env"]:
+            grid.add_row("", "", Text("env.sh sets " + ", ".join(e["var"] for e in x["env"]), style="dim"))
+        if verbose and x["detail"]:
+            grid.add_row("", "", Text("seen: " + x["detail"], style="dim"))
+        console.print(grid)
+    console.print()
+    n = len(plan.exports)
+    if written:
+        console.print(Text(written, style="bold"))
+    elif n:
+        console.print(Text(f"{n} environment variable(s) fix part of this: attn-doctor fix --write-env && . ./env.sh",
+                           style="bold"))
