@@ -44,20 +44,20 @@ def render(console: Console, report: Report, plan: Plan, written: str | None = N
         console.print(Text(f"attn-doctor fix: {len(fixes)} problem(s), most important first", style="bold"))
     for i, x in enumerate(fixes, 1):
         console.print()
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(no_wrap=True)
-        grid.add_column(width=7, no_wrap=True)
-        grid.add_column(overflow="fold")
+        num = f"{i}."
         title = Text(x["title"])
         title.append(f"  [{x['id']}]", style="dim")
-        grid.add_row(f"{i}.", Text(x["severity"].upper(), style=SEV_STYLE.get(x["severity"], "")), title)
-        if x["fix"]:
-            grid.add_row("", "", Text("paste: ", style="bold") + Text(x["fix"]))
+        console.print(_grid(num, [(num, Text(x["severity"].upper(), style=SEV_STYLE.get(x["severity"], "")), title)]))
+        if x["fix"]:  # never wrapped, so a copied command stays whole (as check prints its fix: lines)
+            indent = " " * (len(num) + 9)
+            console.print(Text(indent) + Text("paste: ", style="bold") + Text(x["fix"]), soft_wrap=True)
+        rows = []
         if x["env"]:
-            grid.add_row("", "", Text("env.sh sets " + ", ".join(e["var"] for e in x["env"]), style="dim"))
+            rows.append(("", "", Text("env.sh sets " + ", ".join(e["var"] for e in x["env"]), style="dim")))
         if verbose and x["detail"]:
-            grid.add_row("", "", Text("seen: " + x["detail"], style="dim"))
-        console.print(grid)
+            rows.append(("", "", Text("seen: " + x["detail"], style="dim")))
+        if rows:
+            console.print(_grid(num, rows))
     console.print()
     n = len(plan.exports)
     if written:
@@ -65,3 +65,14 @@ def render(console: Console, report: Report, plan: Plan, written: str | None = N
     elif n:
         console.print(Text(f"{n} environment variable(s) fix part of this: attn-doctor fix --write-env && . ./env.sh",
                            style="bold"))
+
+
+def _grid(num: str, rows: list[tuple]) -> Table:
+    """Number, severity, text: the text column starts at the same place in every grid of one fix."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=len(num), no_wrap=True)
+    grid.add_column(width=7, no_wrap=True)
+    grid.add_column(overflow="fold")
+    for row in rows:
+        grid.add_row(*row)
+    return grid

@@ -41,9 +41,10 @@ def one_line_error(r: subprocess.CompletedProcess, *needles: str) -> None:
 
 def too_wide(text: str, width: int = 80) -> list[str]:
     """Lines wider than `width`, except a line that is one unbreakable token (after its indent) and
-    a `fix:` line, which is never wrapped so that copying it gives the whole command."""
+    a `fix:` (check) or `paste:` (fix) line, which is never wrapped so that copying it gives the whole
+    command."""
     return [ln for ln in text.splitlines() if len(ln) > width and len(ln.strip().split()) > 1
-            and not ln.lstrip().startswith("fix: ")]
+            and not ln.lstrip().startswith(("fix: ", "paste: "))]
 
 
 # -- exit codes --------------------------------------------------------------------------------
@@ -234,6 +235,23 @@ def test_every_scenario_renders_in_80_columns(sc, verbose):
         assert f"[{f.id}]" in squashed, f.id
         assert "".join(f.fix.split()) in squashed, f.fix
     assert f"exit {report.exit_code}" in text
+
+
+@pytest.mark.parametrize("sc", _scenario_reports())
+def test_every_scenario_fix_output_in_80_columns(sc):
+    """`attn-doctor fix` as plain text: nothing wider than 80 columns but the `paste:` lines, and each
+    finding's fix on one `paste:` line, whole (a wrapped command breaks when copied)."""
+    from attn_doctor import envfile, fixes
+
+    report = ff.check(sc.build(), **sc.ctx)
+    _, plan = envfile.build(report, compile_mode=sc.ctx.get("compile_mode"))
+    buf = io.StringIO()
+    fixes.render(make_console(file=buf), report, plan, verbose=True)
+    text = buf.getvalue()
+    assert not ANSI.search(text)
+    assert too_wide(text) == []
+    pasted = [ln.lstrip()[len("paste: "):] for ln in text.splitlines() if ln.lstrip().startswith("paste: ")]
+    assert sorted(pasted) == sorted(f.fix for f in report.findings if f.fix)
 
 
 @pytest.mark.parametrize("extra,verdict", [([], 0), (["--strict"], 1), (["--json", "-"], 0)])

@@ -841,10 +841,11 @@ def sage_smoke_segfaults():
     return f
 
 
-@scenario("smoke.case-error", "error", "xformers")
+@scenario("xformers.no-operator", "error", "xformers")
 def xformers_case_has_no_operator():
     """xformers 0.0.35 imports; every memory_efficient_attention call raises NotImplementedError (no
-    operator for the inputs), an error no knowledge entry names. The first case's error is faked."""
+    operator for the inputs). The knowledge entry for that error needs no params, so the smoke check
+    names it, not smoke.case-error. The first case's error is faked."""
     f = ff.gpu_box()
     ff.install(f, "xformers", "xformers", "0.0.35")
     ff.add_dist(f, "numpy", "2.3.4")
@@ -853,6 +854,22 @@ def xformers_case_has_no_operator():
         plan[0], "NotImplementedError", "No operator found for `memory_efficient_attention_forward` with inputs:\n"
         "     query       : shape=(2, 256, 8, 128) (torch.bfloat16)\n"
         "`fa3F@0.0.0` is not supported because:\n    operator wasn't built - see `python -m xformers.info` for more info")})
+    return f
+
+
+@scenario("smoke.case-error", "error", "xformers")
+def xformers_case_error_nobody_names():
+    """xformers 0.0.35 imports; the first case's memory_efficient_attention call raises xformers' own
+    dtype ValueError (as an adapter bug would cause), an error no knowledge entry names: the case error is
+    shown as it is. FAKED: the case's error."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    ff.add_dist(f, "numpy", "2.3.4")
+    plan = ff.smoke_plan("xformers")
+    _smoke(f, "xformers", broken={0: ff.smoke_case_error(
+        plan[0], "ValueError", "Query/Key/Value should either all have the same dtype, or (in the quantized case) "
+        "Key/Value should have dtype torch.int32\n  query.dtype: torch.bfloat16\n  key.dtype  : torch.float16\n"
+        "  value.dtype: torch.float16")})
     return f
 
 
@@ -1225,6 +1242,15 @@ def test_scenario_fires(sc: Scenario):
     failing = any(x.severity == "error" for x in report.findings) or any(
         report.backends[n]["status"] != "ok" for n in report.required)
     assert report.exit_code == (1 if failing else 0)
+
+
+def test_a_multi_line_smoke_error_is_named_by_its_first_line():
+    """xformers' ValueError puts its gist first and the dtypes on the lines after it: the finding and the
+    backend's status quote the gist, not 'value.dtype: torch.float16'."""
+    report = ff.check(xformers_case_error_nobody_names())
+    f = next(x for x in report.findings if x.id == "smoke.case-error")
+    assert "ValueError: Query/Key/Value should either all have the same dtype" in f.title
+    assert "should either all have the same dtype" in report.backends["xformers"]["reason"]
 
 
 def test_healthy_gpu_box_has_no_findings():

@@ -343,23 +343,26 @@ def _import_facts(name: str, dist: str, err_type: str, traceback: str, warnings=
                                "run": {"returncode": 1, "stderr_tail": ""}}}}
 
 
-@pytest.mark.parametrize("name,dist,err_type,tb,want_id", [
+# A matched entry whose wording needs params the import probe cannot give (cache.unwritable names the
+# cache's variable and path) becomes import.known-error naming it as the cause: it is not reported as
+# that entry with blanks, and it is dropped where the caches check reports the entry in full.
+@pytest.mark.parametrize("name,dist,err_type,tb,want_id,cause", [
     ("fa2", "flash-attn", "ImportError",
      "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
      "ImportError: /v/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEab",
-     "import.undefined-symbol"),
+     "import.undefined-symbol", None),
     ("cute", "flash-attn-4", "ModuleNotFoundError",
      "Traceback (most recent call last):\n  File \"/v/lib/python3.12/site-packages/flash_attn/cute/interface.py\", line 28, in <module>\n"
      "    from quack.cute_dsl_utils import ParamsBase\nModuleNotFoundError: No module named 'quack'",
-     "cute.dsl-drift"),
+     "cute.dsl-drift", None),
     ("xformers", "xformers", "PermissionError",
      "Traceback (most recent call last):\n  File \"/v/lib/python3.12/site-packages/xformers/__init__.py\", line 50, in <module>\n"
      "PermissionError: [Errno 13] Permission denied: '/home/u/.triton/cache/ab12'",
-     "cache.unwritable"),
+     "import.known-error", "cache.unwritable"),
     ("sage", "sageattention", "RuntimeError", "Traceback (most recent call last):\nRuntimeError: something nobody has seen before",
-     "import.failed"),
+     "import.failed", None),
 ])
-def test_failed_import_is_named_by_the_matcher(name, dist, err_type, tb, want_id):
+def test_failed_import_is_named_by_the_matcher(name, dist, err_type, tb, want_id, cause):
     from attn_doctor.checks import Context
     from attn_doctor.report import evaluate
 
@@ -367,5 +370,8 @@ def test_failed_import_is_named_by_the_matcher(name, dist, err_type, tb, want_id
     got = [f for f in r.findings if f.backend == name and f.section in ("backends", "versions", "caches")]
     assert [f.id for f in got] == [want_id]
     f = got[0]
-    assert "{" not in f.title and "{" not in (f.fix or ""), "params a check cannot give fall back to the summary"
+    assert f.params.get("cause") == cause
+    if cause:
+        assert cause in f.title and f.fix == f"attn-doctor explain {cause}"
+    assert "{" not in f.title and "{" not in (f.fix or ""), "the finding renders fully"
     assert f.detail and f.detail in tb

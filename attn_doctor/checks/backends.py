@@ -11,8 +11,6 @@ from ..knowledge import finding, finding_for_match
 from ..knowledge.match import best
 from . import Context, check
 
-IMPORT_SECTION_IDS = None  # any entry with patterns may name the cause of an import failure
-
 
 def _last_line(text: str) -> str:
     lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]

@@ -10,6 +10,13 @@ from . import Context, check
 from .backends import _last_line
 
 
+def _headline(e: dict) -> str:
+    """An exception as one line: its type and the first line of its message (a multi-line message,
+    such as xformers' list of refusing operators, puts the gist first)."""
+    lines = [ln.strip() for ln in (e.get("message") or "").splitlines() if ln.strip()]
+    return f"{e.get('type')}: {lines[0][:300] if lines else ''}"
+
+
 def results(facts: dict):
     """(device key, backend, result) for every smoke run in the facts."""
     for key, per in ((facts.get("smoke") or {}).get("devices") or {}).items():
@@ -27,11 +34,11 @@ def failure(res: dict) -> str | None:
         return f"crashed ({run['signal']}) in '{res.get('stuck_in')}'"
     if final.get("error"):
         e = final["error"]
-        return f"{e.get('type')}: {_last_line(e.get('message', ''))}"
+        return _headline(e)
     for c in res.get("cases") or []:
         if not c.get("ok") and not c.get("skipped"):
             if c.get("error"):
-                return f"{c['name']}: {c['error'].get('type')}: {_last_line(c['error'].get('message', ''))}"
+                return f"{c['name']}: {_headline(c['error'])}"
             return f"{c['name']}: {'; '.join(c.get('problems') or ['failed'])}"
     if final.get("stage") != "done" and not final:
         return f"exited {run.get('returncode')} without finishing"
@@ -68,10 +75,10 @@ def smoke_failures(facts: dict, ctx: Context):
             text = "\n".join([e.get("traceback", ""), stderr])
             m = best(text)
             if m:
-                yield _matched(m, name, spec, text, base)
+                yield _matched(m, name, spec, _headline(e), base)
             else:
                 yield finding("smoke.case-error", backend=name, case=f"start-up ({final.get('stage')})",
-                              error=f"{e.get('type')}: {_last_line(e.get('message', ''))}", detail=_last_line(text), **base)
+                              error=_headline(e), detail=_last_line(text), **base)
             continue
         for c in res.get("cases") or []:
             if c.get("ok") or c.get("skipped"):
@@ -81,10 +88,10 @@ def smoke_failures(facts: dict, ctx: Context):
                 text = "\n".join([e.get("traceback", ""), f"{e.get('type')}: {e.get('message')}"])
                 m = best(text)
                 if m:
-                    yield _matched(m, name, spec, text, base, case=c["name"])
+                    yield _matched(m, name, spec, _headline(e), base, case=c["name"])
                 else:
                     yield finding("smoke.case-error", backend=name, case=c["name"],
-                                  error=f"{e.get('type')}: {_last_line(e.get('message', ''))}",
+                                  error=_headline(e),
                                   detail=_last_line(text), **base)
                 continue
             problems = c.get("problems") or []
@@ -102,9 +109,9 @@ def smoke_failures(facts: dict, ctx: Context):
             yield finding(fid, backend=name, case=c["name"], problem=text, **base)
 
 
-def _matched(m, name, spec, text, base, case="start-up"):
+def _matched(m, name, spec, error, base, case="start-up"):
     return finding_for_match(m.entry.id, "smoke.known-error", backend=name, detail=m.evidence, case=case,
-                             dist=spec.dists[0], install=spec.install, error=_last_line(text), module=spec.module,
+                             dist=spec.dists[0], install=spec.install, error=error, module=spec.module,
                              **base)
 
 

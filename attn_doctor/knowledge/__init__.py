@@ -44,7 +44,7 @@ class Entry:
     env: dict[str, str] = field(default_factory=dict)  # exports env.sh writes for it (templates)
     explain_only: bool = False  # an error users paste; no check emits it
     # Plain text (not templates): the title and fix for when the params are unknown (`explain`, or a
-    # matched entry whose params a check cannot supply). Required when title / fix name params.
+    # check that lacks one). Required when title / fix name params.
     summary: str | None = None
     general_fix: str | None = None
     generic: bool = False  # a catch-all: reported only when no specific entry matched the text
@@ -138,13 +138,6 @@ def finding_for_match(entry_id: str, known_id: str, *, backend: str | None = Non
     cause_fix = render(e.fix, p) if e.fix and not (template_fields(e.fix) - set(p)) else f"attn-doctor explain {entry_id}"
     return finding(known_id, backend=backend, detail=detail, severity=severity, cause=entry_id, cause_fix=cause_fix,
                    **params)
-
-
-def renderable(params: dict) -> set[str]:
-    """Ids of the entries whose title and fix use no param beyond `params`: the ones a check that
-    matches an error text can fill in (any other would show the user a bare '{param}')."""
-    have = set(params)
-    return {e.id for e in entries().values() if template_fields(e.title) | template_fields(e.fix) <= have}
 
 
 def _blank_fields(template: str) -> str:

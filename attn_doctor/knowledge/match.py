@@ -26,8 +26,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as _sre  # type: ignore[no-redef]
 from functools import lru_cache
 
-from ..model import Finding
-from . import Entry, entries, finding
+from . import Entry, entries
 
 MAX_TEXT = 2_000_000  # characters of a log that are searched (the tail, where errors land)
 MAX_HITS = 50  # occurrences of one pattern that are counted
@@ -222,13 +221,3 @@ def best(text: str, ids: set[str] | None = None) -> Match | None:
     ms = match(text, limit=1, ids=ids)
     return ms[0] if ms else None
 
-
-def diagnose(text: str, fallback: str, *, backend: str | None = None, detail: str | None = None,
-             ids: set[str] | None = None, **params) -> Finding:
-    """The finding for a failure's output (an import, a smoke test): the best-matching entry with its
-    evidence line as the detail, else `fallback` with `detail`. Params a matched entry's templates
-    lack are covered by its summary / general fix."""
-    m = best(text, ids=ids)
-    if m is None:
-        return finding(fallback, backend=backend, detail=detail, **params)
-    return finding(m.entry.id, backend=backend, detail=m.evidence or detail, **params)
