@@ -17,7 +17,7 @@ Runs that wait out a timeout are started together (the `batch` fixture), so each
 | backend returns wrong values | test_kernel_fault[wrong]; test_smoke_planted.py::test_one_row_off_is_caught |
 | backend prints megabytes | test_megabytes_of_output[i-flood / k-flood / t-flood]; test_smoke_runner_survives_a_flood |
 | backend leaves child processes | test_no_process_outlives_the_doctor[i-grandchild / k-grandchild / ...]; test_smoke_runner_kills_a_grandchild |
-| torch fails to import | test_torch_import_fails[t-raise / t-segfault] |
+| torch fails to import | test_torch_import_fails[t-raise / t-segfault]; test_torch_probe_that_cannot_start (its interpreter cannot be run) |
 | torch imports, CUDA init fails | test_torch_cuda_init_fails |
 | nvcc hangs / prints garbage / not executable | test_broken_nvcc |
 | nvidia-smi missing / hangs | test_nvidia_smi_missing, test_nvidia_smi_hangs |
@@ -49,7 +49,7 @@ from pathlib import Path
 import pytest
 
 import fakeenv as fe
-from fakesite import write_dist, write_files
+from fakesite import write_dist
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = str(ROOT / "fixtures" / "cpu" / "check-no-smoke.json")
