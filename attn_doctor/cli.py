@@ -73,6 +73,8 @@ def _writable(path: str | None, flag: str) -> None:
         raise UsageError(f"{flag}: {path} is a directory")
     if not os.path.isdir(os.path.dirname(full)):
         raise UsageError(f"{flag}: cannot write {path}: directory {os.path.dirname(full)} does not exist")
+    if not os.access(os.path.dirname(full), os.W_OK | os.X_OK):
+        raise UsageError(f"{flag}: cannot write {path}: directory {os.path.dirname(full)} is not writable")
 
 
 FORMATS = ("text", "json", "github", "markdown")
@@ -226,6 +228,16 @@ def _drop_stdout() -> None:
 COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "none")
 
 
+def _tolerant_stdout() -> None:
+    """A value that is not UTF-8 (an env var, a path) reaches us as lone surrogates; under a UTF-8
+    locale stdout's 'strict' errors would turn printing it into a crash, so escape it instead."""
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        try:
+            sys.stdout.reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):
+            pass
+
+
 def _report(backend, require, timeout: float, compile_mode: str | None, from_report: str | None, *,
             strict: bool = False, progress: bool = True):
     """The report `fix` works from: a fresh probe (no kernels: what fix changes is the environment)
@@ -371,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
         argv = ["--help"]
+    _tolerant_stdout()
     try:
         rv = app(args=argv, prog_name="attn-doctor", standalone_mode=False)
         return int(rv or 0)

@@ -19,11 +19,12 @@ def write_atomic(path: str, data: str | bytes, mode: int = 0o644, follow_symlink
         raise UsageError(f"{path} is a directory")
     if not os.path.isdir(directory):
         raise UsageError(f"cannot write {path}: directory {directory} does not exist")
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data  # lone surrogates: escaped
     try:
         fd, tmp = tempfile.mkstemp(prefix=".attn-doctor-", dir=directory)
     except OSError as e:
         raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    done = False
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
@@ -31,9 +32,12 @@ def write_atomic(path: str, data: str | bytes, mode: int = 0o644, follow_symlink
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, target)
+        done = True
     except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        if not done:  # a full disk, a size limit, Ctrl-C: the old file stays, the temporary goes
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -7,6 +7,8 @@ the *backend*, not the doctor: the runner, the float64 reference and the compari
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from types import SimpleNamespace
 
@@ -56,6 +58,43 @@ def _oom_forward(h, torch, q, k, v, *, causal, scale):
                                  "79.19 GiB of which 3.06 MiB is free.")
 
 
+_SPAWNED = []  # what the first call of a planted defect did once per process
+
+
+def _flood_forward(h, torch, q, k, v, *, causal, scale):
+    # Once: 8 MiB on each stream, through Python and then straight to the descriptors without a newline.
+    if "flood" not in _SPAWNED:
+        _SPAWNED.append("flood")
+        line = "x" * 1023 + "\n"
+        for _ in range(4 * 1024):
+            sys.stdout.write(line)
+            sys.stderr.write(line)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.write(1, b"y" * (4 << 20))
+        os.write(2, b"z" * (4 << 20))
+    return _good_forward(h, torch, q, k, v, causal=causal, scale=scale)
+
+
+def _grandchild_forward(h, torch, q, k, v, *, causal, scale):
+    # Starts a process that would sleep for an hour, once, and says its pid on stderr.
+    if "grandchild" not in _SPAWNED:
+        _SPAWNED.append("grandchild")
+        p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        sys.stderr.write(f"GRANDCHILD_PID={p.pid}\n")
+        sys.stderr.flush()
+    return _good_forward(h, torch, q, k, v, causal=causal, scale=scale)
+
+
+def _oom_real_forward(h, torch, q, k, v, *, causal, scale):
+    # Really exhausts GPU memory, 1 GiB at a time, until the allocator raises torch.OutOfMemoryError.
+    if q.device.type != "cuda":
+        raise RuntimeError("oom_real is for a GPU: it would exhaust the CPU's memory")
+    hog = []
+    while True:
+        hog.append(torch.empty(1 << 30, dtype=torch.uint8, device=q.device))
+
+
 good = SimpleNamespace(load=_load, forward=_good_forward, varlen=_good_varlen)
 one_row_off = SimpleNamespace(load=_load, forward=_row_off_forward, varlen=_good_varlen)
 leaky_varlen = SimpleNamespace(load=_load, forward=_good_forward, varlen=_leaky_varlen)
@@ -63,3 +102,6 @@ nan_output = SimpleNamespace(load=_load, forward=_nan_forward, varlen=_good_varl
 segfault = SimpleNamespace(load=_load, forward=_segfault_forward, varlen=_good_varlen)
 hang = SimpleNamespace(load=_load, forward=_hang_forward, varlen=_good_varlen)
 oom = SimpleNamespace(load=_load, forward=_oom_forward, varlen=_good_varlen)
+flood = SimpleNamespace(load=_load, forward=_flood_forward, varlen=_good_varlen)
+grandchild = SimpleNamespace(load=_load, forward=_grandchild_forward, varlen=_good_varlen)
+oom_real = SimpleNamespace(load=_load, forward=_oom_real_forward, varlen=_good_varlen)

@@ -199,6 +199,20 @@ def parse(text: str) -> AllocConf:
     return conf
 
 
+# facts/system.py records a huge value cut: its head, then "...[N characters]".
+CUT = re.compile(r"\.\.\.\[\d+ characters\]\Z")
+
+
+def judged(value: str) -> str:
+    """What can be judged of a recorded value: all of it, or of a cut one, the whole pairs before
+    the cut (the pair the cut went through would look broken when it is not)."""
+    m = CUT.search(value)
+    if not m:
+        return value
+    head = value[:m.start()]
+    return head[:head.rindex(",")] if "," in head else head
+
+
 def set_cmd(var: str, value: str) -> str:
     """The line that applies a corrected value: export it, or unset the variable when nothing is left."""
     return f"export {var}='{value}'" if value else f"unset {var}"
@@ -221,7 +235,7 @@ def allocator_settings(facts: dict, ctx: Context):
     for var in (OLD, NEW):
         if var not in env:
             continue
-        conf = parse(env[var])
+        conf = parse(judged(env[var]))
         for p in conf.problems:
             fix_cmd = set_cmd(var, conf.fixed())
             if p.kind == "unknown-key":
@@ -241,7 +255,7 @@ def allocator_settings(facts: dict, ctx: Context):
         yield finding("alloc.old-name", torch=tver, value=env[OLD])
     if not used:
         return
-    conf = parse(env[used])
+    conf = parse(judged(env[used]))
     if conf.get("backend") == "cudaMallocAsync":
         native = sorted(k for k, _ in conf.pairs if k in NATIVE_ONLY)
         if native:

@@ -57,7 +57,9 @@ def cache_dirs(facts: dict, ctx: Context):
             yield finding("cache.unwritable", **p)
             continue
         if not c.get("exists") and not c.get("creatable"):
-            yield finding("cache.uncreatable", parent=c.get("nearest_existing") or "?", **p)
+            parent = c.get("nearest_existing") or "?"
+            why = c.get("create_error") or f"{parent} is not writable"
+            yield finding("cache.uncreatable", parent=parent, why=why, **p)
             continue
         free = c.get("free_bytes")
         if free is not None and free < LOW_SPACE:

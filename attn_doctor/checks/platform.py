@@ -44,6 +44,9 @@ def torch_present(facts: dict, ctx: Context):
         err = t["error"] or {}
         text = "\n".join([err.get("traceback", ""), run.get("stderr_tail", ""), run.get("stdout_tail", "")])
         last = f"{err.get('type', 'error')}: {_last_line(err.get('message', ''))}" if err else _last_line(text)
+        if not last:  # no answer and not a word: say how the probe ended
+            last = (f"could not start Python: {run['start_error']}" if run.get("start_error")
+                    else f"the probe exited {run.get('returncode')} without an answer")
         sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
         params = dict(title="torch", dist="torch", version=t["version"] or "?", error=last, install="pip install torch",
                       torch=t["version"] or "?", symbol=sym.group(1) if sym else "?", built_for="another torch",

@@ -25,17 +25,17 @@ def resolve(environ: dict, user: str | None) -> list[dict]:
     triton_home = environ.get("TRITON_HOME") or os.path.expanduser("~")
     return [
         {"name": "inductor", "var": "TORCHINDUCTOR_CACHE_DIR", "path": inductor,
-         "set": "TORCHINDUCTOR_CACHE_DIR" in environ, "used_by": "torch.compile, FlexAttention"},
+         "set": bool(environ.get("TORCHINDUCTOR_CACHE_DIR")), "used_by": "torch.compile, FlexAttention"},
         {"name": "triton", "var": "TRITON_CACHE_DIR",
-         "path": triton_dir or os.path.join(inductor, "triton"), "set": triton_dir is not None,
+         "path": triton_dir or os.path.join(inductor, "triton"), "set": bool(triton_dir),
          "used_by": "Triton kernels under torch.compile (inside the Inductor cache unless set)"},
         {"name": "triton-direct", "var": "TRITON_CACHE_DIR",
-         "path": triton_dir or os.path.join(triton_home, ".triton", "cache"), "set": triton_dir is not None,
+         "path": triton_dir or os.path.join(triton_home, ".triton", "cache"), "set": bool(triton_dir),
          "used_by": "Triton kernels called directly (SageAttention 1.x)"},
         {"name": "cute-dsl", "var": "CUTE_DSL_CACHE_DIR", "path": cute_dsl,
-         "set": "CUTE_DSL_CACHE_DIR" in environ, "used_by": "the CUTLASS DSL's own IR cache (not FA4's kernels)"},
+         "set": bool(environ.get("CUTE_DSL_CACHE_DIR")), "used_by": "the CUTLASS DSL's own IR cache (not FA4's kernels)"},
         {"name": "fa4", "var": "FLASH_ATTENTION_CUTE_DSL_CACHE_DIR", "path": fa4_dir,
-         "set": "FLASH_ATTENTION_CUTE_DSL_CACHE_DIR" in environ, "used_by": "FA4 compiled kernels",
+         "set": bool(environ.get("FLASH_ATTENTION_CUTE_DSL_CACHE_DIR")), "used_by": "FA4 compiled kernels",
          "enabled": environ.get("FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED", "0") == "1",
          "enabled_raw": environ.get("FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED")},
     ]
@@ -63,6 +63,23 @@ def fs_type(path: str, mount_table: list[tuple[str, str]]) -> tuple[str | None, 
     return kind, best or None
 
 
+def too_long(path: str, existing: str) -> str | None:
+    """Why `path` can never be created because of its length (mkdir: ENAMETOOLONG), or None."""
+    def limit(name: str, default: int) -> int:
+        try:
+            return os.pathconf(existing, name)
+        except (OSError, ValueError):
+            return default
+
+    raw = os.fsencode(path)
+    longest = max((len(part) for part in raw.split(b"/")), default=0)
+    if longest > limit("PC_NAME_MAX", 255):
+        return f"one of its names is {longest} bytes long, more than the filesystem allows"
+    if len(raw) >= limit("PC_PATH_MAX", 4096):
+        return f"it is {len(raw)} bytes long, more than a path may be"
+    return None
+
+
 def state(path: str, mount_table: list[tuple[str, str]]) -> dict:
     """exists / is a directory / writable, or the nearest existing parent that would be used to create it."""
     st: dict = {"exists": os.path.lexists(path), "is_dir": os.path.isdir(path)}
@@ -80,6 +97,9 @@ def state(path: str, mount_table: list[tuple[str, str]]) -> dict:
         st["writable"] = False  # a file (or dangling link) where a directory must go
     else:
         st["creatable"] = os.path.isdir(probe) and os.access(probe, os.W_OK | os.X_OK)
+        st["create_error"] = too_long(path, probe) or (None if os.path.isdir(probe) else f"{probe} is not a directory")
+        if st["create_error"]:
+            st["creatable"] = False
     try:
         vfs = os.statvfs(probe)
         st["free_bytes"] = vfs.f_bavail * vfs.f_frsize

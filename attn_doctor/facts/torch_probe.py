@@ -88,7 +88,8 @@ def main() -> None:
     except BaseException as e:  # the probe itself must always answer
         result = {"import_ok": False, "probe_error": _err(e)}
     sys.stdout.flush()
-    print(SENTINEL + json.dumps(result, default=str), flush=True)
+    # A leading newline: whatever torch printed without one must not swallow the answer's marker.
+    print("\n" + SENTINEL + json.dumps(result, default=str), flush=True)
 
 
 if __name__ == "__main__":
