@@ -105,3 +105,16 @@ oom = SimpleNamespace(load=_load, forward=_oom_forward, varlen=_good_varlen)
 flood = SimpleNamespace(load=_load, forward=_flood_forward, varlen=_good_varlen)
 grandchild = SimpleNamespace(load=_load, forward=_grandchild_forward, varlen=_good_varlen)
 oom_real = SimpleNamespace(load=_load, forward=_oom_real_forward, varlen=_good_varlen)
+
+
+def _bench_good(h, torch, *, causal, scale, seqlen, device, variant=None, gqa=False):
+    return "bshd", lambda q, k, v: _good_forward(h, torch, q, k, v, causal=causal, scale=scale)
+
+
+def _bench_wrong(h, torch, *, causal, scale, seqlen, device, variant=None, gqa=False):
+    # fast and wrong: attention over the keys in the wrong order of magnitude (scale x 3)
+    return "bshd", lambda q, k, v: _good_forward(h, torch, q, k, v, causal=causal, scale=scale * 3)
+
+
+bench_good = SimpleNamespace(load=_load, forward=_good_forward, varlen=_good_varlen, bench_call=_bench_good)
+bench_wrong = SimpleNamespace(load=_load, forward=_good_forward, varlen=_good_varlen, bench_call=_bench_wrong)

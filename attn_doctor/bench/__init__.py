@@ -159,9 +159,10 @@ def how_to_select(backend: str, variant: str | None = None) -> dict:
         st = ["sageattention"]
     flag = next((f"--{f}" for f, b in musubi.FLAGS.items() if b == backend and variant is None), None)
     out = {"diffusers": diff[0] if diff else None, "simpletuner": st[0] if st else None, "musubi": flag}
-    if backend == "cute":
-        out["note"] = ("blissful-tuner: --cute; diffusers/SimpleTuner reach FA4 only as the Hub kernel "
-                       "flash_4_hub / flash-attn-4-hub, not this flash-attn-4 install")
+    if backend == "cute":  # --cute is blissful-tuner's (musubi-tuner's fork), not musubi-tuner's own
+        out.update(musubi=None, blissful=flag)
+        out["note"] = ("diffusers and SimpleTuner reach FA4 only as the Hub kernel flash_4_hub / "
+                       "flash-attn-4-hub, not this flash-attn-4 install")
     if backend == "sage":
         out["note"] = "forward only: for inference/validation, never for training"
     return out

@@ -24,9 +24,9 @@ def render(result: dict, console) -> None:
     console.print(Text(f"attn-doctor bench on {where}", style="bold"))
     if ceil:
         console.print(f"ceiling: {ceil['dtype']} {ceil['n']}^3 matmul at {_rate(ceil['tflops'])} TFLOP/s "
-                      "(fwd TFLOP/s columns show the fraction of it)")
+                      "(the % after fwd TFLOP/s)")
     if where == "cpu":
-        console.print("on the CPU: wall-clock timings of sdpa and flex; the GPU backends need a CUDA GPU")
+        console.print("on the CPU: wall-clock timings of sdpa and flex (the others need a CUDA GPU)")
     for rec in result["recommendations"]:
         s = rec["shape"]
         console.print()
@@ -58,6 +58,7 @@ def render(result: dict, console) -> None:
             sel = rec.get("select") or {}
             how = [f"{k}: {v}" for k, v in (("SimpleTuner attention_mechanism", sel.get("simpletuner")),
                                               ("musubi-tuner", sel.get("musubi")),
+                                              ("blissful-tuner", sel.get("blissful")),
                                               ("diffusers", sel.get("diffusers"))) if v]
             if how:
                 console.print("  select it with  " + "; ".join(how), soft_wrap=True)
