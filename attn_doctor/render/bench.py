@@ -84,13 +84,14 @@ def plot(result: dict, path: str) -> None:
 
     fig, axes = plt.subplots(1, 2 if result.get("backward") else 1, figsize=(11 if result.get("backward") else 6.5, 4.2),
                              squeeze=False)
+    labels = sorted({r["label"] for r in result["results"]})
+    colors = {lab: plt.get_cmap("tab10")(i % 10) for i, lab in enumerate(labels)}  # one colour per backend
     for ax, key, title in zip(axes[0], ("fwd", "fwd_bwd"), ("forward", "forward + backward")):
-        labels = sorted({r["label"] for r in result["results"]})
         for lab in labels:
             pts = sorted((r["shape"]["seqlen"], r[key]["tflops"]) for r in result["results"]
                          if r["label"] == lab and r.get(key) and not r.get("wrong"))
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=lab)
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=lab, color=colors[lab])
         ceil = (result.get("ceiling") or {}).get("tflops")
         if ceil:
             ax.axhline(ceil, color="grey", linestyle="--", linewidth=1, label=f"matmul ceiling {ceil:.0f}")
@@ -101,7 +102,8 @@ def plot(result: dict, path: str) -> None:
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
     s = result["shapes"][0]
-    fig.suptitle(f"attention on {result['device']}: heads {s['heads']}, dim {s['head_dim']}, {s['dtype']}, "
+    where = result["device"] + (f" ({result['gpu']})" if result.get("gpu") else "")
+    fig.suptitle(f"attention on {where}: heads {s['heads']}, dim {s['head_dim']}, {s['dtype']}, "
                  f"{'causal' if s['causal'] else 'full'}", fontsize=10)
     fig.tight_layout()
     buf = io.BytesIO()
