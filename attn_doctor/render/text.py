@@ -252,7 +252,7 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
                 console.print()
             for ln in per_gpu:
                 console.print(ln)
-        elif key in ("smoke", "config", "doctor") and not items and not lines:
+        elif key in ("smoke", "config", "fleet", "doctor") and not items and not lines:
             continue
         else:
             console.print()
