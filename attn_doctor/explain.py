@@ -108,8 +108,13 @@ def render_entries(console: Console, found: list, by: str) -> None:
             grid.add_row("", "seen:", Text(m.evidence + where, style="dim"))
         if e.cause:
             grid.add_row("", "why:", Text(e.cause))
-        if e.plain_fix:
-            grid.add_row("", "fix:", Text(e.plain_fix))
+        console.print(grid)
+        if e.plain_fix:  # never wrapped, so a copied command stays whole
+            console.print(Text("   fix: ", style="bold") + Text(e.plain_fix), soft_wrap=True)
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(width=2)
+        grid.add_column(no_wrap=True, style="bold")
+        grid.add_column(overflow="fold")
         if e.guide_claim:
             grid.add_row("", "guide:", Text(e.guide_claim))
         if e.truth:

@@ -37,3 +37,9 @@ def test_unknown_flag_is_usage_error():
     r = run("check", "--frobnicate")
     assert r.returncode == 2
     assert r.stderr.startswith("attn-doctor: error:") and r.stderr.count("\n") == 1
+
+
+def test_a_single_machine_report_has_no_fleet_heading():
+    r = run("check", "--no-smoke")
+    assert r.returncode in (0, 1)
+    assert "Fleet" not in r.stdout.splitlines()
