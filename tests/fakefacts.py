@@ -185,7 +185,7 @@ def ok_import(warnings: list[str] | None = None) -> dict:
 
 
 def error(type_: str, message: str, frames: str = "", name: str | None = None) -> dict:
-    """An exception as the probes record it (_err in facts/import_probe.py)."""
+    """An exception as the probes record it (_err in smoke/child.py import_stage)."""
     tb = "Traceback (most recent call last):\n" + frames + f"{type_}: {message}\n"
     return {"type": type_, "message": message, "traceback": tb, "name": name}
 

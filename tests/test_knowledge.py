@@ -332,7 +332,7 @@ def test_every_false_guide_claim_in_facts_has_an_entry_with_the_truth():
 # ---- check names the cause of a failed import with the same matcher ---------------------------------
 
 def _import_facts(name: str, dist: str, err_type: str, traceback: str, warnings=()):
-    """Facts as facts/import_probe.py records a failed import (hand-made: the traceback is the fake)."""
+    """Facts as smoke/child.py (its import stage) records a failed import (hand-made: the traceback is the fake)."""
     message = traceback.strip().splitlines()[-1].split(": ", 1)[-1]
     return {"env": {}, "torch": {"probe": {"version": "2.11.0+cu130", "import_ok": True, "cuda": "13.0",
                                            "triton": {"ok": True}}, "dist": {"version": "2.11.0+cu130"}},

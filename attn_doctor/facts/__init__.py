@@ -36,14 +36,6 @@ def probe_torch(timeout: float, python: str | None = None) -> dict:
     return {"probe": r.payload, "run": _run_summary(r)}
 
 
-def probe_import(name: str, timeout: float, python: str | None = None) -> dict:
-    """Import one backend in a child (torch first); no kernels."""
-    from ..smoke import run_child
-
-    r = run_child(name, "cpu", timeout, python=python)
-    return {"probe": r["import"], "run": r["run"]}
-
-
 def installed_backends(pk: dict) -> dict[str, dict]:
     """Which non-torch backends are present, from metadata and file layout alone."""
     stack, entries = pk["stack"], pk["sys_path"]
