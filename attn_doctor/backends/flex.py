@@ -46,7 +46,7 @@ def environment(torch):
 
 
 def forward(h, torch, q, k, v, *, causal, scale):
-    B, S = q.shape[0], q.shape[1]
+    S = q.shape[1]
     bm = None
     if causal:
         bm = h.fa.create_block_mask(lambda b, hh, qi, ki: qi >= ki, None, None, S, k.shape[1], device=q.device)

@@ -14,9 +14,8 @@ import os
 import statistics
 import sys
 import time
-import traceback
 
-from ..smoke.child import load_adapter
+from ..smoke.child import _err, load_adapter
 
 RESULT, SENTINEL = "@@ATTN_DOCTOR_BENCH@@", "@@ATTN_DOCTOR@@"
 _OUT = None
@@ -27,11 +26,6 @@ def emit(tag: str, obj) -> None:
     if _OUT is not None:
         _OUT.write(line)
         _OUT.flush()
-
-
-def _err(e: BaseException) -> dict:
-    return {"type": type(e).__name__, "message": str(e)[:1500],
-            "traceback": "".join(traceback.format_exception(type(e), e, e.__traceback__))[-4000:]}
 
 
 def attn_flops(s: dict) -> float:

@@ -4,6 +4,7 @@ FA4's own disk cache, which is off unless enabled."""
 from __future__ import annotations
 
 from ..facts import view
+from ..facts.caches import VOLATILE_FS
 from ..knowledge import finding
 from . import Context, check
 
@@ -65,8 +66,8 @@ def cache_dirs(facts: dict, ctx: Context):
         if free is not None and free < LOW_SPACE:
             yield finding("cache.low-space", free=f"{free / 1024**3:.1f} GiB", mount=c.get("mount") or "?", **p)
         # The CUTLASS DSL's own IR cache is not where FA4 keeps kernels (cache.fa4-*): no advice on it.
-        if name != "cute-dsl" and (c.get("fs_type") in ("tmpfs", "ramfs") or c.get("under_tmp")):
-            why = f"a {c['fs_type']} (memory) filesystem" if c.get("fs_type") in ("tmpfs", "ramfs") else "under /tmp"
+        if name != "cute-dsl" and (c.get("fs_type") in VOLATILE_FS or c.get("under_tmp")):
+            why = f"a {c['fs_type']} (memory) filesystem" if c.get("fs_type") in VOLATILE_FS else "under /tmp"
             yield finding("cache.volatile", why=why, how="set" if c.get("set") else "the default", **p)
 
 

@@ -6,7 +6,7 @@ import os
 import re
 import tempfile
 
-VOLATILE_FS = {"tmpfs", "ramfs", "devtmpfs"}  # memory-backed: emptied on reboot
+VOLATILE_FS = ("tmpfs", "ramfs")  # memory-backed: emptied on reboot
 
 
 def _user(environ: dict, user: str | None) -> str:
