@@ -1298,12 +1298,18 @@ def test_every_id_in_the_checks_is_in_knowledge():
 
 @pytest.mark.parametrize("entry", [e for e in knowledge.entries().values() if e.examples], ids=lambda e: e.id)
 def test_examples_are_recognised_as_their_entry(entry):
-    """Each entry's example error text is matched by its patterns, and `explain` would pick it first."""
+    """Each entry's example error text is matched by its patterns, and `explain` would pick it first;
+    as a failure's text, it names the entry as the cause when the entry can be one, and never a note."""
     from attn_doctor.knowledge.match import best, match
 
     for ex in entry.examples:
-        assert entry.id in [m.entry.id for m in match(ex)], ex
-        assert best(ex).entry.id == entry.id, (ex, best(ex).entry.id)
+        found = match(ex)
+        assert found and found[0].entry.id == entry.id, (ex, [m.entry.id for m in found])
+        cause = best(ex)
+        if entry.can_cause:
+            assert cause and cause.entry.id == entry.id, (ex, cause and cause.entry.id)
+        else:
+            assert cause is None or cause.entry.can_cause, (ex, cause.entry.id)
 
 
 def test_entries_are_well_formed():
@@ -1370,14 +1376,14 @@ def test_any_cuda_init_warning_renders(source, text):
 
 
 def test_a_failed_import_is_an_error_whatever_entry_names_it(monkeypatch):
-    """FAKES a warning-level knowledge entry whose pattern matches a failed import's text (none of
-    today's warning entries can be filled in from an import failure, but one may be added): the
-    import still failed, so the finding is an error and the run exits 1."""
+    """FAKES a warning-level knowledge entry that can be a failure's cause (`fails = true`, as for a
+    raised "FlashAttention only supports Ampere GPUs") whose pattern matches a failed import's text:
+    the import still failed, so the finding is an error and the run exits 1."""
     from attn_doctor.knowledge import Entry
 
     monkeypatch.setitem(knowledge.entries(), "test.warning-cause", Entry(
         id="test.warning-cause", title="{error} is a known quirk.", severity="warning", section="backends",
-        fix="pip install --upgrade torch", patterns=("QUIRK-7731",)))
+        fix="pip install --upgrade torch", patterns=("QUIRK-7731",), fails=True))
     f = ff.gpu_box()
     ff.install(f, "sage", "sageattention", "1.0.6", probe=ff.failed_import("RuntimeError", "QUIRK-7731 happened"))
     r = ff.check(f)

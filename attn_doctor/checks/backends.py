@@ -8,7 +8,7 @@ import re
 from ..backends import SPECS, backward_reason, cap_str, forward_reason
 from ..facts import view
 from ..knowledge import finding, finding_for_match
-from ..knowledge.match import best
+from ..knowledge.match import cause
 from . import Context, check
 
 
@@ -198,7 +198,7 @@ def import_failures(facts: dict, ctx: Context):
             continue
         from .flex import triton_pin  # here: checks.flex imports this module
 
-        m = best(primary) or best(noise)
+        m = cause(primary, noise, name)
         if m:
             sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
             built = _built_for(name, facts)
