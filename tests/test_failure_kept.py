@@ -28,10 +28,13 @@ DEPRECATION = ("/venv/lib/python3.12/site-packages/torch/cuda/__init__.py:63: Us
 
 
 def _failing(f: dict) -> dict[str, list]:
-    """{backend: [where its failure's output lives]}: import probes and smoke runs that failed."""
+    """{backend: [where its failure's output lives]}: import probes and smoke runs that failed. A
+    backend's probe imports torch first: when `import torch` itself failed, that is torch's error
+    (torch.*), not the backend's."""
     out: dict[str, list] = {}
+    torch_failed = not ((f.get("torch") or {}).get("probe") or {}).get("import_ok")
     for name, info in (f.get("imports") or {}).items():
-        if info.get("installed") and ("probe" in info or "run" in info):
+        if info.get("installed") and ("probe" in info or "run" in info) and not torch_failed:
             why = import_failure(name, info)
             if why and why != "torch fails to import":
                 out.setdefault(name, []).append(("import", info))

@@ -1450,3 +1450,57 @@ def test_unprobed_xformers_beside_fa4_names_the_namespace_not_a_probe():
                                                "has_fa2_interface": False}], "cute_owners": {"flash-attn-4": 60}}
     (hit,) = [x for x in ff.check(f).findings if x.id == "xformers.fa4-namespace"]
     assert "namespace package" in hit.title and "probe" not in hit.title
+
+
+# ----------------------------------------------------------------------------------------------
+# a setting tied to the failure it causes (issue 11's H100 truths; tests/test_h100_truths.py)
+# ----------------------------------------------------------------------------------------------
+
+def proc_inductor_cache(f: dict, path: str = "/proc/attn-cache") -> dict:
+    """FAKES TORCHINDUCTOR_CACHE_DIR set to a path under /proc, as facts/caches.py resolved it on the
+    H100 (run as root, 2026-11-22): it does not exist, root's access() calls /proc writable (so
+    `creatable` is True), and statvfs gives 0 bytes free on the proc filesystem."""
+    ff.set_env(f, TORCHINDUCTOR_CACHE_DIR=path)
+    c = ff.get_cache(f, "inductor")
+    c.update(path=path, set=True, exists=False, is_dir=False, creatable=True, create_error=None,
+             nearest_existing="/proc", free_bytes=0, fs_type="proc", mount="/proc", under_tmp=False)
+    c.pop("writable", None)
+    c.pop("readable", None)
+    ff.get_cache(f, "triton").update(path=path + "/triton", exists=False, is_dir=False, creatable=True,
+                                     nearest_existing="/proc", free_bytes=0, fs_type="proc", mount="/proc")
+    return f
+
+
+@scenario("import.cache-dir", "error", "cute")
+def fa4_import_fails_on_proc_inductor_cache():
+    """TORCHINDUCTOR_CACHE_DIR=/proc/attn-cache (proc_inductor_cache) and flash-attn-4's import fails
+    making it, as on the H100: FileNotFoundError naming the path (FAKED frames: torch's cache_dir())."""
+    f = proc_inductor_cache(_fa4_stack(ff.gpu_box()))
+    f["imports"]["cute"]["probe"] = ff.failed_import(
+        "FileNotFoundError", "[Errno 2] No such file or directory: '/proc/attn-cache'",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/torch/_inductor/runtime/cache_dir_utils.py", '
+        "line 23, in cache_dir\n    os.makedirs(sanitized_dir_path, exist_ok=True)\n")
+    return f
+
+
+def alloc_abort(f: dict, var: str = "PYTORCH_ALLOC_CONF", value: str = "garbage") -> dict:
+    """FAKES a CUDA torch 2.13 whose import was killed by SIGABRT with an unparsable allocator setting
+    set (the abort seen on CUDA builds of 2.13, issue 11); the backend probes, which import torch
+    first, died the same way. The stderr is C++'s terminate message, as an uncaught c10::Error prints it."""
+    ff.set_torch(f, "2.13.0+cu130", cuda="13.0")
+    ff.set_env(f, **{var: value})
+    f["torch"]["probe"] = {}
+    f["torch"]["run"] = ff.crashed_run("SIGABRT", 6, stderr="terminate called after throwing an instance of "
+                                       "'c10::Error'\n  what():  CachingAllocator option parse failed\nAborted (core dumped)\n")
+    for name, info in f["imports"].items():
+        if info.get("installed"):
+            info.update(probe=None, run=ff.crashed_run("SIGABRT", 6))
+    return f
+
+
+@scenario("torch.import-crashed-alloc", "error")
+def torch_aborts_on_garbage_alloc_conf():
+    """PYTORCH_ALLOC_CONF=garbage and `import torch` aborted (alloc_abort), sageattention installed."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    return alloc_abort(f)

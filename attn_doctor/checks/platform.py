@@ -4,6 +4,7 @@ and a driver new enough for it."""
 from __future__ import annotations
 
 import re
+import shlex
 
 from ..backends import cap_str
 from ..facts import view
@@ -22,6 +23,20 @@ def torch_index(facts: dict) -> str:
     return "cu126"
 
 
+def bad_allocator(facts: dict) -> dict | None:
+    """The allocator setting torch cannot parse (var, value, problem, kind), or None: when `import
+    torch` dies of a signal, that setting is the likely cause (torch 2.13's CUDA build aborts on it)."""
+    from .allocator import NEW, OLD, parse
+
+    env = view.env(facts)
+    for var in (OLD, NEW):  # the old name wins when both are set
+        raw = env.get(var)
+        problems = parse(raw).problems if raw else []
+        if problems:
+            return dict(var=var, value=shlex.quote(raw), problem=problems[0].message, kind=problems[0].kind)
+    return None
+
+
 @check("platform")
 def torch_present(facts: dict, ctx: Context):
     t = view.torch(facts)
@@ -37,8 +52,9 @@ def torch_present(facts: dict, ctx: Context):
                       detail=_last_line(run.get("stderr_tail", "")))
         return
     if run.get("signal"):
-        yield finding("torch.import-crashed", version=t["version"] or "?", signal=run["signal"],
-                      detail=_last_line(run.get("stderr_tail", "")))
+        alloc = bad_allocator(facts)
+        yield finding("torch.import-crashed-alloc" if alloc else "torch.import-crashed", version=t["version"] or "?",
+                      signal=run["signal"], detail=_last_line(run.get("stderr_tail", "")), **(alloc or {}))
         return
     if not t["import_ok"]:
         err = t["error"] or {}
