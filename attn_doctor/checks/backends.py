@@ -61,8 +61,9 @@ def no_usable_gpu(facts: dict) -> str | None:
     t = view.torch(facts)
     smi = (facts.get("driver") or {}).get("gpus") or []
     rt = view.cuda_runtime(facts)
-    if not smi or not t["import_ok"] or not (t["cuda"] or t["hip"]) or rt.get("available") or rt.get("devices"):
-        return None
+    if not smi or not t["import_ok"] or not (t["cuda"] or t["hip"]) or "available" not in rt \
+            or rt["available"] or rt.get("devices"):
+        return None  # (a report with no answer from torch's CUDA probe says nothing either way)
     cvd = view.env(facts).get("CUDA_VISIBLE_DEVICES")
     if cvd is not None and not view.gpus(facts):
         return f"cannot run: no visible GPU (CUDA_VISIBLE_DEVICES={cvd!r} hides all {len(smi)} GPU(s))"
