@@ -239,9 +239,10 @@ def _tolerant_stdout() -> None:
 
 
 def _report(backend, require, timeout: float, compile_mode: str | None, from_report: str | None, *,
-            strict: bool = False, progress: bool = True):
+            strict: bool = False, progress: bool = True, saved: dict | None = None):
     """The report `fix` works from: a fresh probe (no kernels: what fix changes is the environment)
-    or a saved report's facts."""
+    or a saved report's facts (`saved`, read once: '-' is stdin), judged as the saved run asked
+    (its --require, --config, --select, --ignore, --backend) unless given again, as `check --from`."""
     from .checks import Context
     from .report import evaluate
 
@@ -249,12 +250,21 @@ def _report(backend, require, timeout: float, compile_mode: str | None, from_rep
     required = _backends(require, "--require")
     if compile_mode is not None and compile_mode not in COMPILE_MODES:
         raise UsageError(f"--compile-mode: unknown mode {compile_mode!r} (known: {', '.join(COMPILE_MODES)})")
+    cfg, chosen, ignored = None, None, []
+    if saved is not None:
+        from .saved import prior_options
+
+        prior = prior_options(saved)
+        required = required if require else prior["require"]
+        cfg = prior["config"]
+        required += [n for n in (cfg or {}).get("required") or [] if n not in required]
+        compile_mode = compile_mode if compile_mode is not None else prior["compile_mode"]
+        chosen, ignored = prior["select"], prior["ignore"]
+        selected = selected if backend else prior["backends"]
     if selected:
         selected = sorted(set(selected) | set(required))
     if from_report:
-        from .saved import load_report
-
-        facts = load_report(from_report)["facts"]
+        facts = saved["facts"]
     else:
         from .facts import collect
         from .progress import Progress
@@ -262,9 +272,10 @@ def _report(backend, require, timeout: float, compile_mode: str | None, from_rep
         with Progress(enabled=progress) as prog:
             prog.update("probing torch, GPUs and backends")
             facts = collect(backends=selected, timeout=timeout, progress=prog.backend)
-    ctx = Context(required=required, selected=selected, compile_mode=compile_mode, strict=strict, smoke=False)
+    ctx = Context(required=required, selected=selected, compile_mode=compile_mode or (cfg or {}).get("compile_mode"),
+                  strict=strict, smoke=False, config=cfg, select=chosen, ignore=ignored)
     options = {"smoke": False, "backends": selected, "strict": strict, "compile_mode": compile_mode,
-               "timeout": timeout, "from": from_report}
+               "timeout": timeout, "from": from_report, "require": required, "select": chosen, "ignore": ignored}
     return evaluate(facts, ctx, options)
 
 
@@ -329,11 +340,16 @@ def fix(
 
     if path is not None and not write_env:
         raise UsageError(f"fix: {path!r}: a PATH goes with --write-env")
-    if compile_mode is None and from_report:
+    saved = None
+    if from_report:
         from .saved import load_report
 
-        compile_mode = (load_report(from_report).get("options") or {}).get("compile_mode")
-    report = _report(backend, require, timeout, compile_mode, from_report, progress=not (print_env or json_out))
+        saved = load_report(from_report)  # once: '-' is stdin
+        if compile_mode is None:
+            compile_mode = (saved.get("options") or {}).get("compile_mode")
+    report = _report(backend, require, timeout, compile_mode, from_report, progress=not (print_env or json_out),
+                     saved=saved)
+    compile_mode = compile_mode or (report.config or {}).get("compile_mode")  # a saved run's --config
     written, note = None, None
     if print_env:
         text, plan = envfile.build(report, compile_mode=compile_mode)

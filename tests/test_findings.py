@@ -1298,12 +1298,18 @@ def test_every_id_in_the_checks_is_in_knowledge():
 
 @pytest.mark.parametrize("entry", [e for e in knowledge.entries().values() if e.examples], ids=lambda e: e.id)
 def test_examples_are_recognised_as_their_entry(entry):
-    """Each entry's example error text is matched by its patterns, and `explain` would pick it first."""
+    """Each entry's example error text is matched by its patterns, and `explain` would pick it first;
+    as a failure's text, it names the entry as the cause when the entry can be one, and never a note."""
     from attn_doctor.knowledge.match import best, match
 
     for ex in entry.examples:
-        assert entry.id in [m.entry.id for m in match(ex)], ex
-        assert best(ex).entry.id == entry.id, (ex, best(ex).entry.id)
+        found = match(ex)
+        assert found and found[0].entry.id == entry.id, (ex, [m.entry.id for m in found])
+        cause = best(ex)
+        if entry.can_cause:
+            assert cause and cause.entry.id == entry.id, (ex, cause and cause.entry.id)
+        else:
+            assert cause is None or cause.entry.can_cause, (ex, cause.entry.id)
 
 
 def test_entries_are_well_formed():
@@ -1370,14 +1376,14 @@ def test_any_cuda_init_warning_renders(source, text):
 
 
 def test_a_failed_import_is_an_error_whatever_entry_names_it(monkeypatch):
-    """FAKES a warning-level knowledge entry whose pattern matches a failed import's text (none of
-    today's warning entries can be filled in from an import failure, but one may be added): the
-    import still failed, so the finding is an error and the run exits 1."""
+    """FAKES a warning-level knowledge entry that can be a failure's cause (`fails = true`, as for a
+    raised "FlashAttention only supports Ampere GPUs") whose pattern matches a failed import's text:
+    the import still failed, so the finding is an error and the run exits 1."""
     from attn_doctor.knowledge import Entry
 
     monkeypatch.setitem(knowledge.entries(), "test.warning-cause", Entry(
         id="test.warning-cause", title="{error} is a known quirk.", severity="warning", section="backends",
-        fix="pip install --upgrade torch", patterns=("QUIRK-7731",)))
+        fix="pip install --upgrade torch", patterns=("QUIRK-7731",), fails=True))
     f = ff.gpu_box()
     ff.install(f, "sage", "sageattention", "1.0.6", probe=ff.failed_import("RuntimeError", "QUIRK-7731 happened"))
     r = ff.check(f)
@@ -1444,3 +1450,57 @@ def test_unprobed_xformers_beside_fa4_names_the_namespace_not_a_probe():
                                                "has_fa2_interface": False}], "cute_owners": {"flash-attn-4": 60}}
     (hit,) = [x for x in ff.check(f).findings if x.id == "xformers.fa4-namespace"]
     assert "namespace package" in hit.title and "probe" not in hit.title
+
+
+# ----------------------------------------------------------------------------------------------
+# a setting tied to the failure it causes (issue 11's H100 truths; tests/test_h100_truths.py)
+# ----------------------------------------------------------------------------------------------
+
+def proc_inductor_cache(f: dict, path: str = "/proc/attn-cache") -> dict:
+    """FAKES TORCHINDUCTOR_CACHE_DIR set to a path under /proc, as facts/caches.py resolved it on the
+    H100 (run as root, 2026-11-22): it does not exist, root's access() calls /proc writable (so
+    `creatable` is True), and statvfs gives 0 bytes free on the proc filesystem."""
+    ff.set_env(f, TORCHINDUCTOR_CACHE_DIR=path)
+    c = ff.get_cache(f, "inductor")
+    c.update(path=path, set=True, exists=False, is_dir=False, creatable=True, create_error=None,
+             nearest_existing="/proc", free_bytes=0, fs_type="proc", mount="/proc", under_tmp=False)
+    c.pop("writable", None)
+    c.pop("readable", None)
+    ff.get_cache(f, "triton").update(path=path + "/triton", exists=False, is_dir=False, creatable=True,
+                                     nearest_existing="/proc", free_bytes=0, fs_type="proc", mount="/proc")
+    return f
+
+
+@scenario("import.cache-dir", "error", "cute")
+def fa4_import_fails_on_proc_inductor_cache():
+    """TORCHINDUCTOR_CACHE_DIR=/proc/attn-cache (proc_inductor_cache) and flash-attn-4's import fails
+    making it, as on the H100: FileNotFoundError naming the path (FAKED frames: torch's cache_dir())."""
+    f = proc_inductor_cache(_fa4_stack(ff.gpu_box()))
+    f["imports"]["cute"]["probe"] = ff.failed_import(
+        "FileNotFoundError", "[Errno 2] No such file or directory: '/proc/attn-cache'",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/torch/_inductor/runtime/cache_dir_utils.py", '
+        "line 23, in cache_dir\n    os.makedirs(sanitized_dir_path, exist_ok=True)\n")
+    return f
+
+
+def alloc_abort(f: dict, var: str = "PYTORCH_ALLOC_CONF", value: str = "garbage") -> dict:
+    """FAKES a CUDA torch 2.13 whose import was killed by SIGABRT with an unparsable allocator setting
+    set (the abort seen on CUDA builds of 2.13, issue 11); the backend probes, which import torch
+    first, died the same way. The stderr is C++'s terminate message, as an uncaught c10::Error prints it."""
+    ff.set_torch(f, "2.13.0+cu130", cuda="13.0")
+    ff.set_env(f, **{var: value})
+    f["torch"]["probe"] = {}
+    f["torch"]["run"] = ff.crashed_run("SIGABRT", 6, stderr="terminate called after throwing an instance of "
+                                       "'c10::Error'\n  what():  CachingAllocator option parse failed\nAborted (core dumped)\n")
+    for name, info in f["imports"].items():
+        if info.get("installed"):
+            info.update(probe=None, run=ff.crashed_run("SIGABRT", 6))
+    return f
+
+
+@scenario("torch.import-crashed-alloc", "error")
+def torch_aborts_on_garbage_alloc_conf():
+    """PYTORCH_ALLOC_CONF=garbage and `import torch` aborted (alloc_abort), sageattention installed."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    return alloc_abort(f)

@@ -63,9 +63,11 @@ def run(facts: dict, ctx: Context) -> list[Finding]:
             out.append(finding("doctor.check-crashed", check=f"{section}.{fn.__name__}",
                                error=f"{type(e).__name__}: {e}", detail=tb[-1500:]))
     # One finding per (id, backend, title): two checks may see the same problem. A failure traced
-    # to a known cause that another check already reported in full is not repeated.
-    reported = {f.id for f in out}
-    out = [f for f in out if not (f.params.get("cause") in reported and f.id.endswith("known-error"))]
+    # to a known cause that another check already reported in full, as an error about the same
+    # backend, is not repeated; anything less (a note, a warning, another backend's error) would
+    # leave the failed backend without its error.
+    reported = {(f.id, f.backend) for f in out if f.severity == "error"}
+    out = [f for f in out if not (f.id.endswith("known-error") and (f.params.get("cause"), f.backend) in reported)]
     seen, unique = set(), []
     for f in out:
         key = (f.id, f.backend, f.title)

@@ -8,7 +8,7 @@ import re
 from ..backends import SPECS, backward_reason, cap_str, forward_reason
 from ..facts import view
 from ..knowledge import finding, finding_for_match
-from ..knowledge.match import best
+from ..knowledge.match import cause
 from . import Context, check
 
 
@@ -50,12 +50,33 @@ def import_failure(name: str, info: dict) -> str | None:
     return f"import probe exited {run.get('returncode')} without an answer: {_last_line(run.get('stderr_tail', ''))}"
 
 
+def _torch_failed(t: dict) -> bool:
+    return t["installed"] and t["probed"] and not t["import_ok"]
+
+
+def no_usable_gpu(facts: dict) -> str | None:
+    """Why the GPUs the driver lists cannot be used by this process (a CUDA torch that imports sees
+    none of them), as a table reason, or None. A machine with no GPU at all (an image build) is not
+    this: there a backend that imports is ok, with no kernel run."""
+    t = view.torch(facts)
+    smi = (facts.get("driver") or {}).get("gpus") or []
+    rt = view.cuda_runtime(facts)
+    if not smi or not t["import_ok"] or not (t["cuda"] or t["hip"]) or "available" not in rt \
+            or rt["available"] or rt.get("devices"):
+        return None  # (a report with no answer from torch's CUDA probe says nothing either way)
+    cvd = view.env(facts).get("CUDA_VISIBLE_DEVICES")
+    if cvd is not None and not view.gpus(facts):
+        return f"cannot run: no visible GPU (CUDA_VISIBLE_DEVICES={cvd!r} hides all {len(smi)} GPU(s))"
+    return f"cannot run: torch cannot start CUDA on the {len(smi)} GPU(s) nvidia-smi lists"
+
+
 def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
     t = view.torch(facts)
     caps = view.capabilities(facts)
     gpus = view.gpus(facts)
     cuda_torch = bool(t["cuda"] or t["hip"])
     tv = view.torch_base(facts)
+    unusable = no_usable_gpu(facts)
     out: dict[str, dict] = {}
     for name, spec in SPECS.items():
         row: dict = {"title": spec.title, "status": "ok", "reason": "", "version": None, "forward_only": False}
@@ -95,11 +116,14 @@ def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
                 row.update(status="skipped", reason="import not probed")
                 continue
             why = import_failure(name, info)
-            if why:
-                row.update(status="broken", reason=why)
+            if why:  # its probe imports torch first: when torch itself fails, that is the reason
+                row.update(status="broken", reason="torch fails to import" if _torch_failed(t) else why)
                 continue
             row["import_seconds"] = (info.get("probe") or {}).get("seconds")
         # 2. Can it run on this machine's GPUs?
+        if unusable and not spec.cpu:  # it imports, but this process has no GPU to run it on
+            row.update(status="unsupported", reason=unusable)
+            continue
         if not gpus:
             if spec.cpu:
                 row["reason"] = "runs on the CPU" + (" (forward only)" if name == "flex" else "")
@@ -171,8 +195,8 @@ def import_failures(facts: dict, ctx: Context):
         if "probe" not in info and "run" not in info:
             continue  # not probed (a report collected with --backend): its status says skipped
         why = import_failure(name, info)
-        if not why or why == "torch fails to import":
-            continue
+        if not why or why == "torch fails to import" or _torch_failed(t):
+            continue  # torch's own failure is reported (torch.*): the backend's probe died of it too
         spec = SPECS[name]
         primary, noise = import_error_text(info)
         text = primary + "\n" + noise
@@ -196,9 +220,14 @@ def import_failures(facts: dict, ctx: Context):
                           dsl_packages=cut.get("dsl_packages") or f"{cut.get('location')}/nvidia_cutlass_dsl/dsl_packages",
                           **params)
             continue
+        from .caches import named_in
         from .flex import triton_pin  # here: checks.flex imports this module
 
-        m = best(primary) or best(noise)
+        cache = named_in(facts, primary)
+        if cache:  # the error names a cache directory that cannot be used: that is the cause
+            yield finding("import.cache-dir", detail=evidence, **cache, **params)
+            continue
+        m = cause(primary, noise, name)
         if m:
             sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
             built = _built_for(name, facts)

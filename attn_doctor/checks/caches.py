@@ -3,12 +3,18 @@ FA4's own disk cache, which is off unless enabled."""
 
 from __future__ import annotations
 
+import re
+
 from ..facts import view
 from ..facts.caches import VOLATILE_FS
 from ..knowledge import finding
 from . import Context, check
 
 LOW_SPACE = 2 * 1024**3
+# The kernel's pseudo-filesystems: no directory can be made on them (root's access() says writable,
+# mkdir says ENOENT or EPERM), and their free space (0) means nothing.
+PSEUDO_FS = {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "securityfs", "tracefs",
+             "configfs", "pstore", "bpf", "mqueue", "fusectl", "binfmt_misc", "efivarfs", "nsfs", "autofs"}
 # A persistent home for each cache, as env.sh writes it.
 PERSISTENT = {
     "inductor": "$HOME/.cache/torchinductor",
@@ -35,6 +41,38 @@ def _in_use(facts: dict, ctx: Context) -> set[str]:
     return names
 
 
+def unusable(c: dict) -> tuple[str, dict] | None:
+    """Why a cache directory cannot be used at all, as (finding id, its params), or None."""
+    if c.get("exists") and not c.get("is_dir"):
+        return "cache.not-a-directory", {}
+    if c.get("is_dir") and not c.get("writable"):
+        return "cache.unwritable", {}
+    parent = c.get("nearest_existing") or "?"
+    if not c.get("exists") and c.get("fs_type") in PSEUDO_FS:
+        return "cache.uncreatable", dict(parent=parent, why=f"{parent} is on the kernel's {c['fs_type']} pseudo-filesystem, "
+                                                             "where no directory can be made")
+    if not c.get("exists") and not c.get("creatable"):
+        return "cache.uncreatable", dict(parent=parent, why=c.get("create_error") or f"{parent} is not writable")
+    return None
+
+
+PROBLEM = {"cache.not-a-directory": "is not a directory", "cache.unwritable": "is not writable",
+           "cache.uncreatable": "cannot be created"}
+
+
+def named_in(facts: dict, text: str) -> dict | None:
+    """An unusable cache directory whose path `text` (a failure's own error) names, with its params
+    (var, path, problem, persistent), or None: that cache is why the failure happened."""
+    for c in facts.get("caches") or []:
+        bad = unusable(c)
+        path = (c.get("path") or "").rstrip("/")
+        if bad and path and re.search(re.escape(path) + r"(?=$|[/'\"\s:,)])", text):
+            why = bad[1].get("why")
+            return dict(var=c["var"], path=c["path"], persistent=PERSISTENT.get(c["name"], "$HOME/.cache/" + c["name"]),
+                        problem=PROBLEM[bad[0]] + (f" ({why})" if why else ""), cache=bad[0])
+    return None
+
+
 @check("caches")
 def cache_dirs(facts: dict, ctx: Context):
     used = _in_use(facts, ctx)
@@ -51,19 +89,12 @@ def cache_dirs(facts: dict, ctx: Context):
             continue
         seen_paths.add(c["path"])
         p = dict(name=name, var=c["var"], path=c["path"], persistent=PERSISTENT[name], used_by=c.get("used_by", ""))
-        if c.get("exists") and not c.get("is_dir"):
-            yield finding("cache.not-a-directory", **p)
-            continue
-        if c.get("is_dir") and not c.get("writable"):
-            yield finding("cache.unwritable", **p)
-            continue
-        if not c.get("exists") and not c.get("creatable"):
-            parent = c.get("nearest_existing") or "?"
-            why = c.get("create_error") or f"{parent} is not writable"
-            yield finding("cache.uncreatable", parent=parent, why=why, **p)
+        bad = unusable(c)
+        if bad:
+            yield finding(bad[0], **bad[1], **p)
             continue
         free = c.get("free_bytes")
-        if free is not None and free < LOW_SPACE:
+        if free is not None and free < LOW_SPACE and c.get("fs_type") not in PSEUDO_FS:
             yield finding("cache.low-space", free=f"{free / 1024**3:.1f} GiB", mount=c.get("mount") or "?", **p)
         # The CUTLASS DSL's own IR cache is not where FA4 keeps kernels (cache.fa4-*): no advice on it.
         if name != "cute-dsl" and (c.get("fs_type") in VOLATILE_FS or c.get("under_tmp")):

@@ -4,11 +4,12 @@ and a driver new enough for it."""
 from __future__ import annotations
 
 import re
+import shlex
 
 from ..backends import cap_str
 from ..facts import view
 from ..knowledge import finding, finding_for_match
-from ..knowledge.match import best
+from ..knowledge.match import cause
 from . import Context, check
 from .backends import _last_line
 
@@ -20,6 +21,20 @@ def torch_index(facts: dict) -> str:
         if dc is None or dc >= cuda:
             return tag
     return "cu126"
+
+
+def bad_allocator(facts: dict) -> dict | None:
+    """The allocator setting torch cannot parse (var, value, problem, kind), or None: when `import
+    torch` dies of a signal, that setting is the likely cause (torch 2.13's CUDA build aborts on it)."""
+    from .allocator import NEW, OLD, parse
+
+    env = view.env(facts)
+    for var in (OLD, NEW):  # the old name wins when both are set
+        raw = env.get(var)
+        problems = parse(raw).problems if raw else []
+        if problems:
+            return dict(var=var, value=shlex.quote(raw), problem=problems[0].message, kind=problems[0].kind)
+    return None
 
 
 @check("platform")
@@ -37,12 +52,15 @@ def torch_present(facts: dict, ctx: Context):
                       detail=_last_line(run.get("stderr_tail", "")))
         return
     if run.get("signal"):
-        yield finding("torch.import-crashed", version=t["version"] or "?", signal=run["signal"],
-                      detail=_last_line(run.get("stderr_tail", "")))
+        alloc = bad_allocator(facts)
+        yield finding("torch.import-crashed-alloc" if alloc else "torch.import-crashed", version=t["version"] or "?",
+                      signal=run["signal"], detail=_last_line(run.get("stderr_tail", "")), **(alloc or {}))
         return
     if not t["import_ok"]:
         err = t["error"] or {}
-        text = "\n".join([err.get("traceback", ""), run.get("stderr_tail", ""), run.get("stdout_tail", "")])
+        own = "\n".join([err.get("traceback", ""), f"{err.get('type', '')}: {err.get('message', '')}" if err else ""])
+        noise = "\n".join([run.get("stderr_tail", ""), run.get("stdout_tail", "")])
+        text = "\n".join([own, noise])
         last = f"{err.get('type', 'error')}: {_last_line(err.get('message', ''))}" if err else _last_line(text)
         if not last:  # no answer and not a word: say how the probe ended
             last = (f"could not start Python: {run['start_error']}" if run.get("start_error")
@@ -51,7 +69,7 @@ def torch_present(facts: dict, ctx: Context):
         params = dict(title="torch", dist="torch", version=t["version"] or "?", error=last, install="pip install torch",
                       torch=t["version"] or "?", symbol=sym.group(1) if sym else "?", built_for="another torch",
                       python=(facts.get("system") or {}).get("python_executable", "python"), index=torch_index(facts))
-        m = best(text)
+        m = cause(own, noise, "torch")
         if m:
             yield finding_for_match(m.entry.id, "torch.import-failed", detail=m.evidence, severity="error",
                                     module="torch", **params)
@@ -84,10 +102,11 @@ def gpu_visibility(facts: dict, ctx: Context):
     if smi_gpus:
         err = rt.get("error") or {}
         warns = "\n".join((t["probe"].get("warnings") or []))
-        text = "\n".join([err.get("traceback", ""), err.get("message", ""), warns])
+        own = "\n".join([err.get("traceback", ""), err.get("message", "")])
+        text = "\n".join([own, warns])
         params = dict(torch=t["version"], cuda=t["cuda"], driver=drv.get("driver") or "?",
                       driver_cuda=drv.get("driver_cuda") or "?", error=_last_line(text), index=torch_index(facts))
-        m = best(text)
+        m = cause(own, warns)
         if m and m.entry.id != "gpu.cuda-init-failed":
             yield finding_for_match(m.entry.id, "gpu.cuda-init-failed", detail=m.evidence, severity="error",
                                     count=len(smi_gpus), **params)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..backends import SPECS
 from ..facts import view
 from ..knowledge import finding, finding_for_match
-from ..knowledge.match import best
+from ..knowledge.match import cause
 from . import Context, check
 from .backends import _last_line
 
@@ -66,14 +66,15 @@ def smoke_failures(facts: dict, ctx: Context):
                           seconds=f"{res.get('wall_seconds', 0):.0f}", detail=_last_line(stderr), **base)
             continue
         if run.get("signal"):
-            m = best(stderr)
+            m = cause("", stderr, name)
             yield finding("smoke.crashed", backend=name, case=res.get("stuck_in") or "start-up", signal=run["signal"],
                           detail=(m.evidence if m else _last_line(stderr)), **base)
             continue
         if final.get("error"):
             e = final["error"]
-            text = "\n".join([e.get("traceback", ""), stderr])
-            m = best(text)
+            own = "\n".join([e.get("traceback", ""), _headline(e)])
+            text = "\n".join([own, stderr])
+            m = cause(own, stderr, name)
             if m:
                 yield _matched(m, name, spec, _headline(e), base)
             else:
@@ -86,7 +87,7 @@ def smoke_failures(facts: dict, ctx: Context):
             if c.get("error"):
                 e = c["error"]
                 text = "\n".join([e.get("traceback", ""), f"{e.get('type')}: {e.get('message')}"])
-                m = best(text)
+                m = cause(text, "", name)
                 if m:
                     yield _matched(m, name, spec, _headline(e), base, case=c["name"])
                 else:
@@ -110,7 +111,8 @@ def smoke_failures(facts: dict, ctx: Context):
 
 
 def _matched(m, name, spec, error, base, case="start-up"):
-    return finding_for_match(m.entry.id, "smoke.known-error", backend=name, detail=m.evidence, case=case,
+    # a run that failed is an error, whatever the matched entry's usual level
+    return finding_for_match(m.entry.id, "smoke.known-error", backend=name, detail=m.evidence, case=case, severity="error",
                              dist=spec.dists[0], install=spec.install, error=error, module=spec.module,
                              **base)
 

@@ -47,7 +47,10 @@ class Entry:
     # check that lacks one). Required when title / fix name params.
     summary: str | None = None
     general_fix: str | None = None
-    generic: bool = False  # a catch-all: reported only when no specific entry matched the text
+    generic: bool = False  # a catch-all: reported only on lines no specific entry matched
+    # Can its patterns be why an import or a run failed (an exception, an abort)? None: as its severity
+    # says (errors can, warnings and notes are printed by runs that go on). Set where that is wrong.
+    fails: bool | None = None
 
     @property
     def headline(self) -> str:
@@ -62,6 +65,11 @@ class Entry:
         if not template_fields(self.fix):
             return render(self.fix, {})
         return self.general_fix or _blank_fields(self.fix)
+
+    @property
+    def can_cause(self) -> bool:
+        """May it stand as the cause of a failed import or run (never a note a working run prints)?"""
+        return self.severity == "error" if self.fails is None else self.fails
 
     @property
     def compiled(self) -> tuple[re.Pattern, ...]:

@@ -4,8 +4,10 @@ How a log is read:
 - Every pattern of every entry is searched; an entry's score is how specific its best hit is (the
   literal characters of the pattern), plus a little for each further pattern that hit.
 - Specific beats generic: an entry whose hits all lie on lines already claimed by a more specific
-  entry is dropped (the same error line is explained once); `generic` entries are reported only
-  when nothing specific matched.
+  entry is dropped (the same error line is explained once). A `generic` entry (a catch-all) is
+  judged line by line: it is reported when one of its lines has no specific entry that can be a
+  failure's cause on or near it (within NEAR lines: the same traceback), so a note or a warning
+  elsewhere in the log never hides an error nobody names.
 - Several errors in one log are each reported, ranked by where they first occur: an earlier error
   is usually the cause of the later ones (a warning about the driver before "no CUDA GPUs", a
   failed import before the crash it leads to, the first exception of a chained traceback).
@@ -194,20 +196,38 @@ def _candidates(text: str, lines: _Lines, ids: set[str] | None) -> list[_Candida
     return out
 
 
+NEAR = 10  # lines: how far from a catch-all's line a specific cause still explains it (one traceback)
+
+
+def _near(lines: list[int], n: int) -> bool:
+    i = bisect.bisect_left(lines, n - NEAR)
+    return i < len(lines) and lines[i] <= n + NEAR
+
+
 def match(text: str, *, limit: int | None = None, ids: set[str] | None = None) -> list[Match]:
     """The entries that explain `text`, best first (see the module docstring for the ranking)."""
     text = normalize(text or "")
     lines = _Lines(text)
     cands = _candidates(text, lines, ids)
-    if any(not c.entry.generic for c in cands):
-        cands = [c for c in cands if not c.entry.generic]
     # Specific beats generic: the most specific entry claims its lines first.
     claimed: set[int] = set()
     kept = []
-    for c in sorted(cands, key=lambda c: (-c.score, c.position, c.entry.id)):
+    for c in sorted(cands, key=lambda c: (c.entry.generic, -c.score, c.position, c.entry.id)):
+        if c.entry.generic:
+            break
         if c.lines and c.lines <= claimed:
             continue
         claimed |= c.lines
+        kept.append(c)
+    # A catch-all, line by line: it stays for any line of its that no specific cause explains nearby
+    # (a wrapper such as BackendCompilerFailed sits a line or two from the error it wraps). A note or a
+    # printed warning elsewhere explains no error line.
+    causes = sorted({n for c in kept if c.entry.can_cause for n in c.lines})
+    taken: set[int] = set()
+    for c in sorted((c for c in cands if c.entry.generic), key=lambda c: (-c.score, c.position, c.entry.id)):
+        if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
+            continue
+        taken |= c.lines
         kept.append(c)
     # Errors and warnings by where they first occur (a check's severity says little about which log
     # line was fatal: a driver warning is often the cause of the error after it); notes last.
@@ -217,7 +237,26 @@ def match(text: str, *, limit: int | None = None, ids: set[str] | None = None) -
     return found[:limit] if limit else found
 
 
+def _first_cause(found: list[Match]) -> Match | None:
+    """The first match that can be a failure's cause, a specific one before a catch-all."""
+    causes = [m for m in found if m.entry.can_cause]
+    return next((m for m in causes if not m.entry.generic), causes[0] if causes else None)
+
+
 def best(text: str, ids: set[str] | None = None) -> Match | None:
-    ms = match(text, limit=1, ids=ids)
-    return ms[0] if ms else None
+    """The entry that explains a failure whose text is `text`: only an entry that can be a failure's
+    cause (never a note or a warning a working run prints: Entry.can_cause), a specific one before a
+    catch-all, the earliest in the text first."""
+    return _first_cause(match(text, ids=ids))
+
+
+def cause(primary: str, noise: str = "", backend: str | None = None) -> Match | None:
+    """Why a run failed. `primary` is the failure's own text (the exception and its traceback),
+    `noise` what the run printed besides (warnings, stderr). A specific entry in the exception wins,
+    then a specific one in the noise, then a catch-all in either. From the noise only an entry about
+    this backend, or about none, may stand: another backend's warning is not this one's cause."""
+    mine = [m for m in match(noise) if m.entry.backend in (None, backend)] if noise.strip() else []
+    own = match(primary) if primary.strip() else []
+    specific = [m for m in own + mine if not m.entry.generic]
+    return _first_cause(specific) or _first_cause(own + mine)
 
