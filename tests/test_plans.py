@@ -385,3 +385,20 @@ def test_arch_list_finding(env, n):
     assert len(got) == n
     for x in got:
         assert "H100" in x.title and "sm90" in x.title and x.fix.startswith("export ")
+
+
+def test_fa2_plan_warns_that_it_overwrites_fa4():
+    f = machine()
+    ff.add_dist(f, "flash-attn-4", "4.0.0b36")
+    p = plans.make("fa2", f)
+    assert any("flash-attn-4 4.0.0b36 is installed here" in r and "cute.shadowed-by-fa2" in r for r in p.refusals)
+    assert not any("flash-attn-4" in r for r in plans.make("fa2", machine()).refusals)
+
+
+def test_xformers_built_for_another_torch_gets_the_plan_as_its_fix():
+    f = machine(torch="2.10.0+cu130", cuda="13.0")
+    ff.install(f, "xformers", "xformers", "0.0.33.post2")
+    f["packages"]["xformers_build"] = {"torch": "2.9.1+cu128", "cuda": 1208, "python": "3.10.19", "arch_list": None}
+    got = next(x for x in evaluate(f, Context(), {}).findings if x.id == "xformers.built-for-other-torch")
+    assert got.fix == ("pip install --force-reinstall --no-deps xformers==0.0.35 "
+                       "--index-url https://download.pytorch.org/whl/cu130")

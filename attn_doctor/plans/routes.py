@@ -186,6 +186,9 @@ def fa2(s: Stack) -> Plan:
                                abi="TRUE" if s.abi else "FALSE" if s.abi is not None else "?",
                                machine=s.machine, newest_torch=newest))
     plan.routes.append(_fa2_source(s, d, caps))
+    fa4 = s.installed.get("flash-attn-4")
+    if fa4:
+        plan.refusals.append(T("fa2_fa4_clash", fa4=fa4))
     return plan
 
 
