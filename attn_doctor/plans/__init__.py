@@ -262,7 +262,9 @@ def wanted(name: str, facts: dict, row: dict) -> bool:
         return built != f"torch {t['version']}"
     if name == "fa2" and built:
         tv = view.torch_base(facts)
-        return bool(tv) and f"torch {tv.major}.{tv.minor}," not in built
+        abi = (t["probe"] or {}).get("cxx11_abi")
+        other_abi = abi is not None and f"cxx11abi {'TRUE' if abi else 'FALSE'}" not in built
+        return bool(tv) and (f"torch {tv.major}.{tv.minor}," not in built or other_abi)
     return False
 
 

@@ -289,7 +289,8 @@ def fa3(s: Stack) -> Plan:
     if missing:
         cmds.append(T("prereq", pkgs=" ".join(missing)))
     cmds += [f"git clone --depth 1 {d['repo']} && cd flash-attention/hopper",
-             f"{_env_prefix(env)} pip install . --no-build-isolation --no-cache-dir   # then: from flash_attn_interface import flash_attn_func"]
+             f"{_env_prefix(env)} pip install . --no-build-isolation --no-cache-dir"]
+    notes.append("#    it installs flash_attn_3, imported as: from flash_attn_interface import flash_attn_func")
     if not ok:
         cmds = [f"# {c}" for c in cmds]
     plan.routes.append(Route(kind="source", title=T("fa3_title", lo=lo, hi=hi, streams=streams), commands=cmds,
