@@ -434,3 +434,43 @@ def test_explain_build_failures_point_to_the_plan(entry):
     from attn_doctor import knowledge
 
     assert "attn-doctor fix --require fa2" in knowledge.get(entry).fix
+
+
+def test_resources_from_proc_and_cgroup(monkeypatch):
+    """FAKES /proc/meminfo and the cgroup v2 files system.resources() reads."""
+    from attn_doctor.facts import system
+
+    files = {"/proc/meminfo": "MemTotal:       131072000 kB\nMemFree: 1 kB\nMemAvailable:   125829120 kB\n",
+             "/sys/fs/cgroup/memory.max": "68719476736\n", "/sys/fs/cgroup/cpu.max": "800000 100000\n"}
+    monkeypatch.setattr(system, "_read", lambda p: files.get(p))
+    r = system.resources()
+    assert r["memory"] == {"total_bytes": 131072000 * 1024, "available_bytes": 125829120 * 1024,
+                           "cgroup_limit_bytes": 64 * GIB}
+    assert r["cpu"]["cgroup_limit"] == 8.0
+    files["/sys/fs/cgroup/memory.max"] = "max\n"
+    files["/sys/fs/cgroup/cpu.max"] = "max 100000\n"
+    r = system.resources()
+    assert r["memory"]["cgroup_limit_bytes"] is None and r["cpu"]["cgroup_limit"] is None
+    f = machine()
+    f["system"].update(r, cpu={"count": 64, "usable": 64, "cgroup_limit": 8.0})
+    s = plans.stack(f)
+    assert (s.cores, s.mem_bytes, s.mem_basis) == (8, 125829120 * 1024, "available")
+
+
+def test_a_report_saved_before_cores_and_memory_were_recorded():
+    """REAL: the H100 report of fixtures/gpu/h100-final (collected before system.cpu/memory existed)."""
+    import json
+    from pathlib import Path
+
+    facts = json.loads((Path(__file__).resolve().parents[1] / "fixtures/gpu/h100-final/reports/good.json").read_text())["facts"]
+    src = route(plans.make("fa2", facts), "source")
+    assert src.params["max_jobs"] == 2 and src.params["archs"] == "90"
+    assert any("memory unknown (2 assumed)" in n for n in src.notes)
+    assert plans.make("cute", facts).routes[0].params["extra"] == "[cu13]"
+
+
+def test_the_arch_lists_are_recorded_from_the_environment():
+    from attn_doctor.facts.system import env_snapshot
+
+    snap = env_snapshot({"FLASH_ATTN_CUDA_ARCHS": "80", "TORCH_CUDA_ARCH_LIST": "8.0", "NVCC_THREADS": "2", "UNRELATED": "x"})
+    assert snap == {"FLASH_ATTN_CUDA_ARCHS": "80", "TORCH_CUDA_ARCH_LIST": "8.0", "NVCC_THREADS": "2"}
