@@ -474,3 +474,18 @@ def test_the_arch_lists_are_recorded_from_the_environment():
 
     snap = env_snapshot({"FLASH_ATTN_CUDA_ARCHS": "80", "TORCH_CUDA_ARCH_LIST": "8.0", "NVCC_THREADS": "2", "UNRELATED": "x"})
     assert snap == {"FLASH_ATTN_CUDA_ARCHS": "80", "TORCH_CUDA_ARCH_LIST": "8.0", "NVCC_THREADS": "2"}
+
+
+@pytest.mark.parametrize("stack, name, reason", [
+    (dict(), "sage", "not installed (pip install sageattention==1.0.6: Triton, forward only)"),
+    (dict(), "fa3", "not installed (source build from flash-attention/hopper; plan: attn-doctor fix -r fa3)"),
+    (dict(gpus=(("A100", (8, 0)),)), "fa3", "not installed (FA3 is sm90-only: use fa2)"),
+    (dict(torch="2.10.0+cu128", cuda="12.8"), "xformers", "not installed (pip install xformers==0.0.35)"),
+    (dict(torch="2.10.0+cu130", cuda="13.0"), "xformers",
+     "not installed (xformers 0.0.35 from PyTorch's cu130 index; plan: attn-doctor fix -r xformers)"),
+    (dict(torch="2.8.0+cu128", cuda="12.8"), "fa2", "not installed (prebuilt wheel v2.8.3.post1 fits; plan: attn-doctor fix -r fa2)"),
+])
+def test_the_backends_table_reason(stack, name, reason):
+    from attn_doctor.checks.backends import statuses
+
+    assert statuses(machine(**stack), Context())[name]["reason"] == reason

@@ -374,11 +374,12 @@ def xformers(s: Stack) -> Plan:
             plan.routes.append(_xf_source(s, d, rel["version"]))
             return plan
     if flav == rel["pypi"]:
-        cmd, where, idx = f"pip install xformers=={rel['version']}", T("xf_pypi"), ""
+        cmd, where = f"pip install xformers=={rel['version']}", T("xf_pypi")
+        short = T("xf_short", version=rel["version"])
     elif flav in rel["flavours"]:
         url = d["index"].format(flavour=flav)
-        cmd, where, idx = (f"pip install xformers=={rel['version']} --index-url {url}",
-                           T("xf_index", flavour=flav), f" --index-url .../{flav}")
+        cmd, where = f"pip install xformers=={rel['version']} --index-url {url}", T("xf_index", flavour=flav)
+        short = T("xf_short_index", version=rel["version"], flavour=flav, plan=_short_plan("xformers"))
     else:
         plan.refusals.append(T("xf_other_flavour", version=rel["version"], torch=rel["torch"],
                                flavours=", ".join(rel["flavours"]), flavour=flav))
@@ -387,7 +388,7 @@ def xformers(s: Stack) -> Plan:
         return plan
     plan.routes.append(Route(kind="pip", title=T("xf_title", version=rel["version"], torch=rel["torch"], flavour=flav, where=where),
                              commands=[cmd],
-                             short=T("xf_short", version=rel["version"], index_short=idx),
+                             short=short,
                              params={"version": rel["version"], "flavour": flav}))
     return plan
 
