@@ -489,3 +489,12 @@ def test_the_backends_table_reason(stack, name, reason):
     from attn_doctor.checks.backends import statuses
 
     assert statuses(machine(**stack), Context())[name]["reason"] == reason
+
+
+def test_an_arch_list_with_semicolons_is_quoted_for_the_shell():
+    f = machine(gpus=(("A100", (8, 0)), ("H100", (9, 0))))
+    src = route(plans.make("fa2", f), "source")
+    assert 'FLASH_ATTN_CUDA_ARCHS="80;90" pip install' in " ".join(src.commands)
+    p = plans.make("fa2", machine(gpus=()))
+    assert 'FLASH_ATTN_CUDA_ARCHS="80;90;100;120"' in p.text()
+    assert plans.make("fa3", machine(gpus=())).refusals == ["FA3 (hopper/) is for sm90 GPUs, and no GPU was seen here"]

@@ -101,7 +101,15 @@ def _minutes(units: int, narch: int, per: list[float], streams: int) -> tuple[in
 
 
 def _env_prefix(pairs: list[tuple[str, str]]) -> str:
-    return " ".join(f"{k}={v}" for k, v in pairs if v is not None)
+    """VAR=value ... for a command line; a value with ';' or a space is quoted (the shell would split it)."""
+    out = []
+    for k, v in pairs:
+        if v is None:
+            continue
+        if any(ch in v for ch in "; ") and not v.startswith('"'):
+            v = f'"{v}"'
+        out.append(f"{k}={v}")
+    return " ".join(out)
 
 
 # ---- FlashAttention 2 ---------------------------------------------------------------------------
@@ -257,10 +265,8 @@ def fa3(s: Stack) -> Plan:
     caps = _caps(s)
     sm90 = [c for c in caps if c == (9, 0)]
     if not sm90:
-        other = set(caps)
-        plan.refusals.append(T("fa3_not_here", gpus=_gpu_names(s, other) if other else "no GPU was seen:",
-                               verb="are" if len(other) != 1 else "is") if other else
-                             "FA3 (hopper/) is for sm90 GPUs and no GPU was seen here")
+        plan.refusals.append(T("fa3_not_here", gpus=_gpu_names(s, set(caps)), verb="is" if len(s.gpus) == 1 else "are")
+                             if caps else T("fa3_no_gpu"))
         inst = _instead(s)
         plan.routes.append(Route(kind="instead", title=T("fa3_instead", instead=inst),
                                  short=T("fa3_instead_short", instead=inst.split(" (")[0])))
