@@ -37,7 +37,7 @@ def machine(torch="2.11.0+cu130", cuda="13.0", abi=True, py="3.12.3", gpus=(("NV
     f["system"]["cpu"] = {"count": cores, "usable": cores, "cgroup_limit": None}
     f["system"]["memory"] = {"total_bytes": int(mem_gib * GIB), "available_bytes": None, "cgroup_limit_bytes": None}
     f["system"]["ninja"] = "/venv/bin/ninja"
-    for n in ("packaging", "wheel"):
+    for n in ("packaging", "setuptools", "wheel"):
         f["packages"]["versions"][n] = "1"
     found = [ff.nvcc_entry(p, v) for p, v in ([nvcc] if nvcc else []) + list(more_nvcc)]
     f["nvcc"] = {"found": found, "build_choice": nvcc[0] if nvcc else None}

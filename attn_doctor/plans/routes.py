@@ -229,7 +229,7 @@ def _fa2_source(s: Stack, d: dict, caps: list) -> Route:
     notes += nv_notes
     notes.append(T("fa2_setup_guess"))
     cmds = []
-    missing = _missing_pkgs(s, ["ninja", "packaging", "wheel"])
+    missing = _missing_pkgs(s, ["ninja", "packaging", "setuptools", "wheel"])
     if missing:
         cmds.append(T("prereq", pkgs=" ".join(missing)))
     env = [("CUDA_HOME", home), ("MAX_JOBS", str(jobs)), ("NVCC_THREADS", str(threads)), ("FLASH_ATTN_CUDA_ARCHS", archs)]
@@ -291,7 +291,7 @@ def fa3(s: Stack) -> Plan:
     env = [("CUDA_HOME", home), ("MAX_JOBS", str(jobs)), ("NVCC_THREADS", str(threads)),
            ("FLASH_ATTENTION_DISABLE_SM80", None if has_sm8 else "TRUE")]
     cmds = []
-    missing = _missing_pkgs(s, ["ninja", "packaging", "wheel"])
+    missing = _missing_pkgs(s, ["ninja", "packaging", "setuptools", "wheel"])
     if missing:
         cmds.append(T("prereq", pkgs=" ".join(missing)))
     cmds += [f"git clone --depth 1 {d['repo']} && cd flash-attention/hopper",

@@ -76,6 +76,7 @@ echo "plan: MAX_JOBS=$JOBS NVCC_THREADS=$THREADS FLASH_ATTN_CUDA_ARCHS=$ARCHS CU
 need=()
 command -v ninja >/dev/null || need+=(ninja)
 python3 -c 'import packaging' 2>/dev/null || need+=(packaging)
+python3 -c 'import setuptools' 2>/dev/null || need+=(setuptools)
 python3 -c 'import wheel.bdist_wheel' 2>/dev/null || need+=(wheel)
 python3 -c 'import einops' 2>/dev/null || need+=(einops)  # flash-attn's runtime requirement (--no-deps below)
 if [ ${#need[@]} -gt 0 ]; then

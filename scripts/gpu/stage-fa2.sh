@@ -2,7 +2,7 @@
 # Run HERE (a machine that reaches PyPI), before scripts/gpu/plan.sh runs on the GPU machine, which
 # reaches nothing: puts into .gpu/fa2/ (git-ignored, about 9 MiB) the flash-attn sdist that
 # `attn-doctor fix --require fa2` names, and the build requirements its plan installs when missing
-# (ninja, packaging, wheel; psutil is only needed when MAX_JOBS is unset; einops is flash-attn's one
+# (ninja, packaging, wheel, setuptools; psutil is only needed when MAX_JOBS is unset; einops is flash-attn's one
 # runtime requirement, needed because plan.sh installs with --no-deps on a machine without an index).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,6 +21,6 @@ if [ ! -s "$SDIST" ]; then
 fi
 python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
   --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
-  --index-url https://pypi.org/simple -d "$D" ninja packaging wheel psutil einops
+  --index-url https://pypi.org/simple -d "$D" ninja packaging wheel setuptools psutil einops
 ls -la "$D"
 du -sh "$D"
