@@ -50,7 +50,12 @@ def render(console: Console, report: Report, plan: Plan, written: str | None = N
         console.print(_grid(num, [(num, Text(x["severity"].upper(), style=SEV_STYLE.get(x["severity"], "")), title)]))
         if x["fix"]:  # never wrapped, so a copied command stays whole (as check prints its fix: lines)
             indent = " " * (len(num) + 9)
-            console.print(Text(indent) + Text("paste: ", style="bold") + Text(x["fix"]), soft_wrap=True)
+            if "\n" in x["fix"]:  # an install plan: a block of commands and comments, pasted whole
+                console.print(Text(indent) + Text("paste:", style="bold"))
+                for line in x["fix"].splitlines():
+                    console.print(Text(line), soft_wrap=True)
+            else:
+                console.print(Text(indent) + Text("paste: ", style="bold") + Text(x["fix"]), soft_wrap=True)
         rows = []
         if x["env"]:
             rows.append(("", "", Text("env.sh sets " + ", ".join(e["var"] for e in x["env"]), style="dim")))

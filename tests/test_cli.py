@@ -250,7 +250,16 @@ def test_every_scenario_fix_output_in_80_columns(sc):
     text = buf.getvalue()
     assert not ANSI.search(text)
     assert too_wide(text) == []
-    pasted = [ln.lstrip()[len("paste: "):] for ln in text.splitlines() if ln.lstrip().startswith("paste: ")]
+    lines = text.splitlines()
+    pasted = [ln.lstrip()[len("paste: "):] for ln in lines if ln.lstrip().startswith("paste: ")]
+    for i, ln in enumerate(lines):  # an install plan: "paste:" then its block, unindented, to a blank line
+        if ln.strip() == "paste:":
+            block = []
+            for nxt in lines[i + 1:]:
+                if not nxt.strip() or nxt.startswith(" " * 8):
+                    break
+                block.append(nxt)
+            pasted.append("\n".join(block))
     assert sorted(pasted) == sorted(f.fix for f in report.findings if f.fix)
 
 

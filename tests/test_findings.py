@@ -495,6 +495,12 @@ def nvcc_not_executable():
     return f
 
 
+@scenario("build.arch-list-leaves-out-gpu", "warning")
+def arch_list_leaves_out_the_gpu():
+    """TORCH_CUDA_ARCH_LIST=8.0 exported on the H200 (sm90): seen for real on the H100, where it gave no finding."""
+    return ff.set_env(ff.gpu_box(), TORCH_CUDA_ARCH_LIST="8.0")
+
+
 # ----------------------------------------------------------------------------------------------
 # allocator (the real failure texts are in FACTS.md; test_allocator.py tests the parser itself)
 # ----------------------------------------------------------------------------------------------

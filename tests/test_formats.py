@@ -50,7 +50,8 @@ def test_junit_backend_cases_follow_status_and_required():
     cute = _case(root, "attn-doctor.backends", "cute")
     fail = cute.find("failure")
     assert fail is not None and "required and missing" in fail.get("message")
-    assert "[require.not-ok]" in fail.text and "fix: pip install --pre flash-attn-4" in fail.text
+    # the CPU VM's torch is a CPU build: the install plan's first step is a CUDA torch (attn_doctor/plans)
+    assert "[require.not-ok]" in fail.text and "CPU-only build: install a CUDA build of torch first" in fail.text
 
 
 def test_junit_check_failure_carries_finding_and_fix():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..backends import SPECS, backward_reason, cap_str, forward_reason
+from .. import plans
 from ..facts import view
 from ..knowledge import finding, finding_for_match
 from ..knowledge.match import cause
@@ -110,7 +111,7 @@ def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
             info = (facts.get("imports") or {}).get(name) or {}
             row["version"] = info.get("version")
             if not info.get("installed"):
-                row.update(status="missing", reason=f"not installed ({spec.install})")
+                row.update(status="missing", reason=f"not installed ({plans.short(name, facts) or spec.install})")
                 continue
             if "probe" not in info and "run" not in info:
                 row.update(status="skipped", reason="import not probed")
@@ -293,7 +294,7 @@ def required(facts: dict, ctx: Context):
         row = ctx.backends.get(name) or {}
         if row.get("status") != "ok":
             spec = SPECS[name]
-            fix = spec.install if row.get("status") == "missing" else \
+            fix = (plans.text(name, facts) or spec.install) if plans.wanted(name, facts, row) else \
                 f"attn-doctor check --backend {name}   # its findings above give the fix"
             yield finding("require.not-ok", backend=name, title=spec.title, status=row.get("status", "?"),
                           reason=row.get("reason") or "", install=fix)

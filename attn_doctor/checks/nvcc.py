@@ -69,3 +69,31 @@ def nvcc_matches_torch(facts: dict, ctx: Context):
     home = _home(better["path"]) if better and (kind == "nvcc.major-mismatch" or exact) else ""
     yield finding(kind, path=chosen["path"], nvcc=chosen["version"], cuda=t["cuda"], torch=t["version"],
                   fix_cmd=fix, home=home)
+
+
+@check("nvcc")
+def arch_list_leaves_out_gpu(facts: dict, ctx: Context):
+    """TORCH_CUDA_ARCH_LIST / FLASH_ATTN_CUDA_ARCHS set without a GPU present: a source build gets no kernel for it."""
+    from ..plans import archlist
+
+    env = view.env(facts)
+    gpus = [g for g in view.gpus(facts) if g.get("capability")]
+    if not gpus:
+        return
+    caps = sorted({tuple(g["capability"]) for g in gpus})
+    builds = {"TORCH_CUDA_ARCH_LIST": "SageAttention 2.x, xformers, FA3 and every other torch CUDA extension",
+              "FLASH_ATTN_CUDA_ARCHS": "flash-attn (FA2)"}
+    unset = {"TORCH_CUDA_ARCH_LIST": "torch then builds for the GPUs visible at build time",
+             "FLASH_ATTN_CUDA_ARCHS": "flash-attn then builds 80;90;100;120"}
+    for var in ("TORCH_CUDA_ARCH_LIST", "FLASH_ATTN_CUDA_ARCHS"):
+        raw = env.get(var)
+        if not raw or not raw.strip():
+            continue
+        judged = archlist.missing(var, raw, caps)
+        if not judged or not judged[0]:
+            continue
+        left, fixed = judged
+        names = ", ".join(f"GPU {g.get('index')} ({g.get('name')}, sm{g['capability'][0]}{g['capability'][1]})"
+                          for g in gpus if tuple(g["capability"]) in left)
+        yield finding("build.arch-list-leaves-out-gpu", var=var, value=raw, gpus=names, builds=builds[var],
+                      fixed=fixed, unset=unset[var])

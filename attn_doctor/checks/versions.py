@@ -136,10 +136,25 @@ def xformers_built_for_torch(facts: dict, ctx: Context):
     xv = _installed(facts, "xformers")
     if built.base_version != have.base_version:
         yield finding("xformers.built-for-other-torch", backend="xformers", version=xv, built=b["torch"],
-                      torch=t["version"])
+                      torch=t["version"], fix_cmd=_xformers_reinstall(facts))
     elif (built.local or "") != (have.local or ""):
         yield finding("xformers.built-for-other-cuda", backend="xformers", version=xv, built=b["torch"],
-                      torch=t["version"])
+                      torch=t["version"], fix_cmd=_xformers_reinstall(facts))
+
+
+def _xformers_reinstall(facts: dict) -> str | None:
+    """The install plan's release for this torch, as a reinstall; or, when none exists yet, the uninstall."""
+    from .. import plans
+
+    try:
+        p = plans.make("xformers", facts)
+    except Exception:
+        return None  # the entry's general fix then
+    r = p.routes[0] if p.routes else None
+    if r and r.kind == "pip":
+        return r.commands[0].replace("pip install ", "pip install --force-reinstall --no-deps ", 1)
+    why = p.refusals[0] if p.refusals else "no xformers release fits this torch"
+    return f"pip uninstall -y xformers   # {why}: use sdpa; after the uninstall, attn-doctor fix --require xformers gives the source build"
 
 
 @check("versions")

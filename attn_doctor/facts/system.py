@@ -6,6 +6,7 @@ import getpass
 import os
 import platform
 import re
+import shutil
 import socket
 import sys
 
@@ -14,6 +15,7 @@ ENV_NAMES = (
     "CC", "CXX", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_LAUNCH_BLOCKING",
     "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "PYTHONPATH", "PYTHONNOUSERSITE", "TMPDIR", "HOME",
     "USER", "LOGNAME", "XDG_CACHE_HOME", "MAX_JOBS", "TORCH_CUDA_ARCH_LIST", "DIFFUSERS_ATTN_BACKEND",
+    "FLASH_ATTN_CUDA_ARCHS", "NVCC_THREADS", "EXT_PARALLEL",
     "NVIDIA_VISIBLE_DEVICES", "NO_COLOR", "CI", "VIRTUAL_ENV", "CONDA_PREFIX",
     "LOCAL_RANK", "RANK", "WORLD_SIZE", "SLURM_PROCID", "SLURM_JOB_ID",
 )
@@ -45,6 +47,46 @@ def user_name() -> tuple[str | None, str | None]:
         return None, f"{type(e).__name__}: {e}"
 
 
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="ascii", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _cgroup_memory_limit() -> int | None:
+    """The container's memory limit in bytes (cgroup v2, else v1); None when unlimited or unknown."""
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        raw = (_read(path) or "").strip()
+        if raw.isdigit() and int(raw) < 1 << 60:  # v1 writes a huge number for "no limit"
+            return int(raw)
+    return None
+
+
+def _cgroup_cpu_limit() -> float | None:
+    raw = (_read("/sys/fs/cgroup/cpu.max") or "").split()
+    if len(raw) == 2 and raw[0].isdigit() and raw[1].isdigit() and int(raw[1]) > 0:
+        return int(raw[0]) / int(raw[1])
+    return None
+
+
+def resources() -> dict:
+    """CPU cores and memory a source build can use (MAX_JOBS is sized from them)."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        usable = os.cpu_count()
+    mem: dict = {}
+    for line in (_read("/proc/meminfo") or "").splitlines():
+        m = re.match(r"(MemTotal|MemAvailable):\s+(\d+) kB", line)
+        if m:
+            mem["total_bytes" if m.group(1) == "MemTotal" else "available_bytes"] = int(m.group(2)) * 1024
+    mem["cgroup_limit_bytes"] = _cgroup_memory_limit()
+    return {"cpu": {"count": os.cpu_count(), "usable": usable, "cgroup_limit": _cgroup_cpu_limit()},
+            "memory": mem}
+
+
 def collect() -> dict:
     user, user_error = user_name()
     libc = platform.libc_ver()
@@ -60,4 +102,6 @@ def collect() -> dict:
         "user_error": user_error,
         "uid": os.getuid() if hasattr(os, "getuid") else None,
         "in_venv": sys.prefix != getattr(sys, "base_prefix", sys.prefix),
+        **resources(),
+        "ninja": shutil.which("ninja"),  # what torch's extension builder runs (`ninja --version`)
     }

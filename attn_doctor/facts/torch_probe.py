@@ -35,6 +35,7 @@ def probe() -> dict:
         out["import_ok"] = True
         out["import_seconds"] = round(time.perf_counter() - t0, 3)
         out["version"] = torch.__version__
+        out["python"] = "%d.%d.%d" % sys.version_info[:3]  # the interpreter torch runs in (wheel tags)
         out["cuda"] = getattr(torch.version, "cuda", None)
         out["hip"] = getattr(torch.version, "hip", None)
         out["git"] = getattr(torch.version, "git_version", None)
