@@ -9,12 +9,8 @@ from ..backends import SPECS, backward_reason, cap_str, forward_reason
 from ..facts import view
 from ..knowledge import finding, finding_for_match
 from ..knowledge.match import best
+from ..textutil import last_line as _last_line
 from . import Context, check
-
-
-def _last_line(text: str) -> str:
-    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
-    return lines[-1][:300] if lines else ""
 
 
 def import_error_text(info: dict) -> tuple[str, str]:
@@ -137,7 +133,7 @@ def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
 
 def _fold_smoke(facts: dict, rows: dict[str, dict]) -> None:
     """A backend whose kernels failed on any device is broken, whatever its import said."""
-    from .smoke import failure, results
+    from .smoke import failure, results  # here: the checks register in _load_all's order
 
     per: dict[str, dict] = {}
     for key, name, res in results(facts):
@@ -196,7 +192,7 @@ def import_failures(facts: dict, ctx: Context):
                           dsl_packages=cut.get("dsl_packages") or f"{cut.get('location')}/nvidia_cutlass_dsl/dsl_packages",
                           **params)
             continue
-        from .flex import triton_pin  # here: checks.flex imports this module
+        from .flex import triton_pin  # here: the checks register in _load_all's order
 
         m = best(primary) or best(noise)
         if m:
