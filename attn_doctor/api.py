@@ -1,15 +1,17 @@
 """The library every command calls: what to check (parsed, validated), then collect → smoke →
-evaluate into one Report. Commands only parse their flags, call this and render what comes back.
+evaluate into one Report. Commands only parse their flags, call this and render what comes back;
+trainers call `check` and `require` (re-exported as attn_doctor.check / attn_doctor.require).
 
-Nothing here imports torch or a backend: they are imported, and their kernels run, in children.
+Nothing here imports torch or a backend: they are imported, and their kernels run, in children
+(in the interpreter `python` names, when given).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable
 
-from .model import BACKENDS, UsageError
+from .model import BACKENDS, PreflightError, Report, UsageError
 
 COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "none")
 DEFAULT_TIMEOUT = 180.0
@@ -59,7 +61,7 @@ class CheckPlan:
     devices: list[int] | None
     python: str | None = None
     facts: dict | None = None  # a saved report's facts (--from): nothing is probed
-    extra: dict = field(default_factory=dict)
+    interpreter: dict | None = None  # what --python's interpreter said of itself (facts.interpreter)
 
 
 def plan_check(backends=None, require=None, config: str | None = None, smoke: bool = True,
@@ -110,9 +112,25 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
     options = {"smoke": smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "require": explicit, "config": config,
                "select": chosen, "ignore": ignored, "thorough": thorough, "devices": devices or None}
+    interp = None
+    if python is not None:
+        if saved is not None:
+            raise UsageError("--python checks an interpreter; --from re-evaluates a saved report's facts: give one of them")
+        interp = interpreter(python, timeout)
+        options["python"] = interp["executable"]
     return CheckPlan(ctx=ctx, options=options, smoke=level, timeout=timeout, selected=selected,
                      devices=sorted(set(devices)) if devices else None, python=python,
-                     facts=saved["facts"] if saved is not None else None)
+                     facts=saved["facts"] if saved is not None else None, interpreter=interp)
+
+
+def interpreter(python: str | None, timeout: float = DEFAULT_TIMEOUT) -> dict | None:
+    """What the interpreter --python names says of itself; a UsageError (one line) if it is not a
+    working Python. None: the doctor's own."""
+    if python is None:
+        return None
+    from .facts.interpreter import query
+
+    return query(python, timeout=min(timeout, 60.0))
 
 
 def run_check(plan: CheckPlan, progress=None, options: dict | None = None):
@@ -127,7 +145,7 @@ def run_check(plan: CheckPlan, progress=None, options: dict | None = None):
         prog = progress or _Quiet()
         prog.update("importing torch and every backend" + ("" if plan.smoke is None else ", then running their kernels"))
         facts = collect(backends=plan.selected, timeout=plan.timeout, smoke=plan.smoke, progress=prog.backend,
-                        device_ids=plan.devices, python=plan.python)
+                        device_ids=plan.devices, interpreter=plan.interpreter)
     return evaluate(facts, plan.ctx, {**plan.options, **(options or {})})
 
 
@@ -146,16 +164,21 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
     if from_report:
         from .saved import load_report
 
+        if python is not None:
+            raise UsageError("--python checks an interpreter; --from re-evaluates a saved report's facts: give one of them")
         facts = load_report(from_report)["facts"]
     else:
         from .facts import collect
 
+        interp = interpreter(python, timeout)
         prog = progress or _Quiet()
         prog.update("probing torch, GPUs and backends")
-        facts = collect(backends=selected, timeout=timeout, progress=prog.backend, python=python)
+        facts = collect(backends=selected, timeout=timeout, progress=prog.backend, interpreter=interp)
     ctx = Context(required=required, selected=selected, compile_mode=compile_mode, strict=strict, smoke=False)
     options = {"smoke": False, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report}
+    if python is not None:
+        options["python"] = interp["executable"]
     return evaluate(facts, ctx, options)
 
 
@@ -168,10 +191,11 @@ def run_bench(only: list[str] | None, seqlens: list[int], default_seqlens: bool,
     from .checks.backends import statuses
     from .facts import collect
 
+    interp = interpreter(python, timeout)
     prog = progress or _Quiet()
     prog.update("checking which backends are correct here (smoke tests)")
     facts = collect(backends=only, timeout=min(timeout, 300.0), smoke={"level": "standard", "dtype": dtype,
-                    "head_dims": [head_dim]}, progress=prog.backend, device_ids=[device], python=python)
+                    "head_dims": [head_dim]}, progress=prog.backend, device_ids=[device], interpreter=interp)
     rows = statuses(facts, Context(selected=only))
     dev = f"cuda:{device}" if any(k != "cpu" for k in (facts.get("smoke") or {}).get("devices", {})) else "cpu"
     if dev == "cpu" and default_seqlens:
@@ -179,8 +203,39 @@ def run_bench(only: list[str] | None, seqlens: list[int], default_seqlens: bool,
     shapes = bench_mod.shapes_from(seqlens, batch, heads, kv_heads, head_dim, dtype, causal,
                                    tokens=32768 if dev != "cpu" else 2048)
     result = bench_mod.run(rows, shapes, dev, backward, timeout, only=only, min_time=min_time,
-                           progress=prog.update)
+                           progress=prog.update, python=interp["python"] if interp else None)
     result["statuses"] = {n: {"status": r["status"], "reason": r.get("reason")} for n, r in rows.items()}
     result["gpu"] = next((g.get("name") for g in (facts.get("torch", {}).get("probe") or {}).get("cuda_runtime", {})
                           .get("devices", []) if g.get("index") == device), None)
     return result, rows
+
+
+# ---- the in-process API -------------------------------------------------------------------------
+
+def check(backends=None, require=None, config: str | None = None, smoke: bool = True,
+          timeout: float = DEFAULT_TIMEOUT, python: str | None = None, *, strict: bool = False,
+          compile_mode: str | None = None, select=None, ignore=None, thorough: bool = False,
+          devices: list[int] | None = None, from_report: str | None = None) -> Report:
+    """What `attn-doctor check --json` reports, as a Report (`exit_code`, `backends`, `findings`,
+    `to_dict()`). torch and the backends are imported, and their kernels run, only in child
+    processes, so the caller's process stays as it was. `backends`/`require`: names or lists of
+    names; `config`: a trainer config's path; `python`: check another interpreter (a python, a venv
+    or a conda prefix). Bad arguments raise attn_doctor.UsageError."""
+    return run_check(plan_check(backends, require, config, smoke=smoke, timeout=timeout, python=python,
+                                strict=strict, compile_mode=compile_mode, select=select, ignore=ignore,
+                                thorough=thorough, devices=devices, from_report=from_report))
+
+
+def require(*names: str, **kwargs) -> Report:
+    """`check` with these backends required: the Report when every one of them is ok, else
+    PreflightError, whose message lists the failing findings with their fixes. A config's
+    required backends count too (`config=`)."""
+    if "require" in kwargs:
+        raise TypeError("require(): name the backends as arguments, not require=")
+    if not names and not kwargs.get("config") and not kwargs.get("from_report"):
+        raise UsageError("require(): name at least one backend (known: " + ", ".join(BACKENDS) + ")")
+    report = check(require=list(names), **kwargs)
+    bad = [n for n in report.required if (report.backends.get(n) or {}).get("status") != "ok"]
+    if bad:
+        raise PreflightError(report, bad)
+    return report

@@ -87,6 +87,7 @@ def check(
     device: Optional[List[int]] = typer.Option(None, "--device", "-d", min=0, help="Smoke-test only this GPU index (repeatable; default: every visible GPU)."),
     distributed: bool = typer.Option(False, "--distributed", help="Under torchrun or srun: each rank checks its own GPU, rank 0 prints one report for all (--json there writes the fleet report)."),
     gather_timeout: Optional[float] = typer.Option(None, "--gather-timeout", min=1.0, max=86400.0, metavar="SECONDS", help="With --distributed: how long rank 0 waits for the other ranks (default: 2 x --timeout + 60)."),
+    python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
 ):
     """Probe GPUs, backends, versions and settings; run kernel smoke tests; print every problem with its fix."""
     from . import api
@@ -116,7 +117,7 @@ def check(
         raise UsageError("--gather-timeout goes with --distributed")
     plan = api.plan_check(backend, require, config, smoke=not no_smoke, timeout=timeout, strict=strict,
                           compile_mode=compile_mode, select=select, ignore=ignore, thorough=thorough,
-                          devices=device, from_report=from_report)
+                          devices=device, from_report=from_report, python=python)
     if rank is not None:
         _distributed(plan, rank, device, gather_timeout or 2 * timeout + 60, json_out, verbose, strict)
     from .progress import Progress
@@ -159,13 +160,14 @@ def _distributed(plan, rank, device, gather_timeout: float, json_out: str | None
         report = api.run_check(plan, options={"distributed": rank.describe(str(device[0]) if len(device) == 1 else None)})
     except Exception as e:  # rank 0 hears of it instead of waiting for a report that will never come
         error = f"{type(e).__name__}: {e}"
-    out = dist.exchange(rank, report, error, gather_timeout=gather_timeout, strict=strict)
+    py = plan.interpreter["python"] if plan.interpreter else None  # the exchange child needs torch
+    out = dist.exchange(rank, report, error, gather_timeout=gather_timeout, strict=strict, python=py)
     if out.view is None:
         sys.stderr.write(out.line + "\n")
         raise typer.Exit(out.code)
     _render_fleet(out.view, json_out, verbose, launcher=f"{rank.launcher}, world size {rank.world_size}")
     sys.stdout.flush()
-    dist.printed(rank)
+    dist.printed(rank, py)
     raise typer.Exit(out.code)
 
 
@@ -251,6 +253,7 @@ def fix(
     from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Fix what a saved report found; probe nothing."),
     json_out: bool = typer.Option(False, "--json", help="Print the fixes and the env exports as JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each finding's evidence."),
+    python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
 ):
     """Print the fixes for the findings of a fresh check (or of --from REPORT.json), most important first;
     --write-env writes their environment part to env.sh. Exit 0 when done, 2 when it could not."""
@@ -268,7 +271,8 @@ def fix(
     from .progress import Progress
 
     with Progress(enabled=not (print_env or json_out) and not from_report) as prog:
-        report = api.probe_report(backend, require, timeout, compile_mode, from_report, progress=prog)
+        report = api.probe_report(backend, require, timeout, compile_mode, from_report, progress=prog,
+                                  python=python)
     written, note = None, None
     if print_env:
         text, plan = envfile.build(report, compile_mode=compile_mode)
@@ -379,6 +383,7 @@ def bench(
     min_time: float = typer.Option(1.0, "--min-time", min=0.05, max=60.0, help="Seconds of timed calls per measurement (median taken)."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the results as JSON to PATH, or stdout with '-'."),
     plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE", help="Plot TFLOP/s against sequence length (.png/.svg; needs matplotlib)."),
+    python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
 ):
     """Time every backend that passes its smoke tests at your shapes; rank the correct ones; say how to select the fastest."""
     from . import api
@@ -404,7 +409,7 @@ def bench(
     b = batch or (cfg or {}).get("batch_size")
     with Progress(enabled=json_out != "-") as prog:
         result, rows = api.run_bench(only, seqlens, seqlen == "1024,4096,16384", b, heads, kv_heads, hd, dt, causal,
-                                     backward, device, timeout, min_time, progress=prog)
+                                     backward, device, timeout, min_time, progress=prog, python=python)
     import json as _json
 
     if json_out:
