@@ -2,12 +2,18 @@
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# torch, for the tests' real SDPA/FlexAttention runs (the doctor itself never depends on it). pip
+# resolves it as configured: from PyPI that is the CUDA build (4.7 GB of venv with its nvidia libraries;
+# the tests hold with it, GPU or not); for the CPU build (a few hundred MB) name its index:
+#   make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
+TORCH ?= torch==2.13.0
+TORCH_INDEX ?=
 
 $(BIN)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	# torch==2.13.0: the CPU build on this workplace's disk; the doctor itself never depends on torch.
-	$(BIN)/python -m pip install -q -e '.[test]' 'torch==2.13.0'
+	$(BIN)/python -m pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) '$(TORCH)'
+	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
 
 .PHONY: check test

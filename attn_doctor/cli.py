@@ -21,7 +21,8 @@ _EXIT = tuple({typer.Exit, getattr(_click_exc, "Exit", typer.Exit)})
 _ABORT = tuple({typer.Abort, getattr(_click_exc, "Abort", typer.Abort)})
 
 from . import __version__
-from .model import BACKENDS, EXIT_USAGE, UsageError
+from .api import COMPILE_MODES, backend_names as _backends  # noqa: F401 (the flags' vocabulary)
+from .model import EXIT_USAGE, UsageError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None, context_settings={"help_option_names": ["-h", "--help"]},
@@ -38,20 +39,6 @@ def _version(value: bool):
 def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="Print the version and exit.")):
     """Preflight doctor for GPU attention backends."""
-
-
-def _backends(names: Optional[List[str]], flag: str) -> list[str]:
-    out = []
-    for raw in names or []:
-        for n in raw.split(","):
-            n = n.strip().lower()
-            if not n:
-                continue
-            if n not in BACKENDS:
-                raise UsageError(f"{flag}: unknown backend {n!r} (known: {', '.join(BACKENDS)})")
-            if n not in out:
-                out.append(n)
-    return out
 
 
 def _emit(text: str, dest: str) -> None:
@@ -100,11 +87,10 @@ def check(
     device: Optional[List[int]] = typer.Option(None, "--device", "-d", min=0, help="Smoke-test only this GPU index (repeatable; default: every visible GPU)."),
     distributed: bool = typer.Option(False, "--distributed", help="Under torchrun or srun: each rank checks its own GPU, rank 0 prints one report for all (--json there writes the fleet report)."),
     gather_timeout: Optional[float] = typer.Option(None, "--gather-timeout", min=1.0, max=86400.0, metavar="SECONDS", help="With --distributed: how long rank 0 waits for the other ranks (default: 2 x --timeout + 60)."),
+    python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
 ):
     """Probe GPUs, backends, versions and settings; run kernel smoke tests; print every problem with its fix."""
-    from . import selection
-    from .checks import Context
-    from .report import evaluate
+    from . import api
 
     if fmt not in FORMATS:
         raise UsageError(f"--format: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
@@ -127,69 +113,17 @@ def check(
         rank = dist.launch_env()
         device = device or dist.local_devices(rank)
         dist.guard_signals(rank)
-        fin = dict(gather_timeout=gather_timeout or 2 * timeout + 60, json_out=json_out, verbose=verbose, strict=strict)
     elif gather_timeout is not None:
         raise UsageError("--gather-timeout goes with --distributed")
-    selected = _backends(backend, "--backend") or None
-    explicit = _backends(require, "--require")
-    if compile_mode is not None and compile_mode not in COMPILE_MODES:
-        raise UsageError(f"--compile-mode: unknown mode {compile_mode!r} (known: {', '.join(COMPILE_MODES)})")
-    chosen = selection.parse(select, "--select") or None
-    ignored = selection.parse(ignore, "--ignore")
-    cfg = None
-    if config:
-        from .configs import load
-
-        cfg = load(config)
-    saved = None
-    if from_report:
-        from .saved import load_report, prior_options
-
-        saved = load_report(from_report)
-        prior = prior_options(saved)  # the saved run, as it was asked for; flags given now win
-        explicit = explicit if require else prior["require"]
-        if config is None:
-            cfg, config = prior["config"], prior["config_path"]
-        compile_mode = compile_mode if compile_mode is not None else prior["compile_mode"]
-        strict = strict or prior["strict"]
-        chosen = chosen if select is not None else prior["select"]
-        ignored = ignored if ignore is not None else prior["ignore"]
-        selected = selected if backend is not None else prior["backends"]
-    required = list(explicit)
-    for name in (cfg or {}).get("required") or []:
-        if name not in required:
-            required.append(name)
-    if selected:
-        selected = sorted(set(selected) | set(required))
-    ctx = Context(required=required, selected=selected,
-                  compile_mode=compile_mode or (cfg or {}).get("compile_mode"), strict=strict,
-                  smoke=not no_smoke, config=cfg, select=chosen, ignore=ignored)
-    if saved is not None:
-        facts = saved["facts"]
-    else:
-        from .facts import collect
-        from .progress import Progress
-
-        try:
-            with Progress(enabled=fmt == "text" and json_out != "-" and rank is None) as prog:
-                prog.update("importing torch and every backend" + ("" if no_smoke else ", then running their kernels"))
-                smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
-                                               "dtype": (cfg or {}).get("dtype"), "head_dims": (cfg or {}).get("head_dims")}
-                facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend,
-                                device_ids=sorted(set(device)) if device else None)
-        except Exception as e:
-            if rank is None:
-                raise
-            # Rank 0 hears of it instead of waiting for a report that will never come.
-            raise typer.Exit(dist.finish(rank, None, f"{type(e).__name__}: {e}", **fin))
-    options = {"smoke": not no_smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
-               "timeout": timeout, "from": from_report, "require": explicit, "config": config,
-               "select": chosen, "ignore": ignored, "thorough": thorough, "devices": device or None}
+    plan = api.plan_check(backend, require, config, smoke=not no_smoke, timeout=timeout, strict=strict,
+                          compile_mode=compile_mode, select=select, ignore=ignore, thorough=thorough,
+                          devices=device, from_report=from_report, python=python)
     if rank is not None:
-        options["distributed"] = rank.describe(str(device[0]) if len(device) == 1 else None)
-    report = evaluate(facts, ctx, options)
-    if rank is not None:
-        raise typer.Exit(dist.finish(rank, report, None, **fin))
+        _distributed(plan, rank, device, gather_timeout or 2 * timeout + 60, json_out, verbose, strict)
+    from .progress import Progress
+
+    with Progress(enabled=plan.facts is None and fmt == "text" and json_out != "-") as prog:
+        report = api.run_check(plan, progress=prog)
     from .render import json as rjson
 
     try:
@@ -216,6 +150,38 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
+def _distributed(plan, rank, device, gather_timeout: float, json_out: str | None, verbose: bool, strict: bool):
+    """One rank of a job: check this rank's GPU, move the reports to rank 0, which prints the fleet."""
+    from . import api
+    from .fleet import distributed as dist
+
+    report, error = None, None
+    try:
+        report = api.run_check(plan, options={"distributed": rank.describe(str(device[0]) if len(device) == 1 else None)})
+    except Exception as e:  # rank 0 hears of it instead of waiting for a report that will never come
+        error = f"{type(e).__name__}: {e}"
+    py = plan.interpreter["python"] if plan.interpreter else None  # the exchange child needs torch
+    out = dist.exchange(rank, report, error, gather_timeout=gather_timeout, strict=strict, python=py)
+    if out.view is None:
+        sys.stderr.write(out.line + "\n")
+        raise typer.Exit(out.code)
+    _render_fleet(out.view, json_out, verbose, launcher=f"{rank.launcher}, world size {rank.world_size}")
+    sys.stdout.flush()
+    dist.printed(rank, py)
+    raise typer.Exit(out.code)
+
+
+def _render_fleet(view, json_out: str | None, verbose: bool, launcher: str | None = None) -> None:
+    from .render import fleet as rfleet
+
+    if json_out:
+        _emit(rfleet.dumps(view), json_out)
+    if json_out != "-":
+        from .render.text import make_console
+
+        rfleet.render(view, make_console(), verbose=verbose, launcher=launcher)
+
+
 def _drop_stdout() -> None:
     """Point stdout at /dev/null so the exit-time flush cannot fail again (click would exit 1)."""
     try:
@@ -223,9 +189,6 @@ def _drop_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-
-
-COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "none")
 
 
 def _tolerant_stdout() -> None:
@@ -236,47 +199,6 @@ def _tolerant_stdout() -> None:
             sys.stdout.reconfigure(errors="backslashreplace")
         except (ValueError, OSError):
             pass
-
-
-def _report(backend, require, timeout: float, compile_mode: str | None, from_report: str | None, *,
-            strict: bool = False, progress: bool = True, saved: dict | None = None):
-    """The report `fix` works from: a fresh probe (no kernels: what fix changes is the environment)
-    or a saved report's facts (`saved`, read once: '-' is stdin), judged as the saved run asked
-    (its --require, --config, --select, --ignore, --backend) unless given again, as `check --from`."""
-    from .checks import Context
-    from .report import evaluate
-
-    selected = _backends(backend, "--backend") or None
-    required = _backends(require, "--require")
-    if compile_mode is not None and compile_mode not in COMPILE_MODES:
-        raise UsageError(f"--compile-mode: unknown mode {compile_mode!r} (known: {', '.join(COMPILE_MODES)})")
-    cfg, chosen, ignored = None, None, []
-    if saved is not None:
-        from .saved import prior_options
-
-        prior = prior_options(saved)
-        required = required if require else prior["require"]
-        cfg = prior["config"]
-        required += [n for n in (cfg or {}).get("required") or [] if n not in required]
-        compile_mode = compile_mode if compile_mode is not None else prior["compile_mode"]
-        chosen, ignored = prior["select"], prior["ignore"]
-        selected = selected if backend else prior["backends"]
-    if selected:
-        selected = sorted(set(selected) | set(required))
-    if from_report:
-        facts = saved["facts"]
-    else:
-        from .facts import collect
-        from .progress import Progress
-
-        with Progress(enabled=progress) as prog:
-            prog.update("probing torch, GPUs and backends")
-            facts = collect(backends=selected, timeout=timeout, progress=prog.backend)
-    ctx = Context(required=required, selected=selected, compile_mode=compile_mode or (cfg or {}).get("compile_mode"),
-                  strict=strict, smoke=False, config=cfg, select=chosen, ignore=ignored)
-    options = {"smoke": False, "backends": selected, "strict": strict, "compile_mode": compile_mode,
-               "timeout": timeout, "from": from_report, "require": required, "select": chosen, "ignore": ignored}
-    return evaluate(facts, ctx, options)
 
 
 @app.command()
@@ -331,6 +253,7 @@ def fix(
     from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Fix what a saved report found; probe nothing."),
     json_out: bool = typer.Option(False, "--json", help="Print the fixes and the env exports as JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each finding's evidence."),
+    python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
 ):
     """Print the fixes for the findings of a fresh check (or of --from REPORT.json), most important first;
     --write-env writes their environment part to env.sh. Exit 0 when done, 2 when it could not."""
@@ -347,8 +270,12 @@ def fix(
         saved = load_report(from_report)  # once: '-' is stdin
         if compile_mode is None:
             compile_mode = (saved.get("options") or {}).get("compile_mode")
-    report = _report(backend, require, timeout, compile_mode, from_report, progress=not (print_env or json_out),
-                     saved=saved)
+    from . import api
+    from .progress import Progress
+
+    with Progress(enabled=not (print_env or json_out) and not from_report) as prog:
+        report = api.probe_report(backend, require, timeout, compile_mode, from_report, progress=prog,
+                                  python=python, saved=saved)
     compile_mode = compile_mode or (report.config or {}).get("compile_mode")  # a saved run's --config
     written, note = None, None
     if print_env:
@@ -383,15 +310,9 @@ def merge(
 ):
     """Combine reports saved on many machines into one fleet view: a row per host and GPU, differences flagged."""
     from .fleet import merge as merge_reports
-    from .render import fleet as rfleet
 
     view = merge_reports(reports, strict=strict)
-    if json_out:
-        _emit(rfleet.dumps(view), json_out)
-    if json_out != "-":
-        from .render.text import make_console
-
-        rfleet.render(view, make_console(), verbose=verbose)
+    _render_fleet(view, json_out, verbose)
     raise typer.Exit(view.exit_code)
 
 
@@ -466,12 +387,10 @@ def bench(
     min_time: float = typer.Option(1.0, "--min-time", min=0.05, max=60.0, help="Seconds of timed calls per measurement (median taken)."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the results as JSON to PATH, or stdout with '-'."),
     plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE", help="Plot TFLOP/s against sequence length (.png/.svg; needs matplotlib)."),
+    python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
 ):
     """Time every backend that passes its smoke tests at your shapes; rank the correct ones; say how to select the fastest."""
-    from . import bench as bench_mod
-    from .checks import Context
-    from .checks.backends import statuses
-    from .facts import collect
+    from . import api
     from .progress import Progress
 
     seqlens = _ints(seqlen, "--seqlen")
@@ -493,21 +412,8 @@ def bench(
     _writable(json_out, "--json")
     b = batch or (cfg or {}).get("batch_size")
     with Progress(enabled=json_out != "-") as prog:
-        prog.update("checking which backends are correct here (smoke tests)")
-        facts = collect(backends=only, timeout=min(timeout, 300.0), smoke={"level": "standard", "dtype": dt,
-                        "head_dims": [hd]}, progress=prog.backend, device_ids=[device])
-        ctx = Context(selected=only)
-        rows = statuses(facts, ctx)
-        dev = f"cuda:{device}" if any(k != "cpu" for k in (facts.get("smoke") or {}).get("devices", {})) else "cpu"
-        if dev == "cpu" and seqlen == "1024,4096,16384":
-            seqlens = [256, 1024]  # the CPU: small enough to finish
-        shapes = bench_mod.shapes_from(seqlens, b, heads, kv_heads, hd, dt, causal,
-                                       tokens=32768 if dev != "cpu" else 2048)
-        result = bench_mod.run(rows, shapes, dev, backward, timeout, only=only, min_time=min_time,
-                               progress=prog.update)
-    result["statuses"] = {n: {"status": r["status"], "reason": r.get("reason")} for n, r in rows.items()}
-    result["gpu"] = next((g.get("name") for g in (facts.get("torch", {}).get("probe") or {}).get("cuda_runtime", {})
-                          .get("devices", []) if g.get("index") == device), None)
+        result, rows = api.run_bench(only, seqlens, seqlen == "1024,4096,16384", b, heads, kv_heads, hd, dt, causal,
+                                     backward, device, timeout, min_time, progress=prog, python=python)
     import json as _json
 
     if json_out:

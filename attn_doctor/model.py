@@ -17,6 +17,22 @@ class UsageError(Exception):
     """Bad input from the user: one clear line, exit code 2, no traceback."""
 
 
+class PreflightError(RuntimeError):
+    """attn_doctor.require(): a required backend is not ok. `.report` is the whole Report,
+    `.backends` the names that are not ok; the message lists the failing findings with their fixes."""
+
+    def __init__(self, report: "Report", backends: list[str]):
+        self.report, self.backends = report, list(backends)
+        lines = ["required attention backend(s) not ok: " + "; ".join(
+            f"{n} ({(report.backends.get(n) or {}).get('status', '?')}"
+            + (f": {report.backends[n]['reason']}" if (report.backends.get(n) or {}).get("reason") else "") + ")"
+            for n in self.backends)]
+        for f in report.findings:
+            if f.severity == "error" or (f.backend in self.backends and f.severity == "warning"):
+                lines.append(f"  [{f.severity}] {f.id}: {f.title}" + (f"\n      fix: {f.fix}" if f.fix else ""))
+        super().__init__("\n".join(lines))
+
+
 @dataclass(frozen=True)
 class Finding:
     id: str

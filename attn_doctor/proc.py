@@ -171,9 +171,25 @@ def python_argv(code: str, *args: str, python: str | None = None) -> list[str]:
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # holds the attn_doctor package
 
+# Loads the doctor's own attn_doctor package (light: the standard library only) from where the doctor
+# is, whatever the interpreter has on its sys.path (another attn-doctor version, none at all), and
+# the child's own package without its __init__ (the doctor's side of it may need packaging); the
+# interpreter's sys.path stays as the user has it.
+_LOADER = (
+    "import sys, types, importlib.util as u\n"
+    "s = u.spec_from_file_location('attn_doctor', {init!r}, submodule_search_locations=[{pkg!r}])\n"
+    "m = u.module_from_spec(s); sys.modules['attn_doctor'] = m; s.loader.exec_module(m)\n"
+    "p = types.ModuleType({parent!r}); p.__path__ = [{parent_dir!r}]; sys.modules[{parent!r}] = p\n"
+    "setattr(m, {leaf!r}, p)\n"
+    "from attn_doctor.{module} import main; main()\n"
+)
+
 
 def child_argv(module: str, *args: str, python: str | None = None) -> list[str]:
-    """A child interpreter that runs attn_doctor.<module>.main(), with attn_doctor appended to its
-    sys.path (appended, so it can never shadow the user's own packages)."""
-    code = f"import sys; sys.path.append({ROOT!r}); from attn_doctor.{module} import main; main()"
+    """A child interpreter (the doctor's own, or the one --python names) that runs
+    attn_doctor.<module>.main() from the doctor's files; nothing is added to its sys.path."""
+    pkg = os.path.join(ROOT, "attn_doctor")
+    parent, _, _ = module.rpartition(".")
+    code = _LOADER.format(init=os.path.join(pkg, "__init__.py"), pkg=pkg, parent=f"attn_doctor.{parent}",
+                          parent_dir=os.path.join(pkg, *parent.split(".")), leaf=parent.split(".")[-1], module=module)
     return python_argv(code, *args, python=python)

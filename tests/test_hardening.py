@@ -555,7 +555,30 @@ def test_absurd_environment(batch):
     r = get(batch, "e-absurd")
     assert r.doc["facts"]["env"]["CC"].endswith("[90000 characters]")
     finding(r, "alloc.syntax")
-    assert r.doc["backends"]["sdpa"]["status"] in ("ok", "skipped")
+    t = r.doc["facts"]["torch"]
+    if t["build"].get("cuda") and t["run"].get("signal") == "SIGABRT":
+        # CUDA builds of torch 2.13 parse PYTORCH_ALLOC_CONF during `import torch` and abort on this
+        # one (fixtures/cuda-no-gpu/alloc-garbage.json): the report says so, and sdpa cannot be ok
+        assert finding(r, "torch.import-crashed")["severity"] == "error"
+        assert r.doc["backends"]["sdpa"]["status"] == "broken" and r.rc == 1
+    else:  # the CPU build reads it only when CUDA memory is first asked for: torch imports
+        assert t["probe"]["import_ok"] is True
+        assert r.doc["backends"]["sdpa"]["status"] in ("ok", "skipped")
+
+
+def test_cuda_build_aborts_on_a_garbage_allocator_string():
+    """REAL (fixtures/cuda-no-gpu/alloc-garbage.json: torch 2.13.0+cu130, no GPU): `import torch`
+    died of SIGABRT with PYTORCH_ALLOC_CONF=',,,:::[[['. Re-evaluated here, whatever torch this
+    machine has: both causes are named, torch's own backends are broken, exit 1."""
+    saved = ROOT / "fixtures" / "cuda-no-gpu" / "alloc-garbage.json"
+    r = doctor("check", "--from", str(saved), "--json", "-")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 1 == doc["exit_code"], r.stderr
+    ids = {f["id"]: f for f in doc["findings"]}
+    assert ids["alloc.syntax"]["severity"] == "error"
+    assert ids["torch.import-crashed"]["severity"] == "error" and "SIGABRT" in ids["torch.import-crashed"]["title"]
+    assert {doc["backends"][n]["status"] for n in ("sdpa", "flex")} == {"broken"}
+    assert doc["facts"]["torch"]["build"] == {"cuda": "13.0", "hip": None}
 
 
 # ----------------------------------------------------------------------------------------------

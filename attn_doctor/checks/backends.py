@@ -10,12 +10,8 @@ from .. import plans
 from ..facts import view
 from ..knowledge import finding, finding_for_match
 from ..knowledge.match import cause
+from ..textutil import last_line as _last_line
 from . import Context, check
-
-
-def _last_line(text: str) -> str:
-    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
-    return lines[-1][:300] if lines else ""
 
 
 def import_error_text(info: dict) -> tuple[str, str]:
@@ -162,7 +158,7 @@ def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
 
 def _fold_smoke(facts: dict, rows: dict[str, dict]) -> None:
     """A backend whose kernels failed on any device is broken, whatever its import said."""
-    from .smoke import failure, results
+    from .smoke import failure, results  # here: the checks register in _load_all's order
 
     per: dict[str, dict] = {}
     for key, name, res in results(facts):
@@ -222,7 +218,7 @@ def import_failures(facts: dict, ctx: Context):
                           **params)
             continue
         from .caches import named_in
-        from .flex import triton_pin  # here: checks.flex imports this module
+        from .flex import triton_pin  # here: the checks register in _load_all's order
 
         cache = named_in(facts, primary)
         if cache:  # the error names a cache directory that cannot be used: that is the cause

@@ -10,8 +10,8 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from ..facts import view
 from ..knowledge import finding
+from ..textutil import last_line as _last_line
 from . import Context, check
-from .backends import _last_line
 
 
 def triton_pin(facts: dict) -> str:

@@ -6,8 +6,8 @@ from ..backends import SPECS
 from ..facts import view
 from ..knowledge import finding, finding_for_match
 from ..knowledge.match import cause
+from ..textutil import last_line as _last_line
 from . import Context, check
-from .backends import _last_line
 
 
 def _headline(e: dict) -> str:

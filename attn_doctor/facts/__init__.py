@@ -12,6 +12,7 @@ import datetime as _dt
 import os
 import re
 import shutil
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from packaging.markers import default_environment
@@ -102,18 +103,28 @@ def smoke_devices(driver: dict, environ: dict, build: dict, device_ids: list[int
 
 
 def collect(backends: list[str] | None = None, timeout: float = 180.0, python: str | None = None,
-            smoke: dict | None = None, device_ids: list[int] | None = None, progress=None) -> dict:
+            smoke: dict | None = None, device_ids: list[int] | None = None, progress=None,
+            interpreter: dict | None = None) -> dict:
     """All facts. `backends` limits which backends are probed (None: all installed).
-    `smoke` ({"level", "dtype", "head_dims"}) also runs kernels, into facts["smoke"]."""
+    `smoke` ({"level", "dtype", "head_dims"}) also runs kernels, into facts["smoke"].
+    `python` (or `interpreter`, what facts.interpreter.query said of it): check that interpreter,
+    not the doctor's own: its sys.path, its probes, its kernels."""
     from ..smoke import cute_cache_check, run_child, smoke_record
     from ..smoke.plan import plan as make_plan
+
+    if interpreter is None and python is not None:
+        from .interpreter import query
+
+        interpreter = query(python, timeout=min(timeout, 60.0))
+    if interpreter is not None:
+        python = interpreter["python"]
 
     environ = dict(os.environ)
     wanted = set(backends or SPECS)
     with ThreadPoolExecutor(max_workers=32) as ex:
         f_torch = ex.submit(probe_torch, timeout, python)
         f_gpus = ex.submit(gpus.collect, min(timeout, 15.0))
-        pk = packages.collect()
+        pk = packages.collect(interpreter["sys_path"], interpreter["site_dirs"]) if interpreter else packages.collect()
         f_nvcc = ex.submit(nvcc.collect, environ, pk["sys_path"], min(timeout, 15.0))
         inst = installed_backends(pk)
         build = torch_build(pk)
@@ -139,6 +150,10 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
                 jobs[(name, dev)] = ex.submit(run_child, name, dev, timeout, auto=smoke, python=python,
                                               progress=progress, key=dev.replace("cuda:", "gpu"))
         sysf = system.collect()
+        if interpreter is not None:  # the report names the interpreter it checked, and the doctor's own
+            sysf.update(python=interpreter["version"], python_executable=interpreter["executable"],
+                        in_venv=interpreter["in_venv"], python_requested=interpreter["requested"],
+                        doctor_python=sys.executable)
         cache_facts = caches.collect(environ, sysf["user"])
         imports = {n: dict(i) for n, i in inst.items()}
         smoke_facts: dict = {"level": (smoke or {}).get("level"), "devices": {}}
@@ -182,7 +197,7 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
             "caches": cache_facts,
             "host_cc": host_cc(environ),
             "probed_backends": sorted(wanted),
-            "marker_env": default_environment(),
+            "marker_env": interpreter["marker_env"] if interpreter else default_environment(),
         }
         if smoke is not None:
             facts["smoke"] = smoke_facts

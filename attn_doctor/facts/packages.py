@@ -1,4 +1,7 @@
-"""Installed distributions of the attention stack, read from their metadata without importing them."""
+"""Installed distributions of the attention stack, read from their metadata without importing them.
+
+The directories searched are the checked interpreter's sys.path: the doctor's own, or the one that
+`--python` names, asked of it (facts/interpreter.py)."""
 
 from __future__ import annotations
 
@@ -130,7 +133,7 @@ def flash_attn_layout(entries: list[str], dists: dict) -> dict:
     return {"copies": copies, "cute_owners": {k: len(v) for k, v in owners.items()}}
 
 
-def cutlass_layout(dists: dict) -> dict:
+def cutlass_layout(dists: dict, entries: list[str] | None = None, sites: list[str] | None = None) -> dict:
     """nvidia-cutlass-dsl reaches sys.path only through a .pth file; --target installs skip it."""
     recs = dists.get("nvidia-cutlass-dsl", [])
     if not recs:
@@ -138,12 +141,12 @@ def cutlass_layout(dists: dict) -> dict:
     loc = recs[0]["location"]
     pth = os.path.join(loc, "nvidia_cutlass_dsl_packages.pth")
     dsl = os.path.join(loc, "nvidia_cutlass_dsl", "dsl_packages")
-    spec = machinery.PathFinder.find_spec("cutlass")
+    spec = machinery.PathFinder.find_spec("cutlass", entries)  # None: this process's sys.path
     return {
         "installed": True,
         "location": loc,
         "pth_file": pth if os.path.exists(pth) else None,
-        "location_is_site_dir": os.path.realpath(loc) in site_dirs(),
+        "location_is_site_dir": os.path.realpath(loc) in (site_dirs() if sites is None else sites),
         "dsl_packages": dsl if os.path.isdir(dsl) else None,
         "cutlass_on_path": spec is not None,
     }
@@ -179,8 +182,12 @@ def find_module(top: str, entries: list[str]) -> str | None:
     return None
 
 
-def collect() -> dict:
-    entries = path_entries()
+def collect(entries: list[str] | None = None, sites: list[str] | None = None) -> dict:
+    """What is installed on `entries` (default: this process's sys.path); `sites` are the directories
+    whose .pth files that interpreter processes (default: this process's)."""
+    own = entries is None
+    entries = path_entries() if own else list(entries)
+    sites = site_dirs() if sites is None else list(sites)
     all_dists = scan_dists(entries)
     stack = {}
     duplicates = {}
@@ -195,11 +202,11 @@ def collect() -> dict:
     others = {name: recs[0]["dir_version"] for name, recs in all_dists.items()}
     return {
         "sys_path": entries,
-        "site_dirs": site_dirs(),
+        "site_dirs": sites,
         "stack": stack,
         "versions": others,
         "duplicates": duplicates,
         "flash_attn": flash_attn_layout(entries, all_dists),
-        "cutlass": cutlass_layout(all_dists),
+        "cutlass": cutlass_layout(all_dists, None if own else entries, sites),
         "xformers_build": xformers_build(all_dists),
     }

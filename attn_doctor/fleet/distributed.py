@@ -7,9 +7,9 @@ the step and MASTER_PORT to 29500 + SLURM_JOB_ID % 1000, and rank 0 hosts the st
 MASTER_PORT yourself when that port may be taken).
 
 Each rank runs the normal check for its local GPU in this process (torch only in children), then
-a child (fleet/exchange.py) moves the reports to rank 0 with a deadline. Rank 0 prints the fleet
-view and exits non-zero if any rank failed or never reported; other ranks print one line and exit
-with their own code, after rank 0 has printed.
+a child (fleet/exchange.py) moves the reports to rank 0 with a deadline. This module gives rank 0
+the fleet view (the command prints it; it exits non-zero if any rank failed or never reported) and
+the other ranks one line and their own code; they exit after rank 0 has printed.
 """
 
 from __future__ import annotations
@@ -192,9 +192,18 @@ def release(r: Rank, python: str | None = None) -> None:
 
 # ---- one rank, start to end ---------------------------------------------------------------------
 
-def finish(r: Rank, report, error: str | None, *, gather_timeout: float, json_out: str | None, verbose: bool,
-           strict: bool, python: str | None = None) -> int:
-    """Exchange the reports, print (rank 0) and give this rank's exit code."""
+@dataclass
+class Outcome:
+    """What the exchange left this rank: rank 0 the fleet view to print; the others a line to say."""
+    code: int
+    view: object = None  # fleet.Fleet, on rank 0
+    line: str | None = None  # ranks > 0: their one line for stderr
+
+
+def exchange(r: Rank, report, error: str | None, *, gather_timeout: float, strict: bool,
+             python: str | None = None) -> Outcome:
+    """Move the reports to rank 0; rank 0 gets the fleet view (the command prints it, then calls
+    `printed`), the other ranks their exit code and the line that says where their report went."""
     from .. import fleet
 
     mine = {"rank": r.rank, "host": r.host, "report": report.to_dict() if report is not None else None, "error": error}
@@ -203,26 +212,17 @@ def finish(r: Rank, report, error: str | None, *, gather_timeout: float, json_ou
         own = report.exit_code if report is not None else EXIT_FINDINGS
         state = f"{report.count('error')} error(s), {report.count('warning')} warning(s)" if report is not None else error
         tail = "; rank 0 prints the fleet report" if res.get("ok") else f"; could not send it to rank 0: {res.get('error')}"
-        sys.stderr.write(f"attn-doctor: rank {r.rank} on {r.host}: {state} - exit {own}{tail}\n")
-        return own if res.get("ok") else max(own, EXIT_FINDINGS)
+        return Outcome(code=own if res.get("ok") else max(own, EXIT_FINDINGS),
+                       line=f"attn-doctor: rank {r.rank} on {r.host}: {state} - exit {own}{tail}")
     got, missing, exch_error = gather(r, mine, gather_timeout, python)
     members = [fleet.member(p.get("report"), f"rank {k}", host=p.get("host"), rank=k, error=p.get("error"))
                for k, p in sorted(got.items())]
     view = fleet.build(members, missing, strict=strict, world_size=r.world_size, exchange_error=exch_error)
     _state["code"] = view.exit_code
-    from ..render import fleet as rfleet
+    return Outcome(code=view.exit_code, view=view)
 
-    if json_out == "-":
-        sys.stdout.write(rfleet.dumps(view))
-    elif json_out:
-        from ..fsutil import write_atomic
 
-        write_atomic(json_out, rfleet.dumps(view))
-    if json_out != "-":
-        from ..render.text import make_console
-
-        rfleet.render(view, make_console(), verbose=verbose, launcher=f"{r.launcher}, world size {r.world_size}")
-    sys.stdout.flush()
+def printed(r: Rank, python: str | None = None) -> None:
+    """Rank 0 has printed the fleet report: a stop signal now exits with its code; release the ranks."""
     _state["printed"] = True
     release(r, python)
-    return view.exit_code

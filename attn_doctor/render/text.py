@@ -44,7 +44,8 @@ def platform_lines(facts: dict) -> list[str]:
     s = facts.get("system") or {}
     t = view.torch(facts)
     drv = facts.get("driver") or {}
-    lines = [f"Python {s.get('python', '?')} ({s.get('python_executable', '?')}) on {s.get('os', '?')}"]
+    lines = [f"Python {s.get('python', '?')} ({s.get('python_executable', '?')}"
+             + (", checked with --python" if s.get("doctor_python") else "") + f") on {s.get('os', '?')}"]
     if not t["installed"]:
         lines.append("torch: not installed")
     else:
