@@ -19,6 +19,7 @@ from ..devices import rows as device_rows
 from ..facts import view
 from ..knowledge import finding
 from ..model import EXIT_FINDINGS, EXIT_OK, SCHEMA, Finding, UsageError, sort_findings
+from ..torchpin import index_of, install
 
 FLEET_SCHEMA = "attn-doctor.fleet/1"
 
@@ -244,6 +245,11 @@ def differences(members: list[Member]) -> list[Finding]:
                           ref_count=len(ref_labels), total=sum(len(v) for v in groups.values()), **extra)
             if fid == "fleet.torch-differs":
                 params["torch"] = reference
+                params["torch_cmd"] = install(reference, index_of(reference), reinstall=False)
+            elif fid == "fleet.torch-build-differs":
+                version = next((values[m.label].get(("package", "torch")) for m in have
+                                if m.label in labels and values[m.label].get(("package", "torch"))), None)
+                params["torch_cmd"] = install(version, extra["index"], reinstall=False)
             out.append(finding(fid, detail=detail, **params))
     return out
 
