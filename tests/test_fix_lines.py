@@ -135,9 +135,9 @@ TORCH_LINE = re.compile(r"pip install (--force-reinstall --no-deps )?'torch==(\d
 def test_every_torch_install_is_pinned_with_its_index():
     """Issue 16: torch advice is pinned to a version, from the index of the build it names, in one
     wording (the same for check, fix and merge). torch.missing has no version to pin."""
-    lines = [(label, line) for label, line in RENDERED
-             if re.search(r"pip install[^#]*\btorch\b(?![-_])", line.split("   #")[0])
-             and not label.startswith("torch.missing")]
+    lines = [(label, line) for label, line in RENDERED  # a reinstall or a change of build (an upgrade
+             if re.search(r"pip install[^#]*\btorch\b(?![-_])", line.split("   #")[0])  # to 'torch>=2.5' is not)
+             and re.search(r"--force-reinstall|--index-url", line) and not label.startswith("torch.missing")]
     assert len(lines) >= 6, lines  # the platform entries and the fleet ones
     for label, line in lines:
         m = TORCH_LINE.match(line)
