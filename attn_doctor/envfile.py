@@ -26,7 +26,7 @@ from . import knowledge
 from .checks.allocator import correction
 from .facts import view
 from .fsutil import write_atomic
-from .model import SEVERITY_RANK, Finding, Report, UsageError
+from .model import Finding, Report, UsageError, sort_findings
 
 MARKER = "# attn-doctor env.sh"
 HEADER = f"""{MARKER} (format 1): written by `attn-doctor fix --write-env`, rewritten by it on every run.
@@ -107,7 +107,7 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
             cur.ids.append(f.id)
         # a different value from a less important finding: the first one stands
 
-    findings = sorted(report.findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.id, f.backend or ""))
+    findings = sort_findings(report.findings)
     for f in findings:
         try:
             e = knowledge.get(f.id)
