@@ -290,7 +290,13 @@ def explain(
     if target is None:
         raise UsageError("explain: give an ID, '-' to read an error or a log from stdin, or --list")
     if target == "-":
-        found, by = ex.match(ex.read_text()), "text"
+        if sys.stdin is None or sys.stdin.isatty():  # a terminal: say what it waits for
+            print("attn-doctor explain: paste the error or the log, then press Ctrl-D "
+                  "(or: attn-doctor explain - < train.log)", file=sys.stderr)
+        text = ex.read_text()
+        if not text.strip():
+            raise UsageError("explain -: got no text on stdin (pipe a log in: attn-doctor explain - < train.log)")
+        found, by = ex.match(text), "text"
     else:
         found, by = ex.lookup(target)
     found = found[:limit]

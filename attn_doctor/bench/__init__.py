@@ -8,8 +8,6 @@ fused sub-kernel. The GPU's own matmul rate is measured once as the ceiling.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 
 from .. import __version__, proc
 from ..backends import SPECS
@@ -84,12 +82,11 @@ def _read(path: str) -> tuple[list[dict], dict | None]:
 
 
 def run_child(plan: dict, timeout: float, python: str | None = None) -> dict:
-    fd, path = tempfile.mkstemp(prefix="attn-doctor-bench-", suffix=".jsonl")
-    os.close(fd)
+    path = proc.temp_path("attn-doctor-bench-", ".jsonl")
     plan = dict(plan, results_path=path)
     r = proc.run(proc.child_argv("bench.child", json.dumps(plan), python=python), timeout=timeout)
     recs, final = _read(path)
-    os.unlink(path)
+    proc.discard(path)
     return {"records": recs, "final": final, "timed_out": r.timed_out, "signal": r.signal_name,
             "returncode": r.returncode, "stderr_tail": r.stderr[-2000:], "seconds": round(r.seconds, 2)}
 
