@@ -120,3 +120,14 @@ def test_help_has_no_raw_placeholders_or_cut_descriptions():
     assert "Compile modes (--compile-mode): " + ", ".join(COMPILE_MODES) in flat
     check = re.sub(r"-\s+", "-", " ".join(doctor("check", "--help").stdout.split()))  # the wrap breaks at hyphens
     assert ", ".join(COMPILE_MODES) in check and ", ".join(BACKENDS) in check
+
+
+def test_markdown_has_one_row_for_the_missing_backends():
+    from attn_doctor.render import markdown
+
+    r = evaluate(ff.gpu_box(), Context(), {})
+    md = markdown.render(r)
+    missing = [n for n in BACKENDS if r.backends[n]["status"] == "missing"]
+    rows = [ln for ln in md.splitlines() if ln.startswith("| ") and "| missing |" in ln]
+    assert len(rows) == 1 and rows[0].startswith("| " + ", ".join(missing) + " | missing |")
+    assert "fa2: `pip install flash-attn --no-build-isolation`" in rows[0]
