@@ -161,9 +161,11 @@ def test_markdown_report_is_redacted():
 
 def test_markdown_cells_escape_pipes():
     report = evaluate()
-    report.backends["fa2"] = dict(report.backends["fa2"], reason="a | b\nc")
+    report.backends["fa2"] = dict(report.backends["fa2"], status="broken", reason="a | b\nc")
     md = markdown.render(report)
-    assert "| fa2 | missing | - | a \\| b<br>c |" in md
+    assert "| fa2 | broken | - | a \\| b<br>c |" in md
+    report.backends["fa2"]["status"] = "missing"  # in the one row of the missing backends: escaped too
+    assert "fa2: a \\| b<br>c" in markdown.render(report)
 
 
 # --- check --json, then check --from -------------------------------------------------------------
