@@ -194,7 +194,7 @@ def check(
                 smoke = None if no_smoke else {"level": "thorough" if thorough else "standard",
                                                "dtype": (cfg or {}).get("dtype"), "head_dims": (cfg or {}).get("head_dims")}
                 facts = collect(backends=selected, timeout=timeout, smoke=smoke, progress=prog.backend,
-                                device_ids=sorted(set(device)) if device else None, strict_devices=True)
+                                device_ids=sorted(set(device)) if device else None, strict_devices=not distributed)
         except Exception as e:
             if rank is None:
                 raise
