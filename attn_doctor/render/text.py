@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sys
 
 from rich import box
@@ -347,10 +348,10 @@ def next_steps(report: Report) -> list[Text]:
         exports = plan(report).exports
     except Exception:  # odd facts (a hand-edited saved report): still say where the fixes are
         exports = []
-    src = f" --from {report.options['from']}" if report.options.get("from") else ""
+    src = f" --from {shlex.quote(str(report.options['from']))}" if report.options.get("from") else ""
     if exports:
         out.append(Text("fix: ", style="bold") + Text(f"attn-doctor fix{src} --write-env && . ./env.sh") +
-                   Text(f"   # sets {len(exports)} variable(s); attn-doctor fix{src} lists every fix", style="dim"))
+                   Text(f"   # changes {len(exports)} variable(s); attn-doctor fix{src} lists every fix", style="dim"))
     else:
         out.append(Text("fix: ", style="bold") + Text(f"attn-doctor fix{src}") +
                    Text("   # every fix, most important first", style="dim"))
