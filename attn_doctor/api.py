@@ -62,12 +62,14 @@ class CheckPlan:
     python: str | None = None
     facts: dict | None = None  # a saved report's facts (--from): nothing is probed
     interpreter: dict | None = None  # what --python's interpreter said of itself (facts.interpreter)
+    strict_devices: bool = True  # a --device index CUDA does not show is bad input (not under --distributed)
 
 
 def plan_check(backends=None, require=None, config: str | None = None, smoke: bool = True,
                timeout: float = DEFAULT_TIMEOUT, python: str | None = None, *, strict: bool = False,
                compile_mode: str | None = None, select=None, ignore=None, thorough: bool = False,
-               devices: list[int] | None = None, from_report: str | None = None) -> CheckPlan:
+               devices: list[int] | None = None, from_report: str | None = None,
+               strict_devices: bool = True) -> CheckPlan:
     """Parse and validate what `check` was asked; a UsageError (one line) for anything wrong.
     With `from_report`, the saved run's require, config, select, ignore, strict, compile mode and
     backends apply unless given again (None: not given)."""
@@ -119,7 +121,7 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
         interp = interpreter(python, timeout)
         options["python"] = interp["executable"]
     return CheckPlan(ctx=ctx, options=options, smoke=level, timeout=timeout, selected=selected,
-                     devices=sorted(set(devices)) if devices else None, python=python,
+                     devices=sorted(set(devices)) if devices else None, python=python, strict_devices=strict_devices,
                      facts=saved["facts"] if saved is not None else None, interpreter=interp)
 
 
@@ -145,7 +147,7 @@ def run_check(plan: CheckPlan, progress=None, options: dict | None = None):
         prog = progress or _Quiet()
         prog.update("importing torch and every backend" + ("" if plan.smoke is None else ", then running their kernels"))
         facts = collect(backends=plan.selected, timeout=plan.timeout, smoke=plan.smoke, progress=prog.backend,
-                        device_ids=plan.devices, interpreter=plan.interpreter)
+                        device_ids=plan.devices, interpreter=plan.interpreter, strict_devices=plan.strict_devices)
     return evaluate(facts, plan.ctx, {**plan.options, **(options or {})})
 
 
@@ -195,7 +197,7 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
     return evaluate(facts, ctx, options)
 
 
-def run_bench(only: list[str] | None, seqlens: list[int], default_seqlens: bool, batch: int | None, heads: int,
+def run_bench(only: list[str] | None, seqlens: list[int] | None, default_seqlens: bool, batch: int | None, heads: int,
               kv_heads: int | None, head_dim: int, dtype: str, causal: bool, backward: bool, device: int,
               timeout: float, min_time: float, progress=None, python: str | None = None) -> tuple[dict, dict]:
     """Smoke-test the backends at these shapes, then time the correct ones: (result, status rows)."""
@@ -211,8 +213,8 @@ def run_bench(only: list[str] | None, seqlens: list[int], default_seqlens: bool,
                     "head_dims": [head_dim]}, progress=prog.backend, device_ids=[device], interpreter=interp)
     rows = statuses(facts, Context(selected=only))
     dev = f"cuda:{device}" if any(k != "cpu" for k in (facts.get("smoke") or {}).get("devices", {})) else "cpu"
-    if dev == "cpu" and default_seqlens:
-        seqlens = [256, 1024]  # the CPU: small enough to finish
+    if seqlens is None or default_seqlens:  # the defaults --help names: the CPU's are small enough to finish
+        seqlens = [256, 1024] if dev == "cpu" else [1024, 4096, 16384]
     shapes = bench_mod.shapes_from(seqlens, batch, heads, kv_heads, head_dim, dtype, causal,
                                    tokens=32768 if dev != "cpu" else 2048)
     result = bench_mod.run(rows, shapes, dev, backward, timeout, only=only, min_time=min_time,

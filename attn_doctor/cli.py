@@ -22,11 +22,28 @@ _ABORT = tuple({typer.Abort, getattr(_click_exc, "Abort", typer.Abort)})
 
 from . import __version__
 from .api import COMPILE_MODES, backend_names as _backends  # noqa: F401 (the flags' vocabulary)
-from .model import EXIT_USAGE, UsageError
+from .model import BACKENDS, EXIT_USAGE, UsageError
+
+NAMES = ", ".join(BACKENDS)
+EPILOG = f"""\b
+Backends: {NAMES}.
+Compile modes (--compile-mode): {", ".join(COMPILE_MODES)}.
+Exit codes: 0 no error finding; 1 an error finding, a required backend not ok,
+or a warning with --strict; 2 the doctor could not do what was asked (a bad
+flag or input, a GPU that is not there): one line on stderr.
+Start with: attn-doctor check, then attn-doctor fix --write-env && . ./env.sh"""
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None, context_settings={"help_option_names": ["-h", "--help"]},
-                  help="Preflight doctor for GPU attention backends.")
+                  help="Preflight doctor for GPU attention backends.", epilog=EPILOG)
+
+try:  # typer 0.2x prints an argument's type after its metavar ("ID|- <str>"): the metavar says it all
+    from typer.core import TyperArgument as _Arg
+
+    _type_shown = _Arg.display_type_rich
+    _Arg.display_type_rich = lambda self, ctx: None if self.metavar else _type_shown(self, ctx)
+except (ImportError, AttributeError):  # pragma: no cover - other typer versions print no type there
+    pass
 
 
 def _version(value: bool):
@@ -67,24 +84,24 @@ def _writable(path: str | None, flag: str) -> None:
 FORMATS = ("text", "json", "github", "markdown")
 
 
-@app.command()
+@app.command(short_help="Probe GPUs, backends, versions and settings, run each backend's kernels, print every problem with its fix.")
 def check(
     no_smoke: bool = typer.Option(False, "--no-smoke", help="Probe only: run no kernels."),
-    backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", help="Limit the run to these backends (repeatable)."),
-    require: Optional[List[str]] = typer.Option(None, "--require", "-r", help="Fail (exit 1) unless this backend is ok (repeatable)."),
+    backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", metavar="NAME", help=f"Limit the run to these backends (repeatable or comma-separated): {NAMES}."),
+    require: Optional[List[str]] = typer.Option(None, "--require", "-r", metavar="NAME", help="Fail (exit 1) unless this backend is ok (repeatable)."),
     config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config (SimpleTuner config.json/.toml/.env, musubi-tuner / blissful-tuner TOML or saved command line, a DIFFUSERS_ATTN_BACKEND env file): require and test what it asks for."),
-    timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, help="Seconds allowed for each child process (imports, kernels)."),
+    timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, metavar="SECONDS", help="Seconds allowed for each child process (imports, kernels)."),
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="What to print: text, json (same as --json -), github (workflow annotations) or markdown (for a bug report, redacted)."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the JSON report to PATH, or to stdout with '-'."),
     junit: Optional[str] = typer.Option(None, "--junit", metavar="PATH", help="Also write a JUnit XML report to PATH (one test case per backend and per check)."),
     select: Optional[List[str]] = typer.Option(None, "--select", metavar="ID", help="Report only these finding ids or prefixes (alloc., 'cache.*'; repeatable or comma-separated)."),
     ignore: Optional[List[str]] = typer.Option(None, "--ignore", metavar="ID", help="Drop these finding ids or prefixes; they do not count for the exit code."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
-    compile_mode: Optional[str] = typer.Option(None, "--compile-mode", help="The torch.compile mode your job uses (for the allocator check)."),
+    compile_mode: Optional[str] = typer.Option(None, "--compile-mode", metavar="MODE", help=f"The torch.compile mode your job uses (for the allocator check): {', '.join(COMPILE_MODES)}."),
     from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Re-evaluate a saved report's facts; probe nothing. The saved run's --require, --config, --select, --ignore, --strict and --compile-mode apply unless given again."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
     thorough: bool = typer.Option(False, "--thorough", help="Smoke-test every dtype x head dim x causal combination."),
-    device: Optional[List[int]] = typer.Option(None, "--device", "-d", min=0, help="Smoke-test only this GPU index (repeatable; default: every visible GPU)."),
+    device: Optional[List[int]] = typer.Option(None, "--device", "-d", min=0, metavar="INDEX", help="Smoke-test only this GPU index (repeatable; default: every visible GPU; one that is not there: exit 2)."),
     distributed: bool = typer.Option(False, "--distributed", help="Under torchrun or srun: each rank checks its own GPU, rank 0 prints one report for all (--json there writes the fleet report)."),
     gather_timeout: Optional[float] = typer.Option(None, "--gather-timeout", min=1.0, max=86400.0, metavar="SECONDS", help="With --distributed: how long rank 0 waits for the other ranks (default: 2 x --timeout + 60)."),
     python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
@@ -117,7 +134,8 @@ def check(
         raise UsageError("--gather-timeout goes with --distributed")
     plan = api.plan_check(backend, require, config, smoke=not no_smoke, timeout=timeout, strict=strict,
                           compile_mode=compile_mode, select=select, ignore=ignore, thorough=thorough,
-                          devices=device, from_report=from_report, python=python)
+                          devices=device, from_report=from_report, python=python,
+                          strict_devices=not distributed)
     if rank is not None:
         _distributed(plan, rank, device, gather_timeout or 2 * timeout + 60, json_out, verbose, strict)
     from .progress import Progress
@@ -201,12 +219,12 @@ def _tolerant_stdout() -> None:
             pass
 
 
-@app.command()
+@app.command(short_help='Explain a finding id, or the known problems in an error or a log (explain - < train.log).')
 def explain(
     target: Optional[str] = typer.Argument(None, metavar="ID|-", help="A finding id, '-' to read an error or a whole log from stdin, or an error message."),
     list_ids: bool = typer.Option(False, "--list", help="List every id."),
     json_out: bool = typer.Option(False, "--json", help='Print {"matches": [{"id", "backend", "title", "cause", "fix", ...}]}.'),
-    limit: int = typer.Option(20, "--limit", min=1, help="Show at most this many matches."),
+    limit: int = typer.Option(20, "--limit", min=1, metavar="N", help="Show at most this many matches."),
 ):
     """Explain a finding id, or find the known problems in an error message or a log (exit 1: nothing matched)."""
     import json
@@ -223,7 +241,13 @@ def explain(
     if target is None:
         raise UsageError("explain: give an ID, '-' to read an error or a log from stdin, or --list")
     if target == "-":
-        found, by = ex.match(ex.read_text()), "text"
+        if sys.stdin is None or sys.stdin.isatty():  # a terminal: say what it waits for
+            print("attn-doctor explain: paste the error or the log, then press Ctrl-D "
+                  "(or: attn-doctor explain - < train.log)", file=sys.stderr)
+        text = ex.read_text()
+        if not text.strip():
+            raise UsageError("explain -: got no text on stdin (pipe a log in: attn-doctor explain - < train.log)")
+        found, by = ex.match(text), "text"
     else:
         found, by = ex.lookup(target)
     found = found[:limit]
@@ -240,16 +264,16 @@ def explain(
     raise typer.Exit(0 if found else 1)
 
 
-@app.command()
+@app.command(short_help='Print every fix, most important first; --write-env writes the environment part to env.sh.')
 def fix(
-    path: Optional[str] = typer.Argument(None, metavar="[PATH]", help="Where --write-env writes (default ./env.sh)."),
+    path: Optional[str] = typer.Argument(None, metavar="PATH", help="Where --write-env writes (default ./env.sh)."),
     write_env: bool = typer.Option(False, "--write-env", help="Write the environment part as PATH, a POSIX-shell file of exports."),
     print_env: bool = typer.Option(False, "--print", help="Print the env file on stdout instead of writing it."),
     force: bool = typer.Option(False, "--force", help="Replace a file at PATH that attn-doctor did not write (keeps PATH.bak)."),
-    backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", help="Limit the run to these backends (repeatable)."),
-    require: Optional[List[str]] = typer.Option(None, "--require", "-r", help="Backends the job needs (repeatable)."),
-    timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, help="Seconds allowed for each child process."),
-    compile_mode: Optional[str] = typer.Option(None, "--compile-mode", help="The torch.compile mode your job uses (the allocator setting must be safe for it)."),
+    backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", metavar="NAME", help=f"Limit the run to these backends (repeatable): {NAMES}."),
+    require: Optional[List[str]] = typer.Option(None, "--require", "-r", metavar="NAME", help="Backends the job needs (repeatable)."),
+    timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, metavar="SECONDS", help="Seconds allowed for each child process."),
+    compile_mode: Optional[str] = typer.Option(None, "--compile-mode", metavar="MODE", help=f"The torch.compile mode your job uses (the allocator setting must be safe for it): {', '.join(COMPILE_MODES)}."),
     from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Fix what a saved report found; probe nothing."),
     json_out: bool = typer.Option(False, "--json", help="Print the fixes and the env exports as JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each finding's evidence."),
@@ -301,9 +325,9 @@ def fix(
     raise typer.Exit(0)
 
 
-@app.command()
+@app.command(short_help='Combine reports saved on many machines into one fleet view.')
 def merge(
-    reports: List[str] = typer.Argument(..., metavar="REPORT.json...", help="Reports saved with check --json (or fleet reports) from many machines."),
+    reports: List[str] = typer.Argument(..., metavar="REPORT.json", help="Reports saved with check --json (or fleet reports) from many machines."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the fleet report (JSON) to PATH, or to stdout with '-'."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every finding's evidence in full."),
@@ -370,21 +394,21 @@ def _ints(raw: str, flag: str) -> list[int]:
     return out
 
 
-@app.command()
+@app.command(short_help='Time the backends that pass their smoke tests at your shapes; say how to select the fastest.')
 def bench(
-    seqlen: str = typer.Option("1024,4096,16384", "--seqlen", "-s", help="Sequence lengths, comma-separated."),
-    batch: Optional[int] = typer.Option(None, "--batch", min=1, help="Batch size (default: about 32768 tokens per shape)."),
-    heads: int = typer.Option(24, "--heads", min=1, help="Query heads."),
-    kv_heads: Optional[int] = typer.Option(None, "--kv-heads", min=1, help="Key/value heads (GQA); default: --heads."),
-    head_dim: Optional[int] = typer.Option(None, "--head-dim", min=8, help="Head dim (default 128, or the config's)."),
-    dtype: Optional[str] = typer.Option(None, "--dtype", help="bf16 (default, or the config's), fp16 or fp32."),
+    seqlen: Optional[str] = typer.Option(None, "--seqlen", "-s", metavar="N,N,...", help="Sequence lengths, comma-separated (default: 1024,4096,16384 on a GPU; 256,1024 on the CPU)."),
+    batch: Optional[int] = typer.Option(None, "--batch", min=1, metavar="N", help="Batch size (default: about 32768 tokens per shape)."),
+    heads: int = typer.Option(24, "--heads", min=1, metavar="N", help="Query heads."),
+    kv_heads: Optional[int] = typer.Option(None, "--kv-heads", min=1, metavar="N", help="Key/value heads (GQA); default: --heads."),
+    head_dim: Optional[int] = typer.Option(None, "--head-dim", min=8, metavar="N", help="Head dim (default 128, or the config's)."),
+    dtype: Optional[str] = typer.Option(None, "--dtype", metavar="DTYPE", help="bf16 (default, or the config's), fp16 or fp32."),
     causal: bool = typer.Option(False, "--causal/--no-causal", help="Causal mask (LLMs) or full attention (diffusion)."),
     backward: bool = typer.Option(True, "--backward/--no-backward", help="Also time forward+backward."),
     config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="Take dtype, head dim and batch from a trainer config."),
-    backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", help="Only these backends (repeatable)."),
-    device: int = typer.Option(0, "--device", "-d", min=0, help="GPU index to time on."),
-    timeout: float = typer.Option(600.0, "--timeout", min=10.0, max=3600.0, help="Seconds allowed for each backend's timing process."),
-    min_time: float = typer.Option(1.0, "--min-time", min=0.05, max=60.0, help="Seconds of timed calls per measurement (median taken)."),
+    backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", metavar="NAME", help=f"Only these backends (repeatable): {NAMES}."),
+    device: int = typer.Option(0, "--device", "-d", min=0, metavar="INDEX", help="GPU index to time on."),
+    timeout: float = typer.Option(600.0, "--timeout", min=10.0, max=3600.0, metavar="SECONDS", help="Seconds allowed for each backend's timing process."),
+    min_time: float = typer.Option(1.0, "--min-time", min=0.05, max=60.0, metavar="SECONDS", help="Seconds of timed calls per measurement (median taken)."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the results as JSON to PATH, or stdout with '-'."),
     plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE", help="Plot TFLOP/s against sequence length (.png/.svg; needs matplotlib)."),
     python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
@@ -393,7 +417,7 @@ def bench(
     from . import api
     from .progress import Progress
 
-    seqlens = _ints(seqlen, "--seqlen")
+    seqlens = _ints(seqlen, "--seqlen") if seqlen is not None else None
     only = _backends(backend, "--backend") or None
     cfg = None
     if config:
@@ -412,7 +436,7 @@ def bench(
     _writable(json_out, "--json")
     b = batch or (cfg or {}).get("batch_size")
     with Progress(enabled=json_out != "-") as prog:
-        result, rows = api.run_bench(only, seqlens, seqlen == "1024,4096,16384", b, heads, kv_heads, hd, dt, causal,
+        result, rows = api.run_bench(only, seqlens, seqlens is None, b, heads, kv_heads, hd, dt, causal,
                                      backward, device, timeout, min_time, progress=prog, python=python)
     import json as _json
 
@@ -427,9 +451,5 @@ def bench(
         from .render.text import make_console
 
         show(result, make_console())
-        skipped = [f"{n} ({r['status']}: {r.get('reason')})" for n, r in rows.items()
-                   if r["status"] not in ("ok", "missing", "skipped") and (not only or n in only)]
-        if skipped:
-            make_console().print("not timed: " + "; ".join(skipped), soft_wrap=True)
     ranked = any(rec.get("best") for rec in result["recommendations"])
     raise typer.Exit(0 if ranked else 1)

@@ -23,10 +23,10 @@ import shlex
 from dataclasses import dataclass, field
 
 from . import knowledge
-from .checks.allocator import GRAPH_MODES, NEW, OLD, effective, parse
+from .checks.allocator import correction
 from .facts import view
 from .fsutil import write_atomic
-from .model import SEVERITY_RANK, Finding, Report, UsageError
+from .model import Finding, Report, UsageError, sort_findings
 
 MARKER = "# attn-doctor env.sh"
 HEADER = f"""{MARKER} (format 1): written by `attn-doctor fix --write-env`, rewritten by it on every run.
@@ -37,10 +37,9 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 SAFE = re.compile(r"[A-Za-z0-9_./:,=+@%-]*\Z")  # characters with no meaning inside double quotes
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 MAX_READ = 1024 * 1024
-# Allocator findings whose fix is a value attn-doctor can compute (bad values and syntax need a person).
-ALLOC_FIXABLE = ("alloc.unknown-key", "alloc.bool-case", "alloc.async-cudagraphs", "alloc.both-set",
-                 "alloc.new-name-unreliable")
-ALLOC_BY_HAND = ("alloc.bad-value", "alloc.syntax")
+# Every allocator finding is fixed by one setting (checks/allocator.correction).
+ALLOC_IDS = ("alloc.unknown-key", "alloc.bool-case", "alloc.bad-value", "alloc.syntax", "alloc.async-cudagraphs",
+             "alloc.async-ignores-options", "alloc.both-set", "alloc.new-name-unreliable", "alloc.old-name")
 
 
 @dataclass
@@ -108,7 +107,7 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
             cur.ids.append(f.id)
         # a different value from a less important finding: the first one stands
 
-    findings = sorted(report.findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.id, f.backend or ""))
+    findings = sort_findings(report.findings)
     for f in findings:
         try:
             e = knowledge.get(f.id)
@@ -127,39 +126,23 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
         f = next(f for f in findings if f.id == ind.ids[0])
         add("TRITON_CACHE_DIR", "$HOME/.cache/triton", f,
             note="Triton's kernel cache moves with the Inductor cache (it sits inside it unless TRITON_CACHE_DIR is set).")
-    hits = [f for f in findings if f.id in ALLOC_FIXABLE]
-    for var, value in allocator(env, mode, findings):
+    hits = [f for f in findings if f.id in ALLOC_IDS]
+    for var, value in allocator(env, view.torch_base(report.facts), mode, findings):
         for f in hits:  # one setting fixes them all: name each in its comment
             add(var, value, f)
-    for f in findings:
-        if f.id in ALLOC_BY_HAND:
-            skipped.append(f"{f.id}: {one_line(f.title)} Not written: it needs a value only you can choose.")
     return Plan(sorted(out.values(), key=lambda x: x.var), skipped)
 
 
-def allocator(env: dict, mode: str | None, findings: list[Finding]) -> list[tuple[str, str | None]]:
-    """One allocator setting that fixes the allocator findings: torch's own parse of the value in use,
-    with unknown keys dropped, booleans spelled True/False, and backend:cudaMallocAsync dropped when
-    the compile mode captures CUDA graphs (or is unknown); the name torch reads reliably; the
-    other name unset."""
-    hits = [f for f in findings if f.id in ALLOC_FIXABLE]
-    if not hits or any(f.id in ALLOC_BY_HAND for f in findings):
+def allocator(env: dict, torch_base, mode: str | None, findings: list[Finding]) -> list[tuple[str, str | None]]:
+    """The one allocator setting that fixes the allocator findings, the same one their fix lines
+    print (checks/allocator.correction): the corrected value under the name torch reads reliably,
+    the other name unset."""
+    if not any(f.id in ALLOC_IDS for f in findings):
         return []
-    used, ignored = effective(env)
-    if used is None:
+    fix = correction(env, torch_base, mode)
+    if fix is None:
         return []
-    ids = {f.id for f in hits}
-    conf = parse(env[used])
-    pairs = [p for p in conf.fixed().split(",") if p]
-    if "alloc.async-cudagraphs" in ids and (mode is None or mode in GRAPH_MODES):
-        pairs = [p for p in pairs if not p.startswith("backend:")]
-    value = ",".join(pairs) or None
-    target = OLD if "alloc.new-name-unreliable" in ids else used
-    out = [(target, value)]
-    for other in sorted({used, ignored, NEW if target == OLD else None} - {target, None}):
-        if other in env:
-            out.append((other, None))
-    return out
+    return [(fix.var, fix.value)] + [(v, None) for v in fix.unset if v != fix.var]
 
 
 # ---- the file --------------------------------------------------------------------------------------

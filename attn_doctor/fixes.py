@@ -9,17 +9,17 @@ from rich.text import Text
 
 from .envfile import Plan
 from .explain import printed
-from .model import SEVERITY_RANK, Report
-from .render.text import SECTIONS
+from .model import Report, sort_findings
 
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+NO_KERNELS = "fix probes the machine but runs no kernels, so what only the smoke tests find is not here; for that:"
+FROM_REPORT = "attn-doctor check --json report.json; attn-doctor fix --from report.json"
 
 
 def items(report: Report, plan: Plan) -> list[dict]:
     """One dict per finding: id, severity, backend, title, fix, and the env.sh exports that fix it."""
-    order = {key: i for i, (key, _) in enumerate(SECTIONS)}
     out = []
-    for f in sorted(report.findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), order.get(f.section, 99), f.id)):
+    for f in sort_findings(report.findings):
         env = [{"var": x.var, "value": x.value} for x in plan.exports if f.id in x.ids]
         out.append({"id": f.id, "severity": f.severity, "backend": f.backend, "title": f.title, "fix": f.fix,
                     "detail": f.detail, "env": env})
@@ -42,6 +42,9 @@ def render(console: Console, report: Report, plan: Plan, written: str | None = N
         console.print(Text("attn-doctor fix: nothing to fix.", style="bold green"))
     else:
         console.print(Text(f"attn-doctor fix: {len(fixes)} problem(s), most important first", style="bold"))
+    if not (report.options or {}).get("from"):
+        console.print(Text(NO_KERNELS, style="dim"))
+        console.print(Text("run: ", style="bold") + Text(FROM_REPORT), soft_wrap=True)
     for i, x in enumerate(fixes, 1):
         console.print()
         num = f"{i}."
@@ -58,7 +61,11 @@ def render(console: Console, report: Report, plan: Plan, written: str | None = N
                 console.print(Text(indent) + Text("paste: ", style="bold") + Text(x["fix"]), soft_wrap=True)
         rows = []
         if x["env"]:
-            rows.append(("", "", Text("env.sh sets " + ", ".join(e["var"] for e in x["env"]), style="dim")))
+            sets = [e["var"] for e in x["env"] if e["value"] is not None]
+            unsets = [e["var"] for e in x["env"] if e["value"] is None]
+            what = "; ".join(p for p in ("sets " + ", ".join(sets) if sets else "",
+                                         "unsets " + ", ".join(unsets) if unsets else "") if p)
+            rows.append(("", "", Text("env.sh " + what, style="dim")))
         if verbose and x["detail"]:
             rows.append(("", "", Text("seen: " + x["detail"], style="dim")))
         if rows:
@@ -66,10 +73,10 @@ def render(console: Console, report: Report, plan: Plan, written: str | None = N
     console.print()
     n = len(plan.exports)
     if written:
-        console.print(Text(written, style="bold"))
+        console.print(Text(written, style="bold"), soft_wrap=True)
     elif n:
-        console.print(Text(f"{n} environment variable(s) fix part of this: attn-doctor fix --write-env && . ./env.sh",
-                           style="bold"))
+        console.print(Text(f"{n} environment variable(s) fix part of this:", style="bold"))
+        console.print(Text("run: ", style="bold") + Text("attn-doctor fix --write-env && . ./env.sh"), soft_wrap=True)
 
 
 def _grid(num: str, rows: list[tuple]) -> Table:

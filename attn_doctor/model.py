@@ -54,10 +54,20 @@ class Finding:
 
 
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+# The report's sections in the order the text report shows them; findings of one severity follow it.
+SECTION_ORDER = ("platform", "backends", "smoke", "versions", "flex", "nvcc", "allocator", "caches", "config",
+                 "fleet", "doctor")
+
+
+def finding_order(f: Finding) -> tuple:
+    """Most important first: errors, then warnings, then notes; within a severity, by section as the
+    text report shows them. The one order of text, markdown, GitHub, JSON and `fix`."""
+    sec = SECTION_ORDER.index(f.section) if f.section in SECTION_ORDER else len(SECTION_ORDER)
+    return (SEVERITY_RANK.get(f.severity, 9), sec, f.section, f.id, f.backend or "")
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.section, f.id, f.backend or ""))
+    return sorted(findings, key=finding_order)
 
 
 @dataclass

@@ -103,6 +103,34 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+_TEMPS: set[str] = set()  # temporary files the doctor made and has not removed yet
+
+
+def temp_path(prefix: str, suffix: str) -> str:
+    """A new empty temporary file, remembered until `discard`, so that a run stopped by a signal
+    can still remove it (remove_temps)."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix=prefix, suffix=suffix)
+    os.close(fd)
+    _TEMPS.add(path)
+    return path
+
+
+def discard(path: str) -> None:
+    _TEMPS.discard(path)
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def remove_temps() -> None:
+    """Remove every temporary file not discarded yet (the SIGTERM path, which skips `finally`)."""
+    for path in list(_TEMPS):
+        discard(path)
+
+
 def kill_all() -> None:
     """Kill every child `run` has started and not yet reaped, with everything they started."""
     with _LIVE_LOCK:

@@ -38,7 +38,8 @@ def test_expandable_segments_lowercase_true():
     assert conf.fixed() == "expandable_segments:True"
     (f,) = findings({"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:true"})[:1]
     assert f.id == "alloc.bool-case" and f.severity == "error"
-    assert f.fix == "export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'"
+    # torch 2.11 reads the new name reliably: the one fix moves the corrected value there
+    assert f.fix == "export PYTORCH_ALLOC_CONF='expandable_segments:True'; unset PYTORCH_CUDA_ALLOC_CONF"
 
 
 def test_bogus_key():
@@ -182,3 +183,67 @@ def test_agrees_with_torchs_parser(torch_verdicts, text):
     torch_error = torch_verdicts[text]
     ours = al.parse(text).problems
     assert bool(ours) == bool(torch_error), f"torch: {torch_error!r}; ours: {ours}"
+
+
+# -- one allocator fix (issue 16) ------------------------------------------------------------------
+
+def _apply(env: dict, exports) -> dict:
+    """The environment after sourcing env.sh's allocator lines."""
+    out = dict(env)
+    for x in exports:
+        if x.value is None:
+            out.pop(x.var, None)
+        else:
+            out[x.var] = x.value
+    return out
+
+
+@pytest.mark.parametrize("value,want", [
+    ("expandable_segments:true", "export PYTORCH_ALLOC_CONF='expandable_segments:True'; unset PYTORCH_CUDA_ALLOC_CONF"),
+    ("max_split_size_mb=512", "export PYTORCH_ALLOC_CONF='max_split_size_mb:512'; unset PYTORCH_CUDA_ALLOC_CONF"),
+    ("garbage_collection_threshold=0.6,expandable_segments=true",
+     "export PYTORCH_ALLOC_CONF='garbage_collection_threshold:0.6,expandable_segments:True'; unset PYTORCH_CUDA_ALLOC_CONF"),
+    ("garbage", "unset PYTORCH_CUDA_ALLOC_CONF"),
+    ("max_split_size_mb:10,expandable_segments:True", "export PYTORCH_ALLOC_CONF='expandable_segments:True'; unset PYTORCH_CUDA_ALLOC_CONF"),
+])
+def test_one_allocator_fix_everywhere(value, want):
+    """FAKES torch 2.13 with PYTORCH_CUDA_ALLOC_CONF=value (the issue's cases): every allocator finding,
+    alloc.old-name included, prints the same corrected value under the new name; env.sh writes that
+    same setting; with it applied, no allocator finding is left. `garbage` gets no invented value."""
+    from attn_doctor import envfile
+    from attn_doctor.checks import Context
+    from attn_doctor.report import evaluate
+
+    torch = {"probe": {"version": "2.13.0+cu130", "import_ok": True, "cuda": "13.0"}, "dist": {"version": "2.13.0+cu130"}}
+    env = {"PYTORCH_CUDA_ALLOC_CONF": value}
+    r = evaluate({"env": env, "torch": torch}, Context(), {})
+    alloc = [f for f in r.findings if f.section == "allocator"]
+    assert alloc and "alloc.old-name" in {f.id for f in alloc} | ({"alloc.old-name"} if value == "garbage" else set())
+    for f in alloc:
+        assert f.fix.split("   #")[0] == want, f.id
+        assert "expandable_segments" not in f.fix or "expandable_segments" in value
+        assert "garbage'" not in f.fix and "<" not in f.fix
+    plan = envfile.plan(r)
+    fixed = _apply(env, [x for x in plan.exports if "ALLOC_CONF" in x.var])
+    assert "PYTORCH_CUDA_ALLOC_CONF" not in fixed
+    again = evaluate({"env": fixed, "torch": torch}, Context(), {})
+    assert [f.id for f in again.findings if f.section == "allocator"] == []
+
+
+def test_garbage_allocator_value_suggests_nothing_invented():
+    got = findings({"PYTORCH_ALLOC_CONF": "garbage"}, torch="2.11.0+cu130")
+    assert [x.id for x in got] == ["alloc.syntax"]
+    assert got[0].fix == "unset PYTORCH_ALLOC_CONF   # key:value pairs separated by commas"
+
+
+def test_older_torch_keeps_the_old_name():
+    """torch 2.9 reads the new name unreliably: the correction stays under PYTORCH_CUDA_ALLOC_CONF, and
+    alloc.old-name does not fire (it would send the value to a name that torch ignores)."""
+    got = findings({"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:true"}, torch="2.9.1+cu128")
+    assert [x.id for x in got] == ["alloc.bool-case"]
+    assert got[0].fix == "export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'"
+
+
+def test_a_quote_in_the_value_cannot_break_the_fix_line():
+    conf = al.Correction("PYTORCH_ALLOC_CONF", "backend:it's", [])
+    assert conf.command == "export PYTORCH_ALLOC_CONF='backend:it'\\''s'"

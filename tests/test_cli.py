@@ -41,10 +41,11 @@ def one_line_error(r: subprocess.CompletedProcess, *needles: str) -> None:
 
 def too_wide(text: str, width: int = 80) -> list[str]:
     """Lines wider than `width`, except a line that is one unbreakable token (after its indent) and
-    a `fix:` (check) or `paste:` (fix) line, which is never wrapped so that copying it gives the whole
-    command."""
+    a `fix:` (check) or `paste:` (fix) line, or a missing backend's install hint (`  fa2: pip ...`),
+    which are never wrapped so that copying them gives the whole command."""
     return [ln for ln in text.splitlines() if len(ln) > width and len(ln.strip().split()) > 1
-            and not ln.lstrip().startswith(("fix: ", "paste: "))]
+            and not ln.lstrip().startswith(("fix: ", "paste: ", "run: "))
+            and not re.match(r"  [a-z0-9]+: +(pip|cd|git|python) ", ln)]
 
 
 # -- exit codes --------------------------------------------------------------------------------
@@ -178,7 +179,7 @@ def test_saved_report_round_trips(tmp_path):
     assert r.returncode == 0
     first, again = json.loads(Path(FIXTURE).read_text()), json.loads(out.read_text())
     assert again["facts"] == first["facts"]
-    assert [f["id"] for f in again["findings"]] == [f["id"] for f in first["findings"]]
+    assert sorted(f["id"] for f in again["findings"]) == sorted(f["id"] for f in first["findings"])
     assert again["options"]["from"] == FIXTURE
 
 

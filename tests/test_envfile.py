@@ -92,7 +92,7 @@ def test_a_title_cannot_break_out_of_its_comment(tmp_path):
     text = path.read_text()
     assert lines_are_only_comments_and_exports(text), text
     env = source(path, cwd=tmp_path)
-    assert env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
+    assert env["PYTORCH_ALLOC_CONF"] == "expandable_segments:True"  # torch unknown: the new name
     assert not list(tmp_path.glob("pwned*"))
 
 
@@ -133,7 +133,8 @@ TORCH_29 = {"probe": {"version": "2.9.1+cu128", "import_ok": True, "cuda": "12.8
     ("max-autotune", "expandable_segments:True"),
     ("reduce-overhead", "expandable_segments:True"),
     (None, "expandable_segments:True"),  # the mode is unknown: safe for every mode
-    ("max-autotune-no-cudagraphs", "backend:cudaMallocAsync,expandable_segments:True"),
+    # no CUDA graphs: cudaMallocAsync stays, and the native option it ignores goes (alloc.async-ignores-options)
+    ("max-autotune-no-cudagraphs", "backend:cudaMallocAsync"),
 ])
 def test_allocator_value_is_safe_for_the_compile_mode(mode, want):
     env = {"PYTORCH_CUDA_ALLOC_CONF": "backend:cudaMallocAsync,expandable_segments:true,bogus_key:1"}
@@ -156,12 +157,16 @@ def test_allocator_moves_to_the_name_older_torch_reads():
     assert "unset PYTORCH_ALLOC_CONF" in envfile.build(r)[0]
 
 
-def test_allocator_value_only_a_person_can_choose_is_not_written():
+def test_a_value_torch_rejects_is_dropped_not_guessed():
+    """max_split_size_mb:10 (torch wants >= 20): env.sh keeps the rest, corrected, without it; the
+    finding's own fix line says the same."""
     r = evaluate({"env": {"PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:10,expandable_segments:true"}, "torch": TORCH_29},
                  Context(), {})
     text, plan = envfile.build(r)
-    assert "PYTORCH_CUDA_ALLOC_CONF" not in {x.var for x in plan.exports}
-    assert "# alloc.bad-value:" in text and "Not written" in text
+    assert {x.var: x.value for x in plan.exports}["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
+    bad = next(f for f in r.findings if f.id == "alloc.bad-value")
+    assert bad.fix.startswith("export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'   # without the max_split_size_mb")
+    assert "alloc.bad-value" in text
 
 
 def nvcc_facts(found_versions, chosen):

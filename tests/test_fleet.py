@@ -242,14 +242,11 @@ def test_backend_status_python_driver_gpu_and_doctor_differences():
     assert view.exit_code == 1  # backend and Python differences are errors
 
 
-def test_every_fleet_entry_fires_and_renders_fully():
-    """Each fleet.* knowledge entry fires from the fleet code, with no {placeholder} or None left.
-    FAKES, across three small fleets: another torch, package versions, an env var set on one
+def every_fleet_finding() -> list:
+    """FAKES, across three small fleets: another torch, package versions, an env var set on one
     member and changed on another, a failing member, a missing rank, a rank that sent an error,
     a failed exchange, and a member with another Python, driver, GPU, torch build, cute status and
-    attn-doctor version."""
-    import re
-
+    attn-doctor version. (tests/test_fix_lines.py pastes their fix lines too.)"""
     reps = [on_host(cpu_report(), h, rank=i) for i, h in enumerate("abc")]
     with_torch(reps[1], "2.12.0")
     for r in reps:
@@ -276,6 +273,14 @@ def test_every_fleet_entry_fires_and_renders_fully():
     with_status(z, "sdpa", "broken")
     z["facts"]["tool_version"] = "0.0.9"
     found += fleet.build(members(*other)).findings
+    return found
+
+
+def test_every_fleet_entry_fires_and_renders_fully():
+    """Each fleet.* knowledge entry fires from the fleet code, with no {placeholder} or None left."""
+    import re
+
+    found = every_fleet_finding()
     fleet_ids = {e.id for e in knowledge.entries().values() if e.section == "fleet"}
     assert {f.id for f in found} == fleet_ids
     for f in found:

@@ -59,7 +59,7 @@ def test_junit_check_failure_carries_finding_and_fix():
     alloc = _case(root, "attn-doctor.checks", "allocator")
     fail = alloc.find("failure")
     assert fail.get("type") == "alloc.bool-case"
-    assert "fix: export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'" in fail.text
+    assert "fix: export PYTORCH_ALLOC_CONF='expandable_segments:True'; unset PYTORCH_CUDA_ALLOC_CONF" in fail.text
     caches = _case(root, "attn-doctor.checks", "caches")
     assert caches.find("failure") is None  # a warning does not fail without --strict
     assert "[cache.volatile]" in caches.find("system-out").text
@@ -118,7 +118,7 @@ def test_simulated_github_actions_run(tmp_path):
         if m:
             found[m.group(2)] = (m.group(1), m.group(3))
     assert found["alloc.bool-case"][0] == "error"
-    assert "Fix: export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'" in found["alloc.bool-case"][1]
+    assert "Fix: export PYTORCH_ALLOC_CONF='expandable_segments:True'; unset PYTORCH_CUDA_ALLOC_CONF" in found["alloc.bool-case"][1]
     assert found["cache.volatile"][0] == "warning"
     ET.parse(xml_path)  # the JUnit file a test-report action would read
     # Silencing the one error turns the step green.
@@ -157,14 +157,16 @@ def test_markdown_report_is_redacted():
     assert "HF_TOKEN=[REDACTED]" in md
     assert "| backend | status | version | notes |" in md
     assert "`alloc.bool-case`" in md and "xformers \\| does not import" not in md  # titles are not table cells
-    assert "fix: `export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'`" in md
+    assert "fix: `export PYTORCH_ALLOC_CONF='expandable_segments:True'; unset PYTORCH_CUDA_ALLOC_CONF`" in md
 
 
 def test_markdown_cells_escape_pipes():
     report = evaluate()
-    report.backends["fa2"] = dict(report.backends["fa2"], reason="a | b\nc")
+    report.backends["fa2"] = dict(report.backends["fa2"], status="broken", reason="a | b\nc")
     md = markdown.render(report)
-    assert "| fa2 | missing | - | a \\| b<br>c |" in md
+    assert "| fa2 | broken | - | a \\| b<br>c |" in md
+    report.backends["fa2"]["status"] = "missing"  # in the one row of the missing backends: escaped too
+    assert "fa2: a \\| b<br>c" in markdown.render(report)
 
 
 # --- check --json, then check --from -------------------------------------------------------------

@@ -63,7 +63,7 @@ def test_check_shows_a_row_per_gpu_and_mixed_capabilities_are_not_failures():
     (f,) = [f for f in report.findings if f.id == "backend.some-gpus"]
     assert f.title == ("FlashAttention 4 (CuTe DSL) runs on GPU 0 but not on GPU 1 of this machine: cute needs "
                        "compute capability 8.0 or newer; this GPU is 7.5.")
-    assert f.fix.startswith("CUDA_VISIBLE_DEVICES=0 ")
+    assert f.fix.startswith("export CUDA_VISIBLE_DEVICES=0 ")
     # the T4 cannot run cute at all: no claim that it runs "forward only" there
     assert not [f for f in report.findings if f.id == "backend.no-backward-on-gpu"]
     buf = io.StringIO()

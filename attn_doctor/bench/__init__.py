@@ -8,8 +8,6 @@ fused sub-kernel. The GPU's own matmul rate is measured once as the ceiling.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 
 from .. import __version__, proc
 from ..backends import SPECS
@@ -50,6 +48,22 @@ def entries(statuses: dict[str, dict], device: str, only: list[str] | None) -> l
     return out
 
 
+def not_timed(statuses: dict[str, dict], device: str, only: list[str] | None, any_timed: bool = True) -> dict[str, str]:
+    """Why each backend that is not timed is not: its status and reason, or the CPU. Backends not
+    installed are listed when asked for (--backend) or when nothing could be timed."""
+    out = {}
+    for name, row in statuses.items():
+        if only and name not in only:
+            continue
+        if row.get("status") != "ok":
+            if not only and any_timed and row.get("status") in ("missing", "skipped"):
+                continue  # not installed / not asked for: the default run does not list them
+            out[name] = f"{row.get('status')}: {row.get('reason') or 'no reason recorded'}"
+        elif device == "cpu" and not SPECS[name].cpu:
+            out[name] = "needs a CUDA GPU; this run is on the CPU"
+    return out
+
+
 def _read(path: str) -> tuple[list[dict], dict | None]:
     recs, final = [], None
     try:
@@ -68,12 +82,11 @@ def _read(path: str) -> tuple[list[dict], dict | None]:
 
 
 def run_child(plan: dict, timeout: float, python: str | None = None) -> dict:
-    fd, path = tempfile.mkstemp(prefix="attn-doctor-bench-", suffix=".jsonl")
-    os.close(fd)
+    path = proc.temp_path("attn-doctor-bench-", ".jsonl")
     plan = dict(plan, results_path=path)
     r = proc.run(proc.child_argv("bench.child", json.dumps(plan), python=python), timeout=timeout)
     recs, final = _read(path)
-    os.unlink(path)
+    proc.discard(path)
     return {"records": recs, "final": final, "timed_out": r.timed_out, "signal": r.signal_name,
             "returncode": r.returncode, "stderr_tail": r.stderr[-2000:], "seconds": round(r.seconds, 2)}
 
@@ -82,10 +95,12 @@ def run(statuses: dict[str, dict], shapes: list[dict], device: str, backward: bo
         only: list[str] | None = None, min_time: float = 1.0, max_iters: int = 200, progress=None,
         python: str | None = None) -> dict:
     """Time every (backend, variant) at every shape, one child after another."""
-    ceil = run_child({"device": device, "ceiling": True, "dtype": shapes[0]["dtype"]}, timeout, python)
-    ceiling = next((r["ceiling"] for r in ceil["records"] if "ceiling" in r), None)
-    results = []
     todo = entries(statuses, device, only)
+    ceiling = None
+    if todo:  # the roof is worth measuring only when something will be read against it
+        ceil = run_child({"device": device, "ceiling": True, "dtype": shapes[0]["dtype"]}, timeout, python)
+        ceiling = next((r["ceiling"] for r in ceil["records"] if "ceiling" in r), None)
+    results = []
     for i, (name, variant) in enumerate(todo):
         if progress:
             progress(f"timing {label(name, variant)} ({i + 1}/{len(todo)})")
@@ -111,6 +126,7 @@ def run(statuses: dict[str, dict], shapes: list[dict], device: str, backward: bo
             results.append(row)
     return {"schema": SCHEMA, "tool_version": __version__, "device": device, "ceiling": ceiling,
             "backward": backward, "shapes": shapes, "results": results,
+            "not_timed": not_timed(statuses, device, only, any_timed=bool(todo)),
             "recommendations": recommend(shapes, results, backward)}
 
 

@@ -112,14 +112,17 @@ class AllocConf:
         return next((v for k, v in self.pairs if k == key), None)
 
     def fixed(self) -> str:
-        """The same settings with every fixable problem fixed: booleans spelled True/False and
-        unknown keys dropped."""
+        """The same settings with every fixable problem fixed: booleans spelled True/False, `key=value`
+        of a known key read as `key:value`, and pairs torch would reject (unknown keys, bad values)
+        dropped; whatever follows a syntax error is dropped too."""
         out = []
         for k, v in self.pairs:
             if k not in KEYS:
                 continue
             if KEYS[k] is _bool and v.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
                 v = "True" if v.lower() in ("true", "1", "yes", "on") else "False"
+            if any(p.key == k and p.kind == "bad-value" for p in self.problems):
+                continue
             out.append(f"{k}:{v}")
         return ",".join(out)
 
@@ -151,6 +154,14 @@ def parse(text: str) -> AllocConf:
             break
         if i + 1 >= len(toks) or toks[i + 1] != ":":
             conf.problems.append(Problem("syntax", key, None, f"{key!r} needs ':value'"))
+            k, eq, v = key.partition("=")
+            if not (eq and k in KEYS and v and (not KEYS[k](v) or KEYS[k] is _bool and v.lower() in ("true", "false"))):
+                break
+            conf.pairs.append((k, v))  # max_split_size_mb=512 meant max_split_size_mb:512: read on
+            i += 1
+            if i < len(toks) and toks[i] == ",":
+                i += 1
+                continue
             break
         if i + 2 >= len(toks):
             conf.problems.append(Problem("syntax", key, None, f"{key!r} has no value"))
@@ -213,9 +224,13 @@ def judged(value: str) -> str:
     return head[:head.rindex(",")] if "," in head else head
 
 
+def _quoted(value: str) -> str:
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
 def set_cmd(var: str, value: str) -> str:
     """The line that applies a corrected value: export it, or unset the variable when nothing is left."""
-    return f"export {var}='{value}'" if value else f"unset {var}"
+    return f"export {var}={_quoted(value)}" if value else f"unset {var}"
 
 
 def effective(env: dict) -> tuple[str | None, str | None]:
@@ -227,42 +242,83 @@ def effective(env: dict) -> tuple[str | None, str | None]:
     return None, None
 
 
+def target_name(torch_base) -> str:
+    """The name to write: PYTORCH_ALLOC_CONF where torch reads it reliably (2.11+, or torch unknown:
+    the job's torch is new), the old name for older torch (2.9.x ignored expandable_segments through
+    the new name; before 2.9 it is not read at all)."""
+    return OLD if torch_base is not None and torch_base < view.version("2.11") else NEW
+
+
+@dataclass
+class Correction:
+    """The one allocator setting that fixes every allocator finding: `var` set to `value` (unset
+    when None: torch's defaults) and the other name unset."""
+    var: str
+    value: str | None
+    unset: list[str]
+
+    @property
+    def command(self) -> str:
+        if self.value is None:
+            return "unset " + " ".join(sorted({self.var, *self.unset}))
+        return "; ".join([set_cmd(self.var, self.value)] + [f"unset {v}" for v in self.unset])
+
+
+def correction(env: dict, torch_base, mode: str | None) -> Correction | None:
+    """torch's parse of the value in use, with booleans spelled True/False, `key=value` read as
+    `key:value`, rejected pairs dropped, backend:cudaMallocAsync dropped when the compile mode
+    captures CUDA graphs (or is unknown), else the options it ignores dropped; under the name this
+    torch reads reliably."""
+    used, _ = effective(env)
+    if used is None:
+        return None
+    conf = parse(judged(env[used]))
+    pairs = [p for p in conf.fixed().split(",") if p]
+    if "backend:cudaMallocAsync" in pairs:
+        if mode is None or mode in GRAPH_MODES:
+            pairs = [p for p in pairs if not p.startswith("backend:")]
+        else:
+            pairs = [p for p in pairs if p.split(":", 1)[0] not in NATIVE_ONLY]
+    value = ",".join(pairs) or None
+    var = target_name(torch_base) if value else used  # nothing left: unset what is set
+    return Correction(var, value, [v for v in (OLD, NEW) if v != var and v in env])
+
+
 @check("allocator")
 def allocator_settings(facts: dict, ctx: Context):
     env = view.env(facts)
     tv = view.torch_base(facts)
     tver = view.torch(facts)["version"] or "?"
+    fix = correction(env, tv, ctx.compile_mode)
+    fix_cmd = fix.command if fix else ""
     for var in (OLD, NEW):
         if var not in env:
             continue
         conf = parse(judged(env[var]))
         for p in conf.problems:
-            fix_cmd = set_cmd(var, conf.fixed())
             if p.kind == "unknown-key":
                 yield finding("alloc.unknown-key", var=var, key=p.key, value=env[var], fix_cmd=fix_cmd)
             elif p.kind == "bool-case":
                 yield finding("alloc.bool-case", var=var, key=p.key, got=p.value, value=env[var], fix_cmd=fix_cmd)
             elif p.kind == "bad-value":
-                yield finding("alloc.bad-value", var=var, key=p.key, problem=p.message, value=env[var])
+                yield finding("alloc.bad-value", var=var, key=p.key, problem=p.message, value=env[var], fix_cmd=fix_cmd)
             else:
-                yield finding("alloc.syntax", var=var, problem=p.message, value=env[var])
+                yield finding("alloc.syntax", var=var, problem=p.message, value=env[var], fix_cmd=fix_cmd)
     used, ignored = effective(env)
     if ignored:
-        yield finding("alloc.both-set", used=used, ignored=ignored, torch=tver)
+        yield finding("alloc.both-set", used=used, ignored=ignored, torch=tver, fix_cmd=fix_cmd)
     if used == NEW and tv and tv < view.version("2.11"):
-        yield finding("alloc.new-name-unreliable", torch=tver, value=env[NEW])
-    elif used == OLD and not ignored and tv and tv >= view.version("2.9"):
-        yield finding("alloc.old-name", torch=tver, value=env[OLD])
+        yield finding("alloc.new-name-unreliable", torch=tver, value=env[NEW], fix_cmd=fix_cmd)
+    elif used == OLD and not ignored and tv and tv >= view.version("2.11"):
+        yield finding("alloc.old-name", torch=tver, value=env[OLD], fix_cmd=fix_cmd)
     if not used:
         return
     conf = parse(judged(env[used]))
     if conf.get("backend") == "cudaMallocAsync":
         native = sorted(k for k, _ in conf.pairs if k in NATIVE_ONLY)
-        if native:
-            yield finding("alloc.async-ignores-options", var=used, keys=", ".join(native))
         mode = ctx.compile_mode
-        without = ",".join(p for p in conf.fixed().split(",") if p and not p.startswith("backend:"))
+        if native:
+            yield finding("alloc.async-ignores-options", var=used, keys=", ".join(native), fix_cmd=fix_cmd)
         if mode in GRAPH_MODES or mode is None:
             yield finding("alloc.async-cudagraphs", severity=None if mode else "warning", var=used,
-                          mode=mode or "reduce-overhead or max-autotune", value=env[used],
-                          fix_cmd=set_cmd(used, without))
+                          mode=mode or "reduce-overhead or max-autotune", value=env[used], fix_cmd=fix_cmd)

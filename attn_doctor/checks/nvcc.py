@@ -38,8 +38,10 @@ def nvcc_matches_torch(facts: dict, ctx: Context):
             f = by_path.get(os.path.join(env[var], "bin", "nvcc"))
             if f and f.get("kind") == "absent":
                 match = _matching(found, tc)
-                yield finding("nvcc.cuda-home-no-nvcc", var=var, value=env[var],
-                              home=_home(match["path"]) if match else "")
+                home = _home(match["path"]) if match else ""
+                yield finding("nvcc.cuda-home-no-nvcc", var=var, value=env[var], home=home,
+                              fix_cmd=f"export {var}={home}" if home else
+                              f"unset {var}   # or point it at a CUDA toolkit directory that has bin/nvcc")
             break
     for f in found:
         if f.get("kind") in ("hang", "garbage", "not-executable"):
@@ -60,11 +62,12 @@ def nvcc_matches_torch(facts: dict, ctx: Context):
     same_major = [f for f in working if view.cuda_major_minor(f["version"])[0] == tc[0]]
     exact = [f for f in same_major if view.cuda_major_minor(f["version"]) == tc]
     better = (exact or same_major or [None])[0]
+    want = f"/usr/local/cuda-{tc[0]}.{tc[1]}"
     fix = (f"export CUDA_HOME={_home(better['path'])}" if better
-           else f"install the CUDA {tc[0]}.{tc[1]} toolkit (e.g. pip install 'nvidia-cuda-nvcc=={tc[0]}.{tc[1]}.*') and export CUDA_HOME to it")
+           else f"export CUDA_HOME={want}   # after installing the CUDA {tc[0]}.{tc[1]} toolkit there (source builds only)")
     kind = "nvcc.major-mismatch" if nv[0] != tc[0] else "nvcc.minor-mismatch"
     if kind == "nvcc.minor-mismatch" and same_major and not exact:
-        fix = f"optional: install CUDA {tc[0]}.{tc[1]} and export CUDA_HOME to it"
+        fix = f"export CUDA_HOME={want}   # optional: after installing the CUDA {tc[0]}.{tc[1]} toolkit there"
     # env.sh points CUDA_HOME only at a toolkit that fixes the finding: same major, exact for a minor gap.
     home = _home(better["path"]) if better and (kind == "nvcc.major-mismatch" or exact) else ""
     yield finding(kind, path=chosen["path"], nvcc=chosen["version"], cuda=t["cuda"], torch=t["version"],

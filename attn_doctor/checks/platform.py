@@ -3,6 +3,7 @@ and a driver new enough for it."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 
@@ -11,7 +12,13 @@ from ..facts import view
 from ..knowledge import finding, finding_for_match
 from ..knowledge.match import cause
 from ..textutil import last_line as _last_line
+from ..torchpin import index_of, install
 from . import Context, check
+
+
+def reinstall_torch(t: dict) -> str:
+    """The same torch build again (files only), pinned to its version and index."""
+    return install(t["version"], index_of(t["version"], t["cuda"]), reinstall=True)
 
 
 def torch_index(facts: dict) -> str:
@@ -54,7 +61,8 @@ def torch_present(facts: dict, ctx: Context):
     if run.get("signal"):
         alloc = bad_allocator(facts)
         yield finding("torch.import-crashed-alloc" if alloc else "torch.import-crashed", version=t["version"] or "?",
-                      signal=run["signal"], detail=_last_line(run.get("stderr_tail", "")), **(alloc or {}))
+                      signal=run["signal"], torch_cmd=reinstall_torch(t),
+                      detail=_last_line(run.get("stderr_tail", "")), **(alloc or {}))
         return
     if not t["import_ok"]:
         err = t["error"] or {}
@@ -68,13 +76,19 @@ def torch_present(facts: dict, ctx: Context):
         sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
         params = dict(title="torch", dist="torch", version=t["version"] or "?", error=last, install="pip install torch",
                       torch=t["version"] or "?", symbol=sym.group(1) if sym else "?", built_for="another torch",
-                      python=(facts.get("system") or {}).get("python_executable", "python"), index=torch_index(facts))
+                      python=(facts.get("system") or {}).get("python_executable", "python"), index=torch_index(facts),
+                      torch_cmd=reinstall_torch(t))
         m = cause(own, noise, "torch")
         if m:
-            yield finding_for_match(m.entry.id, "torch.import-failed", detail=m.evidence, severity="error",
-                                    module="torch", **params)
+            f = finding_for_match(m.entry.id, "torch.import-failed", detail=m.evidence, severity="error",
+                                  module="torch", **params)
+            if f.fix and re.match(r"pip install\b[^#]*\btorch\b(?![-_])", f.fix) and f.fix.split("   #")[0] != params["torch_cmd"]:
+                # a backend's reinstall line, filled in for torch: say it the one way torch is reinstalled
+                f = dataclasses.replace(f, fix=params["torch_cmd"] + "   # the same torch build again, files only")
+            yield f
         else:
-            yield finding("torch.import-failed", version=t["version"] or "?", error=last, detail=last)
+            yield finding("torch.import-failed", version=t["version"] or "?", error=last, detail=last,
+                          torch_cmd=reinstall_torch(t))
 
 
 @check("platform")
@@ -89,9 +103,11 @@ def gpu_visibility(facts: dict, ctx: Context):
     if not t["cuda"] and not t["hip"]:
         if smi_gpus:
             yield finding("torch.cpu-build", version=t["version"], severity="error",
-                          gpu=smi_gpus[0]["name"], index=torch_index(facts))
+                          gpu=smi_gpus[0]["name"], index=torch_index(facts),
+                          torch_cmd=install(t["version"], torch_index(facts), reinstall=False))
         else:
-            yield finding("torch.cpu-build", version=t["version"], gpu="no GPU", index=torch_index(facts))
+            yield finding("torch.cpu-build", version=t["version"], gpu="no GPU", index=torch_index(facts),
+                          torch_cmd=install(t["version"], torch_index(facts), reinstall=False))
         return
     if rt.get("available"):
         return
@@ -105,7 +121,8 @@ def gpu_visibility(facts: dict, ctx: Context):
         own = "\n".join([err.get("traceback", ""), err.get("message", "")])
         text = "\n".join([own, warns])
         params = dict(torch=t["version"], cuda=t["cuda"], driver=drv.get("driver") or "?",
-                      driver_cuda=drv.get("driver_cuda") or "?", error=_last_line(text), index=torch_index(facts))
+                      driver_cuda=drv.get("driver_cuda") or "?", error=_last_line(text), index=torch_index(facts),
+                      torch_cmd=install(t["version"], torch_index(facts), reinstall=False))
         m = cause(own, warns)
         if m and m.entry.id != "gpu.cuda-init-failed":
             yield finding_for_match(m.entry.id, "gpu.cuda-init-failed", detail=m.evidence, severity="error",
@@ -129,7 +146,8 @@ def driver_new_enough(facts: dict, ctx: Context):
         return
     if tc[0] > dc[0]:
         yield finding("cuda.driver-too-old", torch=t["version"], cuda=t["cuda"], driver=drv.get("driver") or "?",
-                      driver_cuda=drv.get("driver_cuda"), index=torch_index(facts), error="", detail=None)
+                      driver_cuda=drv.get("driver_cuda"), index=torch_index(facts), error="", detail=None,
+                      torch_cmd=install(t["version"], torch_index(facts), reinstall=False))
     elif tc > dc:
         yield finding("cuda.driver-minor-older", torch=t["version"], cuda=t["cuda"], driver=drv.get("driver") or "?",
                       driver_cuda=drv.get("driver_cuda"))
@@ -160,5 +178,9 @@ def torch_has_kernels_for_gpu(facts: dict, ctx: Context):
     for g in rt.get("devices") or []:
         cap = tuple(g["capability"])
         if not _arch_ok(cap, arch):
+            index = "cu128" if cap >= (10, 0) else "cu126"
+            old = (view.torch_base(facts) or view.version("0")) < view.version("2.7") and cap >= (10, 0)
+            # Blackwell kernels came with torch 2.7 (cu128): older torch has no such build to pin to
+            cmd = install("2.7.0" if old else t["version"], index, reinstall=False)
             yield finding("gpu.arch-not-in-torch", torch=t["version"], gpu=g["name"], cap=cap_str(cap),
-                          archs=" ".join(arch), index="cu128" if cap >= (10, 0) else "cu126")
+                          archs=" ".join(arch), index=index, torch_cmd=cmd)

@@ -10,6 +10,7 @@ from packaging.utils import canonicalize_name
 from ..facts import view
 from ..facts.packages import STACK
 from ..knowledge import finding
+from ..torchpin import index_of
 from . import Context, check
 
 # nvidia-cutlass-dsl names -libs-cu12 unconditionally, but -libs-cu13 serves CUDA 13 torch instead.
@@ -134,12 +135,13 @@ def xformers_built_for_torch(facts: dict, ctx: Context):
     if not built or not have:
         return
     xv = _installed(facts, "xformers")
+    index = index_of(t["version"], t["cuda"]) or "cu130"  # the index of this torch's CUDA build
     if built.base_version != have.base_version:
         yield finding("xformers.built-for-other-torch", backend="xformers", version=xv, built=b["torch"],
-                      torch=t["version"], fix_cmd=_xformers_reinstall(facts))
+                      torch=t["version"], index=index, fix_cmd=_xformers_reinstall(facts))
     elif (built.local or "") != (have.local or ""):
         yield finding("xformers.built-for-other-cuda", backend="xformers", version=xv, built=b["torch"],
-                      torch=t["version"], fix_cmd=_xformers_reinstall(facts))
+                      torch=t["version"], index=index, fix_cmd=_xformers_reinstall(facts))
 
 
 def _xformers_reinstall(facts: dict) -> str | None:

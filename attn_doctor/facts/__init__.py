@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from packaging.markers import default_environment
 
 from .. import __version__, proc
+from ..model import UsageError
 from ..backends import SPECS
 from . import caches, gpus, nvcc, packages, system, view
 
@@ -102,13 +103,25 @@ def smoke_devices(driver: dict, environ: dict, build: dict, device_ids: list[int
     return [f"cuda:{i}" for i in ids] or ["cpu"]
 
 
+def require_devices(driver: dict, environ: dict, device_ids: list[int]) -> None:
+    """A GPU index the user named (--device) that CUDA will not show is bad input: exit 2, naming
+    the GPUs seen, before anything runs on a device that is not there."""
+    seen = view.gpus({"driver": driver, "env": environ})
+    missing = [i for i in device_ids if not 0 <= i < len(seen)]
+    if missing:
+        names = (", ".join(f"{n} ({g.get('name') or '?'})" for n, g in enumerate(seen)) if seen
+                 else "none (nvidia-smi lists no GPU" + (f": {driver['error']}" if driver.get("error") else "") + ")")
+        raise UsageError(f"--device {', '.join(map(str, missing))}: no such GPU; GPUs seen: {names}")
+
+
 def collect(backends: list[str] | None = None, timeout: float = 180.0, python: str | None = None,
             smoke: dict | None = None, device_ids: list[int] | None = None, progress=None,
-            interpreter: dict | None = None) -> dict:
+            interpreter: dict | None = None, strict_devices: bool = False) -> dict:
     """All facts. `backends` limits which backends are probed (None: all installed).
     `smoke` ({"level", "dtype", "head_dims"}) also runs kernels, into facts["smoke"].
     `python` (or `interpreter`, what facts.interpreter.query said of it): check that interpreter,
-    not the doctor's own: its sys.path, its probes, its kernels."""
+    not the doctor's own: its sys.path, its probes, its kernels.
+    `strict_devices`: every index in `device_ids` must be a GPU CUDA shows, else UsageError."""
     from ..smoke import cute_cache_check, run_child, smoke_record
     from ..smoke.plan import plan as make_plan
 
@@ -128,6 +141,8 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
         f_nvcc = ex.submit(nvcc.collect, environ, pk["sys_path"], min(timeout, 15.0))
         inst = installed_backends(pk)
         build = torch_build(pk)
+        if strict_devices and device_ids:
+            require_devices(f_gpus.result(), environ, device_ids)
         devices = smoke_devices(f_gpus.result(), environ, build, device_ids) if smoke is not None else ["cpu"]
         jobs = {}
         for name in SPECS:

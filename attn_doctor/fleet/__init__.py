@@ -19,6 +19,7 @@ from ..devices import rows as device_rows
 from ..facts import view
 from ..knowledge import finding
 from ..model import EXIT_FINDINGS, EXIT_OK, SCHEMA, Finding, UsageError, sort_findings
+from ..torchpin import index_of, install
 
 FLEET_SCHEMA = "attn-doctor.fleet/1"
 
@@ -219,6 +220,7 @@ def differences(members: list[Member]) -> list[Finding]:
     values = {m.label: compared(m) for m in have}
     keys = list(dict.fromkeys(k for m in have for k in values[m.label]))
     torch_differs = len({values[m.label].get(("package", "torch")) for m in have}) > 1
+    torchless = torch_missing(have) if torch_differs else set()
     out = []
     for key in keys:
         kind, name = key
@@ -238,25 +240,53 @@ def differences(members: list[Member]) -> list[Finding]:
         for value, labels in groups.items():
             if value == reference:
                 continue
+            if kind == "backend" and set(labels) <= torchless:
+                continue  # no torch there, so no backend: fleet.torch-differs already says why
             fid, extra = _entry(kind, name, value, reference)
             params = dict(value=_shown(kind, value), hosts=_names(labels), count=len(labels),
                           reference=_shown(kind, reference), ref_hosts=_names(ref_labels),
                           ref_count=len(ref_labels), total=sum(len(v) for v in groups.values()), **extra)
             if fid == "fleet.torch-differs":
                 params["torch"] = reference
+                params["torch_cmd"] = install(reference, index_of(reference), reinstall=False)
+            elif fid == "fleet.torch-build-differs":
+                version = next((values[m.label].get(("package", "torch")) for m in have
+                                if m.label in labels and values[m.label].get(("package", "torch"))), None)
+                params["torch_cmd"] = install(version, extra["index"], reinstall=False)
             out.append(finding(fid, detail=detail, **params))
     return out
 
 
+# A member's own finding that a fleet finding already says (for the members it names): one cause,
+# one error. torch missing on a member is fleet.torch-differs, with the pinned line to run there.
+SAID_BY_FLEET = {"torch.missing": "fleet.torch-differs"}
+
+
+def torch_missing(members: list[Member]) -> set[str]:
+    """Labels of the members with no torch, when another member has one."""
+    have = [m for m in members if m.report is not None]
+    none = {m.label for m in have if not ((m.report.get("facts") or {}).get("packages") or {}).get("stack", {}).get("torch")}
+    return none if none and len(none) < len(have) else set()
+
+
+def covered(members: list[Member]) -> set[tuple[str, str]]:
+    """(member label, finding id) pairs that a fleet finding says already."""
+    return {(label, "torch.missing") for label in torch_missing(members)}
+
+
 def member_problems(members: list[Member], strict: bool) -> list[Finding]:
     out = []
+    said = covered(members)
     for m in members:
         if m.report is None:
             out.append(finding("fleet.rank-error", member=m.label, host=m.host or "?", error=m.error or "no report"))
             continue
-        errors = [f for f in m.report.get("findings") or [] if f.get("severity") == "error"]
-        warnings = [f for f in m.report.get("findings") or [] if f.get("severity") == "warning"]
+        own = [f for f in m.report.get("findings") or [] if (m.label, f.get("id")) not in said]
+        errors = [f for f in own if f.get("severity") == "error"]
+        warnings = [f for f in own if f.get("severity") == "warning"]
         failing = errors + (warnings if strict else [])
+        if m.exit_code and not failing and len(own) < len(m.report.get("findings") or []):
+            continue  # it fails for a reason a fleet finding names
         if m.exit_code or failing:
             ids = sorted({f.get("id") for f in failing}) or ["a required backend is not ok"]
             out.append(finding("fleet.member-failed", member=m.label, host=m.host or "?", count=len(failing),
@@ -298,7 +328,12 @@ def load(paths: list[str]) -> tuple[list[Member], list[dict]]:
     missing: list[dict] = []
     if not paths:
         raise UsageError("merge: name at least one report (attn-doctor check --json REPORT.json on each machine)")
+    seen: dict[str, str] = {}
     for path in paths:
+        real = os.path.realpath(path)
+        if real in seen:
+            raise UsageError(f"merge: {path} is given twice (the same file as {seen[real]}); name each report once")
+        seen[real] = path
         data = load_json(path)
         schema = data.get("schema") if isinstance(data, dict) else None
         if schema == FLEET_SCHEMA:
@@ -310,6 +345,9 @@ def load(paths: list[str]) -> tuple[list[Member], list[dict]]:
                                       error=rec.get("error")))
             missing += [dict(x, note=f"recorded in {path}") for x in data.get("missing") or []]
         elif _is_report(data):
+            twin = next((m for m in members if m.report == data), None)
+            if twin is not None:
+                raise UsageError(f"merge: {path} holds the same report as {twin.source}; name each report once")
             members.append(member(data, path))
         else:
             raise UsageError(f"{path} is not an attn-doctor report (no \"schema\": \"{SCHEMA}\" or \"{FLEET_SCHEMA}\")")

@@ -20,7 +20,6 @@ import re
 import signal
 import socket
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 
 from .. import proc
@@ -120,6 +119,7 @@ def guard_signals(r: Rank) -> None:
 
     def stopped(signum, frame):
         proc.kill_all()
+        proc.remove_temps()  # os._exit skips the `finally` blocks that would remove them
         if not _state["printed"]:
             sys.stderr.write(f"attn-doctor: rank {r.rank} was stopped by {signal.Signals(signum).name} before every "
                              f"rank had reported: another rank exited early (the launcher's log says which)\n")
@@ -151,8 +151,7 @@ def gather(r: Rank, mine: dict, deadline: float, python: str | None = None) -> t
     got = {0: mine}
     if r.world_size == 1:
         return got, [], None
-    fd, out_path = tempfile.mkstemp(prefix="attn-doctor-fleet-", suffix=".json")
-    os.close(fd)
+    out_path = proc.temp_path("attn-doctor-fleet-", ".json")
     try:
         res = _child(_plan(r, "gather", deadline=deadline, out_path=out_path), deadline + STARTUP, python)
         if res.get("ok"):
@@ -160,7 +159,7 @@ def gather(r: Rank, mine: dict, deadline: float, python: str | None = None) -> t
                 for k, v in json.load(fh).items():
                     got[int(k)] = json.loads(v)
     finally:
-        os.unlink(out_path)
+        proc.discard(out_path)
     if not res.get("ok"):
         missing = [{"rank": k, "world_size": r.world_size, "seconds": 0, "why": "not gathered: the exchange failed"}
                    for k in range(1, r.world_size)]
@@ -172,15 +171,15 @@ def gather(r: Rank, mine: dict, deadline: float, python: str | None = None) -> t
 
 def deliver(r: Rank, mine: dict, deadline: float, python: str | None = None) -> dict:
     """Ranks > 0: send the report, then wait for rank 0 to have printed (bounded)."""
-    fd, in_path = tempfile.mkstemp(prefix="attn-doctor-rank-", suffix=".json")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+    in_path = proc.temp_path("attn-doctor-rank-", ".json")
+    with open(in_path, "w", encoding="utf-8") as fh:
         json.dump(mine, fh, default=str)
     try:
         # Rank 0 may start gathering up to `deadline` later than we finish, then wait as long.
         return _child(_plan(r, "deliver", deadline=deadline, in_path=in_path, done_wait=2 * deadline + 60),
                       3 * deadline + 60 + STARTUP, python)
     finally:
-        os.unlink(in_path)
+        proc.discard(in_path)
 
 
 def release(r: Rank, python: str | None = None) -> None:

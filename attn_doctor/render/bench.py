@@ -27,6 +27,11 @@ def render(result: dict, console) -> None:
                       "(the % after fwd TFLOP/s)")
     if where == "cpu":
         console.print("on the CPU: wall-clock timings of sdpa and flex (the others need a CUDA GPU)")
+    over = [r for r in result["results"] if ceil.get("tflops") and (r.get("fwd") or {}).get("tflops", 0) > ceil["tflops"]]
+    if over:  # an attention kernel cannot beat the matmul it is made of: the roof was measured wrong
+        console.print(Text(f"note: {over[0]['label']} ran faster than the matmul ceiling "
+                           f"({_rate(ceil['tflops'])} TFLOP/s), so that ceiling measurement is wrong here "
+                           "(clocks, other load, the CPU); percentages above 100% are shown as >100%", style="yellow"))
     for rec in result["recommendations"]:
         s = rec["shape"]
         console.print()
@@ -42,7 +47,8 @@ def render(result: dict, console) -> None:
                 tbl.add_row(r["label"], Text(str(why)[:60], style="dim"), "", "", "", "")
                 continue
             f, fb = r["fwd"], r.get("fwd_bwd")
-            frac = f" {f['tflops'] / ceil['tflops']:.0%}" if ceil.get("tflops") else ""
+            share = f["tflops"] / ceil["tflops"] if ceil.get("tflops") else None
+            frac = "" if share is None else (" >100%" if share > 1 else f" {share:.0%}")
             tbl.add_row(r["label"], f"{f['median'] * 1e3:.3f}", f"{_rate(f['tflops'])}{frac}",
                         f"{fb['median'] * 1e3:.3f}" if fb else "-", _rate(fb["tflops"]) if fb else "-",
                         f"{r.get('compile_seconds', 0):.1f}")
@@ -66,6 +72,12 @@ def render(result: dict, console) -> None:
                 console.print("  note: " + sel["note"], soft_wrap=True)
         else:
             console.print(Text("  " + rec.get("why", "nothing to recommend"), style="yellow"))
+    why = result.get("not_timed") or {}
+    if why:
+        console.print()
+        console.print(Text("not timed:", style="bold"))
+        for name, reason in why.items():
+            console.print(f"  {name}: {reason}", soft_wrap=True)
 
 
 def plot(result: dict, path: str) -> None:
@@ -76,7 +88,7 @@ def plot(result: dict, path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'attn-doctor[plot]'") from None
+        raise UsageError("--plot needs matplotlib: pip install matplotlib") from None
     import io
     import os
 

@@ -42,16 +42,37 @@ def device_lines(fleet: Fleet) -> list[Text]:
 
 
 def grouped(fleet: Fleet) -> list[tuple[Finding, list[str]]]:
-    """The members' own findings, each once, with the members that have it."""
+    """The members' own findings, each once, with the members that have it; not those a fleet
+    finding already says. Worded by this attn-doctor's knowledge where their params allow, so one
+    cause reads the same on every member and in the fleet findings."""
+    from ..fleet import covered
+
+    said = covered(fleet.members)
     groups: dict[tuple, tuple[Finding, list[str]]] = {}
     for m in fleet.members:
         for d in (m.report or {}).get("findings") or []:
-            f = Finding.from_dict(d)
+            if (m.label, d.get("id")) in said:
+                continue
+            f = _reworded(Finding.from_dict(d))
             key = (f.id, f.backend, f.title)
             groups.setdefault(key, (f, []))[1].append(m.label)
     order = sort_findings([f for f, _ in groups.values()])
     by_id = {(f.id, f.backend, f.title): labels for f, labels in groups.values()}
     return [(f, by_id[(f.id, f.backend, f.title)]) for f in order]
+
+
+def _reworded(f: Finding) -> Finding:
+    import dataclasses
+
+    from .. import knowledge
+
+    try:
+        if not knowledge.renders(f.id, dict(f.params, backend=f.backend)):
+            return f
+        again = knowledge.finding(f.id, backend=f.backend, severity=f.severity, detail=f.detail, **f.params)
+    except (KeyError, ValueError, TypeError):  # an id this version does not know: as the member said it
+        return f
+    return dataclasses.replace(f, title=again.title, fix=again.fix)
 
 
 def _who(labels: list[str], total: int) -> str:
@@ -97,9 +118,15 @@ def _render(fleet: Fleet, console, verbose: bool, launcher: str | None) -> None:
         console.print(Text("Members' findings", style="bold underline"))
         for f, labels in groups:
             _finding(console, f, verbose, where=_who(labels, n))
-    e, w, i = fleet.count("error"), fleet.count("warning"), fleet.count("info")
+    e, w, i = summary_counts(fleet, groups)
     failing = sum(1 for m in fleet.members if m.exit_code != 0)
     console.print()
-    console.print(Text(f"{e} error(s), {w} warning(s), {i} note(s) across the fleet; {n} member(s), {failing} failing, "
+    console.print(Text(f"{e} error(s), {w} warning(s), {i} note(s) above; {n} member(s), {failing} failing, "
                        f"{len(fleet.missing)} missing - exit {fleet.exit_code}",
                        style="bold red" if fleet.exit_code else "bold green"))
+
+
+def summary_counts(fleet: Fleet, groups: list | None = None) -> tuple[int, int, int]:
+    """Errors, warnings and notes as printed: the fleet's findings and the members' (each once)."""
+    shown = list(fleet.findings) + [f for f, _ in (grouped(fleet) if groups is None else groups)]
+    return tuple(sum(1 for f in shown if f.severity == sev) for sev in ("error", "warning", "info"))

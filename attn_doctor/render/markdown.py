@@ -59,7 +59,10 @@ def render(report: Report) -> str:
     if not gpus:
         out.append("- none visible")
     out += ["", "#### Backends", "", "| backend | status | version | notes |", "|---|---|---|---|"]
+    missing = [n for n in SPECS if (report.backends.get(n) or {}).get("status") == "missing" and n not in report.required]
     for name in SPECS:
+        if name in missing:
+            continue  # one row for all of them, below
         row = report.backends.get(name) or {}
         note = row.get("reason") or ""
         smoke = row.get("smoke") or {}
@@ -67,6 +70,15 @@ def render(report: Report) -> str:
             note = smoke["summary"] + ("; " + note if note else "")
         status = row.get("status", "?") + (" (required)" if name in report.required else "")
         out.append(f"| {name} | {_cell(status)} | {_cell(row.get('version'))} | {_cell(note)} |")
+    if missing:  # each one's install hint kept, whole
+        from .text import NOT_INSTALLED
+
+        hints = []
+        for n in missing:
+            reason = (report.backends.get(n) or {}).get("reason") or ""
+            m = NOT_INSTALLED.match(reason)
+            hints.append(f"{n}: `{m.group('hint')}`" if m else f"{n}: {reason}")
+        out.append(f"| {_cell(', '.join(missing))} | missing | - | {_cell(chr(10).join(hints))} |")
     out += ["", "#### Findings", ""]
     for f in report.findings:
         line = f"- **{SEV.get(f.severity, f.severity.upper())}** `{f.id}`: {f.title}"

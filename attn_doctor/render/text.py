@@ -4,6 +4,8 @@ readable at 80 columns; plain text when not on a terminal or when NO_COLOR is se
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import sys
 
 from rich import box
@@ -66,6 +68,7 @@ def platform_lines(facts: dict) -> list[str]:
 
 
 def backend_table(report: Report, console: Console) -> Table:
+    """A row per backend that is there; the missing ones are left to missing_lines."""
     tbl = Table(box=_box(console), show_edge=False, pad_edge=False, expand=False)
     tbl.add_column("backend", no_wrap=True)
     tbl.add_column("status", no_wrap=True)
@@ -74,6 +77,8 @@ def backend_table(report: Report, console: Console) -> Table:
     for name in SPECS:
         row = report.backends.get(name) or {}
         st = row.get("status", "?")
+        if st == "missing":
+            continue
         smoke = row.get("smoke") or {}
         note = row.get("reason") or ""
         if smoke.get("summary"):
@@ -82,6 +87,26 @@ def backend_table(report: Report, console: Console) -> Table:
             note += f" [{row['wall_seconds']:.1f} s]"
         tbl.add_row(name, Text(st, style=STATUS_STYLE.get(st, "")), row.get("version") or "-", escape(note))
     return tbl
+
+
+NOT_INSTALLED = re.compile(r"not installed \((?P<hint>.*)\)\Z", re.S)
+
+
+def missing_lines(report: Report) -> list[Text]:
+    """The backends that are not installed, in one line, then each one's install hint on a line of
+    its own (a command: never wrapped)."""
+    missing = [(n, (report.backends.get(n) or {}).get("reason") or "") for n in SPECS
+               if (report.backends.get(n) or {}).get("status") == "missing"]
+    if not missing:
+        return []
+    out = [Text("not installed: " + ", ".join(n for n, _ in missing), style="dim")]
+    width = max(len(n) for n, _ in missing)
+    for name, reason in missing:
+        m = NOT_INSTALLED.match(reason)
+        hint = m.group("hint") if m else reason
+        if hint and hint != "not installed":
+            out.append(Text(f"  {name + ':':<{width + 1}} ") + Text(hint))
+    return out
 
 
 CELL_STYLE = {"ok": "green", "FAIL": "bold red", "n/a": "yellow"}
@@ -248,6 +273,8 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
             console.print()
             console.print(Text(title, style="bold underline"))
             console.print(backend_table(report, console))
+            for ln in missing_lines(report):
+                console.print(ln, soft_wrap=True)
             per_gpu = gpu_lines(report)
             if per_gpu:
                 console.print()
@@ -305,3 +332,28 @@ def _summary(report: Report, console: Console) -> None:
         req = "; required: " + ", ".join(f"{n} {report.backends.get(n, {}).get('status', '?')}" for n in report.required)
     ign = f", {report.ignored} ignored" if report.ignored else ""
     console.print(Text(f"{e} error(s), {w} warning(s), {i} note(s){ign}{req} - exit {report.exit_code}", style=style))
+    for line in next_steps(report):  # the problem list wraps; the command line never does
+        console.print(line, soft_wrap=line.plain.startswith("fix: "))
+
+
+def next_steps(report: Report) -> list[Text]:
+    """The problems by id, most important first, and the command that fixes what it can."""
+    if not report.findings:
+        return []
+    from ..envfile import plan
+    from ..model import sort_findings
+
+    ids = list(dict.fromkeys(f.id for f in sort_findings(report.findings)))
+    out = [Text("problems, most important first: " + ", ".join(ids))]
+    try:
+        exports = plan(report).exports
+    except Exception:  # odd facts (a hand-edited saved report): still say where the fixes are
+        exports = []
+    src = f" --from {shlex.quote(str(report.options['from']))}" if report.options.get("from") else ""
+    if exports:
+        out.append(Text("fix: ", style="bold") + Text(f"attn-doctor fix{src} --write-env && . ./env.sh") +
+                   Text(f"   # changes {len(exports)} variable(s); attn-doctor fix{src} lists every fix", style="dim"))
+    else:
+        out.append(Text("fix: ", style="bold") + Text(f"attn-doctor fix{src}") +
+                   Text("   # every fix, most important first", style="dim"))
+    return out

@@ -9,8 +9,6 @@ the import record goes to facts["imports"], the cases to facts["smoke"].
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import threading
 
 from .. import proc
@@ -50,8 +48,7 @@ def run_child(backend: str, device: str, timeout: float, *, cases: list[dict] | 
               python: str | None = None, progress=None, key: str = "") -> dict:
     """Start one child for `backend` on `device` and wait for it. With neither `cases` nor `auto`
     it only imports (the import probe)."""
-    fd, path = tempfile.mkstemp(prefix=f"attn-doctor-{backend}-", suffix=".jsonl")
-    os.close(fd)
+    path = proc.temp_path(f"attn-doctor-{backend}-", ".jsonl")
     plan = {"backend": backend, "device": device, "adapter": adapter, "cases": cases, "auto": auto,
             "import_code": SPECS[backend].import_code if import_code is None and backend in SPECS else import_code,
             "results_path": path, "seed": 0}
@@ -75,10 +72,7 @@ def run_child(backend: str, device: str, timeout: float, *, cases: list[dict] | 
         if progress:
             watcher.join(2)
     out = read_results(path)
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
+    proc.discard(path)
     if out["planned"] is None and cases is not None:
         out["planned"] = [c["name"] for c in cases]
     out["wall_seconds"] = round(res.seconds, 3)

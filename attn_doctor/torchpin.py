@@ -1,0 +1,37 @@
+"""The one way attn-doctor tells users to (re)install torch: pinned to the version they have, from
+the download.pytorch.org index of the build they need, so pip neither upgrades torch nor touches
+its dependencies by accident."""
+
+from __future__ import annotations
+
+import re
+
+from packaging.version import InvalidVersion, Version
+
+URL = "https://download.pytorch.org/whl/"
+
+
+def index_of(version: str | None, cuda: str | None = None) -> str | None:
+    """The index a torch build comes from: its local tag (cu130, cpu, rocm6.4), else torch's CUDA
+    (12.8 -> cu128); None when neither is known."""
+    local = (version or "").partition("+")[2]
+    if re.fullmatch(r"cu\d+|cpu|rocm[\d.]+", local):
+        return local
+    m = re.fullmatch(r"(\d+)\.(\d+)(\.\d+)?", cuda or "")
+    return f"cu{m.group(1)}{m.group(2)}" if m else None
+
+
+def base(version: str | None) -> str | None:
+    try:
+        return Version(version or "").base_version
+    except InvalidVersion:
+        return None
+
+
+def install(version: str | None, index: str | None, *, reinstall: bool) -> str:
+    """`reinstall`: the same build again, files only (--force-reinstall --no-deps); else a switch to
+    the build of `index` at the same version, which pulls the libraries that build needs."""
+    b = base(version)
+    spec = f"torch=={b}+{index}" if b and index else (f"torch=={b}" if b else "torch")
+    line = f"pip install {'--force-reinstall --no-deps ' if reinstall else ''}'{spec}'"
+    return line + (f" --index-url {URL}{index}" if index else "")
