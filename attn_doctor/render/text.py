@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import sys
+import textwrap
 
 from rich import box
 from rich.console import Console
@@ -92,6 +93,9 @@ def backend_table(report: Report, console: Console) -> Table:
 NOT_INSTALLED = re.compile(r"not installed \((?P<hint>.*)\)\Z", re.S)
 
 
+COMMAND = re.compile(r"(pip|pipx|uv|cd|git|python3?|attn-doctor|conda|export|unset|MAX_JOBS=|TORCH_CUDA_ARCH_LIST=)\b")
+
+
 def missing_lines(report: Report) -> list[Text]:
     """The backends that are not installed, in one line, then each one's install hint on a line of
     its own (a command: never wrapped)."""
@@ -100,12 +104,21 @@ def missing_lines(report: Report) -> list[Text]:
     if not missing:
         return []
     out = [Text("not installed: " + ", ".join(n for n, _ in missing), style="dim")]
-    width = max(len(n) for n, _ in missing)
+    hints: dict[str, list[str]] = {}  # one line per distinct hint: a CPU-only torch says it once for all
     for name, reason in missing:
         m = NOT_INSTALLED.match(reason)
         hint = m.group("hint") if m else reason
         if hint and hint != "not installed":
-            out.append(Text(f"  {name + ':':<{width + 1}} ") + Text(hint))
+            hints.setdefault(hint, []).append(name)
+    width = max(len(", ".join(names)) for names in hints.values()) if hints else 0
+    for hint, names in hints.items():
+        label = f"  {', '.join(names) + ':':<{width + 1}} "
+        if len(label) + len(hint) > 80:  # the hint on a line of its own: prose wraps, a command never does
+            out.append(Text(label.rstrip()))
+            lines = [hint] if len(hint) <= 76 or COMMAND.search(hint) else textwrap.wrap(hint, 76)
+            out += [Text("    " + ln) for ln in lines]
+        else:
+            out.append(Text(label) + Text(hint))
     return out
 
 
