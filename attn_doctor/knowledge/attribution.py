@@ -1,0 +1,128 @@
+"""Which backend an error in a log belongs to: the backend whose library the log names nearest to
+the error line.
+
+A generic entry (an undefined symbol, a GLIBC or DLL load failure, "no kernel image", a build that
+ran out of memory) says what went wrong but not whose it is; the traceback does: the library file
+that raised it, the module that failed to load, the package being built. The rules that name a
+backend, the entries they may re-attribute and the wording an attributed entry takes are data, in
+attribution.toml beside this module.
+
+How the nearest naming line is found, for an error on line L:
+1. line L itself and the lines that continue its message (up to the next blank line, at most 3);
+2. then up the log from L: the deepest frames of its traceback first (a traceback lists the frame
+   that raised last), stopping at the traceback's start unless a chained exception continues it;
+3. then down the log (a build log names the package after the compiler error: "Failed building
+   wheel for flash-attn").
+Within a window of WINDOW lines either way, so a second error far from the first is not given the
+first one's backend.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from . import Entry, render, template_fields
+
+HERE = Path(__file__).parent
+WINDOW = 80  # lines searched up (and down) from the error line
+CONTINUATION = 3  # lines after the error line that still belong to its message
+TRACEBACK_START = re.compile(r"Traceback \(most recent call last\)")
+CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
+
+
+@dataclass(frozen=True)
+class Attribution:
+    backend: str
+    line: int  # 1-based line that names it
+    text: str  # that line (trimmed)
+
+
+@dataclass(frozen=True)
+class _Rules:
+    libraries: tuple[tuple[str, re.Pattern], ...]  # (backend, pattern) in priority order
+    takes_over: dict[str, frozenset[str]]
+    never: frozenset[str]
+    words: dict[str, dict[str, str]]  # backend -> {name, package, reinstall, ...}
+    wording: dict[str, dict[str, dict[str, str]]]  # entry id -> backend|"any" -> {title, fix}
+
+
+@lru_cache(maxsize=1)
+def rules() -> _Rules:
+    with open(HERE / "attribution.toml", "rb") as fh:
+        data = tomllib.load(fh)
+    libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE)) for lib in data["library"] for p in lib["patterns"])
+    return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
+                  frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}))
+
+
+def backend_named(line: str) -> str | None:
+    """The backend this one line names, if any (the first rule that matches wins)."""
+    for backend, rx in rules().libraries:
+        if rx.search(line):
+            return backend
+    return None
+
+
+def nearest(lines: list[str], line: int) -> Attribution | None:
+    """The backend named nearest to 1-based `line` of `lines` (see the module docstring)."""
+    i = line - 1
+    if not 0 <= i < len(lines):
+        return None
+    order = [i]
+    for j in range(i + 1, min(len(lines), i + 1 + CONTINUATION)):  # the message's own continuation
+        if not lines[j].strip():
+            break
+        order.append(j)
+    for j in range(i - 1, max(-1, i - 1 - WINDOW), -1):  # up the traceback, deepest frame first
+        order.append(j)
+        if TRACEBACK_START.search(lines[j]) and not any(CHAINED.search(lines[k]) for k in range(max(0, j - 3), j)):
+            break
+    seen = set(order)
+    for j in range(i + 1, min(len(lines), i + 1 + WINDOW)):  # then down (build logs)
+        if TRACEBACK_START.search(lines[j]):
+            break
+        if j not in seen:
+            order.append(j)
+    for j in order:
+        b = backend_named(lines[j])
+        if b:
+            return Attribution(b, j + 1, lines[j].strip()[:300])
+    return None
+
+
+def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """(the backend of this match, the line that named it when it was inferred from the log)."""
+    r = rules()
+    if entry.id in r.never:
+        return own, None
+    found = nearest(lines, line)
+    if found is None or found.backend == own:
+        return own, None
+    if own is None or own in r.takes_over.get(found.backend, ()):
+        return found.backend, found
+    return own, None
+
+
+def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
+    """(title, fix) of `entry` for a known `backend`; None where the entry's own words stand."""
+    if backend is None:
+        return None, None
+    r = rules()
+    by = r.wording.get(entry.id, {})
+    w = by.get(backend) or by.get("any")
+    words = dict(r.words.get(backend, {}), backend=backend)
+    if w:
+        return render(w.get("title"), words) if w.get("title") else None, render(w.get("fix"), words) if w.get("fix") else None
+    # an entry templated over the backend's words only (import.* take {title}, {dist})
+    params = dict(words, title=words.get("name", backend), dist=words.get("package", backend))
+    title = render(entry.title, params) if template_fields(entry.title) and template_fields(entry.title) <= set(params) else None
+    fix = render(entry.fix, params) if template_fields(entry.fix) and template_fields(entry.fix) <= set(params) else None
+    return title, fix
