@@ -47,7 +47,7 @@ class Attribution:
 
 @dataclass(frozen=True)
 class _Rules:
-    libraries: tuple[tuple[str, re.Pattern], ...]  # (backend, pattern) in priority order
+    libraries: tuple[tuple[str, re.Pattern], ...]  # (backend, pattern): every file pattern, then every name
     takes_over: dict[str, frozenset[str]]
     never: frozenset[str]
     words: dict[str, dict[str, str]]  # backend -> {name, package, reinstall, ...}
@@ -58,13 +58,14 @@ class _Rules:
 def rules() -> _Rules:
     with open(HERE / "attribution.toml", "rb") as fh:
         data = tomllib.load(fh)
-    libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE)) for lib in data["library"] for p in lib["patterns"])
+    libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE))
+                 for tier in ("files", "names") for lib in data["library"] for p in lib[tier])
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
                   frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}))
 
 
 def backend_named(line: str) -> str | None:
-    """The backend this one line names, if any (the first rule that matches wins)."""
+    """The backend this one line names, if any: a library file before a name, then the first rule."""
     for backend, rx in rules().libraries:
         if rx.search(line):
             return backend
@@ -93,6 +94,8 @@ def nearest(lines: list[str], line: int) -> Attribution | None:
             order.append(j)
     for j in order:
         b = backend_named(lines[j])
+        if b == "none":  # torch's own message: nothing to attribute
+            return None
         if b:
             return Attribution(b, j + 1, lines[j].strip()[:300])
     return None
