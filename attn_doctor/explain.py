@@ -41,15 +41,17 @@ class Explained(Match):
 
 def match(text: str, *, limit: int | None = None) -> list[Explained]:
     """The known problems in an error text or a log, best first, each with its backend."""
-    found = find(text, limit=limit)
+    found = find(text)
     lines = normalize(text or "").split("\n")
     out = []
     for m in found:
+        if attribution.foreign_kernel(m.entry, lines, m.line):
+            continue
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         title, fix = attribution.wording(m.entry, backend)
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
                              fix=fix or m.entry.plain_fix, named_by=named_by))
-    return out
+    return out[:limit] if limit else out
 
 
 def lookup(target: str) -> tuple[list[Match] | list[Entry], str]:

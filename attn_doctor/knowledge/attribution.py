@@ -45,6 +45,9 @@ class Attribution:
     text: str  # that line (trimmed)
 
 
+FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
+
+
 @dataclass(frozen=True)
 class _Rules:
     libraries: tuple[tuple[str, re.Pattern], ...]  # (backend, pattern): every file pattern, then every name
@@ -52,6 +55,8 @@ class _Rules:
     never: frozenset[str]
     words: dict[str, dict[str, str]]  # backend -> {name, package, reinstall, ...}
     wording: dict[str, dict[str, dict[str, str]]]  # entry id -> backend|"any" -> {title, fix}
+    kernel_only: frozenset[str]  # entries claimed only when the failing Triton kernel is attention's
+    kernel_context: tuple[re.Pattern, ...]  # lines that show an attention kernel (Inductor's)
 
 
 @lru_cache(maxsize=1)
@@ -60,8 +65,10 @@ def rules() -> _Rules:
         data = tomllib.load(fh)
     libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE))
                  for tier in ("files", "names") for lib in data["library"] for p in lib[tier])
+    only = data.get("attention_kernel_only", {})
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
-                  frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}))
+                  frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
+                  frozenset(only.get("ids", ())), tuple(re.compile(p, re.IGNORECASE) for p in only.get("context", ())))
 
 
 def backend_named(line: str) -> str | None:
@@ -70,6 +77,30 @@ def backend_named(line: str) -> str | None:
         if rx.search(line):
             return backend
     return None
+
+
+def _traceback(lines: list[str], i: int) -> list[int]:
+    """Line indexes from `i` up to the start of its traceback (chained tracebacks included), nearest first."""
+    out = []
+    for j in range(i - 1, max(-1, i - 1 - WINDOW), -1):
+        out.append(j)
+        if TRACEBACK_START.search(lines[j]) and not any(CHAINED.search(lines[k]) for k in range(max(0, j - 3), j)):
+            break
+    return out
+
+
+def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this a Triton-kernel entry raised from another library's kernel (see attention_kernel_only)?"""
+    r = rules()
+    if entry.id not in r.kernel_only or not 0 < line <= len(lines):
+        return False
+    block = [line - 1] + _traceback(lines, line - 1)
+    if not any(FRAME.search(lines[j]) for j in block):
+        return False  # a bare message: nothing says whose kernel it was
+    for j in block:
+        if backend_named(lines[j]) not in (None, "none") or any(rx.search(lines[j]) for rx in r.kernel_context):
+            return False
+    return True
 
 
 def nearest(lines: list[str], line: int) -> Attribution | None:
@@ -82,10 +113,7 @@ def nearest(lines: list[str], line: int) -> Attribution | None:
         if not lines[j].strip():
             break
         order.append(j)
-    for j in range(i - 1, max(-1, i - 1 - WINDOW), -1):  # up the traceback, deepest frame first
-        order.append(j)
-        if TRACEBACK_START.search(lines[j]) and not any(CHAINED.search(lines[k]) for k in range(max(0, j - 3), j)):
-            break
+    order += _traceback(lines, i)  # up the traceback, deepest frame first
     seen = set(order)
     for j in range(i + 1, min(len(lines), i + 1 + WINDOW)):  # then down (build logs)
         if TRACEBACK_START.search(lines[j]):
