@@ -63,7 +63,8 @@ class _Rules:
 def rules() -> _Rules:
     with open(HERE / "attribution.toml", "rb") as fh:
         data = tomllib.load(fh)
-    libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE))
+    # ASCII: a library name next to CJK text ("安装flash-attn的话") is still a word of its own
+    libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII))
                  for tier in ("files", "names") for lib in data["library"] for p in lib[tier])
     only = data.get("attention_kernel_only", {})
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
