@@ -241,6 +241,7 @@ def test_every_wording_renders_for_every_backend():
             title, fix = attribution.wording(known[entry_id], backend)
             for s in (title, fix):
                 assert s and not re.search(r"\{\w+\}", s), (entry_id, backend, s)
+            assert fix.count("   # ") <= 1 and fix.count("MAX_JOBS=") <= 1, (entry_id, backend, fix)  # one command, one comment
     for backend, words in r.words.items():
         assert backend in {"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers"}
         assert {"name", "package", "reinstall", "build", "archs", "windows"} <= set(words)
