@@ -48,6 +48,8 @@ def match(text: str, *, limit: int | None = None) -> list[Explained]:
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
+        if backend is None and attribution.needs_backend(m.entry):
+            continue
         title, fix = attribution.wording(m.entry, backend)
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
                              fix=fix or m.entry.plain_fix, named_by=named_by))

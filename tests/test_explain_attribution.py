@@ -159,6 +159,22 @@ def test_another_librarys_triton_kernel_is_not_claimed():
     assert top(oor).entry.id == "flex.shared-memory"  # a bare message: nothing says whose kernel it was
 
 
+def test_catch_alls_are_claimed_only_near_a_backend():
+    """A ninja build that failed, a CUDA kernel fault, a missing torch API are anybody's: claimed only
+    when a backend's library is named near them (here DeepSpeed's and a user's code are not ours)."""
+    deepspeed = ('  File "/venv/lib/python3.10/site-packages/deepspeed/ops/op_builder/builder.py", line 512, in jit_load\n'
+                 "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.")
+    user = ('  File "/home/u/proj/ops/scatter.py", line 40, in forward\n'
+            "RuntimeError: CUDA error: an illegal memory access was encountered")
+    assert match(deepspeed) == [] and match(user) == []
+    ours = ('  File "/venv/lib/python3.10/site-packages/flash_attn/bert_padding.py", line 110, in unpad_input\n'
+            "RuntimeError: CUDA error: an illegal memory access was encountered")
+    assert (top(ours).entry.id, top(ours).backend) == ("cuda.kernel-fault", "fa2")
+    build = ("      subprocess.CalledProcessError: Command '['ninja', '-v', '-j', '8']' returned non-zero exit status 1.\n"
+             "      [end of output]\n  ERROR: Failed building wheel for xformers")
+    assert (top(build).entry.id, top(build).backend) == ("build.compile-failed", "xformers")
+
+
 def test_several_errors_in_one_log_each_get_their_own_backend():
     noise = "".join(f"steps: {i}/1600 loss=0.09\n" for i in range(3000))
     log = (noise + "ImportError: DLL load failed while importing _qattn_sm89: The specified module could not be found.\n"
@@ -180,7 +196,8 @@ def test_several_errors_in_one_log_each_get_their_own_backend():
      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 GiB.", "flex.block-mask-oom"),
     ("  File \"/w/venv/lib/python3.11/site-packages/torch/_inductor/runtime/triton_heuristics.py\", line 1300, in run\n"
      "RuntimeError: Triton Error [CUDA]: invalid argument", "triton.launch-invalid-argument"),
-    ("AttributeError: module 'torch.nn.attention' has no attribute 'varlen'", "torch.api-missing"),
+    ("  File \"/venv/lib/python3.10/site-packages/flash_attn/ops/triton/rotary.py\", line 8, in <module>\n"
+     "AttributeError: module 'torch.library' has no attribute 'triton_op'", "torch.api-missing"),
     ("Error running sage attention: CUDA error: an illegal memory access was encountered, using pytorch attention instead",
      "sage.runtime-fallback"),
     ("Exception: No Attn Installed!", "trainer.no-attention-backend"),

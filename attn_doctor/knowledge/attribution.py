@@ -57,6 +57,7 @@ class _Rules:
     wording: dict[str, dict[str, dict[str, str]]]  # entry id -> backend|"any" -> {title, fix}
     kernel_only: frozenset[str]  # entries claimed only when the failing Triton kernel is attention's
     kernel_context: tuple[re.Pattern, ...]  # lines that show an attention kernel (Inductor's)
+    needs_backend: frozenset[str]  # catch-alls claimed only when the log names a backend near them
 
 
 @lru_cache(maxsize=1)
@@ -69,7 +70,8 @@ def rules() -> _Rules:
     only = data.get("attention_kernel_only", {})
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
                   frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
-                  frozenset(only.get("ids", ())), tuple(re.compile(p, re.IGNORECASE) for p in only.get("context", ())))
+                  frozenset(only.get("ids", ())), tuple(re.compile(p, re.IGNORECASE) for p in only.get("context", ())),
+                  frozenset(data.get("needs_backend", {}).get("ids", ())))
 
 
 def backend_named(line: str) -> str | None:
@@ -88,6 +90,11 @@ def _traceback(lines: list[str], i: int) -> list[int]:
         if TRACEBACK_START.search(lines[j]) and not any(CHAINED.search(lines[k]) for k in range(max(0, j - 3), j)):
             break
     return out
+
+
+def needs_backend(entry: Entry) -> bool:
+    """Is this a catch-all that is claimed only when the log names a backend near it?"""
+    return entry.id in rules().needs_backend
 
 
 def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
