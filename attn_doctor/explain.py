@@ -47,9 +47,9 @@ def match(text: str, *, limit: int | None = None) -> list[Explained]:
     for m in found:
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
-        backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
-        if backend is None and attribution.needs_backend(m.entry):
+        if attribution.needs_backend(m.entry) and attribution.nearest(lines, m.line) is None:
             continue
+        backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         title, fix = attribution.wording(m.entry, backend)
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
                              fix=fix or m.entry.plain_fix, named_by=named_by))

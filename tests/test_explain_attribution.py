@@ -173,6 +173,12 @@ def test_catch_alls_are_claimed_only_near_a_backend():
     build = ("      subprocess.CalledProcessError: Command '['ninja', '-v', '-j', '8']' returned non-zero exit status 1.\n"
              "      [end of output]\n  ERROR: Failed building wheel for xformers")
     assert (top(build).entry.id, top(build).backend) == ("build.compile-failed", "xformers")
+    # an Inductor failure is any torch.compile's; it is FlexAttention's when flex is named near it
+    inductor = "torch._inductor.exc.InductorError: SubprocException"
+    assert match(inductor) == []
+    flex = ('  File "/venv/lib/python3.12/site-packages/torch/nn/attention/flex_attention.py", line 1410, in flex_attention\n'
+            + inductor)
+    assert (top(flex).entry.id, top(flex).backend) == ("flex.compile-failed", "flex")
 
 
 def test_several_errors_in_one_log_each_get_their_own_backend():
