@@ -15,6 +15,11 @@ How the nearest naming line is found, for an error on line L:
    wheel for flash-attn").
 Within a window of WINDOW lines either way, so a second error far from the first is not given the
 first one's backend.
+
+The same search decides two things about claiming a match at all: catch-alls (a failed ninja
+build, a CUDA kernel fault, an Inductor failure) are claimed only when a backend is named near them
+(`needs_backend`), and Triton-kernel errors are not claimed when their traceback shows only another
+library's kernel (`foreign_kernel`): those are somebody else's failures, and explain stays silent.
 """
 
 from __future__ import annotations
