@@ -10,8 +10,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from dataclasses import dataclass
+
 from .knowledge import Entry, entries
-from .knowledge.match import MAX_TEXT, Match, match
+from .knowledge import attribution
+from .knowledge.match import MAX_TEXT, Match, normalize
+from .knowledge.match import match as find
 
 MAX_INPUT = 64 * 1024 * 1024  # bytes read from stdin; the matcher searches the tail
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -23,6 +27,33 @@ def read_text(stream=None) -> str:
     raw = getattr(stream, "buffer", stream).read(MAX_INPUT)
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     return text[-MAX_TEXT:]
+
+
+@dataclass
+class Explained(Match):
+    """A match with the backend it belongs to: the entry's own, or the one the log names nearest to
+    the error line (knowledge/attribution.py), and the entry's words for that backend."""
+    backend: str | None = None
+    title: str = ""
+    fix: str | None = None
+    named_by: attribution.Attribution | None = None  # the line that named the backend, when inferred
+
+
+def match(text: str, *, limit: int | None = None) -> list[Explained]:
+    """The known problems in an error text or a log, best first, each with its backend."""
+    found = find(text)
+    lines = normalize(text or "").split("\n")
+    out = []
+    for m in found:
+        if attribution.foreign_kernel(m.entry, lines, m.line):
+            continue
+        if attribution.needs_backend(m.entry) and attribution.nearest(lines, m.line) is None:
+            continue
+        backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
+        title, fix = attribution.wording(m.entry, backend)
+        out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
+                             fix=fix or m.entry.plain_fix, named_by=named_by))
+    return out[:limit] if limit else out
 
 
 def lookup(target: str) -> tuple[list[Match] | list[Entry], str]:
@@ -48,8 +79,11 @@ def backend_of(e: Entry) -> str | None:
 
 
 def entry_dict(e: Entry, m: Match | None = None) -> dict:
-    d = {"id": e.id, "backend": backend_of(e), "title": e.headline, "cause": e.cause or None, "fix": e.plain_fix,
-         "severity": e.severity, "section": e.section}
+    x = m if isinstance(m, Explained) else None
+    d = {"id": e.id, "backend": x.backend if x else backend_of(e), "title": x.title if x else e.headline,
+         "cause": e.cause or None, "fix": x.fix if x else e.plain_fix, "severity": e.severity, "section": e.section}
+    if x and x.named_by:
+        d["backend_from"] = {"line": x.named_by.line, "text": x.named_by.text}
     if e.guide_claim or e.truth:
         d.update(guide_claim=e.guide_claim, truth=e.truth)
     if e.refs:
@@ -91,26 +125,31 @@ def render_entries(console: Console, found: list, by: str) -> None:
     for i, x in enumerate(found, 1):
         m = x if isinstance(x, Match) else None
         e = m.entry if m else x
+        xm = m if isinstance(m, Explained) else None
+        backend = xm.backend if xm else backend_of(e)
         if i > 1 or by == "text":
             console.print()
         head = Text(f"{i}. " if many else "")
         head.append(e.id, style="bold")
-        head.append(f"  ({e.severity}" + (f", backend {backend_of(e)}" if backend_of(e) else "") + ")",
+        head.append(f"  ({e.severity}" + (f", backend {backend}" if backend else "") + ")",
                     style=SEV_STYLE.get(e.severity, ""))
         console.print(head)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(width=2)
         grid.add_column(no_wrap=True, style="bold")
         grid.add_column(overflow="fold")
-        grid.add_row("", "", Text(e.headline))
+        grid.add_row("", "", Text(xm.title if xm else e.headline))
         if m:
             where = f" (line {m.line}" + (f", {m.count} times" if m.count > 1 else "") + ")"
             grid.add_row("", "seen:", Text(m.evidence + where, style="dim"))
+        if xm and xm.named_by:
+            grid.add_row("", "backend:", Text(f"{backend}, named on line {xm.named_by.line}: {xm.named_by.text}", style="dim"))
         if e.cause:
             grid.add_row("", "why:", Text(e.cause))
         console.print(grid)
-        if e.plain_fix:  # never wrapped, so a copied command stays whole
-            console.print(Text("   fix: ", style="bold") + Text(e.plain_fix), soft_wrap=True)
+        fix = xm.fix if xm else e.plain_fix
+        if fix:  # never wrapped, so a copied command stays whole
+            console.print(Text("   fix: ", style="bold") + Text(fix), soft_wrap=True)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(width=2)
         grid.add_column(no_wrap=True, style="bold")

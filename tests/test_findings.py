@@ -877,16 +877,16 @@ def xformers_case_has_no_operator():
 @scenario("smoke.case-error", "error", "xformers")
 def xformers_case_error_nobody_names():
     """xformers 0.0.35 imports; the first case's memory_efficient_attention call raises xformers' own
-    dtype ValueError (as an adapter bug would cause), an error no knowledge entry names: the case error is
-    shown as it is. FAKED: the case's error."""
+    shape ValueError (as an adapter bug would cause), an error no knowledge entry names: the case error is
+    shown as it is. FAKED: the case's error. (Its dtype ValueError is named now: attn.qkv-dtype.)"""
     f = ff.gpu_box()
     ff.install(f, "xformers", "xformers", "0.0.35")
     ff.add_dist(f, "numpy", "2.3.4")
     plan = ff.smoke_plan("xformers")
     _smoke(f, "xformers", broken={0: ff.smoke_case_error(
-        plan[0], "ValueError", "Query/Key/Value should either all have the same dtype, or (in the quantized case) "
-        "Key/Value should have dtype torch.int32\n  query.dtype: torch.bfloat16\n  key.dtype  : torch.float16\n"
-        "  value.dtype: torch.float16")})
+        plan[0], "ValueError", "Incompatible shapes for attention inputs:\n  query.shape: (1, 256, 8, 64)\n"
+        "  key.shape  : (1, 256, 4, 64)\n  value.shape: (1, 256, 4, 64)\nHINT: We don't support broadcasting, please use "
+        "`expand` yourself before calling `memory_efficient_attention` if you need to")})
     return f
 
 
@@ -1262,12 +1262,12 @@ def test_scenario_fires(sc: Scenario):
 
 
 def test_a_multi_line_smoke_error_is_named_by_its_first_line():
-    """xformers' ValueError puts its gist first and the dtypes on the lines after it: the finding and the
-    backend's status quote the gist, not 'value.dtype: torch.float16'."""
+    """xformers' ValueError puts its gist first and the shapes on the lines after it: the finding and the
+    backend's status quote the gist, not 'value.shape: (1, 256, 4, 64)'."""
     report = ff.check(xformers_case_error_nobody_names())
     f = next(x for x in report.findings if x.id == "smoke.case-error")
-    assert "ValueError: Query/Key/Value should either all have the same dtype" in f.title
-    assert "should either all have the same dtype" in report.backends["xformers"]["reason"]
+    assert "ValueError: Incompatible shapes for attention inputs:" in f.title
+    assert "Incompatible shapes for attention inputs" in report.backends["xformers"]["reason"]
 
 
 def test_healthy_gpu_box_has_no_findings():

@@ -1,0 +1,172 @@
+"""Which backend an error in a log belongs to: the backend whose library the log names nearest to
+the error line.
+
+A generic entry (an undefined symbol, a GLIBC or DLL load failure, "no kernel image", a build that
+ran out of memory) says what went wrong but not whose it is; the traceback does: the library file
+that raised it, the module that failed to load, the package being built. The rules that name a
+backend, the entries they may re-attribute and the wording an attributed entry takes are data, in
+attribution.toml beside this module.
+
+How the nearest naming line is found, for an error on line L:
+1. line L itself and the lines that continue its message (up to the next blank line, at most 3);
+2. then up the log from L: the deepest frames of its traceback first (a traceback lists the frame
+   that raised last), stopping at the traceback's start unless a chained exception continues it;
+3. then down the log (a build log names the package after the compiler error: "Failed building
+   wheel for flash-attn").
+Within a window of WINDOW lines either way, so a second error far from the first is not given the
+first one's backend.
+
+The same search decides two things about claiming a match at all: catch-alls (a failed ninja
+build, a CUDA kernel fault, an Inductor failure) are claimed only when a backend is named near them
+(`needs_backend`), and Triton-kernel errors are not claimed when their traceback shows only another
+library's kernel (`foreign_kernel`): those are somebody else's failures, and explain stays silent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from . import Entry, render, template_fields
+
+HERE = Path(__file__).parent
+WINDOW = 80  # lines searched up (and down) from the error line
+CONTINUATION = 3  # lines after the error line that still belong to its message
+TRACEBACK_START = re.compile(r"Traceback \(most recent call last\)")
+CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
+
+
+@dataclass(frozen=True)
+class Attribution:
+    backend: str
+    line: int  # 1-based line that names it
+    text: str  # that line (trimmed)
+
+
+FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
+
+
+@dataclass(frozen=True)
+class _Rules:
+    libraries: tuple[tuple[str, re.Pattern], ...]  # (backend, pattern): every file pattern, then every name
+    takes_over: dict[str, frozenset[str]]
+    never: frozenset[str]
+    words: dict[str, dict[str, str]]  # backend -> {name, package, reinstall, ...}
+    wording: dict[str, dict[str, dict[str, str]]]  # entry id -> backend|"any" -> {title, fix}
+    kernel_only: frozenset[str]  # entries claimed only when the failing Triton kernel is attention's
+    kernel_context: tuple[re.Pattern, ...]  # lines that show an attention kernel (Inductor's)
+    needs_backend: frozenset[str]  # catch-alls claimed only when the log names a backend near them
+
+
+@lru_cache(maxsize=1)
+def rules() -> _Rules:
+    with open(HERE / "attribution.toml", "rb") as fh:
+        data = tomllib.load(fh)
+    # ASCII: a library name next to CJK text ("安装flash-attn的话") is still a word of its own
+    libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII))
+                 for tier in ("files", "names") for lib in data["library"] for p in lib[tier])
+    only = data.get("attention_kernel_only", {})
+    return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
+                  frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
+                  frozenset(only.get("ids", ())), tuple(re.compile(p, re.IGNORECASE) for p in only.get("context", ())),
+                  frozenset(data.get("needs_backend", {}).get("ids", ())))
+
+
+def backend_named(line: str) -> str | None:
+    """The backend this one line names, if any: a library file before a name, then the first rule."""
+    for backend, rx in rules().libraries:
+        if rx.search(line):
+            return backend
+    return None
+
+
+def _traceback(lines: list[str], i: int) -> list[int]:
+    """Line indexes from `i` up to the start of its traceback (chained tracebacks included), nearest first."""
+    out = []
+    for j in range(i - 1, max(-1, i - 1 - WINDOW), -1):
+        out.append(j)
+        if TRACEBACK_START.search(lines[j]) and not any(CHAINED.search(lines[k]) for k in range(max(0, j - 3), j)):
+            break
+    return out
+
+
+def needs_backend(entry: Entry) -> bool:
+    """Is this a catch-all that is claimed only when the log names a backend near it?"""
+    return entry.id in rules().needs_backend
+
+
+def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this a Triton-kernel entry raised from another library's kernel (see attention_kernel_only)?"""
+    r = rules()
+    if entry.id not in r.kernel_only or not 0 < line <= len(lines):
+        return False
+    block = [line - 1] + _traceback(lines, line - 1)
+    if not any(FRAME.search(lines[j]) for j in block):
+        return False  # a bare message: nothing says whose kernel it was
+    for j in block:
+        if backend_named(lines[j]) not in (None, "none") or any(rx.search(lines[j]) for rx in r.kernel_context):
+            return False
+    return True
+
+
+def nearest(lines: list[str], line: int) -> Attribution | None:
+    """The backend named nearest to 1-based `line` of `lines` (see the module docstring)."""
+    i = line - 1
+    if not 0 <= i < len(lines):
+        return None
+    order = [i]
+    for j in range(i + 1, min(len(lines), i + 1 + CONTINUATION)):  # the message's own continuation
+        if not lines[j].strip():
+            break
+        order.append(j)
+    order += _traceback(lines, i)  # up the traceback, deepest frame first
+    seen = set(order)
+    for j in range(i + 1, min(len(lines), i + 1 + WINDOW)):  # then down (build logs)
+        if TRACEBACK_START.search(lines[j]):
+            break
+        if j not in seen:
+            order.append(j)
+    for j in order:
+        b = backend_named(lines[j])
+        if b == "none":  # torch's own message: nothing to attribute
+            return None
+        if b:
+            return Attribution(b, j + 1, lines[j].strip()[:300])
+    return None
+
+
+def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """(the backend of this match, the line that named it when it was inferred from the log)."""
+    r = rules()
+    if entry.id in r.never:
+        return own, None
+    found = nearest(lines, line)
+    if found is None or found.backend == own:
+        return own, None
+    if own is None or own in r.takes_over.get(found.backend, ()):
+        return found.backend, found
+    return own, None
+
+
+def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
+    """(title, fix) of `entry` for a known `backend`; None where the entry's own words stand."""
+    if backend is None:
+        return None, None
+    r = rules()
+    by = r.wording.get(entry.id, {})
+    w = by.get(backend) or by.get("any")
+    words = dict(r.words.get(backend, {}), backend=backend)
+    if w:
+        return render(w.get("title"), words) if w.get("title") else None, render(w.get("fix"), words) if w.get("fix") else None
+    # an entry templated over the backend's words only (import.* take {title}, {dist})
+    params = dict(words, title=words.get("name", backend), dist=words.get("package", backend))
+    title = render(entry.title, params) if template_fields(entry.title) and template_fields(entry.title) <= set(params) else None
+    fix = render(entry.fix, params) if template_fields(entry.fix) and template_fields(entry.fix) <= set(params) else None
+    return title, fix
