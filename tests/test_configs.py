@@ -105,7 +105,7 @@ def test_simpletuner_unknown_name_and_suggestion(tmp_path):
 def test_simpletuner_sage_for_validation_only(tmp_path):
     p = write(tmp_path, "config.json", json.dumps({"attention_mechanism": "sageattention", "model_family": "flux"}))
     cfg, report = run(p)
-    assert cfg["required"] == ["sage", "sdpa"] and not cfg["sage_training"]
+    assert cfg["required"] == ["sage"] and not cfg["sage_training"]  # SDPA for training is the default nobody chose
     assert config_ids(report) == ["config.simpletuner-sage-inference"]
 
 
@@ -188,8 +188,12 @@ BAD = {
     "bad json": (lambda d: _bytes(d / "config.json", b'{"attention_mechanism": "flex",}'), "not valid JSON"),
     "json list": (lambda d: _bytes(d / "config.json", b'["flex"]'), "not an object"),
     "bad toml": (lambda d: _bytes(d / "c.toml", b"sdpa = = true\n"), "not valid TOML"),
-    "foreign toml": (lambda d: _bytes(d / "c.toml", b'[tool.black]\nline-length = 100\n'), "neither a SimpleTuner"),
-    "unknown text": (lambda d: _bytes(d / "notes.txt", b"hello\n"), "cannot tell which trainer"),
+    "foreign toml": (lambda d: _bytes(d / "c.toml", b'[tool.black]\nline-length = 100\n'), "not a trainer config"),
+    "unknown text": (lambda d: _bytes(d / "notes.txt", b"hello\n"), "not a trainer config"),
+    "package.json": (lambda d: _bytes(d / "package.json", b'{"name": "web", "version": "1.0.0", "scripts": {"build": '
+                                                            b'"tsc"}, "dependencies": {"react": "^18"}}'), "not a trainer config"),
+    "bad yaml": (lambda d: _bytes(d / "c.yaml", b"base_model: [x\n"), "not valid YAML"),
+    "yaml list": (lambda d: _bytes(d / "c.yml", b"- flash_attention\n"), "not an object"),
     "too large": (lambda d: _big(d / "huge.json"), "too large"),
     "symlink loop": (lambda d: _loop(d), "cannot read"),
     "device": (lambda d: "/dev/null", "not a regular file"),

@@ -1,5 +1,6 @@
-"""Trainer configs (`check --config`): what the user's SimpleTuner, musubi-tuner / blissful-tuner or diffusers
-setup asks of the attention stack, checked against what those trainers do with it.
+"""Trainer configs (`check --config`): what the user's trainer setup (SimpleTuner, musubi-tuner / blissful-tuner,
+diffusers, ai-toolkit, sd-scripts, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers / TRL) asks
+of the attention stack, checked against what those trainers do with it.
 
 Everything here reads ctx.config (configs/ made it from the file; a saved report keeps it), so `check
 --from` re-evaluates it. Without --config, a DIFFUSERS_ATTN_BACKEND in the environment is checked the same way.
@@ -43,16 +44,21 @@ def backend_names(facts: dict, ctx: Context):
             elif trainer == "musubi":
                 yield finding("config.musubi-unknown-flag" if cfg.get("format") == "cmdline" else
                               "config.musubi-unknown-key", fix=a.get("fix"), **p)
+            elif trainer in UNKNOWN_IDS:
+                yield finding(UNKNOWN_IDS[trainer], fix=a.get("fix"), suggestion=a.get("suggestion") or "", **p)
             else:
                 yield finding("config.diffusers-unknown-backend", fix=a.get("fix"), **p)
         elif a["kind"] == "hub":
             installed = _kernels_version(facts)
             have = view.version(installed)
-            if facts.get("packages") and (have is None or have < view.version(a["kernels_min"])):
-                yield finding("config.hub-kernels-missing", repo=a["hub_repo"], kernels_min=a["kernels_min"],
+            kmin = a.get("kernels_min")
+            loader = "diffusers" if a.get("via_diffusers") else "transformers"
+            req = f">={kmin}" if kmin else ""
+            if facts.get("packages") and (have is None or (kmin and have < view.version(kmin))):
+                yield finding("config.hub-kernels-missing", repo=a["hub_repo"], kernels_req=req, loader=loader,
                               kernels_version=installed or "none", **p)
             else:
-                yield finding("config.hub-kernel", repo=a["hub_repo"], kernels_min=a["kernels_min"], **p)
+                yield finding("config.hub-kernel", repo=a["hub_repo"], kernels_req=req, loader=loader, **p)
         elif a["kind"] == "other":
             yield finding("config.backend-not-checked", fix=(cfg.get("fixes") or {}).get("use_default"), **p)
 
@@ -83,6 +89,28 @@ def trainer_rules(facts: dict, ctx: Context):
         yield from _simpletuner(facts, cfg, attn, fixes, batch)
     elif trainer == "musubi":
         yield from _musubi(cfg, attn, fixes)
+    elif trainer == "sd-scripts":
+        yield from _sd_scripts(cfg, attn, fixes)
+    for p in cfg.get("packing") or []:
+        yield finding("config.packing-contamination", trainer=cfg.get("trainer_title"), setting=p["setting"],
+                      attn=p["attn"], fix=fixes.get("packing"))
+    if trainer not in ("simpletuner", "musubi"):  # those two have their own wording of it
+        for a in attn:
+            if a["backend"] == "sage" and (cfg.get("sage_training") or trainer in ("ai-toolkit", "onetrainer")):
+                yield finding("config.sage-training", trainer=cfg.get("trainer_title"), setting=a["setting"],
+                              fix=fixes.get("sage") or fixes.get("use_default"))
+
+
+# The finding for an attention name each trainer does not know (configs/ marks it known=False).
+UNKNOWN_IDS = {"sd-scripts": "config.sdscripts-unknown-option", "axolotl": "config.axolotl-unknown-attn",
+               "transformers": "config.transformers-unknown-attn", "llama-factory": "config.llamafactory-unknown-attn",
+               "onetrainer": "config.onetrainer-unknown-attn"}
+
+
+def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
+    if cfg.get("unet") and not attn:
+        yield finding("config.sdscripts-no-attention", family=cfg.get("family") or "SD 1.x/2.x/SDXL",
+                      fix=fixes.get("sdpa"))
 
 
 def _diffusers_name(cfg: dict, a: dict) -> str:
