@@ -271,7 +271,8 @@ def score_keys(keys, strong=(), shared=(), common=()) -> tuple[float, list[str]]
 def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict, dict]:
     """(reader id, doc, detection) for a file: the reader that recognises most of it, or the one --trainer names.
 
-    detection: {trainer, by ("--trainer" | "content"), score, evidence, runner_up, runner_up_score}."""
+    detection: {trainer, title, by ("--trainer" | "content"), score, evidence (the keys and values it recognised),
+    runner_up, runner_up_score}."""
     doc = make_doc(path, text)
     scores = []
     for name in READERS:
@@ -281,7 +282,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
     if trainer:
         name = trainer_name(trainer)
         pts, ev = next((p, e) for p, n, e in scores if n == name)
-        return name, doc, {"trainer": name, "by": "--trainer", "score": pts, "evidence": ev[:12],
+        return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "--trainer", "score": pts, "evidence": ev[:12],
                            "runner_up": None, "runner_up_score": None}
     (best, name, ev), (second, other, ev2) = scores[0], scores[1]
     if best < MIN_SCORE:
@@ -291,7 +292,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         raise UsageError(f"--config: {path} could be a {_module(name).TITLE} config ({', '.join(ev[:4])}) or a "
                          f"{_module(other).TITLE} one ({', '.join(ev2[:4])}): say which with --trainer {name} "
                          f"or --trainer {other}")
-    return name, doc, {"trainer": name, "by": "content", "score": best, "evidence": ev[:12],
+    return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "content", "score": best, "evidence": ev[:12],
                        "runner_up": other if second > 0 else None, "runner_up_score": second if second > 0 else None}
 
 

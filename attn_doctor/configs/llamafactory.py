@@ -54,7 +54,7 @@ def read(doc: dict) -> dict:
         name = str(raw).strip()
         if raw is False:
             name = "disabled"
-        table = dict(V0, **V1)
+        table = V1 if v1 else V0
         if name in table:
             b = table[name]
             entries.append(attention(name, f"flash_attn: {name}", b, kind="local" if b else "builtin"))
