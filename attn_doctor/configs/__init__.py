@@ -137,8 +137,14 @@ def tokens(text: str) -> list[str]:
     text = text.replace("\\\r\n", " ").replace("\\\n", " ").replace("^\r\n", " ").replace("`\n", " ")
     try:
         return shlex.split(text, comments=True)
-    except ValueError:
-        return text.split()
+    except ValueError:  # an unbalanced quote somewhere (an apostrophe in an echo): read it line by line
+        out: list[str] = []
+        for line in text.splitlines():
+            try:
+                out += shlex.split(line, comments=True)
+            except ValueError:
+                out += [w.strip("'\"") for w in line.split()]
+        return out
 
 
 def args_of(words: list[str]) -> dict:
@@ -212,7 +218,7 @@ def flatten(data: dict) -> dict:
     for k, v in data.items():
         if isinstance(v, dict):
             for k2, v2 in v.items():
-                out.setdefault(str(k2).lstrip("-"), v2)
+                out[str(k2).lstrip("-")] = v2  # a later section's value wins, as in kohya's reader
         else:
             out[str(k).lstrip("-")] = v
     return out

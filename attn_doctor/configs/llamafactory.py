@@ -10,11 +10,15 @@ Read from hiyouga/LLaMA-Factory ff6d4d1 (2026-08-18):
 - hparams/data_args.py `packing` (on by default for stage pt) and `neat_packing` ("sequence packing without
   cross-attention"); data/collator.py builds the block-diagonal mask only for neat_packing, so plain packing lets
   the packed samples attend to each other;
+- a command line `llamafactory-cli train [config.yaml] key=value ... --key value` (hparams/parser.py reads the YAML
+  and then the overrides; the YAML named there is not read here);
 - TrainingArguments `bf16`, `fp16`, finetuning_args `pure_bf16`; `per_device_train_batch_size` (v1:
   `micro_batch_size`); `torch_compile`, `torch_compile_mode`.
 """
 
 from __future__ import annotations
+
+import re
 
 from . import STRONG, as_int, attention, score_keys
 from .hf_transformers import compile_of
@@ -33,18 +37,44 @@ SHARED_KEYS = {"model_name_or_path", "dataset", "packing", "do_train", "per_devi
 COMMON_KEYS = {"learning_rate", "output_dir", "report_to", "logging_steps", "save_steps", "gradient_accumulation_steps"}
 
 
+def _value(v):
+    """A command line's text value as the YAML would hold it (true/false/None)."""
+    if isinstance(v, str) and v.lower() in ("true", "false"):
+        return v.lower() == "true"
+    return v
+
+
+def _settings(doc: dict) -> dict:
+    """A YAML's settings, or a `llamafactory-cli train [x.yaml] key=value --key value` command line's."""
+    if doc["fmt"] != "text":
+        return doc["data"]
+    out = {}
+    for w in doc["words"]:
+        k, eq, v = w.partition("=")
+        if eq and re.fullmatch(r"[a-z_][a-z0-9_.]*", k):
+            out[k] = v
+    out.update(doc["args"])
+    return {k: _value(v) for k, v in out.items()}
+
+
 def score(doc: dict) -> tuple[float, list[str]]:
-    if doc["fmt"] not in ("yaml", "json"):
+    if doc["fmt"] not in ("yaml", "json", "text"):
         return 0.0, []
-    pts, ev = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
-    fa = doc["data"].get("flash_attn")
+    cli = doc["fmt"] == "text" and any(w in ("llamafactory-cli", "lmf") for w in doc["words"])
+    if doc["fmt"] == "text" and not cli:
+        return 0.0, []
+    s = _settings(doc)
+    pts, ev = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    fa = s.get("flash_attn")
     if isinstance(fa, str) and fa in V0:
         pts, ev = pts + STRONG, ev + [f"flash_attn: {fa}"]
+    if cli:
+        pts, ev = pts + 2 * STRONG, ev + ["llamafactory-cli"]
     return pts, ev
 
 
 def read(doc: dict) -> dict:
-    s = doc["data"]
+    s = _settings(doc)
     v1 = any(k in s for k in ("model", "train_dataset", "model_class", "dist_config", "micro_batch_size")) \
         and "model_name_or_path" not in s
     raw = s.get("flash_attn")
@@ -77,7 +107,8 @@ def read(doc: dict) -> dict:
     dtype = "bfloat16" if bf16 is True or s.get("pure_bf16") is True else "float16" if s.get("fp16") is True else None
     bs = s.get("micro_batch_size") if v1 else s.get("per_device_train_batch_size", 1)
     return {
-        "trainer": "llama-factory", "trainer_title": TITLE + (" (v1)" if v1 else ""), "format": doc["fmt"],
+        "trainer": "llama-factory", "trainer_title": TITLE + (" (v1)" if v1 else ""),
+        "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],
         "family": None, "head_dims": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
         "compile": compile_of(s), "batch_size": as_int(bs), "packing": traps,
         "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples",
