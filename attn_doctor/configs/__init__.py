@@ -1,9 +1,20 @@
-"""Trainer configs (`check --config PATH`): what the user's training job will ask of the attention stack.
+"""Trainer configs (`check --config PATH [--trainer NAME]`): what the user's training job will ask of the
+attention stack.
+
+Which trainer a file belongs to is told by evidence (detect()): the file is parsed once (JSON, TOML, YAML
+through yaml.safe_load, or text: an env file, a shell script, a saved command line) and every reader in
+READERS scores the keys and values it recognises: keys only it uses weigh STRONG, keys a few trainers share
+SHARED, keys nearly all have (mixed_precision, batch_size) COMMON. The best reader must reach MIN_SCORE and
+lead the runner-up by MARGIN; otherwise the file is refused in one line (exit 2) naming the two, and
+--trainer settles it. Nothing is imported from any trainer.
 
 One module per trainer turns its config into one plain dict (JSON-round-trippable, so a saved
 report keeps it and `check --from` re-evaluates it):
 
-    trainer, trainer_title, path, format      which trainer, which file, json | toml | env | cmdline
+    trainer, trainer_title, path, format      which trainer, which file, json | toml | yaml | env | cmdline
+    detected: {trainer, title, by, score, evidence, runner_up, runner_up_score}
+                                              how the trainer was told (by: content | --trainer) and from
+                                              which keys and values (evidence)
     attention: [{name, setting, backend, known, kind, masks, via_diffusers, sdpa_kernel, hub_repo,
                  kernels_min, mask_alternative, suggestion, fix}]
                                               every backend the config names, as the trainer spells it;
@@ -11,16 +22,17 @@ report keeps it and `check --from` re-evaluates it):
                                               sage, xformers) or None; kind: local | hub | other |
                                               builtin (plain PyTorch matmul + softmax: nothing to check);
                                               masks: yes | refused (raises on a mask) | dropped (ignores it)
-    required                                  backends that must be ok (as if --require)
+    required                                  backends that must be ok (as if --require); a file that
+                                              chooses no backend (the trainer's default) requires none
     family, head_dims, dtype, mixed_precision what the smoke tests should use (dtype: torch's name)
     compile: {enabled, mode, setting}, compile_mode
                                               compile_mode feeds the allocator check ("none": no compile)
-    batch_size, split_attn, sage_training, unet, fixes
-                                              what checks/trainer.py needs; fixes holds config snippets in
-                                              the trainer's own syntax for the knowledge entries' fix lines
+    batch_size, split_attn, sage_training, unet, packing, fixes
+                                              what checks/trainer.py needs (packing: [{setting, attn}] where
+                                              packed samples would attend to each other); fixes holds
+                                              config snippets in the trainer's own syntax for the fix lines
 
-Reading never imports the trainer. Unknown keys are ignored; a file that cannot be read is a
-UsageError (one line, exit 2).
+Unknown keys are ignored; a file that cannot be read is a UsageError (one line, exit 2).
 """
 
 from __future__ import annotations
@@ -312,11 +324,6 @@ def load(path: str, trainer: str | None = None) -> dict:
     cfg["path"] = os.path.abspath(path)
     cfg["detected"] = detection
     return finish(cfg)
-
-
-def parse_with(reader: str, path: str, text: str) -> dict:
-    """One reader's dict for a file's text (no detection): what each module's parse(path, text) returns."""
-    return _module(reader).read(make_doc(path, text))
 
 
 def load_toml(path: str, text: str) -> dict:

@@ -2,7 +2,8 @@
 
 Names and behaviour read from diffusers' src/diffusers/models/attention_dispatch.py (AttentionBackendName,
 _check_attention_backend_requirements, _HUB_KERNELS_REGISTRY, each backend's `attn_mask` handling) and
-src/diffusers/utils/constants.py, main branch 2026-08. The value is parsed with
+src/diffusers/utils/constants.py, huggingface/diffusers 58eb52c (2026-08-23). The example training scripts
+(examples/*/train_*.py) take `--enable_xformers_memory_efficient_attention`; otherwise they run SDPA. The value is parsed with
 `AttentionBackendName(DIFFUSERS_ATTN_BACKEND)` when attention_dispatch is imported: a name it does not
 know makes loading any diffusers model fail.
 

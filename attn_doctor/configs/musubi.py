@@ -1,7 +1,7 @@
 """musubi-tuner and blissful-tuner: a `--config_file` TOML, or a saved command line
 (`accelerate launch ... wan_train_network.py --sdpa ...`).
 
-Names read from kohya-ss/musubi-tuner (main, 2026-06): src/musubi_tuner/training/parser_common.py
+Names read from kohya-ss/musubi-tuner 30c658c (2026-06-24): src/musubi_tuner/training/parser_common.py
 (--sdpa --flash_attn --sage_attn --xformers --flash3 --split_attn, --compile, --compile_mode with choices
 default | reduce-overhead | max-autotune | max-autotune-no-cudagraphs, --dynamo_backend/--dynamo_mode,
 --mixed_precision no | fp16 | bf16, read_config_from_file: TOML sections are flattened, CLI flags override
@@ -9,7 +9,11 @@ the TOML, and unknown keys become attributes nobody reads), training/trainer_bas
 training; picks the first of sdpa, flash_attn, sage_attn, xformers, flash3; none set is a ValueError),
 hunyuan_model/attention.py (xformers asserts "Xformers only supports splitting" without --split_attn) and
 docs/hunyuan_video.md, zimage.md, hunyuan_video_1_5.md (xformers needs --split_attn).
-blissful-tuner's `--cute` / `cute = true`, `compile`, `compile_mode`: /work/shared/seeds/cute-training-guide.en.md.
+blissful-tuner's `--cute` / `cute = true`, `compile`, `compile_mode`: /work/shared/seeds/cute-training-guide.en.md
+(blissful.py tells a blissful-tuner file from a musubi-tuner one; this module reads both).
+Detection (score): musubi-tuner's own keys (dit, task, t5, sage_attn, flash_attn, flash3, fp8_scaled, ...) and
+scripts (wan_train_network.py, ...) weigh most; keys it shares with sd-scripts (sdpa, xformers, network_module,
+dataset_config, ...) little; its own networks.lora_<model> modules count as its own.
 The dataset TOML's batch_size ([general] or [[datasets]]) is read when dataset_config exists on this machine.
 """
 
@@ -33,8 +37,6 @@ NEAR_MISSES = {
     "sage_attention": "--sage_attn", "flex": None, "flex_attn": None, "flex-attn": None, "flash_attn4": "--cute",
     "flash4": "--cute",
 }
-MUSUBI_KEYS = set(BOOL_FLAGS) | {"dit", "dataset_config", "task", "compile_mode", "network_module", "vae", "t5",
-                                 "text_encoder", "blocks_to_swap", "timestep_sampling", "discrete_flow_shift"}
 # Families by training script (…_train_network.py / …_train.py), and their attention head dims.
 SCRIPTS = {"wan": "wan", "hv": "hunyuan_video", "hv_1_5": "hunyuan_video_1_5", "fpack": "framepack",
            "qwen_image": "qwen_image", "zimage": "zimage", "flux_kontext": "flux_kontext", "flux_2": "flux_2",

@@ -1,6 +1,6 @@
 """SimpleTuner: config.json, config.toml, config.env, or a saved `simpletuner train` / train.py command line.
 
-Names read from bghira/SimpleTuner (main, 2026-08):
+Names read from bghira/SimpleTuner bc8e6ab (2026-08-22):
 - attention_mechanism choices: simpletuner_sdk/server/services/field_registry/sections/advanced.py (the
   argparse parser is built from these, so any other value is refused: "invalid choice");
 - how each maps to diffusers' dispatcher: helpers/training/attention_backend.py (_DIFFUSERS_BACKEND_TARGETS);
@@ -9,7 +9,9 @@ Names read from bghira/SimpleTuner (main, 2026-08):
 - xformers is refused on compute capability 9.0+: attention_backend.py xformers_compute_capability_error;
 - config.env keys: helpers/configuration/env_file.py (env_to_args_map, TRAINER_EXTRA_ARGS);
 - JSON/TOML keys are the CLI flags without `--` (a leading `--` is allowed): helpers/configuration/cli_utils.py;
-- torch.compile: dynamo_backend (default "no") and dynamo_mode (documentation/OPTIONS.md, "Torch Dynamo").
+- torch.compile: dynamo_backend (default "no") and dynamo_mode (documentation/OPTIONS.md, "Torch Dynamo");
+- mixed_precision defaults to bf16 (field_registry/sections/advanced.py default_value).
+An attention_mechanism left unset is SimpleTuner's default (diffusers = PyTorch SDPA): nothing is required.
 """
 
 from __future__ import annotations
