@@ -296,6 +296,20 @@ def test_axolotl_yaml(tmp_path):
     assert cfg["required"] == ["fa2", "sdpa"]
 
 
+def test_axolotl_fa2_becomes_fa4_on_hopper_with_flash_attn_4(tmp_path):
+    p = write(tmp_path, "a.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: flash_attention_2\n")
+    facts = with_gpu(saved_facts())  # FAKE: an H100 added
+    facts["packages"]["versions"]["flash-attn-4"] = "4.0.0b36"  # FAKE: flash-attn-4 installed
+    _, report = run(p, facts)
+    f = [f for f in report.findings if f.id == "config.axolotl-fa4-swap"][0]
+    assert f.severity == "info" and "`flash_attention_2`" in f.title and "4.0.0b36" in f.title
+    _, report = run(p, with_gpu(saved_facts(), "NVIDIA A100-SXM4-80GB", (8, 0)))  # FAKE: an A100, no FA4
+    assert "config.axolotl-fa4-swap" not in config_ids(report)
+    p = write(tmp_path, "b.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: sdpa\n")
+    _, report = run(p, facts)
+    assert "config.axolotl-fa4-swap" not in config_ids(report)
+
+
 def test_llamafactory_yaml(tmp_path):
     base = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\nfinetuning_type: lora\ntemplate: qwen3\nbf16: true\n"
     cfg, report = run(write(tmp_path, "a.yaml", base + "flash_attn: fa2\nper_device_train_batch_size: 2\n"))
@@ -389,6 +403,20 @@ def test_unknown_trainer_name_and_file(tmp_path):
     assert r.returncode == 2 and "unknown trainer 'kohya_gui'" in r.stderr and "llama-factory" in r.stderr
     r = cli("check", "--from", str(CPU_REPORT), "--trainer", "axolotl")
     assert r.returncode == 2 and "--trainer goes with --config" in r.stderr
+
+
+@pytest.mark.parametrize("trainer", sorted(configs.READERS))
+def test_trainer_forced_onto_any_kind_of_file_reads_it_or_says_one_line(trainer):
+    """--trainer NAME on a file of another kind (JSON, TOML, YAML, command line): a config or a UsageError."""
+    for name in ("musubi-wan-cmd.txt", "simpletuner-flex/config.json", "musubi-sage.toml", "diffusers-flash4.env",
+                 "real/axolotl/phi__lora-3.5.yaml"):
+        try:
+            cfg = configs.load(str(CONFIGS / name), trainer)
+        except UsageError as e:
+            assert "\n" not in str(e)
+            continue
+        assert cfg["detected"]["by"] == "--trainer"
+        json.dumps(cfg)
 
 
 def test_the_report_says_which_trainer_and_from_which_keys():

@@ -1269,6 +1269,16 @@ def axolotl_packing_without_backend():
     return ff.gpu_box()
 
 
+@scenario("config.axolotl-fa4-swap", "info", "cute",
+          **inline_config("axolotl", "qwen3.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: flash_attention_2\n"))
+def axolotl_fa2_on_h200_with_fa4():
+    """An axolotl YAML asking flash_attention_2 on the H200 (sm90); flash-attn 2.8.3 and flash-attn-4 4.0.0b36 import."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3")
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36")
+    return f
+
+
 @scenario("config.sage-training", "error", "sage",
           **inline_config("axolotl", "lora.yml", "base_model: NousResearch/Llama-3.2-1B\nattn_implementation: sage\n"))
 def axolotl_trains_with_sage():

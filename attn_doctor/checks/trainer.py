@@ -91,6 +91,8 @@ def trainer_rules(facts: dict, ctx: Context):
         yield from _musubi(cfg, attn, fixes)
     elif trainer == "sd-scripts":
         yield from _sd_scripts(cfg, attn, fixes)
+    elif trainer == "axolotl":
+        yield from _axolotl(facts, attn)
     for p in cfg.get("packing") or []:
         yield finding("config.packing-contamination", trainer=cfg.get("trainer_title"), setting=p["setting"],
                       attn=p["attn"], fix=fixes.get("packing"))
@@ -111,6 +113,25 @@ def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
     if cfg.get("unet") and not attn:
         yield finding("config.sdscripts-no-attention", family=cfg.get("family") or "SD 1.x/2.x/SDXL",
                       fix=fixes.get("sdpa"))
+
+
+# attn_implementation values for which axolotl patches transformers' flash_attn imports (attn_uses_flash_lib)
+AXOLOTL_FLASH_LIB = {"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2",
+                     "kernels-community/flash-attn3"}
+
+
+def _axolotl(facts: dict, attn: list[dict]):
+    """axolotl swaps FlashAttention 2/3 for FlashAttention 4 on sm90-sm110 when flash_attn.cute imports."""
+    fa4 = view.dist_version(facts, "flash-attn-4")
+    names = [a["name"] for a in attn if a["name"] in AXOLOTL_FLASH_LIB]
+    if not fa4 or not names:
+        return
+    for g in view.gpus(facts):
+        cap = g.get("capability")
+        if cap and cap[0] in (9, 10, 11):
+            yield finding("config.axolotl-fa4-swap", name=names[0], gpu=g.get("name"), cap=cap_str(cap),
+                          version=fa4, backend="cute")
+            return
 
 
 def _diffusers_name(cfg: dict, a: dict) -> str:

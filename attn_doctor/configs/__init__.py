@@ -320,7 +320,13 @@ def load(path: str, trainer: str | None = None) -> dict:
         trainer_name(trainer)  # an unknown name is the first thing to say
     text = read_text(path)
     name, doc, detection = detect(path, text, trainer)
-    cfg = _module(name).read(doc)
+    try:
+        cfg = _module(name).read(doc)
+    except (AttributeError, KeyError, TypeError) as e:  # --trainer named a reader for another kind of file
+        if detection["by"] != "--trainer":
+            raise
+        raise UsageError(f"--config: {path} is not a {_module(name).TITLE} config that attn-doctor can read "
+                         f"({doc['fmt']}: {type(e).__name__})") from None
     cfg["path"] = os.path.abspath(path)
     cfg["detected"] = detection
     return finish(cfg)

@@ -24,12 +24,12 @@ NAMES = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2", "flash_atten
          "flex_attention": "flex"}
 FLASH_VARIANTS = {"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2",
                   "kernels-community/flash-attn3", "kernels-community/vllm-flash-attn3"}
-STRONG_KEYS = {"attn_implementation", "model_init_kwargs", "padding_free", "packing_strategy", "dataset_name",
+STRONG_KEYS = {"model_init_kwargs", "padding_free", "packing_strategy", "dataset_name",
                "use_peft", "dataset_text_field", "completion_only_loss", "assistant_only_loss", "per_device_train_batch_size",
                "architectures", "transformers_version", "num_attention_heads", "num_key_value_heads",
                "max_position_embeddings", "rope_theta", "rms_norm_eps", "intermediate_size", "vocab_size",
                "_attn_implementation", "torch_compile_mode"}
-SHARED_KEYS = {"model_name_or_path", "max_length", "packing", "lora_r", "lora_alpha", "lora_target_modules", "torch_dtype",
+SHARED_KEYS = {"attn_implementation", "model_name_or_path", "max_length", "packing", "lora_r", "lora_alpha", "lora_target_modules", "torch_dtype",
                "num_train_epochs", "hidden_size", "head_dim", "model_type", "torch_compile", "bf16", "fp16",
                "lr_scheduler_type", "warmup_ratio", "logging_steps", "eval_strategy", "save_strategy", "dtype"}
 COMMON_KEYS = {"learning_rate", "output_dir", "report_to", "gradient_checkpointing", "gradient_accumulation_steps", "seed"}
