@@ -310,6 +310,20 @@ def test_axolotl_fa2_becomes_fa4_on_hopper_with_flash_attn_4(tmp_path):
     assert "config.axolotl-fa4-swap" not in config_ids(report)
 
 
+def test_llm_configs_take_head_dims_from_a_local_model_directory(tmp_path):
+    model = tmp_path / "models" / "my-llama"
+    model.mkdir(parents=True)
+    (model / "config.json").write_text(json.dumps({"architectures": ["LlamaForCausalLM"], "hidden_size": 3072,
+                                                   "num_attention_heads": 24}))
+    ax = configs.load(str(write(tmp_path, "a.yml", "base_model: models/my-llama\nsample_packing: false\n"
+                                                   "micro_batch_size: 1\n")))
+    lf = configs.load(str(write(tmp_path, "l.yaml", f"model_name_or_path: {model}\nstage: sft\nflash_attn: sdpa\n")))
+    trl = configs.load(str(write(tmp_path, "t.yaml", "model_name_or_path: models/my-llama\ndataset_name: x\n")))
+    assert ax["head_dims"] == lf["head_dims"] == trl["head_dims"] == [128]
+    hub = configs.load(str(write(tmp_path, "h.yml", "base_model: meta-llama/Llama-3.2-1B\nmicro_batch_size: 1\n")))
+    assert hub["head_dims"] is None  # a Hub id: nothing is fetched
+
+
 def test_llamafactory_yaml(tmp_path):
     base = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\nfinetuning_type: lora\ntemplate: qwen3\nbf16: true\n"
     cfg, report = run(write(tmp_path, "a.yaml", base + "flash_attn: fa2\nper_device_train_batch_size: 2\n"))

@@ -16,12 +16,15 @@ Read from axolotl-ai-cloud/axolotl 067b021 (2026-07-24):
   or with none set, "does not handle cross-sample decontamination";
 - src/axolotl/monkeypatch/attention/sage_attn.py calls sageattention's sageattn / sageattn_varlen (forward-only
   kernels: /work/shared/FACTS.md).
+Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
 """
 
 from __future__ import annotations
 
+import os
+
 from . import STRONG, as_int, score_keys
-from .hf_transformers import entry
+from .hf_transformers import entry, model_head_dims
 
 TITLE = "axolotl"
 CANONICAL = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2", "flash_attention_3": "fa3",
@@ -86,7 +89,8 @@ def read(doc: dict) -> dict:
     comp = s.get("torch_compile") in (True, "auto")
     mode = s.get("torch_compile_mode") if isinstance(s.get("torch_compile_mode"), str) else None
     return {
-        "trainer": "axolotl", "trainer_title": TITLE, "format": doc["fmt"], "family": None, "head_dims": None,
+        "trainer": "axolotl", "trainer_title": TITLE, "format": doc["fmt"], "family": None,
+        "head_dims": model_head_dims(s.get("base_model"), os.path.dirname(os.path.abspath(doc["path"]))),
         "mixed_precision": None, "dtype": dtype, "attention": entries,
         "compile": {"enabled": comp, "mode": (mode or "default") if comp else None, "setting": "torch_compile"},
         "batch_size": as_int(s.get("micro_batch_size", 1)), "packing": traps,

@@ -12,6 +12,7 @@ flash_attention_3, flex_attention, a `paged|` prefix for generation, and Hub ker
 `kernels` package (transformers.modeling_utils _check_and_adjust_attn_implementation; the transformers
 repository itself was too large to fetch here, these names are those TRL, axolotl and LLaMA-Factory pass to it).
 TrainingArguments: `torch_compile`, `torch_compile_mode`, `bf16`, `fp16`, `per_device_train_batch_size`.
+Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
 """
 
 from __future__ import annotations
@@ -66,6 +67,26 @@ def head_dims(cfg: dict) -> list[int] | None:
     return None
 
 
+def model_head_dims(model, base: str) -> list[int] | None:
+    """Head dims of the model a training config names, when it is a local directory with a config.json
+    (as written, or beside the training config); a Hub id says nothing here (nothing is downloaded)."""
+    import json
+    import os
+
+    if not isinstance(model, str) or not model.strip():
+        return None
+    for d in ([model] if os.path.isabs(model) else [model, os.path.join(base, model)]):
+        path = os.path.join(d, "config.json")
+        if os.path.isfile(path) and os.path.getsize(path) < 4 * 1024 * 1024:
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    data = json.load(fh)
+            except (OSError, ValueError):
+                return None
+            return head_dims(data) if isinstance(data, dict) else None
+    return None
+
+
 def dtype_from(s: dict) -> str | None:
     if s.get("bf16") in (True, "true", "True") or str(s.get("mixed_precision", "")).lower() == "bf16":
         return "bfloat16"
@@ -98,6 +119,12 @@ def _settings(doc: dict) -> dict:
     if isinstance(sp, str) and "attn_implementation" not in s:
         s["attn_implementation"] = sp  # accelerate's sequence parallelism (Ulysses) attention
     return s
+
+
+def _base(doc: dict) -> str:
+    import os
+
+    return os.path.dirname(os.path.abspath(doc["path"]))
 
 
 def score(doc: dict) -> tuple[float, list[str]]:
@@ -137,7 +164,7 @@ def read(doc: dict) -> dict:
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
         "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],
         "family": s.get("model_type") if model_config else None,
-        "head_dims": head_dims(s) if model_config else None,
+        "head_dims": head_dims(s) if model_config else model_head_dims(s.get("model_name_or_path"), _base(doc)),
         "mixed_precision": None, "dtype": dtype_from(s), "attention": entries,
         "compile": compile_of(s) if not model_config else {"enabled": None, "mode": None, "setting": None},
         "batch_size": as_int(s.get("per_device_train_batch_size")) if "per_device_train_batch_size" in s else None,

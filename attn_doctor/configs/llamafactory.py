@@ -14,14 +14,16 @@ Read from hiyouga/LLaMA-Factory ff6d4d1 (2026-08-18):
   and then the overrides; the YAML named there is not read here);
 - TrainingArguments `bf16`, `fp16`, finetuning_args `pure_bf16`; `per_device_train_batch_size` (v1:
   `micro_batch_size`); `torch_compile`, `torch_compile_mode`.
+Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 from . import STRONG, as_int, attention, score_keys
-from .hf_transformers import compile_of
+from .hf_transformers import compile_of, model_head_dims
 
 TITLE = "LLaMA-Factory"
 V0 = {"auto": None, "disabled": None, "sdpa": "sdpa", "fa2": "fa2", "fa3": "fa3"}
@@ -109,7 +111,9 @@ def read(doc: dict) -> dict:
     return {
         "trainer": "llama-factory", "trainer_title": TITLE + (" (v1)" if v1 else ""),
         "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],
-        "family": None, "head_dims": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
+        "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
+        "head_dims": model_head_dims(s.get("model") if v1 else s.get("model_name_or_path"),
+                                     os.path.dirname(os.path.abspath(doc["path"]))),
         "compile": compile_of(s), "batch_size": as_int(bs), "packing": traps,
         "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples",
                   "compile": "torch_compile: true", "use_default": "flash_attn: sdpa"},
