@@ -15,7 +15,10 @@ Read from axolotl-ai-cloud/axolotl 067b021 (2026-07-24):
   mask); validation.py check_sample_packing_without_attention warns that `sample_packing` with any other backend,
   or with none set, "does not handle cross-sample decontamination";
 - src/axolotl/monkeypatch/attention/sage_attn.py calls sageattention's sageattn / sageattn_varlen (forward-only
-  kernels: /work/shared/FACTS.md).
+  kernels: /work/shared/FACTS.md);
+- src/axolotl/monkeypatch/attention/flash_attn_4.py patch_flash_attn_4 (applied by loaders/patch_manager.py
+  whenever attn_implementation uses the flash-attn library): FlashAttention 2/3 calls go to flash_attn.cute on
+  compute capability 9.x-11.x when it imports (checks/trainer.py reports it: config.axolotl-fa4-swap).
 Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
 """
 
