@@ -4,9 +4,9 @@ attention stack.
 Which trainer a file belongs to is told by evidence (detect()): the file is parsed once (JSON, TOML, YAML
 through yaml.safe_load, or text: an env file, a shell script, a saved command line) and every reader in
 READERS scores the keys and values it recognises: keys only it uses weigh STRONG, keys a few trainers share
-SHARED, keys nearly all have (mixed_precision, batch_size) COMMON. The best reader must reach MIN_SCORE and
-lead the runner-up by MARGIN; otherwise the file is refused in one line (exit 2) naming the two, and
---trainer settles it. Nothing is imported from any trainer.
+SHARED, keys nearly all have (mixed_precision, batch_size) COMMON. The best reader must lead the runner-up by MARGIN
+(otherwise the file is refused in one line, exit 2, naming the two, and --trainer settles it) and reach
+MIN_SCORE (otherwise it is not a trainer config: exit 2 with the list of trainers read). Nothing is imported from any trainer.
 
 One module per trainer turns its config into one plain dict (JSON-round-trippable, so a saved
 report keeps it and `check --from` re-evaluates it):
@@ -303,7 +303,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "--trainer", "score": pts, "evidence": ev[:12],
                            "runner_up": None, "runner_up_score": None}
     (best, name, ev), (second, other, ev2) = scores[0], scores[1]
-    if best < MIN_SCORE:
+    if best < MIN_SCORE and not (second > 0 and best - second < MARGIN):
         raise UsageError(f"--config: {path} is not a trainer config attn-doctor recognises "
                          f"(it reads {supported()})")
     if best - second < MARGIN:
