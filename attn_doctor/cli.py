@@ -469,6 +469,8 @@ def bench(
         from .configs import load
 
         cfg = load(config, trainer)
+    elif trainer:
+        raise UsageError("--trainer goes with --config")
     dt = dtype or (cfg or {}).get("dtype") or "bf16"
     if dt not in DTYPE_ALIASES:
         raise UsageError(f"--dtype: unknown dtype {dt!r} (known: bf16, fp16, fp32)")
