@@ -518,6 +518,38 @@ def test_every_config_entry_fires_in_these_tests():
             assert f'"{eid}"' in text, eid
 
 
+VARIANTS = {  # error texts written here with other names and values than the entries' own examples
+    "config.axolotl-unknown-attn": ["ValueError: attn_implementation='sdp' is not accepted. Use the canonical name 'sdpa' instead.",
+                                    'attn_implementation="flash_attn_3" is not a recognized backend. Expected one of: [...]'],
+    "config.transformers-unknown-attn": ['ValueError: Specified `attn_implementation="sage"` is not supported. The only '
+                                         'possible arguments are `attn_implementation="eager"`'],
+    "config.llamafactory-unknown-attn": ["NotImplementedError: Unknown attention type: flash-attn",
+                                         "raise NotImplementedError(f'Unknown attention type: {x}') -> Unknown attention type: FA2"],
+    "config.onetrainer-unknown-attn": ["ValueError: 'flex' is not a valid AttentionMechanism"],
+    "config.packing-contamination": ["`sample_packing` with `attn_implementation='fp8'` does not handle cross-sample "
+                                     "decontamination. Use a packing-capable backend",
+                                     "[WARNING|sft_trainer.py:1154] Padding-free training is enabled, but the attention "
+                                     "implementation is not set to a supported Flash Attention variant."],
+}
+
+
+@pytest.mark.parametrize("eid", sorted(VARIANTS))
+def test_new_entries_patterns_match_other_names_and_values(eid):
+    e = entries()[eid]
+    for text in VARIANTS[eid]:
+        assert any(p.search(text) for p in e.compiled), (eid, text)
+    assert not any(p.search("attn_implementation: sdpa is fine") for p in e.compiled)
+
+
+def test_ai_toolkit_sage_backend_is_asked_to_train(tmp_path):
+    job = ("job: extension\nconfig:\n  process:\n    - type: sd_trainer\n      train:\n        attention_backend: sage\n"
+           "        dtype: bf16\n      model:\n        arch: flux\n")
+    cfg, report = run(write(tmp_path, "j.yaml", job))
+    assert cfg["required"] == ["sage"] and "config.sage-training" in config_ids(report)
+    f = [f for f in report.findings if f.id == "config.sage-training"][0]
+    assert "ai-toolkit" in f.title and f.fix.startswith("attention_backend: native")
+
+
 def test_trainer_entries_examples_match_their_patterns():
     for e in entries().values():
         if e.id.startswith("config."):
