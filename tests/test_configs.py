@@ -435,7 +435,8 @@ def test_trainer_forced_onto_any_kind_of_file_reads_it_or_says_one_line(trainer)
 
 def test_the_report_says_which_trainer_and_from_which_keys():
     r = cli("check", "--from", str(CPU_REPORT), "--config", str(CONFIGS / "musubi-sage-issue12.toml"))
-    assert "read as musubi-tuner, from: network_dim, network_module, sage_attn" in r.stdout.replace("\n  ", " ")
+    assert "read as musubi-tuner, from: sage_attn, network_dim, network_module, network_module=networks.lora_wan" \
+        in r.stdout.replace("\n  ", " ")
 
 
 def test_unknown_keys_are_ignored(tmp_path):

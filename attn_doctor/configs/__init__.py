@@ -275,15 +275,11 @@ def make_doc(path: str, text: str) -> dict:
 
 def score_keys(keys, strong=(), shared=(), common=()) -> tuple[float, list[str]]:
     """Points and evidence for the keys a reader knows: its own keys, shared ones, common ones."""
-    pts, ev = 0.0, []
-    for k in sorted(keys):
-        if k in strong:
-            pts, ev = pts + STRONG, ev + [k]
-        elif k in shared:
-            pts, ev = pts + SHARED, ev + [k]
-        elif k in common:
-            pts += COMMON
-    return pts, ev
+    own = sorted(k for k in keys if k in strong)
+    some = sorted(k for k in keys if k in shared and k not in strong)
+    pts = STRONG * len(own) + SHARED * len(some) + COMMON * sum(1 for k in keys if k in common and k not in strong
+                                                                and k not in shared)
+    return pts, own + some  # evidence: its own keys first
 
 
 def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict, dict]:
@@ -307,9 +303,9 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         raise UsageError(f"--config: {path} is not a trainer config attn-doctor recognises "
                          f"(it reads {supported()})")
     if best - second < MARGIN:
-        raise UsageError(f"--config: {path} could be a {_module(name).TITLE} config ({', '.join(ev[:4])}) or a "
-                         f"{_module(other).TITLE} one ({', '.join(ev2[:4])}): say which with --trainer {name} "
-                         f"or --trainer {other}")
+        raise UsageError(f"--config: {path} fits {_module(name).TITLE} ({', '.join(ev[:4])}) and "
+                         f"{_module(other).TITLE} ({', '.join(ev2[:4])}) about equally: say which with "
+                         f"--trainer {name} or --trainer {other}")
     return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "content", "score": best, "evidence": ev[:12],
                        "runner_up": other if second > 0 else None, "runner_up_score": second if second > 0 else None}
 
