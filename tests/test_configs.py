@@ -527,6 +527,8 @@ VARIANTS = {  # error texts written here with other names and values than the en
     "config.llamafactory-unknown-attn": ["NotImplementedError: Unknown attention type: flash-attn",
                                          "raise NotImplementedError(f'Unknown attention type: {x}') -> Unknown attention type: FA2"],
     "config.onetrainer-unknown-attn": ["ValueError: 'flex' is not a valid AttentionMechanism"],
+    "config.compile-mode-unknown": ["RuntimeError: Unrecognized mode=max_autotune, should be one of: default, "
+                                    "reduce-overhead, max-autotune, max-autotune-no-cudagraphs"],
     "config.packing-contamination": ["`sample_packing` with `attn_implementation='fp8'` does not handle cross-sample "
                                      "decontamination. Use a packing-capable backend",
                                      "[WARNING|sft_trainer.py:1154] Padding-free training is enabled, but the attention "
@@ -540,6 +542,19 @@ def test_new_entries_patterns_match_other_names_and_values(eid):
     for text in VARIANTS[eid]:
         assert any(p.search(text) for p in e.compiled), (eid, text)
     assert not any(p.search("attn_implementation: sdpa is fine") for p in e.compiled)
+
+
+def test_ai_toolkit_compile_mode_torch_does_not_have(tmp_path):
+    job = ("job: extension\nconfig:\n  process:\n    - type: sd_trainer\n      train:\n        dtype: bf16\n"
+           "      model:\n        arch: flux\n        compile: true\n        compile_mode: {}\n")
+    cfg, report = run(write(tmp_path, "j.yaml", job.format("fastest")))  # what ai-toolkit's UI offers
+    f = [f for f in report.findings if f.id == "config.compile-mode-unknown"][0]
+    assert f.severity == "error" and "mode=fastest" in f.title and f.fix.startswith("compile_mode: default")
+    for mode in ("max-autotune", "default", "lite"):
+        _, report = run(write(tmp_path, "k.yaml", job.format(mode)))
+        assert "config.compile-mode-unknown" not in config_ids(report), mode
+    _, report = run(write(tmp_path, "n.yaml", job.format("fastest").replace("compile: true", "compile: false")))
+    assert "config.compile-mode-unknown" not in config_ids(report)  # never compiled: the mode is never read
 
 
 def test_ai_toolkit_sage_backend_is_asked_to_train(tmp_path):

@@ -1279,6 +1279,15 @@ def axolotl_fa2_on_h200_with_fa4():
     return f
 
 
+@scenario("config.compile-mode-unknown", "error",
+          **inline_config("ai_toolkit", "job.yaml", "job: extension\nconfig:\n  process:\n    - type: sd_trainer\n"
+                                                    "      model:\n        arch: flux\n        compile: true\n"
+                                                    "        compile_mode: fastest\n"))
+def ai_toolkit_fastest_compile_mode():
+    """An ai-toolkit job file with compile: true and compile_mode: fastest (its UI's choice; torch has no such mode)."""
+    return ff.gpu_box()
+
+
 @scenario("config.sage-training", "error", "sage",
           **inline_config("axolotl", "lora.yml", "base_model: NousResearch/Llama-3.2-1B\nattn_implementation: sage\n"))
 def axolotl_trains_with_sage():

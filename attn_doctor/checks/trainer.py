@@ -73,6 +73,10 @@ def trainer_rules(facts: dict, ctx: Context):
     attn = [a for a in cfg.get("attention") or [] if a["known"]]
     batch = cfg.get("batch_size")
     comp = cfg.get("compile") or {}
+    mode = comp.get("mode")
+    if comp.get("enabled") and isinstance(mode, str) and mode not in TORCH_COMPILE_MODES:
+        yield finding("config.compile-mode-unknown", mode=mode, setting=comp.get("setting") or "compile_mode",
+                      trainer=cfg.get("trainer_title"), fix=fixes.get("compile_mode") or "compile_mode: default")
     for a in attn:
         if a["backend"] == "flex" and a["via_diffusers"] and not comp.get("enabled") and not cfg.get("unet"):
             known = comp.get("enabled") is not None
@@ -103,6 +107,8 @@ def trainer_rules(facts: dict, ctx: Context):
                               fix=fixes.get("sage") or fixes.get("use_default"))
 
 
+# torch.compile's modes (torch/_inductor/__init__.py list_mode_options; "lite" is new in torch 2.13)
+TORCH_COMPILE_MODES = ("default", "lite", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 # The finding for an attention name each trainer does not know (configs/ marks it known=False).
 UNKNOWN_IDS = {"sd-scripts": "config.sdscripts-unknown-option", "axolotl": "config.axolotl-unknown-attn",
                "transformers": "config.transformers-unknown-attn", "llama-factory": "config.llamafactory-unknown-attn",

@@ -89,7 +89,8 @@ def read(doc: dict) -> dict:
         "fixes": {"compile": "compile: true   # under model: (compile_mode: default)",
                   "use_default": "attention_backend: native   # under train:",
                   "mask": f"attention_backend: {alt}   # under train:" if alt else None,
-                  "sage": "attention_backend: native   # under train:"},
+                  "sage": "attention_backend: native   # under train:",
+                  "compile_mode": "compile_mode: default   # under model: (or max-autotune)"},
     }
 
 
