@@ -10,7 +10,8 @@
 #     Wan (--sdpa, bf16, head dim 128), axolotl Llama-4 Scout (flex_attention, bf16).
 #     PASS: the expected trainer and required, each required backend ok, and smoke cases ran in the config's
 #     dtype and at every head dim it names, all ok.
-# Every JSON report lands in $OUT/cfg/; one PASS/FAIL line per case; exit 1 if any case failed.
+# Every JSON report lands in $OUT/cfg/ (keep them under fixtures/gpu/); one PASS/FAIL line per case; exit 1 if
+# any case failed. Without a GPU cases 3-5 FAIL by design: the CPU runs a fixed plan, not the config's dtype/head dims.
 set -u
 OUT=${OUT:-/tmp/out}
 R="$OUT/cfg"; mkdir -p "$R"
@@ -78,7 +79,7 @@ PY
 
 run() {  # run NAME TRAINER REQUIRED EXPECT_RC IDS SMOKE -- check args...
   local name=$1 trainer=$2 req=$3 want=$4 ids=$5 smoke=$6; shift 7
-  timeout 200 "$@" --json "$R/$name.json" >"$R/$name.txt" 2>&1
+  timeout 150 "$@" --timeout 90 --json "$R/$name.json" >"$R/$name.txt" 2>&1
   local rc=$?
   verdict "$name" "$rc" "$R/$name.json" "$trainer" "$req" "$want" "$ids" "$smoke" || fails=$((fails + 1))
 }
