@@ -69,7 +69,7 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
                timeout: float = DEFAULT_TIMEOUT, python: str | None = None, *, strict: bool = False,
                compile_mode: str | None = None, select=None, ignore=None, thorough: bool = False,
                devices: list[int] | None = None, from_report: str | None = None,
-               strict_devices: bool = True) -> CheckPlan:
+               strict_devices: bool = True, trainer: str | None = None) -> CheckPlan:
     """Parse and validate what `check` was asked; a UsageError (one line) for anything wrong.
     With `from_report`, the saved run's require, config, select, ignore, strict, compile mode and
     backends apply unless given again (None: not given)."""
@@ -85,7 +85,9 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
     if config:
         from .configs import load
 
-        cfg = load(config)
+        cfg = load(config, trainer)
+    elif trainer:
+        raise UsageError("--trainer goes with --config")
     saved = None
     if from_report:
         from .saved import load_report, prior_options
@@ -230,15 +232,15 @@ def run_bench(only: list[str] | None, seqlens: list[int] | None, default_seqlens
 def check(backends=None, require=None, config: str | None = None, smoke: bool = True,
           timeout: float = DEFAULT_TIMEOUT, python: str | None = None, *, strict: bool = False,
           compile_mode: str | None = None, select=None, ignore=None, thorough: bool = False,
-          devices: list[int] | None = None, from_report: str | None = None) -> Report:
+          devices: list[int] | None = None, from_report: str | None = None, trainer: str | None = None) -> Report:
     """What `attn-doctor check --json` reports, as a Report (`exit_code`, `backends`, `findings`,
     `to_dict()`). torch and the backends are imported, and their kernels run, only in child
     processes, so the caller's process stays as it was. `backends`/`require`: names or lists of
-    names; `config`: a trainer config's path; `python`: check another interpreter (a python, a venv
+    names; `config`: a trainer config's path (`trainer` names its trainer where two could read it); `python`: check another interpreter (a python, a venv
     or a conda prefix). Bad arguments raise attn_doctor.UsageError."""
     return run_check(plan_check(backends, require, config, smoke=smoke, timeout=timeout, python=python,
                                 strict=strict, compile_mode=compile_mode, select=select, ignore=ignore,
-                                thorough=thorough, devices=devices, from_report=from_report))
+                                thorough=thorough, devices=devices, from_report=from_report, trainer=trainer))
 
 
 def require(*names: str, **kwargs) -> Report:

@@ -89,7 +89,8 @@ def check(
     no_smoke: bool = typer.Option(False, "--no-smoke", help="Probe only: run no kernels."),
     backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", metavar="NAME", help=f"Limit the run to these backends (repeatable or comma-separated): {NAMES}."),
     require: Optional[List[str]] = typer.Option(None, "--require", "-r", metavar="NAME", help="Fail (exit 1) unless this backend is ok (repeatable)."),
-    config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config (SimpleTuner config.json/.toml/.env, musubi-tuner / blissful-tuner TOML or saved command line, a DIFFUSERS_ATTN_BACKEND env file): require and test what it asks for."),
+    config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config (SimpleTuner, musubi-tuner, blissful-tuner, ai-toolkit, sd-scripts, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers/TRL; a DIFFUSERS_ATTN_BACKEND env file): require and test what it asks for."),
+    trainer: Optional[str] = typer.Option(None, "--trainer", metavar="NAME", help="Which trainer --config is for, when the file could be two trainers'."),
     timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, metavar="SECONDS", help="Seconds allowed for each child process (imports, kernels)."),
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="What to print: text, json (same as --json -), github (workflow annotations) or markdown (for a bug report, redacted)."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the JSON report to PATH, or to stdout with '-'."),
@@ -135,7 +136,7 @@ def check(
     plan = api.plan_check(backend, require, config, smoke=not no_smoke, timeout=timeout, strict=strict,
                           compile_mode=compile_mode, select=select, ignore=ignore, thorough=thorough,
                           devices=device, from_report=from_report, python=python,
-                          strict_devices=not distributed)
+                          strict_devices=not distributed, trainer=trainer)
     if rank is not None:
         _distributed(plan, rank, device, gather_timeout or 2 * timeout + 60, json_out, verbose, strict)
     from .progress import Progress
@@ -405,6 +406,7 @@ def bench(
     causal: bool = typer.Option(False, "--causal/--no-causal", help="Causal mask (LLMs) or full attention (diffusion)."),
     backward: bool = typer.Option(True, "--backward/--no-backward", help="Also time forward+backward."),
     config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="Take dtype, head dim and batch from a trainer config."),
+    trainer: Optional[str] = typer.Option(None, "--trainer", metavar="NAME", help="Which trainer --config is for, when the file could be two trainers'."),
     backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", metavar="NAME", help=f"Only these backends (repeatable): {NAMES}."),
     device: int = typer.Option(0, "--device", "-d", min=0, metavar="INDEX", help="GPU index to time on."),
     timeout: float = typer.Option(600.0, "--timeout", min=10.0, max=3600.0, metavar="SECONDS", help="Seconds allowed for each backend's timing process."),
@@ -423,7 +425,9 @@ def bench(
     if config:
         from .configs import load
 
-        cfg = load(config)
+        cfg = load(config, trainer)
+    elif trainer:
+        raise UsageError("--trainer goes with --config")
     dt = dtype or (cfg or {}).get("dtype") or "bf16"
     if dt not in DTYPE_ALIASES:
         raise UsageError(f"--dtype: unknown dtype {dt!r} (known: bf16, fp16, fp32)")

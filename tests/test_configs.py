@@ -40,6 +40,10 @@ CASES = [
      ["config.musubi-unknown-flag", "config.xformers-no-split"]),
     ("musubi-sage.toml", "musubi", "toml", ["sage"], "float16", [128], "none", None, ["config.musubi-sage-training"]),
     ("diffusers-flash4.env", "diffusers", "env", [], None, None, None, None, ["config.hub-kernels-missing"]),
+    # issue 12: both were once read as SimpleTuner configs (mixed_precision is a SimpleTuner key too)
+    ("musubi-sage-issue12.toml", "musubi", "toml", ["sage"], "bfloat16", [128], "none", None,
+     ["config.musubi-sage-training"]),
+    ("blissful-cute-issue12.toml", "musubi", "toml", ["cute"], "bfloat16", None, "max-autotune", None, []),
 ]
 
 
@@ -52,6 +56,27 @@ def test_fixture(case):
     assert (cfg["dtype"], cfg["head_dims"], cfg["compile_mode"], cfg["batch_size"]) == (dtype, head_dims, mode, batch)
     assert config_ids(report) == found
     json.dumps(cfg)  # a saved report must be able to carry it
+
+
+def test_issue12_files_are_read_as_their_trainers():
+    musubi = configs.load(str(CONFIGS / "musubi-sage-issue12.toml"))
+    assert musubi["detected"]["trainer"] == "musubi" and musubi["sage_training"]
+    assert {"sage_attn", "network_module=networks.lora_wan"} <= set(musubi["detected"]["evidence"])
+    assert "mixed_precision" not in musubi["detected"]["evidence"]  # a common key weighs too little to name
+    bliss = configs.load(str(CONFIGS / "blissful-cute-issue12.toml"))
+    assert (bliss["detected"]["trainer"], bliss["trainer_title"]) == ("blissful", "blissful-tuner")
+    assert bliss["detected"]["evidence"][0] == "cute"
+
+
+def test_issue12_blissful_cute_max_autotune_with_cuda_malloc_async_fails():
+    facts = saved_facts()
+    facts["env"] = {"PYTORCH_ALLOC_CONF": "backend:cudaMallocAsync"}  # FAKE: the user's allocator setting
+    _, report = run(CONFIGS / "blissful-cute-issue12.toml", facts)
+    hit = [f for f in report.findings if f.id == "alloc.async-cudagraphs"]
+    assert hit and hit[0].severity == "error" and report.exit_code == 1
+    facts["env"] = {}
+    _, report = run(CONFIGS / "blissful-cute-issue12.toml", facts)
+    assert "alloc.async-cudagraphs" not in [f.id for f in report.findings]
 
 
 def test_required_backend_missing_fails_the_run():
@@ -105,7 +130,7 @@ def test_simpletuner_unknown_name_and_suggestion(tmp_path):
 def test_simpletuner_sage_for_validation_only(tmp_path):
     p = write(tmp_path, "config.json", json.dumps({"attention_mechanism": "sageattention", "model_family": "flux"}))
     cfg, report = run(p)
-    assert cfg["required"] == ["sage", "sdpa"] and not cfg["sage_training"]
+    assert cfg["required"] == ["sage"] and not cfg["sage_training"]  # SDPA for training is the default nobody chose
     assert config_ids(report) == ["config.simpletuner-sage-inference"]
 
 
@@ -173,6 +198,247 @@ def test_musubi_several_backends_and_cli_over_toml(tmp_path):
     assert config_ids(report) == ["config.musubi-several-backends"]
 
 
+# ---- the trainers added for issue 12: each one's settings, and the traps its code sets ----
+
+def test_ai_toolkit_job_file(tmp_path):
+    job = """job: extension
+config:
+  name: wan_lora
+  process:
+    - type: sd_trainer
+      train:
+        batch_size: 2
+        dtype: bf16
+        attention_backend: flash
+      model:
+        name_or_path: Wan-AI/Wan2.1-T2V-1.3B-Diffusers
+        arch: wan21
+        compile: true
+        compile_mode: max-autotune-no-cudagraphs
+      save:
+        dtype: float16
+"""
+    cfg, report = run(write(tmp_path, "wan.yaml", job))
+    assert cfg["detected"]["trainer"] == "ai-toolkit" and cfg["required"] == ["fa2"]
+    assert (cfg["dtype"], cfg["head_dims"], cfg["compile_mode"], cfg["batch_size"]) == \
+        ("bfloat16", [128], "max-autotune-no-cudagraphs", 2)  # train.dtype, not save.dtype
+    f = [f for f in report.findings if f.id == "config.mask-refused"][0]
+    assert f.fix.startswith("attention_backend: flash_varlen")
+    cfg, report = run(write(tmp_path, "bad.yaml", job.replace("attention_backend: flash", "attention_backend: flash_attn")))
+    assert "config.diffusers-unknown-backend" in config_ids(report) and cfg["required"] == []
+
+
+def test_sd_scripts_command_lines_and_toml(tmp_path):
+    cfg, report = run(write(tmp_path, "sd15.sh", "accelerate launch --num_cpu_threads_per_process 1 train_network.py "
+                                                 "--pretrained_model_name_or_path=v1-5.safetensors --sdpa "
+                                                 "--mixed_precision=fp16 --train_batch_size=4\n"))
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"], cfg["family"]) == ("sd-scripts", ["sdpa"], "float16", "sd1x")
+    cfg, report = run(write(tmp_path, "flux.sh", "accelerate launch flux_train_network.py --ae ae.sft --mem_eff_attn "
+                                                 "--mixed_precision bf16\n"))
+    assert cfg["required"] == ["sdpa"] and cfg["head_dims"] == [128]  # Flux calls SDPA whatever the UNet flags say
+    cfg, report = run(write(tmp_path, "sdxl.sh", "accelerate launch sdxl_train_network.py --mem_eff_attn --torch_compile\n"))
+    assert cfg["required"] == [] and cfg["compile_mode"] == "default" and config_ids(report) == []
+    cfg, report = run(write(tmp_path, "plain.sh", "accelerate launch sdxl_train_network.py --mixed_precision bf16\n"))
+    assert config_ids(report) == ["config.sdscripts-no-attention"]
+    assert [f.fix for f in report.findings if f.id == "config.sdscripts-no-attention"] == ["--sdpa"]
+    cfg, report = run(write(tmp_path, "t.toml", '[model]\npretrained_model_name_or_path = "x"\nsave_model_as = "safetensors"\n'
+                                                'clip_skip = 2\n[attn]\nflash_attn = true\nxformers = true\n'))
+    assert cfg["detected"]["trainer"] == "sd-scripts" and cfg["required"] == ["xformers"]
+    f = [f for f in report.findings if f.id == "config.sdscripts-unknown-option"][0]
+    assert f.fix.startswith("sdpa = true")
+    cfg, report = run(write(tmp_path, "hy.sh", "accelerate launch hunyuan_image_train_network.py --attn_mode sageattn\n"))
+    assert cfg["required"] == ["sage"] and "config.sage-training" in config_ids(report)
+
+
+def test_diffusion_pipe_toml(tmp_path):
+    toml = ("output_dir = '/o'\ndataset = 'd.toml'\nmicro_batch_size_per_gpu = 2\npipeline_stages = 1\ncompile = true\n"
+            "[model]\ntype = '{}'\ndtype = 'bfloat16'\ntransformer_dtype = 'float8'\n")
+    cfg, _ = run(write(tmp_path, "wan.toml", toml.format("wan")))
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"], cfg["compile_mode"], cfg["batch_size"]) == \
+        ("diffusion-pipe", ["fa2"], "bfloat16", "default", 2)  # models/wan/model.py calls flash_attention()
+    cfg, _ = run(write(tmp_path, "flux.toml", toml.format("flux")))
+    assert cfg["required"] == [] and cfg["head_dims"] == [128]  # PyTorch SDPA, chosen by nobody
+
+
+def test_onetrainer_json(tmp_path):
+    cfg, report = run(write(tmp_path, "c.json", json.dumps({"model_type": "QWEN", "attention_mechanism": "FLASH",
+                                                            "train_dtype": "BFLOAT_16", "batch_size": 4})))
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("onetrainer", ["fa2"], "bfloat16")
+    f = [f for f in report.findings if f.id == "config.mask-refused"][0]
+    assert f.fix.startswith('"attention_mechanism": "SDP"')
+    cfg, report = run(write(tmp_path, "sd.json", json.dumps({"model_type": "STABLE_DIFFUSION_XL_10_BASE",
+                                                             "attention_mechanism": "FLEX", "train_dtype": "FLOAT_16"})))
+    assert cfg["required"] == ["sdpa"] and "config.backend-no-effect" in config_ids(report)
+    cfg, report = run(write(tmp_path, "x.json", json.dumps({"model_type": "FLUX_DEV_1", "attention_mechanism": "FLASH_ATTN",
+                                                            "base_model_name": "x"})))
+    f = [f for f in report.findings if f.id == "config.onetrainer-unknown-attn"][0]
+    assert f.fix.startswith('"attention_mechanism": "FLASH"') and cfg["required"] == []
+
+
+def test_axolotl_yaml(tmp_path):
+    base = "base_model: Qwen/Qwen3-8B\nmicro_batch_size: 2\nsequence_len: 4096\n"
+    cfg, report = run(write(tmp_path, "a.yml", base + "flash_attention: true\nsdp_attention: true\nbf16: auto\n"
+                                                      "torch_compile: true\ntorch_compile_mode: max-autotune\n"))
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"], cfg["compile_mode"]) == \
+        ("axolotl", ["fa2"], "bfloat16", "max-autotune")  # the first legacy flag in axolotl's order wins
+    cfg, report = run(write(tmp_path, "b.yml", base + "attn_implementation: xformers\nsample_packing: true\n"
+                                                      "fp16: true\nbf16: false\n"))
+    assert (cfg["required"], cfg["dtype"]) == (["xformers"], "float16") and config_ids(report) == []
+    cfg, report = run(write(tmp_path, "c.yml", base + "attn_implementation: flex\n"))
+    f = [f for f in report.findings if f.id == "config.axolotl-unknown-attn"][0]
+    assert f.fix.startswith("attn_implementation: flex_attention")
+    cfg, report = run(write(tmp_path, "d.yml", base + "sample_packing: true\n"))
+    assert cfg["required"] == [] and config_ids(report) == ["config.packing-contamination"]
+    cfg, report = run(write(tmp_path, "e.yml", base + "attn_implementation: kernels-community/flash-attn3\n"))
+    assert cfg["required"] == [] and config_ids(report) == ["config.hub-kernels-missing"]
+    assert "transformers cannot load" in [f for f in report.findings if f.id == "config.hub-kernels-missing"][0].title
+    cfg, report = run(write(tmp_path, "f.yml", base + "gemma4_hybrid_attn_impl: true\n"))
+    assert cfg["required"] == ["fa2", "sdpa"]
+
+
+def test_axolotl_fa2_becomes_fa4_on_hopper_with_flash_attn_4(tmp_path):
+    p = write(tmp_path, "a.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: flash_attention_2\n")
+    facts = with_gpu(saved_facts())  # FAKE: an H100 added
+    facts["packages"]["versions"]["flash-attn-4"] = "4.0.0b36"  # FAKE: flash-attn-4 installed
+    _, report = run(p, facts)
+    f = [f for f in report.findings if f.id == "config.axolotl-fa4-swap"][0]
+    assert f.severity == "info" and "`flash_attention_2`" in f.title and "4.0.0b36" in f.title
+    _, report = run(p, with_gpu(saved_facts(), "NVIDIA A100-SXM4-80GB", (8, 0)))  # FAKE: an A100, no FA4
+    assert "config.axolotl-fa4-swap" not in config_ids(report)
+    p = write(tmp_path, "b.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: sdpa\n")
+    _, report = run(p, facts)
+    assert "config.axolotl-fa4-swap" not in config_ids(report)
+
+
+def test_llm_configs_take_head_dims_from_a_local_model_directory(tmp_path):
+    model = tmp_path / "models" / "my-llama"
+    model.mkdir(parents=True)
+    (model / "config.json").write_text(json.dumps({"architectures": ["LlamaForCausalLM"], "hidden_size": 3072,
+                                                   "num_attention_heads": 24}))
+    ax = configs.load(str(write(tmp_path, "a.yml", "base_model: models/my-llama\nsample_packing: false\n"
+                                                   "micro_batch_size: 1\n")))
+    lf = configs.load(str(write(tmp_path, "l.yaml", f"model_name_or_path: {model}\nstage: sft\nflash_attn: sdpa\n")))
+    trl = configs.load(str(write(tmp_path, "t.yaml", "model_name_or_path: models/my-llama\ndataset_name: x\n")))
+    assert ax["head_dims"] == lf["head_dims"] == trl["head_dims"] == [128]
+    hub = configs.load(str(write(tmp_path, "h.yml", "base_model: meta-llama/Llama-3.2-1B\nmicro_batch_size: 1\n")))
+    assert hub["head_dims"] is None  # a Hub id: nothing is fetched
+
+
+def test_llamafactory_yaml(tmp_path):
+    base = "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\nfinetuning_type: lora\ntemplate: qwen3\nbf16: true\n"
+    cfg, report = run(write(tmp_path, "a.yaml", base + "flash_attn: fa2\nper_device_train_batch_size: 2\n"))
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"], cfg["batch_size"]) == \
+        ("llama-factory", ["fa2"], "bfloat16", 2)
+    cfg, report = run(write(tmp_path, "b.yaml", base + "flash_attn: disabled\npacking: true\n"))
+    assert cfg["required"] == [] and config_ids(report) == ["config.packing-contamination"]
+    cfg, report = run(write(tmp_path, "c.yaml", base + "flash_attn: sdpa\npacking: true\nneat_packing: true\n"))
+    assert cfg["required"] == ["sdpa"] and config_ids(report) == []
+    cfg, report = run(write(tmp_path, "d.yaml", base + "flash_attn: flash_attention_2\n"))
+    f = [f for f in report.findings if f.id == "config.llamafactory-unknown-attn"][0]
+    assert f.fix.startswith("flash_attn: ")
+    cfg, _ = run(write(tmp_path, "v1.yaml", "model: Qwen/Qwen3-0.6B\nmodel_class: llm\nflash_attn: flash_attention_2\n"
+                                            "train_dataset: d.yaml\nmicro_batch_size: 1\ncutoff_len: 2048\n"))
+    assert (cfg["required"], cfg["dtype"]) == (["fa2"], "bfloat16")  # v1: HF names, bf16 on by default
+
+
+def test_transformers_trl_and_model_config(tmp_path):
+    cfg, report = run(write(tmp_path, "sft.yaml", "model_name_or_path: Qwen/Qwen3-0.6B\ndataset_name: x\n"
+                                                  "attn_implementation: sdpa\npadding_free: true\nbf16: true\n"))
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("transformers", ["sdpa"], "bfloat16")
+    assert config_ids(report) == ["config.packing-contamination"]
+    cfg, report = run(write(tmp_path, "sft2.yaml", "model_name_or_path: Qwen/Qwen3-0.6B\ndataset_name: x\n"
+                                                   "model_init_kwargs:\n  attn_implementation: flash_attention_2\n"
+                                                   "packing: true\n"))
+    assert cfg["required"] == ["fa2"] and config_ids(report) == []
+    cfg, report = run(write(tmp_path, "sft3.json", json.dumps({"model_name_or_path": "m", "dataset_name": "x",
+                                                               "attn_implementation": "flash_attn_2"})))
+    f = [f for f in report.findings if f.id == "config.transformers-unknown-attn"][0]
+    assert f.fix.startswith("attn_implementation: flash_attention_2") and cfg["required"] == []
+    cfg, report = run(write(tmp_path, "cmd.sh", "trl sft --model_name_or_path Qwen/Qwen3-0.6B --dataset_name x "
+                                                "--attn_implementation flex_attention --torch_compile true\n"))
+    assert (cfg["required"], cfg["compile_mode"], cfg["format"]) == (["flex"], "default", "cmdline")
+    model = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 4096,
+             "num_attention_heads": 32, "head_dim": 128, "torch_dtype": "bfloat16", "transformers_version": "4.57.0"}
+    cfg, report = run(write(tmp_path, "config.json", json.dumps(model)))
+    assert (cfg["detected"]["trainer"], cfg["head_dims"], cfg["dtype"], cfg["required"]) == \
+        ("transformers", [128], "bfloat16", [])
+    del model["head_dim"]
+    model["attn_implementation"] = "flash_attention_3"
+    cfg, _ = run(write(tmp_path, "config.json", json.dumps(model)))
+    assert cfg["head_dims"] == [128] and cfg["required"] == ["fa3"]
+
+
+# ---- detection: near misses ----
+
+def test_a_key_two_trainers_share_is_settled_by_its_value(tmp_path):
+    st = configs.load(str(write(tmp_path, "a.json", json.dumps({"attention_mechanism": "flex", "train_batch_size": 2}))))
+    ot = configs.load(str(write(tmp_path, "b.json", json.dumps({"attention_mechanism": "FLEX", "batch_size": 2}))))
+    assert (st["detected"]["trainer"], ot["detected"]["trainer"]) == ("simpletuner", "onetrainer")
+    mu = configs.load(str(write(tmp_path, "c.toml", 'network_module = "networks.lora_wan"\nsdpa = true\n')))
+    sd = configs.load(str(write(tmp_path, "d.toml", 'network_module = "networks.lora_sd3"\nsdpa = true\n')))
+    assert (mu["detected"]["trainer"], sd["detected"]["trainer"]) == ("musubi", "sd-scripts")
+
+
+def test_one_trainers_file_with_a_few_keys_of_another(tmp_path):
+    mu = write(tmp_path, "m.toml", '[model]\ndit = "d.safetensors"\ntask = "t2v-14B"\nsdpa = true\n'
+                                   'mixed_precision = "bf16"\n[extra]\nsave_model_as = "safetensors"\n')
+    cfg = configs.load(str(mu))
+    assert cfg["detected"]["trainer"] == "musubi" and cfg["detected"]["runner_up"] == "sd-scripts"
+    ax = write(tmp_path, "a.yml", "base_model: m\nsample_packing: true\nmicro_batch_size: 1\n"
+                                  "attn_implementation: flash_attention_2\nmodel_name_or_path: m\n")
+    assert configs.load(str(ax))["detected"]["trainer"] == "axolotl"
+
+
+def test_a_tie_is_one_line_and_trainer_settles_it(tmp_path):
+    p = write(tmp_path, "mixed.toml", 'dit = "d.safetensors"\nsave_model_as = "safetensors"\nsdpa = true\n')
+    with pytest.raises(UsageError) as err:
+        configs.load(str(p))
+    msg = str(err.value)
+    assert "\n" not in msg and "musubi-tuner" in msg and "sd-scripts" in msg
+    assert "--trainer musubi" in msg and "--trainer sd-scripts" in msg
+    assert configs.load(str(p), "musubi")["detected"] == {**configs.load(str(p), "musubi")["detected"], "by": "--trainer"}
+    assert configs.load(str(p), "sd-scripts")["trainer"] == "sd-scripts"
+    assert configs.load(str(p), "kohya")["trainer"] == "sd-scripts"  # an alias
+    r = cli("check", "--from", str(CPU_REPORT), "--config", str(p))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--trainer" in r.stderr
+    r = cli("check", "--from", str(CPU_REPORT), "--config", str(p), "--trainer", "musubi", "--json", "-")
+    doc = json.loads(r.stdout)
+    assert doc["config"]["detected"]["trainer"] == "musubi" and doc["required"] == ["sdpa"]
+
+
+def test_unknown_trainer_name_and_file(tmp_path):
+    p = write(tmp_path, "package.json", json.dumps({"name": "app", "version": "1.0.0", "private": True,
+                                                    "scripts": {"dev": "vite"}, "dependencies": {"vue": "^3"}}))
+    r = cli("check", "--from", str(CPU_REPORT), "--config", str(p))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    for title in ("SimpleTuner", "musubi-tuner", "axolotl", "LLaMA-Factory", "OneTrainer", "sd-scripts"):
+        assert title in r.stderr
+    r = cli("check", "--from", str(CPU_REPORT), "--config", str(p), "--trainer", "kohya_gui")
+    assert r.returncode == 2 and "unknown trainer 'kohya_gui'" in r.stderr and "llama-factory" in r.stderr
+    r = cli("check", "--from", str(CPU_REPORT), "--trainer", "axolotl")
+    assert r.returncode == 2 and "--trainer goes with --config" in r.stderr
+
+
+@pytest.mark.parametrize("trainer", sorted(configs.READERS))
+def test_trainer_forced_onto_any_kind_of_file_reads_it_or_says_one_line(trainer):
+    """--trainer NAME on a file of another kind (JSON, TOML, YAML, command line): a config or a UsageError."""
+    for name in ("musubi-wan-cmd.txt", "simpletuner-flex/config.json", "musubi-sage.toml", "diffusers-flash4.env",
+                 "real/axolotl/phi__lora-3.5.yaml"):
+        try:
+            cfg = configs.load(str(CONFIGS / name), trainer)
+        except UsageError as e:
+            assert "\n" not in str(e)
+            continue
+        assert cfg["detected"]["by"] == "--trainer"
+        json.dumps(cfg)
+
+
+def test_the_report_says_which_trainer_and_from_which_keys():
+    r = cli("check", "--from", str(CPU_REPORT), "--config", str(CONFIGS / "musubi-sage-issue12.toml"))
+    assert "read as musubi-tuner, from: sage_attn, network_dim, network_module, network_module=networks.lora_wan" \
+        in r.stdout.replace("\n  ", " ")
+
+
 def test_unknown_keys_are_ignored(tmp_path):
     p = write(tmp_path, "config.json", json.dumps({"attention_mechanism": "flex", "dynamo_backend": "inductor",
                                                    "some_future_key": {"nested": [1, 2]}, "model_family": "wan"}))
@@ -188,8 +454,12 @@ BAD = {
     "bad json": (lambda d: _bytes(d / "config.json", b'{"attention_mechanism": "flex",}'), "not valid JSON"),
     "json list": (lambda d: _bytes(d / "config.json", b'["flex"]'), "not an object"),
     "bad toml": (lambda d: _bytes(d / "c.toml", b"sdpa = = true\n"), "not valid TOML"),
-    "foreign toml": (lambda d: _bytes(d / "c.toml", b'[tool.black]\nline-length = 100\n'), "neither a SimpleTuner"),
-    "unknown text": (lambda d: _bytes(d / "notes.txt", b"hello\n"), "cannot tell which trainer"),
+    "foreign toml": (lambda d: _bytes(d / "c.toml", b'[tool.black]\nline-length = 100\n'), "not a trainer config"),
+    "unknown text": (lambda d: _bytes(d / "notes.txt", b"hello\n"), "not a trainer config"),
+    "package.json": (lambda d: _bytes(d / "package.json", b'{"name": "web", "version": "1.0.0", "scripts": {"build": '
+                                                            b'"tsc"}, "dependencies": {"react": "^18"}}'), "not a trainer config"),
+    "bad yaml": (lambda d: _bytes(d / "c.yaml", b"base_model: [x\n"), "not valid YAML"),
+    "yaml list": (lambda d: _bytes(d / "c.yml", b"- flash_attention\n"), "not an object"),
     "too large": (lambda d: _big(d / "huge.json"), "too large"),
     "symlink loop": (lambda d: _loop(d), "cannot read"),
     "device": (lambda d: "/dev/null", "not a regular file"),
@@ -247,6 +517,53 @@ def test_every_config_entry_fires_in_these_tests():
     for eid in entries():
         if eid.startswith("config."):
             assert f'"{eid}"' in text, eid
+
+
+VARIANTS = {  # error texts written here with other names and values than the entries' own examples
+    "config.axolotl-unknown-attn": ["ValueError: attn_implementation='sdp' is not accepted. Use the canonical name 'sdpa' instead.",
+                                    'attn_implementation="flash_attn_3" is not a recognized backend. Expected one of: [...]'],
+    "config.transformers-unknown-attn": ['ValueError: Specified `attn_implementation="sage"` is not supported. The only '
+                                         'possible arguments are `attn_implementation="eager"`'],
+    "config.llamafactory-unknown-attn": ["NotImplementedError: Unknown attention type: flash-attn",
+                                         "raise NotImplementedError(f'Unknown attention type: {x}') -> Unknown attention type: FA2"],
+    "config.onetrainer-unknown-attn": ["ValueError: 'flex' is not a valid AttentionMechanism"],
+    "config.compile-mode-unknown": ["RuntimeError: Unrecognized mode=max_autotune, should be one of: default, "
+                                    "reduce-overhead, max-autotune, max-autotune-no-cudagraphs"],
+    "config.packing-contamination": ["`sample_packing` with `attn_implementation='fp8'` does not handle cross-sample "
+                                     "decontamination. Use a packing-capable backend",
+                                     "[WARNING|sft_trainer.py:1154] Padding-free training is enabled, but the attention "
+                                     "implementation is not set to a supported Flash Attention variant."],
+}
+
+
+@pytest.mark.parametrize("eid", sorted(VARIANTS))
+def test_new_entries_patterns_match_other_names_and_values(eid):
+    e = entries()[eid]
+    for text in VARIANTS[eid]:
+        assert any(p.search(text) for p in e.compiled), (eid, text)
+    assert not any(p.search("attn_implementation: sdpa is fine") for p in e.compiled)
+
+
+def test_ai_toolkit_compile_mode_torch_does_not_have(tmp_path):
+    job = ("job: extension\nconfig:\n  process:\n    - type: sd_trainer\n      train:\n        dtype: bf16\n"
+           "      model:\n        arch: flux\n        compile: true\n        compile_mode: {}\n")
+    cfg, report = run(write(tmp_path, "j.yaml", job.format("fastest")))  # what ai-toolkit's UI offers
+    f = [f for f in report.findings if f.id == "config.compile-mode-unknown"][0]
+    assert f.severity == "error" and "mode=fastest" in f.title and f.fix.startswith("compile_mode: default")
+    for mode in ("max-autotune", "default", "lite"):
+        _, report = run(write(tmp_path, "k.yaml", job.format(mode)))
+        assert "config.compile-mode-unknown" not in config_ids(report), mode
+    _, report = run(write(tmp_path, "n.yaml", job.format("fastest").replace("compile: true", "compile: false")))
+    assert "config.compile-mode-unknown" not in config_ids(report)  # never compiled: the mode is never read
+
+
+def test_ai_toolkit_sage_backend_is_asked_to_train(tmp_path):
+    job = ("job: extension\nconfig:\n  process:\n    - type: sd_trainer\n      train:\n        attention_backend: sage\n"
+           "        dtype: bf16\n      model:\n        arch: flux\n")
+    cfg, report = run(write(tmp_path, "j.yaml", job))
+    assert cfg["required"] == ["sage"] and "config.sage-training" in config_ids(report)
+    f = [f for f in report.findings if f.id == "config.sage-training"][0]
+    assert "ai-toolkit" in f.title and f.fix.startswith("attention_backend: native")
 
 
 def test_trainer_entries_examples_match_their_patterns():

@@ -1222,6 +1222,87 @@ def simpletuner_xformers_on_h200():
     return f
 
 
+@scenario("config.sdscripts-unknown-option", "error",
+          **inline_config("sd_scripts", "run.sh", "accelerate launch sdxl_train_network.py --flash_attn "
+                                                  "--mixed_precision bf16 --train_batch_size 2\n"))
+def sdscripts_musubi_flag():
+    """An sd-scripts command line with musubi-tuner's --flash_attn (sd-scripts has --sdpa/--xformers/--mem_eff_attn)."""
+    return ff.gpu_box()
+
+
+@scenario("config.sdscripts-no-attention", "warning",
+          **inline_config("sd_scripts", "run.sh", "accelerate launch sdxl_train_network.py --mixed_precision bf16 "
+                                                  "--network_module networks.lora\n"))
+def sdscripts_sdxl_plain_attention():
+    """An sd-scripts SDXL command line with none of --sdpa, --xformers, --mem_eff_attn."""
+    return ff.gpu_box()
+
+
+@scenario("config.axolotl-unknown-attn", "error",
+          **inline_config("axolotl", "qlora.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: flash\n"))
+def axolotl_short_form():
+    """An axolotl YAML with attn_implementation: flash (refused: the name is flash_attention_2)."""
+    return ff.gpu_box()
+
+
+@scenario("config.transformers-unknown-attn", "error",
+          **inline_config("hf_transformers", "sft.yaml", "model_name_or_path: Qwen/Qwen3-0.6B\n"
+                                                         "attn_implementation: flash_attn_2\n"))
+def trl_misspelled_attn_implementation():
+    """A TRL CLI config with attn_implementation: flash_attn_2 (transformers' name is flash_attention_2)."""
+    return ff.gpu_box()
+
+
+@scenario("config.llamafactory-unknown-attn", "error",
+          **inline_config("llamafactory", "sft.yaml", "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\n"
+                                                      "flash_attn: flash_attention_2\n"))
+def llamafactory_hf_name_in_v0():
+    """A LLaMA-Factory (v0) YAML with flash_attn: flash_attention_2 (its values are auto/disabled/sdpa/fa2/fa3)."""
+    return ff.gpu_box()
+
+
+@scenario("config.onetrainer-unknown-attn", "error",
+          **inline_config("onetrainer", "config.json", '{"model_type": "FLUX_DEV_1", "attention_mechanism": "FLASH_ATTN"}'))
+def onetrainer_unknown_mechanism():
+    """A OneTrainer config JSON with attention_mechanism FLASH_ATTN (its values: SDP, FLASH, CUDNN, FLEX)."""
+    return ff.gpu_box()
+
+
+@scenario("config.packing-contamination", "warning",
+          **inline_config("axolotl", "lora.yml", "base_model: NousResearch/Llama-3.2-1B\nsample_packing: true\n"))
+def axolotl_packing_without_backend():
+    """An axolotl YAML with sample_packing: true and no attn_implementation."""
+    return ff.gpu_box()
+
+
+@scenario("config.axolotl-fa4-swap", "info", "cute",
+          **inline_config("axolotl", "qwen3.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: flash_attention_2\n"))
+def axolotl_fa2_on_h200_with_fa4():
+    """An axolotl YAML asking flash_attention_2 on the H200 (sm90); flash-attn 2.8.3 and flash-attn-4 4.0.0b36 import."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3")
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36")
+    return f
+
+
+@scenario("config.compile-mode-unknown", "error",
+          **inline_config("ai_toolkit", "job.yaml", "job: extension\nconfig:\n  process:\n    - type: sd_trainer\n"
+                                                    "      model:\n        arch: flux\n        compile: true\n"
+                                                    "        compile_mode: fastest\n"))
+def ai_toolkit_fastest_compile_mode():
+    """An ai-toolkit job file with compile: true and compile_mode: fastest (its UI's choice; torch has no such mode)."""
+    return ff.gpu_box()
+
+
+@scenario("config.sage-training", "error", "sage",
+          **inline_config("axolotl", "lora.yml", "base_model: NousResearch/Llama-3.2-1B\nattn_implementation: sage\n"))
+def axolotl_trains_with_sage():
+    """An axolotl YAML with attn_implementation: sage; sageattention 1.0.6 imports."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    return f
+
+
 # ----------------------------------------------------------------------------------------------
 # the doctor itself
 # ----------------------------------------------------------------------------------------------

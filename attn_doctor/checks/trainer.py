@@ -1,5 +1,6 @@
-"""Trainer configs (`check --config`): what the user's SimpleTuner, musubi-tuner / blissful-tuner or diffusers
-setup asks of the attention stack, checked against what those trainers do with it.
+"""Trainer configs (`check --config`): what the user's trainer setup (SimpleTuner, musubi-tuner / blissful-tuner,
+diffusers, ai-toolkit, sd-scripts, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers / TRL) asks
+of the attention stack, checked against what those trainers do with it.
 
 Everything here reads ctx.config (configs/ made it from the file; a saved report keeps it), so `check
 --from` re-evaluates it. Without --config, a DIFFUSERS_ATTN_BACKEND in the environment is checked the same way.
@@ -43,16 +44,21 @@ def backend_names(facts: dict, ctx: Context):
             elif trainer == "musubi":
                 yield finding("config.musubi-unknown-flag" if cfg.get("format") == "cmdline" else
                               "config.musubi-unknown-key", fix=a.get("fix"), **p)
+            elif trainer in UNKNOWN_IDS:
+                yield finding(UNKNOWN_IDS[trainer], fix=a.get("fix"), suggestion=a.get("suggestion") or "", **p)
             else:
                 yield finding("config.diffusers-unknown-backend", fix=a.get("fix"), **p)
         elif a["kind"] == "hub":
             installed = _kernels_version(facts)
             have = view.version(installed)
-            if facts.get("packages") and (have is None or have < view.version(a["kernels_min"])):
-                yield finding("config.hub-kernels-missing", repo=a["hub_repo"], kernels_min=a["kernels_min"],
+            kmin = a.get("kernels_min")
+            loader = "diffusers" if a.get("via_diffusers") else "transformers"
+            req = f">={kmin}" if kmin else ""
+            if facts.get("packages") and (have is None or (kmin and have < view.version(kmin))):
+                yield finding("config.hub-kernels-missing", repo=a["hub_repo"], kernels_req=req, loader=loader,
                               kernels_version=installed or "none", **p)
             else:
-                yield finding("config.hub-kernel", repo=a["hub_repo"], kernels_min=a["kernels_min"], **p)
+                yield finding("config.hub-kernel", repo=a["hub_repo"], kernels_req=req, loader=loader, **p)
         elif a["kind"] == "other":
             yield finding("config.backend-not-checked", fix=(cfg.get("fixes") or {}).get("use_default"), **p)
 
@@ -67,6 +73,10 @@ def trainer_rules(facts: dict, ctx: Context):
     attn = [a for a in cfg.get("attention") or [] if a["known"]]
     batch = cfg.get("batch_size")
     comp = cfg.get("compile") or {}
+    mode = comp.get("mode")
+    if comp.get("enabled") and isinstance(mode, str) and mode not in TORCH_COMPILE_MODES:
+        yield finding("config.compile-mode-unknown", mode=mode, setting=comp.get("setting") or "compile_mode",
+                      trainer=cfg.get("trainer_title"), fix=fixes.get("compile_mode") or "compile_mode: default")
     for a in attn:
         if a["backend"] == "flex" and a["via_diffusers"] and not comp.get("enabled") and not cfg.get("unet"):
             known = comp.get("enabled") is not None
@@ -83,6 +93,51 @@ def trainer_rules(facts: dict, ctx: Context):
         yield from _simpletuner(facts, cfg, attn, fixes, batch)
     elif trainer == "musubi":
         yield from _musubi(cfg, attn, fixes)
+    elif trainer == "sd-scripts":
+        yield from _sd_scripts(cfg, attn, fixes)
+    elif trainer == "axolotl":
+        yield from _axolotl(facts, attn)
+    for p in cfg.get("packing") or []:
+        yield finding("config.packing-contamination", trainer=cfg.get("trainer_title"), setting=p["setting"],
+                      attn=p["attn"], fix=fixes.get("packing"))
+    if trainer not in ("simpletuner", "musubi"):  # those two have their own wording of it
+        for a in attn:
+            if a["backend"] == "sage" and (cfg.get("sage_training") or trainer in ("ai-toolkit", "onetrainer")):
+                yield finding("config.sage-training", trainer=cfg.get("trainer_title"), setting=a["setting"],
+                              fix=fixes.get("sage") or fixes.get("use_default"))
+
+
+# torch.compile's modes (torch/_inductor/__init__.py list_mode_options; "lite" is new in torch 2.13)
+TORCH_COMPILE_MODES = ("default", "lite", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+# The finding for an attention name each trainer does not know (configs/ marks it known=False).
+UNKNOWN_IDS = {"sd-scripts": "config.sdscripts-unknown-option", "axolotl": "config.axolotl-unknown-attn",
+               "transformers": "config.transformers-unknown-attn", "llama-factory": "config.llamafactory-unknown-attn",
+               "onetrainer": "config.onetrainer-unknown-attn"}
+
+
+def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
+    if cfg.get("unet") and not attn:
+        yield finding("config.sdscripts-no-attention", family=cfg.get("family") or "SD 1.x/2.x/SDXL",
+                      fix=fixes.get("sdpa"))
+
+
+# attn_implementation values for which axolotl patches transformers' flash_attn imports (attn_uses_flash_lib)
+AXOLOTL_FLASH_LIB = {"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2",
+                     "kernels-community/flash-attn3"}
+
+
+def _axolotl(facts: dict, attn: list[dict]):
+    """axolotl swaps FlashAttention 2/3 for FlashAttention 4 on sm90-sm110 when flash_attn.cute imports."""
+    fa4 = view.dist_version(facts, "flash-attn-4")
+    names = [a["name"] for a in attn if a["name"] in AXOLOTL_FLASH_LIB]
+    if not fa4 or not names:
+        return
+    for g in view.gpus(facts):
+        cap = g.get("capability")
+        if cap and cap[0] in (9, 10, 11):
+            yield finding("config.axolotl-fa4-swap", name=names[0], gpu=g.get("name"), cap=cap_str(cap),
+                          version=fa4, backend="cute")
+            return
 
 
 def _diffusers_name(cfg: dict, a: dict) -> str:

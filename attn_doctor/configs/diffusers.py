@@ -2,7 +2,8 @@
 
 Names and behaviour read from diffusers' src/diffusers/models/attention_dispatch.py (AttentionBackendName,
 _check_attention_backend_requirements, _HUB_KERNELS_REGISTRY, each backend's `attn_mask` handling) and
-src/diffusers/utils/constants.py, main branch 2026-08. The value is parsed with
+src/diffusers/utils/constants.py, huggingface/diffusers 58eb52c (2026-08-23). The example training scripts
+(examples/*/train_*.py) take `--enable_xformers_memory_efficient_attention`; otherwise they run SDPA. The value is parsed with
 `AttentionBackendName(DIFFUSERS_ATTN_BACKEND)` when attention_dispatch is imported: a name it does not
 know makes loading any diffusers model fail.
 
@@ -57,8 +58,56 @@ NAMES = tuple(LOCAL) + tuple(HUB) + tuple(sorted(OTHER))
 _ASSIGN = re.compile(r"^\s*(?:export\s+)?" + VAR + r"\s*=\s*(.*)$", re.MULTILINE)
 
 
+TITLE = "diffusers"
+
+
 def looks_like(text: str) -> bool:
     return _ASSIGN.search(text) is not None
+
+
+# diffusers' example training scripts (examples/*/train_*.py): their attention flag and the scripts' names
+XFORMERS_FLAG = "enable_xformers_memory_efficient_attention"
+_EXAMPLE = re.compile(r"^train_(dreambooth|text_to_image|controlnet|instruct_pix2pix|lcm_distill|custom_diffusion|"
+                      r"t2i_adapter|unconditional|amused|cogvideox|flux|sd3|sana|lumina|hidream|qwen|wuerstchen|"
+                      r"kandinsky|dreambooth_lora|textual_inversion)[a-z0-9_]*\.py$")
+
+
+def score(doc: dict) -> tuple[float, list[str]]:
+    from . import SHARED, STRONG
+
+    if doc["fmt"] != "text":
+        return 0.0, []
+    if looks_like(doc["text"]):
+        return 2 * STRONG, [VAR]
+    pts, ev = 0.0, []
+    scripts = [s for s in doc["scripts"] if _EXAMPLE.match(s)]
+    if scripts:
+        pts, ev = pts + 2 * STRONG, ev + scripts[:1]
+    if XFORMERS_FLAG in doc["args"]:
+        pts, ev = pts + STRONG, ev + ["--" + XFORMERS_FLAG]
+    for k in ("pretrained_model_name_or_path", "instance_prompt", "instance_data_dir", "dataset_name",
+              "train_batch_size", "validation_prompt", "checkpointing_steps"):
+        if k in doc["args"]:
+            pts, ev = pts + SHARED, ev + [k]
+    return (pts, ev) if scripts or XFORMERS_FLAG in doc["args"] else (0.0, [])
+
+
+def read(doc: dict) -> dict:
+    if looks_like(doc["text"]) or doc["fmt"] != "text":
+        return parse(doc["path"], doc["text"])
+    from . import as_int, dtype_of
+
+    a = doc["args"]
+    entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
+    mp = str(a.get("mixed_precision") or "").strip().lower() or None
+    script = next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
+    return {
+        "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
+        "attention": entries, "mixed_precision": mp, "dtype": dtype_of(mp) if mp else None,
+        "compile": {"enabled": False, "mode": None, "setting": None},
+        "batch_size": as_int(a.get("train_batch_size", 1)),
+        "fixes": {"use_default": "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA"},
+    }
 
 
 def entry(name: str, setting: str) -> dict:

@@ -1,7 +1,7 @@
 """musubi-tuner and blissful-tuner: a `--config_file` TOML, or a saved command line
 (`accelerate launch ... wan_train_network.py --sdpa ...`).
 
-Names read from kohya-ss/musubi-tuner (main, 2026-06): src/musubi_tuner/training/parser_common.py
+Names read from kohya-ss/musubi-tuner 30c658c (2026-06-24): src/musubi_tuner/training/parser_common.py
 (--sdpa --flash_attn --sage_attn --xformers --flash3 --split_attn, --compile, --compile_mode with choices
 default | reduce-overhead | max-autotune | max-autotune-no-cudagraphs, --dynamo_backend/--dynamo_mode,
 --mixed_precision no | fp16 | bf16, read_config_from_file: TOML sections are flattened, CLI flags override
@@ -9,7 +9,11 @@ the TOML, and unknown keys become attributes nobody reads), training/trainer_bas
 training; picks the first of sdpa, flash_attn, sage_attn, xformers, flash3; none set is a ValueError),
 hunyuan_model/attention.py (xformers asserts "Xformers only supports splitting" without --split_attn) and
 docs/hunyuan_video.md, zimage.md, hunyuan_video_1_5.md (xformers needs --split_attn).
-blissful-tuner's `--cute` / `cute = true`, `compile`, `compile_mode`: /work/shared/seeds/cute-training-guide.en.md.
+blissful-tuner's `--cute` / `cute = true`, `compile`, `compile_mode`: /work/shared/seeds/cute-training-guide.en.md
+(blissful.py tells a blissful-tuner file from a musubi-tuner one; this module reads both).
+Detection (score): musubi-tuner's own keys (dit, task, t5, sage_attn, flash_attn, flash3, fp8_scaled, ...) and
+scripts (wan_train_network.py, ...) weigh most; keys it shares with sd-scripts (sdpa, xformers, network_module,
+dataset_config, ...) little; its own networks.lora_<model> modules count as its own.
 The dataset TOML's batch_size ([general] or [[datasets]]) is read when dataset_config exists on this machine.
 """
 
@@ -33,8 +37,6 @@ NEAR_MISSES = {
     "sage_attention": "--sage_attn", "flex": None, "flex_attn": None, "flex-attn": None, "flash_attn4": "--cute",
     "flash4": "--cute",
 }
-MUSUBI_KEYS = set(BOOL_FLAGS) | {"dit", "dataset_config", "task", "compile_mode", "network_module", "vae", "t5",
-                                 "text_encoder", "blocks_to_swap", "timestep_sampling", "discrete_flow_shift"}
 # Families by training script (…_train_network.py / …_train.py), and their attention head dims.
 SCRIPTS = {"wan": "wan", "hv": "hunyuan_video", "hv_1_5": "hunyuan_video_1_5", "fpack": "framepack",
            "qwen_image": "qwen_image", "zimage": "zimage", "flux_kontext": "flux_kontext", "flux_2": "flux_2",
@@ -49,17 +51,49 @@ _SCRIPT = re.compile(r"(?:^|[\s/])((?:[a-z0-9_]+?)_train(?:_network)?)\.py\b")
 _WAN_TASK = re.compile(r"^(t2v|i2v|t2i|flf2v|ti2v)-", re.IGNORECASE)
 
 
-def looks_like(data: dict) -> bool:
-    return bool(set(_flatten(data)) & (MUSUBI_KEYS | set(NEAR_MISSES)))
+# Keys only musubi-tuner uses, keys it shares with sd-scripts (same author, same TOML/argparse style) or others.
+STRONG_KEYS = {"dit", "dit_high_noise", "dit_dtype", "sage_attn", "flash_attn", "flash3", "task", "t5", "clip",
+               "text_encoder1", "text_encoder2", "fp8_scaled", "fp8_t5", "fp8_llm", "vae_cache_cpu",
+               "vae_chunk_size", "vae_spatial_tile_sample_min_size", "guidance_scale", "image_encoder",
+               "timestep_boundary", "offload_inactive_dit", "num_timestep_buckets", "preserve_distribution_shape",
+               "img_in_txt_in_offloading", "compile_fullgraph", "compile_dynamic", "compile_backend"}
+SHARED_KEYS = {"sdpa", "xformers", "split_attn", "network_module", "network_dim", "network_alpha", "network_args",
+               "dataset_config", "blocks_to_swap", "timestep_sampling", "discrete_flow_shift", "compile",
+               "compile_mode", "dynamo_backend", "dynamo_mode", "fp8_base", "vae", "text_encoder", "output_name",
+               "optimizer_type", "max_train_epochs", "save_every_n_epochs", "weighting_scheme", "sample_prompts",
+               "persistent_data_loader_workers", "max_data_loader_n_workers", "network_weights", "logging_dir"}
+COMMON_KEYS = {"mixed_precision", "learning_rate", "seed", "output_dir", "gradient_checkpointing",
+               "gradient_accumulation_steps", "lr_scheduler", "max_train_steps"}
+# networks.<x> modules only musubi-tuner has (networks.lora and lora_flux exist in sd-scripts too)
+OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_kandinsky5", "lora_hunyuan_video_1_5"}
+
+
+def score(doc: dict) -> tuple[float, list[str]]:
+    from . import STRONG, score_keys
+
+    if doc["fmt"] not in ("toml", "text"):
+        return 0.0, []  # musubi-tuner reads a --config_file TOML and its command line
+    keys = set(_flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
+    pts, ev = score_keys(keys, STRONG_KEYS | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS, COMMON_KEYS)
+    net = _flatten(doc["data"]).get("network_module") if doc["fmt"] == "toml" else doc["args"].get("network_module")
+    if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
+        pts, ev = pts + STRONG, ev + [f"network_module={net}"]
+    for s in doc["scripts"]:
+        stem = re.sub(r"_train(_network)?\.py$", "", s)
+        if s.endswith(("_train_network.py", "_train.py")) and stem in SCRIPTS and stem not in ("flux_kontext",):
+            pts, ev = pts + 2 * STRONG, ev + [s]
+    if doc["fmt"] == "text" and "musubi" in doc["text"].lower():
+        pts, ev = pts + STRONG, ev + ["musubi"]
+    return pts, ev
+
+
+def read(doc: dict) -> dict:
+    return parse(doc["path"], doc.get("expanded") or doc["text"])
 
 
 def command_script(text: str) -> str | None:
     m = _SCRIPT.search(text)
     return m.group(1) if m else None
-
-
-def mentions_flags(text: str) -> bool:
-    return re.search(r"(^|\s)--(sdpa|flash_attn|flash3|sage_attn|xformers|split_attn|cute)(\s|$)", text) is not None
 
 
 def _flatten(data: dict) -> dict:

@@ -1,6 +1,6 @@
 """SimpleTuner: config.json, config.toml, config.env, or a saved `simpletuner train` / train.py command line.
 
-Names read from bghira/SimpleTuner (main, 2026-08):
+Names read from bghira/SimpleTuner bc8e6ab (2026-08-22):
 - attention_mechanism choices: simpletuner_sdk/server/services/field_registry/sections/advanced.py (the
   argparse parser is built from these, so any other value is refused: "invalid choice");
 - how each maps to diffusers' dispatcher: helpers/training/attention_backend.py (_DIFFUSERS_BACKEND_TARGETS);
@@ -9,7 +9,9 @@ Names read from bghira/SimpleTuner (main, 2026-08):
 - xformers is refused on compute capability 9.0+: attention_backend.py xformers_compute_capability_error;
 - config.env keys: helpers/configuration/env_file.py (env_to_args_map, TRAINER_EXTRA_ARGS);
 - JSON/TOML keys are the CLI flags without `--` (a leading `--` is allowed): helpers/configuration/cli_utils.py;
-- torch.compile: dynamo_backend (default "no") and dynamo_mode (documentation/OPTIONS.md, "Torch Dynamo").
+- torch.compile: dynamo_backend (default "no") and dynamo_mode (documentation/OPTIONS.md, "Torch Dynamo");
+- mixed_precision defaults to bf16 (field_registry/sections/advanced.py default_value).
+An attention_mechanism left unset is SimpleTuner's default (diffusers = PyTorch SDPA): nothing is required.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 import re
 import shlex
 
-from . import as_int, attention, diffusers, dtype_of, given, load_toml
+from . import as_int, attention, diffusers, dtype_of, given
 
 TITLE = "SimpleTuner"
 MECHANISMS = (
@@ -47,45 +49,67 @@ HEAD_DIMS = {
     "ltxvideo": [64], "hunyuanvideo": [128], "hidream": [128], "auraflow": [256], "pixart_sigma": [72],
     "sana": [32], "cosmos2image": [128], "sdxl": [64], "sd2x": [64], "kolors": [64], "sd1x": [40, 80, 160],
 }
-KEYS = {"attention_mechanism", "model_family", "train_batch_size", "mixed_precision", "pretrained_model_name_or_path",
-        "data_backend_config", "model_type", "sageattention_usage", "dynamo_backend", "base_model_precision"}
+# Keys only SimpleTuner uses (the CLI flags without `--`), keys it shares with other trainers, common ones.
+STRONG_KEYS = {"model_family", "data_backend_config", "sageattention_usage", "base_model_precision", "model_flavour",
+               "lora_type", "validation_resolution", "validation_guidance", "validation_num_inference_steps",
+               "user_prompt_library", "caption_dropout_probability", "tracker_project_name", "tracker_run_name",
+               "resolution_type", "aspect_bucket_rounding", "minimum_image_size", "disable_benchmark",
+               "base_model_default_dtype", "webhook_config", "dynamo_mode", "validation_seed", "flow_schedule_shift",
+               "aspect_bucket_worker_count", "init_lora", "lora_alpha_style"}
+SHARED_KEYS = {"pretrained_model_name_or_path", "train_batch_size", "model_type", "dynamo_backend", "lora_rank",
+               "validation_prompt", "checkpointing_steps", "max_train_steps", "attention_mechanism", "vae_batch_size",
+               "num_train_epochs", "lr_warmup_steps", "hub_model_id", "validation_steps", "resolution"}
+COMMON_KEYS = {"mixed_precision", "output_dir", "seed", "learning_rate", "lr_scheduler", "optimizer", "report_to",
+               "gradient_checkpointing", "push_to_hub", "gradient_accumulation_steps"}
 ENV_KEYS = ("MODEL_FAMILY", "MODEL_TYPE", "MODEL_NAME", "TRAINER_EXTRA_ARGS", "TRAIN_BATCH_SIZE", "MIXED_PRECISION",
             "DATALOADER_CONFIG", "TRAINING_DYNAMO_BACKEND", "TRAINER_DYNAMO_BACKEND")
 _ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(\+?=)(.*)$")
 
 
-def looks_like(data: dict) -> bool:
-    return any(str(k).lstrip("-") in KEYS for k in data)
+def score(doc: dict) -> tuple[float, list[str]]:
+    from . import COMMON, STRONG, score_keys
+
+    if doc["fmt"] == "yaml":
+        return 0.0, []  # SimpleTuner reads JSON, TOML, config.env and command lines
+    keys = set(doc["flat"]) if doc["fmt"] != "text" else set(doc["args"])
+    pts, ev = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    mech = doc["flat"].get("attention_mechanism")
+    if isinstance(mech, str) and mech.strip() in MECHANISMS and mech.strip() not in ("xformers",):
+        pts, ev = pts + STRONG, ev + [f"attention_mechanism={mech.strip()}"]  # its own lowercase names
+    if doc["fmt"] == "text":
+        weak = ("MIXED_PRECISION", "TRAIN_BATCH_SIZE", "MODEL_NAME")  # diffusers' READMEs export MODEL_NAME too
+        env = [k for k in doc["env"] if k in ENV_KEYS and k not in weak]
+        pts += STRONG * len(env) + COMMON * sum(1 for k in doc["env"] if k in weak)
+        ev += env
+        words = doc["words"]
+        if any(w == "simpletuner" for w in words[:3]) or any("simpletuner" in s.lower() for s in doc["scripts"]):
+            pts, ev = pts + STRONG, ev + ["simpletuner command"]
+        if not (set(doc["args"]) & STRONG_KEYS or env or "simpletuner command" in ev or "attention_mechanism" in ev):
+            return 0.0, []  # flags it shares with diffusers' example scripts alone do not make a SimpleTuner command
+    return pts, ev
 
 
 def looks_like_env(text: str) -> bool:
     return any(_ENV_LINE.match(ln) and _ENV_LINE.match(ln).group(1) in ENV_KEYS for ln in text.splitlines())
 
 
-def looks_like_cmdline(text: str) -> bool:
-    return "--attention_mechanism" in text or "--model_family" in text
+def read(doc: dict) -> dict:
+    from ..model import UsageError
+
+    fmt = doc["fmt"]
+    if fmt in ("json", "toml"):
+        return summarize({str(k).lstrip("-"): v for k, v in doc["data"].items()}, fmt)
+    if fmt != "text":
+        raise UsageError(f"--config: SimpleTuner has no {fmt.upper()} configs (config.json, config.toml, config.env)")
+    if looks_like_env(doc["text"]):
+        return summarize(env_settings(doc["text"]), "env")
+    return summarize(args_settings(_tokens(doc["text"])), "cmdline")
 
 
 def parse(path: str, text: str) -> dict:
-    stripped = text.lstrip()
-    low = path.lower()
-    if low.endswith(".json") or stripped.startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError as e:
-            from ..model import UsageError
+    from . import make_doc
 
-            raise UsageError(f"--config: {path} is not valid JSON: {e}") from None
-        if not isinstance(data, dict):
-            from ..model import UsageError
-
-            raise UsageError(f"--config: {path} is JSON but not an object of SimpleTuner settings")
-        return summarize({str(k).lstrip("-"): v for k, v in data.items()}, "json")
-    if low.endswith(".toml"):
-        return summarize({str(k).lstrip("-"): v for k, v in load_toml(path, text).items()}, "toml")
-    if looks_like_env(text):
-        return summarize(env_settings(text), "env")
-    return summarize(args_settings(_tokens(text)), "cmdline")
+    return read(make_doc(path, text))
 
 
 def env_settings(text: str) -> dict:
@@ -169,13 +193,14 @@ def summarize(s: dict, fmt: str) -> dict:
                                  fix=_fix(fmt, "attention_mechanism", hint or "diffusers")))
     elif mech == "diffusers":
         entries.append(attention(mech, setting, "sdpa"))
-        required.append("sdpa")
+        if given(mech_raw):
+            required.append("sdpa")  # asked for by name; left unset it is the default nobody chose
     elif mech.startswith("sageattention"):
         # A wrapper around F.scaled_dot_product_attention that calls sageattn(q, k, v, is_causal=...) and
         # drops attn_mask; by default it runs for validation only and training keeps SDPA.
         sage_training = usage in ("training", "training+inference")
         entries.append(attention(mech, setting, "sage", masks="dropped"))
-        required = ["sage"] if sage_training else ["sage", "sdpa"]
+        required = ["sage"]  # validation runs it (and training too with sageattention_usage=training*)
     elif mech == "xformers":
         entries.append(attention(mech, setting, "xformers"))
         required.append("xformers")
@@ -190,7 +215,7 @@ def summarize(s: dict, fmt: str) -> dict:
     else:  # sla, metal-flash-attention*: their own packages or Apple GPUs, nothing attn-doctor checks
         entries.append(attention(mech, setting, None, kind="other"))
     unet = family in UNET_FAMILIES
-    if unet and entries and entries[0]["via_diffusers"] and entries[0]["known"]:
+    if unet and entries and entries[0]["via_diffusers"] and entries[0]["known"] and given(mech_raw):
         required = ["sdpa"]  # the dispatcher's backend never reaches a UNet; SDPA is what runs
     dyn = s.get("dynamo_backend")
     dyn = str(dyn).strip().lower() if given(dyn) else "no"

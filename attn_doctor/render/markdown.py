@@ -101,6 +101,10 @@ def render(report: Report) -> str:
                  if cfg.get(k) not in (None, [], "")]
         if extra:
             out.append("- " + "; ".join(extra))
+        det = cfg.get("detected") or {}
+        if det:
+            out.append(f"- read as {det.get('title') or det.get('trainer')}, from: " + (", ".join(f"`{k}`" for k in det.get("evidence") or [])
+                                                              if det.get("by") != "--trainer" else "--trainer"))
     env = {k: v for k, v in view.env(facts).items() if k not in SKIP_ENV}
     if env:
         out += ["", "<details><summary>Environment</summary>", "", "```"]

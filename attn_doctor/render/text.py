@@ -244,6 +244,10 @@ def config_lines(cfg: dict | None) -> list[str]:
              if cfg.get(k) not in (None, [], "")]
     if extra:
         out.append(", ".join(extra))
+    det = cfg.get("detected") or {}
+    if det:
+        out.append("read as " + (f"{det.get('title') or det.get('trainer')} (--trainer)" if det.get("by") == "--trainer" else
+                                 f"{det.get('title') or det.get('trainer')}, from: {', '.join(det.get('evidence') or [])}"))
     return out
 
 

@@ -1,0 +1,100 @@
+"""ostris ai-toolkit: a YAML (or JSON) job file, `job: extension` with `config.process[0]` holding `train`,
+`model`, `network`, `datasets`, `sample`.
+
+Read from ostris/ai-toolkit 27a03a9 (2026-08-21):
+- toolkit/config_modules.py TrainConfig: `xformers` (default false), `sdp` (default false), `attention_backend`
+  (default "native": a diffusers AttentionBackendName), `dtype` (default "fp32"), `batch_size` (default 1);
+  ModelConfig: `arch`, `compile` (default false), `compile_mode` (default "default");
+- jobs/process/BaseSDTrainProcess.py: `xformers` calls enable_xformers_memory_efficient_attention() on the VAE
+  and UNet/transformer; an `attention_backend` other than native is passed to set_attention_backend() of the
+  VAE, the UNet/transformer and the text encoders (diffusers' dispatcher); `sdp` only enables torch's SDPA
+  kernels; `compile` runs torch.compile(mode=compile_mode) on the model's blocks;
+- toolkit/train_tools.py get_torch_dtype: fp32/float/float32, fp16/half/float16, bf16/bfloat16.
+"""
+
+from __future__ import annotations
+
+from . import STRONG, as_int, attention, diffusers, score_keys
+
+TITLE = "ai-toolkit"
+STRONG_KEYS = {"job", "process", "training_folder", "name_or_path", "arch", "quantize_te", "linear_alpha",
+               "sample_every", "caption_ext", "attention_backend", "sdp", "performance_log_every",
+               "max_step_saves_to_keep", "cache_latents_to_disk", "train_unet", "timestep_type", "ema_config",
+               "content_or_style", "folder_path", "is_flux", "is_xl", "is_v3", "sample_start_step", "shuffle_tokens"}
+SHARED_KEYS = {"xformers", "compile", "compile_mode", "quantize", "low_vram", "caption_dropout_rate", "network",
+               "save", "datasets", "sample", "noise_scheduler", "train_text_encoder", "prompts", "neg"}
+COMMON_KEYS = {"dtype", "batch_size", "lr", "steps", "optimizer", "gradient_checkpointing", "device", "resolution"}
+# model.arch -> family (the names configs/simpletuner.HEAD_DIMS and UNET_FAMILIES use)
+ARCHS = {"flux": "flux", "flux_kontext": "flux", "flex1": "flux", "flex2": "flux", "chroma": "chroma",
+         "wan21": "wan", "wan21_i2v": "wan", "wan22_14b": "wan", "wan22_5b": "wan", "wan22_14b_i2v": "wan",
+         "qwen_image": "qwen_image", "qwen_image_edit": "qwen_image", "qwen_image_edit_plus": "qwen_image",
+         "hidream": "hidream", "hidream_e1": "hidream", "sd3": "sd3", "sdxl": "sdxl", "sd1": "sd1x", "sd15": "sd1x",
+         "sd2": "sd2x", "pixart": "pixart_sigma", "pixart_sigma": "pixart_sigma", "auraflow": "auraflow",
+         "lumina2": "lumina2", "ltx2": "ltxvideo", "flux2": "flux2", "zimage": "z_image", "z_image": "z_image"}
+DTYPES = {"fp32": "float32", "float": "float32", "float32": "float32", "single": "float32", "fp16": "float16",
+          "half": "float16", "float16": "float16", "bf16": "bfloat16", "bfloat16": "bfloat16"}
+
+
+def _process(data: dict) -> dict:
+    conf = data.get("config") if isinstance(data.get("config"), dict) else {}
+    procs = [p for p in conf.get("process") or [] if isinstance(p, dict)]
+    train = [p for p in procs if "train" in str(p.get("type", "")) or isinstance(p.get("train"), dict)]
+    return (train or procs or [{}])[0]
+
+
+def score(doc: dict) -> tuple[float, list[str]]:
+    if doc["fmt"] not in ("yaml", "json"):
+        return 0.0, []
+    pts, ev = score_keys(doc["keys"], STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    if str(doc["data"].get("job", "")).strip() in ("extension", "train", "extract", "generate", "mod"):
+        pts, ev = pts + STRONG, ev + [f"job: {doc['data']['job']}"]
+    return pts, ev
+
+
+def read(doc: dict) -> dict:
+    proc = _process(doc["data"])
+    train = proc.get("train") if isinstance(proc.get("train"), dict) else {}
+    model = proc.get("model") if isinstance(proc.get("model"), dict) else {}
+    arch = str(model.get("arch") or "").strip().lower()
+    if not arch:
+        arch = "flux" if model.get("is_flux") else "sdxl" if model.get("is_xl") else "sd3" if model.get("is_v3") else ""
+    from .simpletuner import HEAD_DIMS, UNET_FAMILIES
+
+    family = ARCHS.get(arch, arch or None)
+    entries = []
+    backend = train.get("attention_backend")
+    if train.get("xformers") is True:
+        entries.append(attention("xformers: true", "train.xformers", "xformers"))
+    if backend not in (None, ""):  # unset: diffusers' default (native, PyTorch SDPA), nothing asked for
+        backend = str(backend).strip()
+        e = diffusers.entry(backend, f"train.attention_backend: {backend}")
+        if not e["known"]:
+            e["fix"] = f"attention_backend: {e['suggestion'] or 'native'}   # under train:"
+        entries.append(e)
+    unet = family in UNET_FAMILIES
+    dt = DTYPES.get(str(train.get("dtype", "fp32")).strip().lower())
+    comp = model.get("compile") is True
+    mode = str(model.get("compile_mode") or "default").strip()
+    first = entries[-1] if entries else attention("native", "default", "sdpa")
+    alt = first.get("mask_alternative")
+    required = [e["backend"] for e in entries if e["known"] and e["kind"] == "local" and e["backend"]]
+    if unet and first["via_diffusers"] and first["known"]:
+        required = [b for b in required if b != first["backend"]] or ["sdpa"]
+    return {
+        "trainer": "ai-toolkit", "trainer_title": TITLE, "format": doc["fmt"],
+        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": train.get("dtype"),
+        "dtype": dt, "attention": entries, "required": list(dict.fromkeys(required)),
+        "compile": {"enabled": comp, "mode": mode if comp else None, "setting": "model.compile"},
+        "batch_size": as_int(train.get("batch_size", 1)), "unet": unet,
+        "fixes": {"compile": "compile: true   # under model: (compile_mode: default)",
+                  "use_default": "attention_backend: native   # under train:",
+                  "mask": f"attention_backend: {alt}   # under train:" if alt else None,
+                  "sage": "attention_backend: native   # under train:",
+                  "compile_mode": "compile_mode: default   # under model: (or max-autotune)"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))

@@ -1,0 +1,110 @@
+"""axolotl: its training YAML (`axolotl train config.yml`).
+
+Read from axolotl-ai-cloud/axolotl 067b021 (2026-07-24):
+- src/axolotl/utils/schemas/config.py: `attn_implementation` (validate_attn_implementation: the canonical names
+  eager, sdpa, flash_attention_2, flash_attention_3, flex_attention, xformers, sage, fp8, or a Hub-kernel path
+  with "/"; the short forms flash, flex, sdp are refused "is not accepted. Use the canonical name"; anything else
+  "is not a recognized backend"); normalize_attn_implementation maps the deprecated booleans (enums.py
+  LEGACY_ATTN_FLAG_TO_IMPL, first wins: xformers_attention, sage_attention, flex_attention, flash_attention,
+  sdp_attention, eager_attention) and refuses them beside attn_implementation; `gemma4_hybrid_attn_impl` runs
+  FlashAttention 2 for sliding-window layers and SDPA for the global ones (head_dim 512); `bf16` (default
+  "auto": bf16 where the GPU has it), `fp16`; `torch_compile`, `torch_compile_mode` (default | reduce-overhead |
+  max-autotune); `micro_batch_size`;
+- enums.py ATTN_IMPLS_SUPPORTING_PACKING (flash_attention_2/3, flex_attention, xformers, sage and the flash/sage
+  Hub kernels) and config.py attn_decontaminates_packing (those, plus sdpa and eager through a block-diagonal
+  mask); validation.py check_sample_packing_without_attention warns that `sample_packing` with any other backend,
+  or with none set, "does not handle cross-sample decontamination";
+- src/axolotl/monkeypatch/attention/sage_attn.py calls sageattention's sageattn / sageattn_varlen (forward-only
+  kernels: /work/shared/FACTS.md);
+- src/axolotl/monkeypatch/attention/flash_attn_4.py patch_flash_attn_4 (applied by loaders/patch_manager.py
+  whenever attn_implementation uses the flash-attn library): FlashAttention 2/3 calls go to flash_attn.cute on
+  compute capability 9.x-11.x when it imports (checks/trainer.py reports it: config.axolotl-fa4-swap).
+Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import STRONG, as_int, score_keys
+from .hf_transformers import entry, model_head_dims
+
+TITLE = "axolotl"
+CANONICAL = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2", "flash_attention_3": "fa3",
+             "flex_attention": "flex", "xformers": "xformers", "sage": "sage", "fp8": None}
+LEGACY = {"xformers_attention": "xformers", "sage_attention": "sage", "flex_attention": "flex_attention",
+          "flash_attention": "flash_attention_2", "sdp_attention": "sdpa", "eager_attention": "eager"}
+SHORT = {"flash": "flash_attention_2", "flex": "flex_attention", "sdp": "sdpa"}
+PACKING_OK = {"flash_attention_2", "flash_attention_3", "flex_attention", "xformers", "sage", "sdpa", "eager",
+              "kernels-community/flash-attn2", "kernels-community/flash-attn3", "kernels-community/sage-attention"}
+STRONG_KEYS = {"base_model", "sample_packing", "micro_batch_size", "sequence_len", "pad_to_sequence_len",
+               "val_set_size", "dataset_prepared_path", "lora_target_linear", "tokenizer_type", "num_epochs",
+               "gemma4_hybrid_attn_impl", "eval_sample_packing", "special_tokens", "plugins", "wandb_project",
+               "wandb_entity", "wandb_watch", "wandb_name", "wandb_log_model", "evals_per_epoch", "saves_per_epoch",
+               "flash_attn_cross_entropy", "flash_attn_fuse_mlp", "s2_attention", "load_in_4bit", "load_in_8bit",
+               "lora_model_dir", "train_on_inputs", "group_by_length", "adapter", "chat_template", "datasets",
+               "flex_attn_compile_kwargs", "large_head_attention", "sdpa_varlen"} | set(LEGACY)
+SHARED_KEYS = {"attn_implementation", "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "torch_compile",
+               "torch_compile_mode", "bf16", "fp16", "tf32", "model_type", "gradient_checkpointing", "optimizer",
+               "lr_scheduler", "warmup_steps", "weight_decay", "fp8", "deepspeed", "fsdp", "fsdp_config"}
+COMMON_KEYS = {"learning_rate", "output_dir", "seed", "gradient_accumulation_steps", "logging_steps"}
+
+
+def score(doc: dict) -> tuple[float, list[str]]:
+    if doc["fmt"] not in ("yaml", "json"):
+        return 0.0, []
+    pts, ev = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    impl = doc["data"].get("attn_implementation")
+    if isinstance(impl, str) and impl in ("xformers", "sage", "fp8"):
+        pts, ev = pts + STRONG, ev + [f"attn_implementation: {impl}"]
+    return pts, ev
+
+
+def read(doc: dict) -> dict:
+    s = doc["data"]
+    impl = s.get("attn_implementation")
+    flags = [f for f in LEGACY if s.get(f) is True]
+    entries = []
+    if isinstance(impl, str) and impl.strip():
+        impl = impl.strip()
+        e = entry(impl, f"attn_implementation: {impl}", CANONICAL)
+        if impl in SHORT:
+            e.update(known=False, backend=None, suggestion=SHORT[impl])
+        if not e["known"]:
+            e["fix"] = f"attn_implementation: {e['suggestion'] or 'sdpa'}"
+        entries.append(e)
+    elif flags:
+        impl = LEGACY[flags[0]]  # normalize_attn_implementation: the first set flag, in LEGACY's order
+        entries.append(entry(impl, f"{flags[0]}: true", CANONICAL))
+    elif s.get("gemma4_hybrid_attn_impl") is True:
+        impl = "flash_attention_2"
+    if s.get("gemma4_hybrid_attn_impl") is True and impl == "flash_attention_2":
+        if not entries:
+            entries.append(entry(impl, "gemma4_hybrid_attn_impl: true", CANONICAL))
+        entries.append(entry("sdpa", "gemma4_hybrid_attn_impl: true (global layers, head_dim 512)", CANONICAL))
+    impl = entries[0]["name"] if entries else None
+    traps = []
+    if s.get("sample_packing") is True and (impl or "") not in PACKING_OK:
+        traps.append({"setting": "sample_packing: true", "attn": impl or "no attn_implementation (the model's default)"})
+    fp16 = s.get("fp16") is True
+    bf16 = s.get("bf16", "auto")
+    dtype = "bfloat16" if bf16 is True or (bf16 in ("auto", None) and not fp16) else "float16" if fp16 else "float32"
+    comp = s.get("torch_compile") in (True, "auto")
+    mode = s.get("torch_compile_mode") if isinstance(s.get("torch_compile_mode"), str) else None
+    return {
+        "trainer": "axolotl", "trainer_title": TITLE, "format": doc["fmt"], "family": None,
+        "head_dims": model_head_dims(s.get("base_model"), os.path.dirname(os.path.abspath(doc["path"]))),
+        "mixed_precision": None, "dtype": dtype, "attention": entries,
+        "compile": {"enabled": comp, "mode": (mode or "default") if comp else None, "setting": "torch_compile"},
+        "batch_size": as_int(s.get("micro_batch_size", 1)), "packing": traps,
+        "sage_training": any(e["backend"] == "sage" for e in entries),
+        "fixes": {"packing": "attn_implementation: flash_attention_2   # or sdpa: both keep packed samples apart",
+                  "sage": "attn_implementation: sdpa   # SageAttention is forward only",
+                  "compile": "torch_compile: true", "use_default": "attn_implementation: sdpa"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))

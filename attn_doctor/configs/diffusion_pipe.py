@@ -1,0 +1,78 @@
+"""tdrussell diffusion-pipe: its training TOML (`train.py --deepspeed --config examples/main_example.toml`).
+
+Read from tdrussell/diffusion-pipe 8f83dbf (2026-08-20):
+- there is no attention setting: each model's code picks it (nothing is required where that is PyTorch SDPA). Most call PyTorch's scaled_dot_product_attention
+  (the diffusers and ComfyUI model code in models/ and utils/patches.py); Wan calls models/wan/attention.py
+  flash_attention() directly, which asserts FLASH_ATTN_2_AVAILABLE (it takes FlashAttention 3's
+  flash_attn_interface first when that imports), and HunyuanImage imports flash_attn_no_pad (FlashAttention 2), HunyuanVideo's hyvideo submodule runs
+  attention(mode='flash') (flash_attn_varlen_func);
+- train.py: `compile` (default false) runs pipeline_model.compile(dynamic=True), torch.compile's default mode;
+  `micro_batch_size_per_gpu` is the batch; [model] `type` and `dtype` (the compute dtype; transformer_dtype
+  such as float8 only stores the weights).
+"""
+
+from __future__ import annotations
+
+from . import STRONG, as_int, attention, score_keys
+
+TITLE = "diffusion-pipe"
+STRONG_KEYS = {"micro_batch_size_per_gpu", "pipeline_stages", "partition_method", "eval_micro_batch_size_per_gpu",
+               "caching_batch_size", "steps_per_print", "video_clip_mode", "transformer_path", "llm_path",
+               "checkpoint_every_n_minutes", "eval_every_n_epochs", "eval_before_first_step",
+               "eval_gradient_accumulation_steps", "timestep_sample_method", "transformer_dtype", "activation_checkpointing",
+               "save_every_n_steps_dp", "disable_block_swap_for_eval", "x_axis_examples", "gradient_release",
+               "eval_every_n_steps", "eval_datasets"}
+SHARED_KEYS = {"save_every_n_epochs", "blocks_to_swap", "save_dtype", "gradient_clipping", "adapter", "model",
+               "optimizer", "monitoring", "dataset", "diffusers_path", "ckpt_path", "vae_path", "clip_path",
+               "compile", "epochs"}
+COMMON_KEYS = {"output_dir", "warmup_steps", "gradient_accumulation_steps", "dtype", "lr", "type", "rank"}
+# [model] type -> family (configs/simpletuner.HEAD_DIMS names) and what its attention needs
+TYPES = {"flux": "flux", "ltx-video": "ltxvideo", "hunyuan-video": "hunyuanvideo", "sdxl": "sdxl", "cosmos": "cosmos",
+         "lumina_2": "lumina2", "wan": "wan", "chroma": "chroma", "hidream": "hidream", "sd3": "sd3",
+         "cosmos_predict2": "cosmos2image", "anima": "anima", "omnigen2": "omnigen2", "qwen_image": "qwen_image",
+         "hunyuan_image": "hunyuan_image", "auraflow": "auraflow", "z_image": "z_image", "hunyuan_video_15": "hunyuanvideo",
+         "flux2": "flux2", "ernie_image": "ernie_image", "ltx2": "ltxvideo", "ideogram4": "ideogram4", "krea2": "krea2",
+         "minimax_h3": "minimax_h3"}
+FLASH_ATTN = {"wan": "models/wan/attention.py flash_attention()", "hunyuan_image": "flash_attn_no_pad",
+              "hunyuan-video": "hyvideo attention(mode='flash')"}
+DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+
+
+def score(doc: dict) -> tuple[float, list[str]]:
+    if doc["fmt"] != "toml":
+        return 0.0, []
+    pts, ev = score_keys(set(doc["data"]) | set((doc["data"].get("model") or {}) if isinstance(doc["data"].get("model"), dict) else {}),
+                         STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    model = doc["data"].get("model")
+    if isinstance(model, dict) and str(model.get("type", "")) in TYPES:
+        pts, ev = pts + STRONG, ev + [f"[model] type = {model['type']}"]
+    return pts, ev
+
+
+def read(doc: dict) -> dict:
+    data = doc["data"]
+    model = data.get("model") if isinstance(data.get("model"), dict) else {}
+    mtype = str(model.get("type") or "").strip()
+    family = TYPES.get(mtype, mtype or None)
+    from .simpletuner import HEAD_DIMS
+
+    if mtype in FLASH_ATTN:
+        entries = [attention(FLASH_ATTN[mtype], f"[model] type = '{mtype}'", "fa2")]
+    else:
+        entries = []  # the model's own code calls PyTorch SDPA: nothing was chosen, nothing is required
+    comp = data.get("compile") is True
+    return {
+        "trainer": "diffusion-pipe", "trainer_title": TITLE, "format": "toml",
+        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": model.get("dtype"),
+        "dtype": DTYPES.get(str(model.get("dtype", "")).strip().lower()),
+        "attention": entries,
+        "compile": {"enabled": comp, "mode": "default" if comp else None, "setting": "compile"},
+        "batch_size": as_int(data.get("micro_batch_size_per_gpu", 1)),
+        "fixes": {"compile": "compile = true   # top level of the training TOML"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))

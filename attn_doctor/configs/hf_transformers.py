@@ -1,0 +1,181 @@
+"""transformers / TRL: `attn_implementation` in a training YAML or JSON (the TRL CLI's `trl sft --config`,
+TrainingArguments/SFTConfig/ModelConfig fields, or `model_init_kwargs`), or a model's config.json.
+
+Read from huggingface/trl f2cd577 (2026-07-24): trl/trainer/model_config.py (`attn_implementation`, `dtype`),
+trl/trainer/sft_config.py (`packing`, `packing_strategy` bfd | bfd_split | wrapped, default bfd; `padding_free`:
+"only supported with the FlashAttention 2 or 3"; `model_init_kwargs`), trl/trainer/sft_trainer.py
+(FLASH_ATTENTION_VARIANTS = flash_attention_2, flash_attention_3, kernels-community/flash-attn2,
+kernels-community/flash-attn3, kernels-community/vllm-flash-attn3; padding-free is on with packing under bfd/bfd_split,
+and other implementations "may lead to unexpected behavior": the flattened batch carries its sample boundaries
+only in position_ids, which SDPA and eager ignore). transformers' names: eager, sdpa, flash_attention_2,
+flash_attention_3, flex_attention, a `paged|` prefix for generation, and Hub kernels `org/repo[:fn]` loaded by the
+`kernels` package (transformers.modeling_utils _check_and_adjust_attn_implementation; the transformers
+repository itself was too large to fetch here, these names are those TRL, axolotl and LLaMA-Factory pass to it).
+TrainingArguments: `torch_compile`, `torch_compile_mode`, `bf16`, `fp16`, `per_device_train_batch_size`.
+Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
+"""
+
+from __future__ import annotations
+
+from . import STRONG, as_int, attention, score_keys
+
+TITLE = "transformers / TRL"
+# transformers' attn_implementation -> attn-doctor backend (eager: plain PyTorch matmul + softmax, no backend)
+NAMES = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2", "flash_attention_3": "fa3",
+         "flex_attention": "flex"}
+FLASH_VARIANTS = {"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2",
+                  "kernels-community/flash-attn3", "kernels-community/vllm-flash-attn3"}
+STRONG_KEYS = {"model_init_kwargs", "padding_free", "packing_strategy", "dataset_name",
+               "use_peft", "dataset_text_field", "completion_only_loss", "assistant_only_loss", "per_device_train_batch_size",
+               "architectures", "transformers_version", "num_attention_heads", "num_key_value_heads",
+               "max_position_embeddings", "rope_theta", "rms_norm_eps", "intermediate_size", "vocab_size",
+               "_attn_implementation", "torch_compile_mode"}
+SHARED_KEYS = {"attn_implementation", "model_name_or_path", "max_length", "packing", "lora_r", "lora_alpha", "lora_target_modules", "torch_dtype",
+               "num_train_epochs", "hidden_size", "head_dim", "model_type", "torch_compile", "bf16", "fp16",
+               "lr_scheduler_type", "warmup_ratio", "logging_steps", "eval_strategy", "save_strategy", "dtype"}
+COMMON_KEYS = {"learning_rate", "output_dir", "report_to", "gradient_checkpointing", "gradient_accumulation_steps", "seed"}
+DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16",
+          "half": "float16", "float": "float32"}
+
+
+def entry(name: str, setting: str, extra: dict | None = None) -> dict:
+    """One attn_implementation value as an attention entry (extra: more names the caller's trainer knows)."""
+    raw = str(name).strip()
+    base = raw.split("|", 1)[1] if raw.startswith("paged|") else raw
+    names = dict(NAMES, **(extra or {}))
+    if base in names:
+        b = names[base]
+        return attention(raw, setting, b, kind="local" if b else "other" if base == "fp8" else "builtin")
+    if "/" in base:
+        repo = base.split(":", 1)[0]
+        return attention(raw, setting, None, kind="hub", hub_repo=repo, kernels_min="0.4")
+    from difflib import get_close_matches
+
+    hint = (get_close_matches(base.lower().replace("-", "_"), list(names), n=1, cutoff=0.4) or ["sdpa"])[0]
+    return attention(raw, setting, None, known=False, suggestion=hint)
+
+
+def head_dims(cfg: dict) -> list[int] | None:
+    """Head dims of a model config.json: head_dim, or hidden_size / num_attention_heads."""
+    for c in (cfg, cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else {}):
+        hd = c.get("head_dim")
+        if isinstance(hd, int) and hd > 0:
+            return [hd]
+        h, n = c.get("hidden_size"), c.get("num_attention_heads")
+        if isinstance(h, int) and isinstance(n, int) and n > 0 and h % n == 0:
+            return [h // n]
+    return None
+
+
+def model_head_dims(model, base: str) -> list[int] | None:
+    """Head dims of the model a training config names, when it is a local directory with a config.json
+    (as written, or beside the training config); a Hub id says nothing here (nothing is downloaded)."""
+    import json
+    import os
+
+    if not isinstance(model, str) or not model.strip():
+        return None
+    for d in ([model] if os.path.isabs(model) else [model, os.path.join(base, model)]):
+        path = os.path.join(d, "config.json")
+        if os.path.isfile(path) and os.path.getsize(path) < 4 * 1024 * 1024:
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    data = json.load(fh)
+            except (OSError, ValueError):
+                return None
+            return head_dims(data) if isinstance(data, dict) else None
+    return None
+
+
+def dtype_from(s: dict) -> str | None:
+    if s.get("bf16") in (True, "true", "True") or str(s.get("mixed_precision", "")).lower() == "bf16":
+        return "bfloat16"
+    if s.get("fp16") in (True, "true", "True") or str(s.get("mixed_precision", "")).lower() == "fp16":
+        return "float16"
+    kw = s.get("model_init_kwargs") if isinstance(s.get("model_init_kwargs"), dict) else {}
+    for v in (s.get("dtype"), s.get("torch_dtype"), kw.get("dtype"), kw.get("torch_dtype")):
+        if isinstance(v, str) and v.strip().lower() in DTYPES:
+            return DTYPES[v.strip().lower()]
+    return None
+
+
+def compile_of(s: dict, setting: str = "torch_compile") -> dict:
+    on = s.get("torch_compile") in (True, "true", "True") or bool(s.get("torch_compile_mode")) or bool(s.get("torch_compile_backend"))
+    mode = s.get("torch_compile_mode") if isinstance(s.get("torch_compile_mode"), str) else None
+    return {"enabled": on, "mode": (mode or "default") if on else None, "setting": setting}
+
+
+ACCELERATE_KEYS = {"compute_environment", "distributed_type", "parallelism_config", "num_processes", "machine_rank",
+                   "main_training_function", "downcast_bf16", "rdzv_backend", "same_network"}
+
+
+def _settings(doc: dict) -> dict:
+    """The settings of a YAML/JSON file, a command line's --flags, or an accelerate config's parallelism block."""
+    if doc["fmt"] == "text":
+        return dict(doc["args"])
+    s = dict(doc["data"])
+    par = s.get("parallelism_config") if isinstance(s.get("parallelism_config"), dict) else {}
+    sp = par.get("parallelism_config_sp_attn_implementation") or s.get("parallelism_config_sp_attn_implementation")
+    if isinstance(sp, str) and "attn_implementation" not in s:
+        s["attn_implementation"] = sp  # accelerate's sequence parallelism (Ulysses) attention
+    return s
+
+
+def _base(doc: dict) -> str:
+    import os
+
+    return os.path.dirname(os.path.abspath(doc["path"]))
+
+
+def score(doc: dict) -> tuple[float, list[str]]:
+    if doc["fmt"] not in ("yaml", "json", "text"):
+        return 0.0, []
+    s = _settings(doc)
+    pts, ev = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    if doc["fmt"] == "text":
+        if any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"]):
+            pts, ev = pts + STRONG, ev + ["trl command"]
+    elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
+        pts, ev = pts + STRONG, ev + ["accelerate parallelism_config_sp_attn_implementation"]
+    return pts, ev
+
+
+def read(doc: dict) -> dict:
+    s = _settings(doc)
+    model_config = "architectures" in s or "transformers_version" in s
+    kw = s.get("model_init_kwargs") if isinstance(s.get("model_init_kwargs"), dict) else {}
+    raw, setting = None, None
+    for key, src in (("attn_implementation", s), ("_attn_implementation", s), ("attn_implementation", kw)):
+        if isinstance(src.get(key), str) and src[key].strip():
+            raw, setting = src[key], (f"model_init_kwargs.{key}" if src is kw else key)
+            break
+    entries = [entry(raw, f"{setting}: {raw}")] if raw else []
+    if entries and not entries[0]["known"]:
+        entries[0]["fix"] = f"attn_implementation: {entries[0]['suggestion']}"
+    name = entries[0]["name"] if entries else None
+    truthy = (lambda v: v is True or str(v).lower() == "true")
+    packing = truthy(s.get("packing")) and str(s.get("packing_strategy", "bfd")) in ("bfd", "bfd_split")
+    padding_free = truthy(s.get("padding_free")) or packing
+    traps = []
+    if padding_free and (name or "") not in FLASH_VARIANTS:
+        traps.append({"setting": "padding_free: true" if truthy(s.get("padding_free")) else "packing: true (bfd)",
+                      "attn": name or "the model's default (sdpa)"})
+    return {
+        "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
+        "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],
+        "family": s.get("model_type") if model_config else None,
+        "head_dims": head_dims(s) if model_config else model_head_dims(s.get("model_name_or_path"), _base(doc)),
+        "mixed_precision": None, "dtype": dtype_from(s), "attention": entries,
+        "compile": compile_of(s) if not model_config else {"enabled": None, "mode": None, "setting": None},
+        "batch_size": as_int(s.get("per_device_train_batch_size")) if "per_device_train_batch_size" in s else None,
+        "packing": traps,
+        "sage_training": False,
+        "fixes": {"packing": "attn_implementation: flash_attention_2   # or padding_free: false and packing: false",
+                  "compile": "torch_compile: true", "use_default": "attn_implementation: sdpa"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))

@@ -1,0 +1,126 @@
+"""LLaMA-Factory: its training YAML (`llamafactory-cli train examples/train_lora/....yaml`), v0 and v1.
+
+Read from hiyouga/LLaMA-Factory ff6d4d1 (2026-08-18):
+- src/llamafactory/extras/constants.py AttentionFunction: auto | disabled | sdpa | fa2 | fa3 (`flash_attn`,
+  default auto: hparams/model_args.py); model/model_utils/attention.py configure_attn_implementation: auto leaves
+  transformers' default, disabled -> eager, sdpa, fa2 -> flash_attention_2, fa3 -> flash_attention_3 (a missing
+  FlashAttention only warns "is not installed" and leaves the default), any other value raises
+  NotImplementedError("Unknown attention type: ...");
+- v1 (src/llamafactory/v1/utils/types.py): flash_attn takes transformers' names eager | sdpa | flash_attention_2;
+- hparams/data_args.py `packing` (on by default for stage pt) and `neat_packing` ("sequence packing without
+  cross-attention"); data/collator.py builds the block-diagonal mask only for neat_packing, so plain packing lets
+  the packed samples attend to each other;
+- a command line `llamafactory-cli train [config.yaml] key=value ... --key value` (hparams/parser.py reads the YAML
+  and then the overrides; the YAML named there is not read here);
+- TrainingArguments `bf16`, `fp16`, finetuning_args `pure_bf16`; `per_device_train_batch_size` (v1:
+  `micro_batch_size`); `torch_compile`, `torch_compile_mode`.
+Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import STRONG, as_int, attention, score_keys
+from .hf_transformers import compile_of, model_head_dims
+
+TITLE = "LLaMA-Factory"
+V0 = {"auto": None, "disabled": None, "sdpa": "sdpa", "fa2": "fa2", "fa3": "fa3"}
+V1 = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2"}
+STRONG_KEYS = {"stage", "finetuning_type", "lora_target", "template", "cutoff_len", "flash_attn", "neat_packing",
+               "plot_loss", "overwrite_cache", "max_samples", "pure_bf16", "dist_config", "train_dataset", "model_class",
+               "cp_mode", "cp_size", "batching_strategy", "lora_rank", "infer_backend", "enable_liger_kernel",
+               "use_unsloth", "quantization_bit", "quantization_method", "shift_attn", "rope_scaling"}
+SHARED_KEYS = {"model_name_or_path", "dataset", "packing", "do_train", "per_device_train_batch_size", "num_train_epochs",
+               "bf16", "fp16", "preprocessing_num_workers", "dataloader_num_workers", "overwrite_output_dir",
+               "lr_scheduler_type", "warmup_ratio", "ddp_timeout", "save_only_model", "resume_from_checkpoint",
+               "micro_batch_size", "model", "trust_remote_code", "deepspeed", "torch_compile"}
+COMMON_KEYS = {"learning_rate", "output_dir", "report_to", "logging_steps", "save_steps", "gradient_accumulation_steps"}
+
+
+def _value(v):
+    """A command line's text value as the YAML would hold it (true/false/None)."""
+    if isinstance(v, str) and v.lower() in ("true", "false"):
+        return v.lower() == "true"
+    return v
+
+
+def _settings(doc: dict) -> dict:
+    """A YAML's settings, or a `llamafactory-cli train [x.yaml] key=value --key value` command line's."""
+    if doc["fmt"] != "text":
+        return doc["data"]
+    out = {}
+    for w in doc["words"]:
+        k, eq, v = w.partition("=")
+        if eq and re.fullmatch(r"[a-z_][a-z0-9_.]*", k):
+            out[k] = v
+    out.update(doc["args"])
+    return {k: _value(v) for k, v in out.items()}
+
+
+def score(doc: dict) -> tuple[float, list[str]]:
+    if doc["fmt"] not in ("yaml", "json", "text"):
+        return 0.0, []
+    cli = doc["fmt"] == "text" and any(w in ("llamafactory-cli", "lmf") for w in doc["words"])
+    if doc["fmt"] == "text" and not cli:
+        return 0.0, []
+    s = _settings(doc)
+    pts, ev = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    fa = s.get("flash_attn")
+    if isinstance(fa, str) and fa in V0:
+        pts, ev = pts + STRONG, ev + [f"flash_attn: {fa}"]
+    if cli:
+        pts, ev = pts + 2 * STRONG, ev + ["llamafactory-cli"]
+    return pts, ev
+
+
+def read(doc: dict) -> dict:
+    s = _settings(doc)
+    v1 = any(k in s for k in ("model", "train_dataset", "model_class", "dist_config", "micro_batch_size")) \
+        and "model_name_or_path" not in s
+    raw = s.get("flash_attn")
+    entries = []
+    name = None
+    if raw is not None and str(raw).strip() not in ("auto",):
+        name = str(raw).strip()
+        if raw is False:
+            name = "disabled"
+        table = V1 if v1 else V0
+        if name in table:
+            b = table[name]
+            entries.append(attention(name, f"flash_attn: {name}", b, kind="local" if b else "builtin"))
+        else:
+            from difflib import get_close_matches
+
+            hint = (get_close_matches(name.lower(), list(V1 if v1 else V0), n=1, cutoff=0.3) or ["sdpa"])[0]
+            entries.append(attention(name, f"flash_attn: {name}", None, known=False, suggestion=hint,
+                                     fix=f"flash_attn: {hint}"))
+    packing = s.get("packing")
+    if packing is None:
+        packing = s.get("stage") == "pt"
+    traps = []
+    if packing is True and not s.get("neat_packing") and not v1:
+        traps.append({"setting": "packing: true" if s.get("packing") is True else "stage: pt (packing on by default)",
+                      "attn": name or "auto"})
+    bf16 = s.get("bf16")
+    if bf16 is None and v1:
+        bf16 = True  # v1 training_args: bf16 defaults to True
+    dtype = "bfloat16" if bf16 is True or s.get("pure_bf16") is True else "float16" if s.get("fp16") is True else None
+    bs = s.get("micro_batch_size") if v1 else s.get("per_device_train_batch_size", 1)
+    return {
+        "trainer": "llama-factory", "trainer_title": TITLE + (" (v1)" if v1 else ""),
+        "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],
+        "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
+        "head_dims": model_head_dims(s.get("model") if v1 else s.get("model_name_or_path"),
+                                     os.path.dirname(os.path.abspath(doc["path"]))),
+        "compile": compile_of(s), "batch_size": as_int(bs), "packing": traps,
+        "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples",
+                  "compile": "torch_compile: true", "use_default": "flash_attn: sdpa"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))

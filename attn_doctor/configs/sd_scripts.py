@@ -1,0 +1,170 @@
+"""kohya-ss sd-scripts: a `--config_file` TOML, or a saved command line (`accelerate launch ...
+sdxl_train_network.py --sdpa ...`).
+
+Read from kohya-ss/sd-scripts 48d368f (2026-02-16):
+- library/train_util.py add_training_arguments: `--mem_eff_attn`, `--xformers`, `--sdpa`, `--torch_compile`,
+  `--dynamo_backend` (default inductor; compile only with --torch_compile), `--mixed_precision no|fp16|bf16`,
+  `--full_bf16`/`--full_fp16`, `--train_batch_size`; read_config_from_file: the TOML's sections are flattened
+  and its keys become argparse attributes, so an unknown key is silently never read (the command line's
+  unknown flags stop argparse: "unrecognized arguments");
+- train_util.replace_unet_modules: mem_eff_attn (sd-scripts' own pure-PyTorch FlashAttention function) wins
+  over xformers, which wins over sdpa; with none of them library/original_unet.py's CrossAttention runs the
+  plain baddbmm + softmax attention (the whole score matrix in memory);
+- library/flux_models.py and sd3_models.py call torch's scaled_dot_product_attention whatever the flags;
+- hunyuan_image_train_network.py and library/anima_train_utils.py: `--attn_mode torch|xformers|flash|sageattn|sdpa`
+  ("xformers requires --split_attn. sageattn does not support training").
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
+
+TITLE = "sd-scripts"
+STRONG_KEYS = {"mem_eff_attn", "torch_compile", "save_model_as", "clip_skip", "v2", "v_parameterization",
+               "full_bf16", "full_fp16", "ae", "clip_l", "clip_g", "t5xxl", "network_train_unet_only",
+               "network_train_text_encoder_only", "max_token_length", "shuffle_caption", "enable_bucket",
+               "bucket_reso_steps", "min_bucket_reso", "max_bucket_reso", "attn_mode", "train_data_dir",
+               "reg_data_dir", "caption_extension", "keep_tokens", "prior_loss_weight", "unet_lr", "text_encoder_lr",
+               "cache_text_encoder_outputs", "no_half_vae", "apply_t5_attn_mask", "model_prediction_type",
+               "guidance_scale_flux", "sdxl", "in_json", "lowram", "highvram", "cache_latents"}
+SHARED_KEYS = {"sdpa", "xformers", "split_attn", "network_module", "network_dim", "network_alpha", "network_args",
+               "pretrained_model_name_or_path", "dataset_config", "blocks_to_swap", "timestep_sampling",
+               "discrete_flow_shift", "fp8_base", "output_name", "optimizer_type", "max_train_epochs",
+               "save_every_n_epochs", "dynamo_backend", "train_batch_size", "sample_prompts", "sample_sampler",
+               "persistent_data_loader_workers", "max_data_loader_n_workers", "logging_dir", "vae",
+               "noise_offset", "resolution", "optimizer_args", "network_weights", "save_precision"}
+COMMON_KEYS = {"mixed_precision", "learning_rate", "seed", "output_dir", "gradient_checkpointing",
+               "gradient_accumulation_steps", "lr_scheduler", "max_train_steps"}
+# Training scripts (without .py) and their model family; UNet families run original_unet's attention.
+SCRIPTS = {"train_network": "sd1x", "train_db": "sd1x", "fine_tune": "sd1x", "train_textual_inversion": "sd1x",
+           "sdxl_train_network": "sdxl", "sdxl_train": "sdxl", "sdxl_train_textual_inversion": "sdxl",
+           "sdxl_train_control_net": "sdxl", "sdxl_train_control_net_lllite": "sdxl", "train_control_net": "sd1x",
+           "flux_train_network": "flux", "flux_train": "flux", "flux_train_control_net": "flux",
+           "sd3_train_network": "sd3", "sd3_train": "sd3", "lumina_train_network": "lumina2", "lumina_train": "lumina2",
+           "hunyuan_image_train_network": "hunyuan_image", "anima_train_network": "anima", "anima_train": "anima"}
+UNET = {"sd1x", "sd2x", "sdxl"}
+OWN_NETWORKS = {"lora_sd3", "lora_lumina", "lora_fa", "dylora", "oft", "lora_hunyuan_image", "lora_anima", "oft_flux"}
+# --attn_mode values (hunyuan_image, anima) -> attn-doctor backend
+ATTN_MODES = {"torch": "sdpa", "sdpa": "sdpa", "xformers": "xformers", "flash": "fa2", "sageattn": "sage"}
+# Flags people write that sd-scripts does not have (musubi-tuner's, or hyphenated): the nearest real one.
+NEAR_MISSES = {"flash_attn": "--sdpa", "flash-attn": "--sdpa", "sage_attn": "--sdpa", "flash3": "--sdpa",
+               "flex_attention": "--sdpa", "flex": "--sdpa", "mem-eff-attn": "--mem_eff_attn",
+               "torch-compile": "--torch_compile", "compile": "--torch_compile"}
+_SCRIPT = re.compile(r"([A-Za-z0-9_]+)\.py$")
+
+
+def _script(doc: dict) -> str | None:
+    for s in doc["scripts"]:
+        m = _SCRIPT.search(s)
+        if m and m.group(1) in SCRIPTS:
+            return m.group(1)
+    return None
+
+
+def score(doc: dict) -> tuple[float, list[str]]:
+    from . import flatten
+
+    if doc["fmt"] not in ("toml", "text"):
+        return 0.0, []
+    keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
+    pts, ev = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    flat = flatten(doc["data"]) if doc["fmt"] == "toml" else doc["args"]
+    net = flat.get("network_module")
+    if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
+        pts, ev = pts + STRONG, ev + [f"network_module={net}"]
+    script = _script(doc)
+    if script:
+        pts, ev = pts + 2 * STRONG, ev + [f"{script}.py"]
+    if doc["fmt"] == "text" and re.search(r"sd-scripts|kohya_ss", doc["text"]):
+        pts, ev = pts + STRONG, ev + ["sd-scripts"]
+    return pts, ev
+
+
+def read(doc: dict) -> dict:
+    from . import flatten, load_toml, read_text
+
+    cmd = doc["fmt"] == "text"
+    misses: list[str] = []
+    if cmd:
+        s = dict(doc["args"])
+        misses = [k for k in s if k in NEAR_MISSES]
+        base = os.path.dirname(os.path.abspath(doc["path"]))
+        cf = s.get("config_file")
+        if given(cf):
+            name = str(cf) if str(cf).endswith(".toml") else f"{cf}.toml"
+            for cand in ([name] if os.path.isabs(name) else [name, os.path.join(base, name)]):
+                if os.path.isfile(cand):
+                    try:
+                        merged = flatten(load_toml(cand, read_text(cand)))
+                    except Exception:  # the job's file, not the one --config named: unreadable means unknown
+                        break
+                    misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
+                    merged.update(s)
+                    s = merged
+                    break
+    else:
+        s = flatten(doc["data"])
+        misses = [k for k in s if k in NEAR_MISSES and as_bool(s[k])]
+    script = _script(doc)
+    family = SCRIPTS.get(script or "")
+    net = str(s.get("network_module") or "")
+    if not family:
+        if "lora_flux" in net or given(s.get("ae")) or (given(s.get("t5xxl")) and not given(s.get("clip_g"))):
+            family = "flux"
+        elif "lora_sd3" in net or given(s.get("clip_g")):
+            family = "sd3"
+        elif "lora_lumina" in net:
+            family = "lumina2"
+        else:
+            family = "sd2x" if as_bool(s.get("v2")) else None  # SD 1.x/2.x or SDXL: a UNet either way
+    unet = family in UNET or family is None
+    if family == "sd1x" and as_bool(s.get("v2")):
+        family = "sd2x"
+    flag = (lambda k: f"--{k}") if cmd else (lambda k: f"{k} = true")
+    entries = []
+    mode = s.get("attn_mode") if given(s.get("attn_mode")) else None
+    if mode is not None:
+        b = ATTN_MODES.get(str(mode).strip().lower())
+        entries.append(attention(f"attn_mode={mode}", "--attn_mode" if cmd else "attn_mode", b, known=b is not None,
+                                 fix="--attn_mode torch" if cmd else 'attn_mode = "torch"'))
+    elif not unet:
+        entries.append(attention("scaled_dot_product_attention", f"{family} model (always PyTorch SDPA)", "sdpa"))
+    elif as_bool(s.get("mem_eff_attn")):
+        entries.append(attention(flag("mem_eff_attn"), "mem_eff_attn", None, kind="builtin"))  # pure PyTorch
+    elif as_bool(s.get("xformers")):
+        entries.append(attention(flag("xformers"), "xformers", "xformers"))
+    elif as_bool(s.get("sdpa")):
+        entries.append(attention(flag("sdpa"), "sdpa", "sdpa"))
+    for k in misses:
+        entries.append(attention(flag(k), f"--{k}" if cmd else k, None, known=False, suggestion=NEAR_MISSES[k],
+                                 fix=NEAR_MISSES[k] if cmd else f"{NEAR_MISSES[k][2:]} = true"))
+    mp = s.get("mixed_precision")
+    mp = str(mp).strip().lower() if given(mp) else "no"
+    dt = dtype_of(mp) or ("bfloat16" if as_bool(s.get("full_bf16")) else "float16" if as_bool(s.get("full_fp16"))
+                          else "float32")
+    comp = as_bool(s.get("torch_compile"))
+    dyn = str(s.get("dynamo_backend") or "inductor").strip().lower()
+    from .simpletuner import HEAD_DIMS
+
+    return {
+        "trainer": "sd-scripts", "trainer_title": TITLE, "format": "cmdline" if cmd else "toml", "script": script,
+        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dt,
+        "attention": entries,
+        "compile": {"enabled": comp, "mode": ("reduce-overhead" if dyn == "cudagraphs" else "default") if comp else None,
+                    "setting": "--torch_compile" if cmd else "torch_compile"},
+        "batch_size": as_int(s.get("train_batch_size", 1)), "unet": unet and mode is None,
+        "split_attn": as_bool(s.get("split_attn")),
+        "sage_training": mode is not None and ATTN_MODES.get(str(mode).strip().lower()) == "sage",
+        "fixes": {"sdpa": "--sdpa" if cmd else "sdpa = true   # in the TOML",
+                  "sage": "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
+                  "split_attn": "--split_attn" if cmd else "split_attn = true"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))

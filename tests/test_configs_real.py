@@ -1,0 +1,128 @@
+"""The real-world corpus (fixtures/configs/real/, see its README): every published config file and saved
+command line is detected as its trainer and gives the expected required backends, dtype and compile mode.
+
+Where attn-doctor reads a trainer's code differently from the expect file, DISAGREE names the file, the field,
+attn-doctor's value and why; the test asserts attn-doctor's value and that the expect file still differs."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from attn_doctor import configs
+from attn_doctor.model import UsageError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "configs" / "real"
+FILES = sorted(p for p in REAL.rglob("*") if p.is_file() and not p.name.endswith(".expect.toml")
+               and p.name not in ("README.md", "TRAINERS.md"))
+# the expect files' trainer names -> attn-doctor's reader ids
+TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
+
+HUB = ("a Hub kernel is fetched by the `kernels` package at run time, not the flash-attn wheel attn-doctor "
+       "checks as {b}: nothing local is required (config.hub-kernel says so)")
+WAN = ("diffusion-pipe models/wan/model.py calls attention.flash_attention() directly, which asserts "
+       "FLASH_ATTN_2_AVAILABLE when FlashAttention 3 does not import; the SDPA fallback is only in attention()")
+DISAGREE = {
+    "axolotl/gpt-oss__gpt-oss-20b-sft-lora-singlegpu.yaml": ("required", [], HUB.format(b="fa3")),
+    "transformers/trl__sft_gpt_oss.py__usage.sh": ("required", [], HUB.format(b="fa3")),
+    "simpletuner/examples__cosmos3-image-80g.lycoris-lokr__config.json": ("required", [], HUB.format(b="fa3")),
+    "simpletuner/examples__ltxvideo2-2.3-dev-720p-single-gpu.peft-lora+ramtorch__config.json":
+        ("required", [], HUB.format(b="fa2")),
+    "simpletuner/examples__mageflow-image-24g.peft-lora__config.json": ("required", [], HUB.format(b="fa2")),
+    "diffusion-pipe/docs_supported_models.md__wan.toml": ("required", ["fa2"], WAN),
+    "diffusion-pipe/examples__wan_14b_min_vram.toml": ("required", ["fa2"], WAN),
+    "simpletuner/docs_attention_FLEX.md__snippet.json":
+        ("dtype", "bfloat16", "SimpleTuner's mixed_precision defaults to bf16 (field_registry/sections/advanced.py "
+                              "default_value='bf16'), so a snippet without it trains in bf16"),
+}
+AXO_BF16 = ("axolotl's bf16 defaults to 'auto' (bf16 where the GPU has it: schemas/config.py), as the expect file of "
+            "llama-3__3b-fp8-fsdp2.yaml says too")
+FP8 = ("attn_implementation: fp8 loads the model with sdpa and then torchao replaces F.scaled_dot_product_attention "
+       "with its FP8 attention (monkeypatch/attention/fp8_attn.py): what runs is torchao's, which attn-doctor does not "
+       "check (config.backend-not-checked)")
+DISAGREE.update({
+    "axolotl/docs_attention.qmd__sage.yaml": ("dtype", "bfloat16", AXO_BF16),
+    "axolotl/docs_attention.qmd__flex_compile.yaml": ("dtype", "bfloat16", AXO_BF16),
+    "axolotl/docs_attention.qmd__hub_fa3.yaml": [("required", [], HUB.format(b="fa3")), ("dtype", "bfloat16", AXO_BF16)],
+    "axolotl/docs_attention.qmd__fp8.yaml": [("required", [], FP8), ("dtype", "bfloat16", AXO_BF16)],
+})
+# Snippets from the trainers' docs that hold only keys two trainers share: detection says so in one line
+# (exit 2) and --trainer with the expect file's trainer reads them.
+AMBIGUOUS = {"axolotl/docs_attention.qmd__flex_compile.yaml", "axolotl/docs_attention.qmd__hub_fa3.yaml"}
+# A blissful-tuner file that uses none of blissful-tuner's own options is a musubi-tuner file: the same
+# parser, the same reading (configs/blissful.py); the test accepts musubi for it.
+SAME_READING = {"blissful": "musubi"}
+# Files no trainer can read: one line, exit 2 (the trainer itself fails on them too).
+INVALID = {
+    "blissful-tuner/DustyL__dlay_lokr_prodigy_training.toml":
+        ("not valid TOML", "`num_timestep_buckets = null`: TOML has no null; musubi-tuner's toml.load (toml 0.10.2) raises TomlDecodeError on it too"),
+}
+
+
+def rel(p: Path) -> str:
+    return p.relative_to(REAL).as_posix()
+
+
+def expect(p: Path) -> dict:
+    return tomllib.loads(p.with_name(p.name + ".expect.toml").read_text())
+
+
+def test_the_corpus_is_there_and_every_file_says_what_it_should_give():
+    assert len(FILES) >= 60
+    missing = [rel(p) for p in FILES if not p.with_name(p.name + ".expect.toml").is_file()]
+    assert missing == []
+    for p in FILES:
+        e = expect(p)
+        assert {"source", "trainer", "required", "dtype", "compile_mode", "why"} <= set(e), rel(p)
+    trainers = Counter(expect(p)["trainer"] for p in FILES)
+    assert len(trainers) >= 10, trainers
+    assert set(DISAGREE) | set(INVALID) | AMBIGUOUS <= {rel(p) for p in FILES}
+
+
+@pytest.mark.parametrize("path", FILES, ids=rel)
+def test_real_config(path):
+    e = expect(path)
+    name = rel(path)
+    if name in INVALID:
+        with pytest.raises(UsageError, match=INVALID[name][0]) as err:
+            configs.load(str(path))
+        assert "\n" not in str(err.value)
+        return
+    if name in AMBIGUOUS:
+        with pytest.raises(UsageError, match="--trainer") as err:
+            configs.load(str(path))
+        assert "\n" not in str(err.value)
+    cfg = configs.load(str(path), TRAINER.get(e["trainer"], e["trainer"]) if name in AMBIGUOUS else None)
+    got = {"trainer": cfg["detected"]["trainer"], "required": cfg["required"], "dtype": cfg["dtype"] or "",
+           "compile_mode": cfg["compile_mode"] or "none"}
+    want = {"trainer": TRAINER.get(e["trainer"], e["trainer"]), "required": e["required"], "dtype": e["dtype"],
+            "compile_mode": e["compile_mode"] or "none"}
+    diffs = DISAGREE.get(name, [])
+    for field, ours, _why in [diffs] if isinstance(diffs, tuple) else diffs:
+        assert want[field] != ours, f"{name}: the expect file now agrees on {field}; drop it from DISAGREE"
+        want[field] = ours
+    if got["trainer"] == SAME_READING.get(want["trainer"]):
+        from attn_doctor.configs import blissful
+
+        assert not blissful.OWN_KEYS & set(configs.make_doc(str(path), path.read_text())["keys"])
+        want["trainer"] = got["trainer"]
+    assert got == want
+    assert cfg["detected"]["by"] == ("--trainer" if name in AMBIGUOUS else "content")
+    assert cfg["detected"]["evidence"]
+
+
+def test_figures(capsys):
+    """How many files, per trainer, read as expected (printed for the report; the asserts are above)."""
+    per = Counter(expect(p)["trainer"] for p in FILES)
+    with capsys.disabled():
+        print(f"\ncorpus: {len(FILES)} files, {len(per)} trainers ({', '.join(f'{k} {v}' for k, v in sorted(per.items()))}); "
+              f"{len(DISAGREE)} read differently from their expect file on purpose, {len(AMBIGUOUS)} ambiguous snippets "
+              f"settled by --trainer, {len(INVALID)} invalid")
