@@ -201,7 +201,7 @@ def test_catch_all_is_decided_per_line():
     """A generic entry is dropped on the lines a specific cause explains, not for the whole text: a
     note at the top of a log does not hide the unrecognised import error at its bottom, and a
     specific error elsewhere (100 lines away) does not either."""
-    err = "ImportError: cannot import name 'sageattn_qk_int8' from 'sageattention' (/venv/sageattention/__init__.py)"
+    err = "ModuleNotFoundError: No module named 'flash_attn.layers.rotary_fast'"  # an import nobody names
     log = DEPRECATION + "\n" + "step ok\n" * 100 + err
     assert [m.entry.id for m in match(log)] == ["import.failed", "alloc.old-name"]
     other = "OSError: libcudart.so.12: cannot open shared object file: No such file or directory"
