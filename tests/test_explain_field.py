@@ -137,3 +137,17 @@ def test_backend_named_by_words(text, backend):
 ])
 def test_near_misses_do_not_get_the_entry(text, not_entry):
     assert not_entry not in [m.entry.id for m in match(text)]
+
+
+@pytest.mark.parametrize("text,entry,backend", [
+    ("RuntimeError: Number of heads in key/value must divide number of heads in query", "attn.gqa-heads", "fa2"),
+    ("  File \"/src/flash-attention/hopper/flash_attn_interface.py\", line 80, in _flash_attn_forward\n"
+     "RuntimeError: Number of heads in key/value must divide number of heads in query", "attn.gqa-heads", "fa3"),
+    ("AssertionError: num_head must be divisible by num_head_kv", "attn.gqa-heads", "cute"),
+    ("AssertionError: Block sparsity backward not supported on SM 12.0", "cute.feature-arch", "cute"),
+    ("AssertionError: SM120 forward only supports num_splits=1", "cute.feature-arch", "cute"),
+    ("RuntimeError: v must have shape (batch_size, seqlen_k, num_heads_k, head_size_og)", "fa2.input-shape", "fa2"),
+    ("AssertionError: Unsupported compute capability. Supported: 9.x, 10.x, 11.x, 12.x", "backend.no-backward-on-gpu", "cute"),
+])
+def test_flash_attention_limits_name_their_version(text, entry, backend):
+    assert top(text) == (entry, backend)
