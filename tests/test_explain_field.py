@@ -151,3 +151,15 @@ def test_near_misses_do_not_get_the_entry(text, not_entry):
 ])
 def test_flash_attention_limits_name_their_version(text, entry, backend):
     assert top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text,entry,backend", [
+    ("  File \"/opt/venv/lib/python3.12/site-packages/flash_attn/cute/interface.py\", line 300, in _flash_attn_fwd\n"
+     "RuntimeError: CUDA Error: CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "cuda.driver-older-than-build", "cute"),
+    ("cudaErrorInsufficientDriver", "cuda.driver-older-than-build", None),
+    ("AssertionError: Input tensors must be in dtype of torch.float16 or torch.bfloat16", "sage.inputs", "sage"),
+    ("RuntimeError: No target compute capabilities. Set TORCH_CUDA_ARCH_LIST or build on a machine with GPUs.\n"
+     "ERROR: Failed building wheel for sageattention", "build.no-arch-list", "sage"),
+])
+def test_driver_and_sage_variants(text, entry, backend):
+    assert top(text) == (entry, backend)
