@@ -163,3 +163,16 @@ def test_flash_attention_limits_name_their_version(text, entry, backend):
 ])
 def test_driver_and_sage_variants(text, entry, backend):
     assert top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("frame,backend", [
+    ("  File \"/venv/lib/python3.11/site-packages/diffusers/models/attention_dispatch.py\", line 1012, in _sage_attention", "sage"),
+    ("  File \"/venv/lib/python3.11/site-packages/diffusers/models/attention_dispatch.py\", line 750, in _native_cudnn_attention", "sdpa"),
+    ("  File \"/venv/lib/python3.11/site-packages/diffusers/models/attention_dispatch.py\", line 690, in _flash_attention_3", "fa3"),
+    ("  File \"/venv/lib/python3.11/site-packages/diffusers/models/attention_dispatch.py\", line 640, in _flash_attention", "fa2"),
+    ("  File \"/venv/lib/python3.11/site-packages/diffusers/models/attention_processor.py\", line 2100, in __call__ of XFormersAttnProcessor", "xformers"),
+    ("  File \"/venv/lib/python3.11/site-packages/transformers/integrations/sdpa_attention.py\", line 96, in sdpa_attention_forward", "sdpa"),
+])
+def test_dispatch_functions_name_the_backend(frame, backend):
+    text = frame + "\nRuntimeError: CUDA error: no kernel image is available for execution on the device"
+    assert top(text) == ("gpu.arch-not-in-torch", backend)
