@@ -312,7 +312,7 @@ def test_backends_table_and_required_finding_carry_the_plan():
 
     rows = statuses(f, Context(required=["fa2"]))
     # 73 files x 1 arch x 1.5-4 CPU-min / 14 streams
-    assert rows["fa2"]["reason"] == "not installed (no prebuilt wheel: source build ~8-21 min; plan: attn-doctor fix -r fa2)"
+    assert rows["fa2"]["reason"] == "not installed (no prebuilt wheel: source build ~21-36 min; plan: attn-doctor fix -r fa2)"
     assert rows["cute"]["reason"] == "not installed (pip install --pre 'flash-attn-4[cu13]')"
     req = next(x for x in report.findings if x.id == "require.not-ok")
     assert req.fix == plans.make("fa2", f).text()
