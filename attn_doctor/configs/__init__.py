@@ -159,8 +159,9 @@ def tokens(text: str) -> list[str]:
         return out
 
 
-def args_of(words: list[str]) -> dict:
-    """`--key=value`, `--key value` and bare `--flag` words -> {key: value} (True for a bare flag)."""
+def args_of(words: list[str], flag: str = "-") -> dict:
+    """`--key=value`, `--key value` and bare `--flag` words -> {key: value} (True for a bare flag).
+    A word that starts with `flag` is the next option, not a value."""
     out: dict = {}
     i = 0
     while i < len(words):
@@ -169,7 +170,7 @@ def args_of(words: list[str]) -> dict:
             key, eq, value = tok[2:].partition("=")
             if eq:
                 out[key] = value
-            elif i + 1 < len(words) and not words[i + 1].startswith("-"):
+            elif i + 1 < len(words) and not words[i + 1].startswith(flag):
                 out[key] = words[i + 1]
                 i += 1
             else:

@@ -20,7 +20,7 @@ import json
 import re
 import shlex
 
-from . import as_int, attention, diffusers, dtype_of, given
+from . import args_of, as_int, attention, diffusers, dtype_of, given
 
 TITLE = "SimpleTuner"
 MECHANISMS = (
@@ -147,22 +147,9 @@ def _tokens(text: str) -> list[str]:
 
 
 def args_settings(tokens: list[str]) -> dict:
-    """`--key=value`, `--key value` and bare `--flag` tokens → {key: value}."""
-    out: dict = {}
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        if tok.startswith("--") and len(tok) > 2:
-            key, eq, value = tok[2:].partition("=")
-            if eq:
-                out[key] = value
-            elif i + 1 < len(tokens) and not tokens[i + 1].startswith("--"):
-                out[key] = tokens[i + 1]
-                i += 1
-            else:
-                out[key] = True
-        i += 1
-    return out
+    """`--key=value`, `--key value` and bare `--flag` tokens → {key: value}; a value may start with one
+    dash (`--seed -1`)."""
+    return args_of(tokens, flag="--")
 
 
 def _fix(fmt: str, key: str, value) -> str:
