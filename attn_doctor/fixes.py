@@ -21,7 +21,8 @@ def items(report: Report, plan: Plan) -> list[dict]:
     out = []
     for f in sort_findings(report.findings):
         env = [{"var": x.var, "value": x.value} for x in plan.exports if f.id in x.ids]
-        out.append({"id": f.id, "severity": f.severity, "backend": f.backend, "title": f.title, "fix": f.fix,
+        out.append({"id": f.id, "severity": f.severity, "backend": f.backend, "title": f.title,
+                    "fix": f.params.get("plan") or f.fix,  # require.not-ok keeps its install plan here
                     "detail": f.detail, "env": env})
     return out
 

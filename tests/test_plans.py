@@ -315,7 +315,8 @@ def test_backends_table_and_required_finding_carry_the_plan():
     assert rows["fa2"]["reason"] == "not installed (no prebuilt wheel: source build ~21-36 min; plan: attn-doctor fix -r fa2)"
     assert rows["cute"]["reason"] == "not installed (pip install --pre 'flash-attn-4[cu13]')"
     req = next(x for x in report.findings if x.id == "require.not-ok")
-    assert req.fix == plans.make("fa2", f).text()
+    assert req.params["plan"] == plans.make("fa2", f).text()
+    assert req.fix.startswith("attn-doctor fix --require fa2   #")
 
 
 def test_fix_require_prints_the_plan(tmp_path):
@@ -422,7 +423,8 @@ def test_a_required_fa2_built_for_another_torch_gets_the_plan():
     f["packages"]["stack"]["flash-attn"]["build_tag"] = {"cuda": "12", "torch": "2.6", "cxx11abi": False}
     report = evaluate(f, Context(required=["fa2"]), {})
     req = next(x for x in report.findings if x.id == "require.not-ok")
-    assert req.fix == plans.make("fa2", f).text()
+    assert req.params["plan"] == plans.make("fa2", f).text()
+    assert req.fix.startswith("attn-doctor fix --require fa2   #")
     # broken for another reason: the import's own finding gives the fix, not a reinstall plan
     del f["packages"]["stack"]["flash-attn"]["build_tag"]
     req = next(x for x in evaluate(f, Context(required=["fa2"]), {}).findings if x.id == "require.not-ok")

@@ -292,8 +292,11 @@ def required(facts: dict, ctx: Context):
             spec = SPECS[name]
             fix = (plans.text(name, facts) or spec.install) if plans.wanted(name, facts, row) else \
                 f"attn-doctor check --backend {name}   # its findings above give the fix"
+            plan = None
+            if "\n" in fix:  # a plan of several steps: the fix stays one line, the command that prints the plan
+                plan, fix = fix, f"attn-doctor fix --require {name}   # prints the install plan for {spec.title} here"
             yield finding("require.not-ok", backend=name, title=spec.title, status=row.get("status", "?"),
-                          reason=row.get("reason") or "", install=fix)
+                          reason=row.get("reason") or "", install=fix, plan=plan)
 
 
 @check("backends")

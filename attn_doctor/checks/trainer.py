@@ -8,6 +8,8 @@ Everything here reads ctx.config (configs/ made it from the file; a saved report
 
 from __future__ import annotations
 
+import shlex
+
 from ..backends import cap_str
 from ..facts import view
 from ..knowledge import finding
@@ -96,7 +98,7 @@ def trainer_rules(facts: dict, ctx: Context):
     elif trainer == "sd-scripts":
         yield from _sd_scripts(cfg, attn, fixes)
     elif trainer == "axolotl":
-        yield from _axolotl(facts, attn)
+        yield from _axolotl(facts, cfg, attn)
     for p in cfg.get("packing") or []:
         yield finding("config.packing-contamination", trainer=cfg.get("trainer_title"), setting=p["setting"],
                       attn=p["attn"], fix=fixes.get("packing"))
@@ -126,7 +128,7 @@ AXOLOTL_FLASH_LIB = {"flash_attention_2", "flash_attention_3", "kernels-communit
                      "kernels-community/flash-attn3"}
 
 
-def _axolotl(facts: dict, attn: list[dict]):
+def _axolotl(facts: dict, cfg: dict, attn: list[dict]):
     """axolotl swaps FlashAttention 2/3 for FlashAttention 4 on sm90-sm110 when flash_attn.cute imports."""
     fa4 = view.dist_version(facts, "flash-attn-4")
     names = [a["name"] for a in attn if a["name"] in AXOLOTL_FLASH_LIB]
@@ -136,7 +138,7 @@ def _axolotl(facts: dict, attn: list[dict]):
         cap = g.get("capability")
         if cap and cap[0] in (9, 10, 11):
             yield finding("config.axolotl-fa4-swap", name=names[0], gpu=g.get("name"), cap=cap_str(cap),
-                          version=fa4, backend="cute")
+                          version=fa4, backend="cute", config=shlex.quote(cfg.get("path") or "config.yml"))
             return
 
 
