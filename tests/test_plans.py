@@ -311,12 +311,20 @@ def test_backends_table_and_required_finding_carry_the_plan():
     from attn_doctor.checks.backends import statuses
 
     rows = statuses(f, Context(required=["fa2"]))
-    # 73 files x 1 arch x 1.5-4 CPU-min / 14 streams
+    # 73 files x 1 arch x 4-7 CPU-min / 14 streams (the measured 5.2 lies inside)
     assert rows["fa2"]["reason"] == "not installed (no prebuilt wheel: source build ~21-36 min; plan: attn-doctor fix -r fa2)"
     assert rows["cute"]["reason"] == "not installed (pip install --pre 'flash-attn-4[cu13]')"
     req = next(x for x in report.findings if x.id == "require.not-ok")
     assert req.params["plan"] == plans.make("fa2", f).text()
     assert req.fix.startswith("attn-doctor fix --require fa2   #")
+    # check's text report prints the whole plan under the finding, unindented, as fix --require does
+    import io
+
+    from attn_doctor.render import text as rtext
+
+    buf = io.StringIO()
+    rtext.render(report, rtext.make_console(file=buf, width=80))
+    assert "\n" + plans.make("fa2", f).text() + "\n" in buf.getvalue()
 
 
 def test_fix_require_prints_the_plan(tmp_path):

@@ -330,6 +330,9 @@ def _finding(console: Console, f, verbose: bool, where: str | None = None) -> No
     console.print(grid)
     if f.fix:
         console.print(Text("          fix: ", style="bold") + Text(f.fix), soft_wrap=True)
+    if f.params.get("plan"):  # require.not-ok's install plan, whole and unindented, as `fix --require NAME` prints it
+        for ln in str(f.params["plan"]).splitlines():
+            console.print(Text(ln), soft_wrap=True)
     if f.detail and (verbose or f.severity == "error"):
         detail = f.detail if verbose else (f.detail.strip().splitlines() or [""])[-1][:200]
         if detail and detail not in f.title:
