@@ -80,6 +80,11 @@ def test_field2_variant(text, entry, backend):
     "C:\\proj\\ext\\kernel.cu(3): fatal error C1083: Cannot open include file: 'cuda_runtime.h': No such file or directory",
     # a rename outside the compile caches
     "FileNotFoundError: [Errno 2] No such file or directory: '/data/ckpt/step_100.tmp' -> '/data/ckpt/step_100'",
+    # CUDA setup messages raised from another compiled library's sources are that library's
+    "Error CUDA driver version is insufficient for CUDA runtime version at line 212 in file /src/bitsandbytes/csrc/pythonInterface.cpp",
+    "  File \"/opt/venv/lib/python3.10/site-packages/mamba_ssm/ops/selective_scan_interface.py\", line 10, in <module>\n"
+    "    import selective_scan_cuda\nImportError: /opt/venv/lib/python3.10/site-packages/selective_scan_cuda.cpython-310-x86_64-linux-gnu.so: "
+    "undefined symbol: _ZN3c104cuda9SetDeviceEi",
     # a ninja FAILED line without any backend near it
     "FAILED: /home/u/apex/build/temp.linux-x86_64-cpython-310/csrc/layer_norm_cuda_kernel.o",
 ])
@@ -90,4 +95,15 @@ def test_field2_near_miss_silent(text):
 def test_flash_attn_2_version_stays_fa2():
     """"flash-attn 2.3" is FA2's release, not FA3: the new FA3 name must not take it."""
     found = match("flash-attn 2.3.6 not available, using sdpa")
+    assert found and found[0].backend == "fa2"
+
+
+def test_attention_library_still_wins_over_a_foreign_one():
+    """A flash_attn_2_cuda undefined symbol is FA2's even when bitsandbytes is imported in the same traceback."""
+    text = ("  File \"/venv/lib/python3.11/site-packages/bitsandbytes/__init__.py\", line 6, in <module>\n"
+            "  File \"/venv/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py\", line 10, in <module>\n"
+            "    import flash_attn_2_cuda as flash_attn_gpu\n"
+            "ImportError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: "
+            "undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationESs")
+    found = match(text)
     assert found and found[0].backend == "fa2"
