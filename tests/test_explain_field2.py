@@ -40,6 +40,11 @@ def top(text):
     ("RuntimeError: mha_graph->execute(handle, variant_pack, workspace_ptr.get()).is_good() INTERNAL ASSERT FAILED at "
      "\"C:\\actions-runner\\_work\\pytorch\\pytorch\\aten\\src\\ATen\\native\\cudnn\\MHA.cpp\":680, please report a bug to PyTorch.",
      "sdpa.cudnn-execution", "sdpa"),
+    ("RuntimeError: mha_graph->validate().is_good() INTERNAL ASSERT FAILED at \"/pytorch/aten/src/ATen/native/cudnn/MHA.cpp\":520",
+     "sdpa.cudnn-execution", "sdpa"),
+    # arch asserts whose list of supported archs changes between releases
+    ("RuntimeError: FlashAttention3 only supports Hopper GPUs (sm90)", "backend.unsupported-gpu", "fa3"),
+    ("AssertionError: Unsupported compute capability. Supported: 9.x, 10.x, 11.x", "backend.unsupported-gpu", "cute"),
     # an Inductor/Triton cache rename whose temporary file another rank moved away
     ("FileNotFoundError: [Errno 2] No such file or directory: '/tmp/torchinductor_root/fxgraph/q3/fq3zz.4242' -> "
      "'/tmp/torchinductor_root/fxgraph/q3/fq3zz'", "cache.shared-fs", None),
