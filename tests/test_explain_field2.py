@@ -53,6 +53,9 @@ def top(text):
     ("WARNING: FlexAttention requires PyTorch >= 2.5 but you have 2.3.1; falling back to sdpa", "torch.attention-api-too-old", "flex"),
     # engines and apps that fall back when FlashAttention is missing
     ("UserWarning: No FlashAttention backend available. Will use PyTorch SDPA as a fallback.", "vllm.backend-fallback", None),
+    # an engine's backend enum (vLLM, vllm-omni) falling back: the selector's message, no one backend's
+    ("[Stage-0] WARNING 03-02 [selector.py:51] FLASH_ATTN backend is not available, falling back to TORCH_SDPA",
+     "vllm.backend-fallback", None),
     ("[Florence2] flash_attn unavailable, using sdpa instead", "fa2.not-available-fallback", "fa2"),
     ("[QwenImage] Flash-Attention dependency not ready -> using eager attention", "fa2.not-available-fallback", "fa2"),
     # ninja's FAILED line names the object being built, and with it the backend
