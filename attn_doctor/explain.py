@@ -47,6 +47,8 @@ def match(text: str, *, limit: int | None = None) -> list[Explained]:
     for m in found:
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
+        if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
+            continue  # another (non-attention) library's failure
         if attribution.needs_backend(m.entry) and attribution.nearest(lines, m.line) is None:
             continue
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)

@@ -97,6 +97,15 @@ def _traceback(lines: list[str], i: int) -> list[int]:
     return out
 
 
+def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
+    """Is this a backend-less match whose nearest naming line is a non-attention library's (see the
+    "foreign" [[library]] in attribution.toml)? Then it is that library's failure, not attention's."""
+    if own is not None:
+        return False
+    found = nearest(lines, line)
+    return found is not None and found.backend == "foreign"
+
+
 def needs_backend(entry: Entry) -> bool:
     """Is this a catch-all that is claimed only when the log names a backend near it?"""
     return entry.id in rules().needs_backend
@@ -111,7 +120,7 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
     if not any(FRAME.search(lines[j]) for j in block):
         return False  # a bare message: nothing says whose kernel it was
     for j in block:
-        if backend_named(lines[j]) not in (None, "none") or any(rx.search(lines[j]) for rx in r.kernel_context):
+        if backend_named(lines[j]) not in (None, "none", "foreign") or any(rx.search(lines[j]) for rx in r.kernel_context):
             return False
     return True
 
@@ -148,7 +157,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     if entry.id in r.never:
         return own, None
     found = nearest(lines, line)
-    if found is None or found.backend == own:
+    if found is None or found.backend in (own, "foreign"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()):
         return found.backend, found
