@@ -17,10 +17,9 @@ An attention_mechanism left unset is SimpleTuner's default (diffusers = PyTorch 
 from __future__ import annotations
 
 import json
-import re
 import shlex
 
-from . import args_of, as_int, attention, diffusers, dtype_of, given
+from . import _ENV_LINE, args_of, as_int, attention, diffusers, dtype_of, env_of, given
 
 TITLE = "SimpleTuner"
 MECHANISMS = (
@@ -63,7 +62,6 @@ COMMON_KEYS = {"mixed_precision", "output_dir", "seed", "learning_rate", "lr_sch
                "gradient_checkpointing", "push_to_hub", "gradient_accumulation_steps"}
 ENV_KEYS = ("MODEL_FAMILY", "MODEL_TYPE", "MODEL_NAME", "TRAINER_EXTRA_ARGS", "TRAIN_BATCH_SIZE", "MIXED_PRECISION",
             "DATALOADER_CONFIG", "TRAINING_DYNAMO_BACKEND", "TRAINER_DYNAMO_BACKEND")
-_ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(\+?=)(.*)$")
 
 
 def score(doc: dict) -> tuple[float, list[str]]:
@@ -114,18 +112,7 @@ def parse(path: str, text: str) -> dict:
 
 def env_settings(text: str) -> dict:
     """config.env → settings, the way env_file.py maps them (TRAINER_EXTRA_ARGS holds the other flags)."""
-    env: dict[str, str] = {}
-    for line in text.splitlines():
-        m = _ENV_LINE.match(line)
-        if not m:
-            continue
-        key, op, value = m.group(1), m.group(2), m.group(3).strip()
-        try:
-            parts = shlex.split(value, comments=True)
-        except ValueError:
-            parts = [value.strip("'\"")]
-        value = " ".join(parts)
-        env[key] = (env.get(key, "") + " " + value).strip() if op == "+=" else value
+    env = env_of(text)
     out: dict = {}
     for var, key in (("MODEL_FAMILY", "model_family"), ("TRAIN_BATCH_SIZE", "train_batch_size"),
                      ("MIXED_PRECISION", "mixed_precision"), ("MODEL_TYPE", "model_type")):
