@@ -43,3 +43,21 @@ def test_a_single_machine_report_has_no_fleet_heading():
     r = run("check", "--no-smoke")
     assert r.returncode in (0, 1)
     assert "Fleet" not in r.stdout.splitlines()
+
+
+def test_missing_runtime_dependency_is_one_line_exit_2(tmp_path):
+    """FAKE: a `typer` on PYTHONPATH that cannot be imported stands for an interpreter without the
+    doctor's dependencies: `python -m attn_doctor` says which one and how to get it, no traceback."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "typer.py").write_text("raise ImportError('faked: not installed', name='typer')\n")
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)])}
+    r = subprocess.run([sys.executable, "-m", "attn_doctor", "check", "--no-smoke"], capture_output=True,
+                       text=True, env=env, timeout=60)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "'typer'" in r.stderr and "pip install typer" in r.stderr
