@@ -61,7 +61,8 @@ class CheckPlan:
     devices: list[int] | None
     python: str | None = None
     facts: dict | None = None  # a saved report's facts (--from): nothing is probed
-    interpreter: dict | None = None  # what --python's interpreter said of itself (facts.interpreter)
+    interpreter: dict | None = None  # what --python's (or the active env's) interpreter said of itself
+    target: object = None  # target.Target: the env under check, which every printed command acts on
     strict_devices: bool = True  # a --device index CUDA does not show is bad input (not under --distributed)
 
 
@@ -116,25 +117,25 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
     options = {"smoke": smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "require": explicit, "config": config,
                "select": chosen, "ignore": ignored, "thorough": thorough, "devices": devices or None}
-    interp = None
-    if python is not None:
-        if saved is not None:
-            raise UsageError("--python checks an interpreter; --from re-evaluates a saved report's facts: give one of them")
-        interp = interpreter(python, timeout)
-        options["python"] = interp["executable"]
+    interp, tgt = None, None
+    if python is not None and saved is not None:
+        raise UsageError("--python checks an interpreter; --from re-evaluates a saved report's facts: give one of them")
+    if saved is None:
+        tgt, interp = resolve_target(python, timeout)
+        if interp is not None:
+            options["python"] = interp["executable"]
     return CheckPlan(ctx=ctx, options=options, smoke=level, timeout=timeout, selected=selected,
                      devices=sorted(set(devices)) if devices else None, python=python, strict_devices=strict_devices,
-                     facts=saved["facts"] if saved is not None else None, interpreter=interp)
+                     facts=saved["facts"] if saved is not None else None, interpreter=interp, target=tgt)
 
 
-def interpreter(python: str | None, timeout: float = DEFAULT_TIMEOUT) -> dict | None:
-    """What the interpreter --python names says of itself; a UsageError (one line) if it is not a
-    working Python. None: the doctor's own."""
-    if python is None:
-        return None
-    from .facts.interpreter import query
+def resolve_target(python: str | None, timeout: float = DEFAULT_TIMEOUT):
+    """(target, interpreter facts): the env `--python` names, else the active venv or conda env
+    when attn-doctor runs from another one, else attn-doctor's own (interpreter facts None).
+    A UsageError (one line) when --python is not a working Python."""
+    from .target import resolve
 
-    return query(python, timeout=min(timeout, 60.0))
+    return resolve(python, timeout=min(timeout, 60.0))
 
 
 def run_check(plan: CheckPlan, progress=None, options: dict | None = None):
@@ -149,7 +150,8 @@ def run_check(plan: CheckPlan, progress=None, options: dict | None = None):
         prog = progress or _Quiet()
         prog.update("importing torch and every backend" + ("" if plan.smoke is None else ", then running their kernels"))
         facts = collect(backends=plan.selected, timeout=plan.timeout, smoke=plan.smoke, progress=prog.backend,
-                        device_ids=plan.devices, interpreter=plan.interpreter, strict_devices=plan.strict_devices)
+                        device_ids=plan.devices, interpreter=plan.interpreter, strict_devices=plan.strict_devices,
+                        target=plan.target)
     return evaluate(facts, plan.ctx, {**plan.options, **(options or {})})
 
 
@@ -186,15 +188,15 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
     else:
         from .facts import collect
 
-        interp = interpreter(python, timeout)
+        tgt, interp = resolve_target(python, timeout)
         prog = progress or _Quiet()
         prog.update("probing torch, GPUs and backends")
-        facts = collect(backends=selected, timeout=timeout, progress=prog.backend, interpreter=interp)
+        facts = collect(backends=selected, timeout=timeout, progress=prog.backend, interpreter=interp, target=tgt)
     ctx = Context(required=required, selected=selected, compile_mode=compile_mode or (cfg or {}).get("compile_mode"),
                   strict=strict, smoke=False, config=cfg, select=chosen, ignore=ignored)
     options = {"smoke": False, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "require": required, "select": chosen, "ignore": ignored}
-    if python is not None:
+    if not from_report and interp is not None:
         options["python"] = interp["executable"]
     return evaluate(facts, ctx, options)
 
@@ -208,11 +210,12 @@ def run_bench(only: list[str] | None, seqlens: list[int] | None, default_seqlens
     from .checks.backends import statuses
     from .facts import collect
 
-    interp = interpreter(python, timeout)
+    tgt, interp = resolve_target(python, timeout)
     prog = progress or _Quiet()
     prog.update("checking which backends are correct here (smoke tests)")
     facts = collect(backends=only, timeout=min(timeout, 300.0), smoke={"level": "standard", "dtype": dtype,
-                    "head_dims": [head_dim]}, progress=prog.backend, device_ids=[device], interpreter=interp)
+                    "head_dims": [head_dim]}, progress=prog.backend, device_ids=[device], interpreter=interp,
+                    target=tgt)
     rows = statuses(facts, Context(selected=only))
     dev = f"cuda:{device}" if any(k != "cpu" for k in (facts.get("smoke") or {}).get("devices", {})) else "cpu"
     if seqlens is None or default_seqlens:  # the defaults --help names: the CPU's are small enough to finish

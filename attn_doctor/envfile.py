@@ -116,6 +116,9 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
         for var_t, value_t in e.env.items():
             need = knowledge.template_fields(var_t) | knowledge.template_fields(value_t)
             if not need <= set(f.params):
+                if "persist_cmd" in f.params and "var" in f.params:  # no directory under $HOME will do
+                    skipped.append(f"{f.id}: {f.params['var']} is not set: no directory under $HOME can be "
+                                   "created here; choose a directory on a persistent volume this user can write")
                 continue
             var, value = knowledge.render(var_t, f.params), knowledge.render(value_t, f.params)
             if value:
@@ -130,6 +133,15 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
     for var, value in allocator(env, view.torch_base(report.facts), mode, findings):
         for f in hits:  # one setting fixes them all: name each in its comment
             add(var, value, f)
+    # A directory under $HOME that this user cannot create (HOME=/ in a container run with another
+    # uid) would turn a warning into an error: leave that variable to the user, and say so.
+    bad = {c["persistent"]["value"]: c["persistent"].get("why") for c in report.facts.get("caches") or []
+           if isinstance(c.get("persistent"), dict) and not c["persistent"].get("usable")}
+    for var, x in list(out.items()):
+        if x.value in bad:
+            del out[var]
+            skipped.append(f"{', '.join(x.ids)}: {var} is not set: {x.value} cannot be used here ({bad[x.value]}); "
+                           f"choose a directory on a persistent volume this user can write")
     return Plan(sorted(out.values(), key=lambda x: x.var), skipped)
 
 

@@ -7,7 +7,7 @@ what counts for the exit code, never what is checked.
 
 from __future__ import annotations
 
-from . import __version__
+from . import __version__, advice
 from .checks import Context, run
 from .checks.backends import statuses
 from .model import EXIT_FINDINGS, EXIT_OK, Report, sort_findings
@@ -22,7 +22,7 @@ def evaluate(facts: dict, ctx: Context, options: dict | None = None) -> Report:
     # A required backend that is not ok fails the run, unless its finding was ignored on purpose.
     if keep("require.not-ok", ctx.select, ctx.ignore):
         failing = failing or any(ctx.backends.get(n, {}).get("status") != "ok" for n in ctx.required)
-    return Report(
+    report = Report(
         tool_version=__version__,
         facts=facts,
         backends=ctx.backends,
@@ -33,3 +33,5 @@ def evaluate(facts: dict, ctx: Context, options: dict | None = None) -> Report:
         config=ctx.config,
         ignored=len(every) - len(findings),
     )
+    advice.apply(report)  # every printed command aimed at the checked env, none that breaks what works
+    return report

@@ -1,15 +1,13 @@
-"""The one way attn-doctor tells users to (re)install torch: pinned to the version they have, from
-the download.pytorch.org index of the build they need, so pip neither upgrades torch nor touches
-its dependencies by accident."""
+"""The one way attn-doctor tells users to (re)install torch: pinned to the version and CUDA build
+they need (`torch==2.11.0+cu130`), so pip neither upgrades torch nor picks another build by accident.
+No index is named: pip's configured index serves it; a comment says which of PyTorch's wheel indexes
+has that build, for a pip that is not set up with it."""
 
 from __future__ import annotations
 
 import re
 
 from packaging.version import InvalidVersion, Version
-
-URL = "https://download.pytorch.org/whl/"
-
 
 def index_of(version: str | None, cuda: str | None = None) -> str | None:
     """The index a torch build comes from: its local tag (cu130, cpu, rocm6.4), else torch's CUDA
@@ -34,4 +32,7 @@ def install(version: str | None, index: str | None, *, reinstall: bool) -> str:
     b = base(version)
     spec = f"torch=={b}+{index}" if b and index else (f"torch=={b}" if b else "torch")
     line = f"pip install {'--force-reinstall --no-deps ' if reinstall else ''}'{spec}'"
-    return line + (f" --index-url {URL}{index}" if index else "")
+    return line + (f"   # {WHERE.format(index=index)}" if index and b else "")
+
+
+WHERE = "the {index} build: from PyTorch's wheel index for {index} (pip --index-url) if pip's index lacks it"

@@ -45,7 +45,8 @@ def too_wide(text: str, width: int = 80) -> list[str]:
     which are never wrapped so that copying them gives the whole command."""
     return [ln for ln in text.splitlines() if len(ln) > width and len(ln.strip().split()) > 1
             and not ln.lstrip().startswith(("fix: ", "paste: ", "run: "))
-            and not re.match(r"  [a-z0-9]+: +(pip|cd|git|python) ", ln)]
+            and not re.match(r"  [a-z0-9]+: +(pip|cd|git|python) ", ln)
+            and not re.match(r" +\S*python3? -m pip ", ln)]
 
 
 # -- exit codes --------------------------------------------------------------------------------

@@ -128,20 +128,22 @@ def test_every_fix_line_passes_bash_n():
     assert bad == []
 
 
-TORCH_LINE = re.compile(r"pip install (--force-reinstall --no-deps )?'torch==(\d+\.\d+\.\d+)\+(cu\d+|cpu|rocm[\d.]+)' "
-                        r"--index-url https://download\.pytorch\.org/whl/(\S+)")
+TORCH_LINE = re.compile(r"(\S+ -m )?pip install (--force-reinstall --no-deps )?'torch==(\d+\.\d+\.\d+)\+(cu\d+|cpu|rocm[\d.]+)'"
+                        r"   # the (\S+) build: from PyTorch's wheel index for (\S+) \(pip --index-url\)")
 
 
 def test_every_torch_install_is_pinned_with_its_index():
-    """Issue 16: torch advice is pinned to a version, from the index of the build it names, in one
-    wording (the same for check, fix and merge). torch.missing has no version to pin."""
+    """Issue 16: torch advice is pinned to a version and build (`torch==2.11.0+cu130`), in one wording
+    (the same for check, fix and merge); issue 20: no registry host is named, a comment says which of
+    PyTorch's wheel indexes has that build. torch.missing has no version to pin."""
     lines = [(label, line) for label, line in RENDERED  # a reinstall or a change of build (an upgrade
-             if re.search(r"pip install[^#]*\btorch\b(?![-_])", line.split("   #")[0])  # to 'torch>=2.5' is not)
-             and re.search(r"--force-reinstall|--index-url", line) and not label.startswith("torch.missing")]
+             if re.search(r"pip install[^#]*\btorch==", line.split("   #")[0])  # to 'torch>=2.5' is not)
+             and not label.startswith("torch.missing")]
     assert len(lines) >= 6, lines  # the platform entries and the fleet ones
     for label, line in lines:
         m = TORCH_LINE.match(line)
-        assert m and m.group(3) == m.group(4), (label, line)
+        assert m and m.group(4) == m.group(5) == m.group(6), (label, line)
+        assert "download." not in line and "--index-url http" not in line
 
 
 @pytest.mark.parametrize("version,cuda,want", [
@@ -157,8 +159,8 @@ def test_torch_index_comes_from_torchs_cuda(version, cuda, want):
 def test_reinstalling_the_same_torch_keeps_its_version_and_dependencies():
     from attn_doctor.torchpin import install
 
+    where = "   # the cu130 build: from PyTorch's wheel index for cu130 (pip --index-url) if pip's index lacks it"
     assert install("2.13.0+cu130", "cu130", reinstall=True) == (
-        "pip install --force-reinstall --no-deps 'torch==2.13.0+cu130' --index-url https://download.pytorch.org/whl/cu130")
+        "pip install --force-reinstall --no-deps 'torch==2.13.0+cu130'" + where)
     # switching CPU -> CUDA at the same version: no --force-reinstall of everything, the CUDA libraries come along
-    assert install("2.13.0+cpu", "cu130", reinstall=False) == (
-        "pip install 'torch==2.13.0+cu130' --index-url https://download.pytorch.org/whl/cu130")
+    assert install("2.13.0+cpu", "cu130", reinstall=False) == "pip install 'torch==2.13.0+cu130'" + where

@@ -143,7 +143,7 @@ def test_quack_guide_pin_from_real_requires(site):
     assert [f.id for f in versions] == ["cute.quack-guide-pin"], [(f.id, f.title) for f in versions]
     f = versions[0]
     assert "quack-kernels 0.2.4" in f.title and "quack-kernels>=0.5.3" in f.title
-    assert f.fix == "pip install 'quack-kernels>=0.5.3'"
+    assert f.fix == "/venv/bin/python -m pip install 'quack-kernels>=0.5.3'"  # aimed at the checked interpreter
 
 
 def test_cutlass_dsl_installed_with_pip_target(tmp_path, monkeypatch):

@@ -226,13 +226,14 @@ def test_fa3_refused_on_cuda_11():
 
 def test_cute_cu13_takes_the_cu13_libs():
     p = plans.make("cute", machine())
-    assert p.routes[0].commands == ["pip install --pre 'flash-attn-4[cu13]' 'quack-kernels>=0.5.3' "
+    # a pre-release floor for FA4 alone: never --pre, which lets every dependency be a pre-release
+    assert p.routes[0].commands == ["pip install 'flash-attn-4[cu13]>=4.0.0b36' 'quack-kernels>=0.5.3' "
                                     "'nvidia-cutlass-dsl[cu13]>=4.6.2'   # nvidia-cutlass-dsl-libs-cu13 for torch's CUDA 13"]
 
 
 def test_cute_cu12_and_forward_only_on_ampere():
     p = plans.make("cute", machine(torch="2.8.0+cu128", cuda="12.8", gpus=(("A100", (8, 0)),)))
-    assert p.routes[0].commands[0].startswith("pip install --pre 'flash-attn-4' 'quack-kernels>=0.5.3' 'nvidia-cutlass-dsl>=4.6.2'")
+    assert p.routes[0].commands[0].startswith("pip install 'flash-attn-4>=4.0.0b36' 'quack-kernels>=0.5.3' 'nvidia-cutlass-dsl>=4.6.2'")
     assert any("backward needs sm90+" in n for n in p.routes[0].notes)
 
 
@@ -249,12 +250,12 @@ def test_cute_refusals(stack, words):
 # ---- xformers -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("stack, cmd", [
-    (dict(torch="2.10.0+cu130", cuda="13.0"), "pip install xformers==0.0.35 --index-url https://download.pytorch.org/whl/cu130"),
+    (dict(torch="2.10.0+cu130", cuda="13.0"), "pip install xformers==0.0.35   # the cu130 build: from PyTorch's wheel index for cu130 (pip --index-url) if pip's index lacks it"),
     (dict(torch="2.10.0+cu128", cuda="12.8"), "pip install xformers==0.0.35"),
-    (dict(torch="2.9.1+cu126", cuda="12.6", py="3.10.1"), "pip install xformers==0.0.33.post2 --index-url https://download.pytorch.org/whl/cu126"),
+    (dict(torch="2.9.1+cu126", cuda="12.6", py="3.10.1"), "pip install xformers==0.0.33.post2   # the cu126 build: from PyTorch's wheel index for cu126 (pip --index-url) if pip's index lacks it"),
     (dict(torch="2.9.0+cu128", cuda="12.8"), "pip install xformers==0.0.33.post1"),
     (dict(torch="2.4.1+cu121", cuda="12.1", abi=False), "pip install xformers==0.0.28.post1"),
-    (dict(torch="2.7.1+cu118", cuda="11.8"), "pip install xformers==0.0.31.post1 --index-url https://download.pytorch.org/whl/cu118"),
+    (dict(torch="2.7.1+cu118", cuda="11.8"), "pip install xformers==0.0.31.post1   # the cu118 build: from PyTorch's wheel index for cu118 (pip --index-url) if pip's index lacks it"),
 ])
 def test_xformers_release_built_for_this_torch(stack, cmd):
     p = plans.make("xformers", machine(**stack))
@@ -313,9 +314,10 @@ def test_backends_table_and_required_finding_carry_the_plan():
     rows = statuses(f, Context(required=["fa2"]))
     # 73 files x 1 arch x 4-7 CPU-min / 14 streams (the measured 5.2 lies inside)
     assert rows["fa2"]["reason"] == "not installed (no prebuilt wheel: source build ~21-36 min; plan: attn-doctor fix -r fa2)"
-    assert rows["cute"]["reason"] == "not installed (pip install --pre 'flash-attn-4[cu13]')"
+    assert rows["cute"]["reason"] == "not installed (pip install 'flash-attn-4[cu13]>=4.0.0b36')"
+    assert report.backends["cute"]["reason"] == "not installed (/venv/bin/python -m pip install 'flash-attn-4[cu13]>=4.0.0b36')"
     req = next(x for x in report.findings if x.id == "require.not-ok")
-    assert req.params["plan"] == plans.make("fa2", f).text()
+    assert req.params["plan"] == plans.text("fa2", f)
     assert req.fix.startswith("attn-doctor fix --require fa2   #")
     # check's text report prints the whole plan under the finding, unindented, as fix --require does
     import io
@@ -324,7 +326,7 @@ def test_backends_table_and_required_finding_carry_the_plan():
 
     buf = io.StringIO()
     rtext.render(report, rtext.make_console(file=buf, width=80))
-    assert "\n" + plans.make("fa2", f).text() + "\n" in buf.getvalue()
+    assert "\n" + plans.text("fa2", f) + "\n" in buf.getvalue()
 
 
 def test_fix_require_prints_the_plan(tmp_path):
@@ -339,8 +341,8 @@ def test_fix_require_prints_the_plan(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     # the block is printed unindented, in lines that continue with a backslash: it pastes whole
-    assert ("\nMAX_JOBS=14 NVCC_THREADS=1 FLASH_ATTN_CUDA_ARCHS=90 pip install \\\n"
-            "  flash-attn==2.8.3.post2 --no-build-isolation --no-cache-dir\n") in out.stdout
+    assert ("\nMAX_JOBS=14 NVCC_THREADS=1 FLASH_ATTN_CUDA_ARCHS=90 /venv/bin/python -m pip \\\n"
+            "  install flash-attn==2.8.3.post2 --no-build-isolation --no-cache-dir\n") in out.stdout
     assert all(len(ln) <= 80 for ln in out.stdout.splitlines() if len(ln.split()) > 1 and not ln.lstrip().startswith("paste"))
     assert json.loads(path.read_text())["facts"]["system"]["memory"]["total_bytes"] == 128 * GIB
 
@@ -409,8 +411,8 @@ def test_xformers_built_for_another_torch_gets_the_plan_as_its_fix():
     ff.install(f, "xformers", "xformers", "0.0.33.post2")
     f["packages"]["xformers_build"] = {"torch": "2.9.1+cu128", "cuda": 1208, "python": "3.10.19", "arch_list": None}
     got = next(x for x in evaluate(f, Context(), {}).findings if x.id == "xformers.built-for-other-torch")
-    assert got.fix == ("pip install --force-reinstall --no-deps xformers==0.0.35 "
-                       "--index-url https://download.pytorch.org/whl/cu130")
+    assert got.fix == ("/venv/bin/python -m pip install --force-reinstall --no-deps xformers==0.0.35   # the cu130 "
+                       "build: from PyTorch's wheel index for cu130 (pip --index-url) if pip's index lacks it")
 
 
 def test_h100_plans_match_the_fixture():
@@ -431,7 +433,7 @@ def test_a_required_fa2_built_for_another_torch_gets_the_plan():
     f["packages"]["stack"]["flash-attn"]["build_tag"] = {"cuda": "12", "torch": "2.6", "cxx11abi": False}
     report = evaluate(f, Context(required=["fa2"]), {})
     req = next(x for x in report.findings if x.id == "require.not-ok")
-    assert req.params["plan"] == plans.make("fa2", f).text()
+    assert req.params["plan"] == plans.text("fa2", f)
     assert req.fix.startswith("attn-doctor fix --require fa2   #")
     # broken for another reason: the import's own finding gives the fix, not a reinstall plan
     del f["packages"]["stack"]["flash-attn"]["build_tag"]

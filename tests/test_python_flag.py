@@ -83,7 +83,10 @@ def test_smoke_tests_run_in_the_checked_interpreter(doctor_py):
 
 def test_text_report_names_the_interpreter(doctor_py):
     r = run(doctor_py, "check", "--no-smoke", "-b", "sdpa", "--python", TARGET)
-    assert f"({TARGET}, checked with --python)" in r.stdout.replace("\n  ", " ")
+    flat = r.stdout.replace("\n  ", " ")
+    assert f"checking {TARGET}: named with --python" in flat and f"Python 3" in flat
+    # issue 20: the closing line acts on the same interpreter, not on the one attn-doctor runs from
+    assert f"attn-doctor fix --python {TARGET}" in flat
 
 
 def test_a_venv_directory_is_a_python(doctor_py, tmp_path):

@@ -9,7 +9,7 @@ SPEC = BackendSpec(
     module="flash_attn.cute",
     top_module="flash_attn",
     dists=("flash-attn-4",),
-    install="pip install --pre flash-attn-4",
+    install="pip install 'flash-attn-4>=4.0.0b0'",
     fwd_caps=((8, 0), (12, 9)),
     bwd_min_cap=(9, 0),
     dtypes=("float16", "bfloat16"),

@@ -290,7 +290,7 @@ def required(facts: dict, ctx: Context):
         row = ctx.backends.get(name) or {}
         if row.get("status") != "ok":
             spec = SPECS[name]
-            fix = (plans.text(name, facts) or spec.install) if plans.wanted(name, facts, row) else \
+            fix = (plans.text(name, facts, ctx.backends) or spec.install) if plans.wanted(name, facts, row) else \
                 f"attn-doctor check --backend {name}   # its findings above give the fix"
             plan = None
             if "\n" in fix:  # a plan of several steps: the fix stays one line, the command that prints the plan

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..facts import view
-from ..facts.caches import VOLATILE_FS
+from ..facts.caches import PERSISTENT, VOLATILE_FS
 from ..knowledge import finding
 from . import Context, check
 
@@ -15,14 +15,18 @@ LOW_SPACE = 2 * 1024**3
 # mkdir says ENOENT or EPERM), and their free space (0) means nothing.
 PSEUDO_FS = {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "securityfs", "tracefs",
              "configfs", "pstore", "bpf", "mqueue", "fusectl", "binfmt_misc", "efivarfs", "nsfs", "autofs"}
-# A persistent home for each cache, as env.sh writes it.
-PERSISTENT = {
-    "inductor": "$HOME/.cache/torchinductor",
-    "triton": "$HOME/.cache/triton",
-    "triton-direct": "$HOME/.cache/triton",
-    "cute-dsl": "$HOME/.cache/cutlass_dsl",
-    "fa4": "$HOME/.cache/flash_attention_cute_dsl",
-}
+PLACE = "${CACHE_ROOT:?a directory on a persistent volume this user can write}"  # unset: the shell refuses the line
+
+
+def persist(c: dict) -> dict:
+    """Where to move cache `c`: params `persistent` (what env.sh writes; absent when this user cannot
+    create it under $HOME) and `persist_cmd` (the line to paste either way)."""
+    home = c.get("persistent") or {}
+    value = PERSISTENT.get(c["name"], "$HOME/.cache/" + c["name"])
+    if home and not home.get("usable"):
+        leaf = value.rsplit("/", 1)[-1]
+        return {"persist_cmd": f'export {c["var"]}="{PLACE}/{leaf}"   # not under $HOME: {home.get("why")}'}
+    return {"persistent": value, "persist_cmd": f'export {c["var"]}="{value}"'}
 
 
 def _in_use(facts: dict, ctx: Context) -> set[str]:
@@ -68,7 +72,7 @@ def named_in(facts: dict, text: str) -> dict | None:
         path = (c.get("path") or "").rstrip("/")
         if bad and path and re.search(re.escape(path) + r"(?=$|[/'\"\s:,)])", text):
             why = bad[1].get("why")
-            return dict(var=c["var"], path=c["path"], persistent=PERSISTENT.get(c["name"], "$HOME/.cache/" + c["name"]),
+            return dict(var=c["var"], path=c["path"], **persist(c),
                         problem=PROBLEM[bad[0]] + (f" ({why})" if why else ""), cache=bad[0])
     return None
 
@@ -88,7 +92,7 @@ def cache_dirs(facts: dict, ctx: Context):
         if c["path"] in seen_paths:
             continue
         seen_paths.add(c["path"])
-        p = dict(name=name, var=c["var"], path=c["path"], persistent=PERSISTENT[name], used_by=c.get("used_by", ""))
+        p = dict(name=name, var=c["var"], path=c["path"], used_by=c.get("used_by", ""), **persist(c))
         bad = unusable(c)
         if bad:
             yield finding(bad[0], **bad[1], **p)

@@ -7,6 +7,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
+from ..advice import PRE_FLOOR
 from ..facts import view
 from ..facts.packages import STACK
 from ..knowledge import finding
@@ -18,20 +19,21 @@ ALTERNATIVES = {
     "nvidia-cutlass-dsl-libs-cu12": "nvidia-cutlass-dsl-libs-cu13",
     "nvidia-cutlass-dsl-libs-cu13": "nvidia-cutlass-dsl-libs-cu12",
 }
-PRE = {"flash-attn-4"}  # only pre-releases exist: installs need --pre
-
-
 def _installed(facts: dict, name: str) -> str | None:
     return view.dist_version(facts, name)
 
 
 def _pip(dep: str, spec: str) -> str:
+    """pip's line for one requirement. A package published only as pre-releases gets a pre-release
+    floor in its own specifier, which lets pip take a pre-release of it alone (never `--pre`, which
+    lets every dependency be one)."""
     try:
-        pre = dep in PRE or any(view.version(s.version) and view.version(s.version).is_prerelease
-                                for s in SpecifierSet(spec))
+        pre = any(view.version(s.version) and view.version(s.version).is_prerelease for s in SpecifierSet(spec))
     except InvalidSpecifier:
-        pre = dep in PRE
-    return f"pip install {'--pre ' if pre else ''}'{dep}{spec}'"
+        pre = False
+    if dep in PRE_FLOOR and not pre:
+        spec = ",".join(x for x in (spec, f">={PRE_FLOOR[dep]}") if x)
+    return f"pip install '{dep}{spec}'"
 
 
 def requirement_problems(facts: dict) -> list[dict]:

@@ -116,7 +116,7 @@ def require_devices(driver: dict, environ: dict, device_ids: list[int]) -> None:
 
 def collect(backends: list[str] | None = None, timeout: float = 180.0, python: str | None = None,
             smoke: dict | None = None, device_ids: list[int] | None = None, progress=None,
-            interpreter: dict | None = None, strict_devices: bool = False) -> dict:
+            interpreter: dict | None = None, strict_devices: bool = False, target=None) -> dict:
     """All facts. `backends` limits which backends are probed (None: all installed).
     `smoke` ({"level", "dtype", "head_dims"}) also runs kernels, into facts["smoke"].
     `python` (or `interpreter`, what facts.interpreter.query said of it): check that interpreter,
@@ -131,6 +131,10 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
         interpreter = query(python, timeout=min(timeout, 60.0))
     if interpreter is not None:
         python = interpreter["python"]
+    if target is None:
+        from .. import target as tg
+
+        target = tg.of_interpreter(interpreter, "--python") if interpreter is not None else tg.own()
 
     environ = dict(os.environ)
     wanted = set(backends or SPECS)
@@ -213,6 +217,7 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
             "host_cc": host_cc(environ),
             "probed_backends": sorted(wanted),
             "marker_env": interpreter["marker_env"] if interpreter else default_environment(),
+            "target": target.to_dict(),  # the env every printed command acts on (advice.py)
         }
         if smoke is not None:
             facts["smoke"] = smoke_facts

@@ -7,6 +7,14 @@ import re
 import tempfile
 
 VOLATILE_FS = ("tmpfs", "ramfs")  # memory-backed: emptied on reboot
+# Where env.sh moves each cache: under $HOME, when this user can create it there (`persistent`).
+PERSISTENT = {
+    "inductor": "$HOME/.cache/torchinductor",
+    "triton": "$HOME/.cache/triton",
+    "triton-direct": "$HOME/.cache/triton",
+    "cute-dsl": "$HOME/.cache/cutlass_dsl",
+    "fa4": "$HOME/.cache/flash_attention_cute_dsl",
+}
 
 
 def _user(environ: dict, user: str | None) -> str:
@@ -112,10 +120,45 @@ def state(path: str, mount_table: list[tuple[str, str]]) -> dict:
     return st
 
 
+def try_create(path: str, st: dict) -> str | None:
+    """Why this user cannot create (or write into) directory `path`, found by trying it in the nearest
+    existing directory (a temporary directory, removed at once), or None when it can. access() is not
+    enough: root's says yes to a read-only mount."""
+    where = path if st.get("is_dir") else st.get("nearest_existing")
+    if st.get("exists") and not st.get("is_dir"):
+        return f"{path} exists and is not a directory"
+    if not where or not os.path.isdir(where):
+        return f"{where or path} is not a directory"
+    if st.get("create_error"):
+        return st["create_error"]
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".attn-doctor-try-", dir=where))
+    except OSError as e:
+        return f"{where} is not writable ({e.strerror or type(e).__name__})"
+    return None
+
+
+def persistent(name: str, environ: dict, table: list[tuple[str, str]]) -> dict:
+    """Where env.sh would move cache `name`, and whether that works here: `usable`, else `why` not."""
+    value = PERSISTENT.get(name, "$HOME/.cache/" + name)
+    home = environ.get("HOME") or os.path.expanduser("~")
+    path = os.path.normpath(home + value[len("$HOME"):])
+    st = state(path, table)
+    why = try_create(path, st)
+    if why is None and (st.get("fs_type") in VOLATILE_FS or st.get("under_tmp")):
+        why = f"{home} is {'on ' + st['fs_type'] if st.get('fs_type') in VOLATILE_FS else 'under /tmp'}, so it does not last either"
+    return {"value": value, "path": path, "usable": why is None, "why": why}
+
+
 def collect(environ: dict, user: str | None) -> list[dict]:
     table = mounts()
     out = []
+    homes: dict[str, dict] = {}
     for c in resolve(environ, user):
         c.update(state(c["path"], table))
+        value = PERSISTENT.get(c["name"])
+        if value not in homes:
+            homes[value] = persistent(c["name"], environ, table)
+        c["persistent"] = homes[value]
         out.append(c)
     return out

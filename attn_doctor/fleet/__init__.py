@@ -188,7 +188,7 @@ def _names(labels: list[str]) -> str:
 
 
 def _index(torch_version: str) -> str | None:
-    """The download.pytorch.org index of a torch wheel: its local tag (cu130, cpu, rocm6.4)."""
+    """PyTorch's wheel index of a torch build: its local tag (cu130, cpu, rocm6.4)."""
     return torch_version.split("+", 1)[1] if "+" in torch_version else None
 
 

@@ -9,7 +9,6 @@ run: a plan is text to paste.
 from __future__ import annotations
 
 import string
-import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -65,9 +64,13 @@ class Plan:
             return self.routes[0].short
         return self.refusals[0] if self.refusals else ""
 
-    def text(self, width: int = 80) -> str:
+    def text(self, width: int = 80, target=None, situation=None) -> str:
         """A shell-pasteable block: comments say why, commands do it, most reliable route first.
+        Commands are aimed at `target` and checked against `situation` (advice.safe): one that would
+        break what works comes out as comments and a separate env.
         Lines fit `width` (comments wrap as comments, commands continue with a backslash); a URL stays whole."""
+        from .. import advice
+
         lines = [T("header", title=self.title, stack=self.stack, read=self.read)]
         lines += [f"# {r}" for r in self.refusals]
         for i, r in enumerate(self.routes, 1):
@@ -76,12 +79,12 @@ class Plan:
             for cmd in r.commands:
                 head, sep, comment = cmd.partition("   # ")
                 if sep and not head.lstrip().startswith("#"):  # a comment after a command goes above it
-                    lines += [f"#    {comment}", head]
+                    lines += [f"#    {comment}", advice.safe(head, situation, target, self.backend)]
                 else:
-                    lines.append(cmd)
+                    lines.append(advice.safe(cmd, situation, target, self.backend))
         out: list[str] = []
-        for line in lines:
-            out += _fit(line, width)
+        for line in "\n".join(lines).split("\n"):
+            out += advice.fit(advice.aim(line, target), width)  # prose names commands too: aimed before it is fitted
         return "\n".join(out)
 
     def to_json(self) -> dict:
@@ -89,27 +92,6 @@ class Plan:
                 "short": self.short, "refusals": list(self.refusals),
                 "routes": [{"kind": r.kind, "title": r.title, "commands": r.commands, "notes": r.notes,
                             "url": r.url, "params": r.params} for r in self.routes]}
-
-
-def _fit(line: str, width: int) -> list[str]:
-    """One line of a plan as lines of at most `width` columns that paste the same into a shell."""
-    if len(line) <= width:
-        return [line]
-    if line.startswith("#"):
-        body = line.lstrip("#")
-        lead = "#" + body[:len(body) - len(body.lstrip())]
-        cont = lead if len(lead) > 2 else "#   "
-        return textwrap.wrap(body.strip(), width=width, initial_indent=lead, subsequent_indent=cont,
-                             break_long_words=False, break_on_hyphens=False)
-    out, cur = [], ""
-    for tok in line.split(" "):
-        if cur and len(cur) + 1 + len(tok) + 2 > width:
-            out.append(cur + " \\")
-            cur = "  " + tok
-        else:
-            cur = f"{cur} {tok}" if cur else tok
-    out.append(cur)
-    return out
 
 
 @dataclass
@@ -268,10 +250,14 @@ def wanted(name: str, facts: dict, row: dict) -> bool:
     return False
 
 
-def text(name: str, facts: dict) -> str | None:
+def text(name: str, facts: dict, rows: dict | None = None) -> str | None:
+    """The plan as a block to paste, aimed at the env the facts describe and checked for harm."""
+    from .. import advice
+    from ..target import from_facts
+
     if name not in PLANNED:
         return None
     try:
-        return make(name, facts).text()
+        return make(name, facts).text(target=from_facts(facts), situation=advice.Situation.of(facts, rows))
     except Exception:
         return None

@@ -251,7 +251,7 @@ def _instead(s: Stack) -> str:
     if not caps:
         return "sdpa"
     if all(c[0] in (9, 10) for c in caps):
-        return "cute (pip install --pre flash-attn-4) or sdpa"
+        return "cute (pip install 'flash-attn-4>=4.0.0b0') or sdpa"
     if all(c >= (8, 0) for c in caps):
         return "fa2 (attn-doctor fix -r fa2) or sdpa"
     return "sdpa"
@@ -302,7 +302,7 @@ def fa3(s: Stack) -> Plan:
     plan.routes.append(Route(kind="source", title=T("fa3_title", lo=lo, hi=hi, streams=streams), commands=cmds,
                              notes=notes, short=T("fa3_short", plan=_short_plan("fa3")),
                              params={"max_jobs": jobs, "minutes": [lo, hi], "disable_sm80": not has_sm8}))
-    alt = "cute (FA4: pip install --pre flash-attn-4) is the maintained Hopper path; sdpa needs nothing"
+    alt = "cute (FA4: pip install 'flash-attn-4>=4.0.0b0') is the maintained Hopper path; sdpa needs nothing"
     plan.routes.append(Route(kind="instead", title=T("fa3_instead", instead=alt)))
     return plan
 
@@ -327,8 +327,8 @@ def cute(s: Stack) -> Plan:
         plan.refusals.append(T("cute_cuda", cuda=s.cuda))
         return plan
     extra = "[cu13]" if major == 13 else ""
-    spec = f"'flash-attn-4{extra}'"
-    cmd = (f"pip install --pre {spec} 'quack-kernels{d['quack']}' 'nvidia-cutlass-dsl{extra}{d['cutlass_dsl']}'"
+    spec = f"'flash-attn-4{extra}>={d['version']}'"  # a pre-release floor: pip takes --pre for FA4 alone
+    cmd = (f"pip install {spec} 'quack-kernels{d['quack']}' 'nvidia-cutlass-dsl{extra}{d['cutlass_dsl']}'"
            f"   # {d['libs'][str(major)]} for torch's CUDA {major}")
     notes = []
     fwd_only = [c for c in fwd if c < (9, 0)]
@@ -383,8 +383,8 @@ def xformers(s: Stack) -> Plan:
         cmd, where = f"pip install xformers=={rel['version']}", T("xf_pypi")
         short = T("xf_short", version=rel["version"])
     elif flav in rel["flavours"]:
-        url = d["index"].format(flavour=flav)
-        cmd, where = f"pip install xformers=={rel['version']} --index-url {url}", T("xf_index", flavour=flav)
+        cmd, where = (f"pip install xformers=={rel['version']}   # the {flav} build: from PyTorch's wheel index for "
+                      f"{flav} (pip --index-url) if pip's index lacks it"), T("xf_index", flavour=flav)
         short = T("xf_short_index", version=rel["version"], flavour=flav, plan=_short_plan("xformers"))
     else:
         plan.refusals.append(T("xf_other_flavour", version=rel["version"], torch=rel["torch"],

@@ -47,8 +47,14 @@ def platform_lines(facts: dict) -> list[str]:
     s = facts.get("system") or {}
     t = view.torch(facts)
     drv = facts.get("driver") or {}
-    lines = [f"Python {s.get('python', '?')} ({s.get('python_executable', '?')}"
-             + (", checked with --python" if s.get("doctor_python") else "") + f") on {s.get('os', '?')}"]
+    lines = [f"Python {s.get('python', '?')} ({s.get('python_executable', '?')}) on {s.get('os', '?')}"]
+    tgt = facts.get("target") or {}
+    if tgt.get("how") not in (None, "own") or tgt.get("note"):
+        from ..target import Target
+
+        lines.insert(0, Target.from_dict(tgt).describe())
+    elif not tgt and s.get("doctor_python"):  # a report from before targets
+        lines[0] = lines[0].replace(") on ", ", checked with --python) on ", 1)
     if not t["installed"]:
         lines.append("torch: not installed")
     else:
@@ -363,17 +369,37 @@ def next_steps(report: Report) -> list[Text]:
     from ..envfile import plan
     from ..model import sort_findings
 
-    ids = list(dict.fromkeys(f.id for f in sort_findings(report.findings)))
+    ordered = sort_findings(report.findings)
+    ids = list(dict.fromkeys(f.id for f in ordered))
     out = [Text("problems, most important first: " + ", ".join(ids))]
     try:
         exports = plan(report).exports
     except Exception:  # odd facts (a hand-edited saved report): still say where the fixes are
         exports = []
-    src = f" --from {shlex.quote(str(report.options['from']))}" if report.options.get("from") else ""
-    if exports:
-        out.append(Text("fix: ", style="bold") + Text(f"attn-doctor fix{src} --write-env && . ./env.sh") +
-                   Text(f"   # changes {len(exports)} variable(s); attn-doctor fix{src} lists every fix", style="dim"))
+    every = fix_command(report)
+    top = ordered[0]
+    by_env = any(top.id in x.ids for x in exports)
+    if top.fix and not by_env and top.severity == "error":  # the most important problem's own fix leads
+        out.append(Text("fix: ", style="bold") + Text(top.fix.split("   # ")[0]) +
+                   Text(f"   # {top.id}; then: {every} lists every fix", style="dim"))
+    elif exports:
+        out.append(Text("fix: ", style="bold") + Text(f"{fix_command(report, '--write-env')} && . ./env.sh") +
+                   Text(f"   # changes {len(exports)} variable(s); {every} lists every fix", style="dim"))
     else:
-        out.append(Text("fix: ", style="bold") + Text(f"attn-doctor fix{src}") +
+        out.append(Text("fix: ", style="bold") + Text(every) +
                    Text("   # every fix, most important first", style="dim"))
     return out
+
+
+def fix_command(report: Report, *args: str) -> str:
+    """`attn-doctor fix` for this report: its saved file, its config, the env it checked."""
+    from ..advice import doctor
+    from ..target import from_facts
+
+    opts = report.options or {}
+    if opts.get("from"):
+        return " ".join(["attn-doctor fix --from", shlex.quote(str(opts["from"])), *args])
+    extra = ["--config", shlex.quote(str(opts["config"]))] if opts.get("config") else []
+    for name in opts.get("require") or []:
+        extra += ["--require", name]
+    return doctor(from_facts(report.facts), "fix", *extra, *args)
