@@ -326,7 +326,8 @@ def repair(line: str) -> str:
         for name, low in PRE_FLOOR.items():  # an unpinned pre-only package gets its floor
             fixed = re.sub(r"(?<![\w.=<>~!-])(['\"]?)(" + re.escape(name) + r")(\[[^\]]*\])?\1(?=\s|$)",
                            lambda m: f"'{m.group(2)}{m.group(3) or ''}>={low}'", fixed)
-        if all(_pre_pinned(req) for p in pip_commands(fixed) if p.sub == "install" for req in p.reqs):
+        known = [req for p in pip_commands(fixed) if p.sub == "install" for req in p.reqs if _name(req)[0] in PRE_FLOOR]
+        if known and all(_pre_pinned(req) for req in known):  # --pre was there for them alone
             fixed = re.sub(r"\s--pre(?!\S)", "", fixed)
     if "--force-reinstall" in fixed and "--no-deps" not in fixed:
         fixed = fixed.replace("--force-reinstall", "--force-reinstall --no-deps", 1)
@@ -370,7 +371,7 @@ def safe(text: str | None, sit: Situation | None, target: Target | None, backend
         fixed = repair(line)
         why = harms(fixed, sit) if sit is not None else []
         if why:
-            shown = _strip_comment(fixed).strip()
+            shown = aim(_strip_comment(fixed).strip(), target)
             out.append(f"# not run here: {shown}: {'; '.join(why)}.")
             if any(p.sub == "install" for p in pip_commands(fixed)):
                 out.append(f"# Keep this env as it is; for {backend or 'that'}, use a separate env:")
@@ -452,7 +453,7 @@ def _safe_finding(f, sit: Situation, target: Target):
     for key in ("install", "fix_cmd", "cause_fix"):
         if isinstance(params.get(key), str):
             params[key] = aim(params[key], target)
-    return replace(f, fix=fix, params=params)
+    return replace(f, fix=fix, params=params, title=aim(f.title, target))
 
 
 def apply(report) -> None:

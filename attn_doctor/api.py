@@ -157,7 +157,7 @@ def run_check(plan: CheckPlan, progress=None, options: dict | None = None):
 
 def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, compile_mode: str | None = None,
                  from_report: str | None = None, *, strict: bool = False, progress=None, python: str | None = None,
-                 saved: dict | None = None):
+                 saved: dict | None = None, config: str | None = None, trainer: str | None = None):
     """The report `fix` works from: a fresh probe (no kernels: what fix changes is the environment)
     or a saved report's facts (`saved`, read once: '-' is stdin), judged as the saved run asked
     (its --require, --config, --select, --ignore, --backend) unless given again, as `check --from`."""
@@ -168,6 +168,13 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
     required = backend_names(require, "--require")
     compile_mode_of(compile_mode)
     cfg, chosen, ignored = None, None, []
+    if config:
+        from .configs import load
+
+        cfg = load(config, trainer)
+        required += [n for n in cfg.get("required") or [] if n not in required]
+    elif trainer:
+        raise UsageError("--trainer goes with --config")
     if from_report:
         from .saved import load_report, prior_options
 
@@ -176,7 +183,7 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
         saved = saved if saved is not None else load_report(from_report)
         prior = prior_options(saved)
         required = required if require else prior["require"]
-        cfg = prior["config"]
+        cfg = cfg or prior["config"]
         required += [n for n in (cfg or {}).get("required") or [] if n not in required]
         compile_mode = compile_mode if compile_mode is not None else prior["compile_mode"]
         chosen, ignored = prior["select"], prior["ignore"]
@@ -195,7 +202,8 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
     ctx = Context(required=required, selected=selected, compile_mode=compile_mode or (cfg or {}).get("compile_mode"),
                   strict=strict, smoke=False, config=cfg, select=chosen, ignore=ignored)
     options = {"smoke": False, "backends": selected, "strict": strict, "compile_mode": compile_mode,
-               "timeout": timeout, "from": from_report, "require": required, "select": chosen, "ignore": ignored}
+               "timeout": timeout, "from": from_report, "require": required, "select": chosen, "ignore": ignored,
+               "config": config}
     if not from_report and interp is not None:
         options["python"] = interp["executable"]
     return evaluate(facts, ctx, options)

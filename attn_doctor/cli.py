@@ -278,6 +278,8 @@ def fix(
     from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Fix what a saved report found; probe nothing."),
     json_out: bool = typer.Option(False, "--json", help="Print the fixes and the env exports as JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each finding's evidence."),
+    config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config: fix what it needs too (as check --config)."),
+    trainer: Optional[str] = typer.Option(None, "--trainer", metavar="NAME", help="Which trainer --config is for, when the file could be two trainers'."),
     python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Check this interpreter instead of attn-doctor's own: a python executable, a venv directory or a conda prefix. Every probe and kernel runs in it."),
 ):
     """Print the fixes for the findings of a fresh check (or of --from REPORT.json), most important first;
@@ -300,7 +302,7 @@ def fix(
 
     with Progress(enabled=not (print_env or json_out) and not from_report) as prog:
         report = api.probe_report(backend, require, timeout, compile_mode, from_report, progress=prog,
-                                  python=python, saved=saved)
+                                  python=python, saved=saved, config=config, trainer=trainer)
     compile_mode = compile_mode or (report.config or {}).get("compile_mode")  # a saved run's --config
     written, note = None, None
     if print_env:

@@ -7,9 +7,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+import shlex
+
 from .envfile import Plan
 from .explain import printed
 from .model import Report, sort_findings
+from .render.text import fix_command
 
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 NO_KERNELS = "fix probes the machine but runs no kernels, so what only the smoke tests find is not here; for that:"
@@ -45,7 +48,7 @@ def render(console: Console, report: Report, plan: Plan, written: str | None = N
         console.print(Text(f"attn-doctor fix: {len(fixes)} problem(s), most important first", style="bold"))
     if not (report.options or {}).get("from"):
         console.print(Text(NO_KERNELS, style="dim"))
-        console.print(Text("run: ", style="bold") + Text(FROM_REPORT), soft_wrap=True)
+        console.print(Text("run: ", style="bold") + Text(_from_report(report)), soft_wrap=True)
     for i, x in enumerate(fixes, 1):
         console.print()
         num = f"{i}."
@@ -77,7 +80,20 @@ def render(console: Console, report: Report, plan: Plan, written: str | None = N
         console.print(Text(written, style="bold"), soft_wrap=True)
     elif n:
         console.print(Text(f"{n} environment variable(s) fix part of this:", style="bold"))
-        console.print(Text("run: ", style="bold") + Text("attn-doctor fix --write-env && . ./env.sh"), soft_wrap=True)
+        console.print(Text("run: ", style="bold") + Text(fix_command(report, "--write-env") + " && . ./env.sh"),
+                      soft_wrap=True)
+
+
+def _from_report(report: Report) -> str:
+    """check with the kernels, then fix from its report: for the same env, config and requirements."""
+    from .advice import aim
+    from .target import from_facts
+
+    opts = report.options or {}
+    extra = " ".join([f"--config {shlex.quote(str(opts['config']))}" if opts.get("config") else ""]
+                     + [f"--require {n}" for n in opts.get("require") or []]).strip()
+    return aim(FROM_REPORT.replace("check --json", f"check {extra} --json" if extra else "check --json"),
+               from_facts(report.facts))
 
 
 def _grid(num: str, rows: list[tuple]) -> Table:

@@ -227,7 +227,7 @@ def import_failures(facts: dict, ctx: Context):
         m = cause(primary, noise, name)
         if m:
             sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
-            built = _built_for(name, facts)
+            built = view.built_for(name, facts)
             # an import that fails is an error, whatever the matched entry's usual level
             yield finding_for_match(m.entry.id, "import.known-error", backend=name, severity="error",
                                     detail=_last_line(primary) or m.evidence or evidence,
@@ -235,18 +235,6 @@ def import_failures(facts: dict, ctx: Context):
                                     pin=triton_pin(facts), **{k: v for k, v in params.items() if k != "backend"})
         else:
             yield finding("import.failed", detail=evidence, **params)
-
-
-def _built_for(name: str, facts: dict) -> str | None:
-    if name == "xformers":
-        b = (facts.get("packages") or {}).get("xformers_build") or {}
-        return f"torch {b['torch']}" if b.get("torch") else None
-    if name == "fa2":
-        d = view.stack(facts).get("flash-attn") or {}
-        tag = d.get("build_tag")
-        if tag:
-            return f"torch {tag['torch']}, CUDA {tag['cuda']}, cxx11abi {'TRUE' if tag['cxx11abi'] else 'FALSE'}"
-    return None
 
 
 @check("backends")

@@ -92,3 +92,16 @@ def cuda_major_minor(s: str | None) -> tuple[int, int] | None:
         return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
     except ValueError:
         return None
+
+
+def built_for(name: str, facts: dict) -> str | None:
+    """The torch (and CUDA, ABI) a compiled backend was built for, as its metadata says; None when unknown."""
+    if name == "xformers":
+        b = (facts.get("packages") or {}).get("xformers_build") or {}
+        return f"torch {b['torch']}" if b.get("torch") else None
+    if name == "fa2":
+        d = stack(facts).get("flash-attn") or {}
+        tag = d.get("build_tag")
+        if tag:
+            return f"torch {tag['torch']}, CUDA {tag['cuda']}, cxx11abi {'TRUE' if tag['cxx11abi'] else 'FALSE'}"
+    return None

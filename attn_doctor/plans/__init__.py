@@ -236,9 +236,7 @@ def wanted(name: str, facts: dict, row: dict) -> bool:
         return True
     if status != "broken" or name not in PLANNED:
         return False
-    from ..checks.backends import _built_for
-
-    built = _built_for(name, facts)
+    built = view.built_for(name, facts)
     t = view.torch(facts)
     if name == "xformers" and built:
         return built != f"torch {t['version']}"
