@@ -1570,6 +1570,50 @@ def fa4_import_fails_on_proc_inductor_cache():
     return f
 
 
+@scenario("import.dep-missing", "error", "cute")
+def fa4_without_cutlass_dsl():
+    """Report row 10: flash-attn-4 installed with --no-deps, nvidia-cutlass-dsl not installed at all;
+    `import flash_attn.cute` raises ModuleNotFoundError for cutlass. Not a .pth problem
+    (cute.dsl-pth-not-processed needs the DSL installed). FAKED: the probe's answer."""
+    f = ff.gpu_box()
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36", probe=ff.failed_import(
+        "ModuleNotFoundError", "No module named 'cutlass'", name="cutlass"))
+    return f
+
+
+@scenario("import.dep-missing", "error", "sage")
+def sage_without_triton_on_cpu_torch():
+    """Report row 9: a CPU-only torch (no triton) with sageattention 1.0.6 beside it; sage's import
+    raises ModuleNotFoundError for triton. A sage finding, not FlexAttention's. FAKED."""
+    f = ff.gpu_box()
+    ff.set_torch(f, "2.13.0+cpu", cuda=None, triton=None)
+    ff.set_gpus(f, [])
+    ff.install(f, "sage", "sageattention", "1.0.6", probe=ff.failed_import(
+        "ModuleNotFoundError", "No module named 'triton'", name="triton"))
+    return f
+
+
+@scenario("smoke.cache-dir", "error", "flex")
+def flex_smoke_fails_on_a_cache_path_that_is_a_file():
+    """Report row 8: TORCHINDUCTOR_CACHE_DIR names a regular file; flex imports, and its first compiled
+    case raises FileExistsError naming that path, while the child's stderr ends with a NumPy warning
+    (the noise the old `seen:` line showed). FAKED: the cache facts (a file where the directory goes,
+    as facts/caches.py reads one) and the case's error and frames."""
+    f = ff.gpu_box()
+    path = "/tmp/afile"
+    ff.set_env(f, TORCHINDUCTOR_CACHE_DIR=path)
+    ff.get_cache(f, "inductor").update(path=path, set=True, exists=True, is_dir=False, writable=False,
+                                       under_tmp=True)
+    plan = ff.smoke_plan("flex")
+    _smoke(f, "flex", broken={0: ff.smoke_case_error(
+        plan[0], "FileExistsError", f"[Errno 17] File exists: '{path}'",
+        '  File "/venv/lib/python3.12/site-packages/torch/_inductor/runtime/cache_dir_utils.py", line 23, in cache_dir\n'
+        "    os.makedirs(sanitized_dir_path, exist_ok=True)\n")})
+    res = f["smoke"]["devices"]["0"]["flex"]
+    res["run"]["stderr_tail"] = 'UserWarning: Failed to initialize NumPy: _ARRAY_API not found\n  cpu = _conversion_method_template(device=torch.device("cpu"))\n'
+    return f
+
+
 def alloc_abort(f: dict, var: str = "PYTORCH_ALLOC_CONF", value: str = "garbage") -> dict:
     """FAKES a CUDA torch 2.13 whose import was killed by SIGABRT with an unparsable allocator setting
     set (the abort seen on CUDA builds of 2.13, issue 11); the backend probes, which import torch

@@ -220,6 +220,11 @@ def import_failures(facts: dict, ctx: Context):
         from .caches import named_in
         from .flex import triton_pin  # here: the checks register in _load_all's order
 
+        gone = _missing_dependency(facts, err)
+        if gone:
+            yield finding("import.dep-missing", detail=evidence, **gone, **params)
+            continue
+
         cache = named_in(facts, primary)
         if cache:  # the error names a cache directory that cannot be used: that is the cause
             yield finding("import.cache-dir", detail=evidence, **cache, **params)
@@ -235,6 +240,36 @@ def import_failures(facts: dict, ctx: Context):
                                     pin=triton_pin(facts), **{k: v for k, v in params.items() if k != "backend"})
         else:
             yield finding("import.failed", detail=evidence, **params)
+
+
+# Modules a backend imports that come from another distribution (ModuleNotFoundError's `name`).
+DEPENDENCY = {"cutlass": "nvidia-cutlass-dsl", "quack": "quack-kernels", "tvm_ffi": "apache-tvm-ffi",
+              "torch_c_dlpack_ext": "torch-c-dlpack-ext", "triton": "triton", "einops": "einops"}
+
+
+def _missing_dependency(facts: dict, err: dict) -> dict | None:
+    """A ModuleNotFoundError for a module whose distribution is not installed at all: params for
+    import.dep-missing (missing, dep, fix_cmd, note), else None."""
+    from .flex import triton_pin
+    from .versions import _pip, requirement_problems
+
+    if err.get("type") != "ModuleNotFoundError":
+        return None
+    module = (err.get("name") or "").split(".")[0]
+    if not module:
+        m = re.search(r"No module named '([\w.]+)'", err.get("message") or "")
+        module = m.group(1).split(".")[0] if m else ""
+    dep = DEPENDENCY.get(module)
+    if not dep or view.dist_version(facts, dep):
+        return None
+    if dep == "triton":
+        spec = triton_pin(facts)[len("triton"):]
+    else:
+        spec = next((p["all"] for p in requirement_problems(facts) if p["dep"] == dep and p["kind"] == "missing"), "")
+    t = view.torch(facts)
+    note = "; this torch is a CPU-only build, so it could not run here anyway" if t["installed"] and not (
+        t["cuda"] or t["hip"]) else ""
+    return dict(missing=module, dep=dep, fix_cmd=_pip(dep, spec), note=note)
 
 
 @check("backends")

@@ -3,6 +3,7 @@ FA4's own disk cache, which is off unless enabled."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from ..facts import view
@@ -18,14 +19,21 @@ PSEUDO_FS = {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugf
 PLACE = "${CACHE_ROOT:?a directory on a persistent volume this user can write}"  # unset: the shell refuses the line
 
 
-def persist(c: dict) -> dict:
+def persist(c: dict, env: dict, problem: str | None = None) -> dict:
     """Where to move cache `c`: params `persistent` (what env.sh writes; absent when this user cannot
-    create it under $HOME) and `persist_cmd` (the line to paste either way)."""
+    create it under $HOME, or when that is the very directory with the problem) and `persist_cmd`
+    (the line to paste either way)."""
     home = c.get("persistent") or {}
     value = PERSISTENT.get(c["name"], "$HOME/.cache/" + c["name"])
+    leaf = value.rsplit("/", 1)[-1]
+    here = os.path.normpath((env.get("HOME") or "~") + value[len("$HOME"):])
+    why = None
     if home and not home.get("usable"):
-        leaf = value.rsplit("/", 1)[-1]
-        return {"persist_cmd": f'export {c["var"]}="{PLACE}/{leaf}"   # not under $HOME: {home.get("why")}'}
+        why = f"not under $HOME: {home.get('why')}"
+    elif problem and here == os.path.normpath(c.get("path") or ""):
+        why = f"{value} is the directory that {problem}"
+    if why:
+        return {"persist_cmd": f'export {c["var"]}="{PLACE}/{leaf}"   # {why}'}
     return {"persistent": value, "persist_cmd": f'export {c["var"]}="{value}"'}
 
 
@@ -72,7 +80,7 @@ def named_in(facts: dict, text: str) -> dict | None:
         path = (c.get("path") or "").rstrip("/")
         if bad and path and re.search(re.escape(path) + r"(?=$|[/'\"\s:,)])", text):
             why = bad[1].get("why")
-            return dict(var=c["var"], path=c["path"], **persist(c),
+            return dict(var=c["var"], path=c["path"], **persist(c, view.env(facts), PROBLEM[bad[0]]),
                         problem=PROBLEM[bad[0]] + (f" ({why})" if why else ""), cache=bad[0])
     return None
 
@@ -92,18 +100,20 @@ def cache_dirs(facts: dict, ctx: Context):
         if c["path"] in seen_paths:
             continue
         seen_paths.add(c["path"])
-        p = dict(name=name, var=c["var"], path=c["path"], used_by=c.get("used_by", ""), **persist(c))
+        p = dict(name=name, var=c["var"], path=c["path"], used_by=c.get("used_by", ""))
+        env = view.env(facts)
         bad = unusable(c)
         if bad:
-            yield finding(bad[0], **bad[1], **p)
+            yield finding(bad[0], **bad[1], **p, **persist(c, env, PROBLEM[bad[0]]))
             continue
         free = c.get("free_bytes")
         if free is not None and free < LOW_SPACE and c.get("fs_type") not in PSEUDO_FS:
-            yield finding("cache.low-space", free=f"{free / 1024**3:.1f} GiB", mount=c.get("mount") or "?", **p)
+            yield finding("cache.low-space", free=f"{free / 1024**3:.1f} GiB", mount=c.get("mount") or "?", **p,
+                          **persist(c, env, "is short of space"))
         # The CUTLASS DSL's own IR cache is not where FA4 keeps kernels (cache.fa4-*): no advice on it.
         if name != "cute-dsl" and (c.get("fs_type") in VOLATILE_FS or c.get("under_tmp")):
             why = f"a {c['fs_type']} (memory) filesystem" if c.get("fs_type") in VOLATILE_FS else "under /tmp"
-            yield finding("cache.volatile", why=why, how="set" if c.get("set") else "the default", **p)
+            yield finding("cache.volatile", why=why, how="set" if c.get("set") else "the default", **p, **persist(c, env))
 
 
 @check("caches")

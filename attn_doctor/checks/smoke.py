@@ -53,6 +53,28 @@ def _where(key: str, res: dict, facts: dict) -> str:
     return f"GPU {key} ({name})" if name else f"GPU {key}"
 
 
+def _traceback_tail(e: dict, lines: int = 25) -> str:
+    """The exception's own traceback (its last lines) and headline: what --verbose shows as `seen`."""
+    tb = [ln for ln in (e.get("traceback") or "").splitlines() if ln.strip()]
+    body = "\n".join(tb[-lines:])
+    return body if body else _headline(e)
+
+
+def _failed(name, spec, e, base, case, facts, own, noise=""):
+    """The finding for an exception a smoke run raised: its cause first (a cache directory it names,
+    a known entry), else the exception itself, with its own traceback as the evidence."""
+    from .caches import named_in  # here: the checks register in _load_all's order
+
+    cache = named_in(facts, own)
+    if cache:
+        return finding("smoke.cache-dir", backend=name, case=case, error=_headline(e),
+                       detail=_traceback_tail(e), **cache, **base)
+    m = cause(own, noise, name)
+    if m:
+        return _matched(m, name, spec, _headline(e), base, case=case)
+    return finding("smoke.case-error", backend=name, case=case, error=_headline(e), detail=_traceback_tail(e), **base)
+
+
 @check("smoke")
 def smoke_failures(facts: dict, ctx: Context):
     for key, name, res in results(facts):
@@ -73,13 +95,8 @@ def smoke_failures(facts: dict, ctx: Context):
         if final.get("error"):
             e = final["error"]
             own = "\n".join([e.get("traceback", ""), _headline(e)])
-            text = "\n".join([own, stderr])
-            m = cause(own, stderr, name)
-            if m:
-                yield _matched(m, name, spec, _headline(e), base)
-            else:
-                yield finding("smoke.case-error", backend=name, case=f"start-up ({final.get('stage')})",
-                              error=_headline(e), detail=_last_line(text), **base)
+            case = f"start-up ({final.get('stage')})"
+            yield _failed(name, spec, e, base, case, facts, own, stderr)
             continue
         for c in res.get("cases") or []:
             if c.get("ok") or c.get("skipped"):
@@ -87,13 +104,7 @@ def smoke_failures(facts: dict, ctx: Context):
             if c.get("error"):
                 e = c["error"]
                 text = "\n".join([e.get("traceback", ""), f"{e.get('type')}: {e.get('message')}"])
-                m = cause(text, "", name)
-                if m:
-                    yield _matched(m, name, spec, _headline(e), base, case=c["name"])
-                else:
-                    yield finding("smoke.case-error", backend=name, case=c["name"],
-                                  error=_headline(e),
-                                  detail=_last_line(text), **base)
+                yield _failed(name, spec, e, base, c["name"], facts, text)
                 continue
             problems = c.get("problems") or []
             text = "; ".join(problems)

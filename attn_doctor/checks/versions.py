@@ -41,6 +41,7 @@ def requirement_problems(facts: dict) -> list[dict]:
     stack = view.stack(facts)
     marker_env = facts.get("marker_env") or default_environment()
     out = []
+    every: dict[str, set[str]] = {}  # dep -> every specifier the stack puts on it
     for name, d in stack.items():
         for raw in d.get("requires") or []:
             try:
@@ -58,13 +59,41 @@ def requirement_problems(facts: dict) -> list[dict]:
             if have is None and dep in ALTERNATIVES and _installed(facts, ALTERNATIVES[dep]):
                 dep = ALTERNATIVES[dep]
                 have = _installed(facts, dep)
+            every.setdefault(dep, set()).update(str(s) for s in req.specifier)
             problem = {"dist": name, "version": d.get("version"), "dep": dep, "spec": str(req.specifier),
                        "req": raw.split(";")[0].strip(), "have": have}
             if have is None:
                 out.append(dict(problem, kind="missing"))
             elif req.specifier and not req.specifier.contains(have, prereleases=True):
                 out.append(dict(problem, kind="conflict"))
+    for p in out:  # the fix must satisfy every package that names the dep, not only this one
+        p["all"] = _tightest(every.get(p["dep"]) or ()) or p["spec"]
     return out
+
+
+def _tightest(specs) -> str:
+    """Specifiers as one, each bound said once: the highest lower bound, the lowest upper bound."""
+    from packaging.specifiers import Specifier
+
+    lows, highs, rest = {}, {}, set()
+    for raw in specs:
+        try:
+            s = Specifier(raw)
+            v = view.version(s.version)
+        except Exception:
+            v = None
+        if v is None or s.operator not in (">=", ">", "<", "<="):
+            rest.add(raw)
+        elif s.operator in (">=", ">"):
+            lows[raw] = v
+        else:
+            highs[raw] = v
+    keep = set(rest)
+    if lows:
+        keep.add(max(lows, key=lambda k: (lows[k], k.startswith(">") and not k.startswith(">="))))
+    if highs:
+        keep.add(min(highs, key=lambda k: (highs[k], not k.startswith("<="))))
+    return ",".join(sorted(keep))
 
 
 @check("versions")
@@ -90,13 +119,13 @@ def requirements(facts: dict, ctx: Context):
         sev = "warning" if p["dist"] == "torch" and p["dep"] not in STACK else "error"
         if p["kind"] == "missing":
             yield finding("versions.requirement-missing", severity=sev, dist=p["dist"], version=p["version"],
-                          req=p["req"], dep=p["dep"], fix_cmd=_pip(p["dep"], p["spec"]))
+                          req=p["req"], dep=p["dep"], fix_cmd=_pip(p["dep"], p["all"]))
         elif p["dep"] == "torch":
             yield finding("versions.needs-other-torch", dist=p["dist"], version=p["version"], req=p["req"],
                           have=p["have"])
         else:
             yield finding("versions.conflict", severity=sev, dist=p["dist"], version=p["version"], req=p["req"],
-                          dep=p["dep"], have=p["have"], fix_cmd=_pip(p["dep"], p["spec"]))
+                          dep=p["dep"], have=p["have"], fix_cmd=_pip(p["dep"], p["all"]))
     for name, d in stack.items():
         if d.get("error"):
             yield finding("versions.metadata-unreadable", dist=name, path=d.get("path"), error=d["error"])
