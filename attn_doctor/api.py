@@ -66,6 +66,15 @@ class CheckPlan:
     strict_devices: bool = True  # a --device index CUDA does not show is bad input (not under --distributed)
 
 
+def timeout_of(value, what: str = "timeout") -> float:
+    """A timeout in seconds as the CLI takes it (1 to 3600); a UsageError in the API's words otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise UsageError(f"{what}: expected a number of seconds, got {value!r}")
+    if not 1 <= value <= 3600:
+        raise UsageError(f"{what}: expected 1 to 3600 seconds, got {value!r}")
+    return float(value)
+
+
 def plan_check(backends=None, require=None, config: str | None = None, smoke: bool = True,
                timeout: float = DEFAULT_TIMEOUT, python: str | None = None, *, strict: bool = False,
                compile_mode: str | None = None, select=None, ignore=None, thorough: bool = False,
@@ -77,6 +86,7 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
     from . import selection
     from .checks import Context
 
+    timeout = timeout_of(timeout)
     selected = backend_names(backends, "--backend") or None
     explicit = backend_names(require, "--require")
     compile_mode_of(compile_mode)
@@ -221,15 +231,18 @@ def run_bench(only: list[str] | None, seqlens: list[int] | None, default_seqlens
     tgt, interp = resolve_target(python, timeout)
     prog = progress or _Quiet()
     prog.update("checking which backends are correct here (smoke tests)")
+    explicit = device is not None  # --device named: a GPU that is not there is bad input, as for check
+    device = device or 0
     facts = collect(backends=only, timeout=min(timeout, 300.0), smoke={"level": "standard", "dtype": dtype,
                     "head_dims": [head_dim]}, progress=prog.backend, device_ids=[device], interpreter=interp,
-                    target=tgt)
+                    target=tgt, strict_devices=explicit)
     rows = statuses(facts, Context(selected=only))
     dev = f"cuda:{device}" if any(k != "cpu" for k in (facts.get("smoke") or {}).get("devices", {})) else "cpu"
     if seqlens is None or default_seqlens:  # the defaults --help names: the CPU's are small enough to finish
         seqlens = [256, 1024] if dev == "cpu" else [1024, 4096, 16384]
     shapes = bench_mod.shapes_from(seqlens, batch, heads, kv_heads, head_dim, dtype, causal,
                                    tokens=32768 if dev != "cpu" else 2048)
+    bench_mod.fits(shapes, backward, bench_mod.memory_of(facts, device if dev != "cpu" else None))
     result = bench_mod.run(rows, shapes, dev, backward, timeout, only=only, min_time=min_time,
                            progress=prog.update, python=interp["python"] if interp else None)
     result["statuses"] = {n: {"status": r["status"], "reason": r.get("reason")} for n, r in rows.items()}
@@ -260,6 +273,10 @@ def require(*names: str, **kwargs) -> Report:
     required backends count too (`config=`)."""
     if "require" in kwargs:
         raise TypeError("require(): name the backends as arguments, not require=")
+    flat: list[str] = []
+    for n in names:  # require("sdpa", "flex") and require(["sdpa", "flex"]) mean the same
+        flat += list(n) if isinstance(n, (list, tuple, set)) else [n]
+    names = tuple(flat)
     if not names and not kwargs.get("config") and not kwargs.get("from_report"):
         raise UsageError("require(): name at least one backend (known: " + ", ".join(BACKENDS) + ")")
     report = check(require=list(names), **kwargs)

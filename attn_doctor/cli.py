@@ -410,7 +410,7 @@ def bench(
     config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="Take dtype, head dim and batch from a trainer config."),
     trainer: Optional[str] = typer.Option(None, "--trainer", metavar="NAME", help="Which trainer --config is for, when the file could be two trainers'."),
     backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", metavar="NAME", help=f"Only these backends (repeatable): {NAMES}."),
-    device: int = typer.Option(0, "--device", "-d", min=0, metavar="INDEX", help="GPU index to time on."),
+    device: Optional[int] = typer.Option(None, "--device", "-d", min=0, metavar="INDEX", help="GPU index to time on (default 0; one that is not there: exit 2)."),
     timeout: float = typer.Option(600.0, "--timeout", min=10.0, max=3600.0, metavar="SECONDS", help="Seconds allowed for each backend's timing process."),
     min_time: float = typer.Option(1.0, "--min-time", min=0.05, max=60.0, metavar="SECONDS", help="Seconds of timed calls per measurement (median taken)."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the results as JSON to PATH, or stdout with '-'."),
@@ -439,6 +439,11 @@ def bench(
         raise UsageError(f"--kv-heads {kv_heads} must divide --heads {heads}")
     if plot:
         _writable(plot, "--plot")
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:  # before minutes of timing, not after
+            raise UsageError("--plot needs matplotlib, which attn-doctor's Python lacks: "
+                             f"{sys.executable} -m pip install matplotlib (or leave out --plot)")
     _writable(json_out, "--json")
     b = batch or (cfg or {}).get("batch_size")
     with Progress(enabled=json_out != "-") as prog:

@@ -1570,6 +1570,19 @@ def fa4_import_fails_on_proc_inductor_cache():
     return f
 
 
+@scenario("python.not-executable", "error")
+def interpreter_cannot_be_run():
+    """Report row 19: the interpreter under check cannot be started by this user (a venv whose python
+    links into /root/.pyenv, run as nobody): every probe ends with the start error. FAKED: the torch
+    probe's run, as proc.run records a PermissionError from exec."""
+    f = ff.gpu_box()
+    f["system"]["user"] = "nobody"
+    f["torch"]["probe"] = None
+    f["torch"]["run"] = dict(ff.run_ok(0.0), returncode=None,
+                             start_error="PermissionError: [Errno 13] Permission denied: '/venv/bin/python'")
+    return f
+
+
 @scenario("import.dep-missing", "error", "cute")
 def fa4_without_cutlass_dsl():
     """Report row 10: flash-attn-4 installed with --no-deps, nvidia-cutlass-dsl not installed at all;

@@ -30,6 +30,58 @@ def shapes_from(seqlens: list[int], batch: int | None, heads: int, kv_heads: int
     return out
 
 
+from ..model import UsageError  # noqa: E402
+
+DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4}
+GIB = 1024 ** 3
+
+
+def need_bytes(s: dict, backward: bool) -> int:
+    """The least memory one shape's tensors take: q and the output per query head, k and v per
+    key/value head (their gradients too when backward is timed). Any kernel needs more: a lower bound."""
+    per = s["batch"] * s["seqlen"] * s["head_dim"] * DTYPE_BYTES.get(s["dtype"], 4)
+    n = 2 * s["heads"] + 2 * (s.get("kv_heads") or s["heads"])
+    return per * n * (2 if backward else 1)
+
+
+def memory_of(facts: dict, device: int | None) -> tuple[int | None, str]:
+    """(bytes, what) the timing runs on: the GPU's memory, or the host's available memory."""
+    from ..facts import view
+
+    if device is not None:
+        g = next((g for g in view.gpus(facts) if g.get("index") == device), None)
+        if g and g.get("memory_mib"):
+            return g["memory_mib"] * 1024 ** 2, f"GPU {device} ({g.get('name')})"
+    mem = ((facts.get("system") or {}).get("memory") or {})
+    have = mem.get("available_bytes") or mem.get("total_bytes")
+    limit = mem.get("cgroup_limit_bytes")
+    if limit and (not have or limit < have):
+        have = limit
+    return have, "this machine's memory"
+
+
+def fits(shapes: list[dict], backward: bool, memory: tuple[int | None, str]) -> None:
+    """Refuse, before any timing, a shape whose tensors alone cannot fit (report row 18: a batch of
+    100000 ran for two minutes, then every child was killed)."""
+    have, what = memory
+    if not have:
+        return
+    for s in shapes:
+        need = need_bytes(s, backward)
+        if need > have:
+            raise UsageError(f"bench: batch {s['batch']} x seqlen {s['seqlen']} x {s['heads']} heads x head dim "
+                             f"{s['head_dim']} needs at least {need / GIB:.1f} GiB for its tensors; {what} has "
+                             f"{have / GIB:.1f} GiB: choose a smaller --batch, --seqlen or --head-dim")
+
+
+def error_text(err) -> str:
+    """A child's error as one line of text (it may come as the record's dict)."""
+    if isinstance(err, dict):
+        msg = [ln for ln in str(err.get("message") or "").splitlines() if ln.strip()]
+        return f"{err.get('type') or 'error'}: {msg[0][:200] if msg else ''}"
+    return str(err)
+
+
 def label(backend: str, variant: str | None) -> str:
     return f"{backend}:{variant}" if variant else backend
 
@@ -119,10 +171,13 @@ def run(statuses: dict[str, dict], shapes: list[dict], device: str, backward: bo
             if s not in dts:
                 row["skipped"] = f"{name} does not take {s['dtype']}"
             elif rec is None:
-                row["error"] = ("timed out" if out["timed_out"] else f"crashed ({out['signal']})" if out["signal"]
-                                else (out["final"] or {}).get("error", {}).get("message") or "no result")
+                row["error"] = ("timed out" if out["timed_out"] else
+                                f"crashed ({out['signal']}){': out of memory, most likely' if out['signal'] == 'SIGKILL' else ''}"
+                                if out["signal"] else error_text((out["final"] or {}).get("error") or "no result"))
             else:
                 row.update({k: v for k, v in rec.items() if k != "shape"})
+                if row.get("error") is not None:
+                    row["error"] = error_text(row["error"])
             results.append(row)
     return {"schema": SCHEMA, "tool_version": __version__, "device": device, "ceiling": ceiling,
             "backward": backward, "shapes": shapes, "results": results,

@@ -64,6 +64,12 @@ def torch_present(facts: dict, ctx: Context):
                       signal=run["signal"], torch_cmd=reinstall_torch(t),
                       detail=_last_line(run.get("stderr_tail", "")), **(alloc or {}))
         return
+    start = run.get("start_error") or ""
+    if not t["import_ok"] and ("PermissionError" in start or "Permission denied" in start):
+        # the interpreter itself cannot be run by this user: nothing is wrong with torch
+        py = (facts.get("system") or {}).get("python_executable", "python")
+        yield finding("python.not-executable", python=py, error=start, user=(facts.get("system") or {}).get("user") or "?")
+        return
     if not t["import_ok"]:
         err = t["error"] or {}
         own = "\n".join([err.get("traceback", ""), f"{err.get('type', '')}: {err.get('message', '')}" if err else ""])
