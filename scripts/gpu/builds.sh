@@ -127,7 +127,11 @@ start() {
   sleep 3
   echo "started $(date -u +%T): FA2 (head dims $FA2_HDIMS, MAX_JOBS=$FA2_JOBS), FA3 (MAX_JOBS=$FA3_JOBS," \
        "FLASH_ATTENTION_DISABLE_: $FA3_DISABLE), then xformers (MAX_JOBS=$XF_JOBS)"
-  cat "$R/predicted.json" 2>/dev/null | $PY -c 'import json,sys; d=json.load(sys.stdin); [print(f"  predicted {k}: {v[\"minutes\"][0]}-{v[\"minutes\"][1]} min ({v[\"files\"]} files, {v[\"streams\"]} streams)") for k,v in d.items()]' 2>/dev/null
+  $PY - "$R/predicted.json" <<'EOF' 2>/dev/null
+import json, sys
+for k, v in json.load(open(sys.argv[1])).items():
+    print(f"  the plan's model predicts {k}: {v['minutes'][0]}-{v['minutes'][1]} min ({v['files']} files, {v['streams']} streams)")
+EOF
   echo "next: bash scripts/gpu/builds.sh status   (every few minutes, to keep the machine held)"
 }
 
@@ -162,7 +166,13 @@ progress() {  # name -> one line
   step=$(grep -o '\[[0-9]*/[0-9]*\]' "$log" | tail -1)
   done_files=$(find "$W/$( [ "$n" = xformers ] && echo xf || echo "$n")" -name .ninja_log -exec grep -vc '^#' {} + 2>/dev/null | tail -1)
   if [ -f "$W/logs/$n.json" ]; then
-    $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print(f"{sys.argv[2]}: {\"DONE\" if d[\"rc\"]==0 else \"FAILED rc=\"+str(d[\"rc\"])} in {d[\"wall_s\"]/60:.1f} min wall, {d[\"cpu_min\"]:.0f} CPU-min, peak {d[\"peak_used_gib\"]} GiB used, MAX_JOBS={d[\"env\"].get(\"MAX_JOBS\")}")' "$W/logs/$n.json" "$n"
+    $PY - "$W/logs/$n.json" "$n" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+state = "DONE" if d["rc"] == 0 else f"FAILED rc={d['rc']}"
+print(f"{sys.argv[2]}: {state} in {d['wall_s'] / 60:.1f} min wall, {d['cpu_min']:.0f} CPU-min, "
+      f"peak {d['peak_used_gib']} GiB used, MAX_JOBS={d['env'].get('MAX_JOBS')}")
+EOF
   else
     echo "$n: RUNNING ${step:-[no ninja step yet]} after $((el / 60)) min $((el % 60)) s; ninja log entries: ${done_files:-0}; $(grep MEMSAMPLE "$log" | tail -1 | cut -d' ' -f3-)"
   fi
