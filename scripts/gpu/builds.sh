@@ -13,6 +13,7 @@
 #                                       # seconds, default 500; run the rest in the next call by name), then
 #                                       # packs $OUT (at most 8 files): builds-reports.tgz and wheels.tar.part-*
 #   bash scripts/gpu/builds.sh pack     # only the packing (e.g. after a call that ran out of time)
+#   PACK_WHEELS=0 ...                   # bring back the reports only (the wheels once, in the last call)
 # Steps: fa3 order-a uninstall order-b xformers-pypi xformers-src all config bench
 #
 # What is built (the smoke cases of `check` for fa2/fa3 are bf16 d128 causal GQA fwd+bwd, fp16 d64 full
@@ -26,7 +27,7 @@
 #       and 128, fp16 and bf16, fwd + bwd, varlen kept; no split/paged/appendKV/local/softcap/packGQA/fp8/
 #       cluster/sm80 = 8 kernel files + flash_api_stable.cpp + flash_prepare_scheduler.cu.
 #       MAX_JOBS=FA3_JOBS (5), NVCC_THREADS=1 (one arch: nvcc --threads has nothing to split).
-#   xformers 0.0.35 from its sdist, TORCH_CUDA_ARCH_LIST=9.0, XFORMERS_BUILD_TYPE=Release, MAX_JOBS=XF_JOBS
+#   xformers 0.0.35 from its sdist, TORCH_CUDA_ARCH_LIST=9.0a (as its wheels), XFORMERS_BUILD_TYPE=Release, MAX_JOBS=XF_JOBS
 #       (6): starts when the first of FA2/FA3 ends. PyPI's wheel (built for torch 2.10+cu128) is tested too.
 set -u
 mode=${1:-status}; [ $# -gt 0 ] && shift
@@ -120,7 +121,7 @@ start() {
   # xformers: when the first of FA2/FA3 ends, so it takes the cores one of them gives back
   local xfdir; xfdir=$(ls -d "$W"/xf/xformers-*)
   ( exec setsid bash -c "while [ ! -f '$W/logs/fa2.json' ] && [ ! -f '$W/logs/fa3.json' ]; do sleep 5; done
-      cd '$xfdir' && exec env MAX_JOBS=$XF_JOBS TORCH_CUDA_ARCH_LIST=9.0 XFORMERS_BUILD_TYPE=Release BUILD_VERSION=0.0.35+torch2.11 \
+      cd '$xfdir' && exec env MAX_JOBS=$XF_JOBS TORCH_CUDA_ARCH_LIST=9.0a XFORMERS_BUILD_TYPE=Release BUILD_VERSION=0.0.35+torch2.11 \
         '$PY' '$ROOT/scripts/gpu/timed.py' xformers '$W/logs' -- '$PY' ${pipw[*]}" < /dev/null > /dev/null 2>&1 ) &
   echo $! > "$W/pids/xformers"
   date +%s > "$W/started"
@@ -356,7 +357,8 @@ pack() {
   done
   tar czf "$OUT/builds-reports.tgz" -C "$W" reports -C "$W/pack" logs
   local n; n=$(ls "$W"/wheels/*.whl 2>/dev/null | wc -l)
-  if [ "$n" -gt 0 ]; then
+  rm -f "$OUT"/wheels.tar.part-*
+  if [ "$n" -gt 0 ] && [ "${PACK_WHEELS:-1}" = 1 ]; then
     tar cf "$W/wheels.tar" -C "$W/wheels" .
     local size; size=$(stat -c %s "$W/wheels.tar")
     if [ "$size" -le $((7 * 15 * 1024 * 1024)) ]; then
