@@ -109,9 +109,6 @@ start() {
   tar xJf "$SRC/fa3-src.tar.xz" -C "$W/fa3" || die "unpacking fa3-src.tar.xz failed"
   tar xzf "$SRC"/xformers-*.tar.gz -C "$W/xf" || die "unpacking the xformers sdist failed"
   save_fa4
-  # What the doctor's plans say here, before anything is built (the plan as printed, with its time)
-  for b in fa2 fa3 xformers; do timeout 120 $D fix --require $b > "$R/fix-require-$b.txt" 2>&1; done
-  predict > "$R/predicted.json" 2> "$R/predicted.err"
   local f3env=(MAX_JOBS=$FA3_JOBS NVCC_THREADS=1 FLASH_ATTENTION_FORCE_BUILD=TRUE FLASH_ATTN_LOCAL_VERSION=sm90.reduced)
   for s in $FA3_DISABLE; do f3env+=("FLASH_ATTENTION_DISABLE_$s=TRUE"); done
   local pipw=(-m pip wheel -v --no-build-isolation --no-deps --no-index -w "$W/wheels" .)
@@ -125,7 +122,9 @@ start() {
         '$PY' '$ROOT/scripts/gpu/timed.py' xformers '$W/logs' -- '$PY' ${pipw[*]}" < /dev/null > /dev/null 2>&1 ) &
   echo $! > "$W/pids/xformers"
   date +%s > "$W/started"
-  sleep 3
+  # What the doctor's plans say here (the plan as printed, with its time), while the builds run
+  for b in fa2 fa3 xformers; do timeout 120 $D fix --require $b > "$R/fix-require-$b.txt" 2>&1; done
+  predict > "$R/predicted.json" 2> "$R/predicted.err"
   echo "started $(date -u +%T): FA2 (head dims $FA2_HDIMS, MAX_JOBS=$FA2_JOBS), FA3 (MAX_JOBS=$FA3_JOBS," \
        "FLASH_ATTENTION_DISABLE_: $FA3_DISABLE), then xformers (MAX_JOBS=$XF_JOBS)"
   $PY - "$R/predicted.json" <<'EOF' 2>/dev/null
