@@ -13,7 +13,9 @@
 #                                       # seconds, default 500; run the rest in the next call by name), then
 #                                       # packs $OUT (at most 8 files): builds-reports.tgz and wheels.tar.part-*
 #   bash scripts/gpu/builds.sh pack     # only the packing (e.g. after a call that ran out of time)
-#   PACK_WHEELS=0 ...                   # bring back the reports only (the wheels once, in the last call)
+#   PACK_WHEELS=0 ...                   # bring back the reports only (wheels are packed only once no build runs)
+# finish's steps need only their own build: fa3 and config need FA3; order-a, uninstall, order-b need FA2
+# (and FA4 installed: .gpu/b/install.sh); xformers-src needs the xformers build; all and bench need all three.
 # Steps: fa3 order-a uninstall order-b xformers-pypi xformers-src all config bench
 #
 # What is built (the smoke cases of `check` for fa2/fa3 are bf16 d128 causal GQA fwd+bwd, fp16 d64 full
@@ -108,6 +110,7 @@ start() {
   $PY "$ROOT/scripts/gpu/fa2_reduce.py" "$fa2dir" "$FA2_HDIMS" | tee "$R/fa2-reduce.txt" || die "fa2_reduce.py failed"
   tar xJf "$SRC/fa3-src.tar.xz" -C "$W/fa3" || die "unpacking fa3-src.tar.xz failed"
   tar xzf "$SRC"/xformers-*.tar.gz -C "$W/xf" || die "unpacking the xformers sdist failed"
+  mkdir -p "$W/pypi" && cp "$SRC"/xformers-*-manylinux*.whl "$W/pypi/"
   save_fa4
   local f3env=(MAX_JOBS=$FA3_JOBS NVCC_THREADS=1 FLASH_ATTENTION_FORCE_BUILD=TRUE FLASH_ATTN_LOCAL_VERSION=sm90.reduced)
   for s in $FA3_DISABLE; do f3env+=("FLASH_ATTENTION_DISABLE_$s=TRUE"); done
@@ -292,7 +295,7 @@ step_order_b() {  # FA2 first, then FA4 over it
 }
 
 step_xformers_pypi() {
-  local w; w=$(ls "$SRC"/xformers-*-manylinux*.whl | head -1)
+  local w; w=$(ls "$W"/pypi/xformers-*-manylinux*.whl | head -1)  # copied there by start
   pipi "$w"
   XFORMERS_MORE_DETAILS=1 timeout 120 $PY -c 'import xformers.ops, xformers._cpp_lib as c; print("C++ extension:", "loaded" if c._cpp_library_load_exception is None else repr(c._cpp_library_load_exception.__cause__ or c._cpp_library_load_exception)); print(c._build_metadata.metadata if c._build_metadata else None)' > "$R/xformers-pypi-load.txt" 2>&1
   say "xformers PyPI wheel: $(grep -m1 'C++ extension' "$R/xformers-pypi-load.txt" | cut -c1-200)"
@@ -357,6 +360,9 @@ pack() {
   tar czf "$OUT/builds-reports.tgz" -C "$W" reports -C "$W/pack" logs
   local n; n=$(ls "$W"/wheels/*.whl 2>/dev/null | wc -l)
   rm -f "$OUT"/wheels.tar.part-*
+  local busy=""
+  for b in fa2 fa3 xformers; do running $b && busy="$busy $b"; done
+  if [ -n "$busy" ]; then echo "wheels not packed yet: still building:$busy (the call after they end packs them)"; n=0; fi
   if [ "$n" -gt 0 ] && [ "${PACK_WHEELS:-1}" = 1 ]; then
     tar cf "$W/wheels.tar" -C "$W/wheels" .
     local size; size=$(stat -c %s "$W/wheels.tar")
