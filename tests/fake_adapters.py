@@ -95,7 +95,16 @@ def _oom_real_forward(h, torch, q, k, v, *, causal, scale):
         hog.append(torch.empty(1 << 30, dtype=torch.uint8, device=q.device))
 
 
+def _d64_not_built_forward(h, torch, q, k, v, *, causal, scale):
+    # A reduced FlashAttention build without head dim 64 (scripts/gpu/fa2_reduce.py's words)
+    if q.shape[-1] == 64:
+        raise RuntimeError("This flash attention build does not support head dim 64: it was built with the kernels "
+                           "of head dims 128 only (a reduced build)")
+    return _good_forward(h, torch, q, k, v, causal=causal, scale=scale)
+
+
 good = SimpleNamespace(load=_load, forward=_good_forward, varlen=_good_varlen)
+d64_not_built = SimpleNamespace(load=_load, forward=_d64_not_built_forward, varlen=_good_varlen)
 one_row_off = SimpleNamespace(load=_load, forward=_row_off_forward, varlen=_good_varlen)
 leaky_varlen = SimpleNamespace(load=_load, forward=_good_forward, varlen=_leaky_varlen)
 nan_output = SimpleNamespace(load=_load, forward=_nan_forward, varlen=_good_varlen)

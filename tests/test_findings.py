@@ -960,6 +960,21 @@ def fa2_varlen_padding_leaks():
     return f
 
 
+@scenario("smoke.not-built", "warning", "fa2")
+def fa2_reduced_build_without_d64():
+    """FAKES a reduced flash-attn build (head dims 128 only, scripts/gpu/fa2_reduce.py): its fp16 d64 case is
+    refused with the build's own sentence, every other case passes."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3.post2+sm90.hdim128")
+    plan = ff.smoke_plan("fa2")
+    i = next(i for i, c in enumerate(plan) if c["head_dim"] == 64 and c["kind"] == "dense")
+    msg = "This flash attention build does not support head dim 64: it was built with the kernels of head dims 128 only"
+    gone = {"name": plan[i]["name"], "ok": False, "not_built": True, "skipped": f"not in this build: {msg}",
+            "error": {"type": "RuntimeError", "message": msg, "traceback": ""}}
+    _smoke(f, "fa2", broken={i: gone})
+    return f
+
+
 @scenario("smoke.oom", "error", "sdpa")
 def sdpa_out_of_memory():
     """Another process holds all but 3 MiB of the H200: SDPA's first case runs out of memory."""

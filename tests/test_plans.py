@@ -195,7 +195,12 @@ def test_fa3_on_sm90_is_the_hopper_build_without_sm80():
     src = p.routes[0]
     assert src.kind == "source" and src.params["disable_sm80"]
     assert "cd flash-attention/hopper" in src.commands[0]
-    assert "FLASH_ATTENTION_DISABLE_SM80=TRUE" in src.commands[1] and "MAX_JOBS=8 " in src.commands[1]
+    # one arch (sm_90a) a file: NVCC_THREADS=1 and MAX_JOBS bounded by 128 GiB / 9 GiB, not by 16 cores / 2
+    assert "FLASH_ATTENTION_DISABLE_SM80=TRUE" in src.commands[1] and "MAX_JOBS=14 NVCC_THREADS=1 " in src.commands[1]
+    # the time is for the 233 sources setup.py compiles with SM80 off, and the reduced build is offered
+    assert src.params["files"] == 233 and src.params["reduced_files"] == 10
+    assert src.params["reduced_minutes"][1] < src.params["minutes"][0]
+    assert any("FLASH_ATTENTION_DISABLE_HDIM96=TRUE" in n and "10 files" in n for n in src.notes)
     assert p.routes[1].kind == "instead" and "cute" in p.routes[1].title
 
 
@@ -313,7 +318,7 @@ def test_backends_table_and_required_finding_carry_the_plan():
 
     rows = statuses(f, Context(required=["fa2"]))
     # 73 files x 1 arch x 4-7 CPU-min / 14 streams (the measured 5.2 lies inside)
-    assert rows["fa2"]["reason"] == "not installed (no prebuilt wheel: source build ~21-36 min; plan: attn-doctor fix -r fa2)"
+    assert rows["fa2"]["reason"] == "not installed (no prebuilt wheel: source build ~21-33 min; plan: attn-doctor fix -r fa2)"
     assert rows["cute"]["reason"] == "not installed (pip install 'flash-attn-4[cu13]>=4.0.0b36')"
     assert report.backends["cute"]["reason"] == "not installed (/venv/bin/python -m pip install 'flash-attn-4[cu13]>=4.0.0b36')"
     req = next(x for x in report.findings if x.id == "require.not-ok")

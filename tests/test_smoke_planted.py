@@ -78,6 +78,22 @@ def test_hang_is_killed_at_the_timeout():
     assert fs[0].id == "smoke.hang" and "stuck in" in fs[0].title
 
 
+def test_a_case_a_reduced_build_left_out_is_not_built_not_failed():
+    """A FlashAttention build without head dim 64: the d128 case passes, the d64 one is 'not in this build',
+    the backend's run counts as passed, and a warning says which case and why."""
+    cs = [c for c in cases("dense") if c["head_dim"] in (64, 128)]
+    assert {c["head_dim"] for c in cs} == {64, 128}
+    res = run("d64_not_built", cs)
+    gone = [c for c in res["cases"] if c.get("not_built")]
+    assert [c["name"] for c in gone] == [c["name"] for c in cs if c["head_dim"] == 64]
+    assert failure(res) is None
+    n = len(cs) - len(gone)
+    assert res["summary"] == f"{n}/{n} passed, {len(gone)} not in this build"
+    fs, _ = findings_for(res)
+    assert [f.id for f in fs] == ["smoke.not-built"] and fs[0].severity == "warning"
+    assert "head dim 64" in fs[0].title and gone[0]["name"] in fs[0].title
+
+
 def test_error_text_goes_through_the_matcher():
     res = run("oom", cases("dense")[:1])
     fs, _ = findings_for(res)

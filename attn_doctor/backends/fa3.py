@@ -38,6 +38,20 @@ def load(torch):
     return flash_attn_func, flash_attn_varlen_func
 
 
+def environment(torch):
+    """The build's switches: hopper/setup.py writes them into flash_attn_config.py (CONFIG["build_flags"])."""
+    try:
+        try:
+            from flash_attn_config import CONFIG
+        except ModuleNotFoundError:
+            from flash_attn_3.flash_attn_config import CONFIG
+    except Exception:
+        return {}
+    flags = (CONFIG or {}).get("build_flags") or {}
+    off = sorted(k.split("DISABLE_", 1)[1] for k, v in flags.items() if v and "DISABLE_" in k)
+    return {"fa3_built_without": off}
+
+
 def _out(r):
     return r[0] if isinstance(r, tuple) else r  # older FA3 builds return (out, lse)
 

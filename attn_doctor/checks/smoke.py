@@ -148,3 +148,16 @@ def fa4_cache_hit(facts: dict, ctx: Context):
         if cc.get("first_seconds") is not None and cc["first_seconds"] > 1.0:
             yield finding("cache.fa4-miss", backend="cute", seconds=f"{cc['first_seconds']:.1f}",
                           dir=(facts.get("env") or {}).get("FLASH_ATTENTION_CUTE_DSL_CACHE_DIR") or "the default directory")
+
+
+@check("smoke")
+def not_built(facts: dict, ctx: Context):
+    """Cases a reduced FlashAttention build refused ("This flash attention build does not support ..."):
+    not failures of what is there, but what a job with those shapes would hit."""
+    for key, name, res in results(facts):
+        gone = [c for c in res.get("cases") or [] if c.get("not_built")]
+        if gone:
+            yield finding("smoke.not-built", backend=name, title=SPECS[name].title, where=_where(key, res, facts),
+                          cases=", ".join(f"'{c['name']}'" for c in gone), n=len(gone),
+                          error=gone[0]["skipped"].replace("not in this build: ", "", 1))
+

@@ -8,7 +8,7 @@ import os
 from packaging.version import Version
 
 from ..facts import view
-from . import GIB, Plan, Route, Stack, T, data
+from . import GIB, Plan, Route, Stack, T, buildtime, data
 
 TITLES = {"fa2": "FlashAttention 2", "fa3": "FlashAttention 3", "cute": "FA4 (flash_attn.cute)",
           "xformers": "xformers", "sage": "SageAttention"}
@@ -93,11 +93,6 @@ def _jobs(s: Stack, gib_per_job: float, threads: int) -> tuple[int, str, str]:
     else:
         by_cpu, cores = by_mem, "cores unknown"
     return max(1, min(by_mem, by_cpu)), mem, cores
-
-
-def _minutes(units: int, narch: int, per: list[float], streams: int) -> tuple[int, int]:
-    lo, hi = (units * narch * p / max(1, streams) for p in per)
-    return max(1, round(lo)), max(1, round(hi))
 
 
 def _env_prefix(pairs: list[tuple[str, str]]) -> str:
@@ -211,8 +206,8 @@ def _fa2_source(s: Stack, d: dict, caps: list) -> Route:
     narch = len(archs.split(";"))
     threads = min(4, narch)
     jobs, mem, cores = _jobs(s, b["gib_per_job"], threads)
-    streams = min(jobs * threads, s.cores or jobs * threads)
-    lo, hi = _minutes(b["units"], narch, b["minutes_per_unit_arch"], streams)
+    est = buildtime.estimate("fa2", files=buildtime.fa2_files(), jobs=jobs, threads=threads, archs=narch, cores=s.cores)
+    streams, (lo, hi) = est.streams, est.minutes
     nv_notes, home, ok = _nvcc_lines(s)
     nv = _nvcc_version(s, home)
     for tok in archs.split(";"):
@@ -224,8 +219,8 @@ def _fa2_source(s: Stack, d: dict, caps: list) -> Route:
                    cores=cores, threads=threads,
                    threads_why="nvcc --threads compiles the archs of one file in parallel: one per arch, at most 4"))
     notes.append(T("fa2_archs", archs=archs, why=why))
-    notes.append(T("fa2_time", units=b["units"], narch=narch, mlo=b["minutes_per_unit_arch"][0],
-                   mhi=b["minutes_per_unit_arch"][1], streams=streams))
+    notes.append(T("fa2_time", units=est.files, narch=narch, mlo=est.per_file[0], mhi=est.per_file[1],
+                   streams=streams, basis=est.basis))
     notes += nv_notes
     notes.append(T("fa2_setup_guess"))
     cmds = []
@@ -239,7 +234,7 @@ def _fa2_source(s: Stack, d: dict, caps: list) -> Route:
     short = T("fa2_source_short", lo=lo, hi=hi, plan=_short_plan("fa2"))
     return Route(kind="source", title=T("fa2_source_title", version=d["sdist"], lo=lo, hi=hi, streams=streams),
                  commands=cmds, notes=notes, short=short,
-                 params={"max_jobs": jobs, "nvcc_threads": threads, "archs": archs, "minutes": [lo, hi],
+                 params={"max_jobs": jobs, "nvcc_threads": threads, "archs": archs, "minutes": [lo, hi], "files": est.files,
                          "cuda_home": home, "nvcc_ok": ok, "missing": missing})
 
 
@@ -278,14 +273,20 @@ def fa3(s: Stack) -> Plan:
                                  short=T("fa3_instead_short", instead=_instead(s).split(" (")[0])))
         return plan
     has_sm8 = any(c[0] == 8 for c in caps)
-    units = d["units_sm90"] + (d["units_sm80"] if has_sm8 else 0)
-    threads = 2  # hopper/setup.py's NVCC_THREADS default: one arch per file
+    threads = d["nvcc_threads"]  # one arch a file: nvcc --threads has nothing to split
     jobs, mem, cores = _jobs(s, d["gib_per_job"], threads)
-    streams = min(jobs * threads, s.cores or jobs * threads)
-    lo, hi = _minutes(units, 1, data("fa2")["build"]["minutes_per_unit_arch"], streams)
+    switches = {} if has_sm8 else {"FLASH_ATTENTION_DISABLE_SM80": "TRUE"}
+    est = buildtime.estimate("fa3", files=buildtime.fa3_files(switches), jobs=jobs, threads=threads, archs=1, cores=s.cores)
+    streams, (lo, hi) = est.streams, est.minutes
+    reduced = {f"FLASH_ATTENTION_DISABLE_{x}": "TRUE" for x in d["reduced_disable"]}
+    rest = buildtime.estimate("fa3", files=buildtime.fa3_files(reduced), jobs=jobs, threads=threads, archs=1, cores=s.cores,
+                              reduced=True)
     nv_notes, home, ok = _nvcc_lines(s)
     notes = [T("fa2_maxjobs", jobs=jobs, mem=mem, gib=d["gib_per_job"], gib_source=data("fa2")["build"]["gib_per_job_source"],
-               cores=cores, threads=threads, threads_why="hopper/setup.py's default")] + nv_notes
+               cores=cores, threads=threads, threads_why="one arch a file: nvcc --threads has nothing to split"),
+             T("fa3_time", files=est.files, mlo=est.per_file[0], mhi=est.per_file[1], streams=streams, basis=est.basis),
+             T("fa3_reduced", switches=" ".join(f"{k}=TRUE" for k in reduced), files=rest.files, lo=rest.minutes[0],
+               hi=rest.minutes[1])] + nv_notes
     if tc and tc[0] == 12 and tc != (12, 8):
         notes.append(T("fa3_download"))
     env = [("CUDA_HOME", home), ("MAX_JOBS", str(jobs)), ("NVCC_THREADS", str(threads)),
@@ -301,7 +302,9 @@ def fa3(s: Stack) -> Plan:
         cmds = [f"# {c}" for c in cmds]
     plan.routes.append(Route(kind="source", title=T("fa3_title", lo=lo, hi=hi, streams=streams), commands=cmds,
                              notes=notes, short=T("fa3_short", plan=_short_plan("fa3")),
-                             params={"max_jobs": jobs, "minutes": [lo, hi], "disable_sm80": not has_sm8}))
+                             params={"max_jobs": jobs, "nvcc_threads": threads, "minutes": [lo, hi], "files": est.files,
+                                     "disable_sm80": not has_sm8, "reduced_files": rest.files,
+                                     "reduced_minutes": list(rest.minutes)}))
     alt = "cute (FA4: pip install 'flash-attn-4>=4.0.0b0') is the maintained Hopper path; sdpa needs nothing"
     plan.routes.append(Route(kind="instead", title=T("fa3_instead", instead=alt)))
     return plan

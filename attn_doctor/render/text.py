@@ -223,6 +223,8 @@ def smoke_lines(facts: dict, verbose: bool = False) -> list[str]:
             env = (res.get("final") or {}).get("environment") or {}
             if env.get("inductor_cache"):
                 bits.append(f"Inductor cache {env['inductor_cache']}")
+            if env.get("fa3_built_without"):
+                bits.append("built without (FLASHATTENTION_DISABLE_*): " + ", ".join(env["fa3_built_without"]))
             cc = res.get("cache_check")
             if cc:
                 bits.append("FA4 cache: warm already" if cc.get("warm_already") else
@@ -233,10 +235,12 @@ def smoke_lines(facts: dict, verbose: bool = False) -> list[str]:
             if verbose:
                 for c in cases:
                     err = c.get("rel_err")
-                    out.append(f"    {'ok ' if c.get('ok') else 'FAIL'} {c.get('name')}"
+                    mark = "ok " if c.get("ok") else "n/b " if c.get("not_built") else "FAIL"
+                    out.append(f"    {mark} {c.get('name')}"
                                + (f"  rel err {err:.1e}" if isinstance(err, float) else "")
                                + (f"  {c.get('seconds', 0) * 1000:.1f} ms" if c.get("seconds") else "")
-                               + (f"  ({'; '.join(c.get('problems') or [])})" if c.get("problems") else ""))
+                               + (f"  ({'; '.join(c.get('problems') or [])})" if c.get("problems") else "")
+                               + (f"  ({c['skipped']})" if c.get("not_built") else ""))
     return out
 
 

@@ -87,6 +87,8 @@ def run_child(backend: str, device: str, timeout: float, *, cases: list[dict] | 
 def summarize(r: dict) -> str:
     planned = r.get("planned") or []
     passed = sum(1 for c in r["cases"] if c.get("ok"))
+    absent = sum(1 for c in r["cases"] if c.get("not_built"))
+    built = f", {absent} not in this build" if absent else ""
     run, final = r["run"], r.get("final") or {}
     if run["timed_out"]:
         tail = f"hung in '{r.get('stuck_in') or 'start-up'}'"
@@ -99,8 +101,8 @@ def summarize(r: dict) -> str:
     elif not planned:  # nothing this device can run (its notes say why)
         return "not run"
     else:
-        return f"{passed}/{len(planned)} passed"
-    return f"{passed}/{len(planned)} passed, then {tail}"
+        return f"{passed}/{len(planned) - absent} passed{built}"
+    return f"{passed}/{len(planned) - absent} passed{built}, then {tail}"
 
 
 def smoke_record(r: dict) -> dict:
