@@ -448,8 +448,8 @@ def _safe_finding(f, sit: Situation, target: Target):
         # refused: the fix line says so, and the separate-env lines ride as its plan (printed below it)
         fix, rest = fix.split("\n", 1)
         params["plan"] = fit_block(rest) + ("\n" + str(params["plan"]) if params.get("plan") else "")
-    elif params.get("plan"):
-        params["plan"] = fit_block(safe(str(params["plan"]), sit, target, f.backend))
+    elif params.get("plan"):  # an install plan: plans.text aimed and judged it whole; its lines stay as they are
+        params["plan"] = aim(str(params["plan"]), target)
     for key in ("install", "fix_cmd", "cause_fix"):
         if isinstance(params.get(key), str):
             params[key] = aim(params[key], target)

@@ -1585,6 +1585,22 @@ def fa4_import_fails_on_proc_inductor_cache():
     return f
 
 
+@scenario("smoke.refusal-crashed", "warning", "fa3")
+def fa3_segfaults_on_fp32_after_its_kernels_pass():
+    """As measured on the H100 (2026-11-25, fixtures/gpu/h100-issue25/hold1/config-wan-fa3.json): FA3
+    built from hopper/ passed its bf16/fp16 forward, backward and varlen cases, then the child died
+    with SIGSEGV in the fp32 refusal case, planned last. FAKED: the cases and the run, shaped as that
+    record. A warning, and fa3 stays ok: its kernels are right for the dtypes it takes."""
+    f = ff.gpu_box()
+    ff.install(f, "fa3", "flash_attn_3", "3.0.0+sm90.reduced")
+    plan = ff.smoke_plan("fa3")
+    assert plan[-1]["name"].startswith("refusal")
+    cases = [ff.smoke_case(c) for c in plan[:-1]]
+    ff.add_smoke(f, "fa3", cases, planned=[c["name"] for c in plan], final={},
+                 run=ff.crashed_run("SIGSEGV", 11), stuck_in=plan[-1]["name"])
+    return f
+
+
 @scenario("python.not-executable", "error")
 def interpreter_cannot_be_run():
     """Report row 19: the interpreter under check cannot be started by this user (a venv whose python

@@ -31,6 +31,8 @@ def import_failure(name: str, info: dict) -> str | None:
     """A short reason if the import probe failed, else None."""
     run = info.get("run") or {}
     p = info.get("probe") or {}
+    if p.get("ok"):
+        return None  # it imported; a crash after that is the smoke run's (the same child goes on to the kernels)
     if run.get("timed_out"):
         return f"import did not finish within {run.get('seconds', 0):.0f} s"
     if run.get("signal"):

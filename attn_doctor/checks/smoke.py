@@ -26,8 +26,12 @@ def results(facts: dict):
 
 def failure(res: dict) -> str | None:
     """Why a backend's smoke run failed, in a few words, or None when every case passed."""
+    from ..smoke import refusal_crash
+
     run = res.get("run") or {}
     final = res.get("final") or {}
+    if refusal_crash(res):
+        return None  # every kernel case passed; smoke.refusal-crashed warns of the crash
     if run.get("timed_out"):
         return f"hung in '{res.get('stuck_in')}'"
     if run.get("signal"):
@@ -86,6 +90,11 @@ def smoke_failures(facts: dict, ctx: Context):
         if run.get("timed_out"):
             yield finding("smoke.hang", backend=name, case=res.get("stuck_in") or "start-up",
                           seconds=f"{res.get('wall_seconds', 0):.0f}", detail=_last_line(stderr), **base)
+            continue
+        from ..smoke import refusal_crash
+
+        if refusal_crash(res):
+            yield finding("smoke.refusal-crashed", backend=name, case=res.get("stuck_in"), signal=run["signal"], **base)
             continue
         if run.get("signal"):
             m = cause("", stderr, name)

@@ -84,12 +84,26 @@ def run_child(backend: str, device: str, timeout: float, *, cases: list[dict] | 
     return out
 
 
+def refusal_crash(r: dict) -> bool:
+    """The run died (a signal) in a dtype-refusal case after every other planned case passed: the
+    kernels work; the backend crashes instead of refusing that dtype (a warning, smoke.refusal-crashed)."""
+    planned = r.get("planned") or []
+    stuck = r.get("stuck_in") or ""
+    run = r.get("run") or {}
+    ran = {c.get("name") for c in r.get("cases") or []}
+    return bool(run.get("signal")) and stuck.startswith("refusal") and bool(planned) and \
+        all(c.get("ok") or c.get("not_built") for c in r.get("cases") or []) and \
+        set(planned) - ran == {stuck}
+
+
 def summarize(r: dict) -> str:
     planned = r.get("planned") or []
     passed = sum(1 for c in r["cases"] if c.get("ok"))
     absent = sum(1 for c in r["cases"] if c.get("not_built"))
     built = f", {absent} not in this build" if absent else ""
     run, final = r["run"], r.get("final") or {}
+    if refusal_crash(r):
+        return f"{passed}/{len(planned) - absent - 1} passed{built}; the {r['stuck_in']} case crashed ({run['signal']})"
     if run["timed_out"]:
         tail = f"hung in '{r.get('stuck_in') or 'start-up'}'"
     elif run["signal"]:
