@@ -120,6 +120,9 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
             var, value = knowledge.render(var_t, f.params), knowledge.render(value_t, f.params)
             if value:
                 add(var, value, f)
+        for var_t in e.unset:  # a setting that must go (TORCH_COMPILE_DISABLE, CUDA_LAUNCH_BLOCKING ...)
+            if knowledge.template_fields(var_t) <= set(f.params):
+                add(knowledge.render(var_t, f.params), None, f)
     # Triton compiles into the Inductor cache unless TRITON_CACHE_DIR is set: move both together.
     ind = out.get("TORCHINDUCTOR_CACHE_DIR")
     if ind and "TRITON_CACHE_DIR" not in out and "TRITON_CACHE_DIR" not in env:

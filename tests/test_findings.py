@@ -1304,6 +1304,58 @@ def axolotl_trains_with_sage():
 
 
 # ----------------------------------------------------------------------------------------------
+# settings that slow a job down or switch a backend off (issue 22; tests/test_settings.py has the rest)
+# ----------------------------------------------------------------------------------------------
+
+def _setting_scenario(row: dict):
+    from test_settings import ON
+
+    def build():
+        return ff.set_env(ff.gpu_box(), **{row["var"]: ON[row["read"]]})
+    build.__name__ = f"setting_{row['var'].lower()}"
+    build.__doc__ = f"{row['var']} set to a value its reader takes as on, on the healthy box."
+    return build
+
+
+def _register_settings():
+    from attn_doctor.checks.settings import table
+
+    done = set()
+    for row in table():
+        if row["entry"] not in done:  # one scenario per entry (two variables may share one)
+            done.add(row["entry"])
+            SCENARIOS.append(Scenario(row["entry"], _setting_scenario(row), knowledge.get(row["entry"]).severity, None))
+
+
+_register_settings()
+
+
+@scenario("setting.compile-disabled", "error", required=["flex"])
+def compile_disabled_flex_required():
+    """TORCH_COMPILE_DISABLE=1 while the job requires flex: Flex cannot run fused."""
+    return ff.set_env(ff.gpu_box(), TORCH_COMPILE_DISABLE="1")
+
+
+@scenario("smoke.setting", "error", "flex")
+def flex_smoke_fails_under_triton_interpret():
+    """TRITON_INTERPRET=1, and every Flex smoke case raised."""
+    f = ff.set_env(ff.gpu_box(), TRITON_INTERPRET="1")
+    ff.add_smoke(f, "flex", [ff.smoke_case_error(c, "RuntimeError", "Triton interpreter: unsupported op")
+                             for c in ff.smoke_plan("flex")])
+    return f
+
+
+@scenario("flex.not-compiled", "warning", "flex")
+def flex_passes_without_a_graph():
+    """Flex's smoke cases passed, and the child says torch.compile generated no graph; no setting is set."""
+    f = ff.gpu_box()
+    final = {"pid": 1, "torch_seconds": 3.6, "gpu": "NVIDIA H200", "capability": [9, 0], "load_seconds": 0.4,
+             "stage": "done", "after": {"graphs": 0, "frames": 0, "recompiles": 0, "mask_builds": 2}}
+    ff.add_smoke(f, "flex", [ff.smoke_case(c) for c in ff.smoke_plan("flex")], final=final)
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
 # the doctor itself
 # ----------------------------------------------------------------------------------------------
 

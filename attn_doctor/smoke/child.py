@@ -431,6 +431,11 @@ def _main(plan: dict) -> None:
             if isinstance(val, float) and not math.isfinite(val):
                 res[key] = None
         emit(CASE, res)
+    if hasattr(adapter, "after"):  # what the run left behind (flex: how many graphs it compiled)
+        try:
+            info["after"] = adapter.after(torch, handle)
+        except Exception as e:
+            info["after"] = {"error": str(e)[:300]}
     emit(SENTINEL, dict(info, stage="done"))
 
 
