@@ -1356,6 +1356,51 @@ def flex_passes_without_a_graph():
 
 
 # ----------------------------------------------------------------------------------------------
+# GPU health (issue 22; tests/test_gpu_health.py reads the fixtures through both readers)
+# ----------------------------------------------------------------------------------------------
+
+def _health(case: str, **changes) -> dict:
+    from test_gpu_health import box, smi_health
+
+    h = smi_health(case)
+    g = h["gpus"][0]
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(g.get(key), dict):
+            g[key].update(value)
+        else:
+            g[key] = value
+    return box(h)
+
+
+def _gpu_scenario(fid: str, severity: str, case: str, doc: str, **changes):
+    def build():
+        return _health(case, **changes)
+    build.__name__ = "health_" + fid.split(".", 1)[1].replace("-", "_")
+    build.__doc__ = doc
+    SCENARIOS.append(Scenario(fid, build, severity, None))
+
+
+_gpu_scenario("gpu.memory-held", "warning", "busy", "nvidia-smi: pid 4242 holds 70 GiB of the H100 (fixtures/gpu_health/busy).")
+_gpu_scenario("gpu.busy", "warning", "busy", "nvidia-smi: the H100 is 100% busy before the doctor's kernels.")
+_gpu_scenario("gpu.clocks-slowdown", "warning", "throttled", "event mask 0x68: HW slowdown and HW thermal slowdown.")
+_gpu_scenario("gpu.thermal", "warning", "throttled", "event mask 0x68 includes SW thermal slowdown (0x20), 87 C.")
+_gpu_scenario("gpu.power-capped", "warning", "throttled", "power limit 400 W of a 700 W default.")
+_gpu_scenario("gpu.pcie-slot", "warning", "throttled", "the system caps the link at gen 4 of the GPU's gen 5.")
+_gpu_scenario("gpu.pcie-narrow", "warning", "busy", "x8 of x16 while 100% busy.", pcie={"width": 8})
+_gpu_scenario("gpu.ecc-uncorrected", "error", "ecc", "2 volatile uncorrectable ECC errors.")
+_gpu_scenario("gpu.retired-pending", "warning", "healthy", "pages pending retirement (a pre-A100 GPU's report).",
+              retired_pending=True)
+_gpu_scenario("gpu.remap-pending", "warning", "ecc", "a row remap pending a reset.")
+_gpu_scenario("gpu.remap-failed", "error", "ecc", "the row remapper has failed (no spare rows).",
+              remapped={"pending": False, "failure": True})
+_gpu_scenario("gpu.mig", "info", "mig", "MIG mode enabled (nvidia-smi: slices not listed).")
+_gpu_scenario("gpu.mig-pending", "warning", "healthy", "MIG off, enabled at the next reset.",
+              mig={"current": False, "pending": True, "instances": None})
+_gpu_scenario("gpu.compute-prohibited", "error", "healthy", "compute mode Prohibited.", compute_mode="prohibited")
+_gpu_scenario("gpu.compute-exclusive", "warning", "ecc", "compute mode Exclusive_Process.")
+
+
+# ----------------------------------------------------------------------------------------------
 # the doctor itself
 # ----------------------------------------------------------------------------------------------
 

@@ -201,6 +201,12 @@ def settings_lines(facts: dict) -> list[str]:
     return [f"{s['var']}={s['value']}" for s in on]
 
 
+def gpu_health_lines(facts: dict) -> list[str]:
+    from ..checks.gpu import health_lines
+
+    return health_lines(facts)
+
+
 def flex_lines(facts: dict) -> list[str]:
     t = view.torch(facts)
     tri = (t["probe"] or {}).get("triton") or {}
@@ -262,7 +268,8 @@ def config_lines(cfg: dict | None) -> list[str]:
 
 
 FACT_LINES = {"platform": platform_lines, "versions": versions_lines, "nvcc": nvcc_lines,
-              "allocator": allocator_lines, "caches": cache_lines, "flex": flex_lines, "settings": settings_lines}
+              "allocator": allocator_lines, "caches": cache_lines, "flex": flex_lines, "settings": settings_lines,
+              "gpu": gpu_health_lines}
 
 
 def render(report: Report, console: Console, verbose: bool = False) -> None:
