@@ -1400,6 +1400,14 @@ _gpu_scenario("gpu.compute-prohibited", "error", "healthy", "compute mode Prohib
 _gpu_scenario("gpu.compute-exclusive", "warning", "ecc", "compute mode Exclusive_Process.")
 
 
+@scenario("smoke.slow", "warning", "sdpa")
+def sdpa_timed_case_slow_with_launch_blocking():
+    """An H100 whose SDPA timed case took 0.9 ms (the reference is 0.35 ms), with CUDA_LAUNCH_BLOCKING=1."""
+    from test_throughput import h100
+
+    return h100("sdpa", 0.0009, CUDA_LAUNCH_BLOCKING="1")
+
+
 # ----------------------------------------------------------------------------------------------
 # the doctor itself
 # ----------------------------------------------------------------------------------------------
