@@ -1408,6 +1408,15 @@ def sdpa_timed_case_slow_with_launch_blocking():
     return h100("sdpa", 0.0009, CUDA_LAUNCH_BLOCKING="1")
 
 
+@scenario("cache.moved", "info")
+def inductor_cache_moved_by_env_sh():
+    """TORCHINDUCTOR_CACHE_DIR set (as env.sh does) to an empty directory; the default one under /tmp is filled."""
+    f = ff.gpu_box()
+    c = ff.get_cache(f, "inductor")
+    c.update(set=True, filled=False, default_path="/tmp/torchinductor_user", default_filled=True)
+    return f
+
+
 # ----------------------------------------------------------------------------------------------
 # the doctor itself
 # ----------------------------------------------------------------------------------------------

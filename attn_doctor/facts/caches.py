@@ -112,10 +112,28 @@ def state(path: str, mount_table: list[tuple[str, str]]) -> dict:
     return st
 
 
+def filled(path: str) -> bool:
+    """Does the directory hold anything (a compile cache that was used)?"""
+    try:
+        with os.scandir(path) as it:
+            return any(True for _ in it)
+    except OSError:
+        return False
+
+
 def collect(environ: dict, user: str | None) -> list[dict]:
     table = mounts()
     out = []
+    # Where each cache would be without its variable: a variable that moved it (env.sh does) leaves
+    # the kernels compiled so far behind, and the next run compiles them again (checks/caches.moved).
+    defaults = {c["name"]: c["path"] for c in resolve({k: v for k, v in environ.items()
+                                                      if k not in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}, user)}
     for c in resolve(environ, user):
         c.update(state(c["path"], table))
+        if c["name"] in ("inductor", "triton"):
+            c["filled"] = bool(c.get("is_dir")) and filled(c["path"])
+            if c["set"] and defaults[c["name"]] != c["path"]:
+                c["default_path"] = defaults[c["name"]]
+                c["default_filled"] = filled(defaults[c["name"]])
         out.append(c)
     return out
