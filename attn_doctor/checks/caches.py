@@ -135,8 +135,8 @@ def moved(facts: dict, ctx: Context):
     if not (ind.get("set") and ind.get("default_filled") and not ind.get("filled")):
         return
     tri = by_name.get("triton") or {}
-    copies = [f'cp -a {ind["default_path"]}/. "{ind["path"]}"/']
+    copies = [f'mkdir -p "{ind["path"]}" && cp -a {ind["default_path"]}/. "{ind["path"]}"/']
     if tri.get("set") and tri.get("default_path") and not tri.get("filled"):
-        copies.append(f'cp -a {ind["default_path"]}/triton/. "{tri["path"]}"/')
+        copies.append(f'mkdir -p "{tri["path"]}" && cp -a {ind["default_path"]}/triton/. "{tri["path"]}"/')
     yield finding("cache.moved", var=ind["var"], path=ind["path"], old=ind["default_path"],
                   copy=" && ".join(copies))
