@@ -320,5 +320,8 @@ def test_write_source_check_again_on_this_machine(tmp_path):
     code = f'. "{env_sh}" && {" ".join(run)} check --no-smoke --json -'
     r2 = subprocess.run([SH, "-c", code], env=base, capture_output=True, text=True, timeout=300)
     after = json.loads(r2.stdout)
-    still = [f for f in after["findings"] if f["params"].get("var") in exported]
+    # cache.moved is the note that the moved cache starts empty (issue 22): said, as a note, when the old
+    # default holds compiled kernels; everything env.sh was written for is gone.
+    still = [f for f in after["findings"] if f["params"].get("var") in exported and f["id"] != "cache.moved"]
     assert not still, (before, still)
+    assert all(f["severity"] == "info" for f in after["findings"] if f["id"] == "cache.moved")

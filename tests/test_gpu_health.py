@@ -156,3 +156,11 @@ def test_without_nvml_nvidia_smi_answers_and_says_why(monkeypatch, tmp_path):
     render(ff.check(box(h)), make_console(file=buf, width=200))
     text = buf.getvalue()
     assert "GPU health" in text and "read through nvidia-smi (nvidia-ml-py is not installed)" in text
+
+
+def test_the_doctors_own_children_are_not_someone_else():
+    """The torch probe was already running (and holding a context) when NVML was read: pid 4242 is ours."""
+    h = smi_health("busy")
+    h["own_pids"] = [4242]
+    h["gpus"][0]["utilization_gpu"] = 0
+    assert gpu_ids(box(h)) == []

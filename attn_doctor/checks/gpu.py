@@ -27,10 +27,23 @@ def _uuid(u: str | None) -> str:
     return (u or "").lower().removeprefix("gpu-")
 
 
+def _without_own(g: dict, own: set[int]) -> dict:
+    """The record without the doctor's own children (the torch probe may hold a context already)."""
+    ours = [p for p in g.get("processes") or [] if p.get("pid") in own]
+    if not ours:
+        return g
+    used = g.get("memory_used_mib")
+    freed = sum(p.get("used_mib") or 0 for p in ours)
+    return dict(g, processes=[p for p in g["processes"] if p.get("pid") not in own],
+                memory_used_mib=None if used is None else max(0, used - freed))
+
+
 def job_gpus(facts: dict) -> list[dict]:
     """The health records of the GPUs this job sees (CUDA_VISIBLE_DEVICES applied through the GPUs'
-    UUIDs where known), else every GPU's."""
-    recs = (facts.get("gpu_health") or {}).get("gpus") or []
+    UUIDs where known), else every GPU's; the doctor's own processes left out."""
+    h = facts.get("gpu_health") or {}
+    own = set(h.get("own_pids") or [])
+    recs = [_without_own(g, own) for g in h.get("gpus") or []]
     seen = {_uuid(g.get("uuid")) for g in view.gpus(facts)} - {""}
     mine = [r for r in recs if _uuid(r.get("uuid")) in seen]
     return mine or recs

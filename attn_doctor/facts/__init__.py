@@ -147,6 +147,7 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
         # Before any smoke child makes a CUDA context: what the GPUs hold is then someone else's.
         drv = f_gpus.result()
         health = gpu_health.collect(min(timeout, 15.0), python) if drv.get("gpus") else {"source": None, "gpus": []}
+        health["own_pids"] = proc.live_pids()  # the torch probe may already hold a context: not someone else's
         jobs = {}
         for name in SPECS:
             if name not in wanted:
