@@ -6,6 +6,8 @@ which goes first every round:
   import   python3 -c 'import flash_attn.cute'       (torch is imported by it)
   check    attn-doctor check --json <tmp>             (every usable backend's smoke tests)
   flex     attn-doctor check --backend flex --json <tmp>
+  serial   attn-doctor check --json <tmp> with TORCHINDUCTOR_COMPILE_THREADS=1 (Flex's child starts no
+           pool of compile workers; the check names the setting, that is expected)
 Prints min / median / max of each, the check's per-backend smoke wall times (median), and the ratio
 check / import of the medians. Whole-process wall clock; standard library only. Usage:
 
@@ -26,11 +28,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def timed(argv: list[str], timeout: float) -> tuple[float, int, dict | None]:
+def timed(argv: list[str], timeout: float, extra: dict | None = None) -> tuple[float, int, dict | None]:
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as fh:
         path = fh.name
     argv = [a.replace("{json}", path) for a in argv]
-    env = dict(os.environ, PYTHONPATH=ROOT + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else ""))
+    env = dict(os.environ, PYTHONPATH=ROOT + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else ""),
+               **(extra or {}))
     t = time.perf_counter()
     try:
         rc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout, env=env).returncode
@@ -67,15 +70,17 @@ def main() -> int:
         "import": [a.python, "-c", "import flash_attn.cute"],
         "check": [a.python, "-m", "attn_doctor", "check", "--json", "{json}"],
         "flex": [a.python, "-m", "attn_doctor", "check", "--backend", "flex", "--json", "{json}"],
+        "serial": [a.python, "-m", "attn_doctor", "check", "--json", "{json}"],
     }
+    extra = {"serial": {"TORCHINDUCTOR_COMPILE_THREADS": "1"}}
     for _ in range(a.warmup):
-        for argv in cmds.values():
-            timed(argv, a.timeout)
+        for name, argv in cmds.items():
+            timed(argv, a.timeout, extra.get(name))
     results: dict = {k: [] for k in cmds}
     walls: dict = {}
     for i in range(a.runs):
         for name in (list(cmds) if i % 2 == 0 else list(cmds)[::-1]):
-            wall, rc, report = timed(cmds[name], a.timeout)
+            wall, rc, report = timed(cmds[name], a.timeout, extra.get(name))
             results[name].append({"wall": round(wall, 3), "rc": rc, "smoke": smoke_walls(report)})
             print(f"{name:6} {wall:6.2f} s rc={rc} {smoke_walls(report) or ''}", flush=True)
             for b, w in smoke_walls(report).items():
@@ -92,6 +97,7 @@ def main() -> int:
     ratio = summary["check"]["median"] / summary["import"]["median"]
     print(f"warm full check / import flash_attn.cute: {ratio:.2f} (goal <= 1.1)")
     print(f"warm check --backend flex: {summary['flex']['median']:.2f} s median")
+    print(f"warm full check, no compile-worker pool: {summary['serial']['median'] / summary['import']['median']:.2f} x the import")
     if a.out:
         with open(a.out, "w", encoding="utf-8") as fh:
             json.dump({"runs": results, "summary": summary, "ratio": ratio}, fh, indent=1)

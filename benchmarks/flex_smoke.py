@@ -6,16 +6,19 @@ Phases: `import torch`, torch.compile() (which imports Dynamo and Inductor), the
 then each case of the smoke plan (the real Runner of attn_doctor/smoke/child.py), and what the run
 left behind: graphs compiled, recompiles, block masks built.
 
-  --variant current   attn_doctor/backends/flex.py (one BlockMask per case shape, module-level masks,
-                      Inductor's compile-worker pool not started up front: TORCH_WARM_POOL=0)
-  --variant masks     the same adapter with the pool started up front (TORCH_WARM_POOL=1, torch's default)
+  --variant current   attn_doctor/backends/flex.py (one BlockMask per case shape, module-level masks)
+  --variant serial    the same with TORCHINDUCTOR_COMPILE_THREADS=1: no pool of compile workers. Warm,
+                      Inductor still starts its pool (up to one process per core, each importing torch)
+                      at the first cached kernel it loads, though it then loads it in-process; on a GPU
+                      host those processes compete with the other smoke children for the CPU. Cold,
+                      serial compiles are slower: run it cold too before choosing it.
   --variant before    benchmarks/flex_adapter_before.py (a new BlockMask and lambda on every call)
 
 On a CPU (the dev VM) it runs the GPU plan's cases forward only, as a proxy: the graph and
 recompile counts are the same kind of number the GPU run gives; the seconds are not. Usage:
 
   python benchmarks/flex_smoke.py --variant before --device cuda:0 --json out.json
-  python benchmarks/flex_smoke.py --compare --device cuda:0 --runs 3     # all three, alternating
+  python benchmarks/flex_smoke.py --compare --warmup 1 --runs 3 --device cuda:0   # all three, alternating
 Run it twice with the same TORCHINDUCTOR_CACHE_DIR: the first run fills the cache (cold), the
 second is what a warm `attn-doctor check` pays. Standard library only (torch in the children).
 """
@@ -43,7 +46,6 @@ def one_run(variant: str, device: str) -> dict:
     out["import_torch"] = time.perf_counter() - t0
     sys.path.insert(0, ROOT)
     if variant == "before":
-        os.environ.setdefault("TORCH_WARM_POOL", "1")  # as it was: torch's default
         sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
         import flex_adapter_before as adapter
     else:
@@ -87,8 +89,8 @@ def spawn(variant: str, device: str, timeout: float) -> dict:
     """One fresh process; its wall clock includes the interpreter's start."""
     t = time.perf_counter()
     env = dict(os.environ)
-    if variant == "masks":
-        env["TORCH_WARM_POOL"] = "1"
+    if variant == "serial":
+        env["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
     r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "--variant", variant, "--device", device],
                        capture_output=True, text=True, timeout=timeout, env=env)
     wall = time.perf_counter() - t
@@ -110,10 +112,12 @@ def show(res: dict) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", choices=("current", "masks", "before"), default="current")
+    ap.add_argument("--variant", choices=("current", "serial", "before"), default="current")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--compare", action="store_true", help="time both variants, alternating, --runs times each")
     ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--warmup", type=int, default=0,
+                    help="untimed runs of each variant first (their graphs differ: 'before' has its own cache keys)")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -121,7 +125,10 @@ def main() -> int:
     if a.child:
         print(json.dumps(one_run(a.variant, a.device)))
         return 0
-    variants = ("before", "masks", "current") if a.compare else (a.variant,)
+    variants = ("before", "current", "serial") if a.compare else (a.variant,)
+    for _ in range(a.warmup):
+        for v in variants:
+            print("warm-up " + show(spawn(v, a.device, a.timeout)), flush=True)
     runs: list[dict] = []
     for i in range(a.runs):
         for v in (variants if i % 2 == 0 else variants[::-1]):

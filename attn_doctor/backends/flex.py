@@ -60,13 +60,6 @@ class _Flex:
 
 
 def load(torch):
-    import os
-
-    # Inductor starts its pool of compile workers (up to one process per core, each importing torch)
-    # when torch.compile first loads it, whether anything needs compiling or not. Warm, nothing does,
-    # and on a GPU host the pool competes with the other backends' smoke children for the CPU; cold,
-    # the pool starts at the first compile instead. The user's own TORCH_WARM_POOL stands.
-    os.environ.setdefault("TORCH_WARM_POOL", "0")
     return _Flex(torch)
 
 
