@@ -81,7 +81,7 @@ kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null
 
 # ---- D: each setting class, set for real, one at a time -------------------------------------------
 doctor d-compile-off 150 TORCH_COMPILE_DISABLE=1 -- -b flex --require flex
-doctor d-interpret 150 TRITON_INTERPRET=1 -- -b flex -b sage --timeout 60
+doctor d-interpret 120 TRITON_INTERPRET=1 -- -b flex -b sage --timeout 45
 doctor d-launch-blocking 120 CUDA_LAUNCH_BLOCKING=1 -- -b sdpa
 doctor d-no-caching 120 PYTORCH_NO_CUDA_MEMORY_CACHING=1 -- -b sdpa
 doctor d-cublas-workspace 120 CUBLAS_WORKSPACE_CONFIG=:16:8 -- -b sdpa
@@ -101,7 +101,7 @@ echo "copy: $copy" >>"$log"
 # --warmup 1: the old adapter's mask functions differ, so its graphs have their own (cold) cache keys.
 timeout 240 python3 benchmarks/flex_smoke.py --compare --warmup 1 --runs 1 --device cuda:0 --json "$R/f-flex-smoke.json" >"$R/f-flex-smoke.txt" 2>&1
 say "flex_smoke rc=$?"; cat "$R/f-flex-smoke.txt" >>"$log"
-timeout 200 python3 benchmarks/check_vs_fa4_import.py --runs 2 --warmup 0 --out "$R/f-fa4-import.json" >"$R/f-fa4-import.txt" 2>&1
+timeout 150 python3 benchmarks/check_vs_fa4_import.py --runs 1 --warmup 0 --out "$R/f-fa4-import.json" >"$R/f-fa4-import.txt" 2>&1
 say "check_vs_fa4_import rc=$?"; cat "$R/f-fa4-import.txt" >>"$log"
 
 # ---- the table ------------------------------------------------------------------------------------
