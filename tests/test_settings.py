@@ -17,9 +17,10 @@ from attn_doctor.checks.settings import is_on, table
 from attn_doctor.facts.system import env_snapshot
 
 # A value that switches each reader on, and values it reads as off.
-ON = {"1": "1", "any": "1", "nonempty": "1", "triton": "1", "0": "0", "eager": "EAGER", "small-workspace": ":16:8"}
+ON = {"1": "1", "any": "1", "nonempty": "1", "triton": "1", "0": "0", "eager": "EAGER", "small-workspace": ":16:8",
+      "debug-logs": "+dynamo,recompiles"}
 OFF = {"1": ["0", ""], "nonempty": ["", "0"], "triton": ["0", "false", "off"], "0": ["1"], "eager": ["LAZY"],
-       "small-workspace": [":4096:8", ":4096:2:16:8", "garbage"], "any": []}
+       "small-workspace": [":4096:8", ":4096:2:16:8", "garbage"], "any": [], "debug-logs": ["recompiles,graph_breaks"]}
 ROWS = table()
 
 
@@ -151,3 +152,30 @@ def test_flex_ok_without_a_graph_under_compile_disable_names_the_setting_instead
 
 def test_flex_that_compiled_is_silent():
     assert ff.check(_flex_ok(ff.gpu_box(), graphs=4)).findings == []
+
+
+def test_torch_line_references_point_at_the_variable():
+    """Each entry's torch file:line reference (read in torch 2.13.0) names its variable within three lines
+    of that line (or inside the cited range); checked where the venv has that very torch."""
+    import re
+    from pathlib import Path
+
+    torch_dir = Path(__import__("importlib.util").util.find_spec("torch").origin).parent
+    version = (torch_dir / "version.py").read_text()
+    if "__version__ = '2.13.0" not in version and '__version__ = "2.13.0' not in version:
+        pytest.skip("the references are to torch 2.13.0's files")
+    checked = 0
+    for entry_id in sorted({r["entry"] for r in ROWS}):
+        e = knowledge.get(entry_id)
+        names = [r["var"] for r in ROWS if r["entry"] == entry_id]
+        refs = [m for ref in e.refs for m in [re.match(r"torch/([\w/]+\.py):(\d+)(?:-(\d+))? \(torch 2\.13\.0\)", ref)] if m]
+        for m in refs:
+            lines = (torch_dir / m.group(1)).read_text().splitlines()
+            lo, hi = int(m.group(2)), int(m.group(3) or m.group(2))
+            assert hi <= len(lines), (entry_id, m.group(0))
+        if refs:
+            windows = ["\n".join((torch_dir / m.group(1)).read_text().splitlines()[max(0, int(m.group(2)) - 4):int(m.group(3) or m.group(2)) + 3])
+                       for m in refs]
+            assert any(n in w for n in names for w in windows), (entry_id, names)
+            checked += 1
+    assert checked >= 10

@@ -54,6 +54,8 @@ def is_on(read: str, value: str | None) -> bool:
         return value.strip().upper() == "EAGER"
     if read == "small-workspace":
         return _small_workspace(value)
+    if read == "debug-logs":
+        return any(part.strip().startswith("+") for part in value.split(","))
     raise ValueError(f"settings.toml: unknown read {read!r}")
 
 
