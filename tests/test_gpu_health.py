@@ -164,3 +164,18 @@ def test_the_doctors_own_children_are_not_someone_else():
     h["own_pids"] = [4242]
     h["gpus"][0]["utilization_gpu"] = 0
     assert gpu_ids(box(h)) == []
+
+
+def test_with_device_only_that_gpu_is_judged():
+    """--device 0 (or rank 0 under --distributed): GPU 1, busy with rank 1's smoke tests, is not ours."""
+    h = smi_health("healthy")
+    busy = smi_health("busy")["gpus"][0]
+    h["gpus"].append(dict(busy, index=1, uuid="GPU-00000001-1111-2222-3333-444444444444"))
+    h["device_ids"] = [0]
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("NVIDIA H100 80GB HBM3", (9, 0)), ("NVIDIA H100 80GB HBM3", (9, 0))])
+    h["gpus"][0]["uuid"] = "GPU-00000000-1111-2222-3333-444444444444"
+    f["gpu_health"] = h
+    assert gpu_ids(f) == []
+    h["device_ids"] = [1]
+    assert gpu_ids(f) == EXPECTED["busy"]

@@ -44,9 +44,12 @@ def job_gpus(facts: dict) -> list[dict]:
     h = facts.get("gpu_health") or {}
     own = set(h.get("own_pids") or [])
     recs = [_without_own(g, own) for g in h.get("gpus") or []]
-    seen = {_uuid(g.get("uuid")) for g in view.gpus(facts)} - {""}
+    visible = view.gpus(facts)
+    if h.get("device_ids") is not None:  # --device, or this rank's GPU under --distributed
+        visible = [g for i, g in enumerate(visible) if i in h["device_ids"]]
+    seen = {_uuid(g.get("uuid")) for g in visible} - {""}
     mine = [r for r in recs if _uuid(r.get("uuid")) in seen]
-    return mine or recs
+    return mine or ([] if h.get("device_ids") is not None and seen else recs)
 
 
 def _gib(mib) -> str:

@@ -148,6 +148,7 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
         drv = f_gpus.result()
         health = gpu_health.collect(min(timeout, 15.0), python) if drv.get("gpus") else {"source": None, "gpus": []}
         health["own_pids"] = proc.live_pids()  # the torch probe may already hold a context: not someone else's
+        health["device_ids"] = device_ids  # --device / a rank's GPU: only those are this job's to judge
         jobs = {}
         for name in SPECS:
             if name not in wanted:
