@@ -78,7 +78,16 @@ def test_both_sources_give_the_same_record_shape(monkeypatch, tmp_path):
     assert set(a) == set(b)
     for key in ("memory_total_mib", "memory_used_mib", "utilization_gpu", "compute_mode", "clock_events", "uuid"):
         assert a[key] == b[key], key
-    assert a["processes"] == b["processes"] == [{"pid": 4242, "name": "python3", "used_mib": 71680}]
+    assert [dict(p, here=None) for p in a["processes"]] == [dict(p, here=None) for p in b["processes"]] == \
+        [{"pid": 4242, "name": "python3", "used_mib": 71680, "here": None}]
+    assert a["processes"][0]["here"] == os.path.exists("/proc/4242")  # collect() says whether the pid is ours to see
+
+
+def test_a_pid_from_another_namespace_says_so():
+    h = smi_health("busy")
+    h["gpus"][0]["processes"][0]["here"] = False
+    held = next(x for x in ff.check(box(h)).findings if x.id == "gpu.memory-held")
+    assert "pid 4242 python3 70.0 GiB (the host's pid: not in this container)" in held.title
 
 
 def test_the_busy_process_is_named_with_its_pid():

@@ -61,6 +61,7 @@ def _who(g: dict) -> str:
     if not procs:
         return "no process is visible from here: it runs in another container or as another user"
     return ", ".join(f"pid {p['pid']} {p.get('name') or '?'}" + (f" {_gib(p['used_mib'])}" if p.get("used_mib") else "")
+                     + (" (the host's pid: not in this container)" if p.get("here") is False else "")
                      for p in sorted(procs, key=lambda p: -(p.get("used_mib") or 0))[:4]) + \
         (f" and {len(procs) - 4} more" if len(procs) > 4 else "")
 

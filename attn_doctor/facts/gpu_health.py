@@ -10,6 +10,7 @@ same shape (see nvml_probe.gpu_record).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 
@@ -137,6 +138,15 @@ def from_smi(smi: str, timeout: float) -> dict:
     return out
 
 
+def _mark_visible(out: dict) -> dict:
+    """Is each process's pid in this machine's (container's) process table? NVML answers with the
+    host's pids; inside a container they name nothing here."""
+    for g in out.get("gpus") or []:
+        for p in g.get("processes") or []:
+            p["here"] = os.path.exists(f"/proc/{p['pid']}")
+    return out
+
+
 def collect(timeout: float = 15.0, python: str | None = None) -> dict:
     """NVML in a child where pynvml imports (the doctor's interpreter, then the checked one), else
     nvidia-smi; {"source": None} when neither is there (no NVIDIA driver)."""
@@ -148,12 +158,12 @@ def collect(timeout: float = 15.0, python: str | None = None) -> dict:
         if nvml.get("available") or not nvml.get("missing"):
             break
     if nvml.get("available"):
-        return {"source": "nvml", "nvml": {k: nvml.get(k) for k in ("version", "driver")}, "gpus": nvml["gpus"],
-                "error": None}
+        return _mark_visible({"source": "nvml", "nvml": {k: nvml.get(k) for k in ("version", "driver")},
+                              "gpus": nvml["gpus"], "error": None})
     smi = shutil.which("nvidia-smi")
     why = "nvidia-ml-py is not installed" if nvml.get("missing") else f"NVML failed: {nvml.get('error')}"
     if not smi:
         return {"source": None, "nvml": {"error": why}, "gpus": [], "error": None}
     out = from_smi(smi, timeout)
     out["nvml"] = {"error": why}
-    return out
+    return _mark_visible(out)

@@ -53,7 +53,11 @@ echo 'raise ImportError("pynvml hidden by scripts/gpu/slow.sh: the nvidia-smi ha
 nvidia-smi -q -d PERFORMANCE,POWER,PCIE,ECC,ROW_REMAPPER,COMPUTE >"$R/health-healthy.txt" 2>&1
 EXTRA_PATH="$R/nonvml" doctor a-healthy-smi 200 --
 # ---- B: healthy, NVML present --------------------------------------------------------------------
-python3 -m pip install -q --no-index --no-deps .gpu/nvml/nvidia_ml_py-*.whl >>"$log" 2>&1 || say "nvidia-ml-py NOT installed"
+# A pure-Python wheel: if pip may not install into this interpreter, the unpacked wheel on PYTHONPATH does.
+if ! python3 -m pip install -q --no-index --no-deps .gpu/nvml/nvidia_ml_py-*.whl >>"$log" 2>&1; then
+  say "pip could not install nvidia-ml-py: using the unpacked wheel on PYTHONPATH"
+  python3 -m zipfile -e .gpu/nvml/nvidia_ml_py-*.whl "$R/nvmlpkg" >>"$log" 2>&1; EXTRA_PATH="$R/nvmlpkg"
+fi
 doctor b-healthy-nvml 150 --
 
 # ---- C: a second process of ours holds most of the memory and keeps the GPU busy ------------------
