@@ -136,7 +136,9 @@ for name, src in (("a-healthy-smi", "nvidia-smi"), ("b-healthy-nvml", "nvml")):
 d, rc, s = load("c-busy")
 pid = open(os.path.join(R, "hog.pid")).read().strip() if os.path.exists(os.path.join(R, "hog.pid")) else "?"
 held = find(d, "gpu.memory-held")
-row("C busy: pid named", held and f"pid {pid}" in held[0]["title"], f"pid={pid} {ids(d)} :: {held[0]['title'][:160] if held else ''}")
+# NVML answers with the host's pids: inside a container the hog's own pid differs, and the finding says so.
+row("C busy: pid named", held and (f"pid {pid} " in held[0]["title"] or "host's pid" in held[0]["title"]),
+    f"pid={pid} {ids(d)} :: {held[0]['title'][:220] if held else ''}")
 row("C busy: gpu.busy", bool(find(d, "gpu.busy")), ";".join(f["title"][:100] for f in find(d, "smoke.slow")) or "no smoke.slow")
 d, rc, s = load("d-compile-off")
 f = find(d, "setting.compile-disabled")
