@@ -1,6 +1,7 @@
 """env.sh: the environment part of a report's fixes, as a POSIX-shell file of `export` lines.
 
-What goes in: every finding's knowledge entry may declare `env = {VAR = "value template"}`; the
+What goes in: every finding's knowledge entry may declare `env = {VAR = "value template"}` (and
+`unset = ["VAR"]` for a setting that must go, such as TRITON_INTERPRET or CUDA_LAUNCH_BLOCKING); the
 allocator findings get one corrected, compile-mode-safe setting; moving the Inductor cache moves
 Triton's with it. Each line is commented with the finding ids it fixes.
 
