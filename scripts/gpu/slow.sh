@@ -102,6 +102,10 @@ echo "copy: $copy" >>"$log"
 ( . "$R/env.sh" 2>/dev/null; [ -n "$copy" ] && mkdir -p "$TORCHINDUCTOR_CACHE_DIR" "$TRITON_CACHE_DIR" && eval "$copy"; doctor e-after-copy 150 -- -b flex )
 
 # ---- F: speed -------------------------------------------------------------------------------------
+# Where torch.compile()'s 7-8 s of imports go on this host (the warm flex child's largest phase).
+timeout 60 python3 -X importtime -c 'import torch; from torch.nn.attention.flex_attention import flex_attention; torch.compile(flex_attention)' \
+  2>"$R/f-importtime.txt" >/dev/null
+sort -t'|' -k2 -n -r "$R/f-importtime.txt" | head -25 >"$R/f-importtime-top.txt"
 # --warmup 1: the old adapter's mask functions differ, so its graphs have their own (cold) cache keys.
 timeout 240 python3 benchmarks/flex_smoke.py --compare --warmup 1 --runs 1 --device cuda:0 --json "$R/f-flex-smoke.json" >"$R/f-flex-smoke.txt" 2>&1
 say "flex_smoke rc=$?"; cat "$R/f-flex-smoke.txt" >>"$log"
