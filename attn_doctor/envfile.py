@@ -1,6 +1,7 @@
 """env.sh: the environment part of a report's fixes, as a POSIX-shell file of `export` lines.
 
-What goes in: every finding's knowledge entry may declare `env = {VAR = "value template"}`; the
+What goes in: every finding's knowledge entry may declare `env = {VAR = "value template"}` (and
+`unset = ["VAR"]` for a setting that must go, such as TRITON_INTERPRET or CUDA_LAUNCH_BLOCKING); the
 allocator findings get one corrected, compile-mode-safe setting; moving the Inductor cache moves
 Triton's with it. Each line is commented with the finding ids it fixes.
 
@@ -123,6 +124,9 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
             var, value = knowledge.render(var_t, f.params), knowledge.render(value_t, f.params)
             if value:
                 add(var, value, f)
+        for var_t in e.unset:  # a setting that must go (TORCH_COMPILE_DISABLE, CUDA_LAUNCH_BLOCKING ...)
+            if knowledge.template_fields(var_t) <= set(f.params):
+                add(knowledge.render(var_t, f.params), None, f)
     # Triton compiles into the Inductor cache unless TRITON_CACHE_DIR is set: move both together.
     ind = out.get("TORCHINDUCTOR_CACHE_DIR")
     if ind and "TRITON_CACHE_DIR" not in out and "TRITON_CACHE_DIR" not in env:

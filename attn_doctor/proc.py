@@ -181,6 +181,12 @@ def run(argv: list[str], timeout: float, env: dict | None = None, cwd: str | Non
     return res
 
 
+def live_pids() -> list[int]:
+    """The doctor's children running now."""
+    with _LIVE_LOCK:
+        return sorted(_LIVE)
+
+
 def parse_payload(stdout: str) -> dict | None:
     for line in reversed(stdout.splitlines()):
         if line.startswith(SENTINEL):

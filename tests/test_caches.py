@@ -119,3 +119,39 @@ def test_fa4_cache_resolution():
     assert fa4["path"].endswith(os.path.join("alice", "flash_attention_cute_dsl_cache"))
     fa4 = next(c for c in caches.resolve({"FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED": "1"}, None) if c["name"] == "fa4")
     assert fa4["enabled"] is True and f"uid_{os.getuid()}" in fa4["path"]
+
+
+# ---- the cache moved (issue 22): the first check after `. ./env.sh` ------------------------------
+
+def moved_box(tmp_path, monkeypatch, old_filled: bool, new_filled: bool) -> dict:
+    """REAL directories: the default Inductor cache under a temporary TMPDIR (filled or not with a
+    compiled entry), and TORCHINDUCTOR_CACHE_DIR / TRITON_CACHE_DIR where env.sh puts them."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    old = tmp_path / "torchinductor_user"
+    if old_filled:
+        (old / "fxgraph" / "ab").mkdir(parents=True, exist_ok=True)
+        (old / "triton" / "0").mkdir(parents=True, exist_ok=True)
+    new = tmp_path / "home" / ".cache" / "torchinductor"
+    if new_filled:
+        (new / "fxgraph").mkdir(parents=True, exist_ok=True)
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(new), "TRITON_CACHE_DIR": str(tmp_path / "home" / ".cache" / "triton"),
+           "HOME": str(tmp_path / "home")}
+    f = ff.gpu_box()
+    f["caches"] = caches.collect(env, "user")
+    f["env"].update(env)
+    return f
+
+
+def test_a_moved_cache_is_said_once(tmp_path, monkeypatch):
+    f = moved_box(tmp_path, monkeypatch, old_filled=True, new_filled=False)
+    hit = next(x for x in ff.check(f).findings if x.id == "cache.moved")
+    assert hit.severity == "info" and str(tmp_path / "torchinductor_user") in hit.title
+    assert hit.fix.startswith(f'mkdir -p "{tmp_path}/home/.cache/torchinductor" && cp -a {tmp_path}/torchinductor_user/. ')
+    assert f"cp -a {tmp_path}/torchinductor_user/triton/. " in hit.fix
+    # the run fills the new cache: the next check says nothing
+    f = moved_box(tmp_path, monkeypatch, old_filled=True, new_filled=True)
+    assert "cache.moved" not in ids(f)
+
+
+def test_nothing_compiled_before_nothing_said(tmp_path, monkeypatch):
+    assert "cache.moved" not in ids(moved_box(tmp_path, monkeypatch, old_filled=False, new_filled=False))

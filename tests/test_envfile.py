@@ -268,7 +268,8 @@ def test_fix_prints_fixes_most_important_first(saved, capsys, monkeypatch):
     assert code == 0
     assert out.index("[alloc.bool-case]") < out.index("[cache.volatile]")  # the error before the warning
     assert "paste: export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'" in out
-    assert "attn-doctor fix --write-env" in out
+    # the line to run names the same saved report (issue 20: a follow-up acts on what was checked)
+    assert f"attn-doctor fix --from {saved} --write-env && . ./env.sh" in " ".join(out.split())
 
 
 def test_fix_write_env_default_path_force_and_exit_codes(saved, capsys, monkeypatch, tmp_path):
@@ -320,5 +321,8 @@ def test_write_source_check_again_on_this_machine(tmp_path):
     code = f'. "{env_sh}" && {" ".join(run)} check --no-smoke --json -'
     r2 = subprocess.run([SH, "-c", code], env=base, capture_output=True, text=True, timeout=300)
     after = json.loads(r2.stdout)
-    still = [f for f in after["findings"] if f["params"].get("var") in exported]
+    # cache.moved is the note that the moved cache starts empty (issue 22): said, as a note, when the old
+    # default holds compiled kernels; everything env.sh was written for is gone.
+    still = [f for f in after["findings"] if f["params"].get("var") in exported and f["id"] != "cache.moved"]
     assert not still, (before, still)
+    assert all(f["severity"] == "info" for f in after["findings"] if f["id"] == "cache.moved")

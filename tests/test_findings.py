@@ -1319,6 +1319,120 @@ def axolotl_trains_with_sage():
 
 
 # ----------------------------------------------------------------------------------------------
+# settings that slow a job down or switch a backend off (issue 22; tests/test_settings.py has the rest)
+# ----------------------------------------------------------------------------------------------
+
+def _setting_scenario(row: dict):
+    from test_settings import ON
+
+    def build():
+        return ff.set_env(ff.gpu_box(), **{row["var"]: ON[row["read"]]})
+    build.__name__ = f"setting_{row['var'].lower()}"
+    build.__doc__ = f"{row['var']} set to a value its reader takes as on, on the healthy box."
+    return build
+
+
+def _register_settings():
+    from attn_doctor.checks.settings import table
+
+    done = set()
+    for row in table():
+        if row["entry"] not in done:  # one scenario per entry (two variables may share one)
+            done.add(row["entry"])
+            SCENARIOS.append(Scenario(row["entry"], _setting_scenario(row), knowledge.get(row["entry"]).severity, None))
+
+
+_register_settings()
+
+
+@scenario("setting.compile-disabled", "error", required=["flex"])
+def compile_disabled_flex_required():
+    """TORCH_COMPILE_DISABLE=1 while the job requires flex: Flex cannot run fused."""
+    return ff.set_env(ff.gpu_box(), TORCH_COMPILE_DISABLE="1")
+
+
+@scenario("smoke.setting", "error", "flex")
+def flex_smoke_fails_under_triton_interpret():
+    """TRITON_INTERPRET=1, and every Flex smoke case raised."""
+    f = ff.set_env(ff.gpu_box(), TRITON_INTERPRET="1")
+    ff.add_smoke(f, "flex", [ff.smoke_case_error(c, "RuntimeError", "Triton interpreter: unsupported op")
+                             for c in ff.smoke_plan("flex")])
+    return f
+
+
+@scenario("flex.not-compiled", "warning", "flex")
+def flex_passes_without_a_graph():
+    """Flex's smoke cases passed, and the child says torch.compile generated no graph; no setting is set."""
+    f = ff.gpu_box()
+    final = {"pid": 1, "torch_seconds": 3.6, "gpu": "NVIDIA H200", "capability": [9, 0], "load_seconds": 0.4,
+             "stage": "done", "after": {"graphs": 0, "frames": 0, "recompiles": 0, "mask_builds": 2}}
+    ff.add_smoke(f, "flex", [ff.smoke_case(c) for c in ff.smoke_plan("flex")], final=final)
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
+# GPU health (issue 22; tests/test_gpu_health.py reads the fixtures through both readers)
+# ----------------------------------------------------------------------------------------------
+
+def _health(case: str, **changes) -> dict:
+    from test_gpu_health import box, smi_health
+
+    h = smi_health(case)
+    g = h["gpus"][0]
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(g.get(key), dict):
+            g[key].update(value)
+        else:
+            g[key] = value
+    return box(h)
+
+
+def _gpu_scenario(fid: str, severity: str, case: str, doc: str, **changes):
+    def build():
+        return _health(case, **changes)
+    build.__name__ = "health_" + fid.split(".", 1)[1].replace("-", "_")
+    build.__doc__ = doc
+    SCENARIOS.append(Scenario(fid, build, severity, None))
+
+
+_gpu_scenario("gpu.memory-held", "warning", "busy", "nvidia-smi: pid 4242 holds 70 GiB of the H100 (fixtures/gpu_health/busy).")
+_gpu_scenario("gpu.busy", "warning", "busy", "nvidia-smi: the H100 is 100% busy before the doctor's kernels.")
+_gpu_scenario("gpu.clocks-slowdown", "warning", "throttled", "event mask 0x68: HW slowdown and HW thermal slowdown.")
+_gpu_scenario("gpu.thermal", "warning", "throttled", "event mask 0x68 includes SW thermal slowdown (0x20), 87 C.")
+_gpu_scenario("gpu.power-capped", "warning", "throttled", "power limit 400 W of a 700 W default.")
+_gpu_scenario("gpu.pcie-slot", "warning", "throttled", "the system caps the link at gen 4 of the GPU's gen 5.")
+_gpu_scenario("gpu.pcie-narrow", "warning", "busy", "x8 of x16 while 100% busy.", pcie={"width": 8})
+_gpu_scenario("gpu.ecc-uncorrected", "error", "ecc", "2 volatile uncorrectable ECC errors.")
+_gpu_scenario("gpu.retired-pending", "warning", "healthy", "pages pending retirement (a pre-A100 GPU's report).",
+              retired_pending=True)
+_gpu_scenario("gpu.remap-pending", "warning", "ecc", "a row remap pending a reset.")
+_gpu_scenario("gpu.remap-failed", "error", "ecc", "the row remapper has failed (no spare rows).",
+              remapped={"pending": False, "failure": True})
+_gpu_scenario("gpu.mig", "info", "mig", "MIG mode enabled (nvidia-smi: slices not listed).")
+_gpu_scenario("gpu.mig-pending", "warning", "healthy", "MIG off, enabled at the next reset.",
+              mig={"current": False, "pending": True, "instances": None})
+_gpu_scenario("gpu.compute-prohibited", "error", "healthy", "compute mode Prohibited.", compute_mode="prohibited")
+_gpu_scenario("gpu.compute-exclusive", "warning", "ecc", "compute mode Exclusive_Process.")
+
+
+@scenario("smoke.slow", "warning", "sdpa")
+def sdpa_timed_case_slow_with_launch_blocking():
+    """An H100 whose SDPA timed case took 0.9 ms (the reference is 0.35 ms), with CUDA_LAUNCH_BLOCKING=1."""
+    from test_throughput import h100
+
+    return h100("sdpa", 0.0009, CUDA_LAUNCH_BLOCKING="1")
+
+
+@scenario("cache.moved", "info")
+def inductor_cache_moved_by_env_sh():
+    """TORCHINDUCTOR_CACHE_DIR set (as env.sh does) to an empty directory; the default one under /tmp is filled."""
+    f = ff.gpu_box()
+    c = ff.get_cache(f, "inductor")
+    c.update(set=True, filled=False, default_path="/tmp/torchinductor_user", default_filled=True)
+    return f
+
+
+# ----------------------------------------------------------------------------------------------
 # the doctor itself
 # ----------------------------------------------------------------------------------------------
 

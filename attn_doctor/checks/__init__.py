@@ -49,7 +49,7 @@ def check(section: str) -> Callable[[CheckFn], CheckFn]:
 
 
 def _load_all() -> None:
-    from . import allocator, backends, caches, flex, nvcc, platform, smoke, trainer, versions  # noqa: F401
+    from . import allocator, backends, caches, flex, gpu, nvcc, platform, settings, smoke, throughput, trainer, versions  # noqa: F401,E501
 
 
 def run(facts: dict, ctx: Context) -> list[Finding]:

@@ -136,3 +136,21 @@ def fa4_cache(facts: dict, ctx: Context):
     sysf = facts.get("system") or {}
     if not c.get("set") and not sysf.get("user"):
         yield finding("cache.fa4-no-user", backend="cute", uid=sysf.get("uid"), error=sysf.get("user_error") or "")
+
+
+@check("caches")
+def moved(facts: dict, ctx: Context):
+    """A cache variable (env.sh sets them) points at an empty directory while the default place holds
+    compiled kernels: this run compiles everything again, once. Said once: the run fills the new one."""
+    if "inductor" not in _in_use(facts, ctx):
+        return
+    by_name = {c["name"]: c for c in facts.get("caches") or []}
+    ind = by_name.get("inductor") or {}
+    if not (ind.get("set") and ind.get("default_filled") and not ind.get("filled")):
+        return
+    tri = by_name.get("triton") or {}
+    copies = [f'mkdir -p "{ind["path"]}" && cp -a {ind["default_path"]}/. "{ind["path"]}"/']
+    if tri.get("set") and tri.get("default_path") and not tri.get("filled"):
+        copies.append(f'mkdir -p "{tri["path"]}" && cp -a {ind["default_path"]}/triton/. "{tri["path"]}"/')
+    yield finding("cache.moved", var=ind["var"], path=ind["path"], old=ind["default_path"],
+                  copy=" && ".join(copies))

@@ -8,6 +8,7 @@ from ..knowledge import finding, finding_for_match
 from ..knowledge.match import cause
 from ..textutil import last_line as _last_line
 from . import Context, check
+from .settings import compile_off, failing_cause
 
 
 def _headline(e: dict) -> str:
@@ -87,6 +88,12 @@ def smoke_failures(facts: dict, ctx: Context):
         run = res.get("run") or {}
         final = res.get("final") or {}
         stderr = run.get("stderr_tail") or ""
+        why = failure(res)
+        setting = failing_cause(facts, name) if why else None
+        if setting:  # a setting known to break this backend is set: one finding, the setting its cause
+            yield finding("smoke.setting", backend=name, var=setting["var"], value=setting["value"],
+                          effect=setting["effect"], failure=why, detail=_last_line(stderr) or None, **base)
+            continue
         if run.get("timed_out"):
             yield finding("smoke.hang", backend=name, case=res.get("stuck_in") or "start-up",
                           seconds=f"{res.get('wall_seconds', 0):.0f}", detail=_last_line(stderr), **base)
@@ -170,3 +177,15 @@ def not_built(facts: dict, ctx: Context):
                           cases=", ".join(f"'{c['name']}'" for c in gone), n=len(gone),
                           error=gone[0]["skipped"].replace("not in this build: ", "", 1))
 
+
+@check("smoke")
+def flex_uncompiled(facts: dict, ctx: Context):
+    """Flex passed, yet torch.compile generated no graph: it ran unfused. Said here only when no
+    setting explains it (a compile-off setting has its own finding, checks/settings.py)."""
+    if compile_off(facts):
+        return
+    for key, name, res in results(facts):
+        graphs = ((res.get("final") or {}).get("after") or {}).get("graphs")
+        if name != "flex" or graphs != 0 or failure(res) or not any(c.get("ok") for c in res.get("cases") or []):
+            continue
+        yield finding("flex.not-compiled", backend="flex", where=_where(key, res, facts))

@@ -20,7 +20,7 @@ from packaging.markers import default_environment
 from .. import __version__, proc
 from ..model import UsageError
 from ..backends import SPECS
-from . import caches, gpus, nvcc, packages, system, view
+from . import caches, gpu_health, gpus, nvcc, packages, system, view
 
 TORCH_BACKENDS = ("sdpa", "flex")  # part of torch: imported by the torch probe
 
@@ -148,6 +148,11 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
         if strict_devices and device_ids:
             require_devices(f_gpus.result(), environ, device_ids)
         devices = smoke_devices(f_gpus.result(), environ, build, device_ids) if smoke is not None else ["cpu"]
+        # Before any smoke child makes a CUDA context: what the GPUs hold is then someone else's.
+        drv = f_gpus.result()
+        health = gpu_health.collect(min(timeout, 15.0), python) if drv.get("gpus") else {"source": None, "gpus": []}
+        health["own_pids"] = proc.live_pids()  # the torch probe may already hold a context: not someone else's
+        health["device_ids"] = device_ids  # --device / a rank's GPU: only those are this job's to judge
         jobs = {}
         for name in SPECS:
             if name not in wanted:
@@ -213,6 +218,7 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
             "packages": pk,
             "imports": imports,
             "nvcc": f_nvcc.result(),
+            "gpu_health": health,
             "caches": cache_facts,
             "host_cc": host_cc(environ),
             "probed_backends": sorted(wanted),

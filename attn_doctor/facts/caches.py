@@ -150,15 +150,33 @@ def persistent(name: str, environ: dict, table: list[tuple[str, str]]) -> dict:
     return {"value": value, "path": path, "usable": why is None, "why": why}
 
 
+def filled(path: str) -> bool:
+    """Does the directory hold anything (a compile cache that was used)?"""
+    try:
+        with os.scandir(path) as it:
+            return any(True for _ in it)
+    except OSError:
+        return False
+
+
 def collect(environ: dict, user: str | None) -> list[dict]:
     table = mounts()
     out = []
     homes: dict[str, dict] = {}
+    # Where each cache would be without its variable: a variable that moved it (env.sh does) leaves
+    # the kernels compiled so far behind, and the next run compiles them again (checks/caches.moved).
+    defaults = {c["name"]: c["path"] for c in resolve({k: v for k, v in environ.items()
+                                                      if k not in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}, user)}
     for c in resolve(environ, user):
         c.update(state(c["path"], table))
         value = PERSISTENT.get(c["name"])
         if value not in homes:
             homes[value] = persistent(c["name"], environ, table)
         c["persistent"] = homes[value]
+        if c["name"] in ("inductor", "triton"):
+            c["filled"] = bool(c.get("is_dir")) and filled(c["path"])
+            if c["set"] and defaults[c["name"]] != c["path"]:
+                c["default_path"] = defaults[c["name"]]
+                c["default_filled"] = filled(defaults[c["name"]])
         out.append(c)
     return out

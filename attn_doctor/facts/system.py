@@ -18,9 +18,11 @@ ENV_NAMES = (
     "FLASH_ATTN_CUDA_ARCHS", "NVCC_THREADS", "EXT_PARALLEL",
     "NVIDIA_VISIBLE_DEVICES", "NO_COLOR", "CI", "VIRTUAL_ENV", "CONDA_PREFIX",
     "LOCAL_RANK", "RANK", "WORLD_SIZE", "SLURM_PROCID", "SLURM_JOB_ID",
+    # settings that slow a job down (knowledge/settings.toml) without one of the prefixes below
+    "CUBLAS_WORKSPACE_CONFIG", "NVIDIA_TF32_OVERRIDE", "CUDA_MODULE_LOADING",
 )
-ENV_PREFIXES = ("PYTORCH_", "TORCHINDUCTOR_", "TORCH_", "TRITON_", "CUTE_DSL_", "FLASH_ATTENTION_", "FA_",
-                "XFORMERS_", "NCCL_", "CUDNN_")
+ENV_PREFIXES = ("PYTORCH_", "TORCHINDUCTOR_", "TORCH_", "TORCHDYNAMO_", "TRITON_", "CUTE_DSL_", "FLASH_ATTENTION_",
+                "FA_", "XFORMERS_", "NCCL_", "CUDNN_")
 SECRET = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|CREDENTIAL|AUTH", re.IGNORECASE)
 MAX_VALUE = 4096  # a huge value is recorded cut, with its length
 

@@ -42,6 +42,7 @@ class Entry:
     guide_claim: str | None = None  # what a seed guide says, where it is wrong
     truth: str | None = None  # what is true for current releases (FACTS.md)
     env: dict[str, str] = field(default_factory=dict)  # exports env.sh writes for it (templates)
+    unset: tuple[str, ...] = ()  # variables env.sh unsets for it (templates)
     explain_only: bool = False  # an error users paste; no check emits it
     # Plain text (not templates): the title and fix for when the params are unknown (`explain`, or a
     # check that lacks one). Required when title / fix name params.
@@ -94,7 +95,7 @@ def entries() -> dict[str, Entry]:
             unknown = set(raw) - _FIELDS
             if unknown:
                 raise ValueError(f"{path.name}: entry {raw.get('id')!r} has unknown keys {sorted(unknown)}")
-            for key in ("patterns", "examples", "refs"):
+            for key in ("patterns", "examples", "refs", "unset"):
                 raw[key] = tuple(raw.get(key, ()))
             e = Entry(**raw)
             if e.id in out:

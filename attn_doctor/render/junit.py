@@ -18,7 +18,8 @@ import xml.etree.ElementTree as ET
 from ..backends import SPECS
 from ..model import Report
 
-SECTIONS = ("platform", "backends", "smoke", "versions", "flex", "nvcc", "allocator", "caches", "config")
+SECTIONS = ("platform", "gpu", "backends", "smoke", "versions", "flex", "nvcc", "allocator", "caches", "settings",
+            "config")
 # XML 1.0 cannot carry most control characters (an ANSI colour code in an error text would break the file).
 _BAD_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -105,7 +106,7 @@ def _checks_suite(report: Report) -> ET.Element:
     by_section: dict[str, list] = {}
     for f in report.findings:
         by_section.setdefault(f.section, []).append(f)
-    sections = [s for s in SECTIONS if s not in ("smoke", "config") or by_section.get(s)
+    sections = [s for s in SECTIONS if s not in ("smoke", "config", "gpu", "settings") or by_section.get(s)
                 or (s == "config" and report.config)
                 or (s == "smoke" and any((r or {}).get("smoke") for r in report.backends.values()))]
     sections += sorted(s for s in by_section if s not in sections and s != "doctor")

@@ -19,9 +19,10 @@ from ..backends import SPECS, cap_str
 from ..facts import view
 from ..model import Report
 
-SECTIONS = [("platform", "Platform"), ("backends", "Backends"), ("smoke", "Smoke tests"),
+SECTIONS = [("platform", "Platform"), ("gpu", "GPU health"), ("backends", "Backends"), ("smoke", "Smoke tests"),
             ("versions", "Versions"), ("flex", "FlexAttention"), ("nvcc", "nvcc"),
-            ("allocator", "Allocator"), ("caches", "Caches"), ("config", "Trainer config"), ("fleet", "Fleet"),
+            ("allocator", "Allocator"), ("caches", "Caches"), ("settings", "Settings"), ("config", "Trainer config"),
+            ("fleet", "Fleet"),
             ("doctor", "attn-doctor")]
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 STATUS_STYLE = {"ok": "green", "missing": "dim", "broken": "bold red", "unsupported": "yellow", "skipped": "dim"}
@@ -197,6 +198,21 @@ def cache_lines(facts: dict) -> list[str]:
     return out
 
 
+def settings_lines(facts: dict) -> list[str]:
+    from ..checks.settings import active, table
+
+    on = active(view.env(facts))
+    if not on:
+        return [f"none of the {len({r['var'] for r in table()})} variables that slow a job down or switch a backend off is set"]
+    return [f"{s['var']}={s['value']}" for s in on]
+
+
+def gpu_health_lines(facts: dict) -> list[str]:
+    from ..checks.gpu import health_lines
+
+    return health_lines(facts)
+
+
 def flex_lines(facts: dict) -> list[str]:
     t = view.torch(facts)
     tri = (t["probe"] or {}).get("triton") or {}
@@ -262,7 +278,8 @@ def config_lines(cfg: dict | None) -> list[str]:
 
 
 FACT_LINES = {"platform": platform_lines, "versions": versions_lines, "nvcc": nvcc_lines,
-              "allocator": allocator_lines, "caches": cache_lines, "flex": flex_lines}
+              "allocator": allocator_lines, "caches": cache_lines, "flex": flex_lines, "settings": settings_lines,
+              "gpu": gpu_health_lines}
 
 
 def render(report: Report, console: Console, verbose: bool = False) -> None:
@@ -307,7 +324,7 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
                 console.print()
             for ln in per_gpu:
                 console.print(ln)
-        elif key in ("smoke", "config", "fleet", "doctor") and not items and not lines:
+        elif key in ("smoke", "config", "fleet", "doctor", "gpu") and not items and not lines:
             continue
         else:
             console.print()
