@@ -18,9 +18,14 @@
 # Outputs: $OUT/slow.tgz (every report, log and nvidia-smi capture) and $OUT/summary.txt (the table,
 # also printed last). Keep them under fixtures/gpu/h100-issue22/.
 set -u
-OUT=${OUT:-/tmp/out}; R=$(mktemp -d); mkdir -p "$OUT"
+OUT=${OUT:-/tmp/out}; R=${SLOW_DIR:-$(mktemp -d)}; mkdir -p "$OUT" "$R"
+# SLOW_PARTS (default ABCDEF): run some parts now and the rest later with the same SLOW_DIR, e.g. A-E
+# while other work keeps the CPU busy and F (the timings) once the machine is quiet; the table and the
+# tarball come with the part list that holds F.
+PARTS=${SLOW_PARTS:-ABCDEF}
+part() { case "$PARTS" in *"$1"*) return 0 ;; *) return 1 ;; esac; }
 export PYTHONUNBUFFERED=1 NO_COLOR=1 COLUMNS=100
-ROOT=$PWD; log="$R/log.txt"; : >"$log"
+ROOT=$PWD; log="$R/log.txt"; touch "$log"
 say() { echo "=== $(date +%T) $*" | tee -a "$log"; }
 # Caches: the defaults (under /tmp) until step E, so env.sh has something to move.
 unset TORCHINDUCTOR_CACHE_DIR TRITON_CACHE_DIR
@@ -37,6 +42,7 @@ doctor() {  # doctor NAME SECONDS [VAR=value ...] -- check args...
   say "$name: rc=$rc ($(cut -d' ' -f2 "$R/$name.rc") s)"
 }
 
+if part A; then
 say "host"
 { nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader; python3 -V
   python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda)'
@@ -47,6 +53,8 @@ lib=$(python3 -c 'import glob, os, torch; print(" ".join(glob.glob(os.path.join(
 for f in $lib; do echo "$f: $(grep -aoE 'TORCH_CUDNN_SDPA_[A-Z_]+' "$f" | sort -u | tr '\n' ' ')"; done >"$R/sdpa-env-names.txt" 2>&1
 cat "$R/sdpa-env-names.txt" >>"$log"
 
+fi
+if part A; then
 # ---- A: healthy, NVML absent -------------------------------------------------------------------
 mkdir -p "$R/nonvml/pynvml"
 echo 'raise ImportError("pynvml hidden by scripts/gpu/slow.sh: the nvidia-smi half of the test")' >"$R/nonvml/pynvml/__init__.py"
@@ -60,6 +68,8 @@ if ! python3 -m pip install -q --no-index --no-deps .gpu/nvml/nvidia_ml_py-*.whl
 fi
 doctor b-healthy-nvml 150 --
 
+fi
+if part C; then
 # ---- C: a second process of ours holds most of the memory and keeps the GPU busy ------------------
 cat >"$R/hog.py" <<'EOF'
 # Planted by scripts/gpu/slow.sh: holds ~70% of GPU 0's memory and keeps it busy with matmuls.
@@ -83,6 +93,8 @@ nvidia-smi --query-compute-apps=gpu_uuid,pid,process_name,used_memory --format=c
 doctor c-busy 120 -- -b sdpa
 kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null
 
+fi
+if part D; then
 # ---- D: each setting class, set for real, one at a time -------------------------------------------
 doctor d-compile-off 150 TORCH_COMPILE_DISABLE=1 -- -b flex --require flex
 doctor d-interpret 120 TRITON_INTERPRET=1 -- -b flex -b sage --timeout 45
@@ -93,6 +105,8 @@ doctor d-cudnn-sdpa-down 120 TORCH_CUDNN_SDPA_DEPRIORITIZED=1 TORCH_CUDNN_SDPA_P
 doctor d-caches-off 100 TORCHINDUCTOR_FX_GRAPH_CACHE=0 TORCHINDUCTOR_AUTOGRAD_CACHE=0 TRITON_ALWAYS_COMPILE=1 -- -b flex --no-smoke
 doctor d-compile-threads 100 TORCHINDUCTOR_COMPILE_THREADS=1 TRITON_DEBUG=1 TORCH_COMPILE_DEBUG=1 -- -b flex --no-smoke
 
+fi
+if part E; then
 # ---- E: the cache moved by env.sh ---------------------------------------------------------------
 ( cd "$R" && PYTHONPATH="$ROOT" timeout 100 python3 -m attn_doctor fix --write-env >"$R/e-fix.txt" 2>&1 )
 cp "$R/env.sh" "$R/e-env.sh" 2>/dev/null
@@ -101,18 +115,22 @@ copy=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(next((
 echo "copy: $copy" >>"$log"
 ( . "$R/env.sh" 2>/dev/null; [ -n "$copy" ] && mkdir -p "$TORCHINDUCTOR_CACHE_DIR" "$TRITON_CACHE_DIR" && eval "$copy"; doctor e-after-copy 150 -- -b flex )
 
+fi
+if part F; then
 # ---- F: speed -------------------------------------------------------------------------------------
 # Where torch.compile()'s 7-8 s of imports go on this host (the warm flex child's largest phase).
 timeout 60 python3 -X importtime -c 'import torch; from torch.nn.attention.flex_attention import flex_attention; torch.compile(flex_attention)' \
   2>"$R/f-importtime.txt" >/dev/null
 sort -t'|' -k2 -n -r "$R/f-importtime.txt" | head -25 >"$R/f-importtime-top.txt"
 # --warmup 1: the old adapter's mask functions differ, so its graphs have their own (cold) cache keys.
-timeout 240 python3 benchmarks/flex_smoke.py --compare --warmup 1 --runs 1 --device cuda:0 --json "$R/f-flex-smoke.json" >"$R/f-flex-smoke.txt" 2>&1
+timeout 180 python3 benchmarks/flex_smoke.py --compare --warmup 1 --runs 1 --device cuda:0 --json "$R/f-flex-smoke.json" >"$R/f-flex-smoke.txt" 2>&1
 say "flex_smoke rc=$?"; cat "$R/f-flex-smoke.txt" >>"$log"
-timeout 150 python3 benchmarks/check_vs_fa4_import.py --runs 1 --warmup 0 --out "$R/f-fa4-import.json" >"$R/f-fa4-import.txt" 2>&1
+timeout 130 python3 benchmarks/check_vs_fa4_import.py --runs 1 --warmup 0 --out "$R/f-fa4-import.json" >"$R/f-fa4-import.txt" 2>&1
 say "check_vs_fa4_import rc=$?"; cat "$R/f-fa4-import.txt" >>"$log"
 
+fi
 # ---- the table ------------------------------------------------------------------------------------
+part F || exit 0
 python3 - "$R" <<'EOF' 2>&1 | tee "$R/summary.txt" "$OUT/summary.txt"
 import json, os, sys
 R = sys.argv[1]
