@@ -11,7 +11,7 @@ the probe children load it too, in the interpreter they check.
 """
 
 __version__ = "0.1.0"
-__all__ = ["check", "require", "PreflightError", "UsageError", "Report", "Finding", "__version__"]
+__all__ = ["check", "require", "trace", "PreflightError", "UsageError", "Report", "Finding", "__version__"]
 
 
 def check(backends=None, require=None, config=None, smoke=True, timeout=180.0, python=None, **more):
@@ -26,6 +26,11 @@ def require(*names, **kwargs):
     from .api import require as _require
 
     return _require(*names, **kwargs)
+
+
+# `with attn_doctor.trace(require="flex") as t: ...` - which attention kernel ran at each call site of the
+# block, in this process (t.report: calls, findings, ok). A callable package: see attn_doctor/trace/__init__.py.
+from . import trace  # noqa: E402  (standard library only; the hook it installs waits for torch)
 
 
 def __getattr__(name):  # the types, imported when first asked for

@@ -22,6 +22,7 @@ from ..model import Report
 SECTIONS = [("platform", "Platform"), ("backends", "Backends"), ("smoke", "Smoke tests"),
             ("versions", "Versions"), ("flex", "FlexAttention"), ("nvcc", "nvcc"),
             ("allocator", "Allocator"), ("caches", "Caches"), ("config", "Trainer config"), ("fleet", "Fleet"),
+            ("trace", "Trace"),
             ("doctor", "attn-doctor")]
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 STATUS_STYLE = {"ok": "green", "missing": "dim", "broken": "bold red", "unsupported": "yellow", "skipped": "dim"}
@@ -297,7 +298,7 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
                 console.print()
             for ln in per_gpu:
                 console.print(ln)
-        elif key in ("smoke", "config", "fleet", "doctor") and not items and not lines:
+        elif key in ("smoke", "config", "fleet", "trace", "doctor") and not items and not lines:
             continue
         else:
             console.print()
