@@ -191,8 +191,8 @@ def _describe_site(f, start=None):
 # ----------------------------------------------------------------------------------------------
 
 def _shape(t):
-    try:
-        return [int(x) for x in t.shape]
+    try:  # never int() a SymInt while Dynamo traces: that would add a guard (a recompile) to the user's graph
+        return [x if isinstance(x, int) else str(x) for x in t.shape]
     except Exception:
         return None
 
@@ -472,10 +472,11 @@ def _compiled_sdpa(ctx):
         gqa = bool(_const(_local(ctx, "enable_gqa"), False))
         kernel = "unknown"
         try:
-            kernel = _SDP_NAMES.get(_sdpa_choice(q, k, v, mask, dropout_p, is_causal, None, gqa), "unknown")
-            if kernel == "math" and not q.is_cuda:
-                kernel = "math (decomposed, fused by Inductor)"
-            elif kernel == "flash" and _flash_impl():
+            if q.is_cuda:  # a CUDA fake tensor: torch's Meta kernel of the choice asks the CUDA dispatcher
+                kernel = _SDP_NAMES.get(_sdpa_choice(q, k, v, mask, dropout_p, is_causal, None, gqa), "unknown")
+            else:  # on the CPU that kernel says math, but the compiled graph gets the CPU choice: ask it
+                kernel = _cpu_choice(q, k, v, mask, dropout_p, is_causal, gqa)
+            if kernel == "flash" and _flash_impl():
                 kernel = f"flash ({_flash_impl()} via SDPA)"
         except Exception as e:
             _error("compiled sdpa kernel", e)
@@ -486,28 +487,53 @@ def _compiled_sdpa(ctx):
         _error("compiled sdpa", e)
 
 
+def _raw(vt):
+    """The VariableTracker under a ComptimeVar, and the Python object it stands for, where it has one."""
+    try:
+        raw = vt._i_will_not_complain_if_bc_breaks_VariableTracker()
+        return getattr(raw, "value", None) or getattr(raw, "fn", None)
+    except Exception:
+        return None
+
+
+def _cpu_choice(q, k, v, mask, dropout_p, is_causal, gqa):
+    """The CPU dispatcher's choice for small real tensors like the traced ones (dtype, heads, head dim, grad)."""
+    torch = sys.modules["torch"]
+
+    def small(t):
+        dims = [d if isinstance(d, int) else 4 for d in t.shape]
+        dims[-2] = min(dims[-2], 8) if len(dims) > 1 else dims[-2]
+        dims[0] = 1
+        return torch.zeros(dims, dtype=t.dtype, requires_grad=bool(t.requires_grad))
+
+    m = None if mask is None else torch.zeros([1] * (mask.dim() - 2) + [small(q).shape[-2], small(k).shape[-2]],
+                                              dtype=mask.dtype)
+    name = _SDP_NAMES.get(_sdpa_choice(small(q), small(k), small(v), m, dropout_p, is_causal, None, gqa), "unknown")
+    return "flash (CPU)" if name == "flash" else name
+
+
 def _compiled_generic(backend, name):
     def note(ctx):
         try:
             if not _on:
                 return
-            args = _local(ctx, "args")
-            q = None
-            items = getattr(args, "items", None)
-            if items:
-                q = _fake(items[0])
-            if q is None:
-                q = _fake(_local(ctx, "query")) or _fake(_local(ctx, "q"))
+            q = _fake(_local(ctx, "q_"))
             kernel = _kernel_name(backend, name, compiled=True, device_is_cuda=bool(getattr(q, "is_cuda", False)))
-            mask_kind = None
             if backend == "flex":
-                bm = _local(ctx, "block_mask")
-                sm = _local(ctx, "score_mod")
-                parts = [p for p, vt in (("block_mask", bm), ("score_mod", sm)) if vt is not None and _const(vt, 0) is not None]
+                parts = []
+                for label, n, attr in (("block_mask", "bm_", "mask_mod"), ("score_mod", "sm_", None)):
+                    vt = _local(ctx, n)
+                    if vt is None or _const(vt, 0) is None:
+                        continue
+                    obj = _raw(vt)
+                    fn = getattr(obj, attr, None) if attr else obj
+                    parts.append(f"{label}({fn.__name__})" if getattr(fn, "__name__", None) else label)
                 mask_kind = " + ".join(parts) or "none"
-                kopts = _const(_local(ctx, "kernel_options"), None)
+                kopts = _const(_local(ctx, "ko_"), None)
                 if isinstance(kopts, dict) and kopts.get("BACKEND"):
                     kernel = f"{kernel}, BACKEND={kopts['BACKEND']}"
+            else:
+                mask_kind = "causal" if _const(_local(ctx, "causal_"), False) else "none"
             _compiled_row(backend, q, mask_kind, kernel)
         except Exception as e:
             _error(f"compiled {backend}", e)
@@ -573,7 +599,12 @@ def _make_generic(orig, backend, qualname):
     @functools.wraps(orig)
     def wrapper(*args, **kwargs):
         if _is_compiling():
-            if _comptime is not None:
+            if _comptime is not None:  # named locals for the comptime callback to read (no graph op)
+                q_ = args[0] if args else kwargs.get("query", kwargs.get("q"))
+                bm_ = kwargs.get("block_mask", args[4] if len(args) > 4 else None)
+                sm_ = kwargs.get("score_mod", args[3] if len(args) > 3 else None)
+                ko_ = kwargs.get("kernel_options")
+                causal_ = kwargs.get("causal", kwargs.get("is_causal", False))
                 _comptime(note)
             return orig(*args, **kwargs)
         rec = key_ = f = q = None
@@ -975,8 +1006,6 @@ def _write():
         return
     try:
         data = snapshot()
-        if not (data["rows"] or data["errors"] or data["patched"] or _st.torch_version):
-            return  # a Python process that never imported torch: nothing to say
         path = os.path.join(d, f"proc-{_st.pid}.json")
         tmp = f"{path}.{threading.get_ident()}.tmp"
         with open(tmp, "w", encoding="utf-8") as fh:

@@ -21,7 +21,8 @@ def header(rep: TraceReport) -> str:
     if rep.program_exit_code is not None:
         bits.append(f"program exit {rep.program_exit_code}")
     n = len(rep.processes)
-    bits.append(f"{n} process{'es' if n != 1 else ''} traced")
+    ran = sum(1 for p in rep.processes if p.get("rows"))
+    bits.append(f"{ran} of {n} Python process{'es' if n != 1 else ''} ran attention")
     bits.append(f"{rep.steps} optimizer step{'s' if rep.steps != 1 else ''} with attention")
     if rep.seconds is not None:
         bits.append(f"{rep.seconds:.1f} s")
@@ -39,14 +40,16 @@ def call_lines(rep: TraceReport) -> list[str]:
         cells.append([c["backend"], str(c.get("kernel") or "?"), "compiled" if c.get("compiled") else "eager", count,
                       str(c.get("dtype") or "?"), f"hd {c.get('head_dim') or '?'}", str(c.get("mask") or "-")])
     widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))] if cells else []
-    out, last = [], None
+    by_site: dict[str, list[list[str]]] = {}  # sites in the order first seen, each with all its rows
     for c, row in zip(rep.calls, cells):
         site = c["site"] + (f"  {c['function']}" if c.get("function") and c["function"] != "<module>" else "")
-        if site != last:
-            out.append(site)
-            last = site
-        parts = [v.rjust(w) if i == 3 else v.ljust(w) for i, (v, w) in enumerate(zip(row, widths))]
-        out.append("    " + "  ".join(parts).rstrip())
+        by_site.setdefault(site, []).append(row)
+    out = []
+    for site, rows in by_site.items():
+        out.append(site)
+        for row in rows:
+            parts = [v.rjust(w) if i == 3 else v.ljust(w) for i, (v, w) in enumerate(zip(row, widths))]
+            out.append("    " + "  ".join(parts).rstrip())
     return out
 
 

@@ -105,11 +105,16 @@ def _label(p: dict) -> str:
 
 
 def _relative(path_line: str, cwd: str | None) -> str:
-    if not cwd or not path_line or ":" not in path_line:
+    """path:line as a user reads it: relative to the command's directory, or from the package's own
+    directory for installed code (transformers/models/llama/modeling_llama.py:258)."""
+    if not path_line or ":" not in path_line:
         return path_line
     path, _, line = path_line.rpartition(":")
+    for marker in (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}"):
+        if marker in path:
+            return f"{path.rsplit(marker, 1)[1]}:{line}"
     try:
-        if os.path.isabs(path) and os.path.commonpath([cwd, path]) == cwd:
+        if cwd and os.path.isabs(path) and os.path.commonpath([cwd, path]) == cwd:
             return f"{os.path.relpath(path, cwd)}:{line}"
     except ValueError:
         pass
@@ -123,6 +128,7 @@ def merge(processes: list[dict], cwd: str | None = None) -> list[dict]:
         label = _label(p)
         for r in p.get("rows") or []:
             r = dict(r)
+            r["file"] = (r.get("site") or "?").rpartition(":")[0]
             r["site"] = _relative(r.get("site") or "?", cwd)
             r["device_type"] = str(r.get("device") or "?").split(":")[0]
             key = tuple(str(r.get(k)) for k in GROUP)

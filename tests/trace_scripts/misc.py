@@ -1,0 +1,49 @@
+"""Traced by tests/test_trace.py: SDPA in a loop, SDPA under sdpa_kernel(MATH), FlexAttention without
+torch.compile, a trainer-style swap of F.scaled_dot_product_attention for sageattn (the fake package in
+fake_sage/), and last an error planted inside the hook, which must not change what the program computes."""
+
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.nn.attention.flex_attention import flex_attention
+
+
+class Block(torch.nn.Module):
+    def forward(self, x):
+        return F.scaled_dot_product_attention(x, x, x, is_causal=True)
+
+
+def main():
+    torch.manual_seed(0)
+    q = torch.randn(2, 4, 64, 32)
+    block = Block()
+    for _ in range(20):
+        ref = block(q)
+    with sdpa_kernel(SDPBackend.MATH):
+        for _ in range(3):
+            block(q)
+    for _ in range(2):
+        flex_attention(q, q, q)
+    from sageattention import sageattn
+
+    sdpa = F.scaled_dot_product_attention
+    F.scaled_dot_product_attention = sageattn  # what a trainer's --sage flag does
+    for _ in range(4):
+        swapped = block(q)
+    F.scaled_dot_product_attention = sdpa
+    hook = sys.modules.get("_attn_doctor_trace_hook")
+    if hook is not None:
+        def broken(*args):
+            raise RuntimeError("planted by the test")
+
+        hook._sdpa_key = broken
+    out = block(q)
+    print("same result through the sage swap:", bool(torch.allclose(ref, swapped, atol=1e-5)))
+    print("same result with a broken hook:", bool(torch.equal(ref, out)))
+    print("user sitecustomize ran:", os.environ.get("USER_SITECUSTOMIZE_RAN"))
+
+
+main()
