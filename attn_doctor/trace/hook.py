@@ -92,13 +92,16 @@ def _is_compiling():  # torch.compiler.is_compiling once torch is imported
     return False
 
 
-_LIBCODE = {}  # code object -> True when the frame is library code (skipped when looking for the call site)
+# Hot-path keys use id(code) and f_lasti: hash(code) and f_lineno cost microseconds on a large code object.
+_LIBCODE = {}  # id(code object) -> True when the frame is library code (skipped when looking for the call site)
+_KEEP = []  # those code objects
 _sdpa_flags = None
 _fa_registry = None
 _WRAPPERS = {}  # id(original) -> wrapper
 _ORIGINALS = {}  # id(wrapper) -> (original, backend, qualified name)
 _sdpa_wrapper = None
 _flex_wrapper = None
+_step_hook = None  # the optimizer step hook's handle
 
 # Frames that are not the call site: torch, the backends, this hook, and the attention plumbing of
 # the model libraries (their model files, the user's code and trainers' code are call sites).
@@ -129,12 +132,13 @@ def _error(where, exc):
 # ----------------------------------------------------------------------------------------------
 
 def _classify(code):
+    _KEEP.append(code)  # _LIBCODE is keyed by id(code): keep the code alive so its id is never reused
     fn = code.co_filename
     lib = (fn == _HERE or fn.startswith("<frozen") or any(p in fn for p in _LIB_PARTS)
            or any(fn.startswith(d) for d in _LIB_DIRS))
     if not lib and fn.endswith("sitecustomize.py") and "attn-doctor-trace" in fn:
         lib = True
-    _LIBCODE[code] = lib
+    _LIBCODE[id(code)] = lib
     return lib
 
 
@@ -143,7 +147,7 @@ def _site_frame(f):
     first = f
     while f is not None:
         c = f.f_code
-        lib = _LIBCODE.get(c)
+        lib = _LIBCODE.get(id(c))  # by id: hashing a code object hashes its bytecode
         if lib is None:
             lib = _classify(c)
         if not lib:
@@ -237,11 +241,6 @@ def _sdpa_mask(mask, is_causal, q, k, check_causal=False):
 _SDP_NAMES = {-1: "error", 0: "math", 1: "flash", 2: "efficient", 3: "cudnn", 4: "overrideable"}
 
 
-def _flags():
-    f = _sdpa_flags
-    return (f[0]() << 0) | (f[1]() << 1) | (f[2]() << 2) | (f[3]() << 3)
-
-
 def _flash_impl():
     r = _fa_registry
     try:
@@ -315,11 +314,6 @@ def _identify_sdpa(row, q, k, v, mask, dropout_p, is_causal, scale, enable_gqa, 
             row["flash_disabled"] = True
 
 
-def _sdpa_key(f, q, k, mask, dropout_p, is_causal):
-    return (f.f_code, f.f_lineno, q.dtype, q.is_cuda, q.shape[-1], q.shape[-3] != k.shape[-3] if q.dim() > 2 else False,
-            q.requires_grad, mask is None or mask.dtype, bool(is_causal), dropout_p > 0, _flags(), _flash_impl())
-
-
 def _make_sdpa(orig, has_gqa):
     def _call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, more):
         if has_gqa:
@@ -334,14 +328,22 @@ def _make_sdpa(orig, has_gqa):
                 _comptime(_compiled_sdpa)
             return _call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, more)
         rec = key_ = f = None
-        if _on:
-            try:
-                if isinstance(query, _Tensor):
-                    f = _site_frame(_getframe(1))
-                    key_ = _sdpa_key(f, query, key, attn_mask, dropout_p, is_causal)
-                    rec = _st.table.get(key_)
-                    if rec is not None:
-                        rec[0] += 1
+        if _on and isinstance(query, _Tensor):
+            try:  # the counting path, inlined: every attention call of the job runs it
+                f = _getframe(1)
+                if _LIBCODE.get(id(f.f_code)) is not False:
+                    f = _site_frame(f)
+                qs = query.shape
+                fl = _sdpa_flags
+                reg = _fa_registry
+                impl = reg._FLASH_ATTENTION_ACTIVE if reg is not None else None
+                key_ = (id(f.f_code), f.f_lasti, query.dtype, query.is_cuda, qs[-1],
+                        len(qs) > 2 and qs[-3] != key.shape[-3], query.requires_grad,
+                        attn_mask is None or attn_mask.dtype, is_causal, dropout_p > 0,
+                        fl[0](), fl[1](), fl[2](), fl[3](), impl[0] if impl else None)
+                rec = _st.table.get(key_)
+                if rec is not None:
+                    rec[0] += 1
             except Exception as e:
                 _error("sdpa", e)
                 key_ = None
@@ -362,9 +364,10 @@ def _make_sdpa(orig, has_gqa):
             if dropout_p:
                 row["dropout"] = float(dropout_p)
             _identify_sdpa(row, query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, out)
-        except Exception as e:
+        except Exception as e:  # e.g. under vmap: the choice has no batching rule
             _error("sdpa kernel", e)
-            row.setdefault("kernel", "unknown")
+        if not row.get("kernel"):
+            row["kernel"] = "unknown"
         _add(key_, row)
         return out
 
@@ -613,7 +616,7 @@ def _make_generic(orig, backend, qualname):
                 q = args[0] if args else kwargs.get("query", kwargs.get("q"))
                 if isinstance(q, _Tensor):
                     f = _site_frame(_getframe(1))
-                    key_ = (f.f_code, f.f_lineno, backend, name, q.dtype, q.is_cuda, q.shape[-1], q.requires_grad,
+                    key_ = (id(f.f_code), f.f_lasti, backend, name, q.dtype, q.is_cuda, q.shape[-1], q.requires_grad,
                             bool(kwargs.get("causal", kwargs.get("is_causal", False))), len(args), len(kwargs))
                     rec = _st.table.get(key_)
                     if rec is not None:
@@ -733,7 +736,8 @@ def _patch_torch(torch):
     try:
         from torch.optim.optimizer import register_optimizer_step_post_hook
 
-        register_optimizer_step_post_hook(_on_step)
+        global _step_hook
+        _step_hook = register_optimizer_step_post_hook(_on_step)
     except Exception as e:
         _error("optimizer hook", e)
 

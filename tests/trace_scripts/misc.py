@@ -36,10 +36,10 @@ def main():
     F.scaled_dot_product_attention = sdpa
     hook = sys.modules.get("_attn_doctor_trace_hook")
     if hook is not None:
-        def broken(*args):
+        def broken():
             raise RuntimeError("planted by the test")
 
-        hook._sdpa_key = broken
+        hook._sdpa_flags = (broken,) * 4
     out = block(q)
     print("same result through the sage swap:", bool(torch.allclose(ref, swapped, atol=1e-5)))
     print("same result with a broken hook:", bool(torch.equal(ref, out)))
