@@ -65,16 +65,19 @@ def test_sdpa_loop_math_flex_eager_swap_and_a_broken_hook(tmp_path):
                         "user sitecustomize ran: yes\n")  # the user's own sitecustomize ran too
     assert "attn-doctor trace: " not in p.stdout and "attn-doctor trace: " in p.stderr
     (flash,) = rows(rep, backend="sdpa", kernel="flash (CPU)")
-    assert flash["site"] == "misc.py:16" and flash["function"] == "Block.forward" and flash["count"] == 20
+    assert flash["site"] == "misc.py:17" and flash["function"] == "Block.forward" and flash["count"] == 20
     assert (flash["dtype"], flash["head_dim"], flash["mask"], flash["compiled"]) == ("float32", 32, "causal", False)
     assert flash["shapes"]["q"] == [2, 4, 64, 32]
-    (math,) = rows(rep, backend="sdpa", kernel="math")
-    assert math["count"] == 3 and math["site"] == "misc.py:16" and math["flash_disabled"]
+    (math,) = rows(rep, backend="sdpa", kernel="math", site="misc.py:17")
+    assert math["count"] == 3 and math["site"] == "misc.py:17" and math["flash_disabled"]
     (flex,) = rows(rep, backend="flex")
-    assert (flex["kernel"], flex["compiled"], flex["count"], flex["site"]) == ("unfused (eager)", False, 2, "misc.py:29")
+    assert (flex["kernel"], flex["compiled"], flex["count"], flex["site"]) == ("unfused (eager)", False, 2, "misc.py:37")
     (sage,) = rows(rep, backend="sage")
-    assert sage["count"] == 4 and sage["site"] == "misc.py:16" and sage["entry"] == "sageattention.sageattn"
-    assert sorted(ids(rep)) == ["trace.entry-patched", "trace.flex-eager", "trace.hook-error", "trace.sdpa-flash-disabled"]
+    assert sage["count"] == 4 and sage["site"] == "misc.py:17" and sage["entry"] == "sageattention.sageattn"
+    (fallback,) = rows(rep, site="misc.py:22")
+    assert fallback["raised"].startswith("RuntimeError") and fallback["count"] == 1
+    assert sorted(ids(rep)) == ["trace.call-raised", "trace.entry-patched", "trace.flex-eager", "trace.hook-error",
+                                "trace.sdpa-flash-disabled"]
     (patched,) = [f for f in rep["findings"] if f["id"] == "trace.entry-patched"]
     assert patched["params"]["entry"] == "torch.nn.functional.scaled_dot_product_attention"
     assert patched["params"]["by"] == "sageattention.sageattn" and patched["backend"] == "sage"
@@ -215,6 +218,8 @@ def every_trace_finding() -> list:
         _row(kernel="efficient", site="/work/b.py:2", mask="bool mask", **gpu),
         _row(kernel="efficient", site="/work/c.py:3", mask="bool mask (causal)", **gpu),
         _row(kernel="efficient", site="/work/d.py:4", device="cuda:0", dtype="float32"),
+        _row(backend="cute", kernel="flash_attn_func", site="/work/e.py:5", mask="causal", entry="flash_attn.cute.interface.flash_attn_func",
+             raised="RuntimeError: planted", **gpu),
     ], "errors": [{"where": "sdpa", "error": "RuntimeError: x"}],
         "patched": [{"entry": "torch.nn.functional.scaled_dot_product_attention", "by": "sageattention.core.sageattn",
                      "backend": "sage", "defined": None},

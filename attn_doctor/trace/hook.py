@@ -242,10 +242,14 @@ _SDP_NAMES = {-1: "error", 0: "math", 1: "flash", 2: "efficient", 3: "cudnn", 4:
 
 
 def _flash_impl():
+    """The flash implementation SDPA runs (torch >= 2.11: activate_flash_attention_impl("FA4")), or None."""
     r = _fa_registry
     try:
         a = r._FLASH_ATTENTION_ACTIVE if r is not None else None
-        return a[0] if a else None
+        if a:
+            return a[0]
+        current = getattr(sys.modules.get("torch.nn.attention"), "current_flash_attention_impl", None)
+        return current() if current is not None else None
     except Exception:
         return None
 
@@ -354,8 +358,11 @@ def _make_sdpa(orig, has_gqa):
         row = _new_row("sdpa", f, _getframe(1), query, key, value)
         _tls.depth += 1
         prev, _tls.outer = _tls.outer, row
+        raised = None
         try:
             out = _call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, more)
+        except BaseException as e:  # recorded (a trainer may catch it and fall back), then raised again
+            raised, out = e, None
         finally:
             _tls.depth -= 1
             _tls.outer = prev
@@ -368,7 +375,7 @@ def _make_sdpa(orig, has_gqa):
             _error("sdpa kernel", e)
         if not row.get("kernel"):
             row["kernel"] = "unknown"
-        _add(key_, row)
+        _finish(key_, row, raised)
         return out
 
     return scaled_dot_product_attention
@@ -396,6 +403,17 @@ def _new_row(backend, f, start, q, k, v):
         if label not in outer["inner"]:
             outer["inner"].append(label)
     return row
+
+
+def _finish(key, row, raised):
+    """A first call identified: keep its row; when the call itself raised, say so, then raise it again."""
+    if raised is not None:
+        row["raised"] = f"{type(raised).__name__}: {raised}"[:400]
+    try:
+        _add(key, row)
+    finally:
+        if raised is not None:
+            raise raised
 
 
 def _add(key, row):
@@ -633,8 +651,11 @@ def _make_generic(orig, backend, qualname):
         row["entry"] = qualname
         _tls.depth += 1
         prev, _tls.outer = _tls.outer, row
+        raised = None
         try:
             out = orig(*args, **kwargs)
+        except BaseException as e:  # recorded (a trainer may catch it and fall back), then raised again
+            raised, out = e, None
         finally:
             _tls.depth -= 1
             _tls.outer = prev
@@ -654,7 +675,7 @@ def _make_generic(orig, backend, qualname):
                 row["layout"] = kwargs["tensor_layout"]
         except Exception as e:
             _error(f"{backend} kernel", e)
-        _add(key_, row)
+        _finish(key_, row, raised)
         return out
 
     return wrapper

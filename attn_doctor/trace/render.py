@@ -70,6 +70,8 @@ def detail_lines(rep: TraceReport) -> list[str]:
             bits.append(f"autocast from {c['autocast_from']}")
         bits.append("in " + ", ".join(c.get("processes") or []))
         out.append(f"{c['site']}: " + "; ".join(bits))
+        if c.get("raised"):
+            out.append(f"    first call raised: {c['raised']}")
         if c.get("reason"):
             out.append(f"    dispatcher: {c['reason']}")
     return out

@@ -163,6 +163,8 @@ def call_findings(calls: list[dict]) -> list[Finding]:
         if c["backend"] == "flex" and not c.get("compiled"):
             out.append(knowledge.finding("trace.flex-eager", backend="flex", site=site, count=c["count"],
                                          detail=f"shapes {c.get('shapes')}, {c.get('dtype')}"))
+        if c.get("raised"):
+            out.append(knowledge.finding("trace.call-raised", backend=c["backend"], site=site, error=c["raised"][:200]))
         if c["backend"] != "sdpa" or c.get("compiled") or c.get("kernel") not in SLOW_SDPA:
             continue
         p = dict(backend="sdpa", site=site, kernel=c["kernel"], dtype=c.get("dtype"), head_dim=c.get("head_dim"),

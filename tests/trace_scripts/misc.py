@@ -1,6 +1,7 @@
 """Traced by tests/test_trace.py: SDPA in a loop, SDPA under sdpa_kernel(MATH), FlexAttention without
-torch.compile, a trainer-style swap of F.scaled_dot_product_attention for sageattn (the fake package in
-fake_sage/), and last an error planted inside the hook, which must not change what the program computes."""
+torch.compile, an SDPA call that raises and is caught (a trainer's fallback), a trainer-style swap of
+F.scaled_dot_product_attention for sageattn (the fake package in fake_sage/), and last an error planted
+inside the hook, which must not change what the program computes."""
 
 import os
 import sys
@@ -16,6 +17,13 @@ class Block(torch.nn.Module):
         return F.scaled_dot_product_attention(x, x, x, is_causal=True)
 
 
+def fast_or_none(x):
+    try:  # a trainer's fallback: q and k of different head dims make SDPA raise
+        return F.scaled_dot_product_attention(x, x[..., :16], x)
+    except RuntimeError:
+        return None
+
+
 def main():
     torch.manual_seed(0)
     q = torch.randn(2, 4, 64, 32)
@@ -27,6 +35,7 @@ def main():
             block(q)
     for _ in range(2):
         flex_attention(q, q, q)
+    fast_or_none(q)
     from sageattention import sageattn
 
     sdpa = F.scaled_dot_product_attention
