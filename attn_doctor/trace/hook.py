@@ -318,6 +318,19 @@ def _identify_sdpa(row, q, k, v, mask, dropout_p, is_causal, scale, enable_gqa, 
             row["flash_disabled"] = True
 
 
+def _sdpa_row(key_, row, query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, out, raised):
+    try:
+        row["mask"] = _sdpa_mask(attn_mask, is_causal, query, key, check_causal=True)
+        if dropout_p:
+            row["dropout"] = float(dropout_p)
+        _identify_sdpa(row, query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, out)
+    except Exception as e:  # e.g. under vmap: the choice has no batching rule
+        _error("sdpa kernel", e)
+    if not row.get("kernel"):
+        row["kernel"] = "unknown"
+    _finish(key_, row, raised)
+
+
 def _make_sdpa(orig, has_gqa):
     def _call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, more):
         if has_gqa:
@@ -358,24 +371,16 @@ def _make_sdpa(orig, has_gqa):
         row = _new_row("sdpa", f, _getframe(1), query, key, value)
         _tls.depth += 1
         prev, _tls.outer = _tls.outer, row
-        raised = None
         try:
             out = _call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, more)
-        except BaseException as e:  # recorded (a trainer may catch it and fall back), then raised again
-            raised, out = e, None
-        finally:
+        except BaseException as e:  # recorded (a trainer may catch it and fall back), then raised as it was
             _tls.depth -= 1
             _tls.outer = prev
-        try:
-            row["mask"] = _sdpa_mask(attn_mask, is_causal, query, key, check_causal=True)
-            if dropout_p:
-                row["dropout"] = float(dropout_p)
-            _identify_sdpa(row, query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, out)
-        except Exception as e:  # e.g. under vmap: the choice has no batching rule
-            _error("sdpa kernel", e)
-        if not row.get("kernel"):
-            row["kernel"] = "unknown"
-        _finish(key_, row, raised)
+            _sdpa_row(key_, row, query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, None, e)
+            raise
+        _tls.depth -= 1
+        _tls.outer = prev
+        _sdpa_row(key_, row, query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, out, None)
         return out
 
     return scaled_dot_product_attention
@@ -406,24 +411,24 @@ def _new_row(backend, f, start, q, k, v):
 
 
 def _finish(key, row, raised):
-    """A first call identified: keep its row; when the call itself raised, say so, then raise it again."""
+    """A first call identified: keep its row; when the call itself raised, say so (the caller re-raises it,
+    and no --steps/--seconds stop may replace it)."""
     if raised is not None:
         row["raised"] = f"{type(raised).__name__}: {raised}"[:400]
-    try:
-        _add(key, row)
-    finally:
-        if raised is not None:
-            raise raised
+    _add(key, row, check_limits=raised is None)
 
 
-def _add(key, row):
+def _add(key, row, check_limits=True):
     _st.table[key] = [1, row]
     _st.dirty = True
-    _check_patches()
-    if _st.data_dir and _monotonic() - _st.last_write > WRITE_EVERY:
-        _write()
-    _arm_watchdog()
-    if _limits:
+    try:
+        _check_patches()
+        if _st.data_dir and _monotonic() - _st.last_write > WRITE_EVERY:
+            _write()
+        _arm_watchdog()
+    except Exception as e:
+        _error("add", e)
+    if _limits and check_limits:  # the one thing here that raises, on purpose: SystemExit(0)
         _check_limits()
 
 
@@ -613,6 +618,26 @@ def _xformers_op(args, kwargs, q):
     return getattr(chosen, "NAME", getattr(chosen, "__name__", str(chosen)))
 
 
+def _generic_row(key_, row, backend, name, args, kwargs, q, raised):
+    try:
+        row["mask"] = _generic_mask(backend, args, kwargs)
+        row["kernel"] = _kernel_name(backend, name, device_is_cuda=bool(q.is_cuda))
+        if backend == "xformers":
+            try:
+                row["kernel"] = _xformers_op(args, kwargs, q)
+            except Exception as e:
+                _error("xformers op", e)
+        if backend == "flex":
+            ko = kwargs.get("kernel_options")
+            if isinstance(ko, dict) and ko.get("BACKEND"):
+                row["kernel"] += f", BACKEND={ko['BACKEND']}"
+        if backend == "sage" and kwargs.get("tensor_layout"):
+            row["layout"] = kwargs["tensor_layout"]
+    except Exception as e:
+        _error(f"{backend} kernel", e)
+    _finish(key_, row, raised)
+
+
 def _make_generic(orig, backend, qualname):
     name = qualname.rsplit(".", 1)[-1]
     note = _compiled_generic(backend, name)
@@ -651,31 +676,16 @@ def _make_generic(orig, backend, qualname):
         row["entry"] = qualname
         _tls.depth += 1
         prev, _tls.outer = _tls.outer, row
-        raised = None
         try:
             out = orig(*args, **kwargs)
-        except BaseException as e:  # recorded (a trainer may catch it and fall back), then raised again
-            raised, out = e, None
-        finally:
+        except BaseException as e:  # recorded (a trainer may catch it and fall back), then raised as it was
             _tls.depth -= 1
             _tls.outer = prev
-        try:
-            row["mask"] = _generic_mask(backend, args, kwargs)
-            row["kernel"] = _kernel_name(backend, name, device_is_cuda=bool(q.is_cuda))
-            if backend == "xformers":
-                try:
-                    row["kernel"] = _xformers_op(args, kwargs, q)
-                except Exception as e:
-                    _error("xformers op", e)
-            if backend == "flex":
-                ko = kwargs.get("kernel_options")
-                if isinstance(ko, dict) and ko.get("BACKEND"):
-                    row["kernel"] += f", BACKEND={ko['BACKEND']}"
-            if backend == "sage" and kwargs.get("tensor_layout"):
-                row["layout"] = kwargs["tensor_layout"]
-        except Exception as e:
-            _error(f"{backend} kernel", e)
-        _finish(key_, row, raised)
+            _generic_row(key_, row, backend, name, args, kwargs, q, e)
+            raise
+        _tls.depth -= 1
+        _tls.outer = prev
+        _generic_row(key_, row, backend, name, args, kwargs, q, None)
         return out
 
     return wrapper

@@ -164,7 +164,8 @@ def call_findings(calls: list[dict]) -> list[Finding]:
             out.append(knowledge.finding("trace.flex-eager", backend="flex", site=site, count=c["count"],
                                          detail=f"shapes {c.get('shapes')}, {c.get('dtype')}"))
         if c.get("raised"):
-            out.append(knowledge.finding("trace.call-raised", backend=c["backend"], site=site, error=c["raised"][:200]))
+            out.append(knowledge.finding("trace.call-raised", backend=c["backend"], site=site,
+                                         error=c["raised"][:200].rstrip(". ")))
         if c["backend"] != "sdpa" or c.get("compiled") or c.get("kernel") not in SLOW_SDPA:
             continue
         p = dict(backend="sdpa", site=site, kernel=c["kernel"], dtype=c.get("dtype"), head_dim=c.get("head_dim"),
@@ -238,7 +239,7 @@ def build(processes: list[dict], *, required: list[str] | None = None, config: d
     cmd = " ".join(command or []) or "the traced program"
     if hooked and not processes:
         findings.append(knowledge.finding("trace.no-hook", command=cmd[:120]))
-    elif not calls:
+    elif not calls and not program_exit_code:  # a program that failed first says why itself
         sev = "warning" if required or config else None
         findings.append(knowledge.finding("trace.no-attention", severity=sev, processes=max(1, len(processes))))
     errors = [e for p in processes for e in (p.get("errors") or [])]
