@@ -28,12 +28,14 @@ def require(*names, **kwargs):
     return _require(*names, **kwargs)
 
 
-# `with attn_doctor.trace(require="flex") as t: ...` - which attention kernel ran at each call site of the
-# block, in this process (t.report: calls, findings, ok). A callable package: see attn_doctor/trace/__init__.py.
-from . import trace  # noqa: E402  (standard library only; the hook it installs waits for torch)
+def __getattr__(name):  # the types, and trace, imported when first asked for
+    if name == "trace":
+        # `with attn_doctor.trace(require="flex") as t: ...` - which attention kernel ran at each call site
+        # of the block, in this process (t.report: calls, findings, ok). The subpackage attn_doctor.trace,
+        # made callable (see attn_doctor/trace/__init__.py); standard library only until torch is imported.
+        import importlib
 
-
-def __getattr__(name):  # the types, imported when first asked for
+        return importlib.import_module(f"{__name__}.trace")
     if name in ("PreflightError", "UsageError", "Report", "Finding"):
         from . import model
 

@@ -44,6 +44,14 @@ def trace(tmp_path, *args, env=None, cwd=SCRIPTS, timeout=TIMEOUT):
     return p, rep
 
 
+def at(script: str, text: str) -> str:
+    """script:line of the first line of tests/trace_scripts/<script> that contains text."""
+    for n, ln in enumerate((SCRIPTS / script).read_text().splitlines(), 1):
+        if text in ln:
+            return f"{script}:{n}"
+    raise AssertionError(f"{text!r} not in {script}")
+
+
 def rows(rep, **match):
     return [c for c in rep["calls"] if all(c.get(k) == v for k, v in match.items())]
 
@@ -59,22 +67,30 @@ def ids(rep):
 def test_sdpa_loop_math_flex_eager_swap_and_a_broken_hook(tmp_path):
     """One traced process: each thing misc.py does is a row at its call site, and the program's own
     stdout is byte for byte what it printed (the report is on stderr and in the JSON)."""
-    p, rep = trace(tmp_path, "--", PY, "misc.py", env={"PYTHONPATH": f"{ROOT}{os.pathsep}{SCRIPTS / 'fake_sage'}"})
+    p, rep = trace(tmp_path, "--", PY, "misc.py", env={"PYTHONPATH": f"{ROOT}{os.pathsep}{SCRIPTS / 'fake_backends'}"})
     assert p.returncode == 0, p.stderr[-3000:]
     assert p.stdout == ("same result through the sage swap: True\nsame result with a broken hook: True\n"
                         "user sitecustomize ran: yes\n")  # the user's own sitecustomize ran too
     assert "attn-doctor trace: " not in p.stdout and "attn-doctor trace: " in p.stderr
-    (flash,) = rows(rep, backend="sdpa", kernel="flash (CPU)")
-    assert flash["site"] == "misc.py:17" and flash["function"] == "Block.forward" and flash["count"] == 20
+    block = at("misc.py", "return F.scaled_dot_product_attention(x, x, x, is_causal=True)")
+    (flash,) = rows(rep, backend="sdpa", kernel="flash (CPU)", site=block)
+    assert flash["site"] == block and flash["function"] == "Block.forward" and flash["count"] == 20
     assert (flash["dtype"], flash["head_dim"], flash["mask"], flash["compiled"]) == ("float32", 32, "causal", False)
     assert flash["shapes"]["q"] == [2, 4, 64, 32]
-    (math,) = rows(rep, backend="sdpa", kernel="math", site="misc.py:17")
-    assert math["count"] == 3 and math["site"] == "misc.py:17" and math["flash_disabled"]
+    (math,) = rows(rep, backend="sdpa", kernel="math", site=block)
+    assert math["count"] == 3 and math["flash_disabled"]
     (flex,) = rows(rep, backend="flex")
-    assert (flex["kernel"], flex["compiled"], flex["count"], flex["site"]) == ("unfused (eager)", False, 2, "misc.py:37")
+    assert (flex["kernel"], flex["compiled"], flex["count"]) == ("unfused (eager)", False, 2)
+    assert flex["site"] == at("misc.py", "flex_attention(q, q, q)")
     (sage,) = rows(rep, backend="sage")
-    assert sage["count"] == 4 and sage["site"] == "misc.py:17" and sage["entry"] == "sageattention.sageattn"
-    (fallback,) = rows(rep, site="misc.py:22")
+    assert sage["count"] == 4 and sage["site"] == block and sage["entry"] == "sageattention.sageattn"
+    (fa2,) = rows(rep, backend="fa2")
+    fa2_site = at("misc.py", "flash_attn_func(q.transpose")
+    assert (fa2["site"], fa2["count"], fa2["kernel"], fa2["mask"]) == (fa2_site, 3, "flash_attn_func", "causal")
+    assert fa2["entry"] == "flash_attn.flash_attn_interface.flash_attn_func" and fa2["inner"] == ["sdpa"]
+    (inner,) = rows(rep, backend="sdpa", site=fa2_site)
+    assert inner["inside"] == "fa2" and inner["count"] == 3
+    (fallback,) = rows(rep, site=at("misc.py", "x[..., :16]"))
     assert fallback["raised"].startswith("RuntimeError") and fallback["count"] == 1
     assert sorted(ids(rep)) == ["trace.call-raised", "trace.entry-patched", "trace.flex-eager", "trace.hook-error",
                                 "trace.sdpa-flash-disabled"]
@@ -115,7 +131,7 @@ def test_torchrun_two_ranks_stopped_by_steps(tmp_path):
     assert "ran all 10000 steps" not in p.stdout
     (row,) = rep["calls"]
     assert row["processes"] == ["rank 0", "rank 1"] and row["count"] == 4  # 2 ranks x 2 steps x 1 layer
-    assert row["site"] == "ddp.py:17" and row["kernel"] == "flash (CPU)"
+    assert row["site"] == at("ddp.py", "F.scaled_dot_product_attention(") and row["kernel"] == "flash (CPU)"
     assert rep["stopped"] == "steps" and rep["steps"] == 2
     ranks = {p["label"]: p for p in rep["processes"]}
     assert ranks["rank 0"]["stopped"] == ranks["rank 1"]["stopped"] == "steps"
@@ -127,12 +143,18 @@ def test_seconds_stops_an_endless_program(tmp_path):
     assert rep["stopped"] == "seconds" and rows(rep, backend="sdpa")[0]["count"] >= 1
 
 
-def test_no_attention_and_require(tmp_path):
-    """Attention by matmul + softmax runs no backend: --require sdpa fails (exit 1), and says why."""
-    p, rep = trace(tmp_path, "--require", "sdpa", "--", PY, "eager_attn.py")
+def test_no_attention_require_and_config(tmp_path):
+    """Attention by matmul + softmax runs no backend: --require sdpa fails (exit 1), and so does a
+    musubi-tuner config that asks for sage (fixtures/configs/musubi-sage.toml); each says why."""
+    config = ROOT / "fixtures" / "configs" / "musubi-sage.toml"
+    p, rep = trace(tmp_path, "--require", "sdpa", "--config", str(config), "--", PY, "eager_attn.py")
     assert p.returncode == 1 and p.stdout == "eager attention (1, 2, 16, 8)\n"
-    assert sorted(ids(rep)) == ["trace.no-attention", "trace.require-not-met"]
+    assert sorted(ids(rep)) == ["trace.config-differs", "trace.no-attention", "trace.require-not-met"]
     assert "--require sdpa: no attention call ran sdpa" in p.stderr
+    (cd,) = [f for f in rep["findings"] if f["id"] == "trace.config-differs"]
+    assert cd["params"]["asked"] == "sage" and cd["params"]["setting"] == "sage_attn" and cd["severity"] == "error"
+    (na,) = [f for f in rep["findings"] if f["id"] == "trace.no-attention"]
+    assert na["severity"] == "warning" and rep["config"]["trainer"] == "musubi"
 
 
 @pytest.mark.parametrize("code,rc,shows", [
@@ -160,7 +182,7 @@ def test_api_in_process(tmp_path):
     assert p.returncode == 0, p.stderr[-3000:]
     d = json.loads(p.stdout)
     (row,) = d["report"]["calls"]
-    assert row["count"] == 5 and row["site"] == "tests/trace_scripts/api.py:12" and row["function"] == "attend"
+    assert row["count"] == 5 and row["site"] == "tests/trace_scripts/" + at("api.py", "return F.scaled") and row["function"] == "attend"
     assert d["ok"] is False and d["exit_code"] == 1 and ids(d["report"]) == ["trace.require-not-met"]
 
 

@@ -483,7 +483,7 @@ def _compiled_row(backend, q, mask_kind, kernel):
     row.update({"dtype": _dtype(q), "device": str(getattr(q, "device", "?")),
                 "shapes": {"q": _shape(q)}, "head_dim": (_shape(q) or [None])[-1], "mask": mask_kind,
                 "first_seen": round(_monotonic() - _st.started, 3), "pid": _st.pid})
-    _add(key, row)
+    _add(key, row, check_limits=False)  # never raise SystemExit while Dynamo traces: the next step stops it
 
 
 def _compiled_sdpa(ctx):

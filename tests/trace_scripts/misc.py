@@ -1,6 +1,7 @@
 """Traced by tests/test_trace.py: SDPA in a loop, SDPA under sdpa_kernel(MATH), FlexAttention without
-torch.compile, an SDPA call that raises and is caught (a trainer's fallback), a trainer-style swap of
-F.scaled_dot_product_attention for sageattn (the fake package in fake_sage/), and last an error planted
+torch.compile, an SDPA call that raises and is caught (a trainer's fallback), flash_attn_func (the fake
+FlashAttention 2 in fake_backends/, which runs SDPA inside), a trainer-style swap of
+F.scaled_dot_product_attention for sageattn (the fake package in fake_backends/), and last an error planted
 inside the hook, which must not change what the program computes."""
 
 import os
@@ -36,6 +37,10 @@ def main():
     for _ in range(2):
         flex_attention(q, q, q)
     fast_or_none(q)
+    from flash_attn import flash_attn_func
+
+    for _ in range(3):
+        flash_attn_func(q.transpose(1, 2), q.transpose(1, 2), q.transpose(1, 2), causal=True)
     from sageattention import sageattn
 
     sdpa = F.scaled_dot_product_attention
