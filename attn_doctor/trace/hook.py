@@ -62,10 +62,10 @@ _tls = _Local()
 class _State:
     def __init__(self):
         self.started = _monotonic()
-        self.wall_started = time.time()
         self.pid = os.getpid()
         self.table = {}  # key -> [count, row]
-        self.errors = []  # {"where", "error"}: what went wrong inside the hook
+        self.errors = []  # {"where", "error"}: what went wrong inside the hook (the first MAX_ERRORS)
+        self.error_count = 0
         self.patched = {}  # entry -> {"entry", "by", "backend", "defined"}
         self.steps = 0  # optimizer steps
         self.attention_steps = 0  # optimizer steps with attention seen since the step before
@@ -74,7 +74,6 @@ class _State:
         self.data_dir = None
         self.max_steps = None
         self.deadline = None
-        self.dirty = False
         self.last_write = 0.0
         self.torch_version = None
         self.installed = set()  # module names patched
@@ -120,9 +119,9 @@ _HERE = os.path.abspath(__file__)
 
 def _error(where, exc):
     try:
+        _st.error_count += 1
         if len(_st.errors) < MAX_ERRORS:
             _st.errors.append({"where": where, "error": f"{type(exc).__name__}: {exc}"[:500]})
-            _st.dirty = True
     except Exception:
         pass
 
@@ -420,7 +419,6 @@ def _finish(key, row, raised):
 
 def _add(key, row, check_limits=True):
     _st.table[key] = [1, row]
-    _st.dirty = True
     try:
         _check_patches()
         if _st.data_dir and _monotonic() - _st.last_write > WRITE_EVERY:
@@ -900,7 +898,6 @@ def _note_patch(entry, fn):
         return
     by, backend, defined = _describe(fn)
     _st.patched[entry] = {"entry": entry, "by": by, "backend": backend, "defined": defined}
-    _st.dirty = True
 
 
 def _check_patches():
@@ -983,7 +980,6 @@ def _stop(why):
     global _limits
     _st.stopped = why
     _limits = False
-    _st.dirty = True
     _write()
     raise SystemExit(0)
 
@@ -1031,7 +1027,8 @@ def snapshot():
         "argv": [str(a)[:200] for a in sys.argv[:8]], "python": sys.executable, "cwd": os.getcwd(),
         "torch": _st.torch_version, "seconds": round(_monotonic() - _st.started, 3),
         "steps": _st.steps, "attention_steps": _st.attention_steps, "stopped": _st.stopped,
-        "rows": rows(), "errors": list(_st.errors), "patched": list(_st.patched.values()),
+        "rows": rows(), "errors": list(_st.errors), "error_count": _st.error_count,
+        "patched": list(_st.patched.values()),
     }
 
 
@@ -1047,7 +1044,6 @@ def _write():
             json.dump(data, fh, default=str)
         os.replace(tmp, path)
         _st.last_write = _monotonic()
-        _st.dirty = False
     except Exception as e:
         _error("write", e)
 

@@ -183,6 +183,9 @@ def call_findings(calls: list[dict]) -> list[Finding]:
         elif "mask" in str(c.get("mask") or ""):
             out.append(knowledge.finding("trace.sdpa-mask", detail=reason, **p))
         else:
+            if c.get("flash_possible"):
+                reason = (f"flash accepts these inputs, but the kernel priority order put {c['kernel']} first "
+                          "(sdpa_kernel(..., set_priority=True))")
             out.append(knowledge.finding("trace.sdpa-not-flash", detail=reason,
                                          reason=reason or "no reason given (torch printed none)", **p))
     return out
@@ -245,7 +248,8 @@ def build(processes: list[dict], *, required: list[str] | None = None, config: d
     errors = [e for p in processes for e in (p.get("errors") or [])]
     if errors:
         first = errors[0]
-        findings.append(knowledge.finding("trace.hook-error", count=len(errors),
+        count = sum(int(p.get("error_count") or len(p.get("errors") or [])) for p in processes)
+        findings.append(knowledge.finding("trace.hook-error", count=count,
                                           error=f"{first.get('where')}: {first.get('error')}"[:200],
                                           detail="\n".join(f"{e.get('where')}: {e.get('error')}" for e in errors[:20])))
     findings = sort_findings(findings)
