@@ -46,6 +46,7 @@ ENV_SECONDS = "ATTN_DOCTOR_TRACE_SECONDS"
 SCHEMA = "attn-doctor.trace-process/1"
 MAX_ERRORS = 20
 WRITE_EVERY = 2.0  # seconds between data-file writes when new rows appear (and always at exit)
+STEP_WRITE_EVERY = 10.0  # and at an optimizer step, when the last write is older than this
 
 _getframe = sys._getframe
 _monotonic = time.monotonic
@@ -713,6 +714,8 @@ def _backend_of_module(mod):
 
 
 def _wrap(mod, attr, backend):
+    if _Tensor is None:  # torch not imported, or too old to trace safely
+        return None
     orig = getattr(mod, attr, None)
     if orig is None or not callable(orig):
         return None
@@ -734,14 +737,20 @@ _FA_NAMES = ("flash_attn_func", "flash_attn_varlen_func", "flash_attn_qkvpacked_
 
 def _patch_torch(torch):
     global _Tensor, _is_compiling, _sdpa_flags, _sdpa_wrapper, _fa_registry
-    _Tensor = torch.Tensor
     try:
         _LIB_DIRS.append(os.path.dirname(os.path.abspath(torch.__file__)) + os.sep)
     except Exception:
         pass
     _st.torch_version = getattr(torch, "__version__", None)
-    comp = getattr(getattr(torch, "compiler", None), "is_compiling", None)
-    _is_compiling = comp if comp is not None else (lambda: False)
+    # Dynamo folds this call to True while it traces, so the wrappers' bookkeeping never enters a graph.
+    comp = getattr(getattr(torch, "compiler", None), "is_compiling", None)  # torch >= 2.3
+    if comp is None:
+        comp = getattr(getattr(torch, "_utils", None), "is_compiling", None)  # torch 2.1, 2.2
+    if comp is None:  # without it a compiled model would trace the bookkeeping: wrap nothing
+        _error("torch", RuntimeError(f"torch {_st.torch_version} has no is_compiling(): attention is not traced"))
+        return
+    _is_compiling = comp
+    _Tensor = torch.Tensor  # set: the wrappers may be installed
     C = torch._C
     _sdpa_flags = (C._get_flash_sdp_enabled, C._get_mem_efficient_sdp_enabled, C._get_math_sdp_enabled,
                    getattr(C, "_get_cudnn_sdp_enabled", lambda: False))
@@ -955,6 +964,8 @@ def _on_step(optimizer, args, kwargs):
         if total != _st.last_total or any(r[1].get("compiled") for r in list(_st.table.values())):
             _st.attention_steps += 1
         _st.last_total = total
+        if _st.data_dir and _monotonic() - _st.last_write > STEP_WRITE_EVERY:
+            _write()  # counts survive a process that ends without atexit (os._exit, a crash, SIGKILL)
     except Exception as e:
         _error("step", e)
     if _limits:
