@@ -613,7 +613,10 @@ def _xformers_op(args, kwargs, q):
                  value=args[2] if len(args) > 2 else kwargs.get("value"),
                  attn_bias=kwargs.get("attn_bias", args[3] if len(args) > 3 else None),
                  p=kwargs.get("p", args[4] if len(args) > 4 else 0.0), scale=kwargs.get("scale"))
-    chosen = _dispatch_fw(inp, bool(getattr(q, "requires_grad", False)))
+    try:  # xformers asks the same question inside memory_efficient_attention
+        chosen = _dispatch_fw(inp, bool(getattr(q, "requires_grad", False)))
+    except TypeError:  # xformers < 0.0.21: no needs_gradient
+        chosen = _dispatch_fw(inp)
     return getattr(chosen, "NAME", getattr(chosen, "__name__", str(chosen)))
 
 
@@ -645,11 +648,11 @@ def _make_generic(orig, backend, qualname):
     def wrapper(*args, **kwargs):
         if _is_compiling():
             if _comptime is not None:  # named locals for the comptime callback to read (no graph op)
-                q_ = args[0] if args else kwargs.get("query", kwargs.get("q"))
-                bm_ = kwargs.get("block_mask", args[4] if len(args) > 4 else None)
-                sm_ = kwargs.get("score_mod", args[3] if len(args) > 3 else None)
-                ko_ = kwargs.get("kernel_options")
-                causal_ = kwargs.get("causal", kwargs.get("is_causal", False))
+                q_ = args[0] if args else kwargs.get("query", kwargs.get("q"))  # noqa: F841
+                bm_ = kwargs.get("block_mask", args[4] if len(args) > 4 else None)  # noqa: F841
+                sm_ = kwargs.get("score_mod", args[3] if len(args) > 3 else None)  # noqa: F841
+                ko_ = kwargs.get("kernel_options")  # noqa: F841
+                causal_ = kwargs.get("causal", kwargs.get("is_causal", False))  # noqa: F841
                 _comptime(note)
             return orig(*args, **kwargs)
         rec = key_ = f = q = None
