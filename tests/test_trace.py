@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +36,9 @@ TIMEOUT = 600  # a loaded 2-core CI machine: torch imports alone can take second
 def trace(tmp_path, *args, env=None, cwd=SCRIPTS, timeout=TIMEOUT):
     """Run `python -m attn_doctor trace --json OUT ARGS` as a user would; (process, report dict or None)."""
     out = tmp_path / "trace.json"
-    e = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"))
-    e.pop("ATTN_DOCTOR_TRACE_DIR", None)
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("ATTN_DOCTOR_TRACE", "TORCHELASTIC_", "SLURM_"))
+         and k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT")}
+    e.update(PYTHONPATH=str(ROOT), NO_COLOR="1", TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"))
     e.update(env or {})
     p = subprocess.run([PY, "-m", "attn_doctor", "trace", "--json", str(out), *args], cwd=cwd, env=e,
                        capture_output=True, text=True, timeout=timeout)
@@ -125,8 +127,11 @@ def test_torchrun_two_ranks_stopped_by_steps(tmp_path):
     """Every rank of `torchrun --nproc-per-node 2` is traced; --steps 2 stops a 10000-step loop on each."""
     torchrun = Path(PY).with_name("torchrun")
     cmd = [str(torchrun)] if torchrun.exists() else [PY, "-m", "torch.distributed.run"]
-    p, rep = trace(tmp_path, "--steps", "2", "--", *cmd, "--nproc-per-node", "2", "ddp.py",
-                   env={"MASTER_PORT": "29561", "OMP_NUM_THREADS": "1"})
+    with socket.socket() as s:  # a free port, as tests/test_distributed.py finds one
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    p, rep = trace(tmp_path, "--steps", "2", "--", *cmd, "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
+                   "--master-port", str(port), "ddp.py", env={"OMP_NUM_THREADS": "1"})
     assert p.returncode == 0, p.stderr[-3000:]
     assert "ran all 10000 steps" not in p.stdout
     (row,) = rep["calls"]
