@@ -467,7 +467,7 @@ def trace(
     command: Optional[List[str]] = typer.Argument(None, metavar="-- CMD [ARGS]...", help="The command to run, unchanged: python train.py ..., accelerate launch ..., torchrun ... (every rank), a trainer's console script."),
     json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the trace as JSON to PATH, or to stdout with '-' (after the program's own output)."),
     steps: Optional[int] = typer.Option(None, "--steps", min=1, metavar="N", help="Stop the program after N optimizer steps that ran attention (each process counts its own), then report."),
-    seconds: Optional[float] = typer.Option(None, "--seconds", min=0.1, metavar="S", help="Stop the program at its first attention call or optimizer step after S seconds, then report."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", min=0.1, metavar="S", help="Stop each process at its first attention call or optimizer step S seconds after it started, then report."),
     config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config: an error (exit 1) when the backend it asks for is not what ran."),
     trainer: Optional[str] = typer.Option(None, "--trainer", metavar="NAME", help="Which trainer --config is for, when the file could be two trainers'."),
     require: Optional[List[str]] = typer.Option(None, "--require", "-r", metavar="NAME", help="Fail (exit 1) unless this backend ran (repeatable; sdpa:flash, sdpa:cudnn ... for an SDPA kernel)."),
