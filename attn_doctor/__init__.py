@@ -11,7 +11,7 @@ the probe children load it too, in the interpreter they check.
 """
 
 __version__ = "0.1.0"
-__all__ = ["check", "require", "PreflightError", "UsageError", "Report", "Finding", "__version__"]
+__all__ = ["check", "require", "trace", "PreflightError", "UsageError", "Report", "Finding", "__version__"]
 
 
 def check(backends=None, require=None, config=None, smoke=True, timeout=180.0, python=None, **more):
@@ -28,7 +28,14 @@ def require(*names, **kwargs):
     return _require(*names, **kwargs)
 
 
-def __getattr__(name):  # the types, imported when first asked for
+def __getattr__(name):  # the types, and trace, imported when first asked for
+    if name == "trace":
+        # `with attn_doctor.trace(require="flex") as t: ...` - which attention kernel ran at each call site
+        # of the block, in this process (t.report: calls, findings, ok). The subpackage attn_doctor.trace,
+        # made callable (see attn_doctor/trace/__init__.py); standard library only until torch is imported.
+        import importlib
+
+        return importlib.import_module(f"{__name__}.trace")
     if name in ("PreflightError", "UsageError", "Report", "Finding"):
         from . import model
 

@@ -464,3 +464,48 @@ def bench(
         show(result, make_console())
     ranked = any(rec.get("best") for rec in result["recommendations"])
     raise typer.Exit(0 if ranked else 1)
+
+
+# ---- trace (issue 21): which attention kernel actually ran, per call site, in the user's own job -------------
+
+@app.command(short_help="Run your training command with a hook; report which attention kernel ran at each call site.",
+             context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True})
+def trace(
+    command: Optional[List[str]] = typer.Argument(None, metavar="-- CMD [ARGS]...", help="The command to run, unchanged: python train.py ..., accelerate launch ..., torchrun ... (every rank), a trainer's console script."),
+    json_out: Optional[str] = typer.Option(None, "--json", metavar="PATH|-", help="Write the trace as JSON to PATH, or to stdout with '-' (after the program's own output)."),
+    steps: Optional[int] = typer.Option(None, "--steps", min=1, metavar="N", help="Stop the program after N optimizer steps that ran attention (each process counts its own), then report."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", min=0.1, metavar="S", help="Stop each process at its first attention call or optimizer step S seconds after it started, then report."),
+    config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config: an error (exit 1) when the backend it asks for is not what ran."),
+    trainer: Optional[str] = typer.Option(None, "--trainer", metavar="NAME", help="Which trainer --config is for, when the file could be two trainers'."),
+    require: Optional[List[str]] = typer.Option(None, "--require", "-r", metavar="NAME", help="Fail (exit 1) unless this backend ran (repeatable; sdpa:flash, sdpa:cudnn ... for an SDPA kernel)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show each call site's shapes, devices, processes and the dispatcher's reasons."),
+):
+    """Run CMD unchanged with a hook in its Python processes; report which attention backend and kernel ran at
+    each call site, and what is wrong with it. Exit: the program's exit code; when that is 0, 1 if --require
+    (or --config's backend) did not run."""
+    from .trace import run as trace_run
+    from .trace.report import require_specs
+
+    if steps and seconds:
+        raise UsageError("trace: give --steps or --seconds, not both")
+    required = require_specs(require)
+    cfg = None
+    if config:
+        from .configs import load
+
+        cfg = load(config, trainer)
+    elif trainer:
+        raise UsageError("--trainer goes with --config")
+    _writable(json_out, "--json")
+    rep = trace_run.run(list(command or []), steps=steps, seconds=seconds, required=required, config=cfg)
+    try:
+        if json_out:
+            _emit(trace_run.dumps(rep), json_out)
+        if json_out != "-":
+            from .render.text import make_console
+            from .trace.render import render as render_trace
+
+            render_trace(rep, make_console(file=sys.stderr), verbose=verbose)
+    except BrokenPipeError:
+        _drop_stdout()
+    raise typer.Exit(rep.exit_code)

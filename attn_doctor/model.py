@@ -56,7 +56,7 @@ class Finding:
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 # The report's sections in the order the text report shows them; findings of one severity follow it.
 SECTION_ORDER = ("platform", "gpu", "backends", "smoke", "versions", "flex", "nvcc", "allocator", "caches", "settings",
-                 "config", "fleet", "doctor")
+                 "config", "fleet", "trace", "doctor")
 
 
 def finding_order(f: Finding) -> tuple:

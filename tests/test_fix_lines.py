@@ -2,7 +2,7 @@
 
 Each knowledge entry's fix is rendered the way users see it: from the findings the checks make in
 every scenario of tests/test_findings.py (params filled in as the checks fill them), from the
-fleet findings of tests/test_fleet.py, and in its param-free form (`explain ID`, or a check that
+fleet findings of tests/test_fleet.py and the trace findings of tests/test_trace.py, and in its param-free form (`explain ID`, or a check that
 lacks a param). Every line must pass `bash -n`, keep no placeholder (`<package>`, `{var}`,
 `'<corrected value>'`), and start each command with a command, not prose. New entries are covered
 as they come: an entry whose fix takes params and that no scenario renders fails the test.
@@ -50,7 +50,13 @@ def _plain_fixes() -> list[tuple[str, str]]:
     return [(f"{e.id} (no params)", e.plain_fix) for e in knowledge.entries().values() if e.plain_fix]
 
 
-RENDERED = _scenario_fixes() + _fleet_fixes()
+def _trace_fixes() -> list[tuple[str, str]]:
+    from test_trace import every_trace_finding
+
+    return [(f"{f.id} (trace)", f.fix) for f in every_trace_finding() if f.fix]
+
+
+RENDERED = _scenario_fixes() + _fleet_fixes() + _trace_fixes()
 ALL = sorted(set(RENDERED + _plain_fixes()))
 
 

@@ -22,7 +22,7 @@ from ..model import Report
 SECTIONS = [("platform", "Platform"), ("gpu", "GPU health"), ("backends", "Backends"), ("smoke", "Smoke tests"),
             ("versions", "Versions"), ("flex", "FlexAttention"), ("nvcc", "nvcc"),
             ("allocator", "Allocator"), ("caches", "Caches"), ("settings", "Settings"), ("config", "Trainer config"),
-            ("fleet", "Fleet"),
+            ("fleet", "Fleet"), ("trace", "Trace"),
             ("doctor", "attn-doctor")]
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 STATUS_STYLE = {"ok": "green", "missing": "dim", "broken": "bold red", "unsupported": "yellow", "skipped": "dim"}
@@ -324,7 +324,7 @@ def _render(report: Report, console: Console, verbose: bool = False) -> None:
                 console.print()
             for ln in per_gpu:
                 console.print(ln)
-        elif key in ("smoke", "config", "fleet", "doctor", "gpu") and not items and not lines:
+        elif key in ("smoke", "config", "fleet", "trace", "doctor", "gpu") and not items and not lines:
             continue
         else:
             console.print()

@@ -1,0 +1,268 @@
+"""Trace data -> the trace report: each process's rows merged per call site, then the findings.
+
+Input: the data each traced process wrote (hook.snapshot(): rows, errors, patched entry points,
+steps), what the job was asked to run (--require, --config) and how the program ended. Output: a
+TraceReport whose `calls` and `findings` are the JSON other tools read. Pure Python: the doctor's own
+process never imports torch.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from .. import __version__, knowledge
+from ..model import BACKENDS, Finding, UsageError, sort_findings
+
+SCHEMA = "attn-doctor.trace/1"
+# A merged row is one of these per call site: the same site on every rank, every GPU, is one row.
+GROUP = ("site", "backend", "kernel", "compiled", "dtype", "mask", "head_dim", "device_type", "entry")
+SLOW_SDPA = ("math", "efficient")
+
+
+@dataclass
+class TraceReport:
+    calls: list[dict]
+    findings: list[Finding]
+    processes: list[dict] = field(default_factory=list)
+    command: list[str] | None = None
+    program_exit_code: int | None = None
+    exit_code: int = 0
+    required: list[str] = field(default_factory=list)
+    config: dict | None = None
+    stopped: str | None = None
+    seconds: float | None = None
+    steps: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "schema": SCHEMA, "tool_version": __version__, "command": self.command,
+            "exit_code": self.exit_code, "program_exit_code": self.program_exit_code, "stopped": self.stopped,
+            "seconds": self.seconds, "steps": self.steps, "required": list(self.required),
+            "calls": self.calls, "findings": [f.to_dict() for f in self.findings],
+            "processes": self.processes, "config": _config_summary(self.config),
+        }
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity == "error" for f in self.findings)
+
+    def backends(self) -> list[str]:
+        return sorted({c["backend"] for c in self.calls}, key=lambda b: BACKENDS.index(b) if b in BACKENDS else 99)
+
+
+def _config_summary(cfg: dict | None) -> dict | None:
+    if not cfg:
+        return None
+    return {k: cfg.get(k) for k in ("trainer", "trainer_title", "path", "required", "attention", "compile")}
+
+
+# ----------------------------------------------------------------------------------------------
+# --require
+# ----------------------------------------------------------------------------------------------
+
+def require_specs(values) -> list[str]:
+    """--require values: a backend (sdpa, flex, ...) or sdpa:KERNEL (flash, efficient, cudnn, math)."""
+    out = []
+    for raw in values or []:
+        for item in str(raw).split(","):
+            item = item.strip().lower()
+            if not item:
+                continue
+            backend, _, kernel = item.partition(":")
+            if backend not in BACKENDS:
+                raise UsageError(f"--require: unknown backend {backend!r} (known: {', '.join(BACKENDS)}; "
+                                 "or sdpa:flash, sdpa:efficient, sdpa:cudnn, sdpa:math)")
+            if kernel and backend != "sdpa":
+                raise UsageError(f"--require {item}: only sdpa takes a kernel (sdpa:flash, sdpa:cudnn, ...)")
+            if kernel and kernel not in ("flash", "efficient", "cudnn", "math"):
+                raise UsageError(f"--require {item}: unknown SDPA kernel {kernel!r} (flash, efficient, cudnn, math)")
+            if item not in out:
+                out.append(item)
+    return out
+
+
+def _met(spec: str, calls: list[dict]) -> bool:
+    backend, _, kernel = spec.partition(":")
+    return any(c["backend"] == backend and (not kernel or str(c.get("kernel") or "").startswith(kernel)) for c in calls)
+
+
+def ran_summary(calls: list[dict]) -> str:
+    if not calls:
+        return "no attention call at all"
+    seen: dict[str, set] = {}
+    for c in calls:
+        seen.setdefault(f"{c['backend']} ({c.get('kernel') or '?'})", set()).add(c["site"])
+    return ", ".join(f"{k} at {len(v)} site{'s' if len(v) > 1 else ''}" for k, v in seen.items())
+
+
+# ----------------------------------------------------------------------------------------------
+# merging the processes
+# ----------------------------------------------------------------------------------------------
+
+def _label(p: dict) -> str:
+    return f"rank {p['rank']}" if p.get("rank") not in (None, "") else f"pid {p.get('pid')}"
+
+
+def _relative(path_line: str, cwd: str | None) -> str:
+    """path:line as a user reads it: relative to the command's directory, or from the package's own
+    directory for installed code (transformers/models/llama/modeling_llama.py:258)."""
+    if not path_line or ":" not in path_line:
+        return path_line
+    path, _, line = path_line.rpartition(":")
+    for marker in (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}"):
+        if marker in path:
+            return f"{path.rsplit(marker, 1)[1]}:{line}"
+    try:
+        if cwd and os.path.isabs(path) and os.path.commonpath([cwd, path]) == cwd:
+            return f"{os.path.relpath(path, cwd)}:{line}"
+    except ValueError:
+        pass
+    return path_line
+
+
+def merge(processes: list[dict], cwd: str | None = None) -> list[dict]:
+    """One row per call site (and kernel, dtype, ...), counts summed over processes, in first-seen order."""
+    merged: dict[tuple, dict] = {}
+    for p in processes:
+        label = _label(p)
+        for r in p.get("rows") or []:
+            r = dict(r)
+            r["file"] = (r.get("site") or "?").rpartition(":")[0]
+            r["site"] = _relative(r.get("site") or "?", cwd)
+            r["device_type"] = str(r.get("device") or "?").split(":")[0]
+            key = tuple(str(r.get(k)) for k in GROUP)
+            m = merged.get(key)
+            if m is None:
+                m = merged[key] = dict(r, count=0, processes=[], devices=[])
+                m.pop("pid", None)
+            m["count"] += int(r.get("count") or 0)
+            m["first_seen"] = min(m.get("first_seen") or 0, r.get("first_seen") or 0)
+            if label not in m["processes"]:
+                m["processes"].append(label)
+            if r.get("device") and r["device"] not in m["devices"]:
+                m["devices"].append(r["device"])
+    out = sorted(merged.values(), key=lambda r: (r.get("first_seen") or 0))
+    for r in out:
+        r.pop("device_type", None)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# findings
+# ----------------------------------------------------------------------------------------------
+
+def _where(c: dict) -> str:
+    return c["site"] + (f" ({c['function']})" if c.get("function") and c["function"] != "<module>" else "")
+
+
+def call_findings(calls: list[dict]) -> list[Finding]:
+    out = []
+    for c in calls:
+        site = _where(c)
+        if c["backend"] == "flex" and not c.get("compiled"):
+            out.append(knowledge.finding("trace.flex-eager", backend="flex", site=site, count=c["count"],
+                                         detail=f"shapes {c.get('shapes')}, {c.get('dtype')}"))
+        if c.get("raised"):
+            out.append(knowledge.finding("trace.call-raised", backend=c["backend"], site=site,
+                                         error=c["raised"][:200].rstrip(". ")))
+        if c["backend"] != "sdpa" or c.get("compiled") or c.get("kernel") not in SLOW_SDPA:
+            continue
+        p = dict(backend="sdpa", site=site, kernel=c["kernel"], dtype=c.get("dtype"), head_dim=c.get("head_dim"),
+                 mask=c.get("mask"), count=c["count"])
+        reason = c.get("reason")
+        cuda = str(c.get("device") or "").startswith("cuda")
+        if c.get("flash_disabled"):
+            out.append(knowledge.finding("trace.sdpa-flash-disabled", detail=reason, **p))
+        elif not cuda:
+            continue  # the CPU: its flash kernel is chosen whenever it can run; no reasons to give
+        elif c.get("dtype") == "float32":
+            out.append(knowledge.finding("trace.sdpa-fp32", detail=reason, **p))
+        elif "(causal)" in str(c.get("mask") or ""):
+            out.append(knowledge.finding("trace.sdpa-causal-mask", detail=reason, **p))
+        elif "mask" in str(c.get("mask") or ""):
+            out.append(knowledge.finding("trace.sdpa-mask", detail=reason, **p))
+        else:
+            if c.get("flash_possible"):
+                reason = (f"flash accepts these inputs, but the kernel priority order put {c['kernel']} first "
+                          "(sdpa_kernel(..., set_priority=True))")
+            out.append(knowledge.finding("trace.sdpa-not-flash", detail=reason,
+                                         reason=reason or "no reason given (torch printed none)", **p))
+    return out
+
+
+def patch_findings(processes: list[dict]) -> list[Finding]:
+    seen: dict[str, dict] = {}
+    for p in processes:
+        for e in p.get("patched") or []:
+            seen.setdefault(e.get("entry") or "?", e)
+    out = []
+    for entry, e in seen.items():
+        ran = f"the {e['backend']} backend" if e.get("backend") else "a function that is not a known attention backend"
+        attr = entry.rsplit(".", 1)[-1] if "[" not in entry else "ALL_ATTENTION_FUNCTIONS"
+        out.append(knowledge.finding("trace.entry-patched", backend=e.get("backend") or None, entry=entry,
+                                     by=e.get("by") or "?", ran=ran, attr=attr,
+                                     detail=f"defined at {e['defined']}" if e.get("defined") else None))
+    return out
+
+
+def config_findings(cfg: dict | None, calls: list[dict]) -> list[Finding]:
+    if not cfg:
+        return []
+    out = []
+    ran = ran_summary(calls)
+    backends = {c["backend"] for c in calls}
+    for a in cfg.get("attention") or []:
+        b = a.get("backend")
+        if not b:
+            continue
+        want = b
+        if b == "sdpa" and a.get("sdpa_kernel"):
+            want = f"sdpa:{a['sdpa_kernel']}"
+        if b in backends and _met(want, calls):
+            continue
+        out.append(knowledge.finding("trace.config-differs", backend=b, trainer=cfg.get("trainer_title") or cfg.get("trainer"),
+                                     path=cfg.get("path") or "?", asked=want, setting=a.get("setting") or a.get("name") or "?",
+                                     ran=ran))
+    return out
+
+
+def build(processes: list[dict], *, required: list[str] | None = None, config: dict | None = None,
+          command: list[str] | None = None, program_exit_code: int | None = None, cwd: str | None = None,
+          seconds: float | None = None, hooked: bool = True) -> TraceReport:
+    """The report for what the processes recorded. `hooked`: the hook was expected in a separate program
+    (`attn-doctor trace`); False for attn_doctor.trace() in the caller's own process."""
+    required = list(required or [])
+    calls = merge(processes, cwd)
+    findings = call_findings(calls) + patch_findings(processes) + config_findings(config, calls)
+    for spec in required:
+        if not _met(spec, calls):
+            findings.append(knowledge.finding("trace.require-not-met", backend=spec.partition(":")[0], want=spec,
+                                              ran=ran_summary(calls)))
+    cmd = " ".join(command or []) or "the traced program"
+    if hooked and not processes:
+        findings.append(knowledge.finding("trace.no-hook", command=cmd[:120]))
+    elif not calls and not program_exit_code:  # a program that failed first says why itself
+        sev = "warning" if required or config else None
+        findings.append(knowledge.finding("trace.no-attention", severity=sev, processes=max(1, len(processes))))
+    errors = [e for p in processes for e in (p.get("errors") or [])]
+    if errors:
+        first = errors[0]
+        count = sum(int(p.get("error_count") or len(p.get("errors") or [])) for p in processes)
+        findings.append(knowledge.finding("trace.hook-error", count=count,
+                                          error=f"{first.get('where')}: {first.get('error')}"[:200],
+                                          detail="\n".join(f"{e.get('where')}: {e.get('error')}" for e in errors[:20])))
+    findings = sort_findings(findings)
+    stopped = next((p.get("stopped") for p in processes if p.get("stopped")), None)
+    steps = max((int(p.get("attention_steps") or 0) for p in processes), default=0)
+    rc = program_exit_code or 0
+    if stopped and rc in (130, -2):  # the --seconds watchdog's Ctrl-C: the stop was ours
+        rc = 0
+    exit_code = rc if rc else (1 if any(f.severity == "error" for f in findings) else 0)
+    procs = [{"label": _label(p), "pid": p.get("pid"), "rank": p.get("rank"), "argv": p.get("argv"),
+              "torch": p.get("torch"), "rows": len(p.get("rows") or []), "steps": p.get("steps"),
+              "attention_steps": p.get("attention_steps"), "stopped": p.get("stopped"),
+              "errors": p.get("errors") or [], "seconds": p.get("seconds")} for p in processes]
+    return TraceReport(calls=calls, findings=findings, processes=procs, command=command,
+                       program_exit_code=program_exit_code, exit_code=exit_code, required=required, config=config,
+                       stopped=stopped, seconds=seconds, steps=steps)
