@@ -93,6 +93,13 @@ def ids(view: fleet.Fleet) -> list[str]:
     return [f.id for f in view.findings]
 
 
+def pip(rep: dict) -> str:
+    """How a fix line runs pip for that member: its own interpreter, as its report names it."""
+    from attn_doctor.target import from_facts
+
+    return f"{from_facts(rep['facts']).shown} -m pip"
+
+
 def text(view: fleet.Fleet, verbose: bool = False) -> str:
     import io
 
@@ -122,27 +129,33 @@ def test_the_minority_is_named_against_the_majority():
     assert f.params["hosts"] == "n2" and f.params["value"] == "2.12.0+cpu"
     assert f.params["reference"] == "2.13.0+cpu" and f.params["ref_hosts"] == "n1, n3"
     assert "(2 of 3 members)" in f.title
-    assert f.fix.startswith("pip install 'torch==2.13.0+cpu'   # the cpu build: from PyTorch's wheel index for cpu")
+    assert f.fix.startswith(f"{pip(reps[1])} install 'torch==2.13.0+cpu'   # the cpu build: from PyTorch's wheel index for cpu")
     assert f.fix.endswith("on n2")
     assert view.exit_code == 1
 
 
-def test_no_majority_holds_the_others_to_the_first_member():
-    """Two members that disagree: neither is a majority; the first (rank 0) is the reference."""
+def test_two_members_that_disagree_have_no_direction():
+    """Two members that disagree on a variable: no majority, and how many backends work says nothing
+    about a variable: the finding says to make them the same, with the line for each side, and
+    reads the same whichever member comes first (rank 0 is no reference)."""
     a, b = on_host(cpu_report(), "h", rank=0), with_env(on_host(cpu_report(), "h", rank=1),
                                                          "PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True")
-    view = fleet.build(members(b, a))  # given out of order: ranks decide the order
+    view = fleet.build(members(b, a))  # given out of order: ranks decide the order of the rows
     assert [m.label for m in view.members] == ["h/r0", "h/r1"]
     (f,) = view.findings
     assert f.id == "fleet.env-extra" and f.severity == "warning"
     assert f.title == ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True is set on h/r1, but not on h/r0 "
-                       "(1 of 2 members).")
-    assert f.fix.startswith("unset PYTORCH_CUDA_ALLOC_CONF   # on h/r1")
+                       "(no majority: make them the same).")
+    assert f.fix == ("unset PYTORCH_CUDA_ALLOC_CONF   # on h/r1; or set it on every rank, in the job script; "
+                     "or, on h/r0: export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'")
     assert view.exit_code == 0  # a warning
     assert fleet.build(members(a, b), strict=True).exit_code == 1
+    # the same two as plain reports (no ranks), in either order: the same finding
+    c, d = on_host(cpu_report(), "c"), with_env(on_host(cpu_report(), "d"), "PYTORCH_CUDA_ALLOC_CONF", "x")
+    assert fleet.build(members(c, d)).findings == fleet.build(members(d, c)).findings
 
 
-def test_two_against_two_reference_is_the_first_members_group():
+def test_two_against_two_is_a_tie_in_any_order():
     reps = [on_host(cpu_report(), f"n{i}") for i in range(4)]
     for r in reps[2:]:
         with_env(r, "TORCHINDUCTOR_CACHE_DIR", "/scratch/inductor")
@@ -152,10 +165,12 @@ def test_two_against_two_reference_is_the_first_members_group():
     assert f.id == "fleet.env-differs"
     assert (f.params["value"], f.params["hosts"]) == ("/scratch/inductor", "n2, n3")
     assert (f.params["reference"], f.params["ref_hosts"]) == ("/home/u/.cache/inductor", "n0, n1")
+    assert f.title.endswith("(no majority: make them the same).")
     assert f.fix.startswith("export TORCHINDUCTOR_CACHE_DIR='/home/u/.cache/inductor'   # on n2, n3")
-    # the same members in the other order: the other group is the reference
-    (g,) = fleet.build(members(*reps[2:], *reps[:2])).findings
-    assert (g.params["value"], g.params["hosts"]) == ("/home/u/.cache/inductor", "n0, n1")
+    assert f.fix.endswith("; or, on n0, n1: export TORCHINDUCTOR_CACHE_DIR='/scratch/inductor'")
+    # the same members in the other order: the same finding (the first group is no reference)
+    assert fleet.build(members(*reps[2:], *reps[:2])).findings == [f]
+    assert fleet.build(members(reps[3], reps[0], reps[2], reps[1])).findings == [f]
 
 
 def test_many_members_one_differs_and_names_are_capped():
@@ -167,7 +182,8 @@ def test_many_members_one_differs_and_names_are_capped():
     assert f.params["hosts"] == "node/r5"
     assert f.params["ref_hosts"] == "node/r0, node/r1, node/r2 and 4 more"
     assert f.title.endswith("(7 of 8 members).")
-    assert f.fix.startswith("pip uninstall -y flash-attn-4   # on node/r5")
+    # cute is not ok there (only its package was added): nothing that works is removed
+    assert f.fix.startswith(f"{pip(reps[5])} uninstall -y flash-attn-4   # on node/r5")
 
 
 def test_a_package_missing_on_one_member():
@@ -176,7 +192,7 @@ def test_a_package_missing_on_one_member():
     (f,) = fleet.build(members(*reps)).findings
     assert f.id == "fleet.package-differs"
     assert (f.params["value"], f.params["reference"]) == ("not installed", "0.0.35")
-    assert f.fix == "pip install 'xformers==0.0.35'   # on c"
+    assert f.fix == f"{pip(reps[2])} install 'xformers==0.0.35'   # on c"
 
 
 def test_per_rank_variables_are_never_differences():
@@ -199,7 +215,8 @@ def test_a_backend_not_selected_on_one_member_is_not_compared_there():
     with_status(c, "flex", "broken")
     (f,) = fleet.build(members(a, b, c)).findings
     assert f.id == "fleet.backend-differs" and f.backend == "flex"
-    assert f.params["hosts"] == "c" and f.params["ref_hosts"] == "a" and f.title.endswith("(1 of 2 members).")
+    assert f.params["hosts"] == "c" and f.params["ref_hosts"] == "a"
+    assert f.title.endswith("(1 of 2 members, where it is ok).")
 
 
 def test_torch_build_differs_only_when_the_version_is_the_same():
@@ -210,9 +227,11 @@ def test_torch_build_differs_only_when_the_version_is_the_same():
     assert f.id == "fleet.torch-build-differs"
     assert (f.params["value"], f.params["reference"]) == ("CUDA 12.8", "CUDA 13.0")
     assert "'torch==2.11.0+cu130'" in f.fix
-    # versions that differ already say it: no second finding about the build
+    # versions that differ already say it: no second finding about the build; the pin is the
+    # reference's version and build, from its probe (the metadata version has no +cu130)
     with_torch(reps[0], "2.10.0", cuda="12.8")
-    assert ids(fleet.build(members(*reps))) == ["fleet.package-differs"]
+    (g,) = fleet.build(members(*reps)).findings
+    assert g.id == "fleet.torch-differs" and "'torch==2.11.0+cu130'" in g.fix
 
 
 def test_backend_status_python_driver_gpu_and_doctor_differences():
@@ -246,8 +265,9 @@ def test_backend_status_python_driver_gpu_and_doctor_differences():
 def every_fleet_finding() -> list:
     """FAKES, across three small fleets: another torch, package versions, an env var set on one
     member and changed on another, a failing member, a missing rank, a rank that sent an error,
-    a failed exchange, and a member with another Python, driver, GPU, torch build, cute status and
-    attn-doctor version. (tests/test_fix_lines.py pastes their fix lines too.)"""
+    a failed exchange, a member with another Python, driver, GPU, torch build, cute status and
+    attn-doctor version, and a member without the FA4 stack the others have. (tests/test_fix_lines.py
+    pastes their fix lines too.)"""
     reps = [on_host(cpu_report(), h, rank=i) for i, h in enumerate("abc")]
     with_torch(reps[1], "2.12.0")
     for r in reps:
@@ -274,6 +294,10 @@ def every_fleet_finding() -> list:
     with_status(z, "sdpa", "broken")
     z["facts"]["tool_version"] = "0.0.9"
     found += fleet.build(members(*other)).findings
+    stack = [on_host(cpu_report(), h) for h in "pqr"]  # FA4 and quack-kernels on p and q, not on r
+    for r in stack[:2]:
+        with_package(with_package(r, "flash-attn-4", "4.0.0b36"), "quack-kernels", "0.6.5")
+    found += fleet.build(members(*stack)).findings
     return found
 
 
@@ -442,7 +466,8 @@ def test_every_fleet_entry_is_in_knowledge():
     """Ids the fleet code names literally exist in knowledge (a typo would crash at run time)."""
     import re
 
-    src = (ROOT / "attn_doctor" / "fleet" / "__init__.py").read_text()
+    src = "".join(p.read_text() for p in (ROOT / "attn_doctor" / "fleet").glob("*.py"))
+    assert '"fleet.stack-differs"' in src  # the files that name them are read
     named = set(re.findall(r'"(fleet\.[a-z-]+)"', src)) | {f"fleet.{k}-differs" for k in
                                                            ("python", "driver", "gpu", "doctor", "torch-build")}
     assert named - set(knowledge.entries()) == set()
