@@ -641,7 +641,7 @@ def test_more_backends_ok_breaks_a_tie_and_an_equal_tie_gives_both_lines():
     with_status(b, "sage", "ok")  # (and so a sage difference too)
     (g,) = [f for f in fleet.build(members(a, b)).findings if f.id == "fleet.package-differs"]
     assert (g.params["hosts"], g.params["ref_hosts"]) == ("a", "b")
-    assert g.title.endswith("(1 of 2 members, with more backends ok there: 3 against 2).")
+    assert g.title.endswith("(1 of 2 members, with more backends ok there: 3 against 2 per member).")
     assert g.fix == f"{pip(a)} install 'einops==0.7.0'   # on a"
     assert g in fleet.build(members(b, a)).findings
 

@@ -242,7 +242,7 @@ def choose(kind: str, name: str, groups: list[Group], gpu_fleet: bool) -> tuple[
     if len(top) > 1:
         return ref, True, W("why_tie_env" if kind == "env" else "why_tie", **counts)
     others = [g for g in cands if g is not ref]
-    cpu_left_out = len(cands) < len(groups) and voting
+    cpu_left_out = voting and any(not _voters(g, True) for g in groups)  # a CPU-only group had no say
     if not others:
         return ref, False, W("why_cpu" if cpu_left_out else "why_majority", **counts)
     second = max(rank(g) for g in others)
@@ -256,7 +256,12 @@ def choose(kind: str, name: str, groups: list[Group], gpu_fleet: bool) -> tuple[
         return ref, False, W("why_ok_status", **counts)
     if decided == 2:
         return ref, False, W("why_cpu" if cpu_left_out else "why_majority", **counts)
-    return ref, False, W("why_more_ok", ok=a[3], other_ok=b[3], **counts)
+    per = len(_voters(ref, voting))  # as many voters on each side here: say it per member
+    return ref, False, W("why_more_ok", ok=_num(a[3] / per), other_ok=_num(b[3] / per), **counts)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:.1f}"
 
 
 def _harmed(kind: str, name: str, to: Group, groups: list[Group]) -> list[Side]:
@@ -279,16 +284,11 @@ def _breaks(kind: str, name: str, to: Group, s: Side) -> bool:
         owners = [b for b, needs in advice.NEEDS.items() if dist in needs and b in s.sit.working]
         if to.value is not None and owners and not any(b in r.sit.working for r in to.sides for b in owners):
             return True  # a working backend's package moved to a version it runs with nowhere
-    if kind not in ("package", "torch-build", "env"):
-        return False
+    if kind not in ("package", "torch-build"):
+        return False  # no pip line: nothing advice.harms would refuse
     fid, extra = _entry(kind, name, to.value, [s], to)
     line = render(get(fid).fix, dict(extra, hosts="", why="", value="", reference=_shown(kind, to.value)))
     return bool(advice.harms(line, s.sit))
-
-
-def _index(torch_version: str) -> str | None:
-    """PyTorch's wheel index of a torch build: its local tag (cu130, cpu, rocm6.4)."""
-    return torch_version.split("+", 1)[1] if "+" in torch_version else None
 
 
 def _torch_pin(g: Group) -> str:
