@@ -266,8 +266,8 @@ def every_fleet_finding() -> list:
     """FAKES, across three small fleets: another torch, package versions, an env var set on one
     member and changed on another, a failing member, a missing rank, a rank that sent an error,
     a failed exchange, a member with another Python, driver, GPU, torch build, cute status and
-    attn-doctor version, and a member without the FA4 stack the others have. (tests/test_fix_lines.py
-    pastes their fix lines too.)"""
+    attn-doctor version, a member without the FA4 stack the others have, and two members that
+    disagree with no majority. (tests/test_fix_lines.py pastes their fix lines too.)"""
     reps = [on_host(cpu_report(), h, rank=i) for i, h in enumerate("abc")]
     with_torch(reps[1], "2.12.0")
     for r in reps:
@@ -298,6 +298,9 @@ def every_fleet_finding() -> list:
     for r in stack[:2]:
         with_package(with_package(r, "flash-attn-4", "4.0.0b36"), "quack-kernels", "0.6.5")
     found += fleet.build(members(*stack)).findings
+    tie = [with_package(on_host(cpu_report(), h), "einops", v) for h, v in (("s", "0.8.1"), ("t", "0.7.0"))]
+    with_env(tie[0], "TRITON_CACHE_DIR", "/s")
+    found += fleet.build(members(*tie)).findings  # no majority: each fix gives both lines
     return found
 
 
