@@ -143,11 +143,12 @@ def test_two_members_that_disagree_have_no_direction():
     view = fleet.build(members(b, a))  # given out of order: ranks decide the order of the rows
     assert [m.label for m in view.members] == ["h/r0", "h/r1"]
     (f,) = view.findings
-    assert f.id == "fleet.env-extra" and f.severity == "warning"
-    assert f.title == ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True is set on h/r1, but not on h/r0 "
+    assert f.id == "fleet.env-differs" and f.severity == "warning"
+    assert f.title == ("PYTORCH_CUDA_ALLOC_CONF is unset on h/r0, but expandable_segments:True on h/r1 "
                        "(no majority: make them the same).")
-    assert f.fix == ("unset PYTORCH_CUDA_ALLOC_CONF   # on h/r1; or set it on every rank, in the job script; "
-                     "or, on h/r0: export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'")
+    # the first line sets, never removes; the other side's line rides in its comment
+    assert f.fix == ("export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'   # on h/r0; or one value on every "
+                     "rank (set it in the job script, not in one shell); or, on h/r1: unset PYTORCH_CUDA_ALLOC_CONF")
     assert view.exit_code == 0  # a warning
     assert fleet.build(members(a, b), strict=True).exit_code == 1
     # the same two as plain reports (no ranks), in either order: the same finding
@@ -418,7 +419,8 @@ def test_merge_cli_exit_codes_and_json(tmp_path):
     b.write_text(json.dumps(with_env(on_host(cpu_report(), "b"), "CUDA_HOME", "/usr/local/cuda-12.8")))
     r = cli("merge", str(a), str(b))
     assert r.returncode == 0, r.stderr
-    assert "CUDA_HOME=/usr/local/cuda-12.8 is set on b, but not on a" in r.stdout.replace("\n          ", " ")
+    assert "CUDA_HOME is unset on a, but /usr/local/cuda-12.8 on b (no majority: make them the same)" in \
+        " ".join(r.stdout.split())
     assert r.stdout.rstrip().endswith("exit 0")
     assert cli("merge", "--strict", str(a), str(b)).returncode == 1
     r = cli("merge", str(a), str(b), "--json", "-")
@@ -455,9 +457,10 @@ def test_merge_reads_the_captured_torchrun_fleet():
     doc = json.loads(TORCHRUN.read_text())
     assert [m["label"] for m in doc["members"]] == ["vm/r0", "vm/r1"]
     view = fleet.merge([str(TORCHRUN)])
-    (f,) = view.findings
-    assert f.id == "fleet.env-extra" and f.params["var"] == "PYTORCH_CUDA_ALLOC_CONF"
-    assert f.params["hosts"] == "vm/r1" and view.exit_code == doc["exit_code"] == 0
+    (f,) = view.findings  # two ranks, one with the variable: no majority, make them the same
+    assert f.id == "fleet.env-differs" and f.params["var"] == "PYTORCH_CUDA_ALLOC_CONF"
+    assert f.params["hosts"] == "vm/r0" and f.fix.endswith("or, on vm/r1: unset PYTORCH_CUDA_ALLOC_CONF")
+    assert view.exit_code == doc["exit_code"] == 0
     # the fleet file and a plain report (not under torchrun) merge into one fleet of three; what
     # torchrun sets for its workers (TORCH_NCCL_ASYNC_ERROR_HANDLING, RANK...) is no difference
     view = fleet.merge([str(TORCHRUN), str(NO_SMOKE)])

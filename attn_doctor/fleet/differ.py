@@ -188,10 +188,9 @@ class Group:
 
 
 def _canonical(g: Group, kind: str = "") -> tuple:
-    """The order of groups when nothing else decides (the first is a tie's reference): a package
-    before its absence (the first line of a tie installs, never removes); a variable's absence
-    before its values (`X=1 is set on a, but not on b`); then by value."""
-    return ((g.value is None) != (kind == "env"), natural(str(g.value)))
+    """The order of groups when nothing else decides (the first is a tie's reference): a value
+    before its absence, so a tie's first line installs or sets, never removes; then by value."""
+    return (g.value is None, natural(str(g.value)))
 
 
 # ---- which way ----------------------------------------------------------------------------------
