@@ -64,13 +64,15 @@ def test_one_rank_with_another_environment_is_flagged():
     r = torchrun("1:PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", args=["--json", "-"])
     doc = json.loads(r.stdout)
     (f,) = doc["findings"]
-    assert f["id"] == "fleet.env-extra" and f["params"]["var"] == "PYTORCH_CUDA_ALLOC_CONF"
-    assert f["params"]["hosts"].endswith("/r1") and f["params"]["ref_hosts"].endswith("/r0")
+    # two ranks, one with the variable: no majority (rank 0 is no reference), make them the same
+    assert f["id"] == "fleet.env-differs" and f["params"]["var"] == "PYTORCH_CUDA_ALLOC_CONF"
+    assert f["params"]["hosts"].endswith("/r0") and f["params"]["ref_hosts"].endswith("/r1")
+    assert f["fix"].endswith("/r1: unset PYTORCH_CUDA_ALLOC_CONF")
     assert r.returncode == doc["exit_code"] == 0  # a warning
     # and in the text report
     r = torchrun("1:PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
     flat = " ".join(r.stdout.split())
-    assert "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True is set on" in flat and "[fleet.env-extra]" in flat
+    assert "PYTORCH_CUDA_ALLOC_CONF is unset on" in flat and "make them the same" in flat and "[fleet.env-differs]" in flat
     assert r.stdout.count("/r0 ") >= 1 and r.stdout.count("/r1 ") >= 1
 
 

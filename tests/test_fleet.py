@@ -93,6 +93,13 @@ def ids(view: fleet.Fleet) -> list[str]:
     return [f.id for f in view.findings]
 
 
+def pip(rep: dict) -> str:
+    """How a fix line runs pip for that member: its own interpreter, as its report names it."""
+    from attn_doctor.target import from_facts
+
+    return f"{from_facts(rep['facts']).shown} -m pip"
+
+
 def text(view: fleet.Fleet, verbose: bool = False) -> str:
     import io
 
@@ -122,27 +129,34 @@ def test_the_minority_is_named_against_the_majority():
     assert f.params["hosts"] == "n2" and f.params["value"] == "2.12.0+cpu"
     assert f.params["reference"] == "2.13.0+cpu" and f.params["ref_hosts"] == "n1, n3"
     assert "(2 of 3 members)" in f.title
-    assert f.fix.startswith("pip install 'torch==2.13.0+cpu'   # the cpu build: from PyTorch's wheel index for cpu")
+    assert f.fix.startswith(f"{pip(reps[1])} install 'torch==2.13.0+cpu'   # the cpu build: from PyTorch's wheel index for cpu")
     assert f.fix.endswith("on n2")
     assert view.exit_code == 1
 
 
-def test_no_majority_holds_the_others_to_the_first_member():
-    """Two members that disagree: neither is a majority; the first (rank 0) is the reference."""
+def test_two_members_that_disagree_have_no_direction():
+    """Two members that disagree on a variable: no majority, and how many backends work says nothing
+    about a variable: the finding says to make them the same, with the line for each side, and
+    reads the same whichever member comes first (rank 0 is no reference)."""
     a, b = on_host(cpu_report(), "h", rank=0), with_env(on_host(cpu_report(), "h", rank=1),
                                                          "PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True")
-    view = fleet.build(members(b, a))  # given out of order: ranks decide the order
+    view = fleet.build(members(b, a))  # given out of order: ranks decide the order of the rows
     assert [m.label for m in view.members] == ["h/r0", "h/r1"]
     (f,) = view.findings
-    assert f.id == "fleet.env-extra" and f.severity == "warning"
-    assert f.title == ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True is set on h/r1, but not on h/r0 "
-                       "(1 of 2 members).")
-    assert f.fix.startswith("unset PYTORCH_CUDA_ALLOC_CONF   # on h/r1")
+    assert f.id == "fleet.env-differs" and f.severity == "warning"
+    assert f.title == ("PYTORCH_CUDA_ALLOC_CONF is unset on h/r0, but expandable_segments:True on h/r1 "
+                       "(no majority: make them the same).")
+    # the first line sets, never removes; the other side's line rides in its comment
+    assert f.fix == ("export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'   # on h/r0; or one value on every "
+                     "rank (set it in the job script, not in one shell); or, on h/r1: unset PYTORCH_CUDA_ALLOC_CONF")
     assert view.exit_code == 0  # a warning
     assert fleet.build(members(a, b), strict=True).exit_code == 1
+    # the same two as plain reports (no ranks), in either order: the same finding
+    c, d = on_host(cpu_report(), "c"), with_env(on_host(cpu_report(), "d"), "PYTORCH_CUDA_ALLOC_CONF", "x")
+    assert fleet.build(members(c, d)).findings == fleet.build(members(d, c)).findings
 
 
-def test_two_against_two_reference_is_the_first_members_group():
+def test_two_against_two_is_a_tie_in_any_order():
     reps = [on_host(cpu_report(), f"n{i}") for i in range(4)]
     for r in reps[2:]:
         with_env(r, "TORCHINDUCTOR_CACHE_DIR", "/scratch/inductor")
@@ -152,10 +166,12 @@ def test_two_against_two_reference_is_the_first_members_group():
     assert f.id == "fleet.env-differs"
     assert (f.params["value"], f.params["hosts"]) == ("/scratch/inductor", "n2, n3")
     assert (f.params["reference"], f.params["ref_hosts"]) == ("/home/u/.cache/inductor", "n0, n1")
+    assert f.title.endswith("(no majority: make them the same).")
     assert f.fix.startswith("export TORCHINDUCTOR_CACHE_DIR='/home/u/.cache/inductor'   # on n2, n3")
-    # the same members in the other order: the other group is the reference
-    (g,) = fleet.build(members(*reps[2:], *reps[:2])).findings
-    assert (g.params["value"], g.params["hosts"]) == ("/home/u/.cache/inductor", "n0, n1")
+    assert f.fix.endswith("; or, on n0, n1: export TORCHINDUCTOR_CACHE_DIR='/scratch/inductor'")
+    # the same members in the other order: the same finding (the first group is no reference)
+    assert fleet.build(members(*reps[2:], *reps[:2])).findings == [f]
+    assert fleet.build(members(reps[3], reps[0], reps[2], reps[1])).findings == [f]
 
 
 def test_many_members_one_differs_and_names_are_capped():
@@ -167,7 +183,8 @@ def test_many_members_one_differs_and_names_are_capped():
     assert f.params["hosts"] == "node/r5"
     assert f.params["ref_hosts"] == "node/r0, node/r1, node/r2 and 4 more"
     assert f.title.endswith("(7 of 8 members).")
-    assert f.fix.startswith("pip uninstall -y flash-attn-4   # on node/r5")
+    # cute is not ok there (only its package was added): nothing that works is removed
+    assert f.fix.startswith(f"{pip(reps[5])} uninstall -y flash-attn-4   # on node/r5")
 
 
 def test_a_package_missing_on_one_member():
@@ -176,7 +193,7 @@ def test_a_package_missing_on_one_member():
     (f,) = fleet.build(members(*reps)).findings
     assert f.id == "fleet.package-differs"
     assert (f.params["value"], f.params["reference"]) == ("not installed", "0.0.35")
-    assert f.fix == "pip install 'xformers==0.0.35'   # on c"
+    assert f.fix == f"{pip(reps[2])} install 'xformers==0.0.35'   # on c"
 
 
 def test_per_rank_variables_are_never_differences():
@@ -199,7 +216,8 @@ def test_a_backend_not_selected_on_one_member_is_not_compared_there():
     with_status(c, "flex", "broken")
     (f,) = fleet.build(members(a, b, c)).findings
     assert f.id == "fleet.backend-differs" and f.backend == "flex"
-    assert f.params["hosts"] == "c" and f.params["ref_hosts"] == "a" and f.title.endswith("(1 of 2 members).")
+    assert f.params["hosts"] == "c" and f.params["ref_hosts"] == "a"
+    assert f.title.endswith("(1 of 2 members, where it is ok).")
 
 
 def test_torch_build_differs_only_when_the_version_is_the_same():
@@ -210,9 +228,11 @@ def test_torch_build_differs_only_when_the_version_is_the_same():
     assert f.id == "fleet.torch-build-differs"
     assert (f.params["value"], f.params["reference"]) == ("CUDA 12.8", "CUDA 13.0")
     assert "'torch==2.11.0+cu130'" in f.fix
-    # versions that differ already say it: no second finding about the build
+    # versions that differ already say it: no second finding about the build; the pin is the
+    # reference's version and build, from its probe (the metadata version has no +cu130)
     with_torch(reps[0], "2.10.0", cuda="12.8")
-    assert ids(fleet.build(members(*reps))) == ["fleet.package-differs"]
+    (g,) = fleet.build(members(*reps)).findings
+    assert g.id == "fleet.torch-differs" and "'torch==2.11.0+cu130'" in g.fix
 
 
 def test_backend_status_python_driver_gpu_and_doctor_differences():
@@ -246,8 +266,9 @@ def test_backend_status_python_driver_gpu_and_doctor_differences():
 def every_fleet_finding() -> list:
     """FAKES, across three small fleets: another torch, package versions, an env var set on one
     member and changed on another, a failing member, a missing rank, a rank that sent an error,
-    a failed exchange, and a member with another Python, driver, GPU, torch build, cute status and
-    attn-doctor version. (tests/test_fix_lines.py pastes their fix lines too.)"""
+    a failed exchange, a member with another Python, driver, GPU, torch build, cute status and
+    attn-doctor version, a member without the FA4 stack the others have, and two members that
+    disagree with no majority. (tests/test_fix_lines.py pastes their fix lines too.)"""
     reps = [on_host(cpu_report(), h, rank=i) for i, h in enumerate("abc")]
     with_torch(reps[1], "2.12.0")
     for r in reps:
@@ -274,6 +295,13 @@ def every_fleet_finding() -> list:
     with_status(z, "sdpa", "broken")
     z["facts"]["tool_version"] = "0.0.9"
     found += fleet.build(members(*other)).findings
+    stack = [on_host(cpu_report(), h) for h in "pqr"]  # FA4 and quack-kernels on p and q, not on r
+    for r in stack[:2]:
+        with_package(with_package(r, "flash-attn-4", "4.0.0b36"), "quack-kernels", "0.6.5")
+    found += fleet.build(members(*stack)).findings
+    tie = [with_package(on_host(cpu_report(), h), "einops", v) for h, v in (("s", "0.8.1"), ("t", "0.7.0"))]
+    with_env(tie[0], "TRITON_CACHE_DIR", "/s")
+    found += fleet.build(members(*tie)).findings  # no majority: each fix gives both lines
     return found
 
 
@@ -391,7 +419,8 @@ def test_merge_cli_exit_codes_and_json(tmp_path):
     b.write_text(json.dumps(with_env(on_host(cpu_report(), "b"), "CUDA_HOME", "/usr/local/cuda-12.8")))
     r = cli("merge", str(a), str(b))
     assert r.returncode == 0, r.stderr
-    assert "CUDA_HOME=/usr/local/cuda-12.8 is set on b, but not on a" in r.stdout.replace("\n          ", " ")
+    assert "CUDA_HOME is unset on a, but /usr/local/cuda-12.8 on b (no majority: make them the same)" in \
+        " ".join(r.stdout.split())
     assert r.stdout.rstrip().endswith("exit 0")
     assert cli("merge", "--strict", str(a), str(b)).returncode == 1
     r = cli("merge", str(a), str(b), "--json", "-")
@@ -428,9 +457,10 @@ def test_merge_reads_the_captured_torchrun_fleet():
     doc = json.loads(TORCHRUN.read_text())
     assert [m["label"] for m in doc["members"]] == ["vm/r0", "vm/r1"]
     view = fleet.merge([str(TORCHRUN)])
-    (f,) = view.findings
-    assert f.id == "fleet.env-extra" and f.params["var"] == "PYTORCH_CUDA_ALLOC_CONF"
-    assert f.params["hosts"] == "vm/r1" and view.exit_code == doc["exit_code"] == 0
+    (f,) = view.findings  # two ranks, one with the variable: no majority, make them the same
+    assert f.id == "fleet.env-differs" and f.params["var"] == "PYTORCH_CUDA_ALLOC_CONF"
+    assert f.params["hosts"] == "vm/r0" and f.fix.endswith("or, on vm/r1: unset PYTORCH_CUDA_ALLOC_CONF")
+    assert view.exit_code == doc["exit_code"] == 0
     # the fleet file and a plain report (not under torchrun) merge into one fleet of three; what
     # torchrun sets for its workers (TORCH_NCCL_ASYNC_ERROR_HANDLING, RANK...) is no difference
     view = fleet.merge([str(TORCHRUN), str(NO_SMOKE)])
@@ -442,7 +472,224 @@ def test_every_fleet_entry_is_in_knowledge():
     """Ids the fleet code names literally exist in knowledge (a typo would crash at run time)."""
     import re
 
-    src = (ROOT / "attn_doctor" / "fleet" / "__init__.py").read_text()
+    src = "".join((ROOT / "attn_doctor" / "fleet" / name).read_text() for name in ("__init__.py", "differ.py"))
+    assert '"fleet.stack-differs"' in src  # the files that name them are read
     named = set(re.findall(r'"(fleet\.[a-z-]+)"', src)) | {f"fleet.{k}-differs" for k in
                                                            ("python", "driver", "gpu", "doctor", "torch-build")}
     assert named - set(knowledge.entries()) == set()
+
+
+# ---- order-free and never destructive (issue 20, item 3) ------------------------------------------
+# The reports of ../shared/reports/new-user-2026-11-24.md row 6, all REAL (see each README):
+GPU2 = FIX / "gpu2-check.json"  # 2 x H200, sdpa and flex ok, no FA4 or Sage (2026-11-22)
+H100 = ROOT / "fixtures" / "gpu" / "h100-issues11-16" / "sixteen" / "check.json"  # H100, FA4 stack and Sage ok
+CUDA_NO_GPU = ROOT / "fixtures" / "cuda-no-gpu" / "check-no-smoke.json"  # torch 2.13.0+cu130, no GPU
+# The report's `local.json` was the CPU VM's CPU torch (NO_SMOKE here) and `cuda.json` a cu130 torch on
+# that VM (CUDA_NO_GPU here): the same kinds of member, captured by the project.
+FA4_PINS = ["'flash-attn-4==4.0.0b36'", "'quack-kernels==0.6.5'", "'nvidia-cutlass-dsl==4.8.1'",
+            "'nvidia-cutlass-dsl-libs-base==4.8.1'", "'nvidia-cutlass-dsl-libs-core==4.8.1'",
+            "'nvidia-cutlass-dsl-libs-cu13==4.8.1'", "'apache-tvm-ffi==0.1.15.post2'", "'torch-c-dlpack-ext==0.1.5'"]
+
+
+def load(path) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+def findings_part(out: str) -> str:
+    """The merge output from its fleet findings on (the members table follows the argument order)."""
+    return out[out.index("\nFleet\n"):]
+
+
+def fix_lines(out: str) -> list[str]:
+    return [ln.strip() for ln in out.splitlines() if ln.strip().startswith("fix: ")]
+
+
+def test_row6_gpu_reports_merge_the_same_in_both_orders_and_remove_nothing():
+    """Row 6: `merge gpu2-check.json sixteen/check.json` told the H100, where FA4 and Sage pass their
+    smoke tests, to uninstall them (11 errors), and the other order said the opposite."""
+    ab = cli("merge", str(GPU2.relative_to(ROOT)), str(H100.relative_to(ROOT)), cwd=ROOT)
+    ba = cli("merge", str(H100.relative_to(ROOT)), str(GPU2.relative_to(ROOT)), cwd=ROOT)
+    assert ab.returncode == ba.returncode == 1, ab.stderr
+    assert findings_part(ab.stdout) == findings_part(ba.stdout)
+    out = ab.stdout
+    flat = " ".join(out.split())
+    assert "uninstall" not in out
+    assert flat.count("[fleet.stack-differs]") == 1 and "[fleet.package-extra]" not in flat
+    (stack,) = [ln for ln in fix_lines(out) if "flash-attn-4" in ln]
+    # one pinned line for the whole stack, run by the H200 host's own interpreter, on that host only
+    assert stack.startswith("fix: /opt/torch/.venv/bin/python3 -m pip install " + " ".join(FA4_PINS) + "   # on ")
+    assert stack.endswith("# on vm [gpu2-check.json]")
+    assert "fix: /opt/torch/.venv/bin/python3 -m pip install 'sageattention==1.0.6'   # on vm [gpu2-check.json]" in out
+    # cute and sage missing there is said by the lines that install them: no backend-differs besides
+    assert "[fleet.backend-differs]" not in flat
+    assert "2 error(s)" in flat
+
+
+def test_row6_with_cpu_reports_the_gpu_host_is_never_told_to_copy_them():
+    """Row 6 with CPU reports added: a CPU torch was proposed for the H100, `pip uninstall -y
+    triton` on it, and 'keep the job on one GPU type (no GPU)'."""
+    args = [str(NO_SMOKE), str(CUDA_NO_GPU), str(H100)]
+    r = cli("merge", *args, "--json", "-")
+    doc = json.loads(r.stdout)
+    assert r.returncode == doc["exit_code"] == 1
+    labels = {m["source"]: m["label"] for m in doc["members"]}
+    gpu, cpus = labels[str(H100)], [labels[str(NO_SMOKE)], labels[str(CUDA_NO_GPU)]]
+    assert doc["findings"]
+    for f in doc["findings"]:
+        p = f["params"]
+        assert gpu not in p.get("hosts", ""), f  # the H100 is never the member told to change
+        for cpu in cpus:  # a CPU-only member is named as such wherever a finding names it
+            for where in (p.get("hosts", ""), p.get("ref_hosts", "")):
+                assert cpu not in where or f"{cpu} (CPU-only)" in where, (f["id"], where)
+        assert "uninstall" not in f["fix"] and "+cpu'" not in f["fix"] and "(no GPU)" not in f["fix"]
+        assert "/opt/torch/.venv/bin/python3" not in f["fix"] and "/opt/torch/.venv/bin/python3" not in p.get("plan", "")
+    assert sum(f["id"] == "fleet.stack-differs" for f in doc["findings"]) == 1
+    text_out = cli("merge", *args).stdout
+    assert "(CPU-only)" in text_out and "a CPU-only member is never the model for GPU hosts" in " ".join(text_out.split())
+    again = cli("merge", *reversed(args))
+    assert findings_part(again.stdout) == findings_part(text_out)
+
+
+def _fresh(reports: list[tuple[dict, str]]) -> list[fleet.Member]:
+    return [fleet.member(copy.deepcopy(rep), src) for rep, src in reports]
+
+
+def _outcome(view: fleet.Fleet) -> tuple:
+    return ([f.to_dict() for f in view.findings], [(f.to_dict(), labels) for f, labels in rfleet.grouped(view)],
+            view.exit_code)
+
+
+def _faked_fleet() -> list[tuple[dict, str]]:
+    """FAKES four CPU-VM members: another torch on n1; einops at three versions; an FA4 stack whose
+    backend works (cute ok) on n2 only; xformers on n3 where it does not work; PYTHONPATH differing
+    two against two; a member that fails its own check."""
+    reps = [on_host(cpu_report(), f"n{i}") for i in range(4)]
+    with_torch(reps[1], "2.12.0+cpu")
+    for r, v in zip(reps, ("0.8.1", "0.8.1", "0.7.0", None)):
+        with_package(r, "einops", v)
+    for name, v in (("flash-attn-4", "4.0.0b36"), ("quack-kernels", "0.6.5"), ("nvidia-cutlass-dsl", "4.8.1")):
+        with_package(reps[2], name, v)
+    with_status(reps[2], "cute", "ok")
+    with_package(reps[3], "xformers", "0.0.35")
+    for r, v in zip(reps, ("/a", "/b", "/a", "/b")):
+        with_env(r, "PYTHONPATH", v)
+    failing(reps[0])
+    return [(r, f"/r/{r['facts']['system']['hostname']}.json") for r in reps]
+
+
+def _three_way_tie() -> list[tuple[dict, str]]:
+    """FAKES three members that each have another torch and another TRITON_CACHE_DIR."""
+    reps = [on_host(cpu_report(), h) for h in ("x", "y", "z")]
+    for r, v in zip(reps, ("2.11.0+cpu", "2.12.0+cpu", "2.13.0+cpu")):
+        with_torch(r, v)
+    for r, v in zip(reps, ("/c1", "/c2", None)):
+        with_env(r, "TRITON_CACHE_DIR", v)
+    return [(r, f"/t/{r['facts']['system']['hostname']}.json") for r in reps]
+
+
+def _real_four() -> list[tuple[dict, str]]:
+    return [(load(p), str(p)) for p in (GPU2, H100, NO_SMOKE, CUDA_NO_GPU)]
+
+
+@pytest.mark.parametrize("make", [_real_four, _faked_fleet, _three_way_tie])
+def test_every_finding_is_the_same_in_every_order(make):
+    """All permutations of 3-4 reports give the same fleet findings, the same members' findings
+    (each once, with who has it) and the same exit code."""
+    import itertools
+
+    reports = make()
+    first = _outcome(fleet.build(_fresh(reports)))
+    assert first[0]
+    for order in itertools.permutations(reports):
+        assert _outcome(fleet.build(_fresh(list(order)))) == first, [src for _, src in order]
+
+
+def test_a_stack_that_works_on_the_minority_is_installed_on_the_others():
+    """FAKES the FA4 stack on c only. Where cute works there (status ok), removing it would break
+    it: the direction flips, one pinned line for the others. Where cute does not work on c, the
+    stack is removed there, in one line."""
+    reps = [on_host(cpu_report(), h) for h in "abc"]
+    for name, v in (("flash-attn-4", "4.0.0b36"), ("quack-kernels", "0.6.5"), ("apache-tvm-ffi", "0.1.15.post2")):
+        with_package(reps[2], name, v)
+    with_status(reps[2], "cute", "ok")
+    (f,) = [f for f in fleet.build(members(*reps)).findings if f.id != "fleet.backend-differs"]
+    assert f.id == "fleet.stack-differs" and f.backend == "cute"
+    assert f.params["hosts"] == "a, b" and f.params["ref_hosts"] == "c"
+    assert f.title.endswith("(1 of 3 members; the other way would break what works on c).")
+    assert f.fix == (f"{pip(reps[0])} install 'flash-attn-4==4.0.0b36' 'quack-kernels==0.6.5' "
+                     "'apache-tvm-ffi==0.1.15.post2'   # on a, b")
+    with_status(reps[2], "cute", "missing")
+    (g,) = fleet.build(members(*reps)).findings
+    assert g.id == "fleet.stack-differs" and g.params["hosts"] == "c"
+    assert g.fix == f"{pip(reps[2])} uninstall -y flash-attn-4 quack-kernels apache-tvm-ffi   # on c"
+
+
+def test_a_package_a_working_backend_requires_is_not_removed():
+    """FAKES einops on c, where FA4 works and its metadata requires einops; a and b have neither.
+    einops is no FA4 package by name (advice.NEEDS), but removing it would break FA4 there."""
+    reps = [on_host(cpu_report(), h) for h in "abc"]
+    with_package(with_package(reps[2], "flash-attn-4", "4.0.0b36"), "einops", "0.8.2")
+    reps[2]["facts"]["packages"]["stack"]["flash-attn-4"]["requires"] = ["einops", "pytest; extra == 'dev'"]
+    with_status(reps[2], "cute", "ok")
+    got = {f.params.get("package"): f for f in fleet.build(members(*reps)).findings if f.id.startswith("fleet.package")}
+    assert got["einops"].id == "fleet.package-differs" and got["einops"].params["hosts"] == "a, b"
+    assert "install 'einops==0.8.2'" in got["einops"].fix and "uninstall" not in got["einops"].fix
+
+
+def test_more_backends_ok_breaks_a_tie_and_an_equal_tie_gives_both_lines():
+    """FAKES einops 0.8.1 on a and 0.7.0 on b; then sage ok on b only (one more backend ok there)."""
+    a = with_package(on_host(cpu_report(), "a"), "einops", "0.8.1")
+    b = with_package(on_host(cpu_report(), "b"), "einops", "0.7.0")
+    (f,) = fleet.build(members(a, b)).findings
+    assert f.title.endswith("(no majority, and as many backends ok on each side: make them the same).")
+    assert f.fix == (f"{pip(a)} install 'einops==0.7.0'   # on a; or, on b: {pip(b)} install 'einops==0.8.1'")
+    assert fleet.build(members(b, a)).findings == [f]
+    with_status(b, "sage", "ok")  # (and so a sage difference too)
+    (g,) = [f for f in fleet.build(members(a, b)).findings if f.id == "fleet.package-differs"]
+    assert (g.params["hosts"], g.params["ref_hosts"]) == ("a", "b")
+    assert g.title.endswith("(1 of 2 members, with more backends ok there: 3 against 2 per member).")
+    assert g.fix == f"{pip(a)} install 'einops==0.7.0'   # on a"
+    assert g in fleet.build(members(b, a)).findings
+
+
+def test_torch_is_not_moved_under_a_compiled_backend_that_works():
+    """FAKES torch 2.10.0+cpu on a, where FA2 (built against it) works; b and c have 2.13.0+cpu and
+    no compiled backend. Moving a's torch would break FA2: b and c take a's torch instead."""
+    reps = [on_host(cpu_report(), h) for h in "abc"]
+    with_status(with_torch(reps[0], "2.10.0+cpu"), "fa2", "ok")
+    (f,) = [f for f in fleet.build(members(*reps)).findings if f.id == "fleet.torch-differs"]
+    assert f.params["hosts"] == "b, c" and f.params["ref_hosts"] == "a"
+    assert f.fix.startswith(f"{pip(reps[1])} install 'torch==2.10.0+cpu'")
+    assert "would break what works on a" in f.title
+
+
+def test_each_member_gets_the_line_for_its_own_interpreter():
+    """FAKES five members; b and c lack the xformers the others have, and have their venvs at other
+    paths (xformers is not ok anywhere: the majority decides)."""
+    reps = [with_package(on_host(cpu_report(), h), "xformers", "0.0.35") for h in "abc"]
+    for r, where in ((reps[1], "/opt/b/venv/bin/python"), (reps[2], "/opt/c/venv/bin/python")):
+        with_package(r, "xformers", None)
+        r["facts"]["system"]["python_executable"] = where
+    reps += [with_package(on_host(cpu_report(), h), "xformers", "0.0.35") for h in "de"]
+    (f,) = fleet.build(members(*reps)).findings
+    assert f.params["hosts"] == "b, c"
+    assert f.fix == "/opt/b/venv/bin/python -m pip install 'xformers==0.0.35'   # on b"
+    assert f.params["plan"] == "/opt/c/venv/bin/python -m pip install 'xformers==0.0.35'   # on c"
+    out = text(fleet.build(members(*reps)))
+    assert "/opt/c/venv/bin/python -m pip install 'xformers==0.0.35'   # on c" in out
+
+
+def test_a_cpu_only_majority_is_not_the_model_for_a_gpu_host():
+    """Two CPU VMs (REAL report, FAKED host names) and the REAL H100: the CPU members are the
+    majority but never the model; each is named CPU-only."""
+    reps = [on_host(cpu_report(), "dev1"), on_host(cpu_report(), "dev2")]
+    view = fleet.build(members(*reps) + [fleet.member(load(H100), str(H100))])
+    assert view.findings
+    for f in view.findings:
+        assert "vm" not in f.params.get("hosts", "") and "+cpu'" not in (f.fix or "")
+        assert f.params.get("hosts") in (None, "dev1 (CPU-only), dev2 (CPU-only)"), f.params.get("hosts")
+    torch = next(f for f in view.findings if f.id == "fleet.torch-differs")
+    assert torch.params["reference"] == "2.11.0" and "'torch==2.11.0+cu130'" in torch.fix
+    gpu = next(f for f in view.findings if f.id == "fleet.gpu-differs")
+    assert "keep the job on one GPU type (NVIDIA H100 80GB HBM3 sm90)" in gpu.fix
+    assert not any(f.id == "fleet.driver-differs" for f in view.findings)  # no GPU, no driver to compare

@@ -3,8 +3,9 @@
 Input is member reports, each a report dict from one host or rank. Output is a Fleet: a row per
 member and device, and findings for what sets members apart: every compared value (torch and
 package versions, torch's CUDA build, Python, driver, GPUs, backend statuses, the environment)
-is held against the value most members share, and each member that differs is named. With no
-majority (two members that disagree, a tie) the first member's group (rank 0) is the reference.
+is held against a reference group, and each member that differs is named with the line to run
+there. differ.py chooses the reference (what works stays, then the majority, then the members with
+more backends ok; a tie says "make them the same") and never by the order of the reports.
 Members that fail their own check, ranks that never reported, and an exchange that broke are
 findings too; the exit code follows the findings, as for one report.
 """
@@ -12,25 +13,18 @@ findings too; the exit code follows the findings, as for one report.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .. import __version__
+from .. import __version__, advice
 from ..devices import rows as device_rows
 from ..facts import view
 from ..knowledge import finding
-from ..model import EXIT_FINDINGS, EXIT_OK, SCHEMA, Finding, UsageError, sort_findings
-from ..torchpin import index_of, install
+from ..model import EXIT_FINDINGS, EXIT_OK, SCHEMA, Finding, UsageError, finding_order
+from ..target import from_facts
+from . import differ
+from .differ import MAX_NAMES, PER_RANK_ENV, PER_RANK_PREFIXES, _names, compared, natural  # noqa: F401
 
 FLEET_SCHEMA = "attn-doctor.fleet/1"
-
-# Environment variables that differ between ranks or hosts by design, or that a launcher sets for
-# its workers (torchrun: TORCH_NCCL_ASYNC_ERROR_HANDLING): never a finding.
-PER_RANK_ENV = {"RANK", "LOCAL_RANK", "WORLD_SIZE", "GROUP_RANK", "ROLE_RANK", "LOCAL_WORLD_SIZE",
-                "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HOME", "USER", "LOGNAME", "PATH",
-                "TMPDIR", "NO_COLOR", "CI", "TORCH_NCCL_ASYNC_ERROR_HANDLING"}
-PER_RANK_PREFIXES = ("SLURM_", "TORCHELASTIC_")
-MAX_NAMES = 4  # members named in one finding before "and N more"
-
 
 @dataclass
 class Member:
@@ -140,121 +134,15 @@ def _label(members: list[Member]) -> None:
             m.label += f" #{n}"
 
 
-# ---- what is compared ---------------------------------------------------------------------------
-
-def _minor(v: str | None) -> str | None:
-    parts = (v or "").split(".")
-    return ".".join(parts[:2]) if v else None
-
-
-def compared(m: Member) -> dict[tuple[str, str], str | None]:
-    """The values of one member that every other member should share: {(kind, name): value}."""
-    rep = m.report or {}
-    facts = rep.get("facts") or {}
-    t = view.torch(facts)
-    out: dict[tuple[str, str], str | None] = {}
-    out[("python", "Python")] = _minor((facts.get("system") or {}).get("python"))
-    for name, d in view.stack(facts).items():
-        out[("package", name)] = d.get("version")
-    out[("torch-build", "torch")] = t["cuda"] and f"CUDA {t['cuda']}" or (t["hip"] and f"ROCm {t['hip']}") or (
-        "CPU" if t["import_ok"] else None)
-    out[("driver", "NVIDIA driver")] = (facts.get("driver") or {}).get("driver")
-    gpus = sorted({f"{r['name']} {r['cap']}" for r in device_rows(facts, rep.get("backends") or {},
-                                                                   only=[m.device] if m.device else None)
-                   if r["device"] != "cpu"})
-    out[("gpu", "GPUs")] = " + ".join(gpus) or None
-    for name, row in (rep.get("backends") or {}).items():
-        if row.get("status") != "skipped":  # not selected there: nothing to compare
-            out[("backend", name)] = row.get("status")
-    for var, val in (facts.get("env") or {}).items():
-        if var not in PER_RANK_ENV and not var.startswith(PER_RANK_PREFIXES):
-            out[("env", var)] = val
-    out[("doctor", "attn-doctor")] = facts.get("tool_version") or rep.get("tool_version")
-    return out
-
-
-_ABSENT = {"package": "not installed", "env": "unset", "driver": "none", "gpu": "no GPU",
-           "torch-build": "not importable", "backend": "absent"}
-
-
-def _shown(kind: str, value: str | None) -> str:
-    return _ABSENT.get(kind, "?") if value is None else str(value)
-
-
-def _names(labels: list[str]) -> str:
-    if len(labels) <= MAX_NAMES:
-        return ", ".join(labels)
-    return ", ".join(labels[:MAX_NAMES - 1]) + f" and {len(labels) - MAX_NAMES + 1} more"
-
-
-def _index(torch_version: str) -> str | None:
-    """PyTorch's wheel index of a torch build: its local tag (cu130, cpu, rocm6.4)."""
-    return torch_version.split("+", 1)[1] if "+" in torch_version else None
-
-
-def _entry(kind: str, name: str, value: str | None, reference: str | None) -> tuple[str, dict]:
-    """(knowledge id, extra params) for one member group that differs from the reference."""
-    if kind == "package":
-        if reference is None:
-            return "fleet.package-extra", {"package": name}
-        if name == "torch" and _index(reference):
-            return "fleet.torch-differs", {"package": name, "index": _index(reference)}
-        return "fleet.package-differs", {"package": name}
-    if kind == "env":
-        return ("fleet.env-extra" if reference is None else "fleet.env-differs"), {"var": name}
-    if kind == "backend":
-        return "fleet.backend-differs", {"backend": name}
-    if kind == "torch-build":
-        ref = reference or ""
-        index = "cpu" if ref == "CPU" else "cu" + ref[5:].replace(".", "") if ref.startswith("CUDA ") else \
-            "rocm" + ref[5:] if ref.startswith("ROCm ") else "cu130"
-        return "fleet.torch-build-differs", {"what": name, "index": index}
-    return f"fleet.{kind}-differs", {"what": name}
-
+# ---- what differs ------------------------------------------------------------------------------
 
 def differences(members: list[Member]) -> list[Finding]:
-    """A finding for every group of members whose value differs from the reference group's."""
+    """A finding for every group of members whose value differs from its reference (differ.py
+    says how the reference is chosen: never by the order of the members)."""
     have = [m for m in members if m.report is not None]
     if len(have) < 2:
         return []
-    values = {m.label: compared(m) for m in have}
-    keys = list(dict.fromkeys(k for m in have for k in values[m.label]))
-    torch_differs = len({values[m.label].get(("package", "torch")) for m in have}) > 1
-    torchless = torch_missing(have) if torch_differs else set()
-    out = []
-    for key in keys:
-        kind, name = key
-        if kind == "torch-build" and torch_differs:
-            continue  # a different torch version already says it; its build would repeat it
-        groups: dict[str | None, list[str]] = {}
-        for m in have:  # in member order: ties go to the group of the first member (rank 0)
-            if kind == "backend" and key not in values[m.label]:
-                continue  # not selected there (--backend): nothing to hold against the others
-            groups.setdefault(values[m.label].get(key), []).append(m.label)
-        if len(groups) < 2:
-            continue
-        top = max(len(v) for v in groups.values())
-        reference = next(v for v, labels in groups.items() if len(labels) == top)
-        ref_labels = groups[reference]
-        detail = "; ".join(f"{_shown(kind, v)}: {_names(labels)}" for v, labels in groups.items())
-        for value, labels in groups.items():
-            if value == reference:
-                continue
-            if kind == "backend" and set(labels) <= torchless:
-                continue  # no torch there, so no backend: fleet.torch-differs already says why
-            fid, extra = _entry(kind, name, value, reference)
-            params = dict(value=_shown(kind, value), hosts=_names(labels), count=len(labels),
-                          reference=_shown(kind, reference), ref_hosts=_names(ref_labels),
-                          ref_count=len(ref_labels), total=sum(len(v) for v in groups.values()), **extra)
-            if fid == "fleet.torch-differs":
-                params["torch"] = reference
-                params["torch_cmd"] = install(reference, index_of(reference), reinstall=False)
-            elif fid == "fleet.torch-build-differs":
-                version = next((values[m.label].get(("package", "torch")) for m in have
-                                if m.label in labels and values[m.label].get(("package", "torch"))), None)
-                params["torch_cmd"] = install(version, extra["index"], reinstall=False)
-            out.append(finding(fid, detail=detail, **params))
-    return out
+    return differ.findings([differ.side(m) for m in have])
 
 
 # A member's own finding that a fleet finding already says (for the members it names): one cause,
@@ -265,7 +153,7 @@ SAID_BY_FLEET = {"torch.missing": "fleet.torch-differs"}
 def torch_missing(members: list[Member]) -> set[str]:
     """Labels of the members with no torch, when another member has one."""
     have = [m for m in members if m.report is not None]
-    none = {m.label for m in have if not ((m.report.get("facts") or {}).get("packages") or {}).get("stack", {}).get("torch")}
+    none = {m.label for m in have if not view.stack((m.report or {}).get("facts") or {}).get("torch")}
     return none if none and len(none) < len(have) else set()
 
 
@@ -289,8 +177,9 @@ def member_problems(members: list[Member], strict: bool) -> list[Finding]:
             continue  # it fails for a reason a fleet finding names
         if m.exit_code or failing:
             ids = sorted({f.get("id") for f in failing}) or ["a required backend is not ok"]
-            out.append(finding("fleet.member-failed", member=m.label, host=m.host or "?", count=len(failing),
-                               ids=", ".join(ids)))
+            f = finding("fleet.member-failed", member=m.label, host=m.host or "?", count=len(failing),
+                        ids=", ".join(ids))
+            out.append(replace(f, fix=advice.aim(f.fix, from_facts(m.report.get("facts") or {}))))
     return out
 
 
@@ -312,7 +201,8 @@ def build(members: list[Member], missing: list[dict] | None = None, strict: bool
         findings.append(finding("fleet.exchange-failed", **exchange_error))
     else:
         findings += missing_problems(missing)
-    findings = sort_findings(findings)
+    # one order whatever the order of the members: by importance, then by what the finding says
+    findings = sorted(findings, key=lambda f: (finding_order(f), natural(f.title), f.fix or ""))
     failing = any(f.severity == "error" or (strict and f.severity == "warning") for f in findings)
     return Fleet(members=members, findings=findings, missing=missing, strict=strict, world_size=world_size,
                  exit_code=EXIT_FINDINGS if failing else EXIT_OK)

@@ -183,3 +183,11 @@ def finding(entry_id: str, *, backend: str | None = None, severity: str | None =
         detail=detail,
         params={k: v for k, v in params.items() if isinstance(v, (str, int, float, bool, type(None)))},
     )
+
+
+@lru_cache(maxsize=None)
+def words(stem: str) -> dict[str, str]:
+    """The `[words]` table of knowledge/<stem>.toml: phrases code puts together into one finding's
+    params (the fleet's "why this way" clauses), kept with the entries they fill."""
+    with open(HERE / f"{stem}.toml", "rb") as fh:
+        return dict(tomllib.load(fh).get("words") or {})

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ..devices import LEGEND, NA, shown_backends
 from ..fleet import Fleet, _names
-from ..model import Finding, sort_findings
+from ..model import Finding, finding_order
 from .text import _finding, device_header, device_line
 
 
@@ -44,8 +44,10 @@ def device_lines(fleet: Fleet) -> list[Text]:
 def grouped(fleet: Fleet) -> list[tuple[Finding, list[str]]]:
     """The members' own findings, each once, with the members that have it; not those a fleet
     finding already says. Worded by this attn-doctor's knowledge where their params allow, so one
-    cause reads the same on every member and in the fleet findings."""
-    from ..fleet import covered
+    cause reads the same on every member and in the fleet findings; a fix worded again is aimed
+    and checked again for each member (advice.safe with its own situation and interpreter), and
+    members whose lines differ are told apart. In the same order whatever the order of the members."""
+    from ..fleet import covered, natural
 
     said = covered(fleet.members)
     groups: dict[tuple, tuple[Finding, list[str]]] = {}
@@ -53,18 +55,21 @@ def grouped(fleet: Fleet) -> list[tuple[Finding, list[str]]]:
         for d in (m.report or {}).get("findings") or []:
             if (m.label, d.get("id")) in said:
                 continue
-            f = _reworded(Finding.from_dict(d))
-            key = (f.id, f.backend, f.title)
+            f = _reworded(Finding.from_dict(d), m.report)
+            key = (f.id, f.backend, f.title, f.fix)
             groups.setdefault(key, (f, []))[1].append(m.label)
-    order = sort_findings([f for f, _ in groups.values()])
-    by_id = {(f.id, f.backend, f.title): labels for f, labels in groups.values()}
-    return [(f, by_id[(f.id, f.backend, f.title)]) for f in order]
+    for _, labels in groups.values():
+        labels.sort(key=natural)
+    order = sorted(groups.values(), key=lambda g: (finding_order(g[0]), natural(g[0].title), g[0].fix or "",
+                                                   [natural(x) for x in g[1]]))
+    return [(f, labels) for f, labels in order]
 
 
-def _reworded(f: Finding) -> Finding:
+def _reworded(f: Finding, report: dict | None = None) -> Finding:
     import dataclasses
 
-    from .. import knowledge
+    from .. import advice, knowledge
+    from ..target import from_facts
 
     try:
         if not knowledge.renders(f.id, dict(f.params, backend=f.backend)):
@@ -72,7 +77,12 @@ def _reworded(f: Finding) -> Finding:
         again = knowledge.finding(f.id, backend=f.backend, severity=f.severity, detail=f.detail, **f.params)
     except (KeyError, ValueError, TypeError):  # an id this version does not know: as the member said it
         return f
-    return dataclasses.replace(f, title=again.title, fix=again.fix)
+    f = dataclasses.replace(f, title=again.title, fix=again.fix)
+    if report is None:
+        return f
+    facts = report.get("facts") or {}
+    own = [Finding.from_dict(d) for d in report.get("findings") or [] if isinstance(d, dict)]
+    return advice._safe_finding(f, advice.Situation.of(facts, report.get("backends") or {}, own), from_facts(facts))
 
 
 def _who(labels: list[str], total: int) -> str:
