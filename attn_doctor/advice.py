@@ -439,7 +439,7 @@ def fit_block(text: str | None, width: int = 80) -> str | None:
 
 # ---- a whole report --------------------------------------------------------------------------
 
-def _safe_finding(f, sit: Situation, target: Target):
+def safe_finding(f, sit: Situation, target: Target):
     from dataclasses import replace
 
     params = dict(f.params)
@@ -463,7 +463,7 @@ def apply(report) -> None:
 
     target = from_facts(report.facts)
     sit = Situation.of(report.facts, report.backends, report.findings)
-    report.findings = [_safe_finding(f, sit, target) for f in report.findings]
+    report.findings = [safe_finding(f, sit, target) for f in report.findings]
     for row in (report.backends or {}).values():
         if isinstance(row, dict) and row.get("reason"):
             row["reason"] = aim(row["reason"], target)

@@ -167,6 +167,7 @@ DOCTOR = re.compile(r"attn-doctor\s+(check|fix|bench)\b(?!:)")
 
 def misses(text: str, target: Target) -> list[str]:
     """Commands in `text` (wrapped lines joined) that would act on another env than `target`."""
+    text = re.sub(r"\n[ \t]*#[ \t]+", " ", text)  # a comment wrapped over lines is one sentence
     flat = " ".join(re.sub(r" \\\n", " ", text).split())
     bad = []
     for m in PIP.finditer(flat):

@@ -82,7 +82,7 @@ def _reworded(f: Finding, report: dict | None = None) -> Finding:
         return f
     facts = report.get("facts") or {}
     own = [Finding.from_dict(d) for d in report.get("findings") or [] if isinstance(d, dict)]
-    return advice._safe_finding(f, advice.Situation.of(facts, report.get("backends") or {}, own), from_facts(facts))
+    return advice.safe_finding(f, advice.Situation.of(facts, report.get("backends") or {}, own), from_facts(facts))
 
 
 def _who(labels: list[str], total: int) -> str:
