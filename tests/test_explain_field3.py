@@ -98,6 +98,15 @@ def top(text):
      "No such file or directory", "build.compile-failed", "fa2"),
     ("error: failed to run custom build command for `candle-flash-attn v0.9.1 (registry+https://github.com/rust-lang/crates.io-index)`",
      "build.compile-failed", "fa2"),
+    # SDPA's FA4 route and its coupling to flash-attn-4's private interface
+    ("RuntimeError: Module \"flash_attn.cute.interface\" does not expose FA4 kernels", "sdpa.fa4-route", "sdpa"),
+    ("  File \"C:\\venv\\Lib\\site-packages\\torch\\nn\\attention\\_fa4.py\", line 301, in _fa4_run_backward\n"
+     "    dq, dk, dv = module._flash_attn_bwd(\nValueError: not enough values to unpack (expected 3, got 2)", "sdpa.fa4-route", "sdpa"),
+    # FA2 before 2.7.3 on Blackwell (the GPU named before or after the error)
+    ("Using device: NVIDIA GeForce RTX 5080 (capability 12.0)\nRuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+     "fa2.arch-check-before-2-7-3", "fa2"),
+    ("RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n| NVIDIA GB200 | 0 | sm_100a |",
+     "fa2.arch-check-before-2-7-3", "fa2"),
     # widened: an app's fallback line that only says FA failed
     ("[LTXV] Flash attention failed, switching to SDPA", "fa2.not-available-fallback", "fa2"),
 ])
@@ -125,6 +134,11 @@ def test_field3_variant(text, entry, backend):
     # transformers' other import errors keep their entries
     ("ImportError: cannot import name 'LlamaFlashAttention2' from 'transformers.models.llama.modeling_llama'",
      "transformers.helper-moved"),
+    # the arch message on an older GPU (no Blackwell named) stays the general entry's
+    ("GPU: Tesla V100-SXM2-32GB\nRuntimeError: FlashAttention only supports Ampere GPUs or newer.", "fa2.arch-check-before-2-7-3"),
+    # an unpack error in torch's own code that is not the FA4 route
+    ("  File \"/venv/lib/python3.12/site-packages/torch/nn/attention/flex_attention.py\", line 10\n"
+     "ValueError: too many values to unpack (expected 2)", "sdpa.fa4-route"),
     # the kernels hub's messages only; a plain FileNotFoundError is not
     ("FileNotFoundError: [Errno 2] No such file or directory: 'build/metadata.json'", "kernels.hub-no-build"),
 ])
