@@ -252,3 +252,20 @@ def test_text_output_says_what_the_fix_was_fitted_to(tmp_path, monkeypatch, caps
     assert main(["explain", str(tmp_path / "e4.txt")]) == 0
     out = capsys.readouterr().out
     assert re.search(r"for: torch 2\.2\.0\+cu121 \(cu121\), read from the input \(line 2\)", out)
+
+
+def test_explain_with_python_reads_that_environments_torch(tmp_path, monkeypatch, capsys):
+    """--python asks the interpreter for its sys.path and reads torch's metadata there (nothing is
+    imported); here the interpreter running these tests, whatever torch build it has."""
+    import importlib.metadata as md
+    import sys
+
+    from attn_doctor.cli import main
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    log = tmp_path / "e4.txt"
+    log.write_text(E4)
+    assert main(["explain", "--json", "--python", sys.executable, str(log)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["versions"]["torch"] == md.version("torch") and doc["versions"]["from"] == sys.executable
+    assert "(you have" not in doc["versions"]["from"]  # the environment, not the log, was used

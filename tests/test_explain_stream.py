@@ -339,3 +339,30 @@ def test_needles_take_branches_and_skip_what_a_line_shape_cannot_hold():
     assert M.needles(r"始终未切换到该后端") == ("始终未切换到该后端",)  # no case: kept whole
     assert M.needles(r"[a-z]+\d") == ()
     assert M.required_literal(r"No module named ['\"]torch['\"]") == "no module named "
+
+
+def test_a_paste_on_a_terminal_is_read_until_ctrl_d():
+    """REAL: a pseudo-terminal as stdin. A terminal hands over a paste line by line (short reads that
+    are not its end); only Ctrl-D ends it."""
+    import os
+    import pty
+    import subprocess
+    import time
+
+    root = Path(__file__).resolve().parents[1]
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(root), NO_COLOR="1")
+    p = subprocess.Popen([sys.executable, "-m", "attn_doctor", "explain", "--json", "-"], stdin=slave,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=root)
+    os.close(slave)
+    try:
+        os.write(master, b"step 1 loss 0.5\n")
+        time.sleep(0.5)
+        os.write(master, NO_KERNEL.encode() + b"\n")
+        time.sleep(0.5)
+        os.write(master, b"\x04")
+        out, err = p.communicate(timeout=120)
+    finally:
+        os.close(master)
+    assert p.returncode == 0, err
+    assert [(m["id"], m["line"]) for m in json.loads(out)["matches"]] == [("gpu.arch-not-in-torch", 2)]

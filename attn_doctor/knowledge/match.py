@@ -361,13 +361,16 @@ def _chunks(source) -> Iterator[bytes]:
         first = stream.read(BLOCK)
         if isinstance(first, str):  # a text stream without a buffer (io.StringIO)
             yield first.encode("utf-8", "surrogatepass")
-            while piece := stream.read(BLOCK):
-                yield piece.encode("utf-8", "surrogatepass")
+            while len(first) == BLOCK and (first := stream.read(BLOCK)):
+                yield first.encode("utf-8", "surrogatepass")
             return
 
-        def rest(first=first):
-            yield first
-            while piece := stream.read(BLOCK):
+        def rest(piece=first):
+            # A buffered read(n) gathers raw reads until it has n bytes or one returns nothing, so a
+            # short piece is the end of the input. A terminal's Ctrl-D is such an end but not a
+            # lasting one: reading again would wait for another paste.
+            yield piece
+            while len(piece) == BLOCK and (piece := stream.read(BLOCK)):
                 yield piece
         pieces = rest()
     else:
