@@ -220,14 +220,19 @@ def _tolerant_stdout() -> None:
             pass
 
 
-@app.command(short_help='Explain a finding id, or the known problems in an error or a log (explain - < train.log).')
+@app.command(short_help='Explain a finding id, or the known problems in an error or a log (explain train.log, explain - < train.log).')
 def explain(
-    target: Optional[str] = typer.Argument(None, metavar="ID|-", help="A finding id, '-' to read an error or a whole log from stdin, or an error message."),
+    target: Optional[str] = typer.Argument(None, metavar="ID|PATH|-", help="A finding id, a log file to read whole, '-' to read an error or a log from stdin, or an error message."),
     list_ids: bool = typer.Option(False, "--list", help="List every id."),
-    json_out: bool = typer.Option(False, "--json", help='Print {"matches": [{"id", "backend", "title", "cause", "fix", ...}]}.'),
-    limit: int = typer.Option(20, "--limit", min=1, metavar="N", help="Show at most this many matches."),
+    json_out: bool = typer.Option(False, "--json", help='Print {"matches": [{"id", "backend", "title", "cause", "fix", "line", ...}], "found", "read", "versions"}.'),
+    limit: int = typer.Option(20, "--limit", min=1, metavar="N", help="Show at most this many matches (the header says how many were found)."),
+    python: Optional[str] = typer.Option(None, "--python", metavar="PATH", help="Fit the fixes to this interpreter's torch and CUDA (a python, a venv directory or a conda prefix; read from its files, nothing imported)."),
+    from_report: Optional[str] = typer.Option(None, "--from", metavar="REPORT.json", help="Fit the fixes to the torch and CUDA of a saved check report."),
 ):
-    """Explain a finding id, or find the known problems in an error message or a log (exit 1: nothing matched)."""
+    """Explain a finding id, or find every known problem in an error message or a whole log, read to
+    its end (any size, from a file or stdin), root causes first, with the line each was seen on.
+    Without --python or --from, the fixes use the versions the log names, else placeholders a shell
+    refuses. Exit 1: nothing matched."""
     import json
 
     from . import explain as ex
@@ -240,25 +245,43 @@ def explain(
             ex.render_list(make_console())
         raise typer.Exit(0)
     if target is None:
-        raise UsageError("explain: give an ID, '-' to read an error or a log from stdin, or --list")
-    if target == "-":
+        raise UsageError("explain: give an ID, a log file, '-' to read an error or a log from stdin, or --list")
+    kind = ex.classify(target)
+    if kind == "stdin" and from_report == "-":
+        raise UsageError("explain: stdin cannot be both the log and the --from report")
+    env = ex.environment(python, from_report)
+    result = None
+    if kind == "stdin":
         if sys.stdin is None or sys.stdin.isatty():  # a terminal: say what it waits for
             print("attn-doctor explain: paste the error or the log, then press Ctrl-D "
-                  "(or: attn-doctor explain - < train.log)", file=sys.stderr)
-        text = ex.read_text()
-        if not text.strip():
+                  "(or: attn-doctor explain train.log)", file=sys.stderr)
+        result = ex.examine(sys.stdin if sys.stdin is not None else "", env)
+        if result.blank:
             raise UsageError("explain -: got no text on stdin (pipe a log in: attn-doctor explain - < train.log)")
-        found, by = ex.match(text), "text"
+    elif kind == "path":
+        with ex.open_input(target) as fh:
+            result = ex.examine(fh, env)
+        if result.blank:
+            raise UsageError(f"explain: {target} has no text in it")
+    elif kind == "text":
+        result = ex.examine(target, env)
+    if result is not None:
+        found, by = result.found, "text"
     else:
-        found, by = ex.lookup(target)
+        found, by = [ex.entries()[target]], "id"
+    total = len(found)
     found = found[:limit]
+    versions = result.versions if result is not None else env
     if json_out:
-        print(json.dumps(ex.to_json(found), indent=2, ensure_ascii=False))
+        print(json.dumps(ex.to_json(found, total=total, result=result, versions=versions), indent=2, ensure_ascii=False))
     elif found:
-        ex.render_entries(make_console(), found, by)
+        ex.render_entries(make_console(), found, by, total=total, versions=versions)
     else:
-        hint = ex.suggestions(target) if target != "-" else []
-        msg = "no known problem matches this text" if target == "-" or " " in target else f"no entry {target!r} and no known problem matches it"
+        hint = ex.suggestions(target) if kind == "text" else []
+        if kind == "text" and " " not in target:
+            msg = f"no entry {target!r} and no known problem matches it"
+        else:
+            msg = f"no known problem matches this text ({result.lines:,} line(s) read)"
         if hint:
             msg += "; did you mean " + ", ".join(hint)
         print(f"attn-doctor explain: {msg} (attn-doctor explain --list shows every id)", file=sys.stderr)

@@ -3,8 +3,10 @@ explain an error message or a whole log (the same matcher `check` uses for faile
 
 from __future__ import annotations
 
+import dataclasses
+
 import difflib
-import sys
+import sys  # noqa: F401 (kept for callers that patch explain.sys)
 
 from rich.console import Console
 from rich.table import Table
@@ -13,20 +15,11 @@ from rich.text import Text
 from dataclasses import dataclass
 
 from .knowledge import Entry, entries
-from .knowledge import attribution
-from .knowledge.match import MAX_TEXT, Match, normalize
-from .knowledge.match import match as find
+from .knowledge import attribution, tailor
+from .knowledge.match import Match, Scan, scan
+from .knowledge.tailor import Versions
 
-MAX_INPUT = 64 * 1024 * 1024  # bytes read from stdin; the matcher searches the tail
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-
-
-def read_text(stream=None) -> str:
-    """An error text or a log from `stream` (stdin), decoded leniently, its tail kept."""
-    stream = stream if stream is not None else sys.stdin
-    raw = getattr(stream, "buffer", stream).read(MAX_INPUT)
-    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    return text[-MAX_TEXT:]
 
 
 @dataclass
@@ -37,25 +30,55 @@ class Explained(Match):
     title: str = ""
     fix: str | None = None
     named_by: attribution.Attribution | None = None  # the line that named the backend, when inferred
+    untailored: str | None = None  # the fix before tailor.py fitted it to the versions
 
 
-def match(text: str, *, limit: int | None = None) -> list[Explained]:
+@dataclass
+class Result:
+    """explain's answer for one input: every known problem found, ranked, and what was read."""
+    found: list[Explained]
+    size: int  # bytes read
+    lines: int  # lines read
+    blank: bool  # the input held nothing but white space
+    versions: Versions  # what the fixes were fitted to (knowledge/tailor.py)
+
+
+def examine(source, env: Versions | None = None) -> Result:
+    """Read `source` whole (a str, bytes, a binary or text stream: a file or stdin of any size, in
+    constant memory) and explain every known problem in it, ranked, with real line numbers. The
+    fixes are fitted to `env` (the checked environment's versions), else to the versions the input
+    names, else carry placeholders a shell refuses."""
+    s = scan(source if source is not None else "", probes=tailor.PROBES)
+    v = env if env is not None and env.known else tailor.from_probes(s.probed)
+    if env is not None and v is not env:  # the env's torch is unknown: the log's versions, the env's interpreter
+        v = dataclasses.replace(v, target=env.target)
+    return Result(_attribute(s, v), s.size, len(s.lines), s.blank, v)
+
+
+def match(text, *, limit: int | None = None) -> list[Explained]:
     """The known problems in an error text or a log, best first, each with its backend."""
-    found = find(text)
-    lines = normalize(text or "").split("\n")
+    found = examine(text).found
+    return found[:limit] if limit else found
+
+
+def _attribute(s: Scan, v: Versions) -> list[Explained]:
+    lines = s.lines
     out = []
-    for m in found:
+    for m in s.found:
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
             continue  # another (non-attention) library's failure
         if attribution.needs_backend(m.entry) and attribution.nearest(lines, m.line) is None:
             continue
+        if attribution.required_by_other(m.entry, lines, m.line):
+            continue  # a loader error of a library that is no attention backend
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         title, fix = attribution.wording(m.entry, backend)
+        fix = fix or m.entry.plain_fix
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
-                             fix=fix or m.entry.plain_fix, named_by=named_by))
-    return out[:limit] if limit else out
+                             fix=tailor.tailor(fix, v), named_by=named_by, untailored=fix))
+    return out
 
 
 def lookup(target: str) -> tuple[list[Match] | list[Entry], str]:
@@ -80,10 +103,11 @@ def backend_of(e: Entry) -> str | None:
     return e.backend or BACKEND_PREFIX.get(e.id.split(".", 1)[0])
 
 
-def entry_dict(e: Entry, m: Match | None = None) -> dict:
+def entry_dict(e: Entry, m: Match | None = None, versions: Versions | None = None) -> dict:
     x = m if isinstance(m, Explained) else None
+    fix = x.fix if x else tailor.tailor(e.plain_fix, versions or Versions())
     d = {"id": e.id, "backend": x.backend if x else backend_of(e), "title": x.title if x else e.headline,
-         "cause": e.cause or None, "fix": x.fix if x else e.plain_fix, "severity": e.severity, "section": e.section}
+         "cause": e.cause or None, "fix": fix, "severity": e.severity, "section": e.section}
     if x and x.named_by:
         d["backend_from"] = {"line": x.named_by.line, "text": x.named_by.text}
     if e.guide_claim or e.truth:
@@ -95,9 +119,18 @@ def entry_dict(e: Entry, m: Match | None = None) -> dict:
     return d
 
 
-def to_json(found: list) -> dict:
-    items = [entry_dict(x.entry, x) if isinstance(x, Match) else entry_dict(x) for x in found]
-    return {"matches": items}
+def to_json(found: list, *, total: int | None = None, result: Result | None = None,
+            versions: Versions | None = None) -> dict:
+    """{"matches": [...]} and, for an input, how many were found and what was read."""
+    v = result.versions if result else versions
+    items = [entry_dict(x.entry, x) if isinstance(x, Match) else entry_dict(x, None, v) for x in found]
+    out: dict = {"matches": items}
+    if result is not None:
+        out["found"] = len(result.found) if total is None else total
+        out["read"] = {"bytes": result.size, "lines": result.lines}
+    if v is not None and v.known:
+        out["versions"] = {"torch": v.torch, "index": v.index, "from": v.source}
+    return out
 
 
 def list_json() -> dict:
@@ -119,11 +152,19 @@ def printed(draw):
     return run
 
 
+def headline(shown: int, total: int) -> str:
+    if shown < total:
+        return f"{total} known problems found, showing {shown} (--limit), most likely cause first:"
+    return f"{total} known problem(s) in the input, most likely cause first:"
+
+
 @printed
-def render_entries(console: Console, found: list, by: str) -> None:
+def render_entries(console: Console, found: list, by: str, *, total: int | None = None,
+                   versions: Versions | None = None) -> None:
     many = len(found) > 1
     if by == "text" and found:
-        console.print(Text(f"{len(found)} known problem(s) in the input, most likely cause first:", style="bold"))
+        console.print(Text(headline(len(found), len(found) if total is None else total), style="bold"))
+
     for i, x in enumerate(found, 1):
         m = x if isinstance(x, Match) else None
         e = m.entry if m else x
@@ -149,9 +190,14 @@ def render_entries(console: Console, found: list, by: str) -> None:
         if e.cause:
             grid.add_row("", "why:", Text(e.cause))
         console.print(grid)
-        fix = xm.fix if xm else e.plain_fix
+        fix = xm.fix if xm else tailor.tailor(e.plain_fix, versions or Versions())
         if fix:  # never wrapped, so a copied command stays whole
             console.print(Text("   fix: ", style="bold") + Text(fix), soft_wrap=True)
+            if fix != e.plain_fix and fix != (xm.untailored if xm else None):
+                v = versions or Versions()
+                said = (f"torch {v.torch}" + (f" ({v.index})" if v.index else "") + f", read from {v.source}"
+                        if v.known else "your torch is not known: --python PATH (or --from REPORT.json) fills it in")
+                console.print(Text("   for: ", style="bold") + Text(said, style="dim"), soft_wrap=True)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(width=2)
         grid.add_column(no_wrap=True, style="bold")
@@ -174,3 +220,59 @@ def render_list(console: Console) -> None:
     for e in sorted(entries().values(), key=lambda e: e.id):
         tbl.add_row(e.id, backend_of(e) or "-", e.headline)
     console.print(tbl)
+
+
+# ---- what the command line's TARGET is ------------------------------------------------------------
+
+LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".json", ".md", ".stderr", ".stdout")
+
+
+def classify(target: str) -> str:
+    """What `explain TARGET` was given: "stdin" ('-'), "id" (a finding id), "path" (a file to read),
+    or "text" (an error message). A name that is both an id and a file is the id (ids have no '/':
+    write ./NAME for the file). A single word that looks like a path (a '/' or '\\' in it, or a log's
+    suffix) but names no file is a UsageError, not a message that matches nothing."""
+    import os
+
+    from .model import UsageError
+
+    if target == "-":
+        return "stdin"
+    if target in entries():
+        return "id"
+    path = os.path.expanduser(target)
+    if "\n" not in target and os.path.exists(path):
+        if os.path.isdir(path):
+            raise UsageError(f"explain: {target} is a directory; give a log file (or - to read stdin)")
+        return "path"
+    one_word = not any(c.isspace() for c in target)
+    if one_word and ("/" in target or "\\" in target or target.lower().endswith(LOG_SUFFIXES)):
+        raise UsageError(f"explain: {target}: no such file")
+    return "text"
+
+
+def open_input(target: str):
+    """The binary stream of a file TARGET, or a UsageError saying why it cannot be read."""
+    import os
+
+    from .model import UsageError
+
+    try:
+        return open(os.path.expanduser(target), "rb")
+    except OSError as e:
+        raise UsageError(f"explain: cannot read {target}: {e.strerror or e}") from None
+
+
+def environment(python: str | None, from_report: str | None) -> Versions | None:
+    """The versions of the environment the fixes are for: --python's interpreter or --from's report."""
+    from .model import UsageError
+
+    if python and from_report:
+        raise UsageError("explain: give --python or --from, not both")
+    if python:
+        return tailor.from_python(python)
+    if from_report:
+        from .saved import load_report
+
+        return tailor.from_facts(load_report(from_report)["facts"], from_report)
+    return None

@@ -103,7 +103,11 @@ def test_expected_entries_are_found():
 
 @pytest.mark.parametrize("s", UNRELATED, ids=lambda s: s.path.name)
 def test_unrelated_log_matches_nothing(s):
-    assert [m.entry.id for m in match(s.text)] == []
+    """No problem is claimed in a log whose failure is not attention's. A note that is never a
+    failure's cause (an info entry such as sdpa.built-without-flash, the benign Windows warning that
+    ostris/ai-toolkit#34 carries beside its real pickle error) may still be said."""
+    notes = {m.entry.id for m in match(s.text) if m.entry.severity == "info" and not m.entry.can_cause}
+    assert [m.entry.id for m in match(s.text) if m.entry.id not in notes] == []
 
 
 def test_unrelated_corpus_is_there():

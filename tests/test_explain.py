@@ -92,7 +92,7 @@ def test_explain_json_shape_and_exit_codes(cli):
         assert {"id", "backend", "title", "cause", "fix"} <= set(m)
         assert m["backend"] == "xformers" and m["title"] and m["fix"] and "{" not in m["title"]
     code, out, _ = cli("explain", "--json", "-", stdin="nothing to see\n")
-    assert code == 1 and json.loads(out) == {"matches": []}
+    assert code == 1 and json.loads(out) == {"matches": [], "found": 0, "read": {"bytes": 15, "lines": 1}}
     code, out, _ = cli("explain", "--json", "sdpa.no-kernel")
     assert code == 0 and [m["id"] for m in json.loads(out)["matches"]] == ["sdpa.no-kernel"]
 

@@ -354,7 +354,7 @@ def _import_facts(name: str, dist: str, err_type: str, traceback: str, warnings=
     ("cute", "flash-attn-4", "ModuleNotFoundError",
      "Traceback (most recent call last):\n  File \"/v/lib/python3.12/site-packages/flash_attn/cute/interface.py\", line 28, in <module>\n"
      "    from quack.cute_dsl_utils import ParamsBase\nModuleNotFoundError: No module named 'quack'",
-     "cute.dsl-drift", None),
+     "import.dep-missing", None),  # quack-kernels is not installed in these facts: that, not drift (row 10)
     ("xformers", "xformers", "PermissionError",
      "Traceback (most recent call last):\n  File \"/v/lib/python3.12/site-packages/xformers/__init__.py\", line 50, in <module>\n"
      "PermissionError: [Errno 13] Permission denied: '/home/u/.triton/cache/ab12'",

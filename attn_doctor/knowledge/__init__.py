@@ -52,6 +52,10 @@ class Entry:
     # Can its patterns be why an import or a run failed (an exception, an abort)? None: as its severity
     # says (errors can, warnings and notes are printed by runs that go on). Set where that is wrong.
     fails: bool | None = None
+    # A message printed because something else failed first (a build's final "error: command ...
+    # failed", ninja's FAILED line, a trainer's fallback warning, a watchdog timeout): explain ranks
+    # it after every cause it finds in the same input.
+    symptom: bool = False
 
     @property
     def headline(self) -> str:

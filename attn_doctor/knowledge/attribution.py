@@ -63,6 +63,7 @@ class _Rules:
     kernel_only: frozenset[str]  # entries claimed only when the failing Triton kernel is attention's
     kernel_context: tuple[re.Pattern, ...]  # lines that show an attention kernel (Inductor's)
     needs_backend: frozenset[str]  # catch-alls claimed only when the log names a backend near them
+    required_by: frozenset[str]  # loader errors whose '(required by X.so)' must be an attention library's
 
 
 @lru_cache(maxsize=1)
@@ -76,7 +77,8 @@ def rules() -> _Rules:
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
                   frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
                   frozenset(only.get("ids", ())), tuple(re.compile(p, re.IGNORECASE) for p in only.get("context", ())),
-                  frozenset(data.get("needs_backend", {}).get("ids", ())))
+                  frozenset(data.get("needs_backend", {}).get("ids", ())),
+                  frozenset(data.get("required_by", {}).get("ids", ())))
 
 
 def backend_named(line: str) -> str | None:
@@ -104,6 +106,21 @@ def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
         return False
     found = nearest(lines, line)
     return found is not None and found.backend == "foreign"
+
+
+REQUIRED_BY = re.compile(r"\(required by ([^)\n]+)\)")
+
+
+def required_by_other(entry: Entry, lines, line: int) -> bool:
+    """Is this a loader error whose '(required by X)' names a library that is no attention backend,
+    with nothing near the error naming one? (see [required_by] in attribution.toml)"""
+    if entry.id not in rules().required_by or not 0 < line <= len(lines):
+        return False
+    m = REQUIRED_BY.search(lines[line - 1])
+    if m is None or backend_named(m.group(1)) not in (None, "foreign"):
+        return False
+    found = nearest(lines, line)
+    return found is None or found.backend == "foreign"
 
 
 def needs_backend(entry: Entry) -> bool:

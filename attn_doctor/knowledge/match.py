@@ -1,17 +1,28 @@
 """Match an error text or a whole log against the knowledge entries' patterns, best first.
 
-How a log is read:
-- Every pattern of every entry is searched; an entry's score is how specific its best hit is (the
-  literal characters of the pattern), plus a little for each further pattern that hit.
+How a log is read (`scan`):
+- The whole input, streamed: a file or stdin of any size is read in blocks of whole lines, in
+  constant memory, and every line number is counted from the start of the input.
+- A prefilter keeps it fast: every pattern has needles (literal strings one of which any match must
+  contain, `needles()`). Each line's shape (lower-cased, digits and a-f as 0) is looked up once: a training
+  log repeats a few hundred shapes millions of times, so only new shapes are searched for needles.
+  The patterns then run only on the lines around a line holding one of their needles (SPAN bytes
+  and SPAN_LINES lines either side, more than any pattern stretches across lines), so a 50 MB log
+  with no error in it costs one pass of bytes operations.
+- An entry's score is how specific its best hit is (the literal characters of the pattern), plus a
+  little for each further pattern that hit.
 - Specific beats generic: an entry whose hits all lie on lines already claimed by a more specific
   entry is dropped (the same error line is explained once). A `generic` entry (a catch-all) is
   judged line by line: it is reported when one of its lines has no specific entry that can be a
   failure's cause on or near it (within NEAR lines: the same traceback), so a note or a warning
   elsewhere in the log never hides an error nobody names.
-- Several errors in one log are each reported, ranked by where they first occur: an earlier error
-  is usually the cause of the later ones (a warning about the driver before "no CUDA GPUs", a
-  failed import before the crash it leads to, the first exception of a chained traceback).
-  Notes (info entries: deprecations, optional mismatches) come last.
+- Several errors in one log are each reported, ranked so a root cause comes before its symptoms:
+  by where they first occur (an earlier error is usually the cause of the later ones: a warning
+  about the driver before "no CUDA GPUs", a failed import before the crash it leads to, the first
+  exception of a chained traceback), except that a `symptom` entry (a message printed after some
+  other failure: the build's final "error: command ... failed", ninja's FAILED line, a trainer's
+  fallback warning, a watchdog timeout) comes after every cause found. Notes (info entries:
+  deprecations, optional mismatches) come last.
 - attn-doctor's own output names its findings as `[some.id]` (text) or `"id": "some.id"` (JSON);
   pasting it into `explain -` explains those findings.
 """
@@ -19,8 +30,12 @@ How a log is read:
 from __future__ import annotations
 
 import bisect
+import codecs
+from itertools import accumulate
+import io
 import re
 from dataclasses import dataclass, field
+from typing import BinaryIO, Iterable, Iterator
 
 try:  # the regex parser: re._parser from Python 3.11, sre_parse before
     from re import _parser as _sre
@@ -30,11 +45,25 @@ from functools import lru_cache
 
 from . import Entry, entries
 
-MAX_TEXT = 2_000_000  # characters of a log that are searched (the tail, where errors land)
+BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
+LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
+SPAN = 16_384  # bytes either side of a needle's line that a match may reach (tests/test_explain_stream.py)
+SPAN_LINES = 8  # and at least this many lines either side
+CONTEXT_LINES = 90  # lines kept around each entry's first hit (attribution.py looks 80 up and down)
+CONTEXT_CHARS = 2_000  # of each such line
+MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched again)
 MAX_HITS = 50  # occurrences of one pattern that are counted
+MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+ANSI_BYTES = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 ID_TAG = re.compile(r"\[([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\]|\"id\":\s*\"([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\"")
+# A line's shape: lower-cased, and every digit and hex letter (a-f) as 0, so lines that differ only
+# in numbers, hashes, addresses or run ids share one shape. A needle is shaped the same way (a
+# needle's shape in a line's shape is necessary for the needle in the line), in one translate.
+_SHAPE = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789abcdef",
+                         b"000000" + b"GHIJKLMNOPQRSTUVWXYZ".lower() + b"0" * 15)
+_SHAPE_STR = str.maketrans("abcdef123456789", "000000000000000")
 
 
 @dataclass
@@ -42,8 +71,8 @@ class Match:
     entry: Entry
     score: float  # how specific the best hit is
     evidence: str  # the line of the first hit
-    position: int  # where in the text it first matched (earlier errors are often the cause)
-    line: int = 0  # 1-based line of the first hit
+    position: int  # where in the input it first matched (earlier errors are often the cause)
+    line: int = 0  # 1-based line of the first hit, counted from the start of the input
     count: int = 1  # on how many lines it shows
     lines: list[int] = field(default_factory=list)  # the lines that matched (first few)
 
@@ -72,29 +101,147 @@ def _min_literals(sub) -> int:
 
 
 def required_literal(pattern: str) -> str:
-    """The longest run of characters every match contains (lower-cased), or "" when there is none:
-    a cheap `in` test that skips the regex on logs that cannot match."""
-    best, run = "", []
+    """The longest run of characters every match contains (lower-cased), or "" when there is none."""
+    alts = needles(pattern, min_len=1, masked=False)
+    return alts[0] if len(alts) == 1 else ""
 
-    def walk(sub):
-        nonlocal best, run
-        for op, av in sub:
-            name = str(op)
-            if name == "LITERAL":
-                run.append(chr(av))
-                continue
-            if name == "SUBPATTERN" and not av[1] and not av[2]:  # a plain group: its literals still run on
-                walk(av[-1])
-                continue
-            if len(run) > len(best):
-                best = "".join(run)
-            run = []
-        return best
 
-    walk(_sre.parse(pattern))
-    if len(run) > len(best):
-        best = "".join(run)
-    return best.lower()
+def _caseless(c: str) -> bool:
+    """Can `c` stand in a needle: ASCII (the shape lower-cases it), or a character without case (CJK,
+    Devanagari: bytes.lower() leaves their UTF-8 alone, and so does IGNORECASE)?"""
+    return c.isascii() or c.lower() == c.upper() == c
+
+
+_ZERO_WIDTH = {"AT", "ASSERT", "ASSERT_NOT"}
+_REPEATS = {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
+
+
+def _better(a: tuple[str, ...], b: tuple[str, ...] | None) -> bool:
+    if b is None:
+        return True
+    return (min(map(len, a)), -len(a), sum(map(len, a))) > (min(map(len, b)), -len(b), sum(map(len, b)))
+
+
+def _alternatives(sub) -> tuple[str, ...] | None:
+    """Strings one of which every match of the parsed `sub` contains (the best such set), or None."""
+    best: tuple[str, ...] | None = None
+    run: list[str] = []
+
+    def consider(cand):
+        nonlocal best
+        if cand and _better(cand, best):
+            best = cand
+
+    def flush():
+        if run:
+            consider(("".join(run),))
+            run.clear()
+
+    for op, av in sub:
+        name = str(op)
+        if name == "LITERAL":
+            c = chr(av)
+            if c == "\n" or not _caseless(c):  # a line's shape never holds a newline
+                flush()
+            else:
+                run.append(c.lower())
+        elif name in _ZERO_WIDTH:
+            continue  # takes no characters: the literals either side are adjacent in every match
+        elif name == "SUBPATTERN":
+            inner = list(av[-1])
+            if inner and all(str(o) == "LITERAL" and chr(a) != "\n" and _caseless(chr(a)) for o, a in inner):
+                run.extend(chr(a).lower() for _, a in inner)  # a plain group of literals: the run goes on
+            else:
+                flush()
+                consider(_alternatives(av[-1]))
+        elif name == "BRANCH":
+            flush()
+            sets = [_alternatives(b) for b in av[1]]
+            if all(sets):
+                consider(tuple(sorted(set().union(*sets))))
+        elif name in _REPEATS and av[0] >= 1:
+            flush()
+            consider(_alternatives(av[2]))
+        elif name == "ATOMIC_GROUP":
+            flush()
+            consider(_alternatives(av))
+        else:
+            flush()
+    flush()
+    return best
+
+
+@lru_cache(maxsize=None)
+def needles(pattern: str, min_len: int = MIN_NEEDLE, masked: bool = True) -> tuple[str, ...]:
+    """Literal strings (lower-cased; digits as 0 when `masked`) one of which every match of `pattern`
+    contains: the prefilter's needles. () when no such set has strings of `min_len` characters or
+    more (the pattern is then run on every line: tests/test_explain_stream.py keeps that from
+    happening to a shipped pattern)."""
+    alts = _alternatives(_sre.parse(pattern))
+    if not alts or min(map(len, alts)) < min_len:
+        return ()
+    if masked:
+        alts = tuple(sorted({shape(a) for a in alts}))
+    return alts
+
+
+def shape(needle: str) -> str:
+    """A (lower-cased) needle as the prefilter sees lines: digits and a-f as 0."""
+    return needle.translate(_SHAPE_STR)
+
+
+def _can_match_newline(op, av) -> bool:
+    name = str(op)
+    if name == "LITERAL":
+        return av == 10
+    if name == "NOT_LITERAL":
+        return av != 10
+    if name == "ANY":
+        return False  # the knowledge compiles without DOTALL
+    if name == "IN":
+        items = [(str(o), a) for o, a in av]
+        negate = bool(items) and items[0][0] == "NEGATE"
+        hit = False
+        for o, a in items:
+            if o == "LITERAL" and a == 10:
+                hit = True
+            elif o == "RANGE" and a[0] <= 10 <= a[1]:
+                hit = True
+            elif o == "CATEGORY" and (str(a).endswith("_SPACE") != ("NOT" in str(a))):
+                hit = True  # \s, or \W / \D (not-word and not-digit hold the line end)
+        return (not hit) if negate else hit
+    if name == "CATEGORY":
+        return str(av).endswith("_SPACE") != ("NOT" in str(av))
+    return False
+
+
+def _walk_newline(sub) -> bool:
+    for op, av in sub:
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            if av[1] and _walk_newline(av[2]):
+                return True
+        elif name == "SUBPATTERN":
+            if _walk_newline(av[-1]):
+                return True
+        elif name == "BRANCH":
+            if any(_walk_newline(b) for b in av[1]):
+                return True
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            continue
+        elif name == "ATOMIC_GROUP":
+            if _walk_newline(av):
+                return True
+        elif _can_match_newline(op, av):
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def spans_lines(pattern: str) -> bool:
+    """Can a match of `pattern` hold a line end? If not, it lies on its needle's line alone, and the
+    matcher runs it on that line only (a common needle then costs one short search per line)."""
+    return _walk_newline(_sre.parse(pattern))
 
 
 @lru_cache(maxsize=None)
@@ -102,98 +249,435 @@ def _specificity(pattern: str) -> int:
     return literal_chars(pattern)
 
 
-@lru_cache(maxsize=None)
-def _needle(pattern: str) -> str:
-    lit = required_literal(pattern)
-    return lit if len(lit) >= 4 else ""
-
-
 def normalize(text: str) -> str:
-    """The searchable text: its tail, without terminal colours or Windows line ends."""
-    if len(text) > MAX_TEXT:
-        text = text[-MAX_TEXT:]
-    # A lone \r (a progress bar redrawing itself) stays: line numbers keep matching the user's file.
+    """The searchable text: without terminal colours or Windows line ends. A lone \\r (a progress
+    bar redrawing itself) stays, so line numbers keep matching the user's file."""
     return ANSI.sub("", text).replace("\r\n", "\n")
 
 
-class _Lines:
-    """Offsets → 1-based line numbers and line text, computed once per text."""
+# ---- the prefilter -------------------------------------------------------------------------------
 
-    def __init__(self, text: str):
-        self.text = text
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+_ID = -1  # the pseudo-pattern of attn-doctor's own `[id]` tags
 
-    def number(self, pos: int) -> int:
-        return bisect.bisect_right(self.starts, pos)
 
-    def ends(self, start: int, end: int) -> set[int]:
-        """The first and last line of a hit: what it claims (not a long lazy window in between)."""
-        return {self.number(start), self.number(max(start, end - 1))}
+class _Index:
+    """The patterns of a set of entries, their needles and the shapes of lines already looked at."""
 
-    def line(self, number: int, at: int | None = None) -> str:
-        """Line `number`; with `at`, only its \r-separated segment that holds offset `at`."""
-        a = self.starts[number - 1]
-        b = self.starts[number] - 1 if number < len(self.starts) else len(self.text)
-        if at is not None:
-            a = self.text.rfind("\r", a, at) + 1 or a
-            j = self.text.find("\r", at, b)
-            b = b if j == -1 else j
-        return self.text[a:b].strip()
+    def __init__(self, ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()):
+        known = entries()
+        self.known = known
+        self.ids = ids
+        self.patterns: list[tuple[Entry | None, str, re.Pattern]] = []  # entry None: a probe
+        self.probe_names: dict[int, str] = {}
+        self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
+        self.needles: dict[bytes, list[int]] = {}
+        self.always: list[int] = []  # patterns without needles: run on every line
+        for e in known.values():
+            if ids is not None and e.id not in ids:
+                continue
+            for pattern, rx in zip(e.patterns, e.compiled):
+                k = len(self.patterns)
+                self.patterns.append((e, pattern, rx))
+                if spans_lines(pattern):
+                    self.wide.add(k)
+                alts = needles(pattern)
+                if not alts:
+                    self.always.append(k)
+                for a in alts:
+                    self.needles.setdefault(a.encode(), []).append(k)
+        for name, pattern in probes:  # not problems: facts the caller wants from the input (tailor.py)
+            k = len(self.patterns)
+            self.patterns.append((None, pattern, re.compile(pattern, re.IGNORECASE | re.MULTILINE)))
+            self.probe_names[k] = name
+            if spans_lines(pattern):
+                self.wide.add(k)
+            for a in needles(pattern):
+                self.needles.setdefault(a.encode(), []).append(k)
+            if not needles(pattern):
+                self.always.append(k)
+        for eid in known if ids is None else ids & set(known):
+            self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
+        self.needles.setdefault(b'"id":', []).append(_ID)
+        self.shapes: dict[bytes, frozenset[int]] = {}
 
+    def hot(self, shapes: list[bytes]) -> list[tuple[int, frozenset[int]]]:
+        """(index, patterns) of the lines whose shape holds a needle."""
+        cache = self.shapes
+        distinct = set(shapes)
+        new = [s for s in distinct if s not in cache]
+        if new:
+            if len(cache) + len(new) > MAX_SHAPES:
+                cache.clear()
+            self._learn(new)
+        if not any(cache[s] for s in distinct):
+            return []
+        return [(i, cache[s]) for i, s in enumerate(shapes) if cache[s]]
+
+    def _learn(self, new: list[bytes]) -> None:
+        joined = b"\n".join(new)
+        starts = [0]
+        for s in new[:-1]:
+            starts.append(starts[-1] + len(s) + 1)
+        found: dict[int, set[int]] = {}
+        for needle, pats in self.needles.items():
+            i = joined.find(needle)
+            while i != -1:
+                k = bisect.bisect_right(starts, i) - 1
+                found.setdefault(k, set()).update(pats)
+                nxt = starts[k + 1] if k + 1 < len(starts) else len(joined)
+                i = joined.find(needle, nxt)
+        empty: frozenset[int] = frozenset()
+        for k, s in enumerate(new):
+            self.shapes[s] = frozenset(found[k]) if k in found else empty
+
+
+def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
+    """The index for these entries and probes, built once (again when the entries change: a test
+    that adds one)."""
+    known = entries()
+    return _cached_index(ids, probes, tuple(map(id, known.values())))
+
+
+@lru_cache(maxsize=8)
+def _cached_index(ids, probes, _entries_fingerprint) -> _Index:
+    return _Index(ids, probes)
+
+
+# ---- reading the input in blocks -------------------------------------------------------------------
+
+def _chunks(source) -> Iterator[bytes]:
+    """The input as UTF-8 bytes, in pieces: a str, bytes, a binary or text stream, or an iterable of
+    bytes. A UTF-16 file (Windows PowerShell's `>` writes one) is re-encoded."""
+    if isinstance(source, str):
+        data = source.encode("utf-8", "surrogatepass")
+        for i in range(0, len(data), BLOCK):
+            yield data[i:i + BLOCK]
+        return
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        pieces: Iterable[bytes] = (data[i:i + BLOCK] for i in range(0, len(data), BLOCK))
+    elif hasattr(source, "read"):
+        stream = getattr(source, "buffer", source)
+        first = stream.read(BLOCK)
+        if isinstance(first, str):  # a text stream without a buffer (io.StringIO)
+            yield first.encode("utf-8", "surrogatepass")
+            while len(first) == BLOCK and (first := stream.read(BLOCK)):
+                yield first.encode("utf-8", "surrogatepass")
+            return
+
+        def rest(piece=first):
+            # A buffered read(n) gathers raw reads until it has n bytes or one returns nothing, so a
+            # short piece is the end of the input. A terminal's Ctrl-D is such an end but not a
+            # lasting one: reading again would wait for another paste.
+            yield piece
+            while len(piece) == BLOCK and (piece := stream.read(BLOCK)):
+                yield piece
+        pieces = rest()
+    else:
+        pieces = iter(source)
+    pieces = iter(pieces)
+    head = next(pieces, b"")
+    if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        decoder = codecs.getincrementaldecoder("utf-16")("replace")
+        yield decoder.decode(head).encode("utf-8")
+        for piece in pieces:
+            yield decoder.decode(piece).encode("utf-8")
+        yield decoder.decode(b"", final=True).encode("utf-8")
+        return
+    if head.startswith(codecs.BOM_UTF8):
+        head = head[len(codecs.BOM_UTF8):]
+    yield head
+    yield from pieces
+
+
+@dataclass
+class _Block:
+    data: bytes  # whole lines (the last one may lack its end), colours stripped, \r\n as \n
+    first_line: int  # 1-based number of its first line
+    hot: list[tuple[int, frozenset[int]]]  # (line index in the block, patterns) worth a look
+    starts: list[int] | None = None  # byte offset of each line (only for blocks with hot lines)
+
+    end_line: int = 0  # the number of the line after its last one
+
+    def __post_init__(self):
+        self.end_line = self.first_line + self.data.count(b"\n") + (0 if self.data.endswith(b"\n") else 1)
+
+    def line_starts(self) -> list[int]:
+        """Byte offset of each line (computed once, only for blocks with hot lines)."""
+        if self.starts is None:
+            sums = list(accumulate(map(len, self.data.split(b"\n")), initial=0))  # C loops: split, len, sum
+            self.starts = [sums[i] + i for i in range(len(sums) - 1)]
+            if self.data.endswith(b"\n") and len(self.starts) > 1:
+                self.starts.pop()  # the empty "line" after the last line end
+        return self.starts
+
+
+def _blocks(source, index: _Index) -> Iterator[_Block]:
+    line = 1
+    carry = b""
+    for piece in _chunks(source):
+        if not piece:
+            continue
+        carry += piece
+        if len(carry) < BLOCK:
+            continue
+        cut = carry.rfind(b"\n") + 1
+        if cut == 0 and len(carry) < LONG_LINE:
+            continue
+        data, carry = (carry[:cut], carry[cut:]) if cut else (carry, b"")
+        block = _make_block(data, line, index)
+        # a line cut in two (a log without line ends): its second part keeps the number
+        line = block.end_line - (0 if block.data.endswith(b"\n") else 1)
+        yield block
+    if carry:
+        yield _make_block(carry, line, index)
+
+
+def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
+    if b"\x1b" in data:
+        data = ANSI_BYTES.sub(b"", data)
+    if b"\r\n" in data:
+        data = data.replace(b"\r\n", b"\n")
+    shapes = data.translate(_SHAPE).split(b"\n")
+    if data.endswith(b"\n"):
+        shapes.pop()
+    hot = index.hot(shapes)
+    if index.always:
+        every = frozenset(index.always)
+        hot = [(i, every | dict(hot).get(i, frozenset())) for i in range(len(shapes))]
+    return _Block(data, first_line, hot)
+
+
+# ---- the search ------------------------------------------------------------------------------------
 
 @dataclass
 class _Candidate:
     entry: Entry
-    score: float
-    position: int
-    count: int
-    lines: set[int]
-    first_line: int
+    best: int = 0  # the specificity of its most specific pattern that hit
+    patterns: set = field(default_factory=set)  # which of its patterns hit
+    position: int = -1
+    first_line: int = 0
+    evidence: str = ""
+    starts: set[int] = field(default_factory=set)  # the lines where a hit begins: how many times it shows
+    lines: set[int] = field(default_factory=set)  # the first and last line of each hit: what it claims
+
+    @property
+    def score(self) -> float:
+        return self.best + 2 * (len(self.patterns) - 1)
+
+    @property
+    def count(self) -> int:
+        return len(self.starts)
 
 
-def _candidates(text: str, lines: _Lines, ids: set[str] | None) -> list[_Candidate]:
-    known = entries()
-    lowered = text.lower()
-    tagged: dict[str, list[tuple[int, int]]] = {}
-    for m in ID_TAG.finditer(text):
-        eid = m.group(1) or m.group(2)
-        if eid in known:
-            tagged.setdefault(eid, []).append((m.start(), m.end()))
-    out = []
-    for e in known.values():
-        if ids is not None and e.id not in ids:
-            continue
-        best, distinct = 0, 0
-        first: int | None = None
-        hit_lines: set[int] = set()
-        starts: set[int] = set()  # the lines where a hit begins: how many times the problem shows
-        for pattern, rx in zip(e.patterns, e.compiled):
-            needle = _needle(pattern)
-            if needle and needle not in lowered:
+class Lines:
+    """The lines of the input explain needs beyond the matches (attribution looks around each
+    entry's first hit): a list-like view, 0-based like a list of the input's lines, "" elsewhere."""
+
+    def __init__(self, context: dict[int, str] | None = None, count: int = 0):
+        self.context = context if context is not None else {}
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i: int) -> str:
+        return self.context.get(i + 1, "")
+
+
+@dataclass
+class Scan:
+    """What one pass over an input found."""
+    found: list[Match]  # ranked (see the module docstring), every one of them
+    lines: Lines  # the input's lines around each first hit, and how many lines it has
+    size: int = 0  # bytes read
+    blank: bool = True  # nothing but white space in it
+    probed: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)  # probe name -> [(line, groups)]
+
+
+def _line_of(nl: list[int], pos: int) -> int:
+    """0-based line (within a region) of character `pos`, given the region's newline positions."""
+    return bisect.bisect_right(nl, pos - 1) if pos else 0
+
+
+class _Scanner:
+    def __init__(self, index: _Index):
+        self.index = index
+        self.cands: dict[str, _Candidate] = {}
+        self.hits = [0] * len(index.patterns)
+        self.tags = 0
+        self.context: dict[int, str] = {}
+        self.probed: dict[str, list[tuple[int, dict]]] = {}
+
+    def block(self, prev: _Block | None, cur: _Block, nxt: _Block | None) -> None:
+        """Search the lines around cur's hot lines (and the hot lines of its neighbours that reach
+        into it); keep the hits that begin in cur."""
+        parts = [b for b in (prev, cur, nxt) if b is not None]
+        offset, base = {}, 0
+        for b in parts:
+            offset[id(b)] = base
+            base += len(b.data)
+        lo, hi = offset[id(cur)], offset[id(cur)] + len(cur.data)
+        wide = self.index.wide
+        windows = []
+        joined: list[bytes] = []
+
+        def buf_of(parts: list[_Block]) -> bytes:  # the three blocks' bytes, joined once
+            if not joined:
+                joined.append(b"".join(b.data for b in parts))
+            return joined[0]
+
+        for b in parts:
+            if not b.hot:
                 continue
-            hit = False
-            for k, m in enumerate(rx.finditer(text)):
-                if k >= MAX_HITS:
+            starts = b.line_starts()
+            off = offset[id(b)]
+            for i, pats in b.hot:
+                a = off + starts[i]
+                z = off + (starts[i + 1] if i + 1 < len(starts) else len(b.data))
+                pats = frozenset(p for p in pats if p == _ID or self.hits[p] < MAX_HITS)
+                if not pats:
+                    continue
+                far = pats & wide
+                if far:  # patterns that may reach across lines: the window around the line
+                    if z + SPAN >= lo and a - SPAN <= hi:
+                        windows.append((*_widen(buf_of(parts), a, z), far))
+                if pats - far and lo <= a < hi:  # the rest match on this line alone
+                    windows.append((a, z, pats - far))
+        if not windows:
+            return
+        buf = buf_of(parts)
+        first_line = parts[0].first_line
+        regions: list[list] = []
+        for a, z, pats in sorted(windows, key=lambda w: w[0]):
+            if regions and a < regions[-1][1]:
+                regions[-1][1] = max(regions[-1][1], z)
+                regions[-1][2] = regions[-1][2] | pats
+            else:
+                regions.append([a, z, pats])
+        at, line = 0, first_line
+        for a, z, pats in regions:  # in order: count the line ends between one region and the next
+            line += buf.count(b"\n", at, a)
+            at = a
+            self._region(buf, a, z, line, pats, cur)
+
+    def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block) -> None:
+        text = buf[a:z].decode("utf-8", "replace")
+        nl = [m.start() for m in re.finditer("\n", text)]
+        own_lo, own_hi = cur.first_line, cur.end_line
+        index = self.index
+        for p in sorted(pats):
+            if p == _ID:
+                self._tags(buf, a, text, nl, line0, own_lo, own_hi)
+                continue
+            e, pattern, rx = index.patterns[p]
+            for m in rx.finditer(text):
+                if self.hits[p] >= MAX_HITS:
                     break
-                hit = True
-                starts.add(lines.number(m.start()))
-                hit_lines |= lines.ends(m.start(), m.end())
-                if first is None or m.start() < first:
-                    first = m.start()
-            if hit:
-                distinct += 1
-                best = max(best, _specificity(pattern))
-        for start, end in tagged.get(e.id, []):
-            starts.add(lines.number(start))
-            distinct += 1
-            best = ID_TAG_SCORE
-            hit_lines |= lines.ends(start, end)
-            if first is None or start < first:
-                first = start
-        if first is None:
-            continue
-        out.append(_Candidate(e, best + 2 * (distinct - 1), first, len(starts), hit_lines, lines.number(first)))
-    return out
+                start = line0 + _line_of(nl, m.start())
+                if not own_lo <= start < own_hi:
+                    continue
+                self.hits[p] += 1
+                if e is None:
+                    self.probed.setdefault(index.probe_names[p], []).append((start, m.groupdict()))
+                    continue
+                end = line0 + _line_of(nl, max(m.start(), m.end() - 1))
+                self._hit(e, _specificity(pattern), p, start, end, m.start(), text, nl, line0, buf, a)
+
+    def _tags(self, buf, a, text, nl, line0, own_lo, own_hi) -> None:
+        known, ids = self.index.known, self.index.ids
+        for m in ID_TAG.finditer(text):
+            eid = m.group(1) or m.group(2)
+            if eid not in known or (ids is not None and eid not in ids) or self.tags >= 10 * MAX_HITS:
+                continue
+            start = line0 + _line_of(nl, m.start())
+            if not own_lo <= start < own_hi:
+                continue
+            self.tags += 1
+            end = line0 + _line_of(nl, max(m.start(), m.end() - 1))
+            self._hit(known[eid], ID_TAG_SCORE, ("id", eid), start, end, m.start(), text, nl, line0, buf, a)
+
+    def _hit(self, e: Entry, spec: int, key, start: int, end: int, pos: int, text: str, nl: list[int],
+             line0: int, buf: bytes, a: int) -> None:
+        c = self.cands.get(e.id)
+        if c is None:
+            c = self.cands[e.id] = _Candidate(e)
+        c.best = max(c.best, spec)
+        c.patterns.add(key)
+        c.starts.add(start)
+        c.lines.update((start, end))
+        k = start - line0  # the hit's line within the region
+        ls = nl[k - 1] + 1 if k else 0
+        position = (start << 24) + min(pos - ls, (1 << 24) - 1)
+        if c.position == -1 or position < c.position:
+            c.position, c.first_line = position, start
+            le = nl[k] if k < len(nl) else len(text)
+            seg_a = text.rfind("\r", ls, pos) + 1 or ls
+            seg_z = text.find("\r", pos, le)
+            c.evidence = text[seg_a:le if seg_z == -1 else seg_z].strip()[:300]
+            self._keep_context(buf, a + len(text[:ls].encode("utf-8", "surrogatepass")), start)
+
+    def _keep_context(self, buf: bytes, at: int, line: int) -> None:
+        """Keep CONTEXT_LINES lines either side of `line` (which starts at byte `at` of buf)."""
+        if line in self.context and line + 1 in self.context and line - 1 in self.context:
+            return
+        a = at
+        for _ in range(CONTEXT_LINES):
+            if a <= 0:
+                break
+            a = buf.rfind(b"\n", 0, a - 1) + 1
+        z = at
+        for _ in range(CONTEXT_LINES + 1):
+            j = buf.find(b"\n", z)
+            if j == -1:
+                z = len(buf)
+                break
+            z = j + 1
+        first = line - buf.count(b"\n", a, at)
+        for k, raw in enumerate(buf[a:z].split(b"\n")):
+            self.context.setdefault(first + k, raw[:4 * CONTEXT_CHARS].decode("utf-8", "replace")[:CONTEXT_CHARS])
+
+
+def _widen(buf: bytes, a: int, z: int) -> tuple[int, int]:
+    """The window around the line [a, z): SPAN bytes and SPAN_LINES lines either side, whole lines."""
+    lo = a
+    for _ in range(SPAN_LINES):
+        if lo <= 0:
+            break
+        lo = buf.rfind(b"\n", 0, lo - 1) + 1
+    lo = min(lo, max(0, a - SPAN))
+    lo = buf.rfind(b"\n", 0, lo) + 1 if lo > 0 else 0
+    hi = z
+    for _ in range(SPAN_LINES):
+        j = buf.find(b"\n", hi)
+        if j == -1:
+            return lo, len(buf)
+        hi = j + 1
+    hi = max(hi, min(len(buf), z + SPAN))
+    j = buf.find(b"\n", hi)
+    return lo, len(buf) if j == -1 else j + 1
+
+
+def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], ...] = ()) -> Scan:
+    """Read `source` (a str, bytes, a stream or an iterable of bytes) to its end and find every
+    known problem in it, ranked (see the module docstring). `probes` ((name, pattern) pairs) are
+    searched with the same prefilter; their hits come back in Scan.probed."""
+    index = _index(frozenset(ids) if ids is not None else None, tuple(probes))
+    scanner = _Scanner(index)
+    prev = cur = None
+    size = 0
+    last_line = 0
+    blank = True
+    for block in _blocks(source, index):
+        size += len(block.data)
+        blank = blank and not block.data.strip()
+        last_line = block.end_line - 1
+        if cur is not None:
+            scanner.block(prev, cur, block)
+        prev, cur = cur, block
+    if cur is not None:
+        scanner.block(prev, cur, None)
+    return Scan(_rank(list(scanner.cands.values())), Lines(scanner.context, last_line), size, blank, scanner.probed)
 
 
 NEAR = 10  # lines: how far from a catch-all's line a specific cause still explains it (one traceback)
@@ -204,11 +688,7 @@ def _near(lines: list[int], n: int) -> bool:
     return i < len(lines) and lines[i] <= n + NEAR
 
 
-def match(text: str, *, limit: int | None = None, ids: set[str] | None = None) -> list[Match]:
-    """The entries that explain `text`, best first (see the module docstring for the ranking)."""
-    text = normalize(text or "")
-    lines = _Lines(text)
-    cands = _candidates(text, lines, ids)
+def _rank(cands: list[_Candidate]) -> list[Match]:
     # Specific beats generic: the most specific entry claims its lines first.
     claimed: set[int] = set()
     kept = []
@@ -230,10 +710,18 @@ def match(text: str, *, limit: int | None = None, ids: set[str] | None = None) -
         taken |= c.lines
         kept.append(c)
     # Errors and warnings by where they first occur (a check's severity says little about which log
-    # line was fatal: a driver warning is often the cause of the error after it); notes last.
-    kept.sort(key=lambda c: (c.entry.severity == "info", c.position, -c.score, c.entry.id))
-    found = [Match(c.entry, c.score, lines.line(c.first_line, c.position)[:300], c.position, c.first_line, c.count,
-                   sorted(c.lines)[:10]) for c in kept]
+    # line was fatal: a driver warning is often the cause of the error after it), a symptom after every
+    # cause found (it is printed because something else failed first); notes last.
+    has_cause = any(c.entry.can_cause and not c.entry.symptom for c in kept)
+    kept.sort(key=lambda c: (c.entry.severity == "info", has_cause and c.entry.symptom, c.position, -c.score,
+                             c.entry.id))
+    return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
+            for c in kept]
+
+
+def match(text, *, limit: int | None = None, ids: set[str] | None = None) -> list[Match]:
+    """The entries that explain `text` (a str, bytes or a stream), best first."""
+    found = scan(text if text is not None else "", ids=ids).found
     return found[:limit] if limit else found
 
 
@@ -259,4 +747,3 @@ def cause(primary: str, noise: str = "", backend: str | None = None) -> Match | 
     own = match(primary) if primary.strip() else []
     specific = [m for m in own + mine if not m.entry.generic]
     return _first_cause(specific) or _first_cause(own + mine)
-

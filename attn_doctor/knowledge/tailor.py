@@ -1,0 +1,153 @@
+"""Fit `explain`'s fix lines to the environment they are for (issue 23).
+
+A knowledge entry's fix is written for any environment: an xformers reinstall names one CUDA index
+(`--index-url .../whl/cu128`) and no release. Pasted into an env with torch 2.2.0+cu121, that line
+installs the newest xformers, built for another torch, from another CUDA's index. So before explain
+prints a fix, the versions it depends on are filled in from, in this order:
+1. the checked environment: `explain --python PATH` (its torch's version and CUDA, read from its
+   files without importing anything) or `explain --from REPORT.json` (the facts a check saved);
+2. the input itself: the torch the log says is installed ("(you have 2.2.0+cu121)", "but you have
+   torch 2.11.0+cu130", "PyTorch version: 2.7.1+cu126", "Successfully installed ... torch-2.8.0+cu128");
+3. neither: a placeholder a shell refuses (`xformers==<...>`, `whl/<...>`: bash reads `<x>` as a
+   redirect from a file that is not there and runs nothing), never a guess.
+
+The xformers release built for a torch comes from installs/xformers.toml (read from the wheels).
+Only lines that install xformers from a CUDA index are rewritten: a torch line whose index is chosen
+for the GPU ("cu128+ for Blackwell") must keep it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from ..torchpin import base, index_of
+
+HERE = Path(__file__).parent
+VERSION = r"\d+\.\d+\.\d+(?:(?:a|b|rc|\.dev|\.post)\d+)*(?:\+[\w.]+)?"
+
+# What the input says about the installed torch, most trusted first: (name, pattern with a `torch`
+# group and, where the line gives it apart, a `cuda` group). Run by the matcher's prefilter (needles).
+PROBES: tuple[tuple[str, str], ...] = (
+    # xformers' built-for block: "PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.2.0+cu121)"
+    ("you-have", rf"PyTorch \d[^\n]*?\(you have (?P<torch>{VERSION})\)"),
+    # pip's resolver: "xformers 0.0.35 requires torch==2.10.0, but you have torch 2.11.0+cu130 which is ..."
+    ("pip-resolver", rf"but you have torch (?P<torch>{VERSION})"),
+    # torch's collect_env: "PyTorch version: 2.7.1+cu126", "CUDA used to build PyTorch: 12.6"
+    ("collect-env", rf"^PyTorch version: (?P<torch>{VERSION})"),
+    ("collect-env-cuda", r"^CUDA used to build PyTorch: (?P<cuda>\d+\.\d+)"),
+    # what pip or uv installed last
+    ("installed", rf"Successfully installed [^\n]*?\btorch-(?P<torch>{VERSION})(?=\s|$)"),
+    ("installed", rf"^[ \t]*\+ torch==(?P<torch>{VERSION})[ \t]*$"),
+    # a script printing its versions: "torch 2.2.0+cu121", "torch: 2.2.0+cu121", "torch.__version__ = '2.5.1+cu124'"
+    # (no \s: a probe that cannot cross a line end is run on its needle's line alone, see match.spans_lines)
+    ("printed", rf"^[^\n-]*?\btorch(?:\.__version__)?(?:[ \t]*[:=][ \t]*|[ \t]+|[ \t]+version:?[ \t]+)['\"]?v?(?P<torch>\d+\.\d+\.\d+\+(?:cu\d+|cpu|rocm[\d.]+))\b"),
+)
+RANK = {name: i for i, (name, _) in enumerate(PROBES)}
+
+
+@dataclass(frozen=True)
+class Versions:
+    """The torch a fix is for: its version ("2.2.0+cu121") and the CUDA index its builds come from
+    ("cu121"), and where they were read."""
+    torch: str | None = None
+    index: str | None = None
+    source: str = ""
+    target: object = None  # target.Target: the env the fixes act on (None: the job's, by name)
+
+    @property
+    def known(self) -> bool:
+        return bool(self.torch or self.index)
+
+
+def from_facts(facts: dict, source: str) -> Versions:
+    """The versions a check's facts (a fresh collection or a saved report) hold."""
+    from ..facts import view
+
+    t = view.torch(facts)
+    version = t.get("version")
+    cuda = t.get("cuda") or ((facts.get("torch") or {}).get("build") or {}).get("cuda")
+    from ..target import from_facts as target_of
+
+    if not version:
+        return Versions(source=source, target=target_of(facts))
+    return Versions(version, index_of(version, cuda), source, target_of(facts))
+
+
+def from_python(python: str, timeout: float = 60.0) -> Versions:
+    """The versions in the interpreter `--python` names: its torch's metadata and torch/version.py,
+    read as files (nothing is imported there). A UsageError when it is not a working Python."""
+    from ..facts import packages, torch_build
+    from ..facts.interpreter import query
+
+    from ..target import of_interpreter
+
+    info = query(python, timeout=timeout)
+    tgt = of_interpreter(info, "--python")
+    pk = packages.collect(info["sys_path"], info["site_dirs"])
+    dist = pk["stack"].get("torch")
+    if not dist:
+        return Versions(source=f"{python} (no torch installed there)", target=tgt)
+    build = torch_build(pk)
+    return Versions(dist.get("version"), index_of(dist.get("version"), build.get("cuda")), python, tgt)
+
+
+def from_probes(hits: dict[str, list[tuple[int, dict]]]) -> Versions:
+    """The versions the input names (the matcher's probe hits: name -> [(line, groups)]): the most
+    trusted kind of line, the last one of that kind (what was installed last)."""
+    torch = cuda = None
+    where = 0
+    for name in sorted(hits, key=lambda n: RANK.get(n, 99)):
+        for line, groups in reversed(hits[name]):
+            if groups.get("torch") and torch is None:
+                torch, where = groups["torch"], line
+            if groups.get("cuda") and cuda is None:
+                cuda = groups["cuda"]
+    if torch is None:
+        return Versions()
+    return Versions(torch, index_of(torch, cuda), f"the input (line {where})")
+
+
+@lru_cache(maxsize=1)
+def _xformers_releases() -> list[dict]:
+    with open(HERE / "installs" / "xformers.toml", "rb") as fh:
+        return tomllib.load(fh)["release"]
+
+
+def xformers_release(torch: str | None) -> dict | None:
+    """The newest xformers release whose wheels were built against this torch release (installs/xformers.toml)."""
+    b = base(torch)
+    return next((r for r in _xformers_releases() if r["torch"] == b), None) if b else None
+
+
+# What knowledge writes where the torch release or its CUDA build is unknown: words a shell refuses
+# to run as they stand (unset ${VAR:?...}), filled in below where the versions are known.
+_XF = re.compile(r'"xformers==\$\{XFORMERS:\?[^}]*\}"')
+_TORCH = re.compile(r'"torch==\$\{TORCH:\?your torch version[^}]*\}"')
+_CUDA = "its build for your torch's CUDA: PyTorch's wheel index for that CUDA"
+
+
+def tailor(fix: str | None, v: Versions) -> str | None:
+    """`fix` with the xformers release, the torch release and its CUDA build filled in from `v` (the
+    env's, or the ones the log names), then aimed at the env's interpreter (advice.aim); where `v`
+    does not say, the placeholders a shell refuses stay."""
+    from ..advice import aim
+    from ..target import GENERIC
+
+    if not fix:
+        return fix
+    if v.torch:
+        rel = xformers_release(v.torch)
+        fix = _XF.sub(f"'xformers=={rel['version']}'" if rel else
+                      f'"xformers==${{XFORMERS:?the xformers release built for torch {base(v.torch) or v.torch}}}"', fix)
+        fix = _TORCH.sub(f"'torch=={v.torch}'", fix)
+    if v.index and v.index.startswith("cu"):
+        fix = fix.replace(_CUDA, f"its {v.index} build: PyTorch's wheel index for {v.index}")
+    return aim(fix, v.target or GENERIC)

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""How long `attn-doctor explain PATH` takes on a 50 MB training log with two errors in it (issue 23:
+<= 2 s on the 2-core CPU dev machine), as a whole command: a fresh interpreter each run, wall clock,
+median of --runs after one warm-up run (the OS page cache then holds the file, as it does for a
+log a trainer just wrote). It also prints the peak memory of the explain process (the matcher reads
+in blocks, so it should not grow with the log) and checks both errors were found on their lines.
+
+The log is generated, in the shape of real runs: loss dicts, tqdm bars redrawn with \\r, a logger
+with timestamps, W&B lines with hex run ids, captions from a small vocabulary, an occasional
+UserWarning traceback, and two error blocks (an undefined-symbol ImportError early, a CUDA
+no-kernel-image error late). Standard library only. Usage:
+
+  python benchmarks/explain_50mb.py --runs 5 --out benchmarks/results/explain-50mb-cpu-$(date +%F).json --note "machine"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORDS = ("a cat on a mat", "portrait of an old sailor, oil painting", "a red car in the rain at night",
+         "two dogs playing in snow", "city skyline at dusk, 35mm", "macro photo of a dragonfly")
+ERROR_1 = ("Traceback (most recent call last):\n  File \"/workspace/train.py\", line 14, in <module>\n"
+           "    from flash_attn import flash_attn_varlen_func\n"
+           "  File \"/venv/lib/python3.11/site-packages/flash_attn/__init__.py\", line 3, in <module>\n"
+           "    from flash_attn.flash_attn_interface import (\n"
+           "ImportError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: "
+           "undefined symbol: _ZN3c104cuda9SetDeviceEi\n")
+ERROR_2 = ("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+           "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n")
+
+
+def write_log(path: str, size: int, seed: int = 0) -> tuple[int, int, int]:
+    """Write about `size` bytes; return (line of error 1, line of error 2, lines)."""
+    r = random.Random(seed)
+    line = 0
+    first = second = 0
+    written = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        step = 0
+        while written < size:
+            step += 1
+            out = []
+            k = r.random()
+            if k < 0.45:
+                out.append(f"{{'loss': {r.random() * 3:.4f}, 'grad_norm': {r.random() * 9:.3f}, "
+                           f"'learning_rate': {r.random() * 1e-4:.3e}, 'epoch': {step / 5000:.2f}}}")
+            elif k < 0.75:
+                bar = "".join(f" {p}%|{'█' * (p // 10)}{' ' * (10 - p // 10)}| {p}/100 [00:{p % 60:02d}<01:40, "
+                              f"{r.random() * 4:.2f}it/s]\r" for p in range(step % 90, step % 90 + 5))
+                out.append(bar.rstrip("\r"))
+            elif k < 0.92:
+                out.append(f"2026-11-25 10:{r.randint(0, 59):02d}:{r.randint(0, 59):02d},{r.randint(0, 999):03d} "
+                           f"INFO trainer.py:{r.randint(100, 999)} step {step} tokens/s {r.randint(1000, 99999)} "
+                           f"mem {r.random() * 80:.1f}GiB")
+            elif k < 0.98:
+                out.append(f"wandb: run {r.getrandbits(32):08x} step={step} caption=\"{r.choice(WORDS)}\"")
+            else:
+                out.append("/venv/lib/python3.11/site-packages/torch/utils/checkpoint.py:87: UserWarning: "
+                           "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly.")
+                out.append("  return fn(*args, **kwargs)")
+            text = "\n".join(out) + "\n"
+            if not first and written > size // 10:
+                first = line + ERROR_1.count("\n")
+                text = ERROR_1 + text
+            if not second and written > size * 9 // 10:
+                second = line + text.count("\n") + 1
+                text = text + ERROR_2
+            fh.write(text)
+            written += len(text.encode("utf-8"))
+            line += text.count("\n")
+    return first, second, line
+
+
+def run_once(path: str) -> tuple[float, float, dict, int]:
+    """(wall seconds, CPU seconds of the child, its JSON, exit code)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-m", "attn_doctor", "explain", "--json", path], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, json.loads(p.stdout) if p.stdout.strip() else {}, p.returncode
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--mb", type=int, default=50)
+    ap.add_argument("--out", help="write the results as JSON here")
+    ap.add_argument("--note", default="", help="what machine this is")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "train.log")
+        first, second, lines = write_log(path, args.mb * 1_000_000)
+        size = os.path.getsize(path)
+        run_once(path)  # warm-up: imports compiled to .pyc, the file in the page cache
+        times, cpus = [], []
+        doc: dict = {}
+        for _ in range(args.runs):
+            wall, cpu, doc, code = run_once(path)
+            times.append(wall)
+            cpus.append(cpu)
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    found = {m["id"]: m["line"] for m in doc.get("matches", [])}
+    ok = found.get("import.undefined-symbol") == first and found.get("gpu.arch-not-in-torch") == second
+    result = {
+        "what": "attn-doctor explain PATH (a fresh interpreter each run), generated training log with two errors",
+        "note": args.note, "python": platform.python_version(), "cpus": os.cpu_count(),
+        "bytes": size, "lines": lines, "runs": args.runs,
+        "seconds": {"min": round(min(times), 3), "median": round(statistics.median(times), 3), "max": round(max(times), 3)},
+        "cpu_seconds_median": round(statistics.median(cpus), 3),  # user+sys of the explain process: less sensitive to a busy machine
+        "load_average": os.getloadavg()[0],
+        "peak_rss_mib": round(peak_kib / 1024, 1),
+        "errors_found_on_their_lines": ok, "found": found, "expected": {"import.undefined-symbol": first,
+                                                                        "gpu.arch-not-in-torch": second},
+        "goal": "median <= 2 s (issue 23)",
+    }
+    print(f"{size / 1e6:.1f} MB, {lines:,} lines: median {result['seconds']['median']} s "
+          f"(min {result['seconds']['min']}, max {result['seconds']['max']}, {args.runs} runs; CPU {result['cpu_seconds_median']} s, "
+          f"load average {result['load_average']:.1f}), "
+          f"peak RSS {result['peak_rss_mib']} MiB, both errors on their lines: {ok}")
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            json.dump(result, fh, indent=2)
+            fh.write("\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
