@@ -23,7 +23,9 @@ wait $tr; stamp "trace rc=$?"
 for _ in $(seq 120); do bash scripts/gpu/builds.sh status 2>/dev/null | grep -q RUNNING || break; sleep 10; done
 bash scripts/gpu/builds.sh status >>"$LOG" 2>&1; stamp "builds ended"
 mkdir -p "$H/out/builds"
-FINISH_BUDGET=${FINISH_BUDGET:-480} PACK_WHEELS=0 OUT=$H/out/builds timeout 560 bash scripts/gpu/builds.sh finish >>"$LOG" 2>&1
+# the steps in the order they matter: all seven backends checked together, FA2 beside FA4 both ways, bench
+FINISH_BUDGET=${FINISH_BUDGET:-380} PACK_WHEELS=0 OUT=$H/out/builds timeout 440 bash scripts/gpu/builds.sh finish \
+  all order-a uninstall order-b bench xformers-pypi config >>"$LOG" 2>&1
 stamp "finish rc=$?"
 timeout 120 python3 -m attn_doctor trace -v --json "$H/out/trace-built.json" -- python3 scripts/gpu/trace_cases/built.py \
   > "$H/out/trace-built.txt" 2>&1; stamp "trace built rc=$?"

@@ -123,9 +123,9 @@ timeout 60 python3 -X importtime -c 'import torch; from torch.nn.attention.flex_
   2>"$R/f-importtime.txt" >/dev/null
 sort -t'|' -k2 -n -r "$R/f-importtime.txt" | head -25 >"$R/f-importtime-top.txt"
 # --warmup 1: the old adapter's mask functions differ, so its graphs have their own (cold) cache keys.
-timeout 180 python3 benchmarks/flex_smoke.py --compare --warmup 1 --runs 1 --device cuda:0 --json "$R/f-flex-smoke.json" >"$R/f-flex-smoke.txt" 2>&1
+timeout 150 python3 benchmarks/flex_smoke.py --compare --warmup 1 --runs 1 --device cuda:0 --json "$R/f-flex-smoke.json" >"$R/f-flex-smoke.txt" 2>&1
 say "flex_smoke rc=$?"; cat "$R/f-flex-smoke.txt" >>"$log"
-timeout 130 python3 benchmarks/check_vs_fa4_import.py --runs 1 --warmup 0 --out "$R/f-fa4-import.json" >"$R/f-fa4-import.txt" 2>&1
+timeout 110 python3 benchmarks/check_vs_fa4_import.py --runs 1 --warmup 0 --out "$R/f-fa4-import.json" >"$R/f-fa4-import.txt" 2>&1
 say "check_vs_fa4_import rc=$?"; cat "$R/f-fa4-import.txt" >>"$log"
 
 fi
