@@ -17,7 +17,7 @@ Head dims come from the model's config.json when the model named is a local dire
 
 from __future__ import annotations
 
-from . import STRONG, as_int, attention, score_keys
+from . import NOTHING, as_int, attention, score_keys
 
 TITLE = "transformers / TRL"
 # transformers' attn_implementation -> attn-doctor backend (eager: plain PyTorch matmul + softmax, no backend)
@@ -105,6 +105,7 @@ def compile_of(s: dict, setting: str = "torch_compile") -> dict:
     return {"enabled": on, "mode": (mode or "default") if on else None, "setting": setting}
 
 
+OTHER_CLIS = {"swift", "megatron", "llamafactory-cli", "lmf", "tune", "litgpt", "axolotl", "simpletuner"}
 ACCELERATE_KEYS = {"compute_environment", "distributed_type", "parallelism_config", "num_processes", "machine_rank",
                    "main_training_function", "downcast_bf16", "rdzv_backend", "same_network"}
 
@@ -127,17 +128,20 @@ def _base(doc: dict) -> str:
     return os.path.dirname(os.path.abspath(doc["path"]))
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def score(doc: dict) -> "Score":
     if doc["fmt"] not in ("yaml", "json", "text"):
-        return 0.0, []
+        return NOTHING
+    cmd = doc.get("command")
+    if doc["fmt"] == "text" and cmd is not None and cmd.program in OTHER_CLIS:
+        return NOTHING  # another trainer's own CLI: its options are that trainer's, whatever HF names they share
     s = _settings(doc)
-    pts, ev = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     if doc["fmt"] == "text":
         if any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"]):
-            pts, ev = pts + STRONG, ev + ["trl command"]
+            sc.add("trl command")
     elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
-        pts, ev = pts + STRONG, ev + ["accelerate parallelism_config_sp_attn_implementation"]
-    return pts, ev
+        sc.add("accelerate parallelism_config_sp_attn_implementation")
+    return sc
 
 
 def read(doc: dict) -> dict:
