@@ -454,6 +454,12 @@ BAD = {
     "directory": (lambda d: d, "is a directory"),
     "binary": (lambda d: _bytes(d / "x.json", b"\x7fELF\x02\x01\x01\x00\x00\x00"), "is binary"),
     "latin1": (lambda d: _bytes(d / "x.env", "MODEL_FAMILY=caf\xe9\n".encode("latin-1")), "not UTF-8"),
+    # new-user report 2026-11-24 rows 21 and 20: PowerShell 5's default encoding; 100k nested brackets
+    "utf16": (lambda d: _bytes(d / "c.yaml", "base_model: m\n".encode("utf-16")), "is UTF-16 .*: save it as UTF-8"),
+    "utf16 without bom": (lambda d: _bytes(d / "c.yaml", "base_model: m\nsequence_len: 2048\n".encode("utf-16-le")),
+                          "is UTF-16 \\(without a byte-order mark\\): save it as UTF-8"),
+    "deep json": (lambda d: _bytes(d / "deep.json", b"[" * 100000), "too deeply nested to be a trainer config"),
+    "deep toml": (lambda d: _bytes(d / "deep.toml", b"a = " + b"[" * 100000 + b"]" * 100000), "too deeply nested"),
     "bad json": (lambda d: _bytes(d / "config.json", b'{"attention_mechanism": "flex",}'), "not valid JSON"),
     "json list": (lambda d: _bytes(d / "config.json", b'["flex"]'), "not an object"),
     "bad toml": (lambda d: _bytes(d / "c.toml", b"sdpa = = true\n"), "not valid TOML"),

@@ -295,7 +295,9 @@ def make_doc(path: str, text: str) -> dict:
         data = load_json(path, text)
         doc.update(fmt="python", data=data if isinstance(data, dict) else {}, keys=set(), flat={},
                    python=notebook_code(path, data) if isinstance(data, dict) else "")
-        _text_doc(doc, doc["python"], shell)
+        # the notebook's shell lines (!tune run ..., !litgpt finetune ...) are its command lines
+        bang = "\n".join(ln.lstrip()[1:] for ln in doc["python"].splitlines() if ln.lstrip().startswith("!"))
+        _text_doc(doc, bang, shell)
         doc["fmt"] = "python"
         return doc
     if name.endswith(".py"):

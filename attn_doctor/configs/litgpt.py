@@ -62,7 +62,7 @@ def score(doc: dict) -> Score:
         if str(data.get("class_path", "")).startswith("litgpt."):
             sc.add(f"data.class_path: {data['class_path']}")
         return sc
-    c = _command(doc) if doc["fmt"] == "text" else None
+    c = _command(doc) if doc["fmt"] in ("text", "python") else None
     if c is None:
         return NOTHING
     return Score().add(c.name if c.program == "litgpt" else (c.module or c.script), 2 * STRONG)
@@ -84,7 +84,7 @@ def _cli_settings(cmd) -> dict:
 
 
 def read(doc: dict) -> dict:
-    if doc["fmt"] == "text":
+    if doc["fmt"] in ("text", "python"):
         cmd = _command(doc)
         d = _cli_settings(cmd) if cmd is not None else {}
         sub = cmd.sub[0] if cmd is not None and cmd.sub else (cmd.module or cmd.script or "") if cmd else ""

@@ -58,7 +58,7 @@ def score(doc: dict) -> Score:
         for k in own:
             sc.add(k)
         return sc
-    if doc["fmt"] != "text":
+    if doc["fmt"] not in ("text", "python"):
         return NOTHING
     c = _command(doc)
     if c is None:
@@ -69,7 +69,7 @@ def score(doc: dict) -> Score:
 def _settings(doc: dict) -> tuple[dict, str, object]:
     from .shell import parse_options
 
-    if doc["fmt"] != "text":
+    if doc["fmt"] not in ("text", "python"):
         return dict(doc["data"]), doc["fmt"], None
     cmd = _command(doc)
     if cmd is None:

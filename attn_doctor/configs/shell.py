@@ -114,7 +114,12 @@ def _strip_comment(line: str) -> str:
 
 def logical_lines(text: str, dialect: str) -> list[tuple[int, str]]:
     """(first line number, text) of each logical line: comments dropped, continuations joined."""
-    out: list[tuple[int, str]] = []
+    return [(n, t) for n, t, _end in _logical_lines(text, dialect)]
+
+
+def _logical_lines(text: str, dialect: str) -> list[tuple[int, str, int]]:
+    """(first line number, text, last line number) of each logical line."""
+    out: list[tuple[int, str, int]] = []
     buf: list[str] = []
     start = 0
     cont = {"posix": "\\", "bat": "^", "ps1": "`"}[dialect]
@@ -137,15 +142,15 @@ def logical_lines(text: str, dialect: str) -> list[tuple[int, str]]:
             buf.append(body[:-1])
             continue
         if not body.strip() and buf:  # a blank or comment line inside a continued command ends it
-            out.append((start, " ".join(buf)))
+            out.append((start, " ".join(buf), n - 1))
             buf = []
             continue
         buf.append(body)
-        out.append((start, " ".join(buf)))
+        out.append((start, " ".join(buf), n))
         buf = []
     if buf:
-        out.append((start, " ".join(buf)))
-    return [(n, ln) for n, ln in out if ln.strip()]
+        out.append((start, " ".join(buf), start + len(buf) - 1))
+    return [(n, ln, end) for n, ln, end in out if ln.strip()]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -312,10 +317,12 @@ def parse(text: str, name: str = "") -> Script:
     dialect = dialect_of(name, text)
     env: dict = {}
     commands: list[Command] = []
-    lines = logical_lines(text, dialect)
+    lines = _logical_lines(text, dialect)
+    ends: dict = {}  # a command's first line -> the last line it spans
     i = 0
     while i < len(lines):
-        n, line = lines[i]
+        n, line, end = lines[i]
+        ends[n] = end
         i += 1
         if dialect == "posix":
             # NAME=( ... ) arrays may span lines: gather until the closing parenthesis
@@ -345,11 +352,13 @@ def parse(text: str, name: str = "") -> Script:
                 env[m.group(1)] = val[1:-1] if len(val) > 1 and val[0] == val[-1] and val[0] in "'\"" else val
                 continue
         for words in words_of(expand(line, env, dialect), dialect):
-            if words[0].startswith("-") and commands and commands[-1].line < n:
-                # a line of options alone continues the command above it: a docs snippet that lost its
+            if words[0].startswith("-") and commands and commands[-1].line < n and \
+                    ends.get(commands[-1].line, -1) + 1 == n:
+                # a line of options alone, right under a command, continues it: a docs snippet that lost its
                 # continuation characters (one option per line, as READMEs print them)
                 prev = commands.pop()
                 cmd = take_apart(prev.words + words, prev.env, prev.line)
+                ends[prev.line] = end
             else:
                 cmd = _command(words, env, n)
             if cmd is not None:
@@ -365,7 +374,7 @@ def _command(words: list[str], env: dict, line: int) -> Command | None:
     """One simple command: assignments are applied (to env when alone, to the command when prefixes)."""
     while words and words[0] in _KEYWORDS:
         words = words[1:]
-    if not words:
+    if not words or words[0].startswith("-"):  # options with no command (bash: command not found)
         return None
     if words[0] in ("export", "local", "declare", "typeset", "readonly"):
         rest = [w for w in words[1:] if not w.startswith("-")]

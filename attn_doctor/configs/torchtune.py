@@ -80,7 +80,7 @@ def score(doc: dict) -> Score:
         for k in sorted(set(doc["data"]) & SHARED_KEYS):
             sc.add(k, 0.25)
         return sc
-    if doc["fmt"] == "text" and _command(doc) is not None:
+    if doc["fmt"] in ("text", "python") and _command(doc) is not None:
         c = _command(doc)
         return Score().add(f"tune run {c.sub[1] if len(c.sub) > 1 else ''}".strip(), 2 * STRONG)
     return NOTHING
@@ -115,7 +115,7 @@ def _packed(data: dict) -> bool:
 def read(doc: dict) -> dict:
     cmd = None
     recipe = None
-    if doc["fmt"] == "text":
+    if doc["fmt"] in ("text", "python"):
         cmd = _command(doc)
         data: dict = {}
         recipe = cmd.sub[1] if cmd is not None and len(cmd.sub) > 1 else None
