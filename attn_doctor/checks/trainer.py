@@ -1,6 +1,6 @@
 """Trainer configs (`check --config`): what the user's trainer setup (SimpleTuner, musubi-tuner / blissful-tuner,
-diffusers, ai-toolkit, sd-scripts, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers / TRL) asks
-of the attention stack, checked against what those trainers do with it.
+diffusers, ai-toolkit, sd-scripts / kohya_ss GUI, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers / TRL,
+torchtune, LitGPT, ms-swift, Unsloth) asks of the attention stack, checked against what those trainers do with it.
 
 Everything here reads ctx.config (configs/ made it from the file; a saved report keeps it), so `check
 --from` re-evaluates it. Without --config, a DIFFUSERS_ATTN_BACKEND in the environment is checked the same way.
@@ -132,7 +132,8 @@ UNKNOWN_IDS = {"sd-scripts": "config.sdscripts-unknown-option", "axolotl": "conf
 
 
 def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
-    if cfg.get("unet") and not attn and not cfg.get("config_file_unread"):
+    if cfg.get("unet") and not attn and not cfg.get("config_file_unread") and not cfg.get("cmdline_errors"):
+        # (an option argparse refuses stops the run first: config.unknown-option says so)
         yield finding("config.sdscripts-no-attention", family=cfg.get("family") or "SD 1.x/2.x/SDXL",
                       fix=fixes.get("sdpa"))
 
@@ -184,7 +185,7 @@ def _simpletuner(facts: dict, cfg: dict, attn: list[dict], fixes: dict, batch):
 
 def _musubi(cfg: dict, attn: list[dict], fixes: dict):
     source = "command line" if cfg.get("format") == "cmdline" else "TOML"
-    if not attn:
+    if not attn and not cfg.get("cmdline_errors"):  # argparse stops on those first (config.unknown-option)
         # Sure only for a command line whose --config_file (if any) was read: flags may come from elsewhere.
         sure = source == "command line" and not cfg.get("config_file_unread")
         yield finding("config.musubi-no-backend", source=source, fix=fixes.get("no_backend"),
