@@ -99,8 +99,11 @@ def read(doc: dict) -> dict:
         errors: list = []
         script = command_script(doc.get("expanded") or doc["text"])
     else:
-        blissful = "blissful" in " ".join(cmd.words).lower()  # blissful-tuner's scripts have options of their own
-        parsed, errors = check_options("musubi", cmd) if not blissful else (None, [])
+        from .blissful import OWN_KEYS as BLISSFUL_KEYS
+
+        parsed, errors = check_options("musubi", cmd)
+        if "blissful" in " ".join(cmd.words).lower() or {u.lstrip("-") for u in parsed.unknown} & BLISSFUL_KEYS:
+            parsed, errors = None, []  # blissful-tuner's scripts have options of their own, not read here
         if parsed is None:
             launcher, settings, misses = _cmdline_settings(cmd.words)
         else:
