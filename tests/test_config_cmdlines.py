@@ -214,6 +214,12 @@ def test_python_and_notebooks(tmp_path):
     cfg = configs.load(str(write(tmp_path, "tt.ipynb", json.dumps(nb))))
     assert (cfg["trainer"], cfg["required"], cfg["dtype"], cfg["compile_mode"]) == ("torchtune", ["flex"], "bfloat16",
                                                                                     "default")
+    hf = write(tmp_path, "sft.py", "import torch\nfrom transformers import AutoModelForCausalLM\nfrom trl import SFTConfig\n"
+                                   "IMPL = 'sdpa'\nm = AutoModelForCausalLM.from_pretrained('m', torch_dtype=torch.bfloat16, "
+                                   "attn_implementation=IMPL)\nargs = SFTConfig(packing=True, bf16=True)\n")
+    cfg = configs.load(str(hf))
+    assert (cfg["trainer"], cfg["required"], cfg["dtype"]) == ("transformers", ["sdpa"], "bfloat16")
+    assert cfg["packing"] == [{"setting": "packing: true (bfd)", "attn": "sdpa"}]  # TRL's padding-free needs FA
     with pytest.raises(UsageError, match="a Python script with no trainer calls"):
         configs.load(str(write(tmp_path, "other.py", "import torch\nprint(torch.__version__)\n")))
 

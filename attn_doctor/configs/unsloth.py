@@ -20,11 +20,11 @@ Read from unslothai/unsloth 015bdef (2026-08-22):
 
 from __future__ import annotations
 
-import ast
 import re
 
 from . import NOTHING, STRONG, Score, as_int
 from .hf_transformers import entry
+from .pyscript import calls, constants, tree, value
 
 TITLE = "Unsloth"
 LOADERS = {"FastLanguageModel", "FastModel", "FastVisionModel", "FastLlamaModel", "FastMistralModel",
@@ -56,58 +56,6 @@ def score(doc: dict) -> Score:
     return sc
 
 
-def _tree(src: str):
-    """The script's syntax tree; notebook shell lines (!cmd, %magic) are blanked so the rest still parses."""
-    try:
-        return ast.parse(src)
-    except SyntaxError:
-        cleaned = "\n".join("" if ln.lstrip().startswith(("!", "%")) else ln for ln in src.splitlines())
-        try:
-            return ast.parse(cleaned)
-        except SyntaxError:
-            return None
-
-
-def _constants(tree) -> dict:
-    """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes."""
-    out = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            out[n.targets[0].id] = n.value
-        elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.value is not None:
-            out[n.target.id] = n.value
-    return out
-
-
-def _resolve(node, consts: dict, depth: int = 0):
-    if isinstance(node, ast.Name) and node.id in consts and depth < 3:
-        return _resolve(consts[node.id], consts, depth + 1)
-    return node
-
-
-def _value(node, consts: dict):
-    """A keyword's value: a constant, `torch.bfloat16`-style attribute names, or "?" (decided when the script runs)."""
-    node = _resolve(node, consts)
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "torch":
-        return f"torch.{node.attr}"
-    return "?"
-
-
-def _calls(tree, names: set) -> list[tuple[str, dict]]:
-    out = []
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Call):
-            f = n.func
-            owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-            key = owner if owner in names and name == "from_pretrained" else name if name in names else None
-            if key:
-                out.append((key, {k.arg: k.value for k in n.keywords if k.arg}))
-    return out
-
-
 def _dtype(v) -> str | None:
     if v in (None, "?"):
         return None
@@ -117,39 +65,39 @@ def _dtype(v) -> str | None:
 
 def read(doc: dict) -> dict:
     src = _source(doc)
-    tree = _tree(src)
+    t = tree(src)
     entries = []
     dtype = None
     compile_on = None
     batch = None
     loader = None
-    if tree is not None:
-        consts = _constants(tree)
-        loads = _calls(tree, LOADERS)
+    if t is not None:
+        consts = constants(t)
+        loads = calls(t, LOADERS)
         if loads:
             loader, kw = loads[-1]  # the last model loaded is the one trained (a teacher loads first)
             if "dtype" in kw or "torch_dtype" in kw:
-                dtype = _dtype(_value(kw.get("dtype", kw.get("torch_dtype")), consts))
-            impl = _value(kw["attn_implementation"], consts) if "attn_implementation" in kw else None
+                dtype = _dtype(value(kw.get("dtype", kw.get("torch_dtype")), consts))
+            impl = value(kw["attn_implementation"], consts) if "attn_implementation" in kw else None
             if isinstance(impl, str) and impl != "?" and loader in HONOURS_ATTN:
                 e = entry(impl, f'{loader}.from_pretrained(attn_implementation="{impl}")')
                 if not e["known"]:
                     e["fix"] = f'attn_implementation="{e["suggestion"] or "sdpa"}"'
                 entries.append(e)
-        for _name, kw in _calls(tree, TRAINING_ARGS):
-            bf16 = _value(kw["bf16"], consts) if "bf16" in kw else None
-            fp16 = _value(kw["fp16"], consts) if "fp16" in kw else None
+        for _name, kw in calls(t, TRAINING_ARGS):
+            bf16 = value(kw["bf16"], consts) if "bf16" in kw else None
+            fp16 = value(kw["fp16"], consts) if "fp16" in kw else None
             if dtype is None and bf16 is True:
                 dtype = "bfloat16"
             elif dtype is None and fp16 is True:
                 dtype = "float16"
             if "torch_compile" in kw:
-                tc = _value(kw["torch_compile"], consts)
+                tc = value(kw["torch_compile"], consts)
                 compile_on = tc if isinstance(tc, bool) else compile_on
             elif compile_on is None:
                 compile_on = False
             if "per_device_train_batch_size" in kw:
-                b = _value(kw["per_device_train_batch_size"], consts)
+                b = value(kw["per_device_train_batch_size"], consts)
                 batch = as_int(b) if b != "?" else batch
     fmt = "notebook" if doc["name"].endswith(".ipynb") else "python"
     return {
