@@ -232,3 +232,23 @@ def test_a_deeply_nested_report_is_one_line(tmp_path):
     with pytest.raises(UsageError, match="too deeply nested to be an attn-doctor report"):
         load_json(str(p))
 
+
+
+def test_old_llama_factory_and_kohya_gui_forms(tmp_path):
+    old = write(tmp_path, "run.sh", "CUDA_VISIBLE_DEVICES=0 python src/train_bash.py --stage sft --do_train "
+                                    "--model_name_or_path m --template default --finetuning_type lora --flash_attn --bf16\n")
+    cfg = configs.load(str(old))
+    assert (cfg["trainer"], cfg["required"], cfg["dtype"]) == ("llama-factory", ["fa2"], "bfloat16")  # the old boolean
+    mid = write(tmp_path, "mid.sh", "python src/train_bash.py --stage sft --template default --flash_attn fa2 --fp16\n")
+    assert configs.load(str(mid))["required"] == ["fa2"]
+    gui = write(tmp_path, "lora.json", json.dumps({"LoRA_type": "Standard", "sdxl": True, "xformers": "sdpa",
+                                                   "mem_eff_attn": False, "mixed_precision": "bf16",
+                                                   "dynamo_backend": "inductor", "dynamo_mode": "default"}))
+    cfg = configs.load(str(gui))
+    assert (cfg["trainer"], cfg["script"], cfg["required"], cfg["compile_mode"]) == ("sd-scripts", "sdxl_train_network",
+                                                                                    ["sdpa"], "default")
+    older = write(tmp_path, "db.json", json.dumps({"pretrained_model_name_or_path": "m", "train_data_dir": "img",
+                                                   "v2": False, "save_model_as": "ckpt", "enable_bucket": True,
+                                                   "xformers": True, "mem_eff_attn": False, "mixed_precision": "fp16"}))
+    cfg = configs.load(str(older))  # an older GUI's boolean "xformers"
+    assert (cfg["script"], cfg["required"], cfg["dtype"]) == ("train_db", ["xformers"], "float16")

@@ -85,8 +85,13 @@ def is_gui(doc: dict) -> bool:
     if doc["fmt"] != "json":
         return False
     d = doc["data"]
-    return bool(set(d) & {"LoRA_type", "flux1_checkbox", "sd3_checkbox", "sdxl_checkbox", "model_list"}) or \
-        isinstance(d.get("xformers"), str) and d["xformers"] in GUI_ATTENTION and "mem_eff_attn" in d
+    if set(d) & {"LoRA_type", "flux1_checkbox", "sd3_checkbox", "sdxl_checkbox", "model_list"}:
+        return True
+    if isinstance(d.get("xformers"), str) and d["xformers"] in GUI_ATTENTION and "mem_eff_attn" in d:
+        return True
+    # older GUIs saved "xformers": true/false; sd-scripts itself reads no JSON, so sd-scripts' own options in one
+    # beside the attention switches are a GUI save
+    return isinstance(d.get("xformers"), bool) and "mem_eff_attn" in d and len(set(d) & STRONG_KEYS) >= 3
 
 
 def gui_script(d: dict) -> str:
