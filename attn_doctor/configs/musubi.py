@@ -89,7 +89,7 @@ def score(doc: dict) -> "Score":
 
 def read(doc: dict) -> dict:
     if doc["fmt"] == "toml":
-        return parse(doc["path"], doc["text"])
+        return _parse(doc["path"], doc["text"])
     from .shell import check_options
 
     base = os.path.dirname(os.path.abspath(doc["path"]))
@@ -220,6 +220,14 @@ def _batch_size(dataset: dict | None) -> int | None:
 
 
 def parse(path: str, text: str) -> dict:
+    if not path.lower().endswith(".toml"):
+        from . import make_doc
+
+        return read(make_doc(path, text))
+    return _parse(path, text)
+
+
+def _parse(path: str, text: str) -> dict:
     base = os.path.dirname(os.path.abspath(path))
     if path.lower().endswith(".toml"):
         settings, launcher, fmt, script = _flatten(load_toml(path, text)), {}, "toml", None
