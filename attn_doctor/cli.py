@@ -89,7 +89,7 @@ def check(
     no_smoke: bool = typer.Option(False, "--no-smoke", help="Probe only: run no kernels."),
     backend: Optional[List[str]] = typer.Option(None, "--backend", "-b", metavar="NAME", help=f"Limit the run to these backends (repeatable or comma-separated): {NAMES}."),
     require: Optional[List[str]] = typer.Option(None, "--require", "-r", metavar="NAME", help="Fail (exit 1) unless this backend is ok (repeatable)."),
-    config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config (SimpleTuner, musubi-tuner, blissful-tuner, ai-toolkit, sd-scripts, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers/TRL; a DIFFUSERS_ATTN_BACKEND env file): require and test what it asks for."),
+    config: Optional[str] = typer.Option(None, "--config", "-c", metavar="PATH", help="A trainer config or launch script (SimpleTuner, musubi-tuner, blissful-tuner, ai-toolkit, sd-scripts and kohya_ss GUI JSON, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers/TRL, torchtune, LitGPT, ms-swift, Unsloth; a DIFFUSERS_ATTN_BACKEND env file): require and test what it asks for."),
     trainer: Optional[str] = typer.Option(None, "--trainer", metavar="NAME", help="Which trainer --config is for, when the file could be two trainers'."),
     timeout: float = typer.Option(180.0, "--timeout", min=1.0, max=3600.0, metavar="SECONDS", help="Seconds allowed for each child process (imports, kernels)."),
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="What to print: text, json (same as --json -), github (workflow annotations) or markdown (for a bug report, redacted)."),

@@ -37,6 +37,8 @@ def load_json(path: str):
         raise UsageError(f"{path} is larger than {MAX_REPORT // (1024 * 1024)} MiB: not an attn-doctor report")
     try:
         data = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise UsageError(f"{path} is too deeply nested to be an attn-doctor report") from None
     except (UnicodeDecodeError, ValueError) as e:
         raise UsageError(f"{path} is not JSON ({type(e).__name__}): not an attn-doctor report") from None
     return data

@@ -390,12 +390,15 @@ def test_one_trainers_file_with_a_few_keys_of_another(tmp_path):
 
 
 def test_a_tie_is_one_line_and_trainer_settles_it(tmp_path):
+    """A file with one key only musubi-tuner has and one only sd-scripts has: the refusal says which evidence
+    conflicts and offers --trainer NAME, without suggesting either reader by name (issue 24)."""
     p = write(tmp_path, "mixed.toml", 'dit = "d.safetensors"\nsave_model_as = "safetensors"\nsdpa = true\n')
     with pytest.raises(UsageError) as err:
         configs.load(str(p))
     msg = str(err.value)
-    assert "\n" not in msg and "musubi-tuner" in msg and "sd-scripts" in msg
-    assert "--trainer musubi" in msg and "--trainer sd-scripts" in msg
+    assert "\n" not in msg and "only musubi-tuner has (dit)" in msg and "only sd-scripts has (save_model_as)" in msg
+    assert "--trainer NAME" in msg and "--trainer musubi" not in msg and "--trainer sd-scripts" not in msg
+    assert "about equally" not in msg
     assert configs.load(str(p), "musubi")["detected"] == {**configs.load(str(p), "musubi")["detected"], "by": "--trainer"}
     assert configs.load(str(p), "sd-scripts")["trainer"] == "sd-scripts"
     assert configs.load(str(p), "kohya")["trainer"] == "sd-scripts"  # an alias
@@ -413,8 +416,8 @@ def test_unknown_trainer_name_and_file(tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     for title in ("SimpleTuner", "musubi-tuner", "axolotl", "LLaMA-Factory", "OneTrainer", "sd-scripts"):
         assert title in r.stderr
-    r = cli("check", "--from", str(CPU_REPORT), "--config", str(p), "--trainer", "kohya_gui")
-    assert r.returncode == 2 and "unknown trainer 'kohya_gui'" in r.stderr and "llama-factory" in r.stderr
+    r = cli("check", "--from", str(CPU_REPORT), "--config", str(p), "--trainer", "nemo")
+    assert r.returncode == 2 and "unknown trainer 'nemo'" in r.stderr and "llama-factory" in r.stderr
     r = cli("check", "--from", str(CPU_REPORT), "--trainer", "axolotl")
     assert r.returncode == 2 and "--trainer goes with --config" in r.stderr
 
@@ -451,6 +454,12 @@ BAD = {
     "directory": (lambda d: d, "is a directory"),
     "binary": (lambda d: _bytes(d / "x.json", b"\x7fELF\x02\x01\x01\x00\x00\x00"), "is binary"),
     "latin1": (lambda d: _bytes(d / "x.env", "MODEL_FAMILY=caf\xe9\n".encode("latin-1")), "not UTF-8"),
+    # new-user report 2026-11-24 rows 21 and 20: PowerShell 5's default encoding; 100k nested brackets
+    "utf16": (lambda d: _bytes(d / "c.yaml", "base_model: m\n".encode("utf-16")), "is UTF-16 .*: save it as UTF-8"),
+    "utf16 without bom": (lambda d: _bytes(d / "c.yaml", "base_model: m\nsequence_len: 2048\n".encode("utf-16-le")),
+                          "is UTF-16 \\(without a byte-order mark\\): save it as UTF-8"),
+    "deep json": (lambda d: _bytes(d / "deep.json", b"[" * 100000), "too deeply nested to be a trainer config"),
+    "deep toml": (lambda d: _bytes(d / "deep.toml", b"a = " + b"[" * 100000 + b"]" * 100000), "too deeply nested"),
     "bad json": (lambda d: _bytes(d / "config.json", b'{"attention_mechanism": "flex",}'), "not valid JSON"),
     "json list": (lambda d: _bytes(d / "config.json", b'["flex"]'), "not an object"),
     "bad toml": (lambda d: _bytes(d / "c.toml", b"sdpa = = true\n"), "not valid TOML"),
@@ -571,3 +580,63 @@ def test_trainer_entries_examples_match_their_patterns():
         if e.id.startswith("config."):
             for ex in e.examples:
                 assert any(p.search(ex) for p in e.compiled), (e.id, ex)
+
+
+# ---- issue 24: command lines as the trainer's parser reads them, and the findings they give ----
+
+def test_a_misspelt_flag_is_the_error_argparse_will_raise(tmp_path):
+    p = write(tmp_path, "train.sh", "accelerate launch train_network.py --pretrained_model_name_or_path=m.safetensors \\\n"
+                                    "  --network_module=networks.lora --sage_atn --mixed_precision=bf16\n")
+    cfg, report = run(p)
+    f = next(f for f in report.findings if f.id == "config.unknown-option")
+    assert "train_network.py has no `--sage_atn` option" in f.title and "unrecognized arguments: --sage_atn" in f.title
+    assert config_ids(report) == ["config.unknown-option"] and cfg["dtype"] == "bfloat16"  # not "no attention option"
+
+
+def test_an_abbreviation_is_read_as_argparse_reads_it_and_an_ambiguous_one_is_an_error(tmp_path):
+    cfg = configs.load(str(write(tmp_path, "a.sh", "accelerate launch sdxl_train_network.py --xform --mixed bf16\n")))
+    assert cfg["required"] == ["xformers"] and cfg["dtype"] == "bfloat16" and cfg["cmdline_errors"] == []
+    p = write(tmp_path, "b.sh", "accelerate launch wan_train_network.py --task t2v-14B --flash --mixed_precision bf16\n")
+    cfg, report = run(p)
+    f = next(f for f in report.findings if f.id == "config.ambiguous-option")
+    assert "`--flash`" in f.title and "--flash3" in f.title and "--flash_attn" in f.title
+    assert "config.ambiguous-option" in config_ids(report)
+
+
+def test_split_attn_is_asked_only_where_musubi_needs_it(tmp_path):
+    wan = write(tmp_path, "wan.sh", "accelerate launch wan_train_network.py --task t2v-14B --dit d --xformers "
+                                    "--mixed_precision bf16\n")
+    cfg, report = run(wan)
+    assert cfg["required"] == ["xformers"] and "config.xformers-no-split" not in config_ids(report)
+    hv = write(tmp_path, "hv.sh", "accelerate launch hv_train_network.py --dit d --xformers --mixed_precision bf16\n")
+    cfg, report = run(hv)
+    f = next(f for f in report.findings if f.id == "config.xformers-no-split")
+    assert "HunyuanVideo" in f.title and f.fix.startswith("--split_attn")
+
+
+def test_sd_scripts_xformers_also_switches_the_vae(tmp_path):
+    cfg = configs.load(str(write(tmp_path, "t.sh", "accelerate launch sdxl_train_network.py --mem_eff_attn --xformers\n")))
+    assert cfg["required"] == ["xformers"]  # mem_eff_attn takes the UNet, the VAE still gets xformers
+    cfg = configs.load(str(write(tmp_path, "d.sh", "accelerate launch train_db.py --mem_eff_attn --xformers\n")))
+    assert cfg["required"] == []  # train_db.py leaves the VAE alone
+
+
+def test_simpletuner_use_xformers_of_the_env_file_era(tmp_path):
+    p = write(tmp_path, "config.env", 'MODEL_FAMILY="sdxl"\nMODEL_TYPE="lora"\nUSE_XFORMERS=true\n')
+    cfg, report = run(p)
+    assert cfg["required"] == ["xformers"]
+    f = next(f for f in report.findings if f.id == "config.simpletuner-use-xformers-removed")
+    assert "2025-04-05" in f.title and "USE_XFORMERS=false" in f.fix
+    assert "config.simpletuner-use-xformers-removed" in config_ids(report)
+
+
+def test_ms_swift_packing_without_flash_attention_is_refused_by_swift(tmp_path):
+    p = write(tmp_path, "sft.sh", "NPROC_PER_NODE=2 swift sft --model Qwen/Qwen2.5-7B --train_type lora --packing true "
+                                  "--torch_dtype bfloat16\n")
+    cfg, report = run(p)
+    f = next(f for f in report.findings if f.id == "config.msswift-packing-needs-flash")
+    assert "packing" in f.title and "--attn_impl flash_attn" in f.fix
+    assert "config.msswift-packing-needs-flash" in config_ids(report)
+    ok = configs.load(str(write(tmp_path, "ok.sh", "swift sft --model m --packing true --attn_impl flash_attn\n")))
+    assert ok["required"] == ["fa2"] and ok["swift_packing"] == []
+

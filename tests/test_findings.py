@@ -1309,6 +1309,40 @@ def ai_toolkit_fastest_compile_mode():
     return ff.gpu_box()
 
 
+@scenario("config.unknown-option", "error",
+          **inline_config("sd_scripts", "run.sh", "accelerate launch train_network.py --sdpa --sage_atn "
+                                                  "--mixed_precision bf16\n"))
+def sdscripts_misspelt_option():
+    """An sd-scripts command line with --sage_atn, which no release of train_network.py's parser has (issue 24)."""
+    return ff.gpu_box()
+
+
+@scenario("config.ambiguous-option", "error",
+          **inline_config("musubi", "run.sh", "accelerate launch wan_train_network.py --task t2v-14B --flash "
+                                              "--mixed_precision bf16\n"))
+def musubi_ambiguous_abbreviation():
+    """A musubi-tuner command line with --flash, which starts both --flash_attn and --flash3 (issue 24)."""
+    return ff.gpu_box()
+
+
+@scenario("config.simpletuner-use-xformers-removed", "warning",
+          **inline_config("simpletuner", "config.env", 'MODEL_FAMILY="sdxl"\nMODEL_TYPE="lora"\nUSE_XFORMERS=true\n'))
+def simpletuner_use_xformers_env():
+    """A SimpleTuner config.env of the env_file.py era with USE_XFORMERS=true; xformers imports."""
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35")
+    ff.add_dist(f, "numpy", "2.3.4")
+    return f
+
+
+@scenario("config.msswift-packing-needs-flash", "error",
+          **inline_config("ms_swift", "sft.sh", "NPROC_PER_NODE=2 swift sft --model Qwen/Qwen2.5-7B-Instruct "
+                                                "--train_type lora --packing true --torch_dtype bfloat16\n"))
+def msswift_packing_without_flash():
+    """An ms-swift command line with --packing true and no --attn_impl (ms-swift refuses it, issue 24)."""
+    return ff.gpu_box()
+
+
 @scenario("config.sage-training", "error", "sage",
           **inline_config("axolotl", "lora.yml", "base_model: NousResearch/Llama-3.2-1B\nattn_implementation: sage\n"))
 def axolotl_trains_with_sage():

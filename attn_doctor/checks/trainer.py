@@ -1,6 +1,6 @@
 """Trainer configs (`check --config`): what the user's trainer setup (SimpleTuner, musubi-tuner / blissful-tuner,
-diffusers, ai-toolkit, sd-scripts, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers / TRL) asks
-of the attention stack, checked against what those trainers do with it.
+diffusers, ai-toolkit, sd-scripts / kohya_ss GUI, diffusion-pipe, OneTrainer, axolotl, LLaMA-Factory, transformers / TRL,
+torchtune, LitGPT, ms-swift, Unsloth) asks of the attention stack, checked against what those trainers do with it.
 
 Everything here reads ctx.config (configs/ made it from the file; a saved report keeps it), so `check
 --from` re-evaluates it. Without --config, a DIFFUSERS_ATTN_BACKEND in the environment is checked the same way.
@@ -99,6 +99,20 @@ def trainer_rules(facts: dict, ctx: Context):
         yield from _sd_scripts(cfg, attn, fixes)
     elif trainer == "axolotl":
         yield from _axolotl(facts, cfg, attn)
+    if cfg.get("removed_flag"):
+        yield finding("config.simpletuner-use-xformers-removed", setting=cfg["removed_flag"],
+                      fix=fixes.get("removed_flag"))
+    for e in cfg.get("swift_packing") or []:
+        yield finding("config.msswift-packing-needs-flash", feature=e["feature"], attn=e["attn"], fix=fixes.get("packing"))
+    for e in cfg.get("cmdline_errors") or []:
+        script = e.get("script") or cfg.get("trainer_title")
+        if e["kind"] == "ambiguous":
+            yield finding("config.ambiguous-option", name=e["name"], script=script, candidates=", ".join(e["candidates"]),
+                          fix=f"{e['candidates'][0]}   # or whichever of {', '.join(e['candidates'])} you meant")
+        else:
+            fix = f"{e['suggestion']}   # the nearest option {script} has" if e.get("suggestion") else \
+                f"# drop {e['name']}: {script} has no such option"
+            yield finding("config.unknown-option", name=e["name"], script=script, fix=fix)
     for p in cfg.get("packing") or []:
         yield finding("config.packing-contamination", trainer=cfg.get("trainer_title"), setting=p["setting"],
                       attn=p["attn"], fix=fixes.get("packing"))
@@ -118,7 +132,8 @@ UNKNOWN_IDS = {"sd-scripts": "config.sdscripts-unknown-option", "axolotl": "conf
 
 
 def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
-    if cfg.get("unet") and not attn:
+    if cfg.get("unet") and not attn and not cfg.get("config_file_unread") and not cfg.get("cmdline_errors"):
+        # (an option argparse refuses stops the run first: config.unknown-option says so)
         yield finding("config.sdscripts-no-attention", family=cfg.get("family") or "SD 1.x/2.x/SDXL",
                       fix=fixes.get("sdpa"))
 
@@ -170,7 +185,7 @@ def _simpletuner(facts: dict, cfg: dict, attn: list[dict], fixes: dict, batch):
 
 def _musubi(cfg: dict, attn: list[dict], fixes: dict):
     source = "command line" if cfg.get("format") == "cmdline" else "TOML"
-    if not attn:
+    if not attn and not cfg.get("cmdline_errors"):  # argparse stops on those first (config.unknown-option)
         # Sure only for a command line whose --config_file (if any) was read: flags may come from elsewhere.
         sure = source == "command line" and not cfg.get("config_file_unread")
         yield finding("config.musubi-no-backend", source=source, fix=fixes.get("no_backend"),
@@ -181,5 +196,5 @@ def _musubi(cfg: dict, attn: list[dict], fixes: dict):
     for a in attn:
         if a["backend"] == "sage" and cfg.get("sage_training"):
             yield finding("config.musubi-sage-training", setting=a["setting"], fix=fixes.get("sage"))
-        if a["backend"] == "xformers" and not cfg.get("split_attn"):
-            yield finding("config.xformers-no-split", fix=fixes.get("split_attn"))
+    if cfg.get("split_attn_needed") and not cfg.get("split_attn"):
+        yield finding("config.xformers-no-split", why=cfg["split_attn_needed"], fix=fixes.get("split_attn"))

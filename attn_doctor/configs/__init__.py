@@ -1,12 +1,22 @@
 """Trainer configs (`check --config PATH [--trainer NAME]`): what the user's training job will ask of the
 attention stack.
 
-Which trainer a file belongs to is told by evidence (detect()): the file is parsed once (JSON, TOML, YAML
-through yaml.safe_load, or text: an env file, a shell script, a saved command line) and every reader in
-READERS scores the keys and values it recognises: keys only it uses weigh STRONG, keys a few trainers share
-SHARED, keys nearly all have (mixed_precision, batch_size) COMMON. The best reader must lead the runner-up by MARGIN
-(otherwise the file is refused in one line, exit 2, naming the two, and --trainer settles it) and reach
-MIN_SCORE (otherwise it is not a trainer config: exit 2 with the list of trainers read). Nothing is imported from any trainer.
+Which trainer a file belongs to is told by evidence, then refused when the evidence is missing (detect()). The
+file is parsed once (JSON, TOML, YAML through yaml.safe_load, a Python script or notebook read with ast, or
+text: an env file, a shell / .bat / .ps1 script, a saved command line, taken apart by shell.py) and every
+reader in READERS scores what it recognises (a Score): the trainer's own evidence (a script or CLI name, a
+section layout, keys or values no other trainer has) weighs STRONG; keys a few trainers share SHARED; keys
+nearly all have (mixed_precision, batch_size) COMMON. A file is read as trainer X only on X's own evidence:
+- frameworks attn-doctor does not read (others.py: torchtitan, NeMo, Megatron, a DeepSpeed or accelerate
+  config, mmengine, Lightning, ...) are recognised the same way and refused: "looks like Y, which attn-doctor
+  does not read yet";
+- a dataset config (the [[datasets]] TOML sd-scripts and musubi-tuner take with --dataset_config) is refused
+  as one;
+- no reader with its own evidence: "not a trainer config" (or, when keys several trainers share are there,
+  which evidence is missing);
+- two readers whose own evidence is about equal: the file mixes them, and says so.
+Each refusal is one line, exit 2; --trainer NAME reads the file with that reader anyway. Nothing is imported
+from any trainer, and no script is run.
 
 One module per trainer turns its config into one plain dict (JSON-round-trippable, so a saved
 report keeps it and `check --from` re-evaluates it):
@@ -69,7 +79,15 @@ def read_text(path: str) -> str:
             raw = fh.read(MAX_CONFIG + 1)
     except OSError as e:
         raise UsageError(f"--config: cannot read {path}: {e.strerror or e}") from None
+    for bom, enc in ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+                     (b"\xfe\xff", "UTF-16")):
+        if raw.startswith(bom):
+            raise UsageError(f"--config: {path} is {enc} (as Windows PowerShell 5 saves text): save it as UTF-8")
     if b"\x00" in raw:
+        head = raw[:4096]
+        zeros_odd, zeros_even = head[1::2].count(0), head[0::2].count(0)
+        if len(head) >= 8 and max(zeros_odd, zeros_even) > 0.4 * (len(head) // 2) and min(zeros_odd, zeros_even) < 4:
+            raise UsageError(f"--config: {path} is UTF-16 (without a byte-order mark): save it as UTF-8")
         raise UsageError(f"--config: {path} is binary, not a trainer config")
     try:
         return raw.decode("utf-8-sig")
@@ -83,13 +101,16 @@ READERS = {
     "simpletuner": "simpletuner", "musubi": "musubi", "blissful": "blissful", "diffusers": "diffusers",
     "ai-toolkit": "ai_toolkit", "sd-scripts": "sd_scripts", "diffusion-pipe": "diffusion_pipe",
     "onetrainer": "onetrainer", "axolotl": "axolotl", "llama-factory": "llamafactory",
-    "transformers": "hf_transformers",
+    "transformers": "hf_transformers", "torchtune": "torchtune", "litgpt": "litgpt", "ms-swift": "ms_swift",
+    "unsloth": "unsloth",
 }
 # Other spellings --trainer accepts.
 ALIASES = {"musubi-tuner": "musubi", "blissful-tuner": "blissful", "ai_toolkit": "ai-toolkit", "aitoolkit": "ai-toolkit",
            "ostris": "ai-toolkit", "sd_scripts": "sd-scripts", "kohya": "sd-scripts", "kohya-ss": "sd-scripts",
            "diffusion_pipe": "diffusion-pipe", "llamafactory": "llama-factory", "llama_factory": "llama-factory",
-           "trl": "transformers", "hf": "transformers", "one-trainer": "onetrainer"}
+           "trl": "transformers", "hf": "transformers", "one-trainer": "onetrainer", "kohya_ss": "sd-scripts",
+           "kohya_gui": "sd-scripts", "kohya-gui": "sd-scripts", "lit-gpt": "litgpt", "swift": "ms-swift",
+           "ms_swift": "ms-swift", "modelscope-swift": "ms-swift", "tune": "torchtune"}
 # How much a piece of evidence counts: a key (or value) only this trainer uses, one a few trainers share,
 # and a key nearly every trainer has (mixed_precision, batch_size, ...).
 STRONG, SHARED, COMMON = 3.0, 1.0, 0.25
@@ -129,6 +150,8 @@ def load_json(path: str, text: str):
 
     try:
         return json.loads(text)
+    except RecursionError:
+        raise UsageError(f"--config: {path} is too deeply nested to be a trainer config") from None
     except ValueError as e:
         raise UsageError(f"--config: {path} is not valid JSON: {e}") from None
 
@@ -138,6 +161,8 @@ def load_yaml(path: str, text: str):
 
     try:
         return yaml.safe_load(text)
+    except RecursionError:
+        raise UsageError(f"--config: {path} is too deeply nested to be a trainer config") from None
     except yaml.YAMLError as e:
         where = getattr(e, "problem_mark", None)
         at = f" (line {where.line + 1})" if where is not None else ""
@@ -237,14 +262,47 @@ def flatten(data: dict) -> dict:
     return out
 
 
-def make_doc(path: str, text: str) -> dict:
-    """The file parsed once for every reader: {path, text, fmt, data, keys, flat, words, args, env, scripts}.
+NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
 
-    fmt: json | toml | yaml (data is the parsed mapping) or text (a command line, a shell script, an env
-    file: words, args, env and scripts say what it holds)."""
+
+def notebook_code(path: str, data: dict) -> str:
+    """A Jupyter notebook's code cells as one script (its `!cmd` lines stay as written)."""
+    cells = data.get("cells") if isinstance(data.get("cells"), list) else []
+    out = []
+    for c in cells:
+        if isinstance(c, dict) and c.get("cell_type") == "code":
+            src = c.get("source")
+            out.append("".join(src) if isinstance(src, list) else str(src or ""))
+    return "\n\n".join(out)
+
+
+def make_doc(path: str, text: str) -> dict:
+    """The file parsed once for every reader: {path, text, name, fmt, data, keys, flat, commands, command, words,
+    args, launcher, env, scripts, python}.
+
+    fmt: json | toml | yaml (data is the parsed mapping), python (a .py script or a notebook's code cells, in
+    `python`), or text (a command line, a shell / .bat / .ps1 script, an env file). For text, `commands` are
+    shell.py's Commands, `command` the training command among them (None when none trains), `words` and `args`
+    its words and options (the launcher's options under them, the script's own winning), `launcher` the
+    launcher's options alone, `env` the VAR=value lines, `scripts` every *.py the text names."""
+    from . import shell
+
     name = os.path.basename(path).lower()
     stripped = text.lstrip()
-    doc = {"path": path, "text": text, "name": name, "data": None, "words": [], "args": {}, "env": {}, "scripts": []}
+    doc = {"path": path, "text": text, "name": name, "data": None, "words": [], "args": {}, "env": {}, "scripts": [],
+           "commands": [], "command": None, "launcher": {}, "python": None}
+    if NOTEBOOK.search(name):
+        data = load_json(path, text)
+        doc.update(fmt="python", data=data if isinstance(data, dict) else {}, keys=set(), flat={},
+                   python=notebook_code(path, data) if isinstance(data, dict) else "")
+        # the notebook's shell lines (!tune run ..., !litgpt finetune ...) are its command lines
+        bang = "\n".join(ln.lstrip()[1:] for ln in doc["python"].splitlines() if ln.lstrip().startswith("!"))
+        _text_doc(doc, bang, shell)
+        doc["fmt"] = "python"
+        return doc
+    if name.endswith(".py"):
+        doc.update(fmt="python", keys=set(), flat={}, python=text)
+        return doc
     if name.endswith(".json") or (stripped.startswith("{") and not name.endswith((".toml", ".yaml", ".yml"))):
         data, fmt = load_json(path, text), "json"
     elif name.endswith(".toml"):
@@ -257,6 +315,10 @@ def make_doc(path: str, text: str) -> dict:
     if fmt != "text":
         if data is None:
             data = {}  # an empty YAML file
+        if isinstance(data, list) and data and all(isinstance(d, dict) for d in data) and \
+                any("instance_data_dir" in d or d.get("type") in ("local", "aws", "csv", "huggingface") for d in data):
+            raise UsageError(f"--config: {path} is a SimpleTuner dataloader config (--data_backend_config), not a "
+                             f"training config: give attn-doctor the config.json / config.toml / config.env it sits beside")
         if not isinstance(data, dict):
             raise UsageError(f"--config: {path} is {fmt.upper()} but not an object of trainer settings "
                              f"(it holds a {type(data).__name__})")
@@ -264,51 +326,131 @@ def make_doc(path: str, text: str) -> dict:
         doc["keys"] = _all_keys(data)
         doc["flat"] = flatten(data)
         return doc
-    doc["env"] = env_of(text)
-    doc["expanded"] = expand(text, doc["env"])
-    doc["words"] = tokens(doc["expanded"])
-    doc["args"] = args_of(doc["words"])
-    doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)]
-    doc["keys"] = set(doc["args"]) | set(doc["env"])
-    doc["flat"] = dict(doc["args"])
+    _text_doc(doc, text, shell)
     return doc
 
 
-def score_keys(keys, strong=(), shared=(), common=()) -> tuple[float, list[str]]:
-    """Points and evidence for the keys a reader knows: its own keys, shared ones, common ones."""
+def _text_doc(doc: dict, text: str, shell) -> None:
+    """Fill a text doc's shell view: commands, the training command, its words and options."""
+    script = shell.parse(text, doc["name"])
+    doc["commands"] = script.commands
+    main = shell.main_command(script)
+    doc["command"] = main
+    doc["env"] = env_of(text)
+    for k, v in script.env.items():
+        if isinstance(v, str):
+            doc["env"].setdefault(k, v)
+    doc["expanded"] = shell.expand(text, script.env, script.dialect) if script.dialect == "posix" else text
+    if main is not None:
+        doc["words"] = list(main.words)
+        doc["launcher"] = dict(main.launcher_args)
+        doc["args"] = {**main.launcher_args, **shell.parse_options(main.args).values}
+    else:
+        doc["words"] = [w for c in script.commands for w in c.words]
+        doc["args"] = {}
+        for c in script.commands:
+            doc["args"].update(c.launcher_args)
+            doc["args"].update(shell.parse_options(c.args).values)
+    doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)]
+    for c in script.commands:
+        if c.script and c.script not in doc["scripts"]:
+            doc["scripts"].append(c.script)
+    doc["keys"] = set(doc["args"]) | set(doc["env"])
+    doc["flat"] = dict(doc["args"])
+
+
+class Score:
+    """What a reader recognises in a file: points, the evidence it names (its own first), and `own`: the pieces
+    only its trainer has (a script or CLI name, a section layout, keys or values no other trainer uses)."""
+
+    __slots__ = ("points", "evidence", "own", "own_points")
+
+    def __init__(self, points: float = 0.0, evidence=None, own=None, own_points: float | None = None):
+        self.points, self.evidence, self.own = points, list(evidence or []), list(own or [])
+        self.own_points = STRONG * len(self.own) if own_points is None else own_points  # the weight of `own`
+
+    def add(self, item: str, weight: float = STRONG) -> "Score":
+        """One more piece of evidence; STRONG or more is the trainer's own."""
+        self.points += weight
+        if item not in self.evidence:
+            self.evidence.append(item)
+        if weight >= STRONG and item not in self.own:
+            self.own.append(item)
+            self.own_points += weight
+        return self
+
+    def __iter__(self):  # (points, evidence), as the readers' scores once were
+        return iter((self.points, self.evidence))
+
+    def __bool__(self) -> bool:
+        return self.points > 0
+
+
+NOTHING = Score()
+
+
+def score_keys(keys, strong=(), shared=(), common=()) -> Score:
+    """The evidence of the keys a reader knows: its own keys, shared ones, common ones."""
     own = sorted(k for k in keys if k in strong)
     some = sorted(k for k in keys if k in shared and k not in strong)
     pts = STRONG * len(own) + SHARED * len(some) + COMMON * sum(1 for k in keys if k in common and k not in strong
                                                                 and k not in shared)
-    return pts, own + some  # evidence: its own keys first
+    return Score(pts, own + some, own)
 
 
 def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict, dict]:
-    """(reader id, doc, detection) for a file: the reader that recognises most of it, or the one --trainer names.
+    """(reader id, doc, detection) for a file: the reader whose own evidence it carries, or the one --trainer names.
 
     detection: {trainer, title, by ("--trainer" | "content"), score, evidence (the keys and values it recognised),
-    runner_up, runner_up_score}."""
+    runner_up, runner_up_score}. A file no reader can claim on its own evidence is a UsageError that says why."""
+    from . import others
+
     doc = make_doc(path, text)
     scores = []
     for name in READERS:
-        pts, ev = _module(name).score(doc)
-        scores.append((pts, name, ev))
-    scores.sort(key=lambda s: -s[0])  # stable: READERS order breaks exact ties
+        sc = _module(name).score(doc)
+        if not isinstance(sc, Score):  # (points, evidence) from a reader not yet telling its own evidence apart
+            sc = Score(sc[0], sc[1], sc[1] if sc[0] >= STRONG else [])
+        scores.append((sc, name))
+    scores.sort(key=lambda s: (-s[0].own_points, -s[0].points))  # stable: READERS order breaks exact ties
     if trainer:
         name = trainer_name(trainer)
-        pts, ev = next((p, e) for p, n, e in scores if n == name)
-        return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "--trainer", "score": pts, "evidence": ev[:12],
-                           "runner_up": None, "runner_up_score": None}
-    (best, name, ev), (second, other, ev2) = scores[0], scores[1]
-    if best < MIN_SCORE and not (second > 0 and best - second < MARGIN):
-        raise UsageError(f"--config: {path} is not a trainer config attn-doctor recognises "
-                         f"(it reads {supported()})")
-    if best - second < MARGIN:
-        raise UsageError(f"--config: {path} fits {_module(name).TITLE} ({', '.join(ev[:4])}) and "
-                         f"{_module(other).TITLE} ({', '.join(ev2[:4])}) about equally: say which with "
-                         f"--trainer {name} or --trainer {other}")
-    return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "content", "score": best, "evidence": ev[:12],
-                       "runner_up": other if second > 0 else None, "runner_up_score": second if second > 0 else None}
+        sc = next(s for s, n in scores if n == name)
+        return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "--trainer", "score": sc.points,
+                           "evidence": sc.evidence[:12], "runner_up": None, "runner_up_score": None}
+    where = f"--config: {path}"
+    refusal = others.dataset_config(doc)
+    if refusal:
+        raise UsageError(f"{where} is {refusal}")
+    claimed = [(s, n) for s, n in scores if s.own]
+    best, name = claimed[0] if claimed else (NOTHING, None)
+    other = others.recognise(doc)
+    if other and other[1].own_points >= STRONG and other[1].own_points >= best.own_points:
+        title, osc = other
+        raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
+                         f"yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
+    if not claimed:
+        shared = []
+        for s, _n in scores:
+            shared += [e for e in s.evidence if e not in shared]
+        if shared:
+            raise UsageError(f"{where} holds only settings several trainers share ({', '.join(shared[:5])}) and "
+                             f"nothing one trainer alone has (its script or CLI, its own keys or layout), so "
+                             f"attn-doctor cannot tell which trainer reads it; say which with --trainer NAME")
+        what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
+            "not a trainer config attn-doctor recognises"
+        raise UsageError(f"{where} is {what} (it reads {supported()})")
+    rivals = [(s, n) for s, n in claimed[1:]]
+    second, other_name = rivals[0] if rivals else (NOTHING, None)
+    if rivals and best.own_points - second.own_points < MARGIN and best.points - second.points < MARGIN:
+        raise UsageError(f"{where} mixes settings only {_module(name).TITLE} has ({', '.join(best.own[:3])}) with "
+                         f"settings only {_module(other_name).TITLE} has ({', '.join(second.own[:3])}), so "
+                         f"attn-doctor cannot tell which trainer runs it; say which with --trainer NAME")
+    runner = max((s for s, n in scores if n != name), key=lambda s: s.points)
+    runner_name = next(n for s, n in scores if s is runner)
+    return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "content", "score": best.points,
+                       "evidence": best.evidence[:12], "runner_up": runner_name if runner.points > 0 else None,
+                       "runner_up_score": runner.points if runner.points > 0 else None}
 
 
 def load(path: str, trainer: str | None = None) -> dict:
@@ -316,14 +458,17 @@ def load(path: str, trainer: str | None = None) -> dict:
     if trainer:
         trainer_name(trainer)  # an unknown name is the first thing to say
     text = read_text(path)
-    name, doc, detection = detect(path, text, trainer)
     try:
-        cfg = _module(name).read(doc)
-    except (AttributeError, KeyError, TypeError) as e:  # --trainer named a reader for another kind of file
-        if detection["by"] != "--trainer":
-            raise
-        raise UsageError(f"--config: {path} is not a {_module(name).TITLE} config that attn-doctor can read "
-                         f"({doc['fmt']}: {type(e).__name__})") from None
+        name, doc, detection = detect(path, text, trainer)
+        try:
+            cfg = _module(name).read(doc)
+        except (AttributeError, KeyError, TypeError, ValueError) as e:  # --trainer named a reader for another kind of file
+            if detection["by"] != "--trainer":
+                raise
+            raise UsageError(f"--config: {path} is not a {_module(name).TITLE} config that attn-doctor can read "
+                             f"({doc['fmt']}: {type(e).__name__})") from None
+    except RecursionError:
+        raise UsageError(f"--config: {path} is too deeply nested to be a trainer config") from None
     cfg["path"] = os.path.abspath(path)
     cfg["detected"] = detection
     return finish(cfg)
@@ -336,6 +481,8 @@ def load_toml(path: str, text: str) -> dict:
         import tomli as tomllib  # type: ignore[no-redef]
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise UsageError(f"--config: {path} is too deeply nested to be a trainer config") from None
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"--config: {path} is not valid TOML: {e}") from None
 
@@ -380,8 +527,11 @@ def finish(cfg: dict) -> dict:
 
 
 def given(value) -> bool:
-    """A setting with a value: not missing, not empty, not a bare flag (True) standing where a value belongs."""
-    return value is not None and value is not True and value != ""
+    """A setting with a value: not missing, not empty, not a bare flag (True) standing where a value belongs, not a
+    shell variable the script never sets (`$MODEL`)."""
+    from .shell import known
+
+    return value is not None and value is not True and value != "" and known(value)
 
 
 def as_bool(value) -> bool:

@@ -14,7 +14,7 @@ Read from ostris/ai-toolkit 27a03a9 (2026-08-21):
 
 from __future__ import annotations
 
-from . import STRONG, as_int, attention, diffusers, score_keys
+from . import NOTHING, as_int, attention, diffusers, score_keys
 
 TITLE = "ai-toolkit"
 STRONG_KEYS = {"job", "process", "training_folder", "name_or_path", "arch", "quantize_te", "linear_alpha",
@@ -42,13 +42,13 @@ def _process(data: dict) -> dict:
     return (train or procs or [{}])[0]
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def score(doc: dict) -> "Score":
     if doc["fmt"] not in ("yaml", "json"):
-        return 0.0, []
-    pts, ev = score_keys(doc["keys"], STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+        return NOTHING
+    sc = score_keys(doc["keys"], STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     if str(doc["data"].get("job", "")).strip() in ("extension", "train", "extract", "generate", "mod"):
-        pts, ev = pts + STRONG, ev + [f"job: {doc['data']['job']}"]
-    return pts, ev
+        sc.add(f"job: {doc['data']['job']}")
+    return sc
 
 
 def read(doc: dict) -> dict:

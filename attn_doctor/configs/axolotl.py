@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 
-from . import STRONG, as_int, score_keys
+from . import NOTHING, as_int, score_keys
 from .hf_transformers import entry, model_head_dims
 
 TITLE = "axolotl"
@@ -37,27 +37,34 @@ LEGACY = {"xformers_attention": "xformers", "sage_attention": "sage", "flex_atte
 SHORT = {"flash": "flash_attention_2", "flex": "flex_attention", "sdp": "sdpa"}
 PACKING_OK = {"flash_attention_2", "flash_attention_3", "flex_attention", "xformers", "sage", "sdpa", "eager",
               "kernels-community/flash-attn2", "kernels-community/flash-attn3", "kernels-community/sage-attention"}
-STRONG_KEYS = {"base_model", "sample_packing", "micro_batch_size", "sequence_len", "pad_to_sequence_len",
-               "val_set_size", "dataset_prepared_path", "lora_target_linear", "tokenizer_type", "num_epochs",
-               "gemma4_hybrid_attn_impl", "eval_sample_packing", "special_tokens", "plugins", "wandb_project",
-               "wandb_entity", "wandb_watch", "wandb_name", "wandb_log_model", "evals_per_epoch", "saves_per_epoch",
-               "flash_attn_cross_entropy", "flash_attn_fuse_mlp", "s2_attention", "load_in_4bit", "load_in_8bit",
-               "lora_model_dir", "train_on_inputs", "group_by_length", "adapter", "chat_template", "datasets",
-               "flex_attn_compile_kwargs", "large_head_attention", "sdpa_varlen"} | set(LEGACY)
+# Keys only axolotl uses. Names other frameworks use too (num_epochs, wandb_project, load_in_4bit, datasets,
+# chat_template, adapter, micro_batch_size: alpaca-lora, TRL, LitGPT, diffusion-pipe ...) are shared evidence.
+STRONG_KEYS = {"base_model", "sample_packing", "sequence_len", "pad_to_sequence_len", "val_set_size",
+               "dataset_prepared_path", "lora_target_linear", "tokenizer_type", "gemma4_hybrid_attn_impl",
+               "eval_sample_packing", "evals_per_epoch", "saves_per_epoch", "flash_attn_cross_entropy",
+               "flash_attn_fuse_mlp", "s2_attention", "lora_model_dir", "flex_attn_compile_kwargs",
+               "large_head_attention", "sdpa_varlen"} | set(LEGACY)
 SHARED_KEYS = {"attn_implementation", "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "torch_compile",
                "torch_compile_mode", "bf16", "fp16", "tf32", "model_type", "gradient_checkpointing", "optimizer",
-               "lr_scheduler", "warmup_steps", "weight_decay", "fp8", "deepspeed", "fsdp", "fsdp_config"}
+               "lr_scheduler", "warmup_steps", "weight_decay", "fp8", "deepspeed", "fsdp", "fsdp_config",
+               "micro_batch_size", "num_epochs", "special_tokens", "plugins", "wandb_project", "wandb_entity",
+               "wandb_watch", "wandb_name", "wandb_log_model", "load_in_4bit", "load_in_8bit", "train_on_inputs",
+               "group_by_length", "adapter", "chat_template", "datasets"}
 COMMON_KEYS = {"learning_rate", "output_dir", "seed", "gradient_accumulation_steps", "logging_steps"}
 
 
 def score(doc: dict) -> tuple[float, list[str]]:
     if doc["fmt"] not in ("yaml", "json"):
-        return 0.0, []
-    pts, ev = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+        return NOTHING
+    sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     impl = doc["data"].get("attn_implementation")
     if isinstance(impl, str) and impl in ("xformers", "sage", "fp8"):
-        pts, ev = pts + STRONG, ev + [f"attn_implementation: {impl}"]
-    return pts, ev
+        sc.add(f"attn_implementation: {impl}")
+    ds = doc["data"].get("datasets")
+    if isinstance(ds, list) and ds and all(isinstance(d, dict) and "path" in d for d in ds) and \
+            any("type" in d for d in ds):
+        sc.add("datasets: [{path, type}]")  # axolotl's dataset list layout
+    return sc
 
 
 def read(doc: dict) -> dict:

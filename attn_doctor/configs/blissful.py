@@ -10,7 +10,7 @@ than that snapshot. The reading itself is musubi.py's: a file is blissful-tuner'
 
 from __future__ import annotations
 
-from . import STRONG, musubi
+from . import NOTHING, STRONG, Score, musubi
 
 TITLE = "blissful-tuner"
 # Training options only blissful-tuner has (its parser beside musubi-tuner 30c658c's: src/blissful_tuner/
@@ -22,18 +22,20 @@ OWN_KEYS = {"cute", "rope_func", "fp16_accumulation", "fp32_working_dtype", "mix
             "use_mask_loss", "mask_loss_scale", "mask_min_weight"}
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def score(doc: dict) -> "Score":
     if doc["fmt"] == "toml":
         keys = set(musubi._flatten(doc["data"]))
     elif doc["fmt"] == "text":
         keys = set(doc["args"])
     else:
-        return 0.0, []
+        return NOTHING
     own = sorted(keys & OWN_KEYS)
     if not own and not (doc["fmt"] == "text" and "blissful" in doc["text"].lower()):
-        return 0.0, []  # without its own keys a file is musubi-tuner's (the same reader)
-    pts, ev = musubi.score(doc)
-    return pts + STRONG * max(len(own), 1), own + ev
+        return NOTHING  # without its own keys a file is musubi-tuner's (the same reader)
+    sc = musubi.score(doc)
+    mine = own or ["blissful"]
+    return Score(sc.points + STRONG * len(mine), mine + [e for e in sc.evidence if e not in mine],
+                 mine + [e for e in sc.own if e not in mine], sc.own_points + STRONG * len(mine))
 
 
 def read(doc: dict) -> dict:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from . import attention
+from . import NOTHING, Score, attention
 
 VAR = "DIFFUSERS_ATTN_BACKEND"
 
@@ -72,37 +72,57 @@ _EXAMPLE = re.compile(r"^train_(dreambooth|text_to_image|controlnet|instruct_pix
                       r"kandinsky|dreambooth_lora|textual_inversion)[a-z0-9_]*\.py$")
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def _script(doc: dict) -> str | None:
+    """The example script the training command runs (diffusers' examples/*/train_*.py)."""
+    from .shell import trainer_options
+
+    cmd = doc.get("command")
+    if cmd is not None and cmd.script and (_EXAMPLE.match(cmd.script) or trainer_options("diffusers", cmd.script)):
+        return cmd.script
+    return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
+
+
+def score(doc: dict) -> "Score":
     from . import SHARED, STRONG
 
     if doc["fmt"] != "text":
-        return 0.0, []
+        return NOTHING
+    sc = Score()
     if looks_like(doc["text"]):
-        return 2 * STRONG, [VAR]
-    pts, ev = 0.0, []
-    scripts = [s for s in doc["scripts"] if _EXAMPLE.match(s)]
-    if scripts:
-        pts, ev = pts + 2 * STRONG, ev + scripts[:1]
+        return sc.add(VAR, 2 * STRONG)
+    script = _script(doc)
+    if script:
+        sc.add(script, 2 * STRONG)
     if XFORMERS_FLAG in doc["args"]:
-        pts, ev = pts + STRONG, ev + ["--" + XFORMERS_FLAG]
+        sc.add("--" + XFORMERS_FLAG)
     for k in ("pretrained_model_name_or_path", "instance_prompt", "instance_data_dir", "dataset_name",
               "train_batch_size", "validation_prompt", "checkpointing_steps"):
         if k in doc["args"]:
-            pts, ev = pts + SHARED, ev + [k]
-    return (pts, ev) if scripts or XFORMERS_FLAG in doc["args"] else (0.0, [])
+            sc.add(k, SHARED)
+    return sc if script or XFORMERS_FLAG in doc["args"] else NOTHING
 
 
 def read(doc: dict) -> dict:
     if looks_like(doc["text"]) or doc["fmt"] != "text":
         return parse(doc["path"], doc["text"])
-    from . import as_int, dtype_of
+    from . import as_int, dtype_of, given
+    from .shell import check_options
 
     a = doc["args"]
+    errors: list = []
+    script = _script(doc)
+    cmd = doc.get("command")
+    if cmd is not None and cmd.script == script:
+        parsed, errors = check_options("diffusers", cmd)
+        a = {**cmd.launcher_args, **{k: v for k, v in parsed.values.items()}}
+        if not given(parsed.values.get("mixed_precision")) and given(cmd.launcher_args.get("mixed_precision")):
+            a["mixed_precision"] = cmd.launcher_args["mixed_precision"]  # the script's default None: accelerate's
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
-    mp = str(a.get("mixed_precision") or "").strip().lower() or None
-    script = next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
+    mp = a.get("mixed_precision")
+    mp = str(mp).strip().lower() if given(mp) else None
     return {
         "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
+        "script": script, "cmdline_errors": errors,
         "attention": entries, "mixed_precision": mp, "dtype": dtype_of(mp) if mp else None,
         "compile": {"enabled": False, "mode": None, "setting": None},
         "batch_size": as_int(a.get("train_batch_size", 1)),

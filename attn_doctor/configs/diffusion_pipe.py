@@ -13,7 +13,7 @@ Read from tdrussell/diffusion-pipe 8f83dbf (2026-08-20):
 
 from __future__ import annotations
 
-from . import STRONG, as_int, attention, score_keys
+from . import NOTHING, as_int, attention, score_keys
 
 TITLE = "diffusion-pipe"
 STRONG_KEYS = {"micro_batch_size_per_gpu", "pipeline_stages", "partition_method", "eval_micro_batch_size_per_gpu",
@@ -38,15 +38,15 @@ FLASH_ATTN = {"wan": "models/wan/attention.py flash_attention()", "hunyuan_image
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def score(doc: dict) -> "Score":
     if doc["fmt"] != "toml":
-        return 0.0, []
-    pts, ev = score_keys(set(doc["data"]) | set((doc["data"].get("model") or {}) if isinstance(doc["data"].get("model"), dict) else {}),
+        return NOTHING
+    sc = score_keys(set(doc["data"]) | set((doc["data"].get("model") or {}) if isinstance(doc["data"].get("model"), dict) else {}),
                          STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     model = doc["data"].get("model")
     if isinstance(model, dict) and str(model.get("type", "")) in TYPES:
-        pts, ev = pts + STRONG, ev + [f"[model] type = {model['type']}"]
-    return pts, ev
+        sc.add(f"[model] type = {model['type']}")
+    return sc
 
 
 def read(doc: dict) -> dict:

@@ -1,5 +1,7 @@
 """transformers / TRL: `attn_implementation` in a training YAML or JSON (the TRL CLI's `trl sft --config`,
-TrainingArguments/SFTConfig/ModelConfig fields, or `model_init_kwargs`), or a model's config.json.
+TrainingArguments/SFTConfig/ModelConfig fields, or `model_init_kwargs`), a model's config.json, a command line,
+or a training script's `*.from_pretrained(attn_implementation=...)` / `SFTConfig(...)` calls read statically
+(configs/pyscript.py; never imported or run).
 
 Read from huggingface/trl f2cd577 (2026-07-24): trl/trainer/model_config.py (`attn_implementation`, `dtype`),
 trl/trainer/sft_config.py (`packing`, `packing_strategy` bfd | bfd_split | wrapped, default bfd; `padding_free`:
@@ -17,7 +19,9 @@ Head dims come from the model's config.json when the model named is a local dire
 
 from __future__ import annotations
 
-from . import STRONG, as_int, attention, score_keys
+import re
+
+from . import NOTHING, Score, as_int, attention, score_keys
 
 TITLE = "transformers / TRL"
 # transformers' attn_implementation -> attn-doctor backend (eager: plain PyTorch matmul + softmax, no backend)
@@ -105,12 +109,61 @@ def compile_of(s: dict, setting: str = "torch_compile") -> dict:
     return {"enabled": on, "mode": (mode or "default") if on else None, "setting": setting}
 
 
+OTHER_CLIS = {"swift", "megatron", "llamafactory-cli", "lmf", "tune", "litgpt", "axolotl", "simpletuner"}
 ACCELERATE_KEYS = {"compute_environment", "distributed_type", "parallelism_config", "num_processes", "machine_rank",
                    "main_training_function", "downcast_bf16", "rdzv_backend", "same_network"}
 
 
+_PY_IMPORT = re.compile(r"^\s*(from\s+(transformers|trl)\b[\w.]*\s+import|import\s+(transformers|trl)\b)", re.MULTILINE)
+_UNSLOTH = re.compile(r"^\s*(from\s+unsloth\b|import\s+unsloth\b)", re.MULTILINE)
+# The keyword arguments a transformers / TRL script's calls set (from_pretrained, TrainingArguments, SFTConfig ...)
+PY_ARGS = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig",
+           "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig", "ModelConfig"}
+PY_KEYS = ("attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch_compile", "torch_compile_mode",
+           "packing", "packing_strategy", "padding_free", "per_device_train_batch_size")
+
+
+def _python_settings(doc: dict) -> dict:
+    """A transformers / TRL training script read statically (configs/pyscript.py): the keyword arguments of its
+    *.from_pretrained(...) and TrainingArguments / SFTConfig(...) calls, as a YAML of the same keys would hold them
+    ("?" where the script computes the value)."""
+    import ast
+
+    from .pyscript import constants, tree, value
+
+    t = tree(doc.get("python") or "")
+    if t is None:
+        return {}
+    consts = constants(t)
+    out: dict = {}
+    for n in ast.walk(t):
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+        if not (name in PY_ARGS or name == "from_pretrained" and (owner.startswith("AutoModel") or
+                                                                      owner.endswith(("ForCausalLM", "Model",
+                                                                                      "ForConditionalGeneration")))):
+            continue
+        for k in n.keywords:
+            if k.arg in PY_KEYS:
+                out[k.arg] = value(k.value, consts)
+            elif k.arg == "model_init_kwargs" and isinstance(k.value, ast.Dict):
+                out["model_init_kwargs"] = {kk.value: value(vv, consts) for kk, vv in zip(k.value.keys, k.value.values)
+                                            if isinstance(kk, ast.Constant)}
+    if isinstance(out.get("torch_dtype"), str) and out["torch_dtype"].startswith("torch."):
+        out["torch_dtype"] = out["torch_dtype"][6:]
+    if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
+        out["dtype"] = out["dtype"][6:]
+    return {k: v for k, v in out.items() if v != "?"}
+
+
 def _settings(doc: dict) -> dict:
-    """The settings of a YAML/JSON file, a command line's --flags, or an accelerate config's parallelism block."""
+    """The settings of a YAML/JSON file, a command line's --flags, a script's calls, or an accelerate config's
+    parallelism block."""
+    if doc["fmt"] == "python":
+        return _python_settings(doc)
     if doc["fmt"] == "text":
         return dict(doc["args"])
     s = dict(doc["data"])
@@ -127,17 +180,29 @@ def _base(doc: dict) -> str:
     return os.path.dirname(os.path.abspath(doc["path"]))
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def score(doc: dict) -> "Score":
+    if doc["fmt"] == "python":
+        src = doc.get("python") or ""
+        if not _PY_IMPORT.search(src) or _UNSLOTH.search(src):
+            return NOTHING  # (an Unsloth script is Unsloth's)
+        s = _python_settings(doc)
+        sc = Score()
+        if s:
+            sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
+        return sc
     if doc["fmt"] not in ("yaml", "json", "text"):
-        return 0.0, []
+        return NOTHING
+    cmd = doc.get("command")
+    if doc["fmt"] == "text" and cmd is not None and cmd.program in OTHER_CLIS:
+        return NOTHING  # another trainer's own CLI: its options are that trainer's, whatever HF names they share
     s = _settings(doc)
-    pts, ev = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     if doc["fmt"] == "text":
         if any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"]):
-            pts, ev = pts + STRONG, ev + ["trl command"]
+            sc.add("trl command")
     elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
-        pts, ev = pts + STRONG, ev + ["accelerate parallelism_config_sp_attn_implementation"]
-    return pts, ev
+        sc.add("accelerate parallelism_config_sp_attn_implementation")
+    return sc
 
 
 def read(doc: dict) -> dict:
@@ -162,7 +227,7 @@ def read(doc: dict) -> dict:
                       "attn": name or "the model's default (sdpa)"})
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
-        "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],
+        "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],  # (python: a script read with ast)
         "family": s.get("model_type") if model_config else None,
         "head_dims": head_dims(s) if model_config else model_head_dims(s.get("model_name_or_path"), _base(doc)),
         "mixed_precision": None, "dtype": dtype_from(s), "attention": entries,

@@ -13,7 +13,14 @@ Read from hiyouga/LLaMA-Factory ff6d4d1 (2026-08-18):
 - a command line `llamafactory-cli train [config.yaml] key=value ... --key value` (hparams/parser.py reads the YAML
   and then the overrides; the YAML named there is not read here);
 - TrainingArguments `bf16`, `fp16`, finetuning_args `pure_bf16`; `per_device_train_batch_size` (v1:
-  `micro_batch_size`); `torch_compile`, `torch_compile_mode`.
+  `micro_batch_size`); `torch_compile`, `torch_compile_mode`;
+- before `llamafactory-cli` (2023-07 to 2024-05) training ran as `python src/train_bash.py --stage sft ...`
+  (LLaMA-Factory ce8200ad9 renamed it src/train.py): `flash_attn` was a boolean (a40216163 2023-09-10
+  src/llmtuner/hparams/model_args.py:46, 9a69cadab model_args.py:60, default False): `--flash_attn` asked for
+  FlashAttention-2 (patcher.py:105-114 `attn_implementation="flash_attention_2"`, a warning and the default when
+  flash-attn is missing), leaving it off ran "eager"; from d2bb1b3a6 (2024-04-24) it took off | sdpa | fa2 | auto.
+  Any python script given LLaMA-Factory's own options (--stage, --finetuning_type, --template ...) is read the same
+  way (forks keep the parser).
 Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
 """
 
@@ -22,11 +29,11 @@ from __future__ import annotations
 import os
 import re
 
-from . import STRONG, as_int, attention, score_keys
+from . import NOTHING, STRONG, as_int, attention, score_keys
 from .hf_transformers import compile_of, model_head_dims
 
 TITLE = "LLaMA-Factory"
-V0 = {"auto": None, "disabled": None, "sdpa": "sdpa", "fa2": "fa2", "fa3": "fa3"}
+V0 = {"auto": None, "disabled": None, "off": None, "sdpa": "sdpa", "fa2": "fa2", "fa3": "fa3"}  # off: 2024-04..06
 V1 = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2"}
 STRONG_KEYS = {"stage", "finetuning_type", "lora_target", "template", "cutoff_len", "flash_attn", "neat_packing",
                "plot_loss", "overwrite_cache", "max_samples", "pure_bf16", "dist_config", "train_dataset", "model_class",
@@ -50,6 +57,11 @@ def _settings(doc: dict) -> dict:
     """A YAML's settings, or a `llamafactory-cli train [x.yaml] key=value --key value` command line's."""
     if doc["fmt"] != "text":
         return doc["data"]
+    old = _old_command(doc) if not any(w in ("llamafactory-cli", "lmf") for w in doc["words"]) else None
+    if old is not None:
+        from .shell import parse_options
+
+        return {k: _value(v) for k, v in parse_options(old.args).values.items()}
     out = {}
     for w in doc["words"]:
         k, eq, v = w.partition("=")
@@ -59,20 +71,40 @@ def _settings(doc: dict) -> dict:
     return {k: _value(v) for k, v in out.items()}
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+# The entry scripts of LLaMA-Factory before its CLI (src/train_bash.py, src/train.py, src/train_web.py) and of
+# ChatGLM-Efficient-Tuning / LLaMA-Efficient-Tuning, its earlier names.
+OLD_SCRIPTS = {"train_bash.py", "train_sft.py", "train_pt.py", "train_rm.py", "train_ppo.py", "train_dpo.py"}
+OWN_FLAGS = {"stage", "finetuning_type", "template", "lora_target", "plot_loss", "cutoff_len", "neat_packing"}
+
+
+def _old_command(doc: dict):
+    """A `python [src/]train_bash.py --stage ...` command, or any script given LLaMA-Factory's own options."""
+    for c in doc.get("commands") or []:
+        if not c.script:
+            continue
+        flags = {a[2:].split("=", 1)[0] for a in c.args if a.startswith("--")}
+        if c.script in OLD_SCRIPTS and flags & OWN_FLAGS or len(flags & OWN_FLAGS) >= 3:
+            return c
+    return None
+
+
+def score(doc: dict) -> "Score":
     if doc["fmt"] not in ("yaml", "json", "text"):
-        return 0.0, []
+        return NOTHING
     cli = doc["fmt"] == "text" and any(w in ("llamafactory-cli", "lmf") for w in doc["words"])
-    if doc["fmt"] == "text" and not cli:
-        return 0.0, []
+    old = _old_command(doc) if doc["fmt"] == "text" and not cli else None
+    if doc["fmt"] == "text" and not cli and old is None:
+        return NOTHING
     s = _settings(doc)
-    pts, ev = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     fa = s.get("flash_attn")
     if isinstance(fa, str) and fa in V0:
-        pts, ev = pts + STRONG, ev + [f"flash_attn: {fa}"]
+        sc.add(f"flash_attn: {fa}")
     if cli:
-        pts, ev = pts + 2 * STRONG, ev + ["llamafactory-cli"]
-    return pts, ev
+        sc.add("llamafactory-cli", 2 * STRONG)
+    elif old is not None and old.script in OLD_SCRIPTS:
+        sc.add(old.script, 2 * STRONG)
+    return sc
 
 
 def read(doc: dict) -> dict:
@@ -82,6 +114,10 @@ def read(doc: dict) -> dict:
     raw = s.get("flash_attn")
     entries = []
     name = None
+    if raw is True:  # the boolean flag of LLaMA-Factory before 2024-04: FlashAttention-2
+        name = "fa2"
+        entries.append(attention("flash_attn", "--flash_attn (the boolean of LLaMA-Factory before 0.7)", "fa2"))
+        raw = None
     if raw is not None and str(raw).strip() not in ("auto",):
         name = str(raw).strip()
         if raw is False:

@@ -23,7 +23,7 @@ import os
 import re
 import shlex
 
-from . import as_bool, attention, dtype_of, given, load_toml, read_text
+from . import NOTHING, as_bool, attention, dtype_of, given, load_toml, read_text
 
 TITLE = "musubi-tuner"
 # argparse dest -> attn-doctor backend, in the order trainer_base.py tries them (cute: blissful-tuner)
@@ -68,27 +68,61 @@ COMMON_KEYS = {"mixed_precision", "learning_rate", "seed", "output_dir", "gradie
 OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_kandinsky5", "lora_hunyuan_video_1_5"}
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def score(doc: dict) -> "Score":
     from . import STRONG, score_keys
 
     if doc["fmt"] not in ("toml", "text"):
-        return 0.0, []  # musubi-tuner reads a --config_file TOML and its command line
+        return NOTHING  # musubi-tuner reads a --config_file TOML and its command line
     keys = set(_flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
-    pts, ev = score_keys(keys, STRONG_KEYS | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(keys, STRONG_KEYS | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS, COMMON_KEYS)
     net = _flatten(doc["data"]).get("network_module") if doc["fmt"] == "toml" else doc["args"].get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
-        pts, ev = pts + STRONG, ev + [f"network_module={net}"]
+        sc.add(f"network_module={net}")
     for s in doc["scripts"]:
         stem = re.sub(r"_train(_network)?\.py$", "", s)
         if s.endswith(("_train_network.py", "_train.py")) and stem in SCRIPTS and stem not in ("flux_kontext",):
-            pts, ev = pts + 2 * STRONG, ev + [s]
+            sc.add(s, 2 * STRONG)
     if doc["fmt"] == "text" and "musubi" in doc["text"].lower():
-        pts, ev = pts + STRONG, ev + ["musubi"]
-    return pts, ev
+        sc.add("musubi")
+    return sc
 
 
 def read(doc: dict) -> dict:
-    return parse(doc["path"], doc.get("expanded") or doc["text"])
+    if doc["fmt"] == "toml":
+        return _parse(doc["path"], doc["text"])
+    from .shell import check_options
+
+    base = os.path.dirname(os.path.abspath(doc["path"]))
+    cmd = doc.get("command")
+    if cmd is None or not cmd.script:
+        launcher, settings, misses = _cmdline_settings(_tokens(doc.get("expanded") or doc["text"]))
+        errors: list = []
+        script = command_script(doc.get("expanded") or doc["text"])
+    else:
+        from .blissful import OWN_KEYS as BLISSFUL_KEYS
+
+        parsed, errors = check_options("musubi", cmd)
+        if "blissful" in " ".join(cmd.words).lower() or {u.lstrip("-") for u in parsed.unknown} & BLISSFUL_KEYS:
+            parsed, errors = None, []  # blissful-tuner's scripts have options of their own, not read here
+        if parsed is None:
+            launcher, settings, misses = _cmdline_settings(cmd.words)
+        else:
+            launcher, settings = dict(cmd.launcher_args), dict(parsed.values)
+            misses = [k.lstrip("-") for k in parsed.unknown if k.lstrip("-") in NEAR_MISSES]
+            errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
+        script = os.path.splitext(cmd.script)[0]
+    if given(settings.get("config_file")):
+        _, toml = _read_side_toml(str(settings["config_file"]), base, ".toml")
+        if toml is None:
+            settings["config_file_unread"] = True
+        else:
+            merged = _flatten(toml)
+            misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
+            merged.update(settings)  # flags on the command line win over the TOML
+            settings = merged
+    cfg = summarize(settings, launcher, misses, "cmdline", script, base)
+    cfg["cmdline_errors"] = errors
+    return cfg
 
 
 def command_script(text: str) -> str | None:
@@ -162,6 +196,16 @@ def _read_side_toml(name: str, base: str, suffix: str = "") -> tuple[str | None,
     return None, None
 
 
+def _split_needed(family, flags: list[str], batch) -> str | None:
+    """Why this run needs --split_attn ("xformers on HunyuanVideo", ...), or None."""
+    if "xformers" in flags and XFORMERS_NEEDS_SPLIT.get(family or "") == "always":
+        return "xformers on HunyuanVideo (hunyuan_model/attention.py asserts it)"
+    need = BATCH_NEEDS_SPLIT.get(family or "")
+    if need and any(f in need for f in flags) and batch and batch > 1:
+        return f"{'/'.join(f for f in flags if f in need)} on FramePack with batch size {batch}"
+    return None
+
+
 def _batch_size(dataset: dict | None) -> int | None:
     if not dataset:
         return None
@@ -176,6 +220,14 @@ def _batch_size(dataset: dict | None) -> int | None:
 
 
 def parse(path: str, text: str) -> dict:
+    if not path.lower().endswith(".toml"):
+        from . import make_doc
+
+        return read(make_doc(path, text))
+    return _parse(path, text)
+
+
+def _parse(path: str, text: str) -> dict:
     base = os.path.dirname(os.path.abspath(path))
     if path.lower().endswith(".toml"):
         settings, launcher, fmt, script = _flatten(load_toml(path, text)), {}, "toml", None
@@ -193,6 +245,17 @@ def parse(path: str, text: str) -> dict:
                 merged.update(settings)  # flags on the command line win over the TOML
                 settings = merged
     return summarize(settings, launcher, misses, fmt, script, base)
+
+
+# Which models need --split_attn beside --xformers (or beside any backend with batches of several samples),
+# read from musubi-tuner 30c658c: HunyuanVideo's hunyuan_model/attention.py:173 asserts "Xformers only supports
+# splitting" whenever its batch carries cu_seqlens (models.py passes them for every text length); FramePack's
+# frame_pack/hunyuan_video_packed.py:827 raises "batch_size > 1 is not supported in this configuration. Try
+# `--split_attn`" for xformers and SDPA once a batch holds samples of different lengths. Wan, Qwen-Image,
+# Z-Image, HunyuanVideo 1.5, FLUX.2, Kandinsky 5 run xformers without it (modules/attention.py builds a
+# BlockDiagonalMask; wan/modules/attention.py and flux/flux_models.py split or pad themselves).
+XFORMERS_NEEDS_SPLIT = {"hunyuan_video": "always"}
+BATCH_NEEDS_SPLIT = {"framepack": ("xformers", "sdpa")}
 
 
 def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str | None, base: str) -> dict:
@@ -238,6 +301,7 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         "compile": {"enabled": compile_on, "mode": mode, "setting": "compile" if not cmd else "--compile"},
         "batch_size": _batch_size(dataset),
         "split_attn": as_bool(s.get("split_attn")),
+        "split_attn_needed": _split_needed(family, flags, _batch_size(dataset)),
         "sage_training": "sage_attn" in flags,  # every musubi config read here is a training run
         "config_file_unread": bool(s.get("config_file_unread")),
         "fixes": fixes,

@@ -14,7 +14,7 @@ Read from Nerogar/OneTrainer 23df383 (2026-08-19):
 
 from __future__ import annotations
 
-from . import STRONG, as_int, diffusers, score_keys
+from . import NOTHING, as_int, diffusers, score_keys
 
 TITLE = "OneTrainer"
 MECHANISMS = {"SDP": "native", "FLASH": "flash", "CUDNN": "_native_cudnn", "FLEX": "flex"}
@@ -37,16 +37,16 @@ FAMILIES = {"STABLE_DIFFUSION_15": "sd1x", "STABLE_DIFFUSION_15_INPAINTING": "sd
 DTYPES = {"FLOAT_16": "float16", "BFLOAT_16": "bfloat16", "FLOAT_32": "float32", "TFLOAT_32": "float32"}
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def score(doc: dict) -> "Score":
     if doc["fmt"] != "json":
-        return 0.0, []
-    pts, ev = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+        return NOTHING
+    sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     mech, mt = doc["data"].get("attention_mechanism"), doc["data"].get("model_type")
     if isinstance(mech, str) and mech in MECHANISMS:
-        pts, ev = pts + STRONG, ev + [f"attention_mechanism={mech}"]
+        sc.add(f"attention_mechanism={mech}")
     if isinstance(mt, str) and (mt in FAMILIES or (mt.isupper() and "_" in mt)):
-        pts, ev = pts + STRONG, ev + [f"model_type={mt}"]
-    return pts, ev
+        sc.add(f"model_type={mt}")
+    return sc
 
 
 def read(doc: dict) -> dict:

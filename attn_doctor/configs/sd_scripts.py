@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
+from . import NOTHING, STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
 
 TITLE = "sd-scripts"
 STRONG_KEYS = {"mem_eff_attn", "torch_compile", "save_model_as", "clip_skip", "v2", "v_parameterization",
@@ -54,46 +54,125 @@ NEAR_MISSES = {"flash_attn": "--sdpa", "flash-attn": "--sdpa", "sage_attn": "--s
                "flex_attention": "--sdpa", "flex": "--sdpa", "mem-eff-attn": "--mem_eff_attn",
                "torch-compile": "--torch_compile", "compile": "--torch_compile"}
 _SCRIPT = re.compile(r"([A-Za-z0-9_]+)\.py$")
+# Scripts that also give the VAE xformers with --xformers (vae.set_use_memory_efficient_attention_xformers(
+# args.xformers): train_network.py:185 (and the trainers built on it that keep load_target_model:
+# sdxl_train_network.py:65), sdxl_train.py:268, train_textual_inversion.py:377 (sdxl_train_textual_inversion.py
+# inherits its train()). diffusers' VAE then needs xformers whatever --mem_eff_attn did to the UNet.
+VAE_XFORMERS = {"train_network", "sdxl_train_network", "sdxl_train", "train_textual_inversion",
+                "sdxl_train_textual_inversion"}
+# kohya_ss GUI saved configs (bmaltais/kohya_ss 45088f0): keys only the GUI writes, and the sd-scripts script each
+# of its tabs runs (kohya_gui/lora_gui.py:1779-1792, dreambooth_gui.py:882-889, finetune_gui.py:1061-1072,
+# textual_inversion_gui.py:750-753).
+GUI_KEYS = {"LoRA_type", "flux1_checkbox", "sd3_checkbox", "sdxl_checkbox", "model_list", "lora_network_weights",
+            "conv_dim", "conv_alpha", "use_wandb", "wandb_api_key", "caption_metadata_filename", "stop_text_encoder_training",
+            "lr_warmup", "num_cpu_threads_per_process", "additional_parameters", "extra_accelerate_launch_args",
+            "sample_every_n_steps", "sample_every_n_epochs", "train_on_input", "epoch", "save_every_n_epochs",
+            "lycoris_preset", "factor", "block_dims", "block_alphas", "dynamo_use_fullgraph"}
+GUI_ATTENTION = {"xformers": "xformers", "sdpa": "sdpa", "none": None}
 
 
 def _script(doc: dict) -> str | None:
-    for s in doc["scripts"]:
+    cmd = doc.get("command")
+    for s in ([cmd.script] if cmd is not None and cmd.script else []) + doc["scripts"]:
         m = _SCRIPT.search(s)
         if m and m.group(1) in SCRIPTS:
             return m.group(1)
     return None
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def is_gui(doc: dict) -> bool:
+    """A kohya_ss GUI saved config: JSON with the GUI's own keys or its attention dropdown's values."""
+    if doc["fmt"] != "json":
+        return False
+    d = doc["data"]
+    if set(d) & {"LoRA_type", "flux1_checkbox", "sd3_checkbox", "sdxl_checkbox", "model_list"}:
+        return True
+    if isinstance(d.get("xformers"), str) and d["xformers"] in GUI_ATTENTION and "mem_eff_attn" in d:
+        return True
+    # older GUIs saved "xformers": true/false; sd-scripts itself reads no JSON, so sd-scripts' own options in one
+    # beside the attention switches are a GUI save
+    return isinstance(d.get("xformers"), bool) and "mem_eff_attn" in d and len(set(d) & STRONG_KEYS) >= 3
+
+
+def gui_script(d: dict) -> str:
+    """The sd-scripts script the GUI tab that saved this config runs."""
+    sdxl = d.get("sdxl") is True or d.get("sdxl_checkbox") is True
+    flux, sd3 = d.get("flux1_checkbox") is True, d.get("sd3_checkbox") is True
+    if "LoRA_type" in d:
+        return "sdxl_train_network" if sdxl else "flux_train_network" if flux else "sd3_train_network" if sd3 \
+            else "train_network"
+    if "token_string" in d or "num_vectors_per_token" in d:
+        return "sdxl_train_textual_inversion" if sdxl else "train_textual_inversion"
+    if "train_dir" in d or "image_folder" in d or "caption_metadata_filename" in d:
+        return "sdxl_train" if sdxl else "sd3_train" if sd3 else "flux_train" if flux else "fine_tune"
+    return "sdxl_train" if sdxl else "sd3_train" if sd3 else "flux_train" if flux else "train_db"
+
+
+def gui_settings(d: dict) -> dict:
+    """A GUI config as the sd-scripts options it passes (the attention dropdown becomes --xformers / --sdpa; a
+    boolean `xformers` from older GUIs is converted the way common_gui.py:482-487 does)."""
+    s = dict(d)
+    x = d.get("xformers")
+    if isinstance(x, bool):
+        x = "xformers" if x else "none"
+    s["xformers"] = x == "xformers"
+    s["sdpa"] = x == "sdpa" or d.get("sdpa") is True
+    dyn = str(d.get("dynamo_backend") or "no").strip().lower()
+    s["torch_compile"] = dyn not in ("no", "none", "")
+    s["dynamo_backend"] = dyn
+    return s
+
+
+def score(doc: dict) -> "Score":
     from . import flatten
 
+    if is_gui(doc):
+        sc = score_keys(set(doc["data"]), GUI_KEYS | STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+        x = doc["data"].get("xformers")
+        if isinstance(x, str):
+            sc.add(f"xformers: {x!r} (the kohya_ss GUI's attention choice)")
+        return sc
     if doc["fmt"] not in ("toml", "text"):
-        return 0.0, []
+        return NOTHING
     keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
-    pts, ev = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     flat = flatten(doc["data"]) if doc["fmt"] == "toml" else doc["args"]
     net = flat.get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
-        pts, ev = pts + STRONG, ev + [f"network_module={net}"]
+        sc.add(f"network_module={net}")
     script = _script(doc)
     if script:
-        pts, ev = pts + 2 * STRONG, ev + [f"{script}.py"]
+        sc.add(f"{script}.py", 2 * STRONG)
     if doc["fmt"] == "text" and re.search(r"sd-scripts|kohya_ss", doc["text"]):
-        pts, ev = pts + STRONG, ev + ["sd-scripts"]
-    return pts, ev
+        sc.add("sd-scripts")
+    return sc
 
 
 def read(doc: dict) -> dict:
     from . import flatten, load_toml, read_text
 
+    from .shell import check_options
+
     cmd = doc["fmt"] == "text"
+    unread = False  # a --config_file TOML the command names but this machine does not have
+    gui = is_gui(doc)
     misses: list[str] = []
-    if cmd:
+    errors: list[dict] = []
+    script = _script(doc)
+    if gui:
+        s = gui_settings(doc["data"])
+        script = gui_script(doc["data"])
+    elif cmd:
         s = dict(doc["args"])
+        if doc.get("command") is not None and doc["command"].script and script:
+            parsed, errors = check_options("sd-scripts", doc["command"])
+            s = {**doc["command"].launcher_args, **parsed.values}
+            errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         misses = [k for k in s if k in NEAR_MISSES]
         base = os.path.dirname(os.path.abspath(doc["path"]))
         cf = s.get("config_file")
         if given(cf):
+            unread = True
             name = str(cf) if str(cf).endswith(".toml") else f"{cf}.toml"
             for cand in ([name] if os.path.isabs(name) else [name, os.path.join(base, name)]):
                 if os.path.isfile(cand):
@@ -104,11 +183,11 @@ def read(doc: dict) -> dict:
                     misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
                     merged.update(s)
                     s = merged
+                    unread = False
                     break
     else:
         s = flatten(doc["data"])
         misses = [k for k in s if k in NEAR_MISSES and as_bool(s[k])]
-    script = _script(doc)
     family = SCRIPTS.get(script or "")
     net = str(s.get("network_module") or "")
     if not family:
@@ -123,7 +202,7 @@ def read(doc: dict) -> dict:
     unet = family in UNET or family is None
     if family == "sd1x" and as_bool(s.get("v2")):
         family = "sd2x"
-    flag = (lambda k: f"--{k}") if cmd else (lambda k: f"{k} = true")
+    flag = (lambda k: f"--{k}") if cmd else (lambda k: f'"{k}": true') if gui else (lambda k: f"{k} = true")
     entries = []
     mode = s.get("attn_mode") if given(s.get("attn_mode")) else None
     if mode is not None:
@@ -134,6 +213,8 @@ def read(doc: dict) -> dict:
         entries.append(attention("scaled_dot_product_attention", f"{family} model (always PyTorch SDPA)", "sdpa"))
     elif as_bool(s.get("mem_eff_attn")):
         entries.append(attention(flag("mem_eff_attn"), "mem_eff_attn", None, kind="builtin"))  # pure PyTorch
+        if as_bool(s.get("xformers")) and (script in VAE_XFORMERS or script is None and doc["fmt"] == "toml"):
+            entries.append(attention(flag("xformers"), "xformers (the VAE's attention)", "xformers"))
     elif as_bool(s.get("xformers")):
         entries.append(attention(flag("xformers"), "xformers", "xformers"))
     elif as_bool(s.get("sdpa")):
@@ -145,20 +226,26 @@ def read(doc: dict) -> dict:
     mp = str(mp).strip().lower() if given(mp) else "no"
     dt = dtype_of(mp) or ("bfloat16" if as_bool(s.get("full_bf16")) else "float16" if as_bool(s.get("full_fp16"))
                           else "float32")
-    comp = as_bool(s.get("torch_compile"))
+    if unread and not given(s.get("mixed_precision")):
+        mp, dt = None, None  # the TOML that would say is not here
+    comp = as_bool(s.get("torch_compile")) if not (unread and "torch_compile" not in s) else None
     dyn = str(s.get("dynamo_backend") or "inductor").strip().lower()
+    if cmd and not comp and str(doc["launcher"].get("dynamo_backend", "no")).lower() not in ("no", "none"):
+        comp, dyn = True, str(doc["launcher"]["dynamo_backend"]).lower()  # accelerate launch --dynamo_backend
     from .simpletuner import HEAD_DIMS
 
     return {
-        "trainer": "sd-scripts", "trainer_title": TITLE, "format": "cmdline" if cmd else "toml", "script": script,
+        "trainer": "sd-scripts", "trainer_title": "kohya_ss GUI (sd-scripts)" if gui else TITLE,
+        "format": "cmdline" if cmd else "json" if gui else "toml", "script": script, "cmdline_errors": errors,
         "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dt,
         "attention": entries,
         "compile": {"enabled": comp, "mode": ("reduce-overhead" if dyn == "cudagraphs" else "default") if comp else None,
                     "setting": "--torch_compile" if cmd else "torch_compile"},
         "batch_size": as_int(s.get("train_batch_size", 1)), "unet": unet and mode is None,
-        "split_attn": as_bool(s.get("split_attn")),
+        "split_attn": as_bool(s.get("split_attn")), "config_file_unread": unread,
         "sage_training": mode is not None and ATTN_MODES.get(str(mode).strip().lower()) == "sage",
-        "fixes": {"sdpa": "--sdpa" if cmd else "sdpa = true   # in the TOML",
+        "fixes": {"sdpa": "--sdpa" if cmd else '"xformers": "sdpa"   # the GUI\'s CrossAttention choice' if gui
+                  else "sdpa = true   # in the TOML",
                   "sage": "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
                   "split_attn": "--split_attn" if cmd else "split_attn = true"},
     }

@@ -10,7 +10,14 @@ Names read from bghira/SimpleTuner bc8e6ab (2026-08-22):
 - config.env keys: helpers/configuration/env_file.py (env_to_args_map, TRAINER_EXTRA_ARGS);
 - JSON/TOML keys are the CLI flags without `--` (a leading `--` is allowed): helpers/configuration/cli_utils.py;
 - torch.compile: dynamo_backend (default "no") and dynamo_mode (documentation/OPTIONS.md, "Torch Dynamo");
-- mixed_precision defaults to bf16 (field_registry/sections/advanced.py default_value).
+- mixed_precision defaults to bf16 (field_registry/sections/advanced.py default_value);
+- the older launch scripts' env files (sdxl-env.sh, config/config.env sourced by train_sdxl.sh / train.sh, up to
+  37c22eda1 2024-08-31): train.sh passed --enable_xformers_memory_efficient_attention unless USE_XFORMERS was
+  exactly "false" (054eef3bc train_sdxl.sh:178-180, a9d6932c1 train.sh:292-294), the model came from
+  STABLE_DIFFUSION_3 / PIXART_SIGMA / KOLORS / SMOLDIT / FLUX / STABLE_DIFFUSION_LEGACY=true (SDXL otherwise), and
+  xformers reached only the UNet models (a9d6932c1 helpers/training/trainer.py:1348-1376 skips sd3, pixart_sigma,
+  flux, smoldit, kolors). From 2024-08-31 env_file.py maps USE_XFORMERS=true to that flag; SimpleTuner removed the
+  flag on 2025-04-05 (c0843e77d), so the current parser refuses it: --attention_mechanism=xformers replaces it.
 An attention_mechanism left unset is SimpleTuner's default (diffusers = PyTorch SDPA): nothing is required.
 """
 
@@ -19,7 +26,7 @@ from __future__ import annotations
 import json
 import shlex
 
-from . import _ENV_LINE, args_of, as_int, attention, diffusers, dtype_of, env_of, given
+from . import _ENV_LINE, NOTHING, args_of, as_int, attention, diffusers, dtype_of, env_of, given
 
 TITLE = "SimpleTuner"
 MECHANISMS = (
@@ -64,27 +71,31 @@ ENV_KEYS = ("MODEL_FAMILY", "MODEL_TYPE", "MODEL_NAME", "TRAINER_EXTRA_ARGS", "T
             "DATALOADER_CONFIG", "TRAINING_DYNAMO_BACKEND", "TRAINER_DYNAMO_BACKEND")
 
 
-def score(doc: dict) -> tuple[float, list[str]]:
+def score(doc: dict) -> "Score":
     from . import COMMON, STRONG, score_keys
 
     if doc["fmt"] == "yaml":
-        return 0.0, []  # SimpleTuner reads JSON, TOML, config.env and command lines
+        return NOTHING  # SimpleTuner reads JSON, TOML, config.env and command lines
     keys = set(doc["flat"]) if doc["fmt"] != "text" else set(doc["args"])
-    pts, ev = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     mech = doc["flat"].get("attention_mechanism")
     if isinstance(mech, str) and mech.strip() in MECHANISMS and mech.strip() not in ("xformers",):
-        pts, ev = pts + STRONG, ev + [f"attention_mechanism={mech.strip()}"]  # its own lowercase names
+        sc.add(f"attention_mechanism={mech.strip()}")  # its own lowercase names
     if doc["fmt"] == "text":
         weak = ("MIXED_PRECISION", "TRAIN_BATCH_SIZE", "MODEL_NAME")  # diffusers' READMEs export MODEL_NAME too
-        env = [k for k in doc["env"] if k in ENV_KEYS and k not in weak]
-        pts += STRONG * len(env) + COMMON * sum(1 for k in doc["env"] if k in weak)
-        ev += env
+        env = [k for k in doc["env"] if (k in ENV_KEYS or k in OLD_ENV_OWN) and k not in weak]
+        for k in env:
+            sc.add(k)
+        for k in doc["env"]:
+            if k in weak:
+                sc.add(k, COMMON)
         words = doc["words"]
         if any(w == "simpletuner" for w in words[:3]) or any("simpletuner" in s.lower() for s in doc["scripts"]):
-            pts, ev = pts + STRONG, ev + ["simpletuner command"]
-        if not (set(doc["args"]) & STRONG_KEYS or env or "simpletuner command" in ev or "attention_mechanism" in ev):
-            return 0.0, []  # flags it shares with diffusers' example scripts alone do not make a SimpleTuner command
-    return pts, ev
+            sc.add("simpletuner command")
+        if not (set(doc["args"]) & STRONG_KEYS or env or "simpletuner command" in sc.evidence or
+                "attention_mechanism" in sc.evidence):
+            return NOTHING  # flags it shares with diffusers' example scripts alone do not make a SimpleTuner command
+    return sc
 
 
 def looks_like_env(text: str) -> bool:
@@ -110,13 +121,37 @@ def parse(path: str, text: str) -> dict:
     return read(make_doc(path, text))
 
 
+# Variables only the older launch scripts (train_sdxl.sh / train.sh, 2023-08 to 2024-08) read: a file that sets
+# them was written for those scripts (env_file.py, which replaced them, ignores them).
+OLD_ENV_KEYS = {"STABLE_DIFFUSION_3", "PIXART_SIGMA", "KOLORS", "SMOLDIT", "FLUX", "AURA_FLOW", "STABLE_DIFFUSION_LEGACY",
+                "CONTROLNET", "INSTANCE_DIR", "STATE_PATH", "SEEN_STATE_PATH", "PURE_BF16", "DEBUG_EXTRA_ARGS",
+                "DELETE_ERRORED_IMAGES", "DELETE_SMALL_IMAGES", "EMA_DECAY", "MIN_SNR_GAMMA", "USE_XFORMERS"}
+# ... of which these name nothing another trainer's scripts use (INSTANCE_DIR, FLUX are in diffusers' READMEs too)
+OLD_ENV_OWN = {"STABLE_DIFFUSION_3", "PIXART_SIGMA", "KOLORS", "SMOLDIT", "AURA_FLOW", "STABLE_DIFFUSION_LEGACY",
+               "STATE_PATH", "SEEN_STATE_PATH", "PURE_BF16", "USE_XFORMERS", "DELETE_ERRORED_IMAGES", "DELETE_SMALL_IMAGES"}
+OLD_FAMILIES = (("STABLE_DIFFUSION_3", "sd3"), ("PIXART_SIGMA", "pixart_sigma"), ("KOLORS", "kolors"),
+                ("SMOLDIT", "smoldit"), ("FLUX", "flux"), ("AURA_FLOW", "auraflow"), ("STABLE_DIFFUSION_LEGACY", "sd2x"))
+# Families the old --enable_xformers_memory_efficient_attention reached (trainer.py a9d6932c1:1348-1376)
+OLD_XFORMERS_FAMILIES = {"sdxl", "sd1x", "sd2x", "deepfloyd"}
+
+
 def env_settings(text: str) -> dict:
-    """config.env → settings, the way env_file.py maps them (TRAINER_EXTRA_ARGS holds the other flags)."""
+    """config.env → settings, the way env_file.py maps them (TRAINER_EXTRA_ARGS holds the other flags), and the
+    older launch scripts' switches (USE_XFORMERS, STABLE_DIFFUSION_3=true ...) as those scripts read them."""
     env = env_of(text)
     out: dict = {}
+    old = any(k in env for k in OLD_ENV_KEYS - {"USE_XFORMERS"})
+    use_x = str(env.get("USE_XFORMERS", "")).strip().lower()
+    if old:
+        family = next((fam for var, fam in OLD_FAMILIES if str(env.get(var, "")).lower() == "true"), None)
+        out["model_family"] = env.get("MODEL_FAMILY") or family or "sdxl"
+        if use_x != "false":
+            out["_old_xformers"] = "USE_XFORMERS=true" if use_x == "true" else "USE_XFORMERS unset (on by default)"
+    elif use_x == "true":
+        out["_env_xformers"] = "USE_XFORMERS=true"
     for var, key in (("MODEL_FAMILY", "model_family"), ("TRAIN_BATCH_SIZE", "train_batch_size"),
                      ("MIXED_PRECISION", "mixed_precision"), ("MODEL_TYPE", "model_type")):
-        if env.get(var):
+        if env.get(var) and not (var == "MODEL_FAMILY" and old):
             out[key] = env[var]
     dyn = env.get("TRAINING_DYNAMO_BACKEND") or env.get("TRAINER_DYNAMO_BACKEND")
     if dyn:
@@ -191,6 +226,19 @@ def summarize(s: dict, fmt: str) -> dict:
     unet = family in UNET_FAMILIES
     if unet and entries and entries[0]["via_diffusers"] and entries[0]["known"] and given(mech_raw):
         required = ["sdpa"]  # the dispatcher's backend never reaches a UNet; SDPA is what runs
+    old_x = s.get("_old_xformers") if not given(mech_raw) else None
+    if old_x and family in OLD_XFORMERS_FAMILIES:
+        # the older train.sh: --enable_xformers_memory_efficient_attention, enable_xformers_memory_efficient_attention()
+        entries = [attention("xformers", f"{old_x} (train.sh's --enable_xformers_memory_efficient_attention)",
+                             "xformers")]
+        required = ["xformers"]
+    removed_flag = None
+    if s.get("_env_xformers") and not given(mech_raw):
+        removed_flag = s["_env_xformers"]
+        if family in UNET_FAMILIES or family is None:
+            entries = [attention("xformers", f"{removed_flag} (--enable_xformers_memory_efficient_attention)",
+                                 "xformers")]
+            required = ["xformers"]
     dyn = s.get("dynamo_backend")
     dyn = str(dyn).strip().lower() if given(dyn) else "no"
     enabled = dyn not in ("no", "none", "false")
@@ -208,11 +256,13 @@ def summarize(s: dict, fmt: str) -> dict:
         "compile": {"enabled": enabled, "mode": mode, "setting": f"dynamo_backend={dyn}"},
         "batch_size": as_int(s["train_batch_size"]) if given(s.get("train_batch_size")) else 4,
         "sage_training": sage_training, "sage_usage": usage if mech.startswith("sageattention") else None,
+        "removed_flag": removed_flag,
         "unet": unet,
         "fixes": {
             "compile": _fix(fmt, "dynamo_backend", "inductor"),
             "use_default": _fix(fmt, "attention_mechanism", "diffusers"),
             "sage": _fix(fmt, "sageattention_usage", "inference"),
             "mask": _fix(fmt, "attention_mechanism", alt) if alt else None,
+            "removed_flag": 'USE_XFORMERS=false   # then: TRAINER_EXTRA_ARGS+=" --attention_mechanism=xformers"',
         },
     }

@@ -1,0 +1,112 @@
+"""LitGPT (and lit-gpt before it): a finetune / pretrain config YAML (`litgpt finetune_lora --config x.yaml`, the
+config_hub layout), the `litgpt finetune_lora ... --precision bf16-true` command line, or lit-gpt's older
+`python finetune/lora.py --checkpoint_dir ... --precision bf16-true` scripts.
+
+Read from Lightning-AI/litgpt 2685705 (2026-06-29):
+- litgpt/model.py:576-596 CausalSelfAttention.scaled_dot_product_attention: always PyTorch's
+  F.scaled_dot_product_attention, or plain matmul + softmax when the model config soft-caps attention logits
+  (Gemma 2): there is no attention setting, so nothing is required;
+- litgpt/pretrain.py:213 `model = torch.compile(model)` (default mode) on every pretraining run; the finetune
+  scripts (litgpt/finetune/*.py) do not compile;
+- `precision` (finetune/lora.py:52, pretrain.py:52): bf16-true | bf16-mixed | 16-true | 16-mixed | 32-true (Lightning
+  Fabric's names); unset it is utils.py:363-380 get_default_supported_precision(training=True): bf16-mixed on a
+  GPU with bf16, 16-mixed otherwise -- the GPU decides, not the file;
+- `train.micro_batch_size` (args.py TrainArgs), the CLI in litgpt/__main__.py (jsonargparse: `--train.x v` is
+  the same as `train: {x: v}`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import NOTHING, STRONG, Score, as_int
+
+TITLE = "LitGPT"
+PRECISIONS = {"bf16-true": "bfloat16", "bf16-mixed": "bfloat16", "bf16": "bfloat16", "16-true": "float16",
+              "16-mixed": "float16", "16": "float16", "32-true": "float32", "32": "float32", "64-true": "float64",
+              "transformer-engine": "bfloat16", "transformer-engine-float16": "float16"}
+OWN_KEYS = {"checkpoint_dir", "out_dir", "lora_query", "lora_key", "lora_value", "lora_projection", "lora_mlp",
+            "lora_head", "logger_name", "initial_checkpoint_dir", "tokenizer_dir", "model_config"}
+SUBCOMMANDS = {"finetune", "finetune_lora", "finetune_full", "finetune_adapter", "finetune_adapter_v2", "pretrain"}
+# lit-gpt's scripts before the litgpt CLI (2023-2024): finetune/lora.py, finetune/full.py, pretrain/*.py
+_OLD_SCRIPT = re.compile(r"(^|[\\/])(finetune[\\/](lora|full|adapter|adapter_v2)|pretrain[\\/]\w+)\.py$")
+
+
+def _command(doc: dict):
+    for c in doc.get("commands") or []:
+        if c.program == "litgpt" and c.sub[:1] and c.sub[0] in SUBCOMMANDS:
+            return c
+        if c.module and c.module.startswith(("litgpt.finetune", "litgpt.pretrain")):
+            return c
+        if c.script and any(_OLD_SCRIPT.search(w) for w in c.words[:4]) and \
+                any(a.startswith(("--checkpoint_dir", "--precision", "--io.")) for a in c.args):
+            return c
+    return None
+
+
+def score(doc: dict) -> Score:
+    if doc["fmt"] in ("yaml", "json"):
+        d = doc["data"]
+        own = sorted(set(d) & OWN_KEYS)
+        train = d.get("train") if isinstance(d.get("train"), dict) else {}
+        if not own and not ({"global_batch_size", "micro_batch_size"} <= set(train)):
+            return NOTHING
+        sc = Score()
+        for k in own:
+            sc.add(k)
+        if {"global_batch_size", "micro_batch_size"} <= set(train):
+            sc.add("train: {global_batch_size, micro_batch_size}")
+        if str(d.get("precision", "")).strip() in PRECISIONS and "-" in str(d.get("precision")):
+            sc.add(f"precision: {d['precision']}", 1.0)
+        data = d.get("data") if isinstance(d.get("data"), dict) else {}
+        if str(data.get("class_path", "")).startswith("litgpt."):
+            sc.add(f"data.class_path: {data['class_path']}")
+        return sc
+    c = _command(doc) if doc["fmt"] in ("text", "python") else None
+    if c is None:
+        return NOTHING
+    return Score().add(c.name if c.program == "litgpt" else (c.module or c.script), 2 * STRONG)
+
+
+def _cli_settings(cmd) -> dict:
+    """jsonargparse's `--a.b value` / `--a.b=value` as a nested dict; a leading positional is checkpoint_dir."""
+    from .shell import parse_options
+
+    parsed = parse_options(cmd.args)
+    out: dict = {}
+    for k, v in parsed.values.items():
+        cur = out
+        parts = k.split(".")
+        for p in parts[:-1]:
+            cur = cur.setdefault(p, {}) if isinstance(cur.get(p, {}), dict) else {}
+        cur[parts[-1]] = v
+    return out
+
+
+def read(doc: dict) -> dict:
+    if doc["fmt"] in ("text", "python"):
+        cmd = _command(doc)
+        d = _cli_settings(cmd) if cmd is not None else {}
+        sub = cmd.sub[0] if cmd is not None and cmd.sub else (cmd.module or cmd.script or "") if cmd else ""
+        fmt = "cmdline"
+    else:
+        d, fmt, sub = doc["data"], doc["fmt"], ""
+    pretrain = "pretrain" in str(sub) or ("model_name" in d and "checkpoint_dir" not in d and fmt != "cmdline")
+    prec = str(d.get("precision") or "").strip()
+    train = d.get("train") if isinstance(d.get("train"), dict) else {}
+    return {
+        "trainer": "litgpt", "trainer_title": TITLE + (" pretrain" if pretrain else ""), "format": fmt,
+        "family": None, "mixed_precision": prec or None, "dtype": PRECISIONS.get(prec),
+        "attention": [],  # model.py: PyTorch SDPA (or matmul + softmax with logit soft-capping); no setting
+        "compile": {"enabled": pretrain, "mode": "default" if pretrain else None,
+                    "setting": "litgpt pretrain (pretrain.py compiles the model)" if pretrain else None},
+        "batch_size": as_int(train.get("micro_batch_size")) if train.get("micro_batch_size") is not None else None,
+        "packing": [],
+        "fixes": {"use_default": "# LitGPT has no attention setting: it runs PyTorch SDPA"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))

@@ -1,0 +1,141 @@
+"""ms-swift (ModelScope SWIFT): `swift sft|pt|rlhf ...` command lines (with NPROC_PER_NODE=... prefixes), the
+YAML/JSON config `swift sft config.yaml` takes, and ms-swift 2.x's `--use_flash_attn` / `--dtype` spellings.
+
+Read from modelscope/ms-swift 3602360 (2026-08-22):
+- swift/arguments/base_args/model_args.py:79 `attn_impl` (default None: the model's config.json decides, sdpa or
+  eager); swift/model/utils.py:30-50 AttnImpl: flash_attn and flash_attention_2 both become transformers'
+  flash_attention_2; other values (sdpa, eager, flex_attention, flash_attention_3, flash_attention_4) are passed to
+  transformers as they are;
+- swift/arguments/sft_args.py:184-194 _check_padding_free: `packing` or `padding_free` with an attn_impl other
+  than flash_attn / flash_attention_2 / flash_attention_3 / flash_attention_4 raises ValueError ("requires a
+  flash attention implementation");
+- model_args.py:72 `torch_dtype` bfloat16 | float16 | float32 (None: config.json's); :130-143
+  _init_mixed_precision: bfloat16 trains with bf16 autocast, float16 and float32 with fp16;
+- swift/cli/main.py:38-70 parse_yaml_args: `swift sft x.yaml` turns the file's keys into `--key value`;
+  swift/pipelines/base.py:35-40: an argument the parser does not know raises ValueError("remaining_argv: ...");
+- ms-swift 2.x (swift/llm/utils/argument.py, v2.6.1:637,838): `--use_flash_attn true` (flash_attention_2),
+  `--dtype bf16|fp16|fp32|AUTO`, `--sft_type`, `--model_type`, `--model_id_or_path`.
+TrainingArguments' `torch_compile` / `torch_compile_mode` pass through (HF Trainer).
+"""
+
+from __future__ import annotations
+
+from . import NOTHING, STRONG, Score, as_int, given
+from .hf_transformers import entry
+
+TITLE = "ms-swift"
+# attn_impl -> transformers' name (AttnImpl.to_use_flash_attn maps flash_attn to flash_attention_2)
+ATTN_IMPL = {"flash_attn": "flash_attention_2", "flash_attention_2": "flash_attention_2",
+             "flash_attention_3": "flash_attention_3", "flash_attention_4": "flash_attention_4", "sdpa": "sdpa",
+             "eager": "eager", "flex_attention": "flex_attention"}
+PACKING_OK = {"flash_attn", "flash_attention_2", "flash_attention_3", "flash_attention_4"}
+DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float16", "bf16": "bfloat16", "fp16": "float16",
+          "fp32": "float32"}
+OWN_KEYS = {"train_type", "tuner_type", "attn_impl", "sft_type", "model_id_or_path", "template_type", "use_flash_attn",
+            "dataset_sample", "train_dataset_sample", "lora_dropout_p", "lora_target_modules", "freeze_vit",
+            "tuner_backend", "model_author", "split_dataset_ratio", "dataset_num_proc", "loss_scale", "sequence_parallel_size",
+            "ignore_args_error", "max_pixels"}
+SUBCOMMANDS = {"sft", "pt", "rlhf"}
+
+
+def _command(doc: dict):
+    for c in doc.get("commands") or []:
+        if c.program == "swift" and c.sub[:1] and c.sub[0] in SUBCOMMANDS:
+            return c
+        if c.script in ("llm_sft.py", "sft.py", "pt.py", "rlhf.py") and c.module and c.module.startswith("swift."):
+            return c
+        if c.script == "llm_sft.py" and any(a.startswith(("--sft_type", "--model_type")) for a in c.args):
+            return c  # ms-swift 1.x/2.x examples: python llm_sft.py --model_type ... --sft_type lora
+    return None
+
+
+def score(doc: dict) -> Score:
+    if doc["fmt"] in ("yaml", "json"):
+        own = sorted(set(doc["data"]) & OWN_KEYS)
+        if not own:
+            return NOTHING
+        sc = Score()
+        for k in own:
+            sc.add(k)
+        return sc
+    if doc["fmt"] not in ("text", "python"):
+        return NOTHING
+    c = _command(doc)
+    if c is None:
+        return NOTHING
+    return Score().add(c.name, 2 * STRONG)
+
+
+def _settings(doc: dict) -> tuple[dict, str, object]:
+    from .shell import parse_options
+
+    if doc["fmt"] not in ("text", "python"):
+        return dict(doc["data"]), doc["fmt"], None
+    cmd = _command(doc)
+    if cmd is None:
+        return {}, "cmdline", None
+    args = list(cmd.args)
+    s: dict = {}
+    if args and not args[0].startswith("-") and args[0].endswith((".yaml", ".yml", ".json")):
+        import os
+
+        from . import load_json, load_yaml, read_text
+
+        path = args[0] if os.path.isabs(args[0]) else os.path.join(os.path.dirname(os.path.abspath(doc["path"])), args[0])
+        if os.path.isfile(path):
+            try:
+                loaded = (load_json if path.endswith(".json") else load_yaml)(path, read_text(path))
+                s.update(loaded if isinstance(loaded, dict) else {})
+            except Exception:  # noqa: BLE001 - the job's own file: unreadable means unknown
+                pass
+        args = args[1:]
+    s.update(parse_options(args).values)
+    return s, "cmdline", cmd
+
+
+def read(doc: dict) -> dict:
+    s, fmt, cmd = _settings(doc)
+    truthy = (lambda v: v is True or str(v).strip().lower() in ("true", "1"))
+    raw = s.get("attn_impl")
+    entries = []
+    impl = None
+    if given(raw):
+        impl = str(raw).strip()
+        e = entry(ATTN_IMPL.get(impl, impl), f"--attn_impl {impl}" if fmt == "cmdline" else f"attn_impl: {impl}",
+                  {"flash_attention_4": "cute"})
+        e["name"] = impl
+        if not e["known"]:
+            e["fix"] = f"--attn_impl {e['suggestion'] or 'sdpa'}"
+        entries.append(e)
+    elif truthy(s.get("use_flash_attn")):  # ms-swift 2.x
+        impl = "flash_attn"
+        entries.append(entry("flash_attention_2", "--use_flash_attn true"))
+    packing = truthy(s.get("packing")) or truthy(s.get("padding_free"))
+    errors = []
+    if packing and (impl or "") not in PACKING_OK:
+        feature = "packing" if truthy(s.get("packing")) else "padding_free"
+        errors.append({"feature": feature, "attn": impl or "the model's default (sdpa or eager)"})
+    dt = s.get("torch_dtype") if given(s.get("torch_dtype")) else s.get("dtype")
+    dt = str(dt).strip().lower() if given(dt) else ""
+    dtype = DTYPES.get(dt)
+    if dtype is None and truthy(s.get("bf16")):
+        dtype = "bfloat16"
+    comp = truthy(s.get("torch_compile"))
+    return {
+        "trainer": "ms-swift", "trainer_title": TITLE + (f" {cmd.sub[0]}" if cmd is not None and cmd.sub else ""),
+        "format": fmt, "family": None, "mixed_precision": dt or None, "dtype": dtype, "attention": entries,
+        "compile": {"enabled": comp, "mode": (s.get("torch_compile_mode") or "default") if comp else None,
+                    "setting": "--torch_compile"},
+        "batch_size": as_int(s.get("per_device_train_batch_size") or s.get("batch_size")),
+        "swift_packing": errors,
+        "packing": [],
+        "fixes": {"packing": "--attn_impl flash_attn   # packing / padding_free need a FlashAttention implementation",
+                  "use_default": "--attn_impl sdpa", "compile": "--torch_compile true"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))
+

@@ -1,0 +1,203 @@
+"""Files attn-doctor does not read, told apart by their own evidence so they are refused rather than read as
+some trainer's (configs/__init__.py detect()): other training frameworks' configs and command lines, and the
+dataset configs trainers take beside their training config.
+
+Each recogniser names only what its framework alone has (a section layout, a script or CLI name, keys no
+trainer attn-doctor reads uses), the way a reader's own evidence is told; the keys are those of the frameworks'
+own documentation and example configs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import STRONG, Score
+
+
+def _sections(data) -> dict:
+    return data if isinstance(data, dict) else {}
+
+
+def _dict(data: dict, key: str) -> dict:
+    v = data.get(key)
+    return v if isinstance(v, dict) else {}
+
+
+def nemo(doc: dict) -> Score:
+    """NVIDIA NeMo (and NeMo-Aligner): a Hydra YAML with `trainer:` and `exp_manager:` sections, megatron model keys."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "exp_manager" in d:
+        s.add("exp_manager:")
+    model = _dict(d, "model")
+    for k in ("megatron_amp_O2", "mcore_gpt", "tensor_model_parallel_size", "restore_from_path", "nemo_path"):
+        if k in model or k in d:
+            s.add(f"model.{k}")
+            break
+    if s.own and "trainer" in d:
+        s.add("trainer:", 1.0)
+    return s
+
+
+def lightning(doc: dict) -> Score:
+    """PyTorch Lightning's LightningCLI config: `trainer:` (accelerator, devices, precision ...) beside `model:` /
+    `data:` given as class_path / init_args, or `seed_everything`."""
+    s = Score()
+    d = _sections(doc["data"])
+    trainer = _dict(d, "trainer")
+    if trainer and set(trainer) & {"accelerator", "devices", "precision", "max_epochs", "max_steps", "strategy", "gpus",
+                                   "num_nodes", "callbacks", "logger", "accumulate_grad_batches"}:
+        s.add("trainer: (Lightning Trainer arguments)")
+        if "seed_everything" in d or "class_path" in _dict(d, "model") or "init_args" in _dict(d, "model"):
+            s.add("seed_everything / model.class_path")
+    return s
+
+
+def deepspeed(doc: dict) -> Score:
+    """A DeepSpeed config JSON (the file --deepspeed names): zero_optimization, train_micro_batch_size_per_gpu."""
+    s = Score()
+    d = _sections(doc["data"])
+    for k in ("zero_optimization", "train_micro_batch_size_per_gpu", "zero_allow_untested_optimizer",
+              "gradient_accumulation_steps" if "train_batch_size" in d else ""):
+        if k and k in d:
+            s.add(k)
+    return s
+
+
+def accelerate_config(doc: dict) -> Score:
+    """An accelerate config (accelerate launch --config_file): compute_environment, distributed_type."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "parallelism_config_sp_attn_implementation" in str(d):
+        return s  # transformers' reader reads its sequence-parallel attention (hf_transformers.py)
+    if "compute_environment" in d or ("distributed_type" in d and "num_processes" in d):
+        s.add("compute_environment / distributed_type")
+    return s
+
+
+def torchtitan(doc: dict) -> Score:
+    """torchtitan's TOML: [job] dump_folder, [parallelism], [training] local_batch_size / seq_len, [model] flavor."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "dump_folder" in _dict(d, "job"):
+        s.add("[job] dump_folder")
+    if "parallelism" in d or "flavor" in _dict(d, "model"):
+        s.add("[parallelism] / [model] flavor")
+    return s
+
+
+def llm_foundry(doc: dict) -> Score:
+    """MosaicML LLM Foundry / Composer YAML: global_train_batch_size, device_train_microbatch_size, amp_bf16."""
+    s = Score()
+    d = _sections(doc["data"])
+    for k in ("global_train_batch_size", "device_train_microbatch_size"):
+        if k in d:
+            s.add(k)
+    if str(d.get("precision", "")).startswith("amp_"):
+        s.add(f"precision: {d['precision']}")
+    return s
+
+
+def verl(doc: dict) -> Score:
+    s = Score()
+    d = _sections(doc["data"])
+    if "actor_rollout_ref" in d:
+        s.add("actor_rollout_ref:")
+    return s
+
+
+_MMENGINE = re.compile(r"^(_base_\s*=|model\s*=\s*dict\(|optim_wrapper\s*=\s*dict\(|train_cfg\s*=\s*dict\(|"
+                       r"default_hooks\s*=\s*dict\(|data_preprocessor\s*=\s*dict\()", re.MULTILINE)
+
+
+def mmengine(doc: dict) -> Score:
+    """An OpenMMLab (mmengine / mmcv) Python config: `_base_ = [...]`, `model = dict(type=...)`, `train_cfg = dict(...)`."""
+    s = Score()
+    if doc["fmt"] != "python" or not doc.get("python"):
+        return s
+    for m in _MMENGINE.finditer(doc["python"]):
+        s.add(m.group(1).rstrip("(").replace(" ", ""))
+    return s
+
+
+# Command lines: (what, program or script test)
+_MEGATRON_SCRIPTS = re.compile(r"^pretrain_(gpt|bert|t5|mamba|retro|vlm|ict|vision_\w+)\.py$")
+
+
+def command_lines(doc: dict) -> tuple[str, Score] | None:
+    s = Score()
+    for c in doc.get("commands") or []:
+        if c.program == "megatron":
+            return "ms-swift's Megatron-SWIFT", s.add(f"megatron {' '.join(c.sub)}")
+        if c.script and _MEGATRON_SCRIPTS.match(c.script) or any(
+                w.startswith(("--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--transformer-impl"))
+                for w in c.args):
+            return "Megatron-LM", s.add(c.script or "--tensor-model-parallel-size")
+        mod = c.module or ""
+        if mod.startswith("verl.") or c.script == "main_ppo.py" and "verl" in " ".join(c.words):
+            return "verl", s.add(mod or "verl.trainer.main_ppo")
+        if mod.startswith("openrlhf."):
+            return "OpenRLHF", s.add(mod)
+        if c.program in ("fairseq-train", "fairseq-hydra-train"):
+            return "fairseq", s.add(c.program)
+        if c.program in ("xtuner",) or mod.startswith("xtuner"):
+            return "XTuner", s.add("xtuner")
+        if c.program == "colossalai":
+            return "ColossalAI", s.add("colossalai run")
+        if any(w.startswith("--model_id_with_origin_paths") for w in c.args):
+            return "DiffSynth-Studio", s.add("--model_id_with_origin_paths")
+        if c.script == "train.py" and any(w.startswith("--job.config_file") for w in c.args):
+            return "torchtitan", s.add("--job.config_file")
+    return None
+
+
+RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
+               ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
+               ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
+               ("an OpenMMLab (mmengine) config", mmengine))
+
+
+def recognise(doc: dict) -> tuple[str, Score] | None:
+    """The framework attn-doctor does not read that this file carries the evidence of, if any."""
+    best = None
+    if doc["fmt"] == "text":
+        return command_lines(doc)
+    for title, fn in RECOGNISERS:
+        sc = fn(doc)
+        if sc.own and (best is None or sc.own_points > best[1].own_points):
+            best = (title, sc)
+    return best
+
+
+# Dataset configs (sd-scripts' and musubi-tuner's --dataset_config): [general] and [[datasets]] of image/video
+# folders. Keys from sd-scripts library/config_util.py and musubi-tuner dataset/config_utils.py.
+DATASET_KEYS = {"image_dir", "image_directory", "video_directory", "cache_directory", "class_tokens", "num_repeats",
+                "is_reg", "target_frames", "frame_extraction", "frame_stride", "frame_sample", "image_jsonl_file",
+                "video_jsonl_file", "control_directory", "metadata_file", "subsets", "conditioning_data_dir",
+                "bucket_no_upscale", "enable_bucket", "resolution", "batch_size", "caption_extension", "keep_tokens"}
+TRAINING_KEYS = {"network_module", "pretrained_model_name_or_path", "dit", "output_dir", "learning_rate",
+                 "mixed_precision", "optimizer_type", "max_train_epochs", "max_train_steps", "sdpa", "xformers",
+                 "dataset_config", "task", "vae", "t5", "save_every_n_epochs"}
+MUSUBI_DATASET_KEYS = {"image_directory", "video_directory", "cache_directory", "target_frames", "frame_extraction",
+                       "image_jsonl_file", "video_jsonl_file", "control_directory"}
+
+
+def dataset_config(doc: dict) -> str | None:
+    """What to say of a dataset config, or None when the file is not one."""
+    if doc["fmt"] not in ("toml", "json"):
+        return None
+    d = _sections(doc["data"])
+    sets = d.get("datasets")
+    if not (isinstance(sets, list) and sets and all(isinstance(x, dict) for x in sets)):
+        return None
+    keys = set(_dict(d, "general"))
+    for x in sets:
+        keys |= set(x)
+        for sub in x.get("subsets") or []:
+            if isinstance(sub, dict):
+                keys |= set(sub)
+    if not keys & DATASET_KEYS or (set(d) - {"general", "datasets"}) & TRAINING_KEYS or keys & TRAINING_KEYS:
+        return None
+    whose = "musubi-tuner's" if keys & MUSUBI_DATASET_KEYS else "sd-scripts'"
+    return (f"a dataset config ({whose} --dataset_config: [[datasets]] of image/video folders), not a training "
+            f"config: give attn-doctor the training command line or its --config_file TOML")

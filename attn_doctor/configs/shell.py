@@ -1,0 +1,687 @@
+"""Saved command lines and launch scripts read the way the shell and the trainer's own argparse read them.
+
+A launch script (bash, a Windows .bat/.cmd, PowerShell .ps1, a notebook's `!cmd` lines) becomes a list of
+Commands, in order:
+
+- lines: comments dropped first (a `#`-comment ending in a backslash does not continue), then continuations
+  joined (`\\` in POSIX shells, `^` in .bat, a backtick in .ps1); a top-level `exit` ends the script;
+- variables as the shell expands them, in order: `NAME=value` / `export` / `declare`, `set NAME=value`
+  (.bat), `$env:NAME = "value"` (.ps1); `$NAME`, `${NAME}`, `${NAME:-default}`, `${NAME-default}`,
+  `${NAME:=default}`, `%NAME%`, bash arrays `NAME=(...)` and `"${NAME[@]}"`. A variable the script never sets
+  stays as written (`$MODEL`), and so does a command substitution `$(...)`: readers treat such values as
+  unknown, never as a setting;
+- `VAR=value cmd` prefixes become the command's environment;
+- wrappers and launchers are taken apart: `sudo`, `nohup`, `time`, `env`, `srun`, `conda run`, `uv run`,
+  `python [-u] [-m module] script.py`, `accelerate launch [opts] script.py`, `python -m
+  accelerate.commands.launch`, `torchrun [opts]`, `python -m torch.distributed.run`, `deepspeed [opts]`;
+  what is left is the program (a script, or a CLI such as `swift sft`, `tune run`, `litgpt finetune`) and the
+  words its own parser sees.
+
+parse_options() then reads those words as argparse does: `--name=value`, `--name value`, flags, and
+unique-prefix abbreviations (argparse's allow_abbrev, on by default) when the trainer's option table is known
+(configs/options.py); an option no release of the trainer has is reported, as argparse would stop on it.
+Nothing is executed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+
+# Programs that run a training script or a trainer's CLI, and the words in front of them that only wrap them.
+PYTHON = re.compile(r"^(.*[/\\])?(python|python3|python3\.\d+|py|pythonw)(\.exe)?$", re.IGNORECASE)
+WRAPPERS = {"sudo", "nohup", "time", "exec", "command", "call", "nice", "stdbuf", "caffeinate", "!", "&", "@",
+            "xargs", "unbuffer"}
+# Launcher options that take no value (everything else of theirs takes one when not written --k=v).
+ACCELERATE_FLAGS = {"cpu", "multi_gpu", "tpu", "ipex", "mps", "use_deepspeed", "use_fsdp", "use_megatron_lm", "use_xpu",
+                    "quiet", "q", "m", "module", "no_python", "same_network", "debug", "enable_cpu_affinity",
+                    "downcast_bf16", "tpu_use_cluster", "tpu_use_sudo", "deepspeed_moe_layer_cls_names",
+                    "fsdp_cpu_ram_efficient_loading", "fsdp_sync_module_states", "fsdp_use_orig_params",
+                    "zero3_save_16bit_model", "offload_optimizer_device"}
+TORCHRUN_FLAGS = {"standalone", "no_python", "no-python", "module", "m", "run_path", "run-path", "tee"}
+DEEPSPEED_FLAGS = {"no_python", "no_local_rank", "force_multi", "no_ssh_check", "bind_cores_to_rank", "module", "m",
+                   "enable_each_rank_log", "no_ssh", "save_pid", "autotuning"}
+SRUN_FLAGS = {"exclusive", "u", "unbuffered", "l", "label", "overlap", "kill-on-bad-exit", "K"}
+# CLIs whose subcommand trains (the reader decides what it claims; this only splits program from arguments).
+CLI_SUBCOMMANDS = {"swift": 1, "megatron": 1, "llamafactory-cli": 1, "lmf": 1, "tune": 1, "litgpt": 1, "axolotl": 1,
+                   "trl": 1, "simpletuner": 1, "accelerate": 1, "huggingface-cli": 1, "hf": 1}
+TRAINING_WORDS = re.compile(r"train|finetune|fine_tune|sft|pretrain|lora|dreambooth", re.IGNORECASE)
+
+
+@dataclass
+class Command:
+    """One command of a script, taken apart."""
+    words: list                    # every word after variable expansion, wrappers and launchers included
+    program: str                   # python | accelerate | torchrun | deepspeed | swift | tune | ... (basename)
+    script: str | None = None      # basename of the .py it runs (or of `-m module`: its last part + .py)
+    module: str | None = None      # `python -m module`
+    sub: list = field(default_factory=list)      # a CLI's subcommand words (["sft"], ["run", "recipe"])
+    args: list = field(default_factory=list)     # the words the trainer's own parser sees
+    launcher: list = field(default_factory=list)  # the launcher's words (accelerate launch --num_processes 2 ...)
+    launcher_args: dict = field(default_factory=dict)
+    env: dict = field(default_factory=dict)      # the environment the command sees (prefix assignments on top)
+    line: int = 0
+
+    @property
+    def name(self) -> str:
+        """What the command runs, as a user reads it: the script, or the CLI and its subcommand."""
+        return self.script or " ".join([self.program] + self.sub[:1])
+
+
+@dataclass
+class Script:
+    commands: list
+    env: dict            # every variable's last value
+    dialect: str         # posix | bat | ps1
+
+
+def dialect_of(name: str, text: str) -> str:
+    low = name.lower()
+    if low.endswith((".bat", ".cmd")):
+        return "bat"
+    if low.endswith(".ps1"):
+        return "ps1"
+    lines = text.splitlines()
+    if sum(1 for ln in lines if ln.rstrip().endswith("^")) >= 2 or re.search(r"%[A-Za-z_]\w*%", text) and \
+            any(re.match(r"^\s*@?(set\s+\"?[A-Za-z_]\w*=|rem\b|call\b|echo off)", ln, re.IGNORECASE) for ln in lines):
+        return "bat"
+    if sum(1 for ln in lines if ln.rstrip().endswith(" `")) >= 2 or re.search(r"^\s*\$env:\w+\s*=", text, re.MULTILINE):
+        return "ps1"
+    return "posix"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Lines
+# ---------------------------------------------------------------------------------------------------
+
+def _strip_comment(line: str) -> str:
+    """A POSIX line without its `#` comment (a `#` that starts a word, outside quotes)."""
+    quote = None
+    prev = " "
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote and (quote == "'" or line[i - 1] != "\\"):
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and prev in " \t;&|(":
+            return line[:i]
+        prev = ch
+    return line
+
+
+def logical_lines(text: str, dialect: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each logical line: comments dropped, continuations joined."""
+    return [(n, t) for n, t, _end in _logical_lines(text, dialect)]
+
+
+def _logical_lines(text: str, dialect: str) -> list[tuple[int, str, int]]:
+    """(first line number, text, last line number) of each logical line."""
+    out: list[tuple[int, str, int]] = []
+    buf: list[str] = []
+    start = 0
+    cont = {"posix": "\\", "bat": "^", "ps1": "`"}[dialect]
+    for n, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        line = raw
+        stripped = line.strip()
+        if dialect == "bat":
+            if re.match(r"^(@?rem\b|::)", stripped, re.IGNORECASE):
+                stripped, line = "", ""
+        elif stripped.startswith("#"):
+            stripped, line = "", ""  # a comment line: it never continues, whatever it ends with
+        if dialect == "posix":
+            line = _strip_comment(line)
+        elif dialect == "ps1" and "#" in line:
+            line = re.sub(r"\s#.*$", "", line)
+        if not buf:
+            start = n
+        body = line.rstrip()
+        if body.endswith(cont) and not (cont == "\\" and body.endswith("\\\\")):
+            buf.append(body[:-1])
+            continue
+        if not body.strip() and buf:  # a blank or comment line inside a continued command ends it
+            out.append((start, " ".join(buf), n - 1))
+            buf = []
+            continue
+        buf.append(body)
+        out.append((start, " ".join(buf), n))
+        buf = []
+    if buf:
+        out.append((start, " ".join(buf), start + len(buf) - 1))
+    return [(n, ln, end) for n, ln, end in out if ln.strip()]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Expansion
+# ---------------------------------------------------------------------------------------------------
+
+_PARAM = re.compile(r"\$\{(#?)([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?(?:(:?[-=+?])((?:[^{}]|\{[^{}]*\})*))?\}")
+_SIMPLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_BAT = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
+_PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+
+
+def _value(env: dict, name: str):
+    v = env.get(name)
+    return " ".join(v) if isinstance(v, list) else v
+
+
+def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str:
+    """`text` with the variables `env` knows replaced (single-quoted text untouched in POSIX); the rest as written."""
+    if _depth > 4:
+        return text
+    if dialect == "bat":
+        return _BAT.sub(lambda m: _value(env, m.group(1)) if m.group(1) in env else m.group(0), text)
+    if dialect == "ps1":
+        return _PS.sub(lambda m: _value(env, m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) in env
+                       else m.group(0), text)
+    # "${NAME[@]}" of an array: its elements as separate words (the quotes do not make them one)
+    text = re.sub(r'"\$\{([A-Za-z_]\w*)\[[@*]\]\}"', lambda m: " ".join(shlex.quote(w) for w in env[m.group(1)])
+                  if isinstance(env.get(m.group(1)), list) else m.group(0), text)
+    out = []
+    i = 0
+    quote = None
+    while i < len(text):
+        ch = text[i]
+        if quote == "'":
+            out.append(ch)
+            if ch == "'":
+                quote = None
+            i += 1
+            continue
+        if ch == "'" and quote is None:
+            quote = "'"
+            out.append(ch)
+            i += 1
+            continue
+        if ch == '"':
+            quote = None if quote == '"' else '"'
+            out.append(ch)
+            i += 1
+            continue
+        if ch == "\\" and i + 1 < len(text):
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if ch == "$":
+            m = _PARAM.match(text, i)
+            if m:
+                out.append(_param(m, env, dialect, _depth, quoted=quote == '"'))
+                i = m.end()
+                continue
+            m = _SIMPLE.match(text, i)
+            if m:
+                name = m.group(1)
+                out.append(_value(env, name) if name in env else m.group(0))
+                i = m.end()
+                continue
+            if text.startswith("$(", i):  # command substitution: kept as written (its value is unknown here)
+                j, depth = i + 2, 1
+                while j < len(text) and depth:
+                    depth += {"(": 1, ")": -1}.get(text[j], 0)
+                    j += 1
+                out.append(text[i:j])
+                i = j
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _param(m, env: dict, dialect: str, depth: int, quoted: bool) -> str:
+    hash_, name, index, op, word = m.groups()
+    value = env.get(name)
+    if hash_:
+        return m.group(0)
+    if index:  # ${NAME[@]}: every element as its own word
+        if isinstance(value, list):
+            return " ".join(shlex.quote(w) for w in value) if quoted else " ".join(value)
+        return value if value is not None else m.group(0)
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    if op is None:
+        return value if value is not None else m.group(0)
+    unset_or_empty = value is None or (op.startswith(":") and value == "")
+    default = expand(word or "", env, dialect, depth + 1)
+    if op.endswith("-"):
+        return default if unset_or_empty else value
+    if op.endswith("="):
+        if unset_or_empty:
+            env[name] = default
+            return default
+        return value
+    if op.endswith("+"):
+        return "" if unset_or_empty else default
+    return value if value is not None else m.group(0)  # ${NAME:?message}
+
+
+def known(value) -> bool:
+    """A value the script settles: not a variable it never sets, not a command substitution."""
+    return not (isinstance(value, str) and re.search(r"\$[({A-Za-z_0-9@*#?]|%[A-Za-z_]\w*%", value))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Words
+# ---------------------------------------------------------------------------------------------------
+
+_REDIRECT = re.compile(r"(?<![\w=/.-])(\d?>>?|&>>?|\d?<)(&\d+|\s*(\"[^\"]*\"|'[^']*'|[^\s;|&]+))")
+_SEPARATORS = {"&&", "||", ";", "|", "&", ";;"}
+
+
+def words_of(line: str, dialect: str) -> list[list[str]]:
+    """A logical line as the simple commands in it (split at `&&`, `||`, `;`, `|`), each a list of words."""
+    line = _REDIRECT.sub(" ", line)
+    if dialect == "bat":
+        parts = re.split(r"\s(?:&&|\|\||&|\|)\s", line)
+        return [_bat_words(p) for p in parts]
+    lex = shlex.shlex(line, posix=True, punctuation_chars=";&|")
+    lex.whitespace_split = True
+    lex.commenters = ""
+    try:
+        toks = list(lex)
+    except ValueError:  # an unbalanced quote (an apostrophe in an echo): words without quoting
+        toks = [w.strip("'\"") for w in line.split()]
+    out, cur = [], []
+    for t in toks:
+        if t in _SEPARATORS:
+            if cur:
+                out.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _bat_words(text: str) -> list[str]:
+    """cmd.exe's words: whitespace-separated, double quotes group (and are dropped), backslashes are path separators."""
+    return [m.group(0).replace('"', "") for m in re.finditer(r'(?:"[^"]*"|[^\s"])+', text)]
+
+
+_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?=)(.*)$", re.DOTALL)
+
+
+def _assignment(word: str):
+    m = _ASSIGN.match(word)
+    return (m.group(1), m.group(2), m.group(3)) if m else None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Scripts
+# ---------------------------------------------------------------------------------------------------
+
+def parse(text: str, name: str = "") -> Script:
+    dialect = dialect_of(name, text)
+    env: dict = {}
+    commands: list[Command] = []
+    lines = _logical_lines(text, dialect)
+    ends: dict = {}  # a command's first line -> the last line it spans
+    i = 0
+    while i < len(lines):
+        n, line, end = lines[i]
+        ends[n] = end
+        i += 1
+        if dialect == "posix":
+            # NAME=( ... ) arrays may span lines: gather until the closing parenthesis
+            m = re.match(r"^\s*(?:(?:export|local|declare|typeset|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=\((.*)$", line)
+            if m:
+                body = m.group(2)
+                while ")" not in _strip_comment(body) and i < len(lines):
+                    body += " " + lines[i][1]
+                    i += 1
+                body = body[:body.rfind(")")] if ")" in body else body
+                env[m.group(1)] = [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws]
+                continue
+            if re.match(r"^exit(\s+\d+)?\s*$", line):  # a top-level exit (not indented): nothing after it runs
+                break
+        if dialect == "bat":
+            m = re.match(r'^\s*@?set\s+(?!/[ap]\b)"?([A-Za-z_]\w*)=(.*?)"?\s*$', line, re.IGNORECASE)
+            if m:
+                env[m.group(1)] = expand(m.group(2), env, dialect)
+                continue
+            if re.match(r"^\s*@?(echo|setlocal|endlocal|pause|goto|:\w|if\s+errorlevel|title|chcp|cd|pushd|popd)\b",
+                        line, re.IGNORECASE):
+                continue
+        if dialect == "ps1":
+            m = re.match(r'^\s*\$(?:env:)?([A-Za-z_]\w*)\s*=\s*(.*?)\s*$', line)
+            if m:
+                val = m.group(2).strip()
+                env[m.group(1)] = val[1:-1] if len(val) > 1 and val[0] == val[-1] and val[0] in "'\"" else val
+                continue
+        for words in words_of(expand(line, env, dialect), dialect):
+            if words[0].startswith("-") and commands and commands[-1].line < n and \
+                    ends.get(commands[-1].line, -1) + 1 == n:
+                # a line of options alone, right under a command, continues it: a docs snippet that lost its
+                # continuation characters (one option per line, as READMEs print them)
+                prev = commands.pop()
+                cmd = take_apart(prev.words + words, prev.env, prev.line)
+                ends[prev.line] = end
+            else:
+                cmd = _command(words, env, n)
+            if cmd is not None:
+                commands.append(cmd)
+    return Script(commands, env, dialect)
+
+
+_KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "{", "}", "(",
+             ")", "function", "select", "in", "!", "[[", "]]", "["}
+
+
+def _command(words: list[str], env: dict, line: int) -> Command | None:
+    """One simple command: assignments are applied (to env when alone, to the command when prefixes)."""
+    while words and words[0] in _KEYWORDS:
+        words = words[1:]
+    if not words or words[0].startswith("-"):  # options with no command (bash: command not found)
+        return None
+    if words[0] in ("export", "local", "declare", "typeset", "readonly"):
+        rest = [w for w in words[1:] if not w.startswith("-")]
+        for w in rest:
+            a = _assignment(w)
+            if a:
+                _assign(env, a)
+        return None
+    prefix: dict = {}
+    while words and _assignment(words[0]):
+        a = _assignment(words[0])
+        prefix[a[0]] = a[2]
+        words = words[1:]
+    if not words:  # assignments alone: the script's variables
+        for k, v in prefix.items():
+            env[k] = v
+        return None
+    cenv = dict(env)
+    cenv.update(prefix)
+    return take_apart(words, cenv, line)
+
+
+def _assign(env: dict, a) -> None:
+    name, op, value = a
+    if op == "+=":
+        old = env.get(name)
+        env[name] = (old + [value]) if isinstance(old, list) else ((old or "") + value)
+    else:
+        env[name] = value
+
+
+def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
+    """Wrappers, launchers and interpreters taken off a command: what it runs and the words its parser sees."""
+    all_words = list(words)
+    w = list(words)
+    while w:
+        head = os.path.basename(w[0].lstrip("!%&@"))
+        if w[0] in WRAPPERS or head in WRAPPERS or w[0] == "!":
+            w = w[1:]
+            continue
+        if w[0].startswith("!") and len(w[0]) > 1:  # a notebook's !cmd
+            w = [w[0][1:]] + w[1:]
+            continue
+        if head == "env":
+            w = w[1:]
+            while w and (_assignment(w[0]) or w[0].startswith("-")):
+                a = _assignment(w[0])
+                if a:
+                    env[a[0]] = a[2]
+                w = w[1:]
+            continue
+        if head in ("srun", "mpirun", "mpiexec", "salloc"):
+            w = _skip_options(w[1:], SRUN_FLAGS)[1]
+            continue
+        if head in ("conda", "mamba", "micromamba") and len(w) > 1 and w[1] == "run":
+            rest = w[2:]
+            while rest and rest[0].startswith("-"):
+                rest = rest[2:] if rest[0] in ("-n", "--name", "-p", "--prefix") else rest[1:]
+            w = rest
+            continue
+        if head in ("uv", "poetry", "pipenv", "pdm", "rye") and len(w) > 1 and w[1] == "run":
+            w = w[2:]
+            continue
+        break
+    if not w:
+        return Command(words=all_words, program="", env=env, line=line)
+    head = os.path.basename(re.split(r"[\\/]", w[0])[-1])
+    cmd = Command(words=all_words, program=head, env=env, line=line)
+    if head in ("accelerate", "accelerate-launch") and (head == "accelerate-launch" or w[1:2] == ["launch"]):
+        launcher, rest = _skip_options(w[2 if head == "accelerate" else 1:], ACCELERATE_FLAGS)
+        cmd.program, cmd.launcher, cmd.launcher_args = "accelerate", w[:len(w) - len(rest)], _launcher_args(launcher)
+        return _interpreted(cmd, rest)
+    if head in ("torchrun",):
+        launcher, rest = _skip_options(w[1:], TORCHRUN_FLAGS)
+        cmd.launcher, cmd.launcher_args = w[:len(w) - len(rest)], _launcher_args(launcher)
+        return _interpreted(cmd, rest)
+    if head == "deepspeed":
+        launcher, rest = _skip_options(w[1:], DEEPSPEED_FLAGS, short_values={"-H", "-i", "-e"})
+        cmd.launcher, cmd.launcher_args = w[:len(w) - len(rest)], _launcher_args(launcher)
+        return _interpreted(cmd, rest)
+    if PYTHON.match(w[0]):
+        return _python(cmd, w[1:])
+    if head.endswith(".py"):
+        cmd.script, cmd.args = head, w[1:]
+        return cmd
+    if head in CLI_SUBCOMMANDS:
+        cmd.sub = w[1:2]
+        cmd.args = w[2:]
+        if head == "tune" and cmd.sub == ["run"]:  # tune run [torchrun options] RECIPE --config X key=value ...
+            launcher, rest = _skip_options(w[2:], TORCHRUN_FLAGS)
+            cmd.launcher_args = _launcher_args(launcher)
+            cmd.sub = ["run"] + rest[:1]
+            cmd.args = rest[1:]
+        return cmd
+    cmd.args = w[1:]
+    return cmd
+
+
+def _python(cmd: Command, rest: list[str]) -> Command:
+    """python [-u] [-X opt] (-m module | script.py) args."""
+    i = 0
+    while i < len(rest) and rest[i].startswith("-") and rest[i] != "-m":
+        i += 2 if rest[i] in ("-X", "-W", "-c") else 1
+    rest = rest[i:]
+    if rest[:1] == ["-m"] and len(rest) > 1:
+        mod = rest[1]
+        cmd.module = mod
+        if mod in ("accelerate.commands.launch", "accelerate"):
+            launcher, r = _skip_options(rest[2:] if mod != "accelerate" else rest[3:], ACCELERATE_FLAGS)
+            cmd.program, cmd.launcher_args = "accelerate", _launcher_args(launcher)
+            return _interpreted(cmd, r)
+        if mod in ("torch.distributed.run", "torch.distributed.launch"):
+            launcher, r = _skip_options(rest[2:], TORCHRUN_FLAGS)
+            cmd.program, cmd.launcher_args = "torchrun", _launcher_args(launcher)
+            return _interpreted(cmd, r)
+        base = mod.split(".")[0]
+        if base in CLI_SUBCOMMANDS and mod == base:  # python -m litgpt finetune ...
+            cmd.program = base
+            cmd.sub, cmd.args = rest[2:3], rest[3:]
+            return cmd
+        cmd.script = mod.rsplit(".", 1)[-1] + ".py"
+        cmd.args = rest[2:]
+        return cmd
+    if rest:
+        cmd.script = re.split(r"[\\/]", rest[0])[-1]
+        cmd.args = rest[1:]
+    return cmd
+
+
+def _interpreted(cmd: Command, rest: list[str]) -> Command:
+    """What a launcher runs: `script.py args`, `-m module args`, or (with --no_python) a program."""
+    if rest[:1] in (["-m"], ["--module"]) and len(rest) > 1:
+        cmd.module = rest[1]
+        cmd.script = rest[1].rsplit(".", 1)[-1] + ".py"
+        cmd.args = rest[2:]
+    elif rest and PYTHON.match(rest[0]):
+        return _python(cmd, rest[1:])
+    elif rest:
+        cmd.script = re.split(r"[\\/]", rest[0])[-1]
+        cmd.args = rest[1:]
+    return cmd
+
+
+def _skip_options(words: list[str], flags: set, short_values: set = frozenset()) -> tuple[list[str], list[str]]:
+    """(the launcher's own words, the rest): options until the first word that is not one or its value."""
+    i = 0
+    while i < len(words):
+        wd = words[i]
+        if not wd.startswith("-") or wd in ("-m", "--module") and "m" not in flags:
+            break
+        if wd in ("-m", "--module"):
+            break
+        key = wd.lstrip("-").split("=", 1)[0]
+        if "=" in wd or key in flags or key.replace("-", "_") in flags:
+            i += 1
+        elif wd in short_values or wd.startswith("--") or len(wd) == 2:
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            i += 2 if nxt and not nxt.startswith("-") and not nxt.endswith(".py") else 1
+        else:
+            i += 1
+    return words[:i], words[i:]
+
+
+def _launcher_args(words: list[str]) -> dict:
+    out: dict = {}
+    i = 0
+    while i < len(words):
+        wd = words[i]
+        if wd.startswith("-"):
+            key, eq, val = wd.lstrip("-").partition("=")
+            key = key.replace("-", "_")
+            if eq:
+                out[key] = val
+            elif i + 1 < len(words) and not words[i + 1].startswith("-"):
+                out[key] = words[i + 1]
+                i += 1
+            else:
+                out[key] = True
+        i += 1
+    return out
+
+
+def is_training(cmd: Command) -> bool:
+    """A command that plausibly trains: a training-sounding script or module, or a trainer CLI's train subcommand."""
+    if cmd.program in CLI_SUBCOMMANDS and not cmd.script:
+        sub = (cmd.sub or [""])[0]
+        return sub in ("sft", "pt", "rlhf", "train", "run", "finetune", "finetune_lora", "finetune_full",
+                       "finetune_adapter", "finetune_adapter_v2", "pretrain", "dpo", "grpo", "kto", "orpo")
+    if cmd.script:
+        return bool(TRAINING_WORDS.search(cmd.script)) or "--do_train" in cmd.args
+    return False
+
+
+def main_command(script: Script, claims=None) -> Command | None:
+    """The command a trainer's reader should read: the first one `claims` accepts (default: the first training
+    command), preferring one that says --do_train when several qualify."""
+    pick = [c for c in script.commands if (claims(c) if claims else is_training(c))]
+    if not pick:
+        return None
+    train = [c for c in pick if "--do_train" in c.args or any(a.startswith("--do_train=") and a[11:].lower() in
+                                                               ("true", "1") for a in c.args)]
+    return (train or pick)[0]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The trainer's own parser
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class Parsed:
+    values: dict                                        # option name (as the parser defines it) -> value
+    given: dict = field(default_factory=dict)          # option name -> the spelling on the command line
+    unknown: list = field(default_factory=list)        # options the parser does not have (as written)
+    ambiguous: list = field(default_factory=list)      # (as written, [options it abbreviates])
+    positionals: list = field(default_factory=list)
+
+
+_NEGATIVE = re.compile(r"^-\d+(\.\d+)?(e-?\d+)?$")
+
+
+def parse_options(words: list[str], table: dict | None = None) -> Parsed:
+    """`words` read as argparse reads them. With `table` ({option: kind}, kind f | 1 | ? | *), abbreviations are
+    resolved (a unique prefix of one option) and unknown or ambiguous options are reported; without it every
+    `--x` is taken as written (a value follows unless the next word is another option)."""
+    out = Parsed(values={})
+    i = 0
+    while i < len(words):
+        wd = words[i]
+        if not (wd.startswith("--") and len(wd) > 2):
+            if not (wd.startswith("-") and not _NEGATIVE.match(wd)):
+                out.positionals.append(wd)
+            i += 1
+            continue
+        key, eq, value = wd[2:].partition("=")
+        kind = None
+        name = key
+        if table is not None:
+            if key in table:
+                kind = table[key]
+            else:
+                cands = sorted(k for k in table if k.startswith(key))
+                if len(cands) == 1:
+                    name, kind = cands[0], table[cands[0]]
+                elif len(cands) > 1:
+                    out.ambiguous.append((f"--{key}", [f"--{c}" for c in cands]))
+                    i += 1 if eq or i + 1 >= len(words) or words[i + 1].startswith("--") else 2
+                    continue
+                else:
+                    out.unknown.append(f"--{key}")
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        takes = nxt is not None and not (nxt.startswith("--") or nxt.startswith("-") and not _NEGATIVE.match(nxt))
+        if eq:
+            out.values[name] = value
+            i += 1
+        elif kind == "f":
+            out.values[name] = True
+            i += 1
+        elif kind == "*":
+            vals = []
+            j = i + 1
+            while j < len(words) and not (words[j].startswith("-") and not _NEGATIVE.match(words[j])):
+                vals.append(words[j])
+                j += 1
+            out.values[name] = " ".join(vals) if vals else True
+            i = j
+        elif takes and kind != "f":
+            out.values[name] = nxt
+            i += 2
+        else:
+            out.values[name] = True
+            i += 1
+        out.given[name] = f"--{key}"
+    return out
+
+
+def trainer_options(trainer: str, script: str | None) -> dict | None:
+    """{option: kind} of a training script (configs/options.py), or None when the script is not one read there."""
+    from .options import OPTIONS
+
+    tables = OPTIONS.get(trainer) or {}
+    stem = os.path.splitext(script or "")[0]
+    if stem not in tables or not stem:
+        return None
+    out = {}
+    for packed in (tables.get("", ""), tables[stem]):
+        for item in packed.split():
+            k, _, v = item.rpartition(":")
+            out[k] = v
+    return out
+
+
+def nearest(name: str, options) -> str | None:
+    import difflib
+
+    got = difflib.get_close_matches(name.lstrip("-"), list(options), n=1, cutoff=0.6)
+    return f"--{got[0]}" if got else None
+
+
+def check_options(trainer: str, cmd: Command) -> tuple[Parsed, list[dict]]:
+    """A command's options read with its trainer's option table, and what that parser would stop on:
+    [{kind: unknown | ambiguous, name, script, suggestion, candidates}] (no table known: nothing is reported)."""
+    table = trainer_options(trainer, cmd.script)
+    parsed = parse_options(cmd.args, table)
+    errors = []
+    for u in parsed.unknown:
+        errors.append({"kind": "unknown", "name": u, "script": cmd.script, "suggestion": nearest(u, table or {}),
+                       "candidates": []})
+    for a, cands in parsed.ambiguous:
+        errors.append({"kind": "ambiguous", "name": a, "script": cmd.script, "suggestion": None, "candidates": cands})
+    return parsed, errors

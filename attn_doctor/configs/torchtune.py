@@ -1,0 +1,176 @@
+"""torchtune: a recipe config YAML (`tune run lora_finetune_single_device --config my.yaml`), or the `tune run`
+command line with its `key=value` overrides (and the YAML it names, when that file is here).
+
+Read from pytorch/torchtune bd2a0fc (2026-04-23):
+- torchtune/modules/attention_utils.py:185-252 _sdpa_or_flex_attention: attention is PyTorch SDPA, except when
+  the mask is a BlockMask, which only sample packing makes (packed_block_causal_mask, :133-182, from
+  torchtune/data padded_collate_packed): then it is FlexAttention, compiled on its own (compile_flex_attention,
+  :25-44, torch.compile default mode, max-autotune as a retry) whatever `compile` says;
+- torchtune/utils/_import_guard.py:12-14 _SUPPORTS_FLEX_ATTENTION: CUDA with compute capability >= 7.5
+  (older GPUs keep SDPA with a dense block-causal mask);
+- recipes/*.py: `dataset.packed` (dataset/_packed.py; recipes read cfg_dataset.get("packed", False),
+  full_finetune_single_device.py:486-489), `compile` (cfg.get("compile", False); compile_model,
+  training/_compile.py:24-53, compiles each attention layer with torch.compile's default mode and the
+  backend TORCH_COMPILE_BACKEND, default inductor), `dtype` (training/precision.py:76-121 get_dtype: fp16,
+  bf16, fp32, fp64; none is float32; the full-finetune recipes refuse fp16, full_finetune_single_device.py:129),
+  `batch_size`; `tune run [torchrun options] RECIPE --config FILE key=value ...` (torchtune/_cli/run.py).
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import NOTHING, STRONG, Score, as_int, attention, load_yaml, read_text
+
+TITLE = "torchtune"
+DTYPES = {"bf16": "bfloat16", "fp32": "float32", "fp16": "float16", "fp64": "float64"}
+# Recipe YAML sections torchtune's recipes read (their _component_ values name torchtune classes).
+SECTIONS = {"tokenizer", "checkpointer", "dataset", "model", "optimizer", "loss", "metric_logger", "profiler",
+            "lr_scheduler", "collate_fn"}
+SHARED_KEYS = {"batch_size", "epochs", "max_steps_per_epoch", "gradient_accumulation_steps", "compile", "dtype",
+               "enable_activation_checkpointing", "enable_activation_offloading", "resume_from_checkpoint",
+               "output_dir", "seed", "shuffle", "device", "log_every_n_steps", "log_peak_memory_stats",
+               "optimizer_in_bwd", "clip_grad_norm"}
+
+
+def _components(data, depth: int = 0) -> list[str]:
+    """Every `_component_` value naming a torchtune class (torchtune.models..., torchtune.training...)."""
+    out = []
+    if depth > 4:
+        return out
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "_component_" and isinstance(v, str) and v.startswith("torchtune."):
+                out.append(v)
+            else:
+                out += _components(v, depth + 1)
+    elif isinstance(data, list):
+        for v in data[:20]:
+            out += _components(v, depth + 1)
+    return out
+
+
+def _overrides(words: list[str]) -> dict:
+    """`key=value` and `key.sub=value` overrides of a `tune run` command (OmegaConf dotted keys, values as YAML)."""
+    out = {}
+    for w in words:
+        if "=" in w and not w.startswith("-"):
+            k, _, v = w.partition("=")
+            try:
+                out[k] = load_yaml("override", v) if v else v
+            except Exception:  # noqa: BLE001 - a value YAML cannot read is kept as text
+                out[k] = v
+    return out
+
+
+def _command(doc: dict):
+    for c in doc.get("commands") or []:
+        if c.program == "tune" and c.sub[:1] == ["run"]:
+            return c
+    return None
+
+
+def score(doc: dict) -> Score:
+    if doc["fmt"] in ("yaml", "json"):
+        comps = _components(doc["data"])
+        if not comps:
+            return NOTHING
+        sc = Score()
+        sc.add(f"_component_: {comps[0]}", 2 * STRONG)
+        for k in sorted(set(doc["data"]) & SHARED_KEYS):
+            sc.add(k, 0.25)
+        return sc
+    if doc["fmt"] in ("text", "python") and _command(doc) is not None:
+        c = _command(doc)
+        return Score().add(f"tune run {c.sub[1] if len(c.sub) > 1 else ''}".strip(), 2 * STRONG)
+    return NOTHING
+
+
+def _get(data: dict, dotted: str):
+    cur = data
+    for part in dotted.split("."):
+        if not isinstance(cur, dict):
+            return None
+        cur = cur.get(part)
+    return cur
+
+
+def _set(data: dict, dotted: str, value) -> None:
+    parts = dotted.split(".")
+    cur = data
+    for part in parts[:-1]:
+        if not isinstance(cur.get(part), dict):
+            cur[part] = {}
+        cur = cur[part]
+    cur[parts[-1]] = value
+
+
+def _packed(data: dict) -> bool:
+    """dataset.packed, for one dataset or any of a list of them (recipes pack each, PackedDataset)."""
+    ds = data.get("dataset")
+    items = ds if isinstance(ds, list) else [ds]
+    return any(isinstance(d, dict) and d.get("packed") is True for d in items)
+
+
+def read(doc: dict) -> dict:
+    cmd = None
+    recipe = None
+    if doc["fmt"] in ("text", "python"):
+        cmd = _command(doc)
+        data: dict = {}
+        recipe = cmd.sub[1] if cmd is not None and len(cmd.sub) > 1 else None
+        args = list(cmd.args) if cmd is not None else []
+        conf = None
+        known_conf = False
+        for i, w in enumerate(args):
+            if w in ("--config", "-c") and i + 1 < len(args):
+                conf = args[i + 1]
+            elif w.startswith("--config="):
+                conf = w.split("=", 1)[1]
+        if conf:
+            base = os.path.dirname(os.path.abspath(doc["path"]))
+            for cand in (conf, os.path.join(base, conf)):
+                if cand.endswith((".yaml", ".yml")) and os.path.isfile(cand):
+                    try:
+                        loaded = load_yaml(cand, read_text(cand))
+                        data = loaded if isinstance(loaded, dict) else {}
+                        known_conf = True
+                    except Exception:  # noqa: BLE001 - the job's own file: unreadable means unknown
+                        data = {}
+                    break
+        for k, v in _overrides(args).items():
+            _set(data, k, v)
+        fmt = "cmdline"
+    else:
+        data = doc["data"]
+        fmt = doc["fmt"]
+        known_conf = True
+    packed = _packed(data)
+    entries = []
+    if packed:
+        # attention_utils.py: a BlockMask (packed samples) runs FlexAttention on sm75+; SDPA otherwise
+        entries.append(attention("flex_attention", "dataset.packed: True", "flex"))
+    # a `tune run` whose --config is one of torchtune's own (llama3_1/8B_lora) or not here: what the command line
+    # overrides is known, the rest is the recipe config's
+    comp = data.get("compile")
+    comp_on = bool(comp) if comp is not None else (False if known_conf else None)
+    raw_dtype = data.get("dtype")
+    if raw_dtype is None:
+        dtype = "float32" if known_conf else None  # get_dtype(None) is float32
+    else:
+        dtype = DTYPES.get(str(raw_dtype).strip().lower())
+    return {
+        "trainer": "torchtune", "trainer_title": TITLE + (f" {recipe}" if recipe else ""), "format": fmt,
+        "family": None, "mixed_precision": raw_dtype, "dtype": dtype, "attention": entries,
+        "compile": {"enabled": comp_on, "mode": "default" if comp_on else None, "setting": "compile"},
+        "batch_size": as_int(data.get("batch_size")) if data.get("batch_size") is not None else None,
+        "packing": [],
+        "fixes": {"compile": "compile: True   # in the recipe config (or compile=True on tune run)",
+                  "use_default": "dataset.packed: False   # SDPA instead of FlexAttention"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))

@@ -1,0 +1,115 @@
+"""Unsloth: a training script (.py) or notebook (.ipynb) that loads its model with FastLanguageModel /
+FastModel / FastVisionModel. The script is read statically (Python's ast: the calls and the constants they are
+given); it is never imported or run.
+
+Read from unslothai/unsloth 015bdef (2026-08-22):
+- unsloth/utils/attention_dispatch.py:231-241 select_attention_backend: FastLanguageModel's models run
+  FlashAttention 2 when flash-attn imports (HAS_FLASH_ATTENTION, unsloth/models/_utils.py:2136-2200: CUDA
+  compute capability 8.0+ and a working flash_attn), else xformers when it is installed, else PyTorch SDPA --
+  the installed packages choose, the script does not; unsloth/models/llama.py:2651 drops any
+  attn_implementation passed to FastLanguageModel.from_pretrained ("No need since we auto call it");
+- unsloth/models/vision.py:1130-1144 (FastModel / FastVisionModel): resolve_attention_implementation
+  (_utils.py:834) honours a requested attn_implementation where the model supports it, else picks flex /
+  flash_attention_2 / sdpa / eager by itself;
+- loader.py:410-414 from_pretrained(dtype=None): None is "auto" (bfloat16 where the GPU has it, float16
+  otherwise -- the GPU decides); an explicit torch.bfloat16 / torch.float16 is used as given;
+- the trainer's TrainingArguments / SFTConfig `bf16=` / `fp16=` (is_bfloat16_supported() again leaves it to the
+  GPU) and `torch_compile`; Unsloth builds its own block-diagonal masks for packed batches
+  (unsloth/utils/packing.py), so `packing=True` keeps samples apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import NOTHING, STRONG, Score, as_int
+from .hf_transformers import entry
+from .pyscript import calls, constants, tree, value
+
+TITLE = "Unsloth"
+LOADERS = {"FastLanguageModel", "FastModel", "FastVisionModel", "FastLlamaModel", "FastMistralModel",
+           "FastQwen2Model", "FastGemmaModel", "FastGemma2Model", "FastCohereModel", "FastFalconH1Model",
+           "FastTextModel"}
+HONOURS_ATTN = {"FastModel", "FastVisionModel", "FastTextModel"}  # vision.py: attn_implementation is used
+TRAINING_ARGS = {"TrainingArguments", "SFTConfig", "UnslothTrainingArguments", "GRPOConfig", "DPOConfig", "ORPOConfig",
+                 "KTOConfig", "Seq2SeqTrainingArguments", "RewardConfig"}
+DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "half": "float16", "fp16": "float16",
+          "float32": "float32", "float": "float32"}
+_IMPORT = re.compile(r"^\s*(from\s+unsloth(\.\w+)*\s+import|import\s+unsloth)\b", re.MULTILINE)
+
+
+def _source(doc: dict) -> str:
+    return doc.get("python") or ""
+
+
+def score(doc: dict) -> Score:
+    if doc["fmt"] != "python":
+        return NOTHING
+    src = _source(doc)
+    if not _IMPORT.search(src):
+        return NOTHING
+    sc = Score().add("import unsloth", 2 * STRONG)
+    for name in sorted(LOADERS):
+        if f"{name}.from_pretrained" in src:
+            sc.add(f"{name}.from_pretrained")
+            break
+    return sc
+
+
+def _dtype(v) -> str | None:
+    if v in (None, "?"):
+        return None
+    s = str(v).replace("torch.", "").strip().lower()
+    return DTYPES.get(s)
+
+
+def read(doc: dict) -> dict:
+    src = _source(doc)
+    t = tree(src)
+    entries = []
+    dtype = None
+    compile_on = None
+    batch = None
+    loader = None
+    if t is not None:
+        consts = constants(t)
+        loads = calls(t, LOADERS)
+        if loads:
+            loader, kw = loads[-1]  # the last model loaded is the one trained (a teacher loads first)
+            if "dtype" in kw or "torch_dtype" in kw:
+                dtype = _dtype(value(kw.get("dtype", kw.get("torch_dtype")), consts))
+            impl = value(kw["attn_implementation"], consts) if "attn_implementation" in kw else None
+            if isinstance(impl, str) and impl != "?" and loader in HONOURS_ATTN:
+                e = entry(impl, f'{loader}.from_pretrained(attn_implementation="{impl}")')
+                if not e["known"]:
+                    e["fix"] = f'attn_implementation="{e["suggestion"] or "sdpa"}"'
+                entries.append(e)
+        for _name, kw in calls(t, TRAINING_ARGS):
+            bf16 = value(kw["bf16"], consts) if "bf16" in kw else None
+            fp16 = value(kw["fp16"], consts) if "fp16" in kw else None
+            if dtype is None and bf16 is True:
+                dtype = "bfloat16"
+            elif dtype is None and fp16 is True:
+                dtype = "float16"
+            if "torch_compile" in kw:
+                tc = value(kw["torch_compile"], consts)
+                compile_on = tc if isinstance(tc, bool) else compile_on
+            elif compile_on is None:
+                compile_on = False
+            if "per_device_train_batch_size" in kw:
+                b = value(kw["per_device_train_batch_size"], consts)
+                batch = as_int(b) if b != "?" else batch
+    fmt = "notebook" if doc["name"].endswith(".ipynb") else "python"
+    return {
+        "trainer": "unsloth", "trainer_title": TITLE + (f" {loader}" if loader else ""), "format": fmt,
+        "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
+        "compile": {"enabled": compile_on, "mode": "default" if compile_on else None, "setting": "torch_compile"},
+        "batch_size": batch, "packing": [],
+        "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
+    }
+
+
+def parse(path: str, text: str) -> dict:
+    from . import make_doc
+
+    return read(make_doc(path, text))
