@@ -3,16 +3,20 @@
 The split is by source repository and was fixed before anything was gathered: `owner/repo` (as GitHub
 spells it) is held out iff int(sha1("owner/repo")) % 3 == 0. Files under fixtures/configs/heldout/ come
 only from held-out repositories; the readers are written from files of the other two thirds, so no
-repository feeds both. A trainer's own repository (its examples folders) never goes into the held-out set.
+repository feeds both. A trainer's own repository (its examples folders) and a repository that already has a
+file under fixtures/configs/real/ never go into the held-out set.
 
     python scripts/heldout_split_configs.py owner/repo [owner/repo ...]
 
-prints `held-out` or `train` for each, and exits 0."""
+prints `held-out`, `train`, or why the repository can never be held out, for each, and exits 0."""
 
 from __future__ import annotations
 
 import hashlib
 import sys
+from pathlib import Path
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "configs" / "real"
 
 # The trainers' own repositories: their examples are the readers' material, never held out.
 TRAINER_REPOS = frozenset({
@@ -28,19 +32,32 @@ def held_out(repo: str) -> bool:
     return int(hashlib.sha1(repo.encode()).hexdigest(), 16) % 3 == 0
 
 
-def eligible(repo: str) -> bool:
+def seen_repos() -> set[str]:
+    """Repositories that already have a file in fixtures/configs/real/ (the readers' corpus)."""
+    out = set()
+    for p in REAL.rglob("*.expect.toml"):
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if line.startswith("source = \""):
+                out.add(line.split("\"")[1].split(":")[0].split("#")[0])
+    return out
+
+
+def eligible(repo: str, seen: set[str] | None = None) -> bool:
     """A repository files may be taken from for the held-out corpus."""
-    return held_out(repo) and repo not in TRAINER_REPOS
+    seen = seen_repos() if seen is None else seen
+    return held_out(repo) and repo not in TRAINER_REPOS and repo not in seen
 
 
 def main(argv: list[str]) -> int:
     if not argv:
-        print(__doc__.strip().splitlines()[-3], file=sys.stderr)
         print("usage: python scripts/heldout_split_configs.py owner/repo [owner/repo ...]", file=sys.stderr)
         return 2
+    seen = seen_repos()
     for repo in argv:
         if repo in TRAINER_REPOS:
             verdict = "trainer's own repository (never held out)"
+        elif repo in seen:
+            verdict = "already in fixtures/configs/real (never held out)"
         else:
             verdict = "held-out" if held_out(repo) else "train"
         print(f"{repo}\t{verdict}")
