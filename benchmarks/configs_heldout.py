@@ -72,9 +72,9 @@ def read(path: Path) -> dict:
     try:
         cfg = configs.load(str(path))
     except UsageError as e:
-        return {"outcome": "refused", "message": str(e)}
+        return {"outcome": "refused", "message": str(e).replace(f"{ROOT}{os.sep}", "")}
     except Exception as e:  # noqa: BLE001 - a reader that crashes is a finding, not the benchmark's end
-        return {"outcome": "crashed", "message": f"{type(e).__name__}: {e}"}
+        return {"outcome": "crashed", "message": f"{type(e).__name__}: {e}".replace(f"{ROOT}{os.sep}", "")}
     det = cfg.get("detected") or {}
     return {"outcome": "read", "trainer": det.get("trainer"), "required": list(cfg.get("required") or []),
             "dtype": cfg.get("dtype") or "", "compile_mode": cfg.get("compile_mode") or "",
