@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 CORPUS = ROOT / "fixtures" / "errors" / "heldout"
 BACKENDS = {"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers", "none"}
-STREAM_NAMES = ("explain_stream", "match_stream", "stream_match", "match_log", "explain_log", "scan_log", "scan")
+STREAM_NAMES = ()  # explain.match is what `attn-doctor explain` runs (through examine): the one matcher measured
 
 
 # ---- the corpus ----------------------------------------------------------------------------------
