@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # torch, for the tests' real SDPA/FlexAttention runs (the doctor itself never depends on it). pip
 # resolves it as configured: from PyPI that is the CUDA build (4.7 GB of venv with its nvidia libraries;
 # the tests hold with it, GPU or not); for the CPU build (a few hundred MB) name its index:
-#   make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
+#   make test TORCH_INDEX=<PyTorch's CPU wheel index URL>
 TORCH ?= torch==2.13.0
 TORCH_INDEX ?=
 
