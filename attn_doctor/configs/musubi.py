@@ -111,15 +111,7 @@ def read(doc: dict) -> dict:
             misses = [k.lstrip("-") for k in parsed.unknown if k.lstrip("-") in NEAR_MISSES]
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         script = os.path.splitext(cmd.script)[0]
-    if given(settings.get("config_file")):
-        _, toml = _read_side_toml(str(settings["config_file"]), base, ".toml")
-        if toml is None:
-            settings["config_file_unread"] = True
-        else:
-            merged = _flatten(toml)
-            misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
-            merged.update(settings)  # flags on the command line win over the TOML
-            settings = merged
+    settings, misses = _with_config_file(settings, misses, base)
     cfg = summarize(settings, launcher, misses, "cmdline", script, base)
     cfg["cmdline_errors"] = errors
     return cfg
@@ -235,15 +227,7 @@ def _parse(path: str, text: str) -> dict:
     else:
         launcher, settings, misses = _cmdline_settings(_tokens(text))
         fmt, script = "cmdline", command_script(text)
-        if given(settings.get("config_file")):
-            _, toml = _read_side_toml(str(settings["config_file"]), base, ".toml")
-            if toml is None:
-                settings["config_file_unread"] = True
-            else:
-                merged = _flatten(toml)
-                misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
-                merged.update(settings)  # flags on the command line win over the TOML
-                settings = merged
+        settings, misses = _with_config_file(settings, misses, base)
     return summarize(settings, launcher, misses, fmt, script, base)
 
 
@@ -306,3 +290,17 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         "config_file_unread": bool(s.get("config_file_unread")),
         "fixes": fixes,
     }
+
+
+def _with_config_file(settings: dict, misses: list, base) -> tuple[dict, list]:
+    """A command line's --config_file TOML merged under its flags (flags on the command line win), or
+    `config_file_unread` when that file is not there to read."""
+    if not given(settings.get("config_file")):
+        return settings, misses
+    _, toml = _read_side_toml(str(settings["config_file"]), base, ".toml")
+    if toml is None:
+        return dict(settings, config_file_unread=True), misses
+    merged = _flatten(toml)
+    misses = misses + [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
+    merged.update(settings)
+    return merged, misses
