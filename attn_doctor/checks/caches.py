@@ -146,8 +146,8 @@ def moved(facts: dict, ctx: Context):
         return
     by_name = {c["name"]: c for c in facts.get("caches") or []}
     ind = by_name.get("inductor") or {}
-    if not (ind.get("set") and ind.get("default_filled") and not ind.get("filled")):
-        return
+    if not (ind.get("set") and ind.get("default_filled") and not ind.get("filled")) or unusable(ind):
+        return  # (a directory that cannot be used has its own finding, whose fix moves it elsewhere)
     tri = by_name.get("triton") or {}
     copies = [f'mkdir -p "{ind["path"]}" && cp -a {ind["default_path"]}/. "{ind["path"]}"/']
     if tri.get("set") and tri.get("default_path") and not tri.get("filled"):
