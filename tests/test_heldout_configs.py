@@ -33,7 +33,7 @@ FILES = sorted(p for p in HELDOUT.rglob("*") if p.is_file() and not p.name.endsw
                and p.name != "README.md")
 # the trainer names fixtures/configs/real/README.md uses for the trainers attn-doctor claims
 CLAIMED = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
-           "diffusers", "axolotl", "llama-factory", "transformers"}
+           "diffusers", "axolotl", "llama-factory", "transformers", "torchtune", "litgpt", "ms-swift", "unsloth"}
 DTYPES = {"", "bfloat16", "float16", "float32"}
 COMPILE = {"", "none", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
 KEYS = {"source", "commit", "captured", "trainer", "required", "dtype", "compile_mode", "why"}
@@ -64,7 +64,8 @@ def repo_of(source: str) -> str:
 def test_the_corpus_is_there_with_its_three_kinds():
     kinds = Counter("claimed" if expect(p)["trainer"] in CLAIMED else
                     "none" if expect(p)["trainer"] == "none" else "unclaimed" for p in FILES)
-    assert kinds["claimed"] >= 50 and kinds["unclaimed"] >= 15 and kinds["none"] >= 3, kinds
+    # torchtune, LitGPT, ms-swift and Unsloth files (10) were unclaimed until their readers came
+    assert kinds["claimed"] >= 50 and kinds["unclaimed"] >= 7 and kinds["none"] >= 3, kinds
     orphans = [p.name for p in HELDOUT.rglob("*.expect.toml") if not p.with_name(p.name[: -len(".expect.toml")]).is_file()]
     assert orphans == []
 
