@@ -217,5 +217,114 @@ def test_a_build_killed_for_memory_is_still_attentions_when_it_builds_an_attenti
 def test_a_sage_frame_still_claims_an_inductor_failure():
     log = ("Traceback (most recent call last):\n"
            "  File \"/venv/lib/python3.12/site-packages/sageattention/triton/quant_per_block.py\", line 60, in per_block_int8\n"
-           "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: PassManager::run failed\n")
+           "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nAssertionError: unexpected layout\n")
     assert "flex.compile-failed" in ids(log)
+
+
+# ---- from half B (added after it was measured) ----------------------------------------------------
+
+@pytest.mark.parametrize("line,backend", [
+    ("Processing ./flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl", "fa2"),
+    ("  Downloading flash_attn-2.8.3.tar.gz (8.4 MB)", "fa2"),
+    ("Successfully built flash_attn_3-3.0.0b1", "fa3"),
+    ("ptxas info    : Compiling entry function '_Z48fmha_cutlassF_f16_aligned_64x128_rf_sm80N14AttentionKernel' for 'sm_90'", "xformers"),
+    ("python main.py --listen --use-sage-attention --fast", "sage"),
+    ("launching with --use-flash-attention --lowvram", "fa2"),
+    ("python -m sglang.launch_server --attention-backend 'fa3' --tp 2", "fa3"),
+    ("Using attention backend `fa4` on sm_100", "cute"),
+])
+def test_more_naming_lines(line, backend):
+    assert attribution.backend_named(line) == backend
+
+
+@pytest.mark.parametrize("text,entry,backend", [
+    # a failed build's evidence is above its traceback: the compile lines name what was built
+    ("  [3/18] /usr/local/cuda/bin/nvcc -c /tmp/pip-req-build-7/csrc/qattn/qk_int_sv_f8_cuda_sm90.cu -o build/temp/sageattention/x.o\n"
+     "  FAILED: build/temp.linux-x86_64-cpython-311/csrc/qattn/qk_int_sv_f8_cuda_sm90.o\n"
+     "  ninja: build stopped: subcommand failed.\n"
+     "  Traceback (most recent call last):\n"
+     "    File \"/venv/lib/python3.11/site-packages/torch/utils/cpp_extension.py\", line 2104, in _run_ninja_build\n"
+     "      subprocess.run(\n"
+     "  subprocess.CalledProcessError: Command '['ninja', '-v', '-j', '8']' returned non-zero exit status 1.",
+     "build.compile-failed", "sage"),
+    # a wheel's name says flash-attn when the build prints nothing else
+    ("Guessing wheel URL:  https://example.invalid/flash_attn-2.6.3+cu123torch2.4cxx11abiTRUE-cp310-cp310-linux_x86_64.whl\n"
+     "Precompiled wheel not found. Building from source...\n"
+     "/opt/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:502: UserWarning: Attempted to use ninja as the BuildExtension backend but we could not find ninja.. Falling back to using the slow distutils backend.",
+     "build.no-ninja", "fa2"),
+    # an app's flag names the backend whose Triton cannot target the GPU
+    ("python main.py --use-sage-attention\n\n'sm_121' is not a recognized processor for this target (ignoring processor)",
+     "triton.unknown-arch", "sage"),
+    # importing FA4 replaced cute.compile
+    ("from flash_attn.cute.interface import flash_attn_func\nfn = cute.compile[cute.KeepCUBIN](launch, x)\nTypeError: 'function' object is not subscriptable",
+     "cute.dsl-drift", "cute"),
+    # transformers' flash-attention utils module: any name from it, the module, its names alone
+    ("ImportError: cannot import name 'prepare_fa_kwargs_from_position_ids' from 'transformers.modeling_flash_attention_utils'",
+     "transformers.helper-moved", None),
+    ("ModuleNotFoundError: No module named 'transformers.modeling_flash_attention_utils'", "transformers.helper-moved", None),
+    ("ImportError: cannot import name 'is_flash_attn_greater_or_equal_2_10'", "transformers.helper-moved", None),
+    # kernels hub: the per-variant lines, a caller's own wording
+    ("Cannot load kernels-community/flash-attn3:\n  torch28-cxx11-cu129-x86_64-linux: Torch version (2.8) does not match environment Torch version (2.13)",
+     "kernels.hub-no-build", "fa3"),
+    ("RuntimeError: Failed to load FlashAttention-2 kernels from the Hub. Please ensure the wheel is available for your platform.",
+     "kernels.hub-no-build", "fa2"),
+    ("ModuleNotFoundError: No module named 'kernels'\n(attn_implementation=\"kernels-community/flash-attn3\")", "kernels.not-installed", "fa3"),
+    ("  File \"/app/pipeline.py\", line 12, in <module>\n    from kernels import get_kernel\nModuleNotFoundError: No module named 'kernels'",
+     "kernels.not-installed", None),
+    # a node refusing an older SageAttention
+    ("Exception Message: sageattention is not new enough version or could not determine CUDA architecture, cannot apply Qwen Sage Patch.",
+     "sage.api-mismatch", "sage"),
+    # Triton's pass pipeline on a GPU it does not know
+    ("  File \"/usr/lib/python3.12/site-packages/sageattention/triton/attn_qk_int8_per_block.py\", line 140, in forward\n"
+     "    _attn_fwd[grid](q, k, v)\nRuntimeError: PassManager::run failed", "triton.pass-failed", "sage"),
+    ("Flex Attention on the GB300: test_flex_attention fails\nRuntimeError: PassManager::run failed", "triton.pass-failed", "flex"),
+    ("RuntimeError: PassManager::run failed", "triton.pass-failed", None),
+    # head dims phrased as embedding dims
+    ("  File \"/venv/lib/python3.12/site-packages/torch/nn/attention/flex_attention.py\", line 1130\n"
+     "ValueError: NYI: Currently non power of 2 embedding dimension are not supported. Got E=80 and Ev=80.",
+     "attn.head-dim-unsupported", "flex"),
+    # SDPA's FA3 route has no backward
+    ("RuntimeError: FA3 does not support backward pass. Either: 1. Use torch.no_grad() for inference.", "sdpa.fa4-route", "sdpa"),
+    ("loss.backward()\nRuntimeError: FA3 does not support the backward", "sdpa.fa4-route", "sdpa"),
+    # an engine refusing a backend on an architecture
+    ("ValueError: The 'fa3' backend is not supported on Blackwell GPUs", "backend.unsupported-gpu", "fa3"),
+    ("RuntimeError: The fa4 attention backend is not supported on Ampere", "backend.unsupported-gpu", "cute"),
+    # an attention library's compiled extension module is missing
+    ("  File \"/opt/fork/hopper/flash_attn_interface.py\", line 8, in <module>\n    import fork_fa3_cuda\nModuleNotFoundError: No module named 'fork_fa3_cuda'",
+     "import.failed", "fa3"),
+    # MSVC outside a developer prompt
+    ("C:\\sd\\venv\\Lib\\site-packages\\torch\\utils\\cpp_extension.py:415: UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the file specified\n"
+     "building 'flash_attn_2_cuda' extension", "build.msvc-env", "fa2"),
+    ("'cl.exe' is not recognized as an internal or external command,\nBuilding wheel for sageattention (setup.py) ... error", "build.msvc-env", "sage"),
+    ("error: Microsoft Visual C++ 14.0 or greater is required.\n  ERROR: Failed building wheel for xformers", "build.msvc-env", "xformers"),
+    # an extension setup.py found no sources (submodule not checked out)
+    ("  File \"/tmp/pip-install-3k1/xformers_0f3a9c21b8d74e55/setup.py\", line 412, in get_extensions\n"
+     "  File \"/venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py\", line 1130, in CUDAExtension\n"
+     "AssertionError: assert len(sources) > 0", "build.submodule-missing", "xformers"),
+])
+def test_half_b_mechanism(text, entry, backend):
+    assert top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text,not_entry", [
+    # a failed ninja build of a library that is no attention backend
+    ("  [4/9] c++ -c /src/detectron2/layers/csrc/nms_rotated/nms_rotated_cpu.cpp -o build/x.o\n  Traceback (most recent call last):\n"
+     "  subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.", "build.compile-failed"),
+    ("'function' object is not subscriptable", "cute.dsl-drift"),
+    ("ImportError: cannot import name 'LlamaAttention' from 'transformers.models.llama.modeling_llama'", "transformers.helper-moved"),
+    ("OSError: Failed to load model weights from the Hub: 401 Unauthorized", "kernels.hub-no-build"),
+    ("ModuleNotFoundError: No module named 'kernels_utils'", "kernels.not-installed"),
+    ("RuntimeError: torch is not new enough for this node", "sage.api-mismatch"),
+    # a Triton pass failure in another library's kernel
+    ("  File \"/venv/lib/python3.12/site-packages/fla/ops/gated_delta_rule/chunk.py\", line 88, in forward\n"
+     "    chunk_fwd_kernel[grid](x)\nRuntimeError: PassManager::run failed", "triton.pass-failed"),
+    ("ValueError: the tokenizer embedding dimension 300 is not supported by this checkpoint", "attn.head-dim-unsupported"),
+    ("xformers fa3F does not support backward with dropout", "sdpa.fa4-route"),
+    ("RuntimeError: The 'gloo' backend is not supported on Windows for this collective", "backend.unsupported-gpu"),
+    ("ModuleNotFoundError: No module named 'selective_scan_cuda'", "import.failed"),
+    ("ModuleNotFoundError: No module named 'my_point_ops_cuda'", "import.failed"),
+    ("UserWarning: Error checking compiler version for cl: [WinError 2]\nbuilding 'detectron2._C' extension", "build.msvc-env"),
+    ("  File \"/src/pointnet2/setup.py\", line 30, in <module>\nAssertionError: assert len(sources) > 0", "build.submodule-missing"),
+])
+def test_half_b_near_miss(text, not_entry):
+    assert not_entry not in ids(text)

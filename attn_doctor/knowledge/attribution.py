@@ -66,6 +66,7 @@ class _Rules:
     kernel_context: tuple[re.Pattern, ...]  # lines that show an attention kernel (Inductor's)
     needs_backend: frozenset[str]  # catch-alls claimed only when the log names a backend near them
     own_or_frames: frozenset[str]  # ...and where another backend's naming must be a traceback frame
+    past_traceback: frozenset[str]  # entries whose evidence lies above their traceback (a build's output)
     required_by: frozenset[str]  # loader errors whose '(required by X.so)' must be an attention library's
 
 
@@ -82,6 +83,7 @@ def rules() -> _Rules:
                   frozenset(only.get("ids", ())), tuple(re.compile(p, re.IGNORECASE) for p in only.get("context", ())),
                   frozenset(data.get("needs_backend", {}).get("ids", ())),
                   frozenset(data.get("needs_backend", {}).get("own_or_frames", ())),
+                  frozenset(data.get("needs_backend", {}).get("past_traceback", ())),
                   frozenset(data.get("required_by", {}).get("ids", ())))
 
 
@@ -145,8 +147,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     r = rules()
     if entry.id not in r.needs_backend:
         return False
-    found = nearest(lines, line)
-    if found is None:
+    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback)
+    if found is None or found.backend == "foreign":
         return True
     if entry.id in r.own_or_frames and found.backend != own:
         return not FRAME.search(lines[found.line - 1])
@@ -167,8 +169,10 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
     return True
 
 
-def nearest(lines: list[str], line: int) -> Attribution | None:
-    """The backend named nearest to 1-based `line` of `lines` (see the module docstring)."""
+def nearest(lines: list[str], line: int, past_traceback: bool = False) -> Attribution | None:
+    """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
+    `past_traceback`: go on up past the traceback's start (a failed build's CalledProcessError
+    follows the compiler output that names the package being built)."""
     i = line - 1
     if not 0 <= i < len(lines):
         return None
@@ -177,7 +181,10 @@ def nearest(lines: list[str], line: int) -> Attribution | None:
         if not lines[j].strip():
             break
         order.append(j)
-    order += _traceback(lines, i)  # up the traceback, deepest frame first
+    if past_traceback:
+        order += range(i - 1, max(-1, i - 1 - WINDOW), -1)
+    else:
+        order += _traceback(lines, i)  # up the traceback, deepest frame first
     up = len(order)
     seen = set(order)
     for j in range(i + 1, min(len(lines), i + 1 + WINDOW)):  # then down (build logs)
@@ -207,7 +214,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     r = rules()
     if entry.id in r.never:
         return own, None
-    found = nearest(lines, line)
+    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback)
     if found is None or found.backend in (own, "foreign"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()):
