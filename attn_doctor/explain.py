@@ -69,8 +69,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
             continue  # another (non-attention) library's failure
-        if attribution.needs_backend(m.entry) and attribution.nearest(lines, m.line) is None:
-            continue
+        if attribution.unclaimed(m.entry, backend_of(m.entry), lines, m.line):
+            continue  # a catch-all with no attention library named near it
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)

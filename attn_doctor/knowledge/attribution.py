@@ -14,7 +14,9 @@ How the nearest naming line is found, for an error on line L:
 3. then down the log (a build log names the package after the compiler error: "Failed building
    wheel for flash-attn").
 Within a window of WINDOW lines either way, so a second error far from the first is not given the
-first one's backend.
+first one's backend. A name several backends define (`shared` in attribution.toml: FA2, FA3 and
+FA4 all have flash_attn_varlen_func) names a backend only when steps 1 and 2 find no other: the
+line above an FA3 call that says "FlashAttention v3" decides, not the function's name.
 
 The same search decides two things about claiming a match at all: catch-alls (a failed ninja
 build, a CUDA kernel fault, an Inductor failure) are claimed only when a backend is named near them
@@ -55,7 +57,7 @@ FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
 
 @dataclass(frozen=True)
 class _Rules:
-    libraries: tuple[tuple[str, re.Pattern], ...]  # (backend, pattern): every file pattern, then every name
+    libraries: tuple[tuple[str, re.Pattern, bool], ...]  # (backend, pattern, shared): hub repos, files, names, then shared names
     takes_over: dict[str, frozenset[str]]
     never: frozenset[str]
     words: dict[str, dict[str, str]]  # backend -> {name, package, reinstall, ...}
@@ -63,6 +65,8 @@ class _Rules:
     kernel_only: frozenset[str]  # entries claimed only when the failing Triton kernel is attention's
     kernel_context: tuple[re.Pattern, ...]  # lines that show an attention kernel (Inductor's)
     needs_backend: frozenset[str]  # catch-alls claimed only when the log names a backend near them
+    own_or_frames: frozenset[str]  # ...and where another backend's naming must be a traceback frame
+    past_traceback: frozenset[str]  # entries whose evidence lies above their traceback (a build's output)
     required_by: frozenset[str]  # loader errors whose '(required by X.so)' must be an attention library's
 
 
@@ -71,21 +75,29 @@ def rules() -> _Rules:
     with open(HERE / "attribution.toml", "rb") as fh:
         data = tomllib.load(fh)
     # ASCII: a library name next to CJK text ("安装flash-attn的话") is still a word of its own
-    libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII))
-                 for tier in ("files", "names") for lib in data["library"] for p in lib[tier])
+    libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII), tier.startswith("shared"))
+                 for tier in ("hub", "files", "shared_files", "names", "shared") for lib in data["library"] for p in lib.get(tier, ()))
     only = data.get("attention_kernel_only", {})
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
                   frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
                   frozenset(only.get("ids", ())), tuple(re.compile(p, re.IGNORECASE) for p in only.get("context", ())),
                   frozenset(data.get("needs_backend", {}).get("ids", ())),
+                  frozenset(data.get("needs_backend", {}).get("own_or_frames", ())),
+                  frozenset(data.get("needs_backend", {}).get("past_traceback", ())),
                   frozenset(data.get("required_by", {}).get("ids", ())))
 
 
 def backend_named(line: str) -> str | None:
     """The backend this one line names, if any: a library file before a name, then the first rule."""
-    for backend, rx in rules().libraries:
+    named = _named(line)
+    return named[0] if named else None
+
+
+def _named(line: str) -> tuple[str, bool] | None:
+    """(backend, only by a name several backends share) for one line, or None."""
+    for backend, rx, shared in rules().libraries:
         if rx.search(line):
-            return backend
+            return backend, shared
     return None
 
 
@@ -128,6 +140,21 @@ def needs_backend(entry: Entry) -> bool:
     return entry.id in rules().needs_backend
 
 
+def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
+    """Is this a needs_backend catch-all with no attention backend named near it (so it is somebody
+    else's failure)? For the `own_or_frames` ones (an Inductor failure compiles whatever the model
+    is) another backend counts only where a traceback frame names it, not a sentence above the error."""
+    r = rules()
+    if entry.id not in r.needs_backend:
+        return False
+    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback)
+    if found is None or found.backend == "foreign":
+        return True
+    if entry.id in r.own_or_frames and found.backend != own:
+        return not FRAME.search(lines[found.line - 1])
+    return False
+
+
 def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
     """Is this a Triton-kernel entry raised from another library's kernel (see attention_kernel_only)?"""
     r = rules()
@@ -142,8 +169,10 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
     return True
 
 
-def nearest(lines: list[str], line: int) -> Attribution | None:
-    """The backend named nearest to 1-based `line` of `lines` (see the module docstring)."""
+def nearest(lines: list[str], line: int, past_traceback: bool = False) -> Attribution | None:
+    """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
+    `past_traceback`: go on up past the traceback's start (a failed build's CalledProcessError
+    follows the compiler output that names the package being built)."""
     i = line - 1
     if not 0 <= i < len(lines):
         return None
@@ -152,20 +181,32 @@ def nearest(lines: list[str], line: int) -> Attribution | None:
         if not lines[j].strip():
             break
         order.append(j)
-    order += _traceback(lines, i)  # up the traceback, deepest frame first
+    if past_traceback:
+        order += range(i - 1, max(-1, i - 1 - WINDOW), -1)
+    else:
+        order += _traceback(lines, i)  # up the traceback, deepest frame first
+    up = len(order)
     seen = set(order)
     for j in range(i + 1, min(len(lines), i + 1 + WINDOW)):  # then down (build logs)
         if TRACEBACK_START.search(lines[j]):
             break
         if j not in seen:
             order.append(j)
-    for j in order:
-        b = backend_named(lines[j])
+    weak = None  # the first line that names a backend only by a shared name
+    for k, j in enumerate(order):
+        if k == up and weak is not None:
+            break  # the message and its traceback named no backend more precisely
+        named = _named(lines[j])
+        if named is None:
+            continue
+        b, shared = named
         if b == "none":  # torch's own message: nothing to attribute
             return None
-        if b:
-            return Attribution(b, j + 1, lines[j].strip()[:300])
-    return None
+        if shared:
+            weak = weak or Attribution(b, j + 1, lines[j].strip()[:300])
+            continue
+        return Attribution(b, j + 1, lines[j].strip()[:300])
+    return weak
 
 
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
@@ -173,7 +214,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     r = rules()
     if entry.id in r.never:
         return own, None
-    found = nearest(lines, line)
+    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback)
     if found is None or found.backend in (own, "foreign"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()):
