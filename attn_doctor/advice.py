@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import shlex
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -113,7 +113,6 @@ class Situation:
     torch: str | None  # torch's version, local tag kept ("2.11.0+cu130")
     gpus: int = 0
     cpu_torch: bool = False
-    notes: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, facts: dict, rows: dict | None = None, findings=()) -> "Situation":

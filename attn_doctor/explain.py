@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 
 import difflib
-import sys  # noqa: F401 (kept for callers that patch explain.sys)
 
 from rich.console import Console
 from rich.table import Table

@@ -149,7 +149,6 @@ def _install(f: dict, name: str, version: str) -> None:
         if f.get("torch", {}).get("probe"):
             f["torch"]["probe"]["triton"] = {"ok": True, "version": version}
         return
-    extra = {"requires": []}
     ff.add_dist(f, name, version, requires=[])
     backend = _backend_of(name)
     if backend:
@@ -160,7 +159,6 @@ def _install(f: dict, name: str, version: str) -> None:
         f["packages"]["xformers_build"] = {"torch": t.get("version"), "cuda": None, "python": None}
     if name == "flash-attn":
         f["packages"]["stack"][name].pop("build_tag", None)
-    del extra
 
 
 def _uninstall(f: dict, name: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from . import STRONG, Score
+from . import Score
 
 
 def _sections(data) -> dict:

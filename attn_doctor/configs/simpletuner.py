@@ -72,7 +72,7 @@ ENV_KEYS = ("MODEL_FAMILY", "MODEL_TYPE", "MODEL_NAME", "TRAINER_EXTRA_ARGS", "T
 
 
 def score(doc: dict) -> "Score":
-    from . import COMMON, STRONG, score_keys
+    from . import COMMON, score_keys
 
     if doc["fmt"] == "yaml":
         return NOTHING  # SimpleTuner reads JSON, TOML, config.env and command lines

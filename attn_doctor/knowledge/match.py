@@ -32,10 +32,9 @@ from __future__ import annotations
 import bisect
 import codecs
 from itertools import accumulate
-import io
 import re
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterable, Iterator
+from typing import Iterable, Iterator
 
 try:  # the regex parser: re._parser from Python 3.11, sre_parse before
     from re import _parser as _sre
