@@ -1,4 +1,4 @@
-"""scripts/gpu/hold2.sh, case built: the three backends built from source in the same hold (FA2, FA3,
+"""scripts/gpu/hold.sh, case built: the three backends built from source in the same hold (FA2, FA3,
 xformers), each called the way a trainer calls it, bf16 head dim 128, forward and backward; a backend
 that is not importable is said and skipped (the trace then shows what did run)."""
 
