@@ -297,13 +297,36 @@ def xformers_beside_fa4():
 
 @scenario("cute.shadowed-by-fa2", "error", "cute")
 def fa2_and_fa4_share_cute_dir():
-    """flash-attn 2.8.3 and flash-attn-4 4.0.0b36 both list flash_attn/cute/ files in their RECORD."""
+    """flash-attn 2.8.3 installed after flash-attn-4 4.0.0b36: the files both list under flash_attn/cute/ are FA2's."""
     f = ff.gpu_box()
     ff.add_dist(f, "flash-attn", "2.8.3", requires=[])
     ff.add_dist(f, "flash-attn-4", "4.0.0b36", requires=[])
     f["packages"]["flash_attn"] = {"copies": [{"path": f"{ff.SITE}/flash_attn", "has_init": True, "has_cute": True,
                                                "has_fa2_interface": True}],
-                                   "cute_owners": {"flash-attn": 30, "flash-attn-4": 60}}
+                                   "cute_owners": {"flash-attn": 30, "flash-attn-4": 60},
+                                   # FA2 installed last (order A on the H100): the 20 shared files are its copy
+                                   "cute_shared": {"flash-attn-4": 0, "flash-attn": 20, "neither": 0, "missing": 0},
+                                   "fa4_missing": {"count": 0, "of": 60, "example": None}}
+    return f
+
+
+@scenario("cute.shares-files-with-fa2", "info", "cute")
+def fa4_installed_after_fa2():
+    """FA2 2.8.3 then flash-attn-4 4.0.0b36 (order B on the H100): the 20 shared files are FA4's now."""
+    f = fa2_and_fa4_share_cute_dir()
+    f["packages"]["flash_attn"].update(cute_shared={"flash-attn-4": 20, "flash-attn": 0, "neither": 0, "missing": 0},
+                                       fa4_missing={"count": 0, "of": 60, "example": None})
+    return f
+
+
+@scenario("cute.files-missing", "error", "cute")
+def fa2_uninstalled_under_fa4():
+    """`pip uninstall flash-attn` after both were installed: FA4's metadata stays, 20 of its files are gone."""
+    f = fa2_and_fa4_share_cute_dir()
+    f["packages"]["stack"].pop("flash-attn", None)
+    f["packages"]["versions"].pop("flash-attn", None)
+    f["packages"]["flash_attn"] = {"copies": [], "cute_owners": {"flash-attn-4": 60},
+                                   "fa4_missing": {"count": 20, "of": 60, "example": "flash_attn/cute/__init__.py"}}
     return f
 
 

@@ -97,6 +97,26 @@ def test_duplicates_on_two_path_entries(tmp_path, monkeypatch):
     assert dup and str(venv) in dup[0].title and "3.4.0" in dup[0].title
 
 
+def _hash(text: str) -> str:
+    import base64
+    import hashlib
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+
+
+# FAKED contents, real layout: both wheels list flash_attn/cute/__init__.py and interface.py; FA4 has more.
+FA4_FILES = {"flash_attn/cute/__init__.py": "from .interface import flash_attn_func\n",
+             "flash_attn/cute/interface.py": "def flash_attn_func(): ...  # FA4\n",
+             "flash_attn/cute/flash_fwd_sm90.py": "# FA4 only\n"}
+FA2_FILES = {"flash_attn/__init__.py": "__version__ = '2.8.3'\n", "flash_attn/flash_attn_interface.py": "# FA2\n",
+             "flash_attn/cute/__init__.py": "# FA2's old cute\n", "flash_attn/cute/interface.py": "# FA2's old cute\n"}
+
+
+def _install(site, name, version, files):
+    """What pip leaves: the files written, and a RECORD with their real hashes."""
+    write_files(site, files)
+    write_dist(site, name, version, requires=[], record=[f"{k},{_hash(v)},{len(v)}" for k, v in files.items()])
+
+
 def test_fa2_and_fa4_share_flash_attn_cute(site):
     """Both wheels list flash_attn/cute/ in their RECORD: the same directory, two owners."""
     write_dist(site, "flash-attn", "2.8.3", requires=["torch", "einops"], record=FA2_RECORD)
@@ -110,8 +130,62 @@ def test_fa2_and_fa4_share_flash_attn_cute(site):
     assert fa["cute_owners"] == {"flash-attn": 3, "flash-attn-4": 5}
     inst = installed_backends(pk)
     assert inst["cute"]["installed"] and inst["fa2"]["installed"]
+
+
+def test_fa2_installed_after_fa4_overwrote_the_shared_files(site):
+    """Order A on the H100 (fixtures/gpu/h100-issue25/hold3/order-a.*): FA4, then FA2 over it."""
+    _install(site, "flash-attn-4", "4.0.0b36", FA4_FILES)
+    _install(site, "flash-attn", "2.8.3", FA2_FILES)  # the last install writes the shared files
+    fa = packages.collect()["flash_attn"]
+    assert fa["cute_shared"] == {"flash-attn-4": 0, "flash-attn": 2, "neither": 0, "missing": 0}
+    assert fa["fa4_missing"]["count"] == 0
+    pk = packages.collect()
+    f = collect_into_gpu_box(pk)
+    f["imports"]["cute"].update(probe=ff.failed_import(
+        "AttributeError", "module 'cutlass.cute.core' has no attribute 'ThrMma'"), run=ff.run_ok())
+    report = ff.check(f)
+    ids = [x.id for x in report.findings]
+    assert "cute.shadowed-by-fa2" in ids
+    assert "cute.dsl-drift" not in ids and "import.failed" not in ids  # one cause, named once
+    fix = next(x.fix for x in report.findings if x.id == "cute.shadowed-by-fa2")
+    assert "--force-reinstall --no-deps 'flash-attn-4==4.0.0b36'" in fix and "uninstall" not in fix.split("#")[0]
+
+
+def test_fa4_installed_after_fa2_is_a_note_not_an_error(site):
+    """Order B on the H100: FA2, then FA4; both passed their smoke tests. The shared files are FA4's."""
+    _install(site, "flash-attn", "2.8.3", FA2_FILES)
+    _install(site, "flash-attn-4", "4.0.0b36", FA4_FILES)
+    pk = packages.collect()
+    assert pk["flash_attn"]["cute_shared"]["flash-attn-4"] == 2
     report = ff.check(collect_into_gpu_box(pk))
-    assert "cute.shadowed-by-fa2" in [f.id for f in report.findings]
+    got = {x.id: x.severity for x in report.findings if x.id.startswith("cute.")}
+    assert got == {"cute.shares-files-with-fa2": "info"}
+
+
+def test_uninstalling_fa2_deleted_fa4s_files(site):
+    """On the H100: FA2, FA4, then `pip uninstall flash-attn`: FA4's metadata stays, its shared files go."""
+    _install(site, "flash-attn-4", "4.0.0b36", FA4_FILES)
+    for rel in ("flash_attn/cute/__init__.py", "flash_attn/cute/interface.py"):
+        (site / rel).unlink()
+    pk = packages.collect()
+    assert pk["flash_attn"]["fa4_missing"] == {"count": 2, "of": 3, "example": "flash_attn/cute/__init__.py"}
+    f = collect_into_gpu_box(pk)
+    f["imports"]["cute"].update(probe=ff.failed_import(
+        "ImportError", "cannot import name 'flash_attn_func' from 'flash_attn.cute' (unknown location)"),
+        run=ff.run_ok())
+    report = ff.check(f)
+    ids = [x.id for x in report.findings]
+    assert "cute.files-missing" in ids and "cute.import-name" not in ids
+    fix = next(x.fix for x in report.findings if x.id == "cute.files-missing")
+    assert "--force-reinstall --no-deps 'flash-attn-4==4.0.0b36'" in fix
+
+
+def test_fa4_with_all_its_files_has_no_finding(site):
+    _install(site, "flash-attn-4", "4.0.0b36", FA4_FILES)
+    pk = packages.collect()
+    assert pk["flash_attn"]["fa4_missing"]["count"] == 0 and "cute_shared" not in pk["flash_attn"]
+    report = ff.check(collect_into_gpu_box(pk))
+    assert not [x.id for x in report.findings if x.id.startswith("cute.")]
 
 
 def test_fa4_alone_is_a_namespace_package(site):

@@ -159,6 +159,12 @@ def _install(f: dict, name: str, version: str) -> None:
         f["packages"]["xformers_build"] = {"torch": t.get("version"), "cuda": None, "python": None}
     if name == "flash-attn":
         f["packages"]["stack"][name].pop("build_tag", None)
+    fa = f["packages"].get("flash_attn") or {}
+    if name in ("flash-attn", "flash-attn-4") and fa.get("cute_shared"):  # the last install writes the shared files
+        n = sum(fa["cute_shared"].values())
+        fa["cute_shared"] = {"flash-attn-4": 0, "flash-attn": 0, "neither": 0, "missing": 0, name: n}
+    if name == "flash-attn-4" and fa.get("fa4_missing"):  # its files written again
+        fa["fa4_missing"] = dict(fa["fa4_missing"], count=0, example=None)
 
 
 def _uninstall(f: dict, name: str) -> None:
@@ -241,7 +247,7 @@ CANNOT = {
     "torch.import-failed": "a reinstall of the same files: only a real import says whether it now works",
     "torch.import-crashed": "the same: the crash's cause is outside the model",
     "require.not-ok": "its plan builds or installs a backend: only a real import says it works",
-    "cute.shadowed-by-fa2": "its fix is two steps; the second is a choice the user makes",
+    "cute.shares-files-with-fa2": "a standing note: both packages still list the same files; its fix is for after the next change to flash-attn",
     "cute.dsl-pth-not-processed": "a PYTHONPATH change: only a real import says it now finds cutlass",
     "nvcc.none": "its export takes effect after a CUDA toolkit is installed there, which the model cannot do",
     "nvcc.major-mismatch": "the same: a toolkit install first",

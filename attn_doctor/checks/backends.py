@@ -196,6 +196,8 @@ def import_failures(facts: dict, ctx: Context):
         why = import_failure(name, info)
         if not why or why == "torch fails to import" or _torch_failed(t):
             continue  # torch's own failure is reported (torch.*): the backend's probe died of it too
+        if name == "cute" and _fa2_wrote_cute(pk.get("flash_attn") or {}):
+            continue  # FA2 overwrote or deleted FA4's files: flash_attn_namespace names that cause, once
         spec = SPECS[name]
         primary, noise = import_error_text(info)
         text = primary + "\n" + noise
@@ -324,6 +326,14 @@ def required(facts: dict, ctx: Context):
                           reason=row.get("reason") or "", install=fix, plan=plan)
 
 
+def _fa2_wrote_cute(layout: dict) -> bool:
+    """flash-attn-4's flash_attn/cute/ files are not all its own now: FA2's copy overwrote some, or an
+    uninstall of flash-attn deleted them (facts/packages.py, flash_attn_layout)."""
+    shared = layout.get("cute_shared") or {}
+    return bool((layout.get("fa4_missing") or {}).get("count") or shared.get("flash-attn")
+                or shared.get("neither") or shared.get("missing"))
+
+
 @check("backends")
 def flash_attn_namespace(facts: dict, ctx: Context):
     """flash-attn (FA2) and flash-attn-4 share the `flash_attn` name; xformers assumes it is FA2."""
@@ -332,8 +342,17 @@ def flash_attn_namespace(facts: dict, ctx: Context):
     owners = layout.get("cute_owners") or {}
     fa2, fa4 = view.dist_version(facts, "flash-attn"), view.dist_version(facts, "flash-attn-4")
     if ctx.wanted("cute"):
-        if len(owners) > 1:
-            yield finding("cute.shadowed-by-fa2", backend="cute", fa2=fa2 or "?", fa4=fa4 or "?")
+        gone = layout.get("fa4_missing") or {}
+        shared = layout.get("cute_shared")  # absent in reports collected before it was recorded
+        if fa4 and gone.get("count"):
+            yield finding("cute.files-missing", backend="cute", fa4=fa4, missing=gone["count"], of=gone.get("of", "?"),
+                          example=gone.get("example") or "?", fa2=fa2 or "flash-attn")
+        elif len(owners) > 1 and shared is not None and not _fa2_wrote_cute(layout):
+            yield finding("cute.shares-files-with-fa2", backend="cute", fa2=fa2 or "?", fa4=fa4 or "?",
+                          n=shared.get("flash-attn-4", 0))
+        elif len(owners) > 1:
+            yield finding("cute.shadowed-by-fa2", backend="cute", fa2=fa2 or "?", fa4=fa4 or "?",
+                          n=(shared or {}).get("flash-attn") or "some")
         elif "flash-attn" in owners and not fa4:
             yield finding("cute.stale-fa2-cute", backend="cute", fa2=fa2 or "?")
     copies = layout.get("copies") or []

@@ -5,6 +5,8 @@ The directories searched are the checked interpreter's sys.path: the doctor's ow
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import re
@@ -104,15 +106,34 @@ def read_dist(path: str) -> dict:
 
 def owned_files(path: str, prefix: str) -> list[str]:
     """Files a distribution's RECORD lists under `prefix` (e.g. 'flash_attn/')."""
+    return list(recorded(path, prefix))
+
+
+def recorded(path: str, prefix: str) -> dict[str, str]:
+    """RECORD's entries under `prefix`: relative path -> its hash ('sha256=...', or '' where none)."""
     try:
         raw = PathDistribution(Path(path)).read_text("RECORD") or ""
     except Exception:
-        return []
-    return [line.split(",", 1)[0] for line in raw.splitlines() if line.startswith(prefix)]
+        return {}
+    out = {}
+    for line in raw.splitlines():
+        if line.startswith(prefix):
+            parts = line.split(",")
+            out[parts[0]] = parts[1] if len(parts) > 1 else ""
+    return out
+
+
+def _sha256(path: Path) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(path.read_bytes()).digest()).rstrip(b"=").decode()
 
 
 def flash_attn_layout(entries: list[str], dists: dict) -> dict:
-    """Where `flash_attn` resolves and who put its files there: FA2 and FA4 share the name."""
+    """Where `flash_attn` resolves and who put its files there: FA2 and FA4 share the name.
+
+    flash-attn (FA2) wheels up to 2.8.3 list an old flash_attn/cute/ too: installed beside flash-attn-4,
+    the last install wins file by file, and uninstalling either deletes the files both list (measured on
+    an H100, fixtures/gpu/h100-issue25/hold3). So besides who lists what: whose copy each shared file is
+    now (its hash against each RECORD), and which of flash-attn-4's own files are gone."""
     copies = []
     for entry in entries:
         root = os.path.join(entry, "flash_attn")
@@ -125,12 +146,40 @@ def flash_attn_layout(entries: list[str], dists: dict) -> dict:
             "has_fa2_interface": os.path.isfile(os.path.join(root, "flash_attn_interface.py")),
         })
     owners: dict[str, list[str]] = {}
+    records: dict[str, tuple[Path, dict[str, str]]] = {}
     for dname in ("flash-attn", "flash-attn-4"):
         for rec in dists.get(dname, [])[:1]:
-            files = owned_files(rec["path"], "flash_attn/cute/")
+            entries_ = recorded(rec["path"], "flash_attn/")
+            files = [f for f in entries_ if f.startswith("flash_attn/cute/")]
             if files:
                 owners[dname] = sorted({f.split("/")[-1] for f in files if f.endswith(".py")})
-    return {"copies": copies, "cute_owners": {k: len(v) for k, v in owners.items()}}
+            records[dname] = (Path(rec["path"]).parent, entries_)
+    out: dict = {"copies": copies, "cute_owners": {k: len(v) for k, v in owners.items()}}
+    if "flash-attn-4" in records:
+        base, fa4 = records["flash-attn-4"]
+        gone = [f for f in fa4 if f.endswith(".py") and not (base / f).is_file()]
+        out["fa4_missing"] = {"count": len(gone), "of": sum(1 for f in fa4 if f.endswith(".py")),
+                              "example": gone[0] if gone else None}
+    if len(records) == 2:
+        base, fa4 = records["flash-attn-4"]
+        fa2 = records["flash-attn"][1]
+        now = {"flash-attn-4": 0, "flash-attn": 0, "neither": 0, "missing": 0}
+        for f in sorted(set(fa4) & set(fa2)):
+            if not f.endswith(".py"):
+                continue
+            p = base / f
+            if not p.is_file():
+                now["missing"] += 1
+                continue
+            try:
+                h = _sha256(p)
+            except OSError:
+                now["neither"] += 1
+                continue
+            who = [d for d, hv in (("flash-attn-4", fa4[f]), ("flash-attn", fa2[f])) if hv == h]
+            now[who[0] if who else "neither"] += 1
+        out["cute_shared"] = now
+    return out
 
 
 def cutlass_layout(dists: dict, entries: list[str] | None = None, sites: list[str] | None = None) -> dict:
