@@ -94,6 +94,7 @@ def test_sdpa_loop_math_flex_eager_swap_and_a_broken_hook(tmp_path):
     assert inner["inside"] == "fa2" and inner["count"] == 3
     (fallback,) = rows(rep, site=at("misc.py", "x[..., :16]"))
     assert fallback["raised"].startswith("RuntimeError") and fallback["count"] == 1
+    assert fallback["raised_at"] and all(x.startswith('  File "') for x in fallback["raised_at"])  # the frames, for its cause
     assert sorted(ids(rep)) == ["trace.call-raised", "trace.entry-patched", "trace.flex-eager", "trace.hook-error",
                                 "trace.sdpa-flash-disabled"]
     (patched,) = [f for f in rep["findings"] if f["id"] == "trace.entry-patched"]
@@ -233,6 +234,28 @@ HEAD_DIM_REASON = ("Flash attention requires q,k,v to have the same last dimensi
                    "Got Query.size(-1): 512, Key.size(-1): 512, Value.size(-1): 512 instead.")
 
 
+# As the hook recorded it on the H100 (fixtures/gpu/h100-issue21/fa4.json: torch 2.11.0+cu130, flash-attn-4
+# 4.0.0b36), with the frames the hook now keeps (their paths and lines from torch 2.11's _fa4.py, FAKED here).
+FA4_ROUTE_RAISED = {
+    "raised": "ValueError: too many values to unpack (expected 2)",
+    "raised_at": ['  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/attention/_fa4.py", line 255, in _fa4_flash_attention_forward_impl',
+                  '  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/attention/_fa4.py", line 226, in _fa4_run_forward'],
+}
+
+
+def test_a_raised_call_with_a_known_cause_names_it():
+    procs = [{"pid": 1, "rank": "0", "steps": 1, "attention_steps": 1, "errors": [], "patched": [], "rows": [
+        _row(kernel="flash (FA4 via SDPA)", site="/work/f.py:6", mask="causal", device="cuda:0", dtype="bfloat16",
+             **FA4_ROUTE_RAISED)]}]
+    f = [x for x in build(procs, command=["python", "f.py"], program_exit_code=0).findings if x.id.startswith("trace.call")]
+    assert [x.id for x in f] == ["trace.call-raised-known"]
+    assert f[0].params["cause_id"] == "sdpa.fa4-route" and "flash-attn-4" in f[0].fix
+    # the same error without the frames that name torch's FA4 route: no cause is claimed
+    procs[0]["rows"][0].pop("raised_at")
+    f = [x for x in build(procs, command=["python", "f.py"], program_exit_code=0).findings if x.id.startswith("trace.call")]
+    assert [x.id for x in f] == ["trace.call-raised"]
+
+
 def every_trace_finding() -> list:
     """FAKED process data (the shape the hook writes, values of an H100 job where they say cuda) that
     makes every trace.* finding fire. tests/test_fix_lines.py pastes their fix lines."""
@@ -247,6 +270,7 @@ def every_trace_finding() -> list:
         _row(kernel="efficient", site="/work/d.py:4", device="cuda:0", dtype="float32"),
         _row(backend="cute", kernel="flash_attn_func", site="/work/e.py:5", mask="causal", entry="flash_attn.cute.interface.flash_attn_func",
              raised="RuntimeError: planted", **gpu),
+        _row(kernel="flash (FA4 via SDPA)", site="/work/f.py:6", mask="causal", **FA4_ROUTE_RAISED, **gpu),
     ], "errors": [{"where": "sdpa", "error": "RuntimeError: x"}],
         "patched": [{"entry": "torch.nn.functional.scaled_dot_product_attention", "by": "sageattention.core.sageattn",
                      "backend": "sage", "defined": None},

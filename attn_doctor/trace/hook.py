@@ -415,6 +415,14 @@ def _finish(key, row, raised):
     and no --steps/--seconds stop may replace it)."""
     if raised is not None:
         row["raised"] = f"{type(raised).__name__}: {raised}"[:400]
+        # where it was raised: the innermost frames name the library (e.g. torch/nn/attention/_fa4.py), which
+        # the known causes match on; the cost is paid once, on a first call that raised
+        tb = getattr(raised, "__traceback__", None)
+        frames = []
+        while tb is not None:
+            frames.append(f'  File "{tb.tb_frame.f_code.co_filename}", line {tb.tb_lineno}, in {tb.tb_frame.f_code.co_name}')
+            tb = tb.tb_next
+        row["raised_at"] = frames[-4:]
     _add(key, row, check_limits=raised is None)
 
 

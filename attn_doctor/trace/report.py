@@ -164,8 +164,7 @@ def call_findings(calls: list[dict]) -> list[Finding]:
             out.append(knowledge.finding("trace.flex-eager", backend="flex", site=site, count=c["count"],
                                          detail=f"shapes {c.get('shapes')}, {c.get('dtype')}"))
         if c.get("raised"):
-            out.append(knowledge.finding("trace.call-raised", backend=c["backend"], site=site,
-                                         error=c["raised"][:200].rstrip(". ")))
+            out.append(_raised(c, site))
         if c["backend"] != "sdpa" or c.get("compiled") or c.get("kernel") not in SLOW_SDPA:
             continue
         p = dict(backend="sdpa", site=site, kernel=c["kernel"], dtype=c.get("dtype"), head_dim=c.get("head_dim"),
@@ -266,3 +265,17 @@ def build(processes: list[dict], *, required: list[str] | None = None, config: d
     return TraceReport(calls=calls, findings=findings, processes=procs, command=command,
                        program_exit_code=program_exit_code, exit_code=exit_code, required=required, config=config,
                        stopped=stopped, seconds=seconds, steps=steps)
+
+
+def _raised(c: dict, site: str):
+    """A first call that raised: its known cause when the knowledge has one (the error with the frames it was
+    raised in, as explain reads a traceback), else the generic finding."""
+    from ..knowledge.match import cause
+
+    text = "Traceback (most recent call last):\n" + "\n".join(c.get("raised_at") or []) + "\n" + c["raised"]
+    m = cause(text, "", c["backend"])
+    error = c["raised"][:200].rstrip(". ")
+    if m is not None and not m.entry.generic:
+        return knowledge.finding("trace.call-raised-known", backend=c["backend"], site=site, error=error,
+                                 cause_id=m.entry.id, cause=m.entry.title, fix=m.entry.plain_fix or "")
+    return knowledge.finding("trace.call-raised", backend=c["backend"], site=site, error=error)
