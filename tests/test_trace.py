@@ -243,6 +243,20 @@ FA4_ROUTE_RAISED = {
 }
 
 
+def test_a_head_dim_flash_refuses_is_named_when_torch_gave_no_reason():
+    """On the H100 torch printed its reason as a C++ warning the hook cannot read (h100-issue21/log.txt)."""
+    gpu = dict(device="cuda:0", dtype="bfloat16", mask="causal", function="<module>")
+    procs = [{"pid": 1, "rank": "0", "steps": 1, "attention_steps": 1, "errors": [], "patched": [], "rows": [
+        _row(kernel="efficient", site="/work/a.py:1", head_dim=512, **gpu),
+        _row(kernel="efficient", site="/work/b.py:2", head_dim=100, **gpu),
+        _row(kernel="efficient", site="/work/c.py:3", head_dim=128, **gpu)]}]
+    got = {x.params["site"]: x.params["reason"] for x in build(procs, command=["python", "a.py"], program_exit_code=0).findings
+           if x.id == "trace.sdpa-not-flash"}
+    assert "head dim 512 is over 256" in got["/work/a.py:1"]
+    assert "head dim 100 is not a multiple of 8" in got["/work/b.py:2"]
+    assert got["/work/c.py:3"] == "no reason given (torch printed none)"  # nothing is made up
+
+
 def test_a_raised_call_with_a_known_cause_names_it():
     procs = [{"pid": 1, "rank": "0", "steps": 1, "attention_steps": 1, "errors": [], "patched": [], "rows": [
         _row(kernel="flash (FA4 via SDPA)", site="/work/f.py:6", mask="causal", device="cuda:0", dtype="bfloat16",

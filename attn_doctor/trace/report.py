@@ -156,6 +156,19 @@ def _where(c: dict) -> str:
     return c["site"] + (f" ({c['function']})" if c.get("function") and c["function"] != "<module>" else "")
 
 
+def _flash_refuses(c: dict) -> str | None:
+    """The reason from the call's own inputs when torch gave none to Python: its debug reasons are C++
+    warnings, printed to the process's stderr where the hook cannot read them (seen on the H100,
+    fixtures/gpu/h100-issue21/log.txt: 'Flash attention requires q,k,v to have the same last dimension
+    and to be less than or equal to 256'). Only the checks of torch's sdp_utils that the row can show."""
+    d = c.get("head_dim")
+    if isinstance(d, int) and d > 256:
+        return f"head dim {d} is over 256, the largest flash runs (torch's check_head_dim_size_flash)"
+    if isinstance(d, int) and d % 8:
+        return f"head dim {d} is not a multiple of 8 (torch's check_head_dim_size_flash)"
+    return None
+
+
 def call_findings(calls: list[dict]) -> list[Finding]:
     out = []
     for c in calls:
@@ -185,6 +198,7 @@ def call_findings(calls: list[dict]) -> list[Finding]:
             if c.get("flash_possible"):
                 reason = (f"flash accepts these inputs, but the kernel priority order put {c['kernel']} first "
                           "(sdpa_kernel(..., set_priority=True))")
+            reason = reason or _flash_refuses(c)
             out.append(knowledge.finding("trace.sdpa-not-flash", detail=reason,
                                          reason=reason or "no reason given (torch printed none)", **p))
     return out
