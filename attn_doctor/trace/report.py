@@ -291,5 +291,6 @@ def _raised(c: dict, site: str):
     error = c["raised"][:200].rstrip(". ")
     if m is not None and not m.entry.generic:
         return knowledge.finding("trace.call-raised-known", backend=c["backend"], site=site, error=error,
-                                 cause_id=m.entry.id, cause=m.entry.title, fix=m.entry.plain_fix or "")
+                                 cause_id=m.entry.id, fix=m.entry.plain_fix or "",
+                                 detail=m.entry.headline)
     return knowledge.finding("trace.call-raised", backend=c["backend"], site=site, error=error)
