@@ -330,6 +330,16 @@ def fa2_uninstalled_under_fa4():
     return f
 
 
+@scenario("sdpa.fa4-route-mismatch", "info", "cute")
+def sdpa_fa4_route_mismatch():
+    """torch 2.11's _fa4.py unpacks two values, flash-attn-4 4.0.0b36's _flash_attn_fwd returns five (the H100, hold 3)."""
+    f = ff.gpu_box()
+    ff.install(f, "cute", "flash-attn-4", "4.0.0b36")
+    f["packages"]["fa4_route"] = {"torch_file": f"{ff.SITE}/torch/nn/attention/_fa4.py", "torch_unpacks": 2,
+                                  "fa4_file": f"{ff.SITE}/flash_attn/cute/interface.py", "fa4_returns": [5]}
+    return f
+
+
 @scenario("cute.stale-fa2-cute", "error", "cute")
 def only_fa2_cute():
     """flash-attn 2.8.3 (with its old flash_attn/cute/) and no flash-attn-4."""

@@ -267,3 +267,29 @@ def test_the_real_environment_collects():
         pytest.skip("torch is not installed in this environment")
     pk = packages.collect()
     assert "torch" in pk["stack"] and pk["stack"]["torch"]["version"]
+
+
+# FAKED sources, in the shape of the real ones: torch 2.11/2.13's torch/nn/attention/_fa4.py unpacks
+# `out, lse = module._flash_attn_fwd(...)`; flash-attn-4 4.0.0b36's _flash_attn_fwd returns five values
+# (`return out, lse, p, row_max, o_lo`, read from the wheel 2026-11-25), with a nested helper that returns two.
+TORCH_FA4 = "def _fa4_run_forward(module, q):\n    out, lse = module._flash_attn_fwd(q, return_lse=True)\n    return out, lse\n"
+FA4_IFACE = ("def _flash_attn_fwd(q, return_lse=False):\n    def helper():\n        return 1, 2\n"
+             "    if q is None:\n        return q, None, None, None, None\n    return q, 1, 2, 3, 4\n")
+
+
+@pytest.mark.parametrize("fa4_src,fires", [(FA4_IFACE, True),
+                                           ("def _flash_attn_fwd(q):\n    return q, None\n", False),
+                                           (None, False)])
+def test_sdpa_fa4_route_read_from_both_sources(site, fa4_src, fires):
+    write_dist(site, "torch", "2.11.0", requires=[])
+    write_files(site, {"torch/nn/attention/_fa4.py": TORCH_FA4})
+    if fa4_src is not None:
+        _install(site, "flash-attn-4", "4.0.0b36", {"flash_attn/cute/__init__.py": "", "flash_attn/cute/interface.py": fa4_src})
+    pk = packages.collect()
+    route = pk["fa4_route"]
+    if fa4_src is None:
+        assert route is None
+    else:
+        assert route["torch_unpacks"] == 2 and route["fa4_returns"] == ([5] if fires else [2])
+    ids = [x.id for x in ff.check(collect_into_gpu_box(pk)).findings]
+    assert ("sdpa.fa4-route-mismatch" in ids) is fires

@@ -355,6 +355,10 @@ def flash_attn_namespace(facts: dict, ctx: Context):
                           n=(shared or {}).get("flash-attn") or "some")
         elif "flash-attn" in owners and not fa4:
             yield finding("cute.stale-fa2-cute", backend="cute", fa2=fa2 or "?")
+    route = pk.get("fa4_route") or {}
+    if ctx.wanted("cute") and fa4 and route.get("fa4_returns") and route["torch_unpacks"] not in route["fa4_returns"]:
+        yield finding("sdpa.fa4-route-mismatch", backend="cute", torch=view.torch(facts)["version"] or "?", fa4=fa4,
+                      expects=route["torch_unpacks"], returns=" or ".join(str(n) for n in route["fa4_returns"]))
     copies = layout.get("copies") or []
     x = (facts.get("imports") or {}).get("xformers") or {}
     if ctx.wanted("xformers") and x.get("installed") and copies and not copies[0].get("has_init") and not fa2:

@@ -216,6 +216,61 @@ def xformers_build(dists: dict) -> dict | None:
     return None
 
 
+def fa4_route(dists: dict) -> dict | None:
+    """SDPA's route to FA4 (torch >= 2.11: torch/nn/attention/_fa4.py, activated by
+    torch.nn.attention.activate_flash_attention_impl("FA4"), which torchtitan and vLLM call) against the
+    installed flash-attn-4, read from both sources without importing either. torch's integration
+    unpacks a fixed number of values from FA4's private _flash_attn_fwd; a release of FA4 that returns
+    another number fails inside every SDPA call once the route is activated (on the H100, torch 2.11 +
+    flash-attn-4 4.0.0b36: ValueError: too many values to unpack (expected 2),
+    fixtures/gpu/h100-issue21/fa4.json). None when either side is absent."""
+    import ast
+
+    t, f = dists.get("torch", [])[:1], dists.get("flash-attn-4", [])[:1]
+    if not t or not f:
+        return None
+    torch_src = os.path.join(t[0]["location"], "torch", "nn", "attention", "_fa4.py")
+    fa4_src = os.path.join(f[0]["location"], "flash_attn", "cute", "interface.py")
+    try:
+        with open(torch_src, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    expects = None
+    for node in ast.walk(tree):  # `a, b = <module>._flash_attn_fwd(...)`
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "_flash_attn_fwd"
+                and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)):
+            expects = len(node.targets[0].elts)
+            break
+    if expects is None:
+        return None
+    out = {"torch_file": torch_src, "torch_unpacks": expects, "fa4_file": fa4_src, "fa4_returns": None}
+    try:
+        with open(fa4_src, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return out
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "_flash_attn_fwd":
+            sizes = {len(r.value.elts) for r in _own_nodes(node)
+                     if isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)}
+            out["fa4_returns"] = sorted(sizes)
+            break
+    return out
+
+
+def _own_nodes(fn):
+    """The nodes of a function's body, not those of functions defined inside it."""
+    import ast
+
+    todo = list(fn.body)
+    while todo:
+        n = todo.pop()
+        yield n
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
+
 def find_module(top: str, entries: list[str]) -> str | None:
     """Where a top-level module would come from, without running any of its code."""
     for name in top.split("|"):
@@ -258,4 +313,5 @@ def collect(entries: list[str] | None = None, sites: list[str] | None = None) ->
         "flash_attn": flash_attn_layout(entries, all_dists),
         "cutlass": cutlass_layout(all_dists, None if own else entries, sites),
         "xformers_build": xformers_build(all_dists),
+        "fa4_route": fa4_route(all_dists),
     }
