@@ -56,6 +56,10 @@ def cute_pip_target_site(root: Path) -> Path:
                                            "os.path.join(nvidia_cutlass_dsl.__path__[0], 'dsl_packages'))\n",
         "nvidia_cutlass_dsl/__init__.py": "",
         "nvidia_cutlass_dsl/dsl_packages/cutlass/__init__.py": ""})
+    # the rest of what FA4's RECORD lists, as stubs: pip leaves every file it records (a missing one is
+    # cute.files-missing, another finding)
+    write_files(site, {line.split(",")[0]: "" for line in FA4_RECORD
+                       if line.startswith("flash_attn/") and not (site / line.split(",")[0]).exists()})
     return site
 
 

@@ -31,7 +31,18 @@ def real_facts(path: str) -> dict | None:
     return d.get("facts") if isinstance(d, dict) and ((d.get("facts") or {}).get("smoke") or {}).get("devices") else None
 
 
-REAL = sorted(p for p in glob.glob(str(ROOT / "fixtures" / "gpu" / "**" / "*.json"), recursive=True) if real_facts(p))
+# Every saved report with smoke results, but the runs that were made slow on purpose (issue 22's busy GPU:
+# a second process held the GPU, smoke.slow is what that run must say).
+SLOW_ON_PURPOSE = {"fixtures/gpu/h100-issue22/c-busy.json"}
+REAL = sorted(p for p in glob.glob(str(ROOT / "fixtures" / "gpu" / "**" / "*.json"), recursive=True)
+              if real_facts(p) and str(Path(p).relative_to(ROOT)) not in SLOW_ON_PURPOSE)
+
+
+def test_the_busy_gpu_run_is_slow():
+    """The other side: the H100 run with a second process busy on the GPU (slow.sh part C)."""
+    (path,) = [ROOT / p for p in SLOW_ON_PURPOSE]
+    report = evaluate(real_facts(str(path)), Context())
+    assert [f.backend for f in report.findings if f.id == "smoke.slow"]
 
 
 @pytest.mark.parametrize("path", REAL, ids=lambda p: str(Path(p).relative_to(ROOT)))
