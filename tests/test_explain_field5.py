@@ -116,3 +116,35 @@ def test_torch_and_triton_loader_errors_are_claimed(text):
 def test_another_projects_loader_error_stays_unclaimed():
     assert ids("ImportError: /opt/conda/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
                "(required by /opt/conda/lib/python3.10/site-packages/open3d/cpu/pybind.cpython-310-x86_64-linux-gnu.so)") == []
+
+
+# ---- from half B of the sixth set ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,entry,backend", [
+    # a CJK sentence right before the exception name leaves no word boundary
+    ("执行时报错NameError: name 'flash_attn_func' is not defined", "attn.import-guard", "fa2"),
+    # flash-attn's separately built extensions
+    ("Warning: import flash_attn fused_dense fail, please install FlashAttention fused_dense to get higher efficiency",
+     "fa2.extension-missing", "fa2"),
+    ("  File \"/srv/neox/megatron/model/norms.py\", line 4\n    import xentropy_cuda_lib\nModuleNotFoundError: No module named 'xentropy_cuda_lib'",
+     "fa2.extension-missing", "fa2"),
+    # a trainer's patch of a transformers attention class whose method moved (no backend: transformers' API)
+    ("AttributeError: 'Gemma2FlashAttention2' object has no attribute '_flash_attention_forward'", "transformers.helper-moved", None),
+    # the compiler's own error scrolled away: ninja's last words under an attention build
+    ("  building 'flash_attn_2_cuda' extension\n  [3/73] c++ -MMD -MF /tmp/b/flash_api.o.d -c csrc/flash_attn/flash_api.cpp\n"
+     "  ninja: build stopped: subcommand failed.", "build.compile-failed", "fa2"),
+    # vLLM V1's FlashAttention backend refuses the FA version on this GPU
+    ("ERROR 05-01 09:00:00 [core.py:396]     assert is_fa_version_supported(self.fa_version)", "vllm.fa-version", None),
+    # the CuTe DSL's lowering pipeline in a failed FA4 compile
+    ("  File \"/venv/lib/python3.12/site-packages/flash_attn/cute/flash_fwd_sm100.py\", line 301, in __call__\n"
+     "pipeline = 'builtin.module(cute-to-nvvm{cubin-format=bin opt-level=3 cubin-chip=sm_103a },external-kernel-for-gpu-launch)'",
+     "cute.dsl-error", "cute"),
+])
+def test_half_b_mechanisms(text, entry, backend):
+    assert top(text) == (entry, backend)
+
+
+def test_a_build_stopped_with_no_attention_library_stays_silent():
+    # any ninja build ends this way (LLVM, llama.cpp): attention's only when an attention library is named
+    assert ids("[build] [47/230] Building CUDA object ggml/src/ggml-cuda/CMakeFiles/ggml-cuda.dir/fattn-tile.cu.o\n"
+               "[build] ninja: build stopped: subcommand failed.") == []
