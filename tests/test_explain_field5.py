@@ -148,3 +148,15 @@ def test_a_build_stopped_with_no_attention_library_stays_silent():
     # any ninja build ends this way (LLVM, llama.cpp): attention's only when an attention library is named
     assert ids("[build] [47/230] Building CUDA object ggml/src/ggml-cuda/CMakeFiles/ggml-cuda.dir/fattn-tile.cu.o\n"
                "[build] ninja: build stopped: subcommand failed.") == []
+
+
+# ---- the classes issue 23 names, in wordings no fixture has ----------------------------------------
+
+@pytest.mark.parametrize("text,entry,backend", [
+    ("cc1plus: internal compiler error: Killed (program cc1plus)\n  building 'xformers._C' extension", "build.oom", "xformers"),
+    ("    assert SM89_ENABLED\nAssertionError\n  (sageattention 2.2.0 built on a machine without an Ada GPU)", "sage.arch-kernel", "sage"),
+    ("  File \"/opt/venv/lib/python3.12/site-packages/flash_attn/cute/hopper_helpers.py\", line 40\n"
+     "AttributeError: 'ThrCopy' object has no attribute 'partition_S'", "cute.dsl-drift", "cute"),
+])
+def test_named_classes_in_other_words(text, entry, backend):
+    assert top(text) == (entry, backend)
