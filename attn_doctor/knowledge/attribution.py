@@ -121,6 +121,9 @@ def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
 
 
 REQUIRED_BY = re.compile(r"\(required by ([^)\n]+)\)")
+# torch's and Triton's own libraries: every backend stands on them, so a loader error they raise is
+# torch's (backend none), never another project's
+STACK_LIB = re.compile(r"[/\\](libtorch(_\w+)?\.so|libc10(_\w+)?\.so|libshm\.so|libtriton\.so)\b|[/\\](torch|triton)[/\\](lib|_C)[/\\]")
 
 
 def required_by_other(entry: Entry, lines, line: int) -> bool:
@@ -129,7 +132,7 @@ def required_by_other(entry: Entry, lines, line: int) -> bool:
     if entry.id not in rules().required_by or not 0 < line <= len(lines):
         return False
     m = REQUIRED_BY.search(lines[line - 1])
-    if m is None or backend_named(m.group(1)) not in (None, "foreign"):
+    if m is None or backend_named(m.group(1)) not in (None, "foreign") or STACK_LIB.search(m.group(1)):
         return False
     found = nearest(lines, line)
     return found is None or found.backend == "foreign"
