@@ -60,7 +60,35 @@ class _Flex:
 
 
 def load(torch):
-    return _Flex(torch)
+    h = _Flex.__new__(_Flex)
+    h.one_worker = _one_worker_when_warm()
+    h.__init__(torch)
+    return h
+
+
+def _one_worker_when_warm() -> bool:
+    """With a warm cache (FX graphs already in Inductor's cache dir) and no TORCHINDUCTOR_COMPILE_THREADS of
+    the user's, compile in this process: there is little left to compile, and Inductor's pool of workers
+    (one per core, each importing torch) only competes for the CPU with the other backends' smoke
+    children. On the H100 (hold 3, fixtures/gpu/h100-issue22/f-fa4-import.txt) a warm full check took
+    44.8 s with the pool and 15.8 s without it (FA4's smoke child 32.6 s against 11.1 s): 0.97x
+    `import flash_attn.cute`. A cold cache keeps the pool: compiling serially there is the slow setting
+    that settings.toml names."""
+    import os
+
+    if os.environ.get("TORCHINDUCTOR_COMPILE_THREADS"):
+        return False
+    try:
+        from torch._inductor import config
+        from torch._inductor.runtime.cache_dir_utils import cache_dir
+
+        with os.scandir(os.path.join(cache_dir(), "fxgraph")) as it:
+            if not any(True for _ in it):
+                return False
+        config.compile_threads = 1
+        return True
+    except Exception:  # another torch's layout: keep its defaults
+        return False
 
 
 def environment(torch):
@@ -79,7 +107,8 @@ def after(torch, h):
     from torch._dynamo.utils import counters
 
     return {"graphs": int(counters["stats"]["unique_graphs"]), "frames": int(counters["frames"]["ok"]),
-            "recompiles": sum(counters["recompiles"].values()), "mask_builds": h.mask_builds}
+            "recompiles": sum(counters["recompiles"].values()), "mask_builds": h.mask_builds,
+            "one_compile_worker": getattr(h, "one_worker", False)}
 
 
 def forward(h, torch, q, k, v, *, causal, scale):
