@@ -1,5 +1,5 @@
 """Flex's smoke child compiles in its own process when Inductor's cache is warm (backends/flex.py,
-_one_worker_when_warm): on the H100 the worker pool tripled FA4's smoke time beside it in a warm check
+_warm_cache, _one_worker): on the H100 the worker pool tripled FA4's smoke time beside it in a warm check
 (fixtures/gpu/h100-issue22/f-fa4-import.txt). Real torch (the CPU build), a child per case."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("torch")
 ROOT = Path(__file__).resolve().parents[1]
 CODE = ("import torch; from attn_doctor.backends import flex; from torch._inductor import config; "
-        "w = flex._one_worker_when_warm(); print(w, config.compile_threads)")
+        "w = flex._one_worker(flex._warm_cache()); print(w, config.compile_threads)")
 
 
 def run(cache: Path, **env) -> str:

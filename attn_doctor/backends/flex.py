@@ -60,31 +60,46 @@ class _Flex:
 
 
 def load(torch):
-    h = _Flex.__new__(_Flex)
-    h.one_worker = _one_worker_when_warm()
-    h.__init__(torch)
+    warm = _warm_cache()  # looked at before torch.compile, which may fill it
+    h = _Flex(torch)
+    h.one_worker = _one_worker(warm)
     return h
 
 
-def _one_worker_when_warm() -> bool:
-    """With a warm cache (FX graphs already in Inductor's cache dir) and no TORCHINDUCTOR_COMPILE_THREADS of
-    the user's, compile in this process: there is little left to compile, and Inductor's pool of workers
-    (one per core, each importing torch) only competes for the CPU with the other backends' smoke
-    children. On the H100 (hold 3, fixtures/gpu/h100-issue22/f-fa4-import.txt) a warm full check took
-    44.8 s with the pool and 15.8 s without it (FA4's smoke child 32.6 s against 11.1 s): 0.97x
-    `import flash_attn.cute`. A cold cache keeps the pool: compiling serially there is the slow setting
-    that settings.toml names."""
+def _warm_cache() -> bool:
+    """FX graphs already in Inductor's cache directory, found without importing Inductor (an import that
+    fails here and is retried by torch.compile would hide the real error): TORCHINDUCTOR_CACHE_DIR, else
+    torch's default, <tempdir>/torchinductor_<user> (torch/_inductor/runtime/cache_dir_utils.py)."""
+    import getpass
+    import os
+    import re
+    import tempfile
+
+    d = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    try:
+        if not d:
+            d = os.path.join(tempfile.gettempdir(), "torchinductor_" + re.sub(r'[\\/:*?"<>|]', "_", getpass.getuser()))
+        with os.scandir(os.path.join(d, "fxgraph")) as it:
+            return any(True for _ in it)
+    except Exception:
+        return False
+
+
+def _one_worker(warm: bool) -> bool:
+    """With a warm cache and no TORCHINDUCTOR_COMPILE_THREADS of the user's, compile in this process:
+    there is little left to compile, and Inductor's pool of workers (one per core, each importing torch)
+    only competes for the CPU with the other backends' smoke children. On the H100 (hold 3,
+    fixtures/gpu/h100-issue22/f-fa4-import.txt) a warm full check took 44.8 s with the pool and 15.8 s
+    without it (FA4's smoke child 32.6 s against 11.1 s): 0.97x `import flash_attn.cute`. A cold cache
+    keeps the pool: compiling serially there is the slow setting settings.toml names. The pool starts at
+    the first compile, after torch.compile() returned, so setting Inductor's config here is in time."""
     import os
 
-    if os.environ.get("TORCHINDUCTOR_COMPILE_THREADS"):
+    if not warm or os.environ.get("TORCHINDUCTOR_COMPILE_THREADS"):
         return False
     try:
         from torch._inductor import config
-        from torch._inductor.runtime.cache_dir_utils import cache_dir
 
-        with os.scandir(os.path.join(cache_dir(), "fxgraph")) as it:
-            if not any(True for _ in it):
-                return False
         config.compile_threads = 1
         return True
     except Exception:  # another torch's layout: keep its defaults
