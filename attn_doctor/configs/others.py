@@ -229,7 +229,7 @@ def dataset_config(doc: dict) -> str | None:
         for sub in x.get("subsets") or []:
             if isinstance(sub, dict):
                 keys |= set(sub)
-    # sd-scripts' read_config_from_file (library/train_util.py) flattens every table of a --config_file TOML into
+    # sd-scripts' read_config_from_file (library/train_util.py:4700-4761) flattens every table of a --config_file TOML into
     # the argparse namespace and keeps a [[datasets]] array as one inert attribute, so a file that also holds
     # training options in some other table ([training_args] xformers = true ...) is a training config that carries
     # its dataset along, not a dataset config

@@ -152,7 +152,7 @@ def score(doc: dict) -> "Score":
         return NOTHING
     keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
     if doc["fmt"] == "toml" and len(keys - known_keys()) >= len(keys & known_keys()):
-        # read_config_from_file (library/train_util.py) sets every key of a --config_file TOML on the argparse
+        # read_config_from_file (library/train_util.py:4760-4761) sets every key of a --config_file TOML on the argparse
         # namespace and argparse ignores the ones it does not define: a TOML half of whose keys sd-scripts has no
         # option for (NewBie's base_model_path, gemma3_prompt, num_epochs ...) is written for another trainer, and
         # the sd-scripts names in it (enable_bucket, train_data_dir) are no longer sd-scripts' own evidence
