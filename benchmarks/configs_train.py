@@ -4,6 +4,7 @@ refused ones checked for their refusal. This is the figure on what the rules wer
 figure comes from benchmarks/configs_heldout.py (another helper's, on files never read while writing rules).
 
     python benchmarks/configs_train.py [--json PATH]
+    python benchmarks/configs_train.py --half B     # only the round-2 files of half B (fixtures/configs/real/ROUND2_SPLIT.tsv)
 
 Prints a per-trainer table and the misses. The tests (tests/test_configs_real.py) assert the same files, with
 the DISAGREE entries where attn-doctor reads a trainer's code differently from the expect file; this script counts
@@ -37,10 +38,18 @@ SAME = {("blissful", "musubi")}  # a blissful-tuner file with none of its own ke
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--half", choices=("A", "B", "AB"), help="only issue 24's round-2 files of this half of their split "
+                    "by repository (ROUND2_SPLIT.tsv; A: the rules were written from, B: measured only)")
     args = ap.parse_args()
+    only = None
+    if args.half:
+        only = {ln.split("\t")[0] for ln in (REAL / "ROUND2_SPLIT.tsv").read_text().splitlines()
+                if ln and not ln.startswith("#") and ln.split("\t")[2] in args.half}
     rows = []
     for path in sorted(p for p in REAL.rglob("*") if p.is_file() and not p.name.endswith(".expect.toml")
-                       and p.suffix != ".md"):
+                       and p.suffix not in (".md", ".tsv")):
+        if only is not None and path.relative_to(REAL).as_posix() not in only:
+            continue
         e = tomllib.loads(path.with_name(path.name + ".expect.toml").read_text())
         want_trainer = TRAINER.get(e["trainer"], e["trainer"])
         row = {"file": path.relative_to(REAL).as_posix(), "trainer": want_trainer or "(refused)"}

@@ -115,15 +115,15 @@ def test_the_split_rule():
     """sha1(owner/repo) % 3 == 0, as the README states; the script says so for each repository it is given."""
     for repo in ("obsxrver/wan22-lora-training", "DustyL/blissful-tuner", "kohya-ss/sd-scripts", "a/b", "zz/top"):
         assert SPLIT.held_out(repo) == (int(hashlib.sha1(repo.encode()).hexdigest(), 16) % 3 == 0)
-    assert SPLIT.held_out("obsxrver/wan22-lora-training") and not SPLIT.held_out("hidetobara/sd-scripts")
+    assert SPLIT.held_out("obsxrver/wan22-lora-training") and not SPLIT.held_out("Lainoooh/llm-finetune")
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "heldout_split_configs.py"),
-                          "obsxrver/wan22-lora-training", "hidetobara/sd-scripts", "bghira/SimpleTuner",
+                          "obsxrver/wan22-lora-training", "Lainoooh/llm-finetune", "bghira/SimpleTuner",
                           "motimalu/diffusion-training-configs"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0
     lines = dict(line.split("\t") for line in out.stdout.splitlines())
     assert lines["obsxrver/wan22-lora-training"] == "held-out"
-    assert lines["hidetobara/sd-scripts"] == "train"
+    assert lines["Lainoooh/llm-finetune"] == "train"
     assert lines["bghira/SimpleTuner"].startswith("trainer's own repository")
     # held out by its hash, but the readers' corpus already has files from it
     assert SPLIT.held_out("motimalu/diffusion-training-configs")

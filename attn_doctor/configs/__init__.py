@@ -433,13 +433,23 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         shared = []
         for s, _n in scores:
             shared += [e for e in s.evidence if e not in shared]
-        if shared:
-            raise UsageError(f"{where} holds only settings several trainers share ({', '.join(shared[:5])}) and "
-                             f"nothing one trainer alone has (its script or CLI, its own keys or layout), so "
-                             f"attn-doctor cannot tell which trainer reads it; say which with --trainer NAME")
+        script = _script_run(doc)
+        if shared and not script:
+            raise UsageError(f"{where} is not a trainer config attn-doctor can tell: it holds only settings several "
+                             f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "
+                             f"or CLI, its own keys or layout); if one of {supported()} runs it, --trainer NAME reads it")
+        if script:
+            raise UsageError(f"{where} runs {script}, a training script none of the trainers attn-doctor reads "
+                             f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
+                             f"it as one of those anyway")
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         raise UsageError(f"{where} is {what} (it reads {supported()})")
+    foreign = _foreign_script(doc, best)
+    if foreign:
+        raise UsageError(f"{where} runs {foreign}, a script none of the trainers attn-doctor reads ships, so its options "
+                         f"({', '.join(best.own[:3])}) are that script's own, which attn-doctor does not read yet (it reads "
+                         f"{supported()}); --trainer NAME reads it as one of those anyway")
     rivals = [(s, n) for s, n in claimed[1:]]
     second, other_name = rivals[0] if rivals else (NOTHING, None)
     if rivals and best.own_points - second.own_points < MARGIN and best.points - second.points < MARGIN:
@@ -451,6 +461,39 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
     return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "content", "score": best.points,
                        "evidence": best.evidence[:12], "runner_up": runner_name if runner.points > 0 else None,
                        "runner_up_score": runner.points if runner.points > 0 else None}
+
+
+# Entry-point names many trainers (and their users' wrappers) share: SimpleTuner's and torchtitan's train.py,
+# LLaMA-Factory's src/train.py, axolotl's scripts/finetune.py ... A command running one of these is judged by its
+# options as before; any other script must be one a reader knows by name.
+GENERIC_SCRIPTS = {"train", "main", "run", "finetune", "sft", "launch", "cli", "trainer", "training"}
+
+
+def _script_run(doc: dict) -> str | None:
+    """The .py file a command line's training command runs (through python, accelerate launch, torchrun, `python -m
+    accelerate.commands.launch`), None for a CLI or a `python -m package.module` run."""
+    cmd = doc.get("command")
+    if doc["fmt"] != "text" or cmd is None or not cmd.script or not cmd.script.endswith(".py"):
+        return None
+    if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
+        return None
+    return cmd.script
+
+
+def _foreign_script(doc: dict, best: Score) -> str | None:
+    """The script a command line runs when it is none of the claiming reader's own scripts and the reader's own
+    evidence is a single option name: a training script's options are parsed by that script's own argparse
+    (`python train_unianimate_wan.py --task train`), so one option that shares a trainer's name (musubi-tuner's
+    --task) is no evidence of that trainer."""
+    script = _script_run(doc)
+    if not script:
+        return None
+    stem = os.path.splitext(script)[0].lower()
+    if stem in GENERIC_SCRIPTS or any(stem in str(e).lower() for e in best.own):
+        return None
+    # one shared option name is a coincidence; several of a trainer's own options are that trainer's script under
+    # another name (a user's copy: sdxl_train_v2.py with sd-scripts' bucket and caption options)
+    return script if len(best.own) <= 1 else None
 
 
 def load(path: str, trainer: str | None = None) -> dict:

@@ -45,9 +45,15 @@ def _process(data: dict) -> dict:
 def score(doc: dict) -> "Score":
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
+    d = doc["data"]
+    if not ("job" in d and isinstance(d.get("config"), dict)):
+        # ai-toolkit's run.py hands the file to toolkit/job.py:6-14 get_job(), which refuses one without a top-level
+        # `job`, and jobs/BaseJob.py:15 reads config['config'] (its processes) (ostris/ai-toolkit): without that layout (a Hydra config's
+        # hydra.job, another trainer's sample_every) the keys it shares are not ai-toolkit's own evidence
+        return score_keys(doc["keys"], (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(doc["keys"], STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
-    if str(doc["data"].get("job", "")).strip() in ("extension", "train", "extract", "generate", "mod"):
-        sc.add(f"job: {doc['data']['job']}")
+    if str(d.get("job", "")).strip() in ("extension", "train", "extract", "generate", "mod"):
+        sc.add(f"job: {d['job']}")
     return sc
 
 

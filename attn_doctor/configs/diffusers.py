@@ -77,9 +77,26 @@ def _script(doc: dict) -> str | None:
     from .shell import trainer_options
 
     cmd = doc.get("command")
-    if cmd is not None and cmd.script and (_EXAMPLE.match(cmd.script) or trainer_options("diffusers", cmd.script)):
-        return cmd.script
+    if cmd is not None and cmd.script:
+        if trainer_options("diffusers", cmd.script) or _EXAMPLE.match(cmd.script) and _diffusers_options(cmd.args):
+            return cmd.script
+        return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
+
+
+def _diffusers_options(args: list) -> bool:
+    """Most options of a command are ones diffusers' example scripts define: a script named like an example but not in
+    configs/options.py is one only if an example's argparse would take its options (parse_args() stops on an
+    unrecognized argument), so a user's train_flux_lora.py with --pretrained_dit_path --precision is its own."""
+    from .options import OPTIONS
+
+    known = set()
+    for packed in OPTIONS["diffusers"].values():
+        known.update(item.rpartition(":")[0] for item in packed.split())
+    names = [w[2:].split("=", 1)[0] for w in args if w.startswith("--") and len(w) > 2]
+    hits = sum(1 for n in names if n in known or any(k.startswith(n) for k in known))
+    # a research-project example (train_dreambooth_inpaint.py) adds a few options of its own to the common ones
+    return bool(names) and hits >= len(names) / 2
 
 
 def score(doc: dict) -> "Score":

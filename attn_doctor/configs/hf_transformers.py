@@ -196,6 +196,12 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] == "text" and cmd is not None and cmd.program in OTHER_CLIS:
         return NOTHING  # another trainer's own CLI: its options are that trainer's, whatever HF names they share
     s = _settings(doc)
+    if doc["fmt"] != "text" and not ({"model_name_or_path", "architectures", "transformers_version"} & set(s)
+                                     or doc["keys"] & ACCELERATE_KEYS):
+        # a TRL / transformers-examples YAML is parsed into the script's dataclasses (trl/scripts/utils.py:303-338 TrlParser.parse_args_and_config, HfArgumentParser)
+        # and the model comes from ModelConfig.model_name_or_path: a YAML without it (another trainer's
+        # pretrained_model_name_or_path) is not one of theirs, whatever dataset_name or lora_alpha it shares
+        return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     if doc["fmt"] == "text":
         if any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"]):

@@ -96,6 +96,12 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] == "text" and not cli and old is None:
         return NOTHING
     s = _settings(doc)
+    if doc["fmt"] != "text" and not {"model_name_or_path", "model"} & set(s):
+        # LLaMA-Factory cannot train from a YAML/JSON without the model: hparams/model_args.py:208 ModelArguments
+        # __post_init__ raises "Please provide `model_name_or_path`" (v1: `model:`), and hparams/parser.py:154 parses
+        # the file with parse_dict(allow_extra_keys=False) (hiyouga/LLaMA-Factory@ff6d4d1), so a file written for another trainer (pretrained_model_name_
+        # or_path, a checkpoint's saved finetuning_args.json) is not LLaMA-Factory's whatever lora_rank it shares
+        return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     fa = s.get("flash_attn")
     if isinstance(fa, str) and fa in V0:

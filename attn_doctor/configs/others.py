@@ -57,8 +57,13 @@ def deepspeed(doc: dict) -> Score:
     """A DeepSpeed config JSON (the file --deepspeed names): zero_optimization, train_micro_batch_size_per_gpu."""
     s = Score()
     d = _sections(doc["data"])
+    # train_batch_size + gradient_accumulation_steps alone are every trainer's names; DeepSpeed's own config
+    # (deepspeed/runtime/config.py) carries its switches as sections: "fp16": {"enabled": ...}, "optimizer":
+    # {"type": ..., "params": ...}
+    sections = any(isinstance(d.get(k), dict) and ({"enabled", "type"} & set(d[k]))
+                   for k in ("fp16", "bf16", "optimizer", "scheduler"))
     for k in ("zero_optimization", "train_micro_batch_size_per_gpu", "zero_allow_untested_optimizer",
-              "gradient_accumulation_steps" if "train_batch_size" in d else ""):
+              "gradient_accumulation_steps" if "train_batch_size" in d and sections else ""):
         if k and k in d:
             s.add(k)
     return s
@@ -151,10 +156,26 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
     return None
 
 
+def hydra(doc: dict) -> Score:
+    """A Hydra app's config (a Lightning-Hydra template, fairseq-hydra, ...): the `defaults:` list Hydra composes the
+    config from, a `# @package` directive, or a `hydra:` section (hydra.cc docs, "The Defaults List")."""
+    s = Score()
+    d = _sections(doc["data"])
+    if doc["fmt"] != "yaml":
+        return s
+    if isinstance(d.get("defaults"), list) and d["defaults"]:
+        s.add("defaults: (a Hydra defaults list)")
+    if re.search(r"^#\s*@package\s", doc["text"], re.MULTILINE):
+        s.add("# @package")
+    if isinstance(d.get("hydra"), dict):
+        s.add("hydra:")
+    return s
+
+
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
-               ("an OpenMMLab (mmengine) config", mmengine))
+               ("an OpenMMLab (mmengine) config", mmengine), ("a Hydra config", hydra))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:
@@ -182,11 +203,23 @@ MUSUBI_DATASET_KEYS = {"image_directory", "video_directory", "cache_directory", 
                        "image_jsonl_file", "video_jsonl_file", "control_directory"}
 
 
+# diffusion-pipe's dataset TOML (the file a training config's `dataset = '...'` names): [[directory]] tables with a
+# path, and the bucketing keys of tdrussell/diffusion-pipe utils/dataset.py (resolutions, enable_ar_bucket, min_ar,
+# max_ar, num_ar_buckets, frame_buckets)
+DIFFUSION_PIPE_DATASET_KEYS = {"resolutions", "enable_ar_bucket", "min_ar", "max_ar", "num_ar_buckets", "frame_buckets",
+                               "ar_buckets", "shuffle_tags", "cache_shuffle_num"}
+
+
 def dataset_config(doc: dict) -> str | None:
     """What to say of a dataset config, or None when the file is not one."""
     if doc["fmt"] not in ("toml", "json"):
         return None
     d = _sections(doc["data"])
+    dirs = d.get("directory")
+    if isinstance(dirs, list) and dirs and all(isinstance(x, dict) and "path" in x for x in dirs) \
+            and set(d) & DIFFUSION_PIPE_DATASET_KEYS and not {"model", "optimizer", "output_dir", "epochs"} & set(d):
+        return ("a dataset config (diffusion-pipe's: [[directory]] of image/video folders and its bucketing), not a "
+                "training config: give attn-doctor the training TOML whose `dataset =` names this file")
     sets = d.get("datasets")
     if not (isinstance(sets, list) and sets and all(isinstance(x, dict) for x in sets)):
         return None
@@ -196,7 +229,15 @@ def dataset_config(doc: dict) -> str | None:
         for sub in x.get("subsets") or []:
             if isinstance(sub, dict):
                 keys |= set(sub)
-    if not keys & DATASET_KEYS or (set(d) - {"general", "datasets"}) & TRAINING_KEYS or keys & TRAINING_KEYS:
+    # sd-scripts' read_config_from_file (library/train_util.py:4700-4761) flattens every table of a --config_file TOML into
+    # the argparse namespace and keeps a [[datasets]] array as one inert attribute, so a file that also holds
+    # training options in some other table ([training_args] xformers = true ...) is a training config that carries
+    # its dataset along, not a dataset config
+    other = set(d) - {"general", "datasets"}
+    for k in list(other):
+        if isinstance(d[k], dict):
+            other |= set(d[k])
+    if not keys & DATASET_KEYS or other & TRAINING_KEYS or keys & TRAINING_KEYS:
         return None
     whose = "musubi-tuner's" if keys & MUSUBI_DATASET_KEYS else "sd-scripts'"
     return (f"a dataset config ({whose} --dataset_config: [[datasets]] of image/video folders), not a training "

@@ -71,6 +71,22 @@ GUI_KEYS = {"LoRA_type", "flux1_checkbox", "sd3_checkbox", "sdxl_checkbox", "mod
 GUI_ATTENTION = {"xformers": "xformers", "sdpa": "sdpa", "none": None}
 
 
+_KNOWN: set = set()
+
+
+def known_keys() -> set:
+    """Every option any sd-scripts training script defines (configs/options.py), the kohya_ss GUI's `sdxl` switch,
+    and a dataset config's keys (a --config_file TOML may carry its dataset along)."""
+    if not _KNOWN:
+        from .options import OPTIONS
+        from .others import DATASET_KEYS
+
+        for packed in OPTIONS["sd-scripts"].values():
+            _KNOWN.update(item.rpartition(":")[0] for item in packed.split())
+        _KNOWN.update(DATASET_KEYS | {"sdxl", "datasets", "general"})
+    return _KNOWN
+
+
 def _script(doc: dict) -> str | None:
     cmd = doc.get("command")
     for s in ([cmd.script] if cmd is not None and cmd.script else []) + doc["scripts"]:
@@ -135,6 +151,12 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] not in ("toml", "text"):
         return NOTHING
     keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
+    if doc["fmt"] == "toml" and len(keys - known_keys()) >= len(keys & known_keys()):
+        # read_config_from_file (library/train_util.py:4760-4761) sets every key of a --config_file TOML on the argparse
+        # namespace and argparse ignores the ones it does not define: a TOML half of whose keys sd-scripts has no
+        # option for (NewBie's base_model_path, gemma3_prompt, num_epochs ...) is written for another trainer, and
+        # the sd-scripts names in it (enable_bucket, train_data_dir) are no longer sd-scripts' own evidence
+        return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     flat = flatten(doc["data"]) if doc["fmt"] == "toml" else doc["args"]
     net = flat.get("network_module")

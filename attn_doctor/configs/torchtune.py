@@ -72,7 +72,11 @@ def _command(doc: dict):
 
 def score(doc: dict) -> Score:
     if doc["fmt"] in ("yaml", "json"):
-        comps = _components(doc["data"])
+        # a recipe instantiates its parts from the config's top-level sections (recipes/lora_finetune_single_device.py:411
+        # config.instantiate(cfg_model)), cfg.tokenizer, cfg.dataset, cfg.optimizer, cfg.checkpointer ...): a torchtune class named only
+        # deeper down (an experiment spec's controls.dataset) is no recipe config
+        top = [v.get("_component_") for v in doc["data"].values() if isinstance(v, dict)]
+        comps = _components(doc["data"]) if any(isinstance(c, str) and c.startswith("torchtune.") for c in top) else []
         if not comps:
             return NOTHING
         sc = Score()
