@@ -3,6 +3,8 @@
 # checked on the real thing, with hold 3's built wheels carried back (.gpu/wheels: FA2 2.8.3.post2 reduced,
 # FA3 reduced, xformers 0.0.35 for torch 2.11) and the FA4 stack staged (.gpu/a, then .gpu/b/install.sh).
 #   bash scripts/gpu/hold4.sh            (carry .gpu/wheels; about 6 minutes; everything under $OUT)
+#   SKIP_FLEX=1 leaves out step 3; WHEELS=DIR reads the wheels elsewhere. With the fixtures of hold 3 the
+#   tree and .gpu/b no longer fit one call (64 MiB): carry .gpu/b without its extra/ folder.
 # 1. SDPA's FA4 route without the trace hook (is the ValueError torch's and FA4's, not the hook's?), then
 #    traced: trace.call-raised-known names sdpa.fa4-route; the SDPA case: head dim 512's reason named.
 # 2. FA2 beside FA4, each state checked: FA4 then FA2 (error, fix = force-reinstall FA4 --no-deps);
@@ -12,7 +14,7 @@
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; R=$OUT
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 NO_COLOR=1
-W=$PWD/.gpu/wheels
+W=${WHEELS:-$PWD/.gpu/wheels}
 LOG=$R/log.txt
 say() { echo "=== $(date +%T) $*" | tee -a "$LOG"; }
 pipi() { python3 -m pip install -q --no-index --no-deps --no-compile "$@" 2>&1 | grep -v -i warning | tail -3; }
@@ -24,9 +26,9 @@ import json,sys
 d=json.load(open('$R/$n.json'))
 print('; '.join(f\"{b}={r['status']}\" for b,r in d['backends'].items() if r['status']!='skipped'), '|', ', '.join(f\"{f['id']}({f['severity']})\" for f in d['findings']))" 2>&1 | tail -1)"
 }
-FA4W=$(ls /root/stage/flash_attn_4-*.whl .gpu/b/flash_attn_4-*.whl 2>/dev/null | head -1)
-[ -n "$FA4W" ] || FA4W=$(ls "$PWD"/.gpu/b/flash_attn_4-*.whl 2>/dev/null | head -1)
-mkdir -p /root/fa4w && cp -n .gpu/b/flash_attn_4-*.whl /root/fa4w/ 2>/dev/null; FA4W=$(ls /root/fa4w/flash_attn_4-*.whl 2>/dev/null | head -1)
+FA4W=$(ls /root/stage/flash_attn_4-*.whl .gpu/[bc]/flash_attn_4-*.whl 2>/dev/null | head -1)
+[ -n "$FA4W" ] || FA4W=$(ls "$PWD"/.gpu/[bc]/flash_attn_4-*.whl 2>/dev/null | head -1)
+mkdir -p /root/fa4w && cp -n .gpu/[bc]/flash_attn_4-*.whl /root/fa4w/ 2>/dev/null; FA4W=$(ls /root/fa4w/flash_attn_4-*.whl 2>/dev/null | head -1)
 say "start; FA4 wheel: ${FA4W:-none}; wheels: $(ls "$W" | tr '\n' ' ')"
 
 # 1. SDPA's FA4 route, plain and traced; the SDPA case traced
@@ -53,6 +55,6 @@ pipi "$W"/flash_attn_3-*.whl "$W"/xformers-*.whl; say "FA3 and xformers installe
 chk e-all-seven 360 -b sdpa -b flex -b cute -b fa2 -b fa3 -b xformers -b sage
 
 # 3. Flex's smoke, warm (the check runs above filled the cache)
-timeout 150 python3 benchmarks/flex_smoke.py --compare --warmup 1 --runs 2 --device cuda:0 --json "$R/flex-smoke.json" > "$R/flex-smoke.txt" 2>&1
+[ "${SKIP_FLEX:-0}" = 1 ] || timeout 150 python3 benchmarks/flex_smoke.py --compare --warmup 1 --runs 2 --device cuda:0 --json "$R/flex-smoke.json" > "$R/flex-smoke.txt" 2>&1
 say "flex smoke: exit $? :: $(tail -3 "$R/flex-smoke.txt" | tr '\n' ' ')"
 say end
