@@ -49,6 +49,9 @@ class Entry:
     summary: str | None = None
     general_fix: str | None = None
     generic: bool = False  # a catch-all: reported only on lines no specific entry matched
+    # The last resort (knowledge/triage.toml): only where no other entry, catch-alls included, explains
+    # a line nearby; it names whose code raised, not why.
+    fallback: bool = False
     # Can its patterns be why an import or a run failed (an exception, an abort)? None: as its severity
     # says (errors can, warnings and notes are printed by runs that go on). Set where that is wrong.
     fails: bool | None = None

@@ -703,7 +703,15 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # printed warning elsewhere explains no error line.
     causes = sorted({n for c in kept if c.entry.can_cause for n in c.lines})
     taken: set[int] = set()
-    for c in sorted((c for c in cands if c.entry.generic), key=lambda c: (-c.score, c.position, c.entry.id)):
+    for c in sorted((c for c in cands if c.entry.generic and not c.entry.fallback),
+                    key=lambda c: (-c.score, c.position, c.entry.id)):
+        if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
+            continue
+        taken |= c.lines
+        kept.append(c)
+    # The last resort (whose code raised, knowledge/triage.toml): only far from every cause kept above.
+    causes = sorted({n for c in kept if c.entry.can_cause for n in c.lines})
+    for c in sorted((c for c in cands if c.entry.fallback), key=lambda c: (-c.score, c.position, c.entry.id)):
         if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
             continue
         taken |= c.lines
@@ -727,7 +735,8 @@ def match(text, *, limit: int | None = None, ids: set[str] | None = None) -> lis
 def _first_cause(found: list[Match]) -> Match | None:
     """The first match that can be a failure's cause, a specific one before a catch-all."""
     causes = [m for m in found if m.entry.can_cause]
-    return next((m for m in causes if not m.entry.generic), causes[0] if causes else None)
+    return next((m for m in causes if not m.entry.generic),
+                next((m for m in causes if not m.entry.fallback), causes[0] if causes else None))
 
 
 def best(text: str, ids: set[str] | None = None) -> Match | None:
