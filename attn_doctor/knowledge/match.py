@@ -751,7 +751,10 @@ def cause(primary: str, noise: str = "", backend: str | None = None) -> Match | 
     `noise` what the run printed besides (warnings, stderr). A specific entry in the exception wins,
     then a specific one in the noise, then a catch-all in either. From the noise only an entry about
     this backend, or about none, may stand: another backend's warning is not this one's cause."""
-    mine = [m for m in match(noise) if m.entry.backend in (None, backend)] if noise.strip() else []
-    own = match(primary) if primary.strip() else []
+    # never the last resort (triage.toml): a check's own generic finding (import.failed, smoke.case-error)
+    # says the same with its fix
+    mine = [m for m in match(noise) if m.entry.backend in (None, backend) and not m.entry.fallback] \
+        if noise.strip() else []
+    own = [m for m in match(primary) if not m.entry.fallback] if primary.strip() else []
     specific = [m for m in own + mine if not m.entry.generic]
     return _first_cause(specific) or _first_cause(own + mine)
