@@ -614,6 +614,11 @@ class _Scanner:
             seg_a = text.rfind("\r", ls, pos) + 1 or ls
             seg_z = text.find("\r", pos, le)
             c.evidence = text[seg_a:le if seg_z == -1 else seg_z].strip()[:300]
+            if e.fallback and end > start:  # a frame then its exception: the exception line is what was raised
+                ke = end - line0
+                la = nl[ke - 1] + 1 if ke else 0
+                c.evidence = text[la:nl[ke] if ke < len(nl) else len(text)].strip()[:300] or c.evidence
+                c.first_line = end
             self._keep_context(buf, a + len(text[:ls].encode("utf-8", "surrogatepass")), start)
 
     def _keep_context(self, buf: bytes, at: int, line: int) -> None:
