@@ -194,3 +194,22 @@ def test_a_crash_with_a_valid_allocator_setting_is_not_blamed_on_it():
     f = tf.alloc_abort(ff.gpu_box(), "PYTORCH_ALLOC_CONF", "expandable_segments:True")
     ids = _ids(ff.check(f))
     assert "torch.import-crashed" in ids and "torch.import-crashed-alloc" not in ids
+
+
+def test_xformers_built_for_another_torch_is_one_finding_on_the_real_h100_report():
+    """Hold 3 (fixtures/gpu/h100-issue25/hold3/xformers-pypi.json): xformers 0.0.35's wheel, built for torch
+    2.10, on torch 2.11: every smoke case failed with "No operator found". The build mismatch is the
+    cause, said once; the smoke failures are not a second error."""
+    import json
+    from pathlib import Path
+
+    from attn_doctor.checks import Context
+    from attn_doctor.report import evaluate
+
+    path = Path(__file__).resolve().parents[1] / "fixtures/gpu/h100-issue25/hold3/xformers-pypi.json"
+    doc = json.loads(path.read_text())
+    assert "xformers.no-operator" in [f["id"] for f in doc["findings"]]  # what that run said
+    report = evaluate(doc["facts"], Context(selected=["xformers"]))
+    ids = [f.id for f in report.findings if f.backend == "xformers"]
+    assert ids == ["xformers.built-for-other-torch"], ids
+    assert report.backends["xformers"]["status"] == "broken"
