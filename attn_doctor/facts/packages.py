@@ -104,11 +104,6 @@ def read_dist(path: str) -> dict:
     return info
 
 
-def owned_files(path: str, prefix: str) -> list[str]:
-    """Files a distribution's RECORD lists under `prefix` (e.g. 'flash_attn/')."""
-    return list(recorded(path, prefix))
-
-
 def recorded(path: str, prefix: str) -> dict[str, str]:
     """RECORD's entries under `prefix`: relative path -> its hash ('sha256=...', or '' where none)."""
     try:

@@ -706,21 +706,16 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # A catch-all, line by line: it stays for any line of its that no specific cause explains nearby
     # (a wrapper such as BackendCompilerFailed sits a line or two from the error it wraps). A note or a
     # printed warning elsewhere explains no error line.
-    causes = sorted({n for c in kept if c.entry.can_cause for n in c.lines})
+    # Then the last resort (whose code raised, knowledge/triage.toml), far from every cause kept before it.
     taken: set[int] = set()
-    for c in sorted((c for c in cands if c.entry.generic and not c.entry.fallback),
-                    key=lambda c: (-c.score, c.position, c.entry.id)):
-        if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
-            continue
-        taken |= c.lines
-        kept.append(c)
-    # The last resort (whose code raised, knowledge/triage.toml): only far from every cause kept above.
-    causes = sorted({n for c in kept if c.entry.can_cause for n in c.lines})
-    for c in sorted((c for c in cands if c.entry.fallback), key=lambda c: (-c.score, c.position, c.entry.id)):
-        if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
-            continue
-        taken |= c.lines
-        kept.append(c)
+    for tier in ((c for c in cands if c.entry.generic and not c.entry.fallback),
+                 (c for c in cands if c.entry.fallback)):
+        causes = sorted({n for c in kept if c.entry.can_cause for n in c.lines})
+        for c in sorted(tier, key=lambda c: (-c.score, c.position, c.entry.id)):
+            if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
+                continue
+            taken |= c.lines
+            kept.append(c)
     # Errors and warnings by where they first occur (a check's severity says little about which log
     # line was fatal: a driver warning is often the cause of the error after it), a symptom after every
     # cause found (it is printed because something else failed first); notes last.
