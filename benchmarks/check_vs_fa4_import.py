@@ -8,6 +8,11 @@ which goes first every round:
   flex     attn-doctor check --backend flex --json <tmp>
   serial   attn-doctor check --json <tmp> with TORCHINDUCTOR_COMPILE_THREADS=1 (Flex's child starts no
            pool of compile workers; the check names the setting, that is expected)
+  pool     attn-doctor check --json <tmp> with TORCHINDUCTOR_COMPILE_THREADS=<cores>: the behaviour before
+           flex.py's one-worker rule (a value the user set is kept), so before and after run side by side
+  torch    python3 -c 'import torch'
+  floor    python3 -c 'import torch, torch._dynamo, torch._inductor.compile_fx': the imports any compiled
+           Flex run pays before its first kernel (Flex's smoke cannot be faster than this in a fresh process)
 Prints min / median / max of each, the check's per-backend smoke wall times (median), and the ratio
 check / import of the medians. Whole-process wall clock; standard library only. Usage:
 
@@ -71,8 +76,12 @@ def main() -> int:
         "check": [a.python, "-m", "attn_doctor", "check", "--json", "{json}"],
         "flex": [a.python, "-m", "attn_doctor", "check", "--backend", "flex", "--json", "{json}"],
         "serial": [a.python, "-m", "attn_doctor", "check", "--json", "{json}"],
+        "pool": [a.python, "-m", "attn_doctor", "check", "--json", "{json}"],
+        "torch": [a.python, "-c", "import torch"],
+        "floor": [a.python, "-c", "import torch, torch._dynamo, torch._inductor.compile_fx"],
     }
-    extra = {"serial": {"TORCHINDUCTOR_COMPILE_THREADS": "1"}}
+    extra = {"serial": {"TORCHINDUCTOR_COMPILE_THREADS": "1"},
+             "pool": {"TORCHINDUCTOR_COMPILE_THREADS": str(os.cpu_count() or 1)}}
     for _ in range(a.warmup):
         for name, argv in cmds.items():
             timed(argv, a.timeout, extra.get(name))
@@ -98,6 +107,8 @@ def main() -> int:
     print(f"warm full check / import flash_attn.cute: {ratio:.2f} (goal <= 1.1)")
     print(f"warm check --backend flex: {summary['flex']['median']:.2f} s median")
     print(f"warm full check, no compile-worker pool: {summary['serial']['median'] / summary['import']['median']:.2f} x the import")
+    print(f"warm full check, Inductor's pool forced (before): {summary['pool']['median'] / summary['import']['median']:.2f} x the import")
+    print(f"imports alone: torch {summary['torch']['median']:.2f} s, torch + Dynamo + Inductor {summary['floor']['median']:.2f} s")
     if a.out:
         with open(a.out, "w", encoding="utf-8") as fh:
             json.dump({"runs": results, "summary": summary, "ratio": ratio}, fh, indent=1)
