@@ -149,6 +149,18 @@ def test_an_attention_sdist_failing_at_its_metadata_step_is_build_isolation():
     assert "build.isolation" not in ids(other)
 
 
+def test_a_metadata_step_failing_with_its_own_exception_keeps_that_cause():
+    # found on the fresh texts (flash-attention#597): the widened build.isolation pattern claimed a
+    # metadata step whose log goes on to name another cause; it now stands only where none follows
+    text = ("Collecting flash-attn\n  Using cached flash_attn-2.6.3.tar.gz (2.6 MB)\n  Preparing metadata (setup.py) ... error\n"
+            "  error: subprocess-exited-with-error\n      Traceback (most recent call last):\n"
+            "        File \"/tmp/pip-install-9q/flash-attn_77aa01bc92d14e0f/setup.py\", line 140, in <module>\n"
+            "          raise_if_cuda_home_none(\"flash_attn\")\n"
+            "      RuntimeError: flash_attn was requested, but nvcc was not found.  Are you sure your environment has nvcc available?")
+    assert "build.isolation" not in ids(text)
+    assert top(text)[0] in ("nvcc.none", "build.no-nvcc")  # the missing nvcc, whichever entry names it
+
+
 def test_windows_enoent_past_max_path_in_pip_temp():
     text = ("OSError: [Errno 2] No such file or directory:\n'C:\\\\Users\\\\someone\\\\AppData\\\\Local\\\\Temp\\\\pip-install-q8w2\\\\"
             "sageattention_3f2e1d\\\\csrc\\\\qattn\\\\instantiations_sm89\\\\"
