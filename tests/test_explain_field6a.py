@@ -208,3 +208,12 @@ def test_xformers_pin_without_a_replacement_is_not_replaced_torch():
 def test_an_abort_said_with_the_backends_function():
     assert top("Windows fatal exception: access violation in xformers memory_efficient_attention on an RTX 5070") == \
         ("attn.native-crash", "xformers")
+
+
+# ---- head-dim lists (added after the fresh texts were measured: fixtures/errors/round4a/fresh) --------
+
+def test_a_head_size_list_names_the_unsupported_head_dim():
+    text = ("  File \"/opt/fa3/flash_attn_interface.py\", line 88, in _flash_attn_forward\n"
+            "    out, softmax_lse, *rest = flash_attn_3_cuda.fwd(\nRuntimeError: Only support head size 64 and 128 for now")
+    assert top(text) == ("attn.head-dim-unsupported", "fa3")
+    assert "attn.head-dim-unsupported" not in ids("ValueError: only support batch size 1, 2 and 4 for now")
