@@ -114,6 +114,13 @@ def test_cutlass_no_kernel_is_named_with_its_library():
     assert top(text) == ("attn.cutlass-no-kernel", "xformers")
 
 
+def test_cutlass_no_kernel_under_sdpa_is_sdpas():
+    # torch's memory-efficient SDPA kernel (copied from xformers) prints the same message
+    text = ("  File \"/venv/lib/python3.12/site-packages/torch/nn/functional.py\", line 5440, in scaled_dot_product_attention\n"
+            "    return torch._C._nn.scaled_dot_product_attention(q, k, v)\nRuntimeError: cutlassF: no kernel found to launch!")
+    assert top(text) == ("attn.cutlass-no-kernel", "sdpa")
+
+
 # ---- widened entries: CuTe DSL failures, prose drift, xformers operators, builds, Triton, faults ----
 
 @pytest.mark.parametrize("text", [
