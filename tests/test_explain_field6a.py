@@ -224,3 +224,8 @@ def test_a_head_size_list_names_the_unsupported_head_dim():
             "    out, softmax_lse, *rest = flash_attn_3_cuda.fwd(\nRuntimeError: Only support head size 64 and 128 for now")
     assert top(text) == ("attn.head-dim-unsupported", "fa3")
     assert "attn.head-dim-unsupported" not in ids("ValueError: only support batch size 1, 2 and 4 for now")
+
+
+def test_an_unsupported_head_dim_said_in_prose():
+    assert top("It's because sageattention 1.0.6 does not support head dim 72, use 64 or 128")[0] == "attn.head-dim-unsupported"
+    assert "attn.head-dim-unsupported" not in ids("this GPU does not support bf16")
