@@ -179,6 +179,27 @@ def test_comfyui_zluda_wraps_flash_attns_triton_backend():
     assert top(text) == ("triton.launcher-build", "fa2")
 
 
+# ---- diffusers' requirement check names the backend whose package is missing or too old ---------------
+
+@pytest.mark.parametrize("text,want", [
+    ("RuntimeError: Flash Attention backend 'flash' is not usable because of missing package or the version is too old. "
+     "Please install `flash-attn>=2.6.3`.", ("fa2.missing", "fa2")),
+    ("  File \"/venv/lib/python3.12/site-packages/diffusers/models/attention_dispatch.py\", line 402, in _check_attention_backend_requirements\n"
+     "    raise RuntimeError(\nRuntimeError: Sage Attention backend 'sage_varlen' is not usable because of missing package or the "
+     "version is too old. Please install `sageattention>=2.1.1`.", ("sage.not-installed", "sage")),
+    ("RuntimeError: Xformers Attention backend 'xformers' is not usable because of missing package or the version is too old.",
+     ("xformers.not-installed", "xformers")),
+    ("RuntimeError: Flash Attention 3 backend '_flash_varlen_3' is not usable because of missing package or the version is too old.",
+     ("fa3.import-name", "fa3")),
+])
+def test_diffusers_requirement_check(text, want):
+    assert top(text) == want
+
+
+def test_a_non_attention_diffusers_backend_stays_silent():
+    assert ids("RuntimeError: NPU Attention backend '_native_npu' is not usable because of missing package or the version is too old.") == []
+
+
 # ---- a trainer's list of accepted implementations names no backend that ran --------------------------
 
 def test_ms_swifts_list_of_flash_implementations_names_no_backend():
