@@ -206,3 +206,43 @@ def test_ms_swifts_list_of_flash_implementations_names_no_backend():
     text = ('ValueError: The "padding_free" feature requires a flash attention implementation. '
             'Please use one of: "flash_attn", "flash_attention_2", "flash_attention_3".')
     assert top(text) == ("config.msswift-packing-needs-flash", None)
+
+
+# ---- round4b-check's misses (measured first, then used): more wordings of known mechanisms -----------
+
+@pytest.mark.parametrize("text", [
+    "TypeError: apply_rotary_pos_emb_flashatt() takes 2 positional arguments but 4 were given",
+    "TypeError: _upad_input_flash_att() got an unexpected keyword argument 'position_ids'",
+])
+def test_a_flash_helper_called_with_another_releases_signature(text):
+    assert top(text)[0] == "attn.api-mismatch"
+
+
+def test_a_non_attention_signature_error_stays_silent():
+    assert "attn.api-mismatch" not in ids("TypeError: flatten() takes 1 positional argument but 2 were given")
+
+
+@pytest.mark.parametrize("text", [
+    "KSampler: 'sageattn_qk_int8_pv_fp16_cuda' from 'sageattention' error after updating the node",
+    "ImportError: 'sageattn_varlen' from 'sageattention.core' (unknown location)",
+])
+def test_a_quoted_sage_name_missing_from_the_package(text):
+    assert top(text) == ("sage.api-mismatch", "sage")
+
+
+def test_a_name_from_another_module_is_not_sages():
+    assert "sage.api-mismatch" not in ids("cannot find 'sageattn' from 'comfy.ldm.modules.attention' in this build")
+
+
+def test_transformers_flash_integration_names_fa2_for_a_kernel_fault():
+    text = ("  File \"/opt/venv/lib/python3.11/site-packages/transformers/modeling_flash_attention_utils.py\", line 590, in _flash_attention_forward\n"
+            "    attn_output = flash_varlen_fn(\nRuntimeError: CUDA error: misaligned address\n"
+            "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.")
+    assert top(text) == ("cuda.kernel-fault", "fa2")
+
+
+def test_a_kernel_fault_elsewhere_stays_unclaimed():
+    text = ("  File \"/opt/venv/lib/python3.11/site-packages/torch/nn/functional.py\", line 2551, in embedding\n"
+            "    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n"
+            "RuntimeError: CUDA error: an illegal memory access was encountered")
+    assert ids(text) == []
