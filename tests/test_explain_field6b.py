@@ -149,6 +149,11 @@ def test_in_a_log_that_fails_elsewhere_the_banner_is_only_a_note():
         [("app.attention-libraries-absent", "info", False)]
 
 
+def test_the_banner_after_a_loggers_prefix_names_no_backend():
+    found = match("[2025-06-02 09:14:51] [INFO] Xformers is not installed!\n2025-06-02 09:14:51 - Flash Attn is not installed!")
+    assert [(m.entry.id, m.backend) for m in found] == [("app.attention-libraries-absent", None)]
+
+
 def test_a_banner_that_found_the_library_says_nothing():
     assert ids("Xformers is installed!\nFlash Attn is installed!\nSage Attn is installed!") == []
 
