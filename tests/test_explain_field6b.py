@@ -251,3 +251,26 @@ def test_a_kernel_fault_elsewhere_stays_unclaimed():
             "    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n"
             "RuntimeError: CUDA error: an illegal memory access was encountered")
     assert ids(text) == []
+
+
+# ---- more wordings of known mechanisms (probes written here, no new texts) ------------------------------
+
+@pytest.mark.parametrize("text", [
+    "ValueError: attn_mask is not supported for flash-attn 2.",
+    "  File \"/venv/lib/python3.12/site-packages/diffusers/models/attention_dispatch.py\", line 1310, in _sage_attention\n"
+    "    raise ValueError(\"`attn_mask` is not yet supported for sage attention.\")",
+])
+def test_diffusers_mask_refusal_with_or_without_backticks(text):
+    assert top(text)[0] == "config.mask-refused"
+
+
+def test_another_librarys_mask_refusal_is_not_diffusers():
+    assert "config.mask-refused" not in ids("NotImplementedError: attn_mask is not supported for nested tensors")
+
+
+@pytest.mark.parametrize("text", [
+    "AttributeError: module 'sageattention' has no attribute 'sageattn_varlen'",
+    "Exception Message: module 'sageattention.core' has no attribute 'sageattn_qk_int8_pv_fp8_cuda_sm90'",
+])
+def test_a_sage_function_the_release_lacks(text):
+    assert top(text) == ("sage.api-mismatch", "sage")
