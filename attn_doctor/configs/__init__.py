@@ -433,7 +433,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         shared = []
         for s, _n in scores:
             shared += [e for e in s.evidence if e not in shared]
-        script = _script_run(doc)
+        script = _script_run(doc) or _module_run(doc)
         if shared and not script:
             raise UsageError(f"{where} is not a trainer config attn-doctor can tell: it holds only settings several "
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "
@@ -478,6 +478,19 @@ def _script_run(doc: dict) -> str | None:
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
     return cmd.script
+
+
+def _module_run(doc: dict) -> str | None:
+    """`python -m pkg.module` / `torchrun -m pkg.module`: the module a command line's training command runs, as a user
+    reads it (for the refusal of a file no reader claims)."""
+    from .shell import LAUNCHERS
+
+    cmd = doc.get("command")
+    # only a distributed launch (torchrun / accelerate launch / deepspeed -m ...) is surely a training job; a plain
+    # `python -m networks.wan_extract_lora` is as likely a tool
+    if doc["fmt"] != "text" or cmd is None or not cmd.module or cmd.program not in LAUNCHERS:
+        return None
+    return f"{cmd.module} (-m)"
 
 
 def _foreign_script(doc: dict, best: Score) -> str | None:

@@ -39,11 +39,20 @@ def nemo(doc: dict) -> Score:
     return s
 
 
+_LIGHTNING_CLASS = re.compile(r"^(lightning\.pytorch|pytorch_lightning|lightning)(\.trainer)*(\.trainer)?\.Trainer$")
+
+
 def lightning(doc: dict) -> Score:
     """PyTorch Lightning's LightningCLI config: `trainer:` (accelerator, devices, precision ...) beside `model:` /
-    `data:` given as class_path / init_args, or `seed_everything`."""
+    `data:` given as class_path / init_args, or `seed_everything`; or a Hydra trainer group file that instantiates
+    Lightning's Trainer (`_target_: lightning.pytorch.trainer.Trainer`, the lightning-hydra-template layout)."""
     s = Score()
     d = _sections(doc["data"])
+    for where in (d, _dict(d, "trainer")):
+        target = where.get("_target_") or where.get("class_path")
+        if isinstance(target, str) and _LIGHTNING_CLASS.match(target.strip()):
+            s.add(f"_target_: {target.strip()}")
+            return s
     trainer = _dict(d, "trainer")
     if trainer and set(trainer) & {"accelerator", "devices", "precision", "max_epochs", "max_steps", "strategy", "gpus",
                                    "num_nodes", "callbacks", "logger", "accumulate_grad_batches"}:
@@ -111,8 +120,12 @@ def verl(doc: dict) -> Score:
     return s
 
 
+# mmengine (OpenMMLab 2.x) names, and mmcv 1.x's runtime / schedule names (log_config, checkpoint_config,
+# optimizer_config, lr_config, runner, dist_params; mmcv/runner and the repos' configs/_base_/default_runtime.py)
 _MMENGINE = re.compile(r"^(_base_\s*=|model\s*=\s*dict\(|optim_wrapper\s*=\s*dict\(|train_cfg\s*=\s*dict\(|"
-                       r"default_hooks\s*=\s*dict\(|data_preprocessor\s*=\s*dict\()", re.MULTILINE)
+                       r"default_hooks\s*=\s*dict\(|data_preprocessor\s*=\s*dict\(|log_config\s*=\s*dict\(|"
+                       r"checkpoint_config\s*=\s*dict\(|optimizer_config\s*=\s*dict\(|lr_config\s*=\s*dict\(|"
+                       r"runner\s*=\s*dict\(|dist_params\s*=\s*dict\()", re.MULTILINE)
 
 
 def mmengine(doc: dict) -> Score:
@@ -122,6 +135,49 @@ def mmengine(doc: dict) -> Score:
         return s
     for m in _MMENGINE.finditer(doc["python"]):
         s.add(m.group(1).rstrip("(").replace(" ", ""))
+    return s
+
+
+def wandb_sweep(doc: dict) -> Score:
+    """A Weights & Biases sweep config (`wandb sweep FILE`): `method: grid | random | bayes` with a `parameters:` mapping
+    of {value | values | min/max | distribution}, beside `metric:`, `program:` or `command:` (wandb's sweep config
+    schema). Its keys are the swept script's options, whatever trainer names they share."""
+    s = Score()
+    d = _sections(doc["data"])
+    params = _dict(d, "parameters")
+    if str(d.get("method", "")).lower() in ("grid", "random", "bayes") and params and \
+            any(isinstance(v, dict) and set(v) & {"value", "values", "min", "max", "distribution"} for v in params.values()):
+        s.add(f"method: {d['method']} + parameters:")
+        if {"metric", "program", "command", "early_terminate"} & set(d):
+            s.add("metric / program / command", 1.0)
+    return s
+
+
+def x_flux(doc: dict) -> Score:
+    """XLabs' x-flux trainer config (train_flux_lora_deepspeed.py / train_flux_deepspeed_controlnet.py load it with
+    OmegaConf): `model_name: flux-dev | flux-schnell` and a `data_config:` of img_dir / img_size."""
+    s = Score()
+    d = _sections(doc["data"])
+    data = _dict(d, "data_config")
+    if str(d.get("model_name", "")).startswith("flux-") and (set(data) & {"img_dir", "img_size"}):
+        s.add(f"model_name: {d['model_name']} + data_config.img_dir")
+    return s
+
+
+_NANOGPT = re.compile(r"^(n_layer|n_head|n_embd|block_size|out_dir|eval_interval|eval_iters|always_save_checkpoint|"
+                      r"wandb_run_name|lr_decay_iters|max_iters)\s*=", re.MULTILINE)
+
+
+def nanogpt(doc: dict) -> Score:
+    """A nanoGPT config file: plain module-level assignments that configurator.py exec()s over train.py's globals
+    (n_layer, n_head, n_embd, block_size, out_dir, max_iters ...), no imports, no calls."""
+    s = Score()
+    src = doc.get("python") or ""
+    if doc["fmt"] != "python" or re.search(r"^\s*(import|from)\s", src, re.MULTILINE):
+        return s
+    names = {m.group(1) for m in _NANOGPT.finditer(src)}
+    if len(names & {"n_layer", "n_head", "n_embd", "block_size"}) >= 2 and len(names) >= 3:
+        s.add(", ".join(sorted(names)[:4]) + " assignments")
     return s
 
 
@@ -153,6 +209,11 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "DiffSynth-Studio", s.add("--model_id_with_origin_paths")
         if c.script == "train.py" and any(w.startswith("--job.config_file") for w in c.args):
             return "torchtitan", s.add("--job.config_file")
+        if c.script and c.args and re.match(r"^(\S*/)?config/\w+\.py$", c.args[0]) and \
+                all(w.startswith("--") and "=" in w for w in c.args[1:]):
+            # nanoGPT: `python train.py config/train_shakespeare_char.py --key=value ...` (configurator.py exec()s the
+            # file, then takes only --key=value overrides)
+            return "nanoGPT", s.add(f"{c.script} {c.args[0]} --key=value")
     return None
 
 
@@ -175,7 +236,8 @@ def hydra(doc: dict) -> Score:
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
-               ("an OpenMMLab (mmengine) config", mmengine), ("a Hydra config", hydra))
+               ("an OpenMMLab (mmengine) config", mmengine), ("a Weights & Biases sweep config", wandb_sweep),
+               ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:

@@ -47,6 +47,7 @@ SRUN_FLAGS = {"exclusive", "u", "unbuffered", "l", "label", "overlap", "kill-on-
 # CLIs whose subcommand trains (the reader decides what it claims; this only splits program from arguments).
 CLI_SUBCOMMANDS = {"swift": 1, "megatron": 1, "llamafactory-cli": 1, "lmf": 1, "tune": 1, "litgpt": 1, "axolotl": 1,
                    "trl": 1, "simpletuner": 1, "accelerate": 1, "huggingface-cli": 1, "hf": 1}
+LAUNCHERS = {"accelerate", "torchrun", "deepspeed"}
 TRAINING_WORDS = re.compile(r"train|finetune|fine_tune|sft|pretrain|lora|dreambooth", re.IGNORECASE)
 
 
@@ -572,6 +573,11 @@ def main_command(script: Script, claims=None) -> Command | None:
     """The command a trainer's reader should read: the first one `claims` accepts (default: the first training
     command), preferring one that says --do_train when several qualify."""
     pick = [c for c in script.commands if (claims(c) if claims else is_training(c))]
+    if not pick and claims is None:
+        # nothing says "train" by name: a script started through a distributed launcher (accelerate launch,
+        # torchrun, deepspeed) is the job the file exists for (`accelerate launch cifar10_resnet18_base.py`,
+        # `torchrun -m RL2.trainer.ppo ...`)
+        pick = [c for c in script.commands if c.program in LAUNCHERS and (c.script or c.module)]
     if not pick:
         return None
     train = [c for c in pick if "--do_train" in c.args or any(a.startswith("--do_train=") and a[11:].lower() in
