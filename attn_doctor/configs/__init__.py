@@ -334,6 +334,7 @@ def _text_doc(doc: dict, text: str, shell) -> None:
     """Fill a text doc's shell view: commands, the training command, its words and options."""
     script = shell.parse(text, doc["name"])
     doc["commands"] = script.commands
+    doc["files"] = dict(script.files)
     main = shell.main_command(script)
     doc["command"] = main
     doc["env"] = env_of(text)
