@@ -179,7 +179,7 @@ def _logical_lines(text: str, dialect: str, heredocs: dict | None = None) -> lis
 # Expansion
 # ---------------------------------------------------------------------------------------------------
 
-_PARAM = re.compile(r"\$\{(#?)([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?(?:(:?[-=+?])((?:[^{}]|\{[^{}]*\})*))?\}")
+_PARAM = re.compile(r"\$\{(#?)([A-Za-z_][A-Za-z0-9_]*|[1-9])(\[[@*]\])?(?:(:?[-=+?])((?:[^{}]|\{[^{}]*\})*))?\}")
 _SIMPLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _BAT = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
 _PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
