@@ -172,6 +172,13 @@ READ = {
     "mixed precision from a loop variable": (
         "loop.sh", "for P in fp16 bf16; do\n  accelerate launch train_network.py --network_module networks.lora --sdpa "
         "--mixed_precision $P\ndone\n", ("sd-scripts", ["sdpa"], None)),
+    # `VAR+=...` appends and `eval "$CMD"` re-splits, as bash does; an echo of the command is not the command
+    "options built up in a variable": (
+        "build.sh", 'args="--network_module networks.lora"\nargs="$args --sdpa"\nargs+=" --mixed_precision bf16"\n'
+        "accelerate launch train_network.py $args 2>&1 | tee train.log\n", ("sd-scripts", ["sdpa"], "bfloat16")),
+    "a command run through eval": (
+        "eval.sh", 'CMD="accelerate launch train_network.py --network_module networks.lora --xformers"\n'
+        'echo "$CMD --sdpa"\neval "$CMD --mixed_precision fp16"\n', ("sd-scripts", ["xformers"], "float16")),
     # Windows: set, %VAR%, ^ continuations, CRLF, python -m accelerate.commands.launch
     "Windows .bat through python -m accelerate.commands.launch": (
         "run.bat", "set PREC=bf16\r\n@call venv\\Scripts\\activate.bat\r\npython -m accelerate.commands.launch "

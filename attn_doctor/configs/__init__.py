@@ -347,9 +347,12 @@ def _text_doc(doc: dict, text: str, shell) -> None:
         doc["launcher"] = dict(main.launcher_args)
         doc["args"] = {**main.launcher_args, **shell.parse_options(main.args).values}
     else:
-        doc["words"] = [w for c in script.commands for w in c.words]
+        # no command trains by name: the options of every command that runs a program (a script, a module, a
+        # trainer's CLI), never the words an echo or a tee prints
+        running = [c for c in script.commands if c.script or c.module or c.program in shell.CLI_SUBCOMMANDS]
+        doc["words"] = [w for c in running for w in c.words]
         doc["args"] = {}
-        for c in script.commands:
+        for c in running:
             doc["args"].update(c.launcher_args)
             doc["args"].update(shell.parse_options(c.args).values)
     doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)]

@@ -444,14 +444,22 @@ def _command(words: list[str], env: dict, line: int) -> Command | None:
             if a:
                 _assign(env, a)
         return None
+    if words[0] == "eval" and len(words) > 1:
+        # `eval "$CMD"`: bash splits the expanded string again and runs it
+        inner = words_of(" ".join(words[1:]), "posix")
+        if not inner:
+            return None
+        words = inner[0]
     prefix: dict = {}
+    ops: list = []
     while words and _assignment(words[0]):
         a = _assignment(words[0])
         prefix[a[0]] = a[2]
+        ops.append(a)
         words = words[1:]
-    if not words:  # assignments alone: the script's variables
-        for k, v in prefix.items():
-            env[k] = v
+    if not words:  # assignments alone: the script's variables (`+=` appends, as bash does)
+        for a in ops:
+            _assign(env, a)
         return None
     cenv = dict(env)
     cenv.update(prefix)
