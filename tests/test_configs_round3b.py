@@ -133,6 +133,40 @@ REFUSED = {
     "a launched module with Hydra overrides": (
         "ppo.sh", "torchrun --nproc_per_node 8 -m myrl.trainer.ppo actor.model_name=m rollout.n=8 trainer.project=x\n",
         "runs myrl.trainer.ppo (-m)"),
+    # files of no trainer at all: the refusal says what they are
+    "Docker Compose file running a trainer": (
+        "docker-compose.yml", "services:\n  trainer:\n    build: .\n    environment:\n      - MIXED_PRECISION=bf16\n"
+        "    command: accelerate launch train_network.py --xformers\n", "is a Docker Compose file, not a trainer config"),
+    "Kubernetes Job running a trainer": (
+        "job.yaml", "apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n      containers:\n      - name: t\n"
+        "        command: [accelerate, launch, train_network.py, --sdpa]\n", "is a Kubernetes manifest (kind: Job)"),
+    "conda environment with xformers": (
+        "environment.yml", "name: kohya\nchannels: [pytorch]\ndependencies:\n  - python=3.10\n  - pip:\n    - xformers\n",
+        "is a conda environment file"),
+    "Replicate cog.yaml": (
+        "cog.yaml", "build:\n  gpu: true\n  python_version: '3.11'\npredict: predict.py:Predictor\ntrain: train.py:train\n",
+        "is Replicate's cog.yaml"),
+    "ComfyUI workflow saved from the UI": (
+        "wf.json", '{"last_node_id": 2, "last_link_id": 1, "nodes": [{"id": 1, "type": "KSampler"}], "links": [], '
+        '"version": 0.4}', "is a ComfyUI workflow"),
+    "fal.ai LoRA training input": (
+        "fal.json", '{"images_data_url": "https://x/y.zip", "trigger_word": "ohwx", "steps": 1000, "learning_rate": 0.0004}',
+        "the input of a fal.ai training endpoint"),
+    "Replicate LoRA trainer input": (
+        "replicate.json", '{"input_images": "https://x/y.zip", "trigger_word": "TOK", "lora_rank": 16, "optimizer": '
+        '"adamw8bit", "resolution": "512,768,1024"}', "the input of a Replicate training model"),
+    "NeMo 2 recipe script": (
+        "nemo2.py", "from nemo.collections import llm\nimport nemo_run as run\nrecipe = llm.llama3_8b.finetune_recipe("
+        "name='x')\nrecipe.trainer.plugins.precision = 'bf16-mixed'\n", "looks like a script of NVIDIA NeMo"),
+    "Lightning training script": (
+        "fit.py", "import lightning as L\nfrom mymodel import Net\ntrainer = L.Trainer(precision='bf16-mixed')\n"
+        "trainer.fit(Net())\n", "looks like a script of PyTorch Lightning"),
+    "EasyLM command line": (
+        "easylm.sh", "python -m EasyLM.models.llama.llama_train --mesh_dim='1,-1,1' --dtype='bf16' --total_steps=10\n",
+        "looks like EasyLM"),
+    "a launch script that only calls another": (
+        "sft_qwen.sh", "export MODEL_PATH=Qwen/Qwen2-7B\nexport DS_CONFIG=configs/zero2.json\nbash scripts/train_sft.sh\n",
+        "it only runs another script (scripts/train_sft.sh)"),
     "a LoRA tool run as a module is no training": (
         "extract.sh", "python -m networks.flux_extract_lora --model_org a --model_tuned b --save_to c --dim 4\n",
         "not a trainer config"),

@@ -438,6 +438,17 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         for s, _n in scores:
             shared += [e for e in s.evidence if e not in shared]
         script = _script_run(doc) or _module_run(doc)
+        kind = others.what_file(doc)
+        if kind:
+            raise UsageError(f"{where} is {kind}, not a trainer config (attn-doctor reads {supported()})")
+        framework = others.imported_framework(doc) if doc["fmt"] == "python" else None
+        if framework:
+            raise UsageError(f"{where} looks like a script of {framework[0]} (imports {framework[1]}), which attn-doctor does not "
+                             f"read yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
+        other_script = others.runs_other_script(doc)
+        if other_script and not script:
+            raise UsageError(f"{where} is not a trainer config: it only runs another script ({other_script}); give "
+                             f"attn-doctor that script (it reads {supported()})")
         if shared and not script:
             raise UsageError(f"{where} is not a trainer config attn-doctor can tell: it holds only settings several "
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "

@@ -201,6 +201,8 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "OpenRLHF", s.add(mod)
         if c.program in ("fairseq-train", "fairseq-hydra-train"):
             return "fairseq", s.add(c.program)
+        if mod.startswith("EasyLM."):
+            return "EasyLM (JAX)", s.add(mod)
         if c.program in ("xtuner",) or mod.startswith("xtuner"):
             return "XTuner", s.add("xtuner")
         if c.program == "colossalai":
@@ -250,6 +252,74 @@ def recognise(doc: dict) -> tuple[str, Score] | None:
         if sc.own and (best is None or sc.own_points > best[1].own_points):
             best = (title, sc)
     return best
+
+
+# Files that are no training configuration at all, told by their own layout, so the refusal can say what they are.
+def what_file(doc: dict) -> str | None:
+    """What a file no reader claims is, when its layout says so (a CI workflow, a compose file, a ComfyUI graph ...)."""
+    d = doc["data"] if isinstance(doc.get("data"), dict) else None
+    if d is None:
+        return None
+    jobs = _dict(d, "jobs")
+    if jobs and ("on" in d or True in d) and any(isinstance(j, dict) and ({"runs-on", "steps", "uses"} & set(j))
+                                                for j in jobs.values()):
+        return "a GitHub Actions workflow"  # (PyYAML reads the key `on` as True)
+    services = _dict(d, "services")
+    if services and all(isinstance(v, dict) for v in services.values()) and \
+            any({"image", "build", "command", "environment"} & set(v) for v in services.values()):
+        return "a Docker Compose file"
+    if isinstance(d.get("apiVersion"), str) and isinstance(d.get("kind"), str):
+        return f"a Kubernetes manifest (kind: {d['kind']})"
+    if isinstance(d.get("dependencies"), list) and ("channels" in d or "name" in d) and \
+            set(d) <= {"name", "channels", "dependencies", "prefix", "variables"}:
+        return "a conda environment file"
+    if isinstance(d.get("build"), dict) and ({"predict", "train"} & set(d)) and \
+            set(d["build"]) & {"gpu", "python_version", "python_packages", "python_requirements", "cuda"}:
+        return "Replicate's cog.yaml (a model's build and predict entry points)"
+    nodes = list(d.values())
+    if nodes and len(nodes) >= 2 and all(isinstance(v, dict) and "class_type" in v and "inputs" in v for v in nodes):
+        return "a ComfyUI workflow (API format)"
+    if isinstance(d.get("nodes"), list) and "links" in d and ("last_node_id" in d or "version" in d):
+        return "a ComfyUI workflow"
+    if "images_data_url" in d:
+        return "the input of a fal.ai training endpoint (images_data_url)"
+    if "input_images" in d and ({"trigger_word", "autocaption", "lora_rank", "steps"} & set(d)):
+        return "the input of a Replicate training model (input_images)"
+    return None
+
+
+# Python packages of frameworks attn-doctor does not read: a script importing one (and no reader claiming it) is that
+# framework's script
+_PY_FRAMEWORKS = (("nemo", "NVIDIA NeMo"), ("nemo_run", "NVIDIA NeMo"), ("lightning", "PyTorch Lightning"),
+                  ("pytorch_lightning", "PyTorch Lightning"), ("mmengine", "OpenMMLab (mmengine)"),
+                  ("mmcv", "OpenMMLab (mmcv)"), ("megatron", "Megatron"), ("verl", "verl"), ("openrlhf", "OpenRLHF"),
+                  ("torchtitan", "torchtitan"), ("colossalai", "ColossalAI"), ("fairseq", "fairseq"),
+                  ("composer", "MosaicML Composer"), ("llmfoundry", "MosaicML LLM Foundry"), ("EasyLM", "EasyLM"),
+                  ("flax", "JAX / Flax"), ("jax", "JAX"), ("keras", "Keras"), ("tensorflow", "TensorFlow"),
+                  ("nanotron", "nanotron"), ("deepspeed", "DeepSpeed"), ("xtuner", "XTuner"), ("diffsynth", "DiffSynth-Studio"))
+
+
+def imported_framework(doc: dict) -> tuple[str, str] | None:
+    """(framework, the import line's module) of a Python script that imports a framework attn-doctor does not read."""
+    src = doc.get("python") or ""
+    roots = []
+    for m in re.finditer(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", src, re.MULTILINE):
+        roots.append(m.group(1) or m.group(2))
+    for root, title in _PY_FRAMEWORKS:
+        for mod in roots:
+            if mod == root or mod.startswith(root + "."):
+                return title, mod
+    return None
+
+
+def runs_other_script(doc: dict) -> str | None:
+    """The shell script a launch script hands over to (`bash scripts/train_sft.sh`), when it runs no program itself."""
+    for c in doc.get("commands") or []:
+        if c.program in ("bash", "sh", "zsh", "source", ".") and c.args:
+            target = next((a for a in c.args if not a.startswith("-")), None)
+            if target and target.endswith(".sh"):
+                return target
+    return None
 
 
 # Dataset configs (sd-scripts' and musubi-tuner's --dataset_config): [general] and [[datasets]] of image/video
