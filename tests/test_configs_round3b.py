@@ -155,6 +155,15 @@ REFUSED = {
     "Replicate LoRA trainer input": (
         "replicate.json", '{"input_images": "https://x/y.zip", "trigger_word": "TOK", "lora_rank": 16, "optimizer": '
         '"adamw8bit", "resolution": "512,768,1024"}', "the input of a Replicate training model"),
+    "PEFT adapter config with LoRA names": (
+        "adapter_config.json", '{"base_model_name_or_path": "m", "lora_alpha": 32, "lora_dropout": 0.05, "peft_type": '
+        '"LORA", "r": 16, "target_modules": ["q_proj"], "task_type": "CAUSAL_LM"}', "is a PEFT adapter config (LORA"),
+    "HF Trainer state written by a run": (
+        "trainer_state.json", '{"epoch": 3.0, "global_step": 936, "log_history": [{"loss": 1.9, "step": 10}], '
+        '"logging_steps": 10, "num_train_epochs": 3, "train_batch_size": 4}', "is a Hugging Face Trainer state file"),
+    "diffusers pipeline index": (
+        "model_index.json", '{"_class_name": "FluxPipeline", "_diffusers_version": "0.30.0", "transformer": ["diffusers", '
+        '"FluxTransformer2DModel"], "vae": ["diffusers", "AutoencoderKL"]}', "is a diffusers model or pipeline config"),
     "NeMo 2 recipe script": (
         "nemo2.py", "from nemo.collections import llm\nimport nemo_run as run\nrecipe = llm.llama3_8b.finetune_recipe("
         "name='x')\nrecipe.trainer.plugins.precision = 'bf16-mixed'\n", "looks like a script of NVIDIA NeMo"),

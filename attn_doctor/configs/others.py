@@ -281,6 +281,12 @@ def what_file(doc: dict) -> str | None:
         return "a ComfyUI workflow (API format)"
     if isinstance(d.get("nodes"), list) and "links" in d and ("last_node_id" in d or "version" in d):
         return "a ComfyUI workflow"
+    if isinstance(d.get("peft_type"), str) and ({"r", "lora_alpha", "target_modules", "base_model_name_or_path"} & set(d)):
+        return f"a PEFT adapter config ({d['peft_type']}: what was trained, saved beside the adapter's weights)"
+    if isinstance(d.get("log_history"), list) and "global_step" in d:
+        return "a Hugging Face Trainer state file (trainer_state.json, written by a run)"
+    if "_class_name" in d and "_diffusers_version" in d:
+        return f"a diffusers model or pipeline config ({d['_class_name']})"
     if "images_data_url" in d:
         return "the input of a fal.ai training endpoint (images_data_url)"
     if "input_images" in d and ({"trigger_word", "autocaption", "lora_rank", "steps"} & set(d)):
