@@ -244,3 +244,29 @@ def test_a_heredoc_body_is_not_a_command():
     s = shell.parse("cat > notes.txt <<'EOF'\npython train.py --xformers\nEOF\necho done\n", "x.sh")
     assert [c.program for c in s.commands] == ["cat", "echo"]
     assert s.files == {"notes.txt": "python train.py --xformers"}
+
+
+def test_a_trainer_launched_with_its_config_file_reads_that_file(tmp_path):
+    """diffusion-pipe's `train.py --deepspeed --config X.toml`, OneTrainer's `scripts/train.py --config-path X.json` and
+    ai-toolkit's `run.py X.yaml` are those trainers' launch commands: the file they name is read when it is here, and
+    nothing but the trainer is known when it is not (a variant written for this test)."""
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "wan.toml").write_text(
+        "output_dir = 'out'\nmicro_batch_size_per_gpu = 1\npipeline_stages = 1\n[model]\ntype = 'wan'\n"
+        "dtype = 'bfloat16'\n[adapter]\ntype = 'lora'\nrank = 32\n[optimizer]\ntype = 'adamw_optimi'\nlr = 2e-5\n")
+    cfg = _load(tmp_path, "dp.sh", "NCCL_P2P_DISABLE=1 deepspeed --num_gpus=1 train.py --deepspeed --config examples/wan.toml\n")
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("diffusion-pipe", ["fa2"], "bfloat16")
+    cfg = _load(tmp_path, "dp2.sh", "deepspeed --num_gpus=2 train.py --deepspeed --config elsewhere/hv.toml\n")
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("diffusion-pipe", [], None)
+    cfg = _load(tmp_path, "ot.sh", "python scripts/train.py --config-path training_presets/lora.json\n")
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("onetrainer", [], None)
+    # run.py is a name many projects use: ai-toolkit's only from an ai-toolkit checkout, or when the job file is its own
+    assert "not a trainer config" in _refusal(tmp_path, "r.sh", "python run.py config/job.yaml\n")
+    cfg = _load(tmp_path, "r2.sh", "cd /workspace/ai-toolkit\npython run.py config/job.yaml\n")
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("ai-toolkit", [], None)
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "job.yaml").write_text(
+        "job: extension\nconfig:\n  name: x\n  process:\n  - type: sd_trainer\n    train:\n      dtype: bf16\n"
+        "    model:\n      name_or_path: m\n      is_flux: true\n")
+    cfg = _load(tmp_path, "r3.sh", "python run.py config/job.yaml\n")
+    assert (cfg["detected"]["trainer"], cfg["dtype"]) == ("ai-toolkit", "bfloat16")

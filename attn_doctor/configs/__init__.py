@@ -524,6 +524,49 @@ def _foreign_script(doc: dict, best: Score) -> str | None:
     return script if len(best.own) <= 1 else None
 
 
+def named_config(doc: dict, path) -> dict | None:
+    """The doc of a config file a launch script hands to a trainer (`train.py --config X.toml`, `run.py X.yaml`):
+    the text the script writes itself (`cat > X <<EOF`), else the file as named or beside the script; None when it is
+    nowhere to read here, or not readable (the job's own file: unknown, not an error of the one --config names)."""
+    from .shell import known
+
+    if not isinstance(path, str) or not path or not known(path):
+        return None
+    files = doc.get("files") or {}
+    if path in files:
+        text, where = files[path], path
+    else:
+        base = os.path.dirname(os.path.abspath(doc["path"]))
+        where = next((c for c in ([path] if os.path.isabs(path) else [path, os.path.join(base, path)])
+                      if os.path.isfile(c)), None)
+        if where is None:
+            return None
+        try:
+            text = read_text(where)
+        except UsageError:
+            return None
+    try:
+        return make_doc(where, text)
+    except UsageError:
+        return None
+
+
+def unknown_settings(trainer: str, title: str) -> dict:
+    """A launch command of `trainer` whose config file is not here: nothing known but the trainer."""
+    return {"trainer": trainer, "trainer_title": title, "format": "cmdline", "attention": [], "dtype": None,
+            "compile": {"enabled": None, "mode": None, "setting": None}}
+
+
+def launch_config(doc: dict, match) -> tuple:
+    """(command, config path) of the first command of a launch script that `match(cmd)` says starts a trainer with
+    its config file (match returns the path), or (None, None)."""
+    for c in doc.get("commands") or []:
+        path = match(c)
+        if path:
+            return c, path
+    return None, None
+
+
 def load(path: str, trainer: str | None = None) -> dict:
     """Read a trainer config into the dict described above (trainer: --trainer's value, or None to detect)."""
     if trainer:
