@@ -270,3 +270,14 @@ def test_a_trainer_launched_with_its_config_file_reads_that_file(tmp_path):
         "    model:\n      name_or_path: m\n      is_flux: true\n")
     cfg = _load(tmp_path, "r3.sh", "python run.py config/job.yaml\n")
     assert (cfg["detected"]["trainer"], cfg["dtype"]) == ("ai-toolkit", "bfloat16")
+
+
+def test_cli_config_files_are_read_under_the_command_lines_overrides(tmp_path):
+    """`llamafactory-cli train X.yaml key=value` (hparams/parser.py read_args: the file, then the overrides) and
+    `litgpt finetune_lora --config X.yaml --opt v` (jsonargparse: the file, then the options) read X when it is here."""
+    (tmp_path / "lf.yaml").write_text("model_name_or_path: m\nstage: sft\nfinetuning_type: lora\nflash_attn: fa2\nbf16: true\n")
+    cfg = _load(tmp_path, "lf.sh", "FORCE_TORCHRUN=1 llamafactory-cli train lf.yaml flash_attn=sdpa\n")
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("llama-factory", ["sdpa"], "bfloat16")
+    (tmp_path / "lg.yaml").write_text("checkpoint_dir: ckpt\nprecision: bf16-true\ntrain:\n  micro_batch_size: 2\n")
+    cfg = _load(tmp_path, "lg.sh", "litgpt finetune_lora --config lg.yaml --train.micro_batch_size 4\n")
+    assert (cfg["detected"]["trainer"], cfg["dtype"], cfg["batch_size"]) == ("litgpt", "bfloat16", 4)
