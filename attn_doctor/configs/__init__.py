@@ -334,6 +334,7 @@ def _text_doc(doc: dict, text: str, shell) -> None:
     """Fill a text doc's shell view: commands, the training command, its words and options."""
     script = shell.parse(text, doc["name"])
     doc["commands"] = script.commands
+    doc["files"] = dict(script.files)
     main = shell.main_command(script)
     doc["command"] = main
     doc["env"] = env_of(text)
@@ -346,9 +347,12 @@ def _text_doc(doc: dict, text: str, shell) -> None:
         doc["launcher"] = dict(main.launcher_args)
         doc["args"] = {**main.launcher_args, **shell.parse_options(main.args).values}
     else:
-        doc["words"] = [w for c in script.commands for w in c.words]
+        # no command trains by name: the options of every command that runs a program (a script, a module, a
+        # trainer's CLI), never the words an echo or a tee prints
+        running = [c for c in script.commands if c.script or c.module or c.program in shell.CLI_SUBCOMMANDS]
+        doc["words"] = [w for c in running for w in c.words]
         doc["args"] = {}
-        for c in script.commands:
+        for c in running:
             doc["args"].update(c.launcher_args)
             doc["args"].update(shell.parse_options(c.args).values)
     doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)]
@@ -433,7 +437,18 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         shared = []
         for s, _n in scores:
             shared += [e for e in s.evidence if e not in shared]
-        script = _script_run(doc)
+        script = _script_run(doc) or _module_run(doc)
+        kind = others.what_file(doc)
+        if kind:
+            raise UsageError(f"{where} is {kind}, not a trainer config (attn-doctor reads {supported()})")
+        framework = others.imported_framework(doc) if doc["fmt"] == "python" else None
+        if framework:
+            raise UsageError(f"{where} looks like a script of {framework[0]} (imports {framework[1]}), which attn-doctor does not "
+                             f"read yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
+        other_script = others.runs_other_script(doc)
+        if other_script and not script:
+            raise UsageError(f"{where} is not a trainer config: it only runs another script ({other_script}); give "
+                             f"attn-doctor that script (it reads {supported()})")
         if shared and not script:
             raise UsageError(f"{where} is not a trainer config attn-doctor can tell: it holds only settings several "
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "
@@ -480,6 +495,19 @@ def _script_run(doc: dict) -> str | None:
     return cmd.script
 
 
+def _module_run(doc: dict) -> str | None:
+    """`python -m pkg.module` / `torchrun -m pkg.module`: the module a command line's training command runs, as a user
+    reads it (for the refusal of a file no reader claims)."""
+    from .shell import LAUNCHERS
+
+    cmd = doc.get("command")
+    # only a distributed launch (torchrun / accelerate launch / deepspeed -m ...) is surely a training job; a plain
+    # `python -m networks.wan_extract_lora` is as likely a tool
+    if doc["fmt"] != "text" or cmd is None or not cmd.module or cmd.program not in LAUNCHERS:
+        return None
+    return f"{cmd.module} (-m)"
+
+
 def _foreign_script(doc: dict, best: Score) -> str | None:
     """The script a command line runs when it is none of the claiming reader's own scripts and the reader's own
     evidence is a single option name: a training script's options are parsed by that script's own argparse
@@ -494,6 +522,49 @@ def _foreign_script(doc: dict, best: Score) -> str | None:
     # one shared option name is a coincidence; several of a trainer's own options are that trainer's script under
     # another name (a user's copy: sdxl_train_v2.py with sd-scripts' bucket and caption options)
     return script if len(best.own) <= 1 else None
+
+
+def named_config(doc: dict, path) -> dict | None:
+    """The doc of a config file a launch script hands to a trainer (`train.py --config X.toml`, `run.py X.yaml`):
+    the text the script writes itself (`cat > X <<EOF`), else the file as named or beside the script; None when it is
+    nowhere to read here, or not readable (the job's own file: unknown, not an error of the one --config names)."""
+    from .shell import known
+
+    if not isinstance(path, str) or not path or not known(path):
+        return None
+    files = doc.get("files") or {}
+    if path in files:
+        text, where = files[path], path
+    else:
+        base = os.path.dirname(os.path.abspath(doc["path"]))
+        where = next((c for c in ([path] if os.path.isabs(path) else [path, os.path.join(base, path)])
+                      if os.path.isfile(c)), None)
+        if where is None:
+            return None
+        try:
+            text = read_text(where)
+        except UsageError:
+            return None
+    try:
+        return make_doc(where, text)
+    except UsageError:
+        return None
+
+
+def unknown_settings(trainer: str, title: str) -> dict:
+    """A launch command of `trainer` whose config file is not here: nothing known but the trainer."""
+    return {"trainer": trainer, "trainer_title": title, "format": "cmdline", "attention": [], "dtype": None,
+            "compile": {"enabled": None, "mode": None, "setting": None}}
+
+
+def launch_config(doc: dict, match) -> tuple:
+    """(command, config path) of the first command of a launch script that `match(cmd)` says starts a trainer with
+    its config file (match returns the path), or (None, None)."""
+    for c in doc.get("commands") or []:
+        path = match(c)
+        if path:
+            return c, path
+    return None, None
 
 
 def load(path: str, trainer: str | None = None) -> dict:

@@ -14,6 +14,8 @@ Read from ostris/ai-toolkit 27a03a9 (2026-08-21):
 
 from __future__ import annotations
 
+import re
+
 from . import NOTHING, as_int, attention, diffusers, score_keys
 
 TITLE = "ai-toolkit"
@@ -42,7 +44,35 @@ def _process(data: dict) -> dict:
     return (train or procs or [{}])[0]
 
 
+def launch(cmd) -> str | None:
+    """ai-toolkit's entry point: `python run.py CONFIG.yaml [...]` (run.py's argparse: config_file_list, nargs='+'); the
+    first config's path."""
+    if cmd.script != "run.py" or not cmd.args:
+        return None
+    first = next((a for a in cmd.args if not a.startswith("-")), None)
+    return first if first and first.lower().endswith((".yaml", ".yml", ".json")) else None
+
+
+def _own_launch(doc: dict, cmd, path) -> bool:
+    """run.py is a name many projects use: it is ai-toolkit's when the config it names is ai-toolkit's (job + config
+    layout) or the command runs it from an ai-toolkit checkout."""
+    from . import named_config
+
+    sub = named_config(doc, path)
+    if sub is not None and sub["fmt"] in ("yaml", "json") and score(sub).own:
+        return True
+    return any("ai-toolkit" in w or "ai_toolkit" in w for w in cmd.words) or \
+        bool(re.search(r"(^|[\s/\\])ai[-_]toolkit([\s/\\]|$)", doc.get("text") or "", re.MULTILINE))
+
+
 def score(doc: dict) -> "Score":
+    if doc["fmt"] == "text":
+        from . import Score, launch_config
+
+        cmd, path = launch_config(doc, launch)
+        if cmd is not None and _own_launch(doc, cmd, path):
+            return Score().add("run.py CONFIG (ai-toolkit's entry point)")
+        return NOTHING
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
     d = doc["data"]
@@ -58,6 +88,14 @@ def score(doc: dict) -> "Score":
 
 
 def read(doc: dict) -> dict:
+    if doc["fmt"] == "text":  # the launch command: the job file it names, when it is here
+        from . import launch_config, named_config, unknown_settings
+
+        _cmd, path = launch_config(doc, launch)
+        sub = named_config(doc, path)
+        if sub is None or sub["fmt"] not in ("yaml", "json") or not score(sub).own:
+            return unknown_settings("ai-toolkit", TITLE)
+        return dict(read(sub), format="cmdline")
     proc = _process(doc["data"])
     train = proc.get("train") if isinstance(proc.get("train"), dict) else {}
     model = proc.get("model") if isinstance(proc.get("model"), dict) else {}

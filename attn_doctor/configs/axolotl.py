@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import os
 
-from . import NOTHING, as_int, score_keys
+from . import NOTHING, Score, as_int, score_keys
+from ..model import UsageError
 from .hf_transformers import entry, model_head_dims
 
 TITLE = "axolotl"
@@ -53,7 +54,55 @@ SHARED_KEYS = {"attn_implementation", "lora_r", "lora_alpha", "lora_dropout", "l
 COMMON_KEYS = {"learning_rate", "output_dir", "seed", "gradient_accumulation_steps", "logging_steps"}
 
 
+def cli_command(doc: dict):
+    """The command of a launch script that trains with axolotl: `axolotl train CFG`, `python -m axolotl.cli.train CFG`,
+    `accelerate launch -m axolotl.cli.train CFG` (axolotl's CLI: src/axolotl/cli/main.py train, cli/train.py)."""
+    for c in doc.get("commands") or []:
+        if (c.program == "axolotl" and c.sub[:1] == ["train"]) or (c.module or "") in ("axolotl.cli.train",) or \
+                ((c.module or "") == "axolotl.cli.main" and c.args[:1] == ["train"]):
+            return c
+    return None
+
+
+def cli_settings(doc: dict, cmd) -> tuple[dict | None, str | None]:
+    """(settings, the YAML's path) of an axolotl command line: the YAML it names, from the file the script writes
+    itself (`cat > $CFG <<EOF`) or from disk beside the script, with the command line's `--key value` overrides on top
+    (axolotl's CLI turns them into config keys: cli/args.py, utils/config load_cfg(**kwargs)); None when the YAML is
+    nowhere to read and the command line overrides nothing."""
+    from . import load_yaml, read_text
+    from .shell import known, parse_options
+
+    args = cmd.args[1:] if (cmd.module or "") == "axolotl.cli.main" else cmd.args
+    parsed = parse_options(args)
+    path = parsed.positionals[0] if parsed.positionals else None
+    data = None
+    if path and known(path):
+        files = doc.get("files") or {}
+        if path in files:
+            try:
+                data = load_yaml(doc["path"], files[path])
+            except UsageError:  # what the script writes is not YAML after all: unknown, as an unreadable file
+                data = None
+        else:
+            base = os.path.dirname(os.path.abspath(doc["path"]))
+            for cand in ([path] if os.path.isabs(path) else [path, os.path.join(base, path)]):
+                if os.path.isfile(cand):
+                    try:
+                        data = load_yaml(cand, read_text(cand))
+                    except Exception:  # the job's own file: unreadable here means unknown, not an error of this one
+                        data = None
+                    break
+    overrides = {k: (True if v in (True, "true", "True") else False if v in ("false", "False") else v)
+                 for k, v in parsed.values.items() if k != "debug"}
+    if not isinstance(data, dict):
+        return (overrides or None), path
+    return {**data, **overrides}, path
+
+
 def score(doc: dict) -> tuple[float, list[str]]:
+    if doc["fmt"] == "text":
+        cmd = cli_command(doc)
+        return Score().add(f"axolotl CLI ({cmd.module or 'axolotl train'})") if cmd is not None else NOTHING
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
     sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
@@ -68,6 +117,14 @@ def score(doc: dict) -> tuple[float, list[str]]:
 
 
 def read(doc: dict) -> dict:
+    if doc["fmt"] == "text":
+        cmd = cli_command(doc)
+        s, path = cli_settings(doc, cmd) if cmd is not None else (None, None)
+        if s is None:  # the settings live in a YAML this machine does not have: nothing known from the command line
+            return {"trainer": "axolotl", "trainer_title": TITLE, "format": "cmdline", "attention": [], "dtype": None,
+                    "compile": {"enabled": None, "mode": None, "setting": None},
+                    "fixes": {"use_default": "attn_implementation: sdpa"}}
+        return dict(read({**doc, "fmt": "cmdline", "data": s}), format="cmdline")
     s = doc["data"]
     impl = s.get("attn_implementation")
     flags = [f for f in LEGACY if s.get(f) is True]

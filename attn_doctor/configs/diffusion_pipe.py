@@ -38,7 +38,24 @@ FLASH_ATTN = {"wan": "models/wan/attention.py flash_attention()", "hunyuan_image
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 
+def launch(cmd) -> str | None:
+    """diffusion-pipe's launch: `deepspeed [--num_gpus N] train.py --deepspeed --config X.toml` (train.py's argparse:
+    --config, plus deepspeed.add_config_arguments' bare --deepspeed flag); the TOML's path."""
+    from .shell import parse_options
+
+    if cmd.script != "train.py" or "--deepspeed" not in cmd.args:
+        return None
+    cfg = parse_options(cmd.args, {"deepspeed": "f", "config": "1", "resume_from_checkpoint": "?",
+                                   "regenerate_cache": "f", "cache_only": "f", "local_rank": "1"}).values.get("config")
+    return cfg if isinstance(cfg, str) and cfg.endswith(".toml") else None
+
+
 def score(doc: dict) -> "Score":
+    if doc["fmt"] == "text":
+        from . import Score, launch_config
+
+        cmd, _path = launch_config(doc, launch)
+        return Score().add("train.py --deepspeed --config X.toml") if cmd is not None else NOTHING
     if doc["fmt"] != "toml":
         return NOTHING
     sc = score_keys(set(doc["data"]) | set((doc["data"].get("model") or {}) if isinstance(doc["data"].get("model"), dict) else {}),
@@ -50,6 +67,14 @@ def score(doc: dict) -> "Score":
 
 
 def read(doc: dict) -> dict:
+    if doc["fmt"] == "text":  # the launch command: the TOML it names, when it is here
+        from . import launch_config, named_config, unknown_settings
+
+        _cmd, path = launch_config(doc, launch)
+        sub = named_config(doc, path)
+        if sub is None or sub["fmt"] != "toml" or not score(sub).own:
+            return unknown_settings("diffusion-pipe", TITLE)
+        return dict(read(sub), format="cmdline")
     data = doc["data"]
     model = data.get("model") if isinstance(data.get("model"), dict) else {}
     mtype = str(model.get("type") or "").strip()

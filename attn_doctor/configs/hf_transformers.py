@@ -180,6 +180,20 @@ def _base(doc: dict) -> str:
     return os.path.dirname(os.path.abspath(doc["path"]))
 
 
+# TRL's scripts (trl/scripts/*.py and the examples/scripts/*.py variants: sft.py, dpo.py, grpo.py, sft_gpt_oss.py ...)
+# and transformers' examples (examples/pytorch/*/run_*.py): the scripts whose HfArgumentParser fields this reader
+# reads as transformers' own
+_HF_SCRIPT = re.compile(r"^(run_\w+|(sft|dpo|grpo|orpo|kto|cpo|ppo|rloo|reward_modeling|prm|gkd|xpo|bco|nash_md|online_dpo)"
+                        r"(_\w+)?)\.py$")
+
+
+def hf_script(cmd) -> bool:
+    """The script a command runs is one of TRL's or transformers' own (by name, or a path through trl/)."""
+    if _HF_SCRIPT.match(cmd.script or "") or (cmd.module or "").startswith(("trl.", "transformers.")):
+        return True
+    return any(re.search(r"(^|[/\\])trl[/\\]", w) for w in cmd.words)
+
+
 def score(doc: dict) -> "Score":
     if doc["fmt"] == "python":
         src = doc.get("python") or ""
@@ -201,6 +215,12 @@ def score(doc: dict) -> "Score":
         # a TRL / transformers-examples YAML is parsed into the script's dataclasses (trl/scripts/utils.py:303-338 TrlParser.parse_args_and_config, HfArgumentParser)
         # and the model comes from ModelConfig.model_name_or_path: a YAML without it (another trainer's
         # pretrained_model_name_or_path) is not one of theirs, whatever dataset_name or lora_alpha it shares
+        return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
+    if doc["fmt"] == "text" and cmd is not None and cmd.script and not hf_script(cmd):
+        # a command line's options are parsed by the script it runs: HfArgumentParser fills TrainingArguments /
+        # SFTConfig fields (per_device_train_batch_size, bf16, packing ...) for every script built on the HF Trainer
+        # (a user's own train.py, ParetoQ's, FastChat's), and what attention such a script loads is in its own code.
+        # Only TRL's and transformers' own scripts make those fields transformers' evidence.
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     if doc["fmt"] == "text":

@@ -83,10 +83,24 @@ def _cli_settings(cmd) -> dict:
     return out
 
 
+def _merge(base: dict, top: dict) -> dict:
+    out = dict(base)
+    for k, v in top.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
 def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
         cmd = _command(doc)
         d = _cli_settings(cmd) if cmd is not None else {}
+        if isinstance(d.get("config"), str):
+            # jsonargparse's --config FILE: the file's values first, the other options on top
+            from . import named_config
+
+            sub = named_config(doc, d["config"])
+            if sub is not None and isinstance(sub.get("data"), dict):
+                d = _merge(sub["data"], d)
         sub = cmd.sub[0] if cmd is not None and cmd.sub else (cmd.module or cmd.script or "") if cmd else ""
         fmt = "cmdline"
     else:

@@ -63,6 +63,15 @@ def _settings(doc: dict) -> dict:
 
         return {k: _value(v) for k, v in parse_options(old.args).values.items()}
     out = {}
+    # hparams/parser.py read_args: `llamafactory-cli train X.yaml key=value ...` loads X first, the overrides on top
+    cmd = doc.get("command")
+    first = next((a for a in (cmd.args if cmd is not None else []) if not a.startswith("-") and "=" not in a), None)
+    if first and first.lower().endswith((".yaml", ".yml", ".json")):
+        from . import named_config
+
+        sub = named_config(doc, first)
+        if sub is not None and isinstance(sub.get("data"), dict):
+            out.update(sub["data"])
     for w in doc["words"]:
         k, eq, v = w.partition("=")
         if eq and re.fullmatch(r"[a-z_][a-z0-9_.]*", k):

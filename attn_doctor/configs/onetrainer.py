@@ -37,7 +37,22 @@ FAMILIES = {"STABLE_DIFFUSION_15": "sd1x", "STABLE_DIFFUSION_15_INPAINTING": "sd
 DTYPES = {"FLOAT_16": "float16", "BFLOAT_16": "bfloat16", "FLOAT_32": "float32", "TFLOAT_32": "float32"}
 
 
+def launch(cmd) -> str | None:
+    """OneTrainer's CLI: `python scripts/train.py --config-path X.json` (modules/util/args/TrainArgs.py); the JSON's path."""
+    from .shell import parse_options
+
+    if cmd.script != "train.py" or not any(w.startswith("--config-path") for w in cmd.args):
+        return None
+    path = parse_options(cmd.args).values.get("config-path")
+    return path if isinstance(path, str) else None
+
+
 def score(doc: dict) -> "Score":
+    if doc["fmt"] == "text":
+        from . import Score, launch_config
+
+        cmd, _path = launch_config(doc, launch)
+        return Score().add("scripts/train.py --config-path X.json") if cmd is not None else NOTHING
     if doc["fmt"] != "json":
         return NOTHING
     sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
@@ -51,6 +66,15 @@ def score(doc: dict) -> "Score":
 
 def read(doc: dict) -> dict:
     from .simpletuner import HEAD_DIMS, UNET_FAMILIES
+
+    if doc["fmt"] == "text":  # the launch command: the JSON it names, when it is here
+        from . import launch_config, named_config, unknown_settings
+
+        _cmd, path = launch_config(doc, launch)
+        sub = named_config(doc, path)
+        if sub is None or sub["fmt"] != "json" or not score(sub).own:
+            return unknown_settings("onetrainer", TITLE)
+        return dict(read(sub), format="cmdline")
 
     data = doc["data"]
     raw = data.get("attention_mechanism", "SDP")

@@ -39,11 +39,20 @@ def nemo(doc: dict) -> Score:
     return s
 
 
+_LIGHTNING_CLASS = re.compile(r"^(lightning\.pytorch|pytorch_lightning|lightning)(\.trainer)*(\.trainer)?\.Trainer$")
+
+
 def lightning(doc: dict) -> Score:
     """PyTorch Lightning's LightningCLI config: `trainer:` (accelerator, devices, precision ...) beside `model:` /
-    `data:` given as class_path / init_args, or `seed_everything`."""
+    `data:` given as class_path / init_args, or `seed_everything`; or a Hydra trainer group file that instantiates
+    Lightning's Trainer (`_target_: lightning.pytorch.trainer.Trainer`, the lightning-hydra-template layout)."""
     s = Score()
     d = _sections(doc["data"])
+    for where in (d, _dict(d, "trainer")):
+        target = where.get("_target_") or where.get("class_path")
+        if isinstance(target, str) and _LIGHTNING_CLASS.match(target.strip()):
+            s.add(f"_target_: {target.strip()}")
+            return s
     trainer = _dict(d, "trainer")
     if trainer and set(trainer) & {"accelerator", "devices", "precision", "max_epochs", "max_steps", "strategy", "gpus",
                                    "num_nodes", "callbacks", "logger", "accumulate_grad_batches"}:
@@ -111,8 +120,12 @@ def verl(doc: dict) -> Score:
     return s
 
 
+# mmengine (OpenMMLab 2.x) names, and mmcv 1.x's runtime / schedule names (log_config, checkpoint_config,
+# optimizer_config, lr_config, runner, dist_params; mmcv/runner and the repos' configs/_base_/default_runtime.py)
 _MMENGINE = re.compile(r"^(_base_\s*=|model\s*=\s*dict\(|optim_wrapper\s*=\s*dict\(|train_cfg\s*=\s*dict\(|"
-                       r"default_hooks\s*=\s*dict\(|data_preprocessor\s*=\s*dict\()", re.MULTILINE)
+                       r"default_hooks\s*=\s*dict\(|data_preprocessor\s*=\s*dict\(|log_config\s*=\s*dict\(|"
+                       r"checkpoint_config\s*=\s*dict\(|optimizer_config\s*=\s*dict\(|lr_config\s*=\s*dict\(|"
+                       r"runner\s*=\s*dict\(|dist_params\s*=\s*dict\()", re.MULTILINE)
 
 
 def mmengine(doc: dict) -> Score:
@@ -122,6 +135,49 @@ def mmengine(doc: dict) -> Score:
         return s
     for m in _MMENGINE.finditer(doc["python"]):
         s.add(m.group(1).rstrip("(").replace(" ", ""))
+    return s
+
+
+def wandb_sweep(doc: dict) -> Score:
+    """A Weights & Biases sweep config (`wandb sweep FILE`): `method: grid | random | bayes` with a `parameters:` mapping
+    of {value | values | min/max | distribution}, beside `metric:`, `program:` or `command:` (wandb's sweep config
+    schema). Its keys are the swept script's options, whatever trainer names they share."""
+    s = Score()
+    d = _sections(doc["data"])
+    params = _dict(d, "parameters")
+    if str(d.get("method", "")).lower() in ("grid", "random", "bayes") and params and \
+            any(isinstance(v, dict) and set(v) & {"value", "values", "min", "max", "distribution"} for v in params.values()):
+        s.add(f"method: {d['method']} + parameters:")
+        if {"metric", "program", "command", "early_terminate"} & set(d):
+            s.add("metric / program / command", 1.0)
+    return s
+
+
+def x_flux(doc: dict) -> Score:
+    """XLabs' x-flux trainer config (train_flux_lora_deepspeed.py / train_flux_deepspeed_controlnet.py load it with
+    OmegaConf): `model_name: flux-dev | flux-schnell` and a `data_config:` of img_dir / img_size."""
+    s = Score()
+    d = _sections(doc["data"])
+    data = _dict(d, "data_config")
+    if str(d.get("model_name", "")).startswith("flux-") and (set(data) & {"img_dir", "img_size"}):
+        s.add(f"model_name: {d['model_name']} + data_config.img_dir")
+    return s
+
+
+_NANOGPT = re.compile(r"^(n_layer|n_head|n_embd|block_size|out_dir|eval_interval|eval_iters|always_save_checkpoint|"
+                      r"wandb_run_name|lr_decay_iters|max_iters)\s*=", re.MULTILINE)
+
+
+def nanogpt(doc: dict) -> Score:
+    """A nanoGPT config file: plain module-level assignments that configurator.py exec()s over train.py's globals
+    (n_layer, n_head, n_embd, block_size, out_dir, max_iters ...), no imports, no calls."""
+    s = Score()
+    src = doc.get("python") or ""
+    if doc["fmt"] != "python" or re.search(r"^\s*(import|from)\s", src, re.MULTILINE):
+        return s
+    names = {m.group(1) for m in _NANOGPT.finditer(src)}
+    if len(names & {"n_layer", "n_head", "n_embd", "block_size"}) >= 2 and len(names) >= 3:
+        s.add(", ".join(sorted(names)[:4]) + " assignments")
     return s
 
 
@@ -145,6 +201,8 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "OpenRLHF", s.add(mod)
         if c.program in ("fairseq-train", "fairseq-hydra-train"):
             return "fairseq", s.add(c.program)
+        if mod.startswith("EasyLM."):
+            return "EasyLM (JAX)", s.add(mod)
         if c.program in ("xtuner",) or mod.startswith("xtuner"):
             return "XTuner", s.add("xtuner")
         if c.program == "colossalai":
@@ -153,6 +211,11 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "DiffSynth-Studio", s.add("--model_id_with_origin_paths")
         if c.script == "train.py" and any(w.startswith("--job.config_file") for w in c.args):
             return "torchtitan", s.add("--job.config_file")
+        if c.script and c.args and re.match(r"^(\S*/)?config/\w+\.py$", c.args[0]) and \
+                all(w.startswith("--") and "=" in w for w in c.args[1:]):
+            # nanoGPT: `python train.py config/train_shakespeare_char.py --key=value ...` (configurator.py exec()s the
+            # file, then takes only --key=value overrides)
+            return "nanoGPT", s.add(f"{c.script} {c.args[0]} --key=value")
     return None
 
 
@@ -175,7 +238,8 @@ def hydra(doc: dict) -> Score:
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
-               ("an OpenMMLab (mmengine) config", mmengine), ("a Hydra config", hydra))
+               ("an OpenMMLab (mmengine) config", mmengine), ("a Weights & Biases sweep config", wandb_sweep),
+               ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:
@@ -188,6 +252,80 @@ def recognise(doc: dict) -> tuple[str, Score] | None:
         if sc.own and (best is None or sc.own_points > best[1].own_points):
             best = (title, sc)
     return best
+
+
+# Files that are no training configuration at all, told by their own layout, so the refusal can say what they are.
+def what_file(doc: dict) -> str | None:
+    """What a file no reader claims is, when its layout says so (a CI workflow, a compose file, a ComfyUI graph ...)."""
+    d = doc["data"] if isinstance(doc.get("data"), dict) else None
+    if d is None:
+        return None
+    jobs = _dict(d, "jobs")
+    if jobs and ("on" in d or True in d) and any(isinstance(j, dict) and ({"runs-on", "steps", "uses"} & set(j))
+                                                for j in jobs.values()):
+        return "a GitHub Actions workflow"  # (PyYAML reads the key `on` as True)
+    services = _dict(d, "services")
+    if services and all(isinstance(v, dict) for v in services.values()) and \
+            any({"image", "build", "command", "environment"} & set(v) for v in services.values()):
+        return "a Docker Compose file"
+    if isinstance(d.get("apiVersion"), str) and isinstance(d.get("kind"), str):
+        return f"a Kubernetes manifest (kind: {d['kind']})"
+    if isinstance(d.get("dependencies"), list) and ("channels" in d or "name" in d) and \
+            set(d) <= {"name", "channels", "dependencies", "prefix", "variables"}:
+        return "a conda environment file"
+    if isinstance(d.get("build"), dict) and ({"predict", "train"} & set(d)) and \
+            set(d["build"]) & {"gpu", "python_version", "python_packages", "python_requirements", "cuda"}:
+        return "Replicate's cog.yaml (a model's build and predict entry points)"
+    nodes = list(d.values())
+    if nodes and len(nodes) >= 2 and all(isinstance(v, dict) and "class_type" in v and "inputs" in v for v in nodes):
+        return "a ComfyUI workflow (API format)"
+    if isinstance(d.get("nodes"), list) and "links" in d and ("last_node_id" in d or "version" in d):
+        return "a ComfyUI workflow"
+    if isinstance(d.get("peft_type"), str) and ({"r", "lora_alpha", "target_modules", "base_model_name_or_path"} & set(d)):
+        return f"a PEFT adapter config ({d['peft_type']}: what was trained, saved beside the adapter's weights)"
+    if isinstance(d.get("log_history"), list) and "global_step" in d:
+        return "a Hugging Face Trainer state file (trainer_state.json, written by a run)"
+    if "_class_name" in d and "_diffusers_version" in d:
+        return f"a diffusers model or pipeline config ({d['_class_name']})"
+    if "images_data_url" in d:
+        return "the input of a fal.ai training endpoint (images_data_url)"
+    if "input_images" in d and ({"trigger_word", "autocaption", "lora_rank", "steps"} & set(d)):
+        return "the input of a Replicate training model (input_images)"
+    return None
+
+
+# Python packages of frameworks attn-doctor does not read: a script importing one (and no reader claiming it) is that
+# framework's script
+_PY_FRAMEWORKS = (("nemo", "NVIDIA NeMo"), ("nemo_run", "NVIDIA NeMo"), ("lightning", "PyTorch Lightning"),
+                  ("pytorch_lightning", "PyTorch Lightning"), ("mmengine", "OpenMMLab (mmengine)"),
+                  ("mmcv", "OpenMMLab (mmcv)"), ("megatron", "Megatron"), ("verl", "verl"), ("openrlhf", "OpenRLHF"),
+                  ("torchtitan", "torchtitan"), ("colossalai", "ColossalAI"), ("fairseq", "fairseq"),
+                  ("composer", "MosaicML Composer"), ("llmfoundry", "MosaicML LLM Foundry"), ("EasyLM", "EasyLM"),
+                  ("flax", "JAX / Flax"), ("jax", "JAX"), ("keras", "Keras"), ("tensorflow", "TensorFlow"),
+                  ("nanotron", "nanotron"), ("deepspeed", "DeepSpeed"), ("xtuner", "XTuner"), ("diffsynth", "DiffSynth-Studio"))
+
+
+def imported_framework(doc: dict) -> tuple[str, str] | None:
+    """(framework, the import line's module) of a Python script that imports a framework attn-doctor does not read."""
+    src = doc.get("python") or ""
+    roots = []
+    for m in re.finditer(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", src, re.MULTILINE):
+        roots.append(m.group(1) or m.group(2))
+    for root, title in _PY_FRAMEWORKS:
+        for mod in roots:
+            if mod == root or mod.startswith(root + "."):
+                return title, mod
+    return None
+
+
+def runs_other_script(doc: dict) -> str | None:
+    """The shell script a launch script hands over to (`bash scripts/train_sft.sh`), when it runs no program itself."""
+    for c in doc.get("commands") or []:
+        if c.program in ("bash", "sh", "zsh", "source", ".") and c.args:
+            target = next((a for a in c.args if not a.startswith("-")), None)
+            if target and target.endswith(".sh"):
+                return target
+    return None
 
 
 # Dataset configs (sd-scripts' and musubi-tuner's --dataset_config): [general] and [[datasets]] of image/video

@@ -250,6 +250,8 @@ def read(doc: dict) -> dict:
                           else "float32")
     if unread and not given(s.get("mixed_precision")):
         mp, dt = None, None  # the TOML that would say is not here
+    elif s.get("mixed_precision") not in (None, "", True) and not given(s.get("mixed_precision")):
+        mp, dt = None, None  # `--mixed_precision "$prec"`: a shell variable the script never settles
     comp = as_bool(s.get("torch_compile")) if not (unread and "torch_compile" not in s) else None
     dyn = str(s.get("dynamo_backend") or "inductor").strip().lower()
     if cmd and not comp and str(doc["launcher"].get("dynamo_backend", "no")).lower() not in ("no", "none"):

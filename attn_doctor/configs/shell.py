@@ -47,6 +47,7 @@ SRUN_FLAGS = {"exclusive", "u", "unbuffered", "l", "label", "overlap", "kill-on-
 # CLIs whose subcommand trains (the reader decides what it claims; this only splits program from arguments).
 CLI_SUBCOMMANDS = {"swift": 1, "megatron": 1, "llamafactory-cli": 1, "lmf": 1, "tune": 1, "litgpt": 1, "axolotl": 1,
                    "trl": 1, "simpletuner": 1, "accelerate": 1, "huggingface-cli": 1, "hf": 1}
+LAUNCHERS = {"accelerate", "torchrun", "deepspeed"}
 TRAINING_WORDS = re.compile(r"train|finetune|fine_tune|sft|pretrain|lora|dreambooth", re.IGNORECASE)
 
 
@@ -75,6 +76,7 @@ class Script:
     commands: list
     env: dict            # every variable's last value
     dialect: str         # posix | bat | ps1
+    files: dict = field(default_factory=dict)  # path -> text the script writes with `cat > path <<EOF ... EOF`
 
 
 def dialect_of(name: str, text: str) -> str:
@@ -117,13 +119,28 @@ def logical_lines(text: str, dialect: str) -> list[tuple[int, str]]:
     return [(n, t) for n, t, _end in _logical_lines(text, dialect)]
 
 
-def _logical_lines(text: str, dialect: str) -> list[tuple[int, str, int]]:
-    """(first line number, text, last line number) of each logical line."""
+_HEREDOC = re.compile(r"(?<![<\w])<<(-?)\s*(['\"]?)([A-Za-z_]\w*)\2")
+
+
+def _logical_lines(text: str, dialect: str, heredocs: dict | None = None) -> list[tuple[int, str, int]]:
+    """(first line number, text, last line number) of each logical line. A POSIX here-document's body (`cat > x.yml
+    <<EOF ... EOF`, `read -r -d '' VAR <<EOF ... EOF`) is no command: its lines go to `heredocs[line]` as
+    (body, quoted) for the line that opened it."""
     out: list[tuple[int, str, int]] = []
     buf: list[str] = []
     start = 0
     cont = {"posix": "\\", "bat": "^", "ps1": "`"}[dialect]
+    doc_end = None  # (terminator, strip leading tabs, line it belongs to, quoted, body lines) while in a here-document
     for n, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        if doc_end is not None:
+            term, tabs, owner, quoted, body = doc_end
+            if (raw.lstrip("\t") if tabs else raw).rstrip() == term:
+                if heredocs is not None:
+                    heredocs[owner] = ("\n".join(body), quoted)
+                doc_end = None
+            else:
+                body.append(raw)
+            continue
         line = raw
         stripped = line.strip()
         if dialect == "bat":
@@ -148,6 +165,11 @@ def _logical_lines(text: str, dialect: str) -> list[tuple[int, str, int]]:
         buf.append(body)
         out.append((start, " ".join(buf), n))
         buf = []
+        m = _HEREDOC.search(out[-1][1]) if dialect == "posix" else None
+        if m:
+            doc_end = (m.group(3), m.group(1) == "-", start, bool(m.group(2)), [])
+    if doc_end is not None and heredocs is not None:  # no terminator before the end: the rest is the body
+        heredocs[doc_end[2]] = ("\n".join(doc_end[4]), doc_end[3])
     if buf:
         out.append((start, " ".join(buf), start + len(buf) - 1))
     return [(n, ln, end) for n, ln, end in out if ln.strip()]
@@ -157,7 +179,7 @@ def _logical_lines(text: str, dialect: str) -> list[tuple[int, str, int]]:
 # Expansion
 # ---------------------------------------------------------------------------------------------------
 
-_PARAM = re.compile(r"\$\{(#?)([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?(?:(:?[-=+?])((?:[^{}]|\{[^{}]*\})*))?\}")
+_PARAM = re.compile(r"\$\{(#?)([A-Za-z_][A-Za-z0-9_]*|[1-9])(\[[@*]\])?(?:(:?[-=+?])((?:[^{}]|\{[^{}]*\})*))?\}")
 _SIMPLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _BAT = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
 _PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
@@ -313,11 +335,13 @@ def _assignment(word: str):
 # Scripts
 # ---------------------------------------------------------------------------------------------------
 
-def parse(text: str, name: str = "") -> Script:
+def parse(text: str, name: str = "", _depth: int = 0) -> Script:
     dialect = dialect_of(name, text)
     env: dict = {}
     commands: list[Command] = []
-    lines = _logical_lines(text, dialect)
+    heredocs: dict = {}
+    files: dict = {}
+    lines = _logical_lines(text, dialect, heredocs)
     ends: dict = {}  # a command's first line -> the last line it spans
     i = 0
     while i < len(lines):
@@ -337,6 +361,19 @@ def parse(text: str, name: str = "") -> Script:
                 continue
             if re.match(r"^exit(\s+\d+)?\s*$", line):  # a top-level exit (not indented): nothing after it runs
                 break
+            m = re.match(r"^\s*read\b(?:\s+-\S+(?:\s+''|\s+\"\")?)*\s+([A-Za-z_]\w*)\s*<<", line)
+            if m and n in heredocs:
+                # `read -r -d '' VAR <<EOF ... EOF` (OpenRLHF's scripts): the variable holds the here-document, its
+                # continuations joined, and a later `deepspeed --module $VAR` runs it
+                body, quoted = heredocs[n]
+                body = re.sub(r"\\\n", " ", body)
+                env[m.group(1)] = " ".join(body.split()) if quoted else " ".join(expand(body, env, dialect).split())
+                continue
+            m = re.search(r"(?<![<>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)", line) if n in heredocs else None
+            if m:
+                # `cat > "$CONFIG" <<EOF ... EOF`: the script writes a file (a trainer YAML) it runs next
+                body, quoted = heredocs[n]
+                files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else expand(body, env, dialect)
         if dialect == "bat":
             m = re.match(r'^\s*@?set\s+(?!/[ap]\b)"?([A-Za-z_]\w*)=(.*?)"?\s*$', line, re.IGNORECASE)
             if m:
@@ -362,8 +399,32 @@ def parse(text: str, name: str = "") -> Script:
             else:
                 cmd = _command(words, env, n)
             if cmd is not None:
+                ran = _written_script(cmd, files)
+                if ran is not None and _depth < 2:
+                    # `cat > job.sh <<EOF ... EOF; sbatch job.sh`: the here-document is the script that runs
+                    inner = parse(files[ran], ran, _depth + 1)
+                    commands.extend(inner.commands)
+                    for k, v in inner.env.items():
+                        env.setdefault(k, v)
+                    continue
                 commands.append(cmd)
-    return Script(commands, env, dialect)
+    return Script(commands, env, dialect, files)
+
+
+def _written_script(cmd: Command, files: dict) -> str | None:
+    """The file of `files` a command runs as a script (sbatch F, bash F, sh F, source F, ./F), if any."""
+    if not files:
+        return None
+    if cmd.program in ("sbatch", "bash", "sh", "zsh", "source", ".", "srun") and cmd.args:
+        target = next((a for a in cmd.args if not a.startswith("-")), None)
+    else:
+        target = cmd.words[0] if cmd.words else None
+    if target is None:
+        return None
+    for path in files:
+        if target == path or target.lstrip("./") == path.lstrip("./"):
+            return path
+    return None
 
 
 _KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "{", "}", "(",
@@ -383,14 +444,22 @@ def _command(words: list[str], env: dict, line: int) -> Command | None:
             if a:
                 _assign(env, a)
         return None
+    if words[0] == "eval" and len(words) > 1:
+        # `eval "$CMD"`: bash splits the expanded string again and runs it
+        inner = words_of(" ".join(words[1:]), "posix")
+        if not inner:
+            return None
+        words = inner[0]
     prefix: dict = {}
+    ops: list = []
     while words and _assignment(words[0]):
         a = _assignment(words[0])
         prefix[a[0]] = a[2]
+        ops.append(a)
         words = words[1:]
-    if not words:  # assignments alone: the script's variables
-        for k, v in prefix.items():
-            env[k] = v
+    if not words:  # assignments alone: the script's variables (`+=` appends, as bash does)
+        for a in ops:
+            _assign(env, a)
         return None
     cenv = dict(env)
     cenv.update(prefix)
@@ -572,6 +641,11 @@ def main_command(script: Script, claims=None) -> Command | None:
     """The command a trainer's reader should read: the first one `claims` accepts (default: the first training
     command), preferring one that says --do_train when several qualify."""
     pick = [c for c in script.commands if (claims(c) if claims else is_training(c))]
+    if not pick and claims is None:
+        # nothing says "train" by name: a script started through a distributed launcher (accelerate launch,
+        # torchrun, deepspeed) is the job the file exists for (`accelerate launch cifar10_resnet18_base.py`,
+        # `torchrun -m RL2.trainer.ppo ...`)
+        pick = [c for c in script.commands if c.program in LAUNCHERS and (c.script or c.module)]
     if not pick:
         return None
     train = [c for c in pick if "--do_train" in c.args or any(a.startswith("--do_train=") and a[11:].lower() in
