@@ -13,6 +13,12 @@ left behind: graphs compiled, recompiles, block masks built.
                       host those processes compete with the other smoke children for the CPU. Cold,
                       serial compiles are slower: run it cold too before choosing it.
   --variant before    benchmarks/flex_adapter_before.py (a new BlockMask and lambda on every call)
+  --variant one-case  current, but only the plan's first case (fwd+bwd): the least a compiled Flex smoke
+                      can cost, i.e. the "fewer distinct graphs" direction taken to its end
+  --variant dynamic   current, compiled with dynamic=True (one graph per case kind instead of per shape;
+                      its cache keys differ, so give it a warm-up run)
+  Cases in parallel are not a variant: Dynamo traces under the GIL in one process, and more processes
+  each pay the imports again (the floor row of check_vs_fa4_import.py).
 
 On a CPU (the dev VM) it runs the GPU plan's cases forward only, as a proxy: the graph and
 recompile counts are the same kind of number the GPU run gives; the seconds are not. Usage:
@@ -34,6 +40,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VARIANTS = ("current", "serial", "before", "one-case", "dynamic")
 
 
 def one_run(variant: str, device: str) -> dict:
@@ -65,10 +72,14 @@ def one_run(variant: str, device: str) -> dict:
     out["device_start"] = time.perf_counter() - t
     t = time.perf_counter()
     handle = adapter.load(torch)
+    if variant == "dynamic":
+        handle.compiled = torch.compile(handle.fa.flex_attention, dynamic=True)
     out["load"] = time.perf_counter() - t  # torch.compile(): Dynamo's and Inductor's imports
     cases, _ = plan("flex", (9, 0) if cap is None else cap)
     if cap is None:  # the CPU proxy: the GPU plan's cases, forward only
         cases = [dict(c, backward=False) for c in cases]
+    if variant == "one-case":
+        cases = cases[:1]
     runner = Runner(torch, adapter, handle, device, 0)
     out["cases"] = []
     for c in cases:
@@ -112,7 +123,8 @@ def show(res: dict) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", choices=("current", "serial", "before"), default="current")
+    ap.add_argument("--variant", choices=VARIANTS, default="current")
+    ap.add_argument("--variants", help="comma-separated variants to compare (with --compare; default before,current,serial)")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--compare", action="store_true", help="time both variants, alternating, --runs times each")
     ap.add_argument("--runs", type=int, default=1)
@@ -131,7 +143,10 @@ def main() -> int:
             sys.stderr.flush()
             os._exit(0)
         return 0
-    variants = ("before", "current", "serial") if a.compare else (a.variant,)
+    variants = (tuple(a.variants.split(",")) if a.variants else ("before", "current", "serial")) if a.compare else (a.variant,)
+    bad = [v for v in variants if v not in VARIANTS]
+    if bad:
+        ap.error(f"unknown variant(s) {bad}; choose from {VARIANTS}")
     for _ in range(a.warmup):
         for v in variants:
             print("warm-up " + show(spawn(v, a.device, a.timeout)), flush=True)
