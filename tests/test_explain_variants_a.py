@@ -233,6 +233,34 @@ CASES = [
                  "`fa2F@2.5.7-pt` is not supported because:\n"
                  "    requires device with capability < (12, 0) but your GPU has capability (12, 0) (too new)",
      {"xformers.no-operator"}, "xformers"),
+
+    # ---- round 2, written after the first widening (other wrappers and other halves of the same mechanisms) ----
+    ("sdpa", "/app/sam2/modeling/sam/transformer.py:270: UserWarning: Memory Efficient attention has been runtime "
+             "disabled. (Triggered internally at ../aten/src/ATen/native/transformers/sdp_utils_cpp.h:495.)",
+     {"sdpa.no-kernel"}, "sdpa"),
+    ("sdpa", "[W1203 10:22:31.000000000 sdp_utils.cpp:611] Warning: cuDNN attention has been runtime disabled. "
+             "(function operator())", {"sdpa.no-kernel"}, "sdpa"),
+    ("fa3", "RuntimeError: Flash Attention 3 backend '_flash_varlen_3' is not usable because of missing package or the "
+            "version is too old. Please build FA3 beta release from source.", {"fa3.import-name"}, "fa3"),
+    ("fa3", "    out, lse = flash_attn_interface.flash_attn_func(q, k, v, causal=True)\n"
+            "ValueError: too many values to unpack (expected 2)", {"attn.return-value"}, "fa3"),
+    ("kernels", "ERROR:diffusers.models.attention_dispatch:An error occurred while fetching kernel "
+                "'kernels-community/flash-attn3' from the Hub: Cannot find a build variant for this system in "
+                "kernels-community/flash-attn3", {"kernels.hub-no-build"}, "fa3"),
+    ("kernels", "You do not have `flash_attn` installed, using `kernels-community/flash-attn2` from the `kernels` library "
+                "instead!\nFileNotFoundError: Kernel `kernels-community/flash-attn2` at revision main does not have build: "
+                "torch213-cxx11-cu130-x86_64-linux", {"kernels.hub-no-build"}, "fa2"),
+    ("xformers", "ERROR: pip's dependency resolver does not currently take into account all the packages that are "
+                 "installed.\nxformers 0.0.33.post1 requires torch==2.9.0, but you have torch 2.9.1 which is incompatible.",
+     {"versions.needs-other-torch"}, "xformers"),
+    ("cute", "flash-attn-4 4.0.0b36 requires quack-kernels>=0.5.3, but you have quack-kernels 0.2.4 which is incompatible.",
+     {"versions.conflict"}, "cute"),
+    ("glibc", "[rank0]: ImportError: /opt/conda/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by "
+              "/opt/conda/lib/python3.11/site-packages/xformers/_C.so)", {"import.glibc"}, "xformers"),
+    ("ptx", "RuntimeError: Triton Error [CUDA]: CUDA_ERROR_UNSUPPORTED_PTX_VERSION  (sageattention/triton/quant_per_block.py)",
+     {"cuda.driver-older-than-build"}, "sage"),
+    ("build", "Installing SageAttention 2.2 on a 16 GB laptop: building from source freezes Windows at 40%",
+     {"build.oom"}, "sage"),
 ]
 
 # ids for pytest: class and a running number
