@@ -59,6 +59,7 @@ FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
 class _Rules:
     libraries: tuple[tuple[str, re.Pattern, bool], ...]  # (backend, pattern, shared): hub repos, files, names, then shared names
     takes_over: dict[str, frozenset[str]]
+    entry_takes_over: dict[str, frozenset[str]]  # entry id -> backends that may take over that entry alone
     never: frozenset[str]
     words: dict[str, dict[str, str]]  # backend -> {name, package, reinstall, ...}
     wording: dict[str, dict[str, dict[str, str]]]  # entry id -> backend|"any" -> {title, fix}
@@ -79,6 +80,7 @@ def rules() -> _Rules:
                  for tier in ("hub", "files", "shared_files", "names", "shared") for lib in data["library"] for p in lib.get(tier, ()))
     only = data.get("attention_kernel_only", {})
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
+                  {k: frozenset(v) for k, v in data.get("entry_takes_over", {}).items()},
                   frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
                   frozenset(only.get("ids", ())), tuple(re.compile(p, re.IGNORECASE) for p in only.get("context", ())),
                   frozenset(data.get("needs_backend", {}).get("ids", ())),
@@ -220,7 +222,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     found = nearest(lines, line, past_traceback=entry.id in r.past_traceback)
     if found is None or found.backend in (own, "foreign"):
         return own, None
-    if own is None or own in r.takes_over.get(found.backend, ()):
+    if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
         return found.backend, found
     return own, None
 
