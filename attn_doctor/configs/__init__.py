@@ -276,6 +276,20 @@ def notebook_code(path: str, data: dict) -> str:
     return "\n\n".join(out)
 
 
+def bang_lines(code: str) -> str:
+    """A notebook's shell escapes (`!cmd ...`) as a script. A `!` line ending in a backslash goes on over the next
+    lines, as IPython assembles it (IPython/core/inputtransformer2.py EscapedCommand: assemble_continued_line), so
+    `!NCCL_P2P_DISABLE=1 \\` + `deepspeed train.py ...` is one command."""
+    out: list[str] = []
+    going = False
+    for ln in code.splitlines():
+        s = ln.lstrip()
+        if going or s.startswith("!"):
+            out.append(ln.lstrip()[1:] if not going else ln)
+            going = ln.rstrip().endswith("\\")
+    return "\n".join(out)
+
+
 def make_doc(path: str, text: str) -> dict:
     """The file parsed once for every reader: {path, text, name, fmt, data, keys, flat, commands, command, words,
     args, launcher, env, scripts, python}.
@@ -296,8 +310,7 @@ def make_doc(path: str, text: str) -> dict:
         doc.update(fmt="python", data=data if isinstance(data, dict) else {}, keys=set(), flat={},
                    python=notebook_code(path, data) if isinstance(data, dict) else "")
         # the notebook's shell lines (!tune run ..., !litgpt finetune ...) are its command lines
-        bang = "\n".join(ln.lstrip()[1:] for ln in doc["python"].splitlines() if ln.lstrip().startswith("!"))
-        _text_doc(doc, bang, shell)
+        _text_doc(doc, bang_lines(doc["python"]), shell)
         doc["fmt"] = "python"
         return doc
     if name.endswith(".py"):

@@ -137,11 +137,20 @@ def read(doc: dict) -> dict:
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
     mp = a.get("mixed_precision")
     mp = str(mp).strip().lower() if given(mp) else None
+    # The examples build Accelerator(gradient_accumulation_steps, mixed_precision, log_with, project_config) and pass no
+    # dynamo settings (examples/text_to_image/train_text_to_image.py:550-555), so TorchDynamoPlugin() takes the
+    # ACCELERATE_DYNAMO_* variables `accelerate launch --dynamo_backend X --dynamo_mode M` sets (huggingface/accelerate
+    # utils/launch.py:184-193, accelerator.py:326-329, utils/dataclasses.py:1094-1099) and accelerator.prepare()
+    # compiles the model: the launcher's dynamo backend is the run's torch.compile.
+    launcher = cmd.launcher_args if cmd is not None else {}
+    dyn = str(launcher.get("dynamo_backend") or "no").strip().lower()
+    comp = dyn not in ("no", "none", "false")
+    dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
     return {
         "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
         "script": script, "cmdline_errors": errors,
         "attention": entries, "mixed_precision": mp, "dtype": dtype_of(mp) if mp else None,
-        "compile": {"enabled": False, "mode": None, "setting": None},
+        "compile": {"enabled": comp, "mode": dmode, "setting": "accelerate launch --dynamo_backend" if comp else None},
         "batch_size": as_int(a.get("train_batch_size", 1)),
         "fixes": {"use_default": "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA"},
     }

@@ -9,11 +9,18 @@ Read from tdrussell/diffusion-pipe 8f83dbf (2026-08-20):
 - train.py: `compile` (default false) runs pipeline_model.compile(dynamic=True), torch.compile's default mode;
   `micro_batch_size_per_gpu` is the batch; [model] `type` and `dtype` (the compute dtype; transformer_dtype
   such as float8 only stores the weights).
+- its launch line (README "Launching training", train.py:42-57): `[NCCL_P2P_DISABLE=1 ...] deepspeed --num_gpus=N
+  train.py --deepspeed --config X.toml` (`--config` is train.py's, `--deepspeed` comes from
+  deepspeed.add_config_arguments), plus train.py's own --resume_from_checkpoint, --regenerate_cache, --cache_only,
+  --trust_cache, --i_know_what_i_am_doing, --dump_dataset, --reset_dataloader. Such a line (a run.sh, a notebook's
+  `!` line) is read through the TOML it names when that file is here; otherwise only the trainer is known.
 """
 
 from __future__ import annotations
 
-from . import NOTHING, as_int, attention, score_keys
+import os
+
+from . import NOTHING, STRONG, Score, as_int, attention, given, score_keys
 
 TITLE = "diffusion-pipe"
 STRONG_KEYS = {"micro_batch_size_per_gpu", "pipeline_stages", "partition_method", "eval_micro_batch_size_per_gpu",
@@ -38,7 +45,49 @@ FLASH_ATTN = {"wan": "models/wan/attention.py flash_attention()", "hunyuan_image
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 
+# train.py's own options beside --config (train.py:42-56); `--deepspeed` is deepspeed.add_config_arguments'
+LAUNCH_OPTIONS = {"regenerate_cache", "cache_only", "trust_cache", "i_know_what_i_am_doing", "dump_dataset",
+                  "reset_dataloader", "reset_optimizer_params", "test_sample"}
+
+
+def _launch(doc: dict) -> str | None:
+    """The TOML a diffusion-pipe launch line names (`deepspeed ... train.py --deepspeed --config X.toml`), or None
+    when the file's training command is not one."""
+    cmd = doc.get("command")
+    if cmd is None or cmd.script != "train.py":
+        return None
+    args = doc.get("args") or {}
+    cfg = args.get("config")
+    if not (given(cfg) and str(cfg).endswith(".toml")):
+        return None
+    if args.get("deepspeed") is True or cmd.program == "deepspeed" or set(args) & LAUNCH_OPTIONS:
+        return str(cfg)
+    return None
+
+
+def _side_toml(name: str, doc: dict) -> dict | None:
+    """The named TOML when it is on this machine: as written, beside the launch file, or its name beside it."""
+    from . import load_toml, read_text
+
+    base = os.path.dirname(os.path.abspath(doc["path"]))
+    cands = [name] if os.path.isabs(name) else [os.path.join(base, name)]
+    cands.append(os.path.join(base, os.path.basename(name)))
+    for cand in cands:
+        if os.path.isfile(cand) and os.path.abspath(cand) != os.path.abspath(doc["path"]):
+            try:
+                data = load_toml(cand, read_text(cand))
+            except Exception:  # the job's file, not the one --config named: unreadable means unknown
+                return None
+            return data if isinstance(data, dict) else None
+    return None
+
+
 def score(doc: dict) -> "Score":
+    if doc["fmt"] in ("text", "python"):
+        cfg = _launch(doc)
+        if not cfg:
+            return NOTHING
+        return Score().add(f"train.py --deepspeed --config {os.path.basename(cfg)} (diffusion-pipe's launch line)", 2 * STRONG)
     if doc["fmt"] != "toml":
         return NOTHING
     sc = score_keys(set(doc["data"]) | set((doc["data"].get("model") or {}) if isinstance(doc["data"].get("model"), dict) else {}),
@@ -50,6 +99,17 @@ def score(doc: dict) -> "Score":
 
 
 def read(doc: dict) -> dict:
+    if doc["fmt"] in ("text", "python"):
+        cfg = _launch(doc)
+        data = _side_toml(cfg, doc) if cfg else None
+        if data is None:  # the TOML that says which model, dtype and compile is not here
+            return {"trainer": "diffusion-pipe", "trainer_title": TITLE, "format": "cmdline", "config_file_unread": True,
+                    "attention": [], "compile": {"enabled": None, "mode": None, "setting": "compile"},
+                    "fixes": {"compile": "compile = true   # top level of the training TOML"}}
+        cfg_doc = dict(doc, fmt="toml", data=data)
+        out = read(cfg_doc)
+        out["format"] = "cmdline"
+        return out
     data = doc["data"]
     model = data.get("model") if isinstance(data.get("model"), dict) else {}
     mtype = str(model.get("type") or "").strip()
