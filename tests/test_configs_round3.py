@@ -165,3 +165,21 @@ def test_diffusers_examples_take_the_launchers_dynamo_backend(tmp_path):
     assert _fields(cfg) == ("diffusers", [], "float16", "reduce-overhead")
     assert _load(tmp_path, "d2.sh", cmd.format(dyn="--dynamo_backend no "))["compile_mode"] == "none"
     assert _load(tmp_path, "d3.sh", cmd.format(dyn=""))["compile_mode"] == "none"
+
+
+def test_diffusers_example_run_from_a_notebook(tmp_path):
+    """`!accelerate launch train_dreambooth_lora_sdxl.py \\` over several lines of a notebook cell (round3b's files)."""
+    src = ["!accelerate launch train_dreambooth_lora_sdxl.py \\\n", '  --pretrained_model_name_or_path="sdxl" \\\n',
+           '  --instance_prompt="a photo of sks dog" \\\n', '  --mixed_precision="fp16" \\\n',
+           "  --enable_xformers_memory_efficient_attention \\\n", "  --resolution=1024\n"]
+    nb = {"cells": [{"cell_type": "code", "source": ["!pip install -q diffusers\n"]},
+                    {"cell_type": "code", "source": src}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    cfg = _load(tmp_path, "train.ipynb", json.dumps(nb))
+    assert _fields(cfg) == ("diffusers", ["xformers"], "float16", "none")
+
+
+def test_musubi_flux_kontext_script_is_musubis(tmp_path):
+    """flux_kontext_train_network.py ships with musubi-tuner (src/musubi_tuner/, kohya-ss/musubi-tuner 30c658c)."""
+    cfg = _load(tmp_path, "k.sh", "accelerate launch --mixed_precision bf16 musubi-tuner/flux_kontext_train_network.py "
+                                  "--dit kontext.safetensors --sdpa --network_module networks.lora_flux\n")
+    assert _fields(cfg) == ("musubi", ["sdpa"], "bfloat16", "none")

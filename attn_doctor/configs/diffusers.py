@@ -102,7 +102,7 @@ def _diffusers_options(args: list) -> bool:
 def score(doc: dict) -> "Score":
     from . import SHARED, STRONG
 
-    if doc["fmt"] != "text":
+    if doc["fmt"] != "text" and not _notebook_command(doc):
         return NOTHING
     sc = Score()
     if looks_like(doc["text"]):
@@ -119,8 +119,13 @@ def score(doc: dict) -> "Score":
     return sc if script or XFORMERS_FLAG in doc["args"] else NOTHING
 
 
+def _notebook_command(doc: dict) -> bool:
+    """A notebook whose `!accelerate launch train_*.py ...` lines run an example (configs.bang_lines)."""
+    return doc["fmt"] == "python" and doc["name"].endswith(".ipynb") and doc.get("command") is not None
+
+
 def read(doc: dict) -> dict:
-    if looks_like(doc["text"]) or doc["fmt"] != "text":
+    if not _notebook_command(doc) and (looks_like(doc["text"]) or doc["fmt"] != "text"):
         return parse(doc["path"], doc["text"])
     from . import as_int, dtype_of, given
     from .shell import check_options

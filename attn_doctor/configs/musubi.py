@@ -80,7 +80,7 @@ def score(doc: dict) -> "Score":
         sc.add(f"network_module={net}")
     for s in doc["scripts"]:
         stem = re.sub(r"_train(_network)?\.py$", "", s)
-        if s.endswith(("_train_network.py", "_train.py")) and stem in SCRIPTS and stem not in ("flux_kontext",):
+        if s.endswith(("_train_network.py", "_train.py")) and stem in SCRIPTS:
             sc.add(s, 2 * STRONG)
     if doc["fmt"] == "text" and "musubi" in doc["text"].lower():
         sc.add("musubi")
