@@ -183,3 +183,45 @@ def test_musubi_flux_kontext_script_is_musubis(tmp_path):
     cfg = _load(tmp_path, "k.sh", "accelerate launch --mixed_precision bf16 musubi-tuner/flux_kontext_train_network.py "
                                   "--dit kontext.safetensors --sdpa --network_module networks.lora_flux\n")
     assert _fields(cfg) == ("musubi", ["sdpa"], "bfloat16", "none")
+
+
+# --- launch lines of LLM trainers that name their config ------------------------------------------------------------
+AXO = ("base_model: NousResearch/Llama-3.2-1B\ndatasets:\n  - path: teknium/GPT4-LLM-Cleaned\n    type: alpaca\n"
+       "sequence_len: 2048\nsample_packing: true\nmicro_batch_size: 2\nflash_attention: true\nbf16: auto\n")
+
+
+def test_axolotl_launch_lines_read_their_yaml(tmp_path):
+    """`axolotl train CONFIG --key value` and `[accelerate launch|python] -m axolotl.cli.train CONFIG` (axolotl-ai-cloud/
+    axolotl 067b021 src/axolotl/cli/main.py); the command line's options go over the YAML as load_cfg applies them
+    (src/axolotl/cli/config.py:233-290)."""
+    (tmp_path / "lora.yml").write_text(AXO)
+    cfg = _load(tmp_path, "run.sh", "python -m axolotl.cli.preprocess lora.yml\n"
+                                    "accelerate launch -m axolotl.cli.train lora.yml --torch_compile=true\n")
+    assert _fields(cfg) == ("axolotl", ["fa2"], "bfloat16", "default") and cfg["format"] == "cmdline"
+    cfg = _load(tmp_path, "run2.sh", "axolotl train configs/lora.yml --bf16 false --fp16 true\n")
+    assert _fields(cfg) == ("axolotl", ["fa2"], "float16", "none")
+
+
+def test_axolotl_launch_line_without_its_yaml(tmp_path):
+    cfg = _load(tmp_path, "run.sh", "CUDA_VISIBLE_DEVICES=0 axolotl train examples/llama-3/lora-1b.yml\n")
+    assert _fields(cfg) == ("axolotl", [], None, None) and cfg["config_file_unread"]
+
+
+TRL = ("model_name_or_path: Qwen/Qwen2.5-1.5B-Instruct\ndataset_name: trl-lib/Capybara\n"
+       "attn_implementation: flash_attention_2\nbf16: true\n")
+
+
+def test_trl_command_line_reads_its_config_and_overrides_it(tmp_path):
+    """TrlParser.parse_args_and_config (huggingface/trl f2cd577 trl/scripts/utils.py:303-338): the --config YAML gives
+    the defaults, the command line's flags win."""
+    (tmp_path / "recipe.yaml").write_text(TRL)
+    cfg = _load(tmp_path, "run.sh", "accelerate launch --config_file zero3.yaml sft.py --config recipe.yaml\n")
+    assert _fields(cfg) == ("transformers", ["fa2"], "bfloat16", "none")
+    cfg = _load(tmp_path, "run2.sh", "trl sft --config recipe.yaml --attn_implementation sdpa --torch_compile true\n")
+    assert _fields(cfg) == ("transformers", ["sdpa"], "bfloat16", "default")
+
+
+def test_a_cli_command_is_never_sd_scripts(tmp_path):
+    """sd-scripts has no CLI: --torch_compile on `trl sft` is TRL's option, not sd-scripts' evidence."""
+    cfg = _load(tmp_path, "run.sh", "trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name x --torch_compile true\n")
+    assert cfg["detected"]["trainer"] == "transformers" and cfg["detected"]["runner_up"] != "sd-scripts"

@@ -20,13 +20,17 @@ Read from axolotl-ai-cloud/axolotl 067b021 (2026-07-24):
   whenever attn_implementation uses the flash-attn library): FlashAttention 2/3 calls go to flash_attn.cute on
   compute capability 9.x-11.x when it imports (checks/trainer.py reports it: config.axolotl-fa4-swap).
 Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
+Launch lines (src/axolotl/cli/main.py `axolotl train CONFIG [--key value]`, and `[accelerate launch | python] -m
+axolotl.cli.train CONFIG`): read through CONFIG when it is beside the launch file (or where it says), with the
+command line's --key value pairs applied over it as load_cfg does (src/axolotl/cli/config.py:233-290, kebab-case
+options as snake_case keys); otherwise only the trainer is known.
 """
 
 from __future__ import annotations
 
 import os
 
-from . import NOTHING, as_int, score_keys
+from . import NOTHING, STRONG, Score, as_int, given, score_keys
 from .hf_transformers import entry, model_head_dims
 
 TITLE = "axolotl"
@@ -53,7 +57,67 @@ SHARED_KEYS = {"attn_implementation", "lora_r", "lora_alpha", "lora_dropout", "l
 COMMON_KEYS = {"learning_rate", "output_dir", "seed", "gradient_accumulation_steps", "logging_steps"}
 
 
+# `axolotl <command>` subcommands that run a config (src/axolotl/cli/main.py)
+CLI_COMMANDS = {"train", "preprocess", "evaluate", "inference", "merge-lora", "merge-sharded-fsdp-weights", "quantize",
+                "vllm-serve"}
+
+
+def _launch(doc: dict) -> tuple[str, str | None] | None:
+    """(how it runs, the config path) for an axolotl launch line, None when the training command is not one."""
+    cmd = doc.get("command")
+    if cmd is None:
+        return None
+    module = cmd.module or ""
+    if cmd.program == "axolotl" and cmd.sub[:1] and cmd.sub[0] in CLI_COMMANDS:
+        how = f"axolotl {cmd.sub[0]}"
+    elif module.startswith("axolotl.cli."):
+        how = f"-m {module}"
+    else:
+        return None
+    pos = [w for w in cmd.args if not w.startswith("-")]
+    cfg = pos[0] if pos and pos[0].endswith((".yml", ".yaml")) else None
+    return how, cfg
+
+
+def _overrides(args: list[str]) -> dict:
+    """The command line's --key value / --key=value / --flag pairs, as config keys (kebab-case -> snake_case)."""
+    out: dict = {}
+    i = 0
+    while i < len(args):
+        w = args[i]
+        if w.startswith("--") and len(w) > 2:
+            key, eq, val = w[2:].partition("=")
+            if not eq:
+                if i + 1 < len(args) and not args[i + 1].startswith("-"):
+                    val, i = args[i + 1], i + 1
+                else:
+                    val = "true"
+            low = str(val).strip().lower()
+            out[key.replace("-", "_")] = True if low == "true" else False if low == "false" else val
+        i += 1
+    return out
+
+
+def _side_yaml(name: str, doc: dict) -> dict | None:
+    from . import load_yaml, read_text
+
+    base = os.path.dirname(os.path.abspath(doc["path"]))
+    cands = [name] if os.path.isabs(name) else [os.path.join(base, name)]
+    cands.append(os.path.join(base, os.path.basename(name)))
+    for cand in cands:
+        if os.path.isfile(cand) and os.path.abspath(cand) != os.path.abspath(doc["path"]):
+            try:
+                data = load_yaml(cand, read_text(cand))
+            except Exception:  # the job's file, not the one the line named: unreadable means unknown
+                return None
+            return data if isinstance(data, dict) else None
+    return None
+
+
 def score(doc: dict) -> tuple[float, list[str]]:
+    if doc["fmt"] in ("text", "python"):
+        run = _launch(doc)
+        return Score().add(f"{run[0]} (axolotl's launch line)", 2 * STRONG) if run else NOTHING
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
     sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
@@ -68,6 +132,17 @@ def score(doc: dict) -> tuple[float, list[str]]:
 
 
 def read(doc: dict) -> dict:
+    if doc["fmt"] in ("text", "python"):
+        run = _launch(doc)
+        data = _side_yaml(run[1], doc) if run and given(run[1]) else None
+        if data is None:  # the YAML that says which backend, dtype and compile is not here
+            return {"trainer": "axolotl", "trainer_title": TITLE, "format": "cmdline", "config_file_unread": True,
+                    "attention": [], "compile": {"enabled": None, "mode": None, "setting": "torch_compile"},
+                    "fixes": {"compile": "torch_compile: true", "use_default": "attn_implementation: sdpa"}}
+        data = {**data, **_overrides(doc["command"].args)}
+        out = read(dict(doc, fmt="yaml", data=data))
+        out["format"] = "cmdline"
+        return out
     s = doc["data"]
     impl = s.get("attn_implementation")
     flags = [f for f in LEGACY if s.get(f) is True]

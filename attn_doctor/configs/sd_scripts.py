@@ -174,6 +174,9 @@ def score(doc: dict) -> "Score":
         return sc
     if doc["fmt"] not in ("toml", "text"):
         return NOTHING
+    cmd = doc.get("command")
+    if doc["fmt"] == "text" and cmd is not None and not cmd.script:
+        return NOTHING  # sd-scripts has no CLI: a command that runs no .py (trl sft, llamafactory-cli ...) is not its
     keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
     if doc["fmt"] == "toml" and len(keys - known_keys()) >= len(keys & known_keys()):
         # read_config_from_file (library/train_util.py:4760-4761) sets every key of a --config_file TOML on the argparse
