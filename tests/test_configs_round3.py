@@ -225,3 +225,49 @@ def test_a_cli_command_is_never_sd_scripts(tmp_path):
     """sd-scripts has no CLI: --torch_compile on `trl sft` is TRL's option, not sd-scripts' evidence."""
     cfg = _load(tmp_path, "run.sh", "trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name x --torch_compile true\n")
     assert cfg["detected"]["trainer"] == "transformers" and cfg["detected"]["runner_up"] != "sd-scripts"
+
+
+def test_litgpt_config_option_reads_the_yaml(tmp_path):
+    """jsonargparse (Lightning-AI/litgpt 2685705 litgpt/__main__.py:80) reads --config, then the options after it."""
+    (tmp_path / "config.yaml").write_text("checkpoint_dir: checkpoints/Llama-3.2-1B\nprecision: 16-true\n"
+                                          "train:\n  micro_batch_size: 2\n")
+    cfg = _load(tmp_path, "run.sh", "litgpt finetune_lora --config config.yaml --train.micro_batch_size 4\n")
+    assert _fields(cfg) == ("litgpt", [], "float16", "none") and cfg["batch_size"] == 4
+
+
+AIT = ("job: extension\nconfig:\n  name: my_lora\n  process:\n    - type: sd_trainer\n"
+       "      train: {batch_size: 1, steps: 100, dtype: bf16, attention_backend: flash}\n"
+       "      model: {name_or_path: black-forest-labs/FLUX.1-dev, is_flux: true}\n")
+
+
+def test_ai_toolkit_run_py_with_its_job_beside(tmp_path):
+    """`python run.py CONFIG` (ostris/ai-toolkit 27a03a9 run.py:70-100; a bare name is config/NAME.yaml)."""
+    (tmp_path / "my_lora.yaml").write_text(AIT)
+    assert _fields(_load(tmp_path, "run.sh", "cd ai-toolkit\npython run.py ../my_lora.yaml\n")) == \
+        ("ai-toolkit", ["fa2"], "bfloat16", "none")
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "person.yaml").write_text(AIT)
+    assert _load(tmp_path, "run2.sh", "python run.py person -r\n")["detected"]["trainer"] == "ai-toolkit"
+
+
+def test_a_run_py_with_some_other_yaml_is_not_ai_toolkit(tmp_path):
+    (tmp_path / "exp.yaml").write_text("model: resnet50\nlr: 0.1\n")
+    with pytest.raises(UsageError):
+        _load(tmp_path, "run.sh", "python run.py exp.yaml\n")
+
+
+def test_onetrainer_launch_line(tmp_path):
+    """`python scripts/train.py --config-path X.json --config-value KEY=VALUE` (Nerogar/OneTrainer 23df383
+    scripts/train.py:16-37, modules/util/args/TrainArgs.py:22-25)."""
+    (tmp_path / "cfg.json").write_text(json.dumps({"__version": 6, "training_method": "LORA",
+                                                   "model_type": "FLUX_DEV_1", "base_model_name": "flux",
+                                                   "attention_mechanism": "FLASH", "train_dtype": "BFLOAT_16"}))
+    cfg = _load(tmp_path, "run.sh", "python scripts/train.py --config-path cfg.json --config-value compile=true\n")
+    assert _fields(cfg) == ("onetrainer", ["fa2"], "bfloat16", "default")
+    cfg = _load(tmp_path, "run2.sh", "python scripts/train.py --config-path /elsewhere/missing.json\n")
+    assert _fields(cfg) == ("onetrainer", [], None, None)
+
+
+def test_a_hydra_config_path_is_not_onetrainer(tmp_path):
+    with pytest.raises(UsageError):
+        _load(tmp_path, "run.sh", "python scripts/train.py --config-path ../configs --config-name exp trainer.max_epochs=3\n")

@@ -582,6 +582,31 @@ def finish(cfg: dict) -> dict:
     return cfg
 
 
+def side_config(name, doc: dict) -> dict | None:
+    """The config file a launch line names (`--config X.yaml`, `train X.yml`), parsed by its extension (.yaml/.yml,
+    .json, .toml), when it is on this machine: as written, relative to the launch file, or its name beside it. None
+    when it is not here, or not a mapping (it is the job's file, not the one the line named: unreadable means unknown)."""
+    if not given(name):
+        return None
+    name = str(name)
+    low = name.lower()
+    if not low.endswith((".yaml", ".yml", ".json", ".toml")):
+        return None
+    base = os.path.dirname(os.path.abspath(doc["path"]))
+    cands = [name] if os.path.isabs(name) else [os.path.join(base, name)]
+    cands.append(os.path.join(base, os.path.basename(name)))
+    for cand in cands:
+        if os.path.isfile(cand) and os.path.abspath(cand) != os.path.abspath(doc["path"]):
+            try:
+                text = read_text(cand)
+                data = load_json(cand, text) if low.endswith(".json") else load_toml(cand, text) \
+                    if low.endswith(".toml") else load_yaml(cand, text)
+            except UsageError:
+                return None
+            return data if isinstance(data, dict) else None
+    return None
+
+
 def given(value) -> bool:
     """A setting with a value: not missing, not empty, not a bare flag (True) standing where a value belongs, not a
     shell variable the script never sets (`$MODEL`)."""

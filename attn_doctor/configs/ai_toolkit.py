@@ -9,12 +9,18 @@ Read from ostris/ai-toolkit 27a03a9 (2026-08-21):
   and UNet/transformer; an `attention_backend` other than native is passed to set_attention_backend() of the
   VAE, the UNet/transformer and the text encoders (diffusers' dispatcher); `sdp` only enables torch's SDPA
   kernels; `compile` runs torch.compile(mode=compile_mode) on the model's blocks;
-- toolkit/train_tools.py get_torch_dtype: fp32/float/float32, fp16/half/float16, bf16/bfloat16.
+- toolkit/train_tools.py get_torch_dtype: fp32/float/float32, fp16/half/float16, bf16/bfloat16;
+- its launch line `python run.py CONFIG [CONFIG ...] [-r] [-n NAME] [-l LOG]` (run.py:70-100; a bare name means
+  config/NAME.yaml|.yml|.json): read through the first CONFIG when it is here and has the job layout. run.py is a
+  name many projects use, so the line alone is ai-toolkit's only beside that file or an ai-toolkit path.
 """
 
 from __future__ import annotations
 
-from . import NOTHING, as_int, attention, diffusers, score_keys
+import os
+import re
+
+from . import NOTHING, STRONG, Score, as_int, attention, diffusers, score_keys, side_config
 
 TITLE = "ai-toolkit"
 STRONG_KEYS = {"job", "process", "training_folder", "name_or_path", "arch", "quantize_te", "linear_alpha",
@@ -35,6 +41,38 @@ DTYPES = {"fp32": "float32", "float": "float32", "float32": "float32", "single":
           "half": "float16", "float16": "float16", "bf16": "bfloat16", "bfloat16": "bfloat16"}
 
 
+def _launch(doc: dict) -> tuple[str | None, dict | None] | None:
+    """(the config run.py is given, its parsed job or None) for `python run.py CONFIG`, None for other commands."""
+    cmd = doc.get("command")
+    if cmd is None:  # shell.main_command takes no `python run.py x.yaml` for training: look at every command
+        cmd = next((c for c in doc.get("commands") or [] if c.script == "run.py"), None)
+    if cmd is None or cmd.script != "run.py":
+        return None
+    pos, i = [], 0
+    while i < len(cmd.args):
+        w = cmd.args[i]
+        if w in ("-n", "--name", "-l", "--log"):
+            i += 2
+            continue
+        if not w.startswith("-"):
+            pos.append(w)
+        i += 1
+    if not pos:
+        return None
+    name = pos[0]
+    tries = [name] if name.lower().endswith((".yaml", ".yml", ".json")) else \
+        [os.path.join("config", name + ext) for ext in (".yaml", ".yml", ".json")]
+    for t in tries:
+        data = side_config(t, doc)
+        if data is not None:
+            return name, data
+    return name, None
+
+
+def _is_job(data) -> bool:
+    return isinstance(data, dict) and "job" in data and isinstance(data.get("config"), dict)
+
+
 def _process(data: dict) -> dict:
     conf = data.get("config") if isinstance(data.get("config"), dict) else {}
     procs = [p for p in conf.get("process") or [] if isinstance(p, dict)]
@@ -43,6 +81,15 @@ def _process(data: dict) -> dict:
 
 
 def score(doc: dict) -> "Score":
+    if doc["fmt"] in ("text", "python"):
+        run = _launch(doc)
+        if run is None:
+            return NOTHING
+        if _is_job(run[1]):
+            return Score().add(f"run.py {os.path.basename(run[0])} (an ai-toolkit job beside it)", 2 * STRONG)
+        if re.search(r"ai-toolkit|ai_toolkit", doc["text"], re.IGNORECASE):
+            return Score().add("run.py in ai-toolkit's folder")
+        return NOTHING
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
     d = doc["data"]
@@ -58,6 +105,15 @@ def score(doc: dict) -> "Score":
 
 
 def read(doc: dict) -> dict:
+    if doc["fmt"] in ("text", "python"):
+        run = _launch(doc)
+        if run is None or not _is_job(run[1]):  # the job file that says which backend, dtype and compile is not here
+            return {"trainer": "ai-toolkit", "trainer_title": TITLE, "format": "cmdline", "config_file_unread": True,
+                    "attention": [], "compile": {"enabled": None, "mode": None, "setting": "model.compile"},
+                    "fixes": {}}
+        out = read(dict(doc, fmt="yaml", data=run[1]))
+        out["format"] = "cmdline"
+        return out
     proc = _process(doc["data"])
     train = proc.get("train") if isinstance(proc.get("train"), dict) else {}
     model = proc.get("model") if isinstance(proc.get("model"), dict) else {}

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 
-from . import NOTHING, STRONG, Score, as_int, given, score_keys
+from . import NOTHING, STRONG, Score, as_int, score_keys, side_config
 from .hf_transformers import entry, model_head_dims
 
 TITLE = "axolotl"
@@ -98,22 +98,6 @@ def _overrides(args: list[str]) -> dict:
     return out
 
 
-def _side_yaml(name: str, doc: dict) -> dict | None:
-    from . import load_yaml, read_text
-
-    base = os.path.dirname(os.path.abspath(doc["path"]))
-    cands = [name] if os.path.isabs(name) else [os.path.join(base, name)]
-    cands.append(os.path.join(base, os.path.basename(name)))
-    for cand in cands:
-        if os.path.isfile(cand) and os.path.abspath(cand) != os.path.abspath(doc["path"]):
-            try:
-                data = load_yaml(cand, read_text(cand))
-            except Exception:  # the job's file, not the one the line named: unreadable means unknown
-                return None
-            return data if isinstance(data, dict) else None
-    return None
-
-
 def score(doc: dict) -> tuple[float, list[str]]:
     if doc["fmt"] in ("text", "python"):
         run = _launch(doc)
@@ -134,7 +118,7 @@ def score(doc: dict) -> tuple[float, list[str]]:
 def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
         run = _launch(doc)
-        data = _side_yaml(run[1], doc) if run and given(run[1]) else None
+        data = side_config(run[1], doc) if run else None
         if data is None:  # the YAML that says which backend, dtype and compile is not here
             return {"trainer": "axolotl", "trainer_title": TITLE, "format": "cmdline", "config_file_unread": True,
                     "attention": [], "compile": {"enabled": None, "mode": None, "setting": "torch_compile"},

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from . import NOTHING, STRONG, Score, as_int, attention, given, score_keys
+from . import NOTHING, STRONG, Score, as_int, attention, given, score_keys, side_config
 
 TITLE = "diffusion-pipe"
 STRONG_KEYS = {"micro_batch_size_per_gpu", "pipeline_stages", "partition_method", "eval_micro_batch_size_per_gpu",
@@ -65,23 +65,6 @@ def _launch(doc: dict) -> str | None:
     return None
 
 
-def _side_toml(name: str, doc: dict) -> dict | None:
-    """The named TOML when it is on this machine: as written, beside the launch file, or its name beside it."""
-    from . import load_toml, read_text
-
-    base = os.path.dirname(os.path.abspath(doc["path"]))
-    cands = [name] if os.path.isabs(name) else [os.path.join(base, name)]
-    cands.append(os.path.join(base, os.path.basename(name)))
-    for cand in cands:
-        if os.path.isfile(cand) and os.path.abspath(cand) != os.path.abspath(doc["path"]):
-            try:
-                data = load_toml(cand, read_text(cand))
-            except Exception:  # the job's file, not the one --config named: unreadable means unknown
-                return None
-            return data if isinstance(data, dict) else None
-    return None
-
-
 def score(doc: dict) -> "Score":
     if doc["fmt"] in ("text", "python"):
         cfg = _launch(doc)
@@ -101,7 +84,7 @@ def score(doc: dict) -> "Score":
 def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
         cfg = _launch(doc)
-        data = _side_toml(cfg, doc) if cfg else None
+        data = side_config(cfg, doc) if cfg else None
         if data is None:  # the TOML that says which model, dtype and compile is not here
             return {"trainer": "diffusion-pipe", "trainer_title": TITLE, "format": "cmdline", "config_file_unread": True,
                     "attention": [], "compile": {"enabled": None, "mode": None, "setting": "compile"},

@@ -166,7 +166,9 @@ def _settings(doc: dict) -> dict:
         return _python_settings(doc)
     if doc["fmt"] == "text":
         args = dict(doc["args"])
-        data = _config_file(args.get("config"), doc)
+        from . import side_config
+
+        data = side_config(args.get("config"), doc)
         if data is not None:
             # TrlParser.parse_args_and_config (trl/scripts/utils.py:303-338): the --config YAML's values become the
             # dataclasses' defaults and the command line's own --flags override them
@@ -178,27 +180,6 @@ def _settings(doc: dict) -> dict:
     if isinstance(sp, str) and "attn_implementation" not in s:
         s["attn_implementation"] = sp  # accelerate's sequence parallelism (Ulysses) attention
     return s
-
-
-def _config_file(name, doc: dict) -> dict | None:
-    """The YAML/JSON a command line's --config names, when it is beside the file (or where it says)."""
-    import os
-
-    from . import given, load_json, load_yaml, read_text
-
-    if not (given(name) and str(name).endswith((".yaml", ".yml", ".json"))):
-        return None
-    name = str(name)
-    base = _base(doc)
-    for cand in ([name] if os.path.isabs(name) else [os.path.join(base, name)]) + [os.path.join(base, os.path.basename(name))]:
-        if os.path.isfile(cand) and os.path.abspath(cand) != os.path.abspath(doc["path"]):
-            try:
-                text = read_text(cand)
-                data = load_json(cand, text) if cand.endswith(".json") else load_yaml(cand, text)
-            except Exception:  # the job's file, not the one --config named: unreadable means unknown
-                return None
-            return data if isinstance(data, dict) else None
-    return None
 
 
 def _base(doc: dict) -> str:

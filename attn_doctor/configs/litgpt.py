@@ -83,10 +83,23 @@ def _cli_settings(cmd) -> dict:
     return out
 
 
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
 def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
+        from . import side_config
+
         cmd = _command(doc)
         d = _cli_settings(cmd) if cmd is not None else {}
+        # jsonargparse's CLI (litgpt/__main__.py:80) reads `--config X.yaml` first and the options after it over it
+        cfg = side_config(d.pop("config", None), doc) if isinstance(d.get("config"), str) else None
+        if cfg is not None:
+            d = _merge(cfg, d)
         sub = cmd.sub[0] if cmd is not None and cmd.sub else (cmd.module or cmd.script or "") if cmd else ""
         fmt = "cmdline"
     else:

@@ -9,12 +9,15 @@ Read from Nerogar/OneTrainer 23df383 (2026-08-19):
 - modules/modelSetup/BaseModelSetup.py _set_attention_backend: SDP -> diffusers' "native", FLASH -> "flash"
   (with a warning for models that pass a mask: "FLASH attention might fail ... batch size > 1"), CUDNN ->
   "_native_cudnn", FLEX -> "flex", set on the UNet/transformer with set_attention_backend();
-- modules/util/checkpointing_util.py: `compile` compiles each checkpointed block (fullgraph=True, default mode).
+- modules/util/checkpointing_util.py: `compile` compiles each checkpointed block (fullgraph=True, default mode);
+- its launch line `python scripts/train.py --config-path X.json [--preset-path P.json] [--config-value KEY=VALUE ...]`
+  (scripts/train.py:16-37, modules/util/args/TrainArgs.py:22-25: the preset first, the config over it, then each
+  --config-value): read through those files when they are here.
 """
 
 from __future__ import annotations
 
-from . import NOTHING, as_int, diffusers, score_keys
+from . import NOTHING, STRONG, Score, as_int, diffusers, score_keys, side_config
 
 TITLE = "OneTrainer"
 MECHANISMS = {"SDP": "native", "FLASH": "flash", "CUDNN": "_native_cudnn", "FLEX": "flex"}
@@ -37,7 +40,38 @@ FAMILIES = {"STABLE_DIFFUSION_15": "sd1x", "STABLE_DIFFUSION_15_INPAINTING": "sd
 DTYPES = {"FLOAT_16": "float16", "BFLOAT_16": "bfloat16", "FLOAT_32": "float32", "TFLOAT_32": "float32"}
 
 
+def _launch(doc: dict):
+    """The options of `python scripts/train.py --config-path X.json ...` ({config_path, preset_path, config_values}),
+    or None for other commands."""
+    cmds = [doc["command"]] if doc.get("command") is not None else list(doc.get("commands") or [])
+    for cmd in cmds:
+        if cmd.script != "train.py":
+            continue
+        opts: dict = {"config_values": []}
+        i = 0
+        while i < len(cmd.args):
+            w = cmd.args[i]
+            key, eq, val = w.partition("=")
+            if key in ("--config-path", "--preset-path", "--config-value"):
+                if not eq:
+                    val = cmd.args[i + 1] if i + 1 < len(cmd.args) else ""
+                    i += 1
+                if key == "--config-value":
+                    opts["config_values"].append(val)
+                else:
+                    opts[key[2:].replace("-", "_")] = val
+            i += 1
+        # Hydra's `--config-path DIR --config-name NAME` is another thing: OneTrainer's --config-path is a JSON file
+        if str(opts.get("config_path", "")).lower().endswith(".json") and \
+                not any(w.startswith(("--config-name", "-cn")) for w in cmd.args):
+            return opts
+    return None
+
+
 def score(doc: dict) -> "Score":
+    if doc["fmt"] in ("text", "python"):
+        return Score().add("scripts/train.py --config-path (OneTrainer's launch line)", 2 * STRONG) \
+            if _launch(doc) else NOTHING
     if doc["fmt"] != "json":
         return NOTHING
     sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
@@ -51,6 +85,22 @@ def score(doc: dict) -> "Score":
 
 def read(doc: dict) -> dict:
     from .simpletuner import HEAD_DIMS, UNET_FAMILIES
+
+    if doc["fmt"] in ("text", "python"):
+        opts = _launch(doc) or {}
+        data = side_config(opts.get("config_path"), doc)
+        if data is None:  # the config that says which attention, dtype and compile is not here
+            return {"trainer": "onetrainer", "trainer_title": TITLE, "format": "cmdline", "config_file_unread": True,
+                    "attention": [], "compile": {"enabled": None, "mode": None, "setting": "compile"}, "fixes": {}}
+        data = {**(side_config(opts.get("preset_path"), doc) or {}), **data}
+        for kv in opts.get("config_values") or []:
+            key, _, value = str(kv).partition("=")
+            if key and "." not in key:  # top-level keys only (dot notation reaches nested objects)
+                low = value.strip().lower()
+                data[key] = True if low == "true" else False if low == "false" else value
+        out = read(dict(doc, fmt="json", data=data))
+        out["format"] = "cmdline"
+        return out
 
     data = doc["data"]
     raw = data.get("attention_mechanism", "SDP")
