@@ -271,3 +271,16 @@ def test_onetrainer_launch_line(tmp_path):
 def test_a_hydra_config_path_is_not_onetrainer(tmp_path):
     with pytest.raises(UsageError):
         _load(tmp_path, "run.sh", "python scripts/train.py --config-path ../configs --config-name exp trainer.max_epochs=3\n")
+
+
+def test_a_users_own_script_config_is_not_read_as_trl(tmp_path):
+    """Only TRL's entry points (trl CLI, sft.py / dpo.py / grpo.py) are known to parse --config with TrlParser."""
+    (tmp_path / "cfg.yaml").write_text(TRL)
+    with pytest.raises(UsageError):
+        _load(tmp_path, "run.sh", "python train.py --config cfg.yaml\n")
+
+
+def test_a_deepspeed_train_py_with_another_projects_toml(tmp_path):
+    (tmp_path / "exp.toml").write_text("[trainer]\nmax_steps = 10\n[data]\npath = 'x'\n")
+    with pytest.raises(UsageError):
+        _load(tmp_path, "run.sh", "deepspeed --num_gpus=2 train.py --deepspeed --config exp.toml\n")

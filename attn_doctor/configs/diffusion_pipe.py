@@ -70,6 +70,9 @@ def score(doc: dict) -> "Score":
         cfg = _launch(doc)
         if not cfg:
             return NOTHING
+        data = side_config(cfg, doc)
+        if data is not None and not (set(data) & STRONG_KEYS or isinstance(data.get("model"), dict)):
+            return NOTHING  # the TOML is here and is not diffusion-pipe's: that train.py is some other project's
         return Score().add(f"train.py --deepspeed --config {os.path.basename(cfg)} (diffusion-pipe's launch line)", 2 * STRONG)
     if doc["fmt"] != "toml":
         return NOTHING

@@ -168,7 +168,8 @@ def _settings(doc: dict) -> dict:
         args = dict(doc["args"])
         from . import side_config
 
-        data = side_config(args.get("config"), doc)
+        # only TRL's own entry points are known to read --config this way; a user's train.py --config x.yaml may not
+        data = side_config(args.get("config"), doc) if _trl_command(doc) else None
         if data is not None:
             # TrlParser.parse_args_and_config (trl/scripts/utils.py:303-338): the --config YAML's values become the
             # dataclasses' defaults and the command line's own --flags override them
@@ -180,6 +181,11 @@ def _settings(doc: dict) -> dict:
     if isinstance(sp, str) and "attn_implementation" not in s:
         s["attn_implementation"] = sp  # accelerate's sequence parallelism (Ulysses) attention
     return s
+
+
+def _trl_command(doc: dict) -> bool:
+    """`trl sft|dpo|...`, or one of TRL's example scripts (sft.py, dpo.py, grpo.py ...) under any launcher."""
+    return any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"])
 
 
 def _base(doc: dict) -> str:
@@ -212,7 +218,7 @@ def score(doc: dict) -> "Score":
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     if doc["fmt"] == "text":
-        if any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"]):
+        if _trl_command(doc):
             sc.add("trl command")
     elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
         sc.add("accelerate parallelism_config_sp_attn_implementation")
