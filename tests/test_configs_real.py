@@ -26,6 +26,7 @@ REAL = Path(__file__).resolve().parents[1] / "fixtures" / "configs" / "real"
 # (benchmarks/configs_heldout.py --dir fixtures/configs/round3a; its README) and read here like the rest
 ROUND3A = REAL.parent / "round3a"
 ROUND3B = REAL.parent / "round3b"  # gathered after round3a's changes and measured before any change made from it
+ROUND3C = REAL.parent / "round3c"  # the same, after round3b's changes
 
 
 def _corpus(root: Path) -> list:
@@ -33,7 +34,7 @@ def _corpus(root: Path) -> list:
                   and p.name not in ("README.md", "TRAINERS.md", "ROUND2_SPLIT.tsv"))
 
 
-FILES = _corpus(REAL) + _corpus(ROUND3A) + _corpus(ROUND3B)
+FILES = _corpus(REAL) + _corpus(ROUND3A) + _corpus(ROUND3B) + _corpus(ROUND3C)
 # the expect files' trainer names -> attn-doctor's reader ids
 TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
 

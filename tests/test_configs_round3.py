@@ -284,3 +284,13 @@ def test_a_deepspeed_train_py_with_another_projects_toml(tmp_path):
     (tmp_path / "exp.toml").write_text("[trainer]\nmax_steps = 10\n[data]\npath = 'x'\n")
     with pytest.raises(UsageError):
         _load(tmp_path, "run.sh", "deepspeed --num_gpus=2 train.py --deepspeed --config exp.toml\n")
+
+
+def test_diffusers_example_run_without_accelerate_launch_is_fp32(tmp_path):
+    """Accelerator(mixed_precision=None) reads ACCELERATE_MIXED_PRECISION, which only `accelerate launch` sets
+    (huggingface/accelerate state.py:924-928): run with python, an example with no --mixed_precision trains in fp32."""
+    cmd = "{pre}train_dreambooth_lora.py --pretrained_model_name_or_path=sd15 --instance_data_dir=d --output_dir=o " \
+          "--instance_prompt='a sks toy'\n"
+    assert _load(tmp_path, "p.sh", cmd.format(pre="python "))["dtype"] == "float32"
+    assert _load(tmp_path, "a.sh", cmd.format(pre="accelerate launch "))["dtype"] is None  # its config file decides
+    assert _load(tmp_path, "e.sh", cmd.format(pre="ACCELERATE_MIXED_PRECISION=bf16 python "))["dtype"] == "bfloat16"

@@ -142,6 +142,12 @@ def read(doc: dict) -> dict:
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
     mp = a.get("mixed_precision")
     mp = str(mp).strip().lower() if given(mp) else None
+    if mp is None and cmd is not None and cmd.program != "accelerate":
+        # Accelerator(mixed_precision=None) reads ACCELERATE_MIXED_PRECISION (huggingface/accelerate state.py:924-928),
+        # which only `accelerate launch` sets (from its flag or its config file): run with python or torchrun, the
+        # example trains with that variable's value if the line sets it, else mixed precision "no" (float32 weights)
+        env_mp = cmd.env.get("ACCELERATE_MIXED_PRECISION")
+        mp = str(env_mp).strip().lower() if given(env_mp) else "no"
     # The examples build Accelerator(gradient_accumulation_steps, mixed_precision, log_with, project_config) and pass no
     # dynamo settings (examples/text_to_image/train_text_to_image.py:550-555), so TorchDynamoPlugin() takes the
     # ACCELERATE_DYNAMO_* variables `accelerate launch --dynamo_backend X --dynamo_mode M` sets (huggingface/accelerate
@@ -154,7 +160,8 @@ def read(doc: dict) -> dict:
     return {
         "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
         "script": script, "cmdline_errors": errors,
-        "attention": entries, "mixed_precision": mp, "dtype": dtype_of(mp) if mp else None,
+        "attention": entries, "mixed_precision": mp,
+        "dtype": "float32" if mp == "no" else dtype_of(mp) if mp else None,
         "compile": {"enabled": comp, "mode": dmode, "setting": "accelerate launch --dynamo_backend" if comp else None},
         "batch_size": as_int(a.get("train_batch_size", 1)),
         "fixes": {"use_default": "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA"},
