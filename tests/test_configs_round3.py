@@ -294,3 +294,15 @@ def test_diffusers_example_run_without_accelerate_launch_is_fp32(tmp_path):
     assert _load(tmp_path, "p.sh", cmd.format(pre="python "))["dtype"] == "float32"
     assert _load(tmp_path, "a.sh", cmd.format(pre="accelerate launch "))["dtype"] is None  # its config file decides
     assert _load(tmp_path, "e.sh", cmd.format(pre="ACCELERATE_MIXED_PRECISION=bf16 python "))["dtype"] == "bfloat16"
+
+
+def test_simpletuner_train_env_reads_its_config(tmp_path):
+    """`simpletuner train --env NAME` trains with config/NAME/config.json (bghira/SimpleTuner bc8e6ab
+    simpletuner/cli/__init__.py:115-140, cli/train.py:45-75)."""
+    (tmp_path / "config" / "flux").mkdir(parents=True)
+    (tmp_path / "config" / "flux" / "config.json").write_text(json.dumps(
+        {"--model_family": "flux", "--model_type": "lora", "--pretrained_model_name_or_path": "black-forest-labs/FLUX.1-dev",
+         "--attention_mechanism": "flash-attn-3", "--mixed_precision": "bf16"}))
+    assert _fields(_load(tmp_path, "run.sh", "simpletuner train --env flux\n")) == \
+        ("simpletuner", ["fa3"], "bfloat16", "none")
+    assert _load(tmp_path, "run2.sh", "simpletuner train --env other\n")["required"] == []  # not here: the defaults
