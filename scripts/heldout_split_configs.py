@@ -33,7 +33,7 @@ def held_out(repo: str) -> bool:
 
 
 def seen_repos() -> set[str]:
-    """Repositories that already have a file in fixtures/configs/real/ or a round's staged set (round3a/, round3b/ ...):
+    """Repositories that already have a file in fixtures/configs/real/ or a round's staged set (round3a/, round3a2/ ...):
     the readers' corpus."""
     out = set()
     for p in [*REAL.rglob("*.expect.toml"), *REAL.parent.glob("round*/**/*.expect.toml")]:

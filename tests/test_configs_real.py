@@ -25,8 +25,8 @@ REAL = Path(__file__).resolve().parents[1] / "fixtures" / "configs" / "real"
 # issue 24 round 3: claimed trainers' configs from 28 more users' repositories, kept apart as a measurement set
 # (benchmarks/configs_heldout.py --dir fixtures/configs/round3a; its README) and read here like the rest
 ROUND3A = REAL.parent / "round3a"
-ROUND3B = REAL.parent / "round3b"  # gathered after round3a's changes and measured before any change made from it
-ROUND3C = REAL.parent / "round3c"  # the same, after round3b's changes
+ROUND3A2 = REAL.parent / "round3a2"  # gathered after round3a's changes and measured before any change made from it
+ROUND3A3 = REAL.parent / "round3a3"  # the same, after round3a2's changes
 
 
 def _corpus(root: Path) -> list:
@@ -34,7 +34,7 @@ def _corpus(root: Path) -> list:
                   and p.name not in ("README.md", "TRAINERS.md", "ROUND2_SPLIT.tsv"))
 
 
-FILES = _corpus(REAL) + _corpus(ROUND3A) + _corpus(ROUND3B) + _corpus(ROUND3C)
+FILES = _corpus(REAL) + _corpus(ROUND3A) + _corpus(ROUND3A2) + _corpus(ROUND3A3)
 # the expect files' trainer names -> attn-doctor's reader ids
 TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
 
@@ -76,9 +76,9 @@ DISAGREE.update({
 # expect file; these entries go when shell.py reads them.
 SHELL_ARRAYS = "conditional bash array appends are not evaluated by configs/shell.py yet"
 DISAGREE.update({
-    "round3b/musubi-tuner/vjumpkung__wan21_training_script.sh": ("required", [], SHELL_ARRAYS),
-    "round3b/musubi-tuner/vjumpkung__flux_kontext_training_script.sh": ("required", [], SHELL_ARRAYS),
-    "round3b/sd-scripts/aiwipro__scripts__train_sdxl_lora.sh": [("required", [], SHELL_ARRAYS),
+    "round3a2/musubi-tuner/vjumpkung__wan21_training_script.sh": ("required", [], SHELL_ARRAYS),
+    "round3a2/musubi-tuner/vjumpkung__flux_kontext_training_script.sh": ("required", [], SHELL_ARRAYS),
+    "round3a2/sd-scripts/aiwipro__scripts__train_sdxl_lora.sh": [("required", [], SHELL_ARRAYS),
                                                                 ("dtype", "float32", SHELL_ARRAYS)],
 })
 # Snippets from the trainers' docs that hold only keys two trainers share: detection says so in one line

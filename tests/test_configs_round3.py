@@ -168,7 +168,7 @@ def test_diffusers_examples_take_the_launchers_dynamo_backend(tmp_path):
 
 
 def test_diffusers_example_run_from_a_notebook(tmp_path):
-    """`!accelerate launch train_dreambooth_lora_sdxl.py \\` over several lines of a notebook cell (round3b's files)."""
+    """`!accelerate launch train_dreambooth_lora_sdxl.py \\` over several lines of a notebook cell (round3a2's files)."""
     src = ["!accelerate launch train_dreambooth_lora_sdxl.py \\\n", '  --pretrained_model_name_or_path="sdxl" \\\n',
            '  --instance_prompt="a photo of sks dog" \\\n', '  --mixed_precision="fp16" \\\n',
            "  --enable_xformers_memory_efficient_attention \\\n", "  --resolution=1024\n"]
