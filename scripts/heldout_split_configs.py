@@ -33,9 +33,10 @@ def held_out(repo: str) -> bool:
 
 
 def seen_repos() -> set[str]:
-    """Repositories that already have a file in fixtures/configs/real/ (the readers' corpus)."""
+    """Repositories that already have a file in fixtures/configs/real/ or a round's staged set (round3a/, round3a2/ ...):
+    the readers' corpus."""
     out = set()
-    for p in REAL.rglob("*.expect.toml"):
+    for p in [*REAL.rglob("*.expect.toml"), *REAL.parent.glob("round*/**/*.expect.toml")]:
         for line in p.read_text(encoding="utf-8").splitlines():
             if line.startswith("source = \""):
                 out.add(line.split("\"")[1].split(":")[0].split("#")[0])
@@ -57,7 +58,7 @@ def main(argv: list[str]) -> int:
         if repo in TRAINER_REPOS:
             verdict = "trainer's own repository (never held out)"
         elif repo in seen:
-            verdict = "already in fixtures/configs/real (never held out)"
+            verdict = "already in fixtures/configs/real or a round's set (never held out)"
         else:
             verdict = "held-out" if held_out(repo) else "train"
         print(f"{repo}\t{verdict}")

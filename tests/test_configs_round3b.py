@@ -198,8 +198,10 @@ READ = {
     "axolotl YAML written by the script itself": (
         "axo.sh", "CFG=/tmp/run.yml\ncat > ${CFG} << EOF\nbase_model: m\nsequence_len: 2048\nflash_attention: true\n"
         "bf16: true\nEOF\naccelerate launch -m axolotl.cli.train ${CFG}\n", ("axolotl", ["fa2"], "bfloat16")),
+    # load_cfg (axolotl src/axolotl/cli/config.py) loads the YAML, then sets each --key option over it: the override's
+    # attention is known, the dtype (bf16/fp16, from the YAML that is not here) is not
     "axolotl CLI with an override and no YAML here": (
-        "axo2.sh", "axolotl train missing.yml --flash_attention true\n", ("axolotl", ["fa2"], "bfloat16")),
+        "axo2.sh", "axolotl train missing.yml --flash_attention true\n", ("axolotl", ["fa2"], None)),
     "axolotl CLI whose YAML is elsewhere": (
         "axo3.sh", "CUDA_VISIBLE_DEVICES=0 axolotl train configs/qlora.yml\n", ("axolotl", [], None)),
     # a here-document that is the job script sbatch submits

@@ -276,6 +276,20 @@ def notebook_code(path: str, data: dict) -> str:
     return "\n\n".join(out)
 
 
+def bang_lines(code: str) -> str:
+    """A notebook's shell escapes (`!cmd ...`) as a script. A `!` line ending in a backslash goes on over the next
+    lines, as IPython assembles it (IPython/core/inputtransformer2.py EscapedCommand: assemble_continued_line), so
+    `!NCCL_P2P_DISABLE=1 \\` + `deepspeed train.py ...` is one command."""
+    out: list[str] = []
+    going = False
+    for ln in code.splitlines():
+        s = ln.lstrip()
+        if going or s.startswith("!"):
+            out.append(ln.lstrip()[1:] if not going else ln)
+            going = ln.rstrip().endswith("\\")
+    return "\n".join(out)
+
+
 def make_doc(path: str, text: str) -> dict:
     """The file parsed once for every reader: {path, text, name, fmt, data, keys, flat, commands, command, words,
     args, launcher, env, scripts, python}.
@@ -296,8 +310,7 @@ def make_doc(path: str, text: str) -> dict:
         doc.update(fmt="python", data=data if isinstance(data, dict) else {}, keys=set(), flat={},
                    python=notebook_code(path, data) if isinstance(data, dict) else "")
         # the notebook's shell lines (!tune run ..., !litgpt finetune ...) are its command lines
-        bang = "\n".join(ln.lstrip()[1:] for ln in doc["python"].splitlines() if ln.lstrip().startswith("!"))
-        _text_doc(doc, bang, shell)
+        _text_doc(doc, bang_lines(doc["python"]), shell)
         doc["fmt"] = "python"
         return doc
     if name.endswith(".py"):
@@ -526,8 +539,11 @@ def _foreign_script(doc: dict, best: Score) -> str | None:
 
 def named_config(doc: dict, path) -> dict | None:
     """The doc of a config file a launch script hands to a trainer (`train.py --config X.toml`, `run.py X.yaml`):
-    the text the script writes itself (`cat > X <<EOF`), else the file as named or beside the script; None when it is
-    nowhere to read here, or not readable (the job's own file: unknown, not an error of the one --config names)."""
+    the text the script writes itself (`cat > X <<EOF`), else the file on this machine: relative to the launch file,
+    as written (absolute, or relative to where attn-doctor runs), or its name beside the launch file (a line written
+    for another machine: `--config /workspace/configs/wan.toml` next to a wan.toml). None when it is nowhere to read
+    here, is the launch file itself, or is not readable (the job's own file: unknown, not an error of the one
+    --config names)."""
     from .shell import known
 
     if not isinstance(path, str) or not path or not known(path):
@@ -537,8 +553,10 @@ def named_config(doc: dict, path) -> dict | None:
         text, where = files[path], path
     else:
         base = os.path.dirname(os.path.abspath(doc["path"]))
-        where = next((c for c in ([path] if os.path.isabs(path) else [path, os.path.join(base, path)])
-                      if os.path.isfile(c)), None)
+        cands = [path] if os.path.isabs(path) else [os.path.join(base, path), path]
+        cands.append(os.path.join(base, os.path.basename(path)))
+        where = next((c for c in cands if os.path.isfile(c)
+                      and os.path.abspath(c) != os.path.abspath(doc["path"])), None)
         if where is None:
             return None
         try:
@@ -551,19 +569,33 @@ def named_config(doc: dict, path) -> dict | None:
         return None
 
 
-def unknown_settings(trainer: str, title: str) -> dict:
-    """A launch command of `trainer` whose config file is not here: nothing known but the trainer."""
-    return {"trainer": trainer, "trainer_title": title, "format": "cmdline", "attention": [], "dtype": None,
-            "compile": {"enabled": None, "mode": None, "setting": None}}
+def config_data(doc: dict, path) -> dict | None:
+    """The settings (a mapping) of the YAML / JSON / TOML file named_config finds, or None."""
+    sub = named_config(doc, path)
+    return sub["data"] if sub is not None and sub["fmt"] in ("yaml", "json", "toml") and \
+        isinstance(sub.get("data"), dict) else None
+
+
+def unknown_settings(trainer: str, title: str, setting: str | None = None, fixes: dict | None = None) -> dict:
+    """A launch command of `trainer` whose config file is not here (or is not that trainer's): nothing known but the
+    trainer, and `config_file_unread` says so (checks/trainer.py then claims nothing about what the file chooses).
+    setting: the config key that turns compile on; fixes: the trainer's fix lines, as its reader writes them."""
+    return {"trainer": trainer, "trainer_title": title, "format": "cmdline", "config_file_unread": True,
+            "attention": [], "dtype": None, "compile": {"enabled": None, "mode": None, "setting": setting},
+            "fixes": dict(fixes or {})}
 
 
 def launch_config(doc: dict, match) -> tuple:
-    """(command, config path) of the first command of a launch script that `match(cmd)` says starts a trainer with
-    its config file (match returns the path), or (None, None)."""
-    for c in doc.get("commands") or []:
-        path = match(c)
-        if path:
-            return c, path
+    """(command, what `match(cmd)` returns) for the command of a launch script that starts a trainer with its config
+    file: the script's training command (doc["command"]) when match takes it, else the first command match takes
+    (a `python run.py x.yaml` that shell.main_command does not call training); (None, None) when none does."""
+    cmds = doc.get("commands") or []
+    if doc.get("command") is not None:
+        cmds = [doc["command"], *cmds]
+    for c in cmds:
+        found = match(c)
+        if found:
+            return c, found
     return None, None
 
 

@@ -9,14 +9,18 @@ Read from ostris/ai-toolkit 27a03a9 (2026-08-21):
   and UNet/transformer; an `attention_backend` other than native is passed to set_attention_backend() of the
   VAE, the UNet/transformer and the text encoders (diffusers' dispatcher); `sdp` only enables torch's SDPA
   kernels; `compile` runs torch.compile(mode=compile_mode) on the model's blocks;
-- toolkit/train_tools.py get_torch_dtype: fp32/float/float32, fp16/half/float16, bf16/bfloat16.
+- toolkit/train_tools.py get_torch_dtype: fp32/float/float32, fp16/half/float16, bf16/bfloat16;
+- its launch line `python run.py CONFIG [CONFIG ...] [-r] [-n NAME] [-l LOG]` (run.py:70-100; a bare name means
+  config/NAME.yaml|.yml|.json): read through the first CONFIG when it is here and has the job layout. run.py is a
+  name many projects use, so the line alone is ai-toolkit's only beside that file or an ai-toolkit path.
 """
 
 from __future__ import annotations
 
+import os
 import re
 
-from . import NOTHING, as_int, attention, diffusers, score_keys
+from . import NOTHING, STRONG, Score, as_int, attention, diffusers, score_keys
 
 TITLE = "ai-toolkit"
 STRONG_KEYS = {"job", "process", "training_folder", "name_or_path", "arch", "quantize_te", "linear_alpha",
@@ -45,33 +49,49 @@ def _process(data: dict) -> dict:
 
 
 def launch(cmd) -> str | None:
-    """ai-toolkit's entry point: `python run.py CONFIG.yaml [...]` (run.py's argparse: config_file_list, nargs='+'); the
-    first config's path."""
-    if cmd.script != "run.py" or not cmd.args:
+    """ai-toolkit's entry point: `python run.py CONFIG [CONFIG ...] [-r] [-n NAME] [-l LOG]` (run.py's argparse:
+    config_file_list nargs='+', -r/--recover a flag, -n/--name and -l/--log take a value); the first CONFIG."""
+    if cmd.script != "run.py":
         return None
-    first = next((a for a in cmd.args if not a.startswith("-")), None)
-    return first if first and first.lower().endswith((".yaml", ".yml", ".json")) else None
+    i = 0
+    while i < len(cmd.args):
+        w = cmd.args[i]
+        if w in ("-n", "--name", "-l", "--log"):
+            i += 2
+            continue
+        if not w.startswith("-"):
+            return w
+        i += 1
+    return None
 
 
-def _own_launch(doc: dict, cmd, path) -> bool:
-    """run.py is a name many projects use: it is ai-toolkit's when the config it names is ai-toolkit's (job + config
-    layout) or the command runs it from an ai-toolkit checkout."""
+def _job(doc: dict, name: str) -> dict | None:
+    """The doc of the job run.py runs for CONFIG when it is here and is ai-toolkit's (job + config layout): a bare
+    name is config/NAME.json|.yaml|.yml (toolkit/config.py get_config), a name with its extension that file."""
     from . import named_config
 
-    sub = named_config(doc, path)
-    if sub is not None and sub["fmt"] in ("yaml", "json") and score(sub).own:
-        return True
-    return any("ai-toolkit" in w or "ai_toolkit" in w for w in cmd.words) or \
-        bool(re.search(r"(^|[\s/\\])ai[-_]toolkit([\s/\\]|$)", doc.get("text") or "", re.MULTILINE))
+    tries = [name] if name.lower().endswith((".yaml", ".yml", ".json")) else \
+        [os.path.join("config", name + ext) for ext in (".json", ".yaml", ".yml")]
+    for t in tries:
+        sub = named_config(doc, t)
+        if sub is not None and sub["fmt"] in ("yaml", "json") and score(sub).own:
+            return sub
+    return None
 
 
 def score(doc: dict) -> "Score":
-    if doc["fmt"] == "text":
-        from . import Score, launch_config
+    if doc["fmt"] in ("text", "python"):  # a launch script, or a notebook's `!` lines
+        from . import launch_config
 
-        cmd, path = launch_config(doc, launch)
-        if cmd is not None and _own_launch(doc, cmd, path):
-            return Score().add("run.py CONFIG (ai-toolkit's entry point)")
+        cmd, name = launch_config(doc, launch)
+        if cmd is None:
+            return NOTHING
+        # run.py is a name many projects use: ai-toolkit's when the job it names is here and is ai-toolkit's, or the
+        # script runs it from an ai-toolkit checkout
+        if _job(doc, name) is not None:
+            return Score().add(f"run.py {os.path.basename(name)} (an ai-toolkit job beside it)", 2 * STRONG)
+        if re.search(r"ai-toolkit|ai_toolkit", doc["text"], re.IGNORECASE):
+            return Score().add("run.py in ai-toolkit's folder")
         return NOTHING
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
@@ -88,13 +108,13 @@ def score(doc: dict) -> "Score":
 
 
 def read(doc: dict) -> dict:
-    if doc["fmt"] == "text":  # the launch command: the job file it names, when it is here
-        from . import launch_config, named_config, unknown_settings
+    if doc["fmt"] in ("text", "python"):  # the launch command: the job file it names, when it is here
+        from . import launch_config, unknown_settings
 
-        _cmd, path = launch_config(doc, launch)
-        sub = named_config(doc, path)
-        if sub is None or sub["fmt"] not in ("yaml", "json") or not score(sub).own:
-            return unknown_settings("ai-toolkit", TITLE)
+        _cmd, name = launch_config(doc, launch)
+        sub = _job(doc, name) if name else None
+        if sub is None:  # the job file that says which backend, dtype and compile is not here
+            return unknown_settings("ai-toolkit", TITLE, "model.compile")
         return dict(read(sub), format="cmdline")
     proc = _process(doc["data"])
     train = proc.get("train") if isinstance(proc.get("train"), dict) else {}

@@ -20,14 +20,18 @@ Read from axolotl-ai-cloud/axolotl 067b021 (2026-07-24):
   whenever attn_implementation uses the flash-attn library): FlashAttention 2/3 calls go to flash_attn.cute on
   compute capability 9.x-11.x when it imports (checks/trainer.py reports it: config.axolotl-fa4-swap).
 Head dims come from the model's config.json when the model named is a local directory (a Hub id: none).
+Launch lines (src/axolotl/cli/main.py `axolotl train CONFIG [--key value]`, and `[accelerate launch | python] -m
+axolotl.cli.train CONFIG`): read through CONFIG when the script writes it itself or it is beside the launch file (or
+where it says), with the command line's --key value pairs applied over it as load_cfg does
+(src/axolotl/cli/config.py:233-290, kebab-case options as snake_case keys); otherwise only what those options set is
+known (config_file_unread).
 """
 
 from __future__ import annotations
 
 import os
 
-from . import NOTHING, Score, as_int, score_keys
-from ..model import UsageError
+from . import NOTHING, STRONG, Score, as_int, score_keys
 from .hf_transformers import entry, model_head_dims
 
 TITLE = "axolotl"
@@ -54,55 +58,61 @@ SHARED_KEYS = {"attn_implementation", "lora_r", "lora_alpha", "lora_dropout", "l
 COMMON_KEYS = {"learning_rate", "output_dir", "seed", "gradient_accumulation_steps", "logging_steps"}
 
 
-def cli_command(doc: dict):
-    """The command of a launch script that trains with axolotl: `axolotl train CFG`, `python -m axolotl.cli.train CFG`,
-    `accelerate launch -m axolotl.cli.train CFG` (axolotl's CLI: src/axolotl/cli/main.py train, cli/train.py)."""
-    for c in doc.get("commands") or []:
-        if (c.program == "axolotl" and c.sub[:1] == ["train"]) or (c.module or "") in ("axolotl.cli.train",) or \
-                ((c.module or "") == "axolotl.cli.main" and c.args[:1] == ["train"]):
-            return c
+# `axolotl <command>` subcommands that run a config (src/axolotl/cli/main.py)
+CLI_COMMANDS = {"train", "preprocess", "evaluate", "inference", "merge-lora", "merge-sharded-fsdp-weights", "quantize",
+                "vllm-serve"}
+
+
+def launch(cmd) -> tuple[str, list] | None:
+    """(how it runs, the words after the subcommand) of an axolotl launch command: `axolotl train CFG`, `[accelerate
+    launch | python] -m axolotl.cli.train CFG`, `-m axolotl.cli.main train CFG` (src/axolotl/cli/main.py, cli/train.py);
+    None for other commands."""
+    module = cmd.module or ""
+    if cmd.program == "axolotl" and cmd.sub[:1] and cmd.sub[0] in CLI_COMMANDS:
+        return f"axolotl {cmd.sub[0]}", list(cmd.args)
+    if module == "axolotl.cli.main":
+        return (f"-m {module} {cmd.args[0]}", list(cmd.args[1:])) if cmd.args[:1] and cmd.args[0] in CLI_COMMANDS \
+            else None
+    if module.startswith("axolotl.cli."):
+        return f"-m {module}", list(cmd.args)
     return None
 
 
-def cli_settings(doc: dict, cmd) -> tuple[dict | None, str | None]:
-    """(settings, the YAML's path) of an axolotl command line: the YAML it names, from the file the script writes
-    itself (`cat > $CFG <<EOF`) or from disk beside the script, with the command line's `--key value` overrides on top
-    (axolotl's CLI turns them into config keys: cli/args.py, utils/config load_cfg(**kwargs)); None when the YAML is
-    nowhere to read and the command line overrides nothing."""
-    from . import load_yaml, read_text
-    from .shell import known, parse_options
+def _trains(cmd) -> tuple[str, list] | None:
+    run = launch(cmd)
+    return run if run and run[0].endswith("train") else None
 
-    args = cmd.args[1:] if (cmd.module or "") == "axolotl.cli.main" else cmd.args
+
+def _cli(doc: dict) -> tuple[str, list] | None:
+    """launch() of a script's axolotl command: one that trains (`axolotl preprocess x.yml` comes first in many
+    scripts), else any other."""
+    from . import launch_config
+
+    return launch_config(doc, _trains)[1] or launch_config(doc, launch)[1]
+
+
+def cli_settings(doc: dict, args: list) -> tuple[dict | None, dict]:
+    """(the YAML's settings or None, the command line's overrides) of an axolotl command line: the YAML it names
+    (the file the script writes itself, `cat > $CFG <<EOF`, or one on this machine) and its `--key value` options,
+    which load_cfg applies over it (src/axolotl/cli/config.py:233-290; kebab-case options are snake_case keys)."""
+    from . import config_data
+    from .shell import parse_options
+
     parsed = parse_options(args)
     path = parsed.positionals[0] if parsed.positionals else None
-    data = None
-    if path and known(path):
-        files = doc.get("files") or {}
-        if path in files:
-            try:
-                data = load_yaml(doc["path"], files[path])
-            except UsageError:  # what the script writes is not YAML after all: unknown, as an unreadable file
-                data = None
-        else:
-            base = os.path.dirname(os.path.abspath(doc["path"]))
-            for cand in ([path] if os.path.isabs(path) else [path, os.path.join(base, path)]):
-                if os.path.isfile(cand):
-                    try:
-                        data = load_yaml(cand, read_text(cand))
-                    except Exception:  # the job's own file: unreadable here means unknown, not an error of this one
-                        data = None
-                    break
-    overrides = {k: (True if v in (True, "true", "True") else False if v in ("false", "False") else v)
-                 for k, v in parsed.values.items() if k != "debug"}
-    if not isinstance(data, dict):
-        return (overrides or None), path
-    return {**data, **overrides}, path
+    overrides = {}
+    for k, v in parsed.values.items():
+        if k == "debug":
+            continue
+        low = str(v).strip().lower()
+        overrides[k.replace("-", "_")] = True if v is True or low == "true" else False if low == "false" else v
+    return config_data(doc, path), overrides
 
 
 def score(doc: dict) -> tuple[float, list[str]]:
-    if doc["fmt"] == "text":
-        cmd = cli_command(doc)
-        return Score().add(f"axolotl CLI ({cmd.module or 'axolotl train'})") if cmd is not None else NOTHING
+    if doc["fmt"] in ("text", "python"):  # a launch script, or a notebook's `!` lines
+        run = _cli(doc)
+        return Score().add(f"{run[0]} (axolotl's launch line)", 2 * STRONG) if run else NOTHING
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
     sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
@@ -117,14 +127,24 @@ def score(doc: dict) -> tuple[float, list[str]]:
 
 
 def read(doc: dict) -> dict:
-    if doc["fmt"] == "text":
-        cmd = cli_command(doc)
-        s, path = cli_settings(doc, cmd) if cmd is not None else (None, None)
-        if s is None:  # the settings live in a YAML this machine does not have: nothing known from the command line
-            return {"trainer": "axolotl", "trainer_title": TITLE, "format": "cmdline", "attention": [], "dtype": None,
-                    "compile": {"enabled": None, "mode": None, "setting": None},
-                    "fixes": {"use_default": "attn_implementation: sdpa"}}
-        return dict(read({**doc, "fmt": "cmdline", "data": s}), format="cmdline")
+    if doc["fmt"] in ("text", "python"):
+        run = _cli(doc)
+        data, overrides = cli_settings(doc, run[1]) if run else (None, {})
+        if data is None and not overrides:  # the YAML that says which backend, dtype and compile is not here
+            from . import unknown_settings
+
+            return unknown_settings("axolotl", TITLE, "torch_compile",
+                                    {"compile": "torch_compile: true", "use_default": "attn_implementation: sdpa"})
+        out = dict(read(dict(doc, fmt="yaml", data={**(data or {}), **overrides})), format="cmdline")
+        if data is None:
+            # the YAML is not here, the command line's options are: what they set is known, what the YAML would
+            # (its bf16/fp16, its torch_compile) is not
+            out["config_file_unread"] = True
+            if not {"bf16", "fp16"} & set(overrides):
+                out["dtype"] = None
+            if "torch_compile" not in overrides:
+                out["compile"] = {"enabled": None, "mode": None, "setting": "torch_compile"}
+        return out
     s = doc["data"]
     impl = s.get("attn_implementation")
     flags = [f for f in LEGACY if s.get(f) is True]

@@ -102,7 +102,7 @@ def _diffusers_options(args: list) -> bool:
 def score(doc: dict) -> "Score":
     from . import SHARED, STRONG
 
-    if doc["fmt"] != "text":
+    if doc["fmt"] != "text" and not _notebook_command(doc):
         return NOTHING
     sc = Score()
     if looks_like(doc["text"]):
@@ -119,8 +119,13 @@ def score(doc: dict) -> "Score":
     return sc if script or XFORMERS_FLAG in doc["args"] else NOTHING
 
 
+def _notebook_command(doc: dict) -> bool:
+    """A notebook whose `!accelerate launch train_*.py ...` lines run an example (configs.bang_lines)."""
+    return doc["fmt"] == "python" and doc["name"].endswith(".ipynb") and doc.get("command") is not None
+
+
 def read(doc: dict) -> dict:
-    if looks_like(doc["text"]) or doc["fmt"] != "text":
+    if not _notebook_command(doc) and (looks_like(doc["text"]) or doc["fmt"] != "text"):
         return parse(doc["path"], doc["text"])
     from . import as_int, dtype_of, given
     from .shell import check_options
@@ -137,11 +142,27 @@ def read(doc: dict) -> dict:
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
     mp = a.get("mixed_precision")
     mp = str(mp).strip().lower() if given(mp) else None
+    if mp is None and cmd is not None and cmd.program != "accelerate":
+        # Accelerator(mixed_precision=None) reads ACCELERATE_MIXED_PRECISION (huggingface/accelerate state.py:924-928),
+        # which only `accelerate launch` sets (from its flag or its config file): run with python or torchrun, the
+        # example trains with that variable's value if the line sets it, else mixed precision "no" (float32 weights)
+        env_mp = cmd.env.get("ACCELERATE_MIXED_PRECISION")
+        mp = str(env_mp).strip().lower() if given(env_mp) else "no"
+    # The examples build Accelerator(gradient_accumulation_steps, mixed_precision, log_with, project_config) and pass no
+    # dynamo settings (examples/text_to_image/train_text_to_image.py:550-555), so TorchDynamoPlugin() takes the
+    # ACCELERATE_DYNAMO_* variables `accelerate launch --dynamo_backend X --dynamo_mode M` sets (huggingface/accelerate
+    # utils/launch.py:184-193, accelerator.py:326-329, utils/dataclasses.py:1094-1099) and accelerator.prepare()
+    # compiles the model: the launcher's dynamo backend is the run's torch.compile.
+    launcher = cmd.launcher_args if cmd is not None else {}
+    dyn = str(launcher.get("dynamo_backend") or "no").strip().lower()
+    comp = dyn not in ("no", "none", "false")
+    dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
     return {
         "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
         "script": script, "cmdline_errors": errors,
-        "attention": entries, "mixed_precision": mp, "dtype": dtype_of(mp) if mp else None,
-        "compile": {"enabled": False, "mode": None, "setting": None},
+        "attention": entries, "mixed_precision": mp,
+        "dtype": "float32" if mp == "no" else dtype_of(mp) if mp else None,
+        "compile": {"enabled": comp, "mode": dmode, "setting": "accelerate launch --dynamo_backend" if comp else None},
         "batch_size": as_int(a.get("train_batch_size", 1)),
         "fixes": {"use_default": "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA"},
     }

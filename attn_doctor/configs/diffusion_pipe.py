@@ -9,11 +9,18 @@ Read from tdrussell/diffusion-pipe 8f83dbf (2026-08-20):
 - train.py: `compile` (default false) runs pipeline_model.compile(dynamic=True), torch.compile's default mode;
   `micro_batch_size_per_gpu` is the batch; [model] `type` and `dtype` (the compute dtype; transformer_dtype
   such as float8 only stores the weights).
+- its launch line (README "Launching training", train.py:42-57): `[NCCL_P2P_DISABLE=1 ...] deepspeed --num_gpus=N
+  train.py --deepspeed --config X.toml` (`--config` is train.py's, `--deepspeed` comes from
+  deepspeed.add_config_arguments), plus train.py's own --resume_from_checkpoint, --regenerate_cache, --cache_only,
+  --trust_cache, --i_know_what_i_am_doing, --dump_dataset, --reset_dataloader. Such a line (a run.sh, a notebook's
+  `!` line) is read through the TOML it names when that file is here; otherwise only the trainer is known.
 """
 
 from __future__ import annotations
 
-from . import NOTHING, as_int, attention, score_keys
+import os
+
+from . import NOTHING, STRONG, Score, as_int, attention, score_keys
 
 TITLE = "diffusion-pipe"
 STRONG_KEYS = {"micro_batch_size_per_gpu", "pipeline_stages", "partition_method", "eval_micro_batch_size_per_gpu",
@@ -38,24 +45,51 @@ FLASH_ATTN = {"wan": "models/wan/attention.py flash_attention()", "hunyuan_image
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 
+# train.py's argparse (train.py:42-57): --config and its own options, with deepspeed.add_config_arguments' --deepspeed,
+# --deepspeed_config, --deepscale, --deepscale_config (kinds as shell.parse_options takes them)
+TRAIN_OPTIONS = {"config": "1", "local_rank": "1", "resume_from_checkpoint": "?", "reset_dataloader": "f",
+                 "reset_optimizer": "f", "reset_optimizer_params": "f", "regenerate_cache": "f", "cache_only": "f",
+                 "trust_cache": "f", "i_know_what_i_am_doing": "f", "master_port": "1", "dump_dataset": "1",
+                 "deepspeed": "f", "deepspeed_config": "1", "deepscale": "f", "deepscale_config": "1"}
+# the options only diffusion-pipe's train.py has beside --config: with one of them a train.py run without the deepspeed
+# launcher (or its --deepspeed flag) is still diffusion-pipe's
+OWN_OPTIONS = {"regenerate_cache", "cache_only", "trust_cache", "i_know_what_i_am_doing", "dump_dataset",
+               "reset_dataloader", "reset_optimizer_params"}
+
+
 def launch(cmd) -> str | None:
-    """diffusion-pipe's launch: `deepspeed [--num_gpus N] train.py --deepspeed --config X.toml` (train.py's argparse:
-    --config, plus deepspeed.add_config_arguments' bare --deepspeed flag); the TOML's path."""
+    """The TOML of a diffusion-pipe launch: `[deepspeed --num_gpus N] train.py --deepspeed --config X.toml` (README
+    "Launching training"); None for a train.py that names no TOML, or that neither the deepspeed launcher, its
+    --deepspeed flag nor one of train.py's own options says is diffusion-pipe's."""
     from .shell import parse_options
 
-    if cmd.script != "train.py" or "--deepspeed" not in cmd.args:
+    if cmd.script != "train.py":
         return None
-    cfg = parse_options(cmd.args, {"deepspeed": "f", "config": "1", "resume_from_checkpoint": "?",
-                                   "regenerate_cache": "f", "cache_only": "f", "local_rank": "1"}).values.get("config")
-    return cfg if isinstance(cfg, str) and cfg.endswith(".toml") else None
+    values = parse_options(cmd.args, TRAIN_OPTIONS).values
+    cfg = values.get("config")
+    if not (isinstance(cfg, str) and cfg.endswith(".toml")):
+        return None
+    return cfg if values.get("deepspeed") is True or cmd.program == "deepspeed" or set(values) & OWN_OPTIONS else None
+
+
+def _own(sub) -> bool:
+    """A TOML diffusion-pipe's own keys or [model] table say is its."""
+    return sub is not None and sub["fmt"] == "toml" and \
+        bool(set(sub["data"]) & STRONG_KEYS or isinstance(sub["data"].get("model"), dict))
 
 
 def score(doc: dict) -> "Score":
-    if doc["fmt"] == "text":
-        from . import Score, launch_config
+    if doc["fmt"] in ("text", "python"):  # a launch script, or a notebook's `!` lines
+        from . import launch_config, named_config
 
-        cmd, _path = launch_config(doc, launch)
-        return Score().add("train.py --deepspeed --config X.toml") if cmd is not None else NOTHING
+        _cmd, cfg = launch_config(doc, launch)
+        if not cfg:
+            return NOTHING
+        sub = named_config(doc, cfg)
+        if sub is not None and not _own(sub):
+            return NOTHING  # the TOML is here and is not diffusion-pipe's: that train.py is some other project's
+        return Score().add(f"train.py --deepspeed --config {os.path.basename(cfg)} (diffusion-pipe's launch line)",
+                           2 * STRONG)
     if doc["fmt"] != "toml":
         return NOTHING
     sc = score_keys(set(doc["data"]) | set((doc["data"].get("model") or {}) if isinstance(doc["data"].get("model"), dict) else {}),
@@ -67,13 +101,14 @@ def score(doc: dict) -> "Score":
 
 
 def read(doc: dict) -> dict:
-    if doc["fmt"] == "text":  # the launch command: the TOML it names, when it is here
+    if doc["fmt"] in ("text", "python"):  # the launch command: the TOML it names, when it is here
         from . import launch_config, named_config, unknown_settings
 
-        _cmd, path = launch_config(doc, launch)
-        sub = named_config(doc, path)
-        if sub is None or sub["fmt"] != "toml" or not score(sub).own:
-            return unknown_settings("diffusion-pipe", TITLE)
+        _cmd, cfg = launch_config(doc, launch)
+        sub = named_config(doc, cfg)
+        if not _own(sub):  # the TOML that says which model, dtype and compile is not here
+            return unknown_settings("diffusion-pipe", TITLE, "compile",
+                                    {"compile": "compile = true   # top level of the training TOML"})
         return dict(read(sub), format="cmdline")
     data = doc["data"]
     model = data.get("model") if isinstance(data.get("model"), dict) else {}

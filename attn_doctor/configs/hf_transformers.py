@@ -165,13 +165,27 @@ def _settings(doc: dict) -> dict:
     if doc["fmt"] == "python":
         return _python_settings(doc)
     if doc["fmt"] == "text":
-        return dict(doc["args"])
+        args = dict(doc["args"])
+        from . import config_data
+
+        # only TRL's own entry points are known to read --config this way; a user's train.py --config x.yaml may not
+        data = config_data(doc, args.get("config")) if _trl_command(doc) else None
+        if data is not None:
+            # TrlParser.parse_args_and_config (trl/scripts/utils.py:303-338): the --config YAML's values become the
+            # dataclasses' defaults and the command line's own --flags override them
+            return {**data, **{k: v for k, v in args.items() if k != "config"}}
+        return args
     s = dict(doc["data"])
     par = s.get("parallelism_config") if isinstance(s.get("parallelism_config"), dict) else {}
     sp = par.get("parallelism_config_sp_attn_implementation") or s.get("parallelism_config_sp_attn_implementation")
     if isinstance(sp, str) and "attn_implementation" not in s:
         s["attn_implementation"] = sp  # accelerate's sequence parallelism (Ulysses) attention
     return s
+
+
+def _trl_command(doc: dict) -> bool:
+    """`trl sft|dpo|...`, or one of TRL's example scripts (sft.py, dpo.py, grpo.py ...) under any launcher."""
+    return any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"])
 
 
 def _base(doc: dict) -> str:
@@ -224,7 +238,7 @@ def score(doc: dict) -> "Score":
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     if doc["fmt"] == "text":
-        if any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"]):
+        if _trl_command(doc):
             sc.add("trl command")
     elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
         sc.add("accelerate parallelism_config_sp_attn_implementation")

@@ -83,28 +83,30 @@ def _cli_settings(cmd) -> dict:
     return out
 
 
-def _merge(base: dict, top: dict) -> dict:
+def _merge(base: dict, over: dict) -> dict:
     out = dict(base)
-    for k, v in top.items():
+    for k, v in over.items():
         out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
     return out
 
 
 def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
+        from . import config_data
+
         cmd = _command(doc)
         d = _cli_settings(cmd) if cmd is not None else {}
-        if isinstance(d.get("config"), str):
-            # jsonargparse's --config FILE: the file's values first, the other options on top
-            from . import named_config
-
-            sub = named_config(doc, d["config"])
-            if sub is not None and isinstance(sub.get("data"), dict):
-                d = _merge(sub["data"], d)
+        # jsonargparse's CLI (litgpt/__main__.py:80) reads `--config X.yaml` first (the file the script writes itself,
+        # or the one on this machine) and the options after it over it
+        named = d.pop("config", None)
+        cfg = config_data(doc, named)
+        if cfg is not None:
+            d = _merge(cfg, d)
+        unread = isinstance(named, str) and cfg is None  # the file the line names is not here: its settings unknown
         sub = cmd.sub[0] if cmd is not None and cmd.sub else (cmd.module or cmd.script or "") if cmd else ""
         fmt = "cmdline"
     else:
-        d, fmt, sub = doc["data"], doc["fmt"], ""
+        d, fmt, sub, unread = doc["data"], doc["fmt"], "", False
     pretrain = "pretrain" in str(sub) or ("model_name" in d and "checkpoint_dir" not in d and fmt != "cmdline")
     prec = str(d.get("precision") or "").strip()
     train = d.get("train") if isinstance(d.get("train"), dict) else {}
@@ -115,7 +117,7 @@ def read(doc: dict) -> dict:
         "compile": {"enabled": pretrain, "mode": "default" if pretrain else None,
                     "setting": "litgpt pretrain (pretrain.py compiles the model)" if pretrain else None},
         "batch_size": as_int(train.get("micro_batch_size")) if train.get("micro_batch_size") is not None else None,
-        "packing": [],
+        "packing": [], "config_file_unread": unread,
         "fixes": {"use_default": "# LitGPT has no attention setting: it runs PyTorch SDPA"},
     }
 

@@ -80,7 +80,7 @@ def score(doc: dict) -> "Score":
         sc.add(f"network_module={net}")
     for s in doc["scripts"]:
         stem = re.sub(r"_train(_network)?\.py$", "", s)
-        if s.endswith(("_train_network.py", "_train.py")) and stem in SCRIPTS and stem not in ("flux_kontext",):
+        if s.endswith(("_train_network.py", "_train.py")) and stem in SCRIPTS:
             sc.add(s, 2 * STRONG)
     if doc["fmt"] == "text" and "musubi" in doc["text"].lower():
         sc.add("musubi")
@@ -263,6 +263,12 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
     dyn = str(s.get("dynamo_backend") or "NO")
     if not compile_on and dyn.upper() not in ("NO", "NONE", "FALSE"):
         compile_on, mode = True, s.get("dynamo_mode") if isinstance(s.get("dynamo_mode"), str) else None
+    elif not compile_on and str(launcher.get("dynamo_backend") or "no").upper() not in ("NO", "NONE", "FALSE"):
+        # --dynamo_backend NO (the default) leaves dynamo_plugin None (training/accelerator_setup.py:104-120), so
+        # Accelerator builds TorchDynamoPlugin() from the ACCELERATE_DYNAMO_* variables `accelerate launch
+        # --dynamo_backend X --dynamo_mode M` sets (huggingface/accelerate utils/launch.py:184-193, accelerator.py:326-329)
+        compile_on = True
+        mode = launcher.get("dynamo_mode") if isinstance(launcher.get("dynamo_mode"), str) else None
     mp = s.get("mixed_precision") if given(s.get("mixed_precision")) else launcher.get("mixed_precision")
     mp = str(mp).strip().lower() if given(mp) else None
     dataset = None

@@ -9,12 +9,15 @@ Read from Nerogar/OneTrainer 23df383 (2026-08-19):
 - modules/modelSetup/BaseModelSetup.py _set_attention_backend: SDP -> diffusers' "native", FLASH -> "flash"
   (with a warning for models that pass a mask: "FLASH attention might fail ... batch size > 1"), CUDNN ->
   "_native_cudnn", FLEX -> "flex", set on the UNet/transformer with set_attention_backend();
-- modules/util/checkpointing_util.py: `compile` compiles each checkpointed block (fullgraph=True, default mode).
+- modules/util/checkpointing_util.py: `compile` compiles each checkpointed block (fullgraph=True, default mode);
+- its launch line `python scripts/train.py --config-path X.json [--preset-path P.json] [--config-value KEY=VALUE ...]`
+  (scripts/train.py:16-37, modules/util/args/TrainArgs.py:22-25: the preset first, the config over it, then each
+  --config-value): read through those files when they are here.
 """
 
 from __future__ import annotations
 
-from . import NOTHING, as_int, diffusers, score_keys
+from . import NOTHING, STRONG, Score, as_int, diffusers, score_keys
 
 TITLE = "OneTrainer"
 MECHANISMS = {"SDP": "native", "FLASH": "flash", "CUDNN": "_native_cudnn", "FLEX": "flex"}
@@ -37,22 +40,39 @@ FAMILIES = {"STABLE_DIFFUSION_15": "sd1x", "STABLE_DIFFUSION_15_INPAINTING": "sd
 DTYPES = {"FLOAT_16": "float16", "BFLOAT_16": "bfloat16", "FLOAT_32": "float32", "TFLOAT_32": "float32"}
 
 
-def launch(cmd) -> str | None:
-    """OneTrainer's CLI: `python scripts/train.py --config-path X.json` (modules/util/args/TrainArgs.py); the JSON's path."""
-    from .shell import parse_options
-
-    if cmd.script != "train.py" or not any(w.startswith("--config-path") for w in cmd.args):
+def launch(cmd) -> dict | None:
+    """The options of OneTrainer's CLI, `python scripts/train.py --config-path X.json [--preset-path P.json]
+    [--config-value KEY=VALUE ...]` ({config_path, preset_path, config_values}), or None for other commands."""
+    if cmd.script != "train.py":
         return None
-    path = parse_options(cmd.args).values.get("config-path")
-    return path if isinstance(path, str) else None
+    opts: dict = {"config_values": []}
+    i = 0
+    while i < len(cmd.args):
+        w = cmd.args[i]
+        key, eq, val = w.partition("=")
+        if key in ("--config-path", "--preset-path", "--config-value"):
+            if not eq:
+                val = cmd.args[i + 1] if i + 1 < len(cmd.args) else ""
+                i += 1
+            if key == "--config-value":
+                opts["config_values"].append(val)
+            else:
+                opts[key[2:].replace("-", "_")] = val
+        i += 1
+    # Hydra's `--config-path DIR --config-name NAME` is another thing: OneTrainer's --config-path is a JSON file
+    if str(opts.get("config_path", "")).lower().endswith(".json") and \
+            not any(w.startswith(("--config-name", "-cn")) for w in cmd.args):
+        return opts
+    return None
 
 
 def score(doc: dict) -> "Score":
-    if doc["fmt"] == "text":
-        from . import Score, launch_config
+    if doc["fmt"] in ("text", "python"):  # a launch script, or a notebook's `!` lines
+        from . import launch_config
 
-        cmd, _path = launch_config(doc, launch)
-        return Score().add("scripts/train.py --config-path X.json") if cmd is not None else NOTHING
+        cmd, _opts = launch_config(doc, launch)
+        return Score().add("scripts/train.py --config-path (OneTrainer's launch line)", 2 * STRONG) \
+            if cmd is not None else NOTHING
     if doc["fmt"] != "json":
         return NOTHING
     sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
@@ -67,14 +87,21 @@ def score(doc: dict) -> "Score":
 def read(doc: dict) -> dict:
     from .simpletuner import HEAD_DIMS, UNET_FAMILIES
 
-    if doc["fmt"] == "text":  # the launch command: the JSON it names, when it is here
-        from . import launch_config, named_config, unknown_settings
+    if doc["fmt"] in ("text", "python"):  # the launch command: the JSON it names, when it is here
+        from . import config_data, launch_config, named_config, unknown_settings
 
-        _cmd, path = launch_config(doc, launch)
-        sub = named_config(doc, path)
+        _cmd, opts = launch_config(doc, launch)
+        sub = named_config(doc, (opts or {}).get("config_path"))
         if sub is None or sub["fmt"] != "json" or not score(sub).own:
-            return unknown_settings("onetrainer", TITLE)
-        return dict(read(sub), format="cmdline")
+            # the config that says which attention, dtype and compile is not here (or is not OneTrainer's)
+            return unknown_settings("onetrainer", TITLE, "compile")
+        data = {**(config_data(doc, opts.get("preset_path")) or {}), **sub["data"]}
+        for kv in opts.get("config_values") or []:
+            key, _, value = str(kv).partition("=")
+            if key and "." not in key:  # top-level keys only (dot notation reaches nested objects)
+                low = value.strip().lower()
+                data[key] = True if low == "true" else False if low == "false" else value
+        return dict(read(dict(sub, data=data)), format="cmdline")
 
     data = doc["data"]
     raw = data.get("attention_mechanism", "SDP")

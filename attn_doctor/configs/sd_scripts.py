@@ -3,7 +3,8 @@ sdxl_train_network.py --sdpa ...`).
 
 Read from kohya-ss/sd-scripts 48d368f (2026-02-16):
 - library/train_util.py add_training_arguments: `--mem_eff_attn`, `--xformers`, `--sdpa`, `--torch_compile`,
-  `--dynamo_backend` (default inductor; compile only with --torch_compile), `--mixed_precision no|fp16|bf16`,
+  `--dynamo_backend` (default inductor; compile only with --torch_compile: prepare_accelerator passes
+  dynamo_backend="NO" to Accelerator otherwise, so `accelerate launch --dynamo_backend X` compiles nothing), `--mixed_precision no|fp16|bf16`,
   `--full_bf16`/`--full_fp16`, `--train_batch_size`; read_config_from_file: the TOML's sections are flattened
   and its keys become argparse attributes, so an unknown key is silently never read (the command line's
   unknown flags stop argparse: "unrecognized arguments");
@@ -54,6 +55,8 @@ NEAR_MISSES = {"flash_attn": "--sdpa", "flash-attn": "--sdpa", "sage_attn": "--s
                "flex_attention": "--sdpa", "flex": "--sdpa", "mem-eff-attn": "--mem_eff_attn",
                "torch-compile": "--torch_compile", "compile": "--torch_compile"}
 _SCRIPT = re.compile(r"([A-Za-z0-9_]+)\.py$")
+# accelerate launch options sd-scripts overrides with its own (prepare_accelerator, library/train_util.py:5466-5500)
+LAUNCHER_OVERRIDDEN = {"mixed_precision", "dynamo_backend", "dynamo_mode", "dynamo_use_fullgraph", "dynamo_use_dynamic"}
 # Scripts that also give the VAE xformers with --xformers (vae.set_use_memory_efficient_attention_xformers(
 # args.xformers): train_network.py:185 (and the trainers built on it that keep load_target_model:
 # sdxl_train_network.py:65), sdxl_train.py:268, train_textual_inversion.py:377 (sdxl_train_textual_inversion.py
@@ -105,9 +108,25 @@ def is_gui(doc: dict) -> bool:
         return True
     if isinstance(d.get("xformers"), str) and d["xformers"] in GUI_ATTENTION and "mem_eff_attn" in d:
         return True
-    # older GUIs saved "xformers": true/false; sd-scripts itself reads no JSON, so sd-scripts' own options in one
-    # beside the attention switches are a GUI save
-    return isinstance(d.get("xformers"), bool) and "mem_eff_attn" in d and len(set(d) & STRONG_KEYS) >= 3
+    # older GUIs saved "xformers": true/false (and before 2023-01-08, a4262c0a, no "mem_eff_attn" beside it); sd-scripts
+    # itself reads no JSON, so sd-scripts' own options in one beside the attention switch are a GUI save
+    return isinstance(d.get("xformers"), bool) and len(set(d) & STRONG_KEYS) >= 3 and _mostly_options(d)
+
+
+def _mostly_options(d: dict) -> bool:
+    """Half or more of a JSON object's keys are sd-scripts options or kohya_ss GUI fields."""
+    keys = [str(k).lstrip("-") for k in d]
+    return bool(keys) and 2 * sum(1 for k in keys if k in known_keys() or k in GUI_KEYS) >= len(keys)
+
+
+def is_options_json(doc: dict) -> bool:
+    """sd-scripts' options written out as plain JSON (a notebook's or a wrapper's parameter file, the values it passes
+    to the script as --key value): no GUI fields, but three or more options only sd-scripts has and mostly its
+    options. sd-scripts reads TOML, not JSON, so this is what the command line those values make will do."""
+    if doc["fmt"] != "json" or is_gui(doc) or not isinstance(doc["data"], dict):
+        return False
+    d = doc["data"]
+    return len({str(k).lstrip("-") for k in d} & STRONG_KEYS) >= 3 and _mostly_options(d)
 
 
 def gui_script(d: dict) -> str:
@@ -133,9 +152,10 @@ def gui_settings(d: dict) -> dict:
         x = "xformers" if x else "none"
     s["xformers"] = x == "xformers"
     s["sdpa"] = x == "sdpa" or d.get("sdpa") is True
-    dyn = str(d.get("dynamo_backend") or "no").strip().lower()
-    s["torch_compile"] = dyn not in ("no", "none", "")
-    s["dynamo_backend"] = dyn
+    # the GUI's "dynamo_backend" only becomes `accelerate launch --dynamo_backend` (class_accelerate_launch.py:152-154),
+    # which sd-scripts overrides (see read()): only a torch_compile the GUI passes (its Anima tab) compiles
+    s["torch_compile"] = as_bool(d.get("torch_compile"))
+    s["dynamo_backend"] = str(d.get("dynamo_backend") or "inductor").strip().lower()
     return s
 
 
@@ -148,8 +168,15 @@ def score(doc: dict) -> "Score":
         if isinstance(x, str):
             sc.add(f"xformers: {x!r} (the kohya_ss GUI's attention choice)")
         return sc
+    if is_options_json(doc):
+        sc = score_keys({str(k).lstrip("-") for k in doc["data"]}, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+        sc.add("sd-scripts options as JSON (mostly sd-scripts' own option names)")
+        return sc
     if doc["fmt"] not in ("toml", "text"):
         return NOTHING
+    cmd = doc.get("command")
+    if doc["fmt"] == "text" and cmd is not None and not cmd.script:
+        return NOTHING  # sd-scripts has no CLI: a command that runs no .py (trl sft, llamafactory-cli ...) is not its
     keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
     if doc["fmt"] == "toml" and len(keys - known_keys()) >= len(keys & known_keys()):
         # read_config_from_file (library/train_util.py:4760-4761) sets every key of a --config_file TOML on the argparse
@@ -188,7 +215,10 @@ def read(doc: dict) -> dict:
         s = dict(doc["args"])
         if doc.get("command") is not None and doc["command"].script and script:
             parsed, errors = check_options("sd-scripts", doc["command"])
-            s = {**doc["command"].launcher_args, **parsed.values}
+            # the launcher's --mixed_precision and --dynamo_* never reach the run: prepare_accelerator gives Accelerator
+            # the script's own mixed_precision (default "no", library/train_util.py:3981-3984, 5496) and dynamo_backend
+            launcher = {k: v for k, v in doc["command"].launcher_args.items() if k not in LAUNCHER_OVERRIDDEN}
+            s = {**launcher, **parsed.values}
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         misses = [k for k in s if k in NEAR_MISSES]
         base = os.path.dirname(os.path.abspath(doc["path"]))
@@ -207,7 +237,7 @@ def read(doc: dict) -> dict:
                     s = merged
                     unread = False
                     break
-    else:
+    else:  # a --config_file TOML, or the same options as JSON (is_options_json)
         s = flatten(doc["data"])
         misses = [k for k in s if k in NEAR_MISSES and as_bool(s[k])]
     family = SCRIPTS.get(script or "")
@@ -224,7 +254,8 @@ def read(doc: dict) -> dict:
     unet = family in UNET or family is None
     if family == "sd1x" and as_bool(s.get("v2")):
         family = "sd2x"
-    flag = (lambda k: f"--{k}") if cmd else (lambda k: f'"{k}": true') if gui else (lambda k: f"{k} = true")
+    as_json = gui or doc["fmt"] == "json"
+    flag = (lambda k: f"--{k}") if cmd else (lambda k: f'"{k}": true') if as_json else (lambda k: f"{k} = true")
     entries = []
     mode = s.get("attn_mode") if given(s.get("attn_mode")) else None
     if mode is not None:
@@ -249,18 +280,23 @@ def read(doc: dict) -> dict:
     dt = dtype_of(mp) or ("bfloat16" if as_bool(s.get("full_bf16")) else "float16" if as_bool(s.get("full_fp16"))
                           else "float32")
     if unread and not given(s.get("mixed_precision")):
-        mp, dt = None, None  # the TOML that would say is not here
+        # the TOML that would say is not here. The launcher's --mixed_precision is overridden by the TOML's value (or
+        # sd-scripts' default "no"), so it is only the user's intent: reported as the best guess, never as fact
+        hint = doc["command"].launcher_args.get("mixed_precision") if doc.get("command") is not None else None
+        mp = str(hint).strip().lower() if given(hint) and dtype_of(hint) else None
+        dt = dtype_of(mp) if mp else None
     elif s.get("mixed_precision") not in (None, "", True) and not given(s.get("mixed_precision")):
         mp, dt = None, None  # `--mixed_precision "$prec"`: a shell variable the script never settles
+    # prepare_accelerator (library/train_util.py:5466-5500, since v0.8.0 62e75165 2023-12-27) hands Accelerator its own
+    # dynamo_backend: "NO" unless --torch_compile, then --dynamo_backend (default inductor). An `accelerate launch
+    # --dynamo_backend X` (or the GUI's dynamo setting, which becomes one) is overridden and compiles nothing.
     comp = as_bool(s.get("torch_compile")) if not (unread and "torch_compile" not in s) else None
     dyn = str(s.get("dynamo_backend") or "inductor").strip().lower()
-    if cmd and not comp and str(doc["launcher"].get("dynamo_backend", "no")).lower() not in ("no", "none"):
-        comp, dyn = True, str(doc["launcher"]["dynamo_backend"]).lower()  # accelerate launch --dynamo_backend
     from .simpletuner import HEAD_DIMS
 
     return {
         "trainer": "sd-scripts", "trainer_title": "kohya_ss GUI (sd-scripts)" if gui else TITLE,
-        "format": "cmdline" if cmd else "json" if gui else "toml", "script": script, "cmdline_errors": errors,
+        "format": "cmdline" if cmd else "json" if as_json else "toml", "script": script, "cmdline_errors": errors,
         "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dt,
         "attention": entries,
         "compile": {"enabled": comp, "mode": ("reduce-overhead" if dyn == "cudagraphs" else "default") if comp else None,
@@ -269,7 +305,7 @@ def read(doc: dict) -> dict:
         "split_attn": as_bool(s.get("split_attn")), "config_file_unread": unread,
         "sage_training": mode is not None and ATTN_MODES.get(str(mode).strip().lower()) == "sage",
         "fixes": {"sdpa": "--sdpa" if cmd else '"xformers": "sdpa"   # the GUI\'s CrossAttention choice' if gui
-                  else "sdpa = true   # in the TOML",
+                  else '"sdpa": true' if as_json else "sdpa = true   # in the TOML",
                   "sage": "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
                   "split_attn": "--split_attn" if cmd else "split_attn = true"},
     }

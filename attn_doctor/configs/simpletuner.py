@@ -24,6 +24,7 @@ An attention_mechanism left unset is SimpleTuner's default (diffusers = PyTorch 
 from __future__ import annotations
 
 import json
+import os
 import shlex
 
 from . import _ENV_LINE, NOTHING, args_of, as_int, attention, diffusers, dtype_of, env_of, given
@@ -112,7 +113,47 @@ def read(doc: dict) -> dict:
         raise UsageError(f"--config: SimpleTuner has no {fmt.upper()} configs (config.json, config.toml, config.env)")
     if looks_like_env(doc["text"]):
         return summarize(env_settings(doc["text"]), "env")
+    found = _env_config(doc)
+    if found is not None:  # `simpletuner train [--env NAME]`: the config.json / .toml / .env it trains with is here
+        s, how = found
+        s.update({k: v for k, v in args_settings(_tokens(doc["text"])).items() if k not in ("env", "example")})
+        return summarize(s, "cmdline")
     return summarize(args_settings(_tokens(doc["text"])), "cmdline")
+
+
+def _env_config(doc: dict) -> tuple[dict, str] | None:
+    """The settings of the config `simpletuner train [--env NAME]` runs: config/NAME/config.json|toml|env (config/ without
+    --env), relative to the launch file or one level up (simpletuner/cli/__init__.py:115-140 --env / --example;
+    cli/train.py:45-75 picks config.json, then config.toml, then config.env)."""
+    from . import load_json, load_toml, read_text
+
+    cmd = doc.get("command")
+    if cmd is None or cmd.program != "simpletuner" or cmd.sub[:1] != ["train"]:
+        return None
+    words = cmd.args
+    env = next((w.split("=", 1)[1] for w in words if w.startswith("--env=")), None)
+    if env is None and "--env" in words and words.index("--env") + 1 < len(words):
+        env = words[words.index("--env") + 1]
+    if any(w in ("--example", "-e") or w.startswith("--example=") for w in words):
+        return None  # a built-in example: its config ships with SimpleTuner, not beside this file
+    base = os.path.dirname(os.path.abspath(doc["path"]))
+    for root in (base, os.path.dirname(base)):
+        d = os.path.join(root, "config", env) if env else os.path.join(root, "config")
+        for name, kind in (("config.json", "json"), ("config.toml", "toml"), ("config.env", "env")):
+            path = os.path.join(d, name)
+            if not os.path.isfile(path):
+                continue
+            try:
+                text = read_text(path)
+                if kind == "env":
+                    return env_settings(text), path
+                data = load_json(path, text) if kind == "json" else load_toml(path, text)
+            except Exception:  # the job's file, not one this line can be read through
+                return None
+            if isinstance(data, dict):
+                return {str(k).lstrip("-"): v for k, v in data.items()}, path
+            return None
+    return None
 
 
 def parse(path: str, text: str) -> dict:
