@@ -68,6 +68,7 @@ class _Rules:
     needs_backend: frozenset[str]  # catch-alls claimed only when the log names a backend near them
     own_or_frames: frozenset[str]  # ...and where another backend's naming must be a traceback frame
     past_traceback: frozenset[str]  # entries whose evidence lies above their traceback (a build's output)
+    in_traceback: frozenset[str]  # entries whose naming must be on the error line, its continuation or its frames
     required_by: frozenset[str]  # loader errors whose '(required by X.so)' must be an attention library's
 
 
@@ -86,6 +87,7 @@ def rules() -> _Rules:
                   frozenset(data.get("needs_backend", {}).get("ids", ())),
                   frozenset(data.get("needs_backend", {}).get("own_or_frames", ())),
                   frozenset(data.get("needs_backend", {}).get("past_traceback", ())),
+                  frozenset(data.get("needs_backend", {}).get("in_traceback", ())),
                   frozenset(data.get("required_by", {}).get("ids", ())))
 
 
@@ -152,7 +154,7 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     r = rules()
     if entry.id not in r.needs_backend:
         return False
-    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback)
+    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
     if found is None or found.backend == "foreign":
         return True
     if entry.id in r.own_or_frames and found.backend != own:
@@ -174,25 +176,31 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
     return True
 
 
-def nearest(lines: list[str], line: int, past_traceback: bool = False) -> Attribution | None:
+def nearest(lines: list[str], line: int, past_traceback: bool = False, down: bool = True) -> Attribution | None:
     """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
     `past_traceback`: go on up past the traceback's start (a failed build's CalledProcessError
-    follows the compiler output that names the package being built)."""
+    follows the compiler output that names the package being built). `down=False`: not down the log
+    past the message's own continuation."""
     i = line - 1
     if not 0 <= i < len(lines):
         return None
     order = [i]
     for j in range(i + 1, min(len(lines), i + 1 + CONTINUATION)):  # the message's own continuation
-        if not lines[j].strip():
-            break
+        if not lines[j].strip() or not (down or lines[j][:1].isspace()):
+            break  # (down=False: only indented lines continue it; the next log line is another step's)
         order.append(j)
     if past_traceback:
         order += range(i - 1, max(-1, i - 1 - WINDOW), -1)
     else:
-        order += _traceback(lines, i)  # up the traceback, deepest frame first
+        up_lines = _traceback(lines, i)  # up the traceback, deepest frame first
+        if not down:  # only the innermost frame of a real traceback, not whatever lines stand above
+            real = bool(up_lines) and TRACEBACK_START.search(lines[up_lines[-1]]) is not None
+            inner = next((k for k, j in enumerate(up_lines) if FRAME.search(lines[j])), None)
+            up_lines = up_lines[:inner + 1] if real and inner is not None else []
+        order += up_lines
     up = len(order)
     seen = set(order)
-    for j in range(i + 1, min(len(lines), i + 1 + WINDOW)):  # then down (build logs)
+    for j in range(i + 1, min(len(lines), i + 1 + WINDOW) if down else i + 1):  # then down (build logs)
         if TRACEBACK_START.search(lines[j]):
             break
         if j not in seen:
@@ -219,7 +227,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     r = rules()
     if entry.id in r.never:
         return own, None
-    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback)
+    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
     if found is None or found.backend in (own, "foreign"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):

@@ -706,11 +706,13 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # A catch-all, line by line: it stays for any line of its that no specific cause explains nearby
     # (a wrapper such as BackendCompilerFailed sits a line or two from the error it wraps). A note or a
     # printed warning elsewhere explains no error line.
-    # Then the last resort (whose code raised, knowledge/triage.toml), far from every cause kept before it.
+    # Then the last resort (knowledge/triage.toml: whose code raised, which backend an error names), far
+    # from every line anything kept before it explains (a note on that line explains it too: the last
+    # resort says no known cause matches).
     taken: set[int] = set()
-    for tier in ((c for c in cands if c.entry.generic and not c.entry.fallback),
-                 (c for c in cands if c.entry.fallback)):
-        causes = sorted({n for c in kept if c.entry.can_cause for n in c.lines})
+    for last, tier in ((False, (c for c in cands if c.entry.generic and not c.entry.fallback)),
+                       (True, (c for c in cands if c.entry.fallback))):
+        causes = sorted({n for c in kept if c.entry.can_cause or last for n in c.lines})
         for c in sorted(tier, key=lambda c: (-c.score, c.position, c.entry.id)):
             if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
                 continue
