@@ -433,3 +433,56 @@ def test_loose_and_kernel_names_defer_to_precise_ones(text, backend):
 def test_flash_attention_3_only_supports_hopper_stays_fa3():
     found = match("RuntimeError: Flash Attention 3 only supports Hopper GPUs")
     assert found and (found[0].entry.id, found[0].backend) == ("backend.unsupported-gpu", "fa3")
+
+
+# ---------------------------------------------------------------------------------------------------
+# A second batch, written after the first batch's rules: more titles and sentences, other entries of
+# the same classes (transformers' FA2 toggle, import crashes, per-arch Sage modules, vLLM's selector,
+# block-mask OOM). On main's rules (and after batch 1's) 5 of these 30 failed; after batch 2's rules, none.
+# ---------------------------------------------------------------------------------------------------
+BATCH2 = [
+ ("FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package flash_attn seems to be not installed.", "transformers.backend-unavailable", "fa2"),
+ ("the package flash_attn seems to be not installed (Qwen2.5-VL, attn_implementation=flash_attention_2)", "transformers.backend-unavailable", "fa2"),
+ ("create_block_mask runs out of memory (torch.OutOfMemoryError: CUDA out of memory) at seq_len 131072", "flex.block-mask-oom", "flex"),
+ ("import flash_attn segfaults (Segmentation fault (core dumped)) on torch 2.8", "import.crashed", "fa2"),
+ ("ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory (flash_attn_2_cuda)", "import.cuda-lib-missing", "fa2"),
+ ("No module named 'flash_attn_2_cuda'", "fa2.no-extension", "fa2"),
+ ("ModuleNotFoundError: No module named 'flash_attn'", "fa2.missing", "fa2"),
+ ("flash_attn not installed: No module named flash_attn", "fa2.missing", "fa2"),
+ ("Sage attention: No module named 'sageattention._qattn_sm90'", "sage.arch-kernel", "sage"),
+ ("[KSampler] SM89 kernel is not available. Make sure you GPUs with compute capability 8.9.", "sage.arch-kernel", "sage"),
+ ("Error running sage attention: SM90 kernel is not available. Make sure you GPUs with compute capability 9.0., using pytorch attention instead.", "sage.arch-kernel", "sage"),  # the fallback line names its cause
+ ("RuntimeError: FlashAttention only supports Ampere GPUs or newer. (GTX 1080 Ti, flash-attn 2.8.3)", "backend.unsupported-gpu", "fa2"),
+ ("flash-attn on RTX 2080 Ti: FlashAttention only supports Ampere GPUs or newer", "backend.unsupported-gpu", "fa2"),
+ ("sageattention triton: error: 'tt.fp_to_fp' op operand #0 must be ranked tensor of floating-point values (V100)", "triton.lowering-failed", "sage"),
+ ("flash_attn_func: RuntimeError: q must have shape (batch_size, seqlen_q, num_heads, head_size_og)", "fa2.input-shape", "fa2"),
+ ("RuntimeError: Number of heads in key/value must divide number of heads in query", "attn.gqa-heads", "fa2"),
+ ("flex_attention: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised: RuntimeError: No valid triton configs. OutOfResources: out of resource: shared memory, Required: 196608, Hardware limit: 101376.", "flex.shared-memory", "flex"),
+ ("torch._inductor.exc.InductorError: RuntimeError: No valid triton configs. OutOfMemoryError: out of resource: triton_tem_fused_flex_attention_backward_1 Required: 172032  Hardware limit: 166912", "flex.shared-memory", "flex"),
+ ("ValueError: Unsupported head_dim: 512 (sageattn_qk_int8_pv_fp8_cuda on RTX 4090)", "sage.head-dim", "sage"),
+ ("xformers: NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs: query : shape=(2, 4096, 24, 128) (torch.float32)", "xformers.no-operator", "xformers"),
+ ("AssertionError: Input tensors must be in dtype of torch.float16 or torch.bfloat16 (sageattn, fp32 VAE)", "sage.inputs", "sage"),
+ ("TypeError: flash_attn_func() got an unexpected keyword argument 'softcap' (flash-attn 2.5.8, Gemma 2)", "attn.api-mismatch", "fa2"),
+ ("TypeError: sageattn() got an unexpected keyword argument 'attn_mask'", "attn.api-mismatch", "sage"),
+ ("vLLM: Cannot use FlashAttention-2 backend for head size 80.", "vllm.backend-fallback", None),  # vLLM then falls back
+ ("vLLM on V100: Cannot use FlashAttention-2 backend for Volta and Turing GPUs.", "vllm.backend-fallback", None),
+ ("[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n[rank0]:   File \"/opt/venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py\", line 96, in _flash_attn_forward", "cuda.kernel-fault", "fa2"),
+ ("エラー: RuntimeError: FlashAttention only supports Ampere GPUs or newer. Tesla T4 で flash-attn を使うと発生します", "backend.unsupported-gpu", "fa2"),
+ ("ERROR:root:Failed to import SageAttention: No module named 'sageattention'", "sage.not-installed", "sage"),
+ ("2026-02-01 10:22:31 | ERROR | DLL load failed while importing _fused: 找不到指定的模块。 (sageattention)", "import.dll-load-failed", "sage"),
+ ("flash_attn_varlen_func(): cu_seqlens_q must have dtype int32", "varlen.cu-seqlens", "fa2"),
+]
+
+
+@pytest.mark.parametrize("text,eid,backend", BATCH2, ids=[f"b2-{i}" for i in range(len(BATCH2))])
+def test_second_batch(text, eid, backend):
+    assert _top(text) == (eid, backend)
+
+
+@pytest.mark.parametrize("text,absent", [
+    ("No module named flash_attn.flash_attention", "fa2.missing"),  # FA1's module: fa2.api-renamed
+    ("import flash_attn works, but training segfaults later in my custom CUDA op", "import.crashed"),
+    ("create_block_mask is slow for 128k sequences (no out of memory, just slow)", "flex.block-mask-oom"),
+])
+def test_second_batch_near_misses(text, absent):
+    assert absent not in _ids(text)
