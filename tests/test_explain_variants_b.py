@@ -486,3 +486,34 @@ def test_second_batch(text, eid, backend):
 ])
 def test_second_batch_near_misses(text, absent):
     assert absent not in _ids(text)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Known upstream failures on new architectures, posted as titles and sentences: flash-attn before 2.7.3
+# rejecting Blackwell (fa2.arch-check-before-2-7-3 cites the fix), SageAttention without sm121 kernels
+# before thu-ml/SageAttention#297 (merged 2025-11-08), SageAttention3's sm120-only check, consumer
+# Blackwell's 99 KiB of shared memory under FlexAttention, torch without sm_120. 2 of these 10 failed on
+# main's rules; none after.
+# ---------------------------------------------------------------------------------------------------
+NEWARCH = [
+ ("flash-attn 2.7.2 on RTX 5090: RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "fa2.arch-check-before-2-7-3", "fa2"),
+ ("Flash Attention only supports Ampere GPUs or newer on Blackwell (RTX PRO 6000)", "fa2.arch-check-before-2-7-3", "fa2"),
+ ("[rank0]: RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n[rank0]: GPU: NVIDIA GB200 (sm_100)", "fa2.arch-check-before-2-7-3", "fa2"),
+ ("B200 で flash-attn 2.6.3 を使うと RuntimeError: FlashAttention only supports Ampere GPUs or newer. になります", "fa2.arch-check-before-2-7-3", "fa2"),
+ ("sageattention on DGX Spark (GB10): ValueError: Unsupported CUDA architecture: sm121", "sage.arch-kernel", "sage"),
+ ("sageattn3 on DGX Spark (GB10, sm121): RuntimeError: only supports Blackwell GPUs or newer.", "backend.unsupported-gpu", "sage"),
+ ("RTX 5090 + sageattention 2.1.1: AssertionError: SM89 kernel is not available. Make sure you GPUs with compute capability 8.9.", "sage.arch-kernel", "sage"),
+ ("flex_attention on RTX 5090: OutOfResources: out of resource: shared memory, Required: 114688, Hardware limit: 101376", "flex.shared-memory", "flex"),
+ ("UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\nimport flash_attn", "gpu.arch-not-in-torch", None),
+ ("RuntimeError: CUDA error: an illegal memory access was encountered (flash_fwd_splitkv_kernel, B200, flash-attn 2.8.3)", "cuda.kernel-fault", "fa2"),
+]
+
+
+@pytest.mark.parametrize("text,eid,backend", NEWARCH, ids=[f"newarch-{i}" for i in range(len(NEWARCH))])
+def test_new_architecture_failures(text, eid, backend):
+    assert _top(text) == (eid, backend)
+
+
+def test_blackwell_named_far_from_nothing_stays_the_generic_arch_refusal():
+    # no Blackwell GPU in the text: the generic refusal, not the 2.7.3 fix
+    assert _top("Flash Attention only supports Ampere GPUs or newer (Tesla V100)")[0] == "backend.unsupported-gpu"
