@@ -517,3 +517,43 @@ def test_new_architecture_failures(text, eid, backend):
 def test_blackwell_named_far_from_nothing_stays_the_generic_arch_refusal():
     # no Blackwell GPU in the text: the generic refusal, not the 2.7.3 fix
     assert _top("Flash Attention only supports Ampere GPUs or newer (Tesla V100)")[0] == "backend.unsupported-gpu"
+
+
+# ---------------------------------------------------------------------------------------------------
+# The backend from a pasted issue's title (attribution.py's last tier): the title names the library, the
+# traceback under it shows only the user's frames. Never across an earlier traceback, never a title far
+# above the error, never for an entry that says no backend was found at all.
+# ---------------------------------------------------------------------------------------------------
+TB_OWN = ("Traceback (most recent call last):\n  File \"train.py\", line 5, in <module>\n    model(x)\n"
+          "RuntimeError: CUDA error: an illegal memory access was encountered")
+
+
+@pytest.mark.parametrize("title,backend", [
+    ("flash-attn crashes on B200", "fa2"),
+    ("[Bug] sageattention 2.2 on RTX 5090", "sage"),
+    ("xformers 0.0.29: training crashes after 300 steps", "xformers"),
+    ("FlexAttention + torch.compile crash on H100", "flex"),
+])
+def test_the_title_above_a_traceback_of_user_frames_names_the_backend(title, backend):
+    assert _top(f"{title}\n{TB_OWN}") == ("cuda.kernel-fault", backend)
+
+
+def test_no_title_no_claim():
+    assert _top(f"my training crashes on B200\n{TB_OWN}") == (None, None)
+
+
+def test_a_title_far_above_the_error_names_nothing():
+    filler = "\n".join(f"step {i} loss 1.0" for i in range(120))
+    assert _top(f"flash-attn crashes on B200\n{filler}\n{TB_OWN}") == (None, None)
+
+
+def test_a_title_line_that_is_an_earlier_tracebacks_frame_names_nothing():
+    first = ("Traceback (most recent call last):\n  File \"/venv/lib/python3.11/site-packages/flash_attn/__init__.py\", line 3\n"
+             "ImportError: cannot import name 'x'\n")
+    found = {m.entry.id: m.backend for m in match(first + TB_OWN)}
+    assert "cuda.kernel-fault" not in found
+
+
+def test_no_attention_backend_at_all_is_no_backends_failure():
+    text = "Framepack : NotImplementedError: No Attn Installed!\n\nWhen I set up flash attention, I found a reshape error"
+    assert _top(text) == ("trainer.no-attention-backend", None)
