@@ -557,3 +557,50 @@ def test_a_title_line_that_is_an_earlier_tracebacks_frame_names_nothing():
 def test_no_attention_backend_at_all_is_no_backends_failure():
     text = "Framepack : NotImplementedError: No Attn Installed!\n\nWhen I set up flash attention, I found a reshape error"
     assert _top(text) == ("trainer.no-attention-backend", None)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Batch 3 (written after round5b/fresh showed Triton's launcher messages posted alone): Triton's
+# launcher build under SageAttention/FlexAttention (triton-windows' "Failed to compile. cc_cmd", ROCm's
+# hip_utils.c, the compiler line beside build.no-nvcc's generic one), ROCm CK's and FlexAttention's
+# head-dim refusals, varlen cu_seqlens. 10 of these 14 failed on main's rules (and on batch 2's); none after.
+# ---------------------------------------------------------------------------------------------------
+W3 = "C:\\\\Users\\\\me\\\\AppData\\\\Local\\\\Temp\\\\tmpab12cd"
+BATCH3 = [
+ # Triton's launcher build under SageAttention / FlexAttention
+ ("Failed to compile. cc_cmd: ['D:\\\\ComfyUI\\\\python_embeded\\\\Lib\\\\site-packages\\\\triton\\\\runtime\\\\tcc\\\\tcc.exe', '" + W3 + "\\\\cuda_utils.c', '-O3', '-shared', '-Wno-psabi', '-o', '" + W3 + "\\\\cuda_utils.cp312-win_amd64.pyd', '-fPIC', '-lcuda', '-lpython3']", "triton.launcher-build", None),
+ ("sageattention: \"Failed to compile. cc_cmd\" every step in ComfyUI portable", "triton.launcher-build", "sage"),
+ ("C:/Users/cid/AppData/Local/Temp/tmpdh1p7lwi/hip_utils.c:5: error: include file 'Python.h' not found", "triton.launcher-build", None),
+ ("/tmp/tmp9x2/main.c:1:10: fatal error: cuda.h: No such file or directory (flex_attention, torch 2.5)", "triton.launcher-build", "flex"),
+ ("Error running sage attention: Command '['C:\\\\AI\\\\python_embeded\\\\Lib\\\\site-packages\\\\triton\\\\runtime\\\\tcc\\\\tcc.exe', '" + W3 + "\\\\cuda_utils.c', '-O3', '-shared', '-o', '" + W3 + "\\\\cuda_utils.cp312-win_amd64.pyd', '-lcuda', '-lpython312']' returned non-zero exit status 1., using pytorch attention instead.", "triton.launcher-build", "sage"),
+ ("Triton のランチャーのコンパイルに失敗します: cuda_utils.c:14: error: include file 'Python.h' not found (sageattention 2.2)", "triton.launcher-build", "sage"),
+ ("sageattention on Windows: Python.h not found when triton compiles cuda_utils.c", "triton.launcher-build", "sage"),
+ # head dims refused: ROCm CK, FlexAttention's lowering
+ ("RuntimeError: CK only supports head dimension at most 256", "fa2.head-dim", "fa2"),
+ ("flash-attn ROCm on MI250: CK only supports head dimension at most 256 (head_dim 512)", "fa2.head-dim", "fa2"),
+ ("NotImplementedError: embedding dimension of the query, key, and value must be at least 16 but got E=8 and Ev=8", "attn.head-dim-unsupported", "flex"),
+ ("torch._inductor.exc.LoweringException: NotImplementedError: NYI: embedding dimension of the query, key, and value must be at least 16 but got E=4 and Ev=4\n  target: flex_attention", "attn.head-dim-unsupported", "flex"),
+ ("ValueError: NYI: Currently non power of 2 embedding dimension are not supported. Got E=80 and Ev=80.", "attn.head-dim-unsupported", "flex"),
+ # varlen
+ ("RuntimeError: cu_seqlens_q must be on CUDA (flash_attn_varlen_func)", "varlen.cu-seqlens", "fa2"),
+ ("[rank1]: RuntimeError: cu_seqlens_k must have dtype int32", "varlen.cu-seqlens", "fa2"),
+]
+
+
+@pytest.mark.parametrize("text,eid,backend", BATCH3, ids=[f"b3-{i}" for i in range(len(BATCH3))])
+def test_third_batch(text, eid, backend):
+    assert _top(text) == (eid, backend)
+
+
+@pytest.mark.parametrize("text,absent", [
+    ("Failed to compile the model with torch.compile, falling back to eager", "triton.launcher-build"),
+    ("/tmp/pip-install-x1/flash-attn_0a1b2c3d4e/csrc/flash_attn/flash_api.cpp:12:10: fatal error: cuda.h: No such file or directory",
+     "triton.launcher-build"),
+    ("sageattention on Windows: Python.h not found when triton compiles cuda_utils.c", "sage.not-installed"),
+])
+def test_third_batch_near_misses(text, absent):
+    assert absent not in _ids(text)
+
+
+def test_sage_not_installed_still_reads_its_own_sentence():
+    assert _top("sageattention module not found in python_embeded (1.0.6 was uninstalled)") == ("sage.not-installed", "sage")
