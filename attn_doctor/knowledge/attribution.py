@@ -13,6 +13,8 @@ How the nearest naming line is found, for an error on line L:
    that raised last), stopping at the traceback's start unless a chained exception continues it;
 3. then down the log (a build log names the package after the compiler error: "Failed building
    wheel for flash-attn").
+4. last, the input's first TITLE_LINES lines, when the error is within the window of them: a pasted
+   issue's title or the user's sentence above a traceback of their own frames.
 Within a window of WINDOW lines either way, so a second error far from the first is not given the
 first one's backend. A name several backends define (`shared` in attribution.toml: FA2, FA3 and
 FA4 all have flash_attn_varlen_func) names a backend only when steps 1 and 2 find no other: the
@@ -41,6 +43,7 @@ from . import Entry, render, template_fields
 HERE = Path(__file__).parent
 WINDOW = 80  # lines searched up (and down) from the error line
 CONTINUATION = 3  # lines after the error line that still belong to its message
+TITLE_LINES = 2  # the input's first lines, searched last (a pasted issue's title and first sentence)
 TRACEBACK_START = re.compile(r"Traceback \(most recent call last\)")
 CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
 
@@ -205,6 +208,17 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             break
         if j not in seen:
             order.append(j)
+    # last, the input's first lines when the error is near them: a pasted issue's title or the user's
+    # sentence above a traceback that names no library ("flash-attn crashes on B200" over a
+    # traceback of the user's own frames). Round 5b (variant stress); tests/test_explain_variants_b.py
+    # Only above the error's own traceback, never across an earlier one (whose frames name its own error's backend).
+    if 0 < i <= WINDOW + TITLE_LINES:
+        seen.update(order)
+        starts = [k for k in range(i) if TRACEBACK_START.search(lines[k])]
+        if len(starts) <= 1:
+            top = starts[0] if starts else i
+            order += [j for j in range(min(TITLE_LINES, top)) if j not in seen and i - j <= WINDOW
+                      and not FRAME.search(lines[j])]
     weak = None  # the first line that names a backend only by a shared name
     for k, j in enumerate(order):
         if k == up and weak is not None:
