@@ -70,7 +70,9 @@ def test_its_words_name_the_backend_and_its_check():
 
 def test_no_backend_named_on_the_line_or_its_frame_is_no_claim():
     # a config above an unrelated error (the round4b unrelated log LlamaFactory#6214's shape)
-    assert explained("flash_attn: fa2\ndeepspeed: ds.json\n\nValueError: Template mllama does not exist.") == []
+    assert explained("### eval\nval_size: 0.1\nflash_attn: fa2\ndeepspeed: ds.json\n\nValueError: Template mllama does not exist.") == []
+    # pip's own wrapper lines and a bare "Error:" are no exception line
+    assert explained("Building wheel for x\n  Compiling flash_attn kernels\nerror: subprocess-exited-with-error") == []
     # a backend named further down the log is another step's
     assert explained("ValueError: Template mllama does not exist.\nInstalling flash-attn 2.8.3") == []
     # an outer frame through a backend, the innermost one the user's
@@ -80,6 +82,13 @@ def test_no_backend_named_on_the_line_or_its_frame_is_no_claim():
     # the innermost frame in the backend's code is named (triage.raised-in-sage wins there)
     inner = text.replace('"/home/u/hooks.py"', '"/venv/site-packages/sageattention/hooks.py"')
     assert [i for i, _ in explained(inner)] == ["triage.raised-in-sage"]
+
+
+def test_a_known_cause_elsewhere_in_the_log_comes_first():
+    log = ("RuntimeError: flash_attn_func saw an odd stride\n" + "noise\n" * 200 +
+           "ImportError: flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n")
+    ids = [i for i, _ in explained(log)]
+    assert ids[-1] == "triage.error-names-backend" and len(ids) == 2
 
 
 def test_a_known_cause_on_the_same_line_wins():

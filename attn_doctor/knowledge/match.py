@@ -722,8 +722,8 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # line was fatal: a driver warning is often the cause of the error after it), a symptom after every
     # cause found (it is printed because something else failed first); notes last.
     has_cause = any(c.entry.can_cause and not c.entry.symptom for c in kept)
-    kept.sort(key=lambda c: (c.entry.severity == "info", has_cause and c.entry.symptom, c.position, -c.score,
-                             c.entry.id))
+    kept.sort(key=lambda c: (c.entry.severity == "info", c.entry.fallback, has_cause and c.entry.symptom, c.position,
+                             -c.score, c.entry.id))  # a last resort after every known cause, wherever it stands
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
             for c in kept]
 
