@@ -84,7 +84,22 @@ def score(doc: dict) -> "Score":
             sc.add(s, 2 * STRONG)
     if doc["fmt"] == "text" and "musubi" in doc["text"].lower():
         sc.add("musubi")
+    runs = [doc["command"]] if doc.get("command") is not None else [c for c in doc.get("commands") or [] if c.script]
+    if doc["fmt"] == "text" and runs and all(c.script and not own_script(c.script) and
+                                             "musubi" not in " ".join(c.words).lower() for c in runs) and \
+            not sc.own_points > STRONG * len(set(keys) & STRONG_KEYS):
+        # the command runs a script that is none of musubi-tuner's (python experiment/main.py --flash_attn, an oat /
+        # OpenRLHF / LLaVA launcher): its options are that script's own argparse's, so flag names musubi-tuner also
+        # has (--flash_attn, --sdpa, --task, --dit) are no evidence of musubi-tuner
+        return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     return sc
+
+
+def own_script(script: str) -> bool:
+    """A script of musubi-tuner's (or a fork's): <family>_train[_network].py, <family>_cache_*.py,
+    <family>_generate_*.py ... for the families in SCRIPTS."""
+    name = os.path.basename(script)
+    return any(name.startswith(f + "_") for f in SCRIPTS)
 
 
 def read(doc: dict) -> dict:
