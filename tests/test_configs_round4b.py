@@ -5,8 +5,8 @@ own source) are each read as their expect file says. The evidence audit: for eve
 keys it shares with other frameworks (its SHARED_KEYS and COMMON_KEYS, plus a few names of the file's own, as every
 user's config has) is refused, in each format the reader reads. And variants written for this test (what each fakes is
 in its name) of the files hosted trainers, other frameworks and users' own scripts use with a claimed trainer's key
-names. Run against main at 28cfefd (before round 4b), 24 of these tests fail: 6 real files, 7 audit cases, the TRL-fields
-rule, 8 refusals and 2 reads; the rest pass there too and guard that a trainer's own evidence still claims its files."""
+names. Run against main at 28cfefd (before round 4b), 27 of these tests fail: 6 real files, 7 audit cases, the TRL-fields
+rule, 11 refusals and 2 reads; the rest pass there too and guard that a trainer's own evidence still claims its files."""
 
 from __future__ import annotations
 
@@ -195,6 +195,18 @@ REFUSED = {
     "a musubi-like TOML of only dynamo and step names (SimpleTuner's?)": (
         "c.toml", 'dynamo_backend = "inductor"\ndynamo_mode = "max-autotune"\nmax_train_steps = 1000\n'
         'learning_rate = 1e-4\noutput_dir = "out"\n', "not a trainer config"),
+    "diffusers model_index.json (unet, vae, text_encoder as OneTrainer's parts)": (
+        "model_index.json", '{"_class_name": "StableDiffusionPipeline", "_diffusers_version": "0.21.0", "scheduler": '
+        '["diffusers", "PNDMScheduler"], "text_encoder": ["transformers", "CLIPTextModel"], "unet": ["diffusers", '
+        '"UNet2DConditionModel"], "vae": ["diffusers", "AutoencoderKL"]}', "is a diffusers model or pipeline config"),
+    "EveryDream2 train.json": (
+        "train.json", '{"amp": true, "batch_size": 4, "data_root": "input", "disable_textenc_training": false, '
+        '"disable_xformers": false, "gradient_checkpointing": true, "lr": 1.5e-06, "max_epochs": 30, "resolution": 512, '
+        '"resume_ckpt": "sd_v1-5_vae", "save_every_n_epochs": 20, "useadam8bit": true, "zero_frequency_noise_ratio": 0.02}',
+        "looks like EveryDream2"),
+    "a user's config with LitGPT's checkpoint_dir / out_dir": (
+        "run.yaml", "checkpoint_dir: checkpoints/llama\nout_dir: out/run1\nlearning_rate: 0.0001\nbatch_size: 8\n"
+        "epochs: 3\n", "not a trainer config"),
     "Replicate hosted trainer inputs (lora_rank, caption_dropout_rate)": (
         "inputs.json", '{"input_images": "https://x/y.zip", "trigger_word": "TOK", "steps": 1000, "lora_rank": 16, '
         '"optimizer": "adamw8bit", "batch_size": 1, "resolution": "512,768,1024", "caption_dropout_rate": 0.05}',
@@ -233,6 +245,16 @@ READ = {
     "axolotl YAML": (
         "ax.yml", "base_model: m\nsequence_len: 2048\nsample_packing: true\nflash_attention: true\nbf16: auto\n",
         ("axolotl", ["fa2"], "bfloat16")),
+    # LitGPT by its own keys, checkpoint_dir / out_dir beside them
+    "LitGPT LoRA YAML": (
+        "lora.yaml", "checkpoint_dir: checkpoints/meta-llama/Llama-3.2-1B\nout_dir: out/lora\nprecision: bf16-true\n"
+        "lora_r: 8\nlora_query: true\nlora_value: true\ntrain:\n  global_batch_size: 16\n  micro_batch_size: 1\n",
+        ("litgpt", [], "bfloat16")),
+    # OneTrainer's model parts are sections of settings
+    "OneTrainer JSON": (
+        "ot.json", '{"__version": 6, "training_method": "LORA", "model_type": "STABLE_DIFFUSION_XL_10_BASE", '
+        '"attention_mechanism": "SDP", "train_dtype": "BFLOAT_16", "unet": {"train": true}, "text_encoder": {"train": '
+        'false}}', ("onetrainer", ["sdpa"], "bfloat16")),
     # musubi by its script, whatever option names it shares
     "musubi command line": (
         "wan.sh", "accelerate launch src/musubi_tuner/wan_train_network.py --task t2v-14B --dit d.safetensors "

@@ -188,6 +188,19 @@ def mlx_lm(doc: dict) -> Score:
     return s
 
 
+def everydream(doc: dict) -> Score:
+    """An EveryDream2 trainer's train.json (python train.py --config train.json): resume_ckpt, data_root, useadam8bit,
+    zero_frequency_noise_ratio, disable_textenc_training ... (EveryDream2trainer's train.json and its docs)."""
+    s = Score()
+    d = _sections(doc["data"])
+    own = sorted(set(d) & {"resume_ckpt", "data_root", "useadam8bit", "zero_frequency_noise_ratio",
+                           "disable_textenc_training", "ckpt_every_n_minutes", "write_schedule", "rated_dataset",
+                           "disable_amp", "cond_dropout"})
+    if len(own) >= 3:
+        s.add(", ".join(own[:4]))
+    return s
+
+
 _NANOGPT = re.compile(r"^(n_layer|n_head|n_embd|block_size|out_dir|eval_interval|eval_iters|always_save_checkpoint|"
                       r"wandb_run_name|lr_decay_iters|max_iters)\s*=", re.MULTILINE)
 
@@ -264,7 +277,7 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
                ("an OpenMMLab (mmengine) config", mmengine), ("a Weights & Biases sweep config", wandb_sweep),
                ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra), ("Ludwig", ludwig),
-               ("mlx-lm (Apple MLX)", mlx_lm))
+               ("mlx-lm (Apple MLX)", mlx_lm), ("EveryDream2", everydream))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:
