@@ -97,6 +97,12 @@ def score(doc: dict) -> "Score":
         if not (set(doc["args"]) & STRONG_KEYS or env or "simpletuner command" in sc.evidence or
                 "attention_mechanism" in sc.evidence):
             return NOTHING  # flags it shares with diffusers' example scripts alone do not make a SimpleTuner command
+        cmd = doc.get("command")
+        if cmd is not None and cmd.script and os.path.basename(cmd.script) != "train.py" and not env and \
+                "simpletuner command" not in sc.evidence:
+            # SimpleTuner runs as train.py (or `simpletuner train`): another script's options (a user's
+            # my_t2i_train.py --tracker_project_name --validation_seed, names diffusers' examples have too) are its own
+            return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     return sc
 
 
