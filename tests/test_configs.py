@@ -383,7 +383,8 @@ def test_a_key_two_trainers_share_is_settled_by_its_value(tmp_path):
 
 
 def test_one_trainers_file_with_a_few_keys_of_another(tmp_path):
-    mu = write(tmp_path, "m.toml", '[model]\ndit = "d.safetensors"\ntask = "t2v-14B"\nsdpa = true\n'
+    # (task alone is a word many configs use since round 4b: dit_dtype is musubi-tuner's own as well)
+    mu = write(tmp_path, "m.toml", '[model]\ndit = "d.safetensors"\ndit_dtype = "bfloat16"\ntask = "t2v-14B"\nsdpa = true\n'
                                    'mixed_precision = "bf16"\n[extra]\nsave_model_as = "safetensors"\n')
     cfg = configs.load(str(mu))
     assert cfg["detected"]["trainer"] == "musubi" and cfg["detected"]["runner_up"] == "sd-scripts"

@@ -5,8 +5,8 @@ own source) are each read as their expect file says. The evidence audit: for eve
 keys it shares with other frameworks (its SHARED_KEYS and COMMON_KEYS, plus a few names of the file's own, as every
 user's config has) is refused, in each format the reader reads. And variants written for this test (what each fakes is
 in its name) of the files hosted trainers, other frameworks and users' own scripts use with a claimed trainer's key
-names. Run against main at 28cfefd (before round 4b), 28 of these tests fail: 6 real files, 7 audit cases, the TRL-fields
-rule, 12 refusals and 2 reads; the rest pass there too and guard that a trainer's own evidence still claims its files."""
+names. Run against main at 28cfefd (before round 4b), 30 of these tests fail: 6 real files, 7 audit cases, the TRL-fields
+rule, 14 refusals and 2 reads; the rest pass there too and guard that a trainer's own evidence still claims its files."""
 
 from __future__ import annotations
 
@@ -211,6 +211,12 @@ REFUSED = {
         "t2i.sh", "accelerate launch my_t2i_train.py --pretrained_model_name_or_path=m --dataset_name=d --resolution=768 "
         "--train_batch_size=1 --tracker_project_name=pokemon --validation_prompt=\"a cute pokemon\" --validation_seed=42 "
         "--mixed_precision=fp16 --output_dir=out\n", "runs my_t2i_train.py"),
+    "a Wan generation config TOML (task, t5, clip, guidance_scale)": (
+        "gen.toml", 'task = "t2v-14B"\nguidance_scale = 5.0\nt5 = "models/umt5.pth"\nclip = "models/clip.pth"\n'
+        'output_dir = "out"\nseed = 42\ninfer_steps = 50\nprompt = "a cat"\n', "not a trainer config"),
+    "a user's HF-Trainer train.py with --torch_compile": (
+        "hf.sh", "torchrun --nproc_per_node 4 train.py --model_name_or_path m --data_path d.json --bf16 True "
+        "--torch_compile True --output_dir out --my_own_flag 1\n", "runs train.py"),
     "Replicate hosted trainer inputs (lora_rank, caption_dropout_rate)": (
         "inputs.json", '{"input_images": "https://x/y.zip", "trigger_word": "TOK", "steps": 1000, "lora_rank": 16, '
         '"optimizer": "adamw8bit", "batch_size": 1, "resolution": "512,768,1024", "caption_dropout_rate": 0.05}',

@@ -52,12 +52,15 @@ _WAN_TASK = re.compile(r"^(t2v|i2v|t2i|flf2v|ti2v)-", re.IGNORECASE)
 
 
 # Keys only musubi-tuner uses, keys it shares with sd-scripts (same author, same TOML/argparse style) or others.
-STRONG_KEYS = {"dit", "dit_high_noise", "dit_dtype", "sage_attn", "flash_attn", "flash3", "task", "t5", "clip",
+STRONG_KEYS = {"dit", "dit_high_noise", "dit_dtype", "sage_attn", "flash_attn", "flash3",
                "text_encoder1", "text_encoder2", "fp8_scaled", "fp8_t5", "fp8_llm", "vae_cache_cpu",
-               "vae_chunk_size", "vae_spatial_tile_sample_min_size", "guidance_scale", "image_encoder",
+               "vae_chunk_size", "vae_spatial_tile_sample_min_size",
                "timestep_boundary", "offload_inactive_dit", "num_timestep_buckets", "preserve_distribution_shape",
                "img_in_txt_in_offloading", "compile_fullgraph", "compile_dynamic", "compile_backend"}
-SHARED_KEYS = {"sdpa", "xformers", "split_attn", "network_module", "network_dim", "network_alpha", "network_args",
+# task, t5, clip, guidance_scale, image_encoder: words many configs use (a generation config's guidance_scale, a
+# model registry's clip / t5 paths): musubi-tuner's only beside its own keys
+SHARED_KEYS = {"task", "t5", "clip", "guidance_scale", "image_encoder",
+               "sdpa", "xformers", "split_attn", "network_module", "network_dim", "network_alpha", "network_args",
                "dataset_config", "blocks_to_swap", "timestep_sampling", "discrete_flow_shift", "compile",
                "compile_mode", "dynamo_backend", "dynamo_mode", "fp8_base", "vae", "text_encoder", "output_name",
                "optimizer_type", "max_train_epochs", "save_every_n_epochs", "weighting_scheme", "sample_prompts",
