@@ -297,7 +297,8 @@ def test_axolotl_yaml(tmp_path):
 
 
 def test_axolotl_fa2_becomes_fa4_on_hopper_with_flash_attn_4(tmp_path):
-    p = write(tmp_path, "a.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: flash_attention_2\n")
+    # (sequence_len: axolotl's own key; base_model alone is Ludwig's and alpaca-lora's name too)
+    p = write(tmp_path, "a.yml", "base_model: Qwen/Qwen3-8B\nsequence_len: 2048\nattn_implementation: flash_attention_2\n")
     facts = with_gpu(saved_facts())  # FAKE: an H100 added
     facts["packages"]["versions"]["flash-attn-4"] = "4.0.0b36"  # FAKE: flash-attn-4 installed
     _, report = run(p, facts)
@@ -305,7 +306,7 @@ def test_axolotl_fa2_becomes_fa4_on_hopper_with_flash_attn_4(tmp_path):
     assert f.severity == "info" and "`flash_attention_2`" in f.title and "4.0.0b36" in f.title
     _, report = run(p, with_gpu(saved_facts(), "NVIDIA A100-SXM4-80GB", (8, 0)))  # FAKE: an A100, no FA4
     assert "config.axolotl-fa4-swap" not in config_ids(report)
-    p = write(tmp_path, "b.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: sdpa\n")
+    p = write(tmp_path, "b.yml", "base_model: Qwen/Qwen3-8B\nsequence_len: 2048\nattn_implementation: sdpa\n")
     _, report = run(p, facts)
     assert "config.axolotl-fa4-swap" not in config_ids(report)
 
@@ -318,9 +319,11 @@ def test_llm_configs_take_head_dims_from_a_local_model_directory(tmp_path):
     ax = configs.load(str(write(tmp_path, "a.yml", "base_model: models/my-llama\nsample_packing: false\n"
                                                    "micro_batch_size: 1\n")))
     lf = configs.load(str(write(tmp_path, "l.yaml", f"model_name_or_path: {model}\nstage: sft\nflash_attn: sdpa\n")))
-    trl = configs.load(str(write(tmp_path, "t.yaml", "model_name_or_path: models/my-llama\ndataset_name: x\n")))
+    trl = configs.load(str(write(tmp_path, "t.yaml", "model_name_or_path: models/my-llama\ndataset_name: x\n"
+                                                                  "per_device_train_batch_size: 1\n")))
     assert ax["head_dims"] == lf["head_dims"] == trl["head_dims"] == [128]
-    hub = configs.load(str(write(tmp_path, "h.yml", "base_model: meta-llama/Llama-3.2-1B\nmicro_batch_size: 1\n")))
+    hub = configs.load(str(write(tmp_path, "h.yml", "base_model: meta-llama/Llama-3.2-1B\nsequence_len: 512\n"
+                                                                "micro_batch_size: 1\n")))
     assert hub["head_dims"] is None  # a Hub id: nothing is fetched
 
 
@@ -380,7 +383,8 @@ def test_a_key_two_trainers_share_is_settled_by_its_value(tmp_path):
 
 
 def test_one_trainers_file_with_a_few_keys_of_another(tmp_path):
-    mu = write(tmp_path, "m.toml", '[model]\ndit = "d.safetensors"\ntask = "t2v-14B"\nsdpa = true\n'
+    # (task alone is a word many configs use since round 4b: dit_dtype is musubi-tuner's own as well)
+    mu = write(tmp_path, "m.toml", '[model]\ndit = "d.safetensors"\ndit_dtype = "bfloat16"\ntask = "t2v-14B"\nsdpa = true\n'
                                    'mixed_precision = "bf16"\n[extra]\nsave_model_as = "safetensors"\n')
     cfg = configs.load(str(mu))
     assert cfg["detected"]["trainer"] == "musubi" and cfg["detected"]["runner_up"] == "sd-scripts"

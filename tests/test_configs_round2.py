@@ -80,7 +80,7 @@ REFUSED = {
     # another script that happens to take musubi-tuner's --task
     "another script with one shared option": (
         "train.sh", "python my_wan_trainer.py --task train --dit_path a --lora_rank 64\n",
-        "runs my_wan_trainer.py, a script none of the trainers attn-doctor reads ships"),
+        "runs my_wan_trainer.py, a training script none of the trainers attn-doctor reads ships"),
     "another script with no trainer's option": (
         "go.sh", "accelerate launch --mixed_precision bf16 my_sdxl_finetune.py --resolution 512 --train_batch_size 2\n",
         "runs my_sdxl_finetune.py, a training script"),

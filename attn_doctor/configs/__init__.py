@@ -501,6 +501,11 @@ def _script_run(doc: dict) -> str | None:
     """The .py file a command line's training command runs (through python, accelerate launch, torchrun, `python -m
     accelerate.commands.launch`), None for a CLI or a `python -m package.module` run."""
     cmd = doc.get("command")
+    if doc["fmt"] == "text" and cmd is None:
+        # no command trains by name (python experiment/main.py --flash_attn ...): the first that runs a .py script with
+        # options is the job
+        cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
+                    and any(a.startswith("--") for a in c.args)), None)
     if doc["fmt"] != "text" or cmd is None or not cmd.script or not cmd.script.endswith(".py"):
         return None
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":

@@ -78,7 +78,13 @@ def _script(doc: dict) -> str | None:
 
     cmd = doc.get("command")
     if cmd is not None and cmd.script:
-        if trainer_options("diffusers", cmd.script) or _EXAMPLE.match(cmd.script) and _diffusers_options(cmd.args):
+        if cmd.module and "." in cmd.module and not cmd.module.startswith(("examples.", "diffusers.")):
+            return None  # `-m qwenvl.train.train_qwen`: a module of another package, whatever its file is called
+        named = trainer_options("diffusers", cmd.script) or _EXAMPLE.match(cmd.script)
+        # a script named like an example is the example only when its options are (PixArt-alpha's own
+        # train_scripts/train_controlnet.py CONFIG.py --work-dir ... is not diffusers' train_controlnet.py); a command
+        # whose options all come from variables says nothing either way
+        if named and (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)

@@ -29,17 +29,69 @@ NAMES = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2", "flash_atten
          "flex_attention": "flex"}
 FLASH_VARIANTS = {"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2",
                   "kernels-community/flash-attn3", "kernels-community/vllm-flash-attn3"}
-STRONG_KEYS = {"model_init_kwargs", "padding_free", "packing_strategy", "dataset_name",
-               "use_peft", "dataset_text_field", "completion_only_loss", "assistant_only_loss", "per_device_train_batch_size",
+# Keys only transformers / TRL use. Names every script built on the HF Trainer takes as well
+# (per_device_train_batch_size, dataset_name, torch_compile_mode: LLaMA-Factory, ms-swift, FastChat, users' own
+# HfArgumentParser scripts and their YAMLs) are shared; a YAML made of TrainingArguments / TRL fields is told by
+# fields_evidence() instead.
+STRONG_KEYS = {"model_init_kwargs", "padding_free", "packing_strategy",
+               "use_peft", "dataset_text_field", "completion_only_loss", "assistant_only_loss",
                "architectures", "transformers_version", "num_attention_heads", "num_key_value_heads",
                "max_position_embeddings", "rope_theta", "rms_norm_eps", "intermediate_size", "vocab_size",
-               "_attn_implementation", "torch_compile_mode"}
+               "_attn_implementation"}
 SHARED_KEYS = {"attn_implementation", "model_name_or_path", "max_length", "packing", "lora_r", "lora_alpha", "lora_target_modules", "torch_dtype",
                "num_train_epochs", "hidden_size", "head_dim", "model_type", "torch_compile", "bf16", "fp16",
-               "lr_scheduler_type", "warmup_ratio", "logging_steps", "eval_strategy", "save_strategy", "dtype"}
+               "lr_scheduler_type", "warmup_ratio", "logging_steps", "eval_strategy", "save_strategy", "dtype",
+               "per_device_train_batch_size", "dataset_name", "torch_compile_mode"}
 COMMON_KEYS = {"learning_rate", "output_dir", "report_to", "gradient_checkpointing", "gradient_accumulation_steps", "seed"}
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16",
           "half": "float16", "float": "float32"}
+# The fields a TRL / transformers-examples YAML or command line may hold: TrainingArguments (transformers
+# training_args.py), TRL's SFT/DPO/GRPO/Reward configs, ModelConfig and ScriptArguments (trl/trainer/*_config.py,
+# trl/scripts/utils.py), the alignment-handbook's and open-r1's recipe additions. TrlParser / HfArgumentParser refuse
+# a YAML key no dataclass has ("Some specified config arguments are not used"), so a file whose keys are mostly
+# outside this table is some other script's (a user's own config with model: / lora: / training: sections).
+HF_FIELDS = frozenset("""
+output_dir overwrite_output_dir do_train do_eval do_predict eval_strategy evaluation_strategy prediction_loss_only
+per_device_train_batch_size per_device_eval_batch_size gradient_accumulation_steps eval_accumulation_steps eval_delay
+learning_rate weight_decay adam_beta1 adam_beta2 adam_epsilon max_grad_norm num_train_epochs max_steps
+lr_scheduler_type lr_scheduler_kwargs warmup_ratio warmup_steps log_level log_level_replica logging_dir
+logging_strategy logging_first_step logging_steps logging_nan_inf_filter save_strategy save_steps save_total_limit
+save_safetensors save_only_model save_on_each_node seed data_seed full_determinism bf16 fp16 bf16_full_eval
+fp16_full_eval tf32 local_rank ddp_backend ddp_timeout ddp_find_unused_parameters dataloader_num_workers
+dataloader_drop_last dataloader_pin_memory dataloader_persistent_workers dataloader_prefetch_factor eval_steps
+run_name disable_tqdm remove_unused_columns label_names load_best_model_at_end metric_for_best_model
+greater_is_better ignore_data_skip fsdp fsdp_config deepspeed label_smoothing_factor optim optim_args
+group_by_length length_column_name report_to gradient_checkpointing gradient_checkpointing_kwargs
+include_num_input_tokens_seen include_tokens_per_second push_to_hub hub_model_id hub_strategy hub_token
+hub_private_repo hub_always_push hub_model_revision resume_from_checkpoint torch_compile torch_compile_backend
+torch_compile_mode neftune_noise_alpha use_liger_kernel liger_kernel_config average_tokens_across_devices
+auto_find_batch_size eval_on_start batch_eval_metrics save_steps max_seq_length max_length packing
+packing_strategy padding_free dataset_text_field dataset_num_proc dataset_kwargs completion_only_loss
+assistant_only_loss model_init_kwargs chat_template chat_template_path eos_token pad_token pad_to_multiple_of
+activation_offloading use_vllm vllm_mode vllm_device vllm_gpu_memory_utilization vllm_max_model_len
+vllm_server_host vllm_server_port vllm_tensor_parallel_size num_generations max_prompt_length
+max_completion_length temperature top_p top_k beta loss_type reward_funcs reward_weights scale_rewards
+num_iterations epsilon mask_truncated_completions log_completions num_completions_to_print generation_batch_size
+steps_per_generation ref_model_init_kwargs precompute_ref_log_probs rpo_alpha label_pad_token_id
+truncation_mode center_rewards_coefficient dataset_name dataset_config dataset_train_split dataset_test_split
+dataset_streaming dataset_mixture datasets gradient_checkpointing_use_reentrant model_name_or_path
+model_revision torch_dtype dtype trust_remote_code attn_implementation use_peft lora_r lora_alpha lora_dropout
+lora_target_modules lora_modules_to_save lora_task_type use_rslora use_dora load_in_4bit load_in_8bit
+bnb_4bit_quant_type use_bnb_nested_quant tokenizer_name_or_path dataset_mixer dataset_splits dataset_configs
+preprocessing_num_workers truncation_side auto_insert_empty_system_msg use_flash_attention_2 system_prompt
+benchmarks callbacks wandb_entity wandb_project wandb_run_group config
+""".split())
+MIN_FIELDS, FIELDS_SHARE = 3, 0.9  # real TRL / handbook / open-r1 recipes: 0.93-1.0; LLaMA-Factory YAMLs 0.56-0.71
+
+
+def fields_evidence(keys) -> str | None:
+    """The own evidence of a file (or a command line's options) made of TrainingArguments / TRL fields: at least
+    MIN_FIELDS of them, and FIELDS_SHARE of all its keys; None otherwise."""
+    keys = {str(k) for k in keys}
+    known = keys & HF_FIELDS
+    if len(known) >= MIN_FIELDS and len(known) >= FIELDS_SHARE * len(keys):
+        return f"TrainingArguments / TRL fields ({len(known)} of {len(keys)} keys)"
+    return None
 
 
 def entry(name: str, setting: str, extra: dict | None = None) -> dict:
@@ -184,8 +236,14 @@ def _settings(doc: dict) -> dict:
 
 
 def _trl_command(doc: dict) -> bool:
-    """`trl sft|dpo|...`, or one of TRL's example scripts (sft.py, dpo.py, grpo.py ...) under any launcher."""
-    return any(w == "trl" for w in doc["words"][:4]) or any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"])
+    """`trl sft|dpo|...`, or one of TRL's example scripts (sft.py, dpo.py, grpo.py ...) under any launcher, given
+    TRL's options (hf_script: a user's own sft.py with options of its own is not TRL's)."""
+    if any(w == "trl" for w in doc["words"][:4]):
+        return True
+    runs = [c for c in doc.get("commands") or [] if c.script and c.script.startswith(("sft", "dpo", "grpo"))]
+    if runs:
+        return any(hf_script(c) for c in runs)
+    return any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"])
 
 
 def _base(doc: dict) -> str:
@@ -201,11 +259,24 @@ _HF_SCRIPT = re.compile(r"^(run_\w+|(sft|dpo|grpo|orpo|kto|cpo|ppo|rloo|reward_m
                         r"(_\w+)?)\.py$")
 
 
+def _options(cmd) -> set:
+    from .shell import parse_options
+
+    return set(parse_options(cmd.args).values)
+
+
 def hf_script(cmd) -> bool:
-    """The script a command runs is one of TRL's or transformers' own (by name, or a path through trl/)."""
-    if _HF_SCRIPT.match(cmd.script or "") or (cmd.module or "").startswith(("trl.", "transformers.")):
+    """The script a command runs is one of TRL's or transformers' own: a module or a path through trl/, or a script
+    named like theirs (sft.py, run_clm.py) whose options are their dataclasses' fields (fields_evidence, or only
+    `--config recipe.yaml`, which TrlParser reads). A user's own sft.py takes options of its own (--model_name,
+    --use_lora, --sft_data_path) that HfArgumentParser would refuse."""
+    if (cmd.module or "").startswith(("trl.", "transformers.")) or \
+            any(re.search(r"(^|[/\\])trl[/\\]", w) for w in cmd.words):
         return True
-    return any(re.search(r"(^|[/\\])trl[/\\]", w) for w in cmd.words)
+    if not _HF_SCRIPT.match(cmd.script or ""):
+        return False
+    opts = _options(cmd)
+    return bool(fields_evidence(opts)) or ("config" in opts and opts <= HF_FIELDS)
 
 
 def score(doc: dict) -> "Score":
@@ -237,6 +308,10 @@ def score(doc: dict) -> "Score":
         # Only TRL's and transformers' own scripts make those fields transformers' evidence.
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    fields = fields_evidence(_options(cmd) if doc["fmt"] == "text" and cmd is not None else
+                             set(s) if doc["fmt"] != "text" else ())
+    if fields:
+        sc.add(fields)
     if doc["fmt"] == "text":
         if _trl_command(doc):
             sc.add("trl command")
@@ -254,6 +329,11 @@ def read(doc: dict) -> dict:
         if isinstance(src.get(key), str) and src[key].strip():
             raw, setting = src[key], (f"model_init_kwargs.{key}" if src is kw else key)
             break
+    if raw is None and str(s.get("use_flash_attention_2")).lower() == "true":
+        # the alignment-handbook's ModelArguments before attn_implementation (2023-24 recipes): use_flash_attention_2
+        # true → from_pretrained(attn_implementation="flash_attention_2") (src/alignment/model_utils.py), as
+        # transformers' own from_pretrained(use_flash_attention_2=True) did before it was removed
+        raw, setting = "flash_attention_2", "use_flash_attention_2"
     entries = [entry(raw, f"{setting}: {raw}")] if raw else []
     if entries and not entries[0]["known"]:
         entries[0]["fix"] = f"attn_implementation: {entries[0]['suggestion']}"

@@ -25,8 +25,11 @@ TITLE = "LitGPT"
 PRECISIONS = {"bf16-true": "bfloat16", "bf16-mixed": "bfloat16", "bf16": "bfloat16", "16-true": "float16",
               "16-mixed": "float16", "16": "float16", "32-true": "float32", "32": "float32", "64-true": "float64",
               "transformer-engine": "bfloat16", "transformer-engine-float16": "float16"}
-OWN_KEYS = {"checkpoint_dir", "out_dir", "lora_query", "lora_key", "lora_value", "lora_projection", "lora_mlp",
-            "lora_head", "logger_name", "initial_checkpoint_dir", "tokenizer_dir", "model_config"}
+OWN_KEYS = {"lora_query", "lora_key", "lora_value", "lora_projection", "lora_mlp", "lora_head", "logger_name",
+            "initial_checkpoint_dir"}
+# names LitGPT shares with nanoGPT (out_dir), old LLaMA-Factory / ChatGLM-Efficient-Tuning and users' own configs
+# (checkpoint_dir, tokenizer_dir, model_config): evidence only beside LitGPT's own
+SHARED_KEYS = {"checkpoint_dir", "out_dir", "tokenizer_dir", "model_config"}
 SUBCOMMANDS = {"finetune", "finetune_lora", "finetune_full", "finetune_adapter", "finetune_adapter_v2", "pretrain"}
 # lit-gpt's scripts before the litgpt CLI (2023-2024): finetune/lora.py, finetune/full.py, pretrain/*.py
 _OLD_SCRIPT = re.compile(r"(^|[\\/])(finetune[\\/](lora|full|adapter|adapter_v2)|pretrain[\\/]\w+)\.py$")
@@ -49,11 +52,13 @@ def score(doc: dict) -> Score:
         d = doc["data"]
         own = sorted(set(d) & OWN_KEYS)
         train = d.get("train") if isinstance(d.get("train"), dict) else {}
-        if not own and not ({"global_batch_size", "micro_batch_size"} <= set(train)):
+        if not own and not ({"global_batch_size", "micro_batch_size"} <= set(train)) and not set(d) & SHARED_KEYS:
             return NOTHING
         sc = Score()
         for k in own:
             sc.add(k)
+        for k in sorted(set(d) & SHARED_KEYS):
+            sc.add(k, 1.0)
         if {"global_batch_size", "micro_batch_size"} <= set(train):
             sc.add("train: {global_batch_size, micro_batch_size}")
         if str(d.get("precision", "")).strip() in PRECISIONS and "-" in str(d.get("precision")):

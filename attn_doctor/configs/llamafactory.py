@@ -35,14 +35,20 @@ from .hf_transformers import compile_of, model_head_dims
 TITLE = "LLaMA-Factory"
 V0 = {"auto": None, "disabled": None, "off": None, "sdpa": "sdpa", "fa2": "fa2", "fa3": "fa3"}  # off: 2024-04..06
 V1 = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2"}
-STRONG_KEYS = {"stage", "finetuning_type", "lora_target", "template", "cutoff_len", "flash_attn", "neat_packing",
-               "plot_loss", "overwrite_cache", "max_samples", "pure_bf16", "dist_config", "train_dataset", "model_class",
-               "cp_mode", "cp_size", "batching_strategy", "lora_rank", "infer_backend", "enable_liger_kernel",
-               "use_unsloth", "quantization_bit", "quantization_method", "shift_attn", "rope_scaling"}
+# Keys only LLaMA-Factory uses. Names other trainers and scripts use too are shared: template and lora_rank (ms-swift's
+# YAML and command line), rope_scaling (a model's config.json, axolotl), overwrite_cache (transformers' run_*.py
+# examples), quantization_bit (ms-swift 2.x), train_dataset (TRL GRPO recipes), a boolean flash_attn (OpenRLHF's, oat's,
+# LLaVA-style scripts' --flash_attn); flash_attn with one of LLaMA-Factory's own values (fa2, auto, disabled ...) is
+# told in score().
+STRONG_KEYS = {"stage", "finetuning_type", "lora_target", "cutoff_len", "neat_packing",
+               "plot_loss", "max_samples", "pure_bf16", "dist_config", "model_class",
+               "cp_mode", "cp_size", "batching_strategy", "infer_backend", "enable_liger_kernel",
+               "use_unsloth", "quantization_method", "shift_attn"}
 SHARED_KEYS = {"model_name_or_path", "dataset", "packing", "do_train", "per_device_train_batch_size", "num_train_epochs",
                "bf16", "fp16", "preprocessing_num_workers", "dataloader_num_workers", "overwrite_output_dir",
                "lr_scheduler_type", "warmup_ratio", "ddp_timeout", "save_only_model", "resume_from_checkpoint",
-               "micro_batch_size", "model", "trust_remote_code", "deepspeed", "torch_compile"}
+               "micro_batch_size", "model", "trust_remote_code", "deepspeed", "torch_compile", "template", "lora_rank",
+               "rope_scaling", "overwrite_cache", "quantization_bit", "train_dataset", "flash_attn"}
 COMMON_KEYS = {"learning_rate", "output_dir", "report_to", "logging_steps", "save_steps", "gradient_accumulation_steps"}
 
 

@@ -31,10 +31,13 @@ ATTN_IMPL = {"flash_attn": "flash_attention_2", "flash_attention_2": "flash_atte
 PACKING_OK = {"flash_attn", "flash_attention_2", "flash_attention_3", "flash_attention_4"}
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float16", "bf16": "bfloat16", "fp16": "float16",
           "fp32": "float32"}
-OWN_KEYS = {"train_type", "tuner_type", "attn_impl", "sft_type", "model_id_or_path", "template_type", "use_flash_attn",
-            "dataset_sample", "train_dataset_sample", "lora_dropout_p", "lora_target_modules", "freeze_vit",
-            "tuner_backend", "model_author", "split_dataset_ratio", "dataset_num_proc", "loss_scale", "sequence_parallel_size",
-            "ignore_args_error", "max_pixels"}
+OWN_KEYS = {"train_type", "tuner_type", "attn_impl", "sft_type", "model_id_or_path", "template_type", "dataset_sample", "train_dataset_sample", "lora_dropout_p", "freeze_vit", "tuner_backend", "model_author",
+            "split_dataset_ratio", "ignore_args_error"}
+# ms-swift options other frameworks have too (PEFT / axolotl / alpaca-lora's lora_target_modules, TRL's
+# dataset_num_proc, DeepSpeed's loss_scale, Qwen-VL scripts' max_pixels, sequence_parallel_size of 360-LLaMA-Factory
+# and others, use_flash_attn of LongLoRA's and many users' scripts): evidence only beside one of OWN_KEYS
+SHARED_KEYS = {"lora_target_modules", "dataset_num_proc", "loss_scale", "sequence_parallel_size", "max_pixels",
+               "use_flash_attn"}
 SUBCOMMANDS = {"sft", "pt", "rlhf"}
 
 
@@ -51,13 +54,15 @@ def _command(doc: dict):
 
 def score(doc: dict) -> Score:
     if doc["fmt"] in ("yaml", "json"):
+        from . import SHARED
+
         own = sorted(set(doc["data"]) & OWN_KEYS)
-        if not own:
-            return NOTHING
         sc = Score()
         for k in own:
             sc.add(k)
-        return sc
+        for k in sorted(set(doc["data"]) & SHARED_KEYS):
+            sc.add(k, SHARED)
+        return sc if sc.points else NOTHING
     if doc["fmt"] not in ("text", "python"):
         return NOTHING
     c = _command(doc)

@@ -52,12 +52,15 @@ _WAN_TASK = re.compile(r"^(t2v|i2v|t2i|flf2v|ti2v)-", re.IGNORECASE)
 
 
 # Keys only musubi-tuner uses, keys it shares with sd-scripts (same author, same TOML/argparse style) or others.
-STRONG_KEYS = {"dit", "dit_high_noise", "dit_dtype", "sage_attn", "flash_attn", "flash3", "task", "t5", "clip",
+STRONG_KEYS = {"dit", "dit_high_noise", "dit_dtype", "sage_attn", "flash_attn", "flash3",
                "text_encoder1", "text_encoder2", "fp8_scaled", "fp8_t5", "fp8_llm", "vae_cache_cpu",
-               "vae_chunk_size", "vae_spatial_tile_sample_min_size", "guidance_scale", "image_encoder",
+               "vae_chunk_size", "vae_spatial_tile_sample_min_size",
                "timestep_boundary", "offload_inactive_dit", "num_timestep_buckets", "preserve_distribution_shape",
                "img_in_txt_in_offloading", "compile_fullgraph", "compile_dynamic", "compile_backend"}
-SHARED_KEYS = {"sdpa", "xformers", "split_attn", "network_module", "network_dim", "network_alpha", "network_args",
+# task, t5, clip, guidance_scale, image_encoder: words many configs use (a generation config's guidance_scale, a
+# model registry's clip / t5 paths): musubi-tuner's only beside its own keys
+SHARED_KEYS = {"task", "t5", "clip", "guidance_scale", "image_encoder",
+               "sdpa", "xformers", "split_attn", "network_module", "network_dim", "network_alpha", "network_args",
                "dataset_config", "blocks_to_swap", "timestep_sampling", "discrete_flow_shift", "compile",
                "compile_mode", "dynamo_backend", "dynamo_mode", "fp8_base", "vae", "text_encoder", "output_name",
                "optimizer_type", "max_train_epochs", "save_every_n_epochs", "weighting_scheme", "sample_prompts",
@@ -84,7 +87,22 @@ def score(doc: dict) -> "Score":
             sc.add(s, 2 * STRONG)
     if doc["fmt"] == "text" and "musubi" in doc["text"].lower():
         sc.add("musubi")
+    runs = [doc["command"]] if doc.get("command") is not None else [c for c in doc.get("commands") or [] if c.script]
+    if doc["fmt"] == "text" and runs and all(c.script and not own_script(c.script) and
+                                             "musubi" not in " ".join(c.words).lower() for c in runs) and \
+            not sc.own_points > STRONG * len(set(keys) & STRONG_KEYS):
+        # the command runs a script that is none of musubi-tuner's (python experiment/main.py --flash_attn, an oat /
+        # OpenRLHF / LLaVA launcher): its options are that script's own argparse's, so flag names musubi-tuner also
+        # has (--flash_attn, --sdpa, --task, --dit) are no evidence of musubi-tuner
+        return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     return sc
+
+
+def own_script(script: str) -> bool:
+    """A script of musubi-tuner's (or a fork's): <family>_train[_network].py, <family>_cache_*.py,
+    <family>_generate_*.py ... for the families in SCRIPTS."""
+    name = os.path.basename(script)
+    return any(name.startswith(f + "_") for f in SCRIPTS)
 
 
 def read(doc: dict) -> dict:

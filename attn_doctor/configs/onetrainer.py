@@ -28,6 +28,7 @@ STRONG_KEYS = {"train_dtype", "base_model_name", "output_model_destination", "ou
 SHARED_KEYS = {"attention_mechanism", "model_type", "compile", "text_encoder", "text_encoder_2", "vae", "transformer",
                "learning_rate_scheduler", "optimizer", "cache_dir", "concepts", "samples", "backup_after"}
 COMMON_KEYS = {"batch_size", "learning_rate", "resolution", "epochs", "gradient_checkpointing"}
+PARTS = {"unet", "prior", "effnet_encoder", "text_encoder", "text_encoder_2", "vae", "transformer"}
 # ModelType -> family (configs/simpletuner.HEAD_DIMS / UNET_FAMILIES names)
 FAMILIES = {"STABLE_DIFFUSION_15": "sd1x", "STABLE_DIFFUSION_15_INPAINTING": "sd1x", "STABLE_DIFFUSION_20": "sd2x",
             "STABLE_DIFFUSION_20_BASE": "sd2x", "STABLE_DIFFUSION_20_INPAINTING": "sd2x", "STABLE_DIFFUSION_20_DEPTH": "sd2x",
@@ -75,7 +76,10 @@ def score(doc: dict) -> "Score":
             if cmd is not None else NOTHING
     if doc["fmt"] != "json":
         return NOTHING
-    sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    # OneTrainer's model parts (unet, prior, text_encoder, vae ...) are sections of settings (modules/util/config/
+    # TrainConfig.py TrainModelPartConfig); a diffusers model_index.json names the same parts as [library, class] lists
+    keys = {k for k, v in doc["data"].items() if k not in PARTS or isinstance(v, dict)}
+    sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     mech, mt = doc["data"].get("attention_mechanism"), doc["data"].get("model_type")
     if isinstance(mech, str) and mech in MECHANISMS:
         sc.add(f"attention_mechanism={mech}")

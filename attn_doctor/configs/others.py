@@ -164,6 +164,43 @@ def x_flux(doc: dict) -> Score:
     return s
 
 
+def ludwig(doc: dict) -> Score:
+    """A Ludwig config (ludwig train --config): `model_type: llm | ecd | gbm` with `input_features` / `output_features`
+    (ludwig/schema/model_types/*.py). An LLM one names `base_model` and `adapter`, as axolotl's YAML does."""
+    s = Score()
+    d = _sections(doc["data"])
+    if str(d.get("model_type", "")).lower() in ("llm", "ecd", "gbm") and \
+            (isinstance(d.get("input_features"), list) or isinstance(d.get("output_features"), list)):
+        s.add(f"model_type: {d['model_type']} + input_features / output_features")
+    return s
+
+
+def mlx_lm(doc: dict) -> Score:
+    """An mlx-lm LoRA config (python -m mlx_lm.lora --config FILE, Apple silicon): its own names for the layers to
+    adapt and the steps (lora_layers / num_layers, iters, adapter_path or adapter_file, fine_tune_type,
+    steps_per_report; mlx_lm/lora.py CONFIG_DEFAULTS)."""
+    s = Score()
+    d = _sections(doc["data"])
+    own = sorted(set(d) & {"lora_layers", "iters", "adapter_path", "adapter_file", "fine_tune_type", "steps_per_report",
+                           "steps_per_eval", "val_batches", "grad_checkpoint"})
+    if len(own) >= 3:
+        s.add(", ".join(own[:4]))
+    return s
+
+
+def everydream(doc: dict) -> Score:
+    """An EveryDream2 trainer's train.json (python train.py --config train.json): resume_ckpt, data_root, useadam8bit,
+    zero_frequency_noise_ratio, disable_textenc_training ... (EveryDream2trainer's train.json and its docs)."""
+    s = Score()
+    d = _sections(doc["data"])
+    own = sorted(set(d) & {"resume_ckpt", "data_root", "useadam8bit", "zero_frequency_noise_ratio",
+                           "disable_textenc_training", "ckpt_every_n_minutes", "write_schedule", "rated_dataset",
+                           "disable_amp", "cond_dropout"})
+    if len(own) >= 3:
+        s.add(", ".join(own[:4]))
+    return s
+
+
 _NANOGPT = re.compile(r"^(n_layer|n_head|n_embd|block_size|out_dir|eval_interval|eval_iters|always_save_checkpoint|"
                       r"wandb_run_name|lr_decay_iters|max_iters)\s*=", re.MULTILINE)
 
@@ -239,7 +276,8 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
                ("an OpenMMLab (mmengine) config", mmengine), ("a Weights & Biases sweep config", wandb_sweep),
-               ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra))
+               ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra), ("Ludwig", ludwig),
+               ("mlx-lm (Apple MLX)", mlx_lm), ("EveryDream2", everydream))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:

@@ -59,11 +59,13 @@ HEAD_DIMS = {
 # Keys only SimpleTuner uses (the CLI flags without `--`), keys it shares with other trainers, common ones.
 STRONG_KEYS = {"model_family", "data_backend_config", "sageattention_usage", "base_model_precision", "model_flavour",
                "lora_type", "validation_resolution", "validation_guidance", "validation_num_inference_steps",
-               "user_prompt_library", "caption_dropout_probability", "tracker_project_name", "tracker_run_name",
+               "user_prompt_library", "caption_dropout_probability",
                "resolution_type", "aspect_bucket_rounding", "minimum_image_size", "disable_benchmark",
-               "base_model_default_dtype", "webhook_config", "dynamo_mode", "validation_seed", "flow_schedule_shift",
+               "base_model_default_dtype", "webhook_config", "validation_seed", "flow_schedule_shift",
                "aspect_bucket_worker_count", "init_lora", "lora_alpha_style"}
-SHARED_KEYS = {"pretrained_model_name_or_path", "train_batch_size", "model_type", "dynamo_backend", "lora_rank",
+# dynamo_mode is shared: accelerate's own launch option and musubi-tuner's / sd-scripts' flag of the same name;
+# tracker_project_name / tracker_run_name: accelerate's trackers, which diffusers' examples and x-flux name too
+SHARED_KEYS = {"tracker_project_name", "tracker_run_name", "pretrained_model_name_or_path", "train_batch_size", "model_type", "dynamo_backend", "dynamo_mode", "lora_rank",
                "validation_prompt", "checkpointing_steps", "max_train_steps", "attention_mechanism", "vae_batch_size",
                "num_train_epochs", "lr_warmup_steps", "hub_model_id", "validation_steps", "resolution"}
 COMMON_KEYS = {"mixed_precision", "output_dir", "seed", "learning_rate", "lr_scheduler", "optimizer", "report_to",
@@ -96,6 +98,12 @@ def score(doc: dict) -> "Score":
         if not (set(doc["args"]) & STRONG_KEYS or env or "simpletuner command" in sc.evidence or
                 "attention_mechanism" in sc.evidence):
             return NOTHING  # flags it shares with diffusers' example scripts alone do not make a SimpleTuner command
+        cmd = doc.get("command")
+        if cmd is not None and cmd.script and os.path.basename(cmd.script) != "train.py" and not env and \
+                "simpletuner command" not in sc.evidence:
+            # SimpleTuner runs as train.py (or `simpletuner train`): another script's options (a user's
+            # my_t2i_train.py --tracker_project_name --validation_seed, names diffusers' examples have too) are its own
+            return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     return sc
 
 
