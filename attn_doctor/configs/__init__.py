@@ -276,6 +276,38 @@ def notebook_code(path: str, data: dict) -> str:
     return "\n\n".join(out)
 
 
+_PY_TEXT = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*[rRfFuU]{0,2}(\"\"\"|\'\'\')(.*?)\2", re.M | re.S)
+_PY_PATH = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*(?:Path\(\s*)?[rRfF]?([\"'])([^\"'\n]+)\2\s*\)?\s*$", re.M)
+_PY_WRITES = (
+    # Path("x.toml").write_text(config) / config_path.write_text(config)
+    re.compile(r"(?:Path\(\s*[rRfF]?([\"'])(?P<lit>[^\"'\n]+)\1\s*\)|(?P<var>[A-Za-z_]\w*))\.write_text\(\s*(?P<text>[A-Za-z_]\w*)"),
+    # with open("x.toml", "w") as f: f.write(config)
+    re.compile(r"open\(\s*(?:[rRfF]?([\"'])(?P<lit>[^\"'\n]+)\1|(?P<var>[A-Za-z_]\w*))\s*,\s*[\"']w[tb]?[\"'][^)]*\)\s*as\s+"
+               r"(?P<fh>\w+)\s*:\s*\n?\s*(?P=fh)\.write\(\s*(?P<text>[A-Za-z_]\w*)"),
+)
+
+
+def python_written_files(code: str) -> dict:
+    """The files a notebook's (or script's) Python writes from a triple-quoted string it holds: `config = \"\"\"...\"\"\"`
+    then `Path("/content/train_config.toml").write_text(config)` or `with open(path, "w") as f: f.write(config)`
+    ({path: text}; an f-string's {placeholders} stay as written). A later launch line that names the path (`!python
+    anima_train_network.py --config_file /content/train_config.toml`) is read through that text (named_config)."""
+    texts = {m.group(1): m.group(3) for m in _PY_TEXT.finditer(code)}
+    paths = {m.group(1): m.group(3) for m in _PY_PATH.finditer(code)}
+    out = {}
+    for rx in _PY_WRITES:
+        for m in rx.finditer(code):
+            path = m.group("lit") or paths.get(m.group("var") or "")
+            if path and m.group("text") in texts:
+                out[path] = texts[m.group("text")]
+    return out
+
+
+def notebook_command(doc: dict) -> bool:
+    """A notebook whose `!cmd` lines run a training command (bang_lines): read like a launch script."""
+    return doc["fmt"] == "python" and doc["name"].endswith(".ipynb") and doc.get("command") is not None
+
+
 def bang_lines(code: str) -> str:
     """A notebook's shell escapes (`!cmd ...`) as a script. A `!` line ending in a backslash goes on over the next
     lines, as IPython assembles it (IPython/core/inputtransformer2.py EscapedCommand: assemble_continued_line), so
@@ -311,6 +343,7 @@ def make_doc(path: str, text: str) -> dict:
                    python=notebook_code(path, data) if isinstance(data, dict) else "")
         # the notebook's shell lines (!tune run ..., !litgpt finetune ...) are its command lines
         _text_doc(doc, bang_lines(doc["python"]), shell)
+        doc["files"].update(python_written_files(doc["python"]))
         doc["fmt"] = "python"
         return doc
     if name.endswith(".py"):

@@ -172,10 +172,13 @@ def score(doc: dict) -> "Score":
         sc = score_keys({str(k).lstrip("-") for k in doc["data"]}, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
         sc.add("sd-scripts options as JSON (mostly sd-scripts' own option names)")
         return sc
-    if doc["fmt"] not in ("toml", "text"):
-        return NOTHING
+    from . import notebook_command
+
+    if doc["fmt"] not in ("toml", "text") and not notebook_command(doc):
+        return NOTHING  # (a notebook's `!python anima_train_network.py ...` lines are a launch script)
+    text = doc["fmt"] != "toml"
     cmd = doc.get("command")
-    if doc["fmt"] == "text" and cmd is not None and not cmd.script:
+    if text and cmd is not None and not cmd.script:
         return NOTHING  # sd-scripts has no CLI: a command that runs no .py (trl sft, llamafactory-cli ...) is not its
     keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
     if doc["fmt"] == "toml" and len(keys - known_keys()) >= len(keys & known_keys()):
@@ -192,17 +195,17 @@ def score(doc: dict) -> "Score":
     script = _script(doc)
     if script:
         sc.add(f"{script}.py", 2 * STRONG)
-    if doc["fmt"] == "text" and re.search(r"sd-scripts|kohya_ss", doc["text"]):
+    if text and re.search(r"sd-scripts|kohya_ss", doc["text"]):
         sc.add("sd-scripts")
     return sc
 
 
 def read(doc: dict) -> dict:
-    from . import flatten, load_toml, read_text
+    from . import config_data, flatten, notebook_command
 
     from .shell import check_options
 
-    cmd = doc["fmt"] == "text"
+    cmd = doc["fmt"] == "text" or notebook_command(doc)
     unread = False  # a --config_file TOML the command names but this machine does not have
     gui = is_gui(doc)
     misses: list[str] = []
@@ -221,22 +224,18 @@ def read(doc: dict) -> dict:
             s = {**launcher, **parsed.values}
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         misses = [k for k in s if k in NEAR_MISSES]
-        base = os.path.dirname(os.path.abspath(doc["path"]))
         cf = s.get("config_file")
         if given(cf):
-            unread = True
+            # read_config_from_file adds .toml when the name has none (library/train_util.py:4700-4761); the file is
+            # the one the script writes itself (a heredoc, a notebook cell's Python), else the one on this machine
             name = str(cf) if str(cf).endswith(".toml") else f"{cf}.toml"
-            for cand in ([name] if os.path.isabs(name) else [name, os.path.join(base, name)]):
-                if os.path.isfile(cand):
-                    try:
-                        merged = flatten(load_toml(cand, read_text(cand)))
-                    except Exception:  # the job's file, not the one --config named: unreadable means unknown
-                        break
-                    misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
-                    merged.update(s)
-                    s = merged
-                    unread = False
-                    break
+            data = config_data(doc, name)
+            unread = data is None
+            if data is not None:
+                merged = flatten(data)
+                misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
+                merged.update(s)
+                s = merged
     else:  # a --config_file TOML, or the same options as JSON (is_options_json)
         s = flatten(doc["data"])
         misses = [k for k in s if k in NEAR_MISSES and as_bool(s[k])]
