@@ -1248,6 +1248,15 @@ def musubi_toml_without_backend():
     return ff.gpu_box()
 
 
+@scenario("config.conditional-backend", "info",
+          **inline_config("musubi", "run.sh", 'args=(--task t2v-1.3B --dit x.safetensors --mixed_precision bf16)\n'
+                                              '[[ "$USE_XFORMERS" == true ]] && args+=(--xformers)\n'
+                                              'accelerate launch wan_train_network.py "${args[@]}" --sdpa\n'))
+def musubi_flag_under_caller_condition():
+    """A musubi-tuner launch script that passes --sdpa and adds --xformers only when the caller sets USE_XFORMERS."""
+    return ff.gpu_box()
+
+
 @scenario("config.musubi-several-backends", "warning",
           **inline_config("musubi", "run.sh", "accelerate launch hv_train_network.py --dit x.pt --flash_attn "
                                               "--xformers --split_attn --mixed_precision bf16\n"))

@@ -653,6 +653,39 @@ def load(path: str, trainer: str | None = None) -> dict:
     return finish(cfg)
 
 
+# The attention options of the command-line trainers, for flags a launch script adds only under a condition it does
+# not settle (shell.Command.maybe): musubi-tuner's and blissful-tuner's (configs/musubi.py FLAGS), sd-scripts' U-Net
+# options (library/train_util.py add_training_arguments), diffusers' examples (--enable_xformers_memory_efficient_attention).
+CONDITIONAL_FLAGS = {
+    "musubi": {"sdpa": "sdpa", "flash_attn": "fa2", "flash3": "fa3", "sage_attn": "sage", "xformers": "xformers"},
+    "sd-scripts": {"sdpa": "sdpa", "xformers": "xformers"},
+    "diffusers": {"enable_xformers_memory_efficient_attention": "xformers"},
+}
+CONDITIONAL_FLAGS["blissful"] = CONDITIONAL_FLAGS["musubi"]
+
+
+def conditional_flags(cfg: dict, doc: dict) -> dict:
+    """Attention flags the launch script adds only under a condition it does not settle (`[[ $USE_XF == true ]] &&
+    args+=(--xformers)` with $USE_XF set by the caller): bash runs one branch and the file alone does not say which,
+    so each is reported as possible (kind "conditional", config.conditional-backend), never as required. The
+    command-line readers (musubi, sd_scripts, diffusers) call it at the end of read(); returns cfg."""
+    from .shell import parse_options
+
+    cmd = doc.get("command")
+    flags = CONDITIONAL_FLAGS.get(cfg.get("trainer") or "")
+    if cmd is None or not flags or not getattr(cmd, "maybe", None):
+        return cfg
+    have = {a["name"].lstrip("-").split()[0] for a in cfg.get("attention") or []}
+    for cond, words in cmd.maybe:
+        for k in parse_options(words).values:
+            key = k.lstrip("-")
+            if key in flags and key not in have:
+                have.add(key)
+                cfg.setdefault("attention", []).append(
+                    attention(f"--{key}", cond, flags[key], kind="conditional"))
+    return cfg
+
+
 def load_toml(path: str, text: str) -> dict:
     try:
         import tomllib

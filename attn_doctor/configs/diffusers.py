@@ -157,7 +157,9 @@ def read(doc: dict) -> dict:
     dyn = str(launcher.get("dynamo_backend") or "no").strip().lower()
     comp = dyn not in ("no", "none", "false")
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
-    return {
+    from . import conditional_flags
+
+    return conditional_flags({
         "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
         "script": script, "cmdline_errors": errors,
         "attention": entries, "mixed_precision": mp,
@@ -165,7 +167,7 @@ def read(doc: dict) -> dict:
         "compile": {"enabled": comp, "mode": dmode, "setting": "accelerate launch --dynamo_backend" if comp else None},
         "batch_size": as_int(a.get("train_batch_size", 1)),
         "fixes": {"use_default": "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA"},
-    }
+    }, doc)  # --enable_xformers_memory_efficient_attention added only under a condition the script leaves open
 
 
 def entry(name: str, setting: str) -> dict:

@@ -114,7 +114,9 @@ def read(doc: dict) -> dict:
     settings, misses = _with_config_file(settings, misses, base)
     cfg = summarize(settings, launcher, misses, "cmdline", script, base)
     cfg["cmdline_errors"] = errors
-    return cfg
+    from . import conditional_flags
+
+    return conditional_flags(cfg, doc)  # flags the script adds only under a condition it leaves to its caller
 
 
 def command_script(text: str) -> str | None:

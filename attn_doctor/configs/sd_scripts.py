@@ -293,7 +293,9 @@ def read(doc: dict) -> dict:
     dyn = str(s.get("dynamo_backend") or "inductor").strip().lower()
     from .simpletuner import HEAD_DIMS
 
-    return {
+    from . import conditional_flags
+
+    return conditional_flags({
         "trainer": "sd-scripts", "trainer_title": "kohya_ss GUI (sd-scripts)" if gui else TITLE,
         "format": "cmdline" if cmd else "json" if as_json else "toml", "script": script, "cmdline_errors": errors,
         "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dt,
@@ -307,7 +309,7 @@ def read(doc: dict) -> dict:
                   else '"sdpa": true' if as_json else "sdpa = true   # in the TOML",
                   "sage": "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
                   "split_attn": "--split_attn" if cmd else "split_attn = true"},
-    }
+    }, doc)
 
 
 def parse(path: str, text: str) -> dict:

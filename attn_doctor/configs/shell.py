@@ -386,6 +386,13 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
             # condition is applied when the script itself settles the condition (`sdpa=true` ... `[[ "$sdpa" ==
             # true ]]`), skipped when it settles it false, and kept apart (Script.maybe) when it cannot be settled
             # here (a variable the caller sets): bash runs one branch, the file alone does not say which
+            # one-line forms become two guarded statements: `if C; then A; else B; fi` and `C && A || B` run A when C
+            # holds and B when it does not (for `C && A || B`, also when A fails: not modelled)
+            m = re.match(r"^(\s*)if\s+(.+?)\s*;\s*then\s+(.+?)\s*;\s*else\s+(.+?)\s*;?\s*fi\s*$", line) or \
+                re.match(r"^(\s*)((?:\[\[\s.*?\s\]\]|\[\s.*?\s\]))\s*&&\s*(.+?)\s+\|\|\s+(.+)$", line)
+            if m:
+                lines.insert(i, (n, f"{m.group(1)}! {m.group(2)} && {m.group(4)}", end))
+                line = f"{m.group(1)}{m.group(2)} && {m.group(3)}"
             line, guard = _guarded(line, env, conds, unsure)
             if line is None:
                 continue

@@ -1,0 +1,123 @@
+"""Issue 24 round 4a: launch scripts that build the training command under bash conditions, and notebooks that write
+their trainer config from a Python string. Every file here is written for the test (variants of the shapes found in
+fixtures/configs/round4a and round3a2, with other names and values); each case says what the trainer would run."""
+
+import json
+
+import pytest
+
+from attn_doctor import configs
+from attn_doctor.configs import shell
+
+
+def load(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return configs.load(str(p))
+
+
+def kinds(cfg):
+    return sorted((a["backend"], a["kind"]) for a in cfg["attention"])
+
+
+MUSUBI_HEAD = "args=(--task t2v-14B --dit /m/wan2.1_t2v_14B.safetensors --mixed_precision bf16)\n"
+MUSUBI_RUN = 'accelerate launch --num_cpu_threads_per_process 1 src/musubi_tuner/wan_train_network.py "${args[@]}"\n'
+
+
+@pytest.mark.parametrize("settings, required", [
+    ("sdpa=true\nxformers=false\n", ["sdpa"]),
+    ("sdpa=false\nxformers=true\n", ["xformers"]),
+    ('sdpa="${SDPA:-true}"\n', ["sdpa"]),  # the script's own default when the caller sets nothing
+])
+def test_a_condition_the_script_settles_is_followed(tmp_path, settings, required):
+    text = ("#!/bin/bash\n" + settings + MUSUBI_HEAD + '[[ "$sdpa" == true ]] && args+=("--sdpa")\n'
+            '[[ "${xformers:-false}" == true ]] && args+=("--xformers")\n' + MUSUBI_RUN)
+    cfg = load(tmp_path, "train.sh", text)
+    assert cfg["trainer"] == "musubi" and cfg["required"] == required and cfg["dtype"] == "bfloat16"
+    assert all(a["kind"] == "local" for a in cfg["attention"])
+
+
+def test_if_else_on_a_callers_variable_leaves_both_backends_possible(tmp_path):
+    text = (MUSUBI_HEAD + 'if [ "$GPU_KIND" = "hopper" ]; then\n    args+=(--flash3)\nelse\n    args+=(--sdpa)\nfi\n'
+            + MUSUBI_RUN)
+    cfg = load(tmp_path, "train.sh", text)
+    assert cfg["required"] == [] and kinds(cfg) == [("fa3", "conditional"), ("sdpa", "conditional")]
+    assert [a["setting"] for a in cfg["attention"]] == ['[ "$GPU_KIND" = "hopper" ]', 'not ([ "$GPU_KIND" = "hopper" ])']
+
+
+def test_elif_chain_settled_by_the_script(tmp_path):
+    text = ('ATTN=flash\n' + MUSUBI_HEAD + 'if [[ "$ATTN" == "sdpa" ]]; then\n  args+=(--sdpa)\n'
+            'elif [[ "$ATTN" == "flash" ]]; then\n  args+=(--flash_attn --split_attn)\nelse\n  args+=(--xformers)\nfi\n'
+            + MUSUBI_RUN)
+    cfg = load(tmp_path, "run_wan.sh", text)
+    assert cfg["required"] == ["fa2"] and cfg["split_attn"] is True
+
+
+def test_a_variable_set_in_an_unsettled_branch_unsettles_later_tests(tmp_path):
+    text = ('MODE=sdpa\nif [ -f /etc/use_xformers ]; then\n  MODE=xformers\nfi\n' + MUSUBI_HEAD +
+            '[[ $MODE == xformers ]] && args+=(--xformers) || args+=(--sdpa)\n' + MUSUBI_RUN)
+    cfg = load(tmp_path, "train.sh", text)
+    assert cfg["required"] == [] and kinds(cfg) == [("sdpa", "conditional"), ("xformers", "conditional")]
+
+
+def test_a_darwin_branch_is_not_the_cuda_hosts(tmp_path):
+    # `uname -s` is never Darwin where a CUDA GPU trains: the else branch runs (sd-scripts SDXL: xformers, also the VAE)
+    text = ('OS=$(uname -s)\nIS_MAC=false\nif [[ "$(uname -m)" == "arm64" ]] && [[ "$OS" == "Darwin" ]]; then\n'
+            '  IS_MAC=true\nfi\nARGS=(--pretrained_model_name_or_path=/m/sdxl.safetensors --mixed_precision=bf16)\n'
+            'if [ "$IS_MAC" = true ]; then ARGS+=(--optimizer_type=AdamW); else ARGS+=(--xformers); fi\n'
+            'python -m accelerate.commands.launch sdxl_train_network.py "${ARGS[@]}"\n')
+    cfg = load(tmp_path, "train_sdxl.sh", text)
+    assert cfg["trainer"] == "sd-scripts" and cfg["required"] == ["xformers"] and cfg["dtype"] == "bfloat16"
+
+
+@pytest.mark.parametrize("use, required, possible", [("USE_XF=1\n", ["xformers"], []), ("", [], ["xformers"])])
+def test_string_appends_under_a_condition(tmp_path, use, required, possible):
+    text = (use + 'EXTRA="--mixed_precision=fp16"\n[ "$USE_XF" = 1 ] && EXTRA="$EXTRA '
+            '--enable_xformers_memory_efficient_attention"\naccelerate launch train_dreambooth_lora.py '
+            '--pretrained_model_name_or_path=runwayml/stable-diffusion-v1-5 --instance_data_dir=dog $EXTRA\n')
+    cfg = load(tmp_path, "train.sh", text)
+    assert cfg["trainer"] == "diffusers" and cfg["required"] == required and cfg["dtype"] == "float16"
+    assert [a["backend"] for a in cfg["attention"] if a["kind"] == "conditional"] == possible
+
+
+def test_unconditional_array_appends_and_shell_details(tmp_path):
+    text = ('PLATFORM=$(uname -m)\nargs=(--task t2v-1.3B)\nargs+=(--dit /m/wan.safetensors\n  --sdpa)\n'
+            'if [ ! -d out ]; then\n    mkdir out\n    exit 1\nfi\nargs+=(--mixed_precision fp16)\n' + MUSUBI_RUN)
+    script = shell.parse(text, "train.sh")
+    assert [c.words[0] for c in script.commands if c.words[0] != "exit"] == ["mkdir", "accelerate"]  # no `-m)` command, and the exit in a branch ends nothing
+    cfg = load(tmp_path, "train.sh", text)
+    assert cfg["required"] == ["sdpa"] and cfg["dtype"] == "float16"
+
+
+def test_test_conditions():
+    env = {"a": "true", "n": "3", "arr": ["x", "y"], "empty": ""}
+    assert shell._test('[[ "$a" == true ]]', env) is True
+    assert shell._test('[ "$a" != true ]', env) is False
+    assert shell._test('[ -n "$empty" ]', env) is False and shell._test('[ -z "$empty" ]', env) is True
+    assert shell._test("[ $n -ge 2 ]", env) is True and shell._test("[[ ${#arr[@]} -gt 0 ]]", env) is True
+    assert shell._test('[ "$unset_var" = 1 ]', env) is None and shell._test("[ -f /etc/x ]", env) is None
+    assert shell._test('[[ "$a" == true ]] && [ "$unset_var" = 1 ]', env) is None
+    assert shell._test('[[ "$a" == false ]] && [ "$unset_var" = 1 ]', env) is False
+    assert shell._test('! [ "$a" = true ]', env) is False
+
+
+def _notebook(cells):
+    return json.dumps({"cells": [{"cell_type": "code", "source": c.splitlines(keepends=True)} for c in cells],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def test_a_notebook_writes_its_toml_from_a_python_string(tmp_path):
+    cells = ['cfg = """\nnetwork_module = "networks.lora"\nxformers = true\nmixed_precision = "fp16"\n"""\n'
+             'config_file = "/content/cfg/sdxl.toml"\nwith open(config_file, "w") as f:\n    f.write(cfg)\n',
+             "!accelerate launch --num_cpu_threads_per_process 2 sdxl_train_network.py \\\n"
+             "  --config_file=/content/cfg/sdxl.toml --dataset_config=/content/cfg/data.toml\n"]
+    cfg = load(tmp_path, "train.ipynb", _notebook(cells))
+    assert cfg["trainer"] == "sd-scripts" and cfg["required"] == ["xformers"] and cfg["dtype"] == "float16"
+    assert not cfg["config_file_unread"]
+
+
+def test_a_notebook_whose_toml_is_elsewhere_says_so(tmp_path):
+    cells = ["!python anima_train_network.py --config_file /content/train_config.toml --attn_mode torch\n"]
+    cfg = load(tmp_path, "anima.ipynb", _notebook(cells))
+    assert cfg["trainer"] == "sd-scripts" and cfg["required"] == ["sdpa"] and cfg["config_file_unread"]
+    assert cfg["dtype"] is None  # the TOML that would say is not here
