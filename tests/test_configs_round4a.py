@@ -121,3 +121,60 @@ def test_a_notebook_whose_toml_is_elsewhere_says_so(tmp_path):
     cfg = load(tmp_path, "anima.ipynb", _notebook(cells))
     assert cfg["trainer"] == "sd-scripts" and cfg["required"] == ["sdpa"] and cfg["config_file_unread"]
     assert cfg["dtype"] is None  # the TOML that would say is not here
+
+
+PS1_SD = '''# LoRA train script (PowerShell), the layout of lora-scripts' train.ps1
+$pretrained_model = "./sd-models/model.safetensors"
+$network_module = "networks.lora"
+$mixed_precision = "fp16"
+$use_sdpa = 0
+$use_xformers = 1
+$train_unet_only = 0
+
+.\\venv\\Scripts\\activate
+
+$ext_args = [System.Collections.ArrayList]::new()
+$launch_args = [System.Collections.ArrayList]::new()
+
+if ($train_unet_only) {
+  [void]$ext_args.Add("--network_train_unet_only")
+}
+if ($use_sdpa -eq 1) {
+  [void]$ext_args.Add("--sdpa")
+} elseif ($use_xformers -eq 1) {
+  [void]$ext_args.Add("--xformers")
+}
+if ($env:TORCH_COMPILE) { [void]$ext_args.Add("--torch_compile") }
+
+python -m accelerate.commands.launch $launch_args --num_cpu_threads_per_process=8 "./sd-scripts/train_network.py" `
+  --pretrained_model_name_or_path=$pretrained_model `
+  --network_module=$network_module `
+  --mixed_precision=$mixed_precision `
+  $ext_args
+'''
+
+
+def test_powershell_arraylist_appends_under_settled_conditions(tmp_path):
+    cfg = load(tmp_path, "train.ps1", PS1_SD)
+    assert cfg["trainer"] == "sd-scripts" and cfg["required"] == ["xformers"] and cfg["dtype"] == "float16"
+    # --torch_compile is added only when the caller sets TORCH_COMPILE: not known to be on
+    assert cfg["compile_mode"] == "none"
+
+
+def test_powershell_backend_from_the_callers_environment_is_possible(tmp_path):
+    text = ('$dit = "C:/m/wan.safetensors"\n$ext_args = @()\n'
+            'if ($env:MUSUBI_ATTN -eq "xformers") { $ext_args += "--xformers" } else { $ext_args += "--sdpa" }\n'
+            'accelerate launch --num_cpu_threads_per_process 1 wan_train_network.py --task t2v-14B --dit $dit '
+            '--mixed_precision bf16 $ext_args\n')
+    cfg = load(tmp_path, "train_wan.ps1", text)
+    assert cfg["trainer"] == "musubi" and cfg["required"] == [] and cfg["dtype"] == "bfloat16"
+    assert kinds(cfg) == [("sdpa", "conditional"), ("xformers", "conditional")]
+
+
+def test_powershell_conditions():
+    env = {"a": "1", "z": "0", "s": "bf16", "t": "$true"}
+    assert shell._ps_test("$a", env) is True and shell._ps_test("$z", env) is False
+    assert shell._ps_test("$a -eq 1", env) is True and shell._ps_test('$s -eq "BF16"', env) is True
+    assert shell._ps_test("-not $t", env) is False and shell._ps_test("$t -and $z", env) is False
+    assert shell._ps_test("$env:UNSET", env) is None and shell._ps_test("$nothing -eq 1", env) is None
+    assert shell._ps_test("(Test-Path $a)", env) is None

@@ -459,6 +459,29 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                         line, re.IGNORECASE):
                 continue
         if dialect == "ps1":
+            # PowerShell launchers (lora-scripts' and musubi-tuner GUIs' train.ps1): `$ext_args =
+            # [System.Collections.ArrayList]::new()`, `if ($sdpa) { [void]$ext_args.Add("--sdpa") }`, `$args +=
+            # "--x"`: the same settle-or-keep-apart reading as bash's conditional appends
+            m = re.match(r"^(\s*)if\s*\((.+)\)\s*\{\s*(.+?)\s*\}\s*else\s*\{\s*(.+?)\s*\}\s*$", line, re.I)
+            if m:
+                lines.insert(i, (n, f"{m.group(1)}if (-not ({m.group(2)})) {{ {m.group(4)} }}", end))
+                line = f"{m.group(1)}if ({m.group(2)}) {{ {m.group(3)} }}"
+            line, guard = _ps_guarded(line, env, conds, unsure)
+            if line is None:
+                continue
+            if re.match(r"^\s*\$[A-Za-z_]\w*\s*=\s*(?:\[System\.Collections\.(?:ArrayList|Generic\.List\[\w+\])\]::new\(\)"
+                        r"|New-Object\s+System\.Collections\.ArrayList|@\(\s*\))\s*;?\s*$", line, re.I):
+                env[re.match(r"^\s*\$(\w+)", line).group(1)] = []
+                continue
+            m = re.match(r"^\s*(?:\[void\]\s*)?\$([A-Za-z_]\w*)\.(?:Add|AddRange)\(\s*(.+?)\s*\)\s*(?:\|\s*Out-Null)?\s*;?\s*$",
+                         line, re.I) or re.match(r"^\s*\$([A-Za-z_]\w*)\s*\+=\s*(.+?)\s*;?\s*$", line)
+            if m and (isinstance(env.get(m.group(1)), list) or ".add" in line.lower() or guard[0] is not True):
+                body = re.sub(r"^@\((.*)\)$", r"\1", m.group(2).strip()).replace(",", " ")
+                new = [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws]
+                _append(env, maybe, m.group(1), new, guard, as_list=True)
+                continue
+            if guard[0] is False:
+                continue
             m = re.match(r'^\s*\$(?:env:)?([A-Za-z_]\w*)\s*=\s*(.*?)\s*$', line)
             if m:
                 val = m.group(2).strip()
@@ -546,6 +569,102 @@ def _guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
         return rest, (False, "")
     open_ = [t for v, t in every if v is None]
     return rest, ((None, " and ".join(open_)) if open_ else (True, ""))
+
+
+def _ps_guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
+    """PowerShell's `if (COND) {` ... `} elseif (COND) {` ... `} else {` ... `}` blocks and one-line
+    `if (COND) { STATEMENT }`, as _guarded reads bash's. Other blocks (`foreach (...) {`, `function f {`, `try {`)
+    are taken to run."""
+    s = line.strip()
+    m = re.match(r"^if\s*\((.+)\)\s*\{\s*(.+?)\s*\}\s*$", s, re.I)
+    local = None
+    rest = line
+    if m:
+        local = (_ps_test(m.group(1), env, unsure), m.group(1))
+        rest = "    " + m.group(2)
+    else:
+        m = re.match(r"^(\}\s*)?(if|elseif)\s*\((.+)\)\s*\{?$", s, re.I)
+        if m and m.group(2).lower() == "if":
+            conds.append({"v": _ps_test(m.group(3), env, unsure), "t": m.group(3), "taken": False, "ps": True})
+            return None, None
+        if m and conds:
+            c = conds[-1]
+            c["taken"] = None if c["taken"] is None or c["v"] is None else (c["taken"] or c["v"])
+            c["v"], c["t"] = _and(_not(c["taken"]), _ps_test(m.group(3), env, unsure)), m.group(3)
+            return None, None
+        if re.match(r"^(\}\s*)?else\s*\{?$", s, re.I):
+            if conds:
+                c = conds[-1]
+                taken = None if c["taken"] is None or c["v"] is None else (c["taken"] or c["v"])
+                c["v"], c["t"] = _not(taken), f"-not ({c['t']})"
+            return None, None
+        if s == "}":
+            if conds:
+                conds.pop()
+            return None, None
+        if s == "{":
+            return None, None
+        if s.endswith("{"):  # foreach / function / try / while: taken to run
+            conds.append({"v": True, "t": "", "taken": False, "ps": True})
+            return None, None
+    every = [(c["v"], c["t"]) for c in conds] + ([local] if local else [])
+    if any(v is False for v, _ in every):
+        return rest, (False, "")
+    open_ = [t for v, t in every if v is None]
+    return rest, ((None, " -and ".join(open_)) if open_ else (True, ""))
+
+
+def _ps_value(word: str, env: dict):
+    """A PowerShell operand: a variable's value (None when the script does not set it), a literal, $true/$false."""
+    w = word.strip()
+    low = w.lower()
+    if low in ("$true", "$false", "$null"):
+        return {"$true": True, "$false": False, "$null": ""}[low]
+    m = re.match(r"^\$(?:env:)?([A-Za-z_]\w*)$", w)
+    if m:
+        if m.group(1) not in env or isinstance(env[m.group(1)], list):
+            return None
+        v = str(env[m.group(1)])
+        return {"$true": True, "$false": False, "$null": ""}.get(v.lower(), v)
+    return w[1:-1] if len(w) > 1 and w[0] == w[-1] and w[0] in "'\"" else w
+
+
+def _ps_truthy(v) -> bool:
+    return v is not False and v not in ("", "0", "False", "false")
+
+
+def _ps_test(cond: str, env: dict, unsure: set = frozenset()):
+    """A PowerShell `if (...)` condition settled from the script's own variables (True / False / None)."""
+    c = cond.strip()
+    while c.startswith("(") and c.endswith(")") and c.count("(") == c.count(")"):
+        c = c[1:-1].strip()
+    parts = re.split(r"\s+(-and|-or)\s+", c, flags=re.I)
+    if len(parts) > 1:
+        v = _ps_test(parts[0], env, unsure)
+        for op, part in zip(parts[1::2], parts[2::2]):
+            w = _ps_test(part, env, unsure)
+            v = _and(v, w) if op.lower() == "-and" else _not(_and(_not(v), _not(w)))
+        return v
+    m = re.match(r"^(?:-not\s+|!\s*)(.+)$", c, re.I)
+    if m:
+        return _not(_ps_test(m.group(1), env, unsure))
+    if any(re.search(r"\$" + re.escape(u) + r"\b", c) for u in unsure):
+        return None
+    m = re.match(r"^(\S+)\s+(-eq|-ne|-gt|-lt|-ge|-le)\s+(\S+)$", c, re.I)
+    if m:
+        a, b = _ps_value(m.group(1), env), _ps_value(m.group(3), env)
+        if a is None or b is None:
+            return None
+        op = m.group(2).lower()
+        try:
+            x, y = float(a), float(b)
+        except (TypeError, ValueError):
+            x, y = (str(a).lower(), str(b).lower())  # -eq on strings is case-insensitive
+            if op not in ("-eq", "-ne"):
+                return None
+        return {"-eq": x == y, "-ne": x != y, "-gt": x > y, "-lt": x < y, "-ge": x >= y, "-le": x <= y}[op]
+    v = _ps_value(c, env) if re.match(r"^(\$\S+|\d+|'[^']*'|\"[^\"]*\")$", c) else None
+    return None if v is None else _ps_truthy(v)
 
 
 # `uname -s` on a machine with a CUDA GPU: attn-doctor checks CUDA hosts, and macOS has none, so a script's
