@@ -178,3 +178,39 @@ def test_powershell_conditions():
     assert shell._ps_test("-not $t", env) is False and shell._ps_test("$t -and $z", env) is False
     assert shell._ps_test("$env:UNSET", env) is None and shell._ps_test("$nothing -eq 1", env) is None
     assert shell._ps_test("(Test-Path $a)", env) is None
+
+
+def test_a_notebooks_bash_cell_is_a_launch_script(tmp_path):
+    cells = ["import os\nos.environ['HF_HOME'] = '/content/hf'\n",
+             "%%bash\nexport MODEL=stabilityai/stable-diffusion-xl-base-1.0\n"
+             "accelerate launch train_dreambooth_lora_sdxl.py \\\n  --pretrained_model_name_or_path=$MODEL \\\n"
+             "  --instance_data_dir=photos --mixed_precision=bf16 \\\n  --enable_xformers_memory_efficient_attention\n"]
+    cfg = load(tmp_path, "sdxl_dreambooth.ipynb", _notebook(cells))
+    assert cfg["trainer"] == "diffusers" and cfg["required"] == ["xformers"] and cfg["dtype"] == "bfloat16"
+
+
+def test_a_notebook_that_starts_the_trainer_with_subprocess(tmp_path):
+    cells = ["import subprocess\nuse_flash = False\ncmd = ['accelerate', 'launch', '--num_cpu_threads_per_process', '1',\n"
+             "       'src/musubi_tuner/hv_train_network.py', '--dit', f'{ckpt}/mp_rank_00_model_states.pt']\n"
+             "cmd += ['--sdpa', '--mixed_precision', 'bf16']\ncmd.extend(['--split_attn'])\n"
+             "if use_flash:\n    cmd.append('--flash_attn')\nsubprocess.run(cmd, check=True)\n"]
+    cfg = load(tmp_path, "hunyuan_lora.ipynb", _notebook(cells))
+    # the append under `if use_flash:` is left out: only what always runs is read
+    assert cfg["trainer"] == "musubi" and cfg["required"] == ["sdpa"] and cfg["dtype"] == "bfloat16"
+    assert cfg["split_attn"] is True
+
+
+@pytest.mark.parametrize("call", [
+    "subprocess.Popen(['accelerate', 'launch', 'flux_train_network.py', '--sdpa', '--mixed_precision', 'bf16',\n"
+    "                  '--network_module', 'networks.lora_flux'])\n",
+    "os.system('accelerate launch flux_train_network.py --sdpa --mixed_precision bf16 --network_module networks.lora_flux')\n",
+])
+def test_a_python_wrapper_that_starts_sd_scripts(tmp_path, call):
+    cfg = load(tmp_path, "run_training.py", "import os\nimport subprocess\n\n" + call)
+    assert cfg["trainer"] == "sd-scripts" and cfg["required"] == ["sdpa"] and cfg["dtype"] == "bfloat16"
+
+
+def test_python_commands_reads_only_literal_lists():
+    code = ("import subprocess\nargs = ['python', 'train.py']\nfor k in opts:\n    args.append(k)\n"
+            "subprocess.run(args)\nsubprocess.run(['nvidia-smi'])\nsubprocess.run(make_cmd())\n")
+    assert configs.python_commands(code).splitlines() == ["python train.py", "nvidia-smi"]

@@ -265,15 +265,103 @@ def flatten(data: dict) -> dict:
 NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
 
 
-def notebook_code(path: str, data: dict) -> str:
-    """A Jupyter notebook's code cells as one script (its `!cmd` lines stay as written)."""
+_SHELL_CELL = re.compile(r"^\s*%%(bash|sh|shell|script\s+(?:ba)?sh)\b[^\n]*\n?")
+
+
+def _cells(data: dict) -> list[str]:
     cells = data.get("cells") if isinstance(data.get("cells"), list) else []
     out = []
     for c in cells:
         if isinstance(c, dict) and c.get("cell_type") == "code":
             src = c.get("source")
             out.append("".join(src) if isinstance(src, list) else str(src or ""))
-    return "\n\n".join(out)
+    return out
+
+
+def notebook_code(path: str, data: dict) -> str:
+    """A Jupyter notebook's Python code cells as one script (its `!cmd` lines stay as written; `%%bash` cells are
+    shell, see notebook_shell)."""
+    return "\n\n".join(c for c in _cells(data) if not _SHELL_CELL.match(c))
+
+
+def notebook_shell(data: dict) -> str:
+    """The bodies of a notebook's `%%bash` / `%%sh` / `%%script bash` cells: shell scripts IPython hands to bash."""
+    return "\n\n".join(_SHELL_CELL.sub("", c, count=1) for c in _cells(data) if _SHELL_CELL.match(c))
+
+
+_LAUNCHERS = {"subprocess.run", "subprocess.call", "subprocess.Popen", "subprocess.check_call",
+              "subprocess.check_output", "os.system", "run", "call", "Popen", "check_call", "check_output"}
+
+
+def python_commands(code: str) -> str:
+    """The command lines a Python script (or notebook cell) starts with subprocess / os.system, as shell lines:
+    `subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
+    grown with .append / .extend / += (in source order; growth inside an `if` is left out: that branch may not run),
+    or a string for os.system / shell=True. Values Python computes (f-string fields, str(x)) become `$PY_VALUE`, which
+    readers treat as unknown. Nothing is run."""
+    import ast
+
+    from .pyscript import tree
+
+    t = tree(code)
+    if t is None:
+        return ""
+    in_if: set = set()
+    for n in ast.walk(t):
+        if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
+            parts = [n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse]
+            for sub in parts:
+                for x in ast.walk(sub):
+                    in_if.add(id(x))
+
+    def word(e):
+        if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
+            return str(e.value)
+        if isinstance(e, ast.JoinedStr):
+            return "".join(str(v.value) if isinstance(v, ast.Constant) else "$PY_VALUE" for v in e.values)
+        return "$PY_VALUE"
+
+    lists: dict = {}
+    events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
+    for n in ast.walk(t):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, (ast.List, ast.Tuple)):
+            events.append((n.lineno, n.col_offset, "set", n))
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) and \
+                isinstance(n.value, (ast.List, ast.Tuple)):
+            events.append((n.lineno, n.col_offset, "grow", n))
+        elif isinstance(n, ast.Call):
+            f = n.func
+            name = f"{f.value.id}.{f.attr}" if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else \
+                f.id if isinstance(f, ast.Name) else ""
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in ("append", "extend"):
+                events.append((n.lineno, n.col_offset, f.attr, n))
+            elif name in _LAUNCHERS and n.args:
+                events.append((n.lineno, n.col_offset, "run", n))
+    out = []
+    for _l, _c, kind, n in sorted(events, key=lambda e: (e[0], e[1])):
+        if kind == "set":
+            lists[n.targets[0].id] = [word(e) for e in n.value.elts]
+        elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
+            lists[n.target.id] += [word(e) for e in n.value.elts]
+        elif kind in ("append", "extend") and n.func.value.id in lists and id(n) not in in_if and n.args:
+            a = n.args[0]
+            lists[n.func.value.id] += [word(e) for e in a.elts] if kind == "extend" and \
+                isinstance(a, (ast.List, ast.Tuple)) else [word(a)]
+        elif kind == "run":
+            a = n.args[0]
+            if isinstance(a, ast.Name) and a.id in lists:
+                ws = lists[a.id]
+            elif isinstance(a, (ast.List, ast.Tuple)):
+                ws = [w for e in a.elts for w in (lists.get(e.value.id, ["$PY_VALUE"]) if isinstance(e, ast.Starred)
+                                                 and isinstance(e.value, ast.Name) else [word(e)])]
+            elif isinstance(a, (ast.Constant, ast.JoinedStr)):
+                out.append(word(a))
+                continue
+            else:
+                continue
+            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in ws))
+    return "\n".join(out)
 
 
 _PY_TEXT = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*[rRfFuU]{0,2}(\"\"\"|\'\'\')(.*?)\2", re.M | re.S)
@@ -304,8 +392,9 @@ def python_written_files(code: str) -> dict:
 
 
 def notebook_command(doc: dict) -> bool:
-    """A notebook whose `!cmd` lines run a training command (bang_lines): read like a launch script."""
-    return doc["fmt"] == "python" and doc["name"].endswith(".ipynb") and doc.get("command") is not None
+    """A notebook whose `!cmd` lines, `%%bash` cells or subprocess calls run a training command: read like a launch
+    script."""
+    return doc["fmt"] == "python" and doc["name"].endswith((".ipynb", ".py")) and doc.get("command") is not None
 
 
 def bang_lines(code: str) -> str:
@@ -341,13 +430,21 @@ def make_doc(path: str, text: str) -> dict:
         data = load_json(path, text)
         doc.update(fmt="python", data=data if isinstance(data, dict) else {}, keys=set(), flat={},
                    python=notebook_code(path, data) if isinstance(data, dict) else "")
-        # the notebook's shell lines (!tune run ..., !litgpt finetune ...) are its command lines
-        _text_doc(doc, bang_lines(doc["python"]), shell)
+        # the notebook's shell lines (!tune run ..., !litgpt finetune ...), its %%bash cells and the commands its
+        # Python starts (subprocess.run([...])) are its command lines
+        _text_doc(doc, "\n".join(x for x in (bang_lines(doc["python"]), notebook_shell(doc["data"]),
+                                              python_commands(doc["python"])) if x), shell)
         doc["files"].update(python_written_files(doc["python"]))
         doc["fmt"] = "python"
         return doc
     if name.endswith(".py"):
         doc.update(fmt="python", keys=set(), flat={}, python=text)
+        started = python_commands(text)
+        if started:  # a wrapper that starts the trainer: subprocess.run(["accelerate", "launch", ...])
+            _text_doc(doc, started, shell)
+            doc["fmt"] = "python"
+            if doc.get("command") is None:  # no training command among them: the script is read as before
+                doc.update(commands=[], command=None, words=[], args={}, launcher={}, keys=set(), flat={}, scripts=[])
         return doc
     if name.endswith(".json") or (stripped.startswith("{") and not name.endswith((".toml", ".yaml", ".yml"))):
         data, fmt = load_json(path, text), "json"

@@ -121,7 +121,9 @@ def score(doc: dict) -> "Score":
 
 def _notebook_command(doc: dict) -> bool:
     """A notebook whose `!accelerate launch train_*.py ...` lines run an example (configs.bang_lines)."""
-    return doc["fmt"] == "python" and doc["name"].endswith(".ipynb") and doc.get("command") is not None
+    from . import notebook_command
+
+    return notebook_command(doc)
 
 
 def read(doc: dict) -> dict:

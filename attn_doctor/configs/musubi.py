@@ -71,8 +71,10 @@ OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_
 def score(doc: dict) -> "Score":
     from . import STRONG, score_keys
 
-    if doc["fmt"] not in ("toml", "text"):
-        return NOTHING  # musubi-tuner reads a --config_file TOML and its command line
+    from . import notebook_command
+
+    if doc["fmt"] not in ("toml", "text") and not notebook_command(doc):
+        return NOTHING  # musubi-tuner reads a --config_file TOML and its command line (a notebook's too)
     keys = set(_flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
     sc = score_keys(keys, STRONG_KEYS | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS, COMMON_KEYS)
     net = _flatten(doc["data"]).get("network_module") if doc["fmt"] == "toml" else doc["args"].get("network_module")
