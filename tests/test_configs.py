@@ -288,6 +288,13 @@ def test_onetrainer_json(tmp_path):
                                                             "base_model_name": "x"})))
     f = [f for f in report.findings if f.id == "config.onetrainer-unknown-attn"][0]
     assert f.fix.startswith('"attention_mechanism": "FLASH"') and cfg["required"] == []
+    # a config saved by OneTrainer before 2025-03-08 (482333fc "remove XFormers"): XFORMERS was the default. Today's
+    # BaseConfig.from_dict cannot set it, prints so and keeps SDP: a warning, nothing required
+    cfg, report = run(write(tmp_path, "old.json", json.dumps({"__version": 6, "model_type": "STABLE_DIFFUSION_XL_10_BASE",
+                                                              "attention_mechanism": "XFORMERS", "train_dtype": "FLOAT_16",
+                                                              "base_model_name": "x"})))
+    f = [f for f in report.findings if f.id == "config.onetrainer-unknown-attn"][0]
+    assert f.severity == "warning" and "trains with its default, SDP" in f.title and cfg["required"] == []
 
 
 def test_axolotl_yaml(tmp_path):
