@@ -214,3 +214,24 @@ def test_python_commands_reads_only_literal_lists():
     code = ("import subprocess\nargs = ['python', 'train.py']\nfor k in opts:\n    args.append(k)\n"
             "subprocess.run(args)\nsubprocess.run(['nvidia-smi'])\nsubprocess.run(make_cmd())\n")
     assert configs.python_commands(code).splitlines() == ["python train.py", "nvidia-smi"]
+
+
+@pytest.mark.parametrize("name, text, setting", [
+    ("config.json", json.dumps({"model_family": "sdxl", "model_type": "lora", "mixed_precision": "bf16",
+                                "enable_xformers_memory_efficient_attention": True,
+                                "data_backend_config": "config/multidatabackend.json"}),
+     '"enable_xformers_memory_efficient_attention": true'),
+    ("config.json", json.dumps({"--model_family": "sdxl", "--enable_xformers_memory_efficient_attention": True,
+                                "--data_backend_config": "config/multidatabackend.json", "--lora_rank": 16}),
+     '"enable_xformers_memory_efficient_attention": true'),
+])
+def test_simpletuner_config_with_the_removed_xformers_flag(tmp_path, name, text, setting):
+    # SimpleTuner turns config.json keys into flags; --enable_xformers_memory_efficient_attention left its parser in
+    # c0843e77d (2025-04-05): today's SimpleTuner stops on it, an older one ran xformers on the SDXL UNet
+    from ci_support import evaluate
+
+    cfg = load(tmp_path, name, text)
+    assert cfg["trainer"] == "simpletuner" and cfg["required"] == ["xformers"] and cfg["removed_flag"] == setting
+    report = evaluate(None, config=cfg, required=cfg["required"], compile_mode=cfg["compile_mode"])
+    f = [f for f in report.findings if f.id == "config.simpletuner-use-xformers-removed"][0]
+    assert f.fix.startswith('"attention_mechanism": "xformers"') and "2025-04-05" in f.title
