@@ -235,3 +235,19 @@ def test_simpletuner_config_with_the_removed_xformers_flag(tmp_path, name, text,
     report = evaluate(None, config=cfg, required=cfg["required"], compile_mode=cfg["compile_mode"])
     f = [f for f in report.findings if f.id == "config.simpletuner-use-xformers-removed"][0]
     assert f.fix.startswith('"attention_mechanism": "xformers"') and "2025-04-05" in f.title
+
+
+def test_a_bash_function_runs_where_it_is_called(tmp_path):
+    text = ('#!/usr/bin/env bash\nset -e\nrun_train() {\n  local extra="$1"\n'
+            '  accelerate launch --mixed_precision bf16 src/musubi_tuner/wan_train_network.py \\\n'
+            '    --task t2v-1.3B --dit /m/wan.safetensors --mixed_precision bf16 "$@"\n}\n\n'
+            'run_train --xformers\n')
+    cfg = load(tmp_path, "train.sh", text)
+    assert cfg["trainer"] == "musubi" and cfg["required"] == ["xformers"] and cfg["dtype"] == "bfloat16"
+
+
+def test_a_bash_function_never_called_plainly_is_read_as_written(tmp_path):
+    text = ('main() {\n  accelerate launch train_network.py --pretrained_model_name_or_path=x --sdpa '
+            '--mixed_precision=fp16\n}\n"$@"\n')
+    cfg = load(tmp_path, "train.sh", text)
+    assert cfg["trainer"] == "sd-scripts" and cfg["required"] == ["sdpa"] and cfg["dtype"] == "float16"

@@ -376,12 +376,33 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
     maybe: dict = {}  # variable -> [(condition, words)] appended under a condition the script cannot settle
     conds: list = []  # the enclosing `if` blocks (_guarded)
     unsure: set = set()  # variables assigned under a condition the script does not settle
+    funcs: dict = {}  # bash functions: name -> body (read when a later command calls it)
+    called: set = set()
     i = 0
     while i < len(lines):
         n, line, end = lines[i]
         ends[n] = end
         i += 1
         if dialect == "posix":
+            # `train() { ... }` / `function train { ... }`: the body runs where the script calls `train ARGS`, its
+            # "$@" / $1 ... being those arguments (a definition alone runs nothing)
+            m = re.match(r"^\s*(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))\s*\{?\s*$", line)
+            if m:
+                body, depth = [], 1 if line.rstrip().endswith("{") else 0
+                while i < len(lines) and (depth > 0 or not body):
+                    t = lines[i][1]
+                    i += 1
+                    st = t.strip()
+                    if not depth and st == "{":
+                        depth = 1
+                        continue
+                    depth += st.endswith("{") - (st == "}" or st.startswith("}"))
+                    if depth > 0:
+                        body.append(t)
+                    if depth <= 0 and body:
+                        break
+                funcs[m.group(1) or m.group(2)] = "\n".join(body)
+                continue
             # `if COND; then ... fi` blocks and `[[ COND ]] && NAME+=(...)`: an array or string append under a
             # condition is applied when the script itself settles the condition (`sdpa=true` ... `[[ "$sdpa" ==
             # true ]]`), skipped when it settles it false, and kept apart (Script.maybe) when it cannot be settled
@@ -500,6 +521,16 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
             if cmd is not None and maybe:
                 cmd.maybe = [e for var, es in maybe.items()
                              if re.search(r"\$\{?" + re.escape(var) + r"\b", line) for e in es]
+            if cmd is not None and funcs and words and words[0] in funcs and _depth < 2:
+                args = " ".join(shlex.quote(w) for w in words[1:])
+                body = funcs[words[0]].replace('"$@"', args).replace("$@", args).replace('"$*"', args)
+                for k, w in enumerate(words[1:10], start=1):
+                    body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
+                inner = parse("\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
+                              + "\n" + body, name, _depth + 1)
+                commands.extend(c for c in inner.commands)
+                called.add(words[0])
+                continue
             if cmd is not None:
                 ran = _written_script(cmd, files)
                 if ran is not None and _depth < 2:
@@ -510,6 +541,10 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                         env.setdefault(k, v)
                     continue
                 commands.append(cmd)
+    for fname, body in funcs.items():
+        if fname not in called and _depth < 2:  # called some way not read here ("$1" dispatch ...): as written
+            pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
+            commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     return Script(commands, env, dialect, files, maybe)
 
 
