@@ -251,3 +251,21 @@ def test_a_bash_function_never_called_plainly_is_read_as_written(tmp_path):
             '--mixed_precision=fp16\n}\n"$@"\n')
     cfg = load(tmp_path, "train.sh", text)
     assert cfg["trainer"] == "sd-scripts" and cfg["required"] == ["sdpa"] and cfg["dtype"] == "float16"
+
+
+@pytest.mark.parametrize("line, required", [
+    ("python src/musubi_tuner/wan_generate_video.py --task t2v-14B --dit /m/wan.safetensors --vae /m/vae.pth "
+     "--t5 /m/t5.pth --prompt 'a cat' --attn_mode sageattn --fp8 --video_size 832 480\n", ["sage"]),
+    ("python hv_generate_video.py --fp8 --video_size 544 960 --prompt x --save_path out --dit /m/mp_rank_00.pt "
+     "--attn_mode flash --split_attn --vae /m/vae.pt\n", ["fa2"]),
+    ("python fpack_generate_video.py --dit /m/fp.safetensors --prompt x --image_path i.png --video_seconds 5\n", []),
+])
+def test_musubi_generation_scripts_take_attn_mode(tmp_path, line, required):
+    # generation has no --sdpa/--xformers flags: --attn_mode (default torch) decides, and sageattn is fine there
+    from ci_support import evaluate
+
+    cfg = load(tmp_path, "gen.sh", line)
+    assert cfg["trainer"] == "musubi" and cfg["generation"] and cfg["required"] == required
+    report = evaluate(None, config=cfg, required=cfg["required"], compile_mode=cfg["compile_mode"])
+    ids = {f.id for f in report.findings}
+    assert "config.musubi-no-backend" not in ids and "config.musubi-sage-training" not in ids

@@ -189,7 +189,7 @@ def _simpletuner(facts: dict, cfg: dict, attn: list[dict], fixes: dict, batch):
 def _musubi(cfg: dict, attn: list[dict], fixes: dict):
     source = "command line" if cfg.get("format") == "cmdline" else "TOML"
     maybe = any(a["kind"] == "conditional" for a in cfg.get("attention") or [])
-    if not attn and not cfg.get("cmdline_errors"):  # argparse stops on those first (config.unknown-option)
+    if not attn and not cfg.get("cmdline_errors") and not cfg.get("generation"):  # argparse stops on those first
         # Sure only for a command line whose --config_file (if any) was read and that adds no backend flag under a
         # condition the script leaves to its caller: flags may come from elsewhere.
         sure = source == "command line" and not cfg.get("config_file_unread") and not maybe
