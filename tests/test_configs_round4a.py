@@ -269,3 +269,12 @@ def test_musubi_generation_scripts_take_attn_mode(tmp_path, line, required):
     report = evaluate(None, config=cfg, required=cfg["required"], compile_mode=cfg["compile_mode"])
     ids = {f.id for f in report.findings}
     assert "config.musubi-no-backend" not in ids and "config.musubi-sage-training" not in ids
+
+
+def test_a_dockerfile_runs_its_cmd(tmp_path):
+    text = ('FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nENV MODEL_NAME=stabilityai/stable-diffusion-xl-base-1.0\n'
+            'WORKDIR /app\nRUN pip install -r requirements.txt \\\n    && pip install xformers\n'
+            'CMD ["accelerate", "launch", "train_dreambooth_lora_sdxl.py", "--pretrained_model_name_or_path=$MODEL_NAME",'
+            ' "--mixed_precision=fp16", "--enable_xformers_memory_efficient_attention"]\n')
+    cfg = load(tmp_path, "Dockerfile", text)
+    assert cfg["trainer"] == "diffusers" and cfg["required"] == ["xformers"] and cfg["dtype"] == "float16"

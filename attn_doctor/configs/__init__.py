@@ -47,6 +47,7 @@ Unknown keys are ignored; a file that cannot be read is a UsageError (one line, 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -469,8 +470,40 @@ def make_doc(path: str, text: str) -> dict:
         doc["keys"] = _all_keys(data)
         doc["flat"] = flatten(data)
         return doc
+    if name == "dockerfile" or name.endswith(".dockerfile") or name.startswith("dockerfile."):
+        text = dockerfile_script(text)
     _text_doc(doc, text, shell)
     return doc
+
+
+QUOTES = ("\"", "'")
+
+
+def dockerfile_script(text: str) -> str:
+    """A Dockerfile as the shell script its build and container run: RUN lines and CMD / ENTRYPOINT (exec form
+    `["accelerate", "launch", ...]` as words, shell form as written), ENV / ARG as assignments; other instructions
+    (FROM, COPY, WORKDIR ...) run nothing."""
+    out = []
+    for ln in re.sub(r"\\\n", " ", text).splitlines():
+        m = re.match(r"^\s*(RUN|CMD|ENTRYPOINT|ENV|ARG)\s+(.*)$", ln, re.IGNORECASE)
+        if not m:
+            continue
+        kind, rest = m.group(1).upper(), m.group(2).strip()
+        if kind in ("ENV", "ARG"):
+            pairs = re.findall(r"([A-Za-z_]\w*)=(\"[^\"]*\"|'[^']*'|\S+)", rest)
+            if not pairs and kind == "ENV" and len(rest.split(None, 1)) == 2:
+                pairs = [tuple(rest.split(None, 1))]
+            out += ["export " + k + "=" + (v if v[:1] in QUOTES else shlex.quote(v)) for k, v in pairs]
+            continue
+        if rest.startswith("["):
+            try:
+                words = json.loads(rest)
+            except ValueError:
+                words = None
+            if isinstance(words, list) and all(isinstance(w, str) for w in words):
+                rest = " ".join(shlex.quote(w) for w in words)
+        out.append(rest)
+    return "\n".join(out)
 
 
 def _text_doc(doc: dict, text: str, shell) -> None:
