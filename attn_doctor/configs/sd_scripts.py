@@ -18,7 +18,6 @@ Read from kohya-ss/sd-scripts 48d368f (2026-02-16):
 
 from __future__ import annotations
 
-import os
 import re
 
 from . import NOTHING, STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
