@@ -189,6 +189,21 @@ def test_musubi_command_line_without_backend_is_an_error(tmp_path):
     assert no.severity == "error" and cfg["dtype"] == "float16"
 
 
+def test_musubi_flag_under_a_callers_condition_is_possible_not_required(tmp_path):
+    # `[[ "$USE_XFORMERS" == true ]] && args+=(--xformers)` with USE_XFORMERS from the caller: bash runs one branch
+    # and the file does not say which, so xformers is reported as possible (info), and the no-backend finding that
+    # would be an error for a command line without flags is only a warning
+    p = write(tmp_path, "run.sh", 'args=(--task t2v-1.3B --dit x.safetensors --mixed_precision bf16)\n'
+                                  '[[ "$USE_XFORMERS" == true ]] && args+=(--xformers)\n'
+                                  'accelerate launch wan_train_network.py "${args[@]}"\n')
+    cfg, report = run(p)
+    assert cfg["required"] == [] and cfg["dtype"] == "bfloat16"
+    assert config_ids(report) == ["config.conditional-backend", "config.musubi-no-backend"]
+    maybe = [f for f in report.findings if f.id == "config.conditional-backend"][0]
+    assert maybe.severity == "info" and "USE_XFORMERS" in maybe.title and "xformers is possible" in maybe.title
+    assert [f for f in report.findings if f.id == "config.musubi-no-backend"][0].severity == "warning"
+
+
 def test_musubi_several_backends_and_cli_over_toml(tmp_path):
     write(tmp_path, "base.toml", "[training]\nflash_attn = true\nsplit_attn = true\nmixed_precision = 'fp16'\n")
     p = write(tmp_path, "run.sh", "accelerate launch --mixed_precision bf16 hv_train_network.py "
@@ -273,6 +288,13 @@ def test_onetrainer_json(tmp_path):
                                                             "base_model_name": "x"})))
     f = [f for f in report.findings if f.id == "config.onetrainer-unknown-attn"][0]
     assert f.fix.startswith('"attention_mechanism": "FLASH"') and cfg["required"] == []
+    # a config saved by OneTrainer before 2025-03-08 (482333fc "remove XFormers"): XFORMERS was the default. Today's
+    # BaseConfig.from_dict cannot set it, prints so and keeps SDP: a warning, nothing required
+    cfg, report = run(write(tmp_path, "old.json", json.dumps({"__version": 6, "model_type": "STABLE_DIFFUSION_XL_10_BASE",
+                                                              "attention_mechanism": "XFORMERS", "train_dtype": "FLOAT_16",
+                                                              "base_model_name": "x"})))
+    f = [f for f in report.findings if f.id == "config.onetrainer-unknown-attn"][0]
+    assert f.severity == "warning" and "trains with its default, SDP" in f.title and cfg["required"] == []
 
 
 def test_axolotl_yaml(tmp_path):

@@ -254,6 +254,7 @@ CANNOT = {
     "nvcc.minor-mismatch": "the same: a toolkit install first",
     "config.hub-kernel": "a note on the trainer config's choice; the fix cannot edit the config file",
     "config.backend-not-checked": "the same: the config file decides",
+    "config.conditional-backend": "the same: the launch script's condition decides",
 }
 
 

@@ -63,6 +63,8 @@ def backend_names(facts: dict, ctx: Context):
                 yield finding("config.hub-kernel", repo=a["hub_repo"], kernels_req=req, loader=loader, **p)
         elif a["kind"] == "other":
             yield finding("config.backend-not-checked", fix=(cfg.get("fixes") or {}).get("use_default"), **p)
+        elif a["kind"] == "conditional":
+            yield finding("config.conditional-backend", possible=a["backend"], **p)
 
 
 @check("config")
@@ -72,7 +74,8 @@ def trainer_rules(facts: dict, ctx: Context):
     if not cfg:
         return
     trainer, fixes = cfg.get("trainer"), cfg.get("fixes") or {}
-    attn = [a for a in cfg.get("attention") or [] if a["known"]]
+    # a flag the launch script adds only under a condition it does not settle is possible, not selected
+    attn = [a for a in cfg.get("attention") or [] if a["known"] and a["kind"] != "conditional"]
     batch = cfg.get("batch_size")
     comp = cfg.get("compile") or {}
     mode = comp.get("mode")
@@ -185,9 +188,11 @@ def _simpletuner(facts: dict, cfg: dict, attn: list[dict], fixes: dict, batch):
 
 def _musubi(cfg: dict, attn: list[dict], fixes: dict):
     source = "command line" if cfg.get("format") == "cmdline" else "TOML"
-    if not attn and not cfg.get("cmdline_errors"):  # argparse stops on those first (config.unknown-option)
-        # Sure only for a command line whose --config_file (if any) was read: flags may come from elsewhere.
-        sure = source == "command line" and not cfg.get("config_file_unread")
+    maybe = any(a["kind"] == "conditional" for a in cfg.get("attention") or [])
+    if not attn and not cfg.get("cmdline_errors") and not cfg.get("generation"):  # argparse stops on those first
+        # Sure only for a command line whose --config_file (if any) was read and that adds no backend flag under a
+        # condition the script leaves to its caller: flags may come from elsewhere.
+        sure = source == "command line" and not cfg.get("config_file_unread") and not maybe
         yield finding("config.musubi-no-backend", source=source, fix=fixes.get("no_backend"),
                       severity=None if sure else "warning")
     elif len(attn) > 1:

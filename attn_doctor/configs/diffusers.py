@@ -127,7 +127,9 @@ def score(doc: dict) -> "Score":
 
 def _notebook_command(doc: dict) -> bool:
     """A notebook whose `!accelerate launch train_*.py ...` lines run an example (configs.bang_lines)."""
-    return doc["fmt"] == "python" and doc["name"].endswith(".ipynb") and doc.get("command") is not None
+    from . import notebook_command
+
+    return notebook_command(doc)
 
 
 def read(doc: dict) -> dict:
@@ -163,7 +165,9 @@ def read(doc: dict) -> dict:
     dyn = str(launcher.get("dynamo_backend") or "no").strip().lower()
     comp = dyn not in ("no", "none", "false")
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
-    return {
+    from . import conditional_flags
+
+    return conditional_flags({
         "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
         "script": script, "cmdline_errors": errors,
         "attention": entries, "mixed_precision": mp,
@@ -171,7 +175,7 @@ def read(doc: dict) -> dict:
         "compile": {"enabled": comp, "mode": dmode, "setting": "accelerate launch --dynamo_backend" if comp else None},
         "batch_size": as_int(a.get("train_batch_size", 1)),
         "fixes": {"use_default": "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA"},
-    }
+    }, doc)  # --enable_xformers_memory_efficient_attention added only under a condition the script leaves open
 
 
 def entry(name: str, setting: str) -> dict:

@@ -74,8 +74,10 @@ OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_
 def score(doc: dict) -> "Score":
     from . import STRONG, score_keys
 
-    if doc["fmt"] not in ("toml", "text"):
-        return NOTHING  # musubi-tuner reads a --config_file TOML and its command line
+    from . import notebook_command
+
+    if doc["fmt"] not in ("toml", "text") and not notebook_command(doc):
+        return NOTHING  # musubi-tuner reads a --config_file TOML and its command line (a notebook's too)
     keys = set(_flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
     sc = score_keys(keys, STRONG_KEYS | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS, COMMON_KEYS)
     net = _flatten(doc["data"]).get("network_module") if doc["fmt"] == "toml" else doc["args"].get("network_module")
@@ -85,6 +87,8 @@ def score(doc: dict) -> "Score":
         stem = re.sub(r"_train(_network)?\.py$", "", s)
         if s.endswith(("_train_network.py", "_train.py")) and stem in SCRIPTS:
             sc.add(s, 2 * STRONG)
+        elif re.sub(r"_generate_(video|image)\.py$", "", s) in SCRIPTS and re.search(r"_generate_(video|image)\.py$", s):
+            sc.add(s, 2 * STRONG)  # its generation scripts (wan_generate_video.py ...): --attn_mode
     if doc["fmt"] == "text" and "musubi" in doc["text"].lower():
         sc.add("musubi")
     runs = [doc["command"]] if doc.get("command") is not None else [c for c in doc.get("commands") or [] if c.script]
@@ -132,11 +136,16 @@ def read(doc: dict) -> dict:
     settings, misses = _with_config_file(settings, misses, base)
     cfg = summarize(settings, launcher, misses, "cmdline", script, base)
     cfg["cmdline_errors"] = errors
-    return cfg
+    from . import conditional_flags
+
+    return conditional_flags(cfg, doc)  # flags the script adds only under a condition it leaves to its caller
+
+
+_GENERATE = re.compile(r"(?:^|[\s/])([a-z0-9_]+?_generate_(?:video|image))\.py\b")
 
 
 def command_script(text: str) -> str | None:
-    m = _SCRIPT.search(text)
+    m = _SCRIPT.search(text) or _GENERATE.search(text)
     return m.group(1) if m else None
 
 
@@ -260,17 +269,31 @@ XFORMERS_NEEDS_SPLIT = {"hunyuan_video": "always"}
 BATCH_NEEDS_SPLIT = {"framepack": ("xformers", "sdpa")}
 
 
+# The generation scripts (wan_generate_video.py, hv_generate_video.py, fpack_generate_video.py, qwen_image_generate_image.py
+# ...) take --attn_mode instead of the training flags: default "torch", choices flash / flash2 / flash3 / torch / sdpa /
+# sageattn / xformers (kohya-ss/musubi-tuner@30c658c src/musubi_tuner/wan_generate_video.py:212-216,
+# hv_generate_video.py:483; modules/attention.py:145-254: torch = F.scaled_dot_product_attention, flash = flash_attn).
+ATTN_MODES = {"torch": "sdpa", "sdpa": "sdpa", "flash": "fa2", "flash2": "fa2", "flash3": "fa3", "sageattn": "sage",
+              "xformers": "xformers"}
+
+
 def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str | None, base: str) -> dict:
     cmd = fmt == "cmdline"
     flags = [k for k in FLAGS if as_bool(s.get(k))]
     entries = [attention(f"--{k}" if cmd else f"{k} = true", f"--{k}" if cmd else k, FLAGS[k]) for k in flags]
+    generate = bool(script) and "_generate_" in os.path.basename(str(script))
+    if generate and not flags and given(s.get("attn_mode")):
+        mode = str(s["attn_mode"]).strip().lower()
+        b = ATTN_MODES.get(mode)
+        entries.append(attention(f"--attn_mode {mode}", "--attn_mode", b, known=b is not None,
+                                 suggestion="torch", fix="--attn_mode torch"))
     for k in misses:
         hint = NEAR_MISSES[k] or "--sdpa"  # musubi-tuner has no FlexAttention flag: SDPA is the nearest
         entries.append(attention(f"--{k}" if cmd else f"{k} = true", f"--{k}" if cmd else k, None, known=False,
                                  suggestion=NEAR_MISSES[k], fix=hint if cmd else f"{hint[2:]} = true"))
     family = None
     if script:
-        stem = re.sub(r"_train(_network)?$", "", os.path.basename(script))
+        stem = re.sub(r"_train(_network)?$|_generate_(video|image)$", "", os.path.basename(script))
         family = SCRIPTS.get(stem, stem)
     elif isinstance(s.get("task"), str) and _WAN_TASK.match(s["task"]):
         family = "wan"
@@ -310,7 +333,8 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         "batch_size": _batch_size(dataset),
         "split_attn": as_bool(s.get("split_attn")),
         "split_attn_needed": _split_needed(family, flags, _batch_size(dataset)),
-        "sage_training": "sage_attn" in flags,  # every musubi config read here is a training run
+        "sage_training": "sage_attn" in flags and not generate,  # sageattn is for inference
+        "generation": generate,  # --attn_mode defaults to torch (SDPA): no backend flag is needed
         "config_file_unread": bool(s.get("config_file_unread")),
         "fixes": fixes,
     }

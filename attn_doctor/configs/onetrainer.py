@@ -4,8 +4,10 @@ the presets in training_presets/*.json are partial ones).
 Read from Nerogar/OneTrainer 23df383 (2026-08-19):
 - modules/util/config/TrainConfig.py: `attention_mechanism` (default SDP), `train_dtype` (default FLOAT_16),
   `batch_size` (default 1), `compile` (default false), `model_type` (default STABLE_DIFFUSION_15);
-- modules/util/enum/AttentionMechanism.py: SDP | FLASH | CUDNN | FLEX; any other value stops loading the config
-  (`'X' is not a valid AttentionMechanism`);
+- modules/util/enum/AttentionMechanism.py: SDP | FLASH | CUDNN | FLEX; modules/util/config/BaseConfig.py from_dict
+  looks the name up (`AttentionMechanism[value]`) inside a try whose except prints `Could not set attention_mechanism
+  as X` and keeps the default SDP: any other value (older OneTrainer's DEFAULT and XFORMERS, removed 2025-03-08 in
+  482333fc, XFORMERS being the default before) trains with SDPA;
 - modules/modelSetup/BaseModelSetup.py _set_attention_backend: SDP -> diffusers' "native", FLASH -> "flash"
   (with a warning for models that pass a mask: "FLASH attention might fail ... batch size > 1"), CUDNN ->
   "_native_cudnn", FLEX -> "flex", set on the UNet/transformer with set_attention_backend();

@@ -18,7 +18,6 @@ Read from kohya-ss/sd-scripts 48d368f (2026-02-16):
 
 from __future__ import annotations
 
-import os
 import re
 
 from . import NOTHING, STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
@@ -173,10 +172,13 @@ def score(doc: dict) -> "Score":
         sc = score_keys({str(k).lstrip("-") for k in doc["data"]}, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
         sc.add("sd-scripts options as JSON (mostly sd-scripts' own option names)")
         return sc
-    if doc["fmt"] not in ("toml", "text"):
-        return NOTHING
+    from . import notebook_command
+
+    if doc["fmt"] not in ("toml", "text") and not notebook_command(doc):
+        return NOTHING  # (a notebook's `!python anima_train_network.py ...` lines are a launch script)
+    text = doc["fmt"] != "toml"
     cmd = doc.get("command")
-    if doc["fmt"] == "text" and cmd is not None and not cmd.script:
+    if text and cmd is not None and not cmd.script:
         return NOTHING  # sd-scripts has no CLI: a command that runs no .py (trl sft, llamafactory-cli ...) is not its
     keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
     if doc["fmt"] == "toml" and len(keys - known_keys()) >= len(keys & known_keys()):
@@ -193,17 +195,17 @@ def score(doc: dict) -> "Score":
     script = _script(doc)
     if script:
         sc.add(f"{script}.py", 2 * STRONG)
-    if doc["fmt"] == "text" and re.search(r"sd-scripts|kohya_ss", doc["text"]):
+    if text and re.search(r"sd-scripts|kohya_ss", doc["text"]):
         sc.add("sd-scripts")
     return sc
 
 
 def read(doc: dict) -> dict:
-    from . import flatten, load_toml, read_text
+    from . import config_data, flatten, notebook_command
 
     from .shell import check_options
 
-    cmd = doc["fmt"] == "text"
+    cmd = doc["fmt"] == "text" or notebook_command(doc)
     unread = False  # a --config_file TOML the command names but this machine does not have
     gui = is_gui(doc)
     misses: list[str] = []
@@ -222,22 +224,18 @@ def read(doc: dict) -> dict:
             s = {**launcher, **parsed.values}
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         misses = [k for k in s if k in NEAR_MISSES]
-        base = os.path.dirname(os.path.abspath(doc["path"]))
         cf = s.get("config_file")
         if given(cf):
-            unread = True
+            # read_config_from_file adds .toml when the name has none (library/train_util.py:4700-4761); the file is
+            # the one the script writes itself (a heredoc, a notebook cell's Python), else the one on this machine
             name = str(cf) if str(cf).endswith(".toml") else f"{cf}.toml"
-            for cand in ([name] if os.path.isabs(name) else [name, os.path.join(base, name)]):
-                if os.path.isfile(cand):
-                    try:
-                        merged = flatten(load_toml(cand, read_text(cand)))
-                    except Exception:  # the job's file, not the one --config named: unreadable means unknown
-                        break
-                    misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
-                    merged.update(s)
-                    s = merged
-                    unread = False
-                    break
+            data = config_data(doc, name)
+            unread = data is None
+            if data is not None:
+                merged = flatten(data)
+                misses += [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]
+                merged.update(s)
+                s = merged
     else:  # a --config_file TOML, or the same options as JSON (is_options_json)
         s = flatten(doc["data"])
         misses = [k for k in s if k in NEAR_MISSES and as_bool(s[k])]
@@ -295,7 +293,9 @@ def read(doc: dict) -> dict:
     dyn = str(s.get("dynamo_backend") or "inductor").strip().lower()
     from .simpletuner import HEAD_DIMS
 
-    return {
+    from . import conditional_flags
+
+    return conditional_flags({
         "trainer": "sd-scripts", "trainer_title": "kohya_ss GUI (sd-scripts)" if gui else TITLE,
         "format": "cmdline" if cmd else "json" if as_json else "toml", "script": script, "cmdline_errors": errors,
         "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dt,
@@ -309,7 +309,7 @@ def read(doc: dict) -> dict:
                   else '"sdpa": true' if as_json else "sdpa = true   # in the TOML",
                   "sage": "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
                   "split_attn": "--split_attn" if cmd else "split_attn = true"},
-    }
+    }, doc)
 
 
 def parse(path: str, text: str) -> dict:

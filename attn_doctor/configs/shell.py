@@ -64,6 +64,9 @@ class Command:
     launcher_args: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)      # the environment the command sees (prefix assignments on top)
     line: int = 0
+    # words a condition the script cannot settle may add: [(condition as written, words)] (`[[ $x == true ]] &&
+    # args+=(--sdpa)` with $x unset here); they are not in `words`/`args`, readers report them as possible
+    maybe: list = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -77,6 +80,7 @@ class Script:
     env: dict            # every variable's last value
     dialect: str         # posix | bat | ps1
     files: dict = field(default_factory=dict)  # path -> text the script writes with `cat > path <<EOF ... EOF`
+    maybe: dict = field(default_factory=dict)  # variable -> [(condition, words)] appended under an unsettled condition
 
 
 def dialect_of(name: str, text: str) -> str:
@@ -298,7 +302,7 @@ def words_of(line: str, dialect: str) -> list[list[str]]:
     if dialect == "bat":
         parts = re.split(r"\s(?:&&|\|\||&|\|)\s", line)
         return [_bat_words(p) for p in parts]
-    lex = shlex.shlex(line, posix=True, punctuation_chars=";&|")
+    lex = shlex.shlex(_quote_substitutions(line), posix=True, punctuation_chars=";&|")
     lex.whitespace_split = True
     lex.commenters = ""
     try:
@@ -316,6 +320,32 @@ def words_of(line: str, dialect: str) -> list[list[str]]:
     if cur:
         out.append(cur)
     return out
+
+
+def _quote_substitutions(line: str) -> str:
+    """An unquoted command substitution `$(uname -m)` kept as one word (bash does not split inside it): wrapped in
+    double quotes when it holds none itself."""
+    out, i, quote = [], 0, None
+    while i < len(line):
+        ch = line[i]
+        if ch in "'\"" and (quote is None or quote == ch):
+            quote = None if quote else ch
+        elif ch == "\\" and quote != "'":
+            out.append(line[i:i + 2])
+            i += 2
+            continue
+        elif quote is None and line.startswith("$(", i):
+            j, depth = i + 2, 1
+            while j < len(line) and depth:
+                depth += {"(": 1, ")": -1}.get(line[j], 0)
+                j += 1
+            span = line[i:j]
+            out.append(f'"{span}"' if '"' not in span and not depth else span)
+            i = j
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def _bat_words(text: str) -> list[str]:
@@ -343,12 +373,79 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
     files: dict = {}
     lines = _logical_lines(text, dialect, heredocs)
     ends: dict = {}  # a command's first line -> the last line it spans
+    maybe: dict = {}  # variable -> [(condition, words)] appended under a condition the script cannot settle
+    conds: list = []  # the enclosing `if` blocks (_guarded)
+    unsure: set = set()  # variables assigned under a condition the script does not settle
+    funcs: dict = {}  # bash functions: name -> body (read when a later command calls it)
+    called: set = set()
     i = 0
     while i < len(lines):
         n, line, end = lines[i]
         ends[n] = end
         i += 1
         if dialect == "posix":
+            # `train() { ... }` / `function train { ... }`: the body runs where the script calls `train ARGS`, its
+            # "$@" / $1 ... being those arguments (a definition alone runs nothing)
+            m = re.match(r"^\s*(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))\s*\{?\s*$", line)
+            if m:
+                body, depth = [], 1 if line.rstrip().endswith("{") else 0
+                while i < len(lines) and (depth > 0 or not body):
+                    t = lines[i][1]
+                    i += 1
+                    st = t.strip()
+                    if not depth and st == "{":
+                        depth = 1
+                        continue
+                    depth += st.endswith("{") - (st == "}" or st.startswith("}"))
+                    if depth > 0:
+                        body.append(t)
+                    if depth <= 0 and body:
+                        break
+                funcs[m.group(1) or m.group(2)] = "\n".join(body)
+                continue
+            # `if COND; then ... fi` blocks and `[[ COND ]] && NAME+=(...)`: an array or string append under a
+            # condition is applied when the script itself settles the condition (`sdpa=true` ... `[[ "$sdpa" ==
+            # true ]]`), skipped when it settles it false, and kept apart (Script.maybe) when it cannot be settled
+            # here (a variable the caller sets): bash runs one branch, the file alone does not say which
+            # one-line forms become two guarded statements: `if C; then A; else B; fi` and `C && A || B` run A when C
+            # holds and B when it does not (for `C && A || B`, also when A fails: not modelled)
+            m = re.match(r"^(\s*)if\s+(.+?)\s*;\s*then\s+(.+?)\s*;\s*else\s+(.+?)\s*;?\s*fi\s*$", line) or \
+                re.match(r"^(\s*)((?:\[\[\s.*?\s\]\]|\[\s.*?\s\]))\s*&&\s*(.+?)\s+\|\|\s+(.+)$", line)
+            if m:
+                lines.insert(i, (n, f"{m.group(1)}! {m.group(2)} && {m.group(4)}", end))
+                line = f"{m.group(1)}{m.group(2)} && {m.group(3)}"
+            line, guard = _guarded(line, env, conds, unsure)
+            if line is None:
+                continue
+            plain = words_of(line, dialect)
+            if guard[0] is not True and len(plain) == 1 and plain[0] and all(_assignment(w) for w in plain[0]):
+                # NAME=value in a branch: skipped when the script settles the branch false; when it cannot, the
+                # last value stays for the commands (as before) but conditions on NAME are no longer settled
+                if guard[0] is False:
+                    continue
+                unsure.update(_assignment(w)[0] for w in plain[0])
+            m = re.match(r"^\s*([A-Za-z_]\w*)\+=\((.*)$", line)
+            if m:
+                body = m.group(2)
+                while ")" not in _strip_comment(body) and i < len(lines):
+                    body += " " + lines[i][1]
+                    i += 1
+                body = body[:body.rfind(")")] if ")" in body else body
+                new = [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws]
+                _append(env, maybe, m.group(1), new, guard, as_list=True)
+                continue
+            m = re.match(r"^\s*([A-Za-z_]\w*)(\+?=)(\S.*)?$", line)
+            if m and guard[0] is not True and m.group(3) is not None:
+                # NAME="$NAME --flag" / NAME+=" --flag" under a condition: the words it adds
+                name, op, raw = m.group(1), m.group(2), m.group(3)
+                ws = words_of(raw, dialect)
+                val = " ".join(ws[0]) if ws else ""
+                own = re.compile(r"\$\{?" + re.escape(name) + r"\}?")
+                if op == "+=" or own.search(val):
+                    added = own.sub("", val) if op == "=" else val
+                    new = [w for ws in words_of(expand(added, env, dialect), dialect) for w in ws]
+                    _append(env, maybe, name, new, guard, as_list=False)
+                    continue
             # NAME=( ... ) arrays may span lines: gather until the closing parenthesis
             m = re.match(r"^\s*(?:(?:export|local|declare|typeset|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=\((.*)$", line)
             if m:
@@ -383,6 +480,29 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                         line, re.IGNORECASE):
                 continue
         if dialect == "ps1":
+            # PowerShell launchers (lora-scripts' and musubi-tuner GUIs' train.ps1): `$ext_args =
+            # [System.Collections.ArrayList]::new()`, `if ($sdpa) { [void]$ext_args.Add("--sdpa") }`, `$args +=
+            # "--x"`: the same settle-or-keep-apart reading as bash's conditional appends
+            m = re.match(r"^(\s*)if\s*\((.+)\)\s*\{\s*(.+?)\s*\}\s*else\s*\{\s*(.+?)\s*\}\s*$", line, re.I)
+            if m:
+                lines.insert(i, (n, f"{m.group(1)}if (-not ({m.group(2)})) {{ {m.group(4)} }}", end))
+                line = f"{m.group(1)}if ({m.group(2)}) {{ {m.group(3)} }}"
+            line, guard = _ps_guarded(line, env, conds, unsure)
+            if line is None:
+                continue
+            if re.match(r"^\s*\$[A-Za-z_]\w*\s*=\s*(?:\[System\.Collections\.(?:ArrayList|Generic\.List\[\w+\])\]::new\(\)"
+                        r"|New-Object\s+System\.Collections\.ArrayList|@\(\s*\))\s*;?\s*$", line, re.I):
+                env[re.match(r"^\s*\$(\w+)", line).group(1)] = []
+                continue
+            m = re.match(r"^\s*(?:\[void\]\s*)?\$([A-Za-z_]\w*)\.(?:Add|AddRange)\(\s*(.+?)\s*\)\s*(?:\|\s*Out-Null)?\s*;?\s*$",
+                         line, re.I) or re.match(r"^\s*\$([A-Za-z_]\w*)\s*\+=\s*(.+?)\s*;?\s*$", line)
+            if m and (isinstance(env.get(m.group(1)), list) or ".add" in line.lower() or guard[0] is not True):
+                body = re.sub(r"^@\((.*)\)$", r"\1", m.group(2).strip()).replace(",", " ")
+                new = [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws]
+                _append(env, maybe, m.group(1), new, guard, as_list=True)
+                continue
+            if guard[0] is False:
+                continue
             m = re.match(r'^\s*\$(?:env:)?([A-Za-z_]\w*)\s*=\s*(.*?)\s*$', line)
             if m:
                 val = m.group(2).strip()
@@ -398,6 +518,19 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                 ends[prev.line] = end
             else:
                 cmd = _command(words, env, n)
+            if cmd is not None and maybe:
+                cmd.maybe = [e for var, es in maybe.items()
+                             if re.search(r"\$\{?" + re.escape(var) + r"\b", line) for e in es]
+            if cmd is not None and funcs and words and words[0] in funcs and _depth < 2:
+                args = " ".join(shlex.quote(w) for w in words[1:])
+                body = funcs[words[0]].replace('"$@"', args).replace("$@", args).replace('"$*"', args)
+                for k, w in enumerate(words[1:10], start=1):
+                    body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
+                inner = parse("\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
+                              + "\n" + body, name, _depth + 1)
+                commands.extend(c for c in inner.commands)
+                called.add(words[0])
+                continue
             if cmd is not None:
                 ran = _written_script(cmd, files)
                 if ran is not None and _depth < 2:
@@ -408,7 +541,233 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                         env.setdefault(k, v)
                     continue
                 commands.append(cmd)
-    return Script(commands, env, dialect, files)
+    for fname, body in funcs.items():
+        if fname not in called and _depth < 2:  # called some way not read here ("$1" dispatch ...): as written
+            pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
+            commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
+    return Script(commands, env, dialect, files, maybe)
+
+
+_ONE_LINE_IF = re.compile(r"^if\s+(.+?)\s*;\s*then\s+(.+?)\s*;?\s*fi$")
+_GUARD = re.compile(r"^((?:!\s+)?(?:\[\[\s.*?\s\]\]|\[\s.*?\s\]|test\s[^&|]*?)(?:\s*(?:&&|\|\|)\s*(?:!\s+)?"
+                    r"(?:\[\[\s.*?\s\]\]|\[\s.*?\s\]))*)\s*(&&|\|\|)\s*(?!\[)(.+)$")
+
+
+def _and(*vals):
+    return False if any(v is False for v in vals) else None if any(v is None for v in vals) else True
+
+
+def _not(v):
+    return None if v is None else not v
+
+
+def _guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
+    """(the statement `line` runs, (True | False | None, condition)) under the enclosing `if` blocks (`conds`, kept
+    up to date here: [{"v": this branch, "t": its condition, "taken": an earlier branch ran}]) and a leading
+    `[[ COND ]] &&` / `||`; (None, None) for the `if`/`elif`/`else`/`then`/`fi` lines themselves. True: the script
+    settles every condition true (or there is none); False: one is settled false; None: one depends on what the
+    script does not settle (a caller's variable, a file, a command's output, a variable set in such a branch)."""
+    s = line.strip()
+    m = _ONE_LINE_IF.match(s)
+    local = None
+    rest = line  # as written (indentation matters: only a top-level `exit` ends the script)
+    if m:
+        local = (_test(m.group(1), env, unsure), m.group(1))
+        rest = "    " + m.group(2)
+    else:
+        m = re.match(r"^(if|elif)\s+(.+?)\s*(?:;\s*then)?$", s)
+        if m and m.group(1) == "if":
+            conds.append({"v": _test(m.group(2), env, unsure), "t": m.group(2), "taken": False})
+            return None, None
+        if m and conds:  # elif: runs when no earlier branch did and its own test holds
+            c = conds[-1]
+            c["taken"] = None if c["taken"] is None or c["v"] is None else (c["taken"] or c["v"])
+            c["v"], c["t"] = _and(_not(c["taken"]), _test(m.group(2), env, unsure)), m.group(2)
+            return None, None
+        if s == "else":
+            if conds:
+                c = conds[-1]
+                taken = None if c["taken"] is None or c["v"] is None else (c["taken"] or c["v"])
+                c["v"], c["t"] = _not(taken), f"not ({c['t']})"
+            return None, None
+        if s in ("fi", "then") or m:
+            if s == "fi" and conds:
+                conds.pop()
+            return None, None
+        m = _GUARD.match(s)
+        if m:
+            v = _test(m.group(1), env, unsure)
+            local = (v, m.group(1)) if m.group(2) == "&&" else (_not(v), f"not {m.group(1)}")
+            rest = "    " + m.group(3)
+    every = [(c["v"], c["t"]) for c in conds] + ([local] if local else [])
+    if any(v is False for v, _ in every):
+        return rest, (False, "")
+    open_ = [t for v, t in every if v is None]
+    return rest, ((None, " and ".join(open_)) if open_ else (True, ""))
+
+
+def _ps_guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
+    """PowerShell's `if (COND) {` ... `} elseif (COND) {` ... `} else {` ... `}` blocks and one-line
+    `if (COND) { STATEMENT }`, as _guarded reads bash's. Other blocks (`foreach (...) {`, `function f {`, `try {`)
+    are taken to run."""
+    s = line.strip()
+    m = re.match(r"^if\s*\((.+)\)\s*\{\s*(.+?)\s*\}\s*$", s, re.I)
+    local = None
+    rest = line
+    if m:
+        local = (_ps_test(m.group(1), env, unsure), m.group(1))
+        rest = "    " + m.group(2)
+    else:
+        m = re.match(r"^(\}\s*)?(if|elseif)\s*\((.+)\)\s*\{?$", s, re.I)
+        if m and m.group(2).lower() == "if":
+            conds.append({"v": _ps_test(m.group(3), env, unsure), "t": m.group(3), "taken": False, "ps": True})
+            return None, None
+        if m and conds:
+            c = conds[-1]
+            c["taken"] = None if c["taken"] is None or c["v"] is None else (c["taken"] or c["v"])
+            c["v"], c["t"] = _and(_not(c["taken"]), _ps_test(m.group(3), env, unsure)), m.group(3)
+            return None, None
+        if re.match(r"^(\}\s*)?else\s*\{?$", s, re.I):
+            if conds:
+                c = conds[-1]
+                taken = None if c["taken"] is None or c["v"] is None else (c["taken"] or c["v"])
+                c["v"], c["t"] = _not(taken), f"-not ({c['t']})"
+            return None, None
+        if s == "}":
+            if conds:
+                conds.pop()
+            return None, None
+        if s == "{":
+            return None, None
+        if s.endswith("{"):  # foreach / function / try / while: taken to run
+            conds.append({"v": True, "t": "", "taken": False, "ps": True})
+            return None, None
+    every = [(c["v"], c["t"]) for c in conds] + ([local] if local else [])
+    if any(v is False for v, _ in every):
+        return rest, (False, "")
+    open_ = [t for v, t in every if v is None]
+    return rest, ((None, " -and ".join(open_)) if open_ else (True, ""))
+
+
+def _ps_value(word: str, env: dict):
+    """A PowerShell operand: a variable's value (None when the script does not set it), a literal, $true/$false."""
+    w = word.strip()
+    low = w.lower()
+    if low in ("$true", "$false", "$null"):
+        return {"$true": True, "$false": False, "$null": ""}[low]
+    m = re.match(r"^\$(?:env:)?([A-Za-z_]\w*)$", w)
+    if m:
+        if m.group(1) not in env or isinstance(env[m.group(1)], list):
+            return None
+        v = str(env[m.group(1)])
+        return {"$true": True, "$false": False, "$null": ""}.get(v.lower(), v)
+    return w[1:-1] if len(w) > 1 and w[0] == w[-1] and w[0] in "'\"" else w
+
+
+def _ps_truthy(v) -> bool:
+    return v is not False and v not in ("", "0", "False", "false")
+
+
+def _ps_test(cond: str, env: dict, unsure: set = frozenset()):
+    """A PowerShell `if (...)` condition settled from the script's own variables (True / False / None)."""
+    c = cond.strip()
+    while c.startswith("(") and c.endswith(")") and c.count("(") == c.count(")"):
+        c = c[1:-1].strip()
+    parts = re.split(r"\s+(-and|-or)\s+", c, flags=re.I)
+    if len(parts) > 1:
+        v = _ps_test(parts[0], env, unsure)
+        for op, part in zip(parts[1::2], parts[2::2]):
+            w = _ps_test(part, env, unsure)
+            v = _and(v, w) if op.lower() == "-and" else _not(_and(_not(v), _not(w)))
+        return v
+    m = re.match(r"^(?:-not\s+|!\s*)(.+)$", c, re.I)
+    if m:
+        return _not(_ps_test(m.group(1), env, unsure))
+    if any(re.search(r"\$" + re.escape(u) + r"\b", c) for u in unsure):
+        return None
+    m = re.match(r"^(\S+)\s+(-eq|-ne|-gt|-lt|-ge|-le)\s+(\S+)$", c, re.I)
+    if m:
+        a, b = _ps_value(m.group(1), env), _ps_value(m.group(3), env)
+        if a is None or b is None:
+            return None
+        op = m.group(2).lower()
+        try:
+            x, y = float(a), float(b)
+        except (TypeError, ValueError):
+            x, y = (str(a).lower(), str(b).lower())  # -eq on strings is case-insensitive
+            if op not in ("-eq", "-ne"):
+                return None
+        return {"-eq": x == y, "-ne": x != y, "-gt": x > y, "-lt": x < y, "-ge": x >= y, "-le": x <= y}[op]
+    v = _ps_value(c, env) if re.match(r"^(\$\S+|\d+|'[^']*'|\"[^\"]*\")$", c) else None
+    return None if v is None else _ps_truthy(v)
+
+
+# `uname -s` on a machine with a CUDA GPU: attn-doctor checks CUDA hosts, and macOS has none, so a script's
+# `[[ "$(uname -s)" == "Darwin" ]]` branch is one that machine does not run (any other comparison stays open)
+_UNAME_S = re.compile(r"^\$\(\s*uname(\s+-s)?\s*\)$")
+
+
+def _test(cond: str, env: dict, unsure: set = frozenset()):
+    """A `[[ ... ]]` / `[ ... ]` / `test ...` condition (or several joined by && / ||) settled from the script's own
+    variables: True, False, or None when it depends on something the script does not settle (a caller's variable,
+    a file, a command's output, a variable assigned under such a condition: `unsure`)."""
+    c = cond.strip().rstrip(";").strip()
+    parts = re.split(r"\s+(&&|\|\|)\s+(?=!?\s*\[|test\s)", c)
+    if len(parts) > 1:
+        v = _test(parts[0], env, unsure)
+        for op, part in zip(parts[1::2], parts[2::2]):
+            w = _test(part, env, unsure)
+            v = _and(v, w) if op == "&&" else _not(_and(_not(v), _not(w)))
+        return v
+    neg = c.startswith("! ")
+    c = c[2:].strip() if neg else c
+    m = re.match(r"^\[\[\s*(.*?)\s*\]\]$", c) or re.match(r"^\[\s+(.*?)\s+\]$", c) or \
+        re.match(r"^test\s+(.*)$", c)
+    if not m or re.search(r"&&|\|\||\s-[ao]\s", m.group(1)):
+        return None
+    if any(re.search(r"\$\{?" + re.escape(u) + r"\b", m.group(1)) for u in unsure):
+        return None
+    body = re.sub(r"\$\{#([A-Za-z_]\w*)\[[@*]\]\}", lambda x: str(len(env[x.group(1)]))
+                  if isinstance(env.get(x.group(1)), list) else x.group(0), m.group(1))
+    ws = words_of(expand(body, env), "posix")
+    w = ws[0] if len(ws) == 1 else None
+    if w is None:
+        return None
+    r = None
+    if len(w) == 3 and w[1] in ("==", "=", "!=") and (_UNAME_S.match(w[0]) or _UNAME_S.match(w[2])):
+        other = w[2] if _UNAME_S.match(w[0]) else w[0]
+        r = None if other.strip("*") != "Darwin" else (w[1] == "!=")
+        return None if r is None else (not r if neg else r)
+    if not all(known(x) for x in w):
+        return None
+    if len(w) == 1:
+        r = w[0] != ""
+    elif len(w) == 2 and w[0] in ("-n", "-z"):
+        r = (w[1] != "") == (w[0] == "-n")
+    elif len(w) == 3 and w[1] in ("==", "=", "!="):
+        r = (w[0] == w[2]) == (w[1] != "!=")
+    elif len(w) == 3 and w[1] in ("-eq", "-ne", "-gt", "-lt", "-ge", "-le"):
+        try:
+            a, b = int(w[0]), int(w[2])
+        except ValueError:
+            return None
+        r = {"-eq": a == b, "-ne": a != b, "-gt": a > b, "-lt": a < b, "-ge": a >= b, "-le": a <= b}[w[1]]
+    return None if r is None else (not r if neg else r)
+
+
+def _append(env: dict, maybe: dict, name: str, words: list, guard: tuple, as_list: bool) -> None:
+    """`NAME+=(words)` (as_list) or a string append under `guard`: applied, skipped, or kept apart in `maybe`."""
+    settled, cond = guard
+    if settled is False:
+        return
+    if settled is None:
+        maybe.setdefault(name, []).append((cond, list(words)))
+        return
+    old = env.get(name)
+    if isinstance(old, list) or (as_list and old is None):
+        env[name] = (old or []) + list(words)
+    else:
+        env[name] = " ".join(x for x in ((old or "").strip(), " ".join(shlex.quote(w) for w in words)) if x)
 
 
 def _written_script(cmd: Command, files: dict) -> str | None:

@@ -27,7 +27,7 @@ import json
 import os
 import shlex
 
-from . import _ENV_LINE, NOTHING, args_of, as_int, attention, diffusers, dtype_of, env_of, given
+from . import _ENV_LINE, NOTHING, args_of, as_bool, as_int, attention, diffusers, dtype_of, env_of, given
 
 TITLE = "SimpleTuner"
 MECHANISMS = (
@@ -237,6 +237,12 @@ def _fix(fmt: str, key: str, value) -> str:
 
 
 def summarize(s: dict, fmt: str) -> dict:
+    if fmt != "env" and as_bool(s.get("enable_xformers_memory_efficient_attention")) and not s.get("_env_xformers"):
+        # the same removed flag written straight into config.json / config.toml / the command line (SimpleTuner before
+        # c0843e77d, 2025-04-05): today's parse_args refuses it, older releases ran xformers on UNet models
+        s = dict(s, _env_xformers='"enable_xformers_memory_efficient_attention": true' if fmt == "json" else
+                 "enable_xformers_memory_efficient_attention = true" if fmt == "toml" else
+                 "--enable_xformers_memory_efficient_attention")
     mech_raw = s.get("attention_mechanism")
     mech = str(mech_raw).strip() if given(mech_raw) else "diffusers"
     setting = f"attention_mechanism={mech}" if given(mech_raw) else "attention_mechanism (default)"
@@ -312,6 +318,7 @@ def summarize(s: dict, fmt: str) -> dict:
             "use_default": _fix(fmt, "attention_mechanism", "diffusers"),
             "sage": _fix(fmt, "sageattention_usage", "inference"),
             "mask": _fix(fmt, "attention_mechanism", alt) if alt else None,
-            "removed_flag": 'USE_XFORMERS=false   # then: TRAINER_EXTRA_ARGS+=" --attention_mechanism=xformers"',
+            "removed_flag": 'USE_XFORMERS=false   # then: TRAINER_EXTRA_ARGS+=" --attention_mechanism=xformers"'
+            if fmt == "env" else _fix(fmt, "attention_mechanism", "xformers") + "   # instead of the removed flag",
         },
     }
