@@ -7,58 +7,27 @@ frameworks' own semantics) are each read as their expect file says. The variants
 
 from __future__ import annotations
 
-import importlib.util
-import re
-import sys
-from pathlib import Path
-
 import pytest
 
 from attn_doctor import configs
 from attn_doctor.model import UsageError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from configs_corpus import CONFIGS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, split_module
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "fixtures" / "configs" / "round3b"
-FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and not p.name.endswith(".expect.toml")
-               and p.name != "README.md")
-CLAIMED = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
-           "diffusers", "axolotl", "llama-factory", "transformers", "torchtune", "litgpt", "ms-swift", "unsloth"}
-TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
+CORPUS = CONFIGS / "round3b"
+FILES = files(CORPUS)
 
 
-def _split():
-    spec = importlib.util.spec_from_file_location("heldout_split_configs", ROOT / "scripts" / "heldout_split_configs.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def expect(p: Path) -> dict:
-    return tomllib.loads(p.with_name(p.name + ".expect.toml").read_text(encoding="utf-8"))
-
-
-def rel(p: Path) -> str:
+def rel(p):
     return p.relative_to(CORPUS).as_posix()
 
 
 def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
     assert len(FILES) >= 40
-    split = _split()
+    split = split_module()
     kinds = {"claimed": 0, "refused": 0}
     for p in FILES:
-        e = expect(p)
-        assert {"source", "commit", "captured", "trainer", "required", "dtype", "compile_mode", "why"} <= set(e), rel(p)
-        repo = e["source"].split(":", 1)[0]
-        assert not split.held_out(repo) and repo not in split.TRAINER_REPOS, repo
-        t = e["trainer"]
-        assert t in CLAIMED or t == "none" or re.fullmatch(r"unclaimed:[a-z0-9][a-z0-9.-]*", t), t
-        assert p.parent.name == (t if t in CLAIMED or t == "none" else "unclaimed-" + t.split(":", 1)[1])
-        assert bool(e.get("refused")) == (t not in CLAIMED), rel(p)
+        t = check_staged_expect(p, expect(p), split)
         kinds["claimed" if t in CLAIMED else "refused"] += 1
     assert kinds["claimed"] >= 10 and kinds["refused"] >= 25, kinds
     # the refusal words name at least five frameworks attn-doctor does not read
@@ -68,18 +37,7 @@ def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
 
 @pytest.mark.parametrize("path", FILES, ids=rel)
 def test_real_file(path):
-    e = expect(path)
-    if e.get("refused"):
-        with pytest.raises(UsageError) as err:
-            configs.load(str(path))
-        msg = str(err.value)
-        assert "\n" not in msg and msg.startswith("--config: ")
-        assert e["refused"] in msg
-        return
-    cfg = configs.load(str(path))
-    got = (cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"] or "", cfg["compile_mode"] or "none")
-    want = (TRAINER.get(e["trainer"], e["trainer"]), sorted(e["required"]), e["dtype"], e["compile_mode"] or "none")
-    assert got == want
+    check_read_as_expected(path)
 
 
 def _load(tmp_path, name: str, text: str) -> dict:

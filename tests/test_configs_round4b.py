@@ -11,59 +11,30 @@ rule, 14 refusals and 2 reads; the rest pass there too and guard that a trainer'
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
-import re
-import sys
-from pathlib import Path
 
 import pytest
 
 from attn_doctor import configs
 from attn_doctor.model import UsageError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, \
+    split_module
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "fixtures" / "configs"
 # round4b: the files the round-4b rules were written after; round4b2: gathered after those changes, measured only
-FILES = sorted(p for d in ("round4b", "round4b2") for p in (CORPUS / d).rglob("*")
-               if p.is_file() and not p.name.endswith(".expect.toml") and p.name != "README.md")
-CLAIMED = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
-           "diffusers", "axolotl", "llama-factory", "transformers", "torchtune", "litgpt", "ms-swift", "unsloth"}
+FILES = files(CORPUS / "round4b", CORPUS / "round4b2")
 LLM = {"axolotl", "llama-factory", "transformers", "torchtune", "litgpt", "ms-swift", "unsloth"}
 
 
-def _split():
-    spec = importlib.util.spec_from_file_location("heldout_split_configs", ROOT / "scripts" / "heldout_split_configs.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def expect(p: Path) -> dict:
-    return tomllib.loads(p.with_name(p.name + ".expect.toml").read_text(encoding="utf-8"))
-
-
-def rel(p: Path) -> str:
+def rel(p):
     return p.relative_to(CORPUS).as_posix()
 
 
 def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
-    split = _split()
+    split = split_module()
     llm = refused = 0
     for p in FILES:
-        e = expect(p)
-        assert {"source", "commit", "captured", "trainer", "required", "dtype", "compile_mode", "why"} <= set(e), rel(p)
-        repo = e["source"].split(":", 1)[0]
-        assert not split.held_out(repo) and repo not in split.TRAINER_REPOS, repo
-        t = e["trainer"]
-        assert t in CLAIMED or t == "none" or re.fullmatch(r"unclaimed:[a-z0-9][a-z0-9.-]*", t), t
-        assert p.parent.name == (t if t in CLAIMED or t == "none" else "unclaimed-" + t.split(":", 1)[1])
-        assert bool(e.get("refused")) == (t not in CLAIMED), rel(p)
+        t = check_staged_expect(p, expect(p), split)
         llm += t in LLM
         refused += t not in CLAIMED
     assert llm >= 20 and refused >= 10, (llm, refused)
@@ -71,18 +42,7 @@ def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
 
 @pytest.mark.parametrize("path", FILES, ids=rel)
 def test_real_file(path):
-    e = expect(path)
-    if e.get("refused"):
-        with pytest.raises(UsageError) as err:
-            configs.load(str(path))
-        msg = str(err.value)
-        assert "\n" not in msg and msg.startswith("--config: ")
-        assert e["refused"] in msg
-        return
-    cfg = configs.load(str(path))
-    got = (cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"] or "", cfg["compile_mode"] or "none")
-    want = (e["trainer"], sorted(e["required"]), e["dtype"], e["compile_mode"] or "none")
-    assert got == want
+    check_read_as_expected(path)
 
 
 def _write(tmp_path, name: str, text: str) -> str:

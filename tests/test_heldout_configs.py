@@ -9,7 +9,6 @@ the trainer or framework its expect file names."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import re
 import subprocess
@@ -21,40 +20,20 @@ import pytest
 
 from attn_doctor.model import BACKENDS
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from configs_corpus import CLAIMED, KEYS, expect, split_module
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT / "fixtures" / "configs" / "heldout"
 REAL = ROOT / "fixtures" / "configs" / "real"
 FILES = sorted(p for p in HELDOUT.rglob("*") if p.is_file() and not p.name.endswith(".expect.toml")
                and p.name != "README.md")
-# the trainer names fixtures/configs/real/README.md uses for the trainers attn-doctor claims
-CLAIMED = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
-           "diffusers", "axolotl", "llama-factory", "transformers", "torchtune", "litgpt", "ms-swift", "unsloth"}
 DTYPES = {"", "bfloat16", "float16", "float32"}
 COMPILE = {"", "none", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
-KEYS = {"source", "commit", "captured", "trainer", "required", "dtype", "compile_mode", "why"}
-
-
-def _split_module():
-    spec = importlib.util.spec_from_file_location("heldout_split_configs", ROOT / "scripts" / "heldout_split_configs.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-SPLIT = _split_module()
+SPLIT = split_module()
 
 
 def rel(p: Path) -> str:
     return p.relative_to(HELDOUT).as_posix()
-
-
-def expect(p: Path) -> dict:
-    return tomllib.loads(p.with_name(p.name + ".expect.toml").read_text(encoding="utf-8"))
 
 
 def repo_of(source: str) -> str:

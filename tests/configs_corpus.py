@@ -1,0 +1,76 @@
+"""What the trainer-config corpus tests share (fixtures/configs/: the held-out set and the staged rounds): the
+trainer names the expect files use, reading an expect file, the split script, and the two checks every staged
+file gets (its expect file on the readers' side of the split; attn-doctor reads it as the expect file says)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from attn_doctor import configs
+from attn_doctor.model import UsageError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = ROOT / "fixtures" / "configs"
+# the trainer names fixtures/configs/real/README.md uses for the trainers attn-doctor claims
+CLAIMED = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
+           "diffusers", "axolotl", "llama-factory", "transformers", "torchtune", "litgpt", "ms-swift", "unsloth"}
+# the expect files' trainer names -> attn-doctor's reader ids
+TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
+KEYS = {"source", "commit", "captured", "trainer", "required", "dtype", "compile_mode", "why"}
+
+
+def files(*dirs: Path) -> list[Path]:
+    """Every corpus file under `dirs` (not the expect files, not the READMEs)."""
+    return sorted(p for d in dirs for p in d.rglob("*")
+                  if p.is_file() and not p.name.endswith(".expect.toml") and p.name != "README.md")
+
+
+def expect(p: Path) -> dict:
+    return tomllib.loads(p.with_name(p.name + ".expect.toml").read_text(encoding="utf-8"))
+
+
+def split_module():
+    spec = importlib.util.spec_from_file_location("heldout_split_configs", ROOT / "scripts" / "heldout_split_configs.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def check_staged_expect(p: Path, e: dict, split) -> str:
+    """A staged file's expect file: well formed, its repository on the readers' side of the split, the file in
+    the folder its trainer names, refused exactly when no claimed trainer reads it. Returns the trainer."""
+    assert KEYS <= set(e), p
+    repo = e["source"].split(":", 1)[0]
+    assert not split.held_out(repo) and repo not in split.TRAINER_REPOS, repo
+    t = e["trainer"]
+    assert t in CLAIMED or t == "none" or re.fullmatch(r"unclaimed:[a-z0-9][a-z0-9.-]*", t), t
+    assert p.parent.name == (t if t in CLAIMED or t == "none" else "unclaimed-" + t.split(":", 1)[1])
+    assert bool(e.get("refused")) == (t not in CLAIMED), p
+    return t
+
+
+def check_read_as_expected(path: Path) -> None:
+    """`check --config FILE` reads it as its expect file says: refused in one line with the expected words, or
+    (trainer, required, dtype, compile mode) as labelled."""
+    e = expect(path)
+    if e.get("refused"):
+        with pytest.raises(UsageError) as err:
+            configs.load(str(path))
+        msg = str(err.value)
+        assert "\n" not in msg and msg.startswith("--config: ")
+        assert e["refused"] in msg
+        return
+    cfg = configs.load(str(path))
+    got = (cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"] or "", cfg["compile_mode"] or "none")
+    want = (TRAINER.get(e["trainer"], e["trainer"]), sorted(e["required"]), e["dtype"], e["compile_mode"] or "none")
+    assert got == want
