@@ -1870,3 +1870,30 @@ def torch_aborts_on_garbage_alloc_conf():
     f = ff.gpu_box()
     ff.install(f, "sage", "sageattention", "1.0.6")
     return alloc_abort(f)
+
+
+def test_a_backend_whose_kernels_cannot_load_reports_the_cause_not_its_failed_runs():
+    """FAKES xformers 0.0.35 built for torch 2.10 beside torch 2.11 (as measured on the H100,
+    fixtures/gpu/h100-issue25/hold3/xformers-pypi.txt) whose first smoke case failed with "No operator
+    found": xformers.built-for-other-torch is a `stops_backend` entry, so the failed run is its symptom
+    and is not a second finding. The same failed run without the version finding is reported, and
+    another backend's failed run beside it is kept."""
+    no_op = "No operator found for `memory_efficient_attention_forward` with inputs:\n     query       : shape=(2, 256, 8, 128)"
+
+    def box(built: str):
+        f = xformers_built_for_210()
+        f["packages"]["xformers_build"]["torch"] = built
+        plan = ff.smoke_plan("xformers")
+        _smoke(f, "xformers", broken={0: ff.smoke_case_error(plan[0], "NotImplementedError", no_op)})
+        plan = ff.smoke_plan("sdpa")
+        _smoke(f, "sdpa", broken={0: ff.smoke_case_error(plan[0], "RuntimeError", "CUDA error: an illegal memory access was encountered")})
+        return f
+
+    ids = lambda r: {(x.id, x.backend) for x in r.findings}
+    stopped = ff.check(box("2.10.0+cu128"))
+    assert knowledge.get("xformers.built-for-other-torch").stops_backend
+    assert ("xformers.built-for-other-torch", "xformers") in ids(stopped)
+    assert [x.id for x in stopped.findings if x.backend == "xformers"] == ["xformers.built-for-other-torch"]
+    assert any(b == "sdpa" for _, b in ids(stopped))  # another backend's failure stays
+    loads = ff.check(box("2.11.0+cu130"))  # built for this torch: the failed run is the problem
+    assert ("xformers.no-operator", "xformers") in ids(loads)

@@ -16,6 +16,7 @@ from ..model import Finding
 
 CheckFn = Callable[[dict, "Context"], Iterable[Finding]]
 REGISTRY: list[tuple[str, CheckFn]] = []
+SYMPTOMS: set[CheckFn] = set()  # checks whose findings are a backend's failed runs (see `check`)
 
 
 @dataclass
@@ -41,9 +42,13 @@ class Context:
         return self.backends.get(backend, {}).get("status") not in (None, "missing", "skipped")
 
 
-def check(section: str) -> Callable[[CheckFn], CheckFn]:
+def check(section: str, runs: bool = False) -> Callable[[CheckFn], CheckFn]:
+    """Register a check. `runs=True`: its findings report a backend's failed runs (the smoke tests),
+    which a `stops_backend` finding about the same backend explains (see `run`)."""
     def deco(fn: CheckFn) -> CheckFn:
         REGISTRY.append((section, fn))
+        if runs:
+            SYMPTOMS.add(fn)
         return fn
     return deco
 
@@ -55,13 +60,21 @@ def _load_all() -> None:
 def run(facts: dict, ctx: Context) -> list[Finding]:
     _load_all()
     out: list[Finding] = []
+    runs: list[Finding] = []  # findings of `runs` checks: a backend's failed runs
     for section, fn in REGISTRY:
         try:
-            out.extend(fn(facts, ctx) or ())
+            found = list(fn(facts, ctx) or ())
+            out.extend(found)
+            if fn in SYMPTOMS:
+                runs.extend(found)
         except Exception as e:  # a crashing check is a finding about the doctor, not the end of it
             tb = traceback.format_exc(limit=-3)
             out.append(finding("doctor.check-crashed", check=f"{section}.{fn.__name__}",
                                error=f"{type(e).__name__}: {e}", detail=tb[-1500:]))
+    # A backend whose kernels cannot load (a `stops_backend` finding, e.g. xformers built for another
+    # torch) fails every run: its failed runs are that finding's symptoms, not problems of their own.
+    stopped = {f.backend for f in out if f.backend and _stops(f.id)}
+    out = [f for f in out if not (f.backend in stopped and any(f is r for r in runs))]
     # One finding per (id, backend, title): two checks may see the same problem. A failure traced
     # to a known cause that another check already reported in full, as an error about the same
     # backend, is not repeated; anything less (a note, a warning, another backend's error) would
@@ -75,3 +88,10 @@ def run(facts: dict, ctx: Context) -> list[Finding]:
             seen.add(key)
             unique.append(f)
     return unique
+
+
+def _stops(finding_id: str) -> bool:
+    from ..knowledge import entries
+
+    e = entries().get(finding_id)
+    return bool(e and e.stops_backend)

@@ -9,7 +9,6 @@ from ..knowledge.match import cause
 from ..textutil import last_line as _last_line
 from . import Context, check
 from .settings import compile_off, failing_cause
-from .versions import xformers_other_torch
 
 
 def _headline(e: dict) -> str:
@@ -81,7 +80,7 @@ def _failed(name, spec, e, base, case, facts, own, noise=""):
     return finding("smoke.case-error", backend=name, case=case, error=_headline(e), detail=_traceback_tail(e), **base)
 
 
-@check("smoke")
+@check("smoke", runs=True)
 def smoke_failures(facts: dict, ctx: Context):
     for key, name, res in results(facts):
         spec = SPECS[name]
@@ -90,8 +89,6 @@ def smoke_failures(facts: dict, ctx: Context):
         final = res.get("final") or {}
         stderr = run.get("stderr_tail") or ""
         why = failure(res)
-        if why and name == "xformers" and xformers_other_torch(facts):
-            continue  # xformers.built-for-other-torch names the cause, once
         setting = failing_cause(facts, name) if why else None
         if setting:  # a setting known to break this backend is set: one finding, the setting its cause
             yield finding("smoke.setting", backend=name, var=setting["var"], value=setting["value"],

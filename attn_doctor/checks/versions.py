@@ -158,16 +158,6 @@ def fa2_wheel_matches_torch(facts: dict, ctx: Context):
                       want=f"torch{want_torch}cxx11abi{'TRUE' if abi in (True, None) else 'FALSE'}")
 
 
-def xformers_other_torch(facts: dict) -> bool:
-    """xformers' extension was built for another torch release: its kernels do not load, and every smoke
-    case fails with "No operator found" (measured on the H100: 0.0.35's wheel for torch 2.10 on torch
-    2.11, fixtures/gpu/h100-issue25/hold3/xformers-pypi.txt). That finding is the cause; the smoke
-    failures are not reported again."""
-    b = (facts.get("packages") or {}).get("xformers_build") or {}
-    built, have = view.version(b.get("torch")), view.version(view.torch(facts)["version"])
-    return bool(built and have and built.base_version != have.base_version)
-
-
 @check("versions")
 def xformers_built_for_torch(facts: dict, ctx: Context):
     b = (facts.get("packages") or {}).get("xformers_build") or {}

@@ -59,6 +59,9 @@ class Entry:
     # failed", ninja's FAILED line, a trainer's fallback warning, a watchdog timeout): explain ranks
     # it after every cause it finds in the same input.
     symptom: bool = False
+    # Measured: while this finding holds, none of its backend's kernels load or run, so that backend's
+    # failed smoke runs are its symptoms. checks.run drops them (the finding names the cause, once).
+    stops_backend: bool = False
 
     @property
     def headline(self) -> str:
