@@ -720,9 +720,13 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
             kept.append(c)
     # Errors and warnings by where they first occur (a check's severity says little about which log
     # line was fatal: a driver warning is often the cause of the error after it), a symptom after every
-    # cause found (it is printed because something else failed first); notes last.
-    has_cause = any(c.entry.can_cause and not c.entry.symptom for c in kept)
-    kept.sort(key=lambda c: (c.entry.severity == "info", c.entry.fallback, has_cause and c.entry.symptom, c.position,
+    # cause found (it is printed because something else failed first); notes last. A warning found
+    # beside a symptom counts as its cause too: installers print their summary ("× Failed to build
+    # `flash-attn`", pip's "Building wheel ... error") above the build output whose warning (no ninja,
+    # no nvcc) says why, so by position alone the symptom would come first.
+    has_cause = any((c.entry.can_cause or c.entry.severity == "warning") and not c.entry.symptom
+                    and not c.entry.fallback for c in kept)
+    kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause, c.entry.fallback, has_cause and c.entry.symptom, c.position,
                              -c.score, c.entry.id))  # a last resort after every known cause, wherever it stands
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
             for c in kept]
