@@ -59,6 +59,11 @@ class Entry:
     # failed", ninja's FAILED line, a trainer's fallback warning, a watchdog timeout): explain ranks
     # it after every cause it finds in the same input.
     symptom: bool = False
+    # Read only on the input's first HEAD_LINES lines (knowledge/match.py), where a pasted report's title
+    # and first sentences stand: words that describe a failure in prose, not a line a program printed.
+    head: bool = False
+    # Among last resorts (fallback) that claim the same line, the lower `order` is kept.
+    order: int = 0
     # Measured: while this finding holds, none of its backend's kernels load or run, so that backend's
     # failed smoke runs are its symptoms. checks.run drops them (the finding names the cause, once).
     stops_backend: bool = False
@@ -101,12 +106,15 @@ def entries() -> dict[str, Entry]:
     for path in sorted(HERE.glob("*.toml")):
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
+        macros = data.get("macros", {})  # a file's shared regex parts: `<NAME>` in its patterns
         for raw in data.get("entry", []):
             unknown = set(raw) - _FIELDS
             if unknown:
                 raise ValueError(f"{path.name}: entry {raw.get('id')!r} has unknown keys {sorted(unknown)}")
             for key in ("patterns", "examples", "refs", "unset"):
                 raw[key] = tuple(raw.get(key, ()))
+            if macros:
+                raw["patterns"] = tuple(_expand(p, macros, path.name) for p in raw["patterns"])
             e = Entry(**raw)
             if e.id in out:
                 raise ValueError(f"{path.name}: duplicate entry id {e.id!r}")
@@ -114,6 +122,18 @@ def entries() -> dict[str, Entry]:
                 raise ValueError(f"{path.name}: entry {e.id!r} has severity {e.severity!r}")
             out[e.id] = e
     return out
+
+
+MACRO = re.compile(r"<([A-Z][A-Z_]*)>")
+
+
+def _expand(pattern: str, macros: dict[str, str], where: str) -> str:
+    """`pattern` with each `<NAME>` replaced by its file's [macros] NAME, as a non-capturing group."""
+    def one(m: re.Match) -> str:
+        if m.group(1) not in macros:
+            raise ValueError(f"{where}: pattern uses <{m.group(1)}>, which its [macros] does not define")
+        return f"(?:{macros[m.group(1)]})"
+    return MACRO.sub(one, pattern)
 
 
 def get(entry_id: str) -> Entry:

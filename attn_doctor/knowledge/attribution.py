@@ -108,6 +108,19 @@ def _named(line: str) -> tuple[str, bool] | None:
     return None
 
 
+def leftmost(line: str) -> str | None:
+    """The backend a sentence names first (a report's title: "Runtime Error in flashattn even if
+    sage_attn or sdpa is selected" is about FA2): for `head` entries (knowledge/prose.toml), whose line
+    is prose, where the subject comes before what is compared with it. None when it names none, or
+    when what it names first is torch itself or another library."""
+    best = None
+    for backend, rx, _shared in rules().libraries:
+        m = rx.search(line)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), backend)
+    return best[1] if best and best[1] not in ("none", "foreign") else None
+
+
 def _traceback(lines: list[str], i: int) -> list[int]:
     """Line indexes from `i` up to the start of its traceback (chained tracebacks included), nearest first."""
     out = []
@@ -156,6 +169,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     is) another backend counts only where a traceback frame names it, not a sentence above the error."""
     r = rules()
     if entry.id not in r.needs_backend:
+        return False
+    if entry.head and 0 < line <= len(lines) and leftmost(lines[line - 1]):
         return False
     found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
     if found is None or found.backend == "foreign":
@@ -241,6 +256,10 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     r = rules()
     if entry.id in r.never:
         return own, None
+    if entry.head and own is None and 0 < line <= len(lines):
+        named = leftmost(lines[line - 1])
+        if named:
+            return named, Attribution(named, line, lines[line - 1].strip()[:300])
     found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
     if found is None or found.backend in (own, "foreign"):
         return own, None

@@ -53,6 +53,7 @@ CONTEXT_CHARS = 2_000  # of each such line
 MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched again)
 MAX_HITS = 50  # occurrences of one pattern that are counted
 MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
+HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sentences (Entry.head)
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 ANSI_BYTES = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -570,12 +571,16 @@ class _Scanner:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
                 continue
             e, pattern, rx = index.patterns[p]
+            if e is not None and e.head and line0 > HEAD_LINES:
+                continue
             for m in rx.finditer(text):
                 if self.hits[p] >= MAX_HITS:
                     break
                 start = line0 + _line_of(nl, m.start())
                 if not own_lo <= start < own_hi:
                     continue
+                if e is not None and e.head and start > HEAD_LINES:
+                    break
                 self.hits[p] += 1
                 if e is None:
                     self.probed.setdefault(index.probe_names[p], []).append((start, m.groupdict()))
@@ -713,7 +718,7 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     for last, tier in ((False, (c for c in cands if c.entry.generic and not c.entry.fallback)),
                        (True, (c for c in cands if c.entry.fallback))):
         causes = sorted({n for c in kept if c.entry.can_cause or last for n in c.lines})
-        for c in sorted(tier, key=lambda c: (-c.score, c.position, c.entry.id)):
+        for c in sorted(tier, key=lambda c: (c.entry.order, -c.score, c.position, c.entry.id)):
             if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
                 continue
             taken |= c.lines
