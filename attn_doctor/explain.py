@@ -72,6 +72,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # a catch-all with no attention library named near it
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
+        if attribution.raised_by_optimizer(m.entry, lines, m.line):
+            continue  # the optimizer step ran out of memory, not an attention call
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         title, fix = attribution.wording(m.entry, backend)
         fix = fix or m.entry.plain_fix
