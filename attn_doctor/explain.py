@@ -42,21 +42,22 @@ class Result:
     versions: Versions  # what the fixes were fitted to (knowledge/tailor.py)
 
 
-def examine(source, env: Versions | None = None) -> Result:
+def examine(source, env: Versions | None = None, ids: set[str] | None = None) -> Result:
     """Read `source` whole (a str, bytes, a binary or text stream: a file or stdin of any size, in
     constant memory) and explain every known problem in it, ranked, with real line numbers. The
     fixes are fitted to `env` (the checked environment's versions), else to the versions the input
     names, else carry placeholders a shell refuses."""
-    s = scan(source if source is not None else "", probes=tailor.PROBES)
+    s = scan(source if source is not None else "", ids=ids, probes=tailor.PROBES)
     v = env if env is not None and env.known else tailor.from_probes(s.probed)
     if env is not None and v is not env:  # the env's torch is unknown: the log's versions, the env's interpreter
         v = dataclasses.replace(v, target=env.target)
     return Result(_attribute(s, v), s.size, len(s.lines), s.blank, v)
 
 
-def match(text, *, limit: int | None = None) -> list[Explained]:
-    """The known problems in an error text or a log, best first, each with its backend."""
-    found = examine(text).found
+def match(text, *, limit: int | None = None, ids: set[str] | None = None) -> list[Explained]:
+    """The known problems in an error text or a log, best first, each with its backend (`ids`: only
+    these entries, as if the others did not exist)."""
+    found = examine(text, ids=ids).found
     return found[:limit] if limit else found
 
 
@@ -72,6 +73,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # a catch-all with no attention library named near it
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
+        if attribution.raised_by_optimizer(m.entry, lines, m.line):
+            continue  # the optimizer step ran out of memory, not an attention call
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         title, fix = attribution.wording(m.entry, backend)
         fix = fix or m.entry.plain_fix

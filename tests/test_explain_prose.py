@@ -64,7 +64,12 @@ POSITIVE = [
 def test_a_sentence_names_the_backend_and_the_kind_of_failure(text, entry, backend):
     found = match(text)
     assert found, text
-    assert (found[0].entry.id, found[0].backend) == (entry, backend)
+    top = found[0]
+    assert top.backend == backend
+    # the prose entry, unless a specific cause reads the same sentence (round 6a/6b's title patterns)
+    assert top.entry.id == entry or not top.entry.fallback, (top.entry.id, entry)
+    only_prose = match(text, ids={entry})
+    assert [(m.entry.id, m.backend) for m in only_prose][:1] == [(entry, backend)]
 
 
 @pytest.mark.parametrize("text", [
@@ -100,7 +105,7 @@ def test_a_known_error_below_the_title_is_the_cause():
 def test_the_backend_named_first_is_the_subject():
     assert [(f.entry.id, f.backend) for f in match("xformers crashes even though flash attention is disabled")] == [
         ("prose.crash", "xformers")]
-    assert [(f.entry.id, f.backend) for f in match("Error in flashattn even if sage_attn or sdpa is selected")] == [
+    assert [(f.entry.id, f.backend) for f in match("Error in flashattn even if sage_attn or sdpa is selected", ids={"prose.fails"})] == [
         ("prose.fails", "fa2")]
 
 

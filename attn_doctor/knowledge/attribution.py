@@ -73,6 +73,9 @@ class _Rules:
     past_traceback: frozenset[str]  # entries whose evidence lies above their traceback (a build's output)
     in_traceback: frozenset[str]  # entries whose naming must be on the error line, its continuation or its frames
     required_by: frozenset[str]  # loader errors whose '(required by X.so)' must be an attention library's
+    first_named: frozenset[str]  # entries whose backend is the one their evidence line names first
+    optimizer_oom: frozenset[str]  # OOM entries not claimed when the optimizer step raised them
+    optimizer_frames: tuple[re.Pattern, ...]  # the optimizers' code, as a traceback frame names it
 
 
 @lru_cache(maxsize=1)
@@ -91,7 +94,10 @@ def rules() -> _Rules:
                   frozenset(data.get("needs_backend", {}).get("own_or_frames", ())),
                   frozenset(data.get("needs_backend", {}).get("past_traceback", ())),
                   frozenset(data.get("needs_backend", {}).get("in_traceback", ())),
-                  frozenset(data.get("required_by", {}).get("ids", ())))
+                  frozenset(data.get("required_by", {}).get("ids", ())),
+                  frozenset(data.get("first_named", {}).get("ids", ())),
+                  frozenset(data.get("optimizer_oom", {}).get("ids", ())),
+                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("frames", ())))
 
 
 def backend_named(line: str) -> str | None:
@@ -106,19 +112,6 @@ def _named(line: str) -> tuple[str, bool] | None:
         if rx.search(line):
             return backend, shared
     return None
-
-
-def leftmost(line: str) -> str | None:
-    """The backend a sentence names first (a report's title: "Runtime Error in flashattn even if
-    sage_attn or sdpa is selected" is about FA2): for `head` entries (knowledge/prose.toml), whose line
-    is prose, where the subject comes before what is compared with it. None when it names none, or
-    when what it names first is torch itself or another library."""
-    best = None
-    for backend, rx, _shared in rules().libraries:
-        m = rx.search(line)
-        if m and (best is None or m.start() < best[0]):
-            best = (m.start(), backend)
-    return best[1] if best and best[1] not in ("none", "foreign") else None
 
 
 def _traceback(lines: list[str], i: int) -> list[int]:
@@ -158,6 +151,34 @@ def required_by_other(entry: Entry, lines, line: int) -> bool:
     return found is None or found.backend == "foreign"
 
 
+OOM_LINE = re.compile(r"out of memory|OutOfMemoryError|cudaErrorMemoryAllocation", re.IGNORECASE)
+
+
+def raised_by_optimizer(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this an out-of-memory match whose innermost traceback frame is an optimizer's step (see
+    [optimizer_oom] in attribution.toml)? Then the training's memory ran out, not an attention call's."""
+    r = rules()
+    if entry.id not in r.optimizer_oom or not 0 < line <= len(lines):
+        return False
+    err = next((k for k in range(line - 1, min(len(lines), line - 1 + WINDOW)) if OOM_LINE.search(lines[k])), None)
+    if err is None:
+        return False
+    for j in _traceback(lines, err):
+        if FRAME.search(lines[j]):
+            return any(rx.search(lines[j]) for rx in r.optimizer_frames)
+    return False
+
+
+def first_named(line: str) -> str | None:
+    """The backend a line names first (leftmost), by any library rule; None where it names none."""
+    best = None
+    for backend, rx, _ in rules().libraries:
+        m = rx.search(line)
+        if m and backend not in ("none", "foreign") and (best is None or m.start() < best[0]):
+            best = (m.start(), backend)
+    return best[1] if best else None
+
+
 def needs_backend(entry: Entry) -> bool:
     """Is this a catch-all that is claimed only when the log names a backend near it?"""
     return entry.id in rules().needs_backend
@@ -170,7 +191,7 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     r = rules()
     if entry.id not in r.needs_backend:
         return False
-    if entry.head and 0 < line <= len(lines) and leftmost(lines[line - 1]):
+    if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
         return False
     found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
     if found is None or found.backend == "foreign":
@@ -256,10 +277,10 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     r = rules()
     if entry.id in r.never:
         return own, None
-    if entry.head and own is None and 0 < line <= len(lines):
-        named = leftmost(lines[line - 1])
-        if named:
-            return named, Attribution(named, line, lines[line - 1].strip()[:300])
+    if (entry.head or entry.id in r.first_named) and 0 < line <= len(lines):
+        b = first_named(lines[line - 1])  # a sentence is about the backend it names first
+        if b is not None:
+            return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
     if found is None or found.backend in (own, "foreign"):
         return own, None
