@@ -1,15 +1,18 @@
-"""The staged error texts of issue 23's rounds 4a, 5a and 5b (fixtures/errors/round4a/, round5a/, round5b/,
-real texts captured 2026-11-25 by the ex4a, ex5a and ex5b helpers; each folder's README says from where)
+"""The staged error texts of issue 23's rounds 4a, 5a, 5b and 6a (fixtures/errors/round4a/, round5a/, round5b/,
+round6a/: real texts captured 2026-11-25 by the ex4a, ex5a and ex5b helpers and 2026-11-28 by ex6a; each
+folder's README says from where)
 are well formed, kept out of the held-out split and out of every other set under fixtures/errors/, and
 explain keeps recognising them.
 
 Each set was measured on main's rules before any rule of its round was written and after
 (benchmarks/results/explain-round4a-before.json 22/42 matched and right backend, after 41/42;
 explain-round5a-main.json 6/13, after 10/13, 0/4 unrelated matched; explain-round5b-main.json 9/17, after
-16/17). The floors sit at or just under the after figures, so a change that loses a mechanism fails here.
+16/17; explain-round6a-main.json 22/42 matched and 21/42 right backend, after 40/42 and 39/42, 0/6 unrelated
+matched). The floors sit at or just under the after figures, so a change that loses a mechanism fails here.
 Measured-only subfolders (round4a/fresh and batch2, round5b/fresh: texts gathered after the rules, to see
 how they carry) are checked for their format only. round5a/unrelated/ holds other projects' compilers
-killed for memory: explain must stay silent on them. Labels may be `new: <cause>` (no entry describes the
+killed for memory, round6a/unrelated/ other projects' DLL loads, nvcc targets and NVRTC builds: explain must
+stay silent on them. Labels may be `new: <cause>` (no entry describes the
 failure yet) or several ids (`a | b`), as in the held-out corpus; tests/test_error_corpus.py covers
 fixtures/errors/*.txt and round4b, whose labels are single ids.
 """
@@ -65,6 +68,10 @@ SETS = (
     # the miss: Dao-AILab/flash-attention#745 (module 'flash_attn' has no attribute ...)
     Staged("round5b", 15, 16, 16, measured_only=("fresh",),
            checked_against=("round4a", "round4b", "round4b-check")),  # of 17 (9 on main's rules)
+    # of 42 (22 matched, 21 right backend on main's rules); the misses: facebookresearch/xformers#1298 (an nvcc
+    # segfault, no backend named), lllyasviel/FramePack#430 (a traceback cut before its error); the wrong
+    # backend: alipay/PainlessInferenceAcceleration#35 (a bare Triton shared-memory message, read as flex's)
+    Staged("round6a", 42, 40, 39, unrelated="unrelated", note_required=True),
 )
 
 
