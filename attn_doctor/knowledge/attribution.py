@@ -106,8 +106,15 @@ def backend_named(line: str) -> str | None:
     return named[0] if named else None
 
 
+# A link to an issue or pull request is where something was discussed, not the library that failed here
+# ("after upgrading Flashv2 (in https://github.com/facebookresearch/xformers/pull/816)": round 6a)
+THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(issues|pull|discussions)/\d+\S*", re.IGNORECASE)
+
+
 def _named(line: str) -> tuple[str, bool] | None:
     """(backend, only by a name several backends share) for one line, or None."""
+    if "github.com" in line:
+        line = THREAD_LINK.sub(" ", line)
     for backend, rx, shared in rules().libraries:
         if rx.search(line):
             return backend, shared

@@ -272,12 +272,16 @@ class _Index:
         self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
         self.needles: dict[bytes, list[int]] = {}
         self.always: list[int] = []  # patterns without needles: run on every line
+        self.head: list[int] = []  # patterns of `head` entries: run once, on the input's first HEAD_LINES lines
         for e in known.values():
             if ids is not None and e.id not in ids:
                 continue
             for pattern, rx in zip(e.patterns, e.compiled):
                 k = len(self.patterns)
                 self.patterns.append((e, pattern, rx))
+                if e.head:  # read on the input's first lines only, by _Scanner.head: never a needle
+                    self.head.append(k)
+                    continue
                 if spans_lines(pattern):
                     self.wide.add(k)
                 alts = needles(pattern)
@@ -509,9 +513,24 @@ class _Scanner:
         self.context: dict[int, str] = {}
         self.probed: dict[str, list[tuple[int, dict]]] = {}
 
+    def head(self, first: _Block) -> None:
+        """Run the `head` entries' patterns once, over the input's first HEAD_LINES lines."""
+        if not self.index.head or first.first_line != 1:
+            return
+        z = 0
+        for _ in range(HEAD_LINES):
+            j = first.data.find(b"\n", z)
+            if j == -1:
+                z = len(first.data)
+                break
+            z = j + 1
+        self._region(first.data, 0, z, 1, frozenset(self.index.head), first)
+
     def block(self, prev: _Block | None, cur: _Block, nxt: _Block | None) -> None:
         """Search the lines around cur's hot lines (and the hot lines of its neighbours that reach
         into it); keep the hits that begin in cur."""
+        if prev is None:
+            self.head(cur)
         parts = [b for b in (prev, cur, nxt) if b is not None]
         offset, base = {}, 0
         for b in parts:
@@ -571,8 +590,6 @@ class _Scanner:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
                 continue
             e, pattern, rx = index.patterns[p]
-            if e is not None and e.head and line0 > HEAD_LINES:
-                continue
             for m in rx.finditer(text):
                 if self.hits[p] >= MAX_HITS:
                     break
