@@ -9,10 +9,17 @@ each fakes is in its name) of the mechanisms round 5a added:
 - a YAML with LitGPT-like names but keys LitGPT's CLI refuses and nothing naming the model is not LitGPT's
   (configs/litgpt.py SETUP_KEYS / NAMES_THE_MODEL), while a fork's config that names its checkpoint still is;
 - Determined AI experiments, THUDM's finetune_demo configs and Liquid AI leap-finetune job configs are recognised and
-  refused (configs/others.py).
-Run against main at 42260be (before round 5a), 23 of these tests fail: 6 real files (2 read wrong, 4 refused with
-other words) and 17 variants; the rest pass there too and guard what already worked (a dict built at run time, broken
-JSON, a LitGPT fork's config)."""
+  refused (configs/others.py);
+and, after round5a2 (files gathered after those changes, measured first at 77cb92b):
+- `$(which prog)` / `` `which prog` `` / `$(command -v prog)` as a command's word is `prog` (configs/shell.py), and a
+  launcher's first argument `train` is llamafactory-cli's subcommand, not its config (configs/llamafactory.py);
+- a Python driver's launch lines (subprocess / os.system / its own run() wrapper) are read by LLaMA-Factory's reader
+  with the YAML the script writes before them (configs/__init__.py python_written_files for .py as for notebooks);
+- a script that calls a LitGPT / lit-gpt entry point's setup() itself is LitGPT's (configs/litgpt.py _python_setup).
+Run against main at 42260be (before round 5a), 33 of these tests fail: 8 real files (4 read wrong, 4 refused with other
+words) and 25 variants; against 77cb92b (round 5a's first changes), the 10 of the round-5a2 part. The rest pass there
+too and guard what already worked (a dict built at run time, broken JSON, a LitGPT fork's config, a user's own
+`lora.setup()`)."""
 
 from __future__ import annotations
 
@@ -240,3 +247,69 @@ def test_an_extends_key_of_another_tool_is_no_leap_evidence():
 
     doc = {"data": {"training_config": {"extends": "base.yaml"}, "model_name": "x"}}
     assert not others.leap_finetune(doc).own
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Round 5a2 (files gathered after the changes above; see fixtures/configs/round5a2/README.md): Python drivers
+# ---------------------------------------------------------------------------------------------------------------------
+
+FILES2 = files(CORPUS / "round5a2")
+
+
+@pytest.mark.parametrize("path", FILES2, ids=rel)
+def test_real_file_round5a2(path):
+    check_staged_expect(path, expect(path), split_module())
+    check_read_as_expected(path)
+
+
+LF_YAML = "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\nfinetuning_type: lora\ntemplate: qwen\n{extra}\n"
+
+
+@pytest.mark.parametrize("launch", ["torchrun --nproc_per_node 2 $(which llamafactory-cli) train lf.yaml",
+                                    "torchrun --nproc_per_node=2 `which llamafactory-cli` train lf.yaml",
+                                    "accelerate launch $(command -v llamafactory-cli) train lf.yaml"],
+                         ids=["which", "backquotes", "command-v"])
+def test_llamafactory_cli_found_by_which_under_a_launcher(tmp_path, launch):
+    _write(tmp_path, "lf.yaml", LF_YAML.format(extra="flash_attn: fa2\nbf16: true"))
+    assert _read(tmp_path, "train.sh", f"#!/bin/bash\nset -e\n{launch}\n") == ("llama-factory", ["fa2"], "bfloat16",
+                                                                               "none")
+
+
+def test_python_driver_writes_the_yaml_then_runs_the_cli(tmp_path):
+    src = ('import subprocess\nfrom pathlib import Path\n\n'
+           'cfg = """\n' + LF_YAML.format(extra="flash_attn: sdpa\nfp16: true") + '"""\n'
+           'Path("run_cfg.yaml").write_text(cfg)\n'
+           'subprocess.run(["llamafactory-cli", "train", "run_cfg.yaml"], check=True)\n')
+    assert _read(tmp_path, "driver.py", src) == ("llama-factory", ["sdpa"], "float16", "none")
+
+
+def test_python_driver_through_a_shell_string_wrapper(tmp_path):
+    src = ('import os\n\ndef sh(cmd):\n    os.system(cmd)\n\n'
+           "conf = '''\n" + LF_YAML.format(extra="bf16: true") + "'''\n"
+           'with open("exp.yaml", "w") as fh:\n    fh.write(conf)\n'
+           'os.system("FORCE_TORCHRUN=1 llamafactory-cli train exp.yaml")\n')
+    assert _read(tmp_path, "go.py", src) == ("llama-factory", [], "bfloat16", "none")
+
+
+def test_litgpt_setup_called_from_python(tmp_path):
+    src = ("from pathlib import Path\nfrom litgpt.finetune.lora import setup as lora_setup\n\n"
+           "lora_setup(Path('checkpoints/x'), precision='16-true', lora_r=16)\n")
+    assert _read(tmp_path, "ft.py", src) == ("litgpt", [], "float16", "none")
+
+
+def test_litgpt_pretrain_module_call(tmp_path):
+    src = ("import litgpt.pretrain\n\nkw = dict(model_name='pythia-14m', precision='bf16-mixed')\n"
+           "litgpt.pretrain.setup(**kw)\n")
+    assert _read(tmp_path, "pt.py", src) == ("litgpt", [], "bfloat16", "default")
+
+
+def test_lit_gpt_checkout_module_from_sys_path(tmp_path):
+    src = ("import sys\nsys.path.insert(0, '/opt/lit-gpt/finetune')\nimport full\n\n"
+           "full.setup(precision='bf16-true', out_dir='out/full')\n")
+    assert _read(tmp_path, "run_full.py", src) == ("litgpt", [], "bfloat16", "none")
+
+
+def test_a_setup_of_a_users_own_lora_module_is_not_litgpt(tmp_path):
+    src = ("import torch\nimport lora  # my own module\n\nlora.setup(precision='bf16-true')\n")
+    msg = _refusal(tmp_path, "mine.py", src)
+    assert "LitGPT" not in msg.split("(it reads")[0]

@@ -460,6 +460,7 @@ def make_doc(path: str, text: str) -> dict:
         started = python_commands(text)
         if started:  # a wrapper that starts the trainer: subprocess.run(["accelerate", "launch", ...])
             _text_doc(doc, started, shell)
+            doc["files"].update(python_written_files(text))  # the config it writes before it runs it, as a notebook's
             doc["fmt"] = "python"
             if doc.get("command") is None:  # no training command among them: the script is read as before
                 doc.update(commands=[], command=None, words=[], args={}, launcher={}, keys=set(), flat={}, scripts=[])

@@ -68,7 +68,66 @@ def _command(doc: dict):
     return None
 
 
+# The entry points whose setup() a Python script may call itself instead of the CLI: litgpt.finetune.{lora, full, adapter,
+# adapter_v2, lora_legacy} and litgpt.pretrain, or lit-gpt's finetune/*.py and pretrain/*.py imported from a lit-gpt
+# checkout put on sys.path (`sys.path.append("lit-gpt/finetune")` + `import lora` + `lora.setup(precision=...)`).
+SETUP_MODULES = {"lora", "full", "adapter", "adapter_v2", "lora_legacy", "pretrain", "tinyllama", "redpajama",
+                 "openwebtext"}
+_LIT_PATH = re.compile(r"lit[-_]?gpt", re.IGNORECASE)
+
+
+def _python_setup(doc: dict):
+    """(module, keyword arguments) of the last setup() of a LitGPT / lit-gpt entry point the script calls, or None."""
+    import ast
+
+    from .pyscript import constants, keywords, tree
+
+    t = tree(doc.get("python") or "")
+    if t is None:
+        return None
+    on_path = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "insert")
+                  and any(isinstance(a, ast.Constant) and isinstance(a.value, str) and _LIT_PATH.search(a.value)
+                          for a in n.args) for n in ast.walk(t))
+    modules, functions = {}, {}  # local name -> entry point
+    for n in ast.walk(t):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                last = a.name.rsplit(".", 1)[-1]
+                if last in SETUP_MODULES and (a.name.startswith("litgpt.") or on_path and
+                                              (a.name == last or a.name.startswith(("finetune.", "pretrain.")))):
+                    modules[a.asname or (a.name if a.asname is None and "." in a.name else last)] = last
+        elif isinstance(n, ast.ImportFrom) and n.module:
+            last = n.module.rsplit(".", 1)[-1]
+            lit = n.module.startswith("litgpt") or on_path and n.module.split(".")[0] in ("finetune", "pretrain")
+            for a in n.names:
+                if lit and a.name == "setup" and last in SETUP_MODULES:
+                    functions[a.asname or "setup"] = last
+                elif lit and a.name in SETUP_MODULES:
+                    modules[a.asname or a.name] = a.name
+    if not modules and not functions:
+        return None
+    consts = constants(t)
+    found = None
+    for n in ast.walk(t):
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        if isinstance(f, ast.Attribute) and f.attr == "setup":
+            owner = ast.unparse(f.value) if hasattr(ast, "unparse") else ""
+            entry = modules.get(owner)
+        else:
+            entry = functions.get(f.id) if isinstance(f, ast.Name) else None
+        if entry:
+            found = (entry, dict(keywords(n, consts)), consts)
+    return found
+
+
 def score(doc: dict) -> Score:
+    if doc["fmt"] == "python" and doc.get("command") is None:
+        py = _python_setup(doc)
+        if py is not None:
+            return Score().add(f"{py[0]}.setup() of {'litgpt' if 'litgpt' in (doc.get('python') or '') else 'lit-gpt'}",
+                               2 * STRONG)
     if doc["fmt"] in ("yaml", "json"):
         d = doc["data"]
         own = sorted(set(d) & OWN_KEYS)
@@ -123,7 +182,15 @@ def _merge(base: dict, over: dict) -> dict:
 
 
 def read(doc: dict) -> dict:
-    if doc["fmt"] in ("text", "python"):
+    py = _python_setup(doc) if doc["fmt"] == "python" and doc.get("command") is None else None
+    if py is not None:
+        from .pyscript import value
+
+        entry, kw, consts = py
+        d = {k: value(v, consts) for k, v in kw.items()}
+        d = {k: v for k, v in d.items() if v != "?"}
+        fmt, sub, unread = "python", entry, False
+    elif doc["fmt"] in ("text", "python"):
         from . import config_data
 
         cmd = _command(doc)
