@@ -267,8 +267,9 @@ LF_YAML = "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\nfinetuning_type: lor
 
 @pytest.mark.parametrize("launch", ["torchrun --nproc_per_node 2 $(which llamafactory-cli) train lf.yaml",
                                     "torchrun --nproc_per_node=2 `which llamafactory-cli` train lf.yaml",
-                                    "accelerate launch $(command -v llamafactory-cli) train lf.yaml"],
-                         ids=["which", "backquotes", "command-v"])
+                                    "accelerate launch $(command -v llamafactory-cli) train lf.yaml",
+                                    'torchrun --nnodes 1 "$(which llamafactory-cli)" train lf.yaml  # quoted'],
+                         ids=["which", "backquotes", "command-v", "quoted"])
 def test_llamafactory_cli_found_by_which_under_a_launcher(tmp_path, launch):
     _write(tmp_path, "lf.yaml", LF_YAML.format(extra="flash_attn: fa2\nbf16: true"))
     assert _read(tmp_path, "train.sh", f"#!/bin/bash\nset -e\n{launch}\n") == ("llama-factory", ["fa2"], "bfloat16",

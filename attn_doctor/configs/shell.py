@@ -324,6 +324,7 @@ def words_of(line: str, dialect: str) -> list[list[str]]:
 
 # `$(which prog)`, `$(command -v prog)`, `$(type -P prog)` and their backquoted forms print the path of the program
 # bash would run for `prog`: as a command's word they run that same program
+_QUOTED_WHICH = re.compile(r'"(\$\(\s*(?:which|command\s+-v|type\s+-[Pp])\s+[A-Za-z0-9_.+-]+\s*\))"')
 _WHICH = re.compile(r"^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[Pp])\s+([A-Za-z0-9_.+-]+)\s*(?:\)|`)$")
 
 
@@ -333,6 +334,11 @@ def _quote_substitutions(line: str) -> str:
     out, i, quote = [], 0, None
     while i < len(line):
         ch = line[i]
+        m = _QUOTED_WHICH.match(line, i) if quote is None and ch == '"' else None
+        if m:  # "$(which prog)"
+            out.append(_WHICH.match(m.group(1)).group(1))
+            i = m.end()
+            continue
         if ch in "'\"" and (quote is None or quote == ch):
             quote = None if quote else ch
         elif ch == "\\" and quote != "'":
