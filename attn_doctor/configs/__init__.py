@@ -154,7 +154,24 @@ def load_json(path: str, text: str):
     except RecursionError:
         raise UsageError(f"--config: {path} is too deeply nested to be a trainer config") from None
     except ValueError as e:
+        if _json_lines(text):
+            raise UsageError(f"--config: {path} is JSON Lines (one JSON record per line: data such as a training set, "
+                             f"not settings), not a trainer config") from None
         raise UsageError(f"--config: {path} is not valid JSON: {e}") from None
+
+
+def _json_lines(text: str) -> bool:
+    """Two or more lines that are each one JSON object or array (a .jsonl dataset: instruction/output pairs, chat
+    `messages` records): json.loads stops at the second record with "Extra data"."""
+    import json
+
+    lines = [ln for ln in text.lstrip("\ufeff").splitlines() if ln.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        return all(isinstance(json.loads(ln), (dict, list)) for ln in lines[:50])
+    except (ValueError, RecursionError):
+        return False
 
 
 def load_yaml(path: str, text: str):
@@ -443,6 +460,7 @@ def make_doc(path: str, text: str) -> dict:
         started = python_commands(text)
         if started:  # a wrapper that starts the trainer: subprocess.run(["accelerate", "launch", ...])
             _text_doc(doc, started, shell)
+            doc["files"].update(python_written_files(text))  # the config it writes before it runs it, as a notebook's
             doc["fmt"] = "python"
             if doc.get("command") is None:  # no training command among them: the script is read as before
                 doc.update(commands=[], command=None, words=[], args={}, launcher={}, keys=set(), flat={}, scripts=[])

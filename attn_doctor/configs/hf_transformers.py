@@ -181,7 +181,7 @@ def _python_settings(doc: dict) -> dict:
     ("?" where the script computes the value)."""
     import ast
 
-    from .pyscript import constants, tree, value
+    from .pyscript import constants, keywords, tree, value
 
     t = tree(doc.get("python") or "")
     if t is None:
@@ -198,11 +198,12 @@ def _python_settings(doc: dict) -> dict:
                                                                       owner.endswith(("ForCausalLM", "Model",
                                                                                       "ForConditionalGeneration")))):
             continue
-        for k in n.keywords:
-            if k.arg in PY_KEYS:
-                out[k.arg] = value(k.value, consts)
-            elif k.arg == "model_init_kwargs" and isinstance(k.value, ast.Dict):
-                out["model_init_kwargs"] = {kk.value: value(vv, consts) for kk, vv in zip(k.value.keys, k.value.values)
+        # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
+        for arg, node in keywords(n, consts):
+            if arg in PY_KEYS:
+                out[arg] = value(node, consts)
+            elif arg == "model_init_kwargs" and isinstance(node, ast.Dict):
+                out["model_init_kwargs"] = {kk.value: value(vv, consts) for kk, vv in zip(node.keys, node.values)
                                             if isinstance(kk, ast.Constant)}
     if isinstance(out.get("torch_dtype"), str) and out["torch_dtype"].startswith("torch."):
         out["torch_dtype"] = out["torch_dtype"][6:]

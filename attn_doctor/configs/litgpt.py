@@ -31,6 +31,27 @@ OWN_KEYS = {"lora_query", "lora_key", "lora_value", "lora_projection", "lora_mlp
 # (checkpoint_dir, tokenizer_dir, model_config): evidence only beside LitGPT's own
 SHARED_KEYS = {"checkpoint_dir", "out_dir", "tokenizer_dir", "model_config"}
 SUBCOMMANDS = {"finetune", "finetune_lora", "finetune_full", "finetune_adapter", "finetune_adapter_v2", "pretrain"}
+# Every key a LitGPT config file can hold at its top level: litgpt/__main__.py hands the file to jsonargparse's CLI over
+# the entry point's setup() signature, and jsonargparse refuses a key that is no parameter of it ("... not expected").
+# The union of setup()'s parameters in litgpt/finetune/{lora,lora_legacy,full,adapter,adapter_v2}.py and
+# litgpt/pretrain.py at 2685705, and in lit-gpt's finetune/*.py and pretrain/{tinyllama,openwebtext,redpajama}.py
+# through their history (the flat hyperparameters and `io:` of 2023-2024). A YAML with any other top-level key
+# is either a fork's (calvintwr's litgpt adds `fsdp:` and `pad_id`) or another program's that borrowed LitGPT's names;
+# a fork's config still names what it trains, as every config_hub file does (checkpoint_dir for finetune/*.py, whose
+# setup() requires it; model_name / model_config / initial_checkpoint_dir for pretrain.py), so a file with keys LitGPT
+# refuses and none of those (a user's own `optimization:` / `checkpointing:` sections read by the user's own loop)
+# is not LitGPT's.
+SETUP_KEYS = frozenset({
+    "access_token", "checkpoint_dir", "data", "devices", "eval", "initial_checkpoint_dir", "log", "logger_name",
+    "lora_alpha", "lora_dropout", "lora_head", "lora_key", "lora_mlp", "lora_projection", "lora_query", "lora_r",
+    "lora_value", "model_config", "model_name", "num_nodes", "optimizer", "out_dir", "precision", "quantize", "resume",
+    "seed", "tokenizer_dir", "train",
+    # lit-gpt (2023-2024)
+    "beta1", "beta2", "data_dir", "epochs", "eval_interval", "eval_iters", "eval_max_new_tokens", "global_batch_size",
+    "io", "learning_rate", "log_interval", "lr_warmup_steps", "max_norm", "max_seq_length", "max_tokens",
+    "micro_batch_size", "min_lr", "model", "name", "save_interval", "tpu", "train_data_dir", "train_epoch_size",
+    "val_data_dir", "weight_decay"})
+NAMES_THE_MODEL = frozenset({"checkpoint_dir", "model_name", "model_config", "initial_checkpoint_dir", "model"})
 # lit-gpt's scripts before the litgpt CLI (2023-2024): finetune/lora.py, finetune/full.py, pretrain/*.py
 _OLD_SCRIPT = re.compile(r"(^|[\\/])(finetune[\\/](lora|full|adapter|adapter_v2)|pretrain[\\/]\w+)\.py$")
 
@@ -47,14 +68,79 @@ def _command(doc: dict):
     return None
 
 
+# The entry points whose setup() a Python script may call itself instead of the CLI: litgpt.finetune.{lora, full, adapter,
+# adapter_v2, lora_legacy} and litgpt.pretrain, or lit-gpt's finetune/*.py and pretrain/*.py imported from a lit-gpt
+# checkout put on sys.path (`sys.path.append("lit-gpt/finetune")` + `import lora` + `lora.setup(precision=...)`).
+SETUP_MODULES = {"lora", "full", "adapter", "adapter_v2", "lora_legacy", "pretrain", "tinyllama", "redpajama",
+                 "openwebtext"}
+_LIT_PATH = re.compile(r"lit[-_]?gpt", re.IGNORECASE)
+
+
+def _python_setup(doc: dict):
+    """(module, keyword arguments) of the last setup() of a LitGPT / lit-gpt entry point the script calls, or None."""
+    import ast
+
+    from .pyscript import constants, keywords, tree
+
+    t = tree(doc.get("python") or "")
+    if t is None:
+        return None
+    on_path = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "insert")
+                  and any(isinstance(a, ast.Constant) and isinstance(a.value, str) and _LIT_PATH.search(a.value)
+                          for a in n.args) for n in ast.walk(t))
+    modules, functions = {}, {}  # local name -> entry point
+    for n in ast.walk(t):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                last = a.name.rsplit(".", 1)[-1]
+                if last in SETUP_MODULES and (a.name.startswith("litgpt.") or on_path and
+                                              (a.name == last or a.name.startswith(("finetune.", "pretrain.")))):
+                    modules[a.asname or (a.name if a.asname is None and "." in a.name else last)] = last
+        elif isinstance(n, ast.ImportFrom) and n.module:
+            last = n.module.rsplit(".", 1)[-1]
+            lit = n.module.startswith("litgpt") or on_path and n.module.split(".")[0] in ("finetune", "pretrain")
+            for a in n.names:
+                if lit and a.name == "setup" and last in SETUP_MODULES:
+                    functions[a.asname or "setup"] = last
+                elif lit and a.name in SETUP_MODULES:
+                    modules[a.asname or a.name] = a.name
+    if not modules and not functions:
+        return None
+    consts = constants(t)
+    found = None
+    for n in ast.walk(t):
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        if isinstance(f, ast.Attribute) and f.attr == "setup":
+            owner = ast.unparse(f.value) if hasattr(ast, "unparse") else ""
+            entry = modules.get(owner)
+        else:
+            entry = functions.get(f.id) if isinstance(f, ast.Name) else None
+        if entry:
+            found = (entry, dict(keywords(n, consts)), consts)
+    return found
+
+
 def score(doc: dict) -> Score:
+    if doc["fmt"] == "python" and doc.get("command") is None:
+        py = _python_setup(doc)
+        if py is not None:
+            return Score().add(f"{py[0]}.setup() of {'litgpt' if 'litgpt' in (doc.get('python') or '') else 'lit-gpt'}",
+                               2 * STRONG)
     if doc["fmt"] in ("yaml", "json"):
         d = doc["data"]
         own = sorted(set(d) & OWN_KEYS)
         train = d.get("train") if isinstance(d.get("train"), dict) else {}
         if not own and not ({"global_batch_size", "micro_batch_size"} <= set(train)) and not set(d) & SHARED_KEYS:
             return NOTHING
+        foreign = sorted(set(d) - SETUP_KEYS)
         sc = Score()
+        if foreign and not set(d) & NAMES_THE_MODEL:
+            # keys LitGPT's CLI would refuse: what LitGPT-like names it has are another script's (shared evidence only)
+            for k in own + sorted(set(d) & SHARED_KEYS):
+                sc.add(k, 1.0)
+            return sc
         for k in own:
             sc.add(k)
         for k in sorted(set(d) & SHARED_KEYS):
@@ -96,7 +182,15 @@ def _merge(base: dict, over: dict) -> dict:
 
 
 def read(doc: dict) -> dict:
-    if doc["fmt"] in ("text", "python"):
+    py = _python_setup(doc) if doc["fmt"] == "python" and doc.get("command") is None else None
+    if py is not None:
+        from .pyscript import value
+
+        entry, kw, consts = py
+        d = {k: value(v, consts) for k, v in kw.items()}
+        d = {k: v for k, v in d.items() if v != "?"}
+        fmt, sub, unread = "python", entry, False
+    elif doc["fmt"] in ("text", "python"):
         from . import config_data
 
         cmd = _command(doc)

@@ -61,7 +61,7 @@ def _value(v):
 
 def _settings(doc: dict) -> dict:
     """A YAML's settings, or a `llamafactory-cli train [x.yaml] key=value --key value` command line's."""
-    if doc["fmt"] != "text":
+    if doc["fmt"] not in LINES:
         return doc["data"]
     old = _old_command(doc) if not any(w in ("llamafactory-cli", "lmf") for w in doc["words"]) else None
     if old is not None:
@@ -71,7 +71,10 @@ def _settings(doc: dict) -> dict:
     out = {}
     # hparams/parser.py read_args: `llamafactory-cli train X.yaml key=value ...` loads X first, the overrides on top
     cmd = doc.get("command")
-    first = next((a for a in (cmd.args if cmd is not None else []) if not a.startswith("-") and "=" not in a), None)
+    # under a launcher (`torchrun ... $(which llamafactory-cli) train X.yaml`) the CLI is the script run and its
+    # subcommand the first argument (cli.py: `llamafactory-cli train|chat|export ...`)
+    first = next((a for a in (cmd.args if cmd is not None else []) if not a.startswith("-") and "=" not in a
+                  and a not in CLI_COMMANDS), None)
     if first and first.lower().endswith((".yaml", ".yml", ".json")):
         from . import named_config
 
@@ -84,6 +87,12 @@ def _settings(doc: dict) -> dict:
             out[k] = v
     out.update(doc["args"])
     return {k: _value(v) for k, v in out.items()}
+
+
+# launch lines: a shell script's, or those a Python script / notebook starts (configs/__init__.py python_commands:
+# subprocess / os.system / a run() wrapper), with the configs it writes before them
+LINES = ("text", "python")
+CLI_COMMANDS = {"train", "chat", "export", "eval", "api", "webui", "webchat", "env", "version"}
 
 
 # The entry scripts of LLaMA-Factory before its CLI (src/train_bash.py, src/train.py, src/train_web.py) and of
@@ -104,14 +113,14 @@ def _old_command(doc: dict):
 
 
 def score(doc: dict) -> "Score":
-    if doc["fmt"] not in ("yaml", "json", "text"):
+    if doc["fmt"] not in ("yaml", "json", *LINES):
         return NOTHING
-    cli = doc["fmt"] == "text" and any(w in ("llamafactory-cli", "lmf") for w in doc["words"])
-    old = _old_command(doc) if doc["fmt"] == "text" and not cli else None
-    if doc["fmt"] == "text" and not cli and old is None:
+    cli = doc["fmt"] in LINES and any(w in ("llamafactory-cli", "lmf") for w in doc["words"])
+    old = _old_command(doc) if doc["fmt"] in LINES and not cli else None
+    if doc["fmt"] in LINES and not cli and old is None:
         return NOTHING
     s = _settings(doc)
-    if doc["fmt"] != "text" and not {"model_name_or_path", "model"} & set(s):
+    if doc["fmt"] not in LINES and not {"model_name_or_path", "model"} & set(s):
         # LLaMA-Factory cannot train from a YAML/JSON without the model: hparams/model_args.py:208 ModelArguments
         # __post_init__ raises "Please provide `model_name_or_path`" (v1: `model:`), and hparams/parser.py:154 parses
         # the file with parse_dict(allow_extra_keys=False) (hiyouga/LLaMA-Factory@ff6d4d1), so a file written for another trainer (pretrained_model_name_
@@ -167,7 +176,7 @@ def read(doc: dict) -> dict:
     bs = s.get("micro_batch_size") if v1 else s.get("per_device_train_batch_size", 1)
     return {
         "trainer": "llama-factory", "trainer_title": TITLE + (" (v1)" if v1 else ""),
-        "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],
+        "format": "cmdline" if doc["fmt"] in LINES else doc["fmt"],
         "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
         "head_dims": model_head_dims(s.get("model") if v1 else s.get("model_name_or_path"),
                                      os.path.dirname(os.path.abspath(doc["path"]))),

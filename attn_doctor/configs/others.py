@@ -272,12 +272,63 @@ def hydra(doc: dict) -> Score:
     return s
 
 
+def determined(doc: dict) -> Score:
+    """A Determined AI experiment config (`det experiment create FILE DIR`): `searcher:` with its `name` (single, grid,
+    random, adaptive_asha, custom) and `metric`, beside `entrypoint:` / `hyperparameters:` / `resources.slots_per_trial`
+    (Determined's Experiment Configuration Reference). The script it runs is the `entrypoint`'s, not a trainer's."""
+    s = Score()
+    d = _sections(doc["data"])
+    searcher = _dict(d, "searcher")
+    if str(searcher.get("name", "")).lower() in ("single", "grid", "random", "adaptive_asha", "custom", "async_halving") \
+            and "metric" in searcher and ({"entrypoint", "hyperparameters"} & set(d) or
+                                         "slots_per_trial" in _dict(d, "resources")):
+        s.add(f"searcher: {{name: {searcher['name']}, metric}} + entrypoint / hyperparameters")
+    return s
+
+
+def glm_finetune_demo(doc: dict) -> Score:
+    """THUDM's finetune_demo config for ChatGLM3 / GLM-4 (`python finetune_hf.py DATA_DIR MODEL configs/lora.yaml`):
+    FinetuningConfig's data_config {train_file, val_file, test_file, num_proc}, max_input_length, max_output_length,
+    training_args (Seq2SeqTrainingArguments), peft_config (THUDM/ChatGLM3@00930ac finetune_demo/finetune_hf.py
+    DataConfig, FinetuningConfig.from_file)."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "train_file" in _dict(d, "data_config") and {"max_input_length", "max_output_length"} <= set(d):
+        s.add("data_config.train_file + max_input_length / max_output_length")
+        if isinstance(d.get("training_args"), dict):
+            s.add("training_args:", 1.0)
+    return s
+
+
+_LEAP_DEFAULTS = re.compile(r"^(DEFAULT_|MOE_)[A-Z0-9_]+$")
+
+
+def leap_finetune(doc: dict) -> Score:
+    """A Liquid AI leap-finetune job config (`leap-finetune job_configs/X.yaml`): training_config / peft_config that
+    `extends:` a named default (DEFAULT_SFT, DEFAULT_DPO, MOE_SFT ..., DEFAULT_LORA), beside training_type and
+    model_name (Liquid4All/leap-finetune@0a4e9f6 src/leap_finetune/config/job_config.py JobConfig,
+    config/parser.py TRAINING_TYPE_TO_CONFIG)."""
+    s = Score()
+    d = _sections(doc["data"])
+    for key in ("training_config", "peft_config"):
+        ext = _dict(d, key).get("extends")
+        if isinstance(ext, str) and _LEAP_DEFAULTS.match(ext.strip()):
+            s.add(f"{key}.extends: {ext.strip()}")
+            break
+    if s.own and {"training_type", "model_name"} & set(d):
+        s.add("training_type / model_name", 1.0)
+    return s
+
+
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
                ("an OpenMMLab (mmengine) config", mmengine), ("a Weights & Biases sweep config", wandb_sweep),
                ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra), ("Ludwig", ludwig),
-               ("mlx-lm (Apple MLX)", mlx_lm), ("EveryDream2", everydream))
+               ("mlx-lm (Apple MLX)", mlx_lm), ("EveryDream2", everydream),
+               ("a Determined AI experiment config", determined),
+               ("THUDM's ChatGLM3 / GLM-4 finetune_demo (finetune_hf.py)", glm_finetune_demo),
+               ("Liquid AI leap-finetune", leap_finetune))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:

@@ -46,7 +46,38 @@ def value(node, consts: dict):
     return "?"
 
 
-def calls(tree, names: set) -> list[tuple[str, dict]]:
+def _dict_items(node, consts: dict, depth: int = 0) -> list:
+    """The (key, value node) pairs of a dict the script writes out: `{"k": v, **other}` or `dict(k=v, **other)`;
+    nothing for a dict it builds at run time."""
+    node = resolve(node, consts)
+    if depth > 3:
+        return []
+    out = []
+    if isinstance(node, ast.Dict):
+        for k, v in zip(node.keys, node.values):
+            if k is None:  # {**other}
+                out += _dict_items(v, consts, depth + 1)
+            elif isinstance(k, ast.Constant) and isinstance(k.value, str):
+                out.append((k.value, v))
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+        for a in node.args[:1]:  # dict({...}, k=v)
+            out += _dict_items(a, consts, depth + 1)
+        for k in node.keywords:
+            out += [(k.arg, k.value)] if k.arg else _dict_items(k.value, consts, depth + 1)
+    return out
+
+
+def keywords(call: ast.Call, consts: dict) -> list[tuple[str, object]]:
+    """A call's keyword arguments as Python passes them: `f(**kw)` with `kw = dict(a=1)` / `{"a": 1}` written in
+    the script is f(a=1) (a keyword given after the spread wins, as the call would see it last)."""
+    out = []
+    for k in call.keywords:
+        out += [(k.arg, k.value)] if k.arg else _dict_items(k.value, consts)
+    return out
+
+
+def calls(tree, names: set, consts: dict | None = None) -> list[tuple[str, dict]]:
+    consts = constants(tree) if consts is None else consts
     out = []
     for n in ast.walk(tree):
         if isinstance(n, ast.Call):
@@ -55,5 +86,5 @@ def calls(tree, names: set) -> list[tuple[str, dict]]:
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
             key = owner if owner in names and name == "from_pretrained" else name if name in names else None
             if key:
-                out.append((key, {k.arg: k.value for k in n.keywords if k.arg}))
+                out.append((key, dict(keywords(n, consts))))
     return out

@@ -322,17 +322,33 @@ def words_of(line: str, dialect: str) -> list[list[str]]:
     return out
 
 
+# `$(which prog)`, `$(command -v prog)`, `$(type -P prog)` and their backquoted forms print the path of the program
+# bash would run for `prog`: as a command's word they run that same program
+_QUOTED_WHICH = re.compile(r'"(\$\(\s*(?:which|command\s+-v|type\s+-[Pp])\s+[A-Za-z0-9_.+-]+\s*\))"')
+_WHICH = re.compile(r"^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[Pp])\s+([A-Za-z0-9_.+-]+)\s*(?:\)|`)$")
+
+
 def _quote_substitutions(line: str) -> str:
     """An unquoted command substitution `$(uname -m)` kept as one word (bash does not split inside it): wrapped in
-    double quotes when it holds none itself."""
+    double quotes when it holds none itself; `$(which prog)` is `prog` (_WHICH)."""
     out, i, quote = [], 0, None
     while i < len(line):
         ch = line[i]
+        m = _QUOTED_WHICH.match(line, i) if quote is None and ch == '"' else None
+        if m:  # "$(which prog)"
+            out.append(_WHICH.match(m.group(1)).group(1))
+            i = m.end()
+            continue
         if ch in "'\"" and (quote is None or quote == ch):
             quote = None if quote else ch
         elif ch == "\\" and quote != "'":
             out.append(line[i:i + 2])
             i += 2
+            continue
+        elif quote is None and ch == "`" and _WHICH.match(line[i:line.find("`", i + 1) + 1] if "`" in line[i + 1:] else ""):
+            j = line.find("`", i + 1) + 1
+            out.append(_WHICH.match(line[i:j]).group(1))
+            i = j
             continue
         elif quote is None and line.startswith("$(", i):
             j, depth = i + 2, 1
@@ -340,7 +356,8 @@ def _quote_substitutions(line: str) -> str:
                 depth += {"(": 1, ")": -1}.get(line[j], 0)
                 j += 1
             span = line[i:j]
-            out.append(f'"{span}"' if '"' not in span and not depth else span)
+            which = _WHICH.match(span)
+            out.append(which.group(1) if which else f'"{span}"' if '"' not in span and not depth else span)
             i = j
             continue
         out.append(ch)

@@ -73,7 +73,7 @@ def read(doc: dict) -> dict:
     loader = None
     if t is not None:
         consts = constants(t)
-        loads = calls(t, LOADERS)
+        loads = calls(t, LOADERS, consts)
         if loads:
             loader, kw = loads[-1]  # the last model loaded is the one trained (a teacher loads first)
             if "dtype" in kw or "torch_dtype" in kw:
@@ -84,7 +84,7 @@ def read(doc: dict) -> dict:
                 if not e["known"]:
                     e["fix"] = f'attn_implementation="{e["suggestion"] or "sdpa"}"'
                 entries.append(e)
-        for _name, kw in calls(t, TRAINING_ARGS):
+        for _name, kw in calls(t, TRAINING_ARGS, consts):
             bf16 = value(kw["bf16"], consts) if "bf16" in kw else None
             fp16 = value(kw["fp16"], consts) if "fp16" in kw else None
             if dtype is None and bf16 is True:
