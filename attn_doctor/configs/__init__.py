@@ -641,6 +641,14 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         raise UsageError(f"{where} runs {foreign}, a script none of the trainers attn-doctor reads ships, so its options "
                          f"({', '.join(best.own[:3])}) are that script's own, which attn-doctor does not read yet (it reads "
                          f"{supported()}); --trainer NAME reads it as one of those anyway")
+    run = _script_run(doc)
+    if run and len(claimed) > 1:
+        # a command line's options are parsed by the script it runs: when one reader names that script as its own, the
+        # option names other readers also know (sd-scripts' --text_encoder_lr, --train_data_dir on a diffusers example)
+        # are that script's options, not a second trainer's evidence
+        named = [(s, n) for s, n in claimed if any(os.path.basename(str(e)) == os.path.basename(run) for e in s.own)]
+        if len(named) == 1:
+            (best, name), claimed = named[0], named
     rivals = [(s, n) for s, n in claimed[1:]]
     second, other_name = rivals[0] if rivals else (NOTHING, None)
     if rivals and best.own_points - second.own_points < MARGIN and best.points - second.points < MARGIN:
@@ -816,8 +824,10 @@ def conditional_flags(cfg: dict, doc: dict) -> dict:
             key = k.lstrip("-")
             if key in flags and key not in have:
                 have.add(key)
+                # a `for` loop's other values are further runs of the same command (shell.parse): each one runs
                 cfg.setdefault("attention", []).append(
-                    attention(f"--{key}", cond, flags[key], kind="conditional"))
+                    attention(f"--{key}", cond, flags[key], kind="local" if cond.startswith("each run of ") else
+                              "conditional"))
     return cfg
 
 
