@@ -5,12 +5,13 @@ and the scripts' own source) are each read as their expect file says. And varian
 fakes is in its name) of the mechanisms round 5b added or fixed:
 - cmd.exe `if` blocks and one-line `if`s settled by the script's own `set` values, and delayed expansion (`!VAR!`);
 - PowerShell array literals `@( ... )` and splatting (`& accelerate launch x.py @args`);
+- a notebook's `%env NAME=VALUE` and the Python literals its `!` lines name as `{name}` / `$name` (IPython expands them);
 - bash `case ... esac` (the first matching pattern runs) and `for NAME in ...` loops (every value is a run);
 - a command line's options are parsed by the script it runs: the script's owner wins over a reader that knows only some
   option names, diffusers' xformers flag on a script of the user's own is no diffusers evidence, and sd-scripts' name in
   a file that passes no option and runs no script (an installer) is no sd-scripts launch.
-Run against main at 42260be (before round 5b), 26 of these fail: 3 real files (the installer, a user's train.py, a
-diffusers-derived SD3 script refused for the wrong reason) and 23 variants; the rest pass there too and guard that the
+Run against main at 42260be (before round 5b), 30 of these fail: 3 real files (the installer, a user's train.py, a
+diffusers-derived SD3 script refused for the wrong reason) and 27 variants; the rest pass there too and guard that the
 old readings hold."""
 
 from __future__ import annotations
@@ -275,3 +276,45 @@ READ = {
 def test_read_by_the_script_that_runs(tmp_path, case):
     name, text, want = READ[case]
     assert _read(tmp_path, name, text) == want
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Notebooks: what IPython expands in a `!` line
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _notebook(*cells: str) -> str:
+    import json
+
+    return json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                                  "source": c.splitlines(keepends=True)} for c in cells],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+NOTEBOOKS = {
+    "%env sets what a `!` line's $NAME is": (
+        _notebook("%env MIXED=bf16\n", f"!accelerate launch --mixed_precision $MIXED {SDXL} --xformers "
+                  "--mixed_precision $MIXED\n"), ("sd-scripts", ["xformers"], "bfloat16")),
+    "Python literals named as {name} in a `!` line": (
+        _notebook('attn = "--xformers"\nprec = "fp16"\n', f"!accelerate launch {SDXL} {{attn}} --mixed_precision {{prec}}\n"),
+        ("sd-scripts", ["xformers"], "float16")),
+    "a Python literal named as $name": (
+        _notebook("attn_flag = '--flash_attn'\n", f"!accelerate launch {WAN} $attn_flag --mixed_precision bf16\n"),
+        ("musubi", ["fa2"], "bfloat16")),
+    "os.environ set in a cell": (
+        _notebook('import os\nos.environ["MP"] = "bf16"\n', f"!accelerate launch {WAN} --sdpa --mixed_precision $MP\n"),
+        ("musubi", ["sdpa"], "bfloat16")),
+}
+
+
+@pytest.mark.parametrize("case", NOTEBOOKS, ids=list(NOTEBOOKS))
+def test_notebook_expansion(tmp_path, case):
+    text, want = NOTEBOOKS[case]
+    assert _read(tmp_path, "train.ipynb", text) == want
+
+
+def test_python_variables_no_bang_line_names_stay_out_of_the_settings(tmp_path):
+    """FAKE: a notebook's Python literals (load_in_4bit = True, as an Unsloth notebook has) are no settings of its `!`
+    lines unless one names them: they must not become the file's keys, where readers would count them as evidence."""
+    text = _notebook("load_in_4bit = True\nmax_seq_length = 2048\n", "!pip install -q unsloth\n")
+    doc = configs.make_doc(_write(tmp_path, "nb.ipynb", text), text)
+    assert not {"load_in_4bit", "max_seq_length"} & set(doc["env"])

@@ -401,14 +401,38 @@ def notebook_command(doc: dict) -> bool:
 def bang_lines(code: str) -> str:
     """A notebook's shell escapes (`!cmd ...`) as a script. A `!` line ending in a backslash goes on over the next
     lines, as IPython assembles it (IPython/core/inputtransformer2.py EscapedCommand: assemble_continued_line), so
-    `!NCCL_P2P_DISABLE=1 \\` + `deepspeed train.py ...` is one command."""
+    `!NCCL_P2P_DISABLE=1 \\` + `deepspeed train.py ...` is one command. `%env NAME=VALUE` (and os.environ[...] = "...")
+    sets the environment the `!` commands run in, and a top-level Python literal a `!` line names as `{name}` or
+    `$name` is expanded there (IPython's var_expand), so both become shell assignments ahead of the commands."""
+    import shlex
+
     out: list[str] = []
     going = False
+    names: set = set()
+    bangs = "\n".join(ln for ln in code.splitlines() if ln.lstrip().startswith("!"))
+    if not bangs:
+        return ""
     for ln in code.splitlines():
         s = ln.lstrip()
         if going or s.startswith("!"):
-            out.append(ln.lstrip()[1:] if not going else ln)
+            line = ln.lstrip()[1:] if not going else ln
+            # IPython expands `{name}` (and `$name`) in a `!` line from the notebook's Python variables before the
+            # shell runs it (IPython/core/interactiveshell.py var_expand): a variable a cell set to a literal is a
+            # shell variable of that value here
+            out.append(re.sub(r"(?<!\{)\{([A-Za-z_]\w*)\}(?!\})", lambda m: "${%s}" % m.group(1)
+                              if m.group(1) in names else m.group(0), line))
             going = ln.rstrip().endswith("\\")
+            continue
+        m = re.match(r"^%env\s+([A-Za-z_]\w*)\s*[= ]\s*(\S.*?)\s*$", ln)  # %env NAME=VALUE: the kernel's environment
+        m = m or re.match(r"^os\.environ\[\s*[\"']([A-Za-z_]\w*)[\"']\s*\]\s*=\s*(\"[^\"]*\"|'[^']*')\s*$", ln)
+        if m:
+            out.append(f"export {m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
+            continue
+        m = re.match(r"^([A-Za-z_]\w*)\s*=\s*(\"[^\"]*\"|'[^']*'|-?[\d.]+(?:e-?\d+)?|True|False)\s*(?:#.*)?$", ln)
+        if m and re.search(r"\{%s\}|\$\{?%s\b" % (m.group(1), m.group(1)), bangs):
+            # a Python literal at the top level of a cell that a `!` line uses
+            names.add(m.group(1))
+            out.append(f"{m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
     return "\n".join(out)
 
 
