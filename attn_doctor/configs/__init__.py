@@ -418,14 +418,38 @@ def notebook_command(doc: dict) -> bool:
 def bang_lines(code: str) -> str:
     """A notebook's shell escapes (`!cmd ...`) as a script. A `!` line ending in a backslash goes on over the next
     lines, as IPython assembles it (IPython/core/inputtransformer2.py EscapedCommand: assemble_continued_line), so
-    `!NCCL_P2P_DISABLE=1 \\` + `deepspeed train.py ...` is one command."""
+    `!NCCL_P2P_DISABLE=1 \\` + `deepspeed train.py ...` is one command. `%env NAME=VALUE` (and os.environ[...] = "...")
+    sets the environment the `!` commands run in, and a top-level Python literal a `!` line names as `{name}` or
+    `$name` is expanded there (IPython's var_expand), so both become shell assignments ahead of the commands."""
+    import shlex
+
     out: list[str] = []
     going = False
+    names: set = set()
+    bangs = "\n".join(ln for ln in code.splitlines() if ln.lstrip().startswith("!"))
+    if not bangs:
+        return ""
     for ln in code.splitlines():
         s = ln.lstrip()
         if going or s.startswith("!"):
-            out.append(ln.lstrip()[1:] if not going else ln)
+            line = ln.lstrip()[1:] if not going else ln
+            # IPython expands `{name}` (and `$name`) in a `!` line from the notebook's Python variables before the
+            # shell runs it (IPython/core/interactiveshell.py var_expand): a variable a cell set to a literal is a
+            # shell variable of that value here
+            out.append(re.sub(r"(?<!\{)\{([A-Za-z_]\w*)\}(?!\})", lambda m: "${%s}" % m.group(1)
+                              if m.group(1) in names else m.group(0), line))
             going = ln.rstrip().endswith("\\")
+            continue
+        m = re.match(r"^%env\s+([A-Za-z_]\w*)\s*[= ]\s*(\S.*?)\s*$", ln)  # %env NAME=VALUE: the kernel's environment
+        m = m or re.match(r"^os\.environ\[\s*[\"']([A-Za-z_]\w*)[\"']\s*\]\s*=\s*(\"[^\"]*\"|'[^']*')\s*$", ln)
+        if m:
+            out.append(f"export {m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
+            continue
+        m = re.match(r"^([A-Za-z_]\w*)\s*=\s*(\"[^\"]*\"|'[^']*'|-?[\d.]+(?:e-?\d+)?|True|False)\s*(?:#.*)?$", ln)
+        if m and re.search(r"\{%s\}|\$\{?%s\b" % (m.group(1), m.group(1)), bangs):
+            # a Python literal at the top level of a cell that a `!` line uses
+            names.add(m.group(1))
+            out.append(f"{m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
     return "\n".join(out)
 
 
@@ -659,6 +683,14 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         raise UsageError(f"{where} runs {foreign}, a script none of the trainers attn-doctor reads ships, so its options "
                          f"({', '.join(best.own[:3])}) are that script's own, which attn-doctor does not read yet (it reads "
                          f"{supported()}); --trainer NAME reads it as one of those anyway")
+    run = _script_run(doc)
+    if run and len(claimed) > 1:
+        # a command line's options are parsed by the script it runs: when one reader names that script as its own, the
+        # option names other readers also know (sd-scripts' --text_encoder_lr, --train_data_dir on a diffusers example)
+        # are that script's options, not a second trainer's evidence
+        named = [(s, n) for s, n in claimed if any(os.path.basename(str(e)) == os.path.basename(run) for e in s.own)]
+        if len(named) == 1:
+            (best, name), claimed = named[0], named
     rivals = [(s, n) for s, n in claimed[1:]]
     second, other_name = rivals[0] if rivals else (NOTHING, None)
     if rivals and best.own_points - second.own_points < MARGIN and best.points - second.points < MARGIN:
@@ -834,8 +866,10 @@ def conditional_flags(cfg: dict, doc: dict) -> dict:
             key = k.lstrip("-")
             if key in flags and key not in have:
                 have.add(key)
+                # a `for` loop's other values are further runs of the same command (shell.parse): each one runs
                 cfg.setdefault("attention", []).append(
-                    attention(f"--{key}", cond, flags[key], kind="conditional"))
+                    attention(f"--{key}", cond, flags[key], kind="local" if cond.startswith("each run of ") else
+                              "conditional"))
     return cfg
 
 

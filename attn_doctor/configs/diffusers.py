@@ -90,10 +90,11 @@ def _script(doc: dict) -> str | None:
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
 
 
-def _diffusers_options(args: list) -> bool:
+def _diffusers_options(args: list, every: bool = False) -> bool:
     """Most options of a command are ones diffusers' example scripts define: a script named like an example but not in
     configs/options.py is one only if an example's argparse would take its options (parse_args() stops on an
-    unrecognized argument), so a user's train_flux_lora.py with --pretrained_dit_path --precision is its own."""
+    unrecognized argument), so a user's train_flux_lora.py with --pretrained_dit_path --precision is its own. every: all
+    of them, as a renamed copy of an example under a name of its own takes the example's options and nothing else."""
     from .options import OPTIONS
 
     known = set()
@@ -102,7 +103,7 @@ def _diffusers_options(args: list) -> bool:
     names = [w[2:].split("=", 1)[0] for w in args if w.startswith("--") and len(w) > 2]
     hits = sum(1 for n in names if n in known or any(k.startswith(n) for k in known))
     # a research-project example (train_dreambooth_inpaint.py) adds a few options of its own to the common ones
-    return bool(names) and hits >= len(names) / 2
+    return bool(names) and hits >= len(names) / (1 if every else 2)
 
 
 def score(doc: dict) -> "Score":
@@ -116,6 +117,16 @@ def score(doc: dict) -> "Score":
     script = _script(doc)
     if script:
         sc.add(script, 2 * STRONG)
+    # the flag is parsed by the script the command that passes it runs: a script that is no example, under a name of
+    # its own (src/train.py --modality --noise_type ... --enable_xformers_memory_efficient_attention), is the user's own
+    # trainer, which may take the examples' flag; only a renamed copy of an example takes every option an example does
+    # and nothing else (parse_args() stops on an unrecognized argument), and then its options are diffusers' evidence
+    runs = doc.get("command") or next((c for c in doc.get("commands") or [] if "--" + XFORMERS_FLAG in c.args), None)
+    if XFORMERS_FLAG in doc["args"] and not script and runs is not None and runs.script:
+        if not _diffusers_options(runs.args, every=True):
+            return NOTHING
+        if sum(1 for a in runs.args if a.startswith("--")) >= 3:
+            sc.add("every option one of diffusers' examples' (a renamed copy of an example)")
     if XFORMERS_FLAG in doc["args"]:
         sc.add("--" + XFORMERS_FLAG)
     for k in ("pretrained_model_name_or_path", "instance_prompt", "instance_data_dir", "dataset_name",

@@ -195,7 +195,10 @@ def score(doc: dict) -> "Score":
     script = _script(doc)
     if script:
         sc.add(f"{script}.py", 2 * STRONG)
-    if text and re.search(r"sd-scripts|kohya_ss", doc["text"]):
+    # the repository's name in a launch script supports its options or script (`cd kohya_ss/sd-scripts; accelerate launch
+    # "$SCRIPT" --xformers ...`); a file that passes no option and runs no sd-scripts script (an installer that clones
+    # kohya_ss, then makes a venv) starts no sd-scripts training whatever it names
+    if text and (keys or script) and re.search(r"sd-scripts|kohya_ss", doc["text"]):
         sc.add("sd-scripts")
     return sc
 

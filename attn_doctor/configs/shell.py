@@ -186,6 +186,8 @@ def _logical_lines(text: str, dialect: str, heredocs: dict | None = None) -> lis
 _PARAM = re.compile(r"\$\{(#?)([A-Za-z_][A-Za-z0-9_]*|[1-9])(\[[@*]\])?(?:(:?[-=+?])((?:[^{}]|\{[^{}]*\})*))?\}")
 _SIMPLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _BAT = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
+_BAT_DELAYED = re.compile(r"!([A-Za-z_][A-Za-z0-9_]*)!")
+_DELAYED = "\0delayed"  # env key: cmd.exe's delayed expansion is on (no variable can have this name)
 _PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 
 
@@ -199,8 +201,14 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
     if _depth > 4:
         return text
     if dialect == "bat":
-        return _BAT.sub(lambda m: _value(env, m.group(1)) if m.group(1) in env else m.group(0), text)
+        text = _BAT.sub(lambda m: _value(env, m.group(1)) if m.group(1) in env else m.group(0), text)
+        if env.get(_DELAYED):  # `setlocal enabledelayedexpansion`: !NAME! is expanded too, when the line runs
+            text = _BAT_DELAYED.sub(lambda m: _value(env, m.group(1)) if m.group(1) in env else m.group(0), text)
+        return text
     if dialect == "ps1":
+        # `& accelerate launch x.py @args_list`: splatting an array passes its elements as separate arguments
+        text = re.sub(r"(?<![\w@$])@([A-Za-z_]\w*)\b", lambda m: " ".join(shlex.quote(w) for w in env[m.group(1)])
+                      if isinstance(env.get(m.group(1)), list) else m.group(0), text)
         return _PS.sub(lambda m: _value(env, m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) in env
                        else m.group(0), text)
     # "${NAME[@]}" of an array: its elements as separate words (the quotes do not make them one)
@@ -392,6 +400,7 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
     ends: dict = {}  # a command's first line -> the last line it spans
     maybe: dict = {}  # variable -> [(condition, words)] appended under a condition the script cannot settle
     conds: list = []  # the enclosing `if` blocks (_guarded)
+    bat_blocks: list = []  # cmd.exe's enclosing `if (...)` blocks (_bat_guarded)
     unsure: set = set()  # variables assigned under a condition the script does not settle
     funcs: dict = {}  # bash functions: name -> body (read when a later command calls it)
     called: set = set()
@@ -426,6 +435,22 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
             # here (a variable the caller sets): bash runs one branch, the file alone does not say which
             # one-line forms become two guarded statements: `if C; then A; else B; fi` and `C && A || B` run A when C
             # holds and B when it does not (for `C && A || B`, also when A fails: not modelled)
+            m = re.match(r"^(\s*)for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*;\s*do\s+(.+?)\s*;?\s*done\s*$", line)
+            if m:  # one line `for A in X Y; do CMD $A; done`: the loop line, then its body
+                lines.insert(i, (n, f"{m.group(1)}    {m.group(4)}", end))
+                line = f"{m.group(1)}for {m.group(2)} in {m.group(3)}; do"
+            m = re.match(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$", line)
+            if m:
+                # `for ATTN in --sdpa --xformers; do accelerate launch ... $ATTN ...; done`: every value is a run of the
+                # body. A setting that differs between runs has no one value (the variable stays unset, as before:
+                # `--mixed_precision $P` is unknown), but each value's words are kept (Script.maybe) as what some run
+                # passes, so every run's attention flag is read (a glob, a $(command), a caller's variable: not
+                # settled here)
+                vals = [w for ws in words_of(expand(m.group(2), env, dialect), dialect) for w in ws]
+                if vals and not any(re.search(r"[$*?`\[]", v) for v in vals):
+                    for v in vals:
+                        maybe.setdefault(m.group(1), []).append((f"each run of for {m.group(1)} in {m.group(2)}", [v]))
+                    continue
             m = re.match(r"^(\s*)if\s+(.+?)\s*;\s*then\s+(.+?)\s*;\s*else\s+(.+?)\s*;?\s*fi\s*$", line) or \
                 re.match(r"^(\s*)((?:\[\[\s.*?\s\]\]|\[\s.*?\s\]))\s*&&\s*(.+?)\s+\|\|\s+(.+)$", line)
             if m:
@@ -489,6 +514,16 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                 body, quoted = heredocs[n]
                 files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else expand(body, env, dialect)
         if dialect == "bat":
+            # cmd.exe's `if [/i] [not] "%A%"=="B" (` ... `) else (` ... `)` blocks and one-line `if COND STATEMENT` /
+            # `if COND (A) else (B)`: a branch the script itself settles false is skipped (both `set ATTN=` lines of an
+            # if/else otherwise leave the else branch's value), one it cannot settle (`if exist`, `%1`) reads as written
+            line = _bat_guarded(line, env, bat_blocks, lines, i, n, end)
+            if line is None:
+                continue
+            m = re.match(r"^\s*@?setlocal\b(.*)$", line, re.IGNORECASE)
+            if m and re.search(r"\benabledelayedexpansion\b", m.group(1), re.IGNORECASE):
+                env[_DELAYED] = "1"
+                continue
             m = re.match(r'^\s*@?set\s+(?!/[ap]\b)"?([A-Za-z_]\w*)=(.*?)"?\s*$', line, re.IGNORECASE)
             if m:
                 env[m.group(1)] = expand(m.group(2), env, dialect)
@@ -506,6 +541,17 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                 line = f"{m.group(1)}if ({m.group(2)}) {{ {m.group(3)} }}"
             line, guard = _ps_guarded(line, env, conds, unsure)
             if line is None:
+                continue
+            m = re.match(r"^\s*\$([A-Za-z_]\w*)\s*=\s*@\((.*)$", line)
+            if m and m.group(2).strip() != ")":
+                # `$args_list = @(` "--a", "--b" ... `)`: an array literal (one line or several), later splatted
+                body = m.group(2)
+                while ")" not in body and i < len(lines):
+                    body += " " + lines[i][1]
+                    i += 1
+                body = body[:body.rfind(")")] if ")" in body else body
+                env[m.group(1)] = [w for ws in words_of(expand(body.replace(",", " "), env, dialect), dialect)
+                                   for w in ws]
                 continue
             if re.match(r"^\s*\$[A-Za-z_]\w*\s*=\s*(?:\[System\.Collections\.(?:ArrayList|Generic\.List\[\w+\])\]::new\(\)"
                         r"|New-Object\s+System\.Collections\.ArrayList|@\(\s*\))\s*;?\s*$", line, re.I):
@@ -562,7 +608,114 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
         if fname not in called and _depth < 2:  # called some way not read here ("$1" dispatch ...): as written
             pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
+    env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe)
+
+
+_BAT_IF = re.compile(r"^(\s*)@?if\s+(.+)$", re.IGNORECASE)
+
+
+def _bat_test(cond: str, env: dict):
+    """cmd.exe's `if` condition: True / False when the script's own `set` values settle it, None when they do not (a
+    file's existence, an errorlevel, a variable or argument the caller sets)."""
+    c = cond.strip()
+    fold = bool(re.match(r"/i\s", c, re.IGNORECASE))
+    c = c[2:].strip() if fold else c
+    neg = bool(re.match(r"not\s", c, re.IGNORECASE))
+    c = c[3:].strip() if neg else c
+    if re.match(r"(exist|errorlevel|cmdextversion)\b", c, re.IGNORECASE):
+        return None
+    m = re.match(r"defined\s+([A-Za-z_]\w*)$", c, re.IGNORECASE)
+    if m:  # `set NAME=` with nothing after it removes NAME
+        v = None if m.group(1) not in env else bool(_value(env, m.group(1)))
+    else:
+        e = expand(c, env, "bat")
+        if re.search(r"%(?:~?[0-9*]|[A-Za-z_]\w*%)", e):
+            return None  # an argument or a variable the script does not set
+        m = re.match(r'^("?)(.*?)\1\s*==\s*("?)(.*?)\3$', e) or \
+            re.match(r"^(\"?)(.*?)\1\s+(?:EQU)\s+(\"?)(.*?)\3$", e, re.IGNORECASE)
+        n = None if m else re.match(r'^"?(.*?)"?\s+(EQU|NEQ|LSS|LEQ|GTR|GEQ)\s+"?(.*?)"?$', e, re.IGNORECASE)
+        if m:
+            a, b = m.group(2), m.group(4)
+            v = a.lower() == b.lower() if fold else a == b
+        elif n:
+            a, op, b = n.group(1), n.group(2).upper(), n.group(3)
+            try:
+                a, b = int(a), int(b)
+            except ValueError:
+                a, b = (a.lower(), b.lower()) if fold else (a, b)
+            v = {"EQU": a == b, "NEQ": a != b, "LSS": a < b, "LEQ": a <= b, "GTR": a > b, "GEQ": a >= b}[op]
+        else:
+            return None
+    return None if v is None else (not v if neg else v)
+
+
+def _bat_split_if(rest: str):
+    """`COND (` / `COND (A) else (B)` / `COND STATEMENT` as (condition, then, else); then is "(" for a block."""
+    def body_of(cond: str, body: str):
+        if body == "(":
+            return cond, "(", None
+        m = re.match(r"^\((.*)\)\s*else\s*\((.*)\)$", body, re.IGNORECASE) or re.match(r"^\((.*)\)$", body)
+        return (cond, m.group(1).strip(), m.group(2).strip() if m.lastindex == 2 else None) if m else (cond, body, None)
+
+    quote = False
+    for k, ch in enumerate(rest):
+        if ch == '"':
+            quote = not quote
+        if quote:
+            continue
+        if ch == "(" and rest[:k].strip():
+            return body_of(rest[:k].strip(), rest[k:].strip())
+        if ch in " \t" and rest[:k].strip():
+            # a condition is `A==B`, `A OP B`, `defined X`, `exist X`, `errorlevel N` (after /i and not)
+            low = [w.lower() for w in rest[:k].split()]
+            while low and low[0] in ("/i", "not"):
+                low = low[1:]
+            if low and ((low[0] in ("defined", "exist", "errorlevel", "cmdextversion") and len(low) == 2) or
+                        (len(low) == 1 and "==" in low[0] and not low[0].endswith("==")) or
+                        (len(low) == 3 and low[1] in ("equ", "neq", "lss", "leq", "gtr", "geq", "=="))):
+                return body_of(rest[:k].strip(), rest[k:].strip())
+    return None
+
+
+def _bat_guarded(line: str, env: dict, blocks: list, lines: list, i: int, n: int, end: int):
+    """The part of a cmd.exe line that runs, given the enclosing `if (...)` blocks: None for a line the script settles
+    as skipped and for the block lines themselves; a one-line `if COND (A) else (B)` becomes the branch that runs
+    (both, one after the other, when the condition is not settled)."""
+    s = line.strip()
+    live = all((b["v"] if not b["else"] else (None if b["v"] is None else not b["v"])) is not False for b in blocks)
+    if re.match(r"^\)\s*else\s*\($", s, re.IGNORECASE):
+        if blocks:
+            blocks[-1]["else"] = True
+        return None
+    m = re.match(r"^\)\s*else\s+if\s+(.+?)\s*\($", s, re.IGNORECASE)
+    if m:
+        if blocks:
+            prev = blocks[-1]["v"]
+            blocks[-1]["v"] = None if prev is None else (False if prev else _bat_test(m.group(1), env))
+            blocks[-1]["else"] = False
+        return None
+    if s == ")":
+        if blocks:
+            blocks.pop()
+        return None
+    m = _BAT_IF.match(line)
+    if m and not re.match(r"^\s*@?if\s+errorlevel\b", line, re.IGNORECASE):
+        split = _bat_split_if(m.group(2))
+        if split:
+            cond, then, other = split
+            v = _bat_test(cond, env) if live else False
+            if then == "(":
+                blocks.append({"v": v, "else": False})
+                return None
+            if not live:
+                return None
+            if other is not None and v is None:  # unsettled: both branches, as written
+                lines.insert(i, (n, f"{m.group(1)}{other}", end))
+                return f"{m.group(1)}{then}"
+            run = then if v is not False else other
+            return f"{m.group(1)}{run}" if run is not None else None
+    return line if live else None
 
 
 _ONE_LINE_IF = re.compile(r"^if\s+(.+?)\s*;\s*then\s+(.+?)\s*;?\s*fi$")
@@ -585,9 +738,49 @@ def _guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
     settles every condition true (or there is none); False: one is settled false; None: one depends on what the
     script does not settle (a caller's variable, a file, a command's output, a variable set in such a branch)."""
     s = line.strip()
+    rest = line  # as written (indentation matters: only a top-level `exit` ends the script)
+    m = re.match(r"^case\s+(.+?)\s+in$", s)
+    if m:
+        # `case WORD in PATTERN) ... ;; esac`: the first pattern WORD matches runs (fnmatch globs, `a|b` alternatives);
+        # when the script does not settle WORD ("$1"), every branch may run and reads as written, unsettled
+        word = expand(m.group(1), env).strip("\"'")
+        from_unsure = any(re.search(r"\$\{?" + re.escape(v) + r"\b", m.group(1)) for v in unsure)
+        conds.append({"v": False, "t": f"case {m.group(1)}", "taken": False, "open": False,
+                      "case": None if from_unsure or re.search(r"\$|`", word) else word})
+        return None, None
+    if s == "esac":
+        if conds and "case" in conds[-1]:
+            conds.pop()
+        return None, None
+    if conds and "case" in conds[-1]:
+        c = conds[-1]
+        m = re.match(r"^\(?\s*([^()]+?)\s*\)\s*(.*)$", s) if not c["open"] else None
+        if m:
+            import fnmatch
+
+            pats = [p.strip().strip("\"'") for p in m.group(1).split("|")]
+            hit = None if c["case"] is None else any(fnmatch.fnmatchcase(c["case"], p) for p in pats)
+            c["v"] = None if hit is None or c["taken"] is None else (hit and not c["taken"])
+            c["taken"] = None if c["v"] is None else (c["taken"] or c["v"])
+            c["t"] = f"{c['t'].split(' matches ')[0]} matches {m.group(1)}"
+            c["open"] = True
+            s = m.group(2).strip()
+            rest = "    " + s
+            if not s:
+                return None, None
+        if s.endswith(";;"):
+            c["open"] = False
+            s = s[:-2].strip()
+            rest = "    " + s
+            if not s:
+                return None, None
+            every = [(x["v"], x["t"]) for x in conds]
+            if any(v is False for v, _ in every):
+                return rest, (False, "")
+            open_ = [t for v, t in every if v is None]
+            return rest, ((None, " and ".join(open_)) if open_ else (True, ""))
     m = _ONE_LINE_IF.match(s)
     local = None
-    rest = line  # as written (indentation matters: only a top-level `exit` ends the script)
     if m:
         local = (_test(m.group(1), env, unsure), m.group(1))
         rest = "    " + m.group(2)
