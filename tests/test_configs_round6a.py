@@ -16,8 +16,8 @@ each fakes is in its name) of the mechanisms round 6a added:
   _settings_module).
 Run against main at c643eed (before round 6a), 20 of these tests fail: 6 real files (the two claimed ones read wrong,
 four refused with other words) and 14 variants. The rest pass there too and guard what already worked (a plain
-argparse script's own sys.argv, a tokenizer, a diffusion script's text encoder, an Unsloth script, commented-out or
-too few Megatron-like options, a module with a function, nanoGPT's config)."""
+argparse script's own sys.argv, a tokenizer, a diffusion script's text encoder, a Lightning module's model, an
+Unsloth script, commented-out or too few Megatron-like options, a module with a function, nanoGPT's config)."""
 
 from __future__ import annotations
 
@@ -152,6 +152,13 @@ def test_a_diffusion_scripts_text_encoder_is_not_transformers(tmp_path):
            "unet = UNet2DConditionModel.from_pretrained('sd', subfolder='unet')\n")
     with pytest.raises(UsageError):
         configs.load(_write(tmp_path, "train_sd.py", src))
+
+
+def test_a_frameworks_loop_around_a_bare_from_pretrained_is_that_frameworks(tmp_path):
+    src = ("import pytorch_lightning as pl\nfrom transformers import AutoModelForCausalLM\n\n"
+           "class LitLM(pl.LightningModule):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.model = AutoModelForCausalLM.from_pretrained('gpt2')\n")
+    assert "PyTorch Lightning" in _refusal(tmp_path, "lit_train.py", src)
 
 
 def test_an_unsloth_script_stays_unsloths(tmp_path):

@@ -318,7 +318,11 @@ def score(doc: dict) -> "Score":
             # attention (sdpa where the model supports it) and the checkpoint's / float32 dtype, nothing to require
             from .pyscript import tree
 
-            t = tree(src) if not _DIFFUSERS.search(src) else None
+            from .others import imported_framework
+
+            # a diffusion script's text encoder, or a model a framework's own loop trains (Lightning, verl, NeMo ...),
+            # is not a transformers run of its own
+            t = tree(src) if not _DIFFUSERS.search(src) and not imported_framework(doc) else None
             calls = _transformers_calls(t) if t is not None else []
             if calls:
                 sc.add("transformers / TRL script (" + ", ".join(sorted(set(calls))[:2]) + ", defaults)")
