@@ -308,6 +308,11 @@ def make_doc(path: str, text: str) -> dict:
         doc["files"].update(python_written_files(doc["python"]))
         doc["fmt"] = "python"
         return doc
+    if name.endswith((".jsonnet", ".libsonnet")):
+        # Jsonnet (comments, unquoted keys, `+:` merges, imports) is a program its framework evaluates into JSON
+        # (AllenNLP, VinePPO/treetune, ...): no trainer attn-doctor reads takes it
+        raise UsageError(f"--config: {path} is a Jsonnet config (a program its framework evaluates into JSON), which "
+                         f"attn-doctor does not read yet (it reads {supported()})")
     if name.endswith(".py"):
         doc.update(fmt="python", keys=set(), flat={}, python=text)
         started = python_commands(text)

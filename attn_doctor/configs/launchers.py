@@ -38,13 +38,59 @@ def notebook_shell(data: dict) -> str:
 
 _LAUNCHERS = {"subprocess.run", "subprocess.call", "subprocess.Popen", "subprocess.check_call",
               "subprocess.check_output", "os.system", "run", "call", "Popen", "check_call", "check_output"}
+# The command-line programs whose main() a script may call in-process after setting sys.argv itself, by the module
+# it imports that main from: LLaMA-Factory's cli.py main() reads the subcommand and the YAML from sys.argv
+# (hiyouga/LLaMA-Factory src/llamafactory/cli.py), ms-swift's cli_main, torchtune's tune, LitGPT's and axolotl's CLIs
+# parse sys.argv the same way (argparse / jsonargparse / fire default to sys.argv[1:])
+_CLI_MODULES = (("llamafactory", "llamafactory-cli"), ("llmtuner", "llamafactory-cli"), ("swift.cli", "swift"),
+                ("torchtune._cli", "tune"), ("litgpt", "litgpt"), ("axolotl.cli", "axolotl"), ("trl.cli", "trl"))
+
+
+def _argv_program(t) -> str | None:
+    """The CLI whose entry point the script imports (`from llamafactory.cli import main`), if any."""
+    import ast
+
+    for n in ast.walk(t):
+        mods = [n.module or ""] if isinstance(n, ast.ImportFrom) else [a.name for a in n.names] \
+            if isinstance(n, ast.Import) else []
+        for mod in mods:
+            for root, prog in _CLI_MODULES:
+                if mod == root or mod.startswith(root + "."):
+                    return prog
+    return None
+
+
+def _argv_words(n, word) -> tuple[list, bool] | None:
+    """`sys.argv = [...]` / `sys.argv = "prog a b".split()` (the whole argv: its first word is the program) or
+    `sys.argv[1:] = [...]` (the arguments only): (words, whole)."""
+    import ast
+
+    if not (isinstance(n, ast.Assign) and len(n.targets) == 1):
+        return None
+    tgt, v = n.targets[0], n.value
+
+    def is_argv(e):
+        return isinstance(e, ast.Attribute) and e.attr == "argv" and isinstance(e.value, ast.Name) and e.value.id == "sys"
+
+    whole = is_argv(tgt)
+    if not whole and not (isinstance(tgt, ast.Subscript) and is_argv(tgt.value) and isinstance(tgt.slice, ast.Slice)
+                          and isinstance(tgt.slice.lower, ast.Constant) and tgt.slice.lower.value == 1):
+        return None
+    if isinstance(v, (ast.List, ast.Tuple)):
+        return [word(e) for e in v.elts], whole
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "split" and not v.args and \
+            isinstance(v.func.value, ast.Constant) and isinstance(v.func.value.value, str):
+        return v.func.value.value.split(), whole
+    return None
 
 
 def python_commands(code: str) -> str:
-    """The command lines a Python script (or notebook cell) starts with subprocess / os.system, as shell lines:
-    `subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
+    """The command lines a Python script (or notebook cell) starts, as shell lines: with subprocess / os.system
+    (`subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
     grown with .append / .extend / += (in source order; growth inside an `if` is left out: that branch may not run),
-    or a string for os.system / shell=True. Values Python computes (f-string fields, str(x)) become `$PY_VALUE`, which
+    or a string for os.system / shell=True), or in-process, by setting sys.argv before calling a CLI's main()
+    (`sys.argv = ["llamafactory-cli", "train", "x.yaml"]`, `sys.argv[1:] = [...]` after `from llamafactory.cli import
+    main`). Values Python computes (f-string fields, str(x)) become `$PY_VALUE`, which
     readers treat as unknown. Nothing is run."""
     import ast
 
@@ -71,6 +117,23 @@ def python_commands(code: str) -> str:
     lists: dict = {}
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
     for n in ast.walk(t):
+        argv = _argv_words(n, word)
+        if argv is not None:
+            # a script that sets sys.argv and then calls a CLI's main() in-process runs that command line
+            words, whole = argv
+            prog = _argv_program(t)
+            if whole and words and words[0].endswith(".py"):
+                words = ["python", *words]
+            elif whole and words and (words[0] in ("", "$PY_VALUE") or words[0].endswith(("__main__", "cli.py"))) \
+                    and prog:
+                words = [prog, *words[1:]]
+            elif not whole and prog:
+                words = [prog, *words]
+            elif not whole:
+                continue
+            if words and "$PY_VALUE" not in words[:1]:
+                events.append((n.lineno, n.col_offset, "argv", words))
+            continue
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
                 isinstance(n.value, (ast.List, ast.Tuple)):
             events.append((n.lineno, n.col_offset, "set", n))
@@ -87,7 +150,9 @@ def python_commands(code: str) -> str:
                 events.append((n.lineno, n.col_offset, "run", n))
     out = []
     for _l, _c, kind, n in sorted(events, key=lambda e: (e[0], e[1])):
-        if kind == "set":
+        if kind == "argv":
+            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in n))
+        elif kind == "set":
             lists[n.targets[0].id] = [word(e) for e in n.value.elts]
         elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
             lists[n.target.id] += [word(e) for e in n.value.elts]
