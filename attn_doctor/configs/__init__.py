@@ -512,6 +512,8 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
 # LLaMA-Factory's src/train.py, axolotl's scripts/finetune.py ... A command running one of these is judged by its
 # options as before; any other script must be one a reader knows by name.
 GENERIC_SCRIPTS = {"train", "main", "run", "finetune", "sft", "launch", "cli", "trainer", "training"}
+# the trainers' own console scripts (shell.CLI_SUBCOMMANDS less the launchers and hub tools)
+TRAINER_CLIS = {"swift", "megatron", "llamafactory-cli", "lmf", "tune", "litgpt", "axolotl", "trl", "simpletuner"}
 
 
 def _script_run(doc: dict) -> str | None:
@@ -520,7 +522,10 @@ def _script_run(doc: dict) -> str | None:
     cmd = doc.get("command")
     if doc["fmt"] == "text" and cmd is None:
         # no command trains by name (python experiment/main.py --flash_attn ...): the first that runs a .py script with
-        # options is the job
+        # options is the job, unless the file runs a trainer's own CLI (`simpletuner --config_path ...` after a
+        # `python prepare_dataset.py --output ...`): that is the job, and it runs no .py of the user's
+        if any(c.program in TRAINER_CLIS and not c.script for c in doc.get("commands") or []):
+            return None
         cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
                     and any(a.startswith("--") for a in c.args)), None)
     if doc["fmt"] != "text" or cmd is None or not cmd.script or not cmd.script.endswith(".py"):

@@ -13,6 +13,7 @@ The file read here is an env file or a shell snippet: `DIFFUSERS_ATTN_BACKEND=fl
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 
@@ -72,6 +73,19 @@ _EXAMPLE = re.compile(r"^train_(dreambooth|text_to_image|controlnet|instruct_pix
                       r"kandinsky|dreambooth_lora|textual_inversion)[a-z0-9_]*\.py$")
 
 
+# diffusers' research projects (huggingface/diffusers examples/research_projects/*/train_*.py): built on the examples,
+# each with a few options of its own; configs/options.py holds the options of examples/ only
+RESEARCH = {"train_autoencoder_rae", "train_autoencoderkl", "train_cm_ct_unconditional", "train_controlnet_webdataset",
+            "train_diffusion_dpo", "train_diffusion_dpo_sdxl", "train_diffusion_grpo_sdxl", "train_diffusion_orpo_sdxl_lora",
+            "train_diffusion_orpo_sdxl_lora_wds", "train_dreambooth_colossalai", "train_dreambooth_inpaint",
+            "train_dreambooth_inpaint_lora", "train_dreambooth_lora_flux_miniature", "train_dreambooth_lora_flux_nano",
+            "train_dreambooth_lora_sd3_miniature", "train_gligen_text", "train_instruct_pix2pix_lora",
+            "train_multi_subject_dreambooth", "train_multi_subject_dreambooth_inpaint",
+            "train_multi_subject_dreambooth_inpainting", "train_pixart_controlnet_hf", "train_rae_dit", "train_realfill",
+            "train_sana_sprint_diffusers", "train_sd_resadapter", "train_sdxl", "train_sdxl_lpl",
+            "train_text_to_image_lora_prior", "train_text_to_image_prior", "train_text_to_image_xla"}
+
+
 def _script(doc: dict) -> str | None:
     """The example script the training command runs (diffusers' examples/*/train_*.py)."""
     from .shell import trainer_options
@@ -80,10 +94,11 @@ def _script(doc: dict) -> str | None:
     if cmd is not None and cmd.script:
         if cmd.module and "." in cmd.module and not cmd.module.startswith(("examples.", "diffusers.")):
             return None  # `-m qwenvl.train.train_qwen`: a module of another package, whatever its file is called
-        named = trainer_options("diffusers", cmd.script) or _EXAMPLE.match(cmd.script)
-        # a script named like an example is the example only when its options are (PixArt-alpha's own
-        # train_scripts/train_controlnet.py CONFIG.py --work-dir ... is not diffusers' train_controlnet.py); a command
-        # whose options all come from variables says nothing either way
+        stem = os.path.splitext(os.path.basename(cmd.script))[0]
+        named = trainer_options("diffusers", cmd.script) or stem in RESEARCH or _EXAMPLE.match(cmd.script)
+        # a script named like an example (or a research project) is the example only when its options are
+        # (PixArt-alpha's own train_scripts/train_controlnet.py CONFIG.py --work-dir ... is not diffusers'
+        # train_controlnet.py); a command whose options all come from variables says nothing either way
         if named and (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
@@ -121,19 +136,32 @@ def score(doc: dict) -> "Score":
     # its own (src/train.py --modality --noise_type ... --enable_xformers_memory_efficient_attention), is the user's own
     # trainer, which may take the examples' flag; only a renamed copy of an example takes every option an example does
     # and nothing else (parse_args() stops on an unrecognized argument), and then its options are diffusers' evidence
-    runs = doc.get("command") or next((c for c in doc.get("commands") or [] if "--" + XFORMERS_FLAG in c.args), None)
+    runs = doc.get("command") or next((c for c in doc.get("commands") or [] if "--" + XFORMERS_FLAG in c.args), None) \
+        or next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
+                 and any(a.startswith("--") for a in c.args)), None)  # no command trains by name: the one with options
+    copy = False
     if XFORMERS_FLAG in doc["args"] and not script and runs is not None and runs.script:
         if not _diffusers_options(runs.args, every=True):
             return NOTHING
         if sum(1 for a in runs.args if a.startswith("--")) >= 3:
             sc.add("every option one of diffusers' examples' (a renamed copy of an example)")
+    elif not script and runs is not None and runs.script and not runs.module and \
+            sum(1 for a in runs.args if a.startswith("--")) >= COPY_OPTIONS and _diffusers_options(runs.args, every=True):
+        # a renamed copy of an example without the xformers flag (sdxl_lora.py, train_lora_dreambooth.py): the
+        # example's argparse (parse_args() stops on an option it does not define) takes every one of its many options
+        copy = True
+        sc.add(f"{runs.script}: every option one of diffusers' examples' (a renamed copy of an example)")
     if XFORMERS_FLAG in doc["args"]:
         sc.add("--" + XFORMERS_FLAG)
     for k in ("pretrained_model_name_or_path", "instance_prompt", "instance_data_dir", "dataset_name",
               "train_batch_size", "validation_prompt", "checkpointing_steps"):
         if k in doc["args"]:
             sc.add(k, SHARED)
-    return sc if script or XFORMERS_FLAG in doc["args"] else NOTHING
+    return sc if script or copy or XFORMERS_FLAG in doc["args"] else NOTHING
+
+
+# options a command line must pass, every one an example's, to be a renamed copy of an example on that evidence alone
+COPY_OPTIONS = 6
 
 
 def _notebook_command(doc: dict) -> bool:

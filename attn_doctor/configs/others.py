@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from . import Score
+from . import STRONG, Score
 
 
 def _sections(data) -> dict:
@@ -258,6 +258,13 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "XTuner", s.add("xtuner")
         if c.program == "colossalai":
             return "ColossalAI", s.add("colossalai run")
+        plugin = _colossalai_plugin(c.args)
+        if c.script and plugin:
+            # ColossalAI's examples pick their Booster plugin with --plugin (examples/images/dreambooth
+            # train_dreambooth_colossalai.py: choices torch_ddp, torch_ddp_fp16, gemini, low_level_zero -> GeminiPlugin,
+            # LowLevelZeroPlugin, TorchDDPPlugin); diffusers' research copy of that script has --placement instead.
+            # Weighed as a script name is: it says whose script runs
+            return "ColossalAI", s.add(f"{c.script} --plugin {plugin}", 2 * STRONG)
         if any(w.startswith("--model_id_with_origin_paths") for w in c.args):
             return "DiffSynth-Studio", s.add("--model_id_with_origin_paths")
         if c.script == "train.py" and any(w.startswith("--job.config_file") for w in c.args):
@@ -273,6 +280,20 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
     found = sorted(set(_LONG_OPTION.findall(live)) & _MEGATRON_OPTS)
     if len(found) >= 3:
         return "Megatron-LM", s.add(", ".join(found[:3]))
+    return None
+
+
+_COLOSSALAI_PLUGINS = {"torch_ddp", "torch_ddp_fp16", "gemini", "low_level_zero", "hybrid_parallel", "torch_fsdp",
+                       "3d", "moe_hybrid_parallel"}
+
+
+def _colossalai_plugin(args: list) -> str | None:
+    """The value of a command's `--plugin X` when X is one of ColossalAI's Booster plugins."""
+    for i, w in enumerate(args):
+        val = w.split("=", 1)[1] if w.startswith("--plugin=") else args[i + 1] if w == "--plugin" and \
+            i + 1 < len(args) else None
+        if val is not None and val.strip("'\"").lower() in _COLOSSALAI_PLUGINS:
+            return val.strip("'\"").lower()
     return None
 
 

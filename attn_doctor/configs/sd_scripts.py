@@ -187,6 +187,13 @@ def score(doc: dict) -> "Score":
         # option for (NewBie's base_model_path, gemma3_prompt, num_epochs ...) is written for another trainer, and
         # the sd-scripts names in it (enable_bucket, train_data_dir) are no longer sd-scripts' own evidence
         return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
+    if text and cmd is not None and cmd.script and not _script(doc) and \
+            len(keys - known_keys()) >= len(keys & known_keys()):
+        # the same on a command line: the script it runs parses its options (parse_args() stops on one it does not
+        # define), so a script that is none of sd-scripts' and takes at least as many options sd-scripts has not
+        # (VideoX-Fun's train_lora.py --train_data_meta --video_sample_size ... --enable_bucket) is another trainer's,
+        # whose --enable_bucket / --train_data_dir are its own
+        return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     flat = flatten(doc["data"]) if doc["fmt"] == "toml" else doc["args"]
     net = flat.get("network_module")

@@ -1099,8 +1099,9 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
         cmd.script, cmd.args = head, w[1:]
         return cmd
     if head in CLI_SUBCOMMANDS:
-        cmd.sub = w[1:2]
-        cmd.args = w[2:]
+        # an option is no subcommand (`simpletuner --config_path X`: argparse takes it as the top-level parser's)
+        cmd.sub = w[1:2] if len(w) > 1 and not w[1].startswith("-") else []
+        cmd.args = w[1 + len(cmd.sub):]
         if head == "tune" and cmd.sub == ["run"]:  # tune run [torchrun options] RECIPE --config X key=value ...
             launcher, rest = _skip_options(w[2:], TORCHRUN_FLAGS)
             cmd.launcher_args = _launcher_args(launcher)
@@ -1161,6 +1162,11 @@ def _skip_options(words: list[str], flags: set, short_values: set = frozenset())
     i = 0
     while i < len(words):
         wd = words[i]
+        if re.fullmatch(r"\$\{?[A-Za-z_]\w*(\[[@*]\])?\}?", wd) and any(x.endswith(".py") for x in words[i + 1:]):
+            # a variable the script never set, before the script a launcher runs, holds launcher options (lora-scripts'
+            # `python -m accelerate.commands.launch $launch_args --num_processes=1 "./train_x.py"`): unset, it is nothing
+            i += 1
+            continue
         if not wd.startswith("-") or wd in ("-m", "--module") and "m" not in flags:
             break
         if wd in ("-m", "--module"):

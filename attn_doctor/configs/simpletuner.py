@@ -93,7 +93,9 @@ def score(doc: dict) -> "Score":
             if k in weak:
                 sc.add(k, COMMON)
         words = doc["words"]
-        if any(w == "simpletuner" for w in words[:3]) or any("simpletuner" in s.lower() for s in doc["scripts"]):
+        # `simpletuner` is SimpleTuner's console script (simpletuner/cli/__init__.py main()), wherever the file runs it
+        if any(w == "simpletuner" for w in words[:3]) or any("simpletuner" in s.lower() for s in doc["scripts"]) or \
+                any(c.program == "simpletuner" and not c.script for c in doc.get("commands") or []):
             sc.add("simpletuner command")
         if not (set(doc["args"]) & STRONG_KEYS or env or "simpletuner command" in sc.evidence or
                 "attention_mechanism" in sc.evidence):
@@ -126,7 +128,34 @@ def read(doc: dict) -> dict:
         s, how = found
         s.update({k: v for k, v in args_settings(_tokens(doc["text"])).items() if k not in ("env", "example")})
         return summarize(s, "cmdline")
+    named = _config_path(doc)
+    if named is not None:
+        # `simpletuner [train] config_path=X` (simpletuner/cli/train.py:192-193 _extract_cli_override, also spelt
+        # --config_path / --config-path): the job's settings are that file's; read through it when it is here
+        from . import config_data, unknown_settings
+
+        data = config_data(doc, named)
+        if data is None:
+            return unknown_settings("simpletuner", TITLE)
+        return summarize({str(k).lstrip("-"): v for k, v in data.items()}, "cmdline")
     return summarize(args_settings(_tokens(doc["text"])), "cmdline")
+
+
+def _config_path(doc: dict) -> str | None:
+    """The config file a `simpletuner` command line names with config_path (key=value, --config_path X / =X)."""
+    for c in doc.get("commands") or []:
+        if c.program != "simpletuner" or c.script:
+            continue
+        words = list(c.sub) + list(c.args)
+        for i, w in enumerate(words):
+            key, eq, val = w.lstrip("-").partition("=")
+            if key.replace("-", "_") != "config_path":
+                continue
+            if eq:
+                return val
+            if w.startswith("--") and i + 1 < len(words):
+                return words[i + 1]
+    return None
 
 
 def _env_config(doc: dict) -> tuple[dict, str] | None:
