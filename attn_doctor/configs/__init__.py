@@ -54,6 +54,8 @@ import shlex
 import stat
 
 from ..model import BACKENDS, UsageError
+from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, notebook_code,  # noqa: F401 (read as configs.X)
+                        notebook_command, notebook_shell, python_commands, python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
 
@@ -280,179 +282,6 @@ def flatten(data: dict) -> dict:
     return out
 
 
-NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
-
-
-_SHELL_CELL = re.compile(r"^\s*%%(bash|sh|shell|script\s+(?:ba)?sh)\b[^\n]*\n?")
-
-
-def _cells(data: dict) -> list[str]:
-    cells = data.get("cells") if isinstance(data.get("cells"), list) else []
-    out = []
-    for c in cells:
-        if isinstance(c, dict) and c.get("cell_type") == "code":
-            src = c.get("source")
-            out.append("".join(src) if isinstance(src, list) else str(src or ""))
-    return out
-
-
-def notebook_code(path: str, data: dict) -> str:
-    """A Jupyter notebook's Python code cells as one script (its `!cmd` lines stay as written; `%%bash` cells are
-    shell, see notebook_shell)."""
-    return "\n\n".join(c for c in _cells(data) if not _SHELL_CELL.match(c))
-
-
-def notebook_shell(data: dict) -> str:
-    """The bodies of a notebook's `%%bash` / `%%sh` / `%%script bash` cells: shell scripts IPython hands to bash."""
-    return "\n\n".join(_SHELL_CELL.sub("", c, count=1) for c in _cells(data) if _SHELL_CELL.match(c))
-
-
-_LAUNCHERS = {"subprocess.run", "subprocess.call", "subprocess.Popen", "subprocess.check_call",
-              "subprocess.check_output", "os.system", "run", "call", "Popen", "check_call", "check_output"}
-
-
-def python_commands(code: str) -> str:
-    """The command lines a Python script (or notebook cell) starts with subprocess / os.system, as shell lines:
-    `subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
-    grown with .append / .extend / += (in source order; growth inside an `if` is left out: that branch may not run),
-    or a string for os.system / shell=True. Values Python computes (f-string fields, str(x)) become `$PY_VALUE`, which
-    readers treat as unknown. Nothing is run."""
-    import ast
-
-    from .pyscript import tree
-
-    t = tree(code)
-    if t is None:
-        return ""
-    in_if: set = set()
-    for n in ast.walk(t):
-        if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
-            parts = [n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse]
-            for sub in parts:
-                for x in ast.walk(sub):
-                    in_if.add(id(x))
-
-    def word(e):
-        if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
-            return str(e.value)
-        if isinstance(e, ast.JoinedStr):
-            return "".join(str(v.value) if isinstance(v, ast.Constant) else "$PY_VALUE" for v in e.values)
-        return "$PY_VALUE"
-
-    lists: dict = {}
-    events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
-    for n in ast.walk(t):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
-                isinstance(n.value, (ast.List, ast.Tuple)):
-            events.append((n.lineno, n.col_offset, "set", n))
-        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) and \
-                isinstance(n.value, (ast.List, ast.Tuple)):
-            events.append((n.lineno, n.col_offset, "grow", n))
-        elif isinstance(n, ast.Call):
-            f = n.func
-            name = f"{f.value.id}.{f.attr}" if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else \
-                f.id if isinstance(f, ast.Name) else ""
-            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in ("append", "extend"):
-                events.append((n.lineno, n.col_offset, f.attr, n))
-            elif name in _LAUNCHERS and n.args:
-                events.append((n.lineno, n.col_offset, "run", n))
-    out = []
-    for _l, _c, kind, n in sorted(events, key=lambda e: (e[0], e[1])):
-        if kind == "set":
-            lists[n.targets[0].id] = [word(e) for e in n.value.elts]
-        elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
-            lists[n.target.id] += [word(e) for e in n.value.elts]
-        elif kind in ("append", "extend") and n.func.value.id in lists and id(n) not in in_if and n.args:
-            a = n.args[0]
-            lists[n.func.value.id] += [word(e) for e in a.elts] if kind == "extend" and \
-                isinstance(a, (ast.List, ast.Tuple)) else [word(a)]
-        elif kind == "run":
-            a = n.args[0]
-            if isinstance(a, ast.Name) and a.id in lists:
-                ws = lists[a.id]
-            elif isinstance(a, (ast.List, ast.Tuple)):
-                ws = [w for e in a.elts for w in (lists.get(e.value.id, ["$PY_VALUE"]) if isinstance(e, ast.Starred)
-                                                 and isinstance(e.value, ast.Name) else [word(e)])]
-            elif isinstance(a, (ast.Constant, ast.JoinedStr)):
-                out.append(word(a))
-                continue
-            else:
-                continue
-            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in ws))
-    return "\n".join(out)
-
-
-_PY_TEXT = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*[rRfFuU]{0,2}(\"\"\"|\'\'\')(.*?)\2", re.M | re.S)
-_PY_PATH = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*(?:Path\(\s*)?[rRfF]?([\"'])([^\"'\n]+)\2\s*\)?\s*$", re.M)
-_PY_WRITES = (
-    # Path("x.toml").write_text(config) / config_path.write_text(config)
-    re.compile(r"(?:Path\(\s*[rRfF]?([\"'])(?P<lit>[^\"'\n]+)\1\s*\)|(?P<var>[A-Za-z_]\w*))\.write_text\(\s*(?P<text>[A-Za-z_]\w*)"),
-    # with open("x.toml", "w") as f: f.write(config)
-    re.compile(r"open\(\s*(?:[rRfF]?([\"'])(?P<lit>[^\"'\n]+)\1|(?P<var>[A-Za-z_]\w*))\s*,\s*[\"']w[tb]?[\"'][^)]*\)\s*as\s+"
-               r"(?P<fh>\w+)\s*:\s*\n?\s*(?P=fh)\.write\(\s*(?P<text>[A-Za-z_]\w*)"),
-)
-
-
-def python_written_files(code: str) -> dict:
-    """The files a notebook's (or script's) Python writes from a triple-quoted string it holds: `config = \"\"\"...\"\"\"`
-    then `Path("/content/train_config.toml").write_text(config)` or `with open(path, "w") as f: f.write(config)`
-    ({path: text}; an f-string's {placeholders} stay as written). A later launch line that names the path (`!python
-    anima_train_network.py --config_file /content/train_config.toml`) is read through that text (named_config)."""
-    texts = {m.group(1): m.group(3) for m in _PY_TEXT.finditer(code)}
-    paths = {m.group(1): m.group(3) for m in _PY_PATH.finditer(code)}
-    out = {}
-    for rx in _PY_WRITES:
-        for m in rx.finditer(code):
-            path = m.group("lit") or paths.get(m.group("var") or "")
-            if path and m.group("text") in texts:
-                out[path] = texts[m.group("text")]
-    return out
-
-
-def notebook_command(doc: dict) -> bool:
-    """A notebook whose `!cmd` lines, `%%bash` cells or subprocess calls run a training command: read like a launch
-    script."""
-    return doc["fmt"] == "python" and doc["name"].endswith((".ipynb", ".py")) and doc.get("command") is not None
-
-
-def bang_lines(code: str) -> str:
-    """A notebook's shell escapes (`!cmd ...`) as a script. A `!` line ending in a backslash goes on over the next
-    lines, as IPython assembles it (IPython/core/inputtransformer2.py EscapedCommand: assemble_continued_line), so
-    `!NCCL_P2P_DISABLE=1 \\` + `deepspeed train.py ...` is one command. `%env NAME=VALUE` (and os.environ[...] = "...")
-    sets the environment the `!` commands run in, and a top-level Python literal a `!` line names as `{name}` or
-    `$name` is expanded there (IPython's var_expand), so both become shell assignments ahead of the commands."""
-    import shlex
-
-    out: list[str] = []
-    going = False
-    names: set = set()
-    bangs = "\n".join(ln for ln in code.splitlines() if ln.lstrip().startswith("!"))
-    if not bangs:
-        return ""
-    for ln in code.splitlines():
-        s = ln.lstrip()
-        if going or s.startswith("!"):
-            line = ln.lstrip()[1:] if not going else ln
-            # IPython expands `{name}` (and `$name`) in a `!` line from the notebook's Python variables before the
-            # shell runs it (IPython/core/interactiveshell.py var_expand): a variable a cell set to a literal is a
-            # shell variable of that value here
-            out.append(re.sub(r"(?<!\{)\{([A-Za-z_]\w*)\}(?!\})", lambda m: "${%s}" % m.group(1)
-                              if m.group(1) in names else m.group(0), line))
-            going = ln.rstrip().endswith("\\")
-            continue
-        m = re.match(r"^%env\s+([A-Za-z_]\w*)\s*[= ]\s*(\S.*?)\s*$", ln)  # %env NAME=VALUE: the kernel's environment
-        m = m or re.match(r"^os\.environ\[\s*[\"']([A-Za-z_]\w*)[\"']\s*\]\s*=\s*(\"[^\"]*\"|'[^']*')\s*$", ln)
-        if m:
-            out.append(f"export {m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
-            continue
-        m = re.match(r"^([A-Za-z_]\w*)\s*=\s*(\"[^\"]*\"|'[^']*'|-?[\d.]+(?:e-?\d+)?|True|False)\s*(?:#.*)?$", ln)
-        if m and re.search(r"\{%s\}|\$\{?%s\b" % (m.group(1), m.group(1)), bangs):
-            # a Python literal at the top level of a cell that a `!` line uses
-            names.add(m.group(1))
-            out.append(f"{m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
-    return "\n".join(out)
-
-
 def make_doc(path: str, text: str) -> dict:
     """The file parsed once for every reader: {path, text, name, fmt, data, keys, flat, commands, command, words,
     args, launcher, env, scripts, python}.
@@ -479,6 +308,11 @@ def make_doc(path: str, text: str) -> dict:
         doc["files"].update(python_written_files(doc["python"]))
         doc["fmt"] = "python"
         return doc
+    if name.endswith((".jsonnet", ".libsonnet")):
+        # Jsonnet (comments, unquoted keys, `+:` merges, imports) is a program its framework evaluates into JSON
+        # (AllenNLP, VinePPO/treetune, ...): no trainer attn-doctor reads takes it
+        raise UsageError(f"--config: {path} is a Jsonnet config (a program its framework evaluates into JSON), which "
+                         f"attn-doctor does not read yet (it reads {supported()})")
     if name.endswith(".py"):
         doc.update(fmt="python", keys=set(), flat={}, python=text)
         started = python_commands(text)
@@ -516,36 +350,6 @@ def make_doc(path: str, text: str) -> dict:
         text = dockerfile_script(text)
     _text_doc(doc, text, shell)
     return doc
-
-
-QUOTES = ("\"", "'")
-
-
-def dockerfile_script(text: str) -> str:
-    """A Dockerfile as the shell script its build and container run: RUN lines and CMD / ENTRYPOINT (exec form
-    `["accelerate", "launch", ...]` as words, shell form as written), ENV / ARG as assignments; other instructions
-    (FROM, COPY, WORKDIR ...) run nothing."""
-    out = []
-    for ln in re.sub(r"\\\n", " ", text).splitlines():
-        m = re.match(r"^\s*(RUN|CMD|ENTRYPOINT|ENV|ARG)\s+(.*)$", ln, re.IGNORECASE)
-        if not m:
-            continue
-        kind, rest = m.group(1).upper(), m.group(2).strip()
-        if kind in ("ENV", "ARG"):
-            pairs = re.findall(r"([A-Za-z_]\w*)=(\"[^\"]*\"|'[^']*'|\S+)", rest)
-            if not pairs and kind == "ENV" and len(rest.split(None, 1)) == 2:
-                pairs = [tuple(rest.split(None, 1))]
-            out += ["export " + k + "=" + (v if v[:1] in QUOTES else shlex.quote(v)) for k, v in pairs]
-            continue
-        if rest.startswith("["):
-            try:
-                words = json.loads(rest)
-            except ValueError:
-                words = None
-            if isinstance(words, list) and all(isinstance(w, str) for w in words):
-                rest = " ".join(shlex.quote(w) for w in words)
-        out.append(rest)
-    return "\n".join(out)
 
 
 def _text_doc(doc: dict, text: str, shell) -> None:

@@ -175,6 +175,29 @@ PY_KEYS = ("attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch
            "packing", "packing_strategy", "padding_free", "per_device_train_batch_size")
 
 
+_DIFFUSERS = re.compile(r"^\s*(from\s+diffusers\b|import\s+diffusers\b)", re.MULTILINE)
+
+
+def _transformers_calls(t) -> list:
+    """The calls of a script that load a language model or configure a trainer through transformers / TRL:
+    `*.from_pretrained` on an AutoModel* / *ForCausalLM / *ForConditionalGeneration / *ForSeq2SeqLM class (not a
+    tokenizer, a processor, or a bare encoder such as CLIPTextModel that a diffusion script loads beside its UNet) and
+    TrainingArguments / SFTConfig (...) calls."""
+    import ast
+
+    out = []
+    for n in ast.walk(t):
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+        if name in PY_ARGS or name == "from_pretrained" and (owner.startswith("AutoModel") or owner.endswith(
+                ("ForCausalLM", "ForConditionalGeneration", "ForSeq2SeqLM"))):
+            out.append((owner + "." if owner else "") + name)
+    return out
+
+
 def _python_settings(doc: dict) -> dict:
     """A transformers / TRL training script read statically (configs/pyscript.py): the keyword arguments of its
     *.from_pretrained(...) and TrainingArguments / SFTConfig(...) calls, as a YAML of the same keys would hold them
@@ -289,6 +312,20 @@ def score(doc: dict) -> "Score":
         sc = Score()
         if s:
             sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
+        else:
+            # a model loaded, or a trainer configured, with transformers' defaults is transformers' run all the same:
+            # `AutoModelForCausalLM.from_pretrained(path)` with no attn_implementation gets transformers' default
+            # attention (sdpa where the model supports it) and the checkpoint's / float32 dtype, nothing to require
+            from .pyscript import tree
+
+            from .others import imported_framework
+
+            # a diffusion script's text encoder, or a model a framework's own loop trains (Lightning, verl, NeMo ...),
+            # is not a transformers run of its own
+            t = tree(src) if not _DIFFUSERS.search(src) and not imported_framework(doc) else None
+            calls = _transformers_calls(t) if t is not None else []
+            if calls:
+                sc.add("transformers / TRL script (" + ", ".join(sorted(set(calls))[:2]) + ", defaults)")
         return sc
     if doc["fmt"] not in ("yaml", "json", "text"):
         return NOTHING

@@ -220,6 +220,20 @@ def nanogpt(doc: dict) -> Score:
 
 # Command lines: (what, program or script test)
 _MEGATRON_SCRIPTS = re.compile(r"^pretrain_(gpt|bert|t5|mamba|retro|vlm|ict|vision_\w+)\.py$")
+# Megatron-LM's own option names: argparse's hyphenated spelling, which no trainer attn-doctor reads uses
+# (NVIDIA/Megatron-LM@d98e8a6 megatron/training/arguments.py: --encoder-num-layers :2378, --group-query-attention :2382,
+# --max-position-embeddings :2394, --position-embedding-type :2397, --make-vocab-size-divisible-by :2441,
+# --untie-embeddings-and-output-weights :2460, --clip-grad :2615, --use-flash-attn :2910, --min-lr :2991,
+# --seq-length :3305; --micro-batch-size, --lr-warmup-fraction, --tensor-model-parallel-size :592-598;
+# megatron/core/num_microbatches_calculator.py:283 --global-batch-size)
+_MEGATRON_OPTS = frozenset({
+    "--num-layers", "--encoder-num-layers", "--decoder-num-layers", "--hidden-size", "--ffn-hidden-size",
+    "--num-attention-heads", "--kv-channels", "--group-query-attention", "--num-query-groups",
+    "--max-position-embeddings", "--position-embedding-type", "--make-vocab-size-divisible-by",
+    "--untie-embeddings-and-output-weights", "--use-flash-attn", "--micro-batch-size", "--global-batch-size",
+    "--lr-warmup-fraction", "--lr-decay-style", "--min-lr", "--clip-grad", "--seq-length", "--tokenizer-type",
+    "--vocab-extra-ids", "--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--transformer-impl"})
+_LONG_OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)+)")
 
 
 def command_lines(doc: dict) -> tuple[str, Score] | None:
@@ -253,6 +267,12 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             # nanoGPT: `python train.py config/train_shakespeare_char.py --key=value ...` (configurator.py exec()s the
             # file, then takes only --key=value overrides)
             return "nanoGPT", s.add(f"{c.script} {c.args[0]} --key=value")
+    # Megatron-LM's options kept in shell variables (MODEL_ARGS="--num-layers 24 --micro-batch-size 4 ...", passed to
+    # pretrain_gpt.py on a later line or from another script), read from the file's live (uncommented) lines
+    live = "\n".join(ln for ln in (doc.get("text") or "").splitlines() if not ln.lstrip().startswith(("#", "::", "REM ")))
+    found = sorted(set(_LONG_OPTION.findall(live)) & _MEGATRON_OPTS)
+    if len(found) >= 3:
+        return "Megatron-LM", s.add(", ".join(found[:3]))
     return None
 
 
@@ -344,8 +364,33 @@ def recognise(doc: dict) -> tuple[str, Score] | None:
 
 
 # Files that are no training configuration at all, told by their own layout, so the refusal can say what they are.
+def _settings_module(doc: dict) -> bool:
+    """A .py file that is only `NAME = value` assignments (beside imports and a docstring): no call statement, no
+    function or class, nothing run. The project's own code imports it for its values (`from configs import lr_r`);
+    no trainer takes it as a config."""
+    import ast
+
+    from .pyscript import tree
+
+    if doc["fmt"] != "python" or not doc["name"].endswith(".py"):
+        return False
+    t = tree(doc.get("python") or "")
+    if t is None or not t.body:
+        return False
+    assigns = 0
+    for n in t.body:
+        if isinstance(n, (ast.Assign, ast.AnnAssign)):
+            assigns += 1
+        elif not (isinstance(n, (ast.Import, ast.ImportFrom)) or
+                  isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)):
+            return False
+    return assigns >= 5
+
+
 def what_file(doc: dict) -> str | None:
     """What a file no reader claims is, when its layout says so (a CI workflow, a compose file, a ComfyUI graph ...)."""
+    if _settings_module(doc):
+        return "a Python settings module (only NAME = value assignments, which the project's own code imports)"
     d = doc["data"] if isinstance(doc.get("data"), dict) else None
     if d is None:
         return None

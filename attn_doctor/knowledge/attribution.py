@@ -63,6 +63,9 @@ class Attribution:
 
 
 FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
+# pytest's summary line names the test whose kernel failed ("FAILED python/test/unit/operators/test_flash_attention.py::
+# test_op[...] - triton.compiler.OutOfResources"): a place in source, like a frame (round 7a: triton-lang/triton#1248)
+PYTEST_NODE = re.compile(r"^\s*(?:FAILED|ERROR|SKIPPED)\s+(?:\[\d+\]\s+)?\S+\.py(?:::|:\d+:)")
 
 
 @dataclass(frozen=True)
@@ -122,10 +125,25 @@ def backend_named(line: str) -> str | None:
 THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(issues|pull|discussions)/\d+\S*", re.IGNORECASE)
 
 
-def _named(line: str) -> tuple[str, bool] | None:
-    """(backend, only by a name several backends share) for one line, or None."""
+# The backend a sentence goes back to, or falls back to, is the one that works, not the one that failed
+# ("black image with --use-sage-attention, but when I switch back to xformers it works fine"; "setting it
+# False should work as you fall back to F.sdpa"): round 7a (lllyasviel/stable-diffusion-webui-forge#2815,
+# meta-pytorch/torchtune#2218). Only "back to": "after switching to X it crashes" is about X.
+FALLBACK_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back to\b(?:(?![,.;:!?](?:\s|$))[^\n()])*", re.IGNORECASE)
+
+
+def _scrub(line: str) -> str:
+    """The line without what names no failing backend: issue links, the backend it falls back to."""
     if "github.com" in line:
         line = THREAD_LINK.sub(" ", line)
+    if " back to " in line.lower():
+        line = FALLBACK_TO.sub(" ", line)
+    return line
+
+
+def _named(line: str) -> tuple[str, bool] | None:
+    """(backend, only by a name several backends share) for one line, or None."""
+    line = _scrub(line)
     for backend, rx, shared in rules().libraries:
         if rx.search(line):
             return backend, shared
@@ -190,6 +208,7 @@ def raised_by_optimizer(entry: Entry, lines: list[str], line: int) -> bool:
 def first_named(line: str) -> str | None:
     """The backend a line names first (leftmost), by any library rule; None where it names none."""
     best = None
+    line = _scrub(line)
     for backend, rx, _ in rules().libraries:
         m = rx.search(line)
         if m and backend not in ("none", "foreign", "other") and (best is None or m.start() < best[0]):
@@ -228,7 +247,10 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
         return False
     block = [line - 1] + _traceback(lines, line - 1)
     if not any(FRAME.search(lines[j]) for j in block):
-        return False  # a bare message: nothing says whose kernel it was
+        nodes = [j for j in block if PYTEST_NODE.search(lines[j])]
+        if not nodes:
+            return False  # a bare message: nothing says whose kernel it was
+        block = [line - 1] + nodes  # a test's summary line: the test's file is the place, not prose above it
     for j in block:
         if backend_named(lines[j]) not in (None, "none", "foreign") or any(rx.search(lines[j]) for rx in r.kernel_context):
             return False

@@ -1,0 +1,277 @@
+"""Where a training command is found in files that are not shell scripts: a Jupyter notebook (its `!cmd` lines,
+`%%bash` cells and `%env`), a Python wrapper that starts the trainer (subprocess / os.system, and the config file it
+writes first), a Dockerfile (RUN / CMD / ENTRYPOINT / ENV). Each is turned into the shell lines it runs, which
+shell.py then reads like a launch script (configs/__init__.py make_doc). Nothing is run or imported."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+
+NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
+
+
+_SHELL_CELL = re.compile(r"^\s*%%(bash|sh|shell|script\s+(?:ba)?sh)\b[^\n]*\n?")
+
+
+def _cells(data: dict) -> list[str]:
+    cells = data.get("cells") if isinstance(data.get("cells"), list) else []
+    out = []
+    for c in cells:
+        if isinstance(c, dict) and c.get("cell_type") == "code":
+            src = c.get("source")
+            out.append("".join(src) if isinstance(src, list) else str(src or ""))
+    return out
+
+
+def notebook_code(path: str, data: dict) -> str:
+    """A Jupyter notebook's Python code cells as one script (its `!cmd` lines stay as written; `%%bash` cells are
+    shell, see notebook_shell)."""
+    return "\n\n".join(c for c in _cells(data) if not _SHELL_CELL.match(c))
+
+
+def notebook_shell(data: dict) -> str:
+    """The bodies of a notebook's `%%bash` / `%%sh` / `%%script bash` cells: shell scripts IPython hands to bash."""
+    return "\n\n".join(_SHELL_CELL.sub("", c, count=1) for c in _cells(data) if _SHELL_CELL.match(c))
+
+
+_LAUNCHERS = {"subprocess.run", "subprocess.call", "subprocess.Popen", "subprocess.check_call",
+              "subprocess.check_output", "os.system", "run", "call", "Popen", "check_call", "check_output"}
+# The command-line programs whose main() a script may call in-process after setting sys.argv itself, by the module
+# it imports that main from: LLaMA-Factory's cli.py main() reads the subcommand and the YAML from sys.argv
+# (hiyouga/LLaMA-Factory src/llamafactory/cli.py), ms-swift's cli_main, torchtune's tune, LitGPT's and axolotl's CLIs
+# parse sys.argv the same way (argparse / jsonargparse / fire default to sys.argv[1:])
+_CLI_MODULES = (("llamafactory", "llamafactory-cli"), ("llmtuner", "llamafactory-cli"), ("swift.cli", "swift"),
+                ("torchtune._cli", "tune"), ("litgpt", "litgpt"), ("axolotl.cli", "axolotl"), ("trl.cli", "trl"))
+
+
+def _argv_program(t) -> str | None:
+    """The CLI whose entry point the script imports (`from llamafactory.cli import main`), if any."""
+    import ast
+
+    for n in ast.walk(t):
+        mods = [n.module or ""] if isinstance(n, ast.ImportFrom) else [a.name for a in n.names] \
+            if isinstance(n, ast.Import) else []
+        for mod in mods:
+            for root, prog in _CLI_MODULES:
+                if mod == root or mod.startswith(root + "."):
+                    return prog
+    return None
+
+
+def _argv_words(n, word) -> tuple[list, bool] | None:
+    """`sys.argv = [...]` / `sys.argv = "prog a b".split()` (the whole argv: its first word is the program) or
+    `sys.argv[1:] = [...]` (the arguments only): (words, whole)."""
+    import ast
+
+    if not (isinstance(n, ast.Assign) and len(n.targets) == 1):
+        return None
+    tgt, v = n.targets[0], n.value
+
+    def is_argv(e):
+        return isinstance(e, ast.Attribute) and e.attr == "argv" and isinstance(e.value, ast.Name) and e.value.id == "sys"
+
+    whole = is_argv(tgt)
+    if not whole and not (isinstance(tgt, ast.Subscript) and is_argv(tgt.value) and isinstance(tgt.slice, ast.Slice)
+                          and isinstance(tgt.slice.lower, ast.Constant) and tgt.slice.lower.value == 1):
+        return None
+    if isinstance(v, (ast.List, ast.Tuple)):
+        return [word(e) for e in v.elts], whole
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "split" and not v.args and \
+            isinstance(v.func.value, ast.Constant) and isinstance(v.func.value.value, str):
+        return v.func.value.value.split(), whole
+    return None
+
+
+def python_commands(code: str) -> str:
+    """The command lines a Python script (or notebook cell) starts, as shell lines: with subprocess / os.system
+    (`subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
+    grown with .append / .extend / += (in source order; growth inside an `if` is left out: that branch may not run),
+    or a string for os.system / shell=True), or in-process, by setting sys.argv before calling a CLI's main()
+    (`sys.argv = ["llamafactory-cli", "train", "x.yaml"]`, `sys.argv[1:] = [...]` after `from llamafactory.cli import
+    main`). Values Python computes (f-string fields, str(x)) become `$PY_VALUE`, which
+    readers treat as unknown. Nothing is run."""
+    import ast
+
+    from .pyscript import tree
+
+    t = tree(code)
+    if t is None:
+        return ""
+    in_if: set = set()
+    for n in ast.walk(t):
+        if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
+            parts = [n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse]
+            for sub in parts:
+                for x in ast.walk(sub):
+                    in_if.add(id(x))
+
+    def word(e):
+        if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
+            return str(e.value)
+        if isinstance(e, ast.JoinedStr):
+            return "".join(str(v.value) if isinstance(v, ast.Constant) else "$PY_VALUE" for v in e.values)
+        return "$PY_VALUE"
+
+    lists: dict = {}
+    events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
+    for n in ast.walk(t):
+        argv = _argv_words(n, word)
+        if argv is not None:
+            # a script that sets sys.argv and then calls a CLI's main() in-process runs that command line
+            words, whole = argv
+            prog = _argv_program(t)
+            if whole and words and words[0].endswith(".py"):
+                words = ["python", *words]
+            elif whole and words and (words[0] in ("", "$PY_VALUE") or words[0].endswith(("__main__", "cli.py"))) \
+                    and prog:
+                words = [prog, *words[1:]]
+            elif not whole and prog:
+                words = [prog, *words]
+            elif not whole:
+                continue
+            if words and "$PY_VALUE" not in words[:1]:
+                events.append((n.lineno, n.col_offset, "argv", words))
+            continue
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, (ast.List, ast.Tuple)):
+            events.append((n.lineno, n.col_offset, "set", n))
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) and \
+                isinstance(n.value, (ast.List, ast.Tuple)):
+            events.append((n.lineno, n.col_offset, "grow", n))
+        elif isinstance(n, ast.Call):
+            f = n.func
+            name = f"{f.value.id}.{f.attr}" if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else \
+                f.id if isinstance(f, ast.Name) else ""
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in ("append", "extend"):
+                events.append((n.lineno, n.col_offset, f.attr, n))
+            elif name in _LAUNCHERS and n.args:
+                events.append((n.lineno, n.col_offset, "run", n))
+    out = []
+    for _l, _c, kind, n in sorted(events, key=lambda e: (e[0], e[1])):
+        if kind == "argv":
+            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in n))
+        elif kind == "set":
+            lists[n.targets[0].id] = [word(e) for e in n.value.elts]
+        elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
+            lists[n.target.id] += [word(e) for e in n.value.elts]
+        elif kind in ("append", "extend") and n.func.value.id in lists and id(n) not in in_if and n.args:
+            a = n.args[0]
+            lists[n.func.value.id] += [word(e) for e in a.elts] if kind == "extend" and \
+                isinstance(a, (ast.List, ast.Tuple)) else [word(a)]
+        elif kind == "run":
+            a = n.args[0]
+            if isinstance(a, ast.Name) and a.id in lists:
+                ws = lists[a.id]
+            elif isinstance(a, (ast.List, ast.Tuple)):
+                ws = [w for e in a.elts for w in (lists.get(e.value.id, ["$PY_VALUE"]) if isinstance(e, ast.Starred)
+                                                 and isinstance(e.value, ast.Name) else [word(e)])]
+            elif isinstance(a, (ast.Constant, ast.JoinedStr)):
+                out.append(word(a))
+                continue
+            else:
+                continue
+            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in ws))
+    return "\n".join(out)
+
+
+_PY_TEXT = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*[rRfFuU]{0,2}(\"\"\"|\'\'\')(.*?)\2", re.M | re.S)
+_PY_PATH = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*(?:Path\(\s*)?[rRfF]?([\"'])([^\"'\n]+)\2\s*\)?\s*$", re.M)
+_PY_WRITES = (
+    # Path("x.toml").write_text(config) / config_path.write_text(config)
+    re.compile(r"(?:Path\(\s*[rRfF]?([\"'])(?P<lit>[^\"'\n]+)\1\s*\)|(?P<var>[A-Za-z_]\w*))\.write_text\(\s*(?P<text>[A-Za-z_]\w*)"),
+    # with open("x.toml", "w") as f: f.write(config)
+    re.compile(r"open\(\s*(?:[rRfF]?([\"'])(?P<lit>[^\"'\n]+)\1|(?P<var>[A-Za-z_]\w*))\s*,\s*[\"']w[tb]?[\"'][^)]*\)\s*as\s+"
+               r"(?P<fh>\w+)\s*:\s*\n?\s*(?P=fh)\.write\(\s*(?P<text>[A-Za-z_]\w*)"),
+)
+
+
+def python_written_files(code: str) -> dict:
+    """The files a notebook's (or script's) Python writes from a triple-quoted string it holds: `config = \"\"\"...\"\"\"`
+    then `Path("/content/train_config.toml").write_text(config)` or `with open(path, "w") as f: f.write(config)`
+    ({path: text}; an f-string's {placeholders} stay as written). A later launch line that names the path (`!python
+    anima_train_network.py --config_file /content/train_config.toml`) is read through that text (named_config)."""
+    texts = {m.group(1): m.group(3) for m in _PY_TEXT.finditer(code)}
+    paths = {m.group(1): m.group(3) for m in _PY_PATH.finditer(code)}
+    out = {}
+    for rx in _PY_WRITES:
+        for m in rx.finditer(code):
+            path = m.group("lit") or paths.get(m.group("var") or "")
+            if path and m.group("text") in texts:
+                out[path] = texts[m.group("text")]
+    return out
+
+
+def notebook_command(doc: dict) -> bool:
+    """A notebook whose `!cmd` lines, `%%bash` cells or subprocess calls run a training command: read like a launch
+    script."""
+    return doc["fmt"] == "python" and doc["name"].endswith((".ipynb", ".py")) and doc.get("command") is not None
+
+
+def bang_lines(code: str) -> str:
+    """A notebook's shell escapes (`!cmd ...`) as a script. A `!` line ending in a backslash goes on over the next
+    lines, as IPython assembles it (IPython/core/inputtransformer2.py EscapedCommand: assemble_continued_line), so
+    `!NCCL_P2P_DISABLE=1 \\` + `deepspeed train.py ...` is one command. `%env NAME=VALUE` (and os.environ[...] = "...")
+    sets the environment the `!` commands run in, and a top-level Python literal a `!` line names as `{name}` or
+    `$name` is expanded there (IPython's var_expand), so both become shell assignments ahead of the commands."""
+    import shlex
+
+    out: list[str] = []
+    going = False
+    names: set = set()
+    bangs = "\n".join(ln for ln in code.splitlines() if ln.lstrip().startswith("!"))
+    if not bangs:
+        return ""
+    for ln in code.splitlines():
+        s = ln.lstrip()
+        if going or s.startswith("!"):
+            line = ln.lstrip()[1:] if not going else ln
+            # IPython expands `{name}` (and `$name`) in a `!` line from the notebook's Python variables before the
+            # shell runs it (IPython/core/interactiveshell.py var_expand): a variable a cell set to a literal is a
+            # shell variable of that value here
+            out.append(re.sub(r"(?<!\{)\{([A-Za-z_]\w*)\}(?!\})", lambda m: "${%s}" % m.group(1)
+                              if m.group(1) in names else m.group(0), line))
+            going = ln.rstrip().endswith("\\")
+            continue
+        m = re.match(r"^%env\s+([A-Za-z_]\w*)\s*[= ]\s*(\S.*?)\s*$", ln)  # %env NAME=VALUE: the kernel's environment
+        m = m or re.match(r"^os\.environ\[\s*[\"']([A-Za-z_]\w*)[\"']\s*\]\s*=\s*(\"[^\"]*\"|'[^']*')\s*$", ln)
+        if m:
+            out.append(f"export {m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
+            continue
+        m = re.match(r"^([A-Za-z_]\w*)\s*=\s*(\"[^\"]*\"|'[^']*'|-?[\d.]+(?:e-?\d+)?|True|False)\s*(?:#.*)?$", ln)
+        if m and re.search(r"\{%s\}|\$\{?%s\b" % (m.group(1), m.group(1)), bangs):
+            # a Python literal at the top level of a cell that a `!` line uses
+            names.add(m.group(1))
+            out.append(f"{m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
+    return "\n".join(out)
+
+
+QUOTES = ("\"", "'")
+
+
+def dockerfile_script(text: str) -> str:
+    """A Dockerfile as the shell script its build and container run: RUN lines and CMD / ENTRYPOINT (exec form
+    `["accelerate", "launch", ...]` as words, shell form as written), ENV / ARG as assignments; other instructions
+    (FROM, COPY, WORKDIR ...) run nothing."""
+    out = []
+    for ln in re.sub(r"\\\n", " ", text).splitlines():
+        m = re.match(r"^\s*(RUN|CMD|ENTRYPOINT|ENV|ARG)\s+(.*)$", ln, re.IGNORECASE)
+        if not m:
+            continue
+        kind, rest = m.group(1).upper(), m.group(2).strip()
+        if kind in ("ENV", "ARG"):
+            pairs = re.findall(r"([A-Za-z_]\w*)=(\"[^\"]*\"|'[^']*'|\S+)", rest)
+            if not pairs and kind == "ENV" and len(rest.split(None, 1)) == 2:
+                pairs = [tuple(rest.split(None, 1))]
+            out += ["export " + k + "=" + (v if v[:1] in QUOTES else shlex.quote(v)) for k, v in pairs]
+            continue
+        if rest.startswith("["):
+            try:
+                words = json.loads(rest)
+            except ValueError:
+                words = None
+            if isinstance(words, list) and all(isinstance(w, str) for w in words):
+                rest = " ".join(shlex.quote(w) for w in words)
+        out.append(rest)
+    return "\n".join(out)
