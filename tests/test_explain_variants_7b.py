@@ -171,6 +171,13 @@ def test_backend_stays(text, backend):
      "of top-p & top-k sampling.\nValueError: The model's max seq len (32768) is larger than the maximum number of tokens "
      "that can be stored in KV cache (7344).", "cuda.kernel-fault"),
     ("FlashInfer attention crashes on my GPU after the upgrade", "prose.crash"),
+    # ... and an engine's own Triton attention running out of shared memory is not FlexAttention's Triton kernel
+    ("Traceback (most recent call last):\n"
+     "  File \"/sgl-workspace/sglang/python/sglang/srt/layers/attention/triton_backend.py\", line 820, in forward_extend\n"
+     "    self.extend_attention_fwd(q, k, v)\n"
+     "  File \"/usr/lib/python3/site-packages/triton/runtime/jit.py\", line 345, in <lambda>\n    return self.run(grid=grid)\n"
+     "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376.",
+     "flex.shared-memory"),
     # flex-camel: a word that merely starts with "Flex"
     ("Flexible attention pooling: CUDA error: an illegal memory access was encountered", "cuda.kernel-fault"),
     # operator: xformers' own reason line inside a refusal is the refusal's, not a missing build

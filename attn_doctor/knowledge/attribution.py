@@ -252,7 +252,8 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
             return False  # a bare message: nothing says whose kernel it was
         block = [line - 1] + nodes  # a test's summary line: the test's file is the place, not prose above it
     for j in block:
-        if backend_named(lines[j]) not in (None, "none", "foreign") or any(rx.search(lines[j]) for rx in r.kernel_context):
+        # ("other": an engine's own Triton attention is not FlexAttention's, whose entries these are; round 7b)
+        if backend_named(lines[j]) not in (None, "none", "foreign", "other") or any(rx.search(lines[j]) for rx in r.kernel_context):
             return False
     return True
 
