@@ -24,6 +24,13 @@ The same search decides two things about claiming a match at all: catch-alls (a 
 build, a CUDA kernel fault, an Inductor failure) are claimed only when a backend is named near them
 (`needs_backend`), and Triton-kernel errors are not claimed when their traceback shows only another
 library's kernel (`foreign_kernel`): those are somebody else's failures, and explain stays silent.
+Attention kernels outside the seven (FlashInfer's, a serving engine's own Triton attention: backend
+"other") claim only the runtime faults in `other_counts`, with no backend (round 7b).
+
+Lines in which a program announces what it selected or found (vLLM's "Using Flash Attention backend",
+ComfyUI's "Using sage attention", transformers' Flash Attention 2.0 advisories: [announcement]) are not
+evidence in steps 1 and 3: a title's error over a log is not given the backend a selector line below it
+names. Up the error's own traceback (step 2) they still count.
 """
 
 from __future__ import annotations
@@ -79,6 +86,8 @@ class _Rules:
     first_named: frozenset[str]  # entries whose backend is the one their evidence line names first
     optimizer_oom: frozenset[str]  # OOM entries not claimed when the optimizer step raised them
     optimizer_frames: tuple[re.Pattern, ...]  # the optimizers' code, as a traceback frame names it
+    other_counts: frozenset[str]  # catch-alls an attention library outside the seven claims (backend "other")
+    announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
 
 
 @lru_cache(maxsize=1)
@@ -100,7 +109,9 @@ def rules() -> _Rules:
                   frozenset(data.get("required_by", {}).get("ids", ())),
                   frozenset(data.get("first_named", {}).get("ids", ())),
                   frozenset(data.get("optimizer_oom", {}).get("ids", ())),
-                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("frames", ())))
+                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("frames", ())),
+                  frozenset(data.get("needs_backend", {}).get("other_counts", ())),
+                  tuple(re.compile(p) for p in data.get("announcement", {}).get("lines", ())))  # case-sensitive: as printed
 
 
 def backend_named(line: str) -> str | None:
@@ -200,7 +211,7 @@ def first_named(line: str) -> str | None:
     line = _scrub(line)
     for backend, rx, _ in rules().libraries:
         m = rx.search(line)
-        if m and backend not in ("none", "foreign") and (best is None or m.start() < best[0]):
+        if m and backend not in ("none", "foreign", "other") and (best is None or m.start() < best[0]):
             best = (m.start(), backend)
     return best[1] if best else None
 
@@ -222,6 +233,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
     if found is None or found.backend == "foreign":
         return True
+    if found.backend == "other":  # an attention library outside the seven: its kernel faults, not its prose
+        return entry.id not in r.other_counts
     if entry.id in r.own_or_frames and found.backend != own:
         return not FRAME.search(lines[found.line - 1])
     return False
@@ -239,7 +252,8 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
             return False  # a bare message: nothing says whose kernel it was
         block = [line - 1] + nodes  # a test's summary line: the test's file is the place, not prose above it
     for j in block:
-        if backend_named(lines[j]) not in (None, "none", "foreign") or any(rx.search(lines[j]) for rx in r.kernel_context):
+        # ("other": an engine's own Triton attention is not FlexAttention's, whose entries these are; round 7b)
+        if backend_named(lines[j]) not in (None, "none", "foreign", "other") or any(rx.search(lines[j]) for rx in r.kernel_context):
             return False
     return True
 
@@ -253,10 +267,12 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
     if not 0 <= i < len(lines):
         return None
     order = [i]
+    announced = rules().announcements
     for j in range(i + 1, min(len(lines), i + 1 + CONTINUATION)):  # the message's own continuation
         if not lines[j].strip() or not (down or lines[j][:1].isspace()):
             break  # (down=False: only indented lines continue it; the next log line is another step's)
-        order.append(j)
+        if not any(rx.search(lines[j]) for rx in announced):  # round 7b: a banner under a title continues nothing
+            order.append(j)
     if past_traceback:
         order += range(i - 1, max(-1, i - 1 - WINDOW), -1)
     else:
@@ -271,7 +287,7 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
     for j in range(i + 1, min(len(lines), i + 1 + WINDOW) if down else i + 1):  # then down (build logs)
         if TRACEBACK_START.search(lines[j]):
             break
-        if j not in seen:
+        if j not in seen and not any(rx.search(lines[j]) for rx in announced):  # round 7b: a selector's line is no evidence
             order.append(j)
     # last, the input's first lines when the error is near them: a pasted issue's title or the user's
     # sentence above a traceback that names no library ("flash-attn crashes on B200" over a
@@ -311,7 +327,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
-    if found is None or found.backend in (own, "foreign"):
+    if found is None or found.backend in (own, "foreign", "other"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
         return found.backend, found
