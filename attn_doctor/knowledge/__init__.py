@@ -59,6 +59,9 @@ class Entry:
     # failed", ninja's FAILED line, a trainer's fallback warning, a watchdog timeout): explain ranks
     # it after every cause it finds in the same input.
     symptom: bool = False
+    # Patterns and examples taken from data at load time: "messages" (knowledge/messages/*.toml, the errors
+    # the backends' sources raise).
+    patterns_from: str | None = None
     # Read only on the input's first HEAD_LINES lines (knowledge/match.py), where a pasted report's title
     # and first sentences stand: words that describe a failure in prose, not a line a program printed.
     head: bool = False
@@ -115,6 +118,11 @@ def entries() -> dict[str, Entry]:
                 raw[key] = tuple(raw.get(key, ()))
             if macros:
                 raw["patterns"] = tuple(_expand(p, macros, path.name) for p in raw["patterns"])
+            if raw.get("patterns_from") == "messages":
+                from .messages import messages
+
+                raw["patterns"] += tuple(dict.fromkeys(m.pattern for m in messages()))
+                raw["examples"] += tuple(dict.fromkeys(m.example for m in messages()))
             e = Entry(**raw)
             if e.id in out:
                 raise ValueError(f"{path.name}: duplicate entry id {e.id!r}")

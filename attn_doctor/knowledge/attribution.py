@@ -96,7 +96,14 @@ def rules() -> _Rules:
         data = tomllib.load(fh)
     # ASCII: a library name next to CJK text ("安装flash-attn的话") is still a word of its own
     libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII), tier.startswith("shared"))
-                 for tier in ("hub", "files", "shared_files", "names", "shared") for lib in data["library"] for p in lib.get(tier, ()))
+                 for tier in ("hub", "files", "shared_files", "names") for lib in data["library"] for p in lib.get(tier, ()))
+    # the messages each backend's own source raises (knowledge/messages/): names of that backend, after its
+    # files and names, before the names several backends share
+    from .messages import messages
+
+    libs += tuple((m.backend, re.compile(m.pattern, re.IGNORECASE | re.ASCII), False) for m in messages())
+    libs += tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII), True)
+                  for lib in data["library"] for p in lib.get("shared", ()))
     only = data.get("attention_kernel_only", {})
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
                   {k: frozenset(v) for k, v in data.get("entry_takes_over", {}).items()},

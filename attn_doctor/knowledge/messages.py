@@ -1,0 +1,69 @@
+"""The error messages each backend raises in its own source, as data (knowledge/messages/*.toml).
+
+A message a backend's code raises (a TORCH_CHECK in flash-attention's csrc, an assert in SageAttention's
+core.py, a NotImplementedError reason in xformers' dispatch, a ValueError in torch's flex_attention.py)
+names that backend wherever it shows up: in a user's paste with no traceback, in a title, behind another
+library's wrapper. Read from the backends' sources at a commit (each file says which), not from users'
+reports, so a message nobody has reported yet is known too.
+
+Each file:
+
+    backend = "fa2"                        # attn-doctor's name for whose code raises them
+    source = "github:Dao-AILab/flash-attention"
+    commit = "<40 hex>"                    # the snapshot read
+    read = "2026-11-28"
+    [[message]]
+    text = "FlashAttention only supports Ampere GPUs or newer."   # as the source spells it; {} where the
+    where = "csrc/flash_attn/flash_api.cpp:364"                  # code formats a value in (any text)
+
+Used twice: attribution.py takes every message as a name of its backend (the line that holds it is that
+backend's), and the last resort `triage.backend-message` (triage.toml) claims an error line that is one
+of them when no known cause explains it. tests/test_explain_messages.py keeps the data honest: each text
+is distinctive (no message any other backend or torch itself prints), and each is explained as its
+backend's message unless a specific entry already knows it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+HERE = Path(__file__).parent / "messages"
+HOLE = "{}"
+FILL = "7"  # what an example puts where the code formats a value
+
+
+@dataclass(frozen=True)
+class Message:
+    backend: str
+    text: str  # as the source spells it, {} for a formatted value
+    where: str  # file:line in the source
+    file: str  # the messages/*.toml it came from
+
+    @property
+    def pattern(self) -> str:
+        """The message as a regex: its literal parts in order, any text of one line for each {}."""
+        return r"[^\n]*?".join(re.escape(part) for part in self.text.split(HOLE))
+
+    @property
+    def example(self) -> str:
+        return self.text.replace(HOLE, FILL)
+
+
+@lru_cache(maxsize=1)
+def messages() -> tuple[Message, ...]:
+    out = []
+    for path in sorted(HERE.glob("*.toml")):
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        backend = data["backend"]
+        for m in data.get("message", []):
+            out.append(Message(backend, m["text"], m.get("where", ""), path.name))
+    return tuple(out)
