@@ -200,17 +200,20 @@ CASES = [
        "transformers' default attention (sdpa where the model has it): nothing the file chose"),
     _c("hf-compile-mode", "transformers", "cfg.yaml", _TRL_HEAD + "bf16: true\ntorch_compile_mode: max-autotune\n",
        [], "bfloat16", "max-autotune", f"{HF} src/transformers/training_args.py"),
-    _c("trl-yaml-bf16-default", "transformers", "cfg.yaml", _TRL_HEAD, [], "bfloat16", "none",
+    _c("trl-yaml-bf16-default", "transformers", "cfg.yaml", _TRL_HEAD + "dtype: float32\n", [], "bfloat16", "none",
        f"{TRL} trl/trainer/base_config.py:67-72,104-105 (bf16 None -> not fp16: every TRL config, SFTConfig ... "
-       "since TRL 0.19, 32ffa1170 2025-06-13)"),
+       "since TRL 0.19, 32ffa1170 2025-06-13); ModelConfig's `dtype` (renamed from torch_dtype in 208e9f7df "
+       "2025-09-03) dates the file after that", "fixed: dtype None -> bfloat16"),
+    _c("trl-yaml-no-version", "transformers", "cfg.yaml", _TRL_HEAD, [], None, "none",
+       f"{TRL} base_config.py:104-105 against TRL < 0.19 (bf16 False): nothing in the file says which TRL"),
     _c("trl-yaml-fp16", "transformers", "cfg.yaml", _TRL_HEAD + "fp16: true\n", [], "float16", "none",
        f"{TRL} trl/trainer/base_config.py:104-105"),
     _c("trl-cli-bf16-default", "transformers", "run.sh",
-       "trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name trl-lib/Capybara --output_dir o\n", [],
+       "trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name trl-lib/Capybara --dtype auto --output_dir o\n", [],
        "bfloat16", "none", f"{TRL} trl/trainer/base_config.py:104-105"),
     _c("trl-script-bf16-default", "transformers", "train.py",
        "from transformers import AutoModelForCausalLM\nfrom trl import SFTConfig, SFTTrainer\n"
-       "model = AutoModelForCausalLM.from_pretrained('Qwen/Qwen2.5-0.5B', attn_implementation='sdpa')\n"
+       "model = AutoModelForCausalLM.from_pretrained('Qwen/Qwen2.5-0.5B', attn_implementation='sdpa', dtype='auto')\n"
        "args = SFTConfig(output_dir='o', per_device_train_batch_size=2)\n", ["sdpa"], "bfloat16", "none",
        f"{TRL} trl/trainer/base_config.py:104-105"),
     _c("hf-trainingargs-no-dtype", "transformers", "train.py",
