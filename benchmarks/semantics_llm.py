@@ -23,6 +23,9 @@ from semantics_llm_cases import CASES  # noqa: E402
 
 def read(case: dict) -> dict:
     with tempfile.TemporaryDirectory() as d:
+        for rel, text in case.get("files", {}).items():
+            (Path(d) / rel).parent.mkdir(parents=True, exist_ok=True)
+            (Path(d) / rel).write_text(text, encoding="utf-8")
         p = Path(d) / case["name"]
         p.write_text(case["text"], encoding="utf-8")
         try:

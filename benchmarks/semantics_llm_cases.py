@@ -25,9 +25,10 @@ _TT_HEAD = ("model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_1b\n
 _TRL_HEAD = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\nlearning_rate: 2.0e-5\n"
 
 
-def _c(cid, trainer, name, text, required, dtype, compile_mode, source, note=""):
+def _c(cid, trainer, name, text, required, dtype, compile_mode, source, note="", files=None):
+    """files: other files the case needs beside it (a model directory's config.json), path -> text."""
     return {"id": cid, "trainer": trainer, "name": name, "text": text, "required": required, "dtype": dtype,
-            "compile_mode": compile_mode, "source": source, "note": note}
+            "compile_mode": compile_mode, "source": source, "note": note, "files": files or {}}
 
 
 CASES = [
@@ -194,8 +195,9 @@ CASES = [
        _TRL_HEAD + "attn_implementation: kernels-community/flash-attn3\nbf16: true\n", [], "bfloat16", "none",
        f"{TRL} trl/trainer/sft_trainer.py FLASH_ATTENTION_VARIANTS (a Hub kernel, loaded by `kernels`)"),
     _c("hf-use-fa2", "transformers", "cfg.yaml", _TRL_HEAD + "use_flash_attention_2: true\nbf16: true\n", ["fa2"],
-       "bfloat16", "none", "huggingface/alignment-handbook src/alignment/model_utils.py (use_flash_attention_2 -> "
-       "attn_implementation='flash_attention_2')"),
+       "bfloat16", "none", "huggingface/alignment-handbook (2023-24 recipes, not fetched here) src/alignment/model_utils.py "
+       "(use_flash_attention_2 -> attn_implementation='flash_attention_2'), as attn_doctor/configs/hf_transformers.py "
+       "cites it; unchanged by this audit"),
     _c("hf-default", "transformers", "cfg.yaml", _TRL_HEAD + "bf16: true\n", [], "bfloat16", "none",
        "transformers' default attention (sdpa where the model has it): nothing the file chose"),
     _c("hf-compile-mode", "transformers", "cfg.yaml", _TRL_HEAD + "bf16: true\ntorch_compile_mode: max-autotune\n",
@@ -221,4 +223,53 @@ CASES = [
        "model = AutoModelForCausalLM.from_pretrained('Qwen/Qwen2.5-0.5B', attn_implementation='sdpa')\n"
        "args = TrainingArguments(output_dir='o', per_device_train_batch_size=2)\n", ["sdpa"], None, "none",
        f"{HF} src/transformers/training_args.py (bf16, fp16 default False: the checkpoint's / float32 dtype)"),
+    # ---------------------------------------------------------------- variants of the same mechanisms
+    _c("ax-8bit-cmdline", "axolotl", "run.sh",
+       "cat > cfg.yml <<EOF\n" + _AX_HEAD + "bf16: false\nEOF\naxolotl train cfg.yml --load-in-8bit true\n", [],
+       "float16", "none", f"{AX} cli/config.py:233-290 (--key value over the YAML); utils/config/__init__.py:193-194"),
+    _c("lf-gpt-oss-local", "llama-factory", "cfg.yaml",
+       "model_name_or_path: ./my-model\nstage: sft\nfinetuning_type: lora\ntemplate: gpt\nflash_attn: sdpa\n"
+       "bf16: true\n", [], "bfloat16", "none", f"{LF} attention.py:34 (model_type read from the model's config.json)",
+       files={"my-model/config.json": '{"model_type": "gpt_oss", "head_dim": 64}'}),
+    _c("lf-gpt-oss-cli", "llama-factory", "run.sh",
+       "llamafactory-cli train --model_name_or_path unsloth/gpt-oss-20b-BF16 --stage sft --finetuning_type lora "
+       "--template gpt --flash_attn fa2 --bf16 true\n", [], "bfloat16", "none", f"{LF} attention.py:34-44"),
+    _c("ms-compile-backend", "ms-swift", "cfg.yaml",
+       "model: Qwen/Qwen2.5-7B-Instruct\ntrain_type: lora\ntorch_dtype: bfloat16\ntorch_compile_backend: inductor\n",
+       [], "bfloat16", "default", f"{HF} training_args.py (torch_compile_backend enables torch_compile)"),
+    _c("ms-bf16-over-float16", "ms-swift", "run.sh",
+       "swift sft --model Qwen/Qwen2.5-7B-Instruct --tuner_type lora --torch_dtype float16 --bf16 true\n", [],
+       "bfloat16", "none", f"{MS} model_args.py:142-143 (a given bf16 is kept: bf16 autocast)"),
+    _c("ms-v2-fp16-ignored", "ms-swift", "run.sh",
+       "swift sft --model_type qwen2_5-7b-instruct --sft_type lora --dtype AUTO --fp16 true\n", [], None, "none",
+       "modelscope/ms-swift@v2.6.1 swift/llm/utils/argument.py:1021 (select_dtype overwrites fp16 / bf16)"),
+    _c("us-fastlm-qat", "unsloth", "train.py",
+       "from unsloth import FastLanguageModel\nfrom trl import SFTConfig\n"
+       "model, tok = FastLanguageModel.from_pretrained(model_name='unsloth/Qwen3-4B', qat_scheme='int4',\n"
+       "    attn_implementation='flash_attention_2', dtype=None)\nargs = SFTConfig(output_dir='o', bf16=True)\n",
+       ["fa2"], "bfloat16", "none", f"{US} unsloth/models/loader.py:487"),
+    _c("us-fastlm-4bit-kept", "unsloth", "train.py",
+       "from unsloth import FastLanguageModel\n"
+       "model, tok = FastLanguageModel.from_pretrained('unsloth/Llama-3.2-1B', load_in_8bit=False, full_finetuning=False,\n"
+       "    attn_implementation='flash_attention_2')\n", [], None, None,
+       f"{US} unsloth/models/llama.py:2651 (no delegation: the argument is dropped)"),
+    _c("us-compile-backend", "unsloth", "train.py",
+       "from unsloth import FastLanguageModel\nfrom trl import SFTConfig\n"
+       "model, tok = FastLanguageModel.from_pretrained('unsloth/Llama-3.2-1B')\n"
+       "args = SFTConfig(output_dir='o', fp16=True, torch_compile_backend='inductor')\n", [], "float16", "default",
+       f"{HF} training_args.py (torch_compile_backend enables torch_compile)"),
+    _c("trl-script-init-kwargs", "transformers", "train.py",
+       "from trl import GRPOConfig, GRPOTrainer\n"
+       "args = GRPOConfig(output_dir='o', model_init_kwargs={'dtype': 'bfloat16', 'attn_implementation': 'sdpa'})\n",
+       ["sdpa"], "bfloat16", "none", f"{TRL} base_config.py:104-105 (GRPOConfig is a _BaseConfig)"),
+    _c("trl-script-fp32-weights", "transformers", "train.py",
+       "from transformers import AutoModelForCausalLM\nfrom trl import DPOConfig\n"
+       "model = AutoModelForCausalLM.from_pretrained('m', dtype='float32')\nargs = DPOConfig(output_dir='o')\n", [],
+       "bfloat16", "none", f"{TRL} base_config.py:104-105 (bf16 autocast over float32 weights)"),
+    _c("trl-cli-config-unread", "transformers", "run.sh",
+       "trl sft --config recipe.yaml --dtype float32 --output_dir o\n", [], "float32", "none",
+       "the --config YAML is not here and may set bf16 / fp16 itself: only what the line says is known"),
+    _c("trl-cli-bf16-false", "transformers", "run.sh",
+       "trl sft --model_name_or_path m --dataset_name d --dtype float32 --bf16 False --output_dir o\n", [], "float32",
+       "none", f"{TRL} base_config.py:105 (a given bf16 is kept)"),
 ]
