@@ -272,4 +272,13 @@ CASES = [
     _c("trl-cli-bf16-false", "transformers", "run.sh",
        "trl sft --model_name_or_path m --dataset_name d --dtype float32 --bf16 False --output_dir o\n", [], "float32",
        "none", f"{TRL} base_config.py:105 (a given bf16 is kept)"),
+    _c("lf-use-unsloth", "llama-factory", "cfg.yaml", _LF_HEAD + "flash_attn: fa2\nuse_unsloth: true\nbf16: true\n", [],
+       "bfloat16", "none", f"{LF} model/loader.py:145-149, model/model_utils/unsloth.py:30-60 (FastLanguageModel gets no "
+       "attention setting: Unsloth picks from what is installed)"),
+    _c("lf-use-unsloth-cli", "llama-factory", "run.sh",
+       "llamafactory-cli train --model_name_or_path unsloth/llama-3-8b --stage sft --finetuning_type lora --template llama3 "
+       "--flash_attn sdpa --use_unsloth true --fp16 true\n", [], "float16", "none",
+       f"{LF} model/loader.py:145-149"),
+    _c("lf-unsloth-off", "llama-factory", "cfg.yaml", _LF_HEAD + "flash_attn: fa2\nuse_unsloth: false\nbf16: true\n",
+       ["fa2"], "bfloat16", "none", f"{LF} attention.py:77-84"),
 ]

@@ -170,6 +170,11 @@ def read(doc: dict) -> dict:
         entries = [attention("kernels-community/vllm-flash-attn3",
                              "a gpt-oss model (LLaMA-Factory sets the Hub kernel whatever flash_attn says)", None,
                              kind="hub", hub_repo="kernels-community/vllm-flash-attn3", kernels_min="0.4")]
+    if not v1 and s.get("use_unsloth") is True:
+        # model/loader.py:145-149 + model_utils/unsloth.py:30-60 (hiyouga/LLaMA-Factory@ff6d4d1): a trained model is loaded by
+        # Unsloth's FastLanguageModel.from_pretrained(model_name, dtype, ...), without the config flash_attn was written
+        # into: Unsloth picks FlashAttention 2, xformers or SDPA from what is installed (configs/unsloth.py)
+        entries, name = [], "unsloth"
     packing = s.get("packing")
     if packing is None:
         packing = s.get("stage") == "pt"
