@@ -281,4 +281,8 @@ CASES = [
        f"{LF} model/loader.py:145-149"),
     _c("lf-unsloth-off", "llama-factory", "cfg.yaml", _LF_HEAD + "flash_attn: fa2\nuse_unsloth: false\nbf16: true\n",
        ["fa2"], "bfloat16", "none", f"{LF} attention.py:77-84"),
+    _c("ax-bf16-full", "axolotl", "cfg.yml", _AX_HEAD + "bf16: full\nfp16: false\nflash_attention: true\n", ["fa2"],
+       "bfloat16", "none", "axolotl-ai-cloud/axolotl@6c81c61bc src/axolotl/core/trainer_builder.py:436 (full: bf16 plus "
+       "bf16_full_eval), src/axolotl/utils/config.py:73 (`if cfg.bf16 or cfg.bfloat16`: torch.bfloat16); the pydantic "
+       "schema of 2024 on refuses the value"),
 ]
