@@ -285,4 +285,15 @@ CASES = [
        "bfloat16", "none", "axolotl-ai-cloud/axolotl@6c81c61bc src/axolotl/core/trainer_builder.py:436 (full: bf16 plus "
        "bf16_full_eval), src/axolotl/utils/config.py:73 (`if cfg.bf16 or cfg.bfloat16`: torch.bfloat16); the pydantic "
        "schema of 2024 on refuses the value"),
+    _c("tt-gemma2-packed", "torchtune", "cfg.yaml",
+       "model:\n  _component_: torchtune.models.gemma2.lora_gemma2_2b\n"
+       "tokenizer:\n  _component_: torchtune.models.gemma.gemma_tokenizer\n  path: /tmp/tok.model\n"
+       "dataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: True\ndtype: bf16\n", [], "bfloat16",
+       "none", f"{TT} torchtune/models/gemma2/_attention.py:218-222 (a BlockMask raises: 'use packed=False'), "
+       ":331-339 (matmul + softmax with soft-capping)"),
+    _c("tt-gemma-packed", "torchtune", "cfg.yaml",
+       "model:\n  _component_: torchtune.models.gemma.lora_gemma_2b\n"
+       "tokenizer:\n  _component_: torchtune.models.gemma.gemma_tokenizer\n  path: /tmp/tok.model\n"
+       "dataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: True\ndtype: bf16\n", ["flex"],
+       "bfloat16", "none", f"{TT} torchtune/models/gemma/_component_builders.py (MultiHeadAttention: modules/attention.py:140)"),
 ]
