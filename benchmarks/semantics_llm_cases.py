@@ -296,4 +296,11 @@ CASES = [
        "tokenizer:\n  _component_: torchtune.models.gemma.gemma_tokenizer\n  path: /tmp/tok.model\n"
        "dataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: True\ndtype: bf16\n", ["flex"],
        "bfloat16", "none", f"{TT} torchtune/models/gemma/_component_builders.py (MultiHeadAttention: modules/attention.py:140)"),
+    _c("hf-fa4", "transformers", "cfg.yaml", _TRL_HEAD + "attn_implementation: flash_attention_4\nbf16: true\n", ["cute"],
+       "bfloat16", "none", "huggingface/transformers (unfetched; utils/import_utils.py is_flash_attn_4_available: the "
+       "flash-attn-4 distribution, flash_attn.cute) and modelscope/ms-swift@3602360 model_args.py:78 (passed to "
+       "transformers as is)"),
+    _c("ax-fa4-refused", "axolotl", "cfg.yml", _AX_HEAD + "attn_implementation: flash_attention_4\n", [], "bfloat16",
+       "none", f"{AX} schemas/config.py validate_attn_implementation (not canonical: 'is not a recognized backend'; "
+       "FA4 comes through flash_attention_2's patch_flash_attn_4 instead)"),
 ]

@@ -402,7 +402,10 @@ def read(doc: dict) -> dict:
         # true → from_pretrained(attn_implementation="flash_attention_2") (src/alignment/model_utils.py), as
         # transformers' own from_pretrained(use_flash_attention_2=True) did before it was removed
         raw, setting = "flash_attention_2", "use_flash_attention_2"
-    entries = [entry(raw, f"{setting}: {raw}")] if raw else []
+    # transformers' flash_attention_4 runs flash_attn.cute (FA4: utils/import_utils.py is_flash_attn_4_available checks
+    # the flash-attn-4 distribution); ms-swift passes the same name through to it (modelscope/ms-swift@3602360
+    # swift/arguments/base_args/model_args.py:78, sft_args.py:192). Not in NAMES: axolotl refuses it.
+    entries = [entry(raw, f"{setting}: {raw}", {"flash_attention_4": "cute"})] if raw else []
     if entries and not entries[0]["known"]:
         entries[0]["fix"] = f"attn_implementation: {entries[0]['suggestion']}"
     name = entries[0]["name"] if entries else None
