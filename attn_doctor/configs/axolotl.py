@@ -173,7 +173,13 @@ def read(doc: dict) -> dict:
         traps.append({"setting": "sample_packing: true", "attn": impl or "no attn_implementation (the model's default)"})
     fp16 = s.get("fp16") is True
     bf16 = s.get("bf16", "auto")
-    dtype = "bfloat16" if bf16 is True or (bf16 in ("auto", None) and not fp16) else "float16" if fp16 else "float32"
+    # "full" (bf16 plus bf16_full_eval) is axolotl's before its pydantic schema (6c81c61bc 2023-10-23
+    # src/axolotl/core/trainer_builder.py:436, src/axolotl/utils/config.py:73 `if cfg.bf16 or cfg.bfloat16`): bfloat16
+    bf16 = bf16 is True or bf16 == "full" or (bf16 in ("auto", None) and not fp16)
+    # utils/config/__init__.py:191-196 resolve_dtype (axolotl-ai-cloud/axolotl@067b021): `if cfg.bf16 or cfg.bfloat16`
+    # bfloat16, `elif cfg.load_in_8bit or cfg.fp16 or cfg.float16` float16, else float32
+    dtype = "bfloat16" if bf16 or s.get("bfloat16") is True else \
+        "float16" if fp16 or s.get("float16") is True or s.get("load_in_8bit") is True else "float32"
     comp = s.get("torch_compile") in (True, "auto")
     mode = s.get("torch_compile_mode") if isinstance(s.get("torch_compile_mode"), str) else None
     return {

@@ -270,6 +270,36 @@ def _trl_command(doc: dict) -> bool:
     return any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"])
 
 
+# TRL's configs (trl/trainer/*_config.py, trl/experimental/*/*_config.py: subclasses of _BaseConfig, whose bf16 defaults
+# to `not fp16`); TrainingArguments / Seq2SeqTrainingArguments keep transformers' False
+TRL_CONFIGS = {"SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig",
+               "RLOOConfig", "CPOConfig", "BCOConfig", "OnlineDPOConfig", "PRMConfig", "XPOConfig", "NashMDConfig"}
+
+
+def _trl_config(doc: dict) -> bool:
+    """The file configures a TRL trainer: a YAML (TrlParser reads YAML; transformers' run_*.py examples take JSON or
+    flags), a `trl <cmd>` / TRL script command line, or a script that builds a TRL config (SFTConfig(...))."""
+    if doc["fmt"] == "yaml":
+        return not doc["keys"] & ACCELERATE_KEYS
+    if doc["fmt"] == "text":
+        from . import config_data
+
+        named = doc["args"].get("config")
+        # a --config YAML that is not here may set bf16 / fp16 itself
+        return _trl_command(doc) and (not isinstance(named, str) or config_data(doc, named) is not None)
+    if doc["fmt"] == "python":
+        import ast
+
+        from .pyscript import tree
+
+        t = tree(doc.get("python") or "")
+        return t is not None and any(
+            isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
+                                         n.func.id if isinstance(n.func, ast.Name) else "") in TRL_CONFIGS
+            for n in ast.walk(t))
+    return False
+
+
 def _base(doc: dict) -> str:
     import os
 
@@ -372,7 +402,10 @@ def read(doc: dict) -> dict:
         # true → from_pretrained(attn_implementation="flash_attention_2") (src/alignment/model_utils.py), as
         # transformers' own from_pretrained(use_flash_attention_2=True) did before it was removed
         raw, setting = "flash_attention_2", "use_flash_attention_2"
-    entries = [entry(raw, f"{setting}: {raw}")] if raw else []
+    # transformers' flash_attention_4 runs flash_attn.cute (FA4: utils/import_utils.py is_flash_attn_4_available checks
+    # the flash-attn-4 distribution); ms-swift passes the same name through to it (modelscope/ms-swift@3602360
+    # swift/arguments/base_args/model_args.py:78, sft_args.py:192). Not in NAMES: axolotl refuses it.
+    entries = [entry(raw, f"{setting}: {raw}", {"flash_attention_4": "cute"})] if raw else []
     if entries and not entries[0]["known"]:
         entries[0]["fix"] = f"attn_implementation: {entries[0]['suggestion']}"
     name = entries[0]["name"] if entries else None
@@ -383,12 +416,21 @@ def read(doc: dict) -> dict:
     if padding_free and (name or "") not in FLASH_VARIANTS:
         traps.append({"setting": "padding_free: true" if truthy(s.get("padding_free")) else "packing: true (bfd)",
                       "attn": name or "the model's default (sdpa)"})
+    dtype = dtype_from(s)
+    if s.get("bf16") is None and not truthy(s.get("fp16")) and not model_config and "dtype" in {**kw, **s} \
+            and _trl_config(doc):
+        # trl/trainer/base_config.py:104-105 (huggingface/trl@f2cd577): every TRL config sets `self.bf16 = not (self.fp16)
+        # if self.bf16 is None`, so a TRL run that names neither trains under bf16 autocast (TrainingArguments' own
+        # default stays False). That is TRL >= 0.19 (32ffa1170, 2025-06-13); the `dtype` key (ModelConfig's and
+        # from_pretrained's, renamed from torch_dtype in 208e9f7df 2025-09-03) says the file is written for such a TRL.
+        # Without it the version is unknown: TRL before 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
+        dtype = "bfloat16"
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
         "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],  # (python: a script read with ast)
         "family": s.get("model_type") if model_config else None,
         "head_dims": head_dims(s) if model_config else model_head_dims(s.get("model_name_or_path"), _base(doc)),
-        "mixed_precision": None, "dtype": dtype_from(s), "attention": entries,
+        "mixed_precision": None, "dtype": dtype, "attention": entries,
         "compile": compile_of(s) if not model_config else {"enabled": None, "mode": None, "setting": None},
         "batch_size": as_int(s.get("per_device_train_batch_size")) if "per_device_train_batch_size" in s else None,
         "packing": traps,

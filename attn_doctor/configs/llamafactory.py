@@ -162,6 +162,19 @@ def read(doc: dict) -> dict:
             hint = (get_close_matches(name.lower(), list(V1 if v1 else V0), n=1, cutoff=0.3) or ["sdpa"])[0]
             entries.append(attention(name, f"flash_attn: {name}", None, known=False, suggestion=hint,
                                      fix=f"flash_attn: {hint}"))
+    model = s.get("model") if v1 else s.get("model_name_or_path")
+    if not v1 and _gpt_oss(model, os.path.dirname(os.path.abspath(doc["path"]))):
+        # model/model_utils/attention.py:34-44 (hiyouga/LLaMA-Factory@ff6d4d1, since 7901b2f32 2025-12-23): a gpt_oss model
+        # gets the Hub kernel kernels-community/vllm-flash-attn3 whatever flash_attn says (nothing local required)
+        name = "fa3"
+        entries = [attention("kernels-community/vllm-flash-attn3",
+                             "a gpt-oss model (LLaMA-Factory sets the Hub kernel whatever flash_attn says)", None,
+                             kind="hub", hub_repo="kernels-community/vllm-flash-attn3", kernels_min="0.4")]
+    if not v1 and s.get("use_unsloth") is True:
+        # model/loader.py:145-149 + model_utils/unsloth.py:30-60 (hiyouga/LLaMA-Factory@ff6d4d1): a trained model is loaded by
+        # Unsloth's FastLanguageModel.from_pretrained(model_name, dtype, ...), without the config flash_attn was written
+        # into: Unsloth picks FlashAttention 2, xformers or SDPA from what is installed (configs/unsloth.py)
+        entries, name = [], "unsloth"
     packing = s.get("packing")
     if packing is None:
         packing = s.get("stage") == "pt"
@@ -184,6 +197,27 @@ def read(doc: dict) -> dict:
         "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples",
                   "compile": "torch_compile: true", "use_default": "flash_attn: sdpa"},
     }
+
+
+def _gpt_oss(model, base: str) -> bool:
+    """The model is a gpt-oss one: its name says so (openai/gpt-oss-20b, unsloth/gpt-oss-20b-BF16), or its local
+    config.json's model_type is gpt_oss (what attention.py tests)."""
+    import json
+
+    if not isinstance(model, str) or not model.strip():
+        return False
+    if re.search(r"gpt[-_]?oss", model.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1], re.IGNORECASE):
+        return True
+    for d in ([model] if os.path.isabs(model) else [model, os.path.join(base, model)]):
+        path = os.path.join(d, "config.json")
+        if os.path.isfile(path) and os.path.getsize(path) < 4 * 1024 * 1024:
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    data = json.load(fh)
+            except (OSError, ValueError):
+                return False
+            return isinstance(data, dict) and data.get("model_type") == "gpt_oss"
+    return False
 
 
 def parse(path: str, text: str) -> dict:

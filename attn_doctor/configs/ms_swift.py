@@ -123,9 +123,27 @@ def read(doc: dict) -> dict:
     dt = s.get("torch_dtype") if given(s.get("torch_dtype")) else s.get("dtype")
     dt = str(dt).strip().lower() if given(dt) else ""
     dtype = DTYPES.get(dt)
-    if dtype is None and truthy(s.get("bf16")):
-        dtype = "bfloat16"
-    comp = truthy(s.get("torch_compile"))
+    # swift/arguments/base_args/model_args.py:130-143 (modelscope/ms-swift@3602360): torch_dtype float16 / float32 implies
+    # fp16 autocast and bfloat16 bf16, each only where the file gives no fp16 / bf16 of its own (`if self.fp16 is None`)
+    falsy = (lambda v: v is False or str(v).strip().lower() in ("false", "0"))
+    # 2.x (swift/llm/utils/argument.py, v2.6.1:1021) overwrites fp16 / bf16 with what select_dtype derives from --dtype
+    v2 = not {"torch_dtype", "attn_impl", "train_type", "tuner_type"} & set(s) and \
+        bool({"dtype", "sft_type", "model_id_or_path", "template_type", "use_flash_attn"} & set(s))
+    if v2:
+        if dtype is None and truthy(s.get("bf16")):
+            dtype = "bfloat16"
+    else:
+        weights = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16",
+                   "float32": "float32", "fp32": "float32"}.get(dt)
+        amp = {}
+        for flag, implied in (("fp16", weights in ("float16", "float32")), ("bf16", weights == "bfloat16")):
+            v = s.get(flag)
+            amp[flag] = truthy(v) if truthy(v) or falsy(v) else implied
+        if not (amp["fp16"] and amp["bf16"]):  # both: TrainingArguments refuses the pair ("At most one of fp16 and bf16")
+            dtype = "bfloat16" if amp["bf16"] else "float16" if amp["fp16"] else weights
+    # HF TrainingArguments (huggingface/transformers@00349ae training_args.py): torch_compile_mode or
+    # torch_compile_backend "automatically enables torch_compile"
+    comp = truthy(s.get("torch_compile")) or given(s.get("torch_compile_mode")) or given(s.get("torch_compile_backend"))
     return {
         "trainer": "ms-swift", "trainer_title": TITLE + (f" {cmd.sub[0]}" if cmd is not None and cmd.sub else ""),
         "format": fmt, "family": None, "mixed_precision": dt or None, "dtype": dtype, "attention": entries,

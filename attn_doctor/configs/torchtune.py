@@ -151,6 +151,11 @@ def read(doc: dict) -> dict:
         known_conf = True
     packed = _packed(data)
     entries = []
+    model = data.get("model") if isinstance(data.get("model"), dict) else {}
+    if str(model.get("_component_", "")).startswith("torchtune.models.gemma2."):
+        # torchtune/models/gemma2/_attention.py:218-222, 331-339 (meta-pytorch/torchtune@bd2a0fc): Gemma2Attention soft-caps
+        # with matmul + softmax and raises NotImplementedError on a packed batch's BlockMask: no FlexAttention, no SDPA
+        packed = False
     if packed:
         # attention_utils.py: a BlockMask (packed samples) runs FlexAttention on sm75+; SDPA otherwise
         entries.append(attention("flex_attention", "dataset.packed: True", "flex"))

@@ -31,6 +31,7 @@ LOADERS = {"FastLanguageModel", "FastModel", "FastVisionModel", "FastLlamaModel"
            "FastQwen2Model", "FastGemmaModel", "FastGemma2Model", "FastCohereModel", "FastFalconH1Model",
            "FastTextModel"}
 HONOURS_ATTN = {"FastModel", "FastVisionModel", "FastTextModel"}  # vision.py: attn_implementation is used
+DELEGATES = ("load_in_8bit", "full_finetuning", "qat_scheme")  # FastLanguageModel -> FastModel (loader.py:487)
 TRAINING_ARGS = {"TrainingArguments", "SFTConfig", "UnslothTrainingArguments", "GRPOConfig", "DPOConfig", "ORPOConfig",
                  "KTOConfig", "Seq2SeqTrainingArguments", "RewardConfig"}
 DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "half": "float16", "fp16": "float16",
@@ -69,6 +70,7 @@ def read(doc: dict) -> dict:
     entries = []
     dtype = None
     compile_on = None
+    mode = None
     batch = None
     loader = None
     if t is not None:
@@ -79,7 +81,11 @@ def read(doc: dict) -> dict:
             if "dtype" in kw or "torch_dtype" in kw:
                 dtype = _dtype(value(kw.get("dtype", kw.get("torch_dtype")), consts))
             impl = value(kw["attn_implementation"], consts) if "attn_implementation" in kw else None
-            if isinstance(impl, str) and impl != "?" and loader in HONOURS_ATTN:
+            # unsloth/models/loader.py:487-522 (unslothai/unsloth@015bdef): FastLanguageModel with load_in_8bit,
+            # full_finetuning or a qat_scheme hands its **kwargs, attn_implementation included, to FastModel
+            delegated = loader == "FastLanguageModel" and any(
+                value(kw[k], consts) not in (None, False, "?") for k in DELEGATES if k in kw)
+            if isinstance(impl, str) and impl != "?" and (loader in HONOURS_ATTN or delegated):
                 e = entry(impl, f'{loader}.from_pretrained(attn_implementation="{impl}")')
                 if not e["known"]:
                     e["fix"] = f'attn_implementation="{e["suggestion"] or "sdpa"}"'
@@ -96,6 +102,14 @@ def read(doc: dict) -> dict:
                 compile_on = tc if isinstance(tc, bool) else compile_on
             elif compile_on is None:
                 compile_on = False
+            if "torch_compile_mode" in kw or "torch_compile_backend" in kw:
+                # HF TrainingArguments (huggingface/transformers@00349ae training_args.py): a mode or a backend
+                # "automatically enables torch_compile"
+                m = value(kw["torch_compile_mode"], consts) if "torch_compile_mode" in kw else None
+                b = value(kw["torch_compile_backend"], consts) if "torch_compile_backend" in kw else None
+                if m not in (None, "?") or b not in (None, "?"):
+                    compile_on = True
+                    mode = m if isinstance(m, str) and m != "?" else mode
             if "per_device_train_batch_size" in kw:
                 b = value(kw["per_device_train_batch_size"], consts)
                 batch = as_int(b) if b != "?" else batch
@@ -103,7 +117,7 @@ def read(doc: dict) -> dict:
     return {
         "trainer": "unsloth", "trainer_title": TITLE + (f" {loader}" if loader else ""), "format": fmt,
         "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
-        "compile": {"enabled": compile_on, "mode": "default" if compile_on else None, "setting": "torch_compile"},
+        "compile": {"enabled": compile_on, "mode": (mode or "default") if compile_on else None, "setting": "torch_compile"},
         "batch_size": batch, "packing": [],
         "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
     }
