@@ -11,9 +11,11 @@ Read from kohya-ss/sd-scripts 48d368f (2026-02-16):
 - train_util.replace_unet_modules: mem_eff_attn (sd-scripts' own pure-PyTorch FlashAttention function) wins
   over xformers, which wins over sdpa; with none of them library/original_unet.py's CrossAttention runs the
   plain baddbmm + softmax attention (the whole score matrix in memory);
-- library/flux_models.py and sd3_models.py call torch's scaled_dot_product_attention whatever the flags;
+- library/flux_models.py and sd3_models.py call torch's scaled_dot_product_attention whatever the flags; Lumina's
+  (library/lumina_models.py:370-380) does unless `--use_sage_attn` (sageattn) or `--use_flash_attn` (FlashAttention 2);
 - hunyuan_image_train_network.py and library/anima_train_utils.py: `--attn_mode torch|xformers|flash|sageattn|sdpa`
-  ("xformers requires --split_attn. sageattn does not support training").
+  ("xformers requires --split_attn. sageattn does not support training"); without it their LoRA scripts take xformers
+  for `--xformers`, else torch (hunyuan_image_train_network.py:389-393, anima_train_network.py:105-109).
 """
 
 from __future__ import annotations
@@ -271,6 +273,20 @@ def read(doc: dict) -> dict:
         b = ATTN_MODES.get(str(mode).strip().lower())
         entries.append(attention(f"attn_mode={mode}", "--attn_mode" if cmd else "attn_mode", b, known=b is not None,
                                  fix="--attn_mode torch" if cmd else 'attn_mode = "torch"'))
+    elif family == "lumina2" and (as_bool(s.get("use_sage_attn")) and script != "lumina_train"
+                                  or as_bool(s.get("use_flash_attn"))):
+        # Lumina's JointAttention takes sageattn, then flash_attn_varlen_func, else SDPA (kohya-ss/sd-scripts@48d368f
+        # library/lumina_models.py:323, 370-380, 531); lumina_train_network.py:60-61 passes both switches,
+        # lumina_train.py:301 only --use_flash_attn. Sage "only supports inference" (lumina_models.py:868).
+        if as_bool(s.get("use_sage_attn")) and script != "lumina_train":
+            entries.append(attention(flag("use_sage_attn"), "use_sage_attn", "sage",
+                                     fix="--use_flash_attn" if cmd else "use_flash_attn = true"))
+        else:
+            entries.append(attention(flag("use_flash_attn"), "use_flash_attn", "fa2"))
+    elif family in ("hunyuan_image", "anima") and script != "anima_train" and as_bool(s.get("xformers")):
+        # attn_mode = "torch", "xformers" with --xformers, --attn_mode over both (kohya-ss/sd-scripts@48d368f
+        # hunyuan_image_train_network.py:389-393, anima_train_network.py:105-109; anima_train.py:243 reads attn_mode only)
+        entries.append(attention(flag("xformers"), "xformers", "xformers"))
     elif not unet:
         entries.append(attention("scaled_dot_product_attention", f"{family} model (always PyTorch SDPA)", "sdpa"))
     elif as_bool(s.get("mem_eff_attn")):
@@ -314,10 +330,12 @@ def read(doc: dict) -> dict:
                     "setting": "--torch_compile" if cmd else "torch_compile"},
         "batch_size": as_int(s.get("train_batch_size", 1)), "unet": unet and mode is None,
         "split_attn": as_bool(s.get("split_attn")), "config_file_unread": unread,
-        "sage_training": mode is not None and ATTN_MODES.get(str(mode).strip().lower()) == "sage",
+        "sage_training": mode is not None and ATTN_MODES.get(str(mode).strip().lower()) == "sage" or
+        any(e["setting"] == "use_sage_attn" for e in entries),
         "fixes": {"sdpa": "--sdpa" if cmd else '"xformers": "sdpa"   # the GUI\'s CrossAttention choice' if gui
                   else '"sdpa": true' if as_json else "sdpa = true   # in the TOML",
-                  "sage": "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
+                  "sage": ("drop --use_sage_attn   # or --use_flash_attn" if cmd else "use_sage_attn = false")
+                  if family == "lumina2" else "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
                   "split_attn": "--split_attn" if cmd else "split_attn = true"},
     }, doc)
 
