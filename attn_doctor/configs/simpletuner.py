@@ -328,14 +328,23 @@ def summarize(s: dict, fmt: str) -> dict:
     enabled = dyn not in ("no", "none", "false")
     mode = s.get("dynamo_mode")
     mode = str(mode).strip() if given(mode) else None
+    if mode and mode.lower() == "auto":
+        # "auto" passes no mode: TorchDynamoPlugin's default (bghira/SimpleTuner@bc8e6ab
+        # simpletuner/helpers/training/trainer.py:1071-1078)
+        mode = None
     if dyn == "cudagraphs":
         mode = "reduce-overhead"  # Dynamo's cudagraphs backend captures CUDA graphs (cudagraph trees) too
     mp = s.get("mixed_precision")
     mp = str(mp).strip().lower() if given(mp) else "bf16"  # SimpleTuner's default (as train_batch_size 4)
+    bmp = s.get("base_model_precision")
+    quantized = given(bmp) and str(bmp).strip().lower() != "no_change"
+    # weight_dtype: bf16 / fp16 as mixed_precision says, else float32 (a quantised LoRA base may keep bf16)
+    # (bghira/SimpleTuner@bc8e6ab simpletuner/helpers/configuration/cmd_args.py:1108-1113)
+    dtype = dtype_of(mp) or ("float32" if mp == "no" and not quantized else None)
     alt = entries[0]["mask_alternative"] if entries else None
     return {
         "trainer": "simpletuner", "trainer_title": TITLE, "format": fmt,
-        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dtype_of(mp),
+        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dtype,
         "attention": entries, "required": required,
         "compile": {"enabled": enabled, "mode": mode, "setting": f"dynamo_backend={dyn}"},
         "batch_size": as_int(s["train_batch_size"]) if given(s.get("train_batch_size")) else 4,
