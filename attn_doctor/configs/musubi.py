@@ -297,8 +297,10 @@ def _runs(flags: list[str], script: str | None) -> list[str]:
 def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str | None, base: str) -> dict:
     cmd = fmt == "cmdline"
     flags = [k for k in FLAGS if as_bool(s.get(k))]
-    entries = [attention(f"--{k}" if cmd else f"{k} = true", f"--{k}" if cmd else k, FLAGS[k]) for k in flags]
     runs = _runs(flags, script)
+    # a flag another one overrides is kept (config.musubi-several-backends names it) but calls nothing: kind "unused"
+    entries = [attention(f"--{k}" if cmd else f"{k} = true", f"--{k}" if cmd else k, FLAGS[k],
+                         kind="local" if k in runs else "unused") for k in flags]
     generate = bool(script) and "_generate_" in os.path.basename(str(script))
     if generate and not flags and given(s.get("attn_mode")):
         mode = str(s["attn_mode"]).strip().lower()
@@ -349,10 +351,7 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         "no_backend": "sdpa = true   # or flash_attn / flash3 / xformers / cute" if not cmd
         else "--sdpa   # or --flash_attn / --flash3 / --xformers / --cute",
     }
-    required = [e["backend"] for e in entries if e["known"] and e["backend"] and
-                (e["setting"].lstrip("-") not in FLAGS or e["setting"].lstrip("-") in runs)]
     return {
-        "required": list(dict.fromkeys(required)),
         "trainer": "musubi", "trainer_title": "blissful-tuner" if "cute" in flags else TITLE, "format": fmt,
         "script": script,
         "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dtype_of(mp),
