@@ -254,12 +254,13 @@ def read(doc: dict) -> dict:
     family = SCRIPTS.get(script or "")
     net = str(s.get("network_module") or "")
     if not family:
-        if "lora_flux" in net or given(s.get("ae")) or (given(s.get("t5xxl")) and not given(s.get("clip_g"))):
+        if "lora_lumina" in net or given(s.get("gemma2")):
+            # before `ae`: Lumina takes the FLUX autoencoder too (--ae beside --gemma2, library/lumina_train_util.py)
+            family = "lumina2"
+        elif "lora_flux" in net or given(s.get("ae")) or (given(s.get("t5xxl")) and not given(s.get("clip_g"))):
             family = "flux"
         elif "lora_sd3" in net or given(s.get("clip_g")):
             family = "sd3"
-        elif "lora_lumina" in net:
-            family = "lumina2"
         else:
             family = "sd2x" if as_bool(s.get("v2")) else None  # SD 1.x/2.x or SDXL: a UNet either way
     unet = family in UNET or family is None
