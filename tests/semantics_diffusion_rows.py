@@ -177,6 +177,15 @@ ROWS = [
     ("ot-default-fp16", "config.json", json.dumps({"model_type": "STABLE_DIFFUSION_15", "training_method": "LORA",
                                                    "base_model_name": "m", "compile": True}) + "\n",
      E("onetrainer", [], "float16", "default"), f"{OT} modules/util/config/TrainConfig.py (train_dtype FLOAT_16)"),
+    ("ot-hidream-fp16-falls-back", "config.json",
+     json.dumps({"model_type": "HI_DREAM_FULL", "training_method": "LORA", "base_model_name": "m",
+                 "train_dtype": "FLOAT_16"}) + "\n",
+     E("onetrainer", [], "bfloat16"),
+     f"{OT} modules/modelSetup/BaseHiDreamSetup.py:49 (disable_fp16_autocast), modules/util/dtype_util.py:55-72"),
+    ("ot-hunyuan-fallback-fp32", "config.json",
+     json.dumps({"model_type": "HUNYUAN_VIDEO", "training_method": "LORA", "base_model_name": "m",
+                 "fallback_train_dtype": "FLOAT_32"}) + "\n",
+     E("onetrainer", [], "float32"), f"{OT} modules/modelSetup/BaseHunyuanVideoSetup.py:49, TrainConfig.py:1074-1075"),
     # --- diffusion-pipe (no attention key: [model] type decides)
     ("dp-wan", "train.toml", "output_dir = 'out'\nmicro_batch_size_per_gpu = 1\ncompile = true\n[model]\ntype = 'wan'\n"
                               "ckpt_path = 'w'\ndtype = 'bfloat16'\n",
