@@ -66,6 +66,17 @@ ROWS = [
      f"{SDS} library/train_util.py:3362-3380"),
     ("sds-unet-xformers-compile", "run.sh", sds("sdxl_train_network", "--xformers --mixed_precision bf16 --torch_compile"),
      E("sd-scripts", ["xformers"], "bfloat16", "default"), f"{SDS} library/train_util.py:3362-3380, 5466-5500"),
+    ("sds-compile-launcher-mode", "run.sh",
+     "accelerate launch --dynamo_backend inductor --dynamo_mode max-autotune --mixed_precision bf16 sdxl_train_network.py "
+     "--pretrained_model_name_or_path m --dataset_config d.toml --network_module networks.lora --sdpa --torch_compile "
+     "--mixed_precision bf16\n",
+     E("sd-scripts", ["sdpa"], "bfloat16", "max-autotune"),
+     f"{SDS} library/train_util.py:5466-5500 + huggingface/accelerate@16cb6eb accelerator.py:326-327, "
+     "utils/dataclasses.py:1098-1099"),
+    ("sds-launcher-mode-no-compile", "run.sh",
+     "accelerate launch --dynamo_backend inductor --dynamo_mode max-autotune sdxl_train_network.py "
+     "--pretrained_model_name_or_path m --dataset_config d.toml --network_module networks.lora --sdpa --mixed_precision bf16\n",
+     E("sd-scripts", ["sdpa"], "bfloat16"), f"{SDS} library/train_util.py:5466-5469 (dynamo_backend NO)"),
     ("sds-unet-mem-eff", "run.sh", sds("train_db", "--mem_eff_attn --mixed_precision bf16"), E("sd-scripts", [], "bfloat16"),
      f"{SDS} library/train_util.py:3363-3365 (FlashAttentionFunction in pure PyTorch)"),
     ("sds-flux-xformers-ignored", "run.sh", sds("flux_train_network", "--xformers --mixed_precision bf16",
@@ -118,6 +129,12 @@ ROWS = [
      E("musubi-tuner", ["sdpa"], "bfloat16"), f"{MUSUBI} src/musubi_tuner/training/trainer_base.py:1501-1510"),
     ("mus-compile", "run.sh", mus("hv_train_network", "--sdpa --mixed_precision bf16 --compile --compile_mode max-autotune"),
      E("musubi-tuner", ["sdpa"], "bfloat16", "max-autotune"), f"{MUSUBI} src/musubi_tuner/training/parser_common.py"),
+    ("mus-dynamo-launcher-mode", "run.sh",
+     "accelerate launch --dynamo_mode max-autotune --mixed_precision bf16 src/musubi_tuner/wan_train_network.py --dit d "
+     "--dataset_config d.toml --sdpa --dynamo_backend inductor\n",
+     E("musubi-tuner", ["sdpa"], "bfloat16", "max-autotune"),
+     f"{MUSUBI} src/musubi_tuner/training/accelerator_setup.py:104-111 + huggingface/accelerate@16cb6eb "
+     "utils/dataclasses.py:1098-1099"),
     ("mus-hidream-full-flash", "run.sh", mus("hidream_o1_train", "--flash_attn --mixed_precision bf16"),
      E("musubi-tuner", ["fa2"], "bfloat16"), f"{MUSUBI} src/musubi_tuner/hidream_o1_train.py:184"),
     # --- blissful-tuner: --optimized_compile compiles the Wan blocks with --compile_args (default mode "default")

@@ -23,7 +23,8 @@ READER = {"musubi-tuner": {"musubi", "blissful"}, "blissful-tuner": {"blissful"}
 CHANGED = {"sds-lumina-flash", "sds-lumina-sage", "sds-lumina-full-flash", "sds-hyimage-xformers", "sds-anima-xformers",
            "mus-sdpa-and-xformers", "mus-flash-and-xformers", "mus-flash3-and-sdpa-toml", "bliss-optimized-compile",
            "bliss-optimized-compile-args", "diff-env-flux-flash", "diff-export-flux-flex", "diff-env-unet-ignored",
-           "st-dynamo-auto", "st-mp-no", "ot-hidream-fp16-falls-back", "ot-hunyuan-fallback-fp32"}
+           "st-dynamo-auto", "st-mp-no", "ot-hidream-fp16-falls-back", "ot-hunyuan-fallback-fp32",
+           "sds-compile-launcher-mode", "mus-dynamo-launcher-mode"}
 
 
 def load(tmp_path, name, text):

@@ -330,7 +330,12 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         compile_on, mode = True, str(ca[1]) if len(ca) > 1 else "default"
     dyn = str(s.get("dynamo_backend") or "NO")
     if not compile_on and dyn.upper() not in ("NO", "NONE", "FALSE"):
-        compile_on, mode = True, s.get("dynamo_mode") if isinstance(s.get("dynamo_mode"), str) else None
+        # TorchDynamoPlugin(mode=args.dynamo_mode) (training/accelerator_setup.py:104-111): mode None takes
+        # ACCELERATE_DYNAMO_MODE, which `accelerate launch --dynamo_mode M` sets (huggingface/accelerate@16cb6eb
+        # utils/dataclasses.py:1098-1099)
+        mode = s.get("dynamo_mode") if isinstance(s.get("dynamo_mode"), str) else \
+            launcher.get("dynamo_mode") if isinstance(launcher.get("dynamo_mode"), str) else None
+        compile_on = True
     elif not compile_on and str(launcher.get("dynamo_backend") or "no").upper() not in ("NO", "NONE", "FALSE"):
         # --dynamo_backend NO (the default) leaves dynamo_plugin None (training/accelerator_setup.py:104-120), so
         # Accelerator builds TorchDynamoPlugin() from the ACCELERATE_DYNAMO_* variables `accelerate launch

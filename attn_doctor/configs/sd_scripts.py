@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from . import NOTHING, STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
+from . import COMPILE_MODES, NOTHING, STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
 
 TITLE = "sd-scripts"
 STRONG_KEYS = {"mem_eff_attn", "save_model_as", "clip_skip", "v2", "v_parameterization",
@@ -318,6 +318,14 @@ def read(doc: dict) -> dict:
     # --dynamo_backend X` (or the GUI's dynamo setting, which becomes one) is overridden and compiles nothing.
     comp = as_bool(s.get("torch_compile")) if not (unread and "torch_compile" not in s) else None
     dyn = str(s.get("dynamo_backend") or "inductor").strip().lower()
+    # with --torch_compile, Accelerator(dynamo_backend=...) builds TorchDynamoPlugin(backend=...) whose mode comes from
+    # ACCELERATE_DYNAMO_MODE (huggingface/accelerate@16cb6eb accelerator.py:326-327, utils/dataclasses.py:1098-1099): the
+    # launcher's --dynamo_mode (the GUI's "dynamo_mode" becomes one) is the compile's mode
+    if gui:
+        launch_mode = doc["data"].get("dynamo_mode")
+    else:
+        launch_mode = doc["command"].launcher_args.get("dynamo_mode") if cmd and doc.get("command") is not None else None
+    launch_mode = str(launch_mode).strip() if given(launch_mode) and str(launch_mode).strip() in COMPILE_MODES else None
     from .simpletuner import HEAD_DIMS
 
     from . import conditional_flags
@@ -327,7 +335,8 @@ def read(doc: dict) -> dict:
         "format": "cmdline" if cmd else "json" if as_json else "toml", "script": script, "cmdline_errors": errors,
         "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dt,
         "attention": entries,
-        "compile": {"enabled": comp, "mode": ("reduce-overhead" if dyn == "cudagraphs" else "default") if comp else None,
+        "compile": {"enabled": comp, "mode": ("reduce-overhead" if dyn == "cudagraphs" else launch_mode or "default")
+                    if comp else None,
                     "setting": "--torch_compile" if cmd else "torch_compile"},
         "batch_size": as_int(s.get("train_batch_size", 1)), "unet": unet and mode is None,
         "split_attn": as_bool(s.get("split_attn")), "config_file_unread": unread,
