@@ -24,7 +24,8 @@ CHANGED = {"sds-lumina-flash", "sds-lumina-sage", "sds-lumina-full-flash", "sds-
            "mus-sdpa-and-xformers", "mus-flash-and-xformers", "mus-flash3-and-sdpa-toml", "bliss-optimized-compile",
            "bliss-optimized-compile-args", "diff-env-flux-flash", "diff-export-flux-flex", "diff-env-unet-ignored",
            "st-dynamo-auto", "st-mp-no", "ot-hidream-fp16-falls-back", "ot-hunyuan-fallback-fp32",
-           "sds-compile-launcher-mode", "mus-dynamo-launcher-mode"}
+           "sds-compile-launcher-mode", "mus-dynamo-launcher-mode", "gui-lumina-flash", "gui-anima-attn-mode"}
+# (gui-hunyuan-image-xformers gives the right fields on main too, read there as SD 1.x's train_network.py --xformers)
 
 
 def load(tmp_path, name, text):
@@ -201,3 +202,17 @@ def test_simpletuner_quantised_lora_no_precision_stays_unknown(tmp_path):
                                                     "data_backend_config": "x.json", "mixed_precision": "no",
                                                     "base_model_precision": "int8-quanto"}))
     assert cfg["dtype"] is None
+
+
+def test_gui_tab_checkboxes_pick_the_script(tmp_path):
+    """NEW: the kohya_ss GUI's newer source-model checkboxes run those scripts (lora_gui.py:1779-1792, finetune_gui.py:
+    1061-1072): family and script follow them."""
+    from semantics_diffusion_rows import gui
+
+    cfg = load(tmp_path, "hy.json", gui(hunyuan_image_checkbox=True, hunyuan_attn_mode="torch", mixed_precision="bf16"))
+    assert (cfg["script"], cfg["family"], cfg["required"]) == ("hunyuan_image_train_network", "hunyuan_image", ["sdpa"])
+    ft = json.loads(gui(anima_checkbox=True, anima_attn_mode="torch", mixed_precision="bf16"))
+    del ft["LoRA_type"]
+    ft["train_dir"] = "d"
+    cfg = load(tmp_path, "ft.json", json.dumps(ft))
+    assert cfg["script"] == "anima_train"

@@ -135,13 +135,18 @@ def gui_script(d: dict) -> str:
     """The sd-scripts script the GUI tab that saved this config runs."""
     sdxl = d.get("sdxl") is True or d.get("sdxl_checkbox") is True
     flux, sd3 = d.get("flux1_checkbox") is True, d.get("sd3_checkbox") is True
+    hyimage, anima, lumina = (d.get(k) is True for k in ("hunyuan_image_checkbox", "anima_checkbox", "lumina_checkbox"))
     if "LoRA_type" in d:
+        # the newer tabs (bmaltais/kohya_ss@45088f0 kohya_gui/lora_gui.py:1779-1792): HunyuanImage, Anima, Lumina
         return "sdxl_train_network" if sdxl else "flux_train_network" if flux else "sd3_train_network" if sd3 \
-            else "train_network"
+            else "hunyuan_image_train_network" if hyimage else "anima_train_network" if anima \
+            else "lumina_train_network" if lumina else "train_network"
     if "token_string" in d or "num_vectors_per_token" in d:
         return "sdxl_train_textual_inversion" if sdxl else "train_textual_inversion"
     if "train_dir" in d or "image_folder" in d or "caption_metadata_filename" in d:
-        return "sdxl_train" if sdxl else "sd3_train" if sd3 else "flux_train" if flux else "fine_tune"
+        # finetune_gui.py:1061-1072
+        return "sdxl_train" if sdxl else "sd3_train" if sd3 else "flux_train" if flux else "anima_train" if anima \
+            else "lumina_train" if lumina else "fine_tune"
     return "sdxl_train" if sdxl else "sd3_train" if sd3 else "flux_train" if flux else "train_db"
 
 
@@ -157,6 +162,20 @@ def gui_settings(d: dict) -> dict:
     # the GUI's "dynamo_backend" only becomes `accelerate launch --dynamo_backend` (class_accelerate_launch.py:152-154),
     # which sd-scripts overrides (see read()): only a torch_compile the GUI passes (its Anima tab) compiles
     s["torch_compile"] = as_bool(d.get("torch_compile"))
+    # the newer tabs' own fields become sd-scripts options only with their checkbox (kohya_gui/lora_gui.py:2473-2482,
+    # 2507-2508, 2536; finetune_gui.py:1434-1435): --attn_mode (Anima's "torch" passes none), --split_attn,
+    # --use_flash_attn / --use_sage_attn, Anima's legacy --torch_compile
+    if d.get("anima_checkbox") is True:
+        mode = d.get("anima_attn_mode")
+        s["attn_mode"] = mode if given(mode) and mode != "torch" else None
+        s["split_attn"] = d.get("anima_split_attn")
+        s["torch_compile"] = as_bool(d.get("anima_torch_compile")) or s["torch_compile"]
+    elif d.get("hunyuan_image_checkbox") is True:
+        s["attn_mode"] = d.get("hunyuan_attn_mode") if given(d.get("hunyuan_attn_mode")) else None
+        s["split_attn"] = d.get("hunyuan_split_attn")
+    elif d.get("lumina_checkbox") is True:
+        s["use_flash_attn"] = d.get("lumina_use_flash_attn")
+        s["use_sage_attn"] = d.get("lumina_use_sage_attn")
     s["dynamo_backend"] = str(d.get("dynamo_backend") or "inductor").strip().lower()
     return s
 
