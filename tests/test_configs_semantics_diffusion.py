@@ -216,3 +216,14 @@ def test_gui_tab_checkboxes_pick_the_script(tmp_path):
     ft["train_dir"] = "d"
     cfg = load(tmp_path, "ft.json", json.dumps(ft))
     assert cfg["script"] == "anima_train"
+
+
+def test_anima_toml_without_a_script_is_the_anima_dit(tmp_path):
+    """NEW: a --config_file TOML naming networks.lora_anima is Anima's DiT (SDPA by default, xformers with
+    `xformers = true`), not a U-Net whose default is the plain matmul."""
+    base = 'pretrained_model_name_or_path = "anima.safetensors"\nnetwork_module = "networks.lora_anima"\n' \
+           'mixed_precision = "bf16"\nsave_model_as = "safetensors"\ncache_latents = true\n'
+    cfg = load(tmp_path, "a.toml", base)
+    assert (cfg["family"], cfg["required"], cfg["unet"]) == ("anima", ["sdpa"], False)
+    cfg = load(tmp_path, "b.toml", base + "xformers = true\nsplit_attn = true\n")
+    assert cfg["required"] == ["xformers"]

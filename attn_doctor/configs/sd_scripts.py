@@ -280,6 +280,10 @@ def read(doc: dict) -> dict:
             family = "flux"
         elif "lora_sd3" in net or given(s.get("clip_g")):
             family = "sd3"
+        elif "lora_hunyuan_image" in net:  # networks/lora_hunyuan_image.py, networks/lora_anima.py: their DiTs'
+            family = "hunyuan_image"
+        elif "lora_anima" in net:
+            family = "anima"
         else:
             family = "sd2x" if as_bool(s.get("v2")) else None  # SD 1.x/2.x or SDXL: a UNet either way
     unet = family in UNET or family is None
