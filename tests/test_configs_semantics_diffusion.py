@@ -227,3 +227,14 @@ def test_anima_toml_without_a_script_is_the_anima_dit(tmp_path):
     assert (cfg["family"], cfg["required"], cfg["unet"]) == ("anima", ["sdpa"], False)
     cfg = load(tmp_path, "b.toml", base + "xformers = true\nsplit_attn = true\n")
     assert cfg["required"] == ["xformers"]
+
+
+def test_simpletuner_env_no_precision(tmp_path):
+    """NEW: config.env's MIXED_PRECISION=no trains in float32; with BASE_MODEL_PRECISION (env_file.py:92) quantising the
+    LoRA base it may stay bf16, so nothing is said."""
+    cfg = load(tmp_path, "config.env", "MODEL_FAMILY=flux\nMODEL_TYPE=lora\nMIXED_PRECISION=no\n"
+                                       "TRAINER_EXTRA_ARGS='--data_backend_config=x.json'\n")
+    assert cfg["detected"]["trainer"] == "simpletuner" and cfg["dtype"] == "float32"
+    cfg = load(tmp_path, "config.env", "MODEL_FAMILY=flux\nMODEL_TYPE=lora\nMIXED_PRECISION=no\n"
+                                       "BASE_MODEL_PRECISION=int8-quanto\n")
+    assert cfg["dtype"] is None

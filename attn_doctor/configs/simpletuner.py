@@ -228,7 +228,8 @@ def env_settings(text: str) -> dict:
     elif use_x == "true":
         out["_env_xformers"] = "USE_XFORMERS=true"
     for var, key in (("MODEL_FAMILY", "model_family"), ("TRAIN_BATCH_SIZE", "train_batch_size"),
-                     ("MIXED_PRECISION", "mixed_precision"), ("MODEL_TYPE", "model_type")):
+                     ("MIXED_PRECISION", "mixed_precision"), ("MODEL_TYPE", "model_type"),
+                     ("BASE_MODEL_PRECISION", "base_model_precision")):  # helpers/configuration/env_file.py:92
         if env.get(var) and not (var == "MODEL_FAMILY" and old):
             out[key] = env[var]
     dyn = env.get("TRAINING_DYNAMO_BACKEND") or env.get("TRAINER_DYNAMO_BACKEND")
