@@ -238,3 +238,15 @@ def test_simpletuner_env_no_precision(tmp_path):
     cfg = load(tmp_path, "config.env", "MODEL_FAMILY=flux\nMODEL_TYPE=lora\nMIXED_PRECISION=no\n"
                                        "BASE_MODEL_PRECISION=int8-quanto\n")
     assert cfg["dtype"] is None
+
+
+def test_ai_toolkit_boogu_model_kwargs_flash(tmp_path):
+    """NEW: ai-toolkit's boogu_image extension takes FlashAttention 2 from model.model_kwargs.attention_backend."""
+    from semantics_diffusion_rows import ait
+
+    cfg = load(tmp_path, "job.yaml", ait("boogu_image", "        dtype: bf16\n",
+                                         "        model_kwargs:\n          attention_backend: flash\n"))
+    assert cfg["detected"]["trainer"] == "ai-toolkit" and fields(cfg) == (["fa2"], "bfloat16", "none")
+    cfg = load(tmp_path, "job2.yaml", ait("flux", "        dtype: bf16\n",
+                                          "        model_kwargs:\n          attention_backend: flash\n"))
+    assert cfg["required"] == []  # only that extension reads the key (guard)
