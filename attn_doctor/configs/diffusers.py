@@ -207,7 +207,6 @@ def read(doc: dict) -> dict:
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
     from . import conditional_flags
 
-    required = [e["backend"] for e in entries]
     env, unet, family = value_in(doc["text"]), False, None
     stem = os.path.basename(script or "")
     if env is not None and script and (_DISPATCH.search(stem) or not _OWN_PROCESSORS.search(stem)):
@@ -217,14 +216,13 @@ def read(doc: dict) -> dict:
         # (models/attention_processor.py:1406): there the variable changes nothing
         e = entry(env, f"{VAR}={env}")
         entries.append(e)
-        if _DISPATCH.search(stem):
-            required += [e["backend"]] if e["known"] and e["kind"] == "local" and e["backend"] else []
-        else:
+        if not _DISPATCH.search(stem):
             unet, family = True, "sdxl" if "sdxl" in stem else "sd1x"
+            if e["known"]:  # (a name diffusers does not know still stops it at import: that entry stays as it is)
+                e["kind"] = "unused"
     return conditional_flags({
         "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
-        "script": script, "cmdline_errors": errors, "required": list(dict.fromkeys(required)), "unet": unet,
-        "family": family,
+        "script": script, "cmdline_errors": errors, "unet": unet, "family": family,
         "attention": entries, "mixed_precision": mp,
         "dtype": "float32" if mp == "no" else dtype_of(mp) if mp else None,
         "compile": {"enabled": comp, "mode": dmode, "setting": "accelerate launch --dynamo_backend" if comp else None},
