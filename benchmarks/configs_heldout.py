@@ -53,7 +53,7 @@ FIELDS = ("trainer", "required", "dtype", "compile")
 def corpus(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and not p.name.endswith(".expect.toml")
                   and p.name not in ("README.md", "TRAINERS.md", "ROUND2_SPLIT.tsv")
-                  and not p.name.startswith("SEMANTICS-"))  # the audits' notes (SEMANTICS-llm.md)
+                  and not p.name.startswith("SEMANTICS-"))  # the semantics audits' notes (SEMANTICS-llm.md, SEMANTICS-diffusion.md)
 
 
 def expect(path: Path) -> dict:

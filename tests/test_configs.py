@@ -209,7 +209,9 @@ def test_musubi_several_backends_and_cli_over_toml(tmp_path):
     p = write(tmp_path, "run.sh", "accelerate launch --mixed_precision bf16 hv_train_network.py "
                                   "--config_file base --xformers --mixed_precision bf16\n")
     cfg, report = run(p)
-    assert cfg["required"] == ["fa2", "xformers"] and cfg["dtype"] == "bfloat16" and cfg["split_attn"] is True
+    # only the first of --sdpa, --flash_attn, --sage_attn, --xformers, --flash3 runs (kohya-ss/musubi-tuner@30c658c
+    # training/trainer_base.py:1501-1510): the TOML's flash_attn here, so xformers is not required
+    assert cfg["required"] == ["fa2"] and cfg["dtype"] == "bfloat16" and cfg["split_attn"] is True
     assert config_ids(report) == ["config.musubi-several-backends"]
 
 

@@ -33,7 +33,7 @@ ROUND4A = REAL.parent / "round4a"  # issue 24 round 4a: diffusion/video trainers
 def _corpus(root: Path) -> list:
     return sorted(p for p in root.rglob("*") if p.is_file() and not p.name.endswith(".expect.toml")
                   and p.name not in ("README.md", "TRAINERS.md", "ROUND2_SPLIT.tsv")
-                  and not p.name.startswith("SEMANTICS-"))  # the audits' notes (SEMANTICS-llm.md)
+                  and not p.name.startswith("SEMANTICS-"))  # the semantics audits' notes (SEMANTICS-llm.md, SEMANTICS-diffusion.md)
 
 
 FILES = _corpus(REAL) + _corpus(ROUND3A) + _corpus(ROUND3A2) + _corpus(ROUND3A3) + _corpus(ROUND4A)

@@ -30,7 +30,8 @@ report keeps it and `check --from` re-evaluates it):
                                               every backend the config names, as the trainer spells it;
                                               backend is attn-doctor's name (sdpa, flex, cute, fa2, fa3,
                                               sage, xformers) or None; kind: local | hub | other |
-                                              builtin (plain PyTorch matmul + softmax: nothing to check);
+                                              builtin (plain PyTorch matmul + softmax: nothing to check) | unused (set, but
+                                              never reached: another flag wins, a UNet ignores it);
                                               masks: yes | refused (raises on a mask) | dropped (ignores it)
     required                                  backends that must be ok (as if --require); a file that
                                               chooses no backend (the trainer's default) requires none

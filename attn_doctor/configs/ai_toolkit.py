@@ -135,6 +135,16 @@ def read(doc: dict) -> dict:
         if not e["known"]:
             e["fix"] = f"attention_backend: {e['suggestion'] or 'native'}   # under train:"
         entries.append(e)
+    kw = model.get("model_kwargs") if isinstance(model.get("model_kwargs"), dict) else {}
+    mk = kw.get("attention_backend")
+    if arch == "boogu_image" and isinstance(mk, str) and mk.strip().lower() != "native":
+        # the boogu_image extension reads model.model_kwargs.attention_backend: "native" (SDPA) or "flash"
+        # (flash_attn_varlen_func), anything else raises (ostris/ai-toolkit@27a03a9 extensions_built_in/diffusion_models/
+        # boogu_image/boogu_image.py:183-189, src/transformer.py:690-711, src/attention_processor.py:32)
+        flash = mk.strip().lower() == "flash"
+        entries.append(attention(mk.strip(), f"model.model_kwargs.attention_backend: {mk.strip()}", "fa2" if flash else None,
+                                 known=flash, suggestion=None if flash else "native",
+                                 fix=None if flash else "attention_backend: native   # under model: model_kwargs:"))
     unet = family in UNET_FAMILIES
     dt = DTYPES.get(str(train.get("dtype", "fp32")).strip().lower())
     comp = model.get("compile") is True

@@ -127,9 +127,10 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] != "text" and not _notebook_command(doc):
         return NOTHING
     sc = Score()
-    if looks_like(doc["text"]):
-        return sc.add(VAR, 2 * STRONG)
     script = _script(doc)
+    if looks_like(doc["text"]):
+        # an env file, or the variable set for (or exported before) the launch of an example: that script is diffusers'
+        return sc.add(VAR, 2 * STRONG).add(script, 2 * STRONG) if script else sc.add(VAR, 2 * STRONG)
     if script:
         sc.add(script, 2 * STRONG)
     # the flag is parsed by the script the command that passes it runs: a script that is no example, under a name of
@@ -172,7 +173,7 @@ def _notebook_command(doc: dict) -> bool:
 
 
 def read(doc: dict) -> dict:
-    if not _notebook_command(doc) and (looks_like(doc["text"]) or doc["fmt"] != "text"):
+    if not _notebook_command(doc) and (doc["fmt"] != "text" or looks_like(doc["text"]) and not _script(doc)):
         return parse(doc["path"], doc["text"])
     from . import as_int, dtype_of, given
     from .shell import check_options
@@ -206,15 +207,40 @@ def read(doc: dict) -> dict:
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
     from . import conditional_flags
 
+    env, unet, family = value_in(doc["text"]), False, None
+    stem = os.path.basename(script or "")
+    if env is not None and script and (_DISPATCH.search(stem) or not _OWN_PROCESSORS.search(stem)):
+        # DIFFUSERS_ATTN_BACKEND sets the process's default for dispatch_attention_fn (huggingface/diffusers@58eb52c
+        # src/diffusers/utils/constants.py:45, models/attention_dispatch.py:262, 407-409), which the FLUX, Qwen-Image,
+        # Z-Image ... transformers call; a UNet's AttnProcessor2_0 calls F.scaled_dot_product_attention itself
+        # (models/attention_processor.py:1406): there the variable changes nothing
+        e = entry(env, f"{VAR}={env}")
+        entries.append(e)
+        if not _DISPATCH.search(stem):
+            unet, family = True, "sdxl" if "sdxl" in stem else "sd1x"
+            if e["known"]:  # (a name diffusers does not know still stops it at import: that entry stays as it is)
+                e["kind"] = "unused"
     return conditional_flags({
         "trainer": "diffusers", "trainer_title": f"diffusers {script}" if script else "diffusers", "format": "cmdline",
-        "script": script, "cmdline_errors": errors,
+        "script": script, "cmdline_errors": errors, "unet": unet, "family": family,
         "attention": entries, "mixed_precision": mp,
         "dtype": "float32" if mp == "no" else dtype_of(mp) if mp else None,
         "compile": {"enabled": comp, "mode": dmode, "setting": "accelerate launch --dynamo_backend" if comp else None},
         "batch_size": as_int(a.get("train_batch_size", 1)),
-        "fixes": {"use_default": "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA"},
+        "fixes": {"use_default": f"unset {VAR}   # diffusers' default is native (PyTorch SDPA)" if unet else
+                  "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA",
+                  "mask": next((f"export {VAR}={e['mask_alternative']}" for e in entries if e.get("mask_alternative")),
+                               None)},
     }, doc)  # --enable_xformers_memory_efficient_attention added only under a condition the script leaves open
+
+
+# Example scripts whose model's attention goes through dispatch_attention_fn (src/diffusers/models/transformers/
+# transformer_flux.py, transformer_flux2.py, transformer_qwenimage.py, transformer_z_image.py, transformer_ideogram4.py,
+# transformer_krea2.py, transformer_wan.py, transformer_ltx.py, transformer_hunyuan_video.py), and those whose
+# non-UNet model has processors of its own that call F.scaled_dot_product_attention (SD3's JointAttnProcessor2_0, Sana,
+# Lumina2, HiDream, CogVideoX, CogView4, aMUSEd, Würstchen, Kandinsky: no dispatch_attention_fn in their files).
+_DISPATCH = re.compile(r"flux|qwen|z_image|ideogram4|krea2|wan|ltx|hunyuan")
+_OWN_PROCESSORS = re.compile(r"sd3|sana|lumina|hidream|cogvideo|cogview|amused|wuerstchen|kandinsky")
 
 
 def entry(name: str, setting: str) -> dict:

@@ -186,6 +186,9 @@ def _cmdline_settings(tokens: list[str]) -> tuple[dict, dict, list[str]]:
                 misses.append(key)
             if eq:
                 target[key] = value
+            elif key == "compile_args" and seen_script:  # blissful-tuner's nargs=4 BACKEND MODE DYNAMIC FULLGRAPH
+                target[key] = tokens[i + 1:i + 5]
+                i += 4
             elif key in BOOL_FLAGS or i + 1 >= len(tokens) or tokens[i + 1].startswith("-"):
                 target[key] = True
             else:
@@ -277,10 +280,27 @@ ATTN_MODES = {"torch": "sdpa", "sdpa": "sdpa", "flash": "fa2", "flash2": "fa2", 
               "xformers": "xformers"}
 
 
+# The attention flag a training script runs when several are set: an elif chain takes the first of sdpa, flash_attn,
+# sage_attn, xformers, flash3 (kohya-ss/musubi-tuner@30c658c src/musubi_tuner/training/trainer_base.py:1501-1510;
+# hv_train.py:791-798, qwen_image_train.py:240-249, zimage_train.py:175-184 alike); HiDream-O1's full fine-tune takes
+# "flash" if --flash_attn else "torch" (hidream_o1_train.py:184). `cute` (blissful-tuner) is outside that chain.
+CHAIN = ("sdpa", "flash_attn", "sage_attn", "xformers", "flash3")
+
+
+def _runs(flags: list[str], script: str | None) -> list[str]:
+    """The flags whose backend the run calls: the first of CHAIN that is set (and cute)."""
+    chain = ("flash_attn", "sdpa") if os.path.basename(str(script or "")) == "hidream_o1_train" else CHAIN
+    first = next((k for k in chain if k in flags), None)
+    return [k for k in flags if k == first or k not in CHAIN]
+
+
 def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str | None, base: str) -> dict:
     cmd = fmt == "cmdline"
     flags = [k for k in FLAGS if as_bool(s.get(k))]
-    entries = [attention(f"--{k}" if cmd else f"{k} = true", f"--{k}" if cmd else k, FLAGS[k]) for k in flags]
+    runs = _runs(flags, script)
+    # a flag another one overrides is kept (config.musubi-several-backends names it) but calls nothing: kind "unused"
+    entries = [attention(f"--{k}" if cmd else f"{k} = true", f"--{k}" if cmd else k, FLAGS[k],
+                         kind="local" if k in runs else "unused") for k in flags]
     generate = bool(script) and "_generate_" in os.path.basename(str(script))
     if generate and not flags and given(s.get("attn_mode")):
         mode = str(s["attn_mode"]).strip().lower()
@@ -301,9 +321,21 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         family = NETWORKS.get(s["network_module"].rsplit(".", 1)[-1])
     compile_on = as_bool(s.get("compile"))
     mode = s.get("compile_mode") if isinstance(s.get("compile_mode"), str) else None
+    if not compile_on and as_bool(s.get("optimized_compile")):
+        # blissful-tuner's Wan trainer: --optimized_compile torch.compiles each block's _forward and the time embedding
+        # with --compile_args BACKEND MODE DYNAMIC FULLGRAPH (default inductor default None False) (Sarania/blissful-tuner
+        # @e4ed1f0 src/musubi_tuner/wan_train_network.py:784-795, 485; wan/modules/model.py:1033-1045)
+        ca = s.get("compile_args")
+        ca = ca.split() if isinstance(ca, str) else ca if isinstance(ca, list) else []
+        compile_on, mode = True, str(ca[1]) if len(ca) > 1 else "default"
     dyn = str(s.get("dynamo_backend") or "NO")
     if not compile_on and dyn.upper() not in ("NO", "NONE", "FALSE"):
-        compile_on, mode = True, s.get("dynamo_mode") if isinstance(s.get("dynamo_mode"), str) else None
+        # TorchDynamoPlugin(mode=args.dynamo_mode) (training/accelerator_setup.py:104-111): mode None takes
+        # ACCELERATE_DYNAMO_MODE, which `accelerate launch --dynamo_mode M` sets (huggingface/accelerate@16cb6eb
+        # utils/dataclasses.py:1098-1099)
+        mode = s.get("dynamo_mode") if isinstance(s.get("dynamo_mode"), str) else \
+            launcher.get("dynamo_mode") if isinstance(launcher.get("dynamo_mode"), str) else None
+        compile_on = True
     elif not compile_on and str(launcher.get("dynamo_backend") or "no").upper() not in ("NO", "NONE", "FALSE"):
         # --dynamo_backend NO (the default) leaves dynamo_plugin None (training/accelerator_setup.py:104-120), so
         # Accelerator builds TorchDynamoPlugin() from the ACCELERATE_DYNAMO_* variables `accelerate launch
@@ -332,7 +364,7 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         "compile": {"enabled": compile_on, "mode": mode, "setting": "compile" if not cmd else "--compile"},
         "batch_size": _batch_size(dataset),
         "split_attn": as_bool(s.get("split_attn")),
-        "split_attn_needed": _split_needed(family, flags, _batch_size(dataset)),
+        "split_attn_needed": _split_needed(family, runs, _batch_size(dataset)),  # the backend that runs
         "sage_training": "sage_attn" in flags and not generate,  # sageattn is for inference
         "generation": generate,  # --attn_mode defaults to torch (SDPA): no backend flag is needed
         "config_file_unread": bool(s.get("config_file_unread")),

@@ -41,6 +41,17 @@ FAMILIES = {"STABLE_DIFFUSION_15": "sd1x", "STABLE_DIFFUSION_15_INPAINTING": "sd
             "PIXART_SIGMA": "pixart_sigma", "SANA": "sana", "WUERSTCHEN_2": "wuerstchen", "STABLE_CASCADE_1": "wuerstchen",
             "Z_IMAGE": "z_image"}
 DTYPES = {"FLOAT_16": "float16", "BFLOAT_16": "bfloat16", "FLOAT_32": "float32", "TFLOAT_32": "float32"}
+# Models whose transformer OneTrainer keeps out of fp16: with train_dtype FLOAT_16 it runs under an autocast to
+# fallback_train_dtype (default BFLOAT_16) (Nerogar/OneTrainer@23df383 modules/modelSetup/BaseHiDreamSetup.py:49,
+# BaseHunyuanVideoSetup.py:49 disable_fp16_autocast=True; modules/util/dtype_util.py:55-72; TrainConfig.py:1074-1075)
+FP16_FALLBACK = {"HI_DREAM_FULL", "HUNYUAN_VIDEO"}
+
+
+def _dtype(data: dict, model_type: str) -> str | None:
+    train = str(data.get("train_dtype", "FLOAT_16"))
+    if train == "FLOAT_16" and model_type in FP16_FALLBACK:
+        train = str(data.get("fallback_train_dtype", "BFLOAT_16"))
+    return DTYPES.get(train)
 
 
 def launch(cmd) -> dict | None:
@@ -134,7 +145,7 @@ def read(doc: dict) -> dict:
     return {
         "trainer": "onetrainer", "trainer_title": TITLE, "format": "json",
         "family": family, "head_dims": HEAD_DIMS.get(family or ""),
-        "mixed_precision": data.get("train_dtype"), "dtype": DTYPES.get(str(data.get("train_dtype", "FLOAT_16"))),
+        "mixed_precision": data.get("train_dtype"), "dtype": _dtype(data, mt),
         "attention": [e], "required": required,
         "compile": {"enabled": comp, "mode": "default" if comp else None, "setting": '"compile"'},
         "batch_size": as_int(data.get("batch_size", 1)), "unet": unet,

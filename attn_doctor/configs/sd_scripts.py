@@ -11,16 +11,18 @@ Read from kohya-ss/sd-scripts 48d368f (2026-02-16):
 - train_util.replace_unet_modules: mem_eff_attn (sd-scripts' own pure-PyTorch FlashAttention function) wins
   over xformers, which wins over sdpa; with none of them library/original_unet.py's CrossAttention runs the
   plain baddbmm + softmax attention (the whole score matrix in memory);
-- library/flux_models.py and sd3_models.py call torch's scaled_dot_product_attention whatever the flags;
+- library/flux_models.py and sd3_models.py call torch's scaled_dot_product_attention whatever the flags; Lumina's
+  (library/lumina_models.py:370-380) does unless `--use_sage_attn` (sageattn) or `--use_flash_attn` (FlashAttention 2);
 - hunyuan_image_train_network.py and library/anima_train_utils.py: `--attn_mode torch|xformers|flash|sageattn|sdpa`
-  ("xformers requires --split_attn. sageattn does not support training").
+  ("xformers requires --split_attn. sageattn does not support training"); without it their LoRA scripts take xformers
+  for `--xformers`, else torch (hunyuan_image_train_network.py:389-393, anima_train_network.py:105-109).
 """
 
 from __future__ import annotations
 
 import re
 
-from . import NOTHING, STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
+from . import COMPILE_MODES, NOTHING, STRONG, as_bool, as_int, attention, dtype_of, given, score_keys
 
 TITLE = "sd-scripts"
 STRONG_KEYS = {"mem_eff_attn", "save_model_as", "clip_skip", "v2", "v_parameterization",
@@ -133,13 +135,18 @@ def gui_script(d: dict) -> str:
     """The sd-scripts script the GUI tab that saved this config runs."""
     sdxl = d.get("sdxl") is True or d.get("sdxl_checkbox") is True
     flux, sd3 = d.get("flux1_checkbox") is True, d.get("sd3_checkbox") is True
+    hyimage, anima, lumina = (d.get(k) is True for k in ("hunyuan_image_checkbox", "anima_checkbox", "lumina_checkbox"))
     if "LoRA_type" in d:
+        # the newer tabs (bmaltais/kohya_ss@45088f0 kohya_gui/lora_gui.py:1779-1792): HunyuanImage, Anima, Lumina
         return "sdxl_train_network" if sdxl else "flux_train_network" if flux else "sd3_train_network" if sd3 \
-            else "train_network"
+            else "hunyuan_image_train_network" if hyimage else "anima_train_network" if anima \
+            else "lumina_train_network" if lumina else "train_network"
     if "token_string" in d or "num_vectors_per_token" in d:
         return "sdxl_train_textual_inversion" if sdxl else "train_textual_inversion"
     if "train_dir" in d or "image_folder" in d or "caption_metadata_filename" in d:
-        return "sdxl_train" if sdxl else "sd3_train" if sd3 else "flux_train" if flux else "fine_tune"
+        # finetune_gui.py:1061-1072
+        return "sdxl_train" if sdxl else "sd3_train" if sd3 else "flux_train" if flux else "anima_train" if anima \
+            else "lumina_train" if lumina else "fine_tune"
     return "sdxl_train" if sdxl else "sd3_train" if sd3 else "flux_train" if flux else "train_db"
 
 
@@ -155,6 +162,20 @@ def gui_settings(d: dict) -> dict:
     # the GUI's "dynamo_backend" only becomes `accelerate launch --dynamo_backend` (class_accelerate_launch.py:152-154),
     # which sd-scripts overrides (see read()): only a torch_compile the GUI passes (its Anima tab) compiles
     s["torch_compile"] = as_bool(d.get("torch_compile"))
+    # the newer tabs' own fields become sd-scripts options only with their checkbox (kohya_gui/lora_gui.py:2473-2482,
+    # 2507-2508, 2536; finetune_gui.py:1434-1435): --attn_mode (Anima's "torch" passes none), --split_attn,
+    # --use_flash_attn / --use_sage_attn, Anima's legacy --torch_compile
+    if d.get("anima_checkbox") is True:
+        mode = d.get("anima_attn_mode")
+        s["attn_mode"] = mode if given(mode) and mode != "torch" else None
+        s["split_attn"] = d.get("anima_split_attn")
+        s["torch_compile"] = as_bool(d.get("anima_torch_compile")) or s["torch_compile"]
+    elif d.get("hunyuan_image_checkbox") is True:
+        s["attn_mode"] = d.get("hunyuan_attn_mode") if given(d.get("hunyuan_attn_mode")) else None
+        s["split_attn"] = d.get("hunyuan_split_attn")
+    elif d.get("lumina_checkbox") is True:
+        s["use_flash_attn"] = d.get("lumina_use_flash_attn")
+        s["use_sage_attn"] = d.get("lumina_use_sage_attn")
     s["dynamo_backend"] = str(d.get("dynamo_backend") or "inductor").strip().lower()
     return s
 
@@ -252,12 +273,17 @@ def read(doc: dict) -> dict:
     family = SCRIPTS.get(script or "")
     net = str(s.get("network_module") or "")
     if not family:
-        if "lora_flux" in net or given(s.get("ae")) or (given(s.get("t5xxl")) and not given(s.get("clip_g"))):
+        if "lora_lumina" in net or given(s.get("gemma2")):
+            # before `ae`: Lumina takes the FLUX autoencoder too (--ae beside --gemma2, library/lumina_train_util.py)
+            family = "lumina2"
+        elif "lora_flux" in net or given(s.get("ae")) or (given(s.get("t5xxl")) and not given(s.get("clip_g"))):
             family = "flux"
         elif "lora_sd3" in net or given(s.get("clip_g")):
             family = "sd3"
-        elif "lora_lumina" in net:
-            family = "lumina2"
+        elif "lora_hunyuan_image" in net:  # networks/lora_hunyuan_image.py, networks/lora_anima.py: their DiTs'
+            family = "hunyuan_image"
+        elif "lora_anima" in net:
+            family = "anima"
         else:
             family = "sd2x" if as_bool(s.get("v2")) else None  # SD 1.x/2.x or SDXL: a UNet either way
     unet = family in UNET or family is None
@@ -271,6 +297,20 @@ def read(doc: dict) -> dict:
         b = ATTN_MODES.get(str(mode).strip().lower())
         entries.append(attention(f"attn_mode={mode}", "--attn_mode" if cmd else "attn_mode", b, known=b is not None,
                                  fix="--attn_mode torch" if cmd else 'attn_mode = "torch"'))
+    elif family == "lumina2" and (as_bool(s.get("use_sage_attn")) and script != "lumina_train"
+                                  or as_bool(s.get("use_flash_attn"))):
+        # Lumina's JointAttention takes sageattn, then flash_attn_varlen_func, else SDPA (kohya-ss/sd-scripts@48d368f
+        # library/lumina_models.py:323, 370-380, 531); lumina_train_network.py:60-61 passes both switches,
+        # lumina_train.py:301 only --use_flash_attn. Sage "only supports inference" (lumina_models.py:868).
+        if as_bool(s.get("use_sage_attn")) and script != "lumina_train":
+            entries.append(attention(flag("use_sage_attn"), "use_sage_attn", "sage",
+                                     fix="--use_flash_attn" if cmd else "use_flash_attn = true"))
+        else:
+            entries.append(attention(flag("use_flash_attn"), "use_flash_attn", "fa2"))
+    elif family in ("hunyuan_image", "anima") and script != "anima_train" and as_bool(s.get("xformers")):
+        # attn_mode = "torch", "xformers" with --xformers, --attn_mode over both (kohya-ss/sd-scripts@48d368f
+        # hunyuan_image_train_network.py:389-393, anima_train_network.py:105-109; anima_train.py:243 reads attn_mode only)
+        entries.append(attention(flag("xformers"), "xformers", "xformers"))
     elif not unet:
         entries.append(attention("scaled_dot_product_attention", f"{family} model (always PyTorch SDPA)", "sdpa"))
     elif as_bool(s.get("mem_eff_attn")):
@@ -301,6 +341,14 @@ def read(doc: dict) -> dict:
     # --dynamo_backend X` (or the GUI's dynamo setting, which becomes one) is overridden and compiles nothing.
     comp = as_bool(s.get("torch_compile")) if not (unread and "torch_compile" not in s) else None
     dyn = str(s.get("dynamo_backend") or "inductor").strip().lower()
+    # with --torch_compile, Accelerator(dynamo_backend=...) builds TorchDynamoPlugin(backend=...) whose mode comes from
+    # ACCELERATE_DYNAMO_MODE (huggingface/accelerate@16cb6eb accelerator.py:326-327, utils/dataclasses.py:1098-1099): the
+    # launcher's --dynamo_mode (the GUI's "dynamo_mode" becomes one) is the compile's mode
+    if gui:
+        launch_mode = doc["data"].get("dynamo_mode")
+    else:
+        launch_mode = doc["command"].launcher_args.get("dynamo_mode") if cmd and doc.get("command") is not None else None
+    launch_mode = str(launch_mode).strip() if given(launch_mode) and str(launch_mode).strip() in COMPILE_MODES else None
     from .simpletuner import HEAD_DIMS
 
     from . import conditional_flags
@@ -310,14 +358,17 @@ def read(doc: dict) -> dict:
         "format": "cmdline" if cmd else "json" if as_json else "toml", "script": script, "cmdline_errors": errors,
         "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dt,
         "attention": entries,
-        "compile": {"enabled": comp, "mode": ("reduce-overhead" if dyn == "cudagraphs" else "default") if comp else None,
+        "compile": {"enabled": comp, "mode": ("reduce-overhead" if dyn == "cudagraphs" else launch_mode or "default")
+                    if comp else None,
                     "setting": "--torch_compile" if cmd else "torch_compile"},
         "batch_size": as_int(s.get("train_batch_size", 1)), "unet": unet and mode is None,
         "split_attn": as_bool(s.get("split_attn")), "config_file_unread": unread,
-        "sage_training": mode is not None and ATTN_MODES.get(str(mode).strip().lower()) == "sage",
+        "sage_training": mode is not None and ATTN_MODES.get(str(mode).strip().lower()) == "sage" or
+        any(e["setting"] == "use_sage_attn" for e in entries),
         "fixes": {"sdpa": "--sdpa" if cmd else '"xformers": "sdpa"   # the GUI\'s CrossAttention choice' if gui
                   else '"sdpa": true' if as_json else "sdpa = true   # in the TOML",
-                  "sage": "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
+                  "sage": ("drop --use_sage_attn   # or --use_flash_attn" if cmd else "use_sage_attn = false")
+                  if family == "lumina2" else "--attn_mode torch" if cmd else 'attn_mode = "torch"   # instead of sageattn',
                   "split_attn": "--split_attn" if cmd else "split_attn = true"},
     }, doc)
 

@@ -228,7 +228,8 @@ def env_settings(text: str) -> dict:
     elif use_x == "true":
         out["_env_xformers"] = "USE_XFORMERS=true"
     for var, key in (("MODEL_FAMILY", "model_family"), ("TRAIN_BATCH_SIZE", "train_batch_size"),
-                     ("MIXED_PRECISION", "mixed_precision"), ("MODEL_TYPE", "model_type")):
+                     ("MIXED_PRECISION", "mixed_precision"), ("MODEL_TYPE", "model_type"),
+                     ("BASE_MODEL_PRECISION", "base_model_precision")):  # helpers/configuration/env_file.py:92
         if env.get(var) and not (var == "MODEL_FAMILY" and old):
             out[key] = env[var]
     dyn = env.get("TRAINING_DYNAMO_BACKEND") or env.get("TRAINER_DYNAMO_BACKEND")
@@ -328,14 +329,23 @@ def summarize(s: dict, fmt: str) -> dict:
     enabled = dyn not in ("no", "none", "false")
     mode = s.get("dynamo_mode")
     mode = str(mode).strip() if given(mode) else None
+    if mode and mode.lower() == "auto":
+        # "auto" passes no mode: TorchDynamoPlugin's default (bghira/SimpleTuner@bc8e6ab
+        # simpletuner/helpers/training/trainer.py:1071-1078)
+        mode = None
     if dyn == "cudagraphs":
         mode = "reduce-overhead"  # Dynamo's cudagraphs backend captures CUDA graphs (cudagraph trees) too
     mp = s.get("mixed_precision")
     mp = str(mp).strip().lower() if given(mp) else "bf16"  # SimpleTuner's default (as train_batch_size 4)
+    bmp = s.get("base_model_precision")
+    quantized = given(bmp) and str(bmp).strip().lower() != "no_change"
+    # weight_dtype: bf16 / fp16 as mixed_precision says, else float32 (a quantised LoRA base may keep bf16)
+    # (bghira/SimpleTuner@bc8e6ab simpletuner/helpers/configuration/cmd_args.py:1108-1113)
+    dtype = dtype_of(mp) or ("float32" if mp == "no" and not quantized else None)
     alt = entries[0]["mask_alternative"] if entries else None
     return {
         "trainer": "simpletuner", "trainer_title": TITLE, "format": fmt,
-        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dtype_of(mp),
+        "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": mp, "dtype": dtype,
         "attention": entries, "required": required,
         "compile": {"enabled": enabled, "mode": mode, "setting": f"dynamo_backend={dyn}"},
         "batch_size": as_int(s["train_batch_size"]) if given(s.get("train_batch_size")) else 4,

@@ -227,7 +227,7 @@ def config_findings(cfg: dict | None, calls: list[dict]) -> list[Finding]:
     backends = {c["backend"] for c in calls}
     for a in cfg.get("attention") or []:
         b = a.get("backend")
-        if not b:
+        if not b or a.get("kind") == "unused":  # a flag the trainer overrides with another: not expected to run
             continue
         want = b
         if b == "sdpa" and a.get("sdpa_kernel"):
