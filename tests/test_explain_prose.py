@@ -112,3 +112,35 @@ def test_the_backend_named_first_is_the_subject():
 def test_the_fix_names_the_backend():
     f = match("sage attention missing in ComfyUI portable")[0]
     assert "--backend sage" in f.fix and "SageAttention" in f.title
+
+
+IGNORED = [
+    # written by hand 2026-11-28 from the mechanism (a selection that does not take); none matched before
+    ("--use-sage-attention has no effect, the log still shows SDPA", "sage"),
+    ("flash attention setting 不生效，仍然使用 sdpa", "fa2"),
+    ("HunyuanVideo: SageAttention option ignored, FlashAttention reported", "sage"),
+    ("xformers is ignored and the pipeline uses AttnProcessor2_0 instead of it", "xformers"),
+    ("FA3 falls back to FA2 on my H100", "fa3"),
+]
+
+
+@pytest.mark.parametrize("text,backend", IGNORED, ids=[f"{i}" for i in range(len(IGNORED))])
+def test_a_selection_that_does_not_take(text, backend):
+    found = match(text)
+    assert found and found[0].backend == backend, [(m.entry.id, m.backend) for m in found]
+    assert found[0].entry.id == "prose.ignored" or not found[0].entry.fallback
+    assert "attn-doctor trace --" in match(text, ids={"prose.ignored"})[0].fix
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("flash-att2 do not support 2080 Ti", "fa2"),
+    ("FA 3 not working on H20", "fa3"),
+    ("flash-attn2 error during training", "fa2"),
+])
+def test_short_names_as_people_write_them(text, backend):
+    assert match(text)[0].backend == backend
+
+
+def test_a_backend_that_falls_back_because_it_is_missing_is_the_import():
+    assert [(m.entry.id, m.backend) for m in match("xformers not installed, falls back to sdpa")][:1] == [
+        ("prose.import", "xformers")]

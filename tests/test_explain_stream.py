@@ -253,7 +253,9 @@ def test_nothing_found_says_how_much_was_read(tmp_path, cli):
 
 # ---- the prefilter's guarantees --------------------------------------------------------------------
 
-ALL_PATTERNS = [(e.id, p) for e in entries().values() for p in e.patterns]
+# `head` entries' patterns (knowledge/prose.toml) are run once, on the input's first lines, never through the
+# prefilter: they need no needles
+ALL_PATTERNS = [(e.id, p) for e in entries().values() if not e.head for p in e.patterns]
 
 
 @pytest.mark.parametrize("eid,pattern", ALL_PATTERNS, ids=[f"{e}:{i}" for i, (e, _) in enumerate(ALL_PATTERNS)])
@@ -395,3 +397,12 @@ def test_no_pattern_that_spans_lines_is_keyed_on_a_common_log_line():
             if hits:
                 bad.append((e.id, hits, p[:80]))
     assert bad == []
+
+
+def test_head_patterns_run_on_the_first_lines_only_and_cost_nothing_after():
+    """A `head` pattern without a needle (prose.toml's short names such as "FA 3") is not in the prefilter: a
+    log whose first lines say nothing, then a million prose-like lines, is searched by it on no line."""
+    idx = M._index(None)
+    head = {k for k, (e, _p, _rx) in enumerate(idx.patterns) if e is not None and e.head}
+    assert head and head == set(idx.head)
+    assert not head & set(idx.always) and not any(head & set(v) for v in idx.needles.values())
