@@ -196,8 +196,9 @@ def test_near_misses(text, absent):
 
 
 @pytest.mark.parametrize("text", [
-    # announce: an out-of-memory error over a log whose banner names a backend is no backend's, and since
-    # 2026-11-28 an OOM is claimed only with a backend named near it (attribution.toml needs_backend): silent
+    # announce: an out-of-memory error over a log whose banner names a backend is no backend's; since 2026-11-28
+    # smoke.oom is claimed only with a backend named near it (attribution.toml needs_backend), and train.oom's
+    # patterns (a training step's OOM) do not read these lines: silent
     "torch.OutOfMemoryError: CUDA out of memory\n\n(RayWorkerWrapper pid=812) You are attempting to use Flash Attention 2.0 "
     "with a model not initialized on GPU. Make sure to move the model to GPU after initializing it on CPU with `model.to('cuda')`.",
     "CUDA out of memory\n==((====))==  Unsloth 2025.9.1: Fast Llama patching.\n"

@@ -91,7 +91,7 @@ SETS = (
     # fixtures/errors/round7b/README.md. 01-ai/Yi#534 (a fine-tune failing on its data) carries transformers' fp32
     # Flash Attention 2.0 advisory, which the training corpus labels fa2.dtype (Unakar/Logic-RL#65,
     # NovaSky-AI/SkyRL#377): explain reports it there too
-    # Since OOMs are claimed only near a named backend (2026-11-28), IDEA-Research/Rex-Omni#110 (labelled none /
+    # Since smoke.oom is claimed only near a named backend (2026-11-28), IDEA-Research/Rex-Omni#110 (labelled none /
     # train.oom) shows the fa2.dtype advisory printed above it instead: 37 right backend
     Staged("round7b", 47, 39, 37, unrelated="unrelated", note_required=True,
            known_claims=(("01-ai__Yi__534.txt", "fa2.dtype"),)),
@@ -100,7 +100,7 @@ SETS = (
     # known claims (three CUDA OOMs read as smoke.oom, a Mamba Triton kernel's shared-memory error read as
     # flex.shared-memory). A rule that gains on this set should raise the floors; misses: round8/README.md
     # Then prose.ignored (a selection that does not take) and short names (FA 3, flash-att2): 45 matched, 36 right
-    # backend; and OOMs claimed only near a named backend: x-flux#24's bare OOM is no longer claimed
+    # backend; and smoke.oom claimed only near a named backend: x-flux#24's bare OOM is no longer claimed
     Staged("round8", 64, 45, 36, unrelated="unrelated", note_required=True,
            known_claims=(("OpenSpaceAI__DEST3D__2.txt", "flex.shared-memory"),
                          ("bmaltais__kohya_ss__340.txt", "smoke.oom"),
