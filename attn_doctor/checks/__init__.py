@@ -60,13 +60,13 @@ def _load_all() -> None:
 def run(facts: dict, ctx: Context) -> list[Finding]:
     _load_all()
     out: list[Finding] = []
-    runs: list[Finding] = []  # findings of `runs` checks: a backend's failed runs
+    runs: set[int] = set()  # id() of the findings of `runs` checks: a backend's failed runs
     for section, fn in REGISTRY:
         try:
             found = list(fn(facts, ctx) or ())
             out.extend(found)
             if fn in SYMPTOMS:
-                runs.extend(found)
+                runs.update(map(id, found))
         except Exception as e:  # a crashing check is a finding about the doctor, not the end of it
             tb = traceback.format_exc(limit=-3)
             out.append(finding("doctor.check-crashed", check=f"{section}.{fn.__name__}",
@@ -74,7 +74,7 @@ def run(facts: dict, ctx: Context) -> list[Finding]:
     # A backend whose kernels cannot load (a `stops_backend` finding, e.g. xformers built for another
     # torch) fails every run: its failed runs are that finding's symptoms, not problems of their own.
     stopped = {f.backend for f in out if f.backend and _stops(f.id)}
-    out = [f for f in out if not (f.backend in stopped and any(f is r for r in runs))]
+    out = [f for f in out if not (f.backend in stopped and id(f) in runs)]
     # One finding per (id, backend, title): two checks may see the same problem. A failure traced
     # to a known cause that another check already reported in full, as an error about the same
     # backend, is not repeated; anything less (a note, a warning, another backend's error) would

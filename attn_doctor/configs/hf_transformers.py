@@ -123,9 +123,9 @@ def head_dims(cfg: dict) -> list[int] | None:
     return None
 
 
-def model_head_dims(model, base: str) -> list[int] | None:
-    """Head dims of the model a training config names, when it is a local directory with a config.json
-    (as written, or beside the training config); a Hub id says nothing here (nothing is downloaded)."""
+def local_model_config(model, base: str) -> dict | None:
+    """The config.json of the model a training config names, when the model is a local directory (as written,
+    or beside the training config); a Hub id says nothing here (nothing is downloaded)."""
     import json
     import os
 
@@ -139,8 +139,14 @@ def model_head_dims(model, base: str) -> list[int] | None:
                     data = json.load(fh)
             except (OSError, ValueError):
                 return None
-            return head_dims(data) if isinstance(data, dict) else None
+            return data if isinstance(data, dict) else None
     return None
+
+
+def model_head_dims(model, base: str) -> list[int] | None:
+    """Head dims of the model a training config names, from its local config.json (local_model_config)."""
+    data = local_model_config(model, base)
+    return head_dims(data) if data is not None else None
 
 
 def dtype_from(s: dict) -> str | None:
@@ -178,6 +184,17 @@ PY_KEYS = ("attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch
 _DIFFUSERS = re.compile(r"^\s*(from\s+diffusers\b|import\s+diffusers\b)", re.MULTILINE)
 
 
+def _callee(call) -> tuple[str, str]:
+    """(owner, name) of a call: `AutoModel.from_pretrained(...)` -> ("AutoModel", "from_pretrained"),
+    `TrainingArguments(...)` -> ("", "TrainingArguments")."""
+    import ast
+
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+    return owner, name
+
+
 def _transformers_calls(t) -> list:
     """The calls of a script that load a language model or configure a trainer through transformers / TRL:
     `*.from_pretrained` on an AutoModel* / *ForCausalLM / *ForConditionalGeneration / *ForSeq2SeqLM class (not a
@@ -189,9 +206,7 @@ def _transformers_calls(t) -> list:
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
-        f = n.func
-        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+        owner, name = _callee(n)
         if name in PY_ARGS or name == "from_pretrained" and (owner.startswith("AutoModel") or owner.endswith(
                 ("ForCausalLM", "ForConditionalGeneration", "ForSeq2SeqLM"))):
             out.append((owner + "." if owner else "") + name)
@@ -214,9 +229,7 @@ def _python_settings(doc: dict) -> dict:
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
-        f = n.func
-        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+        owner, name = _callee(n)
         if not (name in PY_ARGS or name == "from_pretrained" and (owner.startswith("AutoModel") or
                                                                       owner.endswith(("ForCausalLM", "Model",
                                                                                       "ForConditionalGeneration")))):

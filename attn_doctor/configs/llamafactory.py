@@ -30,7 +30,7 @@ import os
 import re
 
 from . import NOTHING, STRONG, as_int, attention, score_keys
-from .hf_transformers import compile_of, model_head_dims
+from .hf_transformers import compile_of, local_model_config, model_head_dims
 
 TITLE = "LLaMA-Factory"
 V0 = {"auto": None, "disabled": None, "off": None, "sdpa": "sdpa", "fa2": "fa2", "fa3": "fa3"}  # off: 2024-04..06
@@ -202,22 +202,12 @@ def read(doc: dict) -> dict:
 def _gpt_oss(model, base: str) -> bool:
     """The model is a gpt-oss one: its name says so (openai/gpt-oss-20b, unsloth/gpt-oss-20b-BF16), or its local
     config.json's model_type is gpt_oss (what attention.py tests)."""
-    import json
-
     if not isinstance(model, str) or not model.strip():
         return False
     if re.search(r"gpt[-_]?oss", model.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1], re.IGNORECASE):
         return True
-    for d in ([model] if os.path.isabs(model) else [model, os.path.join(base, model)]):
-        path = os.path.join(d, "config.json")
-        if os.path.isfile(path) and os.path.getsize(path) < 4 * 1024 * 1024:
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    data = json.load(fh)
-            except (OSError, ValueError):
-                return False
-            return isinstance(data, dict) and data.get("model_type") == "gpt_oss"
-    return False
+    data = local_model_config(model, base)
+    return data is not None and data.get("model_type") == "gpt_oss"
 
 
 def parse(path: str, text: str) -> dict:
