@@ -59,6 +59,37 @@ def check_staged_expect(p: Path, e: dict, split) -> str:
     return t
 
 
+def rel(p: Path) -> str:
+    """A corpus file's test id: its path under fixtures/configs/."""
+    return p.relative_to(CONFIGS).as_posix()
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    """A variant written for a test, byte for byte (no newline translation), as a file `check --config` reads."""
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8", newline="")
+    return str(p)
+
+
+def reading(cfg: dict) -> tuple:
+    """What the corpus labels of a read config: (trainer, required, dtype, compile mode)."""
+    return cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"] or "", cfg["compile_mode"] or "none"
+
+
+def read(tmp_path: Path, name: str, text: str) -> tuple:
+    return reading(configs.load(write(tmp_path, name, text)))
+
+
+def refusal(tmp_path: Path, name: str, text: str) -> str:
+    """The one-line refusal of a variant, without the test's own path (the words asked for must come from the
+    message, not from tmp_path)."""
+    with pytest.raises(UsageError) as err:
+        configs.load(write(tmp_path, name, text))
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith("--config: ")
+    return msg.replace(str(tmp_path), "")
+
+
 def check_read_as_expected(path: Path) -> None:
     """`check --config FILE` reads it as its expect file says: refused in one line with the expected words, or
     (trainer, required, dtype, compile mode) as labelled."""
@@ -70,7 +101,6 @@ def check_read_as_expected(path: Path) -> None:
         assert "\n" not in msg and msg.startswith("--config: ")
         assert e["refused"] in msg
         return
-    cfg = configs.load(str(path))
-    got = (cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"] or "", cfg["compile_mode"] or "none")
+    got = reading(configs.load(str(path)))
     want = (TRAINER.get(e["trainer"], e["trainer"]), sorted(e["required"]), e["dtype"], e["compile_mode"] or "none")
     assert got == want

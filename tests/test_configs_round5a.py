@@ -28,17 +28,14 @@ import json
 import pytest
 
 from attn_doctor import configs
-from attn_doctor.model import UsageError
 
 from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, \
     split_module
+from configs_corpus import rel, write as _write, refusal as _refusal, read as _read
 
 FILES = files(CORPUS / "round5a")
 LLM = {"axolotl", "llama-factory", "transformers", "torchtune", "litgpt", "ms-swift", "unsloth"}
 
-
-def rel(p):
-    return p.relative_to(CORPUS).as_posix()
 
 
 def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
@@ -56,23 +53,7 @@ def test_real_file(path):
     check_read_as_expected(path)
 
 
-def _write(tmp_path, name: str, text: str) -> str:
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8", newline="")
-    return str(p)
 
-
-def _read(tmp_path, name: str, text: str) -> tuple:
-    cfg = configs.load(_write(tmp_path, name, text))
-    return cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"] or "", cfg["compile_mode"] or "none"
-
-
-def _refusal(tmp_path, name: str, text: str) -> str:
-    with pytest.raises(UsageError) as err:
-        configs.load(_write(tmp_path, name, text))
-    msg = str(err.value)
-    assert "\n" not in msg and msg.startswith("--config: ")
-    return msg.replace(str(tmp_path), "")  # the words asked for must come from the message, not the test's path
 
 
 # ---------------------------------------------------------------------------------------------------------------------

@@ -29,14 +29,12 @@ from attn_doctor.model import UsageError
 
 from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, \
     split_module
+from configs_corpus import rel, write as _write, refusal as _refusal
 
 FILES = files(CORPUS / "round6b")
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}
 
-
-def rel(p):
-    return p.relative_to(CORPUS).as_posix()
 
 
 def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
@@ -56,23 +54,13 @@ def test_real_file(path):
     check_read_as_expected(path)
 
 
-def _write(tmp_path, name: str, text: str) -> str:
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8", newline="")
-    return str(p)
+
 
 
 def _read(tmp_path, name: str, text: str) -> tuple:
+    """(trainer, required, dtype as read, None where unknown): these variants leave compile aside."""
     cfg = configs.load(_write(tmp_path, name, text))
     return cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"]
-
-
-def _refusal(tmp_path, name: str, text: str) -> str:
-    with pytest.raises(UsageError) as err:
-        configs.load(_write(tmp_path, name, text))
-    msg = str(err.value)
-    assert "\n" not in msg and msg.startswith("--config: ")
-    return msg
 
 
 # ---------------------------------------------------------------------------------------------------------------------
