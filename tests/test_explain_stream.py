@@ -255,7 +255,7 @@ def test_nothing_found_says_how_much_was_read(tmp_path, cli):
 
 # `head` entries' patterns (knowledge/prose.toml) are run once, on the input's first lines, never through the
 # prefilter: they need no needles
-ALL_PATTERNS = [(e.id, p) for e in entries().values() if not e.head for p in e.patterns]
+ALL_PATTERNS = [(e.id, p) for e in entries().values() if not e.head for p in e.patterns + e.frames]
 
 
 @pytest.mark.parametrize("eid,pattern", ALL_PATTERNS, ids=[f"{e}:{i}" for i, (e, _) in enumerate(ALL_PATTERNS)])
@@ -385,7 +385,7 @@ def test_no_pattern_that_spans_lines_is_keyed_on_a_common_log_line():
     common = [LOSS, PROGRESS, INFO, CHECKPOINT, WANDB]
     bad = []
     for e in entries().values():
-        for p in e.patterns:
+        for p in e.patterns + e.frames:
             if e.head or not spans_lines(p):
                 continue
             hits = needles_on(p, common)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import pytest
 
 from attn_doctor.explain import match
+from explain_top import first as _top
 from attn_doctor.knowledge.attribution import backend_named
 
 COMFY = ("!!! Exception during processing !!! {e}\nTraceback (most recent call last):\n"
@@ -30,11 +31,6 @@ def comfy(e: str) -> str:
 
 def rank(e: str, r: int = 1) -> str:
     return "\n".join(f"[rank{r}]: {line}" for line in e.splitlines())
-
-
-def _top(text: str) -> tuple[str | None, str | None]:
-    found = match(text)
-    return (found[0].entry.id, found[0].backend) if found else (None, None)
 
 
 CASES = [

@@ -30,6 +30,7 @@ from __future__ import annotations
 import pytest
 
 from attn_doctor.explain import match
+from explain_top import first_cause as _top, ids as _ids
 
 ROOT_WIN = "D:\\ComfyUI_windows_portable\\ComfyUI"
 
@@ -46,17 +47,6 @@ def rank(e: str, r: int = 0) -> str:
 
 def logged(e: str) -> str:
     return f"2026-03-14 09:12:44,118 - WARNING - {e}"
-
-
-def _top(text):
-    """The first problem that can be a failure's cause, else (a warning-only text) the first one."""
-    found = match(text)
-    causes = [m for m in found if m.entry.can_cause] or found
-    return (causes[0].entry.id, causes[0].backend) if causes else (None, None)
-
-
-def _ids(text):
-    return [m.entry.id for m in match(text)]
 
 
 UNSUPPORTED = {"backend.unsupported-gpu"}

@@ -15,12 +15,8 @@ from __future__ import annotations
 import pytest
 
 from attn_doctor.explain import match
+from explain_top import first as _top
 from attn_doctor.knowledge.attribution import backend_named, first_named
-
-
-def _top(text: str) -> tuple[str | None, str | None]:
-    found = match(text)
-    return (found[0].entry.id, found[0].backend) if found else (None, None)
 
 
 def rank(e: str, r: int = 0) -> str:

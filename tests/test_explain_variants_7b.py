@@ -31,17 +31,7 @@ from __future__ import annotations
 import pytest
 
 from attn_doctor.explain import match
-
-
-def _top(text):
-    """The first problem that can be a failure's cause, else (a warning-only text) the first one."""
-    found = match(text)
-    causes = [m for m in found if m.entry.can_cause] or found
-    return (causes[0].entry.id, causes[0].backend) if causes else (None, None)
-
-
-def _ids(text):
-    return [m.entry.id for m in match(text)]
+from explain_top import first_cause as _top, ids as _ids
 
 
 def vllm(line: str, pid: int = 4121) -> str:

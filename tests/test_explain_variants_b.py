@@ -23,6 +23,7 @@ from __future__ import annotations
 import pytest
 
 from attn_doctor.explain import match
+from explain_top import first_cause as _top, ids as _ids
 
 COMFY = "!!! Exception during processing !!! {e}\nTraceback (most recent call last):\n  File \"{root}\\execution.py\", line 327, in execute\n    output_data, output_ui, has_subgraph = get_output_data(obj, input_data_all)\n{e}\n"
 KSAMPLER = "Error occurred when executing KSampler:\n\n{e}\n\n  File \"{root}\\execution.py\", line 151, in recursive_execute\n    output_data, output_ui = get_output_data(obj, input_data_all)\n"
@@ -334,13 +335,6 @@ CASES = [("fa2-import", *c) for c in FA2_IMPORT] + [("fa2-runtime", *c) for c in
     [("faults", *c) for c in FAULTS] + [("oom", *c) for c in OOM] + [("refusals", *c) for c in REFUSALS] + TITLES
 
 
-def _top(text):
-    """The first problem that can be a failure's cause, else (a warning-only text) the first one."""
-    found = match(text)
-    causes = [m for m in found if m.entry.can_cause] or found
-    return (causes[0].entry.id, causes[0].backend) if causes else (None, None)
-
-
 @pytest.mark.parametrize("cls,text,ok,backend", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_variant(cls, text, ok, backend):
     eid, got = _top(text)
@@ -376,10 +370,6 @@ def test_wrapped_variant(cls, text, ok, backend):
 # Near misses of the patterns and names widened in round 5b: the same words without the mechanism,
 # another library's failure, or another backend's precise name. Written here (2026-11-25).
 # ---------------------------------------------------------------------------------------------------
-def _ids(text):
-    return [m.entry.id for m in match(text)]
-
-
 @pytest.mark.parametrize("text,absent", [
     # undefined symbol: another library's extension, or a linker's sentence naming no backend
     ("ImportError: /usr/local/lib/python3.10/site-packages/mmcv/_ext.cpython-310-x86_64-linux-gnu.so: undefined symbol _ZN2at4_ops5zeros4callE",

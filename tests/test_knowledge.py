@@ -51,11 +51,14 @@ def test_entry_is_well_formed(e):
         assert template_fields(k) | template_fields(v) or re.fullmatch(r"[A-Z_][A-Z0-9_]*", k)
 
 
-@pytest.mark.parametrize("e", [e for e in ALL if e.patterns], ids=lambda e: e.id)
+@pytest.mark.parametrize("e", [e for e in ALL if e.patterns or e.frames], ids=lambda e: e.id)
 def test_entry_with_patterns_has_examples_that_use_every_pattern(e):
     assert e.examples, "patterns are tested through examples"
     for pattern, rx in zip(e.patterns, e.compiled):
         assert any(rx.search(normalize(x)) for x in e.examples), f"no example exercises {pattern!r}"
+    if e.frames:  # weak evidence (a frame of the failing call) is tested through examples too
+        for pattern, rx in zip(e.weak.patterns, e.weak.compiled):
+            assert any(rx.search(normalize(x)) for x in e.examples), f"no example exercises frame {pattern!r}"
 
 
 @pytest.mark.parametrize("e,example", [(e, x) for e in ALL for x in e.examples],

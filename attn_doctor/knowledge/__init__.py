@@ -70,6 +70,10 @@ class Entry:
     # Measured: while this finding holds, none of its backend's kernels load or run, so that backend's
     # failed smoke runs are its symptoms. checks.run drops them (the finding names the cause, once).
     stops_backend: bool = False
+    # Weak evidence: patterns of the traceback frames its failure passes through (diffusers' xformers
+    # probe, a backend's own code) for when the message itself is cut off or unknown. Read as a last
+    # resort of the same entry (generic and fallback: any entry that explains a line near them wins).
+    frames: tuple[str, ...] = ()
 
     @property
     def headline(self) -> str:
@@ -94,6 +98,30 @@ class Entry:
     def compiled(self) -> tuple[re.Pattern, ...]:
         return _compile(self.patterns)
 
+    @property
+    def weak(self) -> "Entry | None":
+        """The same entry read from its `frames` only: a catch-all and last resort (knowledge/match.py)."""
+        return _weak(self) if self.frames else None
+
+
+_WEAK: dict[int, tuple["Entry", "Entry"]] = {}  # id(entry) -> (entry, its weak copy): one copy per entry
+_WEAK_COPIES: set[int] = set()  # id() of every weak copy (each is kept alive in _WEAK)
+
+
+def is_weak(e: Entry) -> bool:
+    """Is this an entry's weak copy (read from its frames only)?"""
+    return id(e) in _WEAK_COPIES
+
+
+def _weak(e: Entry) -> Entry:
+    got = _WEAK.get(id(e))
+    if got is None or got[0] is not e:
+        from dataclasses import replace
+
+        got = _WEAK[id(e)] = (e, replace(e, patterns=e.frames, frames=(), generic=True, fallback=True, head=False))
+        _WEAK_COPIES.add(id(got[1]))
+    return got[1]
+
 
 @lru_cache(maxsize=None)
 def _compile(patterns: tuple[str, ...]) -> tuple[re.Pattern, ...]:
@@ -114,10 +142,11 @@ def entries() -> dict[str, Entry]:
             unknown = set(raw) - _FIELDS
             if unknown:
                 raise ValueError(f"{path.name}: entry {raw.get('id')!r} has unknown keys {sorted(unknown)}")
-            for key in ("patterns", "examples", "refs", "unset"):
+            for key in ("patterns", "examples", "refs", "unset", "frames"):
                 raw[key] = tuple(raw.get(key, ()))
             if macros:
                 raw["patterns"] = tuple(_expand(p, macros, path.name) for p in raw["patterns"])
+                raw["frames"] = tuple(_expand(p, macros, path.name) for p in raw["frames"])
             if raw.get("patterns_from") == "messages":
                 from .messages import messages
 

@@ -16,6 +16,9 @@ How a log is read (`scan`):
   judged line by line: it is reported when one of its lines has no specific entry that can be a
   failure's cause on or near it (within NEAR lines: the same traceback), so a note or a warning
   elsewhere in the log never hides an error nobody names.
+- Weak evidence last: an entry's `frames` (a frame of the call that fails: diffusers' xformers probe, a
+  backend's own files) stand for it only where its message is cut off or unknown, far from every line anything
+  else explains (knowledge/triage.toml triage.through-backend is frames only).
 - Several errors in one log are each reported, ranked so a root cause comes before its symptoms:
   by where they first occur (an earlier error is usually the cause of the later ones: a warning
   about the driver before "no CUDA GPUs", a failed import before the crash it leads to, the first
@@ -42,7 +45,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as _sre  # type: ignore[no-redef]
 from functools import lru_cache
 
-from . import Entry, entries
+from . import Entry, entries, is_weak
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
@@ -260,6 +263,15 @@ def normalize(text: str) -> str:
 _ID = -1  # the pseudo-pattern of attn-doctor's own `[id]` tags
 
 
+def _readers(known: Iterable[Entry], ids: frozenset[str] | None) -> Iterator[Entry]:
+    """The entries to search for, and for each with `frames` its weak copy (a last resort of the same id)."""
+    for e in known:
+        if ids is None or e.id in ids:
+            yield e
+            if e.frames:
+                yield e.weak
+
+
 class _Index:
     """The patterns of a set of entries, their needles and the shapes of lines already looked at."""
 
@@ -273,9 +285,7 @@ class _Index:
         self.needles: dict[bytes, list[int]] = {}
         self.always: list[int] = []  # patterns without needles: run on every line
         self.head: list[int] = []  # patterns of `head` entries: run once, on the input's first HEAD_LINES lines
-        for e in known.values():
-            if ids is not None and e.id not in ids:
-                continue
+        for e in _readers(known.values(), ids):
             for pattern, rx in zip(e.patterns, e.compiled):
                 k = len(self.patterns)
                 self.patterns.append((e, pattern, rx))
@@ -507,7 +517,7 @@ def _line_of(nl: list[int], pos: int) -> int:
 class _Scanner:
     def __init__(self, index: _Index):
         self.index = index
-        self.cands: dict[str, _Candidate] = {}
+        self.cands: dict[int, _Candidate] = {}
         self.hits = [0] * len(index.patterns)
         self.tags = 0
         self.context: dict[int, str] = {}
@@ -620,9 +630,9 @@ class _Scanner:
 
     def _hit(self, e: Entry, spec: int, key, start: int, end: int, pos: int, text: str, nl: list[int],
              line0: int, buf: bytes, a: int) -> None:
-        c = self.cands.get(e.id)
+        c = self.cands.get(id(e))  # by object: an entry and its weak copy (frames) are two candidates
         if c is None:
-            c = self.cands[e.id] = _Candidate(e)
+            c = self.cands[id(e)] = _Candidate(e)
         c.best = max(c.best, spec)
         c.patterns.add(key)
         c.starts.add(start)
@@ -731,12 +741,18 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # Then the last resort (knowledge/triage.toml: whose code raised, which backend an error names), far
     # from every line anything kept before it explains (a note on that line explains it too: the last
     # resort says no known cause matches).
+    # Last, weak evidence (an entry's `frames`: a frame of the failing call, the message cut off or unknown), far
+    # from every line anything kept explains except what a report's title says in words (head).
     taken: set[int] = set()
-    for last, tier in ((False, (c for c in cands if c.entry.generic and not c.entry.fallback)),
-                       (True, (c for c in cands if c.entry.fallback))):
-        causes = sorted({n for c in kept if c.entry.can_cause or last for n in c.lines})
+    for rank, tier in ((1, [c for c in cands if c.entry.generic and not c.entry.fallback]),
+                       (2, [c for c in cands if c.entry.fallback and not is_weak(c.entry)]),
+                       (3, [c for c in cands if is_weak(c.entry)])):
+        causes = sorted({n for c in kept if (c.entry.can_cause or rank > 1) and not (rank == 3 and c.entry.head)
+                         for n in c.lines})
         for c in sorted(tier, key=lambda c: (c.entry.order, -c.score, c.position, c.entry.id)):
             if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
+                continue
+            if any(k.entry.id == c.entry.id for k in kept):  # a weak copy whose entry was found already
                 continue
             taken |= c.lines
             kept.append(c)
@@ -748,8 +764,11 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # no nvcc) says why, so by position alone the symptom would come first.
     has_cause = any((c.entry.can_cause or c.entry.severity == "warning") and not c.entry.symptom
                     and not c.entry.fallback for c in kept)
-    kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause, c.entry.fallback, has_cause and c.entry.symptom, c.position,
-                             -c.score, c.entry.id))  # a last resort after every known cause, wherever it stands
+    # A last resort after every known cause, wherever it stands; among last resorts, what a report's title says
+    # in words (head, prose.toml) after what its lines show (whose code raised, a frame of the failing call).
+    kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause, c.entry.fallback,
+                             c.entry.fallback and c.entry.head, has_cause and c.entry.symptom, c.position,
+                             -c.score, c.entry.id))
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
             for c in kept]
 
