@@ -2,7 +2,7 @@
 round5b/, round6a/, round6b/: real texts captured 2026-11-25 by the ex4a, ex5a and ex5b helpers and
 2026-11-28 by ex6a and ex6b; each
 folder's README says from where)
-(and round 7b's, ex7b 2026-11-28, and rounds 8's and 9's, ex8 and ex9 2026-11-28, measure-only sets) are well formed, kept out of the held-out split and out of every other set under fixtures/errors/, and
+(and round 7b's, ex7b 2026-11-28, and rounds 8's, 9's and 10's, ex8, ex9 and ex10 2026-11-28, measure-only sets) are well formed, kept out of the held-out split and out of every other set under fixtures/errors/, and
 explain keeps recognising them.
 
 Each set was measured on main's rules before any rule of its round was written and after
@@ -54,7 +54,8 @@ class Staged:
     checked_against: tuple[str, ...] | None = None
     # unrelated texts explain is known to claim, as (file name, entry id): a disagreement with the training
     # corpus's labels, kept visible (the test fails if the claim changes or goes) rather than left out
-    known_claims: tuple[tuple[str, str], ...] = ()
+    # (an entry may be a tuple of ids where explain reports several problems, in their order)
+    known_claims: tuple[tuple[str, str | tuple[str, ...]], ...] = ()
 
     @property
     def texts(self) -> list[Path]:
@@ -118,6 +119,17 @@ SETS = (
                          ("DavidDragonsage__FooocusPlus__146.txt", "prose.import"),
                          ("bnsreenu__digitalsreeni-image-annotator__57.txt", "gpu.arch-not-in-torch"),
                          ("lllyasviel__FramePack__376.txt", "app.attention-libraries-absent"))),
+    # round 10 (ex10, 2026-11-28): a third measure-only fresh set (2025-2026 threads, Blackwell, FA4, trainers,
+    # MPS SDPA), no rule written for it; the floors are what main's rules (c092bf3) score now: of 55, 38 matched,
+    # 37 right backend; 3/12 unrelated matched, kept visible as known claims (a CPU torch under xformers' "can't
+    # load C++/CUDA extensions" warning read as xformers.built-for-other-torch then torch.cpu-build, LLaMA-Factory's
+    # Windows SDPA "not compiled with flash attention" warning above unrelated errors read as
+    # sdpa.built-without-flash, torch 2.6 without sm_120 on an RTX 5080 read as gpu.arch-not-in-torch). A rule that
+    # gains on this set should raise the floors; misses: round10/README.md
+    Staged("round10", 55, 38, 37, unrelated="unrelated", note_required=True,
+           known_claims=(("facebookresearch__audiocraft__107.txt", ("xformers.built-for-other-torch", "torch.cpu-build")),
+                         ("hiyouga__LlamaFactory__5647.txt", "sdpa.built-without-flash"),
+                         ("lllyasviel__FramePack__722.txt", "gpu.arch-not-in-torch"))),
 )
 
 
@@ -201,4 +213,5 @@ KNOWN_CLAIMS = {name: entry for s in SETS for name, entry in s.known_claims}
 def test_other_projects_failures_stay_unclaimed(path):
     _, body = bench.load(path)
     known = KNOWN_CLAIMS.get(path.name)
-    assert [m.entry.id for m in match(body)] == ([known] if known else [])
+    expected = list(known) if isinstance(known, tuple) else ([known] if known else [])
+    assert [m.entry.id for m in match(body)] == expected
