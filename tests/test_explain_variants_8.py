@@ -1,6 +1,6 @@
-"""Variants for the mechanisms rounds 8 and 9 showed missing (issue 23): fixtures/errors/round8 and round9 were
-measure-only sets (2026-11-28, measured once at a974550 and 0919873); in the next session they became training
-material. Every case below was written by hand from the mechanism (other paths, GPUs, versions, wrappers,
+"""Variants for the mechanisms rounds 8, 9 and 10 showed missing (issue 23): fixtures/errors/round8, round9 and
+round10 were measure-only sets (2026-11-28, each measured once before any rule was written from it); then they
+became training material. Every case below was written by hand from the mechanism (other paths, GPUs, versions, wrappers,
 phrasings, languages), NOT copied from those threads; the near misses beside each say what must NOT be claimed.
 
 Mechanisms (knowledge file: entry or rule):
@@ -18,6 +18,13 @@ Mechanisms (knowledge file: entry or rule):
   xf-torch   versions.toml xformers.built-for-other-torch: "xformers ... incompatible with torch" in a sentence
   kernal     realworld.toml sage.arch-kernel: "sm89 kernal not available"
   blockmask  round8.toml flex.model-without-block-mask: torchtune's packed block masks on a model without Flex
+  round 10:
+  guard      attn.import-guard: "assert flash_attn_func is not None"
+  unknown    round8.toml app.unknown-backend-name: an app's selector refusing a backend's name
+  helper     field3.toml transformers.helper-moved: the AttributeError retold in a title cut at its quote
+  prose      "not support", "(in)compatible", "despite setting", a CPU as the platform
+  cpu-torch  platform.toml torch.cpu-build: xformers' warning naming a +cpu torch is the CPU build's, not xformers'
+  advisory   round8.toml fa2.model-not-on-gpu: transformers' advisory is a note, not a report about a CPU
 """
 
 from __future__ import annotations
@@ -201,3 +208,52 @@ def test_widened_entries(text, want):
 
 def test_xformers_compatible_sentence_near_miss():
     assert "xformers.built-for-other-torch" not in ids("xformers is compatible with torch 2.5, it works fine")
+
+
+# ---- round 10 -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,want,backend", [
+    ("  File \"/srv/longnet/attention.py\", line 40, in forward\n    assert flash_attn_func is not None\nAssertionError",
+     "attn.import-guard", "fa2"),
+    ("AssertionError raised at `assert sageattn is not None` when the node runs", "attn.import-guard", "sage"),
+    ("ValueError: Unknown attention backend: 'flash_attention_3'", "app.unknown-backend-name", "fa3"),
+    ("[2025-06-01 10:00:01] Cannot import /opt/ComfyUI/custom_nodes/trellis-nodes module for custom nodes: "
+     "Unknown attention module: sage", "app.unknown-backend-name", None),  # a bare 'sage' names no backend
+    ("transformers.models.gemma3.modeling_gemma3' has no attribute '_flash_attention_forward",
+     "transformers.helper-moved", None),
+    ("xformers not support on CPU?", {"prose.gpu", "xformers.no-cuda"}, "xformers"),
+    ("flash attention incompatible with gradient checkpointing in Qwen2-VL", "prose.fails", "fa2"),
+    ("Still on SDPA despite setting attn_implementation to flash_attention_2", "prose.ignored", "fa2"),
+    ("The log shows SDPA instead of sage attention after --use-sage-attention", "prose.ignored", "sage"),
+    ("--use-sage-attention has no effect, the log still shows SDPA", "prose.ignored", "sage"),  # the subject first
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "    PyTorch 2.3.1+cu121 with CUDA 1201 (you have 2.3.1+cpu)\n    Python  3.11.9 (you have 3.11.9)\n"
+     "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
+     "torch.cpu-build", None),
+    # a CUDA torch of another release: still xformers built for another torch
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "    PyTorch 2.3.1+cu121 with CUDA 1201 (you have 2.4.0+cu121)\n    Python  3.11.9 (you have 3.11.9)\n"
+     "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
+     "xformers.built-for-other-torch", "xformers"),
+])
+def test_round10_mechanisms(text, want, backend):
+    got = first_cause(text)
+    assert (got[0] in want if isinstance(want, set) else got[0] == want) and got[1] == backend, (got, ids(text))
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Unknown attention mask type 'sliding'",  # a mask, not a backend's name
+    "assert attn_mask is not None",  # no backend's name guarded
+])
+def test_round10_near_misses(text):
+    assert not {"app.unknown-backend-name", "attn.import-guard"} & set(ids(text)), ids(text)
+
+
+def test_fa2_advisory_is_a_note_after_a_real_error():
+    text = ("You are attempting to use Flash Attention 2.0 with a model not initialized on GPU. Make sure to move the "
+            "model to GPU after initializing it on CPU with `model.to('cuda')`.\n" + tb(
+                (f"{SITE}/flash_attn/flash_attn_interface.py", 91, "_flash_attn_forward",
+                 "out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd("),
+                error="RuntimeError: FlashAttention only supports Ampere GPUs or newer."))
+    found = ids(text)
+    assert found[0] != "fa2.model-not-on-gpu" and "fa2.model-not-on-gpu" in found, found

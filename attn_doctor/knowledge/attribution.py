@@ -88,6 +88,7 @@ class _Rules:
     optimizer_frames: tuple[re.Pattern, ...]  # the optimizers' code, as a traceback frame names it
     other_counts: frozenset[str]  # catch-alls an attention library outside the seven claims (backend "other")
     announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
+    selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
 
 
 @lru_cache(maxsize=1)
@@ -118,7 +119,13 @@ def rules() -> _Rules:
                   frozenset(data.get("optimizer_oom", {}).get("ids", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("frames", ())),
                   frozenset(data.get("needs_backend", {}).get("other_counts", ())),
-                  tuple(re.compile(p) for p in data.get("announcement", {}).get("lines", ())))  # case-sensitive: as printed
+                  tuple(re.compile(p) for p in data.get("announcement", {}).get("lines", ())),  # case-sensitive: as printed
+                  _selected_after(data.get("selected_after", {})))
+
+
+def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
+    words = table.get("words")
+    return frozenset(table.get("ids", ())), re.compile(words, re.IGNORECASE) if words else None
 
 
 def backend_named(line: str) -> str | None:
@@ -210,6 +217,14 @@ def raised_by_optimizer(entry: Entry, lines: list[str], line: int) -> bool:
         if FRAME.search(lines[j]):
             return any(rx.search(lines[j]) for rx in r.optimizer_frames)
     return False
+
+
+def _selection(entry: Entry, line: str) -> str:
+    """Where a sentence about an ignored selection names what was selected: after 'despite setting', 'instead
+    of' ("Still on SDPA despite setting flash_attention_2"), else the whole line (the first name is the subject)."""
+    ids, words = rules().selected_after
+    m = words.search(line) if words is not None and entry.id in ids else None
+    return line[m.end():] if m and first_named(line[m.end():]) else line
 
 
 def first_named(line: str) -> str | None:
@@ -330,7 +345,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     if entry.id in r.never:
         return own, None
     if (entry.head or entry.id in r.first_named) and 0 < line <= len(lines):
-        b = first_named(lines[line - 1])  # a sentence is about the backend it names first
+        b = first_named(_selection(entry, lines[line - 1]))  # a sentence is about the backend it names first
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
