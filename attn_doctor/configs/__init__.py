@@ -66,6 +66,10 @@ DTYPES = {"bf16": "bfloat16", "fp16": "float16"}
 COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
 
+# Launch scripts the shells read in a legacy code page as well (configs, which parsers read as UTF-8, are refused)
+LEGACY_CODEPAGE_SCRIPTS = (".bat", ".cmd", ".ps1", ".sh", ".bash", ".zsh")
+
+
 def read_text(path: str) -> str:
     """The config's text, or a UsageError that says in one line why not."""
     try:
@@ -96,6 +100,11 @@ def read_text(path: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
+        if path.lower().endswith(LEGACY_CODEPAGE_SCRIPTS):
+            # cmd.exe reads a batch file in the console's OEM code page and Windows PowerShell 5 a BOM-less .ps1 in the
+            # ANSI one (cp936 for a Chinese `REM 训练` comment), bash reads bytes: a script saved that way runs. Its
+            # programs, scripts and options are ASCII, so the bytes no code page here can name are read as U+FFFD
+            return raw.decode("utf-8", errors="replace")
         raise UsageError(f"--config: {path} is not UTF-8 text") from None
 
 
@@ -517,6 +526,11 @@ GENERIC_SCRIPTS = {"train", "main", "run", "finetune", "sft", "launch", "cli", "
 TRAINER_CLIS = {"swift", "megatron", "llamafactory-cli", "lmf", "tune", "litgpt", "axolotl", "trl", "simpletuner"}
 
 
+# A wrapper's own arguments handed on whole (`python run.py "$@"`, `%*` in cmd.exe, `@args` in PowerShell): the options
+# the script is run with, whatever they are
+FORWARDED_ARGS = {"$@", "${@}", "$*", "${*}", "%*", "@args", "$args"}
+
+
 def _script_run(doc: dict) -> str | None:
     """The .py file a command line's training command runs (through python, accelerate launch, torchrun, `python -m
     accelerate.commands.launch`), None for a CLI or a `python -m package.module` run."""
@@ -528,7 +542,7 @@ def _script_run(doc: dict) -> str | None:
         if any(c.program in TRAINER_CLIS and not c.script for c in doc.get("commands") or []):
             return None
         cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
-                    and any(a.startswith("--") for a in c.args)), None)
+                    and any(a.startswith("--") or a in FORWARDED_ARGS for a in c.args)), None)
     if doc["fmt"] != "text" or cmd is None or not cmd.script or not cmd.script.endswith(".py"):
         return None
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":

@@ -60,6 +60,70 @@ def _argv_program(t) -> str | None:
     return None
 
 
+_JOINED_BANG = re.compile(r"""^([ \t]*)!\{\s*(?:(['"]) \2\.join|shlex\.join)\(\s*([A-Za-z_]\w*)\s*\)\s*\}[ \t]*$""", re.M)
+
+
+def _options_loop(loop, t) -> tuple[str, list] | None:
+    """(list, words) for a loop that turns a dict of settings into options on a command list, as notebooks that
+    drive a trainer's CLI write it: `for key, value in args.items():` appending f"--{key}" (and the value) to `cmd`.
+    The dict is a literal the script writes (`args = {...}`), or what `json.load` reads back from the file the script
+    `json.dump`ed one literal to. Values: a True bool is the bare flag and False none when the loop tests
+    isinstance(value, bool), a list one option per item, a Python-computed value `$PY_VALUE`. None for any other
+    loop."""
+    import ast
+
+    from .pyscript import _dict_items, constants, resolve
+
+    tg, it = loop.target, loop.iter
+    if not (isinstance(tg, ast.Tuple) and len(tg.elts) == 2 and all(isinstance(e, ast.Name) for e in tg.elts) and
+            isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and
+            isinstance(it.func.value, ast.Name)):
+        return None
+    key, val = tg.elts[0].id, tg.elts[1].id
+    target = None
+    for x in ast.walk(loop):
+        if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr in ("append", "extend") and \
+                isinstance(x.func.value, ast.Name) and any(
+                    isinstance(j, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)
+                                                         and v.value.id == key for v in j.values) and
+                    isinstance(j.values[0], ast.Constant) and str(j.values[0].value).startswith("--")
+                    for j in ast.walk(x)):
+            target = x.func.value.id
+            break
+    if target is None:
+        return None
+    consts = constants(t)
+    source = resolve(it.func.value, consts)
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and source.func.attr == "load" and \
+            isinstance(source.func.value, ast.Name) and source.func.value.id == "json":
+        dumped = [c.args[0] for c in ast.walk(t) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and
+                  c.func.attr == "dump" and isinstance(c.func.value, ast.Name) and c.func.value.id == "json" and c.args]
+        dicts = [d for d in dumped if isinstance(resolve(d, consts), ast.Dict)]
+        if len(dicts) != 1:
+            return None  # no literal, or several: which one it reads back is the script's business
+        source = resolve(dicts[0], consts)
+    items = _dict_items(source, consts)
+    if not items:
+        return None
+    flags = any(isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and x.func.id == "isinstance" and
+                len(x.args) == 2 and isinstance(x.args[0], ast.Name) and x.args[0].id == val and
+                isinstance(x.args[1], ast.Name) and x.args[1].id == "bool" for x in ast.walk(loop))
+    words: list = []
+    for k, node in items:
+        v = resolve(node, consts)
+        if isinstance(v, ast.Constant) and isinstance(v.value, bool) and flags:
+            words += [f"--{k}"] if v.value else []
+        elif isinstance(v, ast.Constant) and v.value is not None:
+            words += [f"--{k}", str(v.value)]
+        elif isinstance(v, (ast.List, ast.Tuple)):
+            for e in v.elts:
+                e = resolve(e, consts)
+                words += [f"--{k}", str(e.value) if isinstance(e, ast.Constant) else "$PY_VALUE"]
+        else:
+            words += [f"--{k}", "$PY_VALUE"]
+    return target, words
+
+
 def _argv_words(n, word) -> tuple[list, bool] | None:
     """`sys.argv = [...]` / `sys.argv = "prog a b".split()` (the whole argv: its first word is the program) or
     `sys.argv[1:] = [...]` (the arguments only): (words, whole)."""
@@ -96,6 +160,8 @@ def python_commands(code: str) -> str:
 
     from .pyscript import tree
 
+    # IPython runs `!{" ".join(cmd)}` as the shell line its {expression} evaluates to (var_expand): the list `cmd`, run
+    code = _JOINED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(3)})", code)
     t = tree(code)
     if t is None:
         return ""
@@ -148,6 +214,10 @@ def python_commands(code: str) -> str:
                 events.append((n.lineno, n.col_offset, f.attr, n))
             elif name in _LAUNCHERS and n.args:
                 events.append((n.lineno, n.col_offset, "run", n))
+        elif isinstance(n, ast.For) and id(n) not in in_if:
+            grown = _options_loop(n, t)
+            if grown:
+                events.append((n.lineno, n.col_offset, "options", grown))
     out = []
     for _l, _c, kind, n in sorted(events, key=lambda e: (e[0], e[1])):
         if kind == "argv":
@@ -160,6 +230,8 @@ def python_commands(code: str) -> str:
             a = n.args[0]
             lists[n.func.value.id] += [word(e) for e in a.elts] if kind == "extend" and \
                 isinstance(a, (ast.List, ast.Tuple)) else [word(a)]
+        elif kind == "options" and n[0] in lists:
+            lists[n[0]] += n[1]
         elif kind == "run":
             a = n.args[0]
             if isinstance(a, ast.Name) and a.id in lists:

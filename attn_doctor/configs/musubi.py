@@ -89,7 +89,12 @@ def score(doc: dict) -> "Score":
             sc.add(s, 2 * STRONG)
         elif re.sub(r"_generate_(video|image)\.py$", "", s) in SCRIPTS and re.search(r"_generate_(video|image)\.py$", s):
             sc.add(s, 2 * STRONG)  # its generation scripts (wan_generate_video.py ...): --attn_mode
-    if doc["fmt"] == "text" and "musubi" in doc["text"].lower():
+    if doc["fmt"] == "text" and "musubi" in doc["text"].lower() and (
+            keys & (STRONG_KEYS | SHARED_KEYS) or sc.own or
+            any((c.script or c.module) and "musubi" in " ".join(c.words).lower() for c in doc.get("commands") or [])):
+        # the name is evidence on a command line (a script under musubi-tuner/, `-m musubi_tuner.x`, options it has):
+        # a file that only mentions it (`git clone .../musubi-tuner.git` in an installer, a path in a web UI's
+        # start script) runs none of its scripts
         sc.add("musubi")
     runs = [doc["command"]] if doc.get("command") is not None else [c for c in doc.get("commands") or [] if c.script]
     if doc["fmt"] == "text" and runs and all(c.script and not own_script(c.script) and

@@ -473,13 +473,22 @@ def imported_framework(doc: dict) -> tuple[str, str] | None:
     return None
 
 
+SCRIPT_FILES = (".sh", ".bash", ".bat", ".cmd", ".ps1")
+
+
 def runs_other_script(doc: dict) -> str | None:
-    """The shell script a launch script hands over to (`bash scripts/train_sft.sh`), when it runs no program itself."""
+    """The shell script a launch script hands over to, when it runs no program itself: `bash scripts/train_sft.sh`,
+    `sh $(dirname "$0")/run_g.sh --task-flag X`, a script run by its path (`/workspace/x/train_t2v.sh`, `./run.sh`),
+    cmd.exe's `call %~dp0run.bat` / `run.bat`, PowerShell's `& .\\run.ps1`. Its file name, as the user reads it."""
     for c in doc.get("commands") or []:
-        if c.program in ("bash", "sh", "zsh", "source", ".") and c.args:
+        target = None
+        if c.program in ("bash", "sh", "zsh", "source", ".", "call", "&", "powershell", "pwsh") and c.args:
             target = next((a for a in c.args if not a.startswith("-")), None)
-            if target and target.endswith(".sh"):
-                return target
+        elif c.program.lower().endswith(SCRIPT_FILES) and not c.script:
+            target = c.program
+        if target and target.lower().endswith(SCRIPT_FILES):
+            # as written (scripts/train_sft.sh), but a folder a variable or `$(dirname "$0")` names is not the user's
+            return re.split(r"[\\/]", target)[-1] if re.search(r"[$%`]", target) else target
     return None
 
 

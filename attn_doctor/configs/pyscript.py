@@ -8,11 +8,13 @@ import ast
 
 
 def tree(src: str):
-    """The script's syntax tree; notebook shell lines (!cmd, %magic) are blanked so the rest still parses."""
+    """The script's syntax tree; notebook shell lines (!cmd, %magic) become `pass` at their indentation so the rest
+    still parses (an `if` whose body is a `!pip install` line keeps a body)."""
     try:
         return ast.parse(src)
     except SyntaxError:
-        cleaned = "\n".join("" if ln.lstrip().startswith(("!", "%")) else ln for ln in src.splitlines())
+        cleaned = "\n".join(ln[:len(ln) - len(ln.lstrip())] + "pass" if ln.lstrip().startswith(("!", "%")) else ln
+                             for ln in src.splitlines())
         try:
             return ast.parse(cleaned)
         except SyntaxError:

@@ -191,6 +191,13 @@ _DELAYED = "\0delayed"  # env key: cmd.exe's delayed expansion is on (no variabl
 _PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 
 
+def _substituted(value) -> bool:
+    """A value that is a command's output with quotes in its command (`V=$(python -c "import x; print(x.v)")`): unknown
+    here, so a reference to it stays as written; pasting the command's text in, quotes and all, would re-split the words
+    around it (bash never re-reads quotes in an expansion)."""
+    return isinstance(value, str) and ("$(" in value or "`" in value) and ('"' in value or "'" in value)
+
+
 def _value(env: dict, name: str):
     v = env.get(name)
     return " ".join(v) if isinstance(v, list) else v
@@ -201,6 +208,9 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
     if _depth > 4:
         return text
     if dialect == "bat":
+        # %~dp0 (also spelt %~pd0, %~dps0): the drive and folder of the batch file itself, with a trailing backslash
+        # (`call %~dp0run.bat`): the script's own folder
+        text = re.sub(r"%~(?=[dps]*p)[dps]+0", lambda m: ".\\", text)
         text = _BAT.sub(lambda m: _value(env, m.group(1)) if m.group(1) in env else m.group(0), text)
         if env.get(_DELAYED):  # `setlocal enabledelayedexpansion`: !NAME! is expanded too, when the line runs
             text = _BAT_DELAYED.sub(lambda m: _value(env, m.group(1)) if m.group(1) in env else m.group(0), text)
@@ -248,7 +258,7 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
             m = _SIMPLE.match(text, i)
             if m:
                 name = m.group(1)
-                out.append(_value(env, name) if name in env else m.group(0))
+                out.append(_value(env, name) if name in env and not _substituted(env[name]) else m.group(0))
                 i = m.end()
                 continue
             if text.startswith("$(", i):  # command substitution: kept as written (its value is unknown here)
@@ -275,6 +285,8 @@ def _param(m, env: dict, dialect: str, depth: int, quoted: bool) -> str:
         return value if value is not None else m.group(0)
     if isinstance(value, list):
         value = value[0] if value else ""
+    if _substituted(value):
+        return m.group(0)
     if op is None:
         return value if value is not None else m.group(0)
     unset_or_empty = value is None or (op.startswith(":") and value == "")
@@ -365,7 +377,10 @@ def _quote_substitutions(line: str) -> str:
                 j += 1
             span = line[i:j]
             which = _WHICH.match(span)
-            out.append(which.group(1) if which else f'"{span}"' if '"' not in span and not depth else span)
+            # bash keeps the substitution one word whatever it holds (`sh $(dirname "$0")/run_g.sh`): quoted
+            # with the quote it does not contain
+            out.append(which.group(1) if which else span if depth else f'"{span}"' if '"' not in span else
+                       f"'{span}'" if "'" not in span else span)
             i = j
             continue
         out.append(ch)

@@ -121,7 +121,8 @@ def read(doc: dict) -> dict:
         return summarize({str(k).lstrip("-"): v for k, v in doc["data"].items()}, fmt)
     if fmt != "text":
         raise UsageError(f"--config: SimpleTuner has no {fmt.upper()} configs (config.json, config.toml, config.env)")
-    if looks_like_env(doc["text"]):
+    if looks_like_env(doc["text"]) and not _bare_train_py(doc):
+        # (a launch script that runs train.py, however many variables it sets, is no config.env: below)
         return summarize(env_settings(doc["text"]), "env")
     found = _env_config(doc)
     if found is not None:  # `simpletuner train [--env NAME]`: the config.json / .toml / .env it trains with is here
@@ -138,7 +139,25 @@ def read(doc: dict) -> dict:
         if data is None:
             return unknown_settings("simpletuner", TITLE)
         return summarize({str(k).lstrip("-"): v for k, v in data.items()}, "cmdline")
+    if _bare_train_py(doc):
+        # train.py run with no option of its own (SimpleTuner's older train.sh: `accelerate launch
+        # --mixed_precision="${MIXED_PRECISION}" ... train.py` after `source config/config.env`): train.py's
+        # load_config() takes the job from config/config.json, .toml or .env (bghira/SimpleTuner@bc8e6ab
+        # simpletuner/helpers/configuration/loader.py:85-122, auto_detect_config_backend :37-54); accelerate's
+        # --mixed_precision holds a variable that file sets. Read through it when it is here, else only the trainer
+        from . import unknown_settings
+
+        found = _config_files(doc, None)
+        if found is None:
+            return unknown_settings("simpletuner", TITLE)
+        return summarize(found[0], "cmdline")
     return summarize(args_settings(_tokens(doc["text"])), "cmdline")
+
+
+def _bare_train_py(doc: dict) -> bool:
+    """The file runs SimpleTuner's train.py and every such command passes it no option."""
+    runs = [c for c in doc.get("commands") or [] if c.script == "train.py" and not c.module]
+    return bool(runs) and not any(a.startswith("-") for c in runs for a in c.args)
 
 
 def _config_path(doc: dict) -> str | None:
@@ -162,8 +181,6 @@ def _env_config(doc: dict) -> tuple[dict, str] | None:
     """The settings of the config `simpletuner train [--env NAME]` runs: config/NAME/config.json|toml|env (config/ without
     --env), relative to the launch file or one level up (simpletuner/cli/__init__.py:115-140 --env / --example;
     cli/train.py:45-75 picks config.json, then config.toml, then config.env)."""
-    from . import load_json, load_toml, read_text
-
     cmd = doc.get("command")
     if cmd is None or cmd.program != "simpletuner" or cmd.sub[:1] != ["train"]:
         return None
@@ -173,6 +190,14 @@ def _env_config(doc: dict) -> tuple[dict, str] | None:
         env = words[words.index("--env") + 1]
     if any(w in ("--example", "-e") or w.startswith("--example=") for w in words):
         return None  # a built-in example: its config ships with SimpleTuner, not beside this file
+    return _config_files(doc, env)
+
+
+def _config_files(doc: dict, env: str | None) -> tuple[dict, str] | None:
+    """The settings of config/[ENV/]config.json|toml|env relative to the launch file or one level up, in the order
+    SimpleTuner picks them, or None when none is here (or it cannot be read)."""
+    from . import load_json, load_toml, read_text
+
     base = os.path.dirname(os.path.abspath(doc["path"]))
     for root in (base, os.path.dirname(base)):
         d = os.path.join(root, "config", env) if env else os.path.join(root, "config")
