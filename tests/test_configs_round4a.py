@@ -7,7 +7,7 @@ import json
 import pytest
 
 from attn_doctor import configs
-from attn_doctor.configs import shell
+from attn_doctor.configs import shell, shell_conditions
 
 
 def load(tmp_path, name, text):
@@ -91,14 +91,14 @@ def test_unconditional_array_appends_and_shell_details(tmp_path):
 
 def test_test_conditions():
     env = {"a": "true", "n": "3", "arr": ["x", "y"], "empty": ""}
-    assert shell._test('[[ "$a" == true ]]', env) is True
-    assert shell._test('[ "$a" != true ]', env) is False
-    assert shell._test('[ -n "$empty" ]', env) is False and shell._test('[ -z "$empty" ]', env) is True
-    assert shell._test("[ $n -ge 2 ]", env) is True and shell._test("[[ ${#arr[@]} -gt 0 ]]", env) is True
-    assert shell._test('[ "$unset_var" = 1 ]', env) is None and shell._test("[ -f /etc/x ]", env) is None
-    assert shell._test('[[ "$a" == true ]] && [ "$unset_var" = 1 ]', env) is None
-    assert shell._test('[[ "$a" == false ]] && [ "$unset_var" = 1 ]', env) is False
-    assert shell._test('! [ "$a" = true ]', env) is False
+    assert shell_conditions._test('[[ "$a" == true ]]', env) is True
+    assert shell_conditions._test('[ "$a" != true ]', env) is False
+    assert shell_conditions._test('[ -n "$empty" ]', env) is False and shell_conditions._test('[ -z "$empty" ]', env) is True
+    assert shell_conditions._test("[ $n -ge 2 ]", env) is True and shell_conditions._test("[[ ${#arr[@]} -gt 0 ]]", env) is True
+    assert shell_conditions._test('[ "$unset_var" = 1 ]', env) is None and shell_conditions._test("[ -f /etc/x ]", env) is None
+    assert shell_conditions._test('[[ "$a" == true ]] && [ "$unset_var" = 1 ]', env) is None
+    assert shell_conditions._test('[[ "$a" == false ]] && [ "$unset_var" = 1 ]', env) is False
+    assert shell_conditions._test('! [ "$a" = true ]', env) is False
 
 
 def _notebook(cells):
@@ -173,11 +173,11 @@ def test_powershell_backend_from_the_callers_environment_is_possible(tmp_path):
 
 def test_powershell_conditions():
     env = {"a": "1", "z": "0", "s": "bf16", "t": "$true"}
-    assert shell._ps_test("$a", env) is True and shell._ps_test("$z", env) is False
-    assert shell._ps_test("$a -eq 1", env) is True and shell._ps_test('$s -eq "BF16"', env) is True
-    assert shell._ps_test("-not $t", env) is False and shell._ps_test("$t -and $z", env) is False
-    assert shell._ps_test("$env:UNSET", env) is None and shell._ps_test("$nothing -eq 1", env) is None
-    assert shell._ps_test("(Test-Path $a)", env) is None
+    assert shell_conditions._ps_test("$a", env) is True and shell_conditions._ps_test("$z", env) is False
+    assert shell_conditions._ps_test("$a -eq 1", env) is True and shell_conditions._ps_test('$s -eq "BF16"', env) is True
+    assert shell_conditions._ps_test("-not $t", env) is False and shell_conditions._ps_test("$t -and $z", env) is False
+    assert shell_conditions._ps_test("$env:UNSET", env) is None and shell_conditions._ps_test("$nothing -eq 1", env) is None
+    assert shell_conditions._ps_test("(Test-Path $a)", env) is None
 
 
 def test_a_notebooks_bash_cell_is_a_launch_script(tmp_path):

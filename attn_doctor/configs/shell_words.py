@@ -1,0 +1,315 @@
+"""The lines, expansions and words of a launch script, as bash, cmd.exe and PowerShell make them (configs/shell.py
+reads scripts with these): comments dropped and continuations joined (`\\`, `^`, a backtick), heredocs set aside,
+variables expanded (`$NAME`, `${NAME:-default}`, `%NAME%`, `!NAME!` under delayed expansion, `$env:NAME`), and each
+logical line split into commands' words (quotes, separators, redirections). A variable the script never sets stays
+as written; `known()` tells a value read from the script from one left as written. Nothing is executed.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+# ---------------------------------------------------------------------------------------------------
+# Lines
+# ---------------------------------------------------------------------------------------------------
+
+def _strip_comment(line: str) -> str:
+    """A POSIX line without its `#` comment (a `#` that starts a word, outside quotes)."""
+    quote = None
+    prev = " "
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote and (quote == "'" or line[i - 1] != "\\"):
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and prev in " \t;&|(":
+            return line[:i]
+        prev = ch
+    return line
+
+
+def logical_lines(text: str, dialect: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each logical line: comments dropped, continuations joined."""
+    return [(n, t) for n, t, _end in _logical_lines(text, dialect)]
+
+
+_HEREDOC = re.compile(r"(?<![<\w])<<(-?)\s*(['\"]?)([A-Za-z_]\w*)\2")
+
+
+def _logical_lines(text: str, dialect: str, heredocs: dict | None = None) -> list[tuple[int, str, int]]:
+    """(first line number, text, last line number) of each logical line. A POSIX here-document's body (`cat > x.yml
+    <<EOF ... EOF`, `read -r -d '' VAR <<EOF ... EOF`) is no command: its lines go to `heredocs[line]` as
+    (body, quoted) for the line that opened it."""
+    out: list[tuple[int, str, int]] = []
+    buf: list[str] = []
+    start = 0
+    cont = {"posix": "\\", "bat": "^", "ps1": "`"}[dialect]
+    doc_end = None  # (terminator, strip leading tabs, line it belongs to, quoted, body lines) while in a here-document
+    for n, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        if doc_end is not None:
+            term, tabs, owner, quoted, body = doc_end
+            if (raw.lstrip("\t") if tabs else raw).rstrip() == term:
+                if heredocs is not None:
+                    heredocs[owner] = ("\n".join(body), quoted)
+                doc_end = None
+            else:
+                body.append(raw)
+            continue
+        line = raw
+        stripped = line.strip()
+        if dialect == "bat":
+            if re.match(r"^(@?rem\b|::)", stripped, re.IGNORECASE):
+                stripped, line = "", ""
+        elif stripped.startswith("#"):
+            stripped, line = "", ""  # a comment line: it never continues, whatever it ends with
+        if dialect == "posix":
+            line = _strip_comment(line)
+        elif dialect == "ps1" and "#" in line:
+            line = re.sub(r"\s#.*$", "", line)
+        if not buf:
+            start = n
+        body = line.rstrip()
+        if body.endswith(cont) and not (cont == "\\" and body.endswith("\\\\")):
+            buf.append(body[:-1])
+            continue
+        if not body.strip() and buf:  # a blank or comment line inside a continued command ends it
+            out.append((start, " ".join(buf), n - 1))
+            buf = []
+            continue
+        buf.append(body)
+        out.append((start, " ".join(buf), n))
+        buf = []
+        m = _HEREDOC.search(out[-1][1]) if dialect == "posix" else None
+        if m:
+            doc_end = (m.group(3), m.group(1) == "-", start, bool(m.group(2)), [])
+    if doc_end is not None and heredocs is not None:  # no terminator before the end: the rest is the body
+        heredocs[doc_end[2]] = ("\n".join(doc_end[4]), doc_end[3])
+    if buf:
+        out.append((start, " ".join(buf), start + len(buf) - 1))
+    return [(n, ln, end) for n, ln, end in out if ln.strip()]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Expansion
+# ---------------------------------------------------------------------------------------------------
+
+_PARAM = re.compile(r"\$\{(#?)([A-Za-z_][A-Za-z0-9_]*|[1-9])(\[[@*]\])?(?:(:?[-=+?])((?:[^{}]|\{[^{}]*\})*))?\}")
+_SIMPLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_BAT = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
+_BAT_DELAYED = re.compile(r"!([A-Za-z_][A-Za-z0-9_]*)!")
+_DELAYED = "\0delayed"  # env key: cmd.exe's delayed expansion is on (no variable can have this name)
+_PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+
+
+def _substituted(value) -> bool:
+    """A value that is a command's output with quotes in its command (`V=$(python -c "import x; print(x.v)")`): unknown
+    here, so a reference to it stays as written; pasting the command's text in, quotes and all, would re-split the words
+    around it (bash never re-reads quotes in an expansion)."""
+    return isinstance(value, str) and ("$(" in value or "`" in value) and ('"' in value or "'" in value)
+
+
+def _value(env: dict, name: str):
+    v = env.get(name)
+    return " ".join(v) if isinstance(v, list) else v
+
+
+def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str:
+    """`text` with the variables `env` knows replaced (single-quoted text untouched in POSIX); the rest as written."""
+    if _depth > 4:
+        return text
+    if dialect == "bat":
+        # %~dp0 (also spelt %~pd0, %~dps0): the drive and folder of the batch file itself, with a trailing backslash
+        # (`call %~dp0run.bat`): the script's own folder
+        text = re.sub(r"%~(?=[dps]*p)[dps]+0", lambda m: ".\\", text)
+        text = _BAT.sub(lambda m: _value(env, m.group(1)) if m.group(1) in env else m.group(0), text)
+        if env.get(_DELAYED):  # `setlocal enabledelayedexpansion`: !NAME! is expanded too, when the line runs
+            text = _BAT_DELAYED.sub(lambda m: _value(env, m.group(1)) if m.group(1) in env else m.group(0), text)
+        return text
+    if dialect == "ps1":
+        # `& accelerate launch x.py @args_list`: splatting an array passes its elements as separate arguments
+        text = re.sub(r"(?<![\w@$])@([A-Za-z_]\w*)\b", lambda m: " ".join(shlex.quote(w) for w in env[m.group(1)])
+                      if isinstance(env.get(m.group(1)), list) else m.group(0), text)
+        return _PS.sub(lambda m: _value(env, m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) in env
+                       else m.group(0), text)
+    # "${NAME[@]}" of an array: its elements as separate words (the quotes do not make them one)
+    text = re.sub(r'"\$\{([A-Za-z_]\w*)\[[@*]\]\}"', lambda m: " ".join(shlex.quote(w) for w in env[m.group(1)])
+                  if isinstance(env.get(m.group(1)), list) else m.group(0), text)
+    out = []
+    i = 0
+    quote = None
+    while i < len(text):
+        ch = text[i]
+        if quote == "'":
+            out.append(ch)
+            if ch == "'":
+                quote = None
+            i += 1
+            continue
+        if ch == "'" and quote is None:
+            quote = "'"
+            out.append(ch)
+            i += 1
+            continue
+        if ch == '"':
+            quote = None if quote == '"' else '"'
+            out.append(ch)
+            i += 1
+            continue
+        if ch == "\\" and i + 1 < len(text):
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if ch == "$":
+            m = _PARAM.match(text, i)
+            if m:
+                out.append(_param(m, env, dialect, _depth, quoted=quote == '"'))
+                i = m.end()
+                continue
+            m = _SIMPLE.match(text, i)
+            if m:
+                name = m.group(1)
+                out.append(_value(env, name) if name in env and not _substituted(env[name]) else m.group(0))
+                i = m.end()
+                continue
+            if text.startswith("$(", i):  # command substitution: kept as written (its value is unknown here)
+                j, depth = i + 2, 1
+                while j < len(text) and depth:
+                    depth += {"(": 1, ")": -1}.get(text[j], 0)
+                    j += 1
+                out.append(text[i:j])
+                i = j
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _param(m, env: dict, dialect: str, depth: int, quoted: bool) -> str:
+    hash_, name, index, op, word = m.groups()
+    value = env.get(name)
+    if hash_:
+        return m.group(0)
+    if index:  # ${NAME[@]}: every element as its own word
+        if isinstance(value, list):
+            return " ".join(shlex.quote(w) for w in value) if quoted else " ".join(value)
+        return value if value is not None else m.group(0)
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    if _substituted(value):
+        return m.group(0)
+    if op is None:
+        return value if value is not None else m.group(0)
+    unset_or_empty = value is None or (op.startswith(":") and value == "")
+    default = expand(word or "", env, dialect, depth + 1)
+    if op.endswith("-"):
+        return default if unset_or_empty else value
+    if op.endswith("="):
+        if unset_or_empty:
+            env[name] = default
+            return default
+        return value
+    if op.endswith("+"):
+        return "" if unset_or_empty else default
+    return value if value is not None else m.group(0)  # ${NAME:?message}
+
+
+def known(value) -> bool:
+    """A value the script settles: not a variable it never sets, not a command substitution."""
+    return not (isinstance(value, str) and re.search(r"\$[({A-Za-z_0-9@*#?]|%[A-Za-z_]\w*%", value))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Words
+# ---------------------------------------------------------------------------------------------------
+
+_REDIRECT = re.compile(r"(?<![\w=/.-])(\d?>>?|&>>?|\d?<)(&\d+|\s*(\"[^\"]*\"|'[^']*'|[^\s;|&]+))")
+_SEPARATORS = {"&&", "||", ";", "|", "&", ";;"}
+
+
+def words_of(line: str, dialect: str) -> list[list[str]]:
+    """A logical line as the simple commands in it (split at `&&`, `||`, `;`, `|`), each a list of words."""
+    line = _REDIRECT.sub(" ", line)
+    if dialect == "bat":
+        parts = re.split(r"\s(?:&&|\|\||&|\|)\s", line)
+        return [_bat_words(p) for p in parts]
+    lex = shlex.shlex(_quote_substitutions(line), posix=True, punctuation_chars=";&|")
+    lex.whitespace_split = True
+    lex.commenters = ""
+    try:
+        toks = list(lex)
+    except ValueError:  # an unbalanced quote (an apostrophe in an echo): words without quoting
+        toks = [w.strip("'\"") for w in line.split()]
+    out, cur = [], []
+    for t in toks:
+        if t in _SEPARATORS:
+            if cur:
+                out.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    if cur:
+        out.append(cur)
+    return out
+
+
+# `$(which prog)`, `$(command -v prog)`, `$(type -P prog)` and their backquoted forms print the path of the program
+# bash would run for `prog`: as a command's word they run that same program
+_QUOTED_WHICH = re.compile(r'"(\$\(\s*(?:which|command\s+-v|type\s+-[Pp])\s+[A-Za-z0-9_.+-]+\s*\))"')
+_WHICH = re.compile(r"^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[Pp])\s+([A-Za-z0-9_.+-]+)\s*(?:\)|`)$")
+
+
+def _quote_substitutions(line: str) -> str:
+    """An unquoted command substitution `$(uname -m)` kept as one word (bash does not split inside it): wrapped in
+    double quotes when it holds none itself; `$(which prog)` is `prog` (_WHICH)."""
+    out, i, quote = [], 0, None
+    while i < len(line):
+        ch = line[i]
+        m = _QUOTED_WHICH.match(line, i) if quote is None and ch == '"' else None
+        if m:  # "$(which prog)"
+            out.append(_WHICH.match(m.group(1)).group(1))
+            i = m.end()
+            continue
+        if ch in "'\"" and (quote is None or quote == ch):
+            quote = None if quote else ch
+        elif ch == "\\" and quote != "'":
+            out.append(line[i:i + 2])
+            i += 2
+            continue
+        elif quote is None and ch == "`" and _WHICH.match(line[i:line.find("`", i + 1) + 1] if "`" in line[i + 1:] else ""):
+            j = line.find("`", i + 1) + 1
+            out.append(_WHICH.match(line[i:j]).group(1))
+            i = j
+            continue
+        elif quote is None and line.startswith("$(", i):
+            j, depth = i + 2, 1
+            while j < len(line) and depth:
+                depth += {"(": 1, ")": -1}.get(line[j], 0)
+                j += 1
+            span = line[i:j]
+            which = _WHICH.match(span)
+            # bash keeps the substitution one word whatever it holds (`sh $(dirname "$0")/run_g.sh`): quoted
+            # with the quote it does not contain
+            out.append(which.group(1) if which else span if depth else f'"{span}"' if '"' not in span else
+                       f"'{span}'" if "'" not in span else span)
+            i = j
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _bat_words(text: str) -> list[str]:
+    """cmd.exe's words: whitespace-separated, double quotes group (and are dropped), backslashes are path separators."""
+    return [m.group(0).replace('"', "") for m in re.finditer(r'(?:"[^"]*"|[^\s"])+', text)]
+
+
+_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?=)(.*)$", re.DOTALL)
+
+
+def _assignment(word: str):
+    m = _ASSIGN.match(word)
+    return (m.group(1), m.group(2), m.group(3)) if m else None
+
+
