@@ -110,6 +110,29 @@ def _ids(text):
     ("  File \"/usr/lib/python3/site-packages/flash_attn/cute/interface.py\", line 640, in _flash_attn_fwd\n"
      "    _flash_attn_fwd.compile_cache[compile_key](\nRuntimeError: CUDA Error: cudaErrorInvalidDeviceFunction",
      {"cache.fa4-stale-kernel"}, "cute"),
+    # fp4-missing: SageAttention 3's extension not built
+    ("  File \"/opt/venv/lib/python3.12/site-packages/sageattn3/api.py\", line 17, in <module>\n"
+     "    import fp4attn_cuda\nModuleNotFoundError: No module named 'fp4attn_cuda'", {"sage.not-installed"}, "sage"),
+    # sage3-import: a name the installed sageattn3 does not export
+    ("ImportError: cannot import name 'sageattn3_blackwell' from 'sageattn3' "
+     "(/home/u/comfy/.venv/lib/python3.11/site-packages/sageattn3/__init__.py)", {"sage.api-mismatch"}, "sage"),
+    # fake-storage: FA4's kernel traced under torch.compile
+    ("  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/interface.py\", line 511, in _flash_attn_fwd\n"
+     "    q_tensor = from_dlpack(q.detach(), assumed_align=16)\n"
+     "RuntimeError: Cannot access data pointer of Tensor that doesn't have storage", {"compile.backend-untraceable"},
+     "cute"),
+    # fa4-unpack: FA4's private forward returns another tuple than the caller expects
+    ("    out, lse, _ = _flash_attn_fwd(q, k, v, softmax_scale=scale, causal=True)\n"
+     "ValueError: not enough values to unpack (expected 3, got 2)", {"attn.return-value"}, "cute"),
+    # fa4-absent: the prose of a wrapper that wants FA4
+    ("AssertionError: flash-attn-4 is not installed; pip install flash-attn-4 or pick another backend",
+     {"cute.import-name"}, "cute"),
+    # noise: Sage 3 picked and the video is noise
+    ("Using sage attention mode: sageattn3\n100%|##########| 8/8\nthe output video is pure noise", {"attn.wrong-output"},
+     "sage"),
+    # b-only: Sage 3's own check on a pre-Blackwell card
+    ("  File \"/app/sageattn3/api.py\", line 60, in sageattn3_blackwell\n"
+     "RuntimeError: SageAttention3 only supports Blackwell GPUs or newer.", {"backend.unsupported-gpu"}, "sage"),
 ])
 def test_mechanism(text, ids, backend):
     got = _top(text)
@@ -141,8 +164,27 @@ def test_mechanism(text, ids, backend):
     ("RuntimeError: CUDA Error: cudaErrorInvalidDeviceFunction", "cache.fa4-stale-kernel"),
     # vllm-fp8: a user's sentence about rejection
     ("my PR was rejected by the maintainers", "vllm.backend-fallback"),
+    # noise: a GAN's noise is no attention backend's
+    ("after 10 epochs the GAN output is pure noise", "attn.wrong-output"),
+    # fa4-unpack: FA2's own varlen forward keeps its unpack rule
+    ("  File \"/x/flash_attn/flash_attn_interface.py\", line 90, in _flash_attn_varlen_forward\n"
+     "    out, q, k, v, out_padded, softmax_lse, S_dmask, rng_state = flash_attn_cuda.varlen_fwd(\n"
+     "ValueError: too many values to unpack (expected 8)", "attn.return-value"),
+    # fake-storage: a sparse tensor's missing storage, no trace and no backend
+    ("RuntimeError: Cannot access storage of SparseTensorImpl", "compile.backend-untraceable"),
+    # b-only: another library's FP4 quantiser with the same words is no SageAttention 3 check
+    ("RuntimeError: FP4Quant only supports Blackwell GPUs or newer.", None),
+    # fa4-name: a Triton tutorial's own _flash_attn_fwd is no FA4
+    ("  File \"/home/u/kernels/attn.py\", line 88, in forward\n    o = _flash_attn_fwd(q, k, v, bias, causal, sm_scale)\n"
+     "  File \"/home/u/kernels/attn.py\", line 40, in _flash_attn_fwd\n    _fwd_kernel[grid](\n"
+     "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 262144, Hardware limit: 232448", None),
+    # fa4-absent: an FA4 that is installed
+    ("flash-attn-4 is installed and FA4 runs on the H100", "cute.import-name"),
 ])
 def test_near_miss(text, absent):
+    if absent is None:  # a backend that must not be claimed
+        assert _top(text)[1] not in ("sage", "cute"), _top(text)
+        return
     assert absent not in _ids(text)
 
 
