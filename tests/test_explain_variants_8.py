@@ -218,7 +218,7 @@ def test_xformers_compatible_sentence_near_miss():
     ("AssertionError raised at `assert sageattn is not None` when the node runs", "attn.import-guard", "sage"),
     ("ValueError: Unknown attention backend: 'flash_attention_3'", "app.unknown-backend-name", "fa3"),
     ("[2025-06-01 10:00:01] Cannot import /opt/ComfyUI/custom_nodes/trellis-nodes module for custom nodes: "
-     "Unknown attention module: sage", "app.unknown-backend-name", None),  # a bare 'sage' names no backend
+     "Unknown attention module: sage", "app.unknown-backend-name", "sage"),  # the selector's word names it (round 11)
     ("transformers.models.gemma3.modeling_gemma3' has no attribute '_flash_attention_forward",
      "transformers.helper-moved", None),
     ("xformers not support on CPU?", {"prose.gpu", "xformers.no-cuda"}, "xformers"),
@@ -257,3 +257,37 @@ def test_fa2_advisory_is_a_note_after_a_real_error():
                 error="RuntimeError: FlashAttention only supports Ampere GPUs or newer."))
     found = ids(text)
     assert found[0] != "fa2.model-not-on-gpu" and "fa2.model-not-on-gpu" in found, found
+
+
+# ---- round 11 -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,want,backend", [
+    # a title that is the symptom, its first sentence naming the backend: one statement
+    ("Loss goes NaN after 200 steps\n\nTraining Llama 3 8B with flash-attn 2.5.8 and packing, the loss becomes nan.",
+     {"attn.nan-output", "prose.numbers"}, "fa2"),
+    ("Sampler hangs forever\n\nWith sageattention 2.1.1 on an RTX 4090 the KSampler never finishes.",
+     {"attn.kernel-hang", "prose.crash"}, "sage"),
+    # an app's selector naming a backend bare
+    ("Setting attention backend to: sage\nRuntimeError: Unknown attention backend: sage", "app.unknown-backend-name", "sage"),
+    # prose words
+    ("Not using flash attention even though it is installed", "prose.ignored", "fa2"),
+    ("Model is not learning anything with xformers enabled", "prose.numbers", "xformers"),
+    ("训练时 flash_attn 报了一个环境错误", "prose.fails", "fa2"),
+    ("После обновления sageattention не работает", "prose.fails", "sage"),
+])
+def test_round11_mechanisms(text, want, backend):
+    got = first_cause(text)
+    assert (got[0] in want if isinstance(want, set) else got[0] == want) and got[1] == backend, (got, ids(text))
+
+
+@pytest.mark.parametrize("text", [
+    # an OOM title over a sentence that hopes a backend would help: no attention kernel ran out of memory
+    "LoRA training runs out of CUDA memory?\n\nMaybe flash attention v2 can save memory here once xformers ships it.",
+    # a URL's /issues/ is no failure word
+    "Related: https://github.com/facebookresearch/xformers/issues/795 tracks flash attention v2 in xformers",
+    # "instead of" about an optimizer, not a backend
+    "xformers works fine, I chose AdaFactor instead of AdamW",
+])
+def test_round11_near_misses(text):
+    assert first_cause(text)[1] is None or first_cause(text)[0] not in {"smoke.oom", "prose.fails", "prose.ignored"}, \
+        ids(text)

@@ -81,6 +81,7 @@ class _Rules:
     needs_backend: frozenset[str]  # catch-alls claimed only when the log names a backend near them
     own_or_frames: frozenset[str]  # ...and where another backend's naming must be a traceback frame
     past_traceback: frozenset[str]  # entries whose evidence lies above their traceback (a build's output)
+    title_sentence: frozenset[str]  # entries that, as a report's title, take the backend of its first sentence
     in_traceback: frozenset[str]  # entries whose naming must be on the error line, its continuation or its frames
     required_by: frozenset[str]  # loader errors whose '(required by X.so)' must be an attention library's
     first_named: frozenset[str]  # entries whose backend is the one their evidence line names first
@@ -113,6 +114,7 @@ def rules() -> _Rules:
                   frozenset(data.get("needs_backend", {}).get("ids", ())),
                   frozenset(data.get("needs_backend", {}).get("own_or_frames", ())),
                   frozenset(data.get("needs_backend", {}).get("past_traceback", ())),
+                  frozenset(data.get("needs_backend", {}).get("title_sentence", ())),
                   frozenset(data.get("needs_backend", {}).get("in_traceback", ())),
                   frozenset(data.get("required_by", {}).get("ids", ())),
                   frozenset(data.get("first_named", {}).get("ids", ())),
@@ -252,7 +254,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return False
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
         return False
-    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
+    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback,
+                    title=entry.id in r.title_sentence)
     if found is None or found.backend == "foreign":
         return True
     if found.backend == "other":  # an attention library outside the seven: its kernel faults, not its prose
@@ -280,7 +283,19 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
     return True
 
 
-def nearest(lines: list[str], line: int, past_traceback: bool = False, down: bool = True) -> Attribution | None:
+def _first_lines(lines, n: int) -> list[int]:
+    """Indexes of the input's first `n` lines that are not blank (a title, then its first sentence)."""
+    out = []
+    for j in range(min(len(lines), 4 * n)):
+        if lines[j].strip():
+            out.append(j)
+            if len(out) == n:
+                break
+    return out
+
+
+def nearest(lines: list[str], line: int, past_traceback: bool = False, down: bool = True,
+            title: bool = False) -> Attribution | None:
     """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
     `past_traceback`: go on up past the traceback's start (a failed build's CalledProcessError
     follows the compiler output that names the package being built). `down=False`: not down the log
@@ -315,6 +330,11 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
     # sentence above a traceback that names no library ("flash-attn crashes on B200" over a
     # traceback of the user's own frames). Round 5b (variant stress); tests/test_explain_variants_b.py
     # Only above the error's own traceback, never across an earlier one (whose frames name its own error's backend).
+    if title and i < TITLE_LINES and not FRAME.search(lines[i]):
+        # the error is the report's title: its first sentence (the next line that is not blank) says what it is about
+        # (round 11: "NaN Gradient Issue with Gemma2 Model Training" over "... gradients become NaN ... with flash-attn")
+        seen.update(order)
+        order += [j for j in _first_lines(lines, TITLE_LINES) if j not in seen and not FRAME.search(lines[j])]
     if 0 < i <= WINDOW + TITLE_LINES:
         seen.update(order)
         starts = [k for k in range(i) if TRACEBACK_START.search(lines[k])]
@@ -348,7 +368,8 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
         b = first_named(_selection(entry, lines[line - 1]))  # a sentence is about the backend it names first
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
-    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback)
+    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback,
+                    title=entry.id in r.title_sentence)
     if found is None or found.backend in (own, "foreign", "other"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
