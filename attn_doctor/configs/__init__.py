@@ -489,6 +489,10 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             raise UsageError(f"{where} runs {script}, a training script none of the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway")
+        cli = _cli_run(doc)
+        if cli:
+            raise UsageError(f"{where} is not a trainer config attn-doctor recognises: it runs `{cli}`, which is not a "
+                             f"training command of the trainer CLI of that name (it reads {supported()})")
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         raise UsageError(f"{where} is {what} (it reads {supported()})")
@@ -548,6 +552,19 @@ def _script_run(doc: dict) -> str | None:
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
     return cmd.script
+
+
+def _cli_run(doc: dict) -> str | None:
+    """`litgpt fit`, `swift infer`, `tune download`: a command of a trainer CLI's name whose subcommand is none of its
+    training ones (a program of the same name, or a step around training), as the user wrote it."""
+    from .shell import CLI_SUBCOMMANDS, is_training
+
+    if doc["fmt"] != "text":
+        return None
+    for c in doc.get("commands") or []:
+        if c.program in CLI_SUBCOMMANDS and not c.script and c.sub and not is_training(c):
+            return f"{c.program} {c.sub[0]}"
+    return None
 
 
 def _module_run(doc: dict) -> str | None:

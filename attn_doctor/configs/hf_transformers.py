@@ -259,6 +259,10 @@ def _settings(doc: dict) -> dict:
 
         # only TRL's own entry points are known to read --config this way; a user's train.py --config x.yaml may not
         data = config_data(doc, args.get("config")) if _trl_command(doc) else None
+        cmd = doc.get("command")
+        if data is None and cmd is not None and handbook_run(cmd):
+            # the alignment-handbook's H4ArgumentParser: the recipe YAML (first argument), then --key=value overrides
+            data = config_data(doc, cmd.args[0])
         if data is not None:
             # TrlParser.parse_args_and_config (trl/scripts/utils.py:303-338): the --config YAML's values become the
             # dataclasses' defaults and the command line's own --flags override them
@@ -346,6 +350,22 @@ def hf_script(cmd) -> bool:
     return bool(fields_evidence(opts)) or ("config" in opts and opts <= HF_FIELDS)
 
 
+# the alignment-handbook's scripts (scripts/run_{sft,dpo,orpo,cpt}.py): H4ArgumentParser.parse_yaml_and_args reads a
+# recipe YAML given as the first argument (src/alignment/configs.py), the recipes living under recipes/
+_HANDBOOK_SCRIPT = re.compile(r"^run_(sft|dpo|orpo|cpt|kto|ppo|rm|reward_modeling)\.py$")
+
+
+def handbook_run(cmd) -> str | None:
+    """`accelerate launch ... scripts/run_sft.py recipes/x/sft/config_qlora.yaml` (or a recipe of the user's own, with
+    the handbook's recipes/ or the handbook named elsewhere on the line): the recipe's name, else None."""
+    if not _HANDBOOK_SCRIPT.match(cmd.script or "") or not cmd.args or \
+            not cmd.args[0].lower().endswith((".yaml", ".yml")):
+        return None
+    if not any(re.search(r"(^|[/\\])recipes[/\\]|handbook", w, re.IGNORECASE) for w in cmd.words):
+        return None
+    return re.split(r"[/\\]", cmd.args[0])[-1]
+
+
 def score(doc: dict) -> "Score":
     if doc["fmt"] == "python":
         src = doc.get("python") or ""
@@ -382,6 +402,9 @@ def score(doc: dict) -> "Score":
         # and the model comes from ModelConfig.model_name_or_path: a YAML without it (another trainer's
         # pretrained_model_name_or_path) is not one of theirs, whatever dataset_name or lora_alpha it shares
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
+    recipe = handbook_run(cmd) if doc["fmt"] == "text" and cmd is not None else None
+    if recipe:
+        return Score().add(f"alignment-handbook {cmd.script} {recipe}")
     if doc["fmt"] == "text" and cmd is not None and cmd.script and not hf_script(cmd):
         # a command line's options are parsed by the script it runs: HfArgumentParser fills TrainingArguments /
         # SFTConfig fields (per_device_train_batch_size, bf16, packing ...) for every script built on the HF Trainer

@@ -22,13 +22,51 @@ def tree(src: str):
 
 
 def constants(tree) -> dict:
-    """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes."""
+    """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
+    parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
+    call that does not pass it) for names the script assigns nowhere else."""
     out = {}
     for n in ast.walk(tree):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
             out[n.targets[0].id] = n.value
         elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.value is not None:
             out[n.target.id] = n.value
+    for name, default in _parameter_defaults(tree).items():
+        out.setdefault(name, default)
+    return out
+
+
+def _parameter_defaults(tree) -> dict:
+    """name -> default node of the parameters of the script's functions, unless a call in the script passes that
+    parameter (by keyword, or by position) or two functions give the name different defaults: then the value is
+    the caller's, not known here."""
+    out, passed = {}, set()
+    funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    by_name = {f.name: f for f in funcs}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            fname = n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) \
+                else None
+            f = by_name.get(fname)
+            if f is None:
+                continue
+            passed.update(k.arg for k in n.keywords if k.arg)
+            positional = f.args.posonlyargs + f.args.args
+            passed.update(a.arg for a in positional[:len(n.args)])
+            if any(k.arg is None for k in n.keywords) or any(isinstance(a, ast.Starred) for a in n.args):
+                passed.update(a.arg for a in positional + f.args.kwonlyargs)  # f(**kw) / f(*args): any of them
+    seen: dict = {}
+    for f in funcs:
+        positional = f.args.posonlyargs + f.args.args
+        pairs = list(zip(positional[len(positional) - len(f.args.defaults):], f.args.defaults))
+        pairs += [(a, d) for a, d in zip(f.args.kwonlyargs, f.args.kw_defaults) if d is not None]
+        for a, d in pairs:
+            if a.arg in seen and ast.dump(seen[a.arg]) != ast.dump(d):
+                passed.add(a.arg)
+            seen[a.arg] = d
+    for name, d in seen.items():
+        if name not in passed:
+            out[name] = d
     return out
 
 

@@ -228,6 +228,12 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                 body = re.sub(r"\\\n", " ", body)
                 env[m.group(1)] = " ".join(body.split()) if quoted else " ".join(expand(body, env, dialect).split())
                 continue
+            if n in heredocs and _depth < 2 and _runs_stdin(line, dialect):
+                # `sbatch <<EOT ... EOT`, `bash <<'EOF' ... EOF`, `sed -e ... <<'EOF' | sbatch`: the here-document is the
+                # job script that runs (read with the variables set so far, as a job inherits them)
+                body = heredocs[n][0]
+                commands.extend(parse(_preamble(env) + body, name, _depth + 1).commands)
+                continue
             m = re.search(r"(?<![<>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)", line) if n in heredocs else None
             if m:
                 # `cat > "$CONFIG" <<EOF ... EOF`: the script writes a file (a trainer YAML) it runs next
@@ -314,6 +320,13 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                 commands.extend(c for c in inner.commands)
                 called.add(words[0])
                 continue
+            inner_text = _command_string(cmd) if cmd is not None and _depth < 2 else None
+            if inner_text:
+                # `bash -c "cd x && torchrun train.py ..."`, `sbatch --wrap "..."`, a cluster CLI's `--command "$cmd"`:
+                # the string is a script of its own, run where the job lands
+                commands.append(cmd)
+                commands.extend(parse(_preamble(env) + inner_text, name, _depth + 1).commands)
+                continue
             if cmd is not None:
                 ran = _written_script(cmd, files)
                 if ran is not None and _depth < 2:
@@ -330,6 +343,50 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe)
+
+
+# what runs the text it is given on standard input as a script (a shell, or a job scheduler's submit command)
+STDIN_RUNNERS = {"bash", "sh", "zsh", "ksh", "dash", "sbatch", "qsub", "bsub"}
+SHELLS = {"bash", "sh", "zsh", "ksh", "dash"}
+# the options of job launchers that hold the command line the job runs (`sbatch --wrap`, a cluster CLI's --command)
+COMMAND_OPTIONS = ("--command", "--wrap", "--cmd")
+
+
+def _preamble(env: dict) -> str:
+    """The script's string variables as assignments, for a script text it runs (a here-document, a `bash -c` string)."""
+    return "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str) and k != _DELAYED) + "\n"
+
+
+def _runs_stdin(line: str, dialect: str) -> bool:
+    """A line whose here-document a shell or a job scheduler runs: one of its pipeline's commands is `bash` / `sh` /
+    `sbatch` / `qsub` / `bsub` given no script file of its own (`sbatch <<EOT`, `... <<'EOF' | sbatch`, `bash -s`)."""
+    for words in words_of(line, dialect):
+        w = [x for x in words if not _assignment(x)]
+        while w and (w[0] in WRAPPERS or os.path.basename(w[0]) in WRAPPERS):
+            w = w[1:]
+        if not w or os.path.basename(w[0]) not in STDIN_RUNNERS:
+            continue
+        rest = w[1:]
+        if any(re.match(r"^-[a-z]*c$", a) for a in rest) or any(re.search(r"\.(sh|bash|slurm|sbatch|pbs|job)$", a)
+                                                              for a in rest):
+            continue  # `bash -c ...` / `sbatch job.sh`: the here-document is that program's input, not the script
+        return True
+    return False
+
+
+def _command_string(cmd: Command) -> str | None:
+    """The command line a command hands over as one string: `bash -c STRING` (also behind srun / docker / ssh),
+    `sbatch --wrap STRING`, a cluster CLI's `--command STRING` (Alibaba PAI's `dlc create job --command "$cmd"`)."""
+    w = cmd.words
+    for i, x in enumerate(w[:-2]):
+        if os.path.basename(x) in SHELLS and re.match(r"^-[a-z]*c$", w[i + 1]) and w[i + 2].strip():
+            return w[i + 2]
+    for i, x in enumerate(w):
+        if x in COMMAND_OPTIONS and i + 1 < len(w) and " " in w[i + 1].strip():
+            return w[i + 1]
+        if x.startswith(tuple(o + "=" for o in COMMAND_OPTIONS)) and " " in x.split("=", 1)[1].strip():
+            return x.split("=", 1)[1]
+    return None
 
 
 def _append(env: dict, maybe: dict, name: str, words: list, guard: tuple, as_list: bool) -> None:
@@ -446,6 +503,9 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
         break
     if not w:
         return Command(words=all_words, program="", env=env, line=line)
+    m = re.match(r"^(?:\$\(|`)\s*(?:command\s+-v|which|type\s+-[pP])\s+([\w.+-]+)", w[0])
+    if m:  # "$(command -v swift || true)" / `which torchrun`: the program found on PATH, by its name
+        w = [m.group(1)] + w[1:]
     head = os.path.basename(re.split(r"[\\/]", w[0])[-1])
     cmd = Command(words=all_words, program=head, env=env, line=line)
     if head in ("accelerate", "accelerate-launch") and (head == "accelerate-launch" or w[1:2] == ["launch"]):
@@ -579,6 +639,17 @@ def is_training(cmd: Command) -> bool:
     return False
 
 
+HELPER_WORDS = re.compile(r"(^|[_-])(prepare|preprocess|prep|download|convert|merge|export|eval|evaluate|evaluation|"
+                          r"infer|inference|predict|probe|profile|profiling|generate|tokeni[sz]e|upload|plot|"
+                          r"analy[sz]e|test)([_-]|$)", re.IGNORECASE)
+
+
+def _helper(cmd: Command) -> bool:
+    """A script whose name says it is a step around training (data preparation, conversion, evaluation, a probe)."""
+    name = cmd.script or (cmd.module or "").rsplit(".", 1)[-1]
+    return bool(name) and bool(HELPER_WORDS.search(os.path.splitext(name)[0]))
+
+
 def main_command(script: Script, claims=None) -> Command | None:
     """The command a trainer's reader should read: the first one `claims` accepts (default: the first training
     command), preferring one that says --do_train when several qualify."""
@@ -590,6 +661,9 @@ def main_command(script: Script, claims=None) -> Command | None:
         pick = [c for c in script.commands if c.program in LAUNCHERS and (c.script or c.module)]
     if not pick:
         return None
+    # a pipeline's data step or probe named like training (prepare_sft.py, pretrain_probe.py, eval_sft.py) is not
+    # the training run when the file also runs one that is not such a helper (train_sft.py)
+    pick = [c for c in pick if not _helper(c)] or pick
     train = [c for c in pick if "--do_train" in c.args or any(a.startswith("--do_train=") and a[11:].lower() in
                                                                ("true", "1") for a in c.args)]
     return (train or pick)[0]
