@@ -65,8 +65,14 @@ def launch(cmd) -> str | None:
 
     if cmd.script != "train.py":
         return None
+    from .shell import known
+
     values = parse_options(cmd.args, TRAIN_OPTIONS).values
     cfg = values.get("config")
+    if isinstance(cfg, str) and not known(cfg) and cmd.program == "deepspeed" and values.get("deepspeed") is True:
+        # the README's line word for word with the TOML in a variable the script does not set (a container's
+        # `--config ${CONFIG_PATH}`, round 8m): the launch is diffusion-pipe's, its settings are not here
+        return cfg
     if not (isinstance(cfg, str) and cfg.endswith(".toml")):
         return None
     return cfg if values.get("deepspeed") is True or cmd.program == "deepspeed" or set(values) & OWN_OPTIONS else None

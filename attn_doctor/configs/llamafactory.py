@@ -63,7 +63,7 @@ def _settings(doc: dict) -> dict:
     """A YAML's settings, or a `llamafactory-cli train [x.yaml] key=value --key value` command line's."""
     if doc["fmt"] not in LINES:
         return doc["data"]
-    old = _old_command(doc) if not any(w in ("llamafactory-cli", "lmf") for w in doc["words"]) else None
+    old = _old_command(doc) if not _cli(doc) else None
     if old is not None:
         from .shell import parse_options
 
@@ -101,6 +101,13 @@ OLD_SCRIPTS = {"train_bash.py", "train_sft.py", "train_pt.py", "train_rm.py", "t
 OWN_FLAGS = {"stage", "finetuning_type", "template", "lora_target", "plot_loss", "cutoff_len", "neat_packing"}
 
 
+def _cli(doc: dict) -> bool:
+    """Does the launch line run LLaMA-Factory's CLI (`llamafactory-cli`, `lmf`, or its module under -m:
+    `torchrun ... -m llamafactory.cli train ...`, src/llamafactory/cli.py)?"""
+    return any(w in ("llamafactory-cli", "lmf") for w in doc["words"]) or \
+        any(c.program == "llamafactory-cli" for c in doc.get("commands") or [])
+
+
 def _old_command(doc: dict):
     """A `python [src/]train_bash.py --stage ...` command, or any script given LLaMA-Factory's own options."""
     for c in doc.get("commands") or []:
@@ -115,7 +122,7 @@ def _old_command(doc: dict):
 def score(doc: dict) -> "Score":
     if doc["fmt"] not in ("yaml", "json", *LINES):
         return NOTHING
-    cli = doc["fmt"] in LINES and any(w in ("llamafactory-cli", "lmf") for w in doc["words"])
+    cli = doc["fmt"] in LINES and _cli(doc)
     old = _old_command(doc) if doc["fmt"] in LINES and not cli else None
     if doc["fmt"] in LINES and not cli and old is None:
         return NOTHING

@@ -7,33 +7,69 @@ from __future__ import annotations
 import ast
 
 
+MAX_REPAIRS = 20  # lines a script may have that this Python cannot parse
+
+
 def tree(src: str):
     """The script's syntax tree; notebook shell lines (!cmd, %magic) become `pass` at their indentation so the rest
-    still parses (an `if` whose body is a `!pip install` line keeps a body)."""
+    still parses (an `if` whose body is a `!pip install` line keeps a body). A line this Python cannot parse (syntax
+    of a newer Python: 3.12's f-strings that reuse their quotes, `type X = ...`; round 8m: a user's SFT script with
+    f"{item["input"]}", read on Python 3.11) becomes `pass` too, a few times over: the calls that choose attention
+    and dtype are elsewhere in the script."""
     try:
         return ast.parse(src)
     except SyntaxError:
-        cleaned = "\n".join(ln[:len(ln) - len(ln.lstrip())] + "pass" if ln.lstrip().startswith(("!", "%")) else ln
-                             for ln in src.splitlines())
+        pass
+    lines = [ln[:len(ln) - len(ln.lstrip())] + "pass" if ln.lstrip().startswith(("!", "%")) else ln
+             for ln in src.splitlines()]
+    for _ in range(MAX_REPAIRS):
         try:
-            return ast.parse(cleaned)
-        except SyntaxError:
-            return None
+            return ast.parse("\n".join(lines))
+        except SyntaxError as e:
+            k = (e.lineno or 0) - 1
+            if not 0 <= k < len(lines) or lines[k].strip() == "pass":
+                return None
+            ln = lines[k]
+            lines[k] = ln[:len(ln) - len(ln.lstrip())] + "pass"
+    return None
 
 
 def constants(tree) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else."""
-    out = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            out[n.targets[0].id] = n.value
-        elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.value is not None:
-            out[n.target.id] = n.value
+    out, branched = {}, {}
+    for n, in_branch in _assignments(tree):
+        if isinstance(n, ast.Assign):
+            name, val = n.targets[0].id, n.value
+        else:
+            name, val = n.target.id, n.value
+        old = out.get(name)
+        if old is not None and in_branch and ast.dump(old) != ast.dump(val):
+            branched[name] = True  # `if torch.cuda.is_bf16_supported(): x = bf16 / else: x = fp16`: decided at run time
+        out[name] = val
+    for name in branched:
+        out[name] = RUNTIME
     for name, default in _parameter_defaults(tree).items():
         out.setdefault(name, default)
     return out
+
+
+# a name the script sets to different values in its branches (round 8m: compute_dtype = torch.bfloat16 if the GPU
+# supports bf16, else torch.float16): value() reads it as "?", decided when the script runs
+RUNTIME = ast.Name(id="<decided at run time>")
+
+
+def _assignments(tree, in_branch: bool = False):
+    """(`name = value` / `name: T = value` node, whether it sits in an if/try/loop/match branch), in source order."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name):
+            yield child, in_branch
+        elif isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name) and child.value is not None:
+            yield child, in_branch
+        branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
+            type(child).__name__ in ("Match", "TryStar")
+        yield from _assignments(child, branch)
 
 
 def _parameter_defaults(tree) -> dict:

@@ -49,6 +49,17 @@ SCRIPTS = {"train_network": "sd1x", "train_db": "sd1x", "fine_tune": "sd1x", "tr
            "sd3_train_network": "sd3", "sd3_train": "sd3", "lumina_train_network": "lumina2", "lumina_train": "lumina2",
            "hunyuan_image_train_network": "hunyuan_image", "anima_train_network": "anima", "anima_train": "anima"}
 UNET = {"sd1x", "sd2x", "sdxl"}
+# sd-scripts' (and kohya_ss') data and model tools: captioning, tagging, latents, LoRA merging and extraction, inference.
+# A script that runs only these starts no training (round 8m: a pod's prep script running finetune/make_captions.py
+# with --caption_extension, kohya-ss/sd-scripts finetune/ and networks/ at 48d368f)
+TOOLS = {"make_captions", "make_captions_by_git", "tag_images_by_wd14_tagger", "prepare_buckets_latents",
+         "merge_captions_to_metadata", "merge_dd_tags_to_metadata", "clean_captions_and_tags", "blip", "hypernetwork_nai",
+         "extract_lora_from_models", "extract_lora_from_dylora", "merge_lora", "svd_merge_lora", "resize_lora",
+         "sdxl_merge_lora", "flux_merge_lora", "flux_extract_lora", "merge_lora_old", "lora_interrogator",
+         "check_lora_weights", "convert_diffusers20_original_sd", "convert_flux_lora", "detect_face_rotate", "canny",
+         "resize_images_to_resolution", "show_metadata", "cache_latents", "cache_text_encoder_outputs",
+         "gen_img_diffusers", "gen_img", "sdxl_gen_img", "sdxl_minimal_inference", "flux_minimal_inference",
+         "sd3_minimal_inference", "latent_upscaler", "upscale"}
 OWN_NETWORKS = {"lora_sd3", "lora_lumina", "lora_fa", "dylora", "oft", "lora_hunyuan_image", "lora_anima", "oft_flux"}
 # --attn_mode values (hunyuan_image, anima) -> attn-doctor backend
 ATTN_MODES = {"torch": "sdpa", "sdpa": "sdpa", "xformers": "xformers", "flash": "fa2", "sageattn": "sage"}
@@ -90,6 +101,11 @@ def known_keys() -> set:
             _KNOWN.update(item.rpartition(":")[0] for item in packed.split())
         _KNOWN.update(DATASET_KEYS | {"sdxl", "datasets", "general"})
     return _KNOWN
+
+
+def _stem(script: str | None) -> str:
+    m = _SCRIPT.search(script or "")
+    return m.group(1) if m else ""
 
 
 def _script(doc: dict) -> str | None:
@@ -201,6 +217,8 @@ def score(doc: dict) -> "Score":
     cmd = doc.get("command")
     if text and cmd is not None and not cmd.script:
         return NOTHING  # sd-scripts has no CLI: a command that runs no .py (trl sft, llamafactory-cli ...) is not its
+    if text and not _script(doc) and any(_stem(c.script) in TOOLS for c in doc.get("commands") or [] if c.script):
+        return NOTHING  # only its tools run (captioning, tagging, merging): no training to read
     keys = set(flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
     if doc["fmt"] == "toml" and len(keys - known_keys()) >= len(keys & known_keys()):
         # read_config_from_file (library/train_util.py:4760-4761) sets every key of a --config_file TOML on the argparse

@@ -539,6 +539,29 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
     return cmd
 
 
+# A trainer CLI's own entry module run with -m is that CLI (`torchrun ... -m llamafactory.cli train x.yaml`: LLaMA-Factory's
+# src/llamafactory/cli.py main(); `python -m swift.cli.sft ...`: ms-swift's swift/cli/<command>.py; torchtune's
+# torchtune/_cli/tune.py; `python -m litgpt finetune ...`): module -> (program, subcommand the module itself names)
+CLI_MODULES = {"llamafactory.cli": ("llamafactory-cli", None), "swift.cli.main": ("swift", None),
+               "torchtune._cli.tune": ("tune", None), "trl.cli": ("trl", None)}
+
+
+def _cli_module(cmd: Command, mod: str, args: list[str]) -> bool:
+    """Set `cmd` to the CLI whose entry module `mod` is (with its subcommand), if it is one."""
+    base = mod.split(".")[0]
+    if base in CLI_SUBCOMMANDS and mod == base:  # python -m litgpt finetune ...
+        cmd.program, cmd.sub, cmd.args = base, args[:1], args[1:]
+        return True
+    program, sub = CLI_MODULES.get(mod, (None, None))
+    if program is None and mod.startswith("swift.cli.") and mod.count(".") == 2:  # swift/cli/sft.py, rlhf.py, pt.py
+        program, sub = "swift", mod.rsplit(".", 1)[-1]
+    if program is None:
+        return False
+    cmd.program = program
+    cmd.sub, cmd.args = ([sub], args) if sub else (args[:1], args[1:])
+    return True
+
+
 def _python(cmd: Command, rest: list[str]) -> Command:
     """python [-u] [-X opt] (-m module | script.py) args."""
     i = 0
@@ -556,10 +579,7 @@ def _python(cmd: Command, rest: list[str]) -> Command:
             launcher, r = _skip_options(rest[2:], TORCHRUN_FLAGS)
             cmd.program, cmd.launcher_args = "torchrun", _launcher_args(launcher)
             return _interpreted(cmd, r)
-        base = mod.split(".")[0]
-        if base in CLI_SUBCOMMANDS and mod == base:  # python -m litgpt finetune ...
-            cmd.program = base
-            cmd.sub, cmd.args = rest[2:3], rest[3:]
+        if _cli_module(cmd, mod, rest[2:]):
             return cmd
         cmd.script = mod.rsplit(".", 1)[-1] + ".py"
         cmd.args = rest[2:]
@@ -574,6 +594,8 @@ def _interpreted(cmd: Command, rest: list[str]) -> Command:
     """What a launcher runs: `script.py args`, `-m module args`, or (with --no_python) a program."""
     if rest[:1] in (["-m"], ["--module"]) and len(rest) > 1:
         cmd.module = rest[1]
+        if _cli_module(cmd, rest[1], rest[2:]):
+            return cmd
         cmd.script = rest[1].rsplit(".", 1)[-1] + ".py"
         cmd.args = rest[2:]
     elif rest and PYTHON.match(rest[0]):
