@@ -120,3 +120,18 @@ def test_tools_then_training_is_the_training(tmp_path):
             "accelerate launch train_network.py --pretrained_model_name_or_path m.safetensors --train_data_dir /data "
             "--output_dir out --network_module networks.lora --xformers --mixed_precision fp16\n")
     assert _read(tmp_path, "all.sh", text)[:3] == ("sd-scripts", ["xformers"], "float16")
+
+
+def test_llamafactory_src_train_in_its_checkout(tmp_path):  # NEW
+    (tmp_path / "q.yaml").write_text("model_name_or_path: Qwen/Qwen2.5-3B\nstage: sft\ndo_train: true\n"
+                                     "finetuning_type: full\ntemplate: qwen\nflash_attn: sdpa\nfp16: true\n")
+    text = "set -e\ncd ~/src/LLaMA-Factory\nCFG=${1:-q.yaml}\npython src/train.py $CFG\n"
+    assert _read(tmp_path, "train.sh", text)[:3] == ("llama-factory", ["sdpa"], "float16")
+    # the config elsewhere, not here: only the trainer is known
+    assert _read(tmp_path, "t2.sh", "cd /workspace/LlamaFactory && python src/train.py /cfg/x.yaml\n")[:2] == \
+        ("llama-factory", [])
+
+
+def test_src_train_of_another_project_is_not_llamafactory(tmp_path):
+    msg = _refusal(tmp_path, "t.sh", "cd ~/projects/my-vlm\npython src/train.py configs/base.yaml\n")
+    assert "train.py" in msg

@@ -67,6 +67,12 @@ def _settings(doc: dict) -> dict:
     if old is not None:
         from .shell import parse_options
 
+        if _src_train(doc, old):  # the config file it names, when it is here
+            from . import named_config
+
+            sub = named_config(doc, old.args[0])
+            return {k: _value(v) for k, v in (sub["data"] if sub is not None and isinstance(sub.get("data"), dict)
+                                               else {}).items()}
         return {k: _value(v) for k, v in parse_options(old.args).values.items()}
     out = {}
     # hparams/parser.py read_args: `llamafactory-cli train X.yaml key=value ...` loads X first, the overrides on top
@@ -109,14 +115,30 @@ def _cli(doc: dict) -> bool:
 
 
 def _old_command(doc: dict):
-    """A `python [src/]train_bash.py --stage ...` command, or any script given LLaMA-Factory's own options."""
+    """A `python [src/]train_bash.py --stage ...` command, any script given LLaMA-Factory's own options, or the
+    repository's own `src/train.py` run with a config file (`cd LLaMA-Factory; python src/train.py x.yaml`)."""
     for c in doc.get("commands") or []:
         if not c.script:
             continue
         flags = {a[2:].split("=", 1)[0] for a in c.args if a.startswith("--")}
-        if c.script in OLD_SCRIPTS and flags & OWN_FLAGS or len(flags & OWN_FLAGS) >= 3:
+        if c.script in OLD_SCRIPTS and flags & OWN_FLAGS or len(flags & OWN_FLAGS) >= 3 or _src_train(doc, c):
             return c
     return None
+
+
+_IN_REPO = re.compile(r"""(?:^|[\s/\\])(?:LLaMA[-_]Factory|LlamaFactory|llama[-_]factory)(?=[/\\\s;&|"']|$)""",
+                      re.IGNORECASE | re.MULTILINE)
+_CONFIG = re.compile(r"\.(?:ya?ml|json)$|^\$\{?\w+\}?$")
+
+
+def _src_train(doc: dict, c) -> bool:
+    """LLaMA-Factory's src/train.py (llamafactory.train.tuner.run_exp; hparams/parser.py reads a lone .yaml or .json
+    argument as the config) run inside the repository with a config file, or a variable holding one (round 8m:
+    `cd /workspace/LLaMA-Factory` then `python src/train.py $CONFIG_FILE`)."""
+    path = next((w for w in c.words if w.replace("\\", "/").endswith("src/train.py")), None)
+    if path is None or c.script != "train.py" or len(c.args) != 1 or not _CONFIG.search(c.args[0]):
+        return False
+    return bool(_IN_REPO.search(path) or _IN_REPO.search(doc.get("text") or ""))
 
 
 def score(doc: dict) -> "Score":
@@ -141,6 +163,8 @@ def score(doc: dict) -> "Score":
         sc.add("llamafactory-cli", 2 * STRONG)
     elif old is not None and old.script in OLD_SCRIPTS:
         sc.add(old.script, 2 * STRONG)
+    elif old is not None and _src_train(doc, old):
+        sc.add("src/train.py CONFIG in a LLaMA-Factory checkout", 2 * STRONG)
     return sc
 
 
