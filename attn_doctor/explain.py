@@ -154,7 +154,10 @@ def printed(draw):
     return run
 
 
-def headline(shown: int, total: int) -> str:
+def headline(shown: int, total: int, notes_only: bool = False) -> str:
+    if notes_only:  # start-up notices and advisories: none of them is why a run failed
+        return (f"no known cause of a failure in the input; {total} note(s) on what it printed"
+                + (f", showing {shown} (--limit)" if shown < total else "") + ":")
     if shown < total:
         return f"{total} known problems found, showing {shown} (--limit), most likely cause first:"
     return f"{total} known problem(s) in the input, most likely cause first:"
@@ -165,7 +168,10 @@ def render_entries(console: Console, found: list, by: str, *, total: int | None 
                    versions: Versions | None = None) -> None:
     many = len(found) > 1
     if by == "text" and found:
-        console.print(Text(headline(len(found), len(found) if total is None else total), style="bold"))
+        notes = all((x.entry if isinstance(x, Match) else x).severity == "info"
+                    and not (x.entry if isinstance(x, Match) else x).can_cause for x in found)
+        console.print(Text(headline(len(found), len(found) if total is None else total, notes_only=notes and
+                                    all(isinstance(x, Match) for x in found)), style="bold"))
 
     for i, x in enumerate(found, 1):
         m = x if isinstance(x, Match) else None

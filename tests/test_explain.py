@@ -64,6 +64,19 @@ def test_explain_an_error_given_as_argument(cli):
     assert code == 0 and "backend.unsupported-gpu" in out
 
 
+def test_notes_alone_are_not_called_problems(cli):
+    # a Windows torch's start-up warning over a failure no entry knows (round 10's unrelated LLaMA-Factory log): the
+    # note is shown, and the headline does not call it the cause of anything
+    log = ("C:\\venv\\lib\\site-packages\\transformers\\models\\qwen2\\modeling_qwen2.py:623: UserWarning: 1Torch was not "
+           "compiled with flash attention. (Triggered internally at ..\\aten\\src\\ATen\\native\\transformers\\cuda\\"
+           "sdp_utils.cpp:555.)\nAttributeError: 'AdamW' object has no attribute 'train'\n")
+    code, out, _ = cli("explain", "-", stdin=log)
+    assert code == 0 and out.startswith("no known cause of a failure in the input; 1 note(s) on what it printed:"), out
+    assert "sdpa.built-without-flash" in out
+    code, out, _ = cli("explain", "-", stdin=log + "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n")
+    assert out.startswith("2 known problem(s) in the input"), out
+
+
 def test_explain_stdin_unrelated_text_exits_1(cli):
     code, out, err = cli("explain", "-", stdin="all good, loss went down\n")
     assert code == 1 and out == "" and "no known problem matches" in err
