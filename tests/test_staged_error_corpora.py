@@ -161,6 +161,10 @@ SETS = (
     Staged("round10b", 39, 35, 35, unrelated="unrelated", note_required=True,  # 39 after three duplicates left (README)
            known_claims=(("miaoshouai__ComfyUI-Miaoshouai-Tagger__63.txt", "app.attention-libraries-absent"),
                          ("Haoming02__sd-webui-forge-classic__1109.txt", "prose.fails"))),
+    # round 13b (ex13b, 2026-11-28): the image/video UIs' and their nodes' trackers (ComfyUI portable/Desktop and nodes,
+    # A1111, SD.Next, InvokeAI, Fooocus, Wan2GP, Stability Matrix); of 45 (31 matched, 24 right backend on main's rules
+    # at 4348057; 0/7 unrelated matched); after 41/45 and 37/45. Misses left: fixtures/errors/round13b/README.md
+    Staged("round13b", 45, 40, 36, unrelated="unrelated", note_required=True),
 )
 
 
