@@ -12,7 +12,7 @@ Mechanisms (knowledge file: entry):
              lengths it reads (a sequence-first batch handed to a batch_first module: open_clip text encoders in nodes)
   node-fwd   round13b.toml app.node-forward-signature: a node's patched forward_orig / attention function called by
              a newer app with a keyword it does not take (attn_mask, transformer_options) or more positionals
-  shadow     round13b.toml import.shadowed-module: "No module named 'xformers.ops'; 'xformers' is not a package"
+  shadow     round13b.toml import.shadowed-package: "No module named 'xformers.ops'; 'xformers' is not a package"
   as-node    round13b.toml app.package-as-node: an attention library copied into ComfyUI's custom_nodes
   comfy-flag field.toml sage.not-installed, troubleshooting.toml fa2.missing: ComfyUI's "To use the
              `--use-sage-attention` / `--use-flash-attention` feature, the ... package must be installed first"
@@ -67,8 +67,8 @@ PORTABLE = r"F:\AI\ComfyUI_windows_portable"
     # shadow: other packages, other submodules
     ("  File \"/home/kai/webui/modules/sd_hijack_optimizations.py\", line 22, in <module>\n    import flash_attn.flash_attn_interface\n"
      "ModuleNotFoundError: No module named 'flash_attn.flash_attn_interface'; 'flash_attn' is not a package",
-     {"import.shadowed-module"}, "fa2"),
-    ("ModuleNotFoundError: No module named 'xformers.ops.fmha'; 'xformers' is not a package", {"import.shadowed-module"}, "xformers"),
+     {"import.shadowed-package"}, "fa2"),
+    ("ModuleNotFoundError: No module named 'xformers.ops.fmha'; 'xformers' is not a package", {"import.shadowed-package"}, "xformers"),
     # as-node: flash-attn and SageAttention copied into custom_nodes, Windows and Linux
     (f"   0.0 seconds (IMPORT FAILED): {PORTABLE}\\ComfyUI\\custom_nodes\\SageAttention-2.2.0", {"app.package-as-node"}, "sage"),
     ("Skip /srv/ComfyUI/custom_nodes/flash-attention module for custom nodes due to the lack of NODE_CLASS_MAPPINGS.",
@@ -121,8 +121,8 @@ def test_mechanism(text, ids, backend):
     ("TypeError: flash_attn_func() got an unexpected keyword argument 'window_size'", "app.node-forward-signature"),
     ("TypeError: forward() got an unexpected keyword argument 'labels'", "app.node-forward-signature"),
     # shadow: a submodule that is really missing is not a shadow
-    ("ModuleNotFoundError: No module named 'xformers.ops'", "import.shadowed-module"),
-    ("ModuleNotFoundError: No module named 'flash_attn.flash_attn_interface'", "import.shadowed-module"),
+    ("ModuleNotFoundError: No module named 'xformers.ops'", "import.shadowed-package"),
+    ("ModuleNotFoundError: No module named 'flash_attn.flash_attn_interface'", "import.shadowed-package"),
     # as-node: a real node that failed to import, a node named after a library
     (f"   0.3 seconds (IMPORT FAILED): {PORTABLE}\\ComfyUI\\custom_nodes\\ComfyUI-WanVideoWrapper", "app.package-as-node"),
     (f"   0.0 seconds: {PORTABLE}\\ComfyUI\\custom_nodes\\ComfyUI-SageAttention-Patch", "app.package-as-node"),
@@ -166,4 +166,4 @@ def test_notice_alone_stays_a_notice():
 def test_shadow_is_not_a_missing_package():
     # shadow: the package is there; a module of its name hides it, so "install xformers" is the wrong advice
     got = _ids("ModuleNotFoundError: No module named 'xformers.ops'; 'xformers' is not a package")
-    assert got[0] == "import.shadowed-module" and "xformers.not-installed" not in got[:1], got
+    assert got[0] == "import.shadowed-package" and "xformers.not-installed" not in got[:1], got
