@@ -21,3 +21,11 @@ def first_cause(text: str) -> tuple[str | None, str | None]:
 def ids(text: str) -> list[str]:
     """Every problem's entry id, in explain's order."""
     return [m.entry.id for m in match(text)]
+
+
+def tb(*frames: tuple[str, int, str, str], error: str = "") -> str:
+    """A Python traceback of (file, line, function, code) frames, cut where `error` is empty."""
+    out = ["Traceback (most recent call last):"]
+    for path, line, func, code in frames:
+        out += [f'  File "{path}", line {line}, in {func}', f"    {code}"]
+    return "\n".join(out + ([error] if error else []))

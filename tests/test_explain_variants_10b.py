@@ -35,18 +35,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_doctor.explain import match
-
-
-def _top(text):
-    """The first problem that can be a failure's cause, else (a warning-only text) the first one."""
-    found = match(text)
-    causes = [m for m in found if m.entry.can_cause] or found
-    return (causes[0].entry.id, causes[0].backend) if causes else (None, None)
-
-
-def _ids(text):
-    return [m.entry.id for m in match(text)]
+from explain_top import first_cause as _top, ids as _ids
 
 
 @pytest.mark.parametrize("text,ids,backend", [
@@ -164,6 +153,8 @@ def test_mechanism(text, ids, backend):
     ("RuntimeError: CUDA Error: cudaErrorInvalidDeviceFunction", "cache.fa4-stale-kernel"),
     # vllm-fp8: a user's sentence about rejection
     ("my PR was rejected by the maintainers", "vllm.backend-fallback"),
+    # one word off the real selector line: rejected by a user's own code, not vLLM's selector
+    ("DEBUG [my_selector.py:150] cache rejected: FP8 KV cache requires more memory", "vllm.backend-fallback"),
     # noise: a GAN's noise is no attention backend's
     ("after 10 epochs the GAN output is pure noise", "attn.wrong-output"),
     # fa4-unpack: FA2's own varlen forward keeps its unpack rule
@@ -180,6 +171,8 @@ def test_mechanism(text, ids, backend):
      "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 262144, Hardware limit: 232448", None),
     # fa4-absent: an FA4 that is installed
     ("flash-attn-4 is installed and FA4 runs on the H100", "cute.import-name"),
+    # one word off the wrapper's message: installed, not "not installed"
+    ("INFO: flash-attn-4 is installed; using the fa4 attention backend", "cute.import-name"),
 ])
 def test_near_miss(text, absent):
     if absent is None:  # a backend that must not be claimed

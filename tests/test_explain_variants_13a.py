@@ -31,15 +31,7 @@ from __future__ import annotations
 
 import pytest
 
-from explain_top import first, ids
-
-
-def tb(*frames: tuple[str, int, str, str], error: str = "") -> str:
-    """A Python traceback of (file, line, function, code) frames, cut where `error` is empty."""
-    out = ["Traceback (most recent call last):"]
-    for path, line, func, code in frames:
-        out += [f'  File "{path}", line {line}, in {func}', f"    {code}"]
-    return "\n".join(out + ([error] if error else []))
+from explain_top import first, ids, tb
 
 
 SITE = "/home/kim/miniforge3/envs/rl/lib/python3.11/site-packages"

@@ -34,18 +34,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_doctor.explain import match
-
-
-def _top(text):
-    """The first problem that can be a failure's cause, else (a warning-only text) the first one."""
-    found = match(text)
-    causes = [m for m in found if m.entry.can_cause] or found
-    return (causes[0].entry.id, causes[0].backend) if causes else (None, None)
-
-
-def _ids(text):
-    return [m.entry.id for m in match(text)]
+from explain_top import first_cause as _top, ids as _ids
 
 
 PORTABLE = r"F:\AI\ComfyUI_windows_portable"
@@ -167,3 +156,14 @@ def test_shadow_is_not_a_missing_package():
     # shadow: the package is there; a module of its name hides it, so "install xformers" is the wrong advice
     got = _ids("ModuleNotFoundError: No module named 'xformers.ops'; 'xformers' is not a package")
     assert got[0] == "import.shadowed-package" and "xformers.not-installed" not in got[:1], got
+
+
+@pytest.mark.parametrize("folder,backend", [("xformers", "xformers"), ("SageAttention-2.2.0", "sage"),
+                                            ("flash-attention", "fa2")])
+def test_package_as_node_fix_names_the_library_it_found(folder, backend):
+    # the closing review: an xformers folder was told to install sageattention
+    from attn_doctor.explain import match
+
+    m = match(f"   0.0 seconds (IMPORT FAILED): D:\\ComfyUI_windows_portable\\ComfyUI\\custom_nodes\\{folder}")[0]
+    assert m.entry.id == "app.package-as-node" and m.backend == backend
+    assert f"--require {backend} " in m.fix and "pip install" not in m.fix, m.fix

@@ -31,15 +31,7 @@ from __future__ import annotations
 
 import pytest
 
-from explain_top import first, first_cause, ids
-
-
-def tb(*frames: tuple[str, int, str, str], error: str = "") -> str:
-    """A Python traceback of (file, line, function, code) frames, cut where `error` is empty."""
-    out = ["Traceback (most recent call last):"]
-    for path, line, func, code in frames:
-        out += [f'  File "{path}", line {line}, in {func}', f"    {code}"]
-    return "\n".join(out + ([error] if error else []))
+from explain_top import first, first_cause, ids, tb
 
 
 SITE = "/home/ana/miniconda3/envs/sd/lib/python3.11/site-packages"
@@ -291,3 +283,36 @@ def test_round11_mechanisms(text, want, backend):
 def test_round11_near_misses(text):
     assert first_cause(text)[1] is None or first_cause(text)[0] not in {"smoke.oom", "prose.fails", "prose.ignored"}, \
         ids(text)
+
+
+# ---- the closing review's cases (2026-11-28) -----------------------------------------------------------------
+
+DEEP = "".join(f'  File "{SITE}/xformers/ops/fmha/op{i}.py", line {10 + i}, in call{i}\n    return inner{i}(q, k, v)\n'
+               for i in range(14))
+ENABLE = '  File "/srv/train_lora.py", line 412, in main\n    unet.enable_xformers_memory_efficient_attention()\n'
+
+
+@pytest.mark.parametrize("error,want", [
+    ("RuntimeError: CUDA error: no kernel image is available for execution on the device", "gpu.arch-not-in-torch"),
+    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.6 GiB",
+     "train.oom"),
+])
+def test_a_known_error_below_a_deep_traceback_is_read_alone(error, want):
+    # fourteen frames in xformers between the enabling call and the error line: the frames are no second reading
+    found = ids("Traceback (most recent call last):\n" + ENABLE + DEEP + error + "\n")
+    assert found == [want], found
+
+
+def test_one_weak_reading_per_cut_traceback():
+    assert ids("Traceback (most recent call last):\n" + ENABLE + DEEP) == ["xformers.enable-failed"]
+    assert ids("Traceback (most recent call last):\n" + DEEP) == ["triage.through-backend"]
+
+
+@pytest.mark.parametrize("text", [
+    "Which GPU is required for FlashAttention 3?",
+    "Incorrect flash-attn version detected by setup.py",
+    "loss became black magic with xformers, it just works",
+    "2x speedup in enable_xformers_memory_efficient_attention mode, thanks!",
+])
+def test_review_near_misses(text):
+    assert first(text) == (None, None)

@@ -109,7 +109,7 @@ SETS = (
     # longer claimed
     # With those rules: 57 matched, 49 right backend (round 9: 56 and 55). Round 10b's attn.wrong-output (black output
     # that goes away once the backend is removed) reads Comfy-Org/ComfyUI#9046 (labelled attn.nan-output) first
-    Staged("round8", 64, 57, 49, unrelated="unrelated", note_required=True,
+    Staged("round8", 64, 58, 50, unrelated="unrelated", note_required=True,
            known_claims=(("OpenSpaceAI__DEST3D__2.txt", "flex.shared-memory"),)),
     # round 9 (ex9, 2026-11-28): a second measure-only fresh set, no rule written for it; the floors are what
     # main's rules (0919873) score now: of 63, 50 matched, 48 right backend; 4/12 unrelated matched, kept
@@ -145,7 +145,9 @@ SETS = (
     # vendor GPUs; Chinese and Russian phrasings), no rule written for it; the floors are what main's rules (402b5bb)
     # score now: of 60, 44 matched, 41 right backend; 0/12 unrelated matched (the same at f0b467d, with round 10's
     # rules). A rule that gains on this set should raise the floors; misses: round11/README.md
-    Staged("round11", 60, 44, 41, unrelated="unrelated", note_required=True),
+    # (the next step: round 11's own mechanisms, written once it was measured, 6e66616: 48 matched, 45 right backend;
+    # the closing review raised every floor to what its set scores, so that one regression fails)
+    Staged("round11", 60, 48, 45, unrelated="unrelated", note_required=True),
     # round 12 (ex12, 2026-11-28): a fifth measure-only fresh set (other error words and trackers: CUBLAS, misaligned
     # address, ptxas, head_dim, dropout, ONNX export, fp16 NaN; Florence2, InternVL, DeepSeek, LLaVA, PuLID, YOLOv12,
     # Stability-AI and A1111 training threads), no rule written for it, measured without a miss list; the floors are
@@ -159,13 +161,13 @@ SETS = (
     # Misses left: fixtures/errors/round10b/README.md. The two unrelated posts explain still reads are kept visible:
     # a ComfyUI node's start-up notice that sageattention is absent (an info finding, not a cause) and a feature
     # request for SageAttention 3 whose "poor compatibility with Windows" reads as prose.fails
-    Staged("round10b", 39, 35, 35, unrelated="unrelated", note_required=True,  # 39 after three duplicates left (README)
+    Staged("round10b", 39, 36, 36, unrelated="unrelated", note_required=True,  # 39 after three duplicates left (README)
            known_claims=(("miaoshouai__ComfyUI-Miaoshouai-Tagger__63.txt", "app.attention-libraries-absent"),
                          ("Haoming02__sd-webui-forge-classic__1109.txt", "prose.fails"))),
     # round 13b (ex13b, 2026-11-28): the image/video UIs' and their nodes' trackers (ComfyUI portable/Desktop and nodes,
     # A1111, SD.Next, InvokeAI, Fooocus, Wan2GP, Stability Matrix); of 45 (31 matched, 24 right backend on main's rules
     # at 4348057; 0/7 unrelated matched); after 41/45 and 37/45. Misses left: fixtures/errors/round13b/README.md
-    Staged("round13b", 45, 40, 36, unrelated="unrelated", note_required=True),
+    Staged("round13b", 45, 41, 37, unrelated="unrelated", note_required=True),
     # round 13a (ex13a, 2026-11-28): the LLM trainers' and RL frameworks' trackers (FA2/FA3, SDPA, Flex, xformers); of
     # 42, 30 matched and 29 right backend on main's rules at 4348057 (7/8 unrelated matched); after round 13a's rules
     # 38/42 and 36/42. Misses left: fixtures/errors/round13a/README.md. The unrelated posts explain still reads are kept
@@ -175,7 +177,7 @@ SETS = (
     # attention and multipack fail where the sampler hangs (both read as prose.fails)
     # Four of its threads were also in round 12 (measure-only, gathered in parallel): removed here at the merge (README),
     # 38 texts, 35 matched, 33 right backend
-    Staged("round13a", 38, 34, 32, unrelated="unrelated", note_required=True,
+    Staged("round13a", 38, 35, 33, unrelated="unrelated", note_required=True,
            known_claims=(("Jiayi-Pan__TinyZero__54.txt", ("fa2.dtype", "fa2.model-not-on-gpu")),
                          ("TIGER-AI-Lab__VideoScore2__6.txt", "fa2.model-not-on-gpu"),
                          ("abetlen__llama-cpp-python__1598.txt", "prose.fails"),

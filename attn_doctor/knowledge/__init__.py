@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 try:
@@ -74,6 +74,7 @@ class Entry:
     # probe, a backend's own code) for when the message itself is cut off or unknown. Read as a last
     # resort of the same entry (generic and fallback: any entry that explains a line near them wins).
     frames: tuple[str, ...] = ()
+    weak_copy: bool = False  # set on the copy `weak` makes, never in a TOML file
 
     @property
     def headline(self) -> str:
@@ -98,29 +99,17 @@ class Entry:
     def compiled(self) -> tuple[re.Pattern, ...]:
         return _compile(self.patterns)
 
-    @property
+    @cached_property
     def weak(self) -> "Entry | None":
         """The same entry read from its `frames` only: a catch-all and last resort (knowledge/match.py)."""
-        return _weak(self) if self.frames else None
-
-
-_WEAK: dict[int, tuple["Entry", "Entry"]] = {}  # id(entry) -> (entry, its weak copy): one copy per entry
-_WEAK_COPIES: set[int] = set()  # id() of every weak copy (each is kept alive in _WEAK)
+        if not self.frames:
+            return None
+        return replace(self, patterns=self.frames, frames=(), generic=True, fallback=True, head=False, weak_copy=True)
 
 
 def is_weak(e: Entry) -> bool:
     """Is this an entry's weak copy (read from its frames only)?"""
-    return id(e) in _WEAK_COPIES
-
-
-def _weak(e: Entry) -> Entry:
-    got = _WEAK.get(id(e))
-    if got is None or got[0] is not e:
-        from dataclasses import replace
-
-        got = _WEAK[id(e)] = (e, replace(e, patterns=e.frames, frames=(), generic=True, fallback=True, head=False))
-        _WEAK_COPIES.add(id(got[1]))
-    return got[1]
+    return e.weak_copy
 
 
 @lru_cache(maxsize=None)
@@ -139,7 +128,7 @@ def entries() -> dict[str, Entry]:
             data = tomllib.load(fh)
         macros = data.get("macros", {})  # a file's shared regex parts: `<NAME>` in its patterns
         for raw in data.get("entry", []):
-            unknown = set(raw) - _FIELDS
+            unknown = set(raw) - _FIELDS | ({"weak_copy"} & set(raw))
             if unknown:
                 raise ValueError(f"{path.name}: entry {raw.get('id')!r} has unknown keys {sorted(unknown)}")
             for key in ("patterns", "examples", "refs", "unset", "frames"):

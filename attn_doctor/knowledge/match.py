@@ -719,6 +719,15 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
 NEAR = 10  # lines: how far from a catch-all's line a specific cause still explains it (one traceback)
 
 
+TRACEBACK_SPAN = 300  # lines: how far below a frame its traceback's error line may stand (a deep stack)
+
+
+def _below(lines: list[int], n: int) -> bool:
+    """Is a line of `lines` near line `n`, or below it within its traceback's reach?"""
+    i = bisect.bisect_left(lines, n - NEAR)
+    return i < len(lines) and lines[i] <= n + TRACEBACK_SPAN
+
+
 def _near(lines: list[int], n: int) -> bool:
     i = bisect.bisect_left(lines, n - NEAR)
     return i < len(lines) and lines[i] <= n + NEAR
@@ -744,18 +753,24 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # Last, weak evidence (an entry's `frames`: a frame of the failing call, the message cut off or unknown), far
     # from every line anything kept explains except what a report's title says in words (head).
     taken: set[int] = set()
+    weak: list[int] = []  # the lines of the weak readings kept
     for rank, tier in ((1, [c for c in cands if c.entry.generic and not c.entry.fallback]),
                        (2, [c for c in cands if c.entry.fallback and not is_weak(c.entry)]),
                        (3, [c for c in cands if is_weak(c.entry)])):
         causes = sorted({n for c in kept if (c.entry.can_cause or rank > 1) and not (rank == 3 and c.entry.head)
                          for n in c.lines})
         for c in sorted(tier, key=lambda c: (c.entry.order, -c.score, c.position, c.entry.id)):
-            if c.lines and (c.lines <= taken or all(_near(causes, n) for n in c.lines)):
+            near = _below if rank == 3 else _near  # a frame: anything explained down its traceback explains it
+            if c.lines and (c.lines <= taken or all(near(causes, n) for n in c.lines)):
                 continue
             if any(k.entry.id == c.entry.id for k in kept):  # a weak copy whose entry was found already
                 continue
+            if rank == 3 and any(_near(weak, n) for n in c.lines):  # one weak reading per traceback: the first
+                continue
             taken |= c.lines
             kept.append(c)
+            if rank == 3:
+                weak = sorted(set(weak) | c.lines)
     # Errors and warnings by where they first occur (a check's severity says little about which log
     # line was fatal: a driver warning is often the cause of the error after it), a symptom after every
     # cause found (it is printed because something else failed first); notes last. A warning found
