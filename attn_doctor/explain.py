@@ -168,10 +168,10 @@ def render_entries(console: Console, found: list, by: str, *, total: int | None 
                    versions: Versions | None = None) -> None:
     many = len(found) > 1
     if by == "text" and found:
-        notes = all((x.entry if isinstance(x, Match) else x).severity == "info"
-                    and not (x.entry if isinstance(x, Match) else x).can_cause for x in found)
-        console.print(Text(headline(len(found), len(found) if total is None else total, notes_only=notes and
-                                    all(isinstance(x, Match) for x in found)), style="bold"))
+        # matches of an input that are all notes (entries listed by id are no input's matches)
+        notes = all(isinstance(x, Match) and x.entry.severity == "info" and not x.entry.can_cause for x in found)
+        console.print(Text(headline(len(found), len(found) if total is None else total, notes_only=notes),
+                           style="bold"))
 
     for i, x in enumerate(found, 1):
         m = x if isinstance(x, Match) else None

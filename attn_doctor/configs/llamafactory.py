@@ -68,11 +68,7 @@ def _settings(doc: dict) -> dict:
         from .shell import parse_options
 
         if _src_train(doc, old):  # the config file it names, when it is here
-            from . import named_config
-
-            sub = named_config(doc, old.args[0])
-            return {k: _value(v) for k, v in (sub["data"] if sub is not None and isinstance(sub.get("data"), dict)
-                                               else {}).items()}
+            return {k: _value(v) for k, v in _named(doc, old.args[0]).items()}
         return {k: _value(v) for k, v in parse_options(old.args).values.items()}
     out = {}
     # hparams/parser.py read_args: `llamafactory-cli train X.yaml key=value ...` loads X first, the overrides on top
@@ -82,17 +78,21 @@ def _settings(doc: dict) -> dict:
     first = next((a for a in (cmd.args if cmd is not None else []) if not a.startswith("-") and "=" not in a
                   and a not in CLI_COMMANDS), None)
     if first and first.lower().endswith((".yaml", ".yml", ".json")):
-        from . import named_config
-
-        sub = named_config(doc, first)
-        if sub is not None and isinstance(sub.get("data"), dict):
-            out.update(sub["data"])
+        out.update(_named(doc, first))
     for w in doc["words"]:
         k, eq, v = w.partition("=")
         if eq and re.fullmatch(r"[a-z_][a-z0-9_.]*", k):
             out[k] = v
     out.update(doc["args"])
     return {k: _value(v) for k, v in out.items()}
+
+
+def _named(doc: dict, name: str) -> dict:
+    """The settings of the config file a launch line names, when it is here; {} otherwise."""
+    from . import named_config
+
+    sub = named_config(doc, name)
+    return sub["data"] if sub is not None and isinstance(sub.get("data"), dict) else {}
 
 
 # launch lines: a shell script's, or those a Python script / notebook starts (configs/__init__.py python_commands:

@@ -20,8 +20,7 @@ def tree(src: str):
         return ast.parse(src)
     except SyntaxError:
         pass
-    lines = [ln[:len(ln) - len(ln.lstrip())] + "pass" if ln.lstrip().startswith(("!", "%")) else ln
-             for ln in src.splitlines()]
+    lines = [_as_pass(ln) if ln.lstrip().startswith(("!", "%")) else ln for ln in src.splitlines()]
     for _ in range(MAX_REPAIRS):
         try:
             return ast.parse("\n".join(lines))
@@ -29,16 +28,20 @@ def tree(src: str):
             k = (e.lineno or 0) - 1
             if not 0 <= k < len(lines) or lines[k].strip() == "pass":
                 return None
-            ln = lines[k]
-            lines[k] = ln[:len(ln) - len(ln.lstrip())] + "pass"
+            lines[k] = _as_pass(lines[k])
     return None
+
+
+def _as_pass(line: str) -> str:
+    """`pass` at the line's indentation."""
+    return line[:len(line) - len(line.lstrip())] + "pass"
 
 
 def constants(tree) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else."""
-    out, branched = {}, {}
+    out, branched = {}, set()
     for n, in_branch in _assignments(tree):
         if isinstance(n, ast.Assign):
             name, val = n.targets[0].id, n.value
@@ -46,7 +49,7 @@ def constants(tree) -> dict:
             name, val = n.target.id, n.value
         old = out.get(name)
         if old is not None and in_branch and ast.dump(old) != ast.dump(val):
-            branched[name] = True  # `if torch.cuda.is_bf16_supported(): x = bf16 / else: x = fp16`: decided at run time
+            branched.add(name)  # `if torch.cuda.is_bf16_supported(): x = bf16 / else: x = fp16`: decided at run time
         out[name] = val
     for name in branched:
         out[name] = RUNTIME

@@ -107,11 +107,6 @@ class Entry:
         return replace(self, patterns=self.frames, frames=(), generic=True, fallback=True, head=False, weak_copy=True)
 
 
-def is_weak(e: Entry) -> bool:
-    """Is this an entry's weak copy (read from its frames only)?"""
-    return e.weak_copy
-
-
 @lru_cache(maxsize=None)
 def _compile(patterns: tuple[str, ...]) -> tuple[re.Pattern, ...]:
     return tuple(re.compile(p, re.IGNORECASE | re.MULTILINE) for p in patterns)

@@ -254,8 +254,7 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return False
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
         return False
-    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback,
-                    title=entry.id in r.title_sentence)
+    found = _nearest_for(entry, lines, line)
     if found is None or found.backend == "foreign":
         return True
     if found.backend == "other":  # an attention library outside the seven: its kernel faults, not its prose
@@ -281,6 +280,13 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
         if backend_named(lines[j]) not in (None, "none", "foreign", "other") or any(rx.search(lines[j]) for rx in r.kernel_context):
             return False
     return True
+
+
+def _nearest_for(entry: Entry, lines: list[str], line: int) -> Attribution | None:
+    """nearest() as this entry's rules ([needs_backend] past_traceback, in_traceback, title_sentence) say to look."""
+    r = rules()
+    return nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback,
+                   title=entry.id in r.title_sentence)
 
 
 def _first_lines(lines, n: int) -> list[int]:
@@ -368,8 +374,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
         b = first_named(_selection(entry, lines[line - 1]))  # a sentence is about the backend it names first
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
-    found = nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback,
-                    title=entry.id in r.title_sentence)
+    found = _nearest_for(entry, lines, line)
     if found is None or found.backend in (own, "foreign", "other"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):

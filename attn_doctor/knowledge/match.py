@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as _sre  # type: ignore[no-redef]
 from functools import lru_cache
 
-from . import Entry, entries, is_weak
+from . import Entry, entries
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
@@ -722,15 +722,10 @@ NEAR = 10  # lines: how far from a catch-all's line a specific cause still expla
 TRACEBACK_SPAN = 300  # lines: how far below a frame its traceback's error line may stand (a deep stack)
 
 
-def _below(lines: list[int], n: int) -> bool:
-    """Is a line of `lines` near line `n`, or below it within its traceback's reach?"""
+def _near(lines: list[int], n: int, below: int = NEAR) -> bool:
+    """Is a line of `lines` within NEAR lines above line `n`, or `below` lines under it?"""
     i = bisect.bisect_left(lines, n - NEAR)
-    return i < len(lines) and lines[i] <= n + TRACEBACK_SPAN
-
-
-def _near(lines: list[int], n: int) -> bool:
-    i = bisect.bisect_left(lines, n - NEAR)
-    return i < len(lines) and lines[i] <= n + NEAR
+    return i < len(lines) and lines[i] <= n + below
 
 
 def _rank(cands: list[_Candidate]) -> list[Match]:
@@ -755,13 +750,13 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     taken: set[int] = set()
     weak: list[int] = []  # the lines of the weak readings kept
     for rank, tier in ((1, [c for c in cands if c.entry.generic and not c.entry.fallback]),
-                       (2, [c for c in cands if c.entry.fallback and not is_weak(c.entry)]),
-                       (3, [c for c in cands if is_weak(c.entry)])):
+                       (2, [c for c in cands if c.entry.fallback and not c.entry.weak_copy]),
+                       (3, [c for c in cands if c.entry.weak_copy])):
         causes = sorted({n for c in kept if (c.entry.can_cause or rank > 1) and not (rank == 3 and c.entry.head)
                          for n in c.lines})
         for c in sorted(tier, key=lambda c: (c.entry.order, -c.score, c.position, c.entry.id)):
-            near = _below if rank == 3 else _near  # a frame: anything explained down its traceback explains it
-            if c.lines and (c.lines <= taken or all(near(causes, n) for n in c.lines)):
+            below = TRACEBACK_SPAN if rank == 3 else NEAR  # a frame: anything explained down its traceback explains it
+            if c.lines and (c.lines <= taken or all(_near(causes, n, below) for n in c.lines)):
                 continue
             if any(k.entry.id == c.entry.id for k in kept):  # a weak copy whose entry was found already
                 continue
