@@ -1,0 +1,71 @@
+"""Variants for the mechanisms the lead added in the sixth session (2026-11-28, issue 23) from training rounds
+10, 11 and 13a/13b's misses. Every case was written by hand from the mechanism, NOT copied from a real thread:
+other paths, versions, GPUs and wordings. Near misses beside each assert what must NOT be claimed.
+
+  te-none    round13a.toml te.no-backend: TransformerEngine's DotProductAttention finds no backend for the inputs
+  sdpa-last  triage.toml triage.through-backend (frames): a traceback whose innermost frame calls torch's SDPA and
+             whose error line is cut
+  ninja      builds.toml build.compile-failed (frames): a ninja compile step of a backend's own CUDA sources, the
+             error cut; not when pip then says the build succeeded
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import first_cause as _top, ids as _ids, tb
+
+SDPA = "out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)"
+
+
+@pytest.mark.parametrize("text,entry,backend", [
+    # te-none
+    ("ValueError: No dot product attention backend is available for the provided inputs. Please run with "
+     "NVTE_DEBUG=1 NVTE_DEBUG_LEVEL=2 for more details.", "te.no-backend", None),
+    ('  File "/usr/local/lib/python3.12/dist-packages/transformer_engine/pytorch/attention/dot_product_attention/'
+     'dot_product_attention.py", line 1302, in forward\n    raise ValueError("No dot product attention backend is '
+     'available for the provided inputs")', "te.no-backend", None),
+    ("[NeMo E 2026-03-02] Exception: No dot product attention support for the provided inputs!", "te.no-backend",
+     None),
+    # sdpa-last
+    (tb(("/home/u/proj/net/attn.py", 51, "forward", SDPA)) + "\n", "triage.through-backend", "sdpa"),
+    (tb(("C:\\sd\\modules\\sd_hijack_optimizations.py", 640, "sdp_attnblock_forward",
+         "out = torch.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=0.0, is_causal=False)")),
+     "triage.through-backend", "sdpa"),
+    (tb(("/app/blocks.py", 12, "forward", "hidden = self.block(hidden)"), ("/app/attn.py", 40, "__call__", SDPA))
+     + "\n" + "^" * 40 + "\n\nI only changed the resolution to 1536.", "triage.through-backend", "sdpa"),
+    # ninja
+    ("Error installing xformers from source\n"
+     "  [12/160] /usr/local/cuda-12.6/bin/nvcc -I/tmp/pip-req-build-q1w2/xformers/csrc -c "
+     "/tmp/pip-req-build-q1w2/xformers/csrc/attention/cuda/fmha/kernels/cutlassF_bf16_aligned.cu -o x.o",
+     "build.compile-failed", "xformers"),
+    ("  [3/48] /opt/cuda/bin/nvcc -c /home/me/SageAttention/csrc/qattn/qk_int_sv_f16_cuda_sm80.cu -o build/q.o",
+     "build.compile-failed", "sage"),
+])
+def test_mechanism(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text,absent", [
+    # te-none: TransformerEngine's debug line listing which backends are available is no failure
+    ("DEBUG:DotProductAttention:Available backends = {FlashAttention=False, FusedAttention=True, "
+     "UnfusedDotProductAttention=True}", "te.no-backend"),
+    # sdpa-last: SDPA is not the innermost frame (something patched it: the deeper frame's backend or nothing)
+    (tb(("/app/m.py", 10, "forward", SDPA), ("/app/n.py", 3, "g", "y = h(x)")), "triage.through-backend"),
+    # ninja: a verbose build that worked, then an unrelated failure; a C++ step of another extension
+    ("  [84/85] /usr/local/cuda/bin/nvcc -c /tmp/pip-install-x/flash-attn_1/csrc/flash_attn/src/"
+     "flash_fwd_hdim64_bf16_sm80.cu -o x.o\n  [85/85] c++ -shared x.o -o flash_attn_2_cuda.so\n"
+     "Successfully built flash-attn\nInstalling collected packages: flash-attn\nSuccessfully installed "
+     "flash-attn-2.8.3\n" + tb(("train.py", 3, "<module>", "import wandb"),
+                               error="ModuleNotFoundError: No module named 'wandb'"), "build.compile-failed"),
+    ("  [3/10] /usr/local/cuda/bin/nvcc -c /src/mylayers/csrc/fused_rmsnorm.cu -o build/fused_rmsnorm.o",
+     "build.compile-failed"),
+])
+def test_near_miss(text, absent):
+    assert absent not in _ids(text)
+
+
+def test_sdpa_last_frame_gives_way_to_the_error_below_it():
+    text = tb(("/app/m.py", 10, "forward", SDPA),
+              error="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB")
+    assert "triage.through-backend" not in _ids(text)
