@@ -69,3 +69,53 @@ def test_sdpa_last_frame_gives_way_to_the_error_below_it():
     text = tb(("/app/m.py", 10, "forward", SDPA),
               error="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB")
     assert "triage.through-backend" not in _ids(text)
+
+
+# prefixes: what launchers, loggers and quoting put before each line (knowledge/match.py LINE_PREFIX) and HTML's
+# escapes (HTML_ENTITY) are read through, the line keeping its number
+# read by the traceback's shape (the innermost frame, its indented code, the exception at the line's start): a
+# prefix on every line hides that shape unless it is stripped
+ERR = ("Traceback (most recent call last):\n  File \"/w/train.py\", line 9, in <module>\n    out = model(x)\n"
+       "  File \"/venv/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py\", line 91, in _flash_attn_forward\n"
+       "    out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(\n"
+       "RuntimeError: something went sideways in the kernel launcher")
+
+
+def _each(prefix: str, text: str = ERR) -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+@pytest.mark.parametrize("prefix", [
+    "[rank3]: ", "[default0]:", "(RayTrainWorker pid=20411, ip=10.0.3.7) ", "(EngineCore_DP0 pid=546) ",
+    "trainer-1  | ", "comfyui_1 | ", "ERROR 03-01 12:00:01 [core.py:708] ",
+    "2026-03-01 12:00:01,123 - ERROR - ", "[2026-03-01 12:00:01,123] [ERROR] ", "2026-03-01T12:00:01.1234567Z ",
+    "E0301 12:00:01.123456  1234 worker.cc:88] ", "> ", "> > ", "[rank0]: (Worker pid=7) ",
+])
+def test_line_prefixes_are_read_through(prefix):
+    assert _top(_each(prefix)) == ("triage.raised-in-fa2", "fa2")
+
+
+def test_html_escapes_are_read_as_characters():
+    text = ("ImportError: cannot import name &#39;flash_attn_func&#39; from &#39;flash_attn.cute&#39; "
+            "(/venv/lib/python3.12/site-packages/flash_attn/cute/__init__.py)")
+    assert _top(text) == _top(text.replace("&#39;", "'")) == ("cute.import-name", "cute")
+
+
+def test_a_prefixed_line_keeps_its_number():
+    from attn_doctor.explain import match
+    text = "\n".join(["[rank0]: step %d loss 1.0" % i for i in range(40)]) + "\n" + _each("[rank0]: ")
+    found = [m for m in match(text) if m.entry.id == "triage.raised-in-fa2"]
+    assert found and found[0].line == 40 + len(ERR.splitlines())
+
+
+@pytest.mark.parametrize("text,absent", [
+    # an INFO line keeps its prefix: loguru's notice that an optional library is absent is no failure
+    ("2026-03-02 16:29:35.779 | INFO     | app.ops.attn.sage_attn:<module>:25 - sageattn3 not found, please "
+     "install sageattention first", "sage.not-installed"),
+    # a time alone before a line: a log's line, not a report's title for prose to read
+    ("2025-06-01 10:00:00 xformers failed to load", "prose.fails"),
+    # `a-1 | ` needs the compose service's number and the bar: a table row is no prefix
+    ("| flash-attn | 2.8.3 | failed to import |", "fa2.missing"),
+])
+def test_prefix_near_miss(text, absent):
+    assert absent not in _ids(text)

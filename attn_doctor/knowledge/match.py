@@ -60,6 +60,31 @@ HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sent
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 ANSI_BYTES = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# What launchers, loggers and quoting put before every line of a program's output, stripped before matching (the
+# line keeps its number): torchrun's `[rank0]: `, Ray's and vLLM's `(Worker pid=12) `, docker compose's
+# `trainer-1  | `, vLLM's `ERROR 10-15 07:53:38 [core.py:708] `, logging's `2026-03-01 12:00:01,123 - ERROR - `,
+# glog's `E0301 12:00:01.123456  1234 file.cc:12] `, a CI runner's ISO time, and a Markdown quote's `> `.
+# Repeated: a launcher's prefix often stands before a logger's. A logger's level and prefix stay on INFO and DEBUG
+# lines (entries tell a notice from a failure by them), loguru's `time | LEVEL | ` stays whole, and a time alone
+# stays (a line of a log, not a report's title: prose reads titles).
+LINE_PREFIX = re.compile(
+    rb"^(?:"
+    rb"\[(?:rank|default)\d+\]: ?"
+    rb"|\((?:[\w.:-]+ )?pid=\d+(?:, ip=[\d.]+)?\) "
+    rb"|[\w.-]+[-_]\d+ +\| "
+    rb"|(?:ERROR|WARNING|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[\w./-]+:\d+\] "
+    rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: - | )"
+    rb"\[?(?:ERROR|WARNING|WARN|CRITICAL)\]?(?: - |:? )"
+    rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z "
+    rb"|[EWF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] "
+    rb"|> "
+    rb")+", re.M)
+_AFTER_LINE_END = re.compile(b"\n" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
+# HTML's escapes of quotes and brackets, in text copied from a web page's source or an API that escapes it
+# (`cannot import name &#39;x&#39;`): read as the characters (a line keeps its number).
+HTML_ENTITY = re.compile(rb"&(?:quot|apos|#39|#x27|#34|#x22|lt|gt|amp);")
+_HTML_CHARS = {b"&quot;": b'"', b"&apos;": b"'", b"&#39;": b"'", b"&#x27;": b"'", b"&#34;": b'"', b"&#x22;": b'"',
+               b"&lt;": b"<", b"&gt;": b">", b"&amp;": b"&"}
 ID_TAG = re.compile(r"\[([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\]|\"id\":\s*\"([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\"")
 # A line's shape: lower-cased, and every digit and hex letter (a-f) as 0, so lines that differ only
 # in numbers, hashes, addresses or run ids share one shape. A needle is shaped the same way (a
@@ -452,6 +477,10 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         data = ANSI_BYTES.sub(b"", data)
     if b"\r\n" in data:
         data = data.replace(b"\r\n", b"\n")
+    first = LINE_PREFIX.match(data)
+    data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
+    if b"&" in data:
+        data = HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group()], data)
     shapes = data.translate(_SHAPE).split(b"\n")
     if data.endswith(b"\n"):
         shapes.pop()
