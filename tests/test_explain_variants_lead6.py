@@ -119,3 +119,30 @@ def test_a_prefixed_line_keeps_its_number():
 ])
 def test_prefix_near_miss(text, absent):
     assert absent not in _ids(text)
+
+
+# languages: prose's failure, build and import words in the languages users write titles in (knowledge/prose.toml)
+@pytest.mark.parametrize("text,entry,backend", [
+    ("xformers 无法使用", "prose.fails", "xformers"),
+    ("开启flash attention后loss为nan", "prose.numbers", "fa2"),
+    ("xformersが読み込めない", "prose.import", "xformers"),
+    ("flash attention 설치 실패", "prose.build", "fa2"),
+    ("xformers 오류가 발생합니다", "prose.fails", "xformers"),
+    ("erro ao instalar xformers", "prose.build", "xformers"),
+    ("error al instalar flash-attn en Windows", "prose.build", "fa2"),
+    ("SageAttention funktioniert nicht", "prose.fails", "sage"),
+    ("flash-attn Installation fehlgeschlagen", "prose.build", "fa2"),
+    ("échec de l'installation de flash-attn", "prose.build", "fa2"),
+    ("xformers 版本不兼容", "prose.fails", "xformers"),
+])
+def test_language(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    "flash attention 安装教程", "xformers 安装成功了，速度很快", "SageAttention funktioniert super auf der 4090",
+    "flash-attn Installation erfolgreich", "sageattention nano banana workflow", "xformers 설치 방법",
+    "como instalar flash-attn no Windows", "установка flash-attn: инструкция", "Financial model with flash attention",
+])
+def test_language_near_miss(text):
+    assert _top(text) == (None, None)
