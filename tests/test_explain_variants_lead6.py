@@ -146,3 +146,25 @@ def test_language(text, entry, backend):
 ])
 def test_language_near_miss(text):
     assert _top(text) == (None, None)
+
+
+# transformers' load-time FA2 dtype advisory is printed by healthy runs: no cause; its ValueError and FA2's own error are
+ADVISORY = ("Flash Attention 2.0 only supports torch.float16 and torch.bfloat16 dtypes, but the current dype in "
+            "Qwen2ForCausalLM is torch.float32. You should run training or inference using Automatic Mixed-Precision "
+            "via the `with torch.autocast(device_type='torch_device'):` decorator, or load the model with the "
+            "`torch_dtype` argument.")
+
+
+def test_fa2_dtype_advisory_is_no_cause():
+    assert "fa2.dtype" not in _ids(ADVISORY)
+    assert "fa2.dtype" not in _ids("(WorkerDict pid=4411) " + ADVISORY + "\nKeyError: 'reward_model'")
+
+
+@pytest.mark.parametrize("text", [
+    "ValueError: Flash Attention 2.0 only supports torch.float16 and torch.bfloat16 dtypes. You passed torch.float32, "
+    "this might lead to unexpected behaviour.",
+    "RuntimeError: FlashAttention only support fp16 and bf16 data type",
+    "flash attention 2 only supports fp16 and bf16 — my Gemma run crashes in fp32",
+])
+def test_fa2_dtype_errors_still_are(text):
+    assert _top(text) == ("fa2.dtype", "fa2")
