@@ -168,3 +168,24 @@ def test_fa2_dtype_advisory_is_no_cause():
 ])
 def test_fa2_dtype_errors_still_are(text):
     assert _top(text) == ("fa2.dtype", "fa2")
+
+
+# a clause saying a backend works names the one that fails elsewhere in the sentence (attribution.py HEALTHY)
+@pytest.mark.parametrize("text,backend", [
+    ("With attn_implementation='sdpa' training is fine; with 'flash_attention_2' loss is nan", "fa2"),
+    ("sdpa works but flash_attention_2 crashes with an illegal memory access", "fa2"),
+    ("xformers runs fine, sageattention gives black images on the 5090", "sage"),
+    ("FA2 没问题，FA3 报错", "fa3"),
+])
+def test_healthy_clause_names_no_failing_backend(text, backend):
+    assert _top(text)[1] == backend
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("FA2 worked in 2.6 but fails in 2.7", "fa2"),          # no other backend: the sentence is about FA2
+    ("xformers no longer works after the torch update", "xformers"),
+    ("Fine-tuning Llama with flash-attn, loss is nan", "fa2"),  # fine-tuning is no health
+    ("SageAttention doesn't work, sdpa is slow", "sage"),
+])
+def test_healthy_clause_near_miss(text, backend):
+    assert _top(text)[1] == backend

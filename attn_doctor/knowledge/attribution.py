@@ -148,12 +148,41 @@ THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(issues|pull|dis
 FALLBACK_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back to\b(?:(?![,.;:!?](?:\s|$))[^\n()])*", re.IGNORECASE)
 
 
+# A clause that says a backend works is about the one that does not ("With attn_implementation='sdpa' training is fine;
+# with 'flash_attention_2' loss is nan", "FA2 works, FA3 crashes on H100"): a clause, between punctuation or "but",
+# "while", "whereas", "and", with a word of health and no word of failure names no failing backend. Written from the
+# mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
+HEALTHY = re.compile(r"\b(?:works?|worked|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
+                     r"fine(?!-)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
+                     r"正常|没问题|没有问题", re.IGNORECASE)
+UNHEALTHY = re.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
+                       r"slow\w*|hang\w*|stuck|freez\w*|issue|problem|bug|only|except|unless|if|whether|anymore)\b|"
+                       r"n't\b|不|没有?(?!问题)|失败|报错", re.IGNORECASE)
+CLAUSE_BREAK = re.compile(r"([,;:.!?()\[\]，；]|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
+
+
+def _healthy_removed(line: str) -> str:
+    """`line` with each clause that says something works blanked (the same length: positions stay)."""
+    parts = CLAUSE_BREAK.split(line)  # clauses at even indexes, their separators at odd ones
+    for k in range(0, len(parts), 2):
+        clause = parts[k]
+        if HEALTHY.search(clause) and not UNHEALTHY.search(HEALTHY.sub(" ", clause)):
+            parts[k] = " " * len(clause)
+    kept = "".join(parts)
+    # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
+    names = [rx for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other")]
+    return kept if kept != line and any(rx.search(kept) for rx in names) else line
+
+
 def _scrub(line: str) -> str:
-    """The line without what names no failing backend: issue links, the backend it falls back to."""
+    """The line without what names no failing backend: issue links, the backend it falls back to, a clause that
+    says a backend works."""
     if "github.com" in line:
         line = THREAD_LINK.sub(" ", line)
     if " back to " in line.lower():
         line = FALLBACK_TO.sub(" ", line)
+    if HEALTHY.search(line):
+        line = _healthy_removed(line)
     return line
 
 
