@@ -189,3 +189,16 @@ def test_healthy_clause_names_no_failing_backend(text, backend):
 ])
 def test_healthy_clause_near_miss(text, backend):
     assert _top(text)[1] == backend
+
+
+# an opening clause of time or cause names what came before; the main clause what fails (attribution.py OPENING_CLAUSE)
+@pytest.mark.parametrize("text,backend", [
+    ("After installing xformers, flash attention 2 is no longer detected", "fa2"),
+    ("Since updating flash-attn to 2.8.3, xformers fails to import", "xformers"),
+    ("When I enable sage attention, the flex attention path crashes", "flex"),
+    # near misses: no backend in the main clause, or no opening clause
+    ("After installing xformers, ComfyUI fails to start", "xformers"),
+    ("xformers fails after installing flash-attn 2.8", "xformers"),
+])
+def test_opening_clause(text, backend):
+    assert _top(text)[1] == backend

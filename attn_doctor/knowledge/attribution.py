@@ -258,6 +258,17 @@ def _selection(entry: Entry, line: str) -> str:
     return line[m.end():] if m and first_named(line[m.end():]) else line
 
 
+# A sentence's opening clause of time or cause ("After installing xformers, flash attention 2 is no longer detected",
+# "Since updating to torch 2.9, sageattention fails") names what came before; the main clause names what fails.
+OPENING_CLAUSE = re.compile(r"^\W*(?:after|since|when|once|whenever|before)\b[^,;:\n]{1,80}?(?:,|，)\s*", re.IGNORECASE)
+
+
+def _main_clause(line: str) -> str:
+    """The sentence after its opening clause of time or cause, where that part names a backend; else the whole."""
+    m = OPENING_CLAUSE.match(line)
+    return line[m.end():] if m and first_named(line[m.end():]) else line
+
+
 def first_named(line: str) -> str | None:
     """The backend a line names first (leftmost), by any library rule; None where it names none."""
     best = None
@@ -400,7 +411,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     if entry.id in r.never:
         return own, None
     if (entry.head or entry.id in r.first_named) and 0 < line <= len(lines):
-        b = first_named(_selection(entry, lines[line - 1]))  # a sentence is about the backend it names first
+        b = first_named(_main_clause(_selection(entry, lines[line - 1])))  # a sentence: the backend its main clause names first
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = _nearest_for(entry, lines, line)
