@@ -127,6 +127,15 @@ def score(doc: dict) -> tuple[float, list[str]]:
     return sc
 
 
+# axolotl validates its config with pydantic, whose lax mode takes a quoted "true" / "yes" / "on" (any case) for
+# True and "false" / "no" / "off" for False (src/axolotl/utils/schemas/config.py: AxolotlInputConfig's bool fields)
+_LAX = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+
+
+def _lax_bools(data: dict) -> dict:
+    return {k: _LAX.get(v.strip().lower(), v) if isinstance(v, str) else v for k, v in data.items()}
+
+
 def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
         run = _cli(doc)
@@ -146,7 +155,7 @@ def read(doc: dict) -> dict:
             if "torch_compile" not in overrides:
                 out["compile"] = {"enabled": None, "mode": None, "setting": "torch_compile"}
         return out
-    s = doc["data"]
+    s = _lax_bools(doc["data"])
     impl = s.get("attn_implementation")
     flags = [f for f in LEGACY if s.get(f) is True]
     entries = []
