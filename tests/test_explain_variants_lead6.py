@@ -158,6 +158,10 @@ ADVISORY = ("Flash Attention 2.0 only supports torch.float16 and torch.bfloat16 
 def test_fa2_dtype_advisory_is_no_cause():
     assert "fa2.dtype" not in _ids(ADVISORY)
     assert "fa2.dtype" not in _ids("(WorkerDict pid=4411) " + ADVISORY + "\nKeyError: 'reward_model'")
+    # it is a note: what the advisory means, never the failure's cause
+    from attn_doctor.explain import match
+    found = match(ADVISORY)
+    assert [m.entry.id for m in found] == ["fa2.dtype-advisory"] and not found[0].entry.can_cause
 
 
 @pytest.mark.parametrize("text", [

@@ -97,7 +97,7 @@ SETS = (
     # Since smoke.oom is claimed only near a named backend (2026-11-28), IDEA-Research/Rex-Omni#110 (labelled none /
     # train.oom) shows the fa2.dtype advisory printed above it instead: 37 right backend
     Staged("round7b", 47, 39, 37, unrelated="unrelated", note_required=True,
-           known_claims=(("01-ai__Yi__534.txt", ("fa2.dtype", "fa2.model-not-on-gpu")),)),  # both advisories (2026-11-28: the GPU one is a note)
+           known_claims=(("01-ai__Yi__534.txt", ("fa2.model-not-on-gpu", "fa2.dtype-advisory")),)),  # both advisories, notes (2026-11-28: the dtype one became fa2.dtype-advisory, a note)
     # round 8 (ex8, 2026-11-28): a measure-only fresh set, no rule written for it; the floors are what main's
     # rules (a974550) score now: of 64, 43 matched, 34 right backend; 4/8 unrelated matched, kept visible as
     # known claims (three CUDA OOMs read as smoke.oom, a Mamba Triton kernel's shared-memory error read as
@@ -178,13 +178,13 @@ SETS = (
     # Four of its threads were also in round 12 (measure-only, gathered in parallel): removed here at the merge (README),
     # 38 texts, 35 matched, 33 right backend
     Staged("round13a", 38, 35, 33, unrelated="unrelated", note_required=True,
-           known_claims=(("Jiayi-Pan__TinyZero__54.txt", ("fa2.dtype", "fa2.model-not-on-gpu")),
+           known_claims=(("Jiayi-Pan__TinyZero__54.txt", ("fa2.dtype-advisory", "fa2.model-not-on-gpu")),
                          ("TIGER-AI-Lab__VideoScore2__6.txt", "fa2.model-not-on-gpu"),
                          ("abetlen__llama-cpp-python__1598.txt", "prose.fails"),
                          ("axolotl-ai-cloud__axolotl__1966.txt", "prose.fails"),
-                         ("hiyouga__LlamaFactory__4244.txt", "fa2.dtype"),
+                         ("hiyouga__LlamaFactory__4244.txt", "fa2.dtype-advisory"),
                          ("hiyouga__LlamaFactory__5025.txt", "sdpa.built-without-flash"),
-                         ("verl-project__verl__3800.txt", ("fa2.dtype", "fa2.model-not-on-gpu")))),
+                         ("verl-project__verl__3800.txt", ("fa2.model-not-on-gpu", "fa2.dtype-advisory")))),
 )
 
 
