@@ -206,3 +206,40 @@ def test_healthy_clause_near_miss(text, backend):
 ])
 def test_opening_clause(text, backend):
     assert _top(text)[1] == backend
+
+
+# IPython's and Jupyter's tracebacks (Colab) are read as Python's (knowledge/match.py _python_frames): rewriting the
+# training rounds' tracebacks into IPython's two forms left 85 and 86 of 91 right; now 90 each
+IPY_OLD = ("---------------------------------------------------------------------------\n"
+           "RuntimeError                              Traceback (most recent call last)\n"
+           "<ipython-input-7-3f2a> in <cell line: 4>()\n      2 x = torch.randn(1, 8, 128, 64)\n----> 4 y = model(x)\n\n"
+           "/usr/local/lib/python3.10/dist-packages/flash_attn/flash_attn_interface.py in _flash_attn_forward(q, k, v)\n"
+           "     89     q, k, v = [maybe_contiguous(x) for x in (q, k, v)]\n"
+           "---> 90     out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(\n"
+           "     91         q, k, v, None, alibi_slopes, dropout_p,\n\n"
+           "RuntimeError: something went sideways in the kernel launcher")
+IPY_NEW = ("---------------------------------------------------------------------------\n"
+           "RuntimeError                              Traceback (most recent call last)\n"
+           "Cell In[7], line 4\n      2 x = torch.randn(1, 8, 128, 64)\n----> 4 y = model(x)\n\n"
+           "File /usr/local/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py:90, in _flash_attn_forward(q, k, v)\n"
+           "     89     q, k, v = [maybe_contiguous(x) for x in (q, k, v)]\n"
+           "---> 90     out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(\n"
+           "     91         q, k, v, None, alibi_slopes, dropout_p,\n\n"
+           "RuntimeError: something went sideways in the kernel launcher")
+
+
+@pytest.mark.parametrize("text", [IPY_OLD, IPY_NEW])
+def test_ipython_tracebacks(text):
+    # IPython's context lines around the arrow stand between the frame and the exception, so the traceback reads as
+    # one whose error names its backend's frame, not one raised in it: the backend is what is asked
+    entry, backend = _top(text)
+    assert backend == "fa2" and entry in ("triage.raised-in-fa2", "triage.error-names-backend")
+
+
+def test_ipython_frame_cut_before_its_error_is_weak_evidence():
+    cut = IPY_NEW.rsplit("\n\nRuntimeError", 1)[0]
+    assert _top(cut) == ("triage.through-backend", "fa2")
+
+
+def test_an_arrow_in_prose_is_no_frame():
+    assert _ids("install flash-attn ---> 2 errors, see log") == _ids("install flash-attn, 2 errors, see log")

@@ -80,6 +80,27 @@ LINE_PREFIX = re.compile(
     rb"|> "
     rb")+", re.M)
 _AFTER_LINE_END = re.compile(b"\n" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
+# IPython's and Jupyter's tracebacks (Colab, notebooks), rewritten line for line into Python's own form, which the
+# entries' frame patterns read: `File /p/x.py:3, in f(a)` and the older `/p/x.py in f(a)` -> `File "/p/x.py", line 3,
+# in f`, `Cell In[4], line 2` and `<ipython-input-4-..> in <module>` -> a frame of the cell, `----> 3 code` -> the
+# frame's code, and the header `ImportError   Traceback (most recent call last)` -> Python's. (Old IPython prints
+# the frame's line number on its `---->` line only: its frame says line 0.)
+_IPY_FRAME = re.compile(rb"^File (\S[^\n]*?\.pyx?):(\d+), in ([\w<>.]+)(?:\([^\n]*\))?[ \t]*$", re.M)
+_IPY_OLD_FRAME = re.compile(rb"^((?:[A-Za-z]:)?[\\/~][^\n]*?\.pyx?) in ([\w<>.]+)(?:\([^\n]*\))?[ \t]*$", re.M)
+_IPY_CELL = re.compile(rb"^(?:Cell In ?\[\d*\], line (\d+)|(<ipython-input-[\w-]+>) in ([\w<>.]+)(?:\([^\n]*\))?)[ \t]*$", re.M)
+_IPY_ARROW = re.compile(rb"^-{1,4}> ?\d+ ", re.M)
+_IPY_HEAD = re.compile(rb"^[\w.]+(?:Error|Exception|Interrupt|Exit)[ \t]{2,}Traceback \(most recent call last\)[ \t]*$", re.M)
+
+
+def _python_frames(data: bytes) -> bytes:
+    data = _IPY_HEAD.sub(b"Traceback (most recent call last):", data)
+    data = _IPY_FRAME.sub(rb'  File "\1", line \2, in \3', data)
+    data = _IPY_OLD_FRAME.sub(rb'  File "\1", line 0, in \2', data)
+    data = _IPY_CELL.sub(lambda m: b'  File "%s", line %s, in %s' % (m.group(2) or b"<cell>", m.group(1) or b"0",
+                                                                      m.group(3) or b"<module>"), data)
+    return _IPY_ARROW.sub(b"    ", data)
+
+
 # HTML's escapes of quotes and brackets, in text copied from a web page's source or an API that escapes it
 # (`cannot import name &#39;x&#39;`): read as the characters (a line keeps its number).
 HTML_ENTITY = re.compile(rb"&(?:quot|apos|#39|#x27|#34|#x22|lt|gt|amp);")
@@ -481,6 +502,8 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
     if b"&" in data:
         data = HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group()], data)
+    if b"> " in data and (b"---> " in data or b"--> " in data):
+        data = _python_frames(data)
     shapes = data.translate(_SHAPE).split(b"\n")
     if data.endswith(b"\n"):
         shapes.pop()
