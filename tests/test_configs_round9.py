@@ -229,6 +229,15 @@ def test_several_dumped_configs_give_what_they_agree_on(tmp_path):  # NEW
     assert got[0] == "axolotl" and got[1] == ["fa2"], got
 
 
+def test_json_results_dumped_to_a_computed_path_are_not_taken_for_the_config(tmp_path):
+    src = ('import json, subprocess, tempfile\n'
+           'metrics = {"bf16": False, "fp16": True, "flash_attention": True, "loss": 0.1}\n'
+           'with open(results_path(), "w") as f:\n    json.dump(metrics, f)\n'
+           'subprocess.run(["axolotl", "train", make_config()])\n')
+    got = _read(tmp_path, "w.py", src)
+    assert got[:3] == ("axolotl", [], ""), got  # the YAML it trains with is not here: unknown
+
+
 def test_a_dumped_config_named_by_its_literal_path(tmp_path):  # NEW
     src = ('import json, subprocess\n'
            'cfg = dict(base_model="m", adapter="lora", sdp_attention=True, bf16=False, fp16=True)\n'

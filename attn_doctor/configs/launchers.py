@@ -490,7 +490,12 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
         scope = scope_of(n)
         data = resolve(n.args[0], scope, n.lineno)
         if data:
-            out.append((target_of(n), data))
+            target = target_of(n)
+            if target is None and n.func.value.id == "json":
+                # JSON to a path computed at run time is as often a run's results or metrics as a config (the trainers
+                # this stands in for take YAML or TOML): not one dumped_for may fall back on
+                continue
+            out.append((target, data))
     return out
 
 
