@@ -17,6 +17,7 @@ script they run is not in the corpus) are each read as their expect file says. A
   `-like` / `-ilike` wildcard conditions; `}` on its line followed by `else {` / `elseif (...) {` continuing that
   `if`; several blocks closed on one line (`} } }`) or at the end of a statement; `"flux_" + $name` concatenation;
   an assignment under a condition the script does not settle leaves tests on that variable unsettled.
+- shell: torchrun's `--tee` takes a value.
 Run against the code before this change (4c7cf11), the variants marked NEW fail there; the rest pass there too and
 guard that the old readings hold."""
 
@@ -375,3 +376,14 @@ def test_powershell_settled_false_branch_still_skipped(tmp_path):
     src = ('$use_xformers = 0\nif ($use_xformers -eq 1) {\n  $attn = "--xformers"\n}\nelse {\n  $attn = "--sdpa"\n}\n'
            'accelerate launch train_network.py $attn --mixed_precision=fp16\n')
     assert _read(tmp_path, "t.ps1", src)[:3] == ("sd-scripts", ["sdpa"], "float16")
+
+
+def test_torchrun_tee_takes_a_value(tmp_path):  # NEW
+    """torchrun's `--tee {0,1,2,3}` takes a value (torch/distributed/run.py): the script is the word after it (round 9:
+    a Megatron-DeepSpeed launcher's `--tee 3` was read as a script named "3")."""
+    got = _read(tmp_path, "go.sh", "torchrun --nproc_per_node 2 --tee 3 train_network.py --xformers "
+                                   "--mixed_precision fp16 --network_module networks.lora\n")
+    assert got[:3] == ("sd-scripts", ["xformers"], "float16"), got
+    msg = _refusal(tmp_path, "m.sh", "python -u -m torch.distributed.run --nproc_per_node 8 --tee 3 pretrain_gpt.py "
+                                     "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 4 --bf16\n")
+    assert "Megatron" in msg and "pretrain_gpt.py" in msg, msg

@@ -48,7 +48,8 @@ ACCELERATE_FLAGS = {"cpu", "multi_gpu", "tpu", "ipex", "mps", "use_deepspeed", "
                     "downcast_bf16", "tpu_use_cluster", "tpu_use_sudo", "deepspeed_moe_layer_cls_names",
                     "fsdp_cpu_ram_efficient_loading", "fsdp_sync_module_states", "fsdp_use_orig_params",
                     "zero3_save_16bit_model", "offload_optimizer_device"}
-TORCHRUN_FLAGS = {"standalone", "no_python", "no-python", "module", "m", "run_path", "run-path", "tee"}
+# (`--tee` / `-t` take a value: torch/distributed/run.py `--tee {0,1,2,3}`)
+TORCHRUN_FLAGS = {"standalone", "no_python", "no-python", "module", "m", "run_path", "run-path"}
 DEEPSPEED_FLAGS = {"no_python", "no_local_rank", "force_multi", "no_ssh_check", "bind_cores_to_rank", "module", "m",
                    "enable_each_rank_log", "no_ssh", "save_pid", "autotuning"}
 SRUN_FLAGS = {"exclusive", "u", "unbuffered", "l", "label", "overlap", "kill-on-bad-exit", "K"}
