@@ -55,8 +55,9 @@ import shlex
 import stat
 
 from ..model import BACKENDS, UsageError
-from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, notebook_code,  # noqa: F401 (read as configs.X)
-                        notebook_command, notebook_shell, python_commands, python_written_files)
+from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, notebook_code,  # noqa: F401
+                        notebook_command, notebook_shell, python_commands, python_dumped_configs,
+                        python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
 
@@ -316,6 +317,7 @@ def make_doc(path: str, text: str) -> dict:
         _text_doc(doc, "\n".join(x for x in (bang_lines(doc["python"]), notebook_shell(doc["data"]),
                                               python_commands(doc["python"])) if x), shell)
         doc["files"].update(python_written_files(doc["python"]))
+        doc["dumped"] = python_dumped_configs(doc["python"]) if doc.get("commands") else []
         doc["fmt"] = "python"
         return doc
     if name.endswith((".jsonnet", ".libsonnet")):
@@ -329,6 +331,7 @@ def make_doc(path: str, text: str) -> dict:
         if started:  # a wrapper that starts the trainer: subprocess.run(["accelerate", "launch", ...])
             _text_doc(doc, started, shell)
             doc["files"].update(python_written_files(text))  # the config it writes before it runs it, as a notebook's
+            doc["dumped"] = python_dumped_configs(text)  # ... or builds as a dict and dumps (yaml / json / toml)
             doc["fmt"] = "python"
             if doc.get("command") is None:  # no training command among them: the script is read as before
                 doc.update(commands=[], command=None, words=[], args={}, launcher={}, keys=set(), flat={}, scripts=[])
@@ -481,6 +484,12 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         if other_script and not script:
             raise UsageError(f"{where} is not a trainer config: it only runs another script ({other_script}); give "
                              f"attn-doctor that script (it reads {supported()})")
+        cli = _cli_run(doc)
+        if cli and not script:
+            # a trainer CLI's step around training (`swift export`, `llamafactory-cli webui`): that says more than the
+            # option names it shares with other trainers (`--max_length`)
+            raise UsageError(f"{where} is not a trainer config attn-doctor recognises: it runs `{cli}`, which is not a "
+                             f"training command of the trainer CLI of that name (it reads {supported()})")
         if shared and not script:
             raise UsageError(f"{where} is not a trainer config attn-doctor can tell: it holds only settings several "
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "
@@ -495,6 +504,10 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                              f"training command of the trainer CLI of that name (it reads {supported()})")
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
+        ran = _last_script(doc) if doc["fmt"] == "text" else None
+        if ran:
+            # (round 9: an installer that ends in `python app.py`, a GUI): name what it runs
+            what += f": it runs {ran}, which is none of the trainers' training scripts"
         raise UsageError(f"{where} is {what} (it reads {supported()})")
     foreign = _foreign_script(doc, best)
     if foreign:
@@ -554,12 +567,18 @@ def _script_run(doc: dict) -> str | None:
     return cmd.script
 
 
+def _last_script(doc: dict) -> str | None:
+    """The .py file the last command that runs one runs (`python app.py` at the end of an installer), by name."""
+    runs = [c.script for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module]
+    return runs[-1] if runs else None
+
+
 def _cli_run(doc: dict) -> str | None:
     """`litgpt fit`, `swift infer`, `tune download`: a command of a trainer CLI's name whose subcommand is none of its
     training ones (a program of the same name, or a step around training), as the user wrote it."""
     from .shell import CLI_SUBCOMMANDS, is_training
 
-    if doc["fmt"] != "text":
+    if doc["fmt"] not in ("text", "python"):  # (python: a notebook's `!llamafactory-cli webui`, a script's subprocess)
         return None
     for c in doc.get("commands") or []:
         if c.program in CLI_SUBCOMMANDS and not c.script and c.sub and not is_training(c):
@@ -605,6 +624,11 @@ def named_config(doc: dict, path) -> dict | None:
     --config names)."""
     from .shell import known
 
+    dumped = dumped_for(doc.get("dumped") or [], path)
+    if dumped is not None:
+        # a config the launching script writes from a dict of its own (launchers.python_dumped_configs)
+        return make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), "written by the script.json"),
+                        json.dumps(dumped))
     if not isinstance(path, str) or not path or not known(path):
         return None
     files = doc.get("files") or {}

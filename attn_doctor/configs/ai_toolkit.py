@@ -101,10 +101,20 @@ def score(doc: dict) -> "Score":
         # `job`, and jobs/BaseJob.py:15 reads config['config'] (its processes) (ostris/ai-toolkit): without that layout (a Hydra config's
         # hydra.job, another trainer's sample_every) the keys it shares are not ai-toolkit's own evidence
         return score_keys(doc["keys"], (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
+    if str(d.get("job", "")).strip() in OTHER_JOBS:
+        # toolkit/job.py get_job(): `generate` runs GenerateJob (images from a model, a LoRA applied), `extract`
+        # ExtractJob (a LoRA taken out of two checkpoints), `mod` ModJob (weights rewritten): none of them trains, so
+        # none is a training config (others.what_file says which it is)
+        return score_keys(doc["keys"], (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(doc["keys"], STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
-    if str(d.get("job", "")).strip() in ("extension", "train", "extract", "generate", "mod"):
+    if str(d.get("job", "")).strip() in ("extension", "train"):
         sc.add(f"job: {d['job']}")
     return sc
+
+
+# ai-toolkit's jobs that do not train (ostris/ai-toolkit toolkit/job.py get_job: extension, train, extract, generate, mod)
+OTHER_JOBS = {"generate": "generates images (GenerateJob)", "extract": "extracts a LoRA from two models (ExtractJob)",
+              "mod": "rewrites a model's weights (ModJob)"}
 
 
 def read(doc: dict) -> dict:

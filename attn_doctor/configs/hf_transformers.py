@@ -219,7 +219,7 @@ def _python_settings(doc: dict) -> dict:
     ("?" where the script computes the value)."""
     import ast
 
-    from .pyscript import constants, keywords, tree, value
+    from .pyscript import _dict_items, constants, keywords, tree, value
 
     t = tree(doc.get("python") or "")
     if t is None:
@@ -230,22 +230,37 @@ def _python_settings(doc: dict) -> dict:
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
-        if not (name in PY_ARGS or name == "from_pretrained" and (owner.startswith("AutoModel") or
-                                                                      owner.endswith(("ForCausalLM", "Model",
-                                                                                      "ForConditionalGeneration")))):
+        if not (name in PY_ARGS or name in TRL_TRAINERS or name == "from_pretrained" and (
+                owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration")))):
             continue
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
         for arg, node in keywords(n, consts):
             if arg in PY_KEYS:
                 out[arg] = value(node, consts)
-            elif arg == "model_init_kwargs" and isinstance(node, ast.Dict):
-                out["model_init_kwargs"] = {kk.value: value(vv, consts) for kk, vv in zip(node.keys, node.values)
-                                            if isinstance(kk, ast.Constant)}
+            elif arg == "model_init_kwargs":
+                # a dict written in the call or in a variable (`model_kwargs = dict(attn_implementation=...)`), given to
+                # a TRL config or, in TRL before 0.13, to the trainer itself (`SFTTrainer(model="org/name",
+                # model_init_kwargs=...)`), which loads the model from the name with those keywords
+                items = _dict_items(node, consts)
+                if items:
+                    out["model_init_kwargs"] = {k: _bare_dtype(value(v, consts)) for k, v in items}
     if isinstance(out.get("torch_dtype"), str) and out["torch_dtype"].startswith("torch."):
         out["torch_dtype"] = out["torch_dtype"][6:]
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
         out["dtype"] = out["dtype"][6:]
     return {k: v for k, v in out.items() if v != "?"}
+
+
+# TRL's trainers: in TRL before the configs took them (model_init_kwargs moved to SFTConfig in 0.13), the trainer itself
+# took model_init_kwargs, packing, dataset_text_field and max_seq_length (trl/trainer/sft_trainer.py of 0.8-0.12)
+TRL_TRAINERS = {"SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer", "KTOTrainer", "RewardTrainer", "PPOTrainer",
+                "GKDTrainer", "CPOTrainer", "RLOOTrainer", "OnlineDPOTrainer", "BCOTrainer", "PRMTrainer", "XPOTrainer",
+                "NashMDTrainer"}
+
+
+def _bare_dtype(v):
+    """`torch.bfloat16` as a YAML writes it (bfloat16); other values as they are."""
+    return v[6:] if isinstance(v, str) and v.startswith("torch.") else v
 
 
 def _settings(doc: dict) -> dict:

@@ -347,3 +347,193 @@ def dockerfile_script(text: str) -> str:
                 rest = " ".join(shlex.quote(w) for w in words)
         out.append(rest)
     return "\n".join(out)
+
+
+# The serialisers a script writes a config with: yaml.dump / yaml.safe_dump / json.dump / toml.dump(obj, fh) and
+# their *s forms inside fh.write(...) or Path(P).write_text(...)
+_DUMPS = {"dump", "safe_dump", "dumps", "safe_dumps"}
+_DUMP_MODULES = {"yaml", "json", "toml", "tomli_w", "tomlkit", "rtoml"}
+
+
+def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
+    """The configs a script (or a notebook's cells) builds as a Python dict and writes out with yaml / json / toml
+    (round 9: a wrapper that fills an axolotl config dict, `yaml.dump(cfg, f)` to a temporary file, then runs
+    `axolotl train <that file>`; a Colab trainer's `config_dict = {"xformers": XFORMERS, ...}` written with
+    `f.write(toml.dumps(config_dict))` to the --config_file its `!accelerate launch` line names). Each is (target,
+    settings): target is the path written as a literal, ("var", NAME) for a path held in a variable, or None (a temporary
+    file, or a path the script computes); settings hold the keys whose values the script writes as literals or
+    constants (pyscript.constants: `XFORMERS = True`), a dict returned by a function of the script (`cfg =
+    base_config(args)`) and the `cfg["key"] = value` lines that follow it included; a value computed at run time is
+    left out. Nothing is run."""
+    import ast
+
+    from .pyscript import constants, tree
+
+    t = tree(code)
+    if t is None:
+        return []
+    consts = constants(t)
+    parents = {}
+    for p in ast.walk(t):
+        for c in ast.iter_child_nodes(p):
+            parents[id(c)] = p
+    funcs = {f.name: f for f in ast.walk(t) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def scope_of(n):
+        p = parents.get(id(n))
+        while p is not None and not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            p = parents.get(id(p))
+        return p
+
+    def in_branch(n, scope):
+        p = parents.get(id(n))
+        while p is not None and p is not scope:
+            if isinstance(p, (ast.If, ast.For, ast.While, ast.Try, ast.IfExp)):
+                return True
+            p = parents.get(id(p))
+        return False
+
+    def own_nodes(scope):
+        """The scope's nodes, not those of functions defined inside it."""
+        stack = list(ast.iter_child_nodes(scope))
+        while stack:
+            n = stack.pop()
+            yield n
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.extend(ast.iter_child_nodes(n))
+
+    def literal(v):
+        from .pyscript import value
+
+        got = value(v, consts)
+        return got if got != "?" else None
+
+    def resolve(node, scope, before, depth=0):
+        if depth > 4 or node is None:
+            return None
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                if k is None:  # {**other}
+                    out.update(resolve(v, scope, before, depth + 1) or {})
+                elif isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    sub = resolve(v, scope, before, depth + 1) if isinstance(v, (ast.Dict, ast.Call)) else None
+                    val = sub if isinstance(sub, dict) else literal(v)
+                    if val is not None:
+                        out[k.value] = val
+            return out
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "dict":
+                out = {}
+                for a in node.args[:1]:
+                    out.update(resolve(a, scope, before, depth + 1) or {})
+                for k in node.keywords:
+                    if k.arg:
+                        val = literal(k.value)
+                        if val is not None:
+                            out[k.arg] = val
+                    else:
+                        out.update(resolve(k.value, scope, before, depth + 1) or {})
+                return out
+            f = funcs.get(node.func.id)
+            if f is not None:  # a function of the script that builds the dict: what its (last) return gives
+                rets = [r for r in own_nodes(f) if isinstance(r, ast.Return) and r.value is not None]
+                if rets:
+                    r = max(rets, key=lambda r: r.lineno)
+                    return resolve(r.value, f, r.lineno, depth + 1)
+            return None
+        if isinstance(node, ast.Name):
+            assigns = [a for a in own_nodes(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                       and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id and a.lineno < before]
+            if not assigns:
+                return None
+            last = max(assigns, key=lambda a: a.lineno)
+            out = resolve(last.value, scope, last.lineno, depth + 1)
+            if not isinstance(out, dict):
+                return None
+            # `cfg["key"] = value` after it (and before the dump), outside a branch: the dict the script writes
+            for a in sorted((a for a in own_nodes(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                             and isinstance(a.targets[0], ast.Subscript) and isinstance(a.targets[0].value, ast.Name)
+                             and a.targets[0].value.id == node.id and last.lineno < a.lineno < before
+                             and not in_branch(a, scope)), key=lambda a: a.lineno):
+                key = a.targets[0].slice
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    val = literal(a.value)
+                    if val is None:
+                        out.pop(key.value, None)  # set at run time: unknown, whatever the dict said
+                    else:
+                        out[key.value] = val
+            return out
+        return None
+
+    def target_of(call):
+        """Where the dump goes: the file of the `with open(P, "w") as fh` around it (P literal or variable), the path
+        of Path(P).write_text(...), or None."""
+        p = parents.get(id(call))
+        while p is not None and not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            if isinstance(p, ast.Call) and isinstance(p.func, ast.Attribute) and p.func.attr == "write_text":
+                return _path_of(p.func.value)
+            if isinstance(p, (ast.With, ast.AsyncWith)):
+                for item in p.items:
+                    e = item.context_expr
+                    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "open" and e.args:
+                        return _path_of(e.args[0])
+                return None
+            p = parents.get(id(p))
+        return None
+
+    out = []
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _DUMPS
+                and isinstance(n.func.value, ast.Name) and n.func.value.id in _DUMP_MODULES and n.args):
+            continue
+        scope = scope_of(n)
+        data = resolve(n.args[0], scope, n.lineno)
+        if data:
+            target = target_of(n)
+            if target is None and n.func.value.id == "json":
+                # JSON to a path computed at run time is as often a run's results or metrics as a config (the trainers
+                # this stands in for take YAML or TOML): not one dumped_for may fall back on
+                continue
+            out.append((target, data))
+    return out
+
+
+def _path_of(node):
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Path" and node.args:
+        return _path_of(node.args[0])
+    if isinstance(node, ast.Name):
+        return ("var", node.id)
+    return None
+
+
+def dumped_for(dumped: list, path) -> dict | None:
+    """The settings of the config a launch line names (`--config_file={config_file}`, `axolotl train $PY_VALUE`) among
+    the ones the script writes itself (python_dumped_configs): the one written to that literal path or to the variable
+    the line expands (`{name}` as IPython substitutes it, `$name`); for a path the line computes at run time, the
+    settings every config the script writes agrees on (a wrapper that writes one config per stage)."""
+    if not dumped or not isinstance(path, str):
+        return None
+    base = path.rsplit("/", 1)[-1]
+    for target, data in dumped:
+        if isinstance(target, str) and (target == path or target.rsplit("/", 1)[-1] == base):
+            return data
+    m = re.fullmatch(r"\{([A-Za-z_]\w*)\}(?:\.\w+)?|\$\{?([A-Za-z_]\w*)\}?(?:\.\w+)?", path)
+    if m:
+        name = m.group(1) or m.group(2)
+        for target, data in dumped:
+            if target == ("var", name):
+                return data
+    if "$PY_VALUE" not in path:
+        return None
+    candidates = [d for tgt, d in dumped if not isinstance(tgt, str)]
+    if not candidates:
+        return None
+    common = dict(candidates[0])
+    for d in candidates[1:]:
+        common = {k: v for k, v in common.items() if k in d and d[k] == v}
+    return common or None

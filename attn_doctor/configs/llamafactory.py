@@ -89,6 +89,18 @@ def _settings(doc: dict) -> dict:
     return {k: _value(v) for k, v in out.items()}
 
 
+# ExportArguments (src/llamafactory/hparams/model_args.py): what `llamafactory-cli export` reads to merge an adapter into
+# its model or quantise it (train/tuner.py export_model); a training run needs a stage and a dataset
+EXPORT_KEYS = {"export_dir", "export_size", "export_device", "export_quantization_bit", "export_quantization_dataset",
+               "export_legacy_format", "export_hub_model_id"}
+
+
+def export_config(s: dict) -> bool:
+    """A LLaMA-Factory export (merge / quantise) config: export_* settings and nothing that trains (stage, do_train,
+    dataset)."""
+    return isinstance(s, dict) and bool(EXPORT_KEYS & set(s)) and not {"stage", "do_train", "dataset"} & set(s)
+
+
 def _named(doc: dict, name: str) -> dict:
     """The settings of the config file a launch line names, when it is here; {} otherwise."""
     from . import named_config
@@ -109,11 +121,22 @@ OLD_SCRIPTS = {"train_bash.py", "train_sft.py", "train_pt.py", "train_rm.py", "t
 OWN_FLAGS = {"stage", "finetuning_type", "template", "lora_target", "plot_loss", "cutoff_len", "neat_packing"}
 
 
+# llamafactory-cli's subcommands that do not train (src/llamafactory/cli.py): the web UIs, chat and the API server,
+# export (merge an adapter / quantise), eval, env, version
+NOT_TRAINING = CLI_COMMANDS - {"train"}
+
+
 def _cli(doc: dict) -> bool:
-    """Does the launch line run LLaMA-Factory's CLI (`llamafactory-cli`, `lmf`, or its module under -m:
-    `torchrun ... -m llamafactory.cli train ...`, src/llamafactory/cli.py)?"""
-    return any(w in ("llamafactory-cli", "lmf") for w in doc["words"]) or \
-        any(c.program == "llamafactory-cli" for c in doc.get("commands") or [])
+    """Does the launch line run LLaMA-Factory's CLI to train (`llamafactory-cli`, `lmf`, or its module under -m:
+    `torchrun ... -m llamafactory.cli train ...`, src/llamafactory/cli.py)? A file whose every call of the CLI is a
+    step around training (`llamafactory-cli webui`, `export`, `chat`) does not train with it."""
+    cmds = doc.get("commands") or []
+    own = [c for c in cmds if c.program in ("llamafactory-cli", "lmf")]
+    launched = [c for c in cmds if c.program not in ("llamafactory-cli", "lmf")
+                and any(os.path.basename(w) in ("llamafactory-cli", "lmf") for w in c.words)]
+    if own and not launched and all((c.sub or [""])[0] in NOT_TRAINING for c in own):
+        return False
+    return any(w in ("llamafactory-cli", "lmf") for w in doc["words"]) or bool(own)
 
 
 def _old_command(doc: dict):
@@ -151,6 +174,8 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] in LINES and not cli and old is None:
         return NOTHING
     s = _settings(doc)
+    if doc["fmt"] not in LINES and export_config(s):
+        return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)  # others.what_file names it
     if doc["fmt"] not in LINES and not {"model_name_or_path", "model"} & set(s):
         # LLaMA-Factory cannot train from a YAML/JSON without the model: hparams/model_args.py:208 ModelArguments
         # __post_init__ raises "Please provide `model_name_or_path`" (v1: `model:`), and hparams/parser.py:154 parses

@@ -20,7 +20,19 @@ def tree(src: str):
         return ast.parse(src)
     except SyntaxError:
         pass
-    lines = [_as_pass(ln) if ln.lstrip().startswith(("!", "%")) else ln for ln in src.splitlines()]
+    lines, going, head = [], False, ""
+    for ln in src.splitlines():
+        # a `!cmd ... \` line goes on over the next lines (IPython's EscapedCommand assembles them, as bang_lines
+        # reads them): those lines are shell too and one statement with it (round 9: a `!pip install a b \` spread
+        # over three indented lines), so they become `pass` at the `!` line's indentation
+        if going:
+            lines.append(_as_pass(head))
+        elif ln.lstrip().startswith(("!", "%")):
+            head = ln
+            lines.append(_as_pass(ln))
+        else:
+            lines.append(ln)
+        going = (going or ln.lstrip().startswith(("!", "%"))) and ln.rstrip().endswith("\\")
     for _ in range(MAX_REPAIRS):
         try:
             return ast.parse("\n".join(lines))

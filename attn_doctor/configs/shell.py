@@ -30,7 +30,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from .shell_conditions import _bat_guarded, _guarded, _ps_guarded
+from .shell_conditions import _PS_CLOSED, _bat_guarded, _guarded, _ps_guarded
 from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known,  # noqa: F401
                           logical_lines, words_of)  # known, expand, logical_lines, words_of: read by the readers too
 
@@ -38,13 +38,18 @@ from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment,
 PYTHON = re.compile(r"^(.*[/\\])?(python|python3|python3\.\d+|py|pythonw)(\.exe)?$", re.IGNORECASE)
 WRAPPERS = {"sudo", "nohup", "time", "exec", "command", "call", "nice", "stdbuf", "caffeinate", "!", "&", "@",
             "xargs", "unbuffer"}
+# A PowerShell started from a script (powershell.exe / pwsh) and its options that take a value (-File runs a script)
+POWERSHELLS = {"powershell", "pwsh", "powershell.exe", "pwsh.exe"}
+POWERSHELL_VALUED = {"-executionpolicy", "-ep", "-windowstyle", "-configurationname", "-inputformat", "-outputformat",
+                     "-workingdirectory", "-wd", "-encodedcommand", "-e", "-psconsolefile", "-version", "-v"}
 # Launcher options that take no value (everything else of theirs takes one when not written --k=v).
 ACCELERATE_FLAGS = {"cpu", "multi_gpu", "tpu", "ipex", "mps", "use_deepspeed", "use_fsdp", "use_megatron_lm", "use_xpu",
                     "quiet", "q", "m", "module", "no_python", "same_network", "debug", "enable_cpu_affinity",
                     "downcast_bf16", "tpu_use_cluster", "tpu_use_sudo", "deepspeed_moe_layer_cls_names",
                     "fsdp_cpu_ram_efficient_loading", "fsdp_sync_module_states", "fsdp_use_orig_params",
                     "zero3_save_16bit_model", "offload_optimizer_device"}
-TORCHRUN_FLAGS = {"standalone", "no_python", "no-python", "module", "m", "run_path", "run-path", "tee"}
+# (`--tee` / `-t` take a value: torch/distributed/run.py `--tee {0,1,2,3}`)
+TORCHRUN_FLAGS = {"standalone", "no_python", "no-python", "module", "m", "run_path", "run-path"}
 DEEPSPEED_FLAGS = {"no_python", "no_local_rank", "force_multi", "no_ssh_check", "bind_cores_to_rank", "module", "m",
                    "enable_each_rank_log", "no_ssh", "save_pid", "autotuning"}
 SRUN_FLAGS = {"exclusive", "u", "unbuffered", "l", "label", "overlap", "kill-on-bad-exit", "K"}
@@ -285,7 +290,20 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                 continue
             m = re.match(r"^\s*(?:\[void\]\s*)?\$([A-Za-z_]\w*)\.(?:Add|AddRange)\(\s*(.+?)\s*\)\s*(?:\|\s*Out-Null)?\s*;?\s*$",
                          line, re.I) or re.match(r"^\s*\$([A-Za-z_]\w*)\s*\+=\s*(.+?)\s*;?\s*$", line)
-            if m and (isinstance(env.get(m.group(1)), list) or ".add" in line.lower() or guard[0] is not True):
+            if m and (isinstance(env.get(m.group(1)), (list, str)) or ".add" in line.lower() or guard[0] is not True):
+                # (a string variable grown with `+=` as well: `$run_parameters = "--a"` ... `$run_parameters += " --b"`,
+                # splatted into the launch line as `train_network.py $run_parameters`)
+                if isinstance(env.get(m.group(1)), str) and ".add" not in line.lower():
+                    # text appended to a string: the quotes go, the words are split where the string is used (a child
+                    # `powershell accelerate launch ... $run_parameters` parses it again)
+                    text = expand(m.group(2).strip(), env, dialect)
+                    text = text[1:-1] if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"" else text
+                    if guard[0] is True:
+                        env[m.group(1)] += " " + text
+                    else:
+                        _append(env, maybe, m.group(1), [w for ws in words_of(text, dialect) for w in ws], guard,
+                                as_list=False)
+                    continue
                 body = re.sub(r"^@\((.*)\)$", r"\1", m.group(2).strip()).replace(",", " ")
                 new = [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws]
                 _append(env, maybe, m.group(1), new, guard, as_list=True)
@@ -294,7 +312,17 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                 continue
             m = re.match(r'^\s*\$(?:env:)?([A-Za-z_]\w*)\s*=\s*(.*?)\s*$', line)
             if m:
+                if guard[0] is None:
+                    # set in a branch the script does not settle (`if ($TestRun -ge 1) { $test_run = 1 }`, TestRun a
+                    # parameter): the value stays as before for the commands, as bash's, but tests on it are unsettled
+                    unsure.add(m.group(1))
+                    if m.group(1) in env:
+                        continue
                 val = m.group(2).strip()
+                joined = _ps_concat(val, env)
+                if joined is not None:  # `$laungh_script = "flux_" + $laungh_script`
+                    env[m.group(1)] = joined
+                    continue
                 env[m.group(1)] = val[1:-1] if len(val) > 1 and val[0] == val[-1] and val[0] in "'\"" else val
                 continue
         for words in words_of(expand(line, env, dialect), dialect):
@@ -342,6 +370,7 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
             pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
+    _PS_CLOSED.pop(id(conds), None)  # (a script that ends with `}`: nothing follows it)
     return Script(commands, env, dialect, files, maybe)
 
 
@@ -387,6 +416,24 @@ def _command_string(cmd: Command) -> str | None:
         if x.startswith(tuple(o + "=" for o in COMMAND_OPTIONS)) and " " in x.split("=", 1)[1].strip():
             return x.split("=", 1)[1]
     return None
+
+
+def _ps_concat(val: str, env: dict) -> str | None:
+    """A PowerShell string joined with `+` from quoted strings and variables the script sets (`"flux_" +
+    $laungh_script`), or None when it is anything else."""
+    parts = [p.strip() for p in re.split(r"\s\+\s", val)]
+    if len(parts) < 2:
+        return None
+    out = []
+    for p in parts:
+        m = re.fullmatch(r"\$([A-Za-z_]\w*)", p)
+        if m and isinstance(env.get(m.group(1)), str):
+            out.append(env[m.group(1)])
+        elif len(p) > 1 and p[0] == p[-1] and p[0] in "'\"":
+            out.append(expand(p[1:-1], env, "ps1") if p[0] == '"' else p[1:-1])
+        else:
+            return None
+    return "".join(out)
 
 
 def _append(env: dict, maybe: dict, name: str, words: list, guard: tuple, as_list: bool) -> None:
@@ -480,6 +527,21 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
         if w[0].startswith("!") and len(w[0]) > 1:  # a notebook's !cmd
             w = [w[0][1:]] + w[1:]
             continue
+        if head.lower() in POWERSHELLS:
+            # `powershell accelerate launch ... train_network.py $run_parameters` (round 9: a .ps1 that starts its
+            # launch in a child PowerShell): the words after its options are the command it runs (-Command's, the
+            # default); `-File x.ps1` runs a script instead, which stays the command
+            rest, i = w[1:], 0
+            while i < len(rest) and rest[i].startswith("-") and rest[i].lower() not in ("-file", "-f"):
+                o = rest[i].lower()
+                i += 1
+                if o in ("-command", "-c"):
+                    break
+                if o in POWERSHELL_VALUED and i < len(rest):
+                    i += 1
+            if i < len(rest) and not rest[i].lower() in ("-file", "-f"):
+                w = rest[i:] if len(rest) - i > 1 or " " not in rest[i] else shlex.split(rest[i])
+                continue
         if head == "env":
             w = w[1:]
             while w and (_assignment(w[0]) or w[0].startswith("-")):

@@ -215,11 +215,20 @@ def _guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
     return rest, ((None, " and ".join(open_)) if open_ else (True, ""))
 
 
+# the `if` frame a PowerShell script's last line closed with a lone `}`, by the script's frame list (an `else` may follow)
+_PS_CLOSED: dict = {}
+
+
 def _ps_guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
     """PowerShell's `if (COND) {` ... `} elseif (COND) {` ... `} else {` ... `}` blocks and one-line
     `if (COND) { STATEMENT }`, as _guarded reads bash's. Other blocks (`foreach (...) {`, `function f {`, `try {`)
     are taken to run."""
     s = line.strip()
+    closed = _PS_CLOSED.pop(id(conds), None)  # the `if` block the line before ended, if it ended one
+    if closed is not None and re.match(r"^(elseif\s*\(|else\s*\{?$)", s, re.I):
+        # `}` on its line, then `else {` / `elseif (...) {` on the next (Allman style): the branch continues the `if`
+        # that `}` closed, not the block around it
+        conds.append(closed)
     m = re.match(r"^if\s*\((.+)\)\s*\{\s*(.+?)\s*\}\s*$", s, re.I)
     local = None
     rest = line
@@ -229,7 +238,8 @@ def _ps_guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
     else:
         m = re.match(r"^(\}\s*)?(if|elseif)\s*\((.+)\)\s*\{?$", s, re.I)
         if m and m.group(2).lower() == "if":
-            conds.append({"v": _ps_test(m.group(3), env, unsure), "t": m.group(3), "taken": False, "ps": True})
+            conds.append({"v": _ps_test(m.group(3), env, unsure), "t": m.group(3), "taken": False, "ps": True,
+                          "if": True})
             return None, None
         if m and conds:
             c = conds[-1]
@@ -242,16 +252,32 @@ def _ps_guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
                 taken = None if c["taken"] is None or c["v"] is None else (c["taken"] or c["v"])
                 c["v"], c["t"] = _not(taken), f"-not ({c['t']})"
             return None, None
-        if s == "}":
-            if conds:
-                conds.pop()
+        if re.fullmatch(r"\}(\s*\})*\s*;?", s):  # `}`, or several blocks closed on one line: `} } } }`
+            for _ in range(s.count("}")):
+                if conds:
+                    last = conds.pop()
+                    if last.get("if"):
+                        _PS_CLOSED[id(conds)] = last
+                    else:
+                        _PS_CLOSED.pop(id(conds), None)
             return None, None
         if s == "{":
             return None, None
         if s.endswith("{"):  # foreach / function / try / while: taken to run
-            conds.append({"v": True, "t": "", "taken": False, "ps": True})
+            # a line may open more than one (`if (...) { Get-ChildItem ... | ForEach-Object {`, closed by `} }`): one
+            # frame per brace it leaves open, quoted text aside
+            bare = re.sub(r"\"[^\"]*\"|'[^']*'", "", s)
+            for _ in range(max(1, bare.count("{") - bare.count("}"))):
+                conds.append({"v": True, "t": "", "taken": False, "ps": True})
             return None, None
     every = [(c["v"], c["t"]) for c in conds] + ([local] if local else [])
+    if local is None:
+        # a statement that closes blocks at its end (`... Write-Output "x" }`, `Write-Output $p } }`): it runs inside
+        # them, and they end with it
+        bare = re.sub(r"\"[^\"]*\"|'[^']*'", "", s)
+        for _ in range(max(0, bare.count("}") - bare.count("{"))):
+            if conds:
+                conds.pop()
     if any(v is False for v, _ in every):
         return rest, (False, "")
     open_ = [t for v, t in every if v is None]
@@ -294,12 +320,23 @@ def _ps_test(cond: str, env: dict, unsure: set = frozenset()):
         return _not(_ps_test(m.group(1), env, unsure))
     if any(re.search(r"\$" + re.escape(u) + r"\b", c) for u in unsure):
         return None
-    m = re.match(r"^(\S+)\s+(-eq|-ne|-gt|-lt|-ge|-le)\s+(\S+)$", c, re.I)
+    m = re.match(r"^(\S+)\s+-([ic]?)(like|notlike)\s+(\S+)$", c, re.I)
+    if m:
+        # `$train_mode -ilike "flux*"`: a wildcard match (case-insensitive unless -clike)
+        import fnmatch
+
+        a, b = _ps_value(m.group(1), env), _ps_value(m.group(4), env)
+        if a is None or b is None:
+            return None
+        a, b = (str(a), str(b)) if m.group(2).lower() == "c" else (str(a).lower(), str(b).lower())
+        hit = fnmatch.fnmatchcase(a, b)
+        return hit if m.group(3).lower() == "like" else not hit
+    m = re.match(r"^(\S+)\s+-[ic]?(eq|ne|gt|lt|ge|le)\s+(\S+)$", c, re.I)
     if m:
         a, b = _ps_value(m.group(1), env), _ps_value(m.group(3), env)
         if a is None or b is None:
             return None
-        op = m.group(2).lower()
+        op = "-" + m.group(2).lower()  # (-ieq / -ceq: -eq's case variants)
         try:
             x, y = float(a), float(b)
         except (TypeError, ValueError):
