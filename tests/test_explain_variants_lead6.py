@@ -243,3 +243,13 @@ def test_ipython_frame_cut_before_its_error_is_weak_evidence():
 
 def test_an_arrow_in_prose_is_no_frame():
     assert _ids("install flash-attn ---> 2 errors, see log") == _ids("install flash-attn, 2 errors, see log")
+
+
+@pytest.mark.parametrize("code,backend", [
+    ("out = flash_attn_varlen_func(q, k, v, cu_seqlens, cu_seqlens, max_len, max_len, causal=True)", "fa2"),
+    ("hidden = xformers.ops.memory_efficient_attention(q, k, v, attn_bias=bias)", "xformers"),
+    ("x = sageattn(q, k, v, tensor_layout='HND', is_causal=False)", "sage"),
+    ("out = flex_attention(q, k, v, block_mask=self.block_mask)", "flex"),
+])
+def test_cut_at_a_backends_entry_point(code, backend):
+    assert _top(tb(("/srv/model/attention.py", 77, "forward", code)) + "\n") == ("triage.through-backend", backend)
