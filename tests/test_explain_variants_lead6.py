@@ -253,3 +253,31 @@ def test_an_arrow_in_prose_is_no_frame():
 ])
 def test_cut_at_a_backends_entry_point(code, backend):
     assert _top(tb(("/srv/model/attention.py", 77, "forward", code)) + "\n") == ("triage.through-backend", backend)
+
+
+# Triton's launcher build on Windows (triton-windows: MSVC's cl.exe or its TinyCC) and Windows' localised
+# "'cl' is not recognized" (knowledge/field.toml triton.launcher-build, field4.toml build.msvc-env)
+@pytest.mark.parametrize("text,entry", [
+    ("subprocess.CalledProcessError: Command '['C:\\\\VS\\\\VC\\\\Tools\\\\MSVC\\\\14.43.34808\\\\bin\\\\Hostx64\\\\x64\\\\cl.exe', "
+     "'C:\\\\Users\\\\a\\\\AppData\\\\Local\\\\Temp\\\\tmp7k2\\\\cuda_utils.c', '/nologo', '/O2', '/LD', '/wd4819']' returned "
+     "non-zero exit status 2.", "triton.launcher-build"),
+    ('  File "D:\\ComfyUI\\python_embeded\\Lib\\site-packages\\triton\\runtime\\build.py", line 62, in _build\n'
+     "    ret = subprocess.check_call(cc_cmd)\n  File \"subprocess.py\", line 408, in check_call\n"
+     "FileNotFoundError: [WinError 2] 系统找不到指定的文件。", "triton.launcher-build"),
+    ("'cl' は、内部コマンドまたは外部コマンド、\n操作可能なプログラムまたはバッチ ファイルとして認識されていません。\n"
+     "error: command 'C:\\\\CUDA\\\\v12.6\\\\bin\\\\nvcc.exe' failed with exit code 1\nFailed building wheel for flash-attn",
+     "build.msvc-env"),
+    ("\"cl\" не является внутренней или внешней командой, исполняемой программой или пакетным файлом.\n"
+     "  ERROR: Failed building wheel for xformers", "build.msvc-env"),
+])
+def test_windows_compilers(text, entry):
+    assert _top(text)[0] == entry
+
+
+@pytest.mark.parametrize("text", [
+    "subprocess.CalledProcessError: Command '['gcc', 'src/main.c', '-o', 'app']' returned non-zero exit status 1.",
+    '  File "/app/tools/build.py", line 12, in _build\n    run(cmd)\nFileNotFoundError: [Errno 2] No such file or '
+    "directory: 'make'",
+])
+def test_windows_compilers_near_miss(text):
+    assert "triton.launcher-build" not in _ids(text)
