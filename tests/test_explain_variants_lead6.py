@@ -267,7 +267,7 @@ def test_cut_at_a_backends_entry_point(code, backend):
     ("'cl' は、内部コマンドまたは外部コマンド、\n操作可能なプログラムまたはバッチ ファイルとして認識されていません。\n"
      "error: command 'C:\\\\CUDA\\\\v12.6\\\\bin\\\\nvcc.exe' failed with exit code 1\nFailed building wheel for flash-attn",
      "build.msvc-env"),
-    ("\"cl\" не является внутренней или внешней командой, исполняемой программой или пакетным файлом.\n"
+    ("'cl' no se reconoce como un comando interno o externo,\nprograma o archivo por lotes ejecutable.\n"
      "  ERROR: Failed building wheel for xformers", "build.msvc-env"),
 ])
 def test_windows_compilers(text, entry):
