@@ -1,0 +1,89 @@
+"""Issue 24: the mechanisms round 9m (a measure-only set, measured once at b2f24cb: 30/40 claimed files right in all
+four fields, 15/16 others refused) showed missing, written in the next step (helper cfg10) with round 9m as training
+material.
+
+Every case is a variant written for this test (what it fakes is in its text), not a copy of a round-9m file:
+- a TrainingArguments / TRL config keyword given as `args.NAME` is that option's argparse default when the script runs
+  with no options (`--fp16` with `type=str_to_bool, default=True`, a store_true flag, a dest=), and a conditional
+  expression (`torch.bfloat16 if args.bf16 else torch.float16`) takes the branch its known test picks;
+Marked NEW: fail on main before this change (27eb802)."""
+
+from __future__ import annotations
+
+from configs_corpus import read as _read, refusal as _refusal
+
+GRPO_ARGS = '''import argparse
+import torch
+from trl import GRPOConfig, GRPOTrainer
+
+
+def to_bool(v):
+    return str(v).lower() in ("1", "true", "yes")
+
+
+def get_args():
+    p = argparse.ArgumentParser()
+    p.add_argument("--model-name", default="Qwen/Qwen2.5-0.5B-Instruct")
+    p.add_argument("--bf16", type=to_bool, default={bf16})
+    p.add_argument("--half", dest="fp16", type=to_bool, default={fp16})
+    return p.parse_args()
+
+
+def main():
+    opts = get_args()
+    cfg = GRPOConfig(output_dir="out", bf16=opts.bf16, fp16=opts.fp16, num_generations=4,
+                     model_init_kwargs={{"torch_dtype": torch.bfloat16 if opts.bf16 else torch.float16 if opts.fp16
+                                        else torch.float32}})
+    GRPOTrainer(model=opts.model_name, reward_funcs=[], args=cfg).train()
+
+
+main()
+'''
+
+
+def test_a_trl_config_from_argparse_defaults_trains_in_their_dtype(tmp_path):  # NEW
+    assert _read(tmp_path, "grpo.py", GRPO_ARGS.format(bf16="False", fp16="True"))[:3] == ("transformers", [], "float16")
+    assert _read(tmp_path, "grpo2.py", GRPO_ARGS.format(bf16="True", fp16="False"))[:3] == ("transformers", [],
+                                                                                           "bfloat16")
+
+
+def test_a_string_default_goes_through_the_bool_parser(tmp_path):  # NEW
+    # argparse runs `type` over a string default: "true" through a bool parser of the script's own is True
+    assert _read(tmp_path, "grpo.py", GRPO_ARGS.format(bf16='"false"', fp16='"true"'))[2] == "float16"
+
+
+STORE_TRUE = '''import argparse
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--bf16", action="{action}")
+parser.add_argument("--attn", default="{attn}")
+args = parser.parse_args()
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B", attn_implementation=args.attn)
+Trainer(model=model, args=TrainingArguments(output_dir="o", bf16=args.bf16)).train()
+'''
+
+
+def test_a_store_true_flag_is_off_and_a_store_false_one_on(tmp_path):  # NEW
+    assert _read(tmp_path, "a.py", STORE_TRUE.format(action="store_false", attn="flash_attention_2"))[:3] == (
+        "transformers", ["fa2"], "bfloat16")
+    got = _read(tmp_path, "b.py", STORE_TRUE.format(action="store_true", attn="sdpa"))
+    assert got[:2] == ("transformers", ["sdpa"]) and got[2] != "bfloat16", got
+
+
+def test_an_option_two_parsers_define_differently_stays_unknown(tmp_path):  # NEW (its --attn default)
+    # near miss: `--bf16` defaults to True in one parser and False in another: which one runs is the script's business
+    text = STORE_TRUE.replace('parser.add_argument("--bf16", action="{action}")',
+                              'parser.add_argument("--bf16", action="store_false")\n'
+                              'other = argparse.ArgumentParser()\nother.add_argument("--bf16", action="store_true")')
+    got = _read(tmp_path, "c.py", text.format(attn="sdpa"))
+    assert got[:2] == ("transformers", ["sdpa"]) and got[2] != "bfloat16", got
+
+
+def test_an_attribute_of_another_object_is_not_an_option(tmp_path):  # NEW (its --attn default)
+    # near miss: `cfg.bf16` of a config object the script loads is not the argparse option of the same name
+    text = STORE_TRUE.format(action="store_false", attn="sdpa").replace(
+        "bf16=args.bf16", "bf16=cfg.bf16").replace("args = parser.parse_args()",
+                                                   "args = parser.parse_args()\ncfg = load_config('x.yaml')")
+    got = _read(tmp_path, "d.py", text)
+    assert got[:2] == ("transformers", ["sdpa"]) and got[2] != "bfloat16", got
