@@ -87,3 +87,53 @@ def test_an_attribute_of_another_object_is_not_an_option(tmp_path):  # NEW (its 
                                                    "args = parser.parse_args()\ncfg = load_config('x.yaml')")
     got = _read(tmp_path, "d.py", text)
     assert got[:2] == ("transformers", ["sdpa"]) and got[2] != "bfloat16", got
+
+
+KBIT = '''import torch
+from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+from transformers import AutoModelForCausalLM, {quant}
+from trl import SFTConfig, SFTTrainer
+
+base = AutoModelForCausalLM.from_pretrained("google/gemma-3-270m", {kw}=torch.{dtype}, device_map="auto"{qarg})
+base = {prepare}(base)
+model = get_peft_model(base, LoraConfig(r=8, task_type="CAUSAL_LM"))
+args = {cfg}(output_dir="out", per_device_train_batch_size=2{flags})
+SFTTrainer(model=model, args=args, train_dataset=None).train()
+'''
+
+
+def _kbit(**kw):
+    d = dict(quant="BitsAndBytesConfig", kw="torch_dtype", dtype="float16", qarg="", prepare="prepare_model_for_kbit_training",
+             cfg="SFTConfig", flags="")
+    d.update(kw)
+    return KBIT.format(**d)
+
+
+def test_prepare_model_for_kbit_training_casts_the_weights_to_float32(tmp_path):  # NEW
+    # peft casts the fp16 / bf16 parameters to float32: torch_dtype no longer says the run's dtype. With an SFTConfig
+    # that sets no bf16 / fp16, the autocast is TRL's default, which depends on its version: not said
+    assert _read(tmp_path, "a.py", _kbit())[2] == ""
+    assert _read(tmp_path, "b.py", _kbit(dtype="bfloat16"))[2] == ""
+    # TrainingArguments keep bf16 / fp16 False: float32 weights, no autocast
+    assert _read(tmp_path, "c.py", _kbit(cfg="TrainingArguments"))[2] == "float32"
+
+
+def test_after_the_upcast_the_autocast_flag_decides(tmp_path):
+    assert _read(tmp_path, "a.py", _kbit(flags=", bf16=True"))[2] == "bfloat16"
+    assert _read(tmp_path, "b.py", _kbit(cfg="TrainingArguments", flags=", fp16=True"))[2] == "float16"
+    # the `dtype` keyword dates the script to a TRL whose configs default bf16 to `not fp16` (>= 0.19)
+    assert _read(tmp_path, "c.py", _kbit(kw="dtype"))[2] == "bfloat16"
+
+
+def test_without_the_upcast_torch_dtype_stays_the_dtype(tmp_path):
+    # near misses: another function of the script's own, and a quantization method peft leaves as it is (GPTQ)
+    assert _read(tmp_path, "a.py", _kbit(prepare="prepare_model", cfg="TrainingArguments"))[2] == "float16"
+    assert _read(tmp_path, "b.py", _kbit(quant="GPTQConfig", qarg=", quantization_config=GPTQConfig(bits=4)",
+                                         cfg="TrainingArguments"))[2] == "float16"
+
+
+def test_after_the_upcast_an_autocast_the_gpu_chooses_stays_unknown(tmp_path):
+    # near miss: bf16 / fp16 given from is_bf16_supported(): an autocast, which one the file does not say
+    gpu = ", bf16=torch.cuda.is_bf16_supported(), fp16=not torch.cuda.is_bf16_supported()"
+    assert _read(tmp_path, "a.py", _kbit(cfg="TrainingArguments", flags=gpu))[2] == ""
+    assert _read(tmp_path, "b.py", _kbit(kw="dtype", flags=gpu))[2] == ""
