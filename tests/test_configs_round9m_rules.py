@@ -132,7 +132,7 @@ def test_without_the_upcast_torch_dtype_stays_the_dtype(tmp_path):
                                          cfg="TrainingArguments"))[2] == "float16"
 
 
-def test_after_the_upcast_an_autocast_the_gpu_chooses_stays_unknown(tmp_path):
+def test_after_the_upcast_an_autocast_the_gpu_chooses_stays_unknown(tmp_path):  # NEW
     # near miss: bf16 / fp16 given from is_bf16_supported(): an autocast, which one the file does not say
     gpu = ", bf16=torch.cuda.is_bf16_supported(), fp16=not torch.cuda.is_bf16_supported()"
     assert _read(tmp_path, "a.py", _kbit(cfg="TrainingArguments", flags=gpu))[2] == ""
