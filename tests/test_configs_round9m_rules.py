@@ -137,3 +137,90 @@ def test_after_the_upcast_an_autocast_the_gpu_chooses_stays_unknown(tmp_path):  
     gpu = ", bf16=torch.cuda.is_bf16_supported(), fp16=not torch.cuda.is_bf16_supported()"
     assert _read(tmp_path, "a.py", _kbit(cfg="TrainingArguments", flags=gpu))[2] == ""
     assert _read(tmp_path, "b.py", _kbit(kw="dtype", flags=gpu))[2] == ""
+
+
+# --- the accelerate config a file writes before it launches a diffusers example ---------------------------------
+
+RUNNER = '''import subprocess
+from accelerate.utils import write_basic_config
+
+
+def main():
+    {write}
+    cmd = ["accelerate", "launch"{launch_opts}, "train_dreambooth_lora_sdxl.py",
+           "--pretrained_model_name_or_path", "stabilityai/stable-diffusion-xl-base-1.0",
+           "--instance_data_dir", "data", "--instance_prompt", "a photo of sks dog", "--output_dir", "out"]
+    subprocess.run(cmd, check=True)
+
+
+main()
+'''
+
+
+def test_write_basic_config_decides_the_launch_precision(tmp_path):  # NEW
+    go = (lambda name, **kw: _read(tmp_path, name, RUNNER.format(**{"launch_opts": "", **kw})))
+    assert go("a.py", write='write_basic_config(mixed_precision="bf16")')[:3] == ("diffusers", [], "bfloat16")
+    assert go("b.py", write='write_basic_config("fp16")')[2] == "float16"
+    assert go("c.py", write="write_basic_config()")[2] == "float32"  # accelerate's default: "no"
+
+
+def test_the_launch_flag_and_another_config_file_win_over_the_written_config(tmp_path):
+    go = (lambda name, **kw: _read(tmp_path, name, RUNNER.format(**kw)))
+    # near misses: --mixed_precision on the launch line wins; a launch that names another config file reads that one
+    assert go("a.py", write='write_basic_config(mixed_precision="fp16")',
+              launch_opts=', "--mixed_precision", "bf16"')[2] == "bfloat16"
+    assert go("b.py", write='write_basic_config(mixed_precision="fp16")',
+              launch_opts=', "--config_file", "my_accel.yaml"')[2] == ""
+    assert go("c.py", write="pass", launch_opts="")[2] == ""  # nothing written: the machine's own config decides
+
+
+def test_a_written_config_at_the_path_the_launch_names(tmp_path):  # NEW
+    got = _read(tmp_path, "a.py", RUNNER.format(write='write_basic_config(mixed_precision="bf16", '
+                                                      'save_location="acc.json")',
+                                                launch_opts=', "--config_file", "acc.json"'))
+    assert got[2] == "bfloat16", got
+
+
+def test_accelerate_config_default_in_a_shell_script(tmp_path):  # NEW
+    sh = ("#!/bin/bash\nset -e\naccelerate config default --mixed_precision {mp}\n"
+          "accelerate launch train_text_to_image_lora.py --pretrained_model_name_or_path runwayml/stable-diffusion-v1-5 "
+          "--dataset_name lambdalabs/naruto-blip-captions --output_dir out --train_batch_size 1\n")
+    assert _read(tmp_path, "a.sh", sh.format(mp="bf16"))[:3] == ("diffusers", [], "bfloat16")
+    assert _read(tmp_path, "b.sh", sh.replace(" --mixed_precision {mp}", ""))[2] == "float32"
+
+
+def test_a_config_written_after_the_launch_says_nothing_of_it(tmp_path):
+    sh = ("accelerate launch train_text_to_image_lora.py --pretrained_model_name_or_path runwayml/stable-diffusion-v1-5 "
+          "--dataset_name lambdalabs/naruto-blip-captions --output_dir out\naccelerate config default --mixed_precision bf16\n")
+    assert _read(tmp_path, "a.sh", sh)[2] == ""
+
+
+# --- a function of the script's own that runs the command it is given ---------------------------------------------
+
+HELPER = '''import subprocess
+
+
+def {fn}(label, command):
+    print("running", label)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE)
+    proc.wait()
+
+
+def train():
+    {fn}("dreambooth", [
+        "accelerate", "launch", "examples/dreambooth/train_dreambooth_lora_flux.py",
+        "--mixed_precision=bf16", "--pretrained_model_name_or_path=black-forest-labs/FLUX.1-dev",
+        "--instance_data_dir=imgs", "--instance_prompt=a TOK icon", "--output_dir=out"{extra}])
+'''
+
+
+def test_a_helper_that_runs_its_argument_is_the_launch(tmp_path):  # NEW
+    assert _read(tmp_path, "a.py", HELPER.format(fn="_exec_subprocess", extra=""))[:3] == ("diffusers", [], "bfloat16")
+    got = _read(tmp_path, "b.py", HELPER.format(fn="launch_job", extra=', "--enable_xformers_memory_efficient_attention"'))
+    assert got[:3] == ("diffusers", ["xformers"], "bfloat16"), got
+
+
+def test_a_helper_that_only_prints_its_argument_runs_nothing(tmp_path):
+    # near miss: the list goes to a function that logs it; the Popen inside runs something else
+    text = HELPER.format(fn="show", extra="").replace("subprocess.Popen(command,", 'subprocess.Popen(["nvidia-smi"],')
+    assert "train_dreambooth_lora_flux.py" not in _refusal(tmp_path, "a.py", text)

@@ -182,6 +182,7 @@ def python_commands(code: str) -> str:
 
     lists: dict = {}
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
+    runners, inner = _runner_functions(t)
     for n in ast.walk(t):
         argv = _argv_words(n, word)
         if argv is not None:
@@ -212,8 +213,14 @@ def python_commands(code: str) -> str:
                 f.id if isinstance(f, ast.Name) else ""
             if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in ("append", "extend"):
                 events.append((n.lineno, n.col_offset, f.attr, n))
-            elif name in _LAUNCHERS and n.args:
-                events.append((n.lineno, n.col_offset, "run", n))
+            elif name in runners and len(n.args) > runners[name]:
+                # a function of the script's own that runs the list it is given (`def _exec(cmd): subprocess.Popen(cmd,
+                # ...)`, round 9m): its call with the list is the launch
+                events.append((n.lineno, n.col_offset, "run", n.args[runners[name]]))
+            elif name in _LAUNCHERS and n.args and id(n) not in inner:
+                events.append((n.lineno, n.col_offset, "run", n.args[0]))
+            elif (f.attr if isinstance(f, ast.Attribute) else name) == "write_basic_config":
+                events.append((n.lineno, n.col_offset, "argv", _basic_config_words(n, word)))
         elif isinstance(n, ast.For) and id(n) not in in_if:
             grown = _options_loop(n, t)
             if grown:
@@ -233,7 +240,7 @@ def python_commands(code: str) -> str:
         elif kind == "options" and n[0] in lists:
             lists[n[0]] += n[1]
         elif kind == "run":
-            a = n.args[0]
+            a = n
             if isinstance(a, ast.Name) and a.id in lists:
                 ws = lists[a.id]
             elif isinstance(a, (ast.List, ast.Tuple)):
@@ -246,6 +253,40 @@ def python_commands(code: str) -> str:
                 continue
             out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in ws))
     return "\n".join(out)
+
+
+def _runner_functions(t) -> tuple[dict, set]:
+    """The script's own functions that run a command they are given: {name: index of that parameter}, and the ids of
+    the launcher calls inside them (the parameter itself is no list of the script's)."""
+    import ast
+
+    runners: dict = {}
+    inner: set = set()
+    for f in ast.walk(t):
+        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = [a.arg for a in f.args.posonlyargs + f.args.args]
+        for n in ast.walk(f):
+            if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in params):
+                continue
+            g = n.func
+            name = f"{g.value.id}.{g.attr}" if isinstance(g, ast.Attribute) and isinstance(g.value, ast.Name) else \
+                g.id if isinstance(g, ast.Name) else ""
+            if name in _LAUNCHERS and f.name not in _LAUNCHERS:
+                runners[f.name] = params.index(n.args[0].id)
+                inner.add(id(n))
+    return runners, inner
+
+
+def _basic_config_words(call, word) -> list:
+    """accelerate's `write_basic_config(mixed_precision="no", save_location=default)` (huggingface/accelerate@16cb6eb
+    src/accelerate/commands/config/default.py:37-65) as the shell command that does the same: `accelerate config
+    default --mixed_precision X [--config_file P]` (default.py:142-170)."""
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    mp = kw.get("mixed_precision", call.args[0] if call.args else None)
+    loc = kw.get("save_location", call.args[1] if len(call.args) > 1 else None)
+    words = ["accelerate", "config", "default", "--mixed_precision", word(mp) if mp is not None else "no"]
+    return words + (["--config_file", word(loc)] if loc is not None else [])
 
 
 _PY_TEXT = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*[rRfFuU]{0,2}(\"\"\"|\'\'\')(.*?)\2", re.M | re.S)
