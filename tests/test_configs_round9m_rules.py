@@ -224,3 +224,52 @@ def test_a_helper_that_only_prints_its_argument_runs_nothing(tmp_path):
     # near miss: the list goes to a function that logs it; the Popen inside runs something else
     text = HELPER.format(fn="show", extra="").replace("subprocess.Popen(command,", 'subprocess.Popen(["nvidia-smi"],')
     assert "train_dreambooth_lora_flux.py" not in _refusal(tmp_path, "a.py", text)
+
+
+# --- ms-swift run from Python ------------------------------------------------------------------------------------
+
+SWIFT_API = '''import os
+{imports}
+
+args = {cls}(
+    {kwargs}
+)
+result = {main}(args)
+print(result["last_model_checkpoint"])
+'''
+
+
+def test_swift_python_api_is_a_swift_run(tmp_path):  # NEW
+    v2 = SWIFT_API.format(imports="from swift.llm import ModelType, SftArguments, sft_main", cls="SftArguments",
+                          main="sft_main", kwargs='model_type=ModelType.qwen2_7b_instruct, model_id_or_path="/models/q",\n'
+                                              '    dataset=["alpaca-zh#500"], sft_type="lora", output_dir="output"')
+    assert _read(tmp_path, "a.py", v2) == ("ms-swift", [], "", "none")
+    v2fa = v2.replace('sft_type="lora"', 'sft_type="lora", use_flash_attn=True, dtype="bf16"')
+    assert _read(tmp_path, "b.py", v2fa)[:3] == ("ms-swift", ["fa2"], "bfloat16")
+    v3 = SWIFT_API.format(imports="from swift.llm import TrainArguments as TA, sft_main as run_sft", cls="TA",
+                          main="run_sft", kwargs='model="Qwen/Qwen2.5-7B-Instruct", train_type="lora",\n'
+                                              '    attn_impl="flash_attn", torch_dtype="bfloat16"')
+    assert _read(tmp_path, "c.py", v3)[:3] == ("ms-swift", ["fa2"], "bfloat16")  # names imported under aliases
+
+
+def test_swift_rlhf_main_with_a_list_of_words(tmp_path):  # NEW
+    text = ('from swift.llm import rlhf_main\n\nrlhf_main(["--rlhf_type", "dpo", "--model", "Qwen/Qwen2.5-7B-Instruct",\n'
+            '           "--train_type", "lora", "--attn_impl", "sdpa", "--torch_dtype", "float16"])\n')
+    assert _read(tmp_path, "dpo.py", text)[:3] == ("ms-swift", ["sdpa"], "float16")
+
+
+def test_a_main_of_another_package_is_not_swift(tmp_path):
+    # near miss: sft_main imported from the user's own module, with arguments of the same names
+    text = SWIFT_API.format(imports="from mytrainer import SftArguments, sft_main", cls="SftArguments", main="sft_main",
+                            kwargs='model_id_or_path="/models/q", sft_type="lora"')
+    assert "ms-swift" not in _refusal(tmp_path, "a.py", text).split("(it reads")[0]
+
+
+def test_model_id_or_path_alone_is_not_swift(tmp_path):  # NEW
+    # mistral-finetune's YAML (finetune/args.py TrainArgs) names its model with the key ms-swift 2.x used too
+    yml = ("data:\n  instruct_data: data/train.jsonl\nmodel_id_or_path: /models/mistral-7b-v0.3\nlora:\n  rank: 16\n"
+           "seq_len: 4096\nbatch_size: 1\nmax_steps: 200\noptim:\n  lr: 1.e-4\nrun_dir: runs/x\n")
+    assert "not a trainer config" in _refusal(tmp_path, "mf.yaml", yml)
+    # ms-swift 2.x's YAML still says so by its own keys
+    assert _read(tmp_path, "s.yaml", "model_id_or_path: /models/q\nsft_type: lora\nuse_flash_attn: true\n")[:2] == (
+        "ms-swift", ["fa2"])
