@@ -273,3 +273,61 @@ def test_model_id_or_path_alone_is_not_swift(tmp_path):  # NEW
     # ms-swift 2.x's YAML still says so by its own keys
     assert _read(tmp_path, "s.yaml", "model_id_or_path: /models/q\nsft_type: lora\nuse_flash_attn: true\n")[:2] == (
         "ms-swift", ["fa2"])
+
+
+# --- ai-toolkit run in-process (toolkit.job) ---------------------------------------------------------------------
+
+AITK = '''import sys
+import yaml
+from collections import OrderedDict
+
+sys.path.insert(0, "/opt/ai-toolkit")
+from toolkit.job import {fn}
+
+
+def make_process(steps):
+    return {{
+        "type": "sd_trainer",
+        "model": {{"arch": "{arch}", "name_or_path": "org/model", "quantize": True}},
+        "train": {{"batch_size": 1, "steps": steps, "dtype": "{dtype}"{train_extra}}},
+        "network": {{"type": "lora", "linear": 16, "linear_alpha": 16}},
+    }}
+
+
+def job(steps):
+    proc = make_process(steps)
+    return OrderedDict({{"job": "extension", "config": {{"name": "my_lora", "process": [proc]}}}})
+
+{run}
+'''
+
+
+def _aitk(**kw):
+    d = dict(fn="get_job", arch="flux", dtype="bf16", train_extra="", run="")
+    d.update(kw)
+    return AITK.format(**d)
+
+
+def test_get_job_of_the_yaml_the_script_writes(tmp_path):  # NEW
+    run = ('path = "/tmp/job.yaml"\nwith open(path, "w") as fh:\n    yaml.dump(dict(job(int(sys.argv[1]))), fh)\n'
+           'get_job(path).run()\n')
+    assert _read(tmp_path, "a.py", _aitk(run=run)) == ("ai-toolkit", [], "bfloat16", "none")
+    run2 = run.replace('path = "/tmp/job.yaml"\nwith open(path, "w")', 'with open("/tmp/job.yaml", "w")').replace(
+        "get_job(path)", 'get_job("/tmp/job.yaml")')
+    got = _read(tmp_path, "b.py", _aitk(run=run2, train_extra=', "attention_backend": "flash"', dtype="fp16"))
+    assert got[:3] == ("ai-toolkit", ["fa2"], "float16"), got
+
+
+def test_run_job_of_a_dict(tmp_path):  # NEW
+    got = _read(tmp_path, "a.py", _aitk(fn="run_job", run="cfg = job(1000)\nrun_job(cfg)\n",
+                                        train_extra=', "xformers": True'))
+    assert got[:3] == ("ai-toolkit", ["xformers"], "bfloat16"), got
+
+
+def test_get_job_of_something_else_is_not_ai_toolkit(tmp_path):
+    # near misses: a get_job of the script's own (no toolkit.job import), and a dict without the job layout
+    run = "cfg = job(1000)\nget_job(cfg).run()\n"
+    assert "ai-toolkit" not in _refusal(tmp_path, "a.py", _aitk(run=run).replace("from toolkit.job import get_job",
+                                                                               "from myjobs import get_job")).split("(it reads")[0]
+    text = _aitk(run=run).replace('"job": "extension", ', "")
+    assert "ai-toolkit" not in _refusal(tmp_path, "b.py", text).split("(it reads")[0]

@@ -396,7 +396,7 @@ _DUMPS = {"dump", "safe_dump", "dumps", "safe_dumps"}
 _DUMP_MODULES = {"yaml", "json", "toml", "tomli_w", "tomlkit", "rtoml"}
 
 
-def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
+def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tuple[object, dict]]:
     """The configs a script (or a notebook's cells) builds as a Python dict and writes out with yaml / json / toml
     (round 9: a wrapper that fills an axolotl config dict, `yaml.dump(cfg, f)` to a temporary file, then runs
     `axolotl train <that file>`; a Colab trainer's `config_dict = {"xformers": XFORMERS, ...}` written with
@@ -405,7 +405,8 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
     file, or a path the script computes); settings hold the keys whose values the script writes as literals or
     constants (pyscript.constants: `XFORMERS = True`), a dict returned by a function of the script (`cfg =
     base_config(args)`) and the `cfg["key"] = value` lines that follow it included; a value computed at run time is
-    left out. Nothing is run."""
+    left out, and a list only when each of its items is known. calls: functions that take such a dict in-process
+    (ai-toolkit's run_job(job_dict)): a dict given to one is there with target ("call", NAME). Nothing is run."""
     import ast
 
     from .pyscript import constants, tree
@@ -450,7 +451,7 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
         return got if got != "?" else None
 
     def resolve(node, scope, before, depth=0):
-        if depth > 4 or node is None:
+        if depth > 12 or node is None:  # (a job dict: its config, its process list, the process a name holds)
             return None
         if isinstance(node, ast.Dict):
             out = {}
@@ -458,13 +459,26 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
                 if k is None:  # {**other}
                     out.update(resolve(v, scope, before, depth + 1) or {})
                 elif isinstance(k, ast.Constant) and isinstance(k.value, str):
-                    sub = resolve(v, scope, before, depth + 1) if isinstance(v, (ast.Dict, ast.Call)) else None
-                    val = sub if isinstance(sub, dict) else literal(v)
+                    sub = resolve(v, scope, before, depth + 1) if isinstance(v, (ast.Dict, ast.Call, ast.List)) else None
+                    val = sub if isinstance(sub, (dict, list)) else literal(v)
                     if val is not None:
                         out[k.value] = val
             return out
+        if isinstance(node, ast.List):
+            # `"process": [process]` (round 9m: an ai-toolkit job whose process dict is built beside it): each item a
+            # dict the script builds or a literal; one unknown item leaves the whole list unknown
+            items = []
+            for e in node.elts:
+                sub = resolve(e, scope, before, depth + 1) if isinstance(e, (ast.Dict, ast.Call, ast.Name)) else None
+                got = sub if isinstance(sub, dict) else literal(e)
+                if got is None:
+                    return None
+                items.append(got)
+            return items
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "OrderedDict":
+            node = ast.Call(func=ast.Name(id="OrderedDict"), args=node.args, keywords=node.keywords)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id == "dict":
+            if node.func.id in ("dict", "OrderedDict"):  # (ai-toolkit's own examples build the job as an OrderedDict)
                 out = {}
                 for a in node.args[:1]:
                     out.update(resolve(a, scope, before, depth + 1) or {})
@@ -525,6 +539,13 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
 
     out = []
     for n in ast.walk(t):
+        fname = n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else \
+            n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else None
+        if fname in calls and n.args:
+            data = resolve(n.args[0], scope_of(n), n.lineno)
+            if isinstance(data, dict) and data:
+                out.append((("call", fname), data))
+            continue
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _DUMPS
                 and isinstance(n.func.value, ast.Name) and n.func.value.id in _DUMP_MODULES and n.args):
             continue
