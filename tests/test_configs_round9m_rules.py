@@ -331,3 +331,30 @@ def test_get_job_of_something_else_is_not_ai_toolkit(tmp_path):
                                                                                "from myjobs import get_job")).split("(it reads")[0]
     text = _aitk(run=run).replace('"job": "extension", ', "")
     assert "ai-toolkit" not in _refusal(tmp_path, "b.py", text).split("(it reads")[0]
+
+
+# --- a command run inside a container image ----------------------------------------------------------------------
+
+def test_a_script_in_unsloths_image_is_an_unsloth_run(tmp_path):  # NEW
+    sh = ("#!/bin/bash\n#SBATCH --gres=gpu:1\nmodule load apptainer\n"
+          "singularity exec --nv -B $SCRATCH:$SCRATCH --cleanenv $SCRATCH/images/unsloth.sif python3 $HOME/ft/sft_qwen.py\n")
+    assert _read(tmp_path, "job.sh", sh) == ("unsloth", [], "", "none")
+    dk = ("docker run --rm -it --gpus all -v $PWD:/workspace -e HF_TOKEN=$HF_TOKEN unsloth/unsloth:2025.9 "
+          "python /workspace/train_lora.py\n")
+    assert _read(tmp_path, "run.sh", dk)[0] == "unsloth"
+
+
+def test_a_trainer_cli_inside_a_container_is_that_trainer(tmp_path):  # NEW
+    # the command after the image is read as any command line: here LLaMA-Factory's CLI in its own image
+    (tmp_path / "sft.yaml").write_text("model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
+                                       "finetuning_type: lora\ntemplate: qwen\nflash_attn: fa2\nbf16: true\n")
+    dk = "docker run --rm --gpus all --shm-size 16g -v $PWD:/app -w /app hiyouga/llamafactory:latest llamafactory-cli train sft.yaml\n"
+    assert _read(tmp_path, "go.sh", dk)[:3] == ("llama-factory", ["fa2"], "bfloat16")
+
+
+def test_a_script_in_another_image_is_not_unsloth(tmp_path):
+    # near misses: another image; a non-Python command in Unsloth's image
+    sh = "apptainer exec --nv $WORK/pytorch_24.05.sif python $WORK/finetune_8b.py\n"
+    assert "unsloth" not in _refusal(tmp_path, "a.sh", sh).lower().split("(it reads")[0]
+    sh2 = "apptainer exec --nv $WORK/unsloth_latest.sif nvidia-smi\n"
+    assert "unsloth" not in _refusal(tmp_path, "b.sh", sh2).lower().split("(it reads")[0]
