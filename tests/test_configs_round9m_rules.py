@@ -358,3 +358,10 @@ def test_a_script_in_another_image_is_not_unsloth(tmp_path):
     assert "unsloth" not in _refusal(tmp_path, "a.sh", sh).lower().split("(it reads")[0]
     sh2 = "apptainer exec --nv $WORK/unsloth_latest.sif nvidia-smi\n"
     assert "unsloth" not in _refusal(tmp_path, "b.sh", sh2).lower().split("(it reads")[0]
+
+
+def test_a_written_config_beside_no_launch_changes_no_refusal(tmp_path):
+    # near miss: write_basic_config, then only installs: the script starts no training, and says so as before
+    text = ("import subprocess\nfrom accelerate.utils import write_basic_config\n\nwrite_basic_config()\n"
+            'subprocess.run(["pip", "install", "-q", "bitsandbytes"])\n')
+    assert "no trainer calls" in _refusal(tmp_path, "setup.py", text)

@@ -220,15 +220,18 @@ def python_commands(code: str) -> str:
             elif name in _LAUNCHERS and n.args and id(n) not in inner:
                 events.append((n.lineno, n.col_offset, "run", n.args[0]))
             elif (f.attr if isinstance(f, ast.Attribute) else name) == "write_basic_config":
-                events.append((n.lineno, n.col_offset, "argv", _basic_config_words(n, word)))
+                events.append((n.lineno, n.col_offset, "config", _basic_config_words(n, word)))
         elif isinstance(n, ast.For) and id(n) not in in_if:
             grown = _options_loop(n, t)
             if grown:
                 events.append((n.lineno, n.col_offset, "options", grown))
     out = []
+    written = set()  # the lines that stand for write_basic_config
     for _l, _c, kind, n in sorted(events, key=lambda e: (e[0], e[1])):
-        if kind == "argv":
+        if kind in ("argv", "config"):
             out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in n))
+            if kind == "config":
+                written.add(len(out) - 1)
         elif kind == "set":
             lists[n.targets[0].id] = [word(e) for e in n.value.elts]
         elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
@@ -252,6 +255,9 @@ def python_commands(code: str) -> str:
             else:
                 continue
             out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in ws))
+    if written and not any(re.match(r"accelerate(-launch| launch)\b", ln) for ln in out):
+        # the accelerate config a script writes says something only of an `accelerate launch` it starts
+        out = [ln for i, ln in enumerate(out) if i not in written]
     return "\n".join(out)
 
 
