@@ -6,6 +6,15 @@ Every case is a variant written for this test (what it fakes is in its text), no
 - a TrainingArguments / TRL config keyword given as `args.NAME` is that option's argparse default when the script runs
   with no options (`--fp16` with `type=str_to_bool, default=True`, a store_true flag, a dest=), and a conditional
   expression (`torch.bfloat16 if args.bf16 else torch.float16`) takes the branch its known test picks;
+- peft's prepare_model_for_kbit_training casts the weights to float32: torch_dtype no longer says the dtype;
+- the accelerate config a file writes before its `accelerate launch` (write_basic_config, `accelerate config default`)
+  gives a diffusers example's precision when the launch passes none;
+- a function of the script's own that runs the list it is given is the launch;
+- ms-swift run from Python (sft_main(SftArguments(...)), rlhf_main([...])) is a swift run; model_id_or_path alone
+  (mistral-finetune's key too) is not ms-swift evidence;
+- ai-toolkit run in-process (toolkit.job get_job / run_job) reads the job dict the script builds or dumps;
+- a command run in a container (apptainer / singularity exec, docker / podman run) is the command it runs there, and a
+  Python script in Unsloth's image is an Unsloth run.
 Marked NEW: fail on main before this change (27eb802)."""
 
 from __future__ import annotations
