@@ -8,7 +8,11 @@ nobody tuned the readers on it, and the files main misses are its point. What is
 - the set keeps its size (floors = what was gathered: 56 files, 40 claimed, 16 unclaimed or none);
 - floors on what main's readers at b2f24cb measured (benchmarks/results/configs-round9m-2026-11-28-b2f24cb.json, the
   figures in the README): claimed files read right in all four fields >= 30 of 40, unclaimed / none refused >= 15 of 16,
-  read as a trainer <= 1. A change that loses one of those readings fails here; one that gains should raise the floor."""
+  read as a trainer <= 1. A change that loses one of those readings fails here; one that gains should raise the floor.
+Then (helper cfg10) the set became training material: its misses were read, one label corrected from sd-scripts' source
+(README, "After measuring"), the readers fixed by mechanism (tests/test_configs_round9m_rules.py), and the floors raised
+to what that reached: 39 of 40, 16 of 16 refused, none read as a trainer. From here these figures are training figures,
+no longer an estimate of carry to unseen files."""
 
 from __future__ import annotations
 
@@ -57,7 +61,8 @@ def _benchmark():
     return mod
 
 
-@pytest.mark.parametrize("floor", [dict(all_right=30, unclaimed_refused=15, read_as_trainer=1)])
+# measured at b2f24cb: 30 / 15 / 1; raised when the set became training material (cfg10)
+@pytest.mark.parametrize("floor", [dict(all_right=39, unclaimed_refused=16, read_as_trainer=0)])
 def test_the_readers_keep_what_they_measured_on_this_set(floor):
     bench = _benchmark()
     root = CORPUS / "round9m"

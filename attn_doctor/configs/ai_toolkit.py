@@ -79,7 +79,59 @@ def _job(doc: dict, name: str) -> dict | None:
     return None
 
 
+# toolkit/job.py:6-44 (ostris/ai-toolkit@27a03a9): get_job(config) builds the job of a config path or dict (as run.py does
+# for each CONFIG) and run_job(config) runs it; a script that imports them runs ai-toolkit in its own process
+JOB_CALLS = frozenset({"get_job", "run_job"})
+_JOB_IMPORT = re.compile(r"^\s*(from\s+toolkit\.job\s+import\b|import\s+toolkit\.job\b)", re.MULTILINE)
+
+
+def in_process_job(doc: dict) -> dict | None:
+    """The doc of the job a Python script hands to toolkit.job's get_job / run_job (round 9m: a SageMaker bridge that
+    builds the job dict in a function, yaml.dumps it to a path and runs get_job(path).run()): the dict given itself, or
+    the one the script writes to the path it gives (launchers.python_dumped_configs), else that path's file when it is
+    here. None for any other script."""
+    import ast
+    import json
+
+    from . import make_doc, named_config
+    from .launchers import dumped_for, python_dumped_configs
+    from .pyscript import constants, tree
+
+    code = doc.get("python") or ""
+    if doc["fmt"] != "python" or not _JOB_IMPORT.search(code):
+        return None
+    t = tree(code)
+    if t is None:
+        return None
+    dumped = python_dumped_configs(code, calls=JOB_CALLS)
+    consts = constants(t)
+    base = os.path.join(os.path.dirname(os.path.abspath(doc["path"])), "the job the script builds.json")
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Call) and n.args and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+                                                        if isinstance(n.func, ast.Attribute) else None) in JOB_CALLS):
+            continue
+        given = next((d for tgt, d in dumped if isinstance(tgt, tuple) and tgt[0] == "call"), None)
+        a = n.args[0]
+        path = a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+        if isinstance(a, ast.Name):
+            given = given or dumped_for(dumped, "$" + a.id)
+            lit = consts.get(a.id)
+            path = lit.value if isinstance(lit, ast.Constant) and isinstance(lit.value, str) else None
+        if given is None and path:
+            given = dumped_for(dumped, path)
+        if given is not None:
+            return make_doc(base, json.dumps(given))
+        sub = named_config(doc, path) if path else None
+        if sub is not None and sub["fmt"] in ("yaml", "json"):
+            return sub
+    return None
+
+
 def score(doc: dict) -> "Score":
+    if doc["fmt"] == "python":
+        job = in_process_job(doc)
+        if job is not None and score(job).own:
+            return Score().add("toolkit.job get_job / run_job (an ai-toolkit job the script builds)", 2 * STRONG)
     if doc["fmt"] in ("text", "python"):  # a launch script, or a notebook's `!` lines
         from . import launch_config
 
@@ -118,6 +170,9 @@ OTHER_JOBS = {"generate": "generates images (GenerateJob)", "extract": "extracts
 
 
 def read(doc: dict) -> dict:
+    job = in_process_job(doc) if doc["fmt"] == "python" else None
+    if job is not None:
+        return dict(read(job), format="python")
     if doc["fmt"] in ("text", "python"):  # the launch command: the job file it names, when it is here
         from . import launch_config, unknown_settings
 

@@ -190,6 +190,8 @@ def read(doc: dict) -> dict:
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
     mp = a.get("mixed_precision")
     mp = str(mp).strip().lower() if given(mp) else None
+    if mp is None and cmd is not None and cmd.program == "accelerate":
+        mp = written_config_precision(doc, cmd)
     if mp is None and cmd is not None and cmd.program != "accelerate":
         # Accelerator(mixed_precision=None) reads ACCELERATE_MIXED_PRECISION (huggingface/accelerate state.py:924-928),
         # which only `accelerate launch` sets (from its flag or its config file): run with python or torchrun, the
@@ -232,6 +234,32 @@ def read(doc: dict) -> dict:
                   "mask": next((f"export {VAR}={e['mask_alternative']}" for e in entries if e.get("mask_alternative")),
                                None)},
     }, doc)  # --enable_xformers_memory_efficient_attention added only under a condition the script leaves open
+
+
+def written_config_precision(doc: dict, cmd) -> str | None:
+    """The mixed precision of the accelerate config the file writes before it launches: `accelerate config default
+    [--mixed_precision X] [--config_file P]`, or accelerate.utils.write_basic_config(...) in a Python wrapper
+    (launchers.python_commands turns it into that line; round 9m: Modal apps and a local runner that write it, then
+    `accelerate launch train_dreambooth.py ...` with no --mixed_precision). `accelerate launch` with no
+    --mixed_precision takes the config file's (huggingface/accelerate@16cb6eb commands/launch.py:1212, 1281-1285):
+    the default one, or the --config_file it names; X defaults to "no" (commands/config/default.py:156-164).
+    write_basic_config keeps a config already there (default.py:52-56): the one the file writes is what it asks for,
+    and what a fresh machine (a container, a notebook VM) runs with. None when the file writes none, or another."""
+    cmds = doc.get("commands") or []
+    if cmd not in cmds:
+        return None
+    target = cmd.launcher_args.get("config_file")
+    found = None
+    for c in cmds[:cmds.index(cmd)]:
+        if c.program == "accelerate" and c.sub == ["config"] and c.args[:1] == ["default"]:
+            from .shell import parse_options
+
+            opts = parse_options(c.args[1:]).values
+            if opts.get("config_file") == target or opts.get("config_file") is None and target is None:
+                found = opts.get("mixed_precision") or "no"
+    from . import given
+
+    return str(found).strip().lower() if found is not None and given(found) else None
 
 
 # Example scripts whose model's attention goes through dispatch_attention_fn (src/diffusers/models/transformers/

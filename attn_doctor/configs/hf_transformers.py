@@ -226,6 +226,7 @@ def _python_settings(doc: dict) -> dict:
         return {}
     consts = constants(t)
     out: dict = {}
+    upcast = _upcast_to_fp32(t)
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
@@ -235,8 +236,16 @@ def _python_settings(doc: dict) -> dict:
             continue
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
         for arg, node in keywords(n, consts):
+            if upcast and name == "from_pretrained" and arg in ("torch_dtype", "dtype"):
+                # the weights' dtype is gone once prepare_model_for_kbit_training casts them to float32 (below); the
+                # keyword's name still dates the script (`dtype` is transformers' name from 2025-09: TRL >= 0.19)
+                out["weights_upcast"] = True
+                out["dtype_named"] = out.get("dtype_named") or arg == "dtype"
+                continue
             if arg in PY_KEYS:
                 out[arg] = value(node, consts)
+                if arg in ("bf16", "fp16") and out[arg] == "?":
+                    out["amp_unknown"] = True  # `bf16=use_bf16` set by the GPU: an autocast, which one not said
             elif arg == "model_init_kwargs":
                 # a dict written in the call or in a variable (`model_kwargs = dict(attn_implementation=...)`), given to
                 # a TRL config or, in TRL before 0.13, to the trainer itself (`SFTTrainer(model="org/name",
@@ -249,6 +258,22 @@ def _python_settings(doc: dict) -> dict:
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
         out["dtype"] = out["dtype"][6:]
     return {k: v for k, v in out.items() if v != "?"}
+
+
+# quantization_config classes whose weights prepare_model_for_kbit_training leaves as they are (peft's is_gptq_quantized,
+# is_aqlm_quantized, is_eetq_quantized, is_hqq_quantized, is_torchao_quantized)
+_KEPT_QUANTIZED = {"GPTQConfig", "AqlmConfig", "EetqConfig", "HqqConfig", "TorchAoConfig"}
+
+
+def _upcast_to_fp32(t) -> bool:
+    """The script hands its model to peft's prepare_model_for_kbit_training, which casts every float16 / bfloat16
+    parameter that is not 4-bit packed to float32 (huggingface/peft@5d602fd src/peft/utils/other.py:197-209), whatever
+    torch_dtype loaded it with (round 9m: torch_dtype=torch.float16, no quantization, then that call: float32 weights).
+    Not for the quantization methods it leaves alone."""
+    import ast
+
+    names = {_callee(n)[1] for n in ast.walk(t) if isinstance(n, ast.Call)}
+    return "prepare_model_for_kbit_training" in names and not names & _KEPT_QUANTIZED
 
 
 # TRL's trainers: in TRL before the configs took them (model_init_kwargs moved to SFTConfig in 0.13), the trainer itself
@@ -468,8 +493,12 @@ def read(doc: dict) -> dict:
         traps.append({"setting": "padding_free: true" if truthy(s.get("padding_free")) else "packing: true (bfd)",
                       "attn": name or "the model's default (sdpa)"})
     dtype = dtype_from(s)
-    if s.get("bf16") is None and not truthy(s.get("fp16")) and not model_config and "dtype" in {**kw, **s} \
-            and _trl_config(doc):
+    if dtype is None and s.get("weights_upcast") and not s.get("amp_unknown") and not _trl_config(doc):
+        # float32 weights (prepare_model_for_kbit_training) and TrainingArguments' own bf16 / fp16 default False: no
+        # autocast, the run is float32
+        dtype = "float32"
+    if s.get("bf16") is None and not truthy(s.get("fp16")) and not model_config and \
+            ("dtype" in {**kw, **s} or s.get("dtype_named")) and not s.get("amp_unknown") and _trl_config(doc):
         # trl/trainer/base_config.py:104-105 (huggingface/trl@f2cd577): every TRL config sets `self.bf16 = not (self.fp16)
         # if self.bf16 is None`, so a TRL run that names neither trains under bf16 autocast (TrainingArguments' own
         # default stays False). That is TRL >= 0.19 (32ffa1170, 2025-06-13); the `dtype` key (ModelConfig's and

@@ -182,6 +182,7 @@ def python_commands(code: str) -> str:
 
     lists: dict = {}
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
+    runners, inner = _runner_functions(t)
     for n in ast.walk(t):
         argv = _argv_words(n, word)
         if argv is not None:
@@ -212,16 +213,25 @@ def python_commands(code: str) -> str:
                 f.id if isinstance(f, ast.Name) else ""
             if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in ("append", "extend"):
                 events.append((n.lineno, n.col_offset, f.attr, n))
-            elif name in _LAUNCHERS and n.args:
-                events.append((n.lineno, n.col_offset, "run", n))
+            elif name in runners and len(n.args) > runners[name]:
+                # a function of the script's own that runs the list it is given (`def _exec(cmd): subprocess.Popen(cmd,
+                # ...)`, round 9m): its call with the list is the launch
+                events.append((n.lineno, n.col_offset, "run", n.args[runners[name]]))
+            elif name in _LAUNCHERS and n.args and id(n) not in inner:
+                events.append((n.lineno, n.col_offset, "run", n.args[0]))
+            elif (f.attr if isinstance(f, ast.Attribute) else name) == "write_basic_config":
+                events.append((n.lineno, n.col_offset, "config", _basic_config_words(n, word)))
         elif isinstance(n, ast.For) and id(n) not in in_if:
             grown = _options_loop(n, t)
             if grown:
                 events.append((n.lineno, n.col_offset, "options", grown))
     out = []
+    written = set()  # the lines that stand for write_basic_config
     for _l, _c, kind, n in sorted(events, key=lambda e: (e[0], e[1])):
-        if kind == "argv":
+        if kind in ("argv", "config"):
             out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in n))
+            if kind == "config":
+                written.add(len(out) - 1)
         elif kind == "set":
             lists[n.targets[0].id] = [word(e) for e in n.value.elts]
         elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
@@ -233,7 +243,7 @@ def python_commands(code: str) -> str:
         elif kind == "options" and n[0] in lists:
             lists[n[0]] += n[1]
         elif kind == "run":
-            a = n.args[0]
+            a = n
             if isinstance(a, ast.Name) and a.id in lists:
                 ws = lists[a.id]
             elif isinstance(a, (ast.List, ast.Tuple)):
@@ -245,7 +255,44 @@ def python_commands(code: str) -> str:
             else:
                 continue
             out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in ws))
+    if written and not any(re.match(r"accelerate(-launch| launch)\b", ln) for ln in out):
+        # the accelerate config a script writes says something only of an `accelerate launch` it starts
+        out = [ln for i, ln in enumerate(out) if i not in written]
     return "\n".join(out)
+
+
+def _runner_functions(t) -> tuple[dict, set]:
+    """The script's own functions that run a command they are given: {name: index of that parameter}, and the ids of
+    the launcher calls inside them (the parameter itself is no list of the script's)."""
+    import ast
+
+    runners: dict = {}
+    inner: set = set()
+    for f in ast.walk(t):
+        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = [a.arg for a in f.args.posonlyargs + f.args.args]
+        for n in ast.walk(f):
+            if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in params):
+                continue
+            g = n.func
+            name = f"{g.value.id}.{g.attr}" if isinstance(g, ast.Attribute) and isinstance(g.value, ast.Name) else \
+                g.id if isinstance(g, ast.Name) else ""
+            if name in _LAUNCHERS and f.name not in _LAUNCHERS:
+                runners[f.name] = params.index(n.args[0].id)
+                inner.add(id(n))
+    return runners, inner
+
+
+def _basic_config_words(call, word) -> list:
+    """accelerate's `write_basic_config(mixed_precision="no", save_location=default)` (huggingface/accelerate@16cb6eb
+    src/accelerate/commands/config/default.py:37-65) as the shell command that does the same: `accelerate config
+    default --mixed_precision X [--config_file P]` (default.py:142-170)."""
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    mp = kw.get("mixed_precision", call.args[0] if call.args else None)
+    loc = kw.get("save_location", call.args[1] if len(call.args) > 1 else None)
+    words = ["accelerate", "config", "default", "--mixed_precision", word(mp) if mp is not None else "no"]
+    return words + (["--config_file", word(loc)] if loc is not None else [])
 
 
 _PY_TEXT = re.compile(r"^[ \t]*([A-Za-z_]\w*)\s*=\s*[rRfFuU]{0,2}(\"\"\"|\'\'\')(.*?)\2", re.M | re.S)
@@ -355,7 +402,7 @@ _DUMPS = {"dump", "safe_dump", "dumps", "safe_dumps"}
 _DUMP_MODULES = {"yaml", "json", "toml", "tomli_w", "tomlkit", "rtoml"}
 
 
-def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
+def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tuple[object, dict]]:
     """The configs a script (or a notebook's cells) builds as a Python dict and writes out with yaml / json / toml
     (round 9: a wrapper that fills an axolotl config dict, `yaml.dump(cfg, f)` to a temporary file, then runs
     `axolotl train <that file>`; a Colab trainer's `config_dict = {"xformers": XFORMERS, ...}` written with
@@ -364,7 +411,8 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
     file, or a path the script computes); settings hold the keys whose values the script writes as literals or
     constants (pyscript.constants: `XFORMERS = True`), a dict returned by a function of the script (`cfg =
     base_config(args)`) and the `cfg["key"] = value` lines that follow it included; a value computed at run time is
-    left out. Nothing is run."""
+    left out, and a list only when each of its items is known. calls: functions that take such a dict in-process
+    (ai-toolkit's run_job(job_dict)): a dict given to one is there with target ("call", NAME). Nothing is run."""
     import ast
 
     from .pyscript import constants, tree
@@ -409,7 +457,7 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
         return got if got != "?" else None
 
     def resolve(node, scope, before, depth=0):
-        if depth > 4 or node is None:
+        if depth > 12 or node is None:  # (a job dict: its config, its process list, the process a name holds)
             return None
         if isinstance(node, ast.Dict):
             out = {}
@@ -417,13 +465,26 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
                 if k is None:  # {**other}
                     out.update(resolve(v, scope, before, depth + 1) or {})
                 elif isinstance(k, ast.Constant) and isinstance(k.value, str):
-                    sub = resolve(v, scope, before, depth + 1) if isinstance(v, (ast.Dict, ast.Call)) else None
-                    val = sub if isinstance(sub, dict) else literal(v)
+                    sub = resolve(v, scope, before, depth + 1) if isinstance(v, (ast.Dict, ast.Call, ast.List)) else None
+                    val = sub if isinstance(sub, (dict, list)) else literal(v)
                     if val is not None:
                         out[k.value] = val
             return out
+        if isinstance(node, ast.List):
+            # `"process": [process]` (round 9m: an ai-toolkit job whose process dict is built beside it): each item a
+            # dict the script builds or a literal; one unknown item leaves the whole list unknown
+            items = []
+            for e in node.elts:
+                sub = resolve(e, scope, before, depth + 1) if isinstance(e, (ast.Dict, ast.Call, ast.Name)) else None
+                got = sub if isinstance(sub, dict) else literal(e)
+                if got is None:
+                    return None
+                items.append(got)
+            return items
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "OrderedDict":
+            node = ast.Call(func=ast.Name(id="OrderedDict"), args=node.args, keywords=node.keywords)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id == "dict":
+            if node.func.id in ("dict", "OrderedDict"):  # (ai-toolkit's own examples build the job as an OrderedDict)
                 out = {}
                 for a in node.args[:1]:
                     out.update(resolve(a, scope, before, depth + 1) or {})
@@ -484,6 +545,13 @@ def python_dumped_configs(code: str) -> list[tuple[object, dict]]:
 
     out = []
     for n in ast.walk(t):
+        fname = n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else \
+            n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else None
+        if fname in calls and n.args:
+            data = resolve(n.args[0], scope_of(n), n.lineno)
+            if isinstance(data, dict) and data:
+                out.append((("call", fname), data))
+            continue
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _DUMPS
                 and isinstance(n.func.value, ast.Name) and n.func.value.id in _DUMP_MODULES and n.args):
             continue

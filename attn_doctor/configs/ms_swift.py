@@ -31,13 +31,20 @@ ATTN_IMPL = {"flash_attn": "flash_attention_2", "flash_attention_2": "flash_atte
 PACKING_OK = {"flash_attn", "flash_attention_2", "flash_attention_3", "flash_attention_4"}
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float16", "bf16": "bfloat16", "fp16": "float16",
           "fp32": "float32"}
-OWN_KEYS = {"train_type", "tuner_type", "attn_impl", "sft_type", "model_id_or_path", "template_type", "dataset_sample", "train_dataset_sample", "lora_dropout_p", "freeze_vit", "tuner_backend", "model_author",
+OWN_KEYS = {"train_type", "tuner_type", "attn_impl", "sft_type", "template_type", "dataset_sample", "train_dataset_sample", "lora_dropout_p", "freeze_vit", "tuner_backend", "model_author",
             "split_dataset_ratio", "ignore_args_error"}
 # ms-swift options other frameworks have too (PEFT / axolotl / alpaca-lora's lora_target_modules, TRL's
 # dataset_num_proc, DeepSpeed's loss_scale, Qwen-VL scripts' max_pixels, sequence_parallel_size of 360-LLaMA-Factory
-# and others, use_flash_attn of LongLoRA's and many users' scripts): evidence only beside one of OWN_KEYS
+# and others, use_flash_attn of LongLoRA's and many users' scripts; model_id_or_path, 2.x's, is also the model key of
+# mistralai/mistral-finetune's YAML, finetune/args.py:59 TrainArgs, round 9m): evidence only beside one of OWN_KEYS
 SHARED_KEYS = {"lora_target_modules", "dataset_num_proc", "loss_scale", "sequence_parallel_size", "max_pixels",
-               "use_flash_attn"}
+               "use_flash_attn", "model_id_or_path"}
+# ms-swift's Python entry points (swift/pipelines/train/sft.py:340 sft_main, rlhf.py:253 rlhf_main, pretrain_main;
+# 2.x's swift.llm sft_main / pt_main / rlhf_main) and the argument classes they take (swift/arguments/: SftArguments,
+# PretrainArguments, RLHFArguments; 3.x's TrainArguments; 2.x's PtArguments): `sft_main(SftArguments(...))` runs what
+# `swift sft --key value ...` runs, and `sft_main(["--model", ...])` parses the list as that command line
+API_MAINS = {"sft_main": "sft", "pretrain_main": "pt", "pt_main": "pt", "rlhf_main": "rlhf"}
+API_ARGS = {"SftArguments", "TrainArguments", "PretrainArguments", "PtArguments", "RLHFArguments"}
 SUBCOMMANDS = {"sft", "pt", "rlhf"}
 
 
@@ -67,8 +74,47 @@ def score(doc: dict) -> Score:
         return NOTHING
     c = _command(doc)
     if c is None:
-        return NOTHING
+        api = _api_run(doc)
+        return Score().add(f"{api[0]}(...) (swift's Python API)", 2 * STRONG) if api else NOTHING
     return Score().add(c.name, 2 * STRONG)
+
+
+def _api_run(doc: dict) -> tuple[str, dict] | None:
+    """(entry point, settings) of a script that runs ms-swift in-process: `from swift.llm import SftArguments,
+    sft_main` then `sft_main(SftArguments(model_type=..., ...))` (or the arguments in a variable, or a list of
+    command-line words). Settings as a command line would give them; values the script computes are left out."""
+    import ast
+
+    from .pyscript import constants, keywords, resolve, tree, value
+    from .shell import parse_options
+
+    if doc["fmt"] != "python" or "swift" not in (doc.get("python") or ""):
+        return None
+    t = tree(doc.get("python") or "")
+    if t is None:
+        return None
+    imported: dict = {}  # the name the script calls -> ms-swift's (`sft_main as run_sft`)
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "swift":
+            imported.update({a.asname or a.name: a.name for a in n.names})
+    consts = constants(t)
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and imported.get(n.func.id) in API_MAINS
+                and n.args):
+            continue
+        a = resolve(n.args[0], consts)
+        if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and imported.get(a.func.id) in API_ARGS:
+            s = {}
+            for k, v in keywords(a, consts):
+                got = value(v, consts)
+                if k and got != "?":
+                    s[k] = got.replace("torch.", "") if isinstance(got, str) else got
+            return imported[n.func.id], s
+        if isinstance(a, (ast.List, ast.Tuple)):
+            words = [str(e.value) if isinstance(e, ast.Constant) else "$PY_VALUE" for e in a.elts]
+            return imported[n.func.id], {k: v for k, v in parse_options(words).values.items() if v != "$PY_VALUE"}
+        return imported[n.func.id], {}
+    return None
 
 
 def _settings(doc: dict) -> tuple[dict, str, object]:
@@ -78,7 +124,8 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
         return dict(doc["data"]), doc["fmt"], None
     cmd = _command(doc)
     if cmd is None:
-        return {}, "cmdline", None
+        api = _api_run(doc)
+        return (dict(api[1]), "python", None) if api else ({}, "cmdline", None)
     args = list(cmd.args)
     s: dict = {}
     if args and not args[0].startswith("-") and args[0].endswith((".yaml", ".yml", ".json")):

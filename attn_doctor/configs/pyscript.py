@@ -5,6 +5,7 @@ or run (ast only)."""
 from __future__ import annotations
 
 import ast
+import re
 
 
 MAX_REPAIRS = 20  # lines a script may have that this Python cannot parse
@@ -67,7 +68,74 @@ def constants(tree) -> dict:
         out[name] = RUNTIME
     for name, default in _parameter_defaults(tree).items():
         out.setdefault(name, default)
+    out[ARGPARSE] = _argparse_defaults(tree)
     return out
+
+
+# consts' entry for the script's argparse options (dest -> default node): no Python name can be spelt like this
+ARGPARSE = "<argparse defaults>"
+# what a script names the result of its argument parsing: `args = parser.parse_args()`, `args = parse_args()` (a function
+# of its own that returns it, or a dataclass built from it: round 9m, TrainConfig(**vars(parser.parse_args())))
+_PARSED = re.compile(r"^(parse_(known_)?arg(ument)?s|get_?arg(ument)?s|parse_arguments|parse_opts?)$")
+# argparse applies `type` to a string default (argparse.py _get_values: "if isinstance(action.default, str)"); a bool
+# parser a script writes itself (str2bool, str_to_bool, strtobool) reads these words as true
+_TRUE_WORDS = {"true", "1", "yes", "y", "t", "on"}
+
+
+def _argparse_defaults(tree) -> dict:
+    """dest -> default of every `X.add_argument("--name", ...)` the script makes: what `args.name` holds when the
+    script is run with no options (the file alone says nothing of the options a launcher may pass). A default argparse
+    would run a type function of the script's own over is "?"; a dest two add_argument calls define differently is
+    left out (two parsers, or a parser per mode)."""
+    out: dict = {}
+    clash: set = set()
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument"):
+            continue
+        names = [a.value for a in n.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        kw = {k.arg: k.value for k in n.keywords if k.arg}
+        dest = kw["dest"].value if isinstance(kw.get("dest"), ast.Constant) else None
+        if dest is None:
+            longs = [x for x in names if x.startswith("--")]
+            pos = [x for x in names if not x.startswith("-")]
+            dest = longs[0][2:].replace("-", "_") if longs else pos[0] if pos else None
+        if not dest:
+            continue
+        action = kw["action"].value if isinstance(kw.get("action"), ast.Constant) else None
+        if "default" in kw:
+            d = kw["default"]
+            typ = kw.get("type")
+            tname = typ.id if isinstance(typ, ast.Name) else typ.attr if isinstance(typ, ast.Attribute) else None
+            if isinstance(d, ast.Constant) and isinstance(d.value, str) and typ is not None and tname != "str":
+                if tname and "bool" in tname.lower():
+                    d = ast.Constant(value=d.value.strip().lower() in _TRUE_WORDS)
+                elif tname in ("int", "float"):
+                    try:
+                        d = ast.Constant(value=int(d.value) if tname == "int" else float(d.value))
+                    except ValueError:
+                        d = RUNTIME
+                else:
+                    d = RUNTIME
+        elif action in ("store_true", "store_false"):
+            d = ast.Constant(value=action == "store_false")
+        else:
+            d = ast.Constant(value=None)
+        if dest in out and ast.dump(out[dest]) != ast.dump(d):
+            clash.add(dest)
+        out[dest] = d
+    for dest in clash:
+        out.pop(dest)
+    return out
+
+
+def _parsed_args(node, consts: dict) -> bool:
+    """`args` is the script's parsed arguments: a name it assigns from parse_args() (or a function of that name)."""
+    got = consts.get(node.id) if isinstance(node, ast.Name) else None
+    if not isinstance(got, ast.Call):
+        return False
+    f = got.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return bool(_PARSED.match(name))
 
 
 # a name the script sets to different values in its branches (round 8m: compute_dtype = torch.bfloat16 if the GPU
@@ -134,6 +202,16 @@ def value(node, consts: dict):
         return node.value
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "torch":
         return f"torch.{node.attr}"
+    if isinstance(node, ast.Attribute) and node.attr in consts.get(ARGPARSE, {}) and _parsed_args(node.value, consts):
+        # `bf16=args.bf16`: the option's argparse default, as the script runs with no options (round 9m: a GRPO script
+        # whose `--fp16` defaults to True and whose GRPOConfig(fp16=args.fp16, ...) then trains in fp16)
+        return value(consts[ARGPARSE][node.attr], consts)
+    if isinstance(node, ast.IfExp):
+        # `torch.bfloat16 if args.bf16 else torch.float16`: the branch its test takes, when the test is known here
+        test = value(node.test, consts)
+        if test == "?" or isinstance(test, str) and test.startswith("torch."):
+            return "?"
+        return value(node.body if test else node.orelse, consts)
     return "?"
 
 

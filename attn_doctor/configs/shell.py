@@ -76,6 +76,7 @@ class Command:
     # words a condition the script cannot settle may add: [(condition as written, words)] (`[[ $x == true ]] &&
     # args+=(--sdpa)` with $x unset here); they are not in `words`/`args`, readers report them as possible
     maybe: list = field(default_factory=list)
+    image: str | None = None  # the container image it runs in (`apptainer exec IMAGE ...`, `docker run IMAGE ...`)
 
     @property
     def name(self) -> str:
@@ -377,6 +378,35 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
 # what runs the text it is given on standard input as a script (a shell, or a job scheduler's submit command)
 STDIN_RUNNERS = {"bash", "sh", "zsh", "ksh", "dash", "sbatch", "qsub", "bsub"}
 SHELLS = {"bash", "sh", "zsh", "ksh", "dash"}
+# Container runtimes that run a command in an image: program -> (its subcommands that do, its options that take no value,
+# the short options that may be combined into one word). apptainer / singularity exec|run [options] IMAGE COMMAND
+# (apptainer's `--nv`, `--writable-tmpfs`, `-e` = --cleanenv ...), docker / podman run [options] IMAGE COMMAND
+# (`--rm`, `-it`, `--privileged` ...); every other option takes a value (`--bind a:b`, `-v a:b`, `--gpus all`)
+_APPTAINER = ({"exec", "run"}, {"nv", "nvccli", "rocm", "writable-tmpfs", "writable", "cleanenv", "containall", "contain",
+                                "no-home", "fakeroot", "userns", "compat", "no-init", "no-privs", "keep-privs", "no-https",
+                                "disable-cache", "allow-setuid", "pid", "ipc", "net", "boot", "no-eval", "unsquash"},
+              set("ewcCfupin"))
+_DOCKER = ({"run"}, {"rm", "detach", "privileged", "init", "interactive", "tty", "read-only", "no-healthcheck",
+                     "oom-kill-disable", "publish-all", "sig-proxy"}, set("itdP"))
+CONTAINER_RUNTIMES = {"apptainer": _APPTAINER, "singularity": _APPTAINER, "docker": _DOCKER, "podman": _DOCKER,
+                      "nvidia-docker": _DOCKER}
+
+
+def _in_container(w: list[str]) -> tuple[str, list[str]] | None:
+    """(image, the command it runs there) of `apptainer exec --nv --bind a:b IMAGE python x.py` and the like."""
+    subs, flags, shorts = CONTAINER_RUNTIMES[os.path.basename(w[0])]
+    if len(w) < 3 or w[1] not in subs:
+        return None
+    i, rest = 0, w[2:]
+    while i < len(rest) and rest[i].startswith("-"):
+        key = rest[i].lstrip("-")
+        if "=" in rest[i] or key in flags or not rest[i].startswith("--") and key and all(ch in shorts for ch in key):
+            i += 1
+        else:
+            i += 2
+    return (rest[i], rest[i + 1:]) if i < len(rest) else None
+
+
 # the options of job launchers that hold the command line the job runs (`sbatch --wrap`, a cluster CLI's --command)
 COMMAND_OPTIONS = ("--command", "--wrap", "--cmd")
 
@@ -519,6 +549,7 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
     """Wrappers, launchers and interpreters taken off a command: what it runs and the words its parser sees."""
     all_words = list(words)
     w = list(words)
+    image = None
     while w:
         head = os.path.basename(w[0].lstrip("!%&@"))
         if w[0] in WRAPPERS or head in WRAPPERS or w[0] == "!":
@@ -562,6 +593,10 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
         if head in ("uv", "poetry", "pipenv", "pdm", "rye") and len(w) > 1 and w[1] == "run":
             w = w[2:]
             continue
+        if head in CONTAINER_RUNTIMES and _in_container(w) and _in_container(w)[1]:
+            # (round 9m: a SLURM job that runs `apptainer exec --nv ... unsloth_latest.sif python finetune.py`)
+            image, w = _in_container(w)
+            continue
         break
     if not w:
         return Command(words=all_words, program="", env=env, line=line)
@@ -569,7 +604,7 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
     if m:  # "$(command -v swift || true)" / `which torchrun`: the program found on PATH, by its name
         w = [m.group(1)] + w[1:]
     head = os.path.basename(re.split(r"[\\/]", w[0])[-1])
-    cmd = Command(words=all_words, program=head, env=env, line=line)
+    cmd = Command(words=all_words, program=head, env=env, line=line, image=image)
     if head in ("accelerate", "accelerate-launch") and (head == "accelerate-launch" or w[1:2] == ["launch"]):
         launcher, rest = _skip_options(w[2 if head == "accelerate" else 1:], ACCELERATE_FLAGS)
         cmd.program, cmd.launcher, cmd.launcher_args = "accelerate", w[:len(w) - len(rest)], _launcher_args(launcher)

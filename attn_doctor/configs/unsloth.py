@@ -43,7 +43,24 @@ def _source(doc: dict) -> str:
     return doc.get("python") or ""
 
 
+# Unsloth's container image (docker.io unsloth/unsloth, its documented way to run Unsloth) or an apptainer / singularity
+# image built from it under Unsloth's name (unsloth_latest.sif): a Python script run there is an Unsloth run
+_IMAGE = re.compile(r"(^|[/\\])unsloth([/_.:-]|$)", re.IGNORECASE)
+
+
+def _in_image(doc: dict):
+    """The training command of a launch script when it runs a Python script in Unsloth's image (round 9m: a SLURM job's
+    `apptainer exec --nv ... $WORKDIR/unsloth_latest.sif python .../finetune_8b.py`), else None."""
+    cmd = doc.get("command")
+    if doc["fmt"] != "text" or cmd is None or not cmd.image or not (cmd.script or "").endswith(".py"):
+        return None
+    return cmd if _IMAGE.search(cmd.image) else None
+
+
 def score(doc: dict) -> Score:
+    run = _in_image(doc)
+    if run is not None:
+        return Score().add(f"{run.script} in Unsloth's image ({run.image.rsplit('/', 1)[-1]})", 2 * STRONG)
     if doc["fmt"] != "python":
         return NOTHING
     src = _source(doc)
@@ -65,6 +82,12 @@ def _dtype(v) -> str | None:
 
 
 def read(doc: dict) -> dict:
+    run = _in_image(doc)
+    if run is not None:  # the script's own settings are in that script, not here
+        from . import unknown_settings
+
+        return unknown_settings("unsloth", f"{TITLE} ({run.script})", "torch_compile",
+                                {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"})
     src = _source(doc)
     t = tree(src)
     entries = []
