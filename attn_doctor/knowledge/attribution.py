@@ -174,13 +174,21 @@ def _healthy_removed(line: str) -> str:
     return kept if kept != line and any(rx.search(kept) for rx in names) else line
 
 
+# A backend named as switched off in a condition is not the one that failed ("it will nanloss when flash attention is
+# turned off": round 14, alibaba/Pai-Megatron-Patch#60): the failing path is the one that runs without it.
+SWITCHED_OFF = re.compile(r"\b(?:when|if|once|while|after)\b[^\n.,;:!?()]{0,60}?\b(?:is|was|are|were|gets?|got|being)[ \t]+(?:turned|switched|toggled)[ \t]+off\b", re.IGNORECASE)
+
+
 def _scrub(line: str) -> str:
-    """The line without what names no failing backend: issue links, the backend it falls back to, a clause that
-    says a backend works."""
+    """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
+    a clause that says a backend works."""
     if "github.com" in line:
         line = THREAD_LINK.sub(" ", line)
-    if " back to " in line.lower():
+    low = line.lower()
+    if " back to " in low:
         line = FALLBACK_TO.sub(" ", line)
+    if " off" in low:
+        line = SWITCHED_OFF.sub(" ", line)
     if HEALTHY.search(line):
         line = _healthy_removed(line)
     return line
@@ -329,6 +337,17 @@ def _nearest_for(entry: Entry, lines: list[str], line: int) -> Attribution | Non
                    title=entry.id in r.title_sentence)
 
 
+# An exception line that ends a traceback ("RuntimeError: ...", "[rank0]: torch.AcceleratorError: ...")
+EXCEPTION_LINE = re.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt)\b:?(?:\s|$)")
+
+
+def _cut_traceback(lines: list[str], start: int) -> bool:
+    """Is the traceback starting at `start` cut before an exception line of its own (the paste ends inside
+    it)? Then it is the traceback of the error above it (a report's title over its cut traceback, round 14:
+    yaolinli/TimeChat-Online#29), and its frames are that error's evidence."""
+    return not any(TRACEBACK_START.search(lines[k]) or EXCEPTION_LINE.search(lines[k]) for k in range(start + 1, len(lines)))
+
+
 def _first_lines(lines, n: int) -> list[int]:
     """Indexes of the input's first `n` lines that are not blank (a title, then its first sentence)."""
     out = []
@@ -368,7 +387,7 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
     up = len(order)
     seen = set(order)
     for j in range(i + 1, min(len(lines), i + 1 + WINDOW) if down else i + 1):  # then down (build logs)
-        if TRACEBACK_START.search(lines[j]):
+        if TRACEBACK_START.search(lines[j]) and not _cut_traceback(lines, j):
             break
         if j not in seen and not any(rx.search(lines[j]) for rx in announced):  # round 7b: a selector's line is no evidence
             order.append(j)
