@@ -495,6 +495,15 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "
                              f"or CLI, its own keys or layout); if one of {supported()} runs it, --trainer NAME reads it")
         if script:
+            beside = _script_beside(doc, script)
+            if beside is not None and not beside[2]:
+                return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
+                                                                      f"options of its own"] + beside[3]["evidence"])
+            if beside is not None:
+                raise UsageError(f"{where} runs {script}, a script of its own, with options attn-doctor does not read "
+                                 f"on a command line; the script is here and reads as {beside[3]['title']}: attn-doctor "
+                                 f"check --config {beside[1]['path']} reads it (with the defaults it sets, not these "
+                                 f"options)")
             raise UsageError(f"{where} runs {script}, a training script none of the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway")
@@ -510,6 +519,11 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             what += f": it runs {ran}, which is none of the trainers' training scripts"
         raise UsageError(f"{where} is {what} (it reads {supported()})")
     foreign = _foreign_script(doc, best)
+    beside = _script_beside(doc, foreign) if foreign else None
+    if beside is not None:
+        raise UsageError(f"{where} runs {foreign}, a script of its own, with options attn-doctor does not read on a "
+                         f"command line; the script is here and reads as {beside[3]['title']}: attn-doctor check "
+                         f"--config {beside[1]['path']} reads it (with the defaults it sets, not these options)")
     if foreign:
         raise UsageError(f"{where} runs {foreign}, a script none of the trainers attn-doctor reads ships, so its options "
                          f"({', '.join(best.own[:3])}) are that script's own, which attn-doctor does not read yet (it reads "
@@ -565,6 +579,24 @@ def _script_run(doc: dict) -> str | None:
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
     return cmd.script
+
+
+def _script_beside(doc: dict, script: str):
+    """(reader id, doc, the options the launch gives it, detection) of the user's own Python script a launch file runs,
+    when that script is on this machine (named_config: beside the launch file, or as written) and a reader claims it
+    on its own evidence; None otherwise. A user pointing --config at run.sh whose `accelerate launch train.py` runs a
+    TRL script beside it means that script."""
+    sub = named_config(doc, script)
+    if sub is None or sub["fmt"] != "python":
+        return None
+    try:
+        name, sdoc, det = detect(sub["path"], sub["text"])
+    except UsageError:
+        return None
+    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
+               None)
+    given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
+    return name, sdoc, given, det
 
 
 def _last_script(doc: dict) -> str | None:
