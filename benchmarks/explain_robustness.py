@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""How `attn-doctor explain` holds up when a text it reads right is pasted the way real logs arrive (issue 23).
+
+Takes every training-round text explain already gets right (right backend) and rewrites it as launchers, loggers,
+terminals and web pages deliver logs, then counts how many stay right. A rule written for a clean paste that loses
+its text under a prefix or another traceback format is a rule that will miss real logs. Measures only: nothing here
+is tuned, and no test asserts these figures. The held-out and measure-only corpora are never read (the default
+folders are the training rounds; --corpus adds others).
+
+Rewrites (each applied alone):
+  rank       torchrun's `[rank0]:` before every line
+  docker     docker compose's `trainer-1  | ` before every line
+  logging    Python logging's `2026-03-01 12:00:01,123 - ERROR - ` before every line
+  quote      a Markdown quote `> ` before every line
+  ansi       a colour escape around every line
+  crlf       Windows line ends
+  html       HTML's escapes of quotes and brackets
+  ipython    a Python traceback as IPython prints it (old form: `path in func`, `----> N code`)
+  ipython8   the same in IPython 8's form (`File path:N, in func`)
+  wrap120    every line hard-wrapped at 120 columns (a console copy)
+
+    python benchmarks/explain_robustness.py            # table on stdout
+    python benchmarks/explain_robustness.py --show ipython   # also list the texts a rewrite loses
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from explain_heldout import load, verdict  # noqa: E402
+
+TRAINING = ["round4a", "round4b", "round5a", "round5b", "round6a", "round6b", "round7a", "round7b", "round8",
+            "round9", "round10", "round10b", "round11", "round13a", "round13b", "round14"]
+_FRAME = re.compile(r'^[ \t]*File "([^"]+)", line (\d+), in (\S+)[ \t]*\n(?:[ \t]+(\S[^\n]*)\n)?', re.M)
+_ERROR = re.compile(r"^(\w[\w.]*(?:Error|Exception))\b", re.M)
+
+
+def _each(prefix: str):
+    return lambda text: "\n".join(prefix + line for line in text.splitlines())
+
+
+def _ipython(new: bool):
+    def rewrite(text: str) -> str | None:
+        if "Traceback (most recent call last):" not in text:
+            return None
+        err = _ERROR.search(text)
+        head = "-" * 75 + "\n" + (err.group(1) if err else "Exception").ljust(42) + "Traceback (most recent call last)"
+        text = text.replace("Traceback (most recent call last):", head)
+
+        def frame(m: re.Match) -> str:
+            path, line, func, code = m.groups()
+            where = f"File {path}:{line}, in {func}\n" if new else f"{path} in {func}\n"
+            return where + (f"----> {line} {code}\n\n" if code else "\n")
+        return _FRAME.sub(frame, text)
+    return rewrite
+
+
+REWRITES = {
+    "rank": _each("[rank0]:"),
+    "docker": _each("trainer-1  | "),
+    "logging": _each("2026-03-01 12:00:01,123 - ERROR - "),
+    "quote": _each("> "),
+    "ansi": lambda t: "\n".join("\x1b[31m" + line + "\x1b[0m" for line in t.splitlines()),
+    "crlf": lambda t: t.replace("\n", "\r\n"),
+    "html": html.escape,
+    "ipython": _ipython(False),
+    "ipython8": _ipython(True),
+    "wrap120": lambda t: "\n".join(line[i:i + 120] for line in t.splitlines() for i in range(0, max(len(line), 1), 120)),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", action="append", default=[], help="another folder of texts (repeatable)")
+    ap.add_argument("--show", action="append", default=[], choices=sorted(REWRITES), help="list what this rewrite loses")
+    args = ap.parse_args(argv)
+    from attn_doctor.explain import match
+
+    folders = [ROOT / "fixtures" / "errors" / r for r in TRAINING] + [Path(c) for c in args.corpus]
+    for f in folders:
+        if "heldout" in f.parts:
+            print(f"explain_robustness: {f} is held out; measure it with explain_heldout.py", file=sys.stderr)
+            return 2
+    files = [p for f in folders for p in sorted(f.glob("*.txt"))]
+    counts = {k: [0, 0] for k in REWRITES}
+    right = 0
+    for path in files:
+        meta, body = load(path)
+        if not verdict(meta, match(body))["right_backend"]:
+            continue
+        right += 1
+        for name, rewrite in REWRITES.items():
+            text = rewrite(body)
+            if text is None or text == body:
+                continue
+            kept = verdict(meta, match(text))["right_backend"]
+            counts[name][0] += 1
+            counts[name][1] += kept
+            if not kept and name in args.show:
+                print(f"  {name}: {path.relative_to(ROOT)}")
+    print(f"{len(files)} texts, {right} read right (right backend) before any rewrite")
+    print(f"{'rewrite':<10}{'texts':>7}{'kept':>7}")
+    for name, (n, kept) in counts.items():
+        print(f"{name:<10}{n:>7}{kept:>7}   {100.0 * kept / n if n else 0:5.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
