@@ -60,19 +60,33 @@ HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sent
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 ANSI_BYTES = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# The same escapes as a terminal capture or a copied `less` view shows them, in caret notation (`^[[36m`), and a
+# carriage return shown as `^M` at a line's end (round 17: vLLM's Ray workers' coloured prefixes)
+CARET_BYTES = re.compile(rb"\^\[\[[0-9;?]*[ -/]*[@-~]|\^M(?=\r?\n|$)", re.M)
 # What launchers, loggers and quoting put before every line of a program's output, stripped before matching (the
 # line keeps its number): torchrun's `[rank0]: `, Ray's and vLLM's `(Worker pid=12) `, docker compose's
 # `trainer-1  | `, vLLM's `ERROR 10-15 07:53:38 [core.py:708] `, logging's `2026-03-01 12:00:01,123 - ERROR - `,
 # glog's `E0301 12:00:01.123456  1234 file.cc:12] `, a CI runner's ISO time, and a Markdown quote's `> `.
 # Repeated: a launcher's prefix often stands before a logger's. A logger's level and prefix stay on INFO and DEBUG
 # lines (entries tell a notice from a failure by them), loguru's `time | LEVEL | ` stays whole, and a time alone
-# stays (a line of a log, not a report's title: prose reads titles).
+# stays (a line of a log, not a report's title: prose reads titles). Round 17: Ray's and vLLM's prefix with more
+# than a name (`(VllmWorker rank=0 pid=12) `, SkyPilot's `(task, pid=12) `), docker compose's for a service with a
+# container_name (`worker      | `, no index), a rich logger's time-only `12:00:01-123456 ERROR    `, and a GUI's
+# wrapper that logs a child's stderr at INFO or DEBUG (FluxGym's `[2026-03-01 12:00:01] [INFO] `, SwarmUI's
+# `2026-03-01 12:00:01.123 [Debug] [ComfyUI-0/STDERR] `, a rich time) where what follows is a traceback's line:
+# a traceback is a failure whatever level its wrapper gave it.
 LINE_PREFIX = re.compile(
     rb"^(?:"
     rb"\[(?:rank|default)\d+\]: ?"
-    rb"|\((?:[\w.:-]+ )?pid=\d+(?:, ip=[\d.]+)?\) "
+    rb"|\((?:[\w.:=-]+,? )*pid=\d+(?:, ip=[\d.]+)?\) "
     rb"|[\w.-]+[-_]\d+ +\| "
+    rb"|[a-z][\w.-]* +\| "
     rb"|(?:ERROR|WARNING|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[\w./-]+:\d+\] "
+    rb"|\d\d:\d\d:\d\d-\d{6} (?:ERROR|WARNING|CRITICAL) +"
+    rb"|(?:\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\] \[[A-Za-z]+\] "
+    rb"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)? \[[A-Za-z]+\] \[[\w./-]+\] "
+    rb"|\d\d:\d\d:\d\d-\d{6} [A-Z]+ +(?! ))"
+    rb"(?=Traceback \(most recent call last\)|\s*File \"|\s{4}|[A-Za-z_][\w.]*(?:Error|Exception)\b)"
     rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: - | )"
     rb"\[?(?:ERROR|WARNING|WARN|CRITICAL)\]?(?: - |:? )"
     rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z "
@@ -86,8 +100,13 @@ _AFTER_LINE_END = re.compile(b"\n" + LINE_PREFIX.pattern[1:])  # the same after 
 # frame's code, and the header `ImportError   Traceback (most recent call last)` -> Python's. (Old IPython prints
 # the frame's line number on its `---->` line only: its frame says line 0.)
 _IPY_FRAME = re.compile(rb"^File (\S[^\n]*?\.pyx?):(\d+), in ([\w<>.]+)(?:\([^\n]*\))?[ \t]*$", re.M)
-_IPY_OLD_FRAME = re.compile(rb"^((?:[A-Za-z]:)?[\\/~][^\n]*?\.pyx?) in ([\w<>.]+)(?:\([^\n]*\))?[ \t]*$", re.M)
-_IPY_CELL = re.compile(rb"^(?:Cell In ?\[\d*\], line (\d+)|(<ipython-input-[\w-]+>) in ([\w<>.]+)(?:\([^\n]*\))?)[ \t]*$", re.M)
+# Colab wraps a frame's file in a Markdown link to its viewer (`[/usr/lib/x.py](https://localhost:8080/#) in f(a)`) and
+# names a cell's code `<cell line: 0>` (round 17)
+_IPY_FUNC = rb"(<cell line: \d+>|[\w<>.]+)"
+_IPY_OLD_FRAME = re.compile(rb"^\[?((?:[A-Za-z]:)?[\\/~][^\n\]]*?\.pyx?)(?:\]\([^)\s]*\))? in " + _IPY_FUNC
+                            + rb"(?:\([^\n]*\))?[ \t]*$", re.M)
+_IPY_CELL = re.compile(rb"^(?:Cell In ?\[\d*\], line (\d+)|\[?(<ipython-input-[\w-]+>)(?:\]\([^)\s]*\))? in "
+                       + _IPY_FUNC + rb"(?:\([^\n]*\))?)[ \t]*$", re.M)
 _IPY_ARROW = re.compile(rb"^-{1,4}> ?\d+ ", re.M)
 _IPY_HEAD = re.compile(rb"^[\w.]+(?:Error|Exception|Interrupt|Exit)[ \t]{2,}Traceback \(most recent call last\)[ \t]*$", re.M)
 
@@ -496,6 +515,8 @@ def _blocks(source, index: _Index) -> Iterator[_Block]:
 def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     if b"\x1b" in data:
         data = ANSI_BYTES.sub(b"", data)
+    if b"^[[" in data or b"^M" in data:
+        data = CARET_BYTES.sub(b"", data)
     if b"\r\n" in data:
         data = data.replace(b"\r\n", b"\n")
     first = LINE_PREFIX.match(data)
