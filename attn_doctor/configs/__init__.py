@@ -355,6 +355,13 @@ def make_doc(path: str, text: str) -> dict:
         if not isinstance(data, dict):
             raise UsageError(f"--config: {path} is {fmt.upper()} but not an object of trainer settings "
                              f"(it holds a {type(data).__name__})")
+        job = job_commands(data)
+        if job is not None:
+            # a cloud job spec (an Azure ML command job, a SkyPilot task, a dstack task): its other keys are the
+            # cloud's (compute, resources, inputs); what it trains is the shell it runs, read as a launch file is
+            doc.update(fmt="text")
+            _text_doc(doc, job, shell)
+            return doc
         doc["data"] = data
         doc["keys"] = _all_keys(data)
         doc["flat"] = flatten(data)
@@ -363,6 +370,23 @@ def make_doc(path: str, text: str) -> dict:
         text = dockerfile_script(text)
     _text_doc(doc, text, shell)
     return doc
+
+
+def job_commands(data: dict) -> str | None:
+    """The shell a cloud job spec runs: an Azure ML command job (`$schema: .../commandJob.schema.json` or `type:
+    command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task (`run:` beside `resources:` /
+    `setup:` / `num_nodes:`), a dstack task (`type: task` with a `commands:` list); None for any other mapping."""
+    schema = str(data.get("$schema", "")).lower()
+    cmd = data.get("command")
+    if isinstance(cmd, str) and ("azureml" in schema or data.get("type") == "command" and "compute" in data):
+        return cmd
+    run = data.get("run")
+    if isinstance(run, str) and {"resources", "setup", "num_nodes", "workdir"} & set(data):
+        return "\n".join(x for x in (data.get("setup") if isinstance(data.get("setup"), str) else "", run) if x)
+    cmds = data.get("commands")
+    if data.get("type") == "task" and isinstance(cmds, list) and all(isinstance(c, str) for c in cmds):
+        return "\n".join(cmds)
+    return None
 
 
 def _text_doc(doc: dict, text: str, shell) -> None:
@@ -513,10 +537,13 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                              f"training command of the trainer CLI of that name (it reads {supported()})")
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
-        ran = _last_script(doc) if doc["fmt"] == "text" else None
+        ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None  # (python: a notebook's !lines)
         if ran:
-            # (round 9: an installer that ends in `python app.py`, a GUI): name what it runs
-            what += f": it runs {ran}, which is none of the trainers' training scripts"
+            # (round 9: an installer that ends in `python app.py`, a GUI; round 11: a notebook that starts the kohya_ss
+            # GUI with `!python kohya_gui.py --share`): name what it runs
+            gui = TRAINER_GUIS.get(os.path.basename(ran))
+            what += f": it runs {ran}, " + (f"{gui}, where the training settings are chosen, not a training run"
+                                             if gui else "which is none of the trainers' training scripts")
         raise UsageError(f"{where} is {what} (it reads {supported()})")
     foreign = _foreign_script(doc, best)
     beside = _script_beside(doc, foreign) if foreign else None
@@ -597,6 +624,10 @@ def _script_beside(doc: dict, script: str):
                None)
     given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
     return name, sdoc, given, det
+
+
+# the trainers' own GUIs, started by a script's last command: their settings are made in the browser, not in the file
+TRAINER_GUIS = {"kohya_gui.py": "the kohya_ss GUI (bmaltais/kohya_ss)", "train_ui.py": "OneTrainer's GUI"}
 
 
 def _last_script(doc: dict) -> str | None:

@@ -189,10 +189,13 @@ def read(doc: dict) -> dict:
             a["mixed_precision"] = cmd.launcher_args["mixed_precision"]  # the script's default None: accelerate's
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
     mp = a.get("mixed_precision")
+    # `--mixed_precision=$VAR` / a value Python computes: the option is given, its value is the run's; the launcher's
+    # and accelerate's fallbacks below apply only when the option is not given at all
+    unset = mp is None or mp is True or mp == ""
     mp = str(mp).strip().lower() if given(mp) else None
-    if mp is None and cmd is not None and cmd.program == "accelerate":
+    if mp is None and unset and cmd is not None and cmd.program == "accelerate":
         mp = written_config_precision(doc, cmd)
-    if mp is None and cmd is not None and cmd.program != "accelerate":
+    if mp is None and unset and cmd is not None and cmd.program != "accelerate":
         # Accelerator(mixed_precision=None) reads ACCELERATE_MIXED_PRECISION (huggingface/accelerate state.py:924-928),
         # which only `accelerate launch` sets (from its flag or its config file): run with python or torchrun, the
         # example trains with that variable's value if the line sets it, else mixed precision "no" (float32 weights)

@@ -80,6 +80,32 @@ lora_target_modules lora_modules_to_save lora_task_type use_rslora use_dora load
 bnb_4bit_quant_type use_bnb_nested_quant tokenizer_name_or_path dataset_mixer dataset_splits dataset_configs
 preprocessing_num_workers truncation_side auto_insert_empty_system_msg use_flash_attention_2 system_prompt
 benchmarks callbacks wandb_entity wandb_project wandb_run_group config
+""".split()) | frozenset(
+    # the other fields of TRL's config dataclasses (huggingface/trl@f2cd577 trl/trainer/{base,sft,dpo,grpo,kto,reward,
+    # rloo,model}_config.py: GRPO's epsilon_high / importance_sampling_level / top_entropy_quantile / generation_kwargs,
+    # DPO's label_smoothing / f_divergence_type, KTO's desirable_weight ...), TrainingArguments fields the table above
+    # lacked, and open-r1's GRPO / SFT ScriptArguments (huggingface/open-r1@1416fa0 src/open_r1/configs.py), whose
+    # TrlParser YAMLs carry them beside GRPOConfig's
+    """
+bnb_4bit_quant_storage cache_implementation cast_lm_head_to_fp32 chat_template_kwargs delta desirable_weight
+disable_dropout discopop_tau ds3_gather_for_generation entropy_coef entropy_coef_delta entropy_coef_max entropy_coef_min
+entropy_target epsilon_high eval_packing f_alpha_divergence_coef f_divergence_type generation_kwargs
+importance_sampling_level label_smoothing ld_alpha log_completions_hub_repo log_multimodal log_unique_prompts
+lora_target_parameters loss_weights max_tool_calling_iterations min_p multi_objective_aggregation normalize_advantages
+num_generations_eval off_policy_mask_threshold precompute_ref_batch_size ref_model_mixup_alpha ref_model_sync_steps
+repetition_penalty reward_clip_range router_aux_loss_coef sapo_temperature_neg sapo_temperature_pos shuffle_dataset
+sync_ref_model top_entropy_quantile torch_empty_cache_steps train_sampling_strategy
+transformers_continuous_batching_config undesirable_weight use_adaptive_entropy use_bias_correction_kl
+use_transformers_continuous_batching use_transformers_paged use_weighting vespo_k_neg vespo_k_pos vespo_lambda_neg
+vespo_lambda_pos vllm_enable_sleep_mode vllm_group_port vllm_importance_sampling_cap vllm_importance_sampling_clip_max
+vllm_importance_sampling_clip_min vllm_importance_sampling_correction vllm_importance_sampling_mode
+vllm_max_model_length vllm_model_impl vllm_server_base_url vllm_server_timeout vllm_structured_outputs_regex
+use_cpu ddp_broadcast_buffers ddp_bucket_cap_mb restore_callback_states_from_checkpoint
+code_eval_scoring_mode code_eval_test_batch_size code_language code_provider cosine_max_len cosine_max_value_correct
+cosine_max_value_wrong cosine_min_value_correct cosine_min_value_wrong dataset_prompt_column e2b_router_url
+hub_model_revision ioi_provider max_completion_len morph_router_url overwrite_hub_revision
+parallel_code_exec_per_proc push_to_hub_revision repetition_max_penalty repetition_n_grams soft_punish_cache
+wandb_log_unique_prompts
 """.split())
 MIN_FIELDS, FIELDS_SHARE = 3, 0.9  # real TRL / handbook / open-r1 recipes: 0.93-1.0; LLaMA-Factory YAMLs 0.56-0.71
 

@@ -158,7 +158,7 @@ def python_commands(code: str) -> str:
     readers treat as unknown. Nothing is run."""
     import ast
 
-    from .pyscript import tree
+    from .pyscript import constants, resolve, tree
 
     # IPython runs `!{" ".join(cmd)}` as the shell line its {expression} evaluates to (var_expand): the list `cmd`, run
     code = _JOINED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(3)})", code)
@@ -173,16 +173,34 @@ def python_commands(code: str) -> str:
                 for x in ast.walk(sub):
                     in_if.add(id(x))
 
+    consts = constants(t)
+
+    def known(e):
+        """A name's value when the script settles it: a literal it assigns once outside any branch, or the default of
+        a parameter no call in the script passes (`def predict(backend: str = Input(default="no"))`: Cog, pydantic's
+        Field, typer's Option and click give the function that default when the caller leaves it out)."""
+        e = resolve(e, consts)
+        if isinstance(e, ast.Call) and not e.args:
+            e = next((k.value for k in e.keywords if k.arg == "default"), e)
+        return e.value if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)) and \
+            not isinstance(e.value, bool) else None
+
     def word(e):
         if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
             return str(e.value)
+        if isinstance(e, ast.Name) and known(e) is not None:
+            return str(known(e))
         if isinstance(e, ast.JoinedStr):
-            return "".join(str(v.value) if isinstance(v, ast.Constant) else "$PY_VALUE" for v in e.values)
+            return "".join(str(v.value) if isinstance(v, ast.Constant) else
+                           str(known(v.value)) if isinstance(v, ast.FormattedValue) and v.conversion == -1 and
+                           v.format_spec is None and isinstance(v.value, ast.Name) and known(v.value) is not None
+                           else "$PY_VALUE" for v in e.values)
         return "$PY_VALUE"
 
     lists: dict = {}
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
     runners, inner = _runner_functions(t)
+    parsers = _script_parsers(t)
     for n in ast.walk(t):
         argv = _argv_words(n, word)
         if argv is not None:
@@ -219,6 +237,13 @@ def python_commands(code: str) -> str:
                 events.append((n.lineno, n.col_offset, "run", n.args[runners[name]]))
             elif name in _LAUNCHERS and n.args and id(n) not in inner:
                 events.append((n.lineno, n.col_offset, "run", n.args[0]))
+            elif name in parsers:
+                # a training script's own argument parser given a list in-process (`from train_dreambooth_lora_sdxl
+                # import parse_args, main`, then `main(parse_args(input_args=[...]))`): that list is the script's
+                # command line, as `python train_dreambooth_lora_sdxl.py ...` would give it
+                a = next((k.value for k in n.keywords if k.arg in ("input_args", "args")), n.args[0] if n.args else None)
+                if a is not None:
+                    events.append((n.lineno, n.col_offset, "run", (parsers[name], a)))
             elif (f.attr if isinstance(f, ast.Attribute) else name) == "write_basic_config":
                 events.append((n.lineno, n.col_offset, "config", _basic_config_words(n, word)))
         elif isinstance(n, ast.For) and id(n) not in in_if:
@@ -243,7 +268,9 @@ def python_commands(code: str) -> str:
         elif kind == "options" and n[0] in lists:
             lists[n[0]] += n[1]
         elif kind == "run":
-            a = n
+            a, prefix = n, []
+            if isinstance(n, tuple):
+                prefix, a = ["python", n[0]], n[1]
             if isinstance(a, ast.Name) and a.id in lists:
                 ws = lists[a.id]
             elif isinstance(a, (ast.List, ast.Tuple)):
@@ -254,11 +281,40 @@ def python_commands(code: str) -> str:
                 continue
             else:
                 continue
-            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in ws))
+            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in prefix + ws))
     if written and not any(re.match(r"accelerate(-launch| launch)\b", ln) for ln in out):
         # the accelerate config a script writes says something only of an `accelerate launch` it starts
         out = [ln for i, ln in enumerate(out) if i not in written]
     return "\n".join(out)
+
+
+# the functions a training script builds its options with, which a runner may import and hand a list: diffusers'
+# examples' `def parse_args(input_args=None)` (parser.parse_args(input_args) if input_args is not None), sd-scripts' and
+# musubi's `setup_parser()` whose parser.parse_args / parse_known_args then takes the list
+_PARSE_FUNCS = {"parse_args", "parse_arguments", "get_args"}
+_PARSER_FUNCS = {"setup_parser", "get_parser", "create_parser", "make_parser", "build_parser"}
+
+
+def _script_parsers(t) -> dict:
+    """{name called with a command line: the script it is the command line of}: a function a script imports from a
+    training script module (`from train_dreambooth_lora_sdxl import parse_args as parse_train_args`), and the
+    `parse_args` / `parse_known_args` of a parser an imported `setup_parser()` returned (`parser = setup_parser()`)."""
+    import ast
+
+    imported = {}
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and n.module and not n.level:
+            for a in n.names:
+                if a.name in _PARSE_FUNCS | _PARSER_FUNCS:
+                    imported[a.asname or a.name] = (a.name, n.module.replace(".", "/") + ".py")
+    out = {k: v[1] for k, v in imported.items() if v[0] in _PARSE_FUNCS}
+    for n in ast.walk(t):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) and \
+                imported.get(n.value.func.id, ("",))[0] in _PARSER_FUNCS:
+            for m in ("parse_args", "parse_known_args"):
+                out[f"{n.targets[0].id}.{m}"] = imported[n.value.func.id][1]
+    return out
 
 
 def _runner_functions(t) -> tuple[dict, set]:
