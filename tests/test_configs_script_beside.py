@@ -57,3 +57,14 @@ def test_near_misses_stay_refused(tmp_path, script):
     (tmp_path / "run.sh").write_text("accelerate launch train.py\n")
     msg = _load(tmp_path / "run.sh")
     assert isinstance(msg, str) and "runs train.py" in msg and "attn-doctor check --config" not in msg
+
+
+def test_scripts_that_run_each_other_end(tmp_path):
+    # a.py and b.py each launch the other with options a reader knows: reading through them must end (a refusal or a
+    # reading, never a recursion error)
+    for me, other in (("a", "b"), ("b", "a")):
+        (tmp_path / f"{me}.py").write_text(f"import os\nos.system('accelerate launch {other}.py --bf16 True "
+                                           f"--attn_implementation flash_attention_2 --per_device_train_batch_size 2')\n")
+    (tmp_path / "run.sh").write_text("accelerate launch a.py\n")
+    got = _load(tmp_path / "run.sh")
+    assert got is not None

@@ -608,18 +608,24 @@ def _script_run(doc: dict) -> str | None:
     return cmd.script
 
 
+_FOLLOWING: set[str] = set()  # the launch files _script_beside is reading through now
+
+
 def _script_beside(doc: dict, script: str):
     """(reader id, doc, the options the launch gives it, detection) of the user's own Python script a launch file runs,
     when that script is on this machine (named_config: beside the launch file, or as written) and a reader claims it
     on its own evidence; None otherwise. A user pointing --config at run.sh whose `accelerate launch train.py` runs a
     TRL script beside it means that script."""
     sub = named_config(doc, script)
-    if sub is None or sub["fmt"] != "python":
-        return None
+    if sub is None or sub["fmt"] != "python" or os.path.abspath(sub["path"]) in _FOLLOWING:
+        return None  # (a script that, through others, runs the launch file again is not followed round)
+    _FOLLOWING.add(os.path.abspath(doc["path"]))
     try:
         name, sdoc, det = detect(sub["path"], sub["text"])
     except UsageError:
         return None
+    finally:
+        _FOLLOWING.discard(os.path.abspath(doc["path"]))
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
                None)
     given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
