@@ -153,12 +153,14 @@ FALLBACK_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s
 # "while", "whereas", "and", with a word of health and no word of failure names no failing backend. Written from the
 # mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
 HEALTHY = re.compile(r"\b(?:works?|worked|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
-                     r"fine(?!-)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
+                     r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
                      r"正常|没问题|没有问题", re.IGNORECASE)
 UNHEALTHY = re.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
                        r"slow\w*|hang\w*|stuck|freez\w*|issue|problem|bug|only|except|unless|if|whether|anymore)\b|"
                        r"n't\b|不|没有?(?!问题)|失败|报错", re.IGNORECASE)
-CLAUSE_BREAK = re.compile(r"([,;:.!?()\[\]，；]|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
+# (a full stop, colon or mark only before a space or the line's end: "flash_attn.cute" is one name; a parenthesis
+# stays inside its clause)
+CLAUSE_BREAK = re.compile(r"([,;，；]|[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
 
 
 def _healthy_removed(line: str) -> str:
@@ -176,7 +178,7 @@ def _healthy_removed(line: str) -> str:
 
 # A backend named as switched off in a condition is not the one that failed ("it will nanloss when flash attention is
 # turned off": round 14, alibaba/Pai-Megatron-Patch#60): the failing path is the one that runs without it.
-SWITCHED_OFF = re.compile(r"\b(?:when|if|once|while|after)\b[^\n.,;:!?()]{0,60}?\b(?:is|was|are|were|gets?|got|being)[ \t]+(?:turned|switched|toggled)[ \t]+off\b", re.IGNORECASE)
+SWITCHED_OFF = re.compile(r"\b(?:when|if|once|while|after)\b(?:(?!\b(?:when|if|once|while|after)\b)[^\n.,;:!?()]){0,60}?\b(?:is|was|are|were|gets?|got|being)[ \t]+(?:turned|switched|toggled)[ \t]+off\b", re.IGNORECASE)
 
 
 def _scrub(line: str) -> str:
@@ -345,6 +347,8 @@ def _cut_traceback(lines: list[str], start: int) -> bool:
     """Is the traceback starting at `start` cut before an exception line of its own (the paste ends inside
     it)? Then it is the traceback of the error above it (a report's title over its cut traceback, round 14:
     yaolinli/TimeChat-Online#29), and its frames are that error's evidence."""
+    if len(lines) - start > WINDOW:
+        return False  # the input goes on past what attribution keeps of it: not a paste that ends inside this traceback
     return not any(TRACEBACK_START.search(lines[k]) or EXCEPTION_LINE.search(lines[k]) for k in range(start + 1, len(lines)))
 
 
