@@ -4,13 +4,16 @@
 Takes every training-round text explain already gets right (right backend) and rewrites it as launchers, loggers,
 terminals and web pages deliver logs, then counts how many stay right. A rule written for a clean paste that loses
 its text under a prefix or another traceback format is a rule that will miss real logs. Measures only: nothing here
-is tuned, and no test asserts these figures. The held-out and measure-only corpora are never read (the default
+is tuned, and no test asserts these figures. The held-out and measure-only corpora are never read. The rank, docker, logging, quote, html and ipython rewrites are the
+forms knowledge/match.py was written to read through, so they measure that it does; loginfo and kubectl are not (the default
 folders are the training rounds; --corpus adds others).
 
 Rewrites (each applied alone):
   rank       torchrun's `[rank0]:` before every line
   docker     docker compose's `trainer-1  | ` before every line
   logging    Python logging's `2026-03-01 12:00:01,123 - ERROR - ` before every line
+  loginfo    the same at INFO level (a wrapper that logs its child's output as INFO; kept, not stripped, by design)
+  kubectl    a pod log's `[pod/train-0/trainer] ` before every line (a prefix no rule was written for)
   quote      a Markdown quote `> ` before every line
   ansi       a colour escape around every line
   crlf       Windows line ends
@@ -67,6 +70,8 @@ REWRITES = {
     "rank": _each("[rank0]:"),
     "docker": _each("trainer-1  | "),
     "logging": _each("2026-03-01 12:00:01,123 - ERROR - "),
+    "loginfo": _each("2026-03-01 12:00:01,123 - INFO - "),
+    "kubectl": _each("[pod/train-0/trainer] "),
     "quote": _each("> "),
     "ansi": lambda t: "\n".join("\x1b[31m" + line + "\x1b[0m" for line in t.splitlines()),
     "crlf": lambda t: t.replace("\n", "\r\n"),

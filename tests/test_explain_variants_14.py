@@ -22,7 +22,8 @@ Mechanisms (knowledge file or module: entry):
   vllm-enum  realworld.toml vllm.backend-fallback: a model refusing vLLM's backend by its enum
              ("does not support _Backend.X backend")
   xf-gpu     realworld.toml xformers.gpu-too-old: "xformers ... no longer supports my GPU ... capability" in words
-  arch-fatal build.toml build.arch-list-leaves-out-gpu: the CUTLASS kernel's "FATAL: kernel `...` is for smA-smB, but
+  arch-fatal realworld.toml xformers.kernel-arch-mismatch (after review; first build.arch-list-leaves-out-gpu, whose arch-list
+             fix is right for only one of the message's two meanings): the CUTLASS kernel's "FATAL: kernel `...` is for smA-smB, but
              was built for smC" (the build's arch list left the GPU out)
   ad-launch  field.toml attn.kernel-launch-error: xformers' frames then "CUDA error: invalid configuration argument";
              AnimateDiff's "An xformers bug was encountered in AnimateDiff" and its retelling
@@ -93,7 +94,7 @@ HF = "/opt/conda/lib/python3.11/site-packages/transformers"
      {"xformers.gpu-too-old"}, "xformers"),
     # arch-fatal
     ("FATAL: kernel `fmha_cutlassF_bf16_aligned_64x128_rf_sm80` is for sm80-sm100, but was built for sm70",
-     {"build.arch-list-leaves-out-gpu"}, "xformers"),
+     {"xformers.kernel-arch-mismatch"}, "xformers"),
     # ad-launch
     (tb(("/home/u/sd/ComfyUI/comfy/ldm/modules/attention.py", 388, "attention_xformers",
          "out = xformers.ops.memory_efficient_attention(q, k, v, attn_bias=None)"),
@@ -151,8 +152,8 @@ def test_mechanism(text, ids, backend):
     ("xformers supports my GPU fine (capability 8.6)", "xformers.gpu-too-old"),
     ("bitsandbytes does not support my GPU with compute capability 3.5", "xformers.gpu-too-old"),
     # arch-fatal: another FATAL
-    ("FATAL: kernel fmha_cutlassF is not supported on this device", "build.arch-list-leaves-out-gpu"),
-    ("FATAL: module 'mpi' failed to load", "build.arch-list-leaves-out-gpu"),
+    ("FATAL: kernel fmha_cutlassF is not supported on this device", "xformers.kernel-arch-mismatch"),
+    ("FATAL: module 'mpi' failed to load", "xformers.kernel-arch-mismatch"),
     # ad-launch: the error without xformers near it; a bug report about AnimateDiff that is not xformers'
     ("RuntimeError: CUDA error: invalid configuration argument\nin torch.nn.functional.interpolate", "attn.kernel-launch-error"),
     ("AnimateDiff bug: the context window ignores the overlap setting", "attn.kernel-launch-error"),

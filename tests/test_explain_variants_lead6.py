@@ -288,3 +288,18 @@ def test_windows_compilers(text, entry):
 ])
 def test_windows_compilers_near_miss(text):
     assert "triton.launcher-build" not in _ids(text)
+
+
+def test_a_table_row_keeps_its_first_column():
+    # review: docker compose's `worker   | ` prefix (no index) is not a table's first column
+    from attn_doctor.knowledge.match import _make_block, _index
+    row = b"sdpa     | ok      | 4/4 passed\nxformers | error   | import failed: undefined symbol\n"
+    assert _make_block(row, 1, _index(None, ())).data == row
+    assert _make_block(b"worker      | RuntimeError: boom\n", 1, _index(None, ())).data == b"RuntimeError: boom\n"
+
+
+def test_a_logging_info_prefix_is_read_through_on_a_tracebacks_lines_only():
+    info = "2026-03-01 12:00:01,123 - INFO - "
+    assert _top(_each(info)) == ("triage.raised-in-fa2", "fa2")
+    # a notice at INFO keeps its level: no failure is read from it
+    assert "sage.not-installed" not in _ids(info + "sageattention not found, falling back to sdpa")

@@ -73,19 +73,21 @@ CARET_BYTES = re.compile(rb"\^\[\[[0-9;?]*[ -/]*[@-~]|\^M(?=\r?\n|$)", re.M)
 # than a name (`(VllmWorker rank=0 pid=12) `, SkyPilot's `(task, pid=12) `), docker compose's for a service with a
 # container_name (`worker      | `, no index), a rich logger's time-only `12:00:01-123456 ERROR    `, and a GUI's
 # wrapper that logs a child's stderr at INFO or DEBUG (FluxGym's `[2026-03-01 12:00:01] [INFO] `, SwarmUI's
-# `2026-03-01 12:00:01.123 [Debug] [ComfyUI-0/STDERR] `, a rich time) where what follows is a traceback's line:
+# `2026-03-01 12:00:01.123 [Debug] [ComfyUI-0/STDERR] `, a rich time, Python logging's `date - INFO - `) where what
+# follows is a traceback's line:
 # a traceback is a failure whatever level its wrapper gave it.
 LINE_PREFIX = re.compile(
     rb"^(?:"
     rb"\[(?:rank|default)\d+\]: ?"
     rb"|\((?:[\w.:=-]+,? )*pid=\d+(?:, ip=[\d.]+)?\) "
     rb"|[\w.-]+[-_]\d+ +\| "
-    rb"|[a-z][\w.-]* +\| "
+    rb"|[a-z][\w.-]* +\| (?![^\n]*\s\|(?:\s|$))"  # (not a table's first column: no other bar on the line)
     rb"|(?:ERROR|WARNING|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[\w./-]+:\d+\] "
     rb"|\d\d:\d\d:\d\d-\d{6} (?:ERROR|WARNING|CRITICAL) +"
     rb"|(?:\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\] \[[A-Za-z]+\] "
     rb"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)? \[[A-Za-z]+\] \[[\w./-]+\] "
-    rb"|\d\d:\d\d:\d\d-\d{6} [A-Z]+ +(?! ))"
+    rb"|\d\d:\d\d:\d\d-\d{6} [A-Z]+ +(?! )"
+    rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?(?: - | )\[?(?:INFO|DEBUG)\]?(?: - |:? ))"
     rb"(?=Traceback \(most recent call last\)|\s*File \"|\s{4}|[A-Za-z_][\w.]*(?:Error|Exception)\b)"
     rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: - | )"
     rb"\[?(?:ERROR|WARNING|WARN|CRITICAL)\]?(?: - |:? )"
