@@ -301,5 +301,7 @@ def test_a_table_row_keeps_its_first_column():
 def test_a_logging_info_prefix_is_read_through_on_a_tracebacks_lines_only():
     info = "2026-03-01 12:00:01,123 - INFO - "
     assert _top(_each(info)) == ("triage.raised-in-fa2", "fa2")
-    # a notice at INFO keeps its level: no failure is read from it
-    assert "sage.not-installed" not in _ids(info + "sageattention not found, falling back to sdpa")
+    # a notice at INFO keeps its prefix (entries tell a notice from a failure by its level)
+    from attn_doctor.knowledge.match import _make_block, _index
+    notice = (info + "sageattention not found, falling back to sdpa\n").encode()
+    assert _make_block(notice, 1, _index(None, ())).data == notice
