@@ -314,8 +314,15 @@ def test_powershell_string_grown_with_plus_equals_and_a_child_powershell(tmp_pat
 
 
 def test_powershell_file_runs_a_script_not_a_command(tmp_path):
-    msg = _refusal(tmp_path, "go.ps1", "powershell -ExecutionPolicy Bypass -File .\\train.ps1\n")
-    assert "train.ps1" in msg or "not a trainer config" in msg
+    # (after review: the refusal alone could not tell; the parse can) -File's argument is a script to run, while
+    # -Command's words are a command line of their own
+    from attn_doctor.configs import shell
+
+    by_file = shell.parse("powershell -ExecutionPolicy Bypass -File .\\train.ps1 --sdpa\n").commands
+    by_command = shell.parse("powershell -ExecutionPolicy Bypass -Command accelerate launch train_network.py --sdpa\n").commands
+    assert [c.program for c in by_file] == ["powershell"]
+    assert [(c.program, c.script) for c in by_command] == [("accelerate", "train_network.py")]
+    assert "not a trainer config" in _refusal(tmp_path, "go.ps1", "powershell -ExecutionPolicy Bypass -File .\\train.ps1\n")
 
 
 PS_BRANCHES = '''$train_mode = "{mode}"

@@ -59,12 +59,12 @@ def test_near_misses_stay_refused(tmp_path, script):
     assert isinstance(msg, str) and "runs train.py" in msg and "attn-doctor check --config" not in msg
 
 
-def test_scripts_that_run_each_other_end(tmp_path):
-    # a.py and b.py each launch the other with options a reader knows: reading through them must end (a refusal or a
-    # reading, never a recursion error)
-    for me, other in (("a", "b"), ("b", "a")):
-        (tmp_path / f"{me}.py").write_text(f"import os\nos.system('accelerate launch {other}.py --bf16 True "
-                                           f"--attn_implementation flash_attention_2 --per_device_train_batch_size 2')\n")
-    (tmp_path / "run.sh").write_text("accelerate launch a.py\n")
-    got = _load(tmp_path / "run.sh")
-    assert got is not None
+
+def test_a_dumped_config_with_a_literal_json_cannot_carry_is_read(tmp_path):
+    # (review) a script that builds its config with a bytes or complex value and dumps it to the YAML it trains on
+    (tmp_path / "go.py").write_text(
+        "import subprocess, yaml\ncfg = {'base_model': 'Qwen/Qwen2.5-7B', 'adapter': 'lora', 'flash_attention': True, "
+        "'bf16': True, 'blob': b'x', 'n': 1j, 'datasets': [{'path': 'd.jsonl', 'type': 'alpaca'}]}\n"
+        "with open('cfg.yaml', 'w') as f:\n    yaml.dump(cfg, f)\nsubprocess.run(['axolotl', 'train', 'cfg.yaml'])\n")
+    got = _load(tmp_path / "go.py")
+    assert not isinstance(got, str) and got["detected"]["trainer"] == "axolotl" and got["required"] == ["fa2"], got

@@ -524,17 +524,10 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                 return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
                                                                       f"options of its own"] + beside[3]["evidence"])
             if beside is not None:
-                raise UsageError(f"{where} runs {script}, a script of its own, with options attn-doctor does not read "
-                                 f"on a command line; the script is here and reads as {beside[3]['title']}: attn-doctor "
-                                 f"check --config {beside[1]['path']} reads it (with the defaults it sets, not these "
-                                 f"options)")
+                raise _beside_refusal(where, script, beside)
             raise UsageError(f"{where} runs {script}, a training script none of the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway")
-        cli = _cli_run(doc)
-        if cli:
-            raise UsageError(f"{where} is not a trainer config attn-doctor recognises: it runs `{cli}`, which is not a "
-                             f"training command of the trainer CLI of that name (it reads {supported()})")
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None  # (python: a notebook's !lines)
@@ -548,9 +541,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
     foreign = _foreign_script(doc, best)
     beside = _script_beside(doc, foreign) if foreign else None
     if beside is not None:
-        raise UsageError(f"{where} runs {foreign}, a script of its own, with options attn-doctor does not read on a "
-                         f"command line; the script is here and reads as {beside[3]['title']}: attn-doctor check "
-                         f"--config {beside[1]['path']} reads it (with the defaults it sets, not these options)")
+        raise _beside_refusal(where, foreign, beside)
     if foreign:
         raise UsageError(f"{where} runs {foreign}, a script none of the trainers attn-doctor reads ships, so its options "
                          f"({', '.join(best.own[:3])}) are that script's own, which attn-doctor does not read yet (it reads "
@@ -608,24 +599,19 @@ def _script_run(doc: dict) -> str | None:
     return cmd.script
 
 
-_FOLLOWING: set[str] = set()  # the launch files _script_beside is reading through now
-
-
 def _script_beside(doc: dict, script: str):
     """(reader id, doc, the options the launch gives it, detection) of the user's own Python script a launch file runs,
     when that script is on this machine (named_config: beside the launch file, or as written) and a reader claims it
     on its own evidence; None otherwise. A user pointing --config at run.sh whose `accelerate launch train.py` runs a
     TRL script beside it means that script."""
     sub = named_config(doc, script)
-    if sub is None or sub["fmt"] != "python" or os.path.abspath(sub["path"]) in _FOLLOWING:
-        return None  # (a script that, through others, runs the launch file again is not followed round)
-    _FOLLOWING.add(os.path.abspath(doc["path"]))
+    if sub is None or sub["fmt"] != "python":
+        return None
+    # (one level deep at most: detect reaches here only for a command line's script, and a Python file has none)
     try:
         name, sdoc, det = detect(sub["path"], sub["text"])
     except UsageError:
         return None
-    finally:
-        _FOLLOWING.discard(os.path.abspath(doc["path"]))
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
                None)
     given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
@@ -634,6 +620,14 @@ def _script_beside(doc: dict, script: str):
 
 # the trainers' own GUIs, started by a script's last command: their settings are made in the browser, not in the file
 TRAINER_GUIS = {"kohya_gui.py": "the kohya_ss GUI (bmaltais/kohya_ss)", "train_ui.py": "OneTrainer's GUI"}
+
+
+def _beside_refusal(where: str, script: str, beside) -> UsageError:
+    """The refusal of a launch file that gives its own script (here, read by _script_beside) options attn-doctor does
+    not apply to a user's script: the command that reads the script."""
+    return UsageError(f"{where} runs {script}, a script of its own, with options attn-doctor does not read on a command "
+                      f"line; the script is here and reads as {beside[3]['title']}: attn-doctor check --config "
+                      f"{beside[1]['path']} reads it (with the defaults it sets, not these options)")
 
 
 def _last_script(doc: dict) -> str | None:

@@ -510,7 +510,8 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         from .pyscript import value
 
         got = value(v, consts)
-        return got if got != "?" else None
+        # only what a config file holds (a bytes, Ellipsis or complex literal is none of it: JSON cannot carry it)
+        return got if got != "?" and isinstance(got, (str, int, float, bool)) else None
 
     def resolve(node, scope, before, depth=0):
         if depth > 12 or node is None:  # (a job dict: its config, its process list, the process a name holds)

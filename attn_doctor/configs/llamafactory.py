@@ -63,7 +63,9 @@ def _settings(doc: dict) -> dict:
     """A YAML's settings, or a `llamafactory-cli train [x.yaml] key=value --key value` command line's."""
     if doc["fmt"] not in LINES:
         # a quoted "true" in the YAML: HfArgumentParser.parse_dict hands it to the dataclass unconverted, and the
-        # trainer's `if self.bf16` takes the non-empty string as true (hparams/parser.py _parse_args)
+        # trainer's `if self.bf16` takes the non-empty string as true (hparams/parser.py _parse_args). A quoted "false"
+        # is a non-empty string too, which such a test would take as true; whether every use of the flag does is not
+        # read here, so it is left unsaid (no dtype from it), not read as either
         return {k: True if isinstance(v, str) and v.strip().lower() == "true" else v for k, v in doc["data"].items()}
     old = _old_command(doc) if not _cli(doc) else None
     if old is not None:
