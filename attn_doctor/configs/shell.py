@@ -30,7 +30,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from .shell_conditions import _PS_CLOSED, _bat_guarded, _guarded, _ps_guarded
+from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
 from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known,  # noqa: F401
                           logical_lines, words_of)  # known, expand, logical_lines, words_of: read by the readers too
 
@@ -125,7 +125,7 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
     lines = _logical_lines(text, dialect, heredocs)
     ends: dict = {}  # a command's first line -> the last line it spans
     maybe: dict = {}  # variable -> [(condition, words)] appended under a condition the script cannot settle
-    conds: list = []  # the enclosing `if` blocks (_guarded)
+    conds = Frames()  # the enclosing `if` blocks (_guarded, _ps_guarded)
     bat_blocks: list = []  # cmd.exe's enclosing `if (...)` blocks (_bat_guarded)
     unsure: set = set()  # variables assigned under a condition the script does not settle
     funcs: dict = {}  # bash functions: name -> body (read when a later command calls it)
@@ -371,7 +371,6 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
             pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
-    _PS_CLOSED.pop(id(conds), None)  # (a script that ends with `}`: nothing follows it)
     return Script(commands, env, dialect, files, maybe)
 
 

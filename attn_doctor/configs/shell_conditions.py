@@ -215,8 +215,10 @@ def _guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
     return rest, ((None, " and ".join(open_)) if open_ else (True, ""))
 
 
-# the `if` frame a PowerShell script's last line closed with a lone `}`, by the script's frame list (an `else` may follow)
-_PS_CLOSED: dict = {}
+class Frames(list):
+    """The enclosing `if` blocks of a script being read (_guarded, _ps_guarded), and the `if` frame a PowerShell
+    script's last line closed with a lone `}` (`closed`: an `else` may follow on the next line)."""
+    closed: dict | None = None
 
 
 def _ps_guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
@@ -224,7 +226,9 @@ def _ps_guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
     `if (COND) { STATEMENT }`, as _guarded reads bash's. Other blocks (`foreach (...) {`, `function f {`, `try {`)
     are taken to run."""
     s = line.strip()
-    closed = _PS_CLOSED.pop(id(conds), None)  # the `if` block the line before ended, if it ended one
+    closed = getattr(conds, "closed", None)  # the `if` block the line before ended, if it ended one
+    if closed is not None:
+        conds.closed = None
     if closed is not None and re.match(r"^(elseif\s*\(|else\s*\{?$)", s, re.I):
         # `}` on its line, then `else {` / `elseif (...) {` on the next (Allman style): the branch continues the `if`
         # that `}` closed, not the block around it
@@ -256,10 +260,8 @@ def _ps_guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
             for _ in range(s.count("}")):
                 if conds:
                     last = conds.pop()
-                    if last.get("if"):
-                        _PS_CLOSED[id(conds)] = last
-                    else:
-                        _PS_CLOSED.pop(id(conds), None)
+                    if isinstance(conds, Frames):
+                        conds.closed = last if last.get("if") else None
             return None, None
         if s == "{":
             return None, None
