@@ -513,16 +513,18 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         # only what a config file holds (a bytes, Ellipsis or complex literal is none of it: JSON cannot carry it)
         return got if got != "?" and isinstance(got, (str, int, float, bool)) else None
 
-    def resolve(node, scope, before, depth=0):
+    def dict_value(node, scope, before, depth=0):
+        """The dict (or list, or literal) `node` stands for where it is used: literals, {**spreads}, dict(...) and
+        OrderedDict(...), a name assigned before `before` in `scope` or at module level, a function's last return."""
         if depth > 12 or node is None:  # (a job dict: its config, its process list, the process a name holds)
             return None
         if isinstance(node, ast.Dict):
             out = {}
             for k, v in zip(node.keys, node.values):
                 if k is None:  # {**other}
-                    out.update(resolve(v, scope, before, depth + 1) or {})
+                    out.update(dict_value(v, scope, before, depth + 1) or {})
                 elif isinstance(k, ast.Constant) and isinstance(k.value, str):
-                    sub = resolve(v, scope, before, depth + 1) if isinstance(v, (ast.Dict, ast.Call, ast.List)) else None
+                    sub = dict_value(v, scope, before, depth + 1) if isinstance(v, (ast.Dict, ast.Call, ast.List)) else None
                     val = sub if isinstance(sub, (dict, list)) else literal(v)
                     if val is not None:
                         out[k.value] = val
@@ -532,7 +534,7 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
             # dict the script builds or a literal; one unknown item leaves the whole list unknown
             items = []
             for e in node.elts:
-                sub = resolve(e, scope, before, depth + 1) if isinstance(e, (ast.Dict, ast.Call, ast.Name)) else None
+                sub = dict_value(e, scope, before, depth + 1) if isinstance(e, (ast.Dict, ast.Call, ast.Name)) else None
                 got = sub if isinstance(sub, dict) else literal(e)
                 if got is None:
                     return None
@@ -544,21 +546,21 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
             if node.func.id in ("dict", "OrderedDict"):  # (ai-toolkit's own examples build the job as an OrderedDict)
                 out = {}
                 for a in node.args[:1]:
-                    out.update(resolve(a, scope, before, depth + 1) or {})
+                    out.update(dict_value(a, scope, before, depth + 1) or {})
                 for k in node.keywords:
                     if k.arg:
                         val = literal(k.value)
                         if val is not None:
                             out[k.arg] = val
                     else:
-                        out.update(resolve(k.value, scope, before, depth + 1) or {})
+                        out.update(dict_value(k.value, scope, before, depth + 1) or {})
                 return out
             f = funcs.get(node.func.id)
             if f is not None:  # a function of the script that builds the dict: what its (last) return gives
                 rets = [r for r in own_nodes(f) if isinstance(r, ast.Return) and r.value is not None]
                 if rets:
                     r = max(rets, key=lambda r: r.lineno)
-                    return resolve(r.value, f, r.lineno, depth + 1)
+                    return dict_value(r.value, f, r.lineno, depth + 1)
             return None
         if isinstance(node, ast.Name):
             assigns = [a for a in own_nodes(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
@@ -566,7 +568,7 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
             if not assigns:
                 return None
             last = max(assigns, key=lambda a: a.lineno)
-            out = resolve(last.value, scope, last.lineno, depth + 1)
+            out = dict_value(last.value, scope, last.lineno, depth + 1)
             if not isinstance(out, dict):
                 return None
             # `cfg["key"] = value` after it (and before the dump), outside a branch: the dict the script writes
@@ -605,7 +607,7 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         fname = n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else \
             n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else None
         if fname in calls and n.args:
-            data = resolve(n.args[0], scope_of(n), n.lineno)
+            data = dict_value(n.args[0], scope_of(n), n.lineno)
             if isinstance(data, dict) and data:
                 out.append((("call", fname), data))
             continue
@@ -613,7 +615,7 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                 and isinstance(n.func.value, ast.Name) and n.func.value.id in _DUMP_MODULES and n.args):
             continue
         scope = scope_of(n)
-        data = resolve(n.args[0], scope, n.lineno)
+        data = dict_value(n.args[0], scope, n.lineno)
         if data:
             target = target_of(n)
             if target is None and n.func.value.id == "json":
