@@ -690,8 +690,7 @@ def named_config(doc: dict, path) -> dict | None:
     dumped = dumped_for(doc.get("dumped") or [], path)
     if dumped is not None:
         # a config the launching script writes from a dict of its own (launchers.python_dumped_configs)
-        return make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), "written by the script.json"),
-                        json.dumps(dumped))
+        return dumped_doc(doc, dumped, "written by the script")
     if not isinstance(path, str) or not path or not known(path):
         return None
     files = doc.get("files") or {}
@@ -713,6 +712,12 @@ def named_config(doc: dict, path) -> dict | None:
         return make_doc(where, text)
     except UsageError:
         return None
+
+
+def dumped_doc(doc: dict, settings: dict, what: str) -> dict:
+    """The doc of settings a script builds as a dict (launchers.python_dumped_configs), read as a JSON config named
+    `what` beside the script."""
+    return make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), f"{what}.json"), json.dumps(settings))
 
 
 def config_data(doc: dict, path) -> dict | None:

@@ -91,9 +91,8 @@ def in_process_job(doc: dict) -> dict | None:
     the one the script writes to the path it gives (launchers.python_dumped_configs), else that path's file when it is
     here. None for any other script."""
     import ast
-    import json
 
-    from . import make_doc, named_config
+    from . import dumped_doc, named_config
     from .launchers import dumped_for, python_dumped_configs
     from .pyscript import constants, tree
 
@@ -105,7 +104,6 @@ def in_process_job(doc: dict) -> dict | None:
         return None
     dumped = python_dumped_configs(code, calls=JOB_CALLS)
     consts = constants(t)
-    base = os.path.join(os.path.dirname(os.path.abspath(doc["path"])), "the job the script builds.json")
     for n in ast.walk(t):
         if not (isinstance(n, ast.Call) and n.args and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr
                                                         if isinstance(n.func, ast.Attribute) else None) in JOB_CALLS):
@@ -120,7 +118,7 @@ def in_process_job(doc: dict) -> dict | None:
         if given is None and path:
             given = dumped_for(dumped, path)
         if given is not None:
-            return make_doc(base, json.dumps(given))
+            return dumped_doc(doc, given, "the job the script builds")
         sub = named_config(doc, path) if path else None
         if sub is not None and sub["fmt"] in ("yaml", "json"):
             return sub
