@@ -14,6 +14,8 @@ Rewrites (each applied alone):
   logging    Python logging's `2026-03-01 12:00:01,123 - ERROR - ` before every line
   loginfo    the same at INFO level (a wrapper that logs its child's output as INFO; kept, not stripped, by design)
   kubectl    a pod log's `[pod/train-0/trainer] ` before every line (a prefix no rule was written for)
+  journald   journalctl's `Nov 28 07:20:34 host python[123]: ` (a job run as a systemd service)
+  srun       Slurm's `srun --label` task number `3: `
   quote      a Markdown quote `> ` before every line
   ansi       a colour escape around every line
   crlf       Windows line ends
@@ -21,6 +23,17 @@ Rewrites (each applied alone):
   ipython    a Python traceback as IPython prints it (old form: `path in func`, `----> N code`)
   ipython8   the same in IPython 8's form (`File path:N, in func`)
   wrap120    every line hard-wrapped at 120 columns (a console copy)
+
+Content rewrites (the same failure on another machine; no rule was written for these when they were added):
+  patch      every x.y.z version's last number raised by one (2.5.8 -> 2.5.9)
+  minor      every x.y version's second number raised by one (2.5.8 -> 2.6.8; cu121 and sm_80 are not versions here)
+  pyver      another Python (python3.10 -> python3.12, cp310 -> cp312, py3.10 -> py3.12)
+  paths      another user's paths (/home/NAME, /root, C:\\Users\\NAME, conda and venv roots, dist-packages)
+  squote     a forum's curly single quotes around quoted names ('flash_attn' -> ‘flash_attn’)
+  nbsp       leading spaces copied from a web page as no-break spaces
+  indent4    every line after the first five indented by four spaces (a log as a Markdown code block under a report's
+             title and first sentences, which stay as they were)
+  tail30     only the last 30 lines (the end of a log, which is what people paste)
 
     python benchmarks/explain_robustness.py            # table on stdout
     python benchmarks/explain_robustness.py --show ipython   # also list the texts a rewrite loses
@@ -41,7 +54,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from explain_heldout import load, verdict  # noqa: E402
 
 TRAINING = ["round4a", "round4b", "round5a", "round5b", "round6a", "round6b", "round7a", "round7b", "round8",
-            "round9", "round10", "round10b", "round11", "round13a", "round13b", "round14"]
+            "round9", "round10", "round10b", "round11", "round13a", "round13b", "round14", "round17"]
 _FRAME = re.compile(r'^[ \t]*File "([^"]+)", line (\d+), in (\S+)[ \t]*\n(?:[ \t]+(\S[^\n]*)\n)?', re.M)
 _ERROR = re.compile(r"^(\w[\w.]*(?:Error|Exception))\b", re.M)
 
@@ -66,6 +79,41 @@ def _ipython(new: bool):
     return rewrite
 
 
+_VER3 = re.compile(r"(?<![\w.])(\d+)\.(\d+)\.(\d+)(?![\d])")
+_VER2 = re.compile(r"(?<![\w.])(\d+)\.(\d+)(?=[.\w+-]|\b)")
+_PY = re.compile(r"(python|py|cp|Python)(3)(\.?)(\d{1,2})(?!\d)")
+_PATHS = [
+    (re.compile(r"/home/[^/\s]+/"), "/mnt/data/jdoe/"),
+    (re.compile(r"/root/"), "/workspace/jdoe/"),
+    (re.compile(r"(?i)([A-Z]):\\Users\\[^\\\s]+\\"), r"E:\\Users\\Jane Doe\\"),
+    (re.compile(r"/(?:opt/)?(?:mini|ana)?conda3?/envs/[^/\s]+/"), "/opt/venvs/trainer/"),
+    (re.compile(r"/usr/local/lib/(python3\.\d+)/dist-packages/"), r"/opt/venvs/trainer/lib/\1/site-packages/"),
+    (re.compile(r"/usr/lib/(python3\.\d+)/site-packages/"), r"/srv/py/lib/\1/site-packages/"),
+]
+
+
+def _patch(text: str) -> str:
+    return _VER3.sub(lambda m: f"{m.group(1)}.{m.group(2)}.{int(m.group(3)) + 1}", text)
+
+
+def _minor(text: str) -> str:
+    return _VER2.sub(lambda m: f"{m.group(1)}.{int(m.group(2)) + 1}", text)
+
+
+def _pyver(text: str) -> str:
+    return _PY.sub(lambda m: m.group(1) + m.group(2) + m.group(3) + ("12" if m.group(4) != "12" else "11"), text)
+
+
+def _paths(text: str) -> str:
+    for pat, new in _PATHS:
+        text = pat.sub(new, text)
+    return text
+
+
+def _nbsp(text: str) -> str:
+    return re.sub(r"(?m)^( +)", lambda m: "\u00a0" * len(m.group(1)), text)
+
+
 REWRITES = {
     "rank": _each("[rank0]:"),
     "docker": _each("trainer-1  | "),
@@ -78,6 +126,16 @@ REWRITES = {
     "html": html.escape,
     "ipython": _ipython(False),
     "ipython8": _ipython(True),
+    "patch": _patch,
+    "minor": _minor,
+    "pyver": _pyver,
+    "paths": _paths,
+    "squote": lambda t: re.sub(r"'([\w.\-/]+)'", "\u2018\\1\u2019", t),
+    "nbsp": _nbsp,
+    "indent4": lambda t: "\n".join(line if i < 5 or not line else "    " + line for i, line in enumerate(t.splitlines())),
+    "journald": _each("Nov 28 07:20:34 gpu-node-3 python[48211]: "),
+    "srun": _each("3: "),
+    "tail30": lambda t: "\n".join(t.splitlines()[-30:]),
     "wrap120": lambda t: "\n".join(line[i:i + 120] for line in t.splitlines() for i in range(0, max(len(line), 1), 120)),
 }
 

@@ -66,7 +66,9 @@ CARET_BYTES = re.compile(rb"\^\[\[[0-9;?]*[ -/]*[@-~]|\^M(?=\r?\n|$)", re.M)
 # What launchers, loggers and quoting put before every line of a program's output, stripped before matching (the
 # line keeps its number): torchrun's `[rank0]: `, Ray's and vLLM's `(Worker pid=12) `, docker compose's
 # `trainer-1  | `, vLLM's `ERROR 10-15 07:53:38 [core.py:708] `, logging's `2026-03-01 12:00:01,123 - ERROR - `,
-# glog's `E0301 12:00:01.123456  1234 file.cc:12] `, a CI runner's ISO time, and a Markdown quote's `> `.
+# glog's `E0301 12:00:01.123456  1234 file.cc:12] `, a CI runner's ISO time, and a Markdown quote's `> `; and the
+# multi-node launchers' (mpirun --tag-output's `[1,0]<stderr>:`, srun --label's `3: `, pdsh's and DeepSpeed's runner's
+# `worker-1: ` or `10.0.0.2: `, kubectl logs --prefix's `[pod/x/c] `) and journalctl's `Nov 28 07:20:34 host python[12]: `.
 # Repeated: a launcher's prefix often stands before a logger's. A logger's level and prefix stay on INFO and DEBUG
 # lines (entries tell a notice from a failure by them), loguru's `time | LEVEL | ` stays whole, and a time alone
 # stays (a line of a log, not a report's title: prose reads titles). Round 17: Ray's and vLLM's prefix with more
@@ -93,6 +95,11 @@ LINE_PREFIX = re.compile(
     rb"\[?(?:ERROR|WARNING|WARN|CRITICAL)\]?(?: - |:? )"
     rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z "
     rb"|[EWF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] "
+    rb"|\[\d+,\d+\]<std(?:out|err)>: ?"
+    rb"|\d{1,4}: "
+    rb"|(?:\d{1,3}(?:\.\d{1,3}){3}|[\w-]*(?:worker|node|host|gpu)[\w-]*\d+): "
+    rb"|\[pod/[\w.-]+/[\w.-]+\] "
+    rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.@/-]+(?:\[\d+\])?: "
     rb"|> "
     rb")+", re.M)
 _AFTER_LINE_END = re.compile(b"\n" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
@@ -525,6 +532,9 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
     if b"&" in data:
         data = HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group()], data)
+    if b"\xe2\x80" in data:  # a forum's or an editor's curly quotes, read as the quotes they stand for
+        data = data.replace(b"\xe2\x80\x98", b"'").replace(b"\xe2\x80\x99", b"'") \
+            .replace(b"\xe2\x80\x9c", b'"').replace(b"\xe2\x80\x9d", b'"')
     if b"> " in data and (b"---> " in data or b"--> " in data):
         data = _python_frames(data)
     shapes = data.translate(_SHAPE).split(b"\n")

@@ -1,0 +1,79 @@
+"""Variants for what the fourth session of 2026-11-28 (issue 23) taught explain to read through, from the content and
+launcher rewrites of benchmarks/explain_robustness.py (no real text was their source: each case is written by hand from
+the mechanism, with other paths, versions and wordings; near misses say what must NOT be stripped or claimed).
+
+  launchers  multi-node launchers' and services' line prefixes (knowledge/match.py LINE_PREFIX): mpirun --tag-output,
+             srun --label, pdsh's and DeepSpeed's multi-node runner, kubectl logs --prefix, journalctl
+  quotes     curly quotes (a forum's or an editor's) read as the straight quotes error messages print
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import first_cause as _top, ids as _ids
+
+ERR = ("Traceback (most recent call last):\n  File \"/srv/job/train.py\", line 12, in <module>\n    out = model(x)\n"
+       "  File \"/opt/venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py\", line 96, in "
+       "_flash_attn_forward\n    out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(\n"
+       "RuntimeError: the launch went wrong somewhere")
+
+
+def _each(prefix: str, text: str = ERR) -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+@pytest.mark.parametrize("prefix", [
+    "[1,0]<stderr>:", "[12,3]<stdout>: ", "0: ", "17: ", "worker-1: ", "gpu-node07: ", "10.0.4.21: ",
+    "[pod/sft-run-0/trainer] ", "Mar  3 21:04:11 a100-box python3[90211]: ",
+    "Nov 28 07:20:34 node-3 train.sh[4411]: ", "[pod/x-0/main] [rank1]: ",
+])
+def test_a_launchers_prefix_is_read_through(prefix):
+    assert _top(_each(prefix)) == _top(ERR) == ("triage.raised-in-fa2", "fa2")
+
+
+def test_a_prefixed_line_keeps_its_number():
+    from attn_doctor.explain import match
+    text = "\n".join("worker-0: step %d loss 1.0" % i for i in range(25)) + "\n" + _each("worker-0: ")
+    found = [m for m in match(text) if m.entry.id == "triage.raised-in-fa2"]
+    assert found and found[0].line == 25 + len(ERR.splitlines())
+
+
+@pytest.mark.parametrize("line,rest", [
+    # stripped: the launcher's part only
+    (b"[3,1]<stderr>:RuntimeError: x", b"RuntimeError: x"),
+    (b"2: ImportError: y", b"ImportError: y"),
+    (b"node12: Traceback (most recent call last):", b"Traceback (most recent call last):"),
+    (b"[pod/a-1/c] ValueError: z", b"ValueError: z"),
+    # kept: a word before a colon is no host; a number with no space after it is no task number; a list of steps
+    (b"Error: flash_attn failed", b"Error: flash_attn failed"),
+    (b"warning: unused variable", b"warning: unused variable"),
+    (b"12:00:01 started", b"12:00:01 started"),
+    (b"node: command not found", b"node: command not found"),
+])
+def test_what_the_prefix_strips(line, rest):
+    from attn_doctor.knowledge.match import LINE_PREFIX
+    m = LINE_PREFIX.match(line)
+    assert line[m.end() if m else 0:] == rest
+
+
+@pytest.mark.parametrize("text,entry", [
+    ("ModuleNotFoundError: No module named \u2018flash_attn\u2019", "fa2.missing"),
+    ("ImportError: cannot import name \u2018flash_attn_func\u2019 from \u2018flash_attn.cute\u2019 "
+     "(/opt/py/lib/python3.13/site-packages/flash_attn/cute/__init__.py)", "cute.import-name"),
+    ("ModuleNotFoundError: No module named \u201csageattention\u201d", "sage.not-installed"),
+])
+def test_curly_quotes_are_read_as_straight_ones(text, entry):
+    straight = text.translate(str.maketrans("\u2018\u2019\u201c\u201d", "''\"\""))
+    assert _top(text)[0] == _top(straight)[0] == entry
+
+
+def test_curly_quotes_keep_the_line_number():
+    from attn_doctor.explain import match
+    text = "\u2018a\u2019 \u201cb\u201d\n" * 30 + "ModuleNotFoundError: No module named \u2018flash_attn\u2019\n"
+    found = [m for m in match(text) if m.entry.id == "fa2.missing"]
+    assert found and found[0].line == 31
+
+
+def test_a_prose_list_number_claims_nothing():
+    assert "prose.fails" not in _ids("1: set up the venv\n2: pip install torch\n3: run the notebook")
