@@ -70,7 +70,11 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
             continue  # another (non-attention) library's failure
         if attribution.unclaimed(m.entry, backend_of(m.entry), lines, m.line):
-            continue  # a catch-all with no attention library named near it
+            # a catch-all with no attention library named near it: near another line it matched, perhaps (a report's
+            # title in words over a quoted sentence that names the backend)
+            m = _claimed_elsewhere(m, lines)
+            if m is None:
+                continue
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
@@ -81,6 +85,16 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
                              fix=tailor.tailor(fix, v), named_by=named_by, untailored=fix))
     return out
+
+
+def _claimed_elsewhere(m: Match, lines: list[str]) -> Match | None:
+    """The match moved to the first other line it matched where a backend is named near it, else None."""
+    own = backend_of(m.entry)
+    for n in m.lines:
+        if n > m.line and not attribution.unclaimed(m.entry, own, lines, n) \
+                and not attribution.foreign(m.entry, own, lines, n):
+            return dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
+    return None
 
 
 def lookup(target: str) -> tuple[list[Match] | list[Entry], str]:

@@ -77,3 +77,37 @@ def test_curly_quotes_keep_the_line_number():
 
 def test_a_prose_list_number_claims_nothing():
     assert "prose.fails" not in _ids("1: set up the venv\n2: pip install torch\n3: run the notebook")
+
+
+# title: a report's title says what kind of failure in words and names no backend; its first sentence names the backend
+# (knowledge/prose.toml's second pattern of each entry; attribution.toml title_sentence)
+@pytest.mark.parametrize("text,entry,backend", [
+    ("Install keeps failing on Ubuntu 24.04\n\nRunning pip install sageattention==2.2.0 --no-build-isolation with CUDA 12.8.",
+     "prose.build", "sage"),
+    ("安装失败\n\n我用 pip 安装 xformers 0.0.29，torch 2.6。", "prose.build", "xformers"),
+    ("Doesn't run on my 3060\n\nFlashAttention 2 was installed from the prebuilt wheel for cu124.", "prose.gpu", "fa2"),
+    ("Outputs are all black\n\nWith flex attention and a sliding-window block mask.", "prose.numbers", "flex"),
+    ("Process killed with a core dump\n\nHappens when xformers is selected in the settings.", "prose.crash", "xformers"),
+    ("Stopped working after the update\n\n\nSageAttention 1.0.6 in the portable ComfyUI.", "prose.fails", "sage"),
+])
+def test_a_title_takes_its_first_sentences_backend(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    # the first sentence names no backend
+    "Build error on Ubuntu 24.04\n\nRunning pip install apex with CUDA 12.8.",
+    # the backend is two sentences down, not the first
+    "Build error on Ubuntu 24.04\n\nRunning pip install apex.\n\nI also have xformers installed.",
+    # what follows the title is a log line, not a sentence (indented, or a logger's)
+    "Build error\n    building 'flash_attn_2_cuda' extension",
+    # a log's first line is no title: a warning line of a program, then a list naming a backend
+    "No broken requirements found.\nflash-attn 2.8.3\nxformers 0.0.30",
+])
+def test_a_title_without_a_sentence_naming_a_backend_claims_nothing(text):
+    assert not [i for i in _ids(text) if i.startswith("prose.")]
+
+
+def test_a_title_over_a_sentence_is_read_only_at_the_inputs_start():
+    text = "step 1 loss 0.3\n" * 10 + "Build error on Ubuntu\n\npip install flash-attn failed."
+    assert "prose.build" not in _ids(text[:-len("pip install flash-attn failed.")] + "Running the trainer with flash-attn.")
