@@ -111,3 +111,29 @@ def test_a_title_without_a_sentence_naming_a_backend_claims_nothing(text):
 def test_a_title_over_a_sentence_is_read_only_at_the_inputs_start():
     text = "step 1 loss 0.3\n" * 10 + "Build error on Ubuntu\n\npip install flash-attn failed."
     assert "prose.build" not in _ids(text[:-len("pip install flash-attn failed.")] + "Running the trainer with flash-attn.")
+
+
+# xformers.torch-is-cpu: xformers' load warning over the CPU torch it found names xformers as what fails, and the CPU
+# torch as why (knowledge/versions.toml)
+@pytest.mark.parametrize("text", [
+    "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+    "    PyTorch 2.6.0+cu126 with CUDA 1206 (you have 2.6.0+cpu)\n    Python  3.12.8 (you have 3.12.8)\n"
+    "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
+    "xFormers cannot load C++/CUDA extensions. xFormers was built for:\r\n   PyTorch 2.4.1+cu118 with CUDA 1108 "
+    "(you have 2.4.1+cpu)",
+    "[rank0]: WARNING[XFORMERS]: xFormers can\u2019t load C++/CUDA extensions. xFormers was built for:\n"
+    "[rank0]:     PyTorch 2.8.0+cu129 with CUDA 1209 (you have 2.8.0+cpu)",
+])
+def test_xformers_over_a_cpu_torch(text):
+    assert _top(text) == ("xformers.torch-is-cpu", "xformers")
+
+
+@pytest.mark.parametrize("text,entry", [
+    # a CUDA torch of another release: xformers built for another torch, as before
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "    PyTorch 2.5.1+cu124 with CUDA 1204 (you have 2.6.0+cu124)", "xformers.built-for-other-torch"),
+    # the +cpu line alone, the warning's head cut: torch's CPU build, naming no backend
+    ("    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cpu)", "torch.cpu-build"),
+])
+def test_xformers_near_a_cpu_torch_near_misses(text, entry):
+    assert _top(text)[0] == entry
