@@ -137,3 +137,17 @@ def test_xformers_over_a_cpu_torch(text):
 ])
 def test_xformers_near_a_cpu_torch_near_misses(text, entry):
     assert _top(text)[0] == entry
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("TypeError: fwd_kvcache(): incompatible function arguments. The following argument types are supported:\n"
+     "    1. (arg0: torch.Tensor, arg1: torch.Tensor) -> list[torch.Tensor]", "fa2"),
+    ("    return flash_attn_cuda.varlen_bwd(\nTypeError: varlen_bwd(): incompatible function arguments.", "fa2"),
+])
+def test_pybinds_signature_error_names_flash_attn_2s_functions(text, backend):
+    assert _top(text)[1] == backend
+
+
+def test_another_extensions_signature_error_names_no_backend():
+    assert _top("TypeError: fused_rms_norm(): incompatible function arguments. The following argument types are "
+                "supported:\n    1. (arg0: torch.Tensor) -> torch.Tensor")[1] is None
