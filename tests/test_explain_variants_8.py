@@ -4,7 +4,7 @@ became training material. Every case below was written by hand from the mechanis
 phrasings, languages), NOT copied from those threads; the near misses beside each say what must NOT be claimed.
 
 Mechanisms (knowledge file: entry or rule):
-  frames     knowledge/match.py + field2.toml `frames` of xformers.enable-failed: diffusers' enabling call in a
+  frames     knowledge/match.py + xformers.toml `frames` of xformers.enable-failed: diffusers' enabling call in a
              traceback cut before its message (weak evidence, read last)
   through    triage.toml triage.through-backend: a traceback through a backend's own files, cut or ending in an
              error no rule knows; a title naming another backend does not outrank the frames
@@ -12,19 +12,20 @@ Mechanisms (knowledge file: entry or rule):
              "incorrect", "not able to import", "required", "not supported", attn_implementation=sdpa,
              "影响...结果"
   names      attribution.toml: "Sage Attn"/"sage_atten", diffusers' enable_xformers_memory_efficient_attention
-  guard      field5.toml attn.import-guard: a NameError retold without its name, a guard's module left None
-  banner     field6b.toml app.attention-libraries-absent: two DIFFERENT libraries, not FA2 and "flash-attn-v2"
+  guard      attention.toml attn.import-guard: a NameError retold without its name, a guard's module left None
+  banner     frameworks.toml app.attention-libraries-absent: two DIFFERENT libraries, not FA2 and "flash-attn-v2"
   oom        attribution.toml in_traceback: smoke.oom only where the OOM's own line or traceback names a backend
   xf-torch   versions.toml xformers.built-for-other-torch: "xformers ... incompatible with torch" in a sentence
-  kernal     realworld.toml sage.arch-kernel: "sm89 kernal not available"
-  blockmask  round8.toml flex.model-without-block-mask: torchtune's packed block masks on a model without Flex
+  kernal     sage.toml sage.arch-kernel: "sm89 kernal not available"
+  blockmask  flex.toml flex.model-without-block-mask: torchtune's packed block masks on a model without Flex
   round 10:
   guard      attn.import-guard: "assert flash_attn_func is not None"
-  unknown    round8.toml app.unknown-backend-name: an app's selector refusing a backend's name
-  helper     field3.toml transformers.helper-moved: the AttributeError retold in a title cut at its quote
+  unknown    frameworks.toml app.unknown-backend-name: an app's selector refusing a backend's name
+  helper     frameworks.toml transformers.helper-moved: the AttributeError retold in a title cut at its quote
   prose      "not support", "(in)compatible", "despite setting", a CPU as the platform
   cpu-torch  platform.toml torch.cpu-build: xformers' warning naming a +cpu torch is the CPU build's, not xformers'
-  advisory   round8.toml fa2.model-not-on-gpu: transformers' advisory is a note, not a report about a CPU
+             (since 2026-11-28's fourth session versions.toml xformers.torch-is-cpu: xformers fails, the CPU torch is why)
+  advisory   flash_attn.toml fa2.model-not-on-gpu: transformers' advisory is a note, not a report about a CPU
 """
 
 from __future__ import annotations
@@ -221,7 +222,7 @@ def test_xformers_compatible_sentence_near_miss():
     ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
      "    PyTorch 2.3.1+cu121 with CUDA 1201 (you have 2.3.1+cpu)\n    Python  3.11.9 (you have 3.11.9)\n"
      "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
-     "torch.cpu-build", None),
+     "xformers.torch-is-cpu", "xformers"),  # session 4 of 2026-11-28: xformers is what fails, its CPU torch the cause
     # a CUDA torch of another release: still xformers built for another torch
     ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
      "    PyTorch 2.3.1+cu121 with CUDA 1201 (you have 2.4.0+cu121)\n    Python  3.11.9 (you have 3.11.9)\n"
