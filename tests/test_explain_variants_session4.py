@@ -103,6 +103,9 @@ def test_a_title_takes_its_first_sentences_backend(text, entry, backend):
     "Build error\n    building 'flash_attn_2_cuda' extension",
     # a log's first line is no title: a warning line of a program, then a list naming a backend
     "No broken requirements found.\nflash-attn 2.8.3\nxformers 0.0.30",
+    # a program's line under the title, not a user's sentence (no first person, no stop)
+    "Training crashes with CUDA OOM when block swap is on\n\nTrying to import sageattention\nSuccessfully imported sageattention",
+    "Build fails on the cluster\n\nLoading flash-attn 2.7.4 extension from the cache dir",
     # an exception line or a tool's `error:` first is a program's line, not a title, whatever sentence follows
     "ValueError: Template qwen3 does not exist.\nInstalling flash-attn 2.8.3 from the cache",
     "error: could not build wheels\n\nI ran pip install sageattention in the venv.",

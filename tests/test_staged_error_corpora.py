@@ -148,10 +148,7 @@ SETS = (
     # rules). A rule that gains on this set should raise the floors; misses: round11/README.md
     # (the next step: round 11's own mechanisms, written once it was measured, 6e66616: 48 matched, 45 right backend;
     # the closing review raised every floor to what its set scores, so that one regression fails)
-    # session 4 of 2026-11-28: a title naming no backend ("OOM problem with latest version") over a first sentence listing
-    # attention settings tried ("xformers, flas_attention, default optimizer no helped") is read as xformers' failure
-    Staged("round11", 60, 48, 45, unrelated="unrelated", note_required=True,
-           known_claims=(("d8ahazard__sd_dreambooth_extension__437.txt", "prose.fails"),)),
+    Staged("round11", 60, 48, 45, unrelated="unrelated", note_required=True),
     # round 12 (ex12, 2026-11-28): a fifth measure-only fresh set (other error words and trackers: CUBLAS, misaligned
     # address, ptxas, head_dim, dropout, ONNX export, fp16 NaN; Florence2, InternVL, DeepSeek, LLaVA, PuLID, YOLOv12,
     # Stability-AI and A1111 training threads), no rule written for it, measured without a miss list; the floors are
