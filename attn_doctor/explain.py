@@ -230,6 +230,8 @@ def render_entries(console: Console, found: list, by: str, *, total: int | None 
             grid.add_row("", "true:", Text(e.truth))
         for r in e.refs:
             grid.add_row("", "ref:", Text(r))
+        if by == "id" and e.file:  # where to read or change it
+            grid.add_row("", "file:", Text(f"attn_doctor/knowledge/{e.file}", style="dim"))
         console.print(grid)
 
 

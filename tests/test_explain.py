@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +52,24 @@ def test_explain_an_id(cli):
     for label in ("why:", "fix:", "guide:", "true:"):
         assert label in out
     assert "quack-kernels>=0.5.3" in out
+    assert re.search(r"file:\s+attn_doctor/knowledge/versions.toml", out)  # where to read or change it
+
+
+def test_an_entrys_file_is_where_it_is_written():
+    """Every entry says the TOML file it is written in (explain ID prints it), and that file holds its id."""
+    from attn_doctor.knowledge import HERE, entries
+
+    for e in entries().values():
+        assert f'id = "{e.id}"' in (HERE / e.file).read_text(encoding="utf-8"), e.id
+
+
+def test_the_knowledge_readme_names_every_file():
+    """knowledge/README.md is the map a newcomer reads to find where an entry lives: it names every TOML file."""
+    from attn_doctor.knowledge import HERE
+
+    readme = (HERE / "README.md").read_text(encoding="utf-8")
+    missing = [p.name for p in HERE.glob("*.toml") if f"`{p.name}`" not in readme]
+    assert missing == []
 
 
 def test_explain_unknown_id_exits_1_with_a_suggestion(cli):

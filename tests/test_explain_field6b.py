@@ -1,4 +1,4 @@
-"""`explain` on the mechanisms of knowledge/field6b.toml and the patterns and attribution rules widened
+"""`explain` on the mechanisms of knowledge/frameworks.toml and the patterns and attribution rules widened
 with them (issue 23, round 4b: texts from the trainers' and UIs' trackers in fixtures/errors/round4b,
 captured 2026-11-25 by the ex4b helper). Every case is a variant written here: other paths, versions,
 GPUs, symbols, libraries and wrappers than the real texts and the entries' examples, so a rule fitted

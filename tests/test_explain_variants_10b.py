@@ -7,28 +7,28 @@ ids where two say the same) and the backend of the first problem that can be a f
 backend of the seven); the near misses beside each mechanism assert what must NOT be claimed.
 
 Mechanisms (knowledge file: entry or rule):
-  wrong-out  field7b.toml attn.wrong-output: a backend that produces/causes noise or garbage; black output that
+  wrong-out  attention.toml attn.wrong-output: a backend that produces/causes noise or garbage; black output that
              goes away once the backend is removed or disabled; low accuracy of SageAttention's quantized kernels
   old-gpu    backends.toml backend.unsupported-gpu: SageAttention's setup.py refusing a GPU below sm80; FA3 failing
              on a Blackwell told in a sentence; SageAttention 2 on a Turing/Pascal/Volta card; a regression
              ("not working anymore") is no unsupported GPU
-  fa4-arch   realworld.toml cute.arch: the CuTe DSL's arch check of an sm100 op on sm_120/sm_121; FA4 told to fail
+  fa4-arch   cute.toml cute.arch: the CuTe DSL's arch check of an sm100 op on sm_120/sm_121; FA4 told to fail
              on (or asked about support for) a consumer or workstation Blackwell
-  quack      troubleshooting.toml cute.dsl-drift: a quack helper the installed quack-kernels no longer has; a
+  quack      cute.toml cute.dsl-drift: a quack helper the installed quack-kernels no longer has; a
              missing quack that another library says it requires is not FA4's drift
-  fa4-ns     field3.toml cute.namespace-only: FA2 submodules (flash_attn.ops, .layers, ...) or transformers'
+  fa4-ns     cute.toml cute.namespace-only: FA2 submodules (flash_attn.ops, .layers, ...) or transformers'
              flash_attention_2 asked of an FA4-only install
-  sage3-api  realworld.toml sage.api-mismatch: SageAttention 3's sageattn3_blackwell called by its old name, or a
+  sage3-api  sage.toml sage.api-mismatch: SageAttention 3's sageattn3_blackwell called by its old name, or a
              name sageattn3 does not export
-  op-schema  realworld.toml attn.api-mismatch: a torch custom op around an attention call, registered by another
+  op-schema  attention.toml attn.api-mismatch: a torch custom op around an attention call, registered by another
              release of the node ("is missing value for argument", "Expected a value of type")
-  arch-list  field4.toml build.setup-arch-unknown: SpargeAttn's setup.py refusing every TORCH_CUDA_ARCH_LIST arch
-  vllm-fp8   realworld.toml vllm.backend-fallback: vLLM's selector rejecting FLASH_ATTN for an fp8 KV cache
-  no-wheel   field6a.toml build.prebuilt-wheel-missing: an installer that finds no prebuilt wheel for this stack
-  startup    field6b.toml app.attention-libraries-absent: a node's start-up notice that sageattention is absent
+  arch-list  builds.toml build.setup-arch-unknown: SpargeAttn's setup.py refusing every TORCH_CUDA_ARCH_LIST arch
+  vllm-fp8   frameworks.toml vllm.backend-fallback: vLLM's selector rejecting FLASH_ATTN for an fp8 KV cache
+  no-wheel   builds.toml build.prebuilt-wheel-missing: an installer that finds no prebuilt wheel for this stack
+  startup    frameworks.toml app.attention-libraries-absent: a node's start-up notice that sageattention is absent
   announce   attribution.toml [announcement]: transformers' "SDPA does not support output_attentions, falling back
              to eager" advisory is no evidence of whose a later error is
-  fa4-cache  round10b.toml cache.fa4-stale-kernel (new): FA4's persistent cache loading a kernel that does not fit
+  fa4-cache  compile.toml cache.fa4-stale-kernel (new): FA4's persistent cache loading a kernel that does not fit
 """
 
 from __future__ import annotations

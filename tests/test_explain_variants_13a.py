@@ -5,26 +5,26 @@ them (benchmarks/results/explain-round13a-before.json). Every case below was wri
 say what must NOT be claimed.
 
 Mechanisms (knowledge file: entry or rule):
-  dtype      troubleshooting.toml fa2.dtype: the fp16/bf16-only message retold ("supports only", "only works with"), and
+  dtype      flash_attn.toml fa2.dtype: the fp16/bf16-only message retold ("supports only", "only works with"), and
              a sentence saying flash-attention's inputs have to / must be fp16 or bf16
-  empty      troubleshooting.toml varlen.cu-seqlens: FA2/FA3's "batch size must be positive" (cu_seqlens of one element,
+  empty      flash_attn.toml varlen.cu-seqlens: FA2/FA3's "batch size must be positive" (cu_seqlens of one element,
              a micro-batch padding removal left empty); attribution.toml: that check and flash_attn_varlen_forward
              written without its underscore are shared FlashAttention names
-  helper     field3.toml transformers.helper-moved: the NameError an old helper name leaves (is_flash_attn_available)
-  guard      field5.toml attn.import-guard: the NameError retold with its quotes astray
-  fa1        field3.toml fa2.api-renamed: FA2's names asked of the flash-attn 1.x the same text installs (either order);
+  helper     frameworks.toml transformers.helper-moved: the NameError an old helper name leaves (is_flash_attn_available)
+  guard      attention.toml attn.import-guard: the NameError retold with its quotes astray
+  fa1        flash_attn.toml fa2.api-renamed: FA2's names asked of the flash-attn 1.x the same text installs (either order);
              not an empty namespace package ("(unknown location)")
-  loss       field7b.toml attn.wrong-output: a training loss higher/different WITH a backend, a backend that produces a high
+  loss       attention.toml attn.wrong-output: a training loss higher/different WITH a backend, a backend that produces a high
              loss or causes it to differ, a precision gap named with the backend
   ima        realworld.toml cuda.kernel-fault: CUDA error 700 (cudaErrorIllegalAddress) and "IMA" beside a kernel word
-  hijack     realworld.toml attn.api-mismatch: a TypeError a few frames below a trainer's attention monkeypatch frame;
+  hijack     attention.toml attn.api-mismatch: a TypeError a few frames below a trainer's attention monkeypatch frame;
              attribution.toml: such a patch file (*attn_hijack_flash*.py, *flash_attn_monkey_patch*.py) names FA2
   ext        backends.toml import.failed: a backend's compiled extension file named with a failure word
   running    prose.toml IGNORED: "X is not running, although ..." (a concession after it)
-  shadow     round13a.toml import.shadowed-package: "No module named 'flash_attn.X'; 'flash_attn' is not a package";
+  shadow     imports.toml import.shadowed-package: "No module named 'flash_attn.X'; 'flash_attn' is not a package";
              backends.toml xformers.fa4-namespace no longer claims it
-  te         round13a.toml te.fused-attn-cudnn: TransformerEngine's cuDNN fused attention failing ("cuDNN Error" from
-             fused_attn_*.cu, FusedAttention); cudnn.toml sdpa.cudnn-execution leaves TE's lines to it
+  te         frameworks.toml te.fused-attn-cudnn: TransformerEngine's cuDNN fused attention failing ("cuDNN Error" from
+             fused_attn_*.cu, FusedAttention); sdpa.toml sdpa.cudnn-execution leaves TE's lines to it
 """
 
 from __future__ import annotations

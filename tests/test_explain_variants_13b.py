@@ -8,25 +8,25 @@ ids where two say the same) and the backend of the first problem that can be a f
 of the seven); the near misses beside each mechanism assert what must NOT be claimed.
 
 Mechanisms (knowledge file: entry):
-  mha-mask   round13b.toml attn.mha-mask-shape: nn.MultiheadAttention refusing a 2D/3D mask that does not fit the
+  mha-mask   attention.toml attn.mha-mask-shape: nn.MultiheadAttention refusing a 2D/3D mask that does not fit the
              lengths it reads (a sequence-first batch handed to a batch_first module: open_clip text encoders in nodes)
-  node-fwd   round13b.toml app.node-forward-signature: a node's patched forward_orig / attention function called by
+  node-fwd   frameworks.toml app.node-forward-signature: a node's patched forward_orig / attention function called by
              a newer app with a keyword it does not take (attn_mask, transformer_options) or more positionals
-  shadow     round13b.toml import.shadowed-package: "No module named 'xformers.ops'; 'xformers' is not a package"
-  as-node    round13b.toml app.package-as-node: an attention library copied into ComfyUI's custom_nodes
-  comfy-flag field.toml sage.not-installed, troubleshooting.toml fa2.missing: ComfyUI's "To use the
+  shadow     frameworks.toml import.shadowed-package: "No module named 'xformers.ops'; 'xformers' is not a package"
+  as-node    frameworks.toml app.package-as-node: an attention library copied into ComfyUI's custom_nodes
+  comfy-flag sage.toml sage.not-installed, flash_attn.toml fa2.missing: ComfyUI's "To use the
              `--use-sage-attention` / `--use-flash-attention` feature, the ... package must be installed first"
   sage-prose field.toml sage.not-installed: the app does not see the installed SageAttention; its demand retold
-  a1111      field.toml xformers.not-installed: A1111's "No module 'xformers'. Proceeding without it." quoted as the
-             problem the user reports (alone it stays field6b.toml app.attention-libraries-absent)
+  a1111      xformers.toml xformers.not-installed: A1111's "No module 'xformers'. Proceeding without it." quoted as the
+             problem the user reports (alone it stays frameworks.toml app.attention-libraries-absent)
   popup      versions.toml xformers.built-for-other-torch: Windows' entry-point popup for xformers\\_C.pyd retyped
              across lines; "xformers must match torch" and "torch X has no compatible xformers" in a sentence
-  latest     realworld.toml xformers.replaced-torch: the newest xformers release built for (requiring) another torch
-  no-op      troubleshooting.toml xformers.no-operator: its message quoted in a title without the inputs, or a title
+  latest     xformers.toml xformers.replaced-torch: the newest xformers release built for (requiring) another torch
+  no-op      xformers.toml xformers.no-operator: its message quoted in a title without the inputs, or a title
              that is only the operator's name
-  private    field3.toml fa2.api-renamed: a private flash_attn_interface helper another release or a fork lacks
-  isolate    troubleshooting.toml build.isolation: "No module named 'torch'" quoted before the build's log
-  launcher   field.toml triton.launcher-build: ComfyUI's Sage fallback retold as "returned non-zero exit status N.,
+  private    flash_attn.toml fa2.api-renamed: a private flash_attn_interface helper another release or a fork lacks
+  isolate    builds.toml build.isolation: "No module named 'torch'" quoted before the build's log
+  launcher   triton.toml triton.launcher-build: ComfyUI's Sage fallback retold as "returned non-zero exit status N.,
              using pytorch attention instead"
 """
 

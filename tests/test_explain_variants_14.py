@@ -15,28 +15,28 @@ Mechanisms (knowledge file or module: entry):
   attn-key   attribution.toml fa2 files / sdpa names: the trainers' attn_impl / attn_implementation key in YAML, CLI
              or a sentence ("attn_impl: flash_attention_2", "--attn_impl sdpa", "attn_impl as sdpa")
   sage-ops   attribution.toml sage names: SageAttention's compiled ops by their C++ names in an extension's error
-  sdpa-nan   cudnn.toml sdpa.backward-nan: SDPA / cuDNN attention / attn_impl sdpa said to lead to NaN loss or
+  sdpa-nan   sdpa.toml sdpa.backward-nan: SDPA / cuDNN attention / attn_impl sdpa said to lead to NaN loss or
              gradients; cuDNN SDPA's backward strides warning followed by a logged grad_norm of nan
-  te-cudnn   round13a.toml te.fused-attn-cudnn: TransformerEngine named with a cuDNN (frontend) error;
+  te-cudnn   frameworks.toml te.fused-attn-cudnn: TransformerEngine named with a cuDNN (frontend) error;
              NVTE_FUSED_ATTN=0 said to fix it
-  vllm-enum  realworld.toml vllm.backend-fallback: a model refusing vLLM's backend by its enum
+  vllm-enum  frameworks.toml vllm.backend-fallback: a model refusing vLLM's backend by its enum
              ("does not support _Backend.X backend")
-  xf-gpu     realworld.toml xformers.gpu-too-old: "xformers ... no longer supports my GPU ... capability" in words
-  arch-fatal realworld.toml xformers.kernel-arch-mismatch (after review; first build.arch-list-leaves-out-gpu, whose arch-list
+  xf-gpu     xformers.toml xformers.gpu-too-old: "xformers ... no longer supports my GPU ... capability" in words
+  arch-fatal xformers.toml xformers.kernel-arch-mismatch (after review; first build.arch-list-leaves-out-gpu, whose arch-list
              fix is right for only one of the message's two meanings): the CUTLASS kernel's "FATAL: kernel `...` is for smA-smB, but
              was built for smC" (the build's arch list left the GPU out)
-  ad-launch  field.toml attn.kernel-launch-error: xformers' frames then "CUDA error: invalid configuration argument";
+  ad-launch  attention.toml attn.kernel-launch-error: xformers' frames then "CUDA error: invalid configuration argument";
              AnimateDiff's "An xformers bug was encountered in AnimateDiff" and its retelling
-  crash      field.toml attn.native-crash: a backend (a node named after it) said to crash, with the interpreter's
+  crash      attention.toml attn.native-crash: a backend (a node named after it) said to crash, with the interpreter's
              fatal error in the sentence
-  guard      field5.toml attn.import-guard: "X is not available, but is needed/required"; a mode selected "without
+  guard      attention.toml attn.import-guard: "X is not available, but is needed/required"; a mode selected "without
              having it installed"
-  bad-out    field7b.toml attn.wrong-output: FlashInfer / vLLM's Triton attention generating bad output (no backend of
+  bad-out    attention.toml attn.wrong-output: FlashInfer / vLLM's Triton attention generating bad output (no backend of
              the seven); a backend returning zero output or gradients
-  fp-assert  troubleshooting.toml fa2.dtype: a flash-attn model's fp16/bf16 assertion in words
+  fp-assert  flash_attn.toml fa2.dtype: a flash-attn model's fp16/bf16 assertion in words
   off        attribution.py _scrub: "when flash attention is turned off" names no failing backend
-  stub       field5.toml attn.import-guard: a wrapper's stub raising "NotImplementedError: flash_attn not available"
-  dispatch   troubleshooting.toml xformers.no-operator: a traceback the paste cuts in xformers' operator dispatcher
+  stub       attention.toml attn.import-guard: a wrapper's stub raising "NotImplementedError: flash_attn not available"
+  dispatch   xformers.toml xformers.no-operator: a traceback the paste cuts in xformers' operator dispatcher
 """
 
 from __future__ import annotations

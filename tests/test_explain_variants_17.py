@@ -15,8 +15,8 @@ Mechanisms (knowledge file or module: entry):
   colab      match.py _python_frames: Colab's Markdown-linked frames (`[/p/x.py](https://localhost:8080/#) in f(a)`,
              `[<ipython-input-3-ab>](...) in <cell line: 0>()`)
   dll-for    realworld.toml import.dll-load-failed: "DLL load failed for/loading <a backend's module>"
-  api-words  realworld.toml attn.api-mismatch: an attention class or function said to get "unexpected parameters"
-  crash      field.toml attn.native-crash: "with <backend> active/enabled ... segmentation fault / kernel panic" in one
+  api-words  attention.toml attn.api-mismatch: an attention class or function said to get "unexpected parameters"
+  crash      attention.toml attn.native-crash: "with <backend> active/enabled ... segmentation fault / kernel panic" in one
              sentence; "<app> crashes when using <backend>" over a Windows crash handler's native frames
   imp-words  prose.toml prose.import: a backend's module "failing", or failing "though installed"
   stuck      builds.toml build.no-ninja: "stucked" at pip's "Building wheels for collected packages: <backend>"

@@ -11,16 +11,16 @@ NOT be claimed (the same words without the mechanism, another library's failure)
 Mechanisms (knowledge file: entry):
   gpu-sentence   backends.toml: backend.unsupported-gpu  (a backend said not to work on a new GPU)
   blackwell      field3.toml: fa2.arch-check-before-2-7-3 (RTX PRO 6000 spellings)
-  helper         field3.toml: transformers.helper-moved   (module '...modeling_x' has no attribute, titles)
-  sage-missing   field.toml: sage.not-installed           (sage2/sage3 modes, 'installed but failed to import')
-  ret-value      realworld.toml: attn.return-value        (a wrapper assumes a tuple / a single tensor)
-  head-dim       field4.toml: attn.head-dim-unsupported   (requires head_dim <= N, Chinese 要求)
-  cpu-torch      platform.toml: torch.cpu-build, field3.toml: sdpa.built-without-flash (paraphrased)
-  banner         field6b.toml: app.attention-libraries-absent (a sentence listing several as not installed)
-  downgrade      realworld.toml: xformers.replaced-torch  (near miss: 降级到 PyTorch 原生 SDPA is a fallback)
+  helper         frameworks.toml: transformers.helper-moved   (module '...modeling_x' has no attribute, titles)
+  sage-missing   sage.toml: sage.not-installed           (sage2/sage3 modes, 'installed but failed to import')
+  ret-value      attention.toml: attn.return-value        (a wrapper assumes a tuple / a single tensor)
+  head-dim       attention.toml: attn.head-dim-unsupported   (requires head_dim <= N, Chinese 要求)
+  cpu-torch      platform.toml: torch.cpu-build, sdpa.toml: sdpa.built-without-flash (paraphrased)
+  banner         frameworks.toml: app.attention-libraries-absent (a sentence listing several as not installed)
+  downgrade      xformers.toml: xformers.replaced-torch  (near miss: 降级到 PyTorch 原生 SDPA is a fallback)
   padding        field7b.toml: fa2.generation-right-padding (new)
-  sliding        field7b.toml: transformers.sdpa-sliding-window (new, a note)
-  selection      field7b.toml: app.backend-selection-ignored (new)
+  sliding        frameworks.toml: transformers.sdpa-sliding-window (new, a note)
+  selection      frameworks.toml: app.backend-selection-ignored (new)
   triton         attribution.toml: flex.triton-broken taken over by the backend the text names
   optim-oom      attribution.toml: an OOM raised in the optimizer step is no attention backend's
 """
@@ -214,7 +214,7 @@ def test_bare_triton_break_stays_flex():
 
 
 WRONG_OUTPUT = [
-    # wrong-output: a backend runs but its images come out black / noisy (field7b.toml: attn.wrong-output)
+    # wrong-output: a backend runs but its images come out black / noisy (attention.toml: attn.wrong-output)
     ("wo-1", "SageAttention on the 4090 gives black images with Flux fp8, sdpa is fine", "sage"),
     ("wo-2", "xformers produces noisy output on Wan 2.1 i2v since the update", "xformers"),
     ("wo-3", "黑图：black images when using sageattn_qk_int8_pv_fp16_triton in the KJ patch node", "sage"),

@@ -199,23 +199,16 @@ def test_near_misses_stay_silent(text, absent):
 # ---- cost: the prefilter keeps these rules off a training log's ordinary lines ------------------------
 
 def test_round7a_patterns_stay_on_their_line_and_off_common_log_lines():
-    """Each pattern of knowledge/round7a.toml matches within one line and none of its needles is on the lines a
+    """Each pattern of the old knowledge/round7a.toml's entries (filed by what failed now: knowledge/README.md)
+    matches within one line and none of its needles is on the lines a
     training log repeats (as tests/test_explain_variants_6a.py checks for round 6a's)."""
-    from pathlib import Path
-
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
-
     from attn_doctor.knowledge import entries
     from attn_doctor.knowledge.match import spans_lines
     from log_lines import INDUCTOR, STEP, needles_on
 
-    path = Path(__file__).resolve().parents[1] / "attn_doctor" / "knowledge" / "round7a.toml"
-    ids = [e["id"] for e in tomllib.loads(path.read_text(encoding="utf-8"))["entry"]]
+    # the entries of the old knowledge/round7a.toml
+    ids = ["triton.kernel-version-drift", "triton.out-of-resources", "attn.seq-lens-unsupported", "crash.windows-fault"]
     common = STEP + [INDUCTOR]
-    assert len(ids) == 4
     for eid in ids:
         for p in entries()[eid].patterns:
             assert not spans_lines(p), (eid, p)

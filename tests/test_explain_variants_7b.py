@@ -17,12 +17,12 @@ Mechanisms (knowledge file: entry or rule):
              claim kernel faults with no backend; their sampling kernels and their prose do not
   flex-camel attribution.toml flex names: FlexAttention inside CamelCase names (TestFlexAttentionCUDA)
   sdpa-words attribution.toml sdpa names: "scaled dot product attention" in words or a URL's slug
-  operator   troubleshooting.toml: xformers.not-compiled ("Operator wasn't built" retold in a title)
-  sparge     round7b.toml: sage.sparge-missing (new: SpargeAttn / spas_sage_attn not installed)
+  operator   xformers.toml: xformers.not-compiled ("Operator wasn't built" retold in a title)
+  sparge     sage.toml: sage.sparge-missing (new: SpargeAttn / spas_sage_attn not installed)
   min-sm     backends.toml: backend.unsupported-gpu ("X requires GPUs with smNN or higher")
-  ima-prose  realworld.toml: cuda.kernel-fault ("illegal memory access for/after/error" in titles)
+  ima-prose  cuda.toml: cuda.kernel-fault ("illegal memory access for/after/error" in titles)
   xf-torch   versions.toml: xformers.built-for-other-torch ("xformers does not yet support torch 2.9", Chinese)
-  sage-train troubleshooting.toml: sage.training ("SageAttention is inference-only" in a sentence)
+  sage-train sage.toml: sage.training ("SageAttention is inference-only" in a sentence)
   no-image   platform.toml: gpu.arch-not-in-torch ("no kernel image" retold in a title)
 """
 

@@ -2,7 +2,7 @@
 10, 11 and 13a/13b's misses. Every case was written by hand from the mechanism, NOT copied from a real thread:
 other paths, versions, GPUs and wordings. Near misses beside each assert what must NOT be claimed.
 
-  te-none    round13a.toml te.no-backend: TransformerEngine's DotProductAttention finds no backend for the inputs
+  te-none    frameworks.toml te.no-backend: TransformerEngine's DotProductAttention finds no backend for the inputs
   sdpa-last  triage.toml triage.through-backend (frames): a traceback whose innermost frame calls torch's SDPA and
              whose error line is cut
   ninja      (tried and removed after review) a ninja compile step of a backend's sources as weak evidence of a failed
@@ -263,7 +263,7 @@ def test_cut_at_a_backends_entry_point(code, backend):
 
 
 # Triton's launcher build on Windows (triton-windows: MSVC's cl.exe or its TinyCC) and Windows' localised
-# "'cl' is not recognized" (knowledge/field.toml triton.launcher-build, field4.toml build.msvc-env)
+# "'cl' is not recognized" (knowledge/triton.toml triton.launcher-build, builds.toml build.msvc-env)
 @pytest.mark.parametrize("text,entry", [
     ("subprocess.CalledProcessError: Command '['C:\\\\VS\\\\VC\\\\Tools\\\\MSVC\\\\14.43.34808\\\\bin\\\\Hostx64\\\\x64\\\\cl.exe', "
      "'C:\\\\Users\\\\a\\\\AppData\\\\Local\\\\Temp\\\\tmp7k2\\\\cuda_utils.c', '/nologo', '/O2', '/LD', '/wd4819']' returned "

@@ -3,8 +3,10 @@
 Entries live in the TOML files beside this module, one `[[entry]]` per problem. `check`, `fix`
 and `explain` all read their words from here, so they never disagree.
 
-Files: platform, backends, versions, env hold what checks emit; troubleshooting and guides hold
-errors users paste (`explain_only = true`: no check emits them, so their templates take no params).
+Which file holds what, and how to add an entry: README.md beside this module. Some files hold what checks
+emit (platform, backends, versions, env, ...); the others, named for what failed (flash_attn, sage, xformers,
+builds, imports, ...), the errors users paste (`explain_only = true`: no check emits them, so their templates
+take no params).
 An entry's `env` maps variable -> value (templates over the finding's params); `fix --write-env`
 writes them, skipping any whose params the finding lacks or whose value renders empty.
 """
@@ -75,6 +77,7 @@ class Entry:
     # resort of the same entry (generic and fallback: any entry that explains a line near them wins).
     frames: tuple[str, ...] = ()
     weak_copy: bool = False  # set on the copy `weak` makes, never in a TOML file
+    file: str = field(default="", compare=False)  # the TOML file it is written in (set by the loader)
 
     @property
     def headline(self) -> str:
@@ -123,7 +126,7 @@ def entries() -> dict[str, Entry]:
             data = tomllib.load(fh)
         macros = data.get("macros", {})  # a file's shared regex parts: `<NAME>` in its patterns
         for raw in data.get("entry", []):
-            unknown = set(raw) - _FIELDS | ({"weak_copy"} & set(raw))
+            unknown = set(raw) - _FIELDS | ({"weak_copy", "file"} & set(raw))
             if unknown:
                 raise ValueError(f"{path.name}: entry {raw.get('id')!r} has unknown keys {sorted(unknown)}")
             for key in ("patterns", "examples", "refs", "unset", "frames"):
@@ -136,7 +139,7 @@ def entries() -> dict[str, Entry]:
 
                 raw["patterns"] += tuple(dict.fromkeys(m.pattern for m in messages()))
                 raw["examples"] += tuple(dict.fromkeys(m.example for m in messages()))
-            e = Entry(**raw)
+            e = Entry(**raw, file=path.name)
             if e.id in out:
                 raise ValueError(f"{path.name}: duplicate entry id {e.id!r}")
             if e.severity not in SEVERITIES:
