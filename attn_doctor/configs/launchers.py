@@ -185,6 +185,32 @@ def python_commands(code: str) -> str:
         return e.value if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)) and \
             not isinstance(e.value, bool) else None
 
+    def path(e, depth=0):
+        """A path the script spells out: `str(config_file)` / `os.fspath(p)` / `Path("a") / "b.toml"` /
+        `os.path.join(d, "b.toml")` of literals (through names it assigns once), else None."""
+        e = resolve(e, consts)
+        if depth > 6:
+            return None
+        if isinstance(e, ast.Constant) and isinstance(e.value, str):
+            return e.value
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div):
+            a, b = path(e.left, depth + 1), path(e.right, depth + 1)
+            return None if a is None or b is None else b if b.startswith("/") else a.rstrip("/") + "/" + b
+        if isinstance(e, ast.Call) and not e.keywords and e.args:
+            f = e.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in ("str", "fspath", "Path", "PurePath", "PosixPath", "abspath") and len(e.args) == 1:
+                return path(e.args[0], depth + 1)
+            if name in ("join", "Path", "PurePath") and (name != "join" or _dotted(f) == "os.path.join"):
+                parts = [path(a, depth + 1) for a in e.args]
+                if None in parts:
+                    return None
+                out = parts[0]
+                for b in parts[1:]:
+                    out = b if b.startswith("/") else out.rstrip("/") + "/" + b
+                return out
+        return None
+
     def word(e):
         if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
             return str(e.value)
@@ -195,7 +221,27 @@ def python_commands(code: str) -> str:
                            str(known(v.value)) if isinstance(v, ast.FormattedValue) and v.conversion == -1 and
                            v.format_spec is None and isinstance(v.value, ast.Name) and known(v.value) is not None
                            else "$PY_VALUE" for v in e.values)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and _has_str(e):
+            # "accelerate launch " + "train.py", "--lr=" + str(lr): a string built by concatenation
+            return word(e.left) + word(e.right)
+        if isinstance(e, (ast.Call, ast.Name, ast.BinOp)) and path(e) is not None:
+            # `"--config_file", str(config_file)` where config_file = Path("/kaggle/.../x.toml") (round 10m)
+            return path(e)
         return "$PY_VALUE"
+
+    def text(e):
+        """A command line the script holds as one string (`cmd = (f"swift sft " f"--model ..." ...)`,
+        `cmd = "accelerate launch " + "train.py ..."`), else None."""
+        if isinstance(e, ast.Constant) and isinstance(e.value, str) or isinstance(e, ast.JoinedStr):
+            return word(e)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and _has_str(e):
+            return word(e)  # (a name in it is read through what the script assigns it: word)
+        return None
+
+    def _has_str(e):
+        """A `+` of strings (a literal or an f-string among its terms), not of numbers."""
+        return any(isinstance(x, ast.JoinedStr) or isinstance(x, ast.Constant) and isinstance(x.value, str)
+                   for x in ast.walk(e))
 
     lists: dict = {}
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
@@ -222,6 +268,11 @@ def python_commands(code: str) -> str:
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
                 isinstance(n.value, (ast.List, ast.Tuple)):
             events.append((n.lineno, n.col_offset, "set", n))
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                text(n.value) is not None:
+            # a command held as one string, run later by name (`run_command(cmd)` / `os.system(cmd)`): the value the
+            # name holds where it runs is its last assignment before that call, in source order
+            events.append((n.lineno, n.col_offset, "text", n))
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) and \
                 isinstance(n.value, (ast.List, ast.Tuple)):
             events.append((n.lineno, n.col_offset, "grow", n))
@@ -251,6 +302,7 @@ def python_commands(code: str) -> str:
             if grown:
                 events.append((n.lineno, n.col_offset, "options", grown))
     out = []
+    strings: dict = {}  # name -> the command string it holds at this point of the script
     written = set()  # the lines that stand for write_basic_config
     for _l, _c, kind, n in sorted(events, key=lambda e: (e[0], e[1])):
         if kind in ("argv", "config"):
@@ -259,6 +311,10 @@ def python_commands(code: str) -> str:
                 written.add(len(out) - 1)
         elif kind == "set":
             lists[n.targets[0].id] = [word(e) for e in n.value.elts]
+            strings.pop(n.targets[0].id, None)
+        elif kind == "text":
+            strings[n.targets[0].id] = text(n.value)
+            lists.pop(n.targets[0].id, None)
         elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
             lists[n.target.id] += [word(e) for e in n.value.elts]
         elif kind in ("append", "extend") and n.func.value.id in lists and id(n) not in in_if and n.args:
@@ -271,6 +327,9 @@ def python_commands(code: str) -> str:
             a, prefix = n, []
             if isinstance(n, tuple):
                 prefix, a = ["python", n[0]], n[1]
+            if isinstance(a, ast.Name) and a.id in strings and not prefix:
+                out.append(strings[a.id])
+                continue
             if isinstance(a, ast.Name) and a.id in lists:
                 ws = lists[a.id]
             elif isinstance(a, (ast.List, ast.Tuple)):
@@ -286,6 +345,17 @@ def python_commands(code: str) -> str:
         # the accelerate config a script writes says something only of an `accelerate launch` it starts
         out = [ln for i, ln in enumerate(out) if i not in written]
     return "\n".join(out)
+
+
+def _dotted(f) -> str:
+    """`os.path.join` for the attribute chain os -> path -> join (an ast node), "" for anything else."""
+    import ast
+
+    parts = []
+    while isinstance(f, ast.Attribute):
+        parts.append(f.attr)
+        f = f.value
+    return ".".join([f.id, *reversed(parts)]) if isinstance(f, ast.Name) else ""
 
 
 # the functions a training script builds its options with, which a runner may import and hand a list: diffusers'

@@ -103,6 +103,37 @@ def export_config(s: dict) -> bool:
     return isinstance(s, dict) and bool(EXPORT_KEYS & set(s)) and not {"stage", "do_train", "dataset"} & set(s)
 
 
+# What `llamafactory-cli chat | api | webchat` read (hparams/parser.py:68 _INFER_ARGS = ModelArguments, DataArguments,
+# FinetuningArguments, GeneratingArguments; no TrainingArguments, so parse_dict(allow_extra_keys=False) refuses a
+# training key there): hparams/model_args.py's fields (the model, adapter, quantisation, vLLM / SGLang / KTransformers
+# engines), generating_args.py's, and the chat template and system prompt of data_args.py:26,116-124
+# (hiyouga/LLaMA-Factory@ff6d4d1; examples/inference/*.yaml). `llamafactory-cli train` with such a file trains nothing:
+# TrainingArguments.do_train defaults to False and train/sft/workflow.py:120 trains only `if training_args.do_train`.
+INFER_KEYS = {
+    "model_name_or_path", "adapter_name_or_path", "adapter_folder", "cache_dir", "use_fast_tokenizer", "resize_vocab",
+    "split_special_tokens", "add_tokens", "add_special_tokens", "new_special_tokens_config", "init_special_tokens",
+    "model_revision", "low_cpu_mem_usage", "rope_scaling", "flash_attn", "shift_attn", "use_unsloth", "infer_backend",
+    "offload_folder", "use_kv_cache", "use_v1_kernels", "infer_dtype", "hf_hub_token", "ms_hub_token", "om_hub_token",
+    "print_param_status", "trust_remote_code", "quantization_method", "quantization_bit", "quantization_type",
+    "double_quantization", "quantization_device_map", "image_max_pixels", "image_min_pixels", "video_max_pixels",
+    "video_min_pixels", "video_fps", "video_maxlen", "vllm_maxlen", "vllm_gpu_util", "vllm_enforce_eager",
+    "vllm_max_lora_rank", "vllm_config", "sglang_maxlen", "sglang_mem_fraction", "sglang_tp_size", "sglang_config",
+    "sglang_lora_backend", "use_kt", "kt_weight_path", "device_map", "model_max_length",
+    "do_sample", "temperature", "top_p", "top_k", "num_beams", "max_length", "max_new_tokens", "repetition_penalty",
+    "length_penalty", "skip_special_tokens",
+    "template", "tool_format", "default_system", "enable_thinking", "finetuning_type"}
+# what only a chat / API config names beside the model (a training YAML names a dataset, a stage, do_train ...)
+INFER_OWN = {"adapter_name_or_path", "infer_backend", "template", "vllm_maxlen", "vllm_gpu_util", "sglang_maxlen",
+             "temperature", "top_p", "max_new_tokens", "do_sample"}
+
+
+def infer_config(s: dict) -> bool:
+    """A LLaMA-Factory inference config (what `llamafactory-cli chat` / `api` / `webchat` load): the model and what
+    serves it, and no key of a training run (no stage, do_train, dataset, output_dir or other TrainingArguments)."""
+    return isinstance(s, dict) and "model_name_or_path" in s and bool(INFER_OWN & set(s)) and \
+        all(isinstance(k, str) and k in INFER_KEYS for k in s)
+
+
 def _named(doc: dict, name: str) -> dict:
     """The settings of the config file a launch line names, when it is here; {} otherwise."""
     from . import named_config
@@ -176,7 +207,7 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] in LINES and not cli and old is None:
         return NOTHING
     s = _settings(doc)
-    if doc["fmt"] not in LINES and export_config(s):
+    if doc["fmt"] not in LINES and (export_config(s) or infer_config(s)):
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)  # others.what_file names it
     if doc["fmt"] not in LINES and not {"model_name_or_path", "model"} & set(s):
         # LLaMA-Factory cannot train from a YAML/JSON without the model: hparams/model_args.py:208 ModelArguments

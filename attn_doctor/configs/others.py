@@ -443,13 +443,16 @@ def what_file(doc: dict) -> str | None:
     if "_class_name" in d and "_diffusers_version" in d:
         return f"a diffusers model or pipeline config ({d['_class_name']})"
     from .ai_toolkit import OTHER_JOBS
-    from .llamafactory import export_config
+    from .llamafactory import export_config, infer_config
 
     job = str(d.get("job", "")).strip()
     if job in OTHER_JOBS and isinstance(d.get("config"), dict):
         return f"an ai-toolkit `job: {job}` config (it {OTHER_JOBS[job]}; it does not train)"
     if export_config(d) and ({"model_name_or_path", "adapter_name_or_path", "template"} & set(d)):
         return "a LLaMA-Factory export config (`llamafactory-cli export` merges an adapter or quantises; it does not train)"
+    if infer_config(d):
+        return ("a LLaMA-Factory inference config (`llamafactory-cli chat` / `api` / `webchat` load a model and adapter "
+                "with it; it names no dataset, stage or training argument, so it does not train)")
     if "images_data_url" in d:
         return "the input of a fal.ai training endpoint (images_data_url)"
     if "input_images" in d and ({"trigger_word", "autocaption", "lora_rank", "steps"} & set(d)):

@@ -39,8 +39,18 @@ def tree(src: str):
             return ast.parse("\n".join(lines))
         except SyntaxError as e:
             k = (e.lineno or 0) - 1
-            if not 0 <= k < len(lines) or lines[k].strip() == "pass":
+            if not 0 <= k < len(lines):
                 return None
+            if lines[k].strip() == "pass":
+                # the broken line's `pass` is at an indentation no block opens (round 10m: a notebook cell whose
+                # print string runs on over a second line `   3. ...")`): at the previous line's indentation it is a
+                # statement of that block, as the line before was
+                prev = next((ln for ln in reversed(lines[:k]) if ln.strip()), "")
+                fixed = _as_pass(prev if not prev.rstrip().endswith(":") else prev + "    ")
+                if fixed == lines[k]:
+                    return None
+                lines[k] = fixed
+                continue
             lines[k] = _as_pass(lines[k])
     return None
 
@@ -68,8 +78,28 @@ def constants(tree) -> dict:
         out[name] = RUNTIME
     for name, default in _parameter_defaults(tree).items():
         out.setdefault(name, default)
+    for n in ast.walk(tree):
+        # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
+        # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) and \
+                isinstance(n.value, ast.Call) and _call_name(n.value) in _DATACLASS_PARSES:
+            for i, e in enumerate(n.targets[0].elts):
+                if isinstance(e, ast.Name):
+                    out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
     out[ARGPARSE] = _argparse_defaults(tree)
     return out
+
+
+# HfArgumentParser's methods that return its dataclasses filled from the command line alone (transformers
+# src/transformers/hf_argparser.py parse_args_into_dataclasses; parse_yaml_file / parse_json_file / parse_dict take
+# their values from elsewhere and are left out)
+_DATACLASS_PARSES = {"parse_args_into_dataclasses"}
+_ARG_PARSERS = {"HfArgumentParser", "H4ArgumentParser"}
+
+
+def _call_name(call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
 
 
 # consts' entry for the script's argparse options (dest -> default node): no Python name can be spelt like this
@@ -123,14 +153,58 @@ def _argparse_defaults(tree) -> dict:
         if dest in out and ast.dump(out[dest]) != ast.dump(d):
             clash.add(dest)
         out[dest] = d
+    for dest, d in _dataclass_defaults(tree).items():
+        # an HfArgumentParser's dataclass fields are its options (hf_argparser.py _parse_dataclass_field: one
+        # --name per field, its default the field's): `args.bf16` holds the field's default when no option is given
+        if dest in out and ast.dump(out[dest]) != ast.dump(d):
+            clash.add(dest)
+        out[dest] = d
     for dest in clash:
         out.pop(dest)
+    return out
+
+
+def _dataclass_defaults(tree) -> dict:
+    """field -> default node of the dataclasses the script hands to HfArgumentParser (`HfArgumentParser(ScriptArguments)`,
+    `HfArgumentParser((ModelArguments, DataArguments, TrainingArguments))`): `name: T = value` or `name: T =
+    field(default=value)`; a field with default_factory or no default is left out, as is a name two of them define
+    differently."""
+    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    given: list = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS and n.args:
+            a = n.args[0]
+            given += [e.id for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]) if isinstance(e, ast.Name)]
+    out: dict = {}
+    clash: set = set()
+    for cname in dict.fromkeys(given):
+        c = classes.get(cname)
+        if c is None:
+            continue
+        for st in c.body:
+            if not (isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None):
+                continue
+            d = st.value
+            if isinstance(d, ast.Call) and _call_name(d) == "field":
+                kw = {k.arg: k.value for k in d.keywords if k.arg}
+                if "default" not in kw:
+                    continue
+                d = kw["default"]
+            name = st.target.id
+            if name in out and ast.dump(out[name]) != ast.dump(d):
+                clash.add(name)
+            out[name] = d
+    for name in clash:
+        out.pop(name)
     return out
 
 
 def _parsed_args(node, consts: dict) -> bool:
     """`args` is the script's parsed arguments: a name it assigns from parse_args() (or a function of that name)."""
     got = consts.get(node.id) if isinstance(node, ast.Name) else None
+    if isinstance(got, ast.Subscript) and isinstance(got.value, ast.Call) and \
+            _call_name(got.value) in _DATACLASS_PARSES:
+        return True  # `script_args = parser.parse_args_into_dataclasses()[0]`
     if not isinstance(got, ast.Call):
         return False
     f = got.func
@@ -206,6 +280,10 @@ def value(node, consts: dict):
         # `bf16=args.bf16`: the option's argparse default, as the script runs with no options (round 9m: a GRPO script
         # whose `--fp16` defaults to True and whose GRPOConfig(fp16=args.fp16, ...) then trains in fp16)
         return value(consts[ARGPARSE][node.attr], consts)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        # `not script_args.use_flash_attention_2`: the negation of a setting known here
+        v = value(node.operand, consts)
+        return "?" if v == "?" or isinstance(v, str) and v.startswith("torch.") else not v
     if isinstance(node, ast.IfExp):
         # `torch.bfloat16 if args.bf16 else torch.float16`: the branch its test takes, when the test is known here
         test = value(node.test, consts)
