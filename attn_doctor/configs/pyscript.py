@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 
 MAX_REPAIRS = 20  # lines a script may have that this Python cannot parse
 
 
+@lru_cache(maxsize=8)
 def tree(src: str):
-    """The script's syntax tree; notebook shell lines (!cmd, %magic) become `pass` at their indentation so the rest
+    """The script's syntax tree (parsed once per text: every reader and launcher of a doc asks for it, and all of them
+    only read it, so they share one); notebook shell lines (!cmd, %magic) become `pass` at their indentation so the rest
     still parses (an `if` whose body is a `!pip install` line keeps a body). A line this Python cannot parse (syntax
     of a newer Python: 3.12's f-strings that reuse their quotes, `type X = ...`; round 8m: a user's SFT script with
     f"{item["input"]}", read on Python 3.11) becomes `pass` too, a few times over: the calls that choose attention
