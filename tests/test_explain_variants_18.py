@@ -16,6 +16,11 @@ GPUs, wrappers and wordings; the near misses say what must NOT be claimed.
                    warning (flash_attn.toml fa2.bwd-head-dim-gpu)
   ptxas-failed     Triton's "`ptxas` failed with error code N" with no ptxas message (triton.toml triton.ptxas-failed)
   dropout          a backend without attention dropout (attention.toml attn.dropout-unsupported)
+  sdpa-listed      the lower-case `sdpa` listed with transformers' other attn_implementation values is SDPA
+                   (attribution.toml, sdpa's names)
+  onnx             the ONNX exporter has no conversion for an attention op (attention.toml attn.onnx-export-unsupported)
+  bad-results      bad results with the backend on, no convergence until it is removed, unexpected zero output
+                   (attention.toml attn.wrong-output)
 """
 
 from __future__ import annotations
@@ -255,3 +260,73 @@ def test_a_backend_without_attention_dropout(text, backend):
 ])
 def test_dropout_near_misses(text):
     assert "attn.dropout-unsupported" not in _ids(text)
+
+
+# --- sdpa-listed ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,backend", [
+    ("Using sdpa and flash_attention_2 error", "sdpa"),
+    ("'sdpa' / 'flash_attention_2' both fail to load Whisper large-v3", "sdpa"),
+    ("flash_attention_2 and sdpa error on Qwen2-Audio", "fa2"),  # the one named first
+])
+def test_the_attn_implementation_values_listed_together(text, backend):
+    assert _top(text)[1] == backend
+
+
+def test_sdpa_listed_with_eager_names_sdpa():
+    from attn_doctor.knowledge.attribution import backend_named
+    assert backend_named("sdpa or eager: both crash with Gemma 3 on transformers 4.51") == "sdpa"
+    assert backend_named("attn_implementation: `sdpa` or `eager`, the same error") == "sdpa"
+
+
+def test_a_lower_case_sdpa_alone_is_still_no_backend_named():
+    from attn_doctor.knowledge.attribution import backend_named
+    assert backend_named("pip install sdpa-utils and run") is None
+    assert backend_named("the sdpa config key is ignored") is None
+
+
+# --- onnx -------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,backend", [
+    ("torch.onnx.errors.UnsupportedOperatorError: Exporting the operator 'aten::scaled_dot_product_attention' to ONNX "
+     "opset version 13 is not supported. Please feel free to request support", "sdpa"),
+    ("UnsupportedOperatorError: Exporting the operator 'flash_attn::_flash_attn_forward' to ONNX opset version 17 is not "
+     "supported.", "fa2"),
+    ("UnsupportedOperatorError: Exporting the operator 'xformers::efficient_attention_forward_cutlass' to ONNX opset "
+     "version 16 is not supported.", "xformers"),
+    ("torch.onnx._internal.exporter.OnnxExporterError: Unsupported FX nodes: {'call_function': "
+     "['aten._scaled_dot_product_efficient_attention.default']}.", "sdpa"),
+])
+def test_the_onnx_exporter_without_a_conversion_for_attention(text, backend):
+    assert _top(text) == ("attn.onnx-export-unsupported", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "UnsupportedOperatorError: Exporting the operator 'aten::grid_sampler' to ONNX opset version 11 is not supported.",
+    "torch.onnx._internal.exporter.OnnxExporterError: Unsupported FX nodes: {'call_function': ['aten.unfold.default']}.",
+])
+def test_other_ops_the_exporter_lacks_are_not_attention(text):
+    assert "attn.onnx-export-unsupported" not in _ids(text)
+
+
+# --- bad-results ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,backend", [
+    ("Textual inversion: I get bad results when xformers is enabled (RTX 3080, built from source)", "xformers"),
+    ("wrong outputs using flash_attn 2.5.6 on a T4 (Colab), sdpa is fine", "fa2"),
+    ("The detector did not converge on Windows. After uninstalling flash_attn, it trained normally with SDPA", "fa2"),
+    ("训练 LoRA: the loss won't converge\nwithout sageattention (disabling --use-sage-attention) it converges", "sage"),
+    ("flex_attention with a sliding-window block mask: unexpected zero output rows for the first tokens", "flex"),
+])
+def test_bad_results_with_the_backend_on(text, backend):
+    assert _top(text) == ("attn.wrong-output", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "bad results when xformers is disabled",
+    "the model did not converge, even without flash_attn",
+    "Without module 'xformers' (maybe) leads to the poor result, while with module 'xformers' the code ran failed.",
+    "bad images with LoRA rank 4 on SD 1.5",
+])
+def test_bad_results_near_misses(text):
+    assert "attn.wrong-output" not in _ids(text)
