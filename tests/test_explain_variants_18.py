@@ -21,6 +21,10 @@ GPUs, wrappers and wordings; the near misses say what must NOT be claimed.
   onnx             the ONNX exporter has no conversion for an attention op (attention.toml attn.onnx-export-unsupported)
   bad-results      bad results with the backend on, no convergence until it is removed, unexpected zero output
                    (attention.toml attn.wrong-output)
+  captured-grad    FlexAttention before torch 2.6 without gradients for captured score_mod tensors
+                   (flex.toml flex.captured-buffer-grad)
+  drops-rotary     diffusers' generic processor ignores the model's rotary embedding
+                   (frameworks.toml diffusers.processor-drops-rotary)
 """
 
 from __future__ import annotations
@@ -330,3 +334,43 @@ def test_bad_results_with_the_backend_on(text, backend):
 ])
 def test_bad_results_near_misses(text):
     assert "attn.wrong-output" not in _ids(text)
+
+
+# --- captured-grad ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "AssertionError: Captured buffers that require grad are not yet supported.",
+    tb(("/home/u/envs/t25/lib/python3.10/site-packages/torch/_higher_order_ops/flex_attention.py", 684, "forward",
+        'assert not any(buf.requires_grad for buf in score_mod_other_buffers), "Captured buffers that require grad are not yet supported."'),
+       error="AssertionError: Captured buffers that require grad are not yet supported."),
+    "[rank1]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n[rank1]: AssertionError: Captured buffers "
+    "that require grad are not yet supported.",
+    "learnable ALiBi slopes in a score_mod -> Captured buffers that require grad are not supported (torch 2.5.1)",
+])
+def test_flex_without_gradients_for_captured_buffers(text):
+    assert _top(text) == ("flex.captured-buffer-grad", "flex")
+
+
+def test_a_captured_buffer_without_grad_is_not_it():
+    assert "flex.captured-buffer-grad" not in _ids("score_mod captures a bias buffer (requires_grad=False); flex_attention runs fine")
+
+
+# --- drops-rotary -----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,backend", [
+    ("cross_attention_kwargs ['freqs_cis'] are not expected by XFormersAttnProcessor and will be ignored.", "xformers"),
+    ("2025-09-01 10:00:01 WARNING cross_attention_kwargs ['image_rotary_emb'] are not expected by XFormersAttnProcessor "
+     "and will be ignored.", "xformers"),
+    ("cross_attention_kwargs ['image_rotary_emb', 'attention_mask'] are not expected by AttnProcessor2_0 and will be ignored.",
+     "sdpa"),
+])
+def test_a_generic_processor_drops_the_rotary_embedding(text, backend):
+    assert _top(text) == ("diffusers.processor-drops-rotary", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "cross_attention_kwargs ['scale'] are not expected by AttnProcessor2_0 and will be ignored.",  # a LoRA scale: harmless
+    "cross_attention_kwargs ['freqs_cis'] are not expected by AttnProcessor and will be ignored.",  # no backend named
+])
+def test_processor_warning_near_misses(text):
+    assert "diffusers.processor-drops-rotary" not in _ids(text)
