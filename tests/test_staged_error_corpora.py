@@ -155,8 +155,12 @@ SETS = (
     # what main's rules (8de6e51) score: of 59, 43 matched, 41 right backend; 1/12 unrelated matched, kept visible as a
     # known claim (A1111's black images under a "No module 'xformers'" notice, read as attn.wrong-output). A rule that
     # gains on this set should raise the floors; figures: round12/README.md
-    Staged("round12", 59, 43, 41, unrelated="unrelated", note_required=True,
-           known_claims=(("AUTOMATIC1111__stable-diffusion-webui__5211.txt", "attn.wrong-output"),)),
+    # (training material since 2026-11-28, fourth session, helper ex18: 44 matched, 42 right backend on main's rules at
+    # f2d851f; after its mechanisms 45 and 45 (MLX's own SDPA message is no longer read as PyTorch's, so it left
+    # "matched"). The unrelated post is still read: no longer its black images as xformers' (a backend named as absent
+    # made no output), but its title "No module xformers" as prose.import)
+    Staged("round12", 59, 45, 45, unrelated="unrelated", note_required=True,
+           known_claims=(("AUTOMATIC1111__stable-diffusion-webui__5211.txt", "prose.import"),)),
     # round 10b (ex10b, 2026-11-28): FA4 (flash_attn.cute / CuTe DSL) and SageAttention 2/3 on Hopper and Blackwell; of
     # 42 (27 matched, 25 right backend on main's rules at c092bf3; 2/5 unrelated matched); after 37/42 and 37/42.
     # Misses left: fixtures/errors/round10b/README.md. The two unrelated posts explain still reads are kept visible:

@@ -283,9 +283,15 @@ def first_named(line: str) -> str | None:
     """The backend a line names first (leftmost), by any library rule; None where it names none."""
     best = None
     line = _scrub(line)
-    for backend, rx, _ in rules().libraries:
-        m = rx.search(line)
-        if m and backend not in ("none", "foreign", "other") and (best is None or m.start() < best[0]):
+    libraries = rules().libraries
+    # a backend's word inside a match of a none/foreign/other rule is that rule's (round 12: MLX's
+    # "[scaled_dot_product_attention] mismatching batch dimension" holds SDPA's function name, and is MLX's)
+    others = [m.span() for backend, rx, _ in libraries if backend in ("none", "foreign", "other") for m in rx.finditer(line)]
+    for backend, rx, _ in libraries:
+        if backend in ("none", "foreign", "other"):
+            continue
+        m = next((m for m in rx.finditer(line) if not any(a <= m.start() < b for a, b in others)), None)
+        if m and (best is None or m.start() < best[0]):
             best = (m.start(), backend)
     return best[1] if best else None
 
