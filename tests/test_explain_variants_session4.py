@@ -157,3 +157,21 @@ def test_pybinds_signature_error_names_flash_attn_2s_functions(text, backend):
 def test_another_extensions_signature_error_names_no_backend():
     assert _top("TypeError: fused_rms_norm(): incompatible function arguments. The following argument types are "
                 "supported:\n    1. (arg0: torch.Tensor) -> torch.Tensor")[1] is None
+
+
+# build.isolation said in one sentence: the build first, then the missing torch quoted (builds.toml)
+@pytest.mark.parametrize("text,backend", [
+    ("seems like built Flash Attention3, but got ModuleNotFoundError: No module named 'torch'", "fa3"),
+    ("Compiling xformers 0.0.29 from source fails: No module named `torch`", "xformers"),
+    ("building sageattention in the ComfyUI venv -> ModuleNotFoundError: No module named \"torch\"", "sage"),
+])
+def test_a_build_sentence_with_torch_missing_is_build_isolation(text, backend):
+    assert _top(text) == ("build.isolation", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "I built my app with flash-attn and now: No module named 'torchvision'",
+    "after building the image with xformers: No module named 'torch._dynamo'",
+])
+def test_another_module_after_a_build_is_not_build_isolation(text):
+    assert "build.isolation" not in _ids(text)
