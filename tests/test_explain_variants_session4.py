@@ -175,3 +175,23 @@ def test_a_build_sentence_with_torch_missing_is_build_isolation(text, backend):
 ])
 def test_another_module_after_a_build_is_not_build_isolation(text):
     assert "build.isolation" not in _ids(text)
+
+
+# a frame's file names its backend before a name in its code line does (knowledge/attribution.py nearest)
+@pytest.mark.parametrize("text,backend", [
+    ('Traceback (most recent call last):\n  File "/opt/src/flash-attention/hopper/flash_attn_interface.py", line 9, in '
+     '<module>\n    import my_fa_fork_cuda as flash_attn_cuda\nModuleNotFoundError: No module named \'my_fa_fork_cuda\'',
+     "fa3"),
+    ('Traceback (most recent call last):\n  File "C:\\py\\Lib\\site-packages\\sageattention\\core.py", line 21, in '
+     '<module>\n    from flash_attn import flash_attn_func as fallback\nImportError: DLL load failed while importing '
+     '_qattn: The specified module could not be found.', "sage"),
+])
+def test_a_frames_file_before_its_code_lines_name(text, backend):
+    assert _top(text)[1] == backend
+
+
+def test_a_code_line_under_torchs_frame_still_names_what_it_calls():
+    text = ('Traceback (most recent call last):\n  File "/venv/lib/python3.12/site-packages/torch/nn/modules/module.py", '
+            'line 1751, in _call_impl\n    return flash_attn_varlen_func(q, k, v, cu, cu, 128, 128)\n'
+            'RuntimeError: CUDA error: an illegal memory access was encountered')
+    assert _top(text)[1] == "fa2"

@@ -205,6 +205,25 @@ def _named(line: str) -> tuple[str, bool] | None:
     return None
 
 
+def _file_named(line: str) -> tuple[str, bool] | None:
+    """(backend, False) when an attention backend's file or hub repository (not a name) is on the line, else None
+    (torch's and other libraries' files are not: a code line under torch's frame may name the backend it calls)."""
+    line = _scrub(line)
+    for backend, rx in _file_rules():
+        if rx.search(line):
+            return backend, False
+    return None
+
+
+@lru_cache(maxsize=1)
+def _file_rules() -> tuple[tuple[str, re.Pattern], ...]:
+    with open(HERE / "attribution.toml", "rb") as fh:
+        data = tomllib.load(fh)
+    return tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII))
+                 for tier in ("hub", "files") for lib in data["library"] for p in lib.get(tier, ())
+                 if lib["backend"] not in ("none", "foreign", "other"))
+
+
 def _traceback(lines: list[str], i: int) -> list[int]:
     """Line indexes from `i` up to the start of its traceback (chained tracebacks included), nearest first."""
     out = []
@@ -422,6 +441,10 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
         if k == up and weak is not None:
             break  # the message and its traceback named no backend more precisely
         named = _named(lines[j])
+        if named is not None and j > 0 and FRAME.search(lines[j - 1]) and lines[j][:1].isspace():
+            # a frame's code line: the frame's file names its backend before a name in the code does (FA3's
+            # hopper/flash_attn_interface.py importing its extension as `flash_attn_cuda`, an FA2 name)
+            named = _file_named(lines[j - 1]) or named
         if named is None:
             continue
         b, shared = named
