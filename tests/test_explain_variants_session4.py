@@ -195,3 +195,15 @@ def test_a_code_line_under_torchs_frame_still_names_what_it_calls():
             'line 1751, in _call_impl\n    return flash_attn_varlen_func(q, k, v, cu, cu, 128, 128)\n'
             'RuntimeError: CUDA error: an illegal memory access was encountered')
     assert _top(text)[1] == "fa2"
+
+
+# Inductor's FlexAttention kernels by their template parameters (attribution.toml flex names)
+@pytest.mark.parametrize("text", [
+    '  File "/tmp/torchinductor_me/ab/cab12.py", line 400, in <module>\n'
+    "    meta0 = {'ROWS_GUARANTEED_SAFE': False, 'PRESCALE_QK': False, 'OUTPUT_LOGSUMEXP': True, 'BLOCK_M': 128}\n"
+    "NameError: name 's0' is not defined",
+    "triton.compiler.errors.CompilationError: at 12:4: def triton_tem_fused_0(arg_Q, arg_K, arg_V, out_ptr0):\n"
+    "    GQA_SHARED_HEADS : tl.constexpr = 4\n    SPARSE_KV_BLOCK_SIZE : tl.constexpr = 128\nout of resource: shared memory",
+])
+def test_inductors_flex_kernels_by_their_template_parameters(text):
+    assert _top(text)[1] == "flex"
