@@ -207,3 +207,24 @@ def test_a_code_line_under_torchs_frame_still_names_what_it_calls():
 ])
 def test_inductors_flex_kernels_by_their_template_parameters(text):
     assert _top(text)[1] == "flex"
+
+
+# "No module named 'flash_attn.flash_attn_interface'": under xformers' frame it is xformers taking FA4's namespace
+# (whose fix removes xformers); anywhere else it is flash_attn importing as a namespace or a leftover (knowledge/
+# backends.toml xformers.fa4-namespace, imports.toml import.namespace-package)
+@pytest.mark.parametrize("text,entry,backend", [
+    ('  File "/srv/venv/lib/python3.12/site-packages/xformers/ops/fmha/flash.py", line 70, in <module>\n'
+     '    from flash_attn.flash_attn_interface import _flash_attn_forward\n'
+     "ModuleNotFoundError: No module named 'flash_attn.flash_attn_interface'", "xformers.fa4-namespace", "xformers"),
+    ("(EngineCore_DP0 pid=9) ERROR 03-02 10:00:00 [core.py:700] ModuleNotFoundError: No module named "
+     "'flash_attn.flash_attn_interface'", "import.namespace-package", "fa2"),
+    ('  File "/work/models/modeling_qwen.py", line 40, in <module>\n    from flash_attn.bert_padding import pad_input\n'
+     "ModuleNotFoundError: No module named 'flash_attn.bert_padding'", "import.namespace-package", "fa2"),
+])
+def test_flash_attn_interface_missing(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+def test_a_plain_module_named_flash_attn_is_not_a_namespace():
+    text = "ModuleNotFoundError: No module named 'flash_attn.flash_attn_interface'; 'flash_attn' is not a package"
+    assert "import.namespace-package" not in _ids(text) and "xformers.fa4-namespace" not in _ids(text)
