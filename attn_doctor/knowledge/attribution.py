@@ -90,6 +90,7 @@ class _Rules:
     other_counts: frozenset[str]  # catch-alls an attention library outside the seven claims (backend "other")
     announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
     selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
+    files: tuple[tuple[str, re.Pattern], ...] = ()  # (backend, pattern): the seven backends' hub repos and files only
 
 
 @lru_cache(maxsize=1)
@@ -122,7 +123,10 @@ def rules() -> _Rules:
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("frames", ())),
                   frozenset(data.get("needs_backend", {}).get("other_counts", ())),
                   tuple(re.compile(p) for p in data.get("announcement", {}).get("lines", ())),  # case-sensitive: as printed
-                  _selected_after(data.get("selected_after", {})))
+                  _selected_after(data.get("selected_after", {})),
+                  tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
+                        for lib in data["library"] for p in lib.get(tier, ())
+                        if lib["backend"] not in ("none", "foreign", "other")))
 
 
 def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
@@ -209,19 +213,10 @@ def _file_named(line: str) -> tuple[str, bool] | None:
     """(backend, False) when an attention backend's file or hub repository (not a name) is on the line, else None
     (torch's and other libraries' files are not: a code line under torch's frame may name the backend it calls)."""
     line = _scrub(line)
-    for backend, rx in _file_rules():
+    for backend, rx in rules().files:
         if rx.search(line):
             return backend, False
     return None
-
-
-@lru_cache(maxsize=1)
-def _file_rules() -> tuple[tuple[str, re.Pattern], ...]:
-    with open(HERE / "attribution.toml", "rb") as fh:
-        data = tomllib.load(fh)
-    return tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII))
-                 for tier in ("hub", "files") for lib in data["library"] for p in lib.get(tier, ())
-                 if lib["backend"] not in ("none", "foreign", "other"))
 
 
 def _traceback(lines: list[str], i: int) -> list[int]:
