@@ -123,7 +123,7 @@ def test_flash_attns_own_refusal_stays_fa2(text):
     ("Our Flux node's SageAttention 2.2 override outputs only grey noise on the RTX 3090", "sage"),
     ("Using `sageattn_qk_int8_pv_fp8_cuda` results in a corrupted output for HunyuanVideo at 720p", "sage"),
     ("xformers 0.0.28 gives wrong results for bf16 with an attn_bias on the A10", "xformers"),
-    ("SGLang: the intel_xpu attention backend produces incoherent text on Arc A770", None),
+    ("SGLang: the intel_xpu attention backend produces incoherent output on Arc A770", None),
 ])
 def test_a_backend_said_to_produce_wrong_output(text, backend):
     assert _top(text) == ("attn.wrong-output", backend)
@@ -362,3 +362,34 @@ def test_another_keyerror_is_not_the_flash_attn_check():
 
 def test_a_users_report_of_an_ignored_selection_is_still_read():
     assert _top("flash attention still falls back to sdpa even though I set attn_implementation=flash_attention_2")[0] == "prose.ignored"
+
+
+# --- subgraph (round 15: pytorch/pytorch#148107) -- guides.toml flex.compile-failed ----------------------------------
+
+@pytest.mark.parametrize("text", [
+    "SubgraphLoweringException in flex_attention when using custom score_mod with torch.dot (MLA)",
+    tb((f"{SITE}/torch/nn/attention/flex_attention.py", 1410, "flex_attention", "out, lse = flex_attention_hop("),
+       error="torch._inductor.exc.SubgraphLoweringException: Buffers cannot be created while lowering a pointwise subgraph."),
+    "compiled flex_attention with a mask_mod that indexes a sorted tensor: SubgraphLoweringException at the first step",
+])
+def test_inductor_cannot_lower_a_flex_subgraph(text):
+    assert _top(text) == ("flex.compile-failed", "flex")
+
+
+def test_a_subgraph_lowering_failure_of_no_flex_is_not_claimed():
+    assert _ids("torch._inductor.exc.SubgraphLoweringException: while lowering associative_scan combine_fn") == []
+
+
+# --- fa4-path (round 15: sgl-project/sglang#31640) -- cute.toml cute.feature-arch --------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "NotImplementedError: FA4 path does not support descale.",
+    "NotImplementedError: FA4 path does not support q_descale (vLLM fp8 kv-cache on GB200)",
+    "[Bug] decode crashes: the FA4 backend doesn't support sinks with page_size 64",
+])
+def test_an_fa4_dispatch_refusing_a_feature(text):
+    assert _top(text) == ("cute.feature-arch", "cute")
+
+
+def test_the_fa3_path_refusing_a_feature_is_not_fa4s():
+    assert "cute.feature-arch" not in _ids("NotImplementedError: FA3 path does not support descale on sm80")
