@@ -23,6 +23,10 @@ GPUs, wrappers and wordings; the near misses say what must NOT be claimed.
   hang           "stuck at scaled_dot_product_attention" (attention.toml attn.kernel-hang)
   keyerror       transformers' flash-attn availability check raising KeyError 'flash_attn'
                  (frameworks.toml transformers.flash-attn-check-keyerror)
+  subgraph       Inductor's SubgraphLoweringException under flex (guides.toml flex.compile-failed)
+  fa4-path       "FA4 path does not support <feature>" (cute.toml cute.feature-arch)
+  internal-assert  INTERNAL ASSERT FAILED at an attention kernel's own source (attention.toml attn.internal-assert)
+  flex-device    FlexAttention's device check and its missing CPU/MPS backward (flex.toml flex.device-unsupported)
 """
 
 from __future__ import annotations
@@ -393,3 +397,51 @@ def test_an_fa4_dispatch_refusing_a_feature(text):
 
 def test_the_fa3_path_refusing_a_feature_is_not_fa4s():
     assert "cute.feature-arch" not in _ids("NotImplementedError: FA3 path does not support descale on sm80")
+
+
+# --- internal-assert (round 15: huggingface/diffusers#1261) -- attention.toml attn.internal-assert ---------------------
+
+@pytest.mark.parametrize("text,backend", [
+    ("Xformers backward broken | RuntimeError: p.gQ_strideM() == grad_q.stride(1) INTERNAL ASSERT FAILED at "
+     "\"*/mem_eff_attention/attention_backward_generic.cu\":180, please report a bug to PyTorch.", "xformers"),
+    ("RuntimeError: p.gK_strideM() == grad_k.stride(1) INTERNAL ASSERT FAILED at "
+     "\"/tmp/xformers/xformers/csrc/attention/cuda/fmha/mem_eff_attention/attention_backward_generic.cu\":212", "xformers"),
+    ("RuntimeError: q.stride(-1) == 1 INTERNAL ASSERT FAILED at \"/home/runner/work/flash-attention/csrc/flash_attn/flash_api.cpp\":409",
+     "fa2"),
+    ("RuntimeError: attn_bias.stride(1) == 0 INTERNAL ASSERT FAILED at "
+     "\"../aten/src/ATen/native/transformers/cuda/mem_eff_attention/kernel_forward.h\":988, please report a bug to PyTorch.",
+     "sdpa"),
+])
+def test_an_assert_inside_an_attention_kernels_source(text, backend):
+    assert _top(text) == ("attn.internal-assert", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: !block->expandable_segment_ INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":2814",
+    "RuntimeError: mha_graph->validate().is_good() INTERNAL ASSERT FAILED at \"/pytorch/aten/src/ATen/native/cudnn/MHA.cpp\":520",
+    "RuntimeError: false INTERNAL ASSERT FAILED at \"/opt/src/my_conv_ext/kernels/conv.cu\":77",
+])
+def test_other_internal_asserts_are_not_an_attention_kernels(text):
+    assert "attn.internal-assert" not in _ids(text)
+
+
+# --- flex-device (round 15: Ascend/pytorch#147, pytorch/pytorch#148752) -- flex.toml flex.device-unsupported ----------
+
+@pytest.mark.parametrize("text", [
+    tb((f"{SITE}/torch/nn/attention/flex_attention.py", 1350, "_validate_device", "raise ValueError("),
+       error="ValueError: FlexAttention is only supported on CUDA, CPU, XPU, HPU, or MPS devices. Found input tensors on npu device."),
+    "NotImplementedError: FlexAttention does not support backward on CPU. Please set the input requires_grad to False or use another device.",
+    "[rank3]: NotImplementedError: FlexAttention does not support backward on MPS. Please set the input requires_grad to False",
+    "Ascend 910B: torch-npu does not support flex_attention, the speculator training stops",
+    "FYI training with flex attention on CPU is not supported, only inference",
+])
+def test_flexattention_refusing_the_device_or_its_backward(text):
+    assert _top(text) == ("flex.device-unsupported", "flex")
+
+
+@pytest.mark.parametrize("text", [
+    "FlexAttention is supported on CUDA and CPU devices since 2.6",
+    "inference with flex_attention on CPU is slow",
+])
+def test_flex_on_cpu_said_otherwise_is_not_the_device_check(text):
+    assert "flex.device-unsupported" not in _ids(text)
