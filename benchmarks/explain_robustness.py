@@ -54,7 +54,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from explain_heldout import load, verdict  # noqa: E402
 
 TRAINING = ["round4a", "round4b", "round5a", "round5b", "round6a", "round6b", "round7a", "round7b", "round8",
-            "round9", "round10", "round10b", "round11", "round12", "round13a", "round13b", "round14", "round17", "round16"]
+            "round9", "round10", "round10b", "round11", "round12", "round13a", "round13b", "round14", "round15",
+            "round16", "round17"]
 _FRAME = re.compile(r'^[ \t]*File "([^"]+)", line (\d+), in (\S+)[ \t]*\n(?:[ \t]+(\S[^\n]*)\n)?', re.M)
 _ERROR = re.compile(r"^(\w[\w.]*(?:Error|Exception))\b", re.M)
 
