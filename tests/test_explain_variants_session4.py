@@ -228,3 +228,18 @@ def test_flash_attn_interface_missing(text, entry, backend):
 def test_a_plain_module_named_flash_attn_is_not_a_namespace():
     text = "ModuleNotFoundError: No module named 'flash_attn.flash_attn_interface'; 'flash_attn' is not a package"
     assert "import.namespace-package" not in _ids(text) and "xformers.fa4-namespace" not in _ids(text)
+
+
+def test_a_title_only_pattern_reads_the_inputs_first_line_not_a_windows():
+    """`\\A` in a pattern is the input's start (knowledge/match.py): a window searched around a line further down a long
+    log starts wherever 16 KB above that line falls, and a sentence there is no report's title (backends.toml's
+    pre-Ampere sentences, prose.toml's titles)."""
+    line = "step 000 loss 0.5000 lr 1e-5 " + "." * 34 + "\n"  # 64 bytes
+    head = line * 600
+    sent = "V100 does not support flash attn, inference fails here!\n"
+    pad = ""
+    while len(head + sent + pad) < len(head) + 16384 + 10:  # a line that names a backend 16 KB below the sentence
+        pad += line
+    text = head + sent + pad + "flash_attn 2.7.4 loaded ok\n" + line * 20
+    assert "backend.unsupported-gpu" not in _ids(text)
+    assert "backend.unsupported-gpu" in _ids(sent + pad)  # the same sentence as the input's first line

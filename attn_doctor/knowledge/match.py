@@ -685,6 +685,8 @@ class _Scanner:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
                 continue
             e, pattern, rx = index.patterns[p]
+            if line0 != 1 and pattern.startswith("\\A"):
+                continue  # `\A` is the input's start (a report's title), not the start of a window around a line
             for m in rx.finditer(text):
                 if self.hits[p] >= MAX_HITS:
                     break
