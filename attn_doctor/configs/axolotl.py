@@ -30,8 +30,9 @@ known (config_file_unread).
 from __future__ import annotations
 
 import os
+import re
 
-from . import NOTHING, STRONG, Score, as_int, score_keys
+from . import NOTHING, SHARED, STRONG, Score, as_int, score_keys
 from .hf_transformers import entry, model_head_dims
 
 TITLE = "axolotl"
@@ -46,7 +47,7 @@ PACKING_OK = {"flash_attention_2", "flash_attention_3", "flex_attention", "xform
 # chat_template, adapter, micro_batch_size: alpaca-lora, TRL, LitGPT, diffusion-pipe ...; base_model: Ludwig, alpaca-lora,
 # hosted trainers' inputs and users' own configs) are shared evidence.
 STRONG_KEYS = {"sample_packing", "sequence_len", "pad_to_sequence_len", "val_set_size",
-               "dataset_prepared_path", "lora_target_linear", "tokenizer_type", "gemma4_hybrid_attn_impl",
+               "dataset_prepared_path", "lora_target_linear", "gemma4_hybrid_attn_impl",
                "eval_sample_packing", "evals_per_epoch", "saves_per_epoch", "flash_attn_cross_entropy",
                "flash_attn_fuse_mlp", "s2_attention", "lora_model_dir", "flex_attn_compile_kwargs",
                "large_head_attention", "sdpa_varlen"} | set(LEGACY)
@@ -56,6 +57,14 @@ SHARED_KEYS = {"base_model", "attn_implementation", "lora_r", "lora_alpha", "lor
                "micro_batch_size", "num_epochs", "special_tokens", "plugins", "wandb_project", "wandb_entity",
                "wandb_watch", "wandb_name", "wandb_log_model", "load_in_4bit", "load_in_8bit", "train_on_inputs",
                "group_by_length", "adapter", "chat_template", "datasets"}
+# tokenizer_type is axolotl's own only as the name of a transformers tokenizer class (AutoTokenizer, LlamaTokenizer,
+# Qwen2TokenizerFast ...: src/axolotl/loaders/tokenizer.py getattr(transformers, cfg.tokenizer_type)); MaxText's
+# (sentencepiece / tiktoken / huggingface), Megatron-LM's and NeMo's (GPT2BPETokenizer, SentencePieceTokenizer,
+# HuggingFaceTokenizer, NullTokenizer ...: megatron/training/arguments.py --tokenizer-type) are other frameworks' values
+_HF_TOKENIZER_CLASS = re.compile(r"^[A-Z][A-Za-z0-9]*Tokenizer(Fast)?$")
+_NOT_HF_TOKENIZER = {"GPT2BPETokenizer", "SentencePieceTokenizer", "GPTSentencePieceTokenizer", "HuggingFaceTokenizer",
+                     "Llama2Tokenizer", "Llama3Tokenizer", "MistralTokenizer", "TikTokenizer", "NullTokenizer",
+                     "MultimodalTokenizer", "HFTokenizer", "NullMultimodalTokenizer"}
 COMMON_KEYS = {"learning_rate", "output_dir", "seed", "gradient_accumulation_steps", "logging_steps"}
 
 
@@ -117,6 +126,10 @@ def score(doc: dict) -> tuple[float, list[str]]:
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
     sc = score_keys(set(doc["data"]), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    tok = doc["data"].get("tokenizer_type")
+    if tok is not None:  # own evidence as a transformers class name, shared evidence as any other value
+        hf = isinstance(tok, str) and bool(_HF_TOKENIZER_CLASS.match(tok.strip())) and tok.strip() not in _NOT_HF_TOKENIZER
+        sc.add("tokenizer_type", STRONG if hf else SHARED)
     impl = doc["data"].get("attn_implementation")
     if isinstance(impl, str) and impl in ("xformers", "sage", "fp8"):
         sc.add(f"attn_implementation: {impl}")

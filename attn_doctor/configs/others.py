@@ -54,8 +54,11 @@ def lightning(doc: dict) -> Score:
             s.add(f"_target_: {target.strip()}")
             return s
     trainer = _dict(d, "trainer")
-    if trainer and set(trainer) & {"accelerator", "devices", "precision", "max_epochs", "max_steps", "strategy", "gpus",
-                                   "num_nodes", "callbacks", "logger", "accumulate_grad_batches"}:
+    # Lightning Trainer's own argument names; max_steps / logger / max_epochs alone are in every framework's trainer
+    # section (verl's and EasyR1's trainer.logger, max_steps), so one of the others is needed
+    if trainer and set(trainer) & {"accelerator", "devices", "precision", "strategy", "gpus", "num_nodes", "callbacks",
+                                   "accumulate_grad_batches", "check_val_every_n_epoch", "log_every_n_steps"} or \
+            any(isinstance(v, dict) and "class_path" in v for v in trainer.values()):  # LightningCLI's logger: class_path
         s.add("trainer: (Lightning Trainer arguments)")
         if "seed_everything" in d or "class_path" in _dict(d, "model") or "init_args" in _dict(d, "model"):
             s.add("seed_everything / model.class_path")
@@ -95,8 +98,116 @@ def torchtitan(doc: dict) -> Score:
     d = _sections(doc["data"])
     if "dump_folder" in _dict(d, "job"):
         s.add("[job] dump_folder")
-    if "parallelism" in d or "flavor" in _dict(d, "model"):
+    par = _dict(d, "parallelism")
+    # torchtitan's [parallelism] names its degrees (data_parallel_shard_degree, tensor_parallel_degree ...:
+    # torchtitan/config/job_config.py Parallelism); a bare `parallelism:` section is many frameworks' (nanotron's dp/tp/pp)
+    if any(isinstance(k, str) and k.endswith("_degree") for k in par) or "flavor" in _dict(d, "model"):
         s.add("[parallelism] / [model] flavor")
+    return s
+
+
+def nanotron(doc: dict) -> Score:
+    """Hugging Face nanotron's YAML (examples/config_tiny_llama.yaml; src/nanotron/config/config.py Config):
+    general / checkpoints / parallelism (dp, tp, pp) / tokens / data_stages sections."""
+    s = Score()
+    d = _sections(doc["data"])
+    if isinstance(d.get("data_stages"), list):
+        s.add("data_stages:")
+    par = _dict(d, "parallelism")
+    if {"dp", "tp", "pp"} <= set(par):
+        s.add("parallelism: dp / tp / pp")
+    if s.own and {"general", "tokens"} & set(d):
+        s.add("general / tokens", 1.0)
+    return s
+
+
+def nemo_rl(doc: dict) -> Score:
+    """NVIDIA NeMo-RL's YAML (examples/configs/grpo_math_1B.yaml, sft.yaml, dpo.yaml): an algorithm section (grpo /
+    sft / dpo / distillation / rm) beside policy: (dtensor_cfg / megatron_cfg) and cluster: (gpus_per_node, num_nodes)."""
+    s = Score()
+    d = _sections(doc["data"])
+    policy, cluster = _dict(d, "policy"), _dict(d, "cluster")
+    if policy and {"dtensor_cfg", "megatron_cfg", "generation", "train_global_batch_size"} & set(policy):
+        s.add("policy: (dtensor_cfg / megatron_cfg / generation)")
+    if cluster and {"gpus_per_node", "num_nodes"} <= set(cluster):
+        s.add("cluster: gpus_per_node / num_nodes")
+    algo = [k for k in ("grpo", "sft", "dpo", "distillation", "rm") if isinstance(d.get(k), dict)]
+    if s.own and algo:
+        s.add(f"{algo[0]}:", 1.0)
+    return s
+
+
+def easyr1(doc: dict) -> Score:
+    """EasyR1 (hiyouga's verl fork) config: worker: with actor / rollout / ref sections beside algorithm: / trainer:."""
+    s = Score()
+    worker = _dict(_sections(doc["data"]), "worker")
+    if worker and len({"actor", "rollout", "ref", "reward"} & set(worker)) >= 2:
+        s.add("worker: actor / rollout / ref")
+    return s
+
+
+_MAXTEXT_PARALLEL = re.compile(r"^(ici|dcn)_\w+_parallelism$")
+
+
+def maxtext(doc: dict) -> Score:
+    """MaxText's YAML (src/maxtext/configs/base.yml and the files naming it as base_config): per_device_batch_size,
+    max_target_length, remat_policy, ici_* / dcn_* parallelism."""
+    s = Score()
+    d = _sections(doc["data"])
+    base = d.get("base_config")
+    if isinstance(base, str) and base.strip().endswith((".yml", ".yaml")):
+        s.add(f"base_config: {base.strip()}")
+    par = sorted(k for k in d if isinstance(k, str) and _MAXTEXT_PARALLEL.match(k))
+    if par:
+        s.add(par[0])
+    if {"per_device_batch_size", "max_target_length", "remat_policy"} <= set(d):
+        s.add("per_device_batch_size / max_target_length / remat_policy")
+    return s
+
+
+def levanter(doc: dict) -> Score:
+    """Levanter's YAML (config/*.yaml, examples/sft/*.yaml): trainer.mp a jmp policy (p=f32,c=bfloat16), data with
+    train_urls / cache_dir, supervised_data."""
+    s = Score()
+    d = _sections(doc["data"])
+    trainer, data = _dict(d, "trainer"), _dict(d, "data")
+    mp = trainer.get("mp")
+    if isinstance(mp, str) and re.match(r"^[pco]=\w+(,[pco]=\w+)*$", mp.replace(" ", "")):
+        s.add(f"trainer.mp: {mp}")
+    if "cache_dir" in data and ({"train_urls", "configs", "tokenizer"} & set(data)) and trainer:
+        s.add("data: train_urls / cache_dir")
+    if isinstance(d.get("supervised_data"), dict):
+        s.add("supervised_data:")
+    return s
+
+
+def mergekit(doc: dict) -> Score:
+    """A mergekit merge config (merge_method with models: or slices:): merges checkpoints, trains nothing."""
+    s = Score()
+    d = _sections(doc["data"])
+    if isinstance(d.get("merge_method"), str) and ("models" in d or "slices" in d):
+        s.add(f"merge_method: {d['merge_method']}")
+    return s
+
+
+def lm_eval_task(doc: dict) -> Score:
+    """An lm-evaluation-harness task YAML (lm_eval/tasks/*/*.yaml): task: with doc_to_text / output_type /
+    metric_list: an evaluation, no training."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "task" in d and len({"doc_to_text", "doc_to_target", "output_type", "metric_list", "fewshot_split"} & set(d)) >= 2:
+        s.add("task: with doc_to_text / output_type / metric_list")
+    return s
+
+
+def sgm_targets(doc: dict) -> Score:
+    """A Stability generative-models / SwissArmyTransformer (CogVideoX SAT) model config: model: sections
+    (network_config, denoiser_config, conditioner_config, first_stage_config ...) each naming a `target:` class."""
+    s = Score()
+    model = _dict(_sections(doc["data"]), "model")
+    named = sorted(k for k, v in model.items() if isinstance(k, str) and k.endswith("_config") and isinstance(v, dict) and "target" in v)
+    if len(named) >= 2:
+        s.add(f"model.{named[0]}.target")
     return s
 
 
@@ -117,6 +228,11 @@ def verl(doc: dict) -> Score:
     d = _sections(doc["data"])
     if "actor_rollout_ref" in d:
         s.add("actor_rollout_ref:")
+    # a Hydra file layered on verl's own config tree (examples/*/config/*.yaml: hydra.searchpath
+    # file://verl/trainer/config, defaults: - ppo_trainer)
+    path = _dict(d, "hydra").get("searchpath")
+    if isinstance(path, list) and any("verl/trainer/config" in str(x) for x in path):
+        s.add("hydra.searchpath: verl/trainer/config", 2 * STRONG)  # names verl's own tree: more than a Hydra layout
     return s
 
 
@@ -256,6 +372,14 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "EasyLM (JAX)", s.add(mod)
         if c.program in ("xtuner",) or mod.startswith("xtuner"):
             return "XTuner", s.add("xtuner")
+        if mod.startswith(("maxtext.", "MaxText.")) or c.script in ("MaxText/train.py",):
+            return "MaxText (JAX)", s.add(mod or c.script)
+        if c.program in ("lm_eval", "lm-eval") or mod.startswith("lm_eval"):
+            return "lm-evaluation-harness (an evaluation, not training)", s.add(f"{c.program or mod} --model")
+        if c.program in ("mergekit-yaml", "mergekit-moe", "mergekit-multi"):
+            return "mergekit (merges checkpoints, trains nothing)", s.add(c.program)
+        if mod.startswith(("nemo_rl.", "levanter.", "olmo_core.", "lmflow.", "nanotron.", "fastchat.train")):
+            return _MODULE_TITLES[mod.split(".")[0]], s.add(mod)
         if c.program == "colossalai":
             return "ColossalAI", s.add("colossalai run")
         plugin = _colossalai_plugin(c.args)
@@ -282,6 +406,9 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
         return "Megatron-LM", s.add(", ".join(found[:3]))
     return None
 
+
+_MODULE_TITLES = {"nemo_rl": "NVIDIA NeMo-RL", "levanter": "Levanter (JAX)", "olmo_core": "OLMo-core",
+                  "lmflow": "LMFlow", "nanotron": "Hugging Face nanotron", "fastchat": "FastChat"}
 
 _COLOSSALAI_PLUGINS = {"torch_ddp", "torch_ddp_fp16", "gemini", "low_level_zero", "hybrid_parallel", "torch_fsdp",
                        "3d", "moe_hybrid_parallel"}
@@ -369,7 +496,11 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("mlx-lm (Apple MLX)", mlx_lm), ("EveryDream2", everydream),
                ("a Determined AI experiment config", determined),
                ("THUDM's ChatGLM3 / GLM-4 finetune_demo (finetune_hf.py)", glm_finetune_demo),
-               ("Liquid AI leap-finetune", leap_finetune))
+               ("Liquid AI leap-finetune", leap_finetune), ("Hugging Face nanotron", nanotron),
+               ("NVIDIA NeMo-RL", nemo_rl), ("EasyR1 (a verl fork)", easyr1), ("MaxText (JAX)", maxtext),
+               ("Levanter (JAX)", levanter), ("a mergekit merge config (it trains nothing)", mergekit),
+               ("an lm-evaluation-harness task (an evaluation, not training)", lm_eval_task),
+               ("a generative-models / SwissArmyTransformer model config (CogVideoX SAT)", sgm_targets))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:
@@ -468,7 +599,11 @@ _PY_FRAMEWORKS = (("nemo", "NVIDIA NeMo"), ("nemo_run", "NVIDIA NeMo"), ("lightn
                   ("torchtitan", "torchtitan"), ("colossalai", "ColossalAI"), ("fairseq", "fairseq"),
                   ("composer", "MosaicML Composer"), ("llmfoundry", "MosaicML LLM Foundry"), ("EasyLM", "EasyLM"),
                   ("flax", "JAX / Flax"), ("jax", "JAX"), ("keras", "Keras"), ("tensorflow", "TensorFlow"),
-                  ("nanotron", "nanotron"), ("deepspeed", "DeepSpeed"), ("xtuner", "XTuner"), ("diffsynth", "DiffSynth-Studio"))
+                  ("nanotron", "nanotron"), ("deepspeed", "DeepSpeed"), ("xtuner", "XTuner"), ("diffsynth", "DiffSynth-Studio"),
+                  ("olmo_core", "OLMo-core"), ("olmo", "OLMo"), ("nemo_rl", "NVIDIA NeMo-RL"), ("levanter", "Levanter"),
+                  ("maxtext", "MaxText"), ("MaxText", "MaxText"), ("lmflow", "LMFlow"), ("opensora", "Open-Sora"),
+                  ("easydel", "EasyDeL"), ("fastchat", "FastChat"), ("mergekit", "mergekit"),
+                  ("lm_eval", "lm-evaluation-harness"), ("sat", "SwissArmyTransformer"))
 
 
 def imported_framework(doc: dict) -> tuple[str, str] | None:
