@@ -243,3 +243,39 @@ def test_a_title_only_pattern_reads_the_inputs_first_line_not_a_windows():
     text = head + sent + pad + "flash_attn 2.7.4 loaded ok\n" + line * 20
     assert "backend.unsupported-gpu" not in _ids(text)
     assert "backend.unsupported-gpu" in _ids(sent + pad)  # the same sentence as the input's first line
+
+
+# the review of 2026-11-28: lines of ordinary logs that a widened pattern claimed with a backend named elsewhere, and
+# advice that could not apply (each returned nothing, or a better entry, before the widenings)
+@pytest.mark.parametrize("text,absent", [
+    ("Using flash_attention_2 for the model\nStep 100: loss=nan, lr=1e-4", "attn.nan-output"),
+    ("Using flash_attention_2\nWarning: this tokenizer does not support dropout in BPE merges", "attn.dropout-unsupported"),
+    ("Using SDPA.\ntorch.compile: graph break in user code at train.py:120", "compile.backend-untraceable"),
+    ("RuntimeError: `ptxas` failed with error code 137 while compiling flash attention kernel in /home/u/fa_triton.py",
+     "triton.ptxas-failed"),
+    ("WARNING: xFormers wasn't built with CUDA support; torch.cuda.is_available() is False on this Mac (MPS)",
+     "xformers.not-compiled"),
+    ("mask = create_block_mask(causal, None, None, 1024, 1024)\n" + "step 1 loss 0.5\n" * 80
+     + "IndexError: index 7 is out of bounds for dimension 0 with size 7", "flex.mask-mod-index-out-of-range"),
+])
+def test_review_near_misses(text, absent):
+    assert absent not in _ids(text)
+
+
+@pytest.mark.parametrize("text,entry,backend", [
+    ("loss=nan after 200 steps with sageattention 2.1.1 on the 4090", "attn.nan-output", "sage"),
+    ("ring-flash-attn not support dropout", "attn.dropout-unsupported", "fa2"),
+    ("torch.compile graph break in the flash_attention_2 path of Qwen2 (fullgraph=True fails)",
+     "compile.backend-untraceable", "fa2"),
+    ("triton.runtime.errors.PTXASError: `ptxas` failed with error code 4294967295 `ptxas` stderr:",
+     "triton.ptxas-failed", None),
+])
+def test_review_still_read(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+def test_a_hostname_like_line_prefix_is_linear():
+    """The multi-node prefix's host form is bounded (review of 2026-11-28: two unbounded [\\w-]* around a repeating
+    keyword made one long line quadratic): a line of 'gpu' repeated is not a prefix, whatever its length."""
+    from attn_doctor.knowledge.match import LINE_PREFIX
+    assert "{0,40}" in LINE_PREFIX.pattern.decode() and LINE_PREFIX.match(b"gpu" * 2000) is None

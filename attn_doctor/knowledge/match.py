@@ -97,7 +97,7 @@ LINE_PREFIX = re.compile(
     rb"|[EWF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] "
     rb"|\[\d+,\d+\]<std(?:out|err)>: ?"
     rb"|\d{1,4}: "
-    rb"|(?:\d{1,3}(?:\.\d{1,3}){3}|[\w-]*(?:worker|node|host|gpu)[\w-]*\d+): "
+    rb"|(?:\d{1,3}(?:\.\d{1,3}){3}|[\w-]{0,40}?(?:worker|node|host|gpu)[\w-]{0,20}?\d{1,5}): "
     rb"|\[pod/[\w.-]+/[\w.-]+\] "
     rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.@/-]+(?:\[\d+\])?: "
     rb"|> "
