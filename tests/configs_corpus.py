@@ -59,6 +59,20 @@ def check_staged_expect(p: Path, e: dict, split) -> str:
     return t
 
 
+def repo_of(source: str) -> str:
+    """The repository of an expect file's source (`owner/repo:path`, `owner/repo#N`), lower-cased."""
+    return source.split(":", 1)[0].split("#")[0].lower()
+
+
+def repos_outside(folder: str) -> set[str]:
+    """The repositories every other set under fixtures/configs/ draws from (the rounds, real/ and the loose files at
+    the top), held-out aside and never read: a fresh set shares none of them."""
+    paths = [e for d in CONFIGS.iterdir() if d.is_dir() and d.name not in (folder, "heldout")
+             for e in d.rglob("*.expect.toml")] + list(CONFIGS.glob("*.toml"))
+    return {repo_of(line.split("\"")[1]) for e in paths for line in e.read_text(encoding="utf-8").splitlines()
+            if line.startswith("source = \"")}
+
+
 def rel(p: Path) -> str:
     """A corpus file's test id: its path under fixtures/configs/."""
     return p.relative_to(CONFIGS).as_posix()

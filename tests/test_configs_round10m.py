@@ -12,6 +12,7 @@ is the format:
 
 from __future__ import annotations
 
+from configs_corpus import repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_staged_expect, expect, files, split_module
 
 FILES = files(CORPUS / "round10m")
@@ -48,17 +49,6 @@ def test_every_expect_file_has_its_corpus_file():
 def test_no_repository_is_shared_with_another_set():
     """round10m's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
     file at the top of fixtures/configs/ (held-out aside, and never listed)."""
-    mine = {_repo(expect(p)["source"]).lower() for p in FILES}
-    others = set()
-    for d in CORPUS.iterdir():
-        if not d.is_dir() or d.name in ("round10m", "heldout"):
-            continue
-        for e in d.rglob("*.expect.toml"):
-            for line in e.read_text(encoding="utf-8").splitlines():
-                if line.startswith("source = \""):
-                    others.add(_repo(line.split("\"")[1]).lower())
-    for e in CORPUS.glob("*.toml"):
-        for line in e.read_text(encoding="utf-8").splitlines():
-            if line.startswith("source = \""):
-                others.add(_repo(line.split("\"")[1]).lower())
+    mine = {repo_of(expect(p)["source"]) for p in FILES}
+    others = repos_outside("round10m")
     assert not mine & others, sorted(mine & others)

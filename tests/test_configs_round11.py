@@ -30,6 +30,7 @@ import pytest
 
 from attn_doctor.configs import launchers
 
+from configs_corpus import repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, \
     split_module
 from configs_corpus import read as _read, refusal as _refusal, rel
@@ -52,14 +53,8 @@ def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
 
 
 def test_no_repository_is_shared_with_another_set():
-    mine = {expect(p)["source"].split(":", 1)[0] for p in FILES}
-    others = set()
-    for e in CORPUS.glob("**/*.expect.toml"):
-        if e.relative_to(CORPUS).parts[0] in ("round11", "heldout"):
-            continue
-        for line in e.read_text(encoding="utf-8").splitlines():
-            if line.startswith("source = \""):
-                others.add(line.split("\"")[1].split(":")[0].split("#")[0])
+    mine = {repo_of(expect(p)["source"]) for p in FILES}
+    others = repos_outside("round11")
     assert not mine & others, sorted(mine & others)
 
 

@@ -18,6 +18,7 @@ import importlib.util
 
 import pytest
 
+from configs_corpus import repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, CLAIMED, ROOT, check_staged_expect, expect, files, split_module
 
 FILES = files(CORPUS / "round8m")
@@ -39,15 +40,8 @@ def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
 
 def test_no_repository_is_shared_with_another_set():
     """round8m's repositories are fresh: none of them feeds fixtures/configs/real/ or another round (held-out aside)."""
-    mine = {expect(p)["source"].split(":", 1)[0] for p in FILES}
-    others = set()
-    for e in CORPUS.glob("**/*.expect.toml"):
-        rel = e.relative_to(CORPUS).parts
-        if rel[0] in ("round8m", "heldout"):
-            continue
-        for line in e.read_text(encoding="utf-8").splitlines():
-            if line.startswith("source = \""):
-                others.add(line.split("\"")[1].split(":")[0].split("#")[0])
+    mine = {repo_of(expect(p)["source"]) for p in FILES}
+    others = repos_outside("round8m")
     assert not mine & others, sorted(mine & others)
 
 

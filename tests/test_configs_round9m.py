@@ -20,6 +20,7 @@ import importlib.util
 
 import pytest
 
+from configs_corpus import repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, CLAIMED, ROOT, check_staged_expect, expect, files, split_module
 
 FILES = files(CORPUS / "round9m")
@@ -42,15 +43,8 @@ def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
 def test_no_repository_is_shared_with_another_set():
     """round9m's repositories are fresh: none of them feeds fixtures/configs/real/ or another round (held-out aside,
     and never listed)."""
-    mine = {expect(p)["source"].split(":", 1)[0].lower() for p in FILES}
-    others = set()
-    for d in CORPUS.iterdir():
-        if not d.is_dir() or d.name in ("round9m", "heldout"):
-            continue
-        for e in d.rglob("*.expect.toml"):
-            for line in e.read_text(encoding="utf-8").splitlines():
-                if line.startswith("source = \""):
-                    others.add(line.split("\"")[1].split(":")[0].split("#")[0].lower())
+    mine = {repo_of(expect(p)["source"]) for p in FILES}
+    others = repos_outside("round9m")
     assert not mine & others, sorted(mine & others)
 
 
