@@ -158,7 +158,7 @@ def python_commands(code: str) -> str:
     readers treat as unknown. Nothing is run."""
     import ast
 
-    from .pyscript import constants, resolve, tree
+    from .pyscript import _call_name, constants, resolve, tree
 
     # IPython runs `!{" ".join(cmd)}` as the shell line its {expression} evaluates to (var_expand): the list `cmd`, run
     code = _JOINED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(3)})", code)
@@ -194,22 +194,22 @@ def python_commands(code: str) -> str:
         if isinstance(e, ast.Constant) and isinstance(e.value, str):
             return e.value
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div):
-            a, b = path(e.left, depth + 1), path(e.right, depth + 1)
-            return None if a is None or b is None else b if b.startswith("/") else a.rstrip("/") + "/" + b
-        if isinstance(e, ast.Call) and not e.keywords and e.args:
-            f = e.func
-            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            parts = [path(e.left, depth + 1), path(e.right, depth + 1)]
+        elif isinstance(e, ast.Call) and not e.keywords and e.args:
+            name = _call_name(e)
             if name in ("str", "fspath", "Path", "PurePath", "PosixPath", "abspath") and len(e.args) == 1:
                 return path(e.args[0], depth + 1)
-            if name in ("join", "Path", "PurePath") and (name != "join" or _dotted(f) == "os.path.join"):
-                parts = [path(a, depth + 1) for a in e.args]
-                if None in parts:
-                    return None
-                out = parts[0]
-                for b in parts[1:]:
-                    out = b if b.startswith("/") else out.rstrip("/") + "/" + b
-                return out
-        return None
+            if name not in ("Path", "PurePath") and ast.unparse(e.func) != "os.path.join":
+                return None
+            parts = [path(a, depth + 1) for a in e.args]
+        else:
+            return None
+        if None in parts:
+            return None
+        out = parts[0]
+        for b in parts[1:]:  # a part that is absolute starts over, as pathlib and os.path.join do
+            out = b if b.startswith("/") else out.rstrip("/") + "/" + b
+        return out
 
     def word(e):
         if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
@@ -345,17 +345,6 @@ def python_commands(code: str) -> str:
         # the accelerate config a script writes says something only of an `accelerate launch` it starts
         out = [ln for i, ln in enumerate(out) if i not in written]
     return "\n".join(out)
-
-
-def _dotted(f) -> str:
-    """`os.path.join` for the attribute chain os -> path -> join (an ast node), "" for anything else."""
-    import ast
-
-    parts = []
-    while isinstance(f, ast.Attribute):
-        parts.append(f.attr)
-        f = f.value
-    return ".".join([f.id, *reversed(parts)]) if isinstance(f, ast.Name) else ""
 
 
 # the functions a training script builds its options with, which a runner may import and hand a list: diffusers'
