@@ -118,10 +118,23 @@ _TRUE_WORDS = {"true", "1", "yes", "y", "t", "on"}
 def _argparse_defaults(tree) -> dict:
     """dest -> default of every `X.add_argument("--name", ...)` the script makes: what `args.name` holds when the
     script is run with no options (the file alone says nothing of the options a launcher may pass). A default argparse
-    would run a type function of the script's own over is "?"; a dest two add_argument calls define differently is
-    left out (two parsers, or a parser per mode)."""
+    would run a type function of the script's own over is "?"; a dest two add_argument calls or dataclass fields
+    define differently is left out (two parsers, or a parser per mode)."""
     out: dict = {}
     clash: set = set()
+    # an HfArgumentParser's dataclass fields are its options too (hf_argparser.py _parse_dataclass_field: one --name per
+    # field, its default the field's): `args.bf16` holds the field's default when no option is given
+    for dest, d in (*_add_argument_defaults(tree), *_dataclass_defaults(tree)):
+        if dest in out and ast.dump(out[dest]) != ast.dump(d):
+            clash.add(dest)
+        out[dest] = d
+    for dest in clash:
+        out.pop(dest)
+    return out
+
+
+def _add_argument_defaults(tree):
+    """(dest, default node) of each `X.add_argument("--name", ...)` the script makes."""
     for n in ast.walk(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument"):
             continue
@@ -153,33 +166,19 @@ def _argparse_defaults(tree) -> dict:
             d = ast.Constant(value=action == "store_false")
         else:
             d = ast.Constant(value=None)
-        if dest in out and ast.dump(out[dest]) != ast.dump(d):
-            clash.add(dest)
-        out[dest] = d
-    for dest, d in _dataclass_defaults(tree).items():
-        # an HfArgumentParser's dataclass fields are its options (hf_argparser.py _parse_dataclass_field: one
-        # --name per field, its default the field's): `args.bf16` holds the field's default when no option is given
-        if dest in out and ast.dump(out[dest]) != ast.dump(d):
-            clash.add(dest)
-        out[dest] = d
-    for dest in clash:
-        out.pop(dest)
-    return out
+        yield dest, d
 
 
-def _dataclass_defaults(tree) -> dict:
-    """field -> default node of the dataclasses the script hands to HfArgumentParser (`HfArgumentParser(ScriptArguments)`,
+def _dataclass_defaults(tree):
+    """(field, default node) of the dataclasses the script hands to HfArgumentParser (`HfArgumentParser(ScriptArguments)`,
     `HfArgumentParser((ModelArguments, DataArguments, TrainingArguments))`): `name: T = value` or `name: T =
-    field(default=value)`; a field with default_factory or no default is left out, as is a name two of them define
-    differently."""
+    field(default=value)`; a field with default_factory or no default is left out."""
     classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
     given: list = []
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS and n.args:
             a = n.args[0]
             given += [e.id for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]) if isinstance(e, ast.Name)]
-    out: dict = {}
-    clash: set = set()
     for cname in dict.fromkeys(given):
         c = classes.get(cname)
         if c is None:
@@ -193,13 +192,7 @@ def _dataclass_defaults(tree) -> dict:
                 if "default" not in kw:
                     continue
                 d = kw["default"]
-            name = st.target.id
-            if name in out and ast.dump(out[name]) != ast.dump(d):
-                clash.add(name)
-            out[name] = d
-    for name in clash:
-        out.pop(name)
-    return out
+            yield st.target.id, d
 
 
 def _parsed_args(node, consts: dict) -> bool:
