@@ -1,0 +1,106 @@
+"""Variants for the mechanisms round 21m taught explain when it became training material (fifth session of 2026-11-28,
+issue 23). No real text is a case here: each is written by hand from the mechanism, with other paths, versions,
+backends and wordings; the near misses say what must NOT be read so.
+
+  quoted     an error quoted in prose behind a quote mark (`> "RuntimeError: vmap: ...`), read as the error line
+  triton     "no triton module found" said in words: the missing Triton, under the backend the text names
+  xformers   a dependency conflict between xformers and torch said in words; xformers detecting (built for) another GPU
+  windows    Python's list-form command of a Windows C compiler (cl.exe, tcc.exe), as Triton's build runs it
+  titles     a report's title whose only failure word is an `[Errno N]` or an exception's class name
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import first_cause as _top, ids as _ids
+
+
+@pytest.mark.parametrize("text", [
+    '> "RuntimeError: vmap: It looks like you\'re calling .item() on a Tensor. We don\'t support vmap over .item()."',
+    '"RuntimeError: vmap: It looks like you\'re calling .item() on a Tensor."',
+    "`RuntimeError: vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow.`",
+])
+def test_an_error_quoted_in_prose_is_read_as_the_error(text):
+    assert _top(text) == ("flex.mask-mod-vmap", "flex")
+
+
+@pytest.mark.parametrize("line,rest", [
+    (b'"RuntimeError: x', b"RuntimeError: x"),
+    (b"> 'ImportError: y", b"ImportError: y"),
+    (b"`UserWarning: z", b"UserWarning: z"),
+    # kept: a quote before anything but an exception's name and its colon
+    (b'"the error" was gone', b'"the error" was gone'),
+    (b"'RuntimeError' is raised", b"'RuntimeError' is raised"),
+    (b'"runtimeerror: lower case"', b'"runtimeerror: lower case"'),
+])
+def test_what_a_quote_mark_strips(line, rest):
+    from attn_doctor.knowledge.match import LINE_PREFIX
+    m = LINE_PREFIX.match(line)
+    assert line[m.end() if m else 0:] == rest
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("No Triton module found\n\nAfter installing sageattention 2 the UI no longer starts.", "sage"),
+    ("Since I installed SageAttention the log says: Triton module not found", "sage"),
+    ("flex_attention run: no triton module was found, so nothing compiles", "flex"),
+])
+def test_a_missing_triton_said_in_words(text, backend):
+    assert _top(text) == ("flex.no-triton", backend)
+
+
+def test_a_triton_sentence_that_finds_it_claims_nothing():
+    assert "flex.no-triton" not in _ids("The triton module was found at C:\\ComfyUI\\python_embeded\\Lib\\site-packages")
+
+
+@pytest.mark.parametrize("text", [
+    "I keep hitting a dependency conflict when installing xformers next to the PyTorch build my RTX 5080 needs",
+    "xformers 0.0.31: dependency conflicts with torch 2.8.0+cu128 whatever I pin",
+])
+def test_an_xformers_torch_conflict_said_in_words(text):
+    assert _top(text) == ("xformers.replaced-torch", "xformers")
+
+
+def test_a_conflict_of_other_packages_is_not_xformers():
+    assert "xformers.replaced-torch" not in _ids("dependency conflict between numpy and torch; xformers is fine")
+
+
+@pytest.mark.parametrize("text", [
+    "Runtime errors on an L4\n\nit seems xformers detects a different GPU than the one this runtime has",
+    "the xformers build in the image was compiled for another architecture (sm_86) and this box has an H100",
+])
+def test_xformers_made_for_another_gpu_said_in_words(text):
+    assert _top(text) == ("xformers.kernel-arch-mismatch", "xformers")
+
+
+def test_xformers_run_on_another_gpu_is_not_a_mismatch():
+    assert "xformers.kernel-arch-mismatch" not in _ids("xformers works on a different GPU in my other machine")
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("Command '['C:\\\\Program Files\\\\Microsoft Visual Studio\\\\2022\\\\Community\\\\VC\\\\Tools\\\\MSVC\\\\14.40.33807"
+     "\\\\bin\\\\Hostx64\\\\x64\\\\cl.exe'\n\nsageattention fails on the first step in ComfyUI", "sage"),
+    ("subprocess.CalledProcessError: Command '['D:\\\\venv\\\\Lib\\\\site-packages\\\\triton\\\\runtime\\\\tcc\\\\tcc.exe', "
+     "'C:\\\\Temp\\\\tmpx\\\\cuda_utils.c', '-O3']' returned non-zero exit status 1.\nflex_attention under torch.compile",
+     "flex"),
+])
+def test_a_windows_compiler_run_as_a_list_is_tritons_build(text, backend):
+    assert _top(text) == ("triton.launcher-build", backend)
+
+
+def test_setuptools_msvc_failure_is_not_tritons():
+    text = "error: command 'C:\\\\Program Files\\\\MSVC\\\\bin\\\\Hostx64\\\\x64\\\\cl.exe' failed with exit code 2"
+    assert "triton.launcher-build" not in _ids(text)
+
+
+@pytest.mark.parametrize("text,entry,backend", [
+    ("[Errno 2] No such file or directory: 'LICENSE' when flash_attn setup", "prose.build", "fa2"),
+    ("[Errno 13] Permission denied during xformers setup on Windows", "prose.build", "xformers"),
+    ("torch.compiled flex_attention with a jagged batch raises AssertionError", "prose.compile", "flex"),
+])
+def test_a_title_failing_by_an_errno_or_an_exception_name(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+def test_a_setup_described_is_not_a_build():
+    assert _top("flash attention fails on my setup: RTX 4090, torch 2.9")[0] != "prose.build"
