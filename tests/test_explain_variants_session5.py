@@ -104,3 +104,33 @@ def test_a_title_failing_by_an_errno_or_an_exception_name(text, entry, backend):
 
 def test_a_setup_described_is_not_a_build():
     assert _top("flash attention fails on my setup: RTX 4090, torch 2.9")[0] != "prose.build"
+
+
+@pytest.mark.parametrize("text", [
+    "Since 2.2 PyTorch no longer supports flash attention on Windows, SDPA got slower",
+    "scaled_dot_product_attention does not have flash attention for Windows in the official wheels",
+    "Windows builds of torch come without the flash attention kernel for SDPA",
+])
+def test_windows_torch_without_sdpa_flash_said_in_words(text):
+    assert _ids(text)[:1] == ["sdpa.built-without-flash"]
+
+
+@pytest.mark.parametrize("text", [
+    "PyTorch does not support flash attention 3 on Windows, only FA2",  # another backend's release
+    "torch supports flash attention on Linux but my Windows box is slow",
+    "xformers does not support flash attention on Windows",  # not torch's SDPA
+])
+def test_other_windows_flash_sentences_are_not_torchs_build(text):
+    assert "sdpa.built-without-flash" not in _ids(text)
+
+
+def test_a_captured_parameters_none_gradient_under_flex():
+    text = ("    return flex_attention(q, k, v, score_mod=lambda s, b, h, q, kv: s + self.alibi[h])\n"
+            "  File \"/usr/lib/python3.12/site-packages/torch/autograd/__init__.py\", line 354, in backward\n"
+            "TypeError: copy_(): argument 'other' (position 1) must be Tensor, not NoneType")
+    assert _top(text) == ("flex.captured-buffer-grad", "flex")
+
+
+def test_a_none_copy_without_flex_is_not_flexs():
+    assert "flex.captured-buffer-grad" not in _ids(
+        "buf.copy_(grad)\nTypeError: copy_(): argument 'other' (position 1) must be Tensor, not NoneType")
