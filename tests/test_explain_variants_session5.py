@@ -134,3 +134,27 @@ def test_a_captured_parameters_none_gradient_under_flex():
 def test_a_none_copy_without_flex_is_not_flexs():
     assert "flex.captured-buffer-grad" not in _ids(
         "buf.copy_(grad)\nTypeError: copy_(): argument 'other' (position 1) must be Tensor, not NoneType")
+
+
+# The lead's own variants of the issue's missed classes (written 2026-11-28, fifth session; no real text is their source)
+@pytest.mark.parametrize("text,expected", [
+    # a build killed for memory, pip's spinner on lines of their own before the shell's "Killed"
+    ("  Building wheel for flash-attn (setup.py) ... -\n  \\\n  |\n  /\nKilled\n", ("build.oom", "fa2")),
+    ("  Building wheel for xformers (pyproject.toml) ... -\n  Building wheel for xformers (pyproject.toml): still running...\n"
+     "Killed", ("build.oom", "xformers")),
+    # SDPA's FA4 route: an error raised in torch's own _fa4.py, whatever it says
+    ("  File \"/usr/lib/python3.13/site-packages/torch/nn/attention/_fa4.py\", line 120, in _fa4_run_backward\n"
+     "    dq, dk, dv = module._flash_attn_bwd(*args)\nTypeError: _flash_attn_bwd() missing 1 required positional argument: 'lse'",
+     ("sdpa.fa4-route", "sdpa")),
+    # wrong numbers and a replaced torch said in Japanese, Korean and Chinese
+    ("xformers を有効にすると真っ黒な画像になります", ("prose.numbers", "xformers")),
+    ("sageattention 켜면 검은 화면만 나와요", ("prose.numbers", "sage")),
+    ("xformers 업데이트 후 torch가 다운그레이드 되었습니다", ("xformers.replaced-torch", "xformers")),
+])
+def test_the_issues_classes_in_other_words(text, expected):
+    assert _top(text) == expected
+
+
+def test_a_spinner_then_success_is_no_oom():
+    assert "build.oom" not in _ids("  Building wheel for flash-attn (setup.py) ... -\n  |\n  done\n"
+                                   "  Created wheel for flash-attn: filename=flash_attn-2.8.3-cp312-linux_x86_64.whl")
