@@ -158,3 +158,15 @@ def test_the_issues_classes_in_other_words(text, expected):
 def test_a_spinner_then_success_is_no_oom():
     assert "build.oom" not in _ids("  Building wheel for flash-attn (setup.py) ... -\n  |\n  done\n"
                                    "  Created wheel for flash-attn: filename=flash_attn-2.8.3-cp312-linux_x86_64.whl")
+
+
+@pytest.mark.parametrize("text", [
+    "Training with --sage_attn on my 5090 stops after step 1.\nProcess finished with exit code -1073741819 (0xC0000005)",
+    "xformers enabled in Forge -> the console closes, python exited with code 3221225477",
+])
+def test_windows_access_violation_status_after_a_backend(text):
+    assert _top(text)[0] == "attn.native-crash"
+
+
+def test_an_access_violation_with_no_backend_named_is_not_attentions():
+    assert "attn.native-crash" not in _ids("The trainer exits with code -1073741819 (0xC0000005) while caching latents")
