@@ -170,3 +170,16 @@ def test_windows_access_violation_status_after_a_backend(text):
 
 def test_an_access_violation_with_no_backend_named_is_not_attentions():
     assert "attn.native-crash" not in _ids("The trainer exits with code -1073741819 (0xC0000005) while caching latents")
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("SageAttention: no noticeable difference in speed for Wan 2.1 t2v", ("prose.slow", "sage")),
+    ("xformers enabled, but the generation time stays the same", ("prose.slow", "xformers")),
+    ("Why does the log say xformers was compiled for another PyTorch?", ("xformers.built-for-other-torch", "xformers")),
+])
+def test_speed_and_xformers_builds_retold(text, expected):
+    assert _top(text) == expected
+
+
+def test_same_speed_words_without_a_backend_claim_nothing():
+    assert _ids("the generation time stays the same whatever sampler I choose") == []
