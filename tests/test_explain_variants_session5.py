@@ -183,3 +183,27 @@ def test_speed_and_xformers_builds_retold(text, expected):
 
 def test_same_speed_words_without_a_backend_claim_nothing():
     assert _ids("the generation time stays the same whatever sampler I choose") == []
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("  File \"/srv/venv/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py\", line 15, in <module>\n"
+     "    import flash_attn_2_cuda as flash_attn_gpu\nImportError: libc10.so: cannot open shared object file: No such file or directory",
+     "fa2"),
+    ("OSError: libtorch_cuda.so: cannot open shared object file: No such file or directory\n"
+     "  (loading /opt/venv/lib/python3.12/site-packages/xformers/_C.so)", "xformers"),
+])
+def test_torchs_libraries_not_loaded(text, backend):
+    assert _top(text) == ("import.torch-libs-not-loaded", backend)
+
+
+def test_a_later_undefined_symbol_is_the_cause():
+    text = ("ImportError: libc10.so: cannot open shared object file: No such file or directory\n"
+            ">>> import torch; import flash_attn\n"
+            "ImportError: /venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
+            "symbol: _ZN3c105ErrorC2ENS_14SourceLocationESs")
+    assert _ids(text)[0] == "import.undefined-symbol"
+
+
+def test_pre_2_0_libraries_stay_their_own_entry():
+    assert _ids("ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory")[0] == \
+        "import.torch-lib-missing"
