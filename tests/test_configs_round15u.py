@@ -273,3 +273,28 @@ def test_ip_adapter_trainer_named(tmp_path, script):  # NEW for train_sdxl.py: r
             "--mixed_precision=fp16 --resolution=512 --train_batch_size=8 --learning_rate=1e-04 --output_dir=out\n")
     msg = _refusal(tmp_path, "train.sh", line)
     assert "looks like tencent-ailab IP-Adapter" in msg
+
+
+# --- inference apps started with options a trainer also has (--highvram, --xformers) -----------------------------------
+
+@pytest.mark.parametrize("line,word", [
+    ("python main.py --listen 0.0.0.0 --port 8188 --use-pytorch-cross-attention --fp16-vae --highvram",  # NEW: sd-scripts
+     "ComfyUI"),
+    ("python3 ComfyUI/main.py --use-sage-attention --preview-method auto --lowvram", "ComfyUI"),
+    ("python launch.py --xformers --medvram --no-half-vae --api --listen", "AUTOMATIC1111"),
+    ("./webui.sh --opt-sdp-attention --enable-insecure-extension-access --skip-torch-cuda-test", "AUTOMATIC1111"),
+])
+def test_image_generation_apps_are_not_trainers(tmp_path, line, word):
+    msg = _refusal(tmp_path, "start.sh", line + "\n")
+    assert "looks like " + word in msg and "trains nothing" in msg
+
+
+def test_script_with_many_foreign_options_is_not_sd_scripts(tmp_path):  # NEW: read as sd-scripts on main (--highvram)
+    msg = _refusal(tmp_path, "start.sh", "python main.py --listen 0.0.0.0 --port 8188 --highvram --dont-print-server\n")
+    assert "sd-scripts" not in msg.split("(it reads")[0]
+
+
+def test_sd_scripts_highvram_still_read(tmp_path):  # near miss: sd-scripts' own script with its --highvram
+    line = ("accelerate launch sdxl_train_network.py --pretrained_model_name_or_path sdxl.safetensors --dataset_config "
+            "d.toml --network_module networks.lora --highvram --sdpa --mixed_precision bf16\n")
+    assert _read(tmp_path, "train.sh", line)[:3] == ("sd-scripts", ["sdpa"], "bfloat16")

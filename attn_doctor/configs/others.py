@@ -413,6 +413,18 @@ _NEMO_OVERRIDE = re.compile(r"^[+~]{0,2}(trainer|model|exp_manager)\.[\w.]+=")
 _DS_CHAT_OPTS = ("--data_split", "--lora_dim", "--lora_module_name", "--only_optimize_lora")
 
 
+# ComfyUI's own launch options (comfyanonymous/ComfyUI comfy/cli_args.py: the attention and VAE precision switches, the
+# preview and front-end options); its --highvram / --lowvram share sd-scripts' names but none of these does
+_COMFYUI_OPTS = frozenset({"--use-pytorch-cross-attention", "--use-split-cross-attention", "--use-quad-cross-attention",
+                           "--use-sage-attention", "--use-flash-attention", "--disable-xformers", "--fp16-vae",
+                           "--bf16-vae", "--fp32-vae", "--cpu-vae", "--preview-method", "--front-end-version",
+                           "--disable-smart-memory", "--normalvram", "--novram"})
+# AUTOMATIC1111's (and Forge's) launch options (modules/cmd_args.py), as COMMANDLINE_ARGS or on launch.py / webui.py
+_A1111_OPTS = frozenset({"--opt-sdp-attention", "--opt-sdp-no-mem-attention", "--opt-split-attention",
+                         "--opt-sub-quad-attention", "--medvram", "--medvram-sdxl", "--lowvram", "--no-half-vae",
+                         "--enable-insecure-extension-access", "--skip-torch-cuda-test", "--xformers-flash-attention"})
+
+
 def command_lines(doc: dict) -> tuple[str, Score] | None:
     s = Score()
     for c in doc.get("commands") or []:
@@ -442,6 +454,12 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "DeepSpeed-Chat", s.add("main.py --zero_stage " + next(w.split("=")[0] for w in c.args
                                                                            if w.split("=")[0] in _DS_CHAT_OPTS))
         opts = {w.split("=")[0] for w in c.args if w.startswith("--")}
+        if c.script and opts & _COMFYUI_OPTS:
+            return "ComfyUI (an image and video generation app; it trains nothing)", s.add(
+                f"{c.script} " + " ".join(sorted(opts & _COMFYUI_OPTS)[:2]), 2 * STRONG)
+        if opts & _A1111_OPTS:
+            return "AUTOMATIC1111's stable-diffusion-webui (an image generation app; it trains nothing)", s.add(
+                " ".join(sorted(opts & _A1111_OPTS)[:2]), 2 * STRONG)
         if c.script and "--data_json_file" in opts and opts & {"--image_encoder_path", "--pretrained_ip_adapter_path"}:
             # tencent-ailab IP-Adapter's trainers (tutorial_train.py, tutorial_train_sdxl.py, tutorial_train_plus.py:
             # --data_json_file / --data_root_path / --image_encoder_path / --pretrained_ip_adapter_path) and the projects

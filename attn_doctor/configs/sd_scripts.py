@@ -263,8 +263,12 @@ def score(doc: dict) -> "Score":
         # ".../anima_transformer.safetensors"): sd-scripts would never read those weights, the program that does is
         # another one built on sd-scripts' option names, whose enable_bucket / network_dim are then its own
         return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
-    if text and cmd is not None and cmd.script and not _script(doc) and \
-            (len(keys - known_keys()) >= len(keys & known_keys()) or len(_foreign_options(cmd)) >= COPY_EXTRA):
+    # (no command trains by name: the one that runs a .py script with options is the job, as configs._script_run says)
+    runs = cmd if cmd is not None else next((c for c in doc.get("commands") or [] if c.script and
+                                             c.script.endswith(".py") and not c.module and
+                                             any(a.startswith("--") for a in c.args)), None)
+    if text and runs is not None and runs.script and not _script(doc) and \
+            (len(keys - known_keys()) >= len(keys & known_keys()) or len(_foreign_options(runs)) >= COPY_EXTRA):
         # the same on a command line: the script it runs parses its options (parse_args() stops on one it does not
         # define), so a script that is none of sd-scripts' and takes at least as many options sd-scripts has not
         # (VideoX-Fun's train_lora.py --train_data_meta --video_sample_size ... --enable_bucket), or more than a renamed
