@@ -259,7 +259,7 @@ def test_xtuner_and_open_sora_configs_named(tmp_path):  # NEW: "an OpenMMLab (mm
     assert "OpenMMLab" in msg and "XTuner" not in msg and "Open-Sora" not in msg
 
 
-@pytest.mark.parametrize("script", ["generate.py", "sample_video.py", "inference.py", "eval_lora.py"])
+@pytest.mark.parametrize("script", ["generate.py", "sample_video.py", "inference.py", "eval_lora.py", "server.py"])
 def test_sampling_script_launch_is_not_a_training_script(tmp_path, script):
     msg = _refusal(tmp_path, "run.sh", f"torchrun --nproc_per_node=8 {script} --model_path ckpts --checkpoint_path out "
                                        f"--video_length 33\n")

@@ -530,8 +530,8 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             if beside is not None:
                 raise _beside_refusal(where, script, beside)
             if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
-                raise UsageError(f"{where} is not a trainer config: it runs {script}, which samples, generates or "
-                                 f"evaluates with a model rather than training one (attn-doctor reads {supported()})")
+                raise UsageError(f"{where} is not a trainer config: it runs {script}, which samples, generates, "
+                                 f"evaluates or serves with a model rather than training one (attn-doctor reads {supported()})")
             raise UsageError(f"{where} runs {script}, a training script none of the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway")
@@ -576,8 +576,8 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
 
 # scripts that use a trained model rather than train one (HunyuanVideo's sample_video.py, a fine-tune's generate.py,
 # inference.py, eval.py): a launch of one is no training run, whatever options it shares with trainers
-NOT_TRAINING_SCRIPT = re.compile(r"^(generate|sample|sampling|infer|inference|predict|eval|evaluate|evaluation)"
-                                 r"(_[a-z0-9_]+)?\.py$", re.IGNORECASE)
+NOT_TRAINING_SCRIPT = re.compile(r"^(generate|sample|sampling|infer|inference|predict|eval|evaluate|evaluation|"
+                                 r"server|serve|api_server|webui|demo)(_[a-z0-9_]+)?\.py$", re.IGNORECASE)
 # Entry-point names many trainers (and their users' wrappers) share: SimpleTuner's and torchtitan's train.py,
 # LLaMA-Factory's src/train.py, axolotl's scripts/finetune.py ... A command running one of these is judged by its
 # options as before; any other script must be one a reader knows by name.
