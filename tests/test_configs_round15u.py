@@ -298,3 +298,35 @@ def test_sd_scripts_highvram_still_read(tmp_path):  # near miss: sd-scripts' own
     line = ("accelerate launch sdxl_train_network.py --pretrained_model_name_or_path sdxl.safetensors --dataset_config "
             "d.toml --network_module networks.lora --highvram --sdpa --mixed_precision bf16\n")
     assert _read(tmp_path, "train.sh", line)[:3] == ("sd-scripts", ["sdpa"], "bfloat16")
+
+
+# --- axolotl: its legacy attention switches are its own only beside the data keys its config trains on -----------------
+
+OWN_YAML = """base_model: mistralai/Mistral-7B-v0.1
+{flag}: true
+bf16: true
+gradient_checkpointing: true
+lora_r: 16
+lora_alpha: 32
+learning_rate: 2.0e-4
+num_epochs: 3
+{data}
+output_dir: ./out
+"""
+
+
+@pytest.mark.parametrize("flag", ["flash_attention", "xformers_attention", "sdp_attention"])
+@pytest.mark.parametrize("data", ["dataset_path: data/train.jsonl", "train_file: data/train.json", "data_dir: data"])
+def test_legacy_switch_alone_is_not_axolotl(tmp_path, flag, data):  # NEW: read as axolotl on main
+    msg = _refusal(tmp_path, "train.yaml", OWN_YAML.format(flag=flag, data=data))
+    assert "axolotl has" not in msg
+
+
+@pytest.mark.parametrize("data,want", [
+    ("datasets:\n  - path: mhenrichsen/alpaca_2k_test\n    type: alpaca", ("axolotl", ["fa2"])),
+    ("datasets:\n  - path: data/train.jsonl", ("axolotl", ["fa2"])),
+    ("pretraining_dataset: allenai/c4", ("axolotl", ["fa2"])),
+    ("sample_packing: true\ndataset_path: data/x.jsonl", ("axolotl", ["fa2"])),
+])
+def test_axolotl_with_its_data_keys_still_read(tmp_path, data, want):  # near misses
+    assert _read(tmp_path, "qlora.yml", OWN_YAML.format(flag="flash_attention", data=data))[:2] == want
