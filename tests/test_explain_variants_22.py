@@ -253,3 +253,32 @@ def test_build_without_distutils(text, backend):
 ])
 def test_build_without_distutils_near_misses(text):
     assert "build.no-distutils" not in _ids(text)
+
+
+# step, in Chinese, Japanese and Korean (written here: an update of torch, then xformers no longer fits)
+@pytest.mark.parametrize("text", [
+    "整合包把torch升级到2.8以后，xformers就用不了了",
+    "ComfyUIでtorchをアップデートしたらxformersが使えなくなりました",
+    "torch를 2.9로 업그레이드한 뒤 xformers가 작동하지 않습니다",
+])
+def test_xformers_out_of_step_with_torch_cjk(text):
+    assert _top(text) == ("xformers.built-for-other-torch", "xformers")
+
+
+def test_xformers_out_of_step_cjk_near_miss():
+    # xformers updated to fit torch: no mismatch said
+    assert "xformers.built-for-other-torch" not in _ids("把xformers更新到0.0.32以后可以正常使用")
+
+
+# guard: a bare assert's AssertionError retold with the flag it tested (titles of Wan-based trainers and nodes)
+@pytest.mark.parametrize("text,backend", [
+    ("AssertionError: FLASH_ATTN_2_AVAILABLE (diffusion-pipe, Wan 2.1 LoRA)", "fa2"),
+    ("FLASH_ATTN_3_AVAILABLE AssertionError on H20 with the flash3 option", "fa3"),
+    ("AssertionError: assert SAGE_ATTN_AVAILABLE", "sage"),
+])
+def test_assert_flag_retold(text, backend):
+    assert _top(text) == ("attn.import-guard", backend)
+
+
+def test_assert_flag_near_miss():
+    assert "attn.import-guard" not in _ids("AssertionError: CUDA_AVAILABLE is False on this node")
