@@ -282,3 +282,10 @@ def test_assert_flag_retold(text, backend):
 
 def test_assert_flag_near_miss():
     assert "attn.import-guard" not in _ids("AssertionError: CUDA_AVAILABLE is False on this node")
+
+
+def test_winerror5_with_a_startup_line_below_is_not_triton():
+    # an image save denied, then the report's log section with ComfyUI's start-up line: no Triton kernel in sight
+    text = ("- **Exception Message:** [WinError 5] Access is denied\n## System Information\n- **OS:** nt\n## Logs\n"
+            "2025-06-01T10:00:00.000000 - Using sage attention\n2025-06-01T10:00:01.000000 - Saving image to output/")
+    assert "cache.rename-failed" not in _ids(text)
