@@ -158,3 +158,52 @@ def test_the_issues_classes_in_other_words(text, expected):
 def test_a_spinner_then_success_is_no_oom():
     assert "build.oom" not in _ids("  Building wheel for flash-attn (setup.py) ... -\n  |\n  done\n"
                                    "  Created wheel for flash-attn: filename=flash_attn-2.8.3-cp312-linux_x86_64.whl")
+
+
+@pytest.mark.parametrize("text", [
+    "Training with --sage_attn on my 5090 stops after step 1.\nProcess finished with exit code -1073741819 (0xC0000005)",
+    "xformers enabled in Forge -> the console closes, python exited with code 3221225477",
+])
+def test_windows_access_violation_status_after_a_backend(text):
+    assert _top(text)[0] == "attn.native-crash"
+
+
+def test_an_access_violation_with_no_backend_named_is_not_attentions():
+    assert "attn.native-crash" not in _ids("The trainer exits with code -1073741819 (0xC0000005) while caching latents")
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("SageAttention: no noticeable difference in speed for Wan 2.1 t2v", ("prose.slow", "sage")),
+    ("xformers enabled, but the generation time stays the same", ("prose.slow", "xformers")),
+    ("Why does the log say xformers was compiled for another PyTorch?", ("xformers.built-for-other-torch", "xformers")),
+])
+def test_speed_and_xformers_builds_retold(text, expected):
+    assert _top(text) == expected
+
+
+def test_same_speed_words_without_a_backend_claim_nothing():
+    assert _ids("the generation time stays the same whatever sampler I choose") == []
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("  File \"/srv/venv/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py\", line 15, in <module>\n"
+     "    import flash_attn_2_cuda as flash_attn_gpu\nImportError: libc10.so: cannot open shared object file: No such file or directory",
+     "fa2"),
+    ("OSError: libtorch_cuda.so: cannot open shared object file: No such file or directory\n"
+     "  (loading /opt/venv/lib/python3.12/site-packages/xformers/_C.so)", "xformers"),
+])
+def test_torchs_libraries_not_loaded(text, backend):
+    assert _top(text) == ("import.torch-libs-not-loaded", backend)
+
+
+def test_a_later_undefined_symbol_is_the_cause():
+    text = ("ImportError: libc10.so: cannot open shared object file: No such file or directory\n"
+            ">>> import torch; import flash_attn\n"
+            "ImportError: /venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
+            "symbol: _ZN3c105ErrorC2ENS_14SourceLocationESs")
+    assert _ids(text)[0] == "import.undefined-symbol"
+
+
+def test_pre_2_0_libraries_stay_their_own_entry():
+    assert _ids("ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory")[0] == \
+        "import.torch-lib-missing"

@@ -274,8 +274,10 @@ def _sources_outside(staged: Staged) -> set[str]:
 
 # Measure-only sets: checked for their format, the split and repeats only; explain is never run on them here (the lead
 # measures each once, benchmarks/explain_heldout.py --corpus, and a floor would be a figure read from them).
-# (round 21m was the last one; training material since the fifth session of 2026-11-28)
-MEASURE_ONLY: tuple[Staged, ...] = ()
+# (round 21m was the last one before; training material since the fifth session of 2026-11-28)
+# round 24m (ex24m, 2026-11-28): 45 texts and 14 unrelated logs from model/research repos' trackers and the pages
+# corpus (forum threads, blogs); labelled from the text and the thread's resolution only, explain never run on it.
+MEASURE_ONLY: tuple[Staged, ...] = (Staged("round24m", 45, 0, 0, unrelated="unrelated", note_required=True),)
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
 

@@ -500,6 +500,10 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         kind = others.what_file(doc)
         if kind:
             raise UsageError(f"{where} is {kind}, not a trainer config (attn-doctor reads {supported()})")
+        built = others.built_on_trainer(doc)
+        if built:
+            raise UsageError(f"{where} looks like {built[0]} ({built[1]}), which attn-doctor does not read yet (it reads "
+                             f"{supported()}); --trainer NAME reads it as one of those anyway")
         framework = others.imported_framework(doc) if doc["fmt"] == "python" else None
         if framework:
             raise UsageError(f"{where} looks like a script of {framework[0]} (imports {framework[1]}), which attn-doctor does not "
@@ -525,6 +529,9 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                                                                       f"options of its own"] + beside[3]["evidence"])
             if beside is not None:
                 raise _beside_refusal(where, script, beside)
+            if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
+                raise UsageError(f"{where} is not a trainer config: it runs {script}, which samples, generates, "
+                                 f"evaluates or serves with a model rather than training one (attn-doctor reads {supported()})")
             raise UsageError(f"{where} runs {script}, a training script none of the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway")
@@ -567,6 +574,10 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                        "runner_up_score": runner.points if runner.points > 0 else None}
 
 
+# scripts that use a trained model rather than train one (HunyuanVideo's sample_video.py, a fine-tune's generate.py,
+# inference.py, eval.py): a launch of one is no training run, whatever options it shares with trainers
+NOT_TRAINING_SCRIPT = re.compile(r"^(generate|sample|sampling|infer|inference|predict|eval|evaluate|evaluation|"
+                                 r"server|serve|api_server|webui|demo)(_[a-z0-9_]+)?\.py$", re.IGNORECASE)
 # Entry-point names many trainers (and their users' wrappers) share: SimpleTuner's and torchtitan's train.py,
 # LLaMA-Factory's src/train.py, axolotl's scripts/finetune.py ... A command running one of these is judged by its
 # options as before; any other script must be one a reader knows by name.

@@ -137,7 +137,19 @@ def score(doc: dict) -> tuple[float, list[str]]:
     if isinstance(ds, list) and ds and all(isinstance(d, dict) and "path" in d for d in ds) and \
             any("type" in d for d in ds):
         sc.add("datasets: [{path, type}]")  # axolotl's dataset list layout
+    if sc.own and set(sc.own) <= set(LEGACY) and not DATA_KEYS & set(doc["data"]):
+        # `flash_attention: true` / `xformers_attention: true` are names users' own trainers and other frameworks give
+        # their switches too (the brief's look-alikes); axolotl's config says what it trains under datasets: /
+        # pretraining_dataset: (src/axolotl/utils/data: load_datasets, prepare_datasets read only those), so a YAML
+        # whose only axolotl names are those switches, beside data named otherwise (dataset_path, train_file), is
+        # another trainer's and the switches are shared evidence
+        return score_keys(set(doc["data"]), STRONG_KEYS - set(LEGACY), SHARED_KEYS | set(LEGACY), COMMON_KEYS)
     return sc
+
+
+# where an axolotl config names what it trains (AxolotlInputConfig: datasets, test_datasets, pretraining_dataset; rl
+# configs use datasets too)
+DATA_KEYS = {"datasets", "test_datasets", "pretraining_dataset", "dataset_prepared_path"}
 
 
 # axolotl validates its config with pydantic, whose lax mode takes a quoted "true" / "yes" / "on" (any case) for

@@ -98,11 +98,40 @@ def _script(doc: dict) -> str | None:
         named = trainer_options("diffusers", cmd.script) or stem in RESEARCH or _EXAMPLE.match(cmd.script)
         # a script named like an example (or a research project) is the example only when its options are
         # (PixArt-alpha's own train_scripts/train_controlnet.py CONFIG.py --work-dir ... is not diffusers'
-        # train_controlnet.py); a command whose options all come from variables says nothing either way
-        if named and (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)):
+        # train_controlnet.py); a command whose options all come from variables says nothing either way. The examples
+        # take every setting as an option and read no settings file: a script handed one through an option no example
+        # defines (x-flux's train_flux_deepspeed.py --config train_configs/x.yaml) reads its settings from there, so it
+        # is another program's trainer whatever its name
+        if named and not settings_file_option(cmd.args) and \
+                (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
+
+
+SETTINGS_FILE = re.compile(r"\.(ya?ml|json|toml|py)$", re.IGNORECASE)
+
+
+def settings_file_option(args: list) -> str | None:
+    """The option of a command that hands its script a settings file (`--config train_configs/test_lora.yaml`, `--cfg
+    x.py`) when no diffusers example defines that option: the examples read every setting from argparse and take no
+    settings file (their --dataset_config_name is a dataset's configuration name, not a file), so such a script is
+    another program's trainer."""
+    from .options import OPTIONS
+
+    known = set()
+    for packed in OPTIONS["diffusers"].values():
+        known.update(item.rpartition(":")[0] for item in packed.split())
+    for i, w in enumerate(args):
+        if not w.startswith("--") or len(w) <= 2:
+            continue
+        name, eq, value = w[2:].partition("=")
+        if not eq:
+            value = args[i + 1] if i + 1 < len(args) else ""
+        if ("config" in name or "cfg" in name) and SETTINGS_FILE.search(str(value).strip("'\"")) and \
+                not (name in known or any(k.startswith(name) for k in known)):
+            return "--" + name
+    return None
 
 
 def _diffusers_options(args: list, every: bool = False) -> bool:

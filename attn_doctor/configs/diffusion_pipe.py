@@ -78,10 +78,17 @@ def launch(cmd) -> str | None:
     return cfg if values.get("deepspeed") is True or cmd.program == "deepspeed" or set(values) & OWN_OPTIONS else None
 
 
+def _model(data: dict) -> dict:
+    """The [model] table of diffusion-pipe's TOML: one with `type`, which train.py reads unconditionally
+    (config['model']['type'] picks the model class); a [model] table without it (another program's transformer_path /
+    vae_path) is not diffusion-pipe's layout."""
+    model = data.get("model") if isinstance(data, dict) else None
+    return model if isinstance(model, dict) and "type" in model else {}
+
+
 def _own(sub) -> bool:
     """A TOML diffusion-pipe's own keys or [model] table say is its."""
-    return sub is not None and sub["fmt"] == "toml" and \
-        bool(set(sub["data"]) & STRONG_KEYS or isinstance(sub["data"].get("model"), dict))
+    return sub is not None and sub["fmt"] == "toml" and bool(set(sub["data"]) & STRONG_KEYS or _model(sub["data"]))
 
 
 def score(doc: dict) -> "Score":
@@ -98,8 +105,7 @@ def score(doc: dict) -> "Score":
                            2 * STRONG)
     if doc["fmt"] != "toml":
         return NOTHING
-    sc = score_keys(set(doc["data"]) | set((doc["data"].get("model") or {}) if isinstance(doc["data"].get("model"), dict) else {}),
-                         STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(set(doc["data"]) | set(_model(doc["data"])), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     model = doc["data"].get("model")
     if isinstance(model, dict) and str(model.get("type", "")) in TYPES:
         sc.add(f"[model] type = {model['type']}")

@@ -254,6 +254,28 @@ def mmengine(doc: dict) -> Score:
     return s
 
 
+def xtuner_config(doc: dict) -> Score:
+    """An XTuner config: an mmengine pure-Python config (model = dict(type=SupervisedFinetune ...), train_cfg ...) that
+    imports XTuner's own classes (`from xtuner.dataset import process_hf_dataset`, `from xtuner.model import
+    SupervisedFinetune`: InternLM/xtuner xtuner/configs/*)."""
+    s = mmengine(doc)
+    if s.own and re.search(r"^\s*from\s+xtuner[.\s]", doc.get("python") or "", re.MULTILINE):
+        s.add("from xtuner... import")
+    return s if len(s.own) > len(mmengine(doc).own) else Score()
+
+
+def opensora_config(doc: dict) -> Score:
+    """An Open-Sora training config: an mmengine-style Python config (`_base_ = [...]`) with Open-Sora's own
+    `bucket_config` (resolution -> {num_frames: (probability, batch size)}: hpcaitech/Open-Sora configs/diffusion/train/*,
+    opensora/datasets/bucket.py) and `grad_ckpt_settings` / `ckpt_every`."""
+    src = doc.get("python") or ""
+    if doc["fmt"] != "python" or not re.search(r"^bucket_config\s*=", src, re.MULTILINE) or \
+            not re.search(r"^(_base_|grad_ckpt_settings|ckpt_every|plugin)\s*=", src, re.MULTILINE):
+        return Score()
+    s = mmengine(doc)  # (its mmengine-style markers too, so it outweighs the plain mmengine recogniser)
+    return s.add("bucket_config = {resolution: {frames: (p, batch)}}")
+
+
 def wandb_sweep(doc: dict) -> Score:
     """A Weights & Biases sweep config (`wandb sweep FILE`): `method: grid | random | bayes` with a `parameters:` mapping
     of {value | values | min/max | distribution}, beside `metric:`, `program:` or `command:` (wandb's sweep config
@@ -317,6 +339,20 @@ def everydream(doc: dict) -> Score:
     return s
 
 
+def stabletuner(doc: dict) -> Score:
+    """StableTuner's saved configuration (its GUI's File > Save, configs/*.json: scripts/configuration_gui.py), keys no
+    trainer attn-doctor reads has: send_telegram_updates, auto_balance_concept_datasets, use_latent_cache,
+    add_class_images_to_dataset, with_prior_loss_preservation, use_image_names_as_captions."""
+    s = Score()
+    d = _sections(doc["data"])
+    own = sorted(set(d) & {"send_telegram_updates", "auto_balance_concept_datasets", "use_latent_cache",
+                           "save_latent_cache", "regenerate_latent_cache", "add_class_images_to_dataset",
+                           "with_prior_loss_preservation", "use_image_names_as_captions", "train_epocs"})
+    if len(own) >= 3:
+        s.add(", ".join(own[:4]))
+    return s
+
+
 _NANOGPT = re.compile(r"^(n_layer|n_head|n_embd|block_size|out_dir|eval_interval|eval_iters|always_save_checkpoint|"
                       r"wandb_run_name|lr_decay_iters|max_iters)\s*=", re.MULTILINE)
 
@@ -352,6 +388,43 @@ _MEGATRON_OPTS = frozenset({
 _LONG_OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)+)")
 
 
+def _ray_job_module(c) -> str:
+    """The module a `ray job submit [options] -- python -m pkg.module ...` command runs on the cluster (Ray's job CLI
+    takes the entrypoint after `--`), '' for any other command."""
+    if c.program != "ray" or "submit" not in c.args[:3] or "--" not in c.args:
+        return ""
+    rest = c.args[c.args.index("--") + 1:]
+    for i, w in enumerate(rest[:-1]):
+        if w == "-m":
+            return rest[i + 1]
+    return ""
+
+
+# XLabs x-flux's training scripts (XLabs-AI/x-flux train_flux_deepspeed.py, train_flux_lora_deepspeed.py,
+# train_flux_deepspeed_controlnet.py, each `--config train_configs/X.yaml`) and its users' variants of them
+_X_FLUX_SCRIPTS = re.compile(r"^train_flux_(lora_)?deepspeed(_\w+)?\.py$")
+# NVIDIA NeMo's example scripts (examples/nlp/language_modeling/megatron_gpt_pretraining.py, tuning/
+# megatron_gpt_peft_tuning.py, megatron_gpt_finetuning.py ...) take Hydra overrides of their YAML's trainer / model /
+# exp_manager sections on the command line
+_NEMO_SCRIPTS = re.compile(r"^megatron_\w+\.py$")
+_NEMO_OVERRIDE = re.compile(r"^[+~]{0,2}(trainer|model|exp_manager)\.[\w.]+=")
+# DeepSpeed-Chat's step scripts' own options (deepspeedai/DeepSpeedExamples applications/DeepSpeed-Chat/training/
+# step1_supervised_finetuning/main.py parse_args: --data_split, --lora_dim, --lora_module_name, --only_optimize_lora)
+_DS_CHAT_OPTS = ("--data_split", "--lora_dim", "--lora_module_name", "--only_optimize_lora")
+
+
+# ComfyUI's own launch options (comfyanonymous/ComfyUI comfy/cli_args.py: the attention and VAE precision switches, the
+# preview and front-end options); its --highvram / --lowvram share sd-scripts' names but none of these does
+_COMFYUI_OPTS = frozenset({"--use-pytorch-cross-attention", "--use-split-cross-attention", "--use-quad-cross-attention",
+                           "--use-sage-attention", "--use-flash-attention", "--disable-xformers", "--fp16-vae",
+                           "--bf16-vae", "--fp32-vae", "--cpu-vae", "--preview-method", "--front-end-version",
+                           "--disable-smart-memory", "--normalvram", "--novram"})
+# AUTOMATIC1111's (and Forge's) launch options (modules/cmd_args.py), as COMMANDLINE_ARGS or on launch.py / webui.py
+_A1111_OPTS = frozenset({"--opt-sdp-attention", "--opt-sdp-no-mem-attention", "--opt-split-attention",
+                         "--opt-sub-quad-attention", "--medvram", "--medvram-sdxl", "--lowvram", "--no-half-vae",
+                         "--enable-insecure-extension-access", "--skip-torch-cuda-test", "--xformers-flash-attention"})
+
+
 def command_lines(doc: dict) -> tuple[str, Score] | None:
     s = Score()
     for c in doc.get("commands") or []:
@@ -361,7 +434,51 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
                 w.startswith(("--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--transformer-impl"))
                 for w in c.args):
             return "Megatron-LM", s.add(c.script or "--tensor-model-parallel-size")
-        mod = c.module or ""
+        mod = c.module or _ray_job_module(c)
+        prog = c.program or ""
+        if prog.startswith("mlx_lm.") or mod.startswith("mlx_lm") or prog == "mlx_lm":
+            # mlx-lm's console scripts (mlx_lm.lora, mlx_lm.fuse, mlx_lm.generate) and `python -m mlx_lm.lora`: Apple
+            # MLX on Metal, no CUDA attention backend
+            return "mlx-lm (Apple MLX)", s.add(mod or prog)
+        if mod.startswith("RL2."):
+            return "RL2", s.add(mod)
+        if c.script and _X_FLUX_SCRIPTS.match(c.script) and any(w == "--config" or w.startswith("--config=")
+                                                                  for w in c.args):
+            return "XLabs x-flux", s.add(f"{c.script} --config")
+        if c.script and any(re.search(r"(^|/)fastchat/train/\w+\.py$", w) for w in c.words):
+            return "FastChat", s.add(f"fastchat/train/{c.script}")
+        if c.script and _NEMO_SCRIPTS.match(c.script) and any(_NEMO_OVERRIDE.match(w) for w in c.args):
+            return "NVIDIA NeMo", s.add(f"{c.script} trainer.* / model.* overrides")
+        if c.script == "main.py" and any(w.split("=")[0] in _DS_CHAT_OPTS for w in c.args) and \
+                any(w.split("=")[0] == "--zero_stage" for w in c.args):
+            return "DeepSpeed-Chat", s.add("main.py --zero_stage " + next(w.split("=")[0] for w in c.args
+                                                                           if w.split("=")[0] in _DS_CHAT_OPTS))
+        opts = {w.split("=")[0] for w in c.args if w.startswith("--")}
+        if c.script and opts & _COMFYUI_OPTS:
+            return "ComfyUI (an image and video generation app; it trains nothing)", s.add(
+                f"{c.script} " + " ".join(sorted(opts & _COMFYUI_OPTS)[:2]), 2 * STRONG)
+        if opts & _A1111_OPTS:
+            return "AUTOMATIC1111's stable-diffusion-webui (an image generation app; it trains nothing)", s.add(
+                " ".join(sorted(opts & _A1111_OPTS)[:2]), 2 * STRONG)
+        if c.script and "--data_json_file" in opts and opts & {"--image_encoder_path", "--pretrained_ip_adapter_path"}:
+            # tencent-ailab IP-Adapter's trainers (tutorial_train.py, tutorial_train_sdxl.py, tutorial_train_plus.py:
+            # --data_json_file / --data_root_path / --image_encoder_path / --pretrained_ip_adapter_path) and the projects
+            # built on them: options no trainer attn-doctor reads defines, so they say whose script runs, as its name would
+            return "tencent-ailab IP-Adapter's trainer", s.add(f"{c.script} --data_json_file --image_encoder_path",
+                                                                2 * STRONG)
+        if c.script and any(w.split("=")[0] == "--train_data_meta" for w in c.args) and \
+                any(w.split("=")[0] in ("--video_sample_size", "--image_sample_size", "--video_sample_n_frames")
+                    for w in c.args):
+            # aigc-apps' VideoX-Fun family (EasyAnimate, CogVideoX-Fun, Wan-Fun: scripts/*/train*.py): its data options
+            # --train_data_meta with --video_sample_size / --image_sample_size, beside kohya's --enable_bucket
+            return "aigc-apps VideoX-Fun (EasyAnimate / CogVideoX-Fun)", s.add(f"{c.script} --train_data_meta "
+                                                                                "--video_sample_size")
+        cosmos_cfg = next((w.split("=", 1)[1] for w in c.args if w.startswith("--config=")), "") or \
+            (c.args[c.args.index("--config") + 1] if "--config" in c.args[:-1] else "")
+        if c.script and re.match(r"^(\./)?cosmos_(predict|transfer|reason)\w*/", cosmos_cfg.strip("'\"")):
+            # NVIDIA Cosmos' post-training: `torchrun -m scripts.train --config=cosmos_predict2/.../config.py --
+            # experiment=...` (imaginaire's LazyConfig in the cosmos_predict2 package)
+            return "NVIDIA Cosmos (imaginaire)", s.add(f"--config={cosmos_cfg.strip(chr(39) + chr(34))}")
         if mod.startswith("verl.") or c.script == "main_ppo.py" and "verl" in " ".join(c.words):
             return "verl", s.add(mod or "verl.trainer.main_ppo")
         if mod.startswith("openrlhf."):
@@ -410,8 +527,10 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
 _MODULE_TITLES = {"nemo_rl": "NVIDIA NeMo-RL", "levanter": "Levanter (JAX)", "olmo_core": "OLMo-core",
                   "lmflow": "LMFlow", "nanotron": "Hugging Face nanotron", "fastchat": "FastChat"}
 
+# (examples/language/llama2/pretrain.py at hpcaitech/ColossalAI 974c603: --plugin gemini, gemini_auto, zero2, zero2_cpu,
+# hybrid_parallel)
 _COLOSSALAI_PLUGINS = {"torch_ddp", "torch_ddp_fp16", "gemini", "low_level_zero", "hybrid_parallel", "torch_fsdp",
-                       "3d", "moe_hybrid_parallel"}
+                       "3d", "moe_hybrid_parallel", "gemini_auto", "zero2", "zero2_cpu"}
 
 
 def _colossalai_plugin(args: list) -> str | None:
@@ -491,9 +610,10 @@ def leap_finetune(doc: dict) -> Score:
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
-               ("an OpenMMLab (mmengine) config", mmengine), ("a Weights & Biases sweep config", wandb_sweep),
+               ("an OpenMMLab (mmengine) config", mmengine), ("XTuner (an mmengine config)", xtuner_config),
+               ("Open-Sora (an mmengine-style config)", opensora_config), ("a Weights & Biases sweep config", wandb_sweep),
                ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra), ("Ludwig", ludwig),
-               ("mlx-lm (Apple MLX)", mlx_lm), ("EveryDream2", everydream),
+               ("mlx-lm (Apple MLX)", mlx_lm), ("EveryDream2", everydream), ("StableTuner", stabletuner),
                ("a Determined AI experiment config", determined),
                ("THUDM's ChatGLM3 / GLM-4 finetune_demo (finetune_hf.py)", glm_finetune_demo),
                ("Liquid AI leap-finetune", leap_finetune), ("Hugging Face nanotron", nanotron),
@@ -589,6 +709,25 @@ def what_file(doc: dict) -> str | None:
     if "input_images" in d and ({"trigger_word", "autocaption", "lora_rank", "steps"} & set(d)):
         return "the input of a Replicate training model (input_images)"
     return None
+
+
+def built_on_trainer(doc: dict) -> tuple[str, str] | None:
+    """(what, evidence) for a TOML written for a program built on sd-scripts' option names (a fork, a wrapper) rather
+    than for sd-scripts: it has sd-scripts' options (network_dim, dataset_config, enable_bucket ...) and loads its model
+    weights from a key no sd-scripts script defines (sd_scripts.foreign_weights), which sd-scripts would never read."""
+    from . import sd_scripts
+
+    if doc["fmt"] != "toml" or not isinstance(doc.get("data"), dict):
+        return None
+    weights = sd_scripts.foreign_weights(doc["data"])
+    from . import flatten
+
+    # sd-scripts' option names that only it and a few trainers use (network_dim, enable_bucket, cache_latents ...), not
+    # the ones every program has (output_dir, seed, guidance_scale)
+    if not weights or len(set(flatten(doc["data"])) & (sd_scripts.STRONG_KEYS | sd_scripts.SHARED_KEYS)) < 3:
+        return None
+    return ("a trainer built on sd-scripts' options (a fork or a wrapper of it)",
+            f"it loads its model from {', '.join(weights[:2])}, " + ("keys" if len(weights) > 1 else "a key") + " no sd-scripts script defines")
 
 
 # Python packages of frameworks attn-doctor does not read: a script importing one (and no reader claiming it) is that

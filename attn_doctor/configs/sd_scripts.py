@@ -49,6 +49,12 @@ SCRIPTS = {"train_network": "sd1x", "train_db": "sd1x", "fine_tune": "sd1x", "tr
            "sd3_train_network": "sd3", "sd3_train": "sd3", "lumina_train_network": "lumina2", "lumina_train": "lumina2",
            "hunyuan_image_train_network": "hunyuan_image", "anima_train_network": "anima", "anima_train": "anima"}
 UNET = {"sd1x", "sd2x", "sdxl"}
+# Akegarasu/lora-scripts (a GUI over sd-scripts) keeps the script in its saved TOMLs as model_train_type and runs
+# trainer_mapping[model_train_type] (default "sd-lora") with --config_file (mikazuki/app/api.py:43-53, 133-134 at
+# fdefba9); sd-scripts itself ignores the key (read_config_from_file keeps keys argparse does not define)
+LORA_SCRIPTS_TYPES = {"sd-lora": "train_network", "sdxl-lora": "sdxl_train_network", "sd-dreambooth": "train_db",
+                      "sdxl-finetune": "sdxl_train", "sd3-lora": "sd3_train_network", "flux-lora": "flux_train_network",
+                      "flux-finetune": "flux_train"}
 # sd-scripts' (and kohya_ss') data and model tools: captioning, tagging, latents, LoRA merging and extraction, inference.
 # A script that runs only these starts no training (round 8m: a pod's prep script running finetune/make_captions.py
 # with --caption_extension, kohya-ss/sd-scripts finetune/ and networks/ at 48d368f)
@@ -101,6 +107,38 @@ def known_keys() -> set:
             _KNOWN.update(item.rpartition(":")[0] for item in packed.split())
         _KNOWN.update(DATASET_KEYS | {"sdxl", "datasets", "general"})
     return _KNOWN
+
+
+# model weights as the trainers save and load them (a file sd-scripts' --pretrained_model_name_or_path, --vae, --ae,
+# --clip_l, --t5xxl, --qwen3 ... would take)
+WEIGHTS_FILE = re.compile(r"\.(safetensors|ckpt|pth|pt|sft|bin|gguf)$", re.IGNORECASE)
+
+
+def foreign_weights(data: dict) -> list[str]:
+    """The keys of a --config_file TOML that name a model weights file and that no sd-scripts script defines:
+    read_config_from_file would set them on the namespace and nothing would ever load them (library/train_util.py
+    read_config_from_file), so the program the file is written for loads its model from keys of its own."""
+    from . import flatten
+    from .options import OPTIONS
+
+    # musubi-tuner's TOML is the same flat namespace of argparse options: its weights keys (dit, t5, text_encoder1 ...)
+    # are musubi-tuner's own evidence, weighed against sd-scripts' by detect(), not a sign of a third program
+    musubi = {item.rpartition(":")[0] for packed in OPTIONS["musubi"].values() for item in packed.split()}
+    flat = flatten(data) if isinstance(data, dict) else {}
+    return sorted(k for k, v in flat.items() if k not in known_keys() and k not in musubi and isinstance(v, str)
+                  and WEIGHTS_FILE.search(v.strip()))
+
+
+# a user's renamed copy of a training script (sdxl_train_v2.py, train_network_yf.py) takes sd-scripts' options and adds a
+# few of its own at most (6DammK9's --pin_memory): this many options sd-scripts never defines make the script another's
+COPY_EXTRA = 3
+
+
+def _foreign_options(cmd) -> list[str]:
+    """The options a command passes to its script (not its launcher's) that no sd-scripts script defines."""
+    from .shell import parse_options
+
+    return sorted(k for k in parse_options(cmd.args).values if k.lstrip("-") not in known_keys())
 
 
 def _stem(script: str | None) -> str:
@@ -226,12 +264,22 @@ def score(doc: dict) -> "Score":
         # option for (NewBie's base_model_path, gemma3_prompt, num_epochs ...) is written for another trainer, and
         # the sd-scripts names in it (enable_bucket, train_data_dir) are no longer sd-scripts' own evidence
         return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
-    if text and cmd is not None and cmd.script and not _script(doc) and \
-            len(keys - known_keys()) >= len(keys & known_keys()):
+    if doc["fmt"] == "toml" and foreign_weights(doc["data"]):
+        # the model the file trains is loaded from a key no sd-scripts script defines (a fork's anima_transformer =
+        # ".../anima_transformer.safetensors"): sd-scripts would never read those weights, the program that does is
+        # another one built on sd-scripts' option names, whose enable_bucket / network_dim are then its own
+        return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
+    # (no command trains by name: the one that runs a .py script with options is the job, as configs._script_run says)
+    runs = cmd if cmd is not None else next((c for c in doc.get("commands") or [] if c.script and
+                                             c.script.endswith(".py") and not c.module and
+                                             any(a.startswith("--") for a in c.args)), None)
+    if text and runs is not None and runs.script and not _script(doc) and \
+            (len(keys - known_keys()) >= len(keys & known_keys()) or len(_foreign_options(runs)) >= COPY_EXTRA):
         # the same on a command line: the script it runs parses its options (parse_args() stops on one it does not
         # define), so a script that is none of sd-scripts' and takes at least as many options sd-scripts has not
-        # (VideoX-Fun's train_lora.py --train_data_meta --video_sample_size ... --enable_bucket) is another trainer's,
-        # whose --enable_bucket / --train_data_dir are its own
+        # (VideoX-Fun's train_lora.py --train_data_meta --video_sample_size ... --enable_bucket), or more than a renamed
+        # copy adds (EasyAnimate's train_lora.py --config_path --video_sample_size --checkpointing_steps ... beside
+        # sd-scripts' --enable_bucket / --train_data_dir), is another trainer's, whose --enable_bucket are its own
         return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     flat = flatten(doc["data"]) if doc["fmt"] == "toml" else doc["args"]
@@ -288,6 +336,9 @@ def read(doc: dict) -> dict:
     else:  # a --config_file TOML, or the same options as JSON (is_options_json)
         s = flatten(doc["data"])
         misses = [k for k in s if k in NEAR_MISSES and as_bool(s[k])]
+    if not script and str(s.get("model_train_type")) in LORA_SCRIPTS_TYPES:
+        # a TOML a lora-scripts GUI saved: its model_train_type is the script the GUI runs it with
+        script = LORA_SCRIPTS_TYPES[str(s.get("model_train_type"))]
     family = SCRIPTS.get(script or "")
     net = str(s.get("network_module") or "")
     if not family:
