@@ -207,3 +207,23 @@ def test_a_later_undefined_symbol_is_the_cause():
 def test_pre_2_0_libraries_stay_their_own_entry():
     assert _ids("ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory")[0] == \
         "import.torch-lib-missing"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("/tmp/pip-req-build-x/csrc/qattn/attn_cuda_sm89.cu(102): error: identifier \"__nv_fp8_e5m2\" is undefined",
+     ("build.cuda-too-old", "sage")),
+    ("In file included from hopper/flash_fwd_launch_template.h:9,\nhopper/utils.h:12:10: fatal error: cuda_fp8.h: No such file or "
+     "directory\n  Building wheel for flash_attn_3 (setup.py) ... error", ("build.cuda-too-old", "fa3")),
+    ("FAILED: /tmp/pip-install-q/xformers_1/build/temp.linux-x86_64-cpython-312/xformers/csrc/attention/cuda/fmha/x.o\n"
+     "cicc fatal   : Memory allocation failure", ("build.oom", "xformers")),
+    ("Building SageAttention for my 5090:\nnvcc fatal   : Value 'compute_120a' is not defined for option 'gpu-architecture'",
+     ("build.nvcc-arch", "sage")),
+    ("building flash-attn on ComfyUI portable\nLINK : fatal error LNK1181: cannot open input file "
+     "'D:\\\\ComfyUI\\\\python_embeded\\\\libs\\\\python311.lib'", ("build.no-python-headers", "fa2")),
+])
+def test_build_failures_in_the_tools_other_words(text, expected):
+    assert _top(text) == expected
+
+
+def test_another_missing_library_is_not_pythons():
+    assert "build.no-python-headers" not in _ids("LINK : fatal error LNK1181: cannot open input file 'cudart.lib'")
