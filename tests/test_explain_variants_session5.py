@@ -227,3 +227,19 @@ def test_build_failures_in_the_tools_other_words(text, expected):
 
 def test_another_missing_library_is_not_pythons():
     assert "build.no-python-headers" not in _ids("LINK : fatal error LNK1181: cannot open input file 'cudart.lib'")
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("Because flash-attn (2.7.4.post1) depends on torch (>=2.2,<2.8) and train-kit depends on torch (2.8.0), flash-attn is "
+     "forbidden.", "fa2"),
+    ("Could not solve for environment specs\nThe following packages are incompatible\n"
+     "\u251c\u2500 xformers 0.0.28 is installable and it requires\n\u2502  \u2514\u2500 pytorch 2.5.1 *, which can be installed;\n"
+     "\u2514\u2500 pytorch 2.7.0 is not installable", "xformers"),
+])
+def test_poetry_and_conda_solvers_over_torch(text, backend):
+    assert _top(text) == ("versions.needs-other-torch", backend)
+
+
+def test_a_solver_conflict_of_other_packages_is_not_a_torch_pin():
+    assert "versions.needs-other-torch" not in _ids(
+        "Because numpy (2.1.0) depends on python (>=3.10) and my-app depends on python (3.9), numpy is forbidden.")
