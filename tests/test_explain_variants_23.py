@@ -1,0 +1,215 @@
+"""Variants for round 23 (issue 23, helper ex23): LLM training/serving trackers and the backends' own, whose texts
+(fixtures/errors/round23/) main's rules missed.
+
+Every case was written by hand for this round (2026-11-28) from the mechanism, NOT copied from a real thread:
+another model, path, version, symbol, wrapper or wording. Each positive case asserts the entry and the backend of
+the first problem that can be a failure's cause; the near misses beside each mechanism assert what must NOT be
+claimed.
+
+Mechanisms (knowledge file or module: entry):
+  sdpa-title   sdpa.toml sdpa.no-kernel: "no available kernel" retold with the SDPA backend it was asked of
+  sage-o       sage.toml sage.head-dim: SageAttention 1.x's sageattn ending in UnboundLocalError on its output 'o'
+  fa-private   flash_attn.toml fa2.api-renamed: a wrapper missing flash-attn's private _flash_attn_*_forward helpers
+  symint       triton.toml compile.dynamic-shapes: "SymIntArrayRef expected to contain only concrete integers"
+  ninja-failed builds.toml build.compile-failed: ninja's FAILED line indented (pip, CMake) or with ninja 1.12's [code=N]
+  oom-words    builds.toml build.oom: a build killed running out of RAM, ninja's parallel jobs exhausting RAM, a build
+               that passes only with MAX_JOBS=1 or 2, in words (an attention library named near: needs_backend)
+  te-frame     frameworks.toml te.no-backend: a traceback cut at the raise in DotProductAttention.forward (frames)
+  vllm-env     frameworks.toml app.backend-selection-ignored: VLLM_ATTENTION_BACKEND deprecated, removed or unknown
+  hub-words    frameworks.toml kernels.hub-no-build: get_kernel's build loads, the GPU not among its compiled targets
+  arm-wheel    wheels.toml install.no-distribution: a prebuilt wheel of an attention library asked for an ARM platform
+  zeros/wrong  prose.toml NUMBERS ("returns zeros") and FAIL ("it's wrong", "goes wrong")
+  hopper       attribution.toml fa3 files: "flash-attn hopper" / flash_attn_hopper names FA3, not FA2
+  raise-line   attribution.py nearest(): under a quoted `raise` line, the exception's message line is its continuation;
+               _named(): a shared name and the same backend's own name on one line name it precisely
+  patched      attribution.py first_named(): "F.scaled_dot_product_attention = sageattn" names the replacement
+  engine-oom   attribution.toml [optimizer_oom] engine_frames / engine_lines: a serving engine's out-of-memory is not a
+               training step's (train.oom stays silent)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import first_cause as _top, ids as _ids, tb
+
+
+# sdpa-title
+@pytest.mark.parametrize("text", [
+    "No available kernel for the sdpa flash backend on Arc B580 (torch 2.11 xpu)",
+    "RuntimeError while probing: no available kernels for scaled_dot_product_attention with SDPBackend.EFFICIENT_ATTENTION",
+    "SDPBackend.CUDNN_ATTENTION only: no available kernel, aborting",
+])
+def test_no_available_kernel_retold_for_sdpa(text):
+    assert _top(text) == ("sdpa.no-kernel", "sdpa")
+
+
+@pytest.mark.parametrize("text", [
+    "No available kernel for this device in onnxruntime's CUDA execution provider",
+    "ggml: no available kernel for op MUL_MAT on this backend",
+])
+def test_no_available_kernel_elsewhere_is_not_sdpa(text):
+    assert "sdpa.no-kernel" not in _ids(text)
+
+
+# sage-o
+@pytest.mark.parametrize("text", [
+    "hidden = sageattn(q, k, v, tensor_layout='NHD')\nUnboundLocalError: local variable 'o' referenced before assignment",
+    tb(("/work/infer.py", 41, "attend", "return sageattn(q, k, v, is_causal=False)"),
+       ("/opt/conda/lib/python3.11/site-packages/sageattention/core.py", 120, "sageattn", "return o"),
+       error="UnboundLocalError: cannot access local variable 'o' where it is not associated with a value"),
+])
+def test_sageattn_unbound_output_is_an_unsupported_head_dim(text):
+    assert _top(text) == ("sage.head-dim", "sage")
+
+
+def test_unbound_o_without_sage_is_not_sages():
+    text = tb(("/work/parse.py", 9, "read", "return o"), error="UnboundLocalError: local variable 'o' referenced before assignment")
+    assert "sage.head-dim" not in _ids(text)
+
+
+# fa-private
+@pytest.mark.parametrize("text,backend", [
+    ("ImportError: cannot import name '_flash_attn_forward' from 'flash_attn.flash_attn_interface'", "fa2"),
+    ("the new flash_attn_interface breaks our trainer: has no attribute '_flash_attn_varlen_backward'", "fa3"),
+])
+def test_wrapper_missing_flash_attn_private_helpers(text, backend):
+    assert _top(text) == ("fa2.api-renamed", backend)
+
+
+# symint
+def test_symbolic_size_reaching_a_kernel_under_compile():
+    text = ("torch._inductor.exc.InductorError: RuntimeError: /pytorch/aten/src/ATen/RegisterCompositeExplicitAutograd.cpp:2210: "
+            "SymIntArrayRef expected to contain only concrete integers\n"
+            '  File "/venv/lib/python3.12/site-packages/flash_attn/bert_padding.py", line 110, in unpad_input')
+    assert _top(text)[0] == "compile.dynamic-shapes"
+
+
+# ninja-failed
+@pytest.mark.parametrize("line,backend", [
+    ("    FAILED: /tmp/pip-install-x1/sageattention_0ab12cd34e/build/temp.linux-x86_64-cpython-311/csrc/qattn/qk_int_sv_f8_cuda_sm89.o", "sage"),
+    ("FAILED: [code=2] /src/flash-attention/hopper/build/temp.linux-aarch64-cpython-312/instantiations/flash_bwd_hdim256_bf16_sm90.o", "fa3"),
+    ("  FAILED: CMakeFiles/xformers_C.dir/third_party/flash-attention/csrc/flash_attn/src/flash_fwd_hdim64_fp16_sm80.cu.o", "xformers"),
+])
+def test_ninja_failed_line_with_a_backends_path(line, backend):
+    assert _top(line) == ("build.compile-failed", backend)
+
+
+def test_ninja_failed_line_of_another_project_is_silent():
+    assert _ids("      FAILED: CMakeFiles/ggml-cuda.dir/template-instances/mmq-instance-q4_0.cu.o") == []
+
+
+# oom-words
+@pytest.mark.parametrize("text,backend", [
+    ("Building xformers from git: the log just says Killed, looks like we ran out of memory while compiling (64 GB box)", "xformers"),
+    ("pip install sageattention: ninja starts too many parallel jobs which eat all the RAM on this laptop", "sage"),
+    ("FA3 hopper/ build: I could only build it with MAX_JOBS=2, anything higher dies", "fa3"),
+])
+def test_build_killed_for_memory_in_words(text, backend):
+    assert _top(text) == ("build.oom", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "Compiling LLVM: the linker got killed, we ran out of memory while building it",
+    "I could only build llama.cpp with MAX_JOBS=1 on the Pi",
+])
+def test_other_projects_builds_out_of_memory_stay_silent(text):
+    assert "build.oom" not in _ids(text)
+
+
+# te-frame
+def test_traceback_cut_at_transformer_engines_raise():
+    text = tb(("/opt/megatron/megatron/core/extensions/transformer_engine.py", 1012, "forward", "core_attn_out = super().forward("),
+              ("/usr/lib/python3/dist-packages/transformer_engine/pytorch/attention/dot_product_attention/dot_product_attention.py",
+               1402, "forward", "raise ValueError("))
+    assert _top(text)[0] == "te.no-backend"
+
+
+def test_another_raise_in_transformer_engine_is_not_te_no_backend():
+    text = tb(("/usr/lib/python3/dist-packages/transformer_engine/pytorch/module/linear.py", 88, "forward", "raise ValueError("))
+    assert "te.no-backend" not in _ids(text)
+
+
+# vllm-env
+@pytest.mark.parametrize("text", [
+    "WARNING 03-14 08:00:02 [envs.py:1502] Unknown vLLM environment variable detected: VLLM_ATTENTION_BACKEND",
+    "Since vLLM 0.13 VLLM_ATTENTION_BACKEND was removed, so verl's rollout silently runs FLASH_ATTN",
+    "our launcher still exports the removed VLLM_ATTENTION_BACKEND=XFORMERS",
+])
+def test_vllm_attention_backend_variable_removed(text):
+    assert _top(text)[0] == "app.backend-selection-ignored"
+
+
+def test_setting_vllm_attention_backend_alone_is_no_finding():
+    assert "app.backend-selection-ignored" not in _ids("export VLLM_ATTENTION_BACKEND=FLASHINFER\nvllm serve Qwen/Qwen3-8B")
+
+
+# hub-words
+def test_hub_build_without_the_gpus_arch_in_words():
+    text = ("kernel = get_kernel('kernels-community/flash-attn3')\n"
+            "It loads, then the first call dies: my GPU isn't one of the compiled archs of that variant.")
+    assert _top(text)[0] == "kernels.hub-no-build"
+
+
+# arm-wheel
+@pytest.mark.parametrize("text,backend", [
+    ("Please publish prebuilt xformers wheels for aarch64 (GB200 NVL72 nodes)", "xformers"),
+    ("any prebuilt sageattention wheel for Jetson Orin? building takes all night", "sage"),
+])
+def test_no_prebuilt_wheel_for_arm(text, backend):
+    assert _top(text) == ("install.no-distribution", backend)
+
+
+# zeros/wrong
+def test_flex_returns_zeros_is_a_numbers_report():
+    assert _top("flex_attention returns zeros for every head after the first with a compiled BlockMask") == ("prose.numbers", "flex")
+
+
+def test_xformers_goes_wrong_is_a_failure_report():
+    assert _top("Everything goes wrong with xformers 0.0.33 as soon as I start sampling") == ("prose.fails", "xformers")
+
+
+# hopper
+@pytest.mark.parametrize("text", [
+    "flash-attention hopper build fails with CUDA 13.1",
+    "pip install flash_attn_hopper: build fails on H200",
+])
+def test_flash_attn_hopper_is_fa3(text):
+    assert _top(text)[1] == "fa3"
+
+
+# raise-line
+def test_message_line_under_a_quoted_raise_names_the_backend():
+    text = ("我在配置里写了 attn_implementation: xformers，还是报错\n"
+            '    raise ImportError(f"{preface} the package flash_attn seems to be not installed.")\n'
+            "(TaskRunner pid=77) ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the following "
+            "error: the package flash_attn seems to be not installed.")
+    assert _top(text) == ("transformers.backend-unavailable", "fa2")
+
+
+# patched
+def test_sdpa_replaced_by_a_backend_is_that_backends_report():
+    assert _top("After torch.nn.functional.scaled_dot_product_attention = sageattn the model's answers are garbage") \
+        == ("prose.numbers", "sage")
+
+
+def test_calling_sdpa_is_still_sdpa():
+    assert _top("out = torch.nn.functional.scaled_dot_product_attention(q, k, v) gives garbage in fp16")[1] == "sdpa"
+
+
+# engine-oom
+@pytest.mark.parametrize("text", [
+    "from vllm import LLM\nllm = LLM(model='Qwen/Qwen2.5-7B-Instruct', gpu_memory_utilization=0.95)\n"
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.5 GiB",
+    tb(("/usr/local/lib/python3.12/dist-packages/vllm/worker/gpu_model_runner.py", 2150, "profile_run", "hidden = self._dummy_run()"),
+       error="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB"),
+])
+def test_serving_engines_out_of_memory_is_not_a_training_oom(text):
+    assert "train.oom" not in _ids(text)
+
+
+def test_training_step_out_of_memory_still_is():
+    text = tb(("/work/train.py", 88, "main", "loss.backward()"),
+              ("/venv/lib/python3.11/site-packages/torch/_tensor.py", 626, "backward", "torch.autograd.backward("),
+              error="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB")
+    assert _top(text)[0] == "train.oom"
