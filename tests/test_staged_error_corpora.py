@@ -229,6 +229,15 @@ SETS = (
            known_claims=(("Comfy-Org__ComfyUI__7677.txt", "gpu.arch-not-in-torch"),
                          ("deepbeepmeep__YuEGP__11.txt", "fa2.model-not-on-gpu"),
                          ("sandyresearch__chipmunk__1.txt", ("triton.unknown-arch", "triton.pass-failed")))),
+    # round 21m (ex21m, 2026-11-28): an eighth measure-only fresh set, measured on main's rules at its session's start
+    # (777bfb8: of 42, 34 matched, 33 right backend; 2/12 unrelated) and end (34 and 34). Training material since
+    # 2026-11-28 (fifth session, the lead): after its mechanisms 42 and 41 (round21m/README.md, "Since it became training
+    # material"). The unrelated posts explain still reads are kept visible: Windows torch's "not compiled with flash
+    # attention" warning above an sd-scripts Huber-loss error (true, not why it failed) and Inductor's "Cannot find a
+    # working triton installation" for a ComfyUI node's torch.compile (true; the Flex entry's backend is its namespace)
+    Staged("round21m", 42, 42, 41, unrelated="unrelated", note_required=True,
+           known_claims=(("kohya-ss__sd-scripts__1809.txt", "sdpa.built-without-flash"),
+                         ("kijai__ComfyUI-WanVideoWrapper__92.txt", "flex.no-triton"))),
     # round 23 (ex23, 2026-11-28, fifth session): LLM training/serving trackers and the backends' own (vLLM, SGLang,
     # ms-swift, DeepSpeed, TransformerEngine, ColossalAI, TRT-LLM, flash-attention, SageAttention, pytorch, triton); of 40,
     # 27 matched and 22 right backend on main's rules at b16011e (1/10 unrelated matched: vLLM's engine start-up out of
@@ -262,9 +271,10 @@ def _sources_outside(staged: Staged) -> set[str]:
 
 # Measure-only sets: checked for their format, the split and repeats only; explain is never run on them here (the lead
 # measures each once, benchmarks/explain_heldout.py --corpus, and a floor would be a figure read from them).
-# round 21m (ex21m, 2026-11-28, fourth session): 42 texts and 12 unrelated logs gathered after rounds 12, 15 and 16
-# became training material.
-MEASURE_ONLY = (Staged("round21m", 42, 0, 0, unrelated="unrelated", note_required=True),)
+# (round 21m was the last one before; training material since the fifth session of 2026-11-28)
+# round 24m (ex24m, 2026-11-28): 45 texts and 14 unrelated logs from model/research repos' trackers and the pages
+# corpus (forum threads, blogs); labelled from the text and the thread's resolution only, explain never run on it.
+MEASURE_ONLY: tuple[Staged, ...] = (Staged("round24m", 45, 0, 0, unrelated="unrelated", note_required=True),)
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
 

@@ -158,7 +158,7 @@ def python_commands(code: str) -> str:
     readers treat as unknown. Nothing is run."""
     import ast
 
-    from .pyscript import _call_name, constants, resolve, tree
+    from .pyscript import _call_name, constants, resolve, tree, value
 
     # IPython runs `!{" ".join(cmd)}` as the shell line its {expression} evaluates to (var_expand): the list `cmd`, run
     code = _JOINED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(3)})", code)
@@ -175,13 +175,26 @@ def python_commands(code: str) -> str:
 
     consts = constants(t)
 
-    def known(e):
+    def known(e, depth=0):
         """A name's value when the script settles it: a literal it assigns once outside any branch, or the default of
         a parameter no call in the script passes (`def predict(backend: str = Input(default="no"))`: Cog, pydantic's
-        Field, typer's Option and click give the function that default when the caller leaves it out)."""
+        Field, typer's Option and click give the function that default when the caller leaves it out); a conditional
+        expression whose test the script settles (`"flux_train_network.py" if flux else "sdxl_train_network.py"` after
+        `flux = 1`) and an f-string of such names are what Python evaluates them to."""
         e = resolve(e, consts)
+        if depth > 6:
+            return None
         if isinstance(e, ast.Call) and not e.args:
             e = next((k.value for k in e.keywords if k.arg == "default"), e)
+        if isinstance(e, ast.IfExp):
+            test = value(e.test, consts)
+            return None if test == "?" or isinstance(test, str) and test.startswith("torch.") else \
+                known(e.body if test else e.orelse, depth + 1)
+        if isinstance(e, ast.JoinedStr):
+            parts = [v.value if isinstance(v, ast.Constant) else
+                     known(v.value, depth + 1) if isinstance(v, ast.FormattedValue) and v.conversion == -1 and
+                     v.format_spec is None else None for v in e.values]
+            return None if None in parts else "".join(str(p) for p in parts)
         return e.value if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)) and \
             not isinstance(e.value, bool) else None
 
@@ -216,6 +229,8 @@ def python_commands(code: str) -> str:
             return str(e.value)
         if isinstance(e, ast.Name) and known(e) is not None:
             return str(known(e))
+        if ast.unparse(e) == "sys.executable":  # the interpreter running the script: `python`
+            return "python"
         if isinstance(e, ast.JoinedStr):
             return "".join(str(v.value) if isinstance(v, ast.Constant) else
                            str(known(v.value)) if isinstance(v, ast.FormattedValue) and v.conversion == -1 and
@@ -310,7 +325,10 @@ def python_commands(code: str) -> str:
             if kind == "config":
                 written.add(len(out) - 1)
         elif kind == "set":
-            lists[n.targets[0].id] = [word(e) for e in n.value.elts]
+            # `[*launch_args, "--x", ...]`: a list the script holds at this point spreads its words there
+            lists[n.targets[0].id] = [w for e in n.value.elts for w in (
+                lists[e.value.id] if isinstance(e, ast.Starred) and isinstance(e.value, ast.Name) and
+                e.value.id in lists else [word(e)])]
             strings.pop(n.targets[0].id, None)
         elif kind == "text":
             strings[n.targets[0].id] = text(n.value)

@@ -59,8 +59,57 @@ def _value(v):
     return v
 
 
+# LLaMA Board, LLaMA-Factory's web UI, saves its form as YAML under the components' ids (`top.booster`,
+# `train.compute_type` ...: webui/runner.py _build_config_dict, saved as llamaboard_config/<name>.yaml or
+# <output_dir>/llamaboard_config.yaml) and trains from it through _parse_train_args (webui/runner.py:133-183 at ff6d4d1),
+# which runs `llamafactory-cli train` with the arguments below. The stage names are extras/constants.py:125-132's.
+BOARD_STAGES = {"Supervised Fine-Tuning": "sft", "Reward Modeling": "rm", "PPO": "ppo", "DPO": "dpo", "KTO": "kto",
+                "Pre-Training": "pt"}
+BOARD_KEYS = {"top.booster", "top.flash_attn", "top.finetuning_type", "train.training_stage", "train.compute_type"}
+
+
+def board_config(data) -> bool:
+    """A LLaMA Board saved form: its own keys, and (nearly) every key a component id `top.` / `train.` / `eval.` ..."""
+    if not isinstance(data, dict) or len(BOARD_KEYS & set(data)) < 2:
+        return False
+    ids = [k for k in data if isinstance(k, str) and re.fullmatch(r"(top|train|eval|infer|export)\.\w+", k)]
+    return len(ids) >= 0.9 * len(data)
+
+
+def board_settings(data: dict) -> dict:
+    """The training arguments LLaMA Board runs for its saved form (webui/runner.py:133-183 at ff6d4d1)."""
+    import json
+
+    get = data.get
+    booster = get("top.booster")
+    out = {
+        "stage": BOARD_STAGES.get(get("train.training_stage"), get("train.training_stage")), "do_train": True,
+        # the saved form leaves the path out (runner.py _build_config_dict skip_ids); the UI fills it from the name
+        "model_name_or_path": get("top.model_path") or get("top.model_name"),
+        "finetuning_type": get("top.finetuning_type"), "template": get("top.template"),
+        # booster: "flashattn2" since d2bb1b3a6 (2024-04-24); "flashattn" / "flash_attn" before it, and a boolean
+        # top.flash_attn before 0fdd6074c (2023-12-23), were the boolean flash_attn of those versions: FlashAttention-2
+        "flash_attn": "fa2" if booster in ("flashattn2", "flashattn", "flash_attn") or get("top.flash_attn") is True
+        else "auto",
+        "use_unsloth": booster == "unsloth", "enable_liger_kernel": booster == "liger_kernel",
+        "per_device_train_batch_size": get("train.batch_size"),
+        "packing": bool(get("train.packing") or get("train.neat_packing")), "neat_packing": get("train.neat_packing"),
+        "fp16": get("train.compute_type") == "fp16", "bf16": get("train.compute_type") == "bf16",
+        "pure_bf16": get("train.compute_type") == "pure_bf16",
+    }
+    try:  # train.extra_args: a JSON object merged over the arguments (args.update(json.loads(...)))
+        extra = json.loads(get("train.extra_args") or "{}")
+    except (TypeError, ValueError):
+        extra = {}
+    if isinstance(extra, dict):
+        out.update(extra)
+    return {k: v for k, v in out.items() if v is not None}
+
+
 def _settings(doc: dict) -> dict:
     """A YAML's settings, or a `llamafactory-cli train [x.yaml] key=value --key value` command line's."""
+    if doc["fmt"] not in LINES and board_config(doc["data"]):
+        return board_settings(doc["data"])
     if doc["fmt"] not in LINES:
         # a quoted "true" in the YAML: HfArgumentParser.parse_dict hands it to the dataclass unconverted, and the
         # trainer's `if self.bf16` takes the non-empty string as true (hparams/parser.py _parse_args). A quoted "false"
@@ -219,6 +268,8 @@ def score(doc: dict) -> "Score":
     fa = s.get("flash_attn")
     if isinstance(fa, str) and fa in V0:
         sc.add(f"flash_attn: {fa}")
+    if doc["fmt"] not in LINES and board_config(doc["data"]):
+        sc.add("LLaMA Board form (top.* / train.* component ids)", 2 * STRONG)
     if cli:
         sc.add("llamafactory-cli", 2 * STRONG)
     elif old is not None and old.script in OLD_SCRIPTS:

@@ -286,7 +286,29 @@ def value(node, consts: dict):
         if test == "?" or isinstance(test, str) and test.startswith("torch."):
             return "?"
         return value(node.body if test else node.orelse, consts)
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and \
+            ast.unparse(node.func) in HOST_ANSWERS:
+        return HOST_ANSWERS[ast.unparse(node.func)]
+    if isinstance(node, ast.BoolOp):
+        # `torch.cuda.is_available() or torch.backends.hip.is_available()`: Python's `or` / `and` over values known
+        # here; one that is not known leaves the whole unknown unless the known ones already decide it
+        vals = [value(v, consts) for v in node.values]
+        decide = isinstance(node.op, ast.Or)
+        for v in vals:
+            if v == "?" or isinstance(v, str) and v.startswith("torch."):
+                return "?"
+            if bool(v) is decide:
+                return v
+        return vals[-1]
     return "?"
+
+
+# What a script's device probes answer on the host attn-doctor checks: a CUDA GPU (as `$(uname -s)` is never Darwin in
+# configs/shell.py). `torch.cuda.is_available()` is true there; Apple's MPS is not; PyTorch has no
+# `torch.backends.hip` (ROCm builds answer through torch.cuda), so a script testing it gets False or an AttributeError
+# on a CUDA build, never true. Whether the GPU does bf16 (`torch.cuda.is_bf16_supported()`) stays the GPU's to say.
+HOST_ANSWERS = {"torch.cuda.is_available": True, "torch.backends.mps.is_available": False,
+                "torch.backends.hip.is_available": False}
 
 
 def _dict_items(node, consts: dict, depth: int = 0) -> list:

@@ -49,6 +49,12 @@ SCRIPTS = {"train_network": "sd1x", "train_db": "sd1x", "fine_tune": "sd1x", "tr
            "sd3_train_network": "sd3", "sd3_train": "sd3", "lumina_train_network": "lumina2", "lumina_train": "lumina2",
            "hunyuan_image_train_network": "hunyuan_image", "anima_train_network": "anima", "anima_train": "anima"}
 UNET = {"sd1x", "sd2x", "sdxl"}
+# Akegarasu/lora-scripts (a GUI over sd-scripts) keeps the script in its saved TOMLs as model_train_type and runs
+# trainer_mapping[model_train_type] (default "sd-lora") with --config_file (mikazuki/app/api.py:43-53, 133-134 at
+# fdefba9); sd-scripts itself ignores the key (read_config_from_file keeps keys argparse does not define)
+LORA_SCRIPTS_TYPES = {"sd-lora": "train_network", "sdxl-lora": "sdxl_train_network", "sd-dreambooth": "train_db",
+                      "sdxl-finetune": "sdxl_train", "sd3-lora": "sd3_train_network", "flux-lora": "flux_train_network",
+                      "flux-finetune": "flux_train"}
 # sd-scripts' (and kohya_ss') data and model tools: captioning, tagging, latents, LoRA merging and extraction, inference.
 # A script that runs only these starts no training (round 8m: a pod's prep script running finetune/make_captions.py
 # with --caption_extension, kohya-ss/sd-scripts finetune/ and networks/ at 48d368f)
@@ -288,6 +294,9 @@ def read(doc: dict) -> dict:
     else:  # a --config_file TOML, or the same options as JSON (is_options_json)
         s = flatten(doc["data"])
         misses = [k for k in s if k in NEAR_MISSES and as_bool(s[k])]
+    if not script and str(s.get("model_train_type")) in LORA_SCRIPTS_TYPES:
+        # a TOML a lora-scripts GUI saved: its model_train_type is the script the GUI runs it with
+        script = LORA_SCRIPTS_TYPES[str(s.get("model_train_type"))]
     family = SCRIPTS.get(script or "")
     net = str(s.get("network_module") or "")
     if not family:

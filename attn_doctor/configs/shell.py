@@ -658,12 +658,41 @@ def _cli_module(cmd: Command, mod: str, args: list[str]) -> bool:
     return True
 
 
+def _code_cli_module(code: str) -> str | None:
+    """The CLI entry module (CLI_MODULES) whose main() a `python -c` string imports and calls with no arguments (so it
+    reads sys.argv): `from llamafactory.cli import main; main()`, `import llamafactory.cli as c; c.main()`."""
+    import ast
+
+    try:
+        t = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    names: dict = {}  # the name a call uses -> the entry module it is that module's main() of
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and n.module in CLI_MODULES:
+            names.update({a.asname or a.name: n.module for a in n.names if a.name == "main"})
+        elif isinstance(n, ast.Import):
+            names.update({(a.asname or a.name) + ".main": a.name for a in n.names if a.name in CLI_MODULES})
+    for n in ast.walk(t):
+        if isinstance(n, ast.Call) and not n.args and not n.keywords and ast.unparse(n.func) in names:
+            return names[ast.unparse(n.func)]
+    return None
+
+
 def _python(cmd: Command, rest: list[str]) -> Command:
     """python [-u] [-X opt] (-m module | script.py) args."""
     i = 0
-    while i < len(rest) and rest[i].startswith("-") and rest[i] != "-m":
-        i += 2 if rest[i] in ("-X", "-W", "-c") else 1
+    while i < len(rest) and rest[i].startswith("-") and rest[i] not in ("-m", "-c"):
+        i += 2 if rest[i] in ("-X", "-W") else 1
     rest = rest[i:]
+    if rest[:1] == ["-c"]:
+        # `python -c CODE args`: CODE runs with sys.argv = ["-c", *args] and no script (Python's command line); CODE
+        # that calls a CLI's main() imported from its entry module (`from llamafactory.cli import main; main()`) runs
+        # that CLI on args, as `python -m llamafactory.cli args` would
+        mod = _code_cli_module(rest[1]) if len(rest) > 1 else None
+        if mod is not None and _cli_module(cmd, mod, rest[2:]):
+            cmd.module = mod
+        return cmd
     if rest[:1] == ["-m"] and len(rest) > 1:
         mod = rest[1]
         cmd.module = mod

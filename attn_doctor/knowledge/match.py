@@ -101,6 +101,7 @@ LINE_PREFIX = re.compile(
     rb"|\[pod/[\w.-]+/[\w.-]+\] "
     rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.@/-]+(?:\[\d+\])?: "
     rb"|> "
+    rb"|[\"'`](?=[A-Z][\w.]*(?:Error|Exception|Warning): )"  # an error quoted in prose: `"RuntimeError: vmap: ...`
     rb")+", re.M)
 _AFTER_LINE_END = re.compile(b"\n" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
 # IPython's and Jupyter's tracebacks (Colab, notebooks), rewritten line for line into Python's own form, which the
