@@ -25,6 +25,15 @@ Mechanisms (knowledge file or module: entry):
   patched      attribution.py first_named(): "F.scaled_dot_product_attention = sageattn" names the replacement
   engine-oom   attribution.toml [optimizer_oom] engine_frames / engine_lines: a serving engine's out-of-memory is not a
                training step's (train.oom stays silent)
+Probed afterwards on the issue's missed classes (wrappers, version coupling, new GPUs), written from the frameworks' own
+messages:
+  te-window    frameworks.toml te.flash-attn-version (new): TransformerEngine's flash-attn version window
+  fa34-toggled frameworks.toml transformers.backend-unavailable: "FlashAttention3 has been toggled on, but ..."
+  sm-range     frameworks.toml vllm.backend-fallback: SGLang's "FlashAttention v3 Backend requires SM>=80 and SM<=90"
+  padding-free flash_attn.toml fa2.model-wants-fa2: padding-free or packed batches need flash_attention_2
+  ptx-launch   attention.toml attn.kernel-launch-error: a PTX-toolchain CUDA error under a backend's extension call is
+               cuda.ptx-toolchain's (the driver is older than the PTX), not a launch error
+  hub-no       frameworks.toml kernels.hub-no-build: a hub repo or get_kernel with "no <platform> build" in words
 """
 
 from __future__ import annotations
@@ -213,3 +222,58 @@ def test_training_step_out_of_memory_still_is():
               ("/venv/lib/python3.11/site-packages/torch/_tensor.py", 626, "backward", "torch.autograd.backward("),
               error="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB")
     assert _top(text)[0] == "train.oom"
+
+
+# te-window
+@pytest.mark.parametrize("text", [
+    "[rank0]: ValueError: Supported flash-attn versions are >= 2.1.1, <= 2.8.1. Found flash-attn 2.8.3.",
+    "AssertionError: FlashAttention maximum version 2.6.3 is supported.",
+])
+def test_transformer_engines_flash_attn_window(text):
+    assert _top(text) == ("te.flash-attn-version", "fa2")
+
+
+def test_xformers_own_window_stays_xformers():
+    assert _top("RuntimeError: Requires Flash-Attention version >=2.7.1,<=2.8.2 but got 2.8.3.")[0] == "xformers.flash-version"
+
+
+# fa34-toggled
+def test_transformers_refuses_fa3_it_cannot_import():
+    text = ("ImportError: FlashAttention3 has been toggled on, but it cannot be used due to the following error: "
+            "the package flash_attn_3 seems to be not installed.")
+    assert _top(text) == ("transformers.backend-unavailable", "fa3")
+
+
+# sm-range
+def test_serving_engines_fa3_backend_refuses_the_gpu():
+    assert _top("AssertionError: FlashAttention v3 Backend requires SM>=90. Please use `--attention-backend triton`.")[0] \
+        == "vllm.backend-fallback"
+
+
+# padding-free
+@pytest.mark.parametrize("text", [
+    "ValueError: Padding-free training is enabled, but the attention implementation is not set to 'flash_attention_3'.",
+    "sample_packing requires flash_attention_2 (got attn_implementation=sdpa)",
+])
+def test_padding_free_batches_need_flash_attention(text):
+    assert _top(text)[0] == "fa2.model-wants-fa2"
+
+
+# ptx-launch
+def test_ptx_toolchain_under_a_backends_call_is_the_driver():
+    text = tb(("/opt/venv/lib/python3.12/site-packages/flash_attn_interface.py", 170, "_flash_attn_forward",
+               "out, softmax_lse, *rest = flash_attn_3_cuda.fwd("),
+              error="RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.")
+    assert _top(text) == ("cuda.ptx-toolchain", "fa3")
+
+
+def test_other_cuda_errors_under_a_backends_call_stay_launch_errors():
+    text = ("    out = flash_attn_gpu.fwd(q, k, v, None, alibi, 0.0, scale, causal)\n"
+            "RuntimeError: CUDA error: an illegal instruction was encountered")
+    assert _top(text)[0] == "attn.kernel-launch-error"
+
+
+# hub-no
+def test_hub_repo_without_the_platforms_build_in_words():
+    assert _top("get_kernel('kernels-community/sage-attention') fails on the DGX Spark: no arm64 cu130 build")[0] \
+        == "kernels.hub-no-build"
