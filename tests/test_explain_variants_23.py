@@ -34,6 +34,8 @@ messages:
   ptx-launch   attention.toml attn.kernel-launch-error: a PTX-toolchain CUDA error under a backend's extension call is
                cuda.ptx-toolchain's (the driver is older than the PTX), not a launch error
   hub-no       frameworks.toml kernels.hub-no-build: a hub repo or get_kernel with "no <platform> build" in words
+  fa4-wheels   wheels.toml install.no-distribution: FA4's own dependencies (nvidia-cutlass-dsl and its libs, quack-kernels,
+               apache-tvm-ffi) among the packages no wheel fits, in installers' words and users'
 """
 
 from __future__ import annotations
@@ -277,3 +279,19 @@ def test_other_cuda_errors_under_a_backends_call_stay_launch_errors():
 def test_hub_repo_without_the_platforms_build_in_words():
     assert _top("get_kernel('kernels-community/sage-attention') fails on the DGX Spark: no arm64 cu130 build")[0] \
         == "kernels.hub-no-build"
+
+
+# fa4-wheels
+@pytest.mark.parametrize("text", [
+    "error: Distribution `quack-kernels==0.2.4 @ registry+https://pypi.org/simple` can't be installed because it doesn't have a "
+    "source distribution or wheel for the current platform",
+    "ERROR: Could not find a version that satisfies the requirement nvidia-cutlass-dsl-libs-cu13>=4.3.4 (from flash-attn-4) "
+    "(from versions: none)",
+    "quack-kernels has no wheels for aarch64, so flash-attn-4 cannot be installed on GH200",
+])
+def test_no_wheel_for_fa4s_dependencies(text):
+    assert _top(text) == ("install.no-distribution", "cute")
+
+
+def test_no_wheel_for_another_package_is_not_claimed():
+    assert "install.no-distribution" not in _ids("ERROR: No matching distribution found for tensorflow-io-gcs-filesystem==0.37.1")
