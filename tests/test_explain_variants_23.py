@@ -36,6 +36,7 @@ messages:
   hub-no       frameworks.toml kernels.hub-no-build: a hub repo or get_kernel with "no <platform> build" in words
   fa4-wheels   wheels.toml install.no-distribution: FA4's own dependencies (nvidia-cutlass-dsl and its libs, quack-kernels,
                apache-tvm-ffi) among the packages no wheel fits, in installers' words and users'
+  fa3-words    flash_attn.toml fa3.import-name: a trainer's or model's sentence that FlashAttention 3 is not installed
 """
 
 from __future__ import annotations
@@ -295,3 +296,16 @@ def test_no_wheel_for_fa4s_dependencies(text):
 
 def test_no_wheel_for_another_package_is_not_claimed():
     assert "install.no-distribution" not in _ids("ERROR: No matching distribution found for tensorflow-io-gcs-filesystem==0.37.1")
+
+
+# fa3-words
+@pytest.mark.parametrize("text", [
+    "ValueError: Flash Attention 3 is not installed; build it from the hopper/ folder of flash-attention",
+    "[rank0]: RuntimeError: FA-3 was not found in this environment (attn_implementation=flash_attention_3)",
+])
+def test_fa3_not_installed_in_words(text):
+    assert _top(text) == ("fa3.import-name", "fa3")
+
+
+def test_fa2_not_installed_stays_fa2s():
+    assert _top("FlashAttention-2 is not installed, using SDPA instead")[1] == "fa2"
