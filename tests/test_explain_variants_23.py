@@ -37,6 +37,10 @@ messages:
   fa4-wheels   wheels.toml install.no-distribution: FA4's own dependencies (nvidia-cutlass-dsl and its libs, quack-kernels,
                apache-tvm-ffi) among the packages no wheel fits, in installers' words and users'
   fa3-words    flash_attn.toml fa3.import-name: a trainer's or model's sentence that FlashAttention 3 is not installed
+  no-compiler  builds.toml build.no-compiler (new): a Linux build without g++ (cc1plus missing, `command 'c++' failed:
+               No such file or directory`, `g++: not found`), claimed only with an attention library named (needs_backend)
+  arch-value   builds.toml build.nvcc-arch: an older nvcc's "Value 'sm_100a' is not defined for option 'gpu-architecture'"
+  iso-meta     builds.toml build.isolation: "No module named 'torch'" then pip's metadata-generation-failed
 """
 
 from __future__ import annotations
@@ -309,3 +313,51 @@ def test_fa3_not_installed_in_words(text):
 
 def test_fa2_not_installed_stays_fa2s():
     assert _top("FlashAttention-2 is not installed, using SDPA instead")[1] == "fa2"
+
+
+# no-compiler
+@pytest.mark.parametrize("text,backend", [
+    ("gcc: fatal error: cannot execute 'cc1plus': execvp: No such file or directory\ncompilation terminated.\n"
+     "error: command '/usr/bin/gcc' failed with exit code 1\nERROR: Failed building wheel for sageattention", "sage"),
+    ("      building 'flash_attn_2_cuda' extension\n      error: command 'c++' failed: No such file or directory\n"
+     "      [end of output]\n  ERROR: Failed building wheel for flash-attn", "fa2"),
+    ("sh: 1: g++: not found\nnvcc fatal   : Failed to preprocess host compiler properties.\nninja: build stopped: subcommand "
+     "failed.\nRuntimeError: Error compiling objects for extension (xformers)", "xformers"),
+    ("error: command 'x86_64-linux-gnu-g++' failed: No such file or directory\nERROR: Failed building wheel for flash_attn_3",
+     "fa3"),
+    ("pip install sageattention in the python:3.12-slim image: error: command 'g++' failed: No such file or directory", "sage"),
+])
+def test_build_without_a_compiler(text, backend):
+    assert _top(text) == ("build.no-compiler", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "gcc: fatal error: cannot execute 'cc1plus': execvp: No such file or directory\ncompilation terminated.\n"
+    "ERROR: Failed building wheel for pycocotools",
+    "sh: 1: g++: not found\nmake: *** [Makefile:12: ggml.o] Error 127",
+])
+def test_another_projects_missing_compiler_is_not_claimed(text):
+    assert _top(text) == (None, None)
+
+
+# arch-value
+@pytest.mark.parametrize("text,backend", [
+    ("nvcc fatal   : Value 'sm_100a' is not defined for option 'gpu-architecture'\nFAILED: /src/flash-attention/hopper/"
+     "build/temp.linux-x86_64-cpython-312/flash_api.o", "fa3"),
+    ("nvcc fatal   : Value 'sm_120a' is not defined for option 'gpu-code'\nerror: command '/usr/local/cuda-12.6/bin/nvcc' "
+     "failed with exit code 1\nFailed to build sageattention", "sage"),
+])
+def test_nvcc_value_not_defined_for_arch(text, backend):
+    assert _top(text) == ("build.nvcc-arch", backend)
+
+
+# iso-meta
+@pytest.mark.parametrize("text,backend", [
+    ("ModuleNotFoundError: No module named 'torch'\n      [end of output]\n  note: This error originates from a subprocess, "
+     "and is likely not a problem with pip.\nerror: metadata-generation-failed\n\n× Encountered error while generating "
+     "package metadata.\n╰─> flash-attn", "fa2"),
+    ("ModuleNotFoundError: No module named 'torch'\n  error: metadata-generation-failed\n  Encountered error while generating "
+     "package metadata.\n  sageattention", "sage"),
+])
+def test_isolated_metadata_step_without_torch(text, backend):
+    assert _top(text) == ("build.isolation", backend)
