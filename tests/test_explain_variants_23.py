@@ -41,6 +41,8 @@ messages:
                No such file or directory`, `g++: not found`), claimed only with an attention library named (needs_backend)
   arch-value   builds.toml build.nvcc-arch: an older nvcc's "Value 'sm_100a' is not defined for option 'gpu-architecture'"
   iso-meta     builds.toml build.isolation: "No module named 'torch'" then pip's metadata-generation-failed
+  fa2-broken   attribution.toml [first_named] fa2.wrapper-says-broken: the broken FA2 a wrapper reports, not the xformers it
+               falls back to, when both are named on one line
 """
 
 from __future__ import annotations
@@ -361,3 +363,12 @@ def test_nvcc_value_not_defined_for_arch(text, backend):
 ])
 def test_isolated_metadata_step_without_torch(text, backend):
     assert _top(text) == ("build.isolation", backend)
+
+
+# fa2-broken
+@pytest.mark.parametrize("text", [
+    "Unsloth: Your Flash Attention 2 installation seems to be broken. Using Xformers instead. No performance changes will be seen.",
+    "Unsloth says Flash Attention 2 installation seems to be broken and falls back to xformers on RTX 5090",
+])
+def test_wrapper_says_fa2_broken_names_fa2_not_its_fallback(text):
+    assert _top(text) == ("fa2.wrapper-says-broken", "fa2")
