@@ -43,6 +43,13 @@ messages:
   iso-meta     builds.toml build.isolation: "No module named 'torch'" then pip's metadata-generation-failed
   fa2-broken   attribution.toml [first_named] fa2.wrapper-says-broken: the broken FA2 a wrapper reports, not the xformers it
                falls back to, when both are named on one line
+Read from the backends' own sources (flash_attn/cute/interface.py at 0251105a, thu-ml/SageAttention at d1a57a5 and
+before bbe24d4), written as variants:
+  fa4-sink     cute.toml cute.feature-arch: a feature named with the generations that have it ("Learnable sink backward is
+               supported on SM90 and SM100/SM110")
+  sage-nvcc    sage.toml sage.nvcc-at-runtime (new): SageAttention 2.1's sm89/sm120 path running `nvcc --version` at call
+               time; without nvcc, "Failed to get CUDA version" then TypeError on None < 12
+  sage3-gpu    backends.toml backend.unsupported-gpu: sageattention3_blackwell/setup.py's "Unsupported GPU"
 """
 
 from __future__ import annotations
@@ -372,3 +379,45 @@ def test_isolated_metadata_step_without_torch(text, backend):
 ])
 def test_wrapper_says_fa2_broken_names_fa2_not_its_fallback(text):
     assert _top(text) == ("fa2.wrapper-says-broken", "fa2")
+
+
+# fa4-sink
+def test_fa4_feature_named_with_the_generations_that_have_it():
+    text = ("  File \"/venv/lib/python3.12/site-packages/flash_attn/cute/interface.py\", line 1863, in _flash_attn_bwd\n"
+            "    assert arch // 10 in [9, 10, 11]\nAssertionError: Learnable sink backward is supported on SM90 and SM100/SM110")
+    assert _top(text) == ("cute.feature-arch", "cute")
+
+
+# sage-nvcc
+@pytest.mark.parametrize("text", [
+    "Failed to get CUDA version: [Errno 2] No such file or directory: 'nvcc'\nTraceback (most recent call last):\n"
+    "  File \"/opt/comfy/venv/lib/python3.12/site-packages/sageattention/core.py\", line 690, in sageattn_qk_int8_pv_fp8_cuda\n"
+    "    if(cuda_major_version, cuda_minor_version) < (12, 8) and pv_accum_dtype == 'fp32+fp16':\n"
+    "TypeError: '<' not supported between instances of 'NoneType' and 'int'",
+    "Failed to get CUDA version: [WinError 2] The system cannot find the file specified\n!!! Exception during processing !!! "
+    "'<' not supported between instances of 'NoneType' and 'int'\nTypeError: '<' not supported between instances of "
+    "'NoneType' and 'int'",
+    "sageattn on a 4090 in a runtime image: Failed to get CUDA version: [Errno 2] No such file or directory: 'nvcc', then "
+    "TypeError: '<' not supported between instances of 'NoneType' and 'int'",
+])
+def test_sage_asks_nvcc_at_call_time(text):
+    assert _top(text) == ("sage.nvcc-at-runtime", "sage")
+
+
+def test_another_none_comparison_is_not_sages_nvcc():
+    text = ("  File \"/app/train.py\", line 88, in step\n    if lr < 1e-6:\n"
+            "TypeError: '<' not supported between instances of 'NoneType' and 'int'")
+    assert "sage.nvcc-at-runtime" not in _ids(text)
+
+
+# sage3-gpu
+def test_sage3_setup_refuses_a_gpu_it_does_not_build_for():
+    text = ("  File \"/home/u/SageAttention/sageattention3_blackwell/setup.py\", line 73, in <module>\n"
+            "    raise RuntimeError(\"Unsupported GPU\")\nRuntimeError: Unsupported GPU")
+    assert _top(text) == ("backend.unsupported-gpu", "sage")
+
+
+def test_another_setup_unsupported_gpu_is_not_sage3s():
+    text = ("  File \"/tmp/pkg/setup.py\", line 40, in <module>\n    raise RuntimeError(\"Unsupported GPU\")\n"
+            "RuntimeError: Unsupported GPU")
+    assert _top(text)[1] != "sage"
