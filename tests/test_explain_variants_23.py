@@ -50,6 +50,7 @@ before bbe24d4), written as variants:
   sage-nvcc    sage.toml sage.nvcc-at-runtime (new): SageAttention 2.1's sm89/sm120 path running `nvcc --version` at call
                time; without nvcc, "Failed to get CUDA version" then TypeError on None < 12
   sage3-gpu    backends.toml backend.unsupported-gpu: sageattention3_blackwell/setup.py's "Unsupported GPU"
+  gpu-question prose.toml NOTON: a title asking whether a backend supports a GPU ("Does FA4 support RTX 5090?") is prose.gpu
 """
 
 from __future__ import annotations
@@ -421,3 +422,24 @@ def test_another_setup_unsupported_gpu_is_not_sage3s():
     text = ("  File \"/tmp/pkg/setup.py\", line 40, in <module>\n    raise RuntimeError(\"Unsupported GPU\")\n"
             "RuntimeError: Unsupported GPU")
     assert _top(text)[1] != "sage"
+
+
+# gpu-question
+@pytest.mark.parametrize("text,backend", [
+    ("Does FA4 support RTX 5090?", "cute"),
+    ("Will sageattention support B200?", "sage"),
+    ("Does flash-attention 3 support the RTX PRO 6000 (sm_120)?", "fa3"),
+    ("When will xformers support Blackwell?", "xformers"),
+    ("Is FlexAttention supported on MI300X?", "flex"),
+])
+def test_question_whether_a_backend_supports_a_gpu(text, backend):
+    assert _top(text) == ("prose.gpu", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "Does flash-attn support sliding window?",
+    "Does vLLM support the RTX 5090?",
+    "FA3 runs fine on my H100.",
+])
+def test_a_question_without_a_gpu_or_a_backend_is_not_prose_gpu(text):
+    assert "prose.gpu" not in _ids(text)
