@@ -51,6 +51,8 @@ before bbe24d4), written as variants:
                time; without nvcc, "Failed to get CUDA version" then TypeError on None < 12
   sage3-gpu    backends.toml backend.unsupported-gpu: sageattention3_blackwell/setup.py's "Unsupported GPU"
   gpu-question prose.toml NOTON: a title asking whether a backend supports a GPU ("Does FA4 support RTX 5090?") is prose.gpu
+  fa2-feature  flash_attn.toml fa2.too-old-for-feature: a wrapper asking for a newer flash-attn ("upgrade flash-attn to
+               version 2.6.3 or higher", Unsloth's Gemma 2 softcapping check) and "FA2 does not support softcapping"
 """
 
 from __future__ import annotations
@@ -443,3 +445,23 @@ def test_question_whether_a_backend_supports_a_gpu(text, backend):
 ])
 def test_a_question_without_a_gpu_or_a_backend_is_not_prose_gpu(text):
     assert "prose.gpu" not in _ids(text)
+
+
+# fa2-feature
+@pytest.mark.parametrize("text", [
+    "Unsloth: If you want to finetune Gemma 2, upgrade flash-attn to version 2.6.3 or higher!\nNewer versions support faster "
+    "and less memory usage kernels for Gemma 2's attention softcapping!",
+    "Tlama: upgrade flash_attn to 2.7 or newer for sliding window attention",
+    "FA2 does not support softcapping in my version (2.5.8), Gemma 2 falls back",
+    "flash attention 2 doesn't support sliding window in the old wheel our cluster pins",
+])
+def test_wrapper_asks_for_a_newer_fa2_for_a_feature(text):
+    assert _top(text) == ("fa2.too-old-for-feature", "fa2")
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: This flash attention build does not support tanh softcapping.",
+    "FA2 does not support head dim 512",
+])
+def test_other_fa2_refusals_are_not_its_version(text):
+    assert _top(text)[0] != "fa2.too-old-for-feature"
