@@ -53,6 +53,8 @@ before bbe24d4), written as variants:
   gpu-question prose.toml NOTON: a title asking whether a backend supports a GPU ("Does FA4 support RTX 5090?") is prose.gpu
   fa2-feature  flash_attn.toml fa2.too-old-for-feature: a wrapper asking for a newer flash-attn ("upgrade flash-attn to
                version 2.6.3 or higher", Unsloth's Gemma 2 softcapping check) and "FA2 does not support softcapping"
+  fa2-absent   flash_attn.toml fa2.missing: a program's own words that FlashAttention is not installed ("Please install
+               FlashAttention first", "<Error>: ... Flash Attention is not installed"), not a fallback's warning
 """
 
 from __future__ import annotations
@@ -465,3 +467,24 @@ def test_wrapper_asks_for_a_newer_fa2_for_a_feature(text):
 ])
 def test_other_fa2_refusals_are_not_its_version(text):
     assert _top(text)[0] != "fa2.too-old-for-feature"
+
+
+# fa2-absent
+@pytest.mark.parametrize("text", [
+    "AssertionError: Please install FlashAttention first, e.g., with pip install flash-attn",
+    "ModuleNotFoundError: Please install FlashAttention first, e.g., with pip install flash-attn --no-build-isolation",
+    "NotImplementedError: Dao Flash Attention is not installed.",
+    "ValueError: use_flash_attn=True, but FlashAttention-2 is not installed in this environment",
+    "AssertionError: Flash attention is not installed and cannot be used in training",
+])
+def test_program_says_flash_attention_is_not_installed(text):
+    assert _top(text) == ("fa2.missing", "fa2")
+
+
+@pytest.mark.parametrize("text,entry", [
+    ("UserWarning: Flash Attention is not installed, falling back to SDPA", "fa2.not-available-fallback"),
+    ("ImportWarning: FlashAttention2 is not installed, using eager attention instead", "fa2.not-available-fallback"),
+    ("ImportError: Flash Attention 3 is not installed", "fa3.import-name"),
+])
+def test_fallbacks_and_fa3_are_not_fa2_missing(text, entry):
+    assert _top(text)[0] == entry
