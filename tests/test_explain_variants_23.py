@@ -55,6 +55,8 @@ before bbe24d4), written as variants:
                version 2.6.3 or higher", Unsloth's Gemma 2 softcapping check) and "FA2 does not support softcapping"
   fa2-absent   flash_attn.toml fa2.missing: a program's own words that FlashAttention is not installed ("Please install
                FlashAttention first", "<Error>: ... Flash Attention is not installed"), not a fallback's warning
+  xf-absent    xformers.toml xformers.not-installed: the same for xformers ("RuntimeError: xFormers is not available. Please
+               install it", "ImportError: Please install xformers to ...")
 """
 
 from __future__ import annotations
@@ -488,3 +490,17 @@ def test_program_says_flash_attention_is_not_installed(text):
 ])
 def test_fallbacks_and_fa3_are_not_fa2_missing(text, entry):
     assert _top(text)[0] == entry
+
+
+# xf-absent
+@pytest.mark.parametrize("text", [
+    "ValueError: xformers is not installed",
+    "RuntimeError: xFormers is not available. Please install it via pip install xformers",
+    "ImportError: Please install xformers to use memory efficient attention",
+])
+def test_program_says_xformers_is_not_installed(text):
+    assert _top(text) == ("xformers.not-installed", "xformers")
+
+
+def test_xformers_not_available_on_a_device_is_not_its_install():
+    assert "xformers.not-installed" not in _ids("NotImplementedError: xformers is not available on CPU")
