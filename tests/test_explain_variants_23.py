@@ -57,6 +57,7 @@ before bbe24d4), written as variants:
                FlashAttention first", "<Error>: ... Flash Attention is not installed"), not a fallback's warning
   xf-absent    xformers.toml xformers.not-installed: the same for xformers ("RuntimeError: xFormers is not available. Please
                install it", "ImportError: Please install xformers to ...")
+  slow-time    prose.toml SLOW: a time said in numbers ("flash_attn.cute compile takes 2 minutes every run")
 """
 
 from __future__ import annotations
@@ -504,3 +505,18 @@ def test_program_says_xformers_is_not_installed(text):
 
 def test_xformers_not_available_on_a_device_is_not_its_install():
     assert "xformers.not-installed" not in _ids("NotImplementedError: xformers is not available on CPU")
+
+
+# slow-time
+@pytest.mark.parametrize("text,backend", [
+    ("flash_attn.cute compile takes 2 minutes every run", "cute"),
+    ("sageattn first call takes 40 seconds to warm up", "sage"),
+    ("xformers import takes several minutes", "xformers"),
+])
+def test_a_time_in_numbers_is_slow(text, backend):
+    assert _top(text) == ("prose.slow", backend)
+
+
+def test_a_time_without_a_backend_or_a_build_time_is_not_prose_slow():
+    assert _top("it takes 5 minutes to load the model") == (None, None)
+    assert _top("Building flash-attn takes 3 hours on my machine")[0] != "prose.slow"
