@@ -58,6 +58,8 @@ before bbe24d4), written as variants:
   xf-absent    xformers.toml xformers.not-installed: the same for xformers ("RuntimeError: xFormers is not available. Please
                install it", "ImportError: Please install xformers to ...")
   slow-time    prose.toml SLOW: a time said in numbers ("flash_attn.cute compile takes 2 minutes every run")
+  axolotl-pack flash_attn.toml fa2.model-wants-fa2 (and attribution.toml [never]): axolotl's "sample_packing without flash,
+               sdp, xformers or flex attention does not handle cross sample decontamination" is FA2's, whatever else it names
 """
 
 from __future__ import annotations
@@ -520,3 +522,13 @@ def test_a_time_in_numbers_is_slow(text, backend):
 def test_a_time_without_a_backend_or_a_build_time_is_not_prose_slow():
     assert _top("it takes 5 minutes to load the model") == (None, None)
     assert _top("Building flash-attn takes 3 hours on my machine")[0] != "prose.slow"
+
+
+# axolotl-pack
+@pytest.mark.parametrize("text", [
+    "[2025-06-01 10:00:00,000] [WARNING] [axolotl.utils.schemas.validation.check_sample_packing_wo_flash:412] [PID:77] "
+    "sample_packing without flash, sdp, xformers or flex attention does not handle cross sample decontamination.",
+    "WARNING: sample_packing without flash_attention or sdp_attention does not handle cross-attention.",
+])
+def test_axolotl_packing_without_flash_is_fa2s(text):
+    assert _top(text) == ("fa2.model-wants-fa2", "fa2")
