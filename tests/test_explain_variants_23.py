@@ -60,6 +60,8 @@ before bbe24d4), written as variants:
   slow-time    prose.toml SLOW: a time said in numbers ("flash_attn.cute compile takes 2 minutes every run")
   axolotl-pack flash_attn.toml fa2.model-wants-fa2 (and attribution.toml [never]): axolotl's "sample_packing without flash,
                sdp, xformers or flex attention does not handle cross sample decontamination" is FA2's, whatever else it names
+  sp-fa2       flash_attn.toml fa2.model-wants-fa2: sequence / context parallelism (ring, zigzag, Ulysses) that only supports
+               flash_attention_2
 """
 
 from __future__ import annotations
@@ -532,3 +534,17 @@ def test_a_time_without_a_backend_or_a_build_time_is_not_prose_slow():
 ])
 def test_axolotl_packing_without_flash_is_fa2s(text):
     assert _top(text) == ("fa2.model-wants-fa2", "fa2")
+
+
+# sp-fa2
+@pytest.mark.parametrize("text", [
+    "ValueError: Ulysses sequence parallelism only supports flash_attention_2, got sdpa",
+    "NotImplementedError: ring attention requires flash_attention_2 (got flash_attention_3)",
+    "context parallel needs flash_attention_2 but attn_implementation is eager",
+])
+def test_sequence_parallel_attention_wants_fa2(text):
+    assert _top(text) == ("fa2.model-wants-fa2", "fa2")
+
+
+def test_sequence_parallel_other_requirement_is_not_fa2s_wish():
+    assert "fa2.model-wants-fa2" not in _ids("ValueError: Ulysses sequence parallelism requires num_heads divisible by sp_size")
