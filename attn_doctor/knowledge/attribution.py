@@ -87,6 +87,8 @@ class _Rules:
     first_named: frozenset[str]  # entries whose backend is the one their evidence line names first
     optimizer_oom: frozenset[str]  # OOM entries not claimed when the optimizer step raised them
     optimizer_frames: tuple[re.Pattern, ...]  # the optimizers' code, as a traceback frame names it
+    engine_frames: tuple[re.Pattern, ...]  # a serving engine's code, as a traceback frame names it
+    engine_lines: tuple[re.Pattern, ...]  # a script's lines that start a serving engine
     other_counts: frozenset[str]  # catch-alls an attention library outside the seven claims (backend "other")
     announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
     selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
@@ -121,6 +123,8 @@ def rules() -> _Rules:
                   frozenset(data.get("first_named", {}).get("ids", ())),
                   frozenset(data.get("optimizer_oom", {}).get("ids", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("frames", ())),
+                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("engine_frames", ())),
+                  tuple(re.compile(p, re.IGNORECASE | re.MULTILINE) for p in data.get("optimizer_oom", {}).get("engine_lines", ())),
                   frozenset(data.get("needs_backend", {}).get("other_counts", ())),
                   tuple(re.compile(p) for p in data.get("announcement", {}).get("lines", ())),  # case-sensitive: as printed
                   _selected_after(data.get("selected_after", {})),
@@ -203,10 +207,16 @@ def _scrub(line: str) -> str:
 def _named(line: str) -> tuple[str, bool] | None:
     """(backend, only by a name several backends share) for one line, or None."""
     line = _scrub(line)
+    hit = None
     for backend, rx, shared in rules().libraries:
         if rx.search(line):
-            return backend, shared
-    return None
+            if not shared:
+                # a shared name first, then the same backend's own name on the line (round 23, hear-t1/EasyR1#21: "the
+                # package flash_attn" in "ImportError: FlashAttention2 has been toggled on"): the line names it precisely
+                return (backend, False) if hit is None or hit[0] == backend else hit
+            if hit is None:
+                hit = (backend, shared)
+    return hit
 
 
 def _file_named(line: str) -> tuple[str, bool] | None:
@@ -270,8 +280,9 @@ def raised_by_optimizer(entry: Entry, lines: list[str], line: int) -> bool:
         return False
     for j in _traceback(lines, err):
         if FRAME.search(lines[j]):
-            return any(rx.search(lines[j]) for rx in r.optimizer_frames)
-    return False
+            return any(rx.search(lines[j]) for rx in r.optimizer_frames + r.engine_frames)
+    # no frame above it: a serving engine the script starts a few lines up owns the memory (vllm-project/vllm#783)
+    return any(rx.search(lines[j]) for j in range(max(0, err - 40), err) for rx in r.engine_lines)
 
 
 def _selection(entry: Entry, line: str) -> str:
@@ -293,8 +304,20 @@ def _main_clause(line: str) -> str:
     return line[m.end():] if m and first_named(line[m.end():]) else line
 
 
+# A monkey patch that replaces one backend's function with another's ("F.scaled_dot_product_attention = sageattn",
+# "xformers.ops.memory_efficient_attention = flash_attn_func"): the replacement is what runs (round 23:
+# thu-ml/SageAttention#55), so the line's subject is the backend named after the assignment.
+PATCHED = re.compile(r"\b(?:scaled_dot_product_attention|memory_efficient_attention|flash_attn_(?:varlen_)?func|flex_attention)"
+                     r"[`'\"]?\s*=(?!=)\s*")
+
+
 def first_named(line: str) -> str | None:
     """The backend a line names first (leftmost), by any library rule; None where it names none."""
+    m = PATCHED.search(line)
+    if m is not None:
+        after = first_named(line[m.end():])
+        if after is not None:
+            return after
     best = None
     line = _scrub(line)
     libraries = rules().libraries
@@ -394,8 +417,12 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
         return None
     order = [i]
     announced = rules().announcements
+    # a traceback's `raise` line quoted as the error: the exception's own message is the line under it (round 23:
+    # transformers' `raise ImportError(f"{preface} the package flash_attn ...")` over "ImportError: FlashAttention2 has been
+    # toggled on ...", hear-t1/EasyR1#21), which names the backend before a sentence above it does
+    raised = re.match(r"\s*raise \w", lines[i]) is not None
     for j in range(i + 1, min(len(lines), i + 1 + CONTINUATION)):  # the message's own continuation
-        if not lines[j].strip() or not (down or lines[j][:1].isspace()):
+        if not lines[j].strip() or not (down or raised or lines[j][:1].isspace()):
             break  # (down=False: only indented lines continue it; the next log line is another step's)
         if not any(rx.search(lines[j]) for rx in announced):  # round 7b: a banner under a title continues nothing
             order.append(j)
