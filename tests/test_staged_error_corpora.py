@@ -253,6 +253,12 @@ SETS = (
     # memory read as train.oom; explain-round23-main.json); after round 23's mechanisms 38/40 and 36/40, 0/10
     # (explain-round23-after.json; misses left: fixtures/errors/round23/README.md)
     Staged("round23", 40, 38, 36, unrelated="unrelated", note_required=True),
+    # round 25 (ex25, 2026-11-28): forum/blog pages (Chinese gitcode posts retelling threads, English blog posts, a gist
+    # mirror) and Chinese issues of model repos, most prose only; 12 texts (the search budget ran out), 11 matched and 10
+    # right backend on main's rules at f96af4b, mostly by the prose fallbacks (explain-round25-main.json); 1/6 unrelated
+    # claimed, kept visible: a home-made attention's NaN read as attn.nan-output
+    Staged("round25", 12, 11, 10, unrelated="unrelated", note_required=True,
+           known_claims=(("rolandsharp.com__flash-attention-fixed-everything.txt", "attn.nan-output"),)),
 )
 
 
