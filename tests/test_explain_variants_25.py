@@ -1,0 +1,134 @@
+"""Variants for round 25 (issue 23, helper ex25): forum/blog pages (Chinese posts retelling threads, English blog posts,
+a gist) and Chinese issues of model repos, most of them prose with little or no error line (fixtures/errors/round25/).
+
+Every case was written by hand for this round (2026-11-28) from the mechanism, NOT copied from a real text: another
+backend, GPU, file, version, wording or language. Each positive case asserts the entry and the backend of the first
+problem that can be a failure's cause; the near misses beside each mechanism assert what must NOT be claimed.
+
+Mechanisms (knowledge file: entry):
+  order        builds.toml build.isolation: the backend must be installed (built) after torch, said as an install order in
+               English, Chinese or Japanese, no error quoted (one requirements.txt pass fails)
+  compiler     builds.toml build.compiler-error: the first compiler error retold in words with its source file and line
+               ("编译器报告了一个类型转换错误 ... flash_fwd_kernel_sm90.h文件的第241行")
+  fa3-files    attribution.toml fa3 files: FA3's Hopper kernel sources by name (flash_fwd_kernel_sm90.h,
+               mainloop_fwd_sm90_*.hpp) without the hopper/ path
+  gather       flash_attn.toml varlen.cu-seqlens: the unpadding gather's "idx_dim >= 0 && idx_dim < index_size" assert with the
+               varlen call, its cu_seqlens or the unpadding helpers named in the same report
+  eager-guard  attention.toml attn.import-guard: eager attention asked for and the model still demands flash-attn
+  fa4-sm120    cute.toml cute.arch: FA4 "will not run / cannot be used on" a consumer Blackwell (sm_120/121, GB10)
+  pip-pin      xformers.toml xformers.replaced-torch: `pip install xformers` followed by pip's resolver saying torchvision or
+               torchaudio now requires another torch than the one installed
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import first_cause as _top, ids as _ids
+
+
+# order
+@pytest.mark.parametrize("text,backend", [
+    ("xformers must be installed after torch; putting both in one requirements.txt breaks the install", "xformers"),
+    ("sageattention needs torch to be installed first, so uv sync of the whole lock file fails", "sage"),
+    ("安装顺序问题:flash-attn需要在torch安装之后才能安装,一次性pip install -r requirements.txt会失败", "fa2"),
+    ("SageAttention 必须在 PyTorch 安装完成后再安装", "sage"),
+    ("flash-attnはtorchのあとにインストールする必要があります", "fa2"),
+])
+def test_install_order_in_words_is_build_isolation(text, backend):
+    assert _top(text) == ("build.isolation", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "flash-attn must be installed after cloning the repo",
+    "You must install torch after creating the venv",
+    "numpy must be installed after torch",
+])
+def test_other_install_orders_are_not_build_isolation(text):
+    assert "build.isolation" not in _ids(text)
+
+
+# compiler, fa3-files
+@pytest.mark.parametrize("text,backend", [
+    ("编译flash-attention时编译器报错,错误在flash_bwd_kernel.h文件的第88行", "fa2"),
+    ("nvcc reported an error in csrc/qattn/qk_int_sv_f8_cuda_sm90.cu at line 130 while building SageAttention", "sage"),
+    ("编译器报告了一个类型错误,出现在flash_bwd_kernel_sm90.h文件的第77行", "fa3"),
+    ('mainloop_fwd_sm90_tma_gmma_ws.hpp(412): error: identifier "cutlass::arch::NamedBarrier" is undefined', "fa3"),
+])
+def test_compiler_error_retold_with_its_file_and_line(text, backend):
+    assert _top(text) == ("build.compiler-error", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "编译器报告了一个警告,在train.py文件的第20行",
+    "the compiler reported an error in main.c at line 3 while building my own extension",
+])
+def test_other_compiler_reports_are_not_a_backends_build(text):
+    assert "build.compiler-error" not in _ids(text)
+
+
+# gather
+@pytest.mark.parametrize("text", [
+    "ScatterGatherKernel.cu:144: Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` failed.\n"
+    "  File \"/x/flash_attn/bert_padding.py\", line 17, in forward\n  index_first_axis(",
+    "用flash_attention_2推理Qwen时报idx_dim >= 0 && idx_dim < index_size断言失败,最后定位到cu_seqlens_q构造错误",
+])
+def test_unpadding_gather_out_of_bounds_is_varlen_lengths(text):
+    assert _top(text) == ("varlen.cu-seqlens", "fa2")
+
+
+def test_a_gather_out_of_bounds_elsewhere_is_not_varlen():
+    text = ("ScatterGatherKernel.cu:144: Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` failed.\n"
+            "  File \"/x/model.py\", line 40, in forward\n    out = torch.gather(logits, 1, labels)")
+    assert "varlen.cu-seqlens" not in _ids(text)
+
+
+# eager-guard
+@pytest.mark.parametrize("text", [
+    "Even with attn_implementation='eager' the remote code still raises: flash_attn is required",
+    "在V100上把attn_implementation改成eager,还是报错缺少flash_attn",
+])
+def test_eager_asked_for_and_flash_attn_still_demanded(text):
+    assert _top(text) == ("attn.import-guard", "fa2")
+
+
+@pytest.mark.parametrize("text", [
+    "I set attn_implementation='eager' and it still runs slowly",
+    "attn_implementation='eager' works but flash_attn is missing from the requirements file",
+])
+def test_eager_without_a_demand_for_flash_attn_is_no_guard(text):
+    assert "attn.import-guard" not in _ids(text)
+
+
+# fa4-sm120
+@pytest.mark.parametrize("text", [
+    "FA4 won't run on the RTX PRO 6000 (sm_120)",
+    "flash-attention-4 cannot be used with DGX Spark (GB10)",
+])
+def test_fa4_refused_on_consumer_blackwell_in_words(text):
+    assert _top(text) == ("cute.arch", "cute")
+
+
+@pytest.mark.parametrize("text", [
+    "FA4 won't run on my H100 after the upgrade",
+    "flash-attn 2 cannot run on RTX 5090 without a new wheel",
+])
+def test_other_refusals_are_not_fa4_on_sm120(text):
+    assert "cute.arch" not in _ids(text)
+
+
+# pip-pin
+@pytest.mark.parametrize("text", [
+    "pip install -U xformers\nCollecting xformers\nSuccessfully installed xformers-0.0.29.post3\n"
+    "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.\n"
+    "torchvision 0.20.1+cu124 requires torch==2.5.1, but you have torch 2.6.0 which is incompatible.",
+    "uv pip install xformers==0.0.30\n torchaudio 2.6.0+cu126 requires torch==2.6.0, but you have torch 2.7.0+cu126 which is incompatible.",
+])
+def test_xformers_install_then_torch_companions_on_another_torch(text):
+    assert _top(text) == ("xformers.replaced-torch", "xformers")
+
+
+def test_another_install_moving_torch_is_not_xformers():
+    text = ("pip install -U diffusers\n"
+            "torchvision 0.20.1 requires torch==2.5.1, but you have torch 2.6.0 which is incompatible.")
+    assert "xformers.replaced-torch" not in _ids(text)
