@@ -18,6 +18,9 @@ Mechanisms (knowledge file: entry):
   fa4-sm120    cute.toml cute.arch: FA4 "will not run / cannot be used on" a consumer Blackwell (sm_120/121, GB10)
   pip-pin      xformers.toml xformers.replaced-torch: `pip install xformers` followed by pip's resolver saying torchvision or
                torchaudio now requires another torch than the one installed
+  words        prose.toml macros NOTON/FAIL/IMPORT/NUMBERS/CRASH/SLOW gained Russian, Korean, Spanish, Portuguese, German and
+               French words, and GPU's model numbers (RTX/GTX 4090, sm_NN, H100) no longer need a \\b next to CJK/Korean
+               letters (ASCII lookarounds): a one-line question in another language with a backend and a GPU named
 """
 
 from __future__ import annotations
@@ -132,3 +135,35 @@ def test_another_install_moving_torch_is_not_xformers():
     text = ("pip install -U diffusers\n"
             "torchvision 0.20.1 requires torch==2.5.1, but you have torch 2.6.0 which is incompatible.")
     assert "xformers.replaced-torch" not in _ids(text)
+
+
+# words
+@pytest.mark.parametrize("text,entry,backend", [
+    ("SageAttention не поддерживает мою RTX 2080?", "prose.gpu", "sage"),
+    ("xformers는 RTX 5090을 지원하지 않나요?", "prose.gpu", "xformers"),
+    ("在RTX4090上flash attention不支持吗", "prose.gpu", "fa2"),
+    ("FlashAttention não suporta a minha GTX 1080", "prose.gpu", "fa2"),
+    ("xformers wird auf meiner RTX 5090 nicht unterstützt", "prose.gpu", "xformers"),
+    ("FlashAttention n'est pas supporté sur ma RTX 2080", "prose.gpu", "fa2"),
+    ("No se encuentra el módulo flash_attn aunque lo instalé", "prose.import", "fa2"),
+    ("flash_attn nicht gefunden, obwohl installiert", "prose.import", "fa2"),
+    ("sageattention não está instalado mas o pip diz que sim", "prose.import", "sage"),
+    ("SageAttention генерирует чёрное изображение", "prose.numbers", "sage"),
+    ("Con sageattention las imágenes salen negras", "prose.numbers", "sage"),
+    ("flash attention 설치 후 속도가 느려요", "prose.slow", "fa2"),
+    ("xformers работает очень медленно", "prose.slow", "xformers"),
+    ("Con flex attention el entrenamiento es muy lento", "prose.slow", "flex"),
+    ("flash-attn 설치 중 빌드가 안 됩니다", "prose.build", "fa2"),
+    ("xformers 사용하면 ComfyUI가 충돌합니다", "prose.crash", "xformers"),
+])
+def test_prose_words_in_other_languages(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    "Моя RTX 2080 не поддерживает это?",
+    "Las imágenes salen negras con mi modelo",
+    "El entrenamiento es muy lento en mi RTX 4090",
+])
+def test_prose_words_without_a_backend_claim_nothing(text):
+    assert _ids(text) == []
