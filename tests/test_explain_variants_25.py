@@ -20,7 +20,8 @@ Mechanisms (knowledge file: entry):
                torchaudio now requires another torch than the one installed
   words        prose.toml macros NOTON/FAIL/IMPORT/NUMBERS/CRASH/SLOW gained Russian, Korean, Spanish, Portuguese, German and
                French words, and GPU's model numbers (RTX/GTX 4090, sm_NN, H100) no longer need a \\b next to CJK/Korean
-               letters (ASCII lookarounds): a one-line question in another language with a backend and a GPU named
+               letters (ASCII lookarounds): a one-line question in another language with a backend and a GPU named;
+               then Japanese and Chinese idioms (サポートされていない, 落ちる, 遅く, import 不了, 视频是黑的)
 """
 
 from __future__ import annotations
@@ -155,6 +156,20 @@ def test_another_install_moving_torch_is_not_xformers():
     ("Con flex attention el entrenamiento es muy lento", "prose.slow", "flex"),
     ("flash-attn 설치 중 빌드가 안 됩니다", "prose.build", "fa2"),
     ("xformers 사용하면 ComfyUI가 충돌합니다", "prose.crash", "xformers"),
+    # second set: Japanese and Chinese idioms the macros lacked (サポートされていない, 落ちる, 遅くなる, 終わらない,
+    # "import 不了", "视频是黑的", "跑不起来"), Russian "не устанавливается / не видит", Spanish "la compilación falla"
+    ("RTX 2080ではFlashAttentionがサポートされていないのですか？", "prose.gpu", "fa2"),
+    ("xformersを有効にすると生成が遅くなる", "prose.slow", "xformers"),
+    ("flash-attnのビルドが終わらない", "prose.build", "fa2"),
+    ("flash_attnがインストールされているのにimportできない", "prose.import", "fa2"),
+    ("xformersを入れたらComfyUIが落ちる", "prose.crash", "xformers"),
+    ("用了sageattention之后生成的视频是黑的", "prose.numbers", "sage"),
+    ("flash_attn 安装了但是 import 不了", "prose.import", "fa2"),
+    ("xformers 在 5090 上跑不起来", "prose.gpu", "xformers"),
+    ("flash-attn编译了三个小时还没好", "prose.build", "fa2"),
+    ("SageAttention не устанавливается на Windows", "prose.build", "sage"),
+    ("No puedo instalar flash-attn en Windows, la compilación falla", "prose.build", "fa2"),
+    ("xformers не видит GPU RTX 5090", "prose.gpu", "xformers"),
 ])
 def test_prose_words_in_other_languages(text, entry, backend):
     assert _top(text) == (entry, backend)
@@ -164,6 +179,12 @@ def test_prose_words_in_other_languages(text, entry, backend):
     "Моя RTX 2080 не поддерживает это?",
     "Las imágenes salen negras con mi modelo",
     "El entrenamiento es muy lento en mi RTX 4090",
+    "RTX 2080ではサポートされていないのですか？",
+    "生成的视频是黑的",
+    "ComfyUIが落ちる",
+    "import 不了",
+    "用了sageattention之后生成的视频是彩色的，很好",
+    "xformersで生成が速くなりました",
 ])
 def test_prose_words_without_a_backend_claim_nothing(text):
     assert _ids(text) == []
