@@ -170,6 +170,19 @@ def test_another_install_moving_torch_is_not_xformers():
     ("SageAttention не устанавливается на Windows", "prose.build", "sage"),
     ("No puedo instalar flash-attn en Windows, la compilación falla", "prose.build", "fa2"),
     ("xformers не видит GPU RTX 5090", "prose.gpu", "xformers"),
+    # third set: versions that do not match (不匹配, 冲突, 合わない, 맞지 않, no es compatible), a build that hangs
+    # (висит), "not available" (недоступен) and no speed-up (加速效果不明显, не даёт ускорения, 速くならない, 속도 차이가 없)
+    ("Установка flash-attn на Windows\nПри pip install flash-attn сборка висит уже два часа.", "prose.build", "fa2"),
+    ("xformers版本和torch版本不匹配怎么办", "prose.fails", "xformers"),
+    ("sageattention和triton版本冲突", "prose.fails", "sage"),
+    ("xformers のバージョンが torch と合わない", "prose.fails", "xformers"),
+    ("xformers와 torch 버전이 맞지 않습니다", "prose.fails", "xformers"),
+    ("La versión de xformers no es compatible con mi torch 2.5", "prose.fails", "xformers"),
+    ("FlashAttention2 недоступен, хотя пакет установлен", "prose.import", "fa2"),
+    ("flash_attn 加速效果不明显", "prose.slow", "fa2"),
+    ("Flash attention не даёт ускорения", "prose.slow", "fa2"),
+    ("sageattentionを使っても速くならない", "prose.slow", "sage"),
+    ("xformers 켜도 속도 차이가 없어요", "prose.slow", "xformers"),
 ])
 def test_prose_words_in_other_languages(text, entry, backend):
     assert _top(text) == (entry, backend)
@@ -185,6 +198,11 @@ def test_prose_words_in_other_languages(text, entry, backend):
     "import 不了",
     "用了sageattention之后生成的视频是彩色的，很好",
     "xformersで生成が速くなりました",
+    "torch和torchvision版本不匹配怎么办",
+    "Модель недоступна на сайте",
+    "모델이 너무 커서 속도 차이가 없어요",
+    # out of memory said in words is not a backend's failure (no prose entry claims it)
+    "SDPA 使用时显存溢出",
 ])
 def test_prose_words_without_a_backend_claim_nothing(text):
     assert _ids(text) == []
