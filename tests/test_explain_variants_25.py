@@ -21,7 +21,8 @@ Mechanisms (knowledge file: entry):
   words        prose.toml macros NOTON/FAIL/IMPORT/NUMBERS/CRASH/SLOW gained Russian, Korean, Spanish, Portuguese, German and
                French words, and GPU's model numbers (RTX/GTX 4090, sm_NN, H100) no longer need a \\b next to CJK/Korean
                letters (ASCII lookarounds): a one-line question in another language with a backend and a GPU named;
-               then Japanese and Chinese idioms (サポートされていない, 落ちる, 遅く, import 不了, 视频是黑的)
+               then Japanese and Chinese idioms (サポートされていない, 落ちる, 遅く, import 不了, 视频是黑的), versions that
+               do not match, no speed-up, and IGNORED (the option ignored) in Russian, Korean, Spanish, Portuguese, German, French
 """
 
 from __future__ import annotations
@@ -183,6 +184,13 @@ def test_another_install_moving_torch_is_not_xformers():
     ("Flash attention не даёт ускорения", "prose.slow", "fa2"),
     ("sageattentionを使っても速くならない", "prose.slow", "sage"),
     ("xformers 켜도 속도 차이가 없어요", "prose.slow", "xformers"),
+    # fourth set: the option ignored, said in Russian, Korean, Spanish, Portuguese, German and French
+    ("--use-sage-attention игнорируется, всё равно используется SDPA", "prose.ignored", "sage"),
+    ("xformers 옵션이 적용되지 않고 계속 sdpa를 사용합니다", "prose.ignored", "xformers"),
+    ("El flag de flash attention se ignora y sigue usando SDPA", "prose.ignored", "fa2"),
+    ("A opção --xformers é ignorada", "prose.ignored", "xformers"),
+    ("--use-flash-attention wird ignoriert", "prose.ignored", "fa2"),
+    ("l'option xformers est ignorée", "prose.ignored", "xformers"),
 ])
 def test_prose_words_in_other_languages(text, entry, backend):
     assert _top(text) == (entry, backend)
@@ -203,6 +211,9 @@ def test_prose_words_in_other_languages(text, entry, backend):
     "모델이 너무 커서 속도 차이가 없어요",
     # out of memory said in words is not a backend's failure (no prose entry claims it)
     "SDPA 使用时显存溢出",
+    "Este aviso se ignora",
+    "Это предупреждение игнорируется",
+    "경고는 무시됩니다",
 ])
 def test_prose_words_without_a_backend_claim_nothing(text):
     assert _ids(text) == []
