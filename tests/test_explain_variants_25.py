@@ -217,3 +217,23 @@ def test_prose_words_in_other_languages(text, entry, backend):
 ])
 def test_prose_words_without_a_backend_claim_nothing(text):
     assert _ids(text) == []
+
+
+# words: a title in another language, then the user's first sentence naming the backend in Spanish, Portuguese, German or
+# French first person (SENTENCE), not a program's line
+@pytest.mark.parametrize("text,entry,backend", [
+    ("Error al generar imágenes en mi RTX 5090\nUso xformers con ComfyUI y no sé qué hacer", "prose.gpu", "xformers"),
+    ("Falha ao gerar na RTX 5090\nEu uso flash-attn com o ComfyUI", "prose.gpu", "fa2"),
+    ("Fehler auf der RTX 5090\nich nutze sageattention mit ComfyUI", "prose.gpu", "sage"),
+    ("Erreur sur RTX 5090\nj'utilise xformers avec ComfyUI", "prose.gpu", "xformers"),
+])
+def test_title_then_first_person_sentence_in_other_languages(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    "Error al generar imágenes en mi RTX 5090\nLoading xformers ops",
+    "Error al generar imágenes en mi RTX 5090\nxformers version: 0.0.29",
+])
+def test_title_then_a_program_line_is_not_a_sentence(text):
+    assert _ids(text) == []
