@@ -22,7 +22,8 @@ Mechanisms (knowledge file: entry):
                French words, and GPU's model numbers (RTX/GTX 4090, sm_NN, H100) no longer need a \\b next to CJK/Korean
                letters (ASCII lookarounds): a one-line question in another language with a backend and a GPU named;
                then Japanese and Chinese idioms (サポートされていない, 落ちる, 遅く, import 不了, 视频是黑的), versions that
-               do not match, no speed-up, and IGNORED (the option ignored) in Russian, Korean, Spanish, Portuguese, German, French
+               do not match, no speed-up, and IGNORED (the option ignored) in Russian, Korean, Spanish, Portuguese, German, French;
+               SENTENCE's first-person words in those languages; "can I use X on <GPU>?" questions (NOTON) and a Mac (GPU)
 """
 
 from __future__ import annotations
@@ -237,3 +238,26 @@ def test_title_then_first_person_sentence_in_other_languages(text, entry, backen
 ])
 def test_title_then_a_program_line_is_not_a_sentence(text):
     assert _ids(text) == []
+
+
+# words: "can I use X on <GPU/platform>?" asked in English, Chinese, Korean, Japanese, Russian or Spanish (NOTON's
+# question forms; GPU names a Mac)
+@pytest.mark.parametrize("text,backend", [
+    ("flash attention 2 在 mac 上能用吗", "fa2"),
+    ("Mac에서 flash attention 쓸 수 있나요?", "fa2"),
+    ("MacでFlashAttentionは使えますか？", "fa2"),
+    ("Can I use flash attention on a V100?", "fa2"),
+    ("Можно ли использовать xformers на GTX 1080?", "xformers"),
+    ("¿Se puede usar sageattention en una RTX 2060?", "sage"),
+])
+def test_can_i_use_it_on_this_gpu(text, backend):
+    assert _top(text) == ("prose.gpu", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "Can I use ComfyUI on Mac?",
+    "Can I use flash attention with bf16?",
+    "flash attention 2 能用吗",
+])
+def test_can_i_use_without_a_gpu_or_a_backend_is_no_gpu_claim(text):
+    assert "prose.gpu" not in _ids(text)
