@@ -261,3 +261,47 @@ def test_can_i_use_it_on_this_gpu(text, backend):
 ])
 def test_can_i_use_without_a_gpu_or_a_backend_is_no_gpu_claim(text):
     assert "prose.gpu" not in _ids(text)
+
+
+# build-oom-words: builds.toml build.oom, installing or building an attention library runs out of RAM or freezes the
+# machine, said in Chinese, Japanese, Korean, Russian or Spanish; a stuck build in Chinese or Japanese (卡在, 踩坑, 詰まった)
+# is prose.build's
+@pytest.mark.parametrize("text,entry,backend", [
+    ("编译flash-attn时内存不足电脑死机", "build.oom", "fa2"),
+    ("sageattentionをビルドするとPCがフリーズする", "build.oom", "sage"),
+    ("flash_attnをpipでインストールすると固まる", "build.oom", "fa2"),
+    ("xformers 빌드 중 메모리 부족으로 멈춤", "build.oom", "xformers"),
+    ("При сборке flash-attn не хватает памяти", "build.oom", "fa2"),
+    ("Al compilar flash-attn se queda sin RAM", "build.oom", "fa2"),
+    ("Windows下编译flash-attention一直卡在Building wheel", "prose.build", "fa2"),
+    ("flash-attn安装踩坑记录", "prose.build", "fa2"),
+    ("xformersのインストールで詰まった話", "prose.build", "xformers"),
+])
+def test_build_out_of_ram_or_stuck_in_other_languages(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    "编译项目时内存不足",
+    "使用xformers生成时内存不足",
+    "安装xformers后运行时内存不足",
+    "flash-attn 설치했는데 추론 시 GPU 메모리 부족",
+    "sageattention을 설치한 후 메모리 부족",
+])
+def test_memory_after_the_install_or_without_a_backend_is_no_build_oom(text):
+    assert "build.oom" not in _ids(text)
+
+
+# pip-pin-words: xformers.toml xformers.replaced-torch in Chinese, Russian and Spanish words
+@pytest.mark.parametrize("text", [
+    "xformers装完torch变成CPU版本了",
+    "Установка xformers ломает torch",
+    "xformers снес torch и поставил CPU-версию",
+    "instalar xformers desinstala mi torch con CUDA",
+])
+def test_xformers_replacing_torch_in_other_languages(text):
+    assert _top(text) == ("xformers.replaced-torch", "xformers")
+
+
+def test_torch_becoming_a_cpu_build_without_xformers_is_not_xformers():
+    assert "xformers.replaced-torch" not in _ids("torch装完变成CPU版本了")
