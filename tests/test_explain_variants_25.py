@@ -24,6 +24,9 @@ Mechanisms (knowledge file: entry):
                then Japanese and Chinese idioms (サポートされていない, 落ちる, 遅く, import 不了, 视频是黑的), versions that
                do not match, no speed-up, and IGNORED (the option ignored) in Russian, Korean, Spanish, Portuguese, German, French;
                SENTENCE's first-person words in those languages; "can I use X on <GPU>?" questions (NOTON) and a Mac (GPU)
+  build-oom-words  builds.toml build.oom: installing or building an attention library runs out of RAM or freezes the
+               machine in Chinese, Japanese, Korean, Russian or Spanish words (not after the install, not the GPU's memory)
+  pip-pin-words    xformers.toml xformers.replaced-torch: xformers replacing or breaking torch in Chinese, Russian, Spanish
 """
 
 from __future__ import annotations
