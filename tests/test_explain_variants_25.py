@@ -27,6 +27,8 @@ Mechanisms (knowledge file: entry):
   build-oom-words  builds.toml build.oom: installing or building an attention library runs out of RAM or freezes the
                machine in Chinese, Japanese, Korean, Russian or Spanish words (not after the install, not the GPU's memory)
   pip-pin-words    xformers.toml xformers.replaced-torch: xformers replacing or breaking torch in Chinese, Russian, Spanish
+  degraded     attention.toml attn.wrong-output: the backend makes the output blurry, distorted or full of artifacts (English),
+               or noisy / blurred / artifacted in Chinese, Japanese, Korean, Russian or Spanish words; not a backend said absent
 """
 
 from __future__ import annotations
@@ -308,3 +310,31 @@ def test_xformers_replacing_torch_in_other_languages(text):
 
 def test_torch_becoming_a_cpu_build_without_xformers_is_not_xformers():
     assert "xformers.replaced-torch" not in _ids("torch装完变成CPU版本了")
+
+
+# degraded
+@pytest.mark.parametrize("text,backend", [
+    ("Sage attention makes my Wan videos blurry and full of artifacts", "sage"),
+    ("sageattention导致视频画面模糊、有伪影", "sage"),
+    ("用sageattention会出现噪点", "sage"),
+    ("用了xformers之后出图花屏", "xformers"),
+    ("SageAttentionを使うと画質が劣化する", "sage"),
+    ("sageattention 쓰면 영상에 노이즈가 생겨요", "sage"),
+    ("С sageattention видео получается размытым", "sage"),
+    ("Con sageattention los videos salen borrosos", "sage"),
+])
+def test_backend_degrading_the_output_in_words(text, backend):
+    assert _top(text) == ("attn.wrong-output", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "without sageattention the videos are blurry",
+    "flash-attn build artifacts take 2 GB",
+    "不用sageattention的时候画面模糊",
+    "sageattention没有的话画面模糊",
+    "xformers없이 하면 노이즈가 없어요",
+    "xformers installed, the image is blurry because of the VAE",
+    "xformers gives a speedup without any artifacts",
+])
+def test_degraded_output_without_the_backend_is_not_its_wrong_output(text):
+    assert "attn.wrong-output" not in _ids(text)
