@@ -27,6 +27,8 @@ Mechanisms (knowledge file: entry):
   build-oom-words  builds.toml build.oom: installing or building an attention library runs out of RAM or freezes the
                machine in Chinese, Japanese, Korean, Russian or Spanish words (not after the install, not the GPU's memory)
   pip-pin-words    xformers.toml xformers.replaced-torch: xformers replacing or breaking torch in Chinese, Russian, Spanish
+  fa-names     attribution.toml FA2/FA3/FA4 names ("FA3", "fa4", "Flash Attention 3") and prose.toml's B with ASCII
+               lookarounds instead of \\b ("FA3をA100で", "FA4 在"); NOTON's "only on" words (只支持, 에서만, しか対応, только на)
   degraded     attention.toml attn.wrong-output: the backend makes the output blurry, distorted or full of artifacts (English),
                or noisy / blurred / artifacted in Chinese, Japanese, Korean, Russian or Spanish words; not a backend said absent
 """
@@ -338,3 +340,19 @@ def test_backend_degrading_the_output_in_words(text, backend):
 ])
 def test_degraded_output_without_the_backend_is_not_its_wrong_output(text):
     assert "attn.wrong-output" not in _ids(text)
+
+
+# fa-names
+@pytest.mark.parametrize("text,backend", [
+    ("FA3をA100で使おうとするとエラーになる", "fa3"),
+    ("FA4 在 5090 上跑不了", "cute"),
+    ("flash attention 3 는 H100에서만 되나요?", "fa3"),
+    ("FlashAttention3只支持H100吗", "fa3"),
+    ("FA2は V100 しか対応していない?", "fa2"),
+])
+def test_fa_version_names_next_to_cjk_letters(text, backend):
+    assert _top(text) == ("prose.gpu", backend)
+
+
+def test_xformers_fa3f_op_stays_xformers():
+    assert _top("xformers的fa3F算子在H100上报错")[1] == "xformers"
