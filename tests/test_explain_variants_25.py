@@ -29,6 +29,8 @@ Mechanisms (knowledge file: entry):
   pip-pin-words    xformers.toml xformers.replaced-torch: xformers replacing or breaking torch in Chinese, Russian, Spanish
   fa-names     attribution.toml FA2/FA3/FA4 names ("FA3", "fa4", "Flash Attention 3") and prose.toml's B with ASCII
                lookarounds instead of \\b ("FA3をA100で", "FA4 在"); NOTON's "only on" words (只支持, 에서만, しか対応, только на)
+  nvcc-words   env.toml nvcc.none: nvcc or CUDA_HOME not found / not set, said in words in English, Chinese, Japanese, Korean
+               or Russian during an attention library's build
   degraded     attention.toml attn.wrong-output: the backend makes the output blurry, distorted or full of artifacts (English),
                or noisy / blurred / artifacted in Chinese, Japanese, Korean, Russian or Spanish words; not a backend said absent
 """
@@ -356,3 +358,26 @@ def test_fa_version_names_next_to_cjk_letters(text, backend):
 
 def test_xformers_fa3f_op_stays_xformers():
     assert _top("xformers的fa3F算子在H100上报错")[1] == "xformers"
+
+
+# nvcc-words
+@pytest.mark.parametrize("text", [
+    "building flash-attn: nvcc not found",
+    "flash-attn install says CUDA_HOME is not set",
+    "pip install flash-attn 一直报 CUDA_HOME 没有设置",
+    "编译flash-attn提示找不到nvcc",
+    "flash-attnのビルドでnvccが見つからない",
+    "flash-attn 빌드 시 nvcc를 찾을 수 없음",
+    "при установке flash-attn не находит nvcc",
+])
+def test_nvcc_missing_in_words(text):
+    assert _top(text) == ("nvcc.none", "fa2")
+
+
+@pytest.mark.parametrize("text", [
+    "nvcc found at /usr/local/cuda/bin/nvcc",
+    "nvcc_threads not set",
+    "flash-attn install: nvcc found, CUDA_HOME set to /usr/local/cuda",
+])
+def test_nvcc_present_is_not_nvcc_none(text):
+    assert "nvcc.none" not in _ids(text)
