@@ -189,6 +189,9 @@ def test_another_install_moving_torch_is_not_xformers():
     ("xformers のバージョンが torch と合わない", "prose.fails", "xformers"),
     ("xformers와 torch 버전이 맞지 않습니다", "prose.fails", "xformers"),
     ("La versión de xformers no es compatible con mi torch 2.5", "prose.fails", "xformers"),
+    ("xformers 和 CUDA 版本不对应", "prose.fails", "xformers"),
+    ("xformersとtorchのバージョンが違う", "prose.fails", "xformers"),
+    ("версии xformers и torch не совпадают", "prose.fails", "xformers"),
     ("FlashAttention2 недоступен, хотя пакет установлен", "prose.import", "fa2"),
     ("flash_attn 加速效果不明显", "prose.slow", "fa2"),
     ("Flash attention не даёт ускорения", "prose.slow", "fa2"),
@@ -217,6 +220,8 @@ def test_prose_words_in_other_languages(text, entry, backend):
     "用了sageattention之后生成的视频是彩色的，很好",
     "xformersで生成が速くなりました",
     "torch和torchvision版本不匹配怎么办",
+    "flash-attn与CUDA版本对应关系",
+    "CUDA和驱动版本不对应",
     "Модель недоступна на сайте",
     "모델이 너무 커서 속도 차이가 없어요",
     # out of memory said in words is not a backend's failure (no prose entry claims it)
