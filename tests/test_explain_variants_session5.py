@@ -243,3 +243,15 @@ def test_poetry_and_conda_solvers_over_torch(text, backend):
 def test_a_solver_conflict_of_other_packages_is_not_a_torch_pin():
     assert "versions.needs-other-torch" not in _ids(
         "Because numpy (2.1.0) depends on python (>=3.10) and my-app depends on python (3.9), numpy is forbidden.")
+
+
+def test_sdpas_own_dtype_check():
+    assert _top("    out = F.scaled_dot_product_attention(q, k.half(), v)\nRuntimeError: Query, key and value must have the "
+                "same dtype, but got query.dtype: c10::BFloat16, key.dtype: c10::Half") == ("attn.qkv-dtype", "sdpa")
+
+
+def test_a_block_masks_oom_above_its_frames():
+    text = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 32.00 GiB.\n"
+            "  File \"/home/u/miniforge3/lib/python3.11/site-packages/torch/nn/attention/flex_attention.py\", line 970, "
+            "in create_mask\n    mask = mask_mod(b, h, m, n)")
+    assert _top(text) == ("flex.block-mask-oom", "flex")
