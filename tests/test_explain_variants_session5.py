@@ -255,3 +255,14 @@ def test_a_block_masks_oom_above_its_frames():
             "  File \"/home/u/miniforge3/lib/python3.11/site-packages/torch/nn/attention/flex_attention.py\", line 970, "
             "in create_mask\n    mask = mask_mod(b, h, m, n)")
     assert _top(text) == ("flex.block-mask-oom", "flex")
+
+
+def test_a_removed_attention_class_looked_up_as_an_attribute():
+    assert _top("AttributeError: module 'transformers.models.mistral.modeling_mistral' has no attribute "
+                "'MistralSdpaAttention'")[0] == "transformers.attention-class-removed"
+
+
+def test_broadcastings_other_words_at_the_sdpa_call():
+    text = ("    hidden = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)\n"
+            "RuntimeError: The size of tensor a (77) must match the size of tensor b (154) at non-singleton dimension 3")
+    assert _top(text) == ("sdpa.mask-size-mismatch", "sdpa")
