@@ -20,6 +20,8 @@ Mechanisms (knowledge file or module: entry):
   pip-build    attribution.toml fa2 files: pip's "Building wheel for flash_attn" names FA2's distribution (a bare
                flash_attn is shared with FA4), so a build error under it is FA2's, not that of a backend named further up
   gpu-series   prose.toml GPU: a GPU series written with placeholders ("RTX 50xx", "RTX 5xxx", "RTX 40XX")
+  slow-title   prose.toml prose.slow (and attribution.toml [title_sentence]): a title naming the backend over a first
+               sentence saying the time in numbers ("the inference time goes to 1hr"; SLOW: time goes / went up to N hours)
 """
 
 from __future__ import annotations
@@ -149,3 +151,26 @@ def test_gpu_series_with_placeholders(text):
 
 def test_gpu_series_words_alone_are_not_a_report():
     assert _ids("Our roadmap: RTX 50xx benchmarks next week") == []
+
+
+# slow-title
+@pytest.mark.parametrize("text,backend", [
+    ("Generation with sageattention 2 on the A100\n\nSince the update the inference time went up to 45 minutes per clip.",
+     "sage"),
+    ("FlexAttention training on 8xH100\n\nAfter the first epoch the step time jumps to 3 hours for the same batch.", "flex"),
+])
+def test_title_names_backend_first_sentence_says_the_time(text, backend):
+    assert _top(text) == ("prose.slow", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "Generation on the A100\n\nSince the update the inference time went up to 45 minutes per clip.",  # no backend named
+    "xformers installed fine\n\nThen the download went up to 80% and stopped.",  # a percentage, not a time
+])
+def test_slow_time_without_a_backend_title_is_not_prose_slow(text):
+    assert "prose.slow" not in _ids(text)
+
+
+def test_title_error_over_a_workaround_that_is_slower_stays_a_failure():
+    text = "A new error occurs in xformers on SD3 models\n\nFound a workaround, but generating takes much longer now..."
+    assert "prose.slow" not in _ids(text)
