@@ -20,6 +20,8 @@ Mechanisms (knowledge file or module: entry):
   pip-build    attribution.toml fa2 files: pip's "Building wheel for flash_attn" names FA2's distribution (a bare
                flash_attn is shared with FA4), so a build error under it is FA2's, not that of a backend named further up
   gpu-series   prose.toml GPU: a GPU series written with placeholders ("RTX 50xx", "RTX 5xxx", "RTX 40XX")
+  attn-impl-old frameworks.toml transformers.attn-implementation-too-old (new): a model class refusing
+               attn_implementation= or use_flash_attention_2= (a transformers older than 4.36 / 4.34 forwards them to __init__)
   slow-title   prose.toml prose.slow (and attribution.toml [title_sentence]): a title naming the backend over a first
                sentence saying the time in numbers ("the inference time goes to 1hr"; SLOW: time goes / went up to N hours)
 """
@@ -174,3 +176,24 @@ def test_slow_time_without_a_backend_title_is_not_prose_slow(text):
 def test_title_error_over_a_workaround_that_is_slower_stays_a_failure():
     text = "A new error occurs in xformers on SD3 models\n\nFound a workaround, but generating takes much longer now..."
     assert "prose.slow" not in _ids(text)
+
+
+# attn-impl-old
+@pytest.mark.parametrize("text", [
+    "TypeError: MiniGPTLlamaForCausalLM.__init__() got an unexpected keyword argument 'attn_implementation'",
+    tb(("/work/train.py", 77, "load", "model = AutoModelForCausalLM.from_pretrained(path, use_flash_attention_2=True)"),
+       ("/opt/venv/lib/python3.9/site-packages/transformers/modeling_utils.py", 2700, "from_pretrained",
+        "model = cls(config, *model_args, **model_kwargs)"),
+       error="TypeError: __init__() got an unexpected keyword argument 'use_flash_attention_2'"),
+    "TypeError: _BaseAutoModelClass.from_pretrained() got an unexpected keyword argument 'attn_implementation'",
+])
+def test_transformers_too_old_for_attn_implementation(text):
+    assert _top(text)[0] == "transformers.attn-implementation-too-old"
+
+
+@pytest.mark.parametrize("text", [
+    "TypeError: flash_attn_func() got an unexpected keyword argument 'softcap'",  # flash-attn too old for a feature
+    "TypeError: LlamaForCausalLM.__init__() got an unexpected keyword argument 'rope_scaling_type'",  # another argument
+])
+def test_other_unexpected_keywords_are_not_it(text):
+    assert "transformers.attn-implementation-too-old" not in _ids(text)
