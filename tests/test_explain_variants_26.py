@@ -22,6 +22,8 @@ Mechanisms (knowledge file or module: entry):
   gpu-series   prose.toml GPU: a GPU series written with placeholders ("RTX 50xx", "RTX 5xxx", "RTX 40XX")
   attn-impl-old frameworks.toml transformers.attn-implementation-too-old (new): a model class refusing
                attn_implementation= or use_flash_attention_2= (a transformers older than 4.36 / 4.34 forwards them to __init__)
+  random-output attention.toml attn.wrong-output and attribution.toml [[library]] other: the output said to look
+               random, near OpenFold's own attention kernel (openfold/utils/kernel, attn_core_inplace_cuda)
   slow-title   prose.toml prose.slow (and attribution.toml [title_sentence]): a title naming the backend over a first
                sentence saying the time in numbers ("the inference time goes to 1hr"; SLOW: time goes / went up to N hours)
 """
@@ -197,3 +199,21 @@ def test_transformers_too_old_for_attn_implementation(text):
 ])
 def test_other_unexpected_keywords_are_not_it(text):
     assert "transformers.attn-implementation-too-old" not in _ids(text)
+
+
+# random-output
+@pytest.mark.parametrize("text", [
+    "With the custom attention kernel (openfold/utils/kernel) on the H200 the predicted structure looks completely random",
+    tb(("/opt/openfold/openfold/model/primitives.py", 310, "_attention", "attn_core_inplace_cuda.forward_(a, ...)"),
+       error="RuntimeWarning: pLDDT 12.3: the outputs seem totally random since the upgrade (attn_core_inplace_cuda)"),
+])
+def test_openfold_attention_kernel_random_output(text):
+    assert _top(text) == ("attn.wrong-output", None)
+
+
+@pytest.mark.parametrize("text", [
+    "The generated structure looks completely random on H100",  # no attention library named
+    "with sageattention the output looks random seed dependent",  # a seed, not garbage
+])
+def test_random_output_near_misses(text):
+    assert "attn.wrong-output" not in _ids(text)
