@@ -24,6 +24,9 @@ Mechanisms (knowledge file or module: entry):
                attn_implementation= or use_flash_attention_2= (a transformers older than 4.36 / 4.34 forwards them to __init__)
   random-output attention.toml attn.wrong-output and attribution.toml [[library]] other: the output said to look
                random, near OpenFold's own attention kernel (openfold/utils/kernel, attn_core_inplace_cuda)
+  dinov2-notice xformers.toml xformers.not-installed and prose.toml LINE: DINOv2's import notices ("x.py:33: UserWarning:
+               xFormers is not available (Attention)"), printed by VGGT, Depth Anything and other DINOv2-based models before
+               they run PyTorch's attention, are a program's warning, not a failure nor a user's sentence
   slow-title   prose.toml prose.slow (and attribution.toml [title_sentence]): a title naming the backend over a first
                sentence saying the time in numbers ("the inference time goes to 1hr"; SLOW: time goes / went up to N hours)
 """
@@ -45,6 +48,7 @@ from explain_top import first_cause as _top, ids as _ids, tb
         "o = DS4Sci_EvoformerAttention(q, k, v, biases)"),
        error="ImportError: evoformer_attn failed to build: nvcc not found"),
     "Unable to load the evoformer_attn op on Windows",
+    "[rank0]: RuntimeError: Error building extension 'evoformer_attn': fatal error: cutlass/cutlass.h: No such file or directory",
 ])
 def test_deepspeed_evoformer_attention_op_not_built(text):
     assert _top(text) == ("deepspeed.evoformer-attn", None)
@@ -217,3 +221,28 @@ def test_openfold_attention_kernel_random_output(text):
 ])
 def test_random_output_near_misses(text):
     assert "attn.wrong-output" not in _ids(text)
+
+
+# dinov2-notice
+@pytest.mark.parametrize("text", [
+    "/opt/vggt/vggt/layers/attention.py:33: UserWarning: xFormers is not available (Attention)",
+    "C:\\depth_anything_v2\\dinov2_layers\\swiglu_ffn.py:43: UserWarning: xFormers is not available (SwiGLU)\n"
+    "C:\\depth_anything_v2\\dinov2_layers\\block.py:40: UserWarning: xFormers is not available (Block)",
+])
+def test_dinov2_xformers_notices_are_not_a_failure(text):
+    assert _ids(text) == []
+
+
+def test_a_real_error_below_dinov2_notices_decides():
+    text = ("/opt/vggt/vggt/layers/attention.py:33: UserWarning: xFormers is not available (Attention)\n"
+            "  warnings.warn(\"xFormers is not available (Attention)\")\n"
+            "RuntimeError: FlashAttention only supports Ampere GPUs or newer.")
+    assert _top(text)[1] == "fa2"
+
+
+@pytest.mark.parametrize("text,want", [
+    ("RuntimeError: xFormers is not available. Please install it via pip install xformers", "xformers.not-installed"),
+    ("xformers not installed even though I ran pip install xformers in the venv", "prose.import"),
+])
+def test_xformers_absence_in_a_programs_error_or_a_users_words_still_counts(text, want):
+    assert _top(text)[0] == want
