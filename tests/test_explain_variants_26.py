@@ -27,6 +27,8 @@ Mechanisms (knowledge file or module: entry):
   dinov2-notice xformers.toml xformers.not-installed and prose.toml LINE: DINOv2's import notices ("x.py:33: UserWarning:
                xFormers is not available (Attention)"), printed by VGGT, Depth Anything and other DINOv2-based models before
                they run PyTorch's attention, are a program's warning, not a failure nor a user's sentence
+  phi3-window  flash_attn.toml fa2.too-old-for-feature: model code's "Current `flash-attenton` does not support `window_size`"
+               (misspelled, the argument quoted)
   slow-title   prose.toml prose.slow (and attribution.toml [title_sentence]): a title naming the backend over a first
                sentence saying the time in numbers ("the inference time goes to 1hr"; SLOW: time goes / went up to N hours)
 """
@@ -246,3 +248,16 @@ def test_a_real_error_below_dinov2_notices_decides():
 ])
 def test_xformers_absence_in_a_programs_error_or_a_users_words_still_counts(text, want):
     assert _top(text)[0] == want
+
+
+# phi3-window
+@pytest.mark.parametrize("text", [
+    "[WARNING] - Current `flash-attenton` does not support `window_size`. Either upgrade or use `attn_implementation='eager'`.",
+    "Current `flash-attention` does not support `sliding window`; upgrade flash-attn or use eager",
+])
+def test_model_code_says_flash_attn_lacks_window_size(text):
+    assert _top(text) == ("fa2.too-old-for-feature", "fa2")
+
+
+def test_window_size_supported_is_not_it():
+    assert "fa2.too-old-for-feature" not in _ids("flash-attention 2.6 supports `window_size` for Phi-3's sliding window")
