@@ -253,6 +253,12 @@ SETS = (
     # memory read as train.oom; explain-round23-main.json); after round 23's mechanisms 38/40 and 36/40, 0/10
     # (explain-round23-after.json; misses left: fixtures/errors/round23/README.md)
     Staged("round23", 40, 38, 36, unrelated="unrelated", note_required=True),
+    # round 26 (ex26, 2026-11-28, fifth session): the long tail, model and research repositories' trackers (video/image
+    # generation, vision-language and speech models, biology and 3D models, sparse/ring attention research code); of 41,
+    # 27 matched and 25 right backend on main's rules at f96af4b (0/11 unrelated matched; explain-round26-main.json); after
+    # round 26's mechanisms (tests/test_explain_variants_26.py) 34/41 and 33/41, 0/11 (explain-round26-after.json; misses
+    # left: fixtures/errors/round26/README.md)
+    Staged("round26", 41, 34, 33, unrelated="unrelated", note_required=True),
 )
 
 
