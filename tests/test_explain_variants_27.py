@@ -19,6 +19,10 @@ Mechanisms (knowledge file or module: entry):
                that a backend fails
   no-valid     frameworks.toml vllm.backend-fallback: vLLM's "No valid attention backend found" retold without its tail
   eager-dtype  attention.toml attn.qkv-dtype: transformers' eager attention refusing mixed dtypes in its matmul
+Then on earlier rounds' unrelated claims:
+  llama-msg    attribution.toml "other" (files tier): llama.cpp's own flash-attention messages ("flash_attn is not
+               compatible with attn_soft_cap - forcing off", "V cache quantization requires flash_attn") are not FA2's
+  oom-prose    prose.toml LINE: a sentence whose failure is memory (OOM, out of memory, 显存不足) is no prose report
 """
 
 from __future__ import annotations
@@ -190,3 +194,31 @@ def test_a_dtype_mix_in_another_layer_is_not_attentions():  # near miss
                "return F.linear(input, self.weight, self.bias)"),
               error="RuntimeError: expected scalar type Half but found Float")
     assert "attn.qkv-dtype" not in _ids(text)
+
+
+# llama.cpp's messages (attribution.toml "other"): its flash-attention op's own words name no backend of the seven
+@pytest.mark.parametrize("text", [
+    "Gemma 2 with llama-cpp-python: flash_attn is not compatible with attn_soft_cap - forcing off",
+    "llama_init_from_model: flash_attn requires n_embd_head_k == n_embd_head_v - forcing off",
+    "main: error: V cache quantization requires flash_attn, it does not work",
+])
+def test_llama_cpp_flash_attn_messages_are_not_fa2s(text):
+    assert _top(text)[1] != "fa2" and not any(i.startswith("prose.") for i in _ids(text))
+
+
+def test_flash_attn_package_words_are_still_fa2s():  # near miss
+    assert _top("flash_attn is not working with Gemma 2, it fails at import")[1] == "fa2"
+
+
+# oom-prose (prose.toml LINE): a sentence whose failure is memory is left to the OOM entries
+@pytest.mark.parametrize("text", [
+    "用的 deepspeed zero3, flash attention, vllm, 在 8*80G 的机器上 OOM 了, 下面是报错:",
+    "Training with xformers and gradient checkpointing still runs out of memory on my 3090, any idea?",
+    "sageattention enabled, 16GB card, 显存不足 when decoding",
+])
+def test_a_sentence_about_memory_is_no_backend_report(text):
+    assert not any(i.startswith("prose.") for i in _ids(text))
+
+
+def test_a_sentence_about_a_failure_that_is_not_memory_is_still_read():  # near miss
+    assert _top("xformers fails to load on my 3090 after the update")[1] == "xformers"

@@ -187,7 +187,8 @@ SETS = (
     Staged("round13a", 38, 35, 33, unrelated="unrelated", note_required=True,
            known_claims=(("Jiayi-Pan__TinyZero__54.txt", ("fa2.dtype-advisory", "fa2.model-not-on-gpu")),
                          ("TIGER-AI-Lab__VideoScore2__6.txt", "fa2.model-not-on-gpu"),
-                         ("abetlen__llama-cpp-python__1598.txt", "prose.fails"),
+                         # (abetlen/llama-cpp-python#1598's title, llama.cpp's own "flash_attn is not compatible with attn_soft_cap -
+                         # forcing off", went silent in round 27: llama.cpp's flash-attention messages are its own, attribution.toml "other")
                          ("axolotl-ai-cloud__axolotl__1966.txt", "prose.fails"),
                          ("hiyouga__LlamaFactory__4244.txt", "fa2.dtype-advisory"),
                          ("hiyouga__LlamaFactory__5025.txt", "sdpa.built-without-flash"),
@@ -201,7 +202,8 @@ SETS = (
     # error whose message the stored text leaves out (sdpa.no-kernel)
     Staged("round14", 45, 42, 41, unrelated="unrelated", note_required=True,
            known_claims=(("hiyouga__LlamaFactory__1996.txt", "prose.fails"),
-                         ("modelscope__ms-swift__3871.txt", "prose.fails"),
+                         # (modelscope/ms-swift#3871's sentence listing flash attention among its settings and then OOM went silent in
+                         # round 27: a sentence whose failure is memory is no prose report of a backend)
                          ("sangoi-exe__stable-diffusion-webui-codex__5.txt", "sdpa.no-kernel"))),
     # round 15 (ex15, 2026-11-28): a sixth measure-only fresh set (model repos and nodes not queried before, exact error
     # strings, build failures, non-CUDA devices, FA3/FA4 FP8), measured once on main's rules at b2f24cb: of 58, 46 matched,
