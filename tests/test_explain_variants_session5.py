@@ -243,3 +243,26 @@ def test_poetry_and_conda_solvers_over_torch(text, backend):
 def test_a_solver_conflict_of_other_packages_is_not_a_torch_pin():
     assert "versions.needs-other-torch" not in _ids(
         "Because numpy (2.1.0) depends on python (>=3.10) and my-app depends on python (3.9), numpy is forbidden.")
+
+
+def test_sdpas_own_dtype_check():
+    assert _top("    out = F.scaled_dot_product_attention(q, k.half(), v)\nRuntimeError: Query, key and value must have the "
+                "same dtype, but got query.dtype: c10::BFloat16, key.dtype: c10::Half") == ("attn.qkv-dtype", "sdpa")
+
+
+def test_a_block_masks_oom_above_its_frames():
+    text = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 32.00 GiB.\n"
+            "  File \"/home/u/miniforge3/lib/python3.11/site-packages/torch/nn/attention/flex_attention.py\", line 970, "
+            "in create_mask\n    mask = mask_mod(b, h, m, n)")
+    assert _top(text) == ("flex.block-mask-oom", "flex")
+
+
+def test_a_removed_attention_class_looked_up_as_an_attribute():
+    assert _top("AttributeError: module 'transformers.models.mistral.modeling_mistral' has no attribute "
+                "'MistralSdpaAttention'")[0] == "transformers.attention-class-removed"
+
+
+def test_broadcastings_other_words_at_the_sdpa_call():
+    text = ("    hidden = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)\n"
+            "RuntimeError: The size of tensor a (77) must match the size of tensor b (154) at non-singleton dimension 3")
+    assert _top(text) == ("sdpa.mask-size-mismatch", "sdpa")

@@ -660,6 +660,9 @@ def _cli_run(doc: dict) -> str | None:
     return None
 
 
+_TRAINING_MODULE = re.compile(r"(^|\.)(train\w*|\w*_train|finetune\w*|sft|dpo|grpo|pretrain\w*)(\.|$)", re.IGNORECASE)
+
+
 def _module_run(doc: dict) -> str | None:
     """`python -m pkg.module` / `torchrun -m pkg.module`: the module a command line's training command runs, as a user
     reads it (for the refusal of a file no reader claims)."""
@@ -667,8 +670,15 @@ def _module_run(doc: dict) -> str | None:
 
     cmd = doc.get("command")
     # only a distributed launch (torchrun / accelerate launch / deepspeed -m ...) is surely a training job; a plain
-    # `python -m networks.wan_extract_lora` is as likely a tool
-    if doc["fmt"] != "text" or cmd is None or not cmd.module or cmd.program not in LAUNCHERS:
+    # `python -m networks.wan_extract_lora` is as likely a tool, unless a part of the module's path says it trains
+    # (`python -m chess_llm.train.sft --config configs/sft.yaml`, `python -m src.train`, `python -m pkg.training.dpo`,
+    # which no training-sounding script name made the file's command)
+    if cmd is None and doc["fmt"] == "text":
+        cmd = next((c for c in doc.get("commands") or [] if c.module and c.program.startswith("python")
+                    and _TRAINING_MODULE.search(c.module)), None)
+    if doc["fmt"] != "text" or cmd is None or not cmd.module or \
+            cmd.program not in LAUNCHERS and not (cmd.program.startswith("python")
+                                                  and _TRAINING_MODULE.search(cmd.module)):
         return None
     return f"{cmd.module} (-m)"
 

@@ -83,7 +83,8 @@ benchmarks callbacks wandb_entity wandb_project wandb_run_group config
 """.split()) | frozenset(
     # the other fields of TRL's config dataclasses (huggingface/trl@f2cd577 trl/trainer/{base,sft,dpo,grpo,kto,reward,
     # rloo,model}_config.py: GRPO's epsilon_high / importance_sampling_level / top_entropy_quantile / generation_kwargs,
-    # DPO's label_smoothing / f_divergence_type, KTO's desirable_weight ...), TrainingArguments fields the table above
+    # DPO's label_smoothing / f_divergence_type, KTO's desirable_weight ...; SFTConfig's use_liger of 4dd0dc298
+    # 2024-08-29 to a8cfca6d0 2025-04-26, before use_liger_kernel), TrainingArguments fields the table above
     # lacked, and open-r1's GRPO / SFT ScriptArguments (huggingface/open-r1@1416fa0 src/open_r1/configs.py), whose
     # TrlParser YAMLs carry them beside GRPOConfig's
     """
@@ -101,6 +102,7 @@ vespo_lambda_pos vllm_enable_sleep_mode vllm_group_port vllm_importance_sampling
 vllm_importance_sampling_clip_min vllm_importance_sampling_correction vllm_importance_sampling_mode
 vllm_max_model_length vllm_model_impl vllm_server_base_url vllm_server_timeout vllm_structured_outputs_regex
 use_cpu ddp_broadcast_buffers ddp_bucket_cap_mb restore_callback_states_from_checkpoint
+use_liger
 code_eval_scoring_mode code_eval_test_batch_size code_language code_provider cosine_max_len cosine_max_value_correct
 cosine_max_value_wrong cosine_min_value_correct cosine_min_value_wrong dataset_prompt_column e2b_router_url
 hub_model_revision ioi_provider max_completion_len morph_router_url overwrite_hub_revision
@@ -108,6 +110,24 @@ parallel_code_exec_per_proc push_to_hub_revision repetition_max_penalty repetiti
 wandb_log_unique_prompts
 """.split())
 MIN_FIELDS, FIELDS_SHARE = 3, 0.9  # real TRL / handbook / open-r1 recipes: 0.93-1.0; LLaMA-Factory YAMLs 0.56-0.71
+
+
+# TRL's ModelConfig fields (huggingface/trl@f2cd577 trl/trainer/model_config.py:81-164), the alignment-handbook's
+# ModelArguments alike. Its model_name_or_path is optional (default None, :81): a TrlParser YAML may leave the model to
+# the command line (`grpo.py --config configs/grpo.yaml --model_name_or_path ...`) and still say how it is loaded.
+MODEL_CONFIG_FIELDS = {"model_revision", "dtype", "torch_dtype", "attn_implementation", "use_peft", "lora_r",
+                       "lora_alpha", "lora_dropout", "lora_target_modules", "lora_target_parameters",
+                       "lora_modules_to_save", "lora_task_type", "use_rslora", "use_dora", "load_in_4bit",
+                       "load_in_8bit", "bnb_4bit_quant_type", "use_bnb_nested_quant", "trust_remote_code"}
+
+
+def model_from_command_line(keys) -> bool:
+    """A TrlParser / H4ArgumentParser YAML without model_name_or_path: TrainingArguments / TRL fields throughout
+    (fields_evidence) with ModelConfig's own `model_revision` and at least one more of its fields, so the file says how
+    the model is loaded while the launch names it. A user's own YAML of GRPOConfig-like keys names no ModelConfig
+    field; another trainer's YAML names its model."""
+    keys = {str(k) for k in keys}
+    return "model_revision" in keys and len(keys & MODEL_CONFIG_FIELDS) >= 2 and fields_evidence(keys) is not None
 
 
 def fields_evidence(keys) -> str | None:
@@ -412,6 +432,10 @@ def hf_script(cmd) -> bool:
         return True
     if not _HF_SCRIPT.match(cmd.script or ""):
         return False
+    if "." in (cmd.module or "") and not cmd.module.startswith("examples.scripts."):
+        # `python -m chess_llm.train.sft`: a module of the user's own package, whatever its last part is called; TRL's
+        # scripts run as modules are trl.scripts.* (above) or, from a TRL checkout, examples.scripts.*
+        return False
     opts = _options(cmd)
     return bool(fields_evidence(opts)) or ("config" in opts and opts <= HF_FIELDS)
 
@@ -463,7 +487,7 @@ def score(doc: dict) -> "Score":
         return NOTHING  # another trainer's own CLI: its options are that trainer's, whatever HF names they share
     s = _settings(doc)
     if doc["fmt"] != "text" and not ({"model_name_or_path", "architectures", "transformers_version"} & set(s)
-                                     or doc["keys"] & ACCELERATE_KEYS):
+                                     or doc["keys"] & ACCELERATE_KEYS or model_from_command_line(s)):
         # a TRL / transformers-examples YAML is parsed into the script's dataclasses (trl/scripts/utils.py:303-338 TrlParser.parse_args_and_config, HfArgumentParser)
         # and the model comes from ModelConfig.model_name_or_path: a YAML without it (another trainer's
         # pretrained_model_name_or_path) is not one of theirs, whatever dataset_name or lora_alpha it shares

@@ -74,8 +74,12 @@ def constants(tree) -> dict:
         else:
             name, val = n.target.id, n.value
         old = out.get(name)
-        if old is not None and in_branch and ast.dump(old) != ast.dump(val):
-            branched.add(name)  # `if torch.cuda.is_bf16_supported(): x = bf16 / else: x = fp16`: decided at run time
+        if old is not None and in_branch and ast.dump(old) != ast.dump(val) and \
+                not (_parse_call(old) and _parse_call(val)):
+            # `if torch.cuda.is_bf16_supported(): x = bf16 / else: x = fp16`: decided at run time. Two spellings of the
+            # parsing (`args = parser.parse_args()` in parse_args(), `args = parse_args()` under `if __name__ ==
+            # "__main__":`) are the one parsed namespace, whichever runs
+            branched.add(name)
         out[name] = val
     for name in branched:
         out[name] = RUNTIME
@@ -193,6 +197,11 @@ def _dataclass_defaults(tree):
                     continue
                 d = kw["default"]
             yield st.target.id, d
+
+
+def _parse_call(node) -> bool:
+    """`parser.parse_args()`, `parse_args()`, `get_args()` ...: the script's argument parsing, as _PARSED names it."""
+    return isinstance(node, ast.Call) and bool(_PARSED.match(_call_name(node)))
 
 
 def _parsed_args(node, consts: dict) -> bool:

@@ -189,6 +189,12 @@ def _healthy_removed(line: str) -> str:
 SWITCHED_OFF = re.compile(r"\b(?:when|if|once|while|after)\b(?:(?!\b(?:when|if|once|while|after)\b)[^\n.,;:!?()]){0,60}?\b(?:is|was|are|were|gets?|got|being)[ \t]+(?:turned|switched|toggled)[ \t]+off\b", re.IGNORECASE)
 
 
+# DINOv2's layer notices at import ("UserWarning: xFormers is not available (Attention)", "... is disabled (SwiGLU)", "...
+# is available (Block)"), printed by VGGT, Depth Anything and other DINOv2-based models: they say which attention a layer
+# will use, not that xformers failed (round 26; tests/test_explain_variants_26.py)
+DINOV2_NOTICE = re.compile(r"\bxFormers is (?:not available|disabled|available) \((?:Attention|SwiGLU|Block|NestedTensorBlock|MemEffAttention)\)")
+
+
 def _scrub(line: str) -> str:
     """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
     a clause that says a backend works."""
@@ -197,6 +203,8 @@ def _scrub(line: str) -> str:
     low = line.lower()
     if " back to " in low:
         line = FALLBACK_TO.sub(" ", line)
+    if "xformers is" in low:
+        line = DINOV2_NOTICE.sub(" ", line)
     if " off" in low:
         line = SWITCHED_OFF.sub(" ", line)
     if HEALTHY.search(line):
