@@ -309,7 +309,7 @@ def test_hub_repo_without_the_platforms_build_in_words():
 
 # fa4-wheels
 @pytest.mark.parametrize("text", [
-    "error: Distribution `quack-kernels==0.2.4 @ registry+https://pypi.org/simple` can't be installed because it doesn't have a "
+    "error: Distribution `quack-kernels==0.2.4 @ registry+https://index.example/simple` can't be installed because it doesn't have a "
     "source distribution or wheel for the current platform",
     "ERROR: Could not find a version that satisfies the requirement nvidia-cutlass-dsl-libs-cu13>=4.3.4 (from flash-attn-4) "
     "(from versions: none)",

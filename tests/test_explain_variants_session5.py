@@ -266,3 +266,10 @@ def test_broadcastings_other_words_at_the_sdpa_call():
     text = ("    hidden = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)\n"
             "RuntimeError: The size of tensor a (77) must match the size of tensor b (154) at non-singleton dimension 3")
     assert _top(text) == ("sdpa.mask-size-mismatch", "sdpa")
+
+
+def test_torchs_own_import_missing_its_library_is_not_an_extensions():
+    text = ("Traceback (most recent call last):\n  File \"/srv/venv/lib/python3.12/site-packages/torch/__init__.py\", line 290, "
+            "in <module>\n    from torch._C import *  # noqa: F403\n"
+            "ImportError: libtorch_cuda.so: cannot open shared object file: No such file or directory")
+    assert "import.torch-libs-not-loaded" not in _ids(text)
