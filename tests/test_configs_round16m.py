@@ -79,9 +79,8 @@ LAUNCHED_IN_CHECKOUT = {"Shariar076__PoliTune__run_finetune.sh", "PyatiyEtaj__ru
 
 # refused files whose one-line refusal does not carry the words their label asks for (the script they run): refused
 # all the same, on other evidence ("looks like Megatron-LM (--tensor-model-parallel-size)"), or with no script named
-# ("a Python script with no trainer calls", "not a trainer config attn-doctor recognises"); the labels are left as they are
-REFUSED_OTHER_WORDS = {"Harrisonyong__Megatron__run_finetune.sh", "BrennenFa__sd3.5-with-lora__train__train_lora.py",
-                       "ayato-labs__LLM_Training_0001__run_train.bat"}
+# ("a Python script with no trainer calls"); the labels are left as they are
+REFUSED_OTHER_WORDS = {"Harrisonyong__Megatron__run_finetune.sh", "BrennenFa__sd3.5-with-lora__train__train_lora.py"}
 
 
 @pytest.mark.parametrize("path", [p for p in FILES if p.name not in LAUNCHED_IN_CHECKOUT | REFUSED_OTHER_WORDS],

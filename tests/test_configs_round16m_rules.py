@@ -15,7 +15,8 @@ Every case is a variant written for this test (what it fakes is in its text), no
 - a notebook's `name = os.path.join(other, "x")` of literals is the value a `!{name}` line expands to;
 - Python's `a == b` / `"x" in y` of values known here, and an `if` whose test they settle, are what Python does;
 - an absolute config path written for the machine a repository is checked out on is looked up under the launch file's
-  folder and the two above it.
+  folder and the two above it;
+- `uv run [OPTIONS] COMMAND` runs COMMAND: the runner's own options (and the values of those that take one) are skipped.
 Marked NEW: fail on main before this change (e231db2)."""
 
 from __future__ import annotations
@@ -243,3 +244,18 @@ def test_absolute_config_path_found_in_the_checkout(tmp_path):  # NEW: dtype unk
 def test_absolute_config_path_nowhere_here_is_unread(tmp_path):  # near miss
     (tmp_path / "scripts").mkdir()
     assert _read(tmp_path, "scripts/train_flux_lora.sh", LAUNCH)[:3] == ("sd-scripts", ["sdpa"], "")
+
+
+# --- uv run's own options --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("runner", ["uv run --active", "uv run --with flash-attn --python 3.11", "uv run --no-sync --",
+                                    "uv run --env-file=.env --frozen", "pdm run"])
+def test_uv_run_options_are_the_runners(tmp_path, runner):  # NEW (but pdm run): the command was read as `--active` on main
+    line = (f"{runner} accelerate launch train_network.py --pretrained_model_name_or_path=m "
+            "--network_module=networks.lora --sdpa --mixed_precision=bf16\n")
+    assert _read(tmp_path, "train.sh", line)[:3] == ("sd-scripts", ["sdpa"], "bfloat16")
+
+
+def test_uv_run_of_a_users_module_names_it(tmp_path):  # NEW: "not a trainer config attn-doctor recognises" on main
+    msg = _refusal(tmp_path, "run_train.bat", "@echo off\nuv run --active python -m src.training.main training.max_steps=10\n")
+    assert "src.training.main" in msg
