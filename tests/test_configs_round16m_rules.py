@@ -259,3 +259,12 @@ def test_uv_run_options_are_the_runners(tmp_path, runner):  # NEW (but pdm run):
 def test_uv_run_of_a_users_module_names_it(tmp_path):  # NEW: "not a trainer config attn-doctor recognises" on main
     msg = _refusal(tmp_path, "run_train.bat", "@echo off\nuv run --active python -m src.training.main training.max_steps=10\n")
     assert "src.training.main" in msg
+
+
+def test_an_if_inside_a_function_is_not_settled_by_a_module_name(tmp_path):  # near miss: a parameter may shadow it
+    text = FORM.format(attn="sdpa", prec="full fp16").replace(
+        'mixed_precision = "no"\nif "fp16" in precision:\n    mixed_precision = "fp16"\nelif "bf16" in precision:\n'
+        '    mixed_precision = "bf16"\n',
+        'mixed_precision = "no"\n\n\ndef pick(precision):\n    global mixed_precision\n'
+        '    if "fp16" in precision:\n        mixed_precision = "fp16"\n\n\npick("mixed bf16")\n')
+    assert 'def pick' in text and _read(tmp_path, "colab.py", text)[2] != "float16"

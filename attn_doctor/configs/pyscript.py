@@ -238,14 +238,15 @@ RUNTIME = ast.Name(id="<decided at run time>")
 def _assignments(tree, in_branch: bool = False, settled: dict | None = None):
     """(`name = value` / `name: T = value` node, whether it sits in an if/try/loop/match branch), in source order.
     settled: constants known so far; an `if` outside any branch whose test they settle (`if "fp16" in precision:`
-    after `precision = "full fp16"`) runs only the branch the test takes, which is then no branch (round 16m: a Colab
+    after `precision = "full fp16"`, at the top level: in a function a parameter may shadow the name) runs only the
+    branch the test takes, which is then no branch (round 16m: a Colab
     trainer's `mixed_precision = "no"` / `if "fp16" in precision: mixed_precision = "fp16"` / `elif ...`)."""
     for child in ast.iter_child_nodes(tree):
         if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name):
             yield child, in_branch
         elif isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name) and child.value is not None:
             yield child, in_branch
-        if settled is not None and not in_branch and isinstance(child, ast.If) and \
+        if settled is not None and not in_branch and isinstance(tree, ast.Module) and isinstance(child, ast.If) and \
                 not any(isinstance(x, ast.Name) and settled.get(x.id) is RUNTIME for x in ast.walk(child.test)):
             test = value(child.test, settled)
             if isinstance(test, bool):
