@@ -721,6 +721,13 @@ def named_config(doc: dict, path) -> dict | None:
         base = os.path.dirname(os.path.abspath(doc["path"]))
         cands = [path] if os.path.isabs(path) else [os.path.join(base, path), path]
         cands.append(os.path.join(base, os.path.basename(path)))
+        if os.path.isabs(path):
+            # written for the machine the repository is checked out on (`$PROJECT_DIR/configs/kohya/x.toml` with
+            # PROJECT_DIR=/workspace/<repo>, from a launcher in scripts/): its last two or more parts under the launch
+            # file's folder or the two above it (round 16m)
+            parts = [q for q in path.split("/") if q]
+            for up in (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))):
+                cands += [os.path.join(up, *parts[i:]) for i in range(1, len(parts) - 1)]
         where = next((c for c in cands if os.path.isfile(c)
                       and os.path.abspath(c) != os.path.abspath(doc["path"])), None)
         if where is None:

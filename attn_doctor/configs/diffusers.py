@@ -102,7 +102,7 @@ def _script(doc: dict) -> str | None:
         # take every setting as an option and read no settings file: a script handed one through an option no example
         # defines (x-flux's train_flux_deepspeed.py --config train_configs/x.yaml) reads its settings from there, so it
         # is another program's trainer whatever its name
-        if named and not settings_file_option(cmd.args) and \
+        if named and not settings_file_option(cmd.args, cmd.script) and \
                 (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
@@ -112,16 +112,21 @@ def _script(doc: dict) -> str | None:
 SETTINGS_FILE = re.compile(r"\.(ya?ml|json|toml|py)$", re.IGNORECASE)
 
 
-def settings_file_option(args: list) -> str | None:
+def settings_file_option(args: list, script: str | None = None) -> str | None:
     """The option of a command that hands its script a settings file (`--config train_configs/test_lora.yaml`, `--cfg
     x.py`) when no diffusers example defines that option: the examples read every setting from argparse and take no
     settings file (their --dataset_config_name is a dataset's configuration name, not a file), so such a script is
-    another program's trainer."""
+    another program's trainer. script: the example the command names; argparse takes an abbreviation of that
+    script's own options only (`--cfg` is no option of train_text_to_image.py, whatever another example's
+    --cfg_dropout_prob), so its table is the one checked when configs/options.py has it, else every example's."""
     from .options import OPTIONS
+    from .shell import trainer_options
 
-    known = set()
-    for packed in OPTIONS["diffusers"].values():
-        known.update(item.rpartition(":")[0] for item in packed.split())
+    own = trainer_options("diffusers", os.path.basename(script)) if script else None
+    known = set(own or ())
+    if own is None:
+        for packed in OPTIONS["diffusers"].values():
+            known.update(item.rpartition(":")[0] for item in packed.split())
     for i, w in enumerate(args):
         if not w.startswith("--") or len(w) <= 2:
             continue

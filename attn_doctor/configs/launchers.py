@@ -472,6 +472,7 @@ def bang_lines(code: str) -> str:
     out: list[str] = []
     going = False
     names: set = set()
+    literals: dict = {}  # top-level names of a literal value so far (a path joined from them included)
     bangs = "\n".join(ln for ln in code.splitlines() if ln.lstrip().startswith("!"))
     if not bangs:
         return ""
@@ -492,11 +493,33 @@ def bang_lines(code: str) -> str:
             out.append(f"export {m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
             continue
         m = re.match(r"^([A-Za-z_]\w*)\s*=\s*(\"[^\"]*\"|'[^']*'|-?[\d.]+(?:e-?\d+)?|True|False)\s*(?:#.*)?$", ln)
-        if m and re.search(r"\{%s\}|\$\{?%s\b" % (m.group(1), m.group(1)), bangs):
+        val = m.group(2).strip(chr(34) + chr(39)) if m else None
+        if m is None:
+            # `kohya_dir = os.path.join(trainer_dir, "sd_scripts")` of literals and names set so (round 16m: a Colab
+            # trainer's `!{venv_python} {train_network} --config_file=...`, each an os.path.join of the one before)
+            m = re.match(r"^([A-Za-z_]\w*)\s*=\s*os\.path\.join\(([^()]*)\)\s*(?:#.*)?$", ln)
+            val = _joined(m.group(2), literals) if m else None
+        if m and val is None:
+            literals.pop(m.group(1), None)  # reassigned to what is not read here: unknown from now on
+        elif m:
+            literals[m.group(1)] = val
+        if m and val is not None and re.search(r"\{%s\}|\$\{?%s\b" % (m.group(1), m.group(1)), bangs):
             # a Python literal at the top level of a cell that a `!` line uses
             names.add(m.group(1))
-            out.append(f"{m.group(1)}={shlex.quote(m.group(2).strip(chr(34) + chr(39)))}")
+            out.append(f"{m.group(1)}={shlex.quote(val)}")
     return "\n".join(out)
+
+
+def _joined(args: str, literals: dict) -> str | None:
+    """os.path.join's result for arguments that are string literals or names of known literal values, else None."""
+    out = None
+    for a in (x.strip() for x in args.split(",")):
+        m = re.fullmatch(r"\"([^\",]*)\"|'([^',]*)'", a)
+        part = (m.group(1) if m.group(1) is not None else m.group(2)) if m else literals.get(a)
+        if not isinstance(part, str):
+            return None
+        out = part if out is None or part.startswith("/") else out.rstrip("/") + "/" + part
+    return out
 
 
 QUOTES = ("\"", "'")

@@ -201,6 +201,13 @@ CLI_COMMANDS = {"train", "chat", "export", "eval", "api", "webui", "webchat", "e
 # ChatGLM-Efficient-Tuning / LLaMA-Efficient-Tuning, its earlier names.
 OLD_SCRIPTS = {"train_bash.py", "train_sft.py", "train_pt.py", "train_rm.py", "train_ppo.py", "train_dpo.py"}
 OWN_FLAGS = {"stage", "finetuning_type", "template", "lora_target", "plot_loss", "cutoff_len", "neat_packing"}
+# The model under a name LLaMA-Factory never defines (diffusers' and sd-scripts' option): its HfArgumentParser refuses
+# an option no dataclass defines ("Some specified arguments are not used by the HfArgumentParser", hiyouga/LLaMA-Factory
+# @59a9a59 src/llmtuner/hparams/parser.py:53-58, @ff6d4d1 src/llamafactory/hparams/parser.py:156-161), and before the
+# CLI it required --model_name_or_path (@59a9a59 src/llmtuner/hparams/model_args.py:11, no default): a command that
+# names its model so, with no --model_name_or_path, runs a script of another program built in LLaMA-Factory's image
+# (round 16m: Diffusion-Factory's src/train_bash.py --finetuning_type lora on Stable Diffusion)
+FOREIGN_MODEL = {"pretrained_model_name_or_path"}
 
 
 # llamafactory-cli's subcommands that do not train (src/llamafactory/cli.py): the web UIs, chat and the API server,
@@ -225,12 +232,25 @@ def _old_command(doc: dict):
     """A `python [src/]train_bash.py --stage ...` command, any script given LLaMA-Factory's own options, or the
     repository's own `src/train.py` run with a config file (`cd LLaMA-Factory; python src/train.py x.yaml`)."""
     for c in doc.get("commands") or []:
-        if not c.script:
-            continue
         flags = {a[2:].split("=", 1)[0] for a in c.args if a.startswith("--")}
+        if flags & FOREIGN_MODEL and "model_name_or_path" not in flags:
+            continue  # LLaMA-Factory's parser would refuse it: another program built in its image (round 16m)
+        if not c.script:
+            if _fork_cli(c, flags):
+                return c
+            continue
         if c.script in OLD_SCRIPTS and flags & OWN_FLAGS or len(flags & OWN_FLAGS) >= 3 or _src_train(doc, c):
             return c
     return None
+
+
+def _fork_cli(c, flags: set) -> bool:
+    """A renamed fork's console script run with LLaMA-Factory's own options (round 16m: PetroGPT's `petrogpt-train
+    --stage sft ... --template baichuan2 --finetuning_type lora --lora_target W_pack --plot_loss`, its package the
+    llmtuner-era code renamed): a program with no subcommand, not an interpreter, given --stage and two more options
+    only LLaMA-Factory defines (the rule for a script: three of them, TRAINERS.md 'Old LLaMA-Factory command lines')."""
+    return not c.sub and c.program not in ("python", "python3", "py", "bash", "sh") and "stage" in flags \
+        and len(flags & OWN_FLAGS) >= 3
 
 
 _IN_REPO = re.compile(r"""(?:^|[\s/\\])(?:LLaMA[-_]Factory|LlamaFactory|llama[-_]factory)(?=[/\\\s;&|"']|$)""",
@@ -274,6 +294,8 @@ def score(doc: dict) -> "Score":
         sc.add("llamafactory-cli", 2 * STRONG)
     elif old is not None and old.script in OLD_SCRIPTS:
         sc.add(old.script, 2 * STRONG)
+    elif old is not None and not old.script:
+        sc.add(f"{old.program} --stage (a fork's console script with LLaMA-Factory's own options)", 2 * STRONG)
     elif old is not None and _src_train(doc, old):
         sc.add("src/train.py CONFIG in a LLaMA-Factory checkout", 2 * STRONG)
     return sc

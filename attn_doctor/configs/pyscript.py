@@ -67,8 +67,32 @@ def constants(tree) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else."""
+    out = _constants_pass(tree, None)
+    if any(v is RUNTIME for v in out.values()):
+        # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
+        # the value a test sees is the one value they ever hold
+        counts: dict = {}
+        for n, _ in _assignments(tree):
+            t = n.targets[0].id if isinstance(n, ast.Assign) else n.target.id
+            counts[t] = counts.get(t, 0) + 1
+        out = _constants_pass(tree, {k: v if counts.get(k) == 1 else RUNTIME for k, v in out.items()})
+    for name, default in _parameter_defaults(tree).items():
+        out.setdefault(name, default)
+    for n in ast.walk(tree):
+        # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
+        # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) and \
+                isinstance(n.value, ast.Call) and _call_name(n.value) in _DATACLASS_PARSES:
+            for i, e in enumerate(n.targets[0].elts):
+                if isinstance(e, ast.Name):
+                    out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
+    out[ARGPARSE] = _argparse_defaults(tree)
+    return out
+
+
+def _constants_pass(tree, settled: dict | None) -> dict:
     out, branched = {}, set()
-    for n, in_branch in _assignments(tree):
+    for n, in_branch in _assignments(tree, False, settled):
         if isinstance(n, ast.Assign):
             name, val = n.targets[0].id, n.value
         else:
@@ -83,17 +107,6 @@ def constants(tree) -> dict:
         out[name] = val
     for name in branched:
         out[name] = RUNTIME
-    for name, default in _parameter_defaults(tree).items():
-        out.setdefault(name, default)
-    for n in ast.walk(tree):
-        # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
-        # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) and \
-                isinstance(n.value, ast.Call) and _call_name(n.value) in _DATACLASS_PARSES:
-            for i, e in enumerate(n.targets[0].elts):
-                if isinstance(e, ast.Name):
-                    out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
-    out[ARGPARSE] = _argparse_defaults(tree)
     return out
 
 
@@ -222,16 +235,27 @@ def _parsed_args(node, consts: dict) -> bool:
 RUNTIME = ast.Name(id="<decided at run time>")
 
 
-def _assignments(tree, in_branch: bool = False):
-    """(`name = value` / `name: T = value` node, whether it sits in an if/try/loop/match branch), in source order."""
+def _assignments(tree, in_branch: bool = False, settled: dict | None = None):
+    """(`name = value` / `name: T = value` node, whether it sits in an if/try/loop/match branch), in source order.
+    settled: constants known so far; an `if` outside any branch whose test they settle (`if "fp16" in precision:`
+    after `precision = "full fp16"`, at the top level: in a function a parameter may shadow the name) runs only the
+    branch the test takes, which is then no branch (round 16m: a Colab
+    trainer's `mixed_precision = "no"` / `if "fp16" in precision: mixed_precision = "fp16"` / `elif ...`)."""
     for child in ast.iter_child_nodes(tree):
         if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name):
             yield child, in_branch
         elif isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name) and child.value is not None:
             yield child, in_branch
+        if settled is not None and not in_branch and isinstance(tree, ast.Module) and isinstance(child, ast.If) and \
+                not any(isinstance(x, ast.Name) and settled.get(x.id) is RUNTIME for x in ast.walk(child.test)):
+            test = value(child.test, settled)
+            if isinstance(test, bool):
+                for stmt in (child.body if test else child.orelse):
+                    yield from _assignments(ast.Module(body=[stmt], type_ignores=[]), False, settled)
+                continue
         branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
             type(child).__name__ in ("Match", "TryStar")
-        yield from _assignments(child, branch)
+        yield from _assignments(child, branch, settled)
 
 
 def _parameter_defaults(tree) -> dict:
@@ -298,6 +322,20 @@ def value(node, consts: dict):
     if isinstance(node, ast.Call) and not node.args and not node.keywords and \
             ast.unparse(node.func) in HOST_ANSWERS:
         return HOST_ANSWERS[ast.unparse(node.func)]
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+        # `cross_attention == "sdpa"`, `"fp16" in precision` (round 16m: a Colab trainer's form values written into
+        # its config as comparisons): what Python answers for two values known here (strings, numbers, booleans)
+        a, b = value(node.left, consts), value(node.comparators[0], consts)
+        if any(v == "?" or v is None or not isinstance(v, (str, int, float, bool)) or
+               isinstance(v, str) and v.startswith("torch.") for v in (a, b)):
+            return "?"
+        op = node.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(b, str) or not isinstance(a, str):
+                return "?"
+            return (a in b) is isinstance(op, ast.In)
+        return (a == b) is isinstance(op, ast.Eq)
     if isinstance(node, ast.BoolOp):
         # `torch.cuda.is_available() or torch.backends.hip.is_available()`: Python's `or` / `and` over values known
         # here; one that is not known leaves the whole unknown unless the known ones already decide it

@@ -322,9 +322,12 @@ def read(doc: dict) -> dict:
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         misses = [k for k in s if k in NEAR_MISSES]
         cf = s.get("config_file")
-        if given(cf):
+        if given(cf) or cf not in (None, "", True):
             # read_config_from_file adds .toml when the name has none (library/train_util.py:4700-4761); the file is
-            # the one the script writes itself (a heredoc, a notebook cell's Python), else the one on this machine
+            # the one the script writes itself (a heredoc, a notebook cell's Python), else the one on this machine.
+            # A name settled only at run time (`--config_file={config_path}` in a notebook's f-string, `"$CFG"`) is
+            # still a config file the run reads: the one the script writes when it writes one (dumped_for), else
+            # unread, never sd-scripts' defaults
             name = str(cf) if str(cf).endswith(".toml") else f"{cf}.toml"
             data = config_data(doc, name)
             unread = data is None
@@ -380,6 +383,12 @@ def read(doc: dict) -> dict:
         # attn_mode = "torch", "xformers" with --xformers, --attn_mode over both (kohya-ss/sd-scripts@48d368f
         # hunyuan_image_train_network.py:389-393, anima_train_network.py:105-109; anima_train.py:243 reads attn_mode only)
         entries.append(attention(flag("xformers"), "xformers", "xformers"))
+    elif unet and script in (None, "fine_tune", "sdxl_train") and as_bool(s.get("diffusers_xformers")):
+        # --diffusers_xformers (defined by fine_tune.py:533 and sdxl_train.py:921 only, so a renamed script taking it is
+        # a copy of one of them) turns on diffusers' xformers in the U-Net (fine_tune.py:167-169) or the VAE
+        # (sdxl_train.py:258-262) and skips replace_unet_modules, so --xformers / --sdpa / --mem_eff_attn do nothing
+        # (kohya-ss/sd-scripts@48d368f fine_tune.py:170-174, sdxl_train.py:263-268)
+        entries.append(attention(flag("diffusers_xformers"), "diffusers_xformers (diffusers' xformers)", "xformers"))
     elif not unet:
         entries.append(attention("scaled_dot_product_attention", f"{family} model (always PyTorch SDPA)", "sdpa"))
     elif as_bool(s.get("mem_eff_attn")):

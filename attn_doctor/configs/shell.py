@@ -590,7 +590,14 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
             w = rest
             continue
         if head in ("uv", "poetry", "pipenv", "pdm", "rye") and len(w) > 1 and w[1] == "run":
+            # `uv run [OPTIONS] COMMAND` (uv's CLI reference; round 16m: `uv run --active python -m src.training.main`):
+            # the runner's own options, with the value those that take one are given, come before the command
             w = w[2:]
+            while w and w[0].startswith("-"):
+                w = w[1:] if w[0] == "--" or "=" in w[0] or w[0] not in RUNNER_VALUED else w[2:]
+                if w[:1] == ["--"]:
+                    w = w[1:]
+                    break
             continue
         if head in CONTAINER_RUNTIMES and _in_container(w) and _in_container(w)[1]:
             # (round 9m: a SLURM job that runs `apptainer exec --nv ... unsloth_latest.sif python finetune.py`)
@@ -729,6 +736,14 @@ def _interpreted(cmd: Command, rest: list[str]) -> Command:
         cmd.script = re.split(r"[\\/]", rest[0])[-1]
         cmd.args = rest[1:]
     return cmd
+
+
+# `uv run` / `pdm run` options that take a value (the next word unless written `--opt=value`)
+RUNNER_VALUED = {"--with", "--with-editable", "--with-requirements", "--python", "-p", "--env-file", "--extra",
+                 "--group", "--only-group", "--no-group", "--package", "--project", "--directory", "--index",
+                 "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--config-file",
+                 "--cache-dir", "--color", "--python-platform", "--no-binary-package", "--no-build-package",
+                 "--reinstall-package", "--upgrade-package", "-P", "--exclude-newer", "--refresh-package", "--venv"}
 
 
 def _skip_options(words: list[str], flags: set, short_values: set = frozenset()) -> tuple[list[str], list[str]]:
