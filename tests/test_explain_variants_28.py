@@ -10,6 +10,7 @@ models, wrappers and wordings; the near misses say what must NOT be read so.
   foreign    a model package's own compiled extension (sam2/_C.so) failing to load is not an attention backend's
   vllm       vLLM's FlashAttentionImpl names FlashAttention (FA2 where nothing says FA3)
   sdpa       a model's helper that picks SDPA's kernels (get_sdpa_settings) names SDPA
+  removed    a per-backend transformers class (LlamaFlashAttention2) said in words to be gone from a release
 """
 
 from __future__ import annotations
@@ -129,3 +130,21 @@ def test_a_models_sdpa_settings_helper_names_sdpa():
     assert _top(text) == ("backend.unsupported-gpu", "sdpa")
     # without the SDPA helper below it, "Flash Attention" alone stays the weak FlashAttention name
     assert _top(text.splitlines()[0]) == ("backend.unsupported-gpu", "fa2")
+
+
+@pytest.mark.parametrize("text", [
+    "deepseek-ocr pins transformers==4.46.3; vLLM wants 4.51.3, and transformers 4.51.3 does not include LlamaFlashAttention2.",
+    "Qwen2SdpaAttention was removed in transformers 4.48, so the old patch stops importing",
+    "transformers 4.49 no longer has `MistralFlashAttention2`",
+    "新版 transformers 里没有 LlamaFlashAttention2 了",
+])
+def test_a_per_backend_class_said_gone_from_transformers(text):
+    assert _top(text) == ("transformers.attention-class-removed", None)
+
+
+@pytest.mark.parametrize("text", [
+    "LlamaFlashAttention2 is used by default in transformers 4.40",
+    "transformers 4.46 still includes LlamaFlashAttention2",
+])
+def test_a_per_backend_class_that_is_there_is_not_removed(text):
+    assert "transformers.attention-class-removed" not in _ids(text)

@@ -281,12 +281,12 @@ SETS = (
                          ("upseem__comfyui_sunxAI_facetools__3.txt", "torch.cpu-build"))),
     # round 24m (ex24m, 2026-11-28): a ninth measure-only fresh set (model/research repos' trackers and pages), measured on
     # main's rules at the fifth session's start (b16011e: of 45, 37 matched, 33 right backend; 4/14 unrelated) and end
-    # (e231db2: 38 and 34). Training material since 2026-11-28 (helper ex28): after its mechanisms 42 and 41
+    # (e231db2: 38 and 34). Training material since 2026-11-28 (helper ex28): after its mechanisms 42 and 42
     # (round24m/README.md, "Since it became training material"; tests/test_explain_variants_28.py). The unrelated posts
     # explain still reads are kept visible, each a true finding that is not an attention backend's: MAGI-1's allocator
     # notice that expandable_segments is unsupported above its world-size assertion, vLLM's torch without sm_120 kernels
     # on an RTX 5090, and a CUDA out-of-memory
-    Staged("round24m", 45, 42, 41, unrelated="unrelated", note_required=True,
+    Staged("round24m", 45, 42, 42, unrelated="unrelated", note_required=True,
            known_claims=(("SandAI-org__MAGI-1__61.txt", "alloc.expandable-unsupported"),
                          ("chatdoc-com__OCRFlux__70.txt", "gpu.arch-not-in-torch"),
                          ("shiyi-zh0408__FlexiAct__11.txt", "train.oom"))),
