@@ -11,6 +11,7 @@ models, wrappers and wordings; the near misses say what must NOT be read so.
   vllm       vLLM's FlashAttentionImpl names FlashAttention (FA2 where nothing says FA3)
   sdpa       a model's helper that picks SDPA's kernels (get_sdpa_settings) names SDPA
   removed    a per-backend transformers class (LlamaFlashAttention2) said in words to be gone from a release
+  operator   xformers' "No operator found for memory_efficient_attention_*" retold in Chinese or Japanese
 """
 
 from __future__ import annotations
@@ -148,3 +149,20 @@ def test_a_per_backend_class_said_gone_from_transformers(text):
 ])
 def test_a_per_backend_class_that_is_there_is_not_removed(text):
     assert "transformers.attention-class-removed" not in _ids(text)
+
+
+@pytest.mark.parametrize("text", [
+    "运行 xFormers 代码时系统抛出 NotImplementedError 异常,提示找不到匹配的memory_efficient_attention_forward操作符。",
+    "Kaggle 上报错:未找到 memory_efficient_attention_backward 的算子",
+    "memory_efficient_attention_forward のオペレーターが見つかりません (xformers 0.0.28)",
+])
+def test_xformers_no_operator_retold_in_chinese_or_japanese(text):
+    assert _top(text) == ("xformers.no-operator", "xformers")
+
+
+@pytest.mark.parametrize("text", [
+    "升级后找到了 memory_efficient_attention_forward 操作符,问题解决",
+    "xformers 的 memory_efficient_attention 比 SDPA 快一些",
+])
+def test_an_operator_that_is_found_is_not_missing(text):
+    assert "xformers.no-operator" not in _ids(text)
