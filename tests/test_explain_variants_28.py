@@ -12,6 +12,7 @@ models, wrappers and wordings; the near misses say what must NOT be read so.
   sdpa       a model's helper that picks SDPA's kernels (get_sdpa_settings) names SDPA
   removed    a per-backend transformers class (LlamaFlashAttention2) said in words to be gone from a release
   operator   xformers' "No operator found for memory_efficient_attention_*" retold in Chinese or Japanese
+  mismatch   torch and xformers versions said not to match, in Chinese or Japanese (xformers.built-for-other-torch)
 """
 
 from __future__ import annotations
@@ -166,3 +167,21 @@ def test_xformers_no_operator_retold_in_chinese_or_japanese(text):
 ])
 def test_an_operator_that_is_found_is_not_missing(text):
     assert "xformers.no-operator" not in _ids(text)
+
+
+@pytest.mark.parametrize("text", [
+    "启动 Forge 时报错,原因是 PyTorch 和 xFormers 版本不匹配",
+    "xformers 与 torch 2.4 版本不一致,重新安装对应版本即可",
+    "xFormers 会提示当前安装的 PyTorch 版本与编译时使用的版本不一致",
+    "xformers と torch のバージョンが合わないので起動できません",
+])
+def test_xformers_and_torch_versions_not_matching_in_chinese_or_japanese(text):
+    assert _top(text) == ("xformers.built-for-other-torch", "xformers")
+
+
+@pytest.mark.parametrize("text", [
+    "xformers 与 torch 版本一致,运行正常",
+    "PyTorch 和 xFormers 都已安装,版本 2.4.1 / 0.0.28",
+])
+def test_xformers_and_torch_that_match_are_not_a_mismatch(text):
+    assert "xformers.built-for-other-torch" not in _ids(text)
