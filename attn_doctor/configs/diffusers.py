@@ -119,14 +119,10 @@ def settings_file_option(args: list, script: str | None = None) -> str | None:
     another program's trainer. script: the example the command names; argparse takes an abbreviation of that
     script's own options only (`--cfg` is no option of train_text_to_image.py, whatever another example's
     --cfg_dropout_prob), so its table is the one checked when configs/options.py has it, else every example's."""
-    from .options import OPTIONS
-    from .shell import trainer_options
+    from .shell import argparse_takes, every_option, trainer_options
 
     own = trainer_options("diffusers", os.path.basename(script)) if script else None
-    known = set(own or ())
-    if own is None:
-        for packed in OPTIONS["diffusers"].values():
-            known.update(item.rpartition(":")[0] for item in packed.split())
+    known = every_option("diffusers") if own is None else set(own)
     for i, w in enumerate(args):
         if not w.startswith("--") or len(w) <= 2:
             continue
@@ -134,7 +130,7 @@ def settings_file_option(args: list, script: str | None = None) -> str | None:
         if not eq:
             value = args[i + 1] if i + 1 < len(args) else ""
         if ("config" in name or "cfg" in name) and SETTINGS_FILE.search(str(value).strip("'\"")) and \
-                not (name in known or any(k.startswith(name) for k in known)):
+                not argparse_takes(name, known):
             return "--" + name
     return None
 
@@ -144,13 +140,11 @@ def _diffusers_options(args: list, every: bool = False) -> bool:
     configs/options.py is one only if an example's argparse would take its options (parse_args() stops on an
     unrecognized argument), so a user's train_flux_lora.py with --pretrained_dit_path --precision is its own. every: all
     of them, as a renamed copy of an example under a name of its own takes the example's options and nothing else."""
-    from .options import OPTIONS
+    from .shell import argparse_takes, every_option
 
-    known = set()
-    for packed in OPTIONS["diffusers"].values():
-        known.update(item.rpartition(":")[0] for item in packed.split())
+    known = every_option("diffusers")
     names = [w[2:].split("=", 1)[0] for w in args if w.startswith("--") and len(w) > 2]
-    hits = sum(1 for n in names if n in known or any(k.startswith(n) for k in known))
+    hits = sum(1 for n in names if argparse_takes(n, known))
     # a research-project example (train_dreambooth_inpaint.py) adds a few options of its own to the common ones
     return bool(names) and hits >= len(names) / (1 if every else 2)
 

@@ -260,8 +260,8 @@ def xtuner_config(doc: dict) -> Score:
     SupervisedFinetune`: InternLM/xtuner xtuner/configs/*)."""
     s = mmengine(doc)
     if s.own and re.search(r"^\s*from\s+xtuner[.\s]", doc.get("python") or "", re.MULTILINE):
-        s.add("from xtuner... import")
-    return s if len(s.own) > len(mmengine(doc).own) else Score()
+        return s.add("from xtuner... import")
+    return Score()
 
 
 def opensora_config(doc: dict) -> Score:
@@ -436,6 +436,7 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "Megatron-LM", s.add(c.script or "--tensor-model-parallel-size")
         mod = c.module or _ray_job_module(c)
         prog = c.program or ""
+        opts = {w.split("=")[0] for w in c.args if w.startswith("--")}
         if prog.startswith("mlx_lm.") or mod.startswith("mlx_lm") or prog == "mlx_lm":
             # mlx-lm's console scripts (mlx_lm.lora, mlx_lm.fuse, mlx_lm.generate) and `python -m mlx_lm.lora`: Apple
             # MLX on Metal, no CUDA attention backend
@@ -449,11 +450,9 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "FastChat", s.add(f"fastchat/train/{c.script}")
         if c.script and _NEMO_SCRIPTS.match(c.script) and any(_NEMO_OVERRIDE.match(w) for w in c.args):
             return "NVIDIA NeMo", s.add(f"{c.script} trainer.* / model.* overrides")
-        if c.script == "main.py" and any(w.split("=")[0] in _DS_CHAT_OPTS for w in c.args) and \
-                any(w.split("=")[0] == "--zero_stage" for w in c.args):
+        if c.script == "main.py" and opts & set(_DS_CHAT_OPTS) and "--zero_stage" in opts:
             return "DeepSpeed-Chat", s.add("main.py --zero_stage " + next(w.split("=")[0] for w in c.args
                                                                            if w.split("=")[0] in _DS_CHAT_OPTS))
-        opts = {w.split("=")[0] for w in c.args if w.startswith("--")}
         if c.script and opts & _COMFYUI_OPTS:
             return "ComfyUI (an image and video generation app; it trains nothing)", s.add(
                 f"{c.script} " + " ".join(sorted(opts & _COMFYUI_OPTS)[:2]), 2 * STRONG)
@@ -466,9 +465,8 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             # built on them: options no trainer attn-doctor reads defines, so they say whose script runs, as its name would
             return "tencent-ailab IP-Adapter's trainer", s.add(f"{c.script} --data_json_file --image_encoder_path",
                                                                 2 * STRONG)
-        if c.script and any(w.split("=")[0] == "--train_data_meta" for w in c.args) and \
-                any(w.split("=")[0] in ("--video_sample_size", "--image_sample_size", "--video_sample_n_frames")
-                    for w in c.args):
+        if c.script and "--train_data_meta" in opts and \
+                opts & {"--video_sample_size", "--image_sample_size", "--video_sample_n_frames"}:
             # aigc-apps' VideoX-Fun family (EasyAnimate, CogVideoX-Fun, Wan-Fun: scripts/*/train*.py): its data options
             # --train_data_meta with --video_sample_size / --image_sample_size, beside kohya's --enable_bucket
             return "aigc-apps VideoX-Fun (EasyAnimate / CogVideoX-Fun)", s.add(f"{c.script} --train_data_meta "
@@ -715,13 +713,11 @@ def built_on_trainer(doc: dict) -> tuple[str, str] | None:
     """(what, evidence) for a TOML written for a program built on sd-scripts' option names (a fork, a wrapper) rather
     than for sd-scripts: it has sd-scripts' options (network_dim, dataset_config, enable_bucket ...) and loads its model
     weights from a key no sd-scripts script defines (sd_scripts.foreign_weights), which sd-scripts would never read."""
-    from . import sd_scripts
+    from . import flatten, sd_scripts
 
     if doc["fmt"] != "toml" or not isinstance(doc.get("data"), dict):
         return None
     weights = sd_scripts.foreign_weights(doc["data"])
-    from . import flatten
-
     # sd-scripts' option names that only it and a few trainers use (network_dim, enable_bucket, cache_latents ...), not
     # the ones every program has (output_dir, seed, guidance_scale)
     if not weights or len(set(flatten(doc["data"])) & (sd_scripts.STRONG_KEYS | sd_scripts.SHARED_KEYS)) < 3:

@@ -100,12 +100,10 @@ def known_keys() -> set:
     """Every option any sd-scripts training script defines (configs/options.py), the kohya_ss GUI's `sdxl` switch,
     and a dataset config's keys (a --config_file TOML may carry its dataset along)."""
     if not _KNOWN:
-        from .options import OPTIONS
         from .others import DATASET_KEYS
+        from .shell import every_option
 
-        for packed in OPTIONS["sd-scripts"].values():
-            _KNOWN.update(item.rpartition(":")[0] for item in packed.split())
-        _KNOWN.update(DATASET_KEYS | {"sdxl", "datasets", "general"})
+        _KNOWN.update(every_option("sd-scripts") | DATASET_KEYS | {"sdxl", "datasets", "general"})
     return _KNOWN
 
 
@@ -119,11 +117,11 @@ def foreign_weights(data: dict) -> list[str]:
     read_config_from_file would set them on the namespace and nothing would ever load them (library/train_util.py
     read_config_from_file), so the program the file is written for loads its model from keys of its own."""
     from . import flatten
-    from .options import OPTIONS
+    from .shell import every_option
 
     # musubi-tuner's TOML is the same flat namespace of argparse options: its weights keys (dit, t5, text_encoder1 ...)
     # are musubi-tuner's own evidence, weighed against sd-scripts' by detect(), not a sign of a third program
-    musubi = {item.rpartition(":")[0] for packed in OPTIONS["musubi"].values() for item in packed.split()}
+    musubi = every_option("musubi")
     flat = flatten(data) if isinstance(data, dict) else {}
     return sorted(k for k, v in flat.items() if k not in known_keys() and k not in musubi and isinstance(v, str)
                   and WEIGHTS_FILE.search(v.strip()))

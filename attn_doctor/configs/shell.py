@@ -29,6 +29,7 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
 from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known,  # noqa: F401
@@ -900,6 +901,19 @@ def parse_options(words: list[str], table: dict | None = None) -> Parsed:
             i += 1
         out.given[name] = f"--{key}"
     return out
+
+
+@lru_cache(maxsize=None)
+def every_option(trainer: str) -> frozenset:
+    """Every option any of a trainer's scripts defines (configs/options.py), without its kind."""
+    from .options import OPTIONS
+
+    return frozenset(item.rpartition(":")[0] for packed in (OPTIONS.get(trainer) or {}).values() for item in packed.split())
+
+
+def argparse_takes(name: str, known) -> bool:
+    """argparse takes `--name` when a script defines it, or an option it abbreviates (allow_abbrev, the default)."""
+    return name in known or any(k.startswith(name) for k in known)
 
 
 def trainer_options(trainer: str, script: str | None) -> dict | None:

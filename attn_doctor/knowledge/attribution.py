@@ -278,8 +278,9 @@ OOM_LINE = re.compile(r"out of memory|OutOfMemoryError|cudaErrorMemoryAllocation
 
 
 def raised_by_optimizer(entry: Entry, lines: list[str], line: int) -> bool:
-    """Is this an out-of-memory match whose innermost traceback frame is an optimizer's step (see
-    [optimizer_oom] in attribution.toml)? Then the training's memory ran out, not an attention call's."""
+    """Is this an out-of-memory match whose innermost traceback frame is an optimizer's step or a serving engine's, or,
+    with no frame above it, under a script that starts a serving engine (see [optimizer_oom] in attribution.toml)?
+    Then the training's (or the engine's) memory ran out, not an attention call's."""
     r = rules()
     if entry.id not in r.optimizer_oom or not 0 < line <= len(lines):
         return False
