@@ -57,6 +57,7 @@ MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched agai
 MAX_HITS = 50  # occurrences of one pattern that are counted
 MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
 HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sentences (Entry.head)
+HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 ANSI_BYTES = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -522,6 +523,25 @@ def _blocks(source, index: _Index) -> Iterator[_Block]:
         yield _make_block(carry, line, index)
 
 
+def last_states(data: bytes) -> bytes:
+    """Each line rewritten in place with carriage returns (a progress bar's every state, as a file captures tqdm: a
+    long run puts megabytes on one line) as a terminal shows it: what its last carriage return left, not counting
+    returns at its end. Line ends are kept, so line numbers stay real; linear in the data."""
+    out, pos = [], 0
+    i = data.find(b"\r")
+    while i != -1:
+        start = data.rfind(b"\n", 0, i) + 1
+        end = data.find(b"\n", i)
+        if end == -1:
+            end = len(data)
+        line = data[start:end].rstrip(b"\r")
+        out += (data[pos:start], line[line.rfind(b"\r") + 1:])
+        pos = end
+        i = data.find(b"\r", end)
+    out.append(data[pos:])
+    return b"".join(out)
+
+
 def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     if b"\x1b" in data:
         data = ANSI_BYTES.sub(b"", data)
@@ -529,6 +549,8 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         data = CARET_BYTES.sub(b"", data)
     if b"\r\n" in data:
         data = data.replace(b"\r\n", b"\n")
+    if b"\r" in data:
+        data = last_states(data)
     first = LINE_PREFIX.match(data)
     data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
     if b"&" in data:
@@ -615,12 +637,14 @@ class _Scanner:
             return
         z = 0
         for _ in range(HEAD_LINES):
-            j = first.data.find(b"\n", z)
+            j = first.data.find(b"\n", z, z + HEAD_LINE_BYTES + 1)
             if j == -1:
-                z = len(first.data)
-                break
+                if len(first.data) - z <= HEAD_LINE_BYTES:
+                    z = len(first.data)
+                break  # the lines from a long one on are not read as a report's head
             z = j + 1
-        self._region(first.data, 0, z, 1, frozenset(self.index.head), first)
+        if z:
+            self._region(first.data, 0, z, 1, frozenset(self.index.head), first)
 
     def block(self, prev: _Block | None, cur: _Block, nxt: _Block | None) -> None:
         """Search the lines around cur's hot lines (and the hot lines of its neighbours that reach
