@@ -318,7 +318,10 @@ def _sources_outside(staged: Staged) -> set[str]:
 # Measure-only sets: checked for their format, the split and repeats only; explain is never run on them here (the lead
 # measures each once, benchmarks/explain_heldout.py --corpus, and a floor would be a figure read from them).
 # (round 24m was the last one; training material since 2026-11-28, helper ex28: it is in SETS above)
-MEASURE_ONLY: tuple[Staged, ...] = ()
+# round 30m (ex30m, 2026-11-28, sixth session): 15 texts and 14 unrelated logs from trackers and one page site that no
+# earlier set drew on (model/research repos, ComfyUI nodes, small apps); labelled from the text and the thread's
+# resolution only, explain never run on it; the lead measures it once on main's session-start rules.
+MEASURE_ONLY: tuple[Staged, ...] = (Staged("round30m", 15, 0, 0, unrelated="unrelated", note_required=True),)
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
 
