@@ -456,6 +456,19 @@ def handbook_run(cmd) -> str | None:
     return re.split(r"[/\\]", cmd.args[0])[-1]
 
 
+# A model's config.json (PretrainedConfig.to_dict: configuration_utils.py) names its class (`architectures`) or its
+# family (`model_type`) beside its dimensions; generate()'s defaults (generation_config.json) and a tokenizer's or
+# processor's config carry `transformers_version` too, but none of these
+MODEL_DIMENSIONS = {"hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size", "vocab_size",
+                    "head_dim", "num_key_value_heads", "max_position_embeddings", "d_model", "n_embd", "n_layer",
+                    "n_head", "text_config", "vision_config"}
+
+
+def model_layout(s: dict) -> bool:
+    """A mapping laid out as a transformers model's config.json: `architectures`, or `model_type` with a dimension."""
+    return "architectures" in s or ("model_type" in s and bool(MODEL_DIMENSIONS & set(s)))
+
+
 def score(doc: dict) -> "Score":
     if doc["fmt"] == "python":
         src = doc.get("python") or ""
@@ -486,6 +499,11 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] == "text" and cmd is not None and cmd.program in OTHER_CLIS:
         return NOTHING  # another trainer's own CLI: its options are that trainer's, whatever HF names they share
     s = _settings(doc)
+    if doc["fmt"] != "text" and not model_layout(s):
+        # `transformers_version` is written into every file transformers saves (generation_config.json,
+        # preprocessor_config.json, a processor's or a tokenizer's config): the model's evidence only beside the
+        # model's own layout
+        s = {k: v for k, v in s.items() if k != "transformers_version"}
     if doc["fmt"] != "text" and not ({"model_name_or_path", "architectures", "transformers_version"} & set(s)
                                      or doc["keys"] & ACCELERATE_KEYS or model_from_command_line(s)):
         # a TRL / transformers-examples YAML is parsed into the script's dataclasses (trl/scripts/utils.py:303-338 TrlParser.parse_args_and_config, HfArgumentParser)

@@ -425,8 +425,72 @@ _A1111_OPTS = frozenset({"--opt-sdp-attention", "--opt-sdp-no-mem-attention", "-
                          "--enable-insecure-extension-access", "--skip-torch-cuda-test", "--xformers-flash-attention"})
 
 
+# A1111's launchers: webui-user.bat / .sh set COMMANDLINE_ARGS and run webui.bat / webui.sh, which start launch.py;
+# modules/launch_utils.py prepares the environment and appends shlex.split(COMMANDLINE_ARGS) to sys.argv
+# (AUTOMATIC1111/stable-diffusion-webui webui-user.bat, webui.sh, modules/launch_utils.py). Forge and SD.Next keep them
+_A1111_LAUNCHERS = frozenset({"webui.bat", "webui.sh", "webui-user.bat", "webui-user.sh", "launch.py"})
+_A1111 = "AUTOMATIC1111's stable-diffusion-webui (an image generation app; it trains nothing)"
+# LLaVA's own arguments (haotian-liu/LLaVA@c121f04 llava/train/train.py: ModelArguments :54-66, DataArguments :70-76,
+# its TrainingArguments additions :80-112), which LLaVA-NeXT, Video-LLaVA, TinyLLaVA, ShareGPT4V ... keep: no trainer
+# attn-doctor reads defines any of them
+_LLAVA_OPTS = frozenset({"--mm_projector_type", "--mm_vision_select_layer", "--mm_vision_select_feature",
+                         "--mm_use_im_start_end", "--mm_use_im_patch_token", "--mm_patch_merge_type",
+                         "--pretrain_mm_mlp_adapter", "--tune_mm_mlp_adapter", "--freeze_mm_mlp_adapter",
+                         "--mm_projector_lr", "--group_by_modality_length", "--mpt_attn_impl"})
+_LLAVA_SCRIPT = re.compile(r"(^|[/\\])llava[/\\]train[/\\]train(_mem|_xformers)?\.py$")
+# Hydra's command line (facebookresearch/hydra hydra/_internal/utils.py get_args_parser): its own flags and, as
+# positionals, overrides (`key=value`, `+key=value`, `~key`, `key@pkg=value`); nothing else parses. A script run with
+# --config-name / --config-path / --config-dir (or -cn / -cp / -cd) and only Hydra's flags and overrides is a Hydra
+# app; users' argparse scripts that define a --config-name of their own take other options beside it
+_HYDRA_FLAGS = ("--config-name", "--config-path", "--config-dir", "-cn", "-cp", "-cd")
+_HYDRA_VALUED = frozenset(_HYDRA_FLAGS + ("--cfg", "-c", "--package", "-p", "--experimental-rerun"))
+_HYDRA_BARE = frozenset({"--help", "-h", "--hydra-help", "--version", "--resolve", "--run", "-r", "--multirun", "-m",
+                         "--shell-completion", "-sc", "--info", "-i"})
+_HYDRA_OVERRIDE = re.compile(r"^([+]{1,2}|~)?[A-Za-z_][\w.@/-]*(=|$)")
+
+
+def _hydra_flag(args: list) -> str | None:
+    """The Hydra config flag of a command whose every argument Hydra's parser takes, None otherwise."""
+    flag, i = None, 0
+    while i < len(args):
+        w = str(args[i])
+        name = w.split("=", 1)[0]
+        if w.startswith("-"):
+            if name in _HYDRA_VALUED:
+                flag = flag or (name if name in _HYDRA_FLAGS else None)
+                i += 1 if "=" in w else 2
+                continue
+            if name not in _HYDRA_BARE:
+                return None
+        elif not _HYDRA_OVERRIDE.match(w) or ("=" not in w and not w.startswith("~")):
+            return None
+        i += 1
+    return flag
+
+
+def _a1111_launch(doc: dict) -> str | None:
+    """What says a launch file is A1111's (its options in COMMANDLINE_ARGS, or COMMANDLINE_ARGS set for the webui
+    launcher it runs), None otherwise."""
+    env = doc.get("env") or {}
+    if "COMMANDLINE_ARGS" not in env:
+        return None
+    opts = {w.split("=")[0] for w in str(env["COMMANDLINE_ARGS"]).split() if w.startswith("--")}
+    if opts & _A1111_OPTS:
+        return "COMMANDLINE_ARGS=" + " ".join(sorted(opts & _A1111_OPTS)[:2])
+    for c in doc.get("commands") or []:
+        names = [c.program or ""] + ([c.args[0]] if c.program in ("bash", "sh", "call", "&", "source", ".") and
+                                     c.args else []) + [c.script or ""]
+        hit = next((n for n in names if re.split(r"[\\/]", n)[-1].lower() in _A1111_LAUNCHERS), None)
+        if hit:
+            return f"COMMANDLINE_ARGS and {re.split(r'[/]', hit.replace(chr(92), '/'))[-1]}"
+    return None
+
+
 def command_lines(doc: dict) -> tuple[str, Score] | None:
     s = Score()
+    webui = _a1111_launch(doc)
+    if webui:
+        return _A1111, s.add(webui, 2 * STRONG)
     for c in doc.get("commands") or []:
         if c.program == "megatron":
             return "ms-swift's Megatron-SWIFT", s.add(f"megatron {' '.join(c.sub)}")
@@ -513,6 +577,14 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             # nanoGPT: `python train.py config/train_shakespeare_char.py --key=value ...` (configurator.py exec()s the
             # file, then takes only --key=value overrides)
             return "nanoGPT", s.add(f"{c.script} {c.args[0]} --key=value")
+        if c.script and (_LLAVA_SCRIPT.search(next((w for w in c.words if w.endswith(c.script)), "")) or
+                         len(opts & _LLAVA_OPTS) >= 2):
+            return "LLaVA (its llava/train trainer, or a project built on it)", s.add(
+                " ".join([c.module or c.script] + sorted(opts & _LLAVA_OPTS)[:2]), 2 * STRONG)
+        hydra_flag = _hydra_flag(c.args) if c.script or mod else None
+        if hydra_flag:
+            return "a Hydra app (the script composes its settings from its own config folder)", s.add(
+                f"{c.script or mod} {hydra_flag}")
     # Megatron-LM's options kept in shell variables (MODEL_ARGS="--num-layers 24 --micro-batch-size 4 ...", passed to
     # pretrain_gpt.py on a later line or from another script), read from the file's live (uncommented) lines
     live = "\n".join(ln for ln in (doc.get("text") or "").splitlines() if not ln.lstrip().startswith(("#", "::", "REM ")))
@@ -689,6 +761,9 @@ def what_file(doc: dict) -> str | None:
         return f"a PEFT adapter config ({d['peft_type']}: what was trained, saved beside the adapter's weights)"
     if isinstance(d.get("log_history"), list) and "global_step" in d:
         return "a Hugging Face Trainer state file (trainer_state.json, written by a run)"
+    if generation_config(d):
+        return ("a transformers generation config (generation_config.json: generate()'s defaults, saved beside a "
+                "model's weights)")
     if "_class_name" in d and "_diffusers_version" in d:
         return f"a diffusers model or pipeline config ({d['_class_name']})"
     from .ai_toolkit import OTHER_JOBS
@@ -707,6 +782,24 @@ def what_file(doc: dict) -> str | None:
     if "input_images" in d and ({"trigger_word", "autocaption", "lora_rank", "steps"} & set(d)):
         return "the input of a Replicate training model (input_images)"
     return None
+
+
+# GenerationConfig's own fields (huggingface/transformers src/transformers/generation/configuration_utils.py
+# GenerationConfig.__init__): what `save_pretrained` writes to generation_config.json beside transformers_version
+GENERATION_FIELDS = frozenset({
+    "_from_model_config", "bos_token_id", "eos_token_id", "pad_token_id", "decoder_start_token_id", "max_length",
+    "max_new_tokens", "min_length", "min_new_tokens", "do_sample", "num_beams", "num_beam_groups", "temperature",
+    "top_k", "top_p", "min_p", "typical_p", "repetition_penalty", "length_penalty", "no_repeat_ngram_size",
+    "cache_implementation", "use_cache", "num_return_sequences", "forced_bos_token_id", "forced_eos_token_id",
+    "suppress_tokens", "begin_suppress_tokens", "forced_decoder_ids", "early_stopping", "max_time", "stop_strings",
+    "guidance_scale", "return_dict_in_generate", "output_scores", "output_attentions", "output_hidden_states"})
+
+
+def generation_config(d: dict) -> bool:
+    """generation_config.json: `transformers_version` with GenerationConfig's fields and no model layout (no
+    `architectures`, no `model_type`); a model's config.json also holds bos/eos token ids, beside its architecture."""
+    return "transformers_version" in d and not {"architectures", "model_type"} & set(d) and \
+        (bool(GENERATION_FIELDS & set(d)) or set(d) <= {"transformers_version", "_from_model_config"})
 
 
 def built_on_trainer(doc: dict) -> tuple[str, str] | None:
