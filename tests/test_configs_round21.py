@@ -30,3 +30,13 @@ def test_no_repository_is_shared_with_another_set():
     mine = {repo_of(expect(p)["source"]) for p in FILES}
     others = repos_outside("round21")
     assert not mine & others, sorted(mine & others)
+
+
+import pytest  # noqa: E402
+
+from configs_corpus import check_read_as_expected, rel  # noqa: E402
+
+
+@pytest.mark.parametrize("path", FILES, ids=rel)
+def test_real_file(path):
+    check_read_as_expected(path)

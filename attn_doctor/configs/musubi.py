@@ -67,8 +67,12 @@ SHARED_KEYS = {"task", "t5", "clip", "guidance_scale", "image_encoder",
                "persistent_data_loader_workers", "max_data_loader_n_workers", "network_weights", "logging_dir"}
 COMMON_KEYS = {"mixed_precision", "learning_rate", "seed", "output_dir", "gradient_checkpointing",
                "gradient_accumulation_steps", "lr_scheduler", "max_train_steps"}
+# the network modules musubi-tuner ships (kohya-ss/musubi-tuner@30c658c src/musubi_tuner/networks/*.py)
+MUSUBI_NETWORKS = {"lora", "loha", "lokr", "lora_flux", "lora_flux_2", "lora_framepack", "lora_hidream_o1", "lora_hv_1_5",
+                   "lora_ideogram4", "lora_kandinsky", "lora_krea2", "lora_qwen_image", "lora_wan", "lora_zimage"}
 # networks.<x> modules only musubi-tuner has (networks.lora and lora_flux exist in sd-scripts too)
-OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_kandinsky5", "lora_hunyuan_video_1_5"}
+OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_kandinsky5", "lora_hunyuan_video_1_5"} \
+    | (MUSUBI_NETWORKS - {"lora", "lora_flux", "loha", "lokr"})
 
 
 def score(doc: dict) -> "Score":
