@@ -10,8 +10,10 @@
   carries (configs/sd_scripts.py musubi_network, NETWORKS; configs/musubi.py MUSUBI_NETWORKS);
 - --full_bf16 / --full_fp16 are options of musubi-tuner's full fine-tune scripts too (qwen_image_train.py, hv_train.py,
   zimage_train.py, hidream_o1_train.py; configs/options.py), so they are no longer sd-scripts' own evidence
-  (configs/sd_scripts.py own_keys).
-Run against the code before this change (1c16e1b), the variants marked NEW fail there; the others pass there too and
+  (configs/sd_scripts.py own_keys), and the mirror: --vae_chunk_size, an option of sd-scripts'
+  hunyuan_image_train_network.py too, is no longer musubi-tuner's own evidence (configs/musubi.py own_keys).
+Run against the code before this change (1c16e1b; 5fc5492 for the vae_chunk_size one), the variants marked NEW fail
+there; the others pass there too and
 guard the readings around the change (near misses)."""
 
 from __future__ import annotations
@@ -144,3 +146,16 @@ def test_full_bf16_in_an_sd_scripts_toml_stays_sd_scripts(tmp_path):
                 'full_bf16 = true\nmixed_precision = "bf16"\nxformers = true\nsave_model_as = "safetensors"\n'
                 'clip_skip = 2\nenable_bucket = true\ntrain_data_dir = "img"\n')
     assert got == ("sd-scripts", ["xformers"], "bfloat16", "none")
+
+
+def test_vae_chunk_size_is_no_longer_musubi_evidence_against_sd_scripts(tmp_path):  # NEW
+    # the mirror rule (configs/musubi.py own_keys): sd-scripts' hunyuan_image_train_network.py takes --vae_chunk_size too
+    got = _read(tmp_path, "hunyuan_image.toml", 'pretrained_model_name_or_path = "hunyuanimage2.1.safetensors"\n'
+                'vae_chunk_size = 16\nattn_mode = "torch"\nmixed_precision = "bf16"\n')
+    assert got[0] == "sd-scripts" and got[2] == "bfloat16"
+
+
+def test_vae_chunk_size_beside_musubi_keys_stays_musubi(tmp_path):
+    got = _read(tmp_path, "hv.toml", 'dit = "/m/hv.safetensors"\nvae_chunk_size = 32\nsdpa = true\n'
+                'mixed_precision = "bf16"\n')
+    assert got == ("musubi", ["sdpa"], "bfloat16", "none")

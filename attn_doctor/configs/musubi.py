@@ -75,6 +75,15 @@ OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_
     | (MUSUBI_NETWORKS - {"lora", "lora_flux", "loha", "lokr"})
 
 
+def own_keys() -> set:
+    """musubi-tuner's own option names less those an sd-scripts training script defines too (vae_chunk_size: sd-scripts'
+    too, configs/options.py), the mirror of configs/sd_scripts.py own_keys: a key both trainers' parsers take says
+    neither."""
+    from .shell import every_option
+
+    return STRONG_KEYS - every_option("sd-scripts")
+
+
 def score(doc: dict) -> "Score":
     from . import STRONG, score_keys
 
@@ -83,7 +92,8 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] not in ("toml", "text") and not notebook_command(doc):
         return NOTHING  # musubi-tuner reads a --config_file TOML and its command line (a notebook's too)
     keys = set(_flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
-    sc = score_keys(keys, STRONG_KEYS | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(keys, own_keys() | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS | (STRONG_KEYS - own_keys()),
+                    COMMON_KEYS)
     net = _flatten(doc["data"]).get("network_module") if doc["fmt"] == "toml" else doc["args"].get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
         sc.add(f"network_module={net}")
