@@ -120,12 +120,15 @@ def _settings(doc: dict) -> dict:
     if old is not None:
         from .shell import parse_options
 
-        if _src_train(doc, old):  # the config file it names, when it is here
+        if _src_train(doc, old) or _package_launcher(old):  # the config file it names, when it is here
             return {k: _value(v) for k, v in _named(doc, old.args[0]).items()}
         return {k: _value(v) for k, v in parse_options(old.args).values.items()}
     out = {}
     # hparams/parser.py read_args: `llamafactory-cli train X.yaml key=value ...` loads X first, the overrides on top
     cmd = doc.get("command")
+    if cmd is None or not (cmd.program in ("llamafactory-cli", "lmf") or _package_cli(cmd)):
+        # the CLI's file run by path (`python .../llamafactory/cli.py train X.yaml`) is the launch line's command
+        cmd = next((c for c in doc.get("commands") or [] if _package_cli(c) and (c.args or [""])[0] == "train"), cmd)
     # under a launcher (`torchrun ... $(which llamafactory-cli) train X.yaml`) the CLI is the script run and its
     # subcommand the first argument (cli.py: `llamafactory-cli train|chat|export ...`)
     first = next((a for a in (cmd.args if cmd is not None else []) if not a.startswith("-") and "=" not in a
@@ -215,17 +218,47 @@ FOREIGN_MODEL = {"pretrained_model_name_or_path"}
 NOT_TRAINING = CLI_COMMANDS - {"train"}
 
 
+# The package's own entry files run by path (hiyouga/LLaMA-Factory@ff6d4d1): src/llamafactory/cli.py is the console
+# script's module (`if __name__ == "__main__": main()`, cli.py:27; main() runs launcher.launch(), which pops the
+# subcommand from sys.argv, launcher.py:56), so `python .../llamafactory/cli.py train X.yaml` is `llamafactory-cli train
+# X.yaml`; src/llamafactory/launcher.py run as a script is run_exp() on its arguments (launcher.py:182-185), the file the
+# CLI itself hands to torchrun for a multi-GPU run (launcher.py:95-127), so `torchrun ... .../llamafactory/launcher.py
+# X.yaml` trains on X as src/train.py does. The package was llmtuner before 2024-05 (src/llmtuner/cli.py the same CLI).
+_PACKAGE_CLI = re.compile(r"(?:^|/)(?:llamafactory|llmtuner)/cli\.py$")
+_PACKAGE_LAUNCHER = re.compile(r"(?:^|/)llamafactory/launcher\.py$")
+
+
+def _script_path(c) -> str:
+    """The word of a command that is its script (the path as written, / separated)."""
+    return next((w.replace("\\", "/") for w in c.words if c.script and w.replace("\\", "/").endswith("/" + c.script)),
+                c.script or "")
+
+
+def _package_cli(c) -> bool:
+    return bool(c.script) and bool(_PACKAGE_CLI.search(_script_path(c)))
+
+
+def _package_launcher(c) -> bool:
+    """`.../llamafactory/launcher.py CONFIG` (under torchrun or python): run_exp on one config file, or a variable
+    holding one."""
+    return bool(c.script) and bool(_PACKAGE_LAUNCHER.search(_script_path(c))) and len(c.args) == 1 \
+        and bool(_CONFIG.search(c.args[0]))
+
+
 def _cli(doc: dict) -> bool:
-    """Does the launch line run LLaMA-Factory's CLI to train (`llamafactory-cli`, `lmf`, or its module under -m:
-    `torchrun ... -m llamafactory.cli train ...`, src/llamafactory/cli.py)? A file whose every call of the CLI is a
-    step around training (`llamafactory-cli webui`, `export`, `chat`) does not train with it."""
+    """Does the launch line run LLaMA-Factory's CLI to train (`llamafactory-cli`, `lmf`, its module under -m:
+    `torchrun ... -m llamafactory.cli train ...`, or its file by path: `python .../src/llamafactory/cli.py train ...`)?
+    A file whose every call of the CLI is a step around training (`llamafactory-cli webui`, `export`, `chat`) does not
+    train with it."""
     cmds = doc.get("commands") or []
     own = [c for c in cmds if c.program in ("llamafactory-cli", "lmf")]
-    launched = [c for c in cmds if c.program not in ("llamafactory-cli", "lmf")
+    by_path = [c for c in cmds if _package_cli(c)]
+    launched = [c for c in cmds if c.program not in ("llamafactory-cli", "lmf") and not _package_cli(c)
                 and any(os.path.basename(w) in ("llamafactory-cli", "lmf") for w in c.words)]
-    if own and not launched and all((c.sub or [""])[0] in NOT_TRAINING for c in own):
+    calls = [(c.sub or [""])[0] for c in own] + [(c.args or [""])[0] for c in by_path]
+    if calls and not launched and all(sub in NOT_TRAINING for sub in calls):
         return False
-    return any(w in ("llamafactory-cli", "lmf") for w in doc["words"]) or bool(own)
+    return any(w in ("llamafactory-cli", "lmf") for w in doc["words"]) or bool(own) or bool(by_path)
 
 
 def _old_command(doc: dict):
@@ -239,7 +272,8 @@ def _old_command(doc: dict):
             if _fork_cli(c, flags):
                 return c
             continue
-        if c.script in OLD_SCRIPTS and flags & OWN_FLAGS or len(flags & OWN_FLAGS) >= 3 or _src_train(doc, c):
+        if c.script in OLD_SCRIPTS and flags & OWN_FLAGS or len(flags & OWN_FLAGS) >= 3 or _src_train(doc, c) \
+                or _package_launcher(c):
             return c
     return None
 
@@ -298,6 +332,8 @@ def score(doc: dict) -> "Score":
         sc.add(f"{old.program} --stage (a fork's console script with LLaMA-Factory's own options)", 2 * STRONG)
     elif old is not None and _src_train(doc, old):
         sc.add("src/train.py CONFIG in a LLaMA-Factory checkout", 2 * STRONG)
+    elif old is not None and _package_launcher(old):
+        sc.add("llamafactory/launcher.py CONFIG (LLaMA-Factory's run_exp entry)", 2 * STRONG)
     return sc
 
 

@@ -67,8 +67,21 @@ SHARED_KEYS = {"task", "t5", "clip", "guidance_scale", "image_encoder",
                "persistent_data_loader_workers", "max_data_loader_n_workers", "network_weights", "logging_dir"}
 COMMON_KEYS = {"mixed_precision", "learning_rate", "seed", "output_dir", "gradient_checkpointing",
                "gradient_accumulation_steps", "lr_scheduler", "max_train_steps"}
+# the network modules musubi-tuner ships (kohya-ss/musubi-tuner@30c658c src/musubi_tuner/networks/*.py)
+MUSUBI_NETWORKS = {"lora", "loha", "lokr", "lora_flux", "lora_flux_2", "lora_framepack", "lora_hidream_o1", "lora_hv_1_5",
+                   "lora_ideogram4", "lora_kandinsky", "lora_krea2", "lora_qwen_image", "lora_wan", "lora_zimage"}
 # networks.<x> modules only musubi-tuner has (networks.lora and lora_flux exist in sd-scripts too)
-OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_kandinsky5", "lora_hunyuan_video_1_5"}
+OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_kandinsky5", "lora_hunyuan_video_1_5"} \
+    | (MUSUBI_NETWORKS - {"lora", "lora_flux", "loha", "lokr"})
+
+
+def own_keys() -> set:
+    """musubi-tuner's own option names less those an sd-scripts training script defines too (vae_chunk_size: sd-scripts'
+    too, configs/options.py), the mirror of configs/sd_scripts.py own_keys: a key both trainers' parsers take says
+    neither."""
+    from .shell import every_option
+
+    return STRONG_KEYS - every_option("sd-scripts")
 
 
 def score(doc: dict) -> "Score":
@@ -79,7 +92,8 @@ def score(doc: dict) -> "Score":
     if doc["fmt"] not in ("toml", "text") and not notebook_command(doc):
         return NOTHING  # musubi-tuner reads a --config_file TOML and its command line (a notebook's too)
     keys = set(_flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
-    sc = score_keys(keys, STRONG_KEYS | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(keys, own_keys() | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS | (STRONG_KEYS - own_keys()),
+                    COMMON_KEYS)
     net = _flatten(doc["data"]).get("network_module") if doc["fmt"] == "toml" else doc["args"].get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
         sc.add(f"network_module={net}")

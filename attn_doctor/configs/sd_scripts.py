@@ -127,6 +127,34 @@ def foreign_weights(data: dict) -> list[str]:
                   and WEIGHTS_FILE.search(v.strip()))
 
 
+# The network modules sd-scripts ships (kohya-ss/sd-scripts@48d368f networks/*.py that define create_network); a
+# --network_module is imported by name (train_network.py: importlib.import_module(args.network_module)), so a
+# `networks.<x>` module sd-scripts does not ship but musubi-tuner does (networks.lora_flux_2, lora_wan, lora_qwen_image
+# ..., configs/musubi.py MUSUBI_NETWORKS) would stop sd-scripts with ModuleNotFoundError: a file naming one is written for
+# musubi-tuner, whatever sd-scripts option names (save_model_as, cache_latents) it carries along.
+NETWORKS = {"lora", "lora_anima", "lora_diffusers", "lora_fa", "lora_flux", "lora_hunyuan_image", "lora_lumina",
+            "lora_sd3", "dylora", "oft", "oft_flux", "control_net_lllite", "control_net_lllite_for_train"}
+
+
+def musubi_network(value) -> bool:
+    """A `networks.<x>` network module only musubi-tuner ships."""
+    from .musubi import MUSUBI_NETWORKS
+
+    if not isinstance(value, str) or not value.startswith("networks."):
+        return False
+    name = value.split(".", 1)[1]
+    return name in MUSUBI_NETWORKS and name not in NETWORKS
+
+
+def own_keys() -> set:
+    """sd-scripts' own option names less those musubi-tuner's training scripts define too: its full fine-tune scripts
+    take --full_bf16 / --full_fp16 (qwen_image_train.py, hv_train.py, zimage_train.py, hidream_o1_train.py at
+    kohya-ss/musubi-tuner@30c658c; configs/options.py), so those say sd-scripts no more than musubi-tuner."""
+    from .shell import every_option
+
+    return STRONG_KEYS - every_option("musubi")
+
+
 # a user's renamed copy of a training script (sdxl_train_v2.py, train_network_yf.py) takes sd-scripts' options and adds a
 # few of its own at most (6DammK9's --pin_memory): this many options sd-scripts never defines make the script another's
 COPY_EXTRA = 3
@@ -279,7 +307,9 @@ def score(doc: dict) -> "Score":
         # copy adds (EasyAnimate's train_lora.py --config_path --video_sample_size --checkpointing_steps ... beside
         # sd-scripts' --enable_bucket / --train_data_dir), is another trainer's, whose --enable_bucket are its own
         return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
-    sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    if musubi_network((flatten(doc["data"]) if doc["fmt"] == "toml" else doc["args"]).get("network_module")):
+        return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(keys, own_keys(), SHARED_KEYS | (STRONG_KEYS - own_keys()), COMMON_KEYS)
     flat = flatten(doc["data"]) if doc["fmt"] == "toml" else doc["args"]
     net = flat.get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
