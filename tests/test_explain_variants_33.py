@@ -39,6 +39,10 @@ Mechanisms (knowledge file: entry):
                    brief's FlexAttention class, not a round-33 text)
   padding-free-arg flash_attn.toml fa2.model-wants-fa2: the argument's own name (padding_free, use_packing) requiring the
                    attn_implementation to be a FlashAttention value (probed likewise)
+  fp32-words       flash_attn.toml fa2.dtype: FlashAttention said not to support fp32 / float32, or fp32 said unsupported by
+                   it (the brief's dtype class, probed)
+  needs-newer-fa   flash_attn.toml fa2.too-old-for-feature: a feature (softcapping, sliding window, window_size) said to
+                   need flash-attn >= 2.x (probed)
 """
 
 from __future__ import annotations
@@ -316,3 +320,29 @@ def test_padding_free_argument_requires_flash_attention(text):
 
 def test_padding_free_requiring_something_else_is_not_it():
     assert "fa2.model-wants-fa2" not in _ids("ValueError: padding_free requires per_device_train_batch_size > 1")
+
+
+# fp32-words (flash_attn.toml fa2.dtype): FlashAttention said not to support fp32 (a wrapper's own refusal)
+@pytest.mark.parametrize("text", [
+    "AssertionError: flash-attn can't handle float32, the vision tower runs in fp32 under this trainer",
+    "NotImplementedError: fp32 is not supported by flash_attention_2; set torch_dtype=torch.bfloat16",
+])
+def test_flash_attention_refuses_fp32_in_words(text):
+    assert _top(text) == ("fa2.dtype", "fa2")
+
+
+def test_fp32_supported_elsewhere_is_not_it():
+    assert "fa2.dtype" not in _ids("SDPA's math kernel does not support fp8; fp32 runs fine with flash-attn turned off")
+
+
+# needs-newer-fa (flash_attn.toml fa2.too-old-for-feature): a feature said to need flash-attn >= 2.x
+@pytest.mark.parametrize("text", [
+    "UserWarning: logit soft-capping requires flash-attn>=2.6.0; falling back to eager",
+    "ImportError: Mistral's window_size needs flash_attn v2.3 or newer (found 2.1.2)",
+])
+def test_feature_needs_newer_flash_attn(text):
+    assert _top(text) == ("fa2.too-old-for-feature", "fa2")
+
+
+def test_plain_version_requirement_is_not_a_feature():
+    assert "fa2.too-old-for-feature" not in _ids("this repo requires flash-attn>=2.5.0 (see requirements.txt)")
