@@ -290,6 +290,12 @@ SETS = (
            known_claims=(("SandAI-org__MAGI-1__61.txt", "alloc.expandable-unsupported"),
                          ("chatdoc-com__OCRFlux__70.txt", "gpu.arch-not-in-torch"),
                          ("shiyi-zh0408__FlexiAct__11.txt", "train.oom"))),
+    # round 33 (ex33, 2026-11-28, sixth session): LLM/VLM training and serving trackers, 2025-2026 (transformers, TRL, hub
+    # kernels, verl, unsloth, LLaMA-Factory, ms-swift, torchtune/torchtitan, vLLM, SGLang, FlashInfer, TransformerEngine,
+    # PyTorch SDPA/flex); of 42, 31 matched and 25 right backend on main's rules at 6d5c95b (0/12 unrelated matched;
+    # explain-round33-main.json); after round 33's mechanisms (tests/test_explain_variants_33.py) 41/42 and 35/42, 0/12
+    # (explain-round33-after.json; misses left: fixtures/errors/round33/README.md)
+    Staged("round33", 42, 41, 35, unrelated="unrelated", note_required=True),
 )
 
 
