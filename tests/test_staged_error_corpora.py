@@ -327,7 +327,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # round 30m (ex30m, 2026-11-28, sixth session): 15 texts and 14 unrelated logs from trackers and one page site that no
 # earlier set drew on (model/research repos, ComfyUI nodes, small apps); labelled from the text and the thread's
 # resolution only, explain never run on it; the lead measures it once on main's session-start rules.
-MEASURE_ONLY: tuple[Staged, ...] = (Staged("round30m", 15, 0, 0, unrelated="unrelated", note_required=True),)
+# round 36m (ex36m, 2026-11-28, sixth session): 22 texts and 13 unrelated pages, all from the pages corpus (blogs, forums,
+# troubleshooting and registry pages, mirrors of GitHub threads; 29 hosts, at most 3 pages each); labelled blind from the
+# page itself, explain never run on it; the lead measures it once on main's rules.
+MEASURE_ONLY: tuple[Staged, ...] = (Staged("round30m", 15, 0, 0, unrelated="unrelated", note_required=True),
+                                    Staged("round36m", 22, 0, 0, unrelated="unrelated", note_required=True))
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
 
