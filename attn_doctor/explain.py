@@ -75,6 +75,12 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             m = _claimed_elsewhere(m, lines)
             if m is None:
                 continue
+        if attribution.in_optional_probe(m.entry, lines, m.line):
+            # a library's optional import probe, passed over: the entry's next line that is no probe's, else nothing
+            n = next((n for n in m.lines if not attribution.in_optional_probe(m.entry, lines, n)), None)
+            if n is None:
+                continue
+            m = dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):

@@ -262,12 +262,48 @@ REQUIRED_BY = re.compile(r"\(required by ([^)\n]+)\)")
 STACK_LIB = re.compile(r"[/\\](libtorch(_\w+)?\.so|libc10(_\w+)?\.so|libshm\.so|libtriton\.so)\b|[/\\](torch|triton)[/\\](lib|_C)[/\\]")
 
 
+@lru_cache(maxsize=1)
+def _optional_probe() -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
+    with open(HERE / "attribution.toml", "rb") as fh:
+        data = tomllib.load(fh).get("optional_probe", {})
+    return (frozenset(data.get("ids", ())), tuple(re.compile(p) for p in data.get("lines", ())),
+            int(data.get("span", 8)))
+
+
+def in_optional_probe(entry: Entry, lines, line: int) -> bool:
+    """Is this match a library's optional import probe, printed and passed over (see [optional_probe] in
+    attribution.toml): xformers' "A matching Triton is not available" over the traceback of its `import triton`?"""
+    ids, marks, span = _optional_probe()
+    if entry.id not in ids or not 0 < line <= len(lines):
+        return False
+    return any(rx.search(lines[j]) for j in range(max(0, line - 1 - span), line) for rx in marks)
+
+
+LOADER_VERSION = re.compile(r"\b(?:GLIBC|GLIBCXX|CXXABI)_\d+(?:\.\d+)+")
+
+
+def _same_loader_error(lines, line: int, span: int = 30) -> int | None:
+    """The nearest line within `span` lines of `line` that holds the same missing version as `line` with its
+    '(required by X)' (round 32: ComfyUI#999's title "'GLIBCXX_3.4.26' not found" over the ImportError that names scipy)."""
+    v = LOADER_VERSION.search(lines[line - 1])
+    if v is None:
+        return None
+    for n in sorted(range(max(1, line - span), min(len(lines), line + span) + 1), key=lambda n: abs(n - line)):
+        text = lines[n - 1]
+        if n != line and v.group(0) in text and REQUIRED_BY.search(text):
+            return n
+    return None
+
+
 def required_by_other(entry: Entry, lines, line: int) -> bool:
     """Is this a loader error whose '(required by X)' names a library that is no attention backend,
     with nothing near the error naming one? (see [required_by] in attribution.toml)"""
     if entry.id not in rules().required_by or not 0 < line <= len(lines):
         return False
     m = REQUIRED_BY.search(lines[line - 1])
+    if m is None:  # a title or a sentence that repeats the loader error: the error's own line, a little further, says who needed it
+        line = _same_loader_error(lines, line) or line
+        m = REQUIRED_BY.search(lines[line - 1])
     if m is None or backend_named(m.group(1)) not in (None, "foreign") or STACK_LIB.search(m.group(1)):
         return False
     found = nearest(lines, line)

@@ -825,7 +825,18 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
         prev, cur = cur, block
     if cur is not None:
         scanner.block(prev, cur, None)
-    return Scan(_rank(list(scanner.cands.values())), Lines(scanner.context, last_line), size, blank, scanner.probed)
+    lines = Lines(scanner.context, last_line)
+    return Scan(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines, size, blank, scanner.probed)
+
+
+def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Candidate]:
+    """The candidates less those seen only inside a library's optional import probe (attribution.toml [optional_probe]:
+    xformers' "A matching Triton is not available" over its `import triton` traceback), before ranking, so that they
+    explain no line nor hide what a report says about it (round 32)."""
+    from . import attribution
+
+    return [c for c in cands
+            if not (c.starts and all(attribution.in_optional_probe(c.entry, lines, n) for n in c.starts))]
 
 
 NEAR = 10  # lines: how far from a catch-all's line a specific cause still explains it (one traceback)
@@ -842,14 +853,21 @@ def _near(lines: list[int], n: int, below: int = NEAR) -> bool:
 
 def _rank(cands: list[_Candidate]) -> list[Match]:
     # Specific beats generic: the most specific entry claims its lines first.
+    # A symptom (a trainer's or an app's fallback warning that quotes the import error: "failed to import flash_attn:
+    # <loader error>, falling back to sdpa") does not claim its line from the cause quoted on it: both stay, the cause
+    # first (round 32: the root cause must rank first).
     claimed: set[int] = set()
+    by_symptom: set[int] = set()
     kept = []
     for c in sorted(cands, key=lambda c: (c.entry.generic, -c.score, c.position, c.entry.id)):
         if c.entry.generic:
             break
-        if c.lines and c.lines <= claimed:
+        if c.lines and c.lines <= (claimed | by_symptom if c.entry.symptom else claimed):
             continue
-        claimed |= c.lines
+        if c.entry.symptom:
+            by_symptom |= c.lines
+        else:
+            claimed |= c.lines
         kept.append(c)
     # A catch-all, line by line: it stays for any line of its that no specific cause explains nearby
     # (a wrapper such as BackendCompilerFailed sits a line or two from the error it wraps). A note or a
