@@ -142,3 +142,30 @@ def test_type_unstable_join_in_ones_own_kernel_is_not_fa4s_regression():
 def test_sage_scale_shape_check_is_not_fa2s_layout():
     assert "fa2.input-shape" not in _ids("RuntimeError: Tensor key_scale must have shape (batch_size, num_kv_heads, div_ceil(kv_len, CTA_K))")
     assert _top("RuntimeError: q must have shape (batch_size, seqlen_q, num_heads, head_size_og)") == ("fa2.input-shape", "fa2")
+
+
+# prerelease (wheels.toml install.prerelease-only, new): pip lists only pre-releases of the package (FA4's betas) and
+# installs none, or uv says pre-releases are available but not enabled; not a missing wheel for this platform
+@pytest.mark.parametrize("text", [
+    "ERROR: Could not find a version that satisfies the requirement flash-attn-4>=4.0 (from versions: 4.0.0b20, 4.0.0b26)\n"
+    "ERROR: No matching distribution found for flash-attn-4>=4.0",
+    "  hint: Pre-releases are available for `flash-attn-4` in the requested range (e.g., 4.0.0b40), but pre-releases "
+    "weren't enabled (try: `--prerelease=allow`)",
+])
+def test_only_prereleases_of_fa4(text):
+    assert _top(text) == ("install.prerelease-only", "cute")
+
+
+@pytest.mark.parametrize("text", [
+    "ERROR: Could not find a version that satisfies the requirement xformers==0.0.40 (from versions: 0.0.28, 0.0.29, 0.0.30b1)",
+    "ERROR: Could not find a version that satisfies the requirement flash-attn==2.8.3 (from versions: none)",
+])
+def test_final_releases_listed_or_none_is_no_prerelease_problem(text):
+    assert "install.prerelease-only" not in _ids(text)
+
+
+# fa3-dtype (attribution.toml fa3 names): FA3's dtype check names fp8, which FA2's never does, so the message is FA3's
+# wherever it is retold (a CI title, a serving engine's log); FA2's own message stays FA2's
+def test_fa3s_dtype_message_is_fa3s():
+    assert _top("RuntimeError: mha_fwd: FlashAttention only supports fp16, bf16, and fp8_e4m3 data type") == ("fa2.dtype", "fa3")
+    assert _top("RuntimeError: FlashAttention only support fp16 and bf16 data type") == ("fa2.dtype", "fa2")
