@@ -169,3 +169,28 @@ def test_final_releases_listed_or_none_is_no_prerelease_problem(text):
 def test_fa3s_dtype_message_is_fa3s():
     assert _top("RuntimeError: mha_fwd: FlashAttention only supports fp16, bf16, and fp8_e4m3 data type") == ("fa2.dtype", "fa3")
     assert _top("RuntimeError: FlashAttention only support fp16 and bf16 data type") == ("fa2.dtype", "fa2")
+
+
+# wheel-request (builds.toml build.prebuilt-wheel-missing): a question or request for a backend's wheel of one combination
+@pytest.mark.parametrize("text, backend", [
+    ("Any flash_attn_3 wheel for torch 2.10 cu128 cp311?", "fa3"),
+    ("[Wheel request] SageAttention 2.2.0 for PyTorch 2.11, CUDA 13.0, Windows", "sage"),
+])
+def test_a_wheel_asked_for_one_combination(text, backend):
+    found = _ids(text)
+    assert found[:1] == ["build.prebuilt-wheel-missing"]
+    from explain_top import first
+    assert first(text) == ("build.prebuilt-wheel-missing", backend)
+
+
+def test_a_wheel_named_without_asking_is_no_request():
+    assert "build.prebuilt-wheel-missing" not in _ids("Installed the flash_attn_3 wheel for torch 2.9 cu130 cp312, works fine.")
+
+
+# fa4-arch (cute.toml cute.arch): the DSL's arch check without its enum prefix inside FA4's frames, and a B300 named
+def test_fa4_arch_check_on_other_blackwells():
+    text = ('  File "/opt/venv/lib/python3.11/site-packages/flash_attn/cute/flash_bwd_sm100.py", line 402, in __call__\n'
+            "cutlass.cute.nvgpu.common.OpError: OpError: expects arch to be one of ['sm_100a', 'sm_100f'], but got sm_120a")
+    assert _top(text) == ("cute.arch", "cute")
+    assert _top("FA4 on GB300 errors out during the first prefill") == ("cute.arch", "cute")
+    assert "cute.arch" not in _ids("FA4 on B200 runs 2x faster than FA2 for us")
