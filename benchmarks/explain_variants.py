@@ -8,8 +8,8 @@ call as benchmarks/explain_heldout.py). For every variant:
   matched        explain found any known problem
   right backend  the first problem's backend is the variant's (or one of them, when `backend` is a list)
   right entry    the first problem's id is one of the variant's `entry` ids
-and for every near miss: broken when it reports a `not_entry` id (or anything at all, when it has none) or its first
-problem names `not_backend`.
+and for every near miss: broken when it reports a `not_entry` id or its first problem names `not_backend` (with neither
+given: when it reports anything at all).
 
     python benchmarks/explain_variants.py                        # table per class
     python benchmarks/explain_variants.py --out r.json --misses  # also the JSON, and every miss listed
@@ -52,7 +52,7 @@ def judge_variant(v: dict, found: list) -> dict:
 
 def judge_near_miss(n: dict, found: list) -> dict:
     ids = [match_id(m) for m in found]
-    bad = [i for i in ids if i in n["not_entry"]] if "not_entry" in n else ids
+    bad = ids if "not_entry" not in n and "not_backend" not in n else [i for i in ids if i in n.get("not_entry", ())]
     top_backend = match_backend(found[0]) if found else None
     broken = bool(bad) or ("not_backend" in n and top_backend == n["not_backend"])
     return {"broken": broken, "all": ids, "top_backend": top_backend}
