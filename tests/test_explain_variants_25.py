@@ -159,7 +159,9 @@ def test_another_install_moving_torch_is_not_xformers():
     ("FlashAttention n'est pas supporté sur ma RTX 2080", "prose.gpu", "fa2"),
     ("No se encuentra el módulo flash_attn aunque lo instalé", "prose.import", "fa2"),
     ("flash_attn nicht gefunden, obwohl installiert", "prose.import", "fa2"),
-    ("sageattention não está instalado mas o pip diz que sim", "prose.import", "sage"),
+    # session 6 (ex35): "sageattention is not installed" was already sage.not-installed (installed for another Python than the
+    # app's: pip says it is); the Portuguese is now read the same (knowledge/sage.toml), no longer only as prose
+    ("sageattention não está instalado mas o pip diz que sim", "sage.not-installed", "sage"),
     ("SageAttention генерирует чёрное изображение", "prose.numbers", "sage"),
     ("Con sageattention las imágenes salen negras", "prose.numbers", "sage"),
     ("flash attention 설치 후 속도가 느려요", "prose.slow", "fa2"),
