@@ -256,7 +256,10 @@ def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
     return found is not None and found.backend == "foreign"
 
 
-REQUIRED_BY = re.compile(r"\(required by ([^)\n]+)\)")
+# ... and as glibc prints it in other locales (session 6, ex35: zh "(被 X 需要)", ru "(требуется для X)", de "(benötigt von X)",
+# fr "(requis par X)", es "(requerido por X)", pt "(exigido por X)", ja "(X により要求されています)")
+REQUIRED_BY = re.compile(r"\((?:required by|требуется для|benötigt von|requis par|requerido por|exigido por|被)\s*([^)\n]+?)"
+                         r"(?:\s*(?:需要|により要求されています))?\)")
 # torch's and Triton's own libraries: every backend stands on them, so a loader error they raise is
 # torch's (backend none), never another project's
 STACK_LIB = re.compile(r"[/\\](libtorch(_\w+)?\.so|libc10(_\w+)?\.so|libshm\.so|libtriton\.so)\b|[/\\](torch|triton)[/\\](lib|_C)[/\\]")

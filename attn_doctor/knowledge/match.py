@@ -69,7 +69,8 @@ CARET_BYTES = re.compile(rb"\^\[\[[0-9;?]*[ -/]*[@-~]|\^M(?=\r?\n|$)", re.M)
 # `trainer-1  | `, vLLM's `ERROR 10-15 07:53:38 [core.py:708] `, logging's `2026-03-01 12:00:01,123 - ERROR - `,
 # glog's `E0301 12:00:01.123456  1234 file.cc:12] `, a CI runner's ISO time, and a Markdown quote's `> `; and the
 # multi-node launchers' (mpirun --tag-output's `[1,0]<stderr>:`, srun --label's `3: `, pdsh's and DeepSpeed's runner's
-# `worker-1: ` or `10.0.0.2: `, kubectl logs --prefix's `[pod/x/c] `) and journalctl's `Nov 28 07:20:34 host python[12]: `.
+# `worker-1: ` or `10.0.0.2: `, kubectl logs --prefix's `[pod/x/c] `), journalctl's `Nov 28 07:20:34 host python[12]: ` and
+# docker build's (BuildKit's plain progress: a step and its seconds, `#12 1830.5 `).
 # Repeated: a launcher's prefix often stands before a logger's. A logger's level and prefix stay on INFO and DEBUG
 # lines (entries tell a notice from a failure by them), loguru's `time | LEVEL | ` stays whole, and a time alone
 # stays (a line of a log, not a report's title: prose reads titles). Round 17: Ray's and vLLM's prefix with more
@@ -100,6 +101,7 @@ LINE_PREFIX = re.compile(
     rb"|\d{1,4}: "
     rb"|(?:\d{1,3}(?:\.\d{1,3}){3}|[\w-]{0,40}?(?:worker|node|host|gpu)[\w-]{0,20}?\d{1,5}): "
     rb"|\[pod/[\w.-]+/[\w.-]+\] "
+    rb"|#\d{1,4} \d+\.\d+ "  # docker build's plain progress (BuildKit): `#12 1830.5 ` (session 6, ex35)
     rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.@/-]+(?:\[\d+\])?: "
     rb"|> "
     rb"|[\"'`](?=[A-Z][\w.]*(?:Error|Exception|Warning): )"  # an error quoted in prose: `"RuntimeError: vmap: ...`
