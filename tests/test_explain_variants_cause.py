@@ -1,0 +1,207 @@
+"""Variants for the cause audit (issue 23, helper ex34; benchmarks/results/cause-audit-2026-11-28.md): texts whose backend
+explain named right but whose cause it named wrong, so that the fix it printed was another failure's.
+
+Every case was written by hand (2026-11-28) from the mechanism, NOT copied from a real thread: another path, version,
+symbol, wrapper or wording. Each positive case asserts the entry (and backend) explain reports first; the near misses
+beside each mechanism assert what must NOT be reported.
+
+Mechanisms (module or knowledge file: entry):
+  catch-all-line  knowledge/match.py _rank: a catch-all kept for a line no specific cause explains is reported on that
+                  line, after the specific entry that explains its first line (import.failed below xformers.not-installed)
+  launch-macro    attention.toml attn.kernel-launch-error: "no kernel image" out of a backend's own launch macro
+                  ("CUDA error (.../hopper/flash_fwd_launch_template.h:167): no kernel image ...", the reason on the
+                  next line too), and a title retelling it above, is the backend's kernel, not torch's build
+  fa3-elsewhere   attention.toml attn.kernel-launch-error: FA3 (Hopper-only) said to be run on another GPU, over the
+                  CUDA error it ends in
+  assert-is-fault attention.toml attn.kernel-launch-error: a device-side assert reported at an attention call is an
+                  earlier kernel's fault (cuda.kernel-fault), not the attention kernel's launch
+  cu-seqlens      flash_attn.toml varlen.cu-seqlens (not fa2.input-shape): "cu_seqlens_q must have shape (batch_size + 1)"
+  nvcc-v          builds.toml build.no-nvcc: a setup.py traceback through its `nvcc -V` call under CUDA_HOME (and
+                  build.isolation no longer guesses an isolated build over it)
+  monitor-black   attention.toml attn.wrong-output: a monitor or the computer going black during generation is no output
+  specialize      attribution.toml [[specialize]]: a backend-neutral entry said by the backend's own entry once the log
+                  names that backend: Triton out of shared memory under flex (flex.shared-memory), NaN gradients out of
+                  SDPA (sdpa.backward-nan), "does not compile" said of FlexAttention (flex.compile-failed)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import first as _first, ids as _ids, tb
+
+
+# catch-all-line
+@pytest.mark.parametrize("missing, later", [
+    ("ModuleNotFoundError: No module named 'xformers'",
+     "ImportError: xformers is required for --mem_eff_attn; see the install notes"),
+    ("ModuleNotFoundError: No module named 'sageattention'",
+     "ImportError: sageattention extension failed to initialise (see log above)"),
+])
+def test_a_catch_all_is_reported_where_no_specific_cause_explains_it(missing, later):
+    text = "\n".join([missing] + [f"step {i}: loading shard" for i in range(15)] + [later])
+    ids = _ids(text)
+    assert ids[0] in ("xformers.not-installed", "sage.not-installed"), ids
+    assert "import.failed" in ids  # still reported, for its own line
+
+
+def test_a_catch_all_whose_first_line_nothing_explains_stays_first():
+    """Near miss: the catch-all's first line is not explained by a specific entry: it is reported there, first."""
+    text = ("ImportError: cannot import name 'fused_rotary' from 'flash_attn.ops' (/opt/venv/lib/python3.11/site-packages/"
+            "flash_attn/ops/__init__.py)\n" + "\n".join(f"retry {i}" for i in range(15))
+            + "\nModuleNotFoundError: No module named 'xformers'")
+    assert _ids(text)[0] == "import.failed"
+
+
+# launch-macro
+@pytest.mark.parametrize("text, backend", [
+    ("CUDA error (/tmp/pip-build/xformers/third_party/flash-attention/hopper/flash_bwd_launch_template.h:92):\n"
+     "no kernel image is available for execution on the device", "xformers"),
+    ("[Bug] RTX 5070: CUDA error: no kernel image is available for execution on the device\n\nvLLM 0.9 exits at the first "
+     "prefill:\n\nCUDA error (/workspace/vllm/vllm_flash_attn/hopper/flash_fwd_launch_template.h:188): no kernel image is "
+     "available for execution on the device", None),
+    ("Wan2GP on a 5060 Ti stops at the first step:\nCUDA error (D:/a/flash-attention/hopper/flash_fwd_launch_template.h:175): "
+     "no kernel image is available for execution on the device", "fa3"),
+])
+def test_no_kernel_image_from_a_backends_launch_macro_is_its_kernel(text, backend):
+    found = _first(text)
+    assert found[0] == "attn.kernel-launch-error", found
+    if backend:
+        assert found[1] == backend
+
+
+def test_no_kernel_image_from_torch_is_torchs_build():
+    """Near miss: the same CUDA words raised from torch's own op, no backend's launch macro: torch lacks the arch."""
+    text = tb(("/opt/venv/lib/python3.12/site-packages/torch/nn/functional.py", 2901, "layer_norm",
+               "return torch.layer_norm(input, normalized_shape, weight, bias, eps)"),
+              error="RuntimeError: CUDA error: no kernel image is available for execution on the device")
+    assert _first(text)[0] == "gpu.arch-not-in-torch"
+
+
+# fa3-elsewhere
+@pytest.mark.parametrize("text", [
+    "Running flash_attn_3 on a B200 (sm_100) fails at once: torch.AcceleratorError: CUDA error: unspecified launch failure",
+    "FlashAttention-3 on my RTX 5090, built from hopper/, then\n\n`RuntimeError: CUDA error: no kernel image is available "
+    "for execution on the device`",
+    "FA3's Hopper-only entry points are reached on an L40S and fail at launch with CUDA error: unspecified launch failure",
+])
+def test_fa3_run_on_another_gpu_fails_at_launch(text):
+    assert _first(text)[0] == "attn.kernel-launch-error"
+
+
+def test_fa2_with_the_same_launch_failure_is_not_fa3s_hopper_path():
+    """Near miss: FA2 (no Hopper-only path) with the same words stays a CUDA fault."""
+    assert _first("flash-attn 2.7.4 on a B200: RuntimeError: CUDA error: unspecified launch failure")[0] == "cuda.kernel-fault"
+
+
+# assert-is-fault
+@pytest.mark.parametrize("code", [
+    "out, q, k, v, out_padded, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(",
+    "out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.varlen_fwd(",
+])
+def test_a_device_side_assert_at_an_attention_call_is_an_earlier_kernels_fault(code):
+    text = ("/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [12,0,0], thread: [3,0,0] Assertion "
+            "`-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.\n"
+            f"    {code}\nRuntimeError: CUDA error: device-side assert triggered")
+    assert _first(text)[0] == "cuda.kernel-fault"
+
+
+def test_a_launch_failure_at_an_attention_call_is_still_its_kernel():
+    """Near miss: an unspecified launch failure at the extension call stays attn.kernel-launch-error."""
+    text = "    o = _qattn_sm90.qk_int8_sv_f8_accum_f32_attn(\nRuntimeError: CUDA error: unspecified launch failure"
+    assert _first(text)[0] == "attn.kernel-launch-error"
+
+
+# cu-seqlens
+@pytest.mark.parametrize("text", [
+    "RuntimeError: cu_seqlens_k must have shape (batch_size + 1)",
+    "qwen2-vl 训练报错 RuntimeError: cu_seqlens_q must have shape (batch_size + 1)",
+    tb(("/opt/conda/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", 85, "_flash_attn_varlen_forward",
+        "out, softmax_lse, S_dmask, rng_state = flash_attn_cuda.varlen_fwd("),
+       error="RuntimeError: cu_seqlens_q must have shape (batch_size + 1)"),
+])
+def test_cu_seqlens_of_the_wrong_length_is_varlen_cu_seqlens(text):
+    assert _first(text) == ("varlen.cu-seqlens", "fa2")
+
+
+def test_a_tensor_of_the_wrong_shape_stays_fa2_input_shape():
+    """Near miss: q/k/v's own CHECK_SHAPE is the layout (fa2.input-shape), not the prefix sums."""
+    assert _first("RuntimeError: q must have shape (batch_size, seqlen_q, num_heads, head_size_og)")[0] == "fa2.input-shape"
+
+
+# nvcc-v
+@pytest.mark.parametrize("setup, call", [
+    ("/tmp/pip-install-k2/flash-attn_77/setup.py", '    raw_output = subprocess.check_output([cuda_dir + "/bin/nvcc", "-V"], universal_newlines=True)'),
+    ("C:\\Users\\me\\AppData\\Local\\Temp\\pip-install-9q\\block-sparse-attn_1\\setup.py",
+     "    raw_output = subprocess.check_output([cuda_dir + '/bin/nvcc', '-V'], universal_newlines=True)"),
+])
+def test_a_setup_traceback_through_nvcc_v_is_no_nvcc(setup, call):
+    text = ("Collecting flash-attn==2.6.3\n  Downloading flash_attn-2.6.3.tar.gz (2.6 MB)\n  Preparing metadata (setup.py) ... error\n"
+            "  error: subprocess-exited-with-error\n      Traceback (most recent call last):\n"
+            f'        File "{setup}", line 160, in <module>\n'
+            "          _, bare_metal_version = get_cuda_bare_metal_version(CUDA_HOME)\n"
+            f'        File "{setup}", line 83, in get_cuda_bare_metal_version\n      {call}')
+    assert _first(text)[0] == "build.no-nvcc"
+
+
+def test_a_metadata_error_with_no_output_is_still_the_isolated_build():
+    """Near miss: pip's metadata step failing with nothing under it: build.isolation's guess stands."""
+    text = ("Collecting flash-attn\n  Downloading flash_attn-2.8.3.tar.gz (8.4 MB)\n"
+            "  Preparing metadata (setup.py) ... error\n  error: subprocess-exited-with-error")
+    assert _first(text)[0] == "build.isolation"
+
+
+# monitor-black
+@pytest.mark.parametrize("text", [
+    "sage attention on: mid-generation my monitor gets a black screen and the PC needs a hard reset",
+    "generating with xformers, display turns to black screen after a minute (fans loud, process alive)",
+])
+def test_a_monitor_going_black_is_no_black_output(text):
+    assert "attn.wrong-output" not in _ids(text)
+
+
+def test_black_images_generated_with_a_backend_stay_wrong_output():
+    """Near miss: the output itself black."""
+    assert _first("generating with --use-sage-attention gives black images on Qwen-Image")[0] == "attn.wrong-output"
+
+
+# specialize
+@pytest.mark.parametrize("text", [
+    "compiled flex_attention on a 4090 fails at head_dim 256: looks like a triton kernel OOM (works at head_dim 64)",
+    "torchtune packed=True with FlexAttention on L40S: triton.runtime.errors.OutOfResources in the compiled block",
+])
+def test_triton_out_of_shared_memory_under_flex_is_flex_shared_memory(text):
+    assert _first(text) == ("flex.shared-memory", "flex")
+
+
+def test_triton_out_of_shared_memory_in_another_kernel_is_not_flex():
+    """Near miss: a Triton kernel of its own (no flex named) stays the generic Triton entry (or nobody's)."""
+    text = tb(("/srv/app/kernels/fused_norm.py", 88, "forward", "_layer_norm_fwd_kernel[grid](x, y, w, b, N, eps)"),
+              error="triton.runtime.errors.OutOfResources: out of resource: shared memory")
+    assert _first(text)[0] != "flex.shared-memory"
+
+
+@pytest.mark.parametrize("text", [
+    "[XPU] NaN gradients after F.scaled_dot_product_attention with is_causal=True",
+    "torch.nn.functional.scaled_dot_product_attention's memory-efficient kernel gives nan grads in loss.backward() on bf16",
+])
+def test_nan_gradients_out_of_sdpa_are_sdpa_backward_nan(text):
+    assert _first(text) == ("sdpa.backward-nan", "sdpa")
+
+
+def test_nan_in_sdpas_forward_stays_nan_output():
+    """Near miss: NaN out of SDPA's forward (no gradients said) is the generic NaN entry."""
+    assert _first("scaled_dot_product_attention returns NaN outputs for fully masked rows in fp16")[0] == "attn.nan-output"
+
+
+@pytest.mark.parametrize("text", [
+    "create_block_mask with my flex_attention document mask compiles fine on the nightly but it does not compile on torch 2.5.1",
+    "flex attention does not compile under torch 2.6 with dynamic=True (error below)",
+])
+def test_does_not_compile_said_of_flex_is_torch_compile(text):
+    assert _first(text) == ("flex.compile-failed", "flex")
+
+
+def test_does_not_compile_said_of_a_source_build_stays_a_build():
+    """Near miss: flash-attn's own source build."""
+    assert _first("flash-attn 2.8.3 does not compile on Windows with CUDA 12.8 (nvcc errors below)")[0] != "flex.compile-failed"
