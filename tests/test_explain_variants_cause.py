@@ -205,3 +205,95 @@ def test_does_not_compile_said_of_flex_is_torch_compile(text):
 def test_does_not_compile_said_of_a_source_build_stays_a_build():
     """Near miss: flash-attn's own source build."""
     assert _first("flash-attn 2.8.3 does not compile on Windows with CUDA 12.8 (nvcc errors below)")[0] != "flex.compile-failed"
+
+
+# ---- pattern gaps: the specific entry's own failure in another wording -------------------------------------------------------
+
+# build.cuda-too-old: the major alone
+@pytest.mark.parametrize("text", [
+    "      RuntimeError: FlashAttention is only supported on CUDA 11 and above",
+    "pip install flash_attn fails: FlashAttention is only supported on CUDA 12 and above. Note: make sure nvcc has a supported version",
+])
+def test_flash_attention_cuda_major_too_old(text):
+    assert _first(text)[0] == "build.cuda-too-old"
+
+
+def test_flash_attention_on_cuda_said_in_passing_is_not_a_build():
+    """Near miss: a sentence about FlashAttention and CUDA with no version refusal."""
+    assert _first("FlashAttention is supported on CUDA and ROCm, see the README")[0] != "build.cuda-too-old"
+
+
+# xformers.no-operator: xformers 0.0.1x's words
+@pytest.mark.parametrize("text", [
+    "NotImplementedError: No operator found for this attention: AttentionOpDispatch(dtype=torch.float16, device=device(type='cpu'), "
+    "k=64, has_dropout=False, attn_bias_type=<class 'NoneType'>, kv_len=4096, q_len=4096)",
+    "LoRA training on the CPU says \"No operator found for this attention: {self}\" and stops",
+])
+def test_old_xformers_dispatcher_refusal_is_no_operator(text):
+    assert _first(text) == ("xformers.no-operator", "xformers")
+
+
+def test_a_dispatch_of_another_library_is_not_xformers():
+    """Near miss: "No operator found" of another dispatcher (an ONNX runtime kernel registry)."""
+    assert _first("onnxruntime: No operator found for this node: GroupQueryAttention(com.microsoft)")[0] != "xformers.no-operator"
+
+
+# fa2.api-renamed: FA2's functions at the top of a flash-attn 1.x
+@pytest.mark.parametrize("text", [
+    "AttributeError: module 'flash_attn' has no attribute 'flash_attn_varlen_qkvpacked_func'",
+    "    out = flash_attn.flash_attn_kvpacked_func(q, kv)\nAttributeError: module \"flash_attn\" has no attribute \"flash_attn_kvpacked_func\"",
+])
+def test_fa2_names_missing_from_the_package_are_the_fa1_api(text):
+    assert _first(text) == ("fa2.api-renamed", "fa2")
+
+
+def test_another_attribute_of_flash_attn_is_not_the_fa1_api():
+    """Near misses: an attribute that is no FA2 function (a version probe), and flash_attn_func itself missing (a flash_attn
+    folder with no FA2 in it: import.namespace-package)."""
+    assert _first("AttributeError: module 'flash_attn' has no attribute '__version__'")[0] != "fa2.api-renamed"
+    assert _first("AttributeError: module 'flash_attn' has no attribute 'flash_attn_func'")[0] == "import.namespace-package"
+
+
+# sdpa.op-not-on-device: SDPA's math path on CPU in float16
+@pytest.mark.parametrize("text", [
+    "attn = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)\n"
+    "RuntimeError: \"baddbmm_with_gemm\" not implemented for 'Half'",
+    "from torch.nn.functional import scaled_dot_product_attention as sdpa\n...\n  File \"run.py\", line 9, in <module>\n"
+    "    y = sdpa(q, k, v)\nRuntimeError: \"bmm\" not implemented for 'Half'",
+])
+def test_sdpa_math_on_cpu_half_is_not_on_that_device(text):
+    assert _first(text) == ("sdpa.op-not-on-device", "sdpa")
+
+
+def test_baddbmm_half_on_cpu_without_sdpa_is_not_sdpas():
+    """Near miss: the same op refused in a model's own matmul attention, SDPA named nowhere."""
+    text = "scores = torch.baddbmm(bias, q, k.transpose(1, 2))\nRuntimeError: \"baddbmm_with_gemm\" not implemented for 'Half'"
+    assert _first(text)[0] != "sdpa.op-not-on-device"
+
+
+# attn.kernel-launch-error: the grid limit retold, the error first
+@pytest.mark.parametrize("text", [
+    "CUDA error: invalid configuration argument when using XFormersAttnProcessor with 64 frames",
+    "[Bug] CUDA error: invalid configuration argument in memory_efficient_attention at batch 96",
+])
+def test_grid_limit_title_with_xformers_is_a_launch_error(text):
+    assert _first(text) == ("attn.kernel-launch-error", "xformers")
+
+
+def test_invalid_configuration_without_an_attention_backend_is_not_claimed():
+    """Near miss: the same CUDA error in a conv layer, no attention library named."""
+    assert "attn.kernel-launch-error" not in _ids("CUDA error: invalid configuration argument in conv3d for this video size")
+
+
+# app.backend-selection-ignored: "using X despite selecting Y"
+@pytest.mark.parametrize("text", [
+    "Using old sageattention despite setting attention_mode = 'sageattn_3'",
+    "the node runs sdpa even though I selected flash_attn_3 as attention_mode",
+])
+def test_a_backend_run_despite_another_selection_is_the_selection_ignored(text):
+    assert _first(text)[0] == "app.backend-selection-ignored"
+
+
+def test_a_backend_chosen_for_a_reason_is_not_a_selection_ignored():
+    """Near miss: the user's own choice said with "despite" (no selection overridden)."""
+    assert _first("I am using sdpa despite its speed; memory is what matters here")[0] != "app.backend-selection-ignored"
