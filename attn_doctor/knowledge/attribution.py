@@ -93,7 +93,7 @@ class _Rules:
     announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
     selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
     files: tuple[tuple[str, re.Pattern], ...] = ()  # (backend, pattern): the seven backends' hub repos and files only
-    specialize: dict[tuple[str, str], tuple[str, re.Pattern | None]] = field(default_factory=dict)  # (entry, backend) -> (entry, when)
+    specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
 
 
 @lru_cache(maxsize=1)
@@ -132,8 +132,16 @@ def rules() -> _Rules:
                   tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
                         if lib["backend"] not in ("none", "foreign", "other")),
-                  {(x["entry"], x["backend"]): (x["to"], re.compile(x["when"]) if x.get("when") else None)
-                   for x in data.get("specialize", ())})
+                  _specializations(data.get("specialize", ())))
+
+
+def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
+    """[[specialize]] as (entry, backend) -> ((to, when), ...), in the file's order (the first whose `when` holds wins)."""
+    out: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = {}
+    for x in table:
+        key = (x["entry"], x["backend"])
+        out[key] = out.get(key, ()) + ((x["to"], re.compile(x["when"]) if x.get("when") else None),)
+    return out
 
 
 def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
@@ -528,10 +536,10 @@ def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
     ([[specialize]] in attribution.toml), else None."""
     if backend is None:
         return None
-    to = rules().specialize.get((entry.id, backend))
-    if to is None or (to[1] is not None and not to[1].search(evidence)):
-        return None
-    return to[0]
+    for to, when in rules().specialize.get((entry.id, backend), ()):
+        if when is None or when.search(evidence):
+            return to
+    return None
 
 
 def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
