@@ -19,6 +19,9 @@ Mechanisms (module or knowledge file: entry):
   specialize      attribution.toml [[specialize]]: a backend-neutral entry said by the backend's own entry once the log
                   names that backend: Triton out of shared memory under flex (flex.shared-memory), NaN gradients out of
                   SDPA (sdpa.backward-nan), "does not compile" said of FlexAttention (flex.compile-failed)
+  new entries     (b) causes no entry described, written from their threads: flex.dispatch-mode-unsupported (flex.toml),
+                  sdpa.mps-large-attention (sdpa.toml), sage.fused-dtype-dispatch (sage.toml),
+                  transformers.flex-blockmask-as-tensor (frameworks.toml)
   wordings        the specific entries' own failures in other words: build.cuda-too-old ("CUDA 11 and above"),
                   xformers.no-operator (0.0.1x's AttentionOpDispatch), fa2.api-renamed (FA2 names asked of flash-attn 1.x),
                   sdpa.op-not-on-device (baddbmm in Half on CPU under SDPA), attn.kernel-launch-error (the grid-limit title
@@ -270,3 +273,72 @@ def test_a_backend_run_despite_another_selection_is_the_selection_ignored(text):
 def test_a_backend_chosen_for_a_reason_is_not_a_selection_ignored():
     """Near miss: the user's own choice said with "despite" (no selection overridden)."""
     assert _first("I am using sdpa despite its speed; memory is what matters here")[0] != "app.backend-selection-ignored"
+
+
+# ---- (b) new entries for causes no entry described ----------------------------------------------------------------------------
+
+# flex.dispatch-mode-unsupported
+@pytest.mark.parametrize("text", [
+    "NotImplementedError: There was no rule registered for HOP flex_attention and mode <torch.utils.flop_counter._FlopCounterMode object>",
+    tb(("/srv/titan/torchtitan/models/attention.py", 88, "forward", "return flex_attention(q, k, v, block_mask=self.block_mask)"),
+       error="NotImplementedError: There was no rule registered for HOP flex_attention_backward and mode CommDebugMode"),
+])
+def test_flex_under_a_dispatch_mode_without_its_rule(text):
+    assert _first(text) == ("flex.dispatch-mode-unsupported", "flex")
+
+
+def test_another_hop_without_a_rule_is_not_flex():
+    """Near miss: the same message for another higher-order op."""
+    assert _first("NotImplementedError: There was no rule registered for HOP while_loop and mode FakeTensorMode")[0] \
+        != "flex.dispatch-mode-unsupported"
+
+
+# sdpa.mps-large-attention
+@pytest.mark.parametrize("text", [
+    "out = torch.nn.functional.scaled_dot_product_attention(q, k, v)  # 24 heads x 32768 tokens on an M2 Max\n"
+    "/AppleInternal/Library/BuildRoots/y/MPSCore/Types/MPSNDArray.mm:829: failed assertion `Error: total bytes of NDArray > 2**32'",
+    "Regional prompts on my M3: \"Placeholder shape mismatches (expected 1 x 10 x 16384 x 64, got 1 x 10 x 4096 x 64)\"; chunking "
+    "scaled_dot_product_attention in the attention processor fixes it",
+])
+def test_sdpa_score_matrix_over_mps_limit(text):
+    assert _first(text) == ("sdpa.mps-large-attention", "sdpa")
+
+
+def test_an_mps_array_limit_without_attention_is_not_sdpas():
+    """Near miss: the same MPS limit hit by a convolution, attention named nowhere."""
+    text = ("vae.decode(latents) on mps\n/AppleInternal/Library/BuildRoots/y/MPSCore/Types/MPSNDArray.mm:829: failed assertion "
+            "`Error: total bytes of NDArray > 2**32'")
+    assert _first(text)[0] != "sdpa.mps-large-attention"
+
+
+# sage.fused-dtype-dispatch
+@pytest.mark.parametrize("text", [
+    "RuntimeError: void transpose_pad_permute_cuda(at::Tensor, at::Tensor, long long) failed to dispatch data type BFloat16",
+    "Wan2GP: 'void mean_scale_fuse_quant_cuda(at::Tensor, at::Tensor, at::Tensor, at::Tensor, long long, float, long long) "
+    "failed to dispatch data type Half'",
+])
+def test_sage_fused_op_without_the_dtype(text):
+    assert _first(text) == ("sage.fused-dtype-dispatch", "sage")
+
+
+def test_comfyuis_fallback_around_the_same_error_stays_the_fallback():
+    """Near miss: ComfyUI caught it and ran PyTorch attention instead (sage.runtime-fallback's line)."""
+    text = ("Error running sage attention: void quant_per_warp_int8_cuda(at::Tensor, at::Tensor, at::Tensor, long long, long long, "
+            "long long) failed to dispatch data type BFloat16, using pytorch attention instead.")
+    assert _first(text)[0] == "sage.runtime-fallback"
+
+
+# transformers.flex-blockmask-as-tensor
+@pytest.mark.parametrize("text", [
+    tb(("/opt/venv/lib/python3.11/site-packages/transformers/models/gemma2/modeling_gemma2.py", 612, "_update_causal_mask",
+        "if attention_mask is not None and attention_mask.dim() == 4:"),
+       error="AttributeError: 'BlockMask' object has no attribute 'dim'"),
+    "model = AutoModelForCausalLM.from_pretrained(name, attn_implementation=\"flex_attention\")  # TypeError: 'BlockMask' object is not subscriptable",
+])
+def test_a_blockmask_handled_as_a_tensor(text):
+    assert _first(text)[0] == "transformers.flex-blockmask-as-tensor"
+
+
+def test_a_blockmask_attribute_that_exists_is_not_this():
+    """Near miss: a BlockMask used as one (its own attribute, printed in a log line)."""
+    assert "transformers.flex-blockmask-as-tensor" not in _ids("block_mask.shape=(1, 1, 4096, 4096) sparsity=87.5%")
