@@ -342,3 +342,33 @@ def test_a_blockmask_handled_as_a_tensor(text):
 def test_a_blockmask_attribute_that_exists_is_not_this():
     """Near miss: a BlockMask used as one (its own attribute, printed in a log line)."""
     assert "transformers.flex-blockmask-as-tensor" not in _ids("block_mask.shape=(1, 1, 4096, 4096) sparsity=87.5%")
+
+
+# xformers.unsupported-inputs: shapes xformers does not broadcast
+@pytest.mark.parametrize("text", [
+    "    out = xformers.ops.memory_efficient_attention(q, k, v)\nValueError: Incompatible shapes for attention inputs:\n"
+    "  query.shape: torch.Size([2, 4096, 10, 64])\n  key.shape  : torch.Size([1, 77, 10, 64])",
+    "HINT: We don't support broadcasting, please use `expand` yourself before calling `memory_efficient_attention` if you need to",
+])
+def test_xformers_refuses_shapes_it_would_have_to_broadcast(text):
+    assert _first(text) == ("xformers.unsupported-inputs", "xformers")
+
+
+def test_incompatible_shapes_of_another_library_are_not_xformers():
+    """Near miss: the same words from another attention module, xformers named nowhere."""
+    assert _first("ValueError: Incompatible shapes for attention inputs in my_attention.py (q 4x64, k 2x64)")[0] \
+        != "xformers.unsupported-inputs"
+
+
+# fa2.generation-right-padding: said by a trainer's report
+@pytest.mark.parametrize("text", [
+    "GRPO with attn_implementation=\"flash_attention_2\" breaks: generation runs with the cache and padding_side=\"right\" from the tokenizer",
+    "FA2 + use_cache=True in eval generation, tokenizer.padding_side = 'right' -> error",
+])
+def test_fa2_generation_with_right_padding_retold(text):
+    assert _first(text)[0] == "fa2.generation-right-padding"
+
+
+def test_right_padding_for_training_without_generation_is_not_this():
+    """Near miss: FA2 training with right padding (no cache, no generation): fine."""
+    assert _first("training with flash_attention_2 and padding_side='right' works after the fix")[0] != "fa2.generation-right-padding"
