@@ -344,22 +344,6 @@ def test_a_blockmask_attribute_that_exists_is_not_this():
     assert "transformers.flex-blockmask-as-tensor" not in _ids("block_mask.shape=(1, 1, 4096, 4096) sparsity=87.5%")
 
 
-# xformers.unsupported-inputs: shapes xformers does not broadcast
-@pytest.mark.parametrize("text", [
-    "    out = xformers.ops.memory_efficient_attention(q, k, v)\nValueError: Incompatible shapes for attention inputs:\n"
-    "  query.shape: torch.Size([2, 4096, 10, 64])\n  key.shape  : torch.Size([1, 77, 10, 64])",
-    "HINT: We don't support broadcasting, please use `expand` yourself before calling `memory_efficient_attention` if you need to",
-])
-def test_xformers_refuses_shapes_it_would_have_to_broadcast(text):
-    assert _first(text) == ("xformers.unsupported-inputs", "xformers")
-
-
-def test_incompatible_shapes_of_another_library_are_not_xformers():
-    """Near miss: the same words from another attention module, xformers named nowhere."""
-    assert _first("ValueError: Incompatible shapes for attention inputs in my_attention.py (q 4x64, k 2x64)")[0] \
-        != "xformers.unsupported-inputs"
-
-
 # fa2.generation-right-padding: said by a trainer's report
 @pytest.mark.parametrize("text", [
     "GRPO with attn_implementation=\"flash_attention_2\" breaks: generation runs with the cache and padding_side=\"right\" from the tokenizer",
@@ -372,3 +356,21 @@ def test_fa2_generation_with_right_padding_retold(text):
 def test_right_padding_for_training_without_generation_is_not_this():
     """Near miss: FA2 training with right padding (no cache, no generation): fine."""
     assert _first("training with flash_attention_2 and padding_side='right' works after the fix")[0] != "fa2.generation-right-padding"
+
+
+# the words of flex.no-triton under SageAttention (attribution.toml [wording]): SageAttention's dependency, not FlexAttention's
+@pytest.mark.parametrize("text", [
+    "Can't import SageAttention: No module named 'triton'",
+    "ComfyUI portable, --use-sage-attention: ModuleNotFoundError: No module named 'triton' (sageattention 1.0.6)",
+])
+def test_triton_missing_under_sage_says_sage_needs_it(text):
+    from attn_doctor.explain import match
+    m = match(text)[0]
+    assert m.backend == "sage" and "SageAttention" in m.title and "FlexAttention" not in m.title
+
+
+def test_triton_missing_under_flex_keeps_flex_words():
+    """Near miss: under flex the words stay FlexAttention's."""
+    from attn_doctor.explain import match
+    m = match("flex_attention: ModuleNotFoundError: No module named 'triton'")[0]
+    assert m.backend == "flex" and "FlexAttention" in m.title
