@@ -86,6 +86,9 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
             continue  # the optimizer step ran out of memory, not an attention call
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
+        better = attribution.specialized(m.entry, backend, m.evidence)
+        if better is not None and better in entries():  # the backend's own entry for the same failure
+            m = dataclasses.replace(m, entry=entries()[better])
         title, fix = attribution.wording(m.entry, backend)
         fix = fix or m.entry.plain_fix
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,

@@ -36,7 +36,7 @@ names. Up the error's own traceback (step 2) they still count.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -93,6 +93,7 @@ class _Rules:
     announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
     selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
     files: tuple[tuple[str, re.Pattern], ...] = ()  # (backend, pattern): the seven backends' hub repos and files only
+    specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
 
 
 @lru_cache(maxsize=1)
@@ -130,7 +131,17 @@ def rules() -> _Rules:
                   _selected_after(data.get("selected_after", {})),
                   tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
-                        if lib["backend"] not in ("none", "foreign", "other")))
+                        if lib["backend"] not in ("none", "foreign", "other")),
+                  _specializations(data.get("specialize", ())))
+
+
+def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
+    """[[specialize]] as (entry, backend) -> ((to, when), ...), in the file's order (the first whose `when` holds wins)."""
+    out: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = {}
+    for x in table:
+        key = (x["entry"], x["backend"])
+        out[key] = out.get(key, ()) + ((x["to"], re.compile(x["when"]) if x.get("when") else None),)
+    return out
 
 
 def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
@@ -405,6 +416,21 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     return False
 
 
+BACKENDS = frozenset({"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers"})  # the seven (an entry id's namespace may name one)
+
+
+def claimed_for(entry: Entry, own: str | None, lines: list[str], line: int, backend: str | None) -> bool:
+    """May this match stand in a check of `backend` (knowledge.match.cause)? A `needs_backend` catch-all with no library
+    named near it is the checked run's own when the check names the backend that ran (its log names nothing else);
+    named near a library that is no attention backend's, or with no backend known at all, it is claimed as explain
+    claims it (unclaimed)."""
+    if entry.id not in rules().needs_backend:
+        return True
+    if backend is not None and 0 < line <= len(lines) and _nearest_for(entry, lines, line) is None:
+        return True
+    return not unclaimed(entry, own, lines, line)
+
+
 def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
     """Is this a Triton-kernel entry raised from another library's kernel (see attention_kernel_only)?"""
     r = rules()
@@ -542,6 +568,17 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
         return found.backend, found
     return own, None
+
+
+def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
+    """The id of the backend's own entry that says this backend-neutral match better, once its backend is known
+    ([[specialize]] in attribution.toml), else None."""
+    if backend is None:
+        return None
+    for to, when in rules().specialize.get((entry.id, backend), ()):
+        if when is None or when.search(evidence):
+            return to
+    return None
 
 
 def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:

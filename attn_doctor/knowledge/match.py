@@ -55,6 +55,7 @@ CONTEXT_LINES = 90  # lines kept around each entry's first hit (attribution.py l
 CONTEXT_CHARS = 2_000  # of each such line
 MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched again)
 MAX_HITS = 50  # occurrences of one pattern that are counted
+MAX_LATER = 20  # lines of a catch-all's other hits remembered (where it is reported when its first is explained)
 MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
 HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sentences (Entry.head)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
@@ -584,6 +585,8 @@ class _Candidate:
     evidence: str = ""
     starts: set[int] = field(default_factory=set)  # the lines where a hit begins: how many times it shows
     lines: set[int] = field(default_factory=set)  # the first and last line of each hit: what it claims
+    # a catch-all's later hits, line -> (position, evidence): where it is reported when its first line is explained
+    later: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def score(self) -> float:
@@ -754,7 +757,16 @@ class _Scanner:
         k = start - line0  # the hit's line within the region
         ls = nl[k - 1] + 1 if k else 0
         position = (start << 24) + min(pos - ls, (1 << 24) - 1)
+        if e.generic and not e.fallback and c.position != -1 and start != c.first_line and start not in c.later \
+                and len(c.later) < MAX_LATER:
+            # a catch-all's other lines: it may stand for one of them alone (_rank), read there
+            le = nl[k] if k < len(nl) else len(text)
+            c.later[start] = (position, text[ls:le].strip()[:300])
+            self._keep_context(buf, a + len(text[:ls].encode("utf-8", "surrogatepass")), start)
         if c.position == -1 or position < c.position:
+            if e.generic and not e.fallback and c.position != -1 and c.first_line not in c.later \
+                    and len(c.later) < MAX_LATER:
+                c.later[c.first_line] = (c.position, c.evidence)
             c.position, c.first_line = position, start
             le = nl[k] if k < len(nl) else len(text)
             seg_a = text.rfind("\r", ls, pos) + 1 or ls
@@ -853,6 +865,19 @@ def _near(lines: list[int], n: int, below: int = NEAR) -> bool:
     return i < len(lines) and lines[i] <= n + below
 
 
+def _report_where_unexplained(c: _Candidate, causes: list[int]) -> None:
+    """A catch-all kept for a line no specific cause explains is reported on the first such line, not on an earlier
+    line a specific entry explains (import.failed's `No module named 'xformers'` is xformers.not-installed's on line 1;
+    the catch-all stands for an unexplained line further down, and is ranked by that line, after the specific one)."""
+    if not _near(causes, c.first_line):
+        return
+    for n in sorted(c.starts):
+        if n != c.first_line and n in c.later and not _near(causes, n):
+            c.position, c.evidence = c.later[n]
+            c.first_line = n
+            return
+
+
 def _rank(cands: list[_Candidate]) -> list[Match]:
     # Specific beats generic: the most specific entry claims its lines first.
     # A symptom (a trainer's or an app's fallback warning that quotes the import error: "failed to import flash_attn:
@@ -895,6 +920,8 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
             if rank == 3 and any(_near(weak, n) for n in c.lines):  # one weak reading per traceback: the first
                 continue
             taken |= c.lines
+            if rank == 1:
+                _report_where_unexplained(c, causes)
             kept.append(c)
             if rank == 3:
                 weak = sorted(set(weak) | c.lines)
@@ -939,11 +966,34 @@ def cause(primary: str, noise: str = "", backend: str | None = None) -> Match | 
     """Why a run failed. `primary` is the failure's own text (the exception and its traceback),
     `noise` what the run printed besides (warnings, stderr). A specific entry in the exception wins,
     then a specific one in the noise, then a catch-all in either. From the noise only an entry about
-    this backend, or about none, may stand: another backend's warning is not this one's cause."""
+    this backend, or about none, may stand: another backend's warning is not this one's cause.
+
+    explain's attribution rules apply (knowledge/attribution.toml): a `needs_backend` catch-all stands only where no
+    other library is named near it (the run is `backend`'s own: a log that names nothing is its log; without a
+    `backend`, only where an attention library is named near it), and an entry of the noise is this backend's or none's
+    by the backend the log names near it, except the `[never]` entries, which keep their own."""
     # never the last resort (triage.toml): a check's own generic finding (import.failed, smoke.case-error)
     # says the same with its fix
-    mine = [m for m in match(noise) if m.entry.backend in (None, backend) and not m.entry.fallback] \
-        if noise.strip() else []
-    own = [m for m in match(primary) if not m.entry.fallback] if primary.strip() else []
+    mine = _claimed(noise, backend, own_text=False) if noise.strip() else []
+    own = _claimed(primary, backend, own_text=True) if primary.strip() else []
     specific = [m for m in own + mine if not m.entry.generic]
     return _first_cause(specific) or _first_cause(own + mine)
+
+
+def _claimed(text: str, backend: str | None, own_text: bool) -> list[Match]:
+    """The matches of `text` that may stand as `backend`'s failure (see cause())."""
+    from . import attribution  # (attribution imports this package's loader; imported here, not at the top)
+
+    s = scan(text)
+    out = []
+    for m in s.found:
+        e = m.entry
+        if e.fallback:
+            continue
+        own = e.backend or (e.id.split(".", 1)[0] if e.id.split(".", 1)[0] in attribution.BACKENDS else None)
+        if not attribution.claimed_for(e, own, s.lines, m.line, backend):
+            continue
+        if not own_text and attribution.attribute(e, own, s.lines, m.line)[0] not in (None, backend):
+            continue  # another backend's message in the noise (or a catch-all the log gives to another backend)
+        out.append(m)
+    return out
