@@ -93,6 +93,8 @@ AX_READ = ("axolotl", ["fa2"], "bfloat16", "max-autotune")
     'cd "$(dirname "$(readlink -f "$0")")"/..',
     'cd "${0%/*}/.."',
     'pushd "$(dirname "$0")/.." > /dev/null',
+    'SCRIPT_DIR="$( cd -- "$( dirname -- "${BASH_SOURCE[0]}" )" &> /dev/null && pwd )"\ncd "$SCRIPT_DIR/.."',
+    'HERE=$(dirname $(readlink -f $0))\nROOT=$HERE/..\ncd ${ROOT}',
 ])
 def test_launcher_folder_spellings_then_a_root_relative_config(tmp_path, spelling):
     r = repo(tmp_path, {"scripts/train.sh": f"#!/bin/bash\n{spelling}\naxolotl train configs/qwen3.yaml\n",

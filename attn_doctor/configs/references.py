@@ -39,8 +39,14 @@ def launcher_dir(doc: dict) -> str:
     return os.path.dirname(os.path.abspath(doc["path"]))
 
 
+# a redirection inside the substitution (`cd -- "$(dirname -- "$0")" &> /dev/null && pwd`) prints nothing to the path
+_REDIRECTION = re.compile(r"\s*(?:\d?>>?|&>>?)\s*(?:&\d+|[^\s;&)]+)")
+
+
 def _from_launcher(word: str, here: str) -> str | None:
     """`word` with a leading spelling of the launcher's folder replaced by that folder; None when it has none."""
+    if word.startswith("$("):
+        word = _REDIRECTION.sub("", word)
     m = _LAUNCHER_DIR.match(word)
     if m:
         rel = (m.group("rel") or m.group("rel2") or "").lstrip("/")
