@@ -278,3 +278,57 @@ def test_a_script_beside_is_read_never_run(tmp_path):
     r = repo(tmp_path, {"run.sh": "python train_sft.py --output_dir out\n", "train_sft.py": script})
     assert reading(load(r / "run.sh", tmp_path)) == SFT_READ
     assert not marker.exists()
+
+
+# ---------------------------------------------------------------------------------------------------
+# more spellings, written after the mechanism (11 variants; 9 of them read right at the first try, the nested
+# dirname and PowerShell's Split-Path of $MyInvocation were added for them)
+# ---------------------------------------------------------------------------------------------------
+
+DIFFPIPE = (ROOT / "fixtures/configs/round4a/diffusion-pipe/ThaiLe1220__configs__lora_video_training.toml").read_text(
+    encoding="utf-8")
+LLAMAFACTORY = (ROOT / "fixtures/configs/round11/llama-factory/russwestbrick__lora_sft_demo__configs__lora_sft.yaml"
+                ).read_text(encoding="utf-8")
+LITGPT = (ROOT / "fixtures/configs/real/litgpt/calvintwr__config_hub__finetune__htx-sutd__full-htxsutd-tinyllama.yaml"
+          ).read_text(encoding="utf-8")
+SD_READ = ("sd-scripts", ["xformers"], "bfloat16", "none")
+
+
+@pytest.mark.parametrize("launcher, text, files, want", [
+    ("scripts/train.bat", 'cd /d "%~dp0\\.."\r\naccelerate launch sdxl_train_network.py --config_file config\\lora.toml\r\n',
+     {"config/lora.toml": SDXL}, SD_READ),
+    ("scripts/train.bat", "pushd %~dp0..\r\naccelerate launch sdxl_train_network.py --config_file=config/lora.toml\r\npopd\r\n",
+     {"config/lora.toml": SDXL}, SD_READ),
+    ("scripts/train.ps1", "$here = Split-Path -Parent $MyInvocation.MyCommand.Path\r\naccelerate launch "
+                          "sdxl_train_network.py --config_file \"$here\\..\\config\\lora.toml\"\r\n",
+     {"config/lora.toml": SDXL}, SD_READ),
+    ("scripts/ft.sh", "CFG=${CFG:-configs/3b.yaml}\ntune run lora_finetune_single_device --config=$CFG\n",
+     {"configs/3b.yaml": TORCHTUNE}, ("torchtune", ["flex"], "bfloat16", "default")),
+    ("scripts/sft/train.sh", 'ROOT=$(dirname $(dirname $(realpath $0)))\nFORCE_TORCHRUN=1 llamafactory-cli train '
+                             '"${ROOT}/../examples/x.yaml"\n',
+     {"examples/x.yaml": LLAMAFACTORY}, ("llama-factory", ["fa2"], "bfloat16", "none")),
+    ("train.sh", 'deepspeed --num_gpus=1 train.py --deepspeed --config "$(dirname "$0")/config.toml"\n',
+     {"config.toml": DIFFPIPE}, ("diffusion-pipe", ["fa2"], "bfloat16", "none")),
+    ("scripts/train.sh", 'python -m axolotl.cli.train "${1:-configs/q.yaml}"\n', {"configs/q.yaml": AXOLOTL}, AX_READ),
+    ("run.sh", "accelerate launch --config_file accel.yaml scripts/train_sft.py\n", {"scripts/train_sft.py": SFT}, SFT_READ),
+    ("Makefile", "train:\n\tcd training && accelerate launch train_sft.py --output_dir out\n",
+     {"training/train_sft.py": SFT}, SFT_READ),
+    ("run.sh", 'CONFIG_DIR=./config_hub\nlitgpt finetune_full --config "$CONFIG_DIR/full.yaml"\n',
+     {"config_hub/full.yaml": LITGPT}, ("litgpt", [], "bfloat16", "none")),
+    ("scripts/train.sh", 'cd "$(dirname "$0")"\ncd ../kohya\naccelerate launch sdxl_train_network.py --config_file '
+                         "../config/lora.toml\n", {"config/lora.toml": SDXL}, SD_READ),
+])
+def test_later_variants(tmp_path, launcher, text, files, want):
+    r = repo(tmp_path, {launcher: text, **files})
+    cfg = load(r / launcher, tmp_path)
+    assert reading(cfg) == want and cfg["unread"] == []
+
+
+def test_near_miss_a_path_that_only_starts_like_the_launchers_own_is_not_moved(tmp_path):
+    """`$0.log` or `${0%/*}x` are not the launcher's folder followed by a path."""
+    from attn_doctor.configs.references import spelt
+
+    doc = {"path": str(tmp_path / "scripts" / "run.sh"), "env": {"LOG": "$0.log"}}
+    assert spelt(doc, "$0.log") == "$0.log" and spelt(doc, "$LOG") == "$LOG"
+    assert spelt(doc, "$(dirname $0)/../c.yaml") == str(tmp_path / "c.yaml")
+    assert spelt(doc, "$(date +%F)/c.yaml") == "$(date +%F)/c.yaml"

@@ -18,19 +18,19 @@ from __future__ import annotations
 import os
 import re
 
-# the launcher's own path, as bash spells it
-_SELF = r"(?:\$0|\$\{0\}|\$\{BASH_SOURCE(?:\[0\])?\}|\$BASH_SOURCE)"
-# `$(dirname "$0")`, `$(dirname $(realpath "$0"))`, `$(realpath "$(dirname "$0")")`, `$(cd "$(dirname "$0")/.." && pwd)`,
-# `${0%/*}` (quotes already dropped by the shell reader): the launcher's folder, then a relative part
-_RESOLVE = r"(?:realpath|readlink\s+-[fem]+)"
-_DIRNAME = (rf"(?:\$\(\s*dirname\s+(?:--\s+)?(?:{_SELF}|\$\(\s*{_RESOLVE}\s+{_SELF}\s*\))\s*\)"
-            rf"|\$\{{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}})")
-_LAUNCHER_DIR = re.compile(
-    rf"^(?:\$\(\s*cd\s+(?:--\s+)?(?:{_DIRNAME})(?P<rel>(?:/[^\s;&)]*)?)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)"
-    rf"|\$\(\s*{_RESOLVE}\s+(?:{_DIRNAME})(?P<rel2>(?:/[^\s;&)]*)?)\s*\)"
-    rf"|(?:{_DIRNAME}))")
-_PS_ROOT = re.compile(r"^\$(?:PSScriptRoot|\{PSScriptRoot\})", re.IGNORECASE)
+# the launcher's own path, as bash and PowerShell spell it
+_SELF = re.compile(r"^(?:\$0|\$\{0\}|\$\{BASH_SOURCE(?:\[0\])?\}|\$BASH_SOURCE|\$PSCommandPath|"
+                   r"\$MyInvocation\.MyCommand\.(?:Path|Definition))", re.IGNORECASE)
+# the launcher's folder itself: `${0%/*}`, `${BASH_SOURCE%/*}`, PowerShell's $PSScriptRoot
+_SELF_DIR = re.compile(r"^(?:\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}|\$PSScriptRoot\b|\$\{PSScriptRoot\})", re.IGNORECASE)
+# commands that print (a folder of) a path given to them: dirname / Split-Path -Parent take the folder, realpath /
+# readlink -f / cd X && pwd / Resolve-Path print the same place
+_DIRNAME = re.compile(r"^(?:dirname|split-path)(?:\s+(?:--|-parent|-path))*\s+(.*)$", re.IGNORECASE | re.DOTALL)
+_SAME = re.compile(r"^(?:realpath(?:\s+-[a-z]+)*|readlink\s+-[fem]+|resolve-path|cd(?:\s+--)?)\s+(.*?)"
+                   r"(?:\s*(?:&&|;)\s*pwd(?:\s+-[PL])?)?$", re.IGNORECASE | re.DOTALL)
 _VAR_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+# a redirection inside a substitution (`cd -- "$(dirname -- "$0")" &> /dev/null && pwd`) prints nothing to the path
+_REDIRECTION = re.compile(r"\s*(?:\d?>>?|&>>?)\s*(?:&\d+|[^\s;&)]+)")
 # commands that move the working directory: bash / cmd.exe / PowerShell
 CD_PROGRAMS = {"cd", "pushd", "chdir", "set-location", "push-location", "sl"}
 
@@ -39,23 +39,66 @@ def launcher_dir(doc: dict) -> str:
     return os.path.dirname(os.path.abspath(doc["path"]))
 
 
-# a redirection inside the substitution (`cd -- "$(dirname -- "$0")" &> /dev/null && pwd`) prints nothing to the path
-_REDIRECTION = re.compile(r"\s*(?:\d?>>?|&>>?)\s*(?:&\d+|[^\s;&)]+)")
-
-
-def _from_launcher(word: str, here: str) -> str | None:
-    """`word` with a leading spelling of the launcher's folder replaced by that folder; None when it has none."""
+def _substitution(word: str) -> tuple[str, int] | None:
+    """(inside, end) of the `$( ... )` (or PowerShell `( ... )`) the word starts with, nesting counted."""
     if word.startswith("$("):
-        word = _REDIRECTION.sub("", word)
-    m = _LAUNCHER_DIR.match(word)
+        i = 2
+    elif word.startswith("("):
+        i = 1
+    else:
+        return None
+    depth, j = 1, i
+    while j < len(word) and depth:
+        depth += {"(": 1, ")": -1}.get(word[j], 0)
+        j += 1
+    return (word[i:j - 1].strip(), j) if depth == 0 else None
+
+
+def _place(expr: str, launcher: str, depth: int = 0) -> str | None:
+    """The absolute path a leading expression of the launcher's own place names (`$0`, `$(dirname "$0")`,
+    `$(dirname $(dirname $(realpath $0)))`, `$(cd "$(dirname "$0")/.." && pwd)`, `${0%/*}`, `$PSScriptRoot`,
+    `(Split-Path -Parent $MyInvocation.MyCommand.Path)`), then what follows it; None when it names no such place."""
+    if depth > 6 or not expr:
+        return None
+    here = os.path.dirname(launcher)
+    m = _SELF.match(expr) or _SELF_DIR.match(expr)
     if m:
-        rel = (m.group("rel") or m.group("rel2") or "").lstrip("/")
-        return os.path.join(here, rel, word[m.end():].lstrip("/\\")) if rel else \
-            os.path.join(here, word[m.end():].lstrip("/\\"))
-    m = _PS_ROOT.match(word)
+        base = launcher if _SELF.match(expr) else here
+        rest = expr[m.end():]
+    else:
+        sub = _substitution(expr)
+        if sub is None:
+            return None
+        inside, end = _REDIRECTION.sub("", sub[0]).strip(), sub[1]
+        rest = expr[end:]
+        d = _DIRNAME.match(inside)
+        same = _SAME.match(inside) if d is None else None
+        if d is not None:
+            inner = _place(d.group(1).strip(), launcher, depth + 1)
+            base = os.path.dirname(inner) if inner is not None else None
+        elif same is not None:
+            base = _place(same.group(1).strip(), launcher, depth + 1)
+        else:
+            base = None
+        if base is None:
+            return None
+    rest = rest.replace("\\", "/")
+    if rest and not rest.startswith("/"):
+        return None  # `$0.log`, `${0%/*}x`: not the place followed by a path
+    return os.path.normpath(os.path.join(base, rest.lstrip("/"))) if rest.strip("/") else base
+
+
+# PowerShell assigns a command's output without parentheses: `$here = Split-Path -Parent $MyInvocation.MyCommand.Path`
+_PS_SPLIT = re.compile(r"^split-path(?:\s+-parent)?(?:\s+-path)?\s+(?=\$)", re.IGNORECASE)
+
+
+def _from_launcher(word: str, launcher: str) -> str | None:
+    """`word` with a leading spelling of the launcher's place replaced by that place; None when it has none."""
+    m = _PS_SPLIT.match(word)
     if m:
-        return os.path.join(here, word[m.end():].lstrip("/\\"))
-    return None
+        self_ = _SELF.match(word[m.end():])
+        return _place("(Split-Path " + self_.group(0) + ")" + word[m.end() + self_.end():], launcher) if self_ else None
+    return _place(word, launcher) if word[:1] in "$(" else None
 
 
 def spelt(doc: dict, word: str) -> str:
@@ -64,14 +107,14 @@ def spelt(doc: dict, word: str) -> str:
     Windows separators as this machine's. Anything else stays as written."""
     if not isinstance(word, str):
         return word
-    here = launcher_dir(doc)
+    launcher = os.path.abspath(doc["path"])
     env = doc.get("env") or {}
-    out = _from_launcher(word, here)
+    out = _from_launcher(word, launcher)
     if out is None:
         m = _VAR_REF.match(word)
         if m:
             value = env.get(m.group(1) or m.group(2))
-            base = _from_launcher(value, here) if isinstance(value, str) else None
+            base = _from_launcher(value, launcher) if isinstance(value, str) else None
             if base is not None:
                 out = os.path.join(base, word[m.end():].lstrip("/\\"))
     word = out if out is not None else word
