@@ -55,8 +55,8 @@ import shlex
 import stat
 
 from ..model import BACKENDS, UsageError
-from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, notebook_code,  # noqa: F401
-                        notebook_command, notebook_shell, python_commands, python_dumped_configs,
+from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
+                        notebook_code, notebook_command, notebook_shell, python_commands, python_dumped_configs,
                         python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
@@ -368,6 +368,8 @@ def make_doc(path: str, text: str) -> dict:
         return doc
     if name == "dockerfile" or name.endswith(".dockerfile") or name.startswith("dockerfile."):
         text = dockerfile_script(text)
+    elif name in ("makefile", "gnumakefile") or name.endswith(".mk"):
+        text = makefile_script(text)  # `make train`: its recipes, as the shell runs them
     _text_doc(doc, text, shell)
     return doc
 
@@ -527,6 +529,13 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             if beside is not None and not beside[2]:
                 return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
                                                                       f"options of its own"] + beside[3]["evidence"])
+            argv = _script_argv(beside)
+            if argv is not None:
+                # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
+                beside[1]["argv"] = argv
+                return beside[0], beside[1], dict(beside[3], evidence=[
+                    f"{os.path.basename(path)} runs {script} with options its own argparse takes "
+                    f"({', '.join(w for w in beside[2] if w.startswith('-'))[:120]})"] + beside[3]["evidence"])
             if beside is not None:
                 raise _beside_refusal(where, script, beside)
             if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
@@ -615,7 +624,14 @@ def _script_beside(doc: dict, script: str):
     when that script is on this machine (named_config: beside the launch file, or as written) and a reader claims it
     on its own evidence; None otherwise. A user pointing --config at run.sh whose `accelerate launch train.py` runs a
     TRL script beside it means that script."""
-    sub = named_config(doc, script)
+    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
+               None)
+    # the script as the command names it (`python src/train_sft.py`: under src/, not beside the launcher)
+    written = next((w for w in (cmd.words if cmd is not None else []) if w.endswith(script)
+                    and os.path.basename(w.replace("\\", "/")) == script), script)
+    sub = named_config(doc, written)
+    if sub is None and written != script:
+        sub = named_config(doc, script)
     if sub is None or sub["fmt"] != "python":
         return None
     # (one level deep at most: detect reaches here only for a command line's script, and a Python file has none)
@@ -623,10 +639,24 @@ def _script_beside(doc: dict, script: str):
         name, sdoc, det = detect(sub["path"], sub["text"])
     except UsageError:
         return None
-    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
-               None)
     given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
     return name, sdoc, given, det
+
+
+# readers that read a script's argparse with the values a launcher gives it (pyscript.constants' argv)
+ARGV_READERS = {"transformers"}
+
+
+def _script_argv(beside) -> dict | None:
+    """The launcher's options to a user's script beside it (_script_beside) as the script's own argparse takes them
+    (pyscript.argv_options), when its reader reads scripts that way and every option is one the script declares; None
+    otherwise (the launch is refused with the command that reads the script alone)."""
+    if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
+        return None
+    from .pyscript import argv_options, tree
+
+    t = tree(beside[1].get("python") or "")
+    return argv_options(t, list(beside[2])) if t is not None else None
 
 
 # the trainers' own GUIs, started by a script's last command: their settings are made in the browser, not in the file
@@ -712,33 +742,32 @@ def named_config(doc: dict, path) -> dict | None:
     if dumped is not None:
         # a config the launching script writes from a dict of its own (launchers.python_dumped_configs)
         return dumped_doc(doc, dumped, "written by the script")
-    if not isinstance(path, str) or not path or not known(path):
+    from .references import locate, note_unread, spelt
+
+    if not isinstance(path, str) or not path:
+        return None
+    if not known(spelt(doc, path)):
+        note_unread(doc, path)  # a value the caller gives (`$1`, `${YAML}` never set): not a file to guess at
         return None
     files = doc.get("files") or {}
     if path in files:
         text, where = files[path], path
     else:
-        base = os.path.dirname(os.path.abspath(doc["path"]))
-        cands = [path] if os.path.isabs(path) else [os.path.join(base, path), path]
-        cands.append(os.path.join(base, os.path.basename(path)))
-        if os.path.isabs(path):
-            # written for the machine the repository is checked out on (`$PROJECT_DIR/configs/kohya/x.toml` with
-            # PROJECT_DIR=/workspace/<repo>, from a launcher in scripts/): its last two or more parts under the launch
-            # file's folder or the two above it (round 16m)
-            parts = [q for q in path.split("/") if q]
-            for up in (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))):
-                cands += [os.path.join(up, *parts[i:]) for i in range(1, len(parts) - 1)]
-        where = next((c for c in cands if os.path.isfile(c)
-                      and os.path.abspath(c) != os.path.abspath(doc["path"])), None)
+        # where the launcher's own run finds it (references.locate: after its `cd`s, beside it, from the repository
+        # root above it, an absolute path of another machine under the checkout)
+        where = locate(doc, path)
         if where is None:
+            note_unread(doc, path)
             return None
         try:
             text = read_text(where)
         except UsageError:
+            note_unread(doc, path)
             return None
     try:
         return make_doc(where, text)
     except UsageError:
+        note_unread(doc, path)
         return None
 
 
@@ -785,6 +814,7 @@ def load(path: str, trainer: str | None = None) -> dict:
     text = read_text(path)
     try:
         name, doc, detection = detect(path, text, trainer)
+        doc["unread"] = []  # what the chosen reader finds missing, not what the others looked for while scoring
         try:
             cfg = _module(name).read(doc)
         except (AttributeError, KeyError, TypeError, ValueError) as e:  # --trainer named a reader for another kind of file
@@ -796,6 +826,8 @@ def load(path: str, trainer: str | None = None) -> dict:
         raise UsageError(f"--config: {path} is too deeply nested to be a trainer config") from None
     cfg["path"] = os.path.abspath(path)
     cfg["detected"] = detection
+    # the files the launcher names that could not be read here, as it writes them (references.note_unread)
+    cfg["unread"] = list(dict.fromkeys([*cfg.get("unread", []), *doc.get("unread", [])]))
     return finish(cfg)
 
 

@@ -237,6 +237,8 @@ def words_of(line: str, dialect: str) -> list[list[str]]:
     lex = shlex.shlex(_quote_substitutions(line), posix=True, punctuation_chars=";&|")
     lex.whitespace_split = True
     lex.commenters = ""
+    if dialect == "ps1":
+        lex.escape = "`"  # PowerShell escapes with a backtick; its backslashes are path separators (`src\train.py`)
     try:
         toks = list(lex)
     except ValueError:  # an unbalanced quote (an apostrophe in an echo): words without quoting
