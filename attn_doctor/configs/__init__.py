@@ -372,6 +372,12 @@ def make_doc(path: str, text: str) -> dict:
     return doc
 
 
+def _named_outside_prints(text: str, name: str) -> bool:
+    """Whether a line that is no echo / printf (nor a comment) names the script."""
+    return any(name in ln and not re.match(r"^\s*(?:@?echo\b|printf\b|#)", ln, re.IGNORECASE)
+               for ln in text.splitlines())
+
+
 def job_commands(data: dict) -> str | None:
     """The shell a cloud job spec runs: an Azure ML command job (`$schema: .../commandJob.schema.json` or `type:
     command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task (`run:` beside `resources:` /
@@ -414,7 +420,13 @@ def _text_doc(doc: dict, text: str, shell) -> None:
         for c in running:
             doc["args"].update(c.launcher_args)
             doc["args"].update(shell.parse_options(c.args).values)
-    doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)]
+    # the scripts the text names (a command line the shell view could not take apart still names its script), but not
+    # one named only in what the file prints: `echo "then run: accelerate launch train_network.py --xformers"` runs
+    # nothing (a usage message, an installer's last words)
+    printed = {os.path.basename(m.group(1)) for c in script.commands if c.program in ("echo", "printf")
+               for m in _SCRIPT.finditer(" ".join(c.words))}
+    doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)
+                      if os.path.basename(m.group(1)) not in printed or _named_outside_prints(text, m.group(1))]
     for c in script.commands:
         if c.script and c.script not in doc["scripts"]:
             doc["scripts"].append(c.script)

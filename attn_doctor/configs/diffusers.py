@@ -240,7 +240,10 @@ def read(doc: dict) -> dict:
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
     from . import conditional_flags
 
-    env, unet, family = value_in(doc["text"]), False, None
+    # the value the training command's process sees (shell.Command.env: exported before it, or a prefix of its line
+    # such as `CUDA_VISIBLE_DEVICES=0 DIFFUSERS_ATTN_BACKEND=flex accelerate launch ...`), else the file's last one
+    seen = cmd.env.get(VAR) if cmd is not None else None
+    env, unet, family = seen if isinstance(seen, str) and seen.strip() else value_in(doc["text"]), False, None
     stem = os.path.basename(script or "")
     if env is not None and script and (_DISPATCH.search(stem) or not _OWN_PROCESSORS.search(stem)):
         # DIFFUSERS_ATTN_BACKEND sets the process's default for dispatch_attention_fn (huggingface/diffusers@58eb52c
@@ -332,9 +335,11 @@ def value_in(text: str) -> str | None:
     for m in _ASSIGN.finditer(text):
         raw = m.group(1).strip()
         try:
-            parts = shlex.split(raw, comments=True)
+            # (a prefix assignment on a continued launch line ends in the continuation's backslash: the value is
+            # still the first word, `DIFFUSERS_ATTN_BACKEND=flash accelerate launch x.py \\`)
+            parts = shlex.split(raw[:-1] if raw.endswith("\\") else raw, comments=True)
         except ValueError:
-            parts = [raw.strip("'\"")]
+            parts = [raw.split()[0].strip("'\"")] if raw.split() else []
         found = parts[0] if parts else ""
     return found
 

@@ -138,7 +138,7 @@ def read(doc: dict) -> dict:
             misses = [k.lstrip("-") for k in parsed.unknown if k.lstrip("-") in NEAR_MISSES]
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         script = os.path.splitext(cmd.script)[0]
-    settings, misses = _with_config_file(settings, misses, base)
+    settings, misses = _with_config_file(settings, misses, base, doc.get("files"))
     cfg = summarize(settings, launcher, misses, "cmdline", script, base)
     cfg["cmdline_errors"] = errors
     from . import conditional_flags
@@ -377,12 +377,21 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
     }
 
 
-def _with_config_file(settings: dict, misses: list, base) -> tuple[dict, list]:
+def _with_config_file(settings: dict, misses: list, base, files: dict | None = None) -> tuple[dict, list]:
     """A command line's --config_file TOML merged under its flags (flags on the command line win), or
-    `config_file_unread` when that file is not there to read."""
+    `config_file_unread` when that file is not there to read. files: what the launch script itself writes before it
+    runs the command (`cat > train.toml <<EOF ... EOF`, shell.Script.files): that text is the TOML the run reads."""
     if not given(settings.get("config_file")):
         return settings, misses
-    _, toml = _read_side_toml(str(settings["config_file"]), base, ".toml")
+    name = str(settings["config_file"])
+    written = next((files[n] for n in (name, name + ".toml") if n in (files or {})), None)
+    if written is not None:
+        try:
+            toml = load_toml(name, written)
+        except Exception:  # the script writes something that is no TOML: unknown, as an unreadable file is
+            toml = None
+    else:
+        _, toml = _read_side_toml(name, base, ".toml")
     if toml is None:
         return dict(settings, config_file_unread=True), misses
     merged = _flatten(toml)

@@ -2,7 +2,7 @@
 set -e
 python -m venv venv
 source venv/bin/activate
-pip install torch==2.5.1 torchvision --index-url https://download.pytorch.org/whl/cu124
+pip install torch==2.5.1 torchvision
 pip install xformers==0.0.28.post3
 pip install flash-attn --no-build-isolation
 pip install sageattention==1.0.6
