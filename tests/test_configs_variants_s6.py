@@ -16,7 +16,10 @@ miss; those marked NEW fail on the code before the change (ea16305), the rest gu
 - musubi-tuner reads a --config_file the launch script writes itself (heredoc) (musubi._with_config_file);
 - DIFFUSERS_ATTN_BACKEND=X as the prefix of a continued launch line (diffusers.value_in);
 - SimpleTuner's WebUI layout ({"_metadata", "config": {"--key": ...}}) (simpletuner._unwrapped);
-- an sd-scripts --config_file TOML naming both pretrained_model_name_or_path and network_module (sd_scripts.score)."""
+- an sd-scripts --config_file TOML naming both pretrained_model_name_or_path and network_module, every key of it an
+  sd-scripts option (sd_scripts.score);
+- `accelerate launch --config_file accel.yaml`: the file's mixed_precision / dynamo_config under the launcher's flags
+  (configs.with_accelerate_config; diffusers and musubi-tuner, whose scripts leave them to accelerate)."""
 
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ from configs_corpus import read as _read, refusal as _refusal
 DATA = Path(__file__).resolve().parent / "data" / "config_variants_s6"
 FILES = files(DATA)
 KINDS = {"yaml", "json", "toml", "python", "shell-var", "shell-array", "shell-prefix", "shell-continuation",
-         "shell-flagform", "shell-abbrev", "shell-repeat", "shell-function", "shell-cond", "shell-heredoc",
+         "shell-flagform", "shell-abbrev", "shell-repeat", "shell-function", "shell-cond", "shell-heredoc", "beside-config",
          "wrapper-accelerate", "wrapper-torchrun", "wrapper-other", "windows-bat", "windows-ps1", "near-miss-keep",
          "near-miss-refuse"}
 
@@ -267,3 +270,30 @@ def test_simpletuner_webui_layout(tmp_path, data, want):
 ])
 def test_sd_scripts_toml_with_model_and_network_module(tmp_path, text, want):
     assert _read(tmp_path, "config.toml", text) == want
+
+# ---------------------------------------------------------------------------------------------------------------------
+# `accelerate launch --config_file accel.yaml`: the file's mixed precision and dynamo settings
+# ---------------------------------------------------------------------------------------------------------------------
+
+ACCEL = "compute_environment: LOCAL_MACHINE\ndistributed_type: 'NO'\nmixed_precision: {mp}\nnum_processes: 1\n{dyn}"
+DB = ("train_dreambooth.py --pretrained_model_name_or_path=CompVis/stable-diffusion-v1-4 --instance_data_dir=dog "
+      "--instance_prompt=sks --output_dir=o --enable_xformers_memory_efficient_attention")
+
+
+@pytest.mark.parametrize("accel, launch, want", [
+    # NEW: musubi-tuner's --mixed_precision left to accelerate (trainer_base.py:1462-1472): the config file's bf16
+    (ACCEL.format(mp="bf16", dyn=""), f"accelerate launch --config_file accel.yaml src/musubi_tuner/wan_train_network.py "
+     f"{MUS} --sdpa\n", ("musubi", ["sdpa"], "bfloat16", "none")),
+    # NEW: diffusers' example: fp16 and the dynamo backend / mode from the file (TorchDynamoPlugin from the launcher's)
+    (ACCEL.format(mp="fp16", dyn="dynamo_config:\n  dynamo_backend: INDUCTOR\n  dynamo_mode: max-autotune\n"),
+     f"accelerate launch --config_file ./accel.yaml {DB}\n", ("diffusers", ["xformers"], "float16", "max-autotune")),
+    # near miss: the script's own --mixed_precision wins over the file's
+    (ACCEL.format(mp="fp16", dyn=""), f"accelerate launch --config_file accel.yaml {DB} --mixed_precision bf16\n",
+     ("diffusers", ["xformers"], "bfloat16", "none")),
+    # near miss: a config file that is not here says nothing (as before)
+    (None, f"accelerate launch --config_file /etc/accel/none.yaml {DB}\n", ("diffusers", ["xformers"], "", "none")),
+])
+def test_the_accelerate_config_file_the_launch_names(tmp_path, accel, launch, want):
+    if accel is not None:
+        (tmp_path / "accel.yaml").write_text(accel, encoding="utf-8")
+    assert _read(tmp_path, "run.sh", launch) == want

@@ -767,6 +767,25 @@ def config_data(doc: dict, path) -> dict | None:
         isinstance(sub.get("data"), dict) else None
 
 
+def with_accelerate_config(doc: dict, launcher: dict) -> dict:
+    """The launcher's settings with those of the accelerate config file it names (`accelerate launch --config_file
+    accel.yaml ...`) under them, when that file is here (beside the launch file, or written by it): `accelerate launch`
+    takes mixed_precision and dynamo_config.{dynamo_backend, dynamo_mode} from the file for the flags it is not given
+    (huggingface/accelerate@16cb6eb commands/launch.py:1212, 1281-1285; commands/config/config_args.py)."""
+    path = launcher.get("config_file")
+    data = config_data(doc, path) if isinstance(path, str) and path else None
+    if not data:
+        return launcher
+    out = dict(launcher)
+    if given(data.get("mixed_precision")) and not given(out.get("mixed_precision")):
+        out["mixed_precision"] = str(data["mixed_precision"]).strip().lower()
+    dyn = data.get("dynamo_config") if isinstance(data.get("dynamo_config"), dict) else {}
+    for k in ("dynamo_backend", "dynamo_mode"):
+        if given(dyn.get(k)) and not given(out.get(k)):
+            out[k] = str(dyn[k]).strip().lower()
+    return out
+
+
 def unknown_settings(trainer: str, title: str, setting: str | None = None, fixes: dict | None = None) -> dict:
     """A launch command of `trainer` whose config file is not here (or is not that trainer's): nothing known but the
     trainer, and `config_file_unread` says so (checks/trainer.py then claims nothing about what the file chooses).

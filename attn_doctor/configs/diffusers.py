@@ -210,11 +210,15 @@ def read(doc: dict) -> dict:
     errors: list = []
     script = _script(doc)
     cmd = doc.get("command")
+    launcher = {}
     if cmd is not None and cmd.script == script:
+        from . import with_accelerate_config
+
+        launcher = with_accelerate_config(doc, cmd.launcher_args) if cmd.program == "accelerate" else cmd.launcher_args
         parsed, errors = check_options("diffusers", cmd)
-        a = {**cmd.launcher_args, **{k: v for k, v in parsed.values.items()}}
-        if not given(parsed.values.get("mixed_precision")) and given(cmd.launcher_args.get("mixed_precision")):
-            a["mixed_precision"] = cmd.launcher_args["mixed_precision"]  # the script's default None: accelerate's
+        a = {**launcher, **{k: v for k, v in parsed.values.items()}}
+        if not given(parsed.values.get("mixed_precision")) and given(launcher.get("mixed_precision")):
+            a["mixed_precision"] = launcher["mixed_precision"]  # the script's default None: accelerate's
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
     mp = a.get("mixed_precision")
     # `--mixed_precision=$VAR` / a value Python computes: the option is given, its value is the run's; the launcher's
@@ -234,7 +238,7 @@ def read(doc: dict) -> dict:
     # ACCELERATE_DYNAMO_* variables `accelerate launch --dynamo_backend X --dynamo_mode M` sets (huggingface/accelerate
     # utils/launch.py:184-193, accelerator.py:326-329, utils/dataclasses.py:1094-1099) and accelerator.prepare()
     # compiles the model: the launcher's dynamo backend is the run's torch.compile.
-    launcher = cmd.launcher_args if cmd is not None else {}
+    launcher = launcher or (cmd.launcher_args if cmd is not None else {})
     dyn = str(launcher.get("dynamo_backend") or "no").strip().lower()
     comp = dyn not in ("no", "none", "false")
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None

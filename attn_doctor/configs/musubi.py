@@ -137,6 +137,10 @@ def read(doc: dict) -> dict:
             launcher, settings = dict(cmd.launcher_args), dict(parsed.values)
             misses = [k.lstrip("-") for k in parsed.unknown if k.lstrip("-") in NEAR_MISSES]
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
+        if cmd.program == "accelerate":
+            from . import with_accelerate_config
+
+            launcher = with_accelerate_config(doc, launcher)  # `accelerate launch --config_file accel.yaml`
         script = os.path.splitext(cmd.script)[0]
     settings, misses = _with_config_file(settings, misses, base, doc.get("files"))
     cfg = summarize(settings, launcher, misses, "cmdline", script, base)
