@@ -19,7 +19,8 @@ miss; those marked NEW fail on the code before the change (ea16305), the rest gu
 - an sd-scripts --config_file TOML naming both pretrained_model_name_or_path and network_module, every key of it an
   sd-scripts option (sd_scripts.score);
 - `accelerate launch --config_file accel.yaml`: the file's mixed_precision / dynamo_config under the launcher's flags
-  (configs.with_accelerate_config; diffusers and musubi-tuner, whose scripts leave them to accelerate)."""
+  (configs.with_accelerate_config; diffusers and musubi-tuner, whose scripts leave them to accelerate);
+- a Dockerfile under a per-variant name (Dockerfile-gpu, Dockerfile_cuda124) is read as one (configs.make_doc)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ from configs_corpus import read as _read, refusal as _refusal
 DATA = Path(__file__).resolve().parent / "data" / "config_variants_s6"
 FILES = files(DATA)
 KINDS = {"yaml", "json", "toml", "python", "shell-var", "shell-array", "shell-prefix", "shell-continuation",
-         "shell-flagform", "shell-abbrev", "shell-repeat", "shell-function", "shell-cond", "shell-heredoc", "beside-config",
+         "shell-flagform", "shell-abbrev", "shell-repeat", "shell-function", "shell-cond", "shell-heredoc", "beside-config", "notebook", "container", "text",
          "wrapper-accelerate", "wrapper-torchrun", "wrapper-other", "windows-bat", "windows-ps1", "near-miss-keep",
          "near-miss-refuse"}
 
@@ -297,3 +298,20 @@ def test_the_accelerate_config_file_the_launch_names(tmp_path, accel, launch, wa
     if accel is not None:
         (tmp_path / "accel.yaml").write_text(accel, encoding="utf-8")
     assert _read(tmp_path, "run.sh", launch) == want
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Dockerfiles under per-variant names
+# ---------------------------------------------------------------------------------------------------------------------
+
+DOCKER = ("FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nENV PREC=bf16\nWORKDIR /app\n"
+          "CMD accelerate launch train_network.py --pretrained_model_name_or_path=/m/a.ckpt --dataset_config=d.toml "
+          "--network_module=networks.lora --sdpa --mixed_precision=$PREC\n")
+
+
+@pytest.mark.parametrize("name", [
+    "Dockerfile-gpu",  # NEW
+    "Dockerfile_cuda124",  # NEW
+    "Dockerfile.train",  # near miss: read as one before too
+])
+def test_a_dockerfile_by_its_variant_name(tmp_path, name):
+    assert _read(tmp_path, name, DOCKER) == ("sd-scripts", ["sdpa"], "bfloat16", "none")
