@@ -36,7 +36,7 @@ from configs_corpus import read as _read, refusal as _refusal
 DATA = Path(__file__).resolve().parent / "data" / "config_variants_s6"
 FILES = files(DATA)
 KINDS = {"yaml", "json", "toml", "python", "shell-var", "shell-array", "shell-prefix", "shell-continuation",
-         "shell-flagform", "shell-abbrev", "shell-repeat", "shell-function", "shell-cond", "shell-heredoc", "beside-config", "notebook", "container", "text",
+         "shell-flagform", "shell-abbrev", "shell-repeat", "shell-function", "shell-cond", "shell-heredoc", "beside-config", "notebook", "container", "text", "semantics",
          "wrapper-accelerate", "wrapper-torchrun", "wrapper-other", "windows-bat", "windows-ps1", "near-miss-keep",
          "near-miss-refuse"}
 
