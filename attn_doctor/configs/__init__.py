@@ -366,12 +366,20 @@ def make_doc(path: str, text: str) -> dict:
         doc["keys"] = _all_keys(data)
         doc["flat"] = flatten(data)
         return doc
-    if name == "dockerfile" or name.endswith(".dockerfile") or name.startswith("dockerfile."):
+    if name == "dockerfile" or name.endswith(".dockerfile") or re.match(r"dockerfile[._-]\w[\w.-]*$", name) and \
+            not name.endswith((".md", ".txt", ".sh", ".yml", ".yaml", ".json", ".toml", ".py", ".ps1", ".bat", ".cmd")):
+        # (Dockerfile, train.dockerfile, Dockerfile.gpu, and the per-variant names Dockerfile-cuda12 / Dockerfile_dev)
         text = dockerfile_script(text)
     elif name in ("makefile", "gnumakefile") or name.endswith(".mk"):
         text = makefile_script(text)  # `make train`: its recipes, as the shell runs them
     _text_doc(doc, text, shell)
     return doc
+
+
+def _named_outside_prints(text: str, name: str) -> bool:
+    """Whether a line that is no echo / printf (nor a comment) names the script."""
+    return any(name in ln and not re.match(r"^\s*(?:@?echo\b|printf\b|#)", ln, re.IGNORECASE)
+               for ln in text.splitlines())
 
 
 def job_commands(data: dict) -> str | None:
@@ -416,7 +424,13 @@ def _text_doc(doc: dict, text: str, shell) -> None:
         for c in running:
             doc["args"].update(c.launcher_args)
             doc["args"].update(shell.parse_options(c.args).values)
-    doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)]
+    # the scripts the text names (a command line the shell view could not take apart still names its script), but not
+    # one named only in what the file prints: `echo "then run: accelerate launch train_network.py --xformers"` runs
+    # nothing (a usage message, an installer's last words)
+    printed = {os.path.basename(m.group(1)) for c in script.commands if c.program in ("echo", "printf")
+               for m in _SCRIPT.finditer(" ".join(c.words))}
+    doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)
+                      if os.path.basename(m.group(1)) not in printed or _named_outside_prints(text, m.group(1))]
     for c in script.commands:
         if c.script and c.script not in doc["scripts"]:
             doc["scripts"].append(c.script)
@@ -782,6 +796,25 @@ def config_data(doc: dict, path) -> dict | None:
     sub = named_config(doc, path)
     return sub["data"] if sub is not None and sub["fmt"] in ("yaml", "json", "toml") and \
         isinstance(sub.get("data"), dict) else None
+
+
+def with_accelerate_config(doc: dict, launcher: dict) -> dict:
+    """The launcher's settings with those of the accelerate config file it names (`accelerate launch --config_file
+    accel.yaml ...`) under them, when that file is here (beside the launch file, or written by it): `accelerate launch`
+    takes mixed_precision and dynamo_config.{dynamo_backend, dynamo_mode} from the file for the flags it is not given
+    (huggingface/accelerate@16cb6eb commands/launch.py:1212, 1281-1285; commands/config/config_args.py)."""
+    path = launcher.get("config_file")
+    data = config_data(doc, path) if isinstance(path, str) and path else None
+    if not data:
+        return launcher
+    out = dict(launcher)
+    if given(data.get("mixed_precision")) and not given(out.get("mixed_precision")):
+        out["mixed_precision"] = str(data["mixed_precision"]).strip().lower()
+    dyn = data.get("dynamo_config") if isinstance(data.get("dynamo_config"), dict) else {}
+    for k in ("dynamo_backend", "dynamo_mode"):
+        if given(dyn.get(k)) and not given(out.get(k)):
+            out[k] = str(dyn[k]).strip().lower()
+    return out
 
 
 def unknown_settings(trainer: str, title: str, setting: str | None = None, fixes: dict | None = None) -> dict:

@@ -151,6 +151,10 @@ def read(doc: dict) -> dict:
             launcher, settings = dict(cmd.launcher_args), dict(parsed.values)
             misses = [k.lstrip("-") for k in parsed.unknown if k.lstrip("-") in NEAR_MISSES]
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
+        if cmd.program == "accelerate":
+            from . import with_accelerate_config
+
+            launcher = with_accelerate_config(doc, launcher)  # `accelerate launch --config_file accel.yaml`
         script = os.path.splitext(cmd.script)[0]
     settings, misses = _with_config_file(settings, misses, base, doc)
     cfg = summarize(settings, launcher, misses, "cmdline", script, base)
@@ -397,7 +401,8 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
 def _with_config_file(settings: dict, misses: list, base, doc: dict | None = None) -> tuple[dict, list]:
     """A command line's --config_file TOML merged under its flags (flags on the command line win), or
     `config_file_unread` when that file is not there to read (a launcher's `doc`: found where its run finds it,
-    references.locate, and named in doc["unread"] when it is not)."""
+    references.locate, and named in doc["unread"] when it is not). doc["files"]: what the launch script itself writes
+    before it runs the command (`cat > train.toml <<EOF ... EOF`, shell.Script.files): that text is the TOML the run reads."""
     value = settings.get("config_file")
     if doc is not None and isinstance(value, str):
         from .references import spelt
@@ -411,8 +416,17 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
         return settings, misses
     name = str(value)
     toml = None
-    if doc is not None:
-        from .references import locate, note_unread
+    files = (doc or {}).get("files") or {}
+    written = next((files[n] for n in (name, name + ".toml") if n in files), None)
+    if written is not None:
+        try:
+            toml = load_toml(name, written)
+        except Exception:  # noqa: BLE001 - the script writes something that is no TOML: unknown, as an unreadable file is
+            toml = None
+        if toml is None:
+            return dict(settings, config_file_unread=True), misses
+    elif doc is not None:
+        from .references import locate
 
         where = locate(doc, name, ".toml")
         if where is not None:
@@ -424,6 +438,8 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
         _, toml = _read_side_toml(name, base, ".toml")
     if toml is None:
         if doc is not None:
+            from .references import note_unread
+
             note_unread(doc, name)
         return dict(settings, config_file_unread=True), misses
     merged = _flatten(toml)
