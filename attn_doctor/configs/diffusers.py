@@ -331,10 +331,12 @@ def value_in(text: str) -> str | None:
     found = None
     for m in _ASSIGN.finditer(text):
         raw = m.group(1).strip()
+        if raw.endswith("\\"):
+            raw = raw[:-1]  # `DIFFUSERS_ATTN_BACKEND=flex accelerate launch x.py \` continues the launch line
         try:
             parts = shlex.split(raw, comments=True)
         except ValueError:
-            parts = [raw.strip("'\"")]
+            parts = [raw.split()[0].strip("'\"")] if raw.split() else [""]
         found = parts[0] if parts else ""
     return found
 

@@ -366,7 +366,13 @@ def summarize(s: dict, fmt: str) -> dict:
     quantized = given(bmp) and str(bmp).strip().lower() != "no_change"
     # weight_dtype: bf16 / fp16 as mixed_precision says, else float32 (a quantised LoRA base may keep bf16)
     # (bghira/SimpleTuner@bc8e6ab simpletuner/helpers/configuration/cmd_args.py:1108-1113)
-    dtype = dtype_of(mp) or ("float32" if mp == "no" and not quantized else None)
+    if mp == "no" and given(s.get("quantization_config")):
+        quantized = True  # model_is_quantized (cmd_args.py:952): a quantization_config quantises too
+    # is_quantized needs a LoRA (cmd_args.py:1108; model_type default "full"); base_model_default_dtype defaults to bf16
+    # (simpletuner_sdk/server/services/field_registry/sections/model.py:1234-1250)
+    lora = "lora" in str(s.get("model_type") or "full").strip().lower()
+    keep_bf16 = str(s.get("base_model_default_dtype") or "bf16").strip().lower() == "bf16"
+    dtype = dtype_of(mp) or (("bfloat16" if quantized and lora and keep_bf16 else "float32") if mp == "no" else None)
     alt = entries[0]["mask_alternative"] if entries else None
     return {
         "trainer": "simpletuner", "trainer_title": TITLE, "format": fmt,
