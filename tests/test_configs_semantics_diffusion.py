@@ -196,12 +196,14 @@ def test_simpletuner_toml_dynamo_auto_and_fp32(tmp_path):
     assert fields(cfg) == ([], "float32", "default")
 
 
-def test_simpletuner_quantised_lora_no_precision_stays_unknown(tmp_path):
-    """A quantised LoRA base may keep bf16 weights with mixed_precision "no" (cmd_args.py:1111): not said (guard)."""
+def test_simpletuner_quantised_lora_no_precision_keeps_bf16(tmp_path):
+    """A quantised LoRA base with mixed_precision "no" trains in bf16: weight_dtype is bf16 when base_model_default_dtype
+    is bf16 (cmd_args.py:1108-1113), its default (field_registry/sections/model.py:1234-1250), and the base model is moved
+    to it (trainer.py:3034-3047). (Session 5 left it unknown; session 6, cfg25, read the default: SEMANTICS-diffusion-s6.md.)"""
     cfg = load(tmp_path, "config.json", json.dumps({"model_family": "flux", "model_type": "lora",
                                                     "data_backend_config": "x.json", "mixed_precision": "no",
                                                     "base_model_precision": "int8-quanto"}))
-    assert cfg["dtype"] is None
+    assert cfg["dtype"] == "bfloat16"
 
 
 def test_gui_tab_checkboxes_pick_the_script(tmp_path):
@@ -231,13 +233,13 @@ def test_anima_toml_without_a_script_is_the_anima_dit(tmp_path):
 
 def test_simpletuner_env_no_precision(tmp_path):
     """NEW: config.env's MIXED_PRECISION=no trains in float32; with BASE_MODEL_PRECISION (env_file.py:92) quantising the
-    LoRA base it may stay bf16, so nothing is said."""
+    LoRA base it stays bf16 (base_model_default_dtype's default; session 6 read it: cmd_args.py:1108-1113)."""
     cfg = load(tmp_path, "config.env", "MODEL_FAMILY=flux\nMODEL_TYPE=lora\nMIXED_PRECISION=no\n"
                                        "TRAINER_EXTRA_ARGS='--data_backend_config=x.json'\n")
     assert cfg["detected"]["trainer"] == "simpletuner" and cfg["dtype"] == "float32"
     cfg = load(tmp_path, "config.env", "MODEL_FAMILY=flux\nMODEL_TYPE=lora\nMIXED_PRECISION=no\n"
                                        "BASE_MODEL_PRECISION=int8-quanto\n")
-    assert cfg["dtype"] is None
+    assert cfg["dtype"] == "bfloat16"
 
 
 def test_ai_toolkit_boogu_model_kwargs_flash(tmp_path):

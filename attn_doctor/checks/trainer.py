@@ -188,6 +188,8 @@ def _simpletuner(facts: dict, cfg: dict, attn: list[dict], fixes: dict, batch):
 
 def _musubi(cfg: dict, attn: list[dict], fixes: dict):
     source = "command line" if cfg.get("format") == "cmdline" else "TOML"
+    # Kandinsky 5's nabla FlexAttention (configs/musubi.py NABLA_TASKS) runs beside the chain's backend, not instead of it
+    attn = [a for a in attn if a["backend"] != "flex"]
     maybe = any(a["kind"] == "conditional" for a in cfg.get("attention") or [])
     if not attn and not cfg.get("cmdline_errors") and not cfg.get("generation"):  # argparse stops on those first
         # Sure only for a command line whose --config_file (if any) was read and that adds no backend flag under a

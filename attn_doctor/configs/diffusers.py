@@ -338,12 +338,12 @@ def value_in(text: str) -> str | None:
     found = None
     for m in _ASSIGN.finditer(text):
         raw = m.group(1).strip()
+        if raw.endswith("\\"):
+            raw = raw[:-1]  # `DIFFUSERS_ATTN_BACKEND=flex accelerate launch x.py \` continues the launch line
         try:
-            # (a prefix assignment on a continued launch line ends in the continuation's backslash: the value is
-            # still the first word, `DIFFUSERS_ATTN_BACKEND=flash accelerate launch x.py \\`)
-            parts = shlex.split(raw[:-1] if raw.endswith("\\") else raw, comments=True)
+            parts = shlex.split(raw, comments=True)
         except ValueError:
-            parts = [raw.split()[0].strip("'\"")] if raw.split() else []
+            parts = [raw.split()[0].strip("'\"")] if raw.split() else [""]
         found = parts[0] if parts else ""
     return found
 

@@ -97,6 +97,8 @@ def score(doc: dict) -> "Score":
     net = _flatten(doc["data"]).get("network_module") if doc["fmt"] == "toml" else doc["args"].get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
         sc.add(f"network_module={net}")
+    if doc["fmt"] == "toml" and is_gui_project(_flatten(doc["data"])):
+        sc.add(f"model_arch={doc['data'].get('model_arch')} (musubi-tuner GUI project)", 2 * STRONG)
     for s in doc["scripts"]:
         stem = re.sub(r"_train(_network)?\.py$", "", s)
         if s.endswith(("_train_network.py", "_train.py")) and stem in SCRIPTS:
@@ -272,11 +274,43 @@ def parse(path: str, text: str) -> dict:
     return _parse(path, text)
 
 
+# The musubi-tuner GUI's project file (src/musubi_tuner/gui/gui.py:86-95 writes musubi_project.toml from its fields):
+# training runs `accelerate launch --mixed_precision PREC --dynamo_backend=no ... src/musubi_tuner/{zimage|qwen_image}
+# _train_network.py ...` with `--mixed_precision PREC` unless "no", `--fp8_base --fp8_scaled` for fp8_scaled, always
+# `--sdpa --split_attn`, then the shlex-split `additional_args` (kohya-ss/musubi-tuner@30c658c gui.py:776-801, 885-907,
+# 915-921; model_arch choices Qwen-Image / Z-Image-Turbo, gui.py:33-39).
+GUI_PROJECT_KEYS = {"model_arch", "vram_size", "comfy_models_dir", "additional_args", "block_swap", "num_epochs"}
+GUI_ARCHS = {"Z-Image-Turbo": "zimage", "Qwen-Image": "qwen_image"}
+
+
+def is_gui_project(settings: dict) -> bool:
+    return settings.get("model_arch") in GUI_ARCHS and len(set(settings) & GUI_PROJECT_KEYS) >= 3
+
+
+def gui_project(p: dict) -> tuple[dict, dict, list[str], str]:
+    """(launcher options, script options, near misses, script) of the run the GUI starts from a project file."""
+    prec = str(p["mixed_precision"]).strip().lower() if given(p.get("mixed_precision")) else None
+    launcher = {"dynamo_backend": "no", **({"mixed_precision": prec} if prec else {})}
+    settings = {"sdpa": True, "split_attn": True, "dit": p.get("dit_path"), "dataset_config": "dataset_config.toml"}
+    if prec and prec != "no":
+        settings["mixed_precision"] = prec
+    if as_bool(p.get("fp8_scaled")):
+        settings.update(fp8_base=True, fp8_scaled=True)
+    extra = p.get("additional_args")
+    misses: list[str] = []
+    if isinstance(extra, str) and extra.strip():
+        _, added, misses = _cmdline_settings(["train.py"] + _tokens(extra))
+        settings.update(added)
+    return launcher, settings, misses, f"src/musubi_tuner/{GUI_ARCHS[p['model_arch']]}_train_network"
+
+
 def _parse(path: str, text: str) -> dict:
     base = os.path.dirname(os.path.abspath(path))
     if path.lower().endswith(".toml"):
         settings, launcher, fmt, script = _flatten(load_toml(path, text)), {}, "toml", None
         misses = [k for k in settings if k in NEAR_MISSES and as_bool(settings[k])]
+        if is_gui_project(settings):
+            launcher, settings, misses, script = gui_project(settings)
     else:
         launcher, settings, misses = _cmdline_settings(_tokens(text))
         fmt, script = "cmdline", command_script(text)
@@ -308,6 +342,16 @@ ATTN_MODES = {"torch": "sdpa", "sdpa": "sdpa", "flash": "fa2", "flash2": "fa2", 
 # hv_train.py:791-798, qwen_image_train.py:240-249, zimage_train.py:175-184 alike); HiDream-O1's full fine-tune takes
 # "flash" if --flash_attn else "torch" (hidream_o1_train.py:184). `cute` (blissful-tuner) is outside that chain.
 CHAIN = ("sdpa", "flash_attn", "sage_attn", "xformers", "flash3")
+
+# Kandinsky 5's visual self-attention runs torch's flex_attention with a nabla BlockMask when the task's AttentionConfig
+# says type "nabla" or the run forces it (kohya-ss/musubi-tuner@30c658c src/musubi_tuner/kandinsky5_train_network.py:81-96
+# --force_nabla_attention, 127-131, 865; kandinsky5/models/nn.py:11, 322-335, 349-350; blissful-tuner@e4ed1f0
+# kandinsky5_train_network.py:67-72, 646-650 --use_nabla_attention); the text and cross attention keep the chain's backend.
+# Tasks whose config is nabla: kandinsky5/configs.py:385-407, 777-799, 916-938, 1055-1077, 1320-1342, 1486-1508,
+# 1652-1674, 1818-1840.
+NABLA_TASKS = {"k5-lite-t2v-10s-sd", "k5-pro-t2v-5s-hd", "k5-pro-t2v-10s-sd", "k5-pro-t2v-10s-hd", "k5-pro-i2v-5s-hd",
+               "k5-lite-t2v-10s-distil-sd", "k5-lite-t2v-10s-nocfg-sd", "k5-lite-t2v-10s-pretrain-sd"}
+NABLA_FLAGS = ("force_nabla_attention", "use_nabla_attention")
 
 
 def _runs(flags: list[str], script: str | None) -> list[str]:
@@ -342,6 +386,12 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         family = "wan"
     elif isinstance(s.get("network_module"), str):
         family = NETWORKS.get(s["network_module"].rsplit(".", 1)[-1])
+    if family == "kandinsky5":  # generation too: kandinsky5/generation_utils.py:99
+        forced = next((k for k in NABLA_FLAGS if as_bool(s.get(k))), None)
+        task = str(s.get("task") or "").strip().lower()
+        if forced or task in NABLA_TASKS:
+            name = (f"--{forced}" if cmd else f"{forced} = true") if forced else f"task {task} (nabla attention)"
+            entries.append(attention(name, f"--{forced}" if forced else "--task", "flex"))
     compile_on = as_bool(s.get("compile"))
     mode = s.get("compile_mode") if isinstance(s.get("compile_mode"), str) else None
     if not compile_on and as_bool(s.get("optimized_compile")):

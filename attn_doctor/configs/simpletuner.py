@@ -323,6 +323,11 @@ def summarize(s: dict, fmt: str) -> dict:
         entries.append(attention(mech, setting, "sdpa"))
         if given(mech_raw):
             required.append("sdpa")  # asked for by name; left unset it is the default nobody chose
+    elif mech.startswith("sageattention") and family == "sana":
+        # Sana's model setup turns SageAttention off: "not supported with SageAttention at this point. Disabling
+        # SageAttention." and sets attention_mechanism to "diffusers" (bghira/SimpleTuner@bc8e6ab
+        # simpletuner/helpers/models/sana/model.py:273-278): its own SDPA runs, nothing to install, no sage note
+        pass
     elif mech.startswith("sageattention"):
         # A wrapper around F.scaled_dot_product_attention that calls sageattn(q, k, v, is_causal=...) and
         # drops attn_mask; by default it runs for validation only and training keeps SDPA.
@@ -375,7 +380,18 @@ def summarize(s: dict, fmt: str) -> dict:
     quantized = given(bmp) and str(bmp).strip().lower() != "no_change"
     # weight_dtype: bf16 / fp16 as mixed_precision says, else float32 (a quantised LoRA base may keep bf16)
     # (bghira/SimpleTuner@bc8e6ab simpletuner/helpers/configuration/cmd_args.py:1108-1113)
-    dtype = dtype_of(mp) or ("float32" if mp == "no" and not quantized else None)
+    if mp == "no" and given(s.get("quantization_config")):
+        quantized = True  # model_is_quantized (cmd_args.py:952): a quantization_config quantises too
+    # is_quantized needs a LoRA (cmd_args.py:1108; model_type default "full"); base_model_default_dtype defaults to bf16
+    # (simpletuner_sdk/server/services/field_registry/sections/model.py:1234-1250)
+    lora = "lora" in str(s.get("model_type") or "full").strip().lower()
+    keep_bf16 = str(s.get("base_model_default_dtype") or "bf16").strip().lower() == "bf16"
+    dtype = dtype_of(mp) or (("bfloat16" if quantized and lora and keep_bf16 else "float32") if mp == "no" else None)
+    if mp == "fp8":
+        # Accelerator(mixed_precision="fp8") turns native AMP on (huggingface/accelerate@16cb6eb accelerator.py:598-603)
+        # and its autocast for fp8 is bf16 (utils/modeling.py:2085-2091); SimpleTuner adds only the TorchAO float8
+        # recipe for the Linear layers (trainer.py:1010-1016): attention's q/k/v are bf16
+        dtype = "bfloat16"
     alt = entries[0]["mask_alternative"] if entries else None
     return {
         "trainer": "simpletuner", "trainer_title": TITLE, "format": fmt,

@@ -1,0 +1,6 @@
+#!/bin/bash
+DIFFUSERS_ATTN_BACKEND=flex accelerate launch train_dreambooth_lora_z_image.py \
+  --pretrained_model_name_or_path=$MODEL_NAME \
+  --instance_data_dir=./dog \
+  --output_dir=$OUTPUT_DIR --instance_prompt="a photo of sks dog" --resolution=1024 \
+  --train_batch_size=1 --gradient_accumulation_steps=4 --learning_rate=1e-4 --max_train_steps=500 --mixed_precision=bf16
