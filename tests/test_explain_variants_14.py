@@ -80,7 +80,8 @@ HF = "/opt/conda/lib/python3.11/site-packages/transformers"
     # sage-ops: the extension's C++ op name alone
     ("RuntimeError: void quant_per_block_int8_cuda(at::Tensor, at::Tensor, at::Tensor, double, int64_t, int64_t) "
      "failed to dispatch data type Float",
-     {"triage.error-names-backend", "sage.dtype", "attn.dtype"}, "sage"),
+     # (helper ex34: sage.fused-dtype-dispatch, written from deepbeepmeep/Wan2GP#712, is this op's refusal)
+     {"triage.error-names-backend", "sage.dtype", "attn.dtype", "sage.fused-dtype-dispatch"}, "sage"),
     # te-cudnn
     ("Training Llama 3 70B with Transformer Engine 1.12 stops with a cuDNN error in fused attention on H20",
      {"te.fused-attn-cudnn"}, None),

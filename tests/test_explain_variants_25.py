@@ -159,7 +159,9 @@ def test_another_install_moving_torch_is_not_xformers():
     ("FlashAttention n'est pas supporté sur ma RTX 2080", "prose.gpu", "fa2"),
     ("No se encuentra el módulo flash_attn aunque lo instalé", "prose.import", "fa2"),
     ("flash_attn nicht gefunden, obwohl installiert", "prose.import", "fa2"),
-    ("sageattention não está instalado mas o pip diz que sim", "prose.import", "sage"),
+    # session 6 (ex35): "sageattention is not installed" was already sage.not-installed (installed for another Python than the
+    # app's: pip says it is); the Portuguese is now read the same (knowledge/sage.toml), no longer only as prose
+    ("sageattention não está instalado mas o pip diz que sim", "sage.not-installed", "sage"),
     ("SageAttention генерирует чёрное изображение", "prose.numbers", "sage"),
     ("Con sageattention las imágenes salen negras", "prose.numbers", "sage"),
     ("flash attention 설치 후 속도가 느려요", "prose.slow", "fa2"),
@@ -190,7 +192,9 @@ def test_another_install_moving_torch_is_not_xformers():
     ("sageattention和triton版本冲突", "prose.fails", "sage"),
     ("xformers のバージョンが torch と合わない", "prose.fails", "xformers"),
     ("xformers와 torch 버전이 맞지 않습니다", "prose.fails", "xformers"),
-    ("La versión de xformers no es compatible con mi torch 2.5", "prose.fails", "xformers"),
+    # session 6 (ex35): the English of it ("xformers is not compatible with my torch") was already xformers.built-for-other-torch;
+    # the Spanish is now read the same (knowledge/versions.toml), no longer only as prose
+    ("La versión de xformers no es compatible con mi torch 2.5", "xformers.built-for-other-torch", "xformers"),
     ("xformers 和 CUDA 版本不对应", "prose.fails", "xformers"),
     ("xformersとtorchのバージョンが違う", "xformers.built-for-other-torch", "xformers"),
     ("версии xformers и torch не совпадают", "prose.fails", "xformers"),

@@ -1597,10 +1597,15 @@ def test_examples_are_recognised_as_their_entry(entry):
 
     for ex in entry.examples:
         found = match(ex)
-        assert found and found[0].entry.id == entry.id, (ex, [m.entry.id for m in found])
+        ids = [m.entry.id for m in found]
+        # a symptom whose example quotes the error that caused it is found after that cause, which ranks first (round 32,
+        # knowledge/match.py _rank; tests/test_knowledge.py says the same)
+        quoted_cause = entry.symptom and entry.id in ids[1:]
+        assert found and (found[0].entry.id == entry.id or quoted_cause), (ex, ids)
         cause = best(ex)
         if entry.can_cause:
-            assert cause and cause.entry.id == entry.id, (ex, cause and cause.entry.id)
+            assert cause and (cause.entry.id == entry.id or quoted_cause and cause.entry.id == ids[0]), \
+                (ex, cause and cause.entry.id)
         else:
             assert cause is None or cause.entry.can_cause, (ex, cause.entry.id)
 

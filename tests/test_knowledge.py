@@ -65,7 +65,9 @@ def test_entry_with_patterns_has_examples_that_use_every_pattern(e):
                          ids=lambda v: v.id if hasattr(v, "id") else "")
 def test_every_example_is_explained_by_its_own_entry_first(e, example):
     found = ids(example)
-    assert found and found[0] == e.id, f"{e.id}: best match is {found[:3]}"
+    # a symptom (a fallback warning, a wrapper's ImportError) whose example quotes the error that caused it is found after
+    # that cause, which ranks first (round 32, knowledge/match.py _rank)
+    assert found and (found[0] == e.id or (e.symptom and e.id in found)), f"{e.id}: best match is {found[:3]}"
 
 
 def _check_output(e) -> str:

@@ -279,6 +279,18 @@ SETS = (
                          ("ollama__ollama__15855.txt", "prose.fails"),
                          ("pydn__ComfyUI-to-Python-Extension__55.txt", "torch.cpu-build"),
                          ("upseem__comfyui_sunxAI_facetools__3.txt", "torch.cpu-build"))),
+    # round 32 (ex32, 2026-11-28): the diffusion UIs' and trainers' trackers (ComfyUI and kijai's and other nodes, Forge,
+    # FramePack, Fooocus, A1111, SD.Next, InvokeAI, OneTrainer, kohya_ss, sd-scripts, musubi-tuner, ai-toolkit, diffusers); of
+    # 41, 37 matched and 31 right backend on main's rules at 6d5c95b (4/12 unrelated matched; explain-round32-main.json); after
+    # round 32's mechanisms (tests/test_explain_variants_32.py) 41/41 and 34/41, 3/12 (explain-round32-after.json; misses
+    # left: fixtures/errors/round32/README.md). The unrelated posts explain still reads are kept visible: ComfyUI-3D-Pack's
+    # own `_C` failing to load (a bare "DLL load failed while importing _C" title, read as an attention extension's), a
+    # vague "still some errors pop up" with xformers (prose.fails), and xformers' "A matching Triton is not available"
+    # notice above ai-toolkit's pkg_resources error (one of xformers' own messages, the last resort's)
+    Staged("round32", 41, 41, 34, unrelated="unrelated", note_required=True,
+           known_claims=(("MrForExample__ComfyUI-3D-Pack__187.txt", "import.dll-load-failed"),
+                         ("kijai__ComfyUI-MMAudio__1.txt", "prose.fails"),
+                         ("ostris__ai-toolkit__296.txt", "triage.backend-message"))),
     # round 24m (ex24m, 2026-11-28): a ninth measure-only fresh set (model/research repos' trackers and pages), measured on
     # main's rules at the fifth session's start (b16011e: of 45, 37 matched, 33 right backend; 4/14 unrelated) and end
     # (e231db2: 38 and 34). Training material since 2026-11-28 (helper ex28): after its mechanisms 42 and 42
@@ -296,6 +308,16 @@ SETS = (
     # explain-round33-main.json); after round 33's mechanisms (tests/test_explain_variants_33.py) 41/42 and 35/42, 0/12
     # (explain-round33-after.json; misses left: fixtures/errors/round33/README.md)
     Staged("round33", 42, 41, 35, unrelated="unrelated", note_required=True),
+    # round 31 (ex31, 2026-11-28, sixth session): FA4 (flash_attn.cute, flash-attn-4, nvidia-cutlass-dsl), SageAttention and
+    # its forks, FA3 and the new architectures (B200/B300, Jetson Thor, RTX 50xx, DGX Spark) from 2025-26 trackers; of 40,
+    # 29 matched and 23 right backend on main's rules at 6d5c95b (5/12 unrelated matched; explain-round31-main.json); after
+    # round 31's mechanisms (tests/test_explain_variants_31.py) 34/40 and 29/40, 22 right cause, 2/12 unrelated
+    # (explain-round31-after.json). The unrelated logs explain still reads are kept visible, each true but no attention
+    # backend's: cuDNN frontend's CuTe-DSL GEMM that no longer compiles on nvidia-cutlass-dsl 4.6.0 (its DSL named, read as
+    # FA4's build), and FramePack's CUDA out of memory
+    Staged("round31", 40, 34, 29, unrelated="unrelated", note_required=True,
+           known_claims=(("NVIDIA__cudnn-frontend__397.txt", "build.compile-failed"),
+                         ("lllyasviel__FramePack__602.txt", "train.oom"))),
 )
 
 

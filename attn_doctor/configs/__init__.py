@@ -55,8 +55,8 @@ import shlex
 import stat
 
 from ..model import BACKENDS, UsageError
-from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, notebook_code,  # noqa: F401
-                        notebook_command, notebook_shell, python_commands, python_dumped_configs,
+from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
+                        notebook_code, notebook_command, notebook_shell, python_commands, python_dumped_configs,
                         python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
@@ -366,10 +366,20 @@ def make_doc(path: str, text: str) -> dict:
         doc["keys"] = _all_keys(data)
         doc["flat"] = flatten(data)
         return doc
-    if name == "dockerfile" or name.endswith(".dockerfile") or name.startswith("dockerfile."):
+    if name == "dockerfile" or name.endswith(".dockerfile") or re.match(r"dockerfile[._-]\w[\w.-]*$", name) and \
+            not name.endswith((".md", ".txt", ".sh", ".yml", ".yaml", ".json", ".toml", ".py", ".ps1", ".bat", ".cmd")):
+        # (Dockerfile, train.dockerfile, Dockerfile.gpu, and the per-variant names Dockerfile-cuda12 / Dockerfile_dev)
         text = dockerfile_script(text)
+    elif name in ("makefile", "gnumakefile") or name.endswith(".mk"):
+        text = makefile_script(text)  # `make train`: its recipes, as the shell runs them
     _text_doc(doc, text, shell)
     return doc
+
+
+def _named_outside_prints(text: str, name: str) -> bool:
+    """Whether a line that is no echo / printf (nor a comment) names the script."""
+    return any(name in ln and not re.match(r"^\s*(?:@?echo\b|printf\b|#)", ln, re.IGNORECASE)
+               for ln in text.splitlines())
 
 
 def job_commands(data: dict) -> str | None:
@@ -414,7 +424,13 @@ def _text_doc(doc: dict, text: str, shell) -> None:
         for c in running:
             doc["args"].update(c.launcher_args)
             doc["args"].update(shell.parse_options(c.args).values)
-    doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)]
+    # the scripts the text names (a command line the shell view could not take apart still names its script), but not
+    # one named only in what the file prints: `echo "then run: accelerate launch train_network.py --xformers"` runs
+    # nothing (a usage message, an installer's last words)
+    printed = {os.path.basename(m.group(1)) for c in script.commands if c.program in ("echo", "printf")
+               for m in _SCRIPT.finditer(" ".join(c.words))}
+    doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)
+                      if os.path.basename(m.group(1)) not in printed or _named_outside_prints(text, m.group(1))]
     for c in script.commands:
         if c.script and c.script not in doc["scripts"]:
             doc["scripts"].append(c.script)
@@ -527,6 +543,13 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             if beside is not None and not beside[2]:
                 return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
                                                                       f"options of its own"] + beside[3]["evidence"])
+            argv = _script_argv(beside)
+            if argv is not None:
+                # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
+                beside[1]["argv"] = argv
+                return beside[0], beside[1], dict(beside[3], evidence=[
+                    f"{os.path.basename(path)} runs {script} with options its own argparse takes "
+                    f"({', '.join(w for w in beside[2] if w.startswith('-'))[:120]})"] + beside[3]["evidence"])
             if beside is not None:
                 raise _beside_refusal(where, script, beside)
             if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
@@ -615,7 +638,14 @@ def _script_beside(doc: dict, script: str):
     when that script is on this machine (named_config: beside the launch file, or as written) and a reader claims it
     on its own evidence; None otherwise. A user pointing --config at run.sh whose `accelerate launch train.py` runs a
     TRL script beside it means that script."""
-    sub = named_config(doc, script)
+    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
+               None)
+    # the script as the command names it (`python src/train_sft.py`: under src/, not beside the launcher)
+    written = next((w for w in (cmd.words if cmd is not None else []) if w.endswith(script)
+                    and os.path.basename(w.replace("\\", "/")) == script), script)
+    sub = named_config(doc, written)
+    if sub is None and written != script:
+        sub = named_config(doc, script)
     if sub is None or sub["fmt"] != "python":
         return None
     # (one level deep at most: detect reaches here only for a command line's script, and a Python file has none)
@@ -623,10 +653,24 @@ def _script_beside(doc: dict, script: str):
         name, sdoc, det = detect(sub["path"], sub["text"])
     except UsageError:
         return None
-    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
-               None)
     given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
     return name, sdoc, given, det
+
+
+# readers that read a script's argparse with the values a launcher gives it (pyscript.constants' argv)
+ARGV_READERS = {"transformers"}
+
+
+def _script_argv(beside) -> dict | None:
+    """The launcher's options to a user's script beside it (_script_beside) as the script's own argparse takes them
+    (pyscript.argv_options), when its reader reads scripts that way and every option is one the script declares; None
+    otherwise (the launch is refused with the command that reads the script alone)."""
+    if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
+        return None
+    from .pyscript import argv_options, tree
+
+    t = tree(beside[1].get("python") or "")
+    return argv_options(t, list(beside[2])) if t is not None else None
 
 
 # the trainers' own GUIs, started by a script's last command: their settings are made in the browser, not in the file
@@ -712,33 +756,32 @@ def named_config(doc: dict, path) -> dict | None:
     if dumped is not None:
         # a config the launching script writes from a dict of its own (launchers.python_dumped_configs)
         return dumped_doc(doc, dumped, "written by the script")
-    if not isinstance(path, str) or not path or not known(path):
+    from .references import locate, note_unread, spelt
+
+    if not isinstance(path, str) or not path:
+        return None
+    if not known(spelt(doc, path)):
+        note_unread(doc, path)  # a value the caller gives (`$1`, `${YAML}` never set): not a file to guess at
         return None
     files = doc.get("files") or {}
     if path in files:
         text, where = files[path], path
     else:
-        base = os.path.dirname(os.path.abspath(doc["path"]))
-        cands = [path] if os.path.isabs(path) else [os.path.join(base, path), path]
-        cands.append(os.path.join(base, os.path.basename(path)))
-        if os.path.isabs(path):
-            # written for the machine the repository is checked out on (`$PROJECT_DIR/configs/kohya/x.toml` with
-            # PROJECT_DIR=/workspace/<repo>, from a launcher in scripts/): its last two or more parts under the launch
-            # file's folder or the two above it (round 16m)
-            parts = [q for q in path.split("/") if q]
-            for up in (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))):
-                cands += [os.path.join(up, *parts[i:]) for i in range(1, len(parts) - 1)]
-        where = next((c for c in cands if os.path.isfile(c)
-                      and os.path.abspath(c) != os.path.abspath(doc["path"])), None)
+        # where the launcher's own run finds it (references.locate: after its `cd`s, beside it, from the repository
+        # root above it, an absolute path of another machine under the checkout)
+        where = locate(doc, path)
         if where is None:
+            note_unread(doc, path)
             return None
         try:
             text = read_text(where)
         except UsageError:
+            note_unread(doc, path)
             return None
     try:
         return make_doc(where, text)
     except UsageError:
+        note_unread(doc, path)
         return None
 
 
@@ -753,6 +796,25 @@ def config_data(doc: dict, path) -> dict | None:
     sub = named_config(doc, path)
     return sub["data"] if sub is not None and sub["fmt"] in ("yaml", "json", "toml") and \
         isinstance(sub.get("data"), dict) else None
+
+
+def with_accelerate_config(doc: dict, launcher: dict) -> dict:
+    """The launcher's settings with those of the accelerate config file it names (`accelerate launch --config_file
+    accel.yaml ...`) under them, when that file is here (beside the launch file, or written by it): `accelerate launch`
+    takes mixed_precision and dynamo_config.{dynamo_backend, dynamo_mode} from the file for the flags it is not given
+    (huggingface/accelerate@16cb6eb commands/launch.py:1212, 1281-1285; commands/config/config_args.py)."""
+    path = launcher.get("config_file")
+    data = config_data(doc, path) if isinstance(path, str) and path else None
+    if not data:
+        return launcher
+    out = dict(launcher)
+    if given(data.get("mixed_precision")) and not given(out.get("mixed_precision")):
+        out["mixed_precision"] = str(data["mixed_precision"]).strip().lower()
+    dyn = data.get("dynamo_config") if isinstance(data.get("dynamo_config"), dict) else {}
+    for k in ("dynamo_backend", "dynamo_mode"):
+        if given(dyn.get(k)) and not given(out.get(k)):
+            out[k] = str(dyn[k]).strip().lower()
+    return out
 
 
 def unknown_settings(trainer: str, title: str, setting: str | None = None, fixes: dict | None = None) -> dict:
@@ -785,6 +847,7 @@ def load(path: str, trainer: str | None = None) -> dict:
     text = read_text(path)
     try:
         name, doc, detection = detect(path, text, trainer)
+        doc["unread"] = []  # what the chosen reader finds missing, not what the others looked for while scoring
         try:
             cfg = _module(name).read(doc)
         except (AttributeError, KeyError, TypeError, ValueError) as e:  # --trainer named a reader for another kind of file
@@ -796,6 +859,8 @@ def load(path: str, trainer: str | None = None) -> dict:
         raise UsageError(f"--config: {path} is too deeply nested to be a trainer config") from None
     cfg["path"] = os.path.abspath(path)
     cfg["detected"] = detection
+    # the files the launcher names that could not be read here, as it writes them (references.note_unread)
+    cfg["unread"] = list(dict.fromkeys([*cfg.get("unread", []), *doc.get("unread", [])]))
     return finish(cfg)
 
 

@@ -210,11 +210,15 @@ def read(doc: dict) -> dict:
     errors: list = []
     script = _script(doc)
     cmd = doc.get("command")
+    launcher = {}
     if cmd is not None and cmd.script == script:
+        from . import with_accelerate_config
+
+        launcher = with_accelerate_config(doc, cmd.launcher_args) if cmd.program == "accelerate" else cmd.launcher_args
         parsed, errors = check_options("diffusers", cmd)
-        a = {**cmd.launcher_args, **{k: v for k, v in parsed.values.items()}}
-        if not given(parsed.values.get("mixed_precision")) and given(cmd.launcher_args.get("mixed_precision")):
-            a["mixed_precision"] = cmd.launcher_args["mixed_precision"]  # the script's default None: accelerate's
+        a = {**launcher, **{k: v for k, v in parsed.values.items()}}
+        if not given(parsed.values.get("mixed_precision")) and given(launcher.get("mixed_precision")):
+            a["mixed_precision"] = launcher["mixed_precision"]  # the script's default None: accelerate's
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
     mp = a.get("mixed_precision")
     # `--mixed_precision=$VAR` / a value Python computes: the option is given, its value is the run's; the launcher's
@@ -234,13 +238,16 @@ def read(doc: dict) -> dict:
     # ACCELERATE_DYNAMO_* variables `accelerate launch --dynamo_backend X --dynamo_mode M` sets (huggingface/accelerate
     # utils/launch.py:184-193, accelerator.py:326-329, utils/dataclasses.py:1094-1099) and accelerator.prepare()
     # compiles the model: the launcher's dynamo backend is the run's torch.compile.
-    launcher = cmd.launcher_args if cmd is not None else {}
+    launcher = launcher or (cmd.launcher_args if cmd is not None else {})
     dyn = str(launcher.get("dynamo_backend") or "no").strip().lower()
     comp = dyn not in ("no", "none", "false")
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
     from . import conditional_flags
 
-    env, unet, family = value_in(doc["text"]), False, None
+    # the value the training command's process sees (shell.Command.env: exported before it, or a prefix of its line
+    # such as `CUDA_VISIBLE_DEVICES=0 DIFFUSERS_ATTN_BACKEND=flex accelerate launch ...`), else the file's last one
+    seen = cmd.env.get(VAR) if cmd is not None else None
+    env, unet, family = seen if isinstance(seen, str) and seen.strip() else value_in(doc["text"]), False, None
     stem = os.path.basename(script or "")
     if env is not None and script and (_DISPATCH.search(stem) or not _OWN_PROCESSORS.search(stem)):
         # DIFFUSERS_ATTN_BACKEND sets the process's default for dispatch_attention_fn (huggingface/diffusers@58eb52c
@@ -332,9 +339,11 @@ def value_in(text: str) -> str | None:
     for m in _ASSIGN.finditer(text):
         raw = m.group(1).strip()
         try:
-            parts = shlex.split(raw, comments=True)
+            # (a prefix assignment on a continued launch line ends in the continuation's backslash: the value is
+            # still the first word, `DIFFUSERS_ATTN_BACKEND=flash accelerate launch x.py \\`)
+            parts = shlex.split(raw[:-1] if raw.endswith("\\") else raw, comments=True)
         except ValueError:
-            parts = [raw.strip("'\"")]
+            parts = [raw.split()[0].strip("'\"")] if raw.split() else []
         found = parts[0] if parts else ""
     return found
 

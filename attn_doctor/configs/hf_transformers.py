@@ -270,7 +270,7 @@ def _python_settings(doc: dict) -> dict:
     t = tree(doc.get("python") or "")
     if t is None:
         return {}
-    consts = constants(t)
+    consts = constants(t, doc.get("argv"))  # argv: the launcher's options to the script (configs.detect)
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     for n in ast.walk(t):

@@ -552,6 +552,42 @@ def dockerfile_script(text: str) -> str:
     return "\n".join(out)
 
 
+
+# A Makefile's variable assignments (`NAME ?= v`, `NAME := v`, `NAME = v`, `NAME ::= v`, `override`/`export` in front)
+# and its recipe lines (a tab first); a `$(NAME)` / `${NAME}` reference is make's, `$$` the shell's `$`
+_MAKE_ASSIGN = re.compile(r"^(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(\?=|::=|:=|\+=|=)\s*(.*)$")
+_MAKE_REF = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
+
+
+def makefile_script(text: str) -> str:
+    """A Makefile as the shell script its targets' recipes run, in the file's order (`make train` runs one of them; the
+    training command among them is found as in any launch script), each recipe line as make hands it to /bin/sh: its
+    variables expanded as make expands them (a `?=` default stays unless set before, `+=` appends), `$$` as `$`, and
+    the `@` / `-` / `+` prefixes dropped. make runs the recipes from the Makefile's folder."""
+    vars_: dict = {}
+
+    def sub(value: str, depth: int = 0) -> str:
+        if depth > 5:
+            return value
+        out = _MAKE_REF.sub(lambda m: vars_.get(m.group(1) or m.group(2), m.group(0)), value)
+        return out if out == value else sub(out, depth + 1)
+
+    out = []
+    for ln in re.sub(r"\\\n", " ", text).splitlines():
+        if ln.startswith("\t"):
+            cmd = ln[1:].lstrip().lstrip("@-+").strip()
+            if cmd and not cmd.startswith("#"):
+                out.append(sub(cmd).replace("$$", "$"))
+            continue
+        m = _MAKE_ASSIGN.match(ln.split("#", 1)[0].rstrip())
+        if not m or ":" in m.group(1):
+            continue
+        name, op, value = m.group(1), m.group(2), m.group(3).strip()
+        if op == "?=" and name in vars_:
+            continue
+        vars_[name] = (vars_.get(name, "") + " " + sub(value)).strip() if op == "+=" else sub(value)
+    return "\n".join(out)
+
 # The serialisers a script writes a config with: yaml.dump / yaml.safe_dump / json.dump / toml.dump(obj, fh) and
 # their *s forms inside fh.write(...) or Path(P).write_text(...)
 _DUMPS = {"dump", "safe_dump", "dumps", "safe_dumps"}

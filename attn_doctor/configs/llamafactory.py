@@ -387,13 +387,21 @@ def read(doc: dict) -> dict:
         bf16 = True  # v1 training_args: bf16 defaults to True
     dtype = "bfloat16" if bf16 is True or s.get("pure_bf16") is True else "float16" if s.get("fp16") is True else None
     bs = s.get("micro_batch_size") if v1 else s.get("per_device_train_batch_size", 1)
+    comp = compile_of(s)
+    unread = bool(doc.get("unread")) and doc["fmt"] in LINES  # the YAML the launch line names is not here
+    if unread:
+        # what the YAML sets is unknown, not LLaMA-Factory's defaults (only what the command line itself gives)
+        if "torch_compile" not in s:
+            comp = {**comp, "enabled": None, "mode": None}
+        if "per_device_train_batch_size" not in s and "micro_batch_size" not in s:
+            bs = None
     return {
         "trainer": "llama-factory", "trainer_title": TITLE + (" (v1)" if v1 else ""),
         "format": "cmdline" if doc["fmt"] in LINES else doc["fmt"],
         "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
         "head_dims": model_head_dims(s.get("model") if v1 else s.get("model_name_or_path"),
                                      os.path.dirname(os.path.abspath(doc["path"]))),
-        "compile": compile_of(s), "batch_size": as_int(bs), "packing": traps,
+        "compile": comp, "batch_size": as_int(bs), "packing": traps, **({"config_file_unread": True} if unread else {}),
         "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples",
                   "compile": "torch_compile: true", "use_default": "flash_attn: sdpa"},
     }

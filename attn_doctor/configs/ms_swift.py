@@ -133,13 +133,19 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
 
         from . import load_json, load_yaml, read_text
 
+        from .references import locate, note_unread
+
         path = args[0] if os.path.isabs(args[0]) else os.path.join(os.path.dirname(os.path.abspath(doc["path"])), args[0])
-        if os.path.isfile(path):
+        if not os.path.isfile(path):
+            path = locate(doc, args[0])  # after the launcher's `cd`s, from the repository root above it
+        if path is not None:
             try:
                 loaded = (load_json if path.endswith(".json") else load_yaml)(path, read_text(path))
                 s.update(loaded if isinstance(loaded, dict) else {})
             except Exception:  # noqa: BLE001 - the job's own file: unreadable means unknown
                 pass
+        else:
+            note_unread(doc, args[0])
         args = args[1:]
     s.update(parse_options(args).values)
     return s, "cmdline", cmd

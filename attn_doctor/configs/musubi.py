@@ -151,8 +151,12 @@ def read(doc: dict) -> dict:
             launcher, settings = dict(cmd.launcher_args), dict(parsed.values)
             misses = [k.lstrip("-") for k in parsed.unknown if k.lstrip("-") in NEAR_MISSES]
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
+        if cmd.program == "accelerate":
+            from . import with_accelerate_config
+
+            launcher = with_accelerate_config(doc, launcher)  # `accelerate launch --config_file accel.yaml`
         script = os.path.splitext(cmd.script)[0]
-    settings, misses = _with_config_file(settings, misses, base)
+    settings, misses = _with_config_file(settings, misses, base, doc)
     cfg = summarize(settings, launcher, misses, "cmdline", script, base)
     cfg["cmdline_errors"] = errors
     from . import conditional_flags
@@ -361,6 +365,9 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         # --dynamo_backend X --dynamo_mode M` sets (huggingface/accelerate utils/launch.py:184-193, accelerator.py:326-329)
         compile_on = True
         mode = launcher.get("dynamo_mode") if isinstance(launcher.get("dynamo_mode"), str) else None
+    if not compile_on and s.get("config_file_unread") and \
+            not {"compile", "optimized_compile", "dynamo_backend"} & set(s) and "dynamo_backend" not in launcher:
+        compile_on = None  # the --config_file TOML that may turn it on is not here: unknown, not off
     mp = s.get("mixed_precision") if given(s.get("mixed_precision")) else launcher.get("mixed_precision")
     mp = str(mp).strip().lower() if given(mp) else None
     dataset = None
@@ -391,13 +398,49 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
     }
 
 
-def _with_config_file(settings: dict, misses: list, base) -> tuple[dict, list]:
+def _with_config_file(settings: dict, misses: list, base, doc: dict | None = None) -> tuple[dict, list]:
     """A command line's --config_file TOML merged under its flags (flags on the command line win), or
-    `config_file_unread` when that file is not there to read."""
-    if not given(settings.get("config_file")):
+    `config_file_unread` when that file is not there to read (a launcher's `doc`: found where its run finds it,
+    references.locate, and named in doc["unread"] when it is not). doc["files"]: what the launch script itself writes
+    before it runs the command (`cat > train.toml <<EOF ... EOF`, shell.Script.files): that text is the TOML the run reads."""
+    value = settings.get("config_file")
+    if doc is not None and isinstance(value, str):
+        from .references import spelt
+
+        value = spelt(doc, value)  # `"$SCRIPT_DIR/../configs/x.toml"`: the launcher's folder put in
+    if not given(value):
+        if doc is not None and value not in (None, "", True):
+            from .references import note_unread
+
+            note_unread(doc, value)  # `--config_file "$1"`: the caller's file
         return settings, misses
-    _, toml = _read_side_toml(str(settings["config_file"]), base, ".toml")
+    name = str(value)
+    toml = None
+    files = (doc or {}).get("files") or {}
+    written = next((files[n] for n in (name, name + ".toml") if n in files), None)
+    if written is not None:
+        try:
+            toml = load_toml(name, written)
+        except Exception:  # noqa: BLE001 - the script writes something that is no TOML: unknown, as an unreadable file is
+            toml = None
+        if toml is None:
+            return dict(settings, config_file_unread=True), misses
+    elif doc is not None:
+        from .references import locate
+
+        where = locate(doc, name, ".toml")
+        if where is not None:
+            try:
+                toml = load_toml(where, read_text(where))
+            except Exception:  # noqa: BLE001 - the job's file, not the one --config named: unreadable means unknown
+                toml = None
     if toml is None:
+        _, toml = _read_side_toml(name, base, ".toml")
+    if toml is None:
+        if doc is not None:
+            from .references import note_unread
+
+            note_unread(doc, name)
         return dict(settings, config_file_unread=True), misses
     merged = _flatten(toml)
     misses = misses + [k for k in merged if k in NEAR_MISSES and as_bool(merged[k]) and k not in misses]

@@ -63,10 +63,11 @@ def _as_pass(line: str) -> str:
     return line[:len(line) - len(line.lstrip())] + "pass"
 
 
-def constants(tree) -> dict:
+def constants(tree, argv: dict | None = None) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
-    call that does not pass it) for names the script assigns nowhere else."""
+    call that does not pass it) for names the script assigns nowhere else. argv: the values the launcher's options give
+    the script's own argparse (argv_options), in place of their defaults."""
     out = _constants_pass(tree, None)
     if any(v is RUNTIME for v in out.values()):
         # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
@@ -87,6 +88,90 @@ def constants(tree) -> dict:
                 if isinstance(e, ast.Name):
                     out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
     out[ARGPARSE] = _argparse_defaults(tree)
+    if argv:
+        out[ARGPARSE] = {**out[ARGPARSE], **argv}
+    return out
+
+
+def _declared_options(tree) -> dict:
+    """option string (`--output_dir`, `-o`) -> (dest, action, type name) of every option the script's own parser
+    declares: `X.add_argument(...)`, and the fields of the dataclasses it hands to HfArgumentParser (`--name` each,
+    their annotation the type; a bool field is a flag that also takes a value)."""
+    out: dict = {}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument"):
+            continue
+        names = [a.value for a in n.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        kw = {k.arg: k.value for k in n.keywords if k.arg}
+        dest = kw["dest"].value if isinstance(kw.get("dest"), ast.Constant) else None
+        longs = [x for x in names if x.startswith("--")]
+        dest = dest or (longs[0][2:].replace("-", "_") if longs else None)
+        if not dest:
+            continue
+        action = kw["action"].value if isinstance(kw.get("action"), ast.Constant) else None
+        typ = kw.get("type")
+        tname = typ.id if isinstance(typ, ast.Name) else typ.attr if isinstance(typ, ast.Attribute) else None
+        for x in names:
+            if x.startswith("-"):
+                out[x] = (dest, action, tname)
+    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS and n.args:
+            a = n.args[0]
+            for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]):
+                c = classes.get(e.id) if isinstance(e, ast.Name) else None
+                for st in (c.body if c is not None else []):
+                    if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+                        ann = st.annotation
+                        tname = ann.id if isinstance(ann, ast.Name) else None
+                        out.setdefault("--" + st.target.id, (st.target.id, "hf_bool" if tname == "bool" else None, tname))
+    return out
+
+
+def argv_options(tree, words: list) -> dict | None:
+    """dest -> value node of each option a launcher gives the script (`python train_sft.py --output_dir out --bf16`), as
+    the script's own argparse takes it (argparse.py: store_true/false flags, `type` applied to the word); None when
+    any word is not an option the script declares (a trainer's option, `$@` handed on, a positional) or its value is
+    one the file does not settle (`$OUT`, a type function of the script's own)."""
+    from .shell_words import known
+
+    decl = _declared_options(tree)
+    out: dict = {}
+    i = 0
+    while i < len(words):
+        w = words[i]
+        name, eq, val = w.partition("=") if w.startswith("--") else (w, "", "")
+        if name not in decl:
+            return None
+        dest, action, tname = decl[name]
+        if action in ("store_true", "store_false"):
+            if eq:
+                return None
+            out[dest] = ast.Constant(value=action == "store_true")
+            i += 1
+            continue
+        if not eq:
+            if action == "hf_bool" and (i + 1 == len(words) or words[i + 1].startswith("-")):
+                out[dest] = ast.Constant(value=True)  # HfArgumentParser: a bare bool field is True
+                i += 1
+                continue
+            if i + 1 == len(words) or words[i + 1].startswith("-"):
+                return None
+            val, i = words[i + 1], i + 1
+        i += 1
+        if action not in (None, "store", "hf_bool") or not known(val):
+            return None
+        if action == "hf_bool" or (tname and "bool" in tname.lower()):
+            out[dest] = ast.Constant(value=val.strip().lower() in _TRUE_WORDS)
+        elif tname in ("int", "float"):
+            try:
+                out[dest] = ast.Constant(value=int(val) if tname == "int" else float(val))
+            except ValueError:
+                return None
+        elif tname in (None, "str"):
+            out[dest] = ast.Constant(value=val)
+        else:
+            return None
     return out
 
 

@@ -314,6 +314,12 @@ def score(doc: dict) -> "Score":
     net = flat.get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
         sc.add(f"network_module={net}")
+    if doc["fmt"] == "toml" and {"network_module", "pretrained_model_name_or_path"} <= keys <= known_keys():
+        # a --config_file TOML naming both the model to load and the LoRA module to train, every key of it an sd-scripts
+        # option: sd-scripts has both (train_util.py add_sd_models_arguments, train_network.py setup_parser);
+        # musubi-tuner loads --dit and has no pretrained_model_name_or_path, diffusers' examples and SimpleTuner have no
+        # network_module (configs/options.py). (A key of the user's own beside them: some program of theirs.)
+        sc.add("network_module with pretrained_model_name_or_path")
     script = _script(doc)
     if script:
         sc.add(f"{script}.py", 2 * STRONG)

@@ -123,7 +123,8 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
     commands: list[Command] = []
     heredocs: dict = {}
     files: dict = {}
-    lines = _logical_lines(text, dialect, heredocs)
+    broken: set = set()  # logical lines whose continuation character is followed by spaces: the command ends there
+    lines = _logical_lines(text, dialect, heredocs, broken)
     ends: dict = {}  # a command's first line -> the last line it spans
     maybe: dict = {}  # variable -> [(condition, words)] appended under a condition the script cannot settle
     conds = Frames()  # the enclosing `if` blocks (_guarded, _ps_guarded)
@@ -224,6 +225,12 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                     i += 1
                 body = body[:body.rfind(")")] if ")" in body else body
                 env[m.group(1)] = [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws]
+                continue
+            m = re.match(r"^\s*set\s+--(?:\s+(.*))?$", line)
+            if m and guard[0] is not False:
+                # `set -- --xformers --mixed_precision=fp16 "$@"`: the script's positional parameters, which a later
+                # "$@" passes on (the caller's own arguments, a "$@" inside, are unknown here and stay as written)
+                env["@"] = [w for ws in words_of(expand(m.group(1) or "", env, dialect), dialect) for w in ws]
                 continue
             if re.match(r"^exit(\s+\d+)?\s*$", line):  # a top-level exit (not indented): nothing after it runs
                 break
@@ -329,7 +336,7 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                 continue
         for words in words_of(expand(line, env, dialect), dialect):
             if words[0].startswith("-") and commands and commands[-1].line < n and \
-                    ends.get(commands[-1].line, -1) + 1 == n:
+                    ends.get(commands[-1].line, -1) + 1 == n and commands[-1].line not in broken:
                 # a line of options alone, right under a command, continues it: a docs snippet that lost its
                 # continuation characters (one option per line, as READMEs print them)
                 prev = commands.pop()

@@ -38,16 +38,22 @@ def logical_lines(text: str, dialect: str) -> list[tuple[int, str]]:
 _HEREDOC = re.compile(r"(?<![<\w])<<(-?)\s*(['\"]?)([A-Za-z_]\w*)\2")
 
 
-def _logical_lines(text: str, dialect: str, heredocs: dict | None = None) -> list[tuple[int, str, int]]:
+def _logical_lines(text: str, dialect: str, heredocs: dict | None = None,
+                   broken: set | None = None) -> list[tuple[int, str, int]]:
     """(first line number, text, last line number) of each logical line. A POSIX here-document's body (`cat > x.yml
     <<EOF ... EOF`, `read -r -d '' VAR <<EOF ... EOF`) is no command: its lines go to `heredocs[line]` as
-    (body, quoted) for the line that opened it."""
+    (body, quoted) for the line that opened it. broken: gets the first line number of each logical line that ends in
+    a continuation character followed by spaces (the shell ends the command there, whatever the next line holds)."""
     out: list[tuple[int, str, int]] = []
     buf: list[str] = []
     start = 0
     cont = {"posix": "\\", "bat": "^", "ps1": "`"}[dialect]
     doc_end = None  # (terminator, strip leading tabs, line it belongs to, quoted, body lines) while in a here-document
-    for n, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+    raws = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    n = 0
+    while n < len(raws):
+        raw = raws[n]
+        n += 1  # (the 1-based number of `raw`)
         if doc_end is not None:
             term, tabs, owner, quoted, body = doc_end
             if (raw.lstrip("\t") if tabs else raw).rstrip() == term:
@@ -64,16 +70,35 @@ def _logical_lines(text: str, dialect: str, heredocs: dict | None = None) -> lis
                 stripped, line = "", ""
         elif stripped.startswith("#"):
             stripped, line = "", ""  # a comment line: it never continues, whatever it ends with
+        first = n
+        if dialect == "posix" and stripped:
+            # a quoted string that goes on over the next lines (OPTS="--a\n  --b\n  --xformers"): one logical line, its
+            # newlines inside the quotes (spaces here: they separate words the same way where $OPTS is used unquoted)
+            span, quote = _quote_span(raws, n - 1)
+            if span:
+                # the newlines stay in the quoted text (`bash -c '...'` runs it as a script of several lines); inside
+                # double quotes a backslash ending a line joins it to the next, and both go (bash's line continuation)
+                line = "\n".join(raws[n - 1:n + span])
+                if quote == '"':
+                    line = line.replace("\\\n", "")
+                n += span
         if dialect == "posix":
             line = _strip_comment(line)
         elif dialect == "ps1" and "#" in line:
             line = re.sub(r"\s#.*$", "", line)
         if not buf:
-            start = n
+            start = first
         body = line.rstrip()
-        if body.endswith(cont) and not (cont == "\\" and body.endswith("\\\\")):
+        # the continuation character must end the line: followed by a space it escapes that space and the line ends
+        # the command (bash's `\ `, cmd.exe's `^ `, PowerShell's backtick alike), the options below it never reach it
+        if body.endswith(cont) and line.rstrip("\n").endswith(cont) and \
+                not (cont == "\\" and body.endswith("\\\\")):
             buf.append(body[:-1])
             continue
+        if body.endswith(cont) and not (cont == "\\" and body.endswith("\\\\")):
+            body = body[:-1]  # the escaped space it leaves is no option (bash passes it as a " " word: not modelled)
+            if broken is not None:
+                broken.add(start if buf else n)
         if not body.strip() and buf:  # a blank or comment line inside a continued command ends it
             out.append((start, " ".join(buf), n - 1))
             buf = []
@@ -89,6 +114,39 @@ def _logical_lines(text: str, dialect: str, heredocs: dict | None = None) -> lis
     if buf:
         out.append((start, " ".join(buf), start + len(buf) - 1))
     return [(n, ln, end) for n, ln, end in out if ln.strip()]
+
+
+def _quote_span(raws: list[str], idx: int, limit: int = 60) -> tuple[int, str | None]:
+    """How many of the lines after raws[idx] a quoted string that line leaves open runs over (0: none is left open,
+    or it does not close within `limit` lines). Only a quote that starts a word or a value (`"`, `="`, `("`) counts:
+    an apostrophe inside a word of prose (`don't`) is taken as no quote. Also returns the quote left open on raws[idx]."""
+    quote, ok, k, first = None, False, idx, None
+    while k < len(raws) and k - idx <= limit:
+        s, i, prev = raws[k], 0, " "
+        while i < len(s):
+            ch = s[i]
+            if quote is None:
+                if ch == "#" and prev in " \t;&|(":
+                    break  # a comment: the rest of the line
+                if ch == "\\":
+                    i, prev = i + 2, "x"
+                    continue
+                if ch in "'\"":
+                    quote, ok = ch, prev in " \t=(" or (k == idx and i == 0)
+            elif quote == '"' and ch == "\\":
+                i += 2
+                continue
+            elif ch == quote:
+                quote = None
+            prev = ch
+            i += 1
+        if quote is None:
+            return k - idx, first
+        if not ok:
+            return 0, None
+        first = first or quote
+        k += 1
+    return 0, None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -133,6 +191,8 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
                       if isinstance(env.get(m.group(1)), list) else m.group(0), text)
         return _PS.sub(lambda m: _value(env, m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) in env
                        else m.group(0), text)
+    if isinstance(env.get("@"), list):  # "$@" after `set -- ...` (shell.parse): those words, one word each
+        text = re.sub(r'"\$(?:@|\{@\})"|\$(?:@|\{@\})(?!\w)', lambda m: " ".join(shlex.quote(w) for w in env["@"]), text)
     # "${NAME[@]}" of an array: its elements as separate words (the quotes do not make them one)
     text = re.sub(r'"\$\{([A-Za-z_]\w*)\[[@*]\]\}"', lambda m: " ".join(shlex.quote(w) for w in env[m.group(1)])
                   if isinstance(env.get(m.group(1)), list) else m.group(0), text)
@@ -237,6 +297,10 @@ def words_of(line: str, dialect: str) -> list[list[str]]:
     lex = shlex.shlex(_quote_substitutions(line), posix=True, punctuation_chars=";&|")
     lex.whitespace_split = True
     lex.commenters = ""
+    if dialect == "ps1":
+        # PowerShell's escape character is the backtick; a backslash is a path separator (`& .\venv\Scripts\python.exe
+        # train.py`, `$python = ".\venv\Scripts\python.exe"` expanded unquoted), never an escape
+        lex.escape = "`"
     try:
         toks = list(lex)
     except ValueError:  # an unbalanced quote (an apostrophe in an echo): words without quoting

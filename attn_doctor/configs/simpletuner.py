@@ -109,6 +109,15 @@ def score(doc: dict) -> "Score":
     return sc
 
 
+def _unwrapped(data: dict) -> dict:
+    """The WebUI's saved layout ({"_metadata": {...}, "config": {"--key": value}}, SimpleTuner's config/examples and
+    templates) holds the settings under "config"; a plain config.json holds them at the top."""
+    inner = data.get("config")
+    if isinstance(inner, dict) and ("_metadata" in data or set(data) <= {"config", "_metadata"}):
+        return {**{k: v for k, v in data.items() if k not in ("config", "_metadata")}, **inner}
+    return data
+
+
 def looks_like_env(text: str) -> bool:
     return any(_ENV_LINE.match(ln) and _ENV_LINE.match(ln).group(1) in ENV_KEYS for ln in text.splitlines())
 
@@ -118,7 +127,7 @@ def read(doc: dict) -> dict:
 
     fmt = doc["fmt"]
     if fmt in ("json", "toml"):
-        return summarize({str(k).lstrip("-"): v for k, v in doc["data"].items()}, fmt)
+        return summarize({str(k).lstrip("-"): v for k, v in _unwrapped(doc["data"]).items()}, fmt)
     if fmt != "text":
         raise UsageError(f"--config: SimpleTuner has no {fmt.upper()} configs (config.json, config.toml, config.env)")
     if looks_like_env(doc["text"]) and not _bare_train_py(doc):

@@ -132,16 +132,27 @@ def read(doc: dict) -> dict:
             elif w.startswith("--config="):
                 conf = w.split("=", 1)[1]
         if conf:
+            from .references import locate, note_unread, spelt
+            from .shell import known
+
             base = os.path.dirname(os.path.abspath(doc["path"]))
-            for cand in (conf, os.path.join(base, conf)):
-                if cand.endswith((".yaml", ".yml")) and os.path.isfile(cand):
-                    try:
-                        loaded = load_yaml(cand, read_text(cand))
-                        data = loaded if isinstance(loaded, dict) else {}
-                        known_conf = True
-                    except Exception:  # noqa: BLE001 - the job's own file: unreadable means unknown
-                        data = {}
-                    break
+            # as written or beside the launcher, else where the launcher's run finds it (after its `cd`s, from the
+            # repository root above it: references.locate)
+            where = next((c for c in (conf, os.path.join(base, conf)) if c.endswith((".yaml", ".yml"))
+                          and os.path.isfile(c)), None)
+            if where is None and spelt(doc, conf).endswith((".yaml", ".yml")):
+                where = locate(doc, conf)
+            if where is not None:
+                try:
+                    loaded = load_yaml(where, read_text(where))
+                    data = loaded if isinstance(loaded, dict) else {}
+                    known_conf = True
+                except Exception:  # noqa: BLE001 - the job's own file: unreadable means unknown
+                    data = {}
+            elif not known(spelt(doc, conf)) or spelt(doc, conf).endswith((".yaml", ".yml")):
+                # a file of the repository that is not here, or the caller's (`--config "$1"`); a name without .yaml
+                # is one of torchtune's own configs (llama3_1/8B_lora), not a file
+                note_unread(doc, conf)
         for k, v in _overrides(args).items():
             _set(data, k, v)
         fmt = "cmdline"

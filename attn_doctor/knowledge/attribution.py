@@ -42,7 +42,7 @@ names. Up the error's own traceback (step 2) they still count.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -99,6 +99,7 @@ class _Rules:
     announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
     selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
     files: tuple[tuple[str, re.Pattern], ...] = ()  # (backend, pattern): the seven backends' hub repos and files only
+    specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
     setup: tuple[re.Pattern, ...] = ()  # lines that set up the run (a command line, a variable, an install, an import)
     inventory: tuple[re.Pattern, ...] = ()  # lines that list what is installed: no evidence of what failed
 
@@ -139,8 +140,18 @@ def rules() -> _Rules:
                   tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
                         if lib["backend"] not in ("none", "foreign", "other")),
+                  _specializations(data.get("specialize", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())))
+
+
+def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
+    """[[specialize]] as (entry, backend) -> ((to, when), ...), in the file's order (the first whose `when` holds wins)."""
+    out: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = {}
+    for x in table:
+        key = (x["entry"], x["backend"])
+        out[key] = out.get(key, ()) + ((x["to"], re.compile(x["when"]) if x.get("when") else None),)
+    return out
 
 
 def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
@@ -249,6 +260,12 @@ REPLACED = re.compile(r"\b(?:instead of|rather than)[ \t]+[^\s,;:.!?()]+|(?<=\s)
                       r"\bbecause[ \t]+(?=\w)[^.;:!?\n]*", re.IGNORECASE)
 
 
+# What a user says they also tried ("I also tried reinstalling xformers and flash-attn, nothing changed"): attempts beside
+# the failure, not the failing backend (the brief of session 6's helper ex37; tests/test_explain_attribution_s6.py)
+TRIED = re.compile(r"\b(?:also|even|already)[ \t]+tried\b[^.;:!?\n]*|\btried[ \t]+(?:to[ \t]+)?(?:re-?install\w*|upgrad\w*|downgrad\w*|"
+                   r"updat\w*|switch\w*|disabl\w*|uninstall\w*|remov\w*|rebuild\w*|reinstall\w*)\b[^.;:!?\n]*", re.IGNORECASE)
+
+
 def _replaced_removed(line: str) -> str:
     """`line` without what it names as replaced or as a reason, where the rest still names a backend."""
     kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
@@ -274,6 +291,8 @@ def _scrub(line: str) -> str:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
     if any(w in low for w in ("instead of", "rather than", "from ", "because")):
         line = _replaced_removed(line)
+    if "tried" in low:
+        line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
     if " back to " in low:
         line = FALLBACK_TO.sub(" ", line)
     if "xformers is" in low:
@@ -339,10 +358,46 @@ def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
     return found is not None and found.backend == "foreign"
 
 
-REQUIRED_BY = re.compile(r"\(required by ([^)\n]+)\)")
+# ... and as glibc prints it in other locales (session 6, ex35: zh "(被 X 需要)", ru "(требуется для X)", de "(benötigt von X)",
+# fr "(requis par X)", es "(requerido por X)", pt "(exigido por X)", ja "(X により要求されています)")
+REQUIRED_BY = re.compile(r"\((?:required by|требуется для|benötigt von|requis par|requerido por|exigido por|被)\s*([^)\n]+?)"
+                         r"(?:\s*(?:需要|により要求されています))?\)")
 # torch's and Triton's own libraries: every backend stands on them, so a loader error they raise is
 # torch's (backend none), never another project's
 STACK_LIB = re.compile(r"[/\\](libtorch(_\w+)?\.so|libc10(_\w+)?\.so|libshm\.so|libtriton\.so)\b|[/\\](torch|triton)[/\\](lib|_C)[/\\]")
+
+
+@lru_cache(maxsize=1)
+def _optional_probe() -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
+    with open(HERE / "attribution.toml", "rb") as fh:
+        data = tomllib.load(fh).get("optional_probe", {})
+    return (frozenset(data.get("ids", ())), tuple(re.compile(p) for p in data.get("lines", ())),
+            int(data.get("span", 8)))
+
+
+def in_optional_probe(entry: Entry, lines, line: int) -> bool:
+    """Is this match a library's optional import probe, printed and passed over (see [optional_probe] in
+    attribution.toml): xformers' "A matching Triton is not available" over the traceback of its `import triton`?"""
+    ids, marks, span = _optional_probe()
+    if entry.id not in ids or not 0 < line <= len(lines):
+        return False
+    return any(rx.search(lines[j]) for j in range(max(0, line - 1 - span), line) for rx in marks)
+
+
+LOADER_VERSION = re.compile(r"\b(?:GLIBC|GLIBCXX|CXXABI)_\d+(?:\.\d+)+")
+
+
+def _same_loader_error(lines, line: int, span: int = 30) -> int | None:
+    """The nearest line within `span` lines of `line` that holds the same missing version as `line` with its
+    '(required by X)' (round 32: ComfyUI#999's title "'GLIBCXX_3.4.26' not found" over the ImportError that names scipy)."""
+    v = LOADER_VERSION.search(lines[line - 1])
+    if v is None:
+        return None
+    for n in sorted(range(max(1, line - span), min(len(lines), line + span) + 1), key=lambda n: abs(n - line)):
+        text = lines[n - 1]
+        if n != line and v.group(0) in text and REQUIRED_BY.search(text):
+            return n
+    return None
 
 
 def required_by_other(entry: Entry, lines, line: int) -> bool:
@@ -351,6 +406,9 @@ def required_by_other(entry: Entry, lines, line: int) -> bool:
     if entry.id not in rules().required_by or not 0 < line <= len(lines):
         return False
     m = REQUIRED_BY.search(lines[line - 1])
+    if m is None:  # a title or a sentence that repeats the loader error: the error's own line, a little further, says who needed it
+        line = _same_loader_error(lines, line) or line
+        m = REQUIRED_BY.search(lines[line - 1])
     if m is None or backend_named(m.group(1)) not in (None, "foreign") or STACK_LIB.search(m.group(1)):
         return False
     found = nearest(lines, line)
@@ -447,6 +505,21 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     if entry.id in r.own_or_frames and found.backend != own:
         return not FRAME.search(lines[found.line - 1])
     return False
+
+
+BACKENDS = frozenset({"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers"})  # the seven (an entry id's namespace may name one)
+
+
+def claimed_for(entry: Entry, own: str | None, lines: list[str], line: int, backend: str | None) -> bool:
+    """May this match stand in a check of `backend` (knowledge.match.cause)? A `needs_backend` catch-all with no library
+    named near it is the checked run's own when the check names the backend that ran (its log names nothing else);
+    named near a library that is no attention backend's, or with no backend known at all, it is claimed as explain
+    claims it (unclaimed)."""
+    if entry.id not in rules().needs_backend:
+        return True
+    if backend is not None and 0 < line <= len(lines) and _nearest_for(entry, lines, line) is None:
+        return True
+    return not unclaimed(entry, own, lines, line)
 
 
 def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
@@ -606,6 +679,17 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
         return found.backend, found
     return own, None
+
+
+def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
+    """The id of the backend's own entry that says this backend-neutral match better, once its backend is known
+    ([[specialize]] in attribution.toml), else None."""
+    if backend is None:
+        return None
+    for to, when in rules().specialize.get((entry.id, backend), ()):
+        if when is None or when.search(evidence):
+            return to
+    return None
 
 
 def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:

@@ -55,6 +55,7 @@ CONTEXT_LINES = 90  # lines kept around each entry's first hit (attribution.py l
 CONTEXT_CHARS = 2_000  # of each such line
 MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched again)
 MAX_HITS = 50  # occurrences of one pattern that are counted
+MAX_LATER = 20  # lines of a catch-all's other hits remembered (where it is reported when its first is explained)
 MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
 HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sentences (Entry.head)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
@@ -69,7 +70,8 @@ CARET_BYTES = re.compile(rb"\^\[\[[0-9;?]*[ -/]*[@-~]|\^M(?=\r?\n|$)", re.M)
 # `trainer-1  | `, vLLM's `ERROR 10-15 07:53:38 [core.py:708] `, logging's `2026-03-01 12:00:01,123 - ERROR - `,
 # glog's `E0301 12:00:01.123456  1234 file.cc:12] `, a CI runner's ISO time, and a Markdown quote's `> `; and the
 # multi-node launchers' (mpirun --tag-output's `[1,0]<stderr>:`, srun --label's `3: `, pdsh's and DeepSpeed's runner's
-# `worker-1: ` or `10.0.0.2: `, kubectl logs --prefix's `[pod/x/c] `) and journalctl's `Nov 28 07:20:34 host python[12]: `.
+# `worker-1: ` or `10.0.0.2: `, kubectl logs --prefix's `[pod/x/c] `), journalctl's `Nov 28 07:20:34 host python[12]: ` and
+# docker build's (BuildKit's plain progress: a step and its seconds, `#12 1830.5 `).
 # Repeated: a launcher's prefix often stands before a logger's. A logger's level and prefix stay on INFO and DEBUG
 # lines (entries tell a notice from a failure by them), loguru's `time | LEVEL | ` stays whole, and a time alone
 # stays (a line of a log, not a report's title: prose reads titles). Round 17: Ray's and vLLM's prefix with more
@@ -100,6 +102,7 @@ LINE_PREFIX = re.compile(
     rb"|\d{1,4}: "
     rb"|(?:\d{1,3}(?:\.\d{1,3}){3}|[\w-]{0,40}?(?:worker|node|host|gpu)[\w-]{0,20}?\d{1,5}): "
     rb"|\[pod/[\w.-]+/[\w.-]+\] "
+    rb"|#\d{1,4} \d+\.\d+ "  # docker build's plain progress (BuildKit): `#12 1830.5 ` (session 6, ex35)
     rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.@/-]+(?:\[\d+\])?: "
     rb"|> "
     rb"|[\"'`](?=[A-Z][\w.]*(?:Error|Exception|Warning): )"  # an error quoted in prose: `"RuntimeError: vmap: ...`
@@ -582,6 +585,8 @@ class _Candidate:
     evidence: str = ""
     starts: set[int] = field(default_factory=set)  # the lines where a hit begins: how many times it shows
     lines: set[int] = field(default_factory=set)  # the first and last line of each hit: what it claims
+    # a catch-all's later hits, line -> (position, evidence): where it is reported when its first line is explained
+    later: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def score(self) -> float:
@@ -752,7 +757,16 @@ class _Scanner:
         k = start - line0  # the hit's line within the region
         ls = nl[k - 1] + 1 if k else 0
         position = (start << 24) + min(pos - ls, (1 << 24) - 1)
+        if e.generic and not e.fallback and c.position != -1 and start != c.first_line and start not in c.later \
+                and len(c.later) < MAX_LATER:
+            # a catch-all's other lines: it may stand for one of them alone (_rank), read there
+            le = nl[k] if k < len(nl) else len(text)
+            c.later[start] = (position, text[ls:le].strip()[:300])
+            self._keep_context(buf, a + len(text[:ls].encode("utf-8", "surrogatepass")), start)
         if c.position == -1 or position < c.position:
+            if e.generic and not e.fallback and c.position != -1 and c.first_line not in c.later \
+                    and len(c.later) < MAX_LATER:
+                c.later[c.first_line] = (c.position, c.evidence)
             c.position, c.first_line = position, start
             le = nl[k] if k < len(nl) else len(text)
             seg_a = text.rfind("\r", ls, pos) + 1 or ls
@@ -825,7 +839,18 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
         prev, cur = cur, block
     if cur is not None:
         scanner.block(prev, cur, None)
-    return Scan(_rank(list(scanner.cands.values())), Lines(scanner.context, last_line), size, blank, scanner.probed)
+    lines = Lines(scanner.context, last_line)
+    return Scan(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines, size, blank, scanner.probed)
+
+
+def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Candidate]:
+    """The candidates less those seen only inside a library's optional import probe (attribution.toml [optional_probe]:
+    xformers' "A matching Triton is not available" over its `import triton` traceback), before ranking, so that they
+    explain no line nor hide what a report says about it (round 32)."""
+    from . import attribution
+
+    return [c for c in cands
+            if not (c.starts and all(attribution.in_optional_probe(c.entry, lines, n) for n in c.starts))]
 
 
 NEAR = 10  # lines: how far from a catch-all's line a specific cause still explains it (one traceback)
@@ -840,16 +865,36 @@ def _near(lines: list[int], n: int, below: int = NEAR) -> bool:
     return i < len(lines) and lines[i] <= n + below
 
 
+def _report_where_unexplained(c: _Candidate, causes: list[int]) -> None:
+    """A catch-all kept for a line no specific cause explains is reported on the first such line, not on an earlier
+    line a specific entry explains (import.failed's `No module named 'xformers'` is xformers.not-installed's on line 1;
+    the catch-all stands for an unexplained line further down, and is ranked by that line, after the specific one)."""
+    if not _near(causes, c.first_line):
+        return
+    for n in sorted(c.starts):
+        if n != c.first_line and n in c.later and not _near(causes, n):
+            c.position, c.evidence = c.later[n]
+            c.first_line = n
+            return
+
+
 def _rank(cands: list[_Candidate]) -> list[Match]:
     # Specific beats generic: the most specific entry claims its lines first.
+    # A symptom (a trainer's or an app's fallback warning that quotes the import error: "failed to import flash_attn:
+    # <loader error>, falling back to sdpa") does not claim its line from the cause quoted on it: both stay, the cause
+    # first (round 32: the root cause must rank first).
     claimed: set[int] = set()
+    by_symptom: set[int] = set()
     kept = []
     for c in sorted(cands, key=lambda c: (c.entry.generic, -c.score, c.position, c.entry.id)):
         if c.entry.generic:
             break
-        if c.lines and c.lines <= claimed:
+        if c.lines and c.lines <= (claimed | by_symptom if c.entry.symptom else claimed):
             continue
-        claimed |= c.lines
+        if c.entry.symptom:
+            by_symptom |= c.lines
+        else:
+            claimed |= c.lines
         kept.append(c)
     # A catch-all, line by line: it stays for any line of its that no specific cause explains nearby
     # (a wrapper such as BackendCompilerFailed sits a line or two from the error it wraps). A note or a
@@ -875,6 +920,8 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
             if rank == 3 and any(_near(weak, n) for n in c.lines):  # one weak reading per traceback: the first
                 continue
             taken |= c.lines
+            if rank == 1:
+                _report_where_unexplained(c, causes)
             kept.append(c)
             if rank == 3:
                 weak = sorted(set(weak) | c.lines)
@@ -919,11 +966,34 @@ def cause(primary: str, noise: str = "", backend: str | None = None) -> Match | 
     """Why a run failed. `primary` is the failure's own text (the exception and its traceback),
     `noise` what the run printed besides (warnings, stderr). A specific entry in the exception wins,
     then a specific one in the noise, then a catch-all in either. From the noise only an entry about
-    this backend, or about none, may stand: another backend's warning is not this one's cause."""
+    this backend, or about none, may stand: another backend's warning is not this one's cause.
+
+    explain's attribution rules apply (knowledge/attribution.toml): a `needs_backend` catch-all stands only where no
+    other library is named near it (the run is `backend`'s own: a log that names nothing is its log; without a
+    `backend`, only where an attention library is named near it), and an entry of the noise is this backend's or none's
+    by the backend the log names near it, except the `[never]` entries, which keep their own."""
     # never the last resort (triage.toml): a check's own generic finding (import.failed, smoke.case-error)
     # says the same with its fix
-    mine = [m for m in match(noise) if m.entry.backend in (None, backend) and not m.entry.fallback] \
-        if noise.strip() else []
-    own = [m for m in match(primary) if not m.entry.fallback] if primary.strip() else []
+    mine = _claimed(noise, backend, own_text=False) if noise.strip() else []
+    own = _claimed(primary, backend, own_text=True) if primary.strip() else []
     specific = [m for m in own + mine if not m.entry.generic]
     return _first_cause(specific) or _first_cause(own + mine)
+
+
+def _claimed(text: str, backend: str | None, own_text: bool) -> list[Match]:
+    """The matches of `text` that may stand as `backend`'s failure (see cause())."""
+    from . import attribution  # (attribution imports this package's loader; imported here, not at the top)
+
+    s = scan(text)
+    out = []
+    for m in s.found:
+        e = m.entry
+        if e.fallback:
+            continue
+        own = e.backend or (e.id.split(".", 1)[0] if e.id.split(".", 1)[0] in attribution.BACKENDS else None)
+        if not attribution.claimed_for(e, own, s.lines, m.line, backend):
+            continue
+        if not own_text and attribution.attribute(e, own, s.lines, m.line)[0] not in (None, backend):
+            continue  # another backend's message in the noise (or a catch-all the log gives to another backend)
+        out.append(m)
+    return out

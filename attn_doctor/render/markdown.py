@@ -101,6 +101,8 @@ def render(report: Report) -> str:
                  if cfg.get(k) not in (None, [], "")]
         if extra:
             out.append("- " + "; ".join(extra))
+        if cfg.get("unread"):
+            out.append("- config files not read (not here, or given by its caller): " + ", ".join(f"`{u}`" for u in cfg["unread"]) + "; what they set is unknown")
         det = cfg.get("detected") or {}
         if det:
             out.append(f"- read as {det.get('title') or det.get('trainer')}, from: " + (", ".join(f"`{k}`" for k in det.get("evidence") or [])

@@ -270,6 +270,9 @@ def config_lines(cfg: dict | None) -> list[str]:
              if cfg.get(k) not in (None, [], "")]
     if extra:
         out.append(", ".join(extra))
+    if cfg.get("unread"):
+        # files the launcher names that are not here to read: what they set stays unknown, never guessed
+        out.append("config files not read (not here, or given by its caller): " + ", ".join(cfg["unread"]) + "; what they set is unknown")
     det = cfg.get("detected") or {}
     if det:
         out.append("read as " + (f"{det.get('title') or det.get('trainer')} (--trainer)" if det.get("by") == "--trainer" else

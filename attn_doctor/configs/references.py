@@ -1,0 +1,205 @@
+"""The files a launcher names, found where the launcher's own run would find them (issue 24: `check --config run.sh`).
+
+A launch script hands its trainer a config (`--config_file configs/sdxl.toml`, `llamafactory-cli train ${YAML}`,
+`tune run ... --config ./my.yaml`) or runs a training script of the repository (`python src/train_sft.py`). The path is
+relative to the directory the command runs in: the one the script `cd`s to (`cd "$(dirname "$0")/.."`, `cd sd-scripts`
+then `../configs/x.toml`, `cd /d %~dp0`), else the one the user starts it from: its own folder, or the repository root
+above it (`bash scripts/train.sh` with paths written from the root). The launcher's own folder is spelt
+`$(dirname "$0")`, `${BASH_SOURCE[0]}`'s dirname, `$(cd "$(dirname "$0")" && pwd)`, `${0%/*}`, `%~dp0` (.bat),
+`$PSScriptRoot` (.ps1), directly or through a variable holding it.
+
+Everything is read, nothing is run. A referenced file that is not there is never guessed at: its path, as the launcher
+writes it after the variables it settles (or the variable it leaves to the caller: `$1`), is noted in doc["unread"],
+which load() hands on as the reading's `unread`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+# the launcher's own path, as bash and PowerShell spell it
+_SELF = re.compile(r"^(?:\$0|\$\{0\}|\$\{BASH_SOURCE(?:\[0\])?\}|\$BASH_SOURCE|\$PSCommandPath|"
+                   r"\$MyInvocation\.MyCommand\.(?:Path|Definition))", re.IGNORECASE)
+# the launcher's folder itself: `${0%/*}`, `${BASH_SOURCE%/*}`, PowerShell's $PSScriptRoot
+_SELF_DIR = re.compile(r"^(?:\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}|\$PSScriptRoot\b|\$\{PSScriptRoot\})", re.IGNORECASE)
+# commands that print (a folder of) a path given to them: dirname / Split-Path -Parent take the folder, realpath /
+# readlink -f / cd X && pwd / Resolve-Path print the same place
+_DIRNAME = re.compile(r"^(?:dirname|split-path)(?:\s+(?:--|-parent|-path))*\s+(.*)$", re.IGNORECASE | re.DOTALL)
+_SAME = re.compile(r"^(?:realpath(?:\s+-[a-z]+)*|readlink\s+-[fem]+|resolve-path|cd(?:\s+--)?)\s+(.*?)"
+                   r"(?:\s*(?:&&|;)\s*pwd(?:\s+-[PL])?)?$", re.IGNORECASE | re.DOTALL)
+_VAR_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+# a redirection inside a substitution (`cd -- "$(dirname -- "$0")" &> /dev/null && pwd`) prints nothing to the path
+_REDIRECTION = re.compile(r"\s*(?:\d?>>?|&>>?)\s*(?:&\d+|[^\s;&)]+)")
+# commands that move the working directory: bash / cmd.exe / PowerShell
+CD_PROGRAMS = {"cd", "pushd", "chdir", "set-location", "push-location", "sl"}
+
+
+def launcher_dir(doc: dict) -> str:
+    return os.path.dirname(os.path.abspath(doc["path"]))
+
+
+def _substitution(word: str) -> tuple[str, int] | None:
+    """(inside, end) of the `$( ... )` (or PowerShell `( ... )`) the word starts with, nesting counted."""
+    if word.startswith("$("):
+        i = 2
+    elif word.startswith("("):
+        i = 1
+    else:
+        return None
+    depth, j = 1, i
+    while j < len(word) and depth:
+        depth += {"(": 1, ")": -1}.get(word[j], 0)
+        j += 1
+    return (word[i:j - 1].strip(), j) if depth == 0 else None
+
+
+def _place(expr: str, launcher: str, depth: int = 0) -> str | None:
+    """The absolute path a leading expression of the launcher's own place names (`$0`, `$(dirname "$0")`,
+    `$(dirname $(dirname $(realpath $0)))`, `$(cd "$(dirname "$0")/.." && pwd)`, `${0%/*}`, `$PSScriptRoot`,
+    `(Split-Path -Parent $MyInvocation.MyCommand.Path)`), then what follows it; None when it names no such place."""
+    if depth > 6 or not expr:
+        return None
+    here = os.path.dirname(launcher)
+    m = _SELF.match(expr) or _SELF_DIR.match(expr)
+    if m:
+        base = launcher if _SELF.match(expr) else here
+        rest = expr[m.end():]
+    else:
+        sub = _substitution(expr)
+        if sub is None:
+            return None
+        inside, end = _REDIRECTION.sub("", sub[0]).strip(), sub[1]
+        rest = expr[end:]
+        d = _DIRNAME.match(inside)
+        same = _SAME.match(inside) if d is None else None
+        if d is not None:
+            inner = _place(d.group(1).strip(), launcher, depth + 1)
+            base = os.path.dirname(inner) if inner is not None else None
+        elif same is not None:
+            base = _place(same.group(1).strip(), launcher, depth + 1)
+        else:
+            base = None
+        if base is None:
+            return None
+    rest = rest.replace("\\", "/")
+    if rest and not rest.startswith("/"):
+        return None  # `$0.log`, `${0%/*}x`: not the place followed by a path
+    return os.path.normpath(os.path.join(base, rest.lstrip("/"))) if rest.strip("/") else base
+
+
+# PowerShell assigns a command's output without parentheses: `$here = Split-Path -Parent $MyInvocation.MyCommand.Path`
+_PS_SPLIT = re.compile(r"^split-path(?:\s+-parent)?(?:\s+-path)?\s+(?=\$)", re.IGNORECASE)
+
+
+def _from_launcher(word: str, launcher: str) -> str | None:
+    """`word` with a leading spelling of the launcher's place replaced by that place; None when it has none."""
+    m = _PS_SPLIT.match(word)
+    if m:
+        self_ = _SELF.match(word[m.end():])
+        return _place("(Split-Path " + self_.group(0) + ")" + word[m.end() + self_.end():], launcher) if self_ else None
+    return _place(word, launcher) if word[:1] in "$(" else None
+
+
+def spelt(doc: dict, word: str) -> str:
+    """A path word with the launcher's folder put in where the script spells it, directly or through a variable the
+    script sets to it (`SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)`, `PROJECT_DIR=$(... /..)`), and
+    Windows separators as this machine's. Anything else stays as written."""
+    if not isinstance(word, str):
+        return word
+    launcher = os.path.abspath(doc["path"])
+    env = doc.get("env") or {}
+    out = _from_launcher(word, launcher)
+    if out is None:
+        m = _VAR_REF.match(word)
+        if m:
+            value = env.get(m.group(1) or m.group(2))
+            base = _from_launcher(value, launcher) if isinstance(value, str) else None
+            if base is not None:
+                out = os.path.join(base, word[m.end():].lstrip("/\\"))
+    word = out if out is not None else word
+    if "\\" in word and os.sep == "/":
+        word = word.replace("\\", "/")  # a .bat's / .ps1's configs\x.toml
+    return word
+
+
+def _command_of(doc: dict, path: str):
+    """The command whose words name `path`: the training command when it does (not a `cp x.yaml` before it), else the
+    first that does, else the training command."""
+    main = doc.get("command")
+    for c in ([main] if main is not None else []) + list(doc.get("commands") or []):
+        if any(w == path or w.endswith("=" + path) or w.endswith(path) for w in c.words):
+            return c
+    return main
+
+
+def working_dir(doc: dict, path: str) -> str | None:
+    """The directory the command that names `path` runs in after the script's `cd`s, started from the launcher's
+    folder; None when the script moves nowhere, or somewhere this machine does not have (`cd "$KOHYA_DIR"`,
+    `cd /workspace/repo`)."""
+    from .shell import known
+
+    cmds = list(doc.get("commands") or [])
+    target = _command_of(doc, path)
+    if target is None or target not in cmds:
+        return None
+    cur, moved = launcher_dir(doc), False
+    for c in cmds[: cmds.index(target)]:
+        if c.program.lower() not in CD_PROGRAMS:
+            if c.program.lower() == "popd":
+                return None  # a directory stack: not followed
+            continue
+        args = [w for w in c.words[1:] if w not in ("/d", "/D", "--", "-P", "-L") and not w.startswith("-Path")]
+        if not args:
+            return None  # `cd` alone: the home directory
+        dest = spelt(doc, args[0])
+        if not known(dest) or dest == "-":
+            return None
+        if os.path.isabs(dest):
+            if not os.path.isdir(dest):
+                return None
+            cur = dest
+        else:
+            cur = os.path.normpath(os.path.join(cur, dest))
+        moved = True
+    return cur if moved else None
+
+
+def locate(doc: dict, path: str, suffix: str = "") -> str | None:
+    """Where the file a launcher names is on this machine, or None. Tried in order: relative to the directory the
+    script `cd`s to; the launcher's folder; as written (absolute, or relative to where attn-doctor runs); its name
+    beside the launcher (a line written for another machine); an absolute path's last parts under the launcher's
+    folder or the two above it (the repository checked out elsewhere); a relative path with a folder in it under the
+    two folders above the launcher (a script in scripts/ run from the repository root). `suffix`: what the trainer adds
+    to a name without it (musubi-tuner's .toml)."""
+    path = spelt(doc, path)
+    if suffix and not path.endswith(suffix):
+        path += suffix
+    base = launcher_dir(doc)
+    cands = []
+    if not os.path.isabs(path):
+        cwd = working_dir(doc, path)
+        if cwd is not None:
+            cands.append(os.path.join(cwd, path))
+    cands += [path] if os.path.isabs(path) else [os.path.join(base, path), path]
+    cands.append(os.path.join(base, os.path.basename(path)))
+    ups = (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base)))
+    if os.path.isabs(path):
+        # written for the machine the repository is checked out on (`$PROJECT_DIR/configs/kohya/x.toml` with
+        # PROJECT_DIR=/workspace/<repo>, from a launcher in scripts/): its last two or more parts (round 16m)
+        parts = [q for q in path.split("/") if q]
+        for up in ups:
+            cands += [os.path.join(up, *parts[i:]) for i in range(1, len(parts) - 1)]
+    elif "/" in path.strip("/").lstrip("./"):
+        cands += [os.path.join(up, path) for up in ups[1:]]
+    me = os.path.abspath(doc["path"])
+    return next((os.path.normpath(c) for c in cands if os.path.isfile(os.path.normpath(c))
+                 and os.path.abspath(os.path.normpath(c)) != me), None)
+
+
+def note_unread(doc: dict, path) -> None:
+    """Remember that the launcher names `path` and it could not be read here (missing, or a value the caller gives)."""
+    if isinstance(path, str) and path:
+        unread = doc.setdefault("unread", [])
+        if path not in unread:
+            unread.append(path)

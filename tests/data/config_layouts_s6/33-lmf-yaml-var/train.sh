@@ -1,0 +1,3 @@
+#!/bin/bash
+YAML=${YAML:-configs/lora_sft.yaml}
+llamafactory-cli train ${YAML}

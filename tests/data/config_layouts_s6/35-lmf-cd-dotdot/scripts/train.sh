@@ -1,0 +1,3 @@
+#!/bin/bash
+cd ..
+llamafactory-cli train examples/train_lora/lora_sft.yaml

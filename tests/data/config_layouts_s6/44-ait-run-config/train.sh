@@ -1,0 +1,2 @@
+#!/bin/bash
+python run.py config/my_sd_lora.yaml

@@ -1,0 +1,3 @@
+#!/bin/bash
+cd ai-toolkit
+python run.py ../config/my_sd_lora.yaml

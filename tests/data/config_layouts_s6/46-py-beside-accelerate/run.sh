@@ -1,0 +1,2 @@
+#!/bin/bash
+accelerate launch train_sft.py

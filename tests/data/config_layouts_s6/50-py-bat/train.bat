@@ -1,0 +1,4 @@
+@echo off
+call venv\Scripts\activate
+python train_sft.py
+pause

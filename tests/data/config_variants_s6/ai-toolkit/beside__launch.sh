@@ -1,0 +1,1 @@
+cd ~/ai-toolkit && source venv/bin/activate && python run.py beside__ait_job.yaml

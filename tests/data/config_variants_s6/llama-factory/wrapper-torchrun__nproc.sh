@@ -1,0 +1,6 @@
+torchrun --nproc_per_node=4 --master_port=29500 src/train.py \
+    --stage sft --do_train --model_name_or_path Qwen/Qwen2.5-7B-Instruct \
+    --dataset alpaca_en_demo --template qwen --finetuning_type lora --lora_target all \
+    --output_dir saves/qwen2.5-7b/lora --per_device_train_batch_size 2 --gradient_accumulation_steps 4 \
+    --learning_rate 1e-4 --num_train_epochs 3 --plot_loss \
+    --flash_attn sdpa --bf16 True

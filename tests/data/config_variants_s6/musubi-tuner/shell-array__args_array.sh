@@ -1,0 +1,17 @@
+#!/bin/bash
+ARGS=(
+  --task t2v-1.3B
+  --dit /models/wan2.1_t2v_1.3B_bf16.safetensors
+  --dataset_config dataset.toml
+  --flash_attn
+  --mixed_precision fp16
+  --fp8_base
+  --optimizer_type adamw8bit
+  --learning_rate 2e-4
+  --gradient_checkpointing
+  --network_module networks.lora_wan
+  --network_dim 32
+  --output_dir output
+  --output_name wan-lora
+)
+accelerate launch --num_cpu_threads_per_process 1 src/musubi_tuner/wan_train_network.py "${ARGS[@]}"

@@ -1,0 +1,6 @@
+#!/bin/bash
+MODEL_ARGS=(--task t2v-1.3B --dit /models/wan2.1_t2v_1.3B_bf16.safetensors)
+TRAIN_ARGS="--sdpa --mixed_precision bf16 --fp8_base"
+accelerate launch --num_cpu_threads_per_process 1 src/musubi_tuner/wan_train_network.py \
+    ${MODEL_ARGS[*]} --dataset_config dataset.toml $TRAIN_ARGS \
+    --network_module networks.lora_wan --network_dim 32 --output_dir output --output_name wan-lora

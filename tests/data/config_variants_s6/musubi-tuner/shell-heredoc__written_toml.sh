@@ -1,0 +1,13 @@
+#!/bin/bash
+cat > train.toml <<EOF
+dit = "/models/wan2.1_t2v_1.3B_bf16.safetensors"
+dataset_config = "dataset.toml"
+task = "t2v-1.3B"
+sdpa = true
+mixed_precision = "bf16"
+network_module = "networks.lora_wan"
+network_dim = 32
+output_dir = "output"
+output_name = "wan-lora"
+EOF
+accelerate launch --num_cpu_threads_per_process 1 src/musubi_tuner/wan_train_network.py --config_file train.toml

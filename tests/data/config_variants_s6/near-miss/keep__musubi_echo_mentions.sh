@@ -1,0 +1,5 @@
+#!/bin/bash
+echo "flash_attn wheel is broken on this box, --flash_attn and --xformers disabled; using --sdpa"
+accelerate launch --num_cpu_threads_per_process 1 --mixed_precision bf16 src/musubi_tuner/wan_train_network.py \
+    --task t2v-1.3B --dit /models/wan2.1_t2v_1.3B_bf16.safetensors --dataset_config dataset.toml \
+    --sdpa --mixed_precision bf16 --network_module networks.lora_wan --output_dir output --output_name wan-lora

@@ -1,0 +1,7 @@
+#!/bin/bash
+if [ "$GPU" = "4090" ]; then
+    ATTN="--sdpa"
+else
+    ATTN="--xformers"
+fi
+accelerate launch --num_cpu_threads_per_process 1 train_network.py --pretrained_model_name_or_path=/models/v1-5-pruned.safetensors --dataset_config=dataset.toml --output_dir=out --output_name=lora --network_module=networks.lora --network_dim=16 $ATTN --mixed_precision=fp16

@@ -1,0 +1,11 @@
+$trainArgs = @(
+    "--pretrained_model_name_or_path=D:\models\v1-5-pruned.safetensors",
+    "--dataset_config=dataset.toml",
+    "--output_dir=D:\out",
+    "--output_name=lora",
+    "--network_module=networks.lora",
+    "--network_dim=16",
+    "--xformers",
+    "--mixed_precision=fp16"
+)
+accelerate launch --num_cpu_threads_per_process 1 train_network.py @trainArgs

@@ -1,0 +1,6 @@
+CUDA_VISIBLE_DEVICES=0 python train_network.py \
+    --pretrained_model_name_or_path=/models/v1-5-pruned.safetensors \
+    --dataset_config=dataset.toml --output_dir=output --output_name=my_lora \
+    --network_module=networks.lora --network_dim=16 --network_alpha=1 \
+    --learning_rate=1e-4 --optimizer_type=AdamW8bit --max_train_epochs=10 \
+    --sdpa --mixed_precision=fp16 --gradient_checkpointing

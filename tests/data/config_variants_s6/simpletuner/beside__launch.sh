@@ -1,0 +1,1 @@
+simpletuner train config_path=beside__st_config.json
