@@ -11,6 +11,9 @@ How the nearest naming line is found, for an error on line L:
 1. line L itself and the lines that continue its message (up to the next blank line, at most 3);
 2. then up the log from L: the deepest frames of its traceback first (a traceback lists the frame
    that raised last), stopping at the traceback's start unless a chained exception continues it;
+   2b. above that traceback's start, the lines that set up the run ([setup]: its command line and flags, a variable,
+   an install, an import, an app's selection line such as "Using sage attention"), nearest first, back to an
+   earlier error (session 6, ex37: tests/data/explain_attribution_s6.toml);
 3. then down the log (a build log names the package after the compiler error: "Failed building
    wheel for flash-attn").
 4. last, the input's first TITLE_LINES lines, when the error is within the window of them: a pasted
@@ -26,6 +29,9 @@ build, a CUDA kernel fault, an Inductor failure) are claimed only when a backend
 library's kernel (`foreign_kernel`): those are somebody else's failures, and explain stays silent.
 Attention kernels outside the seven (FlashInfer's, a serving engine's own Triton attention: backend
 "other") claim only the runtime faults in `other_counts`, with no backend (round 7b).
+
+Lines that list what is installed ([inventory]: collect_env's "[pip3] ...", pip freeze, "xformers version: ...") are
+no evidence for another line's error; a line that names backends only in clauses saying they work names them weakly.
 
 Lines in which a program announces what it selected or found (vLLM's "Using Flash Attention backend",
 ComfyUI's "Using sage attention", transformers' Flash Attention 2.0 advisories: [announcement]) are not
@@ -94,6 +100,8 @@ class _Rules:
     selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
     files: tuple[tuple[str, re.Pattern], ...] = ()  # (backend, pattern): the seven backends' hub repos and files only
     specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
+    setup: tuple[re.Pattern, ...] = ()  # lines that set up the run (a command line, a variable, an install, an import)
+    inventory: tuple[re.Pattern, ...] = ()  # lines that list what is installed: no evidence of what failed
 
 
 @lru_cache(maxsize=1)
@@ -132,7 +140,9 @@ def rules() -> _Rules:
                   tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
                         if lib["backend"] not in ("none", "foreign", "other")),
-                  _specializations(data.get("specialize", ())))
+                  _specializations(data.get("specialize", ())),
+                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
+                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())))
 
 
 def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
@@ -184,15 +194,27 @@ CLAUSE_BREAK = re.compile(r"([,;，；]|[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhere
 
 def _healthy_removed(line: str) -> str:
     """`line` with each clause that says something works blanked (the same length: positions stay)."""
+    kept = _healthy_blanked(line)
+    # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
+    names = [rx for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other")]
+    return kept if kept != line and any(rx.search(kept) for rx in names) else line
+
+
+def _healthy_blanked(line: str) -> str:
     parts = CLAUSE_BREAK.split(line)  # clauses at even indexes, their separators at odd ones
+    healthy = False
     for k in range(0, len(parts), 2):
         clause = parts[k]
         if HEALTHY.search(clause) and not UNHEALTHY.search(HEALTHY.sub(" ", clause)):
             parts[k] = " " * len(clause)
-    kept = "".join(parts)
-    # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
-    names = [rx for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other")]
-    return kept if kept != line and any(rx.search(kept) for rx in names) else line
+            healthy = True
+        elif healthy and parts[k - 1].strip().lower() in ("and", ",") and len(clause.split()) <= 3 \
+                and not UNHEALTHY.search(clause):
+            # the rest of a healthy clause's list ("run fine with FA2 and FA3"): session 6, ex37
+            parts[k] = " " * len(clause)
+        else:
+            healthy = False
+    return "".join(parts)
 
 
 # A backend named as switched off in a condition is not the one that failed ("it will nanloss when flash attention is
@@ -206,12 +228,71 @@ SWITCHED_OFF = re.compile(r"\b(?:when|if|once|while|after)\b(?:(?!\b(?:when|if|o
 DINOV2_NOTICE = re.compile(r"\bxFormers is (?:not available|disabled|available) \((?:Attention|SwiGLU|Block|NestedTensorBlock|MemEffAttention)\)")
 
 
+# Session 6 (ex37; tests/data/explain_attribution_s6.toml, tests/test_explain_attribution_s6.py): more ways a line names a
+# backend it is NOT about.
+# A switch that turns a backend off ("--disable-xformers", "--no-sage-attention"): the run goes without it.
+SWITCHED_OFF_FLAG = re.compile(r"(?<![\w-])--(?:disable|no)[-_][\w-]*?(?:xformers|sage|flash|sdp|pytorch)[\w-]*", re.IGNORECASE)
+# An app's start-up line saying one library is absent ("Xformers is not installed!", FramePack's banner, one line per
+# library): what the app does without, not what failed (the banner is app.attention-libraries-absent's)
+ABSENT_BANNER = re.compile(r"^(?:[^\n]*?[\]:>-][ \t]+)?(?:xformers|flash[ _-]?attn|sage[ _-]?attn|sageattention|flash[ _-]?attention)"
+                           r" is not installed!\s*$", re.IGNORECASE)
+# A parenthesised list of three or more examples in prose ("operators that call driver APIs (graph capture, Flash
+# Attention 3, paged attention) need the driver": round36m's codersera page): examples, not the subject. Not a call's
+# arguments (a name or a bracket right before the parenthesis), nor a list of settings (no '=')
+EXAMPLES = re.compile(r"(?<![\w\])>])\((?:[\w .'/+-]{1,40},){2,}[\w .'/+-]{1,40}\)")
+ETC = re.compile(r"^\W*(?:etc|and so on|and more|\.\.\.|…)\W*$", re.IGNORECASE)
+# A backend's own switch in a config or a report set off ("flash_attn: disabled", "use_xformers = False"): not what runs
+CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flash)[\w-]*\**[ \t]*[:=][ \t]*\**[ \t]*[\"'`]?"
+                        r"(?:disabled?|false|off)\b(?![ \t]*[\w(])", re.IGNORECASE)
+
+
+def _examples_removed(m: re.Match) -> str:
+    """A parenthesised list blanked, unless every item (but "etc.") names one and the same backend: a list of that
+    backend's own functions is about it ("(`sageattn_qk_int8_pv_fp16_cuda`, `sageattn_qk_int8_pv_fp8_cuda`, etc.)")."""
+    items = [x for x in m.group(0)[1:-1].split(",") if x.strip() and not ETC.match(x)]
+    if sum(len(x.split()) > 1 for x in items) < 2:
+        return m.group(0)  # not prose: a shape's dimensions, a message's fields ("(batch_size, num_head, seqlen_q)")
+    named = {first_named(x) for x in items}
+    return m.group(0) if len(named) == 1 and None not in named else " " * len(m.group(0))
+# What a sentence names as replaced or as the reason, where another part of it names a backend: "instead of
+# flash_attention_2", "rather than xformers", "switched from xformers to SDPA", "because flash-attn does not build"
+REPLACED = re.compile(r"\b(?:instead of|rather than)[ \t]+[^\s,;:.!?()]+|(?<=\s)from[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=to\b)|"
+                      r"\bbecause[ \t]+(?=\w)[^.;:!?\n]*", re.IGNORECASE)
+
+
+# What a user says they also tried ("I also tried reinstalling xformers and flash-attn, nothing changed"): attempts beside
+# the failure, not the failing backend (the brief of session 6's helper ex37; tests/test_explain_attribution_s6.py)
+TRIED = re.compile(r"\b(?:also|even|already)[ \t]+tried\b[^.;:!?\n]*|\btried[ \t]+(?:to[ \t]+)?(?:re-?install\w*|upgrad\w*|downgrad\w*|"
+                   r"updat\w*|switch\w*|disabl\w*|uninstall\w*|remov\w*|rebuild\w*|reinstall\w*)\b[^.;:!?\n]*", re.IGNORECASE)
+
+
+def _replaced_removed(line: str) -> str:
+    """`line` without what it names as replaced or as a reason, where the rest still names a backend."""
+    kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
+    if kept == line:
+        return line
+    names = [rx for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other")]
+    return kept if any(rx.search(kept) for rx in names) else line
+
+
 def _scrub(line: str) -> str:
     """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
-    a clause that says a backend works."""
+    a clause that says a backend works, examples, what something replaced."""
     if "github.com" in line:
         line = THREAD_LINK.sub(" ", line)
     low = line.lower()
+    if "--" in line and ("--disable" in low or "--no" in low):
+        line = SWITCHED_OFF_FLAG.sub(" ", line)
+    if "not installed!" in low:
+        line = ABSENT_BANNER.sub(" ", line)
+    if "(" in line:
+        line = EXAMPLES.sub(_examples_removed, line)
+    if ":" in line or "=" in line:
+        line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
+    if any(w in low for w in ("instead of", "rather than", "from ", "because")):
+        line = _replaced_removed(line)
+    if "tried" in low:
+        line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
     if " back to " in low:
         line = FALLBACK_TO.sub(" ", line)
     if "xformers is" in low:
@@ -226,6 +307,16 @@ def _scrub(line: str) -> str:
 def _named(line: str) -> tuple[str, bool] | None:
     """(backend, only by a name several backends share) for one line, or None."""
     line = _scrub(line)
+    hit = _first_rule(line)
+    if hit is not None and not hit[1] and hit[0] not in ("none", "foreign", "other") and HEALTHY.search(line) and _first_rule(_healthy_blanked(line)) is None:
+        # every backend the line names is in a clause that says it works ("The same shapes run fine with FA2 and FA3;
+        # only the compiled flex kernel fails"): weak, as a shared name is, so that a line that names the subject
+        # decides (session 6, ex37); alone it still names it ("FA2 worked in 2.6 but fails in 2.7")
+        return hit[0], True
+    return hit
+
+
+def _first_rule(line: str) -> tuple[str, bool] | None:
     hit = None
     for backend, rx, shared in rules().libraries:
         if rx.search(line):
@@ -480,6 +571,21 @@ def _first_lines(lines, n: int) -> list[int]:
     return out
 
 
+def _setup_above(lines: list[str], start: int, i: int) -> list[int]:
+    """The lines that set up the run ([setup] in attribution.toml) above the traceback that starts at `start` (the
+    error on line index `i`), nearest first, back to an earlier error or traceback, within WINDOW of the error."""
+    if not TRACEBACK_START.search(lines[start]):
+        return []  # the search up was not stopped by a traceback's start: it read these lines already
+    setup = rules().setup
+    out = []
+    for j in range(start - 1, max(-1, i - WINDOW), -1):
+        if TRACEBACK_START.search(lines[j]) or EXCEPTION_LINE.search(lines[j]):
+            break  # an earlier error's: what set it up is not this one's
+        if any(rx.search(lines[j]) for rx in setup):
+            out.append(j)
+    return out
+
+
 def nearest(lines: list[str], line: int, past_traceback: bool = False, down: bool = True,
             title: bool = False) -> Attribution | None:
     """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
@@ -509,6 +615,8 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             inner = next((k for k, j in enumerate(up_lines) if FRAME.search(lines[j])), None)
             up_lines = up_lines[:inner + 1] if real and inner is not None else []
         order += up_lines
+        if down and up_lines:
+            order += _setup_above(lines, up_lines[-1], i)
     up = len(order)
     seen = set(order)
     for j in range(i + 1, min(len(lines), i + 1 + WINDOW) if down else i + 1):  # then down (build logs)
@@ -533,6 +641,7 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             order += [j for j in range(min(TITLE_LINES, top)) if j not in seen and i - j <= WINDOW
                       and not FRAME.search(lines[j])]
     weak = None  # the first line that names a backend only by a shared name
+    inventory = rules().inventory
     for k, j in enumerate(order):
         if k == up and weak is not None:
             break  # the message and its traceback named no backend more precisely
@@ -544,6 +653,8 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
         if named is None:
             continue
         b, shared = named
+        if j != i and b not in ("none", "foreign", "other") and any(rx.search(lines[j]) for rx in inventory):
+            continue  # a list of what is installed names no failing backend (session 6, ex37)
         if b == "none":  # torch's own message: nothing to attribute
             return None
         if shared:
