@@ -395,6 +395,7 @@ def _after_loading(t, consts: dict) -> dict:
         return got
 
     out: dict = {}
+    configs: dict = {}  # config variables -> the attn_implementation they were loaded with
     for n in stmts:
         if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) and \
                 n.value.func.attr == "train" and not n.value.args and not is_model(n.value.func.value):
@@ -439,6 +440,21 @@ def _after_loading(t, consts: dict) -> dict:
             mode = value(next((k.value for k in val.keywords if k.arg == "mode"), None), consts)
             if isinstance(mode, str) and mode != "?":
                 out["torch_compile_mode"] = mode
+        # config = AutoConfig.from_pretrained(name, attn_implementation=...): the implementation rides on the config
+        # a model is then built from (`from_pretrained(name, config=config)`, `from_config(config)`) unless the
+        # builder names its own
+        if _callee(val)[1] == "from_pretrained" and _callee(val)[0].endswith("Config"):
+            got = value(next((k.value for k in val.keywords if k.arg == "attn_implementation"), None), consts)
+            for tg in targets:
+                if isinstance(tg, ast.Name) and isinstance(got, str) and got != "?":
+                    configs[tg.id] = got
+        b = base_call(val)
+        if isinstance(b, ast.Call) and builder(b) and not any(k.arg == "attn_implementation" for k in b.keywords):
+            cfg = next((k.value for k in b.keywords if k.arg == "config"), None)
+            if cfg is None and _callee(b)[1] == "from_config" and b.args:
+                cfg = b.args[0]
+            if isinstance(cfg, ast.Name) and cfg.id in configs:
+                out["attn_implementation"] = configs[cfg.id]
         if model_value(val):
             cast = casts_in_chain(val)
             if cast:
