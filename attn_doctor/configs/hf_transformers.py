@@ -421,7 +421,7 @@ def _after_loading(t, consts: dict) -> dict:
                 out["mixed_precision"] = mp.lower()
         for tg in targets:
             # model.config._attn_implementation = "flash_attention_2"
-            if isinstance(tg, ast.Attribute) and tg.attr in ("_attn_implementation", "attn_implementation") and \
+            if isinstance(tg, ast.Attribute) and tg.attr == "_attn_implementation" and \
                     isinstance(tg.value, ast.Attribute) and tg.value.attr == "config" and is_model(tg.value.value):
                 got = value(val, consts)
                 if isinstance(got, str) and got != "?":
