@@ -172,3 +172,39 @@ def test_torchtune_builtin_configs(tmp_path, conf, want):
     p.write_text(f"#!/bin/bash\ntune run full_finetune_distributed --config {conf}\n", encoding="utf-8")
     got = _read(p)
     assert (got["trainer"], got["dtype"], got["compile_mode"]) == ("torchtune", *want)
+
+
+AX = ("base_model: meta-llama/Llama-3.2-1B\ndatasets:\n  - path: tatsu-lab/alpaca\n    type: alpaca\nsequence_len: 2048\n"
+      "sample_packing: false\nmicro_batch_size: {mbs}\n")
+
+
+@pytest.mark.parametrize("extra, field, want", [
+    ("xformers_attention: 1\n", "required", ["xformers"]),  # pydantic lax: 1 is True for a bool field
+    ("sdp_attention: \"y\"\n", "required", ["sdpa"]),
+    ("bf16: 0\nfp16: \"1\"\n", "dtype", "float16"),
+    ("torch_compile: 1.0\n", "compile_mode", "default"),
+    # near-misses: 0 is False; a 1 in a number field stays a number
+    ("flash_attention: 0\n", "required", []),
+])
+def test_axolotl_lax_bools(tmp_path, extra, field, want):
+    p = tmp_path / "cfg.yml"
+    p.write_text(AX.format(mbs=1) + extra, encoding="utf-8")
+    assert _read(p)[field] == want
+
+
+def test_axolotl_number_field_is_not_a_bool(tmp_path):
+    p = tmp_path / "cfg.yml"
+    p.write_text(AX.format(mbs=1) + "flash_attention: true\n", encoding="utf-8")
+    assert configs.load(str(p))["batch_size"] == 1
+
+
+@pytest.mark.parametrize("lines, want", [
+    ("args = TrainingArguments(output_dir='o')\nargs.fp16 = True\n", "float16"),
+    ("from trl import SFTConfig\ncfg = SFTConfig(output_dir='o', bf16=False)\ncfg.bf16 = True\nargs = cfg\n", "bfloat16"),
+    # near-misses: set after the run; set on an object that is no TrainingArguments
+    ("args = TrainingArguments(output_dir='o')\n" + TRAIN + "args.bf16 = True\n", ""),
+    ("args = TrainingArguments(output_dir='o')\nopts.bf16 = True\n", ""),
+])
+def test_arguments_attribute_set_after_the_call(tmp_path, lines, want):
+    body = HEAD + LOAD + lines + ("" if "trainer.train()" in lines else TRAIN)
+    assert _script(tmp_path, body)["dtype"] == want

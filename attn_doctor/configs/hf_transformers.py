@@ -396,6 +396,7 @@ def _after_loading(t, consts: dict) -> dict:
 
     out: dict = {}
     configs: dict = {}  # config variables -> the attn_implementation they were loaded with
+    arg_names: set = set()  # variables holding a TrainingArguments / TRL config
     for n in stmts:
         if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) and \
                 n.value.func.attr == "train" and not n.value.args and not is_model(n.value.func.value):
@@ -419,7 +420,17 @@ def _after_loading(t, consts: dict) -> dict:
             mp = value(next((k.value for k in val.keywords if k.arg == "mixed_precision"), None), consts)
             if isinstance(mp, str) and mp.lower() in ("bf16", "fp16"):
                 out["mixed_precision"] = mp.lower()
+        if isinstance(val, ast.Call) and _callee(val)[1] in PY_ARGS:
+            arg_names.update(tg.id for tg in targets if isinstance(tg, ast.Name))
         for tg in targets:
+            # `args.bf16 = True` on the TrainingArguments / SFTConfig object before the Trainer reads it
+            if isinstance(tg, ast.Attribute) and tg.attr in PY_KEYS and isinstance(tg.value, ast.Name) and \
+                    tg.value.id in arg_names:
+                got = value(val, consts)
+                if got != "?":
+                    out[tg.attr] = got
+                elif tg.attr in ("bf16", "fp16"):
+                    out["amp_unknown"] = True  # as a keyword set by the GPU (`args.bf16 = is_bf16_supported()`)
             # model.config._attn_implementation = "flash_attention_2"
             if isinstance(tg, ast.Attribute) and tg.attr == "_attn_implementation" and \
                     isinstance(tg.value, ast.Attribute) and tg.value.attr == "config" and is_model(tg.value.value):
