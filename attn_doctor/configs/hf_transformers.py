@@ -314,10 +314,10 @@ def _python_settings(doc: dict) -> dict:
 _CASTS = {"half": "float16", "bfloat16": "bfloat16", "float": "float32"}
 _TORCH_DTYPES = {"torch.float16": "float16", "torch.half": "float16", "torch.bfloat16": "bfloat16",
                  "torch.float32": "float32", "torch.float": "float32"}
-# autocast context managers: torch.autocast / torch.amp.autocast (device_type first) and torch.cuda.amp.autocast; on
-# CUDA their dtype defaults to float16 (torch.get_autocast_dtype("cuda"))
 # nn.Module methods that return the module itself
 _MODULE_METHODS = {"to", "half", "bfloat16", "float", "cuda", "train", "eval", "requires_grad_"}
+# autocast context managers: torch.autocast / torch.amp.autocast (device_type first), torch.cuda.amp.autocast and a bare
+# `autocast` imported from either; on CUDA their dtype defaults to float16 (torch.get_autocast_dtype("cuda"))
 _AUTOCAST = {"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "autocast"}
 
 
