@@ -155,10 +155,24 @@ DATA_KEYS = {"datasets", "test_datasets", "pretraining_dataset", "dataset_prepar
 # axolotl validates its config with pydantic, whose lax mode takes a quoted "true" / "yes" / "on" (any case) for
 # True and "false" / "no" / "off" for False (src/axolotl/utils/schemas/config.py: AxolotlInputConfig's bool fields)
 _LAX = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+# for the fields that are bools (or bool | "auto") only, pydantic's lax mode also takes 1 / 0 (int, float or string) and
+# "t" / "f" / "y" / "n" (pydantic-core's str_as_bool); a 1 elsewhere (micro_batch_size: 1) is a number
+BOOL_FIELDS = {*LEGACY, "bf16", "fp16", "bfloat16", "float16", "fp8", "tf32", "torch_compile", "sample_packing",
+               "load_in_8bit", "load_in_4bit", "gemma4_hybrid_attn_impl", "s2_attention", "pad_to_sequence_len"}
+_LAX_FIELD = {"1": True, "0": False, "t": True, "f": False, "y": True, "n": False}
+
+
+def _lax_bool(k: str, v):
+    if isinstance(v, str):
+        low = v.strip().lower()
+        return _LAX[low] if low in _LAX else _LAX_FIELD[low] if k in BOOL_FIELDS and low in _LAX_FIELD else v
+    if k in BOOL_FIELDS and not isinstance(v, bool) and isinstance(v, (int, float)) and v in (0, 1):
+        return v == 1
+    return v
 
 
 def _lax_bools(data: dict) -> dict:
-    return {k: _LAX.get(v.strip().lower(), v) if isinstance(v, str) else v for k, v in data.items()}
+    return {k: _lax_bool(k, v) for k, v in data.items()}
 
 
 def read(doc: dict) -> dict:

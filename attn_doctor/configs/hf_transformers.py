@@ -224,7 +224,10 @@ _UNSLOTH = re.compile(r"^\s*(from\s+unsloth\b|import\s+unsloth\b)", re.MULTILINE
 PY_ARGS = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig",
            "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig", "ModelConfig"}
 PY_KEYS = ("attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch_compile", "torch_compile_mode",
-           "packing", "packing_strategy", "padding_free", "per_device_train_batch_size")
+           "torch_compile_backend", "packing", "packing_strategy", "padding_free", "per_device_train_batch_size")
+# the classmethods that build a model with from_pretrained's keywords (attn_implementation, torch_dtype / dtype):
+# `AutoModelForCausalLM.from_config(config, attn_implementation=...)` builds an untrained model the same way
+MODEL_BUILDERS = ("from_pretrained", "from_config")
 
 
 _DIFFUSERS = re.compile(r"^\s*(from\s+diffusers\b|import\s+diffusers\b)", re.MULTILINE)
@@ -277,7 +280,7 @@ def _python_settings(doc: dict) -> dict:
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
-        if not (name in PY_ARGS or name in TRL_TRAINERS or name == "from_pretrained" and (
+        if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
                 owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration")))):
             continue
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
@@ -299,11 +302,178 @@ def _python_settings(doc: dict) -> dict:
                 items = _dict_items(node, consts)
                 if items:
                     out["model_init_kwargs"] = {k: _bare_dtype(value(v, consts)) for k, v in items}
+    out.update(_after_loading(t, consts))
     if isinstance(out.get("torch_dtype"), str) and out["torch_dtype"].startswith("torch."):
         out["torch_dtype"] = out["torch_dtype"][6:]
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
         out["dtype"] = out["dtype"][6:]
     return {k: v for k, v in out.items() if v != "?"}
+
+
+# nn.Module casts: model.half() / .bfloat16() / .float() (torch/nn/modules/module.py) and the dtypes .to() takes
+_CASTS = {"half": "float16", "bfloat16": "bfloat16", "float": "float32"}
+_TORCH_DTYPES = {"torch.float16": "float16", "torch.half": "float16", "torch.bfloat16": "bfloat16",
+                 "torch.float32": "float32", "torch.float": "float32"}
+# nn.Module methods that return the module itself
+_MODULE_METHODS = {"to", "half", "bfloat16", "float", "cuda", "train", "eval", "requires_grad_"}
+# autocast context managers: torch.autocast / torch.amp.autocast (device_type first), torch.cuda.amp.autocast and a bare
+# `autocast` imported from either; on CUDA their dtype defaults to float16 (torch.get_autocast_dtype("cuda"))
+_AUTOCAST = {"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "autocast"}
+
+
+def _after_loading(t, consts: dict) -> dict:
+    """What a script does to its model after building it, before it trains: switches the attention
+    (`model.set_attn_implementation("flash_attention_2")`, transformers' PreTrainedModel method, or
+    `model.config._attn_implementation = ...`, which the attention interface is looked up from at each forward),
+    casts it (`model.half()`, `model.to(torch.bfloat16)`: the weights' and so, without autocast, attention's dtype),
+    compiles it (`model = torch.compile(model, mode=...)`, `model.compile()`), or runs its own loop under
+    `Accelerator(mixed_precision=...)` / `with torch.autocast(..., dtype=...)`. Only the model the script loaded (a
+    name assigned from a from_pretrained / from_config call, or from a call given that name: get_peft_model(model,
+    ...)), and only lines before the Trainer's `.train()` (a cast or an autocast for generating afterwards is not
+    the run's)."""
+    import ast
+
+    from .pyscript import value
+
+    stmts = sorted((n for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.Expr, ast.With, ast.AnnAssign))),
+                   key=lambda n: (n.lineno, n.col_offset))
+    models: set = set()
+
+    def builder(e) -> bool:
+        owner, name = _callee(e)
+        return name in MODEL_BUILDERS and (owner.startswith("AutoModel") or owner.endswith(
+            ("ForCausalLM", "ForConditionalGeneration", "ForSeq2SeqLM")))
+
+    def base_call(e):
+        """What a chain of method calls starts from: from_pretrained(...).half().cuda() -> the from_pretrained call,
+        model.to(torch.bfloat16) -> model."""
+        while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and not builder(e):
+            e = e.func.value
+        return e
+
+    def is_model(e) -> bool:
+        e = base_call(e)
+        if isinstance(e, ast.Name):
+            return e.id in models
+        if not isinstance(e, ast.Call):
+            return False
+        if builder(e):
+            return True
+        return bool(e.args) and isinstance(e.args[0], ast.Name) and e.args[0].id in models
+
+    def model_value(e) -> bool:
+        """The value is the model itself: built (from_pretrained / from_config), moved or cast (`.to()`, `.half()`,
+        `.cuda()`), or wrapped by a function given it first (get_peft_model(model, ...)); not what it returns
+        (model.generate(...), model(**batch))."""
+        while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and not builder(e):
+            if e.func.attr not in _MODULE_METHODS:
+                return False
+            e = e.func.value
+        if isinstance(e, ast.Name):
+            return e.id in models
+        return isinstance(e, ast.Call) and (builder(e) or isinstance(e.func, ast.Name) and bool(e.args) and
+                                            isinstance(e.args[0], ast.Name) and e.args[0].id in models)
+
+    def cast_of(call) -> str | None:
+        """The dtype a method call on the model casts it to, or None."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+            return None
+        if call.func.attr in _CASTS and not call.args:
+            return _CASTS[call.func.attr]
+        if call.func.attr == "to":
+            for a in [*call.args, *(k.value for k in call.keywords if k.arg == "dtype")]:
+                got = value(a, consts)
+                if isinstance(got, str) and got in _TORCH_DTYPES:
+                    return _TORCH_DTYPES[got]
+        return None
+
+    def casts_in_chain(e) -> str | None:
+        got = None
+        while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            got = got or cast_of(e)  # the outermost cast is the last applied
+            e = e.func.value
+        return got
+
+    out: dict = {}
+    configs: dict = {}  # config variables -> the attn_implementation they were loaded with
+    arg_names: set = set()  # variables holding a TrainingArguments / TRL config
+    for n in stmts:
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) and \
+                n.value.func.attr == "train" and not n.value.args and not is_model(n.value.func.value):
+            break  # trainer.train(): what follows is after the run
+        if isinstance(n, ast.With):
+            for item in n.items:
+                c = item.context_expr
+                if isinstance(c, ast.Call) and ast.unparse(c.func) in _AUTOCAST:
+                    kw = {k.arg: k.value for k in c.keywords}
+                    device = value(kw.get("device_type", c.args[0] if c.args else None), consts) \
+                        if ast.unparse(c.func) != "torch.cuda.amp.autocast" else "cuda"
+                    if device not in ("cuda", None) or value(kw.get("enabled"), consts) is False:
+                        continue
+                    got = value(kw["dtype"], consts) if "dtype" in kw else "torch.float16"
+                    if got in _TORCH_DTYPES and _TORCH_DTYPES[got] != "float32":
+                        out.setdefault("mixed_precision", "bf16" if _TORCH_DTYPES[got] == "bfloat16" else "fp16")
+            continue
+        val = n.value
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AnnAssign) else []
+        if isinstance(val, ast.Call) and ast.unparse(val.func) in ("Accelerator", "accelerate.Accelerator"):
+            mp = value(next((k.value for k in val.keywords if k.arg == "mixed_precision"), None), consts)
+            if isinstance(mp, str) and mp.lower() in ("bf16", "fp16"):
+                out["mixed_precision"] = mp.lower()
+        if isinstance(val, ast.Call) and _callee(val)[1] in PY_ARGS:
+            arg_names.update(tg.id for tg in targets if isinstance(tg, ast.Name))
+        for tg in targets:
+            # `args.bf16 = True` on the TrainingArguments / SFTConfig object before the Trainer reads it
+            if isinstance(tg, ast.Attribute) and tg.attr in PY_KEYS and isinstance(tg.value, ast.Name) and \
+                    tg.value.id in arg_names:
+                got = value(val, consts)
+                if got != "?":
+                    out[tg.attr] = got
+                elif tg.attr in ("bf16", "fp16"):
+                    out["amp_unknown"] = True  # as a keyword set by the GPU (`args.bf16 = is_bf16_supported()`)
+            # model.config._attn_implementation = "flash_attention_2"
+            if isinstance(tg, ast.Attribute) and tg.attr == "_attn_implementation" and \
+                    isinstance(tg.value, ast.Attribute) and tg.value.attr == "config" and is_model(tg.value.value):
+                got = value(val, consts)
+                if isinstance(got, str) and got != "?":
+                    out["attn_implementation"] = got
+        if not isinstance(val, ast.Call):
+            continue
+        if isinstance(val.func, ast.Attribute) and val.func.attr == "set_attn_implementation" and \
+                is_model(val.func.value) and val.args:
+            got = value(val.args[0], consts)
+            if isinstance(got, str) and got != "?":
+                out["attn_implementation"] = got
+        if ast.unparse(val.func) == "torch.compile" and val.args and is_model(val.args[0]) or \
+                isinstance(val.func, ast.Attribute) and val.func.attr == "compile" and not val.args and \
+                is_model(val.func.value):
+            out["torch_compile"] = True
+            mode = value(next((k.value for k in val.keywords if k.arg == "mode"), None), consts)
+            if isinstance(mode, str) and mode != "?":
+                out["torch_compile_mode"] = mode
+        # config = AutoConfig.from_pretrained(name, attn_implementation=...): the implementation rides on the config
+        # a model is then built from (`from_pretrained(name, config=config)`, `from_config(config)`) unless the
+        # builder names its own
+        if _callee(val)[1] == "from_pretrained" and _callee(val)[0].endswith("Config"):
+            got = value(next((k.value for k in val.keywords if k.arg == "attn_implementation"), None), consts)
+            for tg in targets:
+                if isinstance(tg, ast.Name) and isinstance(got, str) and got != "?":
+                    configs[tg.id] = got
+        b = base_call(val)
+        if isinstance(b, ast.Call) and builder(b) and not any(k.arg == "attn_implementation" for k in b.keywords):
+            cfg = next((k.value for k in b.keywords if k.arg == "config"), None)
+            if cfg is None and _callee(b)[1] == "from_config" and b.args:
+                cfg = b.args[0]
+            if isinstance(cfg, ast.Name) and cfg.id in configs:
+                out["attn_implementation"] = configs[cfg.id]
+        if model_value(val):
+            cast = casts_in_chain(val)
+            if cast:
+                out["torch_dtype"] = cast
+            for tg in targets:
+                if isinstance(tg, ast.Name):
+                    models.add(tg.id)
+    return out
 
 
 # quantization_config classes whose weights prepare_model_for_kbit_training leaves as they are (peft's is_gptq_quantized,
@@ -336,7 +506,25 @@ def _bare_dtype(v):
 
 def _settings(doc: dict) -> dict:
     """The settings of a YAML/JSON file, a command line's --flags, a script's calls, or an accelerate config's
-    parallelism block."""
+    parallelism block. model_init_kwargs written as JSON text (`--model_init_kwargs '{"attn_implementation": ...}'`,
+    or a quoted string in the YAML) is the dict it spells: TRL's configs list it in _VALID_DICT_FIELDS
+    (huggingface/trl@f2cd577 trl/trainer/sft_config.py:140), which TrainingArguments.__post_init__ parses with
+    json.loads."""
+    s = _given_settings(doc)
+    kw = s.get("model_init_kwargs")
+    if isinstance(kw, str) and kw.strip().startswith("{"):
+        import json
+
+        try:
+            parsed = json.loads(kw)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            s = {**s, "model_init_kwargs": parsed}
+    return s
+
+
+def _given_settings(doc: dict) -> dict:
     if doc["fmt"] == "python":
         return _python_settings(doc)
     if doc["fmt"] == "text":

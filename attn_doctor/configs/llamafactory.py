@@ -106,8 +106,54 @@ def board_settings(data: dict) -> dict:
     return {k: v for k, v in out.items() if v is not None}
 
 
+# LLaMA-Factory's Python entry: run_exp(args) takes the arguments as a dict (hiyouga/LLaMA-Factory@ff6d4d1
+# src/llamafactory/train/tuner.py:163-164 `args = read_args(args)`: a dict is used as it is), what
+# `llamafactory-cli train X.yaml` runs on X's contents; exported as llamafactory.train.tuner.run_exp, and as
+# llmtuner.run_exp before the package was renamed (d2bb1b3a6 src/llmtuner/__init__.py:6)
+API_PACKAGES = ("llamafactory", "llmtuner")
+
+
+def _api_run(doc: dict) -> dict | None:
+    """The settings of a script that trains in-process with `run_exp(dict(stage="sft", ...))` (or a dict literal, or a
+    name holding one), imported from LLaMA-Factory; None for any other script. Values the script computes are left
+    out."""
+    import ast
+
+    from .pyscript import _dict_items, constants, resolve, tree, value
+
+    if doc["fmt"] != "python" or "run_exp" not in (doc.get("python") or ""):
+        return None
+    t = tree(doc.get("python") or "")
+    if t is None:
+        return None
+    names = set()
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in API_PACKAGES:
+            names |= {a.asname or a.name for a in n.names if a.name == "run_exp"}
+    if not names:
+        return None
+    consts = constants(t)
+    for n in ast.walk(t):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names:
+            arg = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "args"), None)
+            if arg is None:
+                return None  # run_exp() reads sys.argv: the command line's arguments, not written here
+            out = {}
+            for k, v in _dict_items(resolve(arg, consts), consts):
+                got = value(v, consts)
+                if got != "?":
+                    out[k] = got
+            return out
+    return None
+
+
 def _settings(doc: dict) -> dict:
-    """A YAML's settings, or a `llamafactory-cli train [x.yaml] key=value --key value` command line's."""
+    """A YAML's settings, a `llamafactory-cli train [x.yaml] key=value --key value` command line's, or the dict a
+    script gives run_exp."""
+    if doc["fmt"] == "python" and not _cli(doc) and _old_command(doc) is None:
+        api = _api_run(doc)
+        if api is not None:
+            return {k: _value(v) for k, v in api.items()}
     if doc["fmt"] not in LINES and board_config(doc["data"]):
         return board_settings(doc["data"])
     if doc["fmt"] not in LINES:
@@ -307,7 +353,8 @@ def score(doc: dict) -> "Score":
         return NOTHING
     cli = doc["fmt"] in LINES and _cli(doc)
     old = _old_command(doc) if doc["fmt"] in LINES and not cli else None
-    if doc["fmt"] in LINES and not cli and old is None:
+    api = _api_run(doc) if doc["fmt"] == "python" and not cli and old is None else None
+    if doc["fmt"] in LINES and not cli and old is None and api is None:
         return NOTHING
     s = _settings(doc)
     if doc["fmt"] not in LINES and (export_config(s) or infer_config(s)):
@@ -324,6 +371,8 @@ def score(doc: dict) -> "Score":
         sc.add(f"flash_attn: {fa}")
     if doc["fmt"] not in LINES and board_config(doc["data"]):
         sc.add("LLaMA Board form (top.* / train.* component ids)", 2 * STRONG)
+    if api is not None:
+        sc.add("run_exp(...) (LLaMA-Factory's Python entry)", 2 * STRONG)
     if cli:
         sc.add("llamafactory-cli", 2 * STRONG)
     elif old is not None and old.script in OLD_SCRIPTS:

@@ -50,6 +50,22 @@ def _components(data, depth: int = 0) -> list[str]:
     return out
 
 
+# torchtune's own configs (`tune run RECIPE --config llama3_1/8B_full`: torchtune/_recipe_registry.py's names, every one a
+# family/name; torchtune/_cli/run.py takes a registered name before a path) at meta-pytorch/torchtune@bd2a0fc
+# recipes/configs/: 196 of the 197 set `dtype: bf16` (dev/qwen3B_async_grpo sets none at the top level), none packs
+# (`packed: False` or no packed key), and three set `compile: True`
+BUILTIN_COMPILED = {"llama3_3/70B_full_multinode", "mistral/7B_full_ppo_low_memory", "dev/11B_lora_multi_dataset"}
+BUILTIN_NO_DTYPE = {"dev/qwen3B_async_grpo"}
+
+
+def _builtin(name: str) -> dict:
+    """What one of torchtune's own configs sets of the settings read here (BUILTIN_*)."""
+    out = {"compile": name in BUILTIN_COMPILED, "dataset": {"packed": False}}
+    if name not in BUILTIN_NO_DTYPE:
+        out["dtype"] = "bf16"
+    return out
+
+
 def _overrides(words: list[str]) -> dict:
     """`key=value` and `key.sub=value` overrides of a `tune run` command (OmegaConf dotted keys, values as YAML)."""
     out = {}
@@ -150,9 +166,12 @@ def read(doc: dict) -> dict:
                 except Exception:  # noqa: BLE001 - the job's own file: unreadable means unknown
                     data = {}
             elif not known(spelt(doc, conf)) or spelt(doc, conf).endswith((".yaml", ".yml")):
-                # a file of the repository that is not here, or the caller's (`--config "$1"`); a name without .yaml
-                # is one of torchtune's own configs (llama3_1/8B_lora), not a file
+                # a file of the repository that is not here, or the caller's (`--config "$1"`)
                 note_unread(doc, conf)
+            elif "/" in conf and not conf.startswith((".", "/", "~")):
+                # a name without .yaml is one of torchtune's own configs (llama3_1/8B_lora), not a file: its settings
+                # are the package's (BUILTIN_*), the command line's overrides go over them
+                data, known_conf = _builtin(conf), True
         for k, v in _overrides(args).items():
             _set(data, k, v)
         fmt = "cmdline"

@@ -1,0 +1,7 @@
+import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", attn_implementation="sdpa")
+args = TrainingArguments(output_dir="out", bf16=True, torch_compile_mode="max-autotune", per_device_train_batch_size=8)
+trainer = Trainer(model=model, args=args, train_dataset=train_dataset)
+trainer.train()

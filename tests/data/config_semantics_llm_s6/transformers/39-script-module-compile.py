@@ -1,0 +1,8 @@
+import torch
+from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", attn_implementation="sdpa")
+model.compile()
+args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=8)
+trainer = Trainer(model=model, args=args, train_dataset=train_dataset)
+trainer.train()
