@@ -308,6 +308,15 @@ SETS = (
     # explain-round33-main.json); after round 33's mechanisms (tests/test_explain_variants_33.py) 41/42 and 35/42, 0/12
     # (explain-round33-after.json; misses left: fixtures/errors/round33/README.md)
     Staged("round33", 42, 41, 35, unrelated="unrelated", note_required=True),
+    # round 38 (ex38, 2026-11-28, sixth session): the newest public reports (threads of 2026-04..11: FA4 / flash_attn.cute,
+    # SageAttention 2/3 and its ComfyUI patch nodes, FlashInfer and TensorRT-LLM kernels under vLLM / SGLang, transformers
+    # 5.x, PyTorch flex/SDPA, wheel collections) on RTX 50xx, B200/B300, GB10, Jetson Thor, H100/H200, Windows; of 35, 22
+    # matched and 20 right backend on main's rules at 4353b75 (1/8 unrelated matched; explain-round38-main.json); after
+    # round 38's mechanisms (tests/test_explain_variants_38.py) 29/35 and 28/35, 16 right cause (explain-round38-after.json;
+    # misses left: fixtures/errors/round38/README.md). The unrelated post explain still reads is kept visible: a community
+    # wheel announcement that says no official flash-attn wheel exists for CUDA 13 + torch 2.11 (read as a build problem)
+    Staged("round38", 35, 29, 28, unrelated="unrelated", note_required=True,
+           known_claims=(("Dao-AILab__flash-attention__2442.txt", "prose.build"),)),
     # round 31 (ex31, 2026-11-28, sixth session): FA4 (flash_attn.cute, flash-attn-4, nvidia-cutlass-dsl), SageAttention and
     # its forks, FA3 and the new architectures (B200/B300, Jetson Thor, RTX 50xx, DGX Spark) from 2025-26 trackers; of 40,
     # 29 matched and 23 right backend on main's rules at 6d5c95b (5/12 unrelated matched; explain-round31-main.json); after
