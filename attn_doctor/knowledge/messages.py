@@ -49,8 +49,11 @@ class Message:
 
     @property
     def pattern(self) -> str:
-        """The message as a regex: its literal parts in order, any text of one line for each {}."""
-        return r"[^\n]*?".join(re.escape(part) for part in self.text.split(HOLE))
+        """The message as a regex: its literal parts in order, any text of one line for each {}. A message that starts
+        with a {} is anchored at a line's start (the same match): unanchored, every position of a long line would scan
+        the rest of it for the first literal part."""
+        body = r"[^\n]*?".join(re.escape(part) for part in self.text.split(HOLE))
+        return "^" + body if self.text.startswith(HOLE) else body
 
     @property
     def example(self) -> str:

@@ -1,0 +1,63 @@
+"""Session 6's review (helper rv6): defects found reading the day's merged code, each held by a test here.
+
+1. Patterns that scan the rest of a line from every position: a pattern that begins with an unbounded scan (a
+   look-ahead over `[^\\n]*`, or a message of knowledge/messages/ that starts with a formatted value, `[^\\n]*?`)
+   is tried at each position of a line and reads to the line's end each time: quadratic on a long line (a JSON dump,
+   a log with its newlines escaped), minutes for 200 KB.
+"""
+
+from __future__ import annotations
+
+import re
+
+from attn_doctor.explain import match
+from attn_doctor.knowledge import attribution, entries
+from attn_doctor.knowledge.messages import HOLE, messages
+
+# what a pattern must not begin with unless a `^` or `\A` anchors it: each is tried at every position of a line
+UNANCHORED_SCAN = re.compile(r"\(\?[!=][^)]*\[\^\\n\]\*|\[\^\\n\]\*|\.\*")
+
+
+def _starts_with_scan(pattern: str) -> bool:
+    return UNANCHORED_SCAN.match(pattern.lstrip()) is not None
+
+
+def test_the_check_sees_a_leading_scan():
+    assert _starts_with_scan(r"(?![^\n]*\bfor benchmark choice\b)out of resource")
+    assert _starts_with_scan(r"[^\n]*?\ is\ not\ supported")
+    assert not _starts_with_scan(r"^[^\n]*?\ is\ not\ supported")
+    assert not _starts_with_scan(r"out of resource(?![^\n]*\bfor benchmark choice\b)")
+
+
+def test_no_entry_pattern_scans_a_line_from_every_position():
+    bad = [(e.id, p[:80]) for e in entries().values() for p in e.patterns if _starts_with_scan(p)]
+    assert bad == []
+
+
+def test_no_attribution_name_scans_a_line_from_every_position():
+    bad = [(b, rx.pattern[:80]) for b, rx, _ in attribution.rules().libraries if _starts_with_scan(rx.pattern)]
+    assert bad == []
+
+
+def test_a_message_that_starts_with_a_value_matches_where_it_did():
+    # anchored at the line's start: the same first match as the unanchored pattern, on a line and in a log
+    leading = [m for m in messages() if m.text.startswith(HOLE)]
+    assert leading, "no message starts with a formatted value: this test no longer tests anything"
+    for m in leading:
+        old = re.compile(r"[^\n]*?".join(re.escape(p) for p in m.text.split(HOLE)), re.IGNORECASE | re.MULTILINE)
+        new = re.compile(m.pattern, re.IGNORECASE | re.MULTILINE)
+        for text in (m.example, "INFO step 3\n  " + m.example + " (rank 0)\nDone.\n"):
+            a, b = old.search(text), new.search(text)
+            assert a is not None and b is not None and a.span() == b.span(), m.text
+
+
+def test_flex_shared_memory_on_a_long_line_is_found():
+    # one 200 KB line (a JSON dump of a log): the error at its end is found, and the autotuner's per-choice line is not it
+    record = '{"step": 1, "msg": "loading shards for the model", "ms": 12}, '
+    line = "[" + record * 3000 + '"triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: ' \
+        '131072, Hardware limit: 101376"]'
+    assert "flex.shared-memory" in [m.entry.id for m in match(line)]
+    choice = ("out of resource: shared memory, Required: 131072, Hardware limit: 101376. Reducing block sizes or "
+              "`num_stages` may help. for benchmark choice TritonTemplateCaller(...)")
+    assert "flex.shared-memory" not in [m.entry.id for m in match(choice)]
+
