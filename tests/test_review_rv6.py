@@ -61,3 +61,38 @@ def test_flex_shared_memory_on_a_long_line_is_found():
               "`num_stages` may help. for benchmark choice TritonTemplateCaller(...)")
     assert "flex.shared-memory" not in [m.entry.id for m in match(choice)]
 
+
+# 2. Bad input gives one line and exit 2: a YAML scalar its form cannot hold raised ValueError out of load_yaml, which
+#    `check --config` printed as an internal error; and a launcher's unreadable YAML (ms-swift, torchtune) was swallowed
+#    by `except Exception` (hiding any bug of ours too) without being named as unread.
+
+import pytest  # noqa: E402
+
+from attn_doctor import configs  # noqa: E402
+from attn_doctor.model import UsageError  # noqa: E402
+
+
+@pytest.mark.parametrize("text", ["created: 2024-02-30\n", "n: !!int abc\n", "when: !!timestamp 2024-13-01\n"])
+def test_a_yaml_scalar_that_cannot_be_read_is_a_usage_error(tmp_path, text):
+    p = tmp_path / "train.yaml"
+    p.write_text("model_name_or_path: meta-llama/Llama-3.1-8B\nstage: sft\n" + text)
+    with pytest.raises(UsageError, match="not valid YAML"):
+        configs.load(str(p))
+
+
+def test_near_miss_a_valid_date_still_reads():
+    assert configs.load_yaml("x.yaml", "created: 2024-02-29\n")["created"].day == 29
+
+
+def test_an_unreadable_yaml_an_ms_swift_launcher_names_is_unread(tmp_path):
+    (tmp_path / "sft.yaml").write_text("model: Qwen/Qwen2.5-7B\ntrain_type: [lora\n")  # unbalanced: not YAML
+    (tmp_path / "run.sh").write_text("swift sft sft.yaml --attn_impl flash_attn\n")
+    cfg = configs.load(str(tmp_path / "run.sh"))
+    assert cfg["trainer"] == "ms-swift" and "sft.yaml" in cfg["unread"]
+
+
+def test_an_unreadable_yaml_a_torchtune_launcher_names_is_unread(tmp_path):
+    (tmp_path / "3b.yaml").write_text("model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_3b\n  x: [1\n")
+    (tmp_path / "run.sh").write_text("tune run lora_finetune_single_device --config 3b.yaml\n")
+    cfg = configs.load(str(tmp_path / "run.sh"))
+    assert cfg["trainer"] == "torchtune" and "3b.yaml" in cfg["unread"]

@@ -198,6 +198,8 @@ def load_yaml(path: str, text: str):
         where = getattr(e, "problem_mark", None)
         at = f" (line {where.line + 1})" if where is not None else ""
         raise UsageError(f"--config: {path} is not valid YAML{at}: {getattr(e, 'problem', None) or e}".replace("\n", " ")) from None
+    except ValueError as e:  # a scalar its tag or form cannot hold: `created: 2024-02-30`, `n: !!int abc`
+        raise UsageError(f"--config: {path} is not valid YAML: {e}".replace("\n", " ")) from None
 
 
 def tokens(text: str) -> list[str]:

@@ -133,6 +133,7 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
 
         from . import load_json, load_yaml, read_text
 
+        from ..model import UsageError
         from .references import locate, note_unread
 
         path = args[0] if os.path.isabs(args[0]) else os.path.join(os.path.dirname(os.path.abspath(doc["path"])), args[0])
@@ -142,8 +143,8 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
             try:
                 loaded = (load_json if path.endswith(".json") else load_yaml)(path, read_text(path))
                 s.update(loaded if isinstance(loaded, dict) else {})
-            except Exception:  # noqa: BLE001 - the job's own file: unreadable means unknown
-                pass
+            except UsageError:  # the job's own file: unreadable means unknown (a bug of ours still shows)
+                note_unread(doc, args[0])
         else:
             note_unread(doc, args[0])
         args = args[1:]

@@ -23,6 +23,7 @@ import os
 import re
 import shlex
 
+from ..model import UsageError
 from . import NOTHING, as_bool, attention, dtype_of, given, load_toml, read_text
 
 TITLE = "musubi-tuner"
@@ -238,7 +239,7 @@ def _read_side_toml(name: str, base: str, suffix: str = "") -> tuple[str | None,
         if os.path.isfile(cand):
             try:
                 return cand, load_toml(cand, read_text(cand))
-            except Exception:  # it is the job's file, not the one --config named: unreadable means unknown
+            except UsageError:  # it is the job's file, not the one --config named: unreadable means unknown
                 return cand, None
     return None, None
 
@@ -471,7 +472,7 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
     if written is not None:
         try:
             toml = load_toml(name, written)
-        except Exception:  # noqa: BLE001 - the script writes something that is no TOML: unknown, as an unreadable file is
+        except UsageError:  # the script writes something that is no TOML: unknown, as an unreadable file is
             toml = None
         if toml is None:
             return dict(settings, config_file_unread=True), misses
@@ -482,7 +483,7 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
         if where is not None:
             try:
                 toml = load_toml(where, read_text(where))
-            except Exception:  # noqa: BLE001 - the job's file, not the one --config named: unreadable means unknown
+            except UsageError:  # the job's file, not the one --config named: unreadable means unknown
                 toml = None
     if toml is None:
         _, toml = _read_side_toml(name, base, ".toml")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 
+from ..model import UsageError
 from . import NOTHING, STRONG, Score, as_int, attention, load_yaml, read_text
 
 TITLE = "torchtune"
@@ -74,7 +75,7 @@ def _overrides(words: list[str]) -> dict:
             k, _, v = w.partition("=")
             try:
                 out[k] = load_yaml("override", v) if v else v
-            except Exception:  # noqa: BLE001 - a value YAML cannot read is kept as text
+            except UsageError:  # a value YAML cannot read is kept as text
                 out[k] = v
     return out
 
@@ -163,8 +164,9 @@ def read(doc: dict) -> dict:
                     loaded = load_yaml(where, read_text(where))
                     data = loaded if isinstance(loaded, dict) else {}
                     known_conf = True
-                except Exception:  # noqa: BLE001 - the job's own file: unreadable means unknown
+                except UsageError:  # the job's own file: unreadable means unknown (a bug of ours still shows)
                     data = {}
+                    note_unread(doc, conf)
             elif not known(spelt(doc, conf)) or spelt(doc, conf).endswith((".yaml", ".yml")):
                 # a file of the repository that is not here, or the caller's (`--config "$1"`)
                 note_unread(doc, conf)
