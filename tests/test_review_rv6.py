@@ -96,3 +96,30 @@ def test_an_unreadable_yaml_a_torchtune_launcher_names_is_unread(tmp_path):
     (tmp_path / "run.sh").write_text("tune run lora_finetune_single_device --config 3b.yaml\n")
     cfg = configs.load(str(tmp_path / "run.sh"))
     assert cfg["trainer"] == "torchtune" and "3b.yaml" in cfg["unread"]
+
+
+# 3. Advice that could harm: a fix line says what it changes in which environment and how to put back what it replaces.
+
+from attn_doctor.knowledge import attribution as _attribution  # noqa: E402
+
+
+def test_the_setuptools_downgrade_says_how_to_put_back_what_it_replaces():
+    fix = entries()["build.setuptools-too-new"].fix
+    assert "'setuptools<80'" in fix and "in the environment that builds" in fix
+    assert "pip show setuptools" in fix and "setuptools==" in fix  # the version it replaced, noted and reinstalled
+    assert "-U setuptools" not in fix  # "upgrade" takes the newest, not the one that was there
+
+
+def test_the_flashinfer_fix_does_not_upgrade_a_pinned_dependency_alone():
+    # vLLM and SGLang pin flashinfer-python exactly: `pip install -U flashinfer-python` in their env breaks the pin
+    fix = entries()["flashinfer.kernel-config"].fix
+    assert "-U flashinfer-python" not in fix and "--upgrade flashinfer-python" not in fix
+    assert "--attention-backend" in fix and "serving environment" in fix
+
+
+def test_installing_triton_for_sage_or_xformers_names_the_python_and_the_pin():
+    for backend in ("sage", "xformers"):
+        _, fix = _attribution.wording(entries()["flex.no-triton"], backend)
+        assert fix.startswith("python -m pip install triton") and "in the Python the app runs" in fix
+        assert "requires('torch')" in fix  # where torch's triton pin is read (`pip show` lists no versions)
+        assert "pip show torch" not in fix
