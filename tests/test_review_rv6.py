@@ -123,3 +123,23 @@ def test_installing_triton_for_sage_or_xformers_names_the_python_and_the_pin():
         assert fix.startswith("python -m pip install triton") and "in the Python the app runs" in fix
         assert "requires('torch')" in fix  # where torch's triton pin is read (`pip show` lists no versions)
         assert "pip show torch" not in fix
+
+
+# 4. attribution.toml's data: every entry id its tables name is an entry (explain passes over an unknown [[specialize]]
+#    target silently, so a typo there would only show as a mechanism that never fires); one loader reads the file.
+
+
+def test_every_id_attribution_toml_names_is_an_entry():
+    r = attribution.rules()
+    known = set(entries())
+    named = {
+        "entry_takes_over": set(r.entry_takes_over), "needs_backend": r.needs_backend, "own_or_frames": r.own_or_frames,
+        "past_traceback": r.past_traceback, "title_sentence": r.title_sentence, "in_traceback": r.in_traceback,
+        "required_by": r.required_by, "first_named": r.first_named, "optimizer_oom": r.optimizer_oom,
+        "other_counts": r.other_counts, "selected_after": r.selected_after[0], "optional_probe": r.optional_probe[0],
+        "specialize (entry)": {k[0] for k in r.specialize},
+        "specialize (to)": {to for v in r.specialize.values() for to, _ in v},
+    }
+    assert all(named.values()), [k for k, v in named.items() if not v]  # each table is read (not an empty default)
+    assert {k: sorted(set(v) - known) for k, v in named.items() if set(v) - known} == {}
+    assert {b for _, b in r.specialize} <= set(r.words)  # a backend attn-doctor has words for

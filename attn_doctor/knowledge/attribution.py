@@ -102,6 +102,8 @@ class _Rules:
     specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
     setup: tuple[re.Pattern, ...] = ()  # lines that set up the run (a command line, a variable, an install, an import)
     inventory: tuple[re.Pattern, ...] = ()  # lines that list what is installed: no evidence of what failed
+    # [optional_probe]: (ids, lines that mark a library's optional import probe, how many lines above a match they stand)
+    optional_probe: tuple[frozenset[str], tuple[re.Pattern, ...], int] = (frozenset(), (), 8)
 
 
 @lru_cache(maxsize=1)
@@ -142,7 +144,8 @@ def rules() -> _Rules:
                         if lib["backend"] not in ("none", "foreign", "other")),
                   _specializations(data.get("specialize", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
-                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())))
+                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())),
+                  _optional_probe(data.get("optional_probe", {})))
 
 
 def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
@@ -367,10 +370,7 @@ REQUIRED_BY = re.compile(r"\((?:required by|требуется для|benötigt 
 STACK_LIB = re.compile(r"[/\\](libtorch(_\w+)?\.so|libc10(_\w+)?\.so|libshm\.so|libtriton\.so)\b|[/\\](torch|triton)[/\\](lib|_C)[/\\]")
 
 
-@lru_cache(maxsize=1)
-def _optional_probe() -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
-    with open(HERE / "attribution.toml", "rb") as fh:
-        data = tomllib.load(fh).get("optional_probe", {})
+def _optional_probe(data: dict) -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
     return (frozenset(data.get("ids", ())), tuple(re.compile(p) for p in data.get("lines", ())),
             int(data.get("span", 8)))
 
@@ -378,7 +378,7 @@ def _optional_probe() -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
 def in_optional_probe(entry: Entry, lines, line: int) -> bool:
     """Is this match a library's optional import probe, printed and passed over (see [optional_probe] in
     attribution.toml): xformers' "A matching Triton is not available" over the traceback of its `import triton`?"""
-    ids, marks, span = _optional_probe()
+    ids, marks, span = rules().optional_probe
     if entry.id not in ids or not 0 < line <= len(lines):
         return False
     return any(rx.search(lines[j]) for j in range(max(0, line - 1 - span), line) for rx in marks)
