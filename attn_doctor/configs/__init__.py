@@ -368,8 +368,8 @@ def make_doc(path: str, text: str) -> dict:
         doc["keys"] = _all_keys(data)
         doc["flat"] = flatten(data)
         return doc
-    if name == "dockerfile" or name.endswith(".dockerfile") or re.match(r"dockerfile[._-]\w[\w.-]*$", name) and \
-            not name.endswith((".md", ".txt", ".sh", ".yml", ".yaml", ".json", ".toml", ".py", ".ps1", ".bat", ".cmd")):
+    if name == "dockerfile" or name.endswith(".dockerfile") or (re.match(r"dockerfile[._-]\w[\w.-]*$", name) and
+            not name.endswith((".md", ".txt", ".sh", ".yml", ".yaml", ".json", ".toml", ".py", ".ps1", ".bat", ".cmd"))):
         # (Dockerfile, train.dockerfile, Dockerfile.gpu, and the per-variant names Dockerfile-cuda12 / Dockerfile_dev)
         text = dockerfile_script(text)
     elif name in ("makefile", "gnumakefile") or name.endswith(".mk"):

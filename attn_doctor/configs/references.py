@@ -124,11 +124,11 @@ def spelt(doc: dict, word: str) -> str:
 
 
 def _command_of(doc: dict, path: str):
-    """The command whose words name `path`: the training command when it does (not a `cp x.yaml` before it), else the
-    first that does, else the training command."""
+    """The command whose words name `path` (a word that ends with it: `x.yaml`, `--config=x.yaml`): the training command
+    when it does (not a `cp x.yaml` before it), else the first that does, else the training command."""
     main = doc.get("command")
     for c in ([main] if main is not None else []) + list(doc.get("commands") or []):
-        if any(w == path or w.endswith("=" + path) or w.endswith(path) for w in c.words):
+        if any(w.endswith(path) for w in c.words):
             return c
     return main
 
