@@ -143,3 +143,34 @@ def test_every_id_attribution_toml_names_is_an_entry():
     assert all(named.values()), [k for k, v in named.items() if not v]  # each table is read (not an empty default)
     assert {k: sorted(set(v) - known) for k, v in named.items() if set(v) - known} == {}
     assert {b for _, b in r.specialize} <= set(r.words)  # a backend attn-doctor has words for
+
+
+# 5. sd-scripts: accelerate's own `--config_file accel.yaml` (before the script) was read as sd-scripts' --config_file TOML:
+#    "acc.yaml.toml" named unread and the whole reading marked config_file_unread.
+
+SDXL = "sdxl_train_network.py --pretrained_model_name_or_path sdxl.safetensors --network_module networks.lora"
+
+
+@pytest.mark.parametrize("launch", ["accelerate launch --config_file acc.yaml --num_cpu_threads_per_process 1",
+                                    "accelerate launch --config_file=configs/acc.yaml",
+                                    "python -m accelerate.commands.launch --config_file acc.yaml"])
+def test_accelerates_config_file_is_not_sd_scripts_config_file(tmp_path, launch):
+    (tmp_path / "configs").mkdir()
+    for p in ("acc.yaml", "configs/acc.yaml"):
+        (tmp_path / p).write_text("compute_environment: LOCAL_MACHINE\nmixed_precision: fp16\n")
+    (tmp_path / "run.sh").write_text(f"{launch} {SDXL} --xformers --mixed_precision bf16\n")
+    cfg = configs.load(str(tmp_path / "run.sh"))
+    assert cfg["trainer"] == "sd-scripts" and cfg["unread"] == [] and not cfg.get("config_file_unread")
+    assert [a["backend"] for a in cfg["attention"]] == ["xformers"]
+
+
+def test_sd_scripts_own_config_file_after_the_script_is_still_read(tmp_path):
+    (tmp_path / "acc.yaml").write_text("mixed_precision: fp16\n")
+    (tmp_path / "lora.toml").write_text('pretrained_model_name_or_path = "sdxl.safetensors"\nsdpa = true\n')
+    (tmp_path / "run.sh").write_text("accelerate launch --config_file acc.yaml sdxl_train_network.py --config_file lora.toml "
+                                     "--network_module networks.lora\n")
+    cfg = configs.load(str(tmp_path / "run.sh"))
+    assert cfg["trainer"] == "sd-scripts" and cfg["unread"] == [] and [a["backend"] for a in cfg["attention"]] == ["sdpa"]
+    (tmp_path / "lora.toml").unlink()  # near miss: sd-scripts' own TOML missing is still said
+    cfg = configs.load(str(tmp_path / "run.sh"))
+    assert cfg["unread"] == ["lora.toml"] and cfg["config_file_unread"]

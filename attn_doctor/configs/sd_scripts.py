@@ -351,7 +351,10 @@ def read(doc: dict) -> dict:
             parsed, errors = check_options("sd-scripts", doc["command"])
             # the launcher's --mixed_precision and --dynamo_* never reach the run: prepare_accelerator gives Accelerator
             # the script's own mixed_precision (default "no", library/train_util.py:3981-3984, 5496) and dynamo_backend
-            launcher = {k: v for k, v in doc["command"].launcher_args.items() if k not in LAUNCHER_OVERRIDDEN}
+            # (and `accelerate launch --config_file accel.yaml` names accelerate's own YAML, not sd-scripts' --config_file
+            # TOML, which comes after the script)
+            launcher = {k: v for k, v in doc["command"].launcher_args.items()
+                        if k not in LAUNCHER_OVERRIDDEN and k != "config_file"}
             s = {**launcher, **parsed.values}
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         misses = [k for k in s if k in NEAR_MISSES]
