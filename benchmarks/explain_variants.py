@@ -22,9 +22,13 @@ import datetime as _dt
 import json
 import sys
 import time
-import tomllib
 from collections import defaultdict
 from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
