@@ -119,13 +119,9 @@ def suggestions(target: str, n: int = 3) -> list[str]:
     return difflib.get_close_matches(target, list(entries()), n=n, cutoff=0.6)
 
 
-BACKEND_PREFIX = {"sdpa": "sdpa", "flex": "flex", "cute": "cute", "fa2": "fa2", "fa3": "fa3", "sage": "sage",
-                  "xformers": "xformers"}
-
-
 def backend_of(e: Entry) -> str | None:
     """The entry's backend, else the one its id names (checks pass it per finding; explain has none)."""
-    return e.backend or BACKEND_PREFIX.get(e.id.split(".", 1)[0])
+    return attribution.backend_of(e)
 
 
 def entry_dict(e: Entry, m: Match | None = None, versions: Versions | None = None) -> dict:

@@ -174,3 +174,18 @@ def test_sd_scripts_own_config_file_after_the_script_is_still_read(tmp_path):
     (tmp_path / "lora.toml").unlink()  # near miss: sd-scripts' own TOML missing is still said
     cfg = configs.load(str(tmp_path / "run.sh"))
     assert cfg["unread"] == ["lora.toml"] and cfg["config_file_unread"]
+
+
+# 6. One definition of "the backend an entry's id names": explain.backend_of and knowledge.match.cause() used two copies
+#    (a dict in explain.py, a set in attribution.py) of the seven backends model.BACKENDS already lists.
+
+
+def test_the_backend_an_entry_id_names_is_defined_once():
+    from attn_doctor import explain
+    from attn_doctor.model import BACKENDS
+
+    assert attribution.BACKENDS == frozenset(BACKENDS)
+    assert not hasattr(explain, "BACKEND_PREFIX")
+    for e in entries().values():
+        prefix = e.id.split(".", 1)[0]
+        assert explain.backend_of(e) == attribution.backend_of(e) == (e.backend or (prefix if prefix in BACKENDS else None))

@@ -51,6 +51,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
+from ..model import BACKENDS as MODEL_BACKENDS
 from . import Entry, render, template_fields
 
 HERE = Path(__file__).parent
@@ -507,7 +508,13 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     return False
 
 
-BACKENDS = frozenset({"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers"})  # the seven (an entry id's namespace may name one)
+BACKENDS = frozenset(MODEL_BACKENDS)  # the seven (an entry id's namespace may name one)
+
+
+def backend_of(entry: Entry) -> str | None:
+    """The entry's backend, else the one its id's namespace names (`fa2.missing`): explain's and cause()'s `own`."""
+    prefix = entry.id.split(".", 1)[0]
+    return entry.backend or (prefix if prefix in BACKENDS else None)
 
 
 def claimed_for(entry: Entry, own: str | None, lines: list[str], line: int, backend: str | None) -> bool:

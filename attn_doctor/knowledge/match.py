@@ -990,7 +990,7 @@ def _claimed(text: str, backend: str | None, own_text: bool) -> list[Match]:
         e = m.entry
         if e.fallback:
             continue
-        own = e.backend or (e.id.split(".", 1)[0] if e.id.split(".", 1)[0] in attribution.BACKENDS else None)
+        own = attribution.backend_of(e)
         if not attribution.claimed_for(e, own, s.lines, m.line, backend):
             continue
         if not own_text and attribution.attribute(e, own, s.lines, m.line)[0] not in (None, backend):
