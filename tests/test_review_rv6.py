@@ -189,3 +189,31 @@ def test_the_backend_an_entry_id_names_is_defined_once():
     for e in entries().values():
         prefix = e.id.split(".", 1)[0]
         assert explain.backend_of(e) == attribution.backend_of(e) == (e.backend or (prefix if prefix in BACKENDS else None))
+
+
+# 7. Where a launcher's config is looked for: ms-swift's and torchtune's readers checked the file beside the launcher
+#    before the directory the launcher `cd`s to, so with both present they read the one the run does not
+#    (references.locate's order, which named_config and the other readers use: the `cd`'s directory first).
+
+TT = "model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_3b\ndtype: {dtype}\ncompile: False\n"
+
+
+def test_torchtune_reads_the_config_in_the_directory_the_launcher_cds_to(tmp_path):
+    (tmp_path / "recipes").mkdir()
+    (tmp_path / "recipes" / "3b.yaml").write_text(TT.format(dtype="bf16"))
+    (tmp_path / "3b.yaml").write_text(TT.format(dtype="fp32"))  # beside the launcher: not the run's
+    (tmp_path / "run.sh").write_text("cd recipes\ntune run lora_finetune_single_device --config 3b.yaml\n")
+    assert configs.load(str(tmp_path / "run.sh"))["dtype"] == "bfloat16"
+    (tmp_path / "run.sh").write_text("tune run lora_finetune_single_device --config 3b.yaml\n")  # near miss: no cd
+    assert configs.load(str(tmp_path / "run.sh"))["dtype"] == "float32"
+
+
+def test_ms_swift_reads_the_config_in_the_directory_the_launcher_cds_to(tmp_path):
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "sft.yaml").write_text("model: Qwen/Qwen2.5-7B\nattn_impl: flash_attn\ntorch_dtype: bfloat16\n")
+    (tmp_path / "sft.yaml").write_text("model: Qwen/Qwen2.5-7B\nattn_impl: sdpa\ntorch_dtype: float16\n")
+    (tmp_path / "run.sh").write_text("cd examples\nswift sft sft.yaml\n")
+    cfg = configs.load(str(tmp_path / "run.sh"))
+    assert cfg["trainer"] == "ms-swift" and [a["backend"] for a in cfg["attention"]] == ["fa2"]
+    (tmp_path / "run.sh").write_text("swift sft sft.yaml\n")  # near miss: no cd, the file beside it
+    assert [a["backend"] for a in configs.load(str(tmp_path / "run.sh"))["attention"]] == ["sdpa"]

@@ -129,16 +129,12 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
     args = list(cmd.args)
     s: dict = {}
     if args and not args[0].startswith("-") and args[0].endswith((".yaml", ".yml", ".json")):
-        import os
-
         from . import load_json, load_yaml, read_text
 
         from ..model import UsageError
         from .references import locate, note_unread
 
-        path = args[0] if os.path.isabs(args[0]) else os.path.join(os.path.dirname(os.path.abspath(doc["path"])), args[0])
-        if not os.path.isfile(path):
-            path = locate(doc, args[0])  # after the launcher's `cd`s, from the repository root above it
+        path = locate(doc, args[0])  # where the launcher's run finds it: after its `cd`s, beside it, from the root above
         if path is not None:
             try:
                 loaded = (load_json if path.endswith(".json") else load_yaml)(path, read_text(path))

@@ -18,8 +18,6 @@ Read from pytorch/torchtune bd2a0fc (2026-04-23):
 
 from __future__ import annotations
 
-import os
-
 from ..model import UsageError
 from . import NOTHING, STRONG, Score, as_int, attention, load_yaml, read_text
 
@@ -152,13 +150,8 @@ def read(doc: dict) -> dict:
             from .references import locate, note_unread, spelt
             from .shell import known
 
-            base = os.path.dirname(os.path.abspath(doc["path"]))
-            # as written or beside the launcher, else where the launcher's run finds it (after its `cd`s, from the
-            # repository root above it: references.locate)
-            where = next((c for c in (conf, os.path.join(base, conf)) if c.endswith((".yaml", ".yml"))
-                          and os.path.isfile(c)), None)
-            if where is None and spelt(doc, conf).endswith((".yaml", ".yml")):
-                where = locate(doc, conf)
+            # where the launcher's run finds it: after its `cd`s, beside it, from the repository root above it
+            where = locate(doc, conf) if spelt(doc, conf).endswith((".yaml", ".yml")) else None
             if where is not None:
                 try:
                     loaded = load_yaml(where, read_text(where))
