@@ -217,3 +217,17 @@ def test_ms_swift_reads_the_config_in_the_directory_the_launcher_cds_to(tmp_path
     assert cfg["trainer"] == "ms-swift" and [a["backend"] for a in cfg["attention"]] == ["fa2"]
     (tmp_path / "run.sh").write_text("swift sft sft.yaml\n")  # near miss: no cd, the file beside it
     assert [a["backend"] for a in configs.load(str(tmp_path / "run.sh"))["attention"]] == ["sdpa"]
+
+
+# 8. attribution.toml [inventory]'s version list read each dot two ways (`(?:\.\d+)+[\w.+-]*`): quadratic on a long
+#    dotted word (20-40 ms for one 2,000-character line, for each line the search up an error's log reads).
+
+
+def test_inventory_lines_are_read_as_before_without_the_ambiguous_dots():
+    rx = attribution.rules().inventory
+    assert not any(r"(?:\.\d+)+[\w.+-]*" in p.pattern for p in rx)
+    listed = ["torch 2.1.0, xformers 0.0.23", "Versions: torch==2.5.1+cu121, flash-attn==2.7.4.post1",
+              "  flash_attn==2.8.3", "[pip3] xformers==0.0.30", "xformers version: 0.0.29.post3"]
+    assert all(any(r.search(s) for r in rx) for s in listed)
+    not_listed = ["flash_attn 2.8.3 fails on sm_120", "flash_attn 1" + ".2" * 1000 + " x", "torch 2, xformers 0"]
+    assert not any(r.search(s) for s in not_listed for r in rx)
