@@ -231,3 +231,24 @@ def test_inventory_lines_are_read_as_before_without_the_ambiguous_dots():
     assert all(any(r.search(s) for r in rx) for s in listed)
     not_listed = ["flash_attn 2.8.3 fails on sm_120", "flash_attn 1" + ".2" * 1000 + " x", "torch 2, xformers 0"]
     assert not any(r.search(s) for s in not_listed for r in rx)
+
+
+# 9. fa3.import-name's question pattern read the rest of the line after every FA3 module name (quadratic: a trace or
+#    JSON dump naming flash_attn_interface in every record, 0.2 s for 20 KB, minutes for a megabyte); now within 120
+#    characters, as its mirror pattern (question first) is within 60.
+
+
+def test_fa3_question_within_a_sentence_still_matches():
+    for text in ("请问这个`flash_attn_interface`的安装方法", "how do I install flash_attn_interface?",
+                 "flash_attn_3: where can I get it for torch 2.8 and CUDA 12.8?"):
+        assert "fa3.import-name" in [m.entry.id for m in match(text)], text
+
+
+def test_fa3_question_pattern_is_linear_on_a_long_line():
+    import time
+
+    rx = next(p for p in entries()["fa3.import-name"].compiled if p.pattern.startswith("(?:flash_attn_interface|"))
+    line = '{"module": "flash_attn_interface", "ms": 12}, ' * 1500  # 70 KB, one line, no question
+    t = time.perf_counter()
+    assert rx.search(line) is None
+    assert time.perf_counter() - t < 0.5  # unbounded: about 3 s here
