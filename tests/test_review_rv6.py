@@ -252,3 +252,30 @@ def test_fa3_question_pattern_is_linear_on_a_long_line():
     t = time.perf_counter()
     assert rx.search(line) is None
     assert time.perf_counter() - t < 0.5  # unbounded: about 3 s here
+
+
+# 10. A backend message with several {} (knowledge/messages/) read every split of the line between them on a failed
+#     search: "Block sparse tensors{} {} dim must be {} or 1." took 40 s on a 20 KB line that names it often.
+
+
+def test_a_message_with_several_values_is_matched_as_before_and_fails_fast():
+    import random
+    import time
+
+    from attn_doctor.knowledge.messages import messages
+
+    random.seed(3)
+    for m in messages():
+        old = r"[^\n]*?".join(re.escape(p) for p in m.text.split(HOLE))
+        old_rx = re.compile(("^" if m.text.startswith(HOLE) else "") + old, re.IGNORECASE | re.MULTILINE)
+        new_rx = re.compile(m.pattern, re.IGNORECASE | re.MULTILINE)
+        toks = [p for p in m.text.split(HOLE) if p] + ["7", " x", "\n"]
+        for _ in range(40):
+            s = "".join(random.choice(toks) for _ in range(random.randint(1, 8)))
+            a, b = old_rx.search(s), new_rx.search(s)
+            assert (a and a.span()) == (b and b.span()), (m.text, s)
+    block = next(m for m in messages() if m.text == "Block sparse tensors{} {} dim must be {} or 1.")
+    line = "Block sparse tensors some words here, " * 250  # 9.5 KB, one line, the message never completed
+    t = time.perf_counter()
+    assert re.compile(block.pattern, re.IGNORECASE | re.MULTILINE).search(line) is None
+    assert time.perf_counter() - t < 0.5  # each {} unbounded: about 5 s here

@@ -49,11 +49,19 @@ class Message:
 
     @property
     def pattern(self) -> str:
-        """The message as a regex: its literal parts in order, any text of one line for each {}. A message that starts
-        with a {} is anchored at a line's start (the same match): unanchored, every position of a long line would scan
-        the rest of it for the first literal part."""
-        body = r"[^\n]*?".join(re.escape(part) for part in self.text.split(HOLE))
-        return "^" + body if self.text.startswith(HOLE) else body
+        """The message as a regex: its literal parts in order, any text of one line for each {}. Each {} before a literal
+        part reads up to that part's first occurrence and not past it (the first occurrence is the one a match uses:
+        if the rest fails after it, it fails after any later one), so that a failed search does not try every split of
+        the line between several {} (a message with three of them was cubic in the line's length). A message that
+        starts with a {} is anchored at a line's start (the same match): unanchored, every position of a long line would
+        scan the rest of it."""
+        parts = self.text.split(HOLE)
+        out = re.escape(parts[0])
+        for k, part in enumerate(parts[1:], 1):
+            if not part and k < len(parts) - 1:
+                continue  # `{}{}`: one stretch of text
+            out += rf"(?:(?!{re.escape(part)})[^\n])*?" + re.escape(part) if part else r"[^\n]*?"
+        return "^" + out if self.text.startswith(HOLE) else out
 
     @property
     def example(self) -> str:
