@@ -75,3 +75,16 @@ def test_a_short_line_before_a_long_one_is_still_a_title():
 ])
 def test_last_states_keep_every_line_end(data, shown):
     assert M.last_states(data) == shown
+
+
+@pytest.mark.parametrize("filler", [b"bad ab", b"bad \xff\xfe"])
+def test_the_lines_kept_around_a_hit_are_its_own_after_invalid_utf8(filler):
+    """attribution.py reads the lines around each hit; they are kept by byte offset. An invalid UTF-8 byte decodes to
+    U+FFFD (three bytes), so an offset taken by re-encoding the decoded text drifted past the hit's line (here by four
+    lines: the error line's own text was lost) whenever such bytes stood before it in the same search window."""
+    data = (b"start\n" + filler * 800 + b"\nTraceback (most recent call last):\n  File \"/w/train.py\", line 3, in <module>\n"
+            b"    import flash_attn\n" + UNDEFINED.encode() + b"\nafter 1\n")
+    s = M.scan(data)
+    assert [(m.entry.id, m.line) for m in s.found] == [("import.undefined-symbol", 6)]
+    assert s.lines[5].startswith("ImportError: /venv/") and s.lines[4] == "    import flash_attn"  # 0-based: line 6, 5
+    assert s.lines[6] == "after 1"

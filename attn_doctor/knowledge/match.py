@@ -762,7 +762,7 @@ class _Scanner:
             # a catch-all's other lines: it may stand for one of them alone (_rank), read there
             le = nl[k] if k < len(nl) else len(text)
             c.later[start] = (position, text[ls:le].strip()[:300])
-            self._keep_context(buf, a + len(text[:ls].encode("utf-8", "surrogatepass")), start)
+            self._keep_context(buf, _line_start(buf, a, k), start)
         if c.position == -1 or position < c.position:
             if e.generic and not e.fallback and c.position != -1 and c.first_line not in c.later \
                     and len(c.later) < MAX_LATER:
@@ -777,7 +777,7 @@ class _Scanner:
                 la = nl[ke - 1] + 1 if ke else 0
                 c.evidence = text[la:nl[ke] if ke < len(nl) else len(text)].strip()[:300] or c.evidence
                 c.first_line = end
-            self._keep_context(buf, a + len(text[:ls].encode("utf-8", "surrogatepass")), start)
+            self._keep_context(buf, _line_start(buf, a, k), start)
 
     def _keep_context(self, buf: bytes, at: int, line: int) -> None:
         """Keep CONTEXT_LINES lines either side of `line` (which starts at byte `at` of buf)."""
@@ -798,6 +798,14 @@ class _Scanner:
         first = line - buf.count(b"\n", a, at)
         for k, raw in enumerate(buf[a:z].split(b"\n")):
             self.context.setdefault(first + k, raw[:4 * CONTEXT_CHARS].decode("utf-8", "replace")[:CONTEXT_CHARS])
+
+
+def _line_start(buf: bytes, a: int, k: int) -> int:
+    """The byte offset in buf of the k-th line after the line that starts at a. Counted in bytes, not by re-encoding the
+    decoded text: an invalid UTF-8 byte decodes to U+FFFD, three bytes long, and the offset would drift."""
+    for _ in range(k):
+        a = buf.find(b"\n", a) + 1
+    return a
 
 
 def _widen(buf: bytes, a: int, z: int) -> tuple[int, int]:
