@@ -279,3 +279,18 @@ def test_a_message_with_several_values_is_matched_as_before_and_fails_fast():
     t = time.perf_counter()
     assert re.compile(block.pattern, re.IGNORECASE | re.MULTILINE).search(line) is None
     assert time.perf_counter() - t < 0.5  # each {} unbounded: about 5 s here
+
+
+def test_a_command_names_a_path_only_as_a_whole_name():
+    """references._command_of picks the command whose words name the config: `my_x.yaml` is another file than
+    `x.yaml` (rv6's review: `endswith` alone took it), `cfg/x.yaml` and `--config=x.yaml` name it."""
+    from types import SimpleNamespace as NS
+
+    from attn_doctor.configs import references
+
+    prep = NS(program="python", words=["python", "prep.py", "--out", "my_x.yaml"])
+    train = NS(program="python", words=["python", "train.py", "--config=cfg/x.yaml"])
+    assert references._command_of({"command": None, "commands": [prep, train]}, "x.yaml") is train
+    assert references._command_of({"command": None, "commands": [prep]}, "x.yaml") is None
+    assert references._names("x.yaml", "x.yaml") and references._names("'x.yaml", "x.yaml")
+    assert not references._names("my_x.yaml", "x.yaml")

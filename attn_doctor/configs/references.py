@@ -128,9 +128,15 @@ def _command_of(doc: dict, path: str):
     when it does (not a `cp x.yaml` before it), else the first that does, else the training command."""
     main = doc.get("command")
     for c in ([main] if main is not None else []) + list(doc.get("commands") or []):
-        if any(w.endswith(path) for w in c.words):
+        if any(_names(w, path) for w in c.words):
             return c
     return main
+
+
+def _names(word: str, path: str) -> bool:
+    """The word is `path`, or ends with it after a folder, an option's `=` or a quote (`cfg/x.yaml`, `--config=x.yaml`),
+    not inside a longer name (`my_x.yaml` does not name `x.yaml`)."""
+    return word == path or (word.endswith(path) and word[-len(path) - 1] in "/\\=:'\"")
 
 
 def working_dir(doc: dict, path: str) -> str | None:
