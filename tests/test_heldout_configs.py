@@ -129,3 +129,13 @@ def test_the_benchmark_runs_on_a_small_corpus(tmp_path):
     assert doc["summary"]["files"] == 3 and doc["summary"]["claimed"] == 1 and doc["summary"]["unclaimed_or_none"] == 2
     assert {r["got"]["outcome"] for r in doc["files"]} <= {"read", "refused", "crashed"}
     assert "claimed, all" in run.stdout and "read as a trainer" in run.stdout
+
+
+def test_a_namesake_of_a_held_out_repository_is_never_train():
+    # a fork keeps its parent's name under another owner: its files are the parent's (round 20m met one); the split
+    # script prints it as held-out. Names are given here, not read from the held-out corpus.
+    assert not SPLIT.held_out("Lainoooh/llm-finetune")
+    assert SPLIT.namesake("Lainoooh/llm-finetune", {"llm-finetune"})
+    assert SPLIT.namesake("Lainoooh/LLM-Finetune", {"llm-finetune"})
+    assert not SPLIT.namesake("Lainoooh/llm-finetune", {"llm-finetune-2", "finetune"})
+    assert not SPLIT.namesake("obsxrver/wan22-lora-training", {"wan22-lora-training"})  # held out by its hash already
