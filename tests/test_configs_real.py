@@ -42,16 +42,11 @@ TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
 
 HUB = ("a Hub kernel is fetched by the `kernels` package at run time, not the flash-attn wheel attn-doctor "
        "checks as {b}: nothing local is required (config.hub-kernel says so)")
-WAN = ("diffusion-pipe models/wan/model.py calls attention.flash_attention() directly, which asserts "
-       "FLASH_ATTN_2_AVAILABLE when FlashAttention 3 does not import; the SDPA fallback is only in attention()")
 DISAGREE = {
     "simpletuner/examples__cosmos3-image-80g.lycoris-lokr__config.json": ("required", [], HUB.format(b="fa3")),
     "simpletuner/examples__ltxvideo2-2.3-dev-720p-single-gpu.peft-lora+ramtorch__config.json":
         ("required", [], HUB.format(b="fa2")),
     "simpletuner/examples__mageflow-image-24g.peft-lora__config.json": ("required", [], HUB.format(b="fa2")),
-    "diffusion-pipe/docs_supported_models.md__wan.toml": ("required", ["fa2"], WAN),
-    "diffusion-pipe/examples__wan_14b_min_vram.toml": ("required", ["fa2"], WAN),
-    "diffusion-pipe/concreteshoes__toml_files__wan14b_t2v.toml": ("required", ["fa2"], WAN),
     "sd-scripts/NeviumX__training_settings__sdxl__training_setting.template.toml":
         ("dtype", "float32", "mixed_precision = \"\" is neither fp16 nor bf16, so train_util.prepare_dtype keeps "
                              "weight_dtype float32 (and accelerate would refuse \"\" as a precision before training)"),
