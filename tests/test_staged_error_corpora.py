@@ -374,7 +374,7 @@ def _sources_outside(staged: Staged) -> set[str]:
 # round 41m (ex41m, 2026-11-28, seventh session): texts and unrelated logs from trackers that no earlier set drew on,
 # gathered and labelled blind; see fixtures/errors/round41m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
-    Staged("round41m", 25, 0, 0, unrelated="unrelated", note_required=True),
+    Staged("round41m", 26, 0, 0, unrelated="unrelated", note_required=True),
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
