@@ -573,3 +573,138 @@ trainer = Trainer(model=model, args=TrainingArguments(output_dir=args.out, bf16=
 trainer.train()
 '''
     assert _read(tmp_path, "sft.py", text)[:3] == ("transformers", ["fa2"], "bfloat16")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# LLM fine-tuning frameworks whose YAML looks like a transformers / TRL config: Oumi, H2O LLM Studio; open-instruct's
+# launches; Genmo's Mochi fine-tuner (not from round 23u's files: the same kind of miss, found by probing its layouts)
+# ---------------------------------------------------------------------------------------------------------------------
+
+OUMI_SFT = """\
+model:
+  model_name: "Qwen/Qwen2.5-1.5B-Instruct"
+  torch_dtype_str: "bfloat16"
+  attn_implementation: "flash_attention_2"
+  trust_remote_code: true
+data:
+  train:
+    datasets:
+      - dataset_name: "yahma/alpaca-cleaned"
+training:
+  trainer_type: "TRL_SFT"
+  per_device_train_batch_size: 4
+  learning_rate: 2.0e-05
+  output_dir: "output/qwen_sft"
+"""
+
+OUMI_DPO = """\
+model:
+  model_name: "HuggingFaceTB/SmolLM2-135M-Instruct"
+  model_max_length: 2048
+training:
+  trainer_type: TRL_DPO
+  save_steps: 100
+  enable_gradient_checkpointing: true
+  mixed_precision_dtype: BF16
+peft:
+  lora_r: 16
+"""
+
+H2O_CFG = """\
+architecture:
+    backbone_dtype: int4
+    gradient_checkpointing: true
+    pretrained: true
+llm_backbone: h2oai/h2ogpt-4096-llama2-7b
+problem_type: text_causal_language_modeling
+training:
+    batch_size: 2
+    epochs: 1
+    lora: true
+    use_flash_attention_2: true
+environment:
+    mixed_precision: true
+"""
+
+H2O_DPO = """\
+experiment_name: dpo-run
+llm_backbone: meta-llama/Llama-2-7b-chat-hf
+problem_type: text_dpo_modeling
+architecture:
+    backbone_dtype: bfloat16
+training:
+    learning_rate: 1.0e-05
+"""
+
+MOCHI_LORA = """\
+init_checkpoint_path: /weights/dit.safetensors
+checkpoint_dir: /finetunes/my_mochi_lora
+train_data_dir: /videos_prepared
+attention_mode: sdpa
+single_video_mode: false
+optimizer:
+  lr: 2e-4
+model:
+  type: lora
+  kwargs:
+    qkv_proj_lora_rank: 16
+training:
+  model_dtype: bf16
+  num_qkv_checkpoint: 48
+  num_ff_checkpoint: 48
+  num_steps: 2000
+"""
+
+MOCHI_FLASH = """\
+init_checkpoint_path: weights/dit.safetensors
+attention_mode: flash
+train_data_dir: data/videos_prepared
+training:
+  num_post_attn_checkpoint: 24
+  num_steps: 500
+"""
+
+
+@pytest.mark.parametrize("text, title", [
+    (OUMI_SFT, "Oumi"),  # NEW (was: "holds only settings several trainers share")
+    (OUMI_DPO, "Oumi"),  # NEW
+    (H2O_CFG, "H2O LLM Studio"),  # NEW
+    (H2O_DPO, "H2O LLM Studio"),  # NEW
+    (MOCHI_LORA, "Mochi 1 fine-tuner"),  # NEW
+    (MOCHI_FLASH, "Mochi 1 fine-tuner"),  # NEW
+])
+def test_another_frameworks_yaml_is_named(tmp_path, text, title):
+    msg = _refusal(tmp_path, "config.yaml", text)
+    assert "looks like" in msg and title in msg and SUPPORTED in msg
+
+
+@pytest.mark.parametrize("text", [
+    "accelerate launch --mixed_precision bf16 --num_processes 8 --use_deepspeed \\\n"
+    "    --deepspeed_config_file configs/ds_configs/stage3_no_offloading_accelerate.conf \\\n"
+    "    open_instruct/finetune.py --model_name_or_path meta-llama/Llama-3.1-8B --use_flash_attn \\\n"
+    "    --gradient_checkpointing --max_seq_length 4096 --learning_rate 5e-06 --output_dir output/sft_8b\n",  # NEW
+    "python open_instruct/dpo_tune_cache.py --model_name_or_path allenai/Llama-3.1-Tulu-3-8B-SFT "
+    "--use_flash_attn --dpo_beta 5 --output_dir out/dpo\n",  # NEW
+    "torchrun --nproc_per_node 4 my_sft.py --dataset_mixer_list allenai/tulu-3-sft-mixture 1.0 --bf16\n",  # NEW
+])
+def test_an_open_instruct_launch_is_named(tmp_path, text):
+    msg = _refusal(tmp_path, "run.sh", text)
+    assert "looks like AllenAI open-instruct" in msg
+
+
+@pytest.mark.parametrize("name, text, want", [
+    # near misses: TRL's own config (a torch_dtype and attn_implementation at the top, no Oumi sections) ...
+    ("sft.yaml", "model_name_or_path: Qwen/Qwen2-0.5B\ndataset_name: trl-lib/Capybara\nlearning_rate: 2.0e-5\n"
+                 "num_train_epochs: 1\nper_device_train_batch_size: 8\ngradient_checkpointing: true\n"
+                 "torch_dtype: bfloat16\nattn_implementation: flash_attention_2\nbf16: true\noutput_dir: Qwen2-0.5B-SFT\n",
+     "transformers"),
+    # ... and TRL's CLI, with --dataset_name rather than open-instruct's --dataset_mixer_list
+    ("trl.sh", "trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name trl-lib/Capybara "
+               "--attn_implementation flash_attention_2 --bf16 --output_dir out\n", "transformers"),
+    # an axolotl config with a `training`-free layout and flash attention
+    ("ax.yaml", "base_model: NousResearch/Meta-Llama-3-8B\ndatasets:\n  - path: mhenrichsen/alpaca_2k_test\n"
+                "    type: alpaca\nsequence_len: 4096\nadapter: lora\nlora_r: 32\nmicro_batch_size: 2\nnum_epochs: 1\n"
+                "bf16: auto\nflash_attention: true\n", "axolotl"),
+])
+def test_claimed_llm_configs_keep_their_reading(tmp_path, name, text, want):
+    assert _read(tmp_path, name, text)[0] == want

@@ -64,6 +64,49 @@ def ultralytics(doc: dict) -> Score:
     return s
 
 
+# Oumi's TrainingConfig YAML (oumi-ai/oumi src/oumi/core/configs: ModelParams.torch_dtype_str, TrainingParams.trainer_type
+# of its TrainerType enum): model / data / training / peft sections
+_OUMI_TRAINERS = frozenset({"TRL_SFT", "TRL_DPO", "TRL_GRPO", "TRL_KTO", "HF", "OUMI", "VERL_GRPO"})
+
+
+def oumi(doc: dict) -> Score:
+    """Oumi: model.torch_dtype_str, training.trainer_type (TRL_SFT, TRL_DPO, HF, OUMI ...)."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "torch_dtype_str" in _dict(d, "model"):
+        s.add("model.torch_dtype_str")
+    if str(_dict(d, "training").get("trainer_type", "")).upper() in _OUMI_TRAINERS:
+        s.add(f"training.trainer_type: {_dict(d, 'training')['trainer_type']}")
+    return s
+
+
+def h2o_llmstudio(doc: dict) -> Score:
+    """H2O LLM Studio's experiment cfg.yaml (h2oai/h2o-llmstudio llm_studio/python_configs: llm_backbone, problem_type
+    text_causal_language_modeling, architecture.backbone_dtype, environment.mixed_precision_dtype)."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "llm_backbone" in d:
+        s.add("llm_backbone")
+    if "backbone_dtype" in _dict(d, "architecture"):
+        s.add("architecture.backbone_dtype")
+    if str(d.get("problem_type", "")).startswith("text_") and "language_modeling" in str(d.get("problem_type")):
+        s.add(f"problem_type: {d['problem_type']}")
+    return s
+
+
+def mochi_finetuner(doc: dict) -> Score:
+    """Genmo's Mochi 1 LoRA fine-tuner (genmo/mochi demos/fine_tuner/configs/lora.yaml): init_checkpoint_path,
+    train_data_dir, attention_mode, training.num_qkv_checkpoint / num_ff_checkpoint."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "init_checkpoint_path" in d and {"attention_mode", "train_data_dir", "single_video_mode"} & set(d):
+        s.add("init_checkpoint_path / attention_mode")
+    training = _dict(d, "training")
+    if {"num_qkv_checkpoint", "num_ff_checkpoint", "num_post_attn_checkpoint"} & set(training):
+        s.add("training.num_qkv_checkpoint")
+    return s
+
+
 def lightning(doc: dict) -> Score:
     """PyTorch Lightning's LightningCLI config: `trainer:` (accelerator, devices, precision ...) beside `model:` /
     `data:` given as class_path / init_args, or `seed_everything`; or a Hydra trainer group file that instantiates
@@ -515,6 +558,11 @@ _LEROBOT_SCRIPT = re.compile(r"(^|[/\\])lerobot[/\\]scripts[/\\](lerobot_)?train
 _LEROBOT_MODULES = ("lerobot.scripts.train", "lerobot.scripts.lerobot_train")
 
 
+# AllenAI's open-instruct (allenai/open-instruct): open_instruct/finetune.py, dpo_tune*.py, grpo_fast.py, ppo*.py, and
+# its --dataset_mixer_list option (open_instruct/dataset_transformation.py)
+_OPEN_INSTRUCT_SCRIPT = re.compile(r"(^|[/\\])open_instruct[/\\](finetune|dpo_tune\w*|grpo\w*|ppo\w*|reward_modeling)\.py$")
+
+
 def _lerobot(c, mod: str, opts: set) -> str | None:
     if c.program == "lerobot-train":
         return "lerobot-train"
@@ -587,6 +635,9 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "verl", s.add(mod or "verl.trainer.main_ppo")
         if mod.startswith("openrlhf."):
             return "OpenRLHF", s.add(mod)
+        if c.script and (_OPEN_INSTRUCT_SCRIPT.search(next((w for w in c.words if w.endswith(c.script)), "")) or
+                         mod.startswith("open_instruct.") or "--dataset_mixer_list" in opts):
+            return "AllenAI open-instruct", s.add(mod or next(w for w in c.words if w.endswith(c.script)))
         lerobot = _lerobot(c, mod, opts)
         if lerobot:
             return "LeRobot (Hugging Face's robot-learning trainer)", s.add(lerobot)
@@ -736,7 +787,9 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("Levanter (JAX)", levanter), ("a mergekit merge config (it trains nothing)", mergekit),
                ("an lm-evaluation-harness task (an evaluation, not training)", lm_eval_task),
                ("a generative-models / SwissArmyTransformer model config (CogVideoX SAT)", sgm_targets),
-               ("Ultralytics YOLO (its training arguments: args.yaml / default.yaml / a hyp.yaml)", ultralytics))
+               ("Ultralytics YOLO (its training arguments: args.yaml / default.yaml / a hyp.yaml)", ultralytics),
+               ("Oumi", oumi), ("H2O LLM Studio", h2o_llmstudio),
+               ("Genmo's Mochi 1 fine-tuner (demos/fine_tuner)", mochi_finetuner))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:
