@@ -96,6 +96,21 @@ compute: azureml:gpu-cluster
     assert "an Azure ML command job that runs finetune_custom.py" in msg
 
 
+def test_a_dstack_task_is_named(tmp_path):
+    text = """\
+type: task
+name: train-own
+python: "3.11"
+commands:
+  - pip install -r requirements.txt
+  - python trainer/run_pretraining.py --config conf/small.toml --bf16
+resources:
+  gpu: 80GB:8
+"""
+    msg = _refusal(tmp_path, ".dstack.yml", text)  # NEW
+    assert "a dstack task that runs run_pretraining.py" in msg
+
+
 @pytest.mark.parametrize("name, text, want", [
     # near misses: a SkyPilot task that runs a claimed trainer is that trainer's launch, as before
     ("sky_sdxl.yaml", """\
