@@ -170,6 +170,12 @@ def load_json(path: str, text: str):
         if _json_lines(text):
             raise UsageError(f"--config: {path} is JSON Lines (one JSON record per line: data such as a training set, "
                              f"not settings), not a trainer config") from None
+        from .others import vscode_launch_text
+
+        if vscode_launch_text(text):
+            # VS Code writes launch.json as JSON with comments (`// Use IntelliSense ...`), which json.loads refuses
+            raise UsageError(f"--config: {path} is a VS Code launch configuration (.vscode/launch.json: how the editor "
+                             f"starts and debugs programs), not a trainer config (attn-doctor reads {supported()})") from None
         raise UsageError(f"--config: {path} is not valid JSON: {e}") from None
 
 
@@ -354,11 +360,18 @@ def make_doc(path: str, text: str) -> dict:
                 any("instance_data_dir" in d or d.get("type") in ("local", "aws", "csv", "huggingface") for d in data):
             raise UsageError(f"--config: {path} is a SimpleTuner dataloader config (--data_backend_config), not a "
                              f"training config: give attn-doctor the config.json / config.toml / config.env it sits beside")
+        from .others import swift_dataset_info
+
+        if swift_dataset_info(data):
+            raise UsageError(f"--config: {path} is a dataset registry (ms-swift's --custom_dataset_info: datasets by "
+                             f"ms_dataset_id / hf_dataset_id / dataset_path with their columns), not a trainer config: "
+                             f"give attn-doctor the training command line or config that names it")
         if not isinstance(data, dict):
             raise UsageError(f"--config: {path} is {fmt.upper()} but not an object of trainer settings "
                              f"(it holds a {type(data).__name__})")
         job = job_commands(data)
         if job is not None:
+            doc["job"] = job_kind(data)
             # a cloud job spec (an Azure ML command job, a SkyPilot task, a dstack task): its other keys are the
             # cloud's (compute, resources, inputs); what it trains is the shell it runs, read as a launch file is
             doc.update(fmt="text")
@@ -399,6 +412,15 @@ def job_commands(data: dict) -> str | None:
     if data.get("type") == "task" and isinstance(cmds, list) and all(isinstance(c, str) for c in cmds):
         return "\n".join(cmds)
     return None
+
+
+def job_kind(data: dict) -> str:
+    """What kind of cloud job spec job_commands read (for a refusal: the file is the job, not a trainer's config)."""
+    if isinstance(data.get("command"), str) and not isinstance(data.get("run"), str):
+        return "an Azure ML command job"
+    if isinstance(data.get("run"), str):
+        return "a SkyPilot task (resources: / run:)"
+    return "a dstack task"
 
 
 def _text_doc(doc: dict, text: str, shell) -> None:
@@ -506,6 +528,11 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
     claimed = [(s, n) for s, n in scores if s.own]
     best, name = claimed[0] if claimed else (NOTHING, None)
     other = others.recognise(doc)
+    saved = others.hydra_output(doc) if not claimed else None
+    if saved:
+        also = f"; it looks like {other[0]} ({', '.join(other[1].own[:3])})" if other and \
+            other[1].own_points >= STRONG else ""
+        raise UsageError(f"{where} is {saved}, not a trainer config{also} (attn-doctor reads {supported()})")
     if other and other[1].own_points >= STRONG and other[1].own_points >= best.own_points:
         title, osc = other
         raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
@@ -515,7 +542,10 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         for s, _n in scores:
             shared += [e for e in s.evidence if e not in shared]
         script = _script_run(doc) or _module_run(doc)
-        kind = others.what_file(doc)
+        # a cloud job spec (a SkyPilot task, a Baseten Training job, a Modal app): the file is the job, and what it
+        # runs is no claimed trainer's (no reader claims it)
+        spec = doc.get("job") or others.job_spec(doc)
+        kind = others.what_file(doc) if not spec else None
         if kind:
             raise UsageError(f"{where} is {kind}, not a trainer config (attn-doctor reads {supported()})")
         built = others.built_on_trainer(doc)
@@ -536,6 +566,11 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             # option names it shares with other trainers (`--max_length`)
             raise UsageError(f"{where} is not a trainer config attn-doctor recognises: it runs `{cli}`, which is not a "
                              f"training command of the trainer CLI of that name (it reads {supported()})")
+        if spec and not script:
+            ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None
+            raise UsageError(f"{where} is {spec}, not a trainer config" + (
+                f": it runs {ran}, which is none of the trainers' training scripts" if ran else "") +
+                f" (attn-doctor reads {supported()})")
         if shared and not script:
             raise UsageError(f"{where} is not a trainer config attn-doctor can tell: it holds only settings several "
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "
@@ -555,9 +590,11 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             if beside is not None:
                 raise _beside_refusal(where, script, beside)
             if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
-                raise UsageError(f"{where} is not a trainer config: it runs {script}, which samples, generates, "
-                                 f"evaluates or serves with a model rather than training one (attn-doctor reads {supported()})")
-            raise UsageError(f"{where} runs {script}, a training script none of the trainers attn-doctor reads "
+                raise UsageError(f"{where} is {spec + ', ' if spec else ''}not a trainer config: it runs {script}, which "
+                                 f"samples, generates, evaluates or serves with a model rather than training one "
+                                 f"(attn-doctor reads {supported()})")
+            raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
+                             f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway")
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \

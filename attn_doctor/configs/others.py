@@ -42,6 +42,71 @@ def nemo(doc: dict) -> Score:
 _LIGHTNING_CLASS = re.compile(r"^(lightning\.pytorch|pytorch_lightning|lightning)(\.trainer)*(\.trainer)?\.Trainer$")
 
 
+# Ultralytics YOLO's training arguments (ultralytics/cfg/default.yaml, written to runs/<task>/<name>/args.yaml by every
+# run): task / mode values of its own, and hyperparameter names no trainer attn-doctor reads has (lr0, lrf, mosaic,
+# hsv_h ...; the same names in a YOLOv5 / YOLOv8 hyp.yaml)
+_YOLO_TASKS = frozenset({"detect", "segment", "classify", "pose", "obb"})
+_YOLO_MODES = frozenset({"train", "val", "predict", "export", "track", "benchmark"})
+_YOLO_HYP = frozenset({"imgsz", "lr0", "lrf", "mosaic", "close_mosaic", "hsv_h", "hsv_s", "hsv_v", "fliplr", "flipud",
+                       "warmup_bias_lr", "copy_paste", "mixup", "nbs", "overlap_mask", "mask_ratio", "anchor_t",
+                       "obj_pw", "cls_pw", "iou_t", "fl_gamma"})
+
+
+def ultralytics(doc: dict) -> Score:
+    """Ultralytics YOLO: its args.yaml / default.yaml (task: detect|segment|..., mode: train|val|...) or a hyp.yaml."""
+    s = Score()
+    d = _sections(doc["data"])
+    if str(d.get("task")) in _YOLO_TASKS and str(d.get("mode")) in _YOLO_MODES:
+        s.add(f"task: {d['task']}, mode: {d['mode']}")
+    hyp = sorted(_YOLO_HYP & set(d))
+    if len(hyp) >= 3:
+        s.add(", ".join(hyp[:3]))
+    return s
+
+
+# Oumi's TrainingConfig YAML (oumi-ai/oumi src/oumi/core/configs: ModelParams.torch_dtype_str, TrainingParams.trainer_type
+# of its TrainerType enum): model / data / training / peft sections
+_OUMI_TRAINERS = frozenset({"TRL_SFT", "TRL_DPO", "TRL_GRPO", "TRL_KTO", "HF", "OUMI", "VERL_GRPO"})
+
+
+def oumi(doc: dict) -> Score:
+    """Oumi: model.torch_dtype_str, training.trainer_type (TRL_SFT, TRL_DPO, HF, OUMI ...)."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "torch_dtype_str" in _dict(d, "model"):
+        s.add("model.torch_dtype_str")
+    if str(_dict(d, "training").get("trainer_type", "")).upper() in _OUMI_TRAINERS:
+        s.add(f"training.trainer_type: {_dict(d, 'training')['trainer_type']}")
+    return s
+
+
+def h2o_llmstudio(doc: dict) -> Score:
+    """H2O LLM Studio's experiment cfg.yaml (h2oai/h2o-llmstudio llm_studio/python_configs: llm_backbone, problem_type
+    text_causal_language_modeling, architecture.backbone_dtype, environment.mixed_precision_dtype)."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "llm_backbone" in d:
+        s.add("llm_backbone")
+    if "backbone_dtype" in _dict(d, "architecture"):
+        s.add("architecture.backbone_dtype")
+    if str(d.get("problem_type", "")).startswith("text_") and "language_modeling" in str(d.get("problem_type")):
+        s.add(f"problem_type: {d['problem_type']}")
+    return s
+
+
+def mochi_finetuner(doc: dict) -> Score:
+    """Genmo's Mochi 1 LoRA fine-tuner (genmo/mochi demos/fine_tuner/configs/lora.yaml): init_checkpoint_path,
+    train_data_dir, attention_mode, training.num_qkv_checkpoint / num_ff_checkpoint."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "init_checkpoint_path" in d and {"attention_mode", "train_data_dir", "single_video_mode"} & set(d):
+        s.add("init_checkpoint_path / attention_mode")
+    training = _dict(d, "training")
+    if {"num_qkv_checkpoint", "num_ff_checkpoint", "num_post_attn_checkpoint"} & set(training):
+        s.add("training.num_qkv_checkpoint")
+    return s
+
+
 def lightning(doc: dict) -> Score:
     """PyTorch Lightning's LightningCLI config: `trainer:` (accelerator, devices, precision ...) beside `model:` /
     `data:` given as class_path / init_args, or `seed_everything`; or a Hydra trainer group file that instantiates
@@ -486,6 +551,31 @@ def _a1111_launch(doc: dict) -> str | None:
     return None
 
 
+# LeRobot's trainer (huggingface/lerobot): the console script lerobot-train, src/lerobot/scripts/lerobot_train.py (once
+# lerobot/scripts/train.py), run as a script or a module, configured by draccus' dotted options (--policy.type=act,
+# --dataset.repo_id=..., lerobot/configs/train.py TrainPipelineConfig)
+_LEROBOT_SCRIPT = re.compile(r"(^|[/\\])lerobot[/\\]scripts[/\\](lerobot_)?train\.py$")
+_LEROBOT_MODULES = ("lerobot.scripts.train", "lerobot.scripts.lerobot_train")
+
+
+# AllenAI's open-instruct (allenai/open-instruct): open_instruct/finetune.py, dpo_tune*.py, grpo_fast.py, ppo*.py, and
+# its --dataset_mixer_list option (open_instruct/dataset_transformation.py)
+_OPEN_INSTRUCT_SCRIPT = re.compile(r"(^|[/\\])open_instruct[/\\](finetune|dpo_tune\w*|grpo\w*|ppo\w*|reward_modeling)\.py$")
+
+
+def _lerobot(c, mod: str, opts: set) -> str | None:
+    if c.program == "lerobot-train":
+        return "lerobot-train"
+    if mod in _LEROBOT_MODULES:
+        return mod
+    word = next((w for w in c.words if _LEROBOT_SCRIPT.search(w)), None)
+    if word:
+        return word
+    if c.script and opts & {"--policy.type", "--policy.path"} and "--dataset.repo_id" in opts:
+        return f"{c.script} --policy.type / --dataset.repo_id"
+    return None
+
+
 def command_lines(doc: dict) -> tuple[str, Score] | None:
     s = Score()
     webui = _a1111_launch(doc)
@@ -545,6 +635,12 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "verl", s.add(mod or "verl.trainer.main_ppo")
         if mod.startswith("openrlhf."):
             return "OpenRLHF", s.add(mod)
+        if c.script and (_OPEN_INSTRUCT_SCRIPT.search(next((w for w in c.words if w.endswith(c.script)), "")) or
+                         mod.startswith("open_instruct.") or "--dataset_mixer_list" in opts):
+            return "AllenAI open-instruct", s.add(mod or next(w for w in c.words if w.endswith(c.script)))
+        lerobot = _lerobot(c, mod, opts)
+        if lerobot:
+            return "LeRobot (Hugging Face's robot-learning trainer)", s.add(lerobot)
         if c.program in ("fairseq-train", "fairseq-hydra-train"):
             return "fairseq", s.add(c.program)
         if mod.startswith("EasyLM."):
@@ -690,7 +786,10 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("NVIDIA NeMo-RL", nemo_rl), ("EasyR1 (a verl fork)", easyr1), ("MaxText (JAX)", maxtext),
                ("Levanter (JAX)", levanter), ("a mergekit merge config (it trains nothing)", mergekit),
                ("an lm-evaluation-harness task (an evaluation, not training)", lm_eval_task),
-               ("a generative-models / SwissArmyTransformer model config (CogVideoX SAT)", sgm_targets))
+               ("a generative-models / SwissArmyTransformer model config (CogVideoX SAT)", sgm_targets),
+               ("Ultralytics YOLO (its training arguments: args.yaml / default.yaml / a hyp.yaml)", ultralytics),
+               ("Oumi", oumi), ("H2O LLM Studio", h2o_llmstudio),
+               ("Genmo's Mochi 1 fine-tuner (demos/fine_tuner)", mochi_finetuner))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:
@@ -729,10 +828,113 @@ def _settings_module(doc: dict) -> bool:
     return assigns >= 5
 
 
+def hydra_output(doc: dict) -> str | None:
+    """The files Hydra writes into every run's output folder (outputs/DATE/TIME/.hydra/ or multirun/.../.hydra/:
+    config.yaml, the composed config; hydra.yaml, Hydra's own; overrides.yaml, the command line's overrides; Hydra docs
+    "Output/Working directory"): a record of a run of the app, by their folder."""
+    parts = re.split(r"[\\/]", str(doc.get("path") or ""))
+    if len(parts) >= 2 and parts[-2] == ".hydra" and doc["name"] in ("config.yaml", "hydra.yaml", "overrides.yaml"):
+        return f"the {doc['name']} a Hydra run saved (.hydra/{doc['name']}: what the app ran with, written into its output folder)"
+    return None
+
+
+# `import modal` / `from modal import App`, then an app object: Modal's own names (modal.App, and modal.Stub before 0.64)
+_MODAL_APP = re.compile(r"(^|[^\w.])(modal\.)?(App|Stub)\(", re.MULTILINE)
+_COMFYUI_WORDS = re.compile(r"comfy-cli|comfy launch|comfy install|ComfyUI", re.IGNORECASE)
+
+
+def _imports(src: str) -> list:
+    return [m.group(1) or m.group(2) for m in
+            re.finditer(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", src, re.MULTILINE)]
+
+
+def job_spec(doc: dict) -> str | None:
+    """What a Python file that defines a cloud job rather than a training run is: a Baseten Training job spec
+    (truss_train.definitions: TrainingProject, TrainingJob, Runtime start_commands; Baseten's training docs), a Modal
+    app (modal.App with the functions Modal runs in its containers), a RunPod serverless worker
+    (runpod.serverless.start). None for anything else."""
+    if doc["fmt"] != "python":
+        return None
+    src = doc.get("python") or ""
+    roots = {m.split(".")[0] for m in _imports(src)}
+    if "truss_train" in roots:
+        return "a Baseten Training job spec (truss_train: a TrainingJob whose start_commands run the training in its image)"
+    if "modal" in roots and _MODAL_APP.search(src):
+        what = "a Modal app (modal.App: functions Modal runs in containers on its GPUs)"
+        if _COMFYUI_WORDS.search(src):
+            what += " that runs ComfyUI (an image and video generation app; it trains nothing)"
+        return what
+    if "runpod" in roots and re.search(r"runpod\.serverless\.start\(", src):
+        return "a RunPod serverless worker (runpod.serverless.start: a handler for the endpoint's requests)"
+    return None
+
+
+def vscode_launch(d: dict) -> bool:
+    """VS Code's .vscode/launch.json: {version, configurations: [{type, request: launch|attach, name ...}]}."""
+    confs = d.get("configurations")
+    return isinstance(confs, list) and bool(confs) and all(
+        isinstance(c, dict) and c.get("request") in ("launch", "attach") and "type" in c for c in confs)
+
+
+def vscode_launch_text(text: str) -> bool:
+    """The same, for the launch.json VS Code writes with comments (JSON with comments, which json refuses)."""
+    return bool(re.search(r'"configurations"\s*:\s*\[', text) and
+                re.search(r'"request"\s*:\s*"(launch|attach)"', text) and re.search(r'"type"\s*:', text))
+
+
+def truss_config(d: dict) -> bool:
+    """A Baseten Truss config.yaml (a model server: model_name, resources.accelerator / use_gpu, and how it is built
+    and started: base_image, docker_server, requirements, model_metadata, secrets; Truss's config reference)."""
+    res = _dict(d, "resources")
+    return ("model_name" in d or "model_metadata" in d) and bool({"accelerator", "use_gpu"} & set(res)) and \
+        bool({"docker_server", "base_image", "model_class_name", "model_module_dir", "python_version",
+              "model_metadata", "secrets", "external_package_dirs"} & set(d))
+
+
+# what a module of argparse definitions calls: the parser's own methods, and the builtins its type= / default= use
+_ARGPARSE_CALLS = frozenset({"ArgumentParser", "add_argument", "add_argument_group", "add_mutually_exclusive_group",
+                             "add_subparsers", "add_parser", "set_defaults", "parse_args", "parse_known_args"})
+_ARGPARSE_BUILTINS = frozenset({"int", "float", "str", "bool", "list", "tuple", "dict", "set", "len", "range", "print"})
+
+
+def _argparse_module(doc: dict) -> bool:
+    """A .py file that only defines its project's command-line options (flags.py, arguments.py, options.py): imports,
+    a docstring and functions whose every call builds an argparse parser (ArgumentParser, add_argument, parse_args) and
+    three add_argument calls at least; nothing trains, nothing runs at import. The project's scripts import it."""
+    import ast
+
+    from .pyscript import tree
+
+    if doc["fmt"] != "python" or not doc["name"].endswith(".py"):
+        return False
+    t = tree(doc.get("python") or "")
+    if t is None or not t.body:
+        return False
+    funcs = set()
+    for n in t.body:
+        if isinstance(n, ast.FunctionDef):
+            funcs.add(n.name)
+        elif not (isinstance(n, (ast.Import, ast.ImportFrom)) or
+                  isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)):
+            return False
+    adds = 0
+    for n in ast.walk(t):
+        if isinstance(n, ast.Call):
+            f = n.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            if name not in _ARGPARSE_CALLS and name not in _ARGPARSE_BUILTINS and name not in funcs:
+                return False  # (its own functions call each other: parse() -> get_parser().parse_args())
+            adds += name == "add_argument"
+    return bool(funcs) and adds >= 3
+
+
 def what_file(doc: dict) -> str | None:
     """What a file no reader claims is, when its layout says so (a CI workflow, a compose file, a ComfyUI graph ...)."""
     if _settings_module(doc):
         return "a Python settings module (only NAME = value assignments, which the project's own code imports)"
+    if _argparse_module(doc):
+        return ("a module of argparse definitions (the command-line options of the project's own scripts, which "
+                "import it)")
     d = doc["data"] if isinstance(doc.get("data"), dict) else None
     if d is None:
         return None
@@ -759,6 +961,10 @@ def what_file(doc: dict) -> str | None:
         return "a ComfyUI workflow"
     if isinstance(d.get("peft_type"), str) and ({"r", "lora_alpha", "target_modules", "base_model_name_or_path"} & set(d)):
         return f"a PEFT adapter config ({d['peft_type']}: what was trained, saved beside the adapter's weights)"
+    if vscode_launch(d):
+        return "a VS Code launch configuration (.vscode/launch.json: how the editor starts and debugs programs)"
+    if truss_config(d):
+        return "a Baseten Truss config (how a model server is built and deployed: it serves, it does not train)"
     if isinstance(d.get("log_history"), list) and "global_step" in d:
         return "a Hugging Face Trainer state file (trainer_state.json, written by a run)"
     if generation_config(d):
@@ -886,11 +1092,35 @@ DIFFUSION_PIPE_DATASET_KEYS = {"resolutions", "enable_ar_bucket", "min_ar", "max
                                "ar_buckets", "shuffle_tags", "cache_shuffle_num"}
 
 
+# LLaMA-Factory's dataset registry, data/dataset_info.json (LLaMA-Factory data/README.md): each dataset's name mapped to
+# where it is (file_name, hf_hub_url, ms_hub_url, om_hub_url, script_url, cloud_file_name) and how to read it
+# (formatting, columns, tags, ranking, subset, split); a training YAML's `dataset:` names entries of it
+DATASET_INFO_WHERE = frozenset({"file_name", "hf_hub_url", "ms_hub_url", "om_hub_url", "script_url", "cloud_file_name"})
+
+
+def dataset_registry(d) -> bool:
+    return isinstance(d, dict) and bool(d) and all(
+        isinstance(v, dict) and DATASET_INFO_WHERE & set(v) for v in d.values())
+
+
+# ms-swift's --custom_dataset_info file (ms-swift docs "Custom Dataset": a list of {ms_dataset_id | hf_dataset_id |
+# dataset_path, subsets, split, columns, tags})
+SWIFT_DATASET_WHERE = frozenset({"ms_dataset_id", "hf_dataset_id", "dataset_path"})
+
+
+def swift_dataset_info(data) -> bool:
+    return isinstance(data, list) and bool(data) and all(
+        isinstance(x, dict) and SWIFT_DATASET_WHERE & set(x) for x in data)
+
+
 def dataset_config(doc: dict) -> str | None:
     """What to say of a dataset config, or None when the file is not one."""
     if doc["fmt"] not in ("toml", "json"):
         return None
     d = _sections(doc["data"])
+    if doc["fmt"] == "json" and dataset_registry(d):
+        return ("a dataset registry (LLaMA-Factory's dataset_info.json: dataset names mapped to their files, columns and "
+                "formatting), not a trainer config: give attn-doctor the training YAML whose `dataset:` names them")
     dirs = d.get("directory")
     if isinstance(dirs, list) and dirs and all(isinstance(x, dict) and "path" in x for x in dirs) \
             and set(d) & DIFFUSION_PIPE_DATASET_KEYS and not {"model", "optimizer", "output_dir", "epochs"} & set(d):
