@@ -11,6 +11,10 @@ from a thread: other paths, versions, models, wrappers and wordings. Near misses
   notice     [[evidence_backend]] + [[specialize]] app.attention-libraries-absent: a single library's "No module 'X'.
              Proceeding without it." as a report's title is that library's not-installed (rule R2)
   triton     [own_if_named] flex.triton-broken: a Triton that does not import, named by no backend, is no backend's
+  smem       [own_if_named] flex.shared-memory: Triton's OutOfResources with neither FlexAttention nor Inductor near it is the
+             neutral triton.out-of-resources ([[specialize]] backend "none")
+  also-own   attribution.attribute: a sentence that names the entry's own backend as well as another (by name, not a file)
+             does not take the entry to the other
 """
 
 from __future__ import annotations
@@ -150,3 +154,48 @@ def test_triton_broken_named_by_nothing_is_none(text):
 ])
 def test_triton_broken_named_keeps_backend(text, backend):
     assert first(text) == ("flex.triton-broken", backend)
+
+
+# ---- smem -----------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "I fine-tune our T5 variant with its custom Triton attention on an RTX A5000 and get:\n"
+    "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 196608, Hardware limit: 101376. "
+    "Reducing block sizes or `num_stages` may help.",
+    "OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 65536. Reducing block sizes or "
+    "num_stages may help.",
+])
+def test_bare_triton_smem_is_neutral(text):
+    assert first(text) == ("triton.out-of-resources", None)
+    assert ids(text).count("triton.out-of-resources") == 1
+
+
+@pytest.mark.parametrize("text", [
+    # near misses: Inductor's wrappers or FlexAttention named: FlexAttention's, as before
+    "[rank1]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n[rank1]: OutOfResources: out of resource: "
+    "shared memory, Required: 229376, Hardware limit: 232448. Reducing block sizes or `num_stages` may help.",
+    "torch._inductor.exc.InductorError: OutOfResources: out of resource: shared memory, Required: 163840, Hardware limit: "
+    "101376. Reducing block sizes or `num_stages` may help.",
+    "Training with flex_attention on a 4090:\ntriton.runtime.errors.OutOfResources: out of resource: shared memory, "
+    "Required: 131072, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.",
+])
+def test_inductor_smem_stays_flex(text):
+    assert first(text) == ("flex.shared-memory", "flex")
+
+
+# ---- also-own -------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Please support head dim 320 in FlashAttention (FA2, FA3 or FA4).\n\nCurrent error:\n"
+    "RuntimeError: FlashAttention forward only supports head dimension at most 256",
+    "Request: larger head dims for flash-attn 2 and FA4\n```\nRuntimeError: FlashAttention only supports head dimensions "
+    "up to 256\n```",
+])
+def test_line_naming_own_too_keeps_own(text):
+    assert first(text) == ("fa2.head-dim", "fa2")
+
+
+def test_line_naming_only_another_still_takes_over():
+    # near miss: the nearest line names FA4 alone: FA4 takes FA2's message over, as before
+    text = "Running FA4 (flash_attn.cute) on B200:\nRuntimeError: FlashAttention only supports head dimensions up to 256"
+    assert first(text)[1] == "cute"
