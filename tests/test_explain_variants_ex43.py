@@ -13,6 +13,10 @@ from a thread: other paths, versions, models, wrappers and wordings. Near misses
   triton     [own_if_named] flex.triton-broken: a Triton that does not import, named by no backend, is no backend's
   smem       [own_if_named] flex.shared-memory: Triton's OutOfResources with neither FlexAttention nor Inductor near it is the
              neutral triton.out-of-resources ([[specialize]] backend "none")
+  cpu-torch  [[library]] none: torch's "Torch not compiled with CUDA enabled" is torch's own, whatever library below says it
+             has no GPU either (a foreign library's line no longer makes explain drop it)
+  vendor     [[library]] other: a vendor's own attention operator named with its vendor (oneDNN's / OpenVINO's SDPA), and
+             FlashAttention ports packaged on their own (flash-attention-v100, FlashAttnV100Patcher)
   also-own   attribution.attribute: a sentence that names the entry's own backend as well as another (by name, not a file)
              does not take the entry to the other
 """
@@ -199,3 +203,46 @@ def test_line_naming_only_another_still_takes_over():
     # near miss: the nearest line names FA4 alone: FA4 takes FA2's message over, as before
     text = "Running FA4 (flash_attn.cute) on B200:\nRuntimeError: FlashAttention only supports head dimensions up to 256"
     assert first(text)[1] == "cute"
+
+
+# ---- cpu-torch ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "AssertionError: Torch not compiled with CUDA enabled\n\nLog:\nThe installed version of bitsandbytes was compiled "
+    "without GPU support. 8-bit optimizers and GPU quantization are unavailable.\nLoading model...",
+    "[Bug] Torch not compiled with CUDA enabled after the 2.1 update\n\nmmcv/_ext is compiled without CUDA too, "
+    "see the log\n",
+])
+def test_torch_cpu_build_is_torchs(text):
+    assert first(text) == ("torch.cpu-build", None)
+
+
+# ---- vendor ---------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "oneDNN Graph SDPA gives wrong output on Arc B580 for head size 256",
+    "OpenVINO SDPA returns wrong results on the iGPU for Llama 3 after the 2025.2 update",
+    "dnnl Graph SDPA returns wrong result on Arc A750 for some head sizes",
+])
+def test_vendor_sdpa_is_no_backend(text):
+    assert first(text) == ("attn.wrong-output", None)
+
+
+@pytest.mark.parametrize("text", [
+    "flash_attn on my V100 through the node:\nTypeError: FlashAttnVoltaPatcher.patch.<locals>.attn() got an unexpected "
+    "keyword argument 'transformer_options'",
+    "Thanks for your flash-attn port.\nI use ComfyUI-Flash-Attention_v100 and get\nTypeError: v100_attention() got an "
+    "unexpected keyword argument 'transformer_options'",
+])
+def test_fa_port_is_no_backend(text):
+    assert first(text) == ("attn.api-mismatch", None)
+
+
+@pytest.mark.parametrize("text,backend", [
+    # near misses: SDPA on Intel's GPU through torch is SDPA's; a sentence about FlashAttention on V100 is FA2's refusal
+    ("SDPA on XPU gives wrong result with GQA and a per-head mask (torch 2.9 xpu)", "sdpa"),
+    ("TypeError: flash_attn_func() got an unexpected keyword argument 'transformer_options' (flash attention for V100 "
+     "would be nice too)", "fa2"),
+])
+def test_vendor_near_misses_keep_backend(text, backend):
+    assert first(text)[1] == backend
