@@ -88,8 +88,6 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         better = attribution.specialized(m.entry, backend, m.evidence)
         if better is not None and better in entries():  # the backend's own entry for the same failure
-            if any(x.entry.id == better and x.backend == backend for x in out):
-                continue  # said already, by the entry it becomes (session 7: flex.shared-memory named by nothing)
             m = dataclasses.replace(m, entry=entries()[better])
         title, fix = attribution.wording(m.entry, backend)
         fix = fix or m.entry.plain_fix

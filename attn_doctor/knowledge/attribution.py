@@ -110,8 +110,6 @@ class _Rules:
     # [dsl_kernel]: (entry id prefix, what names FA4, what names another CuTe DSL program's kernel) (session 7, ex43)
     dsl_kernel: tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]] = ("", (), ())
     own_if_named: frozenset[str] = frozenset()  # [own_if_named]: the entry's own backend only where the log names one
-    own_if_kernel: frozenset[str] = frozenset()  # ...or shows Inductor's kernels ([own_if_named] kernel_context)
-    inductor_context: tuple[re.Pattern, ...] = ()  # [own_if_named] context: lines that show Inductor compiling
 
 
 @lru_cache(maxsize=1)
@@ -156,9 +154,7 @@ def rules() -> _Rules:
                   _optional_probe(data.get("optional_probe", {})),
                   _evidence_backends(data.get("evidence_backend", ())),
                   _dsl_kernel(data.get("dsl_kernel", {})),
-                  frozenset(data.get("own_if_named", {}).get("ids", ())),
-                  frozenset(data.get("own_if_named", {}).get("kernel_context", ())),
-                  tuple(re.compile(p, re.IGNORECASE) for p in data.get("own_if_named", {}).get("context", ())))
+                  frozenset(data.get("own_if_named", {}).get("ids", ())))
 
 
 def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]]:
@@ -702,8 +698,8 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     if entry.id in r.evidence_backend and 0 < line <= len(lines):
         # the entry's own evidence (its line, and the line under it) names whose integration it is ([[evidence_backend]])
         for b, when, title in r.evidence_backend[entry.id]:
-            if title and line - 1 not in _first_lines(lines, TITLE_LINES):
-                continue  # only as the report's title
+            if title and _first_lines(lines, 2)[:1] != [line - 1] or title and len(_first_lines(lines, 2)) < 2:
+                continue  # only as a report's title: its first line, over a body (a line pasted alone is the notice as printed)
             for n in (line, line + 1)[:len(lines) - line + 1]:
                 if when.search(lines[n - 1]):
                     return b, Attribution(b, n, lines[n - 1].strip()[:300])
@@ -716,13 +712,12 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = _nearest_for(entry, lines, line)
-    if (found is None or found.backend in ("foreign", "other")) and entry.id in r.own_if_named \
-            and not (entry.id in r.own_if_kernel and _kernel_near(lines, line)):
+    if (found is None or found.backend in ("foreign", "other")) and entry.id in r.own_if_named:
         return None, None  # no backend of the seven named near it: not the entry's own backend's failure ([own_if_named])
     if found is None or found.backend in (own, "foreign", "other"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
-        if own is not None and own in names_on(found.text) and _file_named(found.text) is None \
+        if own is not None and found.line != line and own in names_on(found.text) and _file_named(found.text) is None \
                 and not (found.line >= 2 and FRAME.search(lines[found.line - 2])):
             # a sentence that names the entry's own backend too, by name ("head_dim=512 in FlashAttention (FA2 and/or FA3/FA4)"
             # over FA2's own message, Dao-AILab/flash-attention#2427), is no evidence that another backend raised it; a file
@@ -736,12 +731,6 @@ def names_on(line: str) -> set[str]:
     """Every backend of the seven that a line names, by any library rule (after _scrub)."""
     line = _scrub(line)
     return {b for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other") and rx.search(line)}
-
-
-def _kernel_near(lines: list[str], line: int) -> bool:
-    """Is a line that shows Inductor's kernels ([own_if_named] context) within WINDOW lines of 1-based `line`?"""
-    context = rules().inductor_context
-    return any(rx.search(lines[j]) for j in range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW)) for rx in context)
 
 
 def another_dsl_kernel(lines: list[str], line: int) -> bool:
@@ -759,7 +748,9 @@ def another_dsl_kernel(lines: list[str], line: int) -> bool:
 def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
     """The id of the backend's own entry that says this backend-neutral match better, once its backend is known
     ([[specialize]] in attribution.toml), else None."""
-    for to, when in rules().specialize.get((entry.id, backend or "none"), ()):  # "none": found with no backend
+    if backend is None:
+        return None
+    for to, when in rules().specialize.get((entry.id, backend), ()):
         if when is None or when.search(evidence):
             return to
     return None
