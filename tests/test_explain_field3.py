@@ -60,11 +60,11 @@ def top(text):
      "(/opt/conda/lib/python3.10/site-packages/flash_attn/__init__.py)", "fa2.api-renamed", "fa2"),
     # transformers' flash helpers that moved
     ("ImportError: cannot import name 'is_flash_attn_greater_or_equal_2_10' from 'transformers.modeling_flash_attention_utils'",
-     "transformers.helper-moved", None),
+     "transformers.helper-moved", "fa2"),
     ("  File \"/root/.cache/huggingface/modules/transformers_modules/model/modeling_custom.py\", line 40, in <module>\n"
      "    from transformers.modeling_flash_attention_utils import FlashAttentionKwargs\n"
      "ImportError: cannot import name 'FlashAttentionKwargs' from 'transformers.modeling_flash_attention_utils'",
-     "transformers.helper-moved", None),
+     "transformers.helper-moved", "fa2"),
     # a wrapper and its kernel from different releases
     ("  File \"/venv/lib/python3.12/site-packages/flash_attn/bert_padding.py\", line 120, in unpad_input\n"
      "  File \"/app/patches/llama_attn_patch.py\", line 64, in forward\n"

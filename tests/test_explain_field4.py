@@ -260,9 +260,9 @@ def test_more_naming_lines(line, backend):
      "cute.dsl-drift", "cute"),
     # transformers' flash-attention utils module: any name from it, the module, its names alone
     ("ImportError: cannot import name 'prepare_fa_kwargs_from_position_ids' from 'transformers.modeling_flash_attention_utils'",
-     "transformers.helper-moved", None),
-    ("ModuleNotFoundError: No module named 'transformers.modeling_flash_attention_utils'", "transformers.helper-moved", None),
-    ("ImportError: cannot import name 'is_flash_attn_greater_or_equal_2_10'", "transformers.helper-moved", None),
+     "transformers.helper-moved", "fa2"),
+    ("ModuleNotFoundError: No module named 'transformers.modeling_flash_attention_utils'", "transformers.helper-moved", "fa2"),
+    ("ImportError: cannot import name 'is_flash_attn_greater_or_equal_2_10'", "transformers.helper-moved", "fa2"),
     # kernels hub: the per-variant lines, a caller's own wording
     ("Cannot load kernels-community/flash-attn3:\n  torch28-cxx11-cu129-x86_64-linux: Torch version (2.8) does not match environment Torch version (2.13)",
      "kernels.hub-no-build", "fa3"),

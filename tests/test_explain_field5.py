@@ -129,7 +129,7 @@ def test_another_projects_loader_error_stays_unclaimed():
     ("  File \"/srv/neox/megatron/model/norms.py\", line 4\n    import xentropy_cuda_lib\nModuleNotFoundError: No module named 'xentropy_cuda_lib'",
      "fa2.extension-missing", "fa2"),
     # a trainer's patch of a transformers attention class whose method moved (no backend: transformers' API)
-    ("AttributeError: 'Gemma2FlashAttention2' object has no attribute '_flash_attention_forward'", "transformers.helper-moved", None),
+    ("AttributeError: 'Gemma2FlashAttention2' object has no attribute '_flash_attention_forward'", "transformers.helper-moved", "fa2"),
     # the compiler's own error scrolled away: ninja's last words under an attention build
     ("  building 'flash_attn_2_cuda' extension\n  [3/73] c++ -MMD -MF /tmp/b/flash_api.o.d -c csrc/flash_attn/flash_api.cpp\n"
      "  ninja: build stopped: subcommand failed.", "build.compile-failed", "fa2"),

@@ -138,7 +138,8 @@ def test_inductor_reads_attrs_descriptor_of_another_triton():
               ("/usr/lib/python3.11/dataclasses.py", 1246, "fields",
                "raise TypeError('must be called with a dataclass type or instance') from None"),
               error="TypeError: must be called with a dataclass type or instance")
-    assert _top(text) == ("flex.triton-broken", "flex")
+    # session 7 (ex43): Inductor's own import, no backend named: no backend (kijai/ComfyUI-WanVideoWrapper#513 is labelled none)
+    assert _top(text) == ("flex.triton-broken", None)
 
 
 def test_a_dataclass_error_elsewhere_is_not_triton():

@@ -213,7 +213,7 @@ def test_xformers_compatible_sentence_near_miss():
     ("[2025-06-01 10:00:01] Cannot import /opt/ComfyUI/custom_nodes/trellis-nodes module for custom nodes: "
      "Unknown attention module: sage", "app.unknown-backend-name", "sage"),  # the selector's word names it (round 11)
     ("transformers.models.gemma3.modeling_gemma3' has no attribute '_flash_attention_forward",
-     "transformers.helper-moved", None),
+     "transformers.helper-moved", "fa2"),
     ("xformers not support on CPU?", {"prose.gpu", "xformers.no-cuda"}, "xformers"),
     ("flash attention incompatible with gradient checkpointing in Qwen2-VL", "prose.fails", "fa2"),
     ("Still on SDPA despite setting attn_implementation to flash_attention_2", "prose.ignored", "fa2"),

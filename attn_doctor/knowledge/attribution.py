@@ -105,6 +105,11 @@ class _Rules:
     inventory: tuple[re.Pattern, ...] = ()  # lines that list what is installed: no evidence of what failed
     # [optional_probe]: (ids, lines that mark a library's optional import probe, how many lines above a match they stand)
     optional_probe: tuple[frozenset[str], tuple[re.Pattern, ...], int] = (frozenset(), (), 8)
+    # [[evidence_backend]]: entry id -> ((backend, pattern), ...): the backend its own evidence names (session 7, ex43)
+    evidence_backend: dict[str, tuple[tuple[str, re.Pattern, bool], ...]] = field(default_factory=dict)
+    # [dsl_kernel]: (entry id prefix, what names FA4, what names another CuTe DSL program's kernel) (session 7, ex43)
+    dsl_kernel: tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]] = ("", (), ())
+    own_if_named: frozenset[str] = frozenset()  # [own_if_named]: the entry's own backend only where the log names one
 
 
 @lru_cache(maxsize=1)
@@ -146,7 +151,23 @@ def rules() -> _Rules:
                   _specializations(data.get("specialize", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())),
-                  _optional_probe(data.get("optional_probe", {})))
+                  _optional_probe(data.get("optional_probe", {})),
+                  _evidence_backends(data.get("evidence_backend", ())),
+                  _dsl_kernel(data.get("dsl_kernel", {})),
+                  frozenset(data.get("own_if_named", {}).get("ids", ())))
+
+
+def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]]:
+    return (table.get("prefix", ""), tuple(re.compile(p, re.IGNORECASE) for p in table.get("fa4", ())),
+            tuple(re.compile(p, re.IGNORECASE) for p in table.get("others", ())))
+
+
+def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool], ...]]:
+    """[[evidence_backend]] as entry -> ((backend, when, title only), ...), in the file's order (the first that holds wins)."""
+    out: dict[str, tuple[tuple[str, re.Pattern, bool], ...]] = {}
+    for x in table:
+        out[x["entry"]] = out.get(x["entry"], ()) + ((x["backend"], re.compile(x["when"]), bool(x.get("title"))),)
+    return out
 
 
 def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
@@ -674,18 +695,54 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """(the backend of this match, the line that named it when it was inferred from the log)."""
     r = rules()
+    if entry.id in r.evidence_backend and 0 < line <= len(lines):
+        # the entry's own evidence (its line, and the line under it) names whose integration it is ([[evidence_backend]])
+        for b, when, title in r.evidence_backend[entry.id]:
+            if title and _first_lines(lines, 2)[:1] != [line - 1] or title and len(_first_lines(lines, 2)) < 2:
+                continue  # only as a report's title: its first line, over a body (a line pasted alone is the notice as printed)
+            for n in (line, line + 1)[:len(lines) - line + 1]:
+                if when.search(lines[n - 1]):
+                    return b, Attribution(b, n, lines[n - 1].strip()[:300])
     if entry.id in r.never:
         return own, None
+    if r.dsl_kernel[0] and entry.id.startswith(r.dsl_kernel[0]) and another_dsl_kernel(lines, line):
+        return None, None  # the CuTe DSL compiling another program's kernel, not FA4's ([dsl_kernel])
     if (entry.head or entry.id in r.first_named) and 0 < line <= len(lines):
         b = first_named(_main_clause(_selection(entry, lines[line - 1])))  # a sentence: the backend its main clause names first
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = _nearest_for(entry, lines, line)
+    if (found is None or found.backend in ("foreign", "other")) and entry.id in r.own_if_named:
+        return None, None  # no backend of the seven named near it: not the entry's own backend's failure ([own_if_named])
     if found is None or found.backend in (own, "foreign", "other"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
+        if own is not None and found.line != line and own in names_on(found.text) and _file_named(found.text) is None \
+                and not (found.line >= 2 and FRAME.search(lines[found.line - 2])):
+            # a sentence that names the entry's own backend too, by name ("head_dim=512 in FlashAttention (FA2 and/or FA3/FA4)"
+            # over FA2's own message, Dao-AILab/flash-attention#2427), is no evidence that another backend raised it; a file
+            # (hopper/flash_api.cpp, a frame's path) still is (session 7, ex43)
+            return own, None
         return found.backend, found
     return own, None
+
+
+def names_on(line: str) -> set[str]:
+    """Every backend of the seven that a line names, by any library rule (after _scrub)."""
+    line = _scrub(line)
+    return {b for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other") and rx.search(line)}
+
+
+def another_dsl_kernel(lines: list[str], line: int) -> bool:
+    """Does the text around 1-based `line` show another CuTe DSL program's kernel (FlashInfer's cute_dsl, a CUTLASS example,
+    a GEMM) and nothing of FA4's, within WINDOW lines either way? ([dsl_kernel] in attribution.toml)"""
+    _, fa4, others = rules().dsl_kernel
+    if not 0 < line <= len(lines):
+        return False
+    window = [lines[j] for j in range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))]
+    if any(rx.search(t) for t in window for rx in fa4):
+        return False
+    return any(rx.search(t) for t in window for rx in others)
 
 
 def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
