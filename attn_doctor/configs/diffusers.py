@@ -103,10 +103,40 @@ def _script(doc: dict) -> str | None:
         # defines (x-flux's train_flux_deepspeed.py --config train_configs/x.yaml) reads its settings from there, so it
         # is another program's trainer whatever its name
         if named and not settings_file_option(cmd.args, cmd.script) and \
-                (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)):
+                (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)) and \
+                not lacks_model_option(cmd):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
+
+
+# The examples whose argparse requires --pretrained_model_name_or_path (required=True) are all of them but these
+# (huggingface/diffusers@58eb52c: the LCM distillation, Kandinsky 2.2, Cosmos, LLaDA2, unconditional and VQGAN scripts
+# name their model another way)
+MODEL_NOT_REQUIRED = {"train_lcm_distill_lora_sd_wds", "train_lcm_distill_lora_sdxl", "train_lcm_distill_lora_sdxl_wds",
+                      "train_lcm_distill_sd_wds", "train_lcm_distill_sdxl_wds", "train_cosmos_predict25_lora",
+                      "train_llada2", "train_text_to_image_decoder", "train_text_to_image_lora_decoder",
+                      "train_text_to_image_lora_prior", "train_text_to_image_prior", "train_unconditional",
+                      "train_vqgan"}
+
+
+def lacks_model_option(cmd) -> bool:
+    """The command runs a script under an example's own name with options, but without the --pretrained_model_name_or_path
+    that example's argparse requires (parse_args() stops: "the following arguments are required"), and nothing that
+    could hand it on (`"$@"`, `%*`, an options variable): the repository's own script of that name (FibLDM's
+    ../train_dreambooth.py --pretrained_model_path ... --pretrained_controlnet_path ..., a trainer written from scratch).
+    A renamed or adapted copy keeps the example's argparse and its required model option (FaceChain's
+    train_text_to_image_lora.py, round 7), and is read as the example."""
+    from .shell import trainer_options
+
+    stem = os.path.splitext(os.path.basename(cmd.script or ""))[0]
+    if not stem or stem in MODEL_NOT_REQUIRED or trainer_options("diffusers", stem + ".py") is None:
+        return False
+    if not any(a.startswith("--") for a in cmd.args) or \
+            any(a[:1] in ("$", "%", "@") or a.startswith('"$') for a in cmd.args):
+        return False
+    names = [w[2:].split("=", 1)[0] for w in cmd.args if w.startswith("--")]
+    return not any("pretrained_model_name_or_path".startswith(n) and len(n) >= len("pretrained_model") for n in names)
 
 
 SETTINGS_FILE = re.compile(r"\.(ya?ml|json|toml|py)$", re.IGNORECASE)

@@ -167,6 +167,14 @@ def _foreign_options(cmd) -> list[str]:
     return sorted(k for k in parse_options(cmd.args).values if k.lstrip("-") not in known_keys())
 
 
+def _diffusers_options(names: list[str]) -> list[str]:
+    """The option names that diffusers' example scripts define (configs/options.py), abbreviations aside."""
+    from .shell import argparse_takes, every_option
+
+    known = every_option("diffusers")
+    return [n for n in names if argparse_takes(n.lstrip("-"), known)]
+
+
 def _stem(script: str | None) -> str:
     m = _SCRIPT.search(script or "")
     return m.group(1) if m else ""
@@ -299,6 +307,15 @@ def score(doc: dict) -> "Score":
     runs = cmd if cmd is not None else next((c for c in doc.get("commands") or [] if c.script and
                                              c.script.endswith(".py") and not c.module and
                                              any(a.startswith("--") for a in c.args)), None)
+    if text and runs is not None and runs.script and _script(doc) and _stem(runs.script) == _script(doc) and \
+            len(_diffusers_options(_foreign_options(runs))) >= COPY_EXTRA:
+        # a script under one of sd-scripts' own names given options sd-scripts never defines (parse_args() stops on the
+        # first) which are diffusers' examples' own: diffusers' script saved under that name (its textual_inversion
+        # example as tools/train_textual_inversion.py, run with --learnable_property --placeholder_token
+        # --initializer_token --scale_lr), whose --train_data_dir / --resolution are then diffusers', not sd-scripts'
+        # evidence. Options no trainer defines say nothing of whose script it is (round 6b keeps train_network.py
+        # --foo --bar ... sd-scripts')
+        return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     if text and runs is not None and runs.script and not _script(doc) and \
             (len(keys - known_keys()) >= len(keys & known_keys()) or len(_foreign_options(runs)) >= COPY_EXTRA):
         # the same on a command line: the script it runs parses its options (parse_args() stops on one it does not

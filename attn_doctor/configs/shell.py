@@ -711,13 +711,16 @@ def _python(cmd: Command, rest: list[str]) -> Command:
     if rest[:1] == ["-m"] and len(rest) > 1:
         mod = rest[1]
         cmd.module = mod
+        # a launcher run as a module is the launcher (`accelerate launch`, `torchrun`): the module that trains is the one
+        # it runs (`-m musubi_tuner.wan_train_network`), none when it runs a script (`python -m
+        # accelerate.commands.launch --num_processes 1 examples/dreambooth/train_dreambooth_lora_flux.py ...`)
         if mod in ("accelerate.commands.launch", "accelerate"):
             launcher, r = _skip_options(rest[2:] if mod != "accelerate" else rest[3:], ACCELERATE_FLAGS)
-            cmd.program, cmd.launcher_args = "accelerate", _launcher_args(launcher)
+            cmd.program, cmd.launcher_args, cmd.module = "accelerate", _launcher_args(launcher), None
             return _interpreted(cmd, r)
         if mod in ("torch.distributed.run", "torch.distributed.launch"):
             launcher, r = _skip_options(rest[2:], TORCHRUN_FLAGS)
-            cmd.program, cmd.launcher_args = "torchrun", _launcher_args(launcher)
+            cmd.program, cmd.launcher_args, cmd.module = "torchrun", _launcher_args(launcher), None
             return _interpreted(cmd, r)
         if _cli_module(cmd, mod, rest[2:]):
             return cmd

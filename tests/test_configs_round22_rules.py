@@ -1,0 +1,195 @@
+"""Issue 24, round 22: variants written for the mechanisms behind round 22's misses (fixtures/configs/round22/README.md).
+
+- a launcher run as a Python module is the launcher: `python -m accelerate.commands.launch [opts] train_x.py ...`,
+  `python -m accelerate launch ...`, `python -m torch.distributed.run|launch [opts] train_x.py ...` run the script as
+  `accelerate launch` / `torchrun` do (accelerate commands/launch.py, torch/distributed/run.py): the module that trains
+  is none, the script is the job (configs/shell.py _python). Before, the launcher's module stayed the command's module,
+  and every reader that takes "a module runs" for "no script runs" refused the launch (diffusers' examples under the
+  Windows `.\\venv\\Scripts\\python.exe -m accelerate.commands.launch` idiom, TRL's examples under torch.distributed);
+- a `<` or `>` inside quotes is part of a word, not a redirection (bash, cmd.exe and PowerShell alike): textual
+  inversion's `--placeholder_token="<cat-toy>"` lost its closing quote to the redirection pattern, the quotes of the
+  rest of the line went wrong and every later value kept a stray `"` (configs/shell_words.py _without_redirections);
+- diffusers' examples require --pretrained_model_name_or_path (argparse required=True in all but the LCM-distillation,
+  Kandinsky 2.2, Cosmos, LLaDA2, unconditional and VQGAN scripts, huggingface/diffusers@58eb52c): a script under an
+  example's own name run with options but without it is the repository's own script of that name (a trainer written
+  from scratch, FibLDM's ../train_dreambooth.py --pretrained_model_path ...), while an adapted copy keeps the
+  example's argparse and is read as the example, as round 7 settled (configs/diffusers.py lacks_model_option);
+- a script under one of sd-scripts' own names given three or more options sd-scripts never defines and diffusers'
+  examples do is diffusers' script saved under that name (its textual_inversion example as
+  tools/train_textual_inversion.py); options no trainer defines still leave it sd-scripts' (round 6b)
+  (configs/sd_scripts.py score, _diffusers_options, COPY_EXTRA).
+Run against the code before this change (9c26667), the variants marked NEW fail there; the others pass there too and
+guard the readings around the change (near misses)."""
+
+from __future__ import annotations
+
+from configs_corpus import read as _read, refusal as _refusal
+
+FLUX = ('--pretrained_model_name_or_path=black-forest-labs/FLUX.1-dev --instance_data_dir=dog --output_dir=out '
+        '--mixed_precision=bf16 --instance_prompt="a photo of sks dog" --resolution=512 --train_batch_size=1')
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# launchers run as modules
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_accelerate_launch_module_runs_a_diffusers_example(tmp_path):  # NEW
+    got = _read(tmp_path, "train.sh", "python -m accelerate.commands.launch --num_processes 1 "
+                "examples/dreambooth/train_dreambooth_lora_flux.py " + FLUX + "\n")
+    assert got == ("diffusers", [], "bfloat16", "none")
+
+
+def test_accelerate_launch_module_from_a_windows_venv_bat(tmp_path):  # NEW
+    got = _read(tmp_path, "train.bat", "@echo off\r\n.\\venv\\Scripts\\python.exe -m accelerate.commands.launch "
+                "--num_cpu_threads_per_process=8 train_dreambooth_lora_flux.py "
+                + FLUX.replace("bf16", "fp16") + "\r\n")
+    assert got == ("diffusers", [], "float16", "none")
+
+
+def test_accelerate_launch_module_from_a_powershell_venv(tmp_path):  # NEW
+    got = _read(tmp_path, "train.ps1", ".\\venv\\Scripts\\activate\n& .\\venv\\Scripts\\python.exe -m "
+                "accelerate.commands.launch --mixed_precision bf16 \"./train_dreambooth_lora_flux.py\" " + FLUX + "\n")
+    assert got == ("diffusers", [], "bfloat16", "none")
+
+
+def test_torch_distributed_run_module_runs_a_diffusers_example(tmp_path):  # NEW
+    got = _read(tmp_path, "multi.sh", "python -m torch.distributed.run --nproc_per_node=2 --master_port 29501 "
+                "examples/text_to_image/train_text_to_image_lora.py --pretrained_model_name_or_path=x "
+                "--dataset_name=y --mixed_precision=fp16 --resolution=512 --train_batch_size=1 --output_dir=o\n")
+    assert got == ("diffusers", [], "float16", "none")
+
+
+def test_torch_distributed_launch_module_runs_trls_sft_example(tmp_path):  # NEW
+    got = _read(tmp_path, "sft.sh", "python -m torch.distributed.launch --nproc_per_node=4 examples/scripts/sft.py "
+                "--model_name_or_path facebook/opt-350m --dataset_name timdettmers/openassistant-guanaco --bf16 "
+                "--output_dir out\n")
+    assert got == ("transformers", [], "bfloat16", "none")
+
+
+def test_accelerate_launch_module_running_a_module_is_still_that_module(tmp_path):
+    got = _read(tmp_path, "wan.bat", "@echo off\r\npython -m accelerate.commands.launch --num_cpu_threads_per_process 1 "
+                "-m musubi_tuner.wan_train_network --task t2v-14B --dit wan.safetensors --dataset_config d.toml "
+                "--sdpa --mixed_precision bf16 --network_module networks.lora_wan --output_dir out\r\n")
+    assert got[0] == "musubi" and got[1] == ["sdpa"]
+
+
+def test_accelerate_launch_module_running_the_users_own_script_is_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "go.sh", "python -m accelerate.commands.launch --num_processes 2 my_trainer.py "
+                   "--config configs/run.yaml --epochs 3\n")
+    assert "my_trainer.py" in msg
+
+
+def test_torch_distributed_run_of_a_script_no_trainer_ships_is_refused_as_torchrun_is(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "run.sh", "python -m torch.distributed.run --nproc_per_node 2 src/train.py "
+                   "--model_path x --data_path y --bf16\n")
+    assert "train.py" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# quoted < and > are words, not redirections
+# ---------------------------------------------------------------------------------------------------------------------
+
+TI = ("--pretrained_model_name_or_path=./model --train_data_dir=./data --learnable_property=\"object\" "
+      "--placeholder_token=\"<cat-toy>\" --initializer_token=\"toy\" --resolution=512 --train_batch_size=1 "
+      "--mixed_precision=\"fp16\" --output_dir=\"out\"")
+
+
+def test_placeholder_token_in_double_quotes_keeps_the_rest_of_the_line(tmp_path):  # NEW
+    got = _read(tmp_path, "ti.sh", "accelerate launch textual_inversion.py " + TI + " > train.log 2>&1\n")
+    assert got == ("diffusers", [], "float16", "none")
+
+
+def test_placeholder_token_in_single_quotes_in_a_multiline_launch(tmp_path):  # NEW
+    got = _read(tmp_path, "ti.sh", "accelerate launch examples/textual_inversion/textual_inversion.py \\\n"
+                "  --pretrained_model_name_or_path=./model \\\n  --train_data_dir=./data \\\n"
+                "  --placeholder_token='<sks-toy>' --initializer_token='toy' \\\n"
+                "  --mixed_precision='bf16' \\\n  --enable_xformers_memory_efficient_attention \\\n"
+                "  --output_dir='out' >> \"run log.txt\" 2>&1 &\n")
+    assert got == ("diffusers", ["xformers"], "bfloat16", "none")
+
+
+def test_placeholder_token_in_a_windows_bat(tmp_path):  # NEW
+    got = _read(tmp_path, "ti.bat", "@echo off\r\naccelerate launch textual_inversion.py ^\r\n"
+                "  --pretrained_model_name_or_path=model ^\r\n  --train_data_dir=data ^\r\n"
+                "  --placeholder_token=\"<cat-toy>\" --initializer_token=\"toy\" ^\r\n"
+                "  --mixed_precision=\"bf16\" --output_dir=\"out\"\r\n")
+    assert got == ("diffusers", [], "bfloat16", "none")
+
+
+def test_a_quoted_angle_bracket_in_the_users_own_script_is_still_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "run.sh", "python my_ti.py --token=\"<cat-toy>\" --epochs 3 --lr 1e-4 > log.txt\n")
+    assert "my_ti.py" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# diffusers: a script under an example's name without the model option every such example requires
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_own_dreambooth_script_without_the_required_model_option_is_refused(tmp_path):  # NEW
+    msg = _refusal(tmp_path, "db.sh", "accelerate launch ../train_dreambooth.py --pretrained_model_path=unet_lora "
+                   "--pretrained_vae_path=vae --instance_data_dir=imgs --instance_prompt=\"a ct scan\" "
+                   "--resolution=256 --train_batch_size=1 --learning_rate=2e-6 --max_train_steps=800\n")
+    assert "train_dreambooth.py" in msg
+
+
+def test_own_text_to_image_script_without_the_required_model_option_is_refused(tmp_path):  # NEW
+    msg = _refusal(tmp_path, "t2i.sh", "python train_text_to_image.py --model_path runwayml/stable-diffusion-v1-5 "
+                   "--dataset_name x --train_batch_size 4 --mixed_precision fp16 --output_dir out\n")
+    assert "train_text_to_image.py" in msg
+
+
+def test_adapted_example_with_its_model_option_and_options_of_its_own_is_still_diffusers(tmp_path):
+    got = _read(tmp_path, "train_lora.bat", "@echo off\r\naccelerate launch facechain/train_text_to_image_lora.py ^\r\n"
+                "  --pretrained_model_name_or_path=%1 ^\r\n  --sub_path=%2 --output_dataset_name=%3 ^\r\n"
+                "  --dataset_name=%4 --caption_column=\"text\" --resolution=512 --train_batch_size=1 ^\r\n"
+                "  --lora_r=4 --lora_alpha=32 --lora_text_encoder_r=32 --mixed_precision=\"fp16\"\r\n")
+    assert got == ("diffusers", [], "float16", "none")
+
+
+def test_example_with_forwarded_arguments_is_still_diffusers(tmp_path):
+    got = _read(tmp_path, "run.sh", "accelerate launch train_dreambooth_lora_sdxl.py --mixed_precision=fp16 "
+                "--resolution=1024 \"$@\"\n")
+    assert got[0] == "diffusers"
+
+
+def test_unconditional_example_needs_no_model_option(tmp_path):
+    got = _read(tmp_path, "uncond.sh", "accelerate launch train_unconditional.py --dataset_name=huggan/flowers-102 "
+                "--resolution=64 --output_dir=ddpm --train_batch_size=16 --mixed_precision=fp16\n")
+    assert got == ("diffusers", [], "float16", "none")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# sd-scripts: a script under its own name given options it never defines
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_diffusers_textual_inversion_saved_under_sd_scripts_name_is_diffusers(tmp_path):  # NEW
+    got = _read(tmp_path, "ti.sh", "accelerate launch ./tools/train_textual_inversion.py " + TI + "\n")
+    assert got == ("diffusers", [], "float16", "none")
+
+
+def test_diffusers_sdxl_textual_inversion_saved_under_sd_scripts_sdxl_name_is_diffusers(tmp_path):  # NEW
+    got = _read(tmp_path, "ti_xl.sh", "accelerate launch sdxl_train_textual_inversion.py "
+                "--pretrained_model_name_or_path=stabilityai/stable-diffusion-xl-base-1.0 --train_data_dir=./cat "
+                "--learnable_property=object --placeholder_token=\"<cat-toy>\" --initializer_token=toy "
+                "--resolution=768 --train_batch_size=1 --scale_lr --mixed_precision=bf16 --output_dir=out\n")
+    assert got == ("diffusers", [], "bfloat16", "none")
+
+
+def test_sd_scripts_name_with_options_no_trainer_defines_is_still_sd_scripts(tmp_path):  # near miss (round 6b)
+    got = _read(tmp_path, "train.sh", "accelerate launch sdxl_train.py --pretrained_model_name_or_path=sdxl.safetensors "
+                "--train_data_dir=imgs --epochs_total 10 --lr_decay 0.9 --my_flag --xformers --mixed_precision bf16\n")
+    assert got == ("sd-scripts", ["xformers"], "bfloat16", "none")
+
+
+def test_sd_scripts_own_textual_inversion_is_still_sd_scripts(tmp_path):
+    got = _read(tmp_path, "ti.sh", "accelerate launch --num_cpu_threads_per_process 1 train_textual_inversion.py "
+                "--pretrained_model_name_or_path=model.safetensors --train_data_dir=data --token_string=mychar "
+                "--init_word=girl --num_vectors_per_token=4 --xformers --mixed_precision=fp16 --output_dir=out\n")
+    assert got == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_sd_scripts_launch_with_two_options_of_a_newer_version_is_still_sd_scripts(tmp_path):
+    got = _read(tmp_path, "lora.sh", "accelerate launch train_network.py --pretrained_model_name_or_path=m.safetensors "
+                "--train_data_dir=data --network_module=networks.lora --sdpa --mixed_precision=bf16 "
+                "--some_new_option=1 --another_new_flag --output_dir=out\n")
+    assert got == ("sd-scripts", ["sdpa"], "bfloat16", "none")
