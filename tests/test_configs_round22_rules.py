@@ -18,6 +18,11 @@
   examples do is diffusers' script saved under that name (its textual_inversion example as
   tools/train_textual_inversion.py); options no trainer defines still leave it sd-scripts' (round 6b)
   (configs/sd_scripts.py score, _diffusers_options, COPY_EXTRA).
+- a command running one of TRL's example names (grpo.py, dpo.py) with TRL's options names that script in its evidence, so a
+  launch whose only option is TrlParser's --config is not taken for a foreign script sharing one option, as sft.py was
+  not (configs/hf_transformers.py score; configs/__init__.py _foreign_script).
+- torchtune's recipes run by path (`torchrun recipes/lora_finetune_distributed.py --config my.yaml`) are what `tune run`
+  runs (torchtune/_cli/run.py): the same recipe on the same --config and overrides (configs/torchtune.py RECIPES).
 Run against the code before this change (9c26667), the variants marked NEW fail there; the others pass there too and
 guard the readings around the change (near misses)."""
 
@@ -193,3 +198,64 @@ def test_sd_scripts_launch_with_two_options_of_a_newer_version_is_still_sd_scrip
                 "--train_data_dir=data --network_module=networks.lora --sdpa --mixed_precision=bf16 "
                 "--some_new_option=1 --another_new_flag --output_dir=out\n")
     assert got == ("sd-scripts", ["sdpa"], "bfloat16", "none")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# TRL's example names (grpo.py, dpo.py) run with only TrlParser's --config: the script is the evidence
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_open_r1_grpo_with_a_recipe_elsewhere_is_transformers(tmp_path):  # NEW
+    got = _read(tmp_path, "grpo.sh", "ACCELERATE_LOG_LEVEL=info accelerate launch --config_file "
+                "recipes/accelerate_configs/zero2.yaml --num_processes=7 src/open_r1/grpo.py "
+                "--config recipes/DeepSeek-R1-Distill-Qwen-1.5B/grpo/config_demo.yaml\n")
+    assert got == ("transformers", [], "", "none")
+
+
+def test_handbook_style_dpo_under_torchrun_with_a_recipe_elsewhere_is_transformers(tmp_path):  # NEW
+    got = _read(tmp_path, "dpo.sh", "torchrun --nproc_per_node 4 scripts/dpo.py --config recipes/zephyr/dpo/full.yaml\n")
+    assert got == ("transformers", [], "", "none")
+
+
+def test_a_users_own_grpo_py_with_options_of_its_own_is_still_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "grpo.sh", "accelerate launch grpo.py --model_name Qwen/Qwen2.5-1.5B --reward_fn math "
+                   "--group_size 8 --lr 1e-6\n")
+    assert "grpo.py" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# torchtune's recipes run by path, as `tune run` runs them
+# ---------------------------------------------------------------------------------------------------------------------
+
+TT_YAML = ("model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_1b\ntokenizer:\n"
+           "  _component_: torchtune.models.llama3.llama3_tokenizer\n  path: /tmp/tok.model\ndataset:\n"
+           "  - _component_: torchtune.datasets.alpaca_cleaned_dataset\n    packed: true\ncompile: true\ndtype: bf16\n")
+
+
+def test_recipe_file_under_torchrun_reads_the_config_beside_it(tmp_path):  # NEW
+    (tmp_path / "my.yaml").write_text(TT_YAML, encoding="utf-8")
+    got = _read(tmp_path, "run.sh", "torchrun --nproc_per_node 2 recipes/lora_finetune_distributed.py --config my.yaml\n")
+    assert got == ("torchtune", ["flex"], "bfloat16", "default")
+
+
+def test_recipe_file_under_python_with_overrides_in_a_bat(tmp_path):  # NEW
+    (tmp_path / "my.yaml").write_text(TT_YAML, encoding="utf-8")
+    got = _read(tmp_path, "run.bat", "@echo off\r\npython recipes\\full_finetune_single_device.py --config my.yaml "
+                "dtype=fp32 compile=False dataset.0.packed=False\r\n")
+    assert got[0] == "torchtune" and got[2:] == ("float32", "none")
+
+
+def test_recipe_file_with_a_config_elsewhere_tells_the_trainer_only(tmp_path):  # NEW
+    got = _read(tmp_path, "multi.sh", "torchrun --nnodes=1 --nproc_per_node=8 recipes/full_finetune_distributed.py "
+                "--config recipes/configs/custom/qwen_full.yaml\n")
+    assert got == ("torchtune", [], "", "none")
+
+
+def test_a_forks_own_recipe_under_another_name_is_still_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "run.sh", "torchrun --nproc_per_node=8 recipes/dev/full_finetune_distributed_ufx_dataset.py "
+                   "--config recipes/configs/docev/x.yaml\n")
+    assert "full_finetune_distributed_ufx_dataset.py" in msg
+
+
+def test_a_script_named_like_a_recipe_without_a_config_is_still_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "run.sh", "python lora_finetune_single_device.py --lr 1e-4 --epochs 3\n")
+    assert "lora_finetune_single_device.py" in msg

@@ -714,7 +714,10 @@ def score(doc: dict) -> "Score":
         sc.add(fields)
     if doc["fmt"] == "text":
         if _trl_command(doc):
-            sc.add("trl command")
+            # named with the script it runs: TRL's example name under TRL's options is the evidence, so the script is
+            # not taken for a foreign one that happens to share an option (configs._foreign_script), as sft.py is not
+            # (open-r1's `accelerate launch ... src/open_r1/grpo.py --config recipe.yaml`, TrlParser reading the recipe)
+            sc.add(f"{cmd.script}: trl command" if cmd is not None and cmd.script and hf_script(cmd) else "trl command")
     elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
         sc.add("accelerate parallelism_config_sp_attn_implementation")
     return sc
