@@ -23,6 +23,8 @@
   not (configs/hf_transformers.py score; configs/__init__.py _foreign_script).
 - torchtune's recipes run by path (`torchrun recipes/lora_finetune_distributed.py --config my.yaml`) are what `tune run`
   runs (torchtune/_cli/run.py): the same recipe on the same --config and overrides (configs/torchtune.py RECIPES).
+- the shell prompt a document shows before a command (`$ `, `(venv) user@host:~/repo$ `, `PS C:\\repo> `, `root@x:/w# `) is
+  not part of the command (README.md, .rst, .txt: configs/__init__.py without_prompts).
 Run against the code before this change (9c26667), the variants marked NEW fail there; the others pass there too and
 guard the readings around the change (near misses)."""
 
@@ -259,3 +261,43 @@ def test_a_forks_own_recipe_under_another_name_is_still_refused(tmp_path):  # ne
 def test_a_script_named_like_a_recipe_without_a_config_is_still_refused(tmp_path):  # near miss
     msg = _refusal(tmp_path, "run.sh", "python lora_finetune_single_device.py --lr 1e-4 --epochs 3\n")
     assert "lora_finetune_single_device.py" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# a document's shell prompts before the commands it shows
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_readme_dollar_prompt_before_a_diffusers_launch(tmp_path):  # NEW
+    got = _read(tmp_path, "README.md", "# LoRA\n\n## Train\n\n```\n$ accelerate launch train_dreambooth_lora.py \\\n"
+                "    --pretrained_model_name_or_path=runwayml/stable-diffusion-v1-5 \\\n"
+                "    --instance_data_dir=dog --output_dir=out \\\n"
+                "    --instance_prompt=\"a photo of sks dog\" --mixed_precision=fp16 \\\n"
+                "    --resolution=512 --train_batch_size=1\n```\n\n## Inference\n\n```python\n"
+                "from diffusers import StableDiffusionPipeline\npipe = StableDiffusionPipeline.from_pretrained(\"out\")\n```\n")
+    assert got == ("diffusers", [], "float16", "none")
+
+
+def test_readme_venv_user_host_prompt(tmp_path):  # NEW
+    got = _read(tmp_path, "TRAINING.md", "```bash\n(venv) user@host:~/flux$ accelerate launch train_dreambooth_lora_flux.py "
+                + FLUX + "\n```\n")
+    assert got == ("diffusers", [], "bfloat16", "none")
+
+
+def test_powershell_prompt_in_a_notes_txt_for_sd_scripts(tmp_path):  # NEW
+    got = _read(tmp_path, "how_to_train.txt", "PS C:\\kohya> accelerate launch --num_cpu_threads_per_process=2 "
+                "\"./sdxl_train_network.py\" --pretrained_model_name_or_path=\"sdxl.safetensors\" "
+                "--network_module=networks.lora --xformers --mixed_precision=\"fp16\" --train_data_dir=img --output_dir=out\n")
+    assert got == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_root_prompt_before_tune_run_in_a_readme(tmp_path):  # NEW
+    got = _read(tmp_path, "README.md", "Run:\n\n    root@7f3c:/workspace# tune run lora_finetune_single_device "
+                "--config llama3_2/1B_lora_single_device dataset.packed=True compile=True\n")
+    assert got == ("torchtune", ["flex"], "bfloat16", "default")
+
+
+def test_a_readme_showing_the_users_own_script_after_a_prompt_is_still_refused(tmp_path):  # near miss (refused
+    # before too, as "not a trainer config"; the refusal now names the script it runs)
+    msg = _refusal(tmp_path, "README.md", "## Train\n\n```\n$ pip install -r requirements.txt\n"
+                   "$ python my_train.py --epochs 3 --lr 1e-4 --model_path ./base\n```\n")
+    assert "my_train.py" in msg
