@@ -25,6 +25,8 @@
   runs (torchtune/_cli/run.py): the same recipe on the same --config and overrides (configs/torchtune.py RECIPES).
 - the shell prompt a document shows before a command (`$ `, `(venv) user@host:~/repo$ `, `PS C:\\repo> `, `root@x:/w# `) is
   not part of the command (README.md, .rst, .txt: configs/__init__.py without_prompts).
+- unsloth-cli.py, the training script at the root of Unsloth's repository, run with its argparse options: Unsloth's
+  FastLanguageModel with dtype auto and SFTConfig(bf16=is_bfloat16_supported()) (configs/unsloth.py CLI_SCRIPT).
 Run against the code before this change (9c26667), the variants marked NEW fail there; the others pass there too and
 guard the readings around the change (near misses)."""
 
@@ -301,3 +303,39 @@ def test_a_readme_showing_the_users_own_script_after_a_prompt_is_still_refused(t
     msg = _refusal(tmp_path, "README.md", "## Train\n\n```\n$ pip install -r requirements.txt\n"
                    "$ python my_train.py --epochs 3 --lr 1e-4 --model_path ./base\n```\n")
     assert "my_train.py" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Unsloth's own unsloth-cli.py
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_unsloth_cli_launch(tmp_path):  # NEW
+    got = _read(tmp_path, "train.sh", "python unsloth-cli.py --model_name \"unsloth/llama-3-8b\" --max_seq_length 8192 "
+                "--dtype None --load_in_4bit --r 64 --lora_alpha 32 --per_device_train_batch_size 4 "
+                "--gradient_accumulation_steps 8 --max_steps 400 --learning_rate 2e-6 --output_dir outputs\n")
+    assert got == ("unsloth", [], "", "none")
+
+
+def test_unsloth_cli_by_path_in_a_notebook(tmp_path):  # NEW
+    import json
+
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                     "source": ["!git clone https://github.com/unslothai/unsloth\n"]},
+                    {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                     "source": ["!python unsloth/unsloth-cli.py --model_name unsloth/Qwen2.5-7B --load_in_4bit "
+                                "--max_steps 60 --per_device_train_batch_size 2\n"]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    got = _read(tmp_path, "finetune.ipynb", json.dumps(nb))
+    assert got == ("unsloth", [], "", "none")
+
+
+def test_unsloth_cli_in_a_windows_bat(tmp_path):  # NEW
+    got = _read(tmp_path, "train.bat", "@echo off\r\ncall .venv\\Scripts\\activate.bat\r\n"
+                "python C:\\src\\unsloth\\unsloth-cli.py --model_name unsloth/gemma-2-9b --load_in_4bit ^\r\n"
+                "  --dataset yahma/alpaca-cleaned --max_steps 100 --save_model --save_path model\r\n")
+    assert got == ("unsloth", [], "", "none")
+
+
+def test_a_script_named_unsloth_cli_with_options_of_its_own_is_still_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "train.sh", "python unsloth-cli.py --model_name x --my_option 1 --epochs 3\n")
+    assert "unsloth-cli.py" in msg
