@@ -27,6 +27,11 @@
   not part of the command (README.md, .rst, .txt: configs/__init__.py without_prompts).
 - unsloth-cli.py, the training script at the root of Unsloth's repository, run with its argparse options: Unsloth's
   FastLanguageModel with dtype auto and SFTConfig(bf16=is_bfloat16_supported()) (configs/unsloth.py CLI_SCRIPT).
+- train_controlnet.py is sd-scripts' older ControlNet name, a shim it still ships (kohya-ss/sd-scripts@48d368f
+  train_controlnet.py imports train_control_net's parser and train), and diffusers' example name: two options only
+  sd-scripts defines (--xformers, --conditioning_data_dir ...) make the launch sd-scripts' (configs/sd_scripts.py
+  SCRIPT_ALIASES; configs/diffusers.py sd_scripts_options), and an sd-scripts name run with more options sd-scripts
+  never defines than its own is another program's script (PixArt-alpha's train_controlnet.py).
 Run against the code before this change (9c26667), the variants marked NEW fail there; the others pass there too and
 guard the readings around the change (near misses)."""
 
@@ -339,3 +344,37 @@ def test_unsloth_cli_in_a_windows_bat(tmp_path):  # NEW
 def test_a_script_named_unsloth_cli_with_options_of_its_own_is_still_refused(tmp_path):  # near miss
     msg = _refusal(tmp_path, "train.sh", "python unsloth-cli.py --model_name x --my_option 1 --epochs 3\n")
     assert "unsloth-cli.py" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# train_controlnet.py: sd-scripts' older ControlNet name (a shim it still ships) and diffusers' example name
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_sd_scripts_train_controlnet_shim_with_its_options(tmp_path):  # NEW
+    got = _read(tmp_path, "cn.sh", "accelerate launch --num_cpu_threads_per_process 1 sd-scripts/train_controlnet.py "
+                "--pretrained_model_name_or_path=v1-5.safetensors --train_data_dir=img --conditioning_data_dir=cond "
+                "--controlnet_model_name_or_path=cn.safetensors --xformers --mixed_precision=fp16 --output_dir=out\n")
+    assert got == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_sd_scripts_train_controlnet_shim_in_a_bat(tmp_path):  # NEW
+    got = _read(tmp_path, "cn.bat", "@echo off\r\naccelerate launch --num_cpu_threads_per_process=2 train_controlnet.py ^\r\n"
+                "  --pretrained_model_name_or_path=\"model.safetensors\" --train_data_dir=\"img\" ^\r\n"
+                "  --conditioning_data_dir=\"cond\" --save_model_as=safetensors --sdpa ^\r\n"
+                "  --mixed_precision=\"bf16\" --output_dir=\"out\"\r\n")
+    assert got == ("sd-scripts", ["sdpa"], "bfloat16", "none")
+
+
+def test_diffusers_controlnet_example_is_still_diffusers(tmp_path):
+    got = _read(tmp_path, "cn.sh", "accelerate launch train_controlnet.py --pretrained_model_name_or_path="
+                "runwayml/stable-diffusion-v1-5 --controlnet_model_name_or_path=lllyasviel/sd-controlnet-canny "
+                "--dataset_name=fusing/fill50k --validation_image ./c1.png --mixed_precision=fp16 --resolution=512 "
+                "--train_batch_size=1 --output_dir=o --enable_xformers_memory_efficient_attention\n")
+    assert got == ("diffusers", ["xformers"], "float16", "none")
+
+
+def test_pixart_train_controlnet_with_a_python_config_is_still_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "cn.sh", "python -m torch.distributed.launch --nproc_per_node=1 --master_port=12345 "
+                   "train_scripts/train_controlnet.py configs/pixart_app_config/PixArt_xl2_img512_controlHed.py "
+                   "--work-dir output/pixartcontrolnet-xl2-img512 --resume_from ckpt.pth --resume_optimizer\n")
+    assert "train_controlnet.py" in msg and "does not read yet" in msg

@@ -104,7 +104,7 @@ def _script(doc: dict) -> str | None:
         # is another program's trainer whatever its name
         if named and not settings_file_option(cmd.args, cmd.script) and \
                 (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)) and \
-                not lacks_model_option(cmd):
+                not lacks_model_option(cmd) and len(sd_scripts_options(cmd.args)) < SD_SCRIPTS_EXTRA:
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
@@ -118,6 +118,21 @@ MODEL_NOT_REQUIRED = {"train_lcm_distill_lora_sd_wds", "train_lcm_distill_lora_s
                       "train_llada2", "train_text_to_image_decoder", "train_text_to_image_lora_decoder",
                       "train_text_to_image_lora_prior", "train_text_to_image_prior", "train_unconditional",
                       "train_vqgan"}
+
+
+# options of sd-scripts that no diffusers example defines (--xformers, --conditioning_data_dir, --network_module ...),
+# on a command under a name both projects use (train_controlnet.py: sd-scripts' shim of train_control_net.py, and
+# diffusers' ControlNet example): this many make it sd-scripts' script, whose argparse defines them
+SD_SCRIPTS_EXTRA = 2
+
+
+def sd_scripts_options(args: list) -> list[str]:
+    """The options of a command line that sd-scripts defines and no diffusers example does."""
+    from .shell import argparse_takes, every_option
+
+    ours, theirs = every_option("diffusers"), every_option("sd-scripts")
+    names = [w[2:].split("=", 1)[0] for w in args if w.startswith("--") and len(w) > 2]
+    return [n for n in dict.fromkeys(names) if n in theirs and not argparse_takes(n, ours)]
 
 
 def lacks_model_option(cmd) -> bool:
