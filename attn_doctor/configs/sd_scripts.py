@@ -318,7 +318,7 @@ def score(doc: dict) -> "Score":
                                              any(a.startswith("--") for a in c.args)), None)
     if text and runs is not None and runs.script and _script(doc) and _stem(runs.script) == _script(doc) and \
             (len(_diffusers_options(_foreign_options(runs))) >= DIFFUSERS_EXTRA or
-             keys and len(keys - known_keys()) > len(keys & known_keys())):
+             len(_foreign_options(runs)) >= COPY_EXTRA and len(keys - known_keys()) > len(keys & known_keys())):
         # a script under one of sd-scripts' own names given options sd-scripts never defines (parse_args() stops on the
         # first) which are diffusers' examples' own: diffusers' script saved under that name (its textual_inversion
         # example as tools/train_textual_inversion.py, run with --learnable_property --placeholder_token
