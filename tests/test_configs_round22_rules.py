@@ -373,6 +373,18 @@ def test_diffusers_controlnet_example_is_still_diffusers(tmp_path):
     assert got == ("diffusers", ["xformers"], "float16", "none")
 
 
+def test_sd_scripts_train_controlnet_shim_with_one_option_of_its_own(tmp_path):  # NEW
+    got = _read(tmp_path, "cn.sh", "accelerate launch train_controlnet.py --pretrained_model_name_or_path=m.safetensors "
+                "--train_data_dir=img --output_dir=out --mixed_precision=bf16 --sdpa\n")
+    assert got == ("sd-scripts", ["sdpa"], "bfloat16", "none")
+
+
+def test_train_controlnet_with_options_both_projects_define_stays_diffusers(tmp_path):
+    got = _read(tmp_path, "cn.sh", "accelerate launch train_controlnet.py --pretrained_model_name_or_path=some/model "
+                "--output_dir=out --mixed_precision=bf16 --train_batch_size=1 --learning_rate=1e-4 --max_train_steps=100\n")
+    assert got == ("diffusers", [], "bfloat16", "none")
+
+
 def test_pixart_train_controlnet_with_a_python_config_is_still_refused(tmp_path):  # near miss
     msg = _refusal(tmp_path, "cn.sh", "python -m torch.distributed.launch --nproc_per_node=1 --master_port=12345 "
                    "train_scripts/train_controlnet.py configs/pixart_app_config/PixArt_xl2_img512_controlHed.py "

@@ -104,7 +104,8 @@ def _script(doc: dict) -> str | None:
         # is another program's trainer whatever its name
         if named and not settings_file_option(cmd.args, cmd.script) and \
                 (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)) and \
-                not lacks_model_option(cmd) and len(sd_scripts_options(cmd.args)) < SD_SCRIPTS_EXTRA:
+                not lacks_model_option(cmd) and len(sd_scripts_options(cmd.args)) < \
+                (1 if stem in SHARED_WITH_SD_SCRIPTS else SD_SCRIPTS_EXTRA):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
@@ -124,6 +125,9 @@ MODEL_NOT_REQUIRED = {"train_lcm_distill_lora_sd_wds", "train_lcm_distill_lora_s
 # on a command under a name both projects use (train_controlnet.py: sd-scripts' shim of train_control_net.py, and
 # diffusers' ControlNet example): this many make it sd-scripts' script, whose argparse defines them
 SD_SCRIPTS_EXTRA = 2
+# the example names sd-scripts ships a script under too (configs/sd_scripts.py SCRIPT_ALIASES): one option of sd-scripts'
+# own is enough there, sd-scripts' reader taking the launch on it
+SHARED_WITH_SD_SCRIPTS = {"train_controlnet"}
 
 
 def sd_scripts_options(args: list) -> list[str]:

@@ -193,9 +193,25 @@ def _script(doc: dict) -> str | None:
     cmd = doc.get("command")
     for s in ([cmd.script] if cmd is not None and cmd.script else []) + doc["scripts"]:
         stem = _stem(s)
-        if stem in SCRIPTS:
+        if stem in SCRIPTS and (stem == _SCRIPT.search(s).group(1) or _own_alias_evidence(doc, cmd)):
             return stem
     return None
+
+
+def _own_alias_evidence(doc: dict, cmd) -> bool:
+    """An older name sd-scripts shares with another project (train_controlnet.py, diffusers' ControlNet example too) is
+    sd-scripts' when the command gives an option only sd-scripts defines (--conditioning_data_dir, --xformers,
+    --save_model_as ...) or runs it from sd-scripts' / kohya_ss' folder; with shared options alone it stays the other
+    project's, as it was read before sd-scripts' shim was known."""
+    from .shell import argparse_takes, every_option
+
+    if cmd is None:
+        return False
+    if re.search(r"sd-scripts|kohya", " ".join(cmd.words), re.IGNORECASE):
+        return True
+    theirs = every_option("diffusers")
+    names = [w[2:].split("=", 1)[0] for w in cmd.args if w.startswith("--") and len(w) > 2]
+    return any(n in known_keys() and not argparse_takes(n, theirs) for n in names)
 
 
 def is_gui(doc: dict) -> bool:
