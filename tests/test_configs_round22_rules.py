@@ -32,6 +32,9 @@
   sd-scripts defines (--xformers, --conditioning_data_dir ...) make the launch sd-scripts' (configs/sd_scripts.py
   SCRIPT_ALIASES; configs/diffusers.py sd_scripts_options), and an sd-scripts name run with more options sd-scripts
   never defines than its own is another program's script (PixArt-alpha's train_controlnet.py).
+- transformers' own Trainer-based example scripts (examples/pytorch/*/run_clm.py, run_translation.py ...) run with
+  TrainingArguments fields name the script in their evidence (configs/hf_transformers.py EXAMPLES); a repository's own
+  run_*.py is not among them.
 Run against the code before this change (9c26667), the variants marked NEW fail there; the others pass there too and
 guard the readings around the change (near misses)."""
 
@@ -390,3 +393,33 @@ def test_pixart_train_controlnet_with_a_python_config_is_still_refused(tmp_path)
                    "train_scripts/train_controlnet.py configs/pixart_app_config/PixArt_xl2_img512_controlHed.py "
                    "--work-dir output/pixartcontrolnet-xl2-img512 --resume_from ckpt.pth --resume_optimizer\n")
     assert "train_controlnet.py" in msg and "does not read yet" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# transformers' own example scripts (examples/pytorch/*/run_*.py)
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_run_clm_under_torchrun_with_trainingarguments_fields(tmp_path):  # NEW
+    got = _read(tmp_path, "clm.sh", "torchrun --nproc_per_node 8 examples/pytorch/language-modeling/run_clm.py "
+                "--model_name_or_path gpt2 --dataset_name wikitext --dataset_config_name wikitext-2-raw-v1 --do_train "
+                "--per_device_train_batch_size 8 --bf16 --torch_compile True --output_dir /tmp/test-clm\n")
+    assert got == ("transformers", [], "bfloat16", "default")
+
+
+def test_run_translation_under_python_with_fp16(tmp_path):  # NEW
+    got = _read(tmp_path, "mt.sh", "CUDA_VISIBLE_DEVICES=0 python run_translation.py --model_name_or_path t5-small "
+                "--do_train --source_lang en --target_lang ro --dataset_name wmt16 --dataset_config_name ro-en "
+                "--output_dir /tmp/tst-translation --per_device_train_batch_size=4 --fp16 --predict_with_generate\n")
+    assert got == ("transformers", [], "float16", "none")
+
+
+def test_a_users_own_run_script_with_hf_fields_is_still_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "run.sh", "torchrun --nproc_per_node 2 run_train.py --model_name_or_path x --bf16 "
+                   "--per_device_train_batch_size 4 --output_dir o --learning_rate 1e-5\n")
+    assert "run_train.py" in msg
+
+
+def test_a_repositorys_own_run_sft_with_only_a_config_is_still_refused(tmp_path):  # near miss (round 6a)
+    msg = _refusal(tmp_path, "sft_lora.sh", "cd $(dirname \"$0\")\naccelerate launch --config_file "
+                   "../accelerate_configs/deepspeed_zero3.yaml ../../scripts/run_sft.py --config sft_lora.yaml\n")
+    assert "run_sft.py" in msg
