@@ -35,6 +35,9 @@
 - transformers' own Trainer-based example scripts (examples/pytorch/*/run_clm.py, run_translation.py ...) run with
   TrainingArguments fields name the script in their evidence (configs/hf_transformers.py EXAMPLES); a repository's own
   run_*.py is not among them.
+- a wrapper's own options (and timeout's duration, taskset's mask) before the command it runs: `nice -n 10`, `stdbuf -oL`,
+  `timeout -k 60 24h`, `sudo -E -u USER`, `taskset -c 0-15`, `ionice -c 2 -n 0`, `numactl --cpunodebind=0`; `pixi run`
+  as `uv run` (configs/shell.py WRAPPER_VALUED, WRAPPER_POSITIONAL).
 Run against the code before this change (9c26667), the variants marked NEW fail there; the others pass there too and
 guard the readings around the change (near misses)."""
 
@@ -423,3 +426,37 @@ def test_a_repositorys_own_run_sft_with_only_a_config_is_still_refused(tmp_path)
     msg = _refusal(tmp_path, "sft_lora.sh", "cd $(dirname \"$0\")\naccelerate launch --config_file "
                    "../accelerate_configs/deepspeed_zero3.yaml ../../scripts/run_sft.py --config sft_lora.yaml\n")
     assert "run_sft.py" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# wrappers' own options before the launch they run
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_nice_with_its_adjustment_before_a_launch(tmp_path):  # NEW
+    got = _read(tmp_path, "run.sh", "nice -n 10 accelerate launch train_dreambooth_lora_flux.py " + FLUX + "\n")
+    assert got == ("diffusers", [], "bfloat16", "none")
+
+
+def test_timeout_and_stdbuf_before_a_launch(tmp_path):  # NEW
+    got = _read(tmp_path, "run.sh", "timeout -k 60 24h stdbuf -oL accelerate launch --mixed_precision fp16 "
+                "train_text_to_image_lora.py --pretrained_model_name_or_path=x --dataset_name=y --resolution=512 "
+                "--train_batch_size=1 --output_dir=o > train.log 2>&1\n")
+    assert got == ("diffusers", [], "float16", "none")
+
+
+def test_sudo_with_options_and_taskset_before_tune_run(tmp_path):  # NEW
+    got = _read(tmp_path, "run.sh", "sudo -E -u trainer taskset -c 0-15 tune run lora_finetune_single_device "
+                "--config llama3_2/1B_lora_single_device dataset.packed=True compile=True\n")
+    assert got == ("torchtune", ["flex"], "bfloat16", "default")
+
+
+def test_pixi_run_before_an_sd_scripts_launch(tmp_path):  # NEW
+    got = _read(tmp_path, "run.sh", "pixi run accelerate launch --num_cpu_threads_per_process 1 train_network.py "
+                "--pretrained_model_name_or_path=m.safetensors --train_data_dir=img --network_module=networks.lora "
+                "--xformers --mixed_precision=fp16 --output_dir=out\n")
+    assert got == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_a_wrapped_users_own_script_is_still_refused(tmp_path):  # near miss
+    msg = _refusal(tmp_path, "run.sh", "nice -n 5 timeout 2h python my_train.py --epochs 3 --lr 1e-4\n")
+    assert "my_train.py" in msg
