@@ -387,8 +387,23 @@ def make_doc(path: str, text: str) -> dict:
         text = dockerfile_script(text)
     elif name in ("makefile", "gnumakefile") or name.endswith(".mk"):
         text = makefile_script(text)  # `make train`: its recipes, as the shell runs them
+    elif name.endswith((".md", ".markdown", ".rst", ".txt")):
+        text = without_prompts(text)  # a README's `$ accelerate launch ...`: the command after the prompt
     _text_doc(doc, text, shell)
     return doc
+
+
+# The prompt a document writes before a command it shows (README code blocks, console transcripts): `$ `, `% `, `> `,
+# `(venv) $ `, `user@host:~/repo$ `, `PS C:\repo> `, `C:\repo> `; the shell never sees it, the command after it runs
+_PROMPT = re.compile(r"^([ \t]*)(?:\([\w.-]+\)[ \t]+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|PS [^>\n]*>|"
+                     r"[A-Za-z]:\\[^>\n]*>|[$%>])[ \t]+(?=\S)", re.MULTILINE)
+
+
+def without_prompts(text: str) -> str:
+    """A document's command lines without the shell prompts it shows before them (`$ accelerate launch train.py ...`,
+    `(venv) user@host:~/flux$ accelerate launch ...`, `PS C:\\kohya> accelerate launch ...`): read as the shell would
+    run them, the prompt as a program would hide the command (a program `$`, or `>` redirecting into a file)."""
+    return _PROMPT.sub(lambda m: m.group(1), text)
 
 
 def _named_outside_prints(text: str, name: str) -> bool:

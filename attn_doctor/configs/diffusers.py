@@ -103,10 +103,59 @@ def _script(doc: dict) -> str | None:
         # defines (x-flux's train_flux_deepspeed.py --config train_configs/x.yaml) reads its settings from there, so it
         # is another program's trainer whatever its name
         if named and not settings_file_option(cmd.args, cmd.script) and \
-                (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)):
+                (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)) and \
+                not lacks_model_option(cmd) and len(sd_scripts_options(cmd.args)) < \
+                (1 if stem in SHARED_WITH_SD_SCRIPTS else SD_SCRIPTS_EXTRA):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
+
+
+# The examples whose argparse requires --pretrained_model_name_or_path (required=True) are all of them but these
+# (huggingface/diffusers@58eb52c: the LCM distillation, Kandinsky 2.2, Cosmos, LLaDA2, unconditional and VQGAN scripts
+# name their model another way)
+MODEL_NOT_REQUIRED = {"train_lcm_distill_lora_sd_wds", "train_lcm_distill_lora_sdxl", "train_lcm_distill_lora_sdxl_wds",
+                      "train_lcm_distill_sd_wds", "train_lcm_distill_sdxl_wds", "train_cosmos_predict25_lora",
+                      "train_llada2", "train_text_to_image_decoder", "train_text_to_image_lora_decoder",
+                      "train_text_to_image_lora_prior", "train_text_to_image_prior", "train_unconditional",
+                      "train_vqgan"}
+
+
+# options of sd-scripts that no diffusers example defines (--xformers, --conditioning_data_dir, --network_module ...),
+# on a command under a name both projects use (train_controlnet.py: sd-scripts' shim of train_control_net.py, and
+# diffusers' ControlNet example): this many make it sd-scripts' script, whose argparse defines them
+SD_SCRIPTS_EXTRA = 2
+# the example names sd-scripts ships a script under too (configs/sd_scripts.py SCRIPT_ALIASES): one option of sd-scripts'
+# own is enough there, sd-scripts' reader taking the launch on it
+SHARED_WITH_SD_SCRIPTS = {"train_controlnet"}
+
+
+def sd_scripts_options(args: list) -> list[str]:
+    """The options of a command line that sd-scripts defines and no diffusers example does."""
+    from .shell import argparse_takes, every_option
+
+    ours, theirs = every_option("diffusers"), every_option("sd-scripts")
+    names = [w[2:].split("=", 1)[0] for w in args if w.startswith("--") and len(w) > 2]
+    return [n for n in dict.fromkeys(names) if n in theirs and not argparse_takes(n, ours)]
+
+
+def lacks_model_option(cmd) -> bool:
+    """The command runs a script under an example's own name with options, but without the --pretrained_model_name_or_path
+    that example's argparse requires (parse_args() stops: "the following arguments are required"), and nothing that
+    could hand it on (`"$@"`, `%*`, an options variable): the repository's own script of that name (FibLDM's
+    ../train_dreambooth.py --pretrained_model_path ... --pretrained_controlnet_path ..., a trainer written from scratch).
+    A renamed or adapted copy keeps the example's argparse and its required model option (FaceChain's
+    train_text_to_image_lora.py, round 7), and is read as the example."""
+    from .shell import trainer_options
+
+    stem = os.path.splitext(os.path.basename(cmd.script or ""))[0]
+    if not stem or stem in MODEL_NOT_REQUIRED or trainer_options("diffusers", stem + ".py") is None:
+        return False
+    if not any(a.startswith("--") for a in cmd.args) or \
+            any(a[:1] in ("$", "%", "@") or a.startswith('"$') for a in cmd.args):
+        return False
+    names = [w[2:].split("=", 1)[0] for w in cmd.args if w.startswith("--")]
+    return not any("pretrained_model_name_or_path".startswith(n) and len(n) >= len("pretrained_model") for n in names)
 
 
 SETTINGS_FILE = re.compile(r"\.(ya?ml|json|toml|py)$", re.IGNORECASE)

@@ -19,6 +19,7 @@ Head dims come from the model's config.json when the model named is a local dire
 
 from __future__ import annotations
 
+import os
 import re
 
 from . import NOTHING, Score, as_int, attention, score_keys
@@ -604,6 +605,15 @@ _HF_SCRIPT = re.compile(r"^(run_\w+|(sft|dpo|grpo|orpo|kto|cpo|ppo|rloo|reward_m
                         r"(_\w+)?)\.py$")
 
 
+# transformers' Trainer-based example scripts (huggingface/transformers examples/pytorch/*/run_*.py): HfArgumentParser
+# over ModelArguments, DataTrainingArguments and TrainingArguments
+EXAMPLES = {"run_clm", "run_mlm", "run_plm", "run_fim", "run_glue", "run_xnli", "run_ner", "run_swag", "run_qa",
+            "run_seq2seq_qa", "run_summarization", "run_translation", "run_classification", "run_image_classification",
+            "run_semantic_segmentation", "run_object_detection", "run_instance_segmentation", "run_mae", "run_mim",
+            "run_audio_classification", "run_speech_recognition_ctc", "run_speech_recognition_ctc_adapter",
+            "run_speech_recognition_seq2seq", "run_clip", "run_wav2vec2_pretraining_no_trainer"}
+
+
 def _options(cmd) -> set:
     from .shell import parse_options
 
@@ -625,7 +635,15 @@ def hf_script(cmd) -> bool:
         # scripts run as modules are trl.scripts.* (above) or, from a TRL checkout, examples.scripts.*
         return False
     opts = _options(cmd)
+    if _example(cmd) and len(opts & HF_FIELDS) >= MIN_FIELDS:
+        # one of transformers' own examples: its ModelArguments / DataTrainingArguments fields (--dataset_config_name,
+        # --source_lang, --max_source_length ...) sit beside TrainingArguments', which are enough to tell it
+        return True
     return bool(fields_evidence(opts)) or ("config" in opts and opts <= HF_FIELDS)
+
+
+def _example(cmd) -> bool:
+    return os.path.splitext(os.path.basename(cmd.script or ""))[0] in EXAMPLES
 
 
 # the alignment-handbook's scripts (scripts/run_{sft,dpo,orpo,cpt}.py): H4ArgumentParser.parse_yaml_and_args reads a
@@ -713,8 +731,17 @@ def score(doc: dict) -> "Score":
     if fields:
         sc.add(fields)
     if doc["fmt"] == "text":
+        if cmd is not None and _example(cmd) and hf_script(cmd) and not _trl_command(doc):
+            # transformers' own example scripts (examples/pytorch/*/run_*.py: run_clm.py, run_translation.py ...) parse
+            # TrainingArguments with HfArgumentParser: under their names and with those fields (not a lone --config,
+            # which a repository's own run_sft.py takes too: round 6a), the script is the evidence, not a foreign
+            # script sharing its options (configs._foreign_script)
+            sc.add(f"{cmd.script}: transformers' example script with its dataclasses' fields")
         if _trl_command(doc):
-            sc.add("trl command")
+            # named with the script it runs: TRL's example name under TRL's options is the evidence, so the script is
+            # not taken for a foreign one that happens to share an option (configs._foreign_script), as sft.py is not
+            # (open-r1's `accelerate launch ... src/open_r1/grpo.py --config recipe.yaml`, TrlParser reading the recipe)
+            sc.add(f"{cmd.script}: trl command" if cmd is not None and cmd.script and hf_script(cmd) else "trl command")
     elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
         sc.add("accelerate parallelism_config_sp_attn_implementation")
     return sc

@@ -49,6 +49,9 @@ SCRIPTS = {"train_network": "sd1x", "train_db": "sd1x", "fine_tune": "sd1x", "tr
            "sd3_train_network": "sd3", "sd3_train": "sd3", "lumina_train_network": "lumina2", "lumina_train": "lumina2",
            "hunyuan_image_train_network": "hunyuan_image", "anima_train_network": "anima", "anima_train": "anima"}
 UNET = {"sd1x", "sd2x", "sdxl"}
+# sd-scripts' older script names it still ships as shims (kohya-ss/sd-scripts@48d368f train_controlnet.py: "deprecated.
+# Please use train_control_net.py", importing setup_parser and train from it, renamed in abff4b0e #1821)
+SCRIPT_ALIASES = {"train_controlnet": "train_control_net"}
 # Akegarasu/lora-scripts (a GUI over sd-scripts) keeps the script in its saved TOMLs as model_train_type and runs
 # trainer_mapping[model_train_type] (default "sd-lora") with --config_file (mikazuki/app/api.py:43-53, 133-134 at
 # fdefba9); sd-scripts itself ignores the key (read_config_from_file keeps keys argparse does not define)
@@ -167,18 +170,48 @@ def _foreign_options(cmd) -> list[str]:
     return sorted(k for k in parse_options(cmd.args).values if k.lstrip("-") not in known_keys())
 
 
+# options of diffusers' examples that sd-scripts never defines, on a command under one of sd-scripts' names: this many
+# are diffusers' script of that name (parse_args() would stop on the first), not a version of sd-scripts with options of
+# its own (train_controlnet.py is both projects' name: diffusers' --dataset_name --validation_image ...)
+DIFFUSERS_EXTRA = 2
+
+
+def _diffusers_options(names: list[str]) -> list[str]:
+    """The option names that diffusers' example scripts define (configs/options.py), abbreviations aside."""
+    from .shell import argparse_takes, every_option
+
+    known = every_option("diffusers")
+    return [n for n in names if argparse_takes(n.lstrip("-"), known)]
+
+
 def _stem(script: str | None) -> str:
     m = _SCRIPT.search(script or "")
-    return m.group(1) if m else ""
+    return SCRIPT_ALIASES.get(m.group(1), m.group(1)) if m else ""
 
 
 def _script(doc: dict) -> str | None:
     cmd = doc.get("command")
     for s in ([cmd.script] if cmd is not None and cmd.script else []) + doc["scripts"]:
-        m = _SCRIPT.search(s)
-        if m and m.group(1) in SCRIPTS:
-            return m.group(1)
+        stem = _stem(s)
+        if stem in SCRIPTS and (stem == _SCRIPT.search(s).group(1) or _own_alias_evidence(doc, cmd)):
+            return stem
     return None
+
+
+def _own_alias_evidence(doc: dict, cmd) -> bool:
+    """An older name sd-scripts shares with another project (train_controlnet.py, diffusers' ControlNet example too) is
+    sd-scripts' when the command gives an option only sd-scripts defines (--conditioning_data_dir, --xformers,
+    --save_model_as ...) or runs it from sd-scripts' / kohya_ss' folder; with shared options alone it stays the other
+    project's, as it was read before sd-scripts' shim was known."""
+    from .shell import argparse_takes, every_option
+
+    if cmd is None:
+        return False
+    if re.search(r"sd-scripts|kohya", " ".join(cmd.words), re.IGNORECASE):
+        return True
+    theirs = every_option("diffusers")
+    names = [w[2:].split("=", 1)[0] for w in cmd.args if w.startswith("--") and len(w) > 2]
+    return any(n in known_keys() and not argparse_takes(n, theirs) for n in names)
 
 
 def is_gui(doc: dict) -> bool:
@@ -299,6 +332,17 @@ def score(doc: dict) -> "Score":
     runs = cmd if cmd is not None else next((c for c in doc.get("commands") or [] if c.script and
                                              c.script.endswith(".py") and not c.module and
                                              any(a.startswith("--") for a in c.args)), None)
+    if text and runs is not None and runs.script and _script(doc) and _stem(runs.script) == _script(doc) and \
+            (len(_diffusers_options(_foreign_options(runs))) >= DIFFUSERS_EXTRA or
+             len(_foreign_options(runs)) >= COPY_EXTRA and len(keys - known_keys()) > len(keys & known_keys())):
+        # a script under one of sd-scripts' own names given options sd-scripts never defines (parse_args() stops on the
+        # first) which are diffusers' examples' own: diffusers' script saved under that name (its textual_inversion
+        # example as tools/train_textual_inversion.py, run with --learnable_property --placeholder_token
+        # --initializer_token --scale_lr), whose --train_data_dir / --resolution are then diffusers', not sd-scripts'
+        # evidence. A few options no trainer defines say nothing of whose script it is (round 6b keeps
+        # train_network.py --foo --bar ... sd-scripts'); more of them than of sd-scripts' own do (PixArt-alpha's
+        # train_scripts/train_controlnet.py CONFIG.py --work-dir --resume_from, under sd-scripts' older ControlNet name)
+        return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     if text and runs is not None and runs.script and not _script(doc) and \
             (len(keys - known_keys()) >= len(keys & known_keys()) or len(_foreign_options(runs)) >= COPY_EXTRA):
         # the same on a command line: the script it runs parses its options (parse_args() stops on one it does not

@@ -38,7 +38,37 @@ from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment,
 # Programs that run a training script or a trainer's CLI, and the words in front of them that only wrap them.
 PYTHON = re.compile(r"^(.*[/\\])?(python|python3|python3\.\d+|py|pythonw)(\.exe)?$", re.IGNORECASE)
 WRAPPERS = {"sudo", "nohup", "time", "exec", "command", "call", "nice", "stdbuf", "caffeinate", "!", "&", "@",
-            "xargs", "unbuffer"}
+            "xargs", "unbuffer", "timeout", "ionice", "taskset", "numactl"}
+# A wrapper's own options before the command it runs, those of them that take a value as the next word (coreutils'
+# nice -n N, stdbuf -o MODE, timeout -s SIG -k DURATION, sudo -u USER, ionice -c N -n N, taskset -c LIST, numactl's
+# long options written --opt=value or --opt value), and the wrappers that take one word more before the command
+# (timeout DURATION, taskset MASK unless -c / --cpu-list gave the list): `nice -n 10 accelerate launch ...`
+WRAPPER_VALUED = {"nice": {"-n", "--adjustment"}, "stdbuf": {"-i", "-o", "-e", "--input", "--output", "--error"},
+                  "timeout": {"-s", "--signal", "-k", "--kill-after"},
+                  "sudo": {"-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from",
+                           "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T",
+                           "--command-timeout"},
+                  "ionice": {"-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"},
+                  "taskset": {"-c", "--cpu-list"},
+                  "numactl": {"-C", "--physcpubind", "-N", "--cpunodebind", "-m", "--membind", "-i", "--interleave",
+                              "-p", "--preferred"}}
+WRAPPER_POSITIONAL = {"timeout": 1, "taskset": 1}
+
+
+def _after_wrapper(name: str, w: list[str]) -> list[str]:
+    """The words after a wrapper's own options (and the positional words it takes) before the command it runs."""
+    valued = WRAPPER_VALUED.get(name, set())
+    given = set()
+    while w and w[0].startswith("-") and w[0] != "--":
+        opt = w[0].split("=", 1)[0]
+        given.add(opt)
+        w = w[2:] if opt in valued and "=" not in w[0] and len(w) > 1 else w[1:]
+    if w[:1] == ["--"]:
+        w = w[1:]
+    skip = WRAPPER_POSITIONAL.get(name, 0)
+    if name == "taskset" and given & {"-c", "--cpu-list"}:
+        skip = 0
+    return w[skip:] if len(w) > skip else w
 # A PowerShell started from a script (powershell.exe / pwsh) and its options that take a value (-File runs a script)
 POWERSHELLS = {"powershell", "pwsh", "powershell.exe", "pwsh.exe"}
 POWERSHELL_VALUED = {"-executionpolicy", "-ep", "-windowstyle", "-configurationname", "-inputformat", "-outputformat",
@@ -560,7 +590,8 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
     while w:
         head = os.path.basename(w[0].lstrip("!%&@"))
         if w[0] in WRAPPERS or head in WRAPPERS or w[0] == "!":
-            w = w[1:]
+            w = _after_wrapper(head, w[1:]) if head in WRAPPER_VALUED or head in WRAPPER_POSITIONAL or head == "time" \
+                else w[1:]
             continue
         if w[0].startswith("!") and len(w[0]) > 1:  # a notebook's !cmd
             w = [w[0][1:]] + w[1:]
@@ -597,7 +628,7 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
                 rest = rest[2:] if rest[0] in ("-n", "--name", "-p", "--prefix") else rest[1:]
             w = rest
             continue
-        if head in ("uv", "poetry", "pipenv", "pdm", "rye") and len(w) > 1 and w[1] == "run":
+        if head in ("uv", "poetry", "pipenv", "pdm", "rye", "pixi") and len(w) > 1 and w[1] == "run":
             # `uv run [OPTIONS] COMMAND` (uv's CLI reference; round 16m: `uv run --active python -m src.training.main`):
             # the runner's own options, with the value those that take one are given, come before the command
             w = w[2:]
@@ -711,13 +742,16 @@ def _python(cmd: Command, rest: list[str]) -> Command:
     if rest[:1] == ["-m"] and len(rest) > 1:
         mod = rest[1]
         cmd.module = mod
+        # a launcher run as a module is the launcher (`accelerate launch`, `torchrun`): the module that trains is the one
+        # it runs (`-m musubi_tuner.wan_train_network`), none when it runs a script (`python -m
+        # accelerate.commands.launch --num_processes 1 examples/dreambooth/train_dreambooth_lora_flux.py ...`)
         if mod in ("accelerate.commands.launch", "accelerate"):
             launcher, r = _skip_options(rest[2:] if mod != "accelerate" else rest[3:], ACCELERATE_FLAGS)
-            cmd.program, cmd.launcher_args = "accelerate", _launcher_args(launcher)
+            cmd.program, cmd.launcher_args, cmd.module = "accelerate", _launcher_args(launcher), None
             return _interpreted(cmd, r)
         if mod in ("torch.distributed.run", "torch.distributed.launch"):
             launcher, r = _skip_options(rest[2:], TORCHRUN_FLAGS)
-            cmd.program, cmd.launcher_args = "torchrun", _launcher_args(launcher)
+            cmd.program, cmd.launcher_args, cmd.module = "torchrun", _launcher_args(launcher), None
             return _interpreted(cmd, r)
         if _cli_module(cmd, mod, rest[2:]):
             return cmd

@@ -288,9 +288,34 @@ _REDIRECT = re.compile(r"(?<![\w=/.-])(\d?>>?|&>>?|\d?<)(&\d+|\s*(\"[^\"]*\"|'[^
 _SEPARATORS = {"&&", "||", ";", "|", "&", ";;"}
 
 
+_QUOTED = re.compile(r"(\"(?:\\.|[^\"\\])*\"|'[^']*')")
+_REDIRECT_OP = re.compile(r"(?<![\w=/.-])(\d?>>?|&>>?|\d?<)\s*$")
+
+
+def _without_redirections(line: str) -> str:
+    """The line with its redirections (`> log 2>&1`, `< in.txt`, `>> "run log.txt"`) blanked out, and only those: a `<` or
+    `>` inside quotes is part of a word (textual inversion's `--placeholder_token="<cat-toy>"`), which a redirection
+    pattern run over the whole line would take, with the closing quote, as `<` reading the file `cat-toy>"`."""
+    parts = _QUOTED.split(line)
+    out = []
+    drop_next = False
+    for i, part in enumerate(parts):
+        if i % 2:  # a quoted string: a word (or part of one), unless it is the file a redirection just before it names
+            out.append(" " if drop_next else part)
+            drop_next = False
+            continue
+        if drop_next and part[:1] not in ("", " ", "\t"):
+            drop_next = False
+        m = _REDIRECT_OP.search(part)
+        if m and i + 1 < len(parts):  # `> "run log.txt"`: the operator here, its quoted file the next part
+            part, drop_next = part[:m.start()] + " ", True
+        out.append(_REDIRECT.sub(" ", part))
+    return "".join(out)
+
+
 def words_of(line: str, dialect: str) -> list[list[str]]:
     """A logical line as the simple commands in it (split at `&&`, `||`, `;`, `|`), each a list of words."""
-    line = _REDIRECT.sub(" ", line)
+    line = _without_redirections(line)
     if dialect == "bat":
         parts = re.split(r"\s(?:&&|\|\||&|\|)\s", line)
         return [_bat_words(p) for p in parts]

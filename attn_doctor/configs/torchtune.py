@@ -18,6 +18,8 @@ Read from pytorch/torchtune bd2a0fc (2026-04-23):
 
 from __future__ import annotations
 
+import os
+
 from ..model import UsageError
 from . import NOTHING, STRONG, Score, as_int, attention, load_yaml, read_text
 
@@ -78,11 +80,40 @@ def _overrides(words: list[str]) -> dict:
     return out
 
 
+# torchtune's training recipes (pytorch/torchtune@bd2a0fc torchtune/_recipe_registry.py, recipes/*.py): `tune run RECIPE`
+# runs recipes/RECIPE.py (torchtune/_cli/run.py: torchrun for --nproc_per_node, else runpy), and users of a checkout or a
+# fork run the file themselves, `torchrun --nproc_per_node 2 recipes/lora_finetune_distributed.py --config my.yaml`:
+# the same recipe on the same --config and key=value overrides (the recipe's @config.parse)
+RECIPES = {"full_finetune_single_device", "full_finetune_distributed", "lora_finetune_single_device",
+           "lora_finetune_distributed", "lora_dpo_single_device", "lora_dpo_distributed", "full_dpo_distributed",
+           "ppo_full_finetune_single_device", "qat_distributed", "qat_lora_finetune_distributed", "qat_single_device",
+           "knowledge_distillation_single_device", "knowledge_distillation_distributed",
+           "grpo_full_finetune_distributed", "early_exit_finetune_distributed", "lora_finetune_distributed_multi_dataset",
+           "async_grpo_full_finetune_distributed"}
+
+
+def _recipe_file(c) -> str | None:
+    """The recipe a command runs by path (`python|torchrun recipes/full_finetune_distributed.py --config X`), given a
+    --config as every recipe needs; None for any other command."""
+    stem = os.path.splitext(os.path.basename(c.script or ""))[0]
+    if stem not in RECIPES or c.module or not c.script.endswith(".py"):
+        return None
+    return stem if any(w in ("--config", "-c") or w.startswith("--config=") for w in c.args) else None
+
+
 def _command(doc: dict):
     for c in doc.get("commands") or []:
-        if c.program == "tune" and c.sub[:1] == ["run"]:
+        if c.program == "tune" and c.sub[:1] == ["run"] or _recipe_file(c):
             return c
     return None
+
+
+def _recipe(c) -> str | None:
+    if c is None:
+        return None
+    if c.program == "tune":
+        return c.sub[1] if len(c.sub) > 1 else None
+    return _recipe_file(c)
 
 
 def score(doc: dict) -> Score:
@@ -101,6 +132,8 @@ def score(doc: dict) -> Score:
         return sc
     if doc["fmt"] in ("text", "python") and _command(doc) is not None:
         c = _command(doc)
+        if c.program != "tune":
+            return Score().add(f"{_recipe(c)}.py --config (torchtune's recipe run by path)", 2 * STRONG)
         return Score().add(f"tune run {c.sub[1] if len(c.sub) > 1 else ''}".strip(), 2 * STRONG)
     return NOTHING
 
@@ -137,7 +170,7 @@ def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
         cmd = _command(doc)
         data: dict = {}
-        recipe = cmd.sub[1] if cmd is not None and len(cmd.sub) > 1 else None
+        recipe = _recipe(cmd)
         args = list(cmd.args) if cmd is not None else []
         conf = None
         known_conf = False

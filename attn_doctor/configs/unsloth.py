@@ -20,6 +20,7 @@ Read from unslothai/unsloth 015bdef (2026-08-22):
 
 from __future__ import annotations
 
+import os
 import re
 
 from . import NOTHING, STRONG, Score, as_int
@@ -57,10 +58,36 @@ def _in_image(doc: dict):
     return cmd if _IMAGE.search(cmd.image) else None
 
 
+# unsloth-cli.py, the training script at the root of Unsloth's repository (unslothai/unsloth@015bdef unsloth-cli.py):
+# its argparse options (:300-560) and what it does with them: FastLanguageModel.from_pretrained(dtype=--dtype, default
+# None → auto, load_in_4bit) (:198-203), SFTConfig(fp16 = not is_bfloat16_supported(), bf16 = is_bfloat16_supported())
+# (:150-175, 280): the GPU decides the precision, no torch_compile
+CLI_SCRIPT = "unsloth-cli.py"
+CLI_OPTIONS = frozenset("""model_name max_seq_length dtype load_in_4bit dataset r lora_alpha lora_dropout bias
+use_gradient_checkpointing random_state use_rslora loftq_config use_dora per_device_train_batch_size
+per_device_eval_batch_size gradient_accumulation_steps warmup_steps max_steps learning_rate optim weight_decay
+lr_scheduler_type seed packing report_to logging_steps output_dir save_model save_method save_gguf save_path quantization
+push_model push_gguf hub_path hub_token raw_text_file chunk_size stride""".split())
+
+
+def _cli(doc: dict):
+    """The command of a launch file that runs Unsloth's own unsloth-cli.py with its options (or none), else None."""
+    if doc["fmt"] != "text" and not doc.get("commands"):
+        return None  # (a notebook's `!python unsloth-cli.py ...` lines, a wrapper's subprocess.run([...]) are commands)
+    for cmd in [doc.get("command")] + list(doc.get("commands") or []):
+        if cmd is None or cmd.module or os.path.basename(cmd.script or "").lower() != CLI_SCRIPT:
+            continue
+        names = {w[2:].split("=", 1)[0] for w in cmd.args if w.startswith("--") and len(w) > 2}
+        return cmd if names <= CLI_OPTIONS else None  # argparse stops on an option it does not define
+    return None
+
+
 def score(doc: dict) -> Score:
     run = _in_image(doc)
     if run is not None:
         return Score().add(f"{run.script} in Unsloth's image ({run.image.rsplit('/', 1)[-1]})", 2 * STRONG)
+    if _cli(doc) is not None:
+        return Score().add(f"{CLI_SCRIPT} (Unsloth's own training script)", 2 * STRONG)
     if doc["fmt"] != "python":
         return NOTHING
     src = _source(doc)
@@ -82,6 +109,18 @@ def _dtype(v) -> str | None:
 
 
 def read(doc: dict) -> dict:
+    cli = _cli(doc)
+    if cli is not None:
+        from .shell import parse_options
+
+        opts = parse_options(cli.args).values
+        return {
+            "trainer": "unsloth", "trainer_title": f"{TITLE} {CLI_SCRIPT}", "format": "cmdline", "family": None,
+            "mixed_precision": None, "dtype": None, "attention": [],  # the GPU's bf16 / fp16 (is_bfloat16_supported)
+            "compile": {"enabled": False, "mode": None, "setting": "torch_compile"},
+            "batch_size": as_int(opts.get("per_device_train_batch_size", 2)), "packing": [],
+            "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
+        }
     run = _in_image(doc)
     if run is not None:  # the script's own settings are in that script, not here
         from . import unknown_settings
