@@ -235,3 +235,44 @@ def test_fa2_by_its_hyphenated_names(text):
 
 def test_flash_attention_3_is_not_fa2():
     assert _first("Unable to use flash-attention 3 on my H100.")[1] != "fa2"
+
+
+# -- titlebuild: the title names the backend, the first sentence says its build fails -----------------------------
+@pytest.mark.parametrize("text,backend", [
+    ("How do I use SageAttention on Windows?\n\nI can't get the build to work with python 3.12 and CUDA 12.8.", "sage"),
+    ("xformers for torch 2.8?\nMy pip install fails with a compiler error on Ubuntu 24.04.", "xformers"),
+])
+def test_title_names_the_backend_sentence_says_the_build_fails(text, backend):
+    assert _first(text) == ("prose.build", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "How do I use SageAttention on Windows?\n\nI could build it fine with python 3.12 and CUDA 12.8.",  # no failure said
+    "xformers for torch 2.8?\nMy torch.compile run fails with a graph break in the UNet.",  # torch.compile, not a build
+    "Will flash attention support Blackwell GPUs?\n\nI just install it and it doesn't seem to complain on my 5060 Ti.",  # the title is a GPU question
+])
+def test_title_then_sentence_near_misses(text):
+    assert "prose.build" not in _ids(text)
+
+
+# -- maskkeys: the expand message alone, a (B, 1, L, S') mask to (B, H, L, S) scores ---------------------------------
+@pytest.mark.parametrize("text", [
+    "RuntimeError: The expanded size of the tensor (1030) must match the existing size (1024) at non-singleton dimension 3.  "
+    "Target sizes: [2, 32, 6, 1030].  Tensor sizes: [2, 1, 6, 1024]",
+    "The expanded size of the tensor (77) must match the existing size (64) at non-singleton dimension 3.\n"
+    "Target sizes: [4, 8, 77, 77]\nTensor sizes: [4, 1, 77, 64]",
+])
+def test_a_mask_built_for_another_key_length(text):
+    assert _top(text) == ("sdpa.mask-size-mismatch", "sdpa")
+
+
+@pytest.mark.parametrize("text", [
+    # an image tensor: three dimensions, nothing of (batch, heads, L, S)
+    "RuntimeError: The expanded size of the tensor (654) must match the existing size (675) at non-singleton dimension 2.  "
+    "Target sizes: [1, 3, 654, 900].  Tensor sizes: [3, 675, 900].",
+    # another query length as well: not a mask of this call's L
+    "RuntimeError: The expanded size of the tensor (10) must match the existing size (12) at non-singleton dimension 3.  "
+    "Target sizes: [1, 4, 1, 10].  Tensor sizes: [1, 1, 12, 12]",
+])
+def test_other_expands_are_not_an_attention_mask(text):
+    assert "sdpa.mask-size-mismatch" not in _ids(text)
