@@ -276,3 +276,33 @@ def test_a_mask_built_for_another_key_length(text):
 ])
 def test_other_expands_are_not_an_attention_mask(text):
     assert "sdpa.mask-size-mismatch" not in _ids(text)
+
+
+# -- te-kernel: a kernel fault in TransformerEngine's own attention is an attention kernel's, with no backend of the seven
+@pytest.mark.parametrize("text", [
+    "[Bug] FusedAttention backward with THD layout: CUDA error: an illegal memory access was encountered (H100)",
+    "DotProductAttention with window_size=(127, 0) and GQA hits an illegal memory access in the cuDNN backward",
+])
+def test_a_fault_in_transformer_engine_attention(text):
+    assert _top(text) == ("cuda.kernel-fault", None)
+
+
+def test_a_fault_in_a_fused_layer_norm_is_not_attention():
+    assert "cuda.kernel-fault" not in _ids("fused layer norm backward: CUDA error: an illegal memory access was encountered")
+
+
+# -- x86only: no wheel for ARM, said as the backend being x86-only ---------------------------------------------------
+@pytest.mark.parametrize("text,backend", [
+    ("xformers is x86_64-only: no wheel for our GH200 (aarch64)", "xformers"),
+    ("flash-attn-2 is x86-only, so pip on the Jetson builds it from source", "fa2"),
+])
+def test_backend_x86_only(text, backend):
+    assert _top(text) == ("install.no-distribution", backend)
+
+
+def test_x86_only_said_of_another_package():
+    assert "install.no-distribution" not in _ids("decord is x86_64-only; flash-attn installed fine on the GH200")
+
+
+def test_flash_attn_2_by_its_hyphenated_name():
+    assert _first("Unable to use flash-attn-2 on my RTX 3090 for training.")[1] == "fa2"
