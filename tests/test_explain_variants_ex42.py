@@ -306,3 +306,22 @@ def test_x86_only_said_of_another_package():
 
 def test_flash_attn_2_by_its_hyphenated_name():
     assert _first("Unable to use flash-attn-2 on my RTX 3090 for training.")[1] == "fa2"
+
+
+# -- pyssize: Triton's launcher built without PY_SSIZE_T_CLEAN, under an attention backend's kernel --------------------
+@pytest.mark.parametrize("text,backend", [
+    ("Error running sage attention: PY_SSIZE_T_CLEAN macro must be defined for '#' formats, using pytorch attention instead.",
+     "sage"),
+    ("Sage Attention install on 5090 PY_SSIZE_T_CLEAN", "sage"),
+    ("flex_attention under torch.compile on Python 3.12:\nSystemError: PY_SSIZE_T_CLEAN macro must be defined for '#' formats",
+     "flex"),
+])
+def test_triton_launcher_without_py_ssize_t_clean(text, backend):
+    assert _top(text) == ("triton.launcher-py-ssize-clean", backend)
+
+
+def test_the_launcher_error_of_another_programs_kernel_stays_silent():
+    text = ("  File \"/venv/lib/python3.12/site-packages/vllm/model_executor/layers/fused_moe/fused_moe.py\", line 88, in invoke\n"
+            "    fused_moe_kernel[grid](\n"
+            "SystemError: PY_SSIZE_T_CLEAN macro must be defined for '#' formats")
+    assert "triton.launcher-py-ssize-clean" not in _ids(text)
