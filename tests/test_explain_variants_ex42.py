@@ -325,3 +325,17 @@ def test_the_launcher_error_of_another_programs_kernel_stays_silent():
             "    fused_moe_kernel[grid](\n"
             "SystemError: PY_SSIZE_T_CLEAN macro must be defined for '#' formats")
     assert "triton.launcher-py-ssize-clean" not in _ids(text)
+
+
+# -- fa4tests: flash-attention's FA4 test files name FA4 ---------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "[Sm90,Bwd] Fix paged illegal memory access\n\nRunning pytest tests/cute/test_flash_attn.py -k paged crashes with it.",
+    "pytest tests/cute/test_flash_attn_combine.py::test_combine[128]\nRuntimeError: CUDA error: an illegal memory access was encountered",
+])
+def test_fa4_test_files_name_fa4(text):
+    assert _top(text) == ("cuda.kernel-fault", "cute")
+
+
+def test_cutlass_own_cute_tests_are_not_fa4():
+    text = "test/unit/cute/ampere/cp_async.cu fails\nCUDA error: an illegal memory access was encountered"
+    assert _top(text)[1] != "cute"
