@@ -339,3 +339,21 @@ def test_fa4_test_files_name_fa4(text):
 def test_cutlass_own_cute_tests_are_not_fa4():
     text = "test/unit/cute/ampere/cp_async.cu fails\nCUDA error: an illegal memory access was encountered"
     assert _top(text)[1] != "cute"
+
+
+# -- head: the blank line under a pasted title is no sentence ----------------------------------------------------------
+def test_a_sentence_on_line_six_after_the_titles_blank_line():
+    text = ("please pin flash-attn to 2.7.3\n\nThanks for the project.\nI tried a few things to fix it.\nHere is what I found.\n"
+            "flash-attn 2.8.0 or newer breaks the inference.")
+    assert _first(text) == ("prose.fails", "fa2")
+
+
+def test_two_blank_lines_do_not_stretch_the_head():
+    text = ("please pin flash-attn to 2.7.3\n\nThanks for the project.\n\nI tried a few things.\nHere is what I found.\n"
+            "flash-attn 2.8.0 or newer breaks the inference.")
+    assert "prose.fails" not in _ids(text)
+
+
+def test_five_sentences_are_still_the_head():
+    text = "\n".join(["step 1 loss 2.0"] * 5 + ["flash attention crashes on my GPU"])
+    assert _ids(text) == []
