@@ -357,3 +357,11 @@ def test_two_blank_lines_do_not_stretch_the_head():
 def test_five_sentences_are_still_the_head():
     text = "\n".join(["step 1 loss 2.0"] * 5 + ["flash attention crashes on my GPU"])
     assert _ids(text) == []
+
+
+def test_a_flash_attn_version_is_not_fa2s_name():
+    # "flash-attn 2.8.3" is the shared package's version, not FA2 named: the sentence names what was tried, not what failed
+    text = ("sageattention crashes on RTX 5090 with illegal memory access\n"
+            "torch.AcceleratorError: CUDA error: an illegal memory access was encountered\n"
+            "I also tried flash-attn 2.8.3 from pip, same thing.")
+    assert _top(text)[1] == "sage"
