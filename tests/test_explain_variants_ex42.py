@@ -365,3 +365,17 @@ def test_a_flash_attn_version_is_not_fa2s_name():
             "torch.AcceleratorError: CUDA error: an illegal memory access was encountered\n"
             "I also tried flash-attn 2.8.3 from pip, same thing.")
     assert _top(text)[1] == "sage"
+
+
+# -- sagescale: q/k scales made for another kernel's tile sizes ---------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Tensor key_scale must have shape (batch_size, num_kv_heads, div_ceil(kv_len, CTA_K) * (CTA_K / WARP_K))",
+    "spas_sage2_attn_meansim_cuda on H20:\nRuntimeError: Tensor query_scale must have shape (batch_size, num_qo_heads, "
+    "div_ceil(qo_len, CTA_Q) * (CTA_Q / WARP_Q))",
+])
+def test_sage_scales_for_another_kernel(text):
+    assert _top(text) == ("sage.scale-shape", "sage")
+
+
+def test_another_librarys_scale_shape_check_is_not_sage():
+    assert "sage.scale-shape" not in _ids("RuntimeError: Tensor input_scale must have shape (num_tokens, 1)")
