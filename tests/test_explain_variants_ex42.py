@@ -379,3 +379,24 @@ def test_sage_scales_for_another_kernel(text):
 
 def test_another_librarys_scale_shape_check_is_not_sage():
     assert "sage.scale-shape" not in _ids("RuntimeError: Tensor input_scale must have shape (num_tokens, 1)")
+
+
+# -- headassert: a kernel's dispatch assert listing the head sizes it has ----------------------------------------------
+@pytest.mark.parametrize("text,backend", [
+    ("Does flashinfer support head_size = 576 for Ampere GPUs?\nError: assert(head_size == 128 || head_size == 256);", None),
+    ("xformers decoder: assert(head_dim == 64 || head_dim == 128) failed", "xformers"),
+])
+def test_a_head_size_assert(text, backend):
+    assert _top(text) == ("attn.head-dim-unsupported", backend)
+
+
+@pytest.mark.parametrize("text", [
+    "assert(head_size == 128 || head_size == 256);",  # no attention library named near it: anybody's kernel
+    "flashinfer sampling: assert(vocab_size == 32000 || vocab_size == 128256)",  # not a head size
+])
+def test_head_size_assert_near_misses(text):
+    assert "attn.head-dim-unsupported" not in _ids(text)
+
+
+def test_flashinfer_sampling_is_not_its_attention():
+    assert _first("flashinfer top_p sampling kernel: CUDA error: an illegal memory access was encountered")[0] is None
