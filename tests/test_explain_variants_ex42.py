@@ -400,3 +400,23 @@ def test_head_size_assert_near_misses(text):
 
 def test_flashinfer_sampling_is_not_its_attention():
     assert _first("flashinfer top_p sampling kernel: CUDA error: an illegal memory access was encountered")[0] is None
+
+
+# -- tritonport: a model's bundled copy of the old Triton FlashAttention, its own frames cut ---------------------------
+@pytest.mark.parametrize("text", [
+    "CompilationError: at 78:12:\n"
+    "  File \"/root/.cache/huggingface/modules/transformers_modules/mosaic-bert/bert_layers.py\", line 202, in forward\n"
+    "    attention = flash_attn_qkvpacked_func(qkv, attn_bias)",
+    "triton.compiler.errors.CompilationError: at 114:24:\n"
+    "File ~/.cache/huggingface/modules/transformers_modules/dnabert2/bert_layers.py:181, in BertUnpadSelfAttention.forward(self)\n"
+    "--> 181 attention = flash_attn_qkvpacked_func(qkv, bias)",
+])
+def test_bundled_triton_flash_attention_copy(text):
+    assert _top(text) == ("triton.kernel-version-drift", None)
+
+
+def test_flash_attn_2s_own_call_is_not_the_triton_port():
+    text = ("CompilationError: at 10:4:\n"
+            "  File \"/app/model.py\", line 50, in forward\n"
+            "    out = flash_attn_qkvpacked_func(qkv, 0.0, causal=True)")
+    assert "triton.kernel-version-drift" not in _ids(text)
