@@ -420,3 +420,16 @@ def test_flash_attn_2s_own_call_is_not_the_triton_port():
             "  File \"/app/model.py\", line 50, in forward\n"
             "    out = flash_attn_qkvpacked_func(qkv, 0.0, causal=True)")
     assert "triton.kernel-version-drift" not in _ids(text)
+
+
+# -- oldtriton: code written for an older Triton, said in words --------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "The node's attention kernel was written for an older Triton (2.1) and does not compile on 3.3",
+    "Looks like this repo is coded for an earlier version of Triton; torch 2.7 brings Triton 3.3.",
+])
+def test_code_written_for_an_older_triton(text):
+    assert "triton.kernel-version-drift" in _ids(text)
+
+
+def test_written_for_triton_without_another_release_is_nothing():
+    assert "triton.kernel-version-drift" not in _ids("This kernel is written for Triton and runs on every GPU we have.")
