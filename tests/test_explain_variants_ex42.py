@@ -402,24 +402,23 @@ def test_flashinfer_sampling_is_not_its_attention():
     assert _first("flashinfer top_p sampling kernel: CUDA error: an illegal memory access was encountered")[0] is None
 
 
-# -- tritonport: a model's bundled copy of the old Triton FlashAttention, its own frames cut ---------------------------
-@pytest.mark.parametrize("text", [
-    "CompilationError: at 78:12:\n"
-    "  File \"/root/.cache/huggingface/modules/transformers_modules/mosaic-bert/bert_layers.py\", line 202, in forward\n"
-    "    attention = flash_attn_qkvpacked_func(qkv, attn_bias)",
-    "triton.compiler.errors.CompilationError: at 114:24:\n"
-    "File ~/.cache/huggingface/modules/transformers_modules/dnabert2/bert_layers.py:181, in BertUnpadSelfAttention.forward(self)\n"
-    "--> 181 attention = flash_attn_qkvpacked_func(qkv, bias)",
+# -- tritonport: a model's bundled copy of the old Triton FlashAttention is no listed backend's ---------------------------
+@pytest.mark.parametrize("model,call", [
+    ("/srv/dnabert/bert_layers.py", "attention = flash_attn_qkvpacked_func(qkv, bias)"),
+    ("/opt/mosaic_bert/src/bert_layers.py", "attention = flash_attn_qkvpacked_func(qkv, attn_bias, causal)"),
 ])
-def test_bundled_triton_flash_attention_copy(text):
+def test_bundled_triton_flash_attention_copy_is_no_backend(model, call):
+    text = (f"  File \"{model}\", line 181, in forward\n    {call}\n"
+            f"  File \"{model.rsplit('/', 1)[0]}/flash_attn_triton.py\", line 826, in _flash_attn_forward\n"
+            "    _fwd_kernel[grid](")
     assert _top(text) == ("triton.kernel-version-drift", None)
 
 
-def test_flash_attn_2s_own_call_is_not_the_triton_port():
-    text = ("CompilationError: at 10:4:\n"
-            "  File \"/app/model.py\", line 50, in forward\n"
-            "    out = flash_attn_qkvpacked_func(qkv, 0.0, causal=True)")
-    assert "triton.kernel-version-drift" not in _ids(text)
+def test_flash_attn_2s_own_triton_file_and_call_stay_fa2():
+    text = ("  File \"/app/model.py\", line 50, in forward\n    out = flash_attn_qkvpacked_func(qkv, 0.0, causal=True)\n"
+            "  File \"/home/u/.local/lib/python3.10/site-packages/flash_attn/flash_attn_triton.py\", line 826, in _flash_attn_forward\n"
+            "    _fwd_kernel[grid](")
+    assert _top(text) == ("triton.kernel-version-drift", "fa2")
 
 
 # -- oldtriton: code written for an older Triton, said in words --------------------------------------------------------
