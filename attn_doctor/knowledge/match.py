@@ -58,6 +58,10 @@ MAX_HITS = 50  # occurrences of one pattern that are counted
 MAX_LATER = 20  # lines of a catch-all's other hits remembered (where it is reported when its first is explained)
 MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
 HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sentences (Entry.head)
+# and the blank lines among them, up to this many lines in all: the blank line a pasted issue puts under its title is no
+# sentence (helper ex42, session 7: microsoft/GUI-Actor#15's "Many bug has show in flash-attn realese 2.8.0 or over." on line 6);
+# one more line, not more: at 7, three training rounds' unrelated posts were read as failures (their sixth and seventh lines)
+HEAD_MAX_LINES = 6
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -634,20 +638,26 @@ class _Scanner:
         self.hits = [0] * len(index.patterns)
         self.tags = 0
         self.context: dict[int, str] = {}
+        self.head_end = HEAD_LINES  # the last line of the input's head (set by head())
         self.probed: dict[str, list[tuple[int, dict]]] = {}
 
     def head(self, first: _Block) -> None:
         """Run the `head` entries' patterns once, over the input's first HEAD_LINES lines."""
         if not self.index.head or first.first_line != 1:
             return
-        z = 0
-        for _ in range(HEAD_LINES):
+        z = lines = said = 0
+        # the input's first HEAD_LINES lines that say something, within HEAD_MAX_LINES lines (blank lines are no sentences)
+        while said < HEAD_LINES and lines < HEAD_MAX_LINES:
             j = first.data.find(b"\n", z, z + HEAD_LINE_BYTES + 1)
             if j == -1:
                 if len(first.data) - z <= HEAD_LINE_BYTES:
                     z = len(first.data)
+                    lines += 1
                 break  # the lines from a long one on are not read as a report's head
+            said += bool(first.data[z:j].strip())
+            lines += 1
             z = j + 1
+        self.head_end = lines
         if z:
             self._region(first.data, 0, z, 1, frozenset(self.index.head), first)
 
@@ -723,7 +733,7 @@ class _Scanner:
                 start = line0 + _line_of(nl, m.start())
                 if not own_lo <= start < own_hi:
                     continue
-                if e is not None and e.head and start > HEAD_LINES:
+                if e is not None and e.head and start > self.head_end:
                     break
                 self.hits[p] += 1
                 if e is None:
