@@ -10,6 +10,8 @@ configs/__init__.py), variants written for the mechanism.
   several `---` documents in one file (a ConfigMap before the Job);
 - a GitHub Actions workflow runs its steps' `run:` (one line or `run: |` blocks), a GitLab CI pipeline its jobs'
   `before_script:` + `script:` (hidden `.template` jobs aside);
+- a RunPod pod template runs its `dockerArgs` (GraphQL) or `dockerEntrypoint` + `dockerStartCmd` (REST v2), a Vast.ai
+  template its `onstart` script and `args_str` (docs.runpod.io graphql configurations; docs.vast.ai template fields);
 - what the runner runs is then read by the launch-file machinery as a shell script is: a claimed trainer's CLI or
   script is that trainer's (on its own evidence: run.py alone is not ai-toolkit's, as in a shell script), anything
   else is refused with the existing messages ("is a Docker Compose file ..., not a trainer config", "looks like
@@ -392,3 +394,110 @@ def test_the_structure_decides_not_the_file_name(tmp_path, name):
     command: ["axolotl", "train", "cfg.yml"]
 """
     assert read(tmp_path, name, text)[0] == "axolotl"
+
+
+def test_compose_double_dollar_is_the_shells_dollar(tmp_path):
+    # Compose turns `$$` into `$` (its own interpolation); the container's bash then takes ${PREC:-fp16}'s default
+    text = """services:
+  t:
+    image: x
+    command: bash -c "accelerate launch train_network.py --xformers --mixed_precision $${PREC:-fp16}"
+"""
+    assert read(tmp_path, "docker-compose.yml", text) == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_kubernetes_cronjob_and_gitlab_string_script(tmp_path):
+    cron = """apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly}
+spec:
+  schedule: "0 2 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers:
+            - name: t
+              image: x
+              command: ["python", "-m", "axolotl.cli.train", "/cfg/x.yml"]
+"""
+    assert read(tmp_path, "cron.yaml", cron)[0] == "axolotl"
+    gitlab = """train:
+  stage: train
+  script: |
+    cd axolotl
+    accelerate launch -m axolotl.cli.train examples/llama-3/lora-8b.yml
+"""
+    assert read(tmp_path, ".gitlab-ci.yml", gitlab)[0] == "axolotl"
+
+
+def test_a_github_expression_leaves_the_value_unknown(tmp_path):
+    text = """name: lora
+on:
+  workflow_dispatch:
+    inputs:
+      precision: {default: bf16}
+jobs:
+  train:
+    runs-on: [self-hosted]
+    steps:
+      - run: accelerate launch train_network.py --network_module networks.lora --mixed_precision ${{ inputs.precision }} --sdpa
+"""
+    assert read(tmp_path, "lora.yml", text) == ("sd-scripts", ["sdpa"], "", "none")
+
+
+# --- RunPod / Vast.ai templates ------------------------------------------------------------------------------------
+
+def test_runpod_template_docker_args_run_musubi_tuner(tmp_path):
+    text = """{
+  "name": "wan-lora",
+  "imageName": "me/musubi:latest",
+  "containerDiskInGb": 80,
+  "volumeMountPath": "/workspace",
+  "env": [{"key": "HF_HOME", "value": "/workspace/hf"}],
+  "dockerArgs": "bash -c 'cd /workspace/musubi-tuner && accelerate launch --mixed_precision bf16 src/musubi_tuner/wan_train_network.py --task t2v-1.3B --dit /m/wan.safetensors --sdpa --mixed_precision bf16 --network_module networks.lora_wan --output_dir /out'"
+}
+"""
+    got = read(tmp_path, "runpod-template.json", text)
+    assert got[0] == "musubi" and got[1] == ["sdpa"] and got[2] == "bfloat16"
+
+
+def test_runpod_rest_start_command_lists(tmp_path):
+    text = """{
+  "name": "sft",
+  "imageName": "axolotlai/axolotl:main-latest",
+  "dockerEntrypoint": ["axolotl"],
+  "dockerStartCmd": ["train", "/workspace/cfg.yml"]
+}
+"""
+    assert read(tmp_path, "template.json", text)[0] == "axolotl"
+
+
+def test_vast_template_onstart_runs_diffusion_pipe(tmp_path):
+    text = """{
+  "name": "dp",
+  "image": "vastai/pytorch",
+  "runtype": "ssh",
+  "use_ssh": true,
+  "onstart": "cd /workspace/diffusion-pipe\\ndeepspeed --num_gpus=1 train.py --deepspeed --config examples/wan_lora.toml"
+}
+"""
+    assert read(tmp_path, "vast.json", text)[0] == "diffusion-pipe"
+
+
+def test_runpod_template_serving_vllm_is_refused(tmp_path):
+    text = """{
+  "name": "vllm",
+  "imageName": "vllm/vllm-openai:latest",
+  "dockerArgs": "--model Qwen/Qwen2.5-7B-Instruct --max-model-len 8192"
+}
+"""
+    assert "is a RunPod pod template (imageName / dockerArgs), not a trainer config" in \
+        refusal(tmp_path, "runpod.json", text)
+
+
+def test_vast_template_starting_jupyter_is_refused(tmp_path):
+    text = """{"image": "vastai/pytorch", "runtype": "jupyter", "jup_direct": true,
+ "onstart": "jupyter lab --ip 0.0.0.0 --port 8080 --allow-root"}
+"""
+    assert "not a trainer config" in refusal(tmp_path, "vast.json", text)

@@ -1,7 +1,8 @@
 """Runner files as the commands they run (issue 24, round 24): a Docker Compose file's services (`entrypoint:` +
 `command:`), a Kubernetes manifest's containers (`command:` + `args:`: a Job, a Pod, a Deployment, a Kubeflow
 PyTorchJob, a JobSet, an Argo Workflow's `container:` / `script:`; several documents in one file), a GitHub Actions
-workflow's `run:` steps and a GitLab CI pipeline's `before_script:` / `script:` lines.
+workflow's `run:` steps, a GitLab CI pipeline's `before_script:` / `script:` lines, a RunPod pod template's start
+command (`dockerArgs`, `dockerEntrypoint` + `dockerStartCmd`) and a Vast.ai template's `onstart` / `args_str`.
 
 Each is turned into the shell lines it runs, in the file's order, which the launch-file machinery (configs/shell.py)
 then reads as it reads a shell script, a Dockerfile's CMD or a cloud job's `run:`: the training command among them, the
@@ -56,6 +57,8 @@ def _exports(pairs) -> list[str]:
                 items.append(tuple(e.split("=", 1)))
             elif isinstance(e, dict) and "name" in e and "value" in e:
                 items.append((e["name"], e["value"]))
+            elif isinstance(e, dict) and "key" in e and "value" in e:  # (RunPod's env: [{key, value}])
+                items.append((e["key"], e["value"]))
     for k, v in items:
         if isinstance(k, str) and _NAME.match(k) and isinstance(v, (str, int, float)) and not isinstance(v, bool):
             out.append(f"export {k}={shlex.quote(str(v))}")
@@ -71,10 +74,21 @@ def compose_services(data: dict) -> dict | None:
     return None
 
 
+def _uncompose(v):
+    """A Compose value as the container gets it: Compose's own interpolation turns `$$` into a literal `$` (which the
+    container's shell then expands: `$${PREC:-fp16}` is the shell's `${PREC:-fp16}`); a `${VAR:-default}` Compose fills
+    from the host's environment or .env is left for the shell, which gives it the same default."""
+    if isinstance(v, str):
+        return v.replace("$$", "$")
+    if isinstance(v, list):
+        return [_uncompose(w) for w in v]
+    return v
+
+
 def _compose_lines(services: dict) -> list[str]:
     lines = []
     for svc in services.values():
-        line = _line(svc.get("entrypoint"), svc.get("command"))
+        line = _line(_uncompose(svc.get("entrypoint")), _uncompose(svc.get("command")))
         if line:
             lines += _exports(svc.get("environment")) + [line]
     return lines
@@ -171,6 +185,30 @@ def _gitlab_lines(data: dict, jobs: dict) -> list[str]:
     return lines
 
 
+def runpod_template(data: dict) -> list[str] | None:
+    """A RunPod pod / template spec (GraphQL `imageName` + `dockerArgs`, the start command that overrides the image's;
+    REST v2 `dockerEntrypoint` + `dockerStartCmd` lists): the command its container runs, after its `env`."""
+    if not isinstance(data.get("imageName"), str):
+        return None
+    line = _line(data.get("dockerEntrypoint"), data.get("dockerStartCmd")) or _line(data.get("dockerArgs"))
+    return _exports(data.get("env")) + [line] if line else None
+
+
+_VAST_KEYS = {"runtype", "onstart", "args_str", "jup_direct", "ssh_direct", "use_ssh", "template_hash_id", "disk"}
+
+
+def vast_template(data: dict) -> list[str] | None:
+    """A Vast.ai template / instance spec (`image` with `onstart`, the shell its instance runs at start, and for the
+    `args` runtype `args_str`, the arguments handed to the image's entrypoint): those lines, in that order."""
+    if not isinstance(data.get("image"), str) or not ({"onstart", "args_str"} & set(data)) or \
+            len(_VAST_KEYS & set(data)) < 2:
+        return None
+    lines = _script_lines(data.get("onstart"))
+    if isinstance(data.get("args_str"), str) and data["args_str"].strip():
+        lines.append(data["args_str"].strip())
+    return lines or None
+
+
 def _unique(lines: list[str]) -> list[str]:
     """The lines once each (a PyTorchJob's Master and Worker, a JobSet's replicas run one training command)."""
     seen, out = set(), []
@@ -183,7 +221,7 @@ def _unique(lines: list[str]) -> list[str]:
 
 def runner_commands(data) -> tuple[str, str] | None:
     """(what the runner file is, the shell lines it runs) for a Compose file, Kubernetes manifest(s), a GitHub Actions
-    workflow or a GitLab CI pipeline that runs at least one command; None for anything else (and for a runner whose
+    workflow, a GitLab CI pipeline, a RunPod or Vast.ai template that runs at least one command; None for anything else (and for a runner whose
     services / containers / steps name no command: the image's own command runs, which the file does not show)."""
     if isinstance(data, dict) and isinstance(data.get("__runner_docs__"), list):
         data = data["__runner_docs__"]  # several Kubernetes manifests in one file (configs/__init__.py)
@@ -212,4 +250,10 @@ def runner_commands(data) -> tuple[str, str] | None:
     if gl:
         lines = _gitlab_lines(data, gl)
         return ("a GitLab CI pipeline", "\n".join(lines)) if lines else None
+    lines = runpod_template(data)
+    if lines:
+        return "a RunPod pod template (imageName / dockerArgs)", "\n".join(lines)
+    lines = vast_template(data)
+    if lines:
+        return "a Vast.ai template (image / onstart)", "\n".join(lines)
     return None
