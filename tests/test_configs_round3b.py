@@ -92,12 +92,14 @@ REFUSED = {
         "ppo.sh", "torchrun --nproc_per_node 8 -m myrl.trainer.ppo actor.model_name=m rollout.n=8 trainer.project=x\n",
         "runs myrl.trainer.ppo (-m)"),
     # files of no trainer at all: the refusal says what they are
-    "Docker Compose file running a trainer": (
-        "docker-compose.yml", "services:\n  trainer:\n    build: .\n    environment:\n      - MIXED_PRECISION=bf16\n"
-        "    command: accelerate launch train_network.py --xformers\n", "is a Docker Compose file, not a trainer config"),
-    "Kubernetes Job running a trainer": (
+    # (round 24 moved "Docker Compose file running a trainer" and "Kubernetes Job running a trainer" to READ: a runner
+    # file is read as the command it runs, configs/runners.py; one that runs no trainer is still refused as what it is)
+    "Docker Compose file running no trainer": (
+        "docker-compose.yml", "services:\n  web:\n    build: .\n    command: gunicorn app:server -b 0.0.0.0:8000\n",
+        "is a Docker Compose file, not a trainer config"),
+    "Kubernetes Job running no trainer": (
         "job.yaml", "apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n      containers:\n      - name: t\n"
-        "        command: [accelerate, launch, train_network.py, --sdpa]\n", "is a Kubernetes manifest (kind: Job)"),
+        "        command: [python, -c, 'print(1)']\n", "is a Kubernetes manifest (kind: Job)"),
     "conda environment with xformers": (
         "environment.yml", "name: kohya\nchannels: [pytorch]\ndependencies:\n  - python=3.10\n  - pip:\n    - xformers\n",
         "is a conda environment file"),
@@ -183,6 +185,14 @@ READ = {
         "eval.sh", 'CMD="accelerate launch train_network.py --network_module networks.lora --xformers"\n'
         'echo "$CMD --sdpa"\neval "$CMD --mixed_precision fp16"\n', ("sd-scripts", ["xformers"], "float16")),
     # Windows: set, %VAR%, ^ continuations, CRLF, python -m accelerate.commands.launch
+    # round 24: a runner file is read as the command it runs (configs/runners.py): a Compose service's command, a
+    # Kubernetes container's command (these two were refusals "is a Docker Compose file / Kubernetes manifest" before)
+    "Docker Compose file running a trainer": (
+        "docker-compose.yml", "services:\n  trainer:\n    build: .\n    environment:\n      - MIXED_PRECISION=bf16\n"
+        "    command: accelerate launch train_network.py --xformers\n", ("sd-scripts", ["xformers"], "float32")),
+    "Kubernetes Job running a trainer": (
+        "job.yaml", "apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n      containers:\n      - name: t\n"
+        "        command: [accelerate, launch, train_network.py, --sdpa]\n", ("sd-scripts", ["sdpa"], "float32")),
     "Windows .bat through python -m accelerate.commands.launch": (
         "run.bat", "set PREC=bf16\r\n@call venv\\Scripts\\activate.bat\r\npython -m accelerate.commands.launch "
         "--num_cpu_threads_per_process 2 sdxl_train_network.py ^\r\n  --network_module=networks.lora ^\r\n  --sdpa ^\r\n"

@@ -55,6 +55,7 @@ import shlex
 import stat
 
 from ..model import BACKENDS, UsageError
+from .runners import kube_manifest, runner_commands
 from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
                         notebook_code, notebook_command, notebook_shell, python_commands, python_dumped_configs,
                         python_written_files)
@@ -208,6 +209,24 @@ def load_yaml(path: str, text: str):
         raise UsageError(f"--config: {path} is not valid YAML: {e}".replace("\n", " ")) from None
 
 
+def _load_yaml_docs(path: str, text: str):
+    """load_yaml, and for a stream of several documents that are all Kubernetes manifests (`---` between a ConfigMap,
+    a Job and a Service) the list of them (runners.py reads their containers' commands); any other stream is refused
+    as load_yaml refuses it."""
+    import yaml
+
+    try:
+        return load_yaml(path, text)
+    except UsageError as refused:
+        try:
+            docs = [d for d in yaml.safe_load_all(text) if d is not None]
+        except Exception:
+            raise refused from None
+        if len(docs) > 1 and all(kube_manifest(d) for d in docs):
+            return docs
+        raise
+
+
 def tokens(text: str) -> list[str]:
     """A saved command line as shell words (line continuations joined, comments dropped)."""
     text = text.replace("\\\r\n", " ").replace("\\\n", " ").replace("^\r\n", " ").replace("`\n", " ")
@@ -349,7 +368,7 @@ def make_doc(path: str, text: str) -> dict:
     elif name.endswith(".toml"):
         data, fmt = load_toml(path, text), "toml"
     elif name.endswith((".yaml", ".yml")):
-        data, fmt = load_yaml(path, text), "yaml"
+        data, fmt = _load_yaml_docs(path, text), "yaml"
     else:
         data, fmt = None, "text"
     doc["fmt"] = fmt
@@ -366,6 +385,12 @@ def make_doc(path: str, text: str) -> dict:
             raise UsageError(f"--config: {path} is a dataset registry (ms-swift's --custom_dataset_info: datasets by "
                              f"ms_dataset_id / hf_dataset_id / dataset_path with their columns), not a trainer config: "
                              f"give attn-doctor the training command line or config that names it")
+        if isinstance(data, list) and data and all(kube_manifest(d) for d in data):
+            # several Kubernetes manifests in one file (_load_yaml_docs): what runs is their containers' commands
+            if runner_commands(data) is None:
+                raise UsageError(f"--config: {path} is a Kubernetes manifest (kind: {data[0]['kind']}), not a trainer "
+                                 f"config (attn-doctor reads {supported()})")
+            data = {"__runner_docs__": data}
         if not isinstance(data, dict):
             raise UsageError(f"--config: {path} is {fmt.upper()} but not an object of trainer settings "
                              f"(it holds a {type(data).__name__})")
@@ -412,10 +437,17 @@ def _named_outside_prints(text: str, name: str) -> bool:
                for ln in text.splitlines())
 
 
-def job_commands(data: dict) -> str | None:
-    """The shell a cloud job spec runs: an Azure ML command job (`$schema: .../commandJob.schema.json` or `type:
-    command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task (`run:` beside `resources:` /
-    `setup:` / `num_nodes:`), a dstack task (`type: task` with a `commands:` list); None for any other mapping."""
+def job_commands(data) -> str | None:
+    """The shell a cloud job spec or a runner file runs: an Azure ML command job (`$schema: .../commandJob.schema.json`
+    or `type: command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task (`run:` beside `resources:` /
+    `setup:` / `num_nodes:`), a dstack task (`type: task` with a `commands:` list), and the runners of runners.py (a
+    Compose service's entrypoint + command, a Kubernetes container's command + args, a CI workflow's run / script
+    steps); None for any other mapping."""
+    runner = runner_commands(data)
+    if runner is not None:
+        return runner[1]  # a Compose file, Kubernetes manifest(s), a GitHub Actions / GitLab CI pipeline (runners.py)
+    if not isinstance(data, dict):
+        return None
     schema = str(data.get("$schema", "")).lower()
     cmd = data.get("command")
     if isinstance(cmd, str) and ("azureml" in schema or data.get("type") == "command" and "compute" in data):
@@ -431,6 +463,9 @@ def job_commands(data: dict) -> str | None:
 
 def job_kind(data: dict) -> str:
     """What kind of cloud job spec job_commands read (for a refusal: the file is the job, not a trainer's config)."""
+    runner = runner_commands(data)
+    if runner is not None:
+        return runner[0]
     if isinstance(data.get("command"), str) and not isinstance(data.get("run"), str):
         return "an Azure ML command job"
     if isinstance(data.get("run"), str):
