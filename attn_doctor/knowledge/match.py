@@ -2,7 +2,9 @@
 
 How a log is read (`scan`):
 - The whole input, streamed: a file or stdin of any size is read in blocks of whole lines, in
-  constant memory, and every line number is counted from the start of the input.
+  constant memory, and every line number is counted from the start of the input. A lone `\r` is a progress bar's
+  redraw (its last state is read), except in an input with no `\n` in its first block: its `\r`s are its line ends
+  (an old Mac's file, a capture without LF: `_line_ends`).
 - A prefilter keeps it fast: every pattern has needles (literal strings one of which any match must
   contain, `needles()`). Each line's shape (lower-cased, digits and a-f as 0) is looked up once: a training
   log repeats a few hundred shapes millions of times, so only new shapes are searched for needles.
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
-from itertools import accumulate
+from itertools import accumulate, chain
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
@@ -505,10 +507,43 @@ class _Block:
         return self.starts
 
 
+def _line_ends(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    """The pieces with carriage returns as line ends where the input has no other line end (an old Mac's file, a
+    Windows tool's or a terminal capture's without LF): decided on its first BLOCK bytes, which then hold `\r` and no
+    `\n`, so every `\r` (and every `\r\n` after) is a line end, counted as an editor counts it. An input with `\n` in
+    its first block keeps its lone `\r`s as progress-bar redraws (last_states)."""
+    head: list[bytes] = []
+    size = 0
+    for piece in pieces:
+        if not piece:
+            continue
+        head.append(piece)
+        size += len(piece)
+        if b"\n" in piece:
+            yield from head
+            yield from pieces
+            return
+        if size >= BLOCK:
+            break
+    if not any(b"\r" in h for h in head):
+        yield from head
+        yield from pieces
+        return
+    held = b""
+    for piece in chain(head, pieces):
+        piece = held + piece
+        held = b"\r" if piece.endswith(b"\r") else b""  # its `\n` may open the next piece: one line end, not two
+        if held:
+            piece = piece[:-1]
+        yield piece.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if held:
+        yield b"\n"
+
+
 def _blocks(source, index: _Index) -> Iterator[_Block]:
     line = 1
     carry = b""
-    for piece in _chunks(source):
+    for piece in _line_ends(_chunks(source)):
         if not piece:
             continue
         carry += piece
