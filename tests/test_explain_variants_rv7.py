@@ -64,3 +64,97 @@ def test_an_input_with_line_feeds_keeps_its_returns_as_progress_redraws():
     states = ["loading flash_attn_2_cuda: undefined symbol: _ZN3c104cuda9SetDeviceEi", "Steps: 100%|##########| 10/10"]
     assert ids("start\n" + "\r".join(states) + "\ndone\n") == []
     assert ids("start\n" + "\r".join(states) + "\n" + "\n".join(TRACE) + "\n") == [("import.undefined-symbol", 6)]
+
+
+# 2. A 2 MB line without `\r` (a minified JSON log, a traceback flattened onto one line) took 6-16 s: every pattern
+#    read every byte of it, and those with an unbounded gap (`[^\n]*`) read to the line's end again from every
+#    occurrence of their first part (triage.raised-in-fa2's frame, build.oom's `pip install\b[^\n]*`). Now an in-line
+#    repeat reads at most LINE_GAP characters (knowledge.bounded, at compile time), and of a line longer than
+#    2 * LINE_READ bytes the patterns read its first and last LINE_READ bytes (benchmarks/explain_long_lines.py,
+#    benchmarks/explain_pattern_cost.py time it; nothing here is timed).
+
+from attn_doctor.knowledge import LINE_GAP, bounded, entries  # noqa: E402
+
+try:
+    from re import _parser as _sre
+except ImportError:  # pragma: no cover
+    import sre_parse as _sre  # type: ignore[no-redef]
+
+
+def _unbounded_in_line(sub) -> list[str]:
+    """The unbounded repeats of one in-line character (`[^\\n]*`, `.+`) in a parsed pattern."""
+    found = []
+    for op, av in sub:
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            lo, hi, item = av
+            item = list(item)
+            if hi == _sre.MAXREPEAT and len(item) == 1 and str(item[0][0]) in ("IN", "NOT_LITERAL", "ANY", "CATEGORY") \
+                    and not M._can_match_newline(*item[0]):
+                found.append(str(item[0]))
+            found += _unbounded_in_line(av[2])
+        elif name == "SUBPATTERN":
+            found += _unbounded_in_line(av[-1])
+        elif name == "BRANCH":
+            for b in av[1]:
+                found += _unbounded_in_line(b)
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            found += _unbounded_in_line(av[1])
+        elif name == "ATOMIC_GROUP":
+            found += _unbounded_in_line(av)
+    return found
+
+
+def test_no_compiled_pattern_reads_to_a_lines_end_unbounded():
+    """Every shipped pattern's in-line gaps are bounded when compiled (attn.nan-output's `flash_attn[^\\n]*?loss=nan`,
+    build.oom's, cache.shared-fs's, cache.low-space's lookahead, triage.raised-in-fa2's `in [^\\n]*\\n`...)."""
+    slow = {e.id: _unbounded_in_line(_sre.parse(rx.pattern)) for e in entries().values() for rx in e.compiled}
+    assert not {k: v for k, v in slow.items() if v}
+
+
+@pytest.mark.parametrize("pattern, written", [
+    (r"(triton|inductor)[^\n]*Stale file handle", r"(triton|inductor)[^\n]{0,%d}Stale file handle" % LINE_GAP),
+    (r"loss=nan\b(?=[^\n]*xformers)", r"loss=nan\b(?=[^\n]{0,%d}xformers)" % LINE_GAP),
+    (r'in [^"\n]+?x\.*y', r'in [^"\n]{1,%d}?x\.*y' % LINE_GAP),  # lazy kept; an escaped dot is a literal
+    (r"a[\s\S]*b(?:\n[^\n]*){0,2}", r"a[\s\S]*b(?:\n[^\n]{0,%d}){0,2}" % LINE_GAP),  # `[\s\S]` crosses lines: kept
+    (r"[\]x]*y[^\n]{0,40}", r"[\]x]{0,%d}y[^\n]{0,40}" % LINE_GAP),
+    (r"[^'\n]{120,}'", r"[^'\n]{120,%d}'" % LINE_GAP),  # build.windows-path-too-long's open end
+])
+def test_bounded_rewrites_only_in_line_repeats(pattern, written):
+    assert bounded(pattern) == written
+
+
+def _json_line(n: int, inside: str = "") -> str:
+    record = '{"name": "flash_attn", "event": "loaded kernel", "ms": 12}, '
+    half = record * (n // len(record) // 2)
+    return "[" + half + inside + half + "]"
+
+
+AMPERE_TB = 'Traceback (most recent call last):\n  File "/workspace/train.py", line 14, in <module>\n' + AMPERE + "\n"
+
+
+@pytest.mark.parametrize("where", ["head", "tail", "after"])
+def test_an_error_at_either_end_of_a_long_line_or_after_it_is_found_on_its_line(where):
+    long = _json_line(2_000_000)
+    text = {"head": "start\n" + AMPERE + " " + long + "\n",
+            "tail": "start\n" + long + " " + AMPERE + "\n",
+            "after": "start\n" + long + "\n" + AMPERE_TB}[where]
+    found = ids(text)
+    assert found and found[0] == ("backend.unsupported-gpu", 5 if where == "after" else 2), found
+
+
+def test_the_middle_of_a_long_line_is_not_read():
+    """The trade of LINE_READ: an error in the middle of a 2 MB line is not read (a probe of the scanner sees it
+    before the change); the same text on its own line is."""
+    probe = (("mark", r"FlashAttention only supports Ampere"),)
+    middle = "start\n" + _json_line(2_000_000, " " + AMPERE + " ") + "\n"
+    assert M.scan(middle, probes=probe).probed == {}
+    assert M.scan("start\n" + AMPERE + "\n", probes=probe).probed == {"mark": [(2, {})]}
+
+
+def test_the_read_ends_of_a_long_line_are_not_joined_into_one_match():
+    """Near miss: a long line that opens with `xformers` and ends with `not installed, using sdpa`: the two ends are
+    far apart in the line and stay so when its middle is left out (LINE_GAP + 1 NULs between them)."""
+    text = "xformers " + "x" * 200_000 + " not installed, falling back to sdpa\n"
+    assert ids(text) == []
+    assert M._read_of_long_lines(text.encode()).count(b"\0") == LINE_GAP + 1

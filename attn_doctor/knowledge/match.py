@@ -11,6 +11,9 @@ How a log is read (`scan`):
   The patterns then run only on the lines around a line holding one of their needles (SPAN bytes
   and SPAN_LINES lines either side, more than any pattern stretches across lines), so a 50 MB log
   with no error in it costs one pass of bytes operations.
+- A line longer than 2 * LINE_READ bytes (a minified JSON log, a log flattened onto one line) is read at its first
+  and last LINE_READ bytes only, and every pattern's in-line gap reads at most LINE_GAP characters (knowledge.bounded),
+  so a 2 MB line costs what 32 KB do.
 - An entry's score is how specific its best hit is (the literal characters of the pattern), plus a
   little for each further pattern that hit.
 - Specific beats generic: an entry whose hits all lie on lines already claimed by a more specific
@@ -47,7 +50,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as _sre  # type: ignore[no-redef]
 from functools import lru_cache
 
-from . import Entry, entries
+from . import LINE_GAP, Entry, entries
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
@@ -59,6 +62,12 @@ MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched agai
 MAX_HITS = 50  # occurrences of one pattern that are counted
 MAX_LATER = 20  # lines of a catch-all's other hits remembered (where it is reported when its first is explained)
 MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
+# Of a line longer than twice this, the patterns (and the prefilter's needles) read its first and last this many bytes
+# (a minified JSON log, a traceback flattened onto one line: each of 70-130 patterns read every byte of a 2 MB line,
+# 6-16 s in all; benchmarks/explain_long_lines.py, benchmarks/explain_pattern_cost.py). As far as a match may reach
+# from its needle's line (SPAN).
+LINE_READ = 16_384
+_ELIDED = b"\0" * (LINE_GAP + 1)
 HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sentences (Entry.head)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
@@ -601,6 +610,8 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     shapes = data.translate(_SHAPE).split(b"\n")
     if data.endswith(b"\n"):
         shapes.pop()
+    if shapes and max(map(len, shapes)) > 2 * LINE_READ:  # a long line's needles where the patterns read it
+        shapes = [s if len(s) <= 2 * LINE_READ else s[:LINE_READ] + _ELIDED + s[-LINE_READ:] for s in shapes]
     hot = index.hot(shapes)
     if index.always:
         every = frozenset(index.always)
@@ -741,7 +752,10 @@ class _Scanner:
             self._region(buf, a, z, line, pats, cur)
 
     def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block) -> None:
-        text = buf[a:z].decode("utf-8", "replace")
+        data = buf[a:z]
+        if z - a > 2 * LINE_READ:
+            data = _read_of_long_lines(data)
+        text = data.decode("utf-8", "replace")
         nl = [m.start() for m in re.finditer("\n", text)]
         own_lo, own_hi = cur.first_line, cur.end_line
         index = self.index
@@ -833,6 +847,21 @@ class _Scanner:
         first = line - buf.count(b"\n", a, at)
         for k, raw in enumerate(buf[a:z].split(b"\n")):
             self.context.setdefault(first + k, raw[:4 * CONTEXT_CHARS].decode("utf-8", "replace")[:CONTEXT_CHARS])
+
+
+def _read_of_long_lines(data: bytes) -> bytes:
+    """`data` with the middle of each line longer than 2 * LINE_READ bytes left out (a JSON dump or a log flattened onto
+    one line): the patterns read such a line's first and last LINE_READ bytes, joined by LINE_GAP + 1 NULs that no
+    in-line gap of a pattern reaches across. The line keeps its number."""
+    out, at, i, n = [], 0, 0, len(data)
+    while i < n:
+        j = data.find(b"\n", i)
+        end = n if j == -1 else j
+        if end - i > 2 * LINE_READ:
+            out += (data[at:i + LINE_READ], _ELIDED, data[end - LINE_READ:end])
+            at = end
+        i = end + 1
+    return b"".join(out + [data[at:]]) if out else data
 
 
 def _line_start(buf: bytes, a: int, k: int) -> int:
