@@ -75,19 +75,13 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             m = _claimed_elsewhere(m, lines)
             if m is None:
                 continue
-        if attribution.in_optional_probe(m.entry, lines, m.line):
-            # a library's optional import probe, passed over: the entry's next line that is no probe's, else nothing
-            n = next((n for n in m.lines if not attribution.in_optional_probe(m.entry, lines, n)), None)
-            if n is None:
-                continue
-            m = dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
             continue  # the optimizer step ran out of memory, not an attention call
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         better = attribution.specialized(m.entry, backend, m.evidence)
-        if better is not None and better in entries():  # the backend's own entry for the same failure
+        if better is not None:  # the backend's own entry for the same failure
             m = dataclasses.replace(m, entry=entries()[better])
         title, fix = attribution.wording(m.entry, backend)
         fix = fix or m.entry.plain_fix

@@ -158,3 +158,64 @@ def test_the_read_ends_of_a_long_line_are_not_joined_into_one_match():
     text = "xformers " + "x" * 200_000 + " not installed, falling back to sdpa\n"
     assert ids(text) == []
     assert M._read_of_long_lines(text.encode()).count(b"\0") == LINE_GAP + 1
+
+
+# 3. One rule in one place. attribution.toml's [optional_probe] (xformers' optional `import triton` probe, a notice)
+#    was applied twice: match dropped a candidate seen only inside the probe, and explain moved one first seen there to
+#    its next line. Both now live in match (scan), so match.best / match.cause read the same line explain shows.
+
+import inspect  # noqa: E402
+
+from attn_doctor import explain as X  # noqa: E402
+from explain_top import tb  # noqa: E402
+
+PROBE = ("A matching Triton is not available, some optimizations will not be enabled\n"
+         "ModuleNotFoundError: No module named 'triton'\n")
+
+
+@pytest.mark.parametrize("after", [
+    tb(("/venv/lib/python3.11/site-packages/torch/_inductor/runtime/triton_heuristics.py", 40, "<module>", "import triton"),
+       error="ModuleNotFoundError: No module named 'triton'"),
+    tb(("D:\\sd\\venv\\Lib\\site-packages\\torch\\_inductor\\runtime\\triton_heuristics.py", 40, "<module>",
+        "import triton"), error="ModuleNotFoundError: No module named 'triton'"),
+])
+def test_a_match_first_seen_in_an_optional_probe_is_read_on_its_next_line_by_match_itself(after):
+    text = PROBE + "\n".join(f"step {i}: loading weights" for i in range(12)) + "\n" + after + "\n"
+    where = {m.entry.id: m.line for m in M.scan(text).found}
+    shown = {m.entry.id: m.line for m in examine(text).found}
+    assert where.get("flex.no-triton") == shown.get("flex.no-triton") == text.count("\n")  # its last line, not line 2
+    assert "in_optional_probe" not in inspect.getsource(X)  # the rule is match's alone
+
+
+def test_near_miss_the_probe_alone_is_no_match():
+    assert "flex.no-triton" not in {m.entry.id for m in M.scan(PROBE + "step 1: loading weights\n").found}
+
+
+# 3. musubi-tuner's --config_file named by a launcher is looked for where the launcher's run finds it
+#    (references.locate); the second search beside the launcher's folder and one level up (_read_side_toml) ran after
+#    it as well. It is now for a command line read alone.
+
+from attn_doctor import configs  # noqa: E402
+from attn_doctor.configs import musubi  # noqa: E402
+
+MUSUBI = ("accelerate launch src/musubi_tuner/wan_train_network.py --task t2v-14B --dit wan.safetensors "
+          "--sdpa --mixed_precision bf16 --network_module networks.lora_wan --config_file {name}\n")
+
+
+@pytest.mark.parametrize("name", ["missing.toml", "configs/missing", "../up/missing.toml"])
+def test_a_launchers_config_file_is_looked_for_by_locate_alone(tmp_path, monkeypatch, name):
+    (tmp_path / "run.sh").write_text("#!/bin/bash\n" + MUSUBI.format(name=name))
+
+    def second_search(*a, **k):
+        raise AssertionError("searched again after references.locate")
+
+    monkeypatch.setattr(musubi, "_read_side_toml", second_search)
+    cfg = configs.load(str(tmp_path / "run.sh"))
+    assert cfg["detected"]["trainer"] == "musubi" and cfg["unread"]
+
+
+def test_a_command_line_alone_still_reads_its_config_file_beside_it(tmp_path):
+    (tmp_path / "job.toml").write_text("sdpa = false\nxformers = true\nsplit_attn = true\n")
+    (tmp_path / "cmd.txt").write_text(MUSUBI.format(name="job").replace("--sdpa ", ""))
+    cfg = configs.load(str(tmp_path / "cmd.txt"))
+    assert "xformers" in cfg["required"], cfg["required"]

@@ -41,7 +41,7 @@ import bisect
 import codecs
 from itertools import accumulate, chain
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 try:  # the regex parser: re._parser from Python 3.11, sre_parse before
@@ -912,7 +912,8 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
     if cur is not None:
         scanner.block(prev, cur, None)
     lines = Lines(scanner.context, last_line)
-    return Scan(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines, size, blank, scanner.probed)
+    found = _past_optional_probes(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines)
+    return Scan(found, lines, size, blank, scanner.probed)
 
 
 def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Candidate]:
@@ -923,6 +924,22 @@ def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Can
 
     return [c for c in cands
             if not (c.starts and all(attribution.in_optional_probe(c.entry, lines, n) for n in c.starts))]
+
+
+def _past_optional_probes(found: list[Match], lines: Lines) -> list[Match]:
+    """The ranked matches, each first seen inside an optional import probe moved to its next line that is in none (its
+    evidence that line's), or left out when it has none: a probe's lines explain nothing (_without_optional_probes)."""
+    from . import attribution
+
+    out = []
+    for m in found:
+        if attribution.in_optional_probe(m.entry, lines, m.line):
+            n = next((n for n in m.lines if not attribution.in_optional_probe(m.entry, lines, n)), None)
+            if n is None:
+                continue
+            m = replace(m, line=n, evidence=lines[n - 1].strip()[:300])
+        out.append(m)
+    return out
 
 
 NEAR = 10  # lines: how far from a catch-all's line a specific cause still explains it (one traceback)
