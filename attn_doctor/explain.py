@@ -169,7 +169,9 @@ def printed(draw):
 
 def headline(shown: int, total: int, notes_only: bool = False) -> str:
     if notes_only:  # start-up notices and advisories: none of them is why a run failed
-        return (f"no known cause of a failure in the input; {total} note(s) on what it printed"
+        # said first and plainly: the log's failure is another library's or the user's, and the notes are no cause
+        return ("no attention problem found: nothing in the input is a known cause of failure.\n"
+                f"{total} {'note' if total == 1 else 'notes'} on what it printed, none of them why it failed"
                 + (f", showing {shown} (--limit)" if shown < total else "") + ":")
     if shown < total:
         return f"{total} known problems found, showing {shown} (--limit), most likely cause first:"

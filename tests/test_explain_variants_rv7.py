@@ -219,3 +219,29 @@ def test_a_command_line_alone_still_reads_its_config_file_beside_it(tmp_path):
     (tmp_path / "cmd.txt").write_text(MUSUBI.format(name="job").replace("--sdpa ", ""))
     cfg = configs.load(str(tmp_path / "cmd.txt"))
     assert "xformers" in cfg["required"], cfg["required"]
+
+
+# 4. A log whose failure is no attention library's, with only notes (start-up notices, advisories) found in it: the
+#    headline said "no known cause of a failure in the input; 1 note(s) on what it printed:" — it now says first, on
+#    its own line, that no attention problem was found, then that the notes are not why the run failed.
+
+@pytest.mark.parametrize("log, notes", [
+    # round 9's unrelated FramePack log's shape: the start-up probe lines, then a failure no entry knows
+    ("Xformers is not installed!\nFlash Attn is not installed!\nSage Attn is not installed!\n"
+     "FileNotFoundError: [Errno 2] No such file or directory: 'hf_download/hub/models--x/config.json'\n", 1),
+    ("You are attempting to use Flash Attention 2.0 with a model not initialized on GPU. Make sure to move the model to "
+     "GPU after initializing it on CPU with `model.to('cuda')`.\nXformers is not installed!\nFlash Attn is not installed!\n"
+     "Sage Attn is not installed!\nKeyError: 'qwen3_vl'\n", 2),
+])
+def test_notes_alone_say_first_that_no_attention_problem_was_found(log, notes):
+    found = examine(log).found
+    assert len(found) == notes and all(m.entry.severity == "info" for m in found), [m.entry.id for m in found]
+    head = X.headline(notes, notes, notes_only=True)
+    first, second = head.split("\n")
+    assert first == "no attention problem found: nothing in the input is a known cause of failure."
+    assert second.startswith(f"{notes} {'note' if notes == 1 else 'notes'} on what it printed, none of them why")
+    assert len(first) < 80  # one line on an 80-column terminal
+
+
+def test_near_miss_a_real_cause_keeps_the_problems_headline():
+    assert X.headline(2, 2) == "2 known problem(s) in the input, most likely cause first:"
