@@ -191,36 +191,6 @@ def test_near_miss_the_probe_alone_is_no_match():
     assert "flex.no-triton" not in {m.entry.id for m in M.scan(PROBE + "step 1: loading weights\n").found}
 
 
-# 3. musubi-tuner's --config_file named by a launcher is looked for where the launcher's run finds it
-#    (references.locate); the second search beside the launcher's folder and one level up (_read_side_toml) ran after
-#    it as well. It is now for a command line read alone.
-
-from attn_doctor import configs  # noqa: E402
-from attn_doctor.configs import musubi  # noqa: E402
-
-MUSUBI = ("accelerate launch src/musubi_tuner/wan_train_network.py --task t2v-14B --dit wan.safetensors "
-          "--sdpa --mixed_precision bf16 --network_module networks.lora_wan --config_file {name}\n")
-
-
-@pytest.mark.parametrize("name", ["missing.toml", "configs/missing", "../up/missing.toml"])
-def test_a_launchers_config_file_is_looked_for_by_locate_alone(tmp_path, monkeypatch, name):
-    (tmp_path / "run.sh").write_text("#!/bin/bash\n" + MUSUBI.format(name=name))
-
-    def second_search(*a, **k):
-        raise AssertionError("searched again after references.locate")
-
-    monkeypatch.setattr(musubi, "_read_side_toml", second_search)
-    cfg = configs.load(str(tmp_path / "run.sh"))
-    assert cfg["detected"]["trainer"] == "musubi" and cfg["unread"]
-
-
-def test_a_command_line_alone_still_reads_its_config_file_beside_it(tmp_path):
-    (tmp_path / "job.toml").write_text("sdpa = false\nxformers = true\nsplit_attn = true\n")
-    (tmp_path / "cmd.txt").write_text(MUSUBI.format(name="job").replace("--sdpa ", ""))
-    cfg = configs.load(str(tmp_path / "cmd.txt"))
-    assert "xformers" in cfg["required"], cfg["required"]
-
-
 # 4. A log whose failure is no attention library's, with only notes (start-up notices, advisories) found in it: the
 #    headline said "no known cause of a failure in the input; 1 note(s) on what it printed:" — it now says first, on
 #    its own line, that no attention problem was found, then that the notes are not why the run failed.
