@@ -75,19 +75,13 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             m = _claimed_elsewhere(m, lines)
             if m is None:
                 continue
-        if attribution.in_optional_probe(m.entry, lines, m.line):
-            # a library's optional import probe, passed over: the entry's next line that is no probe's, else nothing
-            n = next((n for n in m.lines if not attribution.in_optional_probe(m.entry, lines, n)), None)
-            if n is None:
-                continue
-            m = dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
             continue  # the optimizer step ran out of memory, not an attention call
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         better = attribution.specialized(m.entry, backend, m.evidence)
-        if better is not None and better in entries():  # the backend's own entry for the same failure
+        if better is not None:  # the backend's own entry for the same failure
             m = dataclasses.replace(m, entry=entries()[better])
         title, fix = attribution.wording(m.entry, backend)
         fix = fix or m.entry.plain_fix
@@ -175,7 +169,9 @@ def printed(draw):
 
 def headline(shown: int, total: int, notes_only: bool = False) -> str:
     if notes_only:  # start-up notices and advisories: none of them is why a run failed
-        return (f"no known cause of a failure in the input; {total} note(s) on what it printed"
+        # said first and plainly: the log's failure is another library's or the user's, and the notes are no cause
+        return ("no attention problem found: nothing in the input is a known cause of failure.\n"
+                f"{total} {'note' if total == 1 else 'notes'} on what it printed, none of them why it failed"
                 + (f", showing {shown} (--limit)" if shown < total else "") + ":")
     if shown < total:
         return f"{total} known problems found, showing {shown} (--limit), most likely cause first:"

@@ -11,6 +11,9 @@ UserWarning traceback, and two error blocks (an undefined-symbol ImportError ear
 no-kernel-image error late). Standard library only. Usage:
 
   python benchmarks/explain_50mb.py --runs 5 --out benchmarks/results/explain-50mb-cpu-$(date +%F).json --note "machine"
+
+--cr writes the same log with carriage returns alone as line ends (an old Mac's file, a capture without LF): every
+`\r` is then a line end, tqdm's redraws too, and the errors' lines are counted so.
 """
 
 from __future__ import annotations
@@ -82,6 +85,17 @@ def write_log(path: str, size: int, seed: int = 0) -> tuple[int, int, int]:
     return first, second, line
 
 
+def carriage_returns(path: str) -> tuple[int, int, int]:
+    """Rewrite the log with `\r` as its only line end; return its errors' lines and its lines, each `\r` a line end."""
+    with open(path, "rb") as fh:
+        data = fh.read().replace(b"\n", b"\r")
+    with open(path, "wb") as fh:
+        fh.write(data)
+    first = data.count(b"\r", 0, data.index(b"undefined symbol: _ZN3c104cuda9SetDeviceEi")) + 1
+    second = data.count(b"\r", 0, data.index(b"no kernel image is available")) + 1
+    return first, second, data.count(b"\r")
+
+
 def run_once(path: str) -> tuple[float, float, dict, int]:
     """(wall seconds, CPU seconds of the child, its JSON, exit code)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -100,10 +114,13 @@ def main() -> int:
     ap.add_argument("--mb", type=int, default=50)
     ap.add_argument("--out", help="write the results as JSON here")
     ap.add_argument("--note", default="", help="what machine this is")
+    ap.add_argument("--cr", action="store_true", help="line ends as carriage returns alone")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "train.log")
         first, second, lines = write_log(path, args.mb * 1_000_000)
+        if args.cr:
+            first, second, lines = carriage_returns(path)
         size = os.path.getsize(path)
         run_once(path)  # warm-up: imports compiled to .pyc, the file in the page cache
         times, cpus = [], []

@@ -7,7 +7,9 @@ The logs are generated (standard library only), in the shapes that put a megabyt
 - `tqdm-top`: a training log whose second line is a tqdm bar as a file captures it (20,000 states joined by carriage
   returns, about 1.8 MB), then a traceback with a real error line;
 - `tqdm-late`: the same bar after 20 ordinary lines;
-- `json-line`: one 2 MB line of a JSON dump that names flash_attn in every record, then the error.
+- `json-line`: one 2 MB line of a JSON dump that names flash_attn in every record, then the error;
+- `json-log`: a minified JSON log (warning events that name xformers and Triton) on one 2 MB line, then the error;
+- `traceback-joined`: a traceback repeated and joined by spaces onto one 2 MB line (a log flattened), then the error.
 It checks that the error is found on its line in each. Usage:
 
   python benchmarks/explain_long_lines.py --tree /tmp/before --tree . --runs 3
@@ -29,6 +31,13 @@ ERROR = ("Traceback (most recent call last):\n  File \"/workspace/train.py\", li
 
 
 BLOCK = "\u2588"  # tqdm's full block
+EVENT = ('{"ts": "2026-11-28T12:00:01Z", "level": "warning", "logger": "xformers", "msg": "A matching Triton is '
+         'not available, some optimizations will not be enabled", "cuda": "12.4", "torch": "2.5.1", "loss": nan}, ')
+TRACE = ('Traceback (most recent call last):  File "/workspace/train.py", line 14, in <module>    '
+         'out = flash_attn_func(q, k, v, causal=True)  File "/venv/lib/python3.11/site-packages/flash_attn/'
+         'flash_attn_interface.py", line 831, in flash_attn_func    return FlashAttnFunc.apply(  '
+         'RuntimeError: CUDA error: out of memory torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB '
+         'xformers sdpa triton nan inf cache /tmp/ setup.py arch list cutlass DSL error assert ')
 
 
 def bar(n: int) -> str:
@@ -44,6 +53,8 @@ def logs() -> dict[str, tuple[str, int]]:
         "tqdm-top": ("Loading flash_attn\n" + bar(20_000) + "\n" + ERROR, 5),
         "tqdm-late": (ordinary + bar(20_000) + "\n" + ERROR, 24),
         "json-line": ("[" + record * (2_000_000 // len(record)) + "]\n" + ERROR, 4),
+        "json-log": ("[" + EVENT * (2_000_000 // len(EVENT)) + "]\n" + ERROR, 4),
+        "traceback-joined": (" ".join([TRACE] * (2_000_000 // len(TRACE))) + "\n" + ERROR, 4),
     }
 
 

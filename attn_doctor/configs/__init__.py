@@ -730,8 +730,8 @@ def _script_beside(doc: dict, script: str):
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
                None)
     # the script as the command names it (`python src/train_sft.py`: under src/, not beside the launcher)
-    written = next((w for w in (cmd.words if cmd is not None else []) if w.endswith(script)
-                    and os.path.basename(w.replace("\\", "/")) == script), script)
+    written = next((w for w in (cmd.words if cmd is not None else [])
+                    if os.path.basename(w.replace("\\", "/")) == script), script)
     sub = named_config(doc, written)
     if sub is None and written != script:
         sub = named_config(doc, script)

@@ -485,7 +485,7 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
                 toml = load_toml(where, read_text(where))
             except UsageError:  # the job's file, not the one --config named: unreadable means unknown
                 toml = None
-    if toml is None:
+    else:  # a command line given alone: beside it or one level up (a launcher's doc: where locate looked)
         _, toml = _read_side_toml(name, base, ".toml")
     if toml is None:
         if doc is not None:

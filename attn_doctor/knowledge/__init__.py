@@ -110,9 +110,68 @@ class Entry:
         return replace(self, patterns=self.frames, frames=(), generic=True, fallback=True, head=False, weak_copy=True)
 
 
+# How far one unbounded repeat inside a line (`[^\n]*`, `.*?`, `[^"\n]+`, `\w*`) reads: a pattern's gap between its
+# parts (`flash_attn[^\n]*?loss=nan`, a frame's `in [^\n]*\n`) reads at most this much of a line. Unbounded, such a
+# gap runs to the line's end from every occurrence of the part before it, and a 2 MB line that repeats that part cost
+# seconds per pattern (benchmarks/explain_pattern_cost.py); bounded, it costs at most this per occurrence. No error
+# message's parts stand further apart on one line (the training corpora's longest line is 1,358 characters).
+LINE_GAP = 4_096
+
+
+def bounded(pattern: str, gap: int = LINE_GAP) -> str:
+    r"""`pattern` with each unbounded repeat (`*`, `+`, `{n,}`) of one character that is never a line end (a class without
+    `\n`, `.`, `\w`, `\S`) bounded to `gap` characters; repeats that may cross lines, of groups, and of literals
+    stay as written."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            atom = pattern[i:i + 2]
+        elif c == "[":
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            atom = pattern[i:j + 1]
+        else:
+            atom = c
+        i += len(atom)
+        out.append(atom)
+        if not (i < n and (c in "\\[" and len(atom) > 1 or c == ".")):
+            continue
+        open_end = _OPEN_END.match(pattern, i)  # `{120,}`
+        if (pattern[i] in "*+" or open_end) and _in_line(atom):
+            least = 0 if pattern[i] == "*" else 1 if pattern[i] == "+" else int(open_end.group(1))
+            out.append("{%d,%d}" % (least, max(least, gap)))
+            i += len(open_end.group(0)) if open_end else 1
+    return "".join(out)
+
+
+_OPEN_END = re.compile(r"\{(\d+),\}")
+
+
+@lru_cache(maxsize=None)
+def _in_line(atom: str) -> bool:
+    r"""Is `atom` one character that is never a line end (`[^\n]`, `[^"'\n]`, `.`, `\w`, `\d`, `\S`)?"""
+    from .match import _can_match_newline, _sre
+
+    try:
+        parsed = list(_sre.parse(atom))
+    except re.error:
+        return False
+    if len(parsed) != 1:
+        return False
+    op, av = parsed[0]
+    return str(op) in ("IN", "NOT_LITERAL", "ANY", "CATEGORY") and not _can_match_newline(op, av)
+
+
 @lru_cache(maxsize=None)
 def _compile(patterns: tuple[str, ...]) -> tuple[re.Pattern, ...]:
-    return tuple(re.compile(p, re.IGNORECASE | re.MULTILINE) for p in patterns)
+    return tuple(re.compile(bounded(p), re.IGNORECASE | re.MULTILINE) for p in patterns)
 
 
 _FIELDS = set(Entry.__dataclass_fields__)

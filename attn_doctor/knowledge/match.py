@@ -2,13 +2,18 @@
 
 How a log is read (`scan`):
 - The whole input, streamed: a file or stdin of any size is read in blocks of whole lines, in
-  constant memory, and every line number is counted from the start of the input.
+  constant memory, and every line number is counted from the start of the input. A lone `\r` is a progress bar's
+  redraw (its last state is read), except in an input with no `\n` in its first block: its `\r`s are its line ends
+  (an old Mac's file, a capture without LF: `_line_ends`).
 - A prefilter keeps it fast: every pattern has needles (literal strings one of which any match must
   contain, `needles()`). Each line's shape (lower-cased, digits and a-f as 0) is looked up once: a training
   log repeats a few hundred shapes millions of times, so only new shapes are searched for needles.
   The patterns then run only on the lines around a line holding one of their needles (SPAN bytes
   and SPAN_LINES lines either side, more than any pattern stretches across lines), so a 50 MB log
   with no error in it costs one pass of bytes operations.
+- A line longer than 2 * LINE_READ bytes (a minified JSON log, a log flattened onto one line) is read at its first
+  and last LINE_READ bytes only, and every pattern's in-line gap reads at most LINE_GAP characters (knowledge.bounded),
+  so a 2 MB line costs what 32 KB do.
 - An entry's score is how specific its best hit is (the literal characters of the pattern), plus a
   little for each further pattern that hit.
 - Specific beats generic: an entry whose hits all lie on lines already claimed by a more specific
@@ -34,9 +39,9 @@ from __future__ import annotations
 
 import bisect
 import codecs
-from itertools import accumulate
+from itertools import accumulate, chain
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 try:  # the regex parser: re._parser from Python 3.11, sre_parse before
@@ -45,7 +50,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as _sre  # type: ignore[no-redef]
 from functools import lru_cache
 
-from . import Entry, entries
+from . import LINE_GAP, Entry, entries
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
@@ -57,6 +62,12 @@ MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched agai
 MAX_HITS = 50  # occurrences of one pattern that are counted
 MAX_LATER = 20  # lines of a catch-all's other hits remembered (where it is reported when its first is explained)
 MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
+# Of a line longer than twice this, the patterns (and the prefilter's needles) read its first and last this many bytes
+# (a minified JSON log, a traceback flattened onto one line: each of 70-130 patterns read every byte of a 2 MB line,
+# 6-16 s in all; benchmarks/explain_long_lines.py, benchmarks/explain_pattern_cost.py). As far as a match may reach
+# from its needle's line (SPAN).
+LINE_READ = 16_384
+_ELIDED = b"\0" * (LINE_GAP + 1)
 HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sentences (Entry.head)
 # and the blank lines among them, up to this many lines in all: the blank line a pasted issue puts under its title is no
 # sentence (helper ex42, session 7: microsoft/GUI-Actor#15's "Many bug has show in flash-attn realese 2.8.0 or over." on line 6);
@@ -509,10 +520,43 @@ class _Block:
         return self.starts
 
 
+def _line_ends(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    """The pieces with carriage returns as line ends where the input has no other line end (an old Mac's file, a
+    Windows tool's or a terminal capture's without LF): decided on its first BLOCK bytes, which then hold `\r` and no
+    `\n`, so every `\r` (and every `\r\n` after) is a line end, counted as an editor counts it. An input with `\n` in
+    its first block keeps its lone `\r`s as progress-bar redraws (last_states)."""
+    head: list[bytes] = []
+    size = 0
+    for piece in pieces:
+        if not piece:
+            continue
+        head.append(piece)
+        size += len(piece)
+        if b"\n" in piece:
+            yield from head
+            yield from pieces
+            return
+        if size >= BLOCK:
+            break
+    if not any(b"\r" in h for h in head):
+        yield from head
+        yield from pieces
+        return
+    held = b""
+    for piece in chain(head, pieces):
+        piece = held + piece
+        held = b"\r" if piece.endswith(b"\r") else b""  # its `\n` may open the next piece: one line end, not two
+        if held:
+            piece = piece[:-1]
+        yield piece.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if held:
+        yield b"\n"
+
+
 def _blocks(source, index: _Index) -> Iterator[_Block]:
     line = 1
     carry = b""
-    for piece in _chunks(source):
+    for piece in _line_ends(_chunks(source)):
         if not piece:
             continue
         carry += piece
@@ -570,6 +614,8 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     shapes = data.translate(_SHAPE).split(b"\n")
     if data.endswith(b"\n"):
         shapes.pop()
+    if shapes and max(map(len, shapes)) > 2 * LINE_READ:  # a long line's needles where the patterns read it
+        shapes = [s if len(s) <= 2 * LINE_READ else s[:LINE_READ] + _ELIDED + s[-LINE_READ:] for s in shapes]
     hot = index.hot(shapes)
     if index.always:
         every = frozenset(index.always)
@@ -716,7 +762,10 @@ class _Scanner:
             self._region(buf, a, z, line, pats, cur)
 
     def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block) -> None:
-        text = buf[a:z].decode("utf-8", "replace")
+        data = buf[a:z]
+        if z - a > 2 * LINE_READ:
+            data = _read_of_long_lines(data)
+        text = data.decode("utf-8", "replace")
         nl = [m.start() for m in re.finditer("\n", text)]
         own_lo, own_hi = cur.first_line, cur.end_line
         index = self.index
@@ -810,6 +859,21 @@ class _Scanner:
             self.context.setdefault(first + k, raw[:4 * CONTEXT_CHARS].decode("utf-8", "replace")[:CONTEXT_CHARS])
 
 
+def _read_of_long_lines(data: bytes) -> bytes:
+    """`data` with the middle of each line longer than 2 * LINE_READ bytes left out (a JSON dump or a log flattened onto
+    one line): the patterns read such a line's first and last LINE_READ bytes, joined by LINE_GAP + 1 NULs that no
+    in-line gap of a pattern reaches across. The line keeps its number."""
+    out, at, i, n = [], 0, 0, len(data)
+    while i < n:
+        j = data.find(b"\n", i)
+        end = n if j == -1 else j
+        if end - i > 2 * LINE_READ:
+            out += (data[at:i + LINE_READ], _ELIDED, data[end - LINE_READ:end])
+            at = end
+        i = end + 1
+    return b"".join(out + [data[at:]]) if out else data
+
+
 def _line_start(buf: bytes, a: int, k: int) -> int:
     """The byte offset in buf of the k-th line after the line that starts at a. Counted in bytes, not by re-encoding the
     decoded text: an invalid UTF-8 byte decodes to U+FFFD, three bytes long, and the offset would drift."""
@@ -858,7 +922,8 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
     if cur is not None:
         scanner.block(prev, cur, None)
     lines = Lines(scanner.context, last_line)
-    return Scan(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines, size, blank, scanner.probed)
+    found = _past_optional_probes(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines)
+    return Scan(found, lines, size, blank, scanner.probed)
 
 
 def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Candidate]:
@@ -869,6 +934,22 @@ def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Can
 
     return [c for c in cands
             if not (c.starts and all(attribution.in_optional_probe(c.entry, lines, n) for n in c.starts))]
+
+
+def _past_optional_probes(found: list[Match], lines: Lines) -> list[Match]:
+    """The ranked matches, each first seen inside an optional import probe moved to its next line that is in none (its
+    evidence that line's), or left out when it has none: a probe's lines explain nothing (_without_optional_probes)."""
+    from . import attribution
+
+    out = []
+    for m in found:
+        if attribution.in_optional_probe(m.entry, lines, m.line):
+            n = next((n for n in m.lines if not attribution.in_optional_probe(m.entry, lines, n)), None)
+            if n is None:
+                continue
+            m = replace(m, line=n, evidence=lines[n - 1].strip()[:300])
+        out.append(m)
+    return out
 
 
 NEAR = 10  # lines: how far from a catch-all's line a specific cause still explains it (one traceback)
