@@ -800,3 +800,40 @@ def dumped_for(dumped: list, path) -> dict | None:
     for d in candidates[1:]:
         common = {k: v for k, v in common.items() if k in d and d[k] == v}
     return common or None
+
+
+# A shell script that trains in Python written inside it (round 25: a nightly QLoRA pipeline whose training is
+# `python3 -c "import torch ... trainer.train() ..."` between its bash steps): the interpreter's `-c CODE` (CODE in
+# double quotes, where bash takes `\"`, `\\`, `\$` and `` \` `` as escapes, or in single quotes, taken as written) and
+# the here-document it reads as its script (`python - <<'EOF'`, `python3 <<EOF`)
+_INLINE_C = re.compile(r"(?:^|[\s;&|(])(?:\S*/)?python(?:3(?:\.\d+)?)?(?:\s+-[uBOsSE]+)*\s+-c\s+([\"'])", re.MULTILINE)
+_INLINE_HEREDOC = re.compile(r"^[^\n#]*?(?:^|[\s;&|(])(?:\S*/)?python(?:3(?:\.\d+)?)?(?:\s+-[uBOsSE]+)*(?:\s+-)?\s*"
+                             r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1[^\n]*\n", re.MULTILINE)
+# what makes inline code a training run rather than a check or a post-processing step: a trainer's .train() call
+_TRAINS = re.compile(r"\.train\s*\(\s*(resume_from_checkpoint\s*=[^)]*)?\)")
+
+
+def inline_python(text: str) -> str:
+    """The Python a shell script runs inline (`python -c CODE`, `python - <<EOF ... EOF`) when that code trains
+    (calls a trainer's .train()), joined; "" otherwise. Variables bash would expand in double-quoted code stay as
+    written (they sit in string literals: paths, names)."""
+    parts = []
+    for m in _INLINE_C.finditer(text):
+        q, i, buf = m.group(1), m.end(), []
+        while i < len(text) and text[i] != q:
+            if q == '"' and text[i] == "\\" and i + 1 < len(text) and text[i + 1] in '"\\$`':
+                buf.append(text[i + 1])
+                i += 2
+                continue
+            if q == '"' and text[i] == "\\" and i + 1 < len(text) and text[i + 1] == "\n":
+                i += 2  # a line continuation inside double quotes: bash drops both
+                continue
+            buf.append(text[i])
+            i += 1
+        if i < len(text):  # (an unterminated quote is no code bash would run)
+            parts.append("".join(buf))
+    for m in _INLINE_HEREDOC.finditer(text):
+        end = re.compile(r"^\t*" + re.escape(m.group(2)) + r"\s*$", re.MULTILINE).search(text, m.end())
+        if end is not None:
+            parts.append(text[m.end():end.start()])
+    return "\n".join(p for p in parts if _TRAINS.search(p))
