@@ -3,6 +3,9 @@ fakes is in its text) and near misses that must keep their reading:
 - LLaMA-Factory's CLI given a config path the launching Python script computes (`str(cfg_path)`, an f-string, a
   variable) and writes a dict of its own to (`cfg_path.write_text(yaml.safe_dump(cfg))`, `yaml.dump(cfg, fh)`): the
   settings are that dict's, as they already were for a literal `x.yaml` (llamafactory._settings / _dumped);
+- a config dumped to a path held in a variable the script spells out (`cfg_path = OUT / "x.yaml"`,
+  `os.path.join("configs", "qlora.yml")`) is also the one a launch naming that path reads (launchers.literal_path in
+  python_dumped_configs), for every reader that takes dumped configs;
 - a shell script whose training is Python written inside it, `python -c "..."` or `python - <<'EOF' ... EOF`, with
   no command that trains by name: the file is read as that Python script (launchers.inline_python, configs.make_doc).
   Inline code counts only when it calls a trainer's .train(); a check (`python -c "import torch; ..."`) or a
@@ -92,6 +95,67 @@ def test_lf_wrapper_that_writes_nothing_tells_only_the_trainer(tmp_path):
 def test_near_miss_a_dumped_config_for_the_repository_s_own_trainer_stays_refused(tmp_path):
     msg = _refusal(tmp_path, "wrapper.py", OWN_TRAINER_DUMP)
     assert "my_train.py" in msg
+
+
+LF_CONSTANT_PATH = '''\
+import subprocess
+from pathlib import Path
+
+import yaml
+
+OUT = Path("runs")
+
+
+def train(model: str) -> None:
+    cfg = {"model_name_or_path": model, "stage": "sft", "do_train": True, "finetuning_type": "lora",
+           "dataset": "my_data", "template": "qwen", "fp16": True}
+    cfg_path = OUT / "train_lora.yaml"
+    cfg_path.write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    subprocess.run(["llamafactory-cli", "train", str(cfg_path)], check=True)
+'''
+
+AXOLOTL_JOINED_PATH = '''\
+import os
+import subprocess
+from pathlib import Path
+
+import yaml
+
+cfg = {"base_model": "NousResearch/Meta-Llama-3-8B", "adapter": "qlora", "load_in_4bit": True, "sequence_len": 2048,
+       "sample_packing": True, "flash_attention": True, "bf16": True, "micro_batch_size": 2,
+       "datasets": [{"path": "data.jsonl", "type": "alpaca"}]}
+cfg_file = os.path.join("configs", "qlora.yml")
+Path(cfg_file).write_text(yaml.dump(cfg))
+subprocess.run(["accelerate", "launch", "-m", "axolotl.cli.train", cfg_file], check=True)
+'''
+
+LF_OTHER_FILE = '''\
+import subprocess
+from pathlib import Path
+
+import yaml
+
+cfg = {"stage": "sft", "do_train": True, "model_name_or_path": "m", "dataset": "d", "template": "qwen",
+       "finetuning_type": "lora", "fp16": True}
+written = Path("runs") / "draft.yaml"
+written.write_text(yaml.safe_dump(cfg))
+subprocess.run(["llamafactory-cli", "train", "runs/final.yaml"], check=True)
+'''
+
+
+def test_lf_config_dumped_to_a_path_the_script_spells_out(tmp_path):  # NEW
+    assert _read(tmp_path, "train.py", LF_CONSTANT_PATH) == ("llama-factory", [], "float16", "none")
+
+
+def test_axolotl_config_dumped_to_an_os_path_join(tmp_path):  # NEW
+    got = _read(tmp_path, "launch.py", AXOLOTL_JOINED_PATH)
+    assert got[:3] == ("axolotl", ["fa2"], "bfloat16")
+
+
+def test_near_miss_a_dump_to_another_file_is_not_the_config_run(tmp_path):
+    # the script writes runs/draft.yaml and trains on runs/final.yaml, which is not here: its settings are unknown
+    got = _read(tmp_path, "train.py", LF_OTHER_FILE)
+    assert got[0] == "llama-factory" and got[2] == ""
 
 
 # ---------------------------------------------------------------------------------------------------------------------

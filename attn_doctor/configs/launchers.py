@@ -148,6 +148,37 @@ def _argv_words(n, word) -> tuple[list, bool] | None:
     return None
 
 
+def literal_path(e, consts: dict, depth: int = 0):
+    """A path a script spells out: `str(config_file)` / `os.fspath(p)` / `Path("a") / "b.toml"` /
+    `os.path.join(d, "b.toml")` of literals (through names it assigns once: pyscript.resolve), else None."""
+    import ast
+
+    from .pyscript import _call_name, resolve
+
+    e = resolve(e, consts)
+    if depth > 6:
+        return None
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        return e.value
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div):
+        parts = [literal_path(e.left, consts, depth + 1), literal_path(e.right, consts, depth + 1)]
+    elif isinstance(e, ast.Call) and not e.keywords and e.args:
+        name = _call_name(e)
+        if name in ("str", "fspath", "Path", "PurePath", "PosixPath", "abspath") and len(e.args) == 1:
+            return literal_path(e.args[0], consts, depth + 1)
+        if name not in ("Path", "PurePath") and ast.unparse(e.func) != "os.path.join":
+            return None
+        parts = [literal_path(a, consts, depth + 1) for a in e.args]
+    else:
+        return None
+    if None in parts:
+        return None
+    out = parts[0]
+    for b in parts[1:]:  # a part that is absolute starts over, as pathlib and os.path.join do
+        out = b if b.startswith("/") else out.rstrip("/") + "/" + b
+    return out
+
+
 def python_commands(code: str) -> str:
     """The command lines a Python script (or notebook cell) starts, as shell lines: with subprocess / os.system
     (`subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
@@ -158,7 +189,7 @@ def python_commands(code: str) -> str:
     readers treat as unknown. Nothing is run."""
     import ast
 
-    from .pyscript import _call_name, constants, resolve, tree, value
+    from .pyscript import constants, resolve, tree, value
 
     # IPython runs `!{" ".join(cmd)}` as the shell line its {expression} evaluates to (var_expand): the list `cmd`, run
     code = _JOINED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(3)})", code)
@@ -198,31 +229,8 @@ def python_commands(code: str) -> str:
         return e.value if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)) and \
             not isinstance(e.value, bool) else None
 
-    def path(e, depth=0):
-        """A path the script spells out: `str(config_file)` / `os.fspath(p)` / `Path("a") / "b.toml"` /
-        `os.path.join(d, "b.toml")` of literals (through names it assigns once), else None."""
-        e = resolve(e, consts)
-        if depth > 6:
-            return None
-        if isinstance(e, ast.Constant) and isinstance(e.value, str):
-            return e.value
-        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div):
-            parts = [path(e.left, depth + 1), path(e.right, depth + 1)]
-        elif isinstance(e, ast.Call) and not e.keywords and e.args:
-            name = _call_name(e)
-            if name in ("str", "fspath", "Path", "PurePath", "PosixPath", "abspath") and len(e.args) == 1:
-                return path(e.args[0], depth + 1)
-            if name not in ("Path", "PurePath") and ast.unparse(e.func) != "os.path.join":
-                return None
-            parts = [path(a, depth + 1) for a in e.args]
-        else:
-            return None
-        if None in parts:
-            return None
-        out = parts[0]
-        for b in parts[1:]:  # a part that is absolute starts over, as pathlib and os.path.join do
-            out = b if b.startswith("/") else out.rstrip("/") + "/" + b
-        return out
+    def path(e):
+        return literal_path(e, consts)
 
     def word(e):
         if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
@@ -759,6 +767,12 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                 # this stands in for take YAML or TOML): not one dumped_for may fall back on
                 continue
             out.append((target, data))
+            if isinstance(target, tuple) and target[0] == "var":
+                # (round 25: `cfg_path = OUT / "train_lora.yaml"`, `cfg_path.write_text(yaml.safe_dump(cfg))`, then a
+                # launch of `str(cfg_path)`, which python_commands spells as the path): the path the variable holds
+                lit = literal_path(ast.Name(id=target[1]), consts)
+                if isinstance(lit, str):
+                    out.append((lit, data))
     return out
 
 
