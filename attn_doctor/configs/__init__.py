@@ -57,8 +57,8 @@ import stat
 from ..model import BACKENDS, UsageError
 from .runners import kube_manifest, runner_commands
 from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
-                        notebook_code, notebook_command, notebook_shell, python_commands, python_dumped_configs,
-                        python_written_files)
+                        inline_python, notebook_code, notebook_command, notebook_shell, python_commands,
+                        python_dumped_configs, python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
 
@@ -415,6 +415,13 @@ def make_doc(path: str, text: str) -> dict:
     elif name.endswith((".md", ".markdown", ".rst", ".txt")):
         text = without_prompts(text)  # a README's `$ accelerate launch ...`: the command after the prompt
     _text_doc(doc, text, shell)
+    if doc["command"] is None and fmt == "text":
+        code = inline_python(text)
+        if code:
+            # no command trains by name, but Python the script runs inline does (`python3 -c "... trainer.train()"`,
+            # `python - <<'EOF'`): the file is read as that Python script is (its shell steps aside)
+            doc.update(fmt="python", python=code, commands=[], command=None, words=[], args={}, launcher={},
+                       keys=set(), flat={}, scripts=[])
     return doc
 
 

@@ -148,6 +148,37 @@ def _argv_words(n, word) -> tuple[list, bool] | None:
     return None
 
 
+def literal_path(e, consts: dict, depth: int = 0):
+    """A path a script spells out: `str(config_file)` / `os.fspath(p)` / `Path("a") / "b.toml"` /
+    `os.path.join(d, "b.toml")` of literals (through names it assigns once: pyscript.resolve), else None."""
+    import ast
+
+    from .pyscript import _call_name, resolve
+
+    e = resolve(e, consts)
+    if depth > 6:
+        return None
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        return e.value
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div):
+        parts = [literal_path(e.left, consts, depth + 1), literal_path(e.right, consts, depth + 1)]
+    elif isinstance(e, ast.Call) and not e.keywords and e.args:
+        name = _call_name(e)
+        if name in ("str", "fspath", "Path", "PurePath", "PosixPath", "abspath") and len(e.args) == 1:
+            return literal_path(e.args[0], consts, depth + 1)
+        if name not in ("Path", "PurePath") and ast.unparse(e.func) != "os.path.join":
+            return None
+        parts = [literal_path(a, consts, depth + 1) for a in e.args]
+    else:
+        return None
+    if None in parts:
+        return None
+    out = parts[0]
+    for b in parts[1:]:  # a part that is absolute starts over, as pathlib and os.path.join do
+        out = b if b.startswith("/") else out.rstrip("/") + "/" + b
+    return out
+
+
 def python_commands(code: str) -> str:
     """The command lines a Python script (or notebook cell) starts, as shell lines: with subprocess / os.system
     (`subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
@@ -158,7 +189,7 @@ def python_commands(code: str) -> str:
     readers treat as unknown. Nothing is run."""
     import ast
 
-    from .pyscript import _call_name, constants, resolve, tree, value
+    from .pyscript import constants, resolve, tree, value
 
     # IPython runs `!{" ".join(cmd)}` as the shell line its {expression} evaluates to (var_expand): the list `cmd`, run
     code = _JOINED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(3)})", code)
@@ -198,31 +229,8 @@ def python_commands(code: str) -> str:
         return e.value if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)) and \
             not isinstance(e.value, bool) else None
 
-    def path(e, depth=0):
-        """A path the script spells out: `str(config_file)` / `os.fspath(p)` / `Path("a") / "b.toml"` /
-        `os.path.join(d, "b.toml")` of literals (through names it assigns once), else None."""
-        e = resolve(e, consts)
-        if depth > 6:
-            return None
-        if isinstance(e, ast.Constant) and isinstance(e.value, str):
-            return e.value
-        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div):
-            parts = [path(e.left, depth + 1), path(e.right, depth + 1)]
-        elif isinstance(e, ast.Call) and not e.keywords and e.args:
-            name = _call_name(e)
-            if name in ("str", "fspath", "Path", "PurePath", "PosixPath", "abspath") and len(e.args) == 1:
-                return path(e.args[0], depth + 1)
-            if name not in ("Path", "PurePath") and ast.unparse(e.func) != "os.path.join":
-                return None
-            parts = [path(a, depth + 1) for a in e.args]
-        else:
-            return None
-        if None in parts:
-            return None
-        out = parts[0]
-        for b in parts[1:]:  # a part that is absolute starts over, as pathlib and os.path.join do
-            out = b if b.startswith("/") else out.rstrip("/") + "/" + b
-        return out
+    def path(e):
+        return literal_path(e, consts)
 
     def word(e):
         if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
@@ -759,6 +767,12 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                 # this stands in for take YAML or TOML): not one dumped_for may fall back on
                 continue
             out.append((target, data))
+            if isinstance(target, tuple) and target[0] == "var":
+                # (round 25: `cfg_path = OUT / "train_lora.yaml"`, `cfg_path.write_text(yaml.safe_dump(cfg))`, then a
+                # launch of `str(cfg_path)`, which python_commands spells as the path): the path the variable holds
+                lit = literal_path(ast.Name(id=target[1]), consts)
+                if isinstance(lit, str):
+                    out.append((lit, data))
     return out
 
 
@@ -800,3 +814,40 @@ def dumped_for(dumped: list, path) -> dict | None:
     for d in candidates[1:]:
         common = {k: v for k, v in common.items() if k in d and d[k] == v}
     return common or None
+
+
+# A shell script that trains in Python written inside it (round 25: a nightly QLoRA pipeline whose training is
+# `python3 -c "import torch ... trainer.train() ..."` between its bash steps): the interpreter's `-c CODE` (CODE in
+# double quotes, where bash takes `\"`, `\\`, `\$` and `` \` `` as escapes, or in single quotes, taken as written) and
+# the here-document it reads as its script (`python - <<'EOF'`, `python3 <<EOF`)
+_INLINE_C = re.compile(r"(?:^|[\s;&|(])(?:\S*/)?python(?:3(?:\.\d+)?)?(?:\s+-[uBOsSE]+)*\s+-c\s+([\"'])", re.MULTILINE)
+_INLINE_HEREDOC = re.compile(r"^[^\n#]*?(?:^|[\s;&|(])(?:\S*/)?python(?:3(?:\.\d+)?)?(?:\s+-[uBOsSE]+)*(?:\s+-)?\s*"
+                             r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1[^\n]*\n", re.MULTILINE)
+# what makes inline code a training run rather than a check or a post-processing step: a trainer's .train() call
+_TRAINS = re.compile(r"\.train\s*\(\s*(resume_from_checkpoint\s*=[^)]*)?\)")
+
+
+def inline_python(text: str) -> str:
+    """The Python a shell script runs inline (`python -c CODE`, `python - <<EOF ... EOF`) when that code trains
+    (calls a trainer's .train()), joined; "" otherwise. Variables bash would expand in double-quoted code stay as
+    written (they sit in string literals: paths, names)."""
+    parts = []
+    for m in _INLINE_C.finditer(text):
+        q, i, buf = m.group(1), m.end(), []
+        while i < len(text) and text[i] != q:
+            if q == '"' and text[i] == "\\" and i + 1 < len(text) and text[i + 1] in '"\\$`':
+                buf.append(text[i + 1])
+                i += 2
+                continue
+            if q == '"' and text[i] == "\\" and i + 1 < len(text) and text[i + 1] == "\n":
+                i += 2  # a line continuation inside double quotes: bash drops both
+                continue
+            buf.append(text[i])
+            i += 1
+        if i < len(text):  # (an unterminated quote is no code bash would run)
+            parts.append("".join(buf))
+    for m in _INLINE_HEREDOC.finditer(text):
+        end = re.compile(r"^\t*" + re.escape(m.group(2)) + r"\s*$", re.MULTILINE).search(text, m.end())
+        if end is not None:
+            parts.append(text[m.end():end.start()])
+    return "\n".join(p for p in parts if _TRAINS.search(p))

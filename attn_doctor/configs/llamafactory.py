@@ -179,7 +179,9 @@ def _settings(doc: dict) -> dict:
     # subcommand the first argument (cli.py: `llamafactory-cli train|chat|export ...`)
     first = next((a for a in (cmd.args if cmd is not None else []) if not a.startswith("-") and "=" not in a
                   and a not in CLI_COMMANDS), None)
-    if first and first.lower().endswith((".yaml", ".yml", ".json")):
+    if first and (first.lower().endswith((".yaml", ".yml", ".json")) or _dumped(doc, first)):
+        # (round 25: a wrapper that builds the config as a dict, `cfg_path.write_text(yaml.safe_dump(cfg))`, then
+        # `subprocess.run(["llamafactory-cli", "train", str(cfg_path)])`: the path is computed, the config the script's)
         out.update(_named(doc, first))
     for w in doc["words"]:
         k, eq, v = w.partition("=")
@@ -230,6 +232,14 @@ def infer_config(s: dict) -> bool:
     serves it, and no key of a training run (no stage, do_train, dataset, output_dir or other TrainingArguments)."""
     return isinstance(s, dict) and "model_name_or_path" in s and bool(INFER_OWN & set(s)) and \
         all(isinstance(k, str) and k in INFER_KEYS for k in s)
+
+
+def _dumped(doc: dict, name: str) -> bool:
+    """The CLI's config argument is a path the launching script computes (`str(cfg_path)`, `{cfg_file}`, `$CFG`) and
+    writes a config of its own to (launchers.python_dumped_configs / dumped_for)."""
+    from .launchers import dumped_for
+
+    return dumped_for(doc.get("dumped") or [], name) is not None
 
 
 def _named(doc: dict, name: str) -> dict:
