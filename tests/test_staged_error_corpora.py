@@ -342,6 +342,18 @@ SETS = (
            known_claims=(("0Xiaohei0__LocalAIVtuber2__23.txt", "gpu.arch-not-in-torch"),
                          ("aigc3d__LHM-plusplus__8.txt", "gpu.arch-not-in-torch"),
                          ("devnen__Chatterbox-TTS-Server__27.txt", "transformers.sdpa-output-attentions"))),
+    # round 47 (ex47, 2026-11-28, seventh session): a training round from the image/video side (ComfyUI nodes and wrappers,
+    # video/3D research code, WebUI extensions, Colab notebooks) from repositories no earlier set used, mostly xformers
+    # (19/25: built for another torch or CUDA, without CUDA kernels, guarded imports, pins, wheels); of 25, 21 matched and 21
+    # right backend on main's rules at c77477b (3/13 unrelated matched; explain-round47-main.json); after round 47's
+    # mechanisms (tests/test_explain_variants_47.py) 24/25 and 24/25, 20 right cause (explain-round47-after.json; misses left:
+    # fixtures/errors/round47/README.md). The unrelated texts explain reads are kept visible, each true but not the thread's
+    # attention failure: an Intel Arc node's "Torch not compiled with CUDA enabled", another node pack's start-up line that
+    # sageattention is not installed, a training script's argparse error on --enable_xformers_memory_efficient_attention
+    Staged("round47", 25, 24, 24, unrelated="unrelated", note_required=True,
+           known_claims=(("IamCreateAI__Ruyi-Models__31.txt", "torch.cpu-build"),
+                         ("Kosinkadink__ComfyUI-VideoHelperSuite__472.txt", "app.attention-libraries-absent"),
+                         ("aigc-apps__VideoX-Fun__6.txt", "config.unknown-option"))),
     # round 31 (ex31, 2026-11-28, sixth session): FA4 (flash_attn.cute, flash-attn-4, nvidia-cutlass-dsl), SageAttention and
     # its forks, FA3 and the new architectures (B200/B300, Jetson Thor, RTX 50xx, DGX Spark) from 2025-26 trackers; of 40,
     # 29 matched and 23 right backend on main's rules at 6d5c95b (5/12 unrelated matched; explain-round31-main.json); after
