@@ -1,0 +1,41 @@
+"""rv8's review (session 7) of what the session merged (fe8b374..4b9f2a0), explain side.
+
+Every case was written by hand (2026-11-28) from the mechanism, not copied from a thread.
+
+  int32     attention.toml attn.int32-overflow: a 32-bit offset overflow said beside an attention kernel's name; not an
+            int32 overflow of a data loader, a tokenizer or numpy on a line that also names the backend in passing
+  fp16      attention.toml attn.fp16-overflow: eager / unfused attention overflowing in fp16; not the AMP loss scaler's
+            routine "loss scale overflow, skipping step", nor a benchmark table's cells
+  advice    triton.toml triton.launcher-py-ssize-clean: clearing the cached launchers first (rebuilt on the next run), and
+            reinstalling the Triton torch pins rather than `pip install --upgrade triton`, which moves Triton off that pin
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_doctor import knowledge
+from explain_top import ids as _ids
+
+
+# int32
+@pytest.mark.parametrize("text", [
+    "[WIP] fa3 varlen fix int32 overflow",
+    "flash_attn_varlen_func backward: int32 offset overflow for 190k packed tokens",
+    "FlexAttention's backward hits a 32-bit index overflow once batch x heads x seq passes INT32_MAX",
+    "The flash_attn_func call fails with an illegal memory access; this appears to be related to using int32 as the address dtype.",
+    "Does FA4 support int64 addressing?",
+    "xformers memory_efficient_attention: 32-bit indexing overflow at B=4096",
+])
+def test_int32_overflow_beside_an_attention_kernel(text):
+    assert "attn.int32-overflow" in _ids(text)
+
+
+@pytest.mark.parametrize("text", [
+    "numpy int32 overflow in the dataloader index when the dataset passes 2**31 rows (sdpa model)",
+    "ValueError: int32 overflow while tokenizing; model uses flash-attn 2",
+    "Does the sdpa dataloader support int64 indexing for shards?",
+    "flash-attn 2.7.4 installed. The tokenizer uses int32 offsets overflow-safe.",
+])
+def test_near_miss_an_int32_overflow_elsewhere_on_a_line_that_names_a_backend(text):
+    assert "attn.int32-overflow" not in _ids(text)
