@@ -39,3 +39,24 @@ def test_int32_overflow_beside_an_attention_kernel(text):
 ])
 def test_near_miss_an_int32_overflow_elsewhere_on_a_line_that_names_a_backend(text):
     assert "attn.int32-overflow" not in _ids(text)
+
+
+# fp16
+@pytest.mark.parametrize("text", [
+    "With fp16 the attention scores overflow for sequences above 4k tokens",
+    "float16 + attn_implementation='eager' gives nan logits after layer 20",
+    "In half precision the eager path overflows and every logit is inf",
+    "| Qwen2.5-7B | eager | fp16 | outputs NaN after layer 20 |",
+])
+def test_fp16_overflow_of_unfused_attention(text):
+    assert "attn.fp16-overflow" in _ids(text)
+
+
+@pytest.mark.parametrize("text", [
+    "fp16 training with eager attention: loss scale overflow, skipping step (normal for AMP)",
+    "fp16 run, attention=eager: Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 32768",
+    "| fp16 | eager | 12.3 ms | speedup inf |",
+    "| float16 | eager | 812 | inf |",
+])
+def test_near_miss_the_loss_scaler_and_a_benchmark_table(text):
+    assert "attn.fp16-overflow" not in _ids(text)
