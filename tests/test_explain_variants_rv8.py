@@ -60,3 +60,12 @@ def test_fp16_overflow_of_unfused_attention(text):
 ])
 def test_near_miss_the_loss_scaler_and_a_benchmark_table(text):
     assert "attn.fp16-overflow" not in _ids(text)
+
+
+# advice
+def test_py_ssize_clean_fix_does_not_move_triton_off_torchs_pin():
+    fix = knowledge.entries()["triton.launcher-py-ssize-clean"].plain_fix
+    first = fix.split("#", 1)[0]
+    assert "--upgrade" not in fix, fix  # the newest Triton is not the one torch pins
+    assert first.strip().startswith("rm -rf"), fix  # the cached launchers first: rebuilt, nothing that works is replaced
+    assert "TRITON_CACHE_DIR" in first
