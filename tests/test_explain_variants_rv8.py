@@ -69,3 +69,10 @@ def test_py_ssize_clean_fix_does_not_move_triton_off_torchs_pin():
     assert "--upgrade" not in fix, fix  # the newest Triton is not the one torch pins
     assert first.strip().startswith("rm -rf"), fix  # the cached launchers first: rebuilt, nothing that works is replaced
     assert "TRITON_CACHE_DIR" in first
+
+
+def test_int32_cause_says_the_kernel_counts_padded_extents():
+    # [1600, 16, 729, 72] is 1.34e9 elements, under 2**31: the overflow comes from the kernel's padded extents
+    e = knowledge.entries()["attn.int32-overflow"]
+    assert "1600 x 729 x 16 x 72" not in e.cause or "rounded up" in e.cause, e.cause
+    assert "rounded up" in e.fix or "well below" in e.fix, e.fix
