@@ -94,3 +94,10 @@ def test_chinese_nan_rule_reads_a_clause_not_the_line():
 ])
 def test_chinese_nan_after_the_backend_still_read(text):
     assert "attn.nan-output" in _ids(text)
+
+
+def test_fully_masked_rows_cites_the_pull_request_that_landed():
+    # pytorch/pytorch#131060 was closed unmerged; _safe_softmax landed with #133882 ("Update fused kernels and call
+    # _safe_softmax from SDPA"), which is what makes torch 2.5+ return 0 for those rows, as the fix says
+    refs = " ".join(knowledge.entries()["attn.fully-masked-rows"].refs)
+    assert "pytorch/pytorch#133882" in refs, refs
