@@ -101,3 +101,10 @@ def test_fully_masked_rows_cites_the_pull_request_that_landed():
     # _safe_softmax from SDPA"), which is what makes torch 2.5+ return 0 for those rows, as the fix says
     refs = " ".join(knowledge.entries()["attn.fully-masked-rows"].refs)
     assert "pytorch/pytorch#133882" in refs, refs
+
+
+def test_batched_outputs_tells_a_bug_from_rounding():
+    # FA2's own split of the keys depends on batch x heads (num_splits), so slightly different numbers at another batch size
+    # are rounding; the entry's advice is for garbage padded rows, and must say where its own claim stops
+    cause = knowledge.entries()["fa2.batched-padding-outputs"].cause
+    assert "rounding" in cause and "attn.backend-rounding" in cause, cause
