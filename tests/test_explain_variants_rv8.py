@@ -108,3 +108,21 @@ def test_batched_outputs_tells_a_bug_from_rounding():
     # are rounding; the entry's advice is for garbage padded rows, and must say where its own claim stops
     cause = knowledge.entries()["fa2.batched-padding-outputs"].cause
     assert "rounding" in cause and "attn.backend-rounding" in cause, cause
+
+
+# rounding: two implementations, not one implementation's runs
+@pytest.mark.parametrize("text", [
+    "Slight differences in the learning-rate schedule between runs (xformers enabled)",
+    "flash_attn: slight differences across seeds in the eval loss, nothing else changed",
+    "We see slightly different results between two runs on the same machine with sdpa",
+])
+def test_near_miss_one_implementations_runs_are_not_rounding_between_two(text):
+    assert "attn.backend-rounding" not in _ids(text)
+
+
+@pytest.mark.parametrize("text", [
+    "There is a slight difference between the outputs of flash_attn_func and the eager path in bf16",
+    "xformers gives slightly different logits than the math kernel; between runs it is stable",
+])
+def test_rounding_between_two_implementations_still_read(text):
+    assert "attn.backend-rounding" in _ids(text)
