@@ -21,7 +21,9 @@ configs/__init__.py), variants written for the mechanism.
 from __future__ import annotations
 
 import pytest
+import yaml
 
+from attn_doctor.configs.runners import runner_commands
 from configs_corpus import read, refusal
 
 
@@ -201,6 +203,9 @@ spec:
       replicas: 1
 """ + replica
     assert read(tmp_path, "pytorchjob.yaml", text)[0] == "torchtune"
+    # once (rv8: the trainer alone is the same with the command read twice)
+    lines = runner_commands(list(yaml.safe_load_all(text)))[1]
+    assert sum("full_finetune_distributed" in ln for ln in lines.splitlines()) == 1, lines
 
 
 def test_k8s_args_only_bash_script_in_a_deployment_with_init_container(tmp_path):
