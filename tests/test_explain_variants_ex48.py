@@ -12,6 +12,10 @@ must NOT happen.
              library that breaks (module-level `from sageattention import sageattn` -> sageattention/core.py `import
              triton` -> Triton's ImportError) carries the import and ran nothing; a frame that calls something still
              names its backend.
+  torch-too  attribution.toml [[library]] none: torch named first beside a backend, both said not to support the GPU
+             ("Torch and xFormers do not support RTX 50xx yet", "Torch 与 xFormers 版本均暂不支持"): torch's own build lacks
+             the architecture; the sentence names no backend that failed. A backend said alone not to support it, or
+             beside a torch said to work, still names the backend.
 """
 
 from __future__ import annotations
@@ -84,3 +88,26 @@ def test_backend_that_only_imports_broken_triton_is_none(text):
 ])
 def test_backend_frame_that_runs_keeps_backend(text, backend):
     assert first(text) == ("flex.triton-broken", backend)
+
+
+# ---- torch-too ------------------------------------------------------------------------------------------------------
+
+NO_KERNEL = "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+
+
+@pytest.mark.parametrize("text", [
+    NO_KERNEL + "\nTorch and xformers do not support the RTX 5090 yet, wait for the next release.",
+    NO_KERNEL + "\n当前 PyTorch 和 xformers 还不支持 50 系显卡。",
+    "Generation crashes on my RTX 5080.\n" + NO_KERNEL + "\nMaintainer: PyTorch & SageAttention builds don't support sm_120 yet.",
+])
+def test_torch_beside_backend_not_supporting_gpu_is_torch(text):
+    assert first(text) == ("gpu.arch-not-in-torch", None)
+
+
+@pytest.mark.parametrize("text", [
+    # near misses: the backend alone does not support it, or torch is said to support it
+    NO_KERNEL + "\nxformers does not support RTX 5090 yet; torch 2.7 works.",
+    NO_KERNEL + "\nPyTorch 2.7 supports Blackwell, but xformers does not support it yet.",
+])
+def test_backend_alone_not_supporting_gpu_keeps_backend(text):
+    assert first(text) == ("gpu.arch-not-in-torch", "xformers")

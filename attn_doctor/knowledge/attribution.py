@@ -369,7 +369,12 @@ def _named(line: str) -> tuple[str, bool] | None:
 
 def _first_rule(line: str) -> tuple[str, bool] | None:
     hit = None
-    for backend, rx, shared in rules().libraries:
+    libraries = rules().libraries
+    if any(b == "none" and not shared and rx.search(line) for b, rx, shared in libraries):
+        # torch's own message (or a sentence that puts torch's build first): the line names no backend, whatever else
+        # it names (session 7, ex48: "Torch and xFormers do not support RTX 50xx yet")
+        return "none", False
+    for backend, rx, shared in libraries:
         if rx.search(line):
             if not shared:
                 # a shared name first, then the same backend's own name on the line (round 23, hear-t1/EasyR1#21: "the
