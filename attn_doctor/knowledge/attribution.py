@@ -291,6 +291,30 @@ TRIED = re.compile(r"\b(?:also|even|already)[ \t]+tried\b[^.;:!?\n]*|\btried[ \t
                    r"updat\w*|switch\w*|disabl\w*|uninstall\w*|remov\w*|rebuild\w*|reinstall\w*)\b[^.;:!?\n]*", re.IGNORECASE)
 
 
+# A backend switched to while the error stayed the same is ruled out, and so is the one switched from ("To ensure that Sage
+# wasn't doing anything, I turned it over to SDPA but the errors stayed the same": round 32, leomaxwell973/Triton-3.3.0...#1;
+# the failure is Inductor's, whatever attention runs). Only a switch between attention paths: a sentence with a version
+# number ("switched to flash-attn 2.5.8, same error") is that backend still failing (session 7, ex48;
+# tests/test_explain_variants_ex48.py).
+PERSISTED = re.compile(r"\b(?:errors?|problems?|issues?|crash(?:es)?|results?|outputs?|it)\b[^.;!?\n]{0,20}?\b(?:stay(?:s|ed)?|"
+                       r"remain(?:s|ed)?|(?:is|are|was|were)(?: still| exactly)?)\s+(?:the\s+)?same\b|"
+                       r"\b(?:the|exactly the)\s+same\s+(?:error|errors|problem|issue|crash|result|output)s?\b|"
+                       r"\b(?:errors?|problems?|issues?|crash(?:es)?)\s+(?:still\s+)?persist(?:s|ed)?\b", re.IGNORECASE)
+SWITCHED_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|turn(?:ed|s|ing)?|chang(?:e|ed|es|ing)|set(?:ting)?|mov(?:e|ed|es|ing)|"
+                         r"swap(?:ped|s|ping)?)\b(?:[ \t]+(?:it|this|that|them|the attention|attention|the backend))?"
+                         r"(?:[ \t]+over)?[ \t]+to\b|\binstead\b", re.IGNORECASE)
+SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|$)")  # ("...; the problem persists" is one sentence)
+VERSION = re.compile(r"\d+\.\d+")
+
+
+def _persisted_removed(line: str) -> str:
+    """`line` with each sentence that switched attention path and kept the same error blanked."""
+    def blank(m: re.Match) -> str:
+        s = m.group(0)
+        return " " * len(s) if SWITCHED_TO.search(s) and PERSISTED.search(s) and not VERSION.search(s) else s
+    return SENTENCE.sub(blank, line)
+
+
 def _replaced_removed(line: str) -> str:
     """`line` without what it names as replaced or as a reason, where the rest still names a backend."""
     kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
@@ -316,6 +340,8 @@ def _scrub(line: str) -> str:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
     if any(w in low for w in ("instead of", "rather than", "from ", "because")):
         line = _replaced_removed(line)
+    if "same" in low or "persist" in low:
+        line = _persisted_removed(line)
     if "tried" in low:
         line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
     if " back to " in low:
@@ -343,7 +369,12 @@ def _named(line: str) -> tuple[str, bool] | None:
 
 def _first_rule(line: str) -> tuple[str, bool] | None:
     hit = None
-    for backend, rx, shared in rules().libraries:
+    libraries = rules().libraries
+    if any(b == "none" and not shared and rx.search(line) for b, rx, shared in libraries):
+        # torch's own message (or a sentence that puts torch's build first): the line names no backend, whatever else
+        # it names (session 7, ex48: "Torch and xFormers do not support RTX 50xx yet")
+        return "none", False
+    for backend, rx, shared in libraries:
         if rx.search(line):
             if not shared:
                 # a shared name first, then the same backend's own name on the line (round 23, hear-t1/EasyR1#21: "the
@@ -692,6 +723,31 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
     return weak
 
 
+IMPORT_CODE = re.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:import|from)\s+[\w.]")
+
+
+def _import_chain_only(lines: list[str], named: int, line: int) -> bool:
+    """Is 1-based `named` a frame (or its code line) of a chain of module-level imports that runs down to the error at
+    `line`? A backend whose package only imports the library that breaks ("from sageattention import sageattn" ->
+    sageattention/core.py `import triton` -> Triton's own ImportError: round 32, leomaxwell973/Triton-3.3.0...#6) carries
+    the import; it ran nothing (session 7, ex48; tests/test_explain_variants_ex48.py). A frame that calls something
+    (FlexAttention's `flex_attention`, a function's body) still names its backend."""
+    i = named - 1
+    if not 0 <= i < len(lines) or named == line:
+        return False
+    if not FRAME.search(lines[i]):
+        i -= 1
+        if i < 0 or not FRAME.search(lines[i]):
+            return False
+    frames, k = [], i  # this frame and every deeper one, to the traceback's end (or the error's line)
+    while k < len(lines) and k != line - 1 and (FRAME.search(lines[k]) or lines[k][:1].isspace()):
+        if FRAME.search(lines[k]):
+            frames.append(k)
+        k += 1
+    return bool(frames) and all(lines[k].rstrip().endswith("in <module>") and k + 1 < len(lines)
+                                and IMPORT_CODE.search(lines[k + 1]) for k in frames)
+
+
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """(the backend of this match, the line that named it when it was inferred from the log)."""
     r = rules()
@@ -712,7 +768,8 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = _nearest_for(entry, lines, line)
-    if (found is None or found.backend in ("foreign", "other")) and entry.id in r.own_if_named:
+    if entry.id in r.own_if_named and (found is None or found.backend in ("foreign", "other")
+                                       or _import_chain_only(lines, found.line, line)):
         return None, None  # no backend of the seven named near it: not the entry's own backend's failure ([own_if_named])
     if found is None or found.backend in (own, "foreign", "other"):
         return own, None
