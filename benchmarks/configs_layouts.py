@@ -24,6 +24,7 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -64,9 +65,20 @@ def names_unread(cfg: dict, want: str) -> bool:
     return any(g == w or g.endswith("/" + w.lstrip("./")) or g.endswith(w) for g in got)
 
 
+def _in_place(layout: Path, e: dict, tmp: str) -> Path:
+    """The layout's folder to read: itself, or a copy under `tmp` with its `copies` (a name -> a corpus file, relative to
+    the repository) put in place, so that a corpus file several layouts run is kept once."""
+    if not e.get("copies"):
+        return layout
+    dest = Path(tmp) / "layouts" / layout.name
+    shutil.copytree(layout, dest)
+    for name, src in e["copies"].items():
+        shutil.copyfile(ROOT / src, dest / name)
+    return dest
+
+
 def judge(layout: Path) -> dict:
     e = expect(layout)
-    path = layout / e["launcher"]
     out = {"layout": layout.name, "launcher": e["launcher"],
            "want": {"trainer": e["trainer"], "required": sorted(e["required"]), "dtype": e["dtype"],
                     "compile": e["compile_mode"] or "none", "unread": e.get("unread", []),
@@ -74,10 +86,11 @@ def judge(layout: Path) -> dict:
     here = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)  # a working directory outside the layout
+        folder = _in_place(layout, e, tmp)
         try:
-            cfg = configs.load(str(path))
+            cfg = configs.load(str(folder / e["launcher"]))
         except UsageError as err:
-            msg = str(err).replace(str(LAYOUTS) + os.sep, "")
+            msg = str(err).replace(str(LAYOUTS) + os.sep, "").replace(str(folder.parent) + os.sep, "")
             out.update(outcome="refused", message=msg)
             out["right"] = bool(e.get("refused")) and e["refused"] in msg and "\n" not in msg
             return out

@@ -37,6 +37,8 @@ def test_the_layouts_are_there_and_well_formed():
         assert "heldout" not in e["note"], d
         for src in e["note"].split("modelled on ", 1)[1].split(", "):
             assert (ROOT / src).is_file(), (d, src)
+        for name, src in (e.get("copies") or {}).items():
+            assert (ROOT / src).is_file() and not (d / name).exists(), (d, name, src)
         assert e["why"].strip() and isinstance(e["required"], list) and isinstance(e["unread"], list), d
         missing += bool(e["unread"])
     assert missing >= 9
