@@ -259,7 +259,7 @@ def read(doc: dict) -> dict:
     errors: list = []
     script = _script(doc)
     cmd = doc.get("command")
-    launcher = {}
+    launcher = cmd.launcher_args if cmd is not None else {}
     if cmd is not None and cmd.script == script:
         from . import with_accelerate_config
 
@@ -287,7 +287,6 @@ def read(doc: dict) -> dict:
     # ACCELERATE_DYNAMO_* variables `accelerate launch --dynamo_backend X --dynamo_mode M` sets (huggingface/accelerate
     # utils/launch.py:184-193, accelerator.py:326-329, utils/dataclasses.py:1094-1099) and accelerator.prepare()
     # compiles the model: the launcher's dynamo backend is the run's torch.compile.
-    launcher = launcher or (cmd.launcher_args if cmd is not None else {})
     dyn = str(launcher.get("dynamo_backend") or "no").strip().lower()
     comp = dyn not in ("no", "none", "false")
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None

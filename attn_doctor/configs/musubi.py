@@ -92,13 +92,14 @@ def score(doc: dict) -> "Score":
 
     if doc["fmt"] not in ("toml", "text") and not notebook_command(doc):
         return NOTHING  # musubi-tuner reads a --config_file TOML and its command line (a notebook's too)
-    keys = set(_flatten(doc["data"])) if doc["fmt"] == "toml" else set(doc["args"])
+    flat = _flatten(doc["data"]) if doc["fmt"] == "toml" else None
+    keys = set(flat) if flat is not None else set(doc["args"])
     sc = score_keys(keys, own_keys() | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS | (STRONG_KEYS - own_keys()),
                     COMMON_KEYS)
-    net = _flatten(doc["data"]).get("network_module") if doc["fmt"] == "toml" else doc["args"].get("network_module")
+    net = (flat if flat is not None else doc["args"]).get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
         sc.add(f"network_module={net}")
-    if doc["fmt"] == "toml" and is_gui_project(_flatten(doc["data"])):
+    if flat is not None and is_gui_project(flat):
         sc.add(f"model_arch={doc['data'].get('model_arch')} (musubi-tuner GUI project)", 2 * STRONG)
     for s in doc["scripts"]:
         stem = re.sub(r"_train(_network)?\.py$", "", s)
@@ -454,15 +455,13 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
     `config_file_unread` when that file is not there to read (a launcher's `doc`: found where its run finds it,
     references.locate, and named in doc["unread"] when it is not). doc["files"]: what the launch script itself writes
     before it runs the command (`cat > train.toml <<EOF ... EOF`, shell.Script.files): that text is the TOML the run reads."""
+    from .references import locate, note_unread, spelt
+
     value = settings.get("config_file")
     if doc is not None and isinstance(value, str):
-        from .references import spelt
-
         value = spelt(doc, value)  # `"$SCRIPT_DIR/../configs/x.toml"`: the launcher's folder put in
     if not given(value):
         if doc is not None and value not in (None, "", True):
-            from .references import note_unread
-
             note_unread(doc, value)  # `--config_file "$1"`: the caller's file
         return settings, misses
     name = str(value)
@@ -477,8 +476,6 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
         if toml is None:
             return dict(settings, config_file_unread=True), misses
     elif doc is not None:
-        from .references import locate
-
         where = locate(doc, name, ".toml")
         if where is not None:
             try:
@@ -489,8 +486,6 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
         _, toml = _read_side_toml(name, base, ".toml")
     if toml is None:
         if doc is not None:
-            from .references import note_unread
-
             note_unread(doc, name)
         return dict(settings, config_file_unread=True), misses
     merged = _flatten(toml)

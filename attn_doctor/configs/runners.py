@@ -209,16 +209,6 @@ def vast_template(data: dict) -> list[str] | None:
     return lines or None
 
 
-def _unique(lines: list[str]) -> list[str]:
-    """The lines once each (a PyTorchJob's Master and Worker, a JobSet's replicas run one training command)."""
-    seen, out = set(), []
-    for ln in lines:
-        if ln not in seen:
-            seen.add(ln)
-            out.append(ln)
-    return out
-
-
 def runner_commands(data) -> tuple[str, str] | None:
     """(what the runner file is, the shell lines it runs) for a Compose file, Kubernetes manifest(s), a GitHub Actions
     workflow, a GitLab CI pipeline, a RunPod or Vast.ai template that runs at least one command; None for anything else (and for a runner whose
@@ -234,7 +224,7 @@ def runner_commands(data) -> tuple[str, str] | None:
             _kube_lines(d, lines)
             if kind is None and len(lines) > before:
                 kind = d["kind"]
-        lines = _unique(lines)
+        lines = list(dict.fromkeys(lines))  # once each: a PyTorchJob's Master and Worker, a JobSet's replicas run one command
         return (f"a Kubernetes manifest (kind: {kind})", "\n".join(lines)) if lines else None
     if not isinstance(data, dict):
         return None

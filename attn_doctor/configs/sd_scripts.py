@@ -332,9 +332,11 @@ def score(doc: dict) -> "Score":
     runs = cmd if cmd is not None else next((c for c in doc.get("commands") or [] if c.script and
                                              c.script.endswith(".py") and not c.module and
                                              any(a.startswith("--") for a in c.args)), None)
-    if text and runs is not None and runs.script and _script(doc) and _stem(runs.script) == _script(doc) and \
-            (len(_diffusers_options(_foreign_options(runs))) >= DIFFUSERS_EXTRA or
-             len(_foreign_options(runs)) >= COPY_EXTRA and len(keys - known_keys()) > len(keys & known_keys())):
+    script = _script(doc)
+    foreign = _foreign_options(runs) if runs is not None and runs.script else []
+    if text and runs is not None and runs.script and script and _stem(runs.script) == script and \
+            (len(_diffusers_options(foreign)) >= DIFFUSERS_EXTRA or
+             len(foreign) >= COPY_EXTRA and len(keys - known_keys()) > len(keys & known_keys())):
         # a script under one of sd-scripts' own names given options sd-scripts never defines (parse_args() stops on the
         # first) which are diffusers' examples' own: diffusers' script saved under that name (its textual_inversion
         # example as tools/train_textual_inversion.py, run with --learnable_property --placeholder_token
@@ -343,8 +345,8 @@ def score(doc: dict) -> "Score":
         # train_network.py --foo --bar ... sd-scripts'); more of them than of sd-scripts' own do (PixArt-alpha's
         # train_scripts/train_controlnet.py CONFIG.py --work-dir --resume_from, under sd-scripts' older ControlNet name)
         return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
-    if text and runs is not None and runs.script and not _script(doc) and \
-            (len(keys - known_keys()) >= len(keys & known_keys()) or len(_foreign_options(runs)) >= COPY_EXTRA):
+    if text and runs is not None and runs.script and not script and \
+            (len(keys - known_keys()) >= len(keys & known_keys()) or len(foreign) >= COPY_EXTRA):
         # the same on a command line: the script it runs parses its options (parse_args() stops on one it does not
         # define), so a script that is none of sd-scripts' and takes at least as many options sd-scripts has not
         # (VideoX-Fun's train_lora.py --train_data_meta --video_sample_size ... --enable_bucket), or more than a renamed
@@ -364,7 +366,6 @@ def score(doc: dict) -> "Score":
         # musubi-tuner loads --dit and has no pretrained_model_name_or_path, diffusers' examples and SimpleTuner have no
         # network_module (configs/options.py). (A key of the user's own beside them: some program of theirs.)
         sc.add("network_module with pretrained_model_name_or_path")
-    script = _script(doc)
     if script:
         sc.add(f"{script}.py", 2 * STRONG)
     # the repository's name in a launch script supports its options or script (`cd kohya_ss/sd-scripts; accelerate launch
