@@ -113,9 +113,7 @@ def suggestions(target: str, n: int = 3) -> list[str]:
     return difflib.get_close_matches(target, list(entries()), n=n, cutoff=0.6)
 
 
-def backend_of(e: Entry) -> str | None:
-    """The entry's backend, else the one its id names (checks pass it per finding; explain has none)."""
-    return attribution.backend_of(e)
+backend_of = attribution.backend_of  # the entry's backend, else the one its id names (one rule, in attribution)
 
 
 def entry_dict(e: Entry, m: Match | None = None, versions: Versions | None = None) -> dict:

@@ -355,8 +355,10 @@ def _scrub(line: str) -> str:
     return line
 
 
+@lru_cache(maxsize=1024)
 def _named(line: str) -> tuple[str, bool] | None:
-    """(backend, only by a name several backends share) for one line, or None."""
+    """(backend, only by a name several backends share) for one line, or None. Cached: the same line is asked about once
+    per match near it, and each asking runs every library rule (the rules are loaded once, rules())."""
     line = _scrub(line)
     hit = _first_rule(line)
     if hit is not None and not hit[1] and hit[0] not in ("none", "foreign", "other") and HEALTHY.search(line) and _first_rule(_healthy_blanked(line)) is None:
