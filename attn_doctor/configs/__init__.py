@@ -385,18 +385,19 @@ def make_doc(path: str, text: str) -> dict:
             raise UsageError(f"--config: {path} is a dataset registry (ms-swift's --custom_dataset_info: datasets by "
                              f"ms_dataset_id / hf_dataset_id / dataset_path with their columns), not a trainer config: "
                              f"give attn-doctor the training command line or config that names it")
+        runner = runner_commands(data)  # (a Compose file, Kubernetes manifest(s), a CI pipeline: runners.py)
         if isinstance(data, list) and data and all(kube_manifest(d) for d in data):
             # several Kubernetes manifests in one file (_load_yaml_docs): what runs is their containers' commands
-            if runner_commands(data) is None:
+            if runner is None:
                 raise UsageError(f"--config: {path} is a Kubernetes manifest (kind: {data[0]['kind']}), not a trainer "
                                  f"config (attn-doctor reads {supported()})")
             data = {"__runner_docs__": data}
         if not isinstance(data, dict):
             raise UsageError(f"--config: {path} is {fmt.upper()} but not an object of trainer settings "
                              f"(it holds a {type(data).__name__})")
-        job = job_commands(data)
+        job = job_commands(data, runner)
         if job is not None:
-            doc["job"] = job_kind(data)
+            doc["job"] = job_kind(data, runner)
             # a cloud job spec (an Azure ML command job, a SkyPilot task, a dstack task): its other keys are the
             # cloud's (compute, resources, inputs); what it trains is the shell it runs, read as a launch file is
             doc.update(fmt="text")
@@ -444,13 +445,12 @@ def _named_outside_prints(text: str, name: str) -> bool:
                for ln in text.splitlines())
 
 
-def job_commands(data) -> str | None:
+def job_commands(data, runner: tuple[str, str] | None) -> str | None:
     """The shell a cloud job spec or a runner file runs: an Azure ML command job (`$schema: .../commandJob.schema.json`
     or `type: command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task (`run:` beside `resources:` /
     `setup:` / `num_nodes:`), a dstack task (`type: task` with a `commands:` list), and the runners of runners.py (a
     Compose service's entrypoint + command, a Kubernetes container's command + args, a CI workflow's run / script
-    steps); None for any other mapping."""
-    runner = runner_commands(data)
+    steps: runner, what runners.runner_commands read in it); None for any other mapping."""
     if runner is not None:
         return runner[1]  # a Compose file, Kubernetes manifest(s), a GitHub Actions / GitLab CI pipeline (runners.py)
     if not isinstance(data, dict):
@@ -468,9 +468,8 @@ def job_commands(data) -> str | None:
     return None
 
 
-def job_kind(data: dict) -> str:
+def job_kind(data: dict, runner: tuple[str, str] | None) -> str:
     """What kind of cloud job spec job_commands read (for a refusal: the file is the job, not a trainer's config)."""
-    runner = runner_commands(data)
     if runner is not None:
         return runner[0]
     if isinstance(data.get("command"), str) and not isinstance(data.get("run"), str):
