@@ -397,11 +397,11 @@ def make_doc(path: str, text: str) -> dict:
                              f"(it holds a {type(data).__name__})")
         job = job_commands(data, runner)
         if job is not None:
-            doc["job"] = job_kind(data, runner)
             # a cloud job spec (an Azure ML command job, a SkyPilot task, a dstack task): its other keys are the
             # cloud's (compute, resources, inputs); what it trains is the shell it runs, read as a launch file is
+            doc["job"] = job[0]
             doc.update(fmt="text")
-            _text_doc(doc, job, shell)
+            _text_doc(doc, job[1], shell)
             return doc
         doc["data"] = data
         doc["keys"] = _all_keys(data)
@@ -445,38 +445,29 @@ def _named_outside_prints(text: str, name: str) -> bool:
                for ln in text.splitlines())
 
 
-def job_commands(data, runner: tuple[str, str] | None) -> str | None:
-    """The shell a cloud job spec or a runner file runs: an Azure ML command job (`$schema: .../commandJob.schema.json`
-    or `type: command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task (`run:` beside `resources:` /
-    `setup:` / `num_nodes:`), a dstack task (`type: task` with a `commands:` list), and the runners of runners.py (a
-    Compose service's entrypoint + command, a Kubernetes container's command + args, a CI workflow's run / script
-    steps: runner, what runners.runner_commands read in it); None for any other mapping."""
+def job_commands(data, runner: tuple[str, str] | None) -> tuple[str, str] | None:
+    """(what the file is, the shell it runs) for a cloud job spec or a runner file: an Azure ML command job (`$schema:
+    .../commandJob.schema.json` or `type: command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task
+    (`run:` beside `resources:` / `setup:` / `num_nodes:`), a dstack task (`type: task` with a `commands:` list), and
+    the runners of runners.py (a Compose service's entrypoint + command, a Kubernetes container's command + args, a CI
+    workflow's run / script steps: runner, what runners.runner_commands read in it); None for any other mapping. The
+    kind is named where the shell is taken, so a refusal names the job the way it was read."""
     if runner is not None:
-        return runner[1]  # a Compose file, Kubernetes manifest(s), a GitHub Actions / GitLab CI pipeline (runners.py)
+        return runner  # a Compose file, Kubernetes manifest(s), a GitHub Actions / GitLab CI pipeline (runners.py)
     if not isinstance(data, dict):
         return None
     schema = str(data.get("$schema", "")).lower()
     cmd = data.get("command")
     if isinstance(cmd, str) and ("azureml" in schema or data.get("type") == "command" and "compute" in data):
-        return cmd
+        return "an Azure ML command job", cmd
     run = data.get("run")
     if isinstance(run, str) and {"resources", "setup", "num_nodes", "workdir"} & set(data):
-        return "\n".join(x for x in (data.get("setup") if isinstance(data.get("setup"), str) else "", run) if x)
+        return "a SkyPilot task (resources: / run:)", \
+            "\n".join(x for x in (data.get("setup") if isinstance(data.get("setup"), str) else "", run) if x)
     cmds = data.get("commands")
     if data.get("type") == "task" and isinstance(cmds, list) and all(isinstance(c, str) for c in cmds):
-        return "\n".join(cmds)
+        return "a dstack task", "\n".join(cmds)
     return None
-
-
-def job_kind(data: dict, runner: tuple[str, str] | None) -> str:
-    """What kind of cloud job spec job_commands read (for a refusal: the file is the job, not a trainer's config)."""
-    if runner is not None:
-        return runner[0]
-    if isinstance(data.get("command"), str) and not isinstance(data.get("run"), str):
-        return "an Azure ML command job"
-    if isinstance(data.get("run"), str):
-        return "a SkyPilot task (resources: / run:)"
-    return "a dstack task"
 
 
 def _text_doc(doc: dict, text: str, shell) -> None:

@@ -1,0 +1,71 @@
+"""Review mends of session 8 (helper rv9c) that change what a message says. Variants written for this test (what each
+fakes is in its text):
+- a cloud job spec is named the way configs.job_commands read it, in one decision: a spec with an Azure ML `command:`
+  (its `$schema`, or `type: command` with `compute:`) and a SkyPilot-style `run:` is read as the Azure job (its
+  `command:` is what runs), and was named a SkyPilot task; a dstack task (`type: task`, `commands:`) with a stray
+  `command:` string was named an Azure ML command job. Near misses: a SkyPilot task with a `command:` string but no
+  Azure evidence is read and named as the SkyPilot task it is.
+Run against the code before this change (84777559), the variants marked NEW fail there."""
+
+from __future__ import annotations
+
+import pytest
+
+from configs_corpus import refusal as _refusal
+
+AZURE_SCHEMA_AND_RUN = """\
+$schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json
+code: ./src
+command: python eval_own.py --split test --bf16
+run: python never_runs.py
+resources:
+  instance_count: 1
+environment: azureml:acpt-pytorch-2.2-cuda12.1@latest
+compute: azureml:gpu-cluster
+"""
+
+AZURE_TYPE_AND_RUN = """\
+type: command
+compute: azureml:a100-cluster
+command: >-
+  python eval_own.py --split test --bf16
+setup: pip install -r requirements.txt
+run: python never_runs.py
+"""
+
+DSTACK_WITH_COMMAND = """\
+type: task
+name: eval-own
+command: echo this key is no dstack key
+commands:
+  - pip install -r requirements.txt
+  - python eval_own.py --split test --bf16
+resources:
+  gpu: 24GB
+"""
+
+
+@pytest.mark.parametrize("text, kind", [
+    (AZURE_SCHEMA_AND_RUN, "an Azure ML command job"),  # NEW (was: a SkyPilot task)
+    (AZURE_TYPE_AND_RUN, "an Azure ML command job"),  # NEW (was: a SkyPilot task)
+    (DSTACK_WITH_COMMAND, "a dstack task"),  # NEW (was: an Azure ML command job)
+])
+def test_a_job_spec_is_named_as_it_is_read(tmp_path, text, kind):
+    msg = _refusal(tmp_path, "job.yml", text)
+    assert f"is {kind}, not a trainer config" in msg and "eval_own.py" in msg
+    assert "never_runs.py" not in msg
+    assert sum(k in msg for k in ("Azure", "SkyPilot", "dstack")) == 1
+
+
+def test_a_skypilot_task_with_a_command_key_stays_a_skypilot_task(tmp_path):
+    # near miss: `command:` without Azure's schema or `type: command` + `compute:` is no Azure job
+    text = """\
+resources:
+  accelerators: L4:1
+command: not what runs
+run: |
+  python eval_own.py --split test --bf16
+"""
+    msg = _refusal(tmp_path, "task.yaml", text)
+    assert "is a SkyPilot task (resources: / run:), not a trainer config" in msg and "eval_own.py" in msg
+    assert "Azure" not in msg
