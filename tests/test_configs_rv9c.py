@@ -69,3 +69,34 @@ run: |
     msg = _refusal(tmp_path, "task.yaml", text)
     assert "is a SkyPilot task (resources: / run:), not a trainer config" in msg and "eval_own.py" in msg
     assert "Azure" not in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# a list of Kubernetes manifests goes to the runner reading as the list it is (no placeholder mapping): the refusals
+# keep their order (a manifest list that runs nothing is a Kubernetes manifest, any other list is no settings object)
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _manifest(kind: str, command=None) -> dict:
+    c = {"name": "main", "image": "pytorch/pytorch:2.4.0-cuda12.1-cudnn9-runtime"}
+    if command:
+        c["command"] = command
+    return {"apiVersion": "batch/v1", "kind": kind, "metadata": {"name": "x"},
+            "spec": {"template": {"spec": {"containers": [c]}}}}
+
+
+def test_a_json_list_of_manifests_is_read_as_the_commands_it_runs(tmp_path):
+    import json
+
+    data = [_manifest("ConfigMap"), _manifest("Job", ["python", "eval_own.py", "--split", "test"])]
+    msg = _refusal(tmp_path, "job.json", json.dumps(data))
+    assert "is a Kubernetes manifest (kind: Job), not a trainer config" in msg and "eval_own.py" in msg
+
+
+@pytest.mark.parametrize("data, words", [
+    ([_manifest("Job"), _manifest("Service")], "is a Kubernetes manifest (kind: Job), not a trainer config"),
+    ([_manifest("Job", ["python", "eval_own.py"]), {"name": "not a manifest"}], "it holds a list"),
+])
+def test_a_list_that_runs_nothing_keeps_its_refusal(tmp_path, data, words):
+    import json
+
+    assert words in _refusal(tmp_path, "job.json", json.dumps(data))

@@ -385,14 +385,13 @@ def make_doc(path: str, text: str) -> dict:
             raise UsageError(f"--config: {path} is a dataset registry (ms-swift's --custom_dataset_info: datasets by "
                              f"ms_dataset_id / hf_dataset_id / dataset_path with their columns), not a trainer config: "
                              f"give attn-doctor the training command line or config that names it")
-        runner = runner_commands(data)  # (a Compose file, Kubernetes manifest(s), a CI pipeline: runners.py)
-        if isinstance(data, list) and data and all(kube_manifest(d) for d in data):
-            # several Kubernetes manifests in one file (_load_yaml_docs): what runs is their containers' commands
-            if runner is None:
-                raise UsageError(f"--config: {path} is a Kubernetes manifest (kind: {data[0]['kind']}), not a trainer "
-                                 f"config (attn-doctor reads {supported()})")
-            data = {"__runner_docs__": data}
-        if not isinstance(data, dict):
+        # (a Compose file, Kubernetes manifest(s), a CI pipeline: runners.py); several Kubernetes manifests in one file
+        # (_load_yaml_docs) are a list, whose containers' commands are what runs
+        runner = runner_commands(data)
+        if runner is None and isinstance(data, list) and data and all(kube_manifest(d) for d in data):
+            raise UsageError(f"--config: {path} is a Kubernetes manifest (kind: {data[0]['kind']}), not a trainer "
+                             f"config (attn-doctor reads {supported()})")
+        if runner is None and not isinstance(data, dict):
             raise UsageError(f"--config: {path} is {fmt.upper()} but not an object of trainer settings "
                              f"(it holds a {type(data).__name__})")
         job = job_commands(data, runner)
