@@ -100,3 +100,10 @@ def test_a_list_that_runs_nothing_keeps_its_refusal(tmp_path, data, words):
     import json
 
     assert words in _refusal(tmp_path, "job.json", json.dumps(data))
+
+
+def test_option_names_are_the_long_options_a_command_gives():
+    from attn_doctor.configs.shell import option_names
+
+    words = ["--lr=1e-4", "--bf16", "-x", "3", "--", "--mixed_precision", "fp16", "--a=b=c", "out.yaml"]
+    assert option_names(words) == ["lr", "bf16", "mixed_precision", "a"]
