@@ -4,8 +4,13 @@ fakes is in its text):
   (its `$schema`, or `type: command` with `compute:`) and a SkyPilot-style `run:` is read as the Azure job (its
   `command:` is what runs), and was named a SkyPilot task; a dstack task (`type: task`, `commands:`) with a stray
   `command:` string was named an Azure ML command job. Near misses: a SkyPilot task with a `command:` string but no
-  Azure evidence is read and named as the SkyPilot task it is.
-Run against the code before this change (84777559), the variants marked NEW fail there."""
+  Azure evidence is read and named as the SkyPilot task it is (the job naming: NEW fails at 84777559);
+- a list of Kubernetes manifests reaches the runner reading as a list (no placeholder mapping), its refusals in the
+  same order (guards: they pass before and after);
+- a VS Code launch.json is recognised by one rule, as json reads it or as JSON with comments (block comments, `//`
+  inside strings, trailing commas, a BOM); near miss: a tasks.json whose comment spells launch.json's keys is no
+  launch configuration (NEW: fails at ee8ace5f, where the words were matched anywhere in the text).
+The variants marked NEW fail on the code before their change."""
 
 from __future__ import annotations
 
@@ -107,3 +112,49 @@ def test_option_names_are_the_long_options_a_command_gives():
 
     words = ["--lr=1e-4", "--bf16", "-x", "3", "--", "--mixed_precision", "fp16", "--a=b=c", "out.yaml"]
     assert option_names(words) == ["lr", "bf16", "mixed_precision", "a"]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# a VS Code launch.json is recognised by one rule (others.vscode_launch), whether json reads it or it is JSON with
+# comments (others.vscode_launch_text reads it as VS Code does, then asks the same rule)
+# ---------------------------------------------------------------------------------------------------------------------
+
+LAUNCH_BLOCK_COMMENTS = """\ufeff{
+    /* Debug the trainer: see https://go.microsoft.com/fwlink/?linkid=830387 */
+    "version": "0.2.0",
+    "configurations": [
+        {
+            "name": "torchrun // rank 0",
+            "type": "debugpy",
+            "request": "launch",
+            "module": "torch.distributed.run",
+            "args": ["--nproc_per_node=1", "train.py", "--config", "conf/a.yaml",],  // trailing comma
+        },
+    ],
+}
+"""
+
+LAUNCH_PLAIN = """{"version": "0.2.0", "configurations": [{"name": "Attach", "type": "python", "request": "attach",
+ "connect": {"host": "localhost", "port": 5678}}]}"""
+
+TASKS_JSONC = """\
+{
+    // the debugger lives in launch.json: "configurations": [ {"type": "debugpy", "request": "launch"} ]
+    "version": "2.0.0",
+    "tasks": [{"label": "train", "type": "shell", "command": "python train.py"}]
+}
+"""
+
+
+@pytest.mark.parametrize("text", [LAUNCH_BLOCK_COMMENTS, LAUNCH_PLAIN])
+def test_a_launch_json_is_one_rule_with_or_without_comments(tmp_path, text):
+    msg = _refusal(tmp_path, "launch.json", text)
+    assert "is a VS Code launch configuration (.vscode/launch.json: how the editor starts and debugs programs), not a " \
+           "trainer config" in msg
+
+
+def test_a_launch_json_named_only_in_a_comment_is_no_launch_json(tmp_path):
+    # near miss: a tasks.json (JSON with comments) whose comment spells launch.json's keys; NEW (was: a VS Code launch
+    # configuration, the words matched anywhere in the text)
+    msg = _refusal(tmp_path, "tasks.json", TASKS_JSONC)
+    assert "not valid JSON" in msg and "VS Code launch" not in msg

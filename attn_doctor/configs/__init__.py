@@ -171,12 +171,12 @@ def load_json(path: str, text: str):
         if _json_lines(text):
             raise UsageError(f"--config: {path} is JSON Lines (one JSON record per line: data such as a training set, "
                              f"not settings), not a trainer config") from None
-        from .others import vscode_launch_text
+        from .others import VSCODE_LAUNCH, vscode_launch_text
 
         if vscode_launch_text(text):
             # VS Code writes launch.json as JSON with comments (`// Use IntelliSense ...`), which json.loads refuses
-            raise UsageError(f"--config: {path} is a VS Code launch configuration (.vscode/launch.json: how the editor "
-                             f"starts and debugs programs), not a trainer config (attn-doctor reads {supported()})") from None
+            raise UsageError(f"--config: {path} is {VSCODE_LAUNCH}, not a trainer config (attn-doctor reads "
+                             f"{supported()})") from None
         raise UsageError(f"--config: {path} is not valid JSON: {e}") from None
 
 
