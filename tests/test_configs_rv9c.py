@@ -10,13 +10,17 @@ fakes is in its text):
 - a VS Code launch.json is recognised by one rule, as json reads it or as JSON with comments (block comments, `//`
   inside strings, trailing commas, a BOM); near miss: a tasks.json whose comment spells launch.json's keys is no
   launch configuration (NEW: fails at ee8ace5f, where the words were matched anywhere in the text).
+- ms-swift's `swift sft CONFIG.yaml` config is found by configs.config_data, as other readers find theirs: beside the
+  launcher, or written by the launch script (NEW: fails at 58e37c1f, where only a file on disk was read); near miss:
+  the caller's file (`"$CFG.yaml"`) is named unread.
 The variants marked NEW fail on the code before their change."""
 
 from __future__ import annotations
 
 import pytest
 
-from configs_corpus import refusal as _refusal
+from attn_doctor import configs
+from configs_corpus import read, refusal as _refusal, write
 
 AZURE_SCHEMA_AND_RUN = """\
 $schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json
@@ -158,3 +162,36 @@ def test_a_launch_json_named_only_in_a_comment_is_no_launch_json(tmp_path):
     # configuration, the words matched anywhere in the text)
     msg = _refusal(tmp_path, "tasks.json", TASKS_JSONC)
     assert "not valid JSON" in msg and "VS Code launch" not in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# ms-swift's `swift sft CONFIG.yaml` finds its config as every other reader does (configs.config_data): on disk where
+# the launcher's run finds it, or the text the launch script writes itself
+# ---------------------------------------------------------------------------------------------------------------------
+
+SWIFT_YAML = """\
+model: Qwen/Qwen2.5-7B-Instruct
+train_type: lora
+dataset:
+  - AI-ModelScope/alpaca-gpt4-data-en#500
+torch_dtype: bfloat16
+attn_impl: flash_attn
+"""
+
+
+def test_swift_config_beside_the_launcher(tmp_path):
+    write(tmp_path, "sft.yaml", SWIFT_YAML)
+    cfg = configs.load(write(tmp_path, "run.sh", "NPROC_PER_NODE=2 swift sft sft.yaml\n"))
+    assert cfg["detected"]["trainer"] == "ms-swift" and cfg["required"] == ["fa2"] and cfg["dtype"] == "bfloat16"
+    assert not cfg.get("unread")
+
+
+def test_swift_config_the_launch_script_writes(tmp_path):
+    text = f"cat > sft.yaml <<'EOF'\n{SWIFT_YAML}EOF\nNPROC_PER_NODE=2 swift sft sft.yaml\n"
+    assert read(tmp_path, "run.sh", text) == ("ms-swift", ["fa2"], "bfloat16", "none")  # NEW (was: unread, [] / "")
+
+
+def test_swift_config_given_by_the_caller_is_unread(tmp_path):
+    # near miss: `swift sft "$1"` names the caller's file, nothing here to read
+    cfg = configs.load(write(tmp_path, "run.sh", 'swift sft "$CFG.yaml"\n'))
+    assert cfg["detected"]["trainer"] == "ms-swift" and cfg["required"] == [] and cfg.get("unread")
