@@ -12,7 +12,8 @@ fakes is in its text):
   launch configuration (NEW: fails at ee8ace5f, where the words were matched anywhere in the text).
 - ms-swift's `swift sft CONFIG.yaml` config is found by configs.config_data, as other readers find theirs: beside the
   launcher, or written by the launch script (NEW: fails at 58e37c1f, where only a file on disk was read); near miss:
-  the caller's file (`"$CFG.yaml"`) is named unread.
+  the caller's file (`"$CFG.yaml"`) is named unread; torchtune's `tune run R --config X.yaml` likewise (NEW: fails at
+  2d901c79), a built-in config name (llama3_2/1B_lora) staying the package's.
 The variants marked NEW fail on the code before their change."""
 
 from __future__ import annotations
@@ -195,3 +196,43 @@ def test_swift_config_given_by_the_caller_is_unread(tmp_path):
     # near miss: `swift sft "$1"` names the caller's file, nothing here to read
     cfg = configs.load(write(tmp_path, "run.sh", 'swift sft "$CFG.yaml"\n'))
     assert cfg["detected"]["trainer"] == "ms-swift" and cfg["required"] == [] and cfg.get("unread")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# torchtune's `tune run RECIPE --config X.yaml` finds X.yaml through configs.config_data too; a built-in config name
+# (llama3_2/1B_lora) stays the package's
+# ---------------------------------------------------------------------------------------------------------------------
+
+TUNE_YAML = """\
+model:
+  _component_: torchtune.models.llama3_2.lora_llama3_2_1b
+dataset:
+  _component_: torchtune.datasets.alpaca_cleaned_dataset
+  packed: False
+dtype: fp16
+compile: True
+"""
+
+
+def test_tune_config_beside_the_launcher(tmp_path):
+    write(tmp_path, "my_lora.yaml", TUNE_YAML)
+    cfg = configs.load(write(tmp_path, "run.sh", "tune run lora_finetune_single_device --config my_lora.yaml\n"))
+    assert (cfg["detected"]["trainer"], cfg["dtype"], cfg["compile_mode"]) == ("torchtune", "float16", "default")
+    assert not cfg.get("unread")
+
+
+def test_tune_config_the_launch_script_writes(tmp_path):
+    text = f"cat > my_lora.yaml <<'EOF'\n{TUNE_YAML}EOF\ntune run lora_finetune_single_device --config my_lora.yaml\n"
+    cfg = configs.load(write(tmp_path, "run.sh", text))
+    assert (cfg["dtype"], cfg["compile_mode"]) == ("float16", "default")  # NEW (was: unread, nothing known)
+    assert not cfg.get("unread")
+
+
+@pytest.mark.parametrize("conf, unread", [
+    ('"$1"', True),  # near miss: the caller's file
+    ("missing/lora.yaml", True),  # near miss: a file of the repository that is not here
+    ("llama3_2/1B_lora", False),  # a built-in config of the package
+])
+def test_tune_config_elsewhere(tmp_path, conf, unread):
+    cfg = configs.load(write(tmp_path, "run.sh", f"tune run lora_finetune_single_device --config {conf}\n"))
+    assert cfg["detected"]["trainer"] == "torchtune" and bool(cfg.get("unread")) == unread
