@@ -13,7 +13,9 @@ fakes is in its text):
 - ms-swift's `swift sft CONFIG.yaml` config is found by configs.config_data, as other readers find theirs: beside the
   launcher, or written by the launch script (NEW: fails at 58e37c1f, where only a file on disk was read); near miss:
   the caller's file (`"$CFG.yaml"`) is named unread; torchtune's `tune run R --config X.yaml` likewise (NEW: fails at
-  2d901c79), a built-in config name (llama3_2/1B_lora) staying the package's.
+  2d901c79), a built-in config name (llama3_2/1B_lora) staying the package's; musubi-tuner's --config_file through
+  config_data with its .toml suffix (guards pass before and after; NEW at 1919fe26: a written file no TOML reader
+  takes is named in `unread`).
 The variants marked NEW fail on the code before their change."""
 
 from __future__ import annotations
@@ -236,3 +238,47 @@ def test_tune_config_the_launch_script_writes(tmp_path):
 def test_tune_config_elsewhere(tmp_path, conf, unread):
     cfg = configs.load(write(tmp_path, "run.sh", f"tune run lora_finetune_single_device --config {conf}\n"))
     assert cfg["detected"]["trainer"] == "torchtune" and bool(cfg.get("unread")) == unread
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# musubi-tuner's --config_file (musubi adds .toml to a name without it) is found through configs.config_data with that
+# suffix: on disk, or written by the launch script under either name
+# ---------------------------------------------------------------------------------------------------------------------
+
+MUSUBI_TOML = """\
+[training]
+mixed_precision = "fp16"
+sage_attn = true
+"""
+MUSUBI_CMD = ("accelerate launch src/musubi_tuner/wan_train_network.py --task t2v-14B --dit /m/wan.safetensors "
+              "--dataset_config dataset.toml --network_module networks.lora_wan --config_file {conf}\n")
+
+
+@pytest.mark.parametrize("conf, written", [
+    ("train", None), ("train.toml", None),  # beside the launcher
+    ("train", "train.toml"), ("train.toml", "train.toml"), ("train", "train"),  # written by the launch script
+])
+def test_musubi_config_file(tmp_path, conf, written):
+    if written:
+        text = f"cat > {written} <<'EOF'\n{MUSUBI_TOML}EOF\n" + MUSUBI_CMD.format(conf=conf)
+    else:
+        write(tmp_path, "train.toml", MUSUBI_TOML)
+        text = MUSUBI_CMD.format(conf=conf)
+    cfg = configs.load(write(tmp_path, "run.sh", text))
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("musubi", ["sage"], "float16")
+    assert not cfg.get("unread")
+
+
+@pytest.mark.parametrize("conf", ['"$1"', "elsewhere/train"])
+def test_musubi_config_file_not_here_is_unread(tmp_path, conf):
+    # near misses: the caller's file, a file of the repository that is not here
+    cfg = configs.load(write(tmp_path, "run.sh", MUSUBI_CMD.format(conf=conf)))
+    assert cfg["detected"]["trainer"] == "musubi" and "sage" not in cfg["required"] and cfg.get("unread")
+
+
+def test_musubi_config_file_written_as_no_toml_is_unread(tmp_path):
+    # the script writes something no TOML reader takes: unknown, and named as the other unread files are (NEW: it was
+    # config_file_unread without its name in `unread`)
+    text = "cat > train.toml <<'EOF'\n[training\nsage_attn = true\nEOF\n" + MUSUBI_CMD.format(conf="train")
+    cfg = configs.load(write(tmp_path, "run.sh", text))
+    assert cfg["detected"]["trainer"] == "musubi" and "sage" not in cfg["required"] and cfg.get("unread") == ["train"]

@@ -828,13 +828,14 @@ def _foreign_script(doc: dict, best: Score) -> str | None:
     return script if len(best.own) <= 1 else None
 
 
-def named_config(doc: dict, path) -> dict | None:
+def named_config(doc: dict, path, suffix: str = "") -> dict | None:
     """The doc of a config file a launch script hands to a trainer (`train.py --config X.toml`, `run.py X.yaml`):
     the text the script writes itself (`cat > X <<EOF`), else the file on this machine: relative to the launch file,
     as written (absolute, or relative to where attn-doctor runs), or its name beside the launch file (a line written
     for another machine: `--config /workspace/configs/wan.toml` next to a wan.toml). None when it is nowhere to read
     here, is the launch file itself, or is not readable (the job's own file: unknown, not an error of the one
-    --config names)."""
+    --config names). suffix: what the trainer adds to a name without it (musubi-tuner's .toml), the file read as one
+    of that kind."""
     from .shell import known
 
     dumped = dumped_for(doc.get("dumped") or [], path)
@@ -849,12 +850,13 @@ def named_config(doc: dict, path) -> dict | None:
         note_unread(doc, path)  # a value the caller gives (`$1`, `${YAML}` never set): not a file to guess at
         return None
     files = doc.get("files") or {}
-    if path in files:
-        text, where = files[path], path
+    written = next((n for n in (path, path + suffix) if n in files), None)
+    if written is not None:
+        text, where = files[written], written if written.endswith(suffix) else written + suffix
     else:
         # where the launcher's own run finds it (references.locate: after its `cd`s, beside it, from the repository
         # root above it, an absolute path of another machine under the checkout)
-        where = locate(doc, path)
+        where = locate(doc, path, suffix)
         if where is None:
             note_unread(doc, path)
             return None
@@ -876,9 +878,9 @@ def dumped_doc(doc: dict, settings: dict, what: str) -> dict:
     return make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), f"{what}.json"), json.dumps(settings))
 
 
-def config_data(doc: dict, path) -> dict | None:
+def config_data(doc: dict, path, suffix: str = "") -> dict | None:
     """The settings (a mapping) of the YAML / JSON / TOML file named_config finds, or None."""
-    sub = named_config(doc, path)
+    sub = named_config(doc, path, suffix)
     return sub["data"] if sub is not None and sub["fmt"] in ("yaml", "json", "toml") and \
         isinstance(sub.get("data"), dict) else None
 
