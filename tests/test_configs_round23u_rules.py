@@ -3,7 +3,7 @@ were all refused at 3a1b2d5 (none read as a claimed trainer), 12 of them without
 the refusal named no framework, or the wrong kind of file. Variants written for this test (what each fakes is in its
 text) of the rules round 23u added, with near misses that must keep their reading:
 - a cloud job spec read as a launch file (configs.job_commands: a SkyPilot task, an Azure ML command job, a dstack
-  task) is named as one when no reader claims what it runs (configs.job_kind); a Python file that defines a job is named
+  task) is named as one when no reader claims what it runs (the kind job_commands reads); a Python file that defines a job is named
   too (others.job_spec: a Baseten Training job spec, `truss_train`; a Modal app, `modal.App`, and ComfyUI when it runs
   it; a RunPod serverless worker, `runpod.serverless.start`);
 - LeRobot's trainer (lerobot-train, lerobot/scripts/train.py, lerobot/scripts/lerobot_train.py, `-m

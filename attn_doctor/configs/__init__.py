@@ -171,12 +171,12 @@ def load_json(path: str, text: str):
         if _json_lines(text):
             raise UsageError(f"--config: {path} is JSON Lines (one JSON record per line: data such as a training set, "
                              f"not settings), not a trainer config") from None
-        from .others import vscode_launch_text
+        from .others import VSCODE_LAUNCH, vscode_launch_text
 
         if vscode_launch_text(text):
             # VS Code writes launch.json as JSON with comments (`// Use IntelliSense ...`), which json.loads refuses
-            raise UsageError(f"--config: {path} is a VS Code launch configuration (.vscode/launch.json: how the editor "
-                             f"starts and debugs programs), not a trainer config (attn-doctor reads {supported()})") from None
+            raise UsageError(f"--config: {path} is {VSCODE_LAUNCH}, not a trainer config (attn-doctor reads "
+                             f"{supported()})") from None
         raise UsageError(f"--config: {path} is not valid JSON: {e}") from None
 
 
@@ -385,22 +385,22 @@ def make_doc(path: str, text: str) -> dict:
             raise UsageError(f"--config: {path} is a dataset registry (ms-swift's --custom_dataset_info: datasets by "
                              f"ms_dataset_id / hf_dataset_id / dataset_path with their columns), not a trainer config: "
                              f"give attn-doctor the training command line or config that names it")
-        if isinstance(data, list) and data and all(kube_manifest(d) for d in data):
-            # several Kubernetes manifests in one file (_load_yaml_docs): what runs is their containers' commands
-            if runner_commands(data) is None:
-                raise UsageError(f"--config: {path} is a Kubernetes manifest (kind: {data[0]['kind']}), not a trainer "
-                                 f"config (attn-doctor reads {supported()})")
-            data = {"__runner_docs__": data}
-        if not isinstance(data, dict):
+        # (a Compose file, Kubernetes manifest(s), a CI pipeline: runners.py); several Kubernetes manifests in one file
+        # (_load_yaml_docs) are a list, whose containers' commands are what runs
+        runner = runner_commands(data)
+        if runner is None and isinstance(data, list) and data and all(kube_manifest(d) for d in data):
+            raise UsageError(f"--config: {path} is a Kubernetes manifest (kind: {data[0]['kind']}), not a trainer "
+                             f"config (attn-doctor reads {supported()})")
+        if runner is None and not isinstance(data, dict):
             raise UsageError(f"--config: {path} is {fmt.upper()} but not an object of trainer settings "
                              f"(it holds a {type(data).__name__})")
-        job = job_commands(data)
+        job = job_commands(data, runner)
         if job is not None:
-            doc["job"] = job_kind(data)
             # a cloud job spec (an Azure ML command job, a SkyPilot task, a dstack task): its other keys are the
             # cloud's (compute, resources, inputs); what it trains is the shell it runs, read as a launch file is
+            doc["job"] = job[0]
             doc.update(fmt="text")
-            _text_doc(doc, job, shell)
+            _text_doc(doc, job[1], shell)
             return doc
         doc["data"] = data
         doc["keys"] = _all_keys(data)
@@ -444,40 +444,29 @@ def _named_outside_prints(text: str, name: str) -> bool:
                for ln in text.splitlines())
 
 
-def job_commands(data) -> str | None:
-    """The shell a cloud job spec or a runner file runs: an Azure ML command job (`$schema: .../commandJob.schema.json`
-    or `type: command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task (`run:` beside `resources:` /
-    `setup:` / `num_nodes:`), a dstack task (`type: task` with a `commands:` list), and the runners of runners.py (a
-    Compose service's entrypoint + command, a Kubernetes container's command + args, a CI workflow's run / script
-    steps); None for any other mapping."""
-    runner = runner_commands(data)
+def job_commands(data, runner: tuple[str, str] | None) -> tuple[str, str] | None:
+    """(what the file is, the shell it runs) for a cloud job spec or a runner file: an Azure ML command job (`$schema:
+    .../commandJob.schema.json` or `type: command` with `compute:`, whose `command:` runs in `code:`), a SkyPilot task
+    (`run:` beside `resources:` / `setup:` / `num_nodes:`), a dstack task (`type: task` with a `commands:` list), and
+    the runners of runners.py (a Compose service's entrypoint + command, a Kubernetes container's command + args, a CI
+    workflow's run / script steps: runner, what runners.runner_commands read in it); None for any other mapping. The
+    kind is named where the shell is taken, so a refusal names the job the way it was read."""
     if runner is not None:
-        return runner[1]  # a Compose file, Kubernetes manifest(s), a GitHub Actions / GitLab CI pipeline (runners.py)
+        return runner  # a Compose file, Kubernetes manifest(s), a GitHub Actions / GitLab CI pipeline (runners.py)
     if not isinstance(data, dict):
         return None
     schema = str(data.get("$schema", "")).lower()
     cmd = data.get("command")
     if isinstance(cmd, str) and ("azureml" in schema or data.get("type") == "command" and "compute" in data):
-        return cmd
+        return "an Azure ML command job", cmd
     run = data.get("run")
     if isinstance(run, str) and {"resources", "setup", "num_nodes", "workdir"} & set(data):
-        return "\n".join(x for x in (data.get("setup") if isinstance(data.get("setup"), str) else "", run) if x)
+        return "a SkyPilot task (resources: / run:)", \
+            "\n".join(x for x in (data.get("setup") if isinstance(data.get("setup"), str) else "", run) if x)
     cmds = data.get("commands")
     if data.get("type") == "task" and isinstance(cmds, list) and all(isinstance(c, str) for c in cmds):
-        return "\n".join(cmds)
+        return "a dstack task", "\n".join(cmds)
     return None
-
-
-def job_kind(data: dict) -> str:
-    """What kind of cloud job spec job_commands read (for a refusal: the file is the job, not a trainer's config)."""
-    runner = runner_commands(data)
-    if runner is not None:
-        return runner[0]
-    if isinstance(data.get("command"), str) and not isinstance(data.get("run"), str):
-        return "an Azure ML command job"
-    if isinstance(data.get("run"), str):
-        return "a SkyPilot task (resources: / run:)"
-    return "a dstack task"
 
 
 def _text_doc(doc: dict, text: str, shell) -> None:
@@ -839,13 +828,14 @@ def _foreign_script(doc: dict, best: Score) -> str | None:
     return script if len(best.own) <= 1 else None
 
 
-def named_config(doc: dict, path) -> dict | None:
+def named_config(doc: dict, path, suffix: str = "") -> dict | None:
     """The doc of a config file a launch script hands to a trainer (`train.py --config X.toml`, `run.py X.yaml`):
     the text the script writes itself (`cat > X <<EOF`), else the file on this machine: relative to the launch file,
     as written (absolute, or relative to where attn-doctor runs), or its name beside the launch file (a line written
     for another machine: `--config /workspace/configs/wan.toml` next to a wan.toml). None when it is nowhere to read
     here, is the launch file itself, or is not readable (the job's own file: unknown, not an error of the one
-    --config names)."""
+    --config names). suffix: what the trainer adds to a name without it (musubi-tuner's .toml), the file read as one
+    of that kind."""
     from .shell import known
 
     dumped = dumped_for(doc.get("dumped") or [], path)
@@ -860,12 +850,13 @@ def named_config(doc: dict, path) -> dict | None:
         note_unread(doc, path)  # a value the caller gives (`$1`, `${YAML}` never set): not a file to guess at
         return None
     files = doc.get("files") or {}
-    if path in files:
-        text, where = files[path], path
+    written = next((n for n in (path, path + suffix) if n in files), None)
+    if written is not None:
+        text, where = files[written], written if written.endswith(suffix) else written + suffix
     else:
         # where the launcher's own run finds it (references.locate: after its `cd`s, beside it, from the repository
         # root above it, an absolute path of another machine under the checkout)
-        where = locate(doc, path)
+        where = locate(doc, path, suffix)
         if where is None:
             note_unread(doc, path)
             return None
@@ -887,9 +878,9 @@ def dumped_doc(doc: dict, settings: dict, what: str) -> dict:
     return make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), f"{what}.json"), json.dumps(settings))
 
 
-def config_data(doc: dict, path) -> dict | None:
+def config_data(doc: dict, path, suffix: str = "") -> dict | None:
     """The settings (a mapping) of the YAML / JSON / TOML file named_config finds, or None."""
-    sub = named_config(doc, path)
+    sub = named_config(doc, path, suffix)
     return sub["data"] if sub is not None and sub["fmt"] in ("yaml", "json", "toml") and \
         isinstance(sub.get("data"), dict) else None
 

@@ -132,11 +132,10 @@ SHARED_WITH_SD_SCRIPTS = {"train_controlnet"}
 
 def sd_scripts_options(args: list) -> list[str]:
     """The options of a command line that sd-scripts defines and no diffusers example does."""
-    from .shell import argparse_takes, every_option
+    from .shell import argparse_takes, every_option, option_names
 
     ours, theirs = every_option("diffusers"), every_option("sd-scripts")
-    names = [w[2:].split("=", 1)[0] for w in args if w.startswith("--") and len(w) > 2]
-    return [n for n in dict.fromkeys(names) if n in theirs and not argparse_takes(n, ours)]
+    return [n for n in dict.fromkeys(option_names(args)) if n in theirs and not argparse_takes(n, ours)]
 
 
 def lacks_model_option(cmd) -> bool:
@@ -146,7 +145,7 @@ def lacks_model_option(cmd) -> bool:
     ../train_dreambooth.py --pretrained_model_path ... --pretrained_controlnet_path ..., a trainer written from scratch).
     A renamed or adapted copy keeps the example's argparse and its required model option (FaceChain's
     train_text_to_image_lora.py, round 7), and is read as the example."""
-    from .shell import trainer_options
+    from .shell import option_names, trainer_options
 
     stem = os.path.splitext(os.path.basename(cmd.script or ""))[0]
     if not stem or stem in MODEL_NOT_REQUIRED or trainer_options("diffusers", stem + ".py") is None:
@@ -154,8 +153,8 @@ def lacks_model_option(cmd) -> bool:
     if not any(a.startswith("--") for a in cmd.args) or \
             any(a[:1] in ("$", "%", "@") or a.startswith('"$') for a in cmd.args):
         return False
-    names = [w[2:].split("=", 1)[0] for w in cmd.args if w.startswith("--")]
-    return not any("pretrained_model_name_or_path".startswith(n) and len(n) >= len("pretrained_model") for n in names)
+    return not any("pretrained_model_name_or_path".startswith(n) and len(n) >= len("pretrained_model")
+                   for n in option_names(cmd.args))
 
 
 SETTINGS_FILE = re.compile(r"\.(ya?ml|json|toml|py)$", re.IGNORECASE)
@@ -189,10 +188,10 @@ def _diffusers_options(args: list, every: bool = False) -> bool:
     configs/options.py is one only if an example's argparse would take its options (parse_args() stops on an
     unrecognized argument), so a user's train_flux_lora.py with --pretrained_dit_path --precision is its own. every: all
     of them, as a renamed copy of an example under a name of its own takes the example's options and nothing else."""
-    from .shell import argparse_takes, every_option
+    from .shell import argparse_takes, every_option, option_names
 
     known = every_option("diffusers")
-    names = [w[2:].split("=", 1)[0] for w in args if w.startswith("--") and len(w) > 2]
+    names = option_names(args)
     hits = sum(1 for n in names if argparse_takes(n, known))
     # a research-project example (train_dreambooth_inpaint.py) adds a few options of its own to the common ones
     return bool(names) and hits >= len(names) / (1 if every else 2)

@@ -320,8 +320,10 @@ def _cli(doc: dict) -> bool:
 def _old_command(doc: dict):
     """A `python [src/]train_bash.py --stage ...` command, any script given LLaMA-Factory's own options, or the
     repository's own `src/train.py` run with a config file (`cd LLaMA-Factory; python src/train.py x.yaml`)."""
+    from .shell import option_names
+
     for c in doc.get("commands") or []:
-        flags = {a[2:].split("=", 1)[0] for a in c.args if a.startswith("--")}
+        flags = set(option_names(c.args))
         if flags & FOREIGN_MODEL and "model_name_or_path" not in flags:
             continue  # LLaMA-Factory's parser would refuse it: another program built in its image (round 16m)
         if not c.script:

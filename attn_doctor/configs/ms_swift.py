@@ -129,20 +129,11 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
     args = list(cmd.args)
     s: dict = {}
     if args and not args[0].startswith("-") and args[0].endswith((".yaml", ".yml", ".json")):
-        from . import load_json, load_yaml, read_text
+        from . import config_data
 
-        from ..model import UsageError
-        from .references import locate, note_unread
-
-        path = locate(doc, args[0])  # where the launcher's run finds it: after its `cd`s, beside it, from the root above
-        if path is not None:
-            try:
-                loaded = (load_json if path.endswith(".json") else load_yaml)(path, read_text(path))
-                s.update(loaded if isinstance(loaded, dict) else {})
-            except UsageError:  # the job's own file: unreadable means unknown (a bug of ours still shows)
-                note_unread(doc, args[0])
-        else:
-            note_unread(doc, args[0])
+        # where the launcher's run finds it (after its `cd`s, beside it, from the root above), or the text it writes;
+        # named in doc["unread"] when it is not there to read
+        s.update(config_data(doc, args[0]) or {})
         args = args[1:]
     s.update(parse_options(args).values)
     return s, "cmdline", cmd

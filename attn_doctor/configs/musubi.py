@@ -455,7 +455,7 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
     `config_file_unread` when that file is not there to read (a launcher's `doc`: found where its run finds it,
     references.locate, and named in doc["unread"] when it is not). doc["files"]: what the launch script itself writes
     before it runs the command (`cat > train.toml <<EOF ... EOF`, shell.Script.files): that text is the TOML the run reads."""
-    from .references import locate, note_unread, spelt
+    from .references import note_unread, spelt
 
     value = settings.get("config_file")
     if doc is not None and isinstance(value, str):
@@ -465,23 +465,12 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
             note_unread(doc, value)  # `--config_file "$1"`: the caller's file
         return settings, misses
     name = str(value)
-    toml = None
-    files = (doc or {}).get("files") or {}
-    written = next((files[n] for n in (name, name + ".toml") if n in files), None)
-    if written is not None:
-        try:
-            toml = load_toml(name, written)
-        except UsageError:  # the script writes something that is no TOML: unknown, as an unreadable file is
-            toml = None
-        if toml is None:
-            return dict(settings, config_file_unread=True), misses
-    elif doc is not None:
-        where = locate(doc, name, ".toml")
-        if where is not None:
-            try:
-                toml = load_toml(where, read_text(where))
-            except UsageError:  # the job's file, not the one --config named: unreadable means unknown
-                toml = None
+    if doc is not None:
+        # what the launch script writes itself, else where its run finds it (musubi adds .toml to config_file); the
+        # job's file, unreadable, is unknown
+        from . import config_data
+
+        toml = config_data(doc, name, ".toml")
     else:  # a command line given alone: beside it or one level up (a launcher's doc: where locate looked)
         _, toml = _read_side_toml(name, base, ".toml")
     if toml is None:

@@ -869,6 +869,9 @@ def job_spec(doc: dict) -> str | None:
     return None
 
 
+VSCODE_LAUNCH = "a VS Code launch configuration (.vscode/launch.json: how the editor starts and debugs programs)"
+
+
 def vscode_launch(d: dict) -> bool:
     """VS Code's .vscode/launch.json: {version, configurations: [{type, request: launch|attach, name ...}]}."""
     confs = d.get("configurations")
@@ -876,10 +879,23 @@ def vscode_launch(d: dict) -> bool:
         isinstance(c, dict) and c.get("request") in ("launch", "attach") and "type" in c for c in confs)
 
 
+# JSON with comments, as VS Code reads its settings: `//` and `/* */` comments and a comma before `}` / `]` outside
+# strings (a string is matched first, and kept)
+_JSONC_COMMENT = re.compile(r'("(?:[^"\\\n]|\\.)*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_JSONC_COMMA = re.compile(r'("(?:[^"\\\n]|\\.)*")|,(?=\s*[}\]])')
+
+
 def vscode_launch_text(text: str) -> bool:
-    """The same, for the launch.json VS Code writes with comments (JSON with comments, which json refuses)."""
-    return bool(re.search(r'"configurations"\s*:\s*\[', text) and
-                re.search(r'"request"\s*:\s*"(launch|attach)"', text) and re.search(r'"type"\s*:', text))
+    """The same, for the launch.json VS Code writes with comments and trailing commas (JSON with comments, which json
+    refuses): the text read as VS Code reads it, then asked vscode_launch."""
+    import json
+
+    plain = _JSONC_COMMENT.sub(lambda m: m.group(1) or "", text.lstrip("\ufeff"))
+    try:
+        d = json.loads(_JSONC_COMMA.sub(lambda m: m.group(1) or "", plain))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(d, dict) and vscode_launch(d)
 
 
 def truss_config(d: dict) -> bool:
@@ -962,7 +978,7 @@ def what_file(doc: dict) -> str | None:
     if isinstance(d.get("peft_type"), str) and ({"r", "lora_alpha", "target_modules", "base_model_name_or_path"} & set(d)):
         return f"a PEFT adapter config ({d['peft_type']}: what was trained, saved beside the adapter's weights)"
     if vscode_launch(d):
-        return "a VS Code launch configuration (.vscode/launch.json: how the editor starts and debugs programs)"
+        return VSCODE_LAUNCH
     if truss_config(d):
         return "a Baseten Truss config (how a model server is built and deployed: it serves, it does not train)"
     if isinstance(d.get("log_history"), list) and "global_step" in d:

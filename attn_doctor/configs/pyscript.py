@@ -98,33 +98,14 @@ def _declared_options(tree) -> dict:
     declares: `X.add_argument(...)`, and the fields of the dataclasses it hands to HfArgumentParser (`--name` each,
     their annotation the type; a bool field is a flag that also takes a value)."""
     out: dict = {}
-    for n in ast.walk(tree):
-        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument"):
-            continue
-        names = [a.value for a in n.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-        kw = {k.arg: k.value for k in n.keywords if k.arg}
-        dest = kw["dest"].value if isinstance(kw.get("dest"), ast.Constant) else None
-        longs = [x for x in names if x.startswith("--")]
-        dest = dest or (longs[0][2:].replace("-", "_") if longs else None)
-        if not dest:
-            continue
+    for names, dest, kw in _add_arguments(tree):
         action = kw["action"].value if isinstance(kw.get("action"), ast.Constant) else None
-        typ = kw.get("type")
-        tname = typ.id if isinstance(typ, ast.Name) else typ.attr if isinstance(typ, ast.Attribute) else None
         for x in names:
             if x.startswith("-"):
-                out[x] = (dest, action, tname)
-    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS and n.args:
-            a = n.args[0]
-            for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]):
-                c = classes.get(e.id) if isinstance(e, ast.Name) else None
-                for st in (c.body if c is not None else []):
-                    if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
-                        ann = st.annotation
-                        tname = ann.id if isinstance(ann, ast.Name) else None
-                        out.setdefault("--" + st.target.id, (st.target.id, "hf_bool" if tname == "bool" else None, tname))
+                out[x] = (dest, action, _type_name(kw.get("type")))
+    for st in _dataclass_fields(tree):
+        tname = st.annotation.id if isinstance(st.annotation, ast.Name) else None
+        out.setdefault("--" + st.target.id, (st.target.id, "hf_bool" if tname == "bool" else None, tname))
     return out
 
 
@@ -235,8 +216,9 @@ def _argparse_defaults(tree) -> dict:
     return out
 
 
-def _add_argument_defaults(tree):
-    """(dest, default node) of each `X.add_argument("--name", ...)` the script makes."""
+def _add_arguments(tree):
+    """(option strings, dest, keywords) of each `X.add_argument(...)` the script makes: dest is `dest=`, else the first
+    long option's name (`--max-len` -> max_len), else the positional's name; a call none of these names is left out."""
     for n in ast.walk(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument"):
             continue
@@ -247,13 +229,23 @@ def _add_argument_defaults(tree):
             longs = [x for x in names if x.startswith("--")]
             pos = [x for x in names if not x.startswith("-")]
             dest = longs[0][2:].replace("-", "_") if longs else pos[0] if pos else None
-        if not dest:
-            continue
+        if dest:
+            yield names, dest, kw
+
+
+def _type_name(typ) -> str | None:
+    """The name of an add_argument `type=` (`int`, `str2bool`, `utils.str_to_bool`); None for anything else."""
+    return typ.id if isinstance(typ, ast.Name) else typ.attr if isinstance(typ, ast.Attribute) else None
+
+
+def _add_argument_defaults(tree):
+    """(dest, default node) of each `X.add_argument("--name", ...)` the script makes."""
+    for _names, dest, kw in _add_arguments(tree):
         action = kw["action"].value if isinstance(kw.get("action"), ast.Constant) else None
         if "default" in kw:
             d = kw["default"]
             typ = kw.get("type")
-            tname = typ.id if isinstance(typ, ast.Name) else typ.attr if isinstance(typ, ast.Attribute) else None
+            tname = _type_name(typ)
             if isinstance(d, ast.Constant) and isinstance(d.value, str) and typ is not None and tname != "str":
                 if tname and "bool" in tname.lower():
                     d = ast.Constant(value=d.value.strip().lower() in _TRUE_WORDS)
@@ -271,10 +263,10 @@ def _add_argument_defaults(tree):
         yield dest, d
 
 
-def _dataclass_defaults(tree):
-    """(field, default node) of the dataclasses the script hands to HfArgumentParser (`HfArgumentParser(ScriptArguments)`,
-    `HfArgumentParser((ModelArguments, DataArguments, TrainingArguments))`): `name: T = value` or `name: T =
-    field(default=value)`; a field with default_factory or no default is left out."""
+def _dataclass_fields(tree):
+    """The field statements (`name: T`, `name: T = value`, `name: T = field(...)`) of the dataclasses the script hands
+    to HfArgumentParser (`HfArgumentParser(ScriptArguments)`, `HfArgumentParser((ModelArguments, DataArguments,
+    TrainingArguments))`), each class once, in the order the script first gives them."""
     classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
     given: list = []
     for n in ast.walk(tree):
@@ -283,18 +275,24 @@ def _dataclass_defaults(tree):
             given += [e.id for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]) if isinstance(e, ast.Name)]
     for cname in dict.fromkeys(given):
         c = classes.get(cname)
-        if c is None:
+        for st in (c.body if c is not None else []):
+            if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+                yield st
+
+
+def _dataclass_defaults(tree):
+    """(field, default node) of the dataclasses the script hands to HfArgumentParser: `name: T = value` or `name: T =
+    field(default=value)`; a field with default_factory or no default is left out."""
+    for st in _dataclass_fields(tree):
+        if st.value is None:
             continue
-        for st in c.body:
-            if not (isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None):
+        d = st.value
+        if isinstance(d, ast.Call) and _call_name(d) == "field":
+            kw = {k.arg: k.value for k in d.keywords if k.arg}
+            if "default" not in kw:
                 continue
-            d = st.value
-            if isinstance(d, ast.Call) and _call_name(d) == "field":
-                kw = {k.arg: k.value for k in d.keywords if k.arg}
-                if "default" not in kw:
-                    continue
-                d = kw["default"]
-            yield st.target.id, d
+            d = kw["default"]
+        yield st.target.id, d
 
 
 def _parse_call(node) -> bool:

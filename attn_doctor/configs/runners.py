@@ -210,11 +210,10 @@ def vast_template(data: dict) -> list[str] | None:
 
 
 def runner_commands(data) -> tuple[str, str] | None:
-    """(what the runner file is, the shell lines it runs) for a Compose file, Kubernetes manifest(s), a GitHub Actions
-    workflow, a GitLab CI pipeline, a RunPod or Vast.ai template that runs at least one command; None for anything else (and for a runner whose
-    services / containers / steps name no command: the image's own command runs, which the file does not show)."""
-    if isinstance(data, dict) and isinstance(data.get("__runner_docs__"), list):
-        data = data["__runner_docs__"]  # several Kubernetes manifests in one file (configs/__init__.py)
+    """(what the runner file is, the shell lines it runs) for a Compose file, Kubernetes manifest(s) (one mapping, or
+    the list of several in one file), a GitHub Actions workflow, a GitLab CI pipeline, a RunPod or Vast.ai template
+    that runs at least one command; None for anything else (and for a runner whose services / containers / steps name
+    no command: the image's own command runs, which the file does not show)."""
     docs = data if isinstance(data, list) else [data]
     if docs and all(kube_manifest(d) for d in docs):
         lines: list[str] = []

@@ -203,15 +203,14 @@ def _own_alias_evidence(doc: dict, cmd) -> bool:
     sd-scripts' when the command gives an option only sd-scripts defines (--conditioning_data_dir, --xformers,
     --save_model_as ...) or runs it from sd-scripts' / kohya_ss' folder; with shared options alone it stays the other
     project's, as it was read before sd-scripts' shim was known."""
-    from .shell import argparse_takes, every_option
+    from .shell import argparse_takes, every_option, option_names
 
     if cmd is None:
         return False
     if re.search(r"sd-scripts|kohya", " ".join(cmd.words), re.IGNORECASE):
         return True
     theirs = every_option("diffusers")
-    names = [w[2:].split("=", 1)[0] for w in cmd.args if w.startswith("--") and len(w) > 2]
-    return any(n in known_keys() and not argparse_takes(n, theirs) for n in names)
+    return any(n in known_keys() and not argparse_takes(n, theirs) for n in option_names(cmd.args))
 
 
 def is_gui(doc: dict) -> bool:

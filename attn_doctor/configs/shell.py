@@ -952,6 +952,12 @@ def every_option(trainer: str) -> frozenset:
     return frozenset(item.rpartition(":")[0] for packed in (OPTIONS.get(trainer) or {}).values() for item in packed.split())
 
 
+def option_names(args) -> list[str]:
+    """The names of a command's long options, in the order given (`--lr=1e-4` -> lr, `--bf16` -> bf16; a bare `--`
+    names none): what argparse_takes is asked about."""
+    return [w[2:].split("=", 1)[0] for w in args if w.startswith("--") and len(w) > 2]
+
+
 def argparse_takes(name: str, known) -> bool:
     """argparse takes `--name` when a script defines it, or an option it abbreviates (allow_abbrev, the default)."""
     return name in known or any(k.startswith(name) for k in known)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 
 from ..model import UsageError
-from . import NOTHING, STRONG, Score, as_int, attention, load_yaml, read_text
+from . import NOTHING, STRONG, Score, as_int, attention, load_yaml
 
 TITLE = "torchtune"
 DTYPES = {"bf16": "bfloat16", "fp32": "float32", "fp16": "float16", "fp64": "float64"}
@@ -180,22 +180,16 @@ def read(doc: dict) -> dict:
             elif w.startswith("--config="):
                 conf = w.split("=", 1)[1]
         if conf:
-            from .references import locate, note_unread, spelt
+            from . import config_data
+            from .references import spelt
             from .shell import known
 
-            # where the launcher's run finds it: after its `cd`s, beside it, from the repository root above it
-            where = locate(doc, conf) if spelt(doc, conf).endswith((".yaml", ".yml")) else None
-            if where is not None:
-                try:
-                    loaded = load_yaml(where, read_text(where))
-                    data = loaded if isinstance(loaded, dict) else {}
-                    known_conf = True
-                except UsageError:  # the job's own file: unreadable means unknown (a bug of ours still shows)
-                    data = {}
-                    note_unread(doc, conf)
-            elif not known(spelt(doc, conf)) or spelt(doc, conf).endswith((".yaml", ".yml")):
-                # a file of the repository that is not here, or the caller's (`--config "$1"`)
-                note_unread(doc, conf)
+            if spelt(doc, conf).endswith((".yaml", ".yml")) or not known(spelt(doc, conf)):
+                # where the launcher's run finds it (after its `cd`s, beside it, from the repository root above it), or
+                # the text it writes; a file of the repository that is not here, or the caller's (`--config "$1"`), is
+                # named in doc["unread"]
+                loaded = config_data(doc, conf)
+                data, known_conf = loaded or {}, loaded is not None
             elif "/" in conf and not conf.startswith((".", "/", "~")):
                 # a name without .yaml is one of torchtune's own configs (llama3_1/8B_lora), not a file: its settings
                 # are the package's (BUILTIN_*), the command line's overrides go over them

@@ -72,13 +72,15 @@ push_model push_gguf hub_path hub_token raw_text_file chunk_size stride""".split
 
 def _cli(doc: dict):
     """The command of a launch file that runs Unsloth's own unsloth-cli.py with its options (or none), else None."""
+    from .shell import option_names
+
     if doc["fmt"] != "text" and not doc.get("commands"):
         return None  # (a notebook's `!python unsloth-cli.py ...` lines, a wrapper's subprocess.run([...]) are commands)
     for cmd in [doc.get("command")] + list(doc.get("commands") or []):
         if cmd is None or cmd.module or os.path.basename(cmd.script or "").lower() != CLI_SCRIPT:
             continue
-        names = {w[2:].split("=", 1)[0] for w in cmd.args if w.startswith("--") and len(w) > 2}
-        return cmd if names <= CLI_OPTIONS else None  # argparse stops on an option it does not define
+        # argparse stops on an option it does not define
+        return cmd if set(option_names(cmd.args)) <= CLI_OPTIONS else None
     return None
 
 
