@@ -421,7 +421,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 24m, and rounds 30m and 36m since the seventh session, are training material in SETS)
 # round 41m (ex41m, 2026-11-28, seventh session): texts and unrelated logs from trackers that no earlier set drew on,
 # gathered and labelled blind; see fixtures/errors/round41m/README.md
-MEASURE_ONLY: tuple[Staged, ...] = ()
+# round 49m (ex49m, 2026-11-28, eighth session): texts and unrelated logs from repositories and pages no earlier set drew
+# on, gathered and labelled blind; see fixtures/errors/round49m/README.md
+MEASURE_ONLY: tuple[Staged, ...] = (
+    Staged("round49m", 25, 0, 0, unrelated="unrelated", note_required=True),
+)
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
 
