@@ -129,7 +129,10 @@ def score(doc: dict) -> tuple[float, list[str]]:
     tok = doc["data"].get("tokenizer_type")
     if tok is not None:  # own evidence as a transformers class name, shared evidence as any other value
         hf = isinstance(tok, str) and bool(_HF_TOKENIZER_CLASS.match(tok.strip())) and tok.strip() not in _NOT_HF_TOKENIZER
-        sc.add("tokenizer_type", STRONG if hf else SHARED)
+        # ... and only in a config with axolotl's one required key: ModelInputConfig.base_model has no default
+        # (axolotl-ai-cloud/axolotl@067b021 src/axolotl/utils/schemas/model.py:17). A class-like name alone is any
+        # framework's (GPT-NeoX's SPMTokenizer / HFTokenizer, NeMo's, a user's own tokenizer class)
+        sc.add("tokenizer_type", STRONG if hf and "base_model" in doc["data"] else SHARED)
     impl = doc["data"].get("attn_implementation")
     if isinstance(impl, str) and impl in ("xformers", "sage", "fp8"):
         sc.add(f"attn_implementation: {impl}")
