@@ -304,3 +304,45 @@ def test_round27u_files_read_as_labelled_except_the_documented_transformers_kind
             assert reading(configs.load(str(path)))[0] == "transformers"
             continue
         check_read_as_expected(path)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# more names the audit found shared (their trainer keeps its reading on its own names)
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _own(reader: str, path: str, text: str) -> list:
+    import importlib
+
+    from attn_doctor.configs import make_doc
+
+    return importlib.import_module(f"attn_doctor.configs.{reader}").score(make_doc(path, text)).own
+
+
+@pytest.mark.parametrize("reader, name, text, key", [
+    # an alpaca-lora-style YAML of a user's finetune.py (its fire arguments written down)
+    ("axolotl", "alpaca.yaml", "base_model: huggyllama/llama-7b\ndata_path: alpaca.json\nval_set_size: 2000\n"
+                               "cutoff_len: 256\nmicro_batch_size: 4\nnum_epochs: 3\n", "val_set_size"),
+    # llama-recipes' train_config written as JSON
+    ("llamafactory", "recipes.json", json.dumps({"model_name": "meta-llama/Llama-3.1-8B", "model_name_or_path": "x",
+                                                 "batching_strategy": "packing", "context_length": 4096}),
+     "batching_strategy"),
+    # diffusers' DreamBooth options on a command line of a user's copy of train_dreambooth.py
+    ("sd_scripts", "db.sh", "accelerate launch my_dreambooth.py --pretrained_model_name_or_path=x "
+                            "--prior_loss_weight=1.0 --text_encoder_lr=5e-6 --output_dir=o\n", "prior_loss_weight"),
+    # an OneTrainer-styled model_type of some other tool
+    ("onetrainer", "tool.json", json.dumps({"model_type": "LLAMA_2_CHAT", "batch_size": 4, "epochs": 2}),
+     "model_type=LLAMA_2_CHAT"),
+])
+def test_shared_names_are_not_own(tmp_path, reader, name, text, key):
+    assert key not in _own(reader, str(tmp_path / name), text)  # NEW
+
+
+def test_their_trainers_keep_reading_on_their_own_names(tmp_path):
+    ax = "base_model: NousResearch/Llama-3.2-1B\nsequence_len: 2048\nsample_packing: true\nval_set_size: 0.05\n" \
+         "flash_attention: true\nmicro_batch_size: 1\n"
+    assert _read(tmp_path, "ax.yml", ax)[:2] == ("axolotl", ["fa2"])
+    ot = {"model_type": "KREA_2", "training_method": "LORA", "attention_mechanism": "SDP", "batch_size": 1}
+    assert _read(tmp_path, "ot.json", json.dumps(ot))[0] == "onetrainer"
+    sd = "accelerate launch train_network.py --pretrained_model_name_or_path=m.safetensors --train_data_dir=img " \
+         "--prior_loss_weight=1.0 --network_module=networks.lora --sdpa --mixed_precision=bf16 --output_dir=o\n"
+    assert _read(tmp_path, "sd.sh", sd)[:2] == ("sd-scripts", ["sdpa"])

@@ -34,12 +34,12 @@ FLASH_VARIANTS = {"flash_attention_2", "flash_attention_3", "kernels-community/f
 # (per_device_train_batch_size, dataset_name, torch_compile_mode: LLaMA-Factory, ms-swift, FastChat, users' own
 # HfArgumentParser scripts and their YAMLs) are shared; a YAML made of TrainingArguments / TRL fields is told by
 # fields_evidence() instead.
-STRONG_KEYS = {"model_init_kwargs", "padding_free", "packing_strategy",
-               "use_peft", "dataset_text_field", "completion_only_loss", "assistant_only_loss",
+STRONG_KEYS = {"model_init_kwargs", "packing_strategy", "use_peft", "completion_only_loss", "assistant_only_loss",
                "architectures", "transformers_version", "num_attention_heads", "num_key_value_heads",
                "max_position_embeddings", "rope_theta", "rms_norm_eps", "intermediate_size", "vocab_size",
                "_attn_implementation"}
-SHARED_KEYS = {"attn_implementation", "model_name_or_path", "max_length", "packing", "lora_r", "lora_alpha", "lora_target_modules", "torch_dtype",
+# dataset_text_field: users' own scripts copy TRL's name for their argument; padding_free is ms-swift's option as well
+SHARED_KEYS = {"dataset_text_field", "padding_free", "attn_implementation", "model_name_or_path", "max_length", "packing", "lora_r", "lora_alpha", "lora_target_modules", "torch_dtype",
                "num_train_epochs", "hidden_size", "head_dim", "model_type", "torch_compile", "bf16", "fp16",
                "lr_scheduler_type", "warmup_ratio", "logging_steps", "eval_strategy", "save_strategy", "dtype",
                "per_device_train_batch_size", "dataset_name", "torch_compile_mode"}

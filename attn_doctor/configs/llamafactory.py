@@ -44,9 +44,10 @@ V1 = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2"}
 # tloen/alpaca-lora finetune.py cutoff_len, users' own HfArgumentParser scripts' max_samples)
 STRONG_KEYS = {"finetuning_type", "lora_target", "neat_packing",
                "plot_loss", "pure_bf16", "dist_config", "model_class",
-               "cp_mode", "cp_size", "batching_strategy", "infer_backend", "enable_liger_kernel",
+               "cp_mode", "cp_size", "enable_liger_kernel",
                "use_unsloth", "quantization_method", "shift_attn"}
-SHARED_KEYS = {"model_name_or_path", "dataset", "packing", "do_train", "per_device_train_batch_size", "num_train_epochs",
+# batching_strategy: llama-recipes' train_config (packing / padding) too; infer_backend: inference servers' word
+SHARED_KEYS = {"batching_strategy", "infer_backend", "model_name_or_path", "dataset", "packing", "do_train", "per_device_train_batch_size", "num_train_epochs",
                "bf16", "fp16", "preprocessing_num_workers", "dataloader_num_workers", "overwrite_output_dir",
                "lr_scheduler_type", "warmup_ratio", "ddp_timeout", "save_only_model", "resume_from_checkpoint",
                "micro_batch_size", "model", "trust_remote_code", "deepspeed", "torch_compile", "template", "lora_rank",

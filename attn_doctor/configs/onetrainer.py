@@ -54,6 +54,8 @@ FAMILIES = {"STABLE_DIFFUSION_15": "sd1x", "STABLE_DIFFUSION_15_INPAINTING": "sd
             "QWEN": "qwen_image", "HI_DREAM_FULL": "hidream", "HUNYUAN_VIDEO": "hunyuanvideo", "PIXART_ALPHA": "pixart_sigma",
             "PIXART_SIGMA": "pixart_sigma", "SANA": "sana", "WUERSTCHEN_2": "wuerstchen", "STABLE_CASCADE_1": "wuerstchen",
             "Z_IMAGE": "z_image"}
+# ModelType's members (Nerogar/OneTrainer@23df383 modules/util/enum/ModelType.py), the value its configs carry
+MODEL_TYPES = set(FAMILIES) | {"ANIMA", "KREA_2", "ERNIE", "IDEOGRAM_4"}
 DTYPES = {"FLOAT_16": "float16", "BFLOAT_16": "bfloat16", "FLOAT_32": "float32", "TFLOAT_32": "float32"}
 # Models whose transformer OneTrainer keeps out of fp16: with train_dtype FLOAT_16 it runs under an autocast to
 # fallback_train_dtype (default BFLOAT_16) (Nerogar/OneTrainer@23df383 modules/modelSetup/BaseHiDreamSetup.py:49,
@@ -117,8 +119,11 @@ def score(doc: dict) -> "Score":
     mech, mt = data.get("attention_mechanism"), data.get("model_type")
     if isinstance(mech, str) and mech in MECHANISMS:
         sc.add(f"attention_mechanism={mech}")
-    if isinstance(mt, str) and (mt in FAMILIES or (mt.isupper() and "_" in mt)):
+    if isinstance(mt, str) and mt in MODEL_TYPES:
         sc.add(f"model_type={mt}")
+    elif isinstance(mt, str) and mt.isupper() and "_" in mt:
+        # an upper-case name of OneTrainer's style it does not list (a fork's new model): any enum-minded tool's too
+        sc.add(f"model_type={mt}", SHARED)
     return sc
 
 
