@@ -25,9 +25,11 @@ from . import NOTHING, STRONG, Score, as_int, attention, diffusers, score_keys
 TITLE = "ai-toolkit"
 STRONG_KEYS = {"job", "process", "training_folder", "name_or_path", "arch", "quantize_te", "linear_alpha",
                "sample_every", "caption_ext", "attention_backend", "sdp", "performance_log_every",
-               "max_step_saves_to_keep", "cache_latents_to_disk", "train_unet", "timestep_type", "ema_config",
+               "max_step_saves_to_keep", "timestep_type", "ema_config",
                "content_or_style", "folder_path", "is_flux", "is_xl", "is_v3", "sample_start_step", "shuffle_tokens"}
-SHARED_KEYS = {"xformers", "compile", "compile_mode", "quantize", "low_vram", "caption_dropout_rate", "network",
+# cache_latents_to_disk is sd-scripts' option name (train_network.py --cache_latents_to_disk); train_unet a word
+# OneTrainer's old configs and invoke-training's use too
+SHARED_KEYS = {"cache_latents_to_disk", "train_unet", "xformers", "compile", "compile_mode", "quantize", "low_vram", "caption_dropout_rate", "network",
                "save", "datasets", "sample", "noise_scheduler", "train_text_encoder", "prompts", "neg"}
 COMMON_KEYS = {"dtype", "batch_size", "lr", "steps", "optimizer", "gradient_checkpointing", "device", "resolution"}
 # model.arch -> family (the names configs/simpletuner.HEAD_DIMS and UNET_FAMILIES use)

@@ -46,12 +46,14 @@ PACKING_OK = {"flash_attention_2", "flash_attention_3", "flex_attention", "xform
 # Keys only axolotl uses. Names other frameworks use too (num_epochs, wandb_project, load_in_4bit, datasets,
 # chat_template, adapter, micro_batch_size: alpaca-lora, TRL, LitGPT, diffusion-pipe ...; base_model: Ludwig, alpaca-lora,
 # hosted trainers' inputs and users' own configs) are shared evidence.
-STRONG_KEYS = {"sample_packing", "sequence_len", "pad_to_sequence_len", "val_set_size",
+STRONG_KEYS = {"sample_packing", "sequence_len", "pad_to_sequence_len",
                "dataset_prepared_path", "lora_target_linear", "gemma4_hybrid_attn_impl",
                "eval_sample_packing", "evals_per_epoch", "saves_per_epoch", "flash_attn_cross_entropy",
                "flash_attn_fuse_mlp", "s2_attention", "lora_model_dir", "flex_attn_compile_kwargs",
                "large_head_attention", "sdpa_varlen"} | set(LEGACY)
-SHARED_KEYS = {"base_model", "attn_implementation", "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "torch_compile",
+# val_set_size: alpaca-lora's finetune.py argument (tloen/alpaca-lora), which axolotl's names come from, and its
+# descendants' (LLM-Adapters)
+SHARED_KEYS = {"val_set_size", "base_model", "attn_implementation", "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "torch_compile",
                "torch_compile_mode", "bf16", "fp16", "tf32", "model_type", "gradient_checkpointing", "optimizer",
                "lr_scheduler", "warmup_steps", "weight_decay", "fp8", "deepspeed", "fsdp", "fsdp_config",
                "micro_batch_size", "num_epochs", "special_tokens", "plugins", "wandb_project", "wandb_entity",
@@ -129,7 +131,10 @@ def score(doc: dict) -> tuple[float, list[str]]:
     tok = doc["data"].get("tokenizer_type")
     if tok is not None:  # own evidence as a transformers class name, shared evidence as any other value
         hf = isinstance(tok, str) and bool(_HF_TOKENIZER_CLASS.match(tok.strip())) and tok.strip() not in _NOT_HF_TOKENIZER
-        sc.add("tokenizer_type", STRONG if hf else SHARED)
+        # ... and only in a config with axolotl's one required key: ModelInputConfig.base_model has no default
+        # (axolotl-ai-cloud/axolotl@067b021 src/axolotl/utils/schemas/model.py:17). A class-like name alone is any
+        # framework's (GPT-NeoX's SPMTokenizer / HFTokenizer, NeMo's, a user's own tokenizer class)
+        sc.add("tokenizer_type", STRONG if hf and "base_model" in doc["data"] else SHARED)
     impl = doc["data"].get("attn_implementation")
     if isinstance(impl, str) and impl in ("xformers", "sage", "fp8"):
         sc.add(f"attn_implementation: {impl}")

@@ -24,12 +24,14 @@ from . import NOTHING, STRONG, Score, as_int, attention, score_keys
 
 TITLE = "diffusion-pipe"
 STRONG_KEYS = {"micro_batch_size_per_gpu", "pipeline_stages", "partition_method", "eval_micro_batch_size_per_gpu",
-               "caching_batch_size", "steps_per_print", "video_clip_mode", "transformer_path", "llm_path",
+               "caching_batch_size", "video_clip_mode", "transformer_path", "llm_path",
                "checkpoint_every_n_minutes", "eval_every_n_epochs", "eval_before_first_step",
                "eval_gradient_accumulation_steps", "timestep_sample_method", "transformer_dtype", "activation_checkpointing",
                "save_every_n_steps_dp", "disable_block_swap_for_eval", "x_axis_examples", "gradient_release",
                "eval_every_n_steps", "eval_datasets"}
-SHARED_KEYS = {"save_every_n_epochs", "blocks_to_swap", "save_dtype", "gradient_clipping", "adapter", "model",
+# steps_per_print is DeepSpeed's own config key (deepspeed/runtime/config.py), which diffusion-pipe passes through
+# to deepspeed.initialize: every DeepSpeed config and GPT-NeoX YAML holds it
+SHARED_KEYS = {"steps_per_print", "save_every_n_epochs", "blocks_to_swap", "save_dtype", "gradient_clipping", "adapter", "model",
                "optimizer", "monitoring", "dataset", "diffusers_path", "ckpt_path", "vae_path", "clip_path",
                "compile", "epochs"}
 COMMON_KEYS = {"output_dir", "warmup_steps", "gradient_accumulation_steps", "dtype", "lr", "type", "rank"}

@@ -34,12 +34,12 @@ FLASH_VARIANTS = {"flash_attention_2", "flash_attention_3", "kernels-community/f
 # (per_device_train_batch_size, dataset_name, torch_compile_mode: LLaMA-Factory, ms-swift, FastChat, users' own
 # HfArgumentParser scripts and their YAMLs) are shared; a YAML made of TrainingArguments / TRL fields is told by
 # fields_evidence() instead.
-STRONG_KEYS = {"model_init_kwargs", "padding_free", "packing_strategy",
-               "use_peft", "dataset_text_field", "completion_only_loss", "assistant_only_loss",
+STRONG_KEYS = {"model_init_kwargs", "packing_strategy", "use_peft", "completion_only_loss", "assistant_only_loss",
                "architectures", "transformers_version", "num_attention_heads", "num_key_value_heads",
                "max_position_embeddings", "rope_theta", "rms_norm_eps", "intermediate_size", "vocab_size",
                "_attn_implementation"}
-SHARED_KEYS = {"attn_implementation", "model_name_or_path", "max_length", "packing", "lora_r", "lora_alpha", "lora_target_modules", "torch_dtype",
+# dataset_text_field: users' own scripts copy TRL's name for their argument; padding_free is ms-swift's option as well
+SHARED_KEYS = {"dataset_text_field", "padding_free", "attn_implementation", "model_name_or_path", "max_length", "packing", "lora_r", "lora_alpha", "lora_target_modules", "torch_dtype",
                "num_train_epochs", "hidden_size", "head_dim", "model_type", "torch_compile", "bf16", "fp16",
                "lr_scheduler_type", "warmup_ratio", "logging_steps", "eval_strategy", "save_strategy", "dtype",
                "per_device_train_batch_size", "dataset_name", "torch_compile_mode"}
@@ -670,6 +670,18 @@ MODEL_DIMENSIONS = {"hidden_size", "num_attention_heads", "num_hidden_layers", "
                     "n_head", "text_config", "vision_config"}
 
 
+# A model's dimensions are every model framework's words (GPT-NeoX's and MaxText's YAMLs, Megatron-LM's --num-attention-heads,
+# LitGPT's and users' own model configs): transformers' own only in the layout transformers itself saves, where
+# PretrainedConfig.to_dict writes `transformers_version` (configuration_utils.py) and save_pretrained the model's class
+# (`architectures`); anywhere else they are shared evidence.
+_DIMENSION_KEYS = {"num_attention_heads", "num_key_value_heads", "max_position_embeddings", "rope_theta", "rms_norm_eps",
+                   "intermediate_size", "vocab_size"}
+
+
+def _own_keys(s: dict) -> set:
+    return STRONG_KEYS if {"architectures", "transformers_version"} & set(s) else STRONG_KEYS - _DIMENSION_KEYS
+
+
 def model_layout(s: dict) -> bool:
     """A mapping laid out as a transformers model's config.json: `architectures`, or `model_type` with a dimension."""
     return "architectures" in s or ("model_type" in s and bool(MODEL_DIMENSIONS & set(s)))
@@ -725,7 +737,7 @@ def score(doc: dict) -> "Score":
         # (a user's own train.py, ParetoQ's, FastChat's), and what attention such a script loads is in its own code.
         # Only TRL's and transformers' own scripts make those fields transformers' evidence.
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
-    sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(set(s), _own_keys(s), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     fields = fields_evidence(_options(cmd) if doc["fmt"] == "text" and cmd is not None else
                              set(s) if doc["fmt"] != "text" else ())
     if fields:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import NOTHING, STRONG, as_int, attention, score_keys
+from . import NOTHING, SHARED, STRONG, as_int, attention, score_keys
 from .hf_transformers import compile_of, local_model_config, model_head_dims
 
 TITLE = "LLaMA-Factory"
@@ -40,15 +40,22 @@ V1 = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2"}
 # examples), quantization_bit (ms-swift 2.x), train_dataset (TRL GRPO recipes), a boolean flash_attn (OpenRLHF's, oat's,
 # LLaVA-style scripts' --flash_attn); flash_attn with one of LLaMA-Factory's own values (fa2, auto, disabled ...) is
 # told in score().
-STRONG_KEYS = {"stage", "finetuning_type", "lora_target", "cutoff_len", "neat_packing",
-               "plot_loss", "max_samples", "pure_bf16", "dist_config", "model_class",
-               "cp_mode", "cp_size", "batching_strategy", "infer_backend", "enable_liger_kernel",
+# (stage is told by its value in score(); max_samples and cutoff_len are names other scripts' arguments have too:
+# tloen/alpaca-lora finetune.py cutoff_len, users' own HfArgumentParser scripts' max_samples)
+STRONG_KEYS = {"finetuning_type", "lora_target", "neat_packing",
+               "plot_loss", "pure_bf16", "dist_config", "model_class",
+               "cp_mode", "cp_size", "enable_liger_kernel",
                "use_unsloth", "quantization_method", "shift_attn"}
-SHARED_KEYS = {"model_name_or_path", "dataset", "packing", "do_train", "per_device_train_batch_size", "num_train_epochs",
+# batching_strategy: llama-recipes' train_config (packing / padding) too; infer_backend: inference servers' word
+SHARED_KEYS = {"batching_strategy", "infer_backend", "model_name_or_path", "dataset", "packing", "do_train", "per_device_train_batch_size", "num_train_epochs",
                "bf16", "fp16", "preprocessing_num_workers", "dataloader_num_workers", "overwrite_output_dir",
                "lr_scheduler_type", "warmup_ratio", "ddp_timeout", "save_only_model", "resume_from_checkpoint",
                "micro_batch_size", "model", "trust_remote_code", "deepspeed", "torch_compile", "template", "lora_rank",
-               "rope_scaling", "overwrite_cache", "quantization_bit", "train_dataset", "flash_attn"}
+               "rope_scaling", "overwrite_cache", "quantization_bit", "train_dataset", "flash_attn", "cutoff_len",
+               "max_samples", "stage"}
+# FinetuningArguments.stage: Literal["pt", "sft", "rm", "ppo", "dpo", "kto"] (hiyouga/LLaMA-Factory@ff6d4d1
+# src/llamafactory/hparams/finetuning_args.py:460): LLaMA-Factory's own with one of these, any trainer's word otherwise
+STAGES = {"pt", "sft", "rm", "ppo", "dpo", "kto"}
 COMMON_KEYS = {"learning_rate", "output_dir", "report_to", "logging_steps", "save_steps", "gradient_accumulation_steps"}
 
 
@@ -377,7 +384,10 @@ def score(doc: dict) -> "Score":
         # the file with parse_dict(allow_extra_keys=False) (hiyouga/LLaMA-Factory@ff6d4d1), so a file written for another trainer (pretrained_model_name_
         # or_path, a checkpoint's saved finetuning_args.json) is not LLaMA-Factory's whatever lora_rank it shares
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
-    sc = score_keys(set(s), STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    sc = score_keys(set(s) - {"stage"}, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
+    if "stage" in s:
+        own = str(s["stage"]).strip() in STAGES
+        sc.add(f"stage: {s['stage']}" if own else "stage", STRONG if own else SHARED)
     fa = s.get("flash_attn")
     if isinstance(fa, str) and fa in V0:
         sc.add(f"flash_attn: {fa}")

@@ -19,16 +19,30 @@ Read from Nerogar/OneTrainer 23df383 (2026-08-19):
 
 from __future__ import annotations
 
-from . import NOTHING, STRONG, Score, as_int, diffusers, score_keys
+from . import NOTHING, SHARED, STRONG, Score, as_int, diffusers, score_keys
 
 TITLE = "OneTrainer"
 MECHANISMS = {"SDP": "native", "FLASH": "flash", "CUDNN": "_native_cudnn", "FLEX": "flex"}
-STRONG_KEYS = {"train_dtype", "base_model_name", "output_model_destination", "output_model_format", "training_method",
-               "weight_dtype", "timestep_distribution", "__version", "concept_file_name", "workspace_dir",
-               "layer_offload_fraction", "fallback_train_dtype", "enable_autocast_cache", "dynamic_timestep_shifting",
-               "output_dtype", "latent_caching", "train_device", "temp_device", "unet", "prior", "effnet_encoder"}
+# Names only OneTrainer's TrainConfig uses (Nerogar/OneTrainer@23df383 modules/util/config/TrainConfig.py;
+# `__version` is BaseConfig.to_dict's, BaseConfig.py:32).
+STRONG_KEYS = {"output_model_destination", "output_model_format", "timestep_distribution", "__version",
+               "concept_file_name", "workspace_dir", "layer_offload_fraction", "fallback_train_dtype",
+               "enable_autocast_cache", "dynamic_timestep_shifting", "latent_caching", "temp_device"}
+# TrainConfig names other frameworks use as well (weight_dtype: invoke-training, MaxText, diffusers' scripts;
+# train_dtype / output_dtype / training_method: any trainer's words; base_model_name: torchtune's checkpointer):
+# OneTrainer's own only with OneTrainer's value, the name of one of its enums as BaseConfig writes it (str(enum):
+# modules/util/enum/DataType.py, TrainingMethod.py), e.g. "BFLOAT_16", "LORA" -- not "bfloat16", "lora".
+ENUM_KEYS = {"train_dtype": "DataType", "weight_dtype": "DataType", "output_dtype": "DataType",
+             "training_method": "TrainingMethod"}
+ENUMS = {"DataType": {"NONE", "FLOAT_8", "FLOAT_16", "FLOAT_32", "BFLOAT_16", "TFLOAT_32", "INT_8", "NFLOAT_4",
+                      "FLOAT_W8A8", "INT_W8A8", "FLOAT_W8A8_COMPRESSED", "INT_W8A8_COMPRESSED", "GGUF", "GGUF_A8_FLOAT",
+                      "GGUF_A8_INT"},
+         "TrainingMethod": {"FINE_TUNE", "LORA", "EMBEDDING", "FINE_TUNE_VAE"}}
+# a model part's section (TrainConfig.py TrainModelPartConfig): OneTrainer's own with one of the part's own fields
+PART_OWN_FIELDS = {"stop_training_after", "stop_training_after_unit", "train_embedding", "dropout_probability"}
 SHARED_KEYS = {"attention_mechanism", "model_type", "compile", "text_encoder", "text_encoder_2", "vae", "transformer",
-               "learning_rate_scheduler", "optimizer", "cache_dir", "concepts", "samples", "backup_after"}
+               "learning_rate_scheduler", "optimizer", "cache_dir", "concepts", "samples", "backup_after",
+               "train_device", "base_model_name"}
 COMMON_KEYS = {"batch_size", "learning_rate", "resolution", "epochs", "gradient_checkpointing"}
 PARTS = {"unet", "prior", "effnet_encoder", "text_encoder", "text_encoder_2", "vae", "transformer"}
 # ModelType -> family (configs/simpletuner.HEAD_DIMS / UNET_FAMILIES names)
@@ -40,6 +54,8 @@ FAMILIES = {"STABLE_DIFFUSION_15": "sd1x", "STABLE_DIFFUSION_15_INPAINTING": "sd
             "QWEN": "qwen_image", "HI_DREAM_FULL": "hidream", "HUNYUAN_VIDEO": "hunyuanvideo", "PIXART_ALPHA": "pixart_sigma",
             "PIXART_SIGMA": "pixart_sigma", "SANA": "sana", "WUERSTCHEN_2": "wuerstchen", "STABLE_CASCADE_1": "wuerstchen",
             "Z_IMAGE": "z_image"}
+# ModelType's members (Nerogar/OneTrainer@23df383 modules/util/enum/ModelType.py), the value its configs carry
+MODEL_TYPES = set(FAMILIES) | {"ANIMA", "KREA_2", "ERNIE", "IDEOGRAM_4"}
 DTYPES = {"FLOAT_16": "float16", "BFLOAT_16": "bfloat16", "FLOAT_32": "float32", "TFLOAT_32": "float32"}
 # Models whose transformer OneTrainer keeps out of fp16: with train_dtype FLOAT_16 it runs under an autocast to
 # fallback_train_dtype (default BFLOAT_16) (Nerogar/OneTrainer@23df383 modules/modelSetup/BaseHiDreamSetup.py:49,
@@ -91,13 +107,23 @@ def score(doc: dict) -> "Score":
         return NOTHING
     # OneTrainer's model parts (unet, prior, text_encoder, vae ...) are sections of settings (modules/util/config/
     # TrainConfig.py TrainModelPartConfig); a diffusers model_index.json names the same parts as [library, class] lists
-    keys = {k for k, v in doc["data"].items() if k not in PARTS or isinstance(v, dict)}
+    data = doc["data"]
+    keys = {k for k, v in data.items() if k not in PARTS or isinstance(v, dict)}
     sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
-    mech, mt = doc["data"].get("attention_mechanism"), doc["data"].get("model_type")
+    for k in sorted(keys & set(ENUM_KEYS)):  # own with OneTrainer's value, shared with any other
+        own = isinstance(data[k], str) and data[k] in ENUMS[ENUM_KEYS[k]]
+        sc.add(f"{k}={data[k]}" if own else k, STRONG if own else SHARED)
+    for k in sorted(keys & {"unet", "prior", "effnet_encoder"}):
+        own = bool(PART_OWN_FIELDS & set(data[k]))
+        sc.add(f"{k} (a model part's section)" if own else k, STRONG if own else SHARED)
+    mech, mt = data.get("attention_mechanism"), data.get("model_type")
     if isinstance(mech, str) and mech in MECHANISMS:
         sc.add(f"attention_mechanism={mech}")
-    if isinstance(mt, str) and (mt in FAMILIES or (mt.isupper() and "_" in mt)):
+    if isinstance(mt, str) and mt in MODEL_TYPES:
         sc.add(f"model_type={mt}")
+    elif isinstance(mt, str) and mt.isupper() and "_" in mt:
+        # an upper-case name of OneTrainer's style it does not list (a fork's new model): any enum-minded tool's too
+        sc.add(f"model_type={mt}", SHARED)
     return sc
 
 

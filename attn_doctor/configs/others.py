@@ -649,6 +649,10 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "XTuner", s.add("xtuner")
         if mod.startswith(("maxtext.", "MaxText.")) or c.script in ("MaxText/train.py",):
             return "MaxText (JAX)", s.add(mod or c.script)
+        if c.program in ("lmms-eval", "lmms_eval") or mod == "lmms_eval" or mod.startswith("lmms_eval."):
+            # EvolvingLMMs-Lab/lmms-eval: `accelerate launch -m lmms_eval --model M --model_args ... --tasks ...`
+            # (its examples/models/*.sh), an lm-evaluation-harness fork for multimodal models
+            return "lmms-eval (an evaluation, not training)", s.add(f"{c.program or mod} --model")
         if c.program in ("lm_eval", "lm-eval") or mod.startswith("lm_eval"):
             return "lm-evaluation-harness (an evaluation, not training)", s.add(f"{c.program or mod} --model")
         if c.program in ("mergekit-yaml", "mergekit-moe", "mergekit-multi"):
@@ -773,6 +777,109 @@ def leap_finetune(doc: dict) -> Score:
     return s
 
 
+# invoke-ai/invoke-training@99c673d: `invoke-train --cfg-file X.yaml` reads a pipeline config whose `type` is one of its
+# pipelines (src/invoke_training/pipelines/**/config.py `type: Literal[...]`) beside base_output_dir
+# (config/base_pipeline_config.py:17)
+_INVOKE_PIPELINES = {"SD_LORA", "SDXL_LORA", "SD_TEXTUAL_INVERSION", "SDXL_TEXTUAL_INVERSION", "SDXL_FINETUNE",
+                     "SDXL_LORA_AND_TEXTUAL_INVERSION", "SD_DIRECT_PREFERENCE_OPTIMIZATION_LORA", "FLUX_LORA"}
+
+
+def invoke_training(doc: dict) -> Score:
+    s = Score()
+    d = _sections(doc["data"])
+    if str(d.get("type", "")).strip() in _INVOKE_PIPELINES and "base_output_dir" in d:
+        s.add(f"type: {d['type']} + base_output_dir")
+    return s
+
+
+def naifu(doc: dict) -> Score:
+    """Mikubill/naifu@0693277: `python trainer.py --config X.yaml` builds the model from `target` (common/trainer.py:22
+    get_class(config.target), a `modules.<name>.setup`) and hands `lightning:` to Lightning's Trainer (trainer.py): the
+    target says whose config it is, more than the Lightning arguments under it."""
+    s = Score()
+    d = _sections(doc["data"])
+    target = d.get("target")
+    if isinstance(target, str) and re.match(r"^modules\.\w+(\.\w+)*\.setup$", target.strip()) and \
+            isinstance(d.get("lightning"), dict) and isinstance(d.get("trainer"), dict):
+        s.add(f"target: {target.strip()} + lightning:", 2 * STRONG)
+    return s
+
+
+# GPT-NeoX's own argument names (EleutherAI/gpt-neox@ea7aefd configs/neox_arguments.md: NeoXArgsModel /
+# NeoXArgsParallelism), written with `_` or `-` (its YAMLs use both)
+_NEOX_ARGS = {"attention_config", "pipe_parallel_size", "model_parallel_size", "make_vocab_size_divisible_by",
+              "gpt_j_residual", "gpt_j_tied", "rotary_pct", "pos_emb", "no_weight_tying", "output_layer_parallelism",
+              "scaled_upper_triang_masked_softmax_fusion", "bias_gelu_fusion", "sliding_window_width",
+              "checkpoint_factor", "extra_save_iters", "lr_decay_style", "data_impl", "synchronize_each_layer"}
+
+
+def gpt_neox(doc: dict) -> Score:
+    s = Score()
+    own = sorted({str(k).replace("-", "_") for k in _sections(doc["data"])} & _NEOX_ARGS)
+    if len(own) >= 3:  # one or two are names other Megatron descendants share (pos_emb, lr_decay_style)
+        s.add(", ".join(own[:3]), STRONG * len(own))
+    return s
+
+
+# PaddleNLP's TrainingArguments additions and its llm/ argument dataclasses (hybrid parallelism, its checkpoint
+# format, Paddle AMP's O1/O2 levels, src_length): the names its llm/config/*/*_argument.json files, run by
+# run_finetune.py, carry beside HF-style ones
+_PADDLENLP_ARGS = {"tensor_parallel_degree", "pipeline_parallel_degree", "sharding_parallel_degree",
+                   "pipeline_parallel_config", "sharding_parallel_config", "unified_checkpoint", "fp16_opt_level",
+                   "src_length", "zero_padding", "dataset_name_or_path", "eval_with_do_generation"}
+
+
+def paddlenlp(doc: dict) -> Score:
+    s = Score()
+    own = sorted(set(_sections(doc["data"])) & _PADDLENLP_ARGS)
+    if len(own) >= 3:
+        s.add(", ".join(own[:3]), STRONG * len(own))
+    return s
+
+
+def gpt_sovits(doc: dict) -> Score:
+    """RVC-Boss/GPT-SoVITS@48b1a01: s1_train.py (the GPT stage) reads config["train"] (save_every_n_epoch,
+    precision ...), config["model"] (phoneme_vocab_size, head, n_layer, EOS); s2_train.py (SoVITS) hps.train
+    (fp16_run, segment_size, c_mel, c_kl), hps.data (n_mel_channels, hop_length) and hps.model."""
+    s = Score()
+    d = _sections(doc["data"])
+    train, model, data = (_dict(d, k) for k in ("train", "model", "data"))
+    if {"c_mel", "c_kl"} <= set(train) and "segment_size" in train:
+        s.add("train: c_mel / c_kl / segment_size (SoVITS)")
+    if {"phoneme_vocab_size", "EOS"} <= set(model) and "save_every_n_epoch" in train:
+        s.add("model: phoneme_vocab_size / EOS (GPT stage)")
+    if {"n_mel_channels", "hop_length"} <= set(data) and "inter_channels" in model:
+        s.add("data: n_mel_channels + model: inter_channels")
+    return s
+
+
+# Stability-AI/stable-audio-tools@50049e3 stable_audio_tools/models/factory.py create_model_from_config: model_type
+# (autoencoder, diffusion_uncond, diffusion_cond, diffusion_cond_inpaint, diffusion_autoencoder, lm), with train.py
+# reading sample_rate / sample_size beside it
+_STABLE_AUDIO_TYPES = {"autoencoder", "diffusion_uncond", "diffusion_cond", "diffusion_cond_inpaint",
+                       "diffusion_autoencoder", "lm"}
+
+
+def stable_audio_tools(doc: dict) -> Score:
+    s = Score()
+    d = _sections(doc["data"])
+    if str(d.get("model_type", "")) in _STABLE_AUDIO_TYPES and {"sample_rate", "sample_size"} <= set(d) and \
+            isinstance(d.get("model"), dict):
+        s.add(f"model_type: {d['model_type']} + sample_rate / sample_size")
+    return s
+
+
+def fish_speech(doc: dict) -> Score:
+    """fishaudio/fish-speech@3dd1f85: `python fish_speech/train.py --config-name X` (Hydra) instantiates its own
+    classes, `_target_: fish_speech.*` (fish_speech/configs/*.yaml, lora/*.yaml): that names the framework, more than the
+    Lightning trainer arguments beside them."""
+    s = Score()
+    found = re.search(r"^\s*_target_:\s*(fish_speech\.[\w.]+)", doc.get("text") or "", re.MULTILINE)
+    if found and doc["fmt"] == "yaml":
+        s.add(f"_target_: {found.group(1)}", 2 * STRONG)
+    return s
+
+
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
@@ -789,7 +896,10 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("a generative-models / SwissArmyTransformer model config (CogVideoX SAT)", sgm_targets),
                ("Ultralytics YOLO (its training arguments: args.yaml / default.yaml / a hyp.yaml)", ultralytics),
                ("Oumi", oumi), ("H2O LLM Studio", h2o_llmstudio),
-               ("Genmo's Mochi 1 fine-tuner (demos/fine_tuner)", mochi_finetuner))
+               ("Genmo's Mochi 1 fine-tuner (demos/fine_tuner)", mochi_finetuner),
+               ("invoke-training (InvokeAI's trainer)", invoke_training), ("naifu", naifu), ("GPT-NeoX", gpt_neox),
+               ("PaddleNLP (PaddlePaddle)", paddlenlp), ("GPT-SoVITS", gpt_sovits),
+               ("stable-audio-tools (a model config)", stable_audio_tools), ("fish-speech", fish_speech))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:

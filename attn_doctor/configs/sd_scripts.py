@@ -29,11 +29,13 @@ STRONG_KEYS = {"mem_eff_attn", "save_model_as", "clip_skip", "v2", "v_parameteri
                "full_bf16", "full_fp16", "ae", "clip_l", "clip_g", "t5xxl", "network_train_unet_only",
                "network_train_text_encoder_only", "max_token_length", "shuffle_caption", "enable_bucket",
                "bucket_reso_steps", "min_bucket_reso", "max_bucket_reso", "attn_mode", "train_data_dir",
-               "reg_data_dir", "caption_extension", "keep_tokens", "prior_loss_weight", "unet_lr", "text_encoder_lr",
+               "reg_data_dir", "caption_extension", "keep_tokens", "unet_lr",
                "cache_text_encoder_outputs", "no_half_vae", "apply_t5_attn_mask", "model_prediction_type",
                "guidance_scale_flux", "sdxl", "in_json", "lowram", "highvram", "cache_latents"}
 # torch_compile: also transformers' TrainingArguments flag (a user's HF-Trainer train.py --torch_compile True)
-SHARED_KEYS = {"torch_compile", "sdpa", "xformers", "split_attn", "network_module", "network_dim", "network_alpha",
+# prior_loss_weight, text_encoder_lr: diffusers' example scripts' options too (train_dreambooth.py --prior_loss_weight,
+# train_dreambooth_lora_sdxl.py --text_encoder_lr)
+SHARED_KEYS = {"prior_loss_weight", "text_encoder_lr", "torch_compile", "sdpa", "xformers", "split_attn", "network_module", "network_dim", "network_alpha",
                "network_args", "pretrained_model_name_or_path", "dataset_config", "blocks_to_swap", "timestep_sampling",
                "discrete_flow_shift", "fp8_base", "output_name", "optimizer_type", "max_train_epochs",
                "save_every_n_epochs", "dynamo_backend", "train_batch_size", "sample_prompts", "sample_sampler",
