@@ -55,6 +55,8 @@ HEAD = "Video node question\n\nWindows 11, portable build.\nRTX 4070, driver 566
     ("Training loss differs between sdpa and flash_attention_2", ("prose.numbers", "sdpa")),
     ("Quality degradation with sage attention on Wan 2.2", ("prose.numbers", "sage")),
     ("Flex attention lowers the eval accuracy compared to eager", ("prose.numbers", "flex")),
+    ("sageattention wasn't built with CUDA 12.8 support", ("prose.fails", "sage")),
+    ("My xformers was not compiled with the T4's arch", ("prose.gpu", "xformers")),  # a GPU named: the GPU's entry
 ])
 def test_words_generic(text, want):
     assert generic_first(text) == want
@@ -65,6 +67,9 @@ def test_words_generic(text, want):
     "Noise schedule comparison with sageattention and sdpa",  # noise is the sampler's word here, not an output
     "Pinned my environment so installing xformers no longer replaces it",  # nothing replaced torch
     "Loss curves with flash attention 2 and SDPA are identical",
+    # transformers' load-time advisory about a dtype, as a title: a notice every load prints, no report of a failure
+    "Flash Attention 2.0 only supports torch.float16 and torch.bfloat16 dtypes, but the current dype in LlamaForCausalLM "
+    "is torch.float32.",
     # xformers.info's listing: an operator "unavailable" on this build is a fact the listing states, no report's words
     "memory_efficient_attention.fa3F:                   unavailable\nmemory_efficient_attention.cutlassF:               available",
 ])
@@ -81,6 +86,8 @@ def test_words_near_misses(text):
     (HEAD + "Ahora cuando uso sageattention me sale un error en el KSampler.", "sage"),
     (HEAD + "我用了 flash attention 之后一直报错。", "fa2"),
     (HEAD + "Everything else is fine.\nBut we get a crash with flex attention after 200 steps.", "flex"),
+    # a story: no issue before, the failure now (the denial is of the past)
+    (HEAD + "Never had an issue until the update. Now I always get an error with sageattention.", "sage"),
 ])
 def test_said(text, backend):
     assert first(text) == ("prose.said", backend)
