@@ -56,6 +56,7 @@ HEAD = "Video node question\n\nWindows 11, portable build.\nRTX 4070, driver 566
     ("Quality degradation with sage attention on Wan 2.2", ("prose.numbers", "sage")),
     ("Flex attention lowers the eval accuracy compared to eager", ("prose.numbers", "flex")),
     ("sageattention wasn't built with CUDA 12.8 support", ("prose.fails", "sage")),
+    ("The new default to xformers makes it impossible to generate anything", ("prose.fails", "xformers")),
     ("My xformers was not compiled with the T4's arch", ("prose.gpu", "xformers")),  # a GPU named: the GPU's entry
 ])
 def test_words_generic(text, want):
@@ -67,6 +68,7 @@ def test_words_generic(text, want):
     "Noise schedule comparison with sageattention and sdpa",  # noise is the sampler's word here, not an output
     "Pinned my environment so installing xformers no longer replaces it",  # nothing replaced torch
     "Loss curves with flash attention 2 and SDPA are identical",
+    "It is impossible to say whether flash attention or sdpa is faster here",  # nothing fails
     # transformers' load-time advisory about a dtype, as a title: a notice every load prints, no report of a failure
     "Flash Attention 2.0 only supports torch.float16 and torch.bfloat16 dtypes, but the current dype in LlamaForCausalLM "
     "is torch.float32.",
@@ -164,3 +166,18 @@ def test_working_properly_is_healthy():
     # still unhealthy when the clause says it is not
     text = HEAD + "My sageattention is not working properly since the update and I get an error."
     assert first(text) == ("prose.said", "sage")
+
+
+# ---- is_flash_attn_available ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "NameError: name 'is_flash_attn_available' is not defined. Did you mean: 'is_flash_attn_2_available'?",
+    "Loading the remote code fails\n\nAttributeError: module 'transformers.utils' has no attribute "
+    "'is_flash_attn_2_available' in this build",
+])
+def test_availability_check_names_fa2(text):
+    assert generic_first(text)[1] == "fa2"
+
+
+def test_availability_check_called_is_no_failure():
+    assert generic_first("print(is_flash_attn_2_available())\nFalse") == (None, None)
