@@ -105,9 +105,17 @@ def test_said(text, backend):
     HEAD + "I have seen no issues with sage attention so far.",  # no failure
     HEAD + "It fails with an error.\nThe machine has flash attention installed.",  # the failure and the backend apart
     HEAD + "The log says flash attention failed to load.",  # nobody speaks: not the writer's sentence
+
 ])
 def test_said_near_misses(text):
     assert first(text) == (None, None)
+
+
+def test_said_not_an_apps_notice():
+    # the app's notice that it goes on without the library, retold by the writer: the app runs (round 12's unrelated A1111
+    # report); the notice's own entry may read it, prose.said does not
+    text = HEAD + 'When I run it, it gives me the message " No module "xformers". Processing without it "'
+    assert "prose.said" not in [m.entry.id for m in match(text)]
 
 
 def test_said_not_on_the_head():
