@@ -67,6 +67,9 @@ class Entry:
     # Read only on the input's first HEAD_LINES lines (knowledge/match.py), where a pasted report's title
     # and first sentences stand: words that describe a failure in prose, not a line a program printed.
     head: bool = False
+    # Read only past the input's head (the lines `head` entries read): a report's own sentences under its title and first
+    # lines. Ranked with `head` entries among last resorts (what a report says in words, after what its lines show).
+    body: bool = False
     # Among last resorts (fallback) that claim the same line, the lower `order` is kept.
     order: int = 0
     # Measured: while this finding holds, none of its backend's kernels load or run, so that backend's

@@ -206,7 +206,7 @@ FALLBACK_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s
 # with 'flash_attention_2' loss is nan", "FA2 works, FA3 crashes on H100"): a clause, between punctuation or "but",
 # "while", "whereas", "and", with a word of health and no word of failure names no failing backend. Written from the
 # mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
-HEALTHY = re.compile(r"\b(?:works?|worked|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
+HEALTHY = re.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
                      r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
                      r"正常|没问题|没有问题", re.IGNORECASE)
 UNHEALTHY = re.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
@@ -674,6 +674,9 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
         if not down:  # only the innermost frame of a real traceback, not whatever lines stand above
             real = bool(up_lines) and TRACEBACK_START.search(lines[up_lines[-1]]) is not None
             inner = next((k for k, j in enumerate(up_lines) if FRAME.search(lines[j])), None)
+            # a paste cut above its first frames (no "Traceback" line): a frame right over the error (its code and carets
+            # between) is still the innermost frame (helper ex50, session 8)
+            real = real or inner is not None and inner <= 3
             up_lines = up_lines[:inner + 1] if real and inner is not None else []
         order += up_lines
         if down and up_lines:

@@ -784,6 +784,8 @@ class _Scanner:
                     continue
                 if e is not None and e.head and start > self.head_end:
                     break
+                if e is not None and e.body and start <= self.head_end:
+                    continue  # the head's lines are the `head` entries' to read
                 self.hits[p] += 1
                 if e is None:
                     self.probed.setdefault(index.probe_names[p], []).append((start, m.groupdict()))
@@ -1035,7 +1037,7 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # A last resort after every known cause, wherever it stands; among last resorts, what a report's title says
     # in words (head, prose.toml) after what its lines show (whose code raised, a frame of the failing call).
     kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause, c.entry.fallback,
-                             c.entry.fallback and c.entry.head, has_cause and c.entry.symptom, c.position,
+                             c.entry.fallback and (c.entry.head or c.entry.body), has_cause and c.entry.symptom, c.position,
                              -c.score, c.entry.id))
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
             for c in kept]
