@@ -60,6 +60,7 @@ def _argv_program(t) -> str | None:
     return None
 
 
+_NAMED_BANG = re.compile(r"^([ \t]*)!(?:\{\s*([A-Za-z_]\w*)\s*\}|\$([A-Za-z_]\w*))[ \t]*$", re.M)
 _JOINED_BANG = re.compile(r"""^([ \t]*)!\{\s*(?:(['"]) \2\.join|shlex\.join)\(\s*([A-Za-z_]\w*)\s*\)\s*\}[ \t]*$""", re.M)
 
 
@@ -193,6 +194,9 @@ def python_commands(code: str) -> str:
 
     # IPython runs `!{" ".join(cmd)}` as the shell line its {expression} evaluates to (var_expand): the list `cmd`, run
     code = _JOINED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(3)})", code)
+    # ... and `!{final_args}` / `!$cmd` as the string the name holds there (round 28: kohya-trainer notebooks build
+    # final_args = f"accelerate launch {accelerate_args} sdxl_train_network.py {train_args}" and run `!{final_args}`)
+    code = _NAMED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(2) or m.group(3)}, shell=True)", code)
     t = tree(code)
     if t is None:
         return ""
@@ -704,6 +708,14 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                 rets = [r for r in own_nodes(f) if isinstance(r, ast.Return) and r.value is not None]
                 if rets:
                     r = max(rets, key=lambda r: r.lineno)
+                    params = [a.arg for a in f.args.args]
+                    if isinstance(r.value, ast.Name) and r.value.id in params and \
+                            params.index(r.value.id) < len(node.args) and not any(
+                                isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == r.value.id
+                                                                  for t in a.targets) for a in own_nodes(f)):
+                        # a function that hands back the dict it is given, after tidying it in place (round 28: the
+                        # kohya-trainer notebooks' toml.dumps(eliminate_none_variable(train_config))): that dict
+                        return dict_value(node.args[params.index(r.value.id)], scope, before, depth + 1)
                     return dict_value(r.value, f, r.lineno, depth + 1)
             return None
         if isinstance(node, ast.Name):

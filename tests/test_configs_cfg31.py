@@ -1,0 +1,201 @@
+"""Helper cfg31 (session 8, issue 24): claimed trainers' files in the shapes users keep (fixtures/configs/round28/), read
+on the trainer's own evidence. Each mechanism has variants written for the test (another trainer, name, layout or
+spelling of the same shape) and near misses that must stay refused or keep what they read. The files are written here.
+
+1. A launcher that installs one trainer from the trainer's own repository and runs a training script of its own that
+   is not here (configs/installed.py): that trainer, nothing else known, the script named as unread. A Dockerfile is
+   known by its text whatever its name (FROM, then RUN / CMD / ENTRYPOINT), and Podman's Containerfile by its name.
+2. `python -m pip install --upgrade pip` (and venv, ensurepip) are an installer's options, no trainer's evidence.
+3. A notebook's `!{name}` / `!$name` runs the string the name holds there (IPython's var_expand), as a Python
+   launcher's subprocess.run(name, shell=True) would.
+4. A config dict handed through a function of the script that returns the dict it is given (the kohya-trainer
+   notebooks' `toml.dumps(eliminate_none_variable(train_config))`) is that dict.
+5. sd-scripts run with every option computed at run time (`accelerate launch train_network.py {train_args}`): the
+   settings are the one sd-scripts training config the script writes, else unknown — never sd-scripts' defaults."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attn_doctor import configs
+from configs_corpus import read, refusal, write
+
+
+def load(tmp_path, name, text):
+    return configs.load(write(tmp_path, name, text))
+
+
+# --- 1. a launcher that installs one trainer and runs its own script that is not here ---------------------------------
+
+AI_TOOLKIT_IMAGE = """FROM nvidia/cuda:12.4.1-devel-ubuntu22.04
+ENV DEBIAN_FRONTEND=noninteractive
+RUN apt-get update && apt-get install -y git python3-pip
+WORKDIR /app
+RUN git clone https://github.com/ostris/ai-toolkit.git && cd ai-toolkit && pip install -r requirements.txt
+COPY {script} .
+CMD ["python", "-u", "{script}"]
+"""
+
+
+@pytest.mark.parametrize("name, text, trainer, script", [
+    # a Dockerfile kept under a name of its folder (no `Dockerfile` in it): known by its text
+    ("serverless__Dockerfile", AI_TOOLKIT_IMAGE.format(script="handler.py"), "ai-toolkit", "handler.py"),
+    # Podman's name; diffusion-pipe cloned over SSH, ENTRYPOINT in exec form
+    ("Containerfile", "# trainer image\nARG BASE=pytorch/pytorch:2.5.1-cuda12.4-cudnn9-devel\nFROM $BASE\n"
+                      "RUN git clone --recurse-submodules git@github.com:tdrussell/diffusion-pipe /opt/dp\n"
+                      "COPY train_job.py /app/\nENTRYPOINT [\"python\", \"/app/train_job.py\"]\n",
+     "diffusion-pipe", "train_job.py"),
+    # a shell entrypoint that clones musubi-tuner and execs a worker of its own
+    ("entrypoint.sh", "#!/bin/bash\nset -e\n[ -d /opt/musubi ] || git clone --depth 1 "
+                      "https://github.com/kohya-ss/musubi-tuner.git /opt/musubi\ncd /opt/musubi && pip install -e .\n"
+                      "exec python /workspace/worker.py \"$@\"\n", "musubi", "worker.py"),
+    # LLaMA-Factory's repository (mixed case in the URL), a RunPod handler
+    ("Dockerfile", "FROM python:3.11\nRUN git clone https://github.com/hiyouga/LLaMA-Factory.git /lf && "
+                   "pip install -e /lf\nCOPY rp_handler.py /\nCMD python -u /rp_handler.py\n", "llama-factory",
+     "rp_handler.py"),
+])
+def test_a_launcher_that_installs_one_trainer_and_runs_a_script_not_here(tmp_path, name, text, trainer, script):
+    cfg = load(tmp_path, name, text)
+    assert cfg["detected"]["trainer"] == trainer
+    assert cfg["required"] == [] and cfg["dtype"] is None and cfg["compile_mode"] is None
+    assert cfg["unread"] == [script]
+
+
+@pytest.mark.parametrize("name, text", [
+    # what it runs samples or fetches weights: no training run
+    ("Dockerfile", AI_TOOLKIT_IMAGE.format(script="download_models.py")),
+    ("Dockerfile", "FROM python:3.10\nRUN git clone https://github.com/kohya-ss/sd-scripts /sd\n"
+                   "CMD [\"python\", \"/sd/gen_img.py\", \"--ckpt\", \"/m/model.safetensors\"]\n"),
+    # a repository no reader claims (ComfyUI; Akegarasu's lora-scripts GUI)
+    ("Dockerfile", "FROM python:3.10\nRUN git clone https://github.com/comfyanonymous/ComfyUI /c\nCOPY handler.py /\n"
+                   "CMD [\"python\", \"-u\", \"/handler.py\"]\n"),
+    ("Dockerfile", "FROM python:3.10\nRUN git clone --recurse-submodules https://github.com/Akegarasu/lora-scripts\n"
+                   "CMD [\"python\", \"gui.py\", \"--listen\"]\n"),
+    # two repositories: which one trains is the handler's business
+    ("Dockerfile", "FROM python:3.10\nRUN git clone https://github.com/ostris/ai-toolkit /a && "
+                   "git clone https://github.com/kohya-ss/sd-scripts /s\nCMD [\"python\", \"handler.py\"]\n"),
+    # an installer that clones the trainer and runs nothing of its own
+    ("setup.sh", "#!/bin/bash\ngit clone https://github.com/kohya-ss/sd-scripts\ncd sd-scripts\n"
+                 "python -m venv venv\npython -m pip install --upgrade pip\npip install -r requirements.txt\n"),
+])
+def test_near_miss_a_launcher_that_installs_a_trainer_but_runs_no_training_of_its_own(tmp_path, name, text):
+    refusal(tmp_path, name, text)
+
+
+def test_near_miss_the_script_it_runs_is_here_and_is_no_trainers(tmp_path):
+    (tmp_path / "handler.py").write_text("import runpod\n\ndef handler(job):\n    return {'ok': True}\n\n"
+                                         "runpod.serverless.start({'handler': handler})\n")
+    refusal(tmp_path, "Dockerfile", AI_TOOLKIT_IMAGE.format(script="handler.py"))
+
+
+# --- 2. pip's own options are no trainer's ---------------------------------------------------------------------------
+
+def test_pips_upgrade_option_is_not_sd_scripts_evidence(tmp_path):
+    # (before: `--upgrade pip` was a running program's option, and the repository's name beside it made the installer
+    # an sd-scripts run read with sd-scripts' defaults, float32)
+    text = "#!/bin/bash\ngit clone https://github.com/kohya-ss/sd-scripts.git\ncd sd-scripts\n" \
+           "python -m pip install --upgrade pip\npython -m pip install -r requirements.txt\n"
+    refusal(tmp_path, "install.sh", text)
+
+
+def test_near_miss_a_trainers_own_options_still_count_beside_pip(tmp_path):
+    text = "python -m pip install --upgrade pip\ncd sd-scripts\n" \
+           "accelerate launch train_network.py --pretrained_model_name_or_path m.safetensors --xformers " \
+           "--mixed_precision fp16 --network_module networks.lora\n"
+    assert read(tmp_path, "train.sh", text)[:3] == ("sd-scripts", ["xformers"], "float16")
+
+
+# --- 3-5. a kohya-trainer-style notebook / script: options and config built in Python --------------------------------
+
+def notebook(*cells: str) -> str:
+    return json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                                  "source": c.splitlines(keepends=True)} for c in cells],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+TO_ARGS = '''def train(config):
+    args = ""
+    for k, v in config.items():
+        if isinstance(v, str):
+            args += f'--{k}="{v}" '
+        elif isinstance(v, bool) and v:
+            args += f"--{k} "
+    return args
+'''
+TIDY = '''def tidy(config):
+    for key in config:
+        if isinstance(config[key], dict):
+            for sub in config[key]:
+                if config[key][sub] == "":
+                    config[key][sub] = None
+    return config
+'''
+
+
+def kohya_notebook(attention: str, precision: str, bang: str = "!{final_args}", script: str = "train_network.py",
+                   dump: bool = True) -> str:
+    config = f'''import toml
+optimization = "{attention}"  # @param ["xformers", "scaled dot-product attention"]
+mixed_precision = "{precision}"  # @param ["no", "fp16", "bf16"]
+train_config = {{
+    "model_arguments": {{"pretrained_model_name_or_path": "/content/model.safetensors"}},
+    "training_arguments": {{
+        "output_dir": "/content/out",
+        "mem_eff_attn": False,
+        "sdpa": True if optimization == "scaled dot-product attention" else False,
+        "xformers": True if optimization == "xformers" else False,
+        "mixed_precision": mixed_precision,
+    }},
+}}
+config_path = "/content/LoRA/config/config_file.toml"
+config_str = toml.dumps(tidy(train_config))
+with open(config_path, "w") as f:
+    f.write(config_str)
+'''
+    launch = TO_ARGS + '''
+train_conf = {"config_file": "/content/LoRA/config/config_file.toml"}
+accelerate_conf = {"config_file": "/content/accelerate_config/config.yaml"}
+final_args = f"accelerate launch {train(accelerate_conf)} ''' + script + ''' {train(train_conf)}"
+''' + bang + "\n"
+    return notebook("!git clone https://github.com/kohya-ss/sd-scripts /content/sd", TIDY,
+                    config if dump else "mixed_precision = 'fp16'", launch)
+
+
+@pytest.mark.parametrize("attention, precision, bang, script, want", [
+    ("xformers", "fp16", "!{final_args}", "train_network.py", (["xformers"], "float16")),
+    ("scaled dot-product attention", "bf16", "!$final_args", "sdxl_train_network.py", (["sdpa"], "bfloat16")),
+])
+def test_a_kohya_trainer_notebook_reads_the_config_it_writes(tmp_path, attention, precision, bang, script, want):
+    got = read(tmp_path, "lora_trainer.ipynb", kohya_notebook(attention, precision, bang, script))
+    assert got[:3] == ("sd-scripts", *want)
+
+
+def test_a_python_export_of_the_same_notebook_reads_the_same(tmp_path):
+    # (round 28's mojodevagentfour: the notebook as a .py, `!{final_args}` as os.system(final_args))
+    cells = json.loads(kohya_notebook("xformers", "fp16"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells[1:]).replace("!{final_args}", "import os\nos.system(final_args)")
+    assert read(tmp_path, "trainer_v2.py", code)[:3] == ("sd-scripts", ["xformers"], "float16")
+
+
+def test_near_miss_options_built_at_run_time_with_no_config_written_are_unknown(tmp_path):
+    # before: sd-scripts' defaults (float32, nothing required) for a run whose options nobody can see
+    cfg = load(tmp_path, "lora_trainer.ipynb", kohya_notebook("xformers", "fp16", dump=False))
+    assert cfg["detected"]["trainer"] == "sd-scripts"
+    assert cfg["dtype"] is None and cfg["required"] == []
+
+
+def test_near_miss_a_final_args_that_only_tags_images_trains_nothing(tmp_path):
+    text = notebook("!git clone https://github.com/kohya-ss/sd-scripts /content/sd",
+                    'args = "--batch_size 8 /content/train"\nfinal_args = f"python tag_images_by_wd14_tagger.py {args}"\n'
+                    "!{final_args}\n")
+    refusal(tmp_path, "tagger.ipynb", text)
+
+
+def test_near_miss_a_function_that_builds_a_new_dict_is_not_its_argument(tmp_path):
+    # a helper that returns a dict of its own (not the one it is given) is read as that dict: here nothing known
+    text = kohya_notebook("xformers", "fp16").replace(
+        "    return config\\n", "    return {k: v for k, v in config.items() if v}\\n")
+    cfg = load(tmp_path, "lora_trainer.ipynb", text)
+    assert cfg["detected"]["trainer"] == "sd-scripts" and cfg["dtype"] is None
