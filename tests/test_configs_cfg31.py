@@ -199,3 +199,60 @@ def test_near_miss_a_function_that_builds_a_new_dict_is_not_its_argument(tmp_pat
         "    return config\\n", "    return {k: v for k, v in config.items() if v}\\n")
     cfg = load(tmp_path, "lora_trainer.ipynb", text)
     assert cfg["detected"]["trainer"] == "sd-scripts" and cfg["dtype"] is None
+
+
+# --- 6. PowerShell's Start-Process starts its -FilePath with its -ArgumentList ----------------------------------------
+
+@pytest.mark.parametrize("text, want", [
+    # a copy of lora-scripts' train_by_toml.ps1: the TOML is the caller's (a param with no default) → unknown, not
+    # sd-scripts' defaults
+    ("param (\n  [string]$config_file,\n  [int]$num_cpu_threads_per_process = 1\n)\n.\\venv\\Scripts\\activate\n"
+     "try{\n  $p = Start-Process -FilePath python -ArgumentList \"-m\", \"accelerate.commands.launch\", "
+     "\"--num_cpu_threads_per_process=$num_cpu_threads_per_process\", \"./sd-scripts/train_network.py\", "
+     "\"--config_file=$config_file\" -NoNewWindow -PassThru -Wait\n  $p.WaitForExit()\n} catch {\n  Write-Output fail\n}\n",
+     ("sd-scripts", [], "", "none")),
+    # the argument list as one string, -Wait before it
+    ("Start-Process -Wait -FilePath \"python\" -ArgumentList \"-m accelerate.commands.launch sd-scripts/train_network.py "
+     "--pretrained_model_name_or_path=m.safetensors --network_module=networks.lora --xformers --mixed_precision=bf16\"\n",
+     ("sd-scripts", ["xformers"], "bfloat16", "none")),
+    # positional program and arguments, musubi-tuner
+    ("Start-Process accelerate \"launch\", \"--mixed_precision\", \"bf16\", \"wan_train_network.py\", \"--task\", "
+     "\"t2v-1.3B\", \"--dit\", \"w.safetensors\", \"--dataset_config\", \"d.toml\", \"--sdpa\", \"--mixed_precision\", "
+     "\"bf16\", \"--network_module\", \"networks.lora_wan\" -NoNewWindow -Wait\n",
+     ("musubi", ["sdpa"], "bfloat16", "none")),
+])
+def test_start_process_runs_its_file_with_its_argument_list(tmp_path, text, want):
+    assert read(tmp_path, "train.ps1", text) == want
+
+
+def test_near_miss_start_process_of_a_gui_trains_nothing(tmp_path):
+    refusal(tmp_path, "run_gui.ps1", "Start-Process -FilePath python -ArgumentList \"gui.py\", \"--listen\" -Wait\n")
+
+
+# --- 7. a script downloaded from elsewhere under an example's name is that source's ------------------------------------
+
+DREAMBOOTH = ("!python3 train_dreambooth.py --pretrained_model_name_or_path=runwayml/stable-diffusion-v1-5 "
+              "--instance_data_dir=/content/data --output_dir=/content/out --resolution=512 --train_batch_size=1 "
+              "--mixed_precision=fp16 --learning_rate=1e-6 --max_train_steps=800{extra}\n")
+
+
+@pytest.mark.parametrize("fetch", [
+    "!wget -q https://gist.githubusercontent.com/someone/abc123/raw/def/train_dreambooth.py\n",
+    "!curl -L -o train_dreambooth.py https://raw.githubusercontent.com/ShivamShrirao/diffusers/main/examples/dreambooth/"
+    "train_dreambooth.py\n",
+])
+def test_a_downloaded_fork_of_an_example_with_options_of_its_own_is_not_diffusers(tmp_path, fetch):
+    text = notebook(fetch, DREAMBOOTH.format(extra=" --save_interval=10000 --concepts_list=concepts_list.json "
+                                                   "--save_sample_prompt=\"photo of sks\""))
+    assert "train_dreambooth.py" in refusal(tmp_path, "dreambooth.ipynb", text)
+
+
+@pytest.mark.parametrize("fetch", [
+    # diffusers' own example, fetched from its repository
+    "!wget -q https://raw.githubusercontent.com/huggingface/diffusers/main/examples/dreambooth/train_dreambooth.py\n",
+    # a user's own copy that takes the example's options and nothing else: read as the example (round 3a2's nuwandda)
+    "!wget https://raw.githubusercontent.com/someone/my-dreambooth/main/train_dreambooth.py\n",
+])
+def test_near_miss_the_example_itself_or_an_exact_copy_stays_diffusers(tmp_path, fetch):
+    got = read(tmp_path, "dreambooth.ipynb", notebook(fetch, DREAMBOOTH.format(extra="")))
+    assert got[0] == "diffusers" and got[2] == "float16"

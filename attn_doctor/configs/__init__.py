@@ -747,8 +747,9 @@ def _script_run(doc: dict) -> str | None:
             return None
         cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
                     and any(a.startswith("--") or a in FORWARDED_ARGS for a in c.args)), None)
-    if doc["fmt"] != "text" or cmd is None or not cmd.script or not cmd.script.endswith(".py"):
-        return None
+    if (doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"])) or cmd is None or not cmd.script or \
+            not cmd.script.endswith(".py"):
+        return None  # (a notebook's training command is its `!accelerate launch x.py ...` line, as a launch script's)
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
     return cmd.script
