@@ -256,3 +256,33 @@ def test_a_downloaded_fork_of_an_example_with_options_of_its_own_is_not_diffuser
 def test_near_miss_the_example_itself_or_an_exact_copy_stays_diffusers(tmp_path, fetch):
     got = read(tmp_path, "dreambooth.ipynb", notebook(fetch, DREAMBOOTH.format(extra="")))
     assert got[0] == "diffusers" and got[2] == "float16"
+
+
+# --- 8. a model loaded after the last trainer.train() is not the trained one ------------------------------------------
+
+TRAIN_THEN_TRY = '''import torch
+from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
+model = AutoModelForCausalLM.from_pretrained("TinyLlama/TinyLlama-1.1B-Chat-v1.0")
+args = TrainingArguments(output_dir="/tmp/out", per_device_train_batch_size=1, num_train_epochs=1)
+{train}
+base = AutoModelForCausalLM.from_pretrained("TinyLlama/TinyLlama-1.1B-Chat-v1.0", torch_dtype=torch.float16)
+'''
+
+
+@pytest.mark.parametrize("train", [
+    "trainer = Trainer(model=model, args=args, train_dataset=ds)\ntrainer.train()",
+    "Trainer(model=model, args=args, train_dataset=ds).train()",
+    "dpo_trainer = Trainer(model=model, args=args)\ndpo_trainer.train()",
+])
+def test_a_model_loaded_after_training_is_for_inference(tmp_path, train):
+    assert read(tmp_path, "finetune.py", TRAIN_THEN_TRY.format(train=train))[2] == ""
+
+
+@pytest.mark.parametrize("before", [
+    "model.train()",  # PyTorch's mode switch, before the load: the load still feeds the trainer below
+    "old = Trainer(model=model, args=args)\nold.train()",  # an earlier run; the float16 model is trained again below
+])
+def test_near_miss_a_load_before_the_last_training_is_the_trained_model(tmp_path, before):
+    text = TRAIN_THEN_TRY.format(train=before) + \
+        "trainer = Trainer(model=base, args=args, train_dataset=ds)\ntrainer.train()\n"
+    assert read(tmp_path, "finetune.py", text)[2] == "float16"
