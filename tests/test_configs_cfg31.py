@@ -286,3 +286,50 @@ def test_near_miss_a_load_before_the_last_training_is_the_trained_model(tmp_path
     text = TRAIN_THEN_TRY.format(train=before) + \
         "trainer = Trainer(model=base, args=args, train_dataset=ds)\ntrainer.train()\n"
     assert read(tmp_path, "finetune.py", text)[2] == "float16"
+
+
+# --- 9. the GPU a cloud function is pinned to answers the bf16 probe ---------------------------------------------------
+
+UNSLOTH_APP = '''import modal
+app = modal.App("finetune")
+{decorators}
+def main():
+    from unsloth import FastLanguageModel, is_bfloat16_supported
+    from trl import SFTTrainer
+    from transformers import TrainingArguments
+    model, tokenizer = FastLanguageModel.from_pretrained(model_name="unsloth/llama-3-8b-bnb-4bit", dtype=None,
+                                                         load_in_4bit=True)
+    trainer = SFTTrainer(model=model, tokenizer=tokenizer, args=TrainingArguments(
+        output_dir="out", fp16=not is_bfloat16_supported(), bf16=is_bfloat16_supported()))
+    trainer.train()
+'''
+HF_APP = '''import modal
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+stub = modal.Stub("sft")
+@stub.function(gpu="{gpu}", timeout=3600)
+def train():
+    model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-0.5B")
+    args = TrainingArguments(output_dir="o", bf16=torch.cuda.is_bf16_supported(),
+                             fp16=not torch.cuda.is_bf16_supported())
+    Trainer(model=model, args=args).train()
+'''
+
+
+@pytest.mark.parametrize("name, text, dtype", [
+    ("app.py", UNSLOTH_APP.format(decorators='@app.function(gpu="H100", timeout=86400)'), "bfloat16"),
+    ("app.py", UNSLOTH_APP.format(decorators='@app.function(gpu="T4")'), "float16"),
+    ("modal_sft.py", HF_APP.format(gpu="A100-80GB"), "bfloat16"),
+    ("modal_sft.py", HF_APP.format(gpu="t4:2"), "float16"),
+])
+def test_the_pinned_gpu_answers_is_bf16_supported(tmp_path, name, text, dtype):
+    assert read(tmp_path, name, text)[2] == dtype
+
+
+@pytest.mark.parametrize("decorators", [
+    "",  # no GPU pinned: the GPU it meets decides
+    '@app.function(gpu="T4")\ndef probe():\n    pass\n\n@app.function(gpu="H100")',  # two that disagree
+    '@app.function(gpu="MI300X")',  # a GPU not listed
+])
+def test_near_miss_no_single_known_gpu_leaves_it_to_the_gpu(tmp_path, decorators):
+    assert read(tmp_path, "app.py", UNSLOTH_APP.format(decorators=decorators))[2] == ""
