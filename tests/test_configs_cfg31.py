@@ -333,3 +333,45 @@ def test_the_pinned_gpu_answers_is_bf16_supported(tmp_path, name, text, dtype):
 ])
 def test_near_miss_no_single_known_gpu_leaves_it_to_the_gpu(tmp_path, decorators):
     assert read(tmp_path, "app.py", UNSLOTH_APP.format(decorators=decorators))[2] == ""
+
+
+# --- 10. a script path reset to the first of several candidates of one file name ---------------------------------------
+# (a RunPod worker is refused as one unless what it runs is a trainer's: the script's name is what says so)
+
+HANDLER = '''import subprocess
+import runpod
+from pathlib import Path
+SCRIPT = "{first}"
+def setup():
+    global SCRIPT
+    if not Path(SCRIPT).exists():
+        candidates = {candidates}
+        for {var} in candidates:
+            if Path({var}).exists():
+                SCRIPT = {var}
+                break
+def handler(job):
+    cmd = ["python", SCRIPT, "--pretrained_model_name_or_path", job["model"],
+           "--network_module", "networks.lora", "--sdpa", "--mixed_precision", "fp16", "--cache_latents"]
+    subprocess.run(cmd, check=True)
+runpod.serverless.start({{"handler": handler}})
+'''
+
+
+@pytest.mark.parametrize("first, candidates, var", [
+    ("/workspace/sd-scripts/sdxl_train_network.py", '["/tmp/sd-scripts/sdxl_train_network.py", '
+                                                    '"/app/kohya_ss/sd-scripts/sdxl_train_network.py"]', "alt"),
+    ("/opt/sd/train_network.py", '("/sd-scripts/train_network.py",)', "p"),
+])
+def test_a_script_path_of_one_file_name_whichever_candidate_wins(tmp_path, first, candidates, var):
+    got = read(tmp_path, "rp_handler.py", HANDLER.format(first=first, candidates=candidates, var=var))
+    assert got[:3] == ("sd-scripts", ["sdpa"], "float16")
+
+
+def test_near_miss_candidates_of_different_scripts_say_nothing():
+    # which of two scripts runs is the machine's to say: the command's script stays a value computed at run time
+    from attn_doctor.configs.launchers import python_commands
+
+    text = HANDLER.format(first="/workspace/sd-scripts/sdxl_train_network.py",
+                          candidates='["/workspace/sd-scripts/flux_train_network.py"]', var="alt")
+    assert python_commands(text).startswith("python $PY_VALUE --pretrained_model_name_or_path")

@@ -6,6 +6,7 @@ shell.py then reads like a launch script (configs/__init__.py make_doc). Nothing
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 
@@ -236,11 +237,35 @@ def python_commands(code: str) -> str:
     def path(e):
         return literal_path(e, consts)
 
+    def one_file(name: str) -> str | None:
+        """A script path a name holds whichever way the script sets it: every assignment a literal or a loop variable
+        over a literal list, all of one file name (round 28: a RunPod handler's SD_SCRIPTS_PATH, reset to the first of
+        several candidate folders' train_network.py that exists); one of those paths, else None."""
+        values = []
+        for a in ast.walk(t):
+            if not (isinstance(a, ast.Assign) and any(isinstance(x, ast.Name) and x.id == name for x in a.targets)):
+                continue
+            v = a.value
+            if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                values.append(v.value)
+                continue
+            loops = [f for f in ast.walk(t) if isinstance(f, ast.For) and isinstance(v, ast.Name) and
+                     isinstance(f.target, ast.Name) and f.target.id == v.id]
+            items = [resolve(f.iter, consts) for f in loops]
+            if len(items) != 1 or not isinstance(items[0], (ast.List, ast.Tuple)) or not items[0].elts or \
+                    not all(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in items[0].elts):
+                return None
+            values += [x.value for x in items[0].elts]
+        names = {os.path.basename(x) for x in values}
+        return values[0] if len(names) == 1 and next(iter(names)).endswith(".py") else None
+
     def word(e):
         if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
             return str(e.value)
         if isinstance(e, ast.Name) and known(e) is not None:
             return str(known(e))
+        if isinstance(e, ast.Name) and one_file(e.id) is not None:
+            return one_file(e.id)
         if ast.unparse(e) == "sys.executable":  # the interpreter running the script: `python`
             return "python"
         if isinstance(e, ast.JoinedStr):
