@@ -375,3 +375,51 @@ def test_near_miss_candidates_of_different_scripts_say_nothing():
     text = HANDLER.format(first="/workspace/sd-scripts/sdxl_train_network.py",
                           candidates='["/workspace/sd-scripts/flux_train_network.py"]', var="alt")
     assert python_commands(text).startswith("python $PY_VALUE --pretrained_model_name_or_path")
+
+
+# --- 11. a Makefile known by its text; a justfile's recipes -------------------------------------------------------------
+
+def test_a_makefile_under_another_name_is_read_as_one(tmp_path):
+    text = ("PREC ?= bf16\n.PHONY: train\n\ntrain:\n\taccelerate launch sd-scripts/train_network.py "
+            "--pretrained_model_name_or_path=m.safetensors --network_module=networks.lora --xformers "
+            "--mixed_precision=$(PREC)\n")
+    assert read(tmp_path, "tasks", text)[:3] == ("sd-scripts", ["xformers"], "bfloat16")
+
+
+def test_near_miss_a_procfile_is_no_makefile():
+    from attn_doctor.configs import MAKEFILE_TEXT
+
+    assert not MAKEFILE_TEXT.search("web: gunicorn app:app\nworker: python worker.py\n")
+    assert not MAKEFILE_TEXT.search("CFG := a.yaml\n\tindented text\n")
+    assert MAKEFILE_TEXT.search("all: train\ntrain:\n\tpython train.py\n")
+
+
+JUSTFILE = '''set dotenv-load
+model := "Qwen/Qwen2.5-7B-Instruct"
+
+# train a LoRA
+train cfg="configs/qwen_lora.yaml":
+    @echo "training {{model}}"
+    llamafactory-cli train {{cfg}} model_name_or_path={{model}} flash_attn=fa2 bf16=true
+
+eval:
+    python eval.py
+'''
+
+
+def test_a_justfiles_recipe_runs_with_its_variables_and_defaults(tmp_path):
+    cfg = load(tmp_path, "justfile", JUSTFILE)
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("llama-factory", ["fa2"], "bfloat16")
+    assert cfg["unread"] == ["configs/qwen_lora.yaml"]  # the recipe's default config, named, not guessed
+
+
+def test_a_justfile_runs_axolotl_on_the_yaml_beside_it(tmp_path):
+    (tmp_path / "lora.yml").write_text("base_model: NousResearch/Llama-3.2-1B\nadapter: lora\ndatasets:\n"
+                                       "  - path: tatsu-lab/alpaca\n    type: alpaca\nflash_attention: true\nbf16: true\n")
+    text = 'cfg := "lora.yml"\n\ntrain:\n    accelerate launch -m axolotl.cli.train {{cfg}}\n'
+    assert read(tmp_path, "justfile", text)[:3] == ("axolotl", ["fa2"], "bfloat16")
+
+
+def test_near_miss_a_justfile_that_runs_the_repositorys_own_script(tmp_path):
+    text = 'epochs := "3"\n\ntrain:\n    uv run python scripts/train.py --epochs {{epochs}} --lr 2e-4\n'
+    assert "train.py" in refusal(tmp_path, "justfile", text)

@@ -57,7 +57,7 @@ import stat
 from ..model import BACKENDS, UsageError
 from .runners import kube_manifest, runner_commands
 from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
-                        inline_python, notebook_code, notebook_command, notebook_shell, python_commands,
+                        justfile_script, inline_python, notebook_code, notebook_command, notebook_shell, python_commands,
                         python_dumped_configs, python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
@@ -412,8 +412,10 @@ def make_doc(path: str, text: str) -> dict:
             or ("." not in name and DOCKERFILE_TEXT.match(text)):
         # (Dockerfile, train.dockerfile, Dockerfile.gpu, and the per-variant names Dockerfile-cuda12 / Dockerfile_dev)
         text = dockerfile_script(text)
-    elif name in ("makefile", "gnumakefile") or name.endswith(".mk"):
+    elif name in ("makefile", "gnumakefile") or name.endswith(".mk") or ("." not in name and MAKEFILE_TEXT.search(text)):
         text = makefile_script(text)  # `make train`: its recipes, as the shell runs them
+    elif name in ("justfile", ".justfile") or name.endswith(".just"):
+        text = justfile_script(text)  # `just train`: its recipes, as just hands them to the shell
     elif name.endswith((".md", ".markdown", ".rst", ".txt")):
         text = without_prompts(text)  # a README's `$ accelerate launch ...`: the command after the prompt
     _text_doc(doc, text, shell)
@@ -431,6 +433,12 @@ def make_doc(path: str, text: str) -> dict:
 # Containerfile): comments, blank lines and ARGs, then FROM IMAGE, and a RUN, CMD or ENTRYPOINT instruction later on
 DOCKERFILE_TEXT = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n|[ \t]*ARG[ \t][^\n]*\n)*[ \t]*FROM[ \t]+\S+[^\n]*\n"
                              r"(?=(?:[^\n]*\n)*?[ \t]*(?:RUN|CMD|ENTRYPOINT)[ \t])", re.IGNORECASE)
+
+
+# A Makefile by its text, whatever its name: a rule line (`train:`, `sd15_fine_tune: build`; not `VAR := x`) with a
+# tab-indented recipe line under it
+MAKEFILE_TEXT = re.compile(r"^[A-Za-z0-9_.%/-]+(?:[ \t]+[A-Za-z0-9_.%/-]+)*[ \t]*:(?![=:])[^\n]*\n\t[^\s#]",
+                           re.MULTILINE)
 
 
 # The prompt a document writes before a command it shows (README code blocks, console transcripts): `$ `, `% `, `> `,

@@ -625,6 +625,41 @@ def makefile_script(text: str) -> str:
         vars_[name] = (vars_.get(name, "") + " " + sub(value)).strip() if op == "+=" else sub(value)
     return "\n".join(out)
 
+# A justfile's variable assignments (`name := "value"`, `export name := ...`) and its recipes (a `name args*:` line, then
+# indented lines); `{{name}}` interpolates a variable (casey/just: GRAMMAR.md)
+_JUST_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(.*?)\s*$")
+_JUST_REF = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")
+
+
+def justfile_script(text: str) -> str:
+    """A justfile as the shell lines its recipes run, in the file's order (`just train` runs one), each with its
+    `{{variables}}` interpolated where the file sets them (quoted values unquoted; a backtick or expression stays as
+    written) and the `@` / `-` prefixes dropped; the recipe lines of a `#!` shebang recipe as its script."""
+    vars_: dict = {}
+    out = []
+    in_recipe = False
+    for ln in re.sub(r"\\\n", " ", text).splitlines():
+        if not ln.strip() or ln.lstrip().startswith("#") and not ln.lstrip().startswith("#!"):
+            continue
+        if ln[:1] in (" ", "\t"):
+            if in_recipe:
+                cmd = ln.strip().lstrip("@-").strip()
+                if cmd and not cmd.startswith("#!"):
+                    out.append(_JUST_REF.sub(lambda m: vars_.get(m.group(1), m.group(0)), cmd))
+            continue
+        m = _JUST_ASSIGN.match(ln)
+        if m:
+            v = m.group(2)
+            vars_[m.group(1)] = v[1:-1] if len(v) > 1 and v[0] == v[-1] and v[0] in "'\"" else v
+            in_recipe = False
+            continue
+        m = re.match(r"^@?[A-Za-z_][\w-]*((?:\s+[^:]*)?):(?!=)", ln)
+        in_recipe = m is not None
+        for name, q, val in re.findall(r"([A-Za-z_][\w-]*)=([\"'])(.*?)\2", m.group(1) if m else ""):
+            vars_[name] = val  # a recipe parameter's default (`train cfg="configs/x.yaml":`), as `just train` runs it
+    return "\n".join(out)
+
+
 # The serialisers a script writes a config with: yaml.dump / yaml.safe_dump / json.dump / toml.dump(obj, fh) and
 # their *s forms inside fh.write(...) or Path(P).write_text(...)
 _DUMPS = {"dump", "safe_dump", "dumps", "safe_dumps"}
