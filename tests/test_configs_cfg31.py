@@ -423,3 +423,39 @@ def test_a_justfile_runs_axolotl_on_the_yaml_beside_it(tmp_path):
 def test_near_miss_a_justfile_that_runs_the_repositorys_own_script(tmp_path):
     text = 'epochs := "3"\n\ntrain:\n    uv run python scripts/train.py --epochs {{epochs}} --lr 2e-4\n'
     assert "train.py" in refusal(tmp_path, "justfile", text)
+
+
+# --- 12. a command string grown with += where the script settles the branch ---------------------------------------------
+
+WRAPPER = '''import argparse
+import os
+parser = argparse.ArgumentParser()
+parser.add_argument("--xformers", type=bool, default={default})
+parser.add_argument("--mixed_precision", type=str, default="fp16")
+args = parser.parse_args()
+XF = bool(args.xformers)
+cmd = ("accelerate launch sd-scripts/train_network.py --pretrained_model_name_or_path=m.safetensors "
+       "--network_module=networks.lora")
+cmd += " --mixed_precision=bf16"
+{grow}
+os.system(cmd)
+'''
+
+
+@pytest.mark.parametrize("default, grow, want", [
+    ("True", "if XF:\n    cmd += ' --xformers'", (["xformers"], "bfloat16")),
+    ("True", "if args.xformers:\n    cmd += f' --xformers'\nelse:\n    cmd += ' --sdpa'", (["xformers"], "bfloat16")),
+    ("False", "if XF:\n    cmd += ' --xformers'\nelse:\n    cmd += ' --sdpa'", (["sdpa"], "bfloat16")),
+])
+def test_a_command_string_grown_in_a_settled_branch(tmp_path, default, grow, want):
+    assert read(tmp_path, "launch_kohya.py", WRAPPER.format(default=default, grow=grow))[:3] == ("sd-scripts", *want)
+
+
+@pytest.mark.parametrize("grow", [
+    "if os.environ.get('XF'):\n    cmd += ' --xformers'",  # the environment decides at run time
+    "if not XF:\n    cmd += ' --xformers'",  # settled, the other way
+    "for flag in ['--xformers']:\n    cmd += ' --xformers'",  # a loop: not read as a branch the script settles
+])
+def test_near_miss_growth_the_script_does_not_settle_is_left_out(tmp_path, grow):
+    assert read(tmp_path, "launch_kohya.py", WRAPPER.format(default="True", grow=grow))[:3] == \
+        ("sd-scripts", [], "bfloat16")

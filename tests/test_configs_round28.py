@@ -17,9 +17,6 @@ from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, c
 FILES = files(CORPUS / "round28")
 
 STILL_WRONG = {
-    "round28/sd-scripts/BrunoSE__cwx-Kohya-lora__train_kohya.py":
-        "--xformers is added under `if XFORMERS:` with XFORMERS = bool(args.xformers), argparse default True, inside "
-        "main(args): python_commands leaves growth inside an if out (read: nothing required)",
     "round28/transformers/Foxxy-HCMUS__zalo-elementary-maths-solving__notebooks__baseline.v1.ipynb":
         "two trainings in two dtypes (float16-cast weights, then a bfloat16 reload): the reader takes the last load",
     "round28/unsloth/oliversl1vka__itemsety-qwen-finetuning__notebooks__training_3phase_2026-03-09_v3.ipynb":

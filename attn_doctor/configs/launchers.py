@@ -210,6 +210,22 @@ def python_commands(code: str) -> str:
                     in_if.add(id(x))
 
     consts = constants(t)
+    parents = {id(c): p for p in ast.walk(t) for c in ast.iter_child_nodes(p)}
+
+    def settled(n) -> bool:
+        """Every `if` around n takes the branch n is in, by a test the script settles (pyscript.value); a loop, a try or
+        a test decided at run time around it leaves it unsettled."""
+        child, p = n, parents.get(id(n))
+        while p is not None and not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            if isinstance(p, (ast.For, ast.While, ast.Try, ast.IfExp, ast.With)):
+                return False
+            if isinstance(p, ast.If):
+                test = value(p.test, consts)
+                if test == "?" or isinstance(test, str) and test.startswith("torch.") or \
+                        bool(test) is not any(child is x for x in p.body):
+                    return False
+            child, p = p, parents.get(id(p))
+        return True
 
     def known(e, depth=0):
         """A name's value when the script settles it: a literal it assigns once outside any branch, or the default of
@@ -328,6 +344,10 @@ def python_commands(code: str) -> str:
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) and \
                 isinstance(n.value, (ast.List, ast.Tuple)):
             events.append((n.lineno, n.col_offset, "grow", n))
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) and \
+                isinstance(n.value, (ast.Constant, ast.JoinedStr)) and text(n.value) is not None:
+            # `cmd_str += f' --xformers'`: a command string grown piece by piece (round 28: a Vertex AI wrapper)
+            events.append((n.lineno, n.col_offset, "sgrow", n))
         elif isinstance(n, ast.Call):
             f = n.func
             name = f"{f.value.id}.{f.attr}" if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else \
@@ -370,6 +390,10 @@ def python_commands(code: str) -> str:
         elif kind == "text":
             strings[n.targets[0].id] = text(n.value)
             lists.pop(n.targets[0].id, None)
+        elif kind == "sgrow" and n.target.id in strings and (id(n) not in in_if or settled(n)):
+            # grown outside any branch, or in branches whose tests the script settles (an argparse default: `if
+            # XFORMERS:` with XFORMERS = bool(args.xformers), default True), as Python runs it with no options given
+            strings[n.target.id] = (strings[n.target.id] or "") + text(n.value)
         elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
             lists[n.target.id] += [word(e) for e in n.value.elts]
         elif kind in ("append", "extend") and n.func.value.id in lists and id(n) not in in_if and n.args:

@@ -399,6 +399,11 @@ def value(node, consts: dict):
         # `not script_args.use_flash_attention_2`: the negation of a setting known here
         v = value(node.operand, consts)
         return "?" if v == "?" or isinstance(v, str) and v.startswith("torch.") else not v
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and \
+            len(node.args) == 1 and not node.keywords:
+        # `XFORMERS = bool(args.xformers)`: the truth of a value known here
+        v = value(node.args[0], consts)
+        return "?" if v == "?" or isinstance(v, str) and v.startswith("torch.") else bool(v)
     if isinstance(node, ast.IfExp):
         # `torch.bfloat16 if args.bf16 else torch.float16`: the branch its test takes, when the test is known here
         test = value(node.test, consts)
