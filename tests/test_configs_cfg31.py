@@ -459,3 +459,38 @@ def test_a_command_string_grown_in_a_settled_branch(tmp_path, default, grow, wan
 def test_near_miss_growth_the_script_does_not_settle_is_left_out(tmp_path, grow):
     assert read(tmp_path, "launch_kohya.py", WRAPPER.format(default="True", grow=grow))[:3] == \
         ("sd-scripts", [], "bfloat16")
+
+
+# --- 13. an Unsloth notebook's phase that loads its model through transformers itself ----------------------------------
+
+PHASES = '''from unsloth import FastLanguageModel
+from trl import SFTTrainer, SFTConfig, DPOTrainer, DPOConfig
+from transformers import AutoModelForCausalLM
+model, tok = FastLanguageModel.from_pretrained("unsloth/Qwen2.5-7B", dtype=None, load_in_4bit=True{fast_attn})
+sft = SFTTrainer(model=model, args=SFTConfig(output_dir="sft", bf16=True))
+sft.train()
+{reload}
+'''
+DPO = '''policy = {cls}.from_pretrained("sft", attn_implementation="{impl}", dtype="bfloat16")
+dpo_trainer = DPOTrainer(model=policy, args=DPOConfig(output_dir="dpo", bf16=True))
+dpo_trainer.train()'''
+
+
+@pytest.mark.parametrize("cls, impl, want", [
+    ("AutoModelForCausalLM", "flash_attention_2", ["fa2"]),
+    ("Qwen2ForCausalLM", "sdpa", ["sdpa"]),
+])
+def test_a_phase_loaded_through_transformers_asks_for_its_attention(tmp_path, cls, impl, want):
+    text = PHASES.format(fast_attn="", reload=DPO.format(cls=cls, impl=impl))
+    assert read(tmp_path, "three_phase.py", text)[:3] == ("unsloth", want, "bfloat16")
+
+
+@pytest.mark.parametrize("fast_attn, reload", [
+    # a load after the last training is for generating
+    ("", 'gen = AutoModelForCausalLM.from_pretrained("sft", attn_implementation="flash_attention_2")'),
+    # FastLanguageModel drops an attn_implementation it is given (unsloth loader.py), as before
+    (', attn_implementation="flash_attention_2"', ""),
+])
+def test_near_miss_no_trained_phase_asks_for_it(tmp_path, fast_attn, reload):
+    assert read(tmp_path, "sft.py", PHASES.format(fast_attn=fast_attn, reload=reload))[:3] == \
+        ("unsloth", [], "bfloat16")
