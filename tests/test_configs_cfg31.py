@@ -494,3 +494,9 @@ def test_a_phase_loaded_through_transformers_asks_for_its_attention(tmp_path, cl
 def test_near_miss_no_trained_phase_asks_for_it(tmp_path, fast_attn, reload):
     assert read(tmp_path, "sft.py", PHASES.format(fast_attn=fast_attn, reload=reload))[:3] == \
         ("unsloth", [], "bfloat16")
+
+
+def test_near_miss_an_image_that_serves_the_trainers_web_ui(tmp_path):
+    text = ("FROM python:3.11\nRUN git clone https://github.com/hiyouga/LLaMA-Factory.git /lf && pip install -e /lf\n"
+            "COPY entrypoint.py /\nCMD [\"llamafactory-cli\", \"webui\"]\n")
+    assert "webui" in refusal(tmp_path, "Dockerfile", text)
