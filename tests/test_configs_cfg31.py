@@ -500,3 +500,22 @@ def test_near_miss_an_image_that_serves_the_trainers_web_ui(tmp_path):
     text = ("FROM python:3.11\nRUN git clone https://github.com/hiyouga/LLaMA-Factory.git /lf && pip install -e /lf\n"
             "COPY entrypoint.py /\nCMD [\"llamafactory-cli\", \"webui\"]\n")
     assert "webui" in refusal(tmp_path, "Dockerfile", text)
+
+
+def test_near_miss_prose_is_no_dockerfile():
+    from attn_doctor.configs import DOCKERFILE_TEXT
+
+    assert not DOCKERFILE_TEXT.match("From the docs:\nRun the script with python train.py\n")
+    assert not DOCKERFILE_TEXT.match("# notes\nthen FROM ubuntu\nRUN x\n")  # FROM not the first instruction
+    assert DOCKERFILE_TEXT.match("# syntax=docker/dockerfile:1\nARG CUDA=12.4\nFROM nvidia/cuda:${CUDA}-base\n"
+                                 "WORKDIR /app\nENTRYPOINT [\"python\", \"train.py\"]\n")
+
+
+def test_a_second_makefile_under_another_name(tmp_path):
+    # (a rule with prerequisites, a `:=` variable, the recipe running axolotl on the YAML beside it)
+    (tmp_path / "qlora.yml").write_text("base_model: NousResearch/Llama-3.2-1B\nadapter: qlora\nload_in_4bit: true\n"
+                                        "datasets:\n  - path: tatsu-lab/alpaca\n    type: alpaca\nbf16: true\n"
+                                        "sdp_attention: true\n")
+    text = "CFG := qlora.yml\n\nprep:\n\tpython -m axolotl.cli.preprocess $(CFG)\n\ntrain: prep\n" \
+           "\taccelerate launch -m axolotl.cli.train $(CFG)\n"
+    assert read(tmp_path, "build_and_train", text)[:3] == ("axolotl", ["sdpa"], "bfloat16")

@@ -431,8 +431,9 @@ def make_doc(path: str, text: str) -> dict:
 
 # A Dockerfile by its text, whatever its name (a file named only for its folder or copied under another name; Podman's
 # Containerfile): comments, blank lines and ARGs, then FROM IMAGE, and a RUN, CMD or ENTRYPOINT instruction later on
+# (upper case, as Dockerfiles write them: with no name to go by, "From the docs: ... Run it with" is prose)
 DOCKERFILE_TEXT = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n|[ \t]*ARG[ \t][^\n]*\n)*[ \t]*FROM[ \t]+\S+[^\n]*\n"
-                             r"(?=(?:[^\n]*\n)*?[ \t]*(?:RUN|CMD|ENTRYPOINT)[ \t])", re.IGNORECASE)
+                             r"(?=(?:[^\n]*\n)*?[ \t]*(?:RUN|CMD|ENTRYPOINT)[ \t])")
 
 
 # A Makefile by its text, whatever its name: a rule line (`train:`, `sd15_fine_tune: build`; not `VAR := x`) with a
