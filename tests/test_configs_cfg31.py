@@ -519,3 +519,25 @@ def test_a_second_makefile_under_another_name(tmp_path):
     text = "CFG := qlora.yml\n\nprep:\n\tpython -m axolotl.cli.preprocess $(CFG)\n\ntrain: prep\n" \
            "\taccelerate launch -m axolotl.cli.train $(CFG)\n"
     assert read(tmp_path, "build_and_train", text)[:3] == ("axolotl", ["sdpa"], "bfloat16")
+
+
+@pytest.mark.parametrize("text, trainer, script", [
+    ("FROM winglian/axolotl-base:main-latest\nRUN pip install \"axolotl[flash-attn,deepspeed]>=0.6\"\n"
+     "COPY handler.py /\nCMD [\"python\", \"-u\", \"/handler.py\"]\n", "axolotl", "handler.py"),
+    ("FROM python:3.11\nRUN uv pip install --system -U ms-swift\nCOPY train_job.py /app/\n"
+     "ENTRYPOINT [\"python\", \"/app/train_job.py\"]\n", "ms-swift", "train_job.py"),
+])
+def test_a_launcher_that_installs_a_trainer_package_and_runs_a_script_not_here(tmp_path, text, trainer, script):
+    cfg = load(tmp_path, "Dockerfile", text)
+    assert (cfg["detected"]["trainer"], cfg["dtype"], cfg["unread"]) == (trainer, None, [script])
+
+
+@pytest.mark.parametrize("text", [
+    # libraries every kind of job installs
+    "FROM python:3.11\nRUN pip install transformers trl peft\nCOPY handler.py /\nCMD [\"python\", \"/handler.py\"]\n",
+    # a package and a clone of two trainers
+    "FROM python:3.11\nRUN pip install axolotl && git clone https://github.com/hiyouga/LLaMA-Factory\n"
+    "CMD [\"python\", \"handler.py\"]\n",
+])
+def test_near_miss_no_one_trainer_installed(tmp_path, text):
+    refusal(tmp_path, "Dockerfile", text)

@@ -1,9 +1,9 @@
-"""A launcher that installs one trainer from the trainer's own repository and runs a script of its own that is not
-here (round 28: a SageMaker image that clones kohya-ss/sd-scripts and execs /opt/ml/code/train.py; a RunPod image
-that clones ostris/ai-toolkit and runs handler.py): the trainer is the one it installs, and every setting lives in the
-script that is not here, so nothing but the trainer is known. A clone of a repository no reader claims (ComfyUI,
-lora-scripts), of two trainers, a launcher that runs nothing, a GUI or a script that only samples or serves is none of
-this. Nothing is run or fetched."""
+"""A launcher that installs one trainer (from the trainer's own repository, or its package by name) and runs a
+training script of its own that is not here (round 28: a SageMaker image that clones kohya-ss/sd-scripts and execs
+/opt/ml/code/train.py; a RunPod image that clones ostris/ai-toolkit and runs handler.py): the trainer is the one it
+installs, and every setting lives in the script that is not here, so nothing but the trainer is known. A repository no
+reader claims (ComfyUI, lora-scripts), two trainers, libraries every job installs, a launcher that runs nothing, a GUI
+or a script that only samples or serves is none of this. Nothing is run or fetched."""
 
 from __future__ import annotations
 
@@ -26,6 +26,25 @@ _RUNS_TRAINING = re.compile(r"^(\w*train\w*|\w*finetune\w*|\w*fine_tune\w*|sft\w
                             r"worker|main|run|launch|start|entrypoint)\.py$", re.IGNORECASE)
 
 
+# The trainers installed from their package index by name (`pip install "axolotl[flash-attn]"`, `uv pip install -U
+# ms-swift`): the trainer applications' distributions -> the repository they are built from
+TRAINER_PACKAGES = {"axolotl": "axolotl-ai-cloud/axolotl", "llamafactory": "hiyouga/llama-factory",
+                    "ms-swift": "modelscope/ms-swift", "torchtune": "pytorch/torchtune", "litgpt": "lightning-ai/litgpt",
+                    "musubi-tuner": "kohya-ss/musubi-tuner"}
+_PIP_INSTALL = re.compile(r"\bpip3?\s+install\b([^\n;&|]*)", re.IGNORECASE)
+
+
+def pip_installed(text: str) -> list[str]:
+    """The trainers' repositories (TRAINER_PACKAGES) a text installs by package name with pip / uv pip, in order."""
+    out = []
+    for m in _PIP_INSTALL.finditer(text):
+        for w in m.group(1).split():
+            name = re.split(r"[\[<>=~!;@]", w.strip("'\""), maxsplit=1)[0].lower()
+            if name in TRAINER_PACKAGES:
+                out.append(TRAINER_PACKAGES[name])
+    return out
+
+
 def cloned(text: str) -> list[str]:
     """The GitHub repositories the text clones (`git clone [--depth 1] https://github.com/OWNER/REPO[.git] [dir]`), as
     owner/repo in lower case, in order."""
@@ -40,7 +59,7 @@ def installed_trainer(doc: dict, beside) -> tuple[str, str, str] | None:
 
     if doc.get("fmt") != "text":
         return None
-    repos = list(dict.fromkeys(cloned(doc.get("text") or "")))
+    repos = list(dict.fromkeys(cloned(doc.get("text") or "") + pip_installed(doc.get("text") or "")))
     trainers = {TRAINER_REPOS[r] for r in repos if r in TRAINER_REPOS}
     if len(trainers) != 1 or len(repos) != 1:
         return None
