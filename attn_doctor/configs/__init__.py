@@ -57,7 +57,7 @@ import stat
 from ..model import BACKENDS, UsageError
 from .runners import kube_manifest, runner_commands
 from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
-                        inline_python, notebook_code, notebook_command, notebook_shell, python_commands,
+                        justfile_script, inline_python, notebook_code, notebook_command, notebook_shell, python_commands,
                         python_dumped_configs, python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
@@ -406,12 +406,16 @@ def make_doc(path: str, text: str) -> dict:
         doc["keys"] = _all_keys(data)
         doc["flat"] = flatten(data)
         return doc
-    if name == "dockerfile" or name.endswith(".dockerfile") or (re.match(r"dockerfile[._-]\w[\w.-]*$", name) and
-            not name.endswith((".md", ".txt", ".sh", ".yml", ".yaml", ".json", ".toml", ".py", ".ps1", ".bat", ".cmd"))):
+    if name in ("dockerfile", "containerfile") or name.endswith((".dockerfile", ".containerfile")) or \
+            (re.match(r"(docker|container)file[._-]\w[\w.-]*$", name) and
+             not name.endswith((".md", ".txt", ".sh", ".yml", ".yaml", ".json", ".toml", ".py", ".ps1", ".bat", ".cmd"))) \
+            or ("." not in name and DOCKERFILE_TEXT.match(text)):
         # (Dockerfile, train.dockerfile, Dockerfile.gpu, and the per-variant names Dockerfile-cuda12 / Dockerfile_dev)
         text = dockerfile_script(text)
-    elif name in ("makefile", "gnumakefile") or name.endswith(".mk"):
+    elif name in ("makefile", "gnumakefile") or name.endswith(".mk") or ("." not in name and MAKEFILE_TEXT.search(text)):
         text = makefile_script(text)  # `make train`: its recipes, as the shell runs them
+    elif name in ("justfile", ".justfile") or name.endswith(".just"):
+        text = justfile_script(text)  # `just train`: its recipes, as just hands them to the shell
     elif name.endswith((".md", ".markdown", ".rst", ".txt")):
         text = without_prompts(text)  # a README's `$ accelerate launch ...`: the command after the prompt
     _text_doc(doc, text, shell)
@@ -423,6 +427,19 @@ def make_doc(path: str, text: str) -> dict:
             doc.update(fmt="python", python=code, commands=[], command=None, words=[], args={}, launcher={},
                        keys=set(), flat={}, scripts=[])
     return doc
+
+
+# A Dockerfile by its text, whatever its name (a file named only for its folder or copied under another name; Podman's
+# Containerfile): comments, blank lines and ARGs, then FROM IMAGE, and a RUN, CMD or ENTRYPOINT instruction later on
+# (upper case, as Dockerfiles write them: with no name to go by, "From the docs: ... Run it with" is prose)
+DOCKERFILE_TEXT = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n|[ \t]*ARG[ \t][^\n]*\n)*[ \t]*FROM[ \t]+\S+[^\n]*\n"
+                             r"(?=(?:[^\n]*\n)*?[ \t]*(?:RUN|CMD|ENTRYPOINT)[ \t])")
+
+
+# A Makefile by its text, whatever its name: a rule line (`train:`, `sd15_fine_tune: build`; not `VAR := x`) with a
+# tab-indented recipe line under it
+MAKEFILE_TEXT = re.compile(r"^[A-Za-z0-9_.%/-]+(?:[ \t]+[A-Za-z0-9_.%/-]+)*[ \t]*:(?![=:])[^\n]*\n\t[^\s#]",
+                           re.MULTILINE)
 
 
 # The prompt a document writes before a command it shows (README code blocks, console transcripts): `$ `, `% `, `> `,
@@ -488,7 +505,9 @@ def _text_doc(doc: dict, text: str, shell) -> None:
     else:
         # no command trains by name: the options of every command that runs a program (a script, a module, a
         # trainer's CLI), never the words an echo or a tee prints
-        running = [c for c in script.commands if c.script or c.module or c.program in shell.CLI_SUBCOMMANDS]
+        # (`python -m pip install --upgrade pip`, `python -m venv`: the installer's options, no program's that trains)
+        running = [c for c in script.commands if (c.script or c.module or c.program in shell.CLI_SUBCOMMANDS) and
+                   c.module not in INSTALLER_MODULES]
         doc["words"] = [w for c in running for w in c.words]
         doc["args"] = {}
         for c in running:
@@ -506,6 +525,10 @@ def _text_doc(doc: dict, text: str, shell) -> None:
             doc["scripts"].append(c.script)
     doc["keys"] = set(doc["args"]) | set(doc["env"])
     doc["flat"] = dict(doc["args"])
+
+
+# the modules `python -m` runs to set up an environment, never to train
+INSTALLER_MODULES = {"pip", "ensurepip", "venv", "virtualenv", "pipx", "uv"}
 
 
 class Score:
@@ -584,6 +607,17 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
                          f"yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
     if not claimed:
+        from .installed import installed_trainer
+
+        inst = installed_trainer(doc, lambda s: named_config(doc, s) is not None)
+        if inst:
+            # a launcher that installs one trainer from its own repository and runs a script of its own that is not
+            # here (installed.py): that trainer, and nothing else known
+            name, repo, ran = inst
+            doc["installed_only"] = ran
+            return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "content", "score": STRONG,
+                               "evidence": [f"clones {repo}", f"runs {ran}, which is not here"], "runner_up": None,
+                               "runner_up_score": None}
         shared = []
         for s, _n in scores:
             shared += [e for e in s.evidence if e not in shared]
@@ -711,8 +745,9 @@ def _script_run(doc: dict) -> str | None:
             return None
         cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
                     and any(a.startswith("--") or a in FORWARDED_ARGS for a in c.args)), None)
-    if doc["fmt"] != "text" or cmd is None or not cmd.script or not cmd.script.endswith(".py"):
-        return None
+    if (doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"])) or cmd is None or not cmd.script or \
+            not cmd.script.endswith(".py"):
+        return None  # (a notebook's training command is its `!accelerate launch x.py ...` line, as a launch script's)
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
     return cmd.script
@@ -934,9 +969,10 @@ def load(path: str, trainer: str | None = None) -> dict:
     text = read_text(path)
     try:
         name, doc, detection = detect(path, text, trainer)
-        doc["unread"] = []  # what the chosen reader finds missing, not what the others looked for while scoring
+        doc["unread"] = [doc["installed_only"]] if doc.get("installed_only") else []  # what the chosen reader finds
+        # missing, not what the others looked for while scoring
         try:
-            cfg = _module(name).read(doc)
+            cfg = unknown_settings(name, _module(name).TITLE) if doc.get("installed_only") else _module(name).read(doc)
         except (AttributeError, KeyError, TypeError, ValueError) as e:  # --trainer named a reader for another kind of file
             if detection["by"] != "--trainer":
                 raise

@@ -105,10 +105,29 @@ def _script(doc: dict) -> str | None:
         if named and not settings_file_option(cmd.args, cmd.script) and \
                 (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)) and \
                 not lacks_model_option(cmd) and len(sd_scripts_options(cmd.args)) < \
-                (1 if stem in SHARED_WITH_SD_SCRIPTS else SD_SCRIPTS_EXTRA):
+                (1 if stem in SHARED_WITH_SD_SCRIPTS else SD_SCRIPTS_EXTRA) and \
+                not downloaded_elsewhere(doc.get("python") or doc["text"], cmd.script):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
+
+
+# a download of a script under an example's name (`wget https://gist.githubusercontent.com/.../train_dreambooth.py`,
+# `curl -L -o train_dreambooth.py URL`, `!wget -q URL`): the URL's last path part is the file it saves
+_DOWNLOAD = re.compile(r"\b(?:wget|curl)\b[^\n]*?(https?://[^\s'\"]+)", re.IGNORECASE)
+
+
+def downloaded_elsewhere(text: str, script: str) -> bool:
+    """The launcher downloads the script it runs from somewhere other than diffusers' own repository (round 28: a
+    notebook that wgets a gist of ShivamShrirao's fork of train_dreambooth.py, whose options diffusers' example never
+    had): that source's script of the example's name, not the example."""
+    name = os.path.basename(script or "")
+    for m in _DOWNLOAD.finditer(text or ""):
+        url = m.group(1).rstrip(").,;")
+        if url.rsplit("/", 1)[-1].split("?", 1)[0] == name:
+            return not re.match(r"https?://(?:github\.com|raw\.githubusercontent\.com)/huggingface/diffusers/", url,
+                                re.IGNORECASE)
+    return False
 
 
 # The examples whose argparse requires --pretrained_model_name_or_path (required=True) are all of them but these

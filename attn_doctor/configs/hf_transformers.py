@@ -277,12 +277,20 @@ def _python_settings(doc: dict) -> dict:
     consts = constants(t, doc.get("argv"))  # argv: the launcher's options to the script (configs.detect)
     out: dict = {}
     upcast = _upcast_to_fp32(t)
+    trained = _last_training_call(t)
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
         if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
                 owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration")))):
+            continue
+        if name in MODEL_BUILDERS and trained is not None and n.lineno > trained:
+            # a model loaded after the last `trainer.train()` is for generating or evaluating (round 28: a notebook's
+            # PeftModel base reloaded in float16 to try the adapter), not the model the run trained; its `dtype=` still
+            # dates the script (transformers' name from 2025-09, below)
+            if any(k.arg == "dtype" for k in n.keywords):
+                out["dtype_named"] = True
             continue
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
         for arg, node in keywords(n, consts):
@@ -320,6 +328,21 @@ _MODULE_METHODS = {"to", "half", "bfloat16", "float", "cuda", "train", "eval", "
 # autocast context managers: torch.autocast / torch.amp.autocast (device_type first), torch.cuda.amp.autocast and a bare
 # `autocast` imported from either; on CUDA their dtype defaults to float16 (torch.get_autocast_dtype("cuda"))
 _AUTOCAST = {"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "autocast"}
+
+
+def _last_training_call(t) -> int | None:
+    """The line of a script's last `trainer.train()` (a Trainer's, by the name it is held under or the class it is
+    built from; `model.train()` is PyTorch's mode switch, not a run), None when it has none."""
+    import ast
+
+    lines = []
+    for n in ast.walk(t):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "train" and not n.args:
+            recv = n.func.value
+            if isinstance(recv, ast.Name) and "trainer" in recv.id.lower() or \
+                    isinstance(recv, ast.Call) and _callee(recv)[1].endswith("Trainer"):
+                lines.append(n.lineno)
+    return max(lines) if lines else None
 
 
 def _after_loading(t, consts: dict) -> dict:

@@ -6,6 +6,7 @@ shell.py then reads like a launch script (configs/__init__.py make_doc). Nothing
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 
@@ -60,6 +61,7 @@ def _argv_program(t) -> str | None:
     return None
 
 
+_NAMED_BANG = re.compile(r"^([ \t]*)!(?:\{\s*([A-Za-z_]\w*)\s*\}|\$([A-Za-z_]\w*))[ \t]*$", re.M)
 _JOINED_BANG = re.compile(r"""^([ \t]*)!\{\s*(?:(['"]) \2\.join|shlex\.join)\(\s*([A-Za-z_]\w*)\s*\)\s*\}[ \t]*$""", re.M)
 
 
@@ -193,6 +195,9 @@ def python_commands(code: str) -> str:
 
     # IPython runs `!{" ".join(cmd)}` as the shell line its {expression} evaluates to (var_expand): the list `cmd`, run
     code = _JOINED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(3)})", code)
+    # ... and `!{final_args}` / `!$cmd` as the string the name holds there (round 28: kohya-trainer notebooks build
+    # final_args = f"accelerate launch {accelerate_args} sdxl_train_network.py {train_args}" and run `!{final_args}`)
+    code = _NAMED_BANG.sub(lambda m: f"{m.group(1)}subprocess.run({m.group(2) or m.group(3)}, shell=True)", code)
     t = tree(code)
     if t is None:
         return ""
@@ -205,6 +210,22 @@ def python_commands(code: str) -> str:
                     in_if.add(id(x))
 
     consts = constants(t)
+    parents = {id(c): p for p in ast.walk(t) for c in ast.iter_child_nodes(p)}
+
+    def settled(n) -> bool:
+        """Every `if` around n takes the branch n is in, by a test the script settles (pyscript.value); a loop, a try or
+        a test decided at run time around it leaves it unsettled."""
+        child, p = n, parents.get(id(n))
+        while p is not None and not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            if isinstance(p, (ast.For, ast.While, ast.Try, ast.IfExp, ast.With)):
+                return False
+            if isinstance(p, ast.If):
+                test = value(p.test, consts)
+                if test == "?" or isinstance(test, str) and test.startswith("torch.") or \
+                        bool(test) is not any(child is x for x in p.body):
+                    return False
+            child, p = p, parents.get(id(p))
+        return True
 
     def known(e, depth=0):
         """A name's value when the script settles it: a literal it assigns once outside any branch, or the default of
@@ -232,11 +253,35 @@ def python_commands(code: str) -> str:
     def path(e):
         return literal_path(e, consts)
 
+    def one_file(name: str) -> str | None:
+        """A script path a name holds whichever way the script sets it: every assignment a literal or a loop variable
+        over a literal list, all of one file name (round 28: a RunPod handler's SD_SCRIPTS_PATH, reset to the first of
+        several candidate folders' train_network.py that exists); one of those paths, else None."""
+        values = []
+        for a in ast.walk(t):
+            if not (isinstance(a, ast.Assign) and any(isinstance(x, ast.Name) and x.id == name for x in a.targets)):
+                continue
+            v = a.value
+            if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                values.append(v.value)
+                continue
+            loops = [f for f in ast.walk(t) if isinstance(f, ast.For) and isinstance(v, ast.Name) and
+                     isinstance(f.target, ast.Name) and f.target.id == v.id]
+            items = [resolve(f.iter, consts) for f in loops]
+            if len(items) != 1 or not isinstance(items[0], (ast.List, ast.Tuple)) or not items[0].elts or \
+                    not all(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in items[0].elts):
+                return None
+            values += [x.value for x in items[0].elts]
+        names = {os.path.basename(x) for x in values}
+        return values[0] if len(names) == 1 and next(iter(names)).endswith(".py") else None
+
     def word(e):
         if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
             return str(e.value)
         if isinstance(e, ast.Name) and known(e) is not None:
             return str(known(e))
+        if isinstance(e, ast.Name) and one_file(e.id) is not None:
+            return one_file(e.id)
         if ast.unparse(e) == "sys.executable":  # the interpreter running the script: `python`
             return "python"
         if isinstance(e, ast.JoinedStr):
@@ -299,6 +344,10 @@ def python_commands(code: str) -> str:
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) and \
                 isinstance(n.value, (ast.List, ast.Tuple)):
             events.append((n.lineno, n.col_offset, "grow", n))
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) and \
+                isinstance(n.value, (ast.Constant, ast.JoinedStr)) and text(n.value) is not None:
+            # `cmd_str += f' --xformers'`: a command string grown piece by piece (round 28: a Vertex AI wrapper)
+            events.append((n.lineno, n.col_offset, "sgrow", n))
         elif isinstance(n, ast.Call):
             f = n.func
             name = f"{f.value.id}.{f.attr}" if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else \
@@ -341,6 +390,10 @@ def python_commands(code: str) -> str:
         elif kind == "text":
             strings[n.targets[0].id] = text(n.value)
             lists.pop(n.targets[0].id, None)
+        elif kind == "sgrow" and n.target.id in strings and (id(n) not in in_if or settled(n)):
+            # grown outside any branch, or in branches whose tests the script settles (an argparse default: `if
+            # XFORMERS:` with XFORMERS = bool(args.xformers), default True), as Python runs it with no options given
+            strings[n.target.id] = (strings[n.target.id] or "") + text(n.value)
         elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
             lists[n.target.id] += [word(e) for e in n.value.elts]
         elif kind in ("append", "extend") and n.func.value.id in lists and id(n) not in in_if and n.args:
@@ -596,6 +649,41 @@ def makefile_script(text: str) -> str:
         vars_[name] = (vars_.get(name, "") + " " + sub(value)).strip() if op == "+=" else sub(value)
     return "\n".join(out)
 
+# A justfile's variable assignments (`name := "value"`, `export name := ...`) and its recipes (a `name args*:` line, then
+# indented lines); `{{name}}` interpolates a variable (casey/just: GRAMMAR.md)
+_JUST_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(.*?)\s*$")
+_JUST_REF = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")
+
+
+def justfile_script(text: str) -> str:
+    """A justfile as the shell lines its recipes run, in the file's order (`just train` runs one), each with its
+    `{{variables}}` interpolated where the file sets them (quoted values unquoted; a backtick or expression stays as
+    written) and the `@` / `-` prefixes dropped; the recipe lines of a `#!` shebang recipe as its script."""
+    vars_: dict = {}
+    out = []
+    in_recipe = False
+    for ln in re.sub(r"\\\n", " ", text).splitlines():
+        if not ln.strip() or ln.lstrip().startswith("#") and not ln.lstrip().startswith("#!"):
+            continue
+        if ln[:1] in (" ", "\t"):
+            if in_recipe:
+                cmd = ln.strip().lstrip("@-").strip()
+                if cmd and not cmd.startswith("#!"):
+                    out.append(_JUST_REF.sub(lambda m: vars_.get(m.group(1), m.group(0)), cmd))
+            continue
+        m = _JUST_ASSIGN.match(ln)
+        if m:
+            v = m.group(2)
+            vars_[m.group(1)] = v[1:-1] if len(v) > 1 and v[0] == v[-1] and v[0] in "'\"" else v
+            in_recipe = False
+            continue
+        m = re.match(r"^@?[A-Za-z_][\w-]*((?:\s+[^:]*)?):(?!=)", ln)
+        in_recipe = m is not None
+        for name, q, val in re.findall(r"([A-Za-z_][\w-]*)=([\"'])(.*?)\2", m.group(1) if m else ""):
+            vars_[name] = val  # a recipe parameter's default (`train cfg="configs/x.yaml":`), as `just train` runs it
+    return "\n".join(out)
+
+
 # The serialisers a script writes a config with: yaml.dump / yaml.safe_dump / json.dump / toml.dump(obj, fh) and
 # their *s forms inside fh.write(...) or Path(P).write_text(...)
 _DUMPS = {"dump", "safe_dump", "dumps", "safe_dumps"}
@@ -704,6 +792,14 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                 rets = [r for r in own_nodes(f) if isinstance(r, ast.Return) and r.value is not None]
                 if rets:
                     r = max(rets, key=lambda r: r.lineno)
+                    params = [a.arg for a in f.args.args]
+                    if isinstance(r.value, ast.Name) and r.value.id in params and \
+                            params.index(r.value.id) < len(node.args) and not any(
+                                isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == r.value.id
+                                                                  for t in a.targets) for a in own_nodes(f)):
+                        # a function that hands back the dict it is given, after tidying it in place (round 28: the
+                        # kohya-trainer notebooks' toml.dumps(eliminate_none_variable(train_config))): that dict
+                        return dict_value(node.args[params.index(r.value.id)], scope, before, depth + 1)
                     return dict_value(r.value, f, r.lineno, depth + 1)
             return None
         if isinstance(node, ast.Name):

@@ -88,6 +88,7 @@ def constants(tree, argv: dict | None = None) -> dict:
                 if isinstance(e, ast.Name):
                     out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
     out[ARGPARSE] = _argparse_defaults(tree)
+    out[PINNED_BF16] = pinned_bf16(tree)
     if argv:
         out[ARGPARSE] = {**out[ARGPARSE], **argv}
     return out
@@ -396,6 +397,11 @@ def value(node, consts: dict):
         # `not script_args.use_flash_attention_2`: the negation of a setting known here
         v = value(node.operand, consts)
         return "?" if v == "?" or isinstance(v, str) and v.startswith("torch.") else not v
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and \
+            len(node.args) == 1 and not node.keywords:
+        # `XFORMERS = bool(args.xformers)`: the truth of a value known here
+        v = value(node.args[0], consts)
+        return "?" if v == "?" or isinstance(v, str) and v.startswith("torch.") else bool(v)
     if isinstance(node, ast.IfExp):
         # `torch.bfloat16 if args.bf16 else torch.float16`: the branch its test takes, when the test is known here
         test = value(node.test, consts)
@@ -405,6 +411,11 @@ def value(node, consts: dict):
     if isinstance(node, ast.Call) and not node.args and not node.keywords and \
             ast.unparse(node.func) in HOST_ANSWERS:
         return HOST_ANSWERS[ast.unparse(node.func)]
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and \
+            ast.unparse(node.func).rsplit(".", 1)[-1] in BF16_PROBES and consts.get(PINNED_BF16) is not None:
+        # `bf16 = is_bfloat16_supported()` in a function that runs on the GPU the file pins (round 28: a Modal app's
+        # @app.function(gpu="H100")): what that GPU answers
+        return consts[PINNED_BF16]
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
         # `cross_attention == "sdpa"`, `"fp16" in precision` (round 16m: a Colab trainer's form values written into
@@ -431,6 +442,34 @@ def value(node, consts: dict):
                 return v
         return vals[-1]
     return "?"
+
+
+# The probes that ask whether the GPU does bfloat16 (Unsloth's is_bfloat16_supported, torch.cuda.is_bf16_supported),
+# and the GPUs a cloud function can be pinned to, by whether they do (compute capability 8.0 and up: Ampere, Ada, Hopper,
+# Blackwell; T4 is 7.5, V100 7.0, P100 6.0)
+BF16_PROBES = {"is_bfloat16_supported", "is_bf16_supported"}
+PINNED_BF16 = "<the pinned GPU does bf16>"
+_GPU_BF16 = {"t4": False, "v100": False, "p100": False, "k80": False, "a10": True, "a10g": True, "a100": True, "l4": True,
+             "l40": True, "l40s": True, "h100": True, "h200": True, "b200": True, "a40": True, "a6000": True}
+
+
+def pinned_bf16(tree) -> bool | None:
+    """Whether the GPU a script pins its functions to does bfloat16: a `gpu="H100"` (`"A100-80GB"`, `"h100:8"`) keyword
+    of the decorators that say where they run (Modal's @app.function / @stub.function / @app.cls); None when it pins
+    none, pins several that disagree, or names one not listed."""
+    answers = set()
+    for n in ast.walk(tree):
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for d in n.decorator_list:
+            if not isinstance(d, ast.Call) or not isinstance(d.func, ast.Attribute) or \
+                    d.func.attr not in ("function", "cls"):
+                continue
+            for k in d.keywords:
+                if k.arg == "gpu" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                    kind = re.split(r"[-:]", k.value.value.strip().lower(), maxsplit=1)[0]
+                    answers.add(_GPU_BF16.get(kind))
+    return answers.pop() if len(answers) == 1 else None
 
 
 # What a script's device probes answer on the host attn-doctor checks: a CUDA GPU (as `$(uname -s)` is never Darwin in

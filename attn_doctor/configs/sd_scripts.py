@@ -377,6 +377,24 @@ def score(doc: dict) -> "Score":
     return sc
 
 
+def _runtime_options(cmd) -> bool:
+    """A command whose options are all a string the script computes at run time (`accelerate launch train_network.py
+    $PY_VALUE`: the whole option string built in Python), none written out."""
+    if cmd is None or not cmd.script:
+        return False
+    return bool(cmd.args) and all(w == "$PY_VALUE" for w in cmd.args)
+
+
+def _training_config(data: dict) -> bool:
+    """A dict a script dumps that is an sd-scripts training config: sd-scripts' own options (its sections flattened),
+    the precision or an attention switch among them."""
+    from . import flatten
+
+    keys = set(flatten(data)) if isinstance(data, dict) else set()
+    return bool(keys & {"mixed_precision", "xformers", "sdpa", "mem_eff_attn", "full_bf16", "full_fp16"}) and \
+        len(keys & known_keys()) * 2 > len(keys)
+
+
 def read(doc: dict) -> dict:
     from . import config_data, flatten, notebook_command
 
@@ -405,7 +423,17 @@ def read(doc: dict) -> dict:
             errors = [e for e in errors if e["name"].lstrip("-") not in NEAR_MISSES]
         misses = [k for k in s if k in NEAR_MISSES]
         cf = s.get("config_file")
-        if given(cf) or cf not in (None, "", True):
+        if cf is None and _runtime_options(doc.get("command")):
+            # the options are a string the script builds at run time (round 28: kohya-trainer notebooks' `!{final_args}`
+            # with train_args = train(train_conf)): the settings are the training config it writes (the one among the
+            # dicts it dumps that holds sd-scripts' training options), else unknown, never sd-scripts' defaults
+            written = [d for t, d in doc.get("dumped") or [] if not isinstance(t, str) and _training_config(d)]
+            unread = len(written) != 1
+            if not unread:
+                merged = flatten(written[0])
+                merged.update(s)
+                s = merged
+        elif given(cf) or cf not in (None, "", True):
             # read_config_from_file adds .toml when the name has none (library/train_util.py:4700-4761); the file is
             # the one the script writes itself (a heredoc, a notebook cell's Python), else the one on this machine.
             # A name settled only at run time (`--config_file={config_path}` in a notebook's f-string, `"$CFG"`) is

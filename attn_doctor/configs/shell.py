@@ -582,6 +582,42 @@ def _assign(env: dict, a) -> None:
         env[name] = value
 
 
+# Start-Process's own parameters (Microsoft.PowerShell.Management): those that take a value, and the switches
+_START_PROCESS_VALUED = {"-filepath", "-argumentlist", "-workingdirectory", "-windowstyle", "-verb", "-credential",
+                         "-redirectstandardoutput", "-redirectstandarderror", "-redirectstandardinput"}
+_START_PROCESS_SWITCHES = {"-nonewwindow", "-passthru", "-wait", "-usenewenvironment", "-loaduserprofile"}
+
+
+def _start_process(w: list[str]) -> list[str]:
+    """The command line Start-Process starts: its -FilePath (or first positional word) and its -ArgumentList (or
+    second positional), a comma-separated list of words or one string; its other parameters dropped."""
+    program, args, i, positional = None, [], 0, []
+    while i < len(w):
+        o = w[i].lower()
+        if o in _START_PROCESS_SWITCHES or o.split(".", 1)[0] in _START_PROCESS_SWITCHES:
+            i += 1
+            continue
+        if o in _START_PROCESS_VALUED and o != "-argumentlist":
+            if o == "-filepath" and i + 1 < len(w):
+                program = w[i + 1]
+            i += 2
+            continue
+        if o == "-argumentlist":
+            i += 1
+            while i < len(w) and not (w[i].lower() in _START_PROCESS_VALUED | _START_PROCESS_SWITCHES or
+                                      w[i].lower().split(".", 1)[0] in _START_PROCESS_SWITCHES):
+                args.append(w[i])
+                i += 1
+            continue
+        positional.append(w[i])
+        i += 1
+    if program is None and positional:
+        program, positional = positional[0], positional[1:]
+    args = args or positional
+    words = [x.rstrip(",") for a in args for x in (shlex.split(a) if len(args) == 1 and " " in a else [a])]
+    return [program, *[x for x in words if x]] if program else w
+
+
 def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
     """Wrappers, launchers and interpreters taken off a command: what it runs and the words its parser sees."""
     all_words = list(words)
@@ -611,6 +647,12 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
             if i < len(rest) and not rest[i].lower() in ("-file", "-f"):
                 w = rest[i:] if len(rest) - i > 1 or " " not in rest[i] else shlex.split(rest[i])
                 continue
+        if head.lower() in ("start-process", "saps") and len(w) > 1:
+            # PowerShell's `Start-Process -FilePath python -ArgumentList "-m", "accelerate.commands.launch", ...,
+            # "train_network.py", "--config_file=$config_file" -NoNewWindow -Wait` (round 28: a copy of lora-scripts'
+            # train_by_toml.ps1): the program and its argument list, as the process it starts sees them
+            w = _start_process(w[1:])
+            continue
         if head == "env":
             w = w[1:]
             while w and (_assignment(w[0]) or w[0].startswith("-")):

@@ -154,6 +154,7 @@ def read(doc: dict) -> dict:
                 if not e["known"]:
                     e["fix"] = f'attn_implementation="{e["suggestion"] or "sdpa"}"'
                 entries.append(e)
+        entries += _plain_phases(t, consts, entries)
         for _name, kw in calls(t, TRAINING_ARGS, consts):
             bf16 = value(kw["bf16"], consts) if "bf16" in kw else None
             fp16 = value(kw["fp16"], consts) if "fp16" in kw else None
@@ -185,6 +186,32 @@ def read(doc: dict) -> dict:
         "batch_size": batch, "packing": [],
         "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
     }
+
+
+def _plain_phases(t, consts: dict, have: list) -> list:
+    """The attention a phase of the run that loads its model through transformers itself asks for (round 28: a notebook
+    whose SFT runs on Unsloth and whose DPO phase reloads the adapter with AutoModelForCausalLM.from_pretrained(
+    attn_implementation="sdpa")): that load's attn_implementation, when it comes before the last trainer.train()."""
+    import ast
+
+    from .hf_transformers import _callee, _last_training_call
+
+    last = _last_training_call(t)
+    out, named = [], {e.get("name") for e in have}
+    for n in ast.walk(t):
+        if not isinstance(n, ast.Call) or last is None or n.lineno > last:
+            continue
+        owner, name = _callee(n)
+        if name != "from_pretrained" or not (owner.startswith("AutoModel") or owner.endswith(
+                ("ForCausalLM", "ForConditionalGeneration"))):
+            continue
+        impl = next((value(k.value, consts) for k in n.keywords if k.arg == "attn_implementation"), None)
+        if isinstance(impl, str) and impl != "?":
+            e = entry(impl, f'{owner}.from_pretrained(attn_implementation="{impl}")')
+            if e.get("name") not in named:
+                named.add(e.get("name"))
+                out.append(e)
+    return out
 
 
 def parse(path: str, text: str) -> dict:
