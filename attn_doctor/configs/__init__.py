@@ -471,7 +471,7 @@ def job_commands(data, runner: tuple[str, str] | None) -> tuple[str, str] | None
 
 def _text_doc(doc: dict, text: str, shell) -> None:
     """Fill a text doc's shell view: commands, the training command, its words and options."""
-    script = shell.parse(text, doc["name"])
+    script = shell.parse(text, doc["name"], where=os.path.dirname(os.path.abspath(doc["path"])) if doc.get("path") else None)
     doc["commands"] = script.commands
     doc["files"] = dict(script.files)
     main = shell.main_command(script)
