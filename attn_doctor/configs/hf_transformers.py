@@ -277,7 +277,8 @@ def _python_settings(doc: dict) -> dict:
     t = tree(doc.get("python") or "")
     if t is None:
         return {}
-    consts = constants(t, doc.get("argv"))  # argv: the launcher's options to the script (configs.detect)
+    # argv / environ: the launcher's options to the script and the variables it exports to it (configs.detect)
+    consts = constants(t, doc.get("argv"), doc.get("environ"))
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     for n in ast.walk(t):

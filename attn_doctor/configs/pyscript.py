@@ -63,11 +63,12 @@ def _as_pass(line: str) -> str:
     return line[:len(line) - len(line.lstrip())] + "pass"
 
 
-def constants(tree, argv: dict | None = None) -> dict:
+def constants(tree, argv: dict | None = None, environ: dict | None = None) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else. argv: the values the launcher's options give
-    the script's own argparse (argv_options), in place of their defaults."""
+    the script's own argparse (argv_options), in place of their defaults. environ: the variables the launcher puts in the
+    script's environment (configs._launch_environ), which its os.environ.get / os.getenv read before their defaults."""
     out = _constants_pass(tree, None)
     if any(v is RUNTIME for v in out.values()):
         # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
@@ -95,7 +96,7 @@ def constants(tree, argv: dict | None = None) -> dict:
             # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it
             out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
                                  values=[base] + [v for _, v in sets])
-    out[ENVIRON] = _environ_sets(tree)
+    out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
     if argv:
         out[ARGPARSE] = {**out[ARGPARSE], **argv}
