@@ -271,3 +271,26 @@ def test_torchtune_unresolvable_interpolation_is_unknown_new(tmp_path):
     text = TT + "dtype: ${precision}\ncompile: ${use_compile}\n"
     got = read_text(tmp_path, {"c.yaml": text}, "c.yaml")
     assert got[2] == "" and got[3] == "none"
+
+
+# --- a launcher's environment seen by the script it runs (configs._launch_environ) --------------------------------------
+
+ENV_SCRIPT = PY_HEAD + ('model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.bfloat16, '
+                        'attn_implementation=os.environ.get("ATTN_IMPL", "flash_attention_2"))\n')
+
+
+@pytest.mark.parametrize("launch", ["export ATTN_IMPL=sdpa\npython train.py\n",
+                                    "ATTN_IMPL=sdpa python train.py\n",
+                                    "ATTN_IMPL=sdpa\nexport ATTN_IMPL\npython train.py\n"])
+def test_launcher_exported_variable_reaches_the_script_new(tmp_path, launch):
+    # NEW: exported, set in front of the command, or exported after it is set: the script reads the launcher's value
+    got = read_text(tmp_path, {"train.py": ENV_SCRIPT, "run.sh": "#!/bin/bash\n" + launch}, "run.sh")
+    assert got == ("transformers", ["sdpa"], "bfloat16", "none")
+
+
+def test_launcher_shell_variable_not_exported_is_not_the_scripts(tmp_path):
+    # NEW (main read no default) and a near miss: a shell variable only (no export) is not in the script's environment:
+    # its os.environ.get falls back to its default
+    got = read_text(tmp_path, {"train.py": ENV_SCRIPT, "run.sh": "#!/bin/bash\nATTN_IMPL=sdpa\npython train.py\n"},
+                    "run.sh")
+    assert got == ("transformers", ["fa2"], "bfloat16", "none")
