@@ -160,7 +160,8 @@ def test_environ_set_by_the_script_itself_new(tmp_path):
 @pytest.mark.parametrize("expr", ['os.environ.get("ATTN_IMPL")', 'os.environ["ATTN_IMPL"]', 'os.getenv("ATTN_IMPL")'])
 def test_environ_without_default_is_not_read(tmp_path, expr):
     # near miss: no default: the value is the caller's environment's, unknown here
-    src = PY_HEAD + f'model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.bfloat16, attn_implementation={expr})\n'
+    src = PY_HEAD + ('model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.bfloat16, '
+                     f'attn_implementation={expr})\n')
     assert read_text(tmp_path, {"t.py": src}, "t.py") == ("transformers", [], "bfloat16", "none")
 
 
@@ -255,7 +256,8 @@ batch_size: 2
 
 def test_torchtune_nested_interpolation_new(tmp_path):
     # NEW: ${a.b} to a nested node, and an interpolation that points at another one
-    text = TT + "training:\n  precision: ${training.base}\n  base: fp16\n  compile: false\ndtype: ${training.precision}\ncompile: ${training.compile}\n"
+    text = TT + ("training:\n  precision: ${training.base}\n  base: fp16\n  compile: false\n"
+                 "dtype: ${training.precision}\ncompile: ${training.compile}\n")
     assert read_text(tmp_path, {"c.yaml": text}, "c.yaml") == ("torchtune", [], "float16", "none")
 
 
@@ -294,3 +296,18 @@ def test_launcher_shell_variable_not_exported_is_not_the_scripts(tmp_path):
     got = read_text(tmp_path, {"train.py": ENV_SCRIPT, "run.sh": "#!/bin/bash\nATTN_IMPL=sdpa\npython train.py\n"},
                     "run.sh")
     assert got == ("transformers", ["fa2"], "bfloat16", "none")
+
+
+UNSLOTH_SCRIPT = ('import os\nimport torch\nfrom unsloth import FastLanguageModel\n'
+                  'DTYPE = torch.float16 if os.environ.get("USE_FP16", "0") == "1" else torch.bfloat16\n'
+                  'model, tokenizer = FastLanguageModel.from_pretrained(model_name="unsloth/Llama-3.2-1B", '
+                  'max_seq_length=2048, dtype=DTYPE, load_in_4bit=True)\n')
+
+
+@pytest.mark.parametrize("launch, dtype", [("export USE_FP16=1\npython train.py\n", "float16"),  # NEW
+                                           ("USE_FP16=1\npython train.py\n", "bfloat16")])  # near miss: not exported
+def test_unsloth_script_reads_the_launchers_environment(tmp_path, launch, dtype):
+    # NEW for Unsloth too (unsloth.py read: constants with the launcher's environ): the script alone reads the default
+    assert read_text(tmp_path, {"train.py": UNSLOTH_SCRIPT}, "train.py")[:3] == ("unsloth", [], "bfloat16")
+    got = read_text(tmp_path, {"train.py": UNSLOTH_SCRIPT, "run.sh": "#!/bin/bash\n" + launch}, "run.sh")
+    assert got[:3] == ("unsloth", [], dtype)

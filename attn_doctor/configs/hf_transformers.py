@@ -227,7 +227,8 @@ PY_ARGS = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOCon
 # `_attn_implementation=`: the private name from_pretrained also takes (a keyword it does not take itself goes to the
 # model's config, whose __post_init__ sets it with setattr, and `_attn_implementation` is the config property the
 # attention interface is chosen from: huggingface/transformers@008e574 src/transformers/configuration_utils.py)
-PY_KEYS = ("attn_implementation", "_attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch_compile", "torch_compile_mode",
+PY_KEYS = ("attn_implementation", "_attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch_compile",
+           "torch_compile_mode",
            "torch_compile_backend", "packing", "packing_strategy", "padding_free", "per_device_train_batch_size")
 # the classmethods that build a model with from_pretrained's keywords (attn_implementation, torch_dtype / dtype):
 # `AutoModelForCausalLM.from_config(config, attn_implementation=...)` builds an untrained model the same way

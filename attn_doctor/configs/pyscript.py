@@ -67,8 +67,9 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None) -> di
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else. argv: the values the launcher's options give
-    the script's own argparse (argv_options), in place of their defaults. environ: the variables the launcher puts in the
-    script's environment (configs._launch_environ), which its os.environ.get / os.getenv read before their defaults."""
+    the script's own argparse (argv_options), in place of their defaults. environ: the variables the launcher puts in
+    the script's environment (configs._launch_environ), which its os.environ.get / os.getenv read before their
+    defaults."""
     out = _constants_pass(tree, None)
     if any(v is RUNTIME for v in out.values()):
         # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
