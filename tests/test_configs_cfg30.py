@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from attn_doctor import configs
-from configs_corpus import read as _read, reading, refusal as _refusal
+from configs_corpus import read as _read, refusal as _refusal
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "configs"
 SUPPORTED = "(it reads SimpleTuner"
@@ -290,17 +290,13 @@ def test_near_misses_keep_their_frameworks(tmp_path):
 def test_round27u_files_read_as_labelled():
     """Every round-27u file is read as its expect file says: the unclaimed and `none` files refused with their words,
     and the three kinds the transformers reader claims on purpose (a model's config.json: docs/ci.md; from_pretrained
-    scripts: round 6a's labels), relabelled transformers by the lead (the README says why). One known miss is pinned:
-    reason.py's `_attn_implementation="flash_attention_2" if device == "cuda" else "eager"` is not read (required [])."""
+    scripts: round 6a's labels), relabelled transformers by the lead (the README says why). reason.py's
+    `_attn_implementation="flash_attention_2" if device == "cuda" else "eager"`, once the one known miss, is read since
+    cfg32 (session 8: the private keyword, tests/test_configs_cfg32.py)."""
     from configs_corpus import check_read_as_expected
 
-    known = "Failure-Tech__presai__video__reason.py"
     for expect in sorted((FIX / "round27u").glob("*/*.expect.toml")):
-        path = Path(str(expect)[:-len(".expect.toml")])
-        if path.name == known:
-            assert reading(configs.load(str(path)))[0] == "transformers"
-            continue
-        check_read_as_expected(path)
+        check_read_as_expected(Path(str(expect)[:-len(".expect.toml")]))
 
 
 # ---------------------------------------------------------------------------------------------------------------------

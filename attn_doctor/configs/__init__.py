@@ -488,7 +488,7 @@ def job_commands(data, runner: tuple[str, str] | None) -> tuple[str, str] | None
 
 def _text_doc(doc: dict, text: str, shell) -> None:
     """Fill a text doc's shell view: commands, the training command, its words and options."""
-    script = shell.parse(text, doc["name"])
+    script = shell.parse(text, doc["name"], where=os.path.dirname(os.path.abspath(doc["path"])) if doc.get("path") else None)
     doc["commands"] = script.commands
     doc["files"] = dict(script.files)
     main = shell.main_command(script)
@@ -657,6 +657,8 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                              f"or CLI, its own keys or layout); if one of {supported()} runs it, --trainer NAME reads it")
         if script:
             beside = _script_beside(doc, script)
+            if beside is not None:
+                beside[1]["environ"] = _launch_environ(doc, script)
             if beside is not None and not beside[2]:
                 return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
                                                                       f"options of its own"] + beside[3]["evidence"])
@@ -775,6 +777,31 @@ def _script_beside(doc: dict, script: str):
         return None
     given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
     return name, sdoc, given, det
+
+
+def _launch_environ(doc: dict, script: str) -> dict:
+    """The variables the launch file puts in the environment of the command that runs `script`, as the script's
+    os.environ.get / os.getenv sees them: exported (`export NAME=v`, `export NAME`, `declare -x`) or assigned in front of
+    the command (`NAME=v python train.py`), with a value the file settles. A variable only set in the shell is not the
+    script's (its read falls back to its default, as it runs)."""
+    from .shell import known
+
+    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
+               None)
+    if cmd is None:
+        return {}
+    text = doc.get("text") or ""
+    lines = text.splitlines()
+    at = lines[cmd.line - 1] if 0 < cmd.line <= len(lines) else ""
+    out = {}
+    for k, v in (cmd.env or {}).items():
+        if not isinstance(v, str) or not known(v):
+            continue
+        exported = re.search(r"(?m)^\s*(?:export|declare\s+-x|typeset\s+-x)\s+(?:[^#\n;]*\s)?" + re.escape(k) + r"\b", text)
+        prefixed = re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(k) + r"=", at)
+        if exported or prefixed:
+            out[k] = v
+    return out
 
 
 # readers that read a script's argparse with the values a launcher gives it (pyscript.constants' argv)

@@ -224,7 +224,11 @@ _UNSLOTH = re.compile(r"^\s*(from\s+unsloth\b|import\s+unsloth\b)", re.MULTILINE
 # The keyword arguments a transformers / TRL script's calls set (from_pretrained, TrainingArguments, SFTConfig ...)
 PY_ARGS = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig",
            "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig", "ModelConfig"}
-PY_KEYS = ("attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch_compile", "torch_compile_mode",
+# `_attn_implementation=`: the private name from_pretrained also takes (a keyword it does not take itself goes to the
+# model's config, whose __post_init__ sets it with setattr, and `_attn_implementation` is the config property the
+# attention interface is chosen from: huggingface/transformers@008e574 src/transformers/configuration_utils.py)
+PY_KEYS = ("attn_implementation", "_attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch_compile",
+           "torch_compile_mode",
            "torch_compile_backend", "packing", "packing_strategy", "padding_free", "per_device_train_batch_size")
 # the classmethods that build a model with from_pretrained's keywords (attn_implementation, torch_dtype / dtype):
 # `AutoModelForCausalLM.from_config(config, attn_implementation=...)` builds an untrained model the same way
@@ -274,7 +278,8 @@ def _python_settings(doc: dict) -> dict:
     t = tree(doc.get("python") or "")
     if t is None:
         return {}
-    consts = constants(t, doc.get("argv"))  # argv: the launcher's options to the script (configs.detect)
+    # argv / environ: the launcher's options to the script and the variables it exports to it (configs.detect)
+    consts = constants(t, doc.get("argv"), doc.get("environ"))
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     trained = _last_training_call(t)
@@ -479,12 +484,14 @@ def _after_loading(t, consts: dict) -> dict:
         # a model is then built from (`from_pretrained(name, config=config)`, `from_config(config)`) unless the
         # builder names its own
         if _callee(val)[1] == "from_pretrained" and _callee(val)[0].endswith("Config"):
-            got = value(next((k.value for k in val.keywords if k.arg == "attn_implementation"), None), consts)
+            got = value(next((k.value for k in val.keywords if k.arg in ("attn_implementation", "_attn_implementation")),
+                             None), consts)
             for tg in targets:
                 if isinstance(tg, ast.Name) and isinstance(got, str) and got != "?":
                     configs[tg.id] = got
         b = base_call(val)
-        if isinstance(b, ast.Call) and builder(b) and not any(k.arg == "attn_implementation" for k in b.keywords):
+        if isinstance(b, ast.Call) and builder(b) and \
+                not any(k.arg in ("attn_implementation", "_attn_implementation") for k in b.keywords):
             cfg = next((k.value for k in b.keywords if k.arg == "config"), None)
             if cfg is None and _callee(b)[1] == "from_config" and b.args:
                 cfg = b.args[0]

@@ -63,11 +63,13 @@ def _as_pass(line: str) -> str:
     return line[:len(line) - len(line.lstrip())] + "pass"
 
 
-def constants(tree, argv: dict | None = None) -> dict:
+def constants(tree, argv: dict | None = None, environ: dict | None = None) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else. argv: the values the launcher's options give
-    the script's own argparse (argv_options), in place of their defaults."""
+    the script's own argparse (argv_options), in place of their defaults. environ: the variables the launcher puts in
+    the script's environment (configs._launch_environ), which its os.environ.get / os.getenv read before their
+    defaults."""
     out = _constants_pass(tree, None)
     if any(v is RUNTIME for v in out.values()):
         # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
@@ -87,10 +89,68 @@ def constants(tree, argv: dict | None = None) -> dict:
             for i, e in enumerate(n.targets[0].elts):
                 if isinstance(e, ast.Name):
                     out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
+    for name, sets in _dict_updates(tree).items():
+        base = out.get(name)
+        if isinstance(base, ast.Dict) or isinstance(base, ast.Call) and _call_name(base) == "dict" and \
+                isinstance(base.func, ast.Name):
+            # `model_kwargs = {...}` then `model_kwargs["attn_implementation"] = "sdpa"` (or `.update(...)`) outside any
+            # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it
+            out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
+                                 values=[base] + [v for _, v in sets])
+    out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
     out[PINNED_BF16] = pinned_bf16(tree)
     if argv:
         out[ARGPARSE] = {**out[ARGPARSE], **argv}
+    return out
+
+
+def _dict_updates(tree) -> dict:
+    """name -> [(key, value node)] of the keys a script sets on a dict variable outside any branch, in source order:
+    `kw["key"] = v` and `kw.update(key=v)` / `kw.update({"key": v})`. One set under an `if`/`try`/loop is left out
+    (the condition is the caller's: the dict's own value stands, as for a name assigned in a branch)."""
+    out: dict = {}
+
+    def walk(node, in_branch: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not in_branch:
+                if isinstance(child, ast.Assign) and len(child.targets) == 1 and \
+                        isinstance(child.targets[0], ast.Subscript) and isinstance(child.targets[0].value, ast.Name) and \
+                        isinstance(child.targets[0].slice, ast.Constant) and isinstance(child.targets[0].slice.value, str):
+                    out.setdefault(child.targets[0].value.id, []).append((child.targets[0].slice.value, child.value))
+                elif isinstance(child, ast.Expr) and isinstance(child.value, ast.Call) and \
+                        isinstance(child.value.func, ast.Attribute) and child.value.func.attr == "update" and \
+                        isinstance(child.value.func.value, ast.Name):
+                    c = child.value
+                    items = [(k.arg, k.value) for k in c.keywords if k.arg]
+                    if c.args and isinstance(c.args[0], ast.Dict):
+                        items = [(k.value, v) for k, v in zip(c.args[0].keys, c.args[0].values)
+                                 if isinstance(k, ast.Constant) and isinstance(k.value, str)] + items
+                    out.setdefault(c.func.value.id, []).extend(items)
+            branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
+                type(child).__name__ in ("Match", "TryStar")
+            walk(child, branch)
+
+    walk(tree, False)
+    return out
+
+
+# consts' entry for the variables the script sets in its own environment (`os.environ["X"] = "v"`): no Python name
+# can be spelt like this
+ENVIRON = "<os.environ>"
+_ENVIRON_GETS = {"os.environ.get", "os.getenv", "environ.get", "getenv"}
+
+
+def _environ_sets(tree) -> dict:
+    """name -> value node of each `os.environ["NAME"] = value` the script makes; a name set to two different values
+    (in branches, or one after the other around the read) is RUNTIME."""
+    out: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript) and \
+                ast.unparse(n.targets[0].value) in ("os.environ", "environ") and \
+                isinstance(n.targets[0].slice, ast.Constant) and isinstance(n.targets[0].slice.value, str):
+            k = n.targets[0].slice.value
+            out[k] = n.value if k not in out or ast.dump(out[k]) == ast.dump(n.value) else RUNTIME
     return out
 
 
@@ -416,6 +476,29 @@ def value(node, consts: dict):
         # `bf16 = is_bfloat16_supported()` in a function that runs on the GPU the file pins (round 28: a Modal app's
         # @app.function(gpu="H100")): what that GPU answers
         return consts[PINNED_BF16]
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in _ENVIRON_GETS and node.args and \
+            isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        # `os.environ.get("ATTN_IMPL", "flash_attention_2")` / `os.getenv(...)`: what the script sets in its own
+        # environment (`os.environ["ATTN_IMPL"] = ...`), else the default, as it runs when the variable is not set
+        # (as an argparse default is the value with no options); no default: None, nothing chosen here
+        own = consts.get(ENVIRON, {}).get(node.args[0].value)
+        if own is not None:
+            return value(own, consts)
+        default = node.args[1] if len(node.args) > 1 else \
+            next((k.value for k in node.keywords if k.arg in ("default", "value")), None)
+        return "?" if default is None else value(default, consts)
+    if isinstance(node, ast.Attribute) and node.attr == "type" or \
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and \
+            len(node.args) == 1 and not node.keywords:
+        # `device.type` / `str(device)` of `device = torch.device("cuda" if torch.cuda.is_available() else "cpu")`:
+        # the device's type, the string torch.device was given without its index ("cuda:0" -> "cuda" for .type)
+        base = resolve(node.value if isinstance(node, ast.Attribute) else node.args[0], consts)
+        if isinstance(base, ast.Call) and ast.unparse(base.func) in ("torch.device", "device") and \
+                len(base.args) == 1 and not base.keywords:
+            got = value(base.args[0], consts)
+            if not isinstance(got, str) or got == "?" or got.startswith("torch."):
+                return "?"
+            return got.split(":")[0] if isinstance(node, ast.Attribute) else got
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
         # `cross_attention == "sdpa"`, `"fp16" in precision` (round 16m: a Colab trainer's form values written into

@@ -147,7 +147,9 @@ def dialect_of(name: str, text: str) -> str:
 # Scripts
 # ---------------------------------------------------------------------------------------------------
 
-def parse(text: str, name: str = "", _depth: int = 0) -> Script:
+def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None) -> Script:
+    """The script's commands and variables. where: the folder the script is in, where a file it sources
+    (`source ./env.sh`, `. config.env`) is read from."""
     dialect = dialect_of(name, text)
     env: dict = {}
     commands: list[Command] = []
@@ -403,6 +405,17 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
                     for k, v in inner.env.items():
                         env.setdefault(k, v)
                     continue
+                src = _sourced_file(cmd, where) if dialect == "posix" and _depth < 2 else None
+                if src is not None and guard[0] is not False:
+                    # `source ./env.sh` / `. config.env`: the file runs in this shell, so what it sets and exports is
+                    # this script's from here on (a file that is not here: its variables stay as written, unknown)
+                    inner = parse(_preamble(env) + src[1], os.path.basename(src[0]), _depth + 1,
+                                  os.path.dirname(src[0]))
+                    for k, v in inner.env.items():
+                        if k != _DELAYED:
+                            env[k] = v
+                            if guard[0] is None:
+                                unsure.add(k)
                 commands.append(cmd)
     for fname, body in funcs.items():
         if fname not in called and _depth < 2:  # called some way not read here ("$1" dispatch ...): as written
@@ -410,6 +423,27 @@ def parse(text: str, name: str = "", _depth: int = 0) -> Script:
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe)
+
+
+MAX_SOURCED = 256 * 1024  # a sourced settings file is a few lines; anything this big is not one
+
+
+def _sourced_file(cmd, where: str | None):
+    """(path, text) of the file a `source FILE` / `. FILE` command reads, when it is on this machine: as written
+    (absolute), relative to the script's folder, or its name beside the script; None otherwise (a path the caller
+    gives, `source $CONFIG`, stays unknown)."""
+    if where is None or cmd.program not in ("source", ".") or not cmd.args or not known(cmd.args[0]):
+        return None
+    path = cmd.args[0]
+    for cand in (path if os.path.isabs(path) else os.path.join(where, path),
+                 os.path.join(where, os.path.basename(path))):
+        try:
+            if os.path.isfile(cand) and os.path.getsize(cand) <= MAX_SOURCED:
+                with open(cand, encoding="utf-8") as fh:
+                    return cand, fh.read()
+        except (OSError, UnicodeDecodeError):
+            return None
+    return None
 
 
 # what runs the text it is given on standard input as a script (a shell, or a job scheduler's submit command)

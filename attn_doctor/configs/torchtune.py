@@ -18,6 +18,8 @@ Read from pytorch/torchtune bd2a0fc (2026-04-23):
 
 from __future__ import annotations
 
+import re
+
 import os
 
 from ..model import UsageError
@@ -157,6 +159,42 @@ def _set(data: dict, dotted: str, value) -> None:
     cur[parts[-1]] = value
 
 
+_INTERPOLATION = re.compile(r"^\$\{([A-Za-z_][\w.]*)\}$")
+_ENV_RESOLVER = re.compile(r"^\$\{oc\.env:([A-Za-z_]\w*)(?:,([^{}$]*))?\}$")
+UNRESOLVED = object()  # an interpolation OmegaConf cannot resolve either: the recipe stops on it when it reads the key
+
+
+def _resolved(data: dict) -> dict:
+    """The config as the recipe reads it: torchtune's config.parse loads it as an OmegaConf DictConfig, which resolves a
+    value `${a.b}` to the node at that absolute path (and `${oc.env:NAME,default}` to the default when NAME is not set in
+    the environment) when the recipe reads it (`cfg.dtype`); a value that only contains an interpolation among other
+    text is a string either way and left as written."""
+    def lookup(path: str):
+        cur = data
+        for part in path.split("."):
+            if not isinstance(cur, dict) or part not in cur:
+                return UNRESOLVED
+            cur = cur[part]
+        return cur
+
+    def res(v, depth: int = 0):
+        if isinstance(v, dict):
+            return {k: res(x, depth) for k, x in v.items()}
+        if isinstance(v, list):
+            return [res(x, depth) for x in v]
+        if isinstance(v, str) and depth < 5:
+            m = _INTERPOLATION.match(v.strip())
+            if m:
+                got = lookup(m.group(1))
+                return got if got is UNRESOLVED else res(got, depth + 1)
+            m = _ENV_RESOLVER.match(v.strip())
+            if m:
+                return UNRESOLVED if m.group(2) is None else res(m.group(2).strip(), depth + 1)
+        return v
+
+    return res(data)
+
+
 def _packed(data: dict) -> bool:
     """dataset.packed, for one dataset or any of a list of them (recipes pack each, PackedDataset)."""
     ds = data.get("dataset")
@@ -201,6 +239,7 @@ def read(doc: dict) -> dict:
         data = doc["data"]
         fmt = doc["fmt"]
         known_conf = True
+    data = _resolved(data)
     packed = _packed(data)
     entries = []
     model = data.get("model") if isinstance(data.get("model"), dict) else {}
@@ -214,9 +253,11 @@ def read(doc: dict) -> dict:
     # a `tune run` whose --config is one of torchtune's own (llama3_1/8B_lora) or not here: what the command line
     # overrides is known, the rest is the recipe config's
     comp = data.get("compile")
-    comp_on = bool(comp) if comp is not None else (False if known_conf else None)
+    comp_on = None if comp is UNRESOLVED else bool(comp) if comp is not None else (False if known_conf else None)
     raw_dtype = data.get("dtype")
-    if raw_dtype is None:
+    if raw_dtype is UNRESOLVED:
+        raw_dtype, dtype = None, None
+    elif raw_dtype is None:
         dtype = "float32" if known_conf else None  # get_dtype(None) is float32
     else:
         dtype = DTYPES.get(str(raw_dtype).strip().lower())
@@ -224,7 +265,7 @@ def read(doc: dict) -> dict:
         "trainer": "torchtune", "trainer_title": TITLE + (f" {recipe}" if recipe else ""), "format": fmt,
         "family": None, "mixed_precision": raw_dtype, "dtype": dtype, "attention": entries,
         "compile": {"enabled": comp_on, "mode": "default" if comp_on else None, "setting": "compile"},
-        "batch_size": as_int(data.get("batch_size")) if data.get("batch_size") is not None else None,
+        "batch_size": as_int(data.get("batch_size")) if data.get("batch_size") not in (None, UNRESOLVED) else None,
         "packing": [],
         "fixes": {"compile": "compile: True   # in the recipe config (or compile=True on tune run)",
                   "use_default": "dataset.packed: False   # SDPA instead of FlexAttention"},

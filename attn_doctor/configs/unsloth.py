@@ -138,7 +138,7 @@ def read(doc: dict) -> dict:
     batch = None
     loader = None
     if t is not None:
-        consts = constants(t)
+        consts = constants(t, None, doc.get("environ"))  # environ: a launcher's exports (configs.detect)
         loads = calls(t, LOADERS, consts)
         if loads:
             loader, kw = loads[-1]  # the last model loaded is the one trained (a teacher loads first)
