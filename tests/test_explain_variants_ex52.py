@@ -216,3 +216,16 @@ def test_sage_extension_missing_near_miss():
 ])
 def test_working_log_notices_are_not_claimed(text):
     assert _ids(text) == []
+
+
+# sage-setup: SageAttention's setup.py prints its targets before it checks nvcc against them (attribution.toml)
+def test_sage_setup_cuda_check_is_sages():
+    text = ("  running build_ext\n  Target compute capabilities: {'9.0', '8.0'}\n  Traceback (most recent call last):\n"
+            "    File \"<string>\", line 2, in <module>\n  RuntimeError: CUDA 12.3 or higher is required for compute capability 9.0.")
+    assert _top(text) == ("build.cuda-too-old", "sage")
+
+
+def test_the_same_check_without_sages_line_names_no_sage():
+    # vLLM's setup.py words the check alike and prints no targets line
+    text = "  File \"/tmp/pip-build-env/vllm/setup.py\", line 212, in <module>\nRuntimeError: CUDA 11.8 or higher is required for compute capability 9.0."
+    assert _top(text)[1] != "sage"
