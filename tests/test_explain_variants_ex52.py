@@ -261,3 +261,11 @@ def test_second_batch(text, want):
 ])
 def test_second_batch_near_misses(text):
     assert _ids(text) == []
+
+
+def test_rocm_mem_efficient_mask_warning_is_the_mask_dtype():
+    # printed on every such call (not only when no kernel fits): the mask's dtype, and SDPA falls back to another kernel
+    text = ("C:\\ComfyUI\\comfy\\ldm\\modules\\attention.py:455: UserWarning: Efficient attention on ROCM requires attn_mask "
+            "be boolean, or has the same datatype as of q,k,v (Triggered internally at "
+            "C:\\b\\pytorch\\aten\\src\\ATen\\native\\transformers\\hip\\sdp_utils.cpp:780.)")
+    assert _top(text) == ("sdpa.mask-dtype", "sdpa")
