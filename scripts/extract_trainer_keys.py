@@ -3,7 +3,8 @@ hold, read statically (ast) from the trainers' own repositories, so attn-doctor 
 parser would take from a file of another framework that only shares a few key names with it.
 
 Usage: python scripts/extract_trainer_keys.py MIRRORS_DIR TRANSFORMERS_DIR > attn_doctor/configs/trainer_keys.py
-MIRRORS_DIR holds bare clones (modelscope+ms-swift/repo, hiyouga+LLaMA-Factory/repo, huggingface+trl/repo);
+MIRRORS_DIR holds bare clones (modelscope+ms-swift/repo, hiyouga+LLaMA-Factory/repo, huggingface+trl/repo,
+Lightning-AI+litgpt/repo);
 TRANSFORMERS_DIR holds VERSION/transformers/training_args.py and training_args_seq2seq.py for each transformers
 release read (unpacked from that release's wheel: the files of huggingface/transformers at tag vVERSION).
 
@@ -52,6 +53,12 @@ TRAINERS = {
         "v1": (LMF, {"ModelArguments", "DataArguments", "TrainingArguments", "SampleArguments"}, r"/v1/config/"),
     },
 }
+# LitGPT: litgpt/__main__.py hands a config file to jsonargparse's CLI over the entry point's setup() signature, which
+# refuses a top-level key that is no parameter of it ("... not expected"): the parameters of setup() in every version
+# of its training scripts (litgpt/finetune/*.py, litgpt/pretrain.py, and lit-gpt's finetune/*.py, pretrain/*.py before
+# the rename), read at every commit that touched them
+LITGPT = ("Lightning-AI+litgpt", r"^(litgpt/finetune/[a-z_0-9]+|litgpt/pretrain|finetune/[a-z_0-9]+|pretrain/[a-z_0-9]+)\.py$",
+          ["litgpt/finetune", "litgpt/pretrain.py", "finetune", "pretrain"])
 # keys a loader takes before the parser sees them: swift/cli/main.py parse_yaml_args pops ENV (environment variables)
 EXTRA = {"ms-swift": {"ENV"}}
 TRL = ("huggingface+trl", ["v0.13.0", "v0.19.0", "HEAD"], r"^trl/.*_config\.py$")
@@ -166,6 +173,28 @@ class Index:
         return out
 
 
+def setup_parameters(mirrors: str) -> tuple[set, str]:
+    """LitGPT's setup() parameters over the history of its training scripts, and where they were read."""
+    mirror, pattern, paths = LITGPT
+    repo = os.path.join(mirrors, mirror, "repo")
+    commits = git(repo, "log", "--format=%H", "HEAD", "--", *paths).split()
+    keys: set = set()
+    for c in commits:
+        for p in git(repo, "ls-tree", "-r", "--name-only", c, "--", *paths).split():
+            if not re.match(pattern, p):
+                continue
+            try:
+                tree = ast.parse(git(repo, "show", f"{c}:{p}"))
+            except SyntaxError:
+                continue
+            for n in tree.body:
+                if isinstance(n, ast.FunctionDef) and n.name == "setup":
+                    keys |= {a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs}
+    head = git(repo, "rev-parse", "--short=9", "HEAD").strip()
+    return keys, (f"{mirror.replace('+', '/')} at {head} and the {len(commits)} commits before it that touched "
+                  f"{', '.join(paths)}: the parameters of setup() in each training script")
+
+
 def transformers_classes(tf_dir: str) -> tuple[dict, list]:
     """{class name: fields} of transformers' training_args*.py, every release under tf_dir joined."""
     versions = sorted((v for v in os.listdir(tf_dir) if re.match(r"^\d+\.\d+\.\d+$", v)),
@@ -219,6 +248,9 @@ def main(mirrors: str, tf_dir: str) -> None:
                 read.setdefault(mirror.replace("+", "/"), {}).setdefault(f"{ref} ({commit})", set()).update(idx.used)
             out[trainer][parser] = keys
             print(f"# {trainer} {parser}: {len(keys)} keys", file=sys.stderr)
+    out["litgpt"] = {}
+    out["litgpt"]["setup"], where = setup_parameters(mirrors)
+    print(f"# litgpt setup: {len(out['litgpt']['setup'])} keys", file=sys.stderr)
     for repo, refs in read.items():
         header.append(f"{repo} at " + ", ".join(refs) + ": the argument classes of " +
                       ", ".join(sorted({p for ps in refs.values() for p in ps})))
@@ -226,6 +258,7 @@ def main(mirrors: str, tf_dir: str) -> None:
                   " and ".join(TRANSFORMERS_FILES) + ") at huggingface/transformers " +
                   ", ".join("v" + v for v in tf_versions) + " (the release wheels' copies); TRL's configs "
                   f"({TRL[0].replace('+', '/')} at {', '.join(TRL[1])}, trl/**/*_config.py) where a class inherits one")
+    header.append(where)
     emit(out, header)
 
 

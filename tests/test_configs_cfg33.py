@@ -48,7 +48,7 @@ REFUSED = {
 def test_another_frameworks_file_is_refused_with_the_keys_the_trainer_would_refuse(name):
     title, keys = REFUSED[name]
     msg = refusal(name)
-    assert f"is not {title}'s config" in msg and f"{title}'s own parser" in msg, msg
+    assert f"is not a trainer config of {title}:" in msg and f"{title}'s own parser" in msg, msg
     for k in keys:
         assert re.search(rf"[( ]{k}[,)]", msg), (k, msg)
     n, total = map(int, re.search(r"would refuse (\d+) of its (\d+) keys", msg).groups())
@@ -195,3 +195,28 @@ def test_the_key_tables_are_the_trainers_own():
     assert re.search(r"modelscope/ms-swift at .*HEAD \([0-9a-f]{9}\)", doc)
     assert re.search(r"hiyouga/LLaMA-Factory at v0\.6\.0 \([0-9a-f]{9}\)", doc)
     assert "huggingface/transformers v4.36.2" in doc and parser_keys.FOREIGN_MIN == 3
+
+
+# ---- LitGPT: jsonargparse refuses a key no setup() parameter has; its table is generated now (same 53 keys as the
+# hand-kept list it replaces), and its refusal names the keys
+
+
+def test_litgpt_setup_keys_are_the_generated_history_of_setup():
+    from attn_doctor.configs import litgpt
+
+    keys = trainer_keys.KEYS["litgpt"]["setup"]
+    assert litgpt.SETUP_KEYS is keys and len(keys) == 53
+    assert {"checkpoint_dir", "train", "eval", "data", "lora_r", "lora_query", "io", "micro_batch_size"} <= keys
+    assert "fsdp" not in keys and "optimization" not in keys
+    assert re.search(r"Lightning-AI/litgpt at [0-9a-f]{9} and the \d+ commits", trainer_keys.__doc__)
+
+
+def test_a_loop_config_with_litgpt_names_says_which_keys_litgpt_would_refuse():
+    msg = refusal("litgpt_names_own_loop.yaml")
+    assert "is not a trainer config of LitGPT:" in msg and "(optimization, checkpointing, runtime)" in msg, msg
+    assert "names no model" in msg
+
+
+def test_a_litgpt_forks_extra_key_beside_its_model_stays_litgpt():
+    c = configs.load(str(DATA / "litgpt_fork_extra_key.yaml"))
+    assert c["detected"]["trainer"] == "litgpt" and c["dtype"] == "bfloat16"

@@ -654,7 +654,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             raise UsageError(f"{where} is {spec}, not a trainer config" + (
                 f": it runs {ran}, which is none of the trainers' training scripts" if ran else "") +
                 f" (attn-doctor reads {supported()})")
-        parser_refusal = next((f"{where} is not {_module(n).TITLE}'s config: {s.refused} (attn-doctor reads "
+        parser_refusal = next((f"{where} is not a trainer config of {_module(n).TITLE}: {s.refused} (attn-doctor reads "
                                f"{supported()}); --trainer NAME reads it as one of those anyway"
                                for s, n in scores if s.refused), None)
         if parser_refusal and not script:

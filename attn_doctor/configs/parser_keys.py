@@ -69,9 +69,11 @@ def not_its_file(trainer: str, data: dict, evidence=()) -> tuple[str, list] | No
     return None
 
 
-def refusal(title: str, data: dict, evidence, refused: tuple[str, list]) -> str:
+def refusal(title: str, data: dict, evidence, refused: tuple[str, list], also: str = "") -> str:
     """The sentence a refusal says: which keys the trainer would refuse, and why its names are no evidence."""
     parser, bad = refused
     shown = ", ".join(bad[:8]) + (", ..." if len(bad) > 8 else "")
-    return (f"its keys {', '.join(evidence[:3])} are {title} names, but {title}'s own parser ({parser}) would refuse "
-            f"{len(bad)} of its {len(data)} keys ({shown}), so it is another framework's config")
+    names = (f"its keys {', '.join(evidence[:3])} are {title} names" if len(evidence) > 1 else
+             f"its key {evidence[0]} is a {title} name")
+    return (f"{names}, but {title}'s own parser ({parser}) would refuse {len(bad)} of its {len(data)} keys "
+            f"({shown}){also}, so it is another framework's config")

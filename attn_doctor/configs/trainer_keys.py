@@ -6,6 +6,7 @@ joined); do not edit by hand. Read from:
 - modelscope/ms-swift at v2.6.0 (d1b27256a), v3.5.0 (cb64cb724), v3.12.0 (5effa648b), HEAD (3602360a5): the argument classes of swift/arguments/base_args/base_args.py, swift/arguments/base_args/data_args.py, swift/arguments/base_args/generation_args.py, swift/arguments/base_args/model_args.py, swift/arguments/base_args/quant_args.py, swift/arguments/base_args/template_args.py, swift/arguments/deploy_args.py, swift/arguments/eval_args.py, swift/arguments/export_args.py, swift/arguments/infer_args.py, swift/arguments/merge_args.py, swift/arguments/pretrain_args.py, swift/arguments/rlhf_args.py, swift/arguments/sampling_args.py, swift/arguments/sft_args.py, swift/arguments/tuner_args.py, swift/llm/argument/base_args/base_args.py, swift/llm/argument/base_args/data_args.py, swift/llm/argument/base_args/generation_args.py, swift/llm/argument/base_args/model_args.py, swift/llm/argument/base_args/quant_args.py, swift/llm/argument/base_args/ray_args.py, swift/llm/argument/base_args/template_args.py, swift/llm/argument/deploy_args.py, swift/llm/argument/eval_args.py, swift/llm/argument/export_args.py, swift/llm/argument/infer_args.py, swift/llm/argument/merge_args.py, swift/llm/argument/rlhf_args.py, swift/llm/argument/sampling_args.py, swift/llm/argument/train_args.py, swift/llm/argument/tuner_args.py, swift/llm/utils/argument.py, swift/megatron/argument/megatron_args.py, swift/megatron/argument/megatron_base_args.py, swift/megatron/argument/rlhf_args.py, swift/megatron/argument/train_args.py, swift/megatron/arguments/megatron_args.py, swift/megatron/arguments/megatron_base_args.py, swift/megatron/arguments/pretrain_args.py, swift/megatron/arguments/rlhf_args.py, swift/megatron/arguments/sft_args.py, swift/ray_utils/arguments.py, swift/rlhf_trainers/args_mixin.py, swift/trainers/arguments.py
 - hiyouga/LLaMA-Factory at v0.6.0 (04423b916), v0.8.3 (0e88c5754), v0.9.0 (dfff411e1), HEAD (ff6d4d12e): the argument classes of src/llamafactory/hparams/data_args.py, src/llamafactory/hparams/finetuning_args.py, src/llamafactory/hparams/generating_args.py, src/llamafactory/hparams/model_args.py, src/llamafactory/hparams/training_args.py, src/llamafactory/v1/config/data_args.py, src/llamafactory/v1/config/model_args.py, src/llamafactory/v1/config/sample_args.py, src/llamafactory/v1/config/training_args.py, src/llmtuner/hparams/data_args.py, src/llmtuner/hparams/finetuning_args.py, src/llmtuner/hparams/generating_args.py, src/llmtuner/hparams/model_args.py
 - their bases: transformers' TrainingArguments / Seq2SeqTrainingArguments (src/transformers/training_args.py and training_args_seq2seq.py) at huggingface/transformers v4.36.2, v4.46.3, v4.57.1, v5.24.0 (the release wheels' copies); TRL's configs (huggingface/trl at v0.13.0, v0.19.0, HEAD, trl/**/*_config.py) where a class inherits one
+- Lightning-AI/litgpt at 26857050f and the 228 commits before it that touched litgpt/finetune, litgpt/pretrain.py, finetune, pretrain: the parameters of setup() in each training script
 """
 
 KEYS = {
@@ -366,6 +367,16 @@ KEYS = {
             'mp_replicate_size mp_shard_size num_train_epochs optim_config output_dir peft_config pref_beta '
             'pref_ftx pref_loss quant_config resume_from_checkpoint sample_backend save_ckpt_as_hf save_epochs '
             'save_steps save_total_limit seed simpo_gamma train_dataset trust_remote_code '
+        ).split()),
+    },
+    'litgpt': {
+        'setup': frozenset((
+            'access_token beta1 beta2 checkpoint_dir data data_dir devices epochs eval eval_interval eval_iters '
+            'eval_max_new_tokens global_batch_size initial_checkpoint_dir io learning_rate log log_interval '
+            'logger_name lora_alpha lora_dropout lora_head lora_key lora_mlp lora_projection lora_query lora_r '
+            'lora_value lr_warmup_steps max_norm max_seq_length max_tokens micro_batch_size min_lr model '
+            'model_config model_name name num_nodes optimizer out_dir precision quantize resume save_interval '
+            'seed tokenizer_dir tpu train train_data_dir train_epoch_size val_data_dir weight_decay '
         ).split()),
     },
 }
