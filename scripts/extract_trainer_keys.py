@@ -6,7 +6,10 @@ Usage: python scripts/extract_trainer_keys.py MIRRORS_DIR TRANSFORMERS_DIR > att
 MIRRORS_DIR holds bare clones (modelscope+ms-swift/repo, hiyouga+LLaMA-Factory/repo, huggingface+trl/repo,
 Lightning-AI+litgpt/repo);
 TRANSFORMERS_DIR holds VERSION/transformers/training_args.py and training_args_seq2seq.py for each transformers
-release read (unpacked from that release's wheel: the files of huggingface/transformers at tag vVERSION).
+release read (the files of huggingface/transformers at tag vVERSION, as that release's wheel ships them; the table of
+session 8 read 4.36.2, 4.46.3, 4.57.1 and 5.24.0):
+    pip download --no-deps transformers==4.46.3 -d /tmp/tf && cd /tmp/tf && mkdir 4.46.3 && \
+    unzip -q transformers-4.46.3-py3-none-any.whl 'transformers/training_args*.py' -d 4.46.3
 
 Both trainers parse their config with transformers' HfArgumentParser over dataclasses: ms-swift turns the YAML's
 keys into `--key value` (swift/cli/main.py parse_yaml_args) and refuses what the parser leaves over
