@@ -615,7 +615,7 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     if data.endswith(b"\n"):
         shapes.pop()
     if shapes and max(map(len, shapes)) > 2 * LINE_READ:  # a long line's needles where the patterns read it
-        shapes = [s if len(s) <= 2 * LINE_READ else s[:LINE_READ] + _ELIDED + s[-LINE_READ:] for s in shapes]
+        shapes = [_read_of_line(s) for s in shapes]
     hot = index.hot(shapes)
     if index.always:
         every = frozenset(index.always)
@@ -859,16 +859,24 @@ class _Scanner:
             self.context.setdefault(first + k, raw[:4 * CONTEXT_CHARS].decode("utf-8", "replace")[:CONTEXT_CHARS])
 
 
+def _read_of_line(line: bytes) -> bytes:
+    """What the patterns (and the prefilter's needles) read of one line (without its end): all of it, or of a line longer
+    than 2 * LINE_READ bytes (a JSON dump or a log flattened onto one line) its first and last LINE_READ bytes, joined by
+    LINE_GAP + 1 NULs that no in-line gap of a pattern reaches across."""
+    if len(line) <= 2 * LINE_READ:
+        return line
+    return line[:LINE_READ] + _ELIDED + line[-LINE_READ:]
+
+
 def _read_of_long_lines(data: bytes) -> bytes:
-    """`data` with the middle of each line longer than 2 * LINE_READ bytes left out (a JSON dump or a log flattened onto
-    one line): the patterns read such a line's first and last LINE_READ bytes, joined by LINE_GAP + 1 NULs that no
-    in-line gap of a pattern reaches across. The line keeps its number."""
+    """`data` with each line as the patterns read it (_read_of_line): the middle of a long line left out. The line keeps
+    its number."""
     out, at, i, n = [], 0, 0, len(data)
     while i < n:
         j = data.find(b"\n", i)
         end = n if j == -1 else j
         if end - i > 2 * LINE_READ:
-            out += (data[at:i + LINE_READ], _ELIDED, data[end - LINE_READ:end])
+            out += (data[at:i], _read_of_line(data[i:end]))
             at = end
         i = end + 1
     return b"".join(out + [data[at:]]) if out else data
