@@ -42,15 +42,10 @@ import codecs
 from itertools import accumulate, chain
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Iterable, Iterator
 
-try:  # the regex parser: re._parser from Python 3.11, sre_parse before
-    from re import _parser as _sre
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_parse as _sre  # type: ignore[no-redef]
-from functools import lru_cache
-
-from . import LINE_GAP, Entry, entries
+from . import LINE_GAP, Entry, can_match_newline, entries, regex_parser
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
@@ -177,7 +172,7 @@ class Match:
 def literal_chars(pattern: str) -> int:
     """How many literal characters any match of `pattern` must contain: its specificity. Character
     classes and wildcards count 0, an alternation counts its weakest branch, a repeat its minimum."""
-    return _min_literals(_sre.parse(pattern))
+    return _min_literals(regex_parser.parse(pattern))
 
 
 def _min_literals(sub) -> int:
@@ -274,7 +269,7 @@ def needles(pattern: str, min_len: int = MIN_NEEDLE, masked: bool = True) -> tup
     contains: the prefilter's needles. () when no such set has strings of `min_len` characters or
     more (the pattern is then run on every line: tests/test_explain_stream.py keeps that from
     happening to a shipped pattern)."""
-    alts = _alternatives(_sre.parse(pattern))
+    alts = _alternatives(regex_parser.parse(pattern))
     if not alts or min(map(len, alts)) < min_len:
         return ()
     if masked:
@@ -285,31 +280,6 @@ def needles(pattern: str, min_len: int = MIN_NEEDLE, masked: bool = True) -> tup
 def shape(needle: str) -> str:
     """A (lower-cased) needle as the prefilter sees lines: digits and a-f as 0."""
     return needle.translate(_SHAPE_STR)
-
-
-def _can_match_newline(op, av) -> bool:
-    name = str(op)
-    if name == "LITERAL":
-        return av == 10
-    if name == "NOT_LITERAL":
-        return av != 10
-    if name == "ANY":
-        return False  # the knowledge compiles without DOTALL
-    if name == "IN":
-        items = [(str(o), a) for o, a in av]
-        negate = bool(items) and items[0][0] == "NEGATE"
-        hit = False
-        for o, a in items:
-            if o == "LITERAL" and a == 10:
-                hit = True
-            elif o == "RANGE" and a[0] <= 10 <= a[1]:
-                hit = True
-            elif o == "CATEGORY" and (str(a).endswith("_SPACE") != ("NOT" in str(a))):
-                hit = True  # \s, or \W / \D (not-word and not-digit hold the line end)
-        return (not hit) if negate else hit
-    if name == "CATEGORY":
-        return str(av).endswith("_SPACE") != ("NOT" in str(av))
-    return False
 
 
 def _walk_newline(sub) -> bool:
@@ -329,7 +299,7 @@ def _walk_newline(sub) -> bool:
         elif name == "ATOMIC_GROUP":
             if _walk_newline(av):
                 return True
-        elif _can_match_newline(op, av):
+        elif can_match_newline(op, av):
             return True
     return False
 
@@ -338,7 +308,7 @@ def _walk_newline(sub) -> bool:
 def spans_lines(pattern: str) -> bool:
     """Can a match of `pattern` hold a line end? If not, it lies on its needle's line alone, and the
     matcher runs it on that line only (a common needle then costs one short search per line)."""
-    return _walk_newline(_sre.parse(pattern))
+    return _walk_newline(regex_parser.parse(pattern))
 
 
 @lru_cache(maxsize=None)
