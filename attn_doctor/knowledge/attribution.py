@@ -110,6 +110,10 @@ class _Rules:
     # [dsl_kernel]: (entry id prefix, what names FA4, what names another CuTe DSL program's kernel) (session 7, ex43)
     dsl_kernel: tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]] = ("", (), ())
     own_if_named: frozenset[str] = frozenset()  # [own_if_named]: the entry's own backend only where the log names one
+    # `libraries` split once: (backend, pattern) of the rules that name one of the seven, in order, and the patterns of
+    # those that name none of them (backend "none": torch's own; "foreign"; "other")
+    seven: tuple[tuple[str, re.Pattern], ...] = ()
+    not_seven: tuple[re.Pattern, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -154,7 +158,12 @@ def rules() -> _Rules:
                   _optional_probe(data.get("optional_probe", {})),
                   _evidence_backends(data.get("evidence_backend", ())),
                   _dsl_kernel(data.get("dsl_kernel", {})),
-                  frozenset(data.get("own_if_named", {}).get("ids", ())))
+                  frozenset(data.get("own_if_named", {}).get("ids", ())),
+                  seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
+                  not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN))
+
+
+NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are no attention backend of the seven
 
 
 def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]]:
@@ -221,8 +230,7 @@ def _healthy_removed(line: str) -> str:
     """`line` with each clause that says something works blanked (the same length: positions stay)."""
     kept = _healthy_blanked(line)
     # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
-    names = [rx for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other")]
-    return kept if kept != line and any(rx.search(kept) for rx in names) else line
+    return kept if kept != line and any(rx.search(kept) for _, rx in rules().seven) else line
 
 
 def _healthy_blanked(line: str) -> str:
@@ -320,8 +328,7 @@ def _replaced_removed(line: str) -> str:
     kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
     if kept == line:
         return line
-    names = [rx for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other")]
-    return kept if any(rx.search(kept) for rx in names) else line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
 
 
 def _scrub(line: str) -> str:
@@ -525,13 +532,11 @@ def first_named(line: str) -> str | None:
             return after
     best = None
     line = _scrub(line)
-    libraries = rules().libraries
+    r = rules()
     # a backend's word inside a match of a none/foreign/other rule is that rule's (round 12: MLX's
     # "[scaled_dot_product_attention] mismatching batch dimension" holds SDPA's function name, and is MLX's)
-    others = [m.span() for backend, rx, _ in libraries if backend in ("none", "foreign", "other") for m in rx.finditer(line)]
-    for backend, rx, _ in libraries:
-        if backend in ("none", "foreign", "other"):
-            continue
+    others = [m.span() for rx in r.not_seven for m in rx.finditer(line)]
+    for backend, rx in r.seven:
         m = next((m for m in rx.finditer(line) if not any(a <= m.start() < b for a, b in others)), None)
         if m and (best is None or m.start() < best[0]):
             best = (m.start(), backend)
@@ -789,7 +794,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
 def names_on(line: str) -> set[str]:
     """Every backend of the seven that a line names, by any library rule (after _scrub)."""
     line = _scrub(line)
-    return {b for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other") and rx.search(line)}
+    return {b for b, rx in rules().seven if rx.search(line)}
 
 
 def another_dsl_kernel(lines: list[str], line: int) -> bool:

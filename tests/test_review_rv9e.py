@@ -1,0 +1,36 @@
+"""Session 8, helper rv9e: explain's code without repetition, its answers unchanged (the allrounds comparison, text by text,
+is in the commits' messages and the report). These pin the pieces the mends made one: each built once and read by all
+that read it before."""
+
+from __future__ import annotations
+
+import re
+
+from attn_doctor.knowledge import LINE_GAP, attribution
+from attn_doctor.knowledge import match as M
+from attn_doctor.model import BACKENDS
+
+NOT_SEVEN = {"none", "foreign", "other"}
+
+
+# match: a long line's elision, written once (_read_of_line), for the prefilter's shapes and the patterns' regions
+
+
+def test_a_long_line_is_read_at_its_ends_and_a_short_one_whole():
+    short = b"x" * (2 * M.LINE_READ)
+    assert M._read_of_line(short) == short
+    long = b"a" * M.LINE_READ + b"flash_attn" * 5000 + b"z" * M.LINE_READ
+    read = M._read_of_line(long)
+    assert read == b"a" * M.LINE_READ + b"\0" * (LINE_GAP + 1) + b"z" * M.LINE_READ
+    data = short + b"\n" + long + b"\nend"
+    assert M._read_of_long_lines(data) == b"\n".join([short, read, b"end"])  # each line as _read_of_line reads it
+
+
+# attribution: the library rules split once into those that name one of the seven and the rest
+
+
+def test_the_library_rules_split_once_into_the_sevens_and_the_rest_in_order():
+    r = attribution.rules()
+    assert list(r.seven) == [(b, rx) for b, rx, _ in r.libraries if b not in NOT_SEVEN]
+    assert list(r.not_seven) == [rx for b, rx, _ in r.libraries if b in NOT_SEVEN]
+    assert r.seven and r.not_seven and {b for b, _ in r.seven} <= set(BACKENDS)
