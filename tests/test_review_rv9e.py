@@ -34,3 +34,11 @@ def test_the_library_rules_split_once_into_the_sevens_and_the_rest_in_order():
     assert list(r.seven) == [(b, rx) for b, rx, _ in r.libraries if b not in NOT_SEVEN]
     assert list(r.not_seven) == [rx for b, rx, _ in r.libraries if b in NOT_SEVEN]
     assert r.seven and r.not_seven and {b for b, _ in r.seven} <= set(BACKENDS)
+
+
+def test_torchs_own_rules_are_indexed_once_and_win_on_their_line():
+    r = attribution.rules()
+    assert list(r.torch_own) == [rx for b, rx, shared in r.libraries if b == "none" and not shared] and r.torch_own
+    # torch's build named first beside a backend (session 7, ex48): the line names no backend, whatever else it names
+    assert attribution._first_rule("Torch and xFormers do not support RTX 50xx yet") == ("none", False)
+    assert attribution._first_rule("xFormers does not support RTX 50xx yet") == ("xformers", False)

@@ -114,6 +114,7 @@ class _Rules:
     # those that name none of them (backend "none": torch's own; "foreign"; "other")
     seven: tuple[tuple[str, re.Pattern], ...] = ()
     not_seven: tuple[re.Pattern, ...] = ()
+    torch_own: tuple[re.Pattern, ...] = ()  # the "none" rules' own (not shared) patterns: torch's messages, its build first
 
 
 @lru_cache(maxsize=1)
@@ -160,7 +161,8 @@ def rules() -> _Rules:
                   _dsl_kernel(data.get("dsl_kernel", {})),
                   frozenset(data.get("own_if_named", {}).get("ids", ())),
                   seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
-                  not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN))
+                  not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN),
+                  torch_own=tuple(rx for b, rx, shared in libs if b == "none" and not shared))
 
 
 NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are no attention backend of the seven
@@ -377,13 +379,16 @@ def _named(line: str) -> tuple[str, bool] | None:
 
 
 def _first_rule(line: str) -> tuple[str, bool] | None:
+    """(backend, only by a name several backends share) of the first library rule that holds on `line`, or None;
+    ("none", False) wherever one of torch's own rules holds. A shared name that holds first stays the answer, made precise
+    (False) where a later rule of the same backend holds too."""
     hit = None
-    libraries = rules().libraries
-    if any(b == "none" and not shared and rx.search(line) for b, rx, shared in libraries):
+    r = rules()
+    if any(rx.search(line) for rx in r.torch_own):
         # torch's own message (or a sentence that puts torch's build first): the line names no backend, whatever else
         # it names (session 7, ex48: "Torch and xFormers do not support RTX 50xx yet")
         return "none", False
-    for backend, rx, shared in libraries:
+    for backend, rx, shared in r.libraries:
         if rx.search(line):
             if not shared:
                 # a shared name first, then the same backend's own name on the line (round 23, hear-t1/EasyR1#21: "the
