@@ -42,3 +42,11 @@ def test_torchs_own_rules_are_indexed_once_and_win_on_their_line():
     # torch's build named first beside a backend (session 7, ex48): the line names no backend, whatever else it names
     assert attribution._first_rule("Torch and xFormers do not support RTX 50xx yet") == ("none", False)
     assert attribution._first_rule("xFormers does not support RTX 50xx yet") == ("xformers", False)
+
+
+# attribution: [[evidence_backend]] and [[specialize]] read by one grouping helper; [absent_notice] stands for six rows
+
+
+def test_rows_are_grouped_by_their_key_in_the_files_order():
+    rows = [{"k": "a", "v": 1}, {"k": "b", "v": 2}, {"k": "a", "v": 3}]
+    assert attribution._grouped(rows, lambda x: x["k"], lambda x: x["v"]) == {"a": (1, 3), "b": (2,)}

@@ -173,21 +173,24 @@ def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Patt
             tuple(re.compile(p, re.IGNORECASE) for p in table.get("others", ())))
 
 
-def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool], ...]]:
-    """[[evidence_backend]] as entry -> ((backend, when, title only), ...), in the file's order (the first that holds wins)."""
-    out: dict[str, tuple[tuple[str, re.Pattern, bool], ...]] = {}
-    for x in table:
-        out[x["entry"]] = out.get(x["entry"], ()) + ((x["backend"], re.compile(x["when"]), bool(x.get("title"))),)
+def _grouped(rows, key, value) -> dict:
+    """An array of tables as key(row) -> (value(row), ...), each key's values in the file's order (the first that holds
+    wins where they are conditions)."""
+    out: dict = {}
+    for x in rows:
+        out[key(x)] = out.get(key(x), ()) + (value(x),)
     return out
+
+
+def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool], ...]]:
+    """[[evidence_backend]] as entry -> ((backend, when, title only), ...)."""
+    return _grouped(table, lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"]), bool(x.get("title"))))
 
 
 def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
-    """[[specialize]] as (entry, backend) -> ((to, when), ...), in the file's order (the first whose `when` holds wins)."""
-    out: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = {}
-    for x in table:
-        key = (x["entry"], x["backend"])
-        out[key] = out.get(key, ()) + ((x["to"], re.compile(x["when"]) if x.get("when") else None),)
-    return out
+    """[[specialize]] as (entry, backend) -> ((to, when), ...)."""
+    return _grouped(table, lambda x: (x["entry"], x["backend"]),
+                    lambda x: (x["to"], re.compile(x["when"]) if x.get("when") else None))
 
 
 def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
