@@ -50,3 +50,18 @@ def test_torchs_own_rules_are_indexed_once_and_win_on_their_line():
 def test_rows_are_grouped_by_their_key_in_the_files_order():
     rows = [{"k": "a", "v": 1}, {"k": "b", "v": 2}, {"k": "a", "v": 3}]
     assert attribution._grouped(rows, lambda x: x["k"], lambda x: x["v"]) == {"a": (1, 3), "b": (2,)}
+
+
+NOTICE = {"xformers": ("xformers", "xformers.not-installed"), "flash_attn": ("fa2", "fa2.missing"),
+          "sageattention": ("sage", "sage.not-installed")}
+
+
+def test_the_absent_notice_table_stands_for_one_title_rule_and_one_specialization_per_library():
+    r = attribution.rules()
+    rows = r.evidence_backend["app.attention-libraries-absent"]
+    assert [(b, title) for b, _, title in rows] == [(b, True) for b, _ in NOTICE.values()]
+    for (module, (backend, to)), (_, when, _) in zip(NOTICE.items(), rows):
+        assert "<MODULE>" not in when.pattern
+        assert when.search(f"No module '{module}'. Proceeding without it.")
+        assert not any(when.search(f"No module '{other}'. Proceeding without it.") for other in NOTICE if other != module)
+        assert r.specialize[("app.attention-libraries-absent", backend)] == ((to, None),)

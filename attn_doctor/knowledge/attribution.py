@@ -132,6 +132,7 @@ def rules() -> _Rules:
     libs += tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII), True)
                   for lib in data["library"] for p in lib.get("shared", ()))
     only = data.get("attention_kernel_only", {})
+    evidence, specialize = _with_absent_notice(data)
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
                   {k: frozenset(v) for k, v in data.get("entry_takes_over", {}).items()},
                   frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
@@ -153,11 +154,11 @@ def rules() -> _Rules:
                   tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
                         if lib["backend"] not in ("none", "foreign", "other")),
-                  _specializations(data.get("specialize", ())),
+                  _specializations(specialize),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())),
                   _optional_probe(data.get("optional_probe", {})),
-                  _evidence_backends(data.get("evidence_backend", ())),
+                  _evidence_backends(evidence),
                   _dsl_kernel(data.get("dsl_kernel", {})),
                   frozenset(data.get("own_if_named", {}).get("ids", ())),
                   seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
@@ -191,6 +192,18 @@ def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern
     """[[specialize]] as (entry, backend) -> ((to, when), ...)."""
     return _grouped(table, lambda x: (x["entry"], x["backend"]),
                     lambda x: (x["to"], re.compile(x["when"]) if x.get("when") else None))
+
+
+def _with_absent_notice(data: dict) -> tuple[list[dict], list[dict]]:
+    """The [[evidence_backend]] and [[specialize]] rows, with those [absent_notice] stands for after them: for each of its
+    libraries, its notice as a report's title names its backend, and that backend's entry (`to`) says it."""
+    evidence, specialize = list(data.get("evidence_backend", ())), list(data.get("specialize", ()))
+    notice = data.get("absent_notice", {})
+    for lib in notice.get("libraries", ()):
+        evidence.append({"entry": notice["entry"], "backend": lib["backend"], "title": True,
+                         "when": notice["when"].replace("<MODULE>", re.escape(lib["module"]))})
+        specialize.append({"entry": notice["entry"], "backend": lib["backend"], "to": lib["to"]})
+    return evidence, specialize
 
 
 def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
