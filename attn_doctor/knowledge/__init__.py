@@ -209,6 +209,8 @@ _FIELDS = set(Entry.__dataclass_fields__)
 
 @lru_cache(maxsize=1)
 def entries() -> dict[str, Entry]:
+    """Every entry by id, read once from the TOML files beside this module: each file's [macros] expanded in its patterns
+    and frames, `patterns_from` filled in; an unknown key, a duplicate id or an unknown severity is refused."""
     out: dict[str, Entry] = {}
     for path in sorted(HERE.glob("*.toml")):
         with open(path, "rb") as fh:

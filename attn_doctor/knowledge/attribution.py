@@ -119,6 +119,8 @@ class _Rules:
 
 @lru_cache(maxsize=1)
 def rules() -> _Rules:
+    """attribution.toml, read once (with the messages each backend's own source raises, knowledge/messages/, as names of
+    that backend)."""
     with open(HERE / "attribution.toml", "rb") as fh:
         data = tomllib.load(fh)
     # ASCII: a library name next to CJK text ("安装flash-attn的话") is still a word of its own
@@ -252,6 +254,8 @@ def _healthy_removed(line: str) -> str:
 
 
 def _healthy_blanked(line: str) -> str:
+    """`line` with each clause that says something works (HEALTHY, and no word of failure) blanked, and the short rest
+    of such a clause's list ("run fine with FA2 and FA3"); the same length, so positions stay."""
     parts = CLAUSE_BREAK.split(line)  # clauses at even indexes, their separators at odd ones
     healthy = False
     for k in range(0, len(parts), 2):

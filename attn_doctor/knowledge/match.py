@@ -392,6 +392,8 @@ class _Index:
         return [(i, cache[s]) for i, s in enumerate(shapes) if cache[s]]
 
     def _learn(self, new: list[bytes]) -> None:
+        """Remember, for each line shape not seen before, the patterns whose needles it holds (one find per needle over
+        the new shapes joined, not one per shape)."""
         joined = b"\n".join(new)
         starts = [0]
         for s in new[:-1]:
@@ -524,6 +526,8 @@ def _line_ends(pieces: Iterator[bytes]) -> Iterator[bytes]:
 
 
 def _blocks(source, index: _Index) -> Iterator[_Block]:
+    """The input as blocks of whole lines (about BLOCK bytes each; a line longer than LONG_LINE is cut, its parts
+    keeping its number), each made ready to search (_make_block) and numbered from the input's first line."""
     line = 1
     carry = b""
     for piece in _line_ends(_chunks(source)):
@@ -564,6 +568,11 @@ def last_states(data: bytes) -> bytes:
 
 
 def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
+    """A block as the patterns read it, with its hot lines: colours (ANSI escapes and their caret notation) and
+    Windows line ends gone, each progress bar's redraws as its last state, launchers' and loggers' line prefixes
+    stripped, HTML escapes and curly quotes as the characters they stand for, IPython's frames in Python's form; then
+    each line's shape looked up in the prefilter (a long line's where the patterns read it). Every line keeps its
+    number."""
     if b"\x1b" in data:
         data = ANSI_BYTES.sub(b"", data)
     if b"^[[" in data or b"^M" in data:
@@ -732,6 +741,8 @@ class _Scanner:
             self._region(buf, a, z, line, pats, cur)
 
     def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block) -> None:
+        """Run the patterns `pats` over buf[a:z] (whole lines, the first of them line `line0`; a long line read as
+        _read_of_line says) and record each hit that begins in `cur`: an entry's (_hit), a probe's, or an id tag's."""
         data = buf[a:z]
         if z - a > 2 * LINE_READ:
             data = _read_of_long_lines(data)
@@ -762,6 +773,7 @@ class _Scanner:
                 self._hit(e, _specificity(pattern), p, start, end, m.start(), text, nl, line0, buf, a)
 
     def _tags(self, buf, a, text, nl, line0, own_lo, own_hi) -> None:
+        """Record attn-doctor's own finding ids in the region (`[some.id]`, `"id": "some.id"`) as hits of their entries."""
         known, ids = self.index.known, self.index.ids
         for m in ID_TAG.finditer(text):
             eid = m.group(1) or m.group(2)
@@ -776,6 +788,10 @@ class _Scanner:
 
     def _hit(self, e: Entry, spec: int, key, start: int, end: int, pos: int, text: str, nl: list[int],
              line0: int, buf: bytes, a: int) -> None:
+        """Count one hit of `e` (pattern `key`, specificity `spec`) on lines start..end. Its earliest hit sets where the
+        entry is reported (position, line, the evidence line: a last resort's the exception line under its frame) and
+        keeps the lines around it (attribution reads them); a catch-all remembers its later lines too (_rank may report
+        it on one of them)."""
         c = self.cands.get(id(e))  # by object: an entry and its weak copy (frames) are two candidates
         if c is None:
             c = self.cands[id(e)] = _Candidate(e)
@@ -956,6 +972,11 @@ def _report_where_unexplained(c: _Candidate, causes: list[int]) -> None:
 
 
 def _rank(cands: list[_Candidate]) -> list[Match]:
+    """Which candidates are reported, and in what order (the module docstring says why). Kept, tier by tier: the
+    specific entries, most specific first, each unless every line of it is claimed already; then the catch-alls, the last
+    resorts and the weak readings (frames), each only where a line of it has nothing kept before it explaining it nearby.
+    Ordered by where each first shows, except that symptoms follow every cause, last resorts follow both, and notes come
+    last."""
     # Specific beats generic: the most specific entry claims its lines first.
     # A symptom (a trainer's or an app's fallback warning that quotes the import error: "failed to import flash_attn:
     # <loader error>, falling back to sdpa") does not claim its line from the cause quoted on it: both stay, the cause
