@@ -676,7 +676,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                 beside[1]["argv"] = argv
                 return beside[0], beside[1], dict(beside[3], evidence=[
                     f"{os.path.basename(path)} runs {script} with options its own argparse takes "
-                    f"({', '.join(w for w in beside[2] if w.startswith('-'))[:120]})"] + beside[3]["evidence"])
+                    f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]})"] + beside[3]["evidence"])
             if beside is not None:
                 raise _beside_refusal(where, script, beside)
             if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
@@ -813,7 +813,7 @@ def _launch_environ(doc: dict, script: str) -> dict:
 
 
 # readers that read a script's argparse with the values a launcher gives it (pyscript.constants' argv)
-ARGV_READERS = {"transformers"}
+ARGV_READERS = {"transformers", "unsloth"}
 
 
 def _script_argv(beside) -> dict | None:

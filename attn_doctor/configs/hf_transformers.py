@@ -297,8 +297,11 @@ def _python_settings(doc: dict) -> dict:
             if any(k.arg == "dtype" for k in n.keywords):
                 out["dtype_named"] = True
             continue
+        unread = _fields_never_read(t, n) if name == "ModelConfig" else set()
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
         for arg, node in keywords(n, consts):
+            if arg in unread:
+                continue
             if upcast and name == "from_pretrained" and arg in ("torch_dtype", "dtype"):
                 # the weights' dtype is gone once prepare_model_for_kbit_training casts them to float32 (below); the
                 # keyword's name still dates the script (`dtype` is transformers' name from 2025-09: TRL >= 0.19)
@@ -322,6 +325,47 @@ def _python_settings(doc: dict) -> dict:
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
         out["dtype"] = out["dtype"][6:]
     return {k: v for k, v in out.items() if v != "?"}
+
+
+def _fields_never_read(t, call) -> set:
+    """The keywords of a `X = ModelConfig(...)` that never reach a model: TRL's ModelConfig is a dataclass the script
+    reads itself (`from_pretrained(args.model_name_or_path, attn_implementation=args.attn_implementation)`,
+    get_quantization_config(args), get_peft_config(args)); no trainer takes it (GRPOTrainer / SFTTrainer load a model
+    id with args.model_init_kwargs only: huggingface/trl GRPOTrainer.__init__). A field counts when the script reads
+    it (`X.field`, getattr(X, "field")) or hands the object on whole (any other use of X); round 26m: a ModelConfig(
+    attn_implementation="flash_attention_2") of which only .model_name_or_path is read, given to GRPOTrainer as a
+    string. Empty (every field counts) when the call is not assigned to one name."""
+    import ast
+
+    target = None
+    for n in ast.walk(t):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is call:
+            tg = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if len(tg) == 1 and isinstance(tg[0], ast.Name):
+                target = tg[0].id
+    if target is None:
+        return set()
+    read: set = set()
+    attrs = {id(n.value) for n in ast.walk(t) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    for n in ast.walk(t):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == target:
+            read.add(n.attr)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr" and len(n.args) >= 2 \
+                and isinstance(n.args[0], ast.Name) and n.args[0].id == target:
+            if not (isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str)):
+                return set()
+            read.add(n.args[1].value)
+        elif isinstance(n, ast.Name) and n.id == target and isinstance(n.ctx, ast.Load) and id(n) not in attrs and \
+                not _getattr_receiver(t, n):
+            return set()  # handed on whole: every field may be read
+    return {k.arg for k in call.keywords if k.arg} - read
+
+
+def _getattr_receiver(t, name) -> bool:
+    import ast
+
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr" and n.args and
+               n.args[0] is name for n in ast.walk(t))
 
 
 # nn.Module casts: model.half() / .bfloat16() / .float() (torch/nn/modules/module.py) and the dtypes .to() takes

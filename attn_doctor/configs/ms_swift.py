@@ -46,6 +46,9 @@ SHARED_KEYS = {"lora_target_modules", "dataset_num_proc", "loss_scale", "sequenc
 API_MAINS = {"sft_main": "sft", "pretrain_main": "pt", "pt_main": "pt", "rlhf_main": "rlhf"}
 API_ARGS = {"SftArguments", "TrainArguments", "PretrainArguments", "PtArguments", "RLHFArguments"}
 SUBCOMMANDS = {"sft", "pt", "rlhf"}
+# ms-swift's entry files (swift/cli/sft.py, pt.py, rlhf.py: `from swift.llm import sft_main` ... `sft_main()`), which the
+# `swift` command runs for its subcommands (swift/cli/main.py ROUTE_MAPPING)
+ENTRY_FILES = ("sft.py", "pt.py", "rlhf.py")
 
 
 def _command(doc: dict):
@@ -56,6 +59,10 @@ def _command(doc: dict):
             return c
         if c.script == "llm_sft.py" and any(a.startswith(("--sft_type", "--model_type")) for a in c.args):
             return c  # ms-swift 1.x/2.x examples: python llm_sft.py --model_type ... --sft_type lora
+        if c.script in ENTRY_FILES and any(w.replace("\\", "/").endswith("swift/cli/" + c.script) for w in c.words):
+            # the installed package's own entry file run by its path (`torchrun "$SITE/swift/cli/sft.py" ...`, the
+            # path printed by `python -c 'import swift ...'`, shell_words.package_file): what `swift sft` runs
+            return c
     return None
 
 

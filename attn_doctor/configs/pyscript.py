@@ -170,6 +170,11 @@ def _declared_options(tree) -> dict:
     return out
 
 
+# argparse takes a word that looks like a negative number as an option's value (`--num_samples -1`) when the parser
+# declares no option that looks like one (argparse.py _negative_number_matcher, _has_negative_number_optionals)
+_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+
 def argv_options(tree, words: list) -> dict | None:
     """dest -> value node of each option a launcher gives the script (`python train_sft.py --output_dir out --bf16`), as
     the script's own argparse takes it (argparse.py: store_true/false flags, `type` applied to the word); None when
@@ -197,8 +202,8 @@ def argv_options(tree, words: list) -> dict | None:
                 out[dest] = ast.Constant(value=True)  # HfArgumentParser: a bare bool field is True
                 i += 1
                 continue
-            if i + 1 == len(words) or words[i + 1].startswith("-"):
-                return None
+            if i + 1 == len(words) or words[i + 1].startswith("-") and not _NEGATIVE.match(words[i + 1]):
+                return None  # (argparse: `--opt` followed by another option is "expected one argument")
             val, i = words[i + 1], i + 1
         i += 1
         if action not in (None, "store", "hf_bool") or not known(val):

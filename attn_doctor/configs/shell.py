@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
 from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known,  # noqa: F401
-                          logical_lines, words_of)  # known, expand, logical_lines, words_of: read by the readers too
+                          logical_lines, package_file, words_of)  # known, expand, logical_lines, words_of: read by the readers too
 
 # Programs that run a training script or a trainer's CLI, and the words in front of them that only wrap them.
 PYTHON = re.compile(r"^(.*[/\\])?(python|python3|python3\.\d+|py|pythonw)(\.exe)?$", re.IGNORECASE)
@@ -609,6 +609,7 @@ def _command(words: list[str], env: dict, line: int) -> Command | None:
 
 def _assign(env: dict, a) -> None:
     name, op, value = a
+    value = package_file(value) or value  # a file of an installed package, by the path Python prints for it
     if op == "+=":
         old = env.get(name)
         env[name] = (old + [value]) if isinstance(old, list) else ((old or "") + value)

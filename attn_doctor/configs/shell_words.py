@@ -380,8 +380,10 @@ def _quote_substitutions(line: str) -> str:
             which = _WHICH.match(span)
             # bash keeps the substitution one word whatever it holds (`sh $(dirname "$0")/run_g.sh`): quoted
             # with the quote it does not contain
+            # (one holding both quotes, `$(python -c 'print(os.path.dirname(x.__file__) + "/cli/sft.py")')`: single
+            # quotes around it with each of its own spelt '"'"', which shlex joins back into the same one word)
             out.append(which.group(1) if which else span if depth else f'"{span}"' if '"' not in span else
-                       f"'{span}'" if "'" not in span else span)
+                       f"'{span}'" if "'" not in span else "'" + span.replace("'", "'\"'\"'") + "'")
             i = j
             continue
         out.append(ch)
@@ -392,6 +394,42 @@ def _quote_substitutions(line: str) -> str:
 def _bat_words(text: str) -> list[str]:
     """cmd.exe's words: whitespace-separated, double quotes group (and are dropped), backslashes are path separators."""
     return [m.group(0).replace('"', "") for m in re.finditer(r'(?:"[^"]*"|[^\s"])+', text)]
+
+
+# `$(python -c 'import swift, os; print(os.path.dirname(swift.__file__) + "/cli/sft.py")')`: a command that prints the path
+# of a file inside an installed package (its folder: os.path.dirname(PKG.__file__) or PKG.__path__[0], then the rest
+# added with `+` or os.path.join)
+_PY_PRINT = re.compile(r"^\$\(\s*python[0-9.]*\s+-c\s+(['\"])(?P<code>.*)\1\s*\)$", re.DOTALL)
+_PKG_DIR = r"(?:os\.path\.dirname\(\s*(?P<a>[A-Za-z_]\w*)\.__file__\s*\)|(?P<b>[A-Za-z_]\w*)\.__path__\[0\])"
+_PKG_PLUS = re.compile(r"print\(\s*" + _PKG_DIR + r"\s*\+\s*(['\"])(?P<rest>/[\w./-]+)\3\s*\)")
+_PKG_JOIN = re.compile(r"print\(\s*os\.path\.join\(\s*" + _PKG_DIR + r"\s*,(?P<parts>(?:\s*(['\"])[\w.-]+\4\s*,?)+)\)\s*\)")
+
+
+def package_file(value) -> str | None:
+    """`site-packages/PKG/REST` for a command substitution whose Python prints the path of REST inside the installed
+    package PKG (round 26m: SFT_SCRIPT=$(python -c 'import swift; import os; print(os.path.dirname(swift.__file__) +
+    "/cli/sft.py")') run as `python -m torch.distributed.run "$SFT_SCRIPT" ...`, ms-swift's own swift/cli/sft.py), the
+    package imported by that name in the same code; None for anything else (the output of any other command stays
+    unknown)."""
+    if not isinstance(value, str):
+        return None
+    m = _PY_PRINT.match(value.strip())
+    if m is None:
+        return None
+    code = m.group("code")
+    hit = _PKG_PLUS.search(code) or _PKG_JOIN.search(code)
+    if hit is None:
+        return None
+    pkg = hit.group("a") or hit.group("b")
+    if not re.search(r"(?:^|[;\n]\s*)import\s+(?:[\w.]+\s*,\s*)*" + re.escape(pkg) + r"\b(?!\.)", code):
+        return None
+    if hit.re is _PKG_PLUS:
+        rest = hit.group("rest").strip("/")
+    else:
+        rest = "/".join(re.findall(r"['\"]([\w.-]+)['\"]", hit.group("parts")))
+    if not rest or ".." in rest.split("/"):
+        return None
+    return f"site-packages/{pkg}/{rest}"
 
 
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?=)(.*)$", re.DOTALL)

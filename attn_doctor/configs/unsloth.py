@@ -138,7 +138,8 @@ def read(doc: dict) -> dict:
     batch = None
     loader = None
     if t is not None:
-        consts = constants(t, None, doc.get("environ"))  # environ: a launcher's exports (configs.detect)
+        # argv / environ: the launcher's options to the script's own argparse and its exports (configs.detect)
+        consts = constants(t, doc.get("argv"), doc.get("environ"))
         loads = calls(t, LOADERS, consts)
         if loads:
             loader, kw = loads[-1]  # the last model loaded is the one trained (a teacher loads first)
