@@ -180,3 +180,35 @@ def test_start_up_list_of_absent_libraries_is_not_a_title():
     # near miss: an app's start-up rows, flash-attn's first (round 4b: lllyasviel/FramePack#105 is sage's)
     text = "Flash Attn is not installed!\nSage Attn is not installed!\nXformers is not installed!"
     assert _top(text)[0] != "fa2.missing"
+
+
+# mask-dtype-change: sdpa.toml sdpa.mask-dtype (widened): a change that fixes the failure by changing the attention mask's dtype,
+# SDPA named nearby
+@pytest.mark.parametrize("text", [
+    "Fix masked attention\n\n- changed the attn_mask dtype from float32 to bool so that F.scaled_dot_product_attention accepts it",
+    "SDPA in the decoder raised on the padded batch.\nResolved by casting: attention mask dtype from int64 to bool.",
+])
+def test_mask_dtype_changed_for_sdpa(text):
+    assert _top(text) == ("sdpa.mask-dtype", "sdpa")
+
+
+def test_mask_dtype_change_without_sdpa_is_not_mask_dtype():
+    # near miss: the same change in a model with no SDPA named (a hand-written softmax attention)
+    assert "sdpa.mask-dtype" not in _ids("changed attention mask dtype from float to bool in the custom softmax attention")
+
+
+# paddle: attribution.toml backend "none" (widened): PaddlePaddle's own kernels and error-type prefix
+@pytest.mark.parametrize("text", [
+    "RuntimeError: (Unimplemented) FlashAttention 2 is unsupported, please check the GPU compatibility and CUDA Version. "
+    "(at /paddle/paddle/phi/kernels/gpu/flash_attn_utils.h:401)",
+    "ValueError: Exception from the 'vlm' worker: (InvalidArgument) FlashAttention does not support head_dim 320.",
+])
+def test_paddles_own_flash_attention_is_not_fa2(text):
+    assert _top(text)[1] != "fa2"
+
+
+def test_flash_attn_packages_own_message_stays_fa2():
+    # near miss: flash-attn's own refusal, no Paddle prefix or path
+    text = ("  File \"/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py\", line 91, in _flash_attn_forward\n"
+            "RuntimeError: FlashAttention only supports Ampere GPUs or newer.")
+    assert _top(text)[1] == "fa2"
