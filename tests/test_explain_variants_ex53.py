@@ -212,3 +212,19 @@ def test_flash_attn_packages_own_message_stays_fa2():
     text = ("  File \"/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py\", line 91, in _flash_attn_forward\n"
             "RuntimeError: FlashAttention only supports Ampere GPUs or newer.")
     assert _top(text)[1] == "fa2"
+
+
+# shell-prompt: prose.toml LINE (narrowed): a pasted terminal line that starts with a shell prompt is a program's line, not a
+# user's sentence (round 49m unrelated: SunshineWYC/BlockGaussian#23)
+@pytest.mark.parametrize("text", [
+    "Hello, the depth step crashes, do you know why?\n\n(gs) alice@node07:~/work/BlockGs$ python tools/depth.py --img a.jpg "
+    "xFormers not available xFormers not available Progress 1/1: a.jpg Segmentation fault (core dumped)",
+    "Any idea?\n\nbob@gpu-box:/srv/app# python infer.py sageattention not found, using sdpa Killed",
+])
+def test_shell_prompt_line_is_not_a_sentence(text):
+    assert not [i for i in _ids(text) if i.startswith("prose.")]
+
+
+def test_users_own_sentence_is_still_read():
+    # near miss: the same words in the user's own sentence
+    assert _top("I can't import xformers on my server, it says xFormers not available.")[0].startswith("prose.")
