@@ -228,3 +228,18 @@ def test_shell_prompt_line_is_not_a_sentence(text):
 def test_users_own_sentence_is_still_read():
     # near miss: the same words in the user's own sentence
     assert _top("I can't import xformers on my server, it says xFormers not available.")[0].startswith("prose.")
+
+
+# kv-combination: frameworks.toml vllm.backend-fallback (widened): the serving engine's refusal retold in words, a KV-cache dtype
+# and "no backend supports that combination" (round 49m: AEON-7/vllm-ultimate-dgx-spark#1)
+@pytest.mark.parametrize("text", [
+    "The docs say an FP8 KV cache does not work with the MTP drafter on GB10 since no backend supports this combination yet.",
+    "Heads-up: no attention backend handles encoder-only attention with fp8_e4m3 KV cache on this build, so vLLM exits.",
+])
+def test_serving_engine_no_backend_for_kv_combination(text):
+    assert _top(text) == ("vllm.backend-fallback", None)
+
+
+def test_no_backend_combination_without_kv_cache_is_not_claimed():
+    # near miss: a trainer's sentence with no KV cache in it
+    assert "vllm.backend-fallback" not in _ids("packing with a sliding window: no backend supports that combination in our trainer")

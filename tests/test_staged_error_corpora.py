@@ -395,11 +395,11 @@ SETS = (
     # gathered and labelled blind as a measure-only set; measured on the session-start rules (d126cda: 19/27 matched, 17/27 right
     # backend, 11 right cause, 6/14 unrelated; explain-round49m-start-d126cda.json) and on the final rules of the session's
     # helpers (24963ba: 20/18/11, 6/14; explain-round49m-final-24963ba.json). Helper ex53 then read its misses (the README's
-    # "Read after its final measurement"), so it is training material since: 24/22/21 after tests/test_explain_variants_ex53.py's
+    # "Read after its final measurement"), so it is training material since: 25/23/22 after tests/test_explain_variants_ex53.py's
     # mechanisms. The unrelated logs explain reads are kept visible: a sentence on PaddlePaddle's own FlashAttention 2 (its error
     # line is Paddle's since ex53, attribution.toml), a design question on flash attention, a 3D rasterizer's build (true
     # readings of that build), a Rust engine's FP8 flash attention and llama.cpp's flash attention left off
-    Staged("round49m", 27, 24, 22, unrelated="unrelated", note_required=True,
+    Staged("round49m", 27, 25, 23, unrelated="unrelated", note_required=True,
            known_claims=(("PaddlePaddle__PaddleOCR__17313.txt", "prose.said"),
                          ("dexmal__realtime-vla__22.txt", "prose.slow"),
                          ("graphdeco-inria__gaussian-splatting__385.txt", ("build.no-ninja", "nvcc.minor-mismatch")),
