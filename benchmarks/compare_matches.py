@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Text by text, what explain finds in every training round of the error corpora (in-sample: the rounds of
+/work/wt/allrounds-template.sh, texts and unrelated/ logs), in full: each match's id, backend, first line, the lines it
+matched, how many lines and its evidence, in rank order. For a change that must find exactly the same (a matcher made
+faster): run it with each tree, then compare.
+
+  PYTHONPATH=/tmp/before python benchmarks/compare_matches.py --out /tmp/before.json
+  PYTHONPATH=$PWD python benchmarks/compare_matches.py --out /tmp/after.json
+  python benchmarks/compare_matches.py --diff /tmp/before.json /tmp/after.json   # exit 1 when any text differs
+
+The matcher is called as benchmarks/explain_heldout.py calls it (what `explain -` reads). Never the held-out sets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b round5a round5b round6a round6b round7a "
+          "round7b round8 round9 round10 round10b round11 round12 round13a round13b round14 round15 round16 round17 "
+          "round21m round22 round23 round24m round25 round26 round27 round31 round32 round33 round38").split()
+
+
+def measure(rounds: list[str]) -> dict[str, list]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import explain_heldout as h  # noqa: E402
+
+    fn, feed, _ = h._resolve(None)
+    out: dict[str, list] = {}
+    for r in rounds:
+        corpus = ROOT / "fixtures" / "errors" / r
+        for path in sorted(corpus.glob("*.txt")) + sorted((corpus / "unrelated").glob("*.txt")):
+            _, body = h.load(path)
+            found = h.run_matcher(fn, feed, body)
+            out[str(path.relative_to(corpus.parent))] = [
+                [h.match_id(m), h.match_backend(m), h._get(m, "line"), h._get(m, "lines"), h._get(m, "count"),
+                 h._get(m, "evidence")] for m in found]
+    return out
+
+
+def diff(a: dict[str, list], b: dict[str, list]) -> int:
+    bad = 0
+    for name in sorted(set(a) | set(b)):
+        if a.get(name) != b.get(name):
+            bad += 1
+            print(f"{name}:\n  before {a.get(name)}\n  after  {b.get(name)}")
+    print(f"{len(a)} texts before, {len(b)} after; {bad} differ (top, all, every match's lines, counts, evidence)")
+    return 1 if bad else 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", help="write what each text's matches are here (JSON)")
+    ap.add_argument("--round", action="append", help="these rounds only (repeatable)")
+    ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two --out files")
+    a = ap.parse_args()
+    if a.diff:
+        with open(a.diff[0], encoding="utf-8") as f1, open(a.diff[1], encoding="utf-8") as f2:
+            return diff(json.load(f1), json.load(f2))
+    rounds = a.round or ROUNDS + os.environ.get("EXTRA_ROUNDS", "").split()
+    for r in rounds:
+        if "heldout" in r or r in ("round49m", "round26m"):
+            raise SystemExit(f"{r}: a held-out or measure-only set")
+    doc = measure(list(rounds))
+    with open(a.out, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=0)
+    print(f"{len(doc)} texts -> {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
