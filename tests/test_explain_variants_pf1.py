@@ -168,3 +168,24 @@ def test_a_wide_pattern_whose_other_literals_are_within_its_window_still_matches
     got = _found(text)
     assert got == _found_plainly(text, monkeypatch)
     assert "xformers.built-for-other-torch" in [i for i, *_ in got]
+
+
+def test_digit_blind_matches_wherever_the_pattern_does_and_on_any_digits():
+    from attn_doctor.knowledge.match import digit_blind
+
+    rx = digit_blind(r"RTX ?50[5-9]0(?: ?Ti)?[^\n]{0,40}(?:not supported|unsupported)")
+    for line in ("RTX 5090 not supported", "NVIDIA RTX5070 Ti is unsupported"):
+        assert rx.search(line)  # where the pattern matches
+    assert rx.search("RTX 1234 not supported")  # and on other digits: lines alike but for their digits
+    assert not rx.search("GTX 1080 not supported")  # near miss: the letters still count
+    assert digit_blind(r"[^5]x").search("5x")  # a negated class takes every digit too
+    assert digit_blind(r"sm_(?!90)\d+ fails") is None  # a negative lookaround that tells digits apart: none
+
+
+def test_a_digit_reading_pattern_skipped_where_no_kind_of_line_can_hold_it(monkeypatch):
+    # backend.unsupported-gpu reads `RTX 50[5-9]0`: on lines of many step numbers (too many kinds for its digits)
+    # it is searched only where its digit-blind copy finds something on a line of each kind (digits masked)
+    text = _log(XFORMERS, 3000, 1500) + "".join(RTX(i) for i in range(100))
+    got = _found(text)
+    assert got == _found_plainly(text, monkeypatch)
+    assert "backend.unsupported-gpu" in [i for i, *_ in got]

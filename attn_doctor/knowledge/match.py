@@ -45,8 +45,10 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 try:  # the regex parser: re._parser from Python 3.11, sre_parse before
-    from re import _parser as _sre
+    from re import _compiler as _sre_compiler, _constants as _sre_constants, _parser as _sre
 except ImportError:  # pragma: no cover - Python 3.10
+    import sre_compile as _sre_compiler  # type: ignore[no-redef]
+    import sre_constants as _sre_constants  # type: ignore[no-redef]
     import sre_parse as _sre  # type: ignore[no-redef]
 from functools import lru_cache
 
@@ -174,10 +176,16 @@ class Match:
     lines: list[int] = field(default_factory=list)  # the lines that matched (first few)
 
 
+@lru_cache(maxsize=4096)
+def _parsed(pattern: str):
+    """`pattern` parsed (once: needles, factors, spans_lines, line_local and literal_chars each read it; not changed)."""
+    return _sre.parse(pattern)
+
+
 def literal_chars(pattern: str) -> int:
     """How many literal characters any match of `pattern` must contain: its specificity. Character
     classes and wildcards count 0, an alternation counts its weakest branch, a repeat its minimum."""
-    return _min_literals(_sre.parse(pattern))
+    return _min_literals(_parsed(pattern))
 
 
 def _min_literals(sub) -> int:
@@ -274,7 +282,7 @@ def needles(pattern: str, min_len: int = MIN_NEEDLE, masked: bool = True) -> tup
     contains: the prefilter's needles. () when no such set has strings of `min_len` characters or
     more (the pattern is then run on every line: tests/test_explain_stream.py keeps that from
     happening to a shipped pattern)."""
-    alts = _alternatives(_sre.parse(pattern))
+    alts = _alternatives(_parsed(pattern))
     if not alts or min(map(len, alts)) < min_len:
         return ()
     if masked:
@@ -348,7 +356,7 @@ def factors(pattern: str, min_len: int = 3) -> tuple[tuple[str, ...], ...]:
     pattern that cannot span lines only where the line's shape holds one alternative of each (its needles are one
     such group). Each alternative is a run without a line end, so it lies on one line."""
     out: list[tuple[str, ...]] = []
-    _factors(_sre.parse(pattern), out, min_len)
+    _factors(_parsed(pattern), out, min_len)
     groups = {tuple(sorted({shape(a) for a in g})) for g in out}
     return tuple(sorted(groups))
 
@@ -409,7 +417,7 @@ def _walk_newline(sub) -> bool:
 def spans_lines(pattern: str) -> bool:
     """Can a match of `pattern` hold a line end? If not, it lies on its needle's line alone, and the
     matcher runs it on that line only (a common needle then costs one short search per line)."""
-    return _walk_newline(_sre.parse(pattern))
+    return _walk_newline(_parsed(pattern))
 
 
 def _reads_past_line(sub) -> bool:
@@ -444,7 +452,7 @@ def line_local(pattern: str) -> bool:
     lookaround may read across one (`(?=\n  File)`, `(?<=\s)` at a line's start), no `\A` or `\Z` (the text's ends)?
     Such a pattern finds the same on a line searched alone or with the lines around it, so lines next to each other
     that only such patterns search are searched as one text (_Scanner.block)."""
-    parsed = _sre.parse(pattern)
+    parsed = _parsed(pattern)
     return not _walk_newline(parsed) and not _reads_past_line(parsed)
 
 
@@ -511,11 +519,104 @@ def digit_table(pattern: str) -> bytes | None:
     from 0-4 and 0 from 5), or None where it tells every digit apart or cannot be read. Two lines the same once so
     written hold the pattern's matches at the same places (_Scanner._kinds)."""
     tests: list[tuple[bool, ...]] = []
-    if not _digit_tests(_sre.parse(pattern), tests):
+    if not _digit_tests(_parsed(pattern), tests):
         return None
     first: dict[tuple[bool, ...], str] = {}
     to = "".join(first.setdefault(tuple(t[i] for t in tests), d) for i, d in enumerate(_DIGITS))
     return None if to == _DIGITS else bytes.maketrans(_DIGITS.encode(), to.encode())
+
+
+def _relax(sub, negative: bool):
+    r"""A copy of the parsed `sub` whose character tests each take every ASCII digit where they took one (`5` -> `\d`,
+    `[5-9]` -> `[0-9]`), or None where that cannot be done so that a match of the original on a line is a match of the
+    copy there (a test inside a negative lookaround that tells digits apart, an atomic group, a back-reference)."""
+    c = _sre_constants
+    out = []
+    for op, av in sub:
+        name = str(op)
+        if name in ("LITERAL", "NOT_LITERAL"):
+            if not 48 <= av <= 57:
+                out.append((op, av))
+            elif negative:
+                return None
+            elif name == "LITERAL":
+                out.append((c.IN, [(c.CATEGORY, c.CATEGORY_DIGIT)]))
+            else:  # every character but one digit, and that digit
+                out.append((c.IN, [(c.CATEGORY, c.CATEGORY_DIGIT), (c.CATEGORY, c.CATEGORY_NOT_DIGIT)]))
+        elif name == "IN":
+            said: list[tuple[bool, ...]] = []
+            if not _digit_tests([(op, av)], said):
+                return None
+            if len(set(said[0])) == 1:
+                out.append((op, av))
+                continue
+            if negative:
+                return None
+            items = [(str(o), o, x) for o, x in av]
+            if items and items[0][0] == "NEGATE":  # `[^5]`: no digit left out
+                kept = [(c.NEGATE, None)]
+                for n, o, x in items[1:]:
+                    if n == "LITERAL" and 48 <= x <= 57:
+                        continue
+                    if n == "RANGE" and x[0] <= 57 and x[1] >= 48:
+                        if x[0] < 48:
+                            kept.append((o, (x[0], 47)))
+                        if x[1] > 57:
+                            kept.append((o, (58, x[1])))
+                        continue
+                    kept.append((o, x))
+                out.append((op, kept))
+            else:
+                out.append((op, list(av) + [(c.RANGE, (48, 57))]))
+        elif name == "SUBPATTERN":
+            inner = _relax(av[-1], negative)
+            if inner is None:
+                return None
+            out.append((op, (*av[:-1], inner)))
+        elif name == "BRANCH":
+            ways = [_relax(w, negative) for w in av[1]]
+            if any(w is None for w in ways):
+                return None
+            out.append((op, (av[0], ways)))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT"):
+            inner = _relax(av[2], negative)
+            if inner is None:
+                return None
+            out.append((op, (av[0], av[1], inner)))
+        elif name == "ASSERT":
+            inner = _relax(av[1], negative)
+            if inner is None:
+                return None
+            out.append((op, (av[0], inner)))
+        elif name == "ASSERT_NOT":
+            inner = _relax(av[1], True)
+            if inner is None:
+                return None
+            out.append((op, (av[0], inner)))
+        elif name in ("ANY", "CATEGORY", "AT"):
+            out.append((op, av))
+        else:
+            return None
+    return _sre.SubPattern(sub.state, out)
+
+
+@lru_cache(maxsize=None)
+def digit_blind(pattern: str) -> re.Pattern | None:
+    r"""`pattern` (bounded, as the knowledge compiles it) with every character test that takes a digit taking every
+    digit (`RTX ?50[5-9]0` -> `RTX ?\d\d\d\d`): a line where the pattern matches is one where this matches, and this
+    matches alike on lines that differ only in their digits. Where it finds nothing on a line of each kind of a
+    region's lines (digits masked), the pattern finds nothing in the region (_Scanner._region). None where it cannot
+    be built (_relax)."""
+    from . import bounded
+
+    tree = _sre.parse(bounded(pattern))
+    relaxed = _relax(tree, False)
+    if relaxed is None:
+        return None
+    try:
+        return _sre_compiler.compile(relaxed, re.IGNORECASE | re.MULTILINE)
+    except (re.error, TypeError, ValueError, IndexError):  # pragma: no cover - a tree the compiler will not take
+        return None
 
 
 @lru_cache(maxsize=None)
@@ -590,6 +691,8 @@ class _Index:
             self.probe_names[k] = name
             if spans_lines(pattern):
                 self.wide.add(k)
+            elif line_local(pattern):
+                self.local.add(k)
             for a in needles(pattern):
                 self.needles.setdefault(a.encode(), []).append(k)
             if not needles(pattern):
@@ -1068,13 +1171,18 @@ class _Scanner:
             e, pattern, rx = index.patterns[p]
             if line0 != 1 and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
+            spans = None
             if e is not None and p in index.local and len(nl) >= KIND_LINES:
                 table = digit_table(pattern)
                 if table not in kinds:
                     kinds[table] = _kinds(data, text, nl, table)
-                spans = _spans_by_kind(rx, text, nl, kinds[table]) if kinds[table] else None
-            else:
-                spans = None
+                if kinds[table]:
+                    spans = _spans_by_kind(rx, text, nl, kinds[table])
+                elif (blind := digit_blind(pattern)) is not None:  # too many kinds of lines for the digits it reads
+                    if _NO_DIGITS not in kinds:
+                        kinds[_NO_DIGITS] = _kinds(data, text, nl, _NO_DIGITS)
+                    if kinds[_NO_DIGITS] and not blind.search(kinds[_NO_DIGITS][2]):
+                        continue  # not even with any digits anywhere: nothing here
             for m in (rx.finditer(text) if spans is None else spans):
                 if self.hits[p] >= MAX_HITS:
                     break
@@ -1162,6 +1270,7 @@ class _Scanner:
 
 
 GLUE = 2_048  # bytes between two regions that only line_local patterns search, read with them as one (_Scanner.block)
+_NO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 KIND_LINES = 64  # a region of this many lines or more is searched by the kinds of its lines (_kinds)
 
 
