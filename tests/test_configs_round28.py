@@ -19,8 +19,6 @@ FILES = files(CORPUS / "round28")
 STILL_WRONG = {
     "round28/transformers/Foxxy-HCMUS__zalo-elementary-maths-solving__notebooks__baseline.v1.ipynb":
         "two trainings in two dtypes (float16-cast weights, then a bfloat16 reload): the reader takes the last load",
-    "round28/unclaimed-mlx-lm/timdtrs__finetuning-local-llm__lora_config.yaml":
-        "an MLX-LM LoRA YAML whose train_type / lora_target_modules are ms-swift key names: read as ms-swift",
 }
 
 

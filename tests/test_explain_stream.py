@@ -17,7 +17,7 @@ import pytest
 
 from attn_doctor.cli import main
 from attn_doctor.explain import classify, examine, match
-from attn_doctor.knowledge import entries
+from attn_doctor.knowledge import entries, regex_parser
 from attn_doctor.knowledge import match as M
 from attn_doctor.model import UsageError
 
@@ -306,7 +306,7 @@ def _reach(sub) -> tuple[float, float]:
             if _white(av[2]):
                 continue  # a run of white space crosses only blank lines
             c, n = _reach(av[2])
-            hi = float("inf") if av[1] == M._sre.MAXREPEAT else av[1]
+            hi = float("inf") if av[1] == regex_parser.MAXREPEAT else av[1]
             if n:
                 chars += hi * (c if c else float("inf"))
                 lines += hi * n
@@ -327,7 +327,7 @@ def _reach(sub) -> tuple[float, float]:
 def test_no_pattern_reaches_past_the_search_window(eid, pattern):
     """The matcher runs a pattern on SPAN bytes and SPAN_LINES lines either side of a line holding
     its needle: a match must fit in that."""
-    chars, lines = _reach(M._sre.parse(pattern))
+    chars, lines = _reach(regex_parser.parse(pattern))
     assert lines <= M.SPAN_LINES or chars <= M.SPAN - 1024, (eid, pattern, chars, lines)
 
 

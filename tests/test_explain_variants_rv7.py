@@ -73,12 +73,8 @@ def test_an_input_with_line_feeds_keeps_its_returns_as_progress_redraws():
 #    2 * LINE_READ bytes the patterns read its first and last LINE_READ bytes (benchmarks/explain_long_lines.py,
 #    benchmarks/explain_pattern_cost.py time it; nothing here is timed).
 
-from attn_doctor.knowledge import LINE_GAP, bounded, entries  # noqa: E402
-
-try:
-    from re import _parser as _sre
-except ImportError:  # pragma: no cover
-    import sre_parse as _sre  # type: ignore[no-redef]
+from attn_doctor.knowledge import LINE_GAP, bounded, can_match_newline, entries  # noqa: E402
+from attn_doctor.knowledge import regex_parser as _sre  # noqa: E402
 
 
 def _unbounded_in_line(sub) -> list[str]:
@@ -90,7 +86,7 @@ def _unbounded_in_line(sub) -> list[str]:
             lo, hi, item = av
             item = list(item)
             if hi == _sre.MAXREPEAT and len(item) == 1 and str(item[0][0]) in ("IN", "NOT_LITERAL", "ANY", "CATEGORY") \
-                    and not M._can_match_newline(*item[0]):
+                    and not can_match_newline(*item[0]):
                 found.append(str(item[0]))
             found += _unbounded_in_line(av[2])
         elif name == "SUBPATTERN":

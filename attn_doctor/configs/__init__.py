@@ -535,11 +535,14 @@ class Score:
     """What a reader recognises in a file: points, the evidence it names (its own first), and `own`: the pieces
     only its trainer has (a script or CLI name, a section layout, keys or values no other trainer uses)."""
 
-    __slots__ = ("points", "evidence", "own", "own_points")
+    __slots__ = ("points", "evidence", "own", "own_points", "refused")
 
     def __init__(self, points: float = 0.0, evidence=None, own=None, own_points: float | None = None):
         self.points, self.evidence, self.own = points, list(evidence or []), list(own or [])
         self.own_points = STRONG * len(self.own) if own_points is None else own_points  # the weight of `own`
+        # why the file is not this trainer's although it carries its names: the keys its own parser would refuse
+        # (parser_keys.py); detect() says it when no reader claims the file
+        self.refused: str | None = None
 
     def add(self, item: str, weight: float = STRONG) -> "Score":
         """One more piece of evidence; STRONG or more is the trainer's own."""
@@ -651,6 +654,11 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             raise UsageError(f"{where} is {spec}, not a trainer config" + (
                 f": it runs {ran}, which is none of the trainers' training scripts" if ran else "") +
                 f" (attn-doctor reads {supported()})")
+        parser_refusal = next((f"{where} is not a trainer config of {_module(n).TITLE}: {s.refused} (attn-doctor reads "
+                               f"{supported()}); --trainer NAME reads it as one of those anyway"
+                               for s, n in scores if s.refused), None)
+        if parser_refusal and not script:
+            raise UsageError(parser_refusal)
         if shared and not script:
             raise UsageError(f"{where} is not a trainer config attn-doctor can tell: it holds only settings several "
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "

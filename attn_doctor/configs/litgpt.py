@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from . import NOTHING, STRONG, Score, as_int
+from .trainer_keys import KEYS
 
 TITLE = "LitGPT"
 PRECISIONS = {"bf16-true": "bfloat16", "bf16-mixed": "bfloat16", "bf16": "bfloat16", "16-true": "float16",
@@ -33,24 +34,15 @@ SHARED_KEYS = {"checkpoint_dir", "out_dir", "tokenizer_dir", "model_config"}
 SUBCOMMANDS = {"finetune", "finetune_lora", "finetune_full", "finetune_adapter", "finetune_adapter_v2", "pretrain"}
 # Every key a LitGPT config file can hold at its top level: litgpt/__main__.py hands the file to jsonargparse's CLI over
 # the entry point's setup() signature, and jsonargparse refuses a key that is no parameter of it ("... not expected").
-# The union of setup()'s parameters in litgpt/finetune/{lora,lora_legacy,full,adapter,adapter_v2}.py and
-# litgpt/pretrain.py at 2685705, and in lit-gpt's finetune/*.py and pretrain/{tinyllama,openwebtext,redpajama}.py
-# through their history (the flat hyperparameters and `io:` of 2023-2024). A YAML with any other top-level key
+# trainer_keys.py (scripts/extract_trainer_keys.py): the union of setup()'s parameters in litgpt/finetune/*.py and
+# litgpt/pretrain.py, and in lit-gpt's finetune/*.py and pretrain/*.py, at every commit that touched them (the flat
+# hyperparameters and `io:` of 2023-2024 included). A YAML with any other top-level key
 # is either a fork's (calvintwr's litgpt adds `fsdp:` and `pad_id`) or another program's that borrowed LitGPT's names;
 # a fork's config still names what it trains, as every config_hub file does (checkpoint_dir for finetune/*.py, whose
 # setup() requires it; model_name / model_config / initial_checkpoint_dir for pretrain.py), so a file with keys LitGPT
 # refuses and none of those (a user's own `optimization:` / `checkpointing:` sections read by the user's own loop)
 # is not LitGPT's.
-SETUP_KEYS = frozenset({
-    "access_token", "checkpoint_dir", "data", "devices", "eval", "initial_checkpoint_dir", "log", "logger_name",
-    "lora_alpha", "lora_dropout", "lora_head", "lora_key", "lora_mlp", "lora_projection", "lora_query", "lora_r",
-    "lora_value", "model_config", "model_name", "num_nodes", "optimizer", "out_dir", "precision", "quantize", "resume",
-    "seed", "tokenizer_dir", "train",
-    # lit-gpt (2023-2024)
-    "beta1", "beta2", "data_dir", "epochs", "eval_interval", "eval_iters", "eval_max_new_tokens", "global_batch_size",
-    "io", "learning_rate", "log_interval", "lr_warmup_steps", "max_norm", "max_seq_length", "max_tokens",
-    "micro_batch_size", "min_lr", "model", "name", "save_interval", "tpu", "train_data_dir", "train_epoch_size",
-    "val_data_dir", "weight_decay"})
+SETUP_KEYS = KEYS["litgpt"]["setup"]
 NAMES_THE_MODEL = frozenset({"checkpoint_dir", "model_name", "model_config", "initial_checkpoint_dir", "model"})
 # lit-gpt's scripts before the litgpt CLI (2023-2024): finetune/lora.py, finetune/full.py, pretrain/*.py
 _OLD_SCRIPT = re.compile(r"(^|[\\/])(finetune[\\/](lora|full|adapter|adapter_v2)|pretrain[\\/]\w+)\.py$")
@@ -140,6 +132,11 @@ def score(doc: dict) -> Score:
             # keys LitGPT's CLI would refuse: what LitGPT-like names it has are another script's (shared evidence only)
             for k in own + sorted(set(d) & SHARED_KEYS):
                 sc.add(k, 1.0)
+            if own:
+                from .parser_keys import refusal
+
+                sc.refused = refusal(TITLE, d, own, ("setup()", [str(k) for k in d if k not in SETUP_KEYS]),
+                                     " and names no model (checkpoint_dir, model_name, model_config)")
             return sc
         for k in own:
             sc.add(k)

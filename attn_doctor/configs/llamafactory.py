@@ -393,6 +393,17 @@ def score(doc: dict) -> "Score":
         sc.add(f"flash_attn: {fa}")
     if doc["fmt"] not in LINES and board_config(doc["data"]):
         sc.add("LLaMA Board form (top.* / train.* component ids)", 2 * STRONG)
+    elif doc["fmt"] not in LINES and sc.own:
+        from .parser_keys import not_its_file, refusal
+
+        keys = [k for k in sc.own if k in s] + (["stage"] if any(e.startswith("stage:") for e in sc.own) else [])
+        refused = not_its_file("llama-factory", doc["data"], keys)
+        if refused:
+            # most of its keys are ones LLaMA-Factory's parse_dict refuses: its LLaMA-Factory names are another
+            # framework's too (hparams/parser.py raises "Some keys are not used by the HfArgumentParser")
+            other = score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS | {"stage"}, COMMON_KEYS)
+            other.refused = refusal(TITLE, doc["data"], keys or sc.own, refused)
+            return other
     if api is not None:
         sc.add("run_exp(...) (LLaMA-Factory's Python entry)", 2 * STRONG)
     if cli:

@@ -62,6 +62,7 @@ def _command(doc: dict):
 def score(doc: dict) -> Score:
     if doc["fmt"] in ("yaml", "json"):
         from . import SHARED
+        from .parser_keys import not_its_file, refusal
 
         own = sorted(set(doc["data"]) & OWN_KEYS)
         sc = Score()
@@ -69,6 +70,12 @@ def score(doc: dict) -> Score:
             sc.add(k)
         for k in sorted(set(doc["data"]) & SHARED_KEYS):
             sc.add(k, SHARED)
+        refused = not_its_file("ms-swift", doc["data"], sc.evidence) if own else None
+        if refused:
+            # most of its keys are ones ms-swift's parser refuses: its ms-swift names are another framework's too
+            other = Score(SHARED * len(sc.evidence), sc.evidence)
+            other.refused = refusal(TITLE, doc["data"], sc.evidence, refused)
+            return other
         return sc if sc.points else NOTHING
     if doc["fmt"] not in ("text", "python"):
         return NOTHING

@@ -23,6 +23,11 @@ try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
+# the regex parser, public for knowledge/match.py (the prefilter's needles) and `bounded` here alike
+try:  # re._parser from Python 3.11, sre_parse before
+    from re import _parser as regex_parser
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_parse as regex_parser  # type: ignore[no-redef]
 
 from ..model import SEVERITIES, Finding
 
@@ -157,19 +162,44 @@ def bounded(pattern: str, gap: int = LINE_GAP) -> str:
 _OPEN_END = re.compile(r"\{(\d+),\}")
 
 
+def can_match_newline(op, av) -> bool:
+    """Can one item of a parsed pattern (regex_parser's (op, av)) match a line end, as the knowledge compiles it (no
+    DOTALL)? Read by `bounded` (an in-line repeat) and by knowledge/match.py (a pattern that may span lines)."""
+    name = str(op)
+    if name == "LITERAL":
+        return av == 10
+    if name == "NOT_LITERAL":
+        return av != 10
+    if name == "ANY":
+        return False  # the knowledge compiles without DOTALL
+    if name == "IN":
+        items = [(str(o), a) for o, a in av]
+        negate = bool(items) and items[0][0] == "NEGATE"
+        hit = False
+        for o, a in items:
+            if o == "LITERAL" and a == 10:
+                hit = True
+            elif o == "RANGE" and a[0] <= 10 <= a[1]:
+                hit = True
+            elif o == "CATEGORY" and (str(a).endswith("_SPACE") != ("NOT" in str(a))):
+                hit = True  # \s, or \W / \D (not-word and not-digit hold the line end)
+        return (not hit) if negate else hit
+    if name == "CATEGORY":
+        return str(av).endswith("_SPACE") != ("NOT" in str(av))
+    return False
+
+
 @lru_cache(maxsize=None)
 def _in_line(atom: str) -> bool:
     r"""Is `atom` one character that is never a line end (`[^\n]`, `[^"'\n]`, `.`, `\w`, `\d`, `\S`)?"""
-    from .match import _can_match_newline, _sre
-
     try:
-        parsed = list(_sre.parse(atom))
+        parsed = list(regex_parser.parse(atom))
     except re.error:
         return False
     if len(parsed) != 1:
         return False
     op, av = parsed[0]
-    return str(op) in ("IN", "NOT_LITERAL", "ANY", "CATEGORY") and not _can_match_newline(op, av)
+    return str(op) in ("IN", "NOT_LITERAL", "ANY", "CATEGORY") and not can_match_newline(op, av)
 
 
 @lru_cache(maxsize=None)
@@ -182,6 +212,8 @@ _FIELDS = set(Entry.__dataclass_fields__)
 
 @lru_cache(maxsize=1)
 def entries() -> dict[str, Entry]:
+    """Every entry by id, read once from the TOML files beside this module: each file's [macros] expanded in its patterns
+    and frames, `patterns_from` filled in; an unknown key, a duplicate id or an unknown severity is refused."""
     out: dict[str, Entry] = {}
     for path in sorted(HERE.glob("*.toml")):
         with open(path, "rb") as fh:

@@ -110,10 +110,17 @@ class _Rules:
     # [dsl_kernel]: (entry id prefix, what names FA4, what names another CuTe DSL program's kernel) (session 7, ex43)
     dsl_kernel: tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]] = ("", (), ())
     own_if_named: frozenset[str] = frozenset()  # [own_if_named]: the entry's own backend only where the log names one
+    # `libraries` split once: (backend, pattern) of the rules that name one of the seven, in order, and the patterns of
+    # those that name none of them (backend "none": torch's own; "foreign"; "other")
+    seven: tuple[tuple[str, re.Pattern], ...] = ()
+    not_seven: tuple[re.Pattern, ...] = ()
+    torch_own: tuple[re.Pattern, ...] = ()  # the "none" rules' own (not shared) patterns: torch's messages, its build first
 
 
 @lru_cache(maxsize=1)
 def rules() -> _Rules:
+    """attribution.toml, read once (with the messages each backend's own source raises, knowledge/messages/, as names of
+    that backend)."""
     with open(HERE / "attribution.toml", "rb") as fh:
         data = tomllib.load(fh)
     # ASCII: a library name next to CJK text ("安装flash-attn的话") is still a word of its own
@@ -127,6 +134,7 @@ def rules() -> _Rules:
     libs += tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII), True)
                   for lib in data["library"] for p in lib.get("shared", ()))
     only = data.get("attention_kernel_only", {})
+    evidence, specialize = _with_absent_notice(data)
     return _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
                   {k: frozenset(v) for k, v in data.get("entry_takes_over", {}).items()},
                   frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
@@ -148,13 +156,19 @@ def rules() -> _Rules:
                   tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
                         if lib["backend"] not in ("none", "foreign", "other")),
-                  _specializations(data.get("specialize", ())),
+                  _specializations(specialize),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())),
                   _optional_probe(data.get("optional_probe", {})),
-                  _evidence_backends(data.get("evidence_backend", ())),
+                  _evidence_backends(evidence),
                   _dsl_kernel(data.get("dsl_kernel", {})),
-                  frozenset(data.get("own_if_named", {}).get("ids", ())))
+                  frozenset(data.get("own_if_named", {}).get("ids", ())),
+                  seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
+                  not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN),
+                  torch_own=tuple(rx for b, rx, shared in libs if b == "none" and not shared))
+
+
+NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are no attention backend of the seven
 
 
 def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]]:
@@ -162,21 +176,36 @@ def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Patt
             tuple(re.compile(p, re.IGNORECASE) for p in table.get("others", ())))
 
 
-def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool], ...]]:
-    """[[evidence_backend]] as entry -> ((backend, when, title only), ...), in the file's order (the first that holds wins)."""
-    out: dict[str, tuple[tuple[str, re.Pattern, bool], ...]] = {}
-    for x in table:
-        out[x["entry"]] = out.get(x["entry"], ()) + ((x["backend"], re.compile(x["when"]), bool(x.get("title"))),)
+def _grouped(rows, key, value) -> dict:
+    """An array of tables as key(row) -> (value(row), ...), each key's values in the file's order (the first that holds
+    wins where they are conditions)."""
+    out: dict = {}
+    for x in rows:
+        out[key(x)] = out.get(key(x), ()) + (value(x),)
     return out
+
+
+def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool], ...]]:
+    """[[evidence_backend]] as entry -> ((backend, when, title only), ...)."""
+    return _grouped(table, lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"]), bool(x.get("title"))))
 
 
 def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
-    """[[specialize]] as (entry, backend) -> ((to, when), ...), in the file's order (the first whose `when` holds wins)."""
-    out: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = {}
-    for x in table:
-        key = (x["entry"], x["backend"])
-        out[key] = out.get(key, ()) + ((x["to"], re.compile(x["when"]) if x.get("when") else None),)
-    return out
+    """[[specialize]] as (entry, backend) -> ((to, when), ...)."""
+    return _grouped(table, lambda x: (x["entry"], x["backend"]),
+                    lambda x: (x["to"], re.compile(x["when"]) if x.get("when") else None))
+
+
+def _with_absent_notice(data: dict) -> tuple[list[dict], list[dict]]:
+    """The [[evidence_backend]] and [[specialize]] rows, with those [absent_notice] stands for after them: for each of its
+    libraries, its notice as a report's title names its backend, and that backend's entry (`to`) says it."""
+    evidence, specialize = list(data.get("evidence_backend", ())), list(data.get("specialize", ()))
+    notice = data.get("absent_notice", {})
+    for lib in notice.get("libraries", ()):
+        evidence.append({"entry": notice["entry"], "backend": lib["backend"], "title": True,
+                         "when": notice["when"].replace("<MODULE>", re.escape(lib["module"]))})
+        specialize.append({"entry": notice["entry"], "backend": lib["backend"], "to": lib["to"]})
+    return evidence, specialize
 
 
 def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
@@ -221,11 +250,12 @@ def _healthy_removed(line: str) -> str:
     """`line` with each clause that says something works blanked (the same length: positions stay)."""
     kept = _healthy_blanked(line)
     # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
-    names = [rx for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other")]
-    return kept if kept != line and any(rx.search(kept) for rx in names) else line
+    return kept if kept != line and any(rx.search(kept) for _, rx in rules().seven) else line
 
 
 def _healthy_blanked(line: str) -> str:
+    """`line` with each clause that says something works (HEALTHY, and no word of failure) blanked, and the short rest
+    of such a clause's list ("run fine with FA2 and FA3"); the same length, so positions stay."""
     parts = CLAUSE_BREAK.split(line)  # clauses at even indexes, their separators at odd ones
     healthy = False
     for k in range(0, len(parts), 2):
@@ -320,8 +350,7 @@ def _replaced_removed(line: str) -> str:
     kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
     if kept == line:
         return line
-    names = [rx for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other")]
-    return kept if any(rx.search(kept) for rx in names) else line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
 
 
 def _scrub(line: str) -> str:
@@ -370,13 +399,16 @@ def _named(line: str) -> tuple[str, bool] | None:
 
 
 def _first_rule(line: str) -> tuple[str, bool] | None:
+    """(backend, only by a name several backends share) of the first library rule that holds on `line`, or None;
+    ("none", False) wherever one of torch's own rules holds. A shared name that holds first stays the answer, made precise
+    (False) where a later rule of the same backend holds too."""
     hit = None
-    libraries = rules().libraries
-    if any(b == "none" and not shared and rx.search(line) for b, rx, shared in libraries):
+    r = rules()
+    if any(rx.search(line) for rx in r.torch_own):
         # torch's own message (or a sentence that puts torch's build first): the line names no backend, whatever else
         # it names (session 7, ex48: "Torch and xFormers do not support RTX 50xx yet")
         return "none", False
-    for backend, rx, shared in libraries:
+    for backend, rx, shared in r.libraries:
         if rx.search(line):
             if not shared:
                 # a shared name first, then the same backend's own name on the line (round 23, hear-t1/EasyR1#21: "the
@@ -525,13 +557,11 @@ def first_named(line: str) -> str | None:
             return after
     best = None
     line = _scrub(line)
-    libraries = rules().libraries
+    r = rules()
     # a backend's word inside a match of a none/foreign/other rule is that rule's (round 12: MLX's
     # "[scaled_dot_product_attention] mismatching batch dimension" holds SDPA's function name, and is MLX's)
-    others = [m.span() for backend, rx, _ in libraries if backend in ("none", "foreign", "other") for m in rx.finditer(line)]
-    for backend, rx, _ in libraries:
-        if backend in ("none", "foreign", "other"):
-            continue
+    others = [m.span() for rx in r.not_seven for m in rx.finditer(line)]
+    for backend, rx in r.seven:
         m = next((m for m in rx.finditer(line) if not any(a <= m.start() < b for a, b in others)), None)
         if m and (best is None or m.start() < best[0]):
             best = (m.start(), backend)
@@ -792,7 +822,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
 def names_on(line: str) -> set[str]:
     """Every backend of the seven that a line names, by any library rule (after _scrub)."""
     line = _scrub(line)
-    return {b for b, rx, _ in rules().libraries if b not in ("none", "foreign", "other") and rx.search(line)}
+    return {b for b, rx in rules().seven if rx.search(line)}
 
 
 def another_dsl_kernel(lines: list[str], line: int) -> bool:

@@ -42,17 +42,16 @@ import codecs
 from itertools import accumulate, chain
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Iterable, Iterator
 
-try:  # the regex parser: re._parser from Python 3.11, sre_parse before
-    from re import _compiler as _sre_compiler, _constants as _sre_constants, _parser as _sre
+try:  # the regex compiler and its constants (the parser is the knowledge's regex_parser)
+    from re import _compiler as _sre_compiler, _constants as _sre_constants
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_compile as _sre_compiler  # type: ignore[no-redef]
     import sre_constants as _sre_constants  # type: ignore[no-redef]
-    import sre_parse as _sre  # type: ignore[no-redef]
-from functools import lru_cache
 
-from . import LINE_GAP, Entry, entries
+from . import LINE_GAP, Entry, can_match_newline, entries, regex_parser
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
@@ -179,7 +178,7 @@ class Match:
 @lru_cache(maxsize=4096)
 def _parsed(pattern: str):
     """`pattern` parsed (once: needles, factors, spans_lines, line_local and literal_chars each read it; not changed)."""
-    return _sre.parse(pattern)
+    return regex_parser.parse(pattern)
 
 
 def literal_chars(pattern: str) -> int:
@@ -366,31 +365,6 @@ def shape(needle: str) -> str:
     return needle.translate(_SHAPE_STR)
 
 
-def _can_match_newline(op, av) -> bool:
-    name = str(op)
-    if name == "LITERAL":
-        return av == 10
-    if name == "NOT_LITERAL":
-        return av != 10
-    if name == "ANY":
-        return False  # the knowledge compiles without DOTALL
-    if name == "IN":
-        items = [(str(o), a) for o, a in av]
-        negate = bool(items) and items[0][0] == "NEGATE"
-        hit = False
-        for o, a in items:
-            if o == "LITERAL" and a == 10:
-                hit = True
-            elif o == "RANGE" and a[0] <= 10 <= a[1]:
-                hit = True
-            elif o == "CATEGORY" and (str(a).endswith("_SPACE") != ("NOT" in str(a))):
-                hit = True  # \s, or \W / \D (not-word and not-digit hold the line end)
-        return (not hit) if negate else hit
-    if name == "CATEGORY":
-        return str(av).endswith("_SPACE") != ("NOT" in str(av))
-    return False
-
-
 def _walk_newline(sub) -> bool:
     for op, av in sub:
         name = str(op)
@@ -408,7 +382,7 @@ def _walk_newline(sub) -> bool:
         elif name == "ATOMIC_GROUP":
             if _walk_newline(av):
                 return True
-        elif _can_match_newline(op, av):
+        elif can_match_newline(op, av):
             return True
     return False
 
@@ -597,7 +571,7 @@ def _relax(sub, negative: bool):
             out.append((op, av))
         else:
             return None
-    return _sre.SubPattern(sub.state, out)
+    return regex_parser.SubPattern(sub.state, out)
 
 
 @lru_cache(maxsize=None)
@@ -609,7 +583,7 @@ def digit_blind(pattern: str) -> re.Pattern | None:
     be built (_relax)."""
     from . import bounded
 
-    tree = _sre.parse(bounded(pattern))
+    tree = regex_parser.parse(bounded(pattern))
     relaxed = _relax(tree, False)
     if relaxed is None:
         return None
@@ -741,6 +715,8 @@ class _Index:
         return [(i, cache[s]) for i, s in enumerate(shapes) if cache[s]]
 
     def _learn(self, new: list[bytes]) -> None:
+        """Remember, for each line shape not seen before, the patterns whose needles it holds (one find per needle over
+        the new shapes joined, not one per shape)."""
         joined = b"\n".join(new)
         starts = [0]
         for s in new[:-1]:
@@ -903,6 +879,8 @@ def _line_ends(pieces: Iterator[bytes]) -> Iterator[bytes]:
 
 
 def _blocks(source, index: _Index) -> Iterator[_Block]:
+    """The input as blocks of whole lines (about BLOCK bytes each; a line longer than LONG_LINE is cut, its parts
+    keeping its number), each made ready to search (_make_block) and numbered from the input's first line."""
     line = 1
     carry = b""
     for piece in _line_ends(_chunks(source)):
@@ -943,6 +921,11 @@ def last_states(data: bytes) -> bytes:
 
 
 def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
+    """A block as the patterns read it, with its hot lines: colours (ANSI escapes and their caret notation) and
+    Windows line ends gone, each progress bar's redraws as its last state, launchers' and loggers' line prefixes
+    stripped, HTML escapes and curly quotes as the characters they stand for, IPython's frames in Python's form; then
+    each line's shape looked up in the prefilter (a long line's where the patterns read it). Every line keeps its
+    number."""
     if b"\x1b" in data:
         data = ANSI_BYTES.sub(b"", data)
     if b"^[[" in data or b"^M" in data:
@@ -964,7 +947,7 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     if data.endswith(b"\n"):
         shapes.pop()
     if shapes and max(map(len, shapes)) > 2 * LINE_READ:  # a long line's needles where the patterns read it
-        shapes = [s if len(s) <= 2 * LINE_READ else s[:LINE_READ] + _ELIDED + s[-LINE_READ:] for s in shapes]
+        shapes = [_read_of_line(s) for s in shapes]
     hot = index.hot(shapes)
     if index.always:
         every = frozenset(index.always)
@@ -1156,6 +1139,8 @@ class _Scanner:
             self._region(buf, a, z, line, pats, cur)
 
     def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block) -> None:
+        """Run the patterns `pats` over buf[a:z] (whole lines, the first of them line `line0`; a long line read as
+        _read_of_line says) and record each hit that begins in `cur`: an entry's (_hit), a probe's, or an id tag's."""
         data = buf[a:z]
         if z - a > 2 * LINE_READ:
             data = _read_of_long_lines(data)
@@ -1202,6 +1187,7 @@ class _Scanner:
                 self._hit(e, _specificity(pattern), p, start, end, m_start, text, nl, line0, buf, a)
 
     def _tags(self, buf, a, text, nl, line0, own_lo, own_hi) -> None:
+        """Record attn-doctor's own finding ids in the region (`[some.id]`, `"id": "some.id"`) as hits of their entries."""
         known, ids = self.index.known, self.index.ids
         for m in ID_TAG.finditer(text):
             eid = m.group(1) or m.group(2)
@@ -1216,6 +1202,10 @@ class _Scanner:
 
     def _hit(self, e: Entry, spec: int, key, start: int, end: int, pos: int, text: str, nl: list[int],
              line0: int, buf: bytes, a: int) -> None:
+        """Count one hit of `e` (pattern `key`, specificity `spec`) on lines start..end. Its earliest hit sets where the
+        entry is reported (position, line, the evidence line: a last resort's the exception line under its frame) and
+        keeps the lines around it (attribution reads them); a catch-all remembers its later lines too (_rank may report
+        it on one of them)."""
         c = self.cands.get(id(e))  # by object: an entry and its weak copy (frames) are two candidates
         if c is None:
             c = self.cands[id(e)] = _Candidate(e)
@@ -1313,16 +1303,24 @@ def _spans_by_kind(rx: re.Pattern, text: str, nl: list[int], kinds) -> Iterator[
                 yield s + x, s + y
 
 
+def _read_of_line(line: bytes) -> bytes:
+    """What the patterns (and the prefilter's needles) read of one line (without its end): all of it, or of a line longer
+    than 2 * LINE_READ bytes (a JSON dump or a log flattened onto one line) its first and last LINE_READ bytes, joined by
+    LINE_GAP + 1 NULs that no in-line gap of a pattern reaches across."""
+    if len(line) <= 2 * LINE_READ:
+        return line
+    return line[:LINE_READ] + _ELIDED + line[-LINE_READ:]
+
+
 def _read_of_long_lines(data: bytes) -> bytes:
-    """`data` with the middle of each line longer than 2 * LINE_READ bytes left out (a JSON dump or a log flattened onto
-    one line): the patterns read such a line's first and last LINE_READ bytes, joined by LINE_GAP + 1 NULs that no
-    in-line gap of a pattern reaches across. The line keeps its number."""
+    """`data` with each line as the patterns read it (_read_of_line): the middle of a long line left out. The line keeps
+    its number."""
     out, at, i, n = [], 0, 0, len(data)
     while i < n:
         j = data.find(b"\n", i)
         end = n if j == -1 else j
         if end - i > 2 * LINE_READ:
-            out += (data[at:i + LINE_READ], _ELIDED, data[end - LINE_READ:end])
+            out += (data[at:i], _read_of_line(data[i:end]))
             at = end
         i = end + 1
     return b"".join(out + [data[at:]]) if out else data
@@ -1432,6 +1430,11 @@ def _report_where_unexplained(c: _Candidate, causes: list[int]) -> None:
 
 
 def _rank(cands: list[_Candidate]) -> list[Match]:
+    """Which candidates are reported, and in what order (the module docstring says why). Kept, tier by tier: the
+    specific entries, most specific first, each unless every line of it is claimed already; then the catch-alls, the last
+    resorts and the weak readings (frames), each only where a line of it has nothing kept before it explaining it nearby.
+    Ordered by where each first shows, except that symptoms follow every cause, last resorts follow both, and notes come
+    last."""
     # Specific beats generic: the most specific entry claims its lines first.
     # A symptom (a trainer's or an app's fallback warning that quotes the import error: "failed to import flash_attn:
     # <loader error>, falling back to sdpa") does not claim its line from the cause quoted on it: both stay, the cause
