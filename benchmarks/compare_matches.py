@@ -7,6 +7,7 @@ faster): run it with each tree, then compare.
   PYTHONPATH=/tmp/before python benchmarks/compare_matches.py --out /tmp/before.json
   PYTHONPATH=$PWD python benchmarks/compare_matches.py --out /tmp/after.json
   python benchmarks/compare_matches.py --diff /tmp/before.json /tmp/after.json   # exit 1 when any text differs
+  python benchmarks/compare_matches.py --allrounds TAG1 TAG2   # /tmp/TAG-ar-*.json of allrounds-template.sh, field by field
 
 The matcher is called as benchmarks/explain_heldout.py calls it (what `explain -` reads). Never the held-out sets.
 """
@@ -52,12 +53,40 @@ def diff(a: dict[str, list], b: dict[str, list]) -> int:
     return 1 if bad else 0
 
 
+def diff_allrounds(a: str, b: str) -> int:
+    """Every text's fields in two allrounds runs (/tmp/TAG-ar-ROUND.json): matched, right_backend, right_cause, top,
+    top_backend, all; and each unrelated log's matched and all."""
+    import glob
+
+    bad = n = 0
+    for fa in sorted(glob.glob(f"/tmp/{a}-ar-round*.json")):
+        fb = fa.replace(f"/tmp/{a}-ar-", f"/tmp/{b}-ar-")
+        with open(fa, encoding="utf-8") as f1, open(fb, encoding="utf-8") as f2:
+            da, db = json.load(f1), json.load(f2)
+        for key, fields in (("results", ("matched", "right_backend", "right_cause", "top", "top_backend", "all")),
+                            ("unrelated_results", ("matched", "all"))):
+            xa = {x["file"]: x for x in da[key]}
+            xb = {x["file"]: x for x in db[key]}
+            for name in sorted(set(xa) | set(xb)):
+                n += 1
+                got = [(k, xa.get(name, {}).get(k), xb.get(name, {}).get(k)) for k in fields
+                       if xa.get(name, {}).get(k) != xb.get(name, {}).get(k)]
+                if got:
+                    bad += 1
+                    print(fa.split("-ar-")[1], key, name, got)
+    print(f"{n} texts compared; {bad} differ")
+    return 1 if bad else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", help="write what each text's matches are here (JSON)")
     ap.add_argument("--round", action="append", help="these rounds only (repeatable)")
     ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two --out files")
+    ap.add_argument("--allrounds", nargs=2, metavar=("TAG1", "TAG2"), help="compare two allrounds-template.sh runs")
     a = ap.parse_args()
+    if a.allrounds:
+        return diff_allrounds(*a.allrounds)
     if a.diff:
         with open(a.diff[0], encoding="utf-8") as f1, open(a.diff[1], encoding="utf-8") as f2:
             return diff(json.load(f1), json.load(f2))

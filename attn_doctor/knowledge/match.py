@@ -10,7 +10,13 @@ How a log is read (`scan`):
   log repeats a few hundred shapes millions of times, so only new shapes are searched for needles.
   The patterns then run only on the lines around a line holding one of their needles (SPAN bytes
   and SPAN_LINES lines either side, more than any pattern stretches across lines), so a 50 MB log
-  with no error in it costs one pass of bytes operations.
+  with no error in it costs one pass of bytes operations. A line holds a pattern's needle and is
+  still not worth its look where it lacks one of the pattern's other literal groups (factors: `only ... works`, `_C.pyd`
+  beside `xformers`): on the line for a pattern that cannot span lines, in the window around it for one that can.
+  Lines near each other that only line_local patterns search are read as one text, and such a text of many lines by
+  the kinds of its lines (a log repeating a backend's warning each step: a few kinds, the digits aside, digit_table
+  and digit_blind), so a 20 MB log of one repeated line naming xformers costs about what an ordinary one does
+  (benchmarks/explain_repeated_lines.py).
 - A line longer than 2 * LINE_READ bytes (a minified JSON log, a log flattened onto one line) is read at its first
   and last LINE_READ bytes only, and every pattern's in-line gap reads at most LINE_GAP characters (knowledge.bounded),
   so a 2 MB line costs what 32 KB do.
@@ -395,6 +401,7 @@ def spans_lines(pattern: str) -> bool:
 
 
 def _reads_past_line(sub) -> bool:
+    """Does a lookaround of the parsed `sub` read a line end, or an anchor read the text's start or end?"""
     for op, av in sub:
         name = str(op)
         if name in ("ASSERT", "ASSERT_NOT"):
