@@ -189,3 +189,13 @@ def test_a_digit_reading_pattern_skipped_where_no_kind_of_line_can_hold_it(monke
     got = _found(text)
     assert got == _found_plainly(text, monkeypatch)
     assert "backend.unsupported-gpu" in [i for i, *_ in got]
+
+
+def test_a_lookahead_reading_the_next_lines_reads_them_as_before(monkeypatch):
+    # cute.dsl-drift's `No module named 'quack'` holds unless a later line says another library requires quack: its
+    # lookahead reads the window a wide pattern's line opens there, kept whether or not that pattern searches it
+    text = ("E   ModuleNotFoundError: No module named 'quack'\n\nThe above exception was the direct cause of the "
+            "following exception:\n\nImportError: The sparse attention (blk128) backend requires the `quack` package "
+            "from https://github.com/Dao-AILab/quack.")
+    assert _found(text) == _found_plainly(text, monkeypatch)
+    assert "cute.dsl-drift" not in [i for i, *_ in _found(text)]

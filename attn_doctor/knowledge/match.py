@@ -1108,12 +1108,12 @@ class _Scanner:
                     continue
                 far = pats & wide
                 if far:  # patterns that may reach across lines: the window around the line
-                    if z + SPAN >= lo and a - SPAN <= hi and any(may_match(p) for p in far):
+                    if z + SPAN >= lo and a - SPAN <= hi:
+                        # the window stays (the region's extent is what a lookaround of the others reads, as before),
+                        # searched by the patterns whose other groups lie within it
                         w_lo, w_hi = _widen(buf_of(parts), a, z)
                         own = b.held.get(b.shapes[i], frozenset()) if b.shapes else frozenset()  # the line's own
-                        near = frozenset(p for p in far if can_match(p, own, w_lo, w_hi))
-                        if near:
-                            windows.append((w_lo, w_hi, near))
+                        windows.append((w_lo, w_hi, frozenset(p for p in far if can_match(p, own, w_lo, w_hi))))
                 if pats - far and lo <= a < hi:  # the rest match on this line alone
                     windows.append((a, z, pats - far))
         if not windows:
@@ -1143,7 +1143,8 @@ class _Scanner:
         for a, z, pats in regions:  # in order: count the line ends between one region and the next
             line += buf.count(b"\n", at, a)
             at = a
-            self._region(buf, a, z, line, pats, cur)
+            if pats:
+                self._region(buf, a, z, line, pats, cur)
 
     def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block) -> None:
         """Run the patterns `pats` over buf[a:z] (whole lines, the first of them line `line0`; a long line read as
