@@ -910,16 +910,17 @@ def xformers_case_has_no_operator():
 @scenario("smoke.case-error", "error", "xformers")
 def xformers_case_error_nobody_names():
     """xformers 0.0.35 imports; the first case's memory_efficient_attention call raises xformers' own
-    shape ValueError (as an adapter bug would cause), an error no knowledge entry names: the case error is
-    shown as it is. FAKED: the case's error. (Its dtype ValueError is named now: attn.qkv-dtype.)"""
+    ValueError (as an adapter bug would cause), an error no knowledge entry names: the case error is
+    shown as it is. FAKED: the case's error. (Its dtype ValueError is named now: attn.qkv-dtype; its shape ValueError,
+    "Incompatible shapes for attention inputs", too since session 8: xformers.unsupported-inputs, from fmha's source.)"""
     f = ff.gpu_box()
     ff.install(f, "xformers", "xformers", "0.0.35")
     ff.add_dist(f, "numpy", "2.3.4")
     plan = ff.smoke_plan("xformers")
     _smoke(f, "xformers", broken={0: ff.smoke_case_error(
-        plan[0], "ValueError", "Incompatible shapes for attention inputs:\n  query.shape: (1, 256, 8, 64)\n"
-        "  key.shape  : (1, 256, 4, 64)\n  value.shape: (1, 256, 4, 64)\nHINT: We don't support broadcasting, please use "
-        "`expand` yourself before calling `memory_efficient_attention` if you need to")})
+        plan[0], "ValueError", "Unexpected layout of the adapter's inputs:\n  query.shape: (1, 256, 8, 64)\n"
+        "  key.shape  : (1, 256, 4, 64)\n  value.shape: (1, 256, 4, 64)\nHINT: the adapter passed 3 tensors where the call "
+        "takes a tuple of 4")})
     return f
 
 
@@ -1548,12 +1549,13 @@ def test_scenario_fires(sc: Scenario):
 
 
 def test_a_multi_line_smoke_error_is_named_by_its_first_line():
-    """xformers' ValueError puts its gist first and the shapes on the lines after it: the finding and the
-    backend's status quote the gist, not 'value.shape: (1, 256, 4, 64)'."""
+    """A ValueError that puts its gist first and the shapes on the lines after it (xformers' own do): the finding and
+    the backend's status quote the gist, not 'value.shape: (1, 256, 4, 64)'."""
     report = ff.check(xformers_case_error_nobody_names())
     f = next(x for x in report.findings if x.id == "smoke.case-error")
-    assert "ValueError: Incompatible shapes for attention inputs:" in f.title
-    assert "Incompatible shapes for attention inputs" in report.backends["xformers"]["reason"]
+    assert "ValueError: Unexpected layout of the adapter's inputs:" in f.title
+    assert "Unexpected layout of the adapter's inputs" in report.backends["xformers"]["reason"]
+    assert "value.shape" not in f.title
 
 
 def test_healthy_gpu_box_has_no_findings():
