@@ -4,8 +4,8 @@
 matched, how many lines and its evidence, in rank order. For a change that must find exactly the same (a matcher made
 faster): run it with each tree, then compare.
 
-  PYTHONPATH=/tmp/before python benchmarks/compare_matches.py --out /tmp/before.json
-  PYTHONPATH=$PWD python benchmarks/compare_matches.py --out /tmp/after.json
+  python benchmarks/compare_matches.py --tree /tmp/before --out /tmp/before.json
+  python benchmarks/compare_matches.py --out /tmp/after.json
   python benchmarks/compare_matches.py --diff /tmp/before.json /tmp/after.json   # exit 1 when any text differs
   python benchmarks/compare_matches.py --allrounds TAG1 TAG2   # /tmp/TAG-ar-*.json of allrounds-template.sh, field by field
 
@@ -26,11 +26,17 @@ ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b ro
           "round21m round22 round23 round24m round25 round26 round27 round31 round32 round33 round38").split()
 
 
-def measure(rounds: list[str]) -> dict[str, list]:
+def measure(rounds: list[str], tree: str) -> dict[str, list]:
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    import explain_heldout as h  # noqa: E402
+    import explain_heldout as h  # noqa: E402  (it puts this checkout first on sys.path: `tree` goes before it)
 
+    assert "attn_doctor" not in sys.modules
+    sys.path.insert(0, os.path.abspath(tree))
     fn, feed, _ = h._resolve(None)
+    import attn_doctor
+
+    print(f"the code measured: {attn_doctor.__file__}")
+    assert attn_doctor.__file__.startswith(os.path.abspath(tree) + os.sep)
     out: dict[str, list] = {}
     for r in rounds:
         corpus = ROOT / "fixtures" / "errors" / r
@@ -82,6 +88,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", help="write what each text's matches are here (JSON)")
     ap.add_argument("--round", action="append", help="these rounds only (repeatable)")
+    ap.add_argument("--tree", default=str(ROOT), help="the source tree whose attn_doctor is measured (default: this one)")
     ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two --out files")
     ap.add_argument("--allrounds", nargs=2, metavar=("TAG1", "TAG2"), help="compare two allrounds-template.sh runs")
     a = ap.parse_args()
@@ -94,7 +101,7 @@ def main() -> int:
     for r in rounds:
         if "heldout" in r or r in ("round49m", "round26m"):
             raise SystemExit(f"{r}: a held-out or measure-only set")
-    doc = measure(list(rounds))
+    doc = measure(list(rounds), a.tree)
     with open(a.out, "w", encoding="utf-8") as fh:
         json.dump(doc, fh, indent=0)
     print(f"{len(doc)} texts -> {a.out}")
