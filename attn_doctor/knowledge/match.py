@@ -181,9 +181,10 @@ class Match:
     lines: list[int] = field(default_factory=list)  # the lines that matched (first few)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2)
 def _parsed(pattern: str):
-    """`pattern` parsed (once: needles, factors, spans_lines, line_local and literal_chars each read it; not changed)."""
+    """`pattern` parsed (the last two kept: needles, spans_lines, factors and line_local read a pattern one after the
+    other; kept longer, the parse trees of every pattern make each garbage collection slower; not changed)."""
     return regex_parser.parse(pattern)
 
 
@@ -433,8 +434,7 @@ def line_local(pattern: str) -> bool:
     lookaround may read across one (`(?=\n  File)`, `(?<=\s)` at a line's start), no `\A` or `\Z` (the text's ends)?
     Such a pattern finds the same on a line searched alone or with the lines around it, so lines next to each other
     that only such patterns search are searched as one text (_Scanner.block)."""
-    parsed = _parsed(pattern)
-    return not _walk_newline(parsed) and not _reads_past_line(parsed)
+    return not spans_lines(pattern) and not _reads_past_line(_parsed(pattern))
 
 
 _DIGITS = "0123456789"
@@ -635,7 +635,7 @@ class _Index:
         self.patterns: list[tuple[Entry | None, str, re.Pattern]] = []  # entry None: a probe
         self.probe_names: dict[int, str] = {}
         self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
-        self.local: set[int] = set()  # patterns whose matches on a line depend on that line alone (line_local)
+        self._local: dict[int, bool] = {}  # is a pattern line_local (learnt when first asked: is_local)
         self.needles: dict[bytes, list[int]] = {}
         # pattern -> the literal groups (factors) a line's shape must each hold one of besides its needle, for
         # patterns that cannot span lines: a line that names a backend holds needles of ~100 patterns, most of which
@@ -658,40 +658,56 @@ class _Index:
                     continue
                 if spans_lines(pattern):
                     self.wide.add(k)
-                elif line_local(pattern):
-                    self.local.add(k)
                 alts = needles(pattern)
                 if not alts:
                     self.always.append(k)
                 for a in alts:
                     self.needles.setdefault(a.encode(), []).append(k)
-                self._factors(k, pattern, alts)
+                if k in self.wide:
+                    self._factors(k, pattern, alts)
         for name, pattern in probes:  # not problems: facts the caller wants from the input (tailor.py)
             k = len(self.patterns)
             self.patterns.append((None, pattern, re.compile(pattern, re.IGNORECASE | re.MULTILINE)))
             self.probe_names[k] = name
             if spans_lines(pattern):
                 self.wide.add(k)
-            elif line_local(pattern):
-                self.local.add(k)
             for a in needles(pattern):
                 self.needles.setdefault(a.encode(), []).append(k)
             if not needles(pattern):
                 self.always.append(k)
-            self._factors(k, pattern, needles(pattern))
+            if k in self.wide:
+                self._factors(k, pattern, needles(pattern))
         for eid in known if ids is None else ids & set(known):
             self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
         self.needles.setdefault(b'"id":', []).append(_ID)
         self.shapes: dict[bytes, frozenset[int]] = {}
 
+    def is_local(self, k: int) -> bool:
+        """Is pattern k line_local (an entry's or a probe's, not a head's)?"""
+        v = self._local.get(k)
+        if v is None:
+            v = self._local[k] = k != _ID and k not in self.wide and not (self.patterns[k][0] is not None
+                                                                         and self.patterns[k][0].head) \
+                and line_local(self.patterns[k][1])
+        return v
+
+    def line_groups(self, k: int) -> tuple[tuple[bytes, ...], ...]:
+        """The groups besides its needles a line must hold for pattern k (one that cannot span lines; learnt when first
+        asked)."""
+        groups = self.factors.get(k)
+        if groups is None:
+            pattern = self.patterns[k][1]
+            alts = needles(pattern)
+            groups = self.factors[k] = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts) \
+                if alts else ()
+        return groups
+
     def _factors(self, k: int, pattern: str, alts: tuple[str, ...]) -> None:
+        """Learn wide pattern k's groups (besides its needles `alts`), by number, and their literals."""
         if not alts:
             return
         groups = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts)
         if not groups:
-            return
-        if k not in self.wide:
-            self.factors[k] = groups
             return
         gids = []
         for g in groups:
@@ -706,10 +722,11 @@ class _Index:
                 self.group_needles.setdefault(a, []).append(ids[group])
         return ids[group]
 
-    def hot(self, shapes: list[bytes]) -> list[tuple[int, frozenset[int]]]:
-        """(index, patterns) of the lines whose shape holds a needle."""
+    def hot(self, shapes: list[bytes], distinct: set[bytes] | None = None) -> list[tuple[int, frozenset[int]]]:
+        """(index, patterns) of the lines whose shape holds a needle (`distinct`: the set of `shapes`, if known)."""
         cache = self.shapes
-        distinct = set(shapes)
+        if distinct is None:
+            distinct = set(shapes)
         new = [s for s in distinct if s not in cache]
         if new:
             if len(cache) + len(new) > MAX_SHAPES:
@@ -747,14 +764,14 @@ class _Index:
                 i = joined.find(needle, nxt)
         for k, s in enumerate(new):
             self.present[s] = frozenset(present[k]) if k in present else empty
-        factors = self.factors
+        wide, line_groups = self.wide, self.line_groups
         for k, s in enumerate(new):
             pats = found.get(k)
             if pats is None:
                 self.shapes[s] = empty
                 continue
-            self.shapes[s] = frozenset(p for p in pats if p not in factors
-                                       or all(any(a in s for a in g) for g in factors[p])) or empty
+            self.shapes[s] = frozenset(p for p in pats if p in wide or p == _ID
+                                       or all(any(a in s for a in g) for g in line_groups(p))) or empty
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -955,12 +972,13 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         shapes.pop()
     if shapes and max(map(len, shapes)) > 2 * LINE_READ:  # a long line's needles where the patterns read it
         shapes = [_read_of_line(s) for s in shapes]
-    hot = index.hot(shapes)
+    distinct = set(shapes)
+    hot = index.hot(shapes, distinct)
     if index.always:
         every = frozenset(index.always)
         hot = [(i, every | dict(hot).get(i, frozenset())) for i in range(len(shapes))]
     present = index.present
-    held = {s: g for s in set(shapes) if (g := present[s])}
+    held = {s: g for s in distinct if (g := present[s])}
     if not held:
         return _Block(data, first_line, hot)
     return _Block(data, first_line, hot, shapes=shapes, held=held, group_set=frozenset().union(*held.values()))
@@ -1130,10 +1148,11 @@ class _Scanner:
         # lines near each other (GLUE bytes apart at most) that only line_local patterns search: one text (a pattern hot
         # on every line of a log that repeats a line naming a backend is then run once per block, not once per line;
         # the lines between, of this block, hold no needle of theirs, so they find nothing there)
-        local = self.index.local
+        is_local = self.index.is_local
         glued: list[list] = []
         for r in regions:
-            if glued and 0 <= r[0] - glued[-1][1] <= GLUE and glued[-1][2] <= local and r[2] <= local:
+            if glued and 0 <= r[0] - glued[-1][1] <= GLUE and all(map(is_local, glued[-1][2])) \
+                    and all(map(is_local, r[2])):
                 glued[-1][1] = r[1]
                 glued[-1][2] = glued[-1][2] | r[2]
             else:
@@ -1165,13 +1184,13 @@ class _Scanner:
             if line0 != 1 and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
             spans = None
-            if e is not None and p in index.local and len(nl) >= KIND_LINES:
+            if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
                 table = digit_table(pattern)
                 if table not in kinds:
                     kinds[table] = _kinds(data, text, nl, table)
                 if kinds[table]:
                     spans = _spans_by_kind(rx, text, nl, kinds[table])
-                elif (blind := digit_blind(pattern)) is not None:  # too many kinds of lines for the digits it reads
+                elif len(nl) >= BLIND_LINES and (blind := digit_blind(pattern)) is not None:  # too many kinds for its digits
                     if _NO_DIGITS not in kinds:
                         kinds[_NO_DIGITS] = _kinds(data, text, nl, _NO_DIGITS)
                     if kinds[_NO_DIGITS] and not blind.search(kinds[_NO_DIGITS][2]):
@@ -1269,6 +1288,7 @@ class _Scanner:
 
 GLUE = 2_048  # bytes between two regions that only line_local patterns search, read with them as one (_Scanner.block)
 _NO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+BLIND_LINES = 2_000  # and one of this many by a digit-reading pattern's digit_blind copy (built when first needed)
 KIND_LINES = 64  # a region of this many lines or more is searched by the kinds of its lines (_kinds)
 
 
