@@ -10,7 +10,13 @@ How a log is read (`scan`):
   log repeats a few hundred shapes millions of times, so only new shapes are searched for needles.
   The patterns then run only on the lines around a line holding one of their needles (SPAN bytes
   and SPAN_LINES lines either side, more than any pattern stretches across lines), so a 50 MB log
-  with no error in it costs one pass of bytes operations.
+  with no error in it costs one pass of bytes operations. A line holds a pattern's needle and is
+  still not worth its look where it lacks one of the pattern's other literal groups (factors: `only ... works`, `_C.pyd`
+  beside `xformers`): on the line for a pattern that cannot span lines, in the window around it for one that can.
+  Lines near each other that only line_local patterns search are read as one text, and such a text of many lines by
+  the kinds of its lines (a log repeating a backend's warning each step: a few kinds, the digits aside, digit_table
+  and digit_blind): a 20 MB log of one repeated line naming xformers took 52 s, now 5 s
+  (benchmarks/explain_repeated_lines.py).
 - A line longer than 2 * LINE_READ bytes (a minified JSON log, a log flattened onto one line) is read at its first
   and last LINE_READ bytes only, and every pattern's in-line gap reads at most LINE_GAP characters (knowledge.bounded),
   so a 2 MB line costs what 32 KB do.
@@ -44,6 +50,12 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Iterable, Iterator
+
+try:  # the regex compiler and its constants (the parser is the knowledge's regex_parser)
+    from re import _compiler as _sre_compiler, _constants as _sre_constants
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_compile as _sre_compiler  # type: ignore[no-redef]
+    import sre_constants as _sre_constants  # type: ignore[no-redef]
 
 from . import LINE_GAP, Entry, can_match_newline, entries, regex_parser
 
@@ -169,10 +181,17 @@ class Match:
     lines: list[int] = field(default_factory=list)  # the lines that matched (first few)
 
 
+@lru_cache(maxsize=2)
+def _parsed(pattern: str):
+    """`pattern` parsed (the last two kept: needles, spans_lines, factors and line_local read a pattern one after the
+    other; kept longer, the parse trees of every pattern make each garbage collection slower; not changed)."""
+    return regex_parser.parse(pattern)
+
+
 def literal_chars(pattern: str) -> int:
     """How many literal characters any match of `pattern` must contain: its specificity. Character
     classes and wildcards count 0, an alternation counts its weakest branch, a repeat its minimum."""
-    return _min_literals(regex_parser.parse(pattern))
+    return _min_literals(_parsed(pattern))
 
 
 def _min_literals(sub) -> int:
@@ -269,12 +288,83 @@ def needles(pattern: str, min_len: int = MIN_NEEDLE, masked: bool = True) -> tup
     contains: the prefilter's needles. () when no such set has strings of `min_len` characters or
     more (the pattern is then run on every line: tests/test_explain_stream.py keeps that from
     happening to a shipped pattern)."""
-    alts = _alternatives(regex_parser.parse(pattern))
+    alts = _alternatives(_parsed(pattern))
     if not alts or min(map(len, alts)) < min_len:
         return ()
     if masked:
         alts = tuple(sorted({shape(a) for a in alts}))
     return alts
+
+
+def _factors(sub, out: list[tuple[str, ...]], min_len: int = 3) -> None:
+    """Append to `out` each literal group every match of the parsed sequence `sub` holds: a run of literals, or a
+    branch each of whose ways holds one of a set of literals (_alternatives), each one element of the sequence or of a
+    group or a repeat (at least once) that every match passes through, each alternative `min_len` bytes or more
+    (UTF-8). What a lookaround reads is not part of the match (it may lie on another line): skipped, as are optional
+    parts (`?`, `*`, `{0,n}`)."""
+    run: list[str] = []
+
+    def add(group):
+        if group and min(len(a.encode()) for a in group) >= min_len:
+            out.append(group)
+
+    def flush():
+        if run:
+            add(("".join(run),))
+            run.clear()
+
+    for op, av in sub:
+        name = str(op)
+        if name == "LITERAL":
+            c = chr(av)
+            if c == "\n" or not _caseless(c):
+                flush()
+            else:
+                run.append(c.lower())
+        elif name in _ZERO_WIDTH:
+            continue  # takes no characters (a lookaround's literals are not the match's)
+        elif name == "SUBPATTERN":
+            inner = list(av[-1])
+            if inner and all(str(o) == "LITERAL" and chr(a) != "\n" and _caseless(chr(a)) for o, a in inner):
+                run.extend(chr(a).lower() for _, a in inner)
+            else:
+                flush()
+                _factors(av[-1], out, min_len)
+        elif name == "BRANCH":
+            # one group of each way, joined: a group of the branch (every way's match holds one of them). Each way's
+            # groups best first, the k-th of each (or its last) joined, for k up to the most groups a way has
+            flush()
+            ways = []
+            for b in av[1]:
+                groups: list[tuple[str, ...]] = []
+                _factors(b, groups, min_len)
+                if not groups:
+                    break
+                ways.append(sorted(groups, key=lambda g: (min(map(len, g)), -len(g), sum(map(len, g))), reverse=True))
+            else:
+                for k in range(max(map(len, ways))):
+                    add(tuple(sorted(set().union(*(w[min(k, len(w) - 1)] for w in ways)))))
+        elif name in _REPEATS and av[0] >= 1:
+            flush()
+            _factors(av[2], out, min_len)
+        elif name == "ATOMIC_GROUP":
+            flush()
+            _factors(av, out, min_len)
+        else:
+            flush()
+    flush()
+
+
+@lru_cache(maxsize=None)
+def factors(pattern: str, min_len: int = 3) -> tuple[tuple[str, ...], ...]:
+    """Every literal group (alternatives, lower-cased, shaped as needles are: digits and a-f as 0) that every match of
+    `pattern` holds one of, each alternative `min_len` bytes or more (UTF-8): the prefilter marks a line hot for a
+    pattern that cannot span lines only where the line's shape holds one alternative of each (its needles are one
+    such group). Each alternative is a run without a line end, so it lies on one line."""
+    out: list[tuple[str, ...]] = []
+    _factors(_parsed(pattern), out, min_len)
+    groups = {tuple(sorted({shape(a) for a in g})) for g in out}
+    return tuple(sorted(groups))
 
 
 def shape(needle: str) -> str:
@@ -308,7 +398,206 @@ def _walk_newline(sub) -> bool:
 def spans_lines(pattern: str) -> bool:
     """Can a match of `pattern` hold a line end? If not, it lies on its needle's line alone, and the
     matcher runs it on that line only (a common needle then costs one short search per line)."""
-    return _walk_newline(regex_parser.parse(pattern))
+    return _walk_newline(_parsed(pattern))
+
+
+def _reads_past_line(sub) -> bool:
+    """Does a lookaround of the parsed `sub` read a line end, or an anchor read the text's start or end?"""
+    for op, av in sub:
+        name = str(op)
+        if name in ("ASSERT", "ASSERT_NOT"):
+            if _walk_newline(av[1]) or _reads_past_line(av[1]):
+                return True
+        elif name == "AT":
+            if str(av) in ("AT_BEGINNING_STRING", "AT_END_STRING"):
+                return True
+        elif name == "SUBPATTERN":
+            if _reads_past_line(av[-1]):
+                return True
+        elif name == "BRANCH":
+            if any(_reads_past_line(b) for b in av[1]):
+                return True
+        elif name in _REPEATS:
+            if _reads_past_line(av[2]):
+                return True
+        elif name == "ATOMIC_GROUP":
+            if _reads_past_line(av):
+                return True
+        elif name in ("GROUPREF_EXISTS", "GROUPREF", "GROUPREF_IGNORE"):
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def line_local(pattern: str) -> bool:
+    r"""Does what `pattern` matches on a line depend on that line alone: no match holds a line end (spans_lines), no
+    lookaround may read across one (`(?=\n  File)`, `(?<=\s)` at a line's start), no `\A` or `\Z` (the text's ends)?
+    Such a pattern finds the same on a line searched alone or with the lines around it, so lines next to each other
+    that only such patterns search are searched as one text (_Scanner.block)."""
+    return not spans_lines(pattern) and not _reads_past_line(_parsed(pattern))
+
+
+_DIGITS = "0123456789"
+_UNIFORM = {"CATEGORY_DIGIT": True, "CATEGORY_NOT_DIGIT": False, "CATEGORY_WORD": True, "CATEGORY_NOT_WORD": False,
+            "CATEGORY_SPACE": False, "CATEGORY_NOT_SPACE": True, "CATEGORY_LINEBREAK": False,
+            "CATEGORY_NOT_LINEBREAK": True}  # (the same for every ASCII digit)
+
+
+def _digit_tests(sub, tests: list[tuple[bool, ...]]) -> bool:
+    """Append what each character test of the parsed `sub` says of each ASCII digit; False where a test cannot be read
+    (a back-reference compares characters with each other)."""
+    for op, av in sub:
+        name = str(op)
+        if name == "LITERAL":
+            tests.append(tuple(ord(d) == av for d in _DIGITS))
+        elif name == "NOT_LITERAL":
+            tests.append(tuple(ord(d) != av for d in _DIGITS))
+        elif name == "IN":
+            items = [(str(o), a) for o, a in av]
+            negate = bool(items) and items[0][0] == "NEGATE"
+            said = []
+            for d in _DIGITS:
+                hit = False
+                for o, a in items:
+                    if o == "LITERAL":
+                        hit = hit or a == ord(d)
+                    elif o == "RANGE":
+                        hit = hit or a[0] <= ord(d) <= a[1]
+                    elif o == "CATEGORY":
+                        if str(a) not in _UNIFORM:
+                            return False
+                        hit = hit or _UNIFORM[str(a)]
+                    elif o != "NEGATE":
+                        return False
+                said.append(hit != negate)
+            tests.append(tuple(said))
+        elif name == "SUBPATTERN":
+            if not _digit_tests(av[-1], tests):
+                return False
+        elif name == "BRANCH":
+            if not all(_digit_tests(b, tests) for b in av[1]):
+                return False
+        elif name in _REPEATS:
+            if not _digit_tests(av[2], tests):
+                return False
+        elif name == "ATOMIC_GROUP":
+            if not _digit_tests(av, tests):
+                return False
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            if not _digit_tests(av[1], tests):
+                return False
+        elif name in ("GROUPREF", "GROUPREF_EXISTS", "GROUPREF_IGNORE"):
+            return False
+        elif name not in ("ANY", "CATEGORY", "AT"):  # the same for every digit
+            return False
+    return True
+
+
+@lru_cache(maxsize=None)
+def digit_table(pattern: str) -> bytes | None:
+    r"""A bytes.translate table that writes each ASCII digit as the first digit `pattern` cannot tell from it (every
+    character test of the pattern says the same of both: `\d`, `\w`, `[^\n]` tell none apart, `50[5-9]0` tells 5-9
+    from 0-4 and 0 from 5), or None where it tells every digit apart or cannot be read. Two lines the same once so
+    written hold the pattern's matches at the same places (_Scanner._kinds)."""
+    tests: list[tuple[bool, ...]] = []
+    if not _digit_tests(_parsed(pattern), tests):
+        return None
+    first: dict[tuple[bool, ...], str] = {}
+    to = "".join(first.setdefault(tuple(t[i] for t in tests), d) for i, d in enumerate(_DIGITS))
+    return None if to == _DIGITS else bytes.maketrans(_DIGITS.encode(), to.encode())
+
+
+def _relax(sub, negative: bool):
+    r"""A copy of the parsed `sub` whose character tests each take every ASCII digit where they took one (`5` -> `\d`,
+    `[5-9]` -> `[0-9]`), or None where that cannot be done so that a match of the original on a line is a match of the
+    copy there (a test inside a negative lookaround that tells digits apart, an atomic group, a back-reference)."""
+    c = _sre_constants
+    out = []
+    for op, av in sub:
+        name = str(op)
+        if name in ("LITERAL", "NOT_LITERAL"):
+            if not 48 <= av <= 57:
+                out.append((op, av))
+            elif negative:
+                return None
+            elif name == "LITERAL":
+                out.append((c.IN, [(c.CATEGORY, c.CATEGORY_DIGIT)]))
+            else:  # every character but one digit, and that digit
+                out.append((c.IN, [(c.CATEGORY, c.CATEGORY_DIGIT), (c.CATEGORY, c.CATEGORY_NOT_DIGIT)]))
+        elif name == "IN":
+            said: list[tuple[bool, ...]] = []
+            if not _digit_tests([(op, av)], said):
+                return None
+            if len(set(said[0])) == 1:
+                out.append((op, av))
+                continue
+            if negative:
+                return None
+            items = [(str(o), o, x) for o, x in av]
+            if items and items[0][0] == "NEGATE":  # `[^5]`: no digit left out
+                kept = [(c.NEGATE, None)]
+                for n, o, x in items[1:]:
+                    if n == "LITERAL" and 48 <= x <= 57:
+                        continue
+                    if n == "RANGE" and x[0] <= 57 and x[1] >= 48:
+                        if x[0] < 48:
+                            kept.append((o, (x[0], 47)))
+                        if x[1] > 57:
+                            kept.append((o, (58, x[1])))
+                        continue
+                    kept.append((o, x))
+                out.append((op, kept))
+            else:
+                out.append((op, list(av) + [(c.RANGE, (48, 57))]))
+        elif name == "SUBPATTERN":
+            inner = _relax(av[-1], negative)
+            if inner is None:
+                return None
+            out.append((op, (*av[:-1], inner)))
+        elif name == "BRANCH":
+            ways = [_relax(w, negative) for w in av[1]]
+            if any(w is None for w in ways):
+                return None
+            out.append((op, (av[0], ways)))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT"):
+            inner = _relax(av[2], negative)
+            if inner is None:
+                return None
+            out.append((op, (av[0], av[1], inner)))
+        elif name == "ASSERT":
+            inner = _relax(av[1], negative)
+            if inner is None:
+                return None
+            out.append((op, (av[0], inner)))
+        elif name == "ASSERT_NOT":
+            inner = _relax(av[1], True)
+            if inner is None:
+                return None
+            out.append((op, (av[0], inner)))
+        elif name in ("ANY", "CATEGORY", "AT"):
+            out.append((op, av))
+        else:
+            return None
+    return regex_parser.SubPattern(sub.state, out)
+
+
+@lru_cache(maxsize=None)
+def digit_blind(pattern: str) -> re.Pattern | None:
+    r"""`pattern` (bounded, as the knowledge compiles it) with every character test that takes a digit taking every
+    digit (`RTX ?50[5-9]0` -> `RTX ?\d\d\d\d`): a line where the pattern matches is one where this matches, and this
+    matches alike on lines that differ only in their digits. Where it finds nothing on a line of each kind of a
+    region's lines (digits masked), the pattern finds nothing in the region (_Scanner._region). None where it cannot
+    be built (_relax)."""
+    from . import bounded
+
+    tree = regex_parser.parse(bounded(pattern))
+    relaxed = _relax(tree, False)
+    if relaxed is None:
+        return None
+    try:
+        return _sre_compiler.compile(relaxed, re.IGNORECASE | re.MULTILINE)
+    except (re.error, TypeError, ValueError, IndexError):  # pragma: no cover - a tree the compiler will not take
+        return None
 
 
 @lru_cache(maxsize=None)
@@ -346,7 +635,18 @@ class _Index:
         self.patterns: list[tuple[Entry | None, str, re.Pattern]] = []  # entry None: a probe
         self.probe_names: dict[int, str] = {}
         self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
+        self._local: dict[int, bool] = {}  # is a pattern line_local (learnt when first asked: is_local)
         self.needles: dict[bytes, list[int]] = {}
+        # pattern -> the literal groups (factors) a line's shape must each hold one of besides its needle, for
+        # patterns that cannot span lines: a line that names a backend holds needles of ~100 patterns, most of which
+        # need other literals it lacks (`_C.pyd`, `RTX`, `only ... works`)
+        self.factors: dict[int, tuple[tuple[bytes, ...], ...]] = {}
+        # and for patterns that may span lines, the groups (by number) that must each lie within the window around a
+        # line holding its needle (_Scanner.block): which of them a line's shape holds is learnt with its needles
+        self.wide_factors: dict[int, tuple[int, ...]] = {}
+        self.group_needles: dict[bytes, list[int]] = {}
+        self.present: dict[bytes, frozenset[int]] = {}  # a line's shape -> the groups it holds
+        self._group_ids: dict[tuple[bytes, ...], int] = {}
         self.always: list[int] = []  # patterns without needles: run on every line
         self.head: list[int] = []  # patterns of `head` entries: run once, on the input's first HEAD_LINES lines
         for e in _readers(known.values(), ids):
@@ -363,6 +663,8 @@ class _Index:
                     self.always.append(k)
                 for a in alts:
                     self.needles.setdefault(a.encode(), []).append(k)
+                if k in self.wide:
+                    self._factors(k, pattern, alts)
         for name, pattern in probes:  # not problems: facts the caller wants from the input (tailor.py)
             k = len(self.patterns)
             self.patterns.append((None, pattern, re.compile(pattern, re.IGNORECASE | re.MULTILINE)))
@@ -373,19 +675,64 @@ class _Index:
                 self.needles.setdefault(a.encode(), []).append(k)
             if not needles(pattern):
                 self.always.append(k)
+            if k in self.wide:
+                self._factors(k, pattern, needles(pattern))
         for eid in known if ids is None else ids & set(known):
             self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
         self.needles.setdefault(b'"id":', []).append(_ID)
         self.shapes: dict[bytes, frozenset[int]] = {}
 
-    def hot(self, shapes: list[bytes]) -> list[tuple[int, frozenset[int]]]:
-        """(index, patterns) of the lines whose shape holds a needle."""
+    def is_local(self, k: int) -> bool:
+        """Is pattern k line_local (an entry's or a probe's, not a head's)?"""
+        v = self._local.get(k)
+        if v is None:
+            v = self._local[k] = k != _ID and k not in self.wide and not (self.patterns[k][0] is not None
+                                                                         and self.patterns[k][0].head) \
+                and line_local(self.patterns[k][1])
+        return v
+
+    def line_groups(self, k: int) -> tuple[tuple[bytes, ...], ...]:
+        """The groups besides its needles a line must hold for pattern k (one that cannot span lines; learnt when first
+        asked)."""
+        groups = self.factors.get(k)
+        if groups is None:
+            pattern = self.patterns[k][1]
+            alts = needles(pattern)
+            groups = self.factors[k] = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts) \
+                if alts else ()
+        return groups
+
+    def _factors(self, k: int, pattern: str, alts: tuple[str, ...]) -> None:
+        """Learn wide pattern k's groups (besides its needles `alts`), by number, and their literals."""
+        if not alts:
+            return
+        groups = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts)
+        if not groups:
+            return
+        gids = []
+        for g in groups:
+            gids.append(self._group_id(g))
+        self.wide_factors[k] = tuple(gids)
+
+    def _group_id(self, group: tuple[bytes, ...]) -> int:
+        ids = self._group_ids
+        if group not in ids:
+            ids[group] = len(ids)
+            for a in group:
+                self.group_needles.setdefault(a, []).append(ids[group])
+        return ids[group]
+
+    def hot(self, shapes: list[bytes], distinct: set[bytes] | None = None) -> list[tuple[int, frozenset[int]]]:
+        """(index, patterns) of the lines whose shape holds a needle (`distinct`: the set of `shapes`, if known)."""
         cache = self.shapes
-        distinct = set(shapes)
+        if distinct is None:
+            distinct = set(shapes)
         new = [s for s in distinct if s not in cache]
         if new:
             if len(cache) + len(new) > MAX_SHAPES:
                 cache.clear()
+                self.present.clear()
+                new = list(distinct)  # (this block's shapes learnt before are forgotten too)
             self._learn(new)
         if not any(cache[s] for s in distinct):
             return []
@@ -407,8 +754,24 @@ class _Index:
                 nxt = starts[k + 1] if k + 1 < len(starts) else len(joined)
                 i = joined.find(needle, nxt)
         empty: frozenset[int] = frozenset()
+        present: dict[int, set[int]] = {}
+        for needle, gids in self.group_needles.items():
+            i = joined.find(needle)
+            while i != -1:
+                k = bisect.bisect_right(starts, i) - 1
+                present.setdefault(k, set()).update(gids)
+                nxt = starts[k + 1] if k + 1 < len(starts) else len(joined)
+                i = joined.find(needle, nxt)
         for k, s in enumerate(new):
-            self.shapes[s] = frozenset(found[k]) if k in found else empty
+            self.present[s] = frozenset(present[k]) if k in present else empty
+        wide, line_groups = self.wide, self.line_groups
+        for k, s in enumerate(new):
+            pats = found.get(k)
+            if pats is None:
+                self.shapes[s] = empty
+                continue
+            self.shapes[s] = frozenset(p for p in pats if p in wide or p == _ID
+                                       or all(any(a in s for a in g) for g in line_groups(p))) or empty
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -476,11 +839,25 @@ class _Block:
     first_line: int  # 1-based number of its first line
     hot: list[tuple[int, frozenset[int]]]  # (line index in the block, patterns) worth a look
     starts: list[int] | None = None  # byte offset of each line (only for blocks with hot lines)
+    # the groups of wide patterns its lines hold (_Index.present): each line's shape (only where a line holds one),
+    # the groups held by some line, and (learnt when asked) group -> the lines holding it
+    shapes: list[bytes] | None = None
+    held: dict[bytes, frozenset[int]] = field(default_factory=dict)
+    group_set: frozenset[int] = frozenset()
+    groups: dict[int, list[int]] = field(default_factory=dict)
 
     end_line: int = 0  # the number of the line after its last one
 
     def __post_init__(self):
         self.end_line = self.first_line + self.data.count(b"\n") + (0 if self.data.endswith(b"\n") else 1)
+
+    def lines_with(self, gid: int) -> list[int]:
+        """The lines (indices) whose shape holds group `gid` of a wide pattern, in order."""
+        at = self.groups.get(gid)
+        if at is None:
+            having = {s for s, g in self.held.items() if gid in g}
+            at = self.groups[gid] = [i for i, s in enumerate(self.shapes or ()) if s in having] if having else []
+        return at
 
     def line_starts(self) -> list[int]:
         """Byte offset of each line (computed once, only for blocks with hot lines)."""
@@ -595,11 +972,16 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         shapes.pop()
     if shapes and max(map(len, shapes)) > 2 * LINE_READ:  # a long line's needles where the patterns read it
         shapes = [_read_of_line(s) for s in shapes]
-    hot = index.hot(shapes)
+    distinct = set(shapes)
+    hot = index.hot(shapes, distinct)
     if index.always:
         every = frozenset(index.always)
         hot = [(i, every | dict(hot).get(i, frozenset())) for i in range(len(shapes))]
-    return _Block(data, first_line, hot)
+    present = index.present
+    held = {s: g for s in distinct if (g := present[s])}
+    if not held:
+        return _Block(data, first_line, hot)
+    return _Block(data, first_line, hot, shapes=shapes, held=held, group_set=frozenset().union(*held.values()))
 
 
 # ---- the search ------------------------------------------------------------------------------------
@@ -698,6 +1080,31 @@ class _Scanner:
             base += len(b.data)
         lo, hi = offset[id(cur)], offset[id(cur)] + len(cur.data)
         wide = self.index.wide
+        wide_factors = self.index.wide_factors
+        possible: dict[int, bool] = {}  # a wide pattern: does each of its groups lie in one of the blocks at all?
+
+        def held(gid: int, w_lo: int, w_hi: int) -> bool:  # does a line within [w_lo, w_hi) hold group gid?
+            for b in parts:
+                if gid not in b.group_set:
+                    continue
+                off = offset[id(b)]
+                if off >= w_hi or off + len(b.data) <= w_lo:
+                    continue
+                at = b.lines_with(gid)
+                starts = b.line_starts()
+                i_lo, i_hi = bisect.bisect_left(starts, w_lo - off), bisect.bisect_left(starts, w_hi - off)
+                j = bisect.bisect_left(at, i_lo)
+                if j < len(at) and at[j] < i_hi:
+                    return True
+            return False
+
+        def may_match(p: int) -> bool:  # each of p's groups in one of the blocks
+            if p not in possible:
+                possible[p] = all(any(gid in b.group_set for b in parts) for gid in wide_factors.get(p, ()))
+            return possible[p]
+
+        def can_match(p: int, own: frozenset[int], w_lo: int, w_hi: int) -> bool:  # each of p's groups in its window
+            return may_match(p) and all(gid in own or held(gid, w_lo, w_hi) for gid in wide_factors.get(p, ()))
         windows = []
         joined: list[bytes] = []
 
@@ -720,7 +1127,11 @@ class _Scanner:
                 far = pats & wide
                 if far:  # patterns that may reach across lines: the window around the line
                     if z + SPAN >= lo and a - SPAN <= hi:
-                        windows.append((*_widen(buf_of(parts), a, z), far))
+                        # the window stays (the region's extent is what a lookaround of the others reads, as before),
+                        # searched by the patterns whose other groups lie within it
+                        w_lo, w_hi = _widen(buf_of(parts), a, z)
+                        own = b.held.get(b.shapes[i], frozenset()) if b.shapes else frozenset()  # the line's own
+                        windows.append((w_lo, w_hi, frozenset(p for p in far if can_match(p, own, w_lo, w_hi))))
                 if pats - far and lo <= a < hi:  # the rest match on this line alone
                     windows.append((a, z, pats - far))
         if not windows:
@@ -734,11 +1145,25 @@ class _Scanner:
                 regions[-1][2] = regions[-1][2] | pats
             else:
                 regions.append([a, z, pats])
+        # lines near each other (GLUE bytes apart at most) that only line_local patterns search: one text (a pattern hot
+        # on every line of a log that repeats a line naming a backend is then run once per block, not once per line;
+        # the lines between, of this block, hold no needle of theirs, so they find nothing there)
+        is_local = self.index.is_local
+        glued: list[list] = []
+        for r in regions:
+            if glued and 0 <= r[0] - glued[-1][1] <= GLUE and all(map(is_local, glued[-1][2])) \
+                    and all(map(is_local, r[2])):
+                glued[-1][1] = r[1]
+                glued[-1][2] = glued[-1][2] | r[2]
+            else:
+                glued.append(r)
+        regions = glued
         at, line = 0, first_line
         for a, z, pats in regions:  # in order: count the line ends between one region and the next
             line += buf.count(b"\n", at, a)
             at = a
-            self._region(buf, a, z, line, pats, cur)
+            if pats:
+                self._region(buf, a, z, line, pats, cur)
 
     def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block) -> None:
         """Run the patterns `pats` over buf[a:z] (whole lines, the first of them line `line0`; a long line read as
@@ -750,6 +1175,7 @@ class _Scanner:
         nl = [m.start() for m in re.finditer("\n", text)]
         own_lo, own_hi = cur.first_line, cur.end_line
         index = self.index
+        kinds: dict[bytes | None, tuple | None] = {}  # (a digit table ->) the region's lines by kind (_kinds)
         for p in sorted(pats):
             if p == _ID:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
@@ -757,10 +1183,23 @@ class _Scanner:
             e, pattern, rx = index.patterns[p]
             if line0 != 1 and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
-            for m in rx.finditer(text):
+            spans = None
+            if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
+                table = digit_table(pattern)
+                if table not in kinds:
+                    kinds[table] = _kinds(data, text, nl, table)
+                if kinds[table]:
+                    spans = _spans_by_kind(rx, text, nl, kinds[table])
+                elif len(nl) >= BLIND_LINES and (blind := digit_blind(pattern)) is not None:  # too many kinds for its digits
+                    if _NO_DIGITS not in kinds:
+                        kinds[_NO_DIGITS] = _kinds(data, text, nl, _NO_DIGITS)
+                    if kinds[_NO_DIGITS] and not blind.search(kinds[_NO_DIGITS][2]):
+                        continue  # not even with any digits anywhere: nothing here
+            for m in (rx.finditer(text) if spans is None else spans):
                 if self.hits[p] >= MAX_HITS:
                     break
-                start = line0 + _line_of(nl, m.start())
+                m_start, m_end = (m.start(), m.end()) if spans is None else m
+                start = line0 + _line_of(nl, m_start)
                 if not own_lo <= start < own_hi:
                     continue
                 if e is not None and e.head and start > self.head_end:
@@ -771,8 +1210,8 @@ class _Scanner:
                 if e is None:
                     self.probed.setdefault(index.probe_names[p], []).append((start, m.groupdict()))
                     continue
-                end = line0 + _line_of(nl, max(m.start(), m.end() - 1))
-                self._hit(e, _specificity(pattern), p, start, end, m.start(), text, nl, line0, buf, a)
+                end = line0 + _line_of(nl, max(m_start, m_end - 1))
+                self._hit(e, _specificity(pattern), p, start, end, m_start, text, nl, line0, buf, a)
 
     def _tags(self, buf, a, text, nl, line0, own_lo, own_hi) -> None:
         """Record attn-doctor's own finding ids in the region (`[some.id]`, `"id": "some.id"`) as hits of their entries."""
@@ -845,6 +1284,51 @@ class _Scanner:
         first = line - buf.count(b"\n", a, at)
         for k, raw in enumerate(buf[a:z].split(b"\n")):
             self.context.setdefault(first + k, raw[:4 * CONTEXT_CHARS].decode("utf-8", "replace")[:CONTEXT_CHARS])
+
+
+GLUE = 2_048  # bytes between two regions that only line_local patterns search, read with them as one (_Scanner.block)
+_NO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+BLIND_LINES = 2_000  # and one of this many by a digit-reading pattern's digit_blind copy (built when first needed)
+KIND_LINES = 64  # a region of this many lines or more is searched by the kinds of its lines (_kinds)
+
+
+def _kinds(data: bytes, text: str, nl: list[int], table: bytes | None):
+    """The lines of a region by kind, for a pattern that reads each line alone (line_local) and cannot tell apart the
+    digits `table` writes alike (digit_table): (each line's kind, the first line of each kind, the text of those
+    lines joined, where each starts in it), or None where most lines are of kinds of their own. A log that repeats a
+    line naming a backend (a warning each step, with the step's numbers) holds a few kinds of lines; the pattern then
+    reads one line of each kind, and its matches there stand for every line of that kind."""
+    keys = (data.translate(table) if table else data).split(b"\n")
+    first: dict[bytes, int] = {}
+    for j, k in enumerate(keys):
+        if k not in first:
+            first[k] = j
+    if 2 * len(first) > len(keys):
+        return None
+    starts = [0] + [i + 1 for i in nl]
+    ends = nl + [len(text)]
+    reps = list(first.values())
+    joined = "\n".join(text[starts[j]:ends[j]] for j in reps)
+    at = list(accumulate((ends[j] - starts[j] + 1 for j in reps[:-1]), initial=0))
+    return keys, reps, joined, at, starts
+
+
+def _spans_by_kind(rx: re.Pattern, text: str, nl: list[int], kinds) -> Iterator[tuple[int, int]]:
+    """(start, end) in the region's text of each match of `rx` (a line_local pattern), in order: found on one line of
+    each kind (_kinds) and repeated on every line of that kind."""
+    keys, reps, joined, at, starts = kinds
+    found: dict[bytes, list[tuple[int, int]]] = {}
+    for m in rx.finditer(joined):
+        r = bisect.bisect_right(at, m.start()) - 1
+        found.setdefault(keys[reps[r]], []).append((m.start() - at[r], m.end() - at[r]))
+    if not found:
+        return
+    for j, k in enumerate(keys):
+        offs = found.get(k)
+        if offs:
+            s = starts[j]
+            for x, y in offs:
+                yield s + x, s + y
 
 
 def _read_of_line(line: bytes) -> bytes:

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Text by text, what explain finds in every training round of the error corpora (in-sample: the rounds of
+/work/wt/allrounds-template.sh, texts and unrelated/ logs), in full: each match's id, backend, first line, the lines it
+matched, how many lines and its evidence, in rank order. For a change that must find exactly the same (a matcher made
+faster): run it with each tree, then compare.
+
+  python benchmarks/compare_matches.py --tree /tmp/before --out /tmp/before.json
+  python benchmarks/compare_matches.py --out /tmp/after.json
+  python benchmarks/compare_matches.py --diff /tmp/before.json /tmp/after.json   # exit 1 when any text differs
+  python benchmarks/compare_matches.py --allrounds TAG1 TAG2   # /tmp/TAG-ar-*.json of allrounds-template.sh, field by field
+
+The matcher is called as benchmarks/explain_heldout.py calls it (what `explain -` reads). Never the held-out sets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b round5a round5b round6a round6b round7a "
+          "round7b round8 round9 round10 round10b round11 round12 round13a round13b round14 round15 round16 round17 "
+          "round21m round22 round23 round24m round25 round26 round27 round31 round32 round33 round38").split()
+
+
+def measure(rounds: list[str], tree: str) -> dict[str, list]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import explain_heldout as h  # noqa: E402  (it puts this checkout first on sys.path: `tree` goes before it)
+
+    assert "attn_doctor" not in sys.modules
+    sys.path.insert(0, os.path.abspath(tree))
+    fn, feed, _ = h._resolve(None)
+    import attn_doctor
+
+    print(f"the code measured: {attn_doctor.__file__}")
+    assert attn_doctor.__file__.startswith(os.path.abspath(tree) + os.sep)
+    out: dict[str, list] = {}
+    for r in rounds:
+        corpus = ROOT / "fixtures" / "errors" / r
+        for path in sorted(corpus.glob("*.txt")) + sorted((corpus / "unrelated").glob("*.txt")):
+            _, body = h.load(path)
+            found = h.run_matcher(fn, feed, body)
+            out[str(path.relative_to(corpus.parent))] = [
+                [h.match_id(m), h.match_backend(m), h._get(m, "line"), h._get(m, "lines"), h._get(m, "count"),
+                 h._get(m, "evidence")] for m in found]
+    return out
+
+
+def diff(a: dict[str, list], b: dict[str, list]) -> int:
+    bad = 0
+    for name in sorted(set(a) | set(b)):
+        if a.get(name) != b.get(name):
+            bad += 1
+            print(f"{name}:\n  before {a.get(name)}\n  after  {b.get(name)}")
+    print(f"{len(a)} texts before, {len(b)} after; {bad} differ (top, all, every match's lines, counts, evidence)")
+    return 1 if bad else 0
+
+
+def diff_allrounds(a: str, b: str) -> int:
+    """Every text's fields in two allrounds runs (/tmp/TAG-ar-ROUND.json): matched, right_backend, right_cause, top,
+    top_backend, all; and each unrelated log's matched and all."""
+    import glob
+
+    bad = n = 0
+    for fa in sorted(glob.glob(f"/tmp/{a}-ar-round*.json")):
+        fb = fa.replace(f"/tmp/{a}-ar-", f"/tmp/{b}-ar-")
+        with open(fa, encoding="utf-8") as f1, open(fb, encoding="utf-8") as f2:
+            da, db = json.load(f1), json.load(f2)
+        for key, fields in (("results", ("matched", "right_backend", "right_cause", "top", "top_backend", "all")),
+                            ("unrelated_results", ("matched", "all"))):
+            xa = {x["file"]: x for x in da[key]}
+            xb = {x["file"]: x for x in db[key]}
+            for name in sorted(set(xa) | set(xb)):
+                n += 1
+                got = [(k, xa.get(name, {}).get(k), xb.get(name, {}).get(k)) for k in fields
+                       if xa.get(name, {}).get(k) != xb.get(name, {}).get(k)]
+                if got:
+                    bad += 1
+                    print(fa.split("-ar-")[1], key, name, got)
+    print(f"{n} texts compared; {bad} differ")
+    return 1 if bad else 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", help="write what each text's matches are here (JSON)")
+    ap.add_argument("--round", action="append", help="these rounds only (repeatable)")
+    ap.add_argument("--tree", default=str(ROOT), help="the source tree whose attn_doctor is measured (default: this one)")
+    ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two --out files")
+    ap.add_argument("--allrounds", nargs=2, metavar=("TAG1", "TAG2"), help="compare two allrounds-template.sh runs")
+    a = ap.parse_args()
+    if a.allrounds:
+        return diff_allrounds(*a.allrounds)
+    if a.diff:
+        with open(a.diff[0], encoding="utf-8") as f1, open(a.diff[1], encoding="utf-8") as f2:
+            return diff(json.load(f1), json.load(f2))
+    rounds = a.round or ROUNDS + os.environ.get("EXTRA_ROUNDS", "").split()
+    for r in rounds:
+        if "heldout" in r or r in ("round49m", "round26m"):
+            raise SystemExit(f"{r}: a held-out or measure-only set")
+    doc = measure(list(rounds), a.tree)
+    with open(a.out, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=0)
+    print(f"{len(doc)} texts -> {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
