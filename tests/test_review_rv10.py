@@ -104,3 +104,13 @@ def test_the_rocm_arch_fix_names_gpu_archs_and_keeps_the_envs_torch():
 ])
 def test_both_gpu_archs_messages_are_the_rocm_arch_entry(text):
     assert _ids(text)[0] == "build.rocm-torch-missing" and "build.no-arch-list" not in _ids(text)
+
+
+# attn.qkv-device, widened by ex51 to FlashAttention's CHECK_DEVICE ('q must be on CUDA': a tensor left on the CPU): its
+# fix moved q, k, v to q's device, which for a q on the CPU is the CPU; it now says to move them to the GPU.
+
+
+def test_the_device_fix_covers_a_tensor_left_on_the_cpu():
+    fix = get("attn.qkv-device").fix
+    assert "must be on CUDA" in fix and "to the GPU" in fix
+    assert _top("RuntimeError: q must be on CUDA\n  (flash_attn_gpu.fwd)")[0] == "attn.qkv-device"
