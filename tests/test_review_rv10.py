@@ -114,3 +114,22 @@ def test_the_device_fix_covers_a_tensor_left_on_the_cpu():
     fix = get("attn.qkv-device").fix
     assert "must be on CUDA" in fix and "to the GPU" in fix
     assert _top("RuntimeError: q must be on CUDA\n  (flash_attn_gpu.fwd)")[0] == "attn.qkv-device"
+
+
+# prose.said (ex50): a sentence that says the errors are over ("no more errors") denies the failure, as "no errors" did
+
+
+BODY_HEAD = "Image generation is slow\n\nWindows 11, RTX 3090.\nComfyUI portable.\nNo custom nodes.\n\n"
+
+
+def test_no_more_errors_is_a_denial():
+    assert "prose.said" not in _ids(BODY_HEAD + "I fixed it by reinstalling flash-attn, no more errors now.")
+    assert "prose.said" not in _ids(BODY_HEAD + "We upgraded xformers and have had no further issues since.")
+
+
+@pytest.mark.parametrize("body", [
+    "I have never had a problem with xformers before.",  # before: it has one now
+    "Now I always get an error about flash attention when the node starts.",
+])
+def test_a_failure_said_still_is(body):
+    assert "prose.said" in _ids(BODY_HEAD + body)
