@@ -133,3 +133,12 @@ def test_no_more_errors_is_a_denial():
 ])
 def test_a_failure_said_still_is(body):
     assert "prose.said" in _ids(BODY_HEAD + body)
+
+
+# attn.qkv-dtype, widened by ex51 to FlashAttention's backward ('query and dout must have the same dtype'): the gradient of
+# the output, not q/k/v, has the other dtype, which casting q, k, v does not change; the fix now says so.
+
+
+def test_the_dtype_fix_covers_the_backwards_gradient():
+    assert "dout" in get("attn.qkv-dtype").fix
+    assert _top("RuntimeError: query and dout must have the same dtype")[0] == "attn.qkv-dtype"
