@@ -171,6 +171,9 @@ def test_cut_traceback_near_misses(text):
 def test_working_properly_is_healthy():
     text = HEAD + "It's working properly when sdpa is selected, but when I select xformers I get this error."
     assert first(text) == ("prose.said", "xformers")
+    # the healthy one named first (rv10: the case above passes without HEALTHY's "working properly"; this one does not)
+    text = HEAD + "xformers is working properly for me, but I get this error when I select sageattention."
+    assert first(text) == ("prose.said", "sage")
     # still unhealthy when the clause says it is not
     text = HEAD + "My sageattention is not working properly since the update and I get an error."
     assert first(text) == ("prose.said", "sage")
