@@ -436,7 +436,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # round 41m (ex41m, 2026-11-28, seventh session): texts and unrelated logs from trackers that no earlier set drew on,
 # gathered and labelled blind; see fixtures/errors/round41m/README.md
 # (round 49m, ex49m's measure-only set of the eighth session, is training material in SETS since helper ex53 read its misses)
-MEASURE_ONLY: tuple[Staged, ...] = ()
+# round 54m (ex54m, 2026-11-28, ninth session): texts and unrelated logs from repositories and page hosts that no
+# earlier set or helper drew on, gathered and labelled blind; see fixtures/errors/round54m/README.md
+MEASURE_ONLY: tuple[Staged, ...] = (
+    Staged("round54m", 25, 0, 0, unrelated="unrelated", note_required=True),
+)
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
 
