@@ -12,7 +12,9 @@ uses), where attribution decides, and a few with every entry.
             "FlashAttention" wraps flash-attn's module.
   beside    attribution._beside_bare_error (nearest, for entries read only on their traceback): an error with no frame of its
             own takes the caption right above it, the code its own words point to ("see root cause above"), the calls of the
-            reproducer block right above or below it, and a message that ends in ':' goes on on the next line.
+            reproducer block right above or below it, and a message that ends in ':' goes on on the next line; pytest's
+            "path.py:NN: ErrorType" line under the E-lines is the frame that raised (attribution.nearest). "block mask(s)"
+            in words is a weak name of FlexAttention's.
   family    attribution.first_named: a precise name of the FlashAttention family on the line beats a shared one before it.
   lists     attribution._scrub: a list of choices ('one of: "a", "b"') and a run of three or more code spans name no failing
             backend unless every item names the same one.
@@ -160,6 +162,35 @@ def test_last_error_is_not_given_the_block_or_line_above(text):
     assert attribution.nearest(lines, len(lines), down=False) is None
 
 
+@pytest.mark.parametrize("text,backend", [
+    # pytest's report: the place that raised is the "path.py:NN: ErrorType" line under the E-lines
+    ("    def test_forward():\n>       out = model(x)\nE       RuntimeError: The size of tensor a (4) must match the size of "
+     "tensor b (8) at non-singleton dimension 1\n\n/opt/venv/lib/python3.11/site-packages/transformers/integrations/"
+     "sdpa_attention.py:101: RuntimeError", "sdpa"),
+    ("E   ValueError: shapes do not line up\nvendor/sageattention/core.py:412: ValueError", "sage"),
+])
+def test_pytest_location_line_is_the_frame(text, backend):
+    assert backend_of_first(text) == backend
+
+
+def test_pytest_location_after_other_output_is_not_read():
+    # near miss: a location line after the captured output of another step is not this error's
+    text = ("Model run notes\n\nsetup\nE   RuntimeError: bad shape\n----- Captured stdout -----\nloaded weights\n"
+            "pkg/sageattention/core.py:12: UserWarning")
+    lines = text.splitlines()
+    assert attribution.nearest(lines, 4, down=False) is None
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("NotImplementedError: block masks are not supported with packed sequences on this model", "flex"),
+    ("RuntimeError: the block-mask must be created on the same device as the query", "flex"),
+    # near miss: a weak name: xformers named on the same message decides
+    ("RuntimeError: xformers BlockDiagonalMask and a block mask cannot be combined", "xformers"),
+])
+def test_block_mask_in_words_names_flex_weakly(text, backend):
+    assert backend_of_first(text) == backend
+
+
 # ---- family ---------------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("line,backend", [
@@ -219,6 +250,8 @@ def test_class_imported_from_another_library_names_no_backend(text):
     ("ImportError: cannot import name 'FlashAttention' from 'flash_attn.flash_attention'", "fa2"),
     ("ImportError: cannot import name 'flash_attn_func' from 'flash_attn' (unknown location)", "fa2"),
     ("ImportError: cannot import name 'sageattn_varlen' from 'sageattention'", "sage"),
+    ("ImportError: cannot import name 'SDPBackend' from 'torch.nn.attention' (/srv/env/lib/python3.9/site-packages/torch/nn/"
+     "attention/__init__.py)", "sdpa"),
 ])
 def test_import_from_the_backends_own_module_keeps_it(text, backend):
     assert backend_of_first(text) == backend

@@ -72,6 +72,8 @@ class Attribution:
 FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
 # pytest's summary line names the test whose kernel failed ("FAILED python/test/unit/operators/test_flash_attention.py::
 # test_op[...] - triton.compiler.OutOfResources"): a place in source, like a frame (round 7a: triton-lang/triton#1248)
+PYTEST_LOCATION = re.compile(r"^\s*[^\s:]+\.py:\d+: (?:[\w.]*(?:Error|Exception)|Failed)\b")
+PYTEST_E = re.compile(r"^\s*E\s")
 PYTEST_NODE = re.compile(r"^\s*(?:FAILED|ERROR|SKIPPED)\s+(?:\[\d+\]\s+)?\S+\.py(?:::|:\d+:)")
 
 
@@ -378,7 +380,8 @@ def _list_removed(m: re.Match) -> str:
 # ("cannot import name 'LlamaFlashAttention2' from 'transformers.models.llama.modeling_llama'": transformers 4.48 removed its
 # per-model attention classes, deepseek-ai/DeepSeek-OCR#126) is the module's library's when the module names no backend; a
 # function name stays ("cannot import name 'flash_attn_func' from 'flash_attn'", "... 'is_flash_attn_greater_or_equal_2_10' from
-# 'transformers.utils'": the helper only FlashAttention's integration defines)
+# 'transformers.utils'": the helper only FlashAttention's integration defines), and not from torch's own modules ("cannot import
+# name 'SDPBackend' from 'torch.nn.attention'": SDPA's class, a torch too old for it)
 IMPORT_FROM = re.compile(r"""\bcannot import name [`'"‘’]?(?-i:([A-Z][A-Za-z0-9_]*))[`'"‘’]?[ \t]+from[ \t]+[`'"‘’]?([\w.]+)""",
                          re.IGNORECASE)
 
@@ -386,8 +389,8 @@ IMPORT_FROM = re.compile(r"""\bcannot import name [`'"‘’]?(?-i:([A-Z][A-Za-z
 def _class_of_other_module_removed(line: str) -> str:
     def blank(m: re.Match) -> str:
         hit = _first_rule(m.group(2))
-        if hit is not None and hit[0] not in NOT_SEVEN:
-            return m.group(0)
+        if hit is not None and hit[0] not in NOT_SEVEN or m.group(2).startswith("torch."):
+            return m.group(0)  # the backend's own module, or torch's (SDPBackend from torch.nn.attention is SDPA's own class)
         a, b = m.span(1)
         return m.group(0)[:a - m.start()] + " " * (b - a) + m.group(0)[b - m.start():]
     return IMPORT_FROM.sub(blank, line)
@@ -844,6 +847,15 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             break  # (down=False: only indented lines continue it; the next log line is another step's)
         if not any(rx.search(lines[j]) for rx in announced):  # round 7b: a banner under a title continues nothing
             order.append(j)
+    # pytest's report puts the place that raised under the E-lines ("src/pkg/attention.py:93: RuntimeError"): that frame's file
+    # (helper ex57; huggingface/trl#6265's transformers/integrations/sdpa_attention.py)
+    for j in range(i + 1, min(len(lines), i + 1 + CONTINUATION)):
+        if PYTEST_LOCATION.match(lines[j]):
+            if j not in order:
+                order.append(j)
+            break
+        if lines[j].strip() and not PYTEST_E.match(lines[j]):
+            break
     if past_traceback:
         order += range(i - 1, max(-1, i - 1 - WINDOW), -1)
     else:
