@@ -756,6 +756,7 @@ GAP_LINES = 3  # sentences between a reproducer's block and the error
 SPAN_LINES = 10  # lines (blank ones too) between them, at most
 
 
+@lru_cache(maxsize=4096)
 def _called(line: str) -> bool:
     """Does this code line call a backend's function (a backend's name right before an opening parenthesis)?"""
     if IMPORT_CODE.search(line) or FRAME.search(line):
