@@ -150,6 +150,13 @@ def test_no_call_beside_the_error_names_nothing(text):
     assert backend_of_first(text) is None
 
 
+def test_out_of_memory_is_not_given_a_caption():
+    # near miss: smoke.oom and attn.gpu-lost keep their backend to their own line or traceback ([needs_backend] own_line_only)
+    text = "Benchmarks on the A10\n\nsetup\nRunning the xformers benchmark:\ntorch.OutOfMemoryError: CUDA out of memory."
+    assert match(text, ids={"smoke.oom"}) == []
+    assert attribution.nearest(text.splitlines(), 5, down=False, beside=False) is None
+
+
 @pytest.mark.parametrize("text", [
     # near misses, read at the last line (the first lines of an input are its title, read for any error near them):
     # another error between the reproducer and this error is that block's; a line above with no colon is no caption

@@ -112,6 +112,7 @@ class _Rules:
     # [dsl_kernel]: (entry id prefix, what names FA4, what names another CuTe DSL program's kernel) (session 7, ex43)
     dsl_kernel: tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]] = ("", (), ())
     own_if_named: frozenset[str] = frozenset()  # [own_if_named]: the entry's own backend only where the log names one
+    own_line_only: frozenset[str] = frozenset()  # [needs_backend] own_line_only: in_traceback ids not read beside a bare error
     # `libraries` split once: (backend, pattern) of the rules that name one of the seven, in order, and the patterns of
     # those that name none of them (backend "none": torch's own; "foreign"; "other")
     seven: tuple[tuple[str, re.Pattern], ...] = ()
@@ -169,6 +170,7 @@ def rules() -> _Rules:
                   _evidence_backends(evidence),
                   _dsl_kernel(data.get("dsl_kernel", {})),
                   frozenset(data.get("own_if_named", {}).get("ids", ())),
+                  own_line_only=frozenset(data.get("needs_backend", {}).get("own_line_only", ())),
                   seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
                   seven_shared=tuple(shared for b, _, shared in libs if b not in NOT_SEVEN),
                   not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN),
@@ -696,7 +698,7 @@ def _nearest_for(entry: Entry, lines: list[str], line: int) -> Attribution | Non
     """nearest() as this entry's rules ([needs_backend] past_traceback, in_traceback, title_sentence) say to look."""
     r = rules()
     return nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback,
-                   title=entry.id in r.title_sentence)
+                   title=entry.id in r.title_sentence, beside=entry.id not in r.own_line_only)
 
 
 # An exception line that ends a traceback ("RuntimeError: ...", "[rank0]: torch.AcceleratorError: ...")
@@ -826,11 +828,12 @@ def _beside_bare_error(lines: list[str], i: int, start: int | None) -> list[int]
 
 
 def nearest(lines: list[str], line: int, past_traceback: bool = False, down: bool = True,
-            title: bool = False) -> Attribution | None:
+            title: bool = False, beside: bool = True) -> Attribution | None:
     """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
     `past_traceback`: go on up past the traceback's start (a failed build's CalledProcessError
     follows the compiler output that names the package being built). `down=False`: not down the log
-    past the message's own continuation."""
+    past the message's own continuation. `beside=False` (with down=False): not what stands beside an error that has no
+    frame of its own (_beside_bare_error)."""
     i = line - 1
     if not 0 <= i < len(lines):
         return None
@@ -869,7 +872,7 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             # between) is still the innermost frame (helper ex50, session 8)
             real = real or inner is not None and inner <= 3
             up_lines = up_lines[:inner + 1] if real and inner is not None else []
-            if inner is None or not real:
+            if beside and (inner is None or not real):
                 up_lines += _beside_bare_error(lines, i, start)  # no frame of its own: what stands for one (helper ex57)
         order += up_lines
         if down and up_lines:
