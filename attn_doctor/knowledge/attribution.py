@@ -72,6 +72,8 @@ class Attribution:
 FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
 # pytest's summary line names the test whose kernel failed ("FAILED python/test/unit/operators/test_flash_attention.py::
 # test_op[...] - triton.compiler.OutOfResources"): a place in source, like a frame (round 7a: triton-lang/triton#1248)
+PYTEST_LOCATION = re.compile(r"^\s*[^\s:]+\.py:\d+: (?:[\w.]*(?:Error|Exception)|Failed)\b")
+PYTEST_E = re.compile(r"^\s*E\s")
 PYTEST_NODE = re.compile(r"^\s*(?:FAILED|ERROR|SKIPPED)\s+(?:\[\d+\]\s+)?\S+\.py(?:::|:\d+:)")
 
 
@@ -110,11 +112,16 @@ class _Rules:
     # [dsl_kernel]: (entry id prefix, what names FA4, what names another CuTe DSL program's kernel) (session 7, ex43)
     dsl_kernel: tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]] = ("", (), ())
     own_if_named: frozenset[str] = frozenset()  # [own_if_named]: the entry's own backend only where the log names one
+    own_line_only: frozenset[str] = frozenset()  # [needs_backend] own_line_only: in_traceback ids not read beside a bare error
     # `libraries` split once: (backend, pattern) of the rules that name one of the seven, in order, and the patterns of
     # those that name none of them (backend "none": torch's own; "foreign"; "other")
     seven: tuple[tuple[str, re.Pattern], ...] = ()
+    seven_shared: tuple[bool, ...] = ()  # beside `seven`: is that rule a name several backends share
     not_seven: tuple[re.Pattern, ...] = ()
     torch_own: tuple[re.Pattern, ...] = ()  # the "none" rules' own (not shared) patterns: torch's messages, its build first
+
+
+NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are no attention backend of the seven
 
 
 @lru_cache(maxsize=1)
@@ -155,7 +162,7 @@ def rules() -> _Rules:
                   _selected_after(data.get("selected_after", {})),
                   tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
-                        if lib["backend"] not in ("none", "foreign", "other")),
+                        if lib["backend"] not in NOT_SEVEN),
                   _specializations(specialize),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
                   tuple(re.compile(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())),
@@ -163,12 +170,11 @@ def rules() -> _Rules:
                   _evidence_backends(evidence),
                   _dsl_kernel(data.get("dsl_kernel", {})),
                   frozenset(data.get("own_if_named", {}).get("ids", ())),
+                  own_line_only=frozenset(data.get("needs_backend", {}).get("own_line_only", ())),
                   seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
+                  seven_shared=tuple(shared for b, _, shared in libs if b not in NOT_SEVEN),
                   not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN),
                   torch_own=tuple(rx for b, rx, shared in libs if b == "none" and not shared))
-
-
-NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are no attention backend of the seven
 
 
 def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]]:
@@ -353,11 +359,57 @@ def _replaced_removed(line: str) -> str:
     return kept if any(rx.search(kept) for _, rx in rules().seven) else line
 
 
+# helper ex57 (session 9; tests/test_explain_variants_ex57.py): a list of choices or a run of code spans names no failing backend:
+# a message's options ('Please use one of: "flash_attn", "flash_attention_2", "flash_attention_3"', modelscope/ms-swift#5690) and
+# an enumeration of three or more code spans ("`flash`, `flash_hub`, `sage`, `aiter`, `xformers` call the kernel directly",
+# huggingface/diffusers#14160), unless every item names one and the same backend (a list of one backend's functions is about it)
+OPTIONS = re.compile(r"""\b(?:one of|choose from|(?:valid|supported|allowed|available) (?:values|options|choices)(?: are| is)?)"""
+                     r"""[ \t]*:?[ \t]*(\[[^\]\n]{1,300}\]|\([^)\n]{1,300}\)|\{[^}\n]{1,300}\}|"""
+                     r"""["'`‘“][^"'`’”\n]{1,60}["'`’”](?:[ \t]*(?:,|\bor\b|\band\b)[ \t]*["'`‘“][^"'`’”\n]{1,60}["'`’”])+)""",
+                     re.IGNORECASE)
+SPANS = re.compile(r"`[^`\n]{1,60}`(?:[ \t]*,[ \t]*`[^`\n]{1,60}`){2,}(?:,?[ \t]*(?:and|or)[ \t]*`[^`\n]{1,60}`)?")
+LIST_ITEM = re.compile(r",|\b(?:and|or)\b")
+
+
+def _list_removed(m: re.Match) -> str:
+    """A list blanked unless every item names one and the same backend (each item read by the rules alone, unscrubbed)."""
+    items = [x for x in LIST_ITEM.split(m.group(m.lastindex or 0)) if x.strip(" \t`'\"[](){}:")]
+    named = {hit[0] if hit is not None and hit[0] not in NOT_SEVEN else None for hit in map(_first_rule, items)}
+    return m.group(0) if len(named) == 1 and None not in named else " " * len(m.group(0))
+
+
+# helper ex57: "cannot import name 'N' from 'M'": the module decides whose API moved. A model class named after a backend
+# ("cannot import name 'LlamaFlashAttention2' from 'transformers.models.llama.modeling_llama'": transformers 4.48 removed its
+# per-model attention classes, deepseek-ai/DeepSeek-OCR#126) is the module's library's when the module names no backend; a
+# function name stays ("cannot import name 'flash_attn_func' from 'flash_attn'", "... 'is_flash_attn_greater_or_equal_2_10' from
+# 'transformers.utils'": the helper only FlashAttention's integration defines), and not from torch's own modules ("cannot import
+# name 'SDPBackend' from 'torch.nn.attention'": SDPA's class, a torch too old for it)
+IMPORT_FROM = re.compile(r"""\bcannot import name [`'"‘’]?(?-i:([A-Z][A-Za-z0-9_]*))[`'"‘’]?[ \t]+from[ \t]+[`'"‘’]?([\w.]+)""",
+                         re.IGNORECASE)
+
+
+def _class_of_other_module_removed(line: str) -> str:
+    def blank(m: re.Match) -> str:
+        hit = _first_rule(m.group(2))
+        if hit is not None and hit[0] not in NOT_SEVEN or m.group(2).startswith("torch."):
+            return m.group(0)  # the backend's own module, or torch's (SDPBackend from torch.nn.attention is SDPA's own class)
+        a, b = m.span(1)
+        return m.group(0)[:a - m.start()] + " " * (b - a) + m.group(0)[b - m.start():]
+    return IMPORT_FROM.sub(blank, line)
+
+
 def _scrub(line: str) -> str:
     """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
-    a clause that says a backend works, examples, what something replaced."""
+    a clause that says a backend works, examples, what something replaced, lists of choices."""
     if "github.com" in line:
         line = THREAD_LINK.sub(" ", line)
+    low0 = line.lower()
+    if "cannot import name" in low0:
+        line = _class_of_other_module_removed(line)
+    if "`" in line and line.count("`") >= 6:
+        line = SPANS.sub(_list_removed, line)
+    if any(w in low0 for w in ("one of", "choose from", "values", "options", "choices")):
+        line = OPTIONS.sub(_list_removed, line)
     low = line.lower()
     if "--" in line and ("--disable" in low or "--no" in low):
         line = SWITCHED_OFF_FLAG.sub(" ", line)
@@ -390,7 +442,7 @@ def _named(line: str) -> tuple[str, bool] | None:
     per match near it, and each asking runs every library rule (the rules are loaded once, rules())."""
     line = _scrub(line)
     hit = _first_rule(line)
-    if hit is not None and not hit[1] and hit[0] not in ("none", "foreign", "other") and HEALTHY.search(line) and _first_rule(_healthy_blanked(line)) is None:
+    if hit is not None and not hit[1] and hit[0] not in NOT_SEVEN and HEALTHY.search(line) and _first_rule(_healthy_blanked(line)) is None:
         # every backend the line names is in a clause that says it works ("The same shapes run fine with FA2 and FA3;
         # only the compiled flex kernel fails"): weak, as a shared name is, so that a line that names the subject
         # decides (session 6, ex37); alone it still names it ("FA2 worked in 2.6 but fails in 2.7")
@@ -561,11 +613,22 @@ def first_named(line: str) -> str | None:
     # a backend's word inside a match of a none/foreign/other rule is that rule's (round 12: MLX's
     # "[scaled_dot_product_attention] mismatching batch dimension" holds SDPA's function name, and is MLX's)
     others = [m.span() for rx in r.not_seven for m in rx.finditer(line)]
-    for backend, rx in r.seven:
+    precise = None  # the leftmost name of the FlashAttention family that is no shared name
+    for (backend, rx), shared in zip(r.seven, r.seven_shared):
         m = next((m for m in rx.finditer(line) if not any(a <= m.start() < b for a, b in others)), None)
         if m and (best is None or m.start() < best[0]):
-            best = (m.start(), backend)
+            best = (m.start(), backend, shared)
+        if m and not shared and backend in FA_FAMILY and (precise is None or m.start() < precise[0]):
+            precise = (m.start(), backend)
+    if best is not None and best[2] and best[1] in FA_FAMILY and precise is not None:
+        # a shared name first ("[Flash Attn] Add fallback import for FA3", ".../flash-attention/hopper/flash_api.cpp"), a precise one
+        # of the same family later on the line: the precise one says which FlashAttention (helper ex57; within one line a file
+        # or a precise name beats a shared one, as nearest() reads it)
+        return precise[1]
     return best[1] if best else None
+
+
+FA_FAMILY = ("fa2", "fa3", "cute")  # the backends the shared FlashAttention names stand for
 
 
 def needs_backend(entry: Entry) -> bool:
@@ -626,7 +689,7 @@ def foreign_kernel(entry: Entry, lines: list[str], line: int) -> bool:
         block = [line - 1] + nodes  # a test's summary line: the test's file is the place, not prose above it
     for j in block:
         # ("other": an engine's own Triton attention is not FlexAttention's, whose entries these are; round 7b)
-        if backend_named(lines[j]) not in (None, "none", "foreign", "other") or any(rx.search(lines[j]) for rx in r.kernel_context):
+        if backend_named(lines[j]) not in (None, *NOT_SEVEN) or any(rx.search(lines[j]) for rx in r.kernel_context):
             return False
     return True
 
@@ -635,7 +698,7 @@ def _nearest_for(entry: Entry, lines: list[str], line: int) -> Attribution | Non
     """nearest() as this entry's rules ([needs_backend] past_traceback, in_traceback, title_sentence) say to look."""
     r = rules()
     return nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback,
-                   title=entry.id in r.title_sentence)
+                   title=entry.id in r.title_sentence, beside=entry.id not in r.own_line_only)
 
 
 # An exception line that ends a traceback ("RuntimeError: ...", "[rank0]: torch.AcceleratorError: ...")
@@ -677,12 +740,100 @@ def _setup_above(lines: list[str], start: int, i: int) -> list[int]:
     return out
 
 
+# helper ex57 (session 9; tests/test_explain_variants_ex57.py): an error with no frame of its own is still told where it came from:
+# - a caption right above it ("Library Compilation Error (SageAttention):" over "RuntimeError: CUDA 12.8 or higher is required ...",
+#   kairos-agi/kairos#26), a fence between them at most;
+# - a pointer in its own words to what stands above its traceback ("See root cause above": vLLM's engine, over a CUDA error in
+#   xformers' bundled FA3, nvidia-cosmos/cosmos-reason1#65);
+# - the code that ran: the calls above it in its own fenced block (a kernel call quoted over its error), and the fenced block right
+#   above or below it, a few short sentences between at most ("This code raises", "# Reproducing code"): the user's reproducer
+#   that calls flash_attn_func / create_block_mask / scaled_dot_product_attention (Dao-AILab/flash-attention#1812,
+#   meta-pytorch/attention-gym#68, pytorch/pytorch#154197). Only a call names the backend there, never an import or a version
+#   print (`print(flash_attn.__version__)`), an install line or a package list.
+FENCE = re.compile(r"^\s*(?:>\s*)?(?:```|~~~)")
+POINTS_ABOVE = re.compile(r"\bsee (?:the )?root cause above\b|\blook up to see its traceback\b|"
+                          r"\bsee (?:the )?(?:error|errors|traceback|log|logs|output) above\b", re.IGNORECASE)
+CAPTION_LINES = 1  # lines between a caption and its error (a fence)
+GAP_LINES = 3  # sentences between a reproducer's block and the error
+SPAN_LINES = 10  # lines (blank ones too) between them, at most
+
+
+@lru_cache(maxsize=4096)
+def _called(line: str) -> bool:
+    """Does this code line call a backend's function (a backend's name right before an opening parenthesis)?"""
+    if IMPORT_CODE.search(line) or FRAME.search(line):
+        return False
+    return any(m for _, rx in rules().seven for m in rx.finditer(line) if re.match(r"\s*\(", line[m.end():]))
+
+
+def _block_around(lines: list[str], i: int) -> tuple[int, int] | None:
+    """(opening fence, closing fence) of the fenced block that holds line index i, else None."""
+    fences = [k for k in range(max(0, i - WINDOW), i) if FENCE.match(lines[k])]
+    if len(fences) % 2 == 0:
+        return None
+    end = next((k for k in range(i + 1, min(len(lines), i + WINDOW)) if FENCE.match(lines[k])), None)
+    return (fences[-1], end) if end is not None else None
+
+
+def _block_next(lines: list[str], k: int, step: int) -> range | None:
+    """The lines of the fenced block whose near fence is the first fence from index k on in direction `step`, with at most
+    GAP_LINES sentences (and SPAN_LINES lines) between, else None."""
+    said = 0
+    for n, j in enumerate(range(k, -1 if step < 0 else len(lines), step)):
+        if n > SPAN_LINES:
+            return None
+        t = lines[j]
+        if FENCE.match(t):
+            far = next((x for x in range(j + step, -1 if step < 0 else len(lines), step) if FENCE.match(lines[x])), None)
+            if far is None or abs(far - j) > WINDOW:
+                return None
+            lo, hi = sorted((j, far))
+            return range(lo + 1, hi)
+        if not t.strip():
+            continue
+        said += 1
+        if said > GAP_LINES or EXCEPTION_LINE.search(t) or TRACEBACK_START.search(t) or FRAME.search(t):
+            return None  # another error between: the block is that one's
+    return None
+
+
+def _beside_bare_error(lines: list[str], i: int, start: int | None) -> list[int]:
+    """Line indexes that stand for the frame of an error on index i that has none (see above), nearest first."""
+    out: list[int] = []
+    for j in range(i - 1, max(-1, i - 2 - CAPTION_LINES), -1):  # a caption
+        t = lines[j].rstrip()
+        if FENCE.match(t):
+            continue
+        if t.endswith((":", "：")) and len(t) <= 160 and not FRAME.search(t) and not EXCEPTION_LINE.search(t):
+            out.append(j)
+        break
+    if start is not None and POINTS_ABOVE.search(lines[i]):  # "see root cause above": the lines above its traceback
+        said = 0
+        for j in range(start - 1, max(-1, start - 1 - SPAN_LINES), -1):
+            if lines[j].strip() and not FENCE.match(lines[j]):
+                out.append(j)
+                said += 1
+                if said == GAP_LINES:
+                    break
+    own = _block_around(lines, i)
+    calls: list[int] = []
+    if own is not None:
+        calls += [j for j in range(i - 1, own[0], -1) if _called(lines[j])]
+    above = _block_next(lines, (own[0] if own else i) - 1, -1)
+    below = _block_next(lines, (own[1] if own else i) + 1, 1)
+    for block in (above, below):
+        if block is not None:
+            calls += [j for j in reversed(block) if _called(lines[j])]
+    return out + [j for j in calls if j not in out]
+
+
 def nearest(lines: list[str], line: int, past_traceback: bool = False, down: bool = True,
-            title: bool = False) -> Attribution | None:
+            title: bool = False, beside: bool = True) -> Attribution | None:
     """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
     `past_traceback`: go on up past the traceback's start (a failed build's CalledProcessError
     follows the compiler output that names the package being built). `down=False`: not down the log
-    past the message's own continuation."""
+    past the message's own continuation. `beside=False` (with down=False): not what stands beside an error that has no
+    frame of its own (_beside_bare_error)."""
     i = line - 1
     if not 0 <= i < len(lines):
         return None
@@ -692,22 +843,37 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
     # transformers' `raise ImportError(f"{preface} the package flash_attn ...")` over "ImportError: FlashAttention2 has been
     # toggled on ...", hear-t1/EasyR1#21), which names the backend before a sentence above it does
     raised = re.match(r"\s*raise \w", lines[i]) is not None
+    # a message that ends in a colon goes on on the next line, indented or not ("... because of the following error (look up to
+    # see its traceback):" over "Requires Flash-Attention version ...", xorbitsai/inference#3909; helper ex57)
+    colon = lines[i].rstrip().endswith((":", "："))
     for j in range(i + 1, min(len(lines), i + 1 + CONTINUATION)):  # the message's own continuation
-        if not lines[j].strip() or not (down or raised or lines[j][:1].isspace()):
+        if not lines[j].strip() or not (down or raised or lines[j][:1].isspace() or colon and j == i + 1):
             break  # (down=False: only indented lines continue it; the next log line is another step's)
         if not any(rx.search(lines[j]) for rx in announced):  # round 7b: a banner under a title continues nothing
             order.append(j)
+    # pytest's report puts the place that raised under the E-lines ("src/pkg/attention.py:93: RuntimeError"): that frame's file
+    # (helper ex57; huggingface/trl#6265's transformers/integrations/sdpa_attention.py)
+    for j in range(i + 1, min(len(lines), i + 1 + CONTINUATION)):
+        if PYTEST_LOCATION.match(lines[j]):
+            if j not in order:
+                order.append(j)
+            break
+        if lines[j].strip() and not PYTEST_E.match(lines[j]):
+            break
     if past_traceback:
         order += range(i - 1, max(-1, i - 1 - WINDOW), -1)
     else:
         up_lines = _traceback(lines, i)  # up the traceback, deepest frame first
         if not down:  # only the innermost frame of a real traceback, not whatever lines stand above
-            real = bool(up_lines) and TRACEBACK_START.search(lines[up_lines[-1]]) is not None
+            start = up_lines[-1] if up_lines and TRACEBACK_START.search(lines[up_lines[-1]]) else None
+            real = start is not None
             inner = next((k for k, j in enumerate(up_lines) if FRAME.search(lines[j])), None)
             # a paste cut above its first frames (no "Traceback" line): a frame right over the error (its code and carets
             # between) is still the innermost frame (helper ex50, session 8)
             real = real or inner is not None and inner <= 3
             up_lines = up_lines[:inner + 1] if real and inner is not None else []
+            if beside and (inner is None or not real):
+                up_lines += _beside_bare_error(lines, i, start)  # no frame of its own: what stands for one (helper ex57)
         order += up_lines
         if down and up_lines:
             order += _setup_above(lines, up_lines[-1], i)
@@ -747,7 +913,7 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
         if named is None:
             continue
         b, shared = named
-        if j != i and b not in ("none", "foreign", "other") and any(rx.search(lines[j]) for rx in inventory):
+        if j != i and b not in NOT_SEVEN and any(rx.search(lines[j]) for rx in inventory):
             continue  # a list of what is installed names no failing backend (session 6, ex37)
         if b == "none":  # torch's own message: nothing to attribute
             return None
