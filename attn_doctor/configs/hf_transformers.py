@@ -245,7 +245,10 @@ def _callee(call) -> tuple[str, str]:
 
     f = call.func
     name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-    owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+    # `transformers.AutoModelForCausalLM.from_pretrained(...)` (round 30: a user's `import transformers` script): the
+    # class is the last name of the dotted path, as `from transformers import AutoModelForCausalLM` would name it
+    owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else \
+        f.value.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) else ""
     return owner, name
 
 

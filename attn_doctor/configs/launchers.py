@@ -28,8 +28,14 @@ def _cells(data: dict) -> list[str]:
 
 def notebook_code(path: str, data: dict) -> str:
     """A Jupyter notebook's Python code cells as one script (its `!cmd` lines stay as written; `%%bash` cells are
-    shell, see notebook_shell)."""
-    return "\n\n".join(c for c in _cells(data) if not _SHELL_CELL.match(c))
+    shell, see notebook_shell). A cell that cannot compile (an unclosed bracket or string: pyscript.compiles) is left
+    out: IPython compiles each cell alone and runs none of one that raises SyntaxError, while the other cells run
+    (round 30: a notebook whose inference cell has an unterminated string, `.get("cache_dir)`, after the cells that
+    train); a cell magic's body (`%%writefile`) is kept as written."""
+    from .pyscript import compiles
+
+    return "\n\n".join(c for c in _cells(data) if not _SHELL_CELL.match(c) and
+                        (c.lstrip().startswith("%%") or compiles(c)))
 
 
 def notebook_shell(data: dict) -> str:

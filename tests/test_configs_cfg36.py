@@ -1,0 +1,162 @@
+"""Issue 24, helper cfg36 (session 9): claimed LLM trainers' files that the readers refused or read short of what they
+say, by mechanism (from round 30 and the refusal map, benchmarks/configs_refusals.py). Each mechanism has variants
+written for these tests (tests/data/configs_cfg36/, each file says what it fakes) and near misses that must stay
+refused or unknown:
+
+- a notebook cell that cannot compile (an unclosed bracket or string) is left out, as IPython runs none of it while the
+  other cells run (launchers.notebook_code, pyscript.compiles);
+- a class named through its module (`transformers.AutoModelForCausalLM.from_pretrained`, `tf.LlamaForCausalLM`) is
+  that class (hf_transformers._callee);
+- a launch line with no options running the user's own script, here and claimed by a reader, is followed to it
+  (configs._bare_run);
+- a function given the parsed options (`main(parser.parse_args())`, `opts = get_args(); train(opts)`,
+  `main(*parser.parse_args_into_dataclasses())`) reads their defaults through its parameter (pyscript._parsed_parameters);
+- `cfg.attn_implementation` of a config object built in the script (`ModelConfig(attn_implementation=...)`, a dataclass
+  of the script's own) is the keyword it was built with, or the field's default (pyscript.value, DATACLASSES)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from attn_doctor import configs
+from attn_doctor.model import UsageError
+
+DATA = Path(__file__).resolve().parent / "data" / "configs_cfg36"
+CFG32 = Path(__file__).resolve().parent / "data" / "config_values_cfg32"
+
+
+def reading(path: Path) -> tuple:
+    c = configs.load(str(path))
+    return c["detected"]["trainer"], c["required"], c["dtype"] or "", c["compile_mode"] or "none"
+
+
+def refusal(path: Path) -> str:
+    with pytest.raises(UsageError) as e:
+        configs.load(str(path))
+    return str(e.value)
+
+
+# --- a notebook cell that cannot compile --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["nb_broken_after.ipynb",  # NEW: refused on main (the whole notebook did not parse)
+                                  "nb_broken_before.ipynb"])
+def test_a_cell_that_cannot_compile_leaves_the_others_read(name):
+    assert reading(DATA / name) == ("transformers", ["sdpa"], "bfloat16", "none")
+
+
+def test_near_miss_the_broken_cell_named_flash_attention_and_never_ran():
+    # the cell with attn_implementation="flash_attention_2" has an unclosed call: the model that trains is the default's
+    assert reading(DATA / "nb_broken_flash_cell.ipynb") == ("transformers", [], "float16", "none")
+
+
+def test_near_miss_a_notebook_whose_only_trainer_cell_cannot_compile_is_refused():
+    # NEW: main read it as transformers (sdpa) from the cell IPython would refuse
+    assert "no trainer calls" in refusal(DATA / "nb_only_trainer_cell_broken.ipynb")
+
+
+def test_newer_python_syntax_is_not_taken_for_a_broken_cell():
+    from attn_doctor.configs.pyscript import compiles
+
+    assert compiles('x = f"{d["a"]}"\n!pip install trl')  # 3.12's f-string: tree() repairs the line
+    assert compiles("type Vec = list[float]")
+    assert not compiles('tok = load(\n    cache_dir=cfg.get("cache_dir)\n)')
+    assert not compiles("args = TrainingArguments(output_dir='o', bf16=True\n")
+
+
+# --- a class named through its module ---------------------------------------------------------------------------
+
+def test_classes_named_through_the_module_are_read():
+    # NEW: main read required [] (the load's attn_implementation was not seen)
+    assert reading(DATA / "dotted_module.py") == ("transformers", ["fa2"], "bfloat16", "none")
+
+
+def test_an_aliased_module_and_hfargumentparser_script_reads_as_transformers():
+    # NEW: refused on main ("no trainer calls"); bf16 is the command line's: unknown
+    assert reading(DATA / "dotted_alias_hfparser.py") == ("transformers", [], "", "none")
+
+
+def test_near_miss_a_tokenizer_through_the_module_is_no_transformers_run():
+    assert "no trainer calls" in refusal(DATA / "dotted_tokenizer_only.py")
+
+
+# --- a launch line with no options ------------------------------------------------------------------------------
+
+def test_launch_with_no_options_follows_the_script_beside_it():
+    # NEW (cfg32's env_launch.sh, its phase-2 list): the exported ATTN_IMPL reaches the script's os.environ.get
+    assert reading(CFG32 / "env_launch.sh") == ("transformers", ["sdpa"], "bfloat16", "none")
+
+
+def test_slurm_job_running_the_script_with_no_options():
+    # NEW: refused on main ("it runs my_job.py, which is none of the trainers' training scripts")
+    c = configs.load(str(DATA / "bare_slurm" / "job.slurm"))
+    assert (c["detected"]["trainer"], c["required"], c["dtype"]) == ("transformers", ["sdpa"], "float16")
+    assert "job.slurm runs my_job.py with no options of its own" in c["detected"]["evidence"][0]
+
+
+def test_accelerate_launch_with_no_options_still_read():
+    assert reading(DATA / "bare_accelerate" / "run.sh") == ("transformers", ["fa2"], "bfloat16", "none")
+
+
+def test_near_miss_two_scripts_with_no_options_are_not_chosen_between():
+    assert "none of the trainers' training scripts" in refusal(DATA / "bare_two" / "run.sh")
+
+
+def test_near_miss_a_demo_app_beside_the_launch_is_no_training():
+    assert "it runs app.py" in refusal(DATA / "bare_app" / "run.sh")
+
+
+def test_near_miss_a_script_not_here_is_not_guessed():
+    assert "finetune_model.py" in refusal(DATA / "bare_absent" / "run.sh")
+
+
+# --- a function given the parsed options ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,want", [
+    ("main_parse.py", ("transformers", ["fa2"], "bfloat16", "none")),  # NEW: main read []
+    ("main_getargs.py", ("transformers", ["sdpa"], "float16", "none")),  # NEW: main read [], dtype unknown
+    ("main_dataclasses_star.py", ("transformers", ["fa2"], "bfloat16", "none")),  # NEW: main read [], unknown
+])
+def test_the_parsed_options_reach_the_function_they_are_given_to(name, want):
+    assert reading(DATA / name) == want
+
+
+def test_near_miss_options_from_a_file_not_here_stay_unknown():
+    # main(argparse.Namespace(**yaml.safe_load(...))): the argparse defaults are not what main() is given
+    assert reading(DATA / "main_from_file.py") == ("transformers", [], "", "none")
+
+
+# --- a config object's attribute --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,want", [
+    ("cfg_attr.py", ("transformers", ["fa2"], "bfloat16", "none")),  # NEW: ModelConfig's keyword lost to "?" on main
+    ("dc_attr.py", ("transformers", ["sdpa"], "bfloat16", "none")),  # NEW: the dataclass's defaults
+    ("dc_attr_override.py", ("transformers", ["fa2"], "float16", "none")),  # NEW: the keyword over the default
+])
+def test_a_config_objects_attribute_is_what_it_was_built_with(name, want):
+    assert reading(DATA / name) == want
+
+
+@pytest.mark.parametrize("name,want", [
+    ("dc_attr_from_yaml.py", ("transformers", [], "", "none")),  # Cfg(**yaml...): not the defaults
+    ("plain_class_attr.py", ("transformers", [], "bfloat16", "none")),  # a plain class's __init__ is its own code
+])
+def test_near_miss_an_object_built_elsewhere_or_by_its_own_code_stays_unknown(name, want):
+    assert reading(DATA / name) == want
+
+
+# --- the round-30 files these mechanisms were written from ------------------------------------------------------
+
+ROUND30 = Path(__file__).resolve().parents[1] / "fixtures" / "configs" / "round30"
+
+
+@pytest.mark.parametrize("name,want", [
+    # NEW: refused on main: an inference cell with an unterminated string made the whole notebook unparseable
+    ("transformers/hadiaskari1981__mistral-finetune-hadi__mistral_viggo_fine_tune.ipynb",
+     ("transformers", [], "bfloat16", "none")),
+    # NEW: refused on main: `transformers.AutoModelForCausalLM.from_pretrained` under HfArgumentParser
+    ("transformers/Miraitowaer__ExeCoder__src__train.py", ("transformers", [], "", "none")),
+])
+def test_round30_files_behind_these_mechanisms(name, want):
+    assert reading(ROUND30 / name) == want
