@@ -12,7 +12,12 @@ refused or unknown:
 - a function given the parsed options (`main(parser.parse_args())`, `opts = get_args(); train(opts)`,
   `main(*parser.parse_args_into_dataclasses())`) reads their defaults through its parameter (pyscript._parsed_parameters);
 - `cfg.attn_implementation` of a config object built in the script (`ModelConfig(attn_implementation=...)`, a dataclass
-  of the script's own) is the keyword it was built with, or the field's default (pyscript.value, DATACLASSES)."""
+  of the script's own) is the keyword it was built with, or the field's default (pyscript.value, DATACLASSES);
+- a name imported from transformers / TRL / PEFT / Unsloth under another name is the thing imported (pyscript._unalias);
+- a TRL trainer imported from TRL and built with the model's name, and a task-head class (`BertForSequenceClassification`)
+  loaded under HfArgumentParser, are transformers runs (hf_transformers._transformers_calls);
+- a notebook's `!trl sft ...` / `!python run_clm.py ...` line is read as the command line it is when its Python says
+  nothing of transformers (hf_transformers._command_view)."""
 
 from __future__ import annotations
 
@@ -160,3 +165,54 @@ ROUND30 = Path(__file__).resolve().parents[1] / "fixtures" / "configs" / "round3
 ])
 def test_round30_files_behind_these_mechanisms(name, want):
     assert reading(ROUND30 / name) == want
+
+
+# --- names imported under another name ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,want", [
+    ("alias_imports.py", ("transformers", ["fa2"], "bfloat16", "none")),  # NEW: refused on main
+    ("alias_trl.py", ("transformers", ["sdpa"], "float16", "none")),  # NEW: main lost the dtype (SFTConfig as Cfg)
+])
+def test_an_alias_is_the_thing_imported(name, want):
+    assert reading(DATA / name) == want
+
+
+def test_near_miss_an_alias_does_not_make_another_class_a_trainer():
+    # NEW: main read `from peft import LoraConfig as TrainingArguments` ... TrainingArguments(bf16=True) as transformers
+    assert "no trainer calls" in refusal(DATA / "alias_near_miss.py")
+
+
+# --- TRL trainers and task heads --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["trl_trainer_only.py",  # NEW: refused on main
+                                  "trl_module_dpo.py",  # NEW: refused on main (`trl.DPOTrainer`)
+                                  "task_head_hfparser.py",  # NEW: refused on main (BertForSequenceClassification)
+                                  "task_head_tokens.py"])  # NEW: refused on main (eager: nothing required)
+def test_trl_trainers_and_task_heads_are_transformers_runs(name):
+    # no precision in the file (TRL's bf16 default depends on its version; HfArgumentParser's on the command line)
+    assert reading(DATA / name) == ("transformers", [], "", "none")
+
+
+@pytest.mark.parametrize("name", ["own_sfttrainer_class.py",  # the script's own class named SFTTrainer
+                                  "encoder_only_embed.py"])  # a bare encoder (CLIPVisionModel) loaded to embed
+def test_near_miss_a_class_named_like_trls_or_an_encoder_is_no_run(name):
+    assert "no trainer calls" in refusal(DATA / name)
+
+
+def test_round30_notebook_of_the_users_own_sfttrainer_stays_refused():
+    assert "--config" in refusal(ROUND30 / "unclaimed-user-script" / "Isenborg__reasoning-llm__notebooks__sft.ipynb")
+
+
+# --- a notebook's command line ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,want", [
+    ("nb_trl_cli.ipynb", ("transformers", ["fa2"], "bfloat16", "none")),  # NEW: refused on main
+    ("nb_run_clm.ipynb", ("transformers", [], "float16", "default")),  # NEW: refused on main
+])
+def test_a_notebooks_command_line_is_read_as_one(name, want):
+    assert reading(DATA / name) == want
+
+
+@pytest.mark.parametrize("name,script", [("nb_own_script.ipynb", "train.py"), ("nb_fastchat.ipynb", "train_mem.py")])
+def test_near_miss_a_notebook_running_another_script_with_hf_options_stays_refused(name, script):
+    assert f"runs {script}" in refusal(DATA / name)

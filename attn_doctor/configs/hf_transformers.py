@@ -260,14 +260,25 @@ def _transformers_calls(t) -> list:
     import ast
 
     out = []
+    # a TRL trainer the script imports from TRL (`from trl import SFTTrainer`, `trl.SFTTrainer(...)`): a user's own
+    # class of the same name (round 30: a notebook's `from training.sft import SFTTrainer`) is not TRL's
+    trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+           == "trl" for a in n.names}
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
-        if name in PY_ARGS or name == "from_pretrained" and (owner.startswith("AutoModel") or owner.endswith(
-                ("ForCausalLM", "ForConditionalGeneration", "ForSeq2SeqLM"))):
+        if name in TRL_TRAINERS and not (name in trl or owner == "trl"):
+            continue
+        if name in PY_ARGS or name in TRL_TRAINERS or name == "from_pretrained" and (
+                owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
             out.append((owner + "." if owner else "") + name)
     return out
+
+
+# transformers' task-head classes (`BertForSequenceClassification`, `LlamaForCausalLM`, `T5ForConditionalGeneration`,
+# `RobertaForTokenClassification`): a model with a head is one a script trains or tunes, not an encoder it borrows
+_TASK_HEAD = re.compile(r"\wFor[A-Z][a-zA-Z]+$")
 
 
 def _python_settings(doc: dict) -> dict:
@@ -291,7 +302,8 @@ def _python_settings(doc: dict) -> dict:
             continue
         owner, name = _callee(n)
         if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
-                owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration")))):
+                owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration"))
+                or _TASK_HEAD.search(owner))):
             continue
         if name in MODEL_BUILDERS and trained is not None and n.lineno > trained:
             # a model loaded after the last `trainer.train()` is for generating or evaluating (round 28: a notebook's
@@ -764,7 +776,23 @@ def model_layout(s: dict) -> bool:
     return "architectures" in s or ("model_type" in s and bool(MODEL_DIMENSIONS & set(s)))
 
 
+def _command_view(doc: dict) -> dict | None:
+    """A notebook's (or a Python wrapper's) training command read as the command line it is (`!trl sft --model_name_or_path
+    ... --attn_implementation flash_attention_2 --bf16`, `!accelerate launch run_clm.py ...`), for a file whose own
+    Python says nothing of transformers: what a launch script of that line would say (an Unsloth notebook's commands
+    are Unsloth's)."""
+    if doc["fmt"] != "python" or doc.get("command") is None or _UNSLOTH.search(doc.get("python") or ""):
+        return None
+    return {**doc, "fmt": "text"}
+
+
 def score(doc: dict) -> "Score":
+    sc = _score(doc)
+    view = _command_view(doc) if not sc else None
+    return _score(view) if view is not None else sc
+
+
+def _score(doc: dict) -> "Score":
     if doc["fmt"] == "python":
         src = doc.get("python") or ""
         if not _PY_IMPORT.search(src) or _UNSLOTH.search(src):
@@ -837,6 +865,9 @@ def score(doc: dict) -> "Score":
 
 
 def read(doc: dict) -> dict:
+    view = _command_view(doc)
+    if view is not None and not _score(doc):
+        doc = view  # the notebook's command line is the evidence score() found (above)
     s = _settings(doc)
     model_config = "architectures" in s or "transformers_version" in s
     kw = s.get("model_init_kwargs") if isinstance(s.get("model_init_kwargs"), dict) else {}

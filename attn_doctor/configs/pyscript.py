@@ -19,7 +19,40 @@ def tree(src: str):
     still parses (an `if` whose body is a `!pip install` line keeps a body). A line this Python cannot parse (syntax
     of a newer Python: 3.12's f-strings that reuse their quotes, `type X = ...`; round 8m: a user's SFT script with
     f"{item["input"]}", read on Python 3.11) becomes `pass` too, a few times over: the calls that choose attention
-    and dtype are elsewhere in the script."""
+    and dtype are elsewhere in the script. The names a script imports from the trainers' libraries under another name
+    (`from transformers import TrainingArguments as TA`) are their own names in the tree (_unalias)."""
+    got = _parse(src)
+    return _unalias(got) if got is not None else None
+
+
+# the libraries whose classes and functions the readers know by name (TrainingArguments, SFTConfig, FastLanguageModel,
+# LoraConfig ...): a script that imports one under another name calls the same thing
+_KNOWN_LIBRARIES = {"transformers", "trl", "peft", "unsloth"}
+
+
+def _unalias(t):
+    """The tree with each `from transformers import X as Y` alias (of _KNOWN_LIBRARIES) spelt X where the script uses
+    it (round 30's variants: `TrainingArguments as TA`, `AutoModelForCausalLM as AMC`); an alias the script also assigns
+    or defines itself is left as it is."""
+    aliases = {}
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in _KNOWN_LIBRARIES:
+            for a in n.names:
+                if a.asname and a.asname != a.name and a.name != "*":
+                    aliases[a.asname] = a.name
+    if not aliases:
+        return t
+    for n in ast.walk(t):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) or \
+                isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            aliases.pop(n.id if isinstance(n, ast.Name) else n.name, None)
+    for n in ast.walk(t):
+        if isinstance(n, ast.Name) and n.id in aliases:
+            n.id = aliases[n.id]
+    return t
+
+
+def _parse(src: str):
     try:
         return ast.parse(src)
     except SyntaxError:
