@@ -16,6 +16,9 @@ refused or unknown:
 - a name imported from transformers / TRL / PEFT / Unsloth under another name is the thing imported (pyscript._unalias);
 - a TRL trainer imported from TRL and built with the model's name, and a task-head class (`BertForSequenceClassification`)
   loaded under HfArgumentParser, are transformers runs (hf_transformers._transformers_calls);
+- a dict the script writes out, spread or indexed (`**CONFIG["training"]`, `CFG["model"]["attn"]`), and a variable
+  holding a model class (`model_cls = Qwen2VLForConditionalGeneration`) are read as Python reads them
+  (pyscript._dict_items / value, hf_transformers._class_held);
 - a notebook's `!trl sft ...` / `!python run_clm.py ...` line is read as the command line it is when its Python says
   nothing of transformers (hf_transformers._command_view)."""
 
@@ -216,3 +219,21 @@ def test_a_notebooks_command_line_is_read_as_one(name, want):
 @pytest.mark.parametrize("name,script", [("nb_own_script.ipynb", "train.py"), ("nb_fastchat.ipynb", "train_mem.py")])
 def test_near_miss_a_notebook_running_another_script_with_hf_options_stays_refused(name, script):
     assert f"runs {script}" in refusal(DATA / name)
+
+
+# --- dicts written in the script, a variable holding a model class ----------------------------------------------
+
+@pytest.mark.parametrize("name,want", [
+    ("dict_kwargs.py", ("transformers", ["sdpa"], "bfloat16", "none")),  # NEW: main read [], unknown
+    ("dict_subscript.py", ("transformers", ["fa2"], "bfloat16", "none")),  # NEW: main read [], unknown
+    ("var_class.py", ("transformers", ["fa2"], "bfloat16", "none")),  # NEW: main read []
+    ("var_class_branch.py", ("transformers", ["sdpa"], "float16", "none")),  # NEW: main read []
+])
+def test_dicts_and_class_variables_read_as_python_reads_them(name, want):
+    assert reading(DATA / name) == want
+
+
+@pytest.mark.parametrize("name", ["dict_from_yaml.py",  # the dict comes from a YAML not here
+                                  "var_class_mixed.py"])  # a class in one branch, the script's own loader in the other
+def test_near_miss_run_time_dicts_and_mixed_loaders_stay_unknown(name):
+    assert reading(DATA / name) == ("transformers", [], "", "none")

@@ -301,6 +301,10 @@ def _python_settings(doc: dict) -> dict:
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
+        if owner and name in MODEL_BUILDERS and not (owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
+            # `model_cls = Qwen2VLForConditionalGeneration` (or another model class in each branch) then
+            # `model_cls.from_pretrained(...)`: the class it names
+            owner = _class_held(t, owner) or owner
         if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
                 owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration"))
                 or _TASK_HEAD.search(owner))):
@@ -340,6 +344,22 @@ def _python_settings(doc: dict) -> dict:
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
         out["dtype"] = out["dtype"][6:]
     return {k: v for k, v in out.items() if v != "?"}
+
+
+def _class_held(t, name: str) -> str | None:
+    """The model class a variable holds, when every assignment of it in the script is one (`model_cls =
+    Qwen2VLForConditionalGeneration`, or Qwen2_5_VL... in another branch): the first; None otherwise."""
+    import ast
+
+    held = []
+    for n in ast.walk(t):
+        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id == name for x in n.targets):
+            v = n.value
+            cls = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else ""
+            if not (cls.startswith("AutoModel") or _TASK_HEAD.search(cls)):
+                return None
+            held.append(cls)
+    return held[0] if held else None
 
 
 def _fields_never_read(t, call) -> set:

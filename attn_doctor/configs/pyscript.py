@@ -614,6 +614,12 @@ def value(node, consts: dict):
             if fields is not None and node.attr in fields and not obj.args and \
                     not any(k.arg is None for k in obj.keywords):
                 return value(fields[node.attr], consts)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        # `CFG["model"]["attn"]` of a dict the script writes out (`CFG = {"model": {"attn": "sdpa"}}`): the entry
+        # under that key; a dict loaded at run time (yaml.safe_load, json.load) has none here
+        got = [v for k, v in _dict_items(node.value, consts) if k == node.slice.value]
+        if got:
+            return value(got[-1], consts)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         # `not script_args.use_flash_attention_2`: the negation of a setting known here
         v = value(node.operand, consts)
@@ -742,6 +748,13 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
             out += _dict_items(a, consts, depth + 1)
         for k in node.keywords:
             out += [(k.arg, k.value)] if k.arg else _dict_items(k.value, consts, depth + 1)
+    elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+            isinstance(node.slice.value, str):
+        # `**CONFIG["training"]` of `CONFIG = {"training": {...}, "model": {...}}` written in the script: the inner
+        # dict under that key (the last one the outer dict gives it, as Python builds it)
+        inner = [v for k, v in _dict_items(node.value, consts, depth + 1) if k == node.slice.value]
+        if inner:
+            out += _dict_items(inner[-1], consts, depth + 1)
     return out
 
 
