@@ -19,6 +19,9 @@ refused or unknown:
 - a dict the script writes out, spread or indexed (`**CONFIG["training"]`, `CFG["model"]["attn"]`), and a variable
   holding a model class (`model_cls = Qwen2VLForConditionalGeneration`) are read as Python reads them
   (pyscript._dict_items / value, hf_transformers._class_held);
+- a file a notebook writes with `%%writefile PATH` (`-a` appends) and a config dumped to `open(PATH, "w")` are what a
+  launch line naming PATH reads (launchers.notebook_written_files, python_dumped_configs target_of); a `%%writefile`
+  cell of a data file is no Python of the notebook's;
 - a notebook's `!trl sft ...` / `!python run_clm.py ...` line is read as the command line it is when its Python says
   nothing of transformers (hf_transformers._command_view)."""
 
@@ -237,3 +240,23 @@ def test_dicts_and_class_variables_read_as_python_reads_them(name, want):
                                   "var_class_mixed.py"])  # a class in one branch, the script's own loader in the other
 def test_near_miss_run_time_dicts_and_mixed_loaders_stay_unknown(name):
     assert reading(DATA / name) == ("transformers", [], "", "none")
+
+
+# --- files a notebook writes ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,want", [
+    ("nb_writefile_axolotl.ipynb", ("axolotl", ["fa2"], "bfloat16", "none")),  # NEW: config.yml unread on main
+    ("nb_writefile_append.ipynb", ("llama-factory", ["fa2"], "bfloat16", "none")),  # NEW: `%%writefile -a` appends
+    ("nb_dump_open.ipynb", ("llama-factory", ["fa2"], "bfloat16", "none")),  # NEW: yaml.safe_dump(cfg, open(P, "w"))
+    ("dump_open_wrapper.py", ("axolotl", ["sdpa"], "float16", "none")),  # NEW: yaml.dump(cfg, open(path, "w"))
+    ("nb_writefile_data_cell.ipynb", ("transformers", ["fa2"], "bfloat16", "none")),  # a data cell beside the code
+])
+def test_a_file_the_notebook_writes_is_what_its_launch_reads(name, want):
+    assert reading(DATA / name) == want
+
+
+@pytest.mark.parametrize("name,unread", [("nb_writefile_other_name.ipynb", "configs/other.yml"),
+                                         ("nb_dump_other_name.ipynb", "train.yaml")])
+def test_near_miss_a_file_written_under_another_name_is_not_the_one_launched(name, unread):
+    c = configs.load(str(DATA / name))
+    assert (c["required"], c["dtype"], c["unread"]) == ([], None, [unread])

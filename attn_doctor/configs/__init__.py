@@ -58,7 +58,7 @@ from ..model import BACKENDS, UsageError
 from .runners import kube_manifest, runner_commands
 from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
                         justfile_script, inline_python, notebook_code, notebook_command, notebook_shell, python_commands,
-                        python_dumped_configs, python_written_files)
+                        notebook_written_files, python_dumped_configs, python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
 
@@ -344,6 +344,7 @@ def make_doc(path: str, text: str) -> dict:
         _text_doc(doc, "\n".join(x for x in (bang_lines(doc["python"]), notebook_shell(doc["data"]),
                                               python_commands(doc["python"])) if x), shell)
         doc["files"].update(python_written_files(doc["python"]))
+        doc["files"].update(notebook_written_files(doc["data"]))
         doc["dumped"] = python_dumped_configs(doc["python"]) if doc.get("commands") else []
         doc["fmt"] = "python"
         return doc
