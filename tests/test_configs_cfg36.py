@@ -22,6 +22,8 @@ refused or unknown:
 - a file a notebook writes with `%%writefile PATH` (`-a` appends) and a config dumped to `open(PATH, "w")` are what a
   launch line naming PATH reads (launchers.notebook_written_files, python_dumped_configs target_of); a `%%writefile`
   cell of a data file is no Python of the notebook's;
+- axolotl's Python API (`cfg = load_cfg(CONFIG, **overrides)` then `train(cfg=cfg, ...)`, CONFIG a YAML path or a
+  DictDefault / dict the script writes out) is axolotl's run of that config (axolotl._api_call, _api_settings);
 - a notebook's `!trl sft ...` / `!python run_clm.py ...` line is read as the command line it is when its Python says
   nothing of transformers (hf_transformers._command_view)."""
 
@@ -260,3 +262,19 @@ def test_a_file_the_notebook_writes_is_what_its_launch_reads(name, want):
 def test_near_miss_a_file_written_under_another_name_is_not_the_one_launched(name, unread):
     c = configs.load(str(DATA / name))
     assert (c["required"], c["dtype"], c["unread"]) == ([], None, [unread])
+
+
+# --- axolotl's Python API ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,want", [
+    ("axolotl_api_dictdefault.ipynb", ("axolotl", ["fa2"], "bfloat16", "none")),  # NEW: refused on main
+    ("axolotl_api_yaml/train.py", ("axolotl", ["sdpa"], "float16", "default")),  # NEW: the YAML beside, an override
+    ("axolotl_api_dict.py", ("axolotl", ["xformers"], "float16", "none")),  # NEW: a dict literal
+])
+def test_axolotls_python_api_is_axolotls_run(name, want):
+    assert reading(DATA / name) == want
+
+
+@pytest.mark.parametrize("name", ["axolotl_util_only.py", "own_load_cfg.py"])
+def test_near_miss_an_axolotl_utility_or_a_load_cfg_of_ones_own_is_no_axolotl_run(name):
+    assert "no trainer calls" in refusal(DATA / name)

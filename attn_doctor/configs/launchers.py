@@ -806,7 +806,9 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "OrderedDict":
             node = ast.Call(func=ast.Name(id="OrderedDict"), args=node.args, keywords=node.keywords)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("dict", "OrderedDict"):  # (ai-toolkit's own examples build the job as an OrderedDict)
+            # (ai-toolkit's own examples build the job as an OrderedDict; axolotl's Colab example its config as a
+            # DictDefault, axolotl.utils.dict: a dict subclass)
+            if node.func.id in ("dict", "OrderedDict", "DictDefault"):
                 out = {}
                 for a in node.args[:1]:
                     out.update(dict_value(a, scope, before, depth + 1) or {})
