@@ -24,6 +24,8 @@ refused or unknown:
   cell of a data file is no Python of the notebook's;
 - axolotl's Python API (`cfg = load_cfg(CONFIG, **overrides)` then `train(cfg=cfg, ...)`, CONFIG a YAML path or a
   DictDefault / dict the script writes out) is axolotl's run of that config (axolotl._api_call, _api_settings);
+- from_pretrained's old `use_flash_attention_2=True` (transformers 4.34+) is FlashAttention 2, as in a YAML
+  (hf_transformers.PY_KEYS);
 - a notebook's `!trl sft ...` / `!python run_clm.py ...` line is read as the command line it is when its Python says
   nothing of transformers (hf_transformers._command_view)."""
 
@@ -278,3 +280,15 @@ def test_axolotls_python_api_is_axolotls_run(name, want):
 @pytest.mark.parametrize("name", ["axolotl_util_only.py", "own_load_cfg.py"])
 def test_near_miss_an_axolotl_utility_or_a_load_cfg_of_ones_own_is_no_axolotl_run(name):
     assert "no trainer calls" in refusal(DATA / name)
+
+
+# --- from_pretrained(use_flash_attention_2=True) ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["old_use_flash_attention_2.py",  # NEW: main read []
+                                  "old_use_flash_attention_2_kwargs.py"])  # NEW: main read [] (in a kwargs dict)
+def test_the_old_flash_attention_keyword_is_fa2(name):
+    assert reading(DATA / name) == ("transformers", ["fa2"], "bfloat16", "none")
+
+
+def test_near_miss_the_old_keyword_off_by_default_requires_nothing():
+    assert reading(DATA / "old_use_flash_attention_2_off.py") == ("transformers", [], "float16", "none")

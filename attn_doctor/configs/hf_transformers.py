@@ -227,7 +227,10 @@ PY_ARGS = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOCon
 # `_attn_implementation=`: the private name from_pretrained also takes (a keyword it does not take itself goes to the
 # model's config, whose __post_init__ sets it with setattr, and `_attn_implementation` is the config property the
 # attention interface is chosen from: huggingface/transformers@008e574 src/transformers/configuration_utils.py)
-PY_KEYS = ("attn_implementation", "_attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch_compile",
+# `use_flash_attention_2=True`: from_pretrained's keyword before attn_implementation (transformers 4.34-4.35, kept with a
+# deprecation warning after: config._attn_implementation = "flash_attention_2"), as read() takes it from a YAML
+PY_KEYS = ("attn_implementation", "_attn_implementation", "use_flash_attention_2", "torch_dtype", "dtype", "bf16", "fp16",
+           "torch_compile",
            "torch_compile_mode",
            "torch_compile_backend", "packing", "packing_strategy", "padding_free", "per_device_train_batch_size")
 # the classmethods that build a model with from_pretrained's keywords (attn_implementation, torch_dtype / dtype):
