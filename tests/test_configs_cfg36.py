@@ -24,6 +24,9 @@ refused or unknown:
   cell of a data file is no Python of the notebook's;
 - axolotl's Python API (`cfg = load_cfg(CONFIG, **overrides)` then `train(cfg=cfg, ...)`, CONFIG a YAML path or a
   DictDefault / dict the script writes out) is axolotl's run of that config (axolotl._api_call, _api_settings);
+- a class of the script's own on TrainingArguments / a TRL config or trainer (`class MyArgs(TrainingArguments)` with
+  `bf16: bool = True`, `class MySFT(SFTTrainer)`) is that class, its field defaults under the call's keywords
+  (hf_transformers._script_subclasses);
 - from_pretrained's old `use_flash_attention_2=True` (transformers 4.34+) is FlashAttention 2, as in a YAML
   (hf_transformers.PY_KEYS);
 - a notebook's `!trl sft ...` / `!python run_clm.py ...` line is read as the command line it is when its Python says
@@ -292,3 +295,18 @@ def test_the_old_flash_attention_keyword_is_fa2(name):
 
 def test_near_miss_the_old_keyword_off_by_default_requires_nothing():
     assert reading(DATA / "old_use_flash_attention_2_off.py") == ("transformers", [], "float16", "none")
+
+
+# --- classes of the script's own on transformers' / TRL's -------------------------------------------------------
+
+@pytest.mark.parametrize("name,want", [
+    ("subclass_args.py", ("transformers", ["sdpa"], "bfloat16", "none")),  # NEW: the subclass's bf16 default; main: unknown
+    ("subclass_trainer_only.py", ("transformers", [], "", "none")),  # NEW: refused on main (MySFT(SFTTrainer))
+    ("same_name_alias.py", ("transformers", [], "float16", "none")),  # NEW: `class TrainingArguments(HFArgs)`, fp16 True
+])
+def test_a_subclass_is_its_base_with_its_defaults(name, want):
+    assert reading(DATA / name) == want
+
+
+def test_near_miss_a_subclass_of_the_scripts_own_sftrainer_is_no_trl_run():
+    assert "no trainer calls" in refusal(DATA / "subclass_own_base.py")

@@ -267,11 +267,14 @@ def _transformers_calls(t) -> list:
     # class of the same name (round 30: a notebook's `from training.sft import SFTTrainer`) is not TRL's
     trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
            == "trl" for a in n.names}
+    subclasses = _script_subclasses(t)
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
-        if name in TRL_TRAINERS and not (name in trl or owner == "trl"):
+        if not owner and name in subclasses:
+            name = subclasses[name][0]  # a class of the script's own on TrainingArguments / TRL's (checked there)
+        elif name in TRL_TRAINERS and not (name in trl or owner == "trl"):
             continue
         if name in PY_ARGS or name in TRL_TRAINERS or name == "from_pretrained" and (
                 owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
@@ -300,10 +303,18 @@ def _python_settings(doc: dict) -> dict:
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     trained = _last_training_call(t)
+    subclasses = _script_subclasses(t)
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
+        if not owner and name in subclasses:
+            # `MyTrainingArguments(output_dir=...)` of `class MyTrainingArguments(TrainingArguments)` with `bf16: bool =
+            # True`: TrainingArguments' call, the subclass's field defaults first (the call's keywords win, below)
+            name, defaults = subclasses[name]
+            for k, d in defaults.items():
+                if k in PY_KEYS and not any(kw.arg == k for kw in n.keywords):
+                    out[k] = value(d, consts)
         if owner and name in MODEL_BUILDERS and not (owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
             # `model_cls = Qwen2VLForConditionalGeneration` (or another model class in each branch) then
             # `model_cls.from_pretrained(...)`: the class it names
@@ -347,6 +358,52 @@ def _python_settings(doc: dict) -> dict:
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
         out["dtype"] = out["dtype"][6:]
     return {k: v for k, v in out.items() if v != "?"}
+
+
+def _script_subclasses(t) -> dict:
+    """class name -> (the TrainingArguments / TRL config or trainer class it extends, {field: default node}) for each class
+    the script defines on one of those (through its own classes too): `class MyArgs(TrainingArguments)`,
+    `class WeightedSFT(SFTTrainer)`, `@dataclass class TrainingArguments(transformers.TrainingArguments)` with its own
+    defaults. A TRL trainer base must be TRL's (imported from trl, or `trl.SFTTrainer`)."""
+    import ast
+
+    known = set(PY_ARGS) | TRL_TRAINERS
+    trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+           == "trl" for a in n.names}
+    # names imported from transformers / TRL (an alias is spelt as the name it imports: pyscript._unalias), which a
+    # class of the same name extends (`from transformers import TrainingArguments as HFArgs`, `class
+    # TrainingArguments(HFArgs)`)
+    imported = {a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+                in ("transformers", "trl") for a in n.names}
+    classes = {c.name: c for c in ast.walk(t) if isinstance(c, ast.ClassDef)}
+
+    def base_of(c, depth=0):
+        for b in c.bases:
+            bn = b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else ""
+            owner = b.value.id if isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) else ""
+            if bn in known and (bn not in TRL_TRAINERS or bn in trl or owner == "trl") and \
+                    (bn != c.name or isinstance(b, ast.Attribute) or bn in imported):
+                return bn
+            if bn in classes and bn != c.name and depth < 4:
+                got = base_of(classes[bn], depth + 1)
+                if got:
+                    return got
+        return None
+
+    out = {}
+    for name, c in classes.items():
+        base = base_of(c)
+        if base:
+            fields = {}
+            for st in c.body:
+                if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
+                    d = st.value
+                    if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "field":
+                        d = next((k.value for k in d.keywords if k.arg == "default"), None)
+                    if d is not None:
+                        fields[st.target.id] = d
+            out[name] = (base, fields)
+    return out
 
 
 def _class_held(t, name: str) -> str | None:
