@@ -58,7 +58,7 @@ from ..model import BACKENDS, UsageError
 from .runners import kube_manifest, runner_commands
 from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
                         justfile_script, inline_python, notebook_code, notebook_command, notebook_shell, python_commands,
-                        python_dumped_configs, python_written_files)
+                        notebook_written_files, python_dumped_configs, python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
 
@@ -344,6 +344,7 @@ def make_doc(path: str, text: str) -> dict:
         _text_doc(doc, "\n".join(x for x in (bang_lines(doc["python"]), notebook_shell(doc["data"]),
                                               python_commands(doc["python"])) if x), shell)
         doc["files"].update(python_written_files(doc["python"]))
+        doc["files"].update(notebook_written_files(doc["data"]))
         doc["dumped"] = python_dumped_configs(doc["python"]) if doc.get("commands") else []
         doc["fmt"] = "python"
         return doc
@@ -624,7 +625,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         shared = []
         for s, _n in scores:
             shared += [e for e in s.evidence if e not in shared]
-        script = _script_run(doc) or _module_run(doc)
+        script = _script_run(doc) or _module_run(doc) or _bare_run(doc)
         # a cloud job spec (a SkyPilot task, a Baseten Training job, a Modal app): the file is the job, and what it
         # runs is no claimed trainer's (no reader claims it)
         spec = doc.get("job") or others.job_spec(doc)
@@ -761,6 +762,23 @@ def _script_run(doc: dict) -> str | None:
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
     return cmd.script
+
+
+def _bare_run(doc: dict) -> str | None:
+    """The user's own script a launch file runs with no options (`export ATTN_IMPL=sdpa` then `python train_qwen.py`,
+    `accelerate launch finetune.py`), when that script is here (beside the launch file, or where the command names it)
+    and a reader claims it on its own evidence: the launch's job, with the defaults the script sets (and the variables
+    the launch exports to it). _script_run takes only a command given options; one with none is otherwise read as
+    naming a script, not running the job. Several such scripts, or none claimed: None (the launch is judged as
+    before)."""
+    if doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"]):
+        return None
+    names = []
+    for c in doc.get("commands") or []:
+        if c.script and c.script.endswith(".py") and not c.module and c.script not in names:
+            names.append(c.script)
+    claimed = [n for n in names if _script_beside(doc, n) is not None]
+    return claimed[0] if len(claimed) == 1 else None
 
 
 def _script_beside(doc: dict, script: str):

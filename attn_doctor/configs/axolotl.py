@@ -121,9 +121,60 @@ def cli_settings(doc: dict, args: list) -> tuple[dict | None, dict]:
     return config_data(doc, path), overrides
 
 
+_IMPORT = re.compile(r"^\s*(from\s+axolotl\b[\w.]*\s+import|import\s+axolotl\b)", re.MULTILINE)
+
+
+def _api_call(doc: dict):
+    """The `load_cfg(CONFIG, **overrides)` call of a script or notebook that trains through axolotl's Python API
+    (axolotl.cli.config.load_cfg, then axolotl.train.train(cfg=...): axolotl's own Colab example builds CONFIG as a
+    DictDefault; users pass a YAML path), or None."""
+    if doc["fmt"] != "python" or not _IMPORT.search(doc.get("python") or ""):
+        return None
+    import ast
+
+    from .pyscript import tree
+
+    t = tree(doc["python"])
+    if t is None:
+        return None
+    calls = [n for n in ast.walk(t) if isinstance(n, ast.Call) and (
+        isinstance(n.func, ast.Name) and n.func.id == "load_cfg" or
+        isinstance(n.func, ast.Attribute) and n.func.attr == "load_cfg") and n.args]
+    return max(calls, key=lambda n: n.lineno) if calls else None
+
+
+def _api_settings(doc: dict, call) -> tuple[dict | None, dict]:
+    """(the config's settings or None, the keyword overrides) of a load_cfg call: a YAML path as written (read as a
+    launch line's: named_config), or a dict the script writes out (DictDefault({...}), dict(...), a name bound to one);
+    its literal keywords override the config, as load_cfg applies **kwargs over it (src/axolotl/cli/config.py)."""
+    import ast
+
+    from . import config_data
+    from .launchers import python_dumped_configs
+    from .pyscript import constants, tree, value
+
+    first = call.args[0]
+    data = None
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        data = config_data(doc, first.value)
+    else:
+        given = [d for target, d in python_dumped_configs(doc["python"], frozenset({"load_cfg"}))
+                 if target == ("call", "load_cfg")]
+        data = given[-1] if given else None
+    consts = constants(tree(doc["python"]))
+    overrides = {}
+    for k in call.keywords:
+        v = value(k.value, consts) if k.arg else "?"
+        if k.arg and v != "?" and isinstance(v, (str, int, float, bool)):
+            overrides[k.arg] = v
+    return data, overrides
+
+
 def score(doc: dict) -> tuple[float, list[str]]:
     if doc["fmt"] in ("text", "python"):  # a launch script, or a notebook's `!` lines
         run = _cli(doc)
+        if not run and _api_call(doc) is not None:
+            return Score().add("load_cfg(...) (axolotl's Python API)", 2 * STRONG)
         return Score().add(f"{run[0]} (axolotl's launch line)", 2 * STRONG) if run else NOTHING
     if doc["fmt"] not in ("yaml", "json"):
         return NOTHING
@@ -183,7 +234,9 @@ def _lax_bools(data: dict) -> dict:
 def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
         run = _cli(doc)
-        data, overrides = cli_settings(doc, run[1]) if run else (None, {})
+        api = _api_call(doc) if not run else None
+        data, overrides = cli_settings(doc, run[1]) if run else _api_settings(doc, api) if api is not None else \
+            (None, {})
         if data is None and not overrides:  # the YAML that says which backend, dtype and compile is not here
             from . import unknown_settings
 

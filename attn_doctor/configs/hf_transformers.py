@@ -227,7 +227,10 @@ PY_ARGS = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOCon
 # `_attn_implementation=`: the private name from_pretrained also takes (a keyword it does not take itself goes to the
 # model's config, whose __post_init__ sets it with setattr, and `_attn_implementation` is the config property the
 # attention interface is chosen from: huggingface/transformers@008e574 src/transformers/configuration_utils.py)
-PY_KEYS = ("attn_implementation", "_attn_implementation", "torch_dtype", "dtype", "bf16", "fp16", "torch_compile",
+# `use_flash_attention_2=True`: from_pretrained's keyword before attn_implementation (transformers 4.34-4.35, kept with a
+# deprecation warning after: config._attn_implementation = "flash_attention_2"), as read() takes it from a YAML
+PY_KEYS = ("attn_implementation", "_attn_implementation", "use_flash_attention_2", "torch_dtype", "dtype", "bf16", "fp16",
+           "torch_compile",
            "torch_compile_mode",
            "torch_compile_backend", "packing", "packing_strategy", "padding_free", "per_device_train_batch_size")
 # the classmethods that build a model with from_pretrained's keywords (attn_implementation, torch_dtype / dtype):
@@ -245,7 +248,10 @@ def _callee(call) -> tuple[str, str]:
 
     f = call.func
     name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-    owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+    # `transformers.AutoModelForCausalLM.from_pretrained(...)` (round 30: a user's `import transformers` script): the
+    # class is the last name of the dotted path, as `from transformers import AutoModelForCausalLM` would name it
+    owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else \
+        f.value.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) else ""
     return owner, name
 
 
@@ -257,14 +263,28 @@ def _transformers_calls(t) -> list:
     import ast
 
     out = []
+    # a TRL trainer the script imports from TRL (`from trl import SFTTrainer`, `trl.SFTTrainer(...)`): a user's own
+    # class of the same name (round 30: a notebook's `from training.sft import SFTTrainer`) is not TRL's
+    trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+           == "trl" for a in n.names}
+    subclasses = _script_subclasses(t)
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
-        if name in PY_ARGS or name == "from_pretrained" and (owner.startswith("AutoModel") or owner.endswith(
-                ("ForCausalLM", "ForConditionalGeneration", "ForSeq2SeqLM"))):
+        if not owner and name in subclasses:
+            name = subclasses[name][0]  # a class of the script's own on TrainingArguments / TRL's (checked there)
+        elif name in TRL_TRAINERS and not (name in trl or owner == "trl"):
+            continue
+        if name in PY_ARGS or name in TRL_TRAINERS or name == "from_pretrained" and (
+                owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
             out.append((owner + "." if owner else "") + name)
     return out
+
+
+# transformers' task-head classes (`BertForSequenceClassification`, `LlamaForCausalLM`, `T5ForConditionalGeneration`,
+# `RobertaForTokenClassification`): a model with a head is one a script trains or tunes, not an encoder it borrows
+_TASK_HEAD = re.compile(r"\wFor[A-Z][a-zA-Z]+$")
 
 
 def _python_settings(doc: dict) -> dict:
@@ -283,12 +303,25 @@ def _python_settings(doc: dict) -> dict:
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     trained = _last_training_call(t)
+    subclasses = _script_subclasses(t)
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
             continue
         owner, name = _callee(n)
+        if not owner and name in subclasses:
+            # `MyTrainingArguments(output_dir=...)` of `class MyTrainingArguments(TrainingArguments)` with `bf16: bool =
+            # True`: TrainingArguments' call, the subclass's field defaults first (the call's keywords win, below)
+            name, defaults = subclasses[name]
+            for k, d in defaults.items():
+                if k in PY_KEYS and not any(kw.arg == k for kw in n.keywords):
+                    out[k] = value(d, consts)
+        if owner and name in MODEL_BUILDERS and not (owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
+            # `model_cls = Qwen2VLForConditionalGeneration` (or another model class in each branch) then
+            # `model_cls.from_pretrained(...)`: the class it names
+            owner = _class_held(t, owner) or owner
         if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
-                owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration")))):
+                owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration"))
+                or _TASK_HEAD.search(owner))):
             continue
         if name in MODEL_BUILDERS and trained is not None and n.lineno > trained:
             # a model loaded after the last `trainer.train()` is for generating or evaluating (round 28: a notebook's
@@ -325,6 +358,68 @@ def _python_settings(doc: dict) -> dict:
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
         out["dtype"] = out["dtype"][6:]
     return {k: v for k, v in out.items() if v != "?"}
+
+
+def _script_subclasses(t) -> dict:
+    """class name -> (the TrainingArguments / TRL config or trainer class it extends, {field: default node}) for each class
+    the script defines on one of those (through its own classes too): `class MyArgs(TrainingArguments)`,
+    `class WeightedSFT(SFTTrainer)`, `@dataclass class TrainingArguments(transformers.TrainingArguments)` with its own
+    defaults. A TRL trainer base must be TRL's (imported from trl, or `trl.SFTTrainer`)."""
+    import ast
+
+    known = set(PY_ARGS) | TRL_TRAINERS
+    trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+           == "trl" for a in n.names}
+    # names imported from transformers / TRL (an alias is spelt as the name it imports: pyscript._unalias), which a
+    # class of the same name extends (`from transformers import TrainingArguments as HFArgs`, `class
+    # TrainingArguments(HFArgs)`)
+    imported = {a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+                in ("transformers", "trl") for a in n.names}
+    classes = {c.name: c for c in ast.walk(t) if isinstance(c, ast.ClassDef)}
+
+    def base_of(c, depth=0):
+        for b in c.bases:
+            bn = b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else ""
+            owner = b.value.id if isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) else ""
+            if bn in known and (bn not in TRL_TRAINERS or bn in trl or owner == "trl") and \
+                    (bn != c.name or isinstance(b, ast.Attribute) or bn in imported):
+                return bn
+            if bn in classes and bn != c.name and depth < 4:
+                got = base_of(classes[bn], depth + 1)
+                if got:
+                    return got
+        return None
+
+    out = {}
+    for name, c in classes.items():
+        base = base_of(c)
+        if base:
+            fields = {}
+            for st in c.body:
+                if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
+                    d = st.value
+                    if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "field":
+                        d = next((k.value for k in d.keywords if k.arg == "default"), None)
+                    if d is not None:
+                        fields[st.target.id] = d
+            out[name] = (base, fields)
+    return out
+
+
+def _class_held(t, name: str) -> str | None:
+    """The model class a variable holds, when every assignment of it in the script is one (`model_cls =
+    Qwen2VLForConditionalGeneration`, or Qwen2_5_VL... in another branch): the first; None otherwise."""
+    import ast
+
+    held = []
+    for n in ast.walk(t):
+        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id == name for x in n.targets):
+            v = n.value
+            cls = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else ""
+            if not (cls.startswith("AutoModel") or _TASK_HEAD.search(cls)):
+                return None
+            held.append(cls)
+    return held[0] if held else None
 
 
 def _fields_never_read(t, call) -> set:
@@ -761,7 +856,23 @@ def model_layout(s: dict) -> bool:
     return "architectures" in s or ("model_type" in s and bool(MODEL_DIMENSIONS & set(s)))
 
 
+def _command_view(doc: dict) -> dict | None:
+    """A notebook's (or a Python wrapper's) training command read as the command line it is (`!trl sft --model_name_or_path
+    ... --attn_implementation flash_attention_2 --bf16`, `!accelerate launch run_clm.py ...`), for a file whose own
+    Python says nothing of transformers: what a launch script of that line would say (an Unsloth notebook's commands
+    are Unsloth's)."""
+    if doc["fmt"] != "python" or doc.get("command") is None or _UNSLOTH.search(doc.get("python") or ""):
+        return None
+    return {**doc, "fmt": "text"}
+
+
 def score(doc: dict) -> "Score":
+    sc = _score(doc)
+    view = _command_view(doc) if not sc else None
+    return _score(view) if view is not None else sc
+
+
+def _score(doc: dict) -> "Score":
     if doc["fmt"] == "python":
         src = doc.get("python") or ""
         if not _PY_IMPORT.search(src) or _UNSLOTH.search(src):
@@ -834,6 +945,9 @@ def score(doc: dict) -> "Score":
 
 
 def read(doc: dict) -> dict:
+    view = _command_view(doc)
+    if view is not None and not _score(doc):
+        doc = view  # the notebook's command line is the evidence score() found (above)
     s = _settings(doc)
     model_config = "architectures" in s or "transformers_version" in s
     kw = s.get("model_init_kwargs") if isinstance(s.get("model_init_kwargs"), dict) else {}

@@ -28,8 +28,39 @@ def _cells(data: dict) -> list[str]:
 
 def notebook_code(path: str, data: dict) -> str:
     """A Jupyter notebook's Python code cells as one script (its `!cmd` lines stay as written; `%%bash` cells are
-    shell, see notebook_shell)."""
-    return "\n\n".join(c for c in _cells(data) if not _SHELL_CELL.match(c))
+    shell, see notebook_shell). A cell that cannot compile (an unclosed bracket or string: pyscript.compiles) is left
+    out: IPython compiles each cell alone and runs none of one that raises SyntaxError, while the other cells run
+    (round 30: a notebook whose inference cell has an unterminated string, `.get("cache_dir)`, after the cells that
+    train); a cell magic's body (`%%writefile`) is kept as written."""
+    from .pyscript import compiles
+
+    return "\n\n".join(c for c in _cells(data) if not _SHELL_CELL.match(c) and not _data_file_cell(c) and
+                        (c.lstrip().startswith("%%") or compiles(c)))
+
+
+# `%%writefile [-a] PATH`: IPython writes the cell's body to PATH (IPython/core/magics/osm.py writefile), runs none of it
+_WRITEFILE = re.compile(r"^\s*%%writefile(?P<append>\s+-a|\s+--append)?\s+(?P<path>\"[^\"]+\"|'[^']+'|\S+)[^\n]*\n?")
+
+
+def _data_file_cell(cell: str) -> bool:
+    """A `%%writefile` cell of a file that is not Python (a YAML / TOML / JSON config, a Modelfile): no code of the
+    notebook's (a `.py` one stays read with the notebook's code, as before)."""
+    m = _WRITEFILE.match(cell)
+    return bool(m) and not m.group("path").strip("\"'").endswith(".py")
+
+
+def notebook_written_files(data: dict) -> dict:
+    """{path: text} of the files a notebook's `%%writefile` cells write (round 30's variants: `%%writefile config.yml`
+    then `!axolotl train config.yml`); `-a` appends to what an earlier cell wrote. A launch line that names the path is
+    read through that text (named_config)."""
+    out: dict = {}
+    for c in _cells(data):
+        m = _WRITEFILE.match(c)
+        if m:
+            path = m.group("path").strip("\"'")
+            body = c[m.end():]
+            out[path] = (out.get(path, "") + body) if m.group("append") else body
+    return out
 
 
 def notebook_shell(data: dict) -> str:
@@ -775,7 +806,9 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "OrderedDict":
             node = ast.Call(func=ast.Name(id="OrderedDict"), args=node.args, keywords=node.keywords)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("dict", "OrderedDict"):  # (ai-toolkit's own examples build the job as an OrderedDict)
+            # (ai-toolkit's own examples build the job as an OrderedDict; axolotl's Colab example its config as a
+            # DictDefault, axolotl.utils.dict: a dict subclass)
+            if node.func.id in ("dict", "OrderedDict", "DictDefault"):
                 out = {}
                 for a in node.args[:1]:
                     out.update(dict_value(a, scope, before, depth + 1) or {})
@@ -827,8 +860,13 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         return None
 
     def target_of(call):
-        """Where the dump goes: the file of the `with open(P, "w") as fh` around it (P literal or variable), the path
-        of Path(P).write_text(...), or None."""
+        """Where the dump goes: the file it is given open (`yaml.safe_dump(cfg, open(P, "w"))`), the file of the `with
+        open(P, "w") as fh` around it (P literal or variable), the path of Path(P).write_text(...), or None."""
+        stream = call.args[1] if len(call.args) > 1 else next(
+            (k.value for k in call.keywords if k.arg in ("stream", "fp", "f")), None)
+        if isinstance(stream, ast.Call) and isinstance(stream.func, ast.Name) and stream.func.id == "open" and \
+                stream.args:
+            return _path_of(stream.args[0])
         p = parents.get(id(call))
         while p is not None and not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
             if isinstance(p, ast.Call) and isinstance(p.func, ast.Attribute) and p.func.attr == "write_text":

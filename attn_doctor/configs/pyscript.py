@@ -19,24 +19,45 @@ def tree(src: str):
     still parses (an `if` whose body is a `!pip install` line keeps a body). A line this Python cannot parse (syntax
     of a newer Python: 3.12's f-strings that reuse their quotes, `type X = ...`; round 8m: a user's SFT script with
     f"{item["input"]}", read on Python 3.11) becomes `pass` too, a few times over: the calls that choose attention
-    and dtype are elsewhere in the script."""
+    and dtype are elsewhere in the script. The names a script imports from the trainers' libraries under another name
+    (`from transformers import TrainingArguments as TA`) are their own names in the tree (_unalias)."""
+    got = _parse(src)
+    return _unalias(got) if got is not None else None
+
+
+# the libraries whose classes and functions the readers know by name (TrainingArguments, SFTConfig, FastLanguageModel,
+# LoraConfig ...): a script that imports one under another name calls the same thing
+_KNOWN_LIBRARIES = {"transformers", "trl", "peft", "unsloth"}
+
+
+def _unalias(t):
+    """The tree with each `from transformers import X as Y` alias (of _KNOWN_LIBRARIES) spelt X where the script uses
+    it (round 30's variants: `TrainingArguments as TA`, `AutoModelForCausalLM as AMC`); an alias the script also assigns
+    or defines itself is left as it is."""
+    aliases = {}
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in _KNOWN_LIBRARIES:
+            for a in n.names:
+                if a.asname and a.asname != a.name and a.name != "*":
+                    aliases[a.asname] = a.name
+    if not aliases:
+        return t
+    for n in ast.walk(t):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) or \
+                isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            aliases.pop(n.id if isinstance(n, ast.Name) else n.name, None)
+    for n in ast.walk(t):
+        if isinstance(n, ast.Name) and n.id in aliases:
+            n.id = aliases[n.id]
+    return t
+
+
+def _parse(src: str):
     try:
         return ast.parse(src)
     except SyntaxError:
         pass
-    lines, going, head = [], False, ""
-    for ln in src.splitlines():
-        # a `!cmd ... \` line goes on over the next lines (IPython's EscapedCommand assembles them, as bang_lines
-        # reads them): those lines are shell too and one statement with it (round 9: a `!pip install a b \` spread
-        # over three indented lines), so they become `pass` at the `!` line's indentation
-        if going:
-            lines.append(_as_pass(head))
-        elif ln.lstrip().startswith(("!", "%")):
-            head = ln
-            lines.append(_as_pass(ln))
-        else:
-            lines.append(ln)
-        going = (going or ln.lstrip().startswith(("!", "%"))) and ln.rstrip().endswith("\\")
+    lines = _shell_as_pass(src)
     for _ in range(MAX_REPAIRS):
         try:
             return ast.parse("\n".join(lines))
@@ -56,6 +77,42 @@ def tree(src: str):
                 continue
             lines[k] = _as_pass(lines[k])
     return None
+
+
+def _shell_as_pass(src: str) -> list[str]:
+    """The lines of a script or a notebook cell with its shell lines (`!cmd`, `%magic`) made `pass` at their
+    indentation."""
+    lines, going, head = [], False, ""
+    for ln in src.splitlines():
+        # a `!cmd ... \` line goes on over the next lines (IPython's EscapedCommand assembles them, as bang_lines
+        # reads them): those lines are shell too and one statement with it (round 9: a `!pip install a b \` spread
+        # over three indented lines), so they become `pass` at the `!` line's indentation
+        if going:
+            lines.append(_as_pass(head))
+        elif ln.lstrip().startswith(("!", "%")):
+            head = ln
+            lines.append(_as_pass(ln))
+        else:
+            lines.append(ln)
+        going = (going or ln.lstrip().startswith(("!", "%"))) and ln.rstrip().endswith("\\")
+    return lines
+
+
+# SyntaxErrors no Python version accepts (an unclosed bracket or string): the code never compiles, whichever Python runs
+# it. Syntax of a newer Python than this one (3.12's f-strings reusing their quotes: "f-string: unmatched '['", `type
+# X = ...`: "invalid syntax") is not among them: tree() repairs those lines
+_NEVER_VALID = re.compile(r"was never closed|^unterminated (triple-quoted )?string literal|does not match opening "
+                          r"parenthesis|^unmatched '[)\]}]'|unexpected EOF")
+
+
+def compiles(src: str) -> bool:
+    """Whether a notebook cell's code compiles as IPython compiles it (its shell lines aside): False only for an
+    error no Python accepts (_NEVER_VALID)."""
+    try:
+        ast.parse("\n".join(_shell_as_pass(src)))
+    except SyntaxError as e:
+        return not _NEVER_VALID.search(e.msg or "")
+    return True
 
 
 def _as_pass(line: str) -> str:
@@ -81,6 +138,8 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None) -> di
         out = _constants_pass(tree, {k: v if counts.get(k) == 1 else RUNTIME for k, v in out.items()})
     for name, default in _parameter_defaults(tree).items():
         out.setdefault(name, default)
+    for name, parsed in _parsed_parameters(tree, out).items():
+        out.setdefault(name, parsed)
     for n in ast.walk(tree):
         # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
         # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
@@ -97,6 +156,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None) -> di
             # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it
             out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
                                  values=[base] + [v for _, v in sets])
+    out[DATACLASSES] = _script_dataclasses(tree)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
     out[PINNED_BF16] = pinned_bf16(tree)
@@ -361,6 +421,43 @@ def _dataclass_defaults(tree):
         yield st.target.id, d
 
 
+# consts' entry for the script's own dataclasses: class name -> {field: default node}
+DATACLASSES = "<the script's dataclasses>"
+# the classes whose constructor keywords are the object's attributes of the same name (transformers' TrainingArguments,
+# TRL's SFTConfig / ModelConfig, a script's own XxxArgs): `cfg.bf16` of `cfg = SFTConfig(bf16=True)` is True
+_CONFIG_CLASSES = ("Config", "Arguments", "Args", "Namespace")
+
+
+def _script_dataclasses(tree) -> dict:
+    """class name -> {field: default node} of each `@dataclass` class the script defines (a field with no default, or
+    with default_factory, is left out; a class defined twice is left out)."""
+    out: dict = {}
+    seen: set = set()
+    for c in ast.walk(tree):
+        if not isinstance(c, ast.ClassDef):
+            continue
+        if not any(_call_name(d) == "dataclass" if isinstance(d, ast.Call) else
+                   (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", "")) == "dataclass"
+                   for d in c.decorator_list):
+            continue
+        if c.name in seen:
+            out.pop(c.name, None)
+            continue
+        seen.add(c.name)
+        fields = {}
+        for st in c.body:
+            if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
+                d = st.value
+                if isinstance(d, ast.Call) and _call_name(d) == "field":
+                    kw = {k.arg: k.value for k in d.keywords if k.arg}
+                    if "default" not in kw:
+                        continue
+                    d = kw["default"]
+                fields[st.target.id] = d
+        out[c.name] = fields
+    return out
+
+
 def _parse_call(node) -> bool:
     """`parser.parse_args()`, `parse_args()`, `get_args()` ...: the script's argument parsing, as _PARSED names it."""
     return isinstance(node, ast.Call) and bool(_PARSED.match(_call_name(node)))
@@ -441,6 +538,50 @@ def _parameter_defaults(tree) -> dict:
     return out
 
 
+def _parsed_parameters(tree, consts: dict) -> dict:
+    """name -> the parsing, for a parameter of the script's own function that every call of it in the script passes the
+    parsed arguments: `main(parser.parse_args())`, `opts = get_args(); train(opts)`, `main(*parser.
+    parse_args_into_dataclasses())` (each parameter the dataclass of its position): inside the function `opts.bf16` is
+    the option's default, as it is for `args = parser.parse_args()` at the top level. A parameter some call passes
+    anything else is the caller's, not known here."""
+    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    got: dict = {}
+    other: set = set()
+
+    def parsed(arg):
+        node = resolve(arg, consts) if isinstance(arg, ast.Name) else arg
+        if _parse_call(node) or isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and \
+                _call_name(node.value) in _DATACLASS_PARSES:
+            return node
+        return None
+
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in funcs):
+            continue
+        f = funcs[n.func.id]
+        params = [a.arg for a in f.args.posonlyargs + f.args.args]
+        pairs = []
+        for i, a in enumerate(n.args):
+            if isinstance(a, ast.Starred):
+                # `main(*parser.parse_args_into_dataclasses())`: the dataclasses in order, from this position on
+                if isinstance(a.value, ast.Call) and _call_name(a.value) in _DATACLASS_PARSES:
+                    pairs += [(p, ast.Subscript(value=a.value, slice=ast.Constant(value=j), ctx=ast.Load()))
+                              for j, p in enumerate(params[i:])]
+                else:
+                    other.update(params[i:])
+                break
+            if i < len(params):
+                pairs.append((params[i], a))
+        pairs += [(k.arg, k.value) for k in n.keywords if k.arg]
+        for name, a in pairs:
+            node = parsed(a)
+            if node is None or name in got and ast.dump(got[name]) != ast.dump(node):
+                other.add(name)
+            else:
+                got[name] = node
+    return {k: v for k, v in got.items() if k not in other}
+
+
 def resolve(node, consts: dict, depth: int = 0):
     if isinstance(node, ast.Name) and node.id in consts and depth < 3:
         return resolve(consts[node.id], consts, depth + 1)
@@ -458,6 +599,27 @@ def value(node, consts: dict):
         # `bf16=args.bf16`: the option's argparse default, as the script runs with no options (round 9m: a GRPO script
         # whose `--fp16` defaults to True and whose GRPOConfig(fp16=args.fp16, ...) then trains in fp16)
         return value(consts[ARGPARSE][node.attr], consts)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        obj = resolve(node.value, consts)
+        if isinstance(obj, ast.Call) and obj is not node.value:
+            # `model_config = ModelConfig(attn_implementation="flash_attention_2")` then
+            # `from_pretrained(attn_implementation=model_config.attn_implementation)`: the attribute is the keyword the
+            # object was built with (a config / arguments class, or a dataclass of the script's own), else, for a
+            # dataclass of the script's own built without it, the field's default
+            cname = _call_name(obj)
+            fields = consts.get(DATACLASSES, {}).get(cname)
+            kw = {k.arg: k.value for k in obj.keywords if k.arg}
+            if node.attr in kw and (fields is not None or cname.endswith(_CONFIG_CLASSES)):
+                return value(kw[node.attr], consts)
+            if fields is not None and node.attr in fields and not obj.args and \
+                    not any(k.arg is None for k in obj.keywords):
+                return value(fields[node.attr], consts)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        # `CFG["model"]["attn"]` of a dict the script writes out (`CFG = {"model": {"attn": "sdpa"}}`): the entry
+        # under that key; a dict loaded at run time (yaml.safe_load, json.load) has none here
+        got = [v for k, v in _dict_items(node.value, consts) if k == node.slice.value]
+        if got:
+            return value(got[-1], consts)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         # `not script_args.use_flash_attention_2`: the negation of a setting known here
         v = value(node.operand, consts)
@@ -586,6 +748,13 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
             out += _dict_items(a, consts, depth + 1)
         for k in node.keywords:
             out += [(k.arg, k.value)] if k.arg else _dict_items(k.value, consts, depth + 1)
+    elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+            isinstance(node.slice.value, str):
+        # `**CONFIG["training"]` of `CONFIG = {"training": {...}, "model": {...}}` written in the script: the inner
+        # dict under that key (the last one the outer dict gives it, as Python builds it)
+        inner = [v for k, v in _dict_items(node.value, consts, depth + 1) if k == node.slice.value]
+        if inner:
+            out += _dict_items(inner[-1], consts, depth + 1)
     return out
 
 
