@@ -1,6 +1,7 @@
 """A launcher that installs one trainer (from the trainer's own repository, or its package by name) and runs a
 training script of its own that is not here (round 28: a SageMaker image that clones kohya-ss/sd-scripts and execs
-/opt/ml/code/train.py; a RunPod image that clones ostris/ai-toolkit and runs handler.py): the trainer is the one it
+/opt/ml/code/train.py; a RunPod image that clones ostris/ai-toolkit and runs handler.py; round 31: one that clones
+bghira/SimpleTuner and hands over to CMD ["/start.sh"]): the trainer is the one it
 installs, and every setting lives in the script that is not here, so nothing but the trainer is known. A repository no
 reader claims (ComfyUI, lora-scripts), two trainers, libraries every job installs, a launcher that runs nothing, a GUI
 or a script that only samples or serves is none of this. Nothing is run or fetched."""
@@ -23,7 +24,7 @@ _CLONE = re.compile(r"\bgit\s+clone\b[^\n;&|]*?(?:https?://|git@)github\.com[/:]
                     re.IGNORECASE)
 # what a container or launch script runs to train, or to take training jobs (a serverless handler, a worker)
 _RUNS_TRAINING = re.compile(r"^(\w*train\w*|\w*finetune\w*|\w*fine_tune\w*|sft\w*|handler|rp_handler|\w+_handler|"
-                            r"worker|main|run|launch|start|entrypoint)\.py$", re.IGNORECASE)
+                            r"worker|main|run|launch|start|entrypoint)\.(py|sh)$", re.IGNORECASE)
 
 
 # The trainers installed from their package index by name (`pip install "axolotl[flash-attn]"`, `uv pip install -U
@@ -64,6 +65,13 @@ def installed_trainer(doc: dict, beside) -> tuple[str, str, str] | None:
     if len(trainers) != 1 or len(repos) != 1:
         return None
     scripts = [os.path.basename(s.replace("\\", "/")) for s in doc.get("scripts") or []]
+    from .others import runs_other_script
+
+    handed = runs_other_script(doc)
+    if handed and handed.lower().endswith((".sh", ".bash")):
+        # the shell script a container hands over to (round 31: an image that clones bghira/SimpleTuner and ends
+        # CMD ["/start.sh"], a start.sh that is not here): its entry point, by name as a .py one is
+        scripts.append(os.path.basename(handed.replace("\\", "/")))
     if any(s in TRAINER_GUIS or NOT_TRAINING_SCRIPT.match(s) for s in scripts):
         return None  # it starts a GUI or a sampler: no training run of its own
     own = [s for s in scripts if _RUNS_TRAINING.match(s)]
