@@ -390,6 +390,13 @@ def make_doc(path: str, text: str) -> dict:
             raise UsageError(f"--config: {path} is a dataset registry (ms-swift's --custom_dataset_info: datasets by "
                              f"ms_dataset_id / hf_dataset_id / dataset_path with their columns), not a trainer config: "
                              f"give attn-doctor the training command line or config that names it")
+        argv = saved_argv(data)
+        if argv is not None:
+            # a command line a tool saved as its argv list ({"command": ["python", "-m", "accelerate.commands.launch",
+            # ..., "anima_train_network.py", "--mixed_precision", "bf16", ...]}, round 31): read as that command line is
+            doc.update(fmt="text")
+            _text_doc(doc, " ".join(shlex.quote(w) for w in argv), shell)
+            return doc
         # (a Compose file, Kubernetes manifest(s), a CI pipeline: runners.py); several Kubernetes manifests in one file
         # (_load_yaml_docs) are a list, whose containers' commands are what runs
         runner = runner_commands(data)
@@ -399,13 +406,6 @@ def make_doc(path: str, text: str) -> dict:
         if runner is None and not isinstance(data, dict):
             raise UsageError(f"--config: {path} is {fmt.upper()} but not an object of trainer settings "
                              f"(it holds a {type(data).__name__})")
-        argv = saved_argv(data)
-        if argv is not None:
-            # a command line a tool saved as its argv list ({"command": ["python", "-m", "accelerate.commands.launch",
-            # ..., "anima_train_network.py", "--mixed_precision", "bf16", ...]}, round 31): read as that command line is
-            doc.update(fmt="text")
-            _text_doc(doc, " ".join(shlex.quote(w) for w in argv), shell)
-            return doc
         job = job_commands(data, runner)
         if job is not None:
             # a cloud job spec (an Azure ML command job, a SkyPilot task, a dstack task): its other keys are the
@@ -467,6 +467,7 @@ def _written_config(doc: dict, where: str):
     string (launchers.python_written_files) when it runs no command itself and exactly one reader claims that file on
     its own evidence; None otherwise (two such files, two readers, or a script that runs what it writes: read through
     its command)."""
+    from . import others
     from .launchers import python_written_files
 
     if doc["fmt"] != "python" or doc.get("commands"):
@@ -479,8 +480,8 @@ def _written_config(doc: dict, where: str):
             sub = make_doc(path, text)
         except (UsageError, RecursionError, ValueError):
             continue
-        if sub["fmt"] not in ("yaml", "json", "toml"):
-            continue
+        if sub["fmt"] not in ("yaml", "json", "toml") or others.dataset_config(sub):
+            continue  # (a dataset config it writes is no training config either: detect refuses one given directly)
         own = []
         for name in READERS:
             sc = _module(name).score(sub)

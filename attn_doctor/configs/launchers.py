@@ -466,8 +466,13 @@ def python_commands(code: str) -> str:
             if isinstance(a, ast.Name) and a.id in lists:
                 ws = lists[a.id]
             elif isinstance(a, (ast.List, ast.Tuple)):
-                ws = [w for e in a.elts for w in (lists.get(e.value.id, ["$PY_VALUE"]) if isinstance(e, ast.Starred)
-                                                 and isinstance(e.value, ast.Name) else [word(e)])]
+                # (the command string a shell's -c is given is the string the name holds there: `["bash", "-c", cmd]`
+                # after cmd = f"cd {ROOT} && python train.py " + " ".join(args), round 31)
+                ws = [w for i, e in enumerate(a.elts) for w in (
+                    lists.get(e.value.id, ["$PY_VALUE"]) if isinstance(e, ast.Starred) and isinstance(e.value, ast.Name)
+                    else [strings[e.id]] if isinstance(e, ast.Name) and strings.get(e.id) and known(e) is None and i
+                    and isinstance(a.elts[i - 1], ast.Constant) and a.elts[i - 1].value in ("-c", "/c", "-Command")
+                    else [word(e)])]
             elif isinstance(a, ast.BinOp) and isinstance(a.op, ast.Add) and joined(a) is not None:
                 # `[...] + ([...] if USE_WANDB else [])` (round 31: a Modal app's DreamBooth launch): the lists added,
                 # a conditional part only when the script settles its test
