@@ -13,7 +13,8 @@ spelling of the same shape) and near misses that must stay refused or keep what 
 6. SimpleTuner's train.py run from its checkout (`cd /SimpleTuner && python train.py ...`), options brought by the job:
    SimpleTuner, nothing else known. An image that clones one trainer and hands over to a start.sh / entrypoint.sh that
    is not here: that trainer (installed.py).
-7. A setup script or cell that writes one trainer's config file and runs nothing: that config.
+7. A setup script or cell that writes one trainer's config file and runs nothing: that config. A dict of one trainer's
+   settings a Python module defines and never uses itself (an app's config module): those settings.
 8. Refused: a generic train.py of a repository the file clones (not diffusers) even when its options are an example's;
    AutoTrain's CLI; sd-scripts' and musubi-tuner's generation and LoRA tools; a dataset config says that none of its
    settings reaches attention.
@@ -400,3 +401,62 @@ def test_a_dataset_config_says_none_of_its_settings_reaches_attention(tmp_path, 
 def test_full_precision_must_match_mixed_precision(tmp_path, mp, full, dtype):
     line = f"accelerate launch sdxl_train_network.py --xformers --mixed_precision {mp} --{full}\n"
     assert read(tmp_path, "t.sh", line) == ("sd-scripts", ["xformers"], dtype, "none")
+
+
+SETTINGS_MODULE = """import os
+
+
+class Config:
+    SECRET_KEY = os.getenv("SECRET_KEY", "x")
+    {name} = {{
+{body}
+    }}
+
+
+config = Config()
+"""
+SDS_BODY = """        'pretrained_model_name_or_path': '/m/model.safetensors',
+        'network_module': 'networks.lora',
+        'network_dim': 32,
+        'network_alpha': 16,
+        'optimizer_type': 'AdamW8bit',
+        'caption_extension': '.txt',
+        'enable_bucket': True,
+        'mixed_precision': '{mp}',
+        'xformers': {xf},
+        'sdpa': {sdpa},
+        'save_model_as': 'safetensors',"""
+MUSUBI_BODY = """        'dit': '/m/wan2.1_t2v_14B_bf16.safetensors',
+        'vae': '/m/wan_2.1_vae.safetensors',
+        't5': '/m/models_t5_umt5-xxl-enc-bf16.pth',
+        'task': 't2v-14B',
+        'dataset_config': '/d/dataset.toml',
+        'network_module': 'networks.lora_wan',
+        'timestep_sampling': 'shift',
+        'discrete_flow_shift': 3.0,
+        'mixed_precision': 'bf16',
+        'flash_attn': True,"""
+
+
+@pytest.mark.parametrize("name,body,want", [
+    ("LORA_TRAINING_CONFIG", SDS_BODY.format(mp="fp16", xf="True", sdpa="False"), ("sd-scripts", ["xformers"], "float16",
+                                                                                  "none")),
+    ("TRAIN_ARGS", SDS_BODY.format(mp="bf16", xf="False", sdpa="True"), ("sd-scripts", ["sdpa"], "bfloat16", "none")),
+    ("WAN_LORA", MUSUBI_BODY, ("musubi", ["fa2"], "bfloat16", "none")),
+])
+def test_a_settings_dict_an_app_module_defines(tmp_path, name, body, want):
+    assert read(tmp_path, "config.py", SETTINGS_MODULE.format(name=name, body=body)) == want
+
+
+def test_a_settings_dict_the_script_uses_itself_is_not_read_here(tmp_path):
+    text = SETTINGS_MODULE.format(name="TRAIN_ARGS", body=SDS_BODY.format(mp="fp16", xf="True", sdpa="False")) + \
+        "\nprint(Config.TRAIN_ARGS)\n"
+    assert "no trainer calls" in refusal(tmp_path, "config.py", text)
+
+
+def test_a_dict_of_settings_every_trainer_has_is_not_a_trainers(tmp_path):
+    body = "\n".join(f"        '{k}': {v}," for k, v in (("learning_rate", 1e-4), ("batch_size", 4), ("epochs", 3),
+                                                           ("seed", 42), ("output_dir", "'out'"),
+                                                           ("mixed_precision", "'bf16'"), ("gradient_checkpointing",
+                                                                                           True), ("max_steps", 100)))
+    assert "no trainer calls" in refusal(tmp_path, "config.py", SETTINGS_MODULE.format(name="HPARAMS", body=body))

@@ -31,9 +31,6 @@ STILL_WRONG = {
     "round31/sd-scripts/aoirint__sd-scripts-docker__Dockerfile":
         "builds the user's own fork of sd-scripts (ARG SD_SCRIPTS_URL=https://github.com/aoirint/sd-scripts) with "
         "ENTRYPOINT accelerate launch and no script: a fork's URL is not kohya-ss/sd-scripts'",
-    "round31/sd-scripts/hongkong7530__CNB-RICK_LORA_TRAINER__backend__app__config.py":
-        "a Flask app's config module whose class attribute LORA_TRAINING_CONFIG is a dict of sd-scripts settings "
-        "(flux-lora, networks.lora_flux, sdpa True): a dict a Python module only defines is not read as a config",
     "round31/sd-scripts/maTORIx__matorix-sd-scripts__config.json":
         "a front end's own settings JSON whose sd-scripts options are CLI strings in nested lists "
         "('--mixed_precision=fp16') beside `xformers: true`: that schema is not read",

@@ -488,8 +488,69 @@ def _written_config(doc: dict, where: str):
             if isinstance(sc, Score) and sc.own_points >= STRONG:
                 own.append((name, sc))
         if len(own) == 1:
-            found.append((own[0][0], sub, path, own[0][1]))
+            found.append((own[0][0], sub, f"writes {os.path.basename(path)}", own[0][1]))
     return found[0] if len(found) == 1 else None
+
+
+def _settings_dict(doc: dict):
+    """(reader id, doc, name, score) of the one dict literal a Python module defines and never uses itself (a module or
+    class attribute its app imports: round 31, a Flask app's Config.LORA_TRAINING_CONFIG = {'model_train_type':
+    'flux-lora', 'network_module': 'networks.lora_flux', 'sdpa': True, ...}) when exactly one reader claims its settings
+    on twice its own evidence; None otherwise (a script that runs anything, a dict it passes on, two such dicts)."""
+    import ast
+
+    from .pyscript import tree
+
+    if doc["fmt"] != "python" or doc.get("commands") or not doc["name"].endswith(".py"):
+        return None
+    src = doc.get("python") or ""
+    t = tree(src)
+    if t is None:
+        return None
+    found = []
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and
+                isinstance(n.value, ast.Dict) and len(n.value.keys) >= 8):
+            continue
+        name = n.targets[0].id
+        if sum(1 for x in ast.walk(t) if isinstance(x, ast.Name) and x.id == name) > 1 or \
+                sum(1 for x in ast.walk(t) if isinstance(x, ast.Attribute) and x.attr == name) > 0:
+            continue  # the script uses it itself (passes it on, dumps it): read through that use, not here
+        settings = {}
+        for k, v in zip(n.value.keys, n.value.values):
+            if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                try:
+                    val = ast.literal_eval(v)
+                except (ValueError, SyntaxError, TypeError, RecursionError):
+                    continue
+                if isinstance(val, (str, int, float, bool)) or val is None:
+                    settings[k.value] = val
+        settings = {k: v for k, v in settings.items() if v is not None}
+        own = []
+        # as the JSON and as the TOML the app would write it (a trainer reads one kind: musubi-tuner's --config_file
+        # is TOML, SimpleTuner's config.json JSON); a scalar's JSON spelling is its TOML one
+        for fname, text in ((f"{name}.json", json.dumps(settings)),
+                            (f"{name}.toml", "".join(f"{k} = {json.dumps(v)}\n" for k, v in settings.items()
+                                                     if re.fullmatch(r"[A-Za-z0-9_-]+", k)))):
+            try:
+                sub = make_doc(fname, text)
+            except UsageError:
+                continue
+            if others_dataset(sub):
+                continue
+            for rname in READERS:
+                sc = _module(rname).score(sub)
+                if isinstance(sc, Score) and sc.own_points >= 2 * STRONG and rname not in [o[0] for o in own]:
+                    own.append((rname, sc, sub))
+        if len(own) == 1:
+            found.append((own[0][0], own[0][2], f"defines {name} (a dict it does not use itself)", own[0][1]))
+    return found[0] if len(found) == 1 else None
+
+
+def others_dataset(sub: dict):
+    from . import others
+
+    return others.dataset_config(sub)
 
 
 def _runs_dumped(doc: dict):
@@ -685,14 +746,14 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
                          f"yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
     if not claimed:
-        written = _written_config(doc, where)
+        written = _written_config(doc, where) or _settings_dict(doc)
         if written is not None:
             # a setup script or cell that writes one trainer's config file and runs nothing itself (round 31: a Colab
             # cell saved as .py that clones ai-toolkit, writes config_marcos.yaml from a triple-quoted job and prints
             # `!python run.py config_marcos.yaml` for the next cell): that config is the training the file sets up
             wname, wdoc, wpath, wsc = written
             return wname, wdoc, {"trainer": wname, "title": _module(wname).TITLE, "by": "content", "score": wsc.points,
-                                 "evidence": [f"writes {os.path.basename(wpath)}, a config of {_module(wname).TITLE}"]
+                                 "evidence": [f"{wpath}, a config of {_module(wname).TITLE}"]
                                  + wsc.evidence[:8], "runner_up": None, "runner_up_score": None}
         from .installed import installed_trainer
 
