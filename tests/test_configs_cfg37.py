@@ -12,7 +12,8 @@ spelling of the same shape) and near misses that must stay refused or keep what 
    fine_tune) is that script.
 6. SimpleTuner's train.py run from its checkout (`cd /SimpleTuner && python train.py ...`), options brought by the job:
    SimpleTuner, nothing else known. An image that clones one trainer and hands over to a start.sh / entrypoint.sh that
-   is not here: that trainer (installed.py).
+   is not here, or whose entry point is `accelerate launch` with no script (the trainer's fork, cloned from an ARG
+   URL in a heredoc RUN, included): that trainer (installed.py).
 7. A setup script or cell that writes one trainer's config file and runs nothing: that config. A dict of one trainer's
    settings a Python module defines and never uses itself (an app's config module): those settings.
 8. Refused: a generic train.py of a repository the file clones (not diffusers) even when its options are an example's;
@@ -275,6 +276,59 @@ def test_an_image_that_clones_one_trainer_and_hands_over_to_its_entry_script(tmp
 def test_an_image_that_clones_no_trainer_and_hands_over_stays_refused(tmp_path):
     text = CLONE_AND_HAND_OVER.format(repo="https://github.com/comfyanonymous/ComfyUI.git", entry="start.sh")
     assert "start.sh" in refusal(tmp_path, "Dockerfile", text)
+
+
+# An image of one trainer (or its fork, which keeps the trainer's repository name) whose entry point is `accelerate
+# launch` with no script: `docker run` gives the script; the clone may sit in a BuildKit heredoc and take its URL from
+# an ARG, and a toolchain clone (pyenv) beside it runs no training.
+LAUNCHER_IMAGE = """# syntax=docker/dockerfile:1
+FROM ubuntu:22.04
+RUN <<EOF
+    set -eu
+    git clone https://github.com/pyenv/pyenv.git /opt/pyenv
+EOF
+ARG TRAINER_URL={url}
+RUN --mount=type=cache,target=/root/.cache/pip <<EOF
+    set -eu
+    git clone "${{TRAINER_URL}}" /opt/trainer
+    cd /opt/trainer
+    pip install -e .
+EOF
+WORKDIR /opt/trainer
+ENTRYPOINT {entry}
+"""
+
+
+@pytest.mark.parametrize("url,entry,want", [
+    ("https://github.com/kohya-ss/sd-scripts", '["accelerate", "launch"]', "sd-scripts"),
+    ("https://github.com/someone/musubi-tuner.git", '["accelerate", "launch", "--num_processes", "1"]', "musubi"),
+    ("https://github.com/someone/ai-toolkit", '["torchrun", "--nproc_per_node", "2"]', "ai-toolkit"),
+])
+def test_an_image_whose_entry_point_launches_the_script_docker_run_gives(tmp_path, url, entry, want):
+    assert read(tmp_path, "Dockerfile", LAUNCHER_IMAGE.format(url=url, entry=entry)) == (want, [], "", "none")
+
+
+@pytest.mark.parametrize("url,entry", [
+    ("https://github.com/kohya-ss/sd-scripts", '["bash"]'),  # a shell, not a launcher
+    ("https://github.com/Akegarasu/lora-scripts", '["accelerate", "launch"]'),  # another program, not a fork's name
+    ("https://github.com/someone/sd-scripts-gui", '["accelerate", "launch"]'),  # the name only contains it
+])
+def test_an_image_that_launches_nothing_of_one_trainer_stays_refused(tmp_path, url, entry):
+    refusal(tmp_path, "Dockerfile", LAUNCHER_IMAGE.format(url=url, entry=entry))
+
+
+def test_an_image_of_a_trainer_fork_and_another_repository_stays_refused(tmp_path):
+    text = LAUNCHER_IMAGE.format(url="https://github.com/someone/sd-scripts", entry='["accelerate", "launch"]')
+    text = text.replace("WORKDIR", "RUN git clone https://github.com/comfyanonymous/ComfyUI /opt/comfy\nWORKDIR")
+    refusal(tmp_path, "Dockerfile", text)
+
+
+def test_a_heredoc_run_is_read_as_the_script_it_runs(tmp_path):
+    # the training command inside a heredoc RUN is a command like any other (before, the heredoc hid every line)
+    text = ("FROM python:3.11\nRUN <<EOF\n  pip install -r requirements.txt\n"
+            "  accelerate launch sdxl_train_network.py --sdpa --mixed_precision bf16 --network_module networks.lora\n"
+            "EOF\n")
+    assert read(tmp_path, "Dockerfile", text) == ("sd-scripts", ["sdpa"], "bfloat16", "none")
 
 
 # --- 7. a setup cell that writes one trainer's config ----------------------------------------------------------------

@@ -28,9 +28,6 @@ STILL_WRONG = {
     "round31/sd-scripts/DualChimerra__chimerra-lora-trainer__colab__LoRA_Trainer.ipynb":
         "clones kohya-ss/sd-scripts and a second (UI) repository and starts a web UI: a GUI start is refused by design "
         "(TRAINER_GUIS), and installed.py takes one cloned repository only",
-    "round31/sd-scripts/aoirint__sd-scripts-docker__Dockerfile":
-        "builds the user's own fork of sd-scripts (ARG SD_SCRIPTS_URL=https://github.com/aoirint/sd-scripts) with "
-        "ENTRYPOINT accelerate launch and no script: a fork's URL is not kohya-ss/sd-scripts'",
     "round31/sd-scripts/maTORIx__matorix-sd-scripts__config.json":
         "a front end's own settings JSON whose sd-scripts options are CLI strings in nested lists "
         "('--mixed_precision=fp16') beside `xformers: true`: that schema is not read",

@@ -424,6 +424,7 @@ def make_doc(path: str, text: str) -> dict:
             or ("." not in name and DOCKERFILE_TEXT.match(text)):
         # (Dockerfile, train.dockerfile, Dockerfile.gpu, and the per-variant names Dockerfile-cuda12 / Dockerfile_dev)
         text = dockerfile_script(text)
+        doc["dockerfile"] = True  # its last CMD / ENTRYPOINT is what the container runs, with `docker run`'s words added
     elif name in ("makefile", "gnumakefile") or name.endswith(".mk") or ("." not in name and MAKEFILE_TEXT.search(text)):
         text = makefile_script(text)  # `make train`: its recipes, as the shell runs them
     elif name in ("justfile", ".justfile") or name.endswith(".just"):

@@ -683,13 +683,27 @@ QUOTES = ("\"", "'")
 def dockerfile_script(text: str) -> str:
     """A Dockerfile as the shell script its build and container run: RUN lines and CMD / ENTRYPOINT (exec form
     `["accelerate", "launch", ...]` as words, shell form as written), ENV / ARG as assignments; other instructions
-    (FROM, COPY, WORKDIR ...) run nothing."""
+    (FROM, COPY, WORKDIR ...) run nothing. A BuildKit heredoc (`RUN <<EOF` ... `EOF`, `RUN --mount=... <<EOF`) runs
+    its body's lines as a script (Dockerfile reference: "Here-Documents")."""
     out = []
-    for ln in re.sub(r"\\\n", " ", text).splitlines():
+    lines = re.sub(r"\\\n", " ", text).splitlines()
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        i += 1
         m = re.match(r"^\s*(RUN|CMD|ENTRYPOINT|ENV|ARG)\s+(.*)$", ln, re.IGNORECASE)
         if not m:
             continue
         kind, rest = m.group(1).upper(), m.group(2).strip()
+        here = re.match(r"^(?:--\S+\s+)*<<-?([\"']?)(\w+)\1\s*$", rest) if kind == "RUN" else None
+        if here:
+            body = []
+            while i < len(lines) and lines[i].strip() != here.group(2):
+                body.append(lines[i])
+                i += 1
+            i += 1
+            out += body
+            continue
         if kind in ("ENV", "ARG"):
             pairs = re.findall(r"([A-Za-z_]\w*)=(\"[^\"]*\"|'[^']*'|\S+)", rest)
             if not pairs and kind == "ENV" and len(rest.split(None, 1)) == 2:
