@@ -361,6 +361,11 @@ def make_doc(path: str, text: str) -> dict:
             doc["files"].update(python_written_files(text))  # the config it writes before it runs it, as a notebook's
             doc["dumped"] = python_dumped_configs(text)  # ... or builds as a dict and dumps (yaml / json / toml)
             doc["fmt"] = "python"
+            if doc.get("command") is None and _runs_dumped(doc):
+                # no command says "train" by name, but one runs a program on the config the script builds and writes
+                # (round 31: a RunPod handler's yaml.safe_dump(job, f) then `python3 run.py CONFIG_PATH`): that command is
+                # the training run, read with the config it is given
+                doc["command"] = _runs_dumped(doc)
             if doc.get("command") is None:  # no training command among them: the script is read as before
                 doc.update(commands=[], command=None, words=[], args={}, launcher={}, keys=set(), flat={}, scripts=[])
         return doc
@@ -386,6 +391,13 @@ def make_doc(path: str, text: str) -> dict:
             raise UsageError(f"--config: {path} is a dataset registry (ms-swift's --custom_dataset_info: datasets by "
                              f"ms_dataset_id / hf_dataset_id / dataset_path with their columns), not a trainer config: "
                              f"give attn-doctor the training command line or config that names it")
+        argv = saved_argv(data)
+        if argv is not None:
+            # a command line a tool saved as its argv list ({"command": ["python", "-m", "accelerate.commands.launch",
+            # ..., "anima_train_network.py", "--mixed_precision", "bf16", ...]}, round 31): read as that command line is
+            doc.update(fmt="text")
+            _text_doc(doc, " ".join(shlex.quote(w) for w in argv), shell)
+            return doc
         # (a Compose file, Kubernetes manifest(s), a CI pipeline: runners.py); several Kubernetes manifests in one file
         # (_load_yaml_docs) are a list, whose containers' commands are what runs
         runner = runner_commands(data)
@@ -413,6 +425,7 @@ def make_doc(path: str, text: str) -> dict:
             or ("." not in name and DOCKERFILE_TEXT.match(text)):
         # (Dockerfile, train.dockerfile, Dockerfile.gpu, and the per-variant names Dockerfile-cuda12 / Dockerfile_dev)
         text = dockerfile_script(text)
+        doc["dockerfile"] = True  # its last CMD / ENTRYPOINT is what the container runs, with `docker run`'s words added
     elif name in ("makefile", "gnumakefile") or name.endswith(".mk") or ("." not in name and MAKEFILE_TEXT.search(text)):
         text = makefile_script(text)  # `make train`: its recipes, as the shell runs them
     elif name in ("justfile", ".justfile") or name.endswith(".just"):
@@ -428,6 +441,130 @@ def make_doc(path: str, text: str) -> dict:
             doc.update(fmt="python", python=code, commands=[], command=None, words=[], args={}, launcher={},
                        keys=set(), flat={}, scripts=[])
     return doc
+
+
+# the keys a tool saves a command's argv list under, as the only content of the file
+_ARGV_KEYS = {"command", "cmd", "argv", "args", "command_line", "cmdline", "launch_command", "train_command"}
+
+
+def saved_argv(data) -> list[str] | None:
+    """The argv list a JSON file holds as its whole content (`["accelerate", "launch", "train.py", ...]`, or
+    `{"command": [...]}` and the like, one key only): a list of strings that runs a Python script or a launcher (a
+    word ending in .py, or python / accelerate / torchrun / deepspeed first). None for anything else (a list of
+    settings, of names, of prompts)."""
+    if isinstance(data, dict) and len(data) == 1 and str(next(iter(data))).lower() in _ARGV_KEYS:
+        data = next(iter(data.values()))
+    if not (isinstance(data, list) and len(data) >= 2 and all(isinstance(w, str) for w in data)):
+        return None
+    first = os.path.basename(data[0].replace("\\", "/")).lower()
+    first = first[:-4] if first.endswith(".exe") else first
+    if any(w.strip().lower().endswith(".py") and " " not in w.strip() for w in data) or \
+            re.match(r"(python(\d(\.\d+)?)?|accelerate|torchrun|deepspeed)$", first):
+        return data
+    return None
+
+
+def _written_config(doc: dict, where: str):
+    """(reader id, doc, path, score) of the one config file a Python script or notebook writes from a triple-quoted
+    string (launchers.python_written_files) when it runs no command itself and exactly one reader claims that file on
+    its own evidence; None otherwise (two such files, two readers, or a script that runs what it writes: read through
+    its command)."""
+    from . import others
+    from .launchers import python_written_files
+
+    if doc["fmt"] != "python" or doc.get("commands"):
+        return None
+    found = []
+    for path, text in python_written_files(doc.get("python") or doc.get("text") or "").items():
+        if not path.lower().endswith((".yaml", ".yml", ".json", ".toml")):
+            continue
+        try:
+            sub = make_doc(path, text)
+        except (UsageError, RecursionError, ValueError):
+            continue
+        if sub["fmt"] not in ("yaml", "json", "toml") or others.dataset_config(sub):
+            continue  # (a dataset config it writes is no training config either: detect refuses one given directly)
+        own = []
+        for name in READERS:
+            sc = _module(name).score(sub)
+            if isinstance(sc, Score) and sc.own_points >= STRONG:
+                own.append((name, sc))
+        if len(own) == 1:
+            found.append((own[0][0], sub, f"writes {os.path.basename(path)}", own[0][1]))
+    return found[0] if len(found) == 1 else None
+
+
+def _settings_dict(doc: dict):
+    """(reader id, doc, name, score) of the one dict literal a Python module defines and never uses itself (a module or
+    class attribute its app imports: round 31, a Flask app's Config.LORA_TRAINING_CONFIG = {'model_train_type':
+    'flux-lora', 'network_module': 'networks.lora_flux', 'sdpa': True, ...}) when exactly one reader claims its settings
+    on twice its own evidence; None otherwise (a script that runs anything, a dict it passes on, two such dicts)."""
+    import ast
+
+    from .pyscript import tree
+
+    if doc["fmt"] != "python" or doc.get("commands") or not doc["name"].endswith(".py"):
+        return None
+    src = doc.get("python") or ""
+    t = tree(src)
+    if t is None:
+        return None
+    found = []
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and
+                isinstance(n.value, ast.Dict) and len(n.value.keys) >= 8):
+            continue
+        name = n.targets[0].id
+        if sum(1 for x in ast.walk(t) if isinstance(x, ast.Name) and x.id == name) > 1 or \
+                sum(1 for x in ast.walk(t) if isinstance(x, ast.Attribute) and x.attr == name) > 0:
+            continue  # the script uses it itself (passes it on, dumps it): read through that use, not here
+        settings = {}
+        for k, v in zip(n.value.keys, n.value.values):
+            if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                try:
+                    val = ast.literal_eval(v)
+                except (ValueError, SyntaxError, TypeError, RecursionError):
+                    continue
+                if isinstance(val, (str, int, float, bool)) or val is None:
+                    settings[k.value] = val
+        settings = {k: v for k, v in settings.items() if v is not None}
+        own = []
+        # as the JSON and as the TOML the app would write it (a trainer reads one kind: musubi-tuner's --config_file
+        # is TOML, SimpleTuner's config.json JSON); a scalar's JSON spelling is its TOML one
+        for fname, text in ((f"{name}.json", json.dumps(settings)),
+                            (f"{name}.toml", "".join(f"{k} = {json.dumps(v)}\n" for k, v in settings.items()
+                                                     if re.fullmatch(r"[A-Za-z0-9_-]+", k)))):
+            try:
+                sub = make_doc(fname, text)
+            except UsageError:
+                continue
+            if others_dataset(sub):
+                continue
+            for rname in READERS:
+                sc = _module(rname).score(sub)
+                if isinstance(sc, Score) and sc.own_points >= 2 * STRONG and rname not in [o[0] for o in own]:
+                    own.append((rname, sc, sub))
+        if len(own) == 1:
+            found.append((own[0][0], own[0][2], f"defines {name} (a dict it does not use itself)", own[0][1]))
+    return found[0] if len(found) == 1 else None
+
+
+def others_dataset(sub: dict):
+    from . import others
+
+    return others.dataset_config(sub)
+
+
+def _runs_dumped(doc: dict):
+    """The first command a Python script starts that runs a script on a config file the script itself writes
+    (python_dumped_configs: a dict it builds and yaml / json / toml dumps to that path), else None."""
+    dumped = doc.get("dumped") or []
+    if not dumped:
+        return None
+    for c in doc.get("commands") or []:
+        if c.script and any(a != "$PY_VALUE" and dumped_for(dumped, a) is not None for a in c.args):
+            return c
+    return None
 
 
 # A Dockerfile by its text, whatever its name (a file named only for its folder or copied under another name; Podman's
@@ -611,6 +748,15 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
         raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
                          f"yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
     if not claimed:
+        written = _written_config(doc, where) or _settings_dict(doc)
+        if written is not None:
+            # a setup script or cell that writes one trainer's config file and runs nothing itself (round 31: a Colab
+            # cell saved as .py that clones ai-toolkit, writes config_marcos.yaml from a triple-quoted job and prints
+            # `!python run.py config_marcos.yaml` for the next cell): that config is the training the file sets up
+            wname, wdoc, wpath, wsc = written
+            return wname, wdoc, {"trainer": wname, "title": _module(wname).TITLE, "by": "content", "score": wsc.points,
+                                 "evidence": [f"{wpath}, a config of {_module(wname).TITLE}"]
+                                 + wsc.evidence[:8], "runner_up": None, "runner_up_score": None}
         from .installed import installed_trainer
 
         inst = installed_trainer(doc, lambda s: named_config(doc, s) is not None)
@@ -682,7 +828,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
                 raise _beside_refusal(where, script, beside)
             if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
                 raise UsageError(f"{where} is {spec + ', ' if spec else ''}not a trainer config: it runs {script}, which "
-                                 f"samples, generates, evaluates or serves with a model rather than training one "
+                                 f"samples, generates, evaluates, serves or rewrites a model rather than training one "
                                  f"(attn-doctor reads {supported()})")
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
@@ -729,8 +875,15 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
 
 # scripts that use a trained model rather than train one (HunyuanVideo's sample_video.py, a fine-tune's generate.py,
 # inference.py, eval.py): a launch of one is no training run, whatever options it shares with trainers
-NOT_TRAINING_SCRIPT = re.compile(r"^(generate|sample|sampling|infer|inference|predict|eval|evaluate|evaluation|"
-                                 r"server|serve|api_server|webui|demo)(_[a-z0-9_]+)?\.py$", re.IGNORECASE)
+NOT_TRAINING_SCRIPT = re.compile(r"^((generate|sample|sampling|infer|inference|predict|eval|evaluate|evaluation|"
+                                 r"server|serve|api_server|webui|demo)(_[a-z0-9_]+)?|"
+                                 # sd-scripts' and musubi-tuner's own tools: image / video generation (gen_img.py,
+                                 # sdxl_gen_img.py, flux_minimal_inference.py, wan_generate_video.py) and the LoRA
+                                 # utilities under networks/ (resize_lora.py, merge_lora.py, sdxl_merge_lora.py,
+                                 # svd_merge_lora.py, extract_lora_from_models.py): no training run (round 31)
+                                 r"([a-z0-9]+_)?gen_img|[a-z0-9_]*minimal_inference|[a-z0-9_]+_generate_(image|video)s?|"
+                                 r"resize_lora|([a-z0-9]+_)?merge_lora|svd_merge_lora|extract_lora_from_models)\.py$",
+                                 re.IGNORECASE)
 # Entry-point names many trainers (and their users' wrappers) share: SimpleTuner's and torchtitan's train.py,
 # LLaMA-Factory's src/train.py, axolotl's scripts/finetune.py ... A command running one of these is judged by its
 # options as before; any other script must be one a reader knows by name.

@@ -242,7 +242,8 @@ def score(doc: dict) -> "Score":
         if sum(1 for a in runs.args if a.startswith("--")) >= 3:
             sc.add("every option one of diffusers' examples' (a renamed copy of an example)")
     elif not script and runs is not None and runs.script and not runs.module and \
-            sum(1 for a in runs.args if a.startswith("--")) >= COPY_OPTIONS and _diffusers_options(runs.args, every=True):
+            sum(1 for a in runs.args if a.startswith("--")) >= COPY_OPTIONS and _diffusers_options(runs.args, every=True) \
+            and not _cloned_repos_own(doc, runs.script):
         # a renamed copy of an example without the xformers flag (sdxl_lora.py, train_lora_dreambooth.py): the
         # example's argparse (parse_args() stops on an option it does not define) takes every one of its many options
         copy = True
@@ -254,6 +255,19 @@ def score(doc: dict) -> "Score":
         if k in doc["args"]:
             sc.add(k, SHARED)
     return sc if script or copy or XFORMERS_FLAG in doc["args"] else NOTHING
+
+
+def _cloned_repos_own(doc: dict, script: str) -> bool:
+    """The script is a generic name (train.py, main.py ...) the file runs from a repository it clones itself, none of
+    them diffusers (round 31: a notebook that clones the user's lora-sdxl repository, %cd's into it and runs
+    `accelerate launch train.py --pretrained_model_name_or_path ... --rank=32`): that repository's own trainer, whose
+    options an example's argparse also takes, not a renamed copy of an example."""
+    from . import GENERIC_SCRIPTS
+    from .installed import cloned
+
+    stem = os.path.splitext(os.path.basename(script))[0].lower()
+    repos = cloned(doc.get("text") or "") + cloned(doc.get("python") or "")
+    return stem in GENERIC_SCRIPTS and bool(repos) and not any(r.split("/")[-1] == "diffusers" for r in repos)
 
 
 # options a command line must pass, every one an example's, to be a renamed copy of an example on that evidence alone

@@ -242,6 +242,11 @@ def python_commands(code: str) -> str:
 
     consts = constants(t)
     parents = {id(c): p for p in ast.walk(t) for c in ast.iter_child_nodes(p)}
+    try:
+        dumped_to = {tgt[1] for tgt, _d in python_dumped_configs(code) if isinstance(tgt, tuple) and tgt[0] == "var"} \
+            if _DUMP_CALL.search(code) else set()
+    except RecursionError:
+        dumped_to = set()
 
     def settled(n) -> bool:
         """Every `if` around n takes the branch n is in, by a test the script settles (pyscript.value); a loop, a try or
@@ -278,6 +283,15 @@ def python_commands(code: str) -> str:
                      known(v.value, depth + 1) if isinstance(v, ast.FormattedValue) and v.conversion == -1 and
                      v.format_spec is None else None for v in e.values]
             return None if None in parts else "".join(str(p) for p in parts)
+        if isinstance(e, ast.Attribute):
+            # `cfg.precision` of the script's own parsed options: its argparse default, as the script runs with no
+            # options (pyscript.value; round 31: `f"--mixed_precision={cfg.precision}"`, --precision default "bf16")
+            try:
+                v = value(e, consts)
+            except RecursionError:  # a name defined through itself (`x = x or y`): not settled here
+                return None
+            return v if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != "?" and \
+                not (isinstance(v, str) and v.startswith("torch.")) else None
         return e.value if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)) and \
             not isinstance(e.value, bool) else None
 
@@ -304,11 +318,21 @@ def python_commands(code: str) -> str:
                 return None
             values += [x.value for x in items[0].elts]
         names = {os.path.basename(x) for x in values}
+        if len(names) > 1 and _one_family(names):
+            # `script = "train_db.py"` / `"train_network.py"` / `"fine_tune.py"` in the branches of flags (round 31: a
+            # user's wrapper of sd-scripts): scripts of one trainer that build the same model, so read the same way
+            return values[0]
         return values[0] if len(names) == 1 and next(iter(names)).endswith(".py") else None
 
     def word(e):
         if isinstance(e, ast.Constant) and isinstance(e.value, (str, int, float)):
             return str(e.value)
+        if isinstance(e, ast.Name) and e.id in dumped_to and known(e) is None and one_file(e.id) is None and \
+                path(e) is None:
+            # the path a config the script dumps is written to (python_dumped_configs target ("var", NAME)), computed
+            # at run time (round 31: config_file = os.path.join(...) then toml.dump(cfg, f) and `"--config_file=" +
+            # config_file`): `{NAME}`, which dumped_for reads as that config
+            return "{" + e.id + "}"
         if isinstance(e, ast.Name) and known(e) is not None:
             return str(known(e))
         if isinstance(e, ast.Name) and one_file(e.id) is not None:
@@ -316,10 +340,12 @@ def python_commands(code: str) -> str:
         if ast.unparse(e) == "sys.executable":  # the interpreter running the script: `python`
             return "python"
         if isinstance(e, ast.JoinedStr):
+            # a field the script settles (a name it assigns once, `{"--v2" if v2 else ""}` after v2 = False) is its
+            # value; any other is computed at run time
             return "".join(str(v.value) if isinstance(v, ast.Constant) else
                            str(known(v.value)) if isinstance(v, ast.FormattedValue) and v.conversion == -1 and
-                           v.format_spec is None and isinstance(v.value, ast.Name) and known(v.value) is not None
-                           else "$PY_VALUE" for v in e.values)
+                           v.format_spec is None and isinstance(v.value, (ast.Name, ast.IfExp, ast.Attribute)) and
+                           known(v.value) is not None else "$PY_VALUE" for v in e.values)
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and _has_str(e):
             # "accelerate launch " + "train.py", "--lr=" + str(lr): a string built by concatenation
             return word(e.left) + word(e.right)
@@ -341,6 +367,28 @@ def python_commands(code: str) -> str:
         """A `+` of strings (a literal or an f-string among its terms), not of numbers."""
         return any(isinstance(x, ast.JoinedStr) or isinstance(x, ast.Constant) and isinstance(x.value, str)
                    for x in ast.walk(e))
+
+    def joined(e, depth=0):
+        """The words of lists added together (`[a, b] + extra + ([c] if X else [])`): a list literal, a list the
+        script holds, or a conditional one whose test the script settles (its taken side); None when a part is none of
+        these (a call, a name held nowhere) or a string among them."""
+        if depth > 8:
+            return None
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
+            left, right = joined(e.left, depth + 1), joined(e.right, depth + 1)
+            return None if left is None or right is None else left + right
+        if isinstance(e, (ast.List, ast.Tuple)):
+            return [w for x in e.elts for w in (lists.get(x.value.id, ["$PY_VALUE"]) if isinstance(x, ast.Starred)
+                                                and isinstance(x.value, ast.Name) else [word(x)])]
+        if isinstance(e, ast.Name) and e.id in lists:
+            return list(lists[e.id])
+        if isinstance(e, ast.IfExp):
+            test = value(e.test, consts)
+            if test == "?" or isinstance(test, str) and test.startswith("torch."):
+                # a part the script leaves to run time: the words it would add are not known, the others are
+                return []
+            return joined(e.body if test else e.orelse, depth + 1)
+        return None
 
     lists: dict = {}
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
@@ -404,6 +452,12 @@ def python_commands(code: str) -> str:
             grown = _options_loop(n, t)
             if grown:
                 events.append((n.lineno, n.col_offset, "options", grown))
+        elif isinstance(n, ast.With):
+            # `with open("./train.sh", "w") as f: f.write(train_command)` (round 31: a kohya-trainer notebook's Python
+            # export builds the command in an f-string and writes it as the shell script it then runs): the command
+            # string written to a shell script is that script's command line
+            for w in _script_writes(n):
+                events.append((w.lineno, w.col_offset, "run", w.args[0]))
     out = []
     strings: dict = {}  # name -> the command string it holds at this point of the script
     written = set()  # the lines that stand for write_basic_config
@@ -443,8 +497,17 @@ def python_commands(code: str) -> str:
             if isinstance(a, ast.Name) and a.id in lists:
                 ws = lists[a.id]
             elif isinstance(a, (ast.List, ast.Tuple)):
-                ws = [w for e in a.elts for w in (lists.get(e.value.id, ["$PY_VALUE"]) if isinstance(e, ast.Starred)
-                                                 and isinstance(e.value, ast.Name) else [word(e)])]
+                # (the command string a shell's -c is given is the string the name holds there: `["bash", "-c", cmd]`
+                # after cmd = f"cd {ROOT} && python train.py " + " ".join(args), round 31)
+                ws = [w for i, e in enumerate(a.elts) for w in (
+                    lists.get(e.value.id, ["$PY_VALUE"]) if isinstance(e, ast.Starred) and isinstance(e.value, ast.Name)
+                    else [strings[e.id]] if isinstance(e, ast.Name) and strings.get(e.id) and known(e) is None and i
+                    and isinstance(a.elts[i - 1], ast.Constant) and a.elts[i - 1].value in ("-c", "/c", "-Command")
+                    else [word(e)])]
+            elif isinstance(a, ast.BinOp) and isinstance(a.op, ast.Add) and joined(a) is not None:
+                # `[...] + ([...] if USE_WANDB else [])` (round 31: a Modal app's DreamBooth launch): the lists added,
+                # a conditional part only when the script settles its test
+                ws = joined(a)
             elif isinstance(a, (ast.Constant, ast.JoinedStr)):
                 out.append(word(a))
                 continue
@@ -484,6 +547,37 @@ def _script_parsers(t) -> dict:
             for m in ("parse_args", "parse_known_args"):
                 out[f"{n.targets[0].id}.{m}"] = imported[n.value.func.id][1]
     return out
+
+
+_SHELL_SCRIPT = re.compile(r"\.(sh|bash|bat|cmd|ps1)$", re.IGNORECASE)
+
+
+def _one_family(names) -> bool:
+    """Every name is an sd-scripts training script of one model family (sd_scripts.SCRIPTS: train_network.py,
+    train_db.py and fine_tune.py all train the SD 1.x/2.x U-Net, whose attention they set up alike)."""
+    from .sd_scripts import SCRIPTS
+
+    stems = [n[:-3] for n in names if n.endswith(".py")]
+    return len(stems) == len(names) and all(s in SCRIPTS for s in stems) and len({SCRIPTS[s] for s in stems}) == 1
+
+
+def _script_writes(w) -> list:
+    """The `.write(x)` calls of a `with open(PATH, "w") as f:` block whose PATH (a literal) is a shell script (.sh,
+    .bat, .ps1 ...), each with its one argument."""
+    import ast
+
+    handles = set()
+    for item in w.items:
+        c = item.context_expr
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "open" and c.args and \
+                isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, str) and \
+                _SHELL_SCRIPT.search(c.args[0].value) and isinstance(item.optional_vars, ast.Name):
+            mode = c.args[1] if len(c.args) > 1 else next((k.value for k in c.keywords if k.arg == "mode"), None)
+            if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and "w" in mode.value:
+                handles.add(item.optional_vars.id)
+    return [n for s in w.body for n in ast.walk(s) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "write" and isinstance(n.func.value, ast.Name) and n.func.value.id in handles and
+            len(n.args) == 1] if handles else []
 
 
 def _runner_functions(t) -> tuple[dict, set]:
@@ -620,13 +714,27 @@ QUOTES = ("\"", "'")
 def dockerfile_script(text: str) -> str:
     """A Dockerfile as the shell script its build and container run: RUN lines and CMD / ENTRYPOINT (exec form
     `["accelerate", "launch", ...]` as words, shell form as written), ENV / ARG as assignments; other instructions
-    (FROM, COPY, WORKDIR ...) run nothing."""
+    (FROM, COPY, WORKDIR ...) run nothing. A BuildKit heredoc (`RUN <<EOF` ... `EOF`, `RUN --mount=... <<EOF`) runs
+    its body's lines as a script (Dockerfile reference: "Here-Documents")."""
     out = []
-    for ln in re.sub(r"\\\n", " ", text).splitlines():
+    lines = re.sub(r"\\\n", " ", text).splitlines()
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        i += 1
         m = re.match(r"^\s*(RUN|CMD|ENTRYPOINT|ENV|ARG)\s+(.*)$", ln, re.IGNORECASE)
         if not m:
             continue
         kind, rest = m.group(1).upper(), m.group(2).strip()
+        here = re.match(r"^(?:--\S+\s+)*<<-?([\"']?)(\w+)\1\s*$", rest) if kind == "RUN" else None
+        if here:
+            body = []
+            while i < len(lines) and lines[i].strip() != here.group(2):
+                body.append(lines[i])
+                i += 1
+            i += 1
+            out += body
+            continue
         if kind in ("ENV", "ARG"):
             pairs = re.findall(r"([A-Za-z_]\w*)=(\"[^\"]*\"|'[^']*'|\S+)", rest)
             if not pairs and kind == "ENV" and len(rest.split(None, 1)) == 2:
@@ -718,6 +826,7 @@ def justfile_script(text: str) -> str:
 # The serialisers a script writes a config with: yaml.dump / yaml.safe_dump / json.dump / toml.dump(obj, fh) and
 # their *s forms inside fh.write(...) or Path(P).write_text(...)
 _DUMPS = {"dump", "safe_dump", "dumps", "safe_dumps"}
+_DUMP_CALL = re.compile(r"\.(safe_)?dumps?\(")
 _DUMP_MODULES = {"yaml", "json", "toml", "tomli_w", "tomlkit", "rtoml"}
 
 

@@ -647,6 +647,13 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "EasyLM (JAX)", s.add(mod)
         if c.program in ("xtuner",) or mod.startswith("xtuner"):
             return "XTuner", s.add("xtuner")
+        if c.program == "autotrain" or mod.startswith("autotrain."):
+            # Hugging Face AutoTrain Advanced: `autotrain dreambooth|llm|text-classification ... --model M` (its CLI,
+            # autotrain/cli/autotrain.py) or `python -m autotrain.trainers.dreambooth --training_config X`; its own
+            # trainers over diffusers / transformers, none of the scripts attn-doctor reads (round 31: a notebook's
+            # `%%bash autotrain dreambooth ... --xformers --mixed-precision fp16`)
+            return "Hugging Face AutoTrain", s.add(f"autotrain {(c.sub or [''])[0]}".strip() if c.program == "autotrain"
+                                                  else mod)
         if mod.startswith(("maxtext.", "MaxText.")) or c.script in ("MaxText/train.py",):
             return "MaxText (JAX)", s.add(mod or c.script)
         if c.program in ("lmms-eval", "lmms_eval") or mod == "lmms_eval" or mod.startswith("lmms_eval."):
@@ -907,6 +914,11 @@ def recognise(doc: dict) -> tuple[str, Score] | None:
     best = None
     if doc["fmt"] == "text":
         return command_lines(doc)
+    if doc["fmt"] == "python" and doc.get("commands"):
+        # a notebook's `!` / %%bash lines and the commands a Python launcher starts are command lines too (round 31: a
+        # notebook whose training cell is `%%bash autotrain dreambooth ...`)
+        best = command_lines(doc)
+        best = best if best and best[1].own else None
     for title, fn in RECOGNISERS:
         sc = fn(doc)
         if sc.own and (best is None or sc.own_points > best[1].own_points):
@@ -1272,5 +1284,10 @@ def dataset_config(doc: dict) -> str | None:
     if not keys & DATASET_KEYS or other & TRAINING_KEYS or keys & TRAINING_KEYS:
         return None
     whose = "musubi-tuner's" if keys & MUSUBI_DATASET_KEYS else "sd-scripts'"
+    # none of a dataset config's settings reaches attention: the datasets' schemas (kohya-ss/musubi-tuner@30c658c
+    # src/musubi_tuner/dataset/config_utils.py ConfigSanitizer, kohya-ss/sd-scripts@48d368f library/config_util.py) are
+    # folders, captions, resolution, buckets, batch size, repeats and frames; the backend, the dtype and compile are the
+    # training command's (or its --config_file's) options, so the file alone says nothing attn-doctor checks
     return (f"a dataset config ({whose} --dataset_config: [[datasets]] of image/video folders), not a training "
-            f"config: give attn-doctor the training command line or its --config_file TOML")
+            f"config: none of its settings ({', '.join(sorted(keys & DATASET_KEYS)[:4])} ...) chooses the attention "
+            f"backend, the dtype or compile; give attn-doctor the training command line or its --config_file TOML")

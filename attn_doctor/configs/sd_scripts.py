@@ -517,6 +517,12 @@ def read(doc: dict) -> dict:
     mp = str(mp).strip().lower() if given(mp) else "no"
     dt = dtype_of(mp) or ("bfloat16" if as_bool(s.get("full_bf16")) else "float16" if as_bool(s.get("full_fp16"))
                           else "float32")
+    if as_bool(s.get("full_fp16")) and mp != "fp16" or \
+            not as_bool(s.get("full_fp16")) and as_bool(s.get("full_bf16")) and mp != "bf16":
+        # "full_fp16 requires mixed precision='fp16'" / "full_bf16 requires mixed precision='bf16'": the training
+        # scripts assert it before the first step (kohya-ss/sd-scripts@48d368f train_network.py:814-823, sdxl_train.py
+        # :458-469), so the run never gets to attention (round 31: a wrapper whose defaults are fp16 with --full_bf16)
+        dt = None
     if unread and not given(s.get("mixed_precision")):
         # the TOML that would say is not here. The launcher's --mixed_precision is overridden by the TOML's value (or
         # sd-scripts' default "no"), so it is only the user's intent: reported as the best guess, never as fact

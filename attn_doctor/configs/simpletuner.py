@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 
-from . import _ENV_LINE, NOTHING, args_of, as_bool, as_int, attention, diffusers, dtype_of, env_of, given
+from . import _ENV_LINE, NOTHING, Score, args_of, as_bool, as_int, attention, diffusers, dtype_of, env_of, given
 
 TITLE = "SimpleTuner"
 MECHANISMS = (
@@ -79,6 +80,10 @@ def score(doc: dict) -> "Score":
 
     if doc["fmt"] == "yaml":
         return NOTHING  # SimpleTuner reads JSON, TOML, config.env and command lines
+    if doc["fmt"] == "python" and _in_checkout(doc) and not set(doc["flat"]) & STRONG_KEYS:
+        # a Python launcher's command line (launchers.python_commands) with none of SimpleTuner's own options: its
+        # entry point run from its checkout, the options being the job's (a serverless handler's per-request config)
+        return Score().add("train.py in a SimpleTuner checkout")
     keys = set(doc["flat"]) if doc["fmt"] != "text" else set(doc["args"])
     sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     mech = doc["flat"].get("attention_mechanism")
@@ -97,8 +102,10 @@ def score(doc: dict) -> "Score":
         if any(w == "simpletuner" for w in words[:3]) or any("simpletuner" in s.lower() for s in doc["scripts"]) or \
                 any(c.program == "simpletuner" and not c.script for c in doc.get("commands") or []):
             sc.add("simpletuner command")
+        elif _in_checkout(doc):
+            sc.add("train.py in a SimpleTuner checkout")
         if not (set(doc["args"]) & STRONG_KEYS or env or "simpletuner command" in sc.evidence or
-                "attention_mechanism" in sc.evidence):
+                "attention_mechanism" in sc.evidence or "train.py in a SimpleTuner checkout" in sc.evidence):
             return NOTHING  # flags it shares with diffusers' example scripts alone do not make a SimpleTuner command
         cmd = doc.get("command")
         if cmd is not None and cmd.script and os.path.basename(cmd.script) != "train.py" and not env and \
@@ -107,6 +114,22 @@ def score(doc: dict) -> "Score":
             # my_t2i_train.py --tracker_project_name --validation_seed, names diffusers' examples have too) are its own
             return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     return sc
+
+
+# `cd /SimpleTuner && ... python train.py ...`, `python /workspace/SimpleTuner/train.py`: the training command runs
+# SimpleTuner's own entry point (train.py at the root of bghira/SimpleTuner) from its checkout
+_CHECKOUT = re.compile(r"(?:^|[\s;&|('\"])cd\s+[\"']?[^\s;&|'\"]*simpletuner[^\s;&|'\"/]*/?[\"']?\s*(?:&&|;|$)|"
+                       r"[^\s'\"]*simpletuner[^\s'\"/]*/train\.py\b", re.IGNORECASE | re.MULTILINE)
+
+
+def _in_checkout(doc: dict) -> bool:
+    """The file's training command is `python train.py` run from a SimpleTuner checkout (round 31: a RunPod
+    handler's `bash -c 'cd /SimpleTuner && source .venv/bin/activate && python train.py ...'`): SimpleTuner's entry
+    point, whatever options the job brings."""
+    cmd = doc.get("command")
+    if cmd is None or not cmd.script or os.path.basename(cmd.script) != "train.py":
+        return False
+    return bool(_CHECKOUT.search(doc.get("expanded") or doc.get("text") or ""))
 
 
 def _unwrapped(data: dict) -> dict:
@@ -128,6 +151,11 @@ def read(doc: dict) -> dict:
     fmt = doc["fmt"]
     if fmt in ("json", "toml"):
         return summarize({str(k).lstrip("-"): v for k, v in _unwrapped(doc["data"]).items()}, fmt)
+    if fmt == "python" and _in_checkout(doc) and not set(doc["flat"]) & STRONG_KEYS:
+        # its train.py run with the options a job brings at run time (score: a serverless handler): only the trainer
+        from . import unknown_settings
+
+        return unknown_settings("simpletuner", TITLE)
     if fmt != "text":
         raise UsageError(f"--config: SimpleTuner has no {fmt.upper()} configs (config.json, config.toml, config.env)")
     if looks_like_env(doc["text"]) and not _bare_train_py(doc):
