@@ -228,7 +228,10 @@ def test_a_notebooks_command_line_is_read_as_one(name, want):
 
 @pytest.mark.parametrize("name,script", [("nb_own_script.ipynb", "train.py"), ("nb_fastchat.ipynb", "train_mem.py")])
 def test_near_miss_a_notebook_running_another_script_with_hf_options_stays_refused(name, script):
-    assert f"runs {script}" in refusal(DATA / name)
+    # refused, naming the script it runs ("runs train.py", or, since cfg37 recognises a framework from a notebook's
+    # commands, "looks like FastChat (fastchat/train/train_mem.py)")
+    said = refusal(DATA / name)
+    assert f"runs {script}" in said or f"/{script})" in said
 
 
 # --- dicts written in the script, a variable holding a model class ----------------------------------------------
