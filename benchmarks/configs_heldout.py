@@ -18,6 +18,14 @@ in a test. Standard library plus the project; no GPU, no network.
   python benchmarks/configs_heldout.py
   python benchmarks/configs_heldout.py --out benchmarks/results/configs-heldout-$(date +%F).json --note "..."
   python benchmarks/configs_heldout.py --dir fixtures/configs/real     # same table for the readers' own corpus
+  python benchmarks/configs_heldout.py --layout repo   # each file where its repository keeps it (below)
+
+--layout flat (the default, and every figure reported before session 9) reads each file where the set keeps it:
+flattened names (owner__repo__scripts__run.sh), so a launcher finds none of the files its job reads (`python
+src/train.py`, `--config configs/x.yaml`) even when the set holds them. --layout repo copies every file of the set to a
+temporary tree at its expect file's `source` path (OWNER/REPO/PATH) and reads it there, as `check --config` reads it in
+the user's checkout: the launcher finds what the set holds of its repository, and nothing else (a lower bound of a
+real checkout). A file whose source is not `owner/repo:path`, or a second file at the same path, stays flat.
 """
 
 from __future__ import annotations
@@ -26,8 +34,10 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -68,23 +78,48 @@ def compile_of(value) -> str:
     return value or "none"  # "" (file says nothing) and "none" (file turns it off): nothing is compiled
 
 
-def read(path: Path) -> dict:
+def repo_layout(files: list[Path], root: Path, into: Path) -> dict[Path, Path]:
+    """--layout repo: each file copied to into/OWNER/REPO/PATH from its expect file's source (the first one at a path;
+    the rest, and sources that are not owner/repo:path, under into/_flat/ as the set keeps them)."""
+    where = {}
+    for p in files:
+        src = str(expect(p).get("source") or "")
+        repo, _, inner = src.partition(":")
+        dest = None
+        if repo.count("/") == 1 and inner and not inner.startswith("/") and ".." not in inner.split("/"):
+            dest = into / repo / inner
+            if dest.exists():
+                dest = None
+        if dest is None:
+            dest = into / "_flat" / p.relative_to(root)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p, dest)
+        where[p] = dest
+    return where
+
+
+def read(path: Path, strip: tuple[str, ...] = ()) -> dict:
     """What the config library makes of one file: {outcome: read|refused|crashed, ...}."""
+    def said(text: str) -> str:
+        for prefix in (f"{ROOT}{os.sep}",) + strip:
+            text = text.replace(prefix, "")
+        return text
     try:
         cfg = configs.load(str(path))
     except UsageError as e:
-        return {"outcome": "refused", "message": str(e).replace(f"{ROOT}{os.sep}", "")}
+        return {"outcome": "refused", "message": said(str(e))}
     except Exception as e:  # noqa: BLE001 - a reader that crashes is a finding, not the benchmark's end
-        return {"outcome": "crashed", "message": f"{type(e).__name__}: {e}".replace(f"{ROOT}{os.sep}", "")}
+        return {"outcome": "crashed", "message": said(f"{type(e).__name__}: {e}")}
     det = cfg.get("detected") or {}
     return {"outcome": "read", "trainer": det.get("trainer"), "required": list(cfg.get("required") or []),
             "dtype": cfg.get("dtype") or "", "compile_mode": cfg.get("compile_mode") or "",
             "evidence": list(det.get("evidence") or [])[:8], "runner_up": det.get("runner_up")}
 
 
-def score(path: Path, root: Path) -> dict:
+def score(path: Path, root: Path, at: Path | None = None, strip: tuple[str, ...] = ()) -> dict:
+    """One file's record; `at`: where it is read (--layout repo), `path` where the set keeps it."""
     e = expect(path)
-    got = read(path)
+    got = read(at or path, strip)
     rec = {"file": path.relative_to(root).as_posix(), "source": e.get("source"), "expected": {
         "trainer": e["trainer"], "required": e["required"], "dtype": e["dtype"], "compile_mode": e["compile_mode"]},
         "got": got}
@@ -189,21 +224,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="write the figures and every file's result as JSON here")
     ap.add_argument("--note", default="", help="a line saying what was measured (stored in the JSON)")
     ap.add_argument("--misses", action="store_true", help="also list every file not read right")
+    ap.add_argument("--layout", choices=("flat", "repo"), default="flat",
+                    help="flat: where the set keeps each file (default); repo: at its source path, see above")
     args = ap.parse_args(argv)
     root = Path(args.dir).resolve()
     files = corpus(root)
     if not files:
         print(f"configs_heldout: no files under {root}", file=sys.stderr)
         return 2
-    records = [score(p, root) for p in files]
+    if args.layout == "repo":
+        with tempfile.TemporaryDirectory(prefix="configs-layout-") as tmp:
+            where = repo_layout(files, root, Path(tmp))
+            records = [score(p, root, where[p], (f"{tmp}{os.sep}",)) for p in files]
+    else:
+        records = [score(p, root) for p in files]
     s = summarise(records)
-    print(f"{len(files)} files under {os.path.relpath(root, ROOT)} (code at {git_head() or 'unknown'})\n")
+    print(f"{len(files)} files under {os.path.relpath(root, ROOT)}, {args.layout} layout "
+          f"(code at {git_head() or 'unknown'})\n")
     print(table(s, records))
     if args.misses:
         print("\nnot read right:\n" + (misses(records) or "  (none)"))
     if args.out:
         doc = {"date": datetime.date.today().isoformat(), "commit": git_head(), "corpus": os.path.relpath(root, ROOT),
-               "note": args.note, "summary": s, "files": records}
+               "layout": args.layout, "note": args.note, "summary": s, "files": records}
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_name(out.name + ".tmp")
