@@ -108,6 +108,11 @@ def test_words_near_misses(text):
     ("安装失败\n\npip install sageattention==2.2.0", ("prose.build", "sage")),
     ("Installation failed on Windows 11\n\nHere is what I did.\nPS C:\\ai> .\\python_embeded\\python.exe -m pip install "
      "xformers==0.0.29.post3", ("prose.build", "xformers")),
+    # a version outside the supported range, as a timestamped program line under a markdown heading
+    ("Generation fails after the upgrade\n\n## Log\n[11/02/25 09:14:03] WARNING  Supported xformers versions are >= 0.0.27, "
+     "<= 0.0.28.post3. Found xformers 0.0.29.", ("prose.fails", "xformers")),
+    ("Inference failed, output is NaN\n\n### output:\n[09:14:03] WARNING Supported flash-attn versions are >= 2.1.1, "
+     "<= 2.7.4.post1. Found flash-attn 2.8.3.", ("prose.fails", "fa2")),
     ("CUDA errors on the A10G\n\nit seems that flash attention is picking the wrong kernel on this card when the batch is "
      "large enough", ("prose.gpu", "fa2")),
 ])
@@ -119,6 +124,7 @@ def test_under_a_failure_title(text, want):
     "Training fails at step 10\n\n```\nUsing xformers attention in VAE\n```",  # the backend named in passing, no failure
     "Model fails to load\n\n```\nflash_attn 2.7.4 installed\nKeyError: 'llama4'\n```",
     "Install fails on Windows\n\npip install deepspeed==0.15.4",  # another package's install
+    "Model fails to load\n\n### output\n[11/02/25 09:14:03] INFO  Using xformers 0.0.29 for attention",  # a log line, no failure
     # prose lines LINE refuses for their words (advice, an error pasted below, an OOM): the writer's, not a program's output
     "Training errors with packed batches\nIf it does not help, setting `USE_FLEX_ATTENTION = False` should work (a triton "
     "kernel OOM).",
