@@ -1,0 +1,145 @@
+"""Helper rv11 (session 9, closing-review items): variants and near misses, every text written by hand (2026-11-28).
+
+1. checkout   knowledge/checkout.py, called from explain._attribute: a build entry's fix (attribution.toml's {build} and
+              {reinstall} words) rebuilds the folder the log builds the backend from, as the log gives it, not a release
+              from the index.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from attn_doctor.explain import match
+from attn_doctor.knowledge import checkout
+
+
+def fix_of(text: str, entry: str) -> str:
+    found = [m for m in match(text) if m.entry.id == entry]
+    assert found, f"{entry} not found in: {[m.entry.id for m in match(text)]}"
+    return found[0].fix
+
+
+ISOLATION = "  Getting requirements to build {kind} ... error\n  error: subprocess-exited-with-error\n" \
+            "      ModuleNotFoundError: No module named 'torch'\n"
+OOM = "c++: fatal error: Killed signal terminated program cc1plus\nninja: build stopped: subcommand failed.\n"
+
+
+# ---- 1. checkout: the folder the log builds, rebuilt ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text,entry,command", [
+    # pip's editable install of a flash-attention checkout (pip names the folder as a file: URL)
+    ("$ pip install -e .\nObtaining file:///home/u/src/flash-attention\n  Installing build dependencies ... done\n"
+     + ISOLATION.format(kind="editable"), "build.isolation",
+     "python -m pip install -e /home/u/src/flash-attention --no-build-isolation"),
+    # Windows: PowerShell's prompt, pip's file:///C:/ URL
+    ("(venv) PS C:\\Users\\me\\src\\flash-attention> pip install .\nProcessing c:\\users\\me\\src\\flash-attention\n"
+     + ISOLATION.format(kind="wheel"), "build.isolation",
+     "python -m pip install 'c:\\users\\me\\src\\flash-attention' --no-build-isolation"),
+    ("Obtaining file:///C:/Users/me/src/flash-attention\n" + ISOLATION.format(kind="editable"), "build.isolation",
+     "python -m pip install -e C:/Users/me/src/flash-attention --no-build-isolation"),
+    # a path with spaces (pip prints it bare; a file: URL quotes it as %20)
+    ("Processing /home/u/my src/SageAttention\n" + ISOLATION.format(kind="wheel"), "build.isolation",
+     "python -m pip install '/home/u/my src/SageAttention' --no-build-isolation"),
+    ("Obtaining file:///home/u/my%20src/flash-attention\n" + ISOLATION.format(kind="editable"), "build.isolation",
+     "python -m pip install -e '/home/u/my src/flash-attention' --no-build-isolation"),
+    # uv pip: its own line names the project and the folder
+    ("$ uv pip install -e .\n  × Failed to build `flash-attn @ file:///home/u/src/flash-attention`\n"
+     "  ╰─▶ Call to `setuptools.build_meta.build_editable` failed (exit status: 1)\n      [stderr]\n"
+     "      ModuleNotFoundError: No module named 'torch'\n", "build.isolation",
+     "python -m pip install -e /home/u/src/flash-attention --no-build-isolation"),
+    # pip wheel in a folder reached by cd after a bash prompt: a wheel again, into the same folder's dist/
+    ("u@box:~/src$ cd xformers && python -m pip wheel . -w dist --no-deps\nProcessing /home/u/src/xformers\n"
+     "  Building wheel for xformers (setup.py) ... error\n" + OOM, "build.oom",
+     "python -m pip wheel --no-deps /home/u/src/xformers --no-build-isolation -w ~/src/xformers/dist"),
+    # python setup.py install in FA3's folder (the folder the cd names)
+    ("$ cd flash-attention/hopper && python setup.py install\nrunning build_ext\nbuilding 'flash_attn_3_cuda' extension\n"
+     + OOM, "build.oom", "python -m pip install flash-attention/hopper --no-build-isolation"),
+    # setup.py develop, its traceback frame naming the checkout
+    ("$ python setup.py develop\nTraceback (most recent call last):\n  File \"/home/u/src/flash-attention/setup.py\", "
+     "line 22, in <module>\n    from torch.utils.cpp_extension import BuildExtension\nModuleNotFoundError: No module named "
+     "'torch'\n", "build.isolation", "python -m pip install -e /home/u/src/flash-attention --no-build-isolation"),
+    # a folder that names no backend: pip says it builds flash_attn (editable), setuptools that it builds flash_attn_2_cuda
+    ("$ pip install -e .\nObtaining file:///home/u/code/fa-fork\nBuilding wheels for collected packages: flash_attn\n"
+     "  Building editable for flash_attn (pyproject.toml) ... error\n" + OOM, "build.oom",
+     "python -m pip install -e /home/u/code/fa-fork --no-build-isolation"),
+    ("$ python setup.py install\nrunning build_ext\nbuilding 'flash_attn_2_cuda' extension\n" + OOM, "build.oom",
+     "python -m pip install . --no-build-isolation"),
+    # a Dockerfile's RUN line under BuildKit, its extras kept
+    ("#9 [5/7] RUN cd /workspace/flash-attention && MAX_JOBS=4 pip install '.[dev]'\n" + ISOLATION.format(kind="wheel"),
+     "build.isolation", "python -m pip install '/workspace/flash-attention[dev]' --no-build-isolation"),
+])
+def test_a_build_from_a_local_folder_is_rebuilt_from_that_folder(text, entry, command):
+    fix = fix_of(text, entry)
+    assert command in fix
+    assert "pip install flash-attn" not in fix and "git+https" not in fix and "git clone" not in fix
+    assert shlex.split(fix.split("   # ")[0])  # it parses as shell words
+
+
+def test_an_import_failure_after_a_local_build_reinstalls_that_folder():
+    text = ("Processing /home/u/src/flash-attention\nSuccessfully installed flash-attn-2.8.3\n"
+            "ImportError: /home/u/.venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: "
+            "undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE\n")
+    fix = fix_of(text, "import.undefined-symbol")
+    assert fix.startswith("python -m pip install --force-reinstall --no-deps /home/u/src/flash-attention --no-build-isolation")
+
+
+@pytest.mark.parametrize("text,entry,kept", [
+    # the user's own project built from a folder; flash-attn comes from the index: its build stays the index's
+    ("$ pip install -e .\nObtaining file:///home/u/LLaVA\nCollecting flash-attn\n  Downloading flash_attn-2.5.8.tar.gz\n"
+     "  Preparing metadata (setup.py) ... error\n      ModuleNotFoundError: No module named 'torch'\n", "build.isolation",
+     "pip install flash-attn --no-build-isolation"),
+    # pip's temporary copy of an sdist from the index is no folder of the user's
+    ("Collecting flash-attn\n  Downloading flash_attn-2.8.3.tar.gz (8.4 MB)\n  Preparing metadata (setup.py) ... error\n"
+     "  Traceback (most recent call last):\n    File \"/tmp/pip-install-abc123/flash-attn_0f1e2d3c/setup.py\", line 19, "
+     "in <module>\n      import torch\n  ModuleNotFoundError: No module named 'torch'\n", "build.isolation",
+     "pip install flash-attn --no-build-isolation"),
+    # a site-packages path is an installed package, not a checkout
+    ("Processing /home/u/.venv/lib/python3.11/site-packages/flash_attn\n" + ISOLATION.format(kind="wheel"),
+     "build.isolation", "pip install flash-attn --no-build-isolation"),
+    # a wheel file is installed, not built
+    ("Processing ./flash_attn-2.8.3+cu12torch2.7cxx11abiFALSE-cp311-cp311-linux_x86_64.whl\nImportError: /home/u/.venv/lib/"
+     "python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14Sour"
+     "ceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE\n", "import.undefined-symbol",
+     "pip install --force-reinstall --no-deps --no-cache-dir flash-attn --no-build-isolation"),
+    # a registry name and a git URL on the command line are no local folders
+    ("$ pip install flash-attn --no-build-isolation\n" + OOM + "  Building wheel for flash-attn (setup.py) ... error\n",
+     "build.oom", "pip install flash-attn --no-build-isolation"),
+    # another backend's folder: SageAttention's checkout says nothing of the flash-attn build that failed
+    ("Processing /home/u/src/SageAttention\nCollecting flash-attn\n  Building wheel for flash-attn (setup.py) ... error\n" + OOM,
+     "build.oom", "pip install flash-attn --no-build-isolation"),
+])
+def test_no_local_folder_of_the_backend_keeps_the_index_build(text, entry, kept):
+    fix = fix_of(text, entry)
+    assert kept in fix
+    assert "/home/u/" not in fix and "/tmp/pip-install" not in fix and "LLaVA" not in fix
+
+
+@pytest.mark.parametrize("cmd,expected", [
+    ("pip install -e .", [(".", True, False)]),
+    ("python -m pip install -r requirements.txt -e ./flash-attention flash-attn", [("./flash-attention", True, False)]),
+    ("uv pip install --python .venv/bin/python ../xformers", [("../xformers", False, False)]),
+    ("pip wheel --no-deps -w /tmp/wheels ~/src/flash-attention", [("~/src/flash-attention", False, True)]),
+    ("pip install file:///opt/src/SageAttention", [("/opt/src/SageAttention", False, False)]),
+    ("C:\\src>pip install -e SageAttention\\", [("C:\\src\\SageAttention\\", True, False)]),
+    ("pip install flash-attn==2.8.3 --no-build-isolation", []),
+    ("pip install git+https://github.com/Dao-AILab/flash-attention.git#subdirectory=hopper", []),
+    ("pip install --find-links ./wheels --constraint ./c.txt xformers", []),
+    ("pip install ./dist/xformers-0.0.32-cp312-cp312-win_amd64.whl", []),
+    ("then pip install the package again", []),
+])
+def test_command_lines_name_their_local_folders(cmd, expected):
+    got = [(s.path, s.editable, s.wheel) for s in checkout.pip_sources(cmd, 1)]
+    assert got == expected
+
+
+@pytest.mark.parametrize("path,shell", [
+    ("/home/u/src/flash-attention", "/home/u/src/flash-attention"),
+    ("~/src/flash-attention", "~/src/flash-attention"),
+    ("~/my src/x", "~/'my src/x'"),
+    ("C:\\src\\x", "'C:\\src\\x'"),
+    ("/tmp/a'b", "'/tmp/a'\"'\"'b'"),
+])
+def test_paths_are_quoted_for_the_shell_with_home_left_to_it(path, shell):
+    assert checkout.quoted(path) == shell
