@@ -3,6 +3,11 @@
 1. checkout   knowledge/checkout.py, called from explain._attribute: a build entry's fix (attribution.toml's {build} and
               {reinstall} words) rebuilds the folder the log builds the backend from, as the log gives it, not a release
               from the index.
+2. sdpa        knowledge/sdpa_reasons.py (explain._attribute), smoke.toml sdpa.math-fallback (widened), sdpa.toml sdpa.no-kernel
+              (narrowed): torch's WARN_FOR_UNFUSED_KERNELS diagnostics ("Flash/Efficient attention can't be used because:") and
+              an app's catch-and-retry are a note that SDPA ran on another kernel; where the input shows the "No available
+              kernel" error raised (or select_sdp_backend's "... kernel not used because:" headers, printed only before it
+              raises), every reason is the error's.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import shlex
 import pytest
 
 from attn_doctor.explain import match
+from explain_top import ids
 from attn_doctor.knowledge import checkout
 
 
@@ -143,3 +149,72 @@ def test_command_lines_name_their_local_folders(cmd, expected):
 ])
 def test_paths_are_quoted_for_the_shell_with_home_left_to_it(path, shell):
     assert checkout.quoted(path) == shell
+
+
+# ---- 2. sdpa: the reasons SDPA printed, and whether it went on --------------------------------------------------------
+
+WENT_ON = [
+    # WARN_FOR_UNFUSED_KERNELS over a causal_lower_right bias: the dtype reason, then training goes on
+    "/home/u/proj/model.py:41: UserWarning: Flash attention can't be used because:\n  out = F.scaled_dot_product_attention("
+    "q, k, v, attn_mask=causal_lower_right(l_q, l_kv))\n/home/u/proj/model.py:41: UserWarning: Expected query, key and value"
+    " to all be of dtype: {Half, BFloat16}. Got Query dtype: float, Key dtype: float, and Value dtype: float instead. "
+    "(Triggered internally at /pytorch/aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:112.)\nepoch 1 step 10 loss 2.31",
+    # Windows, the memory-efficient kernel's head-dim reason (WARN_FOR_UNFUSED_KERNELS prints both kernels)
+    "C:\\work\\gpt\\attn.py:88: UserWarning: Efficient attention can't be used because:\n  y = self.attend(q, k, v)\n"
+    "C:\\work\\gpt\\attn.py:88: UserWarning: Mem efficient attention requires last dimension of inputs to be divisible by 8."
+    " Got Query.size(-1): 20, Key.size(-1): 20, Value.size(-1): 20 instead.\nC:\\work\\gpt\\attn.py:88: UserWarning: Flash "
+    "attention can't be used because:\nC:\\work\\gpt\\attn.py:88: UserWarning: Flash attention requires q,k,v to have the "
+    "same last dimension and to be less than or equal to 256. Got Query.size(-1): 20",
+    # SAM 2 catches the error and calls SDPA again with every kernel: select_sdp_backend's headers, then its own fallback
+    "/opt/sam2/sam2/modeling/sam/transformer.py:270: UserWarning: Memory efficient kernel not used because: (Triggered "
+    "internally at /pytorch/aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:883.)\n/opt/sam2/sam2/modeling/sam/"
+    "transformer.py:270: UserWarning: Flash attention kernel not used because: (Triggered internally at /pytorch/aten/src/"
+    "ATen/native/transformers/cuda/sdp_utils.cpp:885.)\n/opt/sam2/sam2/modeling/sam/transformer.py:270: UserWarning: Flash "
+    "attention only supports gpu architectures in the range [sm80, sm121]. Attempting to run on a sm 7.5 gpu.\n/opt/sam2/"
+    "sam2/modeling/sam/transformer.py:270: UserWarning: Flash Attention kernel failed due to: No available kernel. Aborting "
+    "execution.\nFalling back to all available kernels for scaled_dot_product_attention (which may have a slower speed).\n"
+    "  out = F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p)\nframe 12/300 done",
+]
+
+
+@pytest.mark.parametrize("text", WENT_ON)
+def test_sdpa_reasons_where_sdpa_went_on_are_a_note(text):
+    found = ids(text)
+    assert found[:1] == ["sdpa.math-fallback"]
+    assert "sdpa.no-kernel" not in found
+
+
+RAISED = [
+    # the same diagnostics, then the error: every reason is the error's
+    "/home/u/proj/model.py:41: UserWarning: Flash attention can't be used because:\n/home/u/proj/model.py:41: UserWarning: "
+    "Expected query, key and value to all be of dtype: {Half, BFloat16}. Got Query dtype: float, Key dtype: float, and Value "
+    "dtype: float instead.\n/home/u/proj/model.py:41: UserWarning: Memory efficient kernel not used because:\n"
+    "RuntimeError: No available kernel. Aborting execution.",
+    # select_sdp_backend's headers alone (a cut log): torch prints them only before it raises
+    "/app/vit.py:9: UserWarning: Memory efficient kernel not used because: (Triggered internally at ../aten/src/ATen/native/"
+    "transformers/hip/sdp_utils.cpp:779.)\n/app/vit.py:9: UserWarning: Flash attention kernel not used because: (Triggered "
+    "internally at ../aten/src/ATen/native/transformers/hip/sdp_utils.cpp:781.)",
+    # an app's fallback, and the retry fails too (math was disabled): the error again, torch's old two-space wording
+    "UserWarning: Flash Attention kernel failed due to: No available kernel.  Aborting execution.\nFalling back to all "
+    "available kernels for scaled_dot_product_attention (which may have a slower speed).\nTraceback (most recent call last):\n"
+    "  File \"/opt/app/run.py\", line 9, in <module>\nRuntimeError: No available kernel.  Aborting execution.",
+]
+
+
+@pytest.mark.parametrize("text", RAISED)
+def test_sdpa_reasons_where_sdpa_raised_are_the_errors(text):
+    found = ids(text)
+    assert found[:1] == ["sdpa.no-kernel"]
+    assert "sdpa.math-fallback" not in found
+
+
+@pytest.mark.parametrize("text", [
+    # another library's fallback and another kernel's failure: none of SDPA's
+    "Falling back to all available kernels for the fused matmul (which may have a slower speed).",
+    "UserWarning: Triton kernel failed due to: out of resources: shared memory, Required: 262144, Hardware limit: 232448",
+    # the switch itself in a script, not what it printed
+    "torch.nn.attention.WARN_FOR_UNFUSED_KERNELS = True  # helps debug why the kernel failed to run",
+])
+def test_sdpa_reasons_near_misses(text):
+    found = ids(text)
+    assert "sdpa.math-fallback" not in found and "sdpa.no-kernel" not in found
