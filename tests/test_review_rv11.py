@@ -218,3 +218,44 @@ def test_sdpa_reasons_where_sdpa_raised_are_the_errors(text):
 def test_sdpa_reasons_near_misses(text):
     found = ids(text)
     assert "sdpa.math-fallback" not in found and "sdpa.no-kernel" not in found
+
+
+# ---- 4. fix lines: nothing that works is removed or moved ---------------------------------------------------------------
+
+from attn_doctor import advice  # noqa: E402
+from attn_doctor.knowledge import entries  # noqa: E402
+
+
+def _sit(installed: dict, working: set) -> advice.Situation:
+    return advice.Situation(installed=installed, working=working, torch="2.11.0+cu130", gpus=1, cpu_torch=False)
+
+
+@pytest.mark.parametrize("line,fa2", [
+    ("pip uninstall -y flash-attn && attn-doctor fix --require fa2", "2.8.3"),  # fa2.wheel-mismatch's fix
+    ("python -m pip uninstall flash_attn", "2.7.4.post1"),
+    ("MAX_JOBS=4 pip uninstall -y flash-attn", None),  # the version unknown: assumed to list the shared files
+])
+def test_uninstalling_flash_attn_beside_a_working_fa4_is_a_harm(line, fa2):
+    installed = {"flash-attn-4": "4.0.0b36", **({"flash-attn": fa2} if fa2 else {})}
+    said = advice.harms(line, _sit(installed, {"cute", "sdpa"}))
+    assert any("flash-attn-4's flash_attn/cute" in h for h in said)
+
+
+@pytest.mark.parametrize("line,working", [
+    ("pip uninstall -y flash-attn", {"sdpa"}),  # no FA4 that works here
+    ("pip uninstall -y flash-attn-3", {"cute"}),  # another package
+    ("pip show flash-attn", {"cute"}),
+])
+def test_no_fa4_harm_where_none_is_done(line, working):
+    said = advice.harms(line, _sit({"flash-attn": "2.8.3", "flash-attn-4": "4.0.0b36"}, working))
+    assert not any("flash-attn-4's flash_attn/cute" in h for h in said)
+
+
+@pytest.mark.parametrize("entry,gone", [
+    ("config.axolotl-fa4-swap", "pip uninstall flash-attn-4"),  # FA4 is what trains
+    ("xformers.flash-version", "or uninstall flash-attn"),  # flash-attn itself works
+    ("triton.ptxas-arch", "--upgrade torch"),  # an unpinned torch upgrade under compiled backends
+])
+def test_fix_lines_that_removed_or_moved_what_works_say_otherwise_now(entry, gone):
+    e = entries()[entry]
+    assert gone not in (e.fix or "") and gone not in (e.plain_fix or "")
