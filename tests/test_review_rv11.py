@@ -109,6 +109,9 @@ def test_an_import_failure_after_a_local_build_reinstalls_that_folder():
      "python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14Sour"
      "ceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE\n", "import.undefined-symbol",
      "pip install --force-reinstall --no-deps --no-cache-dir flash-attn --no-build-isolation"),
+    # a program's own "Processing" line over a data file that names the library is no source
+    ("Processing /data/flash_attn_eval/sample_001.png\nCollecting flash-attn\n  Building wheel for flash-attn (setup.py) ... "
+     "error\n" + OOM, "build.oom", "pip install flash-attn --no-build-isolation"),
     # a registry name and a git URL on the command line are no local folders
     ("$ pip install flash-attn --no-build-isolation\n" + OOM + "  Building wheel for flash-attn (setup.py) ... error\n",
      "build.oom", "pip install flash-attn --no-build-isolation"),

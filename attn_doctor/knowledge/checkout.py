@@ -97,8 +97,13 @@ def _as_typed(s: Source, typed: list[Source], window: int = 30) -> Source:
     return replace(s, editable=s.editable or t.editable, wheel=t.wheel, wheel_dir=t.wheel_dir, extras=s.extras or t.extras)
 
 
+# a file that is no source archive: a wheel (installed, not built), data a program processes ("Processing ./data/a.jsonl")
+NOT_ARCHIVE = re.compile(r"(?i)(?<!\.tar)\.(?!(?:tar\.gz|tgz|tar\.bz2|zip)$)[a-z][a-z0-9]{0,5}$")
+
+
 def _one(path: str | None, line: int, **kw) -> list[Source]:
-    if not path or path.lower().endswith(".whl") or NOT_SOURCE.search(path):
+    """[the source at `path`], or [] where `path` is no folder or source archive of the user's."""
+    if not path or NOT_SOURCE.search(path) or NOT_ARCHIVE.search(re.sub(r"\[[^\]]*\]$", "", path).rstrip("/\\")):
         return []
     extras = ""
     m = re.search(r"(\[[\w,\s.-]*\])$", path)
