@@ -332,25 +332,25 @@ def shape(needle: str) -> str:
     return needle.translate(_SHAPE_STR)
 
 
+# The parsed sequences one item of a parsed pattern holds, by the item's kind: a group's, each way of a branch, a repeat's
+# body, a lookaround's (a single character, an anchor, a back-reference: none)
+_INSIDE = {"SUBPATTERN": lambda av: (av[-1],), "BRANCH": lambda av: av[1], "ATOMIC_GROUP": lambda av: (av,),
+           "ASSERT": lambda av: (av[1],), "ASSERT_NOT": lambda av: (av[1],),
+           **{r: (lambda av: (av[2],)) for r in _REPEATS}}
+
+
 def _walk_newline(sub) -> bool:
     for op, av in sub:
         name = str(op)
-        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            if av[1] and _walk_newline(av[2]):
+        inside = _INSIDE.get(name)
+        if inside is None:
+            if can_match_newline(op, av):
                 return True
-        elif name == "SUBPATTERN":
-            if _walk_newline(av[-1]):
-                return True
-        elif name == "BRANCH":
-            if any(_walk_newline(b) for b in av[1]):
-                return True
-        elif name in ("ASSERT", "ASSERT_NOT"):
-            continue
-        elif name == "ATOMIC_GROUP":
-            if _walk_newline(av):
-                return True
-        elif can_match_newline(op, av):
-            return True
+        # a lookaround takes no characters, nor does a repeat of at most 0 (av[1]: its maximum)
+        elif name not in ("ASSERT", "ASSERT_NOT") and (name not in _REPEATS or av[1]):
+            for s in inside(av):
+                if _walk_newline(s):
+                    return True
     return False
 
 
@@ -365,26 +365,17 @@ def _reads_past_line(sub) -> bool:
     """Does a lookaround of the parsed `sub` read a line end, or an anchor read the text's start or end?"""
     for op, av in sub:
         name = str(op)
-        if name in ("ASSERT", "ASSERT_NOT"):
-            if _walk_newline(av[1]) or _reads_past_line(av[1]):
-                return True
-        elif name == "AT":
-            if str(av) in ("AT_BEGINNING_STRING", "AT_END_STRING"):
-                return True
-        elif name == "SUBPATTERN":
-            if _reads_past_line(av[-1]):
-                return True
-        elif name == "BRANCH":
-            if any(_reads_past_line(b) for b in av[1]):
-                return True
-        elif name in _REPEATS:
-            if _reads_past_line(av[2]):
-                return True
-        elif name == "ATOMIC_GROUP":
-            if _reads_past_line(av):
-                return True
-        elif name in ("GROUPREF_EXISTS", "GROUPREF", "GROUPREF_IGNORE"):
+        if name in ("ASSERT", "ASSERT_NOT") and _walk_newline(av[1]):
             return True
+        if name == "AT" and str(av) in ("AT_BEGINNING_STRING", "AT_END_STRING"):
+            return True
+        if name in ("GROUPREF_EXISTS", "GROUPREF", "GROUPREF_IGNORE"):
+            return True
+        inside = _INSIDE.get(name)
+        if inside is not None:
+            for s in inside(av):
+                if _reads_past_line(s):
+                    return True
     return False
 
 
