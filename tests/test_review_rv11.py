@@ -72,6 +72,11 @@ OOM = "c++: fatal error: Killed signal terminated program cc1plus\nninja: build 
      "python -m pip install -e /home/u/code/fa-fork --no-build-isolation"),
     ("$ python setup.py install\nrunning build_ext\nbuilding 'flash_attn_2_cuda' extension\n" + OOM, "build.oom",
      "python -m pip install . --no-build-isolation"),
+    # pip's editable line, then the same folder's setup.py frame in Windows spelling: still editable
+    ("Obtaining file:///D:/work/SageAttention\n  Installing build dependencies ... done\n  Getting requirements to build "
+     "editable ... error\n  error: subprocess-exited-with-error\n      Traceback (most recent call last):\n        File "
+     "\"D:\\work\\SageAttention\\setup.py\", line 54, in <module>\n      ModuleNotFoundError: No module named 'torch'\n",
+     "build.isolation", "python -m pip install -e 'D:\\work\\SageAttention' --no-build-isolation"),
     # a Dockerfile's RUN line under BuildKit, its extras kept
     ("#9 [5/7] RUN cd /workspace/flash-attention && MAX_JOBS=4 pip install '.[dev]'\n" + ISOLATION.format(kind="wheel"),
      "build.isolation", "python -m pip install '/workspace/flash-attention[dev]' --no-build-isolation"),

@@ -235,7 +235,8 @@ def of_backend(found: tuple[Source, ...], backend: str | None, probed: dict) -> 
 
     own = [s for s in found if backend in named(s)]
     if own:
-        return own[-1]
+        last = own[-1]  # an editable install of the same folder said elsewhere (pip's Obtaining over its setup.py frame)
+        return replace(last, editable=any(s.editable for s in own if _folder(s.path) == _folder(last.path)))
     nameless = [s for s in found if not named(s)]
     if not nameless:
         return None
@@ -245,6 +246,11 @@ def of_backend(found: tuple[Source, ...], backend: str | None, probed: dict) -> 
         if (s.editable and backend in built) or (backend in by_setup and _from_setup(s, probed)):
             return s
     return None
+
+
+def _folder(path: str) -> str:
+    """A path compared with another spelling of it: / for \\, lower case, no trailing separator."""
+    return path.replace("\\", "/").rstrip("/").lower()
 
 
 def _from_setup(s: Source, probed: dict) -> bool:
