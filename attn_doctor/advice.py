@@ -261,6 +261,15 @@ def _owner(dist: str) -> list[str]:
     return [b for b, needs in NEEDS.items() if dist in needs]
 
 
+def _lists_fa4_files(version: str | None) -> bool:
+    """Does this flash-attn (FA2) release carry a flash_attn/cute/ of the same file names as flash-attn-4's (up to
+    2.8.3; unknown: assumed so)?"""
+    try:
+        return version is None or Version(version).release[:3] <= (2, 8, 3)
+    except InvalidVersion:
+        return True
+
+
 def harms(line: str, sit: Situation, cwd_hint: str | None = None) -> list[str]:
     """What a line of shell would break that works now, each as a sentence ([] when nothing)."""
     out: list[str] = []
@@ -276,6 +285,9 @@ def harms(line: str, sit: Situation, cwd_hint: str | None = None) -> list[str]:
                 if users:
                     out.append(f"it removes {name}, which {', '.join(users)} needs, and "
                                f"{'that works' if len(users) == 1 else 'they work'} here")
+                if name == "flash-attn" and "cute" in sit.working and _lists_fa4_files(sit.installed.get("flash-attn")):
+                    out.append("it removes flash-attn, whose releases up to 2.8.3 list flash-attn-4's flash_attn/cute "
+                               "files as their own: pip deletes them, and FA4 would no longer import as it does now")
             continue
         if p.sub != "install":
             continue

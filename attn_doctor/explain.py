@@ -14,7 +14,7 @@ from rich.text import Text
 from dataclasses import dataclass
 
 from .knowledge import Entry, entries
-from .knowledge import attribution, tailor
+from .knowledge import attribution, checkout, sdpa_reasons, tailor
 from .knowledge.match import Match, Scan, scan
 from .knowledge.tailor import Versions
 
@@ -47,7 +47,7 @@ def examine(source, env: Versions | None = None, ids: set[str] | None = None) ->
     constant memory) and explain every known problem in it, ranked, with real line numbers. The
     fixes are fitted to `env` (the checked environment's versions), else to the versions the input
     names, else carry placeholders a shell refuses."""
-    s = scan(source if source is not None else "", ids=ids, probes=tailor.PROBES)
+    s = scan(source if source is not None else "", ids=ids, probes=tailor.PROBES + checkout.PROBES + sdpa_reasons.PROBES)
     v = env if env is not None and env.known else tailor.from_probes(s.probed)
     if env is not None and v is not env:  # the env's torch is unknown: the log's versions, the env's interpreter
         v = dataclasses.replace(v, target=env.target)
@@ -63,8 +63,9 @@ def match(text, *, limit: int | None = None, ids: set[str] | None = None) -> lis
 
 def _attribute(s: Scan, v: Versions) -> list[Explained]:
     lines = s.lines
+    built = checkout.sources(s.probed)  # the folders the input builds a library from
     out = []
-    for m in s.found:
+    for m in sdpa_reasons.settle(s.found, s.probed):  # torch's SDPA warnings: the error's reasons, or a note
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
@@ -84,7 +85,7 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         if better is not None:  # the backend's own entry for the same failure
             m = dataclasses.replace(m, entry=entries()[better])
         title, fix = attribution.wording(m.entry, backend)
-        fix = fix or m.entry.plain_fix
+        fix = checkout.rebuild(fix or m.entry.plain_fix, backend, checkout.of_backend(built, backend, s.probed))
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
                              fix=tailor.tailor(fix, v), named_by=named_by, untailored=fix))
     return out

@@ -227,59 +227,13 @@ _ZERO_WIDTH = {"AT", "ASSERT", "ASSERT_NOT"}
 _REPEATS = {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
 
 
+def _group_rank(group: tuple[str, ...]) -> tuple[int, int, int]:
+    """How good a needle group is: its shortest string longest, then the fewest strings, then the most characters."""
+    return min(map(len, group)), -len(group), sum(map(len, group))
+
+
 def _better(a: tuple[str, ...], b: tuple[str, ...] | None) -> bool:
-    if b is None:
-        return True
-    return (min(map(len, a)), -len(a), sum(map(len, a))) > (min(map(len, b)), -len(b), sum(map(len, b)))
-
-
-def _alternatives(sub) -> tuple[str, ...] | None:
-    """Strings one of which every match of the parsed `sub` contains (the best such set), or None."""
-    best: tuple[str, ...] | None = None
-    run: list[str] = []
-
-    def consider(cand):
-        nonlocal best
-        if cand and _better(cand, best):
-            best = cand
-
-    def flush():
-        if run:
-            consider(("".join(run),))
-            run.clear()
-
-    for op, av in sub:
-        name = str(op)
-        if name == "LITERAL":
-            c = chr(av)
-            if c == "\n" or not _caseless(c):  # a line's shape never holds a newline
-                flush()
-            else:
-                run.append(c.lower())
-        elif name in _ZERO_WIDTH:
-            continue  # takes no characters: the literals either side are adjacent in every match
-        elif name == "SUBPATTERN":
-            inner = list(av[-1])
-            if inner and all(str(o) == "LITERAL" and chr(a) != "\n" and _caseless(chr(a)) for o, a in inner):
-                run.extend(chr(a).lower() for _, a in inner)  # a plain group of literals: the run goes on
-            else:
-                flush()
-                consider(_alternatives(av[-1]))
-        elif name == "BRANCH":
-            flush()
-            sets = [_alternatives(b) for b in av[1]]
-            if all(sets):
-                consider(tuple(sorted(set().union(*sets))))
-        elif name in _REPEATS and av[0] >= 1:
-            flush()
-            consider(_alternatives(av[2]))
-        elif name == "ATOMIC_GROUP":
-            flush()
-            consider(_alternatives(av))
-        else:
-            flush()
-    flush()
-    return best
+    return b is None or _group_rank(a) > _group_rank(b)
 
 
 @lru_cache(maxsize=None)
@@ -288,7 +242,12 @@ def needles(pattern: str, min_len: int = MIN_NEEDLE, masked: bool = True) -> tup
     contains: the prefilter's needles. () when no such set has strings of `min_len` characters or
     more (the pattern is then run on every line: tests/test_explain_stream.py keeps that from
     happening to a shipped pattern)."""
-    alts = _alternatives(_parsed(pattern))
+    groups: list[tuple[str, ...]] = []
+    _factors(_parsed(pattern), groups, min_len=1, every_way=False)
+    alts = None
+    for g in groups:  # the best group; of equal ones, the first
+        if _better(g, alts):
+            alts = g
     if not alts or min(map(len, alts)) < min_len:
         return ()
     if masked:
@@ -296,12 +255,13 @@ def needles(pattern: str, min_len: int = MIN_NEEDLE, masked: bool = True) -> tup
     return alts
 
 
-def _factors(sub, out: list[tuple[str, ...]], min_len: int = 3) -> None:
+def _factors(sub, out: list[tuple[str, ...]], min_len: int = 3, every_way: bool = True) -> None:
     """Append to `out` each literal group every match of the parsed sequence `sub` holds: a run of literals, or a
-    branch each of whose ways holds one of a set of literals (_alternatives), each one element of the sequence or of a
-    group or a repeat (at least once) that every match passes through, each alternative `min_len` bytes or more
-    (UTF-8). What a lookaround reads is not part of the match (it may lie on another line): skipped, as are optional
-    parts (`?`, `*`, `{0,n}`)."""
+    branch each of whose ways holds one of a set of literals, each one element of the sequence or of a group or a
+    repeat (at least once) that every match passes through, each alternative `min_len` bytes or more (UTF-8). What a
+    lookaround reads is not part of the match (it may lie on another line): skipped, as are optional parts (`?`, `*`,
+    `{0,n}`). A branch gives the group of each way's best one joined, and with `every_way` also the k-th of each
+    (needles() takes the best group of all, from the first join only)."""
     run: list[str] = []
 
     def add(group):
@@ -329,7 +289,7 @@ def _factors(sub, out: list[tuple[str, ...]], min_len: int = 3) -> None:
                 run.extend(chr(a).lower() for _, a in inner)
             else:
                 flush()
-                _factors(av[-1], out, min_len)
+                _factors(av[-1], out, min_len, every_way)
         elif name == "BRANCH":
             # one group of each way, joined: a group of the branch (every way's match holds one of them). Each way's
             # groups best first, the k-th of each (or its last) joined, for k up to the most groups a way has
@@ -337,19 +297,19 @@ def _factors(sub, out: list[tuple[str, ...]], min_len: int = 3) -> None:
             ways = []
             for b in av[1]:
                 groups: list[tuple[str, ...]] = []
-                _factors(b, groups, min_len)
+                _factors(b, groups, min_len, every_way)
                 if not groups:
                     break
-                ways.append(sorted(groups, key=lambda g: (min(map(len, g)), -len(g), sum(map(len, g))), reverse=True))
+                ways.append(sorted(groups, key=_group_rank, reverse=True))  # (stable: of equal groups, the first)
             else:
-                for k in range(max(map(len, ways))):
+                for k in range(max(map(len, ways)) if every_way else 1):
                     add(tuple(sorted(set().union(*(w[min(k, len(w) - 1)] for w in ways)))))
         elif name in _REPEATS and av[0] >= 1:
             flush()
-            _factors(av[2], out, min_len)
+            _factors(av[2], out, min_len, every_way)
         elif name == "ATOMIC_GROUP":
             flush()
-            _factors(av, out, min_len)
+            _factors(av, out, min_len, every_way)
         else:
             flush()
     flush()
@@ -372,25 +332,25 @@ def shape(needle: str) -> str:
     return needle.translate(_SHAPE_STR)
 
 
+# The parsed sequences one item of a parsed pattern holds, by the item's kind: a group's, each way of a branch, a repeat's
+# body, a lookaround's (a single character, an anchor, a back-reference: none)
+_INSIDE = {"SUBPATTERN": lambda av: (av[-1],), "BRANCH": lambda av: av[1], "ATOMIC_GROUP": lambda av: (av,),
+           "ASSERT": lambda av: (av[1],), "ASSERT_NOT": lambda av: (av[1],),
+           **{r: (lambda av: (av[2],)) for r in _REPEATS}}
+
+
 def _walk_newline(sub) -> bool:
     for op, av in sub:
         name = str(op)
-        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            if av[1] and _walk_newline(av[2]):
+        inside = _INSIDE.get(name)
+        if inside is None:
+            if can_match_newline(op, av):
                 return True
-        elif name == "SUBPATTERN":
-            if _walk_newline(av[-1]):
-                return True
-        elif name == "BRANCH":
-            if any(_walk_newline(b) for b in av[1]):
-                return True
-        elif name in ("ASSERT", "ASSERT_NOT"):
-            continue
-        elif name == "ATOMIC_GROUP":
-            if _walk_newline(av):
-                return True
-        elif can_match_newline(op, av):
-            return True
+        # a lookaround takes no characters, nor does a repeat of at most 0 (av[1]: its maximum)
+        elif name not in ("ASSERT", "ASSERT_NOT") and (name not in _REPEATS or av[1]):
+            for s in inside(av):
+                if _walk_newline(s):
+                    return True
     return False
 
 
@@ -405,26 +365,17 @@ def _reads_past_line(sub) -> bool:
     """Does a lookaround of the parsed `sub` read a line end, or an anchor read the text's start or end?"""
     for op, av in sub:
         name = str(op)
-        if name in ("ASSERT", "ASSERT_NOT"):
-            if _walk_newline(av[1]) or _reads_past_line(av[1]):
-                return True
-        elif name == "AT":
-            if str(av) in ("AT_BEGINNING_STRING", "AT_END_STRING"):
-                return True
-        elif name == "SUBPATTERN":
-            if _reads_past_line(av[-1]):
-                return True
-        elif name == "BRANCH":
-            if any(_reads_past_line(b) for b in av[1]):
-                return True
-        elif name in _REPEATS:
-            if _reads_past_line(av[2]):
-                return True
-        elif name == "ATOMIC_GROUP":
-            if _reads_past_line(av):
-                return True
-        elif name in ("GROUPREF_EXISTS", "GROUPREF", "GROUPREF_IGNORE"):
+        if name in ("ASSERT", "ASSERT_NOT") and _walk_newline(av[1]):
             return True
+        if name == "AT" and str(av) in ("AT_BEGINNING_STRING", "AT_END_STRING"):
+            return True
+        if name in ("GROUPREF_EXISTS", "GROUPREF", "GROUPREF_IGNORE"):
+            return True
+        inside = _INSIDE.get(name)
+        if inside is not None:
+            for s in inside(av):
+                if _reads_past_line(s):
+                    return True
     return False
 
 
