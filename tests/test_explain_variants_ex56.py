@@ -10,6 +10,8 @@ apps, paths, versions and wordings. Near misses beside each say what must NOT ha
   native     triage.through-backend: a native stack frame in a backend's compiled extension (Windows' module.pyd!symbol,
              torch's "frame #N: ... (module.so)")
   loader     import.failed: a loader error raised by the import the innermost frame runs
+  without    prose.said: a sentence of the body that says the failure goes away without the backend
+  refuses    prose.said: a sentence of the body that names a backend, a GPU and a refusal (prose.gpu's reading past the head)
 """
 
 from __future__ import annotations
@@ -183,10 +185,9 @@ def test_loader_error_under_a_backend_import(text, backend):
 
 def _loader_under_import():
     """import.failed's pattern for a loader error under the import the innermost frame runs (this helper's)."""
-    import re
-
-    (p,) = [p for p in entries()["import.failed"].patterns if "in <module>" in p]
-    return re.compile(p, re.I | re.M)
+    e = entries()["import.failed"]
+    (rx,) = [rx for p, rx in zip(e.patterns, e.compiled) if "in <module>" in p]
+    return rx
 
 
 @pytest.mark.parametrize("text", [
@@ -203,3 +204,78 @@ def _loader_under_import():
 ])
 def test_loader_error_near_misses(text):
     assert _loader_under_import().search(text) is None
+
+
+def _said(k: int):
+    """prose.said's k-th pattern, compiled as the matcher compiles it (0: the first-person sentence, 1: the failure gone
+    without the backend, 2: a GPU it refuses)."""
+    return entries()["prose.said"].compiled[k]
+
+
+def _body(sentence: str) -> str:
+    return sentence + "\n"  # alone on its line (the matcher reads it past the head, as a line of the body)
+
+
+# ---- without ------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sentence,backend", [
+    ("When I disable xformers in the launcher, everything works fine again.", "xformers"),
+    ("Removing --use-sage-attention from the .bat is a workaround for now.", "sage"),
+    ("Uninstalling flash-attn 2.8.3 fixed it, the model loads with eager attention.", "fa2"),
+    ("The pipeline runs fine without flex attention, so I compile the rest of the model.", "flex"),
+    ("We stopped using sageattn 2.2.0 and the problem went away.", "sage"),
+    ("关掉 xformers 之后就正常了。", "xformers"),
+])
+def test_failure_gone_without_the_backend(sentence, backend):
+    assert generic_first(HEAD + sentence + "\n") == ("prose.said", backend)
+
+
+@pytest.mark.parametrize("sentence", [
+    # the failure stays without it
+    "I removed xformers and it still crashes at the VAE decode.",
+    "Disabling sage attention didn't help, same black frames.",
+    # it works, and the writer puts the problem elsewhere
+    "It works fine without xformers, the problem is the new VAE node.",
+    # the backend works; nothing was removed
+    "xformers works fine here, the problem is the tiled decoder.",
+    # a notice that the app goes on without it
+    "No module 'xformers'. Proceeding without it.",
+    # installing it is what helped (a missing backend is prose.import's reading, not this one)
+    "Installing xformers 0.0.28 fixed it for me.",
+])
+def test_failure_gone_without_near_misses(sentence):
+    # (prose.said's first-person reading may still take a sentence that says the backend fails: "I removed xformers and it
+    # still crashes" is the writer's own failure word; this reading, the failure gone without it, must not)
+    assert _said(1).search(_body(sentence)) is None
+
+
+# ---- refuses ------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sentence,backend", [
+    ("The flash attention build we pinned does not support the MI250, so the second rank exits.", "fa2"),
+    ("Our sageattention wheel is not supported on the Jetson Thor board yet, as far as the logs tell.", "sage"),
+    ("The FlexAttention kernels do not support the T4 here, so the second rank exits.", "flex"),
+    ("原因是这个版本的 xformers 不支持 RTX 5090 显卡。", "xformers"),
+])
+def test_body_sentence_gpu_refusal(sentence, backend):
+    assert generic_first(HEAD + sentence + "\n") == ("prose.said", backend)
+
+
+@pytest.mark.parametrize("sentence", [
+    # an environment listing: a GPU and a backend, no refusal
+    "GPU: RTX 2080 Ti, xformers 0.0.27.post2, torch 2.4.1.",
+    # what the writer runs instead, and that it works
+    "FlashAttention 3 does not support the 4090, so I use SDPA instead and it works fine.",
+    # a denial
+    "xformers on the 2080 does not support nothing? No, it has no problems at all on that card.",
+])
+def test_body_sentence_gpu_refusal_near_misses(sentence):
+    assert _said(2).search(_body(sentence)) is None
+
+
+def test_the_near_miss_readers_read_their_positives():
+    # the patterns the near misses above are checked against do read this file's positives (else those checks prove nothing)
+    assert _said(1).search(_body("When I disable xformers in the launcher, everything works fine again."))
+    assert _said(2).search(_body("The FlexAttention kernels do not support the T4 here, so the second rank exits."))
+    assert _loader_under_import().search('  File "/srv/app/models/attn.py", line 3, in <module>\n    import sageattention\n'
+                                         "ImportError: initialization failed")
