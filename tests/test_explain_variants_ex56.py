@@ -242,6 +242,9 @@ def test_failure_gone_without_the_backend(sentence, backend):
     "No module 'xformers'. Proceeding without it.",
     # installing it is what helped (a missing backend is prose.import's reading, not this one)
     "Installing xformers 0.0.28 fixed it for me.",
+    # advice that it need not go, because it works
+    "You don't have to remove sageattention since it works on the 3090, only the VAE tiling is wrong.",
+    "There is no need to turn off flash attention, as it runs fine on this card.",
 ])
 def test_failure_gone_without_near_misses(sentence):
     # (prose.said's first-person reading may still take a sentence that says the backend fails: "I removed xformers and it
