@@ -1517,11 +1517,13 @@ def cause(primary: str, noise: str = "", backend: str | None = None) -> Match | 
 
 def _claimed(text: str, backend: str | None, own_text: bool) -> list[Match]:
     """The matches of `text` that may stand as `backend`'s failure (see cause())."""
-    from . import attribution  # (attribution imports this package's loader; imported here, not at the top)
+    from . import attribution, sdpa_reasons  # (attribution imports this package's loader; imported here, not at the top)
 
-    s = scan(text)
+    # torch's SDPA warnings are the "No available kernel" error's reasons only where the run shows SDPA raised; where it
+    # shows SDPA going on (WARN_FOR_UNFUSED_KERNELS' notes, an app's catch-and-retry) they are a note, as explain reads them
+    s = scan(text, probes=sdpa_reasons.PROBES)
     out = []
-    for m in s.found:
+    for m in sdpa_reasons.settle(s.found, s.probed):
         e = m.entry
         if e.fallback:
             continue
