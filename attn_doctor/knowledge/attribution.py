@@ -119,6 +119,8 @@ class _Rules:
     seven_shared: tuple[bool, ...] = ()  # beside `seven`: is that rule a name several backends share
     not_seven: tuple[re.Pattern, ...] = ()
     torch_own: tuple[re.Pattern, ...] = ()  # the "none" rules' own (not shared) patterns: torch's messages, its build first
+    # [handled_probe]: (ids, lines of the chained traceback that show the program's fallback import, how many lines below)
+    handled_probe: tuple[frozenset[str], tuple[re.Pattern, ...], int] = (frozenset(), (), 12)
 
 
 NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are no attention backend of the seven
@@ -171,6 +173,7 @@ def rules() -> _Rules:
                   _dsl_kernel(data.get("dsl_kernel", {})),
                   frozenset(data.get("own_if_named", {}).get("ids", ())),
                   own_line_only=frozenset(data.get("needs_backend", {}).get("own_line_only", ())),
+                  handled_probe=_optional_probe(data.get("handled_probe", {})),
                   seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
                   seven_shared=tuple(shared for b, _, shared in libs if b not in NOT_SEVEN),
                   not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN),
@@ -514,9 +517,29 @@ def _optional_probe(data: dict) -> tuple[frozenset[str], tuple[re.Pattern, ...],
             int(data.get("span", 8)))
 
 
+HANDLED = re.compile(r"^\s*During handling of the above exception, another exception occurred")
+
+
+def in_handled_probe(entry: Entry, lines, line: int) -> bool:
+    """Is this match an import error the program caught, its except-branch importing another backend instead ("During
+    handling of the above exception, another exception occurred:" right under it, the chained traceback showing that
+    import; [handled_probe] in attribution.toml)? The chained exception is the failure; the first was a probe (helper ex58,
+    round 54m: HiDream-ai/HiDream-I1#20's `flash_attn_interface` missing, then `from flash_attn import ...` failing)."""
+    ids, marks, span = rules().handled_probe
+    if entry.id not in ids or not 0 < line <= len(lines):
+        return False
+    chained = next((j for j in range(line, min(len(lines), line + 3)) if HANDLED.search(lines[j])), None)
+    if chained is None or any(lines[j].strip() for j in range(line, chained)):
+        return False  # only blank lines between the error and the chain's notice
+    return any(rx.search(lines[j]) for j in range(chained + 1, min(len(lines), chained + 1 + span)) for rx in marks)
+
+
 def in_optional_probe(entry: Entry, lines, line: int) -> bool:
     """Is this match a library's optional import probe, printed and passed over (see [optional_probe] in
-    attribution.toml): xformers' "A matching Triton is not available" over the traceback of its `import triton`?"""
+    attribution.toml): xformers' "A matching Triton is not available" over the traceback of its `import triton`? Or an
+    import error the program handled by importing another backend (in_handled_probe)?"""
+    if in_handled_probe(entry, lines, line):
+        return True
     ids, marks, span = rules().optional_probe
     if entry.id not in ids or not 0 < line <= len(lines):
         return False

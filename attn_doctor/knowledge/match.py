@@ -1363,8 +1363,24 @@ def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Can
     explain no line nor hide what a report says about it (round 32)."""
     from . import attribution
 
-    return [c for c in cands
+    return [_past_handled_probe(c, lines) for c in cands
             if not (c.starts and all(attribution.in_optional_probe(c.entry, lines, n) for n in c.starts))]
+
+
+def _past_handled_probe(c: _Candidate, lines: Lines) -> _Candidate:
+    """A candidate first seen at an import error the program handled by importing another backend (attribution.py
+    in_handled_probe) and seen again further on, placed at that later line, so that it ranks where the failure is, not
+    before the fallback's own error (helper ex58). Only where the later line's position is known (a catch-all's `later`)."""
+    from . import attribution
+
+    if not attribution.in_handled_probe(c.entry, lines, c.first_line):
+        return c
+    rest = sorted(n for n in c.starts if not attribution.in_handled_probe(c.entry, lines, n))
+    if not rest or rest[0] not in c.later:
+        return c
+    position, evidence = c.later[rest[0]]
+    return replace(c, position=position, first_line=rest[0], evidence=evidence, starts=set(rest),
+                               lines={n for n in c.lines if not attribution.in_handled_probe(c.entry, lines, n)})
 
 
 def _past_optional_probes(found: list[Match], lines: Lines) -> list[Match]:
