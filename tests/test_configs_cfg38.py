@@ -19,6 +19,8 @@ what they read.
    here and all read as one trainer.
 7. A launcher's option whose value is left to run time (`--run-name "$RUN"`) is unknown to the script; the launch is
    read with the rest of its options, not refused.
+8. A training run that is an `if`'s condition (`if eval "$TRAIN_CMD"; then`, `if ! accelerate launch ...; then`) runs:
+   bash runs the condition's command. A test or a query (`[ -f x ]`, `command -v accelerate`) runs nothing.
 """
 
 from __future__ import annotations
@@ -365,3 +367,29 @@ def test_run_time_value_of_the_precision_option_leaves_the_dtype_unknown(tmp_pat
     put(tmp_path, {"train.py": script, "run.sh": '#!/bin/bash\npython train.py --precision "$1"\n'})
     got = load(tmp_path, "run.sh")
     assert got[:2] == ("transformers", []) and got[2] == ""
+
+
+# --- 8. a training run as an `if` condition ---------------------------------------------------------------------------
+
+SDXL_LINE = "accelerate launch sdxl_train_network.py --network_module networks.lora --xformers --mixed_precision fp16"
+
+
+def test_eval_of_a_command_variable_as_the_if_condition(tmp_path):
+    sh = f'#!/bin/bash\nTRAIN_CMD="{SDXL_LINE}"\necho "$TRAIN_CMD"\nif eval "$TRAIN_CMD"; then\n  echo done\nelse\n' \
+         '  echo failed\n  exit 1\nfi\n'
+    assert read(tmp_path, "start.sh", sh) == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_negated_launch_as_the_if_condition(tmp_path):
+    sh = '#!/bin/bash\nset -u\nif ! torchrun --nproc_per_node 2 src/musubi_tuner/wan_train_network.py --task t2v-14B ' \
+         '--dit dit.safetensors --dataset_config d.toml --sdpa --mixed_precision bf16; then\n  echo "training failed"\n' \
+         '  exit 1\nfi\n'
+    assert read(tmp_path, "wan.sh", sh) == ("musubi", ["sdpa"], "bfloat16", "none")
+
+
+def test_queries_and_tests_in_an_if_run_nothing(tmp_path):
+    sh = '#!/bin/bash\nif command -v accelerate >/dev/null 2>&1; then\n  echo found\nfi\n' \
+         'if grep -q xformers requirements.txt; then\n  echo has xformers\nfi\nif [ -f config.toml ]; then\n' \
+         '  echo config\nfi\n'
+    assert "not a trainer config" in refusal(tmp_path, "check_env.sh", sh)
+
