@@ -787,6 +787,9 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             raise UsageError(f"{where} looks like a script of {framework[0]} (imports {framework[1]}), which attn-doctor does not "
                              f"read yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
         other_script = others.runs_other_script(doc)
+        handed = _handed_over(doc, other_script) if other_script and not script else None
+        if handed is not None:
+            return handed
         if other_script and not script:
             raise UsageError(f"{where} is not a trainer config: it only runs another script ({other_script}); give "
                              f"attn-doctor that script (it reads {supported()})")
@@ -796,6 +799,8 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             # option names it shares with other trainers (`--max_length`)
             raise UsageError(f"{where} is not a trainer config attn-doctor recognises: it runs `{cli}`, which is not a "
                              f"training command of the trainer CLI of that name (it reads {supported()})")
+        if spec and not script:
+            script = _job_script(doc)
         if spec and not script:
             ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None
             raise UsageError(f"{where} is {spec}, not a trainer config" + (
@@ -939,6 +944,8 @@ def _script_beside(doc: dict, script: str):
     when that script is on this machine (named_config: beside the launch file, or as written) and a reader claims it
     on its own evidence; None otherwise. A user pointing --config at run.sh whose `accelerate launch train.py` runs a
     TRL script beside it means that script."""
+    if script.endswith(" (-m)"):
+        return _module_beside(doc, script[:-len(" (-m)")])
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
                None)
     # the script as the command names it (`python src/train_sft.py`: under src/, not beside the launcher)
@@ -947,6 +954,82 @@ def _script_beside(doc: dict, script: str):
     sub = named_config(doc, written)
     if sub is None and written != script:
         sub = named_config(doc, script)
+    return _read_beside(doc, sub, cmd)
+
+
+def _job_script(doc: dict) -> str | None:
+    """The training script a Python job spec (a Modal app: functions Modal runs in its containers) starts by subprocess,
+    when it is the repository's own and here (its container path's last parts under the app's folder or above:
+    `/root/scripts/train_sft.py` of an image that copies scripts/ to /root/scripts, round 29m) and every training
+    script the app starts that is here reads as the same trainer: the app's first training command's script, read
+    as a launch file's (_script_beside, with the options the app gives it). None otherwise (the app is refused, naming
+    what it runs)."""
+    if doc["fmt"] != "python":
+        return None
+    runs = [c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script and
+            c.script.endswith(".py") and not NOT_TRAINING_SCRIPT.match(c.script)]
+    if not runs:
+        return None
+    found = [_script_beside(doc, c.script) for c in runs]
+    if found[0] is None or len({b[0] for b in found if b is not None}) != 1:
+        return None
+    return runs[0].script
+
+
+_HANDOVER = {"depth": 0}
+
+
+def _handed_over(doc: dict, other: str):
+    """detect()'s answer for a launch file whose only job is to run another shell script of the repository (a Slurm
+    job's `bash sft.sh` after `source .venv/bin/activate`, round 29m), when that script is here where the launch would
+    find it (named_config: after its `cd`s, beside it, from the repository root) and is given no arguments of its own
+    (a wrapper's "$@" only): that script's reading, as `check --config` on it gives, with the hand-over named first.
+    One hand-over deep; None otherwise (the launch is refused, naming the script, as before)."""
+    if _HANDOVER["depth"] or doc["fmt"] != "text":
+        return None
+    def names(w):
+        return w == other or w.endswith(("/" + other, "\\" + other))
+
+    cmd = next((c for c in doc.get("commands") or [] if any(names(w) for w in c.words)), None)
+    if cmd is None:
+        return None
+    at = next(i for i, w in enumerate(cmd.words) if names(w))
+    if any(w not in FORWARDED_ARGS for w in cmd.words[at + 1:]):
+        return None
+    sub = named_config(doc, cmd.words[at])
+    if sub is None or sub["fmt"] != "text":
+        return None
+    _HANDOVER["depth"] += 1
+    try:
+        name, sdoc, det = detect(sub["path"], sub["text"])
+    except UsageError:
+        return None
+    finally:
+        _HANDOVER["depth"] -= 1
+    return name, sdoc, dict(det, evidence=[f"{os.path.basename(doc['path'])} runs {other}, which is here"] +
+                            list(det.get("evidence") or []))
+
+
+def _module_beside(doc: dict, module: str):
+    """_script_beside for `accelerate launch -m pkg.train` / `python -m pkg.train`: the module's file where Python
+    finds it from the repository (pkg/train.py, or pkg/train/__main__.py), or under src/ (the src layout a pyproject
+    installs the package from: round 29m's `srun accelerate launch ... -m citation_sft.train`, the module at
+    src/citation_sft/train.py). A module of an installed package that is not here stays unread."""
+    if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", module):
+        return None  # (a one-part module is an installed tool's as often as the user's: `-m train` stays as it was)
+    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and
+                c.module == module), None)
+    from .references import locate
+
+    rel = module.replace(".", "/")
+    for cand in (rel + ".py", "src/" + rel + ".py", rel + "/__main__.py", "src/" + rel + "/__main__.py"):
+        if locate(doc, cand) is not None:
+            return _read_beside(doc, named_config(doc, cand), cmd)
+    return None
+
+
+def _read_beside(doc: dict, sub, cmd):
+    """_script_beside's reading of the script found (sub: its doc, or None), with the options `cmd` gives it."""
     if sub is None or sub["fmt"] != "python":
         return None
     # (one level deep at most: detect reaches here only for a command line's script, and a Python file has none)

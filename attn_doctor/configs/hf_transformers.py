@@ -725,10 +725,38 @@ def _trl_command(doc: dict) -> bool:
     TRL's options (hf_script: a user's own sft.py with options of its own is not TRL's)."""
     if any(w == "trl" for w in doc["words"][:4]):
         return True
+    if any(_trl_own_script(c) for c in doc.get("commands") or []):
+        return True
     runs = [c for c in doc.get("commands") or [] if c.script and c.script.startswith(("sft", "dpo", "grpo"))]
     if runs:
         return any(hf_script(c) for c in runs)
     return any(x.startswith(("sft", "dpo", "grpo")) for x in doc["scripts"])
+
+
+_TRL_SCRIPT_DIR = re.compile(r"(^|[/\\])(trl[/\\]scripts|examples[/\\]scripts)[/\\][^/\\]+\.py$")
+
+
+def _trl_own_script(cmd) -> bool:
+    """The command runs one of TRL's example scripts where TRL keeps them (trl/scripts/orpo.py, examples/scripts/cpo.py:
+    a TRL checkout, or a copy of TRL the repository vendors), under TRL's script names (_HF_SCRIPT), given TRL's
+    options (hf_script)."""
+    return bool(cmd.script and _HF_SCRIPT.match(cmd.script) and not cmd.script.startswith("run_") and
+                any(_TRL_SCRIPT_DIR.search(w) for w in cmd.words) and hf_script(cmd))
+
+
+# TRL's example scripts that load the policy with `AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path,
+# trust_remote_code=...)` only and hand the trainer the built model (huggingface/trl@21e9774 examples/scripts/orpo.py,
+# @7bcecc5 examples/scripts/cpo.py; so since @004c867): ModelConfig's attn_implementation / torch_dtype never reach the
+# model, and the config's model_init_kwargs apply only to a model given by name. The attention is transformers' default.
+_TRL_NAME_ONLY_LOAD = {"orpo.py", "cpo.py"}
+_MODEL_LOAD_KEYS = {"attn_implementation", "torch_dtype", "dtype", "model_init_kwargs", "use_flash_attention_2"}
+
+
+def _loads_by_name_only(doc: dict) -> bool:
+    """The file's training command runs TRL's own orpo.py / cpo.py (_TRL_NAME_ONLY_LOAD)."""
+    if doc["fmt"] != "text":
+        return False
+    return any(c.script in _TRL_NAME_ONLY_LOAD and _trl_own_script(c) for c in doc.get("commands") or [])
 
 
 # TRL's configs (trl/trainer/*_config.py, trl/experimental/*/*_config.py: subclasses of _BaseConfig, whose bf16 defaults
@@ -938,7 +966,9 @@ def _score(doc: dict) -> "Score":
             # named with the script it runs: TRL's example name under TRL's options is the evidence, so the script is
             # not taken for a foreign one that happens to share an option (configs._foreign_script), as sft.py is not
             # (open-r1's `accelerate launch ... src/open_r1/grpo.py --config recipe.yaml`, TrlParser reading the recipe)
-            sc.add(f"{cmd.script}: trl command" if cmd is not None and cmd.script and hf_script(cmd) else "trl command")
+            run = cmd if cmd is not None and cmd.script and hf_script(cmd) else \
+                next((c for c in doc.get("commands") or [] if _trl_own_script(c)), None)
+            sc.add(f"{run.script}: trl command" if run is not None else "trl command")
     elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
         sc.add("accelerate parallelism_config_sp_attn_implementation")
     return sc
@@ -949,6 +979,8 @@ def read(doc: dict) -> dict:
     if view is not None and not _score(doc):
         doc = view  # the notebook's command line is the evidence score() found (above)
     s = _settings(doc)
+    if _loads_by_name_only(doc):
+        s = {k: v for k, v in s.items() if k not in _MODEL_LOAD_KEYS}
     model_config = "architectures" in s or "transformers_version" in s
     kw = s.get("model_init_kwargs") if isinstance(s.get("model_init_kwargs"), dict) else {}
     raw, setting = None, None

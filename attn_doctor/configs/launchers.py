@@ -394,6 +394,7 @@ def python_commands(code: str) -> str:
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
     runners, inner = _runner_functions(t)
     parsers = _script_parsers(t)
+    flatteners = _flatten_functions(t)
     for n in ast.walk(t):
         argv = _argv_words(n, word)
         if argv is not None:
@@ -415,6 +416,10 @@ def python_commands(code: str) -> str:
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
                 isinstance(n.value, (ast.List, ast.Tuple)):
             events.append((n.lineno, n.col_offset, "set", n))
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                flattened_list(n.value, flatteners) is not None:
+            # an argv made by splitting each of a list's option strings (`cmd = build_cmd()`, round 29m)
+            events.append((n.lineno, n.col_offset, "flat", (n.targets[0].id, flattened_list(n.value, flatteners))))
         elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
                 text(n.value) is not None:
             # a command held as one string, run later by name (`run_command(cmd)` / `os.system(cmd)`): the value the
@@ -472,6 +477,11 @@ def python_commands(code: str) -> str:
                 lists[e.value.id] if isinstance(e, ast.Starred) and isinstance(e.value, ast.Name) and
                 e.value.id in lists else [word(e)])]
             strings.pop(n.targets[0].id, None)
+        elif kind == "flat":
+            if n[1] in lists:
+                # each string is an option with its value ("--mixed_precision fp16"): its words, as str.split gives them
+                lists[n[0]] = [x for w in lists[n[1]] for x in (w.split() if w != "$PY_VALUE" else [w])]
+                strings.pop(n[0], None)
         elif kind == "text":
             strings[n.targets[0].id] = text(n.value)
             lists.pop(n.targets[0].id, None)
@@ -496,6 +506,9 @@ def python_commands(code: str) -> str:
                 continue
             if isinstance(a, ast.Name) and a.id in lists:
                 ws = lists[a.id]
+            elif flattened_list(a, flatteners) in lists:
+                # `subprocess.run(build_cmd())`, `subprocess.run(" ".join(CMD).split())`: the list's strings split
+                ws = [x for w in lists[flattened_list(a, flatteners)] for x in (w.split() if w != "$PY_VALUE" else [w])]
             elif isinstance(a, (ast.List, ast.Tuple)):
                 # (the command string a shell's -c is given is the string the name holds there: `["bash", "-c", cmd]`
                 # after cmd = f"cd {ROOT} && python train.py " + " ".join(args), round 31)
@@ -601,6 +614,82 @@ def _runner_functions(t) -> tuple[dict, set]:
                 runners[f.name] = params.index(n.args[0].id)
                 inner.add(id(n))
     return runners, inner
+
+
+def _split_each(e) -> str | None:
+    """`item.split()` / `shlex.split(item)` of a loop variable: that variable's name, else None."""
+    import ast
+
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "split" and not e.args and \
+            not e.keywords and isinstance(e.func.value, ast.Name):
+        return e.func.value.id
+    if isinstance(e, ast.Call) and ast.unparse(e.func) == "shlex.split" and len(e.args) == 1 and \
+            isinstance(e.args[0], ast.Name):
+        return e.args[0].id
+    return None
+
+
+def flattened_list(e, flatteners: dict | None = None) -> str | None:
+    """The name of the list of option strings an expression splits into one argv (`CMD = ["accelerate launch
+    --num_cpu_threads_per_process 1", "train.py", "--mixed_precision fp16", ...]`, each string holding an option and its
+    value): `" ".join(CMD).split()`, `shlex.split(" ".join(CMD))`, `[w for item in CMD for w in item.split()]`, or a
+    call of the script's own function that returns one of those, or a list it grows with each item's split words
+    (flatteners: _flatten_functions; round 29m: `def build_cmd(): for item in CMD: result.extend(item.split())`).
+    None for anything else."""
+    import ast
+
+    def joined(x):
+        return x.args[0].id if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and \
+            x.func.attr == "join" and isinstance(x.func.value, ast.Constant) and \
+            isinstance(x.func.value.value, str) and not x.func.value.value.strip() and len(x.args) == 1 and \
+            isinstance(x.args[0], ast.Name) else None
+
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "split" and not e.args and \
+            not e.keywords:
+        return joined(e.func.value)
+    if isinstance(e, ast.Call) and ast.unparse(e.func) == "shlex.split" and len(e.args) == 1:
+        return joined(e.args[0])
+    if isinstance(e, ast.ListComp) and len(e.generators) == 2 and isinstance(e.elt, ast.Name):
+        outer, inner = e.generators
+        if isinstance(outer.target, ast.Name) and isinstance(outer.iter, ast.Name) and not outer.ifs and \
+                not inner.ifs and isinstance(inner.target, ast.Name) and inner.target.id == e.elt.id and \
+                _split_each(inner.iter) == outer.target.id:
+            return outer.iter.id
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and not e.args and not e.keywords and flatteners:
+        return flatteners.get(e.func.id)
+    return None
+
+
+def _flatten_functions(t) -> dict:
+    """{function name: the module-level list it flattens} for the script's own functions that take no argument and
+    return one argv made of a list's option strings split into words (flattened_list's shapes, or `result = []`, `for
+    item in CMD: result.extend(item.split())` / `result += item.split()`, `return result`)."""
+    import ast
+
+    out = {}
+    for f in t.body if isinstance(t, ast.Module) else []:
+        if not isinstance(f, ast.FunctionDef) or f.args.args or f.args.posonlyargs or f.args.vararg:
+            continue
+        rets = [n for n in ast.walk(f) if isinstance(n, ast.Return) and n.value is not None]
+        if len(rets) != 1:
+            continue
+        src = flattened_list(rets[0].value)
+        if src is None and isinstance(rets[0].value, ast.Name):
+            res = rets[0].value.id
+            for loop in f.body:
+                if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and
+                        isinstance(loop.iter, ast.Name)):
+                    continue
+                for n in ast.walk(loop):
+                    grown = n.args[0] if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                        n.func.attr == "extend" and isinstance(n.func.value, ast.Name) and n.func.value.id == res and \
+                        len(n.args) == 1 else n.value if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) \
+                        and isinstance(n.target, ast.Name) and n.target.id == res else None
+                    if grown is not None and _split_each(grown) == loop.target.id:
+                        src = loop.iter.id
+        if src is not None:
+            out[f.name] = src
+    return out
 
 
 def _basic_config_words(call, word) -> list:

@@ -239,7 +239,8 @@ def argv_options(tree, words: list) -> dict | None:
     """dest -> value node of each option a launcher gives the script (`python train_sft.py --output_dir out --bf16`), as
     the script's own argparse takes it (argparse.py: store_true/false flags, `type` applied to the word); None when
     any word is not an option the script declares (a trainer's option, `$@` handed on, a positional) or its value is
-    one the file does not settle (`$OUT`, a type function of the script's own)."""
+    of a type the file cannot apply (a type function of the script's own). A value the file does not settle (`$OUT`)
+    is RUNTIME: unknown wherever the script uses it."""
     from .shell_words import known
 
     decl = _declared_options(tree)
@@ -266,8 +267,13 @@ def argv_options(tree, words: list) -> dict | None:
                 return None  # (argparse: `--opt` followed by another option is "expected one argument")
             val, i = words[i + 1], i + 1
         i += 1
-        if action not in (None, "store", "hf_bool") or not known(val):
+        if action not in (None, "store", "hf_bool"):
             return None
+        if not known(val):
+            # a value the launcher leaves to run time (`--run-name $RUN`, a Modal app's `str(epochs)`): that option's
+            # value is unknown to the script (whatever reads it is decided at run time), the others are as given
+            out[dest] = RUNTIME
+            continue
         if action == "hf_bool" or (tname and "bool" in tname.lower()):
             out[dest] = ast.Constant(value=val.strip().lower() in _TRUE_WORDS)
         elif tname in ("int", "float"):

@@ -171,6 +171,28 @@ def working_dir(doc: dict, path: str) -> str | None:
     return cur if moved else None
 
 
+# a batch scheduler's variable for the directory the job was submitted from (Slurm, PBS / Torque, LSF, SGE)
+_SUBMIT_DIRS = {"SLURM_SUBMIT_DIR", "PBS_O_WORKDIR", "LS_SUBCWD", "SGE_O_WORKDIR"}
+
+
+def submitted_from(doc: dict, path: str) -> bool:
+    """The command that names `path` runs after the job `cd`s to the directory it was submitted from (`cd
+    "$SLURM_SUBMIT_DIR"`, `cd $PBS_O_WORKDIR`), which this machine does not know: the user's `sbatch` ran from the
+    job file's own folder or from the repository root above it (`sbatch scripts/train.slurm`)."""
+    cmds = list(doc.get("commands") or [])
+    target = _command_of(doc, path)
+    if target is None or target not in cmds:
+        return False
+    last = None
+    for c in cmds[: cmds.index(target)]:
+        if c.program.lower() in CD_PROGRAMS:
+            last = c
+    if last is None or len(last.words) < 2:
+        return False
+    m = _VAR_REF.fullmatch(last.words[-1].strip('"'))
+    return bool(m) and (m.group(1) or m.group(2)) in _SUBMIT_DIRS
+
+
 def locate(doc: dict, path: str, suffix: str = "") -> str | None:
     """Where the file a launcher names is on this machine, or None. Tried in order: relative to the directory the
     script `cd`s to; the launcher's folder; as written (absolute, or relative to where attn-doctor runs); its name
@@ -196,7 +218,8 @@ def locate(doc: dict, path: str, suffix: str = "") -> str | None:
         parts = [q for q in path.split("/") if q]
         for up in ups:
             cands += [os.path.join(up, *parts[i:]) for i in range(1, len(parts) - 1)]
-    elif "/" in path.strip("/").lstrip("./"):
+    elif "/" in path.strip("/").lstrip("./") or submitted_from(doc, path):
+        # (a job that runs from where it was submitted: its folder, above, or the repository root two above)
         cands += [os.path.join(up, path) for up in ups[1:]]
     me = os.path.abspath(doc["path"])
     return next((os.path.normpath(c) for c in cands if os.path.isfile(os.path.normpath(c))

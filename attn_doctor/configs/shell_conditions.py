@@ -130,6 +130,24 @@ def _not(v):
     return None if v is None else not v
 
 
+# the programs whose run an `if` tests when they are its condition: eval of a command held in a variable, Python, the
+# distributed launchers and the trainers' own CLIs (a query such as `command -v x`, `grep -q`, `[ -f x ]` runs nothing
+# that trains, and stays a test only)
+_RUN_IN_CONDITION = re.compile(r"^(?:eval|srun|(?:\S*/)?(?:python[0-9.]*|accelerate|torchrun|deepspeed|swift|"
+                               r"llamafactory-cli|tune|litgpt|axolotl|trl|simpletuner))$")
+
+
+def _condition_run(cond: str) -> str | None:
+    """The command an `if` condition runs when it is a training run (_RUN_IN_CONDITION), `!` and `VAR=value` prefixes
+    aside; None for a test (`[ ... ]`, `[[ ... ]]`, `test`, `((...))`) or any other command."""
+    words = cond.strip().split()
+    while words and (words[0] == "!" or re.match(r"^[A-Za-z_]\w*=\S*$", words[0])):
+        words = words[1:]
+    if not words or not _RUN_IN_CONDITION.match(words[0].strip("\"'")):
+        return None
+    return cond.strip()[cond.strip().index(words[0]):]
+
+
 def _guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
     """(the statement `line` runs, (True | False | None, condition)) under the enclosing `if` blocks (`conds`, kept
     up to date here: [{"v": this branch, "t": its condition, "taken": an earlier branch ran}]) and a leading
@@ -186,8 +204,17 @@ def _guarded(line: str, env: dict, conds: list, unsure: set) -> tuple:
     else:
         m = re.match(r"^(if|elif)\s+(.+?)\s*(?:;\s*then)?$", s)
         if m and m.group(1) == "if":
+            ran = _condition_run(m.group(2))
+            outer = [(c["v"], c["t"]) for c in conds]
             conds.append({"v": _test(m.group(2), env, unsure), "t": m.group(2), "taken": False})
-            return None, None
+            if ran is None:
+                return None, None
+            # `if eval "$TRAIN_CMD"; then` / `if ! accelerate launch train.py ...; then`: the test is the run itself
+            # (bash runs the condition's command and branches on its exit status), under the blocks around the `if`
+            if any(v is False for v, _ in outer):
+                return "    " + ran, (False, "")
+            open_ = [t for v, t in outer if v is None]
+            return "    " + ran, ((None, " and ".join(open_)) if open_ else (True, ""))
         if m and conds:  # elif: runs when no earlier branch did and its own test holds
             c = conds[-1]
             c["taken"] = None if c["taken"] is None or c["v"] is None else (c["taken"] or c["v"])
