@@ -443,7 +443,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # gathered and labelled blind; see fixtures/errors/round41m/README.md
 # (round 49m, ex49m's measure-only set of the eighth session, is training material in SETS since helper ex53 read its misses)
 # (round 54m, ex54m's measure-only set of the ninth session, is training material in SETS since helper ex58 read its misses)
-MEASURE_ONLY: tuple[Staged, ...] = ()
+# round 60m (ex60m, 2026-11-28, ninth session, second wave): texts and unrelated logs from repositories and page hosts no
+# earlier set or helper drew on, gathered and labelled blind; see fixtures/errors/round60m/README.md
+MEASURE_ONLY: tuple[Staged, ...] = (
+    Staged("round60m", 12, 0, 0, unrelated="unrelated", note_required=True),
+)
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
 
