@@ -267,12 +267,130 @@ def lm_eval_task(doc: dict) -> Score:
 
 def sgm_targets(doc: dict) -> Score:
     """A Stability generative-models / SwissArmyTransformer (CogVideoX SAT) model config: model: sections
-    (network_config, denoiser_config, conditioner_config, first_stage_config ...) each naming a `target:` class."""
+    (network_config, denoiser_config, conditioner_config, first_stage_config ...) each naming a `target:` class, either
+    directly under model: or under model.params: as sgm's instantiate_from_config takes them (Stability-AI/generative-models
+    configs/inference/sd_xl_base.yaml: model.target sgm.models.diffusion.DiffusionEngine, model.params.network_config;
+    round 32u: the copy the A1111 Dreambooth extension ships as configs/sdxl-training-default.yaml)."""
     s = Score()
     model = _dict(_sections(doc["data"]), "model")
-    named = sorted(k for k, v in model.items() if isinstance(k, str) and k.endswith("_config") and isinstance(v, dict) and "target" in v)
-    if len(named) >= 2:
-        s.add(f"model.{named[0]}.target")
+    target = str(model.get("target") or "").strip()
+    # under model.params only for sgm's own classes: CompVis ldm configs (ldm_targets) nest their *_config there too
+    for where, prefix in ((model, "model"), (_dict(model, "params") if target.startswith("sgm.") else {}, "model.params")):
+        named = sorted(k for k, v in where.items() if isinstance(k, str) and k.endswith("_config") and isinstance(v, dict)
+                       and "target" in v)
+        if len(named) >= 2:
+            s.add(f"{prefix}.{named[0]}.target")
+            return s
+    return s
+
+
+# CompVis latent-diffusion's instantiate_from_config (ldm/util.py): model.target names the LightningModule its main.py
+# --base builds (ldm.models.diffusion.ddpm.LatentDiffusion; ControlNet's cldm.cldm.ControlLDM, built by its
+# tutorial_train.py with pytorch_lightning), model.params its arguments
+_LDM_TARGET = re.compile(r"^(ldm|cldm)\.models?\b|^cldm\.cldm\.")
+
+
+def ldm_targets(doc: dict) -> Score:
+    """A latent-diffusion model config (CompVis ldm, its DreamBooth / textual-inversion forks, ControlNet's cldm):
+    model.target an ldm / cldm class with model.params beside it (round 32u: XavierXiao's Dreambooth-Stable-Diffusion
+    v1-finetune_unfrozen.yaml, lllyasviel/ControlNet models/cldm_v15.yaml)."""
+    s = Score()
+    model = _dict(_sections(doc["data"]), "model")
+    target = model.get("target")
+    if isinstance(target, str) and _LDM_TARGET.match(target.strip()) and isinstance(model.get("params"), dict):
+        s.add(f"model.target: {target.strip()}")
+    return s
+
+
+def animate_anyone(doc: dict) -> Score:
+    """Moore-AnimateAnyone's training configs (MooreThreads/Moore-AnimateAnyone configs/train/stage1.yaml, read by its
+    own train_stage_1.py / train_stage_2.py) and the projects built on that layout (TMElyralab/MusePose,
+    fudan-generative-vision/hallo2 ...): the accelerate settings under solver: (mixed_precision,
+    enable_xformers_memory_efficient_attention, gradient_accumulation_steps, max_train_steps) and weight_dtype at the top.
+    diffusers' flag names as YAML keys of their own scripts, which read them with OmegaConf (cfg.solver.*)."""
+    s = Score()
+    d = _sections(doc["data"])
+    solver = _dict(d, "solver")
+    if "enable_xformers_memory_efficient_attention" in solver and \
+            {"mixed_precision", "gradient_accumulation_steps", "max_train_steps"} & set(solver) and \
+            ("weight_dtype" in d or {"data", "noise_scheduler_kwargs"} & set(d)):
+        s.add("solver.enable_xformers_memory_efficient_attention + weight_dtype")
+    return s
+
+
+def ltx_video_trainer(doc: dict) -> Score:
+    """Lightricks' LTX-Video-Trainer YAML (configs/ltxv_*.yaml, read by its scripts/train.py into LtxvTrainerConfig):
+    acceleration.mixed_precision_mode / compile_with_inductor, model.model_source an LTXV checkpoint name."""
+    s = Score()
+    d = _sections(doc["data"])
+    acc = _dict(d, "acceleration")
+    if {"mixed_precision_mode", "compile_with_inductor", "load_text_encoder_in_8bit"} & set(acc):
+        s.add("acceleration.mixed_precision_mode / compile_with_inductor")
+    source = _dict(d, "model").get("model_source")
+    if isinstance(source, str) and source.upper().startswith("LTXV"):
+        s.add(f"model.model_source: {source}")
+    return s
+
+
+def lavis(doc: dict) -> Score:
+    """Salesforce LAVIS' run configs (lavis/projects/*/train/*.yaml, `train.py --cfg-path`) and the projects built on
+    its runner (Vision-CAIR/MiniGPT-4 train_configs/*.yaml): model.arch (a registered model name) beside run.task."""
+    s = Score()
+    d = _sections(doc["data"])
+    arch, task = _dict(d, "model").get("arch"), _dict(d, "run").get("task")
+    if isinstance(arch, str) and isinstance(task, str):
+        s.add(f"model.arch: {arch} + run.task: {task}")
+    return s
+
+
+def lighteval_model(doc: dict) -> Score:
+    """A lighteval model config (huggingface/lighteval examples/model_configs/*.yaml, `lighteval accelerate|vllm|...
+    MODEL_CONFIG TASKS`): model_parameters: with model_name (and dtype / compile / model_loading_kwargs): an evaluation.
+    Or its evaluation config for nanotron checkpoints (examples/nanotron/lighteval_config_override_template.yaml):
+    logging: with its EvaluationTracker's own arguments (save_details, results_org, public_run) beside tasks: - named
+    before nanotron, whose parallelism: dp / tp / pp the file repeats for loading the checkpoint."""
+    s = Score()
+    d = _sections(doc["data"])
+    params = _dict(d, "model_parameters")
+    if "model_name" in params:
+        s.add("model_parameters.model_name")
+    tracker = {"save_details", "results_org", "public_run"} & set(_dict(d, "logging"))
+    if len(tracker) >= 2 and "tasks" in d:
+        s.add("logging." + " / ".join(sorted(tracker)) + " + tasks", 2 * STRONG)
+    return s
+
+
+def picotron(doc: dict) -> Score:
+    """Hugging Face picotron's run config (template/base_config.json, `train.py --config`): distributed: with
+    tp_size / pp_size / dp_size (cp_size) beside model.use_flash_attention / use_fused_adam."""
+    s = Score()
+    d = _sections(doc["data"])
+    dist, model = _dict(d, "distributed"), _dict(d, "model")
+    if {"tp_size", "pp_size", "dp_size"} <= set(dist) and {"use_flash_attention", "use_fused_adam"} & set(model):
+        s.add("distributed.tp_size / pp_size / dp_size + model.use_flash_attention")
+    return s
+
+
+def latentsync(doc: dict) -> Score:
+    """ByteDance LatentSync's configs (configs/unet/*.yaml, configs/syncnet/*.yaml, read by its scripts/train_unet.py /
+    train_syncnet.py with OmegaConf): run.mixed_precision_training beside ckpt: (resume_ckpt_path, save_ckpt_steps)."""
+    s = Score()
+    d = _sections(doc["data"])
+    if "mixed_precision_training" in _dict(d, "run") and \
+            {"resume_ckpt_path", "save_ckpt_steps", "inference_ckpt_path"} & set(_dict(d, "ckpt")):
+        s.add("run.mixed_precision_training + ckpt:")
+    return s
+
+
+def dinov2(doc: dict) -> Score:
+    """Meta's DINOv2 SSL configs (dinov2/configs/ssl_default_config.yaml and the train/*.yaml merged over it):
+    dino: / ibot: heads, compute_precision: with FSDP mixed_precision per module."""
+    s = Score()
+    d = _sections(doc["data"])
+    if isinstance(d.get("dino"), dict) and isinstance(d.get("ibot"), dict):
+        s.add("dino: + ibot:")
+    if "compute_precision" in d and isinstance(d.get("compute_precision"), dict):
+        s.add("compute_precision:")
     return s
 
 
@@ -533,6 +651,38 @@ def _hydra_flag(args: list) -> str | None:
     return flag
 
 
+def _hydra_forced(args: list) -> str | None:
+    """The first override of a command whose every argument is a Hydra override and one of them uses Hydra's own
+    prefix syntax (`+key=value` appends, `++key=value` forces, `~key` deletes: hydra.cc "Override grammar"), None
+    otherwise. Plain `key=value` positionals are no Hydra evidence (OmegaConf.from_cli and SkyRL's from_cli_overrides
+    take them too), the prefixes are Hydra's alone (round 32u: HALOs' `launch.py loss=dpo ... ++lr=...`)."""
+    words = [str(w) for w in args]
+    if not words or any(w.startswith("-") or not _HYDRA_OVERRIDE.match(w) or ("=" not in w and not w.startswith("~"))
+                        for w in words):
+        return None
+    return next((w.split("=", 1)[0] + "=..." for w in words if w.startswith(("+", "~"))), None)
+
+
+def _skyrl_overrides(args: list) -> bool:
+    """Overrides of SkyRL's config (skyrl_train/config/ppo_base_config.yaml: trainer:, generator:, data:, environment:)
+    on a command line: `trainer.<...>=` and `generator.<...>=` both, nothing but key=value."""
+    words = [str(w) for w in args if not str(w).startswith(("$", '"$'))]  # ("$@": the caller's further overrides)
+    keys = {w.split("=", 1)[0].split(".", 1)[0] for w in words if "=" in w and not w.startswith("-")}
+    return {"trainer", "generator"} <= keys and all("=" in w and not w.startswith("-") for w in words)
+
+
+def _trains_elsewhere(doc: dict, c) -> bool:
+    """The file's training command (configs._script_run's doc["command"]) is another command than c, one that runs a
+    Python script or module of its own."""
+    run = doc.get("command")
+    if run is None or run is c or getattr(run, "words", None) == getattr(c, "words", None):
+        return False
+    mod = run.module or ""
+    if mod.startswith(("lm_eval", "lmms_eval")) or run.program in ("lm_eval", "lm-eval", "lmms-eval", "lmms_eval"):
+        return False
+    return bool(run.script and run.script.endswith(".py") or mod)
+
+
 def _a1111_launch(doc: dict) -> str | None:
     """What says a launch file is A1111's (its options in COMMANDLINE_ARGS, or COMMANDLINE_ARGS set for the webui
     launcher it runs), None otherwise."""
@@ -656,16 +806,30 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
                                                   else mod)
         if mod.startswith(("maxtext.", "MaxText.")) or c.script in ("MaxText/train.py",):
             return "MaxText (JAX)", s.add(mod or c.script)
+        evaluation = c.program in ("lmms-eval", "lmms_eval", "lm_eval", "lm-eval") or mod == "lmms_eval" or \
+            mod.startswith(("lmms_eval.", "lm_eval"))
+        if evaluation and _trains_elsewhere(doc, c):
+            # an evaluation step after the file's training launch (round 32u: HALOs' `accelerate launch launch.py
+            # loss=dpo ...` then `lm_eval --model hf --model_args pretrained=$CKPT`): the training command is what the
+            # file runs to train, and it names the program, not the benchmark run on its checkpoint
+            continue
         if c.program in ("lmms-eval", "lmms_eval") or mod == "lmms_eval" or mod.startswith("lmms_eval."):
             # EvolvingLMMs-Lab/lmms-eval: `accelerate launch -m lmms_eval --model M --model_args ... --tasks ...`
             # (its examples/models/*.sh), an lm-evaluation-harness fork for multimodal models
-            return "lmms-eval (an evaluation, not training)", s.add(f"{c.program or mod} --model")
+            return "lmms-eval (an evaluation, not training)", s.add(f"{mod or c.program} --model")
         if c.program in ("lm_eval", "lm-eval") or mod.startswith("lm_eval"):
-            return "lm-evaluation-harness (an evaluation, not training)", s.add(f"{c.program or mod} --model")
+            return "lm-evaluation-harness (an evaluation, not training)", s.add(f"{mod or c.program} --model")
         if c.program in ("mergekit-yaml", "mergekit-moe", "mergekit-multi"):
             return "mergekit (merges checkpoints, trains nothing)", s.add(c.program)
-        if mod.startswith(("nemo_rl.", "levanter.", "olmo_core.", "lmflow.", "nanotron.", "fastchat.train")):
+        if mod.startswith(("nemo_rl.", "levanter.", "olmo_core.", "lmflow.", "nanotron.", "fastchat.train",
+                           "nanochat.", "skyrl_train.")):
+            # (nanochat: its runs/*.sh start with `python -m nanochat.dataset`, then torchrun -m scripts.base_train)
             return _MODULE_TITLES[mod.split(".")[0]], s.add(mod)
+        if (mod or c.script) and _skyrl_overrides(c.args):
+            # NovaSky SkyRL's launches (examples/train/**/run_*.sh: `uv run ... -m examples.train.<algo>.main_<x>
+            # trainer.* generator.* overrides`, parsed by its from_cli_overrides): its config's generator: section
+            # (the vLLM / SGLang rollout engine) beside trainer:, which no other framework's overrides pair
+            return "NovaSky SkyRL", s.add(f"{mod or c.script} trainer.* / generator.* overrides")
         if c.program == "colossalai":
             return "ColossalAI", s.add("colossalai run")
         plugin = _colossalai_plugin(c.args)
@@ -688,10 +852,10 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
                          len(opts & _LLAVA_OPTS) >= 2):
             return "LLaVA (its llava/train trainer, or a project built on it)", s.add(
                 " ".join([c.module or c.script] + sorted(opts & _LLAVA_OPTS)[:2]), 2 * STRONG)
-        hydra_flag = _hydra_flag(c.args) if c.script or mod else None
+        hydra_flag = (_hydra_flag(c.args) or _hydra_forced(c.args)) if c.script or mod else None
         if hydra_flag:
             return "a Hydra app (the script composes its settings from its own config folder)", s.add(
-                f"{c.script or mod} {hydra_flag}")
+                f"{mod or c.script} {hydra_flag}")
     # Megatron-LM's options kept in shell variables (MODEL_ARGS="--num-layers 24 --micro-batch-size 4 ...", passed to
     # pretrain_gpt.py on a later line or from another script), read from the file's live (uncommented) lines
     live = "\n".join(ln for ln in (doc.get("text") or "").splitlines() if not ln.lstrip().startswith(("#", "::", "REM ")))
@@ -702,7 +866,8 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
 
 
 _MODULE_TITLES = {"nemo_rl": "NVIDIA NeMo-RL", "levanter": "Levanter (JAX)", "olmo_core": "OLMo-core",
-                  "lmflow": "LMFlow", "nanotron": "Hugging Face nanotron", "fastchat": "FastChat"}
+                  "lmflow": "LMFlow", "nanotron": "Hugging Face nanotron", "fastchat": "FastChat",
+                  "nanochat": "karpathy's nanochat", "skyrl_train": "NovaSky SkyRL"}
 
 # (examples/language/llama2/pretrain.py at hpcaitech/ColossalAI 974c603: --plugin gemini, gemini_auto, zero2, zero2_cpu,
 # hybrid_parallel)
@@ -902,6 +1067,14 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("an lm-evaluation-harness task (an evaluation, not training)", lm_eval_task),
                ("a generative-models / SwissArmyTransformer model config (CogVideoX SAT)", sgm_targets),
                ("Ultralytics YOLO (its training arguments: args.yaml / default.yaml / a hyp.yaml)", ultralytics),
+               ("a latent-diffusion model config (CompVis ldm / ControlNet cldm, built by its own Lightning script)",
+                ldm_targets),
+               ("Moore-AnimateAnyone's training config (or a project built on its layout: MusePose, Hallo ...)",
+                animate_anyone),
+               ("Lightricks LTX-Video-Trainer", ltx_video_trainer),
+               ("Salesforce LAVIS (or a project built on its runner: MiniGPT-4 ...)", lavis),
+               ("lighteval (a model config for an evaluation, not training)", lighteval_model),
+               ("Meta DINOv2", dinov2), ("Hugging Face picotron", picotron), ("ByteDance LatentSync", latentsync),
                ("Oumi", oumi), ("H2O LLM Studio", h2o_llmstudio),
                ("Genmo's Mochi 1 fine-tuner (demos/fine_tuner)", mochi_finetuner),
                ("invoke-training (InvokeAI's trainer)", invoke_training), ("naifu", naifu), ("GPT-NeoX", gpt_neox),

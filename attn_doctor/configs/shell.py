@@ -708,8 +708,13 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
         if head in ("uv", "poetry", "pipenv", "pdm", "rye", "pixi") and len(w) > 1 and w[1] == "run":
             # `uv run [OPTIONS] COMMAND` (uv's CLI reference; round 16m: `uv run --active python -m src.training.main`):
             # the runner's own options, with the value those that take one are given, come before the command
-            w = w[2:]
+            runner, w = head, w[2:]
             while w and w[0].startswith("-"):
+                if runner == "uv" and w[0] in ("-m", "--module"):
+                    # `uv run -m MODULE ARGS` / `--module`: "Run a Python module. Equivalent to python -m <module>"
+                    # (uv's CLI reference; round 32u: SkyRL's `uv run --isolated --extra fsdp -m examples.train...`)
+                    w = ["python", "-m"] + w[1:]
+                    break
                 w = w[1:] if w[0] == "--" or "=" in w[0] or w[0] not in RUNNER_VALUED else w[2:]
                 if w[:1] == ["--"]:
                     w = w[1:]
