@@ -293,7 +293,7 @@ def _python_settings(doc: dict) -> dict:
     ("?" where the script computes the value)."""
     import ast
 
-    from .pyscript import _dict_items, constants, keywords, tree, value
+    from .pyscript import _dict_items, _inherits_training_arguments, constants, keywords, tree, value
 
     t = tree(doc.get("python") or "")
     if t is None:
@@ -352,6 +352,16 @@ def _python_settings(doc: dict) -> dict:
                 items = _dict_items(node, consts)
                 if items:
                     out["model_init_kwargs"] = {k: _bare_dtype(value(v, consts)) for k, v in items}
+    argv = doc.get("argv") or {}
+    if argv and _inherits_training_arguments(t):
+        # the launcher's `--bf16 True` / `--fp16` / `--torch_compile` to a script whose HfArgumentParser fills
+        # TrainingArguments (or a subclass of its own): the Trainer it hands that object to trains with them
+        # (pyscript.argv_options; TrainingArguments' own defaults are False, src/transformers/training_args.py)
+        for k in ("bf16", "fp16", "torch_compile", "torch_compile_mode", "torch_compile_backend"):
+            if k in argv and k not in out:
+                out[k] = value(argv[k], consts)
+                if k in ("bf16", "fp16") and out[k] == "?":
+                    out["amp_unknown"] = True
     out.update(_after_loading(t, consts))
     if isinstance(out.get("torch_dtype"), str) and out["torch_dtype"].startswith("torch."):
         out["torch_dtype"] = out["torch_dtype"][6:]

@@ -227,6 +227,9 @@ def _declared_options(tree) -> dict:
     for st in _dataclass_fields(tree):
         tname = st.annotation.id if isinstance(st.annotation, ast.Name) else None
         out.setdefault("--" + st.target.id, (st.target.id, "hf_bool" if tname == "bool" else None, tname))
+    if _inherits_training_arguments(tree):
+        for f in sorted(TRAINING_ARGUMENTS_FIELDS):
+            out.setdefault("--" + f, (f, "hf_bool", "bool") if f in TRAINING_ARGUMENTS_BOOLS else (f, None, None))
     return out
 
 
@@ -395,6 +398,57 @@ def _add_argument_defaults(tree):
         yield dest, d
 
 
+# transformers' TrainingArguments fields (src/transformers/training_args.py, the ones HfArgumentParser turns into
+# `--name` options): a dataclass of the script's own that extends TrainingArguments (or TrainingArguments itself,
+# handed to HfArgumentParser) takes them on the command line although the script never declares them (round 33m:
+# DeepSeek-Coder's finetune script, `class TrainingArguments(transformers.TrainingArguments)` with three fields of its
+# own, launched with `--num_train_epochs 10 ... --bf16 True`). The bool ones are HfArgumentParser flags.
+TRAINING_ARGUMENTS_BOOLS = frozenset("""overwrite_output_dir do_train do_eval do_predict prediction_loss_only
+logging_first_step logging_nan_inf_filter save_safetensors save_only_model save_on_each_node use_cpu full_determinism bf16
+fp16 bf16_full_eval fp16_full_eval tf32 ddp_find_unused_parameters dataloader_drop_last dataloader_pin_memory
+dataloader_persistent_workers disable_tqdm remove_unused_columns load_best_model_at_end greater_is_better
+ignore_data_skip group_by_length gradient_checkpointing include_num_input_tokens_seen include_tokens_per_second
+push_to_hub hub_private_repo hub_always_push torch_compile use_liger_kernel average_tokens_across_devices
+auto_find_batch_size eval_on_start batch_eval_metrics skip_memory_metrics use_legacy_prediction_loop
+restore_callback_states_from_checkpoint""".split())
+TRAINING_ARGUMENTS_FIELDS = TRAINING_ARGUMENTS_BOOLS | frozenset("""output_dir eval_strategy evaluation_strategy
+per_device_train_batch_size per_device_eval_batch_size gradient_accumulation_steps eval_accumulation_steps eval_delay
+learning_rate weight_decay adam_beta1 adam_beta2 adam_epsilon max_grad_norm num_train_epochs max_steps
+lr_scheduler_type lr_scheduler_kwargs warmup_ratio warmup_steps log_level log_level_replica logging_dir
+logging_strategy logging_steps save_strategy save_steps save_total_limit seed data_seed local_rank ddp_backend
+ddp_timeout dataloader_num_workers dataloader_prefetch_factor eval_steps run_name label_names metric_for_best_model
+fsdp fsdp_config deepspeed label_smoothing_factor optim optim_args length_column_name report_to
+gradient_checkpointing_kwargs hub_model_id hub_strategy hub_token hub_model_revision resume_from_checkpoint
+torch_compile_backend torch_compile_mode neftune_noise_alpha liger_kernel_config ddp_bucket_cap_mb
+torch_empty_cache_steps past_index accelerator_config""".split())
+_TRAINING_ARGUMENTS = {"TrainingArguments", "Seq2SeqTrainingArguments"}
+
+
+def _inherits_training_arguments(tree) -> bool:
+    """The script hands HfArgumentParser transformers' TrainingArguments, or a class of its own that extends it (by name
+    or as `transformers.TrainingArguments`, through its own classes too)."""
+    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+    def extends(c, depth=0) -> bool:
+        for b in c.bases:
+            bn = b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else ""
+            if bn in _TRAINING_ARGUMENTS and (isinstance(b, ast.Attribute) or bn != c.name):
+                return True
+            if bn in classes and bn != c.name and depth < 4 and extends(classes[bn], depth + 1):
+                return True
+        return False
+
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS and n.args:
+            a = n.args[0]
+            for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]):
+                name = e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else ""
+                c = classes.get(name) if isinstance(e, ast.Name) else None
+                if c is not None and extends(c) or c is None and name in _TRAINING_ARGUMENTS:
+                    return True
+    return False
+
+
 def _dataclass_fields(tree):
     """The field statements (`name: T`, `name: T = value`, `name: T = field(...)`) of the dataclasses the script hands
     to HfArgumentParser (`HfArgumentParser(ScriptArguments)`, `HfArgumentParser((ModelArguments, DataArguments,
@@ -508,6 +562,26 @@ def _assignments(tree, in_branch: bool = False, settled: dict | None = None):
         branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
             type(child).__name__ in ("Match", "TryStar")
         yield from _assignments(child, branch, settled)
+
+
+def assigned_before(tree, name: str, line: int):
+    """The value node of the last `name = value` outside any function, branch or loop before `line` (a module-level
+    statement: a notebook's cells run top to bottom), when the name is also assigned after it: the value the name holds
+    at that line, which constants' last-wins reading misses. None when there is no such later assignment, no earlier one,
+    or `line` is inside a function (its locals and call order are not modelled here)."""
+    funcs = [(f.lineno, getattr(f, "end_lineno", f.lineno)) for f in ast.walk(tree)
+             if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
+    if any(a <= line <= b for a, b in funcs):
+        return None
+    seen = [(n, br) for n, br in _assignments(tree)
+            if (n.targets[0].id if isinstance(n, ast.Assign) else n.target.id) == name
+            and not any(a <= n.lineno <= b for a, b in funcs)]
+    if not any(n.lineno > line for n, _ in seen):
+        return None
+    before = [(n, br) for n, br in seen if n.lineno < line]
+    if not before or before[-1][1]:
+        return None
+    return before[-1][0].value
 
 
 def _parameter_defaults(tree) -> dict:

@@ -164,8 +164,13 @@ _PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\
 def _substituted(value) -> bool:
     """A value that is a command's output with quotes in its command (`V=$(python -c "import x; print(x.v)")`): unknown
     here, so a reference to it stays as written; pasting the command's text in, quotes and all, would re-split the words
-    around it (bash never re-reads quotes in an expansion)."""
-    return isinstance(value, str) and ("$(" in value or "`" in value) and ('"' in value or "'" in value)
+    around it (bash never re-reads quotes in an expansion). An escaped `\\$(...)` / `\\`` inside a double-quoted value is
+    no substitution: it is literal text for a shell the value is handed to (round 33m: a Slurm job's multi-line
+    `CMD="... echo \\"host=\\$(hostname)\\" ... python sft_train.py --config x.yaml"` run by `srun bash -c "$CMD"`)."""
+    if not isinstance(value, str):
+        return False
+    bare = value.replace("\\$", "").replace("\\`", "")
+    return ("$(" in bare or "`" in bare) and ('"' in value or "'" in value)
 
 
 def _value(env: dict, name: str):
@@ -230,7 +235,11 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
             m = _SIMPLE.match(text, i)
             if m:
                 name = m.group(1)
-                out.append(_value(env, name) if name in env and not _substituted(env[name]) else m.group(0))
+                v = _value(env, name) if name in env and not _substituted(env[name]) else None
+                if v is not None and quote == '"' and '"' in v:
+                    # "$CMD" is one word whatever quotes its value holds (bash never re-reads them): kept in it, escaped
+                    v = v.replace("\\", "\\\\").replace('"', '\\"')
+                out.append(v if v is not None else m.group(0))
                 i = m.end()
                 continue
             if text.startswith("$(", i):  # command substitution: kept as written (its value is unknown here)
@@ -260,6 +269,8 @@ def _param(m, env: dict, dialect: str, depth: int, quoted: bool) -> str:
     if _substituted(value):
         return m.group(0)
     if op is None:
+        if value is not None and quoted and '"' in value:
+            return value.replace("\\", "\\\\").replace('"', '\\"')  # "${CMD}": one word (expand, above)
         return value if value is not None else m.group(0)
     unset_or_empty = value is None or (op.startswith(":") and value == "")
     default = expand(word or "", env, dialect, depth + 1)

@@ -20,12 +20,13 @@ Read from unslothai/unsloth 015bdef (2026-08-22):
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 
 from . import NOTHING, STRONG, Score, as_int
 from .hf_transformers import entry
-from .pyscript import calls, constants, tree, value
+from .pyscript import assigned_before, calls, constants, tree, value
 
 TITLE = "Unsloth"
 LOADERS = {"FastLanguageModel", "FastModel", "FastVisionModel", "FastLlamaModel", "FastMistralModel",
@@ -140,11 +141,15 @@ def read(doc: dict) -> dict:
     if t is not None:
         # argv / environ: the launcher's options to the script's own argparse and its exports (configs.detect)
         consts = constants(t, doc.get("argv"), doc.get("environ"))
-        loads = calls(t, LOADERS, consts)
+        loads = _trained_loads(t, consts)
         if loads:
-            loader, kw = loads[-1]  # the last model loaded is the one trained (a teacher loads first)
+            loader, kw, at = loads[-1]  # the last model loaded is the one trained (a teacher loads first)
             if "dtype" in kw or "torch_dtype" in kw:
-                dtype = _dtype(value(kw.get("dtype", kw.get("torch_dtype")), consts))
+                node = kw.get("dtype", kw.get("torch_dtype"))
+                # `dtype = dtype` of a name the notebook sets again further on (a later cell's reload): the value it
+                # holds where the model is loaded
+                held = assigned_before(t, node.id, at) if isinstance(node, ast.Name) else None
+                dtype = _dtype(value(held if held is not None else node, consts))
             impl = value(kw["attn_implementation"], consts) if "attn_implementation" in kw else None
             # unsloth/models/loader.py:487-522 (unslothai/unsloth@015bdef): FastLanguageModel with load_in_8bit,
             # full_finetuning or a qat_scheme hands its **kwargs, attn_implementation included, to FastModel
@@ -187,6 +192,33 @@ def read(doc: dict) -> dict:
         "batch_size": batch, "packing": [],
         "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
     }
+
+
+def _trained_loads(t, consts: dict) -> list:
+    """The FastLanguageModel / FastModel ... loads of the script (pyscript.calls), in source order, without those after
+    its last `trainer.train()` when one comes before it: a load after training reloads the saved adapter to generate,
+    merge or export (round 33m: darshlukkad's DPO and GRPO notebooks train a model loaded with the GPU's dtype, then
+    reload it with `dtype = torch.float16 if torch.cuda.is_available() else torch.float32` to try it), not the model
+    the run trained."""
+    import ast
+
+    from .hf_transformers import _last_training_call
+
+    found = []
+    for n in ast.walk(t):
+        if isinstance(n, ast.Call):
+            f = n.func
+            owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None
+            if owner in LOADERS and f.attr == "from_pretrained":
+                found.append((n.lineno, n.col_offset, n))
+    found.sort(key=lambda x: (x[0], x[1]))
+    last = _last_training_call(t)
+    before = [x for x in found if last is None or x[0] <= last]
+    keep = before or found
+    out = []
+    for line, _col, n in keep:
+        out.extend((*c, line) for c in calls(ast.Module(body=[ast.Expr(value=n)], type_ignores=[]), LOADERS, consts))
+    return out
 
 
 def _plain_phases(t, consts: dict, have: list) -> list:
