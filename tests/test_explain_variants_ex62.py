@@ -138,3 +138,17 @@ def test_xformers_error_without_the_probe_stays():
                "raise NotImplementedError(msg)"),
               error="NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:")
     assert _top(text)[1] == "xformers", _ids(text)
+
+
+def test_xformers_triton_notice_alone_stays_its_message():
+    # the catalog's quote of xformers' notice (knowledge/messages/xformers.toml): with no probe traceback under it, the line stays
+    assert "triage.backend-message" in _ids("A matching Triton is not available, some optimizations will not be enabled")
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("ComfyUI: every image comes out black on my 3090.\n\nDisabling --use-sage-attention in the launcher fixed it.", "sage"),
+    ("Training loss goes NaN at step 300\n\nDowngrading flash-attn to 2.7.4.post1 solved the problem.", "fa2"),
+    ("Images come out black\n\nUninstalling xformers fixed everything.", "xformers"),
+])
+def test_a_change_to_the_backend_that_cures_names_the_failing_backend(text, backend):
+    assert _top(text)[1] == backend, _ids(text)

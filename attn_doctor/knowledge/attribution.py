@@ -410,20 +410,32 @@ def _class_of_other_module_removed(line: str) -> str:
 CURED = re.compile(r"[^.;:!?\n]{0,60}?\b(?:fixed|fixes|solved|solves|saved|saves|cured|cures)[ \t]+(?:everything|it all|all of (?:it|them)|"
                    r"it|the (?:problem|issue|nans?|crash|error)s?|my (?:problem|issue|run|training|life|day)s?|all (?:my |the |our )?"
                    r"(?:problems?|issues?))\b(?![ \t]*(?:for|on|in|with)?[ \t]*(?:some|a while|a bit|partly|partially|only)\b)"
-                   r"(?:[ \t]+(?:for|with|on)[ \t]+[^\s,;.!?]+)?",
+                   r"(?P<cured>[ \t]+(?:for|with|on)[ \t]+[^\s,;.!?]+)?",
                    re.IGNORECASE)
 OFFER = re.compile(r"^\W*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:pre-?built|community[- ]built|unofficial)\b[^\n]*|\bhere (?:is|are)\b[^.;!?\n]{0,60}?\b(?:wheels?|builds?)\b[^.;!?\n]*|\bI(?:[’']ve| have)?[ \t]+(?:built|compiled|uploaded|"
                    r"made|published|released)\b[^.;!?\n]{0,60}?\bwheels?\b[^.;!?\n]*", re.IGNORECASE)
+# (not a change made to the backend: "Removing --use-sage-attention fixes it", "downgrading flash-attn to 2.7.4 solved it" say the
+# backend, as it was, was the failure)
+CHANGED = re.compile(r"\b(?:remov\w*|disabl\w*|turn\w* off|switch\w* off|uninstall\w*|drop\w*|without|downgrad\w*|upgrad\w*|"
+                     r"updat\w*|reinstall\w*|rebuil\w*|recompil\w*|patch\w*|pinn?\w*|rollback|roll\w* back|revert\w*|unset\w*)\b|"
+                     r"--(?:no|disable)[-_]", re.IGNORECASE)
 FAILED = re.compile(r"\b(?:fail\w*|errors?|crash\w*|broken|cannot|can[’']t|unable|wrong|missing)\b", re.IGNORECASE)  # (for OFFER)
 CURE_WORDS = ("fixed", "fixes", "solved", "solves", "saved", "saves", "cured", "cures")
 
 
 def _cured_removed(line: str) -> str:
     """`line` without a clause that names what cured the failure, unless that clause says the failure too ("the update fixed
-    nothing, flash attention still fails" keeps its second clause; "X fixed it but Y crashes" keeps Y)."""
-    return CURED.sub(lambda m: m.group(0) if UNHEALTHY.search(re.sub(r"\b(?:problems?|issues?|nans?|crash|errors?)\b", " ",
-                                                                       m.group(0), flags=re.IGNORECASE))
-                     else " " * len(m.group(0)), line)
+    nothing, flash attention still fails" keeps its second clause; "X fixed it but Y crashes" keeps Y) or the cure was a change
+    made to the backend (CHANGED): then only what it names as cured ("upgrading torch fixed it for SDPA") goes."""
+    def blank(m: re.Match) -> str:
+        s = m.group(0)
+        if UNHEALTHY.search(re.sub(r"\b(?:problems?|issues?|nans?|crash|errors?)\b", " ", s, flags=re.IGNORECASE)):
+            return s
+        if CHANGED.search(s):
+            a, b = m.span("cured")
+            return s if a < 0 else s[:a - m.start()] + " " * (b - a) + s[b - m.start():]
+        return " " * len(s)
+    return CURED.sub(blank, line)
 
 
 def _scrub(line: str) -> str:
@@ -571,9 +583,24 @@ def in_optional_probe(entry: Entry, lines, line: int) -> bool:
     if in_handled_probe(entry, lines, line):
         return True
     ids, marks, span = rules().optional_probe
-    if entry.id not in ids or not 0 < line <= len(lines):
+    if not 0 < line <= len(lines):
+        return False
+    traced_ids, traced = _traced_probe()
+    if entry.id in traced_ids and any(rx.search(m) for rx in marks for m in (lines[line - 1],)):
+        # the probe's notice with the probe's traceback under it (helper ex62)
+        return any(rx.search(lines[j]) for j in range(line, min(len(lines), line + span)) for rx in traced)
+    if entry.id not in ids:
         return False
     return any(rx.search(lines[j]) for j in range(max(0, line - 1 - span), line) for rx in marks)
+
+
+@lru_cache(maxsize=1)
+def _traced_probe() -> tuple[frozenset[str], tuple[re.Pattern, ...]]:
+    """[optional_probe] traced_ids, traced (helper ex62): entries passed over on a probe's notice only where the probe's
+    traceback stands under it."""
+    with open(HERE / "attribution.toml", "rb") as fh:
+        t = tomllib.load(fh).get("optional_probe", {})
+    return frozenset(t.get("traced_ids", ())), tuple(re.compile(p) for p in t.get("traced", ()))
 
 
 LOADER_VERSION = re.compile(r"\b(?:GLIBC|GLIBCXX|CXXABI)_\d+(?:\.\d+)+")
