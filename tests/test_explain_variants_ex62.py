@@ -152,3 +152,26 @@ def test_xformers_triton_notice_alone_stays_its_message():
 ])
 def test_a_change_to_the_backend_that_cures_names_the_failing_backend(text, backend):
     assert _top(text)[1] == backend, _ids(text)
+
+
+# engine: a report that is llama.cpp's loader output under a title naming flash attention (ollama#15855's layout)
+def test_llama_loader_report_is_not_flash_attn():
+    text = ("Qwen3-Next GGUF does not have Flash Attention support\n\n```\n"
+            "llama_model_loader: loaded meta data with 44 key-value pairs and 807 tensors\n"
+            "llama_model_loader: - type q4_K:  289 tensors\n```")
+    assert not PROSE & set(_ids(text)), _ids(text)
+
+
+# feature-form: a design question as the title
+@pytest.mark.parametrize("text", [
+    "Why not use flash attention?\n\nThe decoder is hand-written CUDA; would flash attention be slow for batch size 1?",
+    "why don't you use xformers\n\nIs xformers slow for these short sequences?",
+])
+def test_why_not_use_title_is_a_design_question(text):
+    assert not PROSE & set(_ids(text)), _ids(text)
+
+
+def test_why_a_backend_is_not_used_with_a_failure_stays():
+    text = "Why is flash attention not used? It fails to import on my A100: flash_attn_2_cuda undefined symbol"
+    assert PROSE & set(_ids(text)) or _top(text)[0], _ids(text)
+    assert _top(text)[1] == "fa2"

@@ -276,9 +276,8 @@ SETS = (
     # ollama's request for llama.cpp's flash attention in a title, and two CPU torch builds (a platform finding by design)
     Staged("round27", 10, 10, 10, unrelated="unrelated", note_required=True,
            known_claims=(("NVlabs__VILA__160.txt", "fa2.model-not-on-gpu"),
-                         ("ollama__ollama__15855.txt", "prose.fails"),
                          ("pydn__ComfyUI-to-Python-Extension__55.txt", "torch.cpu-build"),
-                         ("upseem__comfyui_sunxAI_facetools__3.txt", "torch.cpu-build"))),
+                         ("upseem__comfyui_sunxAI_facetools__3.txt", "torch.cpu-build"))),  # ollama#15855: llama.cpp's loader, ex62
     # round 32 (ex32, 2026-11-28): the diffusion UIs' and trainers' trackers (ComfyUI and kijai's and other nodes, Forge,
     # FramePack, Fooocus, A1111, SD.Next, InvokeAI, OneTrainer, kohya_ss, sd-scripts, musubi-tuner, ai-toolkit, diffusers); of
     # 41, 37 matched and 31 right backend on main's rules at 6d5c95b (4/12 unrelated matched; explain-round32-main.json); after
@@ -398,9 +397,8 @@ SETS = (
     # readings of that build), a Rust engine's FP8 flash attention and llama.cpp's flash attention left off
     Staged("round49m", 27, 25, 23, unrelated="unrelated", note_required=True,
            known_claims=(("PaddlePaddle__PaddleOCR__17313.txt", "prose.said"),
-                         ("dexmal__realtime-vla__22.txt", "prose.slow"),
                          ("graphdeco-inria__gaussian-splatting__385.txt", ("build.no-ninja", "nvcc.minor-mismatch")),
-                         ("guoqingbao__xinfer__194.txt", "prose.gpu"))),  # lilbee#295: llama-cpp-python's flash attention, ex62
+                         ("guoqingbao__xinfer__194.txt", "prose.gpu"))),  # lilbee#295 (llama-cpp-python), realtime-vla#22 (why not use): ex62
     # round 54m (ex54m, 2026-11-28, ninth session): 25 texts and 15 unrelated logs from 39 repositories and page hosts no earlier
     # set used, gathered and labelled blind as the session's measure-only set; measured on the session-start rules (6fb2d8e) and
     # on the first wave's final rules (2981ced): 18/25 matched, 14 right backend, 11 right cause, 3/15 unrelated both times
