@@ -260,8 +260,8 @@ SETS = (
     # right backend on main's rules at f96af4b, mostly by the prose fallbacks (explain-round25-main.json); 1/6 unrelated
     # claimed, kept visible: a home-made attention's NaN read as attn.nan-output. After round 25's mechanisms
     # (tests/test_explain_variants_25.py) 12/12 and 12/12, 9/12 right cause (explain-round25-after.json)
-    Staged("round25", 12, 12, 12, unrelated="unrelated", note_required=True,
-           known_claims=(("rolandsharp.com__flash-attention-fixed-everything.txt", "attn.nan-output"),)),
+    # (helper ex62, session 9: no longer claimed, the title names flash attention as the cure: attribution.py CURED)
+    Staged("round25", 12, 12, 12, unrelated="unrelated", note_required=True),
     # round 26 (ex26, 2026-11-28, fifth session): the long tail, model and research repositories' trackers (video/image
     # generation, vision-language and speech models, biology and 3D models, sparse/ring attention research code); of 41,
     # 27 matched and 25 right backend on main's rules at f96af4b (0/11 unrelated matched; explain-round26-main.json); after
@@ -276,9 +276,8 @@ SETS = (
     # ollama's request for llama.cpp's flash attention in a title, and two CPU torch builds (a platform finding by design)
     Staged("round27", 10, 10, 10, unrelated="unrelated", note_required=True,
            known_claims=(("NVlabs__VILA__160.txt", "fa2.model-not-on-gpu"),
-                         ("ollama__ollama__15855.txt", "prose.fails"),
                          ("pydn__ComfyUI-to-Python-Extension__55.txt", "torch.cpu-build"),
-                         ("upseem__comfyui_sunxAI_facetools__3.txt", "torch.cpu-build"))),
+                         ("upseem__comfyui_sunxAI_facetools__3.txt", "torch.cpu-build"))),  # ollama#15855: llama.cpp's loader, ex62
     # round 32 (ex32, 2026-11-28): the diffusion UIs' and trainers' trackers (ComfyUI and kijai's and other nodes, Forge,
     # FramePack, Fooocus, A1111, SD.Next, InvokeAI, OneTrainer, kohya_ss, sd-scripts, musubi-tuner, ai-toolkit, diffusers); of
     # 41, 37 matched and 31 right backend on main's rules at 6d5c95b (4/12 unrelated matched; explain-round32-main.json); after
@@ -289,8 +288,7 @@ SETS = (
     # notice above ai-toolkit's pkg_resources error (one of xformers' own messages, the last resort's)
     Staged("round32", 41, 41, 34, unrelated="unrelated", note_required=True,
            known_claims=(("MrForExample__ComfyUI-3D-Pack__187.txt", "import.dll-load-failed"),
-                         ("kijai__ComfyUI-MMAudio__1.txt", "prose.fails"),
-                         ("ostris__ai-toolkit__296.txt", "triage.backend-message"))),
+                         ("kijai__ComfyUI-MMAudio__1.txt", "prose.fails"))),  # ai-toolkit#296: xformers' Triton probe, ex62
     # round 24m (ex24m, 2026-11-28): a ninth measure-only fresh set (model/research repos' trackers and pages), measured on
     # main's rules at the fifth session's start (b16011e: of 45, 37 matched, 33 right backend; 4/14 unrelated) and end
     # (e231db2: 38 and 34). Training material since 2026-11-28 (helper ex28): after its mechanisms 42 and 42
@@ -315,8 +313,8 @@ SETS = (
     # round 38's mechanisms (tests/test_explain_variants_38.py) 29/35 and 28/35, 16 right cause (explain-round38-after.json;
     # misses left: fixtures/errors/round38/README.md). The unrelated post explain still reads is kept visible: a community
     # wheel announcement that says no official flash-attn wheel exists for CUDA 13 + torch 2.11 (read as a build problem)
-    Staged("round38", 35, 29, 28, unrelated="unrelated", note_required=True,
-           known_claims=(("Dao-AILab__flash-attention__2442.txt", "prose.build"),)),
+    # (helper ex62, session 9: no longer claimed, an offered build names no failing backend: attribution.py OFFER)
+    Staged("round38", 35, 29, 28, unrelated="unrelated", note_required=True),
     # round 44 (ex44, 2026-11-28, seventh session): a training round from repositories no earlier set used, weighted to config
     # (8) and numerics (17) reports (SDPA fallbacks and pins, output_attentions forcing eager, NaN with flash switches, in
     # Chinese, on NPU ports and AOTriton, padded versus packed outputs); of 28, 18 matched and 18 right backend on main's
@@ -328,8 +326,7 @@ SETS = (
     # 24/28 and 23/28, 13 right cause (explain-round44-ex45.json)
     Staged("round44", 28, 24, 23, unrelated="unrelated", note_required=True,
            known_claims=(("TensorAuto__OpenTau__182.txt", "prose.fails"),
-                         ("awslabs__keys_values__29.txt", "prose.slow"),
-                         ("google__sagetv__115.txt", "prose.fails"))),
+                         ("google__sagetv__115.txt", "prose.fails"))),  # keys_values#29: a feature-request form, ex62
     # round 46 (ex46, 2026-11-28, seventh session): a training round from repositories no earlier set used, meant for
     # runtime, import, install and arch reports (uv building flash-attn without torch, SDPA's q/k/v dtype refusal, FA1 names
     # from flash-attn 2.0, xformers' flash-attn version range, SAM 2's SDPA notice, an FA3 fork's int32 overflow); only 11
@@ -378,8 +375,8 @@ SETS = (
     # measured blind on 6d5c95b (17/22, 13/22, 1/13) and aa8edfb (17/22, 15/22; the +2 not fresh: ex37 saw the set);
     # training material since the seventh session, as round 30m. The unrelated page explain reads: llama.cpp's own flash
     # attention crashing, read from its prose
-    Staged("round36m", 22, 17, 15, unrelated="unrelated", note_required=True,
-           known_claims=(("agentbeck.bot__report_76433.txt", ("prose.crash", "prose.fails", "prose.gpu")),)),
+    # (helper ex62, session 9: no longer claimed, llama.cpp's flash attention is that program's: attribution.toml [not_a_report])
+    Staged("round36m", 22, 17, 15, unrelated="unrelated", note_required=True),
     # round 41m (ex41m, 2026-11-28, seventh session): 26 texts and 11 unrelated logs from 36 repositories no earlier set used,
     # gathered and labelled blind as a measure-only set; measured on the session-start rules (explain code of fe8b374:
     # 17/26 matched, 13/26 right backend, 9 right cause, 3/11 unrelated; explain-round41m-start-fe8b374.json) and on the
@@ -389,8 +386,7 @@ SETS = (
     # visible: prose about another project's attention, llama.cpp's own flash attention's numbers, a torch without sm_120
     Staged("round41m", 26, 17, 16, unrelated="unrelated", note_required=True,
            known_claims=(("iCog-Labs-Dev__PC-Transformers__97.txt", ("prose.ignored", "prose.fails")),
-                         ("ikawrakow__ik_llama.cpp__363.txt", "prose.numbers"),
-                         ("jianchang512__pyvideotrans__836.txt", "gpu.arch-not-in-torch"))),
+                         ("jianchang512__pyvideotrans__836.txt", "gpu.arch-not-in-torch"))),  # ik_llama.cpp#363: ex62
     # round 49m (ex49m, 2026-11-28, eighth session): 27 texts and 14 unrelated logs from 40 repositories no earlier set used,
     # gathered and labelled blind as a measure-only set; measured on the session-start rules (d126cda: 19/27 matched, 17/27 right
     # backend, 11 right cause, 6/14 unrelated; explain-round49m-start-d126cda.json) and on the final rules of the session's
@@ -401,10 +397,8 @@ SETS = (
     # readings of that build), a Rust engine's FP8 flash attention and llama.cpp's flash attention left off
     Staged("round49m", 27, 25, 23, unrelated="unrelated", note_required=True,
            known_claims=(("PaddlePaddle__PaddleOCR__17313.txt", "prose.said"),
-                         ("dexmal__realtime-vla__22.txt", "prose.slow"),
                          ("graphdeco-inria__gaussian-splatting__385.txt", ("build.no-ninja", "nvcc.minor-mismatch")),
-                         ("guoqingbao__xinfer__194.txt", "prose.gpu"),
-                         ("tobocop2__lilbee__295.txt", "prose.slow"))),
+                         ("guoqingbao__xinfer__194.txt", "prose.gpu"))),  # lilbee#295 (llama-cpp-python), realtime-vla#22 (why not use): ex62
     # round 54m (ex54m, 2026-11-28, ninth session): 25 texts and 15 unrelated logs from 39 repositories and page hosts no earlier
     # set used, gathered and labelled blind as the session's measure-only set; measured on the session-start rules (6fb2d8e) and
     # on the first wave's final rules (2981ced): 18/25 matched, 14 right backend, 11 right cause, 3/15 unrelated both times

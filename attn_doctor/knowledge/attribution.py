@@ -401,6 +401,43 @@ def _class_of_other_module_removed(line: str) -> str:
     return IMPORT_FROM.sub(blank, line)
 
 
+# helper ex62 (session 9; benchmarks/results/explain-unrelated-claims-s9.md, tests/test_explain_variants_ex62.py): a backend
+# named as the cure ("Flash Attention Fixed Everything", "switching to xformers solved it", "SDPA saved my run") or as what was
+# cured ("upgrading torch fixed it for SDPA, but flash attention still gives NaN"): what fixed the
+# failure, not what failed; and a build offered ("Here is a community-built wheel for flash_attn v2.8.3", "I've built xformers
+# wheels for torch 2.9", a title "[Wheel] Pre-built flash_attn v2.8.3 for CUDA 13"): an announcement, no failure (unless it says
+# one: "Prebuilt flash_attn wheel fails to import" stays)
+CURED = re.compile(r"[^.;:!?\n]{0,60}?\b(?:fixed|fixes|solved|solves|saved|saves|cured|cures)[ \t]+(?:everything|it all|all of (?:it|them)|"
+                   r"it|the (?:problem|issue|nans?|crash|error)s?|my (?:problem|issue|run|training|life|day)s?|all (?:my |the |our )?"
+                   r"(?:problems?|issues?))\b(?![ \t]*(?:for|on|in|with)?[ \t]*(?:some|a while|a bit|partly|partially|only)\b)"
+                   r"(?P<cured>[ \t]+(?:for|with|on)[ \t]+[^\s,;.!?]+)?",
+                   re.IGNORECASE)
+OFFER = re.compile(r"^\W*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:pre-?built|community[- ]built|unofficial)\b[^\n]*|\bhere (?:is|are)\b[^.;!?\n]{0,60}?\b(?:wheels?|builds?)\b[^.;!?\n]*|\bI(?:[’']ve| have)?[ \t]+(?:built|compiled|uploaded|"
+                   r"made|published|released)\b[^.;!?\n]{0,60}?\bwheels?\b[^.;!?\n]*", re.IGNORECASE)
+# (not a change made to the backend: "Removing --use-sage-attention fixes it", "downgrading flash-attn to 2.7.4 solved it" say the
+# backend, as it was, was the failure)
+CHANGED = re.compile(r"\b(?:remov\w*|disabl\w*|turn\w* off|switch\w* off|uninstall\w*|drop\w*|without|downgrad\w*|upgrad\w*|"
+                     r"updat\w*|reinstall\w*|rebuil\w*|recompil\w*|patch\w*|pinn?\w*|rollback|roll\w* back|revert\w*|unset\w*)\b|"
+                     r"--(?:no|disable)[-_]", re.IGNORECASE)
+FAILED = re.compile(r"\b(?:fail\w*|errors?|crash\w*|broken|cannot|can[’']t|unable|wrong|missing)\b", re.IGNORECASE)  # (for OFFER)
+CURE_WORDS = ("fixed", "fixes", "solved", "solves", "saved", "saves", "cured", "cures")
+
+
+def _cured_removed(line: str) -> str:
+    """`line` without a clause that names what cured the failure, unless that clause says the failure too ("the update fixed
+    nothing, flash attention still fails" keeps its second clause; "X fixed it but Y crashes" keeps Y) or the cure was a change
+    made to the backend (CHANGED): then only what it names as cured ("upgrading torch fixed it for SDPA") goes."""
+    def blank(m: re.Match) -> str:
+        s = m.group(0)
+        if UNHEALTHY.search(re.sub(r"\b(?:problems?|issues?|nans?|crash|errors?)\b", " ", s, flags=re.IGNORECASE)):
+            return s
+        if CHANGED.search(s):
+            a, b = m.span("cured")
+            return s if a < 0 else s[:a - m.start()] + " " * (b - a) + s[b - m.start():]
+        return " " * len(s)
+    return CURED.sub(blank, line)
+
+
 def _scrub(line: str) -> str:
     """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
     a clause that says a backend works, examples, what something replaced, lists of choices."""
@@ -434,6 +471,11 @@ def _scrub(line: str) -> str:
         line = DINOV2_NOTICE.sub(" ", line)
     if " off" in low:
         line = SWITCHED_OFF.sub(" ", line)
+    if any(w in low for w in CURE_WORDS):
+        line = _cured_removed(line)
+    if "wheel" in low or "build" in low:
+        line = OFFER.sub(lambda m: m.group(0) if UNHEALTHY.search(m.group(0)) or FAILED.search(m.group(0))
+                         else " " * len(m.group(0)), line)
     if HEALTHY.search(line):
         line = _healthy_removed(line)
     return line
@@ -541,9 +583,24 @@ def in_optional_probe(entry: Entry, lines, line: int) -> bool:
     if in_handled_probe(entry, lines, line):
         return True
     ids, marks, span = rules().optional_probe
-    if entry.id not in ids or not 0 < line <= len(lines):
+    if not 0 < line <= len(lines):
+        return False
+    traced_ids, traced = _traced_probe()
+    if entry.id in traced_ids and any(rx.search(m) for rx in marks for m in (lines[line - 1],)):
+        # the probe's notice with the probe's traceback under it (helper ex62)
+        return any(rx.search(lines[j]) for j in range(line, min(len(lines), line + span)) for rx in traced)
+    if entry.id not in ids:
         return False
     return any(rx.search(lines[j]) for j in range(max(0, line - 1 - span), line) for rx in marks)
+
+
+@lru_cache(maxsize=1)
+def _traced_probe() -> tuple[frozenset[str], tuple[re.Pattern, ...]]:
+    """[optional_probe] traced_ids, traced (helper ex62): entries passed over on a probe's notice only where the probe's
+    traceback stands under it."""
+    with open(HERE / "attribution.toml", "rb") as fh:
+        t = tomllib.load(fh).get("optional_probe", {})
+    return frozenset(t.get("traced_ids", ())), tuple(re.compile(p) for p in t.get("traced", ()))
 
 
 LOADER_VERSION = re.compile(r"\b(?:GLIBC|GLIBCXX|CXXABI)_\d+(?:\.\d+)+")
@@ -666,6 +723,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     r = rules()
     if entry.id not in r.needs_backend:
         return False
+    if not_a_report(entry, lines, line):
+        return True
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
         return False
     found = _nearest_for(entry, lines, line)
@@ -676,6 +735,36 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     if entry.id in r.own_or_frames and found.backend != own:
         return not FRAME.search(lines[found.line - 1])
     return False
+
+
+@lru_cache(maxsize=1)
+def _not_a_report_rules() -> tuple[frozenset[str], int, tuple[re.Pattern, ...], tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...]]:
+    """[not_a_report] in attribution.toml (helper ex62): (ids, window, feature-form marks, (backends, program, own) shadows)."""
+    with open(HERE / "attribution.toml", "rb") as fh:
+        t = tomllib.load(fh).get("not_a_report", {})
+    shadows = tuple((frozenset(x["backends"]), re.compile(x["program"], re.MULTILINE), re.compile(x["own"], re.MULTILINE))
+                    for x in t.get("shadow", ()))
+    return (frozenset(t.get("ids", ())), int(t.get("window", 400)), tuple(re.compile(p) for p in t.get("feature_form", ())),
+            shadows)
+
+
+def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this sentence-reading catch-all in an input that is no report of a backend's failure ([not_a_report]): a
+    feature-request form, or a program whose own feature carries the backend's name (llama.cpp's flash attention, SageTV)
+    with nothing of the PyTorch library in the input? (helper ex62; tests/test_explain_variants_ex62.py)"""
+    ids, window, forms, shadows = _not_a_report_rules()
+    if entry.id not in ids or not 0 < line <= len(lines):
+        return False
+    text = "\n".join(lines[j] for j in range(min(len(lines), window)))
+    if any(rx.search(text) for rx in forms):
+        return True
+    if not any(prog.search(text) for _, prog, _ in shadows):
+        return False
+    named = first_named(lines[line - 1])
+    if named is None:
+        found = _nearest_for(entry, lines, line)
+        named = found.backend if found is not None else None
+    return any(named in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
 
 
 BACKENDS = frozenset(MODEL_BACKENDS)  # the seven (an entry id's namespace may name one)
