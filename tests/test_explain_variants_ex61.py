@@ -95,3 +95,37 @@ def test_head_time_prefix_near_miss():
     # a logger's INFO line under the title says nothing fails: still no claim
     assert first("Training fails on startup\n\n2025-11-02 09:14:03 INFO Loading the model with flash attention 2",
                  generic=True) == (None, None)
+
+
+# ---- flash_attn_interface: FA3's top-level module (hopper/setup.py py_modules), FA2's only inside flash_attn/ ----------
+
+FA3_TOP = [
+    "AttributeError: module 'flash_attn_interface' has no attribute 'flash_attn_func'",
+    "TypeError: flash_attn_interface.flash_attn_func() got an unexpected keyword argument 'softmax_scale'",
+    "Traceback (most recent call last):\n  File \"C:\\w\\build\\lib.win-amd64-cpython-312\\flash_attn_interface.py\", line 70, in "
+    "_flash_attn_forward\n    out = _C.fwd(q, k, v)\nRuntimeError: CUDA error: an illegal memory access was encountered",
+    "Traceback (most recent call last):\n  File \"/w/test.py\", line 3, in <module>\n    from hopper.flash_attn_interface import "
+    "flash_attn_func\nImportError: libcudart.so.13: cannot open shared object file: No such file or directory",
+    "Traceback (most recent call last):\n  File \"/w/model.py\", line 3, in <module>\n    import flash_attn_interface\n"
+    "ModuleNotFoundError: No module named 'flash_attn_interface'",
+]
+
+
+@pytest.mark.parametrize("text", FA3_TOP)
+def test_top_level_flash_attn_interface_is_fa3(text):
+    assert first(text)[1] == "fa3"
+
+
+@pytest.mark.parametrize("text", [
+    # FA2's own module, dotted or as its path, and vLLM's vendored copy: not FA3 by the module's name
+    "Traceback (most recent call last):\n  File \"/w/.venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py\", "
+    "line 91, in _flash_attn_forward\n    out = flash_attn_gpu.fwd(q, k, v)\nRuntimeError: CUDA error: an illegal memory access was "
+    "encountered",
+    "ImportError: cannot import name 'flash_attn_func' from 'flash_attn.flash_attn_interface' "
+    "(/w/site-packages/flash_attn/flash_attn_interface.py)",
+    "Traceback (most recent call last):\n  File \"/w/site-packages/vllm/vllm_flash_attn/flash_attn_interface.py\", line 91, in "
+    "flash_attn_varlen_func\n    out = torch.ops._vllm_fa2_C.varlen_fwd(q, k, v)\nRuntimeError: CUDA error: an illegal memory "
+    "access was encountered",
+])
+def test_flash_attn_interface_inside_a_package_is_not_fa3(text):
+    assert first(text)[1] == "fa2"
