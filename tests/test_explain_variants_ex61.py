@@ -129,3 +129,53 @@ def test_top_level_flash_attn_interface_is_fa3(text):
 ])
 def test_flash_attn_interface_inside_a_package_is_not_fa3(text):
     assert first(text)[1] == "fa2"
+
+
+# ---- pip: a backend collected, then its build's first step fails (builds.toml build.pip-step-failed, build.no-arch-list) ----
+
+BOX = ("  error: subprocess-exited-with-error\n\n  × {step} did not run successfully.\n  │ exit code: 1\n  ╰─> [6 lines of output]\n"
+       "      Traceback (most recent call last):\n        File \"<string>\", line 2, in <module>\n{error}\n      [end of output]\n\n"
+       "  note: This error originates from a subprocess, and is likely not a problem with pip.\nerror: metadata-generation-failed\n")
+TITLE = "Install problem\n\nUbuntu 22.04, python 3.11.\ntorch 2.5.1 from the cu124 index.\nCUDA 12.4 toolkit.\ngcc 11.4.\nHere:\n\n"
+
+
+@pytest.mark.parametrize("text,backend", [
+    (TITLE + "Collecting flash-attn\n  Downloading flash_attn-2.8.3.tar.gz (8.4 MB)\n  Preparing metadata (setup.py) ... error\n"
+     + BOX.format(step="python setup.py egg_info", error="      TypeError: expected string or bytes-like object, got 'NoneType'"), "fa2"),
+    (TITLE + "Collecting sageattention==2.2.0 (from -r requirements.txt (line 7))\n  Using cached sageattention-2.2.0.tar.gz (40 kB)\n"
+     "  Installing build dependencies ... done\n  Getting requirements to build wheel ... error\n"
+     + BOX.format(step="Getting requirements to build wheel", error="      AttributeError: module 'pkgutil' has no attribute 'ImpImporter'"), "sage"),
+    (TITLE + "Processing ./flash-attention/hopper\n  Preparing metadata (pyproject.toml) ... error\n"
+     + BOX.format(step="Preparing metadata (pyproject.toml)", error="      KeyError: 'flash_attn_3'"), "fa3"),
+    ("Collecting xformers==0.0.29\n  Downloading xformers-0.0.29.tar.gz (7.8 MB)\n  Getting requirements to build wheel ... error\n"
+     + BOX.format(step="Getting requirements to build wheel", error="      error in xformers setup command: bad requirement"), "xformers"),
+])
+def test_pip_step_of_a_backend_fails(text, backend):
+    found = match(text)
+    assert found and found[0].backend == backend, [(f.entry.id, f.backend) for f in found]
+    assert any(f.entry.id == "build.pip-step-failed" for f in match(text, ids=generic_ids()))
+
+
+def test_pip_no_gpu_in_a_backends_setup_is_no_arch_list():
+    text = ("Collecting sageattention\n  Using cached sageattention-2.2.0.tar.gz\n  Preparing metadata (setup.py) ... error\n"
+            + BOX.format(step="python setup.py egg_info", error="        File \"/tmp/pip-install-q1/setup.py\", line 75, in <module>\n"
+                         "          major, minor = torch.cuda.get_device_capability(0)\n      RuntimeError: No CUDA GPUs are available"))
+    assert first(text) == ("build.no-arch-list", "sage")
+    # the same error line in a run (no pip step around it) stays torch's CUDA initialisation failure
+    assert first("Traceback (most recent call last):\n  File \"/w/run.py\", line 3, in <module>\n    torch.zeros(1).cuda()\n"
+                 "RuntimeError: No CUDA GPUs are available")[0] != "build.no-arch-list"
+
+
+@pytest.mark.parametrize("other,error", [
+    ("mamba-ssm", "      OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
+    ("causal-conv1d", "      RuntimeError: No CUDA GPUs are available"),
+    ("pycairo", "      ../cairo/meson.build:31:12: ERROR: Dependency \"cairo\" not found, tried pkgconfig"),
+])
+def test_pip_backend_collected_fine_then_another_package_fails(other, error):
+    text = (f"Collecting flash-attn==2.7.4.post1 (from -r requirements.txt (line 12))\n  Using cached flash_attn-2.7.4.post1.tar.gz (6.0 MB)\n"
+            f"  Preparing metadata (setup.py) ... done\nCollecting {other} (from -r requirements.txt (line 13))\n"
+            f"  Using cached {other}-1.0.tar.gz (91 kB)\n  Preparing metadata (setup.py) ... error\n"
+            + BOX.format(step="python setup.py egg_info", error=error))
+    found = match(text)
+    assert not any(f.entry.id in ("build.pip-step-failed", "build.no-arch-list") for f in found)
+    assert not any(f.backend for f in found), [(f.entry.id, f.backend) for f in found]

@@ -923,6 +923,10 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             top = starts[0] if starts else i
             order += [j for j in range(min(TITLE_LINES, top)) if j not in seen and i - j <= WINDOW
                       and not FRAME.search(lines[j])]
+    step = _other_package_step(lines, i)
+    if step is not None:  # the error is another package's pip step: nothing above that step's first line is its evidence
+        up = sum(1 for j in order[:up] if j >= step)
+        order = [j for j in order if j >= step]
     weak = None  # the first line that names a backend only by a shared name
     inventory = rules().inventory
     for k, j in enumerate(order):
@@ -945,6 +949,28 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             continue
         return Attribution(b, j + 1, lines[j].strip()[:300])
     return weak
+
+
+# pip's line that starts one package's steps, and a step's failure below it (helper ex61, session 9): pip collecting flash-attn
+# fine, then failing on mamba-ssm's metadata ("Collecting mamba-ssm" ... "Preparing metadata (setup.py) ... error" ... "OSError:
+# CUDA_HOME environment variable is not set"): the error is mamba-ssm's, and the flash-attn lines above name nothing of it
+PIP_STEP = re.compile(r"^\s*(?:Collecting|Processing|Obtaining|Building wheel for|Running setup\.py (?:install|develop) for)\s+\S")
+PIP_STEP_FAILED = re.compile(r"\.\.\.\s*error\b|did not run successfully|\blines of output\]")
+
+
+def _other_package_step(lines: list[str], i: int) -> int | None:
+    """Index of the pip line that starts the steps of a package naming no backend, when the error on line index `i` stands in
+    that package's failed step (a step's failure between them, within WINDOW); None otherwise."""
+    failed = False
+    for j in range(i, max(-1, i - WINDOW), -1):
+        line = lines[j]
+        if not failed and PIP_STEP_FAILED.search(line):
+            failed = True
+        if PIP_STEP.match(line):
+            if failed and j != i and _named(line) is None:
+                return j
+            return None
+    return None
 
 
 IMPORT_CODE = re.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:import|from)\s+[\w.]")
