@@ -179,3 +179,27 @@ def test_pip_backend_collected_fine_then_another_package_fails(other, error):
     found = match(text)
     assert not any(f.entry.id in ("build.pip-step-failed", "build.no-arch-list") for f in found)
     assert not any(f.backend for f in found), [(f.entry.id, f.backend) for f in found]
+
+
+# ---- attribution: a backend the entry's own match names first, beside another library on the same line -----------------
+
+@pytest.mark.parametrize("text,backend", [
+    ("xformers and bitsandbytes may not have a prebuilt wheel for your torch, so pip compiles them", "xformers"),
+    ("sageattention and mmcv do not ship pre-compiled wheels for Windows; you have to build both.", "sage"),
+    ("flash-attention 2 and detectron2 may not have pre-compiled wheels for torch 2.6, so you need the CUDA toolkit.", "fa2"),
+])
+def test_backend_subject_beside_another_library(text, backend):
+    assert first(text) == ("build.prebuilt-wheel-missing", backend)
+
+
+@pytest.mark.parametrize("text", [
+    # the other library IS the failure: its own binary's path comes first, the backend only beside it
+    "ImportError: /opt/venv/lib/python3.10/site-packages/mmcv/_ext.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+    "_ZN3c104cuda9SetDeviceEi (right after pip install flash-attn)",
+    "I installed flash-attn 2.7.4 and mmcv 2.1.0.\nImportError: /opt/venv/lib/python3.10/site-packages/mmcv/_ext.cpython-310-"
+    "x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi",
+    # the library is the subject; the backend is said to be fine
+    "mmcv may not have pre-compiled wheel for torch 2.5, flash attn installed fine",
+])
+def test_other_library_failure_stays_its_own(text):
+    assert first(text) == (None, None)
