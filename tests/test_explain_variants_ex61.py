@@ -203,27 +203,3 @@ def test_backend_subject_beside_another_library(text, backend):
 ])
 def test_other_library_failure_stays_its_own(text):
     assert first(text) == (None, None)
-
-
-# ---- prose.said: a body sentence hard-wrapped over two lines -------------------------------------------------------------
-
-BODY = "Generation stops at the first step\n\nUbuntu 22.04, driver 550, a 4090.\nThe default workflow.\nNo custom nodes.\n\n"
-
-
-@pytest.mark.parametrize("text,backend", [
-    (BODY + "When I use sage attention the sampler\ncrashes after the first step.", "sage"),
-    (BODY + "After the upgrade my run with the new\nflash attention release crashes on the first batch.", "fa2"),
-    (BODY + "Now I always get an error when I start the node with\nxformers enabled in the launcher.", "xformers"),
-    (BODY + "Seit dem Update bekomme ich mit sageattention\neinen Fehler beim ersten Schritt.", "sage"),
-])
-def test_wrapped_body_sentence(text, backend):
-    assert first(text, generic=True) == ("prose.said", backend)
-
-
-@pytest.mark.parametrize("text", [
-    BODY + "I tried the same workflow with sage attention and the sampler\nworks without any problem now.",  # denied
-    BODY + "My setup uses xformers for the UNet and it works fine.\nThe VAE decode fails with a CUDA error.",  # two sentences
-    BODY + "I use xformers for the UNet\n\nthe VAE decode fails with a CUDA error.",  # a blank line: no wrap
-])
-def test_wrapped_body_sentence_near_misses(text):
-    assert first(text, generic=True) == (None, None)

@@ -680,22 +680,6 @@ def first_named(line: str) -> str | None:
     return best[1] if best else None
 
 
-WRAPPED_END = re.compile(r"[^.!?。！？:：;；,，\s]\s*$")
-
-
-def _wrapped_sentence(entry: Entry, lines: list[str], line: int) -> str:
-    """Line `line`, or, for a body entry (prose.said) whose line names no backend and goes on from the line above (a sentence
-    hard-wrapped by a mail client or an editor: the line above is prose that does not end its sentence, this one starts in lower
-    case), the two joined: the sentence the entry read (helper ex61, session 9)."""
-    text = lines[line - 1]
-    if not entry.body or line < 2 or first_named(text) is not None:
-        return text
-    above = lines[line - 2]
-    if above[:1].isspace() or not WRAPPED_END.search(above) or not text[:1].islower():
-        return text
-    return above.rstrip() + " " + text
-
-
 FA_FAMILY = ("fa2", "fa3", "cute")  # the backends the shared FlashAttention names stand for
 
 
@@ -712,8 +696,6 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     if entry.id not in r.needs_backend:
         return False
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
-        return False
-    if entry.body and 1 < line <= len(lines) and first_named(_wrapped_sentence(entry, lines, line)):
         return False
     found = _nearest_for(entry, lines, line)
     if _subject_of_match(entry, lines, line, found) is not None:
@@ -1063,8 +1045,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     if r.dsl_kernel[0] and entry.id.startswith(r.dsl_kernel[0]) and another_dsl_kernel(lines, line):
         return None, None  # the CuTe DSL compiling another program's kernel, not FA4's ([dsl_kernel])
     if (entry.head or entry.id in r.first_named) and 0 < line <= len(lines):
-        # a sentence: the backend its main clause names first
-        b = first_named(_main_clause(_selection(entry, _wrapped_sentence(entry, lines, line))))
+        b = first_named(_main_clause(_selection(entry, lines[line - 1])))  # a sentence: the backend its main clause names first
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = _nearest_for(entry, lines, line)
