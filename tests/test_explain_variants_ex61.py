@@ -2,7 +2,7 @@
 was written by hand from the mechanism, NOT copied from a thread: other backends, wordings, languages, paths. Near misses beside
 each say what must NOT happen.
 
-  names     backend names as users type them in titles (prose.toml B, attribution.toml): fa2/fa3/FA-3, lower-case sdpa in words,
+  names     backend names as users type them in titles (prose.toml B, attribution.toml): fa2/fa3/FA-3 (a lower-case sdpa stays unnamed),
             lower-case bare sage with an attention user's context, xformers0.0.28 with its version glued on, flex attn.
   head      a first pasted line whose ISO time prefix LINE_PREFIX strips is read by the head as the program's line it is
             (match.py _head_times), as `[09:14:03] WARNING ...` is.
@@ -33,8 +33,6 @@ def first(text: str, generic: bool = False) -> tuple[str | None, str | None]:
     ("sage crashes on my 5090", "sage"),
     ("comfyui sage not working after the update", "sage"),
     ("sage gives black images with wan 2.2", "sage"),
-    ("sdpa is broken on my V100 after the update", "sdpa"),
-    ("sdpa 在 4090 上报错", "sdpa"),
     ("fa2 not installed error", "fa2"),
     ("fa3 fails to build on H100", "fa3"),
     ("FA-3 does not support RTX 4090", "fa3"),
@@ -65,13 +63,12 @@ def test_names_near_misses(text):
     assert found[1] not in ("sage", "fa2", "fa3"), found
 
 
-def test_sdpa_config_value_names_nothing():
-    # a quoted config value or a list's item is no backend named in words (attribution.toml keeps the lower-case config word out)
+def test_lower_case_sdpa_stays_unnamed():
+    # a lower-case sdpa is a setting's value far more often than the backend in words ("even though sdpa is selected in the loader",
+    # "sdpa in the config file": tests/test_explain_variants_6b.py, _18.py, _33.py); helper ex61 left it unnamed
     from attn_doctor.knowledge.attribution import first_named
-    assert first_named("impl='sdpa'") is None
-    assert first_named("backends: eager, sdpa, flash") is None
-    assert first_named("path/to/sdpa_bench.py") is None
-    assert first_named("sdpa is slow on my V100") == "sdpa"
+    assert first_named("sdpa is slow on my V100") is None
+    assert first_named("SDPA is slow on my V100") == "sdpa"
 
 
 def test_version_list_is_no_backend():
