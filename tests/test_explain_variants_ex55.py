@@ -177,7 +177,7 @@ def test_title_names_the_backend_near_misses(text):
     ("ERROR: flash_attn_3-3.0.0b1-cp312-cp312-linux_aarch64.whl is not a supported wheel on this platform.",
      ("prose.build", "fa3")),
     ("Collecting xformers==0.0.28\n  Downloading xformers-0.0.28.tar.gz (7.8 MB)\n  Preparing metadata (setup.py) ... error\n"
-     "  error: subprocess-exited-with-error", ("prose.build", "xformers")),
+     "  error: subprocess-exited-with-error", ("build.pip-step-failed", "xformers")),  # ex61: builds.toml's pip-step catch-all ranks first
     ("Using cached flash_attn-2.8.3.tar.gz (8.4 MB)\nERROR: Could not install packages due to an OSError: [Errno 2] "
      "No such file or directory", ("prose.build", "fa2")),
 ])

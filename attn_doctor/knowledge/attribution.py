@@ -542,7 +542,36 @@ def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
     if own is not None:
         return False
     found = nearest(lines, line)
-    return found is not None and found.backend == "foreign"
+    return found is not None and found.backend == "foreign" and _subject_of_match(entry, lines, line, found) is None
+
+
+def _subject_of_match(entry: Entry, lines: list[str], line: int, found: Attribution | None) -> str | None:
+    """The backend of the seven that the entry's own match names, where the line that named another library is the failure's
+    own line: "the flash attn and mmcv may not have pre-compiled wheel" (VisionXLab/mllm-mmrotate#6) names mmcv by a library's
+    rule, which outranks flash attn's shared name within one line, but the entry's pattern reads flash attn as the subject of
+    the failure; a line whose match names no attention backend (mmcv's own undefined symbol, its wheel) stays the library's
+    (helper ex61, session 9)."""
+    if found is None or found.backend not in ("foreign", "other") or found.line != line or not 0 < line <= len(lines):
+        return None
+    text = lines[line - 1]
+    r = rules()
+    for rx in entry.compiled:
+        m = rx.search(text)
+        if m is None:
+            continue
+        said = _scrub(m.group(0))
+        b = first_named(said)
+        if b not in BACKENDS:
+            continue
+        # the subject first: the backend's name stands before the library's on the line ("flash attn and mmcv may not have
+        # ..."); a library's own path first (".../mmcv/_ext.so: undefined symbol: ... (after pip install flash-attn)") is that
+        # library's failure, whatever the match reaches
+        whole = _scrub(text)
+        first_seven = min((n.start() for bb, sx in r.seven if bb == b for n in [sx.search(whole)] if n), default=None)
+        first_other = min((n.start() for ox in r.not_seven for n in [ox.search(whole)] if n), default=None)
+        if first_seven is not None and (first_other is None or first_seven < first_other):
+            return b
+    return None
 
 
 # ... and as glibc prints it in other locales (session 6, ex35: zh "(被 X 需要)", ru "(требуется для X)", de "(benötigt von X)",
@@ -728,6 +757,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
         return False
     found = _nearest_for(entry, lines, line)
+    if _subject_of_match(entry, lines, line, found) is not None:
+        return False
     if found is None or found.backend == "foreign":
         return True
     if found.backend == "other":  # an attention library outside the seven: its kernel faults, not its prose
@@ -1012,6 +1043,10 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             top = starts[0] if starts else i
             order += [j for j in range(min(TITLE_LINES, top)) if j not in seen and i - j <= WINDOW
                       and not FRAME.search(lines[j])]
+    step = _other_package_step(lines, i)
+    if step is not None:  # the error is another package's pip step: nothing above that step's first line is its evidence
+        up = sum(1 for j in order[:up] if j >= step)
+        order = [j for j in order if j >= step]
     weak = None  # the first line that names a backend only by a shared name
     inventory = rules().inventory
     for k, j in enumerate(order):
@@ -1034,6 +1069,28 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             continue
         return Attribution(b, j + 1, lines[j].strip()[:300])
     return weak
+
+
+# pip's line that starts one package's steps, and a step's failure below it (helper ex61, session 9): pip collecting flash-attn
+# fine, then failing on mamba-ssm's metadata ("Collecting mamba-ssm" ... "Preparing metadata (setup.py) ... error" ... "OSError:
+# CUDA_HOME environment variable is not set"): the error is mamba-ssm's, and the flash-attn lines above name nothing of it
+PIP_STEP = re.compile(r"^\s*(?:Collecting|Processing|Obtaining|Building wheel for|Running setup\.py (?:install|develop) for)\s+\S")
+PIP_STEP_FAILED = re.compile(r"\.\.\.\s*error\b|did not run successfully|\blines of output\]")
+
+
+def _other_package_step(lines: list[str], i: int) -> int | None:
+    """Index of the pip line that starts the steps of a package naming no backend, when the error on line index `i` stands in
+    that package's failed step (a step's failure between them, within WINDOW); None otherwise."""
+    failed = False
+    for j in range(i, max(-1, i - WINDOW), -1):
+        line = lines[j]
+        if not failed and PIP_STEP_FAILED.search(line):
+            failed = True
+        if PIP_STEP.match(line):
+            if failed and j != i and _named(line) is None:
+                return j
+            return None
+    return None
 
 
 IMPORT_CODE = re.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:import|from)\s+[\w.]")
@@ -1081,6 +1138,8 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
         if b is not None:
             return b, Attribution(b, line, lines[line - 1].strip()[:300])
     found = _nearest_for(entry, lines, line)
+    if (subject := _subject_of_match(entry, lines, line, found)) is not None and own in (None, subject):
+        return subject, Attribution(subject, line, lines[line - 1].strip()[:300])
     if entry.id in r.own_if_named and (found is None or found.backend in ("foreign", "other")
                                        or _import_chain_only(lines, found.line, line)):
         return None, None  # no backend of the seven named near it: not the entry's own backend's failure ([own_if_named])

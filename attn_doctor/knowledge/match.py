@@ -841,6 +841,8 @@ class _Block:
     groups: dict[int, list[int]] = field(default_factory=dict)
 
     end_line: int = 0  # the number of the line after its last one
+    # the input's first block: line index -> the time prefix LINE_PREFIX stripped from that line of the head (head())
+    head_times: dict[int, bytes] | None = None
 
     def __post_init__(self):
         self.end_line = self.first_line + self.data.count(b"\n") + (0 if self.data.endswith(b"\n") else 1)
@@ -953,6 +955,7 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     if b"\r" in data:
         data = last_states(data)
     first = LINE_PREFIX.match(data)
+    head_times = _head_times(data) if first_line == 1 else None
     data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
     data = _quoted_error_leads(data)
     if b"&" in data:
@@ -975,8 +978,31 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     present = index.present
     held = {s: g for s in distinct if (g := present[s])}
     if not held:
-        return _Block(data, first_line, hot)
-    return _Block(data, first_line, hot, shapes=shapes, held=held, group_set=frozenset().union(*held.values()))
+        return _Block(data, first_line, hot, head_times=head_times)
+    return _Block(data, first_line, hot, shapes=shapes, held=held, group_set=frozenset().union(*held.values()),
+                  head_times=head_times)
+
+
+# A time or date at the start of a launcher's or logger's prefix ("2025-11-02 09:14:03 WARNING ", "2025-11-02T09:14:03.123Z ")
+_PREFIX_TIME = re.compile(rb"\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d:\d\d")
+
+
+def _head_times(data: bytes) -> dict[int, bytes] | None:
+    """The time prefixes LINE_PREFIX strips from the input's first HEAD_MAX_LINES lines (line index -> the prefix from its time
+    on). A report's head reads a pasted program's line by its prefix (prose.toml PROGRAM, LINE): `[09:14:03] WARNING ...` keeps
+    its time, as LINE_PREFIX leaves a time alone; `2025-11-02 09:14:03 WARNING ...` and an ISO time with its zone lose theirs
+    there, and head() gives it back (helper ex61, session 9)."""
+    out = {}
+    at = 0
+    for i in range(HEAD_MAX_LINES):
+        m = LINE_PREFIX.match(data, at)
+        if m and m.end() > at and (t := _PREFIX_TIME.search(data, at, m.end())):
+            out[i] = data[t.start():m.end()]
+        j = data.find(b"\n", at, at + HEAD_LINE_BYTES + 1)
+        if j == -1:
+            break
+        at = j + 1
+    return out or None
 
 
 # ---- the search ------------------------------------------------------------------------------------
@@ -1060,7 +1086,11 @@ class _Scanner:
             lines += 1
             z = j + 1
         self.head_end = lines
-        if z:
+        if z and first.head_times:  # a pasted program's line keeps its time prefix where the head reads it (_head_times)
+            rows = first.data[:z].split(b"\n")
+            view = b"\n".join(first.head_times.get(i, b"") + row for i, row in enumerate(rows))
+            self._region(view, 0, len(view), 1, frozenset(self.index.head), first)
+        elif z:
             self._region(first.data, 0, z, 1, frozenset(self.index.head), first)
 
     def block(self, prev: _Block | None, cur: _Block, nxt: _Block | None) -> None:
