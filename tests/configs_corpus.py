@@ -118,3 +118,51 @@ def check_read_as_expected(path: Path) -> None:
     got = reading(configs.load(str(path)))
     want = (TRAINER.get(e["trainer"], e["trainer"]), sorted(e["required"]), e["dtype"], e["compile_mode"] or "none")
     assert got == want
+
+
+BLIND_BACKENDS = {"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers"}
+BLIND_DTYPES = {"", "bfloat16", "float16", "float32"}
+BLIND_MODES = {"", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
+
+
+def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, refused_min: int, repos_min: int) -> None:
+    """The format every measure-only config round keeps (26m, 29m, 33m): each expect file well formed (the staged
+    fields, capture date, a 40-digit commit, a label of the right types and values, `refused` exactly for files no
+    claimed trainer reads), each file named after its source, and the set's size floors."""
+    split = split_module()
+    claimed = refused = 0
+    repos = set()
+    for p in paths:
+        e = expect(p)
+        t = check_staged_expect(p, e, split)
+        assert e["captured"] == "2026-11-28" and re.fullmatch(r"[0-9a-f]{40}", e["commit"]), p
+        assert isinstance(e["required"], list) and set(e["required"]) <= BLIND_BACKENDS, p
+        assert len(e["required"]) == len(set(e["required"])), p
+        assert e["dtype"] in BLIND_DTYPES and e["compile_mode"] in BLIND_MODES, p
+        assert e["why"].strip(), p
+        if t not in CLAIMED:  # a refused file asks for nothing
+            assert e["required"] == [] and e["dtype"] == "" and e["compile_mode"] == "", p
+            assert e["refused"].strip(), p
+        repo = e["source"].split(":", 1)[0].split("#")[0]
+        assert p.name == repo.replace("/", "__") + "__" + e["source"].split(":", 1)[1].replace("/", "__"), p
+        repos.add(repo)
+        claimed += t in CLAIMED
+        refused += t not in CLAIMED
+    assert len(paths) >= files_min and claimed >= claimed_min and refused >= refused_min and len(repos) >= repos_min, \
+        (len(paths), claimed, refused, len(repos))
+
+
+def in_repository_layout(paths: list[Path], root: Path) -> dict[str, Path]:
+    """Every file of a set (and its expect file) copied to its source path under root, OWNER/REPO/PATH, as a user's
+    checkout has it: {rel(file): where it now is}."""
+    import shutil
+
+    out = {}
+    for p in paths:
+        repo, path = expect(p)["source"].split(":", 1)
+        dest = root / repo / path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p, dest)
+        shutil.copyfile(p.with_name(p.name + ".expect.toml"), dest.with_name(dest.name + ".expect.toml"))
+        out[rel(p)] = dest
+    return out

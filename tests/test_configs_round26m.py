@@ -14,19 +14,14 @@ xfails, each saying why (reading one right makes its test fail, so its entry goe
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
-from configs_corpus import repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, \
-    rel, split_module
+from configs_corpus import check_blind_round, repo_of, repos_outside
+from configs_corpus import CONFIGS as CORPUS, check_read_as_expected, expect, files, rel
 
 ROOT = CORPUS / "round26m"
 FILES = files(ROOT)
-BACKENDS = {"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers"}
-DTYPES = {"", "bfloat16", "float16", "float32"}
-MODES = {"", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
 
 STILL_WRONG = {
     "round26m/diffusers/luca037__anomaly-instruct-pix2pix__train.sh":
@@ -53,30 +48,8 @@ def test_real_file(path):
     check_read_as_expected(path)
 
 
-def _repo(source: str) -> str:
-    return source.split(":", 1)[0].split("#")[0]
-
-
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    split = split_module()
-    claimed = refused = 0
-    repos = set()
-    for p in FILES:
-        e = expect(p)
-        t = check_staged_expect(p, e, split)
-        assert e["captured"] == "2026-11-28" and re.fullmatch(r"[0-9a-f]{40}", e["commit"]), p
-        assert isinstance(e["required"], list) and set(e["required"]) <= BACKENDS, p
-        assert len(e["required"]) == len(set(e["required"])), p
-        assert e["dtype"] in DTYPES and e["compile_mode"] in MODES, p
-        assert e["why"].strip(), p
-        if t not in CLAIMED:  # a refused file asks for nothing
-            assert e["required"] == [] and e["dtype"] == "" and e["compile_mode"] == "", p
-            assert e["refused"].strip(), p
-        assert p.name == _repo(e["source"]).replace("/", "__") + "__" + e["source"].split(":", 1)[1].replace("/", "__"), p
-        repos.add(_repo(e["source"]))
-        claimed += t in CLAIMED
-        refused += t not in CLAIMED
-    assert len(FILES) >= 42 and claimed >= 28 and refused >= 14 and len(repos) >= 30, (len(FILES), claimed, refused)
+    check_blind_round(FILES, files_min=42, claimed_min=28, refused_min=14, repos_min=30)
 
 
 def test_every_expect_file_has_its_corpus_file():

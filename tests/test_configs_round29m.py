@@ -15,21 +15,15 @@ its `source` path), where every one is read as labelled. The format is checked t
 
 from __future__ import annotations
 
-import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from configs_corpus import repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, \
-    rel, split_module
+from configs_corpus import check_blind_round, in_repository_layout, repo_of, repos_outside
+from configs_corpus import CONFIGS as CORPUS, check_read_as_expected, expect, files, rel
 
 ROOT = CORPUS / "round29m"
 FILES = files(ROOT)
-BACKENDS = {"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers"}
-DTYPES = {"", "bfloat16", "float16", "float32"}
-MODES = {"", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
 
 # where the set keeps them (flattened names), the launchers labelled through another file of the set cannot find it
 _FLAT = "labelled through {}, which the set keeps under its flattened name: in the repository's layout it reads as " \
@@ -66,16 +60,7 @@ def test_real_file(path):
 @pytest.fixture(scope="module")
 def repo_layout(tmp_path_factory) -> dict:
     """Every file of the set (and its expect file) at its source path, OWNER/REPO/PATH, as a user's checkout has it."""
-    root = tmp_path_factory.mktemp("round29m-layout")
-    out = {}
-    for p in FILES:
-        repo, path = expect(p)["source"].split(":", 1)
-        dest = root / repo / path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(p, dest)
-        shutil.copyfile(p.with_name(p.name + ".expect.toml"), dest.with_name(dest.name + ".expect.toml"))
-        out[rel(p)] = dest
-    return out
+    return in_repository_layout(FILES, tmp_path_factory.mktemp("round29m-layout"))
 
 
 @pytest.mark.parametrize("name", [pytest.param(rel(p), marks=pytest.mark.xfail(strict=True, reason=OTHER_WORDS[rel(p)]))
@@ -84,30 +69,8 @@ def test_real_file_in_its_repository_layout(repo_layout, name):
     check_read_as_expected(Path(repo_layout[name]))
 
 
-def _repo(source: str) -> str:
-    return source.split(":", 1)[0].split("#")[0]
-
-
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    split = split_module()
-    claimed = refused = 0
-    repos = set()
-    for p in FILES:
-        e = expect(p)
-        t = check_staged_expect(p, e, split)
-        assert e["captured"] == "2026-11-28" and re.fullmatch(r"[0-9a-f]{40}", e["commit"]), p
-        assert isinstance(e["required"], list) and set(e["required"]) <= BACKENDS, p
-        assert len(e["required"]) == len(set(e["required"])), p
-        assert e["dtype"] in DTYPES and e["compile_mode"] in MODES, p
-        assert e["why"].strip(), p
-        if t not in CLAIMED:  # a refused file asks for nothing
-            assert e["required"] == [] and e["dtype"] == "" and e["compile_mode"] == "", p
-            assert e["refused"].strip(), p
-        assert p.name == _repo(e["source"]).replace("/", "__") + "__" + e["source"].split(":", 1)[1].replace("/", "__"), p
-        repos.add(_repo(e["source"]))
-        claimed += t in CLAIMED
-        refused += t not in CLAIMED
-    assert len(FILES) >= 42 and claimed >= 28 and refused >= 14 and len(repos) >= 24, (len(FILES), claimed, refused)
+    check_blind_round(FILES, files_min=42, claimed_min=28, refused_min=14, repos_min=24)
 
 
 def test_every_expect_file_has_its_corpus_file():
