@@ -1170,6 +1170,9 @@ def named_config(doc: dict, path, suffix: str = "") -> dict | None:
 
     if not isinstance(path, str) or not path:
         return None
+    copy = _copied_config(doc, path, suffix)
+    if copy is not None:
+        return copy or None
     if not known(spelt(doc, path)):
         note_unread(doc, path)  # a value the caller gives (`$1`, `${YAML}` never set): not a file to guess at
         return None
@@ -1194,6 +1197,36 @@ def named_config(doc: dict, path, suffix: str = "") -> dict | None:
     except UsageError:
         note_unread(doc, path)
         return None
+
+
+def _copied_config(doc: dict, path: str, suffix: str = ""):
+    """The doc of a config the launch script makes by copying another file (`cp base.toml "$TMP"`, then `sed -i ...
+    "$TMP"`) and names as `path`: the base file, found as named_config finds any file, with the script's substitutions
+    (configs/copies.py). None when the script copies nothing to `path`; False when it does but the base file is not
+    here or an edit cannot be applied (the copy is then unread, never guessed at)."""
+    from .copies import copied_from, edited
+    from .references import locate, note_unread
+    from .shell import known
+
+    got = copied_from(doc, path) or (copied_from(doc, path + suffix) if suffix and not path.endswith(suffix) else None)
+    if got is None or got[0] == path:
+        return None
+    src, edits = got
+    where = locate(doc, src) if known(src) else None
+    text = None
+    if where is not None:
+        try:
+            text = edited(read_text(where), edits)
+        except UsageError:
+            text = None
+    if text is None:
+        note_unread(doc, path)
+        return False
+    try:
+        return make_doc(where, text)
+    except UsageError:
+        note_unread(doc, path)
+        return False
 
 
 def dumped_doc(doc: dict, settings: dict, what: str) -> dict:

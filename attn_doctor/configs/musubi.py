@@ -460,7 +460,11 @@ def _with_config_file(settings: dict, misses: list, base, doc: dict | None = Non
     value = settings.get("config_file")
     if doc is not None and isinstance(value, str):
         value = spelt(doc, value)  # `"$SCRIPT_DIR/../configs/x.toml"`: the launcher's folder put in
-    if not given(value):
+    from .copies import copied_from
+
+    # a copy the script makes under a name settled at run time (`cp base.toml "$TMP"`, configs/copies.py) is read
+    copied = doc is not None and isinstance(value, str) and bool(value) and copied_from(doc, value) is not None
+    if not given(value) and not copied:
         if doc is not None and value not in (None, "", True):
             note_unread(doc, value)  # `--config_file "$1"`: the caller's file
         return settings, misses

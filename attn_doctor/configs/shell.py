@@ -122,6 +122,7 @@ class Script:
     dialect: str         # posix | bat | ps1
     files: dict = field(default_factory=dict)  # path -> text the script writes with `cat > path <<EOF ... EOF`
     maybe: dict = field(default_factory=dict)  # variable -> [(condition, words)] appended under an unsettled condition
+    called: set = field(default_factory=set)  # the functions it calls (and those calls call), read where called
 
 
 def dialect_of(name: str, text: str) -> str:
@@ -147,9 +148,10 @@ def dialect_of(name: str, text: str) -> str:
 # Scripts
 # ---------------------------------------------------------------------------------------------------
 
-def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None) -> Script:
+def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, _funcs: dict | None = None) -> Script:
     """The script's commands and variables. where: the folder the script is in, where a file it sources
-    (`source ./env.sh`, `. config.env`) is read from."""
+    (`source ./env.sh`, `. config.env`) is read from. _funcs: the functions defined before a function body read here
+    (bash functions are global: `main` calls `start_training`, both defined at the top level)."""
     dialect = dialect_of(name, text)
     env: dict = {}
     commands: list[Command] = []
@@ -162,7 +164,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None) 
     conds = Frames()  # the enclosing `if` blocks (_guarded, _ps_guarded)
     bat_blocks: list = []  # cmd.exe's enclosing `if (...)` blocks (_bat_guarded)
     unsure: set = set()  # variables assigned under a condition the script does not settle
-    funcs: dict = {}  # bash functions: name -> body (read when a later command calls it)
+    funcs: dict = dict(_funcs or {})  # bash functions: name -> body (read when a later command calls it)
     called: set = set()
     i = 0
     while i < len(lines):
@@ -385,9 +387,11 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None) 
                 for k, w in enumerate(words[1:10], start=1):
                     body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
                 inner = parse("\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
-                              + "\n" + body, name, _depth + 1)
+                              + "\n" + body, name, _depth + 1, _funcs=funcs)
                 commands.extend(c for c in inner.commands)
                 called.add(words[0])
+                called.update(inner.called)
+                _returned_globals(env, inner.env, body)
                 continue
             inner_text = _command_string(cmd) if cmd is not None and _depth < 2 else None
             if inner_text:
@@ -418,11 +422,30 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None) 
                                 unsure.add(k)
                 commands.append(cmd)
     for fname, body in funcs.items():
-        if fname not in called and _depth < 2:  # called some way not read here ("$1" dispatch ...): as written
+        if fname not in called and fname not in (_funcs or {}) and _depth < 2:
+            # called some way not read here ("$1" dispatch ...): as written (a function of the caller's is the caller's)
             pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
-    return Script(commands, env, dialect, files, maybe)
+    return Script(commands, env, dialect, files, maybe, called)
+
+
+_LOCAL = re.compile(r"^\s*(?:local|declare|typeset)\b((?:\s+-\w+)*)\s+(.*)$", re.MULTILINE)
+
+
+def _returned_globals(env: dict, inner: dict, body: str) -> None:
+    """What a bash function the script calls leaves set for the commands after the call: every variable it assigns that
+    it does not declare `local` (or `declare` / `typeset` without -g), as bash keeps a function's assignments global
+    (round 20m: `create_dynamic_config` sets TEMP_CONFIG_FILE, `start_training` later passes `--config_file
+    $TEMP_CONFIG_FILE`; `main` sets PYTHON_PATH before calling the function that runs `$PYTHON_PATH -m ...`)."""
+    local = set()
+    for m in _LOCAL.finditer(body):
+        if "g" in m.group(1):
+            continue
+        local.update(w.split("=", 1)[0] for w in m.group(2).split() if re.match(r"^[A-Za-z_]\w*(=|$)", w))
+    for k, v in inner.items():
+        if k != _DELAYED and k != "@" and k not in local and re.match(r"^[A-Za-z_]\w*$", k) and env.get(k) != v:
+            env[k] = v
 
 
 MAX_SOURCED = 256 * 1024  # a sourced settings file is a few lines; anything this big is not one
