@@ -439,8 +439,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 54m, ex54m's measure-only set of the ninth session, is training material in SETS since helper ex58 read its misses)
 # round 60m (ex60m, 2026-11-28, ninth session, second wave): texts and unrelated logs from repositories and page hosts no
 # earlier set or helper drew on, gathered and labelled blind; see fixtures/errors/round60m/README.md
+# round 63m (ex63m, 2026-11-28, tenth session): new threads of any tracker (the big ones included) that no earlier set
+# drew on, gathered and labelled blind; see fixtures/errors/round63m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round60m", 12, 0, 0, unrelated="unrelated", note_required=True),
+    Staged("round63m", 34, 0, 0, unrelated="unrelated", note_required=True),
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
