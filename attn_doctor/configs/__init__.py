@@ -711,8 +711,9 @@ def score_keys(keys, strong=(), shared=(), common=()) -> Score:
     return Score(pts, own + some, own)
 
 
-def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict, dict]:
+def detect(path: str, text: str, trainer: str | None = None, *, handed_over: bool = False) -> tuple[str, dict, dict]:
     """(reader id, doc, detection) for a file: the reader whose own evidence it carries, or the one --trainer names.
+    handed_over: the file is the script another launch file hands over to (_handed_over), which hands over no further.
 
     detection: {trainer, title, by ("--trainer" | "content"), score, evidence (the keys and values it recognised),
     runner_up, runner_up_score}. A file no reader can claim on its own evidence is a UsageError that says why."""
@@ -787,7 +788,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             raise UsageError(f"{where} looks like a script of {framework[0]} (imports {framework[1]}), which attn-doctor does not "
                              f"read yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
         other_script = others.runs_other_script(doc)
-        handed = _handed_over(doc, other_script) if other_script and not script else None
+        handed = _handed_over(doc, other_script) if other_script and not script and not handed_over else None
         if handed is not None:
             return handed
         if other_script and not script:
@@ -976,16 +977,14 @@ def _job_script(doc: dict) -> str | None:
     return runs[0].script
 
 
-_HANDOVER = {"depth": 0}
-
-
 def _handed_over(doc: dict, other: str):
     """detect()'s answer for a launch file whose only job is to run another shell script of the repository (a Slurm
     job's `bash sft.sh` after `source .venv/bin/activate`, round 29m), when that script is here where the launch would
     find it (named_config: after its `cd`s, beside it, from the repository root) and is given no arguments of its own
     (a wrapper's "$@" only): that script's reading, as `check --config` on it gives, with the hand-over named first.
-    One hand-over deep; None otherwise (the launch is refused, naming the script, as before)."""
-    if _HANDOVER["depth"] or doc["fmt"] != "text":
+    One hand-over deep (the script's own detect() is told it was handed over: handed_over=True, no state shared between
+    readings); None otherwise (the launch is refused, naming the script, as before)."""
+    if doc["fmt"] != "text":
         return None
     def names(w):
         return w == other or w.endswith(("/" + other, "\\" + other))
@@ -999,13 +998,10 @@ def _handed_over(doc: dict, other: str):
     sub = named_config(doc, cmd.words[at])
     if sub is None or sub["fmt"] != "text":
         return None
-    _HANDOVER["depth"] += 1
     try:
-        name, sdoc, det = detect(sub["path"], sub["text"])
+        name, sdoc, det = detect(sub["path"], sub["text"], handed_over=True)
     except UsageError:
         return None
-    finally:
-        _HANDOVER["depth"] -= 1
     return name, sdoc, dict(det, evidence=[f"{os.path.basename(doc['path'])} runs {other}, which is here"] +
                             list(det.get("evidence") or []))
 

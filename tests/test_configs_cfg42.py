@@ -1,0 +1,122 @@
+"""Helper cfg42 (session 10, issue 24): the config readers' code made plainer for a reader new to it, behaviour
+unchanged (cfgsnap before/after identical, benchmarks/configs_train.py unchanged).
+
+1. A hand-over (configs._handed_over: a launch file whose only job is `bash sft.sh`) is one deep by a parameter of
+   detect() (handed_over=True for the script handed over to), not by a module-level counter: two readings in one
+   process (nested, or in two threads) do not see each other's hand-over.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from configs_corpus import reading
+
+from attn_doctor import configs
+from attn_doctor.model import UsageError
+
+
+def put(root: Path, files: dict) -> None:
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8", newline="")
+
+
+def load(path: Path) -> tuple:
+    return reading(configs.load(str(path)))
+
+
+# --- 1. a hand-over is one deep per reading, not per process ----------------------------------------------------------
+
+SFT_SH = '''accelerate launch trl/scripts/sft.py --model_name_or_path m --dataset_name d --output_dir o \\
+  --per_device_train_batch_size 1 --learning_rate 2e-5 --num_train_epochs 1 --logging_steps 1 \\
+  --attn_implementation flash_attention_2 --torch_dtype bfloat16 --bf16 true
+'''
+SDXL_SH = ("accelerate launch sdxl_train_network.py --network_module networks.lora --xformers --mixed_precision fp16 "
+           "--pretrained_model_name_or_path m\n")
+
+
+def two_launchers(tmp_path: Path) -> tuple[Path, Path]:
+    """A Slurm job handing over to sft.sh beside it, and a wrapper handing over to scripts/train_sdxl.sh."""
+    put(tmp_path / "a", {"sft.sh": SFT_SH,
+                         "job.slurm": "#!/bin/bash\n#SBATCH --nodes=1\nsource .venv/bin/activate\nbash sft.sh\n"})
+    put(tmp_path / "b", {"scripts/train_sdxl.sh": SDXL_SH,
+                         "run_all.sh": '#!/bin/bash\nset -e\nbash scripts/train_sdxl.sh "$@"\n'})
+    return tmp_path / "a" / "job.slurm", tmp_path / "b" / "run_all.sh"
+
+
+ALONE_A = ("transformers", ["fa2"], "bfloat16", "none")
+ALONE_B = ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_each_hand_over_read_alone(tmp_path):
+    a, b = two_launchers(tmp_path)
+    assert load(a) == ALONE_A
+    assert load(b) == ALONE_B
+    assert configs.load(str(a))["detected"]["evidence"][0] == "job.slurm runs sft.sh, which is here"
+
+
+def test_a_reading_started_inside_another_reading_s_hand_over(tmp_path, monkeypatch):
+    # the second reading starts while the first is reading the script it hands over to (as the Python API or a
+    # caller's callback could): with a process-wide counter it saw "already one hand-over deep" and was refused
+    a, b = two_launchers(tmp_path)
+    inner = []
+    detect = configs.detect
+
+    def spying(path, text, *args, **kw):
+        if str(path).endswith("sft.sh"):
+            inner.append(load(b))
+        return detect(path, text, *args, **kw)
+
+    monkeypatch.setattr(configs, "detect", spying)
+    assert load(a) == ALONE_A
+    assert inner == [ALONE_B]
+
+
+def test_two_threads_one_inside_its_hand_over(tmp_path, monkeypatch):
+    # thread A waits inside its hand-over while thread B reads its own launcher from start to end
+    a, b = two_launchers(tmp_path)
+    inside, b_done = threading.Event(), threading.Event()
+    detect = configs.detect
+
+    def waiting(path, text, *args, **kw):
+        if str(path).endswith("sft.sh") and not inside.is_set():
+            inside.set()
+            b_done.wait(timeout=60)
+        return detect(path, text, *args, **kw)
+
+    monkeypatch.setattr(configs, "detect", waiting)
+
+    def read_b():
+        inside.wait(timeout=60)
+        try:
+            return load(b)
+        finally:
+            b_done.set()
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        fa, fb = pool.submit(load, a), pool.submit(read_b)
+        assert fb.result(timeout=120) == ALONE_B
+        assert fa.result(timeout=120) == ALONE_A
+
+
+def test_many_concurrent_readings_match_one_at_a_time(tmp_path):
+    a, b = two_launchers(tmp_path)
+    paths = [a, b] * 6
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(load, paths))
+    assert got == [ALONE_A, ALONE_B] * 6
+
+
+def test_hand_over_stays_one_deep(tmp_path):
+    # near miss: the script handed over to hands over again (job.slurm -> a.sh -> b.sh): refused, naming a.sh, as before
+    put(tmp_path, {"b.sh": SFT_SH, "a.sh": "#!/bin/bash\nbash b.sh\n",
+                   "job.slurm": "#!/bin/bash\n#SBATCH --nodes=1\nbash a.sh\n"})
+    assert load(tmp_path / "a.sh") == ALONE_A  # (a.sh alone hands over to b.sh)
+    with pytest.raises(UsageError, match=r"only runs another script \(a\.sh\)"):
+        configs.load(str(tmp_path / "job.slurm"))
