@@ -4,6 +4,8 @@ unchanged (cfgsnap before/after identical, benchmarks/configs_train.py unchanged
 1. A hand-over (configs._handed_over: a launch file whose only job is `bash sft.sh`) is one deep by a parameter of
    detect() (handed_over=True for the script handed over to), not by a module-level counter: two readings in one
    process (nested, or in two threads) do not see each other's hand-over.
+2. `-m pkg.module` (configs._module_beside): the module's file is located once (references.locate), then read there
+   (named_config(..., located=)), not located a second time.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 from configs_corpus import reading
 
 from attn_doctor import configs
+from attn_doctor.configs import references
 from attn_doctor.model import UsageError
 
 
@@ -120,3 +123,59 @@ def test_hand_over_stays_one_deep(tmp_path):
     assert load(tmp_path / "a.sh") == ALONE_A  # (a.sh alone hands over to b.sh)
     with pytest.raises(UsageError, match=r"only runs another script \(a\.sh\)"):
         configs.load(str(tmp_path / "job.slurm"))
+
+
+# --- 2. `-m pkg.module`: the module's file located once ---------------------------------------------------------------
+
+TRAINER_SCRIPT = '''import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", attn_implementation="sdpa", torch_dtype=torch.bfloat16)
+args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=2)
+Trainer(model=model, args=args).train()
+'''
+
+
+def counting_locate(monkeypatch) -> list:
+    calls = []
+    locate = references.locate
+
+    def counting(doc, path, suffix=""):
+        calls.append(path)
+        return locate(doc, path, suffix)
+
+    monkeypatch.setattr(references, "locate", counting)
+    return calls
+
+
+@pytest.mark.parametrize("files, launcher, module_file", [
+    # the package at the repository root, a Slurm job running it under torchrun
+    ({"mypkg/train.py": TRAINER_SCRIPT,
+      "job.sbatch": "#!/bin/bash\n#SBATCH --gres=gpu:4\nsrun torchrun --nproc_per_node 4 -m mypkg.train\n"},
+     "job.sbatch", "mypkg/train.py"),
+    # a src layout, from a launcher in scripts/
+    ({"src/proj/training/sft.py": TRAINER_SCRIPT,
+      "scripts/launch.sh": "#!/bin/bash\naccelerate launch --num_processes 2 -m proj.training.sft\n"},
+     "scripts/launch.sh", "src/proj/training/sft.py"),
+    # a package's __main__.py
+    ({"tuner/run/__main__.py": TRAINER_SCRIPT,
+      "go.sh": "#!/bin/bash\naccelerate launch --mixed_precision bf16 -m tuner.run\n"},
+     "go.sh", "tuner/run/__main__.py"),
+])
+def test_module_file_located_once(tmp_path, monkeypatch, files, launcher, module_file):
+    put(tmp_path, files)
+    assert load(tmp_path / launcher) == ("transformers", ["sdpa"], "bfloat16", "none")
+    calls = counting_locate(monkeypatch)
+    assert load(tmp_path / launcher) == ("transformers", ["sdpa"], "bfloat16", "none")
+    assert calls.count(module_file) == 1
+
+
+def test_module_not_here_is_looked_for_once_each_place_and_stays_refused(tmp_path, monkeypatch):
+    # near miss: an installed package's module: every candidate looked for once, none read, the launch refused naming it
+    put(tmp_path, {"run.sh": "#!/bin/bash\naccelerate launch -m somepkg.train --epochs 3\n"})
+    calls = counting_locate(monkeypatch)
+    with pytest.raises(UsageError, match=r"somepkg\.train \(-m\)"):
+        configs.load(str(tmp_path / "run.sh"))
+    cands = ["somepkg/train.py", "src/somepkg/train.py", "somepkg/train/__main__.py", "src/somepkg/train/__main__.py"]
+    seen = [c for c in calls if c in cands]  # (every reader that asks looks at the four places, in this order)
+    assert seen and seen == cands * (len(seen) // len(cands))

@@ -1019,8 +1019,9 @@ def _module_beside(doc: dict, module: str):
 
     rel = module.replace(".", "/")
     for cand in (rel + ".py", "src/" + rel + ".py", rel + "/__main__.py", "src/" + rel + "/__main__.py"):
-        if locate(doc, cand) is not None:
-            return _read_beside(doc, named_config(doc, cand), cmd)
+        where = locate(doc, cand)  # (looked for first: a candidate that is not here is no file the launch names)
+        if where is not None:
+            return _read_beside(doc, named_config(doc, cand, located=where), cmd)
     return None
 
 
@@ -1148,14 +1149,14 @@ def _foreign_script(doc: dict, best: Score) -> str | None:
     return script if len(best.own) <= 1 else None
 
 
-def named_config(doc: dict, path, suffix: str = "") -> dict | None:
+def named_config(doc: dict, path, suffix: str = "", *, located: str | None = None) -> dict | None:
     """The doc of a config file a launch script hands to a trainer (`train.py --config X.toml`, `run.py X.yaml`):
     the text the script writes itself (`cat > X <<EOF`), else the file on this machine: relative to the launch file,
     as written (absolute, or relative to where attn-doctor runs), or its name beside the launch file (a line written
     for another machine: `--config /workspace/configs/wan.toml` next to a wan.toml). None when it is nowhere to read
     here, is the launch file itself, or is not readable (the job's own file: unknown, not an error of the one
     --config names). suffix: what the trainer adds to a name without it (musubi-tuner's .toml), the file read as one
-    of that kind."""
+    of that kind. located: where the caller's own references.locate(doc, path, suffix) found it (not looked for again)."""
     from .shell import known
 
     dumped = dumped_for(doc.get("dumped") or [], path)
@@ -1176,7 +1177,7 @@ def named_config(doc: dict, path, suffix: str = "") -> dict | None:
     else:
         # where the launcher's own run finds it (references.locate: after its `cd`s, beside it, from the repository
         # root above it, an absolute path of another machine under the checkout)
-        where = locate(doc, path, suffix)
+        where = located or locate(doc, path, suffix)
         if where is None:
             note_unread(doc, path)
             return None
