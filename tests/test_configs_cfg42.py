@@ -6,10 +6,13 @@ unchanged (cfgsnap before/after identical, benchmarks/configs_train.py unchanged
    process (nested, or in two threads) do not see each other's hand-over.
 2. `-m pkg.module` (configs._module_beside): the module's file is located once (references.locate), then read there
    (named_config(..., located=)), not located a second time.
+3. A dict literal of settings a Python module defines (configs._settings_dict): the module's tree is walked once,
+   not twice more for every dict literal.
 """
 
 from __future__ import annotations
 
+import ast
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -179,3 +182,62 @@ def test_module_not_here_is_looked_for_once_each_place_and_stays_refused(tmp_pat
     cands = ["somepkg/train.py", "src/somepkg/train.py", "somepkg/train/__main__.py", "src/somepkg/train/__main__.py"]
     seen = [c for c in calls if c in cands]  # (every reader that asks looks at the four places, in this order)
     assert seen and seen == cands * (len(seen) // len(cands))
+
+
+# --- 3. a settings dict a module defines: the tree walked once --------------------------------------------------------
+
+SDS = {"pretrained_model_name_or_path": "'/m/model.safetensors'", "network_module": "'networks.lora'",
+       "network_dim": 32, "network_alpha": 16, "optimizer_type": "'AdamW8bit'", "caption_extension": "'.txt'",
+       "enable_bucket": True, "mixed_precision": "'fp16'", "xformers": True, "save_model_as": "'safetensors'"}
+MUSUBI = {"dit": "'/m/wan2.1_t2v_14B_bf16.safetensors'", "vae": "'/m/wan_2.1_vae.safetensors'", "task": "'t2v-14B'",
+          "t5": "'/m/models_t5_umt5-xxl-enc-bf16.pth'", "dataset_config": "'/d/dataset.toml'",
+          "network_module": "'networks.lora_wan'", "timestep_sampling": "'shift'", "discrete_flow_shift": 3.0,
+          "mixed_precision": "'bf16'", "flash_attn": True}
+
+
+def literal(name: str, settings: dict, indent: str = "") -> str:
+    body = "".join(f"{indent}    '{k}': {v},\n" for k, v in settings.items())
+    return f"{indent}{name} = {{\n{body}{indent}}}\n"
+
+
+def settings_dict(path: Path, text: str, monkeypatch) -> tuple:
+    """(what _settings_dict finds, how many times it walked the module's whole tree)."""
+    from attn_doctor.configs.pyscript import tree
+
+    path.write_text(text, encoding="utf-8")
+    doc = configs.make_doc(str(path), text)
+    whole = tree(doc.get("python") or "")
+    walks = []
+    walk = ast.walk
+
+    def counting(node):
+        if node is whole:
+            walks.append(node)
+        return walk(node)
+
+    monkeypatch.setattr(ast, "walk", counting)
+    found = configs._settings_dict(doc)
+    monkeypatch.setattr(ast, "walk", walk)
+    return (found[0], found[2]) if found else None, len(walks)
+
+
+def test_module_level_dict_beside_one_the_module_uses(tmp_path, monkeypatch):
+    text = "import json\n\n" + literal("TRAIN_ARGS", SDS) + "\n" + literal("DEFAULTS", MUSUBI) + \
+        "\njson.dump(DEFAULTS, open('d.json', 'w'))\n"
+    assert settings_dict(tmp_path / "settings.py", text, monkeypatch) == \
+        (("sd-scripts", "defines TRAIN_ARGS (a dict it does not use itself)"), 1)
+    assert load(tmp_path / "settings.py") == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_class_attribute_dict_among_several(tmp_path, monkeypatch):
+    text = ("import os\n\n\nclass Config:\n    SECRET_KEY = os.getenv('SECRET_KEY', 'x')\n" +
+            literal("WAN_LORA", MUSUBI, "    ") + literal("OLD", SDS, "    ") + "\n\nprint(Config.OLD)\n")
+    assert settings_dict(tmp_path / "config.py", text, monkeypatch) == \
+        (("musubi", "defines WAN_LORA (a dict it does not use itself)"), 1)
+    assert load(tmp_path / "config.py") == ("musubi", ["fa2"], "bfloat16", "none")
+
+
+def test_two_unused_settings_dicts_are_none(tmp_path, monkeypatch):
+    # near miss: two dicts, each a trainer's, neither used: which one the app takes is not in the file
+    text = literal("A", SDS) + literal("B", MUSUBI)
+    assert settings_dict(tmp_path / "two.py", text, monkeypatch) == (None, 1)

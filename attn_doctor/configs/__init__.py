@@ -500,6 +500,7 @@ def _settings_dict(doc: dict):
     'flux-lora', 'network_module': 'networks.lora_flux', 'sdpa': True, ...}) when exactly one reader claims its settings
     on twice its own evidence; None otherwise (a script that runs anything, a dict it passes on, two such dicts)."""
     import ast
+    from collections import Counter
 
     from .pyscript import tree
 
@@ -509,14 +510,20 @@ def _settings_dict(doc: dict):
     t = tree(src)
     if t is None:
         return None
-    found = []
+    # one walk of the tree: the dict literals bound to a name, how often each name occurs, the attributes named
+    dicts, uses, attrs = [], Counter(), set()
     for n in ast.walk(t):
-        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and
-                isinstance(n.value, ast.Dict) and len(n.value.keys) >= 8):
-            continue
+        if isinstance(n, ast.Name):
+            uses[n.id] += 1
+        elif isinstance(n, ast.Attribute):
+            attrs.add(n.attr)
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, ast.Dict) and len(n.value.keys) >= 8:
+            dicts.append(n)
+    found = []
+    for n in dicts:
         name = n.targets[0].id
-        if sum(1 for x in ast.walk(t) if isinstance(x, ast.Name) and x.id == name) > 1 or \
-                sum(1 for x in ast.walk(t) if isinstance(x, ast.Attribute) and x.attr == name) > 0:
+        if uses[name] > 1 or name in attrs:
             continue  # the script uses it itself (passes it on, dumps it): read through that use, not here
         settings = {}
         for k, v in zip(n.value.keys, n.value.values):
