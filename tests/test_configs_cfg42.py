@@ -8,6 +8,8 @@ unchanged (cfgsnap before/after identical, benchmarks/configs_train.py unchanged
    (named_config(..., located=)), not located a second time.
 3. A dict literal of settings a Python module defines (configs._settings_dict): the module's tree is walked once,
    not twice more for every dict literal.
+4. A config set in its repositories' layout is built by one function (benchmarks/configs_repo_layout.py), which
+   benchmarks/configs_heldout.py --layout repo and the round tests (configs_corpus.in_repository_layout) both use.
 """
 
 from __future__ import annotations
@@ -241,3 +243,66 @@ def test_two_unused_settings_dicts_are_none(tmp_path, monkeypatch):
     # near miss: two dicts, each a trainer's, neither used: which one the app takes is not in the file
     text = literal("A", SDS) + literal("B", MUSUBI)
     assert settings_dict(tmp_path / "two.py", text, monkeypatch) == (None, 1)
+
+
+# --- 4. one repository layout for the benchmark and the round tests --------------------------------------------------
+
+def layout_module():
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("configs_repo_layout", root / "benchmarks" / "configs_repo_layout.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def labelled(root: Path, flat: str, source: str, text: str = "x\n") -> Path:
+    p = root / flat
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    p.with_name(p.name + ".expect.toml").write_text(f'source = "{source}"\ntrainer = "none"\n', encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("source, want", [
+    ("alice/proj:scripts/train.sh", "alice/proj/scripts/train.sh"),
+    ("alice/proj:train.sh", "alice/proj/train.sh"),
+    ("alice/proj#12", None),            # an issue, not a file of the repository
+    ("alice:train.sh", None),           # no owner/repo
+    ("alice/proj:/abs/train.sh", None),  # absolute
+    ("alice/proj:../up/train.sh", None),  # climbs out of the checkout
+    ("alice/proj:", None),
+])
+def test_source_path(source, want):
+    assert layout_module().source_path(source) == want
+
+
+def test_layout_puts_each_file_at_its_source_and_keeps_the_odd_ones_flat(tmp_path):
+    sets, into = tmp_path / "set", tmp_path / "tree"
+    a = labelled(sets, "sd-scripts/alice__proj__scripts__train.sh", "alice/proj:scripts/train.sh", "a\n")
+    b = labelled(sets, "sd-scripts/alice__proj__configs__x.toml", "alice/proj:configs/x.toml", "b\n")
+    again = labelled(sets, "none/alice__proj__scripts__train.sh", "alice/proj:scripts/train.sh", "c\n")
+    issue = labelled(sets, "none/bob__tool__12.txt", "bob/tool#12", "d\n")
+    where = layout_module().repository_layout([a, b, again, issue], sets, into)
+    assert {p: d.relative_to(into).as_posix() for p, d in where.items()} == {
+        a: "alice/proj/scripts/train.sh", b: "alice/proj/configs/x.toml",
+        again: "_flat/none/alice__proj__scripts__train.sh",  # a second file at a path: the first keeps it
+        issue: "_flat/none/bob__tool__12.txt"}
+    assert [where[p].read_text() for p in (a, b, again, issue)] == ["a\n", "b\n", "c\n", "d\n"]
+    assert not list(into.rglob("*.expect.toml"))  # a user's checkout has no labels
+
+
+def test_benchmark_and_round_tests_share_the_layout(tmp_path):
+    # near miss of a copy: the round tests' layout is the benchmark's, file for file
+    import configs_corpus
+
+    from configs_corpus import CONFIGS, files, rel
+
+    round29 = files(CONFIGS / "round29m")
+    mine = configs_corpus.in_repository_layout(round29, tmp_path / "tests")
+    theirs = layout_module().repository_layout(round29, CONFIGS, tmp_path / "bench")
+    assert {k: v.relative_to(tmp_path / "tests") for k, v in mine.items()} == \
+        {rel(p): v.relative_to(tmp_path / "bench") for p, v in theirs.items()}
+    text = (Path(__file__).resolve().parents[1] / "benchmarks" / "configs_heldout.py").read_text(encoding="utf-8")
+    assert "from configs_repo_layout import repository_layout" in text and "def repo_layout" not in text
