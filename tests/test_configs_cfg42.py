@@ -10,6 +10,8 @@ unchanged (cfgsnap before/after identical, benchmarks/configs_train.py unchanged
    not twice more for every dict literal.
 4. A config set in its repositories' layout is built by one function (benchmarks/configs_repo_layout.py), which
    benchmarks/configs_heldout.py --layout repo and the round tests (configs_corpus.in_repository_layout) both use.
+5. Near-duplicate code of the readers written once: a dataclass field's default (pyscript._field_default, for
+   _dataclass_defaults and _script_dataclasses).
 """
 
 from __future__ import annotations
@@ -306,3 +308,53 @@ def test_benchmark_and_round_tests_share_the_layout(tmp_path):
         {rel(p): v.relative_to(tmp_path / "bench") for p, v in theirs.items()}
     text = (Path(__file__).resolve().parents[1] / "benchmarks" / "configs_heldout.py").read_text(encoding="utf-8")
     assert "from configs_repo_layout import repository_layout" in text and "def repo_layout" not in text
+
+
+# --- 5a. a dataclass field's default, read by one function ------------------------------------------------------------
+
+DATACLASS_SCRIPT = '''import torch
+import dataclasses
+import transformers
+from dataclasses import dataclass, field
+from transformers import Trainer, TrainingArguments
+
+@dataclass
+class ModelArguments:
+    model_name_or_path: str = field(default="Qwen/Qwen2.5-0.5B")
+    attn_implementation: str{spec}
+    lora_r: int = 8
+
+def train():
+    parser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+    model_args, training_args = parser.parse_args_into_dataclasses()
+    model = transformers.AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path,
+        attn_implementation=model_args.attn_implementation, torch_dtype=torch.bfloat16)
+    Trainer(model=model, args=training_args).train()
+
+if __name__ == "__main__":
+    train()
+'''
+
+
+@pytest.mark.parametrize("spec, default, want", [
+    (' = "flash_attention_2"', "flash_attention_2", ["fa2"]),
+    (' = field(default="sdpa")', "sdpa", ["sdpa"]),
+    (' = dataclasses.field(metadata={"help": "kernel"}, default="sdpa")', "sdpa", ["sdpa"]),
+    (' = field(default="eager", metadata={"help": "x"})', "eager", []),
+    # near misses: no default the script gives (default_factory, none at all): the field stays unknown
+    (' = field(default_factory=lambda: "sdpa")', None, []),
+    ('', None, []),
+])
+def test_dataclass_field_defaults(tmp_path, spec, default, want):
+    from attn_doctor.configs import pyscript
+
+    src = DATACLASS_SCRIPT.format(spec=spec)
+    t = pyscript.tree(src)
+    plain = {k: ast.literal_eval(v) for k, v in pyscript._dataclass_defaults(t)}
+    own = {k: ast.literal_eval(v) for k, v in pyscript._script_dataclasses(t)["ModelArguments"].items()}
+    fields = {"model_name_or_path": "Qwen/Qwen2.5-0.5B", "lora_r": 8}
+    if default is not None:
+        fields["attn_implementation"] = default
+    assert plain == own == fields
+    put(tmp_path, {"train.py": src})
+    assert load(tmp_path / "train.py") == ("transformers", want, "bfloat16", "none")
