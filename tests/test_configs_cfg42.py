@@ -11,7 +11,8 @@ unchanged (cfgsnap before/after identical, benchmarks/configs_train.py unchanged
 4. A config set in its repositories' layout is built by one function (benchmarks/configs_repo_layout.py), which
    benchmarks/configs_heldout.py --layout repo and the round tests (configs_corpus.in_repository_layout) both use.
 5. Near-duplicate code of the readers written once: a dataclass field's default (pyscript._field_default, for
-   _dataclass_defaults and _script_dataclasses).
+   _dataclass_defaults and _script_dataclasses); a bash array's lines gathered and its words read by one function
+   (shell._array_words, for `NAME=(` and `NAME+=(`).
 """
 
 from __future__ import annotations
@@ -358,3 +359,31 @@ def test_dataclass_field_defaults(tmp_path, spec, default, want):
     assert plain == own == fields
     put(tmp_path, {"train.py": src})
     assert load(tmp_path / "train.py") == ("transformers", want, "bfloat16", "none")
+
+
+# --- 5b. a bash array's lines gathered by one function ----------------------------------------------------------------
+
+@pytest.mark.parametrize("script, want", [
+    # an array over several lines, a comment with a parenthesis in it, then a variable set after the array
+    ('ARGS=(\n  --pretrained_model_name_or_path m.safetensors  # the base (SDXL)\n  --network_module networks.lora\n'
+     '  --sdpa\n)\nMP=bf16\naccelerate launch sdxl_train_network.py "${ARGS[@]}" --mixed_precision $MP\n',
+     ("sd-scripts", ["sdpa"], "bfloat16", "none")),
+    # declare -a, then grown with += over two lines
+    ('declare -a ARGS=(--pretrained_model_name_or_path m.safetensors --network_module networks.lora)\n'
+     'ARGS+=(\n  --xformers --mixed_precision fp16\n)\naccelerate launch sdxl_train_network.py "${ARGS[@]}"\n',
+     ("sd-scripts", ["xformers"], "float16", "none")),
+    # the array's last line closes it after a word; the variables it names expanded
+    ('ATTN=--sdpa\nlocal_args=(--network_module networks.lora\n  $ATTN --mixed_precision fp16)\n'
+     'accelerate launch sdxl_train_network.py --pretrained_model_name_or_path m "${local_args[@]}"\n',
+     ("sd-scripts", ["sdpa"], "float16", "none")),
+])
+def test_bash_arrays_over_lines(tmp_path, script, want):
+    put(tmp_path, {"train.sh": "#!/bin/bash\n" + script})
+    assert load(tmp_path / "train.sh") == want
+
+
+def test_bash_array_never_closed(tmp_path):
+    # near miss: an array whose `)` never comes takes the rest of the file: the launch inside it is words of the array,
+    # not a command whose --xformers the run is given (the script it names is still seen)
+    put(tmp_path, {"train.sh": "#!/bin/bash\nARGS=(\n  --sdpa\naccelerate launch sdxl_train_network.py --xformers\n"})
+    assert load(tmp_path / "train.sh")[:2] == ("sd-scripts", [])
