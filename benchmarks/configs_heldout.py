@@ -25,7 +25,8 @@ flattened names (owner__repo__scripts__run.sh), so a launcher finds none of the 
 src/train.py`, `--config configs/x.yaml`) even when the set holds them. --layout repo copies every file of the set to a
 temporary tree at its expect file's `source` path (OWNER/REPO/PATH) and reads it there, as `check --config` reads it in
 the user's checkout: the launcher finds what the set holds of its repository, and nothing else (a lower bound of a
-real checkout). A file whose source is not `owner/repo:path`, or a second file at the same path, stays flat.
+real checkout). A file whose source is not `owner/repo:path`, or a second file at the same path, stays flat
+(configs_repo_layout.py, which the round tests' repository layout uses too).
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import argparse
 import datetime
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,7 +42,10 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
+
+from configs_repo_layout import repository_layout  # noqa: E402  (--layout repo: shared with the round tests)
 
 from attn_doctor import configs  # noqa: E402
 from attn_doctor.model import UsageError  # noqa: E402
@@ -76,26 +79,6 @@ def claimed(trainer: str) -> bool:
 
 def compile_of(value) -> str:
     return value or "none"  # "" (file says nothing) and "none" (file turns it off): nothing is compiled
-
-
-def repo_layout(files: list[Path], root: Path, into: Path) -> dict[Path, Path]:
-    """--layout repo: each file copied to into/OWNER/REPO/PATH from its expect file's source (the first one at a path;
-    the rest, and sources that are not owner/repo:path, under into/_flat/ as the set keeps them)."""
-    where = {}
-    for p in files:
-        src = str(expect(p).get("source") or "")
-        repo, _, inner = src.partition(":")
-        dest = None
-        if repo.count("/") == 1 and inner and not inner.startswith("/") and ".." not in inner.split("/"):
-            dest = into / repo / inner
-            if dest.exists():
-                dest = None
-        if dest is None:
-            dest = into / "_flat" / p.relative_to(root)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(p, dest)
-        where[p] = dest
-    return where
 
 
 def read(path: Path, strip: tuple[str, ...] = ()) -> dict:
@@ -234,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.layout == "repo":
         with tempfile.TemporaryDirectory(prefix="configs-layout-") as tmp:
-            where = repo_layout(files, root, Path(tmp))
+            where = repository_layout(files, root, Path(tmp))
             records = [score(p, root, where[p], (f"{tmp}{os.sep}",)) for p in files]
     else:
         records = [score(p, root) for p in files]

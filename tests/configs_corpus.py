@@ -104,10 +104,11 @@ def refusal(tmp_path: Path, name: str, text: str) -> str:
     return msg.replace(str(tmp_path), "")
 
 
-def check_read_as_expected(path: Path) -> None:
+def check_read_as_expected(path: Path, labelled: Path | None = None) -> None:
     """`check --config FILE` reads it as its expect file says: refused in one line with the expected words, or
-    (trainer, required, dtype, compile mode) as labelled."""
-    e = expect(path)
+    (trainer, required, dtype, compile mode) as labelled. labelled: the set's file whose expect file labels it, when
+    `path` is a copy of it elsewhere (in_repository_layout)."""
+    e = expect(labelled or path)
     if e.get("refused"):
         with pytest.raises(UsageError) as err:
             configs.load(str(path))
@@ -153,16 +154,10 @@ def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, re
 
 
 def in_repository_layout(paths: list[Path], root: Path) -> dict[str, Path]:
-    """Every file of a set (and its expect file) copied to its source path under root, OWNER/REPO/PATH, as a user's
-    checkout has it: {rel(file): where it now is}."""
-    import shutil
-
-    out = {}
-    for p in paths:
-        repo, path = expect(p)["source"].split(":", 1)
-        dest = root / repo / path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(p, dest)
-        shutil.copyfile(p.with_name(p.name + ".expect.toml"), dest.with_name(dest.name + ".expect.toml"))
-        out[rel(p)] = dest
-    return out
+    """Every file of a set copied to its source path under root, OWNER/REPO/PATH, as a user's checkout has it and as
+    `configs_heldout.py --layout repo` reads it (benchmarks/configs_repo_layout.py: no expect file beside it, a second
+    file at a path kept flat): {rel(file): where it now is}. check_read_as_expected(where, labelled=file) reads it."""
+    spec = importlib.util.spec_from_file_location("configs_repo_layout", ROOT / "benchmarks" / "configs_repo_layout.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return {rel(p): dest for p, dest in mod.repository_layout(paths, CONFIGS, root).items()}

@@ -59,14 +59,14 @@ def test_real_file(path):
 
 @pytest.fixture(scope="module")
 def repo_layout(tmp_path_factory) -> dict:
-    """Every file of the set (and its expect file) at its source path, OWNER/REPO/PATH, as a user's checkout has it."""
+    """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
     return in_repository_layout(FILES, tmp_path_factory.mktemp("round29m-layout"))
 
 
 @pytest.mark.parametrize("name", [pytest.param(rel(p), marks=pytest.mark.xfail(strict=True, reason=OTHER_WORDS[rel(p)]))
                                   if rel(p) in OTHER_WORDS else rel(p) for p in FILES])
 def test_real_file_in_its_repository_layout(repo_layout, name):
-    check_read_as_expected(Path(repo_layout[name]))
+    check_read_as_expected(Path(repo_layout[name]), CORPUS / name)
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():

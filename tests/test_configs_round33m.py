@@ -48,13 +48,13 @@ def test_real_file(path):
 
 @pytest.fixture(scope="module")
 def repo_layout(tmp_path_factory) -> dict:
-    """Every file of the set (and its expect file) at its source path, OWNER/REPO/PATH, as a user's checkout has it."""
+    """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
     return in_repository_layout(FILES, tmp_path_factory.mktemp("round33m-layout"))
 
 
 @pytest.mark.parametrize("name", [rel(p) for p in FILES])
 def test_real_file_in_its_repository_layout(repo_layout, name):
-    check_read_as_expected(Path(repo_layout[name]))
+    check_read_as_expected(Path(repo_layout[name]), CORPUS / name)
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():

@@ -500,6 +500,7 @@ def _settings_dict(doc: dict):
     'flux-lora', 'network_module': 'networks.lora_flux', 'sdpa': True, ...}) when exactly one reader claims its settings
     on twice its own evidence; None otherwise (a script that runs anything, a dict it passes on, two such dicts)."""
     import ast
+    from collections import Counter
 
     from .pyscript import tree
 
@@ -509,14 +510,20 @@ def _settings_dict(doc: dict):
     t = tree(src)
     if t is None:
         return None
-    found = []
+    # one walk of the tree: the dict literals bound to a name, how often each name occurs, the attributes named
+    dicts, uses, attrs = [], Counter(), set()
     for n in ast.walk(t):
-        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and
-                isinstance(n.value, ast.Dict) and len(n.value.keys) >= 8):
-            continue
+        if isinstance(n, ast.Name):
+            uses[n.id] += 1
+        elif isinstance(n, ast.Attribute):
+            attrs.add(n.attr)
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, ast.Dict) and len(n.value.keys) >= 8:
+            dicts.append(n)
+    found = []
+    for n in dicts:
         name = n.targets[0].id
-        if sum(1 for x in ast.walk(t) if isinstance(x, ast.Name) and x.id == name) > 1 or \
-                sum(1 for x in ast.walk(t) if isinstance(x, ast.Attribute) and x.attr == name) > 0:
+        if uses[name] > 1 or name in attrs:
             continue  # the script uses it itself (passes it on, dumps it): read through that use, not here
         settings = {}
         for k, v in zip(n.value.keys, n.value.values):
@@ -711,8 +718,9 @@ def score_keys(keys, strong=(), shared=(), common=()) -> Score:
     return Score(pts, own + some, own)
 
 
-def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict, dict]:
+def detect(path: str, text: str, trainer: str | None = None, *, handed_over: bool = False) -> tuple[str, dict, dict]:
     """(reader id, doc, detection) for a file: the reader whose own evidence it carries, or the one --trainer names.
+    handed_over: the file is the script another launch file hands over to (_handed_over), which hands over no further.
 
     detection: {trainer, title, by ("--trainer" | "content"), score, evidence (the keys and values it recognised),
     runner_up, runner_up_score}. A file no reader can claim on its own evidence is a UsageError that says why."""
@@ -787,7 +795,7 @@ def detect(path: str, text: str, trainer: str | None = None) -> tuple[str, dict,
             raise UsageError(f"{where} looks like a script of {framework[0]} (imports {framework[1]}), which attn-doctor does not "
                              f"read yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
         other_script = others.runs_other_script(doc)
-        handed = _handed_over(doc, other_script) if other_script and not script else None
+        handed = _handed_over(doc, other_script) if other_script and not script and not handed_over else None
         if handed is not None:
             return handed
         if other_script and not script:
@@ -976,16 +984,14 @@ def _job_script(doc: dict) -> str | None:
     return runs[0].script
 
 
-_HANDOVER = {"depth": 0}
-
-
 def _handed_over(doc: dict, other: str):
     """detect()'s answer for a launch file whose only job is to run another shell script of the repository (a Slurm
     job's `bash sft.sh` after `source .venv/bin/activate`, round 29m), when that script is here where the launch would
     find it (named_config: after its `cd`s, beside it, from the repository root) and is given no arguments of its own
     (a wrapper's "$@" only): that script's reading, as `check --config` on it gives, with the hand-over named first.
-    One hand-over deep; None otherwise (the launch is refused, naming the script, as before)."""
-    if _HANDOVER["depth"] or doc["fmt"] != "text":
+    One hand-over deep (the script's own detect() is told it was handed over: handed_over=True, no state shared between
+    readings); None otherwise (the launch is refused, naming the script, as before)."""
+    if doc["fmt"] != "text":
         return None
     def names(w):
         return w == other or w.endswith(("/" + other, "\\" + other))
@@ -999,13 +1005,10 @@ def _handed_over(doc: dict, other: str):
     sub = named_config(doc, cmd.words[at])
     if sub is None or sub["fmt"] != "text":
         return None
-    _HANDOVER["depth"] += 1
     try:
-        name, sdoc, det = detect(sub["path"], sub["text"])
+        name, sdoc, det = detect(sub["path"], sub["text"], handed_over=True)
     except UsageError:
         return None
-    finally:
-        _HANDOVER["depth"] -= 1
     return name, sdoc, dict(det, evidence=[f"{os.path.basename(doc['path'])} runs {other}, which is here"] +
                             list(det.get("evidence") or []))
 
@@ -1023,8 +1026,9 @@ def _module_beside(doc: dict, module: str):
 
     rel = module.replace(".", "/")
     for cand in (rel + ".py", "src/" + rel + ".py", rel + "/__main__.py", "src/" + rel + "/__main__.py"):
-        if locate(doc, cand) is not None:
-            return _read_beside(doc, named_config(doc, cand), cmd)
+        where = locate(doc, cand)  # (looked for first: a candidate that is not here is no file the launch names)
+        if where is not None:
+            return _read_beside(doc, named_config(doc, cand, located=where), cmd)
     return None
 
 
@@ -1152,14 +1156,14 @@ def _foreign_script(doc: dict, best: Score) -> str | None:
     return script if len(best.own) <= 1 else None
 
 
-def named_config(doc: dict, path, suffix: str = "") -> dict | None:
+def named_config(doc: dict, path, suffix: str = "", *, located: str | None = None) -> dict | None:
     """The doc of a config file a launch script hands to a trainer (`train.py --config X.toml`, `run.py X.yaml`):
     the text the script writes itself (`cat > X <<EOF`), else the file on this machine: relative to the launch file,
     as written (absolute, or relative to where attn-doctor runs), or its name beside the launch file (a line written
     for another machine: `--config /workspace/configs/wan.toml` next to a wan.toml). None when it is nowhere to read
     here, is the launch file itself, or is not readable (the job's own file: unknown, not an error of the one
     --config names). suffix: what the trainer adds to a name without it (musubi-tuner's .toml), the file read as one
-    of that kind."""
+    of that kind. located: where the caller's own references.locate(doc, path, suffix) found it (not looked for again)."""
     from .shell import known
 
     dumped = dumped_for(doc.get("dumped") or [], path)
@@ -1183,7 +1187,7 @@ def named_config(doc: dict, path, suffix: str = "") -> dict | None:
     else:
         # where the launcher's own run finds it (references.locate: after its `cd`s, beside it, from the repository
         # root above it, an absolute path of another machine under the checkout)
-        where = locate(doc, path, suffix)
+        where = located or locate(doc, path, suffix)
         if where is None:
             note_unread(doc, path)
             return None

@@ -466,19 +466,22 @@ def _dataclass_fields(tree):
                 yield st
 
 
+def _field_default(st: ast.AnnAssign):
+    """The default node of a dataclass field, `name: T = value` or `name: T = field(default=value)`; None for a field
+    with no default or with default_factory."""
+    d = st.value
+    if isinstance(d, ast.Call) and _call_name(d) == "field":
+        return next((k.value for k in d.keywords if k.arg == "default"), None)
+    return d
+
+
 def _dataclass_defaults(tree):
-    """(field, default node) of the dataclasses the script hands to HfArgumentParser: `name: T = value` or `name: T =
-    field(default=value)`; a field with default_factory or no default is left out."""
+    """(field, default node) of the dataclasses the script hands to HfArgumentParser (_field_default); a field with
+    default_factory or no default is left out."""
     for st in _dataclass_fields(tree):
-        if st.value is None:
-            continue
-        d = st.value
-        if isinstance(d, ast.Call) and _call_name(d) == "field":
-            kw = {k.arg: k.value for k in d.keywords if k.arg}
-            if "default" not in kw:
-                continue
-            d = kw["default"]
-        yield st.target.id, d
+        d = _field_default(st)
+        if d is not None:
+            yield st.target.id, d
 
 
 # consts' entry for the script's own dataclasses: class name -> {field: default node}
@@ -506,13 +509,8 @@ def _script_dataclasses(tree) -> dict:
         seen.add(c.name)
         fields = {}
         for st in c.body:
-            if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
-                d = st.value
-                if isinstance(d, ast.Call) and _call_name(d) == "field":
-                    kw = {k.arg: k.value for k in d.keywords if k.arg}
-                    if "default" not in kw:
-                        continue
-                    d = kw["default"]
+            d = _field_default(st) if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) else None
+            if d is not None:
                 fields[st.target.id] = d
         out[c.name] = fields
     return out

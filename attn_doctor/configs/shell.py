@@ -230,12 +230,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 unsure.update(_assignment(w)[0] for w in plain[0])
             m = re.match(r"^\s*([A-Za-z_]\w*)\+=\((.*)$", line)
             if m:
-                body = m.group(2)
-                while ")" not in _strip_comment(body) and i < len(lines):
-                    body += " " + lines[i][1]
-                    i += 1
-                body = body[:body.rfind(")")] if ")" in body else body
-                new = [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws]
+                new, i = _array_words(m.group(2), lines, i, env, dialect)
                 _append(env, maybe, m.group(1), new, guard, as_list=True)
                 continue
             m = re.match(r"^\s*([A-Za-z_]\w*)(\+?=)(\S.*)?$", line)
@@ -253,12 +248,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             # NAME=( ... ) arrays may span lines: gather until the closing parenthesis
             m = re.match(r"^\s*(?:(?:export|local|declare|typeset|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=\((.*)$", line)
             if m:
-                body = m.group(2)
-                while ")" not in _strip_comment(body) and i < len(lines):
-                    body += " " + lines[i][1]
-                    i += 1
-                body = body[:body.rfind(")")] if ")" in body else body
-                env[m.group(1)] = [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws]
+                env[m.group(1)], i = _array_words(m.group(2), lines, i, env, dialect)
                 continue
             m = re.match(r"^\s*set\s+--(?:\s+(.*))?$", line)
             if m and guard[0] is not False:
@@ -558,6 +548,17 @@ def _ps_concat(val: str, env: dict) -> str | None:
         else:
             return None
     return "".join(out)
+
+
+def _array_words(body: str, lines: list, i: int, env: dict, dialect: str) -> tuple[list, int]:
+    """The words of a bash array whose `(` opens the line, `body` being what follows it (`NAME=(`, `NAME+=(`): the
+    lines from lines[i] on joined to it up to the line with its closing parenthesis outside a comment (an array may
+    span lines), the script's variables expanded. Returns (words, the index of the line after the array)."""
+    while ")" not in _strip_comment(body) and i < len(lines):
+        body += " " + lines[i][1]
+        i += 1
+    body = body[:body.rfind(")")] if ")" in body else body
+    return [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws], i
 
 
 def _append(env: dict, maybe: dict, name: str, words: list, guard: tuple, as_list: bool) -> None:
