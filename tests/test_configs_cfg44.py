@@ -124,3 +124,21 @@ def test_model_class_held_through_a_conditional():
     # near miss: one branch is not a transformers model class
     src2 = src.replace("else MistralForCausalLM", "else MyNet").replace(", MistralForCausalLM", "")
     assert not hf_transformers.score(_doc(src2))
+
+
+def test_task_heads_from_libraries_built_on_transformers():
+    """modelscope's AutoModelForCausalLM, peft's AutoPeftModelForCausalLM, a PreTrainedModel subclass of the script's
+    own: loaded through transformers' from_pretrained; a class of the script's own with its own from_pretrained is not."""
+    from attn_doctor.configs import hf_transformers
+
+    for imp, call in (("from modelscope import AutoModelForCausalLM", "AutoModelForCausalLM"),
+                      ("from peft import AutoPeftModelForCausalLM", "AutoPeftModelForCausalLM")):
+        src = f"import transformers\n{imp}\n{call}.from_pretrained('x', attn_implementation='sdpa')\n"
+        assert hf_transformers.score(_doc(src)), imp
+    sub = ("from transformers import LlamaPreTrainedModel\nclass MyLM(LlamaPreTrainedModel):\n    pass\n"
+           "MyLM.from_pretrained('x', torch_dtype='bfloat16')\n")
+    assert hf_transformers.score(_doc(sub))
+    own = ("from transformers import LlamaPreTrainedModel\nclass MyLMForCausalLM(LlamaPreTrainedModel):\n"
+           "    @classmethod\n    def from_pretrained(cls, p, torch_dtype=None): ...\n"
+           "MyLMForCausalLM.from_pretrained('x', torch_dtype='bfloat16')\n")
+    assert not hf_transformers.score(_doc(own))

@@ -296,8 +296,8 @@ _BARE_ENCODER = re.compile(r"(TextModel|TextModelWithProjection|EncoderModel|Vis
 
 def _foreign_names(t) -> set:
     """Names the script defines as classes of its own or imports from a module that is not transformers' / TRL's
-    (`from training.configs import SFTConfig`, `from mytrainer.model import TinyLlamaModel`), less its own subclasses of
-    transformers' / TRL's classes (_script_subclasses)."""
+    (`from training.configs import SFTConfig`, `from mytrainer.args import TrainingArguments`), less its own subclasses
+    of transformers' / TRL's classes (_script_subclasses)."""
     import ast
 
     out = {c.name for c in ast.walk(t) if isinstance(c, ast.ClassDef)}
@@ -307,15 +307,38 @@ def _foreign_names(t) -> set:
     return out - set(_script_subclasses(t))
 
 
+def _own_models(t) -> set:
+    """Model classes the script defines that are not transformers' models: a class with a from_pretrained /
+    from_config of its own (round cfg44: `class TinyLlamaModel(nn.Module)` loading its own safetensors), or one that
+    extends no PreTrainedModel. A `class MyLM(LlamaPreTrainedModel)` is loaded by transformers' from_pretrained."""
+    import ast
+
+    out = set()
+    for c in ast.walk(t):
+        if not isinstance(c, ast.ClassDef):
+            continue
+        methods = {f.name for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        bases = [b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "" for b in c.bases]
+        if methods & set(MODEL_BUILDERS) or not any(b.endswith(("PreTrainedModel", "PretrainedModel")) or
+                                                    b.startswith("AutoModel") or _TASK_HEAD.search(b) for b in bases):
+            out.add(c.name)
+    return out
+
+
 def _model_class(t, owner: str, foreign: set) -> bool:
-    """`owner.from_pretrained(...)` loads a transformers model: an AutoModel* or task-head class, or a *Model class,
-    that is transformers' (not a class of the script's own or imported from elsewhere, not a bare encoder)."""
+    """`owner.from_pretrained(...)` loads a transformers model: an AutoModel* or task-head class (transformers' own, or
+    one a library built on it exports: modelscope's AutoModelForCausalLM, peft's AutoPeftModelForCausalLM), or a *Model
+    class imported from transformers; not a model class of the script's own (_own_models) nor a bare encoder."""
     if owner and not (owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
         owner = _class_held(t, owner) or owner
-    if not owner or owner in foreign or _BARE_ENCODER.search(owner):
+    if not owner or owner in _own_models(t) or _BARE_ENCODER.search(owner):
         return False
-    return owner.startswith("AutoModel") or bool(_TASK_HEAD.search(owner)) or \
-        owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration"))
+    import ast
+
+    if owner.startswith("AutoModel") or _TASK_HEAD.search(owner) or \
+            any(isinstance(c, ast.ClassDef) and c.name == owner for c in ast.walk(t)):
+        return True  # (a class of the script's own left here extends a PreTrainedModel: _own_models)
+    return owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration")) and owner not in foreign
 
 
 # transformers' task-head classes (`BertForSequenceClassification`, `LlamaForCausalLM`, `T5ForConditionalGeneration`,
