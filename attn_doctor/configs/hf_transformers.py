@@ -255,11 +255,13 @@ def _callee(call) -> tuple[str, str]:
     return owner, name
 
 
-def _transformers_calls(t) -> list:
+def _transformers_calls(t, *, models: bool = True) -> list:
     """The calls of a script that load a language model or configure a trainer through transformers / TRL:
-    `*.from_pretrained` on an AutoModel* / *ForCausalLM / *ForConditionalGeneration / *ForSeq2SeqLM class (not a
-    tokenizer, a processor, or a bare encoder such as CLIPTextModel that a diffusion script loads beside its UNet) and
-    TrainingArguments / SFTConfig (...) calls."""
+    `*.from_pretrained` / `*.from_config` on an AutoModel* / task-head / *Model class of transformers' (not a tokenizer,
+    a processor, a bare encoder such as CLIPTextModel that a diffusion script loads beside its UNet, nor a class of the
+    script's own) and TrainingArguments / SFTConfig (...) calls of transformers' / TRL's (not a class of the same name
+    the script imports from its own package). models=False: the trainer calls only (a script another framework's loop
+    or a diffusion pipeline runs, whose transformers models are not transformers' run: real/TRAINERS.md, round 6a)."""
     import ast
 
     out = []
@@ -267,6 +269,7 @@ def _transformers_calls(t) -> list:
     # class of the same name (round 30: a notebook's `from training.sft import SFTTrainer`) is not TRL's
     trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
            == "trl" for a in n.names}
+    foreign = _foreign_names(t)
     subclasses = _script_subclasses(t)
     for n in ast.walk(t):
         if not isinstance(n, ast.Call):
@@ -276,10 +279,66 @@ def _transformers_calls(t) -> list:
             name = subclasses[name][0]  # a class of the script's own on TrainingArguments / TRL's (checked there)
         elif name in TRL_TRAINERS and not (name in trl or owner == "trl"):
             continue
-        if name in PY_ARGS or name in TRL_TRAINERS or name == "from_pretrained" and (
-                owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
-            out.append((owner + "." if owner else "") + name)
+        elif not owner and name in foreign:
+            continue  # `from mytrainer.args import TrainingArguments`: the repository's own class of that name (cfg44)
+        if name in PY_ARGS or name in TRL_TRAINERS:
+            out.append((owner + "." if owner in ("transformers", "trl") else "") + name)
+        elif models and name in MODEL_BUILDERS and _model_class(t, owner, foreign):
+            out.append(owner + "." + name)
     return out
+
+
+# transformers' bare encoders a diffusion pipeline conditions on (diffusers' SD / SDXL / SD3 / FLUX / Wan text and image
+# encoders: CLIPTextModel, CLIPTextModelWithProjection, T5EncoderModel, UMT5EncoderModel, CLIPVisionModelWithProjection,
+# SiglipVisionModel): not a language model a script trains or runs (real/TRAINERS.md, round 6a)
+_BARE_ENCODER = re.compile(r"(TextModel|TextModelWithProjection|EncoderModel|VisionModel|VisionModelWithProjection)$")
+
+
+def _foreign_names(t) -> set:
+    """Names the script defines as classes of its own or imports from a module that is not transformers' / TRL's
+    (`from training.configs import SFTConfig`, `from mytrainer.args import TrainingArguments`), less its own subclasses
+    of transformers' / TRL's classes (_script_subclasses)."""
+    import ast
+
+    out = {c.name for c in ast.walk(t) if isinstance(c, ast.ClassDef)}
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] not in ("transformers", "trl"):
+            out |= {a.asname or a.name for a in n.names}
+    return out - set(_script_subclasses(t))
+
+
+def _own_models(t) -> set:
+    """Model classes the script defines that are not transformers' models: a class with a from_pretrained /
+    from_config of its own (round cfg44: `class TinyLlamaModel(nn.Module)` loading its own safetensors), or one that
+    extends no PreTrainedModel. A `class MyLM(LlamaPreTrainedModel)` is loaded by transformers' from_pretrained."""
+    import ast
+
+    out = set()
+    for c in ast.walk(t):
+        if not isinstance(c, ast.ClassDef):
+            continue
+        methods = {f.name for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        bases = [b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "" for b in c.bases]
+        if methods & set(MODEL_BUILDERS) or not any(b.endswith(("PreTrainedModel", "PretrainedModel")) or
+                                                    b.startswith("AutoModel") or _TASK_HEAD.search(b) for b in bases):
+            out.add(c.name)
+    return out
+
+
+def _model_class(t, owner: str, foreign: set) -> bool:
+    """`owner.from_pretrained(...)` loads a transformers model: an AutoModel* or task-head class (transformers' own, or
+    one a library built on it exports: modelscope's AutoModelForCausalLM, peft's AutoPeftModelForCausalLM), or a *Model
+    class imported from transformers; not a model class of the script's own (_own_models) nor a bare encoder."""
+    if owner and not (owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
+        owner = _class_held(t, owner) or owner
+    if not owner or owner in _own_models(t) or _BARE_ENCODER.search(owner):
+        return False
+    import ast
+
+    if owner.startswith("AutoModel") or _TASK_HEAD.search(owner) or \
+            any(isinstance(c, ast.ClassDef) and c.name == owner for c in ast.walk(t)):
+        return True  # (a class of the script's own left here extends a PreTrainedModel: _own_models)
+    return owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration")) and owner not in foreign
 
 
 # transformers' task-head classes (`BertForSequenceClassification`, `LlamaForCausalLM`, `T5ForConditionalGeneration`,
@@ -424,11 +483,13 @@ def _class_held(t, name: str) -> str | None:
     held = []
     for n in ast.walk(t):
         if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id == name for x in n.targets):
-            v = n.value
-            cls = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else ""
-            if not (cls.startswith("AutoModel") or _TASK_HEAD.search(cls)):
-                return None
-            held.append(cls)
+            # `model_cls = LlamaForCausalLM if ... else MistralForCausalLM`: each branch is an assignment of its own
+            values = [n.value.body, n.value.orelse] if isinstance(n.value, ast.IfExp) else [n.value]
+            for v in values:
+                cls = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else ""
+                if not (cls.startswith("AutoModel") or _TASK_HEAD.search(cls)):
+                    return None
+                held.append(cls)
     return held[0] if held else None
 
 
@@ -915,24 +976,27 @@ def _score(doc: dict) -> "Score":
         src = doc.get("python") or ""
         if not _PY_IMPORT.search(src) or _UNSLOTH.search(src):
             return NOTHING  # (an Unsloth script is Unsloth's)
-        s = _python_settings(doc)
+        from .others import imported_framework
+        from .pyscript import tree
+
+        # the convention's evidence, whatever keywords the calls carry: a language model loaded through transformers
+        # or transformers' / TRL's trainer configured (round 6a; real/TRAINERS.md "Round 6a"). A diffusion script's
+        # text encoders, or a model a framework's own loop trains (Lightning, verl, NeMo ...), is not a transformers
+        # run of its own: there only a transformers / TRL trainer configured counts (cfg44)
+        t = tree(src)
+        calls = _transformers_calls(t, models=not (_DIFFUSERS.search(src) or imported_framework(doc))) \
+            if t is not None else []
         sc = Score()
+        if not calls:
+            return sc
+        s = _python_settings(doc)
         if s:
             sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
         else:
             # a model loaded, or a trainer configured, with transformers' defaults is transformers' run all the same:
             # `AutoModelForCausalLM.from_pretrained(path)` with no attn_implementation gets transformers' default
             # attention (sdpa where the model supports it) and the checkpoint's / float32 dtype, nothing to require
-            from .pyscript import tree
-
-            from .others import imported_framework
-
-            # a diffusion script's text encoder, or a model a framework's own loop trains (Lightning, verl, NeMo ...),
-            # is not a transformers run of its own
-            t = tree(src) if not _DIFFUSERS.search(src) and not imported_framework(doc) else None
-            calls = _transformers_calls(t) if t is not None else []
-            if calls:
-                sc.add("transformers / TRL script (" + ", ".join(sorted(set(calls))[:2]) + ", defaults)")
+            sc.add("transformers / TRL script (" + ", ".join(sorted(set(calls))[:2]) + ", defaults)")
         return sc
     if doc["fmt"] not in ("yaml", "json", "text"):
         return NOTHING
