@@ -1,0 +1,50 @@
+"""Variants for helper ex64 (session 10): mechanisms from the misses and the claimed unrelated logs of round 60m
+(fixtures/errors/round60m/, session 9's measure-only set, training material since its final measurement; its README's
+"Read after its final measurement" section says which text each comes from), and three blind misses with no entry that
+session 9's study left (benchmarks/results/explain-blind-misses-s9.md).
+
+Every case was written by hand (2026-11-28): other paths, versions, wrappers, languages and wordings than the fixtures; each
+positive case asserts the entry (and backend) of the first problem that can be a failure's cause; the near misses assert
+what must NOT be claimed.
+
+Mechanisms (knowledge file: entry):
+  installed-not-found  flash_attn.toml fa2.missing (widened): transformers' check_imports "not found" for flash_attn, and the
+                       same report shows it installed (pip's "Requirement already satisfied", pip show/list, a version said)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import first_cause as _top, ids as _ids
+
+CHECK = ("ImportError: This modeling file requires the following packages that were not found in your environment: "
+         "flash_attn. Run `pip install flash_attn`")
+
+
+# installed-not-found
+@pytest.mark.parametrize("text", [
+    CHECK + "\n(venv) user@box:~/proj$ pip install flash_attn\nRequirement already satisfied: flash_attn in "
+            "/home/user/venv/lib/python3.12/site-packages (2.7.4.post1)",
+    "Loading the checkpoint fails\n\n" + CHECK + "\n\n$ pip show flash-attn\nName: flash-attn\nVersion: 2.5.8\nSummary: Flash Attention",
+    CHECK + "\n\npip list | grep flash\nflash-attn                2.6.3",
+    "加载模型报错：\n" + CHECK + "\n但是我已经安装了 flash_attn 2.6.3",
+    "We already installed flash-attn 2.7.0 in the image, yet trust_remote_code loading says: " + CHECK,
+    CHECK.replace("flash_attn.", "einops, flash_attn, timm.") + "\nI checked: the version of `flash_attn` is 2.5.6.",
+])
+def test_check_imports_not_found_though_installed(text):
+    assert _top(text) == ("fa2.missing", "fa2")
+
+
+def test_check_imports_alone_stays_transformers():
+    # near misses: the message alone, and a report where installing it fixed the load (it was missing: both entries say so)
+    assert _top(CHECK)[0] == "transformers.backend-unavailable"
+    assert _top(CHECK + "\n$ pip install flash_attn\nSuccessfully installed flash_attn-2.6.3\nnow it loads")[0] == \
+        "transformers.backend-unavailable"
+
+
+def test_check_imports_for_another_package_is_not_flash_attn():
+    # near miss: the check names einops only; flash_attn installed beside it is no failure
+    text = CHECK.replace("flash_attn. Run `pip install flash_attn`", "einops. Run `pip install einops`") + \
+        "\nRequirement already satisfied: flash_attn in /venv/lib/python3.11/site-packages (2.6.3)"
+    assert "fa2.missing" not in _ids(text)
