@@ -10,6 +10,8 @@ what must NOT be claimed.
 Mechanisms (knowledge file: entry):
   installed-not-found  flash_attn.toml fa2.missing (widened): transformers' check_imports "not found" for flash_attn, and the
                        same report shows it installed (pip's "Requirement already satisfied", pip show/list, a version said)
+  sdpa-too-old         imports.toml torch.attention-api-too-old (widened): torch.nn.functional without
+                       scaled_dot_product_attention said without "module" (a title) or in words (torch older than 2.0)
 """
 
 from __future__ import annotations
@@ -48,3 +50,21 @@ def test_check_imports_for_another_package_is_not_flash_attn():
     text = CHECK.replace("flash_attn. Run `pip install flash_attn`", "einops. Run `pip install einops`") + \
         "\nRequirement already satisfied: flash_attn in /venv/lib/python3.11/site-packages (2.6.3)"
     assert "fa2.missing" not in _ids(text)
+
+
+# sdpa-too-old
+@pytest.mark.parametrize("text", [
+    "[Bug] 'torch.nn.functional' has no attribute 'scaled_dot_product_attention' after the installer finished",
+    "Training won't start: /opt/kohya/venv/lib/python3.10/site-packages/torch/nn/functional.py does not have an attribute named "
+    "scaled_dot_product_attention",
+    "ComfyUI node error -- torch.nn.functional doesn't have a attribute scaled_dot_product_attention (torch 1.13.1+cu117)",
+])
+def test_sdpa_missing_from_old_torch_in_words(text):
+    assert _top(text) == ("torch.attention-api-too-old", "sdpa")
+
+
+def test_sdpa_present_is_not_too_old():
+    # near misses: SDPA there, another attribute missing; the private name of torch 1.13 asked for
+    assert "torch.attention-api-too-old" not in _ids("torch.nn.functional has scaled_dot_product_attention since 2.0, we call it directly")
+    assert "torch.attention-api-too-old" not in _ids(
+        "'torch.nn.functional' has no attribute 'rms_norm' (the SDPA path works; rms_norm needs torch 2.4)")
