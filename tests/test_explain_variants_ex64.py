@@ -12,6 +12,8 @@ Mechanisms (knowledge file: entry):
                        same report shows it installed (pip's "Requirement already satisfied", pip show/list, a version said)
   sdpa-too-old         imports.toml torch.attention-api-too-old (widened): torch.nn.functional without
                        scaled_dot_product_attention said without "module" (a title) or in words (torch older than 2.0)
+  sdp-kernel-deprecated  sdpa.toml sdpa.sdp-kernel-deprecated (new, a note): torch.backends.cuda.sdp_kernel() deprecated in
+                       favour of torch.nn.attention.sdpa_kernel() (torch's FutureWarning, or a report about migrating off it)
 """
 
 from __future__ import annotations
@@ -68,3 +70,24 @@ def test_sdpa_present_is_not_too_old():
     assert "torch.attention-api-too-old" not in _ids("torch.nn.functional has scaled_dot_product_attention since 2.0, we call it directly")
     assert "torch.attention-api-too-old" not in _ids(
         "'torch.nn.functional' has no attribute 'rms_norm' (the SDPA path works; rms_norm needs torch 2.4)")
+
+
+# sdp-kernel-deprecated
+@pytest.mark.parametrize("text", [
+    "C:\\ComfyUI\\python_embeded\\Lib\\contextlib.py:105: FutureWarning: `torch.backends.cuda.sdp_kernel()` is deprecated. "
+    "In the future, this context manager will be removed. Please see `torch.nn.attention.sdpa_kernel()` for the new context "
+    "manager, with updated signature.\n  self.gen = func(*args, **kwds)",
+    "How do I migrate from torch.backends.cuda.sdp_kernel to the new API? Our eval loop uses enable_math=True only.",
+    "chore: replace uses of torch.backends.cuda.sdp_kernel with torch.nn.attention.sdpa_kernel",
+    "`backends.cuda.sdp_kernel` has been deprecated since torch 2.3, so the warning floods the log",
+])
+def test_sdp_kernel_deprecated(text):
+    found = _ids(text)
+    assert found and found[0] == "sdpa.sdp-kernel-deprecated", found
+
+
+def test_sdp_kernel_used_or_new_api_is_not_deprecated():
+    # near misses: the old context manager used with no word of deprecation; the new sdpa_kernel; a denial
+    assert "sdpa.sdp-kernel-deprecated" not in _ids("with torch.backends.cuda.sdp_kernel(enable_flash=True, enable_math=False):")
+    assert "sdpa.sdp-kernel-deprecated" not in _ids("torch.nn.attention.sdpa_kernel() is deprecated? no, it replaced the old one")
+    assert "sdpa.sdp-kernel-deprecated" not in _ids("torch.backends.cuda.sdp_kernel is not deprecated in torch 2.1, only later")

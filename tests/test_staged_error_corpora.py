@@ -338,7 +338,10 @@ SETS = (
     Staged("round46", 11, 11, 11, unrelated="unrelated", note_required=True,
            known_claims=(("0Xiaohei0__LocalAIVtuber2__23.txt", "gpu.arch-not-in-torch"),
                          ("aigc3d__LHM-plusplus__8.txt", "gpu.arch-not-in-torch"),
-                         ("devnen__Chatterbox-TTS-Server__27.txt", "transformers.sdpa-output-attentions"))),
+                         # (ex64, session 10: and torch's own FutureWarning on its line 10, that torch.backends.cuda.sdp_kernel() is
+                         # deprecated: a true note, sdpa.sdp-kernel-deprecated)
+                         ("devnen__Chatterbox-TTS-Server__27.txt", ("transformers.sdpa-output-attentions",
+                                                                     "sdpa.sdp-kernel-deprecated")))),
     # round 47 (ex47, 2026-11-28, seventh session): a training round from the image/video side (ComfyUI nodes and wrappers,
     # video/3D research code, WebUI extensions, Colab notebooks) from repositories no earlier set used, mostly xformers
     # (19/25: built for another torch or CUDA, without CUDA kernels, guarded imports, pins, wheels); of 25, 21 matched and 21
