@@ -14,6 +14,8 @@ Mechanisms (knowledge file: entry):
                        scaled_dot_product_attention said without "module" (a title) or in words (torch older than 2.0)
   sdp-kernel-deprecated  sdpa.toml sdpa.sdp-kernel-deprecated (new, a note): torch.backends.cuda.sdp_kernel() deprecated in
                        favour of torch.nn.attention.sdpa_kernel() (torch's FutureWarning, or a report about migrating off it)
+  keyerror-bare        frameworks.toml transformers.flash-attn-check-keyerror (widened): `KeyError: 'flash_attn'` alone (the
+                       traceback cut before transformers' frames, or an app's wrapper around it)
 """
 
 from __future__ import annotations
@@ -91,3 +93,22 @@ def test_sdp_kernel_used_or_new_api_is_not_deprecated():
     assert "sdpa.sdp-kernel-deprecated" not in _ids("with torch.backends.cuda.sdp_kernel(enable_flash=True, enable_math=False):")
     assert "sdpa.sdp-kernel-deprecated" not in _ids("torch.nn.attention.sdpa_kernel() is deprecated? no, it replaced the old one")
     assert "sdpa.sdp-kernel-deprecated" not in _ids("torch.backends.cuda.sdp_kernel is not deprecated in torch 2.1, only later")
+
+
+# keyerror-bare
+@pytest.mark.parametrize("text", [
+    "❌ Generation failed: Node processing failed: KeyError: 'flash_attn'\nTraceback:\nTraceback (most recent call last):\n"
+    "  File \"/Users/me/ComfyUI/custom_nodes/some-tts/nodes/base.py\", line 210, in run\n    return fn(*args)",
+    "ComfyUI on my M2 Mac fails to load the VibeVoice node since the update\n\n```\nKeyError: \"flash_attn\"\n```",
+    "Model load error (KeyError: 'flash_attn') with transformers 5.5.1 and no flash-attn installed",
+])
+def test_bare_flash_attn_keyerror_is_transformers_check(text):
+    assert _top(text) == ("transformers.flash-attn-check-keyerror", "fa2")
+
+
+def test_other_keys_are_not_the_check():
+    # near misses: a build step's KeyError for flash_attn_3, an attention-function table's key, a config dict's key
+    for text in ("      KeyError: 'flash_attn_3'\n      [end of output]",
+                 "KeyError: 'flash_attention_2' in ALL_ATTENTION_FUNCTIONS",
+                 "cfg['attn']['flash_attn'] -> KeyError: 'flash_attn_kwargs'"):
+        assert "transformers.flash-attn-check-keyerror" not in _ids(text), text
