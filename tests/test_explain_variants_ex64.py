@@ -16,6 +16,8 @@ Mechanisms (knowledge file: entry):
                        favour of torch.nn.attention.sdpa_kernel() (torch's FutureWarning, or a report about migrating off it)
   keyerror-bare        frameworks.toml transformers.flash-attn-check-keyerror (widened): `KeyError: 'flash_attn'` alone (the
                        traceback cut before transformers' frames, or an app's wrapper around it)
+  window-negative      flash_attn.toml fa2.window-negative (new, a warning): window_size with a negated side, which flash-attn
+                       reads as no limit (full attention on that side, no error)
 """
 
 from __future__ import annotations
@@ -112,3 +114,26 @@ def test_other_keys_are_not_the_check():
                  "KeyError: 'flash_attention_2' in ALL_ATTENTION_FUNCTIONS",
                  "cfg['attn']['flash_attn'] -> KeyError: 'flash_attn_kwargs'"):
         assert "transformers.flash-attn-check-keyerror" not in _ids(text), text
+
+
+# window-negative
+@pytest.mark.parametrize("text", [
+    "attn = flash_attn_func(q, k, v, dropout_p=0.0, causal=False, window_size=[-self.win, self.win])",
+    "    o = flash_attn_varlen_func(q, k, v, cu, cu, L, L, window_size = (-(w // 2), w // 2))",
+    "Is this right? window_size=(-256, 256) gives the same output as no window at all on my H100",
+    "flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, window_size=(left, -left))",
+    "Note: in flash_api.cpp a window_size_left < 0 is treated as the full length, so our negative window means no limit",
+])
+def test_negative_window_side_is_no_limit(text):
+    assert _top(text) == ("fa2.window-negative", "fa2")
+
+
+@pytest.mark.parametrize("text", [
+    "flash_attn_func(q, k, v, causal=True, window_size=(-1, -1))",  # the documented "no window"
+    "flash_attn_func(q, k, v, window_size=(-1, 0))",  # causal
+    "flash_attn_func(q, k, v, window_size=(args.window_size, args.window_size))",
+    "flash_attn_func(q, k, v, window_size=(4096, 0))",
+    "flash_attn_varlen_func(q, k, v, cu, cu, L, L, window_size=(w, -1))",  # a left window, no limit on the right: a choice
+])
+def test_window_without_a_negated_side_is_not_window_negative(text):
+    assert "fa2.window-negative" not in _ids(text)
