@@ -18,6 +18,8 @@ Mechanisms (knowledge file: entry):
                        traceback cut before transformers' frames, or an app's wrapper around it)
   window-negative      flash_attn.toml fa2.window-negative (new, a warning): window_size with a negated side, which flash-attn
                        reads as no limit (full attention on that side, no error)
+  wheel-words          versions.toml fa2.wheel-mismatch (patterns added): flash-attn failing at run time or import despite a
+                       successful install or build, said in words
 """
 
 from __future__ import annotations
@@ -137,3 +139,19 @@ def test_negative_window_side_is_no_limit(text):
 ])
 def test_window_without_a_negated_side_is_not_window_negative(text):
     assert "fa2.window-negative" not in _ids(text)
+
+
+# wheel-words
+@pytest.mark.parametrize("text", [
+    "flash-attn errors at import time even after a successful build from source (MAX_JOBS=4, 40 minutes)",
+    "Our FlashAttention kernels crash at runtime although the install of flash_attn 2.6.3 was successful",
+    "the flash_attn wheel breaks on import despite successfully installing it with pip",
+])
+def test_backend_fails_after_a_successful_install(text):
+    assert _top(text) == ("fa2.wheel-mismatch", "fa2")
+
+
+def test_successful_install_that_runs_is_not_wheel_mismatch():
+    # near misses: nothing fails after the install; a failure of the install itself
+    assert "fa2.wheel-mismatch" not in _ids("flash attention works at runtime after a successful installation of 2.8.3")
+    assert "fa2.wheel-mismatch" not in _ids("flash-attn build fails at 95% despite a successful install of ninja")
