@@ -20,6 +20,10 @@ Mechanisms (knowledge file: entry):
                        reads as no limit (full attention on that side, no error)
   wheel-words          versions.toml fa2.wheel-mismatch (patterns added): flash-attn failing at run time or import despite a
                        successful install or build, said in words
+  unrelated            prose.toml SENT (prose.gpu's and prose.compile's two words in one sentence of a line, not anywhere on a
+                       paragraph pasted as one line), NOTFALLBACK (a device named as where work falls back is no GPU refused),
+                       FALLBACKDENIED (prose.ignored: "would not trigger a fallback", "without falling back"), NOOPTION
+                       (prose.said: "there is no option to choose it in the UI" is a missing feature, not a failure)
 """
 
 from __future__ import annotations
@@ -155,3 +159,51 @@ def test_successful_install_that_runs_is_not_wheel_mismatch():
     # near misses: nothing fails after the install; a failure of the install itself
     assert "fa2.wheel-mismatch" not in _ids("flash attention works at runtime after a successful installation of 2.8.3")
     assert "fa2.wheel-mismatch" not in _ids("flash-attn build fails at 95% despite a successful install of ninja")
+
+
+# prose-sentence: prose.gpu and prose.compile read their two words in one sentence of a line
+def test_paragraph_with_refusal_and_gpu_in_other_sentences_is_not_prose_gpu():
+    # near misses: a tutorial's paragraph, pasted as one line: "No ..." in one sentence, a GPU in another
+    para = ("FlexAttention lets you write the mask in Python. No custom CUDA. No forks of FlashAttention to maintain. "
+            "The generated kernel runs close to FlashAttention 2 on Hopper GPUs.")
+    assert "prose.gpu" not in _ids(para)
+    para = ("With torch.compile the score_mod is fused into one Triton kernel. Not bad for twenty lines. The same kernel "
+            "serves flex_attention at decode time.")
+    assert "prose.compile" not in _ids(para)
+
+
+@pytest.mark.parametrize("text", [
+    "Is SM121 supported? I tried sageattention 3 on a DGX Spark and it failed.",  # the question and the GPU overlap in one sentence
+    "Setup notes. FlashAttention 3 does not run on my RTX 4090, so the demo falls back. Any fix?",
+    "Great library. sageattention does not support the GTX 1080 (sm_61) at all, is that expected?",
+])
+def test_refusal_and_gpu_in_one_sentence_is_prose_gpu(text):
+    assert _top(text)[0] == "prose.gpu"
+
+
+def test_compile_failure_in_one_sentence_is_prose_compile():
+    assert _top("Setup is fine. FlexAttention under torch.compile throws an AssertionError with nested tensors")[0] == "prose.compile"
+
+
+# prose-fallback-target: a device named as where work falls back is no platform refused; a fallback denied is none
+def test_fallback_target_and_denied_fallback_are_not_claimed():
+    line = "Enable flash attention automatically when the model supports it and it would not trigger a fallback to CPU."
+    assert not {"prose.gpu", "prose.ignored"} & set(_ids(line))
+    assert "prose.ignored" not in _ids("The sdpa path now runs without falling back to the math kernel for flash attention users.")
+
+
+def test_fallback_reported_is_still_prose_ignored():
+    assert _top("flash attention is ignored: the model still uses sdpa on my A100")[0] == "prose.ignored"
+
+
+# prose-no-option: a first-person sentence whose negation is of a way to pick the backend in an app
+def test_missing_ui_option_is_not_prose_said():
+    text = ("Question about attention options\n\nHello,\n\nThanks for the trainer.\n\nWorks well here.\n\n"
+            "I saw that xformers is installed by setup.bat, but there is no option to choose it in the settings tab.\n")
+    assert "prose.said" not in _ids(text)
+
+
+def test_backend_failing_in_body_is_still_prose_said():
+    text = ("Generation stops at the first step\n\nUbuntu 22.04, driver 550, a 4090.\nThe default workflow.\nNo custom nodes.\n\n"
+            "When I pick xformers in the settings tab I get a CUDA error every time.\n")
+    assert _top(text)[0] == "prose.said"
