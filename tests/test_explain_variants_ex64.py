@@ -24,6 +24,13 @@ Mechanisms (knowledge file: entry):
                        paragraph pasted as one line), NOTFALLBACK (a device named as where work falls back is no GPU refused),
                        FALLBACKDENIED (prose.ignored: "would not trigger a fallback", "without falling back"), NOOPTION
                        (prose.said: "there is no option to choose it in the UI" is a missing feature, not a failure)
+Session 9's blind misses with no entry (benchmarks/results/explain-blind-misses-s9.md):
+  vllm-flex-feature    frameworks.toml vllm.flex-feature (new): vLLM's FlexAttention backend without sliding window, ALiBi or soft
+                       cap (NotImplementedError; vllm/v1/attention/backends/flex_attention.py before vllm-project/vllm#24089)
+  attention-backend-ignored  frameworks.toml app.backend-selection-ignored (widened): --attention-backend ignored or dropped on a
+                       code path, or a fix that honours it
+  mask-ignored         attention.toml attn.mask-ignored (new): a model's forward ignores the attention_mask it is given (the same
+                       outputs with and without it)
 """
 
 from __future__ import annotations
@@ -207,3 +214,51 @@ def test_backend_failing_in_body_is_still_prose_said():
     text = ("Generation stops at the first step\n\nUbuntu 22.04, driver 550, a 4090.\nThe default workflow.\nNo custom nodes.\n\n"
             "When I pick xformers in the settings tab I get a CUDA error every time.\n")
     assert _top(text)[0] == "prose.said"
+
+
+# vllm-flex-feature (session 9's blind miss, round 36m: vllm-project/vllm#24359)
+@pytest.mark.parametrize("text", [
+    "ERROR 09-03 11:20:41 [core.py:700] NotImplementedError: FlexAttention does not support sliding window yet.",
+    "Gemma-2 on a T4: vLLM picks FLEX_ATTENTION and stops with NotImplementedError: FlexAttention does not support logits soft cap yet.",
+    "The FlexAttention backend lacks sliding-window support, so vLLM raises NotImplementedError for gpt-oss on Turing",
+])
+def test_vllm_flex_backend_missing_feature(text):
+    assert _top(text) == ("vllm.flex-feature", "flex")
+
+
+def test_flex_sliding_window_working_is_not_vllm_flex_feature():
+    # near misses: torch's FlexAttention doing sliding windows through a mask_mod; a feature said supported
+    assert "vllm.flex-feature" not in _ids("FlexAttention supports sliding window through a mask_mod, no NotImplementedError here")
+    assert "vllm.flex-feature" not in _ids("def sliding_window(b, h, q, kv): return q - kv <= 128  # FlexAttention mask_mod")
+
+
+# attention-backend-ignored (session 9's blind miss, round 41m: radixark/miles#1915)
+@pytest.mark.parametrize("text", [
+    "LoRA runs silently ignore `--attention-backend`: the bridge never copies it onto the provider",
+    "Bug: --attention-backend fa3 is ignored by the critic workers, which still pick flashinfer",
+    "fix(lora): honor --attention-backend in the bridge LoRA path",
+])
+def test_attention_backend_flag_ignored(text):
+    assert _top(text)[0] == "app.backend-selection-ignored"
+
+
+def test_attention_backend_flag_used_is_not_ignored():
+    # near misses: the flag passed and honoured; the flag's value refused (another entry's)
+    assert "app.backend-selection-ignored" not in _ids("We pass --attention-backend triton and the engine uses it as asked")
+    assert "app.backend-selection-ignored" not in _ids("python -m sglang.launch_server --attention-backend fa3 --model-path m")
+
+
+# mask-ignored (session 9's blind miss, round 49m: ML-GSAI/LLaDA#89)
+@pytest.mark.parametrize("text", [
+    "Dream-7B forward ignores the attention_mask in batched generation",
+    "My encoder returns the same outputs whether or not attention_mask is passed, even for the padded rows",
+    "不管是否传入 attn_mask，padding 位置的输出都一样",
+])
+def test_model_ignores_its_attention_mask(text):
+    assert _top(text)[0] == "attn.mask-ignored"
+
+
+def test_mask_used_is_not_mask_ignored():
+    # near misses: outputs differ with the mask (as they should); a backend said to ignore a mask (another entry's reading)
+    assert "attn.mask-ignored" not in _ids("the logits differ with and without attention_mask, as expected for padded rows")
+    assert "attn.mask-ignored" not in _ids("flash attention ignores the attention mask you pass with a custom 4D mask")
