@@ -34,3 +34,33 @@ def test_xformers_namespace_failure_beside_fa4_still_named():
         f = _xformers_beside_fa4(msg, name, '  File "/venv/lib/python3.12/site-packages/xformers/ops/fmha/flash.py", '
                                             'line 59, in <module>\n    import flash_attn.flash_attn_interface\n')
         assert "xformers.fa4-namespace" in [x.id for x in ff.check(f).findings], msg
+
+
+# #6: an installed package whose import fails is not "not installed"
+def test_installed_xformers_never_said_not_installed():
+    f = ff.gpu_box()
+    ff.install(f, "xformers", "xformers", "0.0.35", probe=ff.failed_import(
+        "ModuleNotFoundError", "No module named 'xformers._C'",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/xformers/ops/fmha/__init__.py", line 8, in <module>\n'
+                      "    import xformers._C\n", name="xformers._C"))
+    ids = [x.id for x in ff.check(f).findings]
+    assert "xformers.not-installed" not in ids, ids
+    assert any(x.backend == "xformers" and x.severity == "error" for x in ff.check(f).findings), ids
+
+
+def test_installed_sage_never_said_not_installed():
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "2.2.0", probe=ff.failed_import(
+        "ModuleNotFoundError", "No module named 'sageattention.core'",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/sageattention/__init__.py", line 1, in <module>\n'
+                      "    from .core import sageattn\n", name="sageattention.core"))
+    found = ff.check(f).findings
+    assert "sage.not-installed" not in [x.id for x in found]
+    assert any(x.backend == "sage" and x.severity == "error" for x in found)
+
+
+def test_not_installed_entry_still_explains_text():
+    """Near miss of the check-side rule: explain keeps reading the line as the entry it is (matching untouched)."""
+    from attn_doctor.knowledge.match import cause
+    m = cause("ModuleNotFoundError: No module named 'xformers'", "", None)
+    assert m is not None and m.entry.id == "xformers.not-installed"

@@ -234,6 +234,8 @@ def import_failures(facts: dict, ctx: Context):
             yield finding("import.cache-dir", detail=evidence, **cache, **params)
             continue
         m = cause(primary, noise, name)
+        if m and ABSENT.get(m.entry.id) == name:
+            m = None  # "not installed" cannot be why an installed package fails to import (xformers._C missing)
         if m:
             sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
             built = view.built_for(name, facts)
@@ -245,6 +247,9 @@ def import_failures(facts: dict, ctx: Context):
         else:
             yield finding("import.failed", detail=evidence, **params)
 
+
+# Entries that say a backend's own package is absent: never the cause of that installed package's failed import.
+ABSENT = {"xformers.not-installed": "xformers", "sage.not-installed": "sage", "fa2.missing": "fa2"}
 
 # Modules a backend imports that come from another distribution (ModuleNotFoundError's `name`).
 DEPENDENCY = {"cutlass": "nvidia-cutlass-dsl", "quack": "quack-kernels", "tvm_ffi": "apache-tvm-ffi",
