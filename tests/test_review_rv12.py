@@ -3,6 +3,8 @@ failed before its fix."""
 
 from __future__ import annotations
 
+import shlex
+
 import fakefacts as ff
 
 PROBE_FRAME = '  File "<attn-doctor import probe>", line 1, in <module>\n'
@@ -64,3 +66,37 @@ def test_not_installed_entry_still_explains_text():
     from attn_doctor.knowledge.match import cause
     m = cause("ModuleNotFoundError: No module named 'xformers'", "", None)
     assert m is not None and m.entry.id == "xformers.not-installed"
+
+
+# #2: trace's printed commands act on the interpreter the job ran, not attn-doctor's own
+def _traced(python: str | None, rows: list[dict] | None = None) -> list[dict]:
+    p = {"pid": 1, "rank": "0", "steps": 1, "attention_steps": 1, "errors": [], "patched": [], "rows": rows or []}
+    if python:
+        p["python"] = python
+    return [p]
+
+
+def test_trace_require_fix_names_the_traced_python():
+    from attn_doctor.trace.report import build
+    from test_trace import _row, FA4_ROUTE_RAISED
+
+    rows = [_row(kernel="flash (FA4 via SDPA)", site="/work/f.py:6", mask="causal", device="cuda:0", dtype="bfloat16",
+                 **FA4_ROUTE_RAISED)]
+    for exe in ("/opt/train venv/bin/python", "/tmp/job/bin/python3"):
+        found = build(_traced(exe, rows), required=["fa2"], command=[exe, "t.py"], program_exit_code=0).findings
+        (req,) = [f for f in found if f.id == "trace.require-not-met"]
+        assert req.fix.startswith(f"attn-doctor check --python {shlex.quote(exe)} --require fa2"), req.fix
+        (known,) = [f for f in found if f.id == "trace.call-raised-known"]
+        assert known.fix.startswith(f"{shlex.quote(exe)} -c "), known.fix  # the entry's `python -c ...`
+
+
+def test_trace_fix_unchanged_for_attn_doctors_own_python_or_many():
+    import sys
+
+    from attn_doctor.trace.report import build
+
+    found = build(_traced(sys.executable), required=["fa2"], command=["python", "t.py"], program_exit_code=0).findings
+    assert [f.fix for f in found if f.id == "trace.require-not-met"][0].startswith("attn-doctor check --require fa2")
+    two = _traced("/a/bin/python") + _traced("/b/bin/python")
+    found = build(two, required=["fa2"], command=["python", "t.py"], program_exit_code=0).findings
+    assert [f.fix for f in found if f.id == "trace.require-not-met"][0].startswith("attn-doctor check --require fa2")
