@@ -100,3 +100,17 @@ def test_trace_fix_unchanged_for_attn_doctors_own_python_or_many():
     two = _traced("/a/bin/python") + _traced("/b/bin/python")
     found = build(two, required=["fa2"], command=["python", "t.py"], program_exit_code=0).findings
     assert [f.fix for f in found if f.id == "trace.require-not-met"][0].startswith("attn-doctor check --require fa2")
+
+
+def test_trace_tells_two_venvs_of_one_base_python_apart(tmp_path):
+    """A venv's bin/python is a link to the base interpreter: two venvs resolve to the same file."""
+    import os
+    import sys
+
+    from attn_doctor.trace.report import traced_python
+
+    venv = tmp_path / "job" / "bin"
+    venv.mkdir(parents=True)
+    os.symlink(os.path.realpath(sys.executable), venv / "python")
+    assert traced_python(_traced(str(venv / "python"))) == str(venv / "python")
+    assert traced_python(_traced(sys.executable)) is None

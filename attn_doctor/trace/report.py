@@ -285,13 +285,14 @@ def traced_python(processes: list[dict]) -> str | None:
     """The one interpreter every traced process ran, when it is not attn-doctor's own; else None."""
     import sys
 
-    from ..target import _same_env
+    def env(exe: str) -> str:  # a venv's python is a link to the base interpreter: compare the bin/ it is in
+        return os.path.realpath(os.path.dirname(os.path.abspath(exe)))
 
     exes = {p.get("python") for p in processes if p.get("python")}
     if len(exes) != 1:
         return None
     (exe,) = exes
-    return None if _same_env(exe, sys.executable) else exe
+    return None if env(exe) == env(sys.executable) else exe
 
 
 def _aimed(findings: list[Finding], processes: list[dict]) -> list[Finding]:
