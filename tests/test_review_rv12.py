@@ -114,3 +114,81 @@ def test_trace_tells_two_venvs_of_one_base_python_apart(tmp_path):
     os.symlink(os.path.realpath(sys.executable), venv / "python")
     assert traced_python(_traced(str(venv / "python"))) == str(venv / "python")
     assert traced_python(_traced(sys.executable)) is None
+
+
+# #1: explain's fix lines, aimed at an env it knows (--python, --from), are checked for harm there as check's are
+FA2_SYMBOL = ('Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n'
+              '    import flash_attn_2_cuda as flash_attn_cuda\n'
+              'ImportError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: '
+              'undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE\n')
+
+
+def _runnable(fix: str) -> list[str]:
+    return [ln for ln in fix.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def _fa2_into(fix: str, python: str) -> bool:
+    """A line that installs flash-attn into the env `python` runs (a separate env's install is fine)."""
+    return any(ln.startswith(python) and "flash-attn" in ln and " install" in ln for ln in _runnable(fix))
+
+
+def _fa4_report(tmp_path, fa4_ok: bool = True):
+    import json
+
+    f = ff.gpu_box()
+    ff.add_dist(f, "flash-attn-4", "4.0.0b36", requires=[])
+    if fa4_ok:
+        ff.install(f, "cute", "flash-attn-4", "4.0.0b36", probe=ff.ok_import())
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(ff.check(f).to_dict()))
+    return str(path)
+
+
+def test_explain_from_report_refuses_fa2_over_fa4(tmp_path):
+    from attn_doctor import explain
+
+    env = explain.environment(None, _fa4_report(tmp_path))
+    for text in (FA2_SYMBOL, FA2_SYMBOL.replace("python3.11", "python3.12").replace("cpython-311", "cpython-312")):
+        res = explain.examine(text, env=env)
+        fa2 = [x for x in res.found if x.backend == "fa2"]
+        assert fa2, [x.entry.id for x in res.found]
+        for x in fa2:
+            assert not _fa2_into(x.fix, env.target.shown), x.fix
+            assert "flash-attn-4" in x.fix  # says what it would break
+
+
+def test_explain_from_report_keeps_fa2_fix_without_fa4(tmp_path):
+    """Near miss: no flash-attn-4 in the env: the FA2 reinstall stays a command."""
+    import json
+
+    from attn_doctor import explain
+
+    path = tmp_path / "plain.json"
+    path.write_text(json.dumps(ff.check(ff.gpu_box()).to_dict()))
+    res = explain.examine(FA2_SYMBOL, env=explain.environment(None, str(path)))
+    env = explain.environment(None, str(path))
+    (x,) = [x for x in res.found if x.backend == "fa2"][:1]
+    assert _fa2_into(x.fix, env.target.shown), x.fix
+
+
+def test_explain_python_env_refuses_fa2_over_fa4(tmp_path):
+    """--python: the env's packages read from its metadata (no probe): flash-attn-4 installed is enough."""
+    import sys
+    import venv
+
+    from attn_doctor import explain
+
+    root = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False, system_site_packages=False).create(root)
+    site = next((root / "lib").glob("python3*/site-packages"))
+    d = site / "flash_attn_4-4.0.0b36.dist-info"
+    d.mkdir()
+    (d / "METADATA").write_text("Metadata-Version: 2.1\nName: flash-attn-4\nVersion: 4.0.0b36\n")
+    (d / "RECORD").write_text("")
+    (site / "flash_attn" / "cute").mkdir(parents=True)
+    env = explain.environment(str(root / "bin" / "python"), None)
+    res = explain.examine(FA2_SYMBOL, env=env)
+    fa2 = [x for x in res.found if x.backend == "fa2"]
+    assert fa2
+    for x in fa2:
+        assert not _fa2_into(x.fix, env.target.shown), x.fix
