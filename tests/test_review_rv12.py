@@ -192,3 +192,42 @@ def test_explain_python_env_refuses_fa2_over_fa4(tmp_path):
     assert fa2
     for x in fa2:
         assert not _fa2_into(x.fix, env.target.shown), x.fix
+
+
+# #4: merge never copies a package from members where its backend is not ok (no majority either way)
+def _fleet_pair(package: str, version: str, backend: str, status: str):
+    import copy
+    import json
+    from pathlib import Path
+
+    from attn_doctor import fleet
+
+    base = json.loads((Path(__file__).resolve().parents[1] / "fixtures/fleet/cpu-check-no-smoke.json").read_text())
+    a, b = copy.deepcopy(base), copy.deepcopy(base)
+    a["facts"]["system"]["hostname"], b["facts"]["system"]["hostname"] = "a", "b"
+    b["facts"]["packages"]["stack"][package] = {"name": package, "version": version, "requires": [],
+                                                "location": "/venv/lib/python3.12/site-packages"}
+    b["backends"][backend].update(status=status, reason="faked")
+    return [fleet.member(r, f"r{i}.json") for i, r in enumerate((a, b))]
+
+
+def test_merge_does_not_copy_a_broken_backends_package():
+    from attn_doctor import fleet
+
+    for package, version, backend in (("xformers", "0.0.35", "xformers"), ("sageattention", "1.0.6", "sage"),
+                                      ("flash-attn-4", "4.0.0b36", "cute")):
+        for order in (0, 1):
+            ms = _fleet_pair(package, version, backend, "broken")
+            found = [f for f in fleet.build(ms[::-1] if order else ms).findings if f.params.get("package") == package]
+            assert found, package
+            for f in found:
+                assert f" install '{package}==" not in (f.fix or "").split("#")[0], f.fix
+
+
+def test_merge_still_copies_a_working_backends_package():
+    """Near miss: the backend is ok where it is installed: the others are told to install it."""
+    from attn_doctor import fleet
+
+    ms = _fleet_pair("sageattention", "1.0.6", "sage", "ok")
+    (f,) = [f for f in fleet.build(ms).findings if f.params.get("package") == "sageattention"]
+    assert "install 'sageattention==1.0.6'" in f.fix.split("#")[0], f.fix
