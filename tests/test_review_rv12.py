@@ -231,3 +231,22 @@ def test_merge_still_copies_a_working_backends_package():
     ms = _fleet_pair("sageattention", "1.0.6", "sage", "ok")
     (f,) = [f for f in fleet.build(ms).findings if f.params.get("package") == "sageattention"]
     assert "install 'sageattention==1.0.6'" in f.fix.split("#")[0], f.fix
+
+
+# #5: the printed follow-ups carry --trainer with --config, so the pasted fix reads the file the same way
+def test_follow_ups_carry_trainer():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    cfg = root / "fixtures/configs/real/sd-scripts/zhopkins__default_config.json"
+    for trainer in ("axolotl", "transformers"):
+        out = subprocess.run([sys.executable, "-m", "attn_doctor", "check", "--no-smoke", "--backend", "sdpa",
+                              "--config", str(cfg), "--trainer", trainer], capture_output=True, text=True,
+                             cwd=root, timeout=300, env={**__import__("os").environ, "COLUMNS": "400"})
+        assert out.returncode in (0, 1), out.stderr
+        fixes = [ln for ln in out.stdout.splitlines() if ln.startswith("fix: attn-doctor fix")]
+        assert fixes, out.stdout[-800:]
+        for ln in fixes:
+            assert ln.count("--config") == ln.count(f"--trainer {trainer}"), ln
