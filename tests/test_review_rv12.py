@@ -250,3 +250,15 @@ def test_follow_ups_carry_trainer():
         assert fixes, out.stdout[-800:]
         for ln in fixes:
             assert ln.count("--config") == ln.count(f"--trainer {trainer}"), ln
+
+
+# #7: Sage's missing-arch-kernel fix clones before it builds and uninstalls nothing first
+def test_sage_arch_kernel_fix_clones_and_keeps_the_install():
+    from attn_doctor import explain
+
+    for text in ("AssertionError: SM89 kernel is not available. Make sure you GPUs with compute capability 8.9.",
+                 "ModuleNotFoundError: No module named 'sageattention._qattn_sm90'"):
+        (x,) = [x for x in explain.examine(text).found if x.entry.id == "sage.arch-kernel"]
+        code = x.fix.split("#")[0]
+        assert "uninstall" not in code, x.fix
+        assert code.index("git clone") < code.index("cd SageAttention"), x.fix
