@@ -262,3 +262,31 @@ def test_sage_arch_kernel_fix_clones_and_keeps_the_install():
         code = x.fix.split("#")[0]
         assert "uninstall" not in code, x.fix
         assert code.index("git clone") < code.index("cd SageAttention"), x.fix
+
+
+# #8: on a CPU-only torch, Sage's missing triton is fixed by the CUDA torch, never an unpinned triton
+def _sage_without_triton(torch: str, cuda: str | None) -> dict:
+    f = ff.cpu_box() if cuda is None else ff.gpu_box()
+    if cuda is None:
+        ff.set_torch(f, torch, None)
+    f["packages"]["stack"].pop("triton", None)
+    f["packages"].get("versions", {}).pop("triton", None)
+    ff.install(f, "sage", "sageattention", "1.0.6", probe=ff.failed_import(
+        "ModuleNotFoundError", "No module named 'triton'",
+        PROBE_FRAME + '  File "/venv/lib/python3.12/site-packages/sageattention/core.py", line 1, in <module>\n'
+                      "    import triton\n", name="triton"))
+    return f
+
+
+def test_cpu_torch_sage_triton_fix_is_the_cuda_torch():
+    for version in ("2.13.0+cpu", "2.11.0+cpu"):
+        f = _sage_without_triton(version, None)
+        (x,) = [x for x in ff.check(f).findings if x.id == "import.dep-missing" and x.backend == "sage"]
+        assert f"'torch=={version.split('+')[0]}+cu" in x.fix and "install 'triton'" not in x.fix, x.fix
+
+
+def test_cuda_torch_sage_triton_fix_stays_triton():
+    """Near miss: a CUDA torch without triton gets triton (pinned as torch pins it), not another torch."""
+    f = _sage_without_triton("", "13.0")
+    (x,) = [x for x in ff.check(f).findings if x.id == "import.dep-missing" and x.backend == "sage"]
+    assert "triton" in x.fix and "torch==" not in x.fix, x.fix

@@ -278,7 +278,14 @@ def _missing_dependency(facts: dict, err: dict) -> dict | None:
     t = view.torch(facts)
     note = "; this torch is a CPU-only build, so it could not run here anyway" if t["installed"] and not (
         t["cuda"] or t["hip"]) else ""
-    return dict(missing=module, dep=dep, fix_cmd=_pip(dep, spec), note=note)
+    fix_cmd = _pip(dep, spec)
+    if dep == "triton" and note and t["version"]:
+        # a CPU torch pins no triton, and no triton makes a GPU backend run on it: the CUDA build brings its own
+        from ..torchpin import install
+        from .platform import torch_index
+
+        fix_cmd = install(t["version"], torch_index(facts), reinstall=False) + "; it brings the triton it was built with"
+    return dict(missing=module, dep=dep, fix_cmd=fix_cmd, note=note)
 
 
 @check("backends")
