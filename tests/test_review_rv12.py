@@ -290,3 +290,14 @@ def test_cuda_torch_sage_triton_fix_stays_triton():
     f = _sage_without_triton("", "13.0")
     (x,) = [x for x in ff.check(f).findings if x.id == "import.dep-missing" and x.backend == "sage"]
     assert "triton" in x.fix and "torch==" not in x.fix, x.fix
+
+
+# #9: on a machine with no GPU, the CUDA torch line says it is only for an env meant for GPU hosts
+def test_cpu_build_without_gpu_says_where_the_cuda_torch_is_for():
+    f = ff.cpu_box()
+    (x,) = [x for x in ff.check(f).findings if x.id == "torch.cpu-build"]
+    assert "no GPU" in x.fix and "GPU hosts" in x.fix, x.fix
+    g = ff.gpu_box()
+    ff.set_torch(g, "2.13.0+cpu", None)
+    (y,) = [y for y in ff.check(g).findings if y.id == "torch.cpu-build"]
+    assert "GPU hosts" not in y.fix, y.fix  # near miss: GPUs here, the CUDA build is the fix
