@@ -301,3 +301,15 @@ def test_cpu_build_without_gpu_says_where_the_cuda_torch_is_for():
     ff.set_torch(g, "2.13.0+cpu", None)
     (y,) = [y for y in ff.check(g).findings if y.id == "torch.cpu-build"]
     assert "GPU hosts" not in y.fix, y.fix  # near miss: GPUs here, the CUDA build is the fix
+
+
+# #10: an option trace does not have is named as one (exit 2, one line), not run as the command
+def test_trace_unknown_option_is_one_line():
+    import subprocess
+    import sys
+
+    for opt in ("--python", "--bogus"):
+        out = subprocess.run([sys.executable, "-m", "attn_doctor", "trace", opt, "/tmp/x", "--", "python", "t.py"],
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert f"no such option: {opt}" in out.stderr and "command not found" not in out.stderr, out.stderr
