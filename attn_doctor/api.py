@@ -127,6 +127,8 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
     options = {"smoke": smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "require": explicit, "config": config,
                "select": chosen, "ignore": ignored, "thorough": thorough, "devices": devices or None}
+    if config and trainer:
+        options["trainer"] = trainer  # the reader it was read with: the printed follow-ups read it the same way
     interp, tgt = None, None
     if python is not None and saved is not None:
         raise UsageError("--python checks an interpreter; --from re-evaluates a saved report's facts: give one of them")
@@ -214,6 +216,8 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
     options = {"smoke": False, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "require": required, "select": chosen, "ignore": ignored,
                "config": config}
+    if config and trainer:
+        options["trainer"] = trainer
     if not from_report and interp is not None:
         options["python"] = interp["executable"]
     return evaluate(facts, ctx, options)

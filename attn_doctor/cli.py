@@ -511,6 +511,11 @@ def trace(
 
     if steps and seconds:
         raise UsageError("trace: give --steps or --seconds, not both")
+    first = (command or [""])[0]
+    if first.startswith("-") and first != "--":
+        # an option trace does not have, read as the command (`trace --python X -- ...`): say so
+        why = "; trace runs the command's own interpreter (name it in the command)" if first == "--python" else ""
+        raise UsageError(f"trace: no such option: {first}{why}; the command goes after --: attn-doctor trace [OPTIONS] -- python train.py")
     required = require_specs(require)
     cfg = None
     if config:

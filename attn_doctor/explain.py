@@ -50,7 +50,7 @@ def examine(source, env: Versions | None = None, ids: set[str] | None = None) ->
     s = scan(source if source is not None else "", ids=ids, probes=tailor.PROBES + checkout.PROBES + sdpa_reasons.PROBES)
     v = env if env is not None and env.known else tailor.from_probes(s.probed)
     if env is not None and v is not env:  # the env's torch is unknown: the log's versions, the env's interpreter
-        v = dataclasses.replace(v, target=env.target)
+        v = dataclasses.replace(v, target=env.target, situation=env.situation)
     return Result(_attribute(s, v), s.size, len(s.lines), s.blank, v)
 
 
@@ -87,7 +87,7 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         title, fix = attribution.wording(m.entry, backend)
         fix = checkout.rebuild(fix or m.entry.plain_fix, backend, checkout.of_backend(built, backend, s.probed))
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
-                             fix=tailor.tailor(fix, v), named_by=named_by, untailored=fix))
+                             fix=tailor.tailor(fix, v, backend), named_by=named_by, untailored=fix))
     return out
 
 
@@ -119,7 +119,7 @@ backend_of = attribution.backend_of  # the entry's backend, else the one its id 
 
 def entry_dict(e: Entry, m: Match | None = None, versions: Versions | None = None) -> dict:
     x = m if isinstance(m, Explained) else None
-    fix = x.fix if x else tailor.tailor(e.plain_fix, versions or Versions())
+    fix = x.fix if x else tailor.tailor(e.plain_fix, versions or Versions(), backend_of(e))
     d = {"id": e.id, "backend": x.backend if x else backend_of(e), "title": x.title if x else e.headline,
          "cause": e.cause or None, "fix": fix, "severity": e.severity, "section": e.section}
     if x and x.named_by:
@@ -212,7 +212,7 @@ def render_entries(console: Console, found: list, by: str, *, total: int | None 
         if e.cause:
             grid.add_row("", "why:", Text(e.cause))
         console.print(grid)
-        fix = xm.fix if xm else tailor.tailor(e.plain_fix, versions or Versions())
+        fix = xm.fix if xm else tailor.tailor(e.plain_fix, versions or Versions(), backend_of(e))
         if fix:  # never wrapped, so a copied command stays whole
             console.print(Text("   fix: ", style="bold") + Text(fix), soft_wrap=True)
             if fix != e.plain_fix and fix != (xm.untailored if xm else None):
@@ -298,5 +298,6 @@ def environment(python: str | None, from_report: str | None) -> Versions | None:
     if from_report:
         from .saved import load_report
 
-        return tailor.from_facts(load_report(from_report)["facts"], from_report)
+        rep = load_report(from_report)
+        return tailor.from_facts(rep["facts"], from_report, rep.get("backends") if isinstance(rep.get("backends"), dict) else None)
     return None

@@ -91,6 +91,7 @@ def _from_report(report: Report) -> str:
 
     opts = report.options or {}
     extra = " ".join([f"--config {shlex.quote(str(opts['config']))}" if opts.get("config") else ""]
+                     + ([f"--trainer {shlex.quote(str(opts['trainer']))}"] if opts.get("config") and opts.get("trainer") else [])
                      + [f"--require {n}" for n in opts.get("require") or []]).strip()
     return aim(FROM_REPORT.replace("check --json", f"check {extra} --json" if extra else "check --json"),
                from_facts(report.facts))

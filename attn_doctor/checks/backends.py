@@ -234,6 +234,8 @@ def import_failures(facts: dict, ctx: Context):
             yield finding("import.cache-dir", detail=evidence, **cache, **params)
             continue
         m = cause(primary, noise, name)
+        if m and ABSENT.get(m.entry.id) == name:
+            m = None  # "not installed" cannot be why an installed package fails to import (xformers._C missing)
         if m:
             sym = re.search(r"undefined symbol: ([\w$.@]+)", text)
             built = view.built_for(name, facts)
@@ -245,6 +247,9 @@ def import_failures(facts: dict, ctx: Context):
         else:
             yield finding("import.failed", detail=evidence, **params)
 
+
+# Entries that say a backend's own package is absent: never the cause of that installed package's failed import.
+ABSENT = {"xformers.not-installed": "xformers", "sage.not-installed": "sage", "fa2.missing": "fa2"}
 
 # Modules a backend imports that come from another distribution (ModuleNotFoundError's `name`).
 DEPENDENCY = {"cutlass": "nvidia-cutlass-dsl", "quack": "quack-kernels", "tvm_ffi": "apache-tvm-ffi",
@@ -273,7 +278,14 @@ def _missing_dependency(facts: dict, err: dict) -> dict | None:
     t = view.torch(facts)
     note = "; this torch is a CPU-only build, so it could not run here anyway" if t["installed"] and not (
         t["cuda"] or t["hip"]) else ""
-    return dict(missing=module, dep=dep, fix_cmd=_pip(dep, spec), note=note)
+    fix_cmd = _pip(dep, spec)
+    if dep == "triton" and note and t["version"]:
+        # a CPU torch pins no triton, and no triton makes a GPU backend run on it: the CUDA build brings its own
+        from ..torchpin import install
+        from .platform import torch_index
+
+        fix_cmd = install(t["version"], torch_index(facts), reinstall=False) + "; it brings the triton it was built with"
+    return dict(missing=module, dep=dep, fix_cmd=fix_cmd, note=note)
 
 
 @check("backends")
@@ -367,5 +379,7 @@ def flash_attn_namespace(facts: dict, ctx: Context):
         why = import_failure("xformers", x) if probed else None
         if probed and why is None and x.get("probe"):
             return
+        if probed and why is not None and not re.search(r"flash_attn", why):
+            return  # its import failed for a reason of its own (xformers._C, a symbol): not FA4's namespace
         yield finding("xformers.fa4-namespace", backend="xformers",
                       error=why or "flash_attn is flash-attn-4's namespace package")

@@ -109,10 +109,12 @@ def gpu_visibility(facts: dict, ctx: Context):
     if not t["cuda"] and not t["hip"]:
         if smi_gpus:
             yield finding("torch.cpu-build", version=t["version"], severity="error",
-                          gpu=smi_gpus[0]["name"], index=torch_index(facts),
+                          gpu=smi_gpus[0]["name"], index=torch_index(facts), where="",
                           torch_cmd=install(t["version"], torch_index(facts), reinstall=False))
         else:
             yield finding("torch.cpu-build", version=t["version"], gpu="no GPU", index=torch_index(facts),
+                          where="; only for an env (an image) that will run on GPU hosts: this machine has no GPU, "
+                                "and the CPU build runs sdpa and flex here as well",
                           torch_cmd=install(t["version"], torch_index(facts), reinstall=False))
         return
     if rt.get("available"):

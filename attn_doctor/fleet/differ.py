@@ -14,9 +14,11 @@ give the same findings in any order:
    member's own Situation (torch moved under compiled backends, a CPU torch on a GPU host).
 3. A backend's status: ok beats the rest.
 4. The majority of the voters.
-5. The group with more backends ok (summed over its voters). Not for environment variables: how
+5. A package is not copied from members where no backend it belongs to is ok (advice.NEEDS: xformers
+   installed but broken there): that side loses.
+6. The group with more backends ok (summed over its voters). Not for environment variables: how
    many backends work says nothing about which value of a variable is right.
-6. Still equal: no direction. The finding says to make them the same and gives both lines: the
+7. Still equal: no direction. The finding says to make them the same and gives both lines: the
    fix for one side, the other side's line in its comment.
 
 Packages of one backend's stack (advice.NEEDS: FA4's flash-attn-4, quack-kernels, cutlass-dsl...)
@@ -228,10 +230,11 @@ def choose(kind: str, name: str, groups: list[Group], gpu_fleet: bool) -> tuple[
 
     cands = [g for g in groups if eligible(g)] or list(groups)
     harmed = {id(g): _harmed(kind, name, g, groups) for g in cands}
+    broken = {id(g): _broken_there(kind, name, g) for g in cands}
 
     def rank(g: Group) -> tuple:
         v = _voters(g, voting)
-        return (not harmed[id(g)], kind == "backend" and g.value == "ok", len(v),
+        return (not harmed[id(g)], kind == "backend" and g.value == "ok", len(v), not broken[id(g)],
                 0 if kind == "env" else sum(s.ok for s in v))
 
     best = max(rank(g) for g in cands)
@@ -255,8 +258,10 @@ def choose(kind: str, name: str, groups: list[Group], gpu_fleet: bool) -> tuple[
         return ref, False, W("why_ok_status", **counts)
     if decided == 2:
         return ref, False, W("why_cpu" if cpu_left_out else "why_majority", **counts)
+    if decided == 3:  # no majority: a package is not copied from members where its backend is not ok
+        return ref, False, W("why_broken_there", package=name, owners=", ".join(broken[id(runner)]), **counts)
     per = len(_voters(ref, voting))  # as many voters on each side here: say it per member
-    return ref, False, W("why_more_ok", ok=_num(a[3] / per), other_ok=_num(b[3] / per), **counts)
+    return ref, False, W("why_more_ok", ok=_num(a[4] / per), other_ok=_num(b[4] / per), **counts)
 
 
 def _num(x: float) -> str:
@@ -273,6 +278,18 @@ def _harmed(kind: str, name: str, to: Group, groups: list[Group]) -> list[Side]:
             if _breaks(kind, name, to, s):
                 out.append(s)
     return out
+
+
+def _broken_there(kind: str, name: str, g: Group) -> list[str]:
+    """The backends whose package `g` holds and which are ok on none of `g`'s members (xformers broken
+    where it is installed): its version is not copied to the others; [] otherwise."""
+    if kind != "package" or g.value is None:
+        return []
+    dist = canonicalize_name(name)
+    owners = [b for b, needs in advice.NEEDS.items() if dist in needs]
+    if not owners or any(b in s.sit.working for s in g.sides for b in owners):
+        return []
+    return owners
 
 
 def _breaks(kind: str, name: str, to: Group, s: Side) -> bool:

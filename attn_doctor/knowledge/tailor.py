@@ -18,6 +18,7 @@ for the GPU ("cu128+ for Blackwell") must keep it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -61,14 +62,16 @@ class Versions:
     index: str | None = None
     source: str = ""
     target: object = None  # target.Target: the env the fixes act on (None: the job's, by name)
+    situation: object = None  # advice.Situation: what that env holds and runs, so a fix never breaks it
 
     @property
     def known(self) -> bool:
         return bool(self.torch or self.index)
 
 
-def from_facts(facts: dict, source: str) -> Versions:
-    """The versions a check's facts (a fresh collection or a saved report) hold."""
+def from_facts(facts: dict, source: str, rows: dict | None = None) -> Versions:
+    """The versions a check's facts (a fresh collection or a saved report, with its backends' `rows`) hold."""
+    from ..advice import Situation
     from ..facts import view
 
     t = view.torch(facts)
@@ -76,9 +79,10 @@ def from_facts(facts: dict, source: str) -> Versions:
     cuda = t.get("cuda") or ((facts.get("torch") or {}).get("build") or {}).get("cuda")
     from ..target import from_facts as target_of
 
+    sit = Situation.of(facts, rows)
     if not version:
-        return Versions(source=source, target=target_of(facts))
-    return Versions(version, index_of(version, cuda), source, target_of(facts))
+        return Versions(source=source, target=target_of(facts), situation=sit)
+    return Versions(version, index_of(version, cuda), source, target_of(facts), sit)
 
 
 def from_python(python: str, timeout: float = 60.0) -> Versions:
@@ -89,14 +93,19 @@ def from_python(python: str, timeout: float = 60.0) -> Versions:
 
     from ..target import of_interpreter
 
+    from ..advice import Situation
+
     info = query(python, timeout=timeout)
     tgt = of_interpreter(info, "--python")
     pk = packages.collect(info["sys_path"], info["site_dirs"])
     dist = pk["stack"].get("torch")
+    # what is installed there, read from its metadata (nothing is probed: which backends work is not known)
+    sit = Situation.of({"packages": pk})
     if not dist:
-        return Versions(source=f"{python} (no torch installed there)", target=tgt)
+        return Versions(source=f"{python} (no torch installed there)", target=tgt, situation=sit)
     build = torch_build(pk)
-    return Versions(dist.get("version"), index_of(dist.get("version"), build.get("cuda")), python, tgt)
+    sit = dataclasses.replace(sit, torch=dist.get("version"))
+    return Versions(dist.get("version"), index_of(dist.get("version"), build.get("cuda")), python, tgt, sit)
 
 
 def from_probes(hits: dict[str, list[tuple[int, dict]]]) -> Versions:
@@ -134,7 +143,7 @@ _TORCH = re.compile(r'"torch==\$\{TORCH:\?your torch version[^}]*\}"')
 _CUDA = "its build for your torch's CUDA: PyTorch's wheel index for that CUDA"
 
 
-def tailor(fix: str | None, v: Versions) -> str | None:
+def tailor(fix: str | None, v: Versions, backend: str | None = None) -> str | None:
     """`fix` with the xformers release, the torch release and its CUDA build filled in from `v` (the
     env's, or the ones the log names), then aimed at the env's interpreter (advice.aim); where `v`
     does not say, the placeholders a shell refuses stay."""
@@ -150,4 +159,8 @@ def tailor(fix: str | None, v: Versions) -> str | None:
         fix = _TORCH.sub(f"'torch=={v.torch}'", fix)
     if v.index and v.index.startswith("cu"):
         fix = fix.replace(_CUDA, f"its {v.index} build: PyTorch's wheel index for {v.index}")
+    if v.situation is not None:  # an env it knows: what would break there is said, not run (as check's fixes)
+        from ..advice import safe
+
+        return safe(fix, v.situation, v.target or GENERIC, backend)
     return aim(fix, v.target or GENERIC)

@@ -424,6 +424,8 @@ def fix_command(report: Report, *args: str) -> str:
     if opts.get("from"):
         return " ".join(["attn-doctor fix --from", shlex.quote(str(opts["from"])), *args])
     extra = ["--config", shlex.quote(str(opts["config"]))] if opts.get("config") else []
+    if opts.get("config") and opts.get("trainer"):
+        extra += ["--trainer", shlex.quote(str(opts["trainer"]))]
     for name in opts.get("require") or []:
         extra += ["--require", name]
     return doctor(from_facts(report.facts), "fix", *extra, *args)

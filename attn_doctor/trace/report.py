@@ -265,7 +265,7 @@ def build(processes: list[dict], *, required: list[str] | None = None, config: d
         findings.append(knowledge.finding("trace.hook-error", count=count,
                                           error=f"{first.get('where')}: {first.get('error')}"[:200],
                                           detail="\n".join(f"{e.get('where')}: {e.get('error')}" for e in errors[:20])))
-    findings = sort_findings(findings)
+    findings = sort_findings(_aimed(findings, processes))
     stopped = next((p.get("stopped") for p in processes if p.get("stopped")), None)
     steps = max((int(p.get("attention_steps") or 0) for p in processes), default=0)
     rc = program_exit_code or 0
@@ -279,6 +279,34 @@ def build(processes: list[dict], *, required: list[str] | None = None, config: d
     return TraceReport(calls=calls, findings=findings, processes=procs, command=command,
                        program_exit_code=program_exit_code, exit_code=exit_code, required=required, config=config,
                        stopped=stopped, seconds=seconds, steps=steps)
+
+
+def traced_python(processes: list[dict]) -> str | None:
+    """The one interpreter every traced process ran, when it is not attn-doctor's own; else None."""
+    import sys
+
+    def env(exe: str) -> str:  # a venv's python is a link to the base interpreter: compare the bin/ it is in
+        return os.path.realpath(os.path.dirname(os.path.abspath(exe)))
+
+    exes = {p.get("python") for p in processes if p.get("python")}
+    if len(exes) != 1:
+        return None
+    (exe,) = exes
+    return None if env(exe) == env(sys.executable) else exe
+
+
+def _aimed(findings: list[Finding], processes: list[dict]) -> list[Finding]:
+    """The fixes as commands for the env the job ran in (its pip, `attn-doctor check --python ...`), not attn-doctor's."""
+    from dataclasses import replace
+
+    from ..advice import aim
+    from ..target import Target
+
+    exe = traced_python(processes)
+    if not exe:
+        return findings
+    target = Target(python=exe, how="--python", has_pip=None)
+    return [replace(f, fix=aim(f.fix, target)) if f.fix else f for f in findings]
 
 
 def _raised(c: dict, site: str):
