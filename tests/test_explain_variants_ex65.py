@@ -5,6 +5,8 @@ a thread: other backends, libraries, wordings, languages. Near misses beside eac
   tagged   an exception line behind another library's tag ("[detectron2] RuntimeError: FlashAttention only supports
            Ampere GPUs or newer."): the tag names the program that logged it, the message's backend is the subject
            (knowledge/attribution.py _subject_of_match, EXCEPTION_TYPE).
+  wrapped  a report's first sentence hard-wrapped over two lines, the backend on the first and the failure on the next
+           (knowledge/match.py _wrapped_head: the head only, so a long log costs the same).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from attn_doctor.explain import match
+from attn_doctor.knowledge import match as matcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from explain_generic import generic_ids  # noqa: E402
@@ -60,3 +63,62 @@ def test_tag_rule_needs_the_library_before_the_exception_type():
     assert EXCEPTION_TYPE.search("[detectron2] RuntimeError: FlashAttention only").start() == len("[detectron2] ")
     assert EXCEPTION_TYPE.search("torch.OutOfMemoryError: CUDA out of memory") is not None
     assert EXCEPTION_TYPE.search("the error: flash attention fails") is None  # a lower-case word is no exception type
+
+
+# ---- wrapped --------------------------------------------------------------------------------------------------------
+
+WRAPPED = [
+    ("When I enable sage attention in the KSampler node of my Wan workflow the whole generation\n"
+     "fails with black images only.", "prose.numbers", "sage"),
+    ("Wenn ich Sage Attention im KSampler aktiviere, bekomme ich seit dem Update\nnur noch schwarze Bilder.",
+     "prose.numbers", "sage"),
+    ("Cuando activo sage attention en el nodo KSampler de mi flujo de trabajo la\n"
+     "generación falla siempre con imágenes negras.", "prose.numbers", "sage"),
+    ("Training a Qwen2.5 LoRA with flash attention 2.7.4 on our A6000 box keeps\nfailing at the first optimizer step.",
+     "prose.fails", "fa2"),
+    ("After updating torch to 2.6 the flex_attention call in my model compiles but takes\n"
+     "almost 20 minutes on every start.", "prose.slow", "flex"),
+    # a short first line that cannot end a sentence ("... with the")
+    ("Since I switched to xformers 0.0.29 with the\nsampler crashes at the first step.", "prose.crash", "xformers"),
+]
+
+
+@pytest.mark.parametrize("text,entry,backend", WRAPPED)
+def test_wrapped_first_sentence(text, entry, backend):
+    assert first(text) == (entry, backend)
+    assert first(text, generic=True) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    # near misses: a blank line between the two lines: two paragraphs, not one sentence
+    "When I enable sage attention in the KSampler node of my Wan workflow the whole generation\n\n"
+    "fails with black images only.",
+    # a short title that can end where it ends, over a lower-case line
+    "Question about sage attention and ComfyUI\nbroken links in the readme",
+    # the first line ends its sentence
+    "I use sage attention in the KSampler node of my Wan workflow and it works well.\n"
+    "black images come from the VAE decode in fp16.",
+    # the next line is a command the report pastes
+    "Steps I followed to install sage attention 2.2 on the new Windows machine with\n"
+    "python -m pip install broken-package-name",
+    # an indented next line (code, a log) continues nothing
+    "When I enable sage attention in the KSampler node of my Wan workflow the whole generation\n"
+    "    fails = check_black_images(frames)",
+])
+def test_wrapped_near_misses(text):
+    assert first(text) == (None, None)
+
+
+def test_wrapped_head_keeps_line_numbers_and_reads_the_head_only():
+    head = b"When I enable sage attention in the KSampler node of my Wan workflow the whole generation\nfails with black.\nok"
+    joined = matcher._wrapped_head(head)
+    assert joined is not None and joined.count(b"\n") == head.count(b"\n")
+    assert joined.split(b"\n")[1] == b""
+    assert matcher._wrapped_head(b"a title\nnext line") is None  # no backend named: nothing joined
+    # past the head (line 30), the same two lines are no report's first sentence
+    text = "\n".join(f"step {i} loss 0.{i:03d}" for i in range(30)) + "\n" + WRAPPED[0][0]
+    assert first(text)[0] != "prose.numbers"
+    # the reported line is the sentence's first, with the backend's name on it
+    found = match(WRAPPED[3][0])
+    assert found and found[0].line == 1
+
