@@ -7,6 +7,8 @@ a thread: other backends, libraries, wordings, languages. Near misses beside eac
            (knowledge/attribution.py _subject_of_match, EXCEPTION_TYPE).
   wrapped  a report's first sentence hard-wrapped over two lines, the backend on the first and the failure on the next
            (knowledge/match.py _wrapped_head: the head only, so a long log costs the same).
+  prefix   log prefixes read through (knowledge/match.py LINE_PREFIX): Hydra's job log, the Hugging Face example scripts'
+           logging format, a rank's tag as Lightning and others write it.
 """
 
 from __future__ import annotations
@@ -122,3 +124,54 @@ def test_wrapped_head_keeps_line_numbers_and_reads_the_head_only():
     found = match(WRAPPED[3][0])
     assert found and found[0].line == 1
 
+
+# ---- prefix ---------------------------------------------------------------------------------------------------------
+
+def traceback(prefix: str, path: str, error: str) -> str:
+    rows = ["Traceback (most recent call last):", '  File "/workspace/train.py", line 41, in <module>', "    main()",
+            f'  File "/venv/lib/python3.11/site-packages/{path}", line 88, in forward', "    out = kernel(q, k, v)", error]
+    return "\n".join(prefix + r for r in rows)
+
+
+@pytest.mark.parametrize("text,entry,backend", [
+    # Hydra's job log at ERROR and at INFO (a traceback logged through it), every line prefixed
+    (traceback("[2026-11-28 10:00:00,123][__main__][ERROR] - ", "flash_attn/flash_attn_interface.py",
+               "RuntimeError: an error the rules do not know"), "triage.raised-in-fa2", "fa2"),
+    (traceback("[2026-11-28 10:00:00,123][nemo_logger][INFO] - ", "xformers/ops/fmha/dispatch.py",
+               "RuntimeError: an error the rules do not know"), "triage.raised-in-xformers", "xformers"),
+    # the Hugging Face example scripts' format
+    (traceback("11/28/2026 10:00:00 - ERROR - __main__ - ", "sageattention/core.py",
+               "ValueError: an error the rules do not know"), "triage.raised-in-sage", "sage"),
+    (traceback("11/28/2026 10:00:00 - INFO - transformers.trainer - ", "flash_attn/bert_padding.py",
+               "IndexError: an error the rules do not know"), "triage.raised-in-fa2", "fa2"),
+    # a rank's tag in other spellings
+    (traceback("[rank: 1] ", "xformers/ops/fmha/cutlass.py", "RuntimeError: an error the rules do not know"),
+     "triage.raised-in-xformers", "xformers"),
+    (traceback("[Rank 3]: ", "sageattention/quant.py", "AssertionError: an error the rules do not know"),
+     "triage.raised-in-sage", "sage"),
+    # an exception line alone behind Hydra's ERROR prefix
+    ("[2026-11-28 10:00:00,123][__main__][ERROR] - ValueError: an xformers op the rules do not know failed",
+     "triage.error-names-backend", "xformers"),
+])
+def test_log_prefixes_read_through(text, entry, backend):
+    assert first(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    # near misses: an INFO line that is no traceback keeps its prefix, and a notice stays a notice
+    "[2026-11-28 10:00:00,123][__main__][INFO] - xFormers not available\n[2026-11-28 10:00:01,000][__main__][INFO] - step 1",
+    "11/28/2026 10:00:00 - INFO - __main__ - Using flash attention 2 for the model\n"
+    "11/28/2026 10:00:05 - INFO - __main__ - step 10 loss 1.2",
+])
+def test_log_prefix_near_misses(text):
+    assert first(text) == (None, None)
+
+
+def test_prefix_forms_are_stripped_only_where_they_stand_first():
+    for line in (b"[2026-11-28 10:00:00,123][root][ERROR] - x", b"11/28/2026 10:00:00 - WARNING - root - x", b"[rank: 0] x",
+                 b"[Rank 12]: x"):
+        m = matcher.LINE_PREFIX.match(line)
+        assert m is not None and line[m.end():] == b"x"
+    for line in (b"see [rank 0] for x", b"[2026-11-28 10:00:00,123][root][INFO] - x", b"[ranking 3] x"):
+        m = matcher.LINE_PREFIX.match(line)
+        assert m is None or m.end() == 0

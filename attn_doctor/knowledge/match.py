@@ -114,8 +114,18 @@ LINE_PREFIX = re.compile(
     rb"|(?:\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\] \[[A-Za-z]+\] "
     rb"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)? \[[A-Za-z]+\] \[[\w./-]+\] "
     rb"|\d\d:\d\d:\d\d-\d{6} [A-Z]+ +(?! )"
-    rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?(?: - | )\[?(?:INFO|DEBUG)\]?(?: - |:? ))"
+    rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?(?: - | )\[?(?:INFO|DEBUG)\]?(?: - |:? )"
+    # helper ex65 (session 10): Hydra's job log (`[2026-03-01 12:00:01,123][__main__][INFO] - `: NeMo, Lightning templates) and
+    # the Hugging Face example scripts' (`03/01/2026 12:00:01 - INFO - __main__ - `), at INFO or DEBUG before a traceback's line
+    rb"|\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[,.]\d+)?\]\[[\w.-]+\]\[(?:INFO|DEBUG)\] - "
+    rb"|\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - (?:INFO|DEBUG) - [\w.-]+ - )"
     rb"(?=Traceback \(most recent call last\)|\s*File \"|\s{4}|[A-Za-z_][\w.]*(?:Error|Exception)\b)"
+    # ... and at ERROR, WARNING or CRITICAL before any line (as the ISO time's below)
+    rb"|\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[,.]\d+)?\]\[[\w.-]+\]\[(?:ERROR|WARNING|CRITICAL)\] - "
+    rb"|\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - (?:ERROR|WARNING|CRITICAL) - [\w.-]+ - "
+    # a rank's tag as launchers other than torchrun write it, a space in it (Lightning's `[rank: 0] `, `[Rank 3] `, `[rank 1]: `;
+    # not `[rank0] ` without a colon, which stays as it was)
+    rb"|\[[Rr]ank:? \d+\]:? ?"
     rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: - | )"
     rb"\[?(?:ERROR|WARNING|WARN|CRITICAL)\]?(?: - |:? )"
     rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z "
