@@ -567,11 +567,21 @@ def _subject_of_match(entry: Entry, lines: list[str], line: int, found: Attribut
         # ..."); a library's own path first (".../mmcv/_ext.so: undefined symbol: ... (after pip install flash-attn)") is that
         # library's failure, whatever the match reaches
         whole = _scrub(text)
+        # helper ex65 (session 10): a library's name before the line's exception type is the tag of the program that logged
+        # or wrapped it ("[detectron2] RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "mmdet: RuntimeError:
+        # ..."): the line is read from the exception's message on, where the backend's name is the subject
+        exc = EXCEPTION_TYPE.search(whole)
+        if exc is not None and first_named(whole[:exc.start()]) is None and any(ox.search(whole, 0, exc.start()) for ox in r.not_seven):
+            whole = whole[exc.start():]
         first_seven = min((n.start() for bb, sx in r.seven if bb == b for n in [sx.search(whole)] if n), default=None)
         first_other = min((n.start() for ox in r.not_seven for n in [ox.search(whole)] if n), default=None)
         if first_seven is not None and (first_other is None or first_seven < first_other):
             return b
     return None
+
+
+# a Python exception's type as a log line shows it, with its colon ("RuntimeError: ", "torch.OutOfMemoryError: ")
+EXCEPTION_TYPE = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception)):[ \t]")
 
 
 # ... and as glibc prints it in other locales (session 6, ex35: zh "(被 X 需要)", ru "(требуется для X)", de "(benötigt von X)",

@@ -114,8 +114,18 @@ LINE_PREFIX = re.compile(
     rb"|(?:\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\] \[[A-Za-z]+\] "
     rb"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)? \[[A-Za-z]+\] \[[\w./-]+\] "
     rb"|\d\d:\d\d:\d\d-\d{6} [A-Z]+ +(?! )"
-    rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?(?: - | )\[?(?:INFO|DEBUG)\]?(?: - |:? ))"
+    rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?(?: - | )\[?(?:INFO|DEBUG)\]?(?: - |:? )"
+    # helper ex65 (session 10): Hydra's job log (`[2026-03-01 12:00:01,123][__main__][INFO] - `: NeMo, Lightning templates) and
+    # the Hugging Face example scripts' (`03/01/2026 12:00:01 - INFO - __main__ - `), at INFO or DEBUG before a traceback's line
+    rb"|\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[,.]\d+)?\]\[[\w.-]+\]\[(?:INFO|DEBUG)\] - "
+    rb"|\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - (?:INFO|DEBUG) - [\w.-]+ - )"
     rb"(?=Traceback \(most recent call last\)|\s*File \"|\s{4}|[A-Za-z_][\w.]*(?:Error|Exception)\b)"
+    # ... and at ERROR, WARNING or CRITICAL before any line (as the ISO time's below)
+    rb"|\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[,.]\d+)?\]\[[\w.-]+\]\[(?:ERROR|WARNING|CRITICAL)\] - "
+    rb"|\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - (?:ERROR|WARNING|CRITICAL) - [\w.-]+ - "
+    # a rank's tag as launchers other than torchrun write it, a space in it (Lightning's `[rank: 0] `, `[Rank 3] `, `[rank 1]: `;
+    # not `[rank0] ` without a colon, which stays as it was)
+    rb"|\[[Rr]ank:? \d+\]:? ?"
     rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: - | )"
     rb"\[?(?:ERROR|WARNING|WARN|CRITICAL)\]?(?: - |:? )"
     rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z "
@@ -1091,7 +1101,13 @@ class _Scanner:
             view = b"\n".join(first.head_times.get(i, b"") + row for i, row in enumerate(rows))
             self._region(view, 0, len(view), 1, frozenset(self.index.head), first)
         elif z:
+            view = first.data[:z]
             self._region(first.data, 0, z, 1, frozenset(self.index.head), first)
+        if z and (joined := _wrapped_head(view)) is not None:
+            # the head read once more with its hard-wrapped sentences joined (each on its first line, the next left
+            # blank, so every line keeps its number); attribution reads the lines as they are
+            self._keep_context(view, 0, 1)
+            self._region(joined, 0, len(joined), 1, frozenset(self.index.head), first)
 
     def block(self, prev: _Block | None, cur: _Block, nxt: _Block | None) -> None:
         """Search the lines around cur's hot lines (and the hot lines of its neighbours that reach
@@ -1377,6 +1393,45 @@ def _read_of_long_lines(data: bytes) -> bytes:
             at = end
         i = end + 1
     return b"".join(out + [data[at:]]) if out else data
+
+
+# helper ex65 (session 10): a report's first sentence hard-wrapped over two lines (an editor's or a mail client's 72-80
+# columns; "When I enable sage attention in the KSampler the whole generation" over "fails with a black image."): the head
+# entries read each line alone, so the backend and the failure fall on two lines. Joined where the first line is prose (not
+# indented, no fence), ends without a stop (nor a colon: what follows it is pasted) and is long or ends in a word that cannot
+# end a sentence, the next goes on in lower case, and the two name a backend. Only the head's few lines are read this way
+# (benchmarks/explain_50mb.py, explain_repeated_lines.py: a long log's cost is unchanged).
+_WRAP_FIRST = re.compile(
+    rb"(?![ \t]|```|~~~|#)[^\n]*[^\s.!?:;\x22'`\]})>|\\](?<!\xe3\x80\x82)(?<!\xef\xbc\x81)(?<!\xef\xbc\x9f)(?<!\xef\xbc\x9a)(?<!\xef\xbc\x9b)[ \t]*\Z")
+_WRAP_OPEN_END = re.compile(
+    rb"(?i:\b(?:the|a|an|and|or|but|with|when|whenever|while|to|of|in|on|for|is|are|was|were|that|which|my|our|if|because|"
+    rb"after|before|from|by|at|as|using|into|than|then|it|this|get|gets|got|getting|keeps?|still|always|also|not)[ \t]*\Z)")
+# (not a command or a code line the report pastes under its title: those start in lower case too)
+_WRAP_NEXT = re.compile(rb"(?!(?:pip3?|python[\d.]*|conda|mamba|uv|git|cd|export|sudo|apt(?:-get)?|bash|sh|set|nvcc|cmake|ninja|make|"
+                        rb"import|from|def|class|return|print|torch|https?)\b)[a-z]")
+_WRAP_NAMES = re.compile(
+    rb"(?i:flash[-_ ]?att|xformers?|sage[-_ ]?att|sageattn|flex[-_ ]?att|scaled_dot_product|\bsdpa\b|\bfa[-_ ]?[234]\b|"
+    rb"flash_attn|spargeattn)")
+WRAP_MIN = 60  # characters: a first line this long that ends without a stop is a wrapped sentence, not a title
+
+
+def _wrapped_head(data: bytes) -> bytes | None:
+    """The head `data` with each hard-wrapped sentence's two lines joined onto the first (the second left empty: every line
+    keeps its number), or None where no two lines are one sentence."""
+    rows = data.split(b"\n")
+    joined = False
+    k = 0
+    while k + 1 < len(rows):
+        a, b = rows[k].rstrip(b"\r"), rows[k + 1].rstrip(b"\r")
+        if (b and _WRAP_NEXT.match(b) and _WRAP_FIRST.match(a)
+                and (len(a.rstrip()) >= WRAP_MIN or _WRAP_OPEN_END.search(a))
+                and (_WRAP_NAMES.search(a) or _WRAP_NAMES.search(b))):
+            rows[k], rows[k + 1] = a.rstrip() + b" " + b.strip(), b""
+            joined = True
+            k += 2
+        else:
+            k += 1
+    return b"\n".join(rows) if joined else None
 
 
 def _line_start(buf: bytes, a: int, k: int) -> int:
