@@ -438,6 +438,40 @@ def _cured_removed(line: str) -> str:
     return CURED.sub(blank, line)
 
 
+# helper ex66 (session 10; benchmarks/results/explain-wrong-backend-s10.md, tests/test_explain_variants_ex66.py): a backend named
+# as the side of a contrast where the failure does NOT happen is not the failing one: "It happens with SageAttention, but not
+# with PyTorch SDPA" (city96/ComfyUI-GGUF#250), "NaN gradients; SDPA doesn't, FA3 does", "出现Nan 的梯度，SDPA 不会，用npu 的
+# flash-attention 会" (MinghuasLab/flash-attention-npu#77). Two shapes: "not with/using/on X" (up to three words, to the clause's
+# end or a parenthesis), and an elliptic clause of a name and a bare negation ("SDPA doesn't", "xformers does not", "SDPA 不会");
+# blanked only where the rest of the line still names a backend (the failing side), as REPLACED is
+NOT_WITH = re.compile(r"\bnot[ \t]+(?:with|using|when using|on|under|via|through)[ \t]+(?:the[ \t]+)?"
+                      r"(?:[^\s,;:.!?()，；。]|\.(?=\w))+(?:[ \t]+(?:[^\s,;:.!?()，；。]|\.(?=\w))+){0,2}", re.IGNORECASE)
+ELLIPTIC_NOT = re.compile(r"^[ \t]*(?:but[ \t]+|while[ \t]+|whereas[ \t]+|and[ \t]+)?(?:with[ \t]+|using[ \t]+|用)?"
+                          r"[`'\"]?[\w./-]{2,40}[`'\"]?(?:[ \t]+[\w./-]{1,20}){0,1}[ \t]*"
+                          r"(?:does(?:n't| not)|did(?:n't| not)|won't|will not|is(?:n't| not) affected|不会|没有|没事|不会出现)"
+                          r"[ \t]*$", re.IGNORECASE)
+CONTRAST_BREAK = re.compile(r"([,;，；。]|[.!?](?=\s|$))")
+# (an elliptic negation answers the failure the line states elsewhere: "NaN gradients; SDPA doesn't". Without one it may answer a
+# question, "Does it run on a 5090? FA3 doesn't", and then says the backend fails)
+FAILURE_STATED = re.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|hang\w*|broken|wrong|garbage|black)(?![A-Za-z])|"
+                            r"报错|错误|失败|崩溃|异常", re.IGNORECASE)
+
+
+def _contrast_removed(line: str) -> str:
+    """`line` without a contrast's side that does not fail ("but not with SDPA", "SDPA doesn't"), where the rest still names a
+    backend."""
+    kept = NOT_WITH.sub(lambda m: " " * len(m.group(0)), line)
+    parts = CONTRAST_BREAK.split(kept)
+    for k in range(0, len(parts), 2):
+        if ELLIPTIC_NOT.match(parts[k]) and _first_rule(parts[k]) not in (None, ("none", False)) \
+                and any(FAILURE_STATED.search(x) for n, x in enumerate(parts) if n != k):
+            parts[k] = " " * len(parts[k])
+    kept = "".join(parts)
+    if kept == line:
+        return line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
+
+
 def _scrub(line: str) -> str:
     """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
     a clause that says a backend works, examples, what something replaced, lists of choices."""
@@ -463,6 +497,8 @@ def _scrub(line: str) -> str:
         line = _replaced_removed(line)
     if "same" in low or "persist" in low:
         line = _persisted_removed(line)
+    if "not" in low or "n't" in low or "不会" in line or "没" in line:
+        line = _contrast_removed(line)
     if "tried" in low:
         line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
     if " back to " in low:

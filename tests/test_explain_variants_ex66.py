@@ -1,0 +1,80 @@
+"""Variants for helper ex66 (session 10): training texts matched with the wrong backend
+(benchmarks/results/explain-wrong-backend-s10.md: 34 texts, 4 of them class C: the failure's own words name one backend, a
+name met elsewhere on the line or in the text names another and wins).
+
+Every case was written by hand (2026-11-28): other backends, programs and wordings than the fixtures. The variants fail on
+main at 11221d8; the near misses say the same words about the failing backend and must keep it.
+
+Mechanisms (knowledge file: rule):
+  contrast  attribution.py NOT_WITH, ELLIPTIC_NOT (_contrast_removed in _scrub): the side of a contrast where the failure does
+            not happen ("but not with PyTorch SDPA", "SDPA doesn't", "SDPA 不会") names no failing backend, where the rest of the
+            line names one; an elliptic negation only answers a failure the line states (FAILURE_STATED), not a question
+  fa3-v3    attribution.toml fa3 names: "flash_attention_v3", "flash-attn-v3" (the version as an underscore/hyphen suffix)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_doctor.knowledge import attribution
+from explain_top import first_cause as _top, ids as _ids
+
+
+def _named(line: str) -> str | None:
+    hit = attribution._named(line)
+    return hit[0] if hit else None
+
+
+# contrast: variants (the failing side wins over the side named as not failing)
+@pytest.mark.parametrize("line,backend", [
+    ("Black images with SDPA but not with xformers on the same seed", "sdpa"),
+    ("illegal memory access with flash_attn_func but not with xformers.ops.memory_efficient_attention", "fa2"),
+    ("Garbage output with SDPA, not with flash-attn 2.7.4", "sdpa"),
+    ("NaN with FlexAttention; xformers doesn't.", "flex"),
+    ("FA3 gives garbage output at seqlen 8192; xformers does not.", "fa3"),
+    ("black images with FA3 but not on sageattention 2.1.1", "fa3"),
+    ("用 SDPA 会报错，xformers 不会", "sdpa"),
+])
+def test_contrast_side_that_does_not_fail_names_nothing(line, backend):
+    assert _named(line) == backend
+
+
+# contrast: the same through explain, a title over a body
+@pytest.mark.parametrize("text,backend", [
+    ("NaN gradients in backward with SDPA ... not with flash-attn though\n\n"
+     "loss becomes nan at step 12 with attn_implementation='sdpa' on an A100", "sdpa"),
+    ("梯度等于 NaN 的问题\n\n出现 NaN 的梯度，SDPA 不会，用 FlashAttention-3 会\n\nPyTorch: 2.6.0", "fa3"),
+])
+def test_contrast_through_explain(text, backend):
+    assert _top(text)[1] == backend, (_ids(text), _top(text))
+
+
+# contrast: near misses (the negation is about the named backend itself, or answers a question, not a failure)
+@pytest.mark.parametrize("line,backend", [
+    ("Does it run on an RTX 5090? FA3 doesn't.", "fa3"),  # no failure stated: "doesn't" may be "doesn't run"
+    ("flash-attn does not work with fp32 inputs", "fa2"),  # "not work with": the backend's own failure
+    ("SDPA doesn't support this mask, so the call crashes", "sdpa"),  # not elliptic: the negation has its verb
+    ("RuntimeError: SageAttention not with this head dim", "sage"),  # nothing else named: the line keeps its only backend
+])
+def test_contrast_near_misses_keep_the_backend(line, backend):
+    assert _named(line) == backend
+
+
+# fa3-v3: variants
+@pytest.mark.parametrize("line", [
+    "flash_attention_v3 gives NaN gradients on the NPU port",
+    "pip install flash-attn-v3 fails on CUDA 12.3",
+    "ImportError in flash_attn_v3 wrapper",
+])
+def test_fa3_by_underscore_version_suffix(line):
+    assert _named(line) == "fa3"
+
+
+# fa3-v3: near misses (FA2 by its own version, a speed-up)
+@pytest.mark.parametrize("line,backend", [
+    ("flash_attention_v2 gives NaN gradients", "fa2"),
+    ("flash_attn_v3x speed-up claims", None),  # not the version: a word goes on after the 3
+])
+def test_fa3_suffix_near_misses(line, backend):
+    got = _named(line)
+    assert got != "fa3" and (backend is None or got == backend), got
