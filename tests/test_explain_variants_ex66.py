@@ -10,6 +10,9 @@ Mechanisms (knowledge file: rule):
             not happen ("but not with PyTorch SDPA", "SDPA doesn't", "SDPA 不会") names no failing backend, where the rest of the
             line names one; an elliptic negation only answers a failure the line states (FAILURE_STATED), not a question
   fa3-v3    attribution.toml fa3 names: "flash_attention_v3", "flash-attn-v3" (the version as an underscore/hyphen suffix)
+  examples  attribution.py PROSE_EXAMPLES (_scrub): examples in running prose ("other backends, like SageAttention, Sparse
+            attention etc", "other kernels such as FA3 or xformers") are what else exists, not the failing backend; a list of
+            one backend's own functions still names it
 """
 
 from __future__ import annotations
@@ -78,3 +81,31 @@ def test_fa3_by_underscore_version_suffix(line):
 def test_fa3_suffix_near_misses(line, backend):
     got = _named(line)
     assert got != "fa3" and (backend is None or got == backend), got
+
+
+# examples: variants (examples of other backends in prose name no failing backend)
+@pytest.mark.parametrize("line", [
+    "How do you see it working with other backends, like SageAttention, xFormers etc?",
+    "Would the fallback also cover other kernels such as FlashAttention-3 or FlexAttention?",
+    "We support many attention libraries, e.g. xformers, flash-attn, sageattention and so on.",
+])
+def test_examples_in_prose_name_no_backend(line):
+    assert _named(line) is None, attribution._scrub(line)
+
+
+# examples: the failing backend beside the examples stays
+@pytest.mark.parametrize("line,backend", [
+    ("FlexAttention crashes at compile; other backends like SDPA, xFormers etc. run fine", "flex"),
+    ("SageAttention fails on sm_120 where other kernels such as xformers or FA2 run", "sage"),
+])
+def test_examples_beside_the_failure(line, backend):
+    assert _named(line) == backend
+
+
+# examples: near misses (one backend's own functions listed; a comparison, no list)
+@pytest.mark.parametrize("line,backend", [
+    ("NaN from functions like flash_attn_func, flash_attn_varlen_func etc. after the upgrade", "fa2"),
+    ("flash-attn crashes like it did in 2.5.8", "fa2"),
+])
+def test_examples_near_misses(line, backend):
+    assert _named(line) == backend

@@ -457,6 +457,17 @@ FAILURE_STATED = re.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|h
                             r"报错|错误|失败|崩溃|异常", re.IGNORECASE)
 
 
+# helper ex66: examples in running prose, closed by "etc." or "and so on", or opened by "other backends like/such as": "how do you
+# see it working with other backends, like SageAttention, Sparse attention etc?" (sgl-project/sglang#34389), "other kernels such
+# as FA3 or xformers": examples of what else exists, not the failing backend (the parenthesised form is EXAMPLES); kept where every
+# item names one and the same backend (a list of one backend's functions is about it: _list_removed)
+PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[ \t]+((?:[^,;:.!?()\n]{1,40}?,[ \t]*)+"
+                            r"(?:(?:and|or)[ \t]+)?[^,;:.!?()\n]{1,40}?),?[ \t]*(?:etc\b\.?|and so on\b|and (?:many )?(?:more|others)\b|…|\.\.\.)|"
+                            r"\bother[ \t]+(?:attention[ \t]+)?(?:backends?|kernels?|implementations?|libraries|options)[ \t]*,?[ \t]*"
+                            r"(?:like|such as|e\.g\.,?|including)[ \t]+((?:[^,;:.!?()\n]{1,40}?(?:,|\bor\b|\band\b)[ \t]*)+"
+                            r"[^,;:.!?()\n]{1,40})", re.IGNORECASE)
+
+
 def _contrast_removed(line: str) -> str:
     """`line` without a contrast's side that does not fail ("but not with SDPA", "SDPA doesn't"), where the rest still names a
     backend."""
@@ -497,6 +508,8 @@ def _scrub(line: str) -> str:
         line = _replaced_removed(line)
     if "same" in low or "persist" in low:
         line = _persisted_removed(line)
+    if any(w in low for w in (" like ", "such as", "e.g.", "for example", "including")):
+        line = PROSE_EXAMPLES.sub(_list_removed, line)
     if "not" in low or "n't" in low or "不会" in line or "没" in line:
         line = _contrast_removed(line)
     if "tried" in low:
