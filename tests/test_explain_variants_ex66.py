@@ -13,6 +13,10 @@ Mechanisms (knowledge file: rule):
   examples  attribution.py PROSE_EXAMPLES (_scrub): examples in running prose ("other backends, like SageAttention, Sparse
             attention etc", "other kernels such as FA3 or xformers") are what else exists, not the failing backend; a list of
             one backend's own functions still names it
+  advice    attribution.py ADVICE (_scrub): a backend offered as the cure in advice ("the easiest solution is to use SDPA",
+            "please use xformers instead", "I'd recommend using flash-attn 2.6.3") names no failing backend; advice to stop
+            using one ("the solution is not to use sageattention", "the fix is to disable xformers") and a sentence that goes
+            on to say the offered backend fails too still name it
 """
 
 from __future__ import annotations
@@ -108,4 +112,35 @@ def test_examples_beside_the_failure(line, backend):
     ("flash-attn crashes like it did in 2.5.8", "fa2"),
 ])
 def test_examples_near_misses(line, backend):
+    assert _named(line) == backend
+
+
+# advice: variants (the cure offered names no failing backend)
+@pytest.mark.parametrize("line,backend", [
+    ("The easiest solution is to use SDPA for now.", None),
+    ("Please use xformers instead.", None),
+    ("you could try switching to FlexAttention instead", None),
+    ("I'd recommend using flash-attn 2.6.3 with this torch", None),
+    ("RuntimeError in flash_attn_func; the workaround would be to use SDPA", "fa2"),
+    ("FlexAttention fails to compile; use SDPA instead.", "flex"),
+])
+def test_advice_names_no_failing_backend(line, backend):
+    assert _named(line) == backend, attribution._scrub(line)
+
+
+# advice: through explain, a catch-all whose only backend is the cure offered is not claimed as that backend's
+def test_cure_offered_does_not_claim_a_catch_all():
+    text = ("Training crashes with an illegal memory access\n\nRuntimeError: CUDA error: an illegal memory access was encountered"
+            "\n\nThe easiest solution is to use SDPA for now.")
+    assert _top(text) == (None, None), _ids(text)
+
+
+# advice: near misses (stop using the backend; a narrative, not advice; the offered backend said to fail too)
+@pytest.mark.parametrize("line,backend", [
+    ("Easiest solution is not to use sageattention or the compile_args.", "sage"),
+    ("The fix is to disable xformers", "xformers"),
+    ("I used SDPA instead and it crashes the same", "sdpa"),
+    ("Use SageAttention instead: it crashes at import", "sage"),
+])
+def test_advice_near_misses(line, backend):
     assert _named(line) == backend

@@ -483,6 +483,30 @@ def _contrast_removed(line: str) -> str:
     return kept if any(rx.search(kept) for _, rx in rules().seven) else line
 
 
+# helper ex66: a backend offered as the cure, in advice ("The easiest solution is to use SDPA", "Please use xformers instead",
+# "you could try switching to FlexAttention instead", "I'd recommend using flash-attn 2.6.3"): what to do next, not what failed.
+# Not advice to stop using a backend ("the solution is not to use sageattention", "the fix is to disable xformers"): that names
+# the backend as the failure's part, as CHANGED does for a cure
+ADVICE = re.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|temporary|current|a|one|the)[ \t]+)*(?:solution|workaround|fix)"
+                    r"[ \t]+(?:for[ \t]+(?:now|me|this|that)[ \t]+)?(?:is|was|would be)[ \t]+(?:to[ \t]+)?"
+                    r"(?:use|using|switch(?:ing)?[ \t]+to|install(?:ing)?|go(?:ing)?[ \t]+with)\b(?:[^.;!?\n]|\.(?=\w))*|"
+                    r"\bI(?:[’']d|[ \t]+would)[ \t]+(?:suggest|recommend)(?:[ \t]+you)?[ \t]+(?:to[ \t]+)?(?:use|using|try|trying|"
+                    r"switch(?:ing)?[ \t]+to|install(?:ing)?)\b(?:[^.;!?\n]|\.(?=\w))*|"
+                    r"(?:^[^\w\n]*|(?<=[.!?:;][ \t])|\b(?:you[ \t]+(?:can|could|should|may|might)|please|just)[ \t]+)"
+                    r"(?:try[ \t]+(?:using[ \t]+|switching[ \t]+to[ \t]+)?|use[ \t]+|switch[ \t]+to[ \t]+)"
+                    r"[^.;!?\n]{1,60}?[ \t]+instead\b(?![ \t]+of)", re.IGNORECASE)
+def _advice_removed(m: re.Match) -> str:
+    """The advice blanked, unless it is to stop using a backend or its sentence goes on to say a failure ("Use SageAttention
+    instead: it crashes at import" reports that it fails too)."""
+    rest = re.match(r"[^.!?\n]*", m.string[m.end():]).group(0)
+    if NOT_ADVICE.search(m.group(0)) or FAILURE_STATED.search(rest):
+        return m.group(0)
+    return " " * len(m.group(0))
+
+
+NOT_ADVICE = re.compile(r"\bnot\b|n't\b|\b(?:disabl\w*|remov\w*|uninstall\w*|turn\w* off|without)\b|--(?:no|disable)[-_]", re.IGNORECASE)
+
+
 def _scrub(line: str) -> str:
     """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
     a clause that says a backend works, examples, what something replaced, lists of choices."""
@@ -512,6 +536,8 @@ def _scrub(line: str) -> str:
         line = PROSE_EXAMPLES.sub(_list_removed, line)
     if "not" in low or "n't" in low or "不会" in line or "没" in line:
         line = _contrast_removed(line)
+    if any(w in low for w in ("solution", "workaround", "fix ", "suggest", "recommend", "instead")):
+        line = ADVICE.sub(_advice_removed, line)
     if "tried" in low:
         line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
     if " back to " in low:
