@@ -17,6 +17,8 @@ Mechanisms (knowledge file: rule):
             "please use xformers instead", "I'd recommend using flash-attn 2.6.3") names no failing backend; advice to stop
             using one ("the solution is not to use sageattention", "the fix is to disable xformers") and a sentence that goes
             on to say the offered backend fails too still name it
+  choices   attribution.py BRACED_CHOICES, LISTED_CHOICES (_scrub): argparse's {a,b,c} choices and a comma list after
+            "available/supported/valid (attention) backends:" are the options, not the backend chosen
 """
 
 from __future__ import annotations
@@ -143,4 +145,26 @@ def test_cure_offered_does_not_claim_a_catch_all():
     ("Use SageAttention instead: it crashes at import", "sage"),
 ])
 def test_advice_near_misses(line, backend):
+    assert _named(line) == backend
+
+
+# choices: variants (the backend chosen outside the list wins; a list alone names none)
+@pytest.mark.parametrize("line,backend", [
+    ("RuntimeError: SDPA failed for head_dim 512. Supported attention backends are: xformers, flash_attn", "sdpa"),
+    ("usage: infer.py [-h] [--attention {xformers,sage,flash}] [--fp16]", None),
+    ("usage: train.py [-h] [--attn_implementation {eager,sdpa,flash_attention_2}] [--seed SEED]", None),
+    ("Available backends: FLASH_ATTN, XFORMERS, TORCH_SDPA", None),
+])
+def test_choices_name_no_failing_backend(line, backend):
+    assert _named(line) == backend, attribution._scrub(line)
+
+
+# choices: near misses (one item; one backend's own functions; not a list of choices)
+@pytest.mark.parametrize("line,backend", [
+    ("FA3 crashes; supported: FA3 only", "fa3"),
+    ("Available: flash_attn", "fa2"),
+    ("flash_attn_func failed, available kernels: flash_attn_func, flash_attn_varlen_func", "fa2"),
+    ('f"{backend}" flash_attn_func raised', "fa2"),
+])
+def test_choices_near_misses(line, backend):
     assert _named(line) == backend

@@ -381,6 +381,16 @@ def _list_removed(m: re.Match) -> str:
     return m.group(0) if len(named) == 1 and None not in named else " " * len(m.group(0))
 
 
+# helper ex66: more lists of choices: argparse's braces in a usage line or an "invalid choice" message ("[--attn_implementation
+# {eager,sdpa,flash_attention_2}]"), and a comma list after "available/supported/valid/allowed (attention) backends/...:"
+# ("Invalid attention backend xformers. Available: flash_attn, sdpa, flex"; "Supported attention backends are: FlashAttention-2,
+# xFormers, SDPA"): the options, not the one chosen (the chosen one, outside the list, stays)
+BRACED_CHOICES = re.compile(r"(?<![\w$%])\{([\w.-]+(?:,[\w.-]+)+)\}")
+LISTED_CHOICES = re.compile(r"\b(?:valid|supported|allowed|available|possible)(?:[ \t]+attention)?(?:[ \t]+(?:backends?|"
+                            r"implementations?|kernels?|values?|options?|choices?))?(?:[ \t]+(?:are|is|include))?[ \t]*:[ \t]*"
+                            r"((?:[^,;\n]{1,40},[ \t]*)+(?:(?:or|and)[ \t]+)?[^,;.\n]{1,40})", re.IGNORECASE)
+
+
 # helper ex57: "cannot import name 'N' from 'M'": the module decides whose API moved. A model class named after a backend
 # ("cannot import name 'LlamaFlashAttention2' from 'transformers.models.llama.modeling_llama'": transformers 4.48 removed its
 # per-model attention classes, deepseek-ai/DeepSeek-OCR#126) is the module's library's when the module names no backend; a
@@ -519,6 +529,10 @@ def _scrub(line: str) -> str:
         line = SPANS.sub(_list_removed, line)
     if any(w in low0 for w in ("one of", "choose from", "values", "options", "choices")):
         line = OPTIONS.sub(_list_removed, line)
+    if "{" in line:
+        line = BRACED_CHOICES.sub(_list_removed, line)
+    if ":" in line and any(w in low0 for w in ("valid", "supported", "allowed", "available", "possible")):
+        line = LISTED_CHOICES.sub(_list_removed, line)
     low = line.lower()
     if "--" in line and ("--disable" in low or "--no" in low):
         line = SWITCHED_OFF_FLAG.sub(" ", line)
