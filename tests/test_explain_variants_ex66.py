@@ -17,6 +17,10 @@ Mechanisms (knowledge file: rule):
             "please use xformers instead", "I'd recommend using flash-attn 2.6.3") names no failing backend; advice to stop
             using one ("the solution is not to use sageattention", "the fix is to disable xformers") and a sentence that goes
             on to say the offered backend fails too still name it
+  retry     attribution.py SWITCHED_TO (the persisted-error sentence, _persisted_removed): a retry with another backend that
+            kept the same error ("Tried using xformers as well, the same result", "I re-ran it using xformers and the error
+            stays the same") rules that backend out; a retry with a version of it ("Tried with flash-attn 2.7.4, the same error")
+            or one that fails differently ("Tried with FA3 and it crashes") still names it
   choices   attribution.py BRACED_CHOICES, LISTED_CHOICES (_scrub): argparse's {a,b,c} choices and a comma list after
             "available/supported/valid (attention) backends:" are the options, not the backend chosen
 """
@@ -167,4 +171,28 @@ def test_choices_name_no_failing_backend(line, backend):
     ('f"{backend}" flash_attn_func raised', "fa2"),
 ])
 def test_choices_near_misses(line, backend):
+    assert _named(line) == backend
+
+
+# retry: variants (the backend retried with the same error is ruled out; the failing one before it stays)
+@pytest.mark.parametrize("line,backend", [
+    ("Black images in the sampler with SDPA. Tried using xformers as well, the same result.", "sdpa"),
+    ("illegal memory access in FlexAttention. I re-ran it using xformers and the error stays the same.", "flex"),
+])
+def test_retry_with_same_error_rules_out(line, backend):
+    assert _named(line) == backend, attribution._scrub(line)
+
+
+def test_retry_alone_does_not_claim_a_catch_all():
+    text = ("RuntimeError: CUDA error: an illegal memory access was encountered\n\n"
+            "Happens in the sampler. I retried with xformers and the error is the same.")
+    assert _top(text) == (None, None), _ids(text)
+
+
+# retry: near misses (a version of the backend; a retry that fails in its own way)
+@pytest.mark.parametrize("line,backend", [
+    ("Tried with flash-attn 2.7.4, the same error", "fa2"),
+    ("Tried with FA3 and it crashes", "fa3"),
+])
+def test_retry_near_misses(line, backend):
     assert _named(line) == backend

@@ -341,7 +341,11 @@ PERSISTED = re.compile(r"\b(?:errors?|problems?|issues?|crash(?:es)?|results?|ou
                        r"\b(?:errors?|problems?|issues?|crash(?:es)?)\s+(?:still\s+)?persist(?:s|ed)?\b", re.IGNORECASE)
 SWITCHED_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|turn(?:ed|s|ing)?|chang(?:e|ed|es|ing)|set(?:ting)?|mov(?:e|ed|es|ing)|"
                          r"swap(?:ped|s|ping)?)\b(?:[ \t]+(?:it|this|that|them|the attention|attention|the backend))?"
-                         r"(?:[ \t]+over)?[ \t]+to\b|\binstead\b", re.IGNORECASE)
+                         r"(?:[ \t]+over)?[ \t]+to\b|\binstead\b|"
+                         # helper ex66: a retry with another backend ("Tried with SDPA too, the same error", "I re-ran it using
+                         # xformers and the error stays the same"): the same persisted-error sentence rules it out
+                         r"\b(?:re-?)?tr(?:y|ied|ies|ying)[ \t]+(?:it[ \t]+)?(?:again[ \t]+)?(?:with|using)\b|"
+                         r"\bre-?r(?:an|un)[ \t]+(?:it[ \t]+)?(?:with|using)\b", re.IGNORECASE)
 SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|$)")  # ("...; the problem persists" is one sentence)
 VERSION = re.compile(r"\d+\.\d+")
 
