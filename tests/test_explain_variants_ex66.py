@@ -21,6 +21,10 @@ Mechanisms (knowledge file: rule):
             kept the same error ("Tried using xformers as well, the same result", "I re-ran it using xformers and the error
             stays the same") rules that backend out; a retry with a version of it ("Tried with flash-attn 2.7.4, the same error")
             or one that fails differently ("Tried with FA3 and it crashes") still names it
+  torch-fa  attribution.py TORCH_FLASH, FA_PACKAGE (_torch_flash_subject, in attribute): "Flash Attention" with no version,
+            where the text shows PyTorch's own flash kernel (can_use_flash_attention, sdp_kernel(enable_flash=...), "Torch was
+            not compiled with flash attention", "PyTorch's built-in flash attention") and no FlashAttention package (flash_attn,
+            flash-attn, FlashAttention-2, FA3, hopper/), is SDPA's flash kernel
   choices   attribution.py BRACED_CHOICES, LISTED_CHOICES (_scrub): argparse's {a,b,c} choices and a comma list after
             "available/supported/valid (attention) backends:" are the options, not the backend chosen
 """
@@ -196,3 +200,25 @@ def test_retry_alone_does_not_claim_a_catch_all():
 ])
 def test_retry_near_misses(line, backend):
     assert _named(line) == backend
+
+
+# torch-fa: variants (a shared "Flash Attention" over PyTorch's own flash kernel is SDPA's)
+@pytest.mark.parametrize("text", [
+    "Flash Attention not working on my T4\n\ntorch.backends.cuda.can_use_flash_attention(params, debug=True) returns False\n\n"
+    "flash attention only works on newer GPUs?",
+    "PyTorch's built-in flash attention gives NaN\n\nwith torch.backends.cuda.sdp_kernel(enable_flash=True, enable_math=False):"
+    " out = model(x)\nloss is nan after the first step",
+])
+def test_shared_flash_name_over_torch_flash_kernel_is_sdpa(text):
+    assert _top(text)[1] == "sdpa", (_ids(text), _top(text))
+
+
+# torch-fa: near misses (a FlashAttention package in the text; no torch flash kernel shown)
+@pytest.mark.parametrize("text", [
+    "Flash Attention not working on my T4\n\npip install flash-attn --no-build-isolation\n"
+    "torch.backends.cuda.can_use_flash_attention(params) returns False",
+    "Flash attention gives NaN\n\nfrom flash_attn import flash_attn_func\nUserWarning: 1Torch was not compiled with flash attention.",
+    "Flash attention gives NaN after 200 steps\n\nloss: nan",
+])
+def test_shared_flash_name_with_a_package_stays_flash_attention(text):
+    assert _top(text)[1] == "fa2", (_ids(text), _top(text))

@@ -1211,7 +1211,46 @@ def _import_chain_only(lines: list[str], named: int, line: int) -> bool:
                                 and IMPORT_CODE.search(lines[k + 1]) for k in frames)
 
 
+# helper ex66 (session 10; benchmarks/results/explain-wrong-backend-s10.md class S): "Flash Attention" with no version is a name
+# FlashAttention's packages share with PyTorch's own flash kernel. Where the text around it shows PyTorch's flash kernel by its own
+# API or message (torch.backends.cuda.can_use_flash_attention, enable_flash_sdp, SDPBackend.FLASH_ATTENTION, "Torch was not compiled
+# with flash attention", "Flash attention kernel not used because", "PyTorch's built-in flash attention") and names no
+# FlashAttention package precisely (flash_attn, flash-attn, FlashAttention-2, a file of theirs), the shared name is SDPA's flash
+# kernel: a runebook page on can_use_flash_attention titled "Flash Attention ... 작동하지 않을 때" is about SDPA
+TORCH_FLASH = re.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bflash_sdp_enabled\b|\bSDPBackend\.FLASH_ATTENTION\b|"
+                         r"\b_scaled_dot_product_flash_attention\w*|\bpytorch_flash::|\bat::native::_flash_attention_|"
+                         r"\bTorch was not compiled with flash attention\b|\bFlash attention kernel not used\b|"
+                         r"\b(?:py)?torch(?:[’']s)?[ \t]+(?:(?:built-?in|native|own|internal)[ \t]+)?flash[ -]?attention\b|"
+                         r"\bsdp_kernel\([^)\n]*enable_flash", re.IGNORECASE)
+
+
+# a FlashAttention package or its sources spelled out (flash_attn, flash-attn, flash-attention, FlashAttention-2, FA3, hopper/): the
+# text is about a package, whatever torch's flash kernel says beside it
+FA_PACKAGE = re.compile(r"flash[-_]?attn|flash[-_]attention|flash[ _-]?attention[ _-]?v?[234](?![0-9A-Za-z_])|(?<![0-9A-Za-z_])FA-?[234](?![0-9A-Za-z_])|"
+                        r"(?<![\w.-])hopper[/\\]|\bflash_(?:fwd|bwd)_", re.IGNORECASE)
+
+
+def _torch_flash_subject(lines: list[str], line: int, named_line: int) -> bool:
+    """Does the text within WINDOW of 1-based `line` show PyTorch's flash kernel (TORCH_FLASH) and no FlashAttention package
+    (FA_PACKAGE, outside torch's own names), while `named_line` names the FlashAttention family only by a shared name?"""
+    if not (0 < named_line <= len(lines)) or _named(lines[named_line - 1]) not in {(b, True) for b in FA_FAMILY}:
+        return False
+    window = range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))
+    if not any(TORCH_FLASH.search(lines[j]) for j in window):
+        return False
+    return not any(FA_PACKAGE.search(TORCH_FLASH.sub(" ", lines[j])) for j in set(window) | {named_line - 1})
+
+
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
+    FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject)."""
+    backend, named = _attributed(entry, own, lines, line)
+    if backend in FA_FAMILY and backend != own and named is not None and _torch_flash_subject(lines, line, named.line):
+        return "sdpa", Attribution("sdpa", named.line, named.text)
+    return backend, named
+
+
+def _attributed(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """(the backend of this match, the line that named it when it was inferred from the log)."""
     r = rules()
     if entry.id in r.evidence_backend and 0 < line <= len(lines):
