@@ -11,8 +11,8 @@ Mechanisms (knowledge file: rule):
             line names one; an elliptic negation only answers a failure the line states (FAILURE_STATED), not a question
   fa3-v3    attribution.toml fa3 names: "flash_attention_v3", "flash-attn-v3" (the version as an underscore/hyphen suffix)
   examples  attribution.py PROSE_EXAMPLES (_scrub): examples in running prose ("other backends, like SageAttention, Sparse
-            attention etc", "other kernels such as FA3 or xformers") are what else exists, not the failing backend; a list of
-            one backend's own functions still names it
+            attention etc", "other kernels such as FA3 or xformers") are what else exists, not the failing backend, where the
+            rest of the line names one; a list of one backend's own functions still names it
   advice    attribution.py ADVICE (_scrub): a backend offered as the cure in advice ("the easiest solution is to use SDPA",
             "please use xformers instead", "I'd recommend using flash-attn 2.6.3") names no failing backend; advice to stop
             using one ("the solution is not to use sageattention", "the fix is to disable xformers") and a sentence that goes
@@ -97,19 +97,18 @@ def test_fa3_suffix_near_misses(line, backend):
     assert got != "fa3" and (backend is None or got == backend), got
 
 
-# examples: variants (examples of other backends in prose name no failing backend)
-@pytest.mark.parametrize("line", [
-    "How do you see it working with other backends, like SageAttention, xFormers etc?",
-    "Would the fallback also cover other kernels such as FlashAttention-3 or FlexAttention?",
-    "We support many attention libraries, e.g. xformers, flash-attn, sageattention and so on.",
+# examples: variants (the failing backend beside examples of others wins; main reads the examples' names first)
+@pytest.mark.parametrize("line,backend", [
+    ("FlexAttention crashes at compile; other backends like SDPA, xFormers etc. run fine", "flex"),
+    ("SDPA gives NaN here; is it the same with other backends, like SageAttention, xFormers etc?", "sdpa"),
+    ("FlexAttention hangs at compile; would other kernels such as xformers or SageAttention avoid it?", "flex"),
 ])
-def test_examples_in_prose_name_no_backend(line):
-    assert _named(line) is None, attribution._scrub(line)
+def test_examples_in_prose_name_no_failing_backend(line, backend):
+    assert _named(line) == backend, attribution._scrub(line)
 
 
 # examples: the failing backend beside the examples stays
 @pytest.mark.parametrize("line,backend", [
-    ("FlexAttention crashes at compile; other backends like SDPA, xFormers etc. run fine", "flex"),
     ("SageAttention fails on sm_120 where other kernels such as xformers or FA2 run", "sage"),
 ])
 def test_examples_beside_the_failure(line, backend):

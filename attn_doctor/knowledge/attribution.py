@@ -551,7 +551,8 @@ def _scrub(line: str) -> str:
     if "same" in low or "persist" in low:
         line = _persisted_removed(line)
     if any(w in low for w in (" like ", "such as", "e.g.", "for example", "including")):
-        line = PROSE_EXAMPLES.sub(_list_removed, line)
+        kept = PROSE_EXAMPLES.sub(_list_removed, line)  # only where the rest still names a backend, as REPLACED
+        line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
     if "not" in low or "n't" in low or "不会" in line or "没" in line:
         line = _contrast_removed(line)
     if any(w in low for w in ("solution", "workaround", "fix ", "suggest", "recommend", "instead")):
