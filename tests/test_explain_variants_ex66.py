@@ -221,3 +221,12 @@ def test_shared_flash_name_over_torch_flash_kernel_is_sdpa(text):
 ])
 def test_shared_flash_name_with_a_package_stays_flash_attention(text):
     assert _top(text)[1] == "fa2", (_ids(text), _top(text))
+
+
+# advice and choices: near misses inside a backend's own message (advice naming no backend; a list of versions, not backends)
+@pytest.mark.parametrize("line,backend", [
+    ("return_lse is deprecated and will be removed in v2.10. Please use return_aux=AuxRequest(lse=True) instead.", "flex"),
+    ("AssertionError: Unsupported compute capability. Supported: 9.x, 10.x, 11.x", "cute"),
+])
+def test_a_message_keeps_its_own_advice_and_lists(line, backend):
+    assert _top(line)[1] == backend, (_ids(line), _top(line))

@@ -395,6 +395,14 @@ LISTED_CHOICES = re.compile(r"\b(?:valid|supported|allowed|available|possible)(?
                             r"((?:[^,;\n]{1,40},[ \t]*)+(?:(?:or|and)[ \t]+)?[^,;.\n]{1,40})", re.IGNORECASE)
 
 
+def _choices_removed(m: re.Match) -> str:
+    """A list of choices blanked as _list_removed does, where an item names a backend of the seven (a list of versions or
+    architectures, "Supported: 9.x, 10.x, 11.x" in FA4's own message, is no list of backends: it stays)."""
+    if _first_rule(m.group(m.lastindex or 0)) in (None, ("none", False)):
+        return m.group(0)
+    return _list_removed(m)
+
+
 # helper ex57: "cannot import name 'N' from 'M'": the module decides whose API moved. A model class named after a backend
 # ("cannot import name 'LlamaFlashAttention2' from 'transformers.models.llama.modeling_llama'": transformers 4.48 removed its
 # per-model attention classes, deepseek-ai/DeepSeek-OCR#126) is the module's library's when the module names no backend; a
@@ -511,9 +519,10 @@ ADVICE = re.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|tempo
                     r"[^.;!?\n]{1,60}?[ \t]+instead\b(?![ \t]+of)", re.IGNORECASE)
 def _advice_removed(m: re.Match) -> str:
     """The advice blanked, unless it is to stop using a backend or its sentence goes on to say a failure ("Use SageAttention
-    instead: it crashes at import" reports that it fails too)."""
+    instead: it crashes at import" reports that it fails too), or it names no backend (a message's own advice, "Please use
+    return_aux=AuxRequest(lse=True) instead", is part of the message a rule names)."""
     rest = re.match(r"[^.!?\n]*", m.string[m.end():]).group(0)
-    if NOT_ADVICE.search(m.group(0)) or FAILURE_STATED.search(rest):
+    if NOT_ADVICE.search(m.group(0)) or FAILURE_STATED.search(rest) or _first_rule(m.group(0)) in (None, ("none", False)):
         return m.group(0)
     return " " * len(m.group(0))
 
@@ -534,9 +543,9 @@ def _scrub(line: str) -> str:
     if any(w in low0 for w in ("one of", "choose from", "values", "options", "choices")):
         line = OPTIONS.sub(_list_removed, line)
     if "{" in line:
-        line = BRACED_CHOICES.sub(_list_removed, line)
+        line = BRACED_CHOICES.sub(_choices_removed, line)
     if ":" in line and any(w in low0 for w in ("valid", "supported", "allowed", "available", "possible")):
-        line = LISTED_CHOICES.sub(_list_removed, line)
+        line = LISTED_CHOICES.sub(_choices_removed, line)
     low = line.lower()
     if "--" in line and ("--disable" in low or "--no" in low):
         line = SWITCHED_OFF_FLAG.sub(" ", line)
