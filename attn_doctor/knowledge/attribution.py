@@ -341,7 +341,11 @@ PERSISTED = re.compile(r"\b(?:errors?|problems?|issues?|crash(?:es)?|results?|ou
                        r"\b(?:errors?|problems?|issues?|crash(?:es)?)\s+(?:still\s+)?persist(?:s|ed)?\b", re.IGNORECASE)
 SWITCHED_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|turn(?:ed|s|ing)?|chang(?:e|ed|es|ing)|set(?:ting)?|mov(?:e|ed|es|ing)|"
                          r"swap(?:ped|s|ping)?)\b(?:[ \t]+(?:it|this|that|them|the attention|attention|the backend))?"
-                         r"(?:[ \t]+over)?[ \t]+to\b|\binstead\b", re.IGNORECASE)
+                         r"(?:[ \t]+over)?[ \t]+to\b|\binstead\b|"
+                         # helper ex66: a retry with another backend ("Tried with SDPA too, the same error", "I re-ran it using
+                         # xformers and the error stays the same"): the same persisted-error sentence rules it out
+                         r"\b(?:re-?)?tr(?:y|ied|ies|ying)[ \t]+(?:it[ \t]+)?(?:again[ \t]+)?(?:with|using)\b|"
+                         r"\bre-?r(?:an|un)[ \t]+(?:it[ \t]+)?(?:with|using)\b", re.IGNORECASE)
 SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|$)")  # ("...; the problem persists" is one sentence)
 VERSION = re.compile(r"\d+\.\d+")
 
@@ -379,6 +383,24 @@ def _list_removed(m: re.Match) -> str:
     items = [x for x in LIST_ITEM.split(m.group(m.lastindex or 0)) if x.strip(" \t`'\"[](){}:")]
     named = {hit[0] if hit is not None and hit[0] not in NOT_SEVEN else None for hit in map(_first_rule, items)}
     return m.group(0) if len(named) == 1 and None not in named else " " * len(m.group(0))
+
+
+# helper ex66: more lists of choices: argparse's braces in a usage line or an "invalid choice" message ("[--attn_implementation
+# {eager,sdpa,flash_attention_2}]"), and a comma list after "available/supported/valid/allowed (attention) backends/...:"
+# ("Invalid attention backend xformers. Available: flash_attn, sdpa, flex"; "Supported attention backends are: FlashAttention-2,
+# xFormers, SDPA"): the options, not the one chosen (the chosen one, outside the list, stays)
+BRACED_CHOICES = re.compile(r"(?<![\w$%])\{([\w.-]+(?:,[\w.-]+)+)\}")
+LISTED_CHOICES = re.compile(r"\b(?:valid|supported|allowed|available|possible)(?:[ \t]+attention)?(?:[ \t]+(?:backends?|"
+                            r"implementations?|kernels?|values?|options?|choices?))?(?:[ \t]+(?:are|is|include))?[ \t]*:[ \t]*"
+                            r"((?:[^,;\n]{1,40},[ \t]*)+(?:(?:or|and)[ \t]+)?[^,;.\n]{1,40})", re.IGNORECASE)
+
+
+def _choices_removed(m: re.Match) -> str:
+    """A list of choices blanked as _list_removed does, where an item names a backend of the seven (a list of versions or
+    architectures, "Supported: 9.x, 10.x, 11.x" in FA4's own message, is no list of backends: it stays)."""
+    if _first_rule(m.group(m.lastindex or 0)) in (None, ("none", False)):
+        return m.group(0)
+    return _list_removed(m)
 
 
 # helper ex57: "cannot import name 'N' from 'M'": the module decides whose API moved. A model class named after a backend
@@ -438,6 +460,76 @@ def _cured_removed(line: str) -> str:
     return CURED.sub(blank, line)
 
 
+# helper ex66 (session 10; benchmarks/results/explain-wrong-backend-s10.md, tests/test_explain_variants_ex66.py): a backend named
+# as the side of a contrast where the failure does NOT happen is not the failing one: "It happens with SageAttention, but not
+# with PyTorch SDPA" (city96/ComfyUI-GGUF#250), "NaN gradients; SDPA doesn't, FA3 does", "出现Nan 的梯度，SDPA 不会，用npu 的
+# flash-attention 会" (MinghuasLab/flash-attention-npu#77). Two shapes: "not with/using/on X" (up to three words, to the clause's
+# end or a parenthesis), and an elliptic clause of a name and a bare negation ("SDPA doesn't", "xformers does not", "SDPA 不会");
+# blanked only where the rest of the line still names a backend (the failing side), as REPLACED is
+NOT_WITH = re.compile(r"\bnot[ \t]+(?:with|using|when using|on|under|via|through)[ \t]+(?:the[ \t]+)?"
+                      r"(?:[^\s,;:.!?()，；。]|\.(?=\w))+(?:[ \t]+(?:[^\s,;:.!?()，；。]|\.(?=\w))+){0,2}", re.IGNORECASE)
+ELLIPTIC_NOT = re.compile(r"^[ \t]*(?:but[ \t]+|while[ \t]+|whereas[ \t]+|and[ \t]+)?(?:with[ \t]+|using[ \t]+|用)?"
+                          r"[`'\"]?[\w./-]{2,40}[`'\"]?(?:[ \t]+[\w./-]{1,20}){0,1}[ \t]*"
+                          r"(?:does(?:n't| not)|did(?:n't| not)|won't|will not|is(?:n't| not) affected|不会|没有|没事|不会出现)"
+                          r"[ \t]*$", re.IGNORECASE)
+CONTRAST_BREAK = re.compile(r"([,;，；。]|[.!?](?=\s|$))")
+# (an elliptic negation answers the failure the line states elsewhere: "NaN gradients; SDPA doesn't". Without one it may answer a
+# question, "Does it run on a 5090? FA3 doesn't", and then says the backend fails)
+FAILURE_STATED = re.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|hang\w*|broken|wrong|garbage|black)(?![A-Za-z])|"
+                            r"报错|错误|失败|崩溃|异常", re.IGNORECASE)
+
+
+# helper ex66: examples in running prose, closed by "etc." or "and so on", or opened by "other backends like/such as": "how do you
+# see it working with other backends, like SageAttention, Sparse attention etc?" (sgl-project/sglang#34389), "other kernels such
+# as FA3 or xformers": examples of what else exists, not the failing backend (the parenthesised form is EXAMPLES); kept where every
+# item names one and the same backend (a list of one backend's functions is about it: _list_removed)
+PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[ \t]+((?:[^,;:.!?()\n]{1,40}?,[ \t]*)+"
+                            r"(?:(?:and|or)[ \t]+)?[^,;:.!?()\n]{1,40}?),?[ \t]*(?:etc\b\.?|and so on\b|and (?:many )?(?:more|others)\b|…|\.\.\.)|"
+                            r"\bother[ \t]+(?:attention[ \t]+)?(?:backends?|kernels?|implementations?|libraries|options)[ \t]*,?[ \t]*"
+                            r"(?:like|such as|e\.g\.,?|including)[ \t]+((?:[^,;:.!?()\n]{1,40}?(?:,|\bor\b|\band\b)[ \t]*)+"
+                            r"[^,;:.!?()\n]{1,40})", re.IGNORECASE)
+
+
+def _contrast_removed(line: str) -> str:
+    """`line` without a contrast's side that does not fail ("but not with SDPA", "SDPA doesn't"), where the rest still names a
+    backend."""
+    kept = NOT_WITH.sub(lambda m: " " * len(m.group(0)), line)
+    parts = CONTRAST_BREAK.split(kept)
+    for k in range(0, len(parts), 2):
+        if ELLIPTIC_NOT.match(parts[k]) and _first_rule(parts[k]) not in (None, ("none", False)) \
+                and any(FAILURE_STATED.search(x) for n, x in enumerate(parts) if n != k):
+            parts[k] = " " * len(parts[k])
+    kept = "".join(parts)
+    if kept == line:
+        return line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
+
+
+# helper ex66: a backend offered as the cure, in advice ("The easiest solution is to use SDPA", "Please use xformers instead",
+# "you could try switching to FlexAttention instead", "I'd recommend using flash-attn 2.6.3"): what to do next, not what failed.
+# Not advice to stop using a backend ("the solution is not to use sageattention", "the fix is to disable xformers"): that names
+# the backend as the failure's part, as CHANGED does for a cure
+ADVICE = re.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|temporary|current|a|one|the)[ \t]+)*(?:solution|workaround|fix)"
+                    r"[ \t]+(?:for[ \t]+(?:now|me|this|that)[ \t]+)?(?:is|was|would be)[ \t]+(?:to[ \t]+)?"
+                    r"(?:use|using|switch(?:ing)?[ \t]+to|install(?:ing)?|go(?:ing)?[ \t]+with)\b(?:[^.;!?\n]|\.(?=\w))*|"
+                    r"\bI(?:[’']d|[ \t]+would)[ \t]+(?:suggest|recommend)(?:[ \t]+you)?[ \t]+(?:to[ \t]+)?(?:use|using|try|trying|"
+                    r"switch(?:ing)?[ \t]+to|install(?:ing)?)\b(?:[^.;!?\n]|\.(?=\w))*|"
+                    r"(?:^[^\w\n]*|(?<=[.!?:;][ \t])|\b(?:you[ \t]+(?:can|could|should|may|might)|please|just)[ \t]+)"
+                    r"(?:try[ \t]+(?:using[ \t]+|switching[ \t]+to[ \t]+)?|use[ \t]+|switch[ \t]+to[ \t]+)"
+                    r"[^.;!?\n]{1,60}?[ \t]+instead\b(?![ \t]+of)", re.IGNORECASE)
+def _advice_removed(m: re.Match) -> str:
+    """The advice blanked, unless it is to stop using a backend or its sentence goes on to say a failure ("Use SageAttention
+    instead: it crashes at import" reports that it fails too), or it names no backend (a message's own advice, "Please use
+    return_aux=AuxRequest(lse=True) instead", is part of the message a rule names)."""
+    rest = re.match(r"[^.!?\n]*", m.string[m.end():]).group(0)
+    if NOT_ADVICE.search(m.group(0)) or FAILURE_STATED.search(rest) or _first_rule(m.group(0)) in (None, ("none", False)):
+        return m.group(0)
+    return " " * len(m.group(0))
+
+
+NOT_ADVICE = re.compile(r"\bnot\b|n't\b|\b(?:disabl\w*|remov\w*|uninstall\w*|turn\w* off|without)\b|--(?:no|disable)[-_]", re.IGNORECASE)
+
+
 def _scrub(line: str) -> str:
     """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
     a clause that says a backend works, examples, what something replaced, lists of choices."""
@@ -450,6 +542,10 @@ def _scrub(line: str) -> str:
         line = SPANS.sub(_list_removed, line)
     if any(w in low0 for w in ("one of", "choose from", "values", "options", "choices")):
         line = OPTIONS.sub(_list_removed, line)
+    if "{" in line:
+        line = BRACED_CHOICES.sub(_choices_removed, line)
+    if ":" in line and any(w in low0 for w in ("valid", "supported", "allowed", "available", "possible")):
+        line = LISTED_CHOICES.sub(_choices_removed, line)
     low = line.lower()
     if "--" in line and ("--disable" in low or "--no" in low):
         line = SWITCHED_OFF_FLAG.sub(" ", line)
@@ -463,6 +559,13 @@ def _scrub(line: str) -> str:
         line = _replaced_removed(line)
     if "same" in low or "persist" in low:
         line = _persisted_removed(line)
+    if any(w in low for w in (" like ", "such as", "e.g.", "for example", "including")):
+        kept = PROSE_EXAMPLES.sub(_list_removed, line)  # only where the rest still names a backend, as REPLACED
+        line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
+    if "not" in low or "n't" in low or "不会" in line or "没" in line:
+        line = _contrast_removed(line)
+    if any(w in low for w in ("solution", "workaround", "fix ", "suggest", "recommend", "instead")):
+        line = ADVICE.sub(_advice_removed, line)
     if "tried" in low:
         line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
     if " back to " in low:
@@ -1128,7 +1231,46 @@ def _import_chain_only(lines: list[str], named: int, line: int) -> bool:
                                 and IMPORT_CODE.search(lines[k + 1]) for k in frames)
 
 
+# helper ex66 (session 10; benchmarks/results/explain-wrong-backend-s10.md class S): "Flash Attention" with no version is a name
+# FlashAttention's packages share with PyTorch's own flash kernel. Where the text around it shows PyTorch's flash kernel by its own
+# API or message (torch.backends.cuda.can_use_flash_attention, enable_flash_sdp, SDPBackend.FLASH_ATTENTION, "Torch was not compiled
+# with flash attention", "Flash attention kernel not used because", "PyTorch's built-in flash attention") and names no
+# FlashAttention package precisely (flash_attn, flash-attn, FlashAttention-2, a file of theirs), the shared name is SDPA's flash
+# kernel: a runebook page on can_use_flash_attention titled "Flash Attention ... 작동하지 않을 때" is about SDPA
+TORCH_FLASH = re.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bflash_sdp_enabled\b|\bSDPBackend\.FLASH_ATTENTION\b|"
+                         r"\b_scaled_dot_product_flash_attention\w*|\bpytorch_flash::|\bat::native::_flash_attention_|"
+                         r"\bTorch was not compiled with flash attention\b|\bFlash attention kernel not used\b|"
+                         r"\b(?:py)?torch(?:[’']s)?[ \t]+(?:(?:built-?in|native|own|internal)[ \t]+)?flash[ -]?attention\b|"
+                         r"\bsdp_kernel\([^)\n]*enable_flash", re.IGNORECASE)
+
+
+# a FlashAttention package or its sources spelled out (flash_attn, flash-attn, flash-attention, FlashAttention-2, FA3, hopper/): the
+# text is about a package, whatever torch's flash kernel says beside it
+FA_PACKAGE = re.compile(r"flash[-_]?attn|flash[-_]attention|flash[ _-]?attention[ _-]?v?[234](?![0-9A-Za-z_])|(?<![0-9A-Za-z_])FA-?[234](?![0-9A-Za-z_])|"
+                        r"(?<![\w.-])hopper[/\\]|\bflash_(?:fwd|bwd)_", re.IGNORECASE)
+
+
+def _torch_flash_subject(lines: list[str], line: int, named_line: int) -> bool:
+    """Does the text within WINDOW of 1-based `line` show PyTorch's flash kernel (TORCH_FLASH) and no FlashAttention package
+    (FA_PACKAGE, outside torch's own names), while `named_line` names the FlashAttention family only by a shared name?"""
+    if not (0 < named_line <= len(lines)) or _named(lines[named_line - 1]) not in {(b, True) for b in FA_FAMILY}:
+        return False
+    window = range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))
+    if not any(TORCH_FLASH.search(lines[j]) for j in window):
+        return False
+    return not any(FA_PACKAGE.search(TORCH_FLASH.sub(" ", lines[j])) for j in set(window) | {named_line - 1})
+
+
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
+    FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject)."""
+    backend, named = _attributed(entry, own, lines, line)
+    if backend in FA_FAMILY and backend != own and named is not None and _torch_flash_subject(lines, line, named.line):
+        return "sdpa", Attribution("sdpa", named.line, named.text)
+    return backend, named
+
+
+def _attributed(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """(the backend of this match, the line that named it when it was inferred from the log)."""
     r = rules()
     if entry.id in r.evidence_backend and 0 < line <= len(lines):
