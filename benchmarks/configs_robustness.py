@@ -20,11 +20,13 @@ Rewrites (each applied alone, only where the file type has it):
 
     python benchmarks/configs_robustness.py                   # table on stdout
     python benchmarks/configs_robustness.py --show joined     # also list the files a rewrite changes
+    python benchmarks/configs_robustness.py --out benchmarks/results/configs-robustness-$(date +%F).json --note "..."
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import re
 import shutil
@@ -170,7 +172,10 @@ def _key(r: dict) -> tuple:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--show", action="append", default=[], choices=sorted(REWRITES), help="list what this rewrite changes")
+    ap.add_argument("--out", help="write the counts and every changed reading to this JSON file")
+    ap.add_argument("--note", default="", help="a line about the machine and the code measured, kept in --out")
     args = ap.parse_args(argv)
+    changed: list[dict] = []
     folders = sorted(p for p in CONFIGS.iterdir() if p.is_dir() and p.name not in NOT_TRAINING)
     files = [f for d in folders for f in corpus(d)]
     counts = {k: [0, 0] for k in REWRITES}
@@ -197,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
                 after = _key(read(where))
                 counts[name][0] += 1
                 counts[name][1] += after == before
+                if after != before:
+                    changed.append({"rewrite": name, "file": str(path.relative_to(ROOT)),
+                                    "before": list(before), "after": list(after)})
                 if after != before and name in args.show:
                     print(f"  {name}: {path.relative_to(ROOT)}: {before} -> {after}")
             where.write_bytes(path.read_bytes())
@@ -204,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'rewrite':<10}{'files':>7}{'same':>7}")
     for name, (n, same) in counts.items():
         print(f"{name:<10}{n:>7}{same:>7}   {100.0 * same / n if n else 0:5.1f}%")
+    if args.out:
+        Path(args.out).write_text(json.dumps({
+            "date": datetime.date.today().isoformat(), "note": args.note, "configs": len(files),
+            "excluded": list(NOT_TRAINING), "rewrites": {k: {"files": n, "same": same} for k, (n, same) in counts.items()},
+            "changed": changed}, indent=1, default=str) + "\n", encoding="utf-8")
     return 0
 
 
