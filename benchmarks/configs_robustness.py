@@ -28,6 +28,7 @@ Added in session 10 (cfg45), what other tools and users save (each function's do
   strict     `set -euo pipefail` after a shell script's shebang and leading comments
   function   a shell script's body in `main() { ... }` run as `main "$@"` (with set -euo pipefail)
   dotenv     a shell script's `export NAME=value` lines in a .env beside it, which the script sources
+  dotenvplain  the same as `NAME=value` lines, sourced with `set -a; . ./.env; set +a`
   bat        a simple shell launch (assignments and commands) as a .bat: set, %NAME%, `^` continuations
   ps1        the same as a .ps1: $env:NAME / $NAME, backtick continuations
   winjoined  a .bat's `^` / a .ps1's backtick continuations joined into one line
@@ -407,7 +408,7 @@ def _function(path: Path, text: str) -> str | None:
         return None
     head, lead, rest = _lines_of(text)
     body = "\n".join(rest).rstrip("\n")
-    if not body.strip() or re.search(r"(?m)^\s*(return|local|declare)\b", body):
+    if not body.strip() or re.search(r"(?m)(^|[;&|{]|\bthen|\bdo|\belse)\s*(return|local|declare)\b", body):
         return None  # a top-level return / local is an error outside a function and means something else inside one
     return "\n".join(([head] if head else []) + lead + ["set -euo pipefail", "", "main() {", body, "}", "", 'main "$@"', ""])
 
@@ -415,10 +416,12 @@ def _function(path: Path, text: str) -> str | None:
 _ENV_EXPORT = re.compile(r"^export\s+([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*$")
 
 
-def _dotenv(path: Path, text: str) -> Moved | None:
+def _dotenv(path: Path, text: str, plain: bool = False) -> Moved | None:
     """The script's top-level `export NAME=value` lines moved into a `.env` beside it, which the script sources where
     the first one stood (`source .env`, bash's and zsh's way to run a file in this shell). Only a value with no
-    command substitution, and only where the folder has no .env of its own."""
+    command substitution, and only where the folder has no .env of its own. plain: the .env in dotenv's own layout
+    (`NAME=value`, as docker compose and python-dotenv read it), sourced between `set -a` and `set +a` (bash exports
+    every variable assigned while -a is on) with POSIX's `. ./.env`."""
     if _suffix(path) not in SHELL or (path.parent / ".env").exists():
         return None
     lines = text.split("\n")
@@ -426,9 +429,9 @@ def _dotenv(path: Path, text: str) -> Moved | None:
     for line in lines:
         m = _ENV_EXPORT.match(line)
         if m and "$(" not in line and "`" not in line:
-            moved.append(line)
+            moved.append(f"{m.group(1)}={m.group(2)}" if plain else line)
             if not placed:
-                out.append("source .env")
+                out.append("set -a; . ./.env; set +a" if plain else "source .env")
                 placed = True
             continue
         out.append(line)
@@ -655,6 +658,7 @@ NEW_REWRITES = {
     "strict": _strict,
     "function": _function,
     "dotenv": _dotenv,
+    "dotenvplain": lambda p, t: _dotenv(p, t, plain=True),
     "bat": lambda p, t: _windows(p, t, "bat"),
     "ps1": lambda p, t: _windows(p, t, "ps1"),
     "winjoined": _win_joined,
