@@ -35,6 +35,10 @@ Added in session 10 (cfg45), what other tools and users save (each function's do
   pylist     a simple shell launch as a Python launcher: subprocess.run([...]) with an argument list
   pystring   the same with one command string and shell=True
   subprocess a Python launcher's subprocess call with a literal list as a string with shell=True, and back
+  equals     a launch's `--name=value` options as `--name value`
+  module     `accelerate launch` as `python -m accelerate.commands.launch`, `torchrun` as `python -m torch.distributed.run`
+  yamlflow   YAML in flow style ({key: value, list: [...]})
+  docstart   YAML with a `---` document start first and `...` last
 
     python benchmarks/configs_robustness.py                   # table on stdout
     python benchmarks/configs_robustness.py --show joined     # also list the files a rewrite changes
@@ -647,6 +651,53 @@ def _win_joined(path: Path, text: str) -> str | None:
     return "\n".join(out)
 
 
+_EQUALS = re.compile(r"(?<=[ \t])(--[A-Za-z][\w-]*)=(?=[^\s=])")
+
+
+def _equals(path: Path, text: str) -> str | None:
+    """A launch's `--name=value` options written `--name value` (argparse, click and accelerate's own parser read both
+    alike: "--foo=bar" and "--foo bar" are one option with one value)."""
+    if _suffix(path) not in SHELL | {".bat", ".ps1"}:
+        return None
+    return _EQUALS.sub(r"\1 ", text)
+
+
+_LAUNCHERS = {"accelerate launch": "python -m accelerate.commands.launch", "torchrun": "python -m torch.distributed.run"}
+
+
+def _module_launch(path: Path, text: str) -> str | None:
+    """`accelerate launch` as `python -m accelerate.commands.launch` and `torchrun` as `python -m torch.distributed.run`
+    (the console scripts' own entry points: accelerate's setup.py maps `accelerate` to accelerate.commands.accelerate_cli
+    whose `launch` is accelerate.commands.launch; torch's maps `torchrun` to torch.distributed.run:main)."""
+    if _suffix(path) not in SHELL | {".bat", ".ps1"}:
+        return None
+    out = re.sub(r"(?m)(^|[\s;&|(])accelerate\s+launch(?=\s)", lambda m: m.group(1) + _LAUNCHERS["accelerate launch"], text)
+    return re.sub(r"(?m)(^|[\s;&|(])torchrun(?=\s)", lambda m: m.group(1) + _LAUNCHERS["torchrun"], out)
+
+
+def _yaml_flow(path: Path, text: str, start: bool) -> str | None:
+    """YAML written in flow style (`{base_model: x, datasets: [{path: y}]}`: JSON-like, as yaml.dump's old default and
+    OmegaConf's to_yaml of nested lists write it), or (start) with a `---` document start marker first and `...` last."""
+    if _suffix(path) not in (".yaml", ".yml"):
+        return None
+    try:
+        data = yaml.safe_load(text)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not data:
+        return None
+    if start:
+        if re.search(r"(?m)^(---|\.\.\.)(\s|$)", text):
+            return None  # a second start marker would begin a second (empty) document: yaml.safe_load refuses that
+        out = "---\n" + text.lstrip("\ufeff").rstrip("\n") + "\n...\n"
+        try:
+            return out if yaml.safe_load(out) == data else None
+        except yaml.YAMLError:
+            return None
+    out = yaml.safe_dump(data, default_flow_style=True, sort_keys=False, allow_unicode=True, width=10 ** 9)
+    return out if yaml.safe_load(out) == data else None
+
+
 NEW_REWRITES = {
     "notebook": _notebook,
     "nbsource": lambda p, t: _notebook(p, t, source_string=True),
@@ -665,6 +716,10 @@ NEW_REWRITES = {
     "pylist": lambda p, t: _python_launcher(p, t, as_string=False),
     "pystring": lambda p, t: _python_launcher(p, t, as_string=True),
     "subprocess": _subprocess_flip,
+    "equals": _equals,
+    "module": _module_launch,
+    "yamlflow": lambda p, t: _yaml_flow(p, t, start=False),
+    "docstart": lambda p, t: _yaml_flow(p, t, start=True),
 }
 
 

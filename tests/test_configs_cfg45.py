@@ -443,3 +443,52 @@ def test_dockerfile_near_miss_not_continued(tmp_path):
             '    --xformers\r\n')
     put(tmp_path, {"Dockerfile": text})
     assert load(tmp_path / "Dockerfile")[1] == ["sdpa"]
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize("name", ["Dockerfile", "owner__repo__Dockerfile", "trainer_image"])
+def test_dockerfile_by_its_text_with_blank_lines_crlf(tmp_path, eol, name):
+    # a Dockerfile told by its text (no name to go by): comments, blank lines and ARGs before FROM, whatever the line end
+    text = "# syntax=docker/dockerfile:1\n\nARG BASE=nvidia/cuda:12.4.1-runtime-ubuntu22.04\n\n" + \
+        DOCKERFILE.format(blank="").split("\n", 1)[1].replace("WORKDIR", "FROM ${BASE}\nWORKDIR", 1)
+    put(tmp_path, {name: text.replace("\n", eol)})
+    assert load(tmp_path / name) == ("sd-scripts", ["sdpa"], "bfloat16", "none")
+
+
+def test_dockerfile_text_near_miss(tmp_path):
+    # prose that mentions FROM and RUN is no Dockerfile: not read as one, with either line end
+    text = "From the docs:\r\n\r\nRun it with accelerate launch sd-scripts/sdxl_train_network.py --sdpa\r\n"
+    put(tmp_path, {"NOTES": text})
+    assert not configs.DOCKERFILE_TEXT.match(text)
+
+
+# --- 4. option and launcher spellings, YAML styles ------------------------------------------------------------------------
+
+TORCHRUN_LF = '''#!/bin/bash
+torchrun --nproc_per_node=8 --master_port=29500 src/train.py \\
+  --stage=sft --do_train --model_name_or_path=Qwen/Qwen2.5-7B-Instruct --dataset=alpaca_en_demo \\
+  --template=qwen --finetuning_type=lora --output_dir=saves/q --bf16 --flash_attn=fa2
+'''
+
+
+@pytest.mark.parametrize("rewrite", ["equals", "module"])
+@pytest.mark.parametrize("text", [SD_LAUNCH.replace("--mixed_precision=$PRECISION", "--mixed_precision=bf16"),
+                                  TORCHRUN_LF], ids=["accelerate", "torchrun"])
+def test_option_and_launcher_spellings(tmp_path, rewrite, text):
+    before, after = rewritten(tmp_path, "train.sh", text, rewrite)
+    assert before[1] and before[2] == "bfloat16"
+    assert after == before
+
+
+@pytest.mark.parametrize("rewrite", ["yamlflow", "docstart"])
+@pytest.mark.parametrize("text", [AXOLOTL, LLAMAFACTORY], ids=["axolotl", "llama-factory"])
+def test_yaml_flow_style_and_document_markers(tmp_path, rewrite, text):
+    before, after = rewritten(tmp_path, "train.yaml", text, rewrite)
+    assert before[1] == ["fa2"] and after == before
+
+
+def test_yaml_style_near_misses():
+    # a file that already has a `---` marker gets no second one (a second, empty document: safe_load refuses it)
+    assert rob._yaml_flow(Path("x.yaml"), "---\n" + AXOLOTL, start=True) is None
+    # `--x==y`: a value that starts with "=" stays glued (argparse reads "--x" with the value "=y")
+    assert rob._equals(Path("x.sh"), "python t.py --x==y --lr=1e-4\n") == "python t.py --x==y --lr 1e-4\n"
