@@ -35,6 +35,8 @@ Added in session 10 (cfg45), what other tools and users save (each function's do
   pylist     a simple shell launch as a Python launcher: subprocess.run([...]) with an argument list
   pystring   the same with one command string and shell=True
   subprocess a Python launcher's subprocess call with a literal list as a string with shell=True, and back
+  pyexec     pylist with each `python` command's interpreter as sys.executable (only launches that start with python)
+  ossystem   pystring with os.system(STRING)
   equals     a launch's `--name=value` options as `--name value`
   module     `accelerate launch` as `python -m accelerate.commands.launch`, `torchrun` as `python -m torch.distributed.run`
   yamlflow   YAML in flow style ({key: value, list: [...]})
@@ -531,9 +533,11 @@ def _continued(words: list[str], mark: str) -> str:
     return (mark + "\n  ").join(lines)
 
 
-def _python_launcher(path: Path, text: str, as_string: bool) -> Moved | None:
+def _python_launcher(path: Path, text: str, as_string: bool, how: str = "") -> Moved | None:
     """The same launch as a Python launcher: assignments as Python variables (os.environ[...] for exported ones) and
-    each command run by subprocess.run with an argument list, or (as_string) with one command string and shell=True."""
+    each command run by subprocess.run with an argument list, or (as_string) with one command string and shell=True.
+    how="sys.executable": a command's `python` / `python3` as sys.executable (the interpreter running the launcher);
+    how="os.system": the string run by os.system (what subprocess.run(..., shell=True) does: /bin/sh -c STRING)."""
     import shlex
 
     if _suffix(path) not in SHELL:
@@ -552,7 +556,7 @@ def _python_launcher(path: Path, text: str, as_string: bool) -> Moved | None:
         body = body.replace("{", "{{").replace("}", "}}").replace("\0", "{").replace("\1", "}")
         return "f" + repr(body)
 
-    out = ["import os", "import subprocess", ""]
+    out = ["import os", "import subprocess", "import sys", ""]
     for st in steps:
         if st[0] == "set":
             value = fword(st[2])
@@ -574,9 +578,16 @@ def _python_launcher(path: Path, text: str, as_string: bool) -> Moved | None:
                 used = [m.group(1) or m.group(2) for m in _VAR.finditer(line)]
                 line = _VAR.sub(lambda m: "\0" + (m.group(1) or m.group(2)) + "\1", line)
                 line = line.replace("{", "{{").replace("}", "}}").replace("\0", "{").replace("\1", "}")
-                out.append(f"subprocess.run({'f' if used else ''}{line!r}, shell=True, check=True)")
+                if how == "os.system":
+                    out.append(f"os.system({'f' if used else ''}{line!r})")
+                else:
+                    out.append(f"subprocess.run({'f' if used else ''}{line!r}, shell=True, check=True)")
             else:
+                if how == "sys.executable" and st[1][0] in ("python", "python3"):
+                    words[0] = "sys.executable"
                 out.append("subprocess.run([" + ",\n                ".join(words) + "], check=True)")
+    if how == "sys.executable" and "sys.executable" not in "\n".join(out[4:]):
+        return None  # no command run by python: the same as pylist
     return Moved("\n".join(out) + "\n", suffix=".py")
 
 
@@ -716,6 +727,8 @@ NEW_REWRITES = {
     "pylist": lambda p, t: _python_launcher(p, t, as_string=False),
     "pystring": lambda p, t: _python_launcher(p, t, as_string=True),
     "subprocess": _subprocess_flip,
+    "pyexec": lambda p, t: _python_launcher(p, t, as_string=False, how="sys.executable"),
+    "ossystem": lambda p, t: _python_launcher(p, t, as_string=True, how="os.system"),
     "equals": _equals,
     "module": _module_launch,
     "yamlflow": lambda p, t: _yaml_flow(p, t, start=False),

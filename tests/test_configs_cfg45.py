@@ -492,3 +492,23 @@ def test_yaml_style_near_misses():
     assert rob._yaml_flow(Path("x.yaml"), "---\n" + AXOLOTL, start=True) is None
     # `--x==y`: a value that starts with "=" stays glued (argparse reads "--x" with the value "=y")
     assert rob._equals(Path("x.sh"), "python t.py --x==y --lr=1e-4\n") == "python t.py --x==y --lr 1e-4\n"
+
+
+PY_LAUNCH = '''#!/bin/bash
+export CUDA_VISIBLE_DEVICES=0
+mkdir -p out
+python3 sd-scripts/sdxl_train_network.py --pretrained_model_name_or_path=sdxl.safetensors \\
+  --network_module=networks.lora --mixed_precision=fp16 --xformers --output_dir=out
+'''
+
+
+@pytest.mark.parametrize("rewrite", ["pyexec", "ossystem", "pylist", "pystring"])
+def test_python_launcher_interpreter_and_os_system(tmp_path, rewrite):
+    before, after = rewritten(tmp_path, "train.sh", PY_LAUNCH, rewrite)
+    assert before == ("sd-scripts", ["xformers"], "float16", "none")
+    assert after == before
+
+
+def test_pyexec_near_miss():
+    # no command run by python: nothing for sys.executable to stand for (no rewrite)
+    assert rob.REWRITES["pyexec"](Path("x.sh"), "accelerate launch sd-scripts/train_network.py --sdpa\n") is None
