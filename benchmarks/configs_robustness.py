@@ -35,6 +35,8 @@ Added in session 10 (cfg45), what other tools and users save (each function's do
   pylist     a simple shell launch as a Python launcher: subprocess.run([...]) with an argument list
   pystring   the same with one command string and shell=True
   subprocess a Python launcher's subprocess call with a literal list as a string with shell=True, and back
+  bashcell   a notebook cell of `!` shell lines as one `%%bash` cell (no cd, assignment or interpolation in it)
+  envmagic   a notebook's `%env NAME=value` as `os.environ["NAME"] = "value"`, and back
   pyexec     pylist with each `python` command's interpreter as sys.executable (only launches that start with python)
   ossystem   pystring with os.system(STRING)
   equals     a launch's `--name=value` options as `--name value`
@@ -709,6 +711,69 @@ def _yaml_flow(path: Path, text: str, start: bool) -> str | None:
     return out if yaml.safe_load(out) == data else None
 
 
+def _notebook_cells(path: Path, text: str, change) -> str | None:
+    """The notebook with change(source) -> new source (or None: unchanged) applied to each code cell."""
+    if _suffix(path) != ".ipynb":
+        return None
+    try:
+        nb = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        return None
+    changed = False
+    for cell in nb["cells"]:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        src = cell.get("source")
+        src = "".join(src) if isinstance(src, list) else src
+        if not isinstance(src, str):
+            continue
+        new = change(src)
+        if new is not None and new != src:
+            cell["source"] = new.splitlines(keepends=True)
+            changed = True
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n" if changed else None
+
+
+def _bash_cell(src: str) -> str | None:
+    """A cell of `!` shell lines only as one `%%bash` cell (IPython runs each `!` line in a shell of its own, %%bash the
+    cell as one script: alike for lines that set no state and ask no Python value: no cd, no assignment, no `$` / `{}`
+    interpolation, which `!` lines take from Python's namespace and %%bash does not)."""
+    body, cont, bang = [], False, False
+    for ln in src.split("\n"):
+        if cont:  # a `!` line ending in a backslash goes on here (IPython joins the lines before running them)
+            body.append(ln)
+        elif ln.lstrip().startswith("!"):
+            body.append(ln.lstrip()[1:])
+            bang = True
+        elif not ln.strip() or ln.lstrip().startswith("#"):
+            body.append(ln)
+        else:
+            return None
+        cont = ln.rstrip().endswith("\\") and not ln.lstrip().startswith("#")
+    if not bang:
+        return None
+    joined = "\n".join(body)
+    if re.search(r"[${}]|\bcd\b|^\s*[A-Za-z_]\w*=|\bexport\b|\bpip\b|\bconda\b", joined, re.M):
+        return None
+    return "%%bash\n" + joined
+
+
+_ENV_MAGIC = re.compile(r'(?m)^(\s*)%env\s+([A-Za-z_]\w*)\s*=\s*(\S.*?)\s*$')
+_ENV_SET = re.compile(r"""(?m)^(\s*)os\.environ\[(["'])([A-Za-z_]\w*)\2\]\s*=\s*(["'])([^"'\\{}$]*)\4\s*$""")
+
+
+def _env_magic(src: str) -> str | None:
+    """IPython's `%env NAME=value` as `os.environ["NAME"] = "value"` (what the magic does: it sets os.environ) and
+    back; the other direction only for a plain literal (no quotes, braces or $ inside)."""
+    if "%env" in src:
+        if "import os" not in src and _ENV_MAGIC.search(src):
+            src = "import os\n" + src
+        return _ENV_MAGIC.sub(lambda m: f'{m.group(1)}os.environ[{m.group(2)!r}] = {m.group(3).strip(chr(34) + chr(39))!r}', src)
+    return _ENV_SET.sub(lambda m: f"{m.group(1)}%env {m.group(3)}={m.group(5)}", src)
+
+
 NEW_REWRITES = {
     "notebook": _notebook,
     "nbsource": lambda p, t: _notebook(p, t, source_string=True),
@@ -727,6 +792,8 @@ NEW_REWRITES = {
     "pylist": lambda p, t: _python_launcher(p, t, as_string=False),
     "pystring": lambda p, t: _python_launcher(p, t, as_string=True),
     "subprocess": _subprocess_flip,
+    "bashcell": lambda p, t: _notebook_cells(p, t, _bash_cell),
+    "envmagic": lambda p, t: _notebook_cells(p, t, _env_magic),
     "pyexec": lambda p, t: _python_launcher(p, t, as_string=False, how="sys.executable"),
     "ossystem": lambda p, t: _python_launcher(p, t, as_string=True, how="os.system"),
     "equals": _equals,
