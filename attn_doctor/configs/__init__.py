@@ -576,8 +576,9 @@ def _runs_dumped(doc: dict):
 
 # A Dockerfile by its text, whatever its name (a file named only for its folder or copied under another name; Podman's
 # Containerfile): comments, blank lines and ARGs, then FROM IMAGE, and a RUN, CMD or ENTRYPOINT instruction later on
-# (upper case, as Dockerfiles write them: with no name to go by, "From the docs: ... Run it with" is prose)
-DOCKERFILE_TEXT = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n|[ \t]*ARG[ \t][^\n]*\n)*[ \t]*FROM[ \t]+\S+[^\n]*\n"
+# (upper case, as Dockerfiles write them: with no name to go by, "From the docs: ... Run it with" is prose); a blank line
+# may end in CR (a Dockerfile saved on Windows: Docker trims "\r\n" from every line)
+DOCKERFILE_TEXT = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\r?\n|[ \t]*ARG[ \t][^\n]*\n)*[ \t]*FROM[ \t]+\S+[^\n]*\n"
                              r"(?=(?:[^\n]*\n)*?[ \t]*(?:RUN|CMD|ENTRYPOINT)[ \t])")
 
 

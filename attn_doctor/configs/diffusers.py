@@ -106,7 +106,7 @@ def _script(doc: dict) -> str | None:
                 (not any(a.startswith("--") for a in cmd.args) or _diffusers_options(cmd.args)) and \
                 not lacks_model_option(cmd) and len(sd_scripts_options(cmd.args)) < \
                 (1 if stem in SHARED_WITH_SD_SCRIPTS else SD_SCRIPTS_EXTRA) and \
-                not downloaded_elsewhere(doc.get("python") or doc["text"], cmd.script):
+                not downloaded_elsewhere(_launch_text(doc), cmd.script):
             return cmd.script
         return None  # the command runs another script: a name like train_flux_lora.py elsewhere is not the example
     return next((s for s in doc["scripts"] if _EXAMPLE.match(s)), None)
@@ -115,6 +115,18 @@ def _script(doc: dict) -> str | None:
 # a download of a script under an example's name (`wget https://gist.githubusercontent.com/.../train_dreambooth.py`,
 # `curl -L -o train_dreambooth.py URL`, `!wget -q URL`): the URL's last path part is the file it saves
 _DOWNLOAD = re.compile(r"\b(?:wget|curl)\b[^\n]*?(https?://[^\s'\"]+)", re.IGNORECASE)
+
+
+def _launch_text(doc: dict) -> str:
+    """The text a download is looked for in, as written: a launch script's, or a notebook's Python cells with their `!`
+    lines and its `%%bash` / `%%sh` cells (which IPython hands to bash): `!wget URL` in a code cell and `wget URL` in a
+    %%bash cell fetch the same file (cfg45: a notebook's `!` lines saved as one %%bash cell)."""
+    from .launchers import NOTEBOOK, notebook_shell
+
+    text = doc.get("python") or doc["text"]
+    if NOTEBOOK.search(doc.get("name") or "") and isinstance(doc.get("data"), dict):
+        text = "\n".join(x for x in (text, notebook_shell(doc["data"])) if x)
+    return text
 
 
 def downloaded_elsewhere(text: str, script: str) -> bool:

@@ -806,7 +806,10 @@ def dockerfile_script(text: str) -> str:
     (FROM, COPY, WORKDIR ...) run nothing. A BuildKit heredoc (`RUN <<EOF` ... `EOF`, `RUN --mount=... <<EOF`) runs
     its body's lines as a script (Dockerfile reference: "Here-Documents")."""
     out = []
-    lines = re.sub(r"\\\n", " ", text).splitlines()
+    # Docker's parser trims each line's end of "\r\n" and continues a line that ends in its escape character followed
+    # by blanks only (moby's builder/parser: trimNewline, the `\\[ \t]*$` continuation): a Dockerfile saved on Windows
+    # (CRLF) or with a blank after the backslash is the same build
+    lines = re.sub(r"\\[ \t]*\n", " ", text.replace("\r\n", "\n")).splitlines()
     i = 0
     while i < len(lines):
         ln = lines[i]

@@ -177,8 +177,10 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             m = re.match(r"^\s*(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))\s*\{?\s*$", line)
             if m:
                 body, depth = [], 1 if line.rstrip().endswith("{") else 0
+                spans = []  # (first, last) line numbers of the body's logical lines
                 while i < len(lines) and (depth > 0 or not body):
                     t = lines[i][1]
+                    span = (lines[i][0], lines[i][2])
                     i += 1
                     st = t.strip()
                     if not depth and st == "{":
@@ -187,9 +189,11 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     depth += st.endswith("{") - (st == "}" or st.startswith("}"))
                     if depth > 0:
                         body.append(t)
+                        spans.append(span)
                     if depth <= 0 and body:
+                        spans.append((span[0], span[0] - 1))  # the closing brace's line: the body ends above it
                         break
-                funcs[m.group(1) or m.group(2)] = "\n".join(body)
+                funcs[m.group(1) or m.group(2)] = _body_text(text, spans) or "\n".join(body)
                 continue
             # `if COND; then ... fi` blocks and `[[ COND ]] && NAME+=(...)`: an array or string append under a
             # condition is applied when the script itself settles the condition (`sdpa=true` ... `[[ "$sdpa" ==
@@ -379,6 +383,9 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 inner = parse("\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
                               + "\n" + body, name, _depth + 1, _funcs=funcs)
                 commands.extend(c for c in inner.commands)
+                # the files the body writes (`cat > $CONFIG <<EOF` inside `main`) are the script's, as a top-level
+                # here-document's are: a later command, or the reader of the command that runs them, finds them
+                files.update(inner.files)
                 called.add(words[0])
                 called.update(inner.called)
                 _returned_globals(env, inner.env, body)
@@ -418,6 +425,20 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe, called)
+
+
+def _body_text(text: str, spans: list) -> str | None:
+    """A function body as the script has it, from its first line to its last: the here-documents, continuations and
+    comments inside are the body's too (a body made of the logical lines alone loses a here-document's text, and the
+    `python3 <<'EOF'` left without it would swallow every line after it: `main() { ...; python3 <<'EOF' ... EOF;
+    accelerate launch ...; }` / `main "$@"`, the layout of a script written to `set -euo pipefail` style guides)."""
+    if len(spans) < 2 or spans[-1][1] != spans[-1][0] - 1:
+        return None  # no closing brace read (a body that runs to the script's end): the logical lines, as before
+    raws = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first, last = spans[0][0], spans[-1][1]
+    if not 1 <= first <= last <= len(raws) or any(e > last for _, e in spans[:-1]):
+        return None
+    return "\n".join(raws[first - 1:last])
 
 
 _LOCAL = re.compile(r"^\s*(?:local|declare|typeset)\b((?:\s+-\w+)*)\s+(.*)$", re.MULTILINE)
