@@ -73,6 +73,9 @@ def test_hard_wrap_not_joined_before_a_new_line(after):
 @pytest.mark.parametrize("text", [
     # nvidia-smi's table: rows of one width, the longest lines of the text
     "+" + "-" * 89 + "+\n| NVIDIA-SMI 550.54.14" + " " * 69 + "|\n|" + " " * 89 + "|\n+" + "-" * 89 + "+\ndone",
+    # rich's traceback box (Hugging Face's and diffusers' console): rows drawn to the console's width
+    ("\u256d" + "\u2500" * 78 + "\u256e\n\u2502 /usr/lib/python3/dist-packages/diffusers/models/attention_processor.py:301 in\u2502\n"
+     "\u2502 set_use_memory_efficient_attention_xformers" + " " * 34 + "\u2502\n\u2570" + "\u2500" * 78 + "\u256f"),
     # a warning repeated: the same line, not a wrapped one
     ("UserWarning: flash attention is not available on this GPU, falling back to the math kernel (sm_75, " + "q" * 20 + ")\n") * 3,
     # a training log whose lines happen to have one length: they start alike

@@ -951,15 +951,18 @@ def last_states(data: bytes) -> bytes:
 # log cuts every line longer than its width into pieces of exactly that many columns, so a message or a frame's path
 # stands on two lines and no pattern finds it. The width is told from the text itself: the longest line (in characters,
 # HARD_WRAP_MIN to HARD_WRAP_MAX) when two lines or more have it, or one has it and it is a usual console width; nothing is longer
-# in a hard-wrapped text. Each line of that width is joined with the line after it (a piece continues at its first
-# column), unless that line starts as a new one (a traceback's frame or header, an exception's name, a time, an indent,
-# a bracket) or the line is a table's row (`|...|`, `+---+`). The joined line stands where the last piece stood and the
-# earlier pieces' lines stay empty, so every line keeps its number and a frame's line stays above its code. Looked for
-# only when the block's longest line is in range (a log whose lines run longer is not hard-wrapped).
+# in a hard-wrapped text, and a word-wrapped paragraph's lines mostly fall a few columns short of it (HARD_WRAP_SLACK).
+# Each line of that width is joined with the line after it (a piece continues at its first column), unless that line
+# starts as a new one (a traceback's frame or header, an exception's name, a time, an indent, a bracket, a box's edge),
+# repeats it, or starts as it does (a log's lines of one length), or the line is a table's or a box's row (`|...|`,
+# `+---+`, rich's `│ ... │`). The joined line stands where the last piece stood and the earlier pieces' lines stay
+# empty, so every line keeps its number and a frame's line stays above its code. Looked for only when the block's
+# longest line is in range (a log whose lines run longer is not hard-wrapped).
 HARD_WRAP_MIN, HARD_WRAP_MAX = 80, 300  # columns
 _HARD_WRAP_WIDTHS = frozenset({80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250})
 _HARD_WRAP_NEW = re.compile(rb"[ \t]*(?:File \"|Traceback \(|During handling|The above exception)|[ \t]{2}|[\w.]+(?:Error|Exception"
-                       rb"|Warning|Interrupt|Exit)\b:?|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\[(<#>|+]|[-=*]{2}|[-*] |$")
+                       rb"|Warning|Interrupt|Exit)\b:?|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\[(<#>|+]|[-=*]{2}|[-*] |\xe2[\x94\x95]|$")
+_BOX_ROW = re.compile(rb"[ \t]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[^\n]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[ \t]*\Z")
 HARD_WRAP_PIECES = 64  # pieces of one line joined at most
 HARD_WRAP_SLACK = 8  # columns short of the width where a word-wrapped paragraph's lines end
 
@@ -989,7 +992,7 @@ def _console_unwrapped(data: bytes) -> bytes | None:
         except ValueError:
             break
         row = rows[i]
-        if row[:1] in (b"|", b"+") and row[-1:] in (b"|", b"+"):  # a table's row
+        if _BOX_ROW.match(row):  # a table's or a box's row (nvidia-smi, rich's traceback): drawn to its width
             i += 1
             continue
         lead = row[:8].translate(_NO_DIGITS)
