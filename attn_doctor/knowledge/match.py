@@ -137,6 +137,13 @@ LINE_PREFIX = re.compile(
     rb"|#\d{1,4} \d+\.\d+ "  # docker build's plain progress (BuildKit): `#12 1830.5 ` (session 6, ex35)
     rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.@/-]+(?:\[\d+\])?: "
     rb"|> "
+    # helper ex68 (session 10; benchmarks/explain_robustness.py chat, details): a chat's time before a line pasted into Slack or
+    # Discord or their export (`[12:03 PM] `: with AM/PM, no logger writes it so), a quote's empty line (`>`), and the tags of
+    # GitHub's collapsed block around a log (`<details><summary>Log</summary>`, `</details>`: markup, never the log's)
+    rb"|\[\d{1,2}:\d\d(?::\d\d)? ?[AaPp]\.?[Mm]\.?\] "
+    rb"|>[ \t]*(?=\n|\Z)"
+    rb"|</?details(?: [^\n>]{0,40})?>[ \t]*"
+    rb"|<summary>[^\n<]{0,120}</summary>[ \t]*(?=\n|\Z)"  # (`$` is not a line end where _AFTER_LINE_END reads it)
     rb"|[\"'`](?=[A-Z][\w.]*(?:Error|Exception|Warning): )"  # an error quoted in prose: `"RuntimeError: vmap: ...`
     # helper ex59 (session 9; round 41m's Ascend/sglang#16, missed at its blind measurement): the same behind a curly or CJK
     # quote (`“AssertionError: ...”`); behind a short lead of words, _quoted_error_leads below
@@ -950,6 +957,74 @@ def last_states(data: bytes) -> bytes:
     return b"".join(out)
 
 
+# A console's hard wrap (helper ex68, session 10; benchmarks/explain_robustness.py wrap120): a terminal copied as it shows a
+# log cuts every line longer than its width into pieces of exactly that many columns, so a message or a frame's path
+# stands on two lines and no pattern finds it. The width is told from the text itself: the longest line (in characters,
+# HARD_WRAP_MIN to HARD_WRAP_MAX) when two lines or more have it, or one has it and it is a usual console width; nothing is longer
+# in a hard-wrapped text, and a word-wrapped paragraph's lines mostly fall a few columns short of it (HARD_WRAP_SLACK).
+# Each line of that width is joined with the line after it (a piece continues at its first column), unless that line
+# starts as a new one (a traceback's frame or header, an exception's name, a time, an indent, a bracket, a box's edge),
+# repeats it, or starts as it does (a log's lines of one length), or the line is a table's or a box's row (`|...|`,
+# `+---+`, rich's `│ ... │`). The joined line stands where the last piece stood and the earlier pieces' lines stay
+# empty, so every line keeps its number and a frame's line stays above its code. Looked for only when the block's
+# longest line is in range (a log whose lines run longer is not hard-wrapped).
+HARD_WRAP_MIN, HARD_WRAP_MAX = 80, 300  # columns
+_HARD_WRAP_WIDTHS = frozenset({80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250})
+_HARD_WRAP_NEW = re.compile(rb"[ \t]*(?:File \"|Traceback \(|During handling|The above exception)|[ \t]{2}|[\w.]+(?:Error|Exception"
+                       rb"|Warning|Interrupt|Exit)\b:?|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\[(<#>|+]|[-=*]{2}|[-*] |\xe2[\x94\x95]|$")
+_BOX_ROW = re.compile(rb"[ \t]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[^\n]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[ \t]*\Z")
+HARD_WRAP_PIECES = 64  # pieces of one line joined at most
+HARD_WRAP_SLACK = 8  # columns short of the width where a word-wrapped paragraph's lines end
+
+
+def _console_unwrapped(data: bytes) -> bytes | None:
+    """`data` with a console's hard-wrapped lines joined (see HARD_WRAP_MIN above), or None when it shows no hard wrap."""
+    rows = data.split(b"\n")
+    cols = list(map(len, rows))
+    if max(cols) > 4 * HARD_WRAP_MAX:
+        return None
+    if not data.isascii():
+        cols = [n if n < HARD_WRAP_MIN or r.isascii() else len(r.decode("utf-8", "ignore")) for n, r in zip(cols, rows)]
+    width = max(cols)
+    count = cols.count(width)
+    if not HARD_WRAP_MIN <= width <= HARD_WRAP_MAX or (count < 2 and width not in _HARD_WRAP_WIDTHS):
+        return None
+    # an editor's or an author's word wrap: its lines end at a word, so most of them fall a few columns short of the width
+    # (a hard wrap's cut pieces all have it exactly)
+    band = sum(cols.count(n) for n in range(width - HARD_WRAP_SLACK, width))
+    if band >= 2 and band >= count:
+        return None
+    joined = False
+    i, last = 0, len(rows) - 1
+    while i < last:
+        try:
+            i = cols.index(width, i, last)
+        except ValueError:
+            break
+        row = rows[i]
+        if _BOX_ROW.match(row):  # a table's or a box's row (nvidia-smi, rich's traceback): drawn to its width
+            i += 1
+            continue
+        lead = row[:8].translate(_NO_DIGITS)
+        j = i
+        while (j < last and j - i < HARD_WRAP_PIECES and cols[j] == width and rows[j + 1] != rows[j]
+               and not _HARD_WRAP_NEW.match(rows[j + 1]) and not rows[j + 1][:8].translate(_NO_DIGITS) == lead):
+            j += 1
+        if j > i:
+            rows[j] = b"".join(rows[i:j + 1])
+            rows[i:j] = [b""] * (j - i)
+            joined = True
+        i = j + 1
+    return b"\n".join(rows) if joined else None
+
+
+# A Windows path as a Python repr, a JSON dump or an exception's args print it (`'C:\\Users\\me\\site-packages\\xformers'`,
+# torch's `[WinError 126] ... Error loading "C:\\...\\c10.dll"`): each doubled backslash between a path's characters read as
+# one, so the entries' path separators read it (helper ex68, session 10; benchmarks/explain_robustness.py winrepr). A line's
+# number stays, and so does an escape after a space or a quote (`"\\n`) and a UNC path's leading pair.
+_DOUBLED_SEP = re.compile(rb"(?<=[\w.~$)(:-])\\\\(?=[\w.~$( -])")
+
+
 def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     """A block as the patterns read it, with its hot lines: colours (ANSI escapes and their caret notation) and
     Windows line ends gone, each progress bar's redraws as its last state, launchers' and loggers' line prefixes
@@ -964,21 +1039,30 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         data = data.replace(b"\r\n", b"\n")
     if b"\r" in data:
         data = last_states(data)
-    first = LINE_PREFIX.match(data)
-    head_times = _head_times(data) if first_line == 1 else None
-    data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
-    data = _quoted_error_leads(data)
-    if b"&" in data:
-        data = HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group()], data)
-    if b"\xe2\x80" in data:  # a forum's or an editor's curly quotes, read as the quotes they stand for
-        data = data.replace(b"\xe2\x80\x98", b"'").replace(b"\xe2\x80\x99", b"'") \
-            .replace(b"\xe2\x80\x9c", b'"').replace(b"\xe2\x80\x9d", b'"')
-    if b"> " in data and (b"---> " in data or b"--> " in data):
-        data = _python_frames(data)
-    shapes = data.translate(_SHAPE).split(b"\n")
-    if data.endswith(b"\n"):
-        shapes.pop()
-    if shapes and max(map(len, shapes)) > 2 * LINE_READ:  # a long line's needles where the patterns read it
+    raw = data
+    while True:  # twice at most: again on the raw lines with a console's hard wrap joined (_console_unwrapped)
+        first = LINE_PREFIX.match(data)
+        head_times = _head_times(data) if first_line == 1 else None
+        data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
+        data = _quoted_error_leads(data)
+        if b"&" in data:
+            data = HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group()], data)
+        if b"\\\\" in data:  # a Windows path as a Python repr prints it (`C:\\Users\\x`), read as the path (_DOUBLED_SEP)
+            data = _DOUBLED_SEP.sub(rb"\\", data)
+        if b"\xe2\x80" in data:  # a forum's or an editor's curly quotes, read as the quotes they stand for
+            data = data.replace(b"\xe2\x80\x98", b"'").replace(b"\xe2\x80\x99", b"'") \
+                .replace(b"\xe2\x80\x9c", b'"').replace(b"\xe2\x80\x9d", b'"')
+        if b"> " in data and (b"---> " in data or b"--> " in data):
+            data = _python_frames(data)
+        shapes = data.translate(_SHAPE).split(b"\n")
+        if data.endswith(b"\n"):
+            shapes.pop()
+        longest = max(map(len, shapes)) if shapes else 0
+        # a hard-wrapped text's lines (their prefixes stripped) are no longer than a console's width
+        if raw is None or not HARD_WRAP_MIN // 2 <= longest <= 4 * HARD_WRAP_MAX or (joined := _console_unwrapped(raw)) is None:
+            break
+        data, raw = joined, None
+    if longest > 2 * LINE_READ:  # a long line's needles where the patterns read it
         shapes = [_read_of_line(s) for s in shapes]
     distinct = set(shapes)
     hot = index.hot(shapes, distinct)
