@@ -152,3 +152,27 @@ def test_described_fallback_is_no_absence(text):
 ])
 def test_absence_as_printed_stays(text, entry):
     assert entry in _ids(text), _ids(text)
+
+
+# ---- cleared: a backend the input says was not the failing one -------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "Black images after the update\n\nOnly black images since today. I run sageattention 2.1.1 and torch 2.7.\n\n"
+    "Edit: solved, it was the VAE precision (needed --no-half-vae). Sage was fine all along.\n",
+    "All outputs are black now\n\nI use xformers 0.0.30 with torch 2.7.0.\nxformers is not the problem: the same happens with "
+    "--disable-xformers; it was the upscaler model.\n",
+])
+def test_backend_cleared_by_the_writer_is_not_blamed(text):
+    assert not _named(text), _named(text)
+
+
+def test_backend_not_cleared_stays():
+    text = ("Black images after the update\n\nOnly black images since today with sageattention 2.1.1 and torch 2.7.\n"
+            "The VAE was fine all along: it is SageAttention.\n")
+    assert _top(text)[1] == "sage"
+
+
+def test_option_reference_is_documentation():
+    text = ("Attention options\n\n`Pipeline(..., attention=...)` accepts:\n- `\"sage\"`: requires sageattention>=2\n"
+            "- `\"flex\"`: requires torch >= 2.5\n")
+    assert attribution.document_kind(text.splitlines()) == "document"
+    assert not _ids(text), _ids(text)

@@ -809,6 +809,26 @@ def _every_shadows() -> tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...
                  for x in t.get("shadow", ()) if x.get("every"))
 
 
+# helper ex67: a sentence that clears a backend ("xformers was fine all along", "SDPA is not the problem", "flash attention was
+# never the culprit"): that backend, named elsewhere in the input (an environment line "I have xformers 0.0.29"), is not the
+# failing one (attribute, _shadowed_match). The clause's subject must name it (first_named).
+EXONERATED = re.compile(r"(?P<subj>[^.;!?\n]{1,60}?)\b(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
+                        r"not[ \t]+(?:the[ \t]+)?(?:problem|issue|cause|culprit)|never[ \t]+the[ \t]+(?:problem|issue|cause|culprit))\b",
+                        re.IGNORECASE)
+
+
+def _exonerated(backend: str, lines: list[str]) -> bool:
+    """Does a sentence of the input say `backend` was not the failing one (EXONERATED)?"""
+    _, window, _, _ = _not_a_report_rules()
+    for j in range(min(len(lines), window)):
+        text = lines[j]
+        if "all along" not in text.lower() and " not " not in text.lower() and "never" not in text.lower():
+            continue
+        if any(first_named(m.group("subj")) == backend for m in EXONERATED.finditer(text)):
+            return True
+    return False
+
+
 def _shadowed(backend: str, lines: list[str]) -> bool:
     """Is `backend`, named in this input, another program's own attention (rten, ONNX Runtime, TensorRT, candle's kernels, MLX,
     MindSpore, kernl, Pallas, Paddle's built-in flash attention) with nothing of the PyTorch library in the input?"""
@@ -829,7 +849,7 @@ def _shadowed_match(entry: Entry, lines: list[str], line: int) -> bool:
     if named is None:
         found = _nearest_for(entry, lines, line)
         named = found.backend if found is not None else None
-    return named is not None and _shadowed(named, lines)
+    return named is not None and (_shadowed(named, lines) or _exonerated(named, lines))
 
 
 @lru_cache(maxsize=1)
@@ -1230,7 +1250,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     """(the backend of this match, the line that named it when it was inferred from the log). A backend inferred from words
     that are another program's own attention (a [[not_a_report.shadow]] with `every`) stays unnamed (helper ex67)."""
     backend, named_by = _attribute(entry, own, lines, line)
-    if backend is not None and backend != own and _shadowed(backend, lines):
+    if backend is not None and backend != own and (_shadowed(backend, lines) or _exonerated(backend, lines)):
         return own, None
     return backend, named_by
 
