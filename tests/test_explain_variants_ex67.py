@@ -176,3 +176,9 @@ def test_option_reference_is_documentation():
             "- `\"flex\"`: requires torch >= 2.5\n")
     assert attribution.document_kind(text.splitlines()) == "document"
     assert not _ids(text), _ids(text)
+
+
+def test_pip_install_output_is_no_environment_dump():
+    text = ("Installing collected packages: torch, sageattention\n  Attempting uninstall: torch\n"
+            "    Found existing installation: torch 2.7.1+cu126\n    Uninstalling torch-2.7.1+cu126:\n")
+    assert attribution.document_kind(text.splitlines()) is None
