@@ -66,7 +66,7 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
     built = checkout.sources(s.probed)  # the folders the input builds a library from
     out = []
     if s.found and attribution.no_failure_document(lines):
-        return out  # release notes, a feature-request form, docs, an environment dump ... quoting no failure (ex67)
+        return out  # release notes, a feature-request form, an answered question, docs ... quoting no failure (ex67)
     for m in sdpa_reasons.settle(s.found, s.probed):  # torch's SDPA warnings: the error's reasons, or a note
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue

@@ -860,9 +860,7 @@ def _document_rules() -> dict:
     d = t.get("not_a_report", {}).get("document", {})
     if not d:
         return {}
-    inventory = [re.compile(p) for p in t.get("inventory", {}).get("lines", ())]
     return {"head": int(d.get("head", 12)), "failing": re.compile(d["failing"]), "marks": [re.compile(p) for p in d["marks"]],
-            "dump": inventory + [re.compile(p) for p in d.get("dump", ())], "dump_share": float(d.get("dump_share", 0.75)),
             "window": int(d.get("window", 400)), "quoted": [re.compile(p, re.MULTILINE) for p in d["quoted"]]}
 
 
@@ -887,7 +885,7 @@ def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
 
 def document_kind(lines: list[str]) -> str | None:
     """What kind of document other than a failure report this input is ('document': release notes, a feature request's form, an
-    answered question, docs; 'environment dump'), by [not_a_report.document]; None for anything else (helper ex67)."""
+    answered question, docs), by [not_a_report.document]; None for anything else (helper ex67)."""
     d = _document_rules()
     if not d:
         return None
@@ -899,16 +897,12 @@ def document_kind(lines: list[str]) -> str | None:
             rest = head[start:m.start()] + " " + head[m.end():end if end >= 0 else len(head)]  # the mark's line without the mark
             if not d["failing"].search(rest):
                 return "document"
-    body = [x for x in _known_lines(lines, d["window"]) if x.strip()]
-    if len(body) >= 4 and not any(d["failing"].search(x) for x in body) \
-            and sum(1 for x in body if any(rx.search(x) for rx in d["dump"])) >= d["dump_share"] * len(body):
-        return "environment dump"
     return None
 
 
 def no_failure_document(lines: list[str]) -> bool:
     """Is this input a document that names backends without a failure of them -- release notes, a feature request's form, an
-    answered question, docs, an environment dump (document_kind) -- that quotes no failure (an exception line, a
+    answered question, docs (document_kind) -- that quotes no failure (an exception line, a
     traceback, a tool's error line)? Then nothing in it is claimed (explain._attribute; helper ex67)."""
     d = _document_rules()
     if not d or document_kind(lines) is None:
