@@ -65,9 +65,13 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
     lines = s.lines
     built = checkout.sources(s.probed)  # the folders the input builds a library from
     out = []
+    if s.found and attribution.no_failure_document(lines):
+        return out  # release notes, a feature-request form, an answered question, docs ... quoting no failure (ex67)
     for m in sdpa_reasons.settle(s.found, s.probed):  # torch's SDPA warnings: the error's reasons, or a note
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
+        if attribution.described_fallback(m.entry, lines, m.line):
+            continue  # a sentence that says what the code does when a backend is absent, not that it was (ex67)
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
             continue  # another (non-attention) library's failure
         if attribution.unclaimed(m.entry, backend_of(m.entry), lines, m.line):

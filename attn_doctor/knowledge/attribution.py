@@ -867,6 +867,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return False
     if not_a_report(entry, lines, line):
         return True
+    if _shadowed_match(entry, lines, line):
+        return True
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
         return False
     found = _nearest_for(entry, lines, line)
@@ -909,6 +911,126 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
         found = _nearest_for(entry, lines, line)
         named = found.backend if found is not None else None
     return any(named in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
+
+
+@lru_cache(maxsize=1)
+def _every_shadows() -> tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...]:
+    """The [[not_a_report.shadow]]s with `every = true` (helper ex67): another program's own attention, for every entry."""
+    with open(HERE / "attribution.toml", "rb") as fh:
+        t = tomllib.load(fh).get("not_a_report", {})
+    return tuple((frozenset(x["backends"]), re.compile(x["program"], re.MULTILINE), re.compile(x["own"], re.MULTILINE))
+                 for x in t.get("shadow", ()) if x.get("every"))
+
+
+# helper ex67: a sentence that clears a backend ("xformers was fine all along", "SDPA is not the problem", "flash attention was
+# never the culprit"): that backend, named elsewhere in the input (an environment line "I have xformers 0.0.29"), is not the
+# failing one (attribute, _shadowed_match). The clause's subject must name it (first_named).
+EXONERATED = re.compile(r"(?P<subj>[^.;!?\n]{1,60}?)\b(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
+                        r"not[ \t]+(?:the[ \t]+)?(?:problem|issue|cause|culprit)|never[ \t]+the[ \t]+(?:problem|issue|cause|culprit))\b",
+                        re.IGNORECASE)
+
+
+def _exonerated(backend: str, lines: list[str]) -> bool:
+    """Does a sentence of the input say `backend` was not the failing one (EXONERATED)?"""
+    _, window, _, _ = _not_a_report_rules()
+    for j in range(min(len(lines), window)):
+        text = lines[j]
+        if "all along" not in text.lower() and " not " not in text.lower() and "never" not in text.lower():
+            continue
+        if any(first_named(m.group("subj")) == backend for m in EXONERATED.finditer(text)):
+            return True
+    return False
+
+
+def _shadowed(backend: str, lines: list[str]) -> bool:
+    """Is `backend`, named in this input, another program's own attention (rten, ONNX Runtime, TensorRT, candle's kernels, MLX,
+    MindSpore, kernl, Pallas, Paddle's built-in flash attention) with nothing of the PyTorch library in the input?"""
+    shadows = _every_shadows()
+    if not shadows:
+        return False
+    _, window, _, _ = _not_a_report_rules()
+    text = "\n".join(lines[j] for j in range(min(len(lines), window)))
+    return any(backend in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
+
+
+def _shadowed_match(entry: Entry, lines: list[str], line: int) -> bool:
+    """A [needs_backend] catch-all whose backend near it is another program's own attention (_shadowed): its failure, not one of
+    the seven's (helper ex67; TensorRT's "fused MHA (flash attention)" over its engine build, candle's Metal sdpa)."""
+    if not 0 < line <= len(lines):
+        return False
+    named = first_named(lines[line - 1])
+    if named is None:
+        found = _nearest_for(entry, lines, line)
+        named = found.backend if found is not None else None
+    return named is not None and (_shadowed(named, lines) or _exonerated(named, lines))
+
+
+@lru_cache(maxsize=1)
+def _document_rules() -> dict:
+    """[not_a_report.document] in attribution.toml (helper ex67), compiled."""
+    with open(HERE / "attribution.toml", "rb") as fh:
+        t = tomllib.load(fh)
+    d = t.get("not_a_report", {}).get("document", {})
+    if not d:
+        return {}
+    return {"head": int(d.get("head", 12)), "failing": re.compile(d["failing"]), "marks": [re.compile(p) for p in d["marks"]],
+            "window": int(d.get("window", 400)), "quoted": [re.compile(p, re.MULTILINE) for p in d["quoted"]]}
+
+
+@lru_cache(maxsize=1)
+def _fallback_rules() -> tuple[frozenset[str], re.Pattern, re.Pattern, re.Pattern] | None:
+    """[described_fallback] in attribution.toml (helper ex67), compiled."""
+    with open(HERE / "attribution.toml", "rb") as fh:
+        d = tomllib.load(fh).get("described_fallback")
+    return (frozenset(d["ids"]), re.compile(d["condition"]), re.compile(d["then"]), re.compile(d["message"])) if d else None
+
+
+def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is the match's line a sentence that says what a program does WHEN a backend is absent ("falls back to FA2 when
+    `flash_attn_interface` cannot be imported"), no message of an exception or a warning? ([described_fallback], helper ex67)"""
+    r = _fallback_rules()
+    if r is None or entry.id not in r[0] or not 0 < line <= len(lines):
+        return False
+    text = lines[line - 1]
+    _, condition, then, message = r
+    return bool(condition.search(text) and then.search(text) and not message.search(text))
+
+
+def document_kind(lines: list[str]) -> str | None:
+    """What kind of document other than a failure report this input is ('document': release notes, a feature request's form, an
+    answered question, docs), by [not_a_report.document]; None for anything else (helper ex67)."""
+    d = _document_rules()
+    if not d:
+        return None
+    head = "\n".join(lines[j] for j in range(min(len(lines), d["head"])))
+    for rx in d["marks"]:
+        for m in rx.finditer(head):
+            start = head.rfind("\n", 0, m.start()) + 1
+            end = head.find("\n", m.end())
+            rest = head[start:m.start()] + " " + head[m.end():end if end >= 0 else len(head)]  # the mark's line without the mark
+            if not d["failing"].search(rest):
+                return "document"
+    return None
+
+
+def no_failure_document(lines: list[str]) -> bool:
+    """Is this input a document that names backends without a failure of them -- release notes, a feature request's form, an
+    answered question, docs (document_kind) -- that quotes no failure (an exception line, a
+    traceback, a tool's error line)? Then nothing in it is claimed (explain._attribute; helper ex67)."""
+    d = _document_rules()
+    if not d or document_kind(lines) is None:
+        return False
+    text = "\n".join(_known_lines(lines, d["window"]))
+    return not any(rx.search(text) for rx in d["quoted"])
+
+
+def _known_lines(lines, window: int) -> list[str]:
+    """The input's first `window` lines that explain kept (knowledge.match.Lines keeps the lines around each match; a list is
+    the whole input)."""
+    context = getattr(lines, "context", None)
+    if context is not None:
+        return [context[k] for k in sorted(context) if k <= window]
+    return [lines[j] for j in range(min(len(lines), window))]
 
 
 BACKENDS = frozenset(MODEL_BACKENDS)  # the seven (an entry id's namespace may name one)
@@ -1263,7 +1385,8 @@ def _torch_flash_subject(lines: list[str], line: int, named_line: int) -> bool:
 
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
-    FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject)."""
+    FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject,
+    helper ex66)."""
     backend, named = _attributed(entry, own, lines, line)
     if backend in FA_FAMILY and backend != own and named is not None and _torch_flash_subject(lines, line, named.line):
         return "sdpa", Attribution("sdpa", named.line, named.text)
@@ -1271,7 +1394,17 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
 
 
 def _attributed(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
-    """(the backend of this match, the line that named it when it was inferred from the log)."""
+    """(the backend of this match, the line that named it when it was inferred from the log). A backend inferred from words
+    that are another program's own attention (a [[not_a_report.shadow]] with `every`) or that the writer clears stays unnamed
+    (helper ex67)."""
+    backend, named_by = _attribute(entry, own, lines, line)
+    if backend is not None and backend != own and (_shadowed(backend, lines) or _exonerated(backend, lines)):
+        return own, None
+    return backend, named_by
+
+
+def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """(the backend of this match, the line that named it when it was inferred from the log), from the rules alone."""
     r = rules()
     if entry.id in r.evidence_backend and 0 < line <= len(lines):
         # the entry's own evidence (its line, and the line under it) names whose integration it is ([[evidence_backend]])
