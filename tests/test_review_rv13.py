@@ -37,3 +37,44 @@ def test_trace_config_hint_detected_trainer_not_forced_and_path_quoted():
     words = shlex.split(_differs(_cfg("/work/my configs/a b.yml", "content")).fix.split("#")[0])
     assert "--trainer" not in words  # detected from the content: check detects it the same way
     assert words[words.index("--config") + 1] == "/work/my configs/a b.yml"
+
+
+# rv12 #4 left: fleet.package-extra's fix said "or install it on every other member": where the package's backend is
+# broken on every member that has it (or the majority runs without it), that copies a broken install to the others
+def _fleet_pair(package: str, version: str, backend: str, status: str, extra_plain: int = 0):
+    import copy
+    import json
+    from pathlib import Path
+
+    from attn_doctor import fleet
+
+    base = json.loads((Path(__file__).resolve().parents[1] / "fixtures/fleet/cpu-check-no-smoke.json").read_text())
+    reports = []
+    for i in range(2 + extra_plain):
+        r = copy.deepcopy(base)
+        r["facts"]["system"]["hostname"] = f"h{i}"
+        reports.append(r)
+    b = reports[-1]
+    b["facts"]["packages"]["stack"][package] = {"name": package, "version": version, "requires": [],
+                                                "location": "/venv/lib/python3.12/site-packages"}
+    b["backends"][backend].update(status=status, reason="faked")
+    return fleet.build([fleet.member(r, f"r{i}.json") for i, r in enumerate(reports)]).findings
+
+
+def test_package_extra_never_says_install_it_elsewhere():
+    cases = [("xformers", "0.0.35", "xformers", "broken", 0), ("sageattention", "1.0.6", "sage", "broken", 0),
+             ("xformers", "0.0.35", "xformers", "broken", 2), ("flash-attn-4", "4.0.0b36", "cute", "broken", 1)]
+    for package, version, backend, status, extra in cases:
+        found = [f for f in _fleet_pair(package, version, backend, status, extra) if f.id == "fleet.package-extra"]
+        assert found, (package, status, extra)
+        for f in found:
+            assert "uninstall -y" in f.fix and package in f.fix, f.fix
+            assert "install it" not in f.fix and " install " not in f.fix.split("uninstall", 1)[1], f.fix
+
+
+def test_package_of_a_working_backend_is_installed_on_the_others_not_uninstalled():
+    """Near miss: sage is ok on the one member that has it: the others are told to install it (fleet rule 1)."""
+    found = _fleet_pair("sageattention", "1.0.6", "sage", "ok", 1)
+    assert not [f for f in found if f.id == "fleet.package-extra"]
+    (f,) = [f for f in found if f.id == "fleet.package-differs"]
+    assert "install 'sageattention==1.0.6'" in f.fix
