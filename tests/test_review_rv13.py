@@ -78,3 +78,32 @@ def test_package_of_a_working_backend_is_installed_on_the_others_not_uninstalled
     assert not [f for f in found if f.id == "fleet.package-extra"]
     (f,) = [f for f in found if f.id == "fleet.package-differs"]
     assert "install 'sageattention==1.0.6'" in f.fix
+
+
+# #11: one missing dependency, one finding: cute's missing `cutlass` was import.dep-missing and
+# versions.requirement-missing both, with the same pip line
+def _missing_dep_box(backend: str, dist: str, version: str, module: str, requires: list[str], gpu: bool = True):
+    import fakefacts as ff
+
+    f = ff.gpu_box() if gpu else ff.cpu_box()
+    ff.install(f, backend, dist, version, probe=ff.failed_import(
+        "ModuleNotFoundError", f"No module named '{module}'",
+        f'  File "{ff.SITE}/x/__init__.py", line 3, in <module>\n    import {module}\n', name=module))
+    ff.add_dist(f, dist, version, requires=requires)
+    return ff.check(f).findings
+
+
+def test_missing_dependency_reported_once():
+    for backend, dist, version, module, dep, req in (
+            ("cute", "flash-attn-4", "4.0.0b36", "cutlass", "nvidia-cutlass-dsl", "nvidia-cutlass-dsl>=4.6.2"),
+            ("cute", "flash-attn-4", "4.0.0b36", "quack.activation", "quack-kernels", "quack-kernels>=0.5.3"),
+            ("xformers", "xformers", "0.0.35", "einops", "einops", "einops")):
+        found = _missing_dep_box(backend, dist, version, module, [req])
+        about = [x for x in found if x.params.get("dep") == dep]
+        assert [x.id for x in about] == ["import.dep-missing"], [(x.id, x.fix) for x in about]
+
+
+def test_requirement_missing_kept_when_no_import_fails_of_it():
+    """Near miss: flash-attn-4 requires einops too, which its import did not fail on: that one is still said."""
+    found = _missing_dep_box("cute", "flash-attn-4", "4.0.0b36", "cutlass", ["nvidia-cutlass-dsl>=4.6.2", "einops"])
+    assert [x.id for x in found if x.params.get("dep") == "einops"] == ["versions.requirement-missing"]
