@@ -107,3 +107,43 @@ def test_requirement_missing_kept_when_no_import_fails_of_it():
     """Near miss: flash-attn-4 requires einops too, which its import did not fail on: that one is still said."""
     found = _missing_dep_box("cute", "flash-attn-4", "4.0.0b36", "cutlass", ["nvidia-cutlass-dsl>=4.6.2", "einops"])
     assert [x.id for x in found if x.params.get("dep") == "einops"] == ["versions.requirement-missing"]
+
+
+# #12: with no NVIDIA driver, torch.missing's fix said "cu130 is the newest this machine's driver runs"; the Versions
+# section said "no attention packages besides torch" and FlexAttention "triton ?" where torch is not installed
+def _no_torch(driver_cuda: str | None):
+    import fakefacts as ff
+
+    f = ff.gpu_box()
+    if driver_cuda is None:
+        f["driver"] = {}
+    else:
+        f["driver"]["driver_cuda"] = driver_cuda
+    for key in ("stack", "versions"):
+        f["packages"][key].pop("torch")
+        f["packages"][key].pop("triton", None)
+    f["torch"] = {"dist": None, "run": ff.run_ok(0.1), "probe": {
+        "import_ok": False, "warnings": [],
+        "import_error": ff.error("ModuleNotFoundError", "No module named 'torch'", name="torch")}}
+    return f
+
+
+def test_torch_missing_without_a_driver_does_not_name_its_driver():
+    import fakefacts as ff
+
+    (f,) = [x for x in ff.check(_no_torch(None)).findings if x.id == "torch.missing"]
+    assert "driver runs" not in f.fix and "no NVIDIA driver" in f.fix and "cu130" in f.fix, f.fix
+    (f,) = [x for x in ff.check(_no_torch("12.8")).findings if x.id == "torch.missing"]
+    assert "cu128 is the newest this machine's driver runs" in f.fix, f.fix
+
+
+def test_sections_without_torch_say_so():
+    from attn_doctor.render.text import flex_lines, versions_lines
+
+    facts = _no_torch(None)
+    assert versions_lines(facts) == ["no attention packages, and no torch"]
+    assert flex_lines(facts)[0].startswith("no torch")
+    import fakefacts as ff  # near miss: with torch and nothing else, as before
+
+    assert versions_lines(ff.cpu_box()) == ["no attention packages besides torch"]  # REAL: torch 2.13.0+cpu alone
+    assert flex_lines(ff.gpu_box())[0].startswith("triton 3.6.0")
