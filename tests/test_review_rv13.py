@@ -207,3 +207,35 @@ def test_api_select_takes_one_string_as_one_value():
 
     assert selection.parse("torch.missing,cache.", "select") == ["torch.missing", "cache."]
     assert selection.parse(["torch.*"], "select") == ["torch.*"]
+
+
+# #14: after `make check`, the closing line says `attn-doctor fix ...`, but attn-doctor is in .venv/bin, not on PATH
+def _make_check(tmp_path, rc: int):
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    tool = venv / "bin" / "attn-doctor"
+    tool.write_text(f"#!/bin/sh\necho 'fix: attn-doctor fix --write-env && . ./env.sh'\nexit {rc}\n")
+    tool.chmod(0o755)
+    marker = venv / "bin" / ".installed"
+    marker.write_text("")
+    future = (root / "pyproject.toml").stat().st_mtime + 10
+    os.utime(marker, (future, future))  # up to date: make runs only the check
+    return subprocess.run(["make", "-s", "-C", str(root), "check", f"VENV={venv}"], capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_make_check_says_how_to_run_the_printed_lines(tmp_path):
+    for rc in (0, 1):
+        p = _make_check(tmp_path / str(rc), rc)
+        assert (p.returncode == 0) == (rc == 0), p.stderr  # the check's own verdict still decides
+        out = p.stdout + p.stderr
+        assert "venv/bin/activate" in out, out
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert ". .venv/bin/activate" in readme.split("## Install")[0]
