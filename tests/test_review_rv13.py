@@ -239,3 +239,20 @@ def test_make_check_says_how_to_run_the_printed_lines(tmp_path):
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert ". .venv/bin/activate" in readme.split("## Install")[0]
+
+
+# README, run as written on a fresh clone: the excerpt of `check --from .../fault-quack-nosmoke.json` is what it prints
+def test_readme_quack_excerpt_is_what_check_from_prints():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    cmd = "attn-doctor check --from fixtures/gpu/h100-final/reports/fault-quack-nosmoke.json"
+    assert f"(`{cmd}`)" in readme
+    excerpt = readme.split(f"(`{cmd}`):", 1)[1].split("```", 2)[1]
+    p = subprocess.run([sys.executable, "-m", "attn_doctor", *cmd.split()[1:]], capture_output=True, text=True,
+                       cwd=str(root), timeout=120, env={"PATH": "/usr/bin:/bin", "COLUMNS": "80", "HOME": "/root"})
+    lines = [ln for ln in excerpt.strip("\n").splitlines() if ln != "..."]
+    assert lines and all(ln in p.stdout.splitlines() for ln in lines), [ln for ln in lines if ln not in p.stdout]
