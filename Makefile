@@ -17,8 +17,11 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 .PHONY: check test
+# attn-doctor is in $(BIN), not on PATH: the lines it prints (`attn-doctor fix ...`) run once the venv is active.
 check: $(BIN)/.installed
-	$(BIN)/attn-doctor check
+	@echo "$(BIN)/attn-doctor check"; $(BIN)/attn-doctor check; rc=$$?; \
+	echo "attn-doctor is installed in $(VENV), not on PATH: run '. $(VENV)/bin/activate' first to paste its lines as printed"; \
+	exit $$rc
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -q

@@ -8,6 +8,7 @@ Nothing here imports torch or a backend: they are imported, and their kernels ru
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -266,9 +267,27 @@ def check(backends=None, require=None, config: str | None = None, smoke: bool = 
     processes, so the caller's process stays as it was. `backends`/`require`: names or lists of
     names; `config`: a trainer config's path (`trainer` names its trainer where two could read it); `python`: check another interpreter (a python, a venv
     or a conda prefix). Bad arguments raise attn_doctor.UsageError."""
-    return run_check(plan_check(backends, require, config, smoke=smoke, timeout=timeout, python=python,
-                                strict=strict, compile_mode=compile_mode, select=select, ignore=ignore,
-                                thorough=thorough, devices=devices, from_report=from_report, trainer=trainer))
+    try:
+        plan = plan_check(backends, require, config, smoke=smoke, timeout=timeout, python=python, strict=strict,
+                          compile_mode=compile_mode, select=select, ignore=ignore, thorough=thorough, devices=devices,
+                          from_report=from_report, trainer=trainer)
+    except UsageError as e:
+        raise UsageError(api_words(str(e))) from None
+    return run_check(plan)
+
+
+# The CLI's flags and the arguments of check()/require() that take the same values: the API's errors name the latter.
+ARGUMENTS = {"--backend": "backends", "--require": "require", "--config": "config", "--trainer": "trainer",
+             "--python": "python", "--select": "select", "--ignore": "ignore", "--compile-mode": "compile_mode",
+             "--from": "from_report", "--device": "devices", "--timeout": "timeout"}
+
+
+def api_words(message: str) -> str:
+    """A usage error of plan_check in the words of the API: `--backend: unknown backend 'x'` becomes
+    `backends: unknown backend 'x'`. A message that prints a command (`attn-doctor check --python ...`) keeps its flags."""
+    if "attn-doctor " in message:
+        return re.sub(r"^(--[a-z-]+)(?=:)", lambda m: ARGUMENTS.get(m.group(1), m.group(1)), message)
+    return re.sub(r"(?<![\w-])--[a-z][a-z-]*(?![\w-])", lambda m: ARGUMENTS.get(m.group(0), m.group(0)), message)
 
 
 def require(*names: str, **kwargs) -> Report:

@@ -28,9 +28,26 @@ class PreflightError(RuntimeError):
             + (f": {report.backends[n]['reason']}" if (report.backends.get(n) or {}).get("reason") else "") + ")"
             for n in self.backends)]
         for f in report.findings:
+            if not self._about_named(f):
+                continue  # another backend's problem: the trainer did not ask for it
             if f.severity == "error" or (f.backend in self.backends and f.severity == "warning"):
                 lines.append(f"  [{f.severity}] {f.id}: {f.title}" + (f"\n      fix: {f.fix}" if f.fix else ""))
         super().__init__("\n".join(lines))
+
+    def _about_named(self, f: "Finding") -> bool:
+        """Is the finding about a backend not ok that was named (or about none: torch, the GPUs, the driver)?
+        A package's finding belongs to the backends that need it (advice.NEEDS: flash-attn-4's to cute)."""
+        from packaging.utils import canonicalize_name
+
+        from .advice import NEEDS
+
+        if f.backend:
+            return f.backend in self.backends
+        dist = f.params.get("dist")
+        if not isinstance(dist, str) or not dist:
+            return True
+        owners = [b for b, needs in NEEDS.items() if canonicalize_name(dist) in needs]
+        return not owners or any(b in self.backends for b in owners)
 
 
 @dataclass(frozen=True)

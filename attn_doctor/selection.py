@@ -22,6 +22,8 @@ def parse(values: Iterable[str] | None, flag: str) -> list[str]:
 
     ids = sorted(entries())
     out: list[str] = []
+    if isinstance(values, str):  # the API's select="torch" is one value, as backends="sdpa" is
+        values = [values]
     for raw in values or []:
         for sel in raw.split(","):
             sel = sel.strip()

@@ -138,7 +138,11 @@ def _install(f: dict, name: str, version: str) -> None:
             local = version.partition("+")[2]
             cuda = None if local == "cpu" else (f"{local[2:-1]}.{local[-1]}" if local.startswith("cu")
                                                 else old.get("cuda") or "13.0")
-        ff.set_torch(f, version, cuda=cuda)
+        ff.set_torch(f, version, cuda=cuda)  # a CUDA build brings the triton it pins (set_torch's default)
+        for info in (f.get("imports") or {}).values() if cuda else ():  # so an import that stopped at triton goes on
+            err = ((info or {}).get("probe") or {}).get("error") or {}
+            if err.get("type") == "ModuleNotFoundError" and (err.get("name") or "").split(".")[0] == "triton":
+                info["probe"] = ff.ok_import()
         if smi and cuda:
             drv = f["driver"]
             ff.set_gpus(f, [(g["name"], tuple(g["capability"])) for g in smi], driver=drv.get("driver") or "580.159.04",

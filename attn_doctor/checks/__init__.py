@@ -81,6 +81,10 @@ def run(facts: dict, ctx: Context) -> list[Finding]:
     # leave the failed backend without its error.
     reported = {(f.id, f.backend) for f in out if f.severity == "error"}
     out = [f for f in out if not (f.id.endswith("known-error") and (f.params.get("cause"), f.backend) in reported)]
+    # One missing dependency, one finding: a distribution whose absence a backend's import failed on
+    # (import.dep-missing, with the line that installs it) is not said again as a package's unmet requirement.
+    gone = {f.params.get("dep") for f in out if f.id == "import.dep-missing" and f.params.get("dep")}
+    out = [f for f in out if not (f.id == "versions.requirement-missing" and f.params.get("dep") in gone)]
     seen, unique = set(), []
     for f in out:
         key = (f.id, f.backend, f.title)

@@ -9,7 +9,7 @@ import shlex
 
 from ..backends import cap_str
 from ..facts import view
-from ..knowledge import finding, finding_for_match
+from ..knowledge import finding, finding_for_match, render, words
 from ..knowledge.match import cause
 from ..textutil import last_line as _last_line
 from ..torchpin import index_of, install
@@ -48,8 +48,11 @@ def bad_allocator(facts: dict) -> dict | None:
 def torch_present(facts: dict, ctx: Context):
     t = view.torch(facts)
     if not t["installed"]:
+        index = torch_index(facts)
+        seen = view.cuda_major_minor((facts.get("driver") or {}).get("driver_cuda")) is not None
+        why = render(words("platform")["index_driver" if seen else "index_no_driver"], {"index": index})
         yield finding("torch.missing", python=(facts.get("system") or {}).get("python_executable", "python"),
-                      index=torch_index(facts))
+                      index=index, index_why=why)
         return
     run = t["run"]
     if not t["probed"]:

@@ -169,7 +169,9 @@ def gpu_lines(report: Report) -> list[Text]:
 def versions_lines(facts: dict) -> list[str]:
     stack = view.stack(facts)
     parts = [f"{n} {d.get('version')}" for n, d in stack.items() if n != "torch"]
-    return [", ".join(parts)] if parts else ["no attention packages besides torch"]
+    if parts:
+        return [", ".join(parts)]
+    return ["no attention packages besides torch" if "torch" in stack else "no attention packages, and no torch"]
 
 
 def nvcc_lines(facts: dict) -> list[str]:
@@ -217,6 +219,8 @@ def flex_lines(facts: dict) -> list[str]:
     t = view.torch(facts)
     tri = (t["probe"] or {}).get("triton") or {}
     cc = facts.get("host_cc") or {}
+    if not t["installed"]:
+        return [f"no torch, so no FlexAttention (triton not looked for); host C compiler: {cc.get('path') or 'none'}"]
     tri_s = f"triton {tri.get('version')}" if tri.get("ok") else ("triton not installed" if tri.get("missing") else "triton broken" if tri else "triton ?")
     return [f"{tri_s}; host C compiler: {cc.get('path') or 'none'}"]
 

@@ -9,6 +9,7 @@ process never imports torch.
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass, field
 
 from .. import __version__, knowledge
@@ -219,6 +220,16 @@ def patch_findings(processes: list[dict]) -> list[Finding]:
     return out
 
 
+def _config_args(cfg: dict) -> str:
+    """`--config PATH` for a printed `check`, with `--trainer NAME` when --trainer chose the reader (as check's and
+    fix's follow-ups carry it): pasted, check reads the file as the trace did."""
+    words = ["--config", shlex.quote(str(cfg.get("path") or "config.toml"))]
+    detected = cfg.get("detected") or {}
+    if detected.get("by") == "--trainer" and detected.get("trainer"):
+        words += ["--trainer", shlex.quote(str(detected["trainer"]))]
+    return " ".join(words)
+
+
 def config_findings(cfg: dict | None, calls: list[dict]) -> list[Finding]:
     if not cfg:
         return []
@@ -236,7 +247,7 @@ def config_findings(cfg: dict | None, calls: list[dict]) -> list[Finding]:
             continue
         out.append(knowledge.finding("trace.config-differs", backend=b, trainer=cfg.get("trainer_title") or cfg.get("trainer"),
                                      path=cfg.get("path") or "?", asked=want, setting=a.get("setting") or a.get("name") or "?",
-                                     ran=ran))
+                                     ran=ran, config_args=_config_args(cfg)))
     return out
 
 
