@@ -978,11 +978,12 @@ def _document_rules() -> dict:
 
 
 @lru_cache(maxsize=1)
-def _fallback_rules() -> tuple[frozenset[str], re.Pattern, re.Pattern, re.Pattern] | None:
+def _fallback_rules() -> tuple[frozenset[str], re.Pattern, re.Pattern, re.Pattern, re.Pattern] | None:
     """[described_fallback] in attribution.toml (helper ex67), compiled."""
     with open(HERE / "attribution.toml", "rb") as fh:
         d = tomllib.load(fh).get("described_fallback")
-    return (frozenset(d["ids"]), re.compile(d["condition"]), re.compile(d["then"]), re.compile(d["message"])) if d else None
+    return (frozenset(d["ids"]), re.compile(d["condition"]), re.compile(d["then"]), re.compile(d["message"]),
+            re.compile(d["failed"])) if d else None
 
 
 def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
@@ -992,8 +993,8 @@ def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
     if r is None or entry.id not in r[0] or not 0 < line <= len(lines):
         return False
     text = lines[line - 1]
-    _, condition, then, message = r
-    return bool(condition.search(text) and then.search(text) and not message.search(text))
+    _, condition, then, message, failed = r
+    return bool(condition.search(text) and then.search(text) and not message.search(text) and not failed.search(text))
 
 
 def document_kind(lines: list[str]) -> str | None:
