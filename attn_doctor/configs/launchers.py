@@ -186,13 +186,18 @@ def literal_path(e, consts: dict, depth: int = 0):
     `os.path.join(d, "b.toml")` of literals (through names it assigns once: pyscript.resolve), else None."""
     import ast
 
-    from .pyscript import _call_name, resolve
+    from .pyscript import ARGPARSE, _call_name, _parsed_args, resolve
 
     e = resolve(e, consts)
     if depth > 6:
         return None
     if isinstance(e, ast.Constant) and isinstance(e.value, str):
         return e.value
+    if isinstance(e, ast.Attribute) and e.attr in consts.get(ARGPARSE, {}) and _parsed_args(e.value, consts):
+        # `str(args.config)` with `add_argument("--config", type=Path, default=Path("configs/x.yaml"))`: the option's
+        # argparse default, as the script runs with no options (pyscript.value reads `bf16=args.bf16` the same way;
+        # round 41m: a launcher's `subprocess.run(["llamafactory-cli", "train", str(args.config)])`)
+        return literal_path(consts[ARGPARSE][e.attr], consts, depth + 1)
     if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div):
         parts = [literal_path(e.left, consts, depth + 1), literal_path(e.right, consts, depth + 1)]
     elif isinstance(e, ast.Call) and not e.keywords and e.args:
@@ -349,8 +354,9 @@ def python_commands(code: str) -> str:
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and _has_str(e):
             # "accelerate launch " + "train.py", "--lr=" + str(lr): a string built by concatenation
             return word(e.left) + word(e.right)
-        if isinstance(e, (ast.Call, ast.Name, ast.BinOp)) and path(e) is not None:
-            # `"--config_file", str(config_file)` where config_file = Path("/kaggle/.../x.toml") (round 10m)
+        if isinstance(e, (ast.Call, ast.Name, ast.BinOp, ast.Attribute)) and path(e) is not None:
+            # `"--config_file", str(config_file)` where config_file = Path("/kaggle/.../x.toml") (round 10m); an option's
+            # argparse default (`args.config`, round 41m)
             return path(e)
         return "$PY_VALUE"
 

@@ -381,7 +381,10 @@ def _add_argument_defaults(tree):
             d = kw["default"]
             typ = kw.get("type")
             tname = _type_name(typ)
-            if isinstance(d, ast.Constant) and isinstance(d.value, str) and typ is not None and tname != "str":
+            if isinstance(d, ast.Constant) and isinstance(d.value, str) and tname in ("Path", "PurePath", "PosixPath"):
+                # argparse runs type over a string default (`type=Path, default="configs/x.yaml"`): the path itself
+                d = ast.Call(func=ast.Name(id="Path"), args=[d], keywords=[])
+            elif isinstance(d, ast.Constant) and isinstance(d.value, str) and typ is not None and tname != "str":
                 if tname and "bool" in tname.lower():
                     d = ast.Constant(value=d.value.strip().lower() in _TRUE_WORDS)
                 elif tname in ("int", "float"):

@@ -193,6 +193,24 @@ def submitted_from(doc: dict, path: str) -> bool:
     return bool(m) and (m.group(1) or m.group(2)) in _SUBMIT_DIRS
 
 
+def _run_from_above(doc: dict, path: str, ups: tuple) -> str | None:
+    """The folder above the launcher its commands run from, told by the other relative files they name: none of them
+    is beside the launcher and one is in that folder (round 41m: notebooks/run_in_colab.ipynb's `!pip install -r
+    requirements.txt` then `!python train_dpo.py ...`, both files at the repository root: the notebook is run from
+    there). None when nothing else it names says so, or one of them is beside it."""
+    names = []
+    for c in doc.get("commands") or []:
+        for w in c.words[1:]:
+            w = w.strip("'\"")
+            if w == path or not w or w.startswith(("-", "$", "~")) or os.path.isabs(w) or "://" in w or \
+                    "=" in w or not re.fullmatch(r"[\w./-]+\.[A-Za-z][A-Za-z0-9]{0,5}", w) or w.startswith("../"):
+                continue
+            names.append(w)
+    if not names or any(os.path.exists(os.path.join(ups[0], n)) for n in names):
+        return None
+    return next((up for up in ups[1:] if any(os.path.isfile(os.path.join(up, n)) for n in names)), None)
+
+
 def locate(doc: dict, path: str, suffix: str = "") -> str | None:
     """Where the file a launcher names is on this machine, or None. Tried in order: relative to the directory the
     script `cd`s to; the launcher's folder; as written (absolute, or relative to where attn-doctor runs); its name
@@ -221,6 +239,10 @@ def locate(doc: dict, path: str, suffix: str = "") -> str | None:
     elif "/" in path.strip("/").lstrip("./") or submitted_from(doc, path):
         # (a job that runs from where it was submitted: its folder, above, or the repository root two above)
         cands += [os.path.join(up, path) for up in ups[1:]]
+    elif working_dir(doc, path) is None:
+        run_from = _run_from_above(doc, path, ups)
+        if run_from is not None:
+            cands.append(os.path.join(run_from, path))
     me = os.path.abspath(doc["path"])
     return next((os.path.normpath(c) for c in cands if os.path.isfile(os.path.normpath(c))
                  and os.path.abspath(os.path.normpath(c)) != me), None)
