@@ -183,3 +183,21 @@ def test_doubled_backslash_outside_a_path_stays():
     from attn_doctor.knowledge.match import _DOUBLED_SEP
     assert _DOUBLED_SEP.sub(rb"\\", b'print("a\\\\nb", "\\\\\\\\server\\\\share")') == b'print("a\\nb", "\\\\\\\\server\\share")'
     assert _DOUBLED_SEP.sub(rb"\\", b"regex r' \\\\d+ '") == b"regex r' \\\\d+ '"
+
+
+# (the lead, session 10) a console's copy is a screen's scrollback: a block over HARD_WRAP_BYTES is a log file, not looked at for
+# a hard wrap (the look cost 15% of benchmarks/explain_50mb.py's scan); the same wrapped message in a small paste is still read
+def test_hard_wrap_not_looked_for_in_a_log_file_sized_block(monkeypatch):
+    from attn_doctor.knowledge import match as m
+    small = wrap(SYMBOL, 120)
+    assert first_cause(small) == ("import.undefined-symbol", "fa2")
+    looked = []
+    real = m._console_unwrapped
+    monkeypatch.setattr(m, "_console_unwrapped", lambda data: looked.append(len(data)) or real(data))
+    filler = "".join(f"step {i:07d} loss 0.{i % 9973:04d} lr 1e-4 tokens/s 51234\n" for i in range(m.HARD_WRAP_BYTES // 40 + 10))
+    assert len(filler) > m.HARD_WRAP_BYTES
+    first_cause(filler + small)
+    assert all(n <= m.HARD_WRAP_BYTES for n in looked), looked
+    looked.clear()
+    first_cause(small)
+    assert looked  # a paste's block is looked at

@@ -974,6 +974,9 @@ _HARD_WRAP_NEW = re.compile(rb"[ \t]*(?:File \"|Traceback \(|During handling|The
                        rb"|Warning|Interrupt|Exit)\b:?|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\[(<#>|+]|[-=*]{2}|[-*] |\xe2[\x94\x95]|$")
 _BOX_ROW = re.compile(rb"[ \t]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[^\n]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[ \t]*\Z")
 HARD_WRAP_PIECES = 64  # pieces of one line joined at most
+# a console's copy is a screen's scrollback, not a log file: a block larger than this is not looked at (the lead, session 10:
+# on benchmarks/explain_50mb.py the look cost 15% of the scan, 1.87 -> 2.0 s, for a shape no 50 MB file has)
+HARD_WRAP_BYTES = 2_000_000
 HARD_WRAP_SLACK = 8  # columns short of the width where a word-wrapped paragraph's lines end
 
 
@@ -1059,7 +1062,8 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
             shapes.pop()
         longest = max(map(len, shapes)) if shapes else 0
         # a hard-wrapped text's lines (their prefixes stripped) are no longer than a console's width
-        if raw is None or not HARD_WRAP_MIN // 2 <= longest <= 4 * HARD_WRAP_MAX or (joined := _console_unwrapped(raw)) is None:
+        if raw is None or len(raw) > HARD_WRAP_BYTES or not HARD_WRAP_MIN // 2 <= longest <= 4 * HARD_WRAP_MAX \
+                or (joined := _console_unwrapped(raw)) is None:
             break
         data, raw = joined, None
     if longest > 2 * LINE_READ:  # a long line's needles where the patterns read it
