@@ -517,6 +517,8 @@ ADVICE = re.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|tempo
                     r"(?:^[^\w\n]*|(?<=[.!?:;][ \t])|\b(?:you[ \t]+(?:can|could|should|may|might)|please|just)[ \t]+)"
                     r"(?:try[ \t]+(?:using[ \t]+|switching[ \t]+to[ \t]+)?|use[ \t]+|switch[ \t]+to[ \t]+)"
                     r"[^.;!?\n]{1,60}?[ \t]+instead\b(?![ \t]+of)", re.IGNORECASE)
+
+
 def _advice_removed(m: re.Match) -> str:
     """The advice blanked, unless it is to stop using a backend or its sentence goes on to say a failure ("Use SageAttention
     instead: it crashes at import" reports that it fails too), or it names no backend (a message's own advice, "Please use
