@@ -477,7 +477,7 @@ def _sources_outside(staged: Staged) -> set[str]:
 # round 71m (ex71m, 2026-11-29, tenth session's fifth wave): new threads from any tracker (used ones included), gathered and
 # labelled blind, measure-only; see fixtures/errors/round71m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
-    Staged("round71m", 18, 0, 0, unrelated="unrelated", note_required=True),
+    Staged("round71m", 19, 0, 0, unrelated="unrelated", note_required=True),
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
