@@ -35,8 +35,9 @@ def _operands(words: list[str]) -> list[str]:
     return out
 
 
-def _sed_edits(words: list[str]) -> list[str] | None:
-    """The expressions of a `sed -i [-e] EXPR ... FILE` (None: not an in-place edit, or options not read here)."""
+def _sed_edits(words: list[str]) -> tuple[list[str], list[str]] | None:
+    """(the expressions, each marked "E" extended or "B" basic before it, the files) of a `sed -i [-e] EXPR ... FILE`
+    (None: not an in-place edit, or options not read here)."""
     exprs, files, inplace, ext, i = [], [], False, False, 1
     while i < len(words):
         w = words[i]
@@ -57,7 +58,7 @@ def _sed_edits(words: list[str]) -> list[str] | None:
         i += 1
     if not inplace or not exprs or not files:
         return None
-    return [("E" if ext else "B") + e for e in exprs] + ["\0" + f for f in files]
+    return [("E" if ext else "B") + e for e in exprs], files
 
 
 def _python_pattern(pat: str, extended: bool) -> str:
@@ -135,8 +136,8 @@ def copied_from(doc: dict, path: str) -> tuple[str, list[str]] | None:
                 src, edits = ops[0], []
         elif prog == "sed" and src is not None:
             sed = _sed_edits(words)
-            if sed is not None and any(_norm(f[1:]) == target for f in sed if f.startswith("\0")):
-                edits += [e for e in sed if not e.startswith("\0")]
+            if sed is not None and any(_norm(f) == target for f in sed[1]):
+                edits += sed[0]
     return (src, edits) if src is not None else None
 
 

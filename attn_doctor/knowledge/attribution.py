@@ -127,11 +127,18 @@ NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are
 
 
 @lru_cache(maxsize=1)
+def _toml() -> dict:
+    """attribution.toml as parsed, once for every reader of its tables (rules() and the tables the helpers' readings
+    below take: [optional_probe], [not_a_report], [described_fallback])."""
+    with open(HERE / "attribution.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+@lru_cache(maxsize=1)
 def rules() -> _Rules:
     """attribution.toml, read once (with the messages each backend's own source raises, knowledge/messages/, as names of
     that backend)."""
-    with open(HERE / "attribution.toml", "rb") as fh:
-        data = tomllib.load(fh)
+    data = _toml()
     # ASCII: a library name next to CJK text ("安装flash-attn的话") is still a word of its own
     libs = tuple((lib["backend"], re.compile(p, re.IGNORECASE | re.ASCII), tier.startswith("shared"))
                  for tier in ("hub", "files", "shared_files", "names") for lib in data["library"] for p in lib.get(tier, ()))
@@ -742,8 +749,7 @@ def in_optional_probe(entry: Entry, lines, line: int) -> bool:
 def _traced_probe() -> tuple[frozenset[str], tuple[re.Pattern, ...]]:
     """[optional_probe] traced_ids, traced (helper ex62): entries passed over on a probe's notice only where the probe's
     traceback stands under it."""
-    with open(HERE / "attribution.toml", "rb") as fh:
-        t = tomllib.load(fh).get("optional_probe", {})
+    t = _toml().get("optional_probe", {})
     return frozenset(t.get("traced_ids", ())), tuple(re.compile(p) for p in t.get("traced", ()))
 
 
@@ -888,8 +894,7 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
 @lru_cache(maxsize=1)
 def _not_a_report_rules() -> tuple[frozenset[str], int, tuple[re.Pattern, ...], tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...]]:
     """[not_a_report] in attribution.toml (helper ex62): (ids, window, feature-form marks, (backends, program, own) shadows)."""
-    with open(HERE / "attribution.toml", "rb") as fh:
-        t = tomllib.load(fh).get("not_a_report", {})
+    t = _toml().get("not_a_report", {})
     shadows = tuple((frozenset(x["backends"]), re.compile(x["program"], re.MULTILINE), re.compile(x["own"], re.MULTILINE))
                     for x in t.get("shadow", ()))
     return (frozenset(t.get("ids", ())), int(t.get("window", 400)), tuple(re.compile(p) for p in t.get("feature_form", ())),
@@ -918,8 +923,7 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
 @lru_cache(maxsize=1)
 def _every_shadows() -> tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...]:
     """The [[not_a_report.shadow]]s with `every = true` (helper ex67): another program's own attention, for every entry."""
-    with open(HERE / "attribution.toml", "rb") as fh:
-        t = tomllib.load(fh).get("not_a_report", {})
+    t = _toml().get("not_a_report", {})
     return tuple((frozenset(x["backends"]), re.compile(x["program"], re.MULTILINE), re.compile(x["own"], re.MULTILINE))
                  for x in t.get("shadow", ()) if x.get("every"))
 
@@ -970,9 +974,7 @@ def _shadowed_match(entry: Entry, lines: list[str], line: int) -> bool:
 @lru_cache(maxsize=1)
 def _document_rules() -> dict:
     """[not_a_report.document] in attribution.toml (helper ex67), compiled."""
-    with open(HERE / "attribution.toml", "rb") as fh:
-        t = tomllib.load(fh)
-    d = t.get("not_a_report", {}).get("document", {})
+    d = _toml().get("not_a_report", {}).get("document", {})
     if not d:
         return {}
     return {"head": int(d.get("head", 12)), "failing": re.compile(d["failing"]), "marks": [re.compile(p) for p in d["marks"]],
@@ -982,8 +984,7 @@ def _document_rules() -> dict:
 @lru_cache(maxsize=1)
 def _fallback_rules() -> tuple[frozenset[str], re.Pattern, re.Pattern, re.Pattern, re.Pattern] | None:
     """[described_fallback] in attribution.toml (helper ex67), compiled."""
-    with open(HERE / "attribution.toml", "rb") as fh:
-        d = tomllib.load(fh).get("described_fallback")
+    d = _toml().get("described_fallback")
     return (frozenset(d["ids"]), re.compile(d["condition"]), re.compile(d["then"]), re.compile(d["message"]),
             re.compile(d["failed"])) if d else None
 
