@@ -126,7 +126,8 @@ BLIND_DTYPES = {"", "bfloat16", "float16", "float32"}
 BLIND_MODES = {"", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
 
 
-def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, refused_min: int, repos_min: int) -> None:
+def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, refused_min: int, repos_min: int,
+                      captured: str = "2026-11-28") -> None:
     """The format every measure-only config round keeps (26m, 29m, 33m): each expect file well formed (the staged
     fields, capture date, a 40-digit commit, a label of the right types and values, `refused` exactly for files no
     claimed trainer reads), each file named after its source, and the set's size floors."""
@@ -136,7 +137,7 @@ def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, re
     for p in paths:
         e = expect(p)
         t = check_staged_expect(p, e, split)
-        assert e["captured"] == "2026-11-28" and re.fullmatch(r"[0-9a-f]{40}", e["commit"]), p
+        assert e["captured"] == captured and re.fullmatch(r"[0-9a-f]{40}", e["commit"]), p
         assert isinstance(e["required"], list) and set(e["required"]) <= BLIND_BACKENDS, p
         assert len(e["required"]) == len(set(e["required"])), p
         assert e["dtype"] in BLIND_DTYPES and e["compile_mode"] in BLIND_MODES, p
