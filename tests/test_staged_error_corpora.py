@@ -476,8 +476,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 63m, ex63m's measure-only set of the tenth session, is training material in SETS since helper ex70 read its misses)
 # round 71m (ex71m, 2026-11-29, tenth session's fifth wave): new threads from any tracker (used ones included), gathered and
 # labelled blind, measure-only; see fixtures/errors/round71m/README.md
+# round 73m (ex73m, 2026-11-29, session 11): measure-only (ex73m, session 11); new threads from any tracker, gathered and
+# labelled blind, explain never run on them; see fixtures/errors/round73m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round71m", 19, 0, 0, unrelated="unrelated", note_required=True),
+    Staged("round73m", 28, 0, 0, unrelated="unrelated", note_required=True),
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
