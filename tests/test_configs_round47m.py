@@ -1,26 +1,68 @@
-"""Issue 24, round 47m: a measure-only fresh set of users' trainer configs and launch scripts (helper cfg47m, session 10,
-2026-11-28).
+"""Issue 24, round 47m: a fresh set of users' trainer configs and launch scripts (helper cfg47m, session 10,
+2026-11-28), measured blind by the lead at session 11's start (64efc91: 11/15 claimed right, 13/15 in the repository
+layout, 10/10 refused, 0 read as a trainer), then made training material (helper cfg48, session 11).
 
-fixtures/configs/round47m/ (see its README: users' files from repositories on the train side of the split, taken as the
-look-ups returned them, labelled from the trainers' own source; no reader was run on them by the helper) is not read
-file by file here, and no measured figure is held: the lead measures the set once. What is checked is the format:
+fixtures/configs/round47m/ (see its README: 25 files from 12 users' repositories on the train side of the split, taken
+as the look-ups returned them, labelled from the trainers' own source; its section "Read after its measurement" classes
+every miss) is read file by file, as `check --config FILE` reads it where the set keeps it: every file as labelled, the
+misses left as strict xfails, each saying why (reading one right makes its test fail, so its entry goes); and each file
+again in its repository's layout (every file of the set at its `source` path), the misses there strict xfails too. The format is
+checked as well:
 - every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
   types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder its
   trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered);
-- no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed).
-While the set is measure-only, benchmarks/configs_refusals.py (MEASURE_ONLY), benchmarks/configs_robustness.py
-(NOT_TRAINING) and tests/test_configs_cfg33.py (_own_files) keep their readers out of this folder."""
+- the set keeps its size (floors = what was gathered: 25 files, 15 claimed, 10 refused, 12 repositories);
+- no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed)."""
 
 from __future__ import annotations
 
-from configs_corpus import check_blind_round, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, expect, files
+from pathlib import Path
+
+import pytest
+
+from configs_corpus import check_blind_round, in_repository_layout, repo_of, repos_outside
+from configs_corpus import CONFIGS as CORPUS, check_read_as_expected, expect, files, rel
 
 ROOT = CORPUS / "round47m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, repositories
 FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 25, 15, 10, 12
+
+# where the set keeps them (flattened names), the launchers labelled through another file of the set cannot find it
+_FLAT = "labelled through {}, which the set keeps under its flattened name (read in the repository layout)"
+# refused (exit 2, one line), but in other words than the label's `refused`: labels are not changed after measuring
+_KHALID = ("refused as \"looks like a Hydra config (defaults: (a Hydra defaults list), hydra:), which attn-doctor does "
+           "not read yet\", not in the label's words \"not a trainer config\"; round 11's DimensionSTP sft.yaml label was "
+           "corrected the same way in its phase 2 (the Hydra refusal says what the file is more exactly), left to the lead")
+STILL_WRONG_IN_BOTH = {
+    "round47m/unclaimed-user-script/khalidsabban__fine-tuning-analysis-toolkit__config__config.yaml": _KHALID,
+}
+STILL_WRONG = {**STILL_WRONG_IN_BOTH,
+    "round47m/transformers/LennoxC__gemma3-supplements-small-finetune__launch.sh":
+        _FLAT.format("gemma3_finetune.py (`accelerate launch --config_file ./accelerate_config.yaml ./gemma3_finetune.py`)"),
+    "round47m/transformers/Vishak-Bhat30__smart_home__resume_from_gemma.sh":
+        _FLAT.format("finetune_gemma.py (`accelerate launch --config_file accelerate_config.yaml finetune_gemma.py`)"),
+    "round47m/unsloth/SlncTrZ__Qwen3-0.6-Slnc-Finetune__scripts__run_finetune.bat":
+        _FLAT.format("scripts/finetune_qwen3.py (`\"%PY%\" \"%SCRIPTS%\\finetune_qwen3.py\"`, beside the .bat)"),
+}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
+                                  if rel(p) in STILL_WRONG else p for p in FILES], ids=rel)
+def test_real_file(path):
+    check_read_as_expected(path)
+
+
+@pytest.fixture(scope="module")
+def repo_layout(tmp_path_factory) -> dict:
+    """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
+    return in_repository_layout(FILES, tmp_path_factory.mktemp("round47m-layout"))
+
+
+@pytest.mark.parametrize("name", [pytest.param(rel(p), marks=pytest.mark.xfail(
+    strict=True, reason=STILL_WRONG_IN_BOTH[rel(p)])) if rel(p) in STILL_WRONG_IN_BOTH else rel(p) for p in FILES])
+def test_real_file_in_its_repository_layout(repo_layout, name):
+    check_read_as_expected(Path(repo_layout[name]), CORPUS / name)
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
@@ -38,12 +80,3 @@ def test_no_repository_is_shared_with_another_set():
     mine = {repo_of(expect(p)["source"]) for p in FILES}
     others = repos_outside("round47m")
     assert not mine & others, sorted(mine & others)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's one measurement: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
-    root = CORPUS.parents[1]
-    assert "round47m" in (root / "benchmarks/configs_refusals.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("\n", 1)[0]
-    assert "round47m" in (root / "benchmarks/configs_robustness.py").read_text(encoding="utf-8").split("NOT_TRAINING = ", 1)[1].split("\n", 1)[0]
-    assert '"round47m")]' in (root / "tests/test_configs_cfg33.py").read_text(encoding="utf-8")

@@ -1351,13 +1351,47 @@ _PY_FRAMEWORKS = (("nemo", "NVIDIA NeMo"), ("nemo_run", "NVIDIA NeMo"), ("lightn
                   ("lm_eval", "lm-evaluation-harness"), ("sat", "SwissArmyTransformer"))
 
 
+# Frameworks a script may import for a helper while another loop trains: the framework is the run's only where the
+# script hands its model to the framework's own engine. DeepSpeed: deepspeed.initialize (deepspeed/__init__.py:93,
+# "engine: DeepSpeed runtime engine which wraps the client model for distributed training") or init_inference (:328).
+# Its other names are helpers a transformers Trainer's, accelerate's or a user's own loop uses as well: zero.Init /
+# zero.GatheredParameters (deepspeed/runtime/zero/__init__.py:8-9: gathering ZeRO-3 shards to save LoRA weights, round
+# 47m's LennoxC gemma3_finetune.py under `accelerate launch` with a DeepSpeed accelerate config), ops.adam's
+# DeepSpeedCPUAdam, init_distributed, utils' zero_to_fp32.
+_ENGINE_CALLS = {"deepspeed": ("initialize", "init_inference")}
+
+
+def _engine_used(src: str, root: str) -> bool:
+    """Whether a script calls the engine of the framework `root` (_ENGINE_CALLS), under any name it imports it as:
+    `deepspeed.initialize(`, `import deepspeed as ds` + `ds.initialize(`, `from deepspeed import initialize [as x]`."""
+    calls = _ENGINE_CALLS[root]
+    owners = {root}
+    for m in re.finditer(rf"^\s*import\s+{re.escape(root)}\s+as\s+(\w+)", src, re.MULTILINE):
+        owners.add(m.group(1))
+    bare = set()
+    for m in re.finditer(rf"^[ \t]*from\s+{re.escape(root)}\s+import[ \t]+(?:\(([^)]*)\)|([^(\n#;]+))", src,
+                         re.MULTILINE):
+        for part in (m.group(1) or m.group(2)).split(","):
+            words = part.split()
+            if words and words[0] in calls:
+                bare.add(words[-1] if len(words) == 3 and words[1] == "as" else words[0])
+    owned = "|".join(re.escape(o) for o in sorted(owners))
+    named = "|".join(re.escape(c) for c in calls)
+    if re.search(rf"(?<![\w.])(?:{owned})\.(?:{named})\s*\(", src):
+        return True
+    return any(re.search(rf"(?<![\w.]){re.escape(b)}\s*\(", src) for b in bare)
+
+
 def imported_framework(doc: dict) -> tuple[str, str] | None:
-    """(framework, the import line's module) of a Python script that imports a framework attn-doctor does not read."""
+    """(framework, the import line's module) of a Python script that imports a framework attn-doctor does not read
+    (for one with an engine, _ENGINE_CALLS: a script that hands its model to that engine)."""
     src = doc.get("python") or ""
     roots = []
     for m in re.finditer(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", src, re.MULTILINE):
         roots.append(m.group(1) or m.group(2))
     for root, title in _PY_FRAMEWORKS:
+        if root in _ENGINE_CALLS and not _engine_used(src, root):
+            continue
         for mod in roots:
             if mod == root or mod.startswith(root + "."):
                 return title, mod
