@@ -123,6 +123,9 @@ class Script:
     files: dict = field(default_factory=dict)  # path -> text the script writes with `cat > path <<EOF ... EOF`
     maybe: dict = field(default_factory=dict)  # variable -> [(condition, words)] appended under an unsettled condition
     called: set = field(default_factory=set)  # the functions it calls (and those calls call), read where called
+    # the here-documents it only shows (`cat <<EOF ... EOF` to the terminal: a usage note, an installer's "now run:
+    # python wan_generate_video.py ..."), whose command lines no shell runs
+    printed: list = field(default_factory=list)
 
 
 def dialect_of(name: str, text: str) -> str:
@@ -166,6 +169,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     unsure: set = set()  # variables assigned under a condition the script does not settle
     funcs: dict = dict(_funcs or {})  # bash functions: name -> body (read when a later command calls it)
     called: set = set()
+    printed: list = []  # the here-documents a `cat` only shows
     i = 0
     while i < len(lines):
         n, line, end = lines[i]
@@ -281,6 +285,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # `cat > "$CONFIG" <<EOF ... EOF`: the script writes a file (a trainer YAML) it runs next
                 body, quoted = heredocs[n]
                 files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else expand(body, env, dialect)
+            elif n in heredocs and _shows_only(line, dialect):
+                printed.append(heredocs[n][0])
         if dialect == "bat":
             # cmd.exe's `if [/i] [not] "%A%"=="B" (` ... `) else (` ... `)` blocks and one-line `if COND STATEMENT` /
             # `if COND (A) else (B)`: a branch the script itself settles false is skipped (both `set ATTN=` lines of an
@@ -424,7 +430,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
-    return Script(commands, env, dialect, files, maybe, called)
+    return Script(commands, env, dialect, files, maybe, called, printed)
 
 
 def _body_text(text: str, spans: list) -> str | None:
@@ -519,6 +525,17 @@ COMMAND_OPTIONS = ("--command", "--wrap", "--cmd")
 def _preamble(env: dict) -> str:
     """The script's string variables as assignments, for a script text it runs (a here-document, a `bash -c` string)."""
     return "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str) and k != _DELAYED) + "\n"
+
+
+def _shows_only(line: str, dialect: str) -> bool:
+    """A line whose here-document goes to the terminal and nowhere else: `cat <<EOF`, `cat << 'EOF'` (a usage note,
+    the command an installer tells its user to run next), with no pipe on to another program and no redirection into
+    a file (which _runs_stdin and the `cat > FILE <<EOF` files read instead)."""
+    pipeline = words_of(line, dialect)
+    if len(pipeline) != 1:
+        return False
+    w = [x for x in pipeline[0] if not _assignment(x)]
+    return bool(w) and os.path.basename(w[0]) == "cat" and not any(x.startswith(">") or x == "-" for x in w[1:])
 
 
 def _runs_stdin(line: str, dialect: str) -> bool:
