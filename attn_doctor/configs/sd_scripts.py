@@ -77,7 +77,12 @@ ATTN_MODES = {"torch": "sdpa", "sdpa": "sdpa", "xformers": "xformers", "flash": 
 # Flags people write that sd-scripts does not have (musubi-tuner's, or hyphenated): the nearest real one.
 NEAR_MISSES = {"flash_attn": "--sdpa", "flash-attn": "--sdpa", "sage_attn": "--sdpa", "flash3": "--sdpa",
                "flex_attention": "--sdpa", "flex": "--sdpa", "mem-eff-attn": "--mem_eff_attn",
-               "torch-compile": "--torch_compile", "compile": "--torch_compile"}
+               "torch-compile": "--torch_compile", "compile": "--torch_compile",
+               # misspellings of its own names (round 50): argparse takes an unambiguous prefix on a command line
+               # (--xformer is --xformers there), but a TOML key must be spelled in full or it is never read
+               "xformer": "--xformers", "use_xformers": "--xformers", "x_formers": "--xformers",
+               "enable_xformers_memory_efficient_attention": "--xformers", "spda": "--sdpa", "sdpa_attention": "--sdpa",
+               "use_sdpa": "--sdpa", "mem_eff": "--mem_eff_attn", "mem_eff_attention": "--mem_eff_attn"}
 _SCRIPT = re.compile(r"([A-Za-z0-9_]+)\.py$")
 # accelerate launch options sd-scripts overrides with its own (prepare_accelerator, library/train_util.py:5466-5500)
 LAUNCHER_OVERRIDDEN = {"mixed_precision", "dynamo_backend", "dynamo_mode", "dynamo_use_fullgraph", "dynamo_use_dynamic"}
@@ -367,6 +372,13 @@ def score(doc: dict) -> "Score":
         # musubi-tuner loads --dit and has no pretrained_model_name_or_path, diffusers' examples and SimpleTuner have no
         # network_module (configs/options.py). (A key of the user's own beside them: some program of theirs.)
         sc.add("network_module with pretrained_model_name_or_path")
+    sections = _argument_sections(doc)
+    if len(sections) >= 2:
+        # read_config_from_file joins a TOML's tables into one namespace whatever they are called (library/train_util.py
+        # read_config_from_file: "combine all sections into one"), and the sd-scripts notebooks and GUIs users copy
+        # write them as [model_arguments] [additional_network_arguments] [optimizer_arguments] [training_arguments]
+        # [saving_arguments] ...: that layout with sd-scripts' option names in it is an sd-scripts --config_file
+        sc.add(f"[{'] ['.join(sections[:3])}] (sd-scripts' --config_file sections)")
     if script:
         sc.add(f"{script}.py", 2 * STRONG)
     # the repository's name in a launch script supports its options or script (`cd kohya_ss/sd-scripts; accelerate launch
@@ -375,6 +387,20 @@ def score(doc: dict) -> "Score":
     if text and (keys or script) and re.search(r"sd-scripts|kohya_ss", doc["text"]):
         sc.add("sd-scripts")
     return sc
+
+
+_ARGUMENT_SECTION = re.compile(r"^[a-z][a-z0-9_]*_arguments$")
+
+
+def _argument_sections(doc: dict) -> list[str]:
+    """The `*_arguments` tables of a TOML (model_arguments, additional_network_arguments, training_arguments ...) whose
+    keys are mostly sd-scripts options; [] for any other file."""
+    data = doc.get("data")
+    if doc["fmt"] != "toml" or not isinstance(data, dict):
+        return []
+    names = [k for k, v in data.items() if isinstance(v, dict) and _ARGUMENT_SECTION.match(str(k))]
+    keys = {k for n in names for k in data[n]}
+    return names if keys and len(keys & known_keys()) * 2 > len(keys) else []
 
 
 def _runtime_options(cmd) -> bool:
