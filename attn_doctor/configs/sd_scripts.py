@@ -296,6 +296,17 @@ def gui_settings(d: dict) -> dict:
         s["use_flash_attn"] = d.get("lumina_use_flash_attn")
         s["use_sage_attn"] = d.get("lumina_use_sage_attn")
     s["dynamo_backend"] = str(d.get("dynamo_backend") or "inductor").strip().lower()
+    extra = d.get("additional_parameters")
+    if isinstance(extra, str) and extra.strip():
+        # "Additional parameters" go on the command line after `--config_file config_lora-*.toml` as the GUI writes them,
+        # double quotes removed and split on white space (bmaltais/kohya_ss@45088f0 kohya_gui/common_gui.py:1339-1342,
+        # lora_gui.py:2588-2597), and a command-line option wins over the TOML: "--sdpa" there turns SDPA on,
+        # "--torch_compile --dynamo_backend inductor" compiles, whatever the dropdowns say
+        from .shell import parse_options, trainer_options
+
+        table = trainer_options("sd-scripts", gui_script(d) + ".py")
+        for k, v in parse_options(extra.replace('"', "").split(), table).values.items():
+            s[k] = v
     return s
 
 
