@@ -236,6 +236,16 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 if guard[0] is False:
                     continue
                 unsure.update(_assignment(w)[0] for w in plain[0])
+                a = _assignment(plain[0][0]) if len(plain[0]) == 1 else None
+                if a is not None and guard[0] is None and a[1] == "=" and not env.get(a[0]):
+                    # `FLAGS=""; if [[ $USE_XF == 1 ]]; then FLAGS="--enable_xformers_memory_efficient_attention"; fi`
+                    # then `... $FLAGS`: options given to a variable that held none, under a condition the caller
+                    # settles, are the words some run appends, as `FLAGS+=" --x"` there is (round 50), not the
+                    # variable's value for every run
+                    new = [w for ws in words_of(expand(a[2], env, dialect), dialect) for w in ws]
+                    if new and all(w.startswith("-") for w in new[:1]) and any(w.startswith("--") for w in new):
+                        _append(env, maybe, a[0], new, guard, as_list=False)
+                        continue
             m = re.match(r"^\s*([A-Za-z_]\w*)\+=\((.*)$", line)
             if m:
                 new, i = _array_words(m.group(2), lines, i, env, dialect)
