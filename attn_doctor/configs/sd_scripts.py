@@ -377,7 +377,8 @@ def score(doc: dict) -> "Score":
     net = flat.get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
         sc.add(f"network_module={net}")
-    if doc["fmt"] == "toml" and {"network_module", "pretrained_model_name_or_path"} <= keys <= known_keys():
+    if doc["fmt"] == "toml" and {"network_module", "pretrained_model_name_or_path"} <= keys and \
+            keys - set(NEAR_MISSES) <= known_keys():  # (a misspelt `spda = true` beside them is still a user's slip)
         # a --config_file TOML naming both the model to load and the LoRA module to train, every key of it an sd-scripts
         # option: sd-scripts has both (train_util.py add_sd_models_arguments, train_network.py setup_parser);
         # musubi-tuner loads --dit and has no pretrained_model_name_or_path, diffusers' examples and SimpleTuner have no
