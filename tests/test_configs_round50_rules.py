@@ -4,8 +4,9 @@ TOMLs, musubi Wan runs told HunyuanVideo's --split_attn) asked for, with variant
 is in its text) and near misses that must keep their reading:
 - a here-document a script only shows (`cat <<EOF` to the terminal) runs nothing: the musubi / sd-scripts command an
   installer prints as "Example usage" is no training run (shell.Script.printed, configs._text_doc);
-- Python's own set-up scripts (`python get-pip.py ...`, `python setup.py install`) are no training script
-  (configs.SETUP_SCRIPTS);
+- Python's own set-up scripts (`python get-pip.py ...`, `python setup.py install`) are no training script, and a
+  downloaded installer a setup runs (`bash ~/miniconda.sh -b`) is no launcher it hands over to
+  (configs.SETUP_SCRIPTS, others.INSTALLER_SCRIPT);
 - a YAML mapping under a name that does not say YAML (`accelerate.config`, `default_config`) is read as YAML
   (configs._yaml_mapping_text), so an accelerate config is refused as one;
 - a musubi-tuner TOML that names no script takes its model from options only one family's script has (t5, clip,
@@ -328,3 +329,16 @@ def test_a_commented_line_inside_a_continuation_ends_the_command(tmp_path):
     text = ("accelerate launch train_text_to_image_lora_sdxl.py \\\n  --pretrained_model_name_or_path=x \\\n"
             "  --mixed_precision=fp16 \\\n  # --enable_xformers_memory_efficient_attention \\\n  --seed=42\n")
     assert _read(tmp_path, "train.sh", text)[:3] == ("diffusers", [], "float16")
+
+
+def test_an_installer_that_runs_miniconda_hands_over_to_no_training(tmp_path):  # NEW
+    text = ("wget -q https://repo.anaconda.com/miniconda/Miniconda3-latest-Linux-x86_64.sh -O ~/miniconda.sh\n"
+            "bash ~/miniconda.sh -b -p ~/miniconda3\nrm ~/miniconda.sh\nconda create -n dp python=3.12\n"
+            "pip install -r requirements.txt\n")
+    msg = _refusal(tmp_path, "install.sh", text)
+    assert "not a trainer config" in msg and "miniconda" not in msg.lower()
+
+
+def test_a_launcher_that_hands_over_to_a_training_script_still_names_it(tmp_path):
+    text = "cd repo\nbash scripts/train_sft.sh\n"
+    assert "train_sft.sh" in _refusal(tmp_path, "go.sh", text)
