@@ -342,3 +342,11 @@ def test_an_installer_that_runs_miniconda_hands_over_to_no_training(tmp_path):  
 def test_a_launcher_that_hands_over_to_a_training_script_still_names_it(tmp_path):
     text = "cd repo\nbash scripts/train_sft.sh\n"
     assert "train_sft.sh" in _refusal(tmp_path, "go.sh", text)
+
+
+def test_an_if_else_pair_of_flag_values_keeps_the_else_value_as_before(tmp_path):
+    # cfg22's shell-cond variant: GPU never set, bash takes the else branch; the reader keeps the last value
+    text = ('if [ "$GPU" = "4090" ]; then\n    ATTN="--sdpa"\nelse\n    ATTN="--xformers"\nfi\n'
+            "accelerate launch train_network.py --pretrained_model_name_or_path=/m/v15.safetensors "
+            "--network_module=networks.lora $ATTN --mixed_precision=fp16\n")
+    assert _read(tmp_path, "train.sh", text)[:3] == ("sd-scripts", ["xformers"], "float16")

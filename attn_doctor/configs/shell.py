@@ -243,7 +243,14 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     # settles, are the words some run appends, as `FLAGS+=" --x"` there is (round 50), not the
                     # variable's value for every run
                     new = [w for ws in words_of(expand(a[2], env, dialect), dialect) for w in ws]
-                    if new and all(w.startswith("-") for w in new[:1]) and any(w.startswith("--") for w in new):
+                    paired = [e for e in maybe.get(a[0], []) if guard[1] == f"not ({e[0]})"]
+                    if paired:
+                        # the `else` of such an `if` (ATTN="--sdpa" / else ATTN="--xformers"): one of the two values
+                        # is every run's, and the variable keeps the last as before (cfg22's shell-cond variants)
+                        maybe[a[0]] = [e for e in maybe[a[0]] if e not in paired]
+                        if not maybe[a[0]]:
+                            del maybe[a[0]]
+                    elif new and all(w.startswith("-") for w in new[:1]) and any(w.startswith("--") for w in new):
                         _append(env, maybe, a[0], new, guard, as_list=False)
                         continue
             m = re.match(r"^\s*([A-Za-z_]\w*)\+=\((.*)$", line)
