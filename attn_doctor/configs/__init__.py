@@ -373,7 +373,7 @@ def make_doc(path: str, text: str) -> dict:
         data, fmt = load_json(path, text), "json"
     elif name.endswith(".toml"):
         data, fmt = load_toml(path, text), "toml"
-    elif name.endswith((".yaml", ".yml")):
+    elif name.endswith((".yaml", ".yml")) or _yaml_mapping_text(name, text):
         data, fmt = _load_yaml_docs(path, text), "yaml"
     else:
         data, fmt = None, "text"
@@ -601,6 +601,32 @@ def without_prompts(text: str) -> str:
     return _PROMPT.sub(lambda m: m.group(1), text)
 
 
+# the names a launch script or a plain text file has: read as shell / text whatever their lines look like
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".bat", ".cmd", ".ps1", ".txt", ".md", ".env", ".slurm", ".sbatch", ".pbs",
+                    ".job", ".command", ".ipynb", ".py", ".json", ".toml", ".cfg", ".ini")
+_YAML_LINE = re.compile(r"^(?:---\s*$|#|[ \t]+\S|-[ \t]|[A-Za-z_][\w.-]*:(?:[ \t]|$)|\"[^\"]+\":(?:[ \t]|$))")
+
+
+def _yaml_mapping_text(name: str, text: str) -> bool:
+    """A YAML mapping under a name that does not say YAML: `accelerate.config` (round 50: the accelerate config a
+    Dockerfile copies and `accelerate launch --config_file accelerate.config` reads), `default_config`, `train.conf`.
+    Every line is a `key: value` line, an indented line under one, a list item, a comment or `---`, and at least two
+    top-level keys; a launch script (`export X=1`, `python train.py ...`), a Makefile (`train:` then a tab-indented
+    recipe, which YAML refuses) or a KEY=VALUE env file is none of that."""
+    if name.endswith(_SCRIPT_SUFFIXES) or name in ("makefile", "dockerfile", "procfile") or "\t" in text:
+        return False
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if sum(1 for ln in lines if re.match(r"^[A-Za-z_][\w.-]*:(?:[ \t]|$)", ln)) < 2 or \
+            not all(_YAML_LINE.match(ln) for ln in lines):
+        return False
+    import yaml
+
+    try:
+        return isinstance(yaml.safe_load(text), dict)
+    except Exception:
+        return False  # lines that only look like YAML: read as text
+
+
 def _named_outside_prints(text: str, name: str) -> bool:
     """Whether a line that is no echo / printf (nor a comment) names the script."""
     return any(name in ln and not re.match(r"^\s*(?:@?echo\b|printf\b|#)", ln, re.IGNORECASE)
@@ -664,8 +690,14 @@ def _text_doc(doc: dict, text: str, shell) -> None:
     # nothing (a usage message, an installer's last words)
     printed = {os.path.basename(m.group(1)) for c in script.commands if c.program in ("echo", "printf")
                for m in _SCRIPT.finditer(" ".join(c.words))}
+    # nor one named only in a here-document the file shows (`cat <<EOF` ... "Example usage: python
+    # src/musubi_tuner/wan_generate_video.py --task i2v-A14B ..." ... EOF at the end of an installer)
+    outside = text
+    for body in script.printed:
+        printed |= {os.path.basename(m.group(1)) for m in _SCRIPT.finditer(body)}
+        outside = outside.replace(body, "")
     doc["scripts"] = [os.path.basename(m.group(1)) for m in _SCRIPT.finditer(text)
-                      if os.path.basename(m.group(1)) not in printed or _named_outside_prints(text, m.group(1))]
+                      if os.path.basename(m.group(1)) not in printed or _named_outside_prints(outside, m.group(1))]
     for c in script.commands:
         if c.script and c.script not in doc["scripts"]:
             doc["scripts"].append(c.script)
@@ -898,6 +930,9 @@ NOT_TRAINING_SCRIPT = re.compile(r"^((generate|sample|sampling|infer|inference|p
                                  r"([a-z0-9]+_)?gen_img|[a-z0-9_]*minimal_inference|[a-z0-9_]+_generate_(image|video)s?|"
                                  r"resize_lora|([a-z0-9]+_)?merge_lora|svd_merge_lora|extract_lora_from_models)\.py$",
                                  re.IGNORECASE)
+# Python's own set-up scripts: an installer that runs `python get-pip.py --no-warn-script-location` (round 50's ai-toolkit
+# installer .bat) or `python setup.py install` sets up an environment; the command is no training run of any trainer
+SETUP_SCRIPTS = {"get-pip.py", "get_pip.py", "ez_setup.py", "distribute_setup.py", "setup.py"}
 # Entry-point names many trainers (and their users' wrappers) share: SimpleTuner's and torchtitan's train.py,
 # LLaMA-Factory's src/train.py, axolotl's scripts/finetune.py ... A command running one of these is judged by its
 # options as before; any other script must be one a reader knows by name.
@@ -922,6 +957,7 @@ def _script_run(doc: dict) -> str | None:
         if any(c.program in TRAINER_CLIS and not c.script for c in doc.get("commands") or []):
             return None
         cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
+                    and os.path.basename(c.script) not in SETUP_SCRIPTS
                     and any(a.startswith("--") or a in FORWARDED_ARGS for a in c.args)), None)
     if (doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"])) or cmd is None or not cmd.script or \
             not cmd.script.endswith(".py"):
@@ -1101,7 +1137,8 @@ def _beside_refusal(where: str, script: str, beside) -> UsageError:
 
 def _last_script(doc: dict) -> str | None:
     """The .py file the last command that runs one runs (`python app.py` at the end of an installer), by name."""
-    runs = [c.script for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module]
+    runs = [c.script for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
+            and os.path.basename(c.script) not in SETUP_SCRIPTS]
     return runs[-1] if runs else None
 
 

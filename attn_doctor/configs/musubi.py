@@ -245,6 +245,26 @@ def _read_side_toml(name: str, base: str, suffix: str = "") -> tuple[str | None,
     return None, None
 
 
+# Options only one family's training script defines (kohya-ss/musubi-tuner@30c658c: wan_train_network.py --t5 --clip
+# --dit_high_noise --timestep_boundary --offload_inactive_dit; fpack_train_network.py --latent_window_size --f1
+# --bulk_decode), and the DiT file names those models ship under (wan2.1_t2v_14B_bf16.safetensors, Wan2.2 ... low_noise)
+FAMILY_OPTIONS = {"wan": ("t5", "clip", "dit_high_noise", "timestep_boundary", "offload_inactive_dit"),
+                  "framepack": ("latent_window_size", "f1", "bulk_decode")}
+_WAN_DIT = re.compile(r"(?:^|[^a-z0-9])wan[-_ ]?2[._]?[12]|(?:^|[^a-z0-9])wan[-_](?:t2v|i2v|ti2v|flf2v)", re.IGNORECASE)
+
+
+def _family_by_options(s: dict) -> str | None:
+    """The model family a settings mapping with no script settles by options only one family's script has, or by a
+    Wan DiT file; None when nothing does."""
+    for family, keys in FAMILY_OPTIONS.items():
+        if any(given(s.get(k)) and s.get(k) is not False for k in keys):
+            return family
+    dit = s.get("dit")
+    if isinstance(dit, str) and _WAN_DIT.search(os.path.basename(dit.replace("\\", "/"))):
+        return "wan"
+    return None
+
+
 def _split_needed(family, flags: list[str], batch) -> str | None:
     """Why this run needs --split_attn ("xformers on HunyuanVideo", ...), or None."""
     if "xformers" in flags and XFORMERS_NEEDS_SPLIT.get(family or "") == "always":
@@ -386,8 +406,13 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         family = SCRIPTS.get(stem, stem)
     elif isinstance(s.get("task"), str) and _WAN_TASK.match(s["task"]):
         family = "wan"
-    elif isinstance(s.get("network_module"), str):
-        family = NETWORKS.get(s["network_module"].rsplit(".", 1)[-1])
+    else:
+        net = NETWORKS.get(s["network_module"].rsplit(".", 1)[-1]) if isinstance(s.get("network_module"), str) else None
+        # a TOML that names no script (its command line does): networks.lora is HunyuanVideo's module, but a Wan run
+        # whose TOML says `network_module = "networks.lora"` or none at all still carries options only wan_train_network.py
+        # has (t5, clip, dit_high_noise ...) or a Wan DiT: that is the model the run trains (round 50: such a Wan TOML with
+        # xformers was told HunyuanVideo's "add --split_attn")
+        family = net if net not in (None, "hunyuan_video") else _family_by_options(s) or net
     if family == "kandinsky5":  # generation too: kandinsky5/generation_utils.py:99
         forced = next((k for k in NABLA_FLAGS if as_bool(s.get(k))), None)
         task = str(s.get("task") or "").strip().lower()

@@ -1401,6 +1401,12 @@ def imported_framework(doc: dict) -> tuple[str, str] | None:
 SCRIPT_FILES = (".sh", ".bash", ".bat", ".cmd", ".ps1")
 
 
+# the installers set-up scripts download and run (Miniconda / Anaconda / Miniforge, Docker's get-docker.sh, NVIDIA's
+# .run installers): running one hands the setup over to no training
+INSTALLER_SCRIPT = re.compile(r"^(?:(?:mini|ana)conda|miniforge|mambaforge|micromamba)[\w.-]*\.sh$|^get-docker\.sh$|"
+                              r"^cuda_[\w.]+\.run$", re.IGNORECASE)
+
+
 def runs_other_script(doc: dict) -> str | None:
     """The shell script a launch script hands over to, when it runs no program itself: `bash scripts/train_sft.sh`,
     `sh $(dirname "$0")/run_g.sh --task-flag X`, a script run by its path (`/workspace/x/train_t2v.sh`, `./run.sh`),
@@ -1411,6 +1417,8 @@ def runs_other_script(doc: dict) -> str | None:
             target = next((a for a in c.args if not a.startswith("-")), None)
         elif c.program.lower().endswith(SCRIPT_FILES) and not c.script:
             target = c.program
+        if target and INSTALLER_SCRIPT.match(re.split(r"[\\/]", target)[-1]):
+            continue  # `bash ~/miniconda.sh -b -p ~/miniconda3`: an installer the setup downloads, no launch (round 50)
         if target and target.lower().endswith(SCRIPT_FILES):
             # as written (scripts/train_sft.sh), but a folder a variable or `$(dirname "$0")` names is not the user's
             return re.split(r"[\\/]", target)[-1] if re.search(r"[$%`]", target) else target

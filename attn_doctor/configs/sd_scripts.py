@@ -77,7 +77,12 @@ ATTN_MODES = {"torch": "sdpa", "sdpa": "sdpa", "xformers": "xformers", "flash": 
 # Flags people write that sd-scripts does not have (musubi-tuner's, or hyphenated): the nearest real one.
 NEAR_MISSES = {"flash_attn": "--sdpa", "flash-attn": "--sdpa", "sage_attn": "--sdpa", "flash3": "--sdpa",
                "flex_attention": "--sdpa", "flex": "--sdpa", "mem-eff-attn": "--mem_eff_attn",
-               "torch-compile": "--torch_compile", "compile": "--torch_compile"}
+               "torch-compile": "--torch_compile", "compile": "--torch_compile",
+               # misspellings of its own names (round 50): argparse takes an unambiguous prefix on a command line
+               # (--xformer is --xformers there), but a TOML key must be spelled in full or it is never read
+               "xformer": "--xformers", "use_xformers": "--xformers", "x_formers": "--xformers",
+               "enable_xformers_memory_efficient_attention": "--xformers", "spda": "--sdpa", "sdpa_attention": "--sdpa",
+               "use_sdpa": "--sdpa", "mem_eff": "--mem_eff_attn", "mem_eff_attention": "--mem_eff_attn"}
 _SCRIPT = re.compile(r"([A-Za-z0-9_]+)\.py$")
 # accelerate launch options sd-scripts overrides with its own (prepare_accelerator, library/train_util.py:5466-5500)
 LAUNCHER_OVERRIDDEN = {"mixed_precision", "dynamo_backend", "dynamo_mode", "dynamo_use_fullgraph", "dynamo_use_dynamic"}
@@ -291,6 +296,17 @@ def gui_settings(d: dict) -> dict:
         s["use_flash_attn"] = d.get("lumina_use_flash_attn")
         s["use_sage_attn"] = d.get("lumina_use_sage_attn")
     s["dynamo_backend"] = str(d.get("dynamo_backend") or "inductor").strip().lower()
+    extra = d.get("additional_parameters")
+    if isinstance(extra, str) and extra.strip():
+        # "Additional parameters" go on the command line after `--config_file config_lora-*.toml` as the GUI writes them,
+        # double quotes removed and split on white space (bmaltais/kohya_ss@45088f0 kohya_gui/common_gui.py:1339-1342,
+        # lora_gui.py:2588-2597), and a command-line option wins over the TOML: "--sdpa" there turns SDPA on,
+        # "--torch_compile --dynamo_backend inductor" compiles, whatever the dropdowns say
+        from .shell import parse_options, trainer_options
+
+        table = trainer_options("sd-scripts", gui_script(d) + ".py")
+        for k, v in parse_options(extra.replace('"', "").split(), table).values.items():
+            s[k] = v
     return s
 
 
@@ -361,12 +377,20 @@ def score(doc: dict) -> "Score":
     net = flat.get("network_module")
     if isinstance(net, str) and net.rsplit(".", 1)[-1] in OWN_NETWORKS:
         sc.add(f"network_module={net}")
-    if doc["fmt"] == "toml" and {"network_module", "pretrained_model_name_or_path"} <= keys <= known_keys():
+    if doc["fmt"] == "toml" and {"network_module", "pretrained_model_name_or_path"} <= keys and \
+            keys - set(NEAR_MISSES) <= known_keys():  # (a misspelt `spda = true` beside them is still a user's slip)
         # a --config_file TOML naming both the model to load and the LoRA module to train, every key of it an sd-scripts
         # option: sd-scripts has both (train_util.py add_sd_models_arguments, train_network.py setup_parser);
         # musubi-tuner loads --dit and has no pretrained_model_name_or_path, diffusers' examples and SimpleTuner have no
         # network_module (configs/options.py). (A key of the user's own beside them: some program of theirs.)
         sc.add("network_module with pretrained_model_name_or_path")
+    sections = _argument_sections(doc)
+    if len(sections) >= 2:
+        # read_config_from_file joins a TOML's tables into one namespace whatever they are called (library/train_util.py
+        # read_config_from_file: "combine all sections into one"), and the sd-scripts notebooks and GUIs users copy
+        # write them as [model_arguments] [additional_network_arguments] [optimizer_arguments] [training_arguments]
+        # [saving_arguments] ...: that layout with sd-scripts' option names in it is an sd-scripts --config_file
+        sc.add(f"[{'] ['.join(sections[:3])}] (sd-scripts' --config_file sections)")
     if script:
         sc.add(f"{script}.py", 2 * STRONG)
     # the repository's name in a launch script supports its options or script (`cd kohya_ss/sd-scripts; accelerate launch
@@ -375,6 +399,20 @@ def score(doc: dict) -> "Score":
     if text and (keys or script) and re.search(r"sd-scripts|kohya_ss", doc["text"]):
         sc.add("sd-scripts")
     return sc
+
+
+_ARGUMENT_SECTION = re.compile(r"^[a-z][a-z0-9_]*_arguments$")
+
+
+def _argument_sections(doc: dict) -> list[str]:
+    """The `*_arguments` tables of a TOML (model_arguments, additional_network_arguments, training_arguments ...) whose
+    keys are mostly sd-scripts options; [] for any other file."""
+    data = doc.get("data")
+    if doc["fmt"] != "toml" or not isinstance(data, dict):
+        return []
+    names = [k for k, v in data.items() if isinstance(v, dict) and _ARGUMENT_SECTION.match(str(k))]
+    keys = {k for n in names for k in data[n]}
+    return names if keys and len(keys & known_keys()) * 2 > len(keys) else []
 
 
 def _runtime_options(cmd) -> bool:

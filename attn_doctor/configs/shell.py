@@ -123,6 +123,9 @@ class Script:
     files: dict = field(default_factory=dict)  # path -> text the script writes with `cat > path <<EOF ... EOF`
     maybe: dict = field(default_factory=dict)  # variable -> [(condition, words)] appended under an unsettled condition
     called: set = field(default_factory=set)  # the functions it calls (and those calls call), read where called
+    # the here-documents it only shows (`cat <<EOF ... EOF` to the terminal: a usage note, an installer's "now run:
+    # python wan_generate_video.py ..."), whose command lines no shell runs
+    printed: list = field(default_factory=list)
 
 
 def dialect_of(name: str, text: str) -> str:
@@ -166,6 +169,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     unsure: set = set()  # variables assigned under a condition the script does not settle
     funcs: dict = dict(_funcs or {})  # bash functions: name -> body (read when a later command calls it)
     called: set = set()
+    printed: list = []  # the here-documents a `cat` only shows
     i = 0
     while i < len(lines):
         n, line, end = lines[i]
@@ -232,6 +236,23 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 if guard[0] is False:
                     continue
                 unsure.update(_assignment(w)[0] for w in plain[0])
+                a = _assignment(plain[0][0]) if len(plain[0]) == 1 else None
+                if a is not None and guard[0] is None and a[1] == "=" and not env.get(a[0]):
+                    # `FLAGS=""; if [[ $USE_XF == 1 ]]; then FLAGS="--enable_xformers_memory_efficient_attention"; fi`
+                    # then `... $FLAGS`: options given to a variable that held none, under a condition the caller
+                    # settles, are the words some run appends, as `FLAGS+=" --x"` there is (round 50), not the
+                    # variable's value for every run
+                    new = [w for ws in words_of(expand(a[2], env, dialect), dialect) for w in ws]
+                    paired = [e for e in maybe.get(a[0], []) if guard[1] == f"not ({e[0]})"]
+                    if paired:
+                        # the `else` of such an `if` (ATTN="--sdpa" / else ATTN="--xformers"): one of the two values
+                        # is every run's, and the variable keeps the last as before (cfg22's shell-cond variants)
+                        maybe[a[0]] = [e for e in maybe[a[0]] if e not in paired]
+                        if not maybe[a[0]]:
+                            del maybe[a[0]]
+                    elif new and all(w.startswith("-") for w in new[:1]) and any(w.startswith("--") for w in new):
+                        _append(env, maybe, a[0], new, guard, as_list=False)
+                        continue
             m = re.match(r"^\s*([A-Za-z_]\w*)\+=\((.*)$", line)
             if m:
                 new, i = _array_words(m.group(2), lines, i, env, dialect)
@@ -281,6 +302,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # `cat > "$CONFIG" <<EOF ... EOF`: the script writes a file (a trainer YAML) it runs next
                 body, quoted = heredocs[n]
                 files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else expand(body, env, dialect)
+            elif n in heredocs and _shows_only(line, dialect):
+                printed.append(heredocs[n][0])
         if dialect == "bat":
             # cmd.exe's `if [/i] [not] "%A%"=="B" (` ... `) else (` ... `)` blocks and one-line `if COND STATEMENT` /
             # `if COND (A) else (B)`: a branch the script itself settles false is skipped (both `set ATTN=` lines of an
@@ -424,7 +447,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
-    return Script(commands, env, dialect, files, maybe, called)
+    return Script(commands, env, dialect, files, maybe, called, printed)
 
 
 def _body_text(text: str, spans: list) -> str | None:
@@ -519,6 +542,17 @@ COMMAND_OPTIONS = ("--command", "--wrap", "--cmd")
 def _preamble(env: dict) -> str:
     """The script's string variables as assignments, for a script text it runs (a here-document, a `bash -c` string)."""
     return "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str) and k != _DELAYED) + "\n"
+
+
+def _shows_only(line: str, dialect: str) -> bool:
+    """A line whose here-document goes to the terminal and nowhere else: `cat <<EOF`, `cat << 'EOF'` (a usage note,
+    the command an installer tells its user to run next), with no pipe on to another program and no redirection into
+    a file (which _runs_stdin and the `cat > FILE <<EOF` files read instead)."""
+    pipeline = words_of(line, dialect)
+    if len(pipeline) != 1:
+        return False
+    w = [x for x in pipeline[0] if not _assignment(x)]
+    return bool(w) and os.path.basename(w[0]) == "cat" and not any(x.startswith(">") or x == "-" for x in w[1:])
 
 
 def _runs_stdin(line: str, dialect: str) -> bool:
