@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b round5a round5b round6a round6b round7a "
           "round7b round8 round9 round10 round10b round11 round12 round13a round13b round14 round15 round16 round17 "
-          "round21m round22 round23 round24m round25 round26 round27 round31 round32 round33 round38").split()
+          "round21m round22 round23 round24m round25 round26 round27 round31 round32 round33 round38 round71m").split()
 
 
 def measure(rounds: list[str], tree: str) -> dict[str, list]:

@@ -439,6 +439,11 @@ SETS = (
                          ("microsoft__dion__23.txt", "compile.recompile-limit"),
                          ("robertknight__rten__1321.txt", "attn.nan-output"),
                          ("unslothai__unsloth__1824.txt", ("prose.fails", "prose.said")))),
+    # round 71m (ex71m, 2026-11-29, tenth session's fifth wave): new threads from any tracker (used ones included), gathered and
+    # labelled blind as a measure-only set; measured by the lead at session 11's start (64efc91: 17/19 matched, 17 right
+    # backend, 10 right cause, 2/14 unrelated claimed). Training material since ex72, session 11, which read its misses
+    # (tests/test_explain_variants_ex72.py's mechanisms): 19/19/14, 0/14. Every unrelated log stays unclaimed.
+    Staged("round71m", 19, 19, 19, unrelated="unrelated", note_required=True),
 )
 
 
@@ -474,12 +479,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 60m, ex60m's measure-only set of the ninth session's second wave, is training material in SETS since helper ex64
 # read its misses)
 # (round 63m, ex63m's measure-only set of the tenth session, is training material in SETS since helper ex70 read its misses)
-# round 71m (ex71m, 2026-11-29, tenth session's fifth wave): new threads from any tracker (used ones included), gathered and
-# labelled blind, measure-only; see fixtures/errors/round71m/README.md
+# (round 71m, ex71m's measure-only set of the tenth session's fifth wave, is training material in SETS since helper ex72 read its
+# misses, session 11)
 # round 73m (ex73m, 2026-11-29, session 11): measure-only (ex73m, session 11); new threads from any tracker, gathered and
 # labelled blind, explain never run on them; see fixtures/errors/round73m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
-    Staged("round71m", 19, 0, 0, unrelated="unrelated", note_required=True),
     Staged("round73m", 28, 0, 0, unrelated="unrelated", note_required=True),
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}

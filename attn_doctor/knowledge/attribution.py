@@ -911,6 +911,8 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
     text = "\n".join(lines[j] for j in range(min(len(lines), window)))
     if any(rx.search(text) for rx in forms):
         return True
+    if _asks_in_question_form(lines, line):
+        return True
     if not any(prog.search(text) for _, prog, _ in shadows):
         return False
     named = first_named(lines[line - 1])
@@ -918,6 +920,32 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
         found = _nearest_for(entry, lines, line)
         named = found.backend if found is not None else None
     return any(named in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
+
+
+@lru_cache(maxsize=1)
+def _question_rules() -> tuple[tuple[re.Pattern, ...], int, re.Pattern] | None:
+    """[not_a_report.question] in attribution.toml (helper ex72): (question-form marks, head lines, ambiguous words)."""
+    q = _toml().get("not_a_report", {}).get("question")
+    if not q:
+        return None
+    return tuple(re.compile(p) for p in q["forms"]), int(q.get("head", 20)), re.compile(q["ambiguous"])
+
+
+def _asks_in_question_form(lines: list[str], line: int) -> bool:
+    """Is the match's line one whose only word of failure means "question" as well (问题), in a report filed with a question
+    form that quotes no failure? (helper ex72; [not_a_report.question])"""
+    q, d = _question_rules(), _document_rules()
+    if q is None or not d:
+        return False
+    forms, head, ambiguous = q
+    text = lines[line - 1]
+    if not ambiguous.search(text) or d["failing"].search(ambiguous.sub(" ", text)):
+        return False
+    top = "\n".join(lines[j] for j in range(min(len(lines), head)))
+    if not any(rx.search(top) for rx in forms):
+        return False
+    kept = "\n".join(_known_lines(lines, d["window"]))
+    return not any(rx.search(kept) for rx in d["quoted"])
 
 
 @lru_cache(maxsize=1)
