@@ -85,6 +85,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
             continue  # the optimizer step ran out of memory, not an attention call
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
+        if attribution.optional_notice(m.entry, lines, m.line, named_by):
+            continue  # a notice that an optional speed-up is off, or an error only such a notice names a backend for (ex75)
         better = attribution.specialized(m.entry, backend, m.evidence)
         if better is not None:  # the backend's own entry for the same failure
             m = dataclasses.replace(m, entry=entries()[better])

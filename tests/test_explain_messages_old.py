@@ -29,7 +29,6 @@ VARIANTS = [
     ("xformers", "ValueError: Invalid shape for query: torch.Size([2, 8, 77, 40, 1]). Expected shape [batch, seqlen, num_heads, K], or [batch, seqlen, K]."),
     ("xformers", "AssertionError: Incompatible shapes: attn_split.shape=torch.Size([4, 2, 128, 8, 64]), lse_split.shape=torch.Size([2, 2, 8, 128])"),
     ("xformers", "NotImplementedError: Only gradients to Q/K/V is implemented. For instance, it's not possible to backpropagate through the attention mask"),
-    ("xformers", "/usr/lib/python3.10/site-packages/xformers/__init__.py:62: UserWarning: Functorch is not available, some optimizations will not be enabled."),
     # SageAttention 1.0.x's sageattn asserts
     ("sage", "AssertionError: Input tensors must be in dtype of torch.float16, torch.bfloat16, or torch.float32."),
     ("sage", '  File "/home/u/ComfyUI/venv/lib/site-packages/sageattention/core.py", line 24, in sageattn\n'
@@ -50,6 +49,9 @@ NEAR_MISSES = [
     "AssertionError: seq_len should be at least 128",
     "ValueError: Query/Key/Value should all have the same dtype",  # xformers v0.0.20's, left out: generic
     "NotImplementedError: No operator found for this model",
+    # ex75 (session 11): xformers' optional speed-up notice is no error its backend raises (left out of the message tables;
+    # attribution.toml [optional_notice]); it stays unclaimed by the last resort
+    "/usr/lib/python3.10/site-packages/xformers/__init__.py:62: UserWarning: Functorch is not available, some optimizations will not be enabled.",
 ]
 
 

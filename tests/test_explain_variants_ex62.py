@@ -140,9 +140,12 @@ def test_xformers_error_without_the_probe_stays():
     assert _top(text)[1] == "xformers", _ids(text)
 
 
-def test_xformers_triton_notice_alone_stays_its_message():
-    # the catalog's quote of xformers' notice (knowledge/messages/xformers.toml): with no probe traceback under it, the line stays
-    assert "triage.backend-message" in _ids("A matching Triton is not available, some optimizations will not be enabled")
+def test_xformers_triton_notice_alone_is_no_error():
+    # ex75 (session 11) reversed ex62's reading of the notice alone: a notice that an optional speed-up is off while the run goes
+    # on is no error xformers raises (attribution.toml [optional_notice]; it left knowledge/messages/xformers.toml), with or
+    # without the probe's traceback under it
+    found = _ids("A matching Triton is not available, some optimizations will not be enabled")
+    assert not [i for i in found if i.startswith(("triage.", "prose."))], found
 
 
 @pytest.mark.parametrize("text,backend", [

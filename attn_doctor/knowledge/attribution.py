@@ -1017,6 +1017,24 @@ def _fallback_rules() -> tuple[frozenset[str], re.Pattern, re.Pattern, re.Patter
             re.compile(d["failed"])) if d else None
 
 
+@lru_cache(maxsize=1)
+def _notice_rules() -> tuple[tuple[str, ...], re.Pattern] | None:
+    """[optional_notice] in attribution.toml (helper ex75), compiled."""
+    d = _toml().get("optional_notice")
+    return (tuple(d["prefixes"]), re.compile(d["notice"])) if d else None
+
+
+def optional_notice(entry: Entry, lines: list[str], line: int, named_by: Attribution | None = None) -> bool:
+    """Is a last resort's match (triage.*, prose.*) a notice that an optional speed-up is off while the run goes on ("some
+    optimizations will not be enabled", "please install it for better performance"), or an error whose backend only such a
+    notice names? Then it claims nothing ([optional_notice], helper ex75)."""
+    r = _notice_rules()
+    if r is None or not entry.id.startswith(r[0]):
+        return False
+    at = [line] + ([named_by.line] if named_by is not None else [])
+    return any(0 < n <= len(lines) and r[1].search(lines[n - 1]) for n in at)
+
+
 def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
     """Is the match's line a sentence that says what a program does WHEN a backend is absent ("falls back to FA2 when
     `flash_attn_interface` cannot be imported"), no message of an exception or a warning? ([described_fallback], helper ex67)"""
