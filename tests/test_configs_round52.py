@@ -1,13 +1,15 @@
-"""Issue 24, round 52: users' files of the diffusion / video trainers (helper cfg50, session 11, 2026-11-29).
+"""Issue 24, round 52: diffusion trainers' users' files found by content rather than by name (helper cfg52, session 11,
+2026-11-29).
 
-fixtures/configs/round52/ (see its README: 30 files from 19 users' repositories on the train side of the split, labelled
-from the trainers' own source before any reader ran on them; main read its 8 claimed files right and refused 21 of 22,
-benchmarks/results/configs-round52-main*.json) is read file by file, as `check --config FILE` reads it where the set
-keeps it, and again in its repositories' layout (every file at its `source` path). The format is checked as well:
+fixtures/configs/round52/ (see its README: 27 files from 11 users' repositories on the train side of the split,
+labelled from the trainers' own source before any reader ran on them; main read 8 of its 10 claimed files right and
+refused all 17 others, benchmarks/results/configs-round52-main*.json) is read file by file, as `check --config FILE`
+reads it where the set keeps it, and again in its repositories' layout (every file at its `source` path). The format is
+checked as well:
 - every file has its expect file, well formed (the staged fields, the capture date, a 40-digit commit, a label of the
   right types and values), its repository on the readers' side of the split and not a trainer's own, the file in the
   folder its trainer names and named after its source, `refused` exactly for the files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered: 30 files, 8 claimed, 22 refused, 19 repositories);
+- the set keeps its size (floors = what was gathered: 27 files, 10 claimed, 17 refused, 11 repositories);
 - no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and each was
   claimed for this round in the session's claims file when that file is on this machine."""
 
