@@ -380,7 +380,9 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                         continue
                 val = m.group(2).strip()
                 joined = _ps_concat(val, env)
-                if joined is not None:  # `$laungh_script = "flux_" + $laungh_script`
+                if joined is None:
+                    joined = _ps_join_path(val, env)
+                if joined is not None:  # `$laungh_script = "flux_" + $laungh_script`, `Join-Path $Root "x.py"`
                     env[m.group(1)] = joined
                     continue
                 env[m.group(1)] = val[1:-1] if len(val) > 1 and val[0] == val[-1] and val[0] in "'\"" else val
@@ -605,6 +607,48 @@ def _ps_concat(val: str, env: dict) -> str | None:
     return "".join(out)
 
 
+def _ps_join_path(val: str, env: dict) -> str | None:
+    """The path a PowerShell `Join-Path A B [C ...]` (or `Join-Path -Path A -ChildPath B`, in parentheses or not) or
+    `[System.IO.Path]::Combine(A, B, ...)` builds from quoted strings and variables (`$KohyaRoot = "C:\\kohya"` ...
+    `$Accelerate = Join-Path $KohyaRoot "venv\\Scripts\\accelerate.exe"`), joined with the separator the parts use (a
+    backslash unless they only use slashes). A variable the script does not set (a parameter) stays as written; None
+    when it is anything else, when its last part is not a literal, or when it asks for -Resolve (a look at the disk)."""
+    v = val.strip()
+    v = v[1:-1].strip() if v.startswith("(") and v.endswith(")") else v
+    m = re.fullmatch(r"Join-Path\s+(.+)", v, re.IGNORECASE)
+    c = re.fullmatch(r"\[(?:System\.)?IO\.Path\]::Combine\((.+)\)", v, re.IGNORECASE)
+    if not (m or c):
+        return None
+    try:
+        words = shlex.split((m or c).group(1).replace(",", " "), posix=False)
+    except ValueError:
+        return None
+    parts = []
+    for w in words:
+        if m and w.lower() in ("-path", "-childpath", "-additionalchildpath", "-resolve"):
+            if w.lower() == "-resolve":
+                return None
+            continue
+        vm = re.fullmatch(r"\$(?:env:)?([A-Za-z_]\w*)", w)
+        if vm:
+            # a part the script does not set (a parameter, an environment variable) stays as the variable: the
+            # program's file name, which says what runs, is the literal part after it
+            parts.append(env[vm.group(1)] if isinstance(env.get(vm.group(1)), str) else w)
+        elif len(w) > 1 and w[0] == w[-1] and w[0] in "'\"":
+            parts.append(expand(w[1:-1], env, "ps1") if w[0] == '"' else w[1:-1])
+        elif re.fullmatch(r"[\w.\\/:-]+", w):
+            parts.append(w)
+        else:
+            return None
+    if len(parts) < 2 or "$" in parts[-1] or any(" " in p for p in parts):
+        return None
+    sep = "/" if all("\\" not in p for p in parts) and any("/" in p for p in parts) else "\\"
+    out = parts[0].rstrip("\\/")
+    for p in parts[1:]:
+        out += sep + p.strip("\\/")
+    return out
+
+
 def _array_words(body: str, lines: list, i: int, env: dict, dialect: str) -> tuple[list, int]:
     """The words of a bash array whose `(` opens the line, `body` being what follows it (`NAME=(`, `NAME+=(`): the
     lines from lines[i] on joined to it up to the line with its closing parenthesis outside a comment (an array may
@@ -810,6 +854,10 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
     if m:  # "$(command -v swift || true)" / `which torchrun`: the program found on PATH, by its name
         w = [m.group(1)] + w[1:]
     head = os.path.basename(re.split(r"[\\/]", w[0])[-1])
+    if head.lower().endswith(".exe") and head[:-4].lower() in ("accelerate", "accelerate-launch", "torchrun", "deepspeed"):
+        # a venv's Scripts\accelerate.exe (PowerShell's `Start-Process -FilePath $Accelerate -ArgumentList $Args`,
+        # `& "$venv\Scripts\accelerate.exe" launch ...`): the launcher Windows runs by that file name
+        head = head[:-4].lower()
     cmd = Command(words=all_words, program=head, env=env, line=line, image=image)
     if head in ("accelerate", "accelerate-launch") and (head == "accelerate-launch" or w[1:2] == ["launch"]):
         launcher, rest = _skip_options(w[2 if head == "accelerate" else 1:], ACCELERATE_FLAGS)
