@@ -545,6 +545,25 @@ _MODULE_METHODS = {"to", "half", "bfloat16", "float", "cuda", "train", "eval", "
 _AUTOCAST = {"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "autocast"}
 
 
+def _amp_aliases(t) -> dict:
+    """`amp.autocast` -> the autocast it is, for torch's amp module imported under a name of the script's (`from torch
+    import amp`: torch.amp.autocast, device_type first; `from torch.cuda import amp`: torch.cuda.amp.autocast, CUDA;
+    `import torch.amp as amp`), round 51's own loop under `with amp.autocast('cuda', dtype=torch.float16)`."""
+    import ast
+
+    out = {}
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and n.module in ("torch", "torch.cuda") and not n.level:
+            for a in n.names:
+                if a.name == "amp":
+                    out[f"{a.asname or 'amp'}.autocast"] = f"{n.module}.amp.autocast"
+        elif isinstance(n, ast.Import):
+            for a in n.names:
+                if a.name in ("torch.amp", "torch.cuda.amp") and a.asname:
+                    out[f"{a.asname}.autocast"] = f"{a.name}.autocast"
+    return out
+
+
 def _last_training_call(t) -> int | None:
     """The line of a script's last `trainer.train()` (a Trainer's, by the name it is held under or the class it is
     built from; `model.train()` is PyTorch's mode switch, not a run), None when it has none."""
@@ -633,6 +652,7 @@ def _after_loading(t, consts: dict) -> dict:
             e = e.func.value
         return got
 
+    amp_names = _amp_aliases(t)
     out: dict = {}
     configs: dict = {}  # config variables -> the attn_implementation they were loaded with
     arg_names: set = set()  # variables holding a TrainingArguments / TRL config
@@ -643,10 +663,11 @@ def _after_loading(t, consts: dict) -> dict:
         if isinstance(n, ast.With):
             for item in n.items:
                 c = item.context_expr
-                if isinstance(c, ast.Call) and ast.unparse(c.func) in _AUTOCAST:
+                fn = amp_names.get(ast.unparse(c.func), ast.unparse(c.func)) if isinstance(c, ast.Call) else None
+                if fn in _AUTOCAST:
                     kw = {k.arg: k.value for k in c.keywords}
                     device = value(kw.get("device_type", c.args[0] if c.args else None), consts) \
-                        if ast.unparse(c.func) != "torch.cuda.amp.autocast" else "cuda"
+                        if fn != "torch.cuda.amp.autocast" else "cuda"
                     if device not in ("cuda", None) or value(kw.get("enabled"), consts) is False:
                         continue
                     got = value(kw["dtype"], consts) if "dtype" in kw else "torch.float16"

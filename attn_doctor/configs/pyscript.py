@@ -238,6 +238,22 @@ def _declared_options(tree) -> dict:
 _NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
 
+def _abbreviated(decl: dict, name: str, tree) -> str:
+    """The declared option a launcher's `--name` stands for: itself when declared, else the one declared long option it
+    is the start of (argparse's allow_abbrev, on by default: `--n_sample` for `--n_samples`); a word that starts
+    several (argparse stops with `ambiguous option`) or none, or a parser made with allow_abbrev=False, stays as it is."""
+    if name in decl or not name.startswith("--") or len(name) < 3 or _no_abbrev(tree):
+        return name
+    hits = [o for o in decl if o.startswith("--") and o.startswith(name)]
+    return hits[0] if len(hits) == 1 else name
+
+
+def _no_abbrev(tree) -> bool:
+    """The script makes a parser with allow_abbrev=False (argparse then takes only whole option names)."""
+    return any(isinstance(n, ast.keyword) and n.arg == "allow_abbrev" and isinstance(n.value, ast.Constant)
+               and n.value.value is False for n in ast.walk(tree))
+
+
 def argv_options(tree, words: list) -> dict | None:
     """dest -> value node of each option a launcher gives the script (`python train_sft.py --output_dir out --bf16`), as
     the script's own argparse takes it (argparse.py: store_true/false flags, `type` applied to the word); None when
@@ -252,6 +268,7 @@ def argv_options(tree, words: list) -> dict | None:
     while i < len(words):
         w = words[i]
         name, eq, val = w.partition("=") if w.startswith("--") else (w, "", "")
+        name = _abbreviated(decl, name, tree)
         if name not in decl:
             return None
         dest, action, tname = decl[name]
