@@ -16,7 +16,10 @@ mechanism is tested both ways (the claimed variant reads, an unclaimed look-alik
 - a user's own loop under torch's amp module imported by a name of its own (`from torch import amp`, then `with
   amp.autocast("cuda", dtype=torch.float16)`) trains in that dtype; an `amp` of another package, or a CPU autocast, does not;
 - a launch of `run_evaluation.py` (`run_` before an evaluation, inference or generation step's name) is named as no training
-  run; `run_training.py` is not.
+  run; `run_training.py` is not;
+- the alignment-handbook's script (`run_dpo.py`) given a YAML that is here and laid out as the handbook's recipes (a model and
+  its dataset mixer) reads that recipe, though the line names neither recipes/ nor the handbook; a YAML of another
+  layout, or none here, leaves the launch refused.
 Marked NEW: fail on main before this change (e7787cc9)."""
 
 from __future__ import annotations
@@ -169,3 +172,32 @@ def test_a_run_prefixed_evaluation_script_is_named_as_no_training_run(tmp_path):
 def test_a_run_prefixed_training_script_is_not_taken_for_an_evaluation(tmp_path):
     msg = _refusal(tmp_path, "go.sh", "#!/bin/bash\npython run_training.py --model Qwen/Qwen2.5-7B --task maths\n")
     assert "evaluates" not in msg and "run_training.py" in msg
+
+
+RECIPE = '''model_name_or_path: mistralai/Mistral-7B-v0.1
+torch_dtype: bfloat16
+use_flash_attention_2: true
+{mixer}:
+  HuggingFaceH4/ultrafeedback_binarized: 1.0
+bf16: true
+beta: 0.01
+output_dir: data/mistral-dpo
+'''
+HANDBOOK_LAUNCH = "#!/bin/bash\nACCELERATE_LOG_LEVEL=info accelerate launch --num_processes 4 run_dpo.py my_dpo.yaml --load_in_4bit=false\n"
+
+
+def test_a_handbook_script_given_a_recipe_of_the_handbooks_layout_reads_it(tmp_path):  # NEW
+    # run_dpo.py (the handbook's script, copied into the user's repository and not here) with a recipe that is here and
+    # laid out as the handbook's: the recipe is the run, though the line names neither recipes/ nor the handbook
+    for mixer in ("dataset_mixer", "train_dataset_mixer"):
+        (tmp_path / "my_dpo.yaml").write_text(RECIPE.format(mixer=mixer))
+        assert _read(tmp_path, "go.sh", HANDBOOK_LAUNCH) == ("transformers", ["fa2"], "bfloat16", "none"), mixer
+
+
+def test_a_handbook_script_name_with_another_yaml_or_none_here_stays_refused(tmp_path):
+    # a YAML of another layout (no dataset mixer: a user's own settings), or no recipe here at all: not the handbook's
+    (tmp_path / "my_dpo.yaml").write_text("model_name_or_path: gpt2\nepochs: 3\nlr: 1.0e-5\n")
+    assert "run_dpo.py" in _refusal(tmp_path, "go.sh", HANDBOOK_LAUNCH)
+    d = tmp_path / "empty"
+    d.mkdir()
+    assert "run_dpo.py" in _refusal(d, "go.sh", HANDBOOK_LAUNCH)
