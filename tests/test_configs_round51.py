@@ -37,8 +37,9 @@ STILL_WRONG_IN_BOTH = {
     "round51/transformers/guybarnahum__gemma3_twitter__train_gemma3.py":
         "float32 weights from its argparse defaults (--bf16 / --fp16 off) read as no dtype ('')",
     "round51/transformers/willystumblr__ehrsql-2024__scripts__sft_text2sql.sh":
-        "sft_main.py is found at the repository root now, but its options are declared in utils/args.py "
-        "(add_default_args(parser)), which the argv reading does not follow: refused naming the script",
+        "runs `python sft_main.py` from scripts/: sft_main.py is at the repository root, and a bare name is looked for "
+        "beside the launcher only (tests/test_configs_layouts_s6.py's design); its options are declared in "
+        "utils/args.py besides",
     "round51/unsloth/insublee__llm_env__docker__train__train.py":
         "bf16 comes from configs/train.yaml, which the script loads with yaml.safe_load into a dict of its own "
         "(TrainingArguments(bf16=training_args[\"bf16\"])): read as no dtype ('')",

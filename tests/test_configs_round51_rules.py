@@ -5,10 +5,8 @@ Every case is a variant written for this test (what it fakes is in its text), no
 mechanism is tested both ways (the claimed variant reads, an unclaimed look-alike stays refused or as it was):
 - argparse takes a unique start of a declared long option (allow_abbrev, on by default): a launcher's `--n_sample`
   for the script's `--n_samples` is that option, so the launch reads through the script; a word that starts two
-  options (argparse: "ambiguous option"), or any start under allow_abbrev=False, is not taken;
-- a launcher kept in scripts/ (or sh/, jobs/ ...) that runs a script by its bare name, run from the repository root
-  (`bash scripts/sft.sh`): the script is in the folder above when it is not beside the launcher; a launcher in another
-  folder does not look there;
+  options (argparse: "ambiguous option"), or any start under allow_abbrev=False, is not taken (only options of the
+  script's own add_argument calls: a dataclass field given short stays the typo tests/test_configs_cfg40.py refuses);
 - a launch whose claim rests on the script's name alone (a name like a diffusers example's, `train_qwen3_unsloth.py`)
   is read as the script it runs when that script is here and its own content reads as another trainer; a name like an
   example's launched without the examples' required --pretrained_model_name_or_path is not the example (an option's
@@ -63,31 +61,6 @@ def test_an_ambiguous_start_or_allow_abbrev_false_is_not_taken(tmp_path):
     (d / "finetune_sft.py").write_text(SFT_SCRIPT.format(
         parser="parser = argparse.ArgumentParser(description='sft', allow_abbrev=False)"))
     assert "with options attn-doctor does not read" in _refusal(d, "strict.sh", _launch("--base Qwen/Qwen2.5-1.5B"))
-
-
-TRL_MAIN = '''from trl import SFTConfig, SFTTrainer
-from transformers import AutoModelForCausalLM
-import torch
-
-model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B", torch_dtype=torch.float16,
-                                             attn_implementation="sdpa")
-SFTTrainer(model=model, args=SFTConfig(output_dir="o", fp16=True)).train()
-'''
-
-
-def test_a_launcher_in_scripts_runs_the_repository_roots_script(tmp_path):  # NEW
-    (tmp_path / "main_sft.py").write_text(TRL_MAIN)
-    for folder in ("scripts", "jobs"):
-        (tmp_path / folder).mkdir()
-        got = _read(tmp_path / folder, "run_sft.sh", "#!/bin/sh\nCUDA_VISIBLE_DEVICES=0 python main_sft.py\n")
-        assert got == ("transformers", ["sdpa"], "float16", "none")
-
-
-def test_a_launcher_in_another_folder_does_not_look_above(tmp_path):
-    (tmp_path / "main_sft.py").write_text(TRL_MAIN)
-    (tmp_path / "experiments").mkdir()
-    msg = _refusal(tmp_path / "experiments", "run_sft.sh", "#!/bin/sh\nCUDA_VISIBLE_DEVICES=0 python main_sft.py\n")
-    assert "main_sft.py" in msg and "reads as" not in msg
 
 
 UNSLOTH_SCRIPT = '''import argparse

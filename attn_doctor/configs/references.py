@@ -211,11 +211,6 @@ def _run_from_above(doc: dict, path: str, ups: tuple) -> str | None:
     return next((up for up in ups[1:] if any(os.path.isfile(os.path.join(up, n)) for n in names)), None)
 
 
-# the folders users keep their launch scripts in, run from the repository root above them (`bash scripts/train.sh`)
-LAUNCH_FOLDERS = {"scripts", "script", "sh", "shell", "shells", "bash", "launch", "launchers", "run_scripts", "jobs",
-                  "slurm"}
-
-
 def locate(doc: dict, path: str, suffix: str = "") -> str | None:
     """Where the file a launcher names is on this machine, or None. Tried in order: relative to the directory the
     script `cd`s to; the launcher's folder; as written (absolute, or relative to where attn-doctor runs); its name
@@ -248,10 +243,6 @@ def locate(doc: dict, path: str, suffix: str = "") -> str | None:
         run_from = _run_from_above(doc, path, ups)
         if run_from is not None:
             cands.append(os.path.join(run_from, path))
-        elif os.path.basename(base).lower() in LAUNCH_FOLDERS:
-            # a launcher kept in scripts/ names a file of the repository root by its bare name (`python sft_main.py`
-            # in scripts/sft.sh, run as `bash scripts/sft.sh` from the root, round 51): not beside it, the folder above
-            cands.append(os.path.join(ups[1], path))
     me = os.path.abspath(doc["path"])
     return next((os.path.normpath(c) for c in cands if os.path.isfile(os.path.normpath(c))
                  and os.path.abspath(os.path.normpath(c)) != me), None)
