@@ -859,19 +859,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         if script:
             beside = _script_beside(doc, script)
             if beside is not None:
-                beside[1]["environ"] = _launch_environ(doc, script)
-            if beside is not None and not beside[2]:
-                return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
-                                                                      f"options of its own"] + beside[3]["evidence"])
-            argv = _script_argv(beside)
-            if argv is not None:
-                # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
-                beside[1]["argv"] = argv
-                return beside[0], beside[1], dict(beside[3], evidence=[
-                    f"{os.path.basename(path)} runs {script} with options its own argparse takes "
-                    f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]})"] + beside[3]["evidence"])
-            if beside is not None:
-                raise _beside_refusal(where, script, beside)
+                return _read_through(doc, path, where, script, beside)
             if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
                 raise UsageError(f"{where} is {spec + ', ' if spec else ''}not a trainer config: it runs {script}, which "
                                  f"samples, generates, evaluates, serves or rewrites a model rather than training one "
@@ -890,6 +878,13 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             what += f": it runs {ran}, " + (f"{gui}, where the training settings are chosen, not a training run"
                                              if gui else "which is none of the trainers' training scripts")
         raise UsageError(f"{where} is {what} (it reads {supported()})")
+    run = _script_run(doc)
+    if run and best.own and all(os.path.basename(str(e)) == os.path.basename(run) for e in best.own):
+        # the claim rests on the script's name alone (`uv run python train_qwen3_unsloth.py` named like a diffusers
+        # example, round 51): when that script is here and its own content reads as another trainer, it is that one's
+        ran = _script_beside(doc, run)
+        if ran is not None and ran[0] != name:
+            return _read_through(doc, path, where, run, ran)
     foreign = _foreign_script(doc, best)
     beside = _script_beside(doc, foreign) if foreign else None
     if beside is not None:
@@ -921,7 +916,8 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
 
 # scripts that use a trained model rather than train one (HunyuanVideo's sample_video.py, a fine-tune's generate.py,
 # inference.py, eval.py): a launch of one is no training run, whatever options it shares with trainers
-NOT_TRAINING_SCRIPT = re.compile(r"^((generate|sample|sampling|infer|inference|predict|eval|evaluate|evaluation|"
+# (a `run_` in front names the same step: run_evaluation.py, run_inference.py, round 51)
+NOT_TRAINING_SCRIPT = re.compile(r"^((run_)?(generate|sample|sampling|infer|inference|predict|eval|evaluate|evaluation|"
                                  r"server|serve|api_server|webui|demo)(_[a-z0-9_]+)?|"
                                  # sd-scripts' and musubi-tuner's own tools: image / video generation (gen_img.py,
                                  # sdxl_gen_img.py, flux_minimal_inference.py, wan_generate_video.py) and the LoRA
@@ -1080,6 +1076,25 @@ def _read_beside(doc: dict, sub, cmd):
         return None
     given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
     return name, sdoc, given, det
+
+
+def _read_through(doc: dict, path: str, where: str, script: str, beside):
+    """detect()'s answer for a launch file that runs a user's script which is here and a reader claims (_script_beside):
+    that script's reading, with the variables the launch exports to it and the options it gives it when the script's
+    own argparse takes them all; a launch giving it options attn-doctor cannot apply is refused, naming the command
+    that reads the script."""
+    beside[1]["environ"] = _launch_environ(doc, script)
+    if not beside[2]:
+        return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
+                                                              f"options of its own"] + beside[3]["evidence"])
+    argv = _script_argv(beside)
+    if argv is not None:
+        # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
+        beside[1]["argv"] = argv
+        return beside[0], beside[1], dict(beside[3], evidence=[
+            f"{os.path.basename(path)} runs {script} with options its own argparse takes "
+            f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]})"] + beside[3]["evidence"])
+    raise _beside_refusal(where, script, beside)
 
 
 def _launch_environ(doc: dict, script: str) -> dict:

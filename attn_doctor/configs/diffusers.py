@@ -179,13 +179,26 @@ def lacks_model_option(cmd) -> bool:
     from .shell import option_names, trainer_options
 
     stem = os.path.splitext(os.path.basename(cmd.script or ""))[0]
-    if not stem or stem in MODEL_NOT_REQUIRED or trainer_options("diffusers", stem + ".py") is None:
+    # (a name only like an example's, train_qwen3_unsloth.py, is held to the examples' required option as well: round 51)
+    if not stem or stem in MODEL_NOT_REQUIRED or (trainer_options("diffusers", stem + ".py") is None and
+                                                  not _EXAMPLE.match(stem + ".py")):
         return False
-    if not any(a.startswith("--") for a in cmd.args) or \
-            any(a[:1] in ("$", "%", "@") or a.startswith('"$') for a in cmd.args):
+    if not any(a.startswith("--") for a in cmd.args) or _may_hand_on(cmd.args):
         return False
     return not any("pretrained_model_name_or_path".startswith(n) and len(n) >= len("pretrained_model")
                    for n in option_names(cmd.args))
+
+
+def _may_hand_on(args: list) -> bool:
+    """A word of the command that could hold more options: `"$@"` / `%*` / `@args`, or a variable where an option goes
+    (`$EXTRA_ARGS`); a variable that is the value of the option before it (`--output_dir $SCRIPT_DIR/out`) holds none."""
+    for i, a in enumerate(args):
+        if not (a[:1] in ("$", "%", "@") or a.startswith('"$')):
+            continue
+        prev = args[i - 1] if i else ""
+        if a.strip('"') in ("$@", "${@}", "$*", "${*}", "%*", "@args") or not prev.startswith("--") or "=" in prev:
+            return True
+    return False
 
 
 SETTINGS_FILE = re.compile(r"\.(ya?ml|json|toml|py)$", re.IGNORECASE)

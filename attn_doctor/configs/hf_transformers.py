@@ -545,6 +545,25 @@ _MODULE_METHODS = {"to", "half", "bfloat16", "float", "cuda", "train", "eval", "
 _AUTOCAST = {"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "autocast"}
 
 
+def _amp_aliases(t) -> dict:
+    """`amp.autocast` -> the autocast it is, for torch's amp module imported under a name of the script's (`from torch
+    import amp`: torch.amp.autocast, device_type first; `from torch.cuda import amp`: torch.cuda.amp.autocast, CUDA;
+    `import torch.amp as amp`), round 51's own loop under `with amp.autocast('cuda', dtype=torch.float16)`."""
+    import ast
+
+    out = {}
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and n.module in ("torch", "torch.cuda") and not n.level:
+            for a in n.names:
+                if a.name == "amp":
+                    out[f"{a.asname or 'amp'}.autocast"] = f"{n.module}.amp.autocast"
+        elif isinstance(n, ast.Import):
+            for a in n.names:
+                if a.name in ("torch.amp", "torch.cuda.amp") and a.asname:
+                    out[f"{a.asname}.autocast"] = f"{a.name}.autocast"
+    return out
+
+
 def _last_training_call(t) -> int | None:
     """The line of a script's last `trainer.train()` (a Trainer's, by the name it is held under or the class it is
     built from; `model.train()` is PyTorch's mode switch, not a run), None when it has none."""
@@ -633,6 +652,7 @@ def _after_loading(t, consts: dict) -> dict:
             e = e.func.value
         return got
 
+    amp_names = _amp_aliases(t)
     out: dict = {}
     configs: dict = {}  # config variables -> the attn_implementation they were loaded with
     arg_names: set = set()  # variables holding a TrainingArguments / TRL config
@@ -643,10 +663,11 @@ def _after_loading(t, consts: dict) -> dict:
         if isinstance(n, ast.With):
             for item in n.items:
                 c = item.context_expr
-                if isinstance(c, ast.Call) and ast.unparse(c.func) in _AUTOCAST:
+                fn = amp_names.get(ast.unparse(c.func), ast.unparse(c.func)) if isinstance(c, ast.Call) else None
+                if fn in _AUTOCAST:
                     kw = {k.arg: k.value for k in c.keywords}
                     device = value(kw.get("device_type", c.args[0] if c.args else None), consts) \
-                        if ast.unparse(c.func) != "torch.cuda.amp.autocast" else "cuda"
+                        if fn != "torch.cuda.amp.autocast" else "cuda"
                     if device not in ("cuda", None) or value(kw.get("enabled"), consts) is False:
                         continue
                     got = value(kw["dtype"], consts) if "dtype" in kw else "torch.float16"
@@ -775,7 +796,7 @@ def _given_settings(doc: dict) -> dict:
         # only TRL's own entry points are known to read --config this way; a user's train.py --config x.yaml may not
         data = config_data(doc, args.get("config")) if _trl_command(doc) else None
         cmd = doc.get("command")
-        if data is None and cmd is not None and handbook_run(cmd):
+        if data is None and cmd is not None and handbook_run(cmd, doc):
             # the alignment-handbook's H4ArgumentParser: the recipe YAML (first argument), then --key=value overrides
             data = config_data(doc, cmd.args[0])
         if data is not None:
@@ -919,15 +940,31 @@ def _example(cmd) -> bool:
 _HANDBOOK_SCRIPT = re.compile(r"^run_(sft|dpo|orpo|cpt|kto|ppo|rm|reward_modeling)\.py$")
 
 
-def handbook_run(cmd) -> str | None:
+def handbook_run(cmd, doc: dict | None = None) -> str | None:
     """`accelerate launch ... scripts/run_sft.py recipes/x/sft/config_qlora.yaml` (or a recipe of the user's own, with
-    the handbook's recipes/ or the handbook named elsewhere on the line): the recipe's name, else None."""
+    the handbook's recipes/ or the handbook named elsewhere on the line, or one that is here and laid out as the
+    handbook's recipes are: `accelerate launch run_dpo.py v1231.yaml`, round 51): the recipe's name, else None."""
     if not _HANDBOOK_SCRIPT.match(cmd.script or "") or not cmd.args or \
             not cmd.args[0].lower().endswith((".yaml", ".yml")):
         return None
-    if not any(re.search(r"(^|[/\\])recipes[/\\]|handbook", w, re.IGNORECASE) for w in cmd.words):
+    if not any(re.search(r"(^|[/\\])recipes[/\\]|handbook", w, re.IGNORECASE) for w in cmd.words) and \
+            not (doc is not None and _handbook_recipe(doc, cmd.args[0])):
         return None
     return re.split(r"[/\\]", cmd.args[0])[-1]
+
+
+# the keys only the handbook's recipes have (ModelArguments / DataArguments of src/alignment/configs.py: the datasets'
+# mixer, old and new spellings), beside the model they train
+_HANDBOOK_KEYS = {"dataset_mixer", "train_dataset_mixer", "eval_dataset_mixer", "dataset_mixture"}
+
+
+def _handbook_recipe(doc: dict, path: str) -> bool:
+    """The YAML a launch hands the handbook's script is here and is a handbook recipe: a model_name_or_path and the
+    handbook's dataset mixer."""
+    from . import config_data
+
+    data = config_data(doc, path)
+    return isinstance(data, dict) and "model_name_or_path" in data and bool(_HANDBOOK_KEYS & set(data))
 
 
 # A model's config.json (PretrainedConfig.to_dict: configuration_utils.py) names its class (`architectures`) or its
@@ -1015,7 +1052,7 @@ def _score(doc: dict) -> "Score":
         # and the model comes from ModelConfig.model_name_or_path: a YAML without it (another trainer's
         # pretrained_model_name_or_path) is not one of theirs, whatever dataset_name or lora_alpha it shares
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
-    recipe = handbook_run(cmd) if doc["fmt"] == "text" and cmd is not None else None
+    recipe = handbook_run(cmd, doc) if doc["fmt"] == "text" and cmd is not None else None
     if recipe:
         return Score().add(f"alignment-handbook {cmd.script} {recipe}")
     if doc["fmt"] == "text" and cmd is not None and cmd.script and not hf_script(cmd):

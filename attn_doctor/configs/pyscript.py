@@ -238,6 +238,26 @@ def _declared_options(tree) -> dict:
 _NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
 
+def _abbreviated(decl: dict, name: str, tree) -> str:
+    """The declared option a launcher's `--name` stands for: itself when declared, else the one long option of the
+    script's own add_argument calls it is the start of (argparse's allow_abbrev, on by default: `--n_sample` for
+    `--n_samples`); a word that starts several (argparse stops with `ambiguous option`) or none, or a parser made with
+    allow_abbrev=False, stays as it is."""
+    if name in decl or not name.startswith("--") or len(name) < 3 or _no_abbrev(tree):
+        return name
+    # (only among the options the script's own add_argument calls declare: a dataclass field's name given short to an
+    # HfArgumentParser, `--num_train_epoch`, is left refused as the typo it most likely is, tests/test_configs_cfg40.py)
+    own = {x for names, _dest, _kw in _add_arguments(tree) for x in names if x.startswith("--")}
+    hits = [o for o in own if o.startswith(name)]
+    return hits[0] if len(hits) == 1 and not any(o.startswith(name) for o in decl if o not in own) else name
+
+
+def _no_abbrev(tree) -> bool:
+    """The script makes a parser with allow_abbrev=False (argparse then takes only whole option names)."""
+    return any(isinstance(n, ast.keyword) and n.arg == "allow_abbrev" and isinstance(n.value, ast.Constant)
+               and n.value.value is False for n in ast.walk(tree))
+
+
 def argv_options(tree, words: list) -> dict | None:
     """dest -> value node of each option a launcher gives the script (`python train_sft.py --output_dir out --bf16`), as
     the script's own argparse takes it (argparse.py: store_true/false flags, `type` applied to the word); None when
@@ -252,6 +272,7 @@ def argv_options(tree, words: list) -> dict | None:
     while i < len(words):
         w = words[i]
         name, eq, val = w.partition("=") if w.startswith("--") else (w, "", "")
+        name = _abbreviated(decl, name, tree)
         if name not in decl:
             return None
         dest, action, tname = decl[name]
