@@ -113,6 +113,20 @@ class Situation:
     torch: str | None  # torch's version, local tag kept ("2.11.0+cu130")
     gpus: int = 0
     cpu_torch: bool = False
+    probed: bool = True  # False: read from an env's metadata alone (explain --python), so `working` is not known
+
+    def at_risk(self) -> set[str]:
+        """The backends a command must not break: those that work here; where nothing was probed, every backend
+        whose package is installed (it may work: only a check says), and sdpa/flex where torch is."""
+        if self.probed:
+            return set(self.working)
+        out = {b for b, needs in NEEDS.items() if needs and needs[0] in self.installed and b != "flex"}
+        return out | ({"sdpa", "flex"} if self.torch or "torch" in self.installed else set())
+
+    def works_words(self, n: int) -> str:
+        if self.probed:
+            return "that works" if n == 1 else "they work"
+        return "that is installed" if n == 1 else "they are installed"
 
     @classmethod
     def of(cls, facts: dict, rows: dict | None = None, findings=()) -> "Situation":
@@ -270,6 +284,9 @@ def _lists_fa4_files(version: str | None) -> bool:
         return True
 
 
+_UNPROBED = " (read from its files: attn-doctor check --python on it says whether it works)"
+
+
 def harms(line: str, sit: Situation, cwd_hint: str | None = None) -> list[str]:
     """What a line of shell would break that works now, each as a sentence ([] when nothing)."""
     out: list[str] = []
@@ -279,13 +296,14 @@ def harms(line: str, sit: Situation, cwd_hint: str | None = None) -> list[str]:
                 name, _ = _name(req)
                 if not name:
                     continue
-                users = [b for b in _owner(name) if b in sit.working]
-                if name == "torch" and sit.working:
-                    users = sorted(sit.working)
+                works = sit.at_risk()
+                users = [b for b in _owner(name) if b in works]
+                if name == "torch" and works:
+                    users = sorted(works)
                 if users:
                     out.append(f"it removes {name}, which {', '.join(users)} needs, and "
-                               f"{'that works' if len(users) == 1 else 'they work'} here")
-                if name == "flash-attn" and "cute" in sit.working and _lists_fa4_files(sit.installed.get("flash-attn")):
+                               f"{sit.works_words(len(users))} here" + ("" if sit.probed else _UNPROBED))
+                if name == "flash-attn" and "cute" in works and _lists_fa4_files(sit.installed.get("flash-attn")):
                     out.append("it removes flash-attn, whose releases up to 2.8.3 list flash-attn-4's flash_attn/cute "
                                "files as their own: pip deletes them, and FA4 would no longer import as it does now")
             continue
@@ -295,7 +313,7 @@ def harms(line: str, sit: Situation, cwd_hint: str | None = None) -> list[str]:
             name, r = _name(req)
             local_fa = name is None and re.search(r"flash-attention(?!/hopper)|flash_attn-2", line) \
                 and "hopper" not in line
-            if (name == "flash-attn" or local_fa) and ("cute" in sit.working or "flash-attn-4" in sit.installed):
+            if (name == "flash-attn" or local_fa) and ("cute" in sit.at_risk() or "flash-attn-4" in sit.installed):
                 out.append("it installs FlashAttention 2's flash_attn package (its flash_attn/__init__.py, and an old "
                            "flash_attn/cute in releases up to 2.8.3) over flash-attn-4's, so FA4 would no longer "
                            "import as it does now")
@@ -312,7 +330,7 @@ def _torch_harms(p: Pip, r: Requirement | None, sit: Situation) -> list[str]:
         out.append("it installs a CPU-only torch on a machine with GPUs")
     if not sit.torch:
         return out
-    built = sorted(b for b in COMPILED if b in sit.working)
+    built = sorted(b for b in COMPILED if b in sit.at_risk())
     if want is not None:
         moved = want.base_version != _base(sit.torch)
         flavour = bool(want.local) and want.local != _local(sit.torch)
@@ -322,7 +340,8 @@ def _torch_harms(p: Pip, r: Requirement | None, sit: Situation) -> list[str]:
     if (moved or flavour) and built:
         what = f"torch {sit.torch} to {want}" if want else f"torch {sit.torch} to whatever the index has newest"
         out.append(f"it moves {what}, and {', '.join(built)} {'is' if len(built) == 1 else 'are'} built for "
-                   f"torch {sit.torch} and work{'s' if len(built) == 1 else ''} here")
+                   f"torch {sit.torch} and " + (f"work{'s' if len(built) == 1 else ''} here" if sit.probed else
+                                                f"installed here{_UNPROBED}"))
     return out
 
 
