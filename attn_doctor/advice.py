@@ -330,19 +330,65 @@ def _torch_harms(p: Pip, r: Requirement | None, sit: Situation) -> list[str]:
         out.append("it installs a CPU-only torch on a machine with GPUs")
     if not sit.torch:
         return out
-    built = sorted(b for b in COMPILED if b in sit.at_risk())
+    built = sorted(b for b in COMPILED + ("sage",) if b in sit.at_risk() and _compiled(b, sit))
     if want is not None:
         moved = want.base_version != _base(sit.torch)
         flavour = bool(want.local) and want.local != _local(sit.torch)
-    else:  # unpinned: pip keeps what is installed unless told to upgrade or reinstall
-        moved = any(o in ("-U", "--upgrade", "--force-reinstall") for o in p.opts)
+    else:  # unpinned: pip keeps what is installed unless told to upgrade or reinstall, or it misses a floor
+        moved = any(o in ("-U", "--upgrade", "--force-reinstall") for o in p.opts) or not _meets(r, sit.torch)
         flavour = bool(tag) and tag != _local(sit.torch) and tag != "cpu"
     if (moved or flavour) and built:
-        what = f"torch {sit.torch} to {want}" if want else f"torch {sit.torch} to whatever the index has newest"
+        what = f"torch {sit.torch} to {want}" if want else f"torch {sit.torch} to " + (
+            f"a release of {r}" if r is not None and r.specifier and not _meets(r, sit.torch) else "whatever the index has newest")
         out.append(f"it moves {what}, and {', '.join(built)} {'is' if len(built) == 1 else 'are'} built for "
                    f"torch {sit.torch} and " + (f"work{'s' if len(built) == 1 else ''} here" if sit.probed else
                                                 f"installed here{_UNPROBED}"))
     return out
+
+
+def _compiled(backend: str, sit: Situation) -> bool:
+    """Is this backend's install built against one torch? FA2, FA3 and xformers always; SageAttention from 2.0 (its
+    CUDA extensions; 1.x is Triton only)."""
+    if backend != "sage":
+        return True
+    try:
+        return Version(sit.installed.get("sageattention") or "2").major >= 2
+    except InvalidVersion:
+        return True
+
+
+def _meets(r: Requirement | None, version: str | None) -> bool:
+    """Does the installed `version` satisfy `r`'s specifier (none, or unknown: yes)?"""
+    if r is None or not r.specifier or not version:
+        return True
+    try:
+        return r.specifier.contains(Version(version).public, prereleases=True)
+    except InvalidVersion:
+        return True
+
+
+def pin_installed(line: str, sit: Situation | None) -> str:
+    """A `--force-reinstall` of a package installed in the env, with no version, pinned to the installed release:
+    the same files rebuilt or written again, never whatever release the index has newest."""
+    code = _strip_comment(line)
+    if sit is None or "--force-reinstall" not in code:
+        return line
+    fixed = code
+    for p in pip_commands(code):
+        if p.sub != "install" or "--force-reinstall" not in p.opts:
+            continue
+        for req in p.reqs:
+            name, r = _name(req)
+            have = sit.installed.get(name or "")
+            if r is None or r.specifier or r.url or not have or name == "torch":
+                continue
+            try:
+                pin = Version(have).public
+            except InvalidVersion:
+                continue
+            fixed = re.sub(r"(?<![\w.=<>~!/-])(['\"]?)" + re.escape(req) + r"\1(?=\s|$)",
+                           lambda m: f"'{req}=={pin}'", fixed, count=1)
+    return fixed + line[len(code):]
 
 
 def repair(line: str) -> str:
@@ -398,7 +444,7 @@ def safe(text: str | None, sit: Situation | None, target: Target | None, backend
         return text
     out = []
     for line in text.split("\n"):
-        fixed = repair(line)
+        fixed = pin_installed(repair(line), sit)
         why = harms(fixed, sit) if sit is not None else []
         if why:
             shown = aim(_strip_comment(fixed).strip(), target)

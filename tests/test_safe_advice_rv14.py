@@ -98,3 +98,53 @@ def test_rebuild_words_clone_before_cd_and_uninstall_nothing(backend, key):
     assert sep, cmd
     folder = cmd.split(" cd ", 1)[1].split()[0].split("/")[0]
     assert "git clone" in head and f"test -d {folder}" in head, cmd  # cloned unless a checkout is there
+
+
+def _sit(working, installed, torch="2.11.0+cu130"):
+    return advice.Situation(installed=dict(installed, torch=torch.split("+")[0]), working=set(working), torch=torch)
+
+
+# SageAttention 2.x is a CUDA extension built against one torch: moving torch breaks it as it does FA2's and xformers'
+def test_torch_move_under_working_sage2_refused():
+    sit = _sit({"sdpa", "flex", "sage"}, {"sageattention": "2.2.0"})
+    for line in ("pip install -U torch", "pip install 'torch==2.12.0'", "pip install --upgrade 'torch>=2.5'"):
+        assert advice.harms(line, sit), line
+    assert not advice.harms("pip install -U torch", _sit({"sdpa", "flex", "sage"}, {"sageattention": "1.0.6"}))
+
+
+# a floor the installed torch already meets changes nothing; one it misses moves torch
+def test_torch_floor_is_a_move_only_when_unmet():
+    sit = _sit({"sdpa", "flex", "fa2"}, {"flash-attn": "2.8.3"})
+    assert advice.harms("pip install 'torch>=2.5'", sit) == []
+    assert advice.harms("pip install 'torch>=2.12'", sit)
+    fix = entries()["flex.torch-too-old"].plain_fix
+    assert "--upgrade" not in fix and "-U " not in fix, fix  # with --upgrade pip replaces a torch that meets the floor
+
+
+# a Triton fix installs the release torch pins, never the newest (torch pins one exactly: a newer one breaks Inductor)
+@pytest.mark.parametrize("eid", ["triton.unknown-arch", "triton.lowering-failed"])
+def test_triton_fix_is_torchs_pin(eid):
+    fix = entries()[eid].plain_fix
+    code = fix.split("   # ", 1)[0]
+    assert "--upgrade" not in code and " -U " not in code, fix
+    assert 'requires("torch")' in code and "triton==" in code, fix
+
+
+# a reinstall of an installed package with no version reinstalls the installed release, not the index's newest
+def test_force_reinstall_pinned_to_installed_release():
+    sit = _sit({"sdpa", "flex"}, {"flash-attn": "2.7.4.post1+cu12torch2.6cxx11abiFALSE"})
+    for line in ("pip install --force-reinstall --no-deps --no-cache-dir flash-attn --no-build-isolation",
+                 "MAX_JOBS=4 pip install --force-reinstall --no-deps --no-build-isolation flash-attn   # rebuild"):
+        out = advice.safe(line, sit, None, "fa2")
+        assert "'flash-attn==2.7.4.post1'" in out, out
+    # near misses: not installed, already pinned, an upgrade, no env known
+    assert "==" not in advice.safe("pip install --force-reinstall --no-deps flash-attn", _sit({"sdpa"}, {}), None)
+    assert advice.safe("pip install --force-reinstall --no-deps 'flash-attn==2.8.3'", sit, None).count("==") == 1
+    assert "==" not in advice.safe("pip install -U flash-attn --no-build-isolation", sit, None)
+    assert "==" not in advice.safe("pip install --force-reinstall --no-deps flash-attn", None, None)
+
+
+# a probe that changes directory runs in a subshell: the user's shell stays where it was
+def test_probe_from_root_in_a_subshell():
+    fix = entries()["fa2.no-extension"].plain_fix
+    assert fix.startswith("(cd / && "), fix
