@@ -348,13 +348,13 @@ def _torch_harms(p: Pip, r: Requirement | None, sit: Situation) -> list[str]:
 
 def _compiled(backend: str, sit: Situation) -> bool:
     """Is this backend's install built against one torch? FA2, FA3 and xformers always; SageAttention from 2.0 (its
-    CUDA extensions; 1.x is Triton only)."""
+    CUDA extensions; 1.x is Triton only; a release not known: as before, not counted)."""
     if backend != "sage":
         return True
     try:
-        return Version(sit.installed.get("sageattention") or "2").major >= 2
+        return Version(sit.installed.get("sageattention") or "1").major >= 2
     except InvalidVersion:
-        return True
+        return False
 
 
 def _meets(r: Requirement | None, version: str | None) -> bool:
@@ -371,7 +371,7 @@ def pin_installed(line: str, sit: Situation | None) -> str:
     """A `--force-reinstall` of a package installed in the env, with no version, pinned to the installed release:
     the same files rebuilt or written again, never whatever release the index has newest."""
     code = _strip_comment(line)
-    if sit is None or "--force-reinstall" not in code:
+    if sit is None or "--force-reinstall" not in code or "<" in code:  # `<a wheel built for ...>`: words, no names
         return line
     fixed = code
     for p in pip_commands(code):
@@ -380,7 +380,7 @@ def pin_installed(line: str, sit: Situation | None) -> str:
         for req in p.reqs:
             name, r = _name(req)
             have = sit.installed.get(name or "")
-            if r is None or r.specifier or r.url or not have or name == "torch":
+            if r is None or r.specifier or r.url or not have or not _owner(name) or name == "torch":
                 continue
             try:
                 pin = Version(have).public

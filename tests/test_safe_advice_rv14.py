@@ -148,3 +148,14 @@ def test_force_reinstall_pinned_to_installed_release():
 def test_probe_from_root_in_a_subshell():
     fix = entries()["fa2.no-extension"].plain_fix
     assert fix.startswith("(cd / && "), fix
+
+
+def test_pin_installed_leaves_placeholder_words_alone():
+    """`<a flash-attn Windows wheel built for ...>` is a placeholder's words, not requirements: nothing pinned in it."""
+    sit = _sit({"sdpa", "flex"}, {"flash-attn": "2.8.3", "wheel": "0.45.1", "sageattention": "1.0.6"})
+    for line in ("pip install --force-reinstall --no-deps <a flash-attn Windows wheel built for your Python, torch and CUDA>",
+                 "pip install --force-reinstall --no-deps <a SageAttention Windows wheel built for your torch>   # x"):
+        assert advice.pin_installed(line, sit) == line
+    # a package no backend needs is left as written
+    assert advice.pin_installed("pip install --force-reinstall --no-deps wheel", sit) == \
+        "pip install --force-reinstall --no-deps wheel"
