@@ -9,7 +9,9 @@
   build under compiled backends, or puts a CPU-only torch on a machine with GPUs.
 - `repair`: small rewrites that keep a command's intent without its side effects (`--pre` only
   for the package that needs it; `--force-reinstall` never reinstalls the dependencies).
-- `safe`: all three; a harmful command is not printed as a command: a comment says what it would
+- `pin_installed`: where the env is known, a `--force-reinstall` of an installed backend package with no version
+  reinstalls the installed release (not the index's newest).
+- `safe`: all of these; a harmful command is not printed as a command: a comment says what it would
   break, and the same install is offered into a separate env.
 
 knowledge/ and plans/ keep writing plain commands; report.evaluate, plans, explain, merge and the
