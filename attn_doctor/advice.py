@@ -9,7 +9,9 @@
   build under compiled backends, or puts a CPU-only torch on a machine with GPUs.
 - `repair`: small rewrites that keep a command's intent without its side effects (`--pre` only
   for the package that needs it; `--force-reinstall` never reinstalls the dependencies).
-- `safe`: all three; a harmful command is not printed as a command: a comment says what it would
+- `pin_installed`: where the env is known, a `--force-reinstall` of an installed backend package with no version
+  reinstalls the installed release (not the index's newest).
+- `safe`: all of these; a harmful command is not printed as a command: a comment says what it would
   break, and the same install is offered into a separate env.
 
 knowledge/ and plans/ keep writing plain commands; report.evaluate, plans, explain, merge and the
@@ -113,6 +115,20 @@ class Situation:
     torch: str | None  # torch's version, local tag kept ("2.11.0+cu130")
     gpus: int = 0
     cpu_torch: bool = False
+    probed: bool = True  # False: read from an env's metadata alone (explain --python), so `working` is not known
+
+    def at_risk(self) -> set[str]:
+        """The backends a command must not break: those that work here; where nothing was probed, every backend
+        whose package is installed (it may work: only a check says), and sdpa/flex where torch is."""
+        if self.probed:
+            return set(self.working)
+        out = {b for b, needs in NEEDS.items() if needs and needs[0] in self.installed and b != "flex"}
+        return out | ({"sdpa", "flex"} if self.torch or "torch" in self.installed else set())
+
+    def works_words(self, n: int) -> str:
+        if self.probed:
+            return "that works" if n == 1 else "they work"
+        return "that is installed" if n == 1 else "they are installed"
 
     @classmethod
     def of(cls, facts: dict, rows: dict | None = None, findings=()) -> "Situation":
@@ -270,6 +286,9 @@ def _lists_fa4_files(version: str | None) -> bool:
         return True
 
 
+_UNPROBED = " (read from its files: attn-doctor check --python on it says whether it works)"
+
+
 def harms(line: str, sit: Situation, cwd_hint: str | None = None) -> list[str]:
     """What a line of shell would break that works now, each as a sentence ([] when nothing)."""
     out: list[str] = []
@@ -279,13 +298,14 @@ def harms(line: str, sit: Situation, cwd_hint: str | None = None) -> list[str]:
                 name, _ = _name(req)
                 if not name:
                     continue
-                users = [b for b in _owner(name) if b in sit.working]
-                if name == "torch" and sit.working:
-                    users = sorted(sit.working)
+                works = sit.at_risk()
+                users = [b for b in _owner(name) if b in works]
+                if name == "torch" and works:
+                    users = sorted(works)
                 if users:
                     out.append(f"it removes {name}, which {', '.join(users)} needs, and "
-                               f"{'that works' if len(users) == 1 else 'they work'} here")
-                if name == "flash-attn" and "cute" in sit.working and _lists_fa4_files(sit.installed.get("flash-attn")):
+                               f"{sit.works_words(len(users))} here" + ("" if sit.probed else _UNPROBED))
+                if name == "flash-attn" and "cute" in works and _lists_fa4_files(sit.installed.get("flash-attn")):
                     out.append("it removes flash-attn, whose releases up to 2.8.3 list flash-attn-4's flash_attn/cute "
                                "files as their own: pip deletes them, and FA4 would no longer import as it does now")
             continue
@@ -295,7 +315,7 @@ def harms(line: str, sit: Situation, cwd_hint: str | None = None) -> list[str]:
             name, r = _name(req)
             local_fa = name is None and re.search(r"flash-attention(?!/hopper)|flash_attn-2", line) \
                 and "hopper" not in line
-            if (name == "flash-attn" or local_fa) and ("cute" in sit.working or "flash-attn-4" in sit.installed):
+            if (name == "flash-attn" or local_fa) and ("cute" in sit.at_risk() or "flash-attn-4" in sit.installed):
                 out.append("it installs FlashAttention 2's flash_attn package (its flash_attn/__init__.py, and an old "
                            "flash_attn/cute in releases up to 2.8.3) over flash-attn-4's, so FA4 would no longer "
                            "import as it does now")
@@ -312,18 +332,65 @@ def _torch_harms(p: Pip, r: Requirement | None, sit: Situation) -> list[str]:
         out.append("it installs a CPU-only torch on a machine with GPUs")
     if not sit.torch:
         return out
-    built = sorted(b for b in COMPILED if b in sit.working)
+    built = sorted(b for b in COMPILED + ("sage",) if b in sit.at_risk() and _compiled(b, sit))
     if want is not None:
         moved = want.base_version != _base(sit.torch)
         flavour = bool(want.local) and want.local != _local(sit.torch)
-    else:  # unpinned: pip keeps what is installed unless told to upgrade or reinstall
-        moved = any(o in ("-U", "--upgrade", "--force-reinstall") for o in p.opts)
+    else:  # unpinned: pip keeps what is installed unless told to upgrade or reinstall, or it misses a floor
+        moved = any(o in ("-U", "--upgrade", "--force-reinstall") for o in p.opts) or not _meets(r, sit.torch)
         flavour = bool(tag) and tag != _local(sit.torch) and tag != "cpu"
     if (moved or flavour) and built:
-        what = f"torch {sit.torch} to {want}" if want else f"torch {sit.torch} to whatever the index has newest"
+        what = f"torch {sit.torch} to {want}" if want else f"torch {sit.torch} to " + (
+            f"a release of {r}" if r is not None and r.specifier and not _meets(r, sit.torch) else "whatever the index has newest")
         out.append(f"it moves {what}, and {', '.join(built)} {'is' if len(built) == 1 else 'are'} built for "
-                   f"torch {sit.torch} and work{'s' if len(built) == 1 else ''} here")
+                   f"torch {sit.torch} and " + (f"work{'s' if len(built) == 1 else ''} here" if sit.probed else
+                                                f"installed here{_UNPROBED}"))
     return out
+
+
+def _compiled(backend: str, sit: Situation) -> bool:
+    """Is this backend's install built against one torch? FA2, FA3 and xformers always; SageAttention from 2.0 (its
+    CUDA extensions; 1.x is Triton only; a release not known: as before, not counted)."""
+    if backend != "sage":
+        return True
+    try:
+        return Version(sit.installed.get("sageattention") or "1").major >= 2
+    except InvalidVersion:
+        return False
+
+
+def _meets(r: Requirement | None, version: str | None) -> bool:
+    """Does the installed `version` satisfy `r`'s specifier (none, or unknown: yes)?"""
+    if r is None or not r.specifier or not version:
+        return True
+    try:
+        return r.specifier.contains(Version(version).public, prereleases=True)
+    except InvalidVersion:
+        return True
+
+
+def pin_installed(line: str, sit: Situation | None) -> str:
+    """A `--force-reinstall` of a package installed in the env, with no version, pinned to the installed release:
+    the same files rebuilt or written again, never whatever release the index has newest."""
+    code = _strip_comment(line)
+    if sit is None or "--force-reinstall" not in code or "<" in code:  # `<a wheel built for ...>`: words, no names
+        return line
+    fixed = code
+    for p in pip_commands(code):
+        if p.sub != "install" or "--force-reinstall" not in p.opts:
+            continue
+        for req in p.reqs:
+            name, r = _name(req)
+            have = sit.installed.get(name or "")
+            if r is None or r.specifier or r.url or not have or not _owner(name) or name == "torch":
+                continue
+            try:
+                pin = Version(have).public
+            except InvalidVersion:
+                continue
+            fixed = re.sub(r"(?<![\w.=<>~!/-])(['\"]?)" + re.escape(req) + r"\1(?=\s|$)",
+                           lambda m: f"'{req}=={pin}'", fixed, count=1)
+    return fixed + line[len(code):]
 
 
 def repair(line: str) -> str:
@@ -379,7 +446,7 @@ def safe(text: str | None, sit: Situation | None, target: Target | None, backend
         return text
     out = []
     for line in text.split("\n"):
-        fixed = repair(line)
+        fixed = pin_installed(repair(line), sit)
         why = harms(fixed, sit) if sit is not None else []
         if why:
             shown = aim(_strip_comment(fixed).strip(), target)

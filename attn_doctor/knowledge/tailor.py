@@ -100,7 +100,7 @@ def from_python(python: str, timeout: float = 60.0) -> Versions:
     pk = packages.collect(info["sys_path"], info["site_dirs"])
     dist = pk["stack"].get("torch")
     # what is installed there, read from its metadata (nothing is probed: which backends work is not known)
-    sit = Situation.of({"packages": pk})
+    sit = dataclasses.replace(Situation.of({"packages": pk}), probed=False)
     if not dist:
         return Versions(source=f"{python} (no torch installed there)", target=tgt, situation=sit)
     build = torch_build(pk)
