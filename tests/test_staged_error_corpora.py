@@ -439,6 +439,10 @@ SETS = (
                          ("microsoft__dion__23.txt", "compile.recompile-limit"),
                          ("robertknight__rten__1321.txt", "attn.nan-output"),
                          ("unslothai__unsloth__1824.txt", ("prose.fails", "prose.said")))),
+    # round 77 (ex77, 2026-11-29, session 11): image/video UIs' and their nodes' failures (ComfyUI and its nodes, FramePack,
+    # Wan2GP, Forge, launchers and installers, ComfyUI for ROCm/ZLUDA), where the backend shows indirectly (a launcher flag,
+    # a node's attention_mode, a "Using X attention" line, a wheel's name); see fixtures/errors/round77/README.md
+    Staged("round77", 22, 21, 19, unrelated="unrelated", note_required=True),
 )
 
 
