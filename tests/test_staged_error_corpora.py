@@ -453,6 +453,10 @@ SETS = (
            known_claims=(("lllyasviel__FramePack__297.txt", "app.attention-libraries-absent"),
                          ("om-ai-lab__VLM-R1__53.txt", "fa2.model-not-on-gpu"),
                          ("verl-project__verl__2263.txt", "fa2.model-not-on-gpu"))),
+    # round 77 (ex77, 2026-11-29, session 11): image/video UIs' and their nodes' failures (ComfyUI and its nodes, FramePack,
+    # Wan2GP, Forge, launchers and installers, ComfyUI for ROCm/ZLUDA), where the backend shows indirectly (a launcher flag,
+    # a node's attention_mode, a "Using X attention" line, a wheel's name); see fixtures/errors/round77/README.md
+    Staged("round77", 22, 21, 19, unrelated="unrelated", note_required=True),
 )
 
 

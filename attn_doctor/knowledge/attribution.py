@@ -307,6 +307,11 @@ SWITCHED_OFF_FLAG = re.compile(r"(?<![\w-])--(?:disable|no)[-_][\w-]*?(?:xformer
 # library): what the app does without, not what failed (the banner is app.attention-libraries-absent's)
 ABSENT_BANNER = re.compile(r"^(?:[^\n]*?[\]:>-][ \t]+)?(?:xformers|flash[ _-]?attn|sage[ _-]?attn|sageattention|flash[ _-]?attention)"
                            r" is not installed!\s*$", re.IGNORECASE)
+# Helper ex77 (session 11; round 77: deepbeepmeep/Wan2GP#8): the same error met in ANOTHER program, and why it failed there
+# ("I also encountered this error in Alibaba's repo for Wan2.1, as Flash Attention 2.X only supports Ampere GPUs", above "I'm
+# using Sage right now for this project"): the backend that clause names ran in the other program, not in the one reported
+OTHER_PROGRAM = re.compile(r"\b(?:also|too)\b[^\n.;]{0,60}?\bin[ \t]+(?:[\w.-]+['\u2019]s|the[ \t]+(?:original|official|upstream|other))"
+                           r"[ \t]+(?:repo|repository|project|codebase|code|implementation)\b[^\n]*", re.IGNORECASE)
 # A parenthesised list of three or more examples in prose ("operators that call driver APIs (graph capture, Flash
 # Attention 3, paged attention) need the driver": round36m's codersera page): examples, not the subject. Not a call's
 # arguments (a name or a bracket right before the parenthesis), nor a list of settings (no '=')
@@ -560,6 +565,8 @@ def _scrub(line: str) -> str:
         line = SWITCHED_OFF_FLAG.sub(" ", line)
     if "not installed!" in low:
         line = ABSENT_BANNER.sub(" ", line)
+    if " in " in low and ("also" in low or "too" in low):
+        line = OTHER_PROGRAM.sub(lambda m: " " * len(m.group(0)), line)
     if "(" in line:
         line = EXAMPLES.sub(_examples_removed, line)
     if ":" in line or "=" in line:
