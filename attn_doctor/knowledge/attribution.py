@@ -236,15 +236,20 @@ def backend_named(line: str) -> str | None:
 
 
 # A link to an issue or pull request is where something was discussed, not the library that failed here
-# ("after upgrading Flashv2 (in https://github.com/facebookresearch/xformers/pull/816)": round 6a)
-THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(issues|pull|discussions)/\d+\S*", re.IGNORECASE)
+# ("after upgrading Flashv2 (in https://github.com/facebookresearch/xformers/pull/816)": round 6a); nor is a link to a line of
+# another project's source that a sentence cites (helper ex76, round 76: pytorch/pytorch#130717's "it's going confuse the
+# caller, e.g.: https://github.com/facebookresearch/xformers/blob/<sha>/xformers/ops/fmha/torch_attention_compat.py#L60")
+THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(?:(?:issues|pull|discussions)/\d+|blob/[0-9a-f]{7,40}/)\S*", re.IGNORECASE)
 
 
 # The backend a sentence goes back to, or falls back to, is the one that works, not the one that failed
 # ("black image with --use-sage-attention, but when I switch back to xformers it works fine"; "setting it
 # False should work as you fall back to F.sdpa"): round 7a (lllyasviel/stable-diffusion-webui-forge#2815,
 # meta-pytorch/torchtune#2218). Only "back to": "after switching to X it crashes" is about X.
-FALLBACK_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back to\b(?:(?![,.;:!?](?:\s|$))[^\n()])*", re.IGNORECASE)
+# Helper ex76 (round 76: wochenlong/lora-scripts-next#152): the same said with the noun ("fallback to", "fall-back to") or in
+# Chinese ("fallback 到 xformers", "回退到", "降级为"): the backend after it is what ran instead.
+FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back to\b"
+                         r"|\bfall-?backs?[ \t]*(?:to\b|到)|(?:回退|退回|降级|切换回|切回)[ \t]*(?:到|为|至))(?:(?![,.;:!?](?:\s|$))[^\n()])*", re.IGNORECASE)
 
 
 # A clause that says a backend works is about the one that does not ("With attn_implementation='sdpa' training is fine;
@@ -584,7 +589,7 @@ def _scrub(line: str) -> str:
         line = ADVICE.sub(_advice_removed, line)
     if "tried" in low:
         line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
-    if " back to " in low:
+    if " back to " in low or "fallback" in low or "fall-back" in low or any(w in line for w in ("回退", "退回", "降级", "切换回", "切回")):
         line = FALLBACK_TO.sub(" ", line)
     if "xformers is" in low:
         line = DINOV2_NOTICE.sub(" ", line)
