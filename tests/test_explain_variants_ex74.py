@@ -19,8 +19,9 @@ Mechanisms (knowledge file: entry or rule):
   old-torch   platform.toml gpu.arch-not-in-torch: a torch build said not to support the GPU's architecture (a
               Blackwell card named beside a cu124/cu126 torch was tried and left: it claimed round 10's unrelated
               unslothai/unsloth#2431)
-  srv-triton  triton.toml triton.out-of-resources: a serving engine's own Triton attention kernel out of shared
-              memory (not FlexAttention's); a config said to fail with OutOfResources
+  srv-triton  triton.toml triton.out-of-resources: a kernel's config said to fail with OutOfResources (a serving
+              engine's own Triton attention kernel named some lines before the OutOfResources was tried and left: the
+              entry's patterns stay on one line, tests/test_explain_variants_7a.py)
   sgl-fa3     attribution.toml: sgl-kernel's flash_attn named in words is FA3; SGLang's Triton attention modules are
               no backend of the seven
   hang-guard  attention.toml attn.kernel-hang: a test table's passing "hang guard" row is no hang
@@ -64,13 +65,6 @@ from explain_top import first_cause as _top, ids as _ids
     ("The torch build shipped with this launcher does not support your GPU's architecture (RTX 5060 Ti)",
      {"gpu.arch-not-in-torch"}, None),
     # srv-triton
-    ("  File \"/vllm/v1/attention/ops/triton_unified_attention.py\", line 301, in unified_attention\n"
-     "    kernel_unified_attention_2d[grid](\n"
-     "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 163840, Hardware limit: 101376.",
-     {"triton.out-of-resources"}, None),
-    ("the decode attention kernel (decode_attention.py) picks BLOCK 128 on every cc > 8\n"
-     "OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376",
-     {"triton.out-of-resources"}, None),
     ("With head_dim 512 the forward config dies with OutOfResources on the 5090", {"triton.out-of-resources"}, None),
     # sgl-fa3
     ("NotImplementedError: flash_attn from sgl-kernel is only supported on sm90 and above",
