@@ -6,7 +6,8 @@ folder's README says from where)
 and round 10b's, ex10b 2026-11-28: FA4 and SageAttention 2/3 on Hopper and Blackwell, round 13a's, ex13a 2026-11-28: the
 LLM trainers' and RL frameworks' trackers, round 13b's, ex13b: the image/video UIs' and nodes', and round 14's, ex14:
 backends named only indirectly, round 15's, ex15, and round 16's, ex16m: measure-only sets, training material since ex19
-and ex20, and round 17's, ex17: the shapes users paste) are well formed, kept out of the held-out split and out of every
+and ex20, and round 17's, ex17: the shapes users paste, and later rounds', round 74's among them: ex74 2026-11-29, FA4, FA3 and
+SageAttention on Hopper and Blackwell) are well formed, kept out of the held-out split and out of every
 other set under fixtures/errors/, and
 explain keeps recognising them.
 
@@ -463,6 +464,18 @@ SETS = (
     # (0/7 unrelated; explain-round76-main.json); after round 76's mechanisms (tests/test_explain_variants_ex76.py) 39/37/32, 0/7
     # (explain-round76-after.json; misses left: fixtures/errors/round76/README.md)
     Staged("round76", 40, 39, 37, unrelated="unrelated", note_required=True),
+    # round 74 (ex74, 2026-11-29, eleventh session): 35 texts and 12 unrelated logs of 2025-26 on FA4 (CuTe DSL), FA3 on
+    # Blackwell, SageAttention 2/3 and the serving engines' own attention kernels on Hopper and Blackwell, from the issues
+    # corpus; of 35 (26 matched, 19 right backend, 20 right cause on main's rules at 64efc91, explain-round74-main.json;
+    # 4/12 unrelated matched), after 33/28/30 and 3/12 with tests/test_explain_variants_ex74.py's mechanisms. Misses left:
+    # fixtures/errors/round74/README.md. The unrelated logs explain still reads are kept visible: FastVideo's selector
+    # warning that it falls back from VIDEO_SPARSE_ATTN (a true reading of one log line in a PR about a stale grad_norm
+    # reference), a review quoting autograd's in-place error against FlashAttnFuncBackward (the caller's op), and a
+    # SageAttention thread whose black screens were the card's power draw
+    Staged("round74", 35, 33, 28, unrelated="unrelated", note_required=True,
+           known_claims=(("hao-ai-lab__FastVideo__1561.txt", "vllm.backend-fallback"),
+                         ("hao-ai-lab__FastVideo__1639.txt", "prose.fails"),
+                         ("woct0rdho__SageAttention__41.txt", ("prose.numbers", "prose.said")))),
 )
 
 
