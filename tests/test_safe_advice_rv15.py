@@ -134,7 +134,7 @@ def test_triton_installs_found():
             "flex.no-triton/sage", "flex.no-triton/xformers"} <= ids, ids
 
 
-@pytest.mark.parametrize("where,fix", _triton_installs())
+@pytest.mark.parametrize("where,fix", _triton_installs(), ids=[w for w, _ in _triton_installs()])
 def test_every_triton_install_is_torchs_pin(where, fix):
     code = _code(fix)
     if "{pin}" in code:  # the check's own line: the pin read from the facts (checks/flex.triton_pin)
