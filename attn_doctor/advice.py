@@ -35,8 +35,9 @@ PIP_SUBS = "install|uninstall|download|wheel|show|check|list|freeze|index|inspec
 # `pip`, `pip3`, `python -m pip` as a command word (not in a path, not after `-m`, not uv's).
 _PIP = re.compile(r"(?<![\w./~-])(?<!-m )(?<!uv )(?:python3?\s+-m\s+pip|pip3?)\s+(" + PIP_SUBS + r")\b")
 _UV_PIP = re.compile(r"(?<![\w./-])uv\s+pip\s+(" + PIP_SUBS + r")\b(?![^\n#]*--python)")
-# `python -c ...`, `python3 -m x`, `python -X importtime ...`: the interpreter as a command word.
-_PY = re.compile(r"(?<![\w./~-])python3?(?=\s+-[cmXuOBIEsSW]\b)")
+# `python -c ...`, `python3 -m x`, `python -X importtime ...`, `python train.py` (the user's own job, run by the same
+# interpreter as the env's fixes): the interpreter as a command word.
+_PY = re.compile(r"(?<![\w./~-])python3?(?=\s+-[cmXuOBIEsSW]\b|[ \t]+[\w./~${}:\\-]*\w\.py\b)")
 # attn-doctor commands that act on an env; explain reads text, merge reads reports.
 _DOCTOR = re.compile(r"(?<![\w./-])attn-doctor\s+(check|fix|bench)\b")
 _SEGMENT_END = re.compile(r"&&|\|\||;|\||#|\n")

@@ -35,4 +35,26 @@ def install(version: str | None, index: str | None, *, reinstall: bool) -> str:
     return line + (f"   # {WHERE.format(index=index)}" if index and b else "")
 
 
+# The one way a fix installs Triton: the release the env's torch pins in its own metadata (torch pins one exactly;
+# the newest breaks Inductor), read there when the line runs. Knowledge writes `@TRITON_PIN@` for it (a shell word,
+# quoted); the loaders expand it (expand_snippets). With no pin (a CPU torch, no torch) it expands to `triton==`,
+# which pip refuses: nothing is installed.
+TRITON_PIN = ("\"triton==$(python -c 'import importlib.metadata as m; print(next(r.split(\"==\")[1].split(\";\")[0].strip() "
+              "for r in m.requires(\"torch\") or [] if r.startswith(\"triton==\")))')\"")
+SNIPPETS = {"@TRITON_PIN@": TRITON_PIN}
+
+
+def expand_snippets(obj):
+    """Strings (in dicts and lists, as TOML parses them) with each knowledge snippet marker replaced."""
+    if isinstance(obj, str):
+        for k, v in SNIPPETS.items():
+            obj = obj.replace(k, v)
+        return obj
+    if isinstance(obj, dict):
+        return {k: expand_snippets(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [expand_snippets(v) for v in obj]
+    return obj
+
+
 WHERE = "the {index} build: from PyTorch's wheel index for {index} (pip --index-url) if pip's index lacks it"

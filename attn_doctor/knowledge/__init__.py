@@ -30,6 +30,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as regex_parser  # type: ignore[no-redef]
 
 from ..model import SEVERITIES, Finding
+from ..torchpin import expand_snippets
 
 HERE = Path(__file__).parent
 
@@ -217,7 +218,7 @@ def entries() -> dict[str, Entry]:
     out: dict[str, Entry] = {}
     for path in sorted(HERE.glob("*.toml")):
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+            data = expand_snippets(tomllib.load(fh))  # @TRITON_PIN@ and the like: torchpin.SNIPPETS
         macros = data.get("macros", {})  # a file's shared regex parts: `<NAME>` in its patterns
         for raw in data.get("entry", []):
             unknown = set(raw) - _FIELDS | ({"weak_copy", "file"} & set(raw))

@@ -130,8 +130,10 @@ NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are
 def _toml() -> dict:
     """attribution.toml as parsed, once for every reader of its tables (rules() and the tables the helpers' readings
     below take: [optional_probe], [not_a_report], [described_fallback])."""
+    from ..torchpin import expand_snippets
+
     with open(HERE / "attribution.toml", "rb") as fh:
-        return tomllib.load(fh)
+        return expand_snippets(tomllib.load(fh))
 
 
 @lru_cache(maxsize=1)

@@ -140,7 +140,33 @@ def xformers_release(torch: str | None) -> dict | None:
 # to run as they stand (unset ${VAR:?...}), filled in below where the versions are known.
 _XF = re.compile(r'"xformers==\$\{XFORMERS:\?[^}]*\}"')
 _TORCH = re.compile(r'"torch==\$\{TORCH:\?your torch version[^}]*\}"')
+# sdpa.no-flash-build: a build with the flash kernel is an official CUDA build of the same release, never the build
+# installed (a CPU torch reinstalled has no flash kernel either)
+_TORCH_CUDA_BUILD = re.compile(r'"torch==\$\{TORCH_CUDA_BUILD:\?[^}]*\}"')
 _CUDA = "its build for your torch's CUDA: PyTorch's wheel index for that CUDA"
+
+
+def _cuda_build(fix: str, v: Versions) -> str:
+    """The `TORCH_CUDA_BUILD` placeholder filled from `v`: the installed release's official CUDA build (the CUDA `v`
+    names; for a CPU torch, a placeholder for the tag the driver takes); where the installed torch is one already,
+    the install line becomes a comment saying it would add nothing."""
+    m = _TORCH_CUDA_BUILD.search(fix)
+    b = base(v.torch)
+    if not m or not b:
+        return fix
+    local = (v.torch or "").partition("+")[2]
+    if local.startswith("rocm"):  # a ROCm machine: a CUDA build is no answer there; the placeholder stays
+        return fix
+    if re.fullmatch(r"cu\d+", local):  # an official CUDA wheel: installing it again changes nothing
+        start = fix.rfind("\n", 0, m.start()) + 1
+        end = fix.find("   # ", m.end())
+        end = len(fix) if end < 0 else end
+        return (fix[:start] + f"# torch {v.torch} is an official CUDA build already: installing it again adds no "
+                f"kernel (the GPU, the platform or the inputs rule the flash kernel out)" + fix[end:])
+    if v.index and v.index.startswith("cu") and local != "cpu":
+        return fix[:m.start()] + f"'torch=={b}+{v.index}'" + fix[m.end():]
+    return fix[:m.start()] + (f'"torch=={b}+${{CU:?the CUDA tag of a torch {b} build your driver runs, e.g. cu128 '
+                              f'(nvidia-smi prints the driver\'s CUDA)}}"') + fix[m.end():]
 
 
 def tailor(fix: str | None, v: Versions, backend: str | None = None) -> str | None:
@@ -157,6 +183,7 @@ def tailor(fix: str | None, v: Versions, backend: str | None = None) -> str | No
         fix = _XF.sub(f"'xformers=={rel['version']}'" if rel else
                       f'"xformers==${{XFORMERS:?the xformers release built for torch {base(v.torch) or v.torch}}}"', fix)
         fix = _TORCH.sub(f"'torch=={v.torch}'", fix)
+        fix = _cuda_build(fix, v)
     if v.index and v.index.startswith("cu"):
         fix = fix.replace(_CUDA, f"its {v.index} build: PyTorch's wheel index for {v.index}")
     if v.situation is not None:  # an env it knows: what would break there is said, not run (as check's fixes)
