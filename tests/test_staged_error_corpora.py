@@ -476,6 +476,12 @@ SETS = (
            known_claims=(("hao-ai-lab__FastVideo__1561.txt", "vllm.backend-fallback"),
                          ("hao-ai-lab__FastVideo__1639.txt", "prose.fails"),
                          ("woct0rdho__SageAttention__41.txt", ("prose.numbers", "prose.said")))),
+    # round 78 (ex78, 2026-11-29, session 11): 16 texts and 5 unrelated logs from the newest threads the search tool holds
+    # (2025-H2 and 2026: torch 2.9-2.11, cu130, sm_120/GB10, Python 3.13), any tracker; on main's rules (a642ff1;
+    # explain-round78-main.json) 13/16 matched, 10 right backend, 8 right cause, 0/5 unrelated; after ex78's mechanisms
+    # (tests/test_explain_variants_ex78.py; explain-round78-after.json) 15/16, 14/16, 15/16, 0/5. Misses left:
+    # fixtures/errors/round78/README.md
+    Staged("round78", 16, 15, 14, unrelated="unrelated", note_required=True),
 )
 
 
