@@ -98,6 +98,32 @@ def test_not_compiled_follows_the_torch_mismatch():
     assert "xformers.not-compiled" not in found or found.index("xformers.not-compiled") > 0, found
 
 
+# an input reason listed before the missing CUDA part is no cause: no operator could run whatever the inputs
+@pytest.mark.parametrize("text", [
+    "No operator found for `memory_efficient_attention_forward` with inputs:\n"
+    "query : shape=(1, 257, 16, 80) (torch.float16)\n"
+    "`smallkF` is not supported because:\n"
+    "max(query.shape[-1] != value.shape[-1]) > 32\n"
+    "dtype=torch.float16 (supported: {torch.float32})\n"
+    "unsupported embed per head: 80\n"
+    "`cutlassF` is not supported because:\n"
+    "xFormers wasn't build with CUDA support\n"
+    "operator wasn't built - see `python -m xformers.info` for more info\n",
+    "Error occurred when executing ApplyPulid:\n\nNo operator found for `memory_efficient_attention_forward` with inputs:\n"
+    "     query       : shape=(1, 577, 16, 64) (torch.float32)\n"
+    "`decoderF` is not supported because:\n"
+    "    attn_bias type is <class 'NoneType'>\n"
+    "    dtype=torch.float32 (supported: {torch.float16, torch.bfloat16})\n"
+    "`flshattF@0.0.0` is not supported because:\n"
+    "    xFormers wasn't build with CUDA support\n",
+])
+def test_input_reasons_follow_the_missing_cuda_part(text):
+    found = _ids(text)
+    assert found[0] == "xformers.not-compiled", found
+    if "xformers.unsupported-inputs" in found:
+        assert found.index("xformers.unsupported-inputs") > found.index("xformers.not-compiled"), found
+
+
 # with no extension failure in the paste, the reasons' own entry stands (each still reported, first where alone)
 @pytest.mark.parametrize("text, expected", [
     (NO_OP_FA, "xformers.not-compiled"),  # every reason says the CUDA part is missing: that is the cause shown

@@ -35,7 +35,9 @@ How a log is read (`scan`):
   about the driver before "no CUDA GPUs", a failed import before the crash it leads to, the first
   exception of a chained traceback), except that a `symptom` entry (a message printed after some
   other failure: the build's final "error: command ... failed", ninja's FAILED line, a trainer's
-  fallback warning, a watchdog timeout) comes after every cause found. Notes (info entries:
+  fallback warning, a watchdog timeout) comes after every cause found, and an entry whose message
+  reports another's failure (`explained_by`: xformers' "No operator found" and the extension that did
+  not load) comes after that one when both are found, wherever each stands. Notes (info entries:
   deprecations, optional mismatches) come last.
 - attn-doctor's own output names its findings as `[some.id]` (text) or `"id": "some.id"` (JSON);
   pasting it into `explain -` explains those findings.
