@@ -482,6 +482,14 @@ SETS = (
     # (tests/test_explain_variants_ex78.py; explain-round78-after.json) 15/16, 14/16, 15/16, 0/5. Misses left:
     # fixtures/errors/round78/README.md
     Staged("round78", 16, 15, 14, unrelated="unrelated", note_required=True),
+    # round 79 (ex79, 2026-11-29, session 11): pasted logs with a root cause and its symptoms (issue 23), 10 texts and 4
+    # unrelated logs from excerpts of 10-35 lines (the search tool gives no whole post); on main's rules (a642ff1;
+    # explain-round79-main.json) 9/6/7, 2/4 unrelated matched; after ex79's `explained_by` (tests/test_explain_variants_ex79.py)
+    # the same figures, with PuLID_ComfyUI#103's root cause (not-compiled) before its symptom. Misses left:
+    # fixtures/errors/round79/README.md. The two unrelated claims are kept visible.
+    Staged("round79", 10, 9, 6, unrelated="unrelated", note_required=True,
+           known_claims=(("Comfy-Org__ComfyUI__11048.txt", "app.attention-libraries-absent"),
+                         ("CompVis__stable-diffusion__712.txt", "train.oom"))),
 )
 
 

@@ -67,6 +67,11 @@ class Entry:
     # failed", ninja's FAILED line, a trainer's fallback warning, a watchdog timeout): explain ranks
     # it after every cause it finds in the same input.
     symptom: bool = False
+    # The entries whose failure this message reports (xformers' "No operator found" lists why no kernel fits: an
+    # extension that did not load, one built for another torch, a GPU too old): where one of them is found in the same
+    # input, explain ranks this entry after it, wherever each stands (a user pastes the error, then the
+    # `python -m xformers.info` that shows why under it). Round 79 (issue 23: a root cause before its symptoms).
+    explained_by: tuple[str, ...] = ()
     # Patterns and examples taken from data at load time: "messages" (knowledge/messages/*.toml, the errors
     # the backends' sources raise).
     patterns_from: str | None = None
@@ -224,7 +229,7 @@ def entries() -> dict[str, Entry]:
             unknown = set(raw) - _FIELDS | ({"weak_copy", "file"} & set(raw))
             if unknown:
                 raise ValueError(f"{path.name}: entry {raw.get('id')!r} has unknown keys {sorted(unknown)}")
-            for key in ("patterns", "examples", "refs", "unset", "frames"):
+            for key in ("patterns", "examples", "refs", "unset", "frames", "explained_by"):
                 raw[key] = tuple(raw.get(key, ()))
             if macros:
                 raw["patterns"] = tuple(_expand(p, macros, path.name) for p in raw["patterns"])
@@ -240,6 +245,10 @@ def entries() -> dict[str, Entry]:
             if e.severity not in SEVERITIES:
                 raise ValueError(f"{path.name}: entry {e.id!r} has severity {e.severity!r}")
             out[e.id] = e
+    for e in out.values():
+        missing = [i for i in e.explained_by if i not in out]
+        if missing:
+            raise ValueError(f"{e.file}: entry {e.id!r} is explained_by unknown entries {missing}")
     return out
 
 

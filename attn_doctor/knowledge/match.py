@@ -35,7 +35,9 @@ How a log is read (`scan`):
   about the driver before "no CUDA GPUs", a failed import before the crash it leads to, the first
   exception of a chained traceback), except that a `symptom` entry (a message printed after some
   other failure: the build's final "error: command ... failed", ninja's FAILED line, a trainer's
-  fallback warning, a watchdog timeout) comes after every cause found. Notes (info entries:
+  fallback warning, a watchdog timeout) comes after every cause found, and an entry whose message
+  reports another's failure (`explained_by`: xformers' "No operator found" and the extension that did
+  not load) comes after that one when both are found, wherever each stands. Notes (info entries:
   deprecations, optional mismatches) come last.
 - attn-doctor's own output names its findings as `[some.id]` (text) or `"id": "some.id"` (JSON);
   pasting it into `explain -` explains those findings.
@@ -1701,11 +1703,16 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # no nvcc) says why, so by position alone the symptom would come first.
     has_cause = any((c.entry.can_cause or c.entry.severity == "warning") and not c.entry.symptom
                     and not c.entry.fallback for c in kept)
+    # A message that reports another entry's failure (`explained_by`: xformers' "No operator found" and the
+    # extension-load failure it lists as its reason) follows that entry wherever each stands, as a symptom does: a user
+    # pastes the error first and `python -m xformers.info`'s warning, which says why, under it (round 79).
+    found = {c.entry.id for c in kept if not c.entry.fallback}
+    follows = {id(c) for c in kept if any(i in found for i in c.entry.explained_by)}
     # A last resort after every known cause, wherever it stands; among last resorts, what a report's title says
     # in words (head, prose.toml) after what its lines show (whose code raised, a frame of the failing call).
     kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause, c.entry.fallback,
-                             c.entry.fallback and (c.entry.head or c.entry.body), has_cause and c.entry.symptom, c.position,
-                             -c.score, c.entry.id))
+                             c.entry.fallback and (c.entry.head or c.entry.body),
+                             (has_cause and c.entry.symptom) or id(c) in follows, c.position, -c.score, c.entry.id))
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
             for c in kept]
 
