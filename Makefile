@@ -24,4 +24,4 @@ check: $(BIN)/.installed
 	exit $$rc
 
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
