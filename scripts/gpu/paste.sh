@@ -4,10 +4,11 @@
 # `check` again: nothing that was ok may be broken, and no error may be new. The host reaches no
 # index, so pip lines that would download fail there and change nothing; what they are is recorded.
 #   bash scripts/gpu/paste.sh            # writes $OUT/paste/* (before/after reports, the pasted lines, a summary)
+#   PASTE_DIR=/x bash scripts/gpu/paste.sh   # writes there instead (scripts/gpu/heal.sh runs it once per scenario)
 set -u
 ROOT=$PWD
 OUT=${OUT:-/tmp/out}
-P=$OUT/paste
+P=${PASTE_DIR:-$OUT/paste}
 mkdir -p "$P"
 export PYTHONPATH=$ROOT NO_COLOR=1
 D="python3 -m attn_doctor"
@@ -73,6 +74,7 @@ err = lambda r: {(f["id"], f.get("backend")) for f in r["findings"] if f["severi
 print("backends ok before:", sorted(ok_before))
 print("backends ok after: ", sorted(ok_after))
 print("broken by the pasting:", sorted(ok_before - ok_after) or "none")
+print("healed by the pasting:", sorted(ok_after - ok_before) or "none")
 print("new errors:", sorted(err(b) - err(a)) or "none")
 print("findings before:", sorted({f["id"] for f in a["findings"]}))
 print("findings after: ", sorted({f["id"] for f in b["findings"]}))
