@@ -529,8 +529,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # misses, session 11)
 # round 73m (ex73m, 2026-11-29, session 11): measure-only (ex73m, session 11); new threads from any tracker, gathered and
 # labelled blind, explain never run on them; see fixtures/errors/round73m/README.md
+# round 81m (ex81m, 2026-11-29, session 12): measure-only (ex81m, session 12); new threads from any tracker, gathered and
+# labelled blind, explain never run on them; see fixtures/errors/round81m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round73m", 28, 0, 0, unrelated="unrelated", note_required=True),
+    Staged("round81m", 32, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex81m, session 12)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
