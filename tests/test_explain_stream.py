@@ -398,6 +398,6 @@ def test_head_patterns_run_on_the_first_lines_only_and_cost_nothing_after():
     """A `head` pattern without a needle (prose.toml's short names such as "FA 3") is not in the prefilter: a
     log whose first lines say nothing, then a million prose-like lines, is searched by it on no line."""
     idx = M._index(None)
-    head = {k for k, (e, _p, _rx) in enumerate(idx.patterns) if e is not None and e.head}
+    head = {k for k, (e, _p) in enumerate(idx.patterns) if e is not None and e.head}
     assert head and head == set(idx.head)
     assert not head & set(idx.always) and not any(head & set(v) for v in idx.needles.values())

@@ -62,7 +62,7 @@ def test_the_needles_are_one_of_the_groups():
 
 def _hot(pattern: str, line: str) -> bool:
     index = M._index(frozenset(), (("probe", pattern),))
-    k = next(k for k, (e, p, _) in enumerate(index.patterns) if p == pattern)
+    k = next(k for k, (e, p) in enumerate(index.patterns) if p == pattern)
     index.shapes.clear()
     index.present.clear()
     got = index.hot([line.encode().translate(M._SHAPE)])

@@ -59,7 +59,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_compile as _sre_compiler  # type: ignore[no-redef]
     import sre_constants as _sre_constants  # type: ignore[no-redef]
 
-from . import LINE_GAP, Entry, can_match_newline, entries, regex_parser
+from . import LINE_GAP, Entry, can_match_newline, compile_pattern, entries, index_cache, regex_parser
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
@@ -645,7 +645,7 @@ class _Index:
         known = entries()
         self.known = known
         self.ids = ids
-        self.patterns: list[tuple[Entry | None, str, re.Pattern]] = []  # entry None: a probe
+        self.patterns: list[tuple[Entry | None, str]] = []  # entry None: a probe
         self.probe_names: dict[int, str] = {}
         self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
         self._local: dict[int, bool] = {}  # is a pattern line_local (learnt when first asked: is_local)
@@ -662,34 +662,27 @@ class _Index:
         self._group_ids: dict[tuple[bytes, ...], int] = {}
         self.always: list[int] = []  # patterns without needles: run on every line
         self.head: list[int] = []  # patterns of `head` entries: run once, on the input's first HEAD_LINES lines
+        # each pattern compiled when first run (self.rx), its needles and groups read back from index_cache when a run
+        # before this one learnt them: a short explain reaches a few dozen of ~1,800 patterns
+        self._rx: list[re.Pattern | None] = []
+        disk, learnt = index_cache.load(), {}
         for e in _readers(known.values(), ids):
-            for pattern, rx in zip(e.patterns, e.compiled):
+            for pattern in e.patterns:
                 k = len(self.patterns)
-                self.patterns.append((e, pattern, rx))
+                self.patterns.append((e, pattern))
+                self._rx.append(None)
                 if e.head:  # read on the input's first lines only, by _Scanner.head: never a needle
                     self.head.append(k)
                     continue
-                if spans_lines(pattern):
-                    self.wide.add(k)
-                alts = needles(pattern)
-                if not alts:
-                    self.always.append(k)
-                for a in alts:
-                    self.needles.setdefault(a.encode(), []).append(k)
-                if k in self.wide:
-                    self._factors(k, pattern, alts)
+                self._place(k, *_learn(pattern, disk, learnt))
         for name, pattern in probes:  # not problems: facts the caller wants from the input (tailor.py)
             k = len(self.patterns)
-            self.patterns.append((None, pattern, re.compile(pattern, re.IGNORECASE | re.MULTILINE)))
+            self.patterns.append((None, pattern))
+            self._rx.append(re.compile(pattern, re.IGNORECASE | re.MULTILINE))
             self.probe_names[k] = name
-            if spans_lines(pattern):
-                self.wide.add(k)
-            for a in needles(pattern):
-                self.needles.setdefault(a.encode(), []).append(k)
-            if not needles(pattern):
-                self.always.append(k)
-            if k in self.wide:
-                self._factors(k, pattern, needles(pattern))
+            self._place(k, *_learn(pattern, disk, learnt))
+        if any(p not in disk for p in learnt):
+            index_cache.save({**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt)
         for eid in known if ids is None else ids & set(known):
             self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
         self.needles.setdefault(b'"id":', []).append(_ID)
@@ -715,11 +708,30 @@ class _Index:
                 if alts else ()
         return groups
 
-    def _factors(self, k: int, pattern: str, alts: tuple[str, ...]) -> None:
+    def rx(self, k: int) -> re.Pattern:
+        """Pattern k, compiled (when first asked)."""
+        r = self._rx[k]
+        if r is None:
+            r = self._rx[k] = compile_pattern(self.patterns[k][1])
+        return r
+
+    def _place(self, k: int, alts: tuple[str, ...], wide: bool, facs: tuple[tuple[str, ...], ...] | None) -> None:
+        """File pattern k under its needles `alts` (none: run on every line); a `wide` one (it may span lines) with its
+        literal groups `facs`."""
+        if wide:
+            self.wide.add(k)
+        if not alts:
+            self.always.append(k)
+        for a in alts:
+            self.needles.setdefault(a.encode(), []).append(k)
+        if wide:
+            self._factors(k, alts, facs or ())
+
+    def _factors(self, k: int, alts: tuple[str, ...], facs: tuple[tuple[str, ...], ...]) -> None:
         """Learn wide pattern k's groups (besides its needles `alts`), by number, and their literals."""
         if not alts:
             return
-        groups = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts)
+        groups = tuple(tuple(a.encode() for a in g) for g in facs if g != alts)
         if not groups:
             return
         gids = []
@@ -785,6 +797,19 @@ class _Index:
                 continue
             self.shapes[s] = frozenset(p for p in pats if p in wide or p == _ID
                                        or all(any(a in s for a in g) for g in line_groups(p))) or empty
+
+
+def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
+           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None]:
+    """`pattern`'s needles, whether it may span lines, and (if it may, and has needles) its literal groups: read back
+    from `disk` (index_cache) or learnt now; either way kept in `learnt`."""
+    v = disk.get(pattern)
+    if not (isinstance(v, list) and len(v) == 3):
+        alts, wide = needles(pattern), spans_lines(pattern)
+        facs = factors(pattern) if wide and alts else None
+        v = [list(alts), wide, None if facs is None else [list(g) for g in facs]]
+    learnt[pattern] = v
+    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2])
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -1311,9 +1336,10 @@ class _Scanner:
             if p == _ID:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
                 continue
-            e, pattern, rx = index.patterns[p]
+            e, pattern = index.patterns[p]
             if line0 != 1 and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
+            rx = index.rx(p)
             spans = None
             if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
                 table = digit_table(pattern)
