@@ -93,7 +93,7 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         title, fix = attribution.wording(m.entry, backend)
         fix = checkout.rebuild(fix or m.entry.plain_fix, backend, checkout.of_backend(built, backend, s.probed))
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
-                             fix=tailor.tailor(fix, v, backend), named_by=named_by, untailored=fix))
+                             fix=tailor.tailor(fix, v, backend, m.entry.id), named_by=named_by, untailored=fix))
     return out
 
 
@@ -125,7 +125,7 @@ backend_of = attribution.backend_of  # the entry's backend, else the one its id 
 
 def entry_dict(e: Entry, m: Match | None = None, versions: Versions | None = None) -> dict:
     x = m if isinstance(m, Explained) else None
-    fix = x.fix if x else tailor.tailor(e.plain_fix, versions or Versions(), backend_of(e))
+    fix = x.fix if x else tailor.tailor(e.plain_fix, versions or Versions(), backend_of(e), e.id)
     d = {"id": e.id, "backend": x.backend if x else backend_of(e), "title": x.title if x else e.headline,
          "cause": e.cause or None, "fix": fix, "severity": e.severity, "section": e.section}
     if x and x.named_by:
@@ -218,7 +218,7 @@ def render_entries(console: Console, found: list, by: str, *, total: int | None 
         if e.cause:
             grid.add_row("", "why:", Text(e.cause))
         console.print(grid)
-        fix = xm.fix if xm else tailor.tailor(e.plain_fix, versions or Versions(), backend_of(e))
+        fix = xm.fix if xm else tailor.tailor(e.plain_fix, versions or Versions(), backend_of(e), e.id)
         if fix:  # never wrapped, so a copied command stays whole
             console.print(Text("   fix: ", style="bold") + Text(fix), soft_wrap=True)
             if fix != e.plain_fix and fix != (xm.untailored if xm else None):

@@ -6,8 +6,16 @@ has that build, for a pip that is not set up with it."""
 from __future__ import annotations
 
 import re
+import sys
+from functools import lru_cache
+from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
 
 def index_of(version: str | None, cuda: str | None = None) -> str | None:
     """The index a torch build comes from: its local tag (cu130, cpu, rocm6.4), else torch's CUDA
@@ -36,19 +44,52 @@ def install(version: str | None, index: str | None, *, reinstall: bool) -> str:
 
 
 # The one way a fix installs Triton: the release the env's torch pins in its own metadata (torch pins one exactly;
-# the newest breaks Inductor), read there when the line runs. Knowledge writes `@TRITON_PIN@` for it (a shell word,
-# quoted); the loaders expand it (expand_snippets). With no pin (a CPU torch, no torch) it expands to `triton==`,
-# which pip refuses: nothing is installed.
-TRITON_PIN = ("\"triton==$(python -c 'import importlib.metadata as m; print(next(r.split(\"==\")[1].split(\";\")[0].strip() "
-              "for r in m.requires(\"torch\") or [] if r.startswith(\"triton==\")))')\"")
-SNIPPETS = {"@TRITON_PIN@": TRITON_PIN}
+# the newest breaks Inductor), read there when the line runs. Knowledge writes `pip install @TRITON_PIN@` (or
+# `python -m pip install @TRITON_PIN@`); both loaders expand it here (expand_snippets) into one shell line,
+#     pin="$(python -c 'READ')" && pip install "triton==$pin"
+# where READ prints the pin, or where torch names none (a CPU, ROCm, XPU or macOS torch; no torch) prints one line on
+# stderr and exits 1, so pip is never run with an empty pin. READ and its message are words: knowledge/rv16.toml.
+_WORDS = Path(__file__).parent / "knowledge" / "rv16.toml"
+# what READ, single-quoted Python in a shell line, must not hold: a quote ends it, `!` is history expansion in an
+# interactive bash or zsh, `#` `$` and backticks are read by the shell or by the fix-line checks
+_UNQUOTABLE = set("'!#$`\n\\")
+
+
+@lru_cache(maxsize=1)
+def words() -> dict:
+    """knowledge/rv16.toml, read once."""
+    with open(_WORDS, "rb") as fh:
+        return tomllib.load(fh)
+
+
+def _triton_read() -> str:
+    t = words()["snippets"]["TRITON_PIN"]
+    code = t["read"].replace("MESSAGE", t["message"])
+    bad = sorted(set(code) & _UNQUOTABLE)
+    if bad:
+        raise ValueError(f"knowledge/rv16.toml: snippets.TRITON_PIN holds {bad}, which a single-quoted shell word cannot")
+    return code
+
+
+TRITON_READ = f"python -c '{_triton_read()}'"
+
+
+def triton_install(pip: str = "pip") -> str:
+    """The one shell line that installs the Triton release the env's torch pins, with `pip` (`pip`, `python -m pip`)."""
+    return f'pin="$({TRITON_READ})" && {pip} install "triton==$pin"'
+
+
+TRITON_PIN = triton_install()  # what `pip install @TRITON_PIN@` becomes
+_TRITON_MARKER = re.compile(r"((?:python3? -m )?pip3?) install @TRITON_PIN@")
 
 
 def expand_snippets(obj):
-    """Strings (in dicts and lists, as TOML parses them) with each knowledge snippet marker replaced."""
+    """Strings (in dicts and lists, as TOML parses them) with each knowledge snippet marker expanded; a marker
+    anywhere else than after `pip install` is refused (it would print a line that does not run)."""
     if isinstance(obj, str):
-        for k, v in SNIPPETS.items():
-            obj = obj.replace(k, v)
+        obj = _TRITON_MARKER.sub(lambda m: triton_install(m.group(1)), obj)
+        if "@TRITON_PIN@" in obj:
+            raise ValueError(f"@TRITON_PIN@ is written after `pip install` only: {obj[:120]!r}")
         return obj
     if isinstance(obj, dict):
         return {k: expand_snippets(v) for k, v in obj.items()}

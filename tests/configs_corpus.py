@@ -64,10 +64,11 @@ def repo_of(source: str) -> str:
     return source.split(":", 1)[0].split("#")[0].lower()
 
 
-def repos_outside(folder: str) -> set[str]:
+def repos_outside(folder: str, unread: tuple = ()) -> set[str]:
     """The repositories every other set under fixtures/configs/ draws from (the rounds, real/ and the loose files at
-    the top), held-out aside and never read: a fresh set shares none of them."""
-    paths = [e for d in CONFIGS.iterdir() if d.is_dir() and d.name not in (folder, "heldout")
+    the top), held-out and the folders in `unread` (measure-only sets) aside and never read: a fresh set shares none
+    of them."""
+    paths = [e for d in CONFIGS.iterdir() if d.is_dir() and d.name not in (folder, "heldout", *unread)
              for e in d.rglob("*.expect.toml")] + list(CONFIGS.glob("*.toml"))
     return {repo_of(line.split("\"")[1]) for e in paths for line in e.read_text(encoding="utf-8").splitlines()
             if line.startswith("source = \"")}
@@ -162,3 +163,74 @@ def in_repository_layout(paths: list[Path], root: Path) -> dict[str, Path]:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return {rel(p): dest for p, dest in mod.repository_layout(paths, CONFIGS, root).items()}
+
+
+CLAIMS = Path("/work/wt/claims.txt")  # the session's claims file, where the rounds were gathered
+
+
+def _xfails(keys, reasons: dict, value=lambda k: k) -> list:
+    """Each key as a parameter, a strict xfail where `reasons` says why it is still read wrong."""
+    return [pytest.param(value(k), marks=pytest.mark.xfail(strict=True, reason=reasons[rel(k)])) if rel(k) in reasons
+            else value(k) for k in keys]
+
+
+def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: int, repos_min: int,
+                 captured: str = "2026-11-28", still_wrong: dict | None = None,
+                 still_wrong_in_layout: dict | None = None, claimed_by: str | None = None, unread: tuple = ()) -> dict:
+    """The tests every staged config round repeats, for its test module to take as its own:
+    `globals().update(staged_round("round50", ...))`. fixtures/configs/FOLDER is
+    - read file by file, as `check --config FILE` reads it where the set keeps it (test_real_file), and again in its
+      repositories' layout, every file at its `source` path (test_real_file_in_its_repository_layout, fixture
+      repo_layout); `still_wrong` / `still_wrong_in_layout` ({rel(file): why}) are the misses in each, strict xfails
+      (reading one right makes its test fail, so its entry goes);
+    - checked for its format and size (test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split:
+      check_blind_round with the floors, capture date `captured`), every expect file beside its corpus file;
+    - fresh: no repository shared with another folder under fixtures/configs/ (held-out and the folders in `unread`
+      aside, never read); with `claimed_by`, every repository claimed for this round by that helper in the claims file
+      (skipped where that file is not on this machine)."""
+    root = CONFIGS / folder
+    paths = files(root)
+    flat = dict(still_wrong or {})
+    layout = dict(still_wrong_in_layout or {})
+
+    @pytest.mark.parametrize("path", _xfails(paths, flat), ids=rel)
+    def test_real_file(path):
+        check_read_as_expected(path)
+
+    @pytest.fixture(scope="module")
+    def repo_layout(tmp_path_factory) -> dict:
+        """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
+        return in_repository_layout(paths, tmp_path_factory.mktemp(f"{folder}-layout"))
+
+    @pytest.mark.parametrize("name", _xfails(paths, layout, rel))
+    def test_real_file_in_its_repository_layout(repo_layout, name):
+        check_read_as_expected(Path(repo_layout[name]), CONFIGS / name)
+
+    def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
+        check_blind_round(paths, files_min=files_min, claimed_min=claimed_min, refused_min=refused_min,
+                          repos_min=repos_min, captured=captured)
+
+    def test_every_expect_file_has_its_corpus_file():
+        for e in root.rglob("*.expect.toml"):
+            assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
+
+    def test_no_repository_is_shared_with_another_set():
+        mine = {repo_of(expect(p)["source"]) for p in paths}
+        shared = mine & repos_outside(folder, unread)
+        assert not shared, sorted(shared)
+
+    tests = {f.__name__: f for f in (test_real_file, test_real_file_in_its_repository_layout,
+                                     test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split,
+                                     test_every_expect_file_has_its_corpus_file,
+                                     test_no_repository_is_shared_with_another_set)}
+    tests["repo_layout"] = repo_layout
+    if claimed_by:
+        @pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
+        def test_every_repository_was_claimed_for_this_round():
+            lines = CLAIMS.read_text(encoding="utf-8").splitlines()
+            for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in paths}):
+                owners = [ln.split()[2] for ln in lines if ln.startswith(f"REPO {repo} ")]
+                assert owners == [claimed_by], (repo, owners)
+
+        tests[test_every_repository_was_claimed_for_this_round.__name__] = test_every_repository_was_claimed_for_this_round
+    return tests

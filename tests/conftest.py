@@ -27,6 +27,9 @@ ROOT = TESTS.parent
 if str(ROOT) not in sys.path:  # attn_doctor from this checkout, installed or not
     sys.path.insert(0, str(ROOT))
 
+# the shared config-round tests (configs_corpus.staged_round) fail with pytest's assertion introspection as in a test file
+pytest.register_assert_rewrite("configs_corpus")
+
 import fakefacts  # noqa: E402
 
 

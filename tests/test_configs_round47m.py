@@ -16,17 +16,8 @@ checked as well:
 
 from __future__ import annotations
 
-from pathlib import Path
+from configs_corpus import staged_round
 
-import pytest
-
-from configs_corpus import check_blind_round, in_repository_layout, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, check_read_as_expected, expect, files, rel
-
-ROOT = CORPUS / "round47m"
-FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, repositories
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 25, 15, 10, 12
 
 # where the set keeps them (flattened names), the launchers labelled through another file of the set cannot find it
 _FLAT = "labelled through {}, which the set keeps under its flattened name (read in the repository layout)"
@@ -47,36 +38,8 @@ STILL_WRONG = {**STILL_WRONG_IN_BOTH,
 }
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
-                                  if rel(p) in STILL_WRONG else p for p in FILES], ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
-
-
-@pytest.fixture(scope="module")
-def repo_layout(tmp_path_factory) -> dict:
-    """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
-    return in_repository_layout(FILES, tmp_path_factory.mktemp("round47m-layout"))
-
-
-@pytest.mark.parametrize("name", [pytest.param(rel(p), marks=pytest.mark.xfail(
-    strict=True, reason=STILL_WRONG_IN_BOTH[rel(p)])) if rel(p) in STILL_WRONG_IN_BOTH else rel(p) for p in FILES])
-def test_real_file_in_its_repository_layout(repo_layout, name):
-    check_read_as_expected(Path(repo_layout[name]), CORPUS / name)
-
-
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN)
-
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
-
-
-def test_no_repository_is_shared_with_another_set():
-    """round47m's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
-    file at the top of fixtures/configs/ (held-out aside, and never listed)."""
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    others = repos_outside("round47m")
-    assert not mine & others, sorted(mine & others)
+# test_real_file, test_real_file_in_its_repository_layout (the misses above as strict xfails), the format and the floors
+# gathered (README: 25 files, 15 claimed, 10 to refuse, 12 repositories), freshness (round47m's repositories feed
+# no other folder under fixtures/configs/, held-out aside and never listed): configs_corpus.staged_round
+globals().update(staged_round("round47m", files_min=25, claimed_min=15, refused_min=10, repos_min=12,
+                              still_wrong=STILL_WRONG, still_wrong_in_layout=STILL_WRONG_IN_BOTH))

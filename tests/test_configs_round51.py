@@ -16,17 +16,10 @@ saying why (reading one right makes its test fail, so its entry goes); and each 
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from configs_corpus import check_blind_round, in_repository_layout, repo_of
-from configs_corpus import CONFIGS as CORPUS, check_read_as_expected, expect, files, rel
+from configs_corpus import CONFIGS as CORPUS, files, staged_round
 
 ROOT = CORPUS / "round51"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, repositories
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 43, 35, 8, 16
 
 # where the set keeps them (flattened names), the launchers labelled through another file of the set cannot find it
 _FLAT = "labelled through {}, which the set keeps under its flattened name (read in the repository layout)"
@@ -56,49 +49,13 @@ STILL_WRONG = {**STILL_WRONG_IN_BOTH,
 }
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
-                                  if rel(p) in STILL_WRONG else p for p in FILES], ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
-
-
-@pytest.fixture(scope="module")
-def repo_layout(tmp_path_factory) -> dict:
-    """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
-    return in_repository_layout(FILES, tmp_path_factory.mktemp("round51-layout"))
-
-
-@pytest.mark.parametrize("name", [pytest.param(rel(p), marks=pytest.mark.xfail(
-    strict=True, reason=STILL_WRONG_IN_BOTH[rel(p)])) if rel(p) in STILL_WRONG_IN_BOTH else rel(p) for p in FILES])
-def test_real_file_in_its_repository_layout(repo_layout, name):
-    check_read_as_expected(Path(repo_layout[name]), CORPUS / name)
-
-
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-29")
-
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
-
-
-def test_no_repository_is_shared_with_another_set():
-    """round51's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
-    file at the top of fixtures/configs/ (held-out and the measure-only round49m aside, and never listed)."""
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    assert not mine & _repos_outside_open_sets(), sorted(mine & _repos_outside_open_sets())
-
-
-# measure-only config sets of this session, never read by a training round's test (their repositories were kept out
+# measure-only config sets of session 11, never read by a training round's test (their repositories were kept out
 # through /work/wt/claims.txt when round 51 was gathered)
-MEASURE_ONLY = {"round49m"}
+MEASURE_ONLY = ("round49m",)
 
-
-def _repos_outside_open_sets() -> set:
-    """repos_outside("round51") less what the measure-only sets hold, without reading them."""
-    paths = [e for d in CORPUS.iterdir() if d.is_dir() and d.name not in ("round51", "heldout", *MEASURE_ONLY)
-             for e in d.rglob("*.expect.toml")] + list(CORPUS.glob("*.toml"))
-    return {repo_of(line.split("\"")[1]) for e in paths for line in e.read_text(encoding="utf-8").splitlines()
-            if line.startswith("source = \"")}
+# test_real_file, test_real_file_in_its_repository_layout (the misses above as strict xfails), the format and the floors
+# gathered (README: 43 files, 35 claimed, 8 to refuse, 16 repositories), freshness (round51's repositories feed no other
+# folder under fixtures/configs/, held-out and the measure-only sets aside, never read): configs_corpus.staged_round
+globals().update(staged_round("round51", files_min=43, claimed_min=35, refused_min=8, repos_min=16,
+                              captured="2026-11-29", still_wrong=STILL_WRONG, still_wrong_in_layout=STILL_WRONG_IN_BOTH,
+                              unread=MEASURE_ONLY))

@@ -121,8 +121,10 @@ def test_installing_triton_for_sage_or_xformers_names_the_python_and_the_pin():
     for backend in ("sage", "xformers"):
         _, fix = _attribution.wording(entries()["flex.no-triton"], backend)
         # rv15: the line installs the triton torch pins itself (read from torch's metadata when it runs), not the
-        # newest triton with a comment saying how to find the pin (rv14's audit, row 14)
-        assert fix.startswith('python -m pip install "triton==$(python -c ') and "in the Python the app runs" in fix
+        # newest triton with a comment saying how to find the pin (rv14's audit, row 14); rv16: the pin is read first
+        # and pip runs only when there is one (`pin="$(python -c ...)" && python -m pip install "triton==$pin"`)
+        assert fix.startswith('pin="$(python -c ') and "in the Python the app runs" in fix
+        assert '&& python -m pip install "triton==$pin"' in fix
         assert 'm.requires("torch")' in fix  # where torch's triton pin is read (`pip show` lists no versions)
         assert "pip show torch" not in fix
 

@@ -13,7 +13,7 @@ from attn_doctor import advice
 from attn_doctor.knowledge import entries, tailor
 from attn_doctor.knowledge import attribution as _attribution
 from attn_doctor.knowledge.attribution import _toml
-from attn_doctor.torchpin import TRITON_PIN, expand_snippets
+from attn_doctor.torchpin import TRITON_PIN, TRITON_READ, expand_snippets, triton_install
 
 from tests.test_safe_advice_rv14 import _env, _into, _runnable
 
@@ -139,32 +139,32 @@ def test_every_triton_install_is_torchs_pin(where, fix):
     code = _code(fix)
     if "{pin}" in code:  # the check's own line: the pin read from the facts (checks/flex.triton_pin)
         return
-    assert TRITON_PIN in code, (where, fix)
+    # rv16: `pin="$(python -c READ)" && pip install "triton==$pin"` (tests/test_safe_advice_rv16.py: no pin, no pip)
+    assert TRITON_READ in code and '"triton==$pin"' in code, (where, fix)
     assert not re.search(r"install\s+(?:-U\s+|--upgrade\s+)?triton(?:\s|$)", code), (where, fix)
 
 
 def test_attributed_triton_wordings_are_torchs_pin():
     for backend in ("sage", "xformers"):
         _, fix = _attribution.wording(entries()["flex.no-triton"], backend)
-        assert fix.startswith(f"python -m pip install {TRITON_PIN}"), fix
+        assert fix.startswith(triton_install("python -m pip")), fix
 
 
 def test_triton_pin_reads_torchs_requirement():
     """The snippet, run by a Python whose torch pins triton, prints that pin; without one it prints nothing (so pip
     is handed `triton==` and refuses)."""
-    snippet = TRITON_PIN.split("$(", 1)[1].rsplit(")", 1)[0]
-    code = snippet.split(" -c ", 1)[1].strip("'")
+    code = TRITON_READ.split(" -c ", 1)[1].strip("'")
     fake = ("import importlib.metadata as m\n"
             "m.requires = lambda name: ['filelock', 'triton==3.6.0; platform_system == \"Linux\"', 'sympy>=1.13']\n")
     out = subprocess.run([sys.executable, "-c", fake + code], capture_output=True, text=True)
     assert out.stdout.strip() == "3.6.0", out
     none = subprocess.run([sys.executable, "-c", "import importlib.metadata as m\nm.requires = lambda n: None\n" + code],
                           capture_output=True, text=True)
-    assert none.stdout.strip() == ""
+    assert none.stdout.strip() == "" and none.returncode != 0  # rv16: and it fails, so pip is not run
 
 
 def test_snippet_markers_expand_everywhere():
-    assert expand_snippets({"a": ["x @TRITON_PIN@"]}) == {"a": [f"x {TRITON_PIN}"]}
+    assert expand_snippets({"a": ["x; pip install @TRITON_PIN@"]}) == {"a": [f"x; {TRITON_PIN}"]}
     for e in entries().values():
         for f in (e.fix, e.general_fix, e.title):
             assert "@TRITON_PIN@" not in (f or ""), e.id
@@ -176,7 +176,7 @@ def test_triton_pin_aimed_at_the_env(tmp_path):
     fix = tailor.tailor(entries()["flex.no-triton"].plain_fix, env, "flex")
     py = env.target.shown
     line = _runnable(fix)[0]
-    assert f"{py} -m pip install \"triton==$({py} -c " in line, fix  # torch's pin read in that env too
+    assert f'pin="$({py} -c ' in line and f'&& {py} -m pip install "triton==$pin"' in line, fix  # the pin read there too
 
 
 # ---- row 11: the user's own `python train.py` runs with the --python interpreter ---------------------------------------

@@ -29,6 +29,10 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
 from ..torchpin import base, index_of
 
 HERE = Path(__file__).parent
@@ -169,13 +173,50 @@ def _cuda_build(fix: str, v: Versions) -> str:
                               f'(nvidia-smi prints the driver\'s CUDA)}}"') + fix[m.end():]
 
 
-def tailor(fix: str | None, v: Versions, backend: str | None = None) -> str | None:
+@lru_cache(maxsize=1)
+def _by_installed() -> dict[str, list[dict]]:
+    """knowledge/rv16.toml's [[by_installed]] rules by entry id."""
+    from ..torchpin import words
+
+    out: dict[str, list[dict]] = {}
+    for rule in words().get("by_installed", []):
+        out.setdefault(rule["entry"], []).append(rule)
+    return out
+
+
+def _holds(releases: str, installed: str | None) -> bool:
+    """Does the installed release (None: not installed) fall in `releases` ("none", or a PEP 440 specifier)?"""
+    if releases == "none" or installed is None:
+        return releases == "none" and installed is None
+    try:
+        return SpecifierSet(releases).contains(Version(installed), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+
+
+def by_installed(fix: str | None, v: Versions, entry: str | None) -> str | None:
+    """The fix knowledge gives `entry` for the release of a package the env holds (knowledge/rv16.toml
+    [[by_installed]]: the first case that holds it); `fix` where the env is not known or no case holds."""
+    if not fix or not entry or v.situation is None:
+        return fix
+    installed = getattr(v.situation, "installed", {}) or {}
+    for rule in _by_installed().get(entry, ()):
+        have = installed.get(canonicalize_name(rule["package"]))
+        for case in rule["cases"]:
+            if _holds(case["releases"], have):
+                return case["fix"].replace("{version}", have or "")
+    return fix
+
+
+def tailor(fix: str | None, v: Versions, backend: str | None = None, entry: str | None = None) -> str | None:
     """`fix` with the xformers release, the torch release and its CUDA build filled in from `v` (the
     env's, or the ones the log names), then aimed at the env's interpreter (advice.aim); where `v`
-    does not say, the placeholders a shell refuses stay."""
+    does not say, the placeholders a shell refuses stay. `entry`: the id whose fix it is, where the
+    env's release of a package decides the words (by_installed)."""
     from ..advice import aim
     from ..target import GENERIC
 
+    fix = by_installed(fix, v, entry)
     if not fix:
         return fix
     if v.torch:
