@@ -266,3 +266,62 @@ def test_training_beside_a_merge_is_still_axolotl(tmp_path):
     assert _read(tmp_path, "all.sh", "axolotl train x.yml\naxolotl merge-lora x.yml\n") == \
         ("axolotl", ["fa2"], "bfloat16", "none")
     assert _read(tmp_path, "pre.sh", "CUDA_VISIBLE_DEVICES= python -m axolotl.cli.preprocess x.yml\n")[0] == "axolotl"
+
+
+def test_new_a_variable_only_the_loop_sets_stays_the_callers(tmp_path):
+    """NEW: `DATASET=""` before the loop and set only from "$2" in it: the config it names is unknown (`${DATASET}`),
+    not the empty name's file."""
+    write(tmp_path, "_lora.yaml", LF_BASE)
+    text = ('DATASET=""\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n    --dataset)\n      DATASET=$2\n      shift 2\n'
+            '      ;;\n  esac\ndone\nllamafactory-cli train ${DATASET}_lora.yaml\n')
+    assert _read(tmp_path, "w.sh", text) == ("llama-factory", [], "", "none")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# case on a value the script settles; Megatron-SWIFT's module
+# ---------------------------------------------------------------------------------------------------------------------
+
+CASE_RUNTIME = """\
+#!/usr/bin/env bash
+MODE="${MODE:-local}"
+case "${MODE}" in
+    local)
+        CFG=configs/local.yml
+        LAUNCH=(accelerate launch -m axolotl.cli.train)
+        ;;
+    cluster|slurm)
+        CFG=configs/cluster.yml
+        LAUNCH=(srun axolotl train)
+        ;;
+    *)
+        echo "bad mode"; exit 1 ;;
+esac
+"${LAUNCH[@]}" "$CFG"
+"""
+
+
+def test_new_case_on_a_settled_value_runs_its_arm_only(tmp_path):
+    """NEW: MODE is local: the local arm's config (sdpa, fp16) is the run's, not the last arm's."""
+    (tmp_path / "configs").mkdir()
+    write(tmp_path / "configs", "local.yml", AXOLOTL_YAML.replace("flash_attention_2", "sdpa").replace(
+        "bf16: true", "fp16: true"))
+    write(tmp_path / "configs", "cluster.yml", AXOLOTL_YAML)
+    assert _read(tmp_path, "m.sh", CASE_RUNTIME) == ("axolotl", ["sdpa"], "float16", "none")
+
+
+def test_case_arm_patterns():
+    lines = [(1, "  a|b) X=1 ;;", 1), (2, "  c*)", 2), (3, "    X=2", 3), (4, "    ;;", 4), (5, "  *) X=3 ;;", 5),
+             (6, "esac", 6), (7, "echo $X", 7)]
+    assert shell._case_arm(lines, 0, '"b"') == (6, [(1, "X=1 ", 1)])
+    assert shell._case_arm(lines, 0, "cx") == (6, [(3, "    X=2", 3)])
+    assert shell._case_arm(lines, 0, "zz") == (6, [(5, "X=3 ", 5)])
+    # a value the script does not settle, or a block without its esac: every arm is read as before
+    assert shell._case_arm(lines, 0, "$1") is None
+    assert shell._case_arm(lines[:5], 0, "a") is None
+
+
+def test_new_megatron_swift_module_is_refused_as_megatron_swift(tmp_path):
+    """NEW: `python -m swift.cli._megatron.main sft` is what ms-swift's `megatron` script runs."""
+    msg = refusal(tmp_path, "mg.sh", "NPROC_PER_NODE=8 python3 -m swift.cli._megatron.main sft --model Qwen/Qwen3-8B "
+                                     "--dataset d.jsonl --tensor_model_parallel_size 2 --attention_backend flash\n")
+    assert "Megatron-SWIFT" in msg

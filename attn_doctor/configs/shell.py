@@ -199,12 +199,30 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                         break
                 funcs[m.group(1) or m.group(2)] = _body_text(text, spans) or "\n".join(body)
                 continue
+            m = re.match(r"^\s*case\s+(.+?)\s+in\s*$", line)
+            if m:
+                # `case "$MODE" in a) ...;; b) ...;; esac` on a value the script settles (`MODE="${MODE:-bundled}"`):
+                # bash runs the first arm whose pattern matches and no other, so the others' assignments and
+                # commands are not the run's (round 55: a Megatron-SWIFT launcher's COMMAND=(...) set in two arms).
+                # A value the script does not settle reads every arm, as before
+                arm = _case_arm(lines, i, expand(m.group(1), env, dialect))
+                if arm is not None:
+                    stop, body = arm
+                    lines[i:stop] = body
+                    continue
             if _argument_loop(line) and not env.get("@"):
                 # `while [[ $# -gt 0 ]]; do case $1 in --config) CONFIG_FILE="$2"; shift 2;; ... esac; done` (and
                 # `while [ -n "$1" ]`, `while (( $# ))`, `while getopts ...`): the script run without arguments, as
                 # `${1:-default}` is read, never enters the loop, so its assignments from "$2" are not the run's
                 # (round 55: a user's train_axolotl.sh read CONFIG_FILE as "$2", not its default YAML)
-                i = _loop_end(lines, i, line)
+                stop = _loop_end(lines, i, line)
+                for k in range(i, stop):
+                    # a variable only the loop sets (empty or unset before it: `DATASET=""` ... `--dataset)
+                    # DATASET="$2"`) is the caller's to give, unknown here, not empty
+                    for name in re.findall(r"(?:^|[;)]|\bthen|\bdo)\s*([A-Za-z_]\w*)=", lines[k][1]):
+                        if not env.get(name):
+                            env[name] = "${" + name + "}"
+                i = stop
                 continue
             # `if COND; then ... fi` blocks and `[[ COND ]] && NAME+=(...)`: an array or string append under a
             # condition is applied when the script itself settles the condition (`sdpa=true` ... `[[ "$sdpa" ==
@@ -547,6 +565,71 @@ def _ps_params(body: str) -> list[tuple[str, str | None]]:
                 val = None  # an expression ($env:X, (Get-Location)): not settled here
         out.append((m.group(1), val))
     return out
+
+
+_CASE_PATTERN = re.compile(r"^\s*\(?\s*((?:[^()\s|]+|\"[^\"]*\"|'[^']*')(?:\s*\|\s*(?:[^()\s|]+|\"[^\"]*\"|'[^']*'))*)"
+                           r"\s*\)\s*(.*)$")
+
+
+def _case_arm(lines: list, i: int, word: str) -> tuple[int, list] | None:
+    """For a `case WORD in` whose word the script settles (lines[i] is the line after it): (the index of the line
+    after its `esac`, the logical lines of the first arm whose pattern matches, without the pattern and its `;;`);
+    None when the word is not settled or the block is not read here (no `esac`, an arm not written one per line)."""
+    import fnmatch
+
+    word = word.strip()
+    if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"":
+        word = word[1:-1]
+    if not known(word) or "`" in word:
+        return None
+    depth, j, arms, cur = 0, i, [], None
+    while j < len(lines):
+        n, t, end = lines[j]
+        st = t.strip()
+        j += 1
+        if depth == 0 and re.match(r"^esac\b", st):
+            if cur is not None:
+                arms.append(cur)
+            break
+        if re.match(r"^case\s+.+\s+in$", st):
+            depth += 1
+        elif re.match(r"^esac\b", st):
+            depth -= 1
+        if depth == 0 and cur is None:
+            m = _CASE_PATTERN.match(t)
+            if not m:
+                if st:
+                    return None
+                continue
+            pats = [p.strip().strip("'\"") for p in m.group(1).split("|")]
+            cur = (pats, [])
+            rest = m.group(2)
+            if rest.strip():
+                done = re.search(r";;\s*$", rest)
+                rest = rest[:done.start()] if done else rest
+                if rest.strip():
+                    cur[1].append((n, rest, end))
+                if done:
+                    arms.append(cur)
+                    cur = None
+            continue
+        if depth == 0 and cur is not None:
+            done = re.search(r"(?:^|\s);;\s*$", t) or (st == ";;")
+            if done:
+                body = t[:done.start()] if not isinstance(done, bool) else ""
+                if body.strip():
+                    cur[1].append((n, body, end))
+                arms.append(cur)
+                cur = None
+                continue
+        if cur is not None:
+            cur[1].append((n, t, end))
+    else:
+        return None
+    for pats, body in arms:
+        if any(fnmatch.fnmatchcase(word, p) for p in pats):
+            return j, body
+    return j, []
 
 
 _WRITES_TO = re.compile(r"(?<![\d&>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)\s*$")
