@@ -268,8 +268,8 @@ def test_training_beside_a_merge_is_still_axolotl(tmp_path):
     assert _read(tmp_path, "pre.sh", "CUDA_VISIBLE_DEVICES= python -m axolotl.cli.preprocess x.yml\n")[0] == "axolotl"
 
 
-def test_new_a_variable_only_the_loop_sets_stays_the_callers(tmp_path):
-    """NEW: `DATASET=""` before the loop and set only from "$2" in it: the config it names is unknown (`${DATASET}`),
+def test_a_variable_only_the_loop_sets_stays_the_callers(tmp_path):
+    """`DATASET=""` before the loop and set only from "$2" in it: the config it names is unknown (`${DATASET}`),
     not the empty name's file."""
     write(tmp_path, "_lora.yaml", LF_BASE)
     text = ('DATASET=""\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n    --dataset)\n      DATASET=$2\n      shift 2\n'
@@ -291,7 +291,7 @@ case "${MODE}" in
         ;;
     cluster|slurm)
         CFG=configs/cluster.yml
-        LAUNCH=(srun axolotl train)
+        LAUNCH=(srun llamafactory-cli train)
         ;;
     *)
         echo "bad mode"; exit 1 ;;
@@ -301,7 +301,8 @@ esac
 
 
 def test_new_case_on_a_settled_value_runs_its_arm_only(tmp_path):
-    """NEW: MODE is local: the local arm's config (sdpa, fp16) is the run's, not the last arm's."""
+    """NEW: MODE is local: the local arm's command (axolotl) and config (sdpa, fp16) are the run's, not the last arm's
+    (LLaMA-Factory's CLI)."""
     (tmp_path / "configs").mkdir()
     write(tmp_path / "configs", "local.yml", AXOLOTL_YAML.replace("flash_attention_2", "sdpa").replace(
         "bf16: true", "fp16: true"))
