@@ -1,16 +1,16 @@
 """Issue 24, round 55: users' launch lines of claimed trainers as they write them (helper cfg55, session 12,
 2026-11-29).
 
-fixtures/configs/round55/ (see its README: 41 files from 15 users' repositories on the train side of the split: shell,
+fixtures/configs/round55/ (see its README: 42 files from 16 users' repositories on the train side of the split: shell,
 PowerShell and Dockerfile launchers of LLaMA-Factory, ms-swift, axolotl and sd-scripts, the configs they name, and
-12 files no claimed trainer reads, labelled from the trainers' own source before any reader ran on them; main read
+13 files no claimed trainer reads, labelled from the trainers' own source before any reader ran on them; main read
 16 / 26 of its 29 claimed files right in the flat / repository layout and one unclaimed file as axolotl,
 benchmarks/results/configs-round55-main*.json) is read file by file, as `check --config FILE` reads it where the set
 keeps it, and again in its repositories' layout (every file at its `source` path). The format is checked as well:
 - every file has its expect file, well formed (the staged fields, the capture date, a 40-digit commit, a label of the
   right types and values), its repository on the readers' side of the split and not a trainer's own, the file in the
   folder its trainer names and named after its source, `refused` exactly for the files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered: 41 files, 29 claimed, 12 refused, 15 repositories);
+- the set keeps its size (floors = what was gathered: 42 files, 29 claimed, 13 refused, 16 repositories);
 - no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and each was
   claimed for this round in the session's claims file when that file is on this machine."""
 
@@ -27,7 +27,7 @@ from configs_corpus import CONFIGS as CORPUS
 
 ROOT = CORPUS / "round55"
 FILES = files(ROOT)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 41, 29, 12, 15
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 42, 29, 13, 16
 CLAIMS = Path("/work/wt/claims.txt")
 
 
