@@ -107,7 +107,8 @@ llamafactory-cli train $MODEL_CFG
 
 
 def test_new_n_test_loop_with_a_nested_if(tmp_path):
-    """NEW: `while [ -n "$1" ]` with an `if` inside; the loop after it (`for ... done` on one line) is read as before."""
+    """NEW: `while [ -n "$1" ]` with an `if` inside; the loop after it (`for ... done` on one line) is read as
+    before."""
     write(tmp_path, "sft.yaml", "model_name_or_path: Qwen/Qwen3-4B\nstage: sft\ndo_train: true\nfinetuning_type: lora\n"
                                 "dataset: alpaca_en\ntemplate: qwen3\nflash_attn: fa2\nbf16: true\noutput_dir: out\n")
     assert _read(tmp_path, "go.sh", N_LOOP) == ("llama-factory", ["fa2"], "bfloat16", "none")
@@ -187,8 +188,8 @@ def test_new_one_line_param_defaults(tmp_path):
 
 
 def test_param_values():
-    assert shell._ps_params(' [Parameter(Mandatory = $true)] [string] $Config,\n [int] $N = 80,\n [string] $Py = "py"') \
-        == [("Config", None), ("N", "80"), ("Py", "py")]
+    block = ' [Parameter(Mandatory = $true)] [string] $Config,\n [int] $N = 80,\n [string] $Py = "py"'
+    assert shell._ps_params(block) == [("Config", None), ("N", "80"), ("Py", "py")]
     assert shell._ps_params("[switch]$DryRun = $false, $Root = (Get-Location), $Name = 'a,b'") == \
         [("DryRun", "$false"), ("Root", None), ("Name", "a,b")]
 

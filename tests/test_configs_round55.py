@@ -37,11 +37,14 @@ STILL_WRONG_FLAT = {
     "round55/axolotl/ArtisanClarinets__frappe-llm__scripts__train_dpo.sh":
         _FLAT.format("configs/qwen25-coder-3b-dpo-frappe.yaml (named as /srv/frappe-llm/configs/...)"),
     "round55/axolotl/nemesis-55__invoice-ai__train_axolotl.sh": _FLAT.format("minicpm_axolotl_config.yaml"),
-    "round55/llama-factory/1320007169__medical-svs-agent__scripts__run_sft.sh": _FLAT.format("configs/sft_qwen3_vl.yaml"),
+    "round55/llama-factory/1320007169__medical-svs-agent__scripts__run_sft.sh":
+        _FLAT.format("configs/sft_qwen3_vl.yaml"),
     "round55/llama-factory/796joker__vqa-hallucination__scripts__run_ablation.sh":
         _FLAT.format("configs/qwen3vl_dpo_only.yaml"),
-    "round55/llama-factory/796joker__vqa-hallucination__scripts__run_dpo.sh": _FLAT.format("configs/qwen3vl_dpo_lora.yaml"),
-    "round55/llama-factory/796joker__vqa-hallucination__scripts__run_sft.sh": _FLAT.format("configs/qwen3vl_sft_lora.yaml"),
+    "round55/llama-factory/796joker__vqa-hallucination__scripts__run_dpo.sh":
+        _FLAT.format("configs/qwen3vl_dpo_lora.yaml"),
+    "round55/llama-factory/796joker__vqa-hallucination__scripts__run_sft.sh":
+        _FLAT.format("configs/qwen3vl_sft_lora.yaml"),
     "round55/llama-factory/SaturnAura__iGFT__scripts__ppo.sh": _FLAT.format("configs/llamafactory/ppo.yaml"),
     "round55/llama-factory/SaturnAura__iGFT__scripts__sft.sh": _FLAT.format("configs/llamafactory/sft.yaml"),
     "round55/llama-factory/SaturnAura__iGFT__scripts__train_reward_model.sh":
