@@ -327,3 +327,92 @@ def test_new_megatron_swift_module_is_refused_as_megatron_swift(tmp_path):
     msg = refusal(tmp_path, "mg.sh", "NPROC_PER_NODE=8 python3 -m swift.cli._megatron.main sft --model Qwen/Qwen3-8B "
                                      "--dataset d.jsonl --tensor_model_parallel_size 2 --attention_backend flash\n")
     assert "Megatron-SWIFT" in msg
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# notebooks saved as .py scripts
+# ---------------------------------------------------------------------------------------------------------------------
+
+AITK_JOB = """\
+job: extension
+config:
+  name: my_lora
+  process:
+    - type: sd_trainer
+      network: {type: lora, linear: 16}
+      train: {batch_size: 1, steps: 500, dtype: bf16, attention_backend: flash}
+      model: {name_or_path: black-forest-labs/FLUX.1-dev, is_flux: true}
+"""
+
+NBCONVERT = """\
+#!/usr/bin/env python
+# coding: utf-8
+
+# In[1]:
+
+
+get_ipython().system('pip install -q -r requirements.txt')
+
+
+# In[2]:
+
+
+get_ipython().run_line_magic('cd', '/content/ai-toolkit')
+get_ipython().system('python run.py /content/config/job.yaml')
+"""
+
+
+def test_new_nbconvert_script_runs_its_system_lines(tmp_path):
+    """NEW: nbconvert's `get_ipython().system('...')` lines are the notebook's `!` lines: ai-toolkit's run.py on the job
+    YAML (the Colab path's last parts found beside the file): flash → fa2, bf16."""
+    (tmp_path / "config").mkdir()
+    write(tmp_path / "config", "job.yaml", AITK_JOB)
+    assert _read(tmp_path, "train_colab.py", NBCONVERT) == ("ai-toolkit", ["fa2"], "bfloat16", "none")
+
+
+JUPYTEXT = """\
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       format_name: percent
+# ---
+
+# %%
+# !pip install -q musubi-tuner
+
+# %%
+# !accelerate launch --mixed_precision bf16 src/musubi_tuner/wan_train_network.py --task t2v-1.3B \\
+#   --dit /content/wan.safetensors --dataset_config ds.toml --xformers --mixed_precision bf16
+"""
+
+
+def test_new_jupytext_commented_magics_are_the_launch_lines(tmp_path):
+    """NEW: a jupytext percent script keeps `!` lines as `# !...` comments; the continued one is one command."""
+    assert _read(tmp_path, "wan.py", JUPYTEXT)[:3] == ("musubi", ["xformers"], "bfloat16")
+
+
+BARE_BANG = """\
+# Colab: Runtime > Download > .py
+!git clone https://github.com/hiyouga/LLaMA-Factory.git
+%cd LLaMA-Factory
+!llamafactory-cli train examples/train_lora/my_sft.yaml
+"""
+
+
+def test_new_bare_bang_lines_in_a_py_that_is_not_python(tmp_path):
+    """NEW: `!` lines left as they are (the file is no Python) are read as a notebook's."""
+    assert _read(tmp_path, "lf.py", BARE_BANG)[0] == "llama-factory"
+
+
+def test_bang_text_in_a_valid_script_or_only_installs_keeps_the_python_reading(tmp_path):
+    """A `!` line inside a string of a valid script is no shell escape; escapes that only install keep the Python
+    reading (its own trainer calls)."""
+    assert "no trainer calls" in refusal(tmp_path, "doc.py", '"""Usage:\n!accelerate launch train.py --xformers\n"""\n'
+                                                             "import os\nprint(os.getcwd())\n")
+    script = ("!pip install -q trl\nfrom trl import SFTTrainer, SFTConfig\n"
+              "from transformers import AutoModelForCausalLM\n"
+              "model = AutoModelForCausalLM.from_pretrained('Qwen/Qwen2.5-0.5B', attn_implementation='sdpa')\n"
+              "trainer = SFTTrainer(model=model, args=SFTConfig(output_dir='o', bf16=True), train_dataset=None)\n"
+              "trainer.train()\n")
+    assert _read(tmp_path, "sft_colab.py", script)[0] == "transformers"
