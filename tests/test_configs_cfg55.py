@@ -17,8 +17,15 @@ Round 55 (fixtures/configs/round55/, users' launch lines of claimed trainers) on
   (shell._piped_copy);
 - axolotl: `axolotl merge-lora`, `merge-sharded-fsdp-weights`, `quantize`, `inference`, `vllm-serve` and `evaluate`
   (src/axolotl/cli/main.py) train nothing; a file whose only axolotl commands are those is refused as `llamafactory-cli
-  export` and `swift export` are (axolotl.NOT_TRAINING); main read a user's merge_dpo.sh as axolotl.
-Run against main 7536b8d, the tests marked NEW fail there; the rest pass there too and guard the old readings."""
+  export` and `swift export` are (axolotl.NOT_TRAINING); main read a user's merge_dpo.sh as axolotl;
+- bash: `case WORD in` on a value the script settles runs its first matching arm only (shell._case_arm); main read
+  every arm, so a Megatron-SWIFT launcher's `COMMAND=(...)` was the last arm's; and `python -m
+  swift.cli._megatron.main sft` (what ms-swift's `megatron` script runs) is Megatron-SWIFT (others.command_lines);
+- a notebook saved as .py (nbconvert's `get_ipython().system(...)`, jupytext's `# !cmd`, bare `!cmd` lines) is read by
+  its shell escapes when one runs a program (launchers.exported_notebook); main refused those as Python scripts with
+  no trainer calls (found with variants for the brief's "Colab `!` cells exported to .py"; none in the set).
+Run against main 7536b8d, the tests marked NEW fail there (and the helpers' shape tests, the helpers being new); the
+rest pass there too and guard the old readings."""
 
 from __future__ import annotations
 
