@@ -423,3 +423,32 @@ def test_bang_text_in_a_valid_script_or_only_installs_keeps_the_python_reading(t
               "trainer = SFTTrainer(model=model, args=SFTConfig(output_dir='o', bf16=True), train_dataset=None)\n"
               "trainer.train()\n")
     assert _read(tmp_path, "sft_colab.py", script)[0] == "transformers"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# SimpleTuner's train.sh run from its checkout
+# ---------------------------------------------------------------------------------------------------------------------
+
+ST_CONFIG = ('{"model_type": "lora", "model_family": "flux", "pretrained_model_name_or_path": "black-forest-labs/FLUX.1-dev",'
+             ' "mixed_precision": "bf16", "attention_mechanism": "flash-attn-3", "output_dir": "out",'
+             ' "data_backend_config": "config/wan/multidatabackend.json", "train_batch_size": 1}')
+
+
+def test_new_env_train_sh_in_a_simpletuner_checkout_reads_that_environment(tmp_path):
+    """NEW: `cd SimpleTuner` then `ENV=wan bash train.sh`: train.py loads config/wan/config.json under the checkout
+    (loader.py / json_file.py): flash-attn-3 → fa3, bf16. Main refused it as "only runs another script"."""
+    (tmp_path / "SimpleTuner" / "config" / "wan").mkdir(parents=True)
+    write(tmp_path / "SimpleTuner" / "config" / "wan", "config.json", ST_CONFIG)
+    assert _read(tmp_path, "go.sh", "#!/bin/bash\ncd SimpleTuner\nENV=wan bash train.sh\n") == \
+        ("simpletuner", ["fa3"], "bfloat16", "none")
+
+
+def test_new_train_sh_without_env_and_its_config_not_here(tmp_path):
+    """NEW: `cd /workspace/SimpleTuner && ./train.sh` with no config here: SimpleTuner, nothing else known."""
+    got = _read(tmp_path, "run.sh", "cd /workspace/SimpleTuner && ./train.sh\n")
+    assert got[0] == "simpletuner" and got[1:3] == ([], "")
+
+
+def test_a_train_sh_outside_a_simpletuner_checkout_is_still_handed_over(tmp_path):
+    """`bash train.sh` from any other folder is another script the file hands over to, as before."""
+    assert "only runs another script (train.sh)" in refusal(tmp_path, "a.sh", "cd my_project\nENV=x bash train.sh\n")
