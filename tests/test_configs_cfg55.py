@@ -23,7 +23,9 @@ Round 55 (fixtures/configs/round55/, users' launch lines of claimed trainers) on
   swift.cli._megatron.main sft` (what ms-swift's `megatron` script runs) is Megatron-SWIFT (others.command_lines);
 - a notebook saved as .py (nbconvert's `get_ipython().system(...)`, jupytext's `# !cmd`, bare `!cmd` lines) is read by
   its shell escapes when one runs a program (launchers.exported_notebook); main refused those as Python scripts with
-  no trainer calls (found with variants for the brief's "Colab `!` cells exported to .py"; none in the set).
+  no trainer calls (found with variants for the brief's "Colab `!` cells exported to .py"; none in the set);
+- `cd SimpleTuner` then `[ENV=NAME] bash train.sh` is SimpleTuner's launch, read through config/NAME/config.json under
+  the checkout (simpletuner._train_sh); main refused it as "only runs another script (train.sh)".
 Run against main 7536b8d, the tests marked NEW fail there (and the helpers' shape tests, the helpers being new); the
 rest pass there too and guard the old readings."""
 
