@@ -56,9 +56,9 @@ import stat
 
 from ..model import BACKENDS, UsageError
 from .runners import kube_manifest, runner_commands
-from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, makefile_script,  # noqa: F401
-                        justfile_script, inline_python, notebook_code, notebook_command, notebook_shell, python_commands,
-                        notebook_written_files, python_dumped_configs, python_written_files)
+from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, exported_notebook,  # noqa: F401
+                        makefile_script, justfile_script, inline_python, notebook_code, notebook_command,
+                        notebook_shell, python_commands, notebook_written_files, python_dumped_configs, python_written_files)
 
 MAX_CONFIG = 4 * 1024 * 1024  # real trainer configs are a few KB; anything this big is the wrong file
 
@@ -356,6 +356,21 @@ def make_doc(path: str, text: str) -> dict:
     if name.endswith(".py"):
         doc.update(fmt="python", keys=set(), flat={}, python=text)
         started = python_commands(text)
+        exported = exported_notebook(text)
+        if exported:
+            # a notebook saved as a script (nbconvert's get_ipython().system(...), jupytext's `# !cmd`, a download's
+            # bare `!cmd`): its shell escapes are its launch lines, read as a notebook's are (round 55), when one of
+            # them runs a program (a .py script, a trainer's CLI, a launcher); escapes that only install, clone or
+            # unpack leave the script's Python to say what it runs, as before
+            nb = {**doc, "exported": True, "words": [], "args": {}, "env": {}, "scripts": [], "commands": [],
+                  "launcher": {}}
+            _text_doc(nb, "\n".join(x for x in (bang_lines(exported), started) if x), shell)
+            if nb.get("command") is not None or any(
+                    c.script or c.program in TRAINER_CLIS or c.program in shell.LAUNCHERS for c in nb["commands"]):
+                nb["files"].update(python_written_files(text))
+                nb["dumped"] = python_dumped_configs(text) if nb.get("commands") else []
+                nb["fmt"] = "python"
+                return nb
         if started:  # a wrapper that starts the trainer: subprocess.run(["accelerate", "launch", ...])
             _text_doc(doc, started, shell)
             doc["files"].update(python_written_files(text))  # the config it writes before it runs it, as a notebook's
@@ -955,8 +970,8 @@ def _script_run(doc: dict) -> str | None:
         cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
                     and os.path.basename(c.script) not in SETUP_SCRIPTS
                     and any(a.startswith("--") or a in FORWARDED_ARGS for a in c.args)), None)
-    if (doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"])) or cmd is None or not cmd.script or \
-            not cmd.script.endswith(".py"):
+    if (doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"]) and not doc.get("exported")) or cmd is None or \
+            not cmd.script or not cmd.script.endswith(".py"):
         return None  # (a notebook's training command is its `!accelerate launch x.py ...` line, as a launch script's)
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
@@ -970,7 +985,7 @@ def _bare_run(doc: dict) -> str | None:
     the launch exports to it). _script_run takes only a command given options; one with none is otherwise read as
     naming a script, not running the job. Several such scripts, or none claimed: None (the launch is judged as
     before)."""
-    if doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"]):
+    if doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"]) and not doc.get("exported"):
         return None
     names = []
     for c in doc.get("commands") or []:

@@ -90,17 +90,31 @@ def launch(cmd) -> tuple[str, list] | None:
     return None
 
 
+# subcommands that only use a trained model or its weights (src/axolotl/cli/main.py: merge-lora and
+# merge-sharded-fsdp-weights fold weights together, quantize rewrites them, inference / vllm-serve generate, evaluate
+# scores the eval set): a file whose only axolotl commands are these trains nothing, as `llamafactory-cli export` and
+# `swift export` (round 55: a user's merge_dpo.sh, `axolotl merge-lora x.yaml --lora-model-dir ...`)
+NOT_TRAINING = {"merge-lora", "merge-sharded-fsdp-weights", "quantize", "inference", "vllm-serve", "evaluate"}
+
+
 def _trains(cmd) -> tuple[str, list] | None:
     run = launch(cmd)
     return run if run and run[0].endswith("train") else None
 
 
+def _around_training(cmd) -> tuple[str, list] | None:
+    """launch() of an axolotl command that is not only a step after training (preprocess comes before one)."""
+    run = launch(cmd)
+    # (`axolotl merge-lora`, `-m axolotl.cli.main merge-lora`, `-m axolotl.cli.merge_lora`)
+    return run if run and run[0].split()[-1].rsplit(".", 1)[-1].replace("_", "-") not in NOT_TRAINING else None
+
+
 def _cli(doc: dict) -> tuple[str, list] | None:
     """launch() of a script's axolotl command: one that trains (`axolotl preprocess x.yml` comes first in many
-    scripts), else any other."""
+    scripts), else any other but a step after training (NOT_TRAINING)."""
     from . import launch_config
 
-    return launch_config(doc, _trains)[1] or launch_config(doc, launch)[1]
+    return launch_config(doc, _trains)[1] or launch_config(doc, _around_training)[1]
 
 
 def cli_settings(doc: dict, args: list) -> tuple[dict | None, dict]:

@@ -742,6 +742,64 @@ def notebook_command(doc: dict) -> bool:
     return doc["fmt"] == "python" and doc["name"].endswith((".ipynb", ".py")) and doc.get("command") is not None
 
 
+_IPY_SYSTEM = re.compile(r"^(\s*)get_ipython\(\)\.(?:system|getoutput)\(\s*([rRuU]?(?:'[^'\n]*'|\"[^\"\n]*\"))\s*\)\s*$")
+_IPY_CD = re.compile(r"^(\s*)get_ipython\(\)\.run_line_magic\(\s*['\"]cd['\"]\s*,\s*('[^'\n]*'|\"[^\"\n]*\")\s*\)\s*$")
+_PERCENT_CELL = re.compile(r"^# %%", re.MULTILINE)
+
+
+def exported_notebook(text: str) -> str:
+    """The shell escapes of a notebook saved as a .py script, as the `!` lines bang_lines reads: nbconvert's
+    `get_ipython().system('cmd')` (IPython's `!cmd`) and `get_ipython().run_line_magic('cd', 'dir')` (`%cd dir`, which
+    changes the kernel's folder for the lines after it); the magics a jupytext percent script keeps commented out
+    (`# !cmd`, `# %cd dir`, in a file with `# %%` cells); `!cmd` lines a notebook's download left as they are (not
+    Python, so never run as Python). "" when the file has none of them (round 55: Colab cells exported to .py)."""
+    import ast
+
+    out, found, bare, going = [], False, None, False
+    percent = bool(_PERCENT_CELL.search(text)) or "jupytext:" in text[:400]
+    for ln in text.splitlines():
+        m = _IPY_SYSTEM.match(ln)
+        if m:
+            try:
+                cmd = ast.literal_eval(m.group(2))
+            except (ValueError, SyntaxError):
+                cmd = None
+            if isinstance(cmd, str):
+                out.append(f"{m.group(1)}!{cmd}")
+                found = True
+                continue
+        m = _IPY_CD.match(ln)
+        if m:
+            out.append(f"{m.group(1)}!cd {m.group(2)}")
+            found = True
+            continue
+        m = re.match(r"^# (!\S.*|%cd\s+\S.*)$", ln) if percent else None
+        if m or (going and percent and ln.startswith("#")):
+            # (a commented `!` line ending in a backslash goes on over the next commented line, as in the notebook)
+            line = m.group(1) if m else ln[1:].lstrip(" ")
+            out.append("!cd " + line[3:].strip() if m and line.startswith("%cd") else line)
+            going = line.rstrip().endswith("\\")
+            found = True
+            continue
+        going = False
+        if ln.lstrip().startswith("!") and len(ln.lstrip()) > 1 and not ln.lstrip().startswith("!="):
+            if bare is None:  # (a `!` line inside a string of a valid script is no shell escape)
+                bare = _not_python(text)
+            found = found or bare
+        out.append(ln)
+    return "\n".join(out) if found else ""
+
+
+def _not_python(text: str) -> bool:
+    import ast
+
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return True
+    return False
+
+
 def bang_lines(code: str) -> str:
     """A notebook's shell escapes (`!cmd ...`) as a script. A `!` line ending in a backslash goes on over the next
     lines, as IPython assembles it (IPython/core/inputtransformer2.py EscapedCommand: assemble_continued_line), so

@@ -734,6 +734,10 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
     for c in doc.get("commands") or []:
         if c.program == "megatron":
             return "ms-swift's Megatron-SWIFT", s.add(f"megatron {' '.join(c.sub)}")
+        if (c.module or "").startswith("swift.cli._megatron"):
+            # the module ms-swift's `megatron` console script runs (swift/cli/_megatron/main.py), as a checkout
+            # without the entry point installed starts it: `python -m swift.cli._megatron.main sft ...` (round 55)
+            return "ms-swift's Megatron-SWIFT", s.add(f"-m {c.module} {' '.join(c.args[:1])}".strip())
         if c.script and _MEGATRON_SCRIPTS.match(c.script) or any(
                 w.startswith(("--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--transformer-impl"))
                 for w in c.args):

@@ -199,6 +199,31 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                         break
                 funcs[m.group(1) or m.group(2)] = _body_text(text, spans) or "\n".join(body)
                 continue
+            m = re.match(r"^\s*case\s+(.+?)\s+in\s*$", line)
+            if m:
+                # `case "$MODE" in a) ...;; b) ...;; esac` on a value the script settles (`MODE="${MODE:-bundled}"`):
+                # bash runs the first arm whose pattern matches and no other, so the others' assignments and
+                # commands are not the run's (round 55: a Megatron-SWIFT launcher's COMMAND=(...) set in two arms).
+                # A value the script does not settle reads every arm, as before
+                arm = _case_arm(lines, i, expand(m.group(1), env, dialect))
+                if arm is not None:
+                    stop, body = arm
+                    lines[i:stop] = body
+                    continue
+            if _argument_loop(line) and not env.get("@"):
+                # `while [[ $# -gt 0 ]]; do case $1 in --config) CONFIG_FILE="$2"; shift 2;; ... esac; done` (and
+                # `while [ -n "$1" ]`, `while (( $# ))`, `while getopts ...`): the script run without arguments, as
+                # `${1:-default}` is read, never enters the loop, so its assignments from "$2" are not the run's
+                # (round 55: a user's train_axolotl.sh read CONFIG_FILE as "$2", not its default YAML)
+                stop = _loop_end(lines, i, line)
+                for k in range(i, stop):
+                    # a variable only the loop sets (empty or unset before it: `DATASET=""` ... `--dataset)
+                    # DATASET="$2"`) is the caller's to give, unknown here, not empty
+                    for name in re.findall(r"(?:^|[;)]|\bthen|\bdo)\s*([A-Za-z_]\w*)=", lines[k][1]):
+                        if not env.get(name):
+                            env[name] = "${" + name + "}"
+                i = stop
+                continue
             # `if COND; then ... fi` blocks and `[[ COND ]] && NAME+=(...)`: an array or string append under a
             # condition is applied when the script itself settles the condition (`sdpa=true` ... `[[ "$sdpa" ==
             # true ]]`), skipped when it settles it false, and kept apart (Script.maybe) when it cannot be settled
@@ -330,6 +355,17 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             if m:
                 lines.insert(i, (n, f"{m.group(1)}if (-not ({m.group(2)})) {{ {m.group(4)} }}", end))
                 line = f"{m.group(1)}if ({m.group(2)}) {{ {m.group(3)} }}"
+            m = re.match(r"^\s*param\s*\((.*)$", line, re.I)
+            if m and not conds:
+                # `param( [string] $Python = "python", [Parameter(Mandatory)] [string] $Config )`: the script's
+                # parameters. Run without arguments (as bash's `${1:-default}` is read) one with a default literal
+                # has that value; one without stays the caller's, unknown (round 55: `& $Python $trainer
+                # --config_file $Config`)
+                body, i = _balanced(m.group(1), lines, i)
+                for name, val in _ps_params(body):
+                    if val is not None:
+                        env[name] = val
+                continue
             line, guard = _ps_guarded(line, env, conds, unsure)
             if line is None:
                 continue
@@ -387,6 +423,15 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     continue
                 env[m.group(1)] = val[1:-1] if len(val) > 1 and val[0] == val[-1] and val[0] in "'\"" else val
                 continue
+        if dialect == "posix" and _depth < 3:
+            # `cat "$BASE" | sed "s|output_dir:.*|output_dir: $OUT|" | sed ... > "$TEMP_CONFIG"` and `sed EXPR BASE >
+            # COPY`: the file written is the base file with those substitutions, as `cp BASE COPY` then `sed -i EXPR
+            # COPY` makes it (configs/copies.py reads that pair; round 55: a user's RunPod launcher trains on such a
+            # copy of its LLaMA-Factory YAML)
+            for ws in _piped_copy(expand(line, env, dialect), dialect):
+                cmd = _command(ws, env, n)
+                if cmd is not None:
+                    commands.append(cmd)
         for words in words_of(expand(line, env, dialect), dialect):
             if words[0].startswith("-") and commands and commands[-1].line < n and \
                     ends.get(commands[-1].line, -1) + 1 == n and commands[-1].line not in broken:
@@ -450,6 +495,187 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
     env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe, called, printed)
+
+
+_ARG_LOOP = re.compile(
+    r"^\s*while\s+(?:"
+    r"(?:\[\[?|test)\s+\"?\$\{?#\}?\"?\s+-(?:gt\s+0|ge\s+1|ne\s+0)\s*(?:\]\]?)?"  # [[ $# -gt 0 ]], test $# -ne 0
+    r"|\(\(\s*\"?\$\{?#\}?\"?\s*(?:>\s*0\s*)?\)\)"  # (( $# )), (( $# > 0 ))
+    r"|(?:\[\[?|test)\s+-n\s+\"?\$\{?1\}?\"?\s*(?:\]\]?)?"  # [ -n "$1" ]
+    r"|(?:\[\[?|test)\s+\"?\$\{?1\}?\"?\s+!=\s+(?:\"\"|'')\s*(?:\]\]?)?"  # [ "$1" != "" ]
+    r"|getopts\s+\S+\s+\w+"  # getopts "c:e:" flag
+    r")\s*(?:;\s*do\b.*)?$")
+_LOOP_OPEN = re.compile(r"(?:^|[;&|(]\s*|\bthen\s+|\bdo\s+|\belse\s+)(?:for|while|until|select)\b")
+_LOOP_CLOSE = re.compile(r"(?:^|[;&|]\s*)done\b")
+
+
+def _argument_loop(line: str) -> bool:
+    """A `while` loop over the script's own arguments (`while [[ $# -gt 0 ]]`, `while getopts ...`)."""
+    return bool(_ARG_LOOP.match(line))
+
+
+def _loop_end(lines: list, i: int, first: str) -> int:
+    """The index of the logical line after the `done` that closes the loop opened on `first` (lines[i] is the line
+    after it); loops nested inside are skipped with it."""
+    depth = len(_LOOP_OPEN.findall(first)) - len(_LOOP_CLOSE.findall(first))
+    while depth > 0 and i < len(lines):
+        t = lines[i][1]
+        depth += len(_LOOP_OPEN.findall(t.strip())) - len(_LOOP_CLOSE.findall(t.strip()))
+        i += 1
+    return i
+
+
+def _balanced(rest: str, lines: list, i: int) -> tuple[str, int]:
+    """The text up to the parenthesis that closes the one before `rest` (gathering the next logical lines), and the
+    index of the line after it."""
+    body = rest
+    while body.count("(") + 1 > body.count(")") and i < len(lines):
+        body += "\n" + lines[i][1]
+        i += 1
+    depth, out = 1, []
+    for ch in body:
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            break
+        out.append(ch)
+    return "".join(out), i
+
+
+def _ps_params(body: str) -> list[tuple[str, str | None]]:
+    """(name, default or None) of each parameter of a PowerShell `param(...)` block: attributes and types
+    (`[Parameter(Mandatory = $true)]`, `[string]`) set nothing; a default is kept when it is a literal (a quoted
+    string, a number, $true / $false)."""
+    text = body
+    while True:
+        stripped = re.sub(r"\[[^\[\]]*\]", " ", text)
+        if stripped == text:
+            break
+        text = stripped
+    out = []
+    for part in re.split(r",(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)", text):
+        m = re.match(r"^\s*\$([A-Za-z_]\w*)\s*(?:=\s*(.+?))?\s*$", part.strip().replace("\n", " "))
+        if not m:
+            continue
+        val = m.group(2)
+        if val is not None:
+            val = val.strip()
+            if len(val) > 1 and val[0] == val[-1] and val[0] in "'\"":
+                val = val[1:-1]
+            elif not re.fullmatch(r"-?\d+(\.\d+)?|\$(?:true|false)", val, re.I):
+                val = None  # an expression ($env:X, (Get-Location)): not settled here
+        out.append((m.group(1), val))
+    return out
+
+
+_CASE_PATTERN = re.compile(r"^\s*\(?\s*((?:[^()\s|]+|\"[^\"]*\"|'[^']*')(?:\s*\|\s*(?:[^()\s|]+|\"[^\"]*\"|'[^']*'))*)"
+                           r"\s*\)\s*(.*)$")
+
+
+def _case_arm(lines: list, i: int, word: str) -> tuple[int, list] | None:
+    """For a `case WORD in` whose word the script settles (lines[i] is the line after it): (the index of the line
+    after its `esac`, the logical lines of the first arm whose pattern matches, without the pattern and its `;;`);
+    None when the word is not settled or the block is not read here (no `esac`, an arm not written one per line)."""
+    import fnmatch
+
+    word = word.strip()
+    if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"":
+        word = word[1:-1]
+    if not known(word) or "`" in word:
+        return None
+    depth, j, arms, cur = 0, i, [], None
+    while j < len(lines):
+        n, t, end = lines[j]
+        st = t.strip()
+        j += 1
+        if depth == 0 and re.match(r"^esac\b", st):
+            if cur is not None:
+                arms.append(cur)
+            break
+        if re.match(r"^case\s+.+\s+in$", st):
+            depth += 1
+        elif re.match(r"^esac\b", st):
+            depth -= 1
+        if depth == 0 and cur is None:
+            m = _CASE_PATTERN.match(t)
+            if not m:
+                if st:
+                    return None
+                continue
+            pats = [p.strip().strip("'\"") for p in m.group(1).split("|")]
+            cur = (pats, [])
+            rest = m.group(2)
+            if rest.strip():
+                done = re.search(r";;\s*$", rest)
+                rest = rest[:done.start()] if done else rest
+                if rest.strip():
+                    cur[1].append((n, rest, end))
+                if done:
+                    arms.append(cur)
+                    cur = None
+            continue
+        if depth == 0 and cur is not None:
+            done = re.search(r"(?:^|\s);;\s*$", t) or (st == ";;")
+            if done:
+                body = t[:done.start()] if not isinstance(done, bool) else ""
+                if body.strip():
+                    cur[1].append((n, body, end))
+                arms.append(cur)
+                cur = None
+                continue
+        if cur is not None:
+            cur[1].append((n, t, end))
+    else:
+        return None
+    for pats, body in arms:
+        if any(fnmatch.fnmatchcase(word, p) for p in pats):
+            return j, body
+    return j, []
+
+
+_WRITES_TO = re.compile(r"(?<![\d&>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)\s*$")
+
+
+def _piped_copy(line: str, dialect: str) -> list[list[str]]:
+    """`cp SRC DST` and `sed -i EXPRS DST` words standing for a line that writes DST as SRC through seds: `cat SRC |
+    sed E | sed E2 > DST` or `sed [-E] [-e] E SRC > DST` (nothing else in the line); [] for any other line."""
+    m = _WRITES_TO.search(line)
+    if not m or ">>" in line:
+        return []
+    dst = m.group(1).strip("\"'")
+    parts = words_of(line[:m.start()], dialect)
+    if not parts or any(not p for p in parts):
+        return []
+    seds, src = [], None
+    if os.path.basename(parts[0][0]) == "cat" and len(parts[0]) == 2:
+        src, rest = parts[0][1], parts[1:]  # (`cat SRC > DST` alone: a plain copy)
+    else:
+        rest = parts
+    for k, p in enumerate(rest):
+        if os.path.basename(p[0]) != "sed":
+            return []
+        opts, exprs, files, j = [], [], [], 1
+        while j < len(p):
+            w = p[j]
+            if w in ("-E", "-r", "--regexp-extended"):
+                opts.append("-E")
+            elif w in ("-e", "--expression") and j + 1 < len(p):
+                j += 1
+                exprs.append(p[j])
+            elif w.startswith("-"):
+                return []  # -n, -f script, -i ...: not a plain filter
+            elif not exprs:
+                exprs.append(w)
+            else:
+                files.append(w)
+            j += 1
+        if not exprs or (files and (src is not None or k > 0 or len(files) != 1)):
+            return []
+        if files:
+            src = files[0]
+        seds.append(["sed", "-i", *opts, *[x for e in exprs for x in ("-e", e)], dst])
+    if src is None or not dst or dst.startswith("/dev/"):
+        return []
+    return [["cp", src, dst], *seds]
 
 
 def _body_text(text: str, spans: list) -> str | None:

@@ -84,6 +84,10 @@ def score(doc: dict) -> "Score":
         # a Python launcher's command line (launchers.python_commands) with none of SimpleTuner's own options: its
         # entry point run from its checkout, the options being the job's (a serverless handler's per-request config)
         return Score().add("train.py in a SimpleTuner checkout")
+    if doc["fmt"] == "text" and _train_sh(doc) is not None:
+        from . import STRONG
+
+        return Score().add("train.sh in a SimpleTuner checkout", 2 * STRONG)
     keys = set(doc["flat"]) if doc["fmt"] != "text" else set(doc["args"])
     sc = score_keys(keys, STRONG_KEYS, SHARED_KEYS, COMMON_KEYS)
     mech = doc["flat"].get("attention_mechanism")
@@ -158,6 +162,18 @@ def read(doc: dict) -> dict:
         return unknown_settings("simpletuner", TITLE)
     if fmt != "text":
         raise UsageError(f"--config: SimpleTuner has no {fmt.upper()} configs (config.json, config.toml, config.env)")
+    sh = _train_sh(doc)
+    if sh is not None:
+        # `cd SimpleTuner && ENV=NAME bash train.sh`: its train.py takes the job from config/NAME/config.json, .toml or
+        # .env under the checkout (config/ without ENV) (load_config / json_file._candidate_json_paths); read through it
+        # when it is here, else only the trainer
+        from . import unknown_settings
+
+        env, roots = sh
+        found = _config_files(doc, env, roots)
+        if found is None:
+            return unknown_settings("simpletuner", TITLE)
+        return summarize(found[0], "cmdline")
     if looks_like_env(doc["text"]) and not _bare_train_py(doc):
         # (a launch script that runs train.py, however many variables it sets, is no config.env: below)
         return summarize(env_settings(doc["text"]), "env")
@@ -189,6 +205,36 @@ def read(doc: dict) -> dict:
             return unknown_settings("simpletuner", TITLE)
         return summarize(found[0], "cmdline")
     return summarize(args_settings(_tokens(doc["text"])), "cmdline")
+
+
+# the variables SimpleTuner's configuration loader takes the environment name from, in its order
+# (simpletuner/helpers/configuration/loader.py load_config, json_file.load_json_config)
+_ENV_NAMES = ("SIMPLETUNER_ENVIRONMENT", "SIMPLETUNER_ENV", "ENV")
+
+
+def _train_sh(doc: dict) -> tuple[str | None, list[str]] | None:
+    """(the environment name, the folders the config may be under) of a `[ENV=NAME] bash train.sh` / `./train.sh` run
+    from a SimpleTuner checkout (the script `cd`s into a folder named SimpleTuner): SimpleTuner's own launch script,
+    whose train.py loads config/NAME/config.json|toml|env relative to that folder (round 55). None for any other."""
+    if not _CHECKOUT.search(doc.get("expanded") or doc.get("text") or ""):
+        return None
+    for c in doc.get("commands") or []:
+        target = None
+        if c.program in ("bash", "sh") and c.args:
+            target = next((a for a in c.args if not a.startswith("-")), None)
+        elif c.program.endswith("train.sh") and not c.script:
+            target = c.program
+        if target is None or os.path.basename(target) != "train.sh":
+            continue
+        env = next((str(c.env[k]) for k in _ENV_NAMES if c.env.get(k)), None)
+        base = os.path.dirname(os.path.abspath(doc["path"]))
+        roots = []
+        for m in re.finditer(r"(?:^|[\s;&|(])cd\s+[\"']?([^\s;&|'\"]*simpletuner[^\s;&|'\"/]*)/?", doc.get("text") or "",
+                             re.IGNORECASE):
+            where = m.group(1)
+            roots += [where] if os.path.isabs(where) else [os.path.join(base, where), os.path.join(base, "..", where)]
+        return (env if env and env != "default" else None), roots
+    return None
 
 
 def _bare_train_py(doc: dict) -> bool:
@@ -230,13 +276,14 @@ def _env_config(doc: dict) -> tuple[dict, str] | None:
     return _config_files(doc, env)
 
 
-def _config_files(doc: dict, env: str | None) -> tuple[dict, str] | None:
-    """The settings of config/[ENV/]config.json|toml|env relative to the launch file or one level up, in the order
-    SimpleTuner picks them, or None when none is here (or it cannot be read)."""
+def _config_files(doc: dict, env: str | None, roots: list | None = None) -> tuple[dict, str] | None:
+    """The settings of config/[ENV/]config.json|toml|env relative to the launch file or one level up (or the folders
+    given first: the checkout a launcher cds into), in the order SimpleTuner picks them, or None when none is here
+    (or it cannot be read)."""
     from . import load_json, load_toml, read_text
 
     base = os.path.dirname(os.path.abspath(doc["path"]))
-    for root in (base, os.path.dirname(base)):
+    for root in [*(roots or []), base, os.path.dirname(base)]:
         d = os.path.join(root, "config", env) if env else os.path.join(root, "config")
         for name, kind in (("config.json", "json"), ("config.toml", "toml"), ("config.env", "env")):
             path = os.path.join(d, name)
