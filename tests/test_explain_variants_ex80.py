@@ -13,7 +13,7 @@ Mechanisms (knowledge file: rule):
              no backend of the seven (vllm#22383)
   dispatch   sdpa.toml sdpa.no-kernel: "No available kernel ... dispatch" is torch's SDPA dispatch (torch-xpu-ops#4201)
   cudnn      sdpa.toml sdpa.cudnn: a title naming SDPA's cuDNN attention and a failure (HunyuanVideo#77, pytorch#139298); not
-             TransformerEngine's fused attention, not a title that denies an error
+             TransformerEngine's fused attention nor JAX's, not a title that denies an error; NaN gradients stay sdpa.backward-nan's
   symbol     backends.toml import.undefined-symbol: the loader's failure told in words, a backend named (Isaac-GR00T#474)
   musubi     sage.toml sage.training: a musubi-tuner / sd-scripts *train_network.py launched with --sage_attn (musubi-tuner#158)
   noop       xformers.toml xformers.not-compiled: "No such operator xformers" with the operator left out (lora-scripts#81)
@@ -51,7 +51,9 @@ from explain_top import first_cause, ids, tb
     ("RuntimeError: no available kernel found while dispatching scaled attention (head_dim=320, xpu)", ("sdpa.no-kernel", "sdpa")),
     # cudnn: titles
     ("torch 2.5.1 cudnn attention error on H100 in the text encoder\n\nDowngrading torch to 2.4 fixes it.", ("sdpa.cudnn", "sdpa")),
-    ("cuDNN SDPA gives NaN in backward with bf16 after a few thousand steps", ("sdpa.cudnn", "sdpa")),
+    ("cudnn attention on H100 crashes with an illegal memory access in the text encoder", ("sdpa.cudnn", "sdpa")),
+    # ... but NaN gradients out of it stay sdpa.backward-nan's
+    ("cuDNN SDPA gives NaN in backward with bf16 after a few thousand steps", ("sdpa.backward-nan", "sdpa")),
     ("[Bug] sdpa via cudnn crashes when the mask is padded", ("sdpa.cudnn", "sdpa")),
     # symbol: told in words with a backend named
     ("the sageattention wheel installs, but importing it fails to find a symbol in _qattn_sm89", ("import.undefined-symbol", "sage")),

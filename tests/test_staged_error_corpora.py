@@ -492,7 +492,7 @@ SETS = (
                          ("CompVis__stable-diffusion__712.txt", "train.oom"))),
     # round 73m (ex73m, 2026-11-29, session 11): new threads from any tracker, gathered and labelled blind as a measure-only set;
     # measured by the lead at session 12's start (26/28 matched, 22 right backend, 11 right cause, 0/14 unrelated claimed).
-    # Training material since ex80, session 12: after ex80's mechanisms (tests/test_explain_variants_ex80.py) 28/28/28, 25 right
+    # Training material since ex80, session 12: after ex80's mechanisms (tests/test_explain_variants_ex80.py) 28/28/28, 26 right
     # cause, 0/14 unrelated. Misses left and label doubts: fixtures/errors/round73m/README.md
     Staged("round73m", 28, 28, 28, unrelated="unrelated", note_required=True),
 )
