@@ -490,6 +490,11 @@ SETS = (
     Staged("round79", 10, 9, 6, unrelated="unrelated", note_required=True,
            known_claims=(("Comfy-Org__ComfyUI__11048.txt", "app.attention-libraries-absent"),
                          ("CompVis__stable-diffusion__712.txt", "train.oom"))),
+    # round 73m (ex73m, 2026-11-29, session 11): new threads from any tracker, gathered and labelled blind as a measure-only set;
+    # measured by the lead at session 12's start (26/28 matched, 22 right backend, 11 right cause, 0/14 unrelated claimed).
+    # Training material since ex80, session 12: after ex80's mechanisms (tests/test_explain_variants_ex80.py) 28/28/28, 26 right
+    # cause, 0/14 unrelated. Misses left and label doubts: fixtures/errors/round73m/README.md
+    Staged("round73m", 28, 28, 28, unrelated="unrelated", note_required=True),
 )
 
 
@@ -527,12 +532,10 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 63m, ex63m's measure-only set of the tenth session, is training material in SETS since helper ex70 read its misses)
 # (round 71m, ex71m's measure-only set of the tenth session's fifth wave, is training material in SETS since helper ex72 read its
 # misses, session 11)
-# round 73m (ex73m, 2026-11-29, session 11): measure-only (ex73m, session 11); new threads from any tracker, gathered and
-# labelled blind, explain never run on them; see fixtures/errors/round73m/README.md
+# (round 73m, ex73m's measure-only set of session 11, is training material in SETS since helper ex80 read its misses, session 12)
 # round 81m (ex81m, 2026-11-29, session 12): measure-only (ex81m, session 12); new threads from any tracker, gathered and
 # labelled blind, explain never run on them; see fixtures/errors/round81m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
-    Staged("round73m", 28, 0, 0, unrelated="unrelated", note_required=True),
     Staged("round81m", 32, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex81m, session 12)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}

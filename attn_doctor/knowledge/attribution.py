@@ -1477,6 +1477,8 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
                 continue  # only as a report's title: its first line, over a body (a line pasted alone is the notice as printed)
             for n in (line, line + 1)[:len(lines) - line + 1]:
                 if when.search(lines[n - 1]):
+                    if b == "none":  # the evidence names a program's own class, no backend of the seven (helper ex80)
+                        return None, None
                     return b, Attribution(b, n, lines[n - 1].strip()[:300])
     if entry.id in r.never:
         return own, None
