@@ -1091,8 +1091,9 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
     if argv is not None:
         # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
         beside[1]["argv"] = argv
+        how = "its own argparse takes" if argv else "it reads nowhere (it takes no command line)"
         return beside[0], beside[1], dict(beside[3], evidence=[
-            f"{os.path.basename(path)} runs {script} with options its own argparse takes "
+            f"{os.path.basename(path)} runs {script} with options {how} "
             f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]})"] + beside[3]["evidence"])
     raise _beside_refusal(where, script, beside)
 
@@ -1132,9 +1133,14 @@ def _script_argv(beside) -> dict | None:
     otherwise (the launch is refused with the command that reads the script alone)."""
     if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
         return None
-    from .pyscript import argv_options, tree
+    from .pyscript import argv_options, reads_no_command_line, tree
 
     t = tree(beside[1].get("python") or "")
+    if t is not None and reads_no_command_line(t):
+        # a script that takes no options at all (no sys.argv, no parser, nothing of the user's own imported that could
+        # read one): the launcher's options reach nobody, the run is the script as it is (round 49m: `accelerate
+        # launch scripts/train_lora.py --config configs/lora_config.yaml` of a script reading its YAML at a fixed path)
+        return {}
     return argv_options(t, list(beside[2])) if t is not None else None
 
 
@@ -1230,11 +1236,13 @@ def named_config(doc: dict, path, suffix: str = "", *, located: str | None = Non
     copy = _copied_config(doc, path, suffix)
     if copy is not None:
         return copy or None
-    if not known(spelt(doc, path)):
+    files = doc.get("files") or {}
+    # the file the script writes under the very spelling it then passes (`cat > "$CFG" <<EOF` ... `--config_file
+    # "$CFG"`, CFG="$(dirname "$SCRIPT_DIR")/configs/${ID}.toml"): that text, settled spelling or not (round 49m)
+    written = next((n for n in (path, path + suffix) if n in files), None)
+    if written is None and not known(spelt(doc, path)):
         note_unread(doc, path)  # a value the caller gives (`$1`, `${YAML}` never set): not a file to guess at
         return None
-    files = doc.get("files") or {}
-    written = next((n for n in (path, path + suffix) if n in files), None)
     if written is not None:
         text, where = files[written], written if written.endswith(suffix) else written + suffix
     else:

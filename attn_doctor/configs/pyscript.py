@@ -258,6 +258,44 @@ def _no_abbrev(tree) -> bool:
                and n.value.value is False for n in ast.walk(tree))
 
 
+# the packages a training script imports that read no command line of their own when imported or called (the
+# standard library aside, where argparse / getopt / optparse are the only parsers): a script importing only these and
+# using neither sys.argv nor a parser takes no options at all
+_NO_CLI_PACKAGES = {"torch", "transformers", "trl", "peft", "datasets", "accelerate", "unsloth", "bitsandbytes", "numpy",
+                    "pandas", "yaml", "tqdm", "wandb", "evaluate", "sklearn", "scipy", "huggingface_hub", "tokenizers",
+                    "safetensors", "diffusers", "PIL", "torchvision", "sentencepiece", "einops", "dotenv", "jsonlines",
+                    "tensorboard", "nltk", "rouge_score", "matplotlib", "deepspeed", "flash_attn", "xformers", "liger_kernel"}
+_STDLIB_PARSERS = {"argparse", "getopt", "optparse"}
+_PARSER_CALLS = {"parse_args", "parse_known_args", "parse_args_into_dataclasses", "parse_dict", "parse_json_file",
+                 "parse_yaml_file", "from_cli", "ArgumentParser", "HfArgumentParser", "TrlParser"}
+
+
+def reads_no_command_line(tree) -> bool:
+    """The script takes no options at all (isalnikow86/Lami-LoRA's scripts/train_lora.py, round 49m: a top-level
+    TrainingArguments(...) and a YAML read from a fixed path): it names no sys.argv, calls no parser, and imports
+    nothing but the standard library's non-parsing modules and the training libraries of _NO_CLI_PACKAGES (a module of
+    the user's own, `from config import args`, may parse the command line when imported). Options a launcher hands it
+    are then read by nobody: the run is the script's own settings."""
+    import sys
+
+    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            if isinstance(n, ast.ImportFrom) and (n.level or not n.module):
+                return False  # a relative import: the user's own package
+            for mod in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module]):
+                top = mod.split(".")[0]
+                if top in _STDLIB_PARSERS or top not in _NO_CLI_PACKAGES and top not in stdlib:
+                    return False
+        elif isinstance(n, ast.Attribute) and n.attr in ("argv", "orig_argv") or \
+                isinstance(n, ast.Name) and n.id in ("argv", "orig_argv"):
+            return False
+        elif isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
+                                          n.func.id if isinstance(n.func, ast.Name) else None) in _PARSER_CALLS:
+            return False
+    return True
+
+
 def argv_options(tree, words: list) -> dict | None:
     """dest -> value node of each option a launcher gives the script (`python train_sft.py --output_dir out --bf16`), as
     the script's own argparse takes it (argparse.py: store_true/false flags, `type` applied to the word); None when

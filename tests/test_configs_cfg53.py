@@ -1,0 +1,195 @@
+"""Issue 24, helper cfg53 (session 12): what round 49m showed once it became training material.
+
+Round 49m's misses, by mechanism (every variant below is synthetic, written here, not taken from any repository):
+- danielostrow's sd-scripts launcher writes its --config_file TOML with `cat > "$CONFIG_FILE" << EOF` and passes
+  `--config_file "$CONFIG_FILE"`, CONFIG_FILE="${PROJECT_ROOT}/configs/${PERSONA_ID}_lora_config.toml" with
+  PROJECT_ROOT="$(dirname "$SCRIPT_DIR")": a spelling the file does not settle, so named_config gave up before looking
+  at the text the script writes under that very spelling (config_file_unread, dtype unknown). The file the script
+  writes under the spelling it then passes is that file, settled or not (configs.named_config).
+- isalnikow86's `accelerate launch --multi_gpu scripts/train_lora.py --config configs/lora_config.yaml` was refused
+  ("options attn-doctor does not read on a command line"): the script beside it takes no command line at all (no
+  sys.argv, no parser, nothing of the user's own imported), so the options reach nobody and the run is the script as it
+  is (pyscript.reads_no_command_line, configs._script_argv).
+- harshashejwal's run_lora.sh (`accelerate launch train_lora.py --pretrained_model_name_or_path ... --instance_data_dir
+  $INSTANCE_DIR --instance_prompt $INSTANCE_PROMPT ...` between `python preprocess.py --instance_data_dir $INSTANCE_DIR
+  --instance_prompt $INSTANCE_PROMPT` and `python inference.py ... --instance_prompt $INSTANCE_PROMPT`) was read as a
+  renamed copy of a diffusers example on its options alone; the repository's own scripts that are no trainer take the
+  same data options, so those names are the repository's vocabulary, not the mark of an unmodified example
+  (diffusers._own_scripts_share_options).
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from attn_doctor import configs
+from attn_doctor.model import UsageError
+
+
+def _write(root, rel: str, text: str) -> str:
+    p = os.path.join(str(root), rel)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    with open(p, "w", encoding="utf-8") as fh:
+        fh.write(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
+# ---------------------------------------------------------------------------------------------------
+# 1. a config file the script writes under a spelling it does not settle, then passes under the same spelling
+# ---------------------------------------------------------------------------------------------------
+
+_SDXL_TOML = """
+[model_arguments]
+pretrained_model_name_or_path = "${BASE}"
+
+[additional_network_arguments]
+network_module = "networks.lora"
+network_dim = 16
+
+[training_arguments]
+output_dir = "${OUT}"
+mixed_precision = "{mp}"
+{attn}
+"""
+
+HEREDOC_LAUNCHERS = {
+    # (name, launcher text with {toml}, expected dtype, expected attention backends)
+    "dirname_root": ("""
+        #!/bin/bash
+        set -euo pipefail
+        HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+        ROOT="$(dirname "$HERE")"
+        NAME="${1:-}"
+        CFG="${ROOT}/configs/${NAME}_cfg.toml"
+        cat > "$CFG" << EOF
+        {toml}
+        EOF
+        cd "${SD_SCRIPTS}"
+        accelerate launch sdxl_train_network.py --config_file "$CFG" --enable_bucket
+        """, "float32", []),
+    "caller_dir_quoted_eof": ("""
+        #!/usr/bin/env bash
+        OUT_ROOT="$1"
+        TOML_PATH="$OUT_ROOT/run.toml"
+        cat >"$TOML_PATH" <<'TOML'
+        {toml}
+        TOML
+        accelerate launch --num_cpu_threads_per_process 1 sdxl_train_network.py --config_file="$TOML_PATH"
+        """, "bfloat16", ["xformers"]),
+    "tmpdir_run_id": ("""
+        #!/bin/sh
+        TMP_CFG="${TMPDIR:-/tmp}/sd_${RUN_ID}.toml"
+        cat > $TMP_CFG <<EOF
+        {toml}
+        EOF
+        python sdxl_train_network.py --config_file $TMP_CFG
+        """, "float16", ["sdpa"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HEREDOC_LAUNCHERS))
+def test_a_config_written_under_an_unsettled_name_is_read_where_the_launch_names_it(tmp_path, name):
+    text, dtype, backends = HEREDOC_LAUNCHERS[name]
+    mp = {"float32": "no", "bfloat16": "bf16", "float16": "fp16"}[dtype]
+    attn = {(): "", ("xformers",): "xformers = true", ("sdpa",): "sdpa = true"}[tuple(backends)]
+    toml = textwrap.dedent(_SDXL_TOML).strip("\n").replace("{mp}", mp).replace("{attn}", attn)
+    # (the launcher is dedented first, then the TOML put in flush left: a here-document keeps its lines as written)
+    launcher = textwrap.dedent(text).lstrip("\n").replace("{toml}", toml)
+    p = _write(tmp_path, "scripts/train.sh", launcher)
+    cfg = configs.load(p)
+    assert cfg["trainer"] == "sd-scripts"
+    assert not cfg.get("config_file_unread"), cfg
+    assert cfg["dtype"] == dtype
+    assert sorted(e["backend"] for e in cfg["attention"] if e.get("backend")) == backends
+
+
+def test_an_unsettled_name_the_script_never_writes_stays_unread(tmp_path):
+    """The near miss: the script writes one file and passes another of an unsettled spelling (the caller's own TOML):
+    nothing is known about that one."""
+    p = _write(tmp_path, "train.sh", """
+        #!/bin/bash
+        CFG="$1"
+        cat > "$2" << EOF
+        [training_arguments]
+        mixed_precision = "bf16"
+        sdpa = true
+        EOF
+        accelerate launch sdxl_train_network.py --config_file "$CFG"
+        """)
+    cfg = configs.load(p)
+    assert cfg["trainer"] == "sd-scripts"
+    assert cfg.get("config_file_unread") is True
+    assert cfg["dtype"] is None
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2. a launcher giving options to a script of its own that takes no command line
+# ---------------------------------------------------------------------------------------------------
+
+NO_CLI_SCRIPT = """
+import os
+import yaml
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+with open("configs/run.yaml") as f:
+    config = yaml.safe_load(f)
+
+model = AutoModelForCausalLM.from_pretrained(config["base_model"], torch_dtype=torch.float16)
+args = TrainingArguments(output_dir=config["output_dir"], {precision}, torch_compile=True)
+trainer = Trainer(model=model, args=args)
+trainer.train()
+"""
+
+NO_CLI_LAUNCHES = {
+    "accelerate_multi_gpu": "accelerate launch --multi_gpu \\\n  scripts/train.py \\\n  --config configs/run.yaml\n",
+    "python_flags": "python scripts/train.py --epochs 3 --lr 2e-4\n",
+    "torchrun_positional": "torchrun --nproc_per_node 2 scripts/train.py configs/run.yaml\n",
+}
+
+
+@pytest.mark.parametrize("launch", sorted(NO_CLI_LAUNCHES))
+@pytest.mark.parametrize("precision,dtype", [("bf16=True", "bfloat16"), ("fp16=True", "float16")])
+def test_options_to_a_script_that_takes_no_command_line_reach_nobody(tmp_path, launch, precision, dtype):
+    _write(tmp_path, "scripts/train.py", NO_CLI_SCRIPT.replace("{precision}", precision))
+    p = _write(tmp_path, "scripts/run.sh", "#!/bin/bash\n" + NO_CLI_LAUNCHES[launch])
+    cfg = configs.load(p)
+    assert cfg["trainer"] == "transformers"
+    assert cfg["dtype"] == dtype
+    assert cfg["compile"]["enabled"] is True and cfg["compile"]["mode"] == "default"
+    assert any("takes no command line" in e for e in cfg["detected"]["evidence"]), cfg["detected"]["evidence"]
+
+
+READERS_OF_ARGV = {
+    "sys_argv": ("import sys\n", "config_path = sys.argv[1] if len(sys.argv) > 1 else 'configs/run.yaml'\n"),
+    "argv_from_import": ("from sys import argv\n", "config_path = argv[-1]\n"),
+    "own_module": ("from my_project.settings import cfg\n", ""),
+    "relative_import": ("from .settings import cfg\n", ""),
+    "fire": ("import fire\n", "fire.Fire(lambda **kw: kw)\n"),
+    "hf_parser": ("from transformers import HfArgumentParser\n",
+                  "(extra,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READERS_OF_ARGV))
+def test_a_script_that_may_read_its_command_line_keeps_the_refusal(tmp_path, name):
+    """The near misses: a script naming sys.argv, a parser, or a module of the user's own (which may parse the command
+    line when imported): the options may change the run, and the launch is refused with the command that reads the
+    script, as before."""
+    imp, use = READERS_OF_ARGV[name]
+    src = NO_CLI_SCRIPT.replace("{precision}", "bf16=True")
+    src = src.replace("import os\n", "import os\n" + imp, 1).replace("model = ", use + "model = ", 1)
+    _write(tmp_path, "scripts/train.py", src)
+    p = _write(tmp_path, "scripts/run.sh", "#!/bin/bash\n" + NO_CLI_LAUNCHES["accelerate_multi_gpu"])
+    with pytest.raises(UsageError) as e:
+        configs.load(p)
+    assert "a script of its own" in str(e.value)
+
+
+def test_the_script_alone_reads_the_same(tmp_path):
+    p = _write(tmp_path, "scripts/train.py", NO_CLI_SCRIPT.replace("{precision}", "bf16=True"))
+    cfg = configs.load(p)
+    assert (cfg["trainer"], cfg["dtype"], cfg["compile"]["mode"]) == ("transformers", "bfloat16", "default")
