@@ -193,3 +193,69 @@ def test_the_script_alone_reads_the_same(tmp_path):
     p = _write(tmp_path, "scripts/train.py", NO_CLI_SCRIPT.replace("{precision}", "bf16=True"))
     cfg = configs.load(p)
     assert (cfg["trainer"], cfg["dtype"], cfg["compile"]["mode"]) == ("transformers", "bfloat16", "default")
+
+
+# ---------------------------------------------------------------------------------------------------
+# 3. a renamed copy of a diffusers example, or a pipeline of the repository's own in the examples' option names
+# ---------------------------------------------------------------------------------------------------
+
+_TRAIN = """accelerate launch --num_processes 1 {script} \\
+  --pretrained_model_name_or_path=$MODEL_NAME \\
+  --instance_data_dir=$DATA \\
+  --output_dir=$OUT \\
+  --instance_prompt="$PROMPT" \\
+  --resolution=512 \\
+  --train_batch_size=1 \\
+  --learning_rate=1e-4 \\
+  --max_train_steps=800 \\
+  --checkpointing_steps=400
+"""
+
+_HEAD = """#!/bin/bash
+export MODEL_NAME="some-org/some-diffusion-model"
+export DATA="data/chair"
+export OUT="out/chair"
+export PROMPT="chair"
+"""
+
+OWN_PIPELINES = {
+    # the repository's own scripts around the training one, over the same data in the examples' option names
+    "preprocess_before": "python preprocess.py --instance_data_dir $DATA --instance_prompt $PROMPT\n" + _TRAIN,
+    "inference_after": _TRAIN + "python infer_masks.py --image_dir $DATA --instance_prompt \"$PROMPT\" --out $OUT\n",
+    "segment_then_train": "python tools/segment.py --instance_data_dir=$DATA\n" + _TRAIN
+                          + "python tools/render.py --model_path $OUT\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(OWN_PIPELINES))
+@pytest.mark.parametrize("script", ["train_lora.py", "src/lora_trainer.py"])
+def test_a_pipeline_of_the_repositorys_own_scripts_is_no_renamed_example(tmp_path, name, script):
+    p = _write(tmp_path, "run.sh", _HEAD + OWN_PIPELINES[name].replace("{script}", script))
+    with pytest.raises(UsageError) as e:
+        configs.load(p)
+    assert os.path.basename(script) in str(e.value)
+
+
+COPIES = {
+    # a renamed copy of an example, beside scripts that take other options or none of the run's data
+    "alone": _TRAIN,
+    "caption_other_options": "python src/captioning/auto_caption.py $DATA --ontology configs/ontology.json\n" + _TRAIN,
+    "inference_model_only": _TRAIN + "python infer.py --pretrained_model_name_or_path $MODEL_NAME --lora $OUT\n",
+    "preprocess_other_folder": "python preprocess.py --instance_data_dir raw/chair --instance_prompt \"raw chair\"\n" + _TRAIN,
+}
+
+
+@pytest.mark.parametrize("name", sorted(COPIES))
+def test_a_renamed_copy_of_an_example_still_reads_as_diffusers(tmp_path, name):
+    p = _write(tmp_path, "run.sh", _HEAD + COPIES[name].replace("{script}", "train_lora.py"))
+    cfg = configs.load(p)
+    assert cfg["trainer"] == "diffusers"
+
+
+def test_an_example_by_name_beside_the_repositorys_own_scripts_is_still_the_example(tmp_path):
+    """The rule is about a script under a name of its own: diffusers' train_dreambooth_lora.py by name stays diffusers'
+    whatever the scripts around it take."""
+    text = "python preprocess.py --instance_data_dir $DATA --instance_prompt $PROMPT\n" + \
+        _TRAIN.replace("{script}", "train_dreambooth_lora.py")
+    cfg = configs.load(_write(tmp_path, "run.sh", _HEAD + text))
+    assert cfg["trainer"] == "diffusers"
