@@ -259,3 +259,43 @@ def test_an_example_by_name_beside_the_repositorys_own_scripts_is_still_the_exam
         _TRAIN.replace("{script}", "train_dreambooth_lora.py")
     cfg = configs.load(_write(tmp_path, "run.sh", _HEAD + text))
     assert cfg["trainer"] == "diffusers"
+
+
+# ---------------------------------------------------------------------------------------------------
+# 4. a launcher whose one live command prepares data
+# ---------------------------------------------------------------------------------------------------
+
+_COMMENTED_TRAIN = "".join("# " + ln + "\n" for ln in _TRAIN.replace("{script}", "train_lora.py").splitlines())
+
+DATA_STEPS = {
+    "preprocess_sam": "python preprocess_sam.py --instance_data_dir $DATA --instance_prompt $PROMPT\n",
+    "prepare_dataset": "python3 scripts/prepare_dataset.py --src raw --dst $DATA --size 512\n",
+    "caption_images": "python caption_images.py $DATA --model blip2 --batch_size 8\n",
+    "tokenize": "python tokenize_data.py --input data/raw.jsonl --output data/tok --max_length 2048\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DATA_STEPS))
+@pytest.mark.parametrize("commented", [True, False])
+def test_a_launcher_that_only_prepares_data_has_no_trainer_calls(tmp_path, name, commented):
+    text = _HEAD + DATA_STEPS[name] + (_COMMENTED_TRAIN if commented else "")
+    with pytest.raises(UsageError) as e:
+        configs.load(_write(tmp_path, "run.sh", text))
+    msg = str(e.value)
+    assert "no trainer calls" in msg and "\n" not in msg
+
+
+@pytest.mark.parametrize("name", sorted(DATA_STEPS))
+def test_a_data_step_before_a_real_training_run_leaves_the_run_read(tmp_path, name):
+    text = _HEAD + DATA_STEPS[name] + _TRAIN.replace("{script}", "train_dreambooth_lora.py")
+    cfg = configs.load(_write(tmp_path, "run.sh", text))
+    assert cfg["trainer"] == "diffusers"
+
+
+@pytest.mark.parametrize("script", ["prepare_and_train.py", "preprocess_train_lora.py", "train_preprocess.py"])
+def test_a_script_named_for_training_is_not_a_data_step(tmp_path, script):
+    """A name with `train` in it is a training script of its own, refused as before (not as a data step)."""
+    text = "#!/bin/bash\npython " + script + " --data data/x --epochs 3\n"
+    with pytest.raises(UsageError) as e:
+        configs.load(_write(tmp_path, "run.sh", text))
+    assert "no trainer calls attn-doctor reads: it runs" not in str(e.value)

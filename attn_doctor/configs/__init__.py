@@ -864,6 +864,12 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                 raise UsageError(f"{where} is {spec + ', ' if spec else ''}not a trainer config: it runs {script}, which "
                                  f"samples, generates, evaluates, serves or rewrites a model rather than training one "
                                  f"(attn-doctor reads {supported()})")
+            if DATA_PREP_SCRIPT.match(os.path.basename(script)):
+                # round 49m: a launcher whose training lines are all commented out, its one live command `python
+                # preprocess_sam.py --instance_data_dir ... --instance_prompt ...`: a data step, not a training script
+                raise UsageError(f"{where} {'is ' + spec + ' with' if spec else 'has'} no trainer calls attn-doctor "
+                                 f"reads: it runs {script}, which prepares data (a dataset, captions, masks, tokens) "
+                                 f"rather than training a model (attn-doctor reads {supported()})")
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
@@ -926,6 +932,11 @@ NOT_TRAINING_SCRIPT = re.compile(r"^((run_)?(generate|sample|sampling|infer|infe
                                  r"([a-z0-9]+_)?gen_img|[a-z0-9_]*minimal_inference|[a-z0-9_]+_generate_(image|video)s?|"
                                  r"resize_lora|([a-z0-9]+_)?merge_lora|svd_merge_lora|extract_lora_from_models)\.py$",
                                  re.IGNORECASE)
+# scripts that prepare a run's data rather than train (preprocess.py, preprocess_sam.py, prepare_dataset.py,
+# caption_images.py, tokenize_data.py, make_masks.py; none with `train` in its name): the one command of a launcher whose
+# training lines are commented out
+DATA_PREP_SCRIPT = re.compile(r"^(?!.*train)(pre_?process(ing)?|prepare|prep|caption(s|ing)?|auto_caption|tokeni[sz]e|"
+                              r"make_masks?|segment|download)(_[a-z0-9_]+)?\.py$", re.IGNORECASE)
 # Python's own set-up scripts: an installer that runs `python get-pip.py --no-warn-script-location` (round 50's ai-toolkit
 # installer .bat) or `python setup.py install` sets up an environment; the command is no training run of any trainer
 SETUP_SCRIPTS = {"get-pip.py", "get_pip.py", "ez_setup.py", "distribute_setup.py", "setup.py"}
