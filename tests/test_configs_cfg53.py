@@ -299,3 +299,177 @@ def test_a_script_named_for_training_is_not_a_data_step(tmp_path, script):
     with pytest.raises(UsageError) as e:
         configs.load(_write(tmp_path, "run.sh", text))
     assert "no trainer calls attn-doctor reads: it runs" not in str(e.value)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 5. a settings file a Python script loads itself (round 49m's takahashiJe, round 51's insublee)
+# ---------------------------------------------------------------------------------------------------
+
+_YAML = "model:\n  name: some-org/some-7b\ntraining:\n  precision: \"{p}\"\n  bf16: {bf16}\n  fp16: {fp16}\n  lr: 2.0e-4\n"
+
+
+def _yaml(p: str) -> str:
+    return _YAML.replace("{p}", p).replace("{bf16}", str(p == "bf16").lower()).replace("{fp16}", str(p == "fp16").lower())
+
+
+LOADERS = {
+    # script text, where the YAML goes (relative to the repository root)
+    "module_with_open": ("""
+        import yaml
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+        with open("configs/train.yaml") as f:
+            config = yaml.safe_load(f)
+        model = AutoModelForCausalLM.from_pretrained(config["model"]["name"])
+        args = TrainingArguments(output_dir="out", bf16=config["training"]["bf16"], fp16=config["training"]["fp16"])
+        Trainer(model=model, args=args).train()
+        """, "configs/train.yaml"),
+    "container_path_nested_dict": ("""
+        import yaml
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+        def main():
+            with open("/workspace/configs/train.yaml", "r") as fh:
+                cfg = yaml.safe_load(fh)
+            targs = cfg["training"]
+            model = AutoModelForCausalLM.from_pretrained(cfg["model"]["name"])
+            args = TrainingArguments(output_dir="out", bf16=targs["bf16"], fp16=targs["fp16"])
+            Trainer(model=model, args=args).train()
+        if __name__ == "__main__":
+            main()
+        """, "configs/train.yaml"),
+    "own_loader_argparse_default": ("""
+        import argparse
+        from pathlib import Path
+        import yaml
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+        def load_settings(path: Path) -> dict:
+            text = path.read_text(encoding="utf-8")
+            return yaml.safe_load(text)
+        def run(settings_path: str = "conf/sft.yaml", seed: int = 0):
+            s = load_settings(Path(settings_path))
+            tr = s["training"]
+            model = AutoModelForCausalLM.from_pretrained(s["model"]["name"])
+            args = TrainingArguments(output_dir="out", bf16=str(tr["precision"]).lower() == "bf16",
+                                     fp16=str(tr["precision"]).lower() == "fp16")
+            Trainer(model=model, args=args).train()
+        def main():
+            ap = argparse.ArgumentParser()
+            ap.add_argument("--settings", default="conf/sft.yaml")
+            a = ap.parse_args()
+            run(settings_path=a.settings)
+        main()
+        """, "conf/sft.yaml"),
+    "json_loads_read_text": ("""
+        import json
+        from pathlib import Path
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+        CFG = json.loads(Path("cfg/train.json").read_text())
+        model = AutoModelForCausalLM.from_pretrained(CFG["model"]["name"])
+        args = TrainingArguments(output_dir="out", bf16=CFG["training"]["precision"].upper() == "BF16",
+                                 fp16=CFG["training"]["precision"].upper() == "FP16")
+        Trainer(model=model, args=args).train()
+        """, "cfg/train.json"),
+}
+
+
+def _settings_text(where: str, p: str) -> str:
+    if where.endswith(".json"):
+        import json
+        return json.dumps({"model": {"name": "some-org/some-7b"}, "training": {"precision": p}})
+    return _yaml(p)
+
+
+@pytest.mark.parametrize("name", sorted(LOADERS))
+@pytest.mark.parametrize("precision,dtype", [("bf16", "bfloat16"), ("fp16", "float16")])
+def test_a_settings_file_the_script_loads_itself_is_read_where_its_run_finds_it(tmp_path, name, precision, dtype):
+    src, where = LOADERS[name]
+    _write(tmp_path, where, _settings_text(where, precision))
+    p = _write(tmp_path, "scripts/train.py", src)
+    cfg = configs.load(p)
+    assert cfg["trainer"] == "transformers"
+    assert cfg["dtype"] == dtype
+
+
+@pytest.mark.parametrize("name", sorted(LOADERS))
+def test_a_settings_file_that_is_not_here_leaves_the_precision_unknown(tmp_path, name):
+    src, _where = LOADERS[name]
+    cfg = configs.load(_write(tmp_path, "scripts/train.py", src))
+    assert cfg["trainer"] == "transformers"
+    assert cfg["dtype"] is None
+
+
+def test_a_launchers_option_picks_the_settings_file(tmp_path):
+    """`python scripts/train.py --settings conf/fp16.yaml`: the script's argparse takes the option, and the file it
+    names is the one loaded (the default conf/sft.yaml says bf16)."""
+    src, where = LOADERS["own_loader_argparse_default"]
+    _write(tmp_path, where, _yaml("bf16"))
+    _write(tmp_path, "conf/fp16.yaml", _yaml("fp16"))
+    _write(tmp_path, "scripts/train.py", src)
+    cfg = configs.load(_write(tmp_path, "run.sh", "#!/bin/bash\npython scripts/train.py --settings conf/fp16.yaml\n"))
+    assert (cfg["trainer"], cfg["dtype"]) == ("transformers", "float16")
+
+
+def _src(name: str) -> str:
+    return textwrap.dedent(LOADERS[name][0]).lstrip("\n")
+
+
+UNREAD = {
+    # near misses: what the script loads is not settled here, so nothing is read from a file that happens to be there
+    "bound_twice": _src("module_with_open").replace(
+        "model = ", "config = yaml.safe_load(open(\"configs/other.yaml\"))\nmodel = ", 1),
+    "path_built_at_run_time": _src("module_with_open").replace(
+        'open("configs/train.yaml")', 'open(os.path.join(os.environ["CFG_DIR"], "train.yaml"))').replace(
+        "import yaml", "import os\nimport yaml"),
+    "loader_picks_its_own_file": _src("own_loader_argparse_default").replace(
+        'text = path.read_text(encoding="utf-8")', 'text = Path("conf/sft.yaml").with_suffix(".bak").read_text()'),
+    "callers_disagree": _src("own_loader_argparse_default").replace(
+        "\nmain()\n", "\nmain()\nrun(settings_path=\"conf/other.yaml\")\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREAD))
+def test_a_settings_file_not_settled_here_is_not_read(tmp_path, name):
+    _write(tmp_path, "configs/train.yaml", _yaml("bf16"))
+    _write(tmp_path, "configs/other.yaml", _yaml("bf16"))
+    _write(tmp_path, "conf/sft.yaml", _yaml("bf16"))
+    _write(tmp_path, "conf/other.yaml", _yaml("bf16"))
+    cfg = configs.load(_write(tmp_path, "scripts/train.py", UNREAD[name]))
+    assert cfg["trainer"] == "transformers"
+    assert cfg["dtype"] is None
+
+
+def test_unsloth_reads_the_loaded_settings_too(tmp_path):
+    _write(tmp_path, "configs/train_lora.yaml", _yaml("bf16"))
+    p = _write(tmp_path, "scripts/train_lora.py", """
+        import argparse
+        from pathlib import Path
+        import yaml
+        from unsloth import FastLanguageModel
+        from trl import SFTConfig, SFTTrainer
+        def load_config(path: Path):
+            return yaml.safe_load(path.read_text())
+        def run_training(config_path: str = "configs/train_lora.yaml"):
+            cfg = load_config(Path(config_path))
+            train_cfg = cfg["training"]
+            model, tok = FastLanguageModel.from_pretrained(model_name=cfg["model"]["name"], dtype=None, load_in_4bit=True)
+            args = SFTConfig(output_dir="out", bf16=str(train_cfg["precision"]).lower() == "bf16",
+                             fp16=str(train_cfg["precision"]).lower() == "fp16")
+            SFTTrainer(model=model, args=args).train()
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--config", type=str, default="configs/train_lora.yaml")
+            args = parser.parse_args()
+            run_training(config_path=args.config)
+        if __name__ == "__main__":
+            main()
+        """)
+    cfg = configs.load(p)
+    assert (cfg["trainer"], cfg["dtype"]) == ("unsloth", "bfloat16")
+
+
+@pytest.mark.parametrize("src", ["x = 'BF16'\nx = str(x)\nx = x.lower()\n", "a = str(b)\nb = a.lower()\n"])
+def test_a_name_read_through_itself_is_unknown_not_a_crash(tmp_path, src):
+    """str(X) / X.lower() of a name the script assigns from itself: value() gives up ("?") instead of recursing."""
+    text = "from transformers import TrainingArguments, Trainer\n" + src + \
+        "args = TrainingArguments(output_dir='o', bf16=x == 'bf16' if 'x' in dir() else a == 'bf16')\nTrainer(args=args).train()\n"
+    cfg = configs.load(_write(tmp_path, "train.py", text))
+    assert cfg["trainer"] == "transformers"

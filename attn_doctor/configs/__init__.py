@@ -1311,6 +1311,28 @@ def dumped_doc(doc: dict, settings: dict, what: str) -> dict:
     return make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), f"{what}.json"), json.dumps(settings))
 
 
+def script_files(doc: dict):
+    """path -> the settings (a mapping) of the YAML / JSON / TOML file a Python script of `doc` opens by that path
+    (pyscript.constants' `read`), where the script's run finds it (references.locate: beside it, from the repository
+    root above it, an absolute path of another machine under the checkout), else None. Nothing is noted as unread:
+    the script's settings file is its own business, not an option of the launch."""
+    from .references import locate
+
+    def read(path):
+        if not isinstance(path, str) or not path or not re.search(r"\.(ya?ml|json|toml)$", path, re.IGNORECASE):
+            return None
+        where = locate(doc, path)
+        if where is None or os.path.abspath(where) == os.path.abspath(doc["path"]):
+            return None
+        try:
+            sub = make_doc(where, read_text(where))
+        except UsageError:
+            return None
+        return sub["data"] if sub["fmt"] in ("yaml", "json", "toml") and isinstance(sub.get("data"), dict) else None
+
+    return read
+
+
 def config_data(doc: dict, path, suffix: str = "") -> dict | None:
     """The settings (a mapping) of the YAML / JSON / TOML file named_config finds, or None."""
     sub = named_config(doc, path, suffix)
