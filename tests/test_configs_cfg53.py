@@ -466,10 +466,12 @@ def test_unsloth_reads_the_loaded_settings_too(tmp_path):
     assert (cfg["trainer"], cfg["dtype"]) == ("unsloth", "bfloat16")
 
 
-@pytest.mark.parametrize("src", ["x = 'BF16'\nx = str(x)\nx = x.lower()\n", "a = str(b)\nb = a.lower()\n"])
-def test_a_name_read_through_itself_is_unknown_not_a_crash(tmp_path, src):
+@pytest.mark.parametrize("src,name", [("x = 'BF16'\nx = str(x)\nx = x.lower()\n", "x"),
+                                      ("a = str(b)\nb = a.lower()\n", "a")])
+def test_a_name_read_through_itself_is_unknown_not_a_crash(tmp_path, src, name):
     """str(X) / X.lower() of a name the script assigns from itself: value() gives up ("?") instead of recursing."""
     text = "from transformers import TrainingArguments, Trainer\n" + src + \
-        "args = TrainingArguments(output_dir='o', bf16=x == 'bf16' if 'x' in dir() else a == 'bf16')\nTrainer(args=args).train()\n"
+        f"args = TrainingArguments(output_dir='o', bf16={name} == 'bf16')\nTrainer(args=args).train()\n"
     cfg = configs.load(_write(tmp_path, "train.py", text))
     assert cfg["trainer"] == "transformers"
+    assert cfg["dtype"] is None
