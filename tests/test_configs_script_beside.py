@@ -41,7 +41,9 @@ def test_a_launch_with_no_options_is_read_through_its_script(tmp_path, launch):
 
 
 def test_a_launch_with_options_names_the_command_that_reads_the_script(tmp_path):
-    (tmp_path / "train.py").write_text(TRL)
+    # (the script reads its command line, by hand: the options may change the run. A script that reads none at all is
+    # read through whatever options it is given since cfg53, tests/test_configs_cfg53.py)
+    (tmp_path / "train.py").write_text("import sys\nLR = float(sys.argv[2]) if len(sys.argv) > 2 else 2e-5\n" + TRL)
     (tmp_path / "run.sh").write_text("accelerate launch train.py --learning_rate 1e-5 --num_train_epochs 1\n")
     msg = _load(tmp_path / "run.sh")
     assert isinstance(msg, str) and f"attn-doctor check --config {tmp_path / 'train.py'}" in msg

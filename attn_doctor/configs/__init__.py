@@ -879,6 +879,12 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                 raise UsageError(f"{where} is {spec + ', ' if spec else ''}not a trainer config: it runs {script}, which "
                                  f"samples, generates, evaluates, serves or rewrites a model rather than training one "
                                  f"(attn-doctor reads {supported()})")
+            if DATA_PREP_SCRIPT.match(os.path.basename(script)):
+                # round 49m: a launcher whose training lines are all commented out, its one live command `python
+                # preprocess_sam.py --instance_data_dir ... --instance_prompt ...`: a data step, not a training script
+                raise UsageError(f"{where} {'is ' + spec + ' with' if spec else 'has'} no trainer calls attn-doctor "
+                                 f"reads: it runs {script}, which prepares data (a dataset, captions, masks, tokens) "
+                                 f"rather than training a model (attn-doctor reads {supported()})")
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
@@ -941,6 +947,11 @@ NOT_TRAINING_SCRIPT = re.compile(r"^((run_)?(generate|sample|sampling|infer|infe
                                  r"([a-z0-9]+_)?gen_img|[a-z0-9_]*minimal_inference|[a-z0-9_]+_generate_(image|video)s?|"
                                  r"resize_lora|([a-z0-9]+_)?merge_lora|svd_merge_lora|extract_lora_from_models)\.py$",
                                  re.IGNORECASE)
+# scripts that prepare a run's data rather than train (preprocess.py, preprocess_sam.py, prepare_dataset.py,
+# caption_images.py, tokenize_data.py, make_masks.py; none with `train` in its name): the one command of a launcher whose
+# training lines are commented out
+DATA_PREP_SCRIPT = re.compile(r"^(?!.*train)(pre_?process(ing)?|prepare|prep|caption(s|ing)?|auto_caption|tokeni[sz]e|"
+                              r"make_masks?|segment|download)(_[a-z0-9_]+)?\.py$", re.IGNORECASE)
 # Python's own set-up scripts: an installer that runs `python get-pip.py --no-warn-script-location` (round 50's ai-toolkit
 # installer .bat) or `python setup.py install` sets up an environment; the command is no training run of any trainer
 SETUP_SCRIPTS = {"get-pip.py", "get_pip.py", "ez_setup.py", "distribute_setup.py", "setup.py"}
@@ -1106,8 +1117,9 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
     if argv is not None:
         # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
         beside[1]["argv"] = argv
+        how = "its own argparse takes" if argv else "it reads nowhere (it takes no command line)"
         return beside[0], beside[1], dict(beside[3], evidence=[
-            f"{os.path.basename(path)} runs {script} with options its own argparse takes "
+            f"{os.path.basename(path)} runs {script} with options {how} "
             f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]})"] + beside[3]["evidence"])
     raise _beside_refusal(where, script, beside)
 
@@ -1147,9 +1159,14 @@ def _script_argv(beside) -> dict | None:
     otherwise (the launch is refused with the command that reads the script alone)."""
     if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
         return None
-    from .pyscript import argv_options, tree
+    from .pyscript import argv_options, reads_no_command_line, tree
 
     t = tree(beside[1].get("python") or "")
+    if t is not None and reads_no_command_line(t):
+        # a script that takes no options at all (no sys.argv, no parser, nothing of the user's own imported that could
+        # read one): the launcher's options reach nobody, the run is the script as it is (round 49m: `accelerate
+        # launch scripts/train_lora.py --config configs/lora_config.yaml` of a script reading its YAML at a fixed path)
+        return {}
     return argv_options(t, list(beside[2])) if t is not None else None
 
 
@@ -1245,11 +1262,13 @@ def named_config(doc: dict, path, suffix: str = "", *, located: str | None = Non
     copy = _copied_config(doc, path, suffix)
     if copy is not None:
         return copy or None
-    if not known(spelt(doc, path)):
+    files = doc.get("files") or {}
+    # the file the script writes under the very spelling it then passes (`cat > "$CFG" <<EOF` ... `--config_file
+    # "$CFG"`, CFG="$(dirname "$SCRIPT_DIR")/configs/${ID}.toml"): that text, settled spelling or not (round 49m)
+    written = next((n for n in (path, path + suffix) if n in files), None)
+    if written is None and not known(spelt(doc, path)):
         note_unread(doc, path)  # a value the caller gives (`$1`, `${YAML}` never set): not a file to guess at
         return None
-    files = doc.get("files") or {}
-    written = next((n for n in (path, path + suffix) if n in files), None)
     if written is not None:
         text, where = files[written], written if written.endswith(suffix) else written + suffix
     else:
@@ -1305,6 +1324,28 @@ def dumped_doc(doc: dict, settings: dict, what: str) -> dict:
     """The doc of settings a script builds as a dict (launchers.python_dumped_configs), read as a JSON config named
     `what` beside the script."""
     return make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), f"{what}.json"), json.dumps(settings))
+
+
+def script_files(doc: dict):
+    """path -> the settings (a mapping) of the YAML / JSON / TOML file a Python script of `doc` opens by that path
+    (pyscript.constants' `read`), where the script's run finds it (references.locate: beside it, from the repository
+    root above it, an absolute path of another machine under the checkout), else None. Nothing is noted as unread:
+    the script's settings file is its own business, not an option of the launch."""
+    from .references import locate
+
+    def read(path):
+        if not isinstance(path, str) or not path or not re.search(r"\.(ya?ml|json|toml)$", path, re.IGNORECASE):
+            return None
+        where = locate(doc, path)
+        if where is None or os.path.abspath(where) == os.path.abspath(doc["path"]):
+            return None
+        try:
+            sub = make_doc(where, read_text(where))
+        except UsageError:
+            return None
+        return sub["data"] if sub["fmt"] in ("yaml", "json", "toml") and isinstance(sub.get("data"), dict) else None
+
+    return read
 
 
 def config_data(doc: dict, path, suffix: str = "") -> dict | None:

@@ -268,7 +268,7 @@ def score(doc: dict) -> "Score":
             sc.add("every option one of diffusers' examples' (a renamed copy of an example)")
     elif not script and runs is not None and runs.script and not runs.module and \
             sum(1 for a in runs.args if a.startswith("--")) >= COPY_OPTIONS and _diffusers_options(runs.args, every=True) \
-            and not _cloned_repos_own(doc, runs.script):
+            and not _cloned_repos_own(doc, runs.script) and not _own_scripts_share_options(doc, runs):
         # a renamed copy of an example without the xformers flag (sdxl_lora.py, train_lora_dreambooth.py): the
         # example's argparse (parse_args() stops on an option it does not define) takes every one of its many options
         copy = True
@@ -297,6 +297,50 @@ def _cloned_repos_own(doc: dict, script: str) -> bool:
 
 # options a command line must pass, every one an example's, to be a renamed copy of an example on that evidence alone
 COPY_OPTIONS = 6
+
+# the examples' options that name a run's data and its prompt (examples/dreambooth, examples/text_to_image): what a
+# pipeline's own preparation and inference scripts take too when the repository writes them in the examples' words
+DATA_OPTIONS = ("instance_data_dir", "instance_prompt", "class_data_dir", "class_prompt", "train_data_dir",
+                "instance_mask_dir")
+
+
+def _option_values(args: list) -> dict:
+    """{name: value} of a command's long options that take a value (`--x=v`, `--x v`)."""
+    out = {}
+    for i, w in enumerate(args):
+        if not w.startswith("--") or len(w) <= 2:
+            continue
+        name, eq, val = w[2:].partition("=")
+        if not eq:
+            if i + 1 >= len(args) or args[i + 1].startswith("--"):
+                continue
+            val = args[i + 1]
+        out[name] = val
+    return out
+
+
+def _own_scripts_share_options(doc: dict, runs) -> bool:
+    """Another command of the file runs a Python script that is no example and no trainer's (the repository's own
+    preprocess.py, inference.py) with one of the examples' data options given the same value as the training command
+    (`python preprocess.py --instance_data_dir $INSTANCE_DIR --instance_prompt $PROMPT` before `accelerate launch
+    train_lora.py --instance_data_dir=$INSTANCE_DIR --instance_prompt=$PROMPT ...`; round 49m's sofa-inpainting
+    launcher): the repository writes its own scripts in the examples' option names over one pipeline's data, so those
+    names do not make its train_lora.py an unmodified copy of an example (it was a changed inpainting loop)."""
+    from .shell import trainer_options
+
+    mine = {k: v for k, v in _option_values(runs.args).items() if k in DATA_OPTIONS and v}
+    if not mine:
+        return False
+    for c in doc.get("commands") or []:
+        if c is runs or not c.script or c.module or not c.script.endswith(".py") or c.script == runs.script:
+            continue
+        stem = os.path.splitext(os.path.basename(c.script))[0]
+        if trainer_options("diffusers", c.script) or stem in RESEARCH or _EXAMPLE.match(os.path.basename(c.script)):
+            continue
+        theirs = _option_values(c.args)
+        if any(theirs.get(k) == v for k, v in mine.items()):
+            return True
+    return False
 
 
 def _notebook_command(doc: dict) -> bool:

@@ -358,7 +358,10 @@ def _python_settings(doc: dict) -> dict:
     if t is None:
         return {}
     # argv / environ: the launcher's options to the script and the variables it exports to it (configs.detect)
-    consts = constants(t, doc.get("argv"), doc.get("environ"))
+    from . import script_files
+
+    # read: the settings file the script loads itself (`config = yaml.safe_load(f)`), where its run finds it
+    consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc))
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     trained = _last_training_call(t)

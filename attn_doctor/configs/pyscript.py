@@ -120,13 +120,15 @@ def _as_pass(line: str) -> str:
     return line[:len(line) - len(line.lstrip())] + "pass"
 
 
-def constants(tree, argv: dict | None = None, environ: dict | None = None) -> dict:
+def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else. argv: the values the launcher's options give
     the script's own argparse (argv_options), in place of their defaults. environ: the variables the launcher puts in
     the script's environment (configs._launch_environ), which its os.environ.get / os.getenv read before their
-    defaults."""
+    defaults. read: path -> the settings (a mapping) of a YAML / JSON / TOML file where the script's run finds it, or
+    None (configs.script_files): a name the script binds to such a file's contents (`config = yaml.safe_load(f)` of
+    `with open("configs/x.yaml") as f`, `cfg = load_config(path)`) holds them (_loaded_files)."""
     out = _constants_pass(tree, None)
     if any(v is RUNTIME for v in out.values()):
         # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
@@ -162,7 +164,183 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None) -> di
     out[PINNED_BF16] = pinned_bf16(tree)
     if argv:
         out[ARGPARSE] = {**out[ARGPARSE], **argv}
+    if read is not None:
+        out.update(_loaded_files(tree, out, read))
     return out
+
+
+# the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
+# tomllib.load(f)); toml.load / OmegaConf.load take the path itself
+_PARSES = {"yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load", "json.load", "json.loads",
+           "tomllib.load", "tomllib.loads", "tomli.load", "tomli.loads", "toml.loads"}
+_PATH_PARSES = {"toml.load", "OmegaConf.load"}
+
+
+def _loaded_files(tree, consts: dict, read) -> dict:
+    """name -> the contents, as a Python literal, of the settings file the script loads into that name when the file
+    is here: `with open(P) as f: config = yaml.safe_load(f)` (isalnikow86/Lami-LoRA, round 51's insublee/llm_env), `cfg
+    = yaml.safe_load(Path(P).read_text())`, or `cfg = load_config(Path(P))` of a function of the script's own that returns
+    such a load of its parameter (round 49m's takahashiJe: `load_config(Path(config_path))`, config_path its caller's
+    `args.config`, argparse default configs/train_lora.yaml). P is what the script runs with (a constant, an argparse
+    default, a parameter's default or the one value its callers pass); a file that is not here leaves the name unknown,
+    as before. Names bound more than once are left alone (which binding a use sees is not modelled)."""
+    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    counts: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    counts[t.id] = counts.get(t.id, 0) + 1
+    out = {}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) or \
+                counts.get(n.targets[0].id) != 1 or not isinstance(n.value, ast.Call):
+            continue
+        scope = _enclosing_function(tree, n)
+        path = _loaded_path(tree, n.value, scope, consts, funcs)
+        if path is None:
+            continue
+        data = read(path)
+        if isinstance(data, dict):
+            out[n.targets[0].id] = _literal(data)
+    return out
+
+
+def _dotted(call) -> str:
+    """A call's callee as written (`yaml.safe_load`, `Path`, `load_config`)."""
+    try:
+        return ast.unparse(call.func)
+    except Exception:  # pragma: no cover - a node ast cannot write back
+        return ""
+
+
+def _enclosing_function(tree, node):
+    """The innermost function whose body holds `node`, or None (the module level)."""
+    best = None
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                f.lineno <= node.lineno <= getattr(f, "end_lineno", f.lineno) and \
+                (best is None or f.lineno >= best.lineno):
+            best = f
+    return best
+
+
+def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
+    """The path (a string) of the file `call` parses, or None: a parse of a stream or text read from a path, or a call
+    of the script's own function that returns such a parse of its first parameter."""
+    name = _dotted(call)
+    if name in _PATH_PARSES and call.args:
+        return _path_value(tree, call.args[0], scope, consts)
+    if name in _PARSES and call.args:
+        src = _source_of(call.args[0], scope, tree)
+        return _path_value(tree, src, scope, consts) if src is not None else None
+    f = funcs.get(name) if isinstance(call.func, ast.Name) else None
+    if f is None or depth or not (f.args.posonlyargs + f.args.args):
+        return None
+    param = (f.args.posonlyargs + f.args.args)[0].arg
+    rets = [r.value for r in ast.walk(f) if isinstance(r, ast.Return) and r.value is not None]
+    if len(rets) != 1:
+        return None
+    ret = _local_value(rets[0], f)
+    if not isinstance(ret, ast.Call) or _dotted(ret) not in _PARSES | _PATH_PARSES or not ret.args:
+        return None
+    src = ret.args[0] if _dotted(ret) in _PATH_PARSES else _source_of(ret.args[0], f, tree)
+    src = _unwrap_path(src) if src is not None else None
+    if not (isinstance(src, ast.Name) and src.id == param):
+        return None  # (a file the function picks itself, or one built from its parameter: not followed)
+    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == param), None)
+    return _path_value(tree, arg, scope, consts) if arg is not None else None
+
+
+def _local_value(node, scope):
+    """`node`, or the value of the one `name = value` a Name has in `scope` (a function body)."""
+    if isinstance(node, ast.Name) and scope is not None:
+        got = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
+               and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id]
+        if len(got) == 1:
+            return got[0]
+    return node
+
+
+def _source_of(arg, scope, tree):
+    """The path node a parse's argument reads from: `f` of `with open(P) as f`, `open(P)`, `open(P).read()`,
+    `P.read_text()`, `Path(P).open()`; None for anything else."""
+    arg = _local_value(arg, scope)
+    if isinstance(arg, ast.Name):
+        # the one `with open(P) as NAME` of the function (or of the module's own statements) that binds it
+        opened = [item.context_expr for w in ast.walk(scope if scope is not None else tree)
+                  if isinstance(w, (ast.With, ast.AsyncWith)) and (scope is not None or _enclosing_function(tree, w) is None)
+                  for item in w.items if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == arg.id]
+        return _opened(opened[0]) if len(opened) == 1 else None
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr in ("read", "read_text"):
+        return _opened(arg.func.value) if arg.func.attr == "read" else arg.func.value
+    return _opened(arg)
+
+
+def _opened(node):
+    """P of `open(P, ...)` / `P.open(...)` / `Path(P).open()`, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open" and node.args:
+        return node.args[0]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "open":
+        return node.func.value
+    return None
+
+
+def _unwrap_path(node):
+    """P of `Path(P)` / `pathlib.Path(P)` / `str(P)`, else the node."""
+    while isinstance(node, ast.Call) and _dotted(node) in ("Path", "pathlib.Path", "str") and len(node.args) == 1:
+        node = node.args[0]
+    return node
+
+
+def _path_value(tree, node, scope, consts: dict):
+    """The string a path node holds when the script runs as it is, or None: a constant, an argparse default, or a
+    parameter of the enclosing function, by its default or the one value every call in the script passes it."""
+    node = _unwrap_path(node)
+    if isinstance(node, ast.Name) and scope is not None and \
+            node.id in [a.arg for a in scope.args.posonlyargs + scope.args.args + scope.args.kwonlyargs]:
+        got = _parameter_value(tree, scope, node.id, consts)
+        return got if isinstance(got, str) else None
+    v = value(node, consts)
+    return v if isinstance(v, str) and v != "?" and not v.startswith("torch.") else None
+
+
+def _parameter_value(tree, f, param: str, consts: dict):
+    """The value a parameter of the script's function `f` holds in every call of it the script makes (its default
+    where a call does not pass it); None when the calls disagree, one cannot be read, or nothing calls f."""
+    positional = f.args.posonlyargs + f.args.args
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(f.args.defaults):]], f.args.defaults))
+    defaults.update({a.arg: d for a, d in zip(f.args.kwonlyargs, f.args.kw_defaults) if d is not None})
+    idx = [a.arg for a in positional].index(param) if param in [a.arg for a in positional] else None
+    seen = set()
+    for c in ast.walk(tree):
+        if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == f.name):
+            continue
+        if any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords):
+            return None
+        node = next((k.value for k in c.keywords if k.arg == param), None)
+        if node is None and idx is not None and idx < len(c.args):
+            node = c.args[idx]
+        if node is None:
+            node = defaults.get(param)
+        v = value(_unwrap_path(node), consts) if node is not None else "?"
+        if not isinstance(v, str) or v == "?":
+            return None
+        seen.add(v)
+    return seen.pop() if len(seen) == 1 else None
+
+
+def _literal(data, depth: int = 0):
+    """A YAML / JSON / TOML file's contents as the Python literal the script's dict would be (value() and _dict_items
+    read it as they read a dict written in the script)."""
+    if isinstance(data, dict) and depth < 12:
+        keys = [k for k in data if isinstance(k, str)]
+        return ast.Dict(keys=[ast.Constant(value=k) for k in keys], values=[_literal(data[k], depth + 1) for k in keys])
+    if isinstance(data, (list, tuple)) and depth < 12:
+        return ast.List(elts=[_literal(v, depth + 1) for v in data], ctx=ast.Load())
+    if data is None or isinstance(data, (str, int, float, bool)):
+        return ast.Constant(value=data)
+    return ast.Constant(value=str(data))
 
 
 def _dict_updates(tree) -> dict:
@@ -256,6 +434,44 @@ def _no_abbrev(tree) -> bool:
     """The script makes a parser with allow_abbrev=False (argparse then takes only whole option names)."""
     return any(isinstance(n, ast.keyword) and n.arg == "allow_abbrev" and isinstance(n.value, ast.Constant)
                and n.value.value is False for n in ast.walk(tree))
+
+
+# the packages a training script imports that read no command line of their own when imported or called (the
+# standard library aside, where argparse / getopt / optparse are the only parsers): a script importing only these and
+# using neither sys.argv nor a parser takes no options at all
+_NO_CLI_PACKAGES = {"torch", "transformers", "trl", "peft", "datasets", "accelerate", "unsloth", "bitsandbytes", "numpy",
+                    "pandas", "yaml", "tqdm", "wandb", "evaluate", "sklearn", "scipy", "huggingface_hub", "tokenizers",
+                    "safetensors", "diffusers", "PIL", "torchvision", "sentencepiece", "einops", "dotenv", "jsonlines",
+                    "tensorboard", "nltk", "rouge_score", "matplotlib", "deepspeed", "flash_attn", "xformers", "liger_kernel"}
+_STDLIB_PARSERS = {"argparse", "getopt", "optparse"}
+_PARSER_CALLS = {"parse_args", "parse_known_args", "parse_args_into_dataclasses", "parse_dict", "parse_json_file",
+                 "parse_yaml_file", "from_cli", "ArgumentParser", "HfArgumentParser", "TrlParser"}
+
+
+def reads_no_command_line(tree) -> bool:
+    """The script takes no options at all (isalnikow86/Lami-LoRA's scripts/train_lora.py, round 49m: a top-level
+    TrainingArguments(...) and a YAML read from a fixed path): it names no sys.argv, calls no parser, and imports
+    nothing but the standard library's non-parsing modules and the training libraries of _NO_CLI_PACKAGES (a module of
+    the user's own, `from config import args`, may parse the command line when imported). Options a launcher hands it
+    are then read by nobody: the run is the script's own settings."""
+    import sys
+
+    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            if isinstance(n, ast.ImportFrom) and (n.level or not n.module):
+                return False  # a relative import: the user's own package
+            for mod in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module]):
+                top = mod.split(".")[0]
+                if top in _STDLIB_PARSERS or top not in _NO_CLI_PACKAGES and top not in stdlib:
+                    return False
+        elif isinstance(n, ast.Attribute) and n.attr in ("argv", "orig_argv") or \
+                isinstance(n, ast.Name) and n.id in ("argv", "orig_argv"):
+            return False
+        elif isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
+                                          n.func.id if isinstance(n.func, ast.Name) else None) in _PARSER_CALLS:
+            return False
+    return True
 
 
 def argv_options(tree, words: list) -> dict | None:
@@ -690,6 +906,21 @@ def resolve(node, consts: dict, depth: int = 0):
     return node
 
 
+_NESTING = [0]  # how deep _nested_value is: `x = str(x)`, `p = p.lower()` name themselves through consts
+
+
+def _nested_value(node, consts: dict):
+    """value() of a part of an expression value() reads (str(X), X.lower()), "?" past a few levels: a name the script
+    assigns from itself would otherwise be followed for ever."""
+    if _NESTING[0] > 8:
+        return "?"
+    _NESTING[0] += 1
+    try:
+        return value(node, consts)
+    finally:
+        _NESTING[0] -= 1
+
+
 def value(node, consts: dict):
     """A keyword's value: a constant, `torch.bfloat16`-style attribute names, or "?" (decided when the script runs)."""
     node = resolve(node, consts)
@@ -768,6 +999,20 @@ def value(node, consts: dict):
             if not isinstance(got, str) or got == "?" or got.startswith("torch."):
                 return "?"
             return got.split(":")[0] if isinstance(node, ast.Attribute) else got
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and \
+            len(node.args) == 1 and not node.keywords:
+        # `str(train_cfg["precision"])` of a value known here (a loaded config's, round 49m): its text
+        v = _nested_value(node.args[0], consts)
+        if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != "?" and \
+                not (isinstance(v, str) and v.startswith("torch.")):
+            return str(v)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("lower", "upper", "strip", "casefold") and not node.args and not node.keywords:
+        # `str(cfg["precision"]).lower() == "bf16"`: the string method applied to a string known here
+        v = _nested_value(node.func.value, consts)
+        if isinstance(v, str) and v != "?" and not v.startswith("torch."):
+            return getattr(v, node.func.attr)()
+        return "?"
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
         # `cross_attention == "sdpa"`, `"fp16" in precision` (round 16m: a Colab trainer's form values written into

@@ -140,7 +140,10 @@ def read(doc: dict) -> dict:
     loader = None
     if t is not None:
         # argv / environ: the launcher's options to the script's own argparse and its exports (configs.detect)
-        consts = constants(t, doc.get("argv"), doc.get("environ"))
+        from . import script_files
+
+        # read: the settings file the script loads itself (`cfg = load_config(Path(args.config))`) where its run finds it
+        consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc))
         loads = _trained_loads(t, consts)
         if loads:
             loader, kw, at = loads[-1]  # the last model loaded is the one trained (a teacher loads first)
