@@ -93,7 +93,7 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         better = attribution.specialized(m.entry, backend, m.evidence)
         if better is not None:  # the backend's own entry for the same failure
             m = dataclasses.replace(m, entry=entries()[better])
-        routed = accelerator.route(m.entry.id, backend, plat)
+        routed = accelerator.route(m.entry.id, backend, plat, m.evidence)
         if routed is not None:  # what the failure is on this accelerator (flash-attn on a Mac: no build, not no nvcc)
             m = dataclasses.replace(m, entry=entries()[routed])
             backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)

@@ -101,12 +101,15 @@ def name(platform: str | None) -> str:
     return next((p.name for p in tables().platforms if p.id == platform), "")
 
 
-def route(entry_id: str, backend: str | None, platform: str | None) -> str | None:
-    """The entry that says what `entry_id` means on `platform` (a [[platform_route]] row), or None."""
+def route(entry_id: str, backend: str | None, platform: str | None, evidence: str = "") -> str | None:
+    """The entry that says what `entry_id` means on `platform` (a [[platform_route]] row; one with `when` only where the
+    entry's evidence line holds it), or None."""
     if not platform:
         return None
     for r in tables().routes:
         if platform in r["platforms"] and entry_id in r["entries"] and r.get("backend", backend) == backend:
+            if r.get("when") and not re.search(r["when"], evidence or "", re.IGNORECASE):
+                continue
             return r["to"]
     return None
 
