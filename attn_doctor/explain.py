@@ -14,7 +14,7 @@ from rich.text import Text
 from dataclasses import dataclass
 
 from .knowledge import Entry, entries
-from .knowledge import attribution, checkout, sdpa_reasons, tailor
+from .knowledge import accelerator, attribution, checkout, sdpa_reasons, tailor
 from .knowledge.match import Match, Scan, scan
 from .knowledge.tailor import Versions
 
@@ -47,7 +47,7 @@ def examine(source, env: Versions | None = None, ids: set[str] | None = None) ->
     constant memory) and explain every known problem in it, ranked, with real line numbers. The
     fixes are fitted to `env` (the checked environment's versions), else to the versions the input
     names, else carry placeholders a shell refuses."""
-    s = scan(source if source is not None else "", ids=ids, probes=tailor.PROBES + checkout.PROBES + sdpa_reasons.PROBES)
+    s = scan(source if source is not None else "", ids=ids, probes=tailor.PROBES + checkout.PROBES + sdpa_reasons.PROBES + accelerator.probes())
     v = env if env is not None and env.known else tailor.from_probes(s.probed)
     if env is not None and v is not env:  # the env's torch is unknown: the log's versions, the env's interpreter
         v = dataclasses.replace(v, target=env.target, situation=env.situation)
@@ -67,6 +67,9 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
     out = []
     if s.found and attribution.no_failure_document(lines):
         return out  # release notes, a feature-request form, an answered question, docs ... quoting no failure (ex67)
+    # the accelerator the text comes from (ROCm, ZLUDA, XPU, NPU, MPS; None: CUDA or not said): it routes entries whose
+    # cause cannot be there and replaces fixes that only a CUDA machine can take (round 82, knowledge/accelerator.py)
+    plat = accelerator.detect(s.probed) if s.found else None
     for m in sdpa_reasons.settle(s.found, s.probed):  # torch's SDPA warnings: the error's reasons, or a note
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
@@ -90,8 +93,13 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         better = attribution.specialized(m.entry, backend, m.evidence)
         if better is not None:  # the backend's own entry for the same failure
             m = dataclasses.replace(m, entry=entries()[better])
+        routed = accelerator.route(m.entry.id, backend, plat, m.evidence)
+        if routed is not None:  # what the failure is on this accelerator (flash-attn on a Mac: no build, not no nvcc)
+            m = dataclasses.replace(m, entry=entries()[routed])
+            backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         title, fix = attribution.wording(m.entry, backend)
         fix = checkout.rebuild(fix or m.entry.plain_fix, backend, checkout.of_backend(built, backend, s.probed))
+        fix = accelerator.adapt(m.entry.id, fix, plat)
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
                              fix=tailor.tailor(fix, v, backend, m.entry.id), named_by=named_by, untailored=fix))
     return out

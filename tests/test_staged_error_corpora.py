@@ -495,6 +495,11 @@ SETS = (
     # Training material since ex80, session 12: after ex80's mechanisms (tests/test_explain_variants_ex80.py) 28/28/28, 26 right
     # cause, 0/14 unrelated. Misses left and label doubts: fixtures/errors/round73m/README.md
     Staged("round73m", 28, 28, 28, unrelated="unrelated", note_required=True),
+    # round 82 (ex82, 2026-11-29, session 12): attention failures on other accelerators (ROCm/HIP, ZLUDA, Intel XPU, Ascend
+    # NPU, Apple MPS, CPU), 35 texts and 9 unrelated logs; on main's rules (7536b8d8; explain-round82-main.json) 23/17/9,
+    # 1/9 unrelated matched; after ex82's accelerator evidence, routes, platform fixes and entries (knowledge/round82.toml,
+    # tests/test_explain_variants_ex82.py; explain-round82-after.json) 31/28/29, 0/9. Misses left: fixtures/errors/round82/README.md
+    Staged("round82", 35, 31, 28, unrelated="unrelated", note_required=True),
 )
 
 
