@@ -490,6 +490,12 @@ SETS = (
     Staged("round79", 10, 9, 6, unrelated="unrelated", note_required=True,
            known_claims=(("Comfy-Org__ComfyUI__11048.txt", "app.attention-libraries-absent"),
                          ("CompVis__stable-diffusion__712.txt", "train.oom"))),
+    # round 83 (ex83, 2026-11-29, session 12): reports of wrong numbers (NaN/inf, mismatches against a reference, silent wrong
+    # output), 36 texts and 9 unrelated NaN / black-image logs whose cause is no attention backend (fp16 VAEs and models,
+    # learning rates, a trainer's gradient accumulation); on main's rules (7af3bc5) 16/36 matched, 12 right backend, 3 right
+    # cause, 0/9 unrelated; after ex83's mechanisms (knowledge/round83.toml, tests/test_explain_variants_ex83.py) 27, 22, 16,
+    # 0/9. Misses left (18 texts label a cause no entry describes): fixtures/errors/round83/README.md
+    Staged("round83", 36, 27, 22, unrelated="unrelated", note_required=True),
 )
 
 
