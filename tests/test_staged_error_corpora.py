@@ -500,6 +500,12 @@ SETS = (
     # 1/9 unrelated matched; after ex82's accelerator evidence, routes, platform fixes and entries (knowledge/round82.toml,
     # tests/test_explain_variants_ex82.py; explain-round82-after.json) 31/28/29, 0/9. Misses left: fixtures/errors/round82/README.md
     Staged("round82", 35, 31, 28, unrelated="unrelated", note_required=True),
+    # round 83 (ex83, 2026-11-29, session 12): reports of wrong numbers (NaN/inf, mismatches against a reference, silent wrong
+    # output), 36 texts and 9 unrelated NaN / black-image logs whose cause is no attention backend (fp16 VAEs and models,
+    # learning rates, a trainer's gradient accumulation); on main's rules (7af3bc5) 16/36 matched, 12 right backend, 3 right
+    # cause, 0/9 unrelated; after ex83's mechanisms (knowledge/round83.toml, tests/test_explain_variants_ex83.py) 26, 21, 15,
+    # 0/9. Misses left (18 texts label a cause no entry describes): fixtures/errors/round83/README.md
+    Staged("round83", 36, 26, 21, unrelated="unrelated", note_required=True),
 )
 
 

@@ -457,7 +457,8 @@ OFFER = re.compile(r"^\W*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:pre-?built|community[- ]
                    r"made|published|released)\b[^.;!?\n]{0,60}?\bwheels?\b[^.;!?\n]*", re.IGNORECASE)
 # (not a change made to the backend: "Removing --use-sage-attention fixes it", "downgrading flash-attn to 2.7.4 solved it" say the
 # backend, as it was, was the failure)
-CHANGED = re.compile(r"\b(?:remov\w*|disabl\w*|turn\w* off|switch\w* off|uninstall\w*|drop\w*|without|downgrad\w*|upgrad\w*|"
+# (round 83, ex83: "switching from sdpa to eager fixed it" is a change made to sdpa, which was the failure)
+CHANGED = re.compile(r"\b(?:remov\w*|disabl\w*|turn\w* off|switch\w* off|switch\w*(?: the attention)? (?:away )?from|uninstall\w*|drop\w*|without|downgrad\w*|upgrad\w*|"
                      r"updat\w*|reinstall\w*|rebuil\w*|recompil\w*|patch\w*|pinn?\w*|rollback|roll\w* back|revert\w*|unset\w*)\b|"
                      r"--(?:no|disable)[-_]", re.IGNORECASE)
 FAILED = re.compile(r"\b(?:fail\w*|errors?|crash\w*|broken|cannot|can[’']t|unable|wrong|missing)\b", re.IGNORECASE)  # (for OFFER)
