@@ -968,6 +968,11 @@ TRAINER_CLIS = {"swift", "megatron", "llamafactory-cli", "lmf", "tune", "litgpt"
 FORWARDED_ARGS = {"$@", "${@}", "$*", "${*}", "%*", "@args", "$args"}
 
 
+def _launch_lines(doc: dict) -> bool:
+    """Are `doc`'s commands its launch lines: a launch script or text, a notebook, or a notebook saved as a script?"""
+    return doc["fmt"] == "text" or bool(NOTEBOOK.search(doc["name"])) or bool(doc.get("exported"))
+
+
 def _script_run(doc: dict) -> str | None:
     """The .py file a command line's training command runs (through python, accelerate launch, torchrun, `python -m
     accelerate.commands.launch`), None for a CLI or a `python -m package.module` run."""
@@ -981,8 +986,7 @@ def _script_run(doc: dict) -> str | None:
         cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
                     and os.path.basename(c.script) not in SETUP_SCRIPTS
                     and any(a.startswith("--") or a in FORWARDED_ARGS for a in c.args)), None)
-    if (doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"]) and not doc.get("exported")) or cmd is None or \
-            not cmd.script or not cmd.script.endswith(".py"):
+    if not _launch_lines(doc) or cmd is None or not cmd.script or not cmd.script.endswith(".py"):
         return None  # (a notebook's training command is its `!accelerate launch x.py ...` line, as a launch script's)
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
@@ -996,7 +1000,7 @@ def _bare_run(doc: dict) -> str | None:
     the launch exports to it). _script_run takes only a command given options; one with none is otherwise read as
     naming a script, not running the job. Several such scripts, or none claimed: None (the launch is judged as
     before)."""
-    if doc["fmt"] != "text" and not NOTEBOOK.search(doc["name"]) and not doc.get("exported"):
+    if not _launch_lines(doc):
         return None
     names = []
     for c in doc.get("commands") or []:

@@ -10,6 +10,8 @@ import os
 import re
 import shlex
 
+from .shell_words import unquoted
+
 NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
 
 
@@ -969,7 +971,7 @@ def justfile_script(text: str) -> str:
         m = _JUST_ASSIGN.match(ln)
         if m:
             v = m.group(2)
-            vars_[m.group(1)] = v[1:-1] if len(v) > 1 and v[0] == v[-1] and v[0] in "'\"" else v
+            vars_[m.group(1)] = unquoted(v)
             in_recipe = False
             continue
         m = re.match(r"^@?[A-Za-z_][\w-]*((?:\s+[^:]*)?):(?!=)", ln)

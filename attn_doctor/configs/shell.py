@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
-from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known,  # noqa: F401
+from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known, unquoted,  # noqa: F401
                           logical_lines, package_file, words_of)  # known, expand, logical_lines, words_of: read by the readers too
 
 # Programs that run a training script or a trainer's CLI, and the words in front of them that only wrap them.
@@ -393,7 +393,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     # text appended to a string: the quotes go, the words are split where the string is used (a child
                     # `powershell accelerate launch ... $run_parameters` parses it again)
                     text = expand(m.group(2).strip(), env, dialect)
-                    text = text[1:-1] if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"" else text
+                    text = unquoted(text)
                     if guard[0] is True:
                         env[m.group(1)] += " " + text
                     else:
@@ -421,7 +421,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 if joined is not None:  # `$laungh_script = "flux_" + $laungh_script`, `Join-Path $Root "x.py"`
                     env[m.group(1)] = joined
                     continue
-                env[m.group(1)] = val[1:-1] if len(val) > 1 and val[0] == val[-1] and val[0] in "'\"" else val
+                env[m.group(1)] = unquoted(val)
                 continue
         if dialect == "posix" and _depth < 3:
             # `cat "$BASE" | sed "s|output_dir:.*|output_dir: $OUT|" | sed ... > "$TEMP_CONFIG"` and `sed EXPR BASE >
@@ -577,9 +577,7 @@ def _case_arm(lines: list, i: int, word: str) -> tuple[int, list] | None:
     None when the word is not settled or the block is not read here (no `esac`, an arm not written one per line)."""
     import fnmatch
 
-    word = word.strip()
-    if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"":
-        word = word[1:-1]
+    word = unquoted(word.strip())
     if not known(word) or "`" in word:
         return None
     depth, j, arms, cur = 0, i, [], None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .shell_words import _value, expand, known, words_of
+from .shell_words import _value, expand, known, unquoted, words_of
 
 _BAT_IF = re.compile(r"^(\s*)@?if\s+(.+)$", re.IGNORECASE)
 
@@ -325,7 +325,7 @@ def _ps_value(word: str, env: dict):
             return None
         v = str(env[m.group(1)])
         return {"$true": True, "$false": False, "$null": ""}.get(v.lower(), v)
-    return w[1:-1] if len(w) > 1 and w[0] == w[-1] and w[0] in "'\"" else w
+    return unquoted(w)
 
 
 def _ps_truthy(v) -> bool:

@@ -286,6 +286,11 @@ def _param(m, env: dict, dialect: str, depth: int, quoted: bool) -> str:
     return value if value is not None else m.group(0)  # ${NAME:?message}
 
 
+def unquoted(word: str) -> str:
+    """`word` without one pair of matching outer quotes ('x' or "x"); as it is otherwise."""
+    return word[1:-1] if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"" else word
+
+
 def known(value) -> bool:
     """A value the script settles: not a variable it never sets, not a command substitution."""
     return not (isinstance(value, str) and re.search(r"\$[({A-Za-z_0-9@*#?]|%[A-Za-z_]\w*%", value))
