@@ -223,16 +223,25 @@ def _compile(patterns: tuple[str, ...]) -> tuple[re.Pattern, ...]:
 _FIELDS = set(Entry.__dataclass_fields__)
 
 
+@lru_cache(maxsize=None)
+def toml_data(name: str) -> dict:
+    """A knowledge TOML file beside this module, parsed and its snippets expanded (@TRITON_PIN@: torchpin), once for every
+    reader: entries() and the modules that read a file's other tables (attribution.toml, round82.toml). Shared: read,
+    never change it."""
+    with open(HERE / name, "rb") as fh:
+        return expand_snippets(tomllib.load(fh))
+
+
 @lru_cache(maxsize=1)
 def entries() -> dict[str, Entry]:
     """Every entry by id, read once from the TOML files beside this module: each file's [macros] expanded in its patterns
     and frames, `patterns_from` filled in; an unknown key, a duplicate id or an unknown severity is refused."""
     out: dict[str, Entry] = {}
     for path in sorted(HERE.glob("*.toml")):
-        with open(path, "rb") as fh:
-            data = expand_snippets(tomllib.load(fh))  # @TRITON_PIN@ and the like: torchpin.SNIPPETS
+        data = toml_data(path.name)
         macros = data.get("macros", {})  # a file's shared regex parts: `<NAME>` in its patterns
         for raw in data.get("entry", []):
+            raw = dict(raw)  # (toml_data's tables are shared with the modules that read the same file)
             unknown = set(raw) - _FIELDS | ({"weak_copy", "file"} & set(raw))
             if unknown:
                 raise ValueError(f"{path.name}: entry {raw.get('id')!r} has unknown keys {sorted(unknown)}")

@@ -20,15 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+from . import toml_data
 
-HERE = Path(__file__).parent
-SOURCE = HERE / "round82.toml"
+SOURCE = "round82.toml"  # (knowledge/, beside this module)
 CAP = 3  # hits counted per pattern: one noisy line does not outvote the rest
 
 
@@ -52,8 +47,7 @@ class Tables:
 
 @lru_cache(maxsize=1)
 def tables() -> Tables:
-    with open(SOURCE, "rb") as fh:
-        data = tomllib.load(fh)
+    data = toml_data(SOURCE)
     plats = tuple(Platform(p["id"], p["name"], tuple(re.compile(x) for x in p["patterns"]), p["fix"],
                            tuple(p.get("outranks", ()))) for p in data.get("platform", []))
     ev = data["nvidia_evidence"]

@@ -46,13 +46,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
 from ..model import BACKENDS as MODEL_BACKENDS
-from . import Entry, render, template_fields
+from . import Entry, render, template_fields, toml_data
 
 HERE = Path(__file__).parent
 WINDOW = 80  # lines searched up (and down) from the error line
@@ -130,10 +125,7 @@ NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are
 def _toml() -> dict:
     """attribution.toml as parsed, once for every reader of its tables (rules() and the tables the helpers' readings
     below take: [optional_probe], [not_a_report], [described_fallback])."""
-    from ..torchpin import expand_snippets
-
-    with open(HERE / "attribution.toml", "rb") as fh:
-        return expand_snippets(tomllib.load(fh))
+    return toml_data("attribution.toml")
 
 
 @lru_cache(maxsize=1)
