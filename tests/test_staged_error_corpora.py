@@ -548,6 +548,9 @@ def _sources_outside(staged: Staged) -> set[str]:
 # labelled blind, explain never run on them; see fixtures/errors/round81m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round81m", 32, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex81m, session 12)
+    # round 85m (ex85m, 2026-11-29, session 13): new threads from any tracker, gathered and labelled blind, explain
+    # never run on them; see fixtures/errors/round85m/README.md
+    Staged("round85m", 34, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex85m, session 13)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
