@@ -181,6 +181,7 @@ def test_round81m_mechanism_variants(text, want):
      "(65536). Try increasing `gpu_memory_utilization`", "attn.int32-overflow"),
     ("max_seq_len: 65536\nerror: CUDA out of memory", "attn.int32-overflow"),
     ("SDPA fails with an error when seq_len=8192 and a mask", "attn.int32-overflow"),
+    ("flex_attention backward hits an illegal memory access when seq_len > 65536 (torch 2.9.1, H200)", "attn.int32-overflow"),
     # noext: the extension there
     ("flash_attn_2_cuda is available and imports fine", "fa2.no-extension"),
     # placement: a device mismatch in a loss beside a backend's name is the caller's placement
