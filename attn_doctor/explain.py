@@ -87,6 +87,9 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
             continue  # the optimizer step ran out of memory, not an attention call
+        wider = attribution.generalized(m.entry, lines, m.line)
+        if wider is not None:  # a backend's own entry for a message an attention kernel outside the seven printed (ex84)
+            m = dataclasses.replace(m, entry=entries()[wider])
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         if attribution.optional_notice(m.entry, lines, m.line, named_by):
             continue  # a notice that an optional speed-up is off, or an error only such a notice names a backend for (ex75)

@@ -369,9 +369,18 @@ def _persisted_removed(line: str) -> str:
     return SENTENCE.sub(blank, line)
 
 
+# helper ex84 (session 13; round 81m: alexzhang13/flashattention2-custom-mask#18, "significant numerical discrepancies arise compared
+# to PyTorch's native scaled_dot_product_attention"): the backend a result is compared to is the reference, not the failing side
+COMPARED_TO = re.compile(r"\b(?:compared[ \t]+(?:to|with)|versus|vs\.?)[ \t]+(?:(?:the|PyTorch(?:'s)?|torch(?:'s)?|native|reference|"
+                         r"built-?in|standard)[ \t]+){0,3}[^\s,;:!?()]+", re.IGNORECASE)
+
+
 def _replaced_removed(line: str) -> str:
-    """`line` without what it names as replaced or as a reason, where the rest still names a backend."""
+    """`line` without what it names as replaced, as a reason or as the reference it is compared to, where the rest still names
+    a backend."""
     kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
+    if "compared" in kept.lower() or "vs" in kept.lower():
+        kept = COMPARED_TO.sub(lambda m: " " * len(m.group(0)), kept)
     if kept == line:
         return line
     return kept if any(rx.search(kept) for _, rx in rules().seven) else line
@@ -455,6 +464,22 @@ CHANGED = re.compile(r"\b(?:remov\w*|disabl\w*|turn\w* off|switch\w* off|switch\
                      r"--(?:no|disable)[-_]", re.IGNORECASE)
 FAILED = re.compile(r"\b(?:fail\w*|errors?|crash\w*|broken|cannot|can[’']t|unable|wrong|missing)\b", re.IGNORECASE)  # (for OFFER)
 CURE_WORDS = ("fixed", "fixes", "solved", "solves", "saved", "saves", "cured", "cures")
+
+
+# helper ex84 (session 13; round 81m: verl-project/verl#113, "change VLLM_ATTENTION_BACKEND to XFORMERS to avoid illegal memory
+# access"): the backend a setting is changed TO in order to avoid (fix, work around) a failure is the cure, not the failing one
+CHANGED_TO_AVOID = re.compile(r"\b(?:chang\w*|switch\w*|set|sets|setting|forc\w*|mov\w*)\b[^.;!?\n]{0,60}?\bto[ \t]+"
+                              r"(?P<cure>[`'\"]?[\w.-]+[`'\"]?)[ \t]+(?:to|in[ \t]+order[ \t]+to|so[ \t]+as[ \t]+to)[ \t]+"
+                              r"(?:avoid|fix|prevent|work[ \t]+around|get[ \t]+around|circumvent|bypass|stop)\b", re.IGNORECASE)
+
+
+def _cure_to_avoid_removed(line: str) -> str:
+    """`line` without the backend it is changed to in order to avoid a failure (CHANGED_TO_AVOID)."""
+    def blank(m: re.Match) -> str:
+        a, b = m.span("cure")
+        s = m.group(0)
+        return s[:a - m.start()] + " " * (b - a) + s[b - m.start():]
+    return CHANGED_TO_AVOID.sub(blank, line)
 
 
 def _cured_removed(line: str) -> str:
@@ -571,7 +596,7 @@ def _scrub(line: str) -> str:
         line = EXAMPLES.sub(_examples_removed, line)
     if ":" in line or "=" in line:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
-    if any(w in low for w in ("instead of", "rather than", "from ", "because")):
+    if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared to", "compared with", "versus", "vs")):
         line = _replaced_removed(line)
     if "same" in low or "persist" in low:
         line = _persisted_removed(line)
@@ -592,6 +617,8 @@ def _scrub(line: str) -> str:
         line = SWITCHED_OFF.sub(" ", line)
     if any(w in low for w in CURE_WORDS):
         line = _cured_removed(line)
+    if " to " in low and any(w in low for w in ("avoid", "fix", "prevent", "around", "circumvent", "bypass", "stop")):
+        line = _cure_to_avoid_removed(line)
     if "wheel" in low or "build" in low:
         line = OFFER.sub(lambda m: m.group(0) if UNHEALTHY.search(m.group(0)) or FAILED.search(m.group(0))
                          else " " * len(m.group(0)), line)
@@ -1527,6 +1554,16 @@ def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
         if when is None or when.search(evidence):
             return to
     return None
+
+
+def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
+    """The id of the backend-neutral entry that says this backend's own match better where the nearest library the text names
+    is an attention kernel outside the seven (backend "other"), else None ([[generalize]] in attribution.toml, helper ex84)."""
+    to = {g["entry"]: g["to"] for g in _toml().get("generalize", ())}.get(entry.id)
+    if to is None or not 0 < line <= len(lines):
+        return None
+    found = _nearest_for(entry, lines, line)
+    return to if found is not None and found.backend == "other" else None
 
 
 def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
