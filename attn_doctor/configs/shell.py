@@ -326,7 +326,15 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             if m:
                 # `cat > "$CONFIG" <<EOF ... EOF`: the script writes a file (a trainer YAML) it runs next
                 body, quoted = heredocs[n]
-                files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else expand(body, env, dialect)
+                files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else \
+                    _function_values(expand(body, env, dialect), funcs, env)
+            elif line.strip() in ("{", "("):
+                # `{ echo "stage: sft"; ...; echo "flash_attn: $FLASH_ATTN"; } > "$TRAIN_YAML"`: the group's echo
+                # lines are the file it writes (round 54m's PshySimon LLaMA-Factory launcher), read as a here-document
+                written = _echo_group(lines, i, env, dialect, funcs)
+                if written is not None:
+                    path, text, append = written
+                    files[path] = files.get(path, "") + text if append and path in files else text
             elif n in heredocs and _shows_only(line, dialect):
                 printed.append(heredocs[n][0])
         if dialect == "bat":
@@ -628,6 +636,92 @@ def _case_arm(lines: list, i: int, word: str) -> tuple[int, list] | None:
         if any(fnmatch.fnmatchcase(word, p) for p in pats):
             return j, body
     return j, []
+
+
+_GROUP_END = re.compile(r"^\s*[})]\s*(>>?)\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)\s*$")
+MAX_GROUP_LINES = 400
+
+
+def _echo_group(lines: list, i: int, env: dict, dialect: str, funcs: dict) -> tuple[str, str, bool] | None:
+    """(path, text, appended) of the file a `{ ... } > FILE` (or `( ... ) >> FILE`) group writes with its echo lines
+    (lines[i] is the line after the group's opening brace): each `echo WORDS` at the group's own level is a line of
+    the file, the words as bash expands them (the script's variables, a `$(fn ARG)` of a function of its own that
+    echoes one value: _function_values). Lines under an `if` inside the group are left out (their condition is not
+    settled here: the keys they add stay unknown, not guessed). None when the group ends without redirecting to a
+    file, runs anything but echo / if-blocks, or is not closed."""
+    out, depth = [], 0
+    for j in range(i, min(len(lines), i + MAX_GROUP_LINES)):
+        t = lines[j][1]
+        st = t.strip()
+        if not st:
+            continue
+        if depth == 0:
+            m = _GROUP_END.match(t)
+            if m:
+                path = unquoted(expand(m.group(2), env, dialect))
+                return (path, "\n".join(out) + "\n", m.group(1) == ">>") if out and path else None
+        if re.match(r"^if\b", st):
+            depth += 1
+            continue
+        if re.match(r"^fi\b", st):
+            depth -= 1
+            if depth < 0:
+                return None
+            continue
+        if depth:
+            continue
+        ws = words_of(expand(t, env, dialect), dialect)
+        if len(ws) != 1 or not ws[0] or ws[0][0] != "echo":
+            return None
+        args = ws[0][1:]
+        while args and args[0] in ("-e", "-E"):
+            args = args[1:]
+        out.append(_function_values(" ".join(args), funcs, env))
+    return None
+
+
+_FUNCTION_CALL = re.compile(r"\$\(\s*([A-Za-z_][\w-]*)((?:\s+(?:[^()`$]|\$(?!\())*)?)\)")
+
+
+def _function_values(text: str, funcs: dict, env: dict) -> str:
+    """`text` with each `$(fn ARG ...)` of a function of the script's own that echoes one value (_echoed) replaced by
+    that value (`bf16: $(yaml_bool true)` of `yaml_bool() { case "$1" in true|1|yes) echo "true" ;; *) echo "false"
+    ;; esac; }` -> `bf16: true`); any other substitution stays as written (unknown)."""
+    if not funcs or "$(" not in text:
+        return text
+
+    def one(m):
+        body = funcs.get(m.group(1))
+        if body is None:
+            return m.group(0)
+        args = [w for ws in words_of(expand(m.group(2), env, "posix"), "posix") for w in ws]
+        got = _echoed(body, args)
+        return got if got is not None else m.group(0)
+
+    return _FUNCTION_CALL.sub(one, text)
+
+
+def _echoed(body: str, args: list) -> str | None:
+    """The one value a function body prints for `args`, when the body is a single `case "$1" in` whose arms each
+    `echo` one word (a script's own yes/no normaliser): the arm bash runs for the argument; None otherwise."""
+    for k, w in enumerate(args[:9], start=1):
+        body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
+    lines = [ln for ln in _logical_lines(body, "posix") if ln[1].strip()]
+    if not lines:
+        return None
+    m = re.match(r"^\s*case\s+(.+?)\s+in\s*$", lines[0][1])
+    if not m:
+        return None
+    arm = _case_arm(lines, 1, m.group(1))
+    if arm is None or arm[0] != len(lines):
+        return None  # (a word not settled, or more after the esac)
+    said = [ln[1] for ln in arm[1] if ln[1].strip()]
+    if len(said) != 1:
+        return None
+    ws = words_of(said[0], "posix")
+    if len(ws) != 1 or len(ws[0]) != 2 or ws[0][0] != "echo" or not known(ws[0][1]):
+        return None
+    return ws[0][1]
 
 
 _WRITES_TO = re.compile(r"(?<![\d&>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)\s*$")
