@@ -17,6 +17,12 @@ Round 54m's misses, by mechanism (every variant below is synthetic, written here
 - PshySimon's LLaMA-Factory launcher writes its YAML with a `{ echo "k: v"; ... } > "$TRAIN_YAML"` group, values
   through `$(yaml_bool "$BF16")` of a `case` function of its own: the group is a file the script writes (as a
   here-document is), the function's echoed value is substituted (shell._echo_group, shell._function_values).
+- codechips' start.sh (a vast.ai start script: file browser, proxy, no training) was refused without the "no trainer
+  calls" its label asks for: a shell script with no trainer's command says so, as a Python script's refusal does.
+- skywong14's SDXL launcher reads every flag from its YAML with `VAR="$(yaml_get training.mixed_precision)"`, yaml_get
+  an embedded python over "$CONFIG_PATH" = `$(resolve_path "$CONFIG_PATH")`: such getters (and `yq '.a.b' FILE`) hold
+  the value the file here has (shell._settings_assignment); its `add_bool_flag` appends to the script's CMD array from
+  inside a function, whose body now sees the script's arrays (it used to return the append alone).
 """
 
 from __future__ import annotations
@@ -355,3 +361,119 @@ def test_a_text_file_that_is_no_script_is_not_called_one(tmp_path):
     with pytest.raises(UsageError) as err:
         configs.load(p)
     assert "not a trainer config" in str(err.value) and "shell script" not in str(err.value)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 5. a launcher's flags read from its YAML through a getter (a function of its own, or yq), and a function that
+#    appends to the launcher's array
+# ---------------------------------------------------------------------------------------------------
+
+_GETTER_LAUNCHER = r'''
+#!/usr/bin/env bash
+set -euo pipefail
+HERE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+SETTINGS="$ROOT/settings/{settings}"
+
+{norm}() {{
+  python3 - "$1" <<'PY'
+import os, sys
+print(os.path.realpath(os.path.expanduser(sys.argv[1])))
+PY
+}}
+
+{getter}() {{
+  python3 - "$SETTINGS" "$1" <<'PY'
+import sys, yaml
+data = yaml.safe_load(open(sys.argv[1]))
+node = data
+for part in sys.argv[2].split("."):
+    node = node[part]
+print(str(node).lower() if isinstance(node, bool) else node)
+PY
+}}
+
+flag_if() {{
+  if [[ "$1" == "true" ]]; then
+    ARGS+=("$2")
+  fi
+}}
+
+SETTINGS="$({norm} "$SETTINGS")"
+PREC="$({getter} train.precision)"
+XF="$({getter} train.use_xformers)"
+BASE="$({getter} model.base)"
+ARGS=(
+  accelerate launch train_text_to_image.py
+  --pretrained_model_name_or_path "$BASE"
+  --train_data_dir data --resolution 1024 --train_batch_size 1
+  --mixed_precision "$PREC"
+)
+flag_if "$XF" --enable_xformers_memory_efficient_attention
+flag_if true --gradient_checkpointing
+"${{ARGS[@]}}"
+'''
+
+GETTER_CASES = {
+    # name: (settings YAML, expected required, expected dtype)
+    "bf16_xformers": ("model:\n  base: stabilityai/stable-diffusion-xl-base-1.0\ntrain:\n  precision: bf16\n"
+                      "  use_xformers: true\n", ["xformers"], "bfloat16"),
+    "fp16_no_xformers": ("model:\n  base: runwayml/stable-diffusion-v1-5\ntrain:\n  precision: fp16\n"
+                         "  use_xformers: false\n", [], "float16"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GETTER_CASES))
+def test_flags_read_from_the_yaml_by_a_getter_function(tmp_path, name):
+    yml, want_req, want_dtype = GETTER_CASES[name]
+    _write(tmp_path, "settings/run.yaml", yml)
+    script = _write(tmp_path, "scripts/train.sh", _GETTER_LAUNCHER.format(settings="run.yaml", norm="abs_path",
+                                                                          getter="cfg_value"))
+    cfg = configs.load(script)
+    assert cfg["detected"]["trainer"] == "diffusers"
+    assert (sorted(cfg.get("required") or []), cfg.get("dtype") or "") == (want_req, want_dtype)
+
+
+def test_a_getter_of_a_file_that_is_not_here_stays_unknown(tmp_path):
+    script = _write(tmp_path, "scripts/train.sh", _GETTER_LAUNCHER.format(settings="run.yaml", norm="abs_path",
+                                                                          getter="cfg_value"))
+    cfg = configs.load(script)
+    assert cfg["detected"]["trainer"] == "diffusers" and not cfg.get("dtype")
+
+
+def test_a_function_that_is_no_getter_stays_unknown(tmp_path):
+    _write(tmp_path, "settings/run.yaml", GETTER_CASES["bf16_xformers"][0])
+    text = _GETTER_LAUNCHER.format(settings="run.yaml", norm="abs_path", getter="cfg_value")
+    text = text.replace('for part in sys.argv[2].split("."):\n    node = node[part]\n', 'node = node["train"]\n')
+    script = _write(tmp_path, "scripts/train.sh", text)
+    cfg = configs.load(script)
+    assert not cfg.get("dtype") and not cfg.get("required")
+
+
+def test_flags_read_with_yq(tmp_path):
+    _write(tmp_path, "params.json", '{"train": {"mixed_precision": "fp16", "model": "runwayml/stable-diffusion-v1-5"}}')
+    script = _write(tmp_path, "train.sh", """
+        #!/bin/bash
+        P="$(dirname "$0")/params.json"
+        MODEL=$(yq -r '.train.model' "$P")
+        MP=$(yq e '.train.mixed_precision' "$P")
+        accelerate launch train_dreambooth.py --pretrained_model_name_or_path $MODEL --instance_data_dir data \\
+          --instance_prompt "a photo" --resolution 512 --train_batch_size 1 --mixed_precision $MP \\
+          --enable_xformers_memory_efficient_attention
+    """)
+    assert _read(script) == (["xformers"], "float16")
+
+
+def test_a_function_appending_to_the_launchers_array_keeps_the_array(tmp_path):
+    """A function that appends to an array of the script leaves the whole array (as bash keeps it), not its append."""
+    script = _write(tmp_path, "train.sh", """
+        #!/bin/bash
+        OPTS=(--mixed_precision fp16 --resolution 512 --train_batch_size 1)
+        add_opt() {
+            OPTS+=("$1")
+        }
+        add_opt --enable_xformers_memory_efficient_attention
+        accelerate launch train_text_to_image.py --pretrained_model_name_or_path runwayml/stable-diffusion-v1-5 \\
+          --train_data_dir data "${OPTS[@]}"
+    """)
+    assert _read(script) == (["xformers"], "float16")
