@@ -477,3 +477,13 @@ def test_a_function_appending_to_the_launchers_array_keeps_the_array(tmp_path):
           --train_data_dir data "${OPTS[@]}"
     """)
     assert _read(script) == (["xformers"], "float16")
+
+
+def test_the_echo_group_inside_a_main_function(tmp_path):
+    """The same launcher with its body in `main() { ... }` run as `main "$@"` (a style guide's layout): the script's
+    own arguments are the function's, and the `$1` of the functions main defines stays theirs."""
+    text = _ECHO_LAUNCHER.format(attn="fa2", half="true", fn="yaml_bool", prec="bf16", open="{", close="} >",
+                                 attn_line='    echo "flash_attn: $ATTN"')
+    head, body = text.lstrip("\n").split("\n", 1)
+    script = _write(tmp_path, "scripts/train_lf.sh", f"{head}\nmain() {{\n{body}\n}}\nmain \"$@\"\n")
+    assert _read(script) == (["fa2"], "bfloat16")

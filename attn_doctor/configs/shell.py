@@ -462,9 +462,14 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                              if re.search(r"\$\{?" + re.escape(var) + r"\b", line) for e in es]
             if cmd is not None and funcs and words and words[0] in funcs and _depth < 2:
                 args = " ".join(shlex.quote(w) for w in words[1:])
-                body = funcs[words[0]].replace('"$@"', args).replace("$@", args).replace('"$*"', args)
-                for k, w in enumerate(words[1:10], start=1):
-                    body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
+                body = funcs[words[0]]
+                if words[1:] not in (["$@"], ["$*"]):
+                    # (`main "$@"`: the function gets the script's own arguments, which its $1 ... and "$@" already
+                    # are; writing the words in would also rewrite the $1 of the functions it defines, round 54m's
+                    # yaml_bool inside a main())
+                    body = body.replace('"$@"', args).replace("$@", args).replace('"$*"', args)
+                    for k, w in enumerate(words[1:10], start=1):
+                        body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
                 # (the script's arrays too: a function that appends to one, `CMD+=("$flag_name")` of round 54m's
                 # skywong14 add_bool_flag, leaves the whole array global, not its own append alone)
                 inner = parse("\n".join([f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str)] +
