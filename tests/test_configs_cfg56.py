@@ -145,6 +145,25 @@ def test_a_get_of_a_dict_with_a_spread_not_known_here_is_unknown(tmp_path):
     assert _read(script) == ([], "bfloat16")
 
 
+def test_a_get_of_a_dict_updated_at_run_time_is_unknown(tmp_path):
+    """`settings.update(json.load(fh))`: the update may bring the key, so an absent key is no default; a dict updated
+    with a dict written out keeps its known keys."""
+    script = _write(tmp_path, "train.py", """
+        import json
+        from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
+
+        settings = {"name": "m", "fp16": True}
+        with open("user_settings.json") as fh:
+            settings.update(json.load(fh))
+        extra = {"name": "m"}
+        extra.update({"attn": "sdpa"})
+        model = AutoModelForCausalLM.from_pretrained("m", attn_implementation=settings.get("attn", "flash_attention_2"))
+        args = TrainingArguments(output_dir="o", fp16=settings.get("fp16", False), bf16=extra.get("bf16", False))
+        Trainer(model=model, args=args).train()
+    """)
+    assert _read(script) == ([], "")
+
+
 # ---------------------------------------------------------------------------------------------------
 # 2. fallback loops and classes looked up in transformers by name
 # ---------------------------------------------------------------------------------------------------

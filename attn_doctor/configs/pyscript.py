@@ -161,6 +161,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
             out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
                                  values=[base] + [v for _, v in sets])
     out[DATACLASSES] = _script_dataclasses(tree)
+    out[OPAQUE_DICTS] = _opaque_updates(tree)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
     out[PINNED_BF16] = pinned_bf16(tree)
@@ -413,6 +414,39 @@ def _dict_updates(tree) -> dict:
                         items = [(k.value, v) for k, v in zip(c.args[0].keys, c.args[0].values)
                                  if isinstance(k, ast.Constant) and isinstance(k.value, str)] + items
                     out.setdefault(c.func.value.id, []).extend(items)
+            branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
+                type(child).__name__ in ("Match", "TryStar")
+            walk(child, branch)
+
+    walk(tree, False)
+    return out
+
+
+# consts' entry for the dict variables the script changes with contents not known here (_opaque_updates)
+OPAQUE_DICTS = "<dicts updated at run time>"
+
+
+def _opaque_updates(tree) -> set:
+    """Names of dicts the script changes outside any branch with contents not known here: `kw.update(other)` of
+    anything but a dict written out, `kw[key] = v` with a key computed at run time. A `.get` of such a dict may find a
+    key the script's text does not show, so its default is no answer (_known_items)."""
+    out: set = set()
+
+    def walk(node, in_branch: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not in_branch:
+                if isinstance(child, ast.Assign) and len(child.targets) == 1 and \
+                        isinstance(child.targets[0], ast.Subscript) and isinstance(child.targets[0].value, ast.Name) and \
+                        not (isinstance(child.targets[0].slice, ast.Constant) and
+                             isinstance(child.targets[0].slice.value, str)):
+                    out.add(child.targets[0].value.id)
+                elif isinstance(child, ast.Expr) and isinstance(child.value, ast.Call) and \
+                        isinstance(child.value.func, ast.Attribute) and child.value.func.attr == "update" and \
+                        isinstance(child.value.func.value, ast.Name):
+                    c = child.value
+                    if any(not isinstance(a, ast.Dict) or None in a.keys for a in c.args) or \
+                            any(k.arg is None for k in c.keywords):
+                        out.add(c.func.value.id)
             branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
                 type(child).__name__ in ("Match", "TryStar")
             walk(child, branch)
@@ -1176,7 +1210,10 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
 def _known_items(node, consts: dict, depth: int = 0) -> list | None:
     """The (key, value node) pairs of a dict known here whole: written out in the script (`{...}` / `dict(...)`, every
     `**other` spread in it known too) or loaded from a settings file that is here (constants' `read`), or an entry of
-    one that is itself such a dict (`cfg["model"]`); None when any part is decided at run time."""
+    one that is itself such a dict (`cfg["model"]`); None when any part is decided at run time (a dict the script
+    updates with contents not known here: _opaque_updates)."""
+    if isinstance(node, ast.Name) and node.id in consts.get(OPAQUE_DICTS, ()):
+        return None
     node = resolve(node, consts)
     if depth > 4:
         return None
