@@ -6,7 +6,8 @@ Round 54m's misses, by mechanism (every variant below is synthetic, written here
   (Satyajithchary), `bf16=cfg.get("bf16", False)` (thao12345310), cfg the YAML the script loads by its --config
   default. value() had no reading of `.get`: the entry of a dict known here whole (written out, or loaded from a file
   that is here), else the getter's default; a dict not known whole stays unknown (round 17's convention: the file that
-  is not here decides, not the default). `getattr(torch, cfg["model"]["dtype"])` names a torch dtype the same way.
+  is not here decides, not the default; so is a dict the script updates with contents not known here).
+  `getattr(torch, cfg["model"]["dtype"])` names a torch dtype the same way.
 - thao12345310's `add_argument("--config", type=Path, default=Path("configs/qwen_lora_sft.yaml"))`: the default's
   path was not unwrapped from Path(...), so the config was never loaded (pyscript._path_value).
 - Satyajithchary's loader tries model classes and keyword sets in fallback loops (`for mod, cls_name in
