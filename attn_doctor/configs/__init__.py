@@ -892,6 +892,10 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None  # (python: a notebook's !lines)
+        if not ran and doc["fmt"] == "text" and _shell_script(doc):
+            # round 54m: a vast.ai start script that starts a file browser and a proxy and trains nothing: a shell
+            # script, said as the Python script's refusal says it
+            what += ": a shell script with no trainer calls attn-doctor reads"
         if ran:
             # (round 9: an installer that ends in `python app.py`, a GUI; round 11: a notebook that starts the kohya_ss
             # GUI with `!python kohya_gui.py --share`): name what it runs
@@ -1328,6 +1332,14 @@ def dumped_doc(doc: dict, settings: dict, what: str) -> dict:
     """The doc of settings a script builds as a dict (launchers.python_dumped_configs), read as a JSON config named
     `what` beside the script."""
     return make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), f"{what}.json"), json.dumps(settings))
+
+
+def _shell_script(doc: dict) -> bool:
+    """The doc is a shell script: named so (.sh / .bash / .zsh / .slurm) or opening with a shell's #! line."""
+    if re.search(r"\.(sh|bash|zsh|slurm)$", str(doc.get("path") or ""), re.IGNORECASE):
+        return True
+    first = (doc.get("text") or "").lstrip("\ufeff").split("\n", 1)[0]
+    return bool(re.match(r"^#!\s*\S*/(?:env\s+)?(?:ba|z|da|k)?sh\b", first))
 
 
 def script_files(doc: dict):

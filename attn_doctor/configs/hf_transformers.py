@@ -380,7 +380,7 @@ def _python_settings(doc: dict) -> dict:
         if owner and name in MODEL_BUILDERS and not (owner.startswith("AutoModel") or _TASK_HEAD.search(owner)):
             # `model_cls = Qwen2VLForConditionalGeneration` (or another model class in each branch) then
             # `model_cls.from_pretrained(...)`: the class it names
-            owner = _class_held(t, owner) or owner
+            owner = _class_held(t, owner, consts) or owner
         if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
                 owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration"))
                 or _TASK_HEAD.search(owner))):
@@ -478,9 +478,12 @@ def _script_subclasses(t) -> dict:
     return out
 
 
-def _class_held(t, name: str) -> str | None:
+def _class_held(t, name: str, consts: dict | None = None) -> str | None:
     """The model class a variable holds, when every assignment of it in the script is one (`model_cls =
-    Qwen2VLForConditionalGeneration`, or Qwen2_5_VL... in another branch): the first; None otherwise."""
+    Qwen2VLForConditionalGeneration`, or Qwen2_5_VL... in another branch): the first; None otherwise. consts (the
+    script's constants): a class looked up in transformers by a name known here counts too (`cls =
+    getattr(transformers, "Qwen3VLForConditionalGeneration")`, `getattr(importlib.import_module(mod), cls_name)` of a
+    fallback loop's first candidate ("transformers", "Qwen3VLForConditionalGeneration"): _transformers_attr)."""
     import ast
 
     held = []
@@ -489,11 +492,33 @@ def _class_held(t, name: str) -> str | None:
             # `model_cls = LlamaForCausalLM if ... else MistralForCausalLM`: each branch is an assignment of its own
             values = [n.value.body, n.value.orelse] if isinstance(n.value, ast.IfExp) else [n.value]
             for v in values:
-                cls = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else ""
+                cls = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else \
+                    _transformers_attr(v, consts) if consts is not None else ""
                 if not (cls.startswith("AutoModel") or _TASK_HEAD.search(cls)):
                     return None
                 held.append(cls)
     return held[0] if held else None
+
+
+def _transformers_attr(node, consts: dict) -> str:
+    """NAME of `getattr(transformers, NAME)` / `getattr(importlib.import_module(M), NAME)` (M "transformers") when the
+    name is known here; "" otherwise."""
+    import ast
+
+    from .pyscript import value
+
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and
+            len(node.args) == 2):
+        return ""
+    mod = node.args[0]
+    if isinstance(mod, ast.Call) and ast.unparse(mod.func) in ("importlib.import_module", "import_module") and \
+            len(mod.args) == 1:
+        if value(mod.args[0], consts) != "transformers":
+            return ""
+    elif not (isinstance(mod, ast.Name) and mod.id == "transformers"):
+        return ""
+    got = value(node.args[1], consts)
+    return got if isinstance(got, str) and got.isidentifier() else ""
 
 
 def _fields_never_read(t, call) -> set:

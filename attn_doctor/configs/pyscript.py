@@ -140,6 +140,8 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
         out = _constants_pass(tree, {k: v if counts.get(k) == 1 else RUNTIME for k, v in out.items()})
     for name, default in _parameter_defaults(tree).items():
         out.setdefault(name, default)
+    for name, first in _fallback_candidates(tree, out).items():
+        out.setdefault(name, first)
     for name, parsed in _parsed_parameters(tree, out).items():
         out.setdefault(name, parsed)
     for n in ast.walk(tree):
@@ -159,6 +161,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
             out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
                                  values=[base] + [v for _, v in sets])
     out[DATACLASSES] = _script_dataclasses(tree)
+    out[OPAQUE_DICTS] = _opaque_updates(tree)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
     out[PINNED_BF16] = pinned_bf16(tree)
@@ -167,6 +170,48 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     if read is not None:
         out.update(_loaded_files(tree, out, read))
     return out
+
+
+def _fallback_candidates(tree, consts: dict) -> dict:
+    """name -> the first candidate of a fallback loop: `for kwargs in (kw, {...}):` / `for mod, cls_name in
+    MODEL_CLASS_CANDIDATES:` over a tuple or list the script writes out, whose body tries something and returns or
+    breaks once it works (`try: m = cls.from_pretrained(name, **kwargs); return m` / `except TypeError: continue`;
+    round 54m's Satyajithchary loads a Qwen3-VL so across transformers 4.5x and 5.x). The first candidate is the one
+    the run takes when it works; a loop that runs every value (a sweep: no return or break under a `try`) is left out,
+    and so is a name the script assigns anywhere else."""
+    assigned = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                assigned |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+    loops, seen = {}, set()
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.For) or n.orelse:
+            continue
+        names = [n.target] if isinstance(n.target, ast.Name) else list(n.target.elts) \
+            if isinstance(n.target, ast.Tuple) else []
+        if not names or not all(isinstance(x, ast.Name) for x in names):
+            continue
+        seq = resolve(n.iter, consts)
+        if not isinstance(seq, (ast.Tuple, ast.List)) or len(seq.elts) < 2:
+            continue
+        if not any(isinstance(x, ast.Try) and any(isinstance(y, (ast.Return, ast.Break)) for st in x.body
+                                                  for y in ast.walk(st)) for st in n.body for x in ast.walk(st)):
+            continue
+        first = seq.elts[0]
+        if len(names) > 1:
+            if not (isinstance(first, (ast.Tuple, ast.List)) and len(first.elts) == len(names)):
+                continue
+            vals = list(first.elts)
+        else:
+            vals = [first]
+        for x, v in zip(names, vals):
+            if x.id in seen:
+                loops.pop(x.id, None)  # (two loops bind it: which one a use sees is not modelled)
+            elif x.id not in assigned:
+                loops[x.id] = v
+            seen.add(x.id)
+    return loops
 
 
 # the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
@@ -301,6 +346,10 @@ def _path_value(tree, node, scope, consts: dict):
             node.id in [a.arg for a in scope.args.posonlyargs + scope.args.args + scope.args.kwonlyargs]:
         got = _parameter_value(tree, scope, node.id, consts)
         return got if isinstance(got, str) else None
+    if isinstance(node, ast.Attribute) and node.attr in consts.get(ARGPARSE, {}) and _parsed_args(node.value, consts):
+        # `args.config` of `add_argument("--config", type=Path, default=Path("configs/x.yaml"))` (round 54m's
+        # thao12345310): the default's path, as argparse hands it over
+        node = _unwrap_path(resolve(consts[ARGPARSE][node.attr], consts))
     v = value(node, consts)
     return v if isinstance(v, str) and v != "?" and not v.startswith("torch.") else None
 
@@ -365,6 +414,39 @@ def _dict_updates(tree) -> dict:
                         items = [(k.value, v) for k, v in zip(c.args[0].keys, c.args[0].values)
                                  if isinstance(k, ast.Constant) and isinstance(k.value, str)] + items
                     out.setdefault(c.func.value.id, []).extend(items)
+            branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
+                type(child).__name__ in ("Match", "TryStar")
+            walk(child, branch)
+
+    walk(tree, False)
+    return out
+
+
+# consts' entry for the dict variables the script changes with contents not known here (_opaque_updates)
+OPAQUE_DICTS = "<dicts updated at run time>"
+
+
+def _opaque_updates(tree) -> set:
+    """Names of dicts the script changes outside any branch with contents not known here: `kw.update(other)` of
+    anything but a dict written out, `kw[key] = v` with a key computed at run time. A `.get` of such a dict may find a
+    key the script's text does not show, so its default is no answer (_known_items)."""
+    out: set = set()
+
+    def walk(node, in_branch: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not in_branch:
+                if isinstance(child, ast.Assign) and len(child.targets) == 1 and \
+                        isinstance(child.targets[0], ast.Subscript) and isinstance(child.targets[0].value, ast.Name) and \
+                        not (isinstance(child.targets[0].slice, ast.Constant) and
+                             isinstance(child.targets[0].slice.value, str)):
+                    out.add(child.targets[0].value.id)
+                elif isinstance(child, ast.Expr) and isinstance(child.value, ast.Call) and \
+                        isinstance(child.value.func, ast.Attribute) and child.value.func.attr == "update" and \
+                        isinstance(child.value.func.value, ast.Name):
+                    c = child.value
+                    if any(not isinstance(a, ast.Dict) or None in a.keys for a in c.args) or \
+                            any(k.arg is None for k in c.keywords):
+                        out.add(c.func.value.id)
             branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
                 type(child).__name__ in ("Match", "TryStar")
             walk(child, branch)
@@ -953,6 +1035,26 @@ def value(node, consts: dict):
         got = [v for k, v in _dict_items(node.value, consts) if k == node.slice.value]
         if got:
             return value(got[-1], consts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+            1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) and \
+            isinstance(node.args[0].value, str) and ast.unparse(node.func) not in _ENVIRON_GETS:
+        # `cfg.get("attn", "sdpa")` / `cfg["model"].get("attn_implementation", "sdpa")` of a dict known here whole (one
+        # the script writes out, or the settings file it loads when that file is here: round 54m's users' scripts read
+        # their default config so): the entry under the key, else the getter's default (None without one), as
+        # dict.get answers. A dict not known here whole (loaded from a file that is not here, or built at run time) is
+        # "?": its file decides, not the default (round 17's convention for `bf16=train_cfg.get("bf16", False)`)
+        items = _known_items(node.func.value, consts)
+        if items is not None:
+            got = [v for k, v in items if k == node.args[0].value]
+            if got:
+                return value(got[-1], consts)
+            return value(node.args[1], consts) if len(node.args) > 1 else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
+            len(node.args) == 2 and not node.keywords and isinstance(node.args[0], ast.Name) and \
+            node.args[0].id == "torch":
+        # `getattr(torch, cfg["model"]["dtype"])` of a dtype named by a setting known here: that torch attribute
+        v = _nested_value(node.args[1], consts)
+        return f"torch.{v}" if isinstance(v, str) and v.isidentifier() and not v.startswith("torch") else "?"
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         # `not script_args.use_flash_attention_2`: the negation of a setting known here
         v = value(node.operand, consts)
@@ -1103,6 +1205,63 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
         if inner:
             out += _dict_items(inner[-1], consts, depth + 1)
     return out
+
+
+def _known_items(node, consts: dict, depth: int = 0) -> list | None:
+    """The (key, value node) pairs of a dict known here whole: written out in the script (`{...}` / `dict(...)`, every
+    `**other` spread in it known too) or loaded from a settings file that is here (constants' `read`), or an entry of
+    one that is itself such a dict (`cfg["model"]`); None when any part is decided at run time (a dict the script
+    updates with contents not known here: _opaque_updates)."""
+    if isinstance(node, ast.Name) and node.id in consts.get(OPAQUE_DICTS, ()):
+        return None
+    node = resolve(node, consts)
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Dict):
+        out = []
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                inner = _known_items(v, consts, depth + 1)
+                if inner is None:
+                    return None
+                out += inner
+            elif isinstance(k, ast.Constant):
+                out.append((k.value, v))
+            else:
+                return None
+        return out
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and \
+            len(node.args) <= 1:
+        out = []
+        for a in node.args:
+            inner = _known_items(a, consts, depth + 1)
+            if inner is None:
+                return None
+            out += inner
+        for k in node.keywords:
+            if k.arg:
+                out.append((k.arg, k.value))
+            else:
+                inner = _known_items(k.value, consts, depth + 1)
+                if inner is None:
+                    return None
+                out += inner
+        return out
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        outer = _known_items(node.value, consts, depth + 1)
+        got = [v for k, v in outer or [] if k == node.slice.value]
+        return _known_items(got[-1], consts, depth + 1) if got else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+            1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant):
+        # `cfg.get("model", {}).get("attn_implementation", "sdpa")`: the section, else the getter's default dict
+        outer = _known_items(node.func.value, consts, depth + 1)
+        if outer is None:
+            return None
+        got = [v for k, v in outer if k == node.args[0].value]
+        if got:
+            return _known_items(got[-1], consts, depth + 1)
+        return _known_items(node.args[1], consts, depth + 1) if len(node.args) > 1 else None
+    return None
 
 
 def keywords(call: ast.Call, consts: dict) -> list[tuple[str, object]]:

@@ -326,7 +326,15 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             if m:
                 # `cat > "$CONFIG" <<EOF ... EOF`: the script writes a file (a trainer YAML) it runs next
                 body, quoted = heredocs[n]
-                files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else expand(body, env, dialect)
+                files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else \
+                    _function_values(expand(body, env, dialect), funcs, env)
+            elif line.strip() in ("{", "("):
+                # `{ echo "stage: sft"; ...; echo "flash_attn: $FLASH_ATTN"; } > "$TRAIN_YAML"`: the group's echo
+                # lines are the file it writes (round 54m's PshySimon LLaMA-Factory launcher), read as a here-document
+                written = _echo_group(lines, i, env, dialect, funcs)
+                if written is not None:
+                    path, text, append = written
+                    files[path] = files.get(path, "") + text if append and path in files else text
             elif n in heredocs and _shows_only(line, dialect):
                 printed.append(heredocs[n][0])
         if dialect == "bat":
@@ -432,6 +440,13 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 cmd = _command(ws, env, n)
                 if cmd is not None:
                     commands.append(cmd)
+        if dialect == "posix" and where and _plain_assignment(line):
+            got = _settings_assignment(line, env, funcs, os.path.join(where, os.path.basename(name or "x.sh")))
+            if got is not None:
+                # `MIXED_PRECISION="$(yaml_get training.mixed_precision)"` of a getter function of the script's own, or
+                # `MP=$(yq -r '.training.mixed_precision' "$CONFIG")`: the value the settings file here holds
+                env[got[0]] = got[1]
+                continue
         for words in words_of(expand(line, env, dialect), dialect):
             if words[0].startswith("-") and commands and commands[-1].line < n and \
                     ends.get(commands[-1].line, -1) + 1 == n and commands[-1].line not in broken:
@@ -447,10 +462,19 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                              if re.search(r"\$\{?" + re.escape(var) + r"\b", line) for e in es]
             if cmd is not None and funcs and words and words[0] in funcs and _depth < 2:
                 args = " ".join(shlex.quote(w) for w in words[1:])
-                body = funcs[words[0]].replace('"$@"', args).replace("$@", args).replace('"$*"', args)
-                for k, w in enumerate(words[1:10], start=1):
-                    body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
-                inner = parse("\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
+                body = funcs[words[0]]
+                if words[1:] not in (["$@"], ["$*"]):
+                    # (`main "$@"`: the function gets the script's own arguments, which its $1 ... and "$@" already
+                    # are; writing the words in would also rewrite the $1 of the functions it defines, round 54m's
+                    # yaml_bool inside a main())
+                    body = body.replace('"$@"', args).replace("$@", args).replace('"$*"', args)
+                    for k, w in enumerate(words[1:10], start=1):
+                        body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
+                # (the script's arrays too: a function that appends to one, `CMD+=("$flag_name")` of round 54m's
+                # skywong14 add_bool_flag, leaves the whole array global, not its own append alone)
+                inner = parse("\n".join([f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str)] +
+                                        [f"{k}=(" + " ".join(shlex.quote(w) for w in v) + ")" for k, v in env.items()
+                                         if isinstance(v, list) and k != "@" and re.match(r"^[A-Za-z_]\w*$", k)])
                               + "\n" + body, name, _depth + 1, _funcs=funcs)
                 commands.extend(c for c in inner.commands)
                 # the files the body writes (`cat > $CONFIG <<EOF` inside `main`) are the script's, as a top-level
@@ -628,6 +652,214 @@ def _case_arm(lines: list, i: int, word: str) -> tuple[int, list] | None:
         if any(fnmatch.fnmatchcase(word, p) for p in pats):
             return j, body
     return j, []
+
+
+def _plain_assignment(line: str) -> bool:
+    """A line that is one plain assignment (no command after it, no `&&` / `;` chain)."""
+    return bool(re.match(r"^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=", line)) and "&&" not in line.split("$(", 1)[0]
+
+
+_ASSIGNED_SUBST = re.compile(r"^\s*(?:(?:export|local|readonly)\s+)?([A-Za-z_]\w*)=(\"?)\$\((.*)\)\2\s*$", re.DOTALL)
+_SETTINGS_EXT = re.compile(r"\.(ya?ml|json|toml)$", re.IGNORECASE)
+MAX_SETTINGS_BYTES = 2_000_000
+
+
+def _settings_assignment(line: str, env: dict, funcs: dict, launcher: str) -> tuple[str, str] | None:
+    """(name, value) of `NAME="$(CMD)"` where CMD prints one key of a settings file that is here: `yq [-r] [e|eval]
+    '.a.b' FILE`, or a function of the script's own that is such a getter (_getter_file: an embedded python that loads
+    the YAML / JSON a variable names and walks a dotted key given as $1), or that only prints its path argument resolved
+    (`resolve_path() { python3 - "$1" <<'PY' ... print(Path(sys.argv[1]).expanduser().resolve()) ... }`, `realpath
+    "$1"`): that argument. None for anything else, or when the file or the key is not here (the value stays as
+    written, unknown)."""
+    m = _ASSIGNED_SUBST.match(line)
+    if not m or m.group(3).count("(") != m.group(3).count(")") or "`" in m.group(3):
+        return None
+    ws = words_of(m.group(3), "posix")
+    if len(ws) != 1 or not ws[0]:
+        return None
+    words = ws[0]
+    if words[0] == "yq":
+        rest = [w for w in words[1:] if not w.startswith("-") and w not in ("e", "eval")]
+        if len(rest) != 2 or not re.fullmatch(r"(?:\.[A-Za-z_][\w-]*)+", rest[0]):
+            return None
+        got = _settings_key(rest[1], rest[0][1:], env, launcher)
+        return (m.group(1), got) if got is not None else None
+    body = funcs.get(words[0])
+    if body is None or len(words) != 2:
+        return None
+    arg = unquoted(expand(words[1], env, "posix"))
+    if _prints_path_of_argument(body):
+        return m.group(1), arg
+    path = _getter_file(body)
+    if path is None or not re.fullmatch(r"[\w-]+(?:\.[\w-]+)*", arg):
+        return None
+    got = _settings_key(path, arg, env, launcher)
+    return (m.group(1), got) if got is not None else None
+
+
+def _prints_path_of_argument(body: str) -> bool:
+    """The function only prints its first argument as a resolved path: `realpath "$1"`, `readlink -f "$1"`, or an
+    embedded python given "$1" alone that prints Path(sys.argv[1]).resolve() / os.path.abspath / realpath of it."""
+    lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    if len(lines) == 1 and re.fullmatch(r"(?:realpath(?:\s+-[a-z]+)*|readlink\s+-[fem]+)\s+\"?\$\{?1\}?\"?", lines[0]):
+        return True
+    if not lines or not re.match(r"^python3?\s+-\s+\"?\$\{?1\}?\"?\s*<<", lines[0]):
+        return False
+    code = "\n".join(lines[1:])
+    return bool(re.search(r"\.resolve\(\)|os\.path\.(?:abspath|realpath)\(", code)) and \
+        not re.search(r"\b(?:yaml|json|toml|tomllib)\b", code) and code.count("print(") == 1
+
+
+def _getter_file(body: str) -> str | None:
+    """The file word (`"$CONFIG_PATH"`) of a function that prints one key of a settings file: an embedded python
+    `python3 - FILE "$1" <<'PY'` whose code loads YAML / JSON from sys.argv[1] and walks sys.argv[2] split on dots;
+    None for any other body."""
+    lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    if not lines:
+        return None
+    m = re.match(r"^python3?\s+-\s+(\"[^\"]+\"|\S+)\s+\"?\$\{?1\}?\"?\s*<<", lines[0])
+    code = "\n".join(lines[1:])
+    if not m or not re.search(r"\b(?:yaml\.(?:safe_)?load|json\.load)\(", code) or \
+            not re.search(r"\.split\(\s*[\"']\.[\"']\s*\)", code) or "sys.argv" not in code:
+        return None
+    return m.group(1)
+
+
+def _settings_key(word: str, key: str, env: dict, launcher: str) -> str | None:
+    """The value of dotted `key` in the settings file `word` names (its variables and the launcher's own place put in:
+    references._place), printed as the getters print it (true / false, "" for null); None when the file is not here,
+    is no YAML / JSON, or lacks the key."""
+    from .references import _place
+
+    path = unquoted(expand(word, env, "posix"))
+    for _ in range(4):  # `$(cd $SCRIPT_DIR/.. && pwd)`: a variable inside a substitution, as bash expands it
+        new = re.sub(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)",
+                     lambda v: env[v.group(1) or v.group(2)] if isinstance(env.get(v.group(1) or v.group(2)), str)
+                     else v.group(0), path)
+        if new == path:
+            break
+        path = new
+    path = path.replace('"', "")
+    if path.startswith("$("):
+        path = _place(path, launcher) or ""
+    elif path and not os.path.isabs(path):
+        here = os.path.dirname(launcher)
+        path = next((c for c in (os.path.join(here, path), os.path.join(os.path.dirname(here), path))
+                     if os.path.isfile(c)), "")
+    if not path or not _SETTINGS_EXT.search(path) or not os.path.isfile(path) or \
+            os.path.getsize(path) > MAX_SETTINGS_BYTES:
+        return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if path.lower().endswith(".json"):
+            import json
+            data = json.loads(text)
+        elif path.lower().endswith(".toml"):
+            import tomllib
+            data = tomllib.loads(text)
+        else:
+            import yaml
+            data = yaml.safe_load(text)
+    except Exception:  # noqa: BLE001 - a file that does not parse holds no value here
+        return None
+    for part in key.split("."):
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    if data is None:
+        return ""
+    if isinstance(data, bool):
+        return "true" if data else "false"
+    if isinstance(data, (str, int, float)):
+        return str(data)
+    return None
+
+
+_GROUP_END = re.compile(r"^\s*[})]\s*(>>?)\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)\s*$")
+MAX_GROUP_LINES = 400
+
+
+def _echo_group(lines: list, i: int, env: dict, dialect: str, funcs: dict) -> tuple[str, str, bool] | None:
+    """(path, text, appended) of the file a `{ ... } > FILE` (or `( ... ) >> FILE`) group writes with its echo lines
+    (lines[i] is the line after the group's opening brace): each `echo WORDS` at the group's own level is a line of
+    the file, the words as bash expands them (the script's variables, a `$(fn ARG)` of a function of its own that
+    echoes one value: _function_values). Lines under an `if` inside the group are left out (their condition is not
+    settled here: the keys they add stay unknown, not guessed). None when the group ends without redirecting to a
+    file, runs anything but echo / if-blocks, or is not closed."""
+    out, depth = [], 0
+    for j in range(i, min(len(lines), i + MAX_GROUP_LINES)):
+        t = lines[j][1]
+        st = t.strip()
+        if not st:
+            continue
+        if depth == 0:
+            m = _GROUP_END.match(t)
+            if m:
+                path = unquoted(expand(m.group(2), env, dialect))
+                return (path, "\n".join(out) + "\n", m.group(1) == ">>") if out and path else None
+        if re.match(r"^if\b", st):
+            depth += 1
+            continue
+        if re.match(r"^fi\b", st):
+            depth -= 1
+            if depth < 0:
+                return None
+            continue
+        if depth:
+            continue
+        ws = words_of(expand(t, env, dialect), dialect)
+        if len(ws) != 1 or not ws[0] or ws[0][0] != "echo":
+            return None
+        args = ws[0][1:]
+        while args and args[0] in ("-e", "-E"):
+            args = args[1:]
+        out.append(_function_values(" ".join(args), funcs, env))
+    return None
+
+
+_FUNCTION_CALL = re.compile(r"\$\(\s*([A-Za-z_][\w-]*)((?:\s+(?:[^()`$]|\$(?!\())*)?)\)")
+
+
+def _function_values(text: str, funcs: dict, env: dict) -> str:
+    """`text` with each `$(fn ARG ...)` of a function of the script's own that echoes one value (_echoed) replaced by
+    that value (`bf16: $(yaml_bool true)` of `yaml_bool() { case "$1" in true|1|yes) echo "true" ;; *) echo "false"
+    ;; esac; }` -> `bf16: true`); any other substitution stays as written (unknown)."""
+    if not funcs or "$(" not in text:
+        return text
+
+    def one(m):
+        body = funcs.get(m.group(1))
+        if body is None:
+            return m.group(0)
+        args = [w for ws in words_of(expand(m.group(2), env, "posix"), "posix") for w in ws]
+        got = _echoed(body, args)
+        return got if got is not None else m.group(0)
+
+    return _FUNCTION_CALL.sub(one, text)
+
+
+def _echoed(body: str, args: list) -> str | None:
+    """The one value a function body prints for `args`, when the body is a single `case "$1" in` whose arms each
+    `echo` one word (a script's own yes/no normaliser): the arm bash runs for the argument; None otherwise."""
+    for k, w in enumerate(args[:9], start=1):
+        body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
+    lines = [ln for ln in _logical_lines(body, "posix") if ln[1].strip()]
+    if not lines:
+        return None
+    m = re.match(r"^\s*case\s+(.+?)\s+in\s*$", lines[0][1])
+    if not m:
+        return None
+    arm = _case_arm(lines, 1, m.group(1))
+    if arm is None or arm[0] != len(lines):
+        return None  # (a word not settled, or more after the esac)
+    said = [ln[1] for ln in arm[1] if ln[1].strip()]
+    if len(said) != 1:
+        return None
+    ws = words_of(said[0], "posix")
+    if len(ws) != 1 or len(ws[0]) != 2 or ws[0][0] != "echo" or not known(ws[0][1]):
+        return None
+    return ws[0][1]
 
 
 _WRITES_TO = re.compile(r"(?<![\d&>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)\s*$")
