@@ -1487,6 +1487,8 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
     if entry.id in r.own_if_named and (found is None or found.backend in ("foreign", "other")
                                        or _import_chain_only(lines, found.line, line)):
         return None, None  # no backend of the seven named near it: not the entry's own backend's failure ([own_if_named])
+    if found is None and own is None and 0 < line <= len(lines):
+        return _fallback_backend(entry, lines, line)  # the failing import's module, where nothing near names one (ex86)
     if found is None or found.backend in (own, "foreign", "other"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
@@ -1544,3 +1546,32 @@ def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
     title = render(entry.title, params) if template_fields(entry.title) and template_fields(entry.title) <= set(params) else None
     fix = render(entry.fix, params) if template_fields(entry.fix) and template_fields(entry.fix) <= set(params) else None
     return title, fix
+
+
+# helper ex86 (session 13): attribution by kind of evidence, tables in knowledge/ex86.toml (tests/test_explain_variants_ex86.py)
+@lru_cache(maxsize=1)
+def _ex86() -> dict:
+    data = toml_data("ex86.toml")
+    generalize = {x["entry"]: (x["to"], re.compile(x["shows"])) for x in data.get("generalize", ())}
+    fallback = _grouped(data.get("fallback_backend", ()), lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"])))
+    return {"generalize": generalize, "fallback": fallback}
+
+
+def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
+    """The backend-neutral entry (`to` of [[generalize]]) that says this match when the text nowhere near it (WINDOW lines
+    either way, or its title) shows the kernel of the backend the entry carries; else None."""
+    rule = _ex86()["generalize"].get(entry.id)
+    if rule is None or not 0 < line <= len(lines):
+        return None
+    to, shows = rule
+    near = set(range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))) | set(_first_lines(lines, TITLE_LINES))
+    return None if any(shows.search(lines[j]) for j in near) else to
+
+
+def _fallback_backend(entry: Entry, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """([[fallback_backend]]) the backend the failing import's module names, on the match's line or the line under it."""
+    for b, when in _ex86()["fallback"].get(entry.id, ()):
+        for n in (line, line + 1)[:len(lines) - line + 1]:
+            if when.search(lines[n - 1]):
+                return b, Attribution(b, n, lines[n - 1].strip()[:300])
+    return None, None
