@@ -12,6 +12,9 @@ Rules (knowledge file: table) and the rounds of training texts each fixes:
            working triton installation" -- is FlexAttention's only where the text shows FlexAttention (its API, Inductor's
            generated kernels); a serving engine's, a model's own Triton attention or any torch.compile is said by the
            backend-neutral reading, with the backend the text names (rounds 74, 8, 79)
+  cure     attribution.py CURE_WHEN_ABSENT (in _scrub): a fallback proposed for when a backend is absent ("Use PyTorch SDPA when
+           Flash Attention is not available", "For cases where FA is unavailable, switch attn_implementation to sdpa instead of
+           flash_attention_2") names the absent backend as the subject, the proposed one as the cure (rounds 63m, 76)
   import   ex86.toml [[fallback_backend]] torch.attention-api-too-old: the module whose import failed names the backend when
            nothing near the error does: torch.nn.attention is SDPA's selector package, torch.nn.attention.flex_attention
            FlexAttention's (rounds 49m, 54m)
@@ -59,6 +62,13 @@ OOR = "triton.runtime.errors.OutOfResources: out of resource: shared memory, Req
     ("ModuleNotFoundError: No module named 'torch.nn.attention.flex_attention'", ("flex.torch-too-old", "flex")),
     ("the sampler dies at import: No module named 'torch.nn.attention' (from torch.nn.attention.flex_attention import "
      "create_block_mask, torch 2.1)", ("torch.attention-api-too-old", "flex")),
+    # cure: the fallback proposed for a backend's absence is the cure; the absent backend is the subject
+    ("Use xformers when flash-attn is not installed\n\nOn our V100 nodes the model crashes at import because the flash_attn "
+     "wheel is missing.", ("prose.import", "fa2")),
+    ("Use F.scaled_dot_product_attention when FlashAttention is unavailable", ("prose.import", "fa2")),
+    ("[Feature] switch the ViT encoder to TORCH_SDPA when flash_attn is missing on ROCm", ("prose.import", "fa2")),
+    # ... a failure said of the backend named first stays its own (no proposal)
+    ("SDPA crashes when flash-attn is not installed", ("prose.import", "sdpa")),
 ])
 def test_ex86_variants(text, want):
     assert first(text) == want, ids(text)

@@ -531,6 +531,37 @@ ADVICE = re.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|tempo
                     r"[^.;!?\n]{1,60}?[ \t]+instead\b(?![ \t]+of)", re.IGNORECASE)
 
 
+# helper ex86 (session 13; round 63m: hpcaitech/Open-Sora#559, round 76: NVIDIA-NeMo/Automodel#1165): a fallback proposed for when a
+# backend is absent ("Use PyTorch scaled_dot_product_attention when Flash Attention is not available"; "For cases where FA is
+# unavailable, switch `attn_implementation` to `sdpa` instead of `flash_attention_2`"): the backend proposed is the cure, the one
+# absent the report's subject. Only the proposal is blanked (an imperative or a modal's "use / switch ... to / fall back to / default
+# to", up to the condition, or after it), never "instead of X" (what it replaces), and only where the rest still names a backend.
+ABSENT_WORDS = (r"(?:is[ \t]+not[ \t]+available|isn[’']t[ \t]+available|is[ \t]+unavailable|unavailable|is[ \t]+not[ \t]+installed|"
+                r"isn[’']t[ \t]+installed|not[ \t]+installed|cannot[ \t]+be[ \t]+imported|can[’']t[ \t]+be[ \t]+imported|"
+                r"could[ \t]+not[ \t]+be[ \t]+imported|fails?[ \t]+to[ \t]+(?:import|load|build)|is[ \t]+missing|is[ \t]+absent|"
+                r"is[ \t]+not[ \t]+supported)\b")
+PROPOSAL = r"(?:use|switch(?:[ \t]+[^\s.;!?]{1,40}){0,4}?[ \t]+to|fall[ \t]*back[ \t]+to|default[ \t]+to|prefer)\b"
+CURE_WHEN_ABSENT = re.compile(
+    r"(?:^[^\w\n]*(?:\[[^\]\n]{1,20}\][ \t]*)?|(?<=[.!?:;,][ \t])|\b(?:please|should|could|can|to|we|will|must|let[’']?s)[ \t]+)"
+    r"(?P<cure>" + PROPOSAL + r"(?:(?!\b(?:instead[ \t]+of|rather[ \t]+than)\b)(?:[^.;!?\n]|\.(?=\w))){1,80}?)"
+    r"(?=[ \t]+(?:when|if|whenever|where|in[ \t]+case|unless)\b[^.;!?\n]{0,60}?\b" + ABSENT_WORDS + r")|"
+    r"\b(?:when|if|whenever|where|in[ \t]+case|for[ \t]+cases?[ \t]+where)\b[^.;!?\n,]{0,60}?\b" + ABSENT_WORDS +
+    r"[^,;\n]{0,20}?[,;][ \t]*(?P<cure2>" + PROPOSAL + r"(?:(?!\b(?:instead[ \t]+of|rather[ \t]+than)\b)(?:[^.;!?\n]|\.(?=\w)))*)",
+    re.IGNORECASE)
+
+
+def _cure_when_absent_removed(line: str) -> str:
+    """`line` without the fallback it proposes for a backend's absence (CURE_WHEN_ABSENT), where the rest still names a backend."""
+    def blank(m: re.Match) -> str:
+        g = "cure" if m.group("cure") is not None else "cure2"
+        a, b = m.span(g)
+        return m.group(0)[:a - m.start()] + " " * (b - a) + m.group(0)[b - m.start():]
+    kept = CURE_WHEN_ABSENT.sub(blank, line)
+    if kept == line:
+        return line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
+
+
 def _advice_removed(m: re.Match) -> str:
     """The advice blanked, unless it is to stop using a backend or its sentence goes on to say a failure ("Use SageAttention
     instead: it crashes at import" reports that it fails too), or it names no backend (a message's own advice, "Please use
@@ -571,6 +602,8 @@ def _scrub(line: str) -> str:
         line = EXAMPLES.sub(_examples_removed, line)
     if ":" in line or "=" in line:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
+    if any(w in low for w in ("available", "installed", "import", "missing", "absent", "supported")):
+        line = _cure_when_absent_removed(line)  # (before REPLACED: "instead of X" names the absent one; helper ex86)
     if any(w in low for w in ("instead of", "rather than", "from ", "because")):
         line = _replaced_removed(line)
     if "same" in low or "persist" in low:
