@@ -1477,6 +1477,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
     FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject,
     helper ex66)."""
+    own = _own_where_shown(entry, own, lines, line)  # helper ex86
     backend, named = _attributed(entry, own, lines, line)
     if backend in FA_FAMILY and backend != own and named is not None and _torch_flash_subject(lines, line, named.line):
         return "sdpa", Attribution("sdpa", named.line, named.text)
@@ -1585,20 +1586,59 @@ def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
 @lru_cache(maxsize=1)
 def _ex86() -> dict:
     data = toml_data("ex86.toml")
-    generalize = {x["entry"]: (x["to"], re.compile(x["shows"])) for x in data.get("generalize", ())}
+    generalize = {x["entry"]: (x["to"], re.compile(x["shows"]), re.compile(x["prose"])) for x in data.get("generalize", ())}
+    shown = {x["entry"]: re.compile(x["shows"]) for x in data.get("own_where_shown", ())}
     fallback = _grouped(data.get("fallback_backend", ()), lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"])))
-    return {"generalize": generalize, "fallback": fallback}
+    return {"generalize": generalize, "shown": shown, "fallback": fallback}
+
+
+def _near(lines: list[str], line: int) -> set[int]:
+    """Line indexes within WINDOW of 1-based `line`, and the input's title lines."""
+    return set(range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))) | set(_first_lines(lines, TITLE_LINES))
+
+
+_OWN_PATTERNS: dict[str, tuple[re.Pattern, ...]] = {}
+
+
+def _own_patterns(entry: Entry) -> tuple[re.Pattern, ...]:
+    if entry.id not in _OWN_PATTERNS:
+        _OWN_PATTERNS[entry.id] = tuple(re.compile(p) for p in entry.patterns)
+    return _OWN_PATTERNS[entry.id]
+
+
+def _says_in_words(entry: Entry, lines: list[str], line: int, prose: re.Pattern) -> bool:
+    """Does a line near 1-based `line` say something in the writer's own words (`prose`): not a frame or a frame's code, not an
+    exception's or a traceback's line, not a line the entry's own patterns match (the message itself, wherever it is quoted)?"""
+    own = _own_patterns(entry)
+    for j in sorted(_near(lines, line)):
+        t = lines[j]
+        if j == line - 1 or not prose.search(t) or FRAME.search(t) or EXCEPTION_LINE.search(t) or TRACEBACK_START.search(t):
+            continue
+        if j > 0 and FRAME.search(lines[j - 1]) or any(rx.search(t) for rx in own):
+            continue
+        return True
+    return False
 
 
 def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
-    """The backend-neutral entry (`to` of [[generalize]]) that says this match when the text nowhere near it (WINDOW lines
-    either way, or its title) shows the kernel of the backend the entry carries; else None."""
+    """The backend-neutral entry (`to` of [[generalize]]) that says this match in a report that says things in words and shows
+    nothing of the backend the entry carries near it (WINDOW lines either way, or its title); else None."""
     rule = _ex86()["generalize"].get(entry.id)
     if rule is None or not 0 < line <= len(lines):
         return None
-    to, shows = rule
-    near = set(range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))) | set(_first_lines(lines, TITLE_LINES))
-    return None if any(shows.search(lines[j]) for j in near) else to
+    to, shows, prose = rule
+    if any(shows.search(lines[j]) for j in _near(lines, line)):
+        return None
+    return to if _says_in_words(entry, lines, line, prose) else None
+
+
+def _own_where_shown(entry: Entry, own: str | None, lines: list[str], line: int) -> str | None:
+    """The entry's own backend where the text shows it near the match ([[own_where_shown]]), else None (read as a
+    backend-neutral entry)."""
+    shows = _ex86()["shown"].get(entry.id)
+    if shows is None or own is None or not 0 < line <= len(lines):
+        return own
+    return own if any(shows.search(lines[j]) for j in _near(lines, line)) else None
 
 
 def _fallback_backend(entry: Entry, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
