@@ -552,6 +552,8 @@ CURE_WHEN_ABSENT = re.compile(
 
 def _cure_when_absent_removed(line: str) -> str:
     """`line` without the fallback it proposes for a backend's absence (CURE_WHEN_ABSENT), where the rest still names a backend."""
+    if len(line) > 1000:
+        return line  # a sentence that proposes a fallback is short; a long line is a log's blob
     def blank(m: re.Match) -> str:
         g = "cure" if m.group("cure") is not None else "cure2"
         a, b = m.span(g)
