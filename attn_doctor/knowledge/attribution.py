@@ -556,6 +556,39 @@ ADVICE = re.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|tempo
                     r"[^.;!?\n]{1,60}?[ \t]+instead\b(?![ \t]+of)", re.IGNORECASE)
 
 
+# helper ex86 (session 13; round 63m: hpcaitech/Open-Sora#559, round 76: NVIDIA-NeMo/Automodel#1165): a fallback proposed for when a
+# backend is absent ("Use PyTorch scaled_dot_product_attention when Flash Attention is not available"; "For cases where FA is
+# unavailable, switch `attn_implementation` to `sdpa` instead of `flash_attention_2`"): the backend proposed is the cure, the one
+# absent the report's subject. Only the proposal is blanked (an imperative or a modal's "use / switch ... to / fall back to / default
+# to", up to the condition, or after it), never "instead of X" (what it replaces), and only where the rest still names a backend.
+ABSENT_WORDS = (r"(?:is[ \t]+not[ \t]+available|isn[’']t[ \t]+available|is[ \t]+unavailable|unavailable|is[ \t]+not[ \t]+installed|"
+                r"isn[’']t[ \t]+installed|not[ \t]+installed|cannot[ \t]+be[ \t]+imported|can[’']t[ \t]+be[ \t]+imported|"
+                r"could[ \t]+not[ \t]+be[ \t]+imported|fails?[ \t]+to[ \t]+(?:import|load|build)|is[ \t]+missing|is[ \t]+absent|"
+                r"is[ \t]+not[ \t]+supported)\b")
+PROPOSAL = r"(?:use|switch(?:[ \t]+[^\s.;!?]{1,40}){0,4}?[ \t]+to|fall[ \t]*back[ \t]+to|default[ \t]+to|prefer)\b"
+CURE_WHEN_ABSENT = re.compile(
+    r"(?:^[^\w\n]*(?:\[[^\]\n]{1,20}\][ \t]*)?|(?<=[.!?:;,][ \t])|\b(?:please|should|could|can|to|we|will|must|let[’']?s)[ \t]+)"
+    r"(?P<cure>" + PROPOSAL + r"(?:(?!\b(?:instead[ \t]+of|rather[ \t]+than)\b)(?:[^.;!?\n]|\.(?=\w))){1,80}?)"
+    r"(?=[ \t]+(?:when|if|whenever|where|in[ \t]+case|unless)\b[^.;!?\n]{0,60}?\b" + ABSENT_WORDS + r")|"
+    r"\b(?:when|if|whenever|where|in[ \t]+case|for[ \t]+cases?[ \t]+where)\b[^.;!?\n,]{0,60}?\b" + ABSENT_WORDS +
+    r"[^,;\n]{0,20}?[,;][ \t]*(?P<cure2>" + PROPOSAL + r"(?:(?!\b(?:instead[ \t]+of|rather[ \t]+than)\b)(?:[^.;!?\n]|\.(?=\w)))*)",
+    re.IGNORECASE)
+
+
+def _cure_when_absent_removed(line: str) -> str:
+    """`line` without the fallback it proposes for a backend's absence (CURE_WHEN_ABSENT), where the rest still names a backend."""
+    if len(line) > 1000:
+        return line  # a sentence that proposes a fallback is short; a long line is a log's blob
+    def blank(m: re.Match) -> str:
+        g = "cure" if m.group("cure") is not None else "cure2"
+        a, b = m.span(g)
+        return m.group(0)[:a - m.start()] + " " * (b - a) + m.group(0)[b - m.start():]
+    kept = CURE_WHEN_ABSENT.sub(blank, line)
+    if kept == line:
+        return line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
+
+
 def _advice_removed(m: re.Match) -> str:
     """The advice blanked, unless it is to stop using a backend or its sentence goes on to say a failure ("Use SageAttention
     instead: it crashes at import" reports that it fails too), or it names no backend (a message's own advice, "Please use
@@ -596,6 +629,8 @@ def _scrub(line: str) -> str:
         line = EXAMPLES.sub(_examples_removed, line)
     if ":" in line or "=" in line:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
+    if any(w in low for w in ("available", "installed", "import", "missing", "absent", "supported")):
+        line = _cure_when_absent_removed(line)  # (before REPLACED: "instead of X" names the absent one; helper ex86)
     if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared to", "compared with", "versus", "vs")):
         line = _replaced_removed(line)
     if "same" in low or "persist" in low:
@@ -1471,6 +1506,7 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
     FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject,
     helper ex66)."""
+    own = _own_where_shown(entry, own, lines, line)  # helper ex86
     backend, named = _attributed(entry, own, lines, line)
     if backend in FA_FAMILY and backend != own and named is not None and _torch_flash_subject(lines, line, named.line):
         return "sdpa", Attribution("sdpa", named.line, named.text)
@@ -1514,6 +1550,8 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
     if entry.id in r.own_if_named and (found is None or found.backend in ("foreign", "other")
                                        or _import_chain_only(lines, found.line, line)):
         return None, None  # no backend of the seven named near it: not the entry's own backend's failure ([own_if_named])
+    if found is None and own is None and 0 < line <= len(lines):
+        return _fallback_backend(entry, lines, line)  # the failing import's module, where nothing near names one (ex86)
     if found is None or found.backend in (own, "foreign", "other"):
         return own, None
     if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
@@ -1556,9 +1594,10 @@ def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
     return None
 
 
-def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
+def generalized_beside_other_kernel(entry: Entry, lines: list[str], line: int) -> str | None:
     """The id of the backend-neutral entry that says this backend's own match better where the nearest library the text names
-    is an attention kernel outside the seven (backend "other"), else None ([[generalize]] in attribution.toml, helper ex84)."""
+    is an attention kernel outside the seven (backend "other"), else None ([[generalize]] in attribution.toml, helper ex84;
+    generalized() below is ex86's reading of the same kind for a report that says things in words)."""
     to = {g["entry"]: g["to"] for g in _toml().get("generalize", ())}.get(entry.id)
     if to is None or not 0 < line <= len(lines):
         return None
@@ -1581,3 +1620,71 @@ def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
     title = render(entry.title, params) if template_fields(entry.title) and template_fields(entry.title) <= set(params) else None
     fix = render(entry.fix, params) if template_fields(entry.fix) and template_fields(entry.fix) <= set(params) else None
     return title, fix
+
+
+# helper ex86 (session 13): attribution by kind of evidence, tables in knowledge/ex86.toml (tests/test_explain_variants_ex86.py)
+@lru_cache(maxsize=1)
+def _ex86() -> dict:
+    data = toml_data("ex86.toml")
+    generalize = {x["entry"]: (x["to"], re.compile(x["shows"]), re.compile(x["prose"])) for x in data.get("generalize", ())}
+    shown = {x["entry"]: re.compile(x["shows"]) for x in data.get("own_where_shown", ())}
+    fallback = _grouped(data.get("fallback_backend", ()), lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"])))
+    return {"generalize": generalize, "shown": shown, "fallback": fallback}
+
+
+def _near(lines: list[str], line: int) -> set[int]:
+    """Line indexes within WINDOW of 1-based `line`, and the input's title lines."""
+    return set(range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))) | set(_first_lines(lines, TITLE_LINES))
+
+
+_OWN_PATTERNS: dict[str, tuple[re.Pattern, ...]] = {}
+
+
+def _own_patterns(entry: Entry) -> tuple[re.Pattern, ...]:
+    if entry.id not in _OWN_PATTERNS:
+        _OWN_PATTERNS[entry.id] = tuple(re.compile(p) for p in entry.patterns)
+    return _OWN_PATTERNS[entry.id]
+
+
+def _says_in_words(entry: Entry, lines: list[str], line: int, prose: re.Pattern) -> bool:
+    """Does a line near 1-based `line` say something in the writer's own words (`prose`): not a frame or a frame's code, not an
+    exception's or a traceback's line, not a line the entry's own patterns match (the message itself, wherever it is quoted)?"""
+    own = _own_patterns(entry)
+    for j in sorted(_near(lines, line)):
+        t = lines[j]
+        if j == line - 1 or not prose.search(t) or FRAME.search(t) or EXCEPTION_LINE.search(t) or TRACEBACK_START.search(t):
+            continue
+        if j > 0 and FRAME.search(lines[j - 1]) or any(rx.search(t) for rx in own):
+            continue
+        return True
+    return False
+
+
+def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
+    """The backend-neutral entry (`to` of [[generalize]]) that says this match in a report that says things in words and shows
+    nothing of the backend the entry carries near it (WINDOW lines either way, or its title); else None."""
+    rule = _ex86()["generalize"].get(entry.id)
+    if rule is None or not 0 < line <= len(lines):
+        return None
+    to, shows, prose = rule
+    if any(shows.search(lines[j]) for j in _near(lines, line)):
+        return None
+    return to if _says_in_words(entry, lines, line, prose) else None
+
+
+def _own_where_shown(entry: Entry, own: str | None, lines: list[str], line: int) -> str | None:
+    """The entry's own backend where the text shows it near the match ([[own_where_shown]]), else None (read as a
+    backend-neutral entry)."""
+    shows = _ex86()["shown"].get(entry.id)
+    if shows is None or own is None or not 0 < line <= len(lines):
+        return own
+    return own if any(shows.search(lines[j]) for j in _near(lines, line)) else None
+
+
+def _fallback_backend(entry: Entry, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """([[fallback_backend]]) the backend the failing import's module names, on the match's line or the line under it."""
+    for b, when in _ex86()["fallback"].get(entry.id, ()):
+        for n in (line, line + 1)[:len(lines) - line + 1]:
+            if when.search(lines[n - 1]):
+                return b, Attribution(b, n, lines[n - 1].strip()[:300])
+    return None, None
