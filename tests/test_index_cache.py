@@ -108,3 +108,128 @@ def test_probes_keep_their_own_flags(tmp_path, monkeypatch):
     idx = _fresh(frozenset(), (("probe", r"torch==(\d+\.\d+)"),))
     k = next(iter(idx.probe_names))
     assert idx.rx(k).pattern == r"torch==(\d+\.\d+)"  # not bounded(): a probe is compiled as written
+
+
+# ---- compiled patterns (index_cache.compiled) ------------------------------------------------------------------------
+
+def _some_patterns() -> list[str]:
+    """Patterns of every kind the matcher compiles: the report-head prose (KBs each, named groups), a few hundred others."""
+    from attn_doctor.knowledge import bounded
+
+    known = list(entries().values())
+    heads = [p for e in known if e.head for p in e.patterns]
+    others = [p for e in known if not e.head for p in e.patterns][::7]
+    assert len(heads) >= 20 and len(others) >= 200
+    return [bounded(p) for p in heads + others]
+
+
+def _same(a, b) -> None:
+    assert (a.pattern, a.flags, a.groups, dict(a.groupindex)) == (b.pattern, b.flags, b.groups, dict(b.groupindex))
+
+
+def _texts() -> list[str]:
+    return [t.read_text(encoding="utf-8", errors="replace") for t in TEXTS]
+
+
+def _found(rx, texts) -> list:
+    return [[(m.span(), m.groups()) for m in rx.finditer(t)] for t in texts]
+
+
+def test_compiled_patterns_are_read_back_the_same(tmp_path, monkeypatch):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    flags = re.IGNORECASE | re.MULTILINE
+    pats = _some_patterns()
+    texts = _texts()
+    cold = [index_cache.compiled(p, flags) for p in pats]
+    files = list(tmp_path.glob("re-*/*.bin"))
+    assert len(files) == len(set(pats))
+    # warm: from the files alone (the parser is never asked)
+    monkeypatch.setattr(index_cache, "_ENGINE", (*index_cache._ENGINE[:2], None, *index_cache._ENGINE[3:]))
+    warm = [index_cache.compiled(p, flags) for p in pats]
+    hits = 0
+    for p, c, w in zip(pats, cold, warm):
+        plain = re.compile(p, flags)
+        _same(plain, c)
+        _same(plain, w)
+        want = _found(plain, texts)
+        assert _found(c, texts) == want == _found(w, texts)
+        hits += any(want)
+    assert hits >= 5  # the comparison compares matches, not only empty results
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "other-pattern", "other-flags", "garbage", "empty"])
+def test_a_damaged_compiled_file_is_compiled_again(tmp_path, monkeypatch, damage):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    heads = [p for e in entries().values() if e.head for p in e.patterns]
+    a, b = heads[0], heads[1]
+    index_cache.compiled(a, re.I)
+    index_cache.compiled(b, re.I)
+    fa, fb = index_cache._compiled_path(a, re.I), index_cache._compiled_path(b, re.I)
+    raw = fa.read_bytes()
+    if damage == "truncated":
+        fa.write_bytes(raw[:-8])
+    elif damage == "flipped":  # the header intact, one code unit changed: the digest says so
+        fa.write_bytes(raw[:-4] + bytes([raw[-4] ^ 1]) + raw[-3:])
+    elif damage == "other-pattern":  # another pattern's file under this one's name
+        fa.write_bytes(fb.read_bytes())
+    elif damage == "other-flags":
+        fa.write_bytes(index_cache._compiled_path(a, re.I | re.M).read_bytes() if index_cache.compiled(a, re.I | re.M)
+                       else b"")  # (compiled() returns a pattern: the file exists)
+    elif damage == "garbage":
+        fa.write_bytes(b"\x00\xff" * 64)
+    else:
+        fa.write_bytes(b"")
+    assert index_cache._read_compiled(fa, a, re.I) is None
+    got = index_cache.compiled(a, re.I)
+    _same(got, re.compile(a, re.I))
+    assert _found(got, _texts()) == _found(re.compile(a, re.I), _texts())
+    assert index_cache._read_compiled(fa, a, re.I) is not None  # written again, whole
+
+
+def test_compiled_patterns_off_unwritable_and_errors(tmp_path, monkeypatch):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, "")
+    assert index_cache._compiled_path("x", 0) is None
+    _same(index_cache.compiled(r"fla(sh)", re.I), re.compile(r"fla(sh)", re.I))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(index_cache.ENV, str(blocker / "sub"))
+    _same(index_cache.compiled(r"(?P<v>\d+)x", re.M), re.compile(r"(?P<v>\d+)x", re.M))  # no exception
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path / "c"))
+    with pytest.raises(re.error):  # a bad pattern raises as re.compile does, and leaves no file
+        index_cache.compiled(r"(unclosed", 0)
+    assert not list((tmp_path / "c").glob("re-*/*.bin"))
+
+
+def test_a_bad_compiled_cache_changes_no_reading(tmp_path, monkeypatch):
+    from attn_doctor.knowledge import _compile, compile_pattern
+
+    def fresh():
+        compile_pattern.cache_clear()
+        _compile.cache_clear()
+        M._cached_index.cache_clear()
+
+    monkeypatch.setenv(index_cache.ENV, "")
+    fresh()
+    texts = _texts()
+    want = [_ids(t) for t in texts]
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    try:
+        fresh()
+        cold = [_ids(t) for t in texts]
+        files = list(tmp_path.glob("re-*/*.bin"))
+        assert len(files) >= 20
+        fresh()
+        warm = [_ids(t) for t in texts]
+        for f in files:  # every file another pattern's (its neighbour's): each is refused and compiled again
+            f.write_bytes(files[(files.index(f) + 1) % len(files)].read_bytes() if f.stat().st_size else b"")
+        fresh()
+        swapped = [_ids(t) for t in texts]
+    finally:
+        fresh()
+    assert want == cold == warm == swapped

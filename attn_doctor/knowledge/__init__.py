@@ -211,8 +211,11 @@ def _in_line(atom: str) -> bool:
 @lru_cache(maxsize=None)
 def compile_pattern(pattern: str) -> re.Pattern:
     """One entry pattern as the matcher runs it (bounded gaps, case-blind, `^`/`$` at lines). Compiled when first run:
-    an explain that reaches a few dozen of ~1,800 patterns compiles those only (knowledge/match.py's _Index)."""
-    return re.compile(bounded(pattern), re.IGNORECASE | re.MULTILINE)
+    an explain that reaches a few dozen of ~1,800 patterns compiles those only (knowledge/match.py's _Index), and what a
+    run before compiled is read back (index_cache.compiled)."""
+    from .index_cache import compiled
+
+    return compiled(bounded(pattern), re.IGNORECASE | re.MULTILINE)
 
 
 @lru_cache(maxsize=None)

@@ -6,15 +6,26 @@ One JSON file, `index.json`, in $ATTN_DOCTOR_CACHE_DIR, else $XDG_CACHE_HOME/att
 (ATTN_DOCTOR_CACHE_DIR set empty: no file is read or written). It maps each pattern's text to what was learnt, under a key
 that is the hash of the code that learns it (knowledge/match.py and knowledge/__init__.py) and the Python version: a
 changed matcher or another Python reads nothing old. Written atomically; a cache that cannot be read or written is
-learnt again, silently: it only ever costs time, never changes a reading (tests/test_index_cache.py)."""
+learnt again, silently: it only ever costs time, never changes a reading (tests/test_index_cache.py).
+
+Beside it, each pattern the matcher compiles (`compiled`): compiling costs more than running on most inputs (the ~40
+report-head prose patterns, 2-11 KB each, took ~0.35 s of every explain; an error's ~30 patterns another ~0.1 s). Python's
+regex compiler turns a pattern into a list of integers that its engine (`_sre`) builds the pattern object from; that list
+is kept in a file of its own, `re-<engine>/<hash>.bin` (the engine's key: the Python version and build, `_sre`'s MAGIC and
+code size, the byte order), and read back the next time the same pattern is compiled with the same flags. A file is used
+only where its header names this very pattern and flags and its code's digest is right, and the engine itself validates
+the code; anything else (no file, another engine's, torn, corrupt, unwritable, an interpreter without these internals)
+compiles the pattern as `re.compile` does. The object is the one `re.compile` builds from the same code."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
+from array import array
 from functools import lru_cache
 from pathlib import Path
 
@@ -71,6 +82,109 @@ def save(patterns: dict[str, list]) -> None:
         os.replace(tmp, d / NAME)
         tmp = None
     except OSError:
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+# ---- compiled patterns ------------------------------------------------------------------------------
+
+try:  # the regex engine and the compiler's two halves (CPython's; another interpreter compiles with re.compile)
+    import _sre
+    try:
+        from re import _compiler as _sre_compiler, _parser as _sre_parser
+    except ImportError:  # pragma: no cover - Python 3.10
+        import sre_compile as _sre_compiler  # type: ignore[no-redef]
+        import sre_parse as _sre_parser  # type: ignore[no-redef]
+    _ENGINE = (_sre.compile, _sre_compiler._code, _sre_parser.parse, _sre.MAGIC, _sre.CODESIZE)
+    _CODE_TYPE = next(t for t in "IL" if array(t).itemsize == _sre.CODESIZE)  # an array of the engine's code units
+except (ImportError, AttributeError, StopIteration):  # pragma: no cover - no such internals: no compiled cache
+    _ENGINE = None
+
+
+@lru_cache(maxsize=1)
+def engine_key() -> str:
+    """What a compiled pattern's code depends on: this interpreter's version and build and its regex engine's."""
+    if _ENGINE is None:  # pragma: no cover
+        return ""
+    return hashlib.sha256(repr((sys.version, sys.implementation.cache_tag, sys.byteorder, _ENGINE[3], _ENGINE[4],
+                                _CODE_TYPE)).encode()).hexdigest()[:16]
+
+
+def _compiled_path(pattern: str, flags: int) -> Path | None:
+    d, key = directory(), engine_key()
+    if d is None or not key:
+        return None
+    name = hashlib.sha256(f"{int(flags)}:{pattern}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return d / f"re-{key}" / f"{name}.bin"
+
+
+def compiled(pattern: str, flags: int = 0) -> re.Pattern:
+    """`re.compile(pattern, flags)`, its code read back from the cache where a run before compiled it (see above)."""
+    flags = int(flags)
+    if _ENGINE is None or flags & re.DEBUG or not isinstance(pattern, str):
+        return re.compile(pattern, flags)
+    path = _compiled_path(pattern, flags)
+    if path is not None:
+        rx = _read_compiled(path, pattern, flags)
+        if rx is not None:
+            return rx
+    try:
+        tree = _ENGINE[2](pattern, flags)
+        code = _ENGINE[1](tree, flags)
+        index = tree.state.groupdict
+        names = [None] * tree.state.groups
+        for k, i in index.items():
+            names[i] = k
+        made = (flags | tree.state.flags, code, tree.state.groups - 1, dict(index), names)
+        rx = _ENGINE[0](pattern, made[0], code, made[2], index, tuple(names))
+    except re.error:
+        raise
+    except Exception:  # pragma: no cover - internals not as expected: the public way
+        return re.compile(pattern, flags)
+    if path is not None:
+        _write_compiled(path, pattern, flags, made)
+    return rx
+
+
+def _read_compiled(path: Path, pattern: str, flags: int) -> re.Pattern | None:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        head, _, body = raw.partition(b"\n")
+        h = json.loads(head)
+        if h.get("pattern") != pattern or h.get("flags") != int(flags) or len(body) != h["n"] * _ENGINE[4] \
+                or hashlib.blake2b(body, digest_size=16).hexdigest() != h["digest"]:
+            return None
+        code = array(_CODE_TYPE)
+        code.frombytes(body)
+        names = h["names"]
+        return _ENGINE[0](pattern, h["final"], code.tolist(), h["groups"], dict(h["index"]),
+                          tuple(None if n is None else str(n) for n in names))
+    except Exception:  # no file, another's, torn or corrupt, code the engine refuses: compiled again
+        return None
+
+
+def _write_compiled(path: Path, pattern: str, flags: int, made: tuple) -> None:
+    """Keep a fresh pattern's code (atomically, as save() writes); any failure is ignored."""
+    final, code, groups, index, names = made
+    tmp = None
+    try:
+        body = array(_CODE_TYPE, code).tobytes()
+        head = json.dumps({"pattern": pattern, "flags": flags, "final": final, "groups": groups, "index": index,
+                           "names": names, "n": len(code), "digest": hashlib.blake2b(body, digest_size=16).hexdigest()},
+                          ensure_ascii=True, separators=(",", ":"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".re-", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(head.encode("ascii") + b"\n" + body)
+        os.replace(tmp, path)
+        tmp = None
+    except (OSError, ValueError, OverflowError, TypeError):
         pass
     finally:
         if tmp is not None:
