@@ -233,3 +233,59 @@ def test_a_bad_compiled_cache_changes_no_reading(tmp_path, monkeypatch):
     finally:
         fresh()
     assert want == cold == warm == swapped
+
+
+# ---- parsed TOML (index_cache.toml) -----------------------------------------------------------------------------------
+
+def _parse(raw: bytes) -> dict:
+    import tomllib
+
+    return tomllib.loads(raw.decode("utf-8"))
+
+
+def test_knowledge_toml_read_back_the_same(tmp_path, monkeypatch):
+    from attn_doctor.knowledge import HERE
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    files = sorted(HERE.glob("*.toml"))
+    assert len(files) >= 20
+    want = [_parse(f.read_bytes()) for f in files]
+    cold = [index_cache.toml(f.read_bytes(), _parse) for f in files]
+    kept = list(tmp_path.glob("toml-*/*.json"))
+    assert len(kept) == len(files)
+
+    def refuse(raw):
+        raise AssertionError("parsed again")
+
+    refuse.__qualname__ = _parse.__qualname__  # (the cache is the parser's: keyed by its name)
+    warm = [index_cache.toml(f.read_bytes(), refuse) for f in files]  # from the files alone
+    assert want == cold == warm
+    assert sum(len(d.get("entry", ())) for d in warm) >= 300
+
+
+@pytest.mark.parametrize("damage", ["other-content", "corrupt", "not-a-table"])
+def test_a_damaged_toml_copy_is_parsed_again(tmp_path, monkeypatch, damage):
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    raw = b'[[entry]]\nid = "a.b"\npatterns = ["x\\\\d+"]\nn = 1.5\n'
+    assert index_cache.toml(raw, _parse) == _parse(raw)
+    (f,) = tmp_path.glob("toml-*/*.json")
+    if damage == "other-content":  # another file's parse under this one's name
+        other = b'x = 2\n'
+        f.write_text(json.dumps({"sha256": "0" * 64, "data": _parse(other)}), encoding="utf-8")
+    elif damage == "corrupt":
+        f.write_text('{"sha256": ', encoding="utf-8")
+    else:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        f.write_text(json.dumps({"sha256": doc["sha256"], "data": [1]}), encoding="utf-8")
+    assert index_cache.toml(raw, _parse) == _parse(raw)
+    assert json.loads(f.read_text(encoding="utf-8"))["data"] == _parse(raw)  # written again
+
+
+def test_a_toml_json_cannot_hold_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    raw = b'when = 2026-11-29T08:00:00Z\nx = nan\n'
+    got = index_cache.toml(raw, _parse)
+    assert got["when"] == _parse(raw)["when"] and got["x"] != got["x"]
+    assert not list(tmp_path.glob("toml-*/*.json"))
+    monkeypatch.setenv(index_cache.ENV, "")
+    assert index_cache.toml(b"a = 1\n", _parse) == {"a": 1}

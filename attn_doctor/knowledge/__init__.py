@@ -230,9 +230,14 @@ _FIELDS = set(Entry.__dataclass_fields__)
 def toml_data(name: str) -> dict:
     """A knowledge TOML file beside this module, parsed and its snippets expanded (@TRITON_PIN@: torchpin), once for every
     reader: entries() and the modules that read a file's other tables (attribution.toml, round82.toml). Shared: read,
-    never change it."""
-    with open(HERE / name, "rb") as fh:
-        return expand_snippets(tomllib.load(fh))
+    never change it. The parse is read back from the cache where a run before parsed the same bytes (index_cache.toml)."""
+    from . import index_cache
+
+    return expand_snippets(index_cache.toml((HERE / name).read_bytes(), _parse_toml))
+
+
+def _parse_toml(raw: bytes) -> dict:
+    return tomllib.loads(raw.decode("utf-8"))
 
 
 @lru_cache(maxsize=1)
