@@ -289,3 +289,37 @@ def test_a_toml_json_cannot_hold_is_not_kept(tmp_path, monkeypatch):
     assert not list(tmp_path.glob("toml-*/*.json"))
     monkeypatch.setenv(index_cache.ENV, "")
     assert index_cache.toml(b"a = 1\n", _parse) == {"a": 1}
+
+
+def test_rewritten_patterns_are_read_back_without_rewriting(tmp_path, monkeypatch):
+    import functools
+    import re
+
+    from attn_doctor.knowledge import bounded
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    flags = re.IGNORECASE | re.MULTILINE
+    raw = [p for e in entries().values() if e.head for p in e.patterns][:10] + [r"flash_attn[^\n]*nan", r"a\w+b"]
+    assert any(bounded(p) != p for p in raw)  # some are rewritten
+    cold = [index_cache.compiled(p, flags, rewrite=bounded) for p in raw]
+    calls = []
+
+    @functools.wraps(bounded)
+    def counted(p):
+        calls.append(p)
+        return bounded(p)
+
+    warm = [index_cache.compiled(p, flags, rewrite=counted) for p in raw]
+    assert calls == []  # read back: not rewritten again
+    texts = _texts()
+    for p, c, w in zip(raw, cold, warm):
+        plain = re.compile(bounded(p), flags)
+        _same(plain, c)
+        _same(plain, w)
+        assert _found(c, texts) == _found(plain, texts) == _found(w, texts)
+    # a file of the pattern as written (no rewrite) is not the rewritten one's, nor the other way round
+    index_cache.compiled(raw[-2], flags)
+    assert index_cache._compiled_path(raw[-2], flags) != index_cache._compiled_path(raw[-2], flags, bounded)
+    f = index_cache._compiled_path(raw[-2], flags, bounded)
+    assert index_cache._read_compiled(f, raw[-2], flags) is None  # its text is not the pattern's own
+    assert index_cache.compiled(raw[-2], flags).pattern == raw[-2]

@@ -215,7 +215,7 @@ def compile_pattern(pattern: str) -> re.Pattern:
     run before compiled is read back (index_cache.compiled)."""
     from .index_cache import compiled
 
-    return compiled(bounded(pattern), re.IGNORECASE | re.MULTILINE)
+    return compiled(pattern, re.IGNORECASE | re.MULTILINE, rewrite=bounded)
 
 
 @lru_cache(maxsize=None)

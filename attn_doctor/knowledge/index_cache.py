@@ -119,24 +119,31 @@ def engine_key() -> str:
                                 _CODE_TYPE)).encode()).hexdigest()[:16]
 
 
-def _compiled_path(pattern: str, flags: int) -> Path | None:
+def _compiled_path(pattern: str, flags: int, rewrite=None) -> Path | None:
     d, key = directory(), engine_key()
     if d is None or not key:
         return None
+    if rewrite is not None:  # found by the pattern before it is rewritten: the rewriting code is part of the key
+        learner = code_key()
+        if not learner:  # pragma: no cover - a zipped install
+            return None
+        pattern = f"{learner}:{rewrite.__module__}.{rewrite.__qualname__}:{pattern}"
     name = hashlib.sha256(f"{int(flags)}:{pattern}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return d / f"re-{key}" / f"{name}.bin"
 
 
-def compiled(pattern: str, flags: int = 0) -> re.Pattern:
-    """`re.compile(pattern, flags)`, its code read back from the cache where a run before compiled it (see above)."""
+def compiled(pattern: str, flags: int = 0, rewrite=None) -> re.Pattern:
+    """`re.compile(pattern, flags)`, its code read back from the cache where a run before compiled it (see above). With
+    `rewrite` (knowledge.bounded), `re.compile(rewrite(pattern), flags)`, read back without rewriting the pattern again."""
     flags = int(flags)
     if _ENGINE is None or flags & re.DEBUG or not isinstance(pattern, str):
-        return re.compile(pattern, flags)
-    path = _compiled_path(pattern, flags)
+        return re.compile(pattern if rewrite is None else rewrite(pattern), flags)
+    path = _compiled_path(pattern, flags, rewrite)
     if path is not None:
-        rx = _read_compiled(path, pattern, flags)
+        rx = _read_compiled(path, pattern, flags, rewrite is not None)
         if rx is not None:
             return rx
+    source, pattern = pattern, (pattern if rewrite is None else rewrite(pattern))
     try:
         tree = _ENGINE[2](pattern, flags)
         code = _ENGINE[1](tree, flags)
@@ -151,17 +158,19 @@ def compiled(pattern: str, flags: int = 0) -> re.Pattern:
     except Exception:  # pragma: no cover - internals not as expected: the public way
         return re.compile(pattern, flags)
     if path is not None:
-        _write_compiled(path, pattern, flags, made)
+        _write_compiled(path, source, pattern, flags, made)
     return rx
 
 
-def _read_compiled(path: Path, pattern: str, flags: int) -> re.Pattern | None:
+def _read_compiled(path: Path, source: str, flags: int, rewritten: bool = False) -> re.Pattern | None:
     try:
         with open(path, "rb") as fh:
             raw = fh.read()
         head, _, body = raw.partition(b"\n")
         h = json.loads(head)
-        if h.get("pattern") != pattern or h.get("flags") != int(flags) or len(body) != h["n"] * _ENGINE[4] \
+        pattern = h["pattern"]
+        if h.get("source") != source or (not rewritten and pattern != source) or h.get("flags") != int(flags) \
+                or not isinstance(pattern, str) or len(body) != h["n"] * _ENGINE[4] \
                 or hashlib.blake2b(body, digest_size=16).hexdigest() != h["digest"]:
             return None
         code = array(_CODE_TYPE)
@@ -173,13 +182,13 @@ def _read_compiled(path: Path, pattern: str, flags: int) -> re.Pattern | None:
         return None
 
 
-def _write_compiled(path: Path, pattern: str, flags: int, made: tuple) -> None:
+def _write_compiled(path: Path, source: str, pattern: str, flags: int, made: tuple) -> None:
     """Keep a fresh pattern's code (atomically, as save() writes); any failure is ignored."""
     final, code, groups, index, names = made
     tmp = None
     try:
         body = array(_CODE_TYPE, code).tobytes()
-        head = json.dumps({"pattern": pattern, "flags": flags, "final": final, "groups": groups, "index": index,
+        head = json.dumps({"source": source, "pattern": pattern, "flags": flags, "final": final, "groups": groups, "index": index,
                            "names": names, "n": len(code), "digest": hashlib.blake2b(body, digest_size=16).hexdigest()},
                           ensure_ascii=True, separators=(",", ":"))
         path.parent.mkdir(parents=True, exist_ok=True)
