@@ -20,7 +20,7 @@ TEXTS = sorted((ROOT / "fixtures" / "errors" / "round74").glob("*.txt"))[:6] + \
 
 
 def _fields(idx: M._Index) -> tuple:
-    return (idx.patterns, idx.needles, idx.always, idx.head, idx.wide, idx.wide_factors, idx.group_needles)
+    return (idx.patterns, idx.needles, idx.always, idx.head, idx.wide, idx.wide_factors, idx.group_needles, idx.factors)
 
 
 def _fresh(ids=None, probes=()) -> M._Index:
@@ -125,6 +125,7 @@ def _some_patterns() -> list[str]:
 
 def _same(a, b) -> None:
     assert (a.pattern, a.flags, a.groups, dict(a.groupindex)) == (b.pattern, b.flags, b.groups, dict(b.groupindex))
+    assert a == b  # (two patterns are equal where their engine code is: CPython compares it)
 
 
 def _texts() -> list[str]:
@@ -323,3 +324,78 @@ def test_rewritten_patterns_are_read_back_without_rewriting(tmp_path, monkeypatc
     f = index_cache._compiled_path(raw[-2], flags, bounded)
     assert index_cache._read_compiled(f, raw[-2], flags) is None  # its text is not the pattern's own
     assert index_cache.compiled(raw[-2], flags).pattern == raw[-2]
+
+
+
+# ---- a reader's patterns compiled together (index_cache.Pack: attribution.rules()) -----------------------------------
+
+def _rules():
+    from attn_doctor.knowledge import attribution
+
+    attribution.rules.cache_clear()
+    try:
+        return attribution.rules()
+    finally:
+        attribution.rules.cache_clear()
+
+
+def test_attribution_rules_are_the_same_from_the_pack(tmp_path, monkeypatch):
+    monkeypatch.setenv(index_cache.ENV, "")
+    off = _rules()
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    cold = _rules()
+    (f,) = tmp_path.glob("re-*/pack-attribution.bin")
+    before = f.stat().st_mtime_ns, f.read_bytes()
+    monkeypatch.setattr(index_cache, "_ENGINE", (*index_cache._ENGINE[:2], None, *index_cache._ENGINE[3:]))
+    warm = _rules()  # from the pack alone: the parser is never asked
+    assert off == cold == warm  # (dataclass equality: each pattern's engine code compared)
+    assert len(off.libraries) >= 300
+    assert (f.stat().st_mtime_ns, f.read_bytes()) == before  # nothing new: not written again
+
+
+@pytest.mark.parametrize("damage", ["flipped", "torn", "garbage", "other-patterns"])
+def test_a_damaged_pack_is_compiled_again(tmp_path, monkeypatch, damage):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    pats = [(r"flash[_-]?attn", re.I), (r"(?P<v>\d+)\.(\d+)", 0), (r"^xformers\b", re.I | re.M)]
+    pack = index_cache.Pack("t")
+    want = [pack.compile(p, f) for p, f in pats]
+    pack.save()
+    (f,) = tmp_path.glob("re-*/pack-t.bin")
+    raw = f.read_bytes()
+    if damage == "flipped":
+        f.write_bytes(raw[:-4] + bytes([raw[-4] ^ 1]) + raw[-3:])
+    elif damage == "torn":
+        f.write_bytes(raw[:-6])
+    elif damage == "garbage":
+        f.write_bytes(b"{}\n" + raw)
+    else:  # a pack of other patterns: those asked for now are compiled, and only they are kept
+        other = index_cache.Pack("t")
+        other.compile(r"sage", 0)
+        other.save()
+    pack = index_cache.Pack("t")
+    got = [pack.compile(p, f) for p, f in pats]
+    assert pack.missed
+    for a, b, (p, fl) in zip(want, got, pats):
+        _same(a, b)
+        _same(b, re.compile(p, fl))
+    pack.save()
+    again = index_cache.Pack("t")
+    assert [again.compile(p, f) for p, f in pats] == want and not again.missed  # written again, whole
+    again.save()
+    assert set(again.held) == set((p, int(f)) for p, f in pats)
+
+
+def test_a_pack_gives_one_object_per_pattern_and_raises_as_re_does(tmp_path, monkeypatch):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    pack = index_cache.Pack("t")
+    assert pack.compile("abc", re.I) is pack.compile("abc", re.I)
+    with pytest.raises(re.error):
+        pack.compile("(abc", 0)
+    monkeypatch.setenv(index_cache.ENV, "")
+    off = index_cache.Pack("t")
+    _same(off.compile("a(b)", 0), re.compile("a(b)"))
+    off.save()  # nothing to keep, nowhere: no exception
