@@ -20,7 +20,8 @@ TEXTS = sorted((ROOT / "fixtures" / "errors" / "round74").glob("*.txt"))[:6] + \
 
 
 def _fields(idx: M._Index) -> tuple:
-    return (idx.patterns, idx.needles, idx.always, idx.head, idx.wide, idx.wide_factors, idx.group_needles, idx.factors)
+    return (idx.patterns, idx.needles, idx.always, idx.head, idx.wide, idx.wide_factors, idx.group_needles, idx.factors,
+            idx._local, idx._tables)
 
 
 def _fresh(ids=None, probes=()) -> M._Index:
@@ -399,3 +400,19 @@ def test_a_pack_gives_one_object_per_pattern_and_raises_as_re_does(tmp_path, mon
     off = index_cache.Pack("t")
     _same(off.compile("a(b)", 0), re.compile("a(b)"))
     off.save()  # nothing to keep, nowhere: no exception
+
+
+def test_what_is_kept_with_the_needles_is_what_is_learnt_when_asked(tmp_path, monkeypatch):
+    """line_groups, is_local and digit_table are read from the index (learnt with the needles, kept in index.json); each
+    is what the pattern's parse says when asked afresh."""
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    _fresh()
+    idx = _fresh()  # warm
+    groups, local, tables = dict(idx.factors), dict(idx._local), dict(idx._tables)
+    assert len(groups) > 1000 and sum(local.values()) > 1000 and sum(t is not None for t in tables.values()) > 1000
+    idx.factors.clear()
+    idx._local.clear()
+    idx._tables.clear()
+    assert {k: idx.line_groups(k) for k in groups} == groups
+    assert {k: idx.is_local(k) for k in local} == local
+    assert {k: M.digit_table(idx.patterns[k][1]) for k in tables} == tables

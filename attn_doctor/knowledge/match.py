@@ -654,6 +654,7 @@ class _Index:
         self.probe_names: dict[int, str] = {}
         self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
         self._local: dict[int, bool] = {}  # is a pattern line_local (learnt when first asked: is_local)
+        self._tables: dict[int, bytes | None] = {}  # a pattern's digit_table
         self.needles: dict[bytes, list[int]] = {}
         # pattern -> the literal groups (factors) a line's shape must each hold one of besides its needle, for
         # patterns that cannot span lines: a line that names a backend holds needles of ~100 patterns, most of which
@@ -702,6 +703,12 @@ class _Index:
                 and line_local(self.patterns[k][1])
         return v
 
+    def digit_table(self, k: int) -> bytes | None:
+        """Pattern k's digit_table (learnt with its needles, else now)."""
+        if k in self._tables:
+            return self._tables[k]
+        return digit_table(self.patterns[k][1])
+
     def line_groups(self, k: int) -> tuple[tuple[bytes, ...], ...]:
         """The groups besides its needles a line must hold for pattern k (one that cannot span lines; learnt when first
         asked)."""
@@ -720,9 +727,12 @@ class _Index:
             r = self._rx[k] = compile_pattern(self.patterns[k][1])
         return r
 
-    def _place(self, k: int, alts: tuple[str, ...], wide: bool, facs: tuple[tuple[str, ...], ...] | None) -> None:
+    def _place(self, k: int, alts: tuple[str, ...], wide: bool, facs: tuple[tuple[str, ...], ...] | None,
+               local: bool, table: str | None) -> None:
         """File pattern k under its needles `alts` (none: run on every line); a `wide` one (it may span lines) with its
-        literal groups `facs`."""
+        literal groups `facs`; whether it is line_local, and its digit_table (`table`: what each digit is written as)."""
+        self._local[k] = not wide and local  # (as is_local says: no entry placed here is a head's)
+        self._tables[k] = None if table is None else bytes.maketrans(_DIGITS.encode(), table.encode())
         if wide:
             self.wide.add(k)
         if not alts:
@@ -807,17 +817,20 @@ class _Index:
 
 
 def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
-           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None]:
+           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None, bool, str | None]:
     """`pattern`'s needles, whether it may span lines, and (if it has needles) its literal groups: read back from `disk`
-    (index_cache) or learnt now; either way kept in `learnt`. (A line-bound pattern's groups were learnt when a line first
-    held its needle, by parsing it: ~0.1 s of a short explain.)"""
+    (index_cache) or learnt now; either way kept in `learnt`; with whether it is line_local and its digit_table (as the
+    digits it writes each digit as). (A line-bound pattern's groups, line_local and digit_table were learnt by parsing the
+    pattern when first needed: ~0.1 s of a short explain and of a long log.)"""
     v = disk.get(pattern)
-    if not (isinstance(v, list) and len(v) == 3):
+    if not (isinstance(v, list) and len(v) == 5 and (v[4] is None or isinstance(v[4], str) and len(v[4]) == 10)):
         alts, wide = needles(pattern), spans_lines(pattern)
         facs = factors(pattern) if alts else None
-        v = [list(alts), wide, None if facs is None else [list(g) for g in facs]]
+        table = digit_table(pattern)
+        v = [list(alts), wide, None if facs is None else [list(g) for g in facs], line_local(pattern),
+             None if table is None else table[48:58].decode("ascii")]
     learnt[pattern] = v
-    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2])
+    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2]), bool(v[3]), v[4]
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -910,8 +923,9 @@ class _Block:
     def line_starts(self) -> list[int]:
         """Byte offset of each line (computed once, only for blocks with hot lines)."""
         if self.starts is None:
-            sums = list(accumulate(map(len, self.data.split(b"\n")), initial=0))  # C loops: split, len, sum
-            self.starts = [sums[i] + i for i in range(len(sums) - 1)]
+            # C loops: split, len, one more for each line end, sum (each line starts past the ones before and their ends)
+            self.starts = list(accumulate(map((1).__add__, map(len, self.data.split(b"\n"))), initial=0))
+            self.starts.pop()  # (the end of the last piece)
             if self.data.endswith(b"\n") and len(self.starts) > 1:
                 self.starts.pop()  # the empty "line" after the last line end
         return self.starts
@@ -1352,7 +1366,7 @@ class _Scanner:
             rx = index.rx(p)
             spans = None
             if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
-                table = digit_table(pattern)
+                table = index.digit_table(p)
                 if table not in kinds:
                     kinds[table] = _kinds(data, text, nl, table)
                 if kinds[table]:
