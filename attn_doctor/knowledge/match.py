@@ -653,8 +653,7 @@ class _Index:
         self.patterns: list[tuple[Entry | None, str]] = []  # entry None: a probe
         self.probe_names: dict[int, str] = {}
         self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
-        self._local: dict[int, bool] = {}  # is a pattern line_local (learnt when first asked: is_local)
-        self._tables: dict[int, bytes | None] = {}  # a pattern's digit_table
+        self._local: dict[int, bool] = {}  # is a pattern line_local (learnt with its needles, else when asked)
         self.needles: dict[bytes, list[int]] = {}
         # pattern -> the literal groups (factors) a line's shape must each hold one of besides its needle, for
         # patterns that cannot span lines: a line that names a backend holds needles of ~100 patterns, most of which
@@ -687,8 +686,13 @@ class _Index:
             self._rx.append(re.compile(pattern, re.IGNORECASE | re.MULTILINE))
             self.probe_names[k] = name
             self._place(k, *_learn(pattern, disk, learnt))
+        doc = {**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt
         if any(p not in disk for p in learnt):
-            index_cache.save({**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt)
+            index_cache.save(doc)
+        # what is learnt of a pattern when first asked (line_groups, is_local) is kept in the index once, after the
+        # first scan that learnt any (keep): a first run does not learn it for every pattern (~0.2 s)
+        self._doc: dict[str, list] | None = doc
+        self._later: set[int] = set()
         for eid in known if ids is None else ids & set(known):
             self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
         self.needles.setdefault(b'"id":', []).append(_ID)
@@ -701,13 +705,26 @@ class _Index:
             v = self._local[k] = k != _ID and k not in self.wide and not (self.patterns[k][0] is not None
                                                                          and self.patterns[k][0].head) \
                 and line_local(self.patterns[k][1])
+            if k != _ID:
+                self._later.add(k)
         return v
 
-    def digit_table(self, k: int) -> bytes | None:
-        """Pattern k's digit_table (learnt with its needles, else now)."""
-        if k in self._tables:
-            return self._tables[k]
-        return digit_table(self.patterns[k][1])
+    def keep(self) -> None:
+        """Keep in the index (index_cache) what was learnt of its patterns when first asked, the first time there is
+        any (once: a process that scans many texts writes it once)."""
+        doc, self._later, later = self._doc, set(), self._later
+        if doc is None or not later:
+            return
+        self._doc = None
+        for k in later:
+            pattern = self.patterns[k][1]
+            v = doc.get(pattern)
+            if v is None:  # (a head's pattern: not in the index)
+                continue
+            if not v[1] and v[0]:
+                v[2] = [list(g) for g in factors(pattern)]
+            v[3] = line_local(pattern)
+        index_cache.save(doc)
 
     def line_groups(self, k: int) -> tuple[tuple[bytes, ...], ...]:
         """The groups besides its needles a line must hold for pattern k (one that cannot span lines; learnt when first
@@ -718,6 +735,7 @@ class _Index:
             alts = needles(pattern)
             groups = self.factors[k] = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts) \
                 if alts else ()
+            self._later.add(k)
         return groups
 
     def rx(self, k: int) -> re.Pattern:
@@ -728,11 +746,11 @@ class _Index:
         return r
 
     def _place(self, k: int, alts: tuple[str, ...], wide: bool, facs: tuple[tuple[str, ...], ...] | None,
-               local: bool, table: str | None) -> None:
+               local: bool | None) -> None:
         """File pattern k under its needles `alts` (none: run on every line); a `wide` one (it may span lines) with its
-        literal groups `facs`; whether it is line_local, and its digit_table (`table`: what each digit is written as)."""
-        self._local[k] = not wide and local  # (as is_local says: no entry placed here is a head's)
-        self._tables[k] = None if table is None else bytes.maketrans(_DIGITS.encode(), table.encode())
+        literal groups `facs` (a line-bound one's, where known); and whether it is line_local (where known)."""
+        if local is not None:
+            self._local[k] = not wide and local  # (as is_local says: no entry placed here is a head's)
         if wide:
             self.wide.add(k)
         if not alts:
@@ -817,20 +835,19 @@ class _Index:
 
 
 def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
-           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None, bool, str | None]:
+           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None, bool | None]:
     """`pattern`'s needles, whether it may span lines, and (if it has needles) its literal groups: read back from `disk`
-    (index_cache) or learnt now; either way kept in `learnt`; with whether it is line_local and its digit_table (as the
-    digits it writes each digit as). (A line-bound pattern's groups, line_local and digit_table were learnt by parsing the
-    pattern when first needed: ~0.1 s of a short explain and of a long log.)"""
+    (index_cache) or learnt now; either way kept in `learnt`; and whether it is line_local. A line-bound pattern's groups
+    and line_local are learnt when first asked (line_groups, is_local; parsing each pattern: ~0.1 s of a short explain and
+    of a long log, ~0.2 s for every pattern) and kept here after (_Index.keep): None until then. Its digit_table is not
+    kept: a long log's regions ask for a few dozen."""
     v = disk.get(pattern)
-    if not (isinstance(v, list) and len(v) == 5 and (v[4] is None or isinstance(v[4], str) and len(v[4]) == 10)):
+    if not (isinstance(v, list) and len(v) == 4 and v[3] in (None, True, False)):
         alts, wide = needles(pattern), spans_lines(pattern)
-        facs = factors(pattern) if alts else None
-        table = digit_table(pattern)
-        v = [list(alts), wide, None if facs is None else [list(g) for g in facs], line_local(pattern),
-             None if table is None else table[48:58].decode("ascii")]
+        facs = factors(pattern) if wide and alts else None
+        v = [list(alts), wide, None if facs is None else [list(g) for g in facs], None]
     learnt[pattern] = v
-    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2]), bool(v[3]), v[4]
+    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2]), v[3]
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -1366,7 +1383,7 @@ class _Scanner:
             rx = index.rx(p)
             spans = None
             if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
-                table = index.digit_table(p)
+                table = digit_table(pattern)
                 if table not in kinds:
                     kinds[table] = _kinds(data, text, nl, table)
                 if kinds[table]:
@@ -1621,6 +1638,7 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
         prev, cur = cur, block
     if cur is not None:
         scanner.block(prev, cur, None)
+    index.keep()
     lines = Lines(scanner.context, last_line)
     found = _past_optional_probes(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines)
     return Scan(found, lines, size, blank, scanner.probed)
