@@ -1,5 +1,5 @@
 """What the matcher learns of each pattern before it reads a line (its needles, whether it may span lines, its literal
-groups), kept on disk between runs: learning it parses every one of ~1,800 patterns (about 0.4 s of CPU on the 2-core dev
+groups; and, once a run has asked, whether it reads each line alone), kept on disk between runs: learning it parses every one of ~1,800 patterns (about 0.4 s of CPU on the 2-core dev
 machine, half of a short explain's time), reading it back takes milliseconds.
 
 One JSON file, `index.json`, in $ATTN_DOCTOR_CACHE_DIR, else $XDG_CACHE_HOME/attn-doctor, else ~/.cache/attn-doctor
@@ -15,7 +15,9 @@ is kept in a file of its own, `re-<engine>/<hash>.bin` (the engine's key: the Py
 code size, the byte order), and read back the next time the same pattern is compiled with the same flags. A file is used
 only where its header names this very pattern and flags and its code's digest is right, and the engine itself validates
 the code; anything else (no file, another engine's, torn, corrupt, unwritable, an interpreter without these internals)
-compiles the pattern as `re.compile` does. The object is the one `re.compile` builds from the same code.
+compiles the pattern as `re.compile` does. The object is the one `re.compile` builds from the same code (equal to it:
+CPython compares patterns by their code). The ~800 patterns attribution.rules() compiles each run are kept together in
+one such file (`Pack`).
 
 And the knowledge's TOML files as parsed (`toml`, ~0.1 s of every explain): `toml-<python>/<hash>.json`, found by the
 file's content (its SHA-256) and this Python's version, a JSON copy of what the TOML parser returned; a file whose
@@ -58,7 +60,7 @@ def code_key() -> str:
 
 
 def load() -> dict[str, list]:
-    """pattern -> [needles, spans_lines, factors or None], or {} (no file, another key, unreadable)."""
+    """pattern -> [needles, spans_lines, factors or None, line_local or None], or {} (no file, another key, unreadable)."""
     d, key = directory(), code_key()
     if d is None or not key:
         return {}
