@@ -21,7 +21,7 @@ TEXTS = sorted((ROOT / "fixtures" / "errors" / "round74").glob("*.txt"))[:6] + \
 
 def _fields(idx: M._Index) -> tuple:
     return (idx.patterns, idx.needles, idx.always, idx.head, idx.wide, idx.wide_factors, idx.group_needles, idx.factors,
-            idx._local)
+            idx._local, idx._tables)
 
 
 def _fresh(ids=None, probes=()) -> M._Index:
@@ -403,23 +403,27 @@ def test_a_pack_gives_one_object_per_pattern_and_raises_as_re_does(tmp_path, mon
 
 
 def test_what_is_kept_after_a_scan_is_what_is_learnt_when_asked(tmp_path, monkeypatch):
-    """line_groups and is_local are learnt when first asked and kept in index.json after the first scan that learnt any
-    (_Index.keep); read back, each is what the pattern's parse says when asked afresh."""
+    """line_groups, is_local and digit_table are learnt when first asked and kept in index.json after the first scan that
+    learnt any (_Index.keep); read back, each is what the pattern's parse says when asked afresh."""
     monkeypatch.setenv(index_cache.ENV, str(tmp_path))
     M._cached_index.cache_clear()
     try:
         cold = _fresh()
-        assert not cold.factors and not cold._local  # nothing learnt of line-bound patterns before they are asked about
-        for t in _texts():
-            M.scan(t)
+        assert not cold.factors and not cold._local and not cold._tables  # nothing learnt before it is asked about
+        for t in _texts() + ["\n".join(f"step {i}: xformers flash_attn sdpa warning {i}" for i in range(200))]:
+            M._cached_index.cache_clear()  # each a run of its own, as explain's (an index keeps what it learnt once)
+            M.scan(t)  # (the last, a region of 64 lines or more: digit tables asked for)
     finally:
         M._cached_index.cache_clear()
     doc = json.loads((tmp_path / index_cache.NAME).read_text(encoding="utf-8"))
-    assert sum(v[3] is not None for v in doc["patterns"].values()) >= 20
+    assert sum(v[3] is not None for v in doc["patterns"].values()) >= 5
     idx = _fresh()  # warm: what was kept
-    groups, local = dict(idx.factors), dict(idx._local)
-    assert len(groups) >= 20 and sum(local.values()) >= 20
+    groups, local, tables = dict(idx.factors), dict(idx._local), dict(idx._tables)
+    assert len(groups) >= 20 and sum(local.values()) >= 5 and sum(t is not None for t in tables.values()) >= 3
     idx.factors.clear()
     idx._local.clear()
+    idx._tables.clear()
     assert {k: idx.line_groups(k) for k in groups} == groups
     assert {k: idx.is_local(k) for k in local} == local
+    assert {k: idx.digit_table(k) for k in tables} == tables
+    assert {k: M.digit_table(idx.patterns[k][1]) for k in tables} == tables

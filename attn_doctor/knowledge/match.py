@@ -654,6 +654,7 @@ class _Index:
         self.probe_names: dict[int, str] = {}
         self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
         self._local: dict[int, bool] = {}  # is a pattern line_local (learnt with its needles, else when asked)
+        self._tables: dict[int, bytes | None] = {}  # a pattern's digit_table (read from the index, else when asked)
         self.needles: dict[bytes, list[int]] = {}
         # pattern -> the literal groups (factors) a line's shape must each hold one of besides its needle, for
         # patterns that cannot span lines: a line that names a backend holds needles of ~100 patterns, most of which
@@ -721,10 +722,22 @@ class _Index:
             v = doc.get(pattern)
             if v is None:  # (a head's pattern: not in the index)
                 continue
-            if not v[1] and v[0]:
+            if k in self.factors and not v[1] and v[0]:
                 v[2] = [list(g) for g in factors(pattern)]
-            v[3] = line_local(pattern)
+            if k in self._local:  # (a placed pattern's is_local is its line_local: a wide one is not)
+                v[3] = self._local[k]
+            if k in self._tables:
+                table = self._tables[k]
+                v[4] = None if table is None else table[48:58].decode("ascii")
         index_cache.save(doc)
+
+    def digit_table(self, k: int) -> bytes | None:
+        """Pattern k's digit_table (kept in the index once a run asked, as line_local is)."""
+        if k in self._tables:
+            return self._tables[k]
+        table = self._tables[k] = digit_table(self.patterns[k][1])
+        self._later.add(k)
+        return table
 
     def line_groups(self, k: int) -> tuple[tuple[bytes, ...], ...]:
         """The groups besides its needles a line must hold for pattern k (one that cannot span lines; learnt when first
@@ -746,11 +759,14 @@ class _Index:
         return r
 
     def _place(self, k: int, alts: tuple[str, ...], wide: bool, facs: tuple[tuple[str, ...], ...] | None,
-               local: bool | None) -> None:
+               local: bool | None, table: str | None | bool) -> None:
         """File pattern k under its needles `alts` (none: run on every line); a `wide` one (it may span lines) with its
-        literal groups `facs` (a line-bound one's, where known); and whether it is line_local (where known)."""
+        literal groups `facs` (a line-bound one's, where known); whether it is line_local and its digit_table (`table`:
+        the digits each digit is written as, None for none), where known (False: not known)."""
         if local is not None:
             self._local[k] = not wide and local  # (as is_local says: no entry placed here is a head's)
+        if table is not False:
+            self._tables[k] = None if table is None else bytes.maketrans(_DIGITS.encode(), table.encode())
         if wide:
             self.wide.add(k)
         if not alts:
@@ -835,19 +851,20 @@ class _Index:
 
 
 def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
-           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None, bool | None]:
+           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None, bool | None, str | None | bool]:
     """`pattern`'s needles, whether it may span lines, and (if it has needles) its literal groups: read back from `disk`
-    (index_cache) or learnt now; either way kept in `learnt`; and whether it is line_local. A line-bound pattern's groups
-    and line_local are learnt when first asked (line_groups, is_local; parsing each pattern: ~0.1 s of a short explain and
-    of a long log, ~0.2 s for every pattern) and kept here after (_Index.keep): None until then. Its digit_table is not
-    kept: a long log's regions ask for a few dozen."""
+    (index_cache) or learnt now; either way kept in `learnt`; and whether it is line_local and its digit_table. A
+    line-bound pattern's groups, line_local and digit_table are learnt when first asked (line_groups, is_local,
+    digit_table; parsing each pattern: ~0.1 s of a short explain and of a long log, ~0.5 s for every pattern) and kept
+    here after (_Index.keep): None, None and False until then."""
     v = disk.get(pattern)
-    if not (isinstance(v, list) and len(v) == 4 and v[3] in (None, True, False)):
+    if not (isinstance(v, list) and len(v) == 5 and v[3] in (None, True, False)
+            and (v[4] is None or v[4] is False or isinstance(v[4], str) and len(v[4]) == 10 and v[4].isdigit())):
         alts, wide = needles(pattern), spans_lines(pattern)
         facs = factors(pattern) if wide and alts else None
-        v = [list(alts), wide, None if facs is None else [list(g) for g in facs], None]
+        v = [list(alts), wide, None if facs is None else [list(g) for g in facs], None, False]
     learnt[pattern] = v
-    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2]), v[3]
+    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2]), v[3], v[4]
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -1383,7 +1400,7 @@ class _Scanner:
             rx = index.rx(p)
             spans = None
             if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
-                table = digit_table(pattern)
+                table = index.digit_table(p)
                 if table not in kinds:
                     kinds[table] = _kinds(data, text, nl, table)
                 if kinds[table]:
