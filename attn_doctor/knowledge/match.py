@@ -690,8 +690,8 @@ class _Index:
         doc = {**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt
         if any(p not in disk for p in learnt):
             index_cache.save(doc)
-        # what is learnt of a pattern when first asked (line_groups, is_local) is kept in the index once, after the
-        # first scan that learnt any (keep): a first run does not learn it for every pattern (~0.2 s)
+        # what is learnt of a pattern when first asked (line_groups, is_local, digit_table) is kept in the index once,
+        # after the first scan that learnt any (keep): a first run does not learn it for every pattern (~0.5 s)
         self._doc: dict[str, list] | None = doc
         self._later: set[int] = set()
         for eid in known if ids is None else ids & set(known):
@@ -718,9 +718,9 @@ class _Index:
             return
         self._doc = None
         for k in later:
-            pattern = self.patterns[k][1]
+            e, pattern = self.patterns[k]
             v = doc.get(pattern)
-            if v is None:  # (a head's pattern: not in the index)
+            if v is None or (e is not None and e.head):  # (a head's pattern is not in the index: its is_local is False)
                 continue
             if k in self.factors and not v[1] and v[0]:
                 v[2] = [list(g) for g in factors(pattern)]
