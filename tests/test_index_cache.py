@@ -20,7 +20,8 @@ TEXTS = sorted((ROOT / "fixtures" / "errors" / "round74").glob("*.txt"))[:6] + \
 
 
 def _fields(idx: M._Index) -> tuple:
-    return (idx.patterns, idx.needles, idx.always, idx.head, idx.wide, idx.wide_factors, idx.group_needles)
+    return (idx.patterns, idx.needles, idx.always, idx.head, idx.wide, idx.wide_factors, idx.group_needles, idx.factors,
+            idx._local, idx._tables)
 
 
 def _fresh(ids=None, probes=()) -> M._Index:
@@ -108,3 +109,321 @@ def test_probes_keep_their_own_flags(tmp_path, monkeypatch):
     idx = _fresh(frozenset(), (("probe", r"torch==(\d+\.\d+)"),))
     k = next(iter(idx.probe_names))
     assert idx.rx(k).pattern == r"torch==(\d+\.\d+)"  # not bounded(): a probe is compiled as written
+
+
+# ---- compiled patterns (index_cache.compiled) ------------------------------------------------------------------------
+
+def _some_patterns() -> list[str]:
+    """Patterns of every kind the matcher compiles: the report-head prose (KBs each, named groups), a few hundred others."""
+    from attn_doctor.knowledge import bounded
+
+    known = list(entries().values())
+    heads = [p for e in known if e.head for p in e.patterns]
+    others = [p for e in known if not e.head for p in e.patterns][::7]
+    assert len(heads) >= 20 and len(others) >= 200
+    return [bounded(p) for p in heads + others]
+
+
+def _same(a, b) -> None:
+    assert (a.pattern, a.flags, a.groups, dict(a.groupindex)) == (b.pattern, b.flags, b.groups, dict(b.groupindex))
+    assert a == b  # (two patterns are equal where their engine code is: CPython compares it)
+
+
+def _texts() -> list[str]:
+    return [t.read_text(encoding="utf-8", errors="replace") for t in TEXTS]
+
+
+def _found(rx, texts) -> list:
+    return [[(m.span(), m.groups()) for m in rx.finditer(t)] for t in texts]
+
+
+def test_compiled_patterns_are_read_back_the_same(tmp_path, monkeypatch):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    flags = re.IGNORECASE | re.MULTILINE
+    pats = _some_patterns()
+    texts = _texts()
+    cold = [index_cache.compiled(p, flags) for p in pats]
+    files = list(tmp_path.glob("re-*/*.bin"))
+    assert len(files) == len(set(pats))
+    # warm: from the files alone (the parser is never asked)
+    monkeypatch.setattr(index_cache, "_ENGINE", (*index_cache._ENGINE[:2], None, *index_cache._ENGINE[3:]))
+    warm = [index_cache.compiled(p, flags) for p in pats]
+    hits = 0
+    for p, c, w in zip(pats, cold, warm):
+        plain = re.compile(p, flags)
+        _same(plain, c)
+        _same(plain, w)
+        want = _found(plain, texts)
+        assert _found(c, texts) == want == _found(w, texts)
+        hits += any(want)
+    assert hits >= 5  # the comparison compares matches, not only empty results
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "other-pattern", "other-flags", "garbage", "empty"])
+def test_a_damaged_compiled_file_is_compiled_again(tmp_path, monkeypatch, damage):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    heads = [p for e in entries().values() if e.head for p in e.patterns]
+    a, b = heads[0], heads[1]
+    index_cache.compiled(a, re.I)
+    index_cache.compiled(b, re.I)
+    fa, fb = index_cache._compiled_path(a, re.I), index_cache._compiled_path(b, re.I)
+    raw = fa.read_bytes()
+    if damage == "truncated":
+        fa.write_bytes(raw[:-8])
+    elif damage == "flipped":  # the header intact, one code unit changed: the digest says so
+        fa.write_bytes(raw[:-4] + bytes([raw[-4] ^ 1]) + raw[-3:])
+    elif damage == "other-pattern":  # another pattern's file under this one's name
+        fa.write_bytes(fb.read_bytes())
+    elif damage == "other-flags":
+        fa.write_bytes(index_cache._compiled_path(a, re.I | re.M).read_bytes() if index_cache.compiled(a, re.I | re.M)
+                       else b"")  # (compiled() returns a pattern: the file exists)
+    elif damage == "garbage":
+        fa.write_bytes(b"\x00\xff" * 64)
+    else:
+        fa.write_bytes(b"")
+    assert index_cache._read_compiled(fa, a, re.I) is None
+    got = index_cache.compiled(a, re.I)
+    _same(got, re.compile(a, re.I))
+    assert _found(got, _texts()) == _found(re.compile(a, re.I), _texts())
+    assert index_cache._read_compiled(fa, a, re.I) is not None  # written again, whole
+
+
+def test_compiled_patterns_off_unwritable_and_errors(tmp_path, monkeypatch):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, "")
+    assert index_cache._compiled_path("x", 0) is None
+    _same(index_cache.compiled(r"fla(sh)", re.I), re.compile(r"fla(sh)", re.I))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(index_cache.ENV, str(blocker / "sub"))
+    _same(index_cache.compiled(r"(?P<v>\d+)x", re.M), re.compile(r"(?P<v>\d+)x", re.M))  # no exception
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path / "c"))
+    with pytest.raises(re.error):  # a bad pattern raises as re.compile does, and leaves no file
+        index_cache.compiled(r"(unclosed", 0)
+    assert not list((tmp_path / "c").glob("re-*/*.bin"))
+
+
+def test_a_bad_compiled_cache_changes_no_reading(tmp_path, monkeypatch):
+    from attn_doctor.knowledge import _compile, compile_pattern
+
+    def fresh():
+        compile_pattern.cache_clear()
+        _compile.cache_clear()
+        M._cached_index.cache_clear()
+
+    monkeypatch.setenv(index_cache.ENV, "")
+    fresh()
+    texts = _texts()
+    want = [_ids(t) for t in texts]
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    try:
+        fresh()
+        cold = [_ids(t) for t in texts]
+        files = list(tmp_path.glob("re-*/*.bin"))
+        assert len(files) >= 20
+        fresh()
+        warm = [_ids(t) for t in texts]
+        for f in files:  # every file another pattern's (its neighbour's): each is refused and compiled again
+            f.write_bytes(files[(files.index(f) + 1) % len(files)].read_bytes() if f.stat().st_size else b"")
+        fresh()
+        swapped = [_ids(t) for t in texts]
+    finally:
+        fresh()
+    assert want == cold == warm == swapped
+
+
+# ---- parsed TOML (index_cache.toml) -----------------------------------------------------------------------------------
+
+def _parse(raw: bytes) -> dict:
+    import tomllib
+
+    return tomllib.loads(raw.decode("utf-8"))
+
+
+def test_knowledge_toml_read_back_the_same(tmp_path, monkeypatch):
+    from attn_doctor.knowledge import HERE
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    files = sorted(HERE.glob("*.toml"))
+    assert len(files) >= 20
+    want = [_parse(f.read_bytes()) for f in files]
+    cold = [index_cache.toml(f.read_bytes(), _parse) for f in files]
+    kept = list(tmp_path.glob("toml-*/*.json"))
+    assert len(kept) == len(files)
+
+    def refuse(raw):
+        raise AssertionError("parsed again")
+
+    refuse.__qualname__ = _parse.__qualname__  # (the cache is the parser's: keyed by its name)
+    warm = [index_cache.toml(f.read_bytes(), refuse) for f in files]  # from the files alone
+    assert want == cold == warm
+    assert sum(len(d.get("entry", ())) for d in warm) >= 300
+
+
+@pytest.mark.parametrize("damage", ["other-content", "corrupt", "not-a-table"])
+def test_a_damaged_toml_copy_is_parsed_again(tmp_path, monkeypatch, damage):
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    raw = b'[[entry]]\nid = "a.b"\npatterns = ["x\\\\d+"]\nn = 1.5\n'
+    assert index_cache.toml(raw, _parse) == _parse(raw)
+    (f,) = tmp_path.glob("toml-*/*.json")
+    if damage == "other-content":  # another file's parse under this one's name
+        other = b'x = 2\n'
+        f.write_text(json.dumps({"sha256": "0" * 64, "data": _parse(other)}), encoding="utf-8")
+    elif damage == "corrupt":
+        f.write_text('{"sha256": ', encoding="utf-8")
+    else:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        f.write_text(json.dumps({"sha256": doc["sha256"], "data": [1]}), encoding="utf-8")
+    assert index_cache.toml(raw, _parse) == _parse(raw)
+    assert json.loads(f.read_text(encoding="utf-8"))["data"] == _parse(raw)  # written again
+
+
+def test_a_toml_json_cannot_hold_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    raw = b'when = 2026-11-29T08:00:00Z\nx = nan\n'
+    got = index_cache.toml(raw, _parse)
+    assert got["when"] == _parse(raw)["when"] and got["x"] != got["x"]
+    assert not list(tmp_path.glob("toml-*/*.json"))
+    monkeypatch.setenv(index_cache.ENV, "")
+    assert index_cache.toml(b"a = 1\n", _parse) == {"a": 1}
+
+
+def test_rewritten_patterns_are_read_back_without_rewriting(tmp_path, monkeypatch):
+    import functools
+    import re
+
+    from attn_doctor.knowledge import bounded
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    flags = re.IGNORECASE | re.MULTILINE
+    raw = [p for e in entries().values() if e.head for p in e.patterns][:10] + [r"flash_attn[^\n]*nan", r"a\w+b"]
+    assert any(bounded(p) != p for p in raw)  # some are rewritten
+    cold = [index_cache.compiled(p, flags, rewrite=bounded) for p in raw]
+    calls = []
+
+    @functools.wraps(bounded)
+    def counted(p):
+        calls.append(p)
+        return bounded(p)
+
+    warm = [index_cache.compiled(p, flags, rewrite=counted) for p in raw]
+    assert calls == []  # read back: not rewritten again
+    texts = _texts()
+    for p, c, w in zip(raw, cold, warm):
+        plain = re.compile(bounded(p), flags)
+        _same(plain, c)
+        _same(plain, w)
+        assert _found(c, texts) == _found(plain, texts) == _found(w, texts)
+    # a file of the pattern as written (no rewrite) is not the rewritten one's, nor the other way round
+    index_cache.compiled(raw[-2], flags)
+    assert index_cache._compiled_path(raw[-2], flags) != index_cache._compiled_path(raw[-2], flags, bounded)
+    f = index_cache._compiled_path(raw[-2], flags, bounded)
+    assert index_cache._read_compiled(f, raw[-2], flags) is None  # its text is not the pattern's own
+    assert index_cache.compiled(raw[-2], flags).pattern == raw[-2]
+
+
+
+# ---- a reader's patterns compiled together (index_cache.Pack: attribution.rules()) -----------------------------------
+
+def _rules():
+    from attn_doctor.knowledge import attribution
+
+    attribution.rules.cache_clear()
+    try:
+        return attribution.rules()
+    finally:
+        attribution.rules.cache_clear()
+
+
+def test_attribution_rules_are_the_same_from_the_pack(tmp_path, monkeypatch):
+    monkeypatch.setenv(index_cache.ENV, "")
+    off = _rules()
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    cold = _rules()
+    (f,) = tmp_path.glob("re-*/pack-attribution.bin")
+    before = f.stat().st_mtime_ns, f.read_bytes()
+    monkeypatch.setattr(index_cache, "_ENGINE", (*index_cache._ENGINE[:2], None, *index_cache._ENGINE[3:]))
+    warm = _rules()  # from the pack alone: the parser is never asked
+    assert off == cold == warm  # (dataclass equality: each pattern's engine code compared)
+    assert len(off.libraries) >= 300
+    assert (f.stat().st_mtime_ns, f.read_bytes()) == before  # nothing new: not written again
+
+
+@pytest.mark.parametrize("damage", ["flipped", "torn", "garbage", "other-patterns"])
+def test_a_damaged_pack_is_compiled_again(tmp_path, monkeypatch, damage):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    pats = [(r"flash[_-]?attn", re.I), (r"(?P<v>\d+)\.(\d+)", 0), (r"^xformers\b", re.I | re.M)]
+    pack = index_cache.Pack("t")
+    want = [pack.compile(p, f) for p, f in pats]
+    pack.save()
+    (f,) = tmp_path.glob("re-*/pack-t.bin")
+    raw = f.read_bytes()
+    if damage == "flipped":
+        f.write_bytes(raw[:-4] + bytes([raw[-4] ^ 1]) + raw[-3:])
+    elif damage == "torn":
+        f.write_bytes(raw[:-6])
+    elif damage == "garbage":
+        f.write_bytes(b"{}\n" + raw)
+    else:  # a pack of other patterns: those asked for now are compiled, and only they are kept
+        other = index_cache.Pack("t")
+        other.compile(r"sage", 0)
+        other.save()
+    pack = index_cache.Pack("t")
+    got = [pack.compile(p, f) for p, f in pats]
+    assert pack.missed
+    for a, b, (p, fl) in zip(want, got, pats):
+        _same(a, b)
+        _same(b, re.compile(p, fl))
+    pack.save()
+    again = index_cache.Pack("t")
+    assert [again.compile(p, f) for p, f in pats] == want and not again.missed  # written again, whole
+    again.save()
+    assert set(again.held) == set((p, int(f)) for p, f in pats)
+
+
+def test_a_pack_gives_one_object_per_pattern_and_raises_as_re_does(tmp_path, monkeypatch):
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    pack = index_cache.Pack("t")
+    assert pack.compile("abc", re.I) is pack.compile("abc", re.I)
+    with pytest.raises(re.error):
+        pack.compile("(abc", 0)
+    monkeypatch.setenv(index_cache.ENV, "")
+    off = index_cache.Pack("t")
+    _same(off.compile("a(b)", 0), re.compile("a(b)"))
+    off.save()  # nothing to keep, nowhere: no exception
+
+
+def test_what_is_kept_after_a_scan_is_what_is_learnt_when_asked(tmp_path, monkeypatch):
+    """line_groups, is_local and digit_table are learnt when first asked and kept in index.json after the first scan that
+    learnt any (_Index.keep); read back, each is what the pattern's parse says when asked afresh."""
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    M._cached_index.cache_clear()
+    try:
+        cold = _fresh()
+        assert not cold.factors and not cold._local and not cold._tables  # nothing learnt before it is asked about
+        for t in _texts() + ["\n".join(f"step {i}: xformers flash_attn sdpa warning {i}" for i in range(200))]:
+            M._cached_index.cache_clear()  # each a run of its own, as explain's (an index keeps what it learnt once)
+            M.scan(t)  # (the last, a region of 64 lines or more: digit tables asked for)
+    finally:
+        M._cached_index.cache_clear()
+    doc = json.loads((tmp_path / index_cache.NAME).read_text(encoding="utf-8"))
+    assert sum(v[3] is not None for v in doc["patterns"].values()) >= 5
+    idx = _fresh()  # warm: what was kept
+    groups, local, tables = dict(idx.factors), dict(idx._local), dict(idx._tables)
+    assert len(groups) >= 20 and sum(local.values()) >= 5 and sum(t is not None for t in tables.values()) >= 3
+    idx.factors.clear()
+    idx._local.clear()
+    idx._tables.clear()
+    assert {k: idx.line_groups(k) for k in groups} == groups
+    assert {k: idx.is_local(k) for k in local} == local
+    assert {k: idx.digit_table(k) for k in tables} == tables
+    assert {k: M.digit_table(idx.patterns[k][1]) for k in tables} == tables

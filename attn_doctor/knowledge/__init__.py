@@ -211,8 +211,11 @@ def _in_line(atom: str) -> bool:
 @lru_cache(maxsize=None)
 def compile_pattern(pattern: str) -> re.Pattern:
     """One entry pattern as the matcher runs it (bounded gaps, case-blind, `^`/`$` at lines). Compiled when first run:
-    an explain that reaches a few dozen of ~1,800 patterns compiles those only (knowledge/match.py's _Index)."""
-    return re.compile(bounded(pattern), re.IGNORECASE | re.MULTILINE)
+    an explain that reaches a few dozen of ~1,800 patterns compiles those only (knowledge/match.py's _Index), and what a
+    run before compiled is read back (index_cache.compiled)."""
+    from .index_cache import compiled
+
+    return compiled(pattern, re.IGNORECASE | re.MULTILINE, rewrite=bounded)
 
 
 @lru_cache(maxsize=None)
@@ -227,9 +230,14 @@ _FIELDS = set(Entry.__dataclass_fields__)
 def toml_data(name: str) -> dict:
     """A knowledge TOML file beside this module, parsed and its snippets expanded (@TRITON_PIN@: torchpin), once for every
     reader: entries() and the modules that read a file's other tables (attribution.toml, round82.toml). Shared: read,
-    never change it."""
-    with open(HERE / name, "rb") as fh:
-        return expand_snippets(tomllib.load(fh))
+    never change it. The parse is read back from the cache where a run before parsed the same bytes (index_cache.toml)."""
+    from . import index_cache
+
+    return expand_snippets(index_cache.toml((HERE / name).read_bytes(), _parse_toml))
+
+
+def _parse_toml(raw: bytes) -> dict:
+    return tomllib.loads(raw.decode("utf-8"))
 
 
 @lru_cache(maxsize=1)

@@ -1,20 +1,37 @@
 """What the matcher learns of each pattern before it reads a line (its needles, whether it may span lines, its literal
-groups), kept on disk between runs: learning it parses every one of ~1,800 patterns (about 0.4 s of CPU on the 2-core dev
+groups; and, once a run has asked, whether it reads each line alone), kept on disk between runs: learning it parses every one of ~1,800 patterns (about 0.4 s of CPU on the 2-core dev
 machine, half of a short explain's time), reading it back takes milliseconds.
 
 One JSON file, `index.json`, in $ATTN_DOCTOR_CACHE_DIR, else $XDG_CACHE_HOME/attn-doctor, else ~/.cache/attn-doctor
 (ATTN_DOCTOR_CACHE_DIR set empty: no file is read or written). It maps each pattern's text to what was learnt, under a key
 that is the hash of the code that learns it (knowledge/match.py and knowledge/__init__.py) and the Python version: a
 changed matcher or another Python reads nothing old. Written atomically; a cache that cannot be read or written is
-learnt again, silently: it only ever costs time, never changes a reading (tests/test_index_cache.py)."""
+learnt again, silently: it only ever costs time, never changes a reading (tests/test_index_cache.py).
+
+Beside it, each pattern the matcher compiles (`compiled`): compiling costs more than running on most inputs (the ~40
+report-head prose patterns, 2-11 KB each, took ~0.35 s of every explain; an error's ~30 patterns another ~0.1 s). Python's
+regex compiler turns a pattern into a list of integers that its engine (`_sre`) builds the pattern object from; that list
+is kept in a file of its own, `re-<engine>/<hash>.bin` (the engine's key: the Python version and build, `_sre`'s MAGIC and
+code size, the byte order), and read back the next time the same pattern is compiled with the same flags. A file is used
+only where its header names this very pattern and flags and its code's digest is right, and the engine itself validates
+the code; anything else (no file, another engine's, torn, corrupt, unwritable, an interpreter without these internals)
+compiles the pattern as `re.compile` does. The object is the one `re.compile` builds from the same code (equal to it:
+CPython compares patterns by their code). The ~800 patterns attribution.rules() compiles each run are kept together in
+one such file (`Pack`).
+
+And the knowledge's TOML files as parsed (`toml`, ~0.1 s of every explain): `toml-<python>/<hash>.json`, found by the
+file's content (its SHA-256) and this Python's version, a JSON copy of what the TOML parser returned; a file whose
+parse JSON cannot hold (dates, times) is not kept, one that does not name the content's hash is not read."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
+from array import array
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,7 +60,7 @@ def code_key() -> str:
 
 
 def load() -> dict[str, list]:
-    """pattern -> [needles, spans_lines, factors or None], or {} (no file, another key, unreadable)."""
+    """pattern -> [needles, spans_lines, factors or None, line_local or None], or {} (no file, another key, unreadable)."""
     d, key = directory(), code_key()
     if d is None or not key:
         return {}
@@ -78,3 +95,273 @@ def save(patterns: dict[str, list]) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+# ---- compiled patterns ------------------------------------------------------------------------------
+
+try:  # the regex engine and the compiler's two halves (CPython's; another interpreter compiles with re.compile)
+    import _sre
+    try:
+        from re import _compiler as _sre_compiler, _parser as _sre_parser
+    except ImportError:  # pragma: no cover - Python 3.10
+        import sre_compile as _sre_compiler  # type: ignore[no-redef]
+        import sre_parse as _sre_parser  # type: ignore[no-redef]
+    _ENGINE = (_sre.compile, _sre_compiler._code, _sre_parser.parse, _sre.MAGIC, _sre.CODESIZE)
+    _CODE_TYPE = next(t for t in "IL" if array(t).itemsize == _sre.CODESIZE)  # an array of the engine's code units
+except (ImportError, AttributeError, StopIteration):  # pragma: no cover - no such internals: no compiled cache
+    _ENGINE = None
+
+
+@lru_cache(maxsize=1)
+def engine_key() -> str:
+    """What a compiled pattern's code depends on: this interpreter's version and build and its regex engine's."""
+    if _ENGINE is None:  # pragma: no cover
+        return ""
+    return hashlib.sha256(repr((sys.version, sys.implementation.cache_tag, sys.byteorder, _ENGINE[3], _ENGINE[4],
+                                _CODE_TYPE)).encode()).hexdigest()[:16]
+
+
+def _compiled_path(pattern: str, flags: int, rewrite=None) -> Path | None:
+    d, key = directory(), engine_key()
+    if d is None or not key:
+        return None
+    if rewrite is not None:  # found by the pattern before it is rewritten: the rewriting code is part of the key
+        learner = code_key()
+        if not learner:  # pragma: no cover - a zipped install
+            return None
+        pattern = f"{learner}:{rewrite.__module__}.{rewrite.__qualname__}:{pattern}"
+    name = hashlib.sha256(f"{int(flags)}:{pattern}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return d / f"re-{key}" / f"{name}.bin"
+
+
+def compiled(pattern: str, flags: int = 0, rewrite=None) -> re.Pattern:
+    """`re.compile(pattern, flags)`, its code read back from the cache where a run before compiled it (see above). With
+    `rewrite` (knowledge.bounded), `re.compile(rewrite(pattern), flags)`, read back without rewriting the pattern again."""
+    flags = int(flags)
+    if _ENGINE is None or flags & re.DEBUG or not isinstance(pattern, str):
+        return re.compile(pattern if rewrite is None else rewrite(pattern), flags)
+    path = _compiled_path(pattern, flags, rewrite)
+    if path is not None:
+        rx = _read_compiled(path, pattern, flags, rewrite is not None)
+        if rx is not None:
+            return rx
+    source, pattern = pattern, (pattern if rewrite is None else rewrite(pattern))
+    try:
+        tree = _ENGINE[2](pattern, flags)
+        code = _ENGINE[1](tree, flags)
+        index = tree.state.groupdict
+        names = [None] * tree.state.groups
+        for k, i in index.items():
+            names[i] = k
+        made = (flags | tree.state.flags, code, tree.state.groups - 1, dict(index), names)
+        rx = _ENGINE[0](pattern, made[0], code, made[2], index, tuple(names))
+    except re.error:
+        raise
+    except Exception:  # pragma: no cover - internals not as expected: the public way
+        return re.compile(pattern, flags)
+    if path is not None:
+        _write_compiled(path, source, pattern, flags, made)
+    return rx
+
+
+def _read_compiled(path: Path, source: str, flags: int, rewritten: bool = False) -> re.Pattern | None:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        head, _, body = raw.partition(b"\n")
+        h = json.loads(head)
+        pattern = h["pattern"]
+        if h.get("source") != source or (not rewritten and pattern != source) or h.get("flags") != int(flags) \
+                or not isinstance(pattern, str) or len(body) != h["n"] * _ENGINE[4] \
+                or hashlib.blake2b(body, digest_size=16).hexdigest() != h["digest"]:
+            return None
+        code = array(_CODE_TYPE)
+        code.frombytes(body)
+        names = h["names"]
+        return _ENGINE[0](pattern, h["final"], code.tolist(), h["groups"], dict(h["index"]),
+                          tuple(None if n is None else str(n) for n in names))
+    except Exception:  # no file, another's, torn or corrupt, code the engine refuses: compiled again
+        return None
+
+
+def _write_compiled(path: Path, source: str, pattern: str, flags: int, made: tuple) -> None:
+    """Keep a fresh pattern's code (atomically, as save() writes); any failure is ignored."""
+    final, code, groups, index, names = made
+    tmp = None
+    try:
+        body = array(_CODE_TYPE, code).tobytes()
+        head = json.dumps({"source": source, "pattern": pattern, "flags": flags, "final": final, "groups": groups, "index": index,
+                           "names": names, "n": len(code), "digest": hashlib.blake2b(body, digest_size=16).hexdigest()},
+                          ensure_ascii=True, separators=(",", ":"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".re-", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(head.encode("ascii") + b"\n" + body)
+        os.replace(tmp, path)
+        tmp = None
+    except (OSError, ValueError, OverflowError, TypeError):
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+# ---- parsed TOML ----------------------------------------------------------------------------------------------------
+
+def toml(raw: bytes, parse) -> dict:
+    """`parse(raw)` (a TOML file's bytes parsed to a dict), read back from the cache where a run before parsed the same
+    bytes on this Python (see above)."""
+    d = directory()
+    digest = hashlib.sha256(raw).hexdigest()
+    path = None
+    if d is not None:
+        key = hashlib.sha256(repr((sys.version, parse.__module__, getattr(parse, "__qualname__", ""))).encode())
+        path = d / f"toml-{key.hexdigest()[:16]}" / f"{digest[:32]}.json"
+        try:
+            with open(path, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            if isinstance(doc, dict) and doc.get("sha256") == digest and isinstance(doc.get("data"), dict):
+                return doc["data"]
+        except (OSError, ValueError):
+            pass
+    data = parse(raw)
+    if path is not None:
+        tmp = None
+        try:
+            text = json.dumps({"sha256": digest, "data": data}, ensure_ascii=False, separators=(",", ":"))
+            if json.loads(text)["data"] != data:  # (NaN is never equal to itself: such a file is parsed each time)
+                return data
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".toml-", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, path)
+            tmp = None
+        except (OSError, TypeError, ValueError):  # a value JSON cannot hold (a date): not kept
+            pass
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+    return data
+
+
+class Pack:
+    """The patterns one reader compiles together each run (attribution.rules(): ~800 small ones, ~0.08 s), their code
+    kept in one file, `re-<engine>/pack-<name>.bin`: a header (each pattern, its flags and its code's place) and the codes,
+    with one digest over them. `compile` is re.compile, from the file where it holds the pattern; `save` rewrites the file
+    with exactly the patterns compiled since the pack was made, when they are not the ones it held."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.held: dict[tuple[str, int], list] | None = None
+        self.body = b""
+        self.used: dict[tuple[str, int], tuple] = {}
+        self.objects: dict[tuple[str, int], re.Pattern] = {}
+        self.missed = False
+
+    def _path(self) -> Path | None:
+        d, key = directory(), engine_key()
+        return None if d is None or not key else d / f"re-{key}" / f"pack-{self.name}.bin"
+
+    def _load(self) -> None:
+        self.held = {}
+        path = self._path()
+        if path is None:
+            return
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+            head, _, body = raw.partition(b"\n")
+            h = json.loads(head)
+            items = h["items"]
+            if sum(it[6] for it in items) * _ENGINE[4] != len(body) \
+                    or hashlib.blake2b(body, digest_size=16).hexdigest() != h["digest"]:
+                return
+            at = 0
+            for it in items:
+                self.held[(it[0], it[1])] = [*it[2:6], at, it[6]]
+                at += it[6]
+            self.body = body
+        except Exception:  # no file, another's, torn or corrupt: every pattern compiled again
+            self.held, self.body = {}, b""
+
+    def compile(self, pattern: str, flags: int = 0) -> re.Pattern:
+        flags = int(flags)
+        if _ENGINE is None or flags & re.DEBUG or not isinstance(pattern, str):
+            return re.compile(pattern, flags)
+        if self.held is None:
+            self._load()
+        key = (pattern, flags)
+        if key in self.objects:  # the same pattern asked for again: the same object, as re.compile's own cache gives
+            return self.objects[key]
+        rx = self._compile(key)
+        self.objects[key] = rx
+        return rx
+
+    def _compile(self, key: tuple[str, int]) -> re.Pattern:
+        pattern, flags = key
+        v = self.held.get(key)
+        if v is not None:
+            final, groups, index, names, at, n = v
+            size = _ENGINE[4]
+            try:
+                code = array(_CODE_TYPE)
+                code.frombytes(self.body[at * size:(at + n) * size])
+                rx = _ENGINE[0](pattern, final, code.tolist(), groups, dict(index),
+                                tuple(None if x is None else str(x) for x in names))
+                self.used[key] = (final, code, groups, index, names)
+                return rx
+            except Exception:
+                pass
+        self.missed = True
+        try:
+            tree = _ENGINE[2](pattern, flags)
+            code = _ENGINE[1](tree, flags)
+            index = dict(tree.state.groupdict)
+            names = [None] * tree.state.groups
+            for k, i in index.items():
+                names[i] = k
+            rx = _ENGINE[0](pattern, flags | tree.state.flags, code, tree.state.groups - 1, index, tuple(names))
+        except re.error:
+            raise
+        except Exception:  # pragma: no cover - internals not as expected: the public way
+            return re.compile(pattern, flags)
+        self.used[key] = (flags | tree.state.flags, code, tree.state.groups - 1, index, names)
+        return rx
+
+    def save(self) -> None:
+        """Keep the patterns compiled since the pack was made, where they differ from what the file held; failures
+        are ignored."""
+        path = self._path()
+        if path is None or self.held is None or (not self.missed and set(self.used) == set(self.held)):
+            return
+        tmp = None
+        try:
+            items, bodies = [], []
+            for (pattern, flags), (final, code, groups, index, names) in self.used.items():
+                b = (code if isinstance(code, array) else array(_CODE_TYPE, code)).tobytes()
+                items.append([pattern, flags, final, groups, index, names, len(b) // _ENGINE[4]])
+                bodies.append(b)
+            body = b"".join(bodies)
+            head = json.dumps({"digest": hashlib.blake2b(body, digest_size=16).hexdigest(), "items": items},
+                              ensure_ascii=True, separators=(",", ":"))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".pack-", dir=path.parent)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(head.encode("ascii") + b"\n" + body)
+            os.replace(tmp, path)
+            tmp = None
+        except (OSError, ValueError, OverflowError, TypeError):
+            pass
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass

@@ -151,7 +151,12 @@ LINE_PREFIX = re.compile(
     # quote (`“AssertionError: ...”`); behind a short lead of words, _quoted_error_leads below
     rb"|(?:\xe2\x80[\x9c\x98]|\xe3\x80[\x8c\x8e])(?=[A-Z][\w.]*(?:Error|Exception|Warning): )"
     rb")+", re.M)
-_AFTER_LINE_END = re.compile(b"\n" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
+# The bytes a prefix can begin with (every byte the first character of one of LINE_PREFIX's ways takes; none of them matches
+# empty): a line that begins with another (a loss dict's `{`, a progress bar's space, a path's `/`) is passed over at its
+# first byte instead of trying each of the ~45 ways (a 50 MB training log: the pass took ~40% less;
+# tests/test_explain_prefix_guard.py keeps the class a superset of what the ways begin with, so nothing else changes).
+PREFIX_FIRST = rb"""[-"#'(.0-9<>A-Z\[_`a-z\xe2\xe3]"""
+_AFTER_LINE_END = re.compile(b"\n(?=" + PREFIX_FIRST + b")" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
 # An error quoted in the middle of a sentence, behind a short lead that says what follows is the error ("Service failed and
 # the error message “AssertionError: ...”", "It fails with 'ValueError: ...'", "启动报错“ImportError: ..."): the lead is cut so that
 # the line starts with the exception, as the entries read it (helper ex59, session 9: round 41m's Ascend/sglang#16, missed at its
@@ -648,7 +653,8 @@ class _Index:
         self.patterns: list[tuple[Entry | None, str]] = []  # entry None: a probe
         self.probe_names: dict[int, str] = {}
         self.wide: set[int] = set()  # patterns that may reach across lines (spans_lines)
-        self._local: dict[int, bool] = {}  # is a pattern line_local (learnt when first asked: is_local)
+        self._local: dict[int, bool] = {}  # is a pattern line_local (learnt with its needles, else when asked)
+        self._tables: dict[int, bytes | None] = {}  # a pattern's digit_table (read from the index, else when asked)
         self.needles: dict[bytes, list[int]] = {}
         # pattern -> the literal groups (factors) a line's shape must each hold one of besides its needle, for
         # patterns that cannot span lines: a line that names a backend holds needles of ~100 patterns, most of which
@@ -681,8 +687,13 @@ class _Index:
             self._rx.append(re.compile(pattern, re.IGNORECASE | re.MULTILINE))
             self.probe_names[k] = name
             self._place(k, *_learn(pattern, disk, learnt))
+        doc = {**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt
         if any(p not in disk for p in learnt):
-            index_cache.save({**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt)
+            index_cache.save(doc)
+        # what is learnt of a pattern when first asked (line_groups, is_local, digit_table) is kept in the index once,
+        # after the first scan that learnt any (keep): a first run does not learn it for every pattern (~0.5 s)
+        self._doc: dict[str, list] | None = doc
+        self._later: set[int] = set()
         for eid in known if ids is None else ids & set(known):
             self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
         self.needles.setdefault(b'"id":', []).append(_ID)
@@ -695,7 +706,38 @@ class _Index:
             v = self._local[k] = k != _ID and k not in self.wide and not (self.patterns[k][0] is not None
                                                                          and self.patterns[k][0].head) \
                 and line_local(self.patterns[k][1])
+            if k != _ID:
+                self._later.add(k)
         return v
+
+    def keep(self) -> None:
+        """Keep in the index (index_cache) what was learnt of its patterns when first asked, the first time there is
+        any (once: a process that scans many texts writes it once)."""
+        doc, self._later, later = self._doc, set(), self._later
+        if doc is None or not later:
+            return
+        self._doc = None
+        for k in later:
+            e, pattern = self.patterns[k]
+            v = doc.get(pattern)
+            if v is None or (e is not None and e.head):  # (a head's pattern is not in the index: its is_local is False)
+                continue
+            if k in self.factors and not v[1] and v[0]:
+                v[2] = [list(g) for g in factors(pattern)]
+            if k in self._local:  # (a placed pattern's is_local is its line_local: a wide one is not)
+                v[3] = self._local[k]
+            if k in self._tables:
+                table = self._tables[k]
+                v[4] = None if table is None else table[48:58].decode("ascii")
+        index_cache.save(doc)
+
+    def digit_table(self, k: int) -> bytes | None:
+        """Pattern k's digit_table (kept in the index once a run asked, as line_local is)."""
+        if k in self._tables:
+            return self._tables[k]
+        table = self._tables[k] = digit_table(self.patterns[k][1])
+        self._later.add(k)
+        return table
 
     def line_groups(self, k: int) -> tuple[tuple[bytes, ...], ...]:
         """The groups besides its needles a line must hold for pattern k (one that cannot span lines; learnt when first
@@ -706,6 +748,7 @@ class _Index:
             alts = needles(pattern)
             groups = self.factors[k] = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts) \
                 if alts else ()
+            self._later.add(k)
         return groups
 
     def rx(self, k: int) -> re.Pattern:
@@ -715,9 +758,15 @@ class _Index:
             r = self._rx[k] = compile_pattern(self.patterns[k][1])
         return r
 
-    def _place(self, k: int, alts: tuple[str, ...], wide: bool, facs: tuple[tuple[str, ...], ...] | None) -> None:
+    def _place(self, k: int, alts: tuple[str, ...], wide: bool, facs: tuple[tuple[str, ...], ...] | None,
+               local: bool | None, table: str | None | bool) -> None:
         """File pattern k under its needles `alts` (none: run on every line); a `wide` one (it may span lines) with its
-        literal groups `facs`."""
+        literal groups `facs` (a line-bound one's, where known); whether it is line_local and its digit_table (`table`:
+        the digits each digit is written as, None for none), where known (False: not known)."""
+        if local is not None:
+            self._local[k] = not wide and local  # (as is_local says: no entry placed here is a head's)
+        if table is not False:
+            self._tables[k] = None if table is None else bytes.maketrans(_DIGITS.encode(), table.encode())
         if wide:
             self.wide.add(k)
         if not alts:
@@ -726,6 +775,8 @@ class _Index:
             self.needles.setdefault(a.encode(), []).append(k)
         if wide:
             self._factors(k, alts, facs or ())
+        elif alts and facs is not None:  # what line_groups would learn
+            self.factors[k] = tuple(tuple(a.encode() for a in g) for g in facs if g != alts)
 
     def _factors(self, k: int, alts: tuple[str, ...], facs: tuple[tuple[str, ...], ...]) -> None:
         """Learn wide pattern k's groups (besides its needles `alts`), by number, and their literals."""
@@ -800,16 +851,20 @@ class _Index:
 
 
 def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
-           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None]:
-    """`pattern`'s needles, whether it may span lines, and (if it may, and has needles) its literal groups: read back
-    from `disk` (index_cache) or learnt now; either way kept in `learnt`."""
+           ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None, bool | None, str | None | bool]:
+    """`pattern`'s needles, whether it may span lines, and (if it has needles) its literal groups: read back from `disk`
+    (index_cache) or learnt now; either way kept in `learnt`; and whether it is line_local and its digit_table. A
+    line-bound pattern's groups, line_local and digit_table are learnt when first asked (line_groups, is_local,
+    digit_table; parsing each pattern: ~0.1 s of a short explain and of a long log, ~0.5 s for every pattern) and kept
+    here after (_Index.keep): None, None and False until then."""
     v = disk.get(pattern)
-    if not (isinstance(v, list) and len(v) == 3):
+    if not (isinstance(v, list) and len(v) == 5 and v[3] in (None, True, False)
+            and (v[4] is None or v[4] is False or isinstance(v[4], str) and len(v[4]) == 10 and v[4].isdigit())):
         alts, wide = needles(pattern), spans_lines(pattern)
         facs = factors(pattern) if wide and alts else None
-        v = [list(alts), wide, None if facs is None else [list(g) for g in facs]]
+        v = [list(alts), wide, None if facs is None else [list(g) for g in facs], None, False]
     learnt[pattern] = v
-    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2])
+    return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2]), v[3], v[4]
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -902,8 +957,9 @@ class _Block:
     def line_starts(self) -> list[int]:
         """Byte offset of each line (computed once, only for blocks with hot lines)."""
         if self.starts is None:
-            sums = list(accumulate(map(len, self.data.split(b"\n")), initial=0))  # C loops: split, len, sum
-            self.starts = [sums[i] + i for i in range(len(sums) - 1)]
+            # C loops: split, len, one more for each line end, sum (each line starts past the ones before and their ends)
+            self.starts = list(accumulate(map((1).__add__, map(len, self.data.split(b"\n"))), initial=0))
+            self.starts.pop()  # (the end of the last piece)
             if self.data.endswith(b"\n") and len(self.starts) > 1:
                 self.starts.pop()  # the empty "line" after the last line end
         return self.starts
@@ -1060,12 +1116,14 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     Windows line ends gone, each progress bar's redraws as its last state, launchers' and loggers' line prefixes
     stripped, HTML escapes and curly quotes as the characters they stand for, IPython's frames in Python's form; then
     each line's shape looked up in the prefilter (a long line's where the patterns read it). Every line keeps its
-    number."""
+    number.
+    Each look for a string of two bytes or more is made only where a byte of it is in the block at all (a search for one
+    byte is ~50 times faster than for two: six such looks were ~0.15 s of a 50 MB log that holds none of them)."""
     if b"\x1b" in data:
         data = ANSI_BYTES.sub(b"", data)
-    if b"^[[" in data or b"^M" in data:
+    if b"^" in data and (b"^[[" in data or b"^M" in data):
         data = CARET_BYTES.sub(b"", data)
-    if b"\r\n" in data:
+    if b"\r" in data and b"\r\n" in data:
         data = data.replace(b"\r\n", b"\n")
     if b"\r" in data:
         data = last_states(data)
@@ -1077,12 +1135,12 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         data = _quoted_error_leads(data)
         if b"&" in data:
             data = HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group()], data)
-        if b"\\\\" in data:  # a Windows path as a Python repr prints it (`C:\\Users\\x`), read as the path (_DOUBLED_SEP)
+        if b"\\" in data and b"\\\\" in data:  # a Windows path as a Python repr prints it (`C:\\Users\\x`), read as the path (_DOUBLED_SEP)
             data = _DOUBLED_SEP.sub(rb"\\", data)
-        if b"\xe2\x80" in data:  # a forum's or an editor's curly quotes, read as the quotes they stand for
+        if b"\x80" in data and b"\xe2\x80" in data:  # a forum's or an editor's curly quotes, read as the quotes they stand for
             data = data.replace(b"\xe2\x80\x98", b"'").replace(b"\xe2\x80\x99", b"'") \
                 .replace(b"\xe2\x80\x9c", b'"').replace(b"\xe2\x80\x9d", b'"')
-        if b"> " in data and (b"---> " in data or b"--> " in data):
+        if b">" in data and b"> " in data and (b"---> " in data or b"--> " in data):
             data = _python_frames(data)
         shapes = data.translate(_SHAPE).split(b"\n")
         if data.endswith(b"\n"):
@@ -1342,7 +1400,7 @@ class _Scanner:
             rx = index.rx(p)
             spans = None
             if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
-                table = digit_table(pattern)
+                table = index.digit_table(p)
                 if table not in kinds:
                     kinds[table] = _kinds(data, text, nl, table)
                 if kinds[table]:
@@ -1597,6 +1655,7 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
         prev, cur = cur, block
     if cur is not None:
         scanner.block(prev, cur, None)
+    index.keep()
     lines = Lines(scanner.context, last_line)
     found = _past_optional_probes(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines)
     return Scan(found, lines, size, blank, scanner.probed)
