@@ -320,6 +320,16 @@ def flatten(data: dict) -> dict:
     return out
 
 
+# A value a Jinja2 template fills in (`name: {{ output_name }}`, `- {{ item }}`), as the whole of a line's value: read as
+# a quoted string that stands for a value given at run time, so the template parses as the config it renders
+_TEMPLATE_VALUE = re.compile(r"^([ \t]*(?:-[ \t]+)?(?:[\w.-]+:[ \t]*)?)(\{\{[^{}\n]*\}\})[ \t]*$", re.MULTILINE)
+
+
+def template_values(text: str) -> str:
+    """A config template's text with each value `{{ expr }}` that is a whole line's value quoted as a string."""
+    return _TEMPLATE_VALUE.sub(lambda m: m.group(1) + json.dumps(m.group(2)), text)
+
+
 def make_doc(path: str, text: str) -> dict:
     """The file parsed once for every reader: {path, text, name, fmt, data, keys, flat, commands, command, words,
     args, launcher, env, scripts, python}.
@@ -332,6 +342,11 @@ def make_doc(path: str, text: str) -> dict:
     from . import shell
 
     name = os.path.basename(path).lower()
+    template = re.match(r"(.+\.(?:ya?ml|json|toml))\.(?:j2|jinja2?)$", name)
+    if template:
+        # a Jinja2 template of a config (round 59: a ComfyUI node's templates/base_config.yaml.j2 that it renders and
+        # hands to ai-toolkit's run.py): the config its rendering makes, each `{{ expr }}` a value filled in at run time
+        name, text = template.group(1), template_values(text)
     stripped = text.lstrip()
     doc = {"path": path, "text": text, "name": name, "data": None, "words": [], "args": {}, "env": {}, "scripts": [],
            "commands": [], "command": None, "launcher": {}, "python": None}
