@@ -5,6 +5,9 @@
   config/ (toolkit/config.py), so the dumped dict is read, not config/{var}.yaml;
 - a Jinja2 template of a YAML config (`*.yaml.j2`, `*.yml.jinja2`) is read as the config it renders, each whole-line
   `{{ expr }}` value a value given at run time; a template with `{% %}` blocks is still refused;
+- a Python script that runs nothing and writes one trainer's config from a dict through a helper of its own
+  (`def save(name, filename, cfg): f.write(toml.dumps(cfg))`, called with the training dict and the dataset's) is read
+  as that config (the dataset one is no training config);
 - musubi-tuner: `python -m musubi_tuner.X` for an X that is none of its entry points (a fork's GUI dashboard) is no
   evidence of a musubi-tuner run; its training modules and a fork's own *_train_network module still are."""
 
@@ -140,3 +143,59 @@ def test_a_musubi_module_that_is_no_entry_point_is_no_evidence_of_a_run(tmp_path
 def test_musubi_training_modules_still_read(tmp_path, line, want):
     cfg = _load(tmp_path, "train.sh", "#!/bin/bash\n" + line + "\n")
     assert cfg["trainer"] == "musubi" and cfg["required"] == want
+
+
+GEN = """import os
+{imp}
+
+config_dict = {{
+    "network_arguments": {{"network_dim": 8, "network_module": "{net}"}},
+    "model_settings": {{
+        "{attn}": True,
+        "flash3": False,
+        "compile": {compile},
+        "blocks_to_swap": None,
+    }},
+    "training_settings": {{"mixed_precision": "{mp}", "dit": "models/dit.safetensors", "fp8_base": True,
+                           "gradient_checkpointing": True, "max_train_epochs": 16}},
+}}
+dataset_dict = {{
+    "general": {{"resolution": 1024, "caption_extension": ".txt", "enable_bucket": True, "batch_size": 1}},
+    "datasets": [{{"num_repeats": 8, "image_directory": "data"}}],
+}}
+config_dict["training_settings"]["dit"] = os.path.abspath(config_dict["training_settings"]["dit"])
+
+
+def {fn}(name, filename, {param}):
+    with open(filename, "w") as f:
+        f.write({dumps}({param}))
+    print(name, "saved to", filename)
+
+
+{fn}("Train", os.path.join("out", "training_config.toml"), config_dict)
+{fn}("Dataset", os.path.join("out", "dataset_config.toml"), dataset_dict)
+"""
+
+
+@pytest.mark.parametrize("imp,dumps,fn,param,net,attn,compile,mp,want", [
+    ("import toml", "toml.dumps", "CleanConfigAndSave", "config_dict", "networks.lora_flux_2", "sdpa", "True", "bf16",
+     (["sdpa"], "bfloat16", "default")),
+    ("import toml", "toml.dumps", "write_cfg", "cfg", "networks.lora_wan", "xformers", "False", "fp16",
+     (["xformers"], "float16", None)),
+    ("import toml", "toml.dumps", "save", "d", "networks.lora_qwen_image", "flash_attn", "False", "bf16",
+     (["fa2"], "bfloat16", None)),
+])
+def test_a_musubi_config_a_generator_writes_through_a_helper_is_read(tmp_path, imp, dumps, fn, param, net, attn,
+                                                                     compile, mp, want):
+    cfg = _load(tmp_path, "genconfig.py", GEN.format(imp=imp, dumps=dumps, fn=fn, param=param, net=net, attn=attn,
+                                                      compile=compile, mp=mp))
+    assert cfg["trainer"] == "musubi"
+    assert (cfg["required"], cfg["dtype"], cfg["compile_mode"] if cfg["compile_mode"] != "none" else None) == want
+
+
+def test_a_generator_that_only_writes_a_dataset_config_is_still_refused(tmp_path):
+    text = GEN.format(imp="import toml", dumps="toml.dumps", fn="save", param="d", net="networks.lora_wan",
+                      attn="sdpa", compile="False", mp="bf16")
+    text = text.replace('save("Train", os.path.join("out", "training_config.toml"), config_dict)\n', "")
+    with pytest.raises(UsageError):
+        _load(tmp_path, "genconfig.py", text)

@@ -33,14 +33,10 @@ CLAIMS = Path("/work/wt/claims.txt")
 
 _NODE = ("a Python node that renders templates/base_config.yaml.j2 with jinja2.Template and runs ai-toolkit's run.py "
          "on the file it writes: the job is the template's, which a reader of the script does not follow")
-_GEN = ("a script that builds a musubi-tuner config dict and writes it with toml.dumps inside a helper function "
-        "(CleanConfigAndSave(name, filename, config_dict)), running nothing: launchers.python_dumped_configs follows "
-        "a dict dumped where it is built, not one handed to a function")
 _COMPOSE = ("a compose service that runs the repository's own train_local.py with options of its own: refused by "
             "design (the script is read by itself, with its defaults)")
 STILL_WRONG = {
     "round59/ai-toolkit/HelloWarcraft__comfy-aitoolkit-trainer__trainer_node.py": _NODE,
-    "round59/musubi-tuner/IceSandwich__musubi-tuner__genconfig.py": _GEN,
     "round59/musubi-tuner/mrbizarro__hunyuan1.5trainer__docker-compose.yml": _COMPOSE,
 }
 STILL_WRONG_FLAT = dict(STILL_WRONG, **{
