@@ -7,7 +7,7 @@ worker that builds the job dict and dumps it), a diffusers CogVideoX example cop
 trainer reads, labelled from the trainers' own source before any reader ran) is read file by file, as `check --config
 FILE` reads it where the set keeps it, and again in its repositories' layout (every file at its `source` path). main
 (aa38878) read 3 / 8 claimed files right in both layouts and 2 (flat) / 1 (repository layout) unclaimed files as a
-trainer; the format is checked as in round 55:
+trainer, branch cfg59 6 / 8 and 1 / 0; the format is checked as in round 55:
 - every file has its expect file, well formed, its repository on the readers' side of the split and not a trainer's
   own, the file in the folder its trainer names and named after its source, `refused` exactly for the files no claimed
   trainer reads;
