@@ -320,6 +320,16 @@ def flatten(data: dict) -> dict:
     return out
 
 
+# A value a Jinja2 template fills in (`name: {{ output_name }}`, `- {{ item }}`), as the whole of a line's value: read as
+# a quoted string that stands for a value given at run time, so the template parses as the config it renders
+_TEMPLATE_VALUE = re.compile(r"^([ \t]*(?:-[ \t]+)?(?:[\w.-]+:[ \t]*)?)(\{\{[^{}\n]*\}\})[ \t]*$", re.MULTILINE)
+
+
+def template_values(text: str) -> str:
+    """A config template's text with each value `{{ expr }}` that is a whole line's value quoted as a string."""
+    return _TEMPLATE_VALUE.sub(lambda m: m.group(1) + json.dumps(m.group(2)), text)
+
+
 def make_doc(path: str, text: str) -> dict:
     """The file parsed once for every reader: {path, text, name, fmt, data, keys, flat, commands, command, words,
     args, launcher, env, scripts, python}.
@@ -332,6 +342,11 @@ def make_doc(path: str, text: str) -> dict:
     from . import shell
 
     name = os.path.basename(path).lower()
+    template = re.match(r"(.+\.(?:ya?ml|json|toml))\.(?:j2|jinja2?)$", name)
+    if template:
+        # a Jinja2 template of a config (round 59: a ComfyUI node's templates/base_config.yaml.j2 that it renders and
+        # hands to ai-toolkit's run.py): the config its rendering makes, each `{{ expr }}` a value filled in at run time
+        name, text = template.group(1), template_values(text)
     stripped = text.lstrip()
     doc = {"path": path, "text": text, "name": name, "data": None, "words": [], "args": {}, "env": {}, "scripts": [],
            "commands": [], "command": None, "launcher": {}, "python": None}
@@ -571,6 +586,76 @@ def _settings_dict(doc: dict):
     return found[0] if len(found) == 1 else None
 
 
+def _toml_text(data: dict) -> str | None:
+    """A dict of literals (launchers.python_dumped_configs) as the TOML `toml.dumps` writes: its scalars and lists of
+    scalars, then a [section] per dict of them and an [[array]] per list of such dicts; None when it holds a value TOML
+    cannot carry here (a dict nested deeper)."""
+    def val(v):
+        if isinstance(v, list):
+            items = [val(x) for x in v]
+            return None if None in items else "[" + ", ".join(items) + "]"
+        return json.dumps(v) if isinstance(v, (str, bool, int, float)) else None
+
+    def body(d):
+        lines = []
+        for k, v in d.items():
+            got = val(v)
+            if got is None or not re.fullmatch(r"[A-Za-z0-9_-]+", k):
+                return None
+            lines.append(f"{k} = {got}\n")
+        return "".join(lines)
+
+    head, tail = {}, []
+    for k, v in data.items():
+        if isinstance(v, dict):
+            b = body(v)
+            if b is None:
+                return None
+            tail.append(f"[{k}]\n{b}")
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            for x in v:
+                b = body(x)
+                if b is None:
+                    return None
+                tail.append(f"[[{k}]]\n{b}")
+        else:
+            head[k] = v
+    top = body(head)
+    return None if top is None else top + "".join(tail)
+
+
+def _dumped_config(doc: dict):
+    """(reader id, doc, what, score) of the one config a Python script that runs nothing builds as a dict and writes
+    with yaml / json / toml (launchers.python_dumped_configs; round 59: a musubi-tuner config generator whose helper
+    writes `toml.dumps(config_dict)` to training_config.toml for the user's --config_file) when exactly one reader
+    claims it on its own evidence, read as the TOML and as the JSON the script may write; None otherwise (a script that
+    runs a command: read through it; a dataset config it also writes is no training config)."""
+    from .launchers import python_dumped_configs
+
+    if doc["fmt"] != "python" or doc.get("commands") or not doc["name"].endswith(".py"):
+        return None
+    found = []
+    for _target, data in python_dumped_configs(doc.get("python") or ""):
+        own = []
+        for fname, text in (("the config it writes.toml", _toml_text(data)), ("the config it writes.json",
+                                                                              json.dumps(data))):
+            if text is None:
+                continue
+            try:
+                sub = make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), fname), text)
+            except (UsageError, RecursionError, ValueError):
+                continue
+            if others_dataset(sub):
+                continue
+            for rname in READERS:
+                sc = _module(rname).score(sub)
+                if isinstance(sc, Score) and sc.own_points >= STRONG and rname not in [o[0] for o in own]:
+                    own.append((rname, sc, sub))
+        if len(own) == 1:
+            found.append((own[0][0], own[0][2], "the config it builds and dumps", own[0][1]))
+    return found[0] if len(found) == 1 else None
+
+
 def others_dataset(sub: dict):
     from . import others
 
@@ -804,7 +889,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
                          f"yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
     if not claimed:
-        written = _written_config(doc, where) or _settings_dict(doc)
+        written = _written_config(doc, where) or _settings_dict(doc) or _dumped_config(doc)
         if written is not None:
             # a setup script or cell that writes one trainer's config file and runs nothing itself (round 31: a Colab
             # cell saved as .py that clones ai-toolkit, writes config_marcos.yaml from a triple-quoted job and prints

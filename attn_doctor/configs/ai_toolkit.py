@@ -72,8 +72,15 @@ def _job(doc: dict, name: str) -> dict | None:
     name is config/NAME.json|.yaml|.yml (toolkit/config.py get_config), a name with its extension that file."""
     from . import named_config
 
+    from .launchers import dumped_for
+
     tries = [name] if name.lower().endswith((".yaml", ".yml", ".json")) else \
         [os.path.join("config", name + ext) for ext in (".json", ".yaml", ".yml")]
+    if len(tries) > 1 and dumped_for(doc.get("dumped") or [], name) is not None:
+        # get_config opens a path that exists before it looks in config/ (toolkit/config.py): the config the launching
+        # script itself dumps to that path (`yaml.safe_dump(cfg, fh)` to cfg_path, then `python run.py cfg_path`;
+        # round 59) is the job, not config/{cfg_path}.yaml
+        tries.insert(0, name)
     for t in tries:
         sub = named_config(doc, t)
         if sub is not None and sub["fmt"] in ("yaml", "json") and score(sub).own:

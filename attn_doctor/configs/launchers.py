@@ -1161,6 +1161,19 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
             continue
         scope = scope_of(n)
         data = dict_value(n.args[0], scope, n.lineno)
+        if not data and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                isinstance(n.args[0], ast.Name) and n.args[0].id in [a.arg for a in scope.args.args]:
+            # a helper that dumps the dict it is given (round 59: a config generator's
+            # `def CleanConfigAndSave(name, filename, config_dict): ... f.write(toml.dumps(config_dict))`, called once for
+            # the training config and once for the dataset's): each dict a call of it hands over, as the call gives it
+            i = [a.arg for a in scope.args.args].index(n.args[0].id)
+            for c in ast.walk(t):
+                if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == scope.name and \
+                        i < len(c.args) and not any(k.arg is None for k in c.keywords):
+                    given = dict_value(c.args[i], scope_of(c), c.lineno)
+                    if isinstance(given, dict) and given:
+                        out.append((target_of(n), given))
+            continue
         if data:
             target = target_of(n)
             if target is None and n.func.value.id == "json":

@@ -109,7 +109,8 @@ def score(doc: dict) -> "Score":
             sc.add(s, 2 * STRONG)  # its generation scripts (wan_generate_video.py ...): --attn_mode
     if doc["fmt"] == "text" and "musubi" in doc["text"].lower() and (
             keys & (STRONG_KEYS | SHARED_KEYS) or sc.own or
-            any((c.script or c.module) and "musubi" in " ".join(c.words).lower() for c in doc.get("commands") or [])):
+            any((c.script or c.module) and "musubi" in " ".join(c.words).lower() and not _other_module(c)
+                for c in doc.get("commands") or [])):
         # the name is evidence on a command line (a script under musubi-tuner/, `-m musubi_tuner.x`, options it has):
         # a file that only mentions it (`git clone .../musubi-tuner.git` in an installer, a path in a web UI's
         # start script) runs none of its scripts
@@ -123,6 +124,16 @@ def score(doc: dict) -> "Score":
         # has (--flash_attn, --sdpa, --task, --dit) are no evidence of musubi-tuner
         return score_keys(keys, (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
     return sc
+
+
+def _other_module(cmd) -> bool:
+    """`python -m musubi_tuner.X` where X is none of its per-family entry points (own_script: wan_train_network,
+    hv_1_5_cache_latents, qwen_image_generate_image ...) nor a *_train[_network] module: a module a fork adds or a
+    tool (round 59: a fork's `python -m musubi_tuner.gui_dashboard`, a web GUI) runs no training, so the name on its
+    line is no evidence."""
+    parts = (cmd.module or "").split(".")
+    return len(parts) > 1 and parts[0] == "musubi_tuner" and not own_script(parts[-1] + ".py") and \
+        not re.search(r"(^|_)train(_network)?$", parts[-1])  # a fork's family of its own: nanosaur_train_network
 
 
 def own_script(script: str) -> bool:
