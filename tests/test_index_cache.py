@@ -427,3 +427,22 @@ def test_what_is_kept_after_a_scan_is_what_is_learnt_when_asked(tmp_path, monkey
     assert {k: idx.is_local(k) for k in local} == local
     assert {k: idx.digit_table(k) for k in tables} == tables
     assert {k: M.digit_table(idx.patterns[k][1]) for k in tables} == tables
+
+
+def test_a_folder_past_its_bound_keeps_its_newest_half(tmp_path, monkeypatch):
+    """The compiled-pattern and TOML folders grow with each knowledge or Python version (files named by content): save()
+    prunes a folder past index_cache.BOUND to its newest half, leaves one within it and anything that is not its own."""
+    import os
+    monkeypatch.setattr(index_cache, "BOUND", {"re-": 10, "toml-": 4})
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    big, small, other = tmp_path / "re-aaaa", tmp_path / "toml-bbbb", tmp_path / "mine"
+    for folder, n in ((big, 14), (small, 4), (other, 20)):
+        folder.mkdir()
+        for i in range(n):
+            f = folder / f"{i:02d}.bin"
+            f.write_bytes(b"x")
+            os.utime(f, (1_000_000 + i, 1_000_000 + i))  # file i is older than file i + 1
+    index_cache.save({"p": [[], False, None, None]})
+    assert sorted(p.name for p in big.iterdir()) == [f"{i:02d}.bin" for i in range(9, 14)]  # the newest 5 (bound // 2)
+    assert len(list(small.iterdir())) == 4 and len(list(other.iterdir())) == 20
+    assert index_cache.load() == {"p": [[], False, None, None]}

@@ -95,6 +95,37 @@ def save(patterns: dict[str, list]) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+    prune(d)
+
+
+# A folder of compiled patterns or parsed TOML files grows with each knowledge or Python version that wrote into it (a
+# pattern's file is named by its text). save() runs when the matcher learnt something new, as after an upgrade: a folder
+# past its bound keeps its newest half. Another run reading a file as it goes only compiles that pattern again.
+BOUND = {"re-": 6000, "toml-": 400}
+
+
+def prune(d: Path) -> None:
+    """Keep each `re-*` / `toml-*` folder under `d` within its BOUND (oldest files go first); any failure is ignored."""
+    try:
+        folders = [f for f in d.iterdir() if f.is_dir() and not f.is_symlink()]
+    except OSError:
+        return
+    for folder in folders:
+        bound = next((n for prefix, n in BOUND.items() if folder.name.startswith(prefix)), None)
+        if bound is None:
+            continue
+        try:
+            files = [e for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
+            if len(files) <= bound:
+                continue
+            files.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime)
+            for e in files[:len(files) - bound // 2]:
+                try:
+                    os.unlink(e.path)
+                except OSError:
+                    pass
+        except OSError:
+            continue
 
 
 # ---- compiled patterns ------------------------------------------------------------------------------
