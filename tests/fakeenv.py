@@ -234,14 +234,26 @@ class Run:
         if report.exists():
             self.doc = json.loads(report.read_text())
         for sub in ("tmp", "home"):
-            self.leftovers += [str(p) for p in (self.dir / sub).rglob("*")
-                               if p.relative_to(self.dir).as_posix() not in OWN_CACHE]
+            self.leftovers += [str(p) for p in (self.dir / sub).rglob("*") if not own_cache(p.relative_to(self.dir))]
         return self
 
 
-# the one file the doctor keeps of its own (knowledge/index_cache.py; README "What attn-doctor does on a broken
-# machine"), and the folders that hold it: not a leftover; a half-written temporary beside it is
+# the one cache folder the doctor keeps of its own (knowledge/index_cache.py; README "What attn-doctor does on a broken
+# machine"): index.json, the compiled patterns' re-*/ and the parsed knowledge's toml-*/ folders and their files are not
+# leftovers; a half-written temporary (a dot file: .index-*, .re-*, .toml-*) or anything else there is
 OWN_CACHE = {"home/.cache", "home/.cache/attn-doctor", "home/.cache/attn-doctor/index.json"}
+
+
+def own_cache(rel: Path) -> bool:
+    parts = rel.as_posix().split("/")
+    if rel.as_posix() in OWN_CACHE:
+        return True
+    if parts[:3] != ["home", ".cache", "attn-doctor"] or len(parts) not in (4, 5):
+        return False
+    folder = parts[3]
+    if not (folder.startswith("re-") or folder.startswith("toml-")):
+        return False
+    return len(parts) == 4 or (not parts[4].startswith(".") and parts[4].endswith((".bin", ".json")))
 
 
 def run_all(runs: list[Run], base: Path, parallel: int = 6) -> dict[str, Run]:
