@@ -8,8 +8,8 @@ Mechanisms (knowledge file: rule):
   mask      ex88.toml sdpa.mask-not-flash: an attention mask (padding, bool, no-op) said to keep SDPA off its flash kernel or to
             cost it time (fairseq2#438, OneTrainer#1109, transformers#36584, LightGlue#116); sdpa.toml sdpa.mask-dtype no longer
             reads "a boolean mask instead of a float mask ... degrading its runtime" as a dtype refusal
-  graph     ex88.toml compile.attention-graph-break and its [[evidence_backend]] row: torch.compile breaking the graph at the
-            attention call; SDPA's flash probe (SDPAParams) makes it SDPA's (keras#23327)
+  graph     compile.toml compile.backend-untraceable and its [[evidence_backend]] row: torch.compile said to break the graph at
+            every attention call, or unable to trace a wrapper's flash-attention probe (SDPAParams makes it SDPA's) (keras#23327)
   throttle  ex88.toml gpu.throttled-said and its [[evidence_backend]] row (none): a GPU said to be thermally or power throttled
             (llm-rig#100)
   words     prose.toml SLOW: "didn't observe any performance gain", "struggling to achieve a speedup", "low speedup", "makes time
@@ -40,10 +40,11 @@ from explain_top import first, ids
     ("Removing the no-op attention mask lets torch sdpa pick flash; with it the model uses memory_efficient attention instead",
      ("sdpa.mask-not-flash", "sdpa")),
     # graph
-    ("torch.compile: 32 graph breaks, one at every attention layer (flash_attn_func is not a custom op)", ("compile.attention-graph-break", "fa2")),
-    ("Dynamo graph break in scaled_dot_product_attention wrapper makes the compiled UNet slower than eager",
-     ("compile.attention-graph-break", "sdpa")),
-    ("memory_efficient_attention causes a graph break under torch.compile", ("compile.attention-graph-break", "xformers")),
+    ("torch.compile: 32 graph breaks, one at every attention layer (flash_attn_func is not a custom op)",
+     ("compile.backend-untraceable", "fa2")),
+    ("Our wrapper breaks the graph at each attention call: dynamo cannot trace the flash attention probe (SDPAParams)",
+     ("compile.backend-untraceable", "sdpa")),
+    ("xformers: a graph break in every attention layer under torch.compile", ("compile.backend-untraceable", "xformers")),
     # throttle
     ("My RTX 3090 gets thermally throttled after 5 minutes of SDXL, generation goes from 6 it/s to 3 it/s",
      ("gpu.throttled-said", None)),
@@ -61,8 +62,8 @@ from explain_top import first, ids
     # pinned
     ("    with sdpa_kernel(SDPBackend.MATH):\n        out = F.scaled_dot_product_attention(q, k, v)\nit is 5x slower on 2.6",
      ("sdpa.math-pinned", "sdpa")),
-    ("with torch.backends.cuda.sdp_kernel(enable_math=True, enable_flash=False, enable_mem_efficient=False):",
-     ("sdpa.math-pinned", "sdpa")),
+    ("with torch.backends.cuda.sdp_kernel(enable_math=True, enable_flash=False, enable_mem_efficient=False):\n    y = attn(q, k, v)\n"
+     "this is 4x slower than before", ("sdpa.math-pinned", "sdpa")),
     # rocm
     ("export TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=0\nflash: No available kernel\nmem_efficient: No available kernel",
      ("sdpa.rocm-experimental", "sdpa")),
@@ -84,8 +85,8 @@ def test_round88_mechanism_variants(text, want):
     ("Fix: pass a boolean mask instead of a float mask to scaled_dot_product_attention (the 0/1 mask was added to the scores)",
      "sdpa.mask-not-flash"),
     # graph: a break elsewhere; a graph without breaks
-    ("torch.compile graph break in the data augmentation at torchvision.transforms", "compile.attention-graph-break"),
-    ("Compiled with fullgraph=True: no graph breaks, attention included", "compile.attention-graph-break"),
+    ("torch.compile graph break in the data augmentation at torchvision.transforms", "compile.backend-untraceable"),
+    ("Compiled with fullgraph=True: no graph breaks at every attention layer anymore", "compile.backend-untraceable"),
     # throttle: a CPU throttled, an API rate limit, a thermal sensor read that is fine
     ("The laptop's CPU throttles under load, so tokenization is slow", "gpu.throttled-said"),
     ("HF hub requests are throttled (429) while downloading the model", "gpu.throttled-said"),
@@ -96,6 +97,9 @@ def test_round88_mechanism_variants(text, want):
     # pinned: the math kernel named as one of several, or turned off
     ("with sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]):", "sdpa.math-pinned"),
     ("with torch.backends.cuda.sdp_kernel(enable_flash=True, enable_math=False, enable_mem_efficient=False):", "sdpa.math-pinned"),
+    # pinned: the math kernel as a test's reference, no cost said
+    ("with sdpa_kernel(SDPBackend.MATH):\n    ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float())\ntorch.testing.assert_close(out, ref)",
+     "sdpa.math-pinned"),
     # rocm: the flag set and the kernels available
     ("TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=1\nflash: OK    mem_efficient: OK", "sdpa.rocm-experimental"),
     # eager: compiled flex said slow at small shapes
