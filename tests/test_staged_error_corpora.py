@@ -513,6 +513,12 @@ SETS = (
     # after ex84's mechanisms (knowledge/ex84.toml, tests/test_explain_variants_ex84.py) 32/32/32, 23 right cause, 0/17 unrelated.
     # Misses left and label doubts: fixtures/errors/round81m/README.md
     Staged("round81m", 32, 32, 32, unrelated="unrelated", note_required=True),
+    # round 88 (ex88, 2026-11-29, session 13): slowness reports (a backend slower than expected or than SDPA, a backend not used,
+    # SDPA kept off flash by a mask, pinned to math or left on math on ROCm, FlexAttention uncompiled, graph breaks at attention, a
+    # throttled GPU), 30 texts and 9 unrelated slowness logs (dataloaders, shared GPU memory, ggml's own flash attention); on main's
+    # rules (aa388783) 23/30 matched, 21 right backend, 11 right cause, 0/9 unrelated; after ex88 (knowledge/ex88.toml, prose.toml
+    # SLOW/SPEEDSAID, tests/test_explain_variants_ex88.py) 29, 29, 27, 0/9. Misses left: fixtures/errors/round88/README.md
+    Staged("round88", 30, 29, 29, unrelated="unrelated", note_required=True),
 )
 
 
