@@ -74,18 +74,16 @@ def load() -> dict[str, list]:
     return doc["patterns"]
 
 
-def save(patterns: dict[str, list]) -> None:
-    """Write what was learnt (atomically: a temporary file in the same folder, then a rename); any failure is ignored."""
-    d, key = directory(), code_key()
-    if d is None or not key:
-        return
+def _keep(path: Path, data: bytes, prefix: str) -> None:
+    """Write a cache file atomically (a temporary dot file in the same folder, then a rename); any failure is ignored: a
+    cache only ever costs time. (fsutil.write_atomic is for the user's output files: it fsyncs each and fails loudly.)"""
     tmp = None
     try:
-        d.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".index-", dir=d)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"key": key, "patterns": patterns}, fh, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, d / NAME)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=prefix, dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
         tmp = None
     except OSError:
         pass
@@ -95,6 +93,15 @@ def save(patterns: dict[str, list]) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def save(patterns: dict[str, list]) -> None:
+    """Write what was learnt (atomically); any failure is ignored."""
+    d, key = directory(), code_key()
+    if d is None or not key:
+        return
+    text = json.dumps({"key": key, "patterns": patterns}, ensure_ascii=False, separators=(",", ":"))
+    _keep(d / NAME, text.encode("utf-8", "surrogatepass"), ".index-")
     prune(d)
 
 
@@ -152,6 +159,32 @@ def engine_key() -> str:
                                 _CODE_TYPE)).encode()).hexdigest()[:16]
 
 
+def _engine_compile(pattern: str, flags: int) -> tuple[re.Pattern, tuple | None]:
+    """`pattern` compiled as re.compile does, and what rebuilds it (final flags, code, groups, group index, group names);
+    None for the latter where the internals are not as expected (then it is re.compile's own object)."""
+    try:
+        tree = _ENGINE[2](pattern, flags)
+        code = _ENGINE[1](tree, flags)
+        index = dict(tree.state.groupdict)
+        names = [None] * tree.state.groups
+        for k, i in index.items():
+            names[i] = k
+        made = (flags | tree.state.flags, code, tree.state.groups - 1, index, names)
+        return _ENGINE[0](pattern, made[0], code, made[2], index, tuple(names)), made
+    except re.error:
+        raise
+    except Exception:  # pragma: no cover - internals not as expected: the public way
+        return re.compile(pattern, flags), None
+
+
+def _from_code(pattern: str, final: int, body: bytes, groups: int, index: dict, names: list) -> tuple[re.Pattern, array]:
+    """The pattern object rebuilt from its kept code (the engine validates the code; anything wrong raises)."""
+    code = array(_CODE_TYPE)
+    code.frombytes(body)
+    return _ENGINE[0](pattern, final, code.tolist(), groups, dict(index),
+                      tuple(None if n is None else str(n) for n in names)), code
+
+
 def _compiled_path(pattern: str, flags: int, rewrite=None) -> Path | None:
     d, key = directory(), engine_key()
     if d is None or not key:
@@ -177,20 +210,8 @@ def compiled(pattern: str, flags: int = 0, rewrite=None) -> re.Pattern:
         if rx is not None:
             return rx
     source, pattern = pattern, (pattern if rewrite is None else rewrite(pattern))
-    try:
-        tree = _ENGINE[2](pattern, flags)
-        code = _ENGINE[1](tree, flags)
-        index = tree.state.groupdict
-        names = [None] * tree.state.groups
-        for k, i in index.items():
-            names[i] = k
-        made = (flags | tree.state.flags, code, tree.state.groups - 1, dict(index), names)
-        rx = _ENGINE[0](pattern, made[0], code, made[2], index, tuple(names))
-    except re.error:
-        raise
-    except Exception:  # pragma: no cover - internals not as expected: the public way
-        return re.compile(pattern, flags)
-    if path is not None:
+    rx, made = _engine_compile(pattern, flags)
+    if path is not None and made is not None:
         _write_compiled(path, source, pattern, flags, made)
     return rx
 
@@ -206,11 +227,7 @@ def _read_compiled(path: Path, source: str, flags: int, rewritten: bool = False)
                 or not isinstance(pattern, str) or len(body) != h["n"] * _ENGINE[4] \
                 or hashlib.blake2b(body, digest_size=16).hexdigest() != h["digest"]:
             return None
-        code = array(_CODE_TYPE)
-        code.frombytes(body)
-        names = h["names"]
-        return _ENGINE[0](pattern, h["final"], code.tolist(), h["groups"], dict(h["index"]),
-                          tuple(None if n is None else str(n) for n in names))
+        return _from_code(pattern, h["final"], body, h["groups"], h["index"], h["names"])[0]
     except Exception:  # no file, another's, torn or corrupt, code the engine refuses: compiled again
         return None
 
@@ -218,26 +235,14 @@ def _read_compiled(path: Path, source: str, flags: int, rewritten: bool = False)
 def _write_compiled(path: Path, source: str, pattern: str, flags: int, made: tuple) -> None:
     """Keep a fresh pattern's code (atomically, as save() writes); any failure is ignored."""
     final, code, groups, index, names = made
-    tmp = None
     try:
         body = array(_CODE_TYPE, code).tobytes()
         head = json.dumps({"source": source, "pattern": pattern, "flags": flags, "final": final, "groups": groups, "index": index,
                            "names": names, "n": len(code), "digest": hashlib.blake2b(body, digest_size=16).hexdigest()},
                           ensure_ascii=True, separators=(",", ":"))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".re-", dir=path.parent)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(head.encode("ascii") + b"\n" + body)
-        os.replace(tmp, path)
-        tmp = None
-    except (OSError, ValueError, OverflowError, TypeError):
-        pass
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+    except (ValueError, OverflowError, TypeError):
+        return
+    _keep(path, head.encode("ascii") + b"\n" + body, ".re-")
 
 
 # ---- parsed TOML ----------------------------------------------------------------------------------------------------
@@ -260,25 +265,13 @@ def toml(raw: bytes, parse) -> dict:
             pass
     data = parse(raw)
     if path is not None:
-        tmp = None
         try:
             text = json.dumps({"sha256": digest, "data": data}, ensure_ascii=False, separators=(",", ":"))
             if json.loads(text)["data"] != data:  # (NaN is never equal to itself: such a file is parsed each time)
                 return data
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".toml-", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, path)
-            tmp = None
-        except (OSError, TypeError, ValueError):  # a value JSON cannot hold (a date): not kept
-            pass
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+        except (TypeError, ValueError):  # a value JSON cannot hold (a date): not kept
+            return data
+        _keep(path, text.encode("utf-8", "surrogatepass"), ".toml-")
     return data
 
 
@@ -342,28 +335,15 @@ class Pack:
             final, groups, index, names, at, n = v
             size = _ENGINE[4]
             try:
-                code = array(_CODE_TYPE)
-                code.frombytes(self.body[at * size:(at + n) * size])
-                rx = _ENGINE[0](pattern, final, code.tolist(), groups, dict(index),
-                                tuple(None if x is None else str(x) for x in names))
+                rx, code = _from_code(pattern, final, self.body[at * size:(at + n) * size], groups, index, names)
                 self.used[key] = (final, code, groups, index, names)
                 return rx
             except Exception:
                 pass
         self.missed = True
-        try:
-            tree = _ENGINE[2](pattern, flags)
-            code = _ENGINE[1](tree, flags)
-            index = dict(tree.state.groupdict)
-            names = [None] * tree.state.groups
-            for k, i in index.items():
-                names[i] = k
-            rx = _ENGINE[0](pattern, flags | tree.state.flags, code, tree.state.groups - 1, index, tuple(names))
-        except re.error:
-            raise
-        except Exception:  # pragma: no cover - internals not as expected: the public way
-            return re.compile(pattern, flags)
-        self.used[key] = (flags | tree.state.flags, code, tree.state.groups - 1, index, names)
+        rx, made = _engine_compile(pattern, flags)
+        if made is not None:
+            self.used[key] = made
         return rx
 
     def save(self) -> None:
@@ -372,7 +352,6 @@ class Pack:
         path = self._path()
         if path is None or self.held is None or (not self.missed and set(self.used) == set(self.held)):
             return
-        tmp = None
         try:
             items, bodies = [], []
             for (pattern, flags), (final, code, groups, index, names) in self.used.items():
@@ -382,17 +361,6 @@ class Pack:
             body = b"".join(bodies)
             head = json.dumps({"digest": hashlib.blake2b(body, digest_size=16).hexdigest(), "items": items},
                               ensure_ascii=True, separators=(",", ":"))
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".pack-", dir=path.parent)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(head.encode("ascii") + b"\n" + body)
-            os.replace(tmp, path)
-            tmp = None
-        except (OSError, ValueError, OverflowError, TypeError):
-            pass
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+        except (ValueError, OverflowError, TypeError):
+            return
+        _keep(path, head.encode("ascii") + b"\n" + body, ".pack-")
