@@ -87,8 +87,10 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
             continue  # the optimizer step ran out of memory, not an attention call
-        wider = attribution.generalized_beside_other_kernel(m.entry, lines, m.line)
-        if wider is not None:  # a backend's own entry for a message an attention kernel outside the seven printed (ex84)
+        wider = attribution.generalized(m.entry, lines, m.line)
+        if wider is not None:  # a backend's entry for a message every Triton kernel prints, where the text shows no kernel of it
+            if any(f.entry.id == wider for f in s.found):
+                continue  # the backend-neutral entry's own match says it already
             m = dataclasses.replace(m, entry=entries()[wider])
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         if attribution.optional_notice(m.entry, lines, m.line, named_by):
@@ -96,12 +98,6 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         better = attribution.specialized(m.entry, backend, m.evidence)
         if better is not None:  # the backend's own entry for the same failure
             m = dataclasses.replace(m, entry=entries()[better])
-        elif (neutral := attribution.generalized(m.entry, lines, m.line)) is not None:
-            # a backend's entry for a message every kernel raises, where the text shows no kernel of that backend (ex86)
-            if any(f.entry.id == neutral for f in s.found):
-                continue  # the backend-neutral entry's own match says it already
-            m = dataclasses.replace(m, entry=entries()[neutral])
-            backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         routed = accelerator.route(m.entry.id, backend, plat, m.evidence)
         if routed is not None:  # what the failure is on this accelerator (flash-attn on a Mac: no build, not no nvcc)
             m = dataclasses.replace(m, entry=entries()[routed])

@@ -1598,12 +1598,11 @@ def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
     return None
 
 
-def generalized_beside_other_kernel(entry: Entry, lines: list[str], line: int) -> str | None:
-    """The id of the backend-neutral entry that says this backend's own match better where the nearest library the text names
-    is an attention kernel outside the seven (backend "other"), else None ([[generalize]] in attribution.toml, helper ex84;
-    generalized() below is ex86's reading of the same kind for a report that says things in words)."""
+def _beside_other_kernel(entry: Entry, lines: list[str], line: int) -> str | None:
+    """([[generalize]] in attribution.toml, helper ex84) the backend-neutral entry where the nearest library the text names is
+    an attention kernel outside the seven (backend "other")."""
     to = {g["entry"]: g["to"] for g in _toml().get("generalize", ())}.get(entry.id)
-    if to is None or not 0 < line <= len(lines):
+    if to is None:
         return None
     found = _nearest_for(entry, lines, line)
     return to if found is not None and found.backend == "other" else None
@@ -1641,19 +1640,10 @@ def _near(lines: list[str], line: int) -> set[int]:
     return set(range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))) | set(_first_lines(lines, TITLE_LINES))
 
 
-_OWN_PATTERNS: dict[str, tuple[re.Pattern, ...]] = {}
-
-
-def _own_patterns(entry: Entry) -> tuple[re.Pattern, ...]:
-    if entry.id not in _OWN_PATTERNS:
-        _OWN_PATTERNS[entry.id] = tuple(re.compile(p) for p in entry.patterns)
-    return _OWN_PATTERNS[entry.id]
-
-
 def _says_in_words(entry: Entry, lines: list[str], line: int, prose: re.Pattern) -> bool:
     """Does a line near 1-based `line` say something in the writer's own words (`prose`): not a frame or a frame's code, not an
     exception's or a traceback's line, not a line the entry's own patterns match (the message itself, wherever it is quoted)?"""
-    own = _own_patterns(entry)
+    own = entry.compiled
     for j in sorted(_near(lines, line)):
         t = lines[j]
         if j == line - 1 or not prose.search(t) or FRAME.search(t) or EXCEPTION_LINE.search(t) or TRACEBACK_START.search(t):
@@ -1665,10 +1655,17 @@ def _says_in_words(entry: Entry, lines: list[str], line: int, prose: re.Pattern)
 
 
 def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
-    """The backend-neutral entry (`to` of [[generalize]]) that says this match in a report that says things in words and shows
-    nothing of the backend the entry carries near it (WINDOW lines either way, or its title); else None."""
+    """The id of the backend-neutral entry that says this backend's own match better (the reverse of specialized()), else
+    None: where the nearest library the text names is an attention kernel outside the seven (attribution.toml's
+    [[generalize]], helper ex84), or in a report that says things in words and shows nothing of the backend the entry
+    carries near it, WINDOW lines either way or its title (ex86.toml's [[generalize]], helper ex86)."""
+    if not 0 < line <= len(lines):
+        return None
+    beside = _beside_other_kernel(entry, lines, line)
+    if beside is not None:
+        return beside
     rule = _ex86()["generalize"].get(entry.id)
-    if rule is None or not 0 < line <= len(lines):
+    if rule is None:
         return None
     to, shows, prose = rule
     if any(shows.search(lines[j]) for j in _near(lines, line)):
