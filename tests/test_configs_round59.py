@@ -18,18 +18,11 @@ trainer, branch cfg59 6 / 8 and 1 / 0; the format is checked as in round 55:
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
-
-from configs_corpus import BLIND_BACKENDS, BLIND_DTYPES, BLIND_MODES, CLAIMED, check_read_as_expected, \
-    check_staged_expect, expect, files, in_repository_layout, rel, repo_of, repos_outside, split_module
-from configs_corpus import CONFIGS as CORPUS
+from configs_corpus import CONFIGS as CORPUS, files, staged_round
 
 ROOT = CORPUS / "round59"
 FILES = files(ROOT)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 25, 8, 17, 13
-CLAIMS = Path("/work/wt/claims.txt")
 
 _NODE = ("a Python node that renders templates/base_config.yaml.j2 with jinja2.Template and runs ai-toolkit's run.py "
          "on the file it writes: the job is the template's, which a reader of the script does not follow")
@@ -46,66 +39,9 @@ STILL_WRONG_FLAT = dict(STILL_WRONG, **{
 })
 
 
-def _marked(paths, wrong):
-    return [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=wrong[rel(p)])) if rel(p) in wrong else p
-            for p in paths]
-
-
-@pytest.mark.parametrize("path", _marked(FILES, STILL_WRONG_FLAT), ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
-
-
-@pytest.fixture(scope="module")
-def repo_layout(tmp_path_factory) -> dict:
-    """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
-    return in_repository_layout(FILES, tmp_path_factory.mktemp("round59-layout"))
-
-
-@pytest.mark.parametrize("name", [pytest.param(rel(p), marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
-                                  if rel(p) in STILL_WRONG else rel(p) for p in FILES])
-def test_real_file_in_its_repository_layout(repo_layout, name):
-    check_read_as_expected(Path(repo_layout[name]), CORPUS / name)
-
-
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    split = split_module()
-    claimed = refused = 0
-    repos = set()
-    for p in FILES:
-        e = expect(p)
-        t = check_staged_expect(p, e, split)
-        assert e["captured"] == "2026-11-29" and re.fullmatch(r"[0-9a-f]{40}", e["commit"]), p
-        assert isinstance(e["required"], list) and set(e["required"]) <= BLIND_BACKENDS, p
-        assert e["dtype"] in BLIND_DTYPES and e["compile_mode"] in BLIND_MODES and e["why"].strip(), p
-        if t not in CLAIMED:  # a refused file asks for nothing
-            assert e["required"] == [] and e["dtype"] == "" and e["compile_mode"] == "" and e["refused"].strip(), p
-        repo = e["source"].split(":", 1)[0]
-        assert p.name == repo.replace("/", "__") + "__" + e["source"].split(":", 1)[1].replace("/", "__"), p
-        repos.add(repo)
-        claimed += t in CLAIMED
-        refused += t not in CLAIMED
-    assert len(FILES) >= FILES_MIN and claimed >= CLAIMED_MIN and refused >= REFUSED_MIN and \
-        len(repos) >= REPOS_MIN, (len(FILES), claimed, refused, len(repos))
-
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
-
-
-def test_no_repository_is_shared_with_another_set():
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    others = repos_outside("round59")
-    assert not mine & others, sorted(mine & others)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_repository_was_claimed_for_this_round():
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        owners = [ln.split()[2] for ln in lines if ln.startswith(f"REPO {repo} ")]
-        assert owners == ["cfg59"], (repo, owners)
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round59", files_min=25, claimed_min=8, refused_min=17, repos_min=13, captured="2026-11-29",
+                              still_wrong=STILL_WRONG_FLAT, still_wrong_in_layout=STILL_WRONG, claimed_by="cfg59"))
 
 
 def test_no_file_holds_a_key():
