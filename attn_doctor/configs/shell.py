@@ -749,20 +749,16 @@ def _settings_key(word: str, key: str, env: dict, launcher: str) -> str | None:
     if not path or not _SETTINGS_EXT.search(path) or not os.path.isfile(path) or \
             os.path.getsize(path) > MAX_SETTINGS_BYTES:
         return None
+    from . import make_doc, read_text  # (the package imports this module)
+    from ..model import UsageError
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-        if path.lower().endswith(".json"):
-            import json
-            data = json.loads(text)
-        elif path.lower().endswith(".toml"):
-            import tomllib
-            data = tomllib.loads(text)
-        else:
-            import yaml
-            data = yaml.safe_load(text)
-    except Exception:  # noqa: BLE001 - a file that does not parse holds no value here
+        sub = make_doc(path, read_text(path))
+    except UsageError:  # a file that does not parse holds no value here
         return None
+    if sub["fmt"] not in ("yaml", "json", "toml"):
+        return None
+    data = sub.get("data")
     for part in key.split("."):
         if not isinstance(data, dict) or part not in data:
             return None
