@@ -30,8 +30,8 @@ ROOT = CORPUS / "round54m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, repositories
 FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 34, 17, 17, 19
-# measure-only config sets of this session, never read here (round 57m: being gathered by cfg57m)
-MEASURE_ONLY = ("round57m",)
+# measure-only config sets, never read here (round 57m: gathered by cfg57m; round 61m: by cfg61m, session 14)
+MEASURE_ONLY = ("round57m", "round61m")
 
 _FLAT = "labelled through {}, which the set keeps under its flattened name (read in the repository layout)"
 # the script's --config default configs/dpo.yaml is not in the set (cfg54m left it: its SFT twin is taken), and a
