@@ -560,8 +560,11 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 81m, ex81m's measure-only set of session 12, is training material in SETS since helper ex84 read its misses, session 13)
 # round 85m (ex85m, 2026-11-29, session 13): new threads from any tracker, gathered and labelled blind, explain never run on
 # them; see fixtures/errors/round85m/README.md
+# round 90m (ex90m, 2026-11-29, session 14): new threads from any tracker about the seven backends and their users, gathered
+# and labelled blind, explain never run on them; see fixtures/errors/round90m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round85m", 34, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex85m, session 13)
+    Staged("round90m", 33, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex90m, session 14)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
