@@ -355,3 +355,21 @@ def test_a_method_that_returns_no_training_arguments_says_nothing(tmp_path):
     script = _write(tmp_path, "scripts/train.py", USER.format(
         imports="from configs.training_config import TrainingConfig", kw="", meth="to_training_args"))
     assert reading(configs.load(str(script))) == ("transformers", [], "", "none")
+
+
+def test_a_dataclass_imported_relatively_in_a_package(tmp_path):
+    """`python -m src.train` runs src/train.py as a module of the package src: `from .config import TrainCfg` is
+    src/config.py, beside it; `from ..settings import TrainCfg` the package above's."""
+    _write(tmp_path, "src/__init__.py", "")
+    _write(tmp_path, "src/config.py", SETTINGS.format(cls="TrainCfg", fp16="False", bf16="True"))
+    script = _write(tmp_path, "src/train.py", NOTEBOOK_CODE.format(module="src.config", cls="TrainCfg", kw="").replace(
+        "from src.config import", "from .config import"))
+    assert reading(configs.load(str(script))) == ("transformers", [], "bfloat16", "none")
+    _write(tmp_path, "pkg/settings.py", SETTINGS.format(cls="TrainCfg", fp16="True", bf16="False"))
+    deeper = _write(tmp_path, "pkg/sub/train.py", NOTEBOOK_CODE.format(module="x", cls="TrainCfg", kw="").replace(
+        "from x import", "from ..settings import"))
+    assert reading(configs.load(str(deeper))) == ("transformers", [], "float16", "none")
+    # a relative import is the package's module alone: not a module of that name in the folders above
+    alone = _write(tmp_path, "pkg/sub/train2.py", NOTEBOOK_CODE.format(module="x", cls="TrainCfg", kw="").replace(
+        "from x import", "from .settings import"))
+    assert reading(configs.load(str(alone))) == ("transformers", [], "", "none")

@@ -1450,19 +1450,26 @@ def script_files(doc: dict):
 
 
 def script_modules(doc: dict):
-    """module name -> the text of the module `from MODULE import ...` of a Python script of `doc` names, where the
-    script's run imports it from (pyscript.constants' `modules`): MODULE/as/path.py in the script's folder (Python puts
-    the script's folder first on sys.path) or in one of the two above it (the repository root a script in scripts/
-    or a notebook in notebooks/ is run from), else None: a module of the user's own repository, never one of an
-    installed library, which is not here."""
+    """(module name, import level) -> the text of the module `from MODULE import ...` of a Python script of `doc`
+    names, where the script's run imports it from (pyscript.constants' `modules`): MODULE/as/path.py in the script's
+    folder (Python puts the script's folder first on sys.path) or in one of the two above it (the repository root a
+    script in scripts/ or a notebook in notebooks/ is run from); for a relative import (`from .config import X`, level
+    1; `from ..config import X`, level 2) in the package folder that many levels up from the script alone. Else None:
+    a module of the user's own repository, never one of an installed library, which is not here."""
     base = os.path.dirname(os.path.abspath(doc["path"]))
     me = os.path.abspath(doc["path"])
 
-    def source(module):
-        if not isinstance(module, str) or not re.fullmatch(r"\w+(\.\w+)*", module):
+    def source(module, level=0):
+        if not isinstance(module, str) or not re.fullmatch(r"\w+(\.\w+)*", module) or not 0 <= level <= 3:
             return None
         rel = os.path.join(*module.split(".")) + ".py"
-        for up in (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))):
+        ups = [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
+        if level:
+            up = base
+            for _ in range(level - 1):
+                up = os.path.dirname(up)
+            ups = [up]
+        for up in ups:
             where = os.path.join(up, rel)
             if os.path.isfile(where) and os.path.abspath(where) != me:
                 try:

@@ -850,15 +850,16 @@ _LIBRARIES = _NO_CLI_PACKAGES | frozenset(sys.stdlib_module_names)
 def imported_classes(tree, modules) -> dict:
     """class name (as the script names it) -> (the ClassDef, the module's tree) of each class the script imports by
     name from a module of its own repository (`from src.config import TrainConfig`, `from configs.training_config
-    import TrainingConfig as TC`), where `modules(name)` gives that module's text (configs.script_modules). A class
+    import TrainingConfig as TC`, `from .config import TrainConfig` in a package's module), where `modules(name,
+    level)` gives that module's text (configs.script_modules). A class
     the script defines itself is its own; an installed library's or Python's own modules are not looked for."""
     own = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
     out: dict = {}
     for n in ast.walk(tree):
-        if not (isinstance(n, ast.ImportFrom) and n.module and not n.level) or n.module.split(".")[0] in _LIBRARIES:
+        if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
             continue
         names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
-        src = modules(n.module) if names else None
+        src = modules(n.module, n.level) if names else None
         t = _parse(src) if src else None
         if t is None:
             continue
