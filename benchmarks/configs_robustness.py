@@ -74,7 +74,7 @@ else:  # pragma: no cover
 from configs_heldout import corpus, read  # noqa: E402
 
 CONFIGS = ROOT / "fixtures" / "configs"
-NOT_TRAINING = ("heldout", "round57m", "round61m")  # held out; round61m measure-only (cfg61m, session 14); round57m measure-only (cfg57m, session 13); round54m, measure-only (cfg54m, session 12) until the lead measured it, is training material since cfg56 (2026-11-29); round49m, measure-only (cfg49m, session 11) until the lead measured it, is training material since cfg53 (2026-11-29); round47m, measure-only (cfg47m, session 10) until the lead measured it, is training material since cfg48 (2026-11-29); round41m, measure-only (cfg41m, session 10) until the lead measured it, is training material since cfg46 (2026-11-29); rounds 10m and 16m, measure-only until the lead measured them, are training material since (2026-11-28)
+NOT_TRAINING = ("heldout", "round61m")  # held out; round61m measure-only (cfg61m, session 14); round57m, measure-only (cfg57m, session 13) until the lead measured it, is training material since cfg60 (2026-11-29); round54m, measure-only (cfg54m, session 12) until the lead measured it, is training material since cfg56 (2026-11-29); round49m, measure-only (cfg49m, session 11) until the lead measured it, is training material since cfg53 (2026-11-29); round47m, measure-only (cfg47m, session 10) until the lead measured it, is training material since cfg48 (2026-11-29); round41m, measure-only (cfg41m, session 10) until the lead measured it, is training material since cfg46 (2026-11-29); rounds 10m and 16m, measure-only until the lead measured them, are training material since (2026-11-28)
 SHELL = {".sh", ".bash", ".zsh", ".slurm"}
 HASH_COMMENT = SHELL | {".yaml", ".yml", ".toml", ".py", ".env", ".ps1"}
 

@@ -73,19 +73,25 @@ def test_an_mlx_lm_layout_is_still_named_mlx_lm():
 # ---- near misses: the trainers' own files with a stray key or two stay theirs
 
 
+# claimed files the reader refuses (their rounds' tests hold them as strict xfails): no near miss of a file read right
+_READ_WRONG = {"round57m/llama-factory/hujuDev__LLaMA-Factory-SQL__scripts__finetuning_configs.json"}
+
+
 def _own_files():
     out = []
     root = ROOT / "fixtures/configs"
-    # never into the held-out set nor the measure-only rounds 57m (session 13, cfg57m) and 61m (session 14, cfg61m); round 26m is
+    # never into the held-out set nor the measure-only round 61m (session 14 by cfg61m); round 26m is
     # training since cfg34, 29m since cfg38, 33m since cfg40, 41m since cfg46, 47m since cfg48, 49m since cfg53, 54m
-    # since cfg56
-    sets = [d for d in sorted(root.iterdir()) if d.is_dir() and d.name not in ("heldout", "round57m", "round61m")]
+    # since cfg56, 57m since cfg60
+    sets = [d for d in sorted(root.iterdir()) if d.is_dir() and d.name not in ("heldout", "round61m")]
     for p in (p for d in sets for t in ("ms-swift", "llama-factory") for p in sorted((d / t).glob("*"))):
         if p.suffix not in (".yaml", ".yml", ".json"):
             continue
         exp = p.with_name(p.name + ".expect.toml")
         if not exp.exists() or "refused" in exp.read_text(encoding="utf-8"):
             continue
+        if p.relative_to(root).as_posix() in _READ_WRONG:
+            continue  # (a strict xfail of its round's test: not read as its trainer to begin with)
         if not re.search(r"^[ \t]*[a-z][a-z0-9_]{5,}:", p.read_text(encoding="utf-8"), re.M) and p.suffix != ".json":
             continue  # a LLaMA Board form (top.* / train.* ids): told by its layout, not by its parser's keys
         out.append(p)

@@ -873,7 +873,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "--trainer", "score": sc.points,
                            "evidence": sc.evidence[:12], "runner_up": None, "runner_up_score": None}
     where = f"--config: {path}"
-    refusal = others.dataset_config(doc)
+    refusal = others.dataset_config(doc) or others.wandb_run_record(doc)
     if refusal:
         raise UsageError(f"{where} is {refusal}")
     claimed = [(s, n) for s, n in scores if s.own]
@@ -1447,6 +1447,38 @@ def script_files(doc: dict):
         return sub["data"] if sub["fmt"] in ("yaml", "json", "toml") and isinstance(sub.get("data"), dict) else None
 
     return read
+
+
+def script_modules(doc: dict):
+    """(module name, import level) -> the text of the module `from MODULE import ...` of a Python script of `doc`
+    names, where the script's run imports it from (pyscript.constants' `modules`): MODULE/as/path.py in the script's
+    folder (Python puts the script's folder first on sys.path) or in one of the two above it (the repository root a
+    script in scripts/ or a notebook in notebooks/ is run from); for a relative import (`from .config import X`, level
+    1; `from ..config import X`, level 2) in the package folder that many levels up from the script alone. Else None:
+    a module of the user's own repository, never one of an installed library, which is not here."""
+    base = os.path.dirname(os.path.abspath(doc["path"]))
+    me = os.path.abspath(doc["path"])
+
+    def source(module, level=0):
+        if not isinstance(module, str) or not re.fullmatch(r"\w+(\.\w+)*", module) or not 0 <= level <= 3:
+            return None
+        rel = os.path.join(*module.split(".")) + ".py"
+        ups = [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
+        if level:
+            up = base
+            for _ in range(level - 1):
+                up = os.path.dirname(up)
+            ups = [up]
+        for up in ups:
+            where = os.path.join(up, rel)
+            if os.path.isfile(where) and os.path.abspath(where) != me:
+                try:
+                    return read_text(where)
+                except (OSError, UsageError):
+                    return None
+        return None
+
+    return source
 
 
 def config_data(doc: dict, path, suffix: str = "") -> dict | None:

@@ -269,6 +269,7 @@ def _transformers_calls(t, *, models: bool = True) -> list:
     # class of the same name (round 30: a notebook's `from training.sft import SFTTrainer`) is not TRL's
     trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
            == "trl" for a in n.names}
+    hf = _hf_trainers_imported(t)
     foreign = _foreign_names(t)
     subclasses = _script_subclasses(t)
     for n in ast.walk(t):
@@ -279,9 +280,11 @@ def _transformers_calls(t, *, models: bool = True) -> list:
             name = subclasses[name][0]  # a class of the script's own on TrainingArguments / TRL's (checked there)
         elif name in TRL_TRAINERS and not (name in trl or owner == "trl"):
             continue
+        elif name in HF_TRAINERS and not (name in hf and not owner or owner == "transformers"):
+            continue  # a Trainer of the script's own, Lightning's `pl.Trainer(...)`, another library's
         elif not owner and name in foreign:
             continue  # `from mytrainer.args import TrainingArguments`: the repository's own class of that name (cfg44)
-        if name in PY_ARGS or name in TRL_TRAINERS:
+        if name in PY_ARGS or name in TRL_TRAINERS or name in HF_TRAINERS:
             out.append((owner + "." if owner in ("transformers", "trl") else "") + name)
         elif models and name in MODEL_BUILDERS and _model_class(t, owner, foreign):
             out.append(owner + "." + name)
@@ -292,6 +295,15 @@ def _transformers_calls(t, *, models: bool = True) -> list:
 # encoders: CLIPTextModel, CLIPTextModelWithProjection, T5EncoderModel, UMT5EncoderModel, CLIPVisionModelWithProjection,
 # SiglipVisionModel): not a language model a script trains or runs (real/TRAINERS.md, round 6a)
 _BARE_ENCODER = re.compile(r"(TextModel|TextModelWithProjection|EncoderModel|VisionModel|VisionModelWithProjection)$")
+
+
+def _hf_trainers_imported(t) -> set:
+    """transformers' trainers the script imports by name from transformers (`from transformers import Trainer`,
+    `from transformers.trainer import Trainer`); an alias is spelt as the name it imports (pyscript._unalias)."""
+    import ast
+
+    return {a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and not n.level and
+            (n.module or "").split(".")[0] == "transformers" for a in n.names if a.name in HF_TRAINERS}
 
 
 def _foreign_names(t) -> set:
@@ -358,16 +370,21 @@ def _python_settings(doc: dict) -> dict:
     if t is None:
         return {}
     # argv / environ: the launcher's options to the script and the variables it exports to it (configs.detect)
-    from . import script_files
+    from . import script_files, script_modules
 
-    # read: the settings file the script loads itself (`config = yaml.safe_load(f)`), where its run finds it
-    consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc))
+    # read: the settings file the script loads itself (`config = yaml.safe_load(f)`), where its run finds it; modules:
+    # the dataclasses of its own repository it imports (`from src.config import TrainConfig`), where its run imports them
+    modules = script_modules(doc)
+    consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc), modules=modules)
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     trained = _last_training_call(t)
     subclasses = _script_subclasses(t)
+    # a TrainingArguments the script gets from a method of its own settings object: read with that object as `self`
+    # (below), not as the method's `self.fp16` unknown
+    by_method, built = _built_by_a_method(t, consts, modules)
     for n in ast.walk(t):
-        if not isinstance(n, ast.Call):
+        if not isinstance(n, ast.Call) or id(n) in built:
             continue
         owner, name = _callee(n)
         if not owner and name in subclasses:
@@ -414,6 +431,10 @@ def _python_settings(doc: dict) -> dict:
                 items = _dict_items(node, consts)
                 if items:
                     out["model_init_kwargs"] = {k: _bare_dtype(value(v, consts)) for k, v in items}
+    for arg, v in by_method.items():
+        out.setdefault(arg, v)
+        if arg in ("bf16", "fp16") and v == "?":
+            out["amp_unknown"] = True
     argv = doc.get("argv") or {}
     if argv and _inherits_training_arguments(t):
         # the launcher's `--bf16 True` / `--fp16` / `--torch_compile` to a script whose HfArgumentParser fills
@@ -432,6 +453,39 @@ def _python_settings(doc: dict) -> dict:
     return {k: v for k, v in out.items() if v != "?"}
 
 
+def _built_by_a_method(t, consts: dict, modules) -> tuple[dict, set]:
+    """The PY_KEYS settings of a TrainingArguments / TRL config the script gets from a method of a settings object of
+    its own (`training_args = training_config.to_training_args()` of `training_config = TrainingConfig()`, round 57m):
+    the method (of a class the script defines, or imports from its repository: pyscript.imported_classes) returns
+    `TrainingArguments(fp16=self.fp16, ...)`, and `self` is the object the script built, so `self.fp16` is the keyword
+    it was built with, else its dataclass field's default (pyscript.value). "?" where that is not said here. Also the
+    ids of those returned calls where the script itself holds them (a class of its own)."""
+    import ast
+
+    from .pyscript import _call_name, imported_classes, keywords, resolve, value
+
+    classes = {name: c for name, (c, _mt) in imported_classes(t, modules).items()}
+    classes.update({c.name: c for c in ast.walk(t) if isinstance(c, ast.ClassDef)})
+    out: dict = {}
+    built: set = set()
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)):
+            continue
+        obj = resolve(n.func.value, consts)
+        c = classes.get(_call_name(obj)) if isinstance(obj, ast.Call) and obj is not n.func.value else None
+        meth = next((f for f in (c.body if c is not None else []) if isinstance(f, ast.FunctionDef) and
+                     f.name == n.func.attr and f.args.args and f.args.args[0].arg == "self"), None)
+        rets = [r.value for r in ast.walk(meth) if isinstance(r, ast.Return)] if meth is not None else []
+        if len(rets) != 1 or not isinstance(rets[0], ast.Call) or _call_name(rets[0]) not in PY_ARGS:
+            continue
+        own = {**consts, "self": obj}
+        built.add(id(rets[0]))
+        for arg, node in keywords(rets[0], own):
+            if arg in PY_KEYS:
+                out.setdefault(arg, value(node, own))
+    return out, built
+
+
 def _script_subclasses(t) -> dict:
     """class name -> (the TrainingArguments / TRL config or trainer class it extends, {field: default node}) for each class
     the script defines on one of those (through its own classes too): `class MyArgs(TrainingArguments)`,
@@ -439,9 +493,10 @@ def _script_subclasses(t) -> dict:
     defaults. A TRL trainer base must be TRL's (imported from trl, or `trl.SFTTrainer`)."""
     import ast
 
-    known = set(PY_ARGS) | TRL_TRAINERS
+    known = set(PY_ARGS) | TRL_TRAINERS | HF_TRAINERS
     trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
            == "trl" for a in n.names}
+    hf = _hf_trainers_imported(t)
     # names imported from transformers / TRL (an alias is spelt as the name it imports: pyscript._unalias), which a
     # class of the same name extends (`from transformers import TrainingArguments as HFArgs`, `class
     # TrainingArguments(HFArgs)`)
@@ -454,6 +509,7 @@ def _script_subclasses(t) -> dict:
             bn = b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else ""
             owner = b.value.id if isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) else ""
             if bn in known and (bn not in TRL_TRAINERS or bn in trl or owner == "trl") and \
+                    (bn not in HF_TRAINERS or bn in hf and not owner or owner == "transformers") and \
                     (bn != c.name or isinstance(b, ast.Attribute) or bn in imported):
                 return bn
             if bn in classes and bn != c.name and depth < 4:
@@ -787,6 +843,11 @@ def _upcast_to_fp32(t) -> bool:
 TRL_TRAINERS = {"SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer", "KTOTrainer", "RewardTrainer", "PPOTrainer",
                 "GKDTrainer", "CPOTrainer", "RLOOTrainer", "OnlineDPOTrainer", "BCOTrainer", "PRMTrainer", "XPOTrainer",
                 "NashMDTrainer"}
+# transformers' own trainers (src/transformers/trainer.py Trainer, trainer_seq2seq.py Seq2SeqTrainer): built by a script
+# that imports them from transformers (`from transformers import Trainer`, `transformers.Trainer(...)`), they are
+# transformers' training loop run on the model handed to them, whatever file the model and the TrainingArguments come
+# from (round 57m: `Trainer(model=model, args=training_config.to_training_args())`, both built in the user's own modules)
+HF_TRAINERS = {"Trainer", "Seq2SeqTrainer"}
 
 
 def _bare_dtype(v):

@@ -1078,7 +1078,13 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
             if node.func.id in ("dict", "OrderedDict", "DictDefault"):
                 out = {}
                 for a in node.args[:1]:
-                    out.update(dict_value(a, scope, before, depth + 1) or {})
+                    if isinstance(a, (ast.List, ast.Tuple)) and a.elts and all(
+                            isinstance(e, ast.Tuple) and len(e.elts) == 2 for e in a.elts):
+                        # `OrderedDict([("job", "extension"), ("config", OrderedDict([...]))])`: the pairs, in order,
+                        # are the mapping dict() builds of them (round 57m: a Flux job written that way for run_job)
+                        a = ast.Dict(keys=[e.elts[0] for e in a.elts], values=[e.elts[1] for e in a.elts])
+                    got = dict_value(a, scope, before, depth + 1)
+                    out.update(got if isinstance(got, dict) else {})
                 for k in node.keywords:
                     if k.arg:
                         val = literal(k.value)

@@ -1470,6 +1470,24 @@ def swift_dataset_info(data) -> bool:
         isinstance(x, dict) and SWIFT_DATASET_WHERE & set(x) for x in data)
 
 
+def wandb_run_record(doc: dict) -> str | None:
+    """A Weights & Biases run's config record (the `config.yaml` wandb writes into wandb/run-*/files/ as the run goes:
+    wandb/sdk/internal/handler.py and sdk/lib/config_util.py save every item of `wandb.config` as `KEY: {value: V}`,
+    with `desc: null` beside it in older clients and `wandb_version: 1` at the top; a transformers run logs its model
+    config and TrainingArguments there, a Lightning or diffusers run its own): every entry is such a wrapper, so no
+    trainer's parser reads it (each setting would be a mapping). What it says is what a past run was given."""
+    if doc["fmt"] not in ("yaml", "json"):
+        return None
+    d = _sections(doc["data"])
+    items = {k: v for k, v in d.items() if k != "wandb_version"}
+    if len(items) < 3 or not all(isinstance(v, dict) and "value" in v and set(v) <= {"value", "desc"}
+                                 for v in items.values()):
+        return None
+    return ("a Weights & Biases run's config record (wandb/run-*/files/config.yaml: the settings a past run logged, "
+            "each under `value:`), not a trainer config: give attn-doctor the config or command line the run was "
+            "started with")
+
+
 def dataset_config(doc: dict) -> str | None:
     """What to say of a dataset config, or None when the file is not one."""
     if doc["fmt"] not in ("toml", "json"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from functools import lru_cache
 
 
@@ -120,7 +121,7 @@ def _as_pass(line: str) -> str:
     return line[:len(line) - len(line.lstrip())] + "pass"
 
 
-def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None) -> dict:
+def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else. argv: the values the launcher's options give
@@ -128,7 +129,10 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     the script's environment (configs._launch_environ), which its os.environ.get / os.getenv read before their
     defaults. read: path -> the settings (a mapping) of a YAML / JSON / TOML file where the script's run finds it, or
     None (configs.script_files): a name the script binds to such a file's contents (`config = yaml.safe_load(f)` of
-    `with open("configs/x.yaml") as f`, `cfg = load_config(path)`) holds them (_loaded_files)."""
+    `with open("configs/x.yaml") as f`, `cfg = load_config(path)`) holds them (_loaded_files). modules: module name ->
+    the text of that module of the user's own repository where the script's run imports it from, or None
+    (configs.script_modules): the dataclasses the script imports from one are known as its own are
+    (_imported_dataclasses)."""
     out = _constants_pass(tree, None)
     if any(v is RUNTIME for v in out.values()):
         # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
@@ -160,7 +164,8 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
             # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it
             out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
                                  values=[base] + [v for _, v in sets])
-    out[DATACLASSES] = _script_dataclasses(tree)
+    out[DATACLASSES] = {**(_imported_dataclasses(tree, modules) if modules is not None else {}),
+                        **_script_dataclasses(tree)}
     out[OPAQUE_DICTS] = _opaque_updates(tree)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
@@ -835,6 +840,47 @@ def _script_dataclasses(tree) -> dict:
             if d is not None:
                 fields[st.target.id] = d
         out[c.name] = fields
+    return out
+
+
+# modules no user's repository holds: an installed library's or Python's own (their files are not looked for)
+_LIBRARIES = _NO_CLI_PACKAGES | frozenset(sys.stdlib_module_names)
+
+
+def imported_classes(tree, modules) -> dict:
+    """class name (as the script names it) -> (the ClassDef, the module's tree) of each class the script imports by
+    name from a module of its own repository (`from src.config import TrainConfig`, `from configs.training_config
+    import TrainingConfig as TC`, `from .config import TrainConfig` in a package's module), where `modules(name,
+    level)` gives that module's text (configs.script_modules). A class
+    the script defines itself is its own; an installed library's or Python's own modules are not looked for."""
+    own = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
+    out: dict = {}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
+            continue
+        names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
+        src = modules(n.module, n.level) if names else None
+        t = _parse(src) if src else None
+        if t is None:
+            continue
+        defined = {c.name: c for c in t.body if isinstance(c, ast.ClassDef)}
+        for name, alias in names:
+            if name in defined:
+                out[alias] = (defined[name], t)
+    return out
+
+
+def _imported_dataclasses(tree, modules) -> dict:
+    """class name (as the script names it) -> {field: default} of the `@dataclass` classes the script imports from a
+    module of its own repository (imported_classes; round 57m: a notebook's `train_cfg = TrainConfig(output_dir=...)`
+    then `TrainingArguments(fp16=train_cfg.fp16)`, the field's default being in src/config.py). Only defaults written
+    as literals (`fp16: bool = True`, `dtype: str = "bfloat16"`) are kept: a default naming something of that module
+    means nothing in the script's own names."""
+    out: dict = {}
+    for alias, (c, t) in imported_classes(tree, modules).items():
+        classes = _script_dataclasses(t)
+        if c.name in classes:
+            out[alias] = {k: d for k, d in classes[c.name].items() if isinstance(d, ast.Constant)}
     return out
 
 
