@@ -32,6 +32,8 @@ Mechanisms (knowledge file: rule):
   blocked    ex89.toml import.blocked-in-sys-modules (forge#8)
   partition  ex89.toml sdpa.xpu-partition-compile (torch-xpu-ops#4369)
   gemm       prose.toml SLOW: a backend far below the same GPU's matmul rate (torch-xpu-ops#4886)
+  wrapper    ex89.toml app.backend-wrapper-skipped: an app's wrapper for a backend it skipped, imported anyway (cache-dit#592)
+  qkv4d      ex89.toml attn.qkv-not-4d: 3-D q/k/v refused with IndexError where an attention call is named (transformers#36891)
 """
 
 from __future__ import annotations
@@ -105,6 +107,14 @@ from explain_top import first_cause, ids
      ("sdpa.xpu-partition-compile", "sdpa")),
     # gemm
     ("On MI300X, SDPA is 3x below the GPU's peak while the GEMMs run at 80%", ("prose.slow", "sdpa")),
+    # wrapper
+    ("WARNING dispatch.py:301: xformers not installed, skipping xformers wrapper registration.\n"
+     "ImportError: cannot import name 'xformers_attention_wrapper' from 'myapp.attn.dispatch' (/srv/myapp/attn/dispatch.py)",
+     ("app.backend-wrapper-skipped", "xformers")),
+    # qkv4d
+    ("  File \"/opt/venv/lib/python3.11/site-packages/torch/nn/functional.py\", line 5401, in scaled_dot_product_attention\n"
+     "    return torch._C._nn.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal)\n"
+     "IndexError: Dimension out of range (expected to be in range of [-3, 2], but got 3)", ("attn.qkv-not-4d", "sdpa")),
 ])
 def test_round85m_mechanism_variants(text, want):
     assert first_cause(text) == want, ids(text)
@@ -132,6 +142,11 @@ def test_round85m_mechanism_variants(text, want):
      "With --disable-xformers I still get the same error", "xformers.built-for-other-torch"),
     # blocked: another library's blocked import is not attention's
     ("ModuleNotFoundError: import of numpy halted; None in sys.modules", "import.blocked-in-sys-modules"),
+    # qkv4d: a 3-D tensor transposed in a model's own code, no attention named
+    ("  File \"/app/model/resnet.py\", line 88, in forward\n    x = x.transpose(2, 3)\n"
+     "IndexError: Dimension out of range (expected to be in range of [-3, 2], but got 3)", "attn.qkv-not-4d"),
+    # wrapper: an app's own ImportError with no skipped backend logged
+    ("ImportError: cannot import name 'load_lora' from 'myapp.utils' (/srv/myapp/utils.py)", "app.backend-wrapper-skipped"),
     # target: another compiler's unsupported option
     ("clang: error: unsupported option '--offload-arch=gfx906' for target 'x86_64-unknown-linux-gnu'", "triton.unknown-arch"),
 ])
