@@ -55,7 +55,7 @@ from explain_top import first_cause, ids
      "#4  0x00007fff8a0b1c2d in flash::run_mha_bwd<cutlass::bfloat16_t, 128>(Flash_bwd_params&, CUstream_st*) () from "
      "/opt/conda/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so", ("attn.native-crash", "fa2")),
     # nan
-    ("scaled_dot_product_attention can return NaN for bf16 inputs when the whole row is masked", ("attn.nan-output", "sdpa")),
+    ("scaled_dot_product_attention can produce NaN for bf16 inputs when the whole row is masked", ("attn.nan-output", "sdpa")),
     ("NaNs from the CUTLASS fmha op on an A100 with head dim 512", ("attn.nan-output", "xformers")),
     # ttnn
     ("ttnn.transformer.scaled_dot_product_attention seems to produce NaN values on Wormhole for seq_len 8192", ("attn.nan-output", None)),
@@ -149,6 +149,12 @@ def test_round85m_mechanism_variants(text, want):
      "IndexError: Dimension out of range (expected to be in range of [-3, 2], but got 3)", "attn.qkv-not-4d"),
     # wrapper: an app's own ImportError with no skipped backend logged
     ("ImportError: cannot import name 'load_lora' from 'myapp.utils' (/srv/myapp/utils.py)", "app.backend-wrapper-skipped"),
+    # lag: a command line that already passes --disable-xformers under a DLL load failure is no cure
+    ("ImportError: DLL load failed while importing cv2: The specified module could not be found.\n"
+     ".\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build --disable-xformers",
+     "xformers.built-for-other-torch"),
+    # drift: FlexAttention's Triton is torch's pin, not a kernel written for another release
+    ("Triton 3.3 breaks flex attention kernels on sm_120", "triton.kernel-version-drift"),
     # target: another compiler's unsupported option
     ("clang: error: unsupported option '--offload-arch=gfx906' for target 'x86_64-unknown-linux-gnu'", "triton.unknown-arch"),
 ])
