@@ -96,7 +96,8 @@ def test_a_transformers_script_reads_the_module_too(tmp_path):
 
 
 def test_an_imported_module_in_a_notebook(tmp_path):
-    """A notebook beside its settings module imports it as a script does (Jupyter's working folder is the notebook's)."""
+    """A notebook beside its settings module imports it as a script does (Jupyter's working folder is the
+    notebook's)."""
     import json
 
     _write(tmp_path, "config.py", SETTINGS.format(bf16="False", fp16="True"))

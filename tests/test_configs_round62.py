@@ -8,8 +8,8 @@ transformers scripts, and 12 look-alikes to refuse, labelled from the trainers' 
 `check --config FILE` reads it where the set keeps it, and again in its repositories' layout (every file at its `source`
 path). main (d119dc3) read 21 / 22 claimed files right in both layouts and none of the 12 files to refuse (on the first
 31 files as first labelled: 19 / 20 and 1 / 11, an evaluation notebook labelled `none` against the project's
-convention, relabelled transformers: README); branch cfg62 21 / 22 (flat) and 22 / 22 (repository layout), 0 / 12. The format is checked as
-in round 59:
+convention, relabelled transformers: README); branch cfg62 21 / 22 (flat) and 22 / 22 (repository layout), 0 / 12.
+The format is checked as in round 59:
 - every file has its expect file, well formed, its repository on the readers' side of the split and not a trainer's
   own, the file in the folder its trainer names and named after its source, `refused` exactly for the files no claimed
   trainer reads;
