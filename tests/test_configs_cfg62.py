@@ -80,6 +80,8 @@ def _write(base: Path, rel: str, text: str) -> Path:
     ("train.py", "config.py", "from config import BF16, FP16", "FP16", "BF16", "False", "True", "float16"),
     ("src/train.py", "src/settings.py", "from settings import BF16 as USE_BF16", "False", "USE_BF16", "True", "False",
      "bfloat16"),
+    # `from config import *`: the module's public names
+    ("train.py", "config.py", "from config import *", "FP16", "BF16", "False", "True", "float16"),
 ])
 def test_an_imported_settings_module_gives_its_literals(tmp_path, where, module, imp, fp16, bf16, sbf16, sfp16, want):
     _write(tmp_path, module, SETTINGS.format(bf16=sbf16, fp16=sfp16))
@@ -154,4 +156,18 @@ def test_a_library_module_of_that_name_is_not_looked_for(tmp_path):
     _write(tmp_path, "json.py", SETTINGS.format(bf16="True", fp16="False"))
     script = _write(tmp_path, "train.py", UNSLOTH.format(imp="import json", extra="", fp16="json.FP16",
                                                          bf16="json.BF16"))
+    assert reading(configs.load(str(script))) == ("unsloth", [], "", "none")
+
+
+def test_a_star_import_binds_only_the_public_names(tmp_path):
+    """`from config import *` binds the names of the module's `__all__` where it has one, else those not starting
+    with an underscore: a name left out stays the script's unknown."""
+    settings = SETTINGS.format(bf16="True", fp16="False") + '__all__ = ["MODEL_NAME"]\n_PRIVATE_BF16 = True\n'
+    _write(tmp_path, "config.py", settings)
+    script = _write(tmp_path, "train.py", UNSLOTH.format(imp="from config import *", extra="", fp16="False",
+                                                         bf16="BF16"))
+    assert reading(configs.load(str(script))) == ("unsloth", [], "", "none")
+    _write(tmp_path, "config.py", SETTINGS.format(bf16="True", fp16="False") + "_PRIVATE_BF16 = True\n")
+    script = _write(tmp_path, "train.py", UNSLOTH.format(imp="from config import *", extra="", fp16="False",
+                                                         bf16="_PRIVATE_BF16"))
     assert reading(configs.load(str(script))) == ("unsloth", [], "", "none")

@@ -908,6 +908,16 @@ def _module_literals(t) -> dict:
     return out
 
 
+def _literal_all(t) -> set | None:
+    """The names of a module's `__all__ = [...]` written out as string literals, or None (no such `__all__`)."""
+    for st in t.body:
+        if isinstance(st, ast.Assign) and any(isinstance(x, ast.Name) and x.id == "__all__" for x in st.targets) and \
+                isinstance(st.value, (ast.List, ast.Tuple)) and \
+                all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in st.value.elts):
+            return {e.value for e in st.value.elts}
+    return None
+
+
 def _imported_module_constants(tree, modules, own: dict) -> tuple[dict, dict]:
     """The literals of the settings modules of the user's own repository the script imports (_module_literals), where
     `modules(name, level)` gives a module's text (configs.script_modules), as Python binds them: (name -> {constant:
@@ -928,10 +938,16 @@ def _imported_module_constants(tree, modules, own: dict) -> tuple[dict, dict]:
                 if lits:
                     whole[bound] = lits
         elif isinstance(n, ast.ImportFrom) and n.module and (n.level or n.module.split(".")[0] not in _LIBRARIES):
+            star = any(a.name == "*" for a in n.names)
             names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
-            src = modules(n.module, n.level) if names else None
+            src = modules(n.module, n.level) if names or star else None
             t = _parse(src) if src else None
             lits = _module_literals(t) if t is not None else {}
+            if star:
+                # `from config import *` binds the module's public names (those of a literal `__all__` where it has one)
+                public = _literal_all(t) if t is not None else None
+                names += [(k, k) for k in lits if k not in own and (k in public if public is not None
+                                                                    else not k.startswith("_"))]
             for name, alias in names:
                 if name in lits:
                     named[alias] = lits[name]
