@@ -5,7 +5,8 @@
   cfg`) and gives its constants to the trainer (`SFTConfig(bf16=config.BF16, fp16=config.FP16)`) runs with the
   literals that module assigns, where Python imports it from (the script's folder first on sys.path, or the
   repository root a script in scripts/ is run from): round 62's Unsloth WhatsApp script was read with no dtype;
-  `from config import BF16` binds the same literal to the name;
+  `from config import BF16` binds the same literal to the name, `from config import *` the module's public names
+  (its literal `__all__` where it has one);
 - only a module's own top-level literals assigned once count: a constant computed at run time
   (`BF16 = torch.cuda.is_bf16_supported()`), one a branch sets again, or one that names something else of that
   module says nothing; a module that is not here, or that the script rebinds itself (`config = yaml.safe_load(f)`),
