@@ -166,6 +166,10 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
                                  values=[base] + [v for _, v in sets])
     out[DATACLASSES] = {**(_imported_dataclasses(tree, modules) if modules is not None else {}),
                         **_script_dataclasses(tree)}
+    whole, named = _imported_module_constants(tree, modules, out) if modules is not None else ({}, {})
+    for name, lit in named.items():
+        out.setdefault(name, lit)
+    out[MODULE_CONSTANTS] = whole
     out[OPAQUE_DICTS] = _opaque_updates(tree)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
@@ -870,6 +874,86 @@ def imported_classes(tree, modules) -> dict:
     return out
 
 
+# consts' entry for the settings modules of the user's own repository the script imports whole (`import config`):
+# the name it binds -> {constant: its literal}
+MODULE_CONSTANTS = "<constants of the user's modules>"
+
+
+def _module_literals(t) -> dict:
+    """NAME -> literal of a module's own top-level `NAME = literal` assignments (`BF16 = True`, `DTYPE = "bfloat16"`,
+    `ATTN = OTHER` of such a name), each name assigned once in the whole module (a name a function or a branch sets
+    again is decided at run time). Only literals: a value computed from anything else means nothing in the script's
+    own names."""
+    counts: dict = {}
+    for n in ast.walk(t):
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                for x in ast.walk(tg):
+                    if isinstance(x, ast.Name):
+                        counts[x.id] = counts.get(x.id, 0) + 1
+    out: dict = {}
+    for st in t.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            name, v = st.targets[0].id, st.value
+        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
+            name, v = st.target.id, st.value
+        else:
+            continue
+        if counts.get(name) != 1:
+            continue
+        if isinstance(v, ast.Name) and v.id in out:
+            v = out[v.id]
+        if isinstance(v, ast.Constant):
+            out[name] = v
+    return out
+
+
+def _literal_all(t) -> set | None:
+    """The names of a module's `__all__ = [...]` written out as string literals, or None (no such `__all__`)."""
+    for st in t.body:
+        if isinstance(st, ast.Assign) and any(isinstance(x, ast.Name) and x.id == "__all__" for x in st.targets) and \
+                isinstance(st.value, (ast.List, ast.Tuple)) and \
+                all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in st.value.elts):
+            return {e.value for e in st.value.elts}
+    return None
+
+
+def _imported_module_constants(tree, modules, own: dict) -> tuple[dict, dict]:
+    """The literals of the settings modules of the user's own repository the script imports (_module_literals), where
+    `modules(name, level)` gives a module's text (configs.script_modules), as Python binds them: (name -> {constant:
+    literal} for `import config` / `import settings as cfg`, read as `config.BF16`; name -> literal for `from config
+    import BF16` / `from .config import BF16 as USE_BF16`). A name the script assigns itself (`own`) is its own;
+    an installed library's or Python's own modules are not looked for."""
+    whole: dict = {}
+    named: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                bound = a.asname or (a.name if "." not in a.name else None)
+                if not bound or bound in own or a.name.split(".")[0] in _LIBRARIES:
+                    continue
+                src = modules(a.name, 0)
+                t = _parse(src) if src else None
+                lits = _module_literals(t) if t is not None else {}
+                if lits:
+                    whole[bound] = lits
+        elif isinstance(n, ast.ImportFrom) and n.module and (n.level or n.module.split(".")[0] not in _LIBRARIES):
+            star = any(a.name == "*" for a in n.names)
+            names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
+            src = modules(n.module, n.level) if names or star else None
+            t = _parse(src) if src else None
+            lits = _module_literals(t) if t is not None else {}
+            if star:
+                # `from config import *` binds the module's public names (those of a literal `__all__` where it has one)
+                public = _literal_all(t) if t is not None else None
+                names += [(k, k) for k in lits if k not in own and (k in public if public is not None
+                                                                    else not k.startswith("_"))]
+            for name, alias in names:
+                if name in lits:
+                    named[alias] = lits[name]
+    return whole, named
+
+
 def _imported_dataclasses(tree, modules) -> dict:
     """class name (as the script names it) -> {field: default} of the `@dataclass` classes the script imports from a
     module of its own repository (imported_classes; round 57m: a notebook's `train_cfg = TrainConfig(output_dir=...)`
@@ -1060,6 +1144,10 @@ def value(node, consts: dict):
         # `bf16=args.bf16`: the option's argparse default, as the script runs with no options (round 9m: a GRPO script
         # whose `--fp16` defaults to True and whose GRPOConfig(fp16=args.fp16, ...) then trains in fp16)
         return value(consts[ARGPARSE][node.attr], consts)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in consts and \
+            node.attr in consts.get(MODULE_CONSTANTS, {}).get(node.value.id, {}):
+        # `bf16=config.BF16` of `import config`: the literal the user's own config.py gives it (round 62)
+        return consts[MODULE_CONSTANTS][node.value.id][node.attr].value
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         obj = resolve(node.value, consts)
         if isinstance(obj, ast.Call) and obj is not node.value:
