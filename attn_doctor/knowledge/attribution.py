@@ -877,6 +877,23 @@ def raised_by_optimizer(entry: Entry, lines: list[str], line: int) -> bool:
     return any(rx.search(lines[j]) for j in range(max(0, err - 40), err) for rx in r.engine_lines)
 
 
+# helper ex91 (session 14): a traceback whose exception is an interrupt (Ctrl-C, an exit) stopped the run wherever it
+# happened to be, often inside an attention call; the frames it passes through say nothing failed there.
+_INTERRUPT = re.compile(r"^(?:[\w.]*\.)?(?:KeyboardInterrupt|SystemExit)\b")
+_TB_LINE = re.compile(r"^(?:[ \t]|Traceback \(most recent call last\)|$)")
+
+
+def interrupted(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this a reading from traceback frames (an entry's weak copy) whose traceback ends in KeyboardInterrupt or
+    SystemExit? The first unindented line below the frame is the traceback's exception."""
+    if not entry.weak_copy or not 0 < line <= len(lines):
+        return False
+    for k in range(line, min(len(lines), line + 400)):
+        if not _TB_LINE.match(lines[k]):
+            return bool(_INTERRUPT.match(lines[k]))
+    return False
+
+
 def _selection(entry: Entry, line: str) -> str:
     """Where a sentence about an ignored selection names what was selected: after 'despite setting', 'instead
     of' ("Still on SDPA despite setting flash_attention_2"), else the whole line (the first name is the subject)."""
