@@ -234,3 +234,21 @@ def test_rich_traceback_passing_through_is_not_read_as_beneath():
                        "results = run(func, kwargs)"), ("/work/data.py", 12, "load_shapes", "with open(path) as f:"),
                  exc="ValueError: a shape file the rules do not know")
     assert not any(m.entry.id.startswith("ex91.") for m in match(text))
+
+
+# ---- structure over a message's backend: a Triton kernel out of shared memory beneath another backend's call ----------
+
+OOR = "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 114688, Hardware limit: 101376."
+
+
+@pytest.mark.parametrize("backend", ["sage", "xformers", "fa2", "fa3"])
+@pytest.mark.parametrize("root", ["venv", "win"])
+def test_shared_memory_beneath_another_backend_is_not_flex(backend, root):
+    # FlexAttention's entry (its fix: kernel_options) names the message; the frames say whose Triton kernel it was
+    found = match(traceback(backend, "triton", ROOTS[root], OOR))
+    assert (found[0].entry.id, found[0].backend) == ("triton.out-of-resources", backend)
+
+
+def test_shared_memory_beneath_flex_stays_flex():
+    assert first(traceback("flex", "hop", ROOTS["venv"], OOR)) == ("flex.shared-memory", "flex")
+    assert first(OOR)[0] == "flex.shared-memory"  # no frames: as before

@@ -1681,6 +1681,9 @@ def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
     beside = _beside_other_kernel(entry, lines, line)
     if beside is not None:
         return beside
+    beneath = _beneath_other_backend(entry, lines, line)
+    if beneath is not None:
+        return beneath
     rule = _ex86()["generalize"].get(entry.id)
     if rule is None:
         return None
@@ -1688,6 +1691,31 @@ def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
     if any(shows.search(lines[j]) for j in _near(lines, line)):
         return None
     return to if _says_in_words(entry, lines, line, prose) else None
+
+
+# helper ex91 (session 14): whose package a traceback frame's file is in (FA4's before FA2's: flash_attn/cute is FA4's)
+_FRAME_BACKENDS = (
+    ("cute", re.compile(r'[/\\](?:flash_attn[/\\]cute|quack)[/\\]')),
+    ("fa3", re.compile(r'[/\\](?:flash_attn_3|hopper)[/\\]|(?<![/\\]flash_attn)(?<![/\\]vllm_flash_attn)[/\\]flash_attn_interface\.py"')),
+    ("fa2", re.compile(r'[/\\]flash_attn[/\\]')),
+    ("sage", re.compile(r'[/\\](?:sageattention|sageattn3?|spas_sage_attn)[/\\]')),
+    ("xformers", re.compile(r'[/\\]xformers[/\\]')),
+    ("flex", re.compile(r'[/\\]torch[/\\](?:nn[/\\]attention|_higher_order_ops)[/\\]flex_attention\.py|[/\\]_inductor[/\\]kernel[/\\]flex')),
+)
+
+
+def _beneath_other_backend(entry: Entry, lines: list[str], line: int) -> str | None:
+    """([[generalize]], helper ex91) the backend-neutral entry where the match's own traceback has frames in another attention
+    backend's package and none in the entry's own: a Triton kernel of xformers or flash_attn out of shared memory is not
+    FlexAttention's, whose fix (kernel_options) does not reach it."""
+    to = {g["entry"]: g["to"] for g in _toml().get("generalize", ())}.get(entry.id)
+    if to is None or entry.backend is None:
+        return None
+    seen = set()
+    for j in _traceback(lines, line - 1):
+        if FRAME.search(lines[j]):
+            seen.update(b for b, rx in _FRAME_BACKENDS if rx.search(lines[j]))
+    return to if seen and entry.backend not in seen else None
 
 
 def _own_where_shown(entry: Entry, own: str | None, lines: list[str], line: int) -> str | None:
