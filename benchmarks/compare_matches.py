@@ -94,11 +94,11 @@ DEV = tuple(ROUNDS[0::2])
 CHECK = tuple(ROUNDS[1::2])
 
 
-def _split_totals(tag: str, rounds: tuple[str, ...]) -> dict[str, int]:
+def _split_totals(tag: str, rounds: tuple[str, ...], where: str = "/tmp") -> dict[str, int]:
     t = dict(rounds=0, texts=0, matched=0, right_backend=0, right_cause=0, logs=0, claimed=0)
     for r in rounds:
         try:
-            with open(f"/tmp/{tag}-ar-{r}.json", encoding="utf-8") as fh:
+            with open(f"{where}/{tag}-ar-{r}.json", encoding="utf-8") as fh:
                 d = json.load(fh)
         except OSError:
             continue
@@ -110,11 +110,11 @@ def _split_totals(tag: str, rounds: tuple[str, ...]) -> dict[str, int]:
     return t
 
 
-def split(tags: list[str]) -> int:
+def split(tags: list[str], where: str = "/tmp") -> int:
     """Each half's totals for each TAG; with two TAGs, DEV's changed texts by name and CHECK's as counts only."""
     for half, rounds in (("DEV", DEV), ("CHECK", CHECK)):
         for tag in tags:
-            t = _split_totals(tag, rounds)
+            t = _split_totals(tag, rounds, where)
             print(f"{half:5} {tag}: {t['rounds']} rounds, {t['texts']} texts: {t['matched']} matched / "
                   f"{t['right_backend']} right backend / {t['right_cause']} right cause; unrelated claimed "
                   f"{t['claimed']}/{t['logs']}")
@@ -125,8 +125,8 @@ def split(tags: list[str]) -> int:
         changed = 0
         for r in rounds:
             try:
-                with open(f"/tmp/{a}-ar-{r}.json", encoding="utf-8") as f1, \
-                        open(f"/tmp/{b}-ar-{r}.json", encoding="utf-8") as f2:
+                with open(f"{where}/{a}-ar-{r}.json", encoding="utf-8") as f1, \
+                        open(f"{where}/{b}-ar-{r}.json", encoding="utf-8") as f2:
                     da, db = json.load(f1), json.load(f2)
             except OSError:
                 continue
