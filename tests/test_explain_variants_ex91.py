@@ -252,3 +252,15 @@ def test_shared_memory_beneath_another_backend_is_not_flex(backend, root):
 def test_shared_memory_beneath_flex_stays_flex():
     assert first(traceback("flex", "hop", ROOTS["venv"], OOR)) == ("flex.shared-memory", "flex")
     assert first(OOR)[0] == "flex.shared-memory"  # no frames: as before
+
+
+def test_no_code_line_reading_that_backtracks():
+    # a code line read as `[ \t]+[^\n]*` splits its indent in as many ways as it has spaces; repeated over a dozen frames of a
+    # traceback that does not end as the pattern wants, the regex engine tries them all (a 16-frame traceback took minutes)
+    from attn_doctor import knowledge
+
+    ours = [e for i, e in knowledge.entries().items() if i.startswith("ex91.")]
+    assert len(ours) == 6
+    for e in ours:
+        for p in e.patterns:
+            assert '[ \\t]+[^\\n]*\\n' not in p, e.id
