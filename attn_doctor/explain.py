@@ -87,6 +87,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
             continue  # the optimizer step ran out of memory, not an attention call
+        if attribution.interrupted(m.entry, lines, m.line):
+            continue  # a Ctrl-C or an exit that happened to stop the run inside a backend's frames (ex91)
         wider = attribution.generalized(m.entry, lines, m.line)
         if wider is not None:  # a backend's entry for a message every Triton kernel prints, where the text shows no kernel of it
             if any(f.entry.id == wider for f in s.found):

@@ -8,6 +8,7 @@ faster): run it with each tree, then compare.
   python benchmarks/compare_matches.py --out /tmp/after.json
   python benchmarks/compare_matches.py --diff /tmp/before.json /tmp/after.json   # exit 1 when any text differs
   python benchmarks/compare_matches.py --allrounds TAG1 TAG2   # /tmp/TAG-ar-*.json of benchmarks/explain_training.py, field by field
+  python benchmarks/compare_matches.py --split TAG1 [TAG2]      # the DEV and CHECK halves (benchmarks/results/explain-ex91-split.md)
 
 The matcher is called as benchmarks/explain_heldout.py calls it (what `explain -` reads). Never the held-out sets.
 """
@@ -89,6 +90,62 @@ def diff_allrounds(a: str, b: str) -> int:
     return 1 if bad else 0
 
 
+# ex91's fixed split of ROUNDS (benchmarks/results/explain-ex91-split.md): DEV may be read, CHECK is totals only
+DEV = tuple(ROUNDS[0::2])
+CHECK = tuple(ROUNDS[1::2])
+
+
+def _split_totals(tag: str, rounds: tuple[str, ...], where: str = "/tmp") -> dict[str, int]:
+    t = dict(rounds=0, texts=0, matched=0, right_backend=0, right_cause=0, logs=0, claimed=0)
+    for r in rounds:
+        try:
+            with open(f"{where}/{tag}-ar-{r}.json", encoding="utf-8") as fh:
+                d = json.load(fh)
+        except OSError:
+            continue
+        t["rounds"] += 1
+        for k in ("texts", "matched", "right_backend", "right_cause"):
+            t[k] += d["totals"][k]
+        t["logs"] += d["unrelated"]["texts"]
+        t["claimed"] += d["unrelated"]["false_positives"]
+    return t
+
+
+def split(tags: list[str], where: str = "/tmp") -> int:
+    """Each half's totals for each TAG; with two TAGs, DEV's changed texts by name and CHECK's as counts only."""
+    for half, rounds in (("DEV", DEV), ("CHECK", CHECK)):
+        for tag in tags:
+            t = _split_totals(tag, rounds, where)
+            print(f"{half:5} {tag}: {t['rounds']} rounds, {t['texts']} texts: {t['matched']} matched / "
+                  f"{t['right_backend']} right backend / {t['right_cause']} right cause; unrelated claimed "
+                  f"{t['claimed']}/{t['logs']}")
+    if len(tags) != 2:
+        return 0
+    a, b = tags
+    for half, rounds in (("DEV", DEV), ("CHECK", CHECK)):
+        changed = 0
+        for r in rounds:
+            try:
+                with open(f"{where}/{a}-ar-{r}.json", encoding="utf-8") as f1, \
+                        open(f"{where}/{b}-ar-{r}.json", encoding="utf-8") as f2:
+                    da, db = json.load(f1), json.load(f2)
+            except OSError:
+                continue
+            for key, fields in (("results", ("matched", "right_backend", "right_cause", "top", "top_backend", "all")),
+                                ("unrelated_results", ("matched", "all"))):
+                xa = {x["file"]: x for x in da[key]}
+                xb = {x["file"]: x for x in db[key]}
+                for name in sorted(set(xa) | set(xb)):
+                    got = [(k, xa.get(name, {}).get(k), xb.get(name, {}).get(k)) for k in fields
+                           if xa.get(name, {}).get(k) != xb.get(name, {}).get(k)]
+                    if got:
+                        changed += 1
+                        if half == "DEV":
+                            print(r, key, name, got)
+        print(f"{half}: {changed} texts differ" + (" (CHECK: counts only)" if half == "CHECK" else ""))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", help="write what each text's matches are here (JSON)")
@@ -96,7 +153,13 @@ def main() -> int:
     ap.add_argument("--tree", default=str(ROOT), help="the source tree whose attn_doctor is measured (default: this one)")
     ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two --out files")
     ap.add_argument("--allrounds", nargs=2, metavar=("TAG1", "TAG2"), help="compare two runs of benchmarks/explain_training.py")
+    ap.add_argument("--split", nargs="+", metavar="TAG", help="ex91's DEV and CHECK halves' totals of one or two runs "
+                    "(two: DEV's changed texts, CHECK's count only)")
     a = ap.parse_args()
+    if a.split:
+        if len(a.split) > 2:
+            ap.error("--split takes one or two tags")
+        return split(a.split)
     if a.allrounds:
         return diff_allrounds(*a.allrounds)
     if a.diff:

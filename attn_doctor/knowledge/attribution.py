@@ -877,6 +877,23 @@ def raised_by_optimizer(entry: Entry, lines: list[str], line: int) -> bool:
     return any(rx.search(lines[j]) for j in range(max(0, err - 40), err) for rx in r.engine_lines)
 
 
+# helper ex91 (session 14): a traceback whose exception is an interrupt (Ctrl-C, an exit) stopped the run wherever it
+# happened to be, often inside an attention call; the frames it passes through say nothing failed there.
+_INTERRUPT = re.compile(r"^(?:[\w.]*\.)?(?:KeyboardInterrupt|SystemExit)\b")
+_TB_LINE = re.compile(r"^(?:[ \t]|Traceback \(most recent call last\)|$)")
+
+
+def interrupted(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this a reading from traceback frames (an entry's weak copy) whose traceback ends in KeyboardInterrupt or
+    SystemExit? The first unindented line below the frame is the traceback's exception."""
+    if not entry.weak_copy or not 0 < line <= len(lines):
+        return False
+    for k in range(line, min(len(lines), line + 400)):
+        if not _TB_LINE.match(lines[k]):
+            return bool(_INTERRUPT.match(lines[k]))
+    return False
+
+
 def _selection(entry: Entry, line: str) -> str:
     """Where a sentence about an ignored selection names what was selected: after 'despite setting', 'instead
     of' ("Still on SDPA despite setting flash_attention_2"), else the whole line (the first name is the subject)."""
@@ -1664,6 +1681,9 @@ def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
     beside = _beside_other_kernel(entry, lines, line)
     if beside is not None:
         return beside
+    beneath = _beneath_other_backend(entry, lines, line)
+    if beneath is not None:
+        return beneath
     rule = _ex86()["generalize"].get(entry.id)
     if rule is None:
         return None
@@ -1671,6 +1691,31 @@ def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
     if any(shows.search(lines[j]) for j in _near(lines, line)):
         return None
     return to if _says_in_words(entry, lines, line, prose) else None
+
+
+# helper ex91 (session 14): whose package a traceback frame's file is in (FA4's before FA2's: flash_attn/cute is FA4's)
+_FRAME_BACKENDS = (
+    ("cute", re.compile(r'[/\\](?:flash_attn[/\\]cute|quack)[/\\]')),
+    ("fa3", re.compile(r'[/\\](?:flash_attn_3|hopper)[/\\]|(?<![/\\]flash_attn)(?<![/\\]vllm_flash_attn)[/\\]flash_attn_interface\.py"')),
+    ("fa2", re.compile(r'[/\\]flash_attn[/\\]')),
+    ("sage", re.compile(r'[/\\](?:sageattention|sageattn3?|spas_sage_attn)[/\\]')),
+    ("xformers", re.compile(r'[/\\]xformers[/\\]')),
+    ("flex", re.compile(r'[/\\]torch[/\\](?:nn[/\\]attention|_higher_order_ops)[/\\]flex_attention\.py|[/\\]_inductor[/\\]kernel[/\\]flex')),
+)
+
+
+def _beneath_other_backend(entry: Entry, lines: list[str], line: int) -> str | None:
+    """([[generalize]], helper ex91) the backend-neutral entry where the match's own traceback has frames in another attention
+    backend's package and none in the entry's own: a Triton kernel of xformers or flash_attn out of shared memory is not
+    FlexAttention's, whose fix (kernel_options) does not reach it."""
+    to = {g["entry"]: g["to"] for g in _toml().get("generalize", ())}.get(entry.id)
+    if to is None or entry.backend is None:
+        return None
+    seen = set()
+    for j in _traceback(lines, line - 1):
+        if FRAME.search(lines[j]):
+            seen.update(b for b, rx in _FRAME_BACKENDS if rx.search(lines[j]))
+    return to if seen and entry.backend not in seen else None
 
 
 def _own_where_shown(entry: Entry, own: str | None, lines: list[str], line: int) -> str | None:
