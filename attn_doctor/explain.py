@@ -73,6 +73,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
     for m in sdpa_reasons.settle(s.found, s.probed):  # torch's SDPA warnings: the error's reasons, or a note
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
+        if attribution.program_printed(m.entry, lines, m.line):
+            continue  # a program's log line read as a report's title (ex93)
         if attribution.described_fallback(m.entry, lines, m.line):
             continue  # a sentence that says what the code does when a backend is absent, not that it was (ex67)
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):

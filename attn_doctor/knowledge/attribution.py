@@ -1114,6 +1114,13 @@ def _notice_rules() -> tuple[tuple[str, ...], re.Pattern] | None:
     return (tuple(d["prefixes"]), re.compile(d["notice"])) if d else None
 
 
+def program_printed(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this a reading of a report's words in prose (a `head` entry: prose.*) whose line is a program's banner or log line
+    that says no failure (_program_line)? A log pasted from its start has no title: its first line is what the program
+    selected (helper ex93)."""
+    return entry.head and 0 < line <= len(lines) and _program_line(lines[line - 1])
+
+
 def optional_notice(entry: Entry, lines: list[str], line: int, named_by: Attribution | None = None) -> bool:
     """Is a last resort's match (triage.*, prose.*) a notice that an optional speed-up is off while the run goes on ("some
     optimizations will not be enabled", "please install it for better performance"), or an error whose backend only such a
@@ -1410,14 +1417,15 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
         # the error is the report's title: its first sentence (the next line that is not blank) says what it is about
         # (round 11: "NaN Gradient Issue with Gemma2 Model Training" over "... gradients become NaN ... with flash-attn")
         seen.update(order)
-        order += [j for j in _first_lines(lines, TITLE_LINES) if j not in seen and not FRAME.search(lines[j])]
+        order += [j for j in _first_lines(lines, TITLE_LINES) if j not in seen and not FRAME.search(lines[j])
+                  and not _program_line(lines[j])]
     if 0 < i <= WINDOW + TITLE_LINES:
         seen.update(order)
         starts = [k for k in range(i) if TRACEBACK_START.search(lines[k])]
         if len(starts) <= 1:
             top = starts[0] if starts else i
             order += [j for j in range(min(TITLE_LINES, top)) if j not in seen and i - j <= WINDOW
-                      and not FRAME.search(lines[j])]
+                      and not FRAME.search(lines[j]) and not _program_line(lines[j])]
     step = _other_package_step(lines, i)
     if step is not None:  # the error is another package's pip step: nothing above that step's first line is its evidence
         up = sum(1 for j in order[:up] if j >= step)
@@ -1444,6 +1452,17 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             continue
         return Attribution(b, j + 1, lines[j].strip()[:300])
     return weak
+
+
+def _program_line(line: str) -> bool:
+    """Is this first line of the input a program's banner or log line that says no failure, no report's title (helper ex93;
+    knowledge/ex93.toml [banner], attribution.toml [announcement])?"""
+    from . import banners
+
+    if any(rx.search(line) for rx in rules().announcements):
+        return True
+    d = _document_rules()
+    return banners.banner(line) and not (d and d["failing"].search(line))
 
 
 # pip's line that starts one package's steps, and a step's failure below it (helper ex61, session 9): pip collecting flash-attn
