@@ -175,6 +175,12 @@ def run(argv: list[str], timeout: float, env: dict | None = None, cwd: str | Non
         _LIVE.discard(p.pid)
     out.join(5)
     err.join(5)
+    for drain in (out, err):  # a pipe left to the garbage collector warns (ResourceWarning) under -W default / -X dev
+        if not drain.is_alive():  # one still reading (a grandchild kept the pipe) holds its buffer's lock: leave it
+            try:
+                drain.stream.close()
+            except OSError:
+                pass
     res = ProcResult(argv, p.returncode, time.monotonic() - start, timed_out=timed_out,
                      stdout=out.text(), stderr=err.text(), output_bytes=out.total + err.total)
     res.payload = parse_payload(res.stdout)

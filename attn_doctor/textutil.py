@@ -1,4 +1,5 @@
-"""Error text cut to what a report line shows: shared by the checks, so none imports another for it."""
+"""Error text cut to what a report line shows, and other people's Python source parsed quietly: shared by the checks and
+the config readers, so none imports another for them."""
 
 from __future__ import annotations
 
@@ -7,3 +8,17 @@ def last_line(text: str) -> str:
     """The last non-blank line, stripped, at most 300 characters (where a traceback names its error)."""
     lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
     return lines[-1][:300] if lines else ""
+
+
+def parse_python(src: str):
+    """ast.parse of source attn-doctor only reads (a user's training script or notebook cell, an installed package's
+    file), with the warnings compiling it would print silenced: a string such as "\\s" that is not raw gives a
+    SyntaxWarning on Python 3.12+ (DeprecationWarning before) which names no file ("<unknown>:10: ...") and would land on
+    the user's terminal as if attn-doctor had a bug. SyntaxError and ValueError still raise."""
+    import ast
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return ast.parse(src)

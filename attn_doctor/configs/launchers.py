@@ -11,6 +11,7 @@ import re
 import shlex
 
 from .shell_words import unquoted
+from ..textutil import parse_python
 
 NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
 
@@ -793,10 +794,8 @@ def exported_notebook(text: str) -> str:
 
 
 def _not_python(text: str) -> bool:
-    import ast
-
     try:
-        ast.parse(text)
+        parse_python(text)
     except (SyntaxError, ValueError):
         return True
     return False

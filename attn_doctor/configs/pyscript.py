@@ -8,6 +8,7 @@ import ast
 import re
 import sys
 from functools import lru_cache
+from ..textutil import parse_python
 
 
 MAX_REPAIRS = 20  # lines a script may have that this Python cannot parse
@@ -55,13 +56,13 @@ def _unalias(t):
 
 def _parse(src: str):
     try:
-        return ast.parse(src)
+        return parse_python(src)
     except SyntaxError:
         pass
     lines = _shell_as_pass(src)
     for _ in range(MAX_REPAIRS):
         try:
-            return ast.parse("\n".join(lines))
+            return parse_python("\n".join(lines))
         except SyntaxError as e:
             k = (e.lineno or 0) - 1
             if not 0 <= k < len(lines):
@@ -110,7 +111,7 @@ def compiles(src: str) -> bool:
     """Whether a notebook cell's code compiles as IPython compiles it (its shell lines aside): False only for an
     error no Python accepts (_NEVER_VALID)."""
     try:
-        ast.parse("\n".join(_shell_as_pass(src)))
+        parse_python("\n".join(_shell_as_pass(src)))
     except SyntaxError as e:
         return not _NEVER_VALID.search(e.msg or "")
     return True

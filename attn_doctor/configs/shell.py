@@ -34,6 +34,7 @@ from functools import lru_cache
 from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
 from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known, unquoted,  # noqa: F401
                           logical_lines, package_file, words_of)  # known, expand, logical_lines, words_of: read by the readers too
+from ..textutil import parse_python
 
 # Programs that run a training script or a trainer's CLI, and the words in front of them that only wrap them.
 PYTHON = re.compile(r"^(.*[/\\])?(python|python3|python3\.\d+|py|pythonw)(\.exe)?$", re.IGNORECASE)
@@ -1371,7 +1372,7 @@ def _code_cli_module(code: str) -> str | None:
     import ast
 
     try:
-        t = ast.parse(code)
+        t = parse_python(code)
     except (SyntaxError, ValueError):
         return None
     names: dict = {}  # the name a call uses -> the entry module it is that module's main() of

@@ -17,6 +17,7 @@ from importlib.metadata import PathDistribution
 from pathlib import Path
 
 from packaging.utils import canonicalize_name
+from ..textutil import parse_python
 
 # Distributions whose metadata the report records (their Requires-Dist is checked against the rest).
 STACK = (
@@ -228,7 +229,7 @@ def fa4_route(dists: dict) -> dict | None:
     fa4_src = os.path.join(f[0]["location"], "flash_attn", "cute", "interface.py")
     try:
         with open(torch_src, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
+            tree = parse_python(fh.read())
     except (OSError, SyntaxError, ValueError):
         return None
     expects = None
@@ -243,7 +244,7 @@ def fa4_route(dists: dict) -> dict | None:
     out = {"torch_file": torch_src, "torch_unpacks": expects, "fa4_file": fa4_src, "fa4_returns": None}
     try:
         with open(fa4_src, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
+            tree = parse_python(fh.read())
     except (OSError, SyntaxError, ValueError):
         return out
     for node in tree.body:
