@@ -1454,15 +1454,27 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
     return weak
 
 
+@lru_cache(maxsize=1)
+def _banner_rules() -> tuple[tuple[re.Pattern, ...], re.Pattern]:
+    """knowledge/ex93.toml [banner] (helper ex93), compiled: a program's log-line and start-up-line shapes, and the words
+    of a line that warns."""
+    d = toml_data("ex93.toml")["banner"]
+    return tuple(re.compile(p) for p in d["lines"]), re.compile(d["warns"])
+
+
+def banner(line: str) -> bool:
+    """Is `line` a program's log line or start-up line ([banner] in ex93.toml) that warns of nothing?"""
+    shapes, warns = _banner_rules()
+    return any(rx.search(line) for rx in shapes) and not warns.search(line)
+
+
 def _program_line(line: str) -> bool:
     """Is this first line of the input a program's banner or log line that says no failure, no report's title (helper ex93;
     knowledge/ex93.toml [banner], attribution.toml [announcement])?"""
-    from . import banners
-
     if any(rx.search(line) for rx in rules().announcements):
         return True
     d = _document_rules()
-    return banners.banner(line) and not (d and d["failing"].search(line))
+    return banner(line) and not (d and d["failing"].search(line))
 
 
 # pip's line that starts one package's steps, and a step's failure below it (helper ex61, session 9): pip collecting flash-attn
@@ -1712,17 +1724,6 @@ def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
     return to if _says_in_words(entry, lines, line, prose) else None
 
 
-# helper ex91 (session 14): whose package a traceback frame's file is in (FA4's before FA2's: flash_attn/cute is FA4's)
-_FRAME_BACKENDS = (
-    ("cute", re.compile(r'[/\\](?:flash_attn[/\\]cute|quack)[/\\]')),
-    ("fa3", re.compile(r'[/\\](?:flash_attn_3|hopper)[/\\]|(?<![/\\]flash_attn)(?<![/\\]vllm_flash_attn)[/\\]flash_attn_interface\.py"')),
-    ("fa2", re.compile(r'[/\\]flash_attn[/\\]')),
-    ("sage", re.compile(r'[/\\](?:sageattention|sageattn3?|spas_sage_attn)[/\\]')),
-    ("xformers", re.compile(r'[/\\]xformers[/\\]')),
-    ("flex", re.compile(r'[/\\]torch[/\\](?:nn[/\\]attention|_higher_order_ops)[/\\]flex_attention\.py|[/\\]_inductor[/\\]kernel[/\\]flex')),
-)
-
-
 def _beneath_other_backend(entry: Entry, lines: list[str], line: int) -> str | None:
     """([[generalize]], helper ex91) the backend-neutral entry where the match's own traceback has frames in another attention
     backend's package and none in the entry's own: a Triton kernel of xformers or flash_attn out of shared memory is not
@@ -1730,10 +1731,8 @@ def _beneath_other_backend(entry: Entry, lines: list[str], line: int) -> str | N
     to = {g["entry"]: g["to"] for g in _toml().get("generalize", ())}.get(entry.id)
     if to is None or entry.backend is None:
         return None
-    seen = set()
-    for j in _traceback(lines, line - 1):
-        if FRAME.search(lines[j]):
-            seen.update(b for b, rx in _FRAME_BACKENDS if rx.search(lines[j]))
+    seen = {named[0] for j in _traceback(lines, line - 1) if FRAME.search(lines[j])
+            for named in [_file_named(lines[j])] if named is not None}  # whose file each frame is in
     return to if seen and entry.backend not in seen else None
 
 
