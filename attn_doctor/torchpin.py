@@ -48,8 +48,8 @@ def install(version: str | None, index: str | None, *, reinstall: bool) -> str:
 # `python -m pip install @TRITON_PIN@`); both loaders expand it here (expand_snippets) into one shell line,
 #     pin="$(python -c 'READ')" && pip install "triton==$pin"
 # where READ prints the pin, or where torch names none (a CPU, ROCm, XPU or macOS torch; no torch) prints one line on
-# stderr and exits 1, so pip is never run with an empty pin. READ and its message are words: knowledge/rv16.toml.
-_WORDS = Path(__file__).parent / "knowledge" / "rv16.toml"
+# stderr and exits 1, so pip is never run with an empty pin. READ and its message are words: knowledge/fix_words.toml.
+_WORDS = Path(__file__).parent / "knowledge" / "fix_words.toml"
 # what READ, single-quoted Python in a shell line, must not hold: a quote ends it, `!` is history expansion in an
 # interactive bash or zsh, `#` `$` and backticks are read by the shell or by the fix-line checks
 _UNQUOTABLE = set("'!#$`\n\\")
@@ -57,7 +57,7 @@ _UNQUOTABLE = set("'!#$`\n\\")
 
 @lru_cache(maxsize=1)
 def words() -> dict:
-    """knowledge/rv16.toml, read once."""
+    """knowledge/fix_words.toml, read once."""
     with open(_WORDS, "rb") as fh:
         return tomllib.load(fh)
 
@@ -67,7 +67,7 @@ def _triton_read() -> str:
     code = t["read"].replace("MESSAGE", t["message"])
     bad = sorted(set(code) & _UNQUOTABLE)
     if bad:
-        raise ValueError(f"knowledge/rv16.toml: snippets.TRITON_PIN holds {bad}, which a single-quoted shell word cannot")
+        raise ValueError(f"knowledge/fix_words.toml: snippets.TRITON_PIN holds {bad}, which a single-quoted shell word cannot")
     return code
 
 

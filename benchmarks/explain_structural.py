@@ -4,7 +4,7 @@ training rounds (benchmarks/results/explain-ex91-split.md; CHECK is totals only:
 
   default   the structural reading alone: explain with only the entries that read WHERE an error was raised (a traceback's
             frames in a backend's package: knowledge/triage.toml triage.raised-in-*, triage.through-backend,
-            knowledge/ex91.toml), every message-level entry switched off: texts it names a backend for, right or wrong, and
+            knowledge/triage.toml ex91.raised-beneath-*), every message-level entry switched off: texts it names a backend for, right or wrong, and
             unrelated logs claimed.
   --scrub   every entry on, but each exception line's message replaced by words no rule knows ("RuntimeError: <the message>"
             keeps its type; ModuleNotFoundError's "No module named" stays: Python's words never change), in the texts that hold a Python traceback and in the unrelated logs: what explain says of a real

@@ -12,7 +12,7 @@ Mechanisms (knowledge file: entry or table):
                 naming the backend as required above the TypeError; the call line itself naming it)
   not-detected  sage.toml sage.not-installed: "<sage> [version] not detected", an app's check not seeing the install
   launcher-win  triton.toml triton.launcher-build: triton-windows' _build log line for a launcher source, then WinError 2
-  ck-missing    round77.toml comfy.ck-attention-missing (new): ComfyUI's --use-ck-attention refusal (Comfy Kitchen)
+  ck-missing    frameworks.toml comfy.ck-attention-missing (new): ComfyUI's --use-ck-attention refusal (Comfy Kitchen)
   other-program attribution.py OTHER_PROGRAM: a backend named for the same error met in another repo is not the run's
 """
 

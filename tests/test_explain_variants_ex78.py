@@ -15,7 +15,7 @@ Mechanisms (knowledge file: entry):
             Triton/torch pairing said in words
   zh-sel    frameworks.toml app.backend-selection-ignored: said in Chinese (set to one, still loads another)
   zh-wheel  builds.toml build.prebuilt-wheel-missing: "no ready-made wheel (yet)" for a backend, in Chinese
-  sage-fp8  round78.toml sage.fp8-kernel-cuda-too-old (new): SageAttention 2.2 built with a CUDA before 12.8, then
+  sage-fp8  sage.toml sage.fp8-kernel-cuda-too-old (new): SageAttention 2.2 built with a CUDA before 12.8, then
             "unspecified launch failure"
 """
 

@@ -6,16 +6,16 @@ GPU, gfx, op, path, version or wording. Each positive case asserts the entry and
 be a failure's cause (None: no backend of the seven); the near misses assert what must NOT be claimed.
 
 Mechanisms (knowledge file: entry or table):
-  platform  accelerator.py + round82.toml [[platform]]: which accelerator a text comes from, against NVIDIA's words
+  platform  accelerator.py + accelerators.toml [[platform]]: which accelerator a text comes from, against NVIDIA's words
   route     [[platform_route]]: flash-attn's CUDA install failures on a Mac/XPU/NPU -> fa2.platform-unsupported; kernel
             arch refusals under ZLUDA -> gpu.zluda
   fixes     [[platform_fix]] and the platforms' own fixes: no CUDA-only step (nvcc, CUDA_HOME, +cuNNN, TORCH_CUDA_ARCH_LIST,
             a CUDA build) printed for a ROCm, XPU, NPU or MPS text
-  npu       round82.toml npu.fused-attention-failed: torch_npu's fused attention ops failing in CANN (aclnn...)
-  aiter     round82.toml aiter.arch-unsupported: AITER's arch tables and JIT builds refusing the GPU
-  ck        round82.toml fa2.rocm-ck-arch: flash-attn's CK backend's "invalid argument for fmha_fwd"
-  mps-bwd   round82.toml sdpa.mps-no-backward: no derivative for the MPS SDPA kernel
-  vllm-fa   round82.toml vllm.rocm-needs-flash-attn; xpu-ipex: xpu.ipex-attention; sage-arch: sage.cuda-arch-unknown
+  npu       accelerators.toml npu.fused-attention-failed: torch_npu's fused attention ops failing in CANN (aclnn...)
+  aiter     accelerators.toml aiter.arch-unsupported: AITER's arch tables and JIT builds refusing the GPU
+  ck        accelerators.toml fa2.rocm-ck-arch: flash-attn's CK backend's "invalid argument for fmha_fwd"
+  mps-bwd   accelerators.toml sdpa.mps-no-backward: no derivative for the MPS SDPA kernel
+  vllm-fa   accelerators.toml vllm.rocm-needs-flash-attn; xpu-ipex: xpu.ipex-attention; sage-arch: sage.cuda-arch-unknown
   widened   sdpa.op-not-on-device (the flash/efficient aten ops), flex.device-unsupported (the lowering on another device),
             torch.cpu-build (not when torch.compile raised it), train.oom (HIP/XPU/MPS)
 """

@@ -27,23 +27,23 @@ Mechanisms (knowledge file: rule):
   cure       attribution.py CHANGED_TO_AVOID: the backend a setting is changed TO in order to avoid a failure is the cure;
              attribution.toml: VLLM_ATTENTION_BACKEND names the engine's own attention; cuda.toml cuda.kernel-fault: a change
              made to avoid an illegal memory access (verl#113)
-  causal     round83.toml attn.causal-alignment: the mask said to be wrong in an attention call, a KV cache in the report
+  causal     attention.toml attn.causal-alignment: the mask said to be wrong in an attention call, a KV cache in the report
              (pytorch#110144)
-  flag       ex84.toml transformers.remote-code-attn-flag and its [[evidence_backend]] rows: a remote-code class without the
+  flag       frameworks.toml transformers.remote-code-attn-flag and its [[evidence_backend]] rows: a remote-code class without the
              attention flag a newer transformers reads (ComfyUI-Florence2#174)
-  npu        ex84.toml npu.fused-attention-wrong-output: torch_npu's fused attention said to ignore a mask or return wrong values
+  npu        accelerators.toml npu.fused-attention-wrong-output: torch_npu's fused attention said to ignore a mask or return wrong values
              (vllm-ascend#15503)
   packing    trainers.toml config.packing-contamination (said in words) and attribution.toml [never]: sample packing without
              flash attention (axolotl#449)
              and [[evidence_backend]] none where the sentence says packing needs flash attention or runs without it
-  checkbox   round82.toml: an issue template's unticked "- [ ] macOS" is no Apple platform evidence (axolotl#449)
+  checkbox   accelerators.toml: an issue template's unticked "- [ ] macOS" is no Apple platform evidence (axolotl#449)
   int32      attention.toml attn.int32-overflow: the failure's threshold said as a sequence length where L*L crosses 2**31 or
              2**32 (46341.., 65536), a failure or a mask on the line (pytorch#145040, #147585)
   noext      flash_attn.toml fa2.no-extension: flash-attn's compiled extension said in words to be missing (flash-attention#2343)
   compared   attribution.py COMPARED_TO: the backend a result is compared to is the reference; attribution.toml "other": a
              FlashAttention written anew in Triton by another project (flashattention2-custom-mask#18)
-  amdtriton  ex84.toml fa2.triton-amd-off-amd: flash-attn's Triton AMD backend run on an NVIDIA GPU (flash-attention#1595)
-  sliced     ex84.toml flex.sliced-block-mask: a sliced BlockMask's mask_mod replaced by noop_mask (pytorch#164702)
+  amdtriton  flash_attn.toml fa2.triton-amd-off-amd: flash-attn's Triton AMD backend run on an NVIDIA GPU (flash-attention#1595)
+  sliced     flex.toml flex.sliced-block-mask: a sliced BlockMask's mask_mod replaced by noop_mask (pytorch#164702)
   placement  attribution.toml "foreign": torch's device check naming a non-attention op ("in method wrapper_CUDA_nll_loss_forward");
              prose.toml NUMBERS: a device, version, dtype or shape mismatch is no wrong numbers (unrelated/: lmppl#12)
 """

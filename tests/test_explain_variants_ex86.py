@@ -7,7 +7,7 @@ ComfyUI, transformers, LLaMA-Factory) and languages (Chinese, Japanese) than the
 report first (entry, backend: None where the text names no backend of the seven); near misses what it must not.
 
 Rules (knowledge file: table) and the rounds of training texts each fixes:
-  kernel   ex86.toml [[generalize]] flex.shared-memory -> triton.out-of-resources and [[own_where_shown]] flex.no-triton: a
+  kernel   attribution_evidence.toml [[generalize]] flex.shared-memory -> triton.out-of-resources and [[own_where_shown]] flex.no-triton: a
            message every Triton kernel (or every torch.compile) raises -- OutOfResources, "Cannot find a working triton
            installation" -- is FlexAttention's only where the text shows FlexAttention (its API; for OutOfResources also
            Inductor's generated kernels); a serving engine's, a model's own Triton attention or any torch.compile is said by
@@ -16,7 +16,7 @@ Rules (knowledge file: table) and the rounds of training texts each fixes:
   cure     attribution.py CURE_WHEN_ABSENT (in _scrub): a fallback proposed for when a backend is absent ("Use PyTorch SDPA when
            Flash Attention is not available", "For cases where FA is unavailable, switch attn_implementation to sdpa instead of
            flash_attention_2") names the absent backend as the subject, the proposed one as the cure (rounds 63m, 76)
-  import   ex86.toml [[fallback_backend]] torch.attention-api-too-old: the module whose import failed names the backend when
+  import   attribution_evidence.toml [[fallback_backend]] torch.attention-api-too-old: the module whose import failed names the backend when
            nothing near the error does: torch.nn.attention is SDPA's selector package, torch.nn.attention.flex_attention
            FlexAttention's (rounds 49m, 54m)
 """

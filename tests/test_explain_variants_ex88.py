@@ -5,12 +5,12 @@ Every case was written by hand (2026-11-29): other models, GPUs, versions and wo
 explain must report first (entry, backend); the near misses what it must not claim.
 
 Mechanisms (knowledge file: rule):
-  mask      ex88.toml sdpa.mask-not-flash: an attention mask (padding, bool, no-op) said to keep SDPA off its flash kernel or to
+  mask      sdpa.toml sdpa.mask-not-flash: an attention mask (padding, bool, no-op) said to keep SDPA off its flash kernel or to
             cost it time (fairseq2#438, OneTrainer#1109, transformers#36584, LightGlue#116); sdpa.toml sdpa.mask-dtype no longer
             reads "a boolean mask instead of a float mask ... degrading its runtime" as a dtype refusal
   graph     compile.toml compile.backend-untraceable and its [[evidence_backend]] row: torch.compile said to break the graph at
             every attention call, or unable to trace a wrapper's flash-attention probe (SDPAParams makes it SDPA's) (keras#23327)
-  throttle  ex88.toml gpu.throttled-said and its [[evidence_backend]] row (none): a GPU said to be thermally or power throttled
+  throttle  prose.toml gpu.throttled-said and its [[evidence_backend]] row (none): a GPU said to be thermally or power throttled
             (llm-rig#100)
   words     prose.toml SLOW: "didn't observe any performance gain", "struggling to achieve a speedup", "low speedup", "makes time
             longer", "0% speed boost", "benchmark is low", "没有提升"; SPEEDSAID: prose.gpu leaves a sentence that says a backend

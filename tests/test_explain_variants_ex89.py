@@ -20,20 +20,20 @@ Mechanisms (knowledge file: rule):
              the library said to download from GitHub, in Chinese or English (DeepSeek-OCR#158)
   feature    flash_attn.toml fa2.too-old-for-feature: "requires version 2.3.0+ to support sliding_window" (gpt-neox#1162)
   drift      triton.toml triton.kernel-version-drift: "Triton 2.0 makes attention kernel crash" (kernl#314)
-  aiter      round82.toml aiter.arch-unsupported: the assembler refusing CK's inline asm in AITER's JIT build (aiter#254)
+  aiter      accelerators.toml aiter.arch-unsupported: the assembler refusing CK's inline asm in AITER's JIT build (aiter#254)
   lag        versions.toml xformers.built-for-other-torch: xformers said to lag the newest torch; a DLL load failure that
              disabling xformers cures (ComfyUI#4592)
   toonew     attribution.toml [[specialize]] backend.unsupported-gpu -> xformers.kernel-arch-mismatch for xformers' "(too new)"
              reason (ComfyUI-Windows-Portable#134)
   range      attention.toml attn.fp16-overflow: values exceeding fp16's range in an unfused attention path (IPEX#749)
-  mask       ex88.toml sdpa.mask-not-flash: a "runtime error" is no cost in time (torch-xpu-ops#4369)
-  recompile  ex89.toml flex.recompiles-per-length (unsloth#1960)
-  mask4d     ex89.toml attn.mask-4d-as-padding-mask (DiffuLLaMA#10)
-  blocked    ex89.toml import.blocked-in-sys-modules (forge#8)
-  partition  ex89.toml sdpa.xpu-partition-compile (torch-xpu-ops#4369)
+  mask       sdpa.toml sdpa.mask-not-flash: a "runtime error" is no cost in time (torch-xpu-ops#4369)
+  recompile  flex.toml flex.recompiles-per-length (unsloth#1960)
+  mask4d     attention.toml attn.mask-4d-as-padding-mask (DiffuLLaMA#10)
+  blocked    imports.toml import.blocked-in-sys-modules (forge#8)
+  partition  accelerators.toml sdpa.xpu-partition-compile (torch-xpu-ops#4369)
   gemm       prose.toml SLOW: a backend far below the same GPU's matmul rate (torch-xpu-ops#4886)
-  wrapper    ex89.toml app.backend-wrapper-skipped: an app's wrapper for a backend it skipped, imported anyway (cache-dit#592)
-  qkv4d      ex89.toml attn.qkv-not-4d: 3-D q/k/v refused with IndexError where an attention call is named (transformers#36891)
+  wrapper    frameworks.toml app.backend-wrapper-skipped: an app's wrapper for a backend it skipped, imported anyway (cache-dit#592)
+  qkv4d      attention.toml attn.qkv-not-4d: 3-D q/k/v refused with IndexError where an attention call is named (transformers#36891)
 """
 
 from __future__ import annotations

@@ -229,7 +229,7 @@ _FIELDS = set(Entry.__dataclass_fields__)
 @lru_cache(maxsize=None)
 def toml_data(name: str) -> dict:
     """A knowledge TOML file beside this module, parsed and its snippets expanded (@TRITON_PIN@: torchpin), once for every
-    reader: entries() and the modules that read a file's other tables (attribution.toml, round82.toml). Shared: read,
+    reader: entries() and the modules that read a file's other tables (attribution.toml, accelerators.toml). Shared: read,
     never change it. The parse is read back from the cache where a run before parsed the same bytes (index_cache.toml)."""
     from . import index_cache
 

@@ -5,7 +5,7 @@ AMD GPUs through ZLUDA (a CUDA build of torch on an AMD GPU). Most knowledge is 
 installs a `+cuNNN` wheel, points CUDA_HOME at a toolkit, sets TORCH_CUDA_ARCH_LIST or runs nvcc is no answer on those
 machines, and some failures mean something else there (flash-attn asked to build on a Mac needs no nvcc: it has no build
 for Apple GPUs at all). The text itself says which machine it is ("+rocm6.2", "gfx1151", "HIP error", "xpu:0",
-"torch_npu", "device='mps:0'", "ZLUDA"); this module reads that evidence and, from the tables in knowledge/round82.toml:
+"torch_npu", "device='mps:0'", "ZLUDA"); this module reads that evidence and, from the tables in knowledge/accelerators.toml:
 
 - `route`: an entry read on a platform where its cause cannot be (`[[platform_route]]`) becomes the platform's entry;
 - `adapt`: a fix written for CUDA becomes the platform's (`[[platform_fix]]` for one entry, else the platform's own
@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from . import toml_data
 
-SOURCE = "round82.toml"  # (knowledge/, beside this module)
+SOURCE = "accelerators.toml"  # (knowledge/, beside this module)
 CAP = 3  # hits counted per pattern: one noisy line does not outvote the rest
 
 

@@ -1456,21 +1456,21 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
 
 @lru_cache(maxsize=1)
 def _banner_rules() -> tuple[tuple[re.Pattern, ...], re.Pattern]:
-    """knowledge/ex93.toml [banner] (helper ex93), compiled: a program's log-line and start-up-line shapes, and the words
+    """knowledge/attribution.toml [banner] (helper ex93), compiled: a program's log-line and start-up-line shapes, and the words
     of a line that warns."""
-    d = toml_data("ex93.toml")["banner"]
+    d = toml_data("attribution.toml")["banner"]
     return tuple(re.compile(p) for p in d["lines"]), re.compile(d["warns"])
 
 
 def banner(line: str) -> bool:
-    """Is `line` a program's log line or start-up line ([banner] in ex93.toml) that warns of nothing?"""
+    """Is `line` a program's log line or start-up line ([banner] in attribution.toml) that warns of nothing?"""
     shapes, warns = _banner_rules()
     return any(rx.search(line) for rx in shapes) and not warns.search(line)
 
 
 def _program_line(line: str) -> bool:
     """Is this first line of the input a program's banner or log line that says no failure, no report's title (helper ex93;
-    knowledge/ex93.toml [banner], attribution.toml [announcement])?"""
+    knowledge/attribution.toml [banner], attribution.toml [announcement])?"""
     if any(rx.search(line) for rx in rules().announcements):
         return True
     d = _document_rules()
@@ -1673,10 +1673,10 @@ def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
     return title, fix
 
 
-# helper ex86 (session 13): attribution by kind of evidence, tables in knowledge/ex86.toml (tests/test_explain_variants_ex86.py)
+# helper ex86 (session 13): attribution by kind of evidence, tables in knowledge/attribution_evidence.toml (tests/test_explain_variants_ex86.py)
 @lru_cache(maxsize=1)
-def _ex86() -> dict:
-    data = toml_data("ex86.toml")
+def _evidence_rules() -> dict:
+    data = toml_data("attribution_evidence.toml")
     generalize = {x["entry"]: (x["to"], re.compile(x["shows"]), re.compile(x["prose"])) for x in data.get("generalize", ())}
     shown = {x["entry"]: re.compile(x["shows"]) for x in data.get("own_where_shown", ())}
     fallback = _grouped(data.get("fallback_backend", ()), lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"])))
@@ -1706,7 +1706,7 @@ def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
     """The id of the backend-neutral entry that says this backend's own match better (the reverse of specialized()), else
     None: where the nearest library the text names is an attention kernel outside the seven (attribution.toml's
     [[generalize]], helper ex84), or in a report that says things in words and shows nothing of the backend the entry
-    carries near it, WINDOW lines either way or its title (ex86.toml's [[generalize]], helper ex86)."""
+    carries near it, WINDOW lines either way or its title (attribution_evidence.toml's [[generalize]], helper ex86)."""
     if not 0 < line <= len(lines):
         return None
     beside = _beside_other_kernel(entry, lines, line)
@@ -1715,7 +1715,7 @@ def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
     beneath = _beneath_other_backend(entry, lines, line)
     if beneath is not None:
         return beneath
-    rule = _ex86()["generalize"].get(entry.id)
+    rule = _evidence_rules()["generalize"].get(entry.id)
     if rule is None:
         return None
     to, shows, prose = rule
@@ -1739,7 +1739,7 @@ def _beneath_other_backend(entry: Entry, lines: list[str], line: int) -> str | N
 def _own_where_shown(entry: Entry, own: str | None, lines: list[str], line: int) -> str | None:
     """The entry's own backend where the text shows it near the match ([[own_where_shown]]), else None (read as a
     backend-neutral entry)."""
-    shows = _ex86()["shown"].get(entry.id)
+    shows = _evidence_rules()["shown"].get(entry.id)
     if shows is None or own is None or not 0 < line <= len(lines):
         return own
     return own if any(shows.search(lines[j]) for j in _near(lines, line)) else None
@@ -1747,7 +1747,7 @@ def _own_where_shown(entry: Entry, own: str | None, lines: list[str], line: int)
 
 def _fallback_backend(entry: Entry, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """([[fallback_backend]]) the backend the failing import's module names, on the match's line or the line under it."""
-    for b, when in _ex86()["fallback"].get(entry.id, ()):
+    for b, when in _evidence_rules()["fallback"].get(entry.id, ()):
         for n in (line, line + 1)[:len(lines) - line + 1]:
             if when.search(lines[n - 1]):
                 return b, Attribution(b, n, lines[n - 1].strip()[:300])

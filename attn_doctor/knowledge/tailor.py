@@ -175,7 +175,7 @@ def _cuda_build(fix: str, v: Versions) -> str:
 
 @lru_cache(maxsize=1)
 def _by_installed() -> dict[str, list[dict]]:
-    """knowledge/rv16.toml's [[by_installed]] rules by entry id."""
+    """knowledge/fix_words.toml's [[by_installed]] rules by entry id."""
     from ..torchpin import words
 
     out: dict[str, list[dict]] = {}
@@ -195,7 +195,7 @@ def _holds(releases: str, installed: str | None) -> bool:
 
 
 def by_installed(fix: str | None, v: Versions, entry: str | None) -> str | None:
-    """The fix knowledge gives `entry` for the release of a package the env holds (knowledge/rv16.toml
+    """The fix knowledge gives `entry` for the release of a package the env holds (knowledge/fix_words.toml
     [[by_installed]]: the first case that holds it); `fix` where the env is not known or no case holds."""
     if not fix or not entry or v.situation is None:
         return fix
