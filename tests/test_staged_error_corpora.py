@@ -579,6 +579,9 @@ def _sources_outside(staged: Staged) -> set[str]:
 # and labelled blind, explain never run on them; see fixtures/errors/round90m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round90m", 33, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex90m, session 14)
+    # round 95m (ex95m, 2026-11-29, session 15): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind, explain never run on them; see fixtures/errors/round95m/README.md
+    Staged("round95m", 38, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex95m, session 15)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
