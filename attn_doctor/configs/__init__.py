@@ -974,6 +974,9 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway")
+        entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
+        if entry is not None:
+            return entry
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None  # (python: a notebook's !lines)
@@ -1165,6 +1168,39 @@ def _handed_over(doc: dict, other: str):
                             list(det.get("evidence") or []))
 
 
+def _through_own_modules(doc: dict, path: str):
+    """detect()'s answer for an entry script with no trainer calls of its own that imports functions from modules of
+    the user's repository and calls them (round 65, eliashossain001/efficient-gemma3-finetuning's main.py: `from
+    model.loader import load_model_and_tokenizer`, `from train_module.train import train_model`, main() calls both):
+    Python runs those functions, so their trainer calls are the run's. The modules here (script_modules: beside the
+    script or in the repository root above it), their text after the script's, read as one script, one import deep;
+    None when none is here or the joined text is claimed by no reader."""
+    import ast
+
+    from .pyscript import _LIBRARIES, tree
+
+    t = tree(doc.get("text") or "")
+    if t is None:
+        return None
+    called = {n.func.id for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    modules = script_modules(doc)
+    texts = []
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and n.module and (n.level or n.module.split(".")[0] not in _LIBRARIES) and \
+                any((a.asname or a.name) in called for a in n.names):
+            src = modules(n.module, n.level)
+            if src and src not in texts:
+                texts.append(src)
+    if not texts:
+        return None
+    try:
+        name, sdoc, det = detect(path, "\n".join([doc["text"], *texts]), handed_over=True)
+    except UsageError:
+        return None
+    return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} calls functions of {len(texts)} module(s) of its "
+                                           f"repository"] + det["evidence"])
+
+
 def _module_beside(doc: dict, module: str):
     """_script_beside for `accelerate launch -m pkg.train` / `python -m pkg.train`: the module's file where Python
     finds it from the repository (pkg/train.py, or pkg/train/__main__.py), or under src/ (the src layout a pyproject
@@ -1252,13 +1288,15 @@ def _script_argv(beside) -> dict | None:
     otherwise (the launch is refused with the command that reads the script alone)."""
     if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
         return None
-    from .pyscript import argv_options, reads_no_command_line, tree
+    from .pyscript import argv_options, reads_argv_by_position_only, reads_no_command_line, tree
 
     t = tree(beside[1].get("python") or "")
-    if t is not None and reads_no_command_line(t):
+    if t is not None and (reads_no_command_line(t) or reads_argv_by_position_only(t) and
+                          not any(w.startswith("-") for w in beside[2])):
         # a script that takes no options at all (no sys.argv, no parser, nothing of the user's own imported that could
         # read one): the launcher's options reach nobody, the run is the script as it is (round 49m: `accelerate
-        # launch scripts/train_lora.py --config configs/lora_config.yaml` of a script reading its YAML at a fixed path)
+        # launch scripts/train_lora.py --config configs/lora_config.yaml` of a script reading its YAML at a fixed path);
+        # or words alone that it reads as sys.argv[N] (round 65: `./train-unsloth.py "$LOG_FILE"`, a log file's name)
         return {}
     return argv_options(t, list(beside[2])) if t is not None else None
 
