@@ -16,7 +16,11 @@ here (other names, layouts, trainers, spellings), and the cases that must stay a
   two such files, or no `cd` away, leave it unread;
 - an entry script with no trainer calls that calls functions it imports from modules of its repository (main.py:
   `from model.loader import load_model`) runs their trainer calls: read through them, one import deep;
-- an array assigned in a branch the script settles false is never assigned (`BF16_FLAGS=(--bf16 true)` / else)."""
+- an array assigned in a branch the script settles false is never assigned (`BF16_FLAGS=(--bf16 true)` / else);
+- (from half B, after its measurement) a user's script that only wraps ms-swift's entry point (`from swift.pipelines
+  import sft_main; sft_main()` after a patch) is `swift sft` on its own command line: a launch that runs it is read as
+  `swift sft OPTIONS`, and the file alone as `swift sft`; an entry called with arguments, or a file that assigns
+  sys.argv first, is not this form."""
 
 from __future__ import annotations
 
@@ -225,3 +229,45 @@ def test_array_in_an_unsettled_branch_keeps_the_last_value(tmp_path):
             'swift sft --model m --torch_dtype float32 "${FLAGS[@]}" --attn_impl sdpa\n')
     got = read(tmp_path, "sft.sh", text)
     assert (got[0], got[2]) == ("ms-swift", "float16")
+
+
+WRAPPER = '''import sys
+import my_patch  # noqa: F401
+{imp}
+
+
+if __name__ == "__main__":
+    {call}
+'''
+
+
+@pytest.mark.parametrize("imp,call,sub", [
+    ("from swift.pipelines import sft_main", "sft_main()", "sft"),
+    ("from swift.llm import sft_main as run", "run()", "sft"),
+    ("from swift.llm import rlhf_main", "rlhf_main()", "rlhf"),
+])
+def test_launch_of_a_swift_entry_wrapper_reads_as_swift(tmp_path, imp, call, sub):
+    write(tmp_path, "swift_patched.py", WRAPPER.format(imp=imp, call=call))
+    extra = " --rlhf_type dpo" if sub == "rlhf" else ""
+    text = ("#!/bin/bash\n: \"${ATTN:=flash_attn}\"\nNPROC_PER_NODE=4 torchrun --nproc_per_node 4 swift_patched.py \\\n"
+            "    --model Qwen/Qwen3-8B --torch_dtype bfloat16 --attn_impl \"${ATTN}\"" + extra + " \\\n"
+            "    --dataset data.jsonl --sequence_parallel_size 2\n")
+    assert read(tmp_path, "bench.sh", text) == ("ms-swift", ["fa2"], "bfloat16", "none")
+
+
+def test_the_wrapper_alone_is_swift_with_no_options(tmp_path):
+    text = WRAPPER.format(imp="from swift.pipelines import sft_main", call="sft_main()")
+    assert read(tmp_path, "swift_patched.py", text) == ("ms-swift", [], "", "none")
+
+
+@pytest.mark.parametrize("call", ["sft_main(SftArguments(model='Qwen/Qwen3-8B'))",
+                                  "sys.argv = ['swift', '--model', 'x']; sft_main()"])
+def test_not_a_plain_wrapper(tmp_path, call):
+    """An entry given its arguments, or called after the file sets sys.argv, is read as before (not as `swift sft` on
+    the file's own command line)."""
+    text = WRAPPER.format(imp="from swift.llm import sft_main, SftArguments", call=call)
+    try:
+        got = configs.load(write(tmp_path, "w.py", text))
+    except UsageError:
+        return
+    assert not any("on its own command line" in e for e in got["detected"]["evidence"])
