@@ -876,6 +876,19 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
     refusal = others.dataset_config(doc) or others.wandb_run_record(doc)
     if refusal:
         raise UsageError(f"{where} is {refusal}")
+    entry = _swift_main_sub(doc.get("text")) if doc["fmt"] == "python" and not handed_over else None
+    if entry is not None:
+        # the file is ms-swift's CLI with a few lines of its own before it (a patch, an import): `swift SUB` on the
+        # options it is given, none here (round 65: fyh2001's swift_sft_patched.py, `sft_main()` after a shim)
+        # (read as that command line, a launch line beside the file: the result keeps the file's own path)
+        try:
+            name, sdoc, det = detect(os.path.splitext(path)[0] + ".cmdline.sh", f"swift {entry[0]}\n",
+                                     handed_over=True)
+        except UsageError:
+            name = None
+        if name is not None:
+            return name, sdoc, dict(det, evidence=[f"calls ms-swift's {entry[1]}() on its own command line"] +
+                                    det["evidence"])
     claimed = [(s, n) for s, n in scores if s.own]
     best, name = claimed[0] if claimed else (NOTHING, None)
     other = others.recognise(doc)
@@ -957,6 +970,9 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "
                              f"or CLI, its own keys or layout); if one of {supported()} runs it, --trainer NAME reads it")
         if script:
+            wrapped = _swift_entry_run(doc, path, script) if not handed_over else None
+            if wrapped is not None:
+                return wrapped
             beside = _script_beside(doc, script)
             if beside is not None:
                 return _read_through(doc, path, where, script, beside)
@@ -974,6 +990,9 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway")
+        entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
+        if entry is not None:
+            return entry
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None  # (python: a notebook's !lines)
@@ -996,6 +1015,9 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         if ran is not None and ran[0] != name:
             return _read_through(doc, path, where, run, ran)
     foreign = _foreign_script(doc, best)
+    wrapped = _swift_entry_run(doc, path, foreign) if foreign and not handed_over else None
+    if wrapped is not None:
+        return wrapped
     beside = _script_beside(doc, foreign) if foreign else None
     if beside is not None:
         raise _beside_refusal(where, foreign, beside)
@@ -1165,6 +1187,100 @@ def _handed_over(doc: dict, other: str):
                             list(det.get("evidence") or []))
 
 
+# ms-swift's pipeline entry points, as its console scripts call them (swift/cli/sft.py: `from swift.llm import sft_main`
+# then `sft_main()`; swift.pipelines in later versions): called with no arguments they parse sys.argv
+_SWIFT_MAINS = {"sft_main": "sft", "rlhf_main": "rlhf", "pt_main": "pt"}
+
+
+def _swift_entry_run(doc: dict, path: str, script: str):
+    """detect()'s answer for a launch that runs a user's script which only wraps ms-swift's entry point: the script is
+    here (named_config), imports sft_main / rlhf_main / pt_main from swift and calls it with no arguments, so swift
+    parses the script's own command line, the options the launch gives it, as `swift sft` would (round 65: fyh2001's
+    swift_sft_patched.py, which applies a sequence-parallel patch, then `from swift.pipelines import sft_main;
+    sft_main()`, under `torchrun ... swift_sft_patched.py --model ... --attn_impl flash_attention_2 ...`). The launch is
+    read as `swift SUB OPTIONS`; None otherwise."""
+    import ast
+
+    from .pyscript import tree
+
+    if not script or not script.endswith(".py"):
+        return None
+    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
+               None)
+    if cmd is None:
+        return None
+    written = next((w for w in cmd.words if os.path.basename(w.replace("\\", "/")) == script), script)
+    sub = named_config(doc, written) or (named_config(doc, script) if written != script else None)
+    found = _swift_main_sub(sub["text"]) if sub is not None and sub["fmt"] == "python" else None
+    if found is None:
+        return None
+    args = [a for a in cmd.args if a not in FORWARDED_ARGS]
+    try:
+        name, sdoc, det = detect(path, shlex.join(["swift", found[0], *args]) + "\n", handed_over=True)
+    except UsageError:
+        return None
+    return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} runs {script}, which calls ms-swift's "
+                                           f"{found[1]}() on its own command line"] + det["evidence"])
+
+
+def _swift_main_sub(text: str) -> tuple[str, str] | None:
+    """(swift subcommand, entry name) of a Python file that imports one of ms-swift's pipeline entry points
+    (_SWIFT_MAINS) and calls it with no arguments, so that it parses the file's own sys.argv, and never assigns
+    sys.argv itself (launchers.py reads that form); None otherwise, or when it calls more than one."""
+    import ast
+
+    from .pyscript import tree
+
+    t = tree(text or "")
+    if t is None:
+        return None
+    mains = {(a.asname or a.name): a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom)
+             and n.module and n.module.split(".")[0] == "swift" for a in n.names if a.name in _SWIFT_MAINS}
+    called = {mains[n.func.id] for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id in mains and not n.args and not n.keywords}
+    sets_argv = any(isinstance(n, (ast.Assign, ast.AugAssign)) and any(
+        isinstance(x, ast.Attribute) and x.attr == "argv" for tg in (n.targets if isinstance(n, ast.Assign) else
+                                                                     [n.target]) for x in ast.walk(tg))
+        for n in ast.walk(t))
+    if len(called) != 1 or sets_argv:
+        return None
+    entry = called.pop()
+    return _SWIFT_MAINS[entry], entry
+
+
+def _through_own_modules(doc: dict, path: str):
+    """detect()'s answer for an entry script with no trainer calls of its own that imports functions from modules of
+    the user's repository and calls them (round 65, eliashossain001/efficient-gemma3-finetuning's main.py: `from
+    model.loader import load_model_and_tokenizer`, `from train_module.train import train_model`, main() calls both):
+    Python runs those functions, so their trainer calls are the run's. The modules here (script_modules: beside the
+    script or in the repository root above it), their text after the script's, read as one script, one import deep;
+    None when none is here or the joined text is claimed by no reader."""
+    import ast
+
+    from .pyscript import _LIBRARIES, tree
+
+    t = tree(doc.get("text") or "")
+    if t is None:
+        return None
+    called = {n.func.id for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    modules = script_modules(doc)
+    texts = []
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and n.module and (n.level or n.module.split(".")[0] not in _LIBRARIES) and \
+                any((a.asname or a.name) in called for a in n.names):
+            src = modules(n.module, n.level)
+            if src and src not in texts:
+                texts.append(src)
+    if not texts:
+        return None
+    try:
+        name, sdoc, det = detect(path, "\n".join([doc["text"], *texts]), handed_over=True)
+    except UsageError:
+        return None
+    return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} calls functions of {len(texts)} module(s) of its "
+                                           f"repository"] + det["evidence"])
+
+
 def _module_beside(doc: dict, module: str):
     """_script_beside for `accelerate launch -m pkg.train` / `python -m pkg.train`: the module's file where Python
     finds it from the repository (pkg/train.py, or pkg/train/__main__.py), or under src/ (the src layout a pyproject
@@ -1252,13 +1368,15 @@ def _script_argv(beside) -> dict | None:
     otherwise (the launch is refused with the command that reads the script alone)."""
     if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
         return None
-    from .pyscript import argv_options, reads_no_command_line, tree
+    from .pyscript import argv_options, reads_argv_by_position_only, reads_no_command_line, tree
 
     t = tree(beside[1].get("python") or "")
-    if t is not None and reads_no_command_line(t):
+    if t is not None and (reads_no_command_line(t) or reads_argv_by_position_only(t) and
+                          not any(w.startswith("-") for w in beside[2])):
         # a script that takes no options at all (no sys.argv, no parser, nothing of the user's own imported that could
         # read one): the launcher's options reach nobody, the run is the script as it is (round 49m: `accelerate
-        # launch scripts/train_lora.py --config configs/lora_config.yaml` of a script reading its YAML at a fixed path)
+        # launch scripts/train_lora.py --config configs/lora_config.yaml` of a script reading its YAML at a fixed path);
+        # or words alone that it reads as sys.argv[N] (round 65: `./train-unsloth.py "$LOG_FILE"`, a log file's name)
         return {}
     return argv_options(t, list(beside[2])) if t is not None else None
 

@@ -540,6 +540,35 @@ _PARSER_CALLS = {"parse_args", "parse_known_args", "parse_args_into_dataclasses"
                  "parse_yaml_file", "from_cli", "ArgumentParser", "HfArgumentParser", "TrlParser"}
 
 
+def reads_argv_by_position_only(tree) -> bool:
+    """The script's only command line is `sys.argv[N]` read by position (shisa-ai/shisa-v2's train-unsloth.py, round
+    65: `log_file = sys.argv[1]`): no parser, no `sys.argv` handed on whole, and nothing imported that could parse it
+    (as reads_no_command_line). Positional words a launcher gives it land there, where the script's own reading already
+    takes them as unknown; they set nothing else."""
+    import sys
+
+    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            if isinstance(n, ast.ImportFrom) and (n.level or not n.module):
+                return False
+            for mod in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module]):
+                top = mod.split(".")[0]
+                if top in _STDLIB_PARSERS or top not in _NO_CLI_PACKAGES and top not in stdlib:
+                    return False
+        elif isinstance(n, ast.Attribute) and n.attr in ("argv", "orig_argv") or \
+                isinstance(n, ast.Name) and n.id in ("argv", "orig_argv"):
+            up = parents.get(id(n))
+            if not (isinstance(up, ast.Subscript) and up.value is n and isinstance(up.slice, ast.Constant)
+                    and isinstance(up.slice.value, int)):
+                return False
+        elif isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
+                                          n.func.id if isinstance(n.func, ast.Name) else None) in _PARSER_CALLS:
+            return False
+    return True
+
+
 def reads_no_command_line(tree) -> bool:
     """The script takes no options at all (isalnikow86/Lami-LoRA's scripts/train_lora.py, round 49m: a top-level
     TrainingArguments(...) and a YAML read from a fixed path): it names no sys.argv, calls no parser, and imports

@@ -244,8 +244,40 @@ def locate(doc: dict, path: str, suffix: str = "") -> str | None:
         if run_from is not None:
             cands.append(os.path.join(run_from, path))
     me = os.path.abspath(doc["path"])
-    return next((os.path.normpath(c) for c in cands if os.path.isfile(os.path.normpath(c))
-                 and os.path.abspath(os.path.normpath(c)) != me), None)
+    found = next((os.path.normpath(c) for c in cands if os.path.isfile(os.path.normpath(c))
+                  and os.path.abspath(os.path.normpath(c)) != me), None)
+    if found is None and "/" not in path.strip("/").lstrip("./") and _moved_away(doc, path):
+        found = _in_a_sibling(base, path, me)
+    return found
+
+
+def _moved_away(doc: dict, path: str) -> bool:
+    """The command that names `path` runs after the script `cd`s to an absolute folder this machine does not have
+    (`cd /fsx/user02/axolotl`: the user's other checkout on the cluster), so where it finds `path` is not here."""
+    cmds = list(doc.get("commands") or [])
+    target = _command_of(doc, path)
+    if target is None or target not in cmds:
+        return False
+    away = False
+    for c in cmds[: cmds.index(target)]:
+        if c.program.lower() in CD_PROGRAMS and len(c.words) > 1:
+            dest = spelt(doc, c.words[-1])
+            away = os.path.isabs(dest) and not os.path.isdir(dest)
+    return away
+
+
+def _in_a_sibling(base: str, name: str, me: str) -> str | None:
+    """The one file called `name` in a folder beside the launcher's (the repository's train/ablations/lr-2e5.yaml for
+    train/slurm/lr-2e5.slurm, which runs it by name in the cluster checkout it `cd`s to: round 65, shisa-ai/shisa-v2),
+    or None when no sibling folder, or more than one, holds it."""
+    up = os.path.dirname(base)
+    try:
+        dirs = sorted(d for d in os.listdir(up) if os.path.isdir(os.path.join(up, d)))
+    except OSError:
+        return None
+    hits = [os.path.join(up, d, name) for d in dirs if os.path.join(up, d) != base
+            and os.path.isfile(os.path.join(up, d, name)) and os.path.abspath(os.path.join(up, d, name)) != me]
+    return hits[0] if len(hits) == 1 else None
 
 
 def note_unread(doc: dict, path) -> None:

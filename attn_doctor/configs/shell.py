@@ -299,7 +299,12 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             # NAME=( ... ) arrays may span lines: gather until the closing parenthesis
             m = re.match(r"^\s*(?:(?:export|local|declare|typeset|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=\((.*)$", line)
             if m:
-                env[m.group(1)], i = _array_words(m.group(2), lines, i, env, dialect)
+                words, i = _array_words(m.group(2), lines, i, env, dialect)
+                if guard[0] is not False:
+                    # (an array assigned in a branch the script settles false is never assigned, as NAME=value there:
+                    # `if [ "${USE_BF16_MP}" = "true" ]; then BF16_FLAGS=(--bf16 true) else BF16_FLAGS=(--bf16 false)`
+                    # after USE_BF16_MP=true, round 65's sft_fsdp.sh)
+                    env[m.group(1)] = words
                 continue
             m = re.match(r"^\s*set\s+--(?:\s+(.*))?$", line)
             if m and guard[0] is not False:
@@ -1033,7 +1038,10 @@ def _command_string(cmd: Command) -> str | None:
     w = cmd.words
     for i, x in enumerate(w[:-2]):
         if os.path.basename(x) in SHELLS and re.match(r"^-[a-z]*c$", w[i + 1]) and w[i + 2].strip():
-            return w[i + 2]
+            # a `\$` / `\`` the script escaped inside double quotes is a plain `$` / backquote in the string the shell
+            # gets (round 65: `--role \$(hostname -s|tr -dc '0-9'):` in a LAUNCHER run by `srun bash -c "$CMD"`, a
+            # substitution of the child shell, one word there)
+            return re.sub(r"\\([$`])", r"\1", w[i + 2])
     for i, x in enumerate(w):
         if x in COMMAND_OPTIONS and i + 1 < len(w) and " " in w[i + 1].strip():
             return w[i + 1]
@@ -1150,8 +1158,10 @@ _KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until",
 
 def _command(words: list[str], env: dict, line: int) -> Command | None:
     """One simple command: assignments are applied (to env when alone, to the command when prefixes)."""
-    while words and words[0] in _KEYWORDS:
-        words = words[1:]
+    while words and (words[0] in _KEYWORDS or words[0] == "time"):
+        # bash's `time [-p]` is a reserved word in front of a pipeline, as `!` is: the assignments after it are the
+        # command's prefixes (`time CUDA_VISIBLE_DEVICES=$DEVICES ./train.py`, bash(1) "Pipelines"; round 65)
+        words = words[2:] if words[0] == "time" and words[1:2] == ["-p"] else words[1:]
     if not words or words[0].startswith("-"):  # options with no command (bash: command not found)
         return None
     if words[0] in ("export", "local", "declare", "typeset", "readonly"):

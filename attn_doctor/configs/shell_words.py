@@ -132,7 +132,9 @@ def _quote_span(raws: list[str], idx: int, limit: int = 60) -> tuple[int, str | 
                     i, prev = i + 2, "x"
                     continue
                 if ch in "'\"":
-                    quote, ok = ch, prev in " \t=(" or (k == idx and i == 0)
+                    # (a double quote reopened after a word on a line of a string already open over several lines is
+                    # bash's concatenation, `L="a \\n --rdzv_conf "r=$H:$P" \\n --tee 3 \\n "`: round 65, ytft.slurm)
+                    quote, ok = ch, prev in " \t=(" or (k == idx and i == 0) or (ch == '"' and k > idx and ok)
             elif quote == '"' and ch == "\\":
                 i += 2
                 continue
@@ -170,7 +172,20 @@ def _substituted(value) -> bool:
     if not isinstance(value, str):
         return False
     bare = value.replace("\\$", "").replace("\\`", "")
-    return ("$(" in bare or "`" in bare) and ('"' in value or "'" in value)
+    if not ("$(" in bare or "`" in bare) or not ('"' in value or "'" in value):
+        return False
+    # the quotes must be the substitution's own: a value that holds `$(scontrol show hostnames $NODES | head -n 1)`
+    # (a variable expanded into it) beside a quoted word elsewhere (`--role \$(hostname -s|tr -dc '0-9'):`, escaped)
+    # is the script's own text, its substitution quote-free (round 65: ytft.slurm's LAUNCHER)
+    for i in [m.start() for m in re.finditer(r"\$\(", bare)]:
+        j, depth = i + 2, 1
+        while j < len(bare) and depth:
+            depth += {"(": 1, ")": -1}.get(bare[j], 0)
+            j += 1
+        if '"' in bare[i:j] or "'" in bare[i:j] or depth:
+            return True
+    ticks = [m.start() for m in re.finditer("`", bare)]
+    return any('"' in bare[a:b] or "'" in bare[a:b] for a, b in zip(ticks[::2], ticks[1::2])) or len(ticks) % 2 == 1
 
 
 def _value(env: dict, name: str):
@@ -274,6 +289,10 @@ def _param(m, env: dict, dialect: str, depth: int, quoted: bool) -> str:
         return value if value is not None else m.group(0)
     unset_or_empty = value is None or (op.startswith(":") and value == "")
     default = expand(word or "", env, dialect, depth + 1)
+    if quoted and dialect == "posix":
+        # inside "...", the word of `${2:-"-m axolotl.cli.train"}` loses its own double quotes (bash's quote removal
+        # of the word; the outer quotes already keep it one word): `"-m x"` pasted back would close the outer string
+        default = re.sub(r'(?<!\\)"', "", default)
     if op.endswith("-"):
         return default if unset_or_empty else value
     if op.endswith("="):
