@@ -38,6 +38,17 @@ from explain_top import first, ids, tb
     ("ModuleNotFoundError: No module named 'triton'", ("flex.no-triton", None)),
     (tb(("C:\\AI\\ComfyUI\\python_embeded\\Lib\\site-packages\\sageattention\\core.py", 20, "<module>", "import triton"),
         error="ModuleNotFoundError: No module named 'triton'"), ("import.dep-missing", None)),
+    # half B: the mem-efficient SDPA kernel's mask check without a torch frame, read as SDPA's
+    ("[Bug] Flux text encode: RuntimeError: (*bias): last dimension must be contiguous", ("attn.bias-alignment", "sdpa")),
+    # half B: an attention function's missing keyword said in words
+    ("flash_attn_func in 2.5.6 doesn't accept the softcap argument, so Gemma 2 training stops", ("attn.api-mismatch", "fa2")),
+    ("F.scaled_dot_product_attention() does not take a 'scale' keyword argument in torch 2.0.1", ("attn.api-mismatch", "sdpa")),
+    # half B: FlexAttention's eager fallback backward mixing dtypes
+    ("  File \"/opt/conda/lib/python3.10/site-packages/torch/_higher_order_ops/flex_attention.py\", line 611, in sdpa_dense_backward\n"
+     "    grad_value = softmax_scores.to(query.dtype).transpose(-2, -1) @ grad_out\n"
+     "RuntimeError: expected scalar type Half but found Float", ("flex.eager-backward-dtype", "flex")),
+    ("RuntimeError: expected scalar type BFloat16 but found Float\nin sdpa_dense_backward (flex attention run without compile on a V100)",
+     ("flex.eager-backward-dtype", "flex")),
     # arch-not-in-torch: torch's own message, without an extension's source location, still reads
     ("RuntimeError: CUDA error: no kernel image is available for execution on the device\nCUDA kernel errors might be "
      "asynchronously reported at some other API call, so the stacktrace below might be incorrect.", ("gpu.arch-not-in-torch", None)),
@@ -61,6 +72,9 @@ def test_round97_variants(text, want):
     "RuntimeError: CUDA error: no kernel image is available for execution on the device (at /build/nunchaku/src/kernels/"
     "zgemm/gemm_w4a4.cu:412)",
     "[Bug] CUDA error: no kernel image is available for execution on the device (at D:\\src\\bitsandbytes\\csrc\\ops.cu:88)",
+    # a dtype mismatch in a matmul that is no attention's, and words about a keyword of a function that is no attention's
+    "RuntimeError: expected scalar type Half but found Float\n  File \"/app/nodes/lora_loader.py\", line 40, in apply\n    w = w @ up",
+    "torch.load() does not have a keyword argument 'mmap' in torch 2.0, so the loader crashes",
 ])
 def test_round97_unrelated_stay_unclaimed(text):
     assert ids(text) == [], ids(text)
