@@ -28,7 +28,8 @@ def top(text):
     ("ValueError: torch.cuda.is_available() should be True but is False. xformers' memory efficient attention is only available for GPU",
      "xformers.no-cuda", "xformers"),
     ("AttributeError: module 'xformers.ops' has no attribute 'MemoryEfficientAttentionCutlassFwdFlashBwOp'", "xformers.api-removed", "xformers"),
-    ("AttributeError: module 'xformers' has no attribute 'ops'", "xformers.api-removed", "xformers"),
+    # helper ex97 (session 15): the submodule itself missing is xformers.ops never loaded, not a renamed operator
+    ("AttributeError: module 'xformers' has no attribute 'ops'", "xformers.ops-not-loaded", "xformers"),
     ("[LoRA] No module named 'xformers.ops'", "xformers.not-installed", "xformers"),
     # SageAttention / FA2 missing in the app's Python, and the fallbacks apps log
     ("Cannot import sageattention: No module named 'sageattention'\nPatchSageAttentionKJ failed", "sage.not-installed", "sage"),

@@ -545,6 +545,11 @@ SETS = (
     Staged("round90m", 33, 33, 32, unrelated="unrelated", note_required=True,
            known_claims=(("facebookresearch__deepconf__4.txt", "import.undefined-symbol"),
                          ("vllm-project__vllm__611.txt", "import.undefined-symbol"))),
+    # round 97 (ex97, 2026-11-29, session 15): UIs' and trainers' trackers (ComfyUI node packs, an A1111 extension, unsloth,
+    # Wan2GP), read with a held-back half. Main's rules (9f416cb7): 32/33 matched, 29 right backend, 29 right cause, 2/8
+    # unrelated; after ex97 (attention.toml, attribution.toml, xformers.toml, flex.toml, env.toml, platform.toml;
+    # tests/test_explain_variants_ex97.py) 33, 32, 33, 0/8. Halves and misses: fixtures/errors/round97/README.md
+    Staged("round97", 33, 33, 32, unrelated="unrelated", note_required=True),
 )
 
 
