@@ -550,6 +550,13 @@ SETS = (
     # unrelated; after ex97 (attention.toml, attribution.toml, xformers.toml, flex.toml, env.toml, platform.toml;
     # tests/test_explain_variants_ex97.py) 33, 32, 33, 0/8. Halves and misses: fixtures/errors/round97/README.md
     Staged("round97", 33, 33, 32, unrelated="unrelated", note_required=True),
+    # round 96 (ex96, 2026-11-29, session 15): slowness reports (18) and wrong numbers (19) as trainers, UIs and LLM frameworks
+    # meet them, and 8 unrelated logs (dataloaders, batch size, a MoE path, fp16 VAEs, bf16 grad norms, ollama's own flash
+    # attention); split by source into halves A and B before any rule. On main's rules (b1c96af4) 25/37 matched, 22 right backend,
+    # 6 right cause, 1/8 unrelated; half B, not read, 12/12/2 -> 13/12/4 of 18 with rules from half A only; after both halves
+    # (attention.toml, flex.toml, sdpa.toml, compile.toml, frameworks.toml, prose.toml, attribution.toml;
+    # tests/test_explain_variants_ex96.py) 36/34/35, 0/8. Misses left: fixtures/errors/round96/README.md
+    Staged("round96", 37, 36, 34, unrelated="unrelated", note_required=True),
 )
 
 
