@@ -16,7 +16,12 @@ written here (other names, spellings, layouts), and the neighbours that must kee
   FineTuningSettings()` of a pydantic BaseSettings, round 61m's shubh2016shiv `icd10_fine_tune/config/settings.py`
   l.118 / l.331), read as `settings.field`: the class's literal defaults; with `dtype = dtype or settings.X` of a
   parameter that defaults to None and `dtype_map.get(dtype, torch.float16)` (its `training/model_loader.py` l.174,
-  l.229-246) the dtype is the map's entry for that default."""
+  l.229-246) the dtype is the map's entry for that default;
+- (the dtype field over the training rounds) the mixed precision `accelerate launch` gives a transformers script
+  (`--mixed_precision`, its --config_file's `mixed_precision`, or ACCELERATE_MIXED_PRECISION exported): accelerate puts
+  it in the script's environment and TrainingArguments takes it when the script sets neither bf16 nor fp16
+  (transformers 5.24 training_args.py:1612-1618); for a TRL config only bf16 is release-proof (TRL >= 0.19 turns bf16
+  on itself unless fp16)."""
 
 from __future__ import annotations
 
@@ -314,3 +319,68 @@ def test_a_name_that_defaults_itself_does_not_loop(tmp_path):
     text = LOADER.format(module="nowhere.settings", name="settings", alias="", obj="settings", attr="compute_dtype")
     text = text.replace("dtype = dtype or settings.compute_dtype", "dtype = dtype or dtype")
     assert read(tmp_path, "loader.py", text)[2] == ""
+
+
+# -- the mixed precision accelerate launch puts in the script's environment ---------------------------------------------
+
+HF_SCRIPT = '''from datasets import load_dataset
+from transformers import AutoModelForCausalLM, {args_cls}, {trainer}{extra_import}
+
+model = AutoModelForCausalLM.from_pretrained("org/small-model")
+args = {args_cls}(output_dir="out", per_device_train_batch_size=4, learning_rate=2e-5{kw})
+{trainer}(model=model, args=args, train_dataset=load_dataset("org/data", split="train")).train()
+'''
+
+
+def _hf(args_cls="TrainingArguments", trainer="Trainer", kw="") -> str:
+    extra = ""
+    if args_cls.endswith("Config"):
+        extra = f"\nfrom trl import {args_cls}, {trainer}"
+        text = HF_SCRIPT.replace(", {args_cls}, {trainer}", "")
+        return text.format(extra_import=extra, args_cls=args_cls, trainer=trainer, kw=kw)
+    return HF_SCRIPT.format(extra_import=extra, args_cls=args_cls, trainer=trainer, kw=kw)
+
+
+@pytest.mark.parametrize("script,launch,accel,want", [
+    (_hf(), "accelerate launch --mixed_precision bf16 train.py\n", None, "bfloat16"),
+    (_hf(), "accelerate launch --mixed_precision=fp16 --num_processes 2 train.py --seed 1\n", None, "float16"),
+    (_hf("Seq2SeqTrainingArguments", "Seq2SeqTrainer"),
+     "accelerate launch --config_file configs/accel.yaml train.py\n",
+     "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmixed_precision: fp16\nnum_processes: 2\n",
+     "float16"),
+    # the flag over the config file's value
+    (_hf(), "accelerate launch --config_file configs/accel.yaml --mixed_precision bf16 train.py\n",
+     "distributed_type: MULTI_GPU\nmixed_precision: fp16\n", "bfloat16"),
+    # the variable exported to a plain python run
+    (_hf(), "#!/bin/bash\nexport ACCELERATE_MIXED_PRECISION=bf16\npython train.py\n", None, "bfloat16"),
+    # a TRL config: bf16 whatever its release (>= 0.19 sets bf16 itself unless fp16)
+    (_hf("SFTConfig", "SFTTrainer"), "accelerate launch --mixed_precision bf16 train.py\n", None, "bfloat16"),
+    # the script's own switch wins over the launcher's
+    (_hf(kw=", bf16=True"), "accelerate launch --mixed_precision fp16 train.py\n", None, "bfloat16"),
+    (_hf(kw=", fp16=True"), "accelerate launch --mixed_precision bf16 train.py\n", None, "float16"),
+])
+def test_the_launchers_mixed_precision_reaches_training_arguments(tmp_path, script, launch, accel, want):
+    _write(tmp_path, "train.py", script)
+    if accel is not None:
+        _write(tmp_path, "configs/accel.yaml", accel)
+    sh = _write(tmp_path, "run.sh", launch)
+    assert reading(configs.load(str(sh))) == ("transformers", [], want, "none")
+
+
+@pytest.mark.parametrize("script,launch", [
+    # a TRL config under fp16: TRL before 0.19 trains fp16, 0.19 and later bf16 (bf16 = not fp16): not said here
+    (_hf("SFTConfig", "SFTTrainer"), "accelerate launch --mixed_precision fp16 train.py\n"),
+    # "no", a value the shell decides, a config file that is not here, a variable only set in the shell
+    (_hf(), "accelerate launch --mixed_precision no train.py\n"),
+    (_hf(), 'accelerate launch --mixed_precision "$PREC" train.py\n'),
+    (_hf(), "accelerate launch --config_file /elsewhere/accel.yaml train.py\n"),
+    (_hf(), "ACCEL=1\nACCELERATE_MIXED_PRECISION=bf16\npython train.py\n"),
+])
+def test_launches_that_leave_the_precision_unsaid(tmp_path, script, launch):
+    _write(tmp_path, "train.py", script)
+    sh = _write(tmp_path, "run.sh", launch)
+    assert reading(configs.load(str(sh)))[2] == ""
+
+
+def test_the_script_alone_has_no_launchers_precision(tmp_path):
+    assert read(tmp_path, "train.py", _hf()) == ("transformers", [], "", "none")

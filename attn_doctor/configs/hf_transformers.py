@@ -383,6 +383,7 @@ def _python_settings(doc: dict) -> dict:
     # a TrainingArguments the script gets from a method of its own settings object: read with that object as `self`
     # (below), not as the method's `self.fp16` unknown
     by_method, built = _built_by_a_method(t, consts, modules)
+    arg_classes: set = set()
     for n in ast.walk(t):
         if not isinstance(n, ast.Call) or id(n) in built:
             continue
@@ -411,6 +412,8 @@ def _python_settings(doc: dict) -> dict:
             continue
         unread = _fields_never_read(t, n) if name == "ModelConfig" else set()
         looked_up: dict = {}
+        if name in PY_ARGS and name != "ModelConfig":
+            arg_classes.add(name)
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
         for arg, node in keywords(n, consts):
             if arg in unread:
@@ -456,6 +459,16 @@ def _python_settings(doc: dict) -> dict:
                 out[k] = value(argv[k], consts)
                 if k in ("bf16", "fp16") and out[k] == "?":
                     out["amp_unknown"] = True
+    launched = str((doc.get("environ") or {}).get("ACCELERATE_MIXED_PRECISION", "")).strip().lower()
+    if launched in ("bf16", "fp16") and (arg_classes or by_method) and not out.get("amp_unknown") and \
+            out.get("bf16") is not True and out.get("fp16") is not True and "?" not in (out.get("bf16"), out.get("fp16")):
+        # `accelerate launch --mixed_precision bf16 train.py` (or its config file's mixed_precision, or the variable
+        # exported): TrainingArguments takes ACCELERATE_MIXED_PRECISION from the environment and sets it over only
+        # when bf16 / fp16 is true (huggingface/transformers 5.24 training_args.py:1612-1618 `self.mixed_precision =
+        # os.environ.get("ACCELERATE_MIXED_PRECISION", "no")`, which the Trainer hands its Accelerator, trainer.py:744).
+        # A TRL config (>= 0.19) makes bf16 true itself when fp16 is not, so only bf16 is the same in every release
+        if launched == "bf16" or arg_classes <= {"TrainingArguments", "Seq2SeqTrainingArguments"}:
+            out[launched] = True
     out.update(_after_loading(t, consts))
     if isinstance(out.get("torch_dtype"), str) and out["torch_dtype"].startswith("torch."):
         out["torch_dtype"] = out["torch_dtype"][6:]
