@@ -21,7 +21,11 @@ written here (other names, spellings, layouts), and the neighbours that must kee
   (`--mixed_precision`, its --config_file's `mixed_precision`, or ACCELERATE_MIXED_PRECISION exported): accelerate puts
   it in the script's environment and TrainingArguments takes it when the script sets neither bf16 nor fp16
   (transformers 5.24 training_args.py:1612-1618); for a TRL config only bf16 is release-proof (TRL >= 0.19 turns bf16
-  on itself unless fp16)."""
+  on itself unless fp16);
+- (round 61m's refusals) docker / podman's `--entrypoint PROGRAM` runs PROGRAM with the words after the image, and a
+  verl recipe module (`-m recipe.dapo.main_dapo`) with overrides of verl's actor_rollout_ref section is verl; a module
+  of settings classes (pydantic models, dataclasses) with an object of them is a Python settings module, not a trainer
+  config."""
 
 from __future__ import annotations
 
@@ -171,8 +175,10 @@ def test_a_switch_whose_default_turns_an_autocast_on(tmp_path, switches, want):
     ("use_bf16 = torch.cuda.is_bf16_supported()\n    ", 'fp16=t.get("fp16", True),\n        bf16=use_bf16,'),
     # a helper whose key names no switch: not a lookup of this one
     ("", 'fp16=pick(t, "precision", True),'),
-    # a default that is no literal
+    # a default that is no literal; a key that is no literal (a name, beside a string argument)
     ("", 'fp16=t.get("fp16", DEFAULT_FP16),'),
+    ("", 'fp16=t.get(FP16_KEY, True),'),
+    ("", 'fp16=lookup(t, KEY, "mode", True),'),
 ])
 def test_other_switch_defaults_say_nothing(tmp_path, pre, switches):
     assert read(tmp_path, "train_lora.py", SWITCHES.format(pre=pre, switches=switches))[2] == ""
@@ -384,3 +390,97 @@ def test_launches_that_leave_the_precision_unsaid(tmp_path, script, launch):
 
 def test_the_script_alone_has_no_launchers_precision(tmp_path):
     assert read(tmp_path, "train.py", _hf()) == ("transformers", [], "", "none")
+
+
+# -- a container's --entrypoint, and verl's recipes (round 61m's refusal of kingjameschan's DAPO launcher) -------------
+
+@pytest.mark.parametrize("text,words", [
+    # round 61m's shape: the entrypoint a program, the module after the image
+    ("docker run --rm --gpus all -e A=1 -v /d:/d --workdir /opt/verl --entrypoint python3 my/verl:v1 \\\n"
+     "    -m recipe.dapo.main_dapo algorithm.adv_estimator=grpo actor_rollout_ref.model.path=/m \\\n"
+     "    actor_rollout_ref.rollout.name=vllm trainer.total_epochs=2\n", ("verl", "recipe.dapo.main_dapo")),
+    # --entrypoint=..., podman, another recipe
+    ("podman run -it --entrypoint=/usr/bin/python img:latest -m recipe.prime.main_prime "
+     "actor_rollout_ref.actor.optim.lr=1e-6 data.train_files=t.parquet\n", ("verl", "recipe.prime.main_prime")),
+])
+def test_a_verl_recipe_run_through_a_containers_entrypoint_is_refused_as_verl(tmp_path, text, words):
+    from configs_corpus import refusal
+
+    msg = refusal(tmp_path, "run_grpo.sh", text)
+    assert all(w in msg for w in words), msg
+
+
+def test_an_entrypoint_runs_a_claimed_script_as_well(tmp_path):
+    """`docker run --entrypoint accelerate IMAGE launch train.py`: the command in the container is accelerate's."""
+    _write(tmp_path, "train.py", _hf())
+    sh = _write(tmp_path, "run.sh", "docker run --rm --gpus all --entrypoint accelerate trainer:1 launch "
+                                    "--mixed_precision bf16 train.py\n")
+    assert reading(configs.load(str(sh))) == ("transformers", [], "bfloat16", "none")
+
+
+def test_a_recipe_module_without_verls_overrides_is_not_verl(tmp_path):
+    from configs_corpus import refusal
+
+    msg = refusal(tmp_path, "run.sh", "python -m recipe.sft.main_sft data.train_files=t.parquet trainer.epochs=1\n")
+    assert "verl" not in msg
+
+
+# -- a module of settings classes (round 61m's refusal of shubh2016shiv's settings.py) ---------------------------------
+
+SETTINGS_MODULE = '''"""Settings of the project."""
+from pathlib import Path
+{imports}
+
+
+{deco}class {cls}({base}):
+    """All tunable values."""
+{config}
+    model_id: str = {field}("org/model")
+    use_unsloth: bool = {field}(True)
+    load_in_4bit: bool = {field}(True)
+    compute_dtype: str = {field}("float16")
+    lora_r: int = {field}(16)
+    output_dir: Path = {field}(Path("outputs"))
+
+{method}
+{tail}'''
+
+
+@pytest.mark.parametrize("kw", [
+    # round 61m's shape: pydantic BaseSettings, its model_config, a validator and helpers, the object at the end
+    dict(imports="from pydantic import Field, field_validator\nfrom pydantic_settings import BaseSettings, "
+                 "SettingsConfigDict", deco="", cls="FineTuningSettings", base="BaseSettings",
+         config='    model_config = SettingsConfigDict(env_file=".env", env_prefix="FT_")\n', field="Field",
+         method='    @field_validator("output_dir")\n    @classmethod\n    def check(cls, v):\n        return Path(v)\n\n'
+                '    def logs_dir(self) -> Path:\n        return self.output_dir / "logs"\n',
+         tail="settings = FineTuningSettings()\n"),
+    # dataclasses (round 57m's pywood21 src/config.py), no object
+    dict(imports="from dataclasses import dataclass, field", deco="@dataclass\n", cls="TrainCfg", base="",
+         config="", field="", method="", tail=""),
+    # a pydantic BaseModel with an object built with keywords
+    dict(imports="from pydantic import BaseModel, Field", deco="", cls="Cfg", base="BaseModel", config="",
+         field="Field", method="", tail='CFG = Cfg(lora_r=8)\nNAME = "run-1"\n'),
+])
+def test_a_module_of_settings_classes_is_refused_as_one(tmp_path, kw):
+    from configs_corpus import refusal
+
+    msg = refusal(tmp_path, "settings.py", SETTINGS_MODULE.format(**kw).replace("(()", "(").replace("class TrainCfg():",
+                                                                                                 "class TrainCfg:"))
+    assert "Python settings module" in msg and "no trainer calls" in msg and "not a trainer config" in msg, msg
+
+
+@pytest.mark.parametrize("method,tail", [
+    # a method that builds the TrainingArguments, or a LoRA config: not only settings
+    ("    def to_training_args(self):\n        return TrainingArguments(output_dir=str(self.output_dir))\n", ""),
+    ("    def lora(self):\n        return LoraConfig(r=self.lora_r)\n", ""),
+    # something runs at import
+    ("", "settings = FineTuningSettings()\nprint(settings)\nmain(settings)\n"),
+    ("", "settings = load_settings()\n"),
+])
+def test_a_settings_module_that_does_more_is_not_called_one(tmp_path, method, tail):
+    text = SETTINGS_MODULE.format(imports="from pydantic import Field\nfrom pydantic_settings import BaseSettings",
+                                  deco="", cls="FineTuningSettings", base="BaseSettings", config="", field="Field",
+                                  method=method, tail=tail)
+    with pytest.raises(Exception) as err:
+        configs.load(str(_write(tmp_path, "settings.py", text)))
+    assert "Python settings module" not in str(err.value)

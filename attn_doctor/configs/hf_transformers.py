@@ -494,8 +494,8 @@ def _switch_default(node, arg: str) -> bool | None:
     if len(default) != 1 or not isinstance(default[0], ast.Constant) or not isinstance(default[0].value, bool):
         return None
     f = node.func
-    if isinstance(f, ast.Attribute) and f.attr == "get" and len(node.args) == 2 and keys and \
-            node.args[0].value == keys[0]:
+    if isinstance(f, ast.Attribute) and f.attr == "get" and len(node.args) == 2 and \
+            isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
         return default[0].value
     if isinstance(f, ast.Name) and f.id == "getattr" and len(node.args) == 3 and \
             isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
