@@ -99,6 +99,9 @@ def _filtered(**kw) -> str:
           imports="import dataclasses\nimport torch",
           sig="{f.name for f in dataclasses.fields(Seq2SeqTrainingArguments)}",
           cond="k in sig_params and v is not None"), "bfloat16"),
+    # the parameters in a name of their own, their keys
+    (dict(sig="inspect.signature(TrainingArguments.__init__).parameters", cond="k in sig_params.keys()",
+          load_kw=""), "float16"),
     # the class's __dataclass_fields__, a TRL config
     (dict(imports="import torch\nfrom trl import SFTConfig", args_cls="SFTConfig", amp='"fp16": True, "bf16": False,',
           sig="SFTConfig.__dataclass_fields__", load_kw=""), "float16"),
@@ -182,6 +185,21 @@ def test_a_switch_whose_default_turns_an_autocast_on(tmp_path, switches, want):
 ])
 def test_other_switch_defaults_say_nothing(tmp_path, pre, switches):
     assert read(tmp_path, "train_lora.py", SWITCHES.format(pre=pre, switches=switches))[2] == ""
+
+
+def test_getattr_of_an_option_the_script_declares_is_the_options_value(tmp_path):
+    """`getattr(args, "bf16", True)` of an argparse option `--bf16` (store_true, default False): the option's value
+    as the script runs with no options, not the getter's default."""
+    text = (
+        "import argparse\nfrom transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n\n"
+        "p = argparse.ArgumentParser()\np.add_argument('--bf16', action='store_true')\n"
+        "p.add_argument('--fp16', action='store_true')\nargs = p.parse_args()\n"
+        "model = AutoModelForCausalLM.from_pretrained('org/m')\n"
+        "targs = TrainingArguments(output_dir='o', bf16=getattr(args, 'bf16', True), fp16=getattr(args, 'fp16', False))\n"
+        "Trainer(model=model, args=targs).train()\n")
+    assert read(tmp_path, "train.py", text) == ("transformers", [], "", "none")
+    assert read(tmp_path, "train2.py", text.replace("'--fp16', action='store_true'", "'--fp16', default=True")) == \
+        ("transformers", [], "float16", "none")
 
 
 def test_a_settings_file_that_is_here_decides_over_the_default(tmp_path):

@@ -1343,6 +1343,13 @@ def value(node, consts: dict):
                 return value(got[-1], consts)
             return value(node.args[1], consts) if len(node.args) > 1 else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
+            len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Name) and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
+            node.args[1].value.isidentifier():
+        # `getattr(args, "bf16", True)` of an attribute known here (an argparse option's default, a config object's
+        # keyword): that attribute, as `args.bf16` reads; else "?" (whether the object has it is decided at run time)
+        return _nested_value(ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load()), consts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
             len(node.args) == 2 and not node.keywords and isinstance(node.args[0], ast.Name) and \
             node.args[0].id == "torch":
         # `getattr(torch, cfg["model"]["dtype"])` of a dtype named by a setting known here: that torch attribute
