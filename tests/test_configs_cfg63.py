@@ -16,7 +16,8 @@ written here (other names, spellings, layouts), and the neighbours that must kee
   FineTuningSettings()` of a pydantic BaseSettings, round 61m's shubh2016shiv `icd10_fine_tune/config/settings.py`
   l.118 / l.331), read as `settings.field`: the class's literal defaults; with `dtype = dtype or settings.X` of a
   parameter that defaults to None and `dtype_map.get(dtype, torch.float16)` (its `training/model_loader.py` l.174,
-  l.229-246) the dtype is the map's entry for that default;
+  l.229-246) the dtype is the map's entry for that default (and `x = x or DEFAULT` of any parameter left at a false
+  default is DEFAULT: main stopped on such a name as "too deeply nested", reading it as itself);
 - (the dtype field over the training rounds) the mixed precision `accelerate launch` gives a transformers script
   (`--mixed_precision`, its --config_file's `mixed_precision`, or ACCELERATE_MIXED_PRECISION exported): accelerate puts
   it in the script's environment and TrainingArguments takes it when the script sets neither bf16 nor fp16
@@ -502,3 +503,35 @@ def test_a_settings_module_that_does_more_is_not_called_one(tmp_path, method, ta
     with pytest.raises(Exception) as err:
         configs.load(str(_write(tmp_path, "settings.py", text)))
     assert "Python settings module" not in str(err.value)
+
+
+# -- `x = x or DEFAULT` of a parameter left at its default ---------------------------------------------------------------
+
+UNLESS_GIVEN = '''from typing import Optional
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+
+def load(name: str, {param}):
+    {line}
+    return AutoModelForCausalLM.from_pretrained(name, attn_implementation=attn_impl)
+
+
+model = load("org/m"{call})
+Trainer(model=model, args=TrainingArguments(output_dir="o", bf16=True)).train()
+'''
+
+
+@pytest.mark.parametrize("param,line,call,want", [
+    # main (009e5212) stopped on these with "too deeply nested": the name read as itself
+    ("attn_impl: Optional[str] = None", 'attn_impl = attn_impl or "flash_attention_2"', "", ["fa2"]),
+    ("attn_impl=''", 'attn_impl = attn_impl or "sdpa"', "", ["sdpa"]),
+    ("*, attn_impl=None", 'attn_impl = attn_impl or "flex_attention"', "", ["flex"]),
+    # a caller passes it: the default is not what runs
+    ("attn_impl=None", 'attn_impl = attn_impl or "flash_attention_2"', ', attn_impl="eager"', []),
+    ("attn_impl=None", 'attn_impl = attn_impl or "flash_attention_2"', ', "eager"', []),
+    # a default that is true is what runs, not the fallback
+    ('attn_impl="eager"', 'attn_impl = attn_impl or "flash_attention_2"', "", []),
+])
+def test_a_parameter_that_falls_back_when_left_out(tmp_path, param, line, call, want):
+    assert read(tmp_path, "train.py", UNLESS_GIVEN.format(param=param, line=line, call=call)) == \
+        ("transformers", want, "bfloat16", "none")
