@@ -45,7 +45,7 @@ def _write(base: Path, rel: str, text: str) -> Path:
     return p
 
 
-# -- keywords filtered against the installed signature ------------------------------------------------------------------
+# -- keywords filtered against the installed signature -----------------------------------------------------------------
 
 FILTERED = '''import inspect
 {imports}
@@ -137,7 +137,7 @@ Trainer(model=model, args=TrainingArguments(output_dir="o", bf16=True)).train()
     assert read(tmp_path, "train.py", text) == ("transformers", [], "bfloat16", "none")
 
 
-# -- an autocast switch's default, of a settings file that is not here ---------------------------------------------------
+# -- an autocast switch's default, of a settings file that is not here -------------------------------------------------
 
 SWITCHES = '''import yaml
 from trl import SFTConfig, SFTTrainer
@@ -196,7 +196,8 @@ def test_getattr_of_an_option_the_script_declares_is_the_options_value(tmp_path)
         "p = argparse.ArgumentParser()\np.add_argument('--bf16', action='store_true')\n"
         "p.add_argument('--fp16', action='store_true')\nargs = p.parse_args()\n"
         "model = AutoModelForCausalLM.from_pretrained('org/m')\n"
-        "targs = TrainingArguments(output_dir='o', bf16=getattr(args, 'bf16', True), fp16=getattr(args, 'fp16', False))\n"
+        "targs = TrainingArguments(output_dir='o', bf16=getattr(args, 'bf16', True),\n"
+        "                          fp16=getattr(args, 'fp16', False))\n"
         "Trainer(model=model, args=targs).train()\n")
     assert read(tmp_path, "train.py", text) == ("transformers", [], "", "none")
     assert read(tmp_path, "train2.py", text.replace("'--fp16', action='store_true'", "'--fp16', default=True")) == \
@@ -215,7 +216,7 @@ def test_a_settings_file_that_is_here_decides_over_the_default(tmp_path):
     assert reading(configs.load(str(script))) == ("transformers", [], "bfloat16", "none")
 
 
-# -- keywords a function of the script builds and returns ---------------------------------------------------------------
+# -- keywords a function of the script builds and returns --------------------------------------------------------------
 
 BUILT = '''from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
@@ -258,7 +259,7 @@ def test_a_function_that_returns_something_else_says_nothing(tmp_path, body):
     assert read(tmp_path, "train.py", text)[2] == ""
 
 
-# -- a settings object of the user's own repository ---------------------------------------------------------------------
+# -- a settings object of the user's own repository --------------------------------------------------------------------
 
 SETTINGS = '''from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -346,7 +347,7 @@ def test_a_name_that_defaults_itself_does_not_loop(tmp_path):
     assert read(tmp_path, "loader.py", text)[2] == ""
 
 
-# -- the mixed precision accelerate launch puts in the script's environment ---------------------------------------------
+# -- the mixed precision accelerate launch puts in the script's environment --------------------------------------------
 
 HF_SCRIPT = '''from datasets import load_dataset
 from transformers import AutoModelForCausalLM, {args_cls}, {trainer}{extra_import}
@@ -470,7 +471,8 @@ from pathlib import Path
     dict(imports="from pydantic import Field, field_validator\nfrom pydantic_settings import BaseSettings, "
                  "SettingsConfigDict", deco="", cls="FineTuningSettings", base="BaseSettings",
          config='    model_config = SettingsConfigDict(env_file=".env", env_prefix="FT_")\n', field="Field",
-         method='    @field_validator("output_dir")\n    @classmethod\n    def check(cls, v):\n        return Path(v)\n\n'
+         method='    @field_validator("output_dir")\n    @classmethod\n'
+                '    def check(cls, v):\n        return Path(v)\n\n'
                 '    def logs_dir(self) -> Path:\n        return self.output_dir / "logs"\n',
          tail="settings = FineTuningSettings()\n"),
     # dataclasses (round 57m's pywood21 src/config.py), no object
@@ -505,7 +507,7 @@ def test_a_settings_module_that_does_more_is_not_called_one(tmp_path, method, ta
     assert "Python settings module" not in str(err.value)
 
 
-# -- `x = x or DEFAULT` of a parameter left at its default ---------------------------------------------------------------
+# -- `x = x or DEFAULT` of a parameter left at its default -------------------------------------------------------------
 
 UNLESS_GIVEN = '''from typing import Optional
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments

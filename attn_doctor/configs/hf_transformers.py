@@ -460,8 +460,9 @@ def _python_settings(doc: dict) -> dict:
                 if k in ("bf16", "fp16") and out[k] == "?":
                     out["amp_unknown"] = True
     launched = str((doc.get("environ") or {}).get("ACCELERATE_MIXED_PRECISION", "")).strip().lower()
+    switches = (out.get("bf16"), out.get("fp16"))
     if launched in ("bf16", "fp16") and (arg_classes or by_method) and not out.get("amp_unknown") and \
-            out.get("bf16") is not True and out.get("fp16") is not True and "?" not in (out.get("bf16"), out.get("fp16")):
+            True not in switches and "?" not in switches:
         # `accelerate launch --mixed_precision bf16 train.py` (or its config file's mixed_precision, or the variable
         # exported): TrainingArguments takes ACCELERATE_MIXED_PRECISION from the environment and sets it over only
         # when bf16 / fp16 is true (huggingface/transformers 5.24 training_args.py:1612-1618 `self.mixed_precision =

@@ -1136,7 +1136,8 @@ def _settings_module(doc: dict) -> bool:
 # a dataclass, attrs, a typed dict
 _SETTINGS_BASES = {"BaseSettings", "BaseModel", "TypedDict", "NamedTuple"}
 _SETTINGS_DECORATORS = {"dataclass", "define", "frozen", "attrs", "s"}
-# what a settings class's methods may call: its fields' helpers (pathlib, str / int ..., Field / field) and validators
+# the calls that make a module more than settings (a method that builds a trainer, its arguments, a LoRA / model config,
+# loads a model or trains): its fields' helpers (Path, Field, field, str ...) and validators are not among them
 _TRAINING_CALLS = re.compile(r"(Trainer|TrainingArguments|Config|from_pretrained|train|fit)$")
 
 

@@ -1479,8 +1479,8 @@ HOST_ANSWERS = {"torch.cuda.is_available": True, "torch.backends.mps.is_availabl
                 "torch.backends.hip.is_available": False}
 
 
-# The classes whose every keyword is a named parameter of __init__ (transformers' TrainingArguments and TRL's configs are
-# dataclasses): a script that keeps only the keys `inspect.signature(C).parameters` names keeps each of their fields.
+# The classes whose every keyword is a named parameter of __init__ (transformers' TrainingArguments and TRL's configs
+# are dataclasses): a script that keeps only the keys `inspect.signature(C).parameters` names keeps their fields.
 # A model class's from_pretrained takes attn_implementation / torch_dtype through **kwargs, so a filter against its
 # signature drops them: not listed.
 _SIGNATURE_CLASSES = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig",
