@@ -46,7 +46,7 @@ STILL_WRONG_FLAT = dict(STILL_WRONG, **{
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
 globals().update(staged_round("round61m", files_min=41, claimed_min=26, refused_min=15, repos_min=30,
                               captured="2026-11-29", still_wrong=STILL_WRONG_FLAT, still_wrong_in_layout=STILL_WRONG,
-                              claimed_by="cfg61m"))
+                              claimed_by="cfg61m", unread=("round64m",)))
 
 
 def test_the_set_keeps_its_mix():
