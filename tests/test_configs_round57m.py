@@ -26,8 +26,9 @@ ROOT = CORPUS / "round57m"
 FILES = files(ROOT)
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}
-# measure-only config sets of this session, never read here
-MEASURE_ONLY = ("round61m",)
+# measure-only config sets, never read here (round 64m: gathered by cfg64m, session 15; round 61m is training material
+# since cfg63)
+MEASURE_ONLY = ("round64m",)
 
 _DATING = ("labelled float32 from transformers 4's float32 load (no dtype given, fp16 / bf16 False), dated by its "
            "SFTTrainer(dataset_text_field=, max_seq_length=); the reader leaves an unpinned load with no dtype open, the "

@@ -1,44 +1,52 @@
-"""Issue 24, round 61m: a measure-only fresh set of users' trainer configs and launch scripts (helper cfg61m, session 14,
-2026-11-29).
+"""Issue 24, round 61m: a fresh set of users' trainer configs and launch scripts (helper cfg61m, session 14,
+2026-11-29), measure-only until the lead measured it (session 14's start and end, session 15's start: 23 / 26 claimed
+files right in all four fields, 0 claimed files refused, 15 / 15 refusals, 0 unclaimed files read as a trainer);
+training material since cfg63 (session 15).
 
-fixtures/configs/round61m/ (see its README: users' files from repositories on the train side of the split, taken as the
-look-ups returned them, labelled from the trainers' own source; no reader was run on them by the helper) is not read
-file by file here, and no measured figure is held: the lead measures the set (at the session's start commit and at its
-end). What is checked is the format:
+fixtures/configs/round61m/ (see its README: 41 files from 30 users' repositories on the train side of the split, taken
+as the look-ups returned them, labelled from the trainers' own source before any reader ran) is read file by file, as
+`check --config FILE` reads it where the set keeps it, and again in its repositories' layout (every file at its
+`source` path); what stays wrong is a strict xfail. main (009e5212) read 23 / 26 claimed files right in both layouts
+(the three misses dtype: README, "Read after its measurement"); branch cfg63 25 / 26 flat and 26 / 26 in the repository
+layout, 0 claimed files refused, 15 / 15 refusals kept (14 / 15 in the label's words: one strict xfail below; the verl
+launcher's refusal names verl since cfg63, not only through its folder's name in the path, and the pydantic settings
+module is refused as a settings module, not a trainer config). The format is checked as for every staged round:
 - every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
-  types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder its
-  trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
+  types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder
+  its trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
 - the set keeps its size (floors = what was gathered), and keeps files of both kinds of trainer (diffusion and LLM) and
   of refusals;
-- no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one
-  was claimed for this round in the session's claims file (where that file is on this machine);
-While the set is measure-only, benchmarks/configs_refusals.py (MEASURE_ONLY), benchmarks/configs_robustness.py
-(NOT_TRAINING), tests/test_configs_cfg33.py (_own_files), tests/test_configs_round51.py and tests/test_configs_round54m.py
-(MEASURE_ONLY) keep their readers out of this folder."""
+- no repository is shared with another folder under fixtures/configs/ (held-out aside, never listed), and every one
+  was claimed for this round in the session's claims file (where that file is on this machine)."""
 
 from __future__ import annotations
 
-import pytest
-
-from configs_corpus import CLAIMS, check_blind_round, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, expect, files
+from configs_corpus import CONFIGS as CORPUS, expect, files, staged_round
 
 ROOT = CORPUS / "round61m"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, repositories
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 41, 26, 15, 30
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}
 
+_HYDRA_GROUP = ("a Hydra group file of the user's own schema (`defaults: [default]`, precision: bf16): refused, but as a "
+                "Hydra config attn-doctor does not read yet, not in the label's words ('not a trainer config'; its "
+                "root config.yaml is labelled 'Hydra')")
+STILL_WRONG = {
+    "round61m/unclaimed-user-script/KNambiarDJsc__qwen3-lora-continued-pretraining__slm-research__configs__training__runpod_4090.yaml":
+        _HYDRA_GROUP,
+}
+STILL_WRONG_FLAT = dict(STILL_WRONG, **{
+    "round61m/unsloth/shubh2016shiv__clinical-notes-icd10-llm-finetune__icd10_fine_tune__training__model_loader.py":
+        "labelled through icd10_fine_tune/config/settings.py (the pydantic settings' bnb_4bit_compute_dtype default "
+        "\"float16\"), which the set keeps in unclaimed-user-script/ under its flattened name (read in the repository "
+        "layout)",
+})
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-29")
 
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round61m", files_min=41, claimed_min=26, refused_min=15, repos_min=30,
+                              captured="2026-11-29", still_wrong=STILL_WRONG_FLAT, still_wrong_in_layout=STILL_WRONG,
+                              claimed_by="cfg61m", unread=("round64m",)))
 
 
 def test_the_set_keeps_its_mix():
@@ -50,31 +58,14 @@ def test_the_set_keeps_its_mix():
     assert sum(t.startswith("unclaimed:") or t == "none" for t in trainers) >= 15
 
 
-def test_no_repository_is_shared_with_another_set():
-    """round61m's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
-    file at the top of fixtures/configs/ (held-out aside, and never listed)."""
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    others = repos_outside("round61m")
-    assert not mine & others, sorted(mine & others)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_repository_was_claimed_for_this_round():
-    """Each repository was claimed by cfg61m, and by nobody else, before it was opened."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(f"REPO {repo} ")]
-        assert owners == ["cfg61m"], (repo, owners)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
+def test_the_readers_of_the_training_sets_read_it():
+    """A training round is read by the benchmarks and tests that read every training folder: none of them names it
+    among the folders they skip any more (it was measure-only until the lead's measurement of session 15's start)."""
     root = CORPUS.parents[1]
-    assert "round61m" in (root / "benchmarks/configs_refusals.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("\n", 1)[0]
-    assert "round61m" in (root / "benchmarks/configs_robustness.py").read_text(encoding="utf-8").split("NOT_TRAINING = ", 1)[1].split("\n", 1)[0]
+    assert "round61m" not in (root / "benchmarks/configs_refusals.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("#", 1)[0]
+    assert "round61m" not in (root / "benchmarks/configs_robustness.py").read_text(encoding="utf-8").split("NOT_TRAINING = ", 1)[1].split("#", 1)[0]
     sets_line = next(line for line in (root / "tests/test_configs_cfg33.py").read_text(encoding="utf-8").splitlines()
                      if line.strip().startswith("sets = ["))
-    assert '"round61m"' in sets_line
-    for test in ("tests/test_configs_round51.py", "tests/test_configs_round54m.py"):
-        assert '"round61m"' in (root / test).read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("\n", 1)[0], test
+    assert '"round61m"' not in sets_line
+    for test in ("tests/test_configs_round51.py", "tests/test_configs_round54m.py", "tests/test_configs_round57m.py"):
+        assert '"round61m"' not in (root / test).read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("\n", 1)[0], test

@@ -1355,6 +1355,15 @@ def _launch_environ(doc: dict, script: str) -> dict:
         prefixed = re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(k) + r"=", at)
         if exported or prefixed:
             out[k] = v
+    if cmd.program == "accelerate":
+        # `accelerate launch --mixed_precision bf16` (or its --config_file's mixed_precision, when that file is here)
+        # puts ACCELERATE_MIXED_PRECISION in the script's environment, over any the shell exports
+        # (huggingface/accelerate@e7998c9 src/accelerate/utils/launch.py: prepare_simple_launcher_cmd_env,
+        # prepare_multi_gpu_env and prepare_deepspeed_cmd_env each set it from the resolved --mixed_precision):
+        # what transformers' TrainingArguments takes when the script sets neither bf16 nor fp16 (hf_transformers.py)
+        mp = with_accelerate_config(doc, dict(cmd.launcher_args or {})).get("mixed_precision")
+        if isinstance(mp, str) and known(mp) and mp.strip().lower() in ("no", "fp16", "bf16", "fp8"):
+            out["ACCELERATE_MIXED_PRECISION"] = mp.strip().lower()
     return out
 
 

@@ -383,6 +383,7 @@ def _python_settings(doc: dict) -> dict:
     # a TrainingArguments the script gets from a method of its own settings object: read with that object as `self`
     # (below), not as the method's `self.fp16` unknown
     by_method, built = _built_by_a_method(t, consts, modules)
+    arg_classes: set = set()
     for n in ast.walk(t):
         if not isinstance(n, ast.Call) or id(n) in built:
             continue
@@ -410,6 +411,9 @@ def _python_settings(doc: dict) -> dict:
                 out["dtype_named"] = True
             continue
         unread = _fields_never_read(t, n) if name == "ModelConfig" else set()
+        looked_up: dict = {}
+        if name in PY_ARGS and name != "ModelConfig":
+            arg_classes.add(name)
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
         for arg, node in keywords(n, consts):
             if arg in unread:
@@ -423,7 +427,7 @@ def _python_settings(doc: dict) -> dict:
             if arg in PY_KEYS:
                 out[arg] = value(node, consts)
                 if arg in ("bf16", "fp16") and out[arg] == "?":
-                    out["amp_unknown"] = True  # `bf16=use_bf16` set by the GPU: an autocast, which one not said
+                    looked_up[arg] = _switch_default(node, arg)
             elif arg == "model_init_kwargs":
                 # a dict written in the call or in a variable (`model_kwargs = dict(attn_implementation=...)`), given to
                 # a TRL config or, in TRL before 0.13, to the trainer itself (`SFTTrainer(model="org/name",
@@ -431,6 +435,16 @@ def _python_settings(doc: dict) -> dict:
                 items = _dict_items(node, consts)
                 if items:
                     out["model_init_kwargs"] = {k: _bare_dtype(value(v, consts)) for k, v in items}
+        if looked_up:
+            if all(d is not None for d in looked_up.values()) and any(looked_up.values()):
+                # `fp16=t.get("fp16", True), bf16=t.get("bf16", False)` of a settings file that is not here (round
+                # 61m's CatalinMoldova, 49m's CodeDaoVietNam `bool(deep_get(config, "training.fp16", True))`): a
+                # default that turns an autocast on is the precision the script is written for, which its file
+                # would have to turn off; defaults that leave both off say nothing (round 17's JackyJerkyYt
+                # `bf16=train_cfg.get("bf16", False)`: its file decides)
+                out.update(looked_up)
+            else:
+                out["amp_unknown"] = True  # `bf16=use_bf16` set by the GPU: an autocast, which one not said
     for arg, v in by_method.items():
         out.setdefault(arg, v)
         if arg in ("bf16", "fp16") and v == "?":
@@ -445,12 +459,51 @@ def _python_settings(doc: dict) -> dict:
                 out[k] = value(argv[k], consts)
                 if k in ("bf16", "fp16") and out[k] == "?":
                     out["amp_unknown"] = True
+    launched = str((doc.get("environ") or {}).get("ACCELERATE_MIXED_PRECISION", "")).strip().lower()
+    switches = (out.get("bf16"), out.get("fp16"))
+    if launched in ("bf16", "fp16") and (arg_classes or by_method) and not out.get("amp_unknown") and \
+            True not in switches and "?" not in switches:
+        # `accelerate launch --mixed_precision bf16 train.py` (or its config file's mixed_precision, or the variable
+        # exported): TrainingArguments takes ACCELERATE_MIXED_PRECISION from the environment and sets it over only
+        # when bf16 / fp16 is true (huggingface/transformers 5.24 training_args.py:1612-1618 `self.mixed_precision =
+        # os.environ.get("ACCELERATE_MIXED_PRECISION", "no")`, which the Trainer hands its Accelerator, trainer.py:744).
+        # A TRL config (>= 0.19) makes bf16 true itself when fp16 is not, so only bf16 is the same in every release
+        if launched == "bf16" or arg_classes <= {"TrainingArguments", "Seq2SeqTrainingArguments"}:
+            out[launched] = True
     out.update(_after_loading(t, consts))
     if isinstance(out.get("torch_dtype"), str) and out["torch_dtype"].startswith("torch."):
         out["torch_dtype"] = out["torch_dtype"][6:]
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
         out["dtype"] = out["dtype"][6:]
     return {k: v for k, v in out.items() if v != "?"}
+
+
+def _switch_default(node, arg: str) -> bool | None:
+    """The default of a lookup an autocast switch is read with, where the value itself is not known here:
+    `cfg.get("fp16", True)`, `getattr(cfg, "fp16", True)`, `deep_get(config, "training.fp16", True)` /
+    `OmegaConf.select(cfg, "train.fp16", default=True)` (a getter of the user's own that names the switch), under
+    `bool(...)` as well; None for anything else."""
+    import ast
+
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and \
+            len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    if not isinstance(node, ast.Call):
+        return None
+    keys = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    default = [k.value for k in node.keywords if k.arg == "default"] or node.args[-1:]
+    if len(default) != 1 or not isinstance(default[0], ast.Constant) or not isinstance(default[0].value, bool):
+        return None
+    f = node.func
+    if isinstance(f, ast.Attribute) and f.attr == "get" and len(node.args) == 2 and \
+            isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return default[0].value
+    if isinstance(f, ast.Name) and f.id == "getattr" and len(node.args) == 3 and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return default[0].value
+    if any(re.split(r"[.:/]", k)[-1].lower().endswith(arg) for k in keys):
+        return default[0].value
+    return None
 
 
 def _built_by_a_method(t, consts: dict, modules) -> tuple[dict, set]:

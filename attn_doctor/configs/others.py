@@ -787,6 +787,11 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "NVIDIA Cosmos (imaginaire)", s.add(f"--config={cosmos_cfg.strip(chr(39) + chr(34))}")
         if mod.startswith("verl.") or c.script == "main_ppo.py" and "verl" in " ".join(c.words):
             return "verl", s.add(mod or "verl.trainer.main_ppo")
+        if (mod.startswith("recipe.") or c.script and c.script.startswith("main_")) and \
+                any(w.startswith("actor_rollout_ref.") for w in c.args):
+            # a recipe of verl's repository (`python3 -m recipe.dapo.main_dapo`, round 61m) with Hydra overrides of
+            # verl's own config tree (actor_rollout_ref: its trainer's actor / rollout / reference section)
+            return "verl", s.add(f"{mod or c.script} actor_rollout_ref.* overrides")
         if mod.startswith("openrlhf."):
             return "OpenRLHF", s.add(mod)
         if c.script and (_OPEN_INSTRUCT_SCRIPT.search(next((w for w in c.words if w.endswith(c.script)), "")) or
@@ -1127,6 +1132,54 @@ def _settings_module(doc: dict) -> bool:
     return assigns >= 5
 
 
+# the bases and decorators of a settings class: pydantic's models (BaseSettings reads the environment and .env too),
+# a dataclass, attrs, a typed dict
+_SETTINGS_BASES = {"BaseSettings", "BaseModel", "TypedDict", "NamedTuple"}
+_SETTINGS_DECORATORS = {"dataclass", "define", "frozen", "attrs", "s"}
+# the calls that make a module more than settings (a method that builds a trainer, its arguments, a LoRA / model config,
+# loads a model or trains): its fields' helpers (Path, Field, field, str ...) and validators are not among them
+_TRAINING_CALLS = re.compile(r"(Trainer|TrainingArguments|Config|from_pretrained|train|fit)$")
+
+
+def _settings_class_module(doc: dict) -> bool:
+    """A .py file that defines its project's settings as classes (round 61m: a pydantic BaseSettings with 40 fields,
+    validators and path helpers, and `settings = FineTuningSettings()` at the end), beside imports, a docstring and
+    NAME = value assignments: every class a settings class (_SETTINGS_BASES / _SETTINGS_DECORATORS) and five fields
+    with defaults at least among them; no statement runs anything but building those classes, and no method calls a
+    trainer, a TrainingArguments / config class or from_pretrained. The project's own code imports it; no trainer
+    takes it as a config."""
+    import ast
+
+    from .pyscript import _call_name, tree
+
+    if doc["fmt"] != "python" or not doc["name"].endswith(".py"):
+        return False
+    t = tree(doc.get("python") or "")
+    if t is None or not t.body:
+        return False
+    classes = {n.name for n in t.body if isinstance(n, ast.ClassDef)}
+    fields = 0
+    for n in t.body:
+        if isinstance(n, ast.ClassDef):
+            bases = {b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", None) for b in n.bases}
+            decos = {_call_name(d) if isinstance(d, ast.Call) else
+                     (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) for d in n.decorator_list}
+            if not (bases & (_SETTINGS_BASES | classes) or decos & _SETTINGS_DECORATORS):
+                return False
+            fields += sum(isinstance(st, ast.AnnAssign) and st.value is not None for st in n.body)
+        elif isinstance(n, (ast.Assign, ast.AnnAssign)):
+            v = n.value
+            if isinstance(v, ast.Call) and not (isinstance(v.func, ast.Name) and v.func.id in classes):
+                return False  # a top-level call that is not one of its settings classes: something runs at import
+        elif not (isinstance(n, (ast.Import, ast.ImportFrom)) or
+                  isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)):
+            return False
+    if not classes or fields < 5:
+        return False
+    return not any(isinstance(c, ast.Call) and _TRAINING_CALLS.search(_call_name(c) or "") and
+                   _call_name(c) not in classes and _call_name(c) != "SettingsConfigDict" for c in ast.walk(t))
+
+
 def hydra_output(doc: dict) -> str | None:
     """The files Hydra writes into every run's output folder (outputs/DATE/TIME/.hydra/ or multirun/.../.hydra/:
     config.yaml, the composed config; hydra.yaml, Hydra's own; overrides.yaml, the command line's overrides; Hydra docs
@@ -1247,6 +1300,9 @@ def what_file(doc: dict) -> str | None:
     """What a file no reader claims is, when its layout says so (a CI workflow, a compose file, a ComfyUI graph ...)."""
     if _settings_module(doc):
         return "a Python settings module (only NAME = value assignments, which the project's own code imports)"
+    if _settings_class_module(doc):
+        return ("a Python settings module (settings classes with field defaults, no trainer calls: the project's own "
+                "code imports it)")
     if _argparse_module(doc):
         return ("a module of argparse definitions (the command-line options of the project's own scripts, which "
                 "import it)")

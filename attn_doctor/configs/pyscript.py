@@ -172,6 +172,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
         out.setdefault(name, lit)
     out[MODULE_CONSTANTS] = whole
     out[OPAQUE_DICTS] = _opaque_updates(tree)
+    out[RETURNED_DICTS] = _returned_dicts(tree, out)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
     out[PINNED_BF16] = pinned_bf16(tree)
@@ -434,6 +435,36 @@ def _dict_updates(tree) -> dict:
 
 # consts' entry for the dict variables the script changes with contents not known here (_opaque_updates)
 OPAQUE_DICTS = "<dicts updated at run time>"
+# consts' entry for the script's functions that build a dict of keywords and return it (_returned_dicts)
+RETURNED_DICTS = "<dicts the script's functions return>"
+
+
+def _returned_dicts(tree, consts: dict) -> dict:
+    """function name -> the dict node it returns, for each function of the script (defined once) whose one `return`
+    gives a dict written out (`return {...}` / `return dict(...)`) or a name the function itself binds to one once
+    (`kwargs = {...}` ... `return kwargs`, round 49m's CodeDaoVietNam `Seq2SeqTrainingArguments(
+    **build_training_args_kwargs(config, out))`): what `**f(...)` spreads, keys the function sets in a branch aside."""
+    defs: dict = {}
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.setdefault(f.name, []).append(f)
+    out: dict = {}
+    for name, fs in defs.items():
+        if len(fs) != 1:
+            continue
+        rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)]
+        if len(rets) != 1 or rets[0].value is None:
+            continue
+        got = rets[0].value
+        if isinstance(got, ast.Name):
+            bound = consts.get(got.id)
+            if bound is None or not any(n is bound for n in ast.walk(fs[0])):
+                continue  # a name bound elsewhere (another function's), or more than once
+            got = bound
+        if isinstance(got, ast.Dict) or isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and \
+                got.func.id == "dict":
+            out[name] = got
+    return out
 
 
 def _opaque_updates(tree) -> set:
@@ -649,14 +680,53 @@ def argv_options(tree, words: list) -> dict | None:
     return out
 
 
+def _unless_given(tree) -> dict:
+    """id(assignment) -> its value with the parameter's default in place of the name, for each `x = x or DEFAULT` in
+    a function whose parameter x defaults to a false literal (None, False, "", 0) and that no call in the script
+    passes x to (round 61m: `def load_model_for_training(..., dtype: Optional[str] = None)` with `dtype = dtype or
+    settings.bnb_4bit_compute_dtype`): x is DEFAULT, as the function runs when its callers leave x out."""
+    out: dict = {}
+    funcs = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for f in funcs:
+        a = f.args
+        pos = a.posonlyargs + a.args
+        defaults = dict(zip([x.arg for x in pos[len(pos) - len(a.defaults):]], a.defaults))
+        defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        for st in ast.walk(f):
+            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+                    isinstance(st.value, ast.BoolOp) and isinstance(st.value.op, ast.Or) and
+                    isinstance(st.value.values[0], ast.Name) and st.value.values[0].id == st.targets[0].id):
+                continue
+            x = st.targets[0].id
+            d = defaults.get(x)
+            if not (isinstance(d, ast.Constant) and not d.value):
+                continue
+            index = [p.arg for p in pos].index(x) if x in [p.arg for p in pos] else None
+            passed = any(isinstance(c, ast.Call) and _call_name(c) == f.name and (
+                any(k.arg == x or k.arg is None for k in c.keywords) or
+                index is not None and (len(c.args) > index - (1 if pos and pos[0].arg in ("self", "cls") else 0) or
+                                       any(isinstance(g, ast.Starred) for g in c.args)))
+                for c in ast.walk(tree))
+            if not passed:
+                rest = st.value.values[1:]
+                out[id(st)] = rest[0] if len(rest) == 1 else ast.BoolOp(op=ast.Or(), values=rest)
+    return out
+
+
 def _constants_pass(tree, settled: dict | None) -> dict:
     out, branched = {}, set()
+    given = _unless_given(tree)
     for n, in_branch in _assignments(tree, False, settled):
         if isinstance(n, ast.Assign):
             name, val = n.targets[0].id, n.value
         else:
             name, val = n.target.id, n.value
+        val = given.get(id(n), val)
         old = out.get(name)
+        if old is not None and _filters_itself(val, name):
+            # `kw = {k: v for k, v in kw.items() if k in sig}` (round 61m: keywords filtered against the installed
+            # TrainingArguments' signature): the comprehension over the dict the name held before
+            val = _over(val, old)
         if old is not None and in_branch and ast.dump(old) != ast.dump(val) and \
                 not (_parse_call(old) and _parse_call(val)):
             # `if torch.cuda.is_bf16_supported(): x = bf16 / else: x = fp16`: decided at run time. Two spellings of the
@@ -938,6 +1008,75 @@ def _module_literals(t) -> dict:
     return out
 
 
+def _field_literal(v):
+    """A class field's default written as a literal: `x: str = "float16"`, pydantic's `Field(default="float16", ...)` /
+    `Field("float16", ...)`, dataclasses' `field(default="float16")`; None for anything else (a default_factory, a
+    value computed from something)."""
+    if isinstance(v, ast.Constant):
+        return v
+    if isinstance(v, ast.Call) and _call_name(v) in ("Field", "field"):
+        got = [k.value for k in v.keywords if k.arg == "default"] or \
+            (v.args[:1] if _call_name(v) == "Field" else [])
+        if len(got) == 1 and isinstance(got[0], ast.Constant) and got[0].value is not Ellipsis:
+            return got[0]
+    return None
+
+
+def _module_instances(t) -> dict:
+    """NAME -> {field: literal} for a module's own top-level `NAME = Settings()` (assigned once) of a class the module
+    defines with field defaults written as literals (_field_literal; those of a base class the module defines too,
+    and the call's own literal keywords over them): round 61m's `settings = FineTuningSettings()` of a pydantic
+    BaseSettings that a training module imports (`from icd10_fine_tune.config.settings import settings`) and reads
+    as `settings.bnb_4bit_compute_dtype`. The values are the class's defaults, as the run has them with no
+    environment variable or .env file of its own setting them (as an argparse default is the value with no options)."""
+    classes = {c.name: c for c in t.body if isinstance(c, ast.ClassDef)}
+    counts: dict = {}
+    for n in ast.walk(t):
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                for x in ast.walk(tg):
+                    if isinstance(x, ast.Name):
+                        counts[x.id] = counts.get(x.id, 0) + 1
+
+    def fields(c, depth=0) -> dict:
+        out: dict = {}
+        for b in c.bases:
+            if isinstance(b, ast.Name) and b.id in classes and depth < 3:
+                out.update(fields(classes[b.id], depth + 1))
+        for st in c.body:
+            if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
+                name, v = st.target.id, st.value
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                name, v = st.targets[0].id, st.value
+            else:
+                continue
+            lit = _field_literal(v)
+            if lit is not None:
+                out[name] = lit
+            else:
+                out.pop(name, None)
+        return out
+
+    out: dict = {}
+    for st in t.body:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+                isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) and
+                st.value.func.id in classes and not st.value.args and counts.get(st.targets[0].id) == 1):
+            continue
+        got = fields(classes[st.value.func.id])
+        for k in st.value.keywords:
+            if k.arg is None:
+                got = {}
+                break
+            if isinstance(k.value, ast.Constant):
+                got[k.arg] = k.value
+            else:
+                got.pop(k.arg, None)
+        if got:
+            out[st.targets[0].id] = got
+    return out
+
+
 def _literal_all(t) -> set | None:
     """The names of a module's `__all__ = [...]` written out as string literals, or None (no such `__all__`)."""
     for st in t.body:
@@ -981,6 +1120,11 @@ def _imported_module_constants(tree, modules, own: dict) -> tuple[dict, dict]:
             for name, alias in names:
                 if name in lits:
                     named[alias] = lits[name]
+            objs = _module_instances(t) if t is not None and names else {}
+            for name, alias in names:
+                if name in objs:
+                    # `from pkg.config.settings import settings`: read as `settings.field`, the class's defaults
+                    whole[alias] = objs[name]
     return whole, named
 
 
@@ -1200,6 +1344,20 @@ def value(node, consts: dict):
         if got:
             return value(got[-1], consts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+            1 <= len(node.args) <= 2 and not node.keywords and not isinstance(node.args[0], ast.Constant) and \
+            ast.unparse(node.func) not in _ENVIRON_GETS:
+        # `dtype_map.get(dtype, torch.float16)` of a name known here (round 61m: `dtype = dtype or
+        # settings.bnb_4bit_compute_dtype`, the settings' default "float16"): the dict's entry under that key, else
+        # the getter's default, for a dict known here whole; a key not known here is "?", not the default
+        key = _nested_value(node.args[0], consts)
+        items = _known_items(node.func.value, consts) if isinstance(key, str) and key != "?" and \
+            not key.startswith("torch.") else None
+        if items is not None:
+            got = [v for k, v in items if k == key]
+            if got:
+                return value(got[-1], consts)
+            return value(node.args[1], consts) if len(node.args) > 1 else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
             1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) and \
             isinstance(node.args[0].value, str) and ast.unparse(node.func) not in _ENVIRON_GETS:
         # `cfg.get("attn", "sdpa")` / `cfg["model"].get("attn_implementation", "sdpa")` of a dict known here whole (one
@@ -1213,6 +1371,13 @@ def value(node, consts: dict):
             if got:
                 return value(got[-1], consts)
             return value(node.args[1], consts) if len(node.args) > 1 else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
+            len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Name) and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
+            node.args[1].value.isidentifier():
+        # `getattr(args, "bf16", True)` of an attribute known here (an argparse option's default, a config object's
+        # keyword): that attribute, as `args.bf16` reads; else "?" (whether the object has it is decided at run time)
+        return _nested_value(ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load()), consts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
             len(node.args) == 2 and not node.keywords and isinstance(node.args[0], ast.Name) and \
             node.args[0].id == "torch":
@@ -1296,7 +1461,7 @@ def value(node, consts: dict):
     if isinstance(node, ast.BoolOp):
         # `torch.cuda.is_available() or torch.backends.hip.is_available()`: Python's `or` / `and` over values known
         # here; one that is not known leaves the whole unknown unless the known ones already decide it
-        vals = [value(v, consts) for v in node.values]
+        vals = [_nested_value(v, consts) for v in node.values]  # `x = x or default` names itself
         decide = isinstance(node.op, ast.Or)
         for v in vals:
             if v == "?" or isinstance(v, str) and v.startswith("torch."):
@@ -1343,6 +1508,105 @@ HOST_ANSWERS = {"torch.cuda.is_available": True, "torch.backends.mps.is_availabl
                 "torch.backends.hip.is_available": False}
 
 
+# The classes whose every keyword is a named parameter of __init__ (transformers' TrainingArguments and TRL's configs
+# are dataclasses): a script that keeps only the keys `inspect.signature(C).parameters` names keeps their fields.
+# A model class's from_pretrained takes attn_implementation / torch_dtype through **kwargs, so a filter against its
+# signature drops them: not listed.
+_SIGNATURE_CLASSES = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig",
+                      "ORPOConfig", "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig", "ModelConfig"}
+
+
+def _filters_itself(node, name: str) -> bool:
+    """`{k: v for k, v in NAME.items() if ...}`: a comprehension that keeps some entries of the dict NAME names."""
+    if not (isinstance(node, ast.DictComp) and len(node.generators) == 1):
+        return False
+    it = node.generators[0].iter
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and \
+        isinstance(it.func.value, ast.Name) and it.func.value.id == name and not it.args
+
+
+def _over(comp: ast.DictComp, base) -> ast.DictComp:
+    """The comprehension `comp` iterating over `base.items()` instead of its own name's."""
+    g = comp.generators[0]
+    items = ast.Call(func=ast.Attribute(value=base, attr="items", ctx=ast.Load()), args=[], keywords=[])
+    return ast.DictComp(key=comp.key, value=comp.value, generators=[
+        ast.comprehension(target=g.target, iter=items, ifs=g.ifs, is_async=g.is_async)])
+
+
+def _signature_of(node, consts: dict, depth: int = 0) -> str | None:
+    """The class C whose parameter names `node` holds: `inspect.signature(C).parameters` (or of `C.__init__`), with
+    `set(...)` / `.keys()` around it, `C.__dataclass_fields__`, `{f.name for f in dataclasses.fields(C)}`."""
+    node = resolve(node, consts)
+    if depth > 3:
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "frozenset", "list") \
+            and len(node.args) == 1:
+        return _signature_of(node.args[0], consts, depth + 1)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" and \
+            not node.args:
+        return _signature_of(node.func.value, consts, depth + 1)
+    if isinstance(node, ast.SetComp) and len(node.generators) == 1 and isinstance(node.elt, ast.Attribute) and \
+            node.elt.attr == "name":
+        it = node.generators[0].iter
+        if isinstance(it, ast.Call) and _call_name(it) == "fields" and len(it.args) == 1:
+            return _class_named(it.args[0])
+    if isinstance(node, ast.Attribute) and node.attr == "parameters":
+        sig = resolve(node.value, consts)
+        if isinstance(sig, ast.Call) and _call_name(sig) == "signature" and len(sig.args) == 1:
+            return _class_named(sig.args[0])
+    if isinstance(node, ast.Attribute) and node.attr == "__dataclass_fields__":
+        return _class_named(node.value)
+    return None
+
+
+def _class_named(node) -> str | None:
+    if isinstance(node, ast.Attribute) and node.attr == "__init__":
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr  # transformers.TrainingArguments
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _signature_filtered(node, consts: dict):
+    """(the dict a comprehension filters, the keys it keeps or None for every key) when `node` is `{k: v for k, v in
+    D.items() if k in PARAMS}` with PARAMS the parameter names of one of _SIGNATURE_CLASSES (a script's guard
+    against a keyword the installed transformers lacks) and, at most, `if v is not None` beside it; else None. The
+    keys kept are those classes' fields (configs.hf_transformers.HF_FIELDS), which every release takes: bf16 / fp16
+    / torch_compile / per_device_train_batch_size ..."""
+    if not (isinstance(node, ast.DictComp) and len(node.generators) == 1):
+        return None
+    g = node.generators[0]
+    if not (isinstance(g.target, ast.Tuple) and len(g.target.elts) == 2 and
+            all(isinstance(e, ast.Name) for e in g.target.elts)):
+        return None
+    k, v = (e.id for e in g.target.elts)
+    if not (isinstance(node.key, ast.Name) and node.key.id == k and isinstance(node.value, ast.Name) and
+            node.value.id == v):
+        return None
+    if not (isinstance(g.iter, ast.Call) and isinstance(g.iter.func, ast.Attribute) and g.iter.func.attr == "items"
+            and not g.iter.args):
+        return None
+    conds = [c for i in g.ifs for c in (i.values if isinstance(i, ast.BoolOp) and isinstance(i.op, ast.And) else [i])]
+    cls, drop_none = None, False
+    for c in conds:
+        if not (isinstance(c, ast.Compare) and len(c.ops) == 1 and isinstance(c.left, ast.Name)):
+            return None
+        if c.left.id == v and isinstance(c.ops[0], ast.IsNot) and isinstance(c.comparators[0], ast.Constant) and \
+                c.comparators[0].value is None:
+            drop_none = True
+        elif c.left.id == k and isinstance(c.ops[0], ast.In) and cls is None:
+            cls = _signature_of(c.comparators[0], consts)
+            if cls not in _SIGNATURE_CLASSES:
+                return None
+        else:
+            return None
+    if cls is None:
+        return None
+    from .hf_transformers import HF_FIELDS
+
+    return g.iter.func.value, HF_FIELDS, drop_none
+
+
 def _dict_items(node, consts: dict, depth: int = 0) -> list:
     """The (key, value node) pairs of a dict the script writes out: `{"k": v, **other}` or `dict(k=v, **other)`;
     nothing for a dict it builds at run time."""
@@ -1368,6 +1632,15 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
         inner = [v for k, v in _dict_items(node.value, consts, depth + 1) if k == node.slice.value]
         if inner:
             out += _dict_items(inner[-1], consts, depth + 1)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in consts.get(RETURNED_DICTS, {}):
+        # `**build_kwargs(cfg)` of the script's own `def build_kwargs(cfg): kw = {...}; return kw`
+        out += _dict_items(consts[RETURNED_DICTS][node.func.id], consts, depth + 1)
+    elif _signature_filtered(node, consts) is not None:
+        # `{k: v for k, v in kw.items() if k in inspect.signature(TrainingArguments).parameters}`: kw's fields
+        base, keep, drop_none = _signature_filtered(node, consts)
+        out += [(k, v) for k, v in _dict_items(base, consts, depth + 1) if k in keep and
+                not (drop_none and isinstance(v, ast.Constant) and v.value is None)]
     return out
 
 

@@ -981,18 +981,26 @@ CONTAINER_RUNTIMES = {"apptainer": _APPTAINER, "singularity": _APPTAINER, "docke
 
 
 def _in_container(w: list[str]) -> tuple[str, list[str]] | None:
-    """(image, the command it runs there) of `apptainer exec --nv --bind a:b IMAGE python x.py` and the like."""
+    """(image, the command it runs there) of `apptainer exec --nv --bind a:b IMAGE python x.py` and the like. docker /
+    podman's `--entrypoint PROGRAM` runs PROGRAM with the words after the image as its arguments (round 61m: `docker
+    run ... --entrypoint python3 IMAGE -m recipe.dapo.main_dapo ...`)."""
     subs, flags, shorts = CONTAINER_RUNTIMES[os.path.basename(w[0])]
     if len(w) < 3 or w[1] not in subs:
         return None
-    i, rest = 0, w[2:]
+    i, rest, entry = 0, w[2:], None
     while i < len(rest) and rest[i].startswith("-"):
         key = rest[i].lstrip("-")
+        if rest[i].startswith("--entrypoint=") and subs is _DOCKER[0]:
+            entry = rest[i].split("=", 1)[1]
+        elif rest[i] == "--entrypoint" and subs is _DOCKER[0] and i + 1 < len(rest):
+            entry = rest[i + 1]
         if "=" in rest[i] or key in flags or not rest[i].startswith("--") and key and all(ch in shorts for ch in key):
             i += 1
         else:
             i += 2
-    return (rest[i], rest[i + 1:]) if i < len(rest) else None
+    if i >= len(rest):
+        return None
+    return rest[i], ([entry] if entry else []) + rest[i + 1:]
 
 
 # the options of job launchers that hold the command line the job runs (`sbatch --wrap`, a cluster CLI's --command)
