@@ -98,12 +98,13 @@ def read(tmp_path: Path, name: str, text: str) -> tuple:
 
 def refusal(tmp_path: Path, name: str, text: str) -> str:
     """The one-line refusal of a variant, without the test's own path (the words asked for must come from the
-    message, not from tmp_path)."""
+    message, not from tmp_path nor the variant's file name: without_path)."""
+    path = write(tmp_path, name, text)
     with pytest.raises(UsageError) as err:
-        configs.load(write(tmp_path, name, text))
+        configs.load(path)
     msg = str(err.value)
     assert "\n" not in msg and msg.startswith("--config: ")
-    return msg.replace(str(tmp_path), "")
+    return without_path(msg, path).replace(str(tmp_path), "")
 
 
 def path_forms(path: Path | str) -> list[str]:
@@ -135,7 +136,8 @@ def refused_in_its_words(msg: str, words: str, path: Path | str) -> bool:
 
 
 def check_read_as_expected(path: Path, labelled: Path | None = None) -> None:
-    """`check --config FILE` reads it as its expect file says: refused in one line with the expected words, or
+    """`check --config FILE` reads it as its expect file says: refused in one line with the expected words (said by the
+    message, outside the file's own path: refused_in_its_words), or
     (trainer, required, dtype, compile mode) as labelled. labelled: the set's file whose expect file labels it, when
     `path` is a copy of it elsewhere (in_repository_layout)."""
     e = expect(labelled or path)

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from configs_corpus import CLAIMS, CONFIGS, check_read_as_expected, files, refused_in_its_words, staged_round, \
-    without_path
+from configs_corpus import CLAIMS, CONFIGS, check_read_as_expected, files, refusal, refused_in_its_words, \
+    staged_round, without_path
 
 FLOORS = dict(files_min=30, claimed_min=8, refused_min=22, repos_min=19, captured="2026-11-29")
 WELL_FORMED = "test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split"
@@ -101,3 +101,11 @@ def test_the_corpus_check_passes_a_refusal_in_the_labels_words(tmp_path):
     text = ("defaults:\n  - sft_trainer\n  - _self_\nmodel:\n  partial_pretrain: Qwen/Qwen2.5-0.5B-Instruct\n"
             "ulysses_sequence_parallel_size: 2\nuse_remove_padding: true\n")
     check_read_as_expected(_labelled(tmp_path, "unclaimed-verl", "sft.yaml", text, "verl"))
+
+
+def test_a_variants_refusal_does_not_carry_its_file_name(tmp_path):
+    # the variants' refusal() takes the written file's path out too, so a variant named after a framework does not
+    # hand its test the framework's name
+    (tmp_path / "unclaimed-verl").mkdir()
+    msg = refusal(tmp_path / "unclaimed-verl", "verl_sft.yaml", "colour: blue\nsize: 3\n")
+    assert msg.startswith("--config: ") and "verl" not in msg, msg
