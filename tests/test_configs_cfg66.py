@@ -7,7 +7,10 @@ the neighbours that must keep their reading:
   `detectron2://...` (round 19's XDynames mask_rcnn_barley.yaml);
 - a Python script importing detectron2 (round 19's dorbodwolf tools/1_train.py, detectron2's plain_train_net.py);
 - verl's FSDP SFT trainer config layered by Hydra (`defaults: [sft_trainer, _self_]`): model.partial_pretrain beside
-  ulysses_sequence_parallel_size / use_remove_padding (round 9's dmitrievaaxx sft_config.yaml)."""
+  ulysses_sequence_parallel_size / use_remove_padding (round 9's dmitrievaaxx sft_config.yaml);
+- (a refusal naming the wrong framework, found by the same survey in round 12u, whose test checks no words) EasyR1's
+  launcher `-m verl.trainer.main config=FILE worker.*=...`: EasyR1 keeps verl's package name, so it was refused as
+  verl."""
 
 from __future__ import annotations
 
@@ -96,3 +99,26 @@ def test_verls_sft_trainer_config_is_refused_as_verl(tmp_path, extra, model):
 def test_a_hydra_file_with_a_model_partial_pretrain_alone_stays_a_hydra_config(tmp_path):
     msg = refusal(tmp_path, "sft_override.yaml", VERL_SFT.format(model="Qwen/Qwen3-4B", extra="seed: 1"))
     assert "verl" not in msg.split(SUPPORTED)[0] and "Hydra" in msg, msg
+
+
+# EasyR1 keeps verl's package name; its launcher is `-m verl.trainer.main` with OmegaConf's `config=FILE` and its own
+# `worker.` section (hiyouga/EasyR1 examples/*.sh; round 12u's launchers, refused as verl before cfg66)
+@pytest.mark.parametrize("args", ["config=examples/config.yaml worker.actor.model.model_path=${MODEL_PATH}",
+                                  "config=${CONFIG_FILE} data.rollout_batch_size=4",
+                                  "trainer.n_gpus_per_node=8 worker.rollout.n=20 data.max_prompt_length=2048"])
+@pytest.mark.parametrize("launch", ["python3 -m", "python -m", "torchrun --nproc_per_node 4 -m"])
+def test_an_easyr1_launcher_is_named_easyr1_not_verl(tmp_path, args, launch):
+    text = f"#!/bin/bash\nset -x\nMODEL_PATH=Qwen/Qwen2.5-VL-3B-Instruct\n\n{launch} verl.trainer.main \\\n    " + \
+           " \\\n    ".join(args.split()) + "\n"
+    msg = refusal(tmp_path, "run_grpo.sh", text)
+    assert "looks like EasyR1" in msg.split(SUPPORTED)[0], msg
+
+
+@pytest.mark.parametrize("line", [
+    "python3 -m verl.trainer.main_ppo data.train_files=$HOME/data/gsm8k/train.parquet "
+    "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct",
+    "python3 -m verl.trainer.main trainer.total_epochs=1",  # verl's name with no EasyR1 override: verl
+])
+def test_verls_own_launchers_stay_verl(tmp_path, line):
+    msg = refusal(tmp_path, "run_ppo.sh", f"set -x\n{line}\n")
+    assert "looks like verl" in msg.split(SUPPORTED)[0], msg

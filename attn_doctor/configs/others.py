@@ -811,6 +811,12 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             # NVIDIA Cosmos' post-training: `torchrun -m scripts.train --config=cosmos_predict2/.../config.py --
             # experiment=...` (imaginaire's LazyConfig in the cosmos_predict2 package)
             return "NVIDIA Cosmos (imaginaire)", s.add(f"--config={cosmos_cfg.strip(chr(39) + chr(34))}")
+        if mod == "verl.trainer.main" and any(w.startswith(("config=", "worker.")) for w in c.args):
+            # EasyR1 (hiyouga's verl fork) keeps verl's package name: `python3 -m verl.trainer.main config=FILE
+            # worker.actor.model.model_path=...` (its examples/*.sh: OmegaConf's `config=` file, its `worker:` section),
+            # where verl's own entry is verl.trainer.main_ppo with actor_rollout_ref.* overrides (cfg66: round 12u's
+            # EasyR1 launchers were refused as verl)
+            return "EasyR1 (a verl fork)", s.add(f"{mod} config= / worker.* overrides")
         if mod.startswith("verl.") or c.script == "main_ppo.py" and "verl" in " ".join(c.words):
             return "verl", s.add(mod or "verl.trainer.main_ppo")
         if (mod.startswith("recipe.") or c.script and c.script.startswith("main_")) and \
