@@ -6,7 +6,6 @@ attn-doctor's value and why; the test asserts attn-doctor's value and that the e
 
 from __future__ import annotations
 
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from attn_doctor import configs
+from configs_corpus import without_path
 from attn_doctor.model import UsageError
 
 if sys.version_info >= (3, 11):
@@ -108,9 +108,10 @@ def test_real_config(path):
     e = expect(path)
     name = rel(path)
     if e.get("refused"):  # a file of a framework attn-doctor does not read, or a dataset config: refused, one line
-        with pytest.raises(UsageError, match=re.escape(e["refused"])) as err:
+        with pytest.raises(UsageError) as err:
             configs.load(str(path))
         assert "\n" not in str(err.value) and str(err.value).startswith("--config: ")
+        assert e["refused"] in without_path(str(err.value), path), str(err.value)  # its words, not its folder's
         return
     if name in INVALID:
         with pytest.raises(UsageError, match=INVALID[name][0]) as err:

@@ -19,6 +19,15 @@ FILES = files(CORPUS / "round28")
 STILL_WRONG = {
     "round28/transformers/Foxxy-HCMUS__zalo-elementary-maths-solving__notebooks__baseline.v1.ipynb":
         "two trainings in two dtypes (float16-cast weights, then a bfloat16 reload): the reader takes the last load",
+    "round28/unclaimed-mistral-finetune/AviSoori1x__mistral-finetune__tutorials__mistral_finetune_7b.ipynb":
+        'a notebook that clones mistral-finetune and runs `torchrun -m train example.yaml` there: refused '
+        'as a Python script with no trainer calls; the module `train` of the cloned repository is not '
+        "named as mistral-finetune's (installed.py knows the claimed trainers' repositories only); "
+        "'mistral' was said only by the file's path (cfg66)",
+    "round28/unclaimed-mlx-lm/timdtrs__finetuning-local-llm__lora_config.yaml":
+        "refused as not ms-swift's (its own parser would refuse 10 of its 19 keys), not named mlx: of "
+        "mlx-lm's own names (mlx_lm/lora.py CONFIG_DEFAULTS) it has only iters and mask_prompt, under the "
+        "recogniser's three; 'mlx' was said only by the file's folder (cfg66)",
 }
 
 

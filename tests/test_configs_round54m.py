@@ -19,12 +19,7 @@ format is checked as well:
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from configs_corpus import check_blind_round, in_repository_layout, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, check_read_as_expected, expect, files, rel
+from configs_corpus import CONFIGS as CORPUS, expect, files, rel, staged_round
 
 ROOT = CORPUS / "round54m"
 FILES = files(ROOT)
@@ -57,22 +52,10 @@ STILL_WRONG = {**STILL_WRONG_IN_BOTH,
 }
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
-                                  if rel(p) in STILL_WRONG else p for p in FILES], ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
-
-
-@pytest.fixture(scope="module")
-def repo_layout(tmp_path_factory) -> dict:
-    """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
-    return in_repository_layout(FILES, tmp_path_factory.mktemp("round54m-layout"))
-
-
-@pytest.mark.parametrize("name", [pytest.param(rel(p), marks=pytest.mark.xfail(
-    strict=True, reason=STILL_WRONG_IN_BOTH[rel(p)])) if rel(p) in STILL_WRONG_IN_BOTH else rel(p) for p in FILES])
-def test_real_file_in_its_repository_layout(repo_layout, name):
-    check_read_as_expected(Path(repo_layout[name]), CORPUS / name)
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness: configs_corpus
+globals().update(staged_round("round54m", files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN,
+                              repos_min=REPOS_MIN, captured="2026-11-29", still_wrong=STILL_WRONG,
+                              still_wrong_in_layout=STILL_WRONG_IN_BOTH, unread=MEASURE_ONLY))
 
 
 def test_the_readings_keep_their_floors():
@@ -87,30 +70,12 @@ DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diff
              "diffusers"}
 
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-29")
-
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
-
-
 def test_the_set_keeps_its_mix():
     """What the README counts: diffusion / video trainers' files (7), LLM trainers' files (10), refusals (17)."""
     trainers = [expect(p)["trainer"] for p in FILES]
     assert sum(t in DIFFUSION for t in trainers) >= 7
     assert sum(t not in DIFFUSION and not t.startswith("unclaimed:") and t != "none" for t in trainers) >= 10
     assert sum(t.startswith("unclaimed:") or t == "none" for t in trainers) >= 17
-
-
-def test_no_repository_is_shared_with_another_set():
-    """round54m's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
-    file at the top of fixtures/configs/ (held-out and the measure-only round 61m aside, and never listed)."""
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    others = repos_outside("round54m", MEASURE_ONLY)
-    assert not mine & others, sorted(mine & others)
 
 
 def test_the_readers_of_the_training_sets_read_it():

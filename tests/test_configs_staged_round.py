@@ -4,9 +4,12 @@ miss no longer listed), so a round's module that takes them keeps the old files'
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from configs_corpus import CLAIMS, files, staged_round, CONFIGS
+from configs_corpus import CLAIMS, CONFIGS, check_read_as_expected, files, refusal, refused_in_its_words, \
+    staged_round, without_path
 
 FLOORS = dict(files_min=30, claimed_min=8, refused_min=22, repos_min=19, captured="2026-11-29")
 WELL_FORMED = "test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split"
@@ -46,3 +49,63 @@ def test_the_misses_are_strict_xfails_with_their_reason():
         params = [m for m in tests[test].pytestmark if m.name == "parametrize"][0].args[1]
         marked = [p for p in params if getattr(p, "marks", ())]
         assert len(marked) == 1 and marked[0].marks[0].kwargs == {"strict": True, "reason": why}, marked
+
+
+# cfg66: a refusal is in its label's words only where the message says them, not where it prints the refused file's
+# path: a label "verl" is in every path under unclaimed-verl/ (flat layout) and volcengine/verl/ (repository layout)
+_UNNAMED = " is not a trainer config attn-doctor recognises (it reads SimpleTuner, musubi-tuner, axolotl)"
+_NAMED = " looks like verl (actor_rollout_ref:), which attn-doctor does not read yet"
+
+
+@pytest.mark.parametrize("path", [
+    "fixtures/configs/round9/unclaimed-verl/someone__repo__sft_config.yaml",  # flat, relative
+    "/tmp/pytest-7/round9-layout0/volcengine/verl/examples/sft/run_sft.sh",  # repository layout, absolute
+    "C:\\Users\\me\\unclaimed-verl\\sft_config.yaml",  # Windows, as given
+    "D:/runs/verl/configs/ppo.yaml",  # Windows drive, forward slashes
+])
+def test_the_label_said_only_by_the_path_is_not_the_refusals_words(path):
+    for shown in {path, path.replace("/", "\\"), path.replace("\\", "/"), path.replace("\\", "\\\\")}:
+        assert "verl" in f"--config: {shown}{_UNNAMED}"  # the loophole: anywhere in the message
+        assert not refused_in_its_words(f"--config: {shown}{_UNNAMED}", "verl", path), shown
+        assert refused_in_its_words(f"--config: {shown}{_NAMED}", "verl", path), shown
+
+
+def test_the_path_is_taken_out_in_its_absolute_form_too():
+    rel_path = "fixtures/configs/round9/unclaimed-verl/x.yaml"
+    msg = f"--config: {os.path.abspath(rel_path)}{_UNNAMED}"
+    assert "\0" in without_path(msg, rel_path) and "verl" not in without_path(msg, rel_path)
+
+
+def test_no_words_join_across_the_path():
+    # "ver" + path + "l ..." must not read as "verl"
+    assert not refused_in_its_words("--config: ver/tmp/a/b.yamll is refused", "verl", "/tmp/a/b.yaml")
+
+
+def _labelled(tmp_path, folder: str, name: str, text: str, words: str):
+    p = tmp_path / folder / name
+    p.parent.mkdir(parents=True)
+    p.write_text(text, encoding="utf-8")
+    p.with_name(name + ".expect.toml").write_text(
+        f'source = "someone/repo:{name}"\ntrainer = "unclaimed:verl"\nrequired = []\ndtype = ""\ncompile_mode = ""\n'
+        f'why = "a test"\nrefused = "{words}"\n', encoding="utf-8")
+    return p
+
+
+def test_the_corpus_check_fails_a_refusal_that_names_the_label_only_in_its_path(tmp_path):
+    p = _labelled(tmp_path, "unclaimed-verl", "verl_notes.yaml", "colour: blue\nsize: 3\n", "verl")
+    with pytest.raises(AssertionError):
+        check_read_as_expected(p)
+
+
+def test_the_corpus_check_passes_a_refusal_in_the_labels_words(tmp_path):
+    text = ("defaults:\n  - sft_trainer\n  - _self_\nmodel:\n  partial_pretrain: Qwen/Qwen2.5-0.5B-Instruct\n"
+            "ulysses_sequence_parallel_size: 2\nuse_remove_padding: true\n")
+    check_read_as_expected(_labelled(tmp_path, "unclaimed-verl", "sft.yaml", text, "verl"))
+
+
+def test_a_variants_refusal_does_not_carry_its_file_name(tmp_path):
+    # the variants' refusal() takes the written file's path out too, so a variant named after a framework does not
+    # hand its test the framework's name
+    (tmp_path / "unclaimed-verl").mkdir()
+    msg = refusal(tmp_path / "unclaimed-verl", "verl_sft.yaml", "colour: blue\nsize: 3\n")
+    assert msg.startswith("--config: ") and "verl" not in msg, msg

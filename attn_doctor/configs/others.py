@@ -416,6 +416,32 @@ def verl(doc: dict) -> Score:
     path = _dict(d, "hydra").get("searchpath")
     if isinstance(path, list) and any("verl/trainer/config" in str(x) for x in path):
         s.add("hydra.searchpath: verl/trainer/config", 2 * STRONG)  # names verl's own tree: more than a Hydra layout
+    # verl's FSDP SFT trainer (python -m verl.trainer.fsdp_sft_trainer, its config trainer/config/sft_trainer.yaml):
+    # the model it fine-tunes is model.partial_pretrain, beside the top-level ulysses_sequence_parallel_size /
+    # use_remove_padding of verl's examples/sft/*/run_*.sh overrides; a Hydra file layered on it (`defaults:
+    # [sft_trainer, _self_]`, round 9's dmitrievaaxx sft_config.yaml) is verl's more than a Hydra layout (cfg66)
+    if "partial_pretrain" in _dict(d, "model") and {"ulysses_sequence_parallel_size", "use_remove_padding"} & set(d):
+        s.add("model.partial_pretrain + ulysses_sequence_parallel_size / use_remove_padding", 2 * STRONG)
+    return s
+
+
+def detectron2(doc: dict) -> Score:
+    """A detectron2 (fvcore / yacs CfgNode) YAML that `train_net.py --config-file FILE` merges over get_cfg(): its
+    sections in capitals (MODEL / SOLVER / DATASETS / INPUT), `_BASE_` naming the file it extends, and detectron2's own
+    names (MODEL.META_ARCHITECTURE, MODEL.ROI_HEADS, SOLVER.IMS_PER_BATCH) or its model zoo's `detectron2://` weights
+    (detectron2/config/defaults.py; configs/*.yaml). cfg66: round 19's XDynames mask_rcnn_barley.yaml."""
+    s = Score()
+    d = _sections(doc["data"])
+    if doc["fmt"] != "yaml":
+        return s
+    model, solver = _dict(d, "MODEL"), _dict(d, "SOLVER")
+    if not (model and (solver or "DATASETS" in d or "INPUT" in d)):
+        return s
+    if str(model.get("WEIGHTS", "")).startswith("detectron2://"):
+        s.add("MODEL.WEIGHTS: detectron2://...")
+    if "_BASE_" in d and ({"META_ARCHITECTURE", "ROI_HEADS", "RESNETS", "RPN", "MASK_ON", "KEYPOINT_ON"} & set(model)
+                          or "IMS_PER_BATCH" in solver):
+        s.add("_BASE_ + MODEL / SOLVER in capitals")
     return s
 
 
@@ -785,6 +811,12 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             # NVIDIA Cosmos' post-training: `torchrun -m scripts.train --config=cosmos_predict2/.../config.py --
             # experiment=...` (imaginaire's LazyConfig in the cosmos_predict2 package)
             return "NVIDIA Cosmos (imaginaire)", s.add(f"--config={cosmos_cfg.strip(chr(39) + chr(34))}")
+        if mod == "verl.trainer.main" and any(w.startswith(("config=", "worker.")) for w in c.args):
+            # EasyR1 (hiyouga's verl fork) keeps verl's package name: `python3 -m verl.trainer.main config=FILE
+            # worker.actor.model.model_path=...` (its examples/*.sh: OmegaConf's `config=` file, its `worker:` section),
+            # where verl's own entry is verl.trainer.main_ppo with actor_rollout_ref.* overrides (cfg66: round 12u's
+            # EasyR1 launchers were refused as verl)
+            return "EasyR1 (a verl fork)", s.add(f"{mod} config= / worker.* overrides")
         if mod.startswith("verl.") or c.script == "main_ppo.py" and "verl" in " ".join(c.words):
             return "verl", s.add(mod or "verl.trainer.main_ppo")
         if (mod.startswith("recipe.") or c.script and c.script.startswith("main_")) and \
@@ -1063,7 +1095,7 @@ def fish_speech(doc: dict) -> Score:
 
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
-               ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl),
+               ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl), ("detectron2", detectron2),
                ("an OpenMMLab (mmengine) config", mmengine), ("XTuner (an mmengine config)", xtuner_config),
                ("Open-Sora (an mmengine-style config)", opensora_config), ("a Weights & Biases sweep config", wandb_sweep),
                ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra), ("Ludwig", ludwig),
@@ -1408,7 +1440,8 @@ _PY_FRAMEWORKS = (("nemo", "NVIDIA NeMo"), ("nemo_run", "NVIDIA NeMo"), ("lightn
                   ("olmo_core", "OLMo-core"), ("olmo", "OLMo"), ("nemo_rl", "NVIDIA NeMo-RL"), ("levanter", "Levanter"),
                   ("maxtext", "MaxText"), ("MaxText", "MaxText"), ("lmflow", "LMFlow"), ("opensora", "Open-Sora"),
                   ("easydel", "EasyDeL"), ("fastchat", "FastChat"), ("mergekit", "mergekit"),
-                  ("lm_eval", "lm-evaluation-harness"), ("sat", "SwissArmyTransformer"))
+                  ("lm_eval", "lm-evaluation-harness"), ("sat", "SwissArmyTransformer"),
+                  ("detectron2", "detectron2"))  # cfg66: round 19's detectron2 plain_train_net.py copies
 
 
 # Frameworks a script may import for a helper while another loop trains: the framework is the run's only where the
