@@ -1199,10 +1199,6 @@ def _swift_entry_run(doc: dict, path: str, script: str):
     swift_sft_patched.py, which applies a sequence-parallel patch, then `from swift.pipelines import sft_main;
     sft_main()`, under `torchrun ... swift_sft_patched.py --model ... --attn_impl flash_attention_2 ...`). The launch is
     read as `swift SUB OPTIONS`; None otherwise."""
-    import ast
-
-    from .pyscript import tree
-
     if not script or not script.endswith(".py"):
         return None
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),

@@ -576,28 +576,7 @@ def reads_argv_by_position_only(tree) -> bool:
     65: `log_file = sys.argv[1]`): no parser, no `sys.argv` handed on whole, and nothing imported that could parse it
     (as reads_no_command_line). Positional words a launcher gives it land there, where the script's own reading already
     takes them as unknown; they set nothing else."""
-    import sys
-
-    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
-    stdlib = getattr(sys, "stdlib_module_names", frozenset())
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.Import, ast.ImportFrom)):
-            if isinstance(n, ast.ImportFrom) and (n.level or not n.module):
-                return False
-            for mod in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module]):
-                top = mod.split(".")[0]
-                if top in _STDLIB_PARSERS or top not in _NO_CLI_PACKAGES and top not in stdlib:
-                    return False
-        elif isinstance(n, ast.Attribute) and n.attr in ("argv", "orig_argv") or \
-                isinstance(n, ast.Name) and n.id in ("argv", "orig_argv"):
-            up = parents.get(id(n))
-            if not (isinstance(up, ast.Subscript) and up.value is n and isinstance(up.slice, ast.Constant)
-                    and isinstance(up.slice.value, int)):
-                return False
-        elif isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
-                                          n.func.id if isinstance(n.func, ast.Name) else None) in _PARSER_CALLS:
-            return False
-    return True
+    return _reads_no_options(tree, argv_by_position=True)
 
 
 def reads_no_command_line(tree) -> bool:
@@ -606,9 +585,16 @@ def reads_no_command_line(tree) -> bool:
     nothing but the standard library's non-parsing modules and the training libraries of _NO_CLI_PACKAGES (a module of
     the user's own, `from config import args`, may parse the command line when imported). Options a launcher hands it
     are then read by nobody: the run is the script's own settings."""
+    return _reads_no_options(tree, argv_by_position=False)
+
+
+def _reads_no_options(tree, argv_by_position: bool) -> bool:
+    """reads_no_command_line, and with `argv_by_position` sys.argv allowed where it is only subscripted by a literal
+    index (reads_argv_by_position_only)."""
     import sys
 
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)} if argv_by_position else {}
     for n in ast.walk(tree):
         if isinstance(n, (ast.Import, ast.ImportFrom)):
             if isinstance(n, ast.ImportFrom) and (n.level or not n.module):
@@ -619,7 +605,10 @@ def reads_no_command_line(tree) -> bool:
                     return False
         elif isinstance(n, ast.Attribute) and n.attr in ("argv", "orig_argv") or \
                 isinstance(n, ast.Name) and n.id in ("argv", "orig_argv"):
-            return False
+            up = parents.get(id(n))
+            if not (argv_by_position and isinstance(up, ast.Subscript) and up.value is n and
+                    isinstance(up.slice, ast.Constant) and isinstance(up.slice.value, int)):
+                return False
         elif isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
                                           n.func.id if isinstance(n.func, ast.Name) else None) in _PARSER_CALLS:
             return False
@@ -979,11 +968,8 @@ def imported_classes(tree, modules) -> dict:
 MODULE_CONSTANTS = "<constants of the user's modules>"
 
 
-def _module_literals(t) -> dict:
-    """NAME -> literal of a module's own top-level `NAME = literal` assignments (`BF16 = True`, `DTYPE = "bfloat16"`,
-    `ATTN = OTHER` of such a name), each name assigned once in the whole module (a name a function or a branch sets
-    again is decided at run time). Only literals: a value computed from anything else means nothing in the script's
-    own names."""
+def _assignment_counts(t) -> dict:
+    """NAME -> how many times the module assigns it anywhere (a name set more than once is decided at run time)."""
     counts: dict = {}
     for n in ast.walk(t):
         if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -991,6 +977,15 @@ def _module_literals(t) -> dict:
                 for x in ast.walk(tg):
                     if isinstance(x, ast.Name):
                         counts[x.id] = counts.get(x.id, 0) + 1
+    return counts
+
+
+def _module_literals(t) -> dict:
+    """NAME -> literal of a module's own top-level `NAME = literal` assignments (`BF16 = True`, `DTYPE = "bfloat16"`,
+    `ATTN = OTHER` of such a name), each name assigned once in the whole module (a name a function or a branch sets
+    again is decided at run time). Only literals: a value computed from anything else means nothing in the script's
+    own names."""
+    counts = _assignment_counts(t)
     out: dict = {}
     for st in t.body:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
@@ -1030,13 +1025,7 @@ def _module_instances(t) -> dict:
     as `settings.bnb_4bit_compute_dtype`. The values are the class's defaults, as the run has them with no
     environment variable or .env file of its own setting them (as an argparse default is the value with no options)."""
     classes = {c.name: c for c in t.body if isinstance(c, ast.ClassDef)}
-    counts: dict = {}
-    for n in ast.walk(t):
-        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                for x in ast.walk(tg):
-                    if isinstance(x, ast.Name):
-                        counts[x.id] = counts.get(x.id, 0) + 1
+    counts = _assignment_counts(t)
 
     def fields(c, depth=0) -> dict:
         out: dict = {}

@@ -175,16 +175,24 @@ def working_dir(doc: dict, path: str) -> str | None:
 _SUBMIT_DIRS = {"SLURM_SUBMIT_DIR", "PBS_O_WORKDIR", "LS_SUBCWD", "SGE_O_WORKDIR"}
 
 
+def _commands_before(doc: dict, path: str) -> list | None:
+    """The script's commands before the one that names `path`, in order; None when no command of the script names it."""
+    cmds = list(doc.get("commands") or [])
+    target = _command_of(doc, path)
+    if target is None or target not in cmds:
+        return None
+    return cmds[: cmds.index(target)]
+
+
 def submitted_from(doc: dict, path: str) -> bool:
     """The command that names `path` runs after the job `cd`s to the directory it was submitted from (`cd
     "$SLURM_SUBMIT_DIR"`, `cd $PBS_O_WORKDIR`), which this machine does not know: the user's `sbatch` ran from the
     job file's own folder or from the repository root above it (`sbatch scripts/train.slurm`)."""
-    cmds = list(doc.get("commands") or [])
-    target = _command_of(doc, path)
-    if target is None or target not in cmds:
+    before = _commands_before(doc, path)
+    if before is None:
         return False
     last = None
-    for c in cmds[: cmds.index(target)]:
+    for c in before:
         if c.program.lower() in CD_PROGRAMS:
             last = c
     if last is None or len(last.words) < 2:
@@ -254,12 +262,11 @@ def locate(doc: dict, path: str, suffix: str = "") -> str | None:
 def _moved_away(doc: dict, path: str) -> bool:
     """The command that names `path` runs after the script `cd`s to an absolute folder this machine does not have
     (`cd /fsx/user02/axolotl`: the user's other checkout on the cluster), so where it finds `path` is not here."""
-    cmds = list(doc.get("commands") or [])
-    target = _command_of(doc, path)
-    if target is None or target not in cmds:
+    before = _commands_before(doc, path)
+    if before is None:
         return False
     away = False
-    for c in cmds[: cmds.index(target)]:
+    for c in before:
         if c.program.lower() in CD_PROGRAMS and len(c.words) > 1:
             dest = spelt(doc, c.words[-1])
             away = os.path.isabs(dest) and not os.path.isdir(dest)
