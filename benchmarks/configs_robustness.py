@@ -72,9 +72,12 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from configs_heldout import corpus, read  # noqa: E402
+from configs_refusals import MEASURE_ONLY  # noqa: E402
 
 CONFIGS = ROOT / "fixtures" / "configs"
-NOT_TRAINING = ("heldout", "round64m")  # held out; round64m measure-only (cfg64m, session 15); round61m, measure-only (cfg61m, session 14) until the lead measured it, is training material since cfg63 (2026-11-29); round57m, measure-only (cfg57m, session 13) until the lead measured it, is training material since cfg60 (2026-11-29); round54m, measure-only (cfg54m, session 12) until the lead measured it, is training material since cfg56 (2026-11-29); round49m, measure-only (cfg49m, session 11) until the lead measured it, is training material since cfg53 (2026-11-29); round47m, measure-only (cfg47m, session 10) until the lead measured it, is training material since cfg48 (2026-11-29); round41m, measure-only (cfg41m, session 10) until the lead measured it, is training material since cfg46 (2026-11-29); rounds 10m and 16m, measure-only until the lead measured them, are training material since (2026-11-28)
+# held out and measure-only: configs_refusals.MEASURE_ONLY is the one list (rounds 10m, 16m, 41m, 47m, 49m, 54m, 57m and
+# 61m were measure-only until the lead measured them and are training material since)
+NOT_TRAINING = tuple(sorted(MEASURE_ONLY))
 SHELL = {".sh", ".bash", ".zsh", ".slurm"}
 HASH_COMMENT = SHELL | {".yaml", ".yml", ".toml", ".py", ".env", ".ps1"}
 

@@ -22,6 +22,33 @@ else:  # pragma: no cover
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "fixtures" / "configs"
+
+
+def _measure_only() -> tuple[str, ...]:
+    """The measure-only rounds (held-out aside): benchmarks/configs_refusals.py's MEASURE_ONLY, the one list, read from
+    its text so that a test imports no benchmark."""
+    import ast
+
+    tree = ast.parse((ROOT / "benchmarks" / "configs_refusals.py").read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.Assign)
+                and any(getattr(t, "id", None) == "MEASURE_ONLY" for t in n.targets))
+    return tuple(sorted(set(ast.literal_eval(node.value)) - {"heldout"}))
+
+
+MEASURE_ONLY = _measure_only()  # never read by a test: the lead measures them
+
+
+def assert_training(name: str) -> None:
+    """A training round is read by every benchmark and test that reads the training folders: it is not in the one
+    measure-only list (benchmarks/configs_refusals.py), which they all take their skips from (test_configs_snapshot
+    checks that they do)."""
+    assert name not in MEASURE_ONLY and name != "heldout", name
+
+
+def assert_measure_only(name: str) -> None:
+    """A measure-only round is skipped by every benchmark and test that reads the training folders: it is in the one
+    list they take their skips from."""
+    assert name in MEASURE_ONLY, name
 # the trainer names fixtures/configs/real/README.md uses for the trainers attn-doctor claims
 CLAIMED = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
            "diffusers", "axolotl", "llama-factory", "transformers", "torchtune", "litgpt", "ms-swift", "unsloth"}

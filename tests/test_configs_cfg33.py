@@ -22,6 +22,7 @@ from attn_doctor import configs
 from attn_doctor.configs import parser_keys, trainer_keys
 from attn_doctor.configs.parser_keys import FOREIGN_MIN, FOREIGN_SHARE, not_its_file, refused_keys
 from attn_doctor.model import UsageError
+from configs_corpus import MEASURE_ONLY
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data" / "config_parser_keys_cfg33"
@@ -83,7 +84,7 @@ def _own_files():
     # never into the held-out set nor the measure-only round 64m (session 15 by cfg64m); round 26m is training since
     # cfg34, 29m since cfg38, 33m since cfg40, 41m since cfg46, 47m since cfg48, 49m since cfg53, 54m since cfg56, 57m
     # since cfg60, 61m since cfg63
-    sets = [d for d in sorted(root.iterdir()) if d.is_dir() and d.name not in ("heldout", "round64m")]
+    sets = [d for d in sorted(root.iterdir()) if d.is_dir() and d.name not in ("heldout", *MEASURE_ONLY)]
     for p in (p for d in sets for t in ("ms-swift", "llama-factory") for p in sorted((d / t).glob("*"))):
         if p.suffix not in (".yaml", ".yml", ".json"):
             continue

@@ -19,7 +19,7 @@ format is checked as well:
 
 from __future__ import annotations
 
-from configs_corpus import CONFIGS as CORPUS, expect, files, rel, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, rel, staged_round
 
 ROOT = CORPUS / "round49m"
 FILES = files(ROOT)
@@ -42,7 +42,7 @@ STILL_WRONG = {**STILL_WRONG_IN_BOTH,
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness: configs_corpus
 globals().update(staged_round("round49m", files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN,
                               repos_min=REPOS_MIN, captured="2026-11-29", still_wrong=STILL_WRONG,
-                              still_wrong_in_layout=STILL_WRONG_IN_BOTH, unread=("round64m",)))
+                              still_wrong_in_layout=STILL_WRONG_IN_BOTH, unread=MEASURE_ONLY))
 
 
 def test_the_readings_keep_their_floors():
@@ -70,9 +70,4 @@ def test_the_set_keeps_its_mix():
 def test_the_readers_of_the_training_sets_read_it():
     """A training round is read by the benchmarks and tests that read every training folder: none of them names it
     among the folders they skip any more (it was measure-only until the lead's measurement of session 12)."""
-    root = CORPUS.parents[1]
-    assert "round49m" not in (root / "benchmarks/configs_refusals.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("#", 1)[0]
-    assert "round49m" not in (root / "benchmarks/configs_robustness.py").read_text(encoding="utf-8").split("NOT_TRAINING = ", 1)[1].split("#", 1)[0]
-    sets_line = next(line for line in (root / "tests/test_configs_cfg33.py").read_text(encoding="utf-8").splitlines()
-                     if line.strip().startswith("sets = ["))
-    assert '"round49m"' not in sets_line
+    assert_training("round49m")

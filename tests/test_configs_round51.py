@@ -16,7 +16,7 @@ saying why (reading one right makes its test fail, so its entry goes); and each 
 
 from __future__ import annotations
 
-from configs_corpus import CONFIGS as CORPUS, files, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, files, staged_round
 
 ROOT = CORPUS / "round51"
 FILES = files(ROOT)
@@ -50,10 +50,6 @@ STILL_WRONG = {**STILL_WRONG_IN_BOTH,
 }
 
 
-# measure-only config sets, never read by a training round's test (their repositories were kept out
-# through /work/wt/claims.txt when round 51 was gathered); round49m is training material since cfg53, round54m since
-# cfg56, round57m since cfg60, round61m since cfg63
-MEASURE_ONLY = ("round64m",)
 
 # test_real_file, test_real_file_in_its_repository_layout (the misses above as strict xfails), the format and the floors
 # gathered (README: 43 files, 35 claimed, 8 to refuse, 16 repositories), freshness (round51's repositories feed no other

@@ -19,15 +19,12 @@ format is checked as well:
 
 from __future__ import annotations
 
-from configs_corpus import CONFIGS as CORPUS, expect, files, rel, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, rel, staged_round
 
 ROOT = CORPUS / "round54m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, repositories
 FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 34, 17, 17, 19
-# measure-only config sets, never read here (round 64m: gathered by cfg64m, session 15; round 57m is training material
-# since cfg60, round 61m since cfg63)
-MEASURE_ONLY = ("round64m",)
 
 _FLAT = "labelled through {}, which the set keeps under its flattened name (read in the repository layout)"
 # the script's --config default configs/dpo.yaml is not in the set (cfg54m left it: its SFT twin is taken), and a
@@ -81,9 +78,4 @@ def test_the_set_keeps_its_mix():
 def test_the_readers_of_the_training_sets_read_it():
     """A training round is read by the benchmarks and tests that read every training folder: none of them names it
     among the folders they skip any more (it was measure-only until the lead's measurement of session 13)."""
-    root = CORPUS.parents[1]
-    assert "round54m" not in (root / "benchmarks/configs_refusals.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("#", 1)[0]
-    assert "round54m" not in (root / "benchmarks/configs_robustness.py").read_text(encoding="utf-8").split("NOT_TRAINING = ", 1)[1].split("#", 1)[0]
-    sets_line = next(line for line in (root / "tests/test_configs_cfg33.py").read_text(encoding="utf-8").splitlines()
-                     if line.strip().startswith("sets = ["))
-    assert '"round54m"' not in sets_line
+    assert_training("round54m")

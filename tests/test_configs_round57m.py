@@ -20,15 +20,12 @@ repository layout, 1 claimed file refused, 2 unclaimed files read as transformer
 
 from __future__ import annotations
 
-from configs_corpus import CONFIGS as CORPUS, expect, files, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, staged_round
 
 ROOT = CORPUS / "round57m"
 FILES = files(ROOT)
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}
-# measure-only config sets, never read here (round 64m: gathered by cfg64m, session 15; round 61m is training material
-# since cfg63)
-MEASURE_ONLY = ("round64m",)
 
 _DATING = ("labelled float32 from transformers 4's float32 load (no dtype given, fp16 / bf16 False), dated by its "
            "SFTTrainer(dataset_text_field=, max_seq_length=); the reader leaves an unpinned load with no dtype open, the "
@@ -85,10 +82,4 @@ def test_the_set_keeps_its_mix():
 def test_the_readers_of_the_training_sets_read_it():
     """A training round is read by the benchmarks and tests that read every training folder: none of them names it
     among the folders they skip any more (it was measure-only until the lead's measurement of session 14's start)."""
-    root = CORPUS.parents[1]
-    assert "round57m" not in (root / "benchmarks/configs_refusals.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("#", 1)[0]
-    assert "round57m" not in (root / "benchmarks/configs_robustness.py").read_text(encoding="utf-8").split("NOT_TRAINING = ", 1)[1].split("#", 1)[0]
-    sets_line = next(line for line in (root / "tests/test_configs_cfg33.py").read_text(encoding="utf-8").splitlines()
-                     if line.strip().startswith("sets = ["))
-    assert '"round57m"' not in sets_line
-    assert '"round57m"' not in (root / "tests/test_configs_round51.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("\n", 1)[0]
+    assert_training("round57m")

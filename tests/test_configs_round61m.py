@@ -21,7 +21,7 @@ module is refused as a settings module, not a trainer config). The format is che
 
 from __future__ import annotations
 
-from configs_corpus import CONFIGS as CORPUS, expect, files, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, staged_round
 
 ROOT = CORPUS / "round61m"
 FILES = files(ROOT)
@@ -46,7 +46,7 @@ STILL_WRONG_FLAT = dict(STILL_WRONG, **{
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
 globals().update(staged_round("round61m", files_min=41, claimed_min=26, refused_min=15, repos_min=30,
                               captured="2026-11-29", still_wrong=STILL_WRONG_FLAT, still_wrong_in_layout=STILL_WRONG,
-                              claimed_by="cfg61m", unread=("round64m",)))
+                              claimed_by="cfg61m", unread=MEASURE_ONLY))
 
 
 def test_the_set_keeps_its_mix():
@@ -61,11 +61,4 @@ def test_the_set_keeps_its_mix():
 def test_the_readers_of_the_training_sets_read_it():
     """A training round is read by the benchmarks and tests that read every training folder: none of them names it
     among the folders they skip any more (it was measure-only until the lead's measurement of session 15's start)."""
-    root = CORPUS.parents[1]
-    assert "round61m" not in (root / "benchmarks/configs_refusals.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("#", 1)[0]
-    assert "round61m" not in (root / "benchmarks/configs_robustness.py").read_text(encoding="utf-8").split("NOT_TRAINING = ", 1)[1].split("#", 1)[0]
-    sets_line = next(line for line in (root / "tests/test_configs_cfg33.py").read_text(encoding="utf-8").splitlines()
-                     if line.strip().startswith("sets = ["))
-    assert '"round61m"' not in sets_line
-    for test in ("tests/test_configs_round51.py", "tests/test_configs_round54m.py", "tests/test_configs_round57m.py"):
-        assert '"round61m"' not in (root / test).read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("\n", 1)[0], test
+    assert_training("round61m")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from configs_corpus import CONFIGS as CORPUS, files, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, files, staged_round
 
 ROOT = CORPUS / "round62"
 FILES = files(ROOT)
@@ -36,7 +36,7 @@ STILL_WRONG_FLAT = {
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
 globals().update(staged_round("round62", files_min=37, claimed_min=25, refused_min=12, repos_min=22,
                               captured="2026-11-29", still_wrong=STILL_WRONG_FLAT, still_wrong_in_layout={},
-                              claimed_by="cfg62", unread=("round64m",)))
+                              claimed_by="cfg62", unread=MEASURE_ONLY))
 
 
 def test_no_file_holds_a_key():

@@ -12,9 +12,8 @@ end). What is checked is the format:
   of refusals;
 - no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one
   was claimed for this round in the session's claims file (where that file is on this machine);
-While the set is measure-only, benchmarks/configs_refusals.py (MEASURE_ONLY), benchmarks/configs_robustness.py
-(NOT_TRAINING), tests/test_configs_cfg33.py (_own_files), tests/test_configs_round51.py and tests/test_configs_round54m.py
-(MEASURE_ONLY) keep their readers out of this folder."""
+While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
+folders takes its skips from that one list."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ import re
 
 import pytest
 
-from configs_corpus import CLAIMS, check_blind_round, repo_of, repos_outside
+from configs_corpus import CLAIMS, assert_measure_only, check_blind_round, repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, expect, files
 
 ROOT = CORPUS / "round64m"
@@ -72,14 +71,7 @@ def test_every_repository_was_claimed_for_this_round():
 def test_the_readers_of_the_training_sets_keep_out_of_it():
     """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
     training folder name it among the folders they skip."""
-    root = CORPUS.parents[1]
-    assert "round64m" in (root / "benchmarks/configs_refusals.py").read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("\n", 1)[0]
-    assert "round64m" in (root / "benchmarks/configs_robustness.py").read_text(encoding="utf-8").split("NOT_TRAINING = ", 1)[1].split("\n", 1)[0]
-    sets_line = next(line for line in (root / "tests/test_configs_cfg33.py").read_text(encoding="utf-8").splitlines()
-                     if line.strip().startswith("sets = ["))
-    assert '"round64m"' in sets_line
-    for test in ("tests/test_configs_round51.py", "tests/test_configs_round54m.py"):
-        assert '"round64m"' in (root / test).read_text(encoding="utf-8").split("MEASURE_ONLY = ", 1)[1].split("\n", 1)[0], test
+    assert_measure_only("round64m")
 
 
 def test_no_file_holds_a_key():

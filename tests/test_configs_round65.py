@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from configs_corpus import CONFIGS as CORPUS, files, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, files, staged_round
 
 ROOT = CORPUS / "round65"
 FILES = files(ROOT)
@@ -56,7 +56,7 @@ FLAT_ONLY = {
 globals().update(staged_round("round65", files_min=38, claimed_min=27, refused_min=11, repos_min=16,
                               captured="2026-11-29", still_wrong={**NOT_IN_SET, **FLAT_ONLY},
                               still_wrong_in_layout=dict(NOT_IN_SET), claimed_by="cfg65",
-                              unread=("round64m",)))
+                              unread=MEASURE_ONLY))
 
 
 def test_no_file_holds_a_key():

@@ -23,3 +23,16 @@ def test_diff_exits_1_on_a_changed_reading_and_0_on_none(capsys):
     assert configs_snapshot.diff(a, dict(a)) == 0
     assert configs_snapshot.diff(a, {**a, "x.toml": {"trainer": "sd-scripts"}}) == 1
     assert "x.toml" in capsys.readouterr().out
+
+
+def test_every_reader_of_the_training_folders_takes_its_skips_from_the_one_list():
+    """benchmarks/configs_refusals.py's MEASURE_ONLY is the one list of measure-only config sets: the robustness
+    benchmark, the tests' corpus helper and cfg33's own-files walk derive theirs from it, so adding or removing a blind
+    round is one edit."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import configs_corpus
+
+    assert set(configs_corpus.MEASURE_ONLY) | {"heldout"} == configs_snapshot.measure_only()
+    rob = (ROOT / "benchmarks" / "configs_robustness.py").read_text(encoding="utf-8")
+    assert "NOT_TRAINING = tuple(sorted(MEASURE_ONLY))" in rob and "from configs_refusals import MEASURE_ONLY" in rob
+    assert '("heldout", *MEASURE_ONLY)' in (ROOT / "tests" / "test_configs_cfg33.py").read_text(encoding="utf-8")
