@@ -107,6 +107,23 @@ def test_sdpa_loop_math_flex_eager_swap_and_a_broken_hook(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("transformers") is None, reason="transformers is not installed (the test extra has it)")
+def test_a_mask_passed_to_a_function_that_drops_it_is_named(tmp_path):
+    """sageattn swapped in for SDPA and called with SDPA's attn_mask: the fake (1.0.6's signature) takes it through
+    **kwargs and never reads it, as the real one does (seen on an H200, fixtures/gpu/h200-s16-faults). The trace names
+    the dropped keyword at its call site; dropout_p=0.0, dropped too, changes nothing and is not named."""
+    p, rep = trace(tmp_path, "--", PY, "sage_mask.py", env={"PYTHONPATH": f"{ROOT}{os.pathsep}{SCRIPTS / 'fake_backends'}"})
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout == "padded sample the same as SDPA's: False\n"  # what the dropped mask does to the padded sample
+    site = at("sage_mask.py", "attn_mask=mask, dropout_p=0.0)")
+    (masked,) = rows(rep, backend="sage", site=site)
+    assert masked["ignored"] == ["attn_mask"] and masked["count"] == 3
+    (plain,) = rows(rep, backend="sage", site=at("sage_mask.py", "F.scaled_dot_product_attention(q, q, q, dropout_p=0.0)"))
+    assert "ignored" not in plain
+    (f,) = [f for f in rep["findings"] if f["id"] == "trace.kwargs-ignored"]
+    assert f["severity"] == "warning" and f["params"]["names"] == "attn_mask" and site in f["title"]
+    assert "sageattention.sageattn" in f["title"]
+
+
 def test_transformers_tiny_llama_each_attn_implementation(tmp_path):
     """eager computes attention itself (no row), sdpa is 2 layers x 3 training steps at the model's own
     attention line, through transformers' sdpa_attention_forward; flex_attention is compiled by transformers."""
@@ -294,6 +311,10 @@ def every_trace_finding() -> list:
            "attention": [{"name": "sage_attn = true", "setting": "sage_attn", "backend": "sage", "sdpa_kernel": None}]}
     found = build(procs, required=["fa2", "sdpa:cudnn"], config=cfg, command=["python", "train.py"],
                   program_exit_code=0, cwd="/work").findings
+    # a swapped-in sageattn passed SDPA's attn_mask, which it drops (apart: a sage row would meet the config's ask above)
+    found += build([{"pid": 2, "rows": [_row(backend="sage", kernel="sageattn", site="/work/g.py:7", mask="none (attn_mask dropped)",
+                                            entry="sageattention.sageattn", ignored=["attn_mask"], **gpu)], "errors": []}],
+                   program_exit_code=0, cwd="/work").findings
     found += build([{"pid": 1, "rows": [], "errors": []}], command=["python", "train.py"], program_exit_code=0).findings
     found += build([], command=["bash", "run.sh"], program_exit_code=0).findings
     return found

@@ -628,9 +628,36 @@ def _xformers_op(args, kwargs, q):
     return getattr(chosen, "NAME", getattr(chosen, "__name__", str(chosen)))
 
 
-def _generic_row(key_, row, backend, name, args, kwargs, q, raised):
+def _swallowed_kwargs(fn):
+    """The parameters `fn` declares, where it takes **kwargs and never reads them (SageAttention's sageattn in 1.0.6 and
+    2.x: an attn_mask or dropout_p passed to it is dropped without a word); None otherwise, or where its code cannot be
+    read. Read once per wrapped function, from its signature and its bytecode (no call)."""
     try:
+        import dis
+        import inspect
+
+        fn = inspect.unwrap(fn)
+        params = inspect.signature(fn).parameters.values()
+        var_kw = [p.name for p in params if p.kind == p.VAR_KEYWORD]
+        if not var_kw or not hasattr(fn, "__code__"):
+            return None
+        if any(i.argval == var_kw[0] for i in dis.get_instructions(fn) if i.opname.startswith("LOAD_")):
+            return None  # it reads them (forwards or inspects them)
+        return frozenset(p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    except Exception:
+        return None
+
+
+def _generic_row(key_, row, backend, name, args, kwargs, q, raised, declared=None):
+    try:
+        if declared is not None:  # keywords the function dropped: passed with a value, declared nowhere, never read
+            dropped = sorted(k for k, v in kwargs.items() if k not in declared and v is not None and v is not False
+                             and not (type(v) in (int, float) and v == 0))  # dropout_p=0.0: dropping it changes nothing
+            if dropped:
+                row["ignored"] = dropped
         row["mask"] = _generic_mask(backend, args, kwargs)
+        if row.get("ignored"):
+            row["mask"] += f" ({', '.join(row['ignored'])} dropped)"
         row["kernel"] = _kernel_name(backend, name, device_is_cuda=bool(q.is_cuda))
         if backend == "xformers":
             try:
@@ -651,6 +678,7 @@ def _generic_row(key_, row, backend, name, args, kwargs, q, raised):
 def _make_generic(orig, backend, qualname):
     name = qualname.rsplit(".", 1)[-1]
     note = _compiled_generic(backend, name)
+    declared = _swallowed_kwargs(orig)
 
     @functools.wraps(orig)
     def wrapper(*args, **kwargs):
@@ -670,7 +698,8 @@ def _make_generic(orig, backend, qualname):
                 if isinstance(q, _Tensor):
                     f = _site_frame(_getframe(1))
                     key_ = (id(f.f_code), f.f_lasti, backend, name, q.dtype, q.is_cuda, q.shape[-1], q.requires_grad,
-                            bool(kwargs.get("causal", kwargs.get("is_causal", False))), len(args), len(kwargs))
+                            bool(kwargs.get("causal", kwargs.get("is_causal", False))), len(args), len(kwargs),
+                            None if declared is None else tuple(k for k, v in kwargs.items() if v is not None))
                     rec = _st.table.get(key_)
                     if rec is not None:
                         rec[0] += 1
@@ -691,11 +720,11 @@ def _make_generic(orig, backend, qualname):
         except BaseException as e:  # recorded (a trainer may catch it and fall back), then raised as it was
             _tls.depth -= 1
             _tls.outer = prev
-            _generic_row(key_, row, backend, name, args, kwargs, q, e)
+            _generic_row(key_, row, backend, name, args, kwargs, q, e, declared)
             raise
         _tls.depth -= 1
         _tls.outer = prev
-        _generic_row(key_, row, backend, name, args, kwargs, q, None)
+        _generic_row(key_, row, backend, name, args, kwargs, q, None, declared)
         return out
 
     return wrapper

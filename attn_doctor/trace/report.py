@@ -143,6 +143,8 @@ def merge(processes: list[dict], cwd: str | None = None) -> list[dict]:
                 m["processes"].append(label)
             if r.get("device") and r["device"] not in m["devices"]:
                 m["devices"].append(r["device"])
+            if r.get("ignored"):  # keywords the function dropped, on any of the calls merged here
+                m["ignored"] = sorted(set(m.get("ignored") or ()) | set(r["ignored"]))
     out = sorted(merged.values(), key=lambda r: (r.get("first_seen") or 0))
     for r in out:
         r.pop("device_type", None)
@@ -177,6 +179,9 @@ def call_findings(calls: list[dict]) -> list[Finding]:
         if c["backend"] == "flex" and not c.get("compiled"):
             out.append(knowledge.finding("trace.flex-eager", backend="flex", site=site, count=c["count"],
                                          detail=f"shapes {c.get('shapes')}, {c.get('dtype')}"))
+        if c.get("ignored"):
+            out.append(knowledge.finding("trace.kwargs-ignored", backend=c["backend"], site=site, count=c["count"],
+                                         entry=c.get("entry") or c["backend"], names=", ".join(c["ignored"])))
         if c.get("raised"):
             out.append(_raised(c, site))
         if c["backend"] != "sdpa" or c.get("compiled") or c.get("kernel") not in SLOW_SDPA:
