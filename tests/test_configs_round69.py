@@ -1,10 +1,10 @@
 """Round 69: users' diffusion-trainer configs and launch scripts (helper cfg69, session 16, 2026-11-29; training
 material).
 
-fixtures/configs/round69/ (see its README: 36 files from 10 users' repositories on the train side of the split:
+fixtures/configs/round69/ (see its README: 38 files from 11 users' repositories on the train side of the split:
 diffusion-pipe TOMLs and deepspeed launchers in users' forks, sd-scripts FLUX launches (.sh / .bat), an ai-toolkit job
-a fork's owner wrote, and 17 look-alikes to refuse: diffusion-pipe / sd-scripts dataset configs, diffusers model
-configs, an install script, a Dockerfile, a config fragment and a user's own SDXL trainer, labelled from the trainers'
+a fork's owner wrote, and 19 look-alikes to refuse: diffusion-pipe / sd-scripts dataset configs, diffusers model
+configs, an install script, a Dockerfile, a config fragment and a user's own SDXL trainer, two stable-diffusion.cpp generations, labelled from the trainers'
 own source) is read file by file, as `check --config FILE` reads it where the set keeps it, and again in its
 repositories' layout (every file at its `source` path). The round was split by repository into halves A and B before
 any reader changed (README); half B was measured with benchmarks/configs_heldout.py --dir, totals only.
@@ -27,7 +27,7 @@ FLAT_ONLY = {
 }
 
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
-globals().update(staged_round("round69", files_min=36, claimed_min=19, refused_min=17, repos_min=10,
+globals().update(staged_round("round69", files_min=38, claimed_min=19, refused_min=19, repos_min=11,
                               captured="2026-11-29", still_wrong=FLAT_ONLY, still_wrong_in_layout={}, claimed_by="cfg69",
                               unread=MEASURE_ONLY))
 
