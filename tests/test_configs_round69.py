@@ -3,9 +3,9 @@ material).
 
 fixtures/configs/round69/ (see its README: 38 files from 11 users' repositories on the train side of the split:
 diffusion-pipe TOMLs and deepspeed launchers in users' forks, sd-scripts FLUX launches (.sh / .bat), an ai-toolkit job
-a fork's owner wrote, and 19 look-alikes to refuse: diffusion-pipe / sd-scripts dataset configs, diffusers model
-configs, an install script, a Dockerfile, a config fragment and a user's own SDXL trainer, two stable-diffusion.cpp generations, labelled from the trainers'
-own source) is read file by file, as `check --config FILE` reads it where the set keeps it, and again in its
+a fork's owner wrote, and 19 look-alikes to refuse: diffusion-pipe / sd-scripts dataset configs, an install script,
+a Dockerfile, a config fragment, a user's own SDXL trainer and its generation script, two stable-diffusion.cpp video
+generations; labelled from the trainers' own source) is read file by file, as `check --config FILE` reads it where the set keeps it, and again in its
 repositories' layout (every file at its `source` path). The round was split by repository into halves A and B before
 any reader changed (README); half B was measured with benchmarks/configs_heldout.py --dir, totals only.
 The format is checked as in round 62 (configs_corpus.staged_round)."""
@@ -33,7 +33,7 @@ globals().update(staged_round("round69", files_min=38, claimed_min=19, refused_m
 
 
 def test_no_file_holds_a_key():
-    """The wandb keys three configs carried (lamb97's four Wan configs, tatookan's Kontext config) are replaced by
+    """The wandb keys five configs carried (lamb97's four Wan configs, tatookan's Kontext config) are replaced by
     <redacted>; no file of the set holds a Hugging Face token or an API key."""
     for p in FILES:
         text = p.read_text(encoding="utf-8", errors="replace")
