@@ -1,11 +1,12 @@
 """Round 69: users' diffusion-trainer configs and launch scripts (helper cfg69, session 16, 2026-11-29; training
 material).
 
-fixtures/configs/round69/ (see its README: 40 files from 13 users' repositories on the train side of the split:
-diffusion-pipe TOMLs and deepspeed launchers in users' forks, sd-scripts FLUX launches (.sh / .bat), an ai-toolkit job
-a fork's owner wrote, and 21 look-alikes to refuse: diffusion-pipe / sd-scripts dataset configs, an install script,
-a Dockerfile, a config fragment, a user's own SDXL trainer and its generation script, two stable-diffusion.cpp video
-generations, a Serverless Devs YAML, a GUI launcher; labelled from the trainers' own source) is read file by file,
+fixtures/configs/round69/ (see its README: 43 files from 14 users' repositories on the train side of the split:
+diffusion-pipe TOMLs and deepspeed launchers in users' forks, sd-scripts FLUX launches (.sh / .bat), a kohya_ss GUI
+configuration saved as .txt, an ai-toolkit job a fork's owner wrote, and 23 look-alikes to refuse: diffusion-pipe /
+sd-scripts dataset configs, an install script, a Dockerfile, a config fragment, a user's own SDXL trainer and its
+generation script, two stable-diffusion.cpp video generations, a Serverless Devs YAML, two GUI launchers, an inference
+command; labelled from the trainers' own source) is read file by file,
 as `check --config FILE` reads it where the set keeps it, and again in its
 repositories' layout (every file at its `source` path). The round was split by repository into halves A and B before
 any reader changed (README); half B was measured with benchmarks/configs_heldout.py --dir, totals only.
@@ -28,7 +29,7 @@ FLAT_ONLY = {
 }
 
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
-globals().update(staged_round("round69", files_min=40, claimed_min=19, refused_min=21, repos_min=13,
+globals().update(staged_round("round69", files_min=43, claimed_min=20, refused_min=23, repos_min=14,
                               captured="2026-11-29", still_wrong=FLAT_ONLY, still_wrong_in_layout={}, claimed_by="cfg69",
                               unread=MEASURE_ONLY))
 
