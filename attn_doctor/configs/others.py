@@ -1534,8 +1534,13 @@ MUSUBI_DATASET_KEYS = {"image_directory", "video_directory", "cache_directory", 
 # diffusion-pipe's dataset TOML (the file a training config's `dataset = '...'` names): [[directory]] tables with a
 # path, and the bucketing keys of tdrussell/diffusion-pipe utils/dataset.py (resolutions, enable_ar_bucket, min_ar,
 # max_ar, num_ar_buckets, frame_buckets)
+# diffusion-pipe's dataset TOML: bucketing and caption keys, at the top or per [[directory]] (tdrussell/diffusion-pipe
+# utils/dataset.py reads each as directory_config.get(KEY, dataset_config.get(KEY)); `size_buckets`, explicit
+# [width, height, frames] buckets that replace resolutions / ar buckets, since 8743be6; round 69's robotics user's
+# configs bucket only that way)
 DIFFUSION_PIPE_DATASET_KEYS = {"resolutions", "enable_ar_bucket", "min_ar", "max_ar", "num_ar_buckets", "frame_buckets",
-                               "ar_buckets", "shuffle_tags", "cache_shuffle_num"}
+                               "ar_buckets", "size_buckets", "shuffle_tags", "cache_shuffle_num",
+                               "cache_shuffle_delimiter"}
 
 
 # LLaMA-Factory's dataset registry, data/dataset_info.json (LLaMA-Factory data/README.md): each dataset's name mapped to
@@ -1587,7 +1592,8 @@ def dataset_config(doc: dict) -> str | None:
                 "formatting), not a trainer config: give attn-doctor the training YAML whose `dataset:` names them")
     dirs = d.get("directory")
     if isinstance(dirs, list) and dirs and all(isinstance(x, dict) and "path" in x for x in dirs) \
-            and set(d) & DIFFUSION_PIPE_DATASET_KEYS and not {"model", "optimizer", "output_dir", "epochs"} & set(d):
+            and set(d).union(*dirs) & DIFFUSION_PIPE_DATASET_KEYS \
+            and not {"model", "optimizer", "output_dir", "epochs"} & set(d):
         return ("a dataset config (diffusion-pipe's: [[directory]] of image/video folders and its bucketing), not a "
                 "training config: give attn-doctor the training TOML whose `dataset =` names this file")
     sets = d.get("datasets")
