@@ -38,6 +38,15 @@ def _leaky_varlen(h, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale)
     return _good_forward(h, torch, q[None], k[None], v[None], causal=causal, scale=scale)[0]
 
 
+def _mutates_k_forward(h, torch, q, k, v, *, causal, scale):
+    # sageattention 1.0.6's smoothing: the mean over the sequence subtracted from the caller's k in place. The output
+    # stays right (softmax does not see a shift shared by every key): only a comparison of the inputs can tell.
+    # (SageAttention 1.x has no backward: the smoke's backward pass, with leaves that require grad, is left alone)
+    if not k.requires_grad:
+        k -= k.mean(dim=1, keepdim=True)
+    return _good_forward(h, torch, q, k, v, causal=causal, scale=scale)
+
+
 def _nan_forward(h, torch, q, k, v, *, causal, scale):
     out = _good_forward(h, torch, q, k, v, causal=causal, scale=scale).clone()
     out[..., -1] = float("nan")  # the last element of every row never written
@@ -108,6 +117,7 @@ d64_not_built = SimpleNamespace(load=_load, forward=_d64_not_built_forward, varl
 one_row_off = SimpleNamespace(load=_load, forward=_row_off_forward, varlen=_good_varlen)
 leaky_varlen = SimpleNamespace(load=_load, forward=_good_forward, varlen=_leaky_varlen)
 nan_output = SimpleNamespace(load=_load, forward=_nan_forward, varlen=_good_varlen)
+mutates_k = SimpleNamespace(load=_load, forward=_mutates_k_forward, varlen=_good_varlen)
 segfault = SimpleNamespace(load=_load, forward=_segfault_forward, varlen=_good_varlen)
 hang = SimpleNamespace(load=_load, forward=_hang_forward, varlen=_good_varlen)
 oom = SimpleNamespace(load=_load, forward=_oom_forward, varlen=_good_varlen)

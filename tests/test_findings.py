@@ -983,6 +983,18 @@ def sage_nan_output():
     return f
 
 
+@scenario("smoke.inputs-changed", "warning", "sage")
+def sage_changes_k_in_place():
+    """FAKED from the H200 run (fixtures/gpu/h200-s16-final): sageattention 1.0.6 passes every case against the float64
+    reference, but its dense cases' k differs after the call (`k -= km`): a warning, the backend stays ok."""
+    f = ff.gpu_box()
+    ff.install(f, "sage", "sageattention", "1.0.6")
+    plan = ff.smoke_plan("sage")
+    _smoke(f, "sage", broken={i: ff.smoke_case(c, inputs_changed=["k"]) for i, c in enumerate(plan)
+                              if c["kind"] == "dense"})
+    return f
+
+
 @scenario("smoke.varlen-leak", "error", "fa2")
 def fa2_varlen_padding_leaks():
     """flash-attn 2.8.3's varlen case: changing the padding rows changed valid outputs by 0.9."""

@@ -47,6 +47,20 @@ def test_one_row_off_is_caught():
     assert [f.id for f in fs] == ["smoke.wrong-result"]
 
 
+def test_a_kernel_writing_into_its_input_is_caught_though_its_output_is_right():
+    """The fake subtracts k's mean from the caller's k in place, as sageattention 1.0.6 does: the output still matches
+    the float64 reference of the inputs as given, so the case passes, and the changed input is its own warning."""
+    case = next(c for c in cases("dense") if c["dtype"] == "float32")
+    res = run("mutates_k", [case])
+    c = res["cases"][0]
+    assert c["ok"] and c["inputs_changed"] == ["k"]
+    fs, _ = findings_for(res)
+    assert [f.id for f in fs] == ["smoke.inputs-changed"] and fs[0].severity == "warning"
+    assert "changed its input k in place" in fs[0].title
+    good = run("good", [case])["cases"][0]
+    assert good["ok"] and "inputs_changed" not in good
+
+
 def test_leak_across_varlen_sequences_is_caught():
     res = run("leaky_varlen", cases("varlen"))
     c = res["cases"][0]

@@ -156,6 +156,18 @@ def sdpa_math_fallback(facts: dict, ctx: Context):
 
 
 @check("smoke")
+def inputs_changed(facts: dict, ctx: Context):
+    """A backend whose call wrote into the q, k or v it was given (its output may still be right): the caller's tensor
+    is not what it was, which matters wherever the caller uses it again."""
+    for key, name, res in results(facts):
+        hit = [c for c in res.get("cases") or [] if c.get("inputs_changed")]
+        if hit:
+            names = sorted({n for c in hit for n in c["inputs_changed"]})
+            yield finding("smoke.inputs-changed", backend=name, title=SPECS[name].title, where=_where(key, res, facts),
+                          case=hit[0]["name"], n=len(hit), inputs=", ".join(names))
+
+
+@check("smoke")
 def fa4_cache_hit(facts: dict, ctx: Context):
     for key, name, res in results(facts):
         cc = res.get("cache_check")
