@@ -298,16 +298,13 @@ def _transformers_calls(t, *, models: bool = True) -> list:
 _BARE_ENCODER = re.compile(r"(TextModel|TextModelWithProjection|EncoderModel|VisionModel|VisionModelWithProjection)$")
 
 
-# the calls that put trainable adapters on a model (peft): a frozen base model they wrap is trained all the same
-_ADAPTS = {"get_peft_model", "PeftModel", "prepare_model_for_kbit_training", "inject_adapter_in_model", "LoraModel"}
-
-
 def _frozen_loads(t) -> set:
     """id() of the model loads (`qwen = Qwen2_5_VLForConditionalGeneration.from_pretrained(...)`) whose model the script
     freezes whole (`for p in qwen.parameters(): p.requires_grad = False`, `qwen.requires_grad_(False)`) and never hands
-    to peft (_ADAPTS): a frozen feature extractor beside what the script's own loop trains, not a transformers run of
-    its own, as a diffusion script's text encoders are not (cfg67: round 64m's qlccz185 classanddetect.py trains its
-    own heads on Qwen2.5-VL's visual features)."""
+    whole to a call (peft's get_peft_model, or an adapter injection of the script's own may train part of it
+    again): a frozen feature extractor beside what the script's own loop trains (a part of it, `qwen.visual`, tapped
+    for features), not a transformers run of its own, as a diffusion script's text encoders are not (cfg67: round 64m's
+    qlccz185 classanddetect.py trains its own heads on Qwen2.5-VL's visual features)."""
     import ast
 
     loads: dict = {}
@@ -330,7 +327,9 @@ def _frozen_loads(t) -> set:
                 isinstance(n.func.value, ast.Name) and len(n.args) == 1 and isinstance(n.args[0], ast.Constant) and \
                 n.args[0].value is False:
             frozen.add(n.func.value.id)
-        elif isinstance(n, ast.Call) and _callee(n)[1] in _ADAPTS | {"from_pretrained"}:
+        elif isinstance(n, ast.Call):
+            # handed whole to a call: peft's get_peft_model or the script's own adapter injection (round 51's tiwwpst
+            # `add_lora_gptneox(model, ...)` on a frozen GPT-NeoX) may make part of it train again
             adapted |= {a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
     return {id(c) for name in frozen - adapted for c in loads.get(name, [])}
 
