@@ -1113,7 +1113,7 @@ def _module_run(t) -> tuple[list, list]:
         va = known.get(a.id) if isinstance(a, ast.Name) else a.value if isinstance(a, ast.Constant) else None
         try:
             vb = ast.literal_eval(b)
-        except ValueError:
+        except (ValueError, TypeError, SyntaxError, RecursionError):
             return None
         if va is None or isinstance(va, bool) != isinstance(vb, bool):
             return None
