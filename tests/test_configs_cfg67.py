@@ -390,3 +390,19 @@ model = AutoModelForCausalLM.from_pretrained("org/m", torch_dtype=torch.bfloat16
 GRPOTrainer(model=model, args=GRPOConfig(output_dir="o", bf16=True), reward_funcs=[]).train()
 '''
     assert read(tmp_path, "train.py", text) == ("transformers", ["sdpa"], "bfloat16", "none")
+
+
+@pytest.mark.parametrize("probe", ['if python -c "import flash_attn" 2>/dev/null; then',
+                                   "if pip show flash-attn >/dev/null 2>&1; then"])
+def test_a_probe_that_overrides_a_value_set_before_requires_none(tmp_path, probe):
+    """`ATTN=sdpa` then `if PROBE; then ATTN=flash_attn; fi`: the value before the `if` is the other branch."""
+    text = PROBED.format(probe='ATTN="sdpa"\n' + probe, var="ATTN", a="flash_attn", b="flash_attn")
+    text = text.replace('else\n  ATTN="flash_attn"\n', "")
+    assert "else" not in text
+    assert read(tmp_path, "train.sh", text) == ("ms-swift", [], "bfloat16", "none")
+
+
+def test_a_value_set_before_a_caller_test_keeps_its_reading(tmp_path):
+    text = PROBED.format(probe='ATTN="sdpa"\nif [[ "$1" == "fast" ]]; then', var="ATTN", a="flash_attn",
+                         b="flash_attn").replace('else\n  ATTN="flash_attn"\n', "")
+    assert read(tmp_path, "train.sh", text) == ("ms-swift", ["fa2"], "bfloat16", "none")

@@ -281,6 +281,13 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     if first is not None and guard[1] == f"not ({first[0]})" and first[1] != a[2]:
                         env[a[0]] = "${" + a[0] + "}"
                         continue
+                    before = env.get(a[0])
+                    if first is None and isinstance(before, str) and before and known(before) and \
+                            before != expand(a[2], env, dialect).strip("\"'"):
+                        # `ATTN=sdpa` then `if python -c "import flash_attn"; then ATTN=flash_attn; fi`: the same,
+                        # the value before the `if` being the other branch
+                        env[a[0]] = "${" + a[0] + "}"
+                        continue
                     probed[a[0]] = (guard[1], a[2])
                 if a is not None and guard[0] is None and a[1] == "=" and not env.get(a[0]):
                     # `FLAGS=""; if [[ $USE_XF == 1 ]]; then FLAGS="--enable_xformers_memory_efficient_attention"; fi`
