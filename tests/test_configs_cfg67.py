@@ -16,7 +16,8 @@ written for this file (other names, spellings, layouts, trainers), with the neig
   the script is written for, as cfg63 reads them for transformers;
 - a shell variable a machine probe picks (`if python -c "import flash_attn"; then ATTN_IMPL=flash_attn; else
   ATTN_IMPL=sdpa; fi` then `swift sft --attn_impl "${ATTN_IMPL}"`, round 64m's luckyIITR train_1_5b.sh): whichever the
-  machine has, so nothing is required; a caller's variable keeps the reading it had;
+  machine has, so nothing is required (and so for `ATTN=sdpa` before an `if PROBE; then ATTN=flash_attn; fi`); a
+  caller's variable keeps the reading it had;
 - (refusals) a script whose transformers model is a frozen feature extractor beside heads of its own (round 64m's
   qlccz185 classanddetect.py), and a script that hands its transformers model to a trainer of its own repository
   (round 64m's vivekvar-dl train_gspo.py: `from gspo_implementation import GSPOTrainer`): no trainer attn-doctor reads.
