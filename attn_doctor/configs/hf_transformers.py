@@ -272,8 +272,9 @@ def _transformers_calls(t, *, models: bool = True) -> list:
     hf = _hf_trainers_imported(t)
     foreign = _foreign_names(t)
     subclasses = _script_subclasses(t)
+    frozen = _frozen_loads(t) if models else set()
     for n in ast.walk(t):
-        if not isinstance(n, ast.Call):
+        if not isinstance(n, ast.Call) or id(n) in frozen:
             continue
         owner, name = _callee(n)
         if not owner and name in subclasses:
@@ -295,6 +296,69 @@ def _transformers_calls(t, *, models: bool = True) -> list:
 # encoders: CLIPTextModel, CLIPTextModelWithProjection, T5EncoderModel, UMT5EncoderModel, CLIPVisionModelWithProjection,
 # SiglipVisionModel): not a language model a script trains or runs (real/TRAINERS.md, round 6a)
 _BARE_ENCODER = re.compile(r"(TextModel|TextModelWithProjection|EncoderModel|VisionModel|VisionModelWithProjection)$")
+
+
+def _frozen_loads(t) -> set:
+    """id() of the model loads (`qwen = Qwen2_5_VLForConditionalGeneration.from_pretrained(...)`) whose model the script
+    freezes whole (`for p in qwen.parameters(): p.requires_grad = False`, `qwen.requires_grad_(False)`) and never hands
+    whole to a call (peft's get_peft_model, or an adapter injection of the script's own may train part of it
+    again): a frozen feature extractor beside what the script's own loop trains (a part of it, `qwen.visual`, tapped
+    for features), not a transformers run of its own, as a diffusion script's text encoders are not (cfg67: round 64m's
+    qlccz185 classanddetect.py trains its own heads on Qwen2.5-VL's visual features)."""
+    import ast
+
+    loads: dict = {}
+    for n in ast.walk(t):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, ast.Call) and _callee(n.value)[1] in MODEL_BUILDERS:
+            loads.setdefault(n.targets[0].id, []).append(n.value)
+    if not loads:
+        return set()
+    frozen, adapted = set(), set()
+    for n in ast.walk(t):
+        if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call) and \
+                isinstance(n.iter.func, ast.Attribute) and n.iter.func.attr == "parameters" and \
+                isinstance(n.iter.func.value, ast.Name) and any(
+                    isinstance(a, ast.Assign) and isinstance(a.value, ast.Constant) and a.value.value is False and
+                    any(isinstance(x, ast.Attribute) and x.attr == "requires_grad" and isinstance(x.value, ast.Name) and
+                        x.value.id == n.target.id for x in a.targets) for a in n.body):
+            frozen.add(n.iter.func.value.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "requires_grad_" and \
+                isinstance(n.func.value, ast.Name) and len(n.args) == 1 and isinstance(n.args[0], ast.Constant) and \
+                n.args[0].value is False:
+            frozen.add(n.func.value.id)
+        elif isinstance(n, ast.Call):
+            # handed whole to a call: peft's get_peft_model or the script's own adapter injection (round 51's tiwwpst
+            # `add_lora_gptneox(model, ...)` on a frozen GPT-NeoX) may make part of it train again
+            adapted |= {a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
+    return {id(c) for name in frozen - adapted for c in loads.get(name, [])}
+
+
+# the libraries whose own trainers build on transformers' Trainer (a script importing theirs is read by what it
+# configures), beside those attn-doctor reads or knows as no trainer (pyscript._LIBRARIES)
+_TRAINER_LIBRARIES = {"sentence_transformers", "setfit", "swift", "llamafactory", "axolotl", "optimum", "ray", "trl",
+                      "transformers", "unsloth", "peft", "accelerate"}
+
+
+def own_trainer(t) -> str | None:
+    """The trainer class of the user's own repository a script hands its run to (`from gspo_implementation import
+    GSPOTrainer` ... `GSPOTrainer(model, tokenizer, config)`, `from .trainer import Trainer`), or None: there the
+    transformers models it loads are trained by that code, not by a transformers / TRL trainer, and only a transformers
+    / TRL trainer configured counts (cfg67: round 64m's vivekvar-dl train_gspo.py, whose own GSPO loop trains a model
+    loaded with attn_implementation="flash_attention_2"; round 30's notebook of its own SFTTrainer)."""
+    import ast
+
+    from .pyscript import _LIBRARIES
+
+    own = {}
+    for n in ast.walk(t):
+        if isinstance(n, ast.ImportFrom) and (n.level or (n.module or "").split(".")[0] not in
+                                              _LIBRARIES | _TRAINER_LIBRARIES):
+            own.update({a.asname or a.name: a.name for a in n.names if a.name.endswith("Trainer")})
+    for n in ast.walk(t):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in own:
+            return own[n.func.id]
+    return None
 
 
 def _hf_trainers_imported(t) -> set:
@@ -1163,8 +1227,8 @@ def _score(doc: dict) -> "Score":
         # text encoders, or a model a framework's own loop trains (Lightning, verl, NeMo ...), is not a transformers
         # run of its own: there only a transformers / TRL trainer configured counts (cfg44)
         t = tree(src)
-        calls = _transformers_calls(t, models=not (_DIFFUSERS.search(src) or imported_framework(doc))) \
-            if t is not None else []
+        calls = _transformers_calls(t, models=not (_DIFFUSERS.search(src) or imported_framework(doc) or
+                                                    own_trainer(t))) if t is not None else []
         sc = Score()
         if not calls:
             return sc

@@ -305,6 +305,12 @@ def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
     if not (isinstance(src, ast.Name) and src.id == param):
         return None  # (a file the function picks itself, or one built from its parameter: not followed)
     arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == param), None)
+    if arg is None:
+        # `config = load_config()` of `def load_config(config_path="config/training_config.yaml")`: the call takes the
+        # parameter's default (cfg67: round 64m's Joshua-Peter7 finetune_phi4.py)
+        positional = f.args.posonlyargs + f.args.args
+        defaults = dict(zip([a.arg for a in positional[len(positional) - len(f.args.defaults):]], f.args.defaults))
+        arg = defaults.get(param)
     return _path_value(tree, arg, scope, consts) if arg is not None else None
 
 
@@ -361,8 +367,63 @@ def _path_value(tree, node, scope, consts: dict):
         # `args.config` of `add_argument("--config", type=Path, default=Path("configs/x.yaml"))` (round 54m's
         # thao12345310): the default's path, as argparse hands it over
         node = _unwrap_path(resolve(consts[ARGPARSE][node.attr], consts))
+    beside = _beside_script(node)
+    if beside is not None:
+        return beside
     v = value(node, consts)
     return v if isinstance(v, str) and v != "?" and not v.startswith("torch.") else None
+
+
+def _beside_script(node) -> str | None:
+    """A path the script builds from its own location, as a path relative to the script's folder: `Path(__file__).parent
+    / "config.yaml"` -> "config.yaml", `Path(__file__).resolve().parent.parent / "configs" / "x.yaml"` ->
+    "../configs/x.yaml", `os.path.join(os.path.dirname(os.path.abspath(__file__)), "x.yaml")` (cfg67: round 64m's
+    eduardd76 train.py, whose --config defaults to `str(Path(__file__).parent / "config.yaml")`); None for anything
+    else (the script's own path, a folder, a part not written as a literal)."""
+    parts: list = []
+    while True:
+        node = _unwrap_path(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.right, ast.Constant) and \
+                isinstance(node.right.value, str):
+            parts.insert(0, node.right.value)
+            node = node.left
+        elif isinstance(node, ast.Call) and _dotted(node) in ("os.path.join", "path.join") and len(node.args) >= 2 and \
+                all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[1:]) and \
+                not node.keywords:
+            parts[:0] = [a.value for a in node.args[1:]]
+            node = node.args[0]
+        else:
+            break
+    ups = _levels_above_script(node)
+    if ups is None or not parts or ups < 0:
+        return None
+    rel = "/".join([".."] * ups + [q.strip("/") for q in parts if q.strip("/")])
+    return rel if re.search(r"[^./]", rel) else None
+
+
+def _levels_above_script(node) -> int | None:
+    """How many folders above the script's own folder a path expression of `__file__` names: 0 for
+    `Path(__file__).parent` / `os.path.dirname(__file__)`, 1 for `.parent.parent` / `.parents[1]`, -1 for the script's
+    own path; None when the expression is not one of __file__."""
+    if isinstance(node, ast.Name) and node.id == "__file__":
+        return -1
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("resolve", "absolute") \
+            and not node.args:
+        return _levels_above_script(node.func.value)
+    if isinstance(node, ast.Call) and _dotted(node) in ("Path", "pathlib.Path", "os.path.abspath", "os.path.realpath",
+                                                       "os.path.normpath") and len(node.args) == 1:
+        return _levels_above_script(node.args[0])
+    if isinstance(node, ast.Call) and _dotted(node) == "os.path.dirname" and len(node.args) == 1:
+        inner = _levels_above_script(node.args[0])
+        return None if inner is None else inner + 1
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        inner = _levels_above_script(node.value)
+        return None if inner is None else inner + 1
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "parents" and \
+            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+        inner = _levels_above_script(node.value.value)
+        return None if inner is None or inner != -1 else node.slice.value
+    return None
 
 
 def _parameter_value(tree, f, param: str, consts: dict):
@@ -984,10 +1045,16 @@ def _module_literals(t) -> dict:
     """NAME -> literal of a module's own top-level `NAME = literal` assignments (`BF16 = True`, `DTYPE = "bfloat16"`,
     `ATTN = OTHER` of such a name), each name assigned once in the whole module (a name a function or a branch sets
     again is decided at run time). Only literals: a value computed from anything else means nothing in the script's
-    own names."""
+    own names. A top-level `if` the module settles itself (`ENV = os.environ.get("LORA_ENV", "a800").lower()` then `if
+    ENV == "a800": TORCH_DTYPE = "bfloat16" else: TORCH_DTYPE = "float16"`, the variable unset as an argparse default
+    is the value with no options: _module_run) runs its taken branch only, the other's assignments never happen."""
+    run, dropped = _module_run(t)
     counts = _assignment_counts(t)
+    for d in dropped:
+        for name, k in _assignment_counts(d).items():
+            counts[name] = counts.get(name, 0) - k
     out: dict = {}
-    for st in t.body:
+    for st in run:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
             name, v = st.targets[0].id, st.value
         elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
@@ -998,9 +1065,86 @@ def _module_literals(t) -> dict:
             continue
         if isinstance(v, ast.Name) and v.id in out:
             v = out[v.id]
+        got = _environ_default(v)
+        if got is not None:
+            v = ast.Constant(value=got)
         if isinstance(v, ast.Constant):
             out[name] = v
     return out
+
+
+# str methods a settings module applies to an environment variable's value before testing it
+_STR_METHODS = {"lower": str.lower, "upper": str.upper, "strip": str.strip, "casefold": str.casefold}
+
+
+def _environ_default(v) -> str | None:
+    """`os.environ.get("X", "a800")` / `os.getenv("X", "a800").lower()`: the default, as the module runs with the
+    variable unset (its str methods applied); None for anything else."""
+    methods = []
+    while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in _STR_METHODS and \
+            not v.args and not v.keywords:
+        methods.insert(0, _STR_METHODS[v.func.attr])
+        v = v.func.value
+    if not (isinstance(v, ast.Call) and _dotted(v) in _ENVIRON_GETS and len(v.args) == 2 and not v.keywords and
+            all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in v.args)):
+        return None
+    got = v.args[1].value
+    for m in methods:
+        got = m(got)
+    return got
+
+
+def _module_run(t) -> tuple[list, list]:
+    """The top-level statements of a module as it runs, the `if`s it settles itself flattened into their taken branch
+    (a test comparing a name assigned once at the top level, a literal or an environment variable's default, with a
+    literal: `==`, `!=`, `in`, `not in`), and the branches it does not take."""
+    counts = _assignment_counts(t)
+    known: dict = {}
+    run: list = []
+    dropped: list = []
+
+    def test(node):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            v = test(node.operand)
+            return None if v is None else not v
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+            return None
+        a, b = node.left, node.comparators[0]
+        va = known.get(a.id) if isinstance(a, ast.Name) else a.value if isinstance(a, ast.Constant) else None
+        try:
+            vb = ast.literal_eval(b)
+        except (ValueError, TypeError, SyntaxError, RecursionError):
+            return None
+        if va is None or isinstance(va, bool) != isinstance(vb, bool):
+            return None
+        op = node.ops[0]
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            return (va == vb) == isinstance(op, ast.Eq)
+        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(vb, (tuple, list, set, frozenset)):
+            return (va in vb) == isinstance(op, ast.In)
+        return None
+
+    def walk(body):
+        for st in body:
+            if isinstance(st, ast.If):
+                v = test(st.test)
+                if v is None:
+                    run.append(st)
+                    continue
+                dropped.extend(st.orelse if v else st.body)
+                walk(st.body if v else st.orelse)
+                continue
+            run.append(st)
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                    counts.get(st.targets[0].id) == 1:
+                got = _environ_default(st.value)
+                if got is None and isinstance(st.value, ast.Constant) and isinstance(st.value.value, (str, int, bool)):
+                    got = st.value.value
+                if got is not None:
+                    known[st.targets[0].id] = got
+
+    walk(t.body)
+    return run, [ast.Module(body=[d], type_ignores=[]) for d in dropped]
 
 
 def _field_literal(v):

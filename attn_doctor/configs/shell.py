@@ -152,6 +152,14 @@ def dialect_of(name: str, text: str) -> str:
 # Scripts
 # ---------------------------------------------------------------------------------------------------
 
+# `if` conditions that ask the machine rather than the script: whether a package imports or is installed, whether a
+# program or GPU is there (`python -c "import flash_attn" 2>/dev/null`, `pip show xformers`, `command -v nvcc`,
+# `nvidia-smi --query-gpu=...`); the guard text as _guarded writes it, its `else` being `not (...)`
+_MACHINE_PROBE = re.compile(r"^(?:not \()?\s*(?:!\s*)?(?:\S*/)?(?:python[0-9.]*\s+-c\s+['\"]\s*(?:import|from)\s|"
+                            r"pip[0-9.]*\s+(?:show|list)\b|(?:python[0-9.]*\s+-m\s+pip\s+show)\b|nvidia-smi\b|"
+                            r"command\s+-v\s|which\s|hash\s)")
+
+
 def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, _funcs: dict | None = None) -> Script:
     """The script's commands and variables. where: the folder the script is in, where a file it sources
     (`source ./env.sh`, `. config.env`) is read from. _funcs: the functions defined before a function body read here
@@ -168,6 +176,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     conds = Frames()  # the enclosing `if` blocks (_guarded, _ps_guarded)
     bat_blocks: list = []  # cmd.exe's enclosing `if (...)` blocks (_bat_guarded)
     unsure: set = set()  # variables assigned under a condition the script does not settle
+    probed: dict = {}  # variable -> (machine probe, value) assigned where the probe holds (_MACHINE_PROBE)
     funcs: dict = dict(_funcs or {})  # bash functions: name -> body (read when a later command calls it)
     called: set = set()
     printed: list = []  # the here-documents a `cat` only shows
@@ -263,6 +272,23 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     continue
                 unsure.update(_assignment(w)[0] for w in plain[0])
                 a = _assignment(plain[0][0]) if len(plain[0]) == 1 else None
+                if a is not None and guard[0] is None and a[1] == "=" and _MACHINE_PROBE.match(guard[1]):
+                    # `if python -c "import flash_attn"; then ATTN_IMPL=flash_attn; else ATTN_IMPL=sdpa; fi`: the
+                    # machine the script runs on picks the value (what is installed, which GPU), the file alone has
+                    # no one value for it: unknown at the commands, as the caller's variable is (cfg67: round 64m's
+                    # luckyIITR train_1_5b.sh, `swift sft --attn_impl "${ATTN_IMPL}"`)
+                    first = probed.get(a[0])
+                    if first is not None and guard[1] == f"not ({first[0]})" and first[1] != a[2]:
+                        env[a[0]] = "${" + a[0] + "}"
+                        continue
+                    before = env.get(a[0])
+                    if first is None and isinstance(before, str) and before and known(before) and \
+                            before != expand(a[2], env, dialect).strip("\"'"):
+                        # `ATTN=sdpa` then `if python -c "import flash_attn"; then ATTN=flash_attn; fi`: the same,
+                        # the value before the `if` being the other branch
+                        env[a[0]] = "${" + a[0] + "}"
+                        continue
+                    probed[a[0]] = (guard[1], a[2])
                 if a is not None and guard[0] is None and a[1] == "=" and not env.get(a[0]):
                     # `FLAGS=""; if [[ $USE_XF == 1 ]]; then FLAGS="--enable_xformers_memory_efficient_attention"; fi`
                     # then `... $FLAGS`: options given to a variable that held none, under a condition the caller
