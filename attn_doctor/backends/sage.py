@@ -29,8 +29,9 @@ def load(torch):
 
 
 def forward(sa, torch, q, k, v, *, causal, scale):
-    # sageattn subtracts the key mean in place (smooth_k): give it a copy.
-    return sa.sageattn(q, k.clone(), v, tensor_layout="NHD", is_causal=causal, sm_scale=scale)
+    # k itself, as a user's call passes it: sageattn 1.0.6 subtracts the key mean from it in place (smooth_k), which the
+    # smoke child sees by comparing its inputs after the call (smoke.inputs-changed) and measures against its own copies
+    return sa.sageattn(q, k, v, tensor_layout="NHD", is_causal=causal, sm_scale=scale)
 
 
 def varlen(sa, torch, q, k, v, *, cu_q, cu_k, max_q, max_k, causal, scale):
