@@ -557,6 +557,11 @@ SETS = (
     # (attention.toml, flex.toml, sdpa.toml, compile.toml, frameworks.toml, prose.toml, attribution.toml;
     # tests/test_explain_variants_ex96.py) 36/34/35, 0/8. Misses left: fixtures/errors/round96/README.md
     Staged("round96", 37, 36, 34, unrelated="unrelated", note_required=True),
+    # round 102 (ex102, 2026-11-29, session 16): 2025-26 FA4/CuTe DSL, SageAttention/SpargeAttn and Blackwell reports, read with a
+    # held-back half. Main's rules (bbbb5379): 13/16 matched, 12 right backend, 9 right cause (phase-1 labels), 2/11 unrelated; half B
+    # (8 texts, 5 logs) 7/7/5, 1/5 before and after rules from half A; after ex102 (cute.toml, flash_attn.toml, builds.toml,
+    # frameworks.toml, triton.toml, attribution.toml; tests/test_explain_variants_ex102.py) 16/15/16, 0/11. fixtures/errors/round102/README.md
+    Staged("round102", 16, 16, 15, unrelated="unrelated", note_required=True),
 )
 
 
