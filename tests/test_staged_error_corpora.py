@@ -575,6 +575,11 @@ SETS = (
     Staged("round95m", 38, 35, 34, unrelated="unrelated", note_required=True,  # training material since ex100, session 16
            known_claims=(("ai2cm__ace__301.txt", "gpu.arch-not-in-torch"),
                          ("haotian-liu__LLaVA__1338.txt", "fa2.model-not-on-gpu"))),
+    # round 102 (ex102, 2026-11-29, session 16): 2025-26 FA4/CuTe DSL, SageAttention/SpargeAttn and Blackwell reports, read with a
+    # held-back half. Main's rules (bbbb5379): 13/16 matched, 12 right backend, 9 right cause (phase-1 labels), 2/11 unrelated; half B
+    # (8 texts, 5 logs) 7/7/5, 1/5 before and after rules from half A; after ex102 (cute.toml, flash_attn.toml, builds.toml,
+    # frameworks.toml, triton.toml, attribution.toml; tests/test_explain_variants_ex102.py) 16/15/16, 0/11. fixtures/errors/round102/README.md
+    Staged("round102", 16, 16, 15, unrelated="unrelated", note_required=True),
 )
 
 
