@@ -114,6 +114,62 @@ CASES: dict[str, list[tuple[str, str, str, str]]] = {"base": [
      SAGE + "F.scaled_dot_product_attention = sageattn\n"
             f"q = {bhsd(dtype='torch.float16')}\nmask = torch.zeros(2, 1, 1024, 1024, device='cuda', dtype=torch.float16)\n"
             "F.scaled_dot_product_attention(q, q, q, attn_mask=mask, dropout_p=0.0, is_causal=False)\n"),
+], "more": [  # session 16's second run: more of each backend's own refusals, and settings that break a compile
+    ("sdpa-flash-v-headdim", "sdpa", "SDPA restricted to flash with a value head dim other than the query's",
+     SDPA + f"q = {bhsd()}\nv = {bhsd(d=64)}\nwith sdpa_kernel(SDPBackend.FLASH_ATTENTION):\n"
+            "    F.scaled_dot_product_attention(q, q, v)\n"),
+    ("sdpa-cudnn-fp32", "sdpa", "SDPA restricted to cuDNN attention with float32 inputs: no kernel",
+     SDPA + f"q = {bhsd(dtype='torch.float32')}\nwith sdpa_kernel(SDPBackend.CUDNN_ATTENTION):\n"
+            "    F.scaled_dot_product_attention(q, q, q)\n"),
+    ("flex-recompiles", "flex", "compiled FlexAttention called with a new sequence length each step: recompile limit",
+     FLEX + "import torch._dynamo\nf = torch.compile(flex_attention)\n"
+            "for s in range(128, 128 * 14, 128):\n"
+            f"    q = torch.randn(1, 4, s, 64, device='cuda', dtype=torch.bfloat16)\n    f(q, q, q)\n"
+            "torch.cuda.synchronize()\nprint('recompiles case done')\n"),
+    ("flex-mask-mod-branch", "flex", "a mask_mod with a Python `if` on a tensor, compiled: Dynamo cannot trace it",
+     FLEX + "def mask(b, h, q_idx, kv_idx):\n    if q_idx >= kv_idx:\n        return True\n    return False\n"
+            "bm = create_block_mask(mask, None, None, 1024, 1024)\n"
+            f"q = {bhsd()}\ntorch.compile(flex_attention)(q, q, q, block_mask=bm)\n"),
+    ("flex-blockmask-heads", "flex", "a BlockMask created for 4 heads used with 8",
+     FLEX + "def causal(b, h, q_idx, kv_idx):\n    return q_idx >= kv_idx\n"
+            "bm = create_block_mask(causal, 2, 4, 1024, 1024)\n"
+            f"q = {bhsd()}\ntorch.compile(flex_attention)(q, q, q, block_mask=bm)\ntorch.cuda.synchronize()\n"
+            "print('flex heads case done')\n"),
+    ("flex-inductor-cache-unwritable", "flex", "compiled FlexAttention with TORCHINDUCTOR_CACHE_DIR on a read-only path",
+     "import os\nos.makedirs('/tmp/ro-inductor', exist_ok=True)\nos.chmod('/tmp/ro-inductor', 0o555)\n"
+     "os.environ['TORCHINDUCTOR_CACHE_DIR'] = '/tmp/ro-inductor/cache'\n"
+     "import pwd\nos.setgid(65534)\nos.setuid(65534)\n"
+     + FLEX + f"q = {bhsd()}\ntorch.compile(flex_attention)(q, q, q)\n"),
+    ("cute-cu-seqlens-int64", "cute", "FA4's varlen call given int64 cu_seqlens",
+     "from flash_attn.cute import flash_attn_varlen_func\n" + HEAD +
+     "q = torch.randn(3000, 8, 128, device='cuda', dtype=torch.bfloat16)\n"
+     "cu = torch.tensor([0, 1000, 3000], device='cuda', dtype=torch.int64)\n"
+     "flash_attn_varlen_func(q, q, q, cu_seqlens_q=cu, cu_seqlens_k=cu, max_seqlen_q=2000, max_seqlen_k=2000)\n"),
+    ("cute-softcap-score-mod", "cute", "FA4 given softcap and a score_mod together",
+     CUTE + "def sm(score, b, h, q_idx, kv_idx):\n    return score\n"
+            f"q = {bshd()}\nflash_attn_func(q, q, q, softcap=30.0, score_mod=sm)\n"),
+    ("cute-cache-unwritable", "cute", "FA4 with its disk cache switched on in a directory it cannot write",
+     "import os\nos.makedirs('/tmp/ro-fa4', exist_ok=True)\nos.chmod('/tmp/ro-fa4', 0o555)\n"
+     "os.environ['FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED'] = '1'\n"
+     "os.environ['FLASH_ATTENTION_CUTE_DSL_CACHE_DIR'] = '/tmp/ro-fa4/cache'\n"
+     "os.setgid(65534)\nos.setuid(65534)\n"
+     + CUTE + f"q = {bshd()}\nprint(flash_attn_func(q, q, q)[0].shape)\n"),
+    ("cute-arch-override", "cute", "FA4 compiled for sm_100a (CUTE_DSL_ARCH) on an sm90 GPU",
+     "import os\nos.environ['CUTE_DSL_ARCH'] = 'sm_100a'\n" + CUTE + f"q = {bshd()}\n"
+     "print(flash_attn_func(q, q, q)[0].shape)\ntorch.cuda.synchronize()\n"),
+    ("cute-no-gpu", "cute", "FA4 called with CUDA_VISIBLE_DEVICES empty",
+     "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\n" + CUTE + f"q = {bshd()}\nflash_attn_func(q, q, q)\n"),
+    ("sage-noncontig", "sage", "SageAttention given q, k, v whose last dimension is not contiguous",
+     SAGE + f"q = {bhsd(d=256, dtype='torch.float16')}[..., ::2]\nsageattn(q, q, q, tensor_layout='HND')\n"),
+    ("sage-headdim-80", "sage", "SageAttention 1 given head dim 80",
+     SAGE + f"q = {bhsd(d=80, dtype='torch.float16')}\nsageattn(q, q, q, tensor_layout='HND')\n"),
+    ("sage-triton-cache-unwritable", "sage", "SageAttention 1 (Triton kernels) with TRITON_CACHE_DIR on a read-only path",
+     "import os\nos.makedirs('/tmp/ro-triton', exist_ok=True)\nos.chmod('/tmp/ro-triton', 0o555)\n"
+     "os.environ['TRITON_CACHE_DIR'] = '/tmp/ro-triton/cache'\nos.setgid(65534)\nos.setuid(65534)\n"
+     + SAGE + f"q = {bhsd(dtype='torch.float16')}\nsageattn(q, q, q, tensor_layout='HND')\n"),
+    ("sdpa-no-gpu", "sdpa", "SDPA on 'cuda' tensors with CUDA_VISIBLE_DEVICES empty",
+     "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\n" + SDPA + f"q = {bhsd()}\n"
+     "F.scaled_dot_product_attention(q, q, q)\n"),
 ], "xformers": [
     ("xformers-info", "xformers", "python -m xformers.info with an xformers built for another torch",
      "import runpy, sys\nsys.argv = ['xformers.info']\nrunpy.run_module('xformers.info', run_name='__main__')\n"),
