@@ -563,8 +563,9 @@ SETS = (
     # SageAttention and xformers printed on a lent H200 with today's stack (scripts/gpu/fault_texts.py; the run in
     # fixtures/gpu/h200-s16-faults/), labelled from how each case was built. Start rules (bae41cb0), before any rule:
     # 23/26 matched, 21 right backend, 20 right cause; after (attention.toml, attribution.toml, sage.toml, cute.toml)
-    # 25, 23, 24. Misses left and the labels corrected after the first measurement: fixtures/errors/round103g/README.md
-    Staged("round103g", 26, 25, 23, note_required=True),
+    # 25, 23, 24. A second run (12 texts, `more`) measured 12/12/10 on the start rules and on main, no rule written from
+    # it. Misses left and the labels corrected after the first measurement: fixtures/errors/round103g/README.md
+    Staged("round103g", 38, 37, 35, note_required=True),
     # round 95m (ex95m, 2026-11-29, session 15): new threads from any tracker about the seven backends and their users, gathered
     # and labelled blind; measured by the lead three times (25/38 matched, 22 right backend, 15 right cause, 2/17 unrelated
     # claimed). Training material since ex100, session 16: after ex100's mechanisms (attention.toml, flex.toml, env.toml,
