@@ -315,6 +315,11 @@ def every_trace_finding() -> list:
     found += build([{"pid": 2, "rows": [_row(backend="sage", kernel="sageattn", site="/work/g.py:7", mask="none (attn_mask dropped)",
                                             entry="sageattention.sageattn", ignored=["attn_mask"], **gpu)], "errors": []}],
                    program_exit_code=0, cwd="/work").findings
+    # compiled flex given a key and a value of different lengths, which it did not refuse (the H200, torch 2.11)
+    found += build([{"pid": 3, "rows": [_row(backend="flex", kernel="fused (Inductor: Triton)", compiled=True, site="/work/h.py:8",
+                                            mask="none", shapes={"q": [2, 8, 1024, 128], "k": [2, 8, 512, 128],
+                                                                 "v": [2, 8, 256, 128]}, **gpu)], "errors": []}],
+                   program_exit_code=0, cwd="/work").findings
     found += build([{"pid": 1, "rows": [], "errors": []}], command=["python", "train.py"], program_exit_code=0).findings
     found += build([], command=["bash", "run.sh"], program_exit_code=0).findings
     return found
@@ -344,6 +349,21 @@ def test_findings_say_what_the_rows_say():
     # a CPU row on math with flash enabled (dropout, say) is the CPU's own choice: no finding
     quiet = build([{"pid": 1, "rows": [_row(kernel="math")], "errors": []}], program_exit_code=0).findings
     assert quiet == []
+
+
+def test_a_key_and_value_of_different_lengths_is_named_only_where_the_call_returned():
+    """FAKED rows: k and v that differ in anything but the head dim, on a call that returned, are an error finding; the
+    same shapes on a call that raised (SDPA refuses them) are the raise's own finding, and a value head dim other than the
+    key's is allowed."""
+    def found(**kw):
+        row = _row(backend="flex", kernel="fused (Inductor: Triton)", compiled=True, site="/work/h.py:8", mask="none", **kw)
+        return [f for f in build([{"pid": 1, "rows": [row], "errors": []}], program_exit_code=0, cwd="/work").findings
+                if f.id == "trace.kv-shape-mismatch"]
+    (f,) = found(shapes={"q": [2, 8, 1024, 128], "k": [2, 8, 512, 128], "v": [2, 8, 256, 128]})
+    assert f.severity == "error" and "2x8x512x128" in f.title and "2x8x256x128" in f.title and "h.py:8" in f.title
+    assert found(shapes={"q": [2, 8, 1024, 128], "k": [2, 8, 512, 128], "v": [2, 8, 512, 64]}) == []
+    assert found(shapes={"q": [2, 8, 1024, 128], "k": [2, 8, 512, 128], "v": [2, 8, 256, 128]}, raised="RuntimeError: x") == []
+    assert found(shapes={"q": [2, 8, 1024, 128]}) == []  # a compiled row of an older hook: no k and v recorded
 
 
 def test_merge_sums_ranks_and_exit_code():

@@ -478,7 +478,7 @@ def _compiled_site():
     return _describe_site(f, None)
 
 
-def _compiled_row(backend, q, mask_kind, kernel):
+def _compiled_row(backend, q, mask_kind, kernel, k=None, v=None):
     site = _compiled_site()
     key = ("compiled", backend, site["site"], _dtype(q), _shape(q)[-1] if _shape(q) else None, mask_kind, kernel)
     rec = _st.table.get(key)
@@ -488,7 +488,8 @@ def _compiled_row(backend, q, mask_kind, kernel):
     row = {"backend": backend, "kernel": kernel, "compiled": True, "counted": "traces"}
     row.update(site)
     row.update({"dtype": _dtype(q), "device": str(getattr(q, "device", "?")),
-                "shapes": {"q": _shape(q)}, "head_dim": (_shape(q) or [None])[-1], "mask": mask_kind,
+                "shapes": {"q": _shape(q), **({"k": _shape(k), "v": _shape(v)} if k is not None and v is not None else {})},
+                "head_dim": (_shape(q) or [None])[-1], "mask": mask_kind,
                 "first_seen": round(_monotonic() - _st.started, 3), "pid": _st.pid})
     _add(key, row, check_limits=False)  # never raise SystemExit while Dynamo traces: the next step stops it
 
@@ -551,6 +552,7 @@ def _compiled_generic(backend, name):
             if not _on:
                 return
             q = _fake(_local(ctx, "q_"))
+            k, v = _fake(_local(ctx, "k_")), _fake(_local(ctx, "v_"))
             kernel = _kernel_name(backend, name, compiled=True, device_is_cuda=bool(getattr(q, "is_cuda", False)))
             if backend == "flex":
                 parts = []
@@ -567,7 +569,7 @@ def _compiled_generic(backend, name):
                     kernel = f"{kernel}, BACKEND={kopts['BACKEND']}"
             else:
                 mask_kind = "causal" if _const(_local(ctx, "causal_"), False) else "none"
-            _compiled_row(backend, q, mask_kind, kernel)
+            _compiled_row(backend, q, mask_kind, kernel, k, v)
         except Exception as e:
             _error(f"compiled {backend}", e)
     return note
@@ -685,6 +687,8 @@ def _make_generic(orig, backend, qualname):
         if _is_compiling():
             if _comptime is not None:  # named locals for the comptime callback to read (no graph op)
                 q_ = args[0] if args else kwargs.get("query", kwargs.get("q"))  # noqa: F841
+                k_ = args[1] if len(args) > 1 else kwargs.get("key", kwargs.get("k"))  # noqa: F841
+                v_ = args[2] if len(args) > 2 else kwargs.get("value", kwargs.get("v"))  # noqa: F841
                 bm_ = kwargs.get("block_mask", args[4] if len(args) > 4 else None)  # noqa: F841
                 sm_ = kwargs.get("score_mod", args[3] if len(args) > 3 else None)  # noqa: F841
                 ko_ = kwargs.get("kernel_options")  # noqa: F841

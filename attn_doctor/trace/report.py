@@ -172,10 +172,26 @@ def _flash_refuses(c: dict) -> str | None:
     return None
 
 
+def _kv_mismatch(c: dict) -> tuple[str, str] | None:
+    """(k's shape, v's shape) where a call that returned got a key and a value that differ in anything but the head dim:
+    every backend takes them with one batch, sequence length and head count, and one that does not check (compiled
+    FlexAttention on torch 2.11, seen on the H200: fixtures/gpu/h200-s16-final) computes with rows v does not have."""
+    sh = c.get("shapes") or {}
+    k, v = sh.get("k"), sh.get("v")
+    if c.get("raised") or not isinstance(k, list) or not isinstance(v, list) or len(k) != len(v) or len(k) < 2:
+        return None
+    if all(isinstance(x, int) for x in k[:-1] + v[:-1]) and k[:-1] != v[:-1]:
+        return "x".join(map(str, k)), "x".join(map(str, v))
+    return None
+
+
 def call_findings(calls: list[dict]) -> list[Finding]:
     out = []
     for c in calls:
         site = _where(c)
+        if (kv := _kv_mismatch(c)) is not None:
+            out.append(knowledge.finding("trace.kv-shape-mismatch", backend=c["backend"], site=site, count=c["count"],
+                                         k=kv[0], v=kv[1]))
         if c["backend"] == "flex" and not c.get("compiled"):
             out.append(knowledge.finding("trace.flex-eager", backend="flex", site=site, count=c["count"],
                                          detail=f"shapes {c.get('shapes')}, {c.get('dtype')}"))
