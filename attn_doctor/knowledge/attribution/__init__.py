@@ -46,10 +46,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..model import BACKENDS as MODEL_BACKENDS
-from . import Entry, index_cache, render, template_fields, toml_data
+from ...model import BACKENDS as MODEL_BACKENDS
+from .. import Entry, index_cache, render, template_fields, toml_data
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent.parent  # knowledge/, where attribution.toml is
 WINDOW = 80  # lines searched up (and down) from the error line
 CONTINUATION = 3  # lines after the error line that still belong to its message
 TITLE_LINES = 2  # the input's first lines, searched last (a pasted issue's title and first sentence)
@@ -140,7 +140,7 @@ def rules() -> _Rules:
                  for tier in ("hub", "files", "shared_files", "names") for lib in data["library"] for p in lib.get(tier, ()))
     # the messages each backend's own source raises (knowledge/messages/): names of that backend, after its
     # files and names, before the names several backends share
-    from .messages import messages
+    from ..messages import messages
 
     libs += tuple((m.backend, rx_(m.pattern, re.IGNORECASE | re.ASCII), False) for m in messages())
     libs += tuple((lib["backend"], rx_(p, re.IGNORECASE | re.ASCII), True)
