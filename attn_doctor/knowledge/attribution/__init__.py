@@ -37,6 +37,9 @@ Lines in which a program announces what it selected or found (vLLM's "Using Flas
 ComfyUI's "Using sage attention", transformers' Flash Attention 2.0 advisories: [announcement]) are not
 evidence in steps 1 and 3: a title's error over a log is not given the backend a selector line below it
 names. Up the error's own traceback (step 2) they still count.
+
+Where each part lives (this package re-exports every name, so `attribution.X` stays the way to reach it):
+  shapes.py     the window sizes, traceback, frame, pytest and exception lines; Attribution
 """
 
 from __future__ import annotations
@@ -48,28 +51,12 @@ from pathlib import Path
 
 from ...model import BACKENDS as MODEL_BACKENDS
 from .. import Entry, index_cache, render, template_fields, toml_data
+from .shapes import (
+    _first_lines, _traceback, Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, IMPORT_CODE, PYTEST_E,
+    PYTEST_LOCATION, PYTEST_NODE, TITLE_LINES, TRACEBACK_START, WINDOW,
+)
 
 HERE = Path(__file__).parent.parent  # knowledge/, where attribution.toml is
-WINDOW = 80  # lines searched up (and down) from the error line
-CONTINUATION = 3  # lines after the error line that still belong to its message
-TITLE_LINES = 2  # the input's first lines, searched last (a pasted issue's title and first sentence)
-TRACEBACK_START = re.compile(r"Traceback \(most recent call last\)")
-CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
-
-
-@dataclass(frozen=True)
-class Attribution:
-    backend: str
-    line: int  # 1-based line that names it
-    text: str  # that line (trimmed)
-
-
-FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
-# pytest's summary line names the test whose kernel failed ("FAILED python/test/unit/operators/test_flash_attention.py::
-# test_op[...] - triton.compiler.OutOfResources"): a place in source, like a frame (round 7a: triton-lang/triton#1248)
-PYTEST_LOCATION = re.compile(r"^\s*[^\s:]+\.py:\d+: (?:[\w.]*(?:Error|Exception)|Failed)\b")
-PYTEST_E = re.compile(r"^\s*E\s")
-PYTEST_NODE = re.compile(r"^\s*(?:FAILED|ERROR|SKIPPED)\s+(?:\[\d+\]\s+)?\S+\.py(?:::|:\d+:)")
 
 
 @dataclass(frozen=True)
@@ -711,16 +698,6 @@ def _file_named(line: str) -> tuple[str, bool] | None:
     return None
 
 
-def _traceback(lines: list[str], i: int) -> list[int]:
-    """Line indexes from `i` up to the start of its traceback (chained tracebacks included), nearest first."""
-    out = []
-    for j in range(i - 1, max(-1, i - 1 - WINDOW), -1):
-        out.append(j)
-        if TRACEBACK_START.search(lines[j]) and not any(CHAINED.search(lines[k]) for k in range(max(0, j - 3), j)):
-            break
-    return out
-
-
 def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
     """Is this a backend-less match whose nearest naming line is a non-attention library's (see the
     "foreign" [[library]] in attribution.toml)? Then it is that library's failure, not attention's."""
@@ -1226,10 +1203,6 @@ def _nearest_for(entry: Entry, lines: list[str], line: int) -> Attribution | Non
                    title=entry.id in r.title_sentence, beside=entry.id not in r.own_line_only)
 
 
-# An exception line that ends a traceback ("RuntimeError: ...", "[rank0]: torch.AcceleratorError: ...")
-EXCEPTION_LINE = re.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt)\b:?(?:\s|$)")
-
-
 def _cut_traceback(lines: list[str], start: int) -> bool:
     """Is the traceback starting at `start` cut before an exception line of its own (the paste ends inside
     it)? Then it is the traceback of the error above it (a report's title over its cut traceback, round 14:
@@ -1237,17 +1210,6 @@ def _cut_traceback(lines: list[str], start: int) -> bool:
     if len(lines) - start > WINDOW:
         return False  # the input goes on past what attribution keeps of it: not a paste that ends inside this traceback
     return not any(TRACEBACK_START.search(lines[k]) or EXCEPTION_LINE.search(lines[k]) for k in range(start + 1, len(lines)))
-
-
-def _first_lines(lines, n: int) -> list[int]:
-    """Indexes of the input's first `n` lines that are not blank (a title, then its first sentence)."""
-    out = []
-    for j in range(min(len(lines), 4 * n)):
-        if lines[j].strip():
-            out.append(j)
-            if len(out) == n:
-                break
-    return out
 
 
 def _setup_above(lines: list[str], start: int, i: int) -> list[int]:
@@ -1497,9 +1459,6 @@ def _other_package_step(lines: list[str], i: int) -> int | None:
                 return j
             return None
     return None
-
-
-IMPORT_CODE = re.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:import|from)\s+[\w.]")
 
 
 def _import_chain_only(lines: list[str], named: int, line: int) -> bool:
