@@ -42,6 +42,7 @@ Where each part lives (this package re-exports every name, so `attribution.X` st
   shapes.py     the window sizes, traceback, frame, pytest and exception lines; Attribution
   tables.py     attribution.toml loaded (rules()), the first rule on a line, BACKENDS and NOT_SEVEN
   sentences.py  what names no failing backend (_scrub), a sentence's subject (first_named), its clauses
+  naming.py     what one line names to the search (_named, backend_named, _file_named, names_on)
 """
 
 from __future__ import annotations
@@ -69,36 +70,7 @@ from .sentences import (
     PROSE_EXAMPLES, REPLACED, SENTENCE, SPANS, SWITCHED_OFF, SWITCHED_OFF_FLAG, SWITCHED_TO, THREAD_LINK, TRIED,
     UNHEALTHY, VERSION,
 )
-
-def backend_named(line: str) -> str | None:
-    """The backend this one line names, if any: a library file before a name, then the first rule."""
-    named = _named(line)
-    return named[0] if named else None
-
-
-@lru_cache(maxsize=1024)
-def _named(line: str) -> tuple[str, bool] | None:
-    """(backend, only by a name several backends share) for one line, or None. Cached: the same line is asked about once
-    per match near it, and each asking runs every library rule (the rules are loaded once, rules())."""
-    line = _scrub(line)
-    hit = _first_rule(line)
-    if hit is not None and not hit[1] and hit[0] not in NOT_SEVEN and HEALTHY.search(line) and _first_rule(_healthy_blanked(line)) is None:
-        # every backend the line names is in a clause that says it works ("The same shapes run fine with FA2 and FA3;
-        # only the compiled flex kernel fails"): weak, as a shared name is, so that a line that names the subject
-        # decides (session 6, ex37); alone it still names it ("FA2 worked in 2.6 but fails in 2.7")
-        return hit[0], True
-    return hit
-
-
-def _file_named(line: str) -> tuple[str, bool] | None:
-    """(backend, False) when an attention backend's file or hub repository (not a name) is on the line, else None
-    (torch's and other libraries' files are not: a code line under torch's frame may name the backend it calls)."""
-    line = _scrub(line)
-    for backend, rx in rules().files:
-        if rx.search(line):
-            return backend, False
-    return None
-
+from .naming import _file_named, _named, backend_named, names_on
 
 def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
     """Is this a backend-less match whose nearest naming line is a non-attention library's (see the
@@ -862,12 +834,6 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
             return own, None
         return found.backend, found
     return own, None
-
-
-def names_on(line: str) -> set[str]:
-    """Every backend of the seven that a line names, by any library rule (after _scrub)."""
-    line = _scrub(line)
-    return {b for b, rx in rules().seven if rx.search(line)}
 
 
 def another_dsl_kernel(lines: list[str], line: int) -> bool:
