@@ -46,14 +46,14 @@ Where each part lives (this package re-exports every name, so `attribution.X` st
   search.py     the nearest naming line (nearest: the line, up, the set-up lines, down, the title); banner
   refusals.py   claims refused: unclaimed, foreign, not a report, no failure document, shadowed, interrupted
   probes.py     another's failure: optional and handled import probes, loader errors, optimizers, foreign kernels
+  evidence.py   evidence, specialize and generalize rows (attribution_evidence.toml): the entry that says it
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from .. import Entry, render, template_fields, toml_data
+from .. import Entry, render, template_fields
 from .shapes import (
     _first_lines, _traceback, Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, IMPORT_CODE, PYTEST_E,
     PYTEST_LOCATION, PYTEST_NODE, TITLE_LINES, TRACEBACK_START, WINDOW,
@@ -88,6 +88,10 @@ from .refusals import (
 from .probes import (
     _same_loader_error, _traced_probe, another_dsl_kernel, foreign_kernel, HANDLED, in_handled_probe,
     in_optional_probe, LOADER_VERSION, OOM_LINE, raised_by_optimizer, REQUIRED_BY, required_by_other, STACK_LIB,
+)
+from .evidence import (
+    _beneath_other_backend, _beside_other_kernel, _evidence_rules, _fallback_backend, _near, _own_where_shown,
+    _says_in_words, generalized, specialized,
 )
 
 def backend_of(entry: Entry) -> str | None:
@@ -211,27 +215,6 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
     return own, None
 
 
-def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
-    """The id of the backend's own entry that says this backend-neutral match better, once its backend is known
-    ([[specialize]] in attribution.toml), else None."""
-    if backend is None:
-        return None
-    for to, when in rules().specialize.get((entry.id, backend), ()):
-        if when is None or when.search(evidence):
-            return to
-    return None
-
-
-def _beside_other_kernel(entry: Entry, lines: list[str], line: int) -> str | None:
-    """([[generalize]] in attribution.toml, helper ex84) the backend-neutral entry where the nearest library the text names is
-    an attention kernel outside the seven (backend "other")."""
-    to = {g["entry"]: g["to"] for g in _toml().get("generalize", ())}.get(entry.id)
-    if to is None:
-        return None
-    found = _nearest_for(entry, lines, line)
-    return to if found is not None and found.backend == "other" else None
-
-
 def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
     """(title, fix) of `entry` for a known `backend`; None where the entry's own words stand."""
     if backend is None:
@@ -247,84 +230,3 @@ def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
     title = render(entry.title, params) if template_fields(entry.title) and template_fields(entry.title) <= set(params) else None
     fix = render(entry.fix, params) if template_fields(entry.fix) and template_fields(entry.fix) <= set(params) else None
     return title, fix
-
-
-# helper ex86 (session 13): attribution by kind of evidence, tables in knowledge/attribution_evidence.toml (tests/test_explain_variants_ex86.py)
-@lru_cache(maxsize=1)
-def _evidence_rules() -> dict:
-    data = toml_data("attribution_evidence.toml")
-    generalize = {x["entry"]: (x["to"], re.compile(x["shows"]), re.compile(x["prose"])) for x in data.get("generalize", ())}
-    shown = {x["entry"]: re.compile(x["shows"]) for x in data.get("own_where_shown", ())}
-    fallback = _grouped(data.get("fallback_backend", ()), lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"])))
-    return {"generalize": generalize, "shown": shown, "fallback": fallback}
-
-
-def _near(lines: list[str], line: int) -> set[int]:
-    """Line indexes within WINDOW of 1-based `line`, and the input's title lines."""
-    return set(range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))) | set(_first_lines(lines, TITLE_LINES))
-
-
-def _says_in_words(entry: Entry, lines: list[str], line: int, prose: re.Pattern) -> bool:
-    """Does a line near 1-based `line` say something in the writer's own words (`prose`): not a frame or a frame's code, not an
-    exception's or a traceback's line, not a line the entry's own patterns match (the message itself, wherever it is quoted)?"""
-    own = entry.compiled
-    for j in sorted(_near(lines, line)):
-        t = lines[j]
-        if j == line - 1 or not prose.search(t) or FRAME.search(t) or EXCEPTION_LINE.search(t) or TRACEBACK_START.search(t):
-            continue
-        if j > 0 and FRAME.search(lines[j - 1]) or any(rx.search(t) for rx in own):
-            continue
-        return True
-    return False
-
-
-def generalized(entry: Entry, lines: list[str], line: int) -> str | None:
-    """The id of the backend-neutral entry that says this backend's own match better (the reverse of specialized()), else
-    None: where the nearest library the text names is an attention kernel outside the seven (attribution.toml's
-    [[generalize]], helper ex84), or in a report that says things in words and shows nothing of the backend the entry
-    carries near it, WINDOW lines either way or its title (attribution_evidence.toml's [[generalize]], helper ex86)."""
-    if not 0 < line <= len(lines):
-        return None
-    beside = _beside_other_kernel(entry, lines, line)
-    if beside is not None:
-        return beside
-    beneath = _beneath_other_backend(entry, lines, line)
-    if beneath is not None:
-        return beneath
-    rule = _evidence_rules()["generalize"].get(entry.id)
-    if rule is None:
-        return None
-    to, shows, prose = rule
-    if any(shows.search(lines[j]) for j in _near(lines, line)):
-        return None
-    return to if _says_in_words(entry, lines, line, prose) else None
-
-
-def _beneath_other_backend(entry: Entry, lines: list[str], line: int) -> str | None:
-    """([[generalize]], helper ex91) the backend-neutral entry where the match's own traceback has frames in another attention
-    backend's package and none in the entry's own: a Triton kernel of xformers or flash_attn out of shared memory is not
-    FlexAttention's, whose fix (kernel_options) does not reach it."""
-    to = {g["entry"]: g["to"] for g in _toml().get("generalize", ())}.get(entry.id)
-    if to is None or entry.backend is None:
-        return None
-    seen = {named[0] for j in _traceback(lines, line - 1) if FRAME.search(lines[j])
-            for named in [_file_named(lines[j])] if named is not None}  # whose file each frame is in
-    return to if seen and entry.backend not in seen else None
-
-
-def _own_where_shown(entry: Entry, own: str | None, lines: list[str], line: int) -> str | None:
-    """The entry's own backend where the text shows it near the match ([[own_where_shown]]), else None (read as a
-    backend-neutral entry)."""
-    shows = _evidence_rules()["shown"].get(entry.id)
-    if shows is None or own is None or not 0 < line <= len(lines):
-        return own
-    return own if any(shows.search(lines[j]) for j in _near(lines, line)) else None
-
-
-def _fallback_backend(entry: Entry, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
-    """([[fallback_backend]]) the backend the failing import's module names, on the match's line or the line under it."""
-    for b, when in _evidence_rules()["fallback"].get(entry.id, ()):
-        for n in (line, line + 1)[:len(lines) - line + 1]:
-            if when.search(lines[n - 1]):
-                return b, Attribution(b, n, lines[n - 1].strip()[:300])
-    return None, None
