@@ -48,6 +48,15 @@ Where each part lives (this package re-exports every name, so `attribution.X` st
   probes.py     another's failure: optional and handled import probes, loader errors, optimizers, foreign kernels
   evidence.py   evidence, specialize and generalize rows (attribution_evidence.toml): the entry that says it
   decide.py     attribute(), backend_of(), wording(): the backend a match is given and its words
+
+Where a question is decided, for instance:
+  a backend named by a report's title       search.nearest() step 4 (TITLE_LINES; an entry's title_sentence rule takes
+                                            its first sentence), unless the title is a program's line (search._program_line);
+                                            [[evidence_backend]] rows with title = true: decide._attribute()
+  a clause saying a backend works, a list   sentences._scrub() and the *_removed helpers beside it
+  a catch-all with no backend near it       refusals.unclaimed() ([needs_backend] in attribution.toml)
+  an import probe, an optimizer's OOM       probes.in_optional_probe(), in_handled_probe(), raised_by_optimizer()
+  the entry's words for the backend         decide.wording(); a better entry: evidence.specialized(), generalized()
 """
 
 from __future__ import annotations

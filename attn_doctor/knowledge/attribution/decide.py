@@ -1,7 +1,8 @@
-"""The public decision: attribute() (the backend a matched error is given, and the line that named it: the
-entry's own, the evidence rows', the first named on its line, or the search's; a shared FlashAttention name that
-torch's own flash kernel explains is SDPA), backend_of() (an entry's own backend, else its id's namespace) and
-wording() (the title and fix an attributed entry takes for that backend).
+"""The public decision: attribute() (the backend a matched error is given, and the line that named it: an entry's
+[[evidence_backend]] rows, a sentence's first-named backend, the subject of the match, else the search's nearest naming
+line as [takes_over] allows; a backend that is another program's attention or that the writer clears stays unnamed, and
+a shared FlashAttention name that torch's own flash kernel explains is SDPA), backend_of() (an entry's own backend, else
+its id's namespace) and wording() (the title and fix an attributed entry takes for that backend).
 """
 
 from __future__ import annotations
