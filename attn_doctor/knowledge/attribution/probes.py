@@ -17,8 +17,9 @@ from .naming import backend_named
 from .search import nearest
 
 
-# ... and as glibc prints it in other locales (session 6, ex35: zh "(被 X 需要)", ru "(требуется для X)", de "(benötigt von X)",
-# fr "(requis par X)", es "(requerido por X)", pt "(exigido por X)", ja "(X により要求されています)")
+# a loader error's "(required by X)", in English and as glibc prints it in other locales (session 6, ex35: zh "(被 X 需要)",
+# ru "(требуется для X)", de "(benötigt von X)", fr "(requis par X)", es "(requerido por X)", pt "(exigido por X)",
+# ja "(X により要求されています)")
 REQUIRED_BY = re.compile(r"\((?:required by|требуется для|benötigt von|requis par|requerido por|exigido por|被)\s*([^)\n]+?)"
                          r"(?:\s*(?:需要|により要求されています))?\)")
 # torch's and Triton's own libraries: every backend stands on them, so a loader error they raise is
