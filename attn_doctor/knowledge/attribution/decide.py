@@ -1,0 +1,158 @@
+"""The public decision: attribute() (the backend a matched error is given, and the line that named it: an entry's
+[[evidence_backend]] rows, a sentence's first-named backend, the subject of the match, else the search's nearest naming
+line as [takes_over] allows; a backend that is another program's attention or that the writer clears stays unnamed, and
+a shared FlashAttention name that torch's own flash kernel explains is SDPA), backend_of() (an entry's own backend, else
+its id's namespace) and wording() (the title and fix an attributed entry takes for that backend).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import Entry, render, template_fields
+from .shapes import _first_lines, Attribution, FRAME, IMPORT_CODE, WINDOW
+from .tables import BACKENDS, rules
+from .sentences import _main_clause, _selection, _subject_of_match, FA_FAMILY, first_named
+from .naming import _file_named, _named, names_on
+from .search import _nearest_for
+from .refusals import _exonerated, _shadowed
+from .probes import another_dsl_kernel
+from .evidence import _fallback_backend, _own_where_shown
+
+
+def backend_of(entry: Entry) -> str | None:
+    """The entry's backend, else the one its id's namespace names (`fa2.missing`): explain's and cause()'s `own`."""
+    prefix = entry.id.split(".", 1)[0]
+    return entry.backend or (prefix if prefix in BACKENDS else None)
+
+
+def _import_chain_only(lines: list[str], named: int, line: int) -> bool:
+    """Is 1-based `named` a frame (or its code line) of a chain of module-level imports that runs down to the error at
+    `line`? A backend whose package only imports the library that breaks ("from sageattention import sageattn" ->
+    sageattention/core.py `import triton` -> Triton's own ImportError: round 32, leomaxwell973/Triton-3.3.0...#6) carries
+    the import; it ran nothing (session 7, ex48; tests/test_explain_variants_ex48.py). A frame that calls something
+    (FlexAttention's `flex_attention`, a function's body) still names its backend."""
+    i = named - 1
+    if not 0 <= i < len(lines) or named == line:
+        return False
+    if not FRAME.search(lines[i]):
+        i -= 1
+        if i < 0 or not FRAME.search(lines[i]):
+            return False
+    frames, k = [], i  # this frame and every deeper one, to the traceback's end (or the error's line)
+    while k < len(lines) and k != line - 1 and (FRAME.search(lines[k]) or lines[k][:1].isspace()):
+        if FRAME.search(lines[k]):
+            frames.append(k)
+        k += 1
+    return bool(frames) and all(lines[k].rstrip().endswith("in <module>") and k + 1 < len(lines)
+                                and IMPORT_CODE.search(lines[k + 1]) for k in frames)
+
+
+# helper ex66 (session 10; benchmarks/results/explain-wrong-backend-s10.md class S): "Flash Attention" with no version is a name
+# FlashAttention's packages share with PyTorch's own flash kernel. Where the text around it shows PyTorch's flash kernel by its own
+# API or message (torch.backends.cuda.can_use_flash_attention, enable_flash_sdp, SDPBackend.FLASH_ATTENTION, "Torch was not compiled
+# with flash attention", "Flash attention kernel not used because", "PyTorch's built-in flash attention") and names no
+# FlashAttention package precisely (flash_attn, flash-attn, FlashAttention-2, a file of theirs), the shared name is SDPA's flash
+# kernel: a runebook page on can_use_flash_attention titled "Flash Attention ... 작동하지 않을 때" is about SDPA
+TORCH_FLASH = re.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bflash_sdp_enabled\b|\bSDPBackend\.FLASH_ATTENTION\b|"
+                         r"\b_scaled_dot_product_flash_attention\w*|\bpytorch_flash::|\bat::native::_flash_attention_|"
+                         r"\bTorch was not compiled with flash attention\b|\bFlash attention kernel not used\b|"
+                         r"\b(?:py)?torch(?:[’']s)?[ \t]+(?:(?:built-?in|native|own|internal)[ \t]+)?flash[ -]?attention\b|"
+                         r"\bsdp_kernel\([^)\n]*enable_flash", re.IGNORECASE)
+
+
+# a FlashAttention package or its sources spelled out (flash_attn, flash-attn, flash-attention, FlashAttention-2, FA3, hopper/): the
+# text is about a package, whatever torch's flash kernel says beside it
+FA_PACKAGE = re.compile(r"flash[-_]?attn|flash[-_]attention|flash[ _-]?attention[ _-]?v?[234](?![0-9A-Za-z_])|(?<![0-9A-Za-z_])FA-?[234](?![0-9A-Za-z_])|"
+                        r"(?<![\w.-])hopper[/\\]|\bflash_(?:fwd|bwd)_", re.IGNORECASE)
+
+
+def _torch_flash_subject(lines: list[str], line: int, named_line: int) -> bool:
+    """Does the text within WINDOW of 1-based `line` show PyTorch's flash kernel (TORCH_FLASH) and no FlashAttention package
+    (FA_PACKAGE, outside torch's own names), while `named_line` names the FlashAttention family only by a shared name?"""
+    if not (0 < named_line <= len(lines)) or _named(lines[named_line - 1]) not in {(b, True) for b in FA_FAMILY}:
+        return False
+    window = range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))
+    if not any(TORCH_FLASH.search(lines[j]) for j in window):
+        return False
+    return not any(FA_PACKAGE.search(TORCH_FLASH.sub(" ", lines[j])) for j in set(window) | {named_line - 1})
+
+
+def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
+    FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject,
+    helper ex66)."""
+    own = _own_where_shown(entry, own, lines, line)  # helper ex86
+    backend, named = _attributed(entry, own, lines, line)
+    if backend in FA_FAMILY and backend != own and named is not None and _torch_flash_subject(lines, line, named.line):
+        return "sdpa", Attribution("sdpa", named.line, named.text)
+    return backend, named
+
+
+def _attributed(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """(the backend of this match, the line that named it when it was inferred from the log). A backend inferred from words
+    that are another program's own attention (a [[not_a_report.shadow]] with `every`) or that the writer clears stays unnamed
+    (helper ex67)."""
+    backend, named_by = _attribute(entry, own, lines, line)
+    if backend is not None and backend != own and (_shadowed(backend, lines) or _exonerated(backend, lines)):
+        return own, None
+    return backend, named_by
+
+
+def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
+    """(the backend of this match, the line that named it when it was inferred from the log), from the rules alone."""
+    r = rules()
+    if entry.id in r.evidence_backend and 0 < line <= len(lines):
+        # the entry's own evidence (its line, and the line under it) names whose integration it is ([[evidence_backend]])
+        for b, when, title in r.evidence_backend[entry.id]:
+            if title and _first_lines(lines, 2)[:1] != [line - 1] or title and len(_first_lines(lines, 2)) < 2:
+                continue  # only as a report's title: its first line, over a body (a line pasted alone is the notice as printed)
+            for n in (line, line + 1)[:len(lines) - line + 1]:
+                if when.search(lines[n - 1]):
+                    if b == "none":  # the evidence names a program's own class, no backend of the seven (helper ex80)
+                        return None, None
+                    return b, Attribution(b, n, lines[n - 1].strip()[:300])
+    if entry.id in r.never:
+        return own, None
+    if r.dsl_kernel[0] and entry.id.startswith(r.dsl_kernel[0]) and another_dsl_kernel(lines, line):
+        return None, None  # the CuTe DSL compiling another program's kernel, not FA4's ([dsl_kernel])
+    if (entry.head or entry.id in r.first_named) and 0 < line <= len(lines):
+        b = first_named(_main_clause(_selection(entry, lines[line - 1])))  # a sentence: the backend its main clause names first
+        if b is not None:
+            return b, Attribution(b, line, lines[line - 1].strip()[:300])
+    found = _nearest_for(entry, lines, line)
+    if (subject := _subject_of_match(entry, lines, line, found)) is not None and own in (None, subject):
+        return subject, Attribution(subject, line, lines[line - 1].strip()[:300])
+    if entry.id in r.own_if_named and (found is None or found.backend in ("foreign", "other")
+                                       or _import_chain_only(lines, found.line, line)):
+        return None, None  # no backend of the seven named near it: not the entry's own backend's failure ([own_if_named])
+    if found is None and own is None and 0 < line <= len(lines):
+        return _fallback_backend(entry, lines, line)  # the failing import's module, where nothing near names one (ex86)
+    if found is None or found.backend in (own, "foreign", "other"):
+        return own, None
+    if own is None or own in r.takes_over.get(found.backend, ()) or found.backend in r.entry_takes_over.get(entry.id, ()):
+        if own is not None and found.line != line and own in names_on(found.text) and _file_named(found.text) is None \
+                and not (found.line >= 2 and FRAME.search(lines[found.line - 2])):
+            # a sentence that names the entry's own backend too, by name ("head_dim=512 in FlashAttention (FA2 and/or FA3/FA4)"
+            # over FA2's own message, Dao-AILab/flash-attention#2427), is no evidence that another backend raised it; a file
+            # (hopper/flash_api.cpp, a frame's path) still is (session 7, ex43)
+            return own, None
+        return found.backend, found
+    return own, None
+
+
+def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
+    """(title, fix) of `entry` for a known `backend`; None where the entry's own words stand."""
+    if backend is None:
+        return None, None
+    r = rules()
+    by = r.wording.get(entry.id, {})
+    w = by.get(backend) or by.get("any")
+    words = dict(r.words.get(backend, {}), backend=backend)
+    if w:
+        return render(w.get("title"), words) if w.get("title") else None, render(w.get("fix"), words) if w.get("fix") else None
+    # an entry templated over the backend's words only (import.* take {title}, {dist})
+    params = dict(words, title=words.get("name", backend), dist=words.get("package", backend))
+    title = render(entry.title, params) if template_fields(entry.title) and template_fields(entry.title) <= set(params) else None
+    fix = render(entry.fix, params) if template_fields(entry.fix) and template_fields(entry.fix) <= set(params) else None
+    return title, fix

@@ -1,0 +1,275 @@
+"""The claims attribution refuses: a catch-all with no backend near it (needs_backend, unclaimed, claimed_for), a
+backend-less match whose nearest library is no attention backend (foreign), an input that is no report of a failure
+(not_a_report, the question form, document_kind, no_failure_document), a backend cleared by a sentence (_exonerated) or
+that is another program's own attention (_shadowed), a program's own printed line (program_printed), an optional
+speed-up's notice (optional_notice), a described fallback (described_fallback), and a traceback that ends in an
+interrupt (interrupted).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .. import Entry
+from .shapes import Attribution, FRAME
+from .tables import _document_rules, _toml, rules
+from .sentences import _subject_of_match, first_named
+from .search import _nearest_for, _program_line, nearest
+
+
+def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
+    """Is this a backend-less match whose nearest naming line is a non-attention library's (see the
+    "foreign" [[library]] in attribution.toml)? Then it is that library's failure, not attention's."""
+    if own is not None:
+        return False
+    found = nearest(lines, line)
+    return found is not None and found.backend == "foreign" and _subject_of_match(entry, lines, line, found) is None
+
+
+# helper ex91 (session 14): a traceback whose exception is an interrupt (Ctrl-C, an exit) stopped the run wherever it
+# happened to be, often inside an attention call; the frames it passes through say nothing failed there.
+_INTERRUPT = re.compile(r"^(?:[\w.]*\.)?(?:KeyboardInterrupt|SystemExit)\b")
+_TB_LINE = re.compile(r"^(?:[ \t]|Traceback \(most recent call last\)|$)")
+
+
+def interrupted(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this a reading from traceback frames (an entry's weak copy) whose traceback ends in KeyboardInterrupt or
+    SystemExit? The first unindented line below the frame is the traceback's exception."""
+    if not entry.weak_copy or not 0 < line <= len(lines):
+        return False
+    for k in range(line, min(len(lines), line + 400)):
+        if not _TB_LINE.match(lines[k]):
+            return bool(_INTERRUPT.match(lines[k]))
+    return False
+
+
+def needs_backend(entry: Entry) -> bool:
+    """Is this a catch-all that is claimed only when the log names a backend near it?"""
+    return entry.id in rules().needs_backend
+
+
+def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
+    """Is this a needs_backend catch-all with no attention backend named near it (so it is somebody
+    else's failure)? For the `own_or_frames` ones (an Inductor failure compiles whatever the model
+    is) another backend counts only where a traceback frame names it, not a sentence above the error."""
+    r = rules()
+    if entry.id not in r.needs_backend:
+        return False
+    if not_a_report(entry, lines, line):
+        return True
+    if _shadowed_match(entry, lines, line):
+        return True
+    if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
+        return False
+    found = _nearest_for(entry, lines, line)
+    if _subject_of_match(entry, lines, line, found) is not None:
+        return False
+    if found is None or found.backend == "foreign":
+        return True
+    if found.backend == "other":  # an attention library outside the seven: its kernel faults, not its prose
+        return entry.id not in r.other_counts
+    if entry.id in r.own_or_frames and found.backend != own:
+        return not FRAME.search(lines[found.line - 1])
+    return False
+
+
+@lru_cache(maxsize=1)
+def _not_a_report_rules() -> tuple[frozenset[str], int, tuple[re.Pattern, ...], tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...]]:
+    """[not_a_report] in attribution.toml (helper ex62): (ids, window, feature-form marks, (backends, program, own) shadows)."""
+    t = _toml().get("not_a_report", {})
+    shadows = tuple((frozenset(x["backends"]), re.compile(x["program"], re.MULTILINE), re.compile(x["own"], re.MULTILINE))
+                    for x in t.get("shadow", ()))
+    return (frozenset(t.get("ids", ())), int(t.get("window", 400)), tuple(re.compile(p) for p in t.get("feature_form", ())),
+            shadows)
+
+
+def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this sentence-reading catch-all in an input that is no report of a backend's failure ([not_a_report]): a
+    feature-request form, or a program whose own feature carries the backend's name (llama.cpp's flash attention, SageTV)
+    with nothing of the PyTorch library in the input? (helper ex62; tests/test_explain_variants_ex62.py)"""
+    ids, window, forms, shadows = _not_a_report_rules()
+    if entry.id not in ids or not 0 < line <= len(lines):
+        return False
+    text = "\n".join(lines[j] for j in range(min(len(lines), window)))
+    if any(rx.search(text) for rx in forms):
+        return True
+    if _asks_in_question_form(lines, line):
+        return True
+    if not any(prog.search(text) for _, prog, _ in shadows):
+        return False
+    named = first_named(lines[line - 1])
+    if named is None:
+        found = _nearest_for(entry, lines, line)
+        named = found.backend if found is not None else None
+    return any(named in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
+
+
+@lru_cache(maxsize=1)
+def _question_rules() -> tuple[tuple[re.Pattern, ...], int, re.Pattern] | None:
+    """[not_a_report.question] in attribution.toml (helper ex72): (question-form marks, head lines, ambiguous words)."""
+    q = _toml().get("not_a_report", {}).get("question")
+    if not q:
+        return None
+    return tuple(re.compile(p) for p in q["forms"]), int(q.get("head", 20)), re.compile(q["ambiguous"])
+
+
+def _asks_in_question_form(lines: list[str], line: int) -> bool:
+    """Is the match's line one whose only word of failure means "question" as well (问题), in a report filed with a question
+    form that quotes no failure? (helper ex72; [not_a_report.question])"""
+    q, d = _question_rules(), _document_rules()
+    if q is None or not d:
+        return False
+    forms, head, ambiguous = q
+    text = lines[line - 1]
+    if not ambiguous.search(text) or d["failing"].search(ambiguous.sub(" ", text)):
+        return False
+    top = "\n".join(lines[j] for j in range(min(len(lines), head)))
+    if not any(rx.search(top) for rx in forms):
+        return False
+    kept = "\n".join(_known_lines(lines, d["window"]))
+    return not any(rx.search(kept) for rx in d["quoted"])
+
+
+@lru_cache(maxsize=1)
+def _every_shadows() -> tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...]:
+    """The [[not_a_report.shadow]]s with `every = true` (helper ex67): another program's own attention, for every entry."""
+    t = _toml().get("not_a_report", {})
+    return tuple((frozenset(x["backends"]), re.compile(x["program"], re.MULTILINE), re.compile(x["own"], re.MULTILINE))
+                 for x in t.get("shadow", ()) if x.get("every"))
+
+
+# helper ex67: a sentence that clears a backend ("xformers was fine all along", "SDPA is not the problem", "flash attention was
+# never the culprit"): that backend, named elsewhere in the input (an environment line "I have xformers 0.0.29"), is not the
+# failing one (attribute, _shadowed_match). The clause's subject must name it (first_named).
+EXONERATED = re.compile(r"(?P<subj>[^.;!?\n]{1,60}?)\b(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
+                        r"not[ \t]+(?:the[ \t]+)?(?:problem|issue|cause|culprit)|never[ \t]+the[ \t]+(?:problem|issue|cause|culprit))\b",
+                        re.IGNORECASE)
+
+
+def _exonerated(backend: str, lines: list[str]) -> bool:
+    """Does a sentence of the input say `backend` was not the failing one (EXONERATED)?"""
+    _, window, _, _ = _not_a_report_rules()
+    for j in range(min(len(lines), window)):
+        text = lines[j]
+        if "all along" not in text.lower() and " not " not in text.lower() and "never" not in text.lower():
+            continue
+        if any(first_named(m.group("subj")) == backend for m in EXONERATED.finditer(text)):
+            return True
+    return False
+
+
+def _shadowed(backend: str, lines: list[str]) -> bool:
+    """Is `backend`, named in this input, another program's own attention (rten, ONNX Runtime, TensorRT, candle's kernels, MLX,
+    MindSpore, kernl, Pallas, Paddle's built-in flash attention) with nothing of the PyTorch library in the input?"""
+    shadows = _every_shadows()
+    if not shadows:
+        return False
+    _, window, _, _ = _not_a_report_rules()
+    text = "\n".join(lines[j] for j in range(min(len(lines), window)))
+    return any(backend in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
+
+
+def _shadowed_match(entry: Entry, lines: list[str], line: int) -> bool:
+    """A [needs_backend] catch-all whose backend near it is another program's own attention (_shadowed): its failure, not one of
+    the seven's (helper ex67; TensorRT's "fused MHA (flash attention)" over its engine build, candle's Metal sdpa)."""
+    if not 0 < line <= len(lines):
+        return False
+    named = first_named(lines[line - 1])
+    if named is None:
+        found = _nearest_for(entry, lines, line)
+        named = found.backend if found is not None else None
+    return named is not None and (_shadowed(named, lines) or _exonerated(named, lines))
+
+
+@lru_cache(maxsize=1)
+def _fallback_rules() -> tuple[frozenset[str], re.Pattern, re.Pattern, re.Pattern, re.Pattern] | None:
+    """[described_fallback] in attribution.toml (helper ex67), compiled."""
+    d = _toml().get("described_fallback")
+    return (frozenset(d["ids"]), re.compile(d["condition"]), re.compile(d["then"]), re.compile(d["message"]),
+            re.compile(d["failed"])) if d else None
+
+
+@lru_cache(maxsize=1)
+def _notice_rules() -> tuple[tuple[str, ...], re.Pattern] | None:
+    """[optional_notice] in attribution.toml (helper ex75), compiled."""
+    d = _toml().get("optional_notice")
+    return (tuple(d["prefixes"]), re.compile(d["notice"])) if d else None
+
+
+def program_printed(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this a reading of a report's words in prose (a `head` entry: prose.*) whose line is a program's banner or log line
+    that says no failure (_program_line)? A log pasted from its start has no title: its first line is what the program
+    selected (helper ex93)."""
+    return entry.head and 0 < line <= len(lines) and _program_line(lines[line - 1])
+
+
+def optional_notice(entry: Entry, lines: list[str], line: int, named_by: Attribution | None = None) -> bool:
+    """Is a last resort's match (triage.*, prose.*) a notice that an optional speed-up is off while the run goes on ("some
+    optimizations will not be enabled", "please install it for better performance"), or an error whose backend only such a
+    notice names? Then it claims nothing ([optional_notice], helper ex75)."""
+    r = _notice_rules()
+    if r is None or not entry.id.startswith(r[0]):
+        return False
+    at = [line] + ([named_by.line] if named_by is not None else [])
+    return any(0 < n <= len(lines) and r[1].search(lines[n - 1]) for n in at)
+
+
+def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is the match's line a sentence that says what a program does WHEN a backend is absent ("falls back to FA2 when
+    `flash_attn_interface` cannot be imported"), no message of an exception or a warning? ([described_fallback], helper ex67)"""
+    r = _fallback_rules()
+    if r is None or entry.id not in r[0] or not 0 < line <= len(lines):
+        return False
+    text = lines[line - 1]
+    _, condition, then, message, failed = r
+    return bool(condition.search(text) and then.search(text) and not message.search(text) and not failed.search(text))
+
+
+def document_kind(lines: list[str]) -> str | None:
+    """What kind of document other than a failure report this input is ('document': release notes, a feature request's form, an
+    answered question, docs), by [not_a_report.document]; None for anything else (helper ex67)."""
+    d = _document_rules()
+    if not d:
+        return None
+    head = "\n".join(lines[j] for j in range(min(len(lines), d["head"])))
+    for rx in d["marks"]:
+        for m in rx.finditer(head):
+            start = head.rfind("\n", 0, m.start()) + 1
+            end = head.find("\n", m.end())
+            rest = head[start:m.start()] + " " + head[m.end():end if end >= 0 else len(head)]  # the mark's line without the mark
+            if not d["failing"].search(rest):
+                return "document"
+    return None
+
+
+def no_failure_document(lines: list[str]) -> bool:
+    """Is this input a document that names backends without a failure of them -- release notes, a feature request's form, an
+    answered question, docs (document_kind) -- that quotes no failure (an exception line, a
+    traceback, a tool's error line)? Then nothing in it is claimed (explain._attribute; helper ex67)."""
+    d = _document_rules()
+    if not d or document_kind(lines) is None:
+        return False
+    text = "\n".join(_known_lines(lines, d["window"]))
+    return not any(rx.search(text) for rx in d["quoted"])
+
+
+def _known_lines(lines, window: int) -> list[str]:
+    """The input's first `window` lines that explain kept (knowledge.match.Lines keeps the lines around each match; a list is
+    the whole input)."""
+    context = getattr(lines, "context", None)
+    if context is not None:
+        return [context[k] for k in sorted(context) if k <= window]
+    return [lines[j] for j in range(min(len(lines), window))]
+
+
+def claimed_for(entry: Entry, own: str | None, lines: list[str], line: int, backend: str | None) -> bool:
+    """May this match stand in a check of `backend` (knowledge.match.cause)? A `needs_backend` catch-all with no library
+    named near it is the checked run's own when the check names the backend that ran (its log names nothing else);
+    named near a library that is no attention backend's, or with no backend known at all, it is claimed as explain
+    claims it (unclaimed)."""
+    if entry.id not in rules().needs_backend:
+        return True
+    if backend is not None and 0 < line <= len(lines) and _nearest_for(entry, lines, line) is None:
+        return True
+    return not unclaimed(entry, own, lines, line)

@@ -1,0 +1,544 @@
+"""Sentences and their subjects: what on a line names no failing backend (_scrub: an issue link, a backend fallen
+back or switched to, one switched off, a clause that says a backend works, examples and lists of choices, what something
+replaced or is compared to, a cure, advice, a contrast's side that does not fail, an offer of wheels), and the backend a
+sentence names first (first_named: leftmost, a monkey patch's replacement, a precise FlashAttention name over a shared
+one), its main clause after an opening clause of time or cause (_main_clause), the selection an ignored-selection
+sentence names (_selection), and the backend the entry's own match names (_subject_of_match).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import Entry
+from .shapes import Attribution
+from .tables import _first_rule, BACKENDS, NOT_SEVEN, rules
+
+
+# A link to an issue or pull request is where something was discussed, not the library that failed here
+# ("after upgrading Flashv2 (in https://github.com/facebookresearch/xformers/pull/816)": round 6a); nor is a link to a line of
+# another project's source that a sentence cites (helper ex76, round 76: pytorch/pytorch#130717's "it's going confuse the
+# caller, e.g.: https://github.com/facebookresearch/xformers/blob/<sha>/xformers/ops/fmha/torch_attention_compat.py#L60")
+THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(?:(?:issues|pull|discussions)/\d+|blob/[0-9a-f]{7,40}/)\S*", re.IGNORECASE)
+
+
+# The backend a sentence goes back to, or falls back to, is the one that works, not the one that failed
+# ("black image with --use-sage-attention, but when I switch back to xformers it works fine"; "setting it
+# False should work as you fall back to F.sdpa"): round 7a (lllyasviel/stable-diffusion-webui-forge#2815,
+# meta-pytorch/torchtune#2218). Only "back to": "after switching to X it crashes" is about X.
+# Helper ex76 (round 76: wochenlong/lora-scripts-next#152): the same said with the noun ("fallback to", "fall-back to") or in
+# Chinese ("fallback 到 xformers", "回退到", "降级为"): the backend after it is what ran instead.
+FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back to\b"
+                         r"|\bfall-?backs?[ \t]*(?:to\b|到)|(?:回退|退回|降级|切换回|切回)[ \t]*(?:到|为|至))(?:(?![,.;:!?](?:\s|$))[^\n()])*", re.IGNORECASE)
+
+
+# A clause that says a backend works is about the one that does not ("With attn_implementation='sdpa' training is fine;
+# with 'flash_attention_2' loss is nan", "FA2 works, FA3 crashes on H100"): a clause, between punctuation or "but",
+# "while", "whereas", "and", with a word of health and no word of failure names no failing backend. Written from the
+# mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
+HEALTHY = re.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
+                     r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
+                     r"正常|没问题|没有问题", re.IGNORECASE)
+UNHEALTHY = re.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
+                       r"slow\w*|hang\w*|stuck|freez\w*|issue|problem|bug|only|except|unless|if|whether|anymore)\b|"
+                       r"n't\b|不|没有?(?!问题)|失败|报错", re.IGNORECASE)
+# (a full stop, colon or mark only before a space or the line's end: "flash_attn.cute" is one name; a parenthesis
+# stays inside its clause)
+CLAUSE_BREAK = re.compile(r"([,;，；]|[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
+
+
+def _healthy_removed(line: str) -> str:
+    """`line` with each clause that says something works blanked (the same length: positions stay)."""
+    kept = _healthy_blanked(line)
+    # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
+    return kept if kept != line and any(rx.search(kept) for _, rx in rules().seven) else line
+
+
+def _healthy_blanked(line: str) -> str:
+    """`line` with each clause that says something works (HEALTHY, and no word of failure) blanked, and the short rest
+    of such a clause's list ("run fine with FA2 and FA3"); the same length, so positions stay."""
+    parts = CLAUSE_BREAK.split(line)  # clauses at even indexes, their separators at odd ones
+    healthy = False
+    for k in range(0, len(parts), 2):
+        clause = parts[k]
+        if HEALTHY.search(clause) and not UNHEALTHY.search(HEALTHY.sub(" ", clause)):
+            parts[k] = " " * len(clause)
+            healthy = True
+        elif healthy and parts[k - 1].strip().lower() in ("and", ",") and len(clause.split()) <= 3 \
+                and not UNHEALTHY.search(clause):
+            # the rest of a healthy clause's list ("run fine with FA2 and FA3"): session 6, ex37
+            parts[k] = " " * len(clause)
+        else:
+            healthy = False
+    return "".join(parts)
+
+
+# A backend named as switched off in a condition is not the one that failed ("it will nanloss when flash attention is
+# turned off": round 14, alibaba/Pai-Megatron-Patch#60): the failing path is the one that runs without it.
+SWITCHED_OFF = re.compile(r"\b(?:when|if|once|while|after)\b(?:(?!\b(?:when|if|once|while|after)\b)[^\n.,;:!?()]){0,60}?\b(?:is|was|are|were|gets?|got|being)[ \t]+(?:turned|switched|toggled)[ \t]+off\b", re.IGNORECASE)
+
+
+# DINOv2's layer notices at import ("UserWarning: xFormers is not available (Attention)", "... is disabled (SwiGLU)", "...
+# is available (Block)"), printed by VGGT, Depth Anything and other DINOv2-based models: they say which attention a layer
+# will use, not that xformers failed (round 26; tests/test_explain_variants_26.py)
+DINOV2_NOTICE = re.compile(r"\bxFormers is (?:not available|disabled|available) \((?:Attention|SwiGLU|Block|NestedTensorBlock|MemEffAttention)\)")
+
+
+# Session 6 (ex37; tests/data/explain_attribution_s6.toml, tests/test_explain_attribution_s6.py): more ways a line names a
+# backend it is NOT about.
+# A switch that turns a backend off ("--disable-xformers", "--no-sage-attention"): the run goes without it.
+SWITCHED_OFF_FLAG = re.compile(r"(?<![\w-])--(?:disable|no)[-_][\w-]*?(?:xformers|sage|flash|sdp|pytorch)[\w-]*", re.IGNORECASE)
+# An app's start-up line saying one library is absent ("Xformers is not installed!", FramePack's banner, one line per
+# library): what the app does without, not what failed (the banner is app.attention-libraries-absent's)
+ABSENT_BANNER = re.compile(r"^(?:[^\n]*?[\]:>-][ \t]+)?(?:xformers|flash[ _-]?attn|sage[ _-]?attn|sageattention|flash[ _-]?attention)"
+                           r" is not installed!\s*$", re.IGNORECASE)
+# Helper ex77 (session 11; round 77: deepbeepmeep/Wan2GP#8): the same error met in ANOTHER program, and why it failed there
+# ("I also encountered this error in Alibaba's repo for Wan2.1, as Flash Attention 2.X only supports Ampere GPUs", above "I'm
+# using Sage right now for this project"): the backend that clause names ran in the other program, not in the one reported
+OTHER_PROGRAM = re.compile(r"\b(?:also|too)\b[^\n.;]{0,60}?\bin[ \t]+(?:[\w.-]+['\u2019]s|the[ \t]+(?:original|official|upstream|other))"
+                           r"[ \t]+(?:repo|repository|project|codebase|code|implementation)\b[^\n]*", re.IGNORECASE)
+# A parenthesised list of three or more examples in prose ("operators that call driver APIs (graph capture, Flash
+# Attention 3, paged attention) need the driver": round36m's codersera page): examples, not the subject. Not a call's
+# arguments (a name or a bracket right before the parenthesis), nor a list of settings (no '=')
+EXAMPLES = re.compile(r"(?<![\w\])>])\((?:[\w .'/+-]{1,40},){2,}[\w .'/+-]{1,40}\)")
+ETC = re.compile(r"^\W*(?:etc|and so on|and more|\.\.\.|…)\W*$", re.IGNORECASE)
+# A backend's own switch in a config or a report set off ("flash_attn: disabled", "use_xformers = False"): not what runs
+CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flash)[\w-]*\**[ \t]*[:=][ \t]*\**[ \t]*[\"'`]?"
+                        r"(?:disabled?|false|off)\b(?![ \t]*[\w(])", re.IGNORECASE)
+
+
+def _examples_removed(m: re.Match) -> str:
+    """A parenthesised list blanked, unless every item (but "etc.") names one and the same backend: a list of that
+    backend's own functions is about it ("(`sageattn_qk_int8_pv_fp16_cuda`, `sageattn_qk_int8_pv_fp8_cuda`, etc.)")."""
+    items = [x for x in m.group(0)[1:-1].split(",") if x.strip() and not ETC.match(x)]
+    if sum(len(x.split()) > 1 for x in items) < 2:
+        return m.group(0)  # not prose: a shape's dimensions, a message's fields ("(batch_size, num_head, seqlen_q)")
+    named = {first_named(x) for x in items}
+    return m.group(0) if len(named) == 1 and None not in named else " " * len(m.group(0))
+# What a sentence names as replaced or as the reason, where another part of it names a backend: "instead of
+# flash_attention_2", "rather than xformers", "switched from xformers to SDPA", "because flash-attn does not build"
+REPLACED = re.compile(r"\b(?:instead of|rather than)[ \t]+[^\s,;:.!?()]+|(?<=\s)from[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=to\b)|"
+                      r"\bbecause[ \t]+(?=\w)[^.;:!?\n]*", re.IGNORECASE)
+
+
+# What a user says they also tried ("I also tried reinstalling xformers and flash-attn, nothing changed"): attempts beside
+# the failure, not the failing backend (the brief of session 6's helper ex37; tests/test_explain_attribution_s6.py)
+TRIED = re.compile(r"\b(?:also|even|already)[ \t]+tried\b[^.;:!?\n]*|\btried[ \t]+(?:to[ \t]+)?(?:re-?install\w*|upgrad\w*|downgrad\w*|"
+                   r"updat\w*|switch\w*|disabl\w*|uninstall\w*|remov\w*|rebuild\w*|reinstall\w*)\b[^.;:!?\n]*", re.IGNORECASE)
+
+
+# A backend switched to while the error stayed the same is ruled out, and so is the one switched from ("To ensure that Sage
+# wasn't doing anything, I turned it over to SDPA but the errors stayed the same": round 32, leomaxwell973/Triton-3.3.0...#1;
+# the failure is Inductor's, whatever attention runs). Only a switch between attention paths: a sentence with a version
+# number ("switched to flash-attn 2.5.8, same error") is that backend still failing (session 7, ex48;
+# tests/test_explain_variants_ex48.py).
+PERSISTED = re.compile(r"\b(?:errors?|problems?|issues?|crash(?:es)?|results?|outputs?|it)\b[^.;!?\n]{0,20}?\b(?:stay(?:s|ed)?|"
+                       r"remain(?:s|ed)?|(?:is|are|was|were)(?: still| exactly)?)\s+(?:the\s+)?same\b|"
+                       r"\b(?:the|exactly the)\s+same\s+(?:error|errors|problem|issue|crash|result|output)s?\b|"
+                       r"\b(?:errors?|problems?|issues?|crash(?:es)?)\s+(?:still\s+)?persist(?:s|ed)?\b", re.IGNORECASE)
+SWITCHED_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|turn(?:ed|s|ing)?|chang(?:e|ed|es|ing)|set(?:ting)?|mov(?:e|ed|es|ing)|"
+                         r"swap(?:ped|s|ping)?)\b(?:[ \t]+(?:it|this|that|them|the attention|attention|the backend))?"
+                         r"(?:[ \t]+over)?[ \t]+to\b|\binstead\b|"
+                         # helper ex66: a retry with another backend ("Tried with SDPA too, the same error", "I re-ran it using
+                         # xformers and the error stays the same"): the same persisted-error sentence rules it out
+                         r"\b(?:re-?)?tr(?:y|ied|ies|ying)[ \t]+(?:it[ \t]+)?(?:again[ \t]+)?(?:with|using)\b|"
+                         r"\bre-?r(?:an|un)[ \t]+(?:it[ \t]+)?(?:with|using)\b", re.IGNORECASE)
+SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|$)")  # ("...; the problem persists" is one sentence)
+VERSION = re.compile(r"\d+\.\d+")
+
+
+def _persisted_removed(line: str) -> str:
+    """`line` with each sentence that switched attention path and kept the same error blanked."""
+    def blank(m: re.Match) -> str:
+        s = m.group(0)
+        return " " * len(s) if SWITCHED_TO.search(s) and PERSISTED.search(s) and not VERSION.search(s) else s
+    return SENTENCE.sub(blank, line)
+
+
+# helper ex84 (session 13; round 81m: alexzhang13/flashattention2-custom-mask#18, "significant numerical discrepancies arise compared
+# to PyTorch's native scaled_dot_product_attention"): the backend a result is compared to is the reference, not the failing side
+COMPARED_TO = re.compile(r"\b(?:compared[ \t]+(?:to|with)|versus|vs\.?)[ \t]+(?:(?:the|PyTorch(?:'s)?|torch(?:'s)?|native|reference|"
+                         r"built-?in|standard)[ \t]+){0,3}[^\s,;:!?()]+", re.IGNORECASE)
+
+
+def _replaced_removed(line: str) -> str:
+    """`line` without what it names as replaced, as a reason or as the reference it is compared to, where the rest still names
+    a backend."""
+    kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
+    if "compared" in kept.lower() or "vs" in kept.lower():
+        kept = COMPARED_TO.sub(lambda m: " " * len(m.group(0)), kept)
+    if kept == line:
+        return line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
+
+
+# helper ex57 (session 9; tests/test_explain_variants_ex57.py): a list of choices or a run of code spans names no failing backend:
+# a message's options ('Please use one of: "flash_attn", "flash_attention_2", "flash_attention_3"', modelscope/ms-swift#5690) and
+# an enumeration of three or more code spans ("`flash`, `flash_hub`, `sage`, `aiter`, `xformers` call the kernel directly",
+# huggingface/diffusers#14160), unless every item names one and the same backend (a list of one backend's functions is about it)
+OPTIONS = re.compile(r"""\b(?:one of|choose from|(?:valid|supported|allowed|available) (?:values|options|choices)(?: are| is)?)"""
+                     r"""[ \t]*:?[ \t]*(\[[^\]\n]{1,300}\]|\([^)\n]{1,300}\)|\{[^}\n]{1,300}\}|"""
+                     r"""["'`‘“][^"'`’”\n]{1,60}["'`’”](?:[ \t]*(?:,|\bor\b|\band\b)[ \t]*["'`‘“][^"'`’”\n]{1,60}["'`’”])+)""",
+                     re.IGNORECASE)
+SPANS = re.compile(r"`[^`\n]{1,60}`(?:[ \t]*,[ \t]*`[^`\n]{1,60}`){2,}(?:,?[ \t]*(?:and|or)[ \t]*`[^`\n]{1,60}`)?")
+LIST_ITEM = re.compile(r",|\b(?:and|or)\b")
+
+
+def _list_removed(m: re.Match) -> str:
+    """A list blanked unless every item names one and the same backend (each item read by the rules alone, unscrubbed)."""
+    items = [x for x in LIST_ITEM.split(m.group(m.lastindex or 0)) if x.strip(" \t`'\"[](){}:")]
+    named = {hit[0] if hit is not None and hit[0] not in NOT_SEVEN else None for hit in map(_first_rule, items)}
+    return m.group(0) if len(named) == 1 and None not in named else " " * len(m.group(0))
+
+
+# helper ex66: more lists of choices: argparse's braces in a usage line or an "invalid choice" message ("[--attn_implementation
+# {eager,sdpa,flash_attention_2}]"), and a comma list after "available/supported/valid/allowed (attention) backends/...:"
+# ("Invalid attention backend xformers. Available: flash_attn, sdpa, flex"; "Supported attention backends are: FlashAttention-2,
+# xFormers, SDPA"): the options, not the one chosen (the chosen one, outside the list, stays)
+BRACED_CHOICES = re.compile(r"(?<![\w$%])\{([\w.-]+(?:,[\w.-]+)+)\}")
+LISTED_CHOICES = re.compile(r"\b(?:valid|supported|allowed|available|possible)(?:[ \t]+attention)?(?:[ \t]+(?:backends?|"
+                            r"implementations?|kernels?|values?|options?|choices?))?(?:[ \t]+(?:are|is|include))?[ \t]*:[ \t]*"
+                            r"((?:[^,;\n]{1,40},[ \t]*)+(?:(?:or|and)[ \t]+)?[^,;.\n]{1,40})", re.IGNORECASE)
+
+
+def _choices_removed(m: re.Match) -> str:
+    """A list of choices blanked as _list_removed does, where an item names a backend of the seven (a list of versions or
+    architectures, "Supported: 9.x, 10.x, 11.x" in FA4's own message, is no list of backends: it stays)."""
+    if _first_rule(m.group(m.lastindex or 0)) in (None, ("none", False)):
+        return m.group(0)
+    return _list_removed(m)
+
+
+# helper ex57: "cannot import name 'N' from 'M'": the module decides whose API moved. A model class named after a backend
+# ("cannot import name 'LlamaFlashAttention2' from 'transformers.models.llama.modeling_llama'": transformers 4.48 removed its
+# per-model attention classes, deepseek-ai/DeepSeek-OCR#126) is the module's library's when the module names no backend; a
+# function name stays ("cannot import name 'flash_attn_func' from 'flash_attn'", "... 'is_flash_attn_greater_or_equal_2_10' from
+# 'transformers.utils'": the helper only FlashAttention's integration defines), and not from torch's own modules ("cannot import
+# name 'SDPBackend' from 'torch.nn.attention'": SDPA's class, a torch too old for it)
+IMPORT_FROM = re.compile(r"""\bcannot import name [`'"‘’]?(?-i:([A-Z][A-Za-z0-9_]*))[`'"‘’]?[ \t]+from[ \t]+[`'"‘’]?([\w.]+)""",
+                         re.IGNORECASE)
+
+
+def _class_of_other_module_removed(line: str) -> str:
+    def blank(m: re.Match) -> str:
+        hit = _first_rule(m.group(2))
+        if hit is not None and hit[0] not in NOT_SEVEN or m.group(2).startswith("torch."):
+            return m.group(0)  # the backend's own module, or torch's (SDPBackend from torch.nn.attention is SDPA's own class)
+        a, b = m.span(1)
+        return m.group(0)[:a - m.start()] + " " * (b - a) + m.group(0)[b - m.start():]
+    return IMPORT_FROM.sub(blank, line)
+
+
+# helper ex62 (session 9; benchmarks/results/explain-unrelated-claims-s9.md, tests/test_explain_variants_ex62.py): a backend
+# named as the cure ("Flash Attention Fixed Everything", "switching to xformers solved it", "SDPA saved my run") or as what was
+# cured ("upgrading torch fixed it for SDPA, but flash attention still gives NaN"): what fixed the
+# failure, not what failed; and a build offered ("Here is a community-built wheel for flash_attn v2.8.3", "I've built xformers
+# wheels for torch 2.9", a title "[Wheel] Pre-built flash_attn v2.8.3 for CUDA 13"): an announcement, no failure (unless it says
+# one: "Prebuilt flash_attn wheel fails to import" stays)
+CURED = re.compile(r"[^.;:!?\n]{0,60}?\b(?:fixed|fixes|solved|solves|saved|saves|cured|cures)[ \t]+(?:everything|it all|all of (?:it|them)|"
+                   r"it|the (?:problem|issue|nans?|crash|error)s?|my (?:problem|issue|run|training|life|day)s?|all (?:my |the |our )?"
+                   r"(?:problems?|issues?))\b(?![ \t]*(?:for|on|in|with)?[ \t]*(?:some|a while|a bit|partly|partially|only)\b)"
+                   r"(?P<cured>[ \t]+(?:for|with|on)[ \t]+[^\s,;.!?]+)?",
+                   re.IGNORECASE)
+OFFER = re.compile(r"^\W*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:pre-?built|community[- ]built|unofficial)\b[^\n]*|\bhere (?:is|are)\b[^.;!?\n]{0,60}?\b(?:wheels?|builds?)\b[^.;!?\n]*|\bI(?:[’']ve| have)?[ \t]+(?:built|compiled|uploaded|"
+                   r"made|published|released)\b[^.;!?\n]{0,60}?\bwheels?\b[^.;!?\n]*", re.IGNORECASE)
+# (not a change made to the backend: "Removing --use-sage-attention fixes it", "downgrading flash-attn to 2.7.4 solved it" say the
+# backend, as it was, was the failure)
+# (round 83, ex83: "switching from sdpa to eager fixed it" is a change made to sdpa, which was the failure)
+CHANGED = re.compile(r"\b(?:remov\w*|disabl\w*|turn\w* off|switch\w* off|switch\w*(?: the attention)? (?:away )?from|uninstall\w*|drop\w*|without|downgrad\w*|upgrad\w*|"
+                     r"updat\w*|reinstall\w*|rebuil\w*|recompil\w*|patch\w*|pinn?\w*|rollback|roll\w* back|revert\w*|unset\w*)\b|"
+                     r"--(?:no|disable)[-_]", re.IGNORECASE)
+FAILED = re.compile(r"\b(?:fail\w*|errors?|crash\w*|broken|cannot|can[’']t|unable|wrong|missing)\b", re.IGNORECASE)  # (for OFFER)
+CURE_WORDS = ("fixed", "fixes", "solved", "solves", "saved", "saves", "cured", "cures")
+
+
+# helper ex84 (session 13; round 81m: verl-project/verl#113, "change VLLM_ATTENTION_BACKEND to XFORMERS to avoid illegal memory
+# access"): the backend a setting is changed TO in order to avoid (fix, work around) a failure is the cure, not the failing one
+CHANGED_TO_AVOID = re.compile(r"\b(?:chang\w*|switch\w*|set|sets|setting|forc\w*|mov\w*)\b[^.;!?\n]{0,60}?\bto[ \t]+"
+                              r"(?P<cure>[`'\"]?[\w.-]+[`'\"]?)[ \t]+(?:to|in[ \t]+order[ \t]+to|so[ \t]+as[ \t]+to)[ \t]+"
+                              r"(?:avoid|fix|prevent|work[ \t]+around|get[ \t]+around|circumvent|bypass|stop)\b", re.IGNORECASE)
+
+
+def _cure_to_avoid_removed(line: str) -> str:
+    """`line` without the backend it is changed to in order to avoid a failure (CHANGED_TO_AVOID)."""
+    def blank(m: re.Match) -> str:
+        a, b = m.span("cure")
+        s = m.group(0)
+        return s[:a - m.start()] + " " * (b - a) + s[b - m.start():]
+    return CHANGED_TO_AVOID.sub(blank, line)
+
+
+def _cured_removed(line: str) -> str:
+    """`line` without a clause that names what cured the failure, unless that clause says the failure too ("the update fixed
+    nothing, flash attention still fails" keeps its second clause; "X fixed it but Y crashes" keeps Y) or the cure was a change
+    made to the backend (CHANGED): then only what it names as cured ("upgrading torch fixed it for SDPA") goes."""
+    def blank(m: re.Match) -> str:
+        s = m.group(0)
+        if UNHEALTHY.search(re.sub(r"\b(?:problems?|issues?|nans?|crash|errors?)\b", " ", s, flags=re.IGNORECASE)):
+            return s
+        if CHANGED.search(s):
+            a, b = m.span("cured")
+            return s if a < 0 else s[:a - m.start()] + " " * (b - a) + s[b - m.start():]
+        return " " * len(s)
+    return CURED.sub(blank, line)
+
+
+# helper ex66 (session 10; benchmarks/results/explain-wrong-backend-s10.md, tests/test_explain_variants_ex66.py): a backend named
+# as the side of a contrast where the failure does NOT happen is not the failing one: "It happens with SageAttention, but not
+# with PyTorch SDPA" (city96/ComfyUI-GGUF#250), "NaN gradients; SDPA doesn't, FA3 does", "出现Nan 的梯度，SDPA 不会，用npu 的
+# flash-attention 会" (MinghuasLab/flash-attention-npu#77). Two shapes: "not with/using/on X" (up to three words, to the clause's
+# end or a parenthesis), and an elliptic clause of a name and a bare negation ("SDPA doesn't", "xformers does not", "SDPA 不会");
+# blanked only where the rest of the line still names a backend (the failing side), as REPLACED is
+NOT_WITH = re.compile(r"\bnot[ \t]+(?:with|using|when using|on|under|via|through)[ \t]+(?:the[ \t]+)?"
+                      r"(?:[^\s,;:.!?()，；。]|\.(?=\w))+(?:[ \t]+(?:[^\s,;:.!?()，；。]|\.(?=\w))+){0,2}", re.IGNORECASE)
+ELLIPTIC_NOT = re.compile(r"^[ \t]*(?:but[ \t]+|while[ \t]+|whereas[ \t]+|and[ \t]+)?(?:with[ \t]+|using[ \t]+|用)?"
+                          r"[`'\"]?[\w./-]{2,40}[`'\"]?(?:[ \t]+[\w./-]{1,20}){0,1}[ \t]*"
+                          r"(?:does(?:n't| not)|did(?:n't| not)|won't|will not|is(?:n't| not) affected|不会|没有|没事|不会出现)"
+                          r"[ \t]*$", re.IGNORECASE)
+CONTRAST_BREAK = re.compile(r"([,;，；。]|[.!?](?=\s|$))")
+# (an elliptic negation answers the failure the line states elsewhere: "NaN gradients; SDPA doesn't". Without one it may answer a
+# question, "Does it run on a 5090? FA3 doesn't", and then says the backend fails)
+FAILURE_STATED = re.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|hang\w*|broken|wrong|garbage|black)(?![A-Za-z])|"
+                            r"报错|错误|失败|崩溃|异常", re.IGNORECASE)
+
+
+# helper ex66: examples in running prose, closed by "etc." or "and so on", or opened by "other backends like/such as": "how do you
+# see it working with other backends, like SageAttention, Sparse attention etc?" (sgl-project/sglang#34389), "other kernels such
+# as FA3 or xformers": examples of what else exists, not the failing backend (the parenthesised form is EXAMPLES); kept where every
+# item names one and the same backend (a list of one backend's functions is about it: _list_removed)
+PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[ \t]+((?:[^,;:.!?()\n]{1,40}?,[ \t]*)+"
+                            r"(?:(?:and|or)[ \t]+)?[^,;:.!?()\n]{1,40}?),?[ \t]*(?:etc\b\.?|and so on\b|and (?:many )?(?:more|others)\b|…|\.\.\.)|"
+                            r"\bother[ \t]+(?:attention[ \t]+)?(?:backends?|kernels?|implementations?|libraries|options)[ \t]*,?[ \t]*"
+                            r"(?:like|such as|e\.g\.,?|including)[ \t]+((?:[^,;:.!?()\n]{1,40}?(?:,|\bor\b|\band\b)[ \t]*)+"
+                            r"[^,;:.!?()\n]{1,40})", re.IGNORECASE)
+
+
+def _contrast_removed(line: str) -> str:
+    """`line` without a contrast's side that does not fail ("but not with SDPA", "SDPA doesn't"), where the rest still names a
+    backend."""
+    kept = NOT_WITH.sub(lambda m: " " * len(m.group(0)), line)
+    parts = CONTRAST_BREAK.split(kept)
+    for k in range(0, len(parts), 2):
+        if ELLIPTIC_NOT.match(parts[k]) and _first_rule(parts[k]) not in (None, ("none", False)) \
+                and any(FAILURE_STATED.search(x) for n, x in enumerate(parts) if n != k):
+            parts[k] = " " * len(parts[k])
+    kept = "".join(parts)
+    if kept == line:
+        return line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
+
+
+# helper ex66: a backend offered as the cure, in advice ("The easiest solution is to use SDPA", "Please use xformers instead",
+# "you could try switching to FlexAttention instead", "I'd recommend using flash-attn 2.6.3"): what to do next, not what failed.
+# Not advice to stop using a backend ("the solution is not to use sageattention", "the fix is to disable xformers"): that names
+# the backend as the failure's part, as CHANGED does for a cure
+ADVICE = re.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|temporary|current|a|one|the)[ \t]+)*(?:solution|workaround|fix)"
+                    r"[ \t]+(?:for[ \t]+(?:now|me|this|that)[ \t]+)?(?:is|was|would be)[ \t]+(?:to[ \t]+)?"
+                    r"(?:use|using|switch(?:ing)?[ \t]+to|install(?:ing)?|go(?:ing)?[ \t]+with)\b(?:[^.;!?\n]|\.(?=\w))*|"
+                    r"\bI(?:[’']d|[ \t]+would)[ \t]+(?:suggest|recommend)(?:[ \t]+you)?[ \t]+(?:to[ \t]+)?(?:use|using|try|trying|"
+                    r"switch(?:ing)?[ \t]+to|install(?:ing)?)\b(?:[^.;!?\n]|\.(?=\w))*|"
+                    r"(?:^[^\w\n]*|(?<=[.!?:;][ \t])|\b(?:you[ \t]+(?:can|could|should|may|might)|please|just)[ \t]+)"
+                    r"(?:try[ \t]+(?:using[ \t]+|switching[ \t]+to[ \t]+)?|use[ \t]+|switch[ \t]+to[ \t]+)"
+                    r"[^.;!?\n]{1,60}?[ \t]+instead\b(?![ \t]+of)", re.IGNORECASE)
+
+
+# helper ex86 (session 13; round 63m: hpcaitech/Open-Sora#559, round 76: NVIDIA-NeMo/Automodel#1165): a fallback proposed for when a
+# backend is absent ("Use PyTorch scaled_dot_product_attention when Flash Attention is not available"; "For cases where FA is
+# unavailable, switch `attn_implementation` to `sdpa` instead of `flash_attention_2`"): the backend proposed is the cure, the one
+# absent the report's subject. Only the proposal is blanked (an imperative or a modal's "use / switch ... to / fall back to / default
+# to", up to the condition, or after it), never "instead of X" (what it replaces), and only where the rest still names a backend.
+ABSENT_WORDS = (r"(?:is[ \t]+not[ \t]+available|isn[’']t[ \t]+available|is[ \t]+unavailable|unavailable|is[ \t]+not[ \t]+installed|"
+                r"isn[’']t[ \t]+installed|not[ \t]+installed|cannot[ \t]+be[ \t]+imported|can[’']t[ \t]+be[ \t]+imported|"
+                r"could[ \t]+not[ \t]+be[ \t]+imported|fails?[ \t]+to[ \t]+(?:import|load|build)|is[ \t]+missing|is[ \t]+absent|"
+                r"is[ \t]+not[ \t]+supported)\b")
+PROPOSAL = r"(?:use|switch(?:[ \t]+[^\s.;!?]{1,40}){0,4}?[ \t]+to|fall[ \t]*back[ \t]+to|default[ \t]+to|prefer)\b"
+CURE_WHEN_ABSENT = re.compile(
+    r"(?:^[^\w\n]*(?:\[[^\]\n]{1,20}\][ \t]*)?|(?<=[.!?:;,][ \t])|\b(?:please|should|could|can|to|we|will|must|let[’']?s)[ \t]+)"
+    r"(?P<cure>" + PROPOSAL + r"(?:(?!\b(?:instead[ \t]+of|rather[ \t]+than)\b)(?:[^.;!?\n]|\.(?=\w))){1,80}?)"
+    r"(?=[ \t]+(?:when|if|whenever|where|in[ \t]+case|unless)\b[^.;!?\n]{0,60}?\b" + ABSENT_WORDS + r")|"
+    r"\b(?:when|if|whenever|where|in[ \t]+case|for[ \t]+cases?[ \t]+where)\b[^.;!?\n,]{0,60}?\b" + ABSENT_WORDS +
+    r"[^,;\n]{0,20}?[,;][ \t]*(?P<cure2>" + PROPOSAL + r"(?:(?!\b(?:instead[ \t]+of|rather[ \t]+than)\b)(?:[^.;!?\n]|\.(?=\w)))*)",
+    re.IGNORECASE)
+
+
+def _cure_when_absent_removed(line: str) -> str:
+    """`line` without the fallback it proposes for a backend's absence (CURE_WHEN_ABSENT), where the rest still names a backend."""
+    if len(line) > 1000:
+        return line  # a sentence that proposes a fallback is short; a long line is a log's blob
+    def blank(m: re.Match) -> str:
+        g = "cure" if m.group("cure") is not None else "cure2"
+        a, b = m.span(g)
+        return m.group(0)[:a - m.start()] + " " * (b - a) + m.group(0)[b - m.start():]
+    kept = CURE_WHEN_ABSENT.sub(blank, line)
+    if kept == line:
+        return line
+    return kept if any(rx.search(kept) for _, rx in rules().seven) else line
+
+
+def _advice_removed(m: re.Match) -> str:
+    """The advice blanked, unless it is to stop using a backend or its sentence goes on to say a failure ("Use SageAttention
+    instead: it crashes at import" reports that it fails too), or it names no backend (a message's own advice, "Please use
+    return_aux=AuxRequest(lse=True) instead", is part of the message a rule names)."""
+    rest = re.match(r"[^.!?\n]*", m.string[m.end():]).group(0)
+    if NOT_ADVICE.search(m.group(0)) or FAILURE_STATED.search(rest) or _first_rule(m.group(0)) in (None, ("none", False)):
+        return m.group(0)
+    return " " * len(m.group(0))
+
+
+NOT_ADVICE = re.compile(r"\bnot\b|n't\b|\b(?:disabl\w*|remov\w*|uninstall\w*|turn\w* off|without)\b|--(?:no|disable)[-_]", re.IGNORECASE)
+
+
+def _scrub(line: str) -> str:
+    """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
+    a clause that says a backend works, examples, what something replaced, lists of choices."""
+    if "github.com" in line:
+        line = THREAD_LINK.sub(" ", line)
+    low0 = line.lower()
+    if "cannot import name" in low0:
+        line = _class_of_other_module_removed(line)
+    if "`" in line and line.count("`") >= 6:
+        line = SPANS.sub(_list_removed, line)
+    if any(w in low0 for w in ("one of", "choose from", "values", "options", "choices")):
+        line = OPTIONS.sub(_list_removed, line)
+    if "{" in line:
+        line = BRACED_CHOICES.sub(_choices_removed, line)
+    if ":" in line and any(w in low0 for w in ("valid", "supported", "allowed", "available", "possible")):
+        line = LISTED_CHOICES.sub(_choices_removed, line)
+    low = line.lower()
+    if "--" in line and ("--disable" in low or "--no" in low):
+        line = SWITCHED_OFF_FLAG.sub(" ", line)
+    if "not installed!" in low:
+        line = ABSENT_BANNER.sub(" ", line)
+    if " in " in low and ("also" in low or "too" in low):
+        line = OTHER_PROGRAM.sub(lambda m: " " * len(m.group(0)), line)
+    if "(" in line:
+        line = EXAMPLES.sub(_examples_removed, line)
+    if ":" in line or "=" in line:
+        line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
+    if any(w in low for w in ("available", "installed", "import", "missing", "absent", "supported")):
+        line = _cure_when_absent_removed(line)  # (before REPLACED: "instead of X" names the absent one; helper ex86)
+    if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared to", "compared with", "versus", "vs")):
+        line = _replaced_removed(line)
+    if "same" in low or "persist" in low:
+        line = _persisted_removed(line)
+    if any(w in low for w in (" like ", "such as", "e.g.", "for example", "including")):
+        kept = PROSE_EXAMPLES.sub(_list_removed, line)  # only where the rest still names a backend, as REPLACED
+        line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
+    if "not" in low or "n't" in low or "不会" in line or "没" in line:
+        line = _contrast_removed(line)
+    if any(w in low for w in ("solution", "workaround", "fix ", "suggest", "recommend", "instead")):
+        line = ADVICE.sub(_advice_removed, line)
+    if "tried" in low:
+        line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
+    if " back to " in low or "fallback" in low or "fall-back" in low or any(w in line for w in ("回退", "退回", "降级", "切换回", "切回")):
+        line = FALLBACK_TO.sub(" ", line)
+    if "xformers is" in low:
+        line = DINOV2_NOTICE.sub(" ", line)
+    if " off" in low:
+        line = SWITCHED_OFF.sub(" ", line)
+    if any(w in low for w in CURE_WORDS):
+        line = _cured_removed(line)
+    if " to " in low and any(w in low for w in ("avoid", "fix", "prevent", "around", "circumvent", "bypass", "stop")):
+        line = _cure_to_avoid_removed(line)
+    if "wheel" in low or "build" in low:
+        line = OFFER.sub(lambda m: m.group(0) if UNHEALTHY.search(m.group(0)) or FAILED.search(m.group(0))
+                         else " " * len(m.group(0)), line)
+    if HEALTHY.search(line):
+        line = _healthy_removed(line)
+    return line
+
+
+def _subject_of_match(entry: Entry, lines: list[str], line: int, found: Attribution | None) -> str | None:
+    """The backend of the seven that the entry's own match names, where the line that named another library is the failure's
+    own line: "the flash attn and mmcv may not have pre-compiled wheel" (VisionXLab/mllm-mmrotate#6) names mmcv by a library's
+    rule, which outranks flash attn's shared name within one line, but the entry's pattern reads flash attn as the subject of
+    the failure; a line whose match names no attention backend (mmcv's own undefined symbol, its wheel) stays the library's
+    (helper ex61, session 9)."""
+    if found is None or found.backend not in ("foreign", "other") or found.line != line or not 0 < line <= len(lines):
+        return None
+    text = lines[line - 1]
+    r = rules()
+    for rx in entry.compiled:
+        m = rx.search(text)
+        if m is None:
+            continue
+        said = _scrub(m.group(0))
+        b = first_named(said)
+        if b not in BACKENDS:
+            continue
+        # the subject first: the backend's name stands before the library's on the line ("flash attn and mmcv may not have
+        # ..."); a library's own path first (".../mmcv/_ext.so: undefined symbol: ... (after pip install flash-attn)") is that
+        # library's failure, whatever the match reaches
+        whole = _scrub(text)
+        # helper ex65 (session 10): a library's name before the line's exception type is the tag of the program that logged
+        # or wrapped it ("[detectron2] RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "mmdet: RuntimeError:
+        # ..."): the line is read from the exception's message on, where the backend's name is the subject
+        exc = EXCEPTION_TYPE.search(whole)
+        if exc is not None and first_named(whole[:exc.start()]) is None and any(ox.search(whole, 0, exc.start()) for ox in r.not_seven):
+            whole = whole[exc.start():]
+        first_seven = min((n.start() for bb, sx in r.seven if bb == b for n in [sx.search(whole)] if n), default=None)
+        first_other = min((n.start() for ox in r.not_seven for n in [ox.search(whole)] if n), default=None)
+        if first_seven is not None and (first_other is None or first_seven < first_other):
+            return b
+    return None
+
+
+# a Python exception's type as a log line shows it, with its colon ("RuntimeError: ", "torch.OutOfMemoryError: ")
+EXCEPTION_TYPE = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception)):[ \t]")
+
+
+def _selection(entry: Entry, line: str) -> str:
+    """Where a sentence about an ignored selection names what was selected: after 'despite setting', 'instead
+    of' ("Still on SDPA despite setting flash_attention_2"), else the whole line (the first name is the subject)."""
+    ids, words = rules().selected_after
+    m = words.search(line) if words is not None and entry.id in ids else None
+    return line[m.end():] if m and first_named(line[m.end():]) else line
+
+
+# A sentence's opening clause of time or cause ("After installing xformers, flash attention 2 is no longer detected",
+# "Since updating to torch 2.9, sageattention fails") names what came before; the main clause names what fails.
+OPENING_CLAUSE = re.compile(r"^\W*(?:after|since|when|once|whenever|before)\b[^,;:\n]{1,80}?(?:,|，)\s*", re.IGNORECASE)
+
+
+def _main_clause(line: str) -> str:
+    """The sentence after its opening clause of time or cause, where that part names a backend; else the whole."""
+    m = OPENING_CLAUSE.match(line)
+    return line[m.end():] if m and first_named(line[m.end():]) else line
+
+
+# A monkey patch that replaces one backend's function with another's ("F.scaled_dot_product_attention = sageattn",
+# "xformers.ops.memory_efficient_attention = flash_attn_func"): the replacement is what runs (round 23:
+# thu-ml/SageAttention#55), so the line's subject is the backend named after the assignment.
+PATCHED = re.compile(r"\b(?:scaled_dot_product_attention|memory_efficient_attention|flash_attn_(?:varlen_)?func|flex_attention)"
+                     r"[`'\"]?\s*=(?!=)\s*")
+
+
+def first_named(line: str) -> str | None:
+    """The backend a line names first (leftmost), by any library rule; None where it names none."""
+    m = PATCHED.search(line)
+    if m is not None:
+        after = first_named(line[m.end():])
+        if after is not None:
+            return after
+    best = None
+    line = _scrub(line)
+    r = rules()
+    # a backend's word inside a match of a none/foreign/other rule is that rule's (round 12: MLX's
+    # "[scaled_dot_product_attention] mismatching batch dimension" holds SDPA's function name, and is MLX's)
+    others = [m.span() for rx in r.not_seven for m in rx.finditer(line)]
+    precise = None  # the leftmost name of the FlashAttention family that is no shared name
+    for (backend, rx), shared in zip(r.seven, r.seven_shared):
+        m = next((m for m in rx.finditer(line) if not any(a <= m.start() < b for a, b in others)), None)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), backend, shared)
+        if m and not shared and backend in FA_FAMILY and (precise is None or m.start() < precise[0]):
+            precise = (m.start(), backend)
+    if best is not None and best[2] and best[1] in FA_FAMILY and precise is not None:
+        # a shared name first ("[Flash Attn] Add fallback import for FA3", ".../flash-attention/hopper/flash_api.cpp"), a precise one
+        # of the same family later on the line: the precise one says which FlashAttention (helper ex57; within one line a file
+        # or a precise name beats a shared one, as nearest() reads it)
+        return precise[1]
+    return best[1] if best else None
+
+
+FA_FAMILY = ("fa2", "fa3", "cute")  # the backends the shared FlashAttention names stand for

@@ -1,0 +1,213 @@
+"""attribution.toml's tables, loaded once (rules() and its _Rules; the file stays in knowledge/, beside the other
+tables, HERE), and the first library rule that holds on one line (_first_rule): the primitive every other reading stands
+on. The seven backends (BACKENDS) and the rules' backends that are none of them (NOT_SEVEN). Tables read by one concern
+alone are read beside it (refusals, probes, search, evidence); [not_a_report.document] is here because the search and the
+refusals both read it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ...model import BACKENDS as MODEL_BACKENDS
+from .. import index_cache, toml_data
+
+
+HERE = Path(__file__).parent.parent  # knowledge/, where attribution.toml is
+
+
+@dataclass(frozen=True)
+class _Rules:
+    libraries: tuple[tuple[str, re.Pattern, bool], ...]  # (backend, pattern, shared): hub repos, files, names, then shared names
+    takes_over: dict[str, frozenset[str]]
+    entry_takes_over: dict[str, frozenset[str]]  # entry id -> backends that may take over that entry alone
+    never: frozenset[str]
+    words: dict[str, dict[str, str]]  # backend -> {name, package, reinstall, ...}
+    wording: dict[str, dict[str, dict[str, str]]]  # entry id -> backend|"any" -> {title, fix}
+    kernel_only: frozenset[str]  # entries claimed only when the failing Triton kernel is attention's
+    kernel_context: tuple[re.Pattern, ...]  # lines that show an attention kernel (Inductor's)
+    needs_backend: frozenset[str]  # catch-alls claimed only when the log names a backend near them
+    own_or_frames: frozenset[str]  # ...and where another backend's naming must be a traceback frame
+    past_traceback: frozenset[str]  # entries whose evidence lies above their traceback (a build's output)
+    title_sentence: frozenset[str]  # entries that, as a report's title, take the backend of its first sentence
+    in_traceback: frozenset[str]  # entries whose naming must be on the error line, its continuation or its frames
+    required_by: frozenset[str]  # loader errors whose '(required by X.so)' must be an attention library's
+    first_named: frozenset[str]  # entries whose backend is the one their evidence line names first
+    optimizer_oom: frozenset[str]  # OOM entries not claimed when the optimizer step raised them
+    optimizer_frames: tuple[re.Pattern, ...]  # the optimizers' code, as a traceback frame names it
+    engine_frames: tuple[re.Pattern, ...]  # a serving engine's code, as a traceback frame names it
+    engine_lines: tuple[re.Pattern, ...]  # a script's lines that start a serving engine
+    other_counts: frozenset[str]  # catch-alls an attention library outside the seven claims (backend "other")
+    announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
+    selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
+    files: tuple[tuple[str, re.Pattern], ...] = ()  # (backend, pattern): the seven backends' hub repos and files only
+    specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
+    setup: tuple[re.Pattern, ...] = ()  # lines that set up the run (a command line, a variable, an install, an import)
+    inventory: tuple[re.Pattern, ...] = ()  # lines that list what is installed: no evidence of what failed
+    # [optional_probe]: (ids, lines that mark a library's optional import probe, how many lines above a match they stand)
+    optional_probe: tuple[frozenset[str], tuple[re.Pattern, ...], int] = (frozenset(), (), 8)
+    # [[evidence_backend]]: entry id -> ((backend, pattern), ...): the backend its own evidence names (session 7, ex43)
+    evidence_backend: dict[str, tuple[tuple[str, re.Pattern, bool], ...]] = field(default_factory=dict)
+    # [dsl_kernel]: (entry id prefix, what names FA4, what names another CuTe DSL program's kernel) (session 7, ex43)
+    dsl_kernel: tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]] = ("", (), ())
+    own_if_named: frozenset[str] = frozenset()  # [own_if_named]: the entry's own backend only where the log names one
+    own_line_only: frozenset[str] = frozenset()  # [needs_backend] own_line_only: in_traceback ids not read beside a bare error
+    # `libraries` split once: (backend, pattern) of the rules that name one of the seven, in order, and the patterns of
+    # those that name none of them (backend "none": torch's own; "foreign"; "other")
+    seven: tuple[tuple[str, re.Pattern], ...] = ()
+    seven_shared: tuple[bool, ...] = ()  # beside `seven`: is that rule a name several backends share
+    not_seven: tuple[re.Pattern, ...] = ()
+    torch_own: tuple[re.Pattern, ...] = ()  # the "none" rules' own (not shared) patterns: torch's messages, its build first
+    # [handled_probe]: (ids, lines of the chained traceback that show the program's fallback import, how many lines below)
+    handled_probe: tuple[frozenset[str], tuple[re.Pattern, ...], int] = (frozenset(), (), 12)
+
+
+NOT_SEVEN = ("none", "foreign", "other")  # the library rules' backends that are no attention backend of the seven
+
+
+@lru_cache(maxsize=1)
+def _toml() -> dict:
+    """attribution.toml as parsed, once for every reader of its tables (rules() and the tables the helpers' readings
+    below take: [optional_probe], [not_a_report], [described_fallback])."""
+    return toml_data("attribution.toml")
+
+
+@lru_cache(maxsize=1)
+def rules() -> _Rules:
+    """attribution.toml, read once (with the messages each backend's own source raises, knowledge/messages/, as names of
+    that backend). Its ~800 patterns' compiled code is kept in the cache (index_cache.Pack: ~0.08 s of every explain)."""
+    data = _toml()
+    pack = index_cache.Pack("attribution")
+    rx_ = pack.compile
+    # ASCII: a library name next to CJK text ("安装flash-attn的话") is still a word of its own
+    libs = tuple((lib["backend"], rx_(p, re.IGNORECASE | re.ASCII), tier.startswith("shared"))
+                 for tier in ("hub", "files", "shared_files", "names") for lib in data["library"] for p in lib.get(tier, ()))
+    # the messages each backend's own source raises (knowledge/messages/): names of that backend, after its
+    # files and names, before the names several backends share
+    from ..messages import messages
+
+    libs += tuple((m.backend, rx_(m.pattern, re.IGNORECASE | re.ASCII), False) for m in messages())
+    libs += tuple((lib["backend"], rx_(p, re.IGNORECASE | re.ASCII), True)
+                  for lib in data["library"] for p in lib.get("shared", ()))
+    only = data.get("attention_kernel_only", {})
+    evidence, specialize = _with_absent_notice(data)
+    made = _Rules(libs, {k: frozenset(v) for k, v in data.get("takes_over", {}).items()},
+                  {k: frozenset(v) for k, v in data.get("entry_takes_over", {}).items()},
+                  frozenset(data.get("never", {}).get("ids", ())), data.get("backend", {}), data.get("wording", {}),
+                  frozenset(only.get("ids", ())), tuple(rx_(p, re.IGNORECASE) for p in only.get("context", ())),
+                  frozenset(data.get("needs_backend", {}).get("ids", ())),
+                  frozenset(data.get("needs_backend", {}).get("own_or_frames", ())),
+                  frozenset(data.get("needs_backend", {}).get("past_traceback", ())),
+                  frozenset(data.get("needs_backend", {}).get("title_sentence", ())),
+                  frozenset(data.get("needs_backend", {}).get("in_traceback", ())),
+                  frozenset(data.get("required_by", {}).get("ids", ())),
+                  frozenset(data.get("first_named", {}).get("ids", ())),
+                  frozenset(data.get("optimizer_oom", {}).get("ids", ())),
+                  tuple(rx_(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("frames", ())),
+                  tuple(rx_(p, re.IGNORECASE) for p in data.get("optimizer_oom", {}).get("engine_frames", ())),
+                  tuple(rx_(p, re.IGNORECASE | re.MULTILINE) for p in data.get("optimizer_oom", {}).get("engine_lines", ())),
+                  frozenset(data.get("needs_backend", {}).get("other_counts", ())),
+                  tuple(rx_(p) for p in data.get("announcement", {}).get("lines", ())),  # case-sensitive: as printed
+                  _selected_after(data.get("selected_after", {})),
+                  tuple((lib["backend"], rx_(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
+                        for lib in data["library"] for p in lib.get(tier, ())
+                        if lib["backend"] not in NOT_SEVEN),
+                  _specializations(specialize),
+                  tuple(rx_(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
+                  tuple(rx_(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())),
+                  _optional_probe(data.get("optional_probe", {})),
+                  _evidence_backends(evidence),
+                  _dsl_kernel(data.get("dsl_kernel", {})),
+                  frozenset(data.get("own_if_named", {}).get("ids", ())),
+                  own_line_only=frozenset(data.get("needs_backend", {}).get("own_line_only", ())),
+                  handled_probe=_optional_probe(data.get("handled_probe", {})),
+                  seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
+                  seven_shared=tuple(shared for b, _, shared in libs if b not in NOT_SEVEN),
+                  not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN),
+                  torch_own=tuple(rx for b, rx, shared in libs if b == "none" and not shared))
+    pack.save()
+    return made
+
+
+def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]]:
+    return (table.get("prefix", ""), tuple(re.compile(p, re.IGNORECASE) for p in table.get("fa4", ())),
+            tuple(re.compile(p, re.IGNORECASE) for p in table.get("others", ())))
+
+
+def _grouped(rows, key, value) -> dict:
+    """An array of tables as key(row) -> (value(row), ...), each key's values in the file's order (the first that holds
+    wins where they are conditions)."""
+    out: dict = {}
+    for x in rows:
+        out[key(x)] = out.get(key(x), ()) + (value(x),)
+    return out
+
+
+def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool], ...]]:
+    """[[evidence_backend]] as entry -> ((backend, when, title only), ...)."""
+    return _grouped(table, lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"]), bool(x.get("title"))))
+
+
+def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
+    """[[specialize]] as (entry, backend) -> ((to, when), ...)."""
+    return _grouped(table, lambda x: (x["entry"], x["backend"]),
+                    lambda x: (x["to"], re.compile(x["when"]) if x.get("when") else None))
+
+
+def _with_absent_notice(data: dict) -> tuple[list[dict], list[dict]]:
+    """The [[evidence_backend]] and [[specialize]] rows, with those [absent_notice] stands for after them: for each of its
+    libraries, its notice as a report's title names its backend, and that backend's entry (`to`) says it."""
+    evidence, specialize = list(data.get("evidence_backend", ())), list(data.get("specialize", ()))
+    notice = data.get("absent_notice", {})
+    for lib in notice.get("libraries", ()):
+        evidence.append({"entry": notice["entry"], "backend": lib["backend"], "title": True,
+                         "when": notice["when"].replace("<MODULE>", re.escape(lib["module"]))})
+        specialize.append({"entry": notice["entry"], "backend": lib["backend"], "to": lib["to"]})
+    return evidence, specialize
+
+
+def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
+    words = table.get("words")
+    return frozenset(table.get("ids", ())), re.compile(words, re.IGNORECASE) if words else None
+
+
+def _first_rule(line: str) -> tuple[str, bool] | None:
+    """(backend, only by a name several backends share) of the first library rule that holds on `line`, or None;
+    ("none", False) wherever one of torch's own rules holds. A shared name that holds first stays the answer, made precise
+    (False) where a later rule of the same backend holds too."""
+    hit = None
+    r = rules()
+    if any(rx.search(line) for rx in r.torch_own):
+        # torch's own message (or a sentence that puts torch's build first): the line names no backend, whatever else
+        # it names (session 7, ex48: "Torch and xFormers do not support RTX 50xx yet")
+        return "none", False
+    for backend, rx, shared in r.libraries:
+        if rx.search(line):
+            if not shared:
+                # a shared name first, then the same backend's own name on the line (round 23, hear-t1/EasyR1#21: "the
+                # package flash_attn" in "ImportError: FlashAttention2 has been toggled on"): the line names it precisely
+                return (backend, False) if hit is None or hit[0] == backend else hit
+            if hit is None:
+                hit = (backend, shared)
+    return hit
+
+
+def _optional_probe(data: dict) -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
+    return (frozenset(data.get("ids", ())), tuple(re.compile(p) for p in data.get("lines", ())),
+            int(data.get("span", 8)))
+
+
+@lru_cache(maxsize=1)
+def _document_rules() -> dict:
+    """[not_a_report.document] in attribution.toml (helper ex67), compiled."""
+    d = _toml().get("not_a_report", {}).get("document", {})
+    if not d:
+        return {}
+    return {"head": int(d.get("head", 12)), "failing": re.compile(d["failing"]), "marks": [re.compile(p) for p in d["marks"]],
+            "window": int(d.get("window", 400)), "quoted": [re.compile(p, re.MULTILINE) for p in d["quoted"]]}
+
+
+BACKENDS = frozenset(MODEL_BACKENDS)  # the seven (an entry id's namespace may name one)
