@@ -8,7 +8,7 @@ import ast
 import re
 import sys
 from functools import lru_cache
-from ..textutil import parse_python
+from ...textutil import parse_python
 
 
 MAX_REPAIRS = 20  # lines a script may have that this Python cannot parse
@@ -682,7 +682,7 @@ def argv_options(tree, words: list) -> dict | None:
     any word is not an option the script declares (a trainer's option, `$@` handed on, a positional) or its value is
     of a type the file cannot apply (a type function of the script's own). A value the file does not settle (`$OUT`)
     is RUNTIME: unknown wherever the script uses it."""
-    from .shell_words import known
+    from ..shell_words import known
 
     decl = _declared_options(tree)
     out: dict = {}
@@ -1735,7 +1735,7 @@ def _signature_filtered(node, consts: dict):
             return None
     if cls is None:
         return None
-    from .hf_transformers import HF_FIELDS
+    from ..hf_transformers import HF_FIELDS
 
     return g.iter.func.value, HF_FIELDS, drop_none
 
