@@ -9,6 +9,10 @@ import re
 import sys
 
 from .parsing import MAX_REPAIRS, _parse, _unalias, compiles, tree
+from .nodes import (
+    ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, _ENVIRON_GETS, _call_name, _dotted,
+    resolve
+)
 
 
 def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None) -> dict:
@@ -149,14 +153,6 @@ def _loaded_files(tree, consts: dict, read) -> dict:
         if isinstance(data, dict):
             out[n.targets[0].id] = _literal(data)
     return out
-
-
-def _dotted(call) -> str:
-    """A call's callee as written (`yaml.safe_load`, `Path`, `load_config`)."""
-    try:
-        return ast.unparse(call.func)
-    except Exception:  # pragma: no cover - a node ast cannot write back
-        return ""
 
 
 def _enclosing_function(tree, node):
@@ -383,12 +379,6 @@ def _dict_updates(tree) -> dict:
     return out
 
 
-# consts' entry for the dict variables the script changes with contents not known here (_opaque_updates)
-OPAQUE_DICTS = "<dicts updated at run time>"
-# consts' entry for the script's functions that build a dict of keywords and return it (_returned_dicts)
-RETURNED_DICTS = "<dicts the script's functions return>"
-
-
 def _returned_dicts(tree, consts: dict) -> dict:
     """function name -> the dict node it returns, for each function of the script (defined once) whose one `return`
     gives a dict written out (`return {...}` / `return dict(...)`) or a name the function itself binds to one once
@@ -444,12 +434,6 @@ def _opaque_updates(tree) -> set:
 
     walk(tree, False)
     return out
-
-
-# consts' entry for the variables the script sets in its own environment (`os.environ["X"] = "v"`): no Python name
-# can be spelt like this
-ENVIRON = "<os.environ>"
-_ENVIRON_GETS = {"os.environ.get", "os.getenv", "environ.get", "getenv"}
 
 
 def _environ_sets(tree) -> dict:
@@ -685,13 +669,6 @@ _DATACLASS_PARSES = {"parse_args_into_dataclasses"}
 _ARG_PARSERS = {"HfArgumentParser", "H4ArgumentParser"}
 
 
-def _call_name(call) -> str:
-    f = call.func
-    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-
-
-# consts' entry for the script's argparse options (dest -> default node): no Python name can be spelt like this
-ARGPARSE = "<argparse defaults>"
 # what a script names the result of its argument parsing: `args = parser.parse_args()`, `args = parse_args()` (a function
 # of its own that returns it, or a dataclass built from it: round 9m, TrainConfig(**vars(parser.parse_args())))
 _PARSED = re.compile(r"^(parse_(known_)?arg(ument)?s|get_?arg(ument)?s|parse_arguments|parse_opts?)$")
@@ -911,11 +888,6 @@ def imported_classes(tree, modules) -> dict:
             if name in defined:
                 out[alias] = (defined[name], t)
     return out
-
-
-# consts' entry for the settings modules of the user's own repository the script imports whole (`import config`):
-# the name it binds -> {constant: its literal}
-MODULE_CONSTANTS = "<constants of the user's modules>"
 
 
 def _assignment_counts(t) -> dict:
@@ -1182,11 +1154,6 @@ def _parsed_args(node, consts: dict) -> bool:
     return bool(_PARSED.match(name))
 
 
-# a name the script sets to different values in its branches (round 8m: compute_dtype = torch.bfloat16 if the GPU
-# supports bf16, else torch.float16): value() reads it as "?", decided when the script runs
-RUNTIME = ast.Name(id="<decided at run time>")
-
-
 def _assignments(tree, in_branch: bool = False, settled: dict | None = None):
     """(`name = value` / `name: T = value` node, whether it sits in an if/try/loop/match branch), in source order.
     settled: constants known so far; an `if` outside any branch whose test they settle (`if "fp16" in precision:`
@@ -1306,12 +1273,6 @@ def _parsed_parameters(tree, consts: dict) -> dict:
             else:
                 got[name] = node
     return {k: v for k, v in got.items() if k not in other}
-
-
-def resolve(node, consts: dict, depth: int = 0):
-    if isinstance(node, ast.Name) and node.id in consts and depth < 3:
-        return resolve(consts[node.id], consts, depth + 1)
-    return node
 
 
 _NESTING = [0]  # how deep _nested_value is: `x = str(x)`, `p = p.lower()` name themselves through consts
