@@ -15,13 +15,15 @@ The package by concern (a reader imports from here; each module's docstring says
                        dicts filtered against a config class's signature
   values.py            value(): a node's value as the script runs on this host; HOST_ANSWERS, pinned_bf16
   settings_files.py    YAML / JSON / TOML files the script loads into a name (_loaded_files), found where it runs
-  user_modules.py      modules of the user's repository the script imports: classes, dataclasses, settings
-                       constants (imported_classes, MODULE_CONSTANTS)
+  user_modules.py      modules of the user's repository the script imports: their classes (imported_classes), their
+                       dataclasses' defaults, the constants of settings modules imported whole (MODULE_CONSTANTS)
   script_constants.py  constants(): every part assembled into one dict of name -> node; calls(), assigned_before()
-A new reading of a value goes into values.py (or the concern's module above it); a new key of constants' dict is
-named in nodes.py and filled in script_constants.constants.
-Layers (a module imports only from those above it in this order): parsing, nodes, dataclass_args, argv,
-call_keywords, values, settings_files, user_modules, script_constants."""
+A new reading of a value goes into values.py, one of the command line into argv.py, of a loaded file into
+settings_files.py; a new key of constants' dict is named in nodes.py and filled in script_constants.constants. A name
+a reader, test or benchmark imports from pyscript is re-exported below.
+Layers: a module imports at its top only from those before it in this order: parsing, nodes, dataclass_args, argv,
+call_keywords, values, settings_files, user_modules, script_constants (a later one, or another configs module, is
+imported inside the function that needs it, as argv_options imports shell_words)."""
 
 from __future__ import annotations
 

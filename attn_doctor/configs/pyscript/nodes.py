@@ -1,4 +1,4 @@
-"""What every part of the script reading shares: the keys constants() files beside the script's own names (ARGPARSE,
+"""What every part of the script reading shares: the keys constants() adds beside the script's own names (ARGPARSE,
 ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS; no Python name is spelt like them), RUNTIME (a name decided
 when the script runs), and the small node helpers (_call_name, _dotted, resolve: a name followed to what it holds)."""
 
