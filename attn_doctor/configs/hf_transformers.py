@@ -1,7 +1,7 @@
 """transformers / TRL: `attn_implementation` in a training YAML or JSON (the TRL CLI's `trl sft --config`,
 TrainingArguments/SFTConfig/ModelConfig fields, or `model_init_kwargs`), a model's config.json, a command line,
 or a training script's `*.from_pretrained(attn_implementation=...)` / `SFTConfig(...)` calls read statically
-(configs/pyscript.py; never imported or run).
+(configs/pyscript/; never imported or run).
 
 Read from huggingface/trl f2cd577 (2026-07-24): trl/trainer/model_config.py (`attn_implementation`, `dtype`),
 trl/trainer/sft_config.py (`packing`, `packing_strategy` bfd | bfd_split | wrapped, default bfd; `padding_free`:
@@ -423,7 +423,7 @@ _TASK_HEAD = re.compile(r"\wFor[A-Z][a-zA-Z]+$")
 
 
 def _python_settings(doc: dict) -> dict:
-    """A transformers / TRL training script read statically (configs/pyscript.py): the keyword arguments of its
+    """A transformers / TRL training script read statically (configs/pyscript/): the keyword arguments of its
     *.from_pretrained(...) and TrainingArguments / SFTConfig(...) calls, as a YAML of the same keys would hold them
     ("?" where the script computes the value)."""
     import ast

@@ -1,0 +1,306 @@
+"""A script's command line: its argparse defaults (ARGPARSE), the options a launcher gives it as its own parser takes them
+(argv_options), whether it reads options at all (reads_no_command_line, reads_argv_by_position_only), and which names
+hold the parsed arguments (_parse_call, _parsed_args, _parsed_parameters)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .nodes import RUNTIME, _call_name, resolve
+from .dataclass_args import (
+    TRAINING_ARGUMENTS_BOOLS, TRAINING_ARGUMENTS_FIELDS, _DATACLASS_PARSES, _dataclass_defaults, _dataclass_fields,
+    _inherits_training_arguments
+)
+
+
+def _declared_options(tree) -> dict:
+    """option string (`--output_dir`, `-o`) -> (dest, action, type name) of every option the script's own parser
+    declares: `X.add_argument(...)`, and the fields of the dataclasses it hands to HfArgumentParser (`--name` each,
+    their annotation the type; a bool field is a flag that also takes a value)."""
+    out: dict = {}
+    for names, dest, kw in _add_arguments(tree):
+        action = kw["action"].value if isinstance(kw.get("action"), ast.Constant) else None
+        for x in names:
+            if x.startswith("-"):
+                out[x] = (dest, action, _type_name(kw.get("type")))
+    for st in _dataclass_fields(tree):
+        tname = st.annotation.id if isinstance(st.annotation, ast.Name) else None
+        out.setdefault("--" + st.target.id, (st.target.id, "hf_bool" if tname == "bool" else None, tname))
+    if _inherits_training_arguments(tree):
+        for f in sorted(TRAINING_ARGUMENTS_FIELDS):
+            out.setdefault("--" + f, (f, "hf_bool", "bool") if f in TRAINING_ARGUMENTS_BOOLS else (f, None, None))
+    return out
+
+
+# argparse takes a word that looks like a negative number as an option's value (`--num_samples -1`) when the parser
+# declares no option that looks like one (argparse.py _negative_number_matcher, _has_negative_number_optionals)
+_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+
+def _abbreviated(decl: dict, name: str, tree) -> str:
+    """The declared option a launcher's `--name` stands for: itself when declared, else the one long option of the
+    script's own add_argument calls it is the start of (argparse's allow_abbrev, on by default: `--n_sample` for
+    `--n_samples`); a word that starts several (argparse stops with `ambiguous option`) or none, or a parser made with
+    allow_abbrev=False, stays as it is."""
+    if name in decl or not name.startswith("--") or len(name) < 3 or _no_abbrev(tree):
+        return name
+    # (only among the options the script's own add_argument calls declare: a dataclass field's name given short to an
+    # HfArgumentParser, `--num_train_epoch`, is left refused as the typo it most likely is, tests/test_configs_cfg40.py)
+    own = {x for names, _dest, _kw in _add_arguments(tree) for x in names if x.startswith("--")}
+    hits = [o for o in own if o.startswith(name)]
+    return hits[0] if len(hits) == 1 and not any(o.startswith(name) for o in decl if o not in own) else name
+
+
+def _no_abbrev(tree) -> bool:
+    """The script makes a parser with allow_abbrev=False (argparse then takes only whole option names)."""
+    return any(isinstance(n, ast.keyword) and n.arg == "allow_abbrev" and isinstance(n.value, ast.Constant)
+               and n.value.value is False for n in ast.walk(tree))
+
+
+# the packages a training script imports that read no command line of their own when imported or called (the
+# standard library aside, where argparse / getopt / optparse are the only parsers): a script importing only these and
+# using neither sys.argv nor a parser takes no options at all
+_NO_CLI_PACKAGES = {"torch", "transformers", "trl", "peft", "datasets", "accelerate", "unsloth", "bitsandbytes", "numpy",
+                    "pandas", "yaml", "tqdm", "wandb", "evaluate", "sklearn", "scipy", "huggingface_hub", "tokenizers",
+                    "safetensors", "diffusers", "PIL", "torchvision", "sentencepiece", "einops", "dotenv", "jsonlines",
+                    "tensorboard", "nltk", "rouge_score", "matplotlib", "deepspeed", "flash_attn", "xformers", "liger_kernel"}
+_STDLIB_PARSERS = {"argparse", "getopt", "optparse"}
+_PARSER_CALLS = {"parse_args", "parse_known_args", "parse_args_into_dataclasses", "parse_dict", "parse_json_file",
+                 "parse_yaml_file", "from_cli", "ArgumentParser", "HfArgumentParser", "TrlParser"}
+
+
+def reads_argv_by_position_only(tree) -> bool:
+    """The script's only command line is `sys.argv[N]` read by position (shisa-ai/shisa-v2's train-unsloth.py, round
+    65: `log_file = sys.argv[1]`): no parser, no `sys.argv` handed on whole, and nothing imported that could parse it
+    (as reads_no_command_line). Positional words a launcher gives it land there, where the script's own reading already
+    takes them as unknown; they set nothing else."""
+    return _reads_no_options(tree, argv_by_position=True)
+
+
+def reads_no_command_line(tree) -> bool:
+    """The script takes no options at all (isalnikow86/Lami-LoRA's scripts/train_lora.py, round 49m: a top-level
+    TrainingArguments(...) and a YAML read from a fixed path): it names no sys.argv, calls no parser, and imports
+    nothing but the standard library's non-parsing modules and the training libraries of _NO_CLI_PACKAGES (a module of
+    the user's own, `from config import args`, may parse the command line when imported). Options a launcher hands it
+    are then read by nobody: the run is the script's own settings."""
+    return _reads_no_options(tree, argv_by_position=False)
+
+
+def _reads_no_options(tree, argv_by_position: bool) -> bool:
+    """reads_no_command_line, and with `argv_by_position` sys.argv allowed where it is only subscripted by a literal
+    index (reads_argv_by_position_only)."""
+    import sys
+
+    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)} if argv_by_position else {}
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            if isinstance(n, ast.ImportFrom) and (n.level or not n.module):
+                return False  # a relative import: the user's own package
+            for mod in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module]):
+                top = mod.split(".")[0]
+                if top in _STDLIB_PARSERS or top not in _NO_CLI_PACKAGES and top not in stdlib:
+                    return False
+        elif isinstance(n, ast.Attribute) and n.attr in ("argv", "orig_argv") or \
+                isinstance(n, ast.Name) and n.id in ("argv", "orig_argv"):
+            up = parents.get(id(n))
+            if not (argv_by_position and isinstance(up, ast.Subscript) and up.value is n and
+                    isinstance(up.slice, ast.Constant) and isinstance(up.slice.value, int)):
+                return False
+        elif isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
+                                          n.func.id if isinstance(n.func, ast.Name) else None) in _PARSER_CALLS:
+            return False
+    return True
+
+
+def argv_options(tree, words: list) -> dict | None:
+    """dest -> value node of each option a launcher gives the script (`python train_sft.py --output_dir out --bf16`), as
+    the script's own argparse takes it (argparse.py: store_true/false flags, `type` applied to the word); None when
+    any word is not an option the script declares (a trainer's option, `$@` handed on, a positional) or its value is
+    of a type the file cannot apply (a type function of the script's own). A value the file does not settle (`$OUT`)
+    is RUNTIME: unknown wherever the script uses it."""
+    from ..shell_words import known
+
+    decl = _declared_options(tree)
+    out: dict = {}
+    i = 0
+    while i < len(words):
+        w = words[i]
+        name, eq, val = w.partition("=") if w.startswith("--") else (w, "", "")
+        name = _abbreviated(decl, name, tree)
+        if name not in decl:
+            return None
+        dest, action, tname = decl[name]
+        if action in ("store_true", "store_false"):
+            if eq:
+                return None
+            out[dest] = ast.Constant(value=action == "store_true")
+            i += 1
+            continue
+        if not eq:
+            if action == "hf_bool" and (i + 1 == len(words) or words[i + 1].startswith("-")):
+                out[dest] = ast.Constant(value=True)  # HfArgumentParser: a bare bool field is True
+                i += 1
+                continue
+            if i + 1 == len(words) or words[i + 1].startswith("-") and not _NEGATIVE.match(words[i + 1]):
+                return None  # (argparse: `--opt` followed by another option is "expected one argument")
+            val, i = words[i + 1], i + 1
+        i += 1
+        if action not in (None, "store", "hf_bool"):
+            return None
+        if not known(val):
+            # a value the launcher leaves to run time (`--run-name $RUN`, a Modal app's `str(epochs)`): that option's
+            # value is unknown to the script (whatever reads it is decided at run time), the others are as given
+            out[dest] = RUNTIME
+            continue
+        if action == "hf_bool" or (tname and "bool" in tname.lower()):
+            out[dest] = ast.Constant(value=val.strip().lower() in _TRUE_WORDS)
+        elif tname in ("int", "float"):
+            try:
+                out[dest] = ast.Constant(value=int(val) if tname == "int" else float(val))
+            except ValueError:
+                return None
+        elif tname in (None, "str"):
+            out[dest] = ast.Constant(value=val)
+        else:
+            return None
+    return out
+
+
+# what a script names the result of its argument parsing: `args = parser.parse_args()`, `args = parse_args()` (a function
+# of its own that returns it, or a dataclass built from it: round 9m, TrainConfig(**vars(parser.parse_args())))
+_PARSED = re.compile(r"^(parse_(known_)?arg(ument)?s|get_?arg(ument)?s|parse_arguments|parse_opts?)$")
+# argparse applies `type` to a string default (argparse.py _get_values: "if isinstance(action.default, str)"); a bool
+# parser a script writes itself (str2bool, str_to_bool, strtobool) reads these words as true
+_TRUE_WORDS = {"true", "1", "yes", "y", "t", "on"}
+
+
+def _argparse_defaults(tree) -> dict:
+    """dest -> default of every `X.add_argument("--name", ...)` the script makes: what `args.name` holds when the
+    script is run with no options (the file alone says nothing of the options a launcher may pass). A default argparse
+    would run a type function of the script's own over is "?"; a dest two add_argument calls or dataclass fields
+    define differently is left out (two parsers, or a parser per mode)."""
+    out: dict = {}
+    clash: set = set()
+    # an HfArgumentParser's dataclass fields are its options too (hf_argparser.py _parse_dataclass_field: one --name per
+    # field, its default the field's): `args.bf16` holds the field's default when no option is given
+    for dest, d in (*_add_argument_defaults(tree), *_dataclass_defaults(tree)):
+        if dest in out and ast.dump(out[dest]) != ast.dump(d):
+            clash.add(dest)
+        out[dest] = d
+    for dest in clash:
+        out.pop(dest)
+    return out
+
+
+def _add_arguments(tree):
+    """(option strings, dest, keywords) of each `X.add_argument(...)` the script makes: dest is `dest=`, else the first
+    long option's name (`--max-len` -> max_len), else the positional's name; a call none of these names is left out."""
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument"):
+            continue
+        names = [a.value for a in n.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        kw = {k.arg: k.value for k in n.keywords if k.arg}
+        dest = kw["dest"].value if isinstance(kw.get("dest"), ast.Constant) else None
+        if dest is None:
+            longs = [x for x in names if x.startswith("--")]
+            pos = [x for x in names if not x.startswith("-")]
+            dest = longs[0][2:].replace("-", "_") if longs else pos[0] if pos else None
+        if dest:
+            yield names, dest, kw
+
+
+def _type_name(typ) -> str | None:
+    """The name of an add_argument `type=` (`int`, `str2bool`, `utils.str_to_bool`); None for anything else."""
+    return typ.id if isinstance(typ, ast.Name) else typ.attr if isinstance(typ, ast.Attribute) else None
+
+
+def _add_argument_defaults(tree):
+    """(dest, default node) of each `X.add_argument("--name", ...)` the script makes."""
+    for _names, dest, kw in _add_arguments(tree):
+        action = kw["action"].value if isinstance(kw.get("action"), ast.Constant) else None
+        if "default" in kw:
+            d = kw["default"]
+            typ = kw.get("type")
+            tname = _type_name(typ)
+            if isinstance(d, ast.Constant) and isinstance(d.value, str) and tname in ("Path", "PurePath", "PosixPath"):
+                # argparse runs type over a string default (`type=Path, default="configs/x.yaml"`): the path itself
+                d = ast.Call(func=ast.Name(id="Path"), args=[d], keywords=[])
+            elif isinstance(d, ast.Constant) and isinstance(d.value, str) and typ is not None and tname != "str":
+                if tname and "bool" in tname.lower():
+                    d = ast.Constant(value=d.value.strip().lower() in _TRUE_WORDS)
+                elif tname in ("int", "float"):
+                    try:
+                        d = ast.Constant(value=int(d.value) if tname == "int" else float(d.value))
+                    except ValueError:
+                        d = RUNTIME
+                else:
+                    d = RUNTIME
+        elif action in ("store_true", "store_false"):
+            d = ast.Constant(value=action == "store_false")
+        else:
+            d = ast.Constant(value=None)
+        yield dest, d
+
+
+def _parse_call(node) -> bool:
+    """`parser.parse_args()`, `parse_args()`, `get_args()` ...: the script's argument parsing, as _PARSED names it."""
+    return isinstance(node, ast.Call) and bool(_PARSED.match(_call_name(node)))
+
+
+def _parsed_args(node, consts: dict) -> bool:
+    """`args` is the script's parsed arguments: a name it assigns from parse_args() (or a function of that name)."""
+    got = consts.get(node.id) if isinstance(node, ast.Name) else None
+    if isinstance(got, ast.Subscript) and isinstance(got.value, ast.Call) and \
+            _call_name(got.value) in _DATACLASS_PARSES:
+        return True  # `script_args = parser.parse_args_into_dataclasses()[0]`
+    if not isinstance(got, ast.Call):
+        return False
+    f = got.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return bool(_PARSED.match(name))
+
+
+def _parsed_parameters(tree, consts: dict) -> dict:
+    """name -> the parsing, for a parameter of the script's own function that every call of it in the script passes the
+    parsed arguments: `main(parser.parse_args())`, `opts = get_args(); train(opts)`, `main(*parser.
+    parse_args_into_dataclasses())` (each parameter the dataclass of its position): inside the function `opts.bf16` is
+    the option's default, as it is for `args = parser.parse_args()` at the top level. A parameter some call passes
+    anything else is the caller's, not known here."""
+    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    got: dict = {}
+    other: set = set()
+
+    def parsed(arg):
+        node = resolve(arg, consts) if isinstance(arg, ast.Name) else arg
+        if _parse_call(node) or isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and \
+                _call_name(node.value) in _DATACLASS_PARSES:
+            return node
+        return None
+
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in funcs):
+            continue
+        f = funcs[n.func.id]
+        params = [a.arg for a in f.args.posonlyargs + f.args.args]
+        pairs = []
+        for i, a in enumerate(n.args):
+            if isinstance(a, ast.Starred):
+                # `main(*parser.parse_args_into_dataclasses())`: the dataclasses in order, from this position on
+                if isinstance(a.value, ast.Call) and _call_name(a.value) in _DATACLASS_PARSES:
+                    pairs += [(p, ast.Subscript(value=a.value, slice=ast.Constant(value=j), ctx=ast.Load()))
+                              for j, p in enumerate(params[i:])]
+                else:
+                    other.update(params[i:])
+                break
+            if i < len(params):
+                pairs.append((params[i], a))
+        pairs += [(k.arg, k.value) for k in n.keywords if k.arg]
+        for name, a in pairs:
+            node = parsed(a)
+            if node is None or name in got and ast.dump(got[name]) != ast.dump(node):
+                other.add(name)
+            else:
+                got[name] = node
+    return {k: v for k, v in got.items() if k not in other}

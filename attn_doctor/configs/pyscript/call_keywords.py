@@ -1,0 +1,194 @@
+"""The keywords a call passes: keywords() with `**kw` spreads opened (_dict_items), a dict's keys as far as the script
+shows them (_known_items), and the comprehensions that keep a dict's keys a config class's signature names
+(_signature_filtered)."""
+
+from __future__ import annotations
+
+import ast
+
+from .nodes import OPAQUE_DICTS, RETURNED_DICTS, _call_name, resolve
+
+
+# The classes whose every keyword is a named parameter of __init__ (transformers' TrainingArguments and TRL's configs
+# are dataclasses): a script that keeps only the keys `inspect.signature(C).parameters` names keeps their fields.
+# A model class's from_pretrained takes attn_implementation / torch_dtype through **kwargs, so a filter against its
+# signature drops them: not listed.
+_SIGNATURE_CLASSES = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig",
+                      "ORPOConfig", "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig", "ModelConfig"}
+
+
+def _signature_of(node, consts: dict, depth: int = 0) -> str | None:
+    """The class C whose parameter names `node` holds: `inspect.signature(C).parameters` (or of `C.__init__`), with
+    `set(...)` / `.keys()` around it, `C.__dataclass_fields__`, `{f.name for f in dataclasses.fields(C)}`."""
+    node = resolve(node, consts)
+    if depth > 3:
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "frozenset", "list") \
+            and len(node.args) == 1:
+        return _signature_of(node.args[0], consts, depth + 1)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" and \
+            not node.args:
+        return _signature_of(node.func.value, consts, depth + 1)
+    if isinstance(node, ast.SetComp) and len(node.generators) == 1 and isinstance(node.elt, ast.Attribute) and \
+            node.elt.attr == "name":
+        it = node.generators[0].iter
+        if isinstance(it, ast.Call) and _call_name(it) == "fields" and len(it.args) == 1:
+            return _class_named(it.args[0])
+    if isinstance(node, ast.Attribute) and node.attr == "parameters":
+        sig = resolve(node.value, consts)
+        if isinstance(sig, ast.Call) and _call_name(sig) == "signature" and len(sig.args) == 1:
+            return _class_named(sig.args[0])
+    if isinstance(node, ast.Attribute) and node.attr == "__dataclass_fields__":
+        return _class_named(node.value)
+    return None
+
+
+def _class_named(node) -> str | None:
+    if isinstance(node, ast.Attribute) and node.attr == "__init__":
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr  # transformers.TrainingArguments
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _signature_filtered(node, consts: dict):
+    """(the dict a comprehension filters, the keys it keeps or None for every key) when `node` is `{k: v for k, v in
+    D.items() if k in PARAMS}` with PARAMS the parameter names of one of _SIGNATURE_CLASSES (a script's guard
+    against a keyword the installed transformers lacks) and, at most, `if v is not None` beside it; else None. The
+    keys kept are those classes' fields (configs.hf_transformers.HF_FIELDS), which every release takes: bf16 / fp16
+    / torch_compile / per_device_train_batch_size ..."""
+    if not (isinstance(node, ast.DictComp) and len(node.generators) == 1):
+        return None
+    g = node.generators[0]
+    if not (isinstance(g.target, ast.Tuple) and len(g.target.elts) == 2 and
+            all(isinstance(e, ast.Name) for e in g.target.elts)):
+        return None
+    k, v = (e.id for e in g.target.elts)
+    if not (isinstance(node.key, ast.Name) and node.key.id == k and isinstance(node.value, ast.Name) and
+            node.value.id == v):
+        return None
+    if not (isinstance(g.iter, ast.Call) and isinstance(g.iter.func, ast.Attribute) and g.iter.func.attr == "items"
+            and not g.iter.args):
+        return None
+    conds = [c for i in g.ifs for c in (i.values if isinstance(i, ast.BoolOp) and isinstance(i.op, ast.And) else [i])]
+    cls, drop_none = None, False
+    for c in conds:
+        if not (isinstance(c, ast.Compare) and len(c.ops) == 1 and isinstance(c.left, ast.Name)):
+            return None
+        if c.left.id == v and isinstance(c.ops[0], ast.IsNot) and isinstance(c.comparators[0], ast.Constant) and \
+                c.comparators[0].value is None:
+            drop_none = True
+        elif c.left.id == k and isinstance(c.ops[0], ast.In) and cls is None:
+            cls = _signature_of(c.comparators[0], consts)
+            if cls not in _SIGNATURE_CLASSES:
+                return None
+        else:
+            return None
+    if cls is None:
+        return None
+    from ..hf_transformers import HF_FIELDS
+
+    return g.iter.func.value, HF_FIELDS, drop_none
+
+
+def _dict_items(node, consts: dict, depth: int = 0) -> list:
+    """The (key, value node) pairs of a dict the script writes out: `{"k": v, **other}` or `dict(k=v, **other)`;
+    nothing for a dict it builds at run time."""
+    node = resolve(node, consts)
+    if depth > 3:
+        return []
+    out = []
+    if isinstance(node, ast.Dict):
+        for k, v in zip(node.keys, node.values):
+            if k is None:  # {**other}
+                out += _dict_items(v, consts, depth + 1)
+            elif isinstance(k, ast.Constant) and isinstance(k.value, str):
+                out.append((k.value, v))
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+        for a in node.args[:1]:  # dict({...}, k=v)
+            out += _dict_items(a, consts, depth + 1)
+        for k in node.keywords:
+            out += [(k.arg, k.value)] if k.arg else _dict_items(k.value, consts, depth + 1)
+    elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+            isinstance(node.slice.value, str):
+        # `**CONFIG["training"]` of `CONFIG = {"training": {...}, "model": {...}}` written in the script: the inner
+        # dict under that key (the last one the outer dict gives it, as Python builds it)
+        inner = [v for k, v in _dict_items(node.value, consts, depth + 1) if k == node.slice.value]
+        if inner:
+            out += _dict_items(inner[-1], consts, depth + 1)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in consts.get(RETURNED_DICTS, {}):
+        # `**build_kwargs(cfg)` of the script's own `def build_kwargs(cfg): kw = {...}; return kw`
+        out += _dict_items(consts[RETURNED_DICTS][node.func.id], consts, depth + 1)
+    elif _signature_filtered(node, consts) is not None:
+        # `{k: v for k, v in kw.items() if k in inspect.signature(TrainingArguments).parameters}`: kw's fields
+        base, keep, drop_none = _signature_filtered(node, consts)
+        out += [(k, v) for k, v in _dict_items(base, consts, depth + 1) if k in keep and
+                not (drop_none and isinstance(v, ast.Constant) and v.value is None)]
+    return out
+
+
+def _known_items(node, consts: dict, depth: int = 0) -> list | None:
+    """The (key, value node) pairs of a dict known here whole: written out in the script (`{...}` / `dict(...)`, every
+    `**other` spread in it known too) or loaded from a settings file that is here (constants' `read`), or an entry of
+    one that is itself such a dict (`cfg["model"]`); None when any part is decided at run time (a dict the script
+    updates with contents not known here: _opaque_updates)."""
+    if isinstance(node, ast.Name) and node.id in consts.get(OPAQUE_DICTS, ()):
+        return None
+    node = resolve(node, consts)
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Dict):
+        out = []
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                inner = _known_items(v, consts, depth + 1)
+                if inner is None:
+                    return None
+                out += inner
+            elif isinstance(k, ast.Constant):
+                out.append((k.value, v))
+            else:
+                return None
+        return out
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and \
+            len(node.args) <= 1:
+        out = []
+        for a in node.args:
+            inner = _known_items(a, consts, depth + 1)
+            if inner is None:
+                return None
+            out += inner
+        for k in node.keywords:
+            if k.arg:
+                out.append((k.arg, k.value))
+            else:
+                inner = _known_items(k.value, consts, depth + 1)
+                if inner is None:
+                    return None
+                out += inner
+        return out
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        outer = _known_items(node.value, consts, depth + 1)
+        got = [v for k, v in outer or [] if k == node.slice.value]
+        return _known_items(got[-1], consts, depth + 1) if got else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+            1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant):
+        # `cfg.get("model", {}).get("attn_implementation", "sdpa")`: the section, else the getter's default dict
+        outer = _known_items(node.func.value, consts, depth + 1)
+        if outer is None:
+            return None
+        got = [v for k, v in outer if k == node.args[0].value]
+        if got:
+            return _known_items(got[-1], consts, depth + 1)
+        return _known_items(node.args[1], consts, depth + 1) if len(node.args) > 1 else None
+    return None
+
+
+def keywords(call: ast.Call, consts: dict) -> list[tuple[str, object]]:
+    """A call's keyword arguments as Python passes them: `f(**kw)` with `kw = dict(a=1)` / `{"a": 1}` written in
+    the script is f(a=1) (a keyword given after the spread wins, as the call would see it last)."""
+    out = []
+    for k in call.keywords:
+        out += [(k.arg, k.value)] if k.arg else _dict_items(k.value, consts)
+    return out

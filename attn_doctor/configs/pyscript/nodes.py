@@ -1,0 +1,52 @@
+"""What every part of the script reading shares: the keys constants() adds beside the script's own names (ARGPARSE,
+ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS; no Python name is spelt like them), RUNTIME (a name decided
+when the script runs), and the small node helpers (_call_name, _dotted, resolve: a name followed to what it holds)."""
+
+from __future__ import annotations
+
+import ast
+
+
+# consts' entry for the script's argparse options (dest -> default node): no Python name can be spelt like this
+ARGPARSE = "<argparse defaults>"
+
+
+# consts' entry for the variables the script sets in its own environment (`os.environ["X"] = "v"`): no Python name
+# can be spelt like this
+ENVIRON = "<os.environ>"
+_ENVIRON_GETS = {"os.environ.get", "os.getenv", "environ.get", "getenv"}
+
+
+# consts' entry for the settings modules of the user's own repository the script imports whole (`import config`):
+# the name it binds -> {constant: its literal}
+MODULE_CONSTANTS = "<constants of the user's modules>"
+
+
+# consts' entry for the dict variables the script changes with contents not known here (_opaque_updates)
+OPAQUE_DICTS = "<dicts updated at run time>"
+# consts' entry for the script's functions that build a dict of keywords and return it (_returned_dicts)
+RETURNED_DICTS = "<dicts the script's functions return>"
+
+
+# a name the script sets to different values in its branches (round 8m: compute_dtype = torch.bfloat16 if the GPU
+# supports bf16, else torch.float16): value() reads it as "?", decided when the script runs
+RUNTIME = ast.Name(id="<decided at run time>")
+
+
+def _call_name(call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _dotted(call) -> str:
+    """A call's callee as written (`yaml.safe_load`, `Path`, `load_config`)."""
+    try:
+        return ast.unparse(call.func)
+    except Exception:  # pragma: no cover - a node ast cannot write back
+        return ""
+
+
+def resolve(node, consts: dict, depth: int = 0):
+    if isinstance(node, ast.Name) and node.id in consts and depth < 3:
+        return resolve(consts[node.id], consts, depth + 1)
+    return node

@@ -1,0 +1,385 @@
+"""constants(): the names a script binds, assembled from every part (assignments and the branches its constants
+settle, parameters' defaults, fallback loops, dict updates, dataclasses, imported modules, argparse, environment,
+loaded settings files); calls() and assigned_before() read through it."""
+
+from __future__ import annotations
+
+import ast
+
+from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, _call_name, resolve
+from .dataclass_args import DATACLASSES, _DATACLASS_PARSES, _script_dataclasses
+from .argv import _argparse_defaults, _parse_call, _parsed_parameters
+from .call_keywords import keywords
+from .values import PINNED_BF16, pinned_bf16, value
+from .settings_files import _loaded_files
+from .user_modules import _imported_dataclasses, _imported_module_constants
+
+
+def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None) -> dict:
+    """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
+    parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
+    call that does not pass it) for names the script assigns nowhere else. argv: the values the launcher's options give
+    the script's own argparse (argv_options), in place of their defaults. environ: the variables the launcher puts in
+    the script's environment (configs._launch_environ), which its os.environ.get / os.getenv read before their
+    defaults. read: path -> the settings (a mapping) of a YAML / JSON / TOML file where the script's run finds it, or
+    None (configs.script_files): a name the script binds to such a file's contents (`config = yaml.safe_load(f)` of
+    `with open("configs/x.yaml") as f`, `cfg = load_config(path)`) holds them (_loaded_files). modules: module name ->
+    the text of that module of the user's own repository where the script's run imports it from, or None
+    (configs.script_modules): the dataclasses the script imports from one are known as its own are
+    (_imported_dataclasses)."""
+    out = _constants_pass(tree, None)
+    if any(v is RUNTIME for v in out.values()):
+        # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
+        # the value a test sees is the one value they ever hold
+        counts: dict = {}
+        for n, _ in _assignments(tree):
+            t = n.targets[0].id if isinstance(n, ast.Assign) else n.target.id
+            counts[t] = counts.get(t, 0) + 1
+        out = _constants_pass(tree, {k: v if counts.get(k) == 1 else RUNTIME for k, v in out.items()})
+    for name, default in _parameter_defaults(tree).items():
+        out.setdefault(name, default)
+    for name, first in _fallback_candidates(tree, out).items():
+        out.setdefault(name, first)
+    for name, parsed in _parsed_parameters(tree, out).items():
+        out.setdefault(name, parsed)
+    for n in ast.walk(tree):
+        # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
+        # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) and \
+                isinstance(n.value, ast.Call) and _call_name(n.value) in _DATACLASS_PARSES:
+            for i, e in enumerate(n.targets[0].elts):
+                if isinstance(e, ast.Name):
+                    out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
+    for name, sets in _dict_updates(tree).items():
+        base = out.get(name)
+        if isinstance(base, ast.Dict) or isinstance(base, ast.Call) and _call_name(base) == "dict" and \
+                isinstance(base.func, ast.Name):
+            # `model_kwargs = {...}` then `model_kwargs["attn_implementation"] = "sdpa"` (or `.update(...)`) outside any
+            # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it
+            out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
+                                 values=[base] + [v for _, v in sets])
+    out[DATACLASSES] = {**(_imported_dataclasses(tree, modules) if modules is not None else {}),
+                        **_script_dataclasses(tree)}
+    whole, named = _imported_module_constants(tree, modules, out) if modules is not None else ({}, {})
+    for name, lit in named.items():
+        out.setdefault(name, lit)
+    out[MODULE_CONSTANTS] = whole
+    out[OPAQUE_DICTS] = _opaque_updates(tree)
+    out[RETURNED_DICTS] = _returned_dicts(tree, out)
+    out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
+    out[ARGPARSE] = _argparse_defaults(tree)
+    out[PINNED_BF16] = pinned_bf16(tree)
+    if argv:
+        out[ARGPARSE] = {**out[ARGPARSE], **argv}
+    if read is not None:
+        out.update(_loaded_files(tree, out, read))
+    return out
+
+
+def _fallback_candidates(tree, consts: dict) -> dict:
+    """name -> the first candidate of a fallback loop: `for kwargs in (kw, {...}):` / `for mod, cls_name in
+    MODEL_CLASS_CANDIDATES:` over a tuple or list the script writes out, whose body tries something and returns or
+    breaks once it works (`try: m = cls.from_pretrained(name, **kwargs); return m` / `except TypeError: continue`;
+    round 54m's Satyajithchary loads a Qwen3-VL so across transformers 4.5x and 5.x). The first candidate is the one
+    the run takes when it works; a loop that runs every value (a sweep: no return or break under a `try`) is left out,
+    and so is a name the script assigns anywhere else."""
+    assigned = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                assigned |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+    loops, seen = {}, set()
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.For) or n.orelse:
+            continue
+        names = [n.target] if isinstance(n.target, ast.Name) else list(n.target.elts) \
+            if isinstance(n.target, ast.Tuple) else []
+        if not names or not all(isinstance(x, ast.Name) for x in names):
+            continue
+        seq = resolve(n.iter, consts)
+        if not isinstance(seq, (ast.Tuple, ast.List)) or len(seq.elts) < 2:
+            continue
+        if not any(isinstance(x, ast.Try) and any(isinstance(y, (ast.Return, ast.Break)) for st in x.body
+                                                  for y in ast.walk(st)) for st in n.body for x in ast.walk(st)):
+            continue
+        first = seq.elts[0]
+        if len(names) > 1:
+            if not (isinstance(first, (ast.Tuple, ast.List)) and len(first.elts) == len(names)):
+                continue
+            vals = list(first.elts)
+        else:
+            vals = [first]
+        for x, v in zip(names, vals):
+            if x.id in seen:
+                loops.pop(x.id, None)  # (two loops bind it: which one a use sees is not modelled)
+            elif x.id not in assigned:
+                loops[x.id] = v
+            seen.add(x.id)
+    return loops
+
+
+def _dict_updates(tree) -> dict:
+    """name -> [(key, value node)] of the keys a script sets on a dict variable outside any branch, in source order:
+    `kw["key"] = v` and `kw.update(key=v)` / `kw.update({"key": v})`. One set under an `if`/`try`/loop is left out
+    (the condition is the caller's: the dict's own value stands, as for a name assigned in a branch)."""
+    out: dict = {}
+
+    def walk(node, in_branch: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not in_branch:
+                if isinstance(child, ast.Assign) and len(child.targets) == 1 and \
+                        isinstance(child.targets[0], ast.Subscript) and isinstance(child.targets[0].value, ast.Name) and \
+                        isinstance(child.targets[0].slice, ast.Constant) and isinstance(child.targets[0].slice.value, str):
+                    out.setdefault(child.targets[0].value.id, []).append((child.targets[0].slice.value, child.value))
+                elif isinstance(child, ast.Expr) and isinstance(child.value, ast.Call) and \
+                        isinstance(child.value.func, ast.Attribute) and child.value.func.attr == "update" and \
+                        isinstance(child.value.func.value, ast.Name):
+                    c = child.value
+                    items = [(k.arg, k.value) for k in c.keywords if k.arg]
+                    if c.args and isinstance(c.args[0], ast.Dict):
+                        items = [(k.value, v) for k, v in zip(c.args[0].keys, c.args[0].values)
+                                 if isinstance(k, ast.Constant) and isinstance(k.value, str)] + items
+                    out.setdefault(c.func.value.id, []).extend(items)
+            branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
+                type(child).__name__ in ("Match", "TryStar")
+            walk(child, branch)
+
+    walk(tree, False)
+    return out
+
+
+def _returned_dicts(tree, consts: dict) -> dict:
+    """function name -> the dict node it returns, for each function of the script (defined once) whose one `return`
+    gives a dict written out (`return {...}` / `return dict(...)`) or a name the function itself binds to one once
+    (`kwargs = {...}` ... `return kwargs`, round 49m's CodeDaoVietNam `Seq2SeqTrainingArguments(
+    **build_training_args_kwargs(config, out))`): what `**f(...)` spreads, keys the function sets in a branch aside."""
+    defs: dict = {}
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.setdefault(f.name, []).append(f)
+    out: dict = {}
+    for name, fs in defs.items():
+        if len(fs) != 1:
+            continue
+        rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)]
+        if len(rets) != 1 or rets[0].value is None:
+            continue
+        got = rets[0].value
+        if isinstance(got, ast.Name):
+            bound = consts.get(got.id)
+            if bound is None or not any(n is bound for n in ast.walk(fs[0])):
+                continue  # a name bound elsewhere (another function's), or more than once
+            got = bound
+        if isinstance(got, ast.Dict) or isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and \
+                got.func.id == "dict":
+            out[name] = got
+    return out
+
+
+def _opaque_updates(tree) -> set:
+    """Names of dicts the script changes outside any branch with contents not known here: `kw.update(other)` of
+    anything but a dict written out, `kw[key] = v` with a key computed at run time. A `.get` of such a dict may find a
+    key the script's text does not show, so its default is no answer (_known_items)."""
+    out: set = set()
+
+    def walk(node, in_branch: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not in_branch:
+                if isinstance(child, ast.Assign) and len(child.targets) == 1 and \
+                        isinstance(child.targets[0], ast.Subscript) and isinstance(child.targets[0].value, ast.Name) and \
+                        not (isinstance(child.targets[0].slice, ast.Constant) and
+                             isinstance(child.targets[0].slice.value, str)):
+                    out.add(child.targets[0].value.id)
+                elif isinstance(child, ast.Expr) and isinstance(child.value, ast.Call) and \
+                        isinstance(child.value.func, ast.Attribute) and child.value.func.attr == "update" and \
+                        isinstance(child.value.func.value, ast.Name):
+                    c = child.value
+                    if any(not isinstance(a, ast.Dict) or None in a.keys for a in c.args) or \
+                            any(k.arg is None for k in c.keywords):
+                        out.add(c.func.value.id)
+            branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
+                type(child).__name__ in ("Match", "TryStar")
+            walk(child, branch)
+
+    walk(tree, False)
+    return out
+
+
+def _environ_sets(tree) -> dict:
+    """name -> value node of each `os.environ["NAME"] = value` the script makes; a name set to two different values
+    (in branches, or one after the other around the read) is RUNTIME."""
+    out: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript) and \
+                ast.unparse(n.targets[0].value) in ("os.environ", "environ") and \
+                isinstance(n.targets[0].slice, ast.Constant) and isinstance(n.targets[0].slice.value, str):
+            k = n.targets[0].slice.value
+            out[k] = n.value if k not in out or ast.dump(out[k]) == ast.dump(n.value) else RUNTIME
+    return out
+
+
+def _unless_given(tree) -> dict:
+    """id(assignment) -> its value with the parameter's default in place of the name, for each `x = x or DEFAULT` in
+    a function whose parameter x defaults to a false literal (None, False, "", 0) and that no call in the script
+    passes x to (round 61m: `def load_model_for_training(..., dtype: Optional[str] = None)` with `dtype = dtype or
+    settings.bnb_4bit_compute_dtype`): x is DEFAULT, as the function runs when its callers leave x out."""
+    out: dict = {}
+    funcs = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for f in funcs:
+        a = f.args
+        pos = a.posonlyargs + a.args
+        defaults = dict(zip([x.arg for x in pos[len(pos) - len(a.defaults):]], a.defaults))
+        defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        for st in ast.walk(f):
+            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+                    isinstance(st.value, ast.BoolOp) and isinstance(st.value.op, ast.Or) and
+                    isinstance(st.value.values[0], ast.Name) and st.value.values[0].id == st.targets[0].id):
+                continue
+            x = st.targets[0].id
+            d = defaults.get(x)
+            if not (isinstance(d, ast.Constant) and not d.value):
+                continue
+            index = [p.arg for p in pos].index(x) if x in [p.arg for p in pos] else None
+            passed = any(isinstance(c, ast.Call) and _call_name(c) == f.name and (
+                any(k.arg == x or k.arg is None for k in c.keywords) or
+                index is not None and (len(c.args) > index - (1 if pos and pos[0].arg in ("self", "cls") else 0) or
+                                       any(isinstance(g, ast.Starred) for g in c.args)))
+                for c in ast.walk(tree))
+            if not passed:
+                rest = st.value.values[1:]
+                out[id(st)] = rest[0] if len(rest) == 1 else ast.BoolOp(op=ast.Or(), values=rest)
+    return out
+
+
+def _constants_pass(tree, settled: dict | None) -> dict:
+    out, branched = {}, set()
+    given = _unless_given(tree)
+    for n, in_branch in _assignments(tree, False, settled):
+        if isinstance(n, ast.Assign):
+            name, val = n.targets[0].id, n.value
+        else:
+            name, val = n.target.id, n.value
+        val = given.get(id(n), val)
+        old = out.get(name)
+        if old is not None and _filters_itself(val, name):
+            # `kw = {k: v for k, v in kw.items() if k in sig}` (round 61m: keywords filtered against the installed
+            # TrainingArguments' signature): the comprehension over the dict the name held before
+            val = _over(val, old)
+        if old is not None and in_branch and ast.dump(old) != ast.dump(val) and \
+                not (_parse_call(old) and _parse_call(val)):
+            # `if torch.cuda.is_bf16_supported(): x = bf16 / else: x = fp16`: decided at run time. Two spellings of the
+            # parsing (`args = parser.parse_args()` in parse_args(), `args = parse_args()` under `if __name__ ==
+            # "__main__":`) are the one parsed namespace, whichever runs
+            branched.add(name)
+        out[name] = val
+    for name in branched:
+        out[name] = RUNTIME
+    return out
+
+
+def _assignments(tree, in_branch: bool = False, settled: dict | None = None):
+    """(`name = value` / `name: T = value` node, whether it sits in an if/try/loop/match branch), in source order.
+    settled: constants known so far; an `if` outside any branch whose test they settle (`if "fp16" in precision:`
+    after `precision = "full fp16"`, at the top level: in a function a parameter may shadow the name) runs only the
+    branch the test takes, which is then no branch (round 16m: a Colab
+    trainer's `mixed_precision = "no"` / `if "fp16" in precision: mixed_precision = "fp16"` / `elif ...`)."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name):
+            yield child, in_branch
+        elif isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name) and child.value is not None:
+            yield child, in_branch
+        if settled is not None and not in_branch and isinstance(tree, ast.Module) and isinstance(child, ast.If) and \
+                not any(isinstance(x, ast.Name) and settled.get(x.id) is RUNTIME for x in ast.walk(child.test)):
+            test = value(child.test, settled)
+            if isinstance(test, bool):
+                for stmt in (child.body if test else child.orelse):
+                    yield from _assignments(ast.Module(body=[stmt], type_ignores=[]), False, settled)
+                continue
+        branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
+            type(child).__name__ in ("Match", "TryStar")
+        yield from _assignments(child, branch, settled)
+
+
+def assigned_before(tree, name: str, line: int):
+    """The value node of the last `name = value` outside any function, branch or loop before `line` (a module-level
+    statement: a notebook's cells run top to bottom), when the name is also assigned after it: the value the name holds
+    at that line, which constants' last-wins reading misses. None when there is no such later assignment, no earlier one,
+    or `line` is inside a function (its locals and call order are not modelled here)."""
+    funcs = [(f.lineno, getattr(f, "end_lineno", f.lineno)) for f in ast.walk(tree)
+             if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
+    if any(a <= line <= b for a, b in funcs):
+        return None
+    seen = [(n, br) for n, br in _assignments(tree)
+            if (n.targets[0].id if isinstance(n, ast.Assign) else n.target.id) == name
+            and not any(a <= n.lineno <= b for a, b in funcs)]
+    if not any(n.lineno > line for n, _ in seen):
+        return None
+    before = [(n, br) for n, br in seen if n.lineno < line]
+    if not before or before[-1][1]:
+        return None
+    return before[-1][0].value
+
+
+def _parameter_defaults(tree) -> dict:
+    """name -> default node of the parameters of the script's functions, unless a call in the script passes that
+    parameter (by keyword, or by position) or two functions give the name different defaults: then the value is
+    the caller's, not known here."""
+    out, passed = {}, set()
+    funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    by_name = {f.name: f for f in funcs}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            fname = n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) \
+                else None
+            f = by_name.get(fname)
+            if f is None:
+                continue
+            passed.update(k.arg for k in n.keywords if k.arg)
+            positional = f.args.posonlyargs + f.args.args
+            passed.update(a.arg for a in positional[:len(n.args)])
+            if any(k.arg is None for k in n.keywords) or any(isinstance(a, ast.Starred) for a in n.args):
+                passed.update(a.arg for a in positional + f.args.kwonlyargs)  # f(**kw) / f(*args): any of them
+    seen: dict = {}
+    for f in funcs:
+        positional = f.args.posonlyargs + f.args.args
+        pairs = list(zip(positional[len(positional) - len(f.args.defaults):], f.args.defaults))
+        pairs += [(a, d) for a, d in zip(f.args.kwonlyargs, f.args.kw_defaults) if d is not None]
+        for a, d in pairs:
+            if a.arg in seen and ast.dump(seen[a.arg]) != ast.dump(d):
+                passed.add(a.arg)
+            seen[a.arg] = d
+    for name, d in seen.items():
+        if name not in passed:
+            out[name] = d
+    return out
+
+
+def _filters_itself(node, name: str) -> bool:
+    """`{k: v for k, v in NAME.items() if ...}`: a comprehension that keeps some entries of the dict NAME names."""
+    if not (isinstance(node, ast.DictComp) and len(node.generators) == 1):
+        return False
+    it = node.generators[0].iter
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and \
+        isinstance(it.func.value, ast.Name) and it.func.value.id == name and not it.args
+
+
+def _over(comp: ast.DictComp, base) -> ast.DictComp:
+    """The comprehension `comp` iterating over `base.items()` instead of its own name's."""
+    g = comp.generators[0]
+    items = ast.Call(func=ast.Attribute(value=base, attr="items", ctx=ast.Load()), args=[], keywords=[])
+    return ast.DictComp(key=comp.key, value=comp.value, generators=[
+        ast.comprehension(target=g.target, iter=items, ifs=g.ifs, is_async=g.is_async)])
+
+
+def calls(tree, names: set, consts: dict | None = None) -> list[tuple[str, dict]]:
+    consts = constants(tree) if consts is None else consts
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            f = n.func
+            owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            key = owner if owner in names and name == "from_pretrained" else name if name in names else None
+            if key:
+                out.append((key, dict(keywords(n, consts))))
+    return out

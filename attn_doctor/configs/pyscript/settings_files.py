@@ -1,0 +1,243 @@
+"""Settings files a script loads into a name (`config = yaml.safe_load(f)` of `open("configs/x.yaml")`,
+`cfg = load_config(path)`): where the file is (_loaded_path, paths beside the script) and its contents as a literal
+(_loaded_files, _literal)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .nodes import ARGPARSE, _dotted, resolve
+from .argv import _parsed_args
+from .values import value
+
+
+# the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
+# tomllib.load(f)); toml.load / OmegaConf.load take the path itself
+_PARSES = {"yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load", "json.load", "json.loads",
+           "tomllib.load", "tomllib.loads", "tomli.load", "tomli.loads", "toml.loads"}
+_PATH_PARSES = {"toml.load", "OmegaConf.load"}
+
+
+def _loaded_files(tree, consts: dict, read) -> dict:
+    """name -> the contents, as a Python literal, of the settings file the script loads into that name when the file
+    is here: `with open(P) as f: config = yaml.safe_load(f)` (isalnikow86/Lami-LoRA, round 51's insublee/llm_env), `cfg
+    = yaml.safe_load(Path(P).read_text())`, or `cfg = load_config(Path(P))` of a function of the script's own that returns
+    such a load of its parameter (round 49m's takahashiJe: `load_config(Path(config_path))`, config_path its caller's
+    `args.config`, argparse default configs/train_lora.yaml). P is what the script runs with (a constant, an argparse
+    default, a parameter's default or the one value its callers pass); a file that is not here leaves the name unknown,
+    as before. Names bound more than once are left alone (which binding a use sees is not modelled)."""
+    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    counts: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    counts[t.id] = counts.get(t.id, 0) + 1
+    out = {}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) or \
+                counts.get(n.targets[0].id) != 1 or not isinstance(n.value, ast.Call):
+            continue
+        scope = _enclosing_function(tree, n)
+        path = _loaded_path(tree, n.value, scope, consts, funcs)
+        if path is None:
+            continue
+        data = read(path)
+        if isinstance(data, dict):
+            out[n.targets[0].id] = _literal(data)
+    return out
+
+
+def _enclosing_function(tree, node):
+    """The innermost function whose body holds `node`, or None (the module level)."""
+    best = None
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                f.lineno <= node.lineno <= getattr(f, "end_lineno", f.lineno) and \
+                (best is None or f.lineno >= best.lineno):
+            best = f
+    return best
+
+
+def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
+    """The path (a string) of the file `call` parses, or None: a parse of a stream or text read from a path, or a call
+    of the script's own function that returns such a parse of its first parameter."""
+    name = _dotted(call)
+    if name in _PATH_PARSES and call.args:
+        return _path_value(tree, call.args[0], scope, consts)
+    if name in _PARSES and call.args:
+        src = _source_of(call.args[0], scope, tree)
+        return _path_value(tree, src, scope, consts) if src is not None else None
+    f = funcs.get(name) if isinstance(call.func, ast.Name) else None
+    if f is None or depth or not (f.args.posonlyargs + f.args.args):
+        return None
+    param = (f.args.posonlyargs + f.args.args)[0].arg
+    rets = [r.value for r in ast.walk(f) if isinstance(r, ast.Return) and r.value is not None]
+    if len(rets) != 1:
+        return None
+    ret = _local_value(rets[0], f)
+    if not isinstance(ret, ast.Call) or _dotted(ret) not in _PARSES | _PATH_PARSES or not ret.args:
+        return None
+    src = ret.args[0] if _dotted(ret) in _PATH_PARSES else _source_of(ret.args[0], f, tree)
+    src = _unwrap_path(src) if src is not None else None
+    if not (isinstance(src, ast.Name) and src.id == param):
+        return None  # (a file the function picks itself, or one built from its parameter: not followed)
+    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == param), None)
+    if arg is None:
+        # `config = load_config()` of `def load_config(config_path="config/training_config.yaml")`: the call takes the
+        # parameter's default (cfg67: round 64m's Joshua-Peter7 finetune_phi4.py)
+        positional = f.args.posonlyargs + f.args.args
+        defaults = dict(zip([a.arg for a in positional[len(positional) - len(f.args.defaults):]], f.args.defaults))
+        arg = defaults.get(param)
+    return _path_value(tree, arg, scope, consts) if arg is not None else None
+
+
+def _local_value(node, scope):
+    """`node`, or the value of the one `name = value` a Name has in `scope` (a function body)."""
+    if isinstance(node, ast.Name) and scope is not None:
+        got = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
+               and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id]
+        if len(got) == 1:
+            return got[0]
+    return node
+
+
+def _source_of(arg, scope, tree):
+    """The path node a parse's argument reads from: `f` of `with open(P) as f`, `open(P)`, `open(P).read()`,
+    `P.read_text()`, `Path(P).open()`; None for anything else."""
+    arg = _local_value(arg, scope)
+    if isinstance(arg, ast.Name):
+        # the one `with open(P) as NAME` of the function (or of the module's own statements) that binds it
+        opened = [item.context_expr for w in ast.walk(scope if scope is not None else tree)
+                  if isinstance(w, (ast.With, ast.AsyncWith)) and (scope is not None or _enclosing_function(tree, w) is None)
+                  for item in w.items if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == arg.id]
+        return _opened(opened[0]) if len(opened) == 1 else None
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr in ("read", "read_text"):
+        return _opened(arg.func.value) if arg.func.attr == "read" else arg.func.value
+    return _opened(arg)
+
+
+def _opened(node):
+    """P of `open(P, ...)` / `P.open(...)` / `Path(P).open()`, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open" and node.args:
+        return node.args[0]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "open":
+        return node.func.value
+    return None
+
+
+def _unwrap_path(node):
+    """P of `Path(P)` / `pathlib.Path(P)` / `str(P)`, else the node."""
+    while isinstance(node, ast.Call) and _dotted(node) in ("Path", "pathlib.Path", "str") and len(node.args) == 1:
+        node = node.args[0]
+    return node
+
+
+def _path_value(tree, node, scope, consts: dict):
+    """The string a path node holds when the script runs as it is, or None: a constant, an argparse default, or a
+    parameter of the enclosing function, by its default or the one value every call in the script passes it."""
+    node = _unwrap_path(node)
+    if isinstance(node, ast.Name) and scope is not None and \
+            node.id in [a.arg for a in scope.args.posonlyargs + scope.args.args + scope.args.kwonlyargs]:
+        got = _parameter_value(tree, scope, node.id, consts)
+        return got if isinstance(got, str) else None
+    if isinstance(node, ast.Attribute) and node.attr in consts.get(ARGPARSE, {}) and _parsed_args(node.value, consts):
+        # `args.config` of `add_argument("--config", type=Path, default=Path("configs/x.yaml"))` (round 54m's
+        # thao12345310): the default's path, as argparse hands it over
+        node = _unwrap_path(resolve(consts[ARGPARSE][node.attr], consts))
+    beside = _beside_script(node)
+    if beside is not None:
+        return beside
+    v = value(node, consts)
+    return v if isinstance(v, str) and v != "?" and not v.startswith("torch.") else None
+
+
+def _beside_script(node) -> str | None:
+    """A path the script builds from its own location, as a path relative to the script's folder: `Path(__file__).parent
+    / "config.yaml"` -> "config.yaml", `Path(__file__).resolve().parent.parent / "configs" / "x.yaml"` ->
+    "../configs/x.yaml", `os.path.join(os.path.dirname(os.path.abspath(__file__)), "x.yaml")` (cfg67: round 64m's
+    eduardd76 train.py, whose --config defaults to `str(Path(__file__).parent / "config.yaml")`); None for anything
+    else (the script's own path, a folder, a part not written as a literal)."""
+    parts: list = []
+    while True:
+        node = _unwrap_path(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.right, ast.Constant) and \
+                isinstance(node.right.value, str):
+            parts.insert(0, node.right.value)
+            node = node.left
+        elif isinstance(node, ast.Call) and _dotted(node) in ("os.path.join", "path.join") and len(node.args) >= 2 and \
+                all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[1:]) and \
+                not node.keywords:
+            parts[:0] = [a.value for a in node.args[1:]]
+            node = node.args[0]
+        else:
+            break
+    ups = _levels_above_script(node)
+    if ups is None or not parts or ups < 0:
+        return None
+    rel = "/".join([".."] * ups + [q.strip("/") for q in parts if q.strip("/")])
+    return rel if re.search(r"[^./]", rel) else None
+
+
+def _levels_above_script(node) -> int | None:
+    """How many folders above the script's own folder a path expression of `__file__` names: 0 for
+    `Path(__file__).parent` / `os.path.dirname(__file__)`, 1 for `.parent.parent` / `.parents[1]`, -1 for the script's
+    own path; None when the expression is not one of __file__."""
+    if isinstance(node, ast.Name) and node.id == "__file__":
+        return -1
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("resolve", "absolute") \
+            and not node.args:
+        return _levels_above_script(node.func.value)
+    if isinstance(node, ast.Call) and _dotted(node) in ("Path", "pathlib.Path", "os.path.abspath", "os.path.realpath",
+                                                       "os.path.normpath") and len(node.args) == 1:
+        return _levels_above_script(node.args[0])
+    if isinstance(node, ast.Call) and _dotted(node) == "os.path.dirname" and len(node.args) == 1:
+        inner = _levels_above_script(node.args[0])
+        return None if inner is None else inner + 1
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        inner = _levels_above_script(node.value)
+        return None if inner is None else inner + 1
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "parents" and \
+            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+        inner = _levels_above_script(node.value.value)
+        return None if inner is None or inner != -1 else node.slice.value
+    return None
+
+
+def _parameter_value(tree, f, param: str, consts: dict):
+    """The value a parameter of the script's function `f` holds in every call of it the script makes (its default
+    where a call does not pass it); None when the calls disagree, one cannot be read, or nothing calls f."""
+    positional = f.args.posonlyargs + f.args.args
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(f.args.defaults):]], f.args.defaults))
+    defaults.update({a.arg: d for a, d in zip(f.args.kwonlyargs, f.args.kw_defaults) if d is not None})
+    idx = [a.arg for a in positional].index(param) if param in [a.arg for a in positional] else None
+    seen = set()
+    for c in ast.walk(tree):
+        if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == f.name):
+            continue
+        if any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords):
+            return None
+        node = next((k.value for k in c.keywords if k.arg == param), None)
+        if node is None and idx is not None and idx < len(c.args):
+            node = c.args[idx]
+        if node is None:
+            node = defaults.get(param)
+        v = value(_unwrap_path(node), consts) if node is not None else "?"
+        if not isinstance(v, str) or v == "?":
+            return None
+        seen.add(v)
+    return seen.pop() if len(seen) == 1 else None
+
+
+def _literal(data, depth: int = 0):
+    """A YAML / JSON / TOML file's contents as the Python literal the script's dict would be (value() and _dict_items
+    read it as they read a dict written in the script)."""
+    if isinstance(data, dict) and depth < 12:
+        keys = [k for k in data if isinstance(k, str)]
+        return ast.Dict(keys=[ast.Constant(value=k) for k in keys], values=[_literal(data[k], depth + 1) for k in keys])
+    if isinstance(data, (list, tuple)) and depth < 12:
+        return ast.List(elts=[_literal(v, depth + 1) for v in data], ctx=ast.Load())
+    if data is None or isinstance(data, (str, int, float, bool)):
+        return ast.Constant(value=data)
+    return ast.Constant(value=str(data))

@@ -1,0 +1,229 @@
+"""A node's value as the script runs on this host: value() (constants, torch attributes, argparse defaults, config
+objects' keywords, dicts' entries and getters' defaults, os.environ reads, comparisons and conditionals it settles), the host's answers to device probes
+(HOST_ANSWERS), and the bf16 answer of a GPU a Modal function pins (pinned_bf16)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, _ENVIRON_GETS, _call_name, resolve
+from .dataclass_args import DATACLASSES, _CONFIG_CLASSES
+from .argv import _parsed_args
+from .call_keywords import _dict_items, _known_items
+
+
+_NESTING = [0]  # how deep _nested_value is: `x = str(x)`, `p = p.lower()` name themselves through consts
+
+
+def _nested_value(node, consts: dict):
+    """value() of a part of an expression value() reads (str(X), X.lower()), "?" past a few levels: a name the script
+    assigns from itself would otherwise be followed for ever."""
+    if _NESTING[0] > 8:
+        return "?"
+    _NESTING[0] += 1
+    try:
+        return value(node, consts)
+    finally:
+        _NESTING[0] -= 1
+
+
+def value(node, consts: dict):
+    """A keyword's value: a constant, `torch.bfloat16`-style attribute names, or "?" (decided when the script runs)."""
+    node = resolve(node, consts)
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "torch":
+        return f"torch.{node.attr}"
+    if isinstance(node, ast.Attribute) and node.attr in consts.get(ARGPARSE, {}) and _parsed_args(node.value, consts):
+        # `bf16=args.bf16`: the option's argparse default, as the script runs with no options (round 9m: a GRPO script
+        # whose `--fp16` defaults to True and whose GRPOConfig(fp16=args.fp16, ...) then trains in fp16)
+        return value(consts[ARGPARSE][node.attr], consts)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in consts and \
+            node.attr in consts.get(MODULE_CONSTANTS, {}).get(node.value.id, {}):
+        # `bf16=config.BF16` of `import config`: the literal the user's own config.py gives it (round 62)
+        return consts[MODULE_CONSTANTS][node.value.id][node.attr].value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        obj = resolve(node.value, consts)
+        if isinstance(obj, ast.Call) and obj is not node.value:
+            # `model_config = ModelConfig(attn_implementation="flash_attention_2")` then
+            # `from_pretrained(attn_implementation=model_config.attn_implementation)`: the attribute is the keyword the
+            # object was built with (a config / arguments class, or a dataclass of the script's own), else, for a
+            # dataclass of the script's own built without it, the field's default
+            cname = _call_name(obj)
+            fields = consts.get(DATACLASSES, {}).get(cname)
+            kw = {k.arg: k.value for k in obj.keywords if k.arg}
+            if node.attr in kw and (fields is not None or cname.endswith(_CONFIG_CLASSES)):
+                return value(kw[node.attr], consts)
+            if fields is not None and node.attr in fields and not obj.args and \
+                    not any(k.arg is None for k in obj.keywords):
+                return value(fields[node.attr], consts)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        # `CFG["model"]["attn"]` of a dict the script writes out (`CFG = {"model": {"attn": "sdpa"}}`): the entry
+        # under that key; a dict loaded at run time (yaml.safe_load, json.load) has none here
+        got = [v for k, v in _dict_items(node.value, consts) if k == node.slice.value]
+        if got:
+            return value(got[-1], consts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+            1 <= len(node.args) <= 2 and not node.keywords and not isinstance(node.args[0], ast.Constant) and \
+            ast.unparse(node.func) not in _ENVIRON_GETS:
+        # `dtype_map.get(dtype, torch.float16)` of a name known here (round 61m: `dtype = dtype or
+        # settings.bnb_4bit_compute_dtype`, the settings' default "float16"): the dict's entry under that key, else
+        # the getter's default, for a dict known here whole; a key not known here is "?", not the default
+        key = _nested_value(node.args[0], consts)
+        items = _known_items(node.func.value, consts) if isinstance(key, str) and key != "?" and \
+            not key.startswith("torch.") else None
+        if items is not None:
+            got = [v for k, v in items if k == key]
+            if got:
+                return value(got[-1], consts)
+            return value(node.args[1], consts) if len(node.args) > 1 else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+            1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) and \
+            isinstance(node.args[0].value, str) and ast.unparse(node.func) not in _ENVIRON_GETS:
+        # `cfg.get("attn", "sdpa")` / `cfg["model"].get("attn_implementation", "sdpa")` of a dict known here whole (one
+        # the script writes out, or the settings file it loads when that file is here: round 54m's users' scripts read
+        # their default config so): the entry under the key, else the getter's default (None without one), as
+        # dict.get answers. A dict not known here whole (loaded from a file that is not here, or built at run time) is
+        # "?": its file decides, not the default (round 17's convention for `bf16=train_cfg.get("bf16", False)`)
+        items = _known_items(node.func.value, consts)
+        if items is not None:
+            got = [v for k, v in items if k == node.args[0].value]
+            if got:
+                return value(got[-1], consts)
+            return value(node.args[1], consts) if len(node.args) > 1 else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
+            len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Name) and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
+            node.args[1].value.isidentifier():
+        # `getattr(args, "bf16", True)` of an attribute known here (an argparse option's default, a config object's
+        # keyword): that attribute, as `args.bf16` reads; else "?" (whether the object has it is decided at run time)
+        return _nested_value(ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load()), consts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
+            len(node.args) == 2 and not node.keywords and isinstance(node.args[0], ast.Name) and \
+            node.args[0].id == "torch":
+        # `getattr(torch, cfg["model"]["dtype"])` of a dtype named by a setting known here: that torch attribute
+        v = _nested_value(node.args[1], consts)
+        return f"torch.{v}" if isinstance(v, str) and v.isidentifier() and not v.startswith("torch") else "?"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        # `not script_args.use_flash_attention_2`: the negation of a setting known here
+        v = value(node.operand, consts)
+        return "?" if v == "?" or isinstance(v, str) and v.startswith("torch.") else not v
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and \
+            len(node.args) == 1 and not node.keywords:
+        # `XFORMERS = bool(args.xformers)`: the truth of a value known here
+        v = value(node.args[0], consts)
+        return "?" if v == "?" or isinstance(v, str) and v.startswith("torch.") else bool(v)
+    if isinstance(node, ast.IfExp):
+        # `torch.bfloat16 if args.bf16 else torch.float16`: the branch its test takes, when the test is known here
+        test = value(node.test, consts)
+        if test == "?" or isinstance(test, str) and test.startswith("torch."):
+            return "?"
+        return value(node.body if test else node.orelse, consts)
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and \
+            ast.unparse(node.func) in HOST_ANSWERS:
+        return HOST_ANSWERS[ast.unparse(node.func)]
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and \
+            ast.unparse(node.func).rsplit(".", 1)[-1] in BF16_PROBES and consts.get(PINNED_BF16) is not None:
+        # `bf16 = is_bfloat16_supported()` in a function that runs on the GPU the file pins (round 28: a Modal app's
+        # @app.function(gpu="H100")): what that GPU answers
+        return consts[PINNED_BF16]
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in _ENVIRON_GETS and node.args and \
+            isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        # `os.environ.get("ATTN_IMPL", "flash_attention_2")` / `os.getenv(...)`: what the script sets in its own
+        # environment (`os.environ["ATTN_IMPL"] = ...`), else the default, as it runs when the variable is not set
+        # (as an argparse default is the value with no options); no default: None, nothing chosen here
+        own = consts.get(ENVIRON, {}).get(node.args[0].value)
+        if own is not None:
+            return value(own, consts)
+        default = node.args[1] if len(node.args) > 1 else \
+            next((k.value for k in node.keywords if k.arg in ("default", "value")), None)
+        return "?" if default is None else value(default, consts)
+    if isinstance(node, ast.Attribute) and node.attr == "type" or \
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and \
+            len(node.args) == 1 and not node.keywords:
+        # `device.type` / `str(device)` of `device = torch.device("cuda" if torch.cuda.is_available() else "cpu")`:
+        # the device's type, the string torch.device was given without its index ("cuda:0" -> "cuda" for .type)
+        base = resolve(node.value if isinstance(node, ast.Attribute) else node.args[0], consts)
+        if isinstance(base, ast.Call) and ast.unparse(base.func) in ("torch.device", "device") and \
+                len(base.args) == 1 and not base.keywords:
+            got = value(base.args[0], consts)
+            if not isinstance(got, str) or got == "?" or got.startswith("torch."):
+                return "?"
+            return got.split(":")[0] if isinstance(node, ast.Attribute) else got
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and \
+            len(node.args) == 1 and not node.keywords:
+        # `str(train_cfg["precision"])` of a value known here (a loaded config's, round 49m): its text
+        v = _nested_value(node.args[0], consts)
+        if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != "?" and \
+                not (isinstance(v, str) and v.startswith("torch.")):
+            return str(v)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("lower", "upper", "strip", "casefold") and not node.args and not node.keywords:
+        # `str(cfg["precision"]).lower() == "bf16"`: the string method applied to a string known here
+        v = _nested_value(node.func.value, consts)
+        if isinstance(v, str) and v != "?" and not v.startswith("torch."):
+            return getattr(v, node.func.attr)()
+        return "?"
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+        # `cross_attention == "sdpa"`, `"fp16" in precision` (round 16m: a Colab trainer's form values written into
+        # its config as comparisons): what Python answers for two values known here (strings, numbers, booleans)
+        a, b = value(node.left, consts), value(node.comparators[0], consts)
+        if any(v == "?" or v is None or not isinstance(v, (str, int, float, bool)) or
+               isinstance(v, str) and v.startswith("torch.") for v in (a, b)):
+            return "?"
+        op = node.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(b, str) or not isinstance(a, str):
+                return "?"
+            return (a in b) is isinstance(op, ast.In)
+        return (a == b) is isinstance(op, ast.Eq)
+    if isinstance(node, ast.BoolOp):
+        # `torch.cuda.is_available() or torch.backends.hip.is_available()`: Python's `or` / `and` over values known
+        # here; one that is not known leaves the whole unknown unless the known ones already decide it
+        vals = [_nested_value(v, consts) for v in node.values]  # `x = x or default` names itself
+        decide = isinstance(node.op, ast.Or)
+        for v in vals:
+            if v == "?" or isinstance(v, str) and v.startswith("torch."):
+                return "?"
+            if bool(v) is decide:
+                return v
+        return vals[-1]
+    return "?"
+
+
+# The probes that ask whether the GPU does bfloat16 (Unsloth's is_bfloat16_supported, torch.cuda.is_bf16_supported),
+# and the GPUs a cloud function can be pinned to, by whether they do (compute capability 8.0 and up: Ampere, Ada, Hopper,
+# Blackwell; T4 is 7.5, V100 7.0, P100 6.0)
+BF16_PROBES = {"is_bfloat16_supported", "is_bf16_supported"}
+PINNED_BF16 = "<the pinned GPU does bf16>"
+_GPU_BF16 = {"t4": False, "v100": False, "p100": False, "k80": False, "a10": True, "a10g": True, "a100": True, "l4": True,
+             "l40": True, "l40s": True, "h100": True, "h200": True, "b200": True, "a40": True, "a6000": True}
+
+
+def pinned_bf16(tree) -> bool | None:
+    """Whether the GPU a script pins its functions to does bfloat16: a `gpu="H100"` (`"A100-80GB"`, `"h100:8"`) keyword
+    of the decorators that say where they run (Modal's @app.function / @stub.function / @app.cls); None when it pins
+    none, pins several that disagree, or names one not listed."""
+    answers = set()
+    for n in ast.walk(tree):
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for d in n.decorator_list:
+            if not isinstance(d, ast.Call) or not isinstance(d.func, ast.Attribute) or \
+                    d.func.attr not in ("function", "cls"):
+                continue
+            for k in d.keywords:
+                if k.arg == "gpu" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                    kind = re.split(r"[-:]", k.value.value.strip().lower(), maxsplit=1)[0]
+                    answers.add(_GPU_BF16.get(kind))
+    return answers.pop() if len(answers) == 1 else None
+
+
+# What a script's device probes answer on the host attn-doctor checks: a CUDA GPU (as `$(uname -s)` is never Darwin in
+# configs/shell.py). `torch.cuda.is_available()` is true there; Apple's MPS is not; PyTorch has no
+# `torch.backends.hip` (ROCm builds answer through torch.cuda), so a script testing it gets False or an AttributeError
+# on a CUDA build, never true. Whether the GPU does bf16 (`torch.cuda.is_bf16_supported()`) stays the GPU's to say.
+HOST_ANSWERS = {"torch.cuda.is_available": True, "torch.backends.mps.is_available": False,
+                "torch.backends.hip.is_available": False}
