@@ -380,3 +380,28 @@ def test_merge_sums_ranks_and_exit_code():
 
 def test_require_specs():
     assert require_specs(["sdpa:flash,flex", "cute"]) == ["sdpa:flash", "flex", "cute"]
+
+
+def test_only_a_function_that_never_reads_its_kwargs_is_said_to_drop_them():
+    """The hook's reading of a wrapped function (hook._swallowed_kwargs): its declared parameters where it takes **kwargs
+    and no instruction loads them; None where it forwards them, reads them in a closure or a tuple, or takes none."""
+    from attn_doctor.trace import hook
+
+    def swallows(q, k, v, tensor_layout="HND", is_causal=False, **kwargs):  # sageattention 1.0.6's signature
+        return q
+
+    def forwards(q, k, v, **kw):
+        return swallows(q, k, v, **kw)
+
+    def in_closure(q, **kw):
+        return (lambda: kw)()
+
+    def in_a_pair(q, **kw):
+        a, b = q, kw
+        return a, b
+
+    def none(q, k=None):
+        return q
+
+    assert hook._swallowed_kwargs(swallows) == {"q", "k", "v", "tensor_layout", "is_causal"}
+    assert [hook._swallowed_kwargs(f) for f in (forwards, in_closure, in_a_pair, none, print)] == [None] * 5

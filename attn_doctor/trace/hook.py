@@ -643,8 +643,9 @@ def _swallowed_kwargs(fn):
         var_kw = [p.name for p in params if p.kind == p.VAR_KEYWORD]
         if not var_kw or not hasattr(fn, "__code__"):
             return None
-        if any(i.argval == var_kw[0] for i in dis.get_instructions(fn) if i.opname.startswith("LOAD_")):
-            return None  # it reads them (forwards or inspects them)
+        for i in dis.get_instructions(fn):  # LOAD_FAST, LOAD_DEREF, LOAD_CLOSURE; 3.13's LOAD_FAST_LOAD_FAST names a pair
+            if i.opname.startswith("LOAD_") and (i.argval == var_kw[0] or isinstance(i.argval, tuple) and var_kw[0] in i.argval):
+                return None  # it reads them (forwards or inspects them)
         return frozenset(p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
     except Exception:
         return None
