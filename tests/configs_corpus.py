@@ -22,20 +22,12 @@ else:  # pragma: no cover
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "fixtures" / "configs"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import configs_snapshot  # noqa: E402  (standard library only at import)
 
-
-def _measure_only() -> tuple[str, ...]:
-    """The measure-only rounds (held-out aside): benchmarks/configs_refusals.py's MEASURE_ONLY, the one list, read from
-    its text so that a test imports no benchmark."""
-    import ast
-
-    tree = ast.parse((ROOT / "benchmarks" / "configs_refusals.py").read_text(encoding="utf-8"))
-    node = next(n for n in tree.body if isinstance(n, ast.Assign)
-                and any(getattr(t, "id", None) == "MEASURE_ONLY" for t in n.targets))
-    return tuple(sorted(set(ast.literal_eval(node.value)) - {"heldout"}))
-
-
-MEASURE_ONLY = _measure_only()  # never read by a test: the lead measures them
+# the measure-only rounds (held-out aside): benchmarks/configs_refusals.py's MEASURE_ONLY, the one list, as
+# benchmarks/configs_snapshot.py reads it (from its text, so that no reader is imported); never read by a test
+MEASURE_ONLY = tuple(sorted(configs_snapshot.measure_only() - {"heldout"}))
 
 
 def assert_training(name: str) -> None:

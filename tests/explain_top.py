@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from attn_doctor.explain import match
+
+ERRORS = Path(__file__).resolve().parents[1] / "fixtures" / "errors"
+sys.path.insert(0, str(ERRORS.parents[1] / "benchmarks"))
+import compare_matches  # noqa: E402  (standard library only: its MEASURE_ONLY, the blind explain rounds)
 
 
 def first(text: str) -> tuple[str | None, str | None]:
@@ -29,3 +36,24 @@ def tb(*frames: tuple[str, int, str, str], error: str = "") -> str:
     for path, line, func, code in frames:
         out += [f'  File "{path}", line {line}, in {func}', f"    {code}"]
     return "\n".join(out + ([error] if error else []))
+
+
+
+def training_unrelated_logs() -> list[tuple[Path, str]]:
+    """(path, text below the header) of every round's unrelated log, held-out and measure-only rounds never read."""
+    skip = {"heldout", *compare_matches.MEASURE_ONLY}
+    out = []
+    for folder in sorted(p for p in ERRORS.glob("*/unrelated") if p.parent.name not in skip):
+        for p in sorted(folder.glob("*.txt")):
+            raw = p.read_text(encoding="utf-8")
+            out.append((p, raw.split("\n---\n", 1)[1] if "\n---\n" in raw else raw))
+    return out
+
+
+def assert_claim_no_unrelated_log(new: tuple[str, ...] | set[str]) -> None:
+    """None of the entries `new` claims an unrelated log of any training round (at least 100 of them read)."""
+    logs = training_unrelated_logs()
+    for p, body in logs:
+        claimed = [i for i in ids(body) if i in new]
+        assert not claimed, (str(p.relative_to(ERRORS.parents[1])), claimed)
+    assert len(logs) >= 100

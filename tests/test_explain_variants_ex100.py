@@ -32,12 +32,11 @@ Mechanisms (knowledge file: rule; the round 95m text it came from):
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
-from explain_top import first, ids
+from explain_top import assert_claim_no_unrelated_log, first, ids
 
 ROOT = Path(__file__).resolve().parents[1]
 NEW = ("attn.functorch-setup-context", "flex.mask-mod-partial")
@@ -130,33 +129,11 @@ def test_round95m_quality_degradation_is_still_wrong_output():
     assert first("sageattention quality degradation on faces") == ("attn.wrong-output", "sage")
 
 
-def _measure_only() -> set[str]:
-    """benchmarks/compare_matches.py's MEASURE_ONLY, read from its source (never run), with heldout/: never read here."""
-    tree = ast.parse((ROOT / "benchmarks" / "compare_matches.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) else None)
-        if isinstance(target, ast.Name) and target.id == "MEASURE_ONLY" and node.value is not None:
-            return set(ast.literal_eval(node.value))
-    raise AssertionError("compare_matches.MEASURE_ONLY not found")
-
-
-def _unrelated_folders() -> list[Path]:
-    base = ROOT / "fixtures" / "errors"
-    skip = {"heldout", "round101m"} | _measure_only()  # held out and measure-only: never read
-    return sorted(p for p in base.glob("*/unrelated") if p.parent.name not in skip)
 
 
 def test_round95m_new_entries_claim_no_unrelated_log_of_any_round():
     """None of the entries written here claims an unrelated log of any training round (the measure-only sets excluded)."""
-    seen = 0
-    for folder in _unrelated_folders():
-        for p in sorted(folder.glob("*.txt")):
-            raw = p.read_text(encoding="utf-8")
-            body = raw.split("\n---\n", 1)[1] if "\n---\n" in raw else raw
-            claimed = [i for i in ids(body) if i in NEW]
-            assert not claimed, (str(p.relative_to(ROOT)), claimed)
-            seen += 1
-    assert seen >= 100
+    assert_claim_no_unrelated_log(NEW)
 
 
 def test_round95m_unrelated_claims_are_the_known_notes_only():

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from explain_top import first, ids
+from explain_top import assert_claim_no_unrelated_log, first, ids
 
 ROOT = Path(__file__).resolve().parents[1]
 NEW = ("attn.cold-call-timed", "attn.scale-mismatch", "flex.block-mask-per-step", "sdpa.efficient-not-flash",
@@ -160,23 +160,10 @@ def test_round96_missing_module_is_still_an_import():
     assert "prose.import" in ids("sageattention is missing from the venv after the update, ComfyUI says so at start")
 
 
-def _unrelated_folders() -> list[Path]:
-    base = ROOT / "fixtures" / "errors"
-    skip = {"heldout", "round90m", "round101m"}  # measure-only for this helper (and round 101m, session 16): never read
-    return sorted(p for p in base.glob("*/unrelated") if p.parent.name not in skip)
-
 
 def test_round96_new_entries_claim_no_unrelated_log_of_any_round():
     """None of the entries written here claims an unrelated log of any training round (the measure-only sets excluded)."""
-    seen = 0
-    for folder in _unrelated_folders():
-        for p in sorted(folder.glob("*.txt")):
-            raw = p.read_text(encoding="utf-8")
-            body = raw.split("\n---\n", 1)[1] if "\n---\n" in raw else raw
-            claimed = [i for i in ids(body) if i in NEW]
-            assert not claimed, (str(p.relative_to(ROOT)), claimed)
-            seen += 1
-    assert seen >= 100
+    assert_claim_no_unrelated_log(NEW)
 
 
 def test_round96_unrelated_logs_are_claimed_by_nothing():
