@@ -1532,12 +1532,9 @@ MUSUBI_DATASET_KEYS = {"image_directory", "video_directory", "cache_directory", 
 
 
 # diffusion-pipe's dataset TOML (the file a training config's `dataset = '...'` names): [[directory]] tables with a
-# path, and the bucketing keys of tdrussell/diffusion-pipe utils/dataset.py (resolutions, enable_ar_bucket, min_ar,
-# max_ar, num_ar_buckets, frame_buckets)
-# diffusion-pipe's dataset TOML: bucketing and caption keys, at the top or per [[directory]] (tdrussell/diffusion-pipe
-# utils/dataset.py reads each as directory_config.get(KEY, dataset_config.get(KEY)); `size_buckets`, explicit
-# [width, height, frames] buckets that replace resolutions / ar buckets, since 8743be6; round 69's robotics user's
-# configs bucket only that way)
+# path, and the bucketing and caption keys of tdrussell/diffusion-pipe utils/dataset.py, at the top or per [[directory]]
+# (it reads each as directory_config.get(KEY, dataset_config.get(KEY)); `size_buckets`, explicit [width, height, frames]
+# buckets that replace resolutions / ar buckets, since 8743be6; round 69's robotics user's configs bucket only that way)
 DIFFUSION_PIPE_DATASET_KEYS = {"resolutions", "enable_ar_bucket", "min_ar", "max_ar", "num_ar_buckets", "frame_buckets",
                                "ar_buckets", "size_buckets", "shuffle_tags", "cache_shuffle_num",
                                "cache_shuffle_delimiter"}
