@@ -628,6 +628,9 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # round 101m (ex101m, 2026-11-29, session 16): new threads from any tracker about the seven backends and their users,
     # gathered and labelled blind, explain never run on them; see fixtures/errors/round101m/README.md
     Staged("round101m", 40, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex101m, session 16)
+    # round 105m (ex105m, 2026-11-29, session 17): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind, explain never run on them; see fixtures/errors/round105m/README.md
+    Staged("round105m", 41, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex105m, session 17)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
