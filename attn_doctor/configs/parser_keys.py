@@ -64,6 +64,11 @@ def not_its_file(trainer: str, data: dict, evidence=()) -> tuple[str, list] | No
     if got is None:
         return None
     name, bad = got
+    if len({b.split("_", 1)[0] for b in bad}) == 1:
+        # every key the parser lacks is of one family (round 73: a LLaMA-Factory fork's stage config whose grpo_beta,
+        # grpo_num_generations, ... are the options its one added feature defines): a fork of the trainer, not
+        # another framework, whose keys are as many families as settings
+        return None
     if len(bad) >= FOREIGN_MIN and len(bad) > FOREIGN_SHARE * len(data):
         return name, bad
     return None
