@@ -44,10 +44,11 @@ globals().update(staged_round("round73", files_min=33, claimed_min=21, refused_m
 
 
 def test_no_file_holds_a_key():
-    """The wandb / swanlab keys three files carried (LEWISZZZcc's GRPO and DPO scripts, ChenCXxx's OminiControl launch)
-    are replaced by <redacted>; no file of the set holds a Hugging Face token or an API key."""
+    """The wandb / swanlab keys and the Hugging Face token four files carried (LEWISZZZcc's GRPO and DPO scripts,
+    ChenCXxx's OminiControl launch, omar93939's tune.py) are replaced by <redacted>; no file of the set holds a Hugging
+    Face token or an API key."""
     for p in FILES:
         text = p.read_text(encoding="utf-8", errors="replace")
         assert not re.search(r"\bhf_[A-Za-z0-9]{30,}\b", text), p
         assert not re.search(r"(api_key|token|API_KEY)\W{1,3}[0-9A-Za-z]{20,}", text, re.IGNORECASE), p
-        assert "GFPjNmyR2K5Cog3C6N7uA" not in text and "8b7eb3957d2cf" not in text and "179318c62a0c" not in text, p
+        assert not re.search(r"(api_key|_token)\s*=\s*[\"'][0-9A-Za-z]{16,}", text, re.IGNORECASE), p
