@@ -9,8 +9,8 @@ LLaMA-Factory's own files were refused:
 - a base config without the model, completed on the command line (`src/train.py base.yaml model_name_or_path=...`):
   LLaMA-Factory cannot train from a file without the model, so such a file was never its own; now one that sets three
   of its own options from both its data and its finetuning argument groups is (configs/llamafactory.py _base_config),
-  and a fork's one added feature (keys of one family, grpo_*) is no longer taken for another framework's keys
-  (configs/parser_keys.py not_its_file);
+  and the keys of a fork's one added feature (three or more sharing a prefix, grpo_*) count as one key when the
+  parser's unknown keys are weighed (configs/parser_keys.py not_its_file);
 - `src/train.py CONFIG key=value ...` (the overrides hparams/parser.py merges over the YAML) in a checkout named after
   LLaMA-Factory with a suffix (a fork's name, an archive's LLaMA-Factory-main) was "a training script none of the
   trainers ships" (configs/llamafactory.py _src_train, _IN_REPO)."""
@@ -190,6 +190,9 @@ def test_a_saved_finetuning_args_json_stays_refused(tmp_path):
 
 def test_a_fork_s_one_added_feature_is_no_other_framework(tmp_path):
     assert read(tmp_path, "curriculum.yaml", FORK_FEATURE) == ("llama-factory", ["sdpa"], "bfloat16", "none")
+    # with a typo and an option LLaMA-Factory removed beside them (cfg33's strays): still a fork's file
+    text = FORK_FEATURE + "lerning_rate: 1.0e-5\nuse_removed_option: true\n"
+    assert read(tmp_path, "curriculum2.yaml", text)[0] == "llama-factory"
 
 
 def test_keys_of_many_families_are_still_another_framework_s(tmp_path):
