@@ -1,7 +1,7 @@
 """Round 73: users' launch files, partial and fork configs of claimed LLM trainers, and look-alikes to refuse (helper
 cfg73, session 17, 2026-11-29; training material with a held-back half).
 
-fixtures/configs/round73/ (see its README: 33 files from 16 users' repositories on the train side of the split: Modal
+fixtures/configs/round73/ (see its README: 36 files from 19 users' repositories on the train side of the split: Modal
 launchers of axolotl and Unsloth, SLURM / apptainer / deepspeed launches of LLaMA-Factory forks, a base stage config and
 a fork's feature config of LLaMA-Factory, ms-swift rlhf scripts, and 12 look-alikes: an accelerate and a DeepSpeed
 config alone, DiffSynth-Studio, MindSpeed-RL and OminiControl launches, and users' own trainers' configs with HF-like
