@@ -1,7 +1,7 @@
 """Round 73: users' launch files, partial and fork configs of claimed LLM trainers, and look-alikes to refuse (helper
 cfg73, session 17, 2026-11-29; training material with a held-back half).
 
-fixtures/configs/round73/ (see its README: 36 files from 19 users' repositories on the train side of the split: Modal
+fixtures/configs/round73/ (see its README: 38 files from 21 users' repositories on the train side of the split: Modal
 launchers of axolotl and Unsloth, SLURM / apptainer / deepspeed launches of LLaMA-Factory forks, a base stage config and
 a fork's feature config of LLaMA-Factory, ms-swift rlhf scripts, and 12 look-alikes: an accelerate and a DeepSpeed
 config alone, DiffSynth-Studio, MindSpeed-RL and OminiControl launches, and users' own trainers' configs with HF-like
@@ -38,7 +38,7 @@ STILL_WRONG = {**FLAT_ONLY, "round73/axolotl/modal-projects__finetuning-workshop
 STILL_WRONG_IN_LAYOUT = {"round73/axolotl/modal-projects__finetuning-workshop__axolotl_sft_multigpu__main.py": MULTI_SPAWN}
 
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
-globals().update(staged_round("round73", files_min=36, claimed_min=24, refused_min=12, repos_min=19,
+globals().update(staged_round("round73", files_min=38, claimed_min=26, refused_min=12, repos_min=21,
                               captured="2026-11-29", still_wrong=STILL_WRONG,
                               still_wrong_in_layout=STILL_WRONG_IN_LAYOUT, claimed_by="cfg73", unread=MEASURE_ONLY))
 
