@@ -985,6 +985,11 @@ def justfile_script(text: str) -> str:
 _DUMPS = {"dump", "safe_dump", "dumps", "safe_dumps"}
 _DUMP_CALL = re.compile(r"\.(safe_)?dumps?\(")
 _DUMP_MODULES = {"yaml", "json", "toml", "tomli_w", "tomlkit", "rtoml"}
+# the calls that turn a config's text into the dict a script then dumps (round 73: a Modal launcher whose axolotl
+# config is a module-level f-string, `config_dict = yaml.safe_load(train_config_yaml)` then `yaml.dump(config_dict, f)`)
+_LOADS = {("yaml", "safe_load"), ("yaml", "load"), ("yaml", "full_load"), ("json", "loads"), ("toml", "loads"),
+          ("tomllib", "loads"), ("tomli", "loads"), ("rtoml", "loads")}
+_UNKNOWN_TEXT = "\u2063attn-doctor-unknown\u2063"  # what an f-string's run-time part is replaced by while parsing
 
 
 def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tuple[object, dict]]:
@@ -1069,6 +1074,10 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                     return None
                 items.append(got)
             return items
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and (node.func.value.id, node.func.attr) in _LOADS and node.args:
+            # a config the script holds as text and parses before dumping it (round 73)
+            return parsed_text(node, scope, before, depth)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "OrderedDict":
             node = ast.Call(func=ast.Name(id="OrderedDict"), args=node.args, keywords=node.keywords)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -1130,6 +1139,90 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                         out[key.value] = val
             return out
         return None
+
+    def param_texts(name, scope, depth):
+        """The texts a function's parameter `name` holds: its default, else what every call of the function gives it
+        (by position or keyword), when they all agree."""
+        a = scope.args
+        params = [x.arg for x in a.args]
+        if name not in params:
+            return None
+        i = params.index(name)
+        defaults = dict(zip(params[len(params) - len(a.defaults):], a.defaults))
+        if name in defaults:
+            return text_value(defaults[name], t, 1 << 30, depth + 1)
+        got = set()
+        for c in ast.walk(t):
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == scope.name:
+                arg = next((k.value for k in c.keywords if k.arg == name), c.args[i] if i < len(c.args) else None)
+                if arg is None:
+                    return None
+                got.add(text_value(arg, scope_of(c), c.lineno, depth + 1))
+        return got.pop() if len(got) == 1 and None not in got else None
+
+    def text_value(node, scope, before, depth=0):
+        """The text `node` stands for (a config's YAML / JSON / TOML the script holds as a string): a literal, an
+        f-string (its run-time parts marked unknown), a name assigned before `before` in `scope` or at module level, a
+        parameter's default or the text its callers give it."""
+        if depth > 8 or node is None:
+            return None
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, str) else None
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for v in node.values:
+                if isinstance(v, ast.Constant):
+                    parts.append(str(v.value))
+                else:
+                    got = literal(v.value) if v.conversion == -1 and v.format_spec is None else None
+                    parts.append(str(got) if got is not None and not isinstance(got, bool) else _UNKNOWN_TEXT)
+            return "".join(parts)
+        if isinstance(node, ast.Name):
+            if scope is not None and not isinstance(scope, ast.Module):
+                assigns = [x for x in own_nodes(scope) if isinstance(x, ast.Assign) and len(x.targets) == 1
+                           and isinstance(x.targets[0], ast.Name) and x.targets[0].id == node.id and x.lineno < before]
+                if assigns:
+                    last = max(assigns, key=lambda x: x.lineno)
+                    return text_value(last.value, scope, last.lineno, depth + 1)
+                if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                        node.id in [x.arg for x in scope.args.args]:
+                    return param_texts(node.id, scope, depth)
+            top = [x for x in t.body if isinstance(x, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(g, ast.Name) and g.id == node.id for g in (x.targets if isinstance(x, ast.Assign) else [x.target]))]
+            if len(top) == 1 and top[0].value is not None:
+                return text_value(top[0].value, t, 1 << 30, depth + 1)
+        return None
+
+    def parsed_text(call, scope, before, depth):
+        """The dict `yaml.safe_load(TEXT)` (json.loads, toml.loads ...) makes of a text the script holds, its entries
+        that an f-string fills at run time left out."""
+        text = text_value(call.args[0], scope, before, depth + 1)
+        if not isinstance(text, str):
+            return None
+        mod = call.func.value.id
+        try:
+            if mod == "yaml":
+                import yaml
+
+                data = yaml.safe_load(text)
+            elif mod == "json":
+                data = json.loads(text)
+            else:
+                import tomllib
+
+                data = tomllib.loads(text)
+        except Exception:  # text the script's own loader would reject, or that only parses once filled in
+            return None
+
+        def known(v):
+            if isinstance(v, dict):
+                return {k: known(x) for k, x in v.items() if isinstance(k, str) and _UNKNOWN_TEXT not in k
+                        and not (isinstance(x, str) and _UNKNOWN_TEXT in x)}
+            if isinstance(v, list):
+                return [known(x) for x in v if not (isinstance(x, str) and _UNKNOWN_TEXT in x)]
+            return v
+
+        return known(data) if isinstance(data, dict) else None
 
     def target_of(call):
         """Where the dump goes: the file it is given open (`yaml.safe_dump(cfg, open(P, "w"))`), the file of the `with

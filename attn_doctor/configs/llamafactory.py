@@ -174,7 +174,12 @@ def _settings(doc: dict) -> dict:
         from .shell import parse_options
 
         if _src_train(doc, old) or _package_launcher(old):  # the config file it names, when it is here
-            return {k: _value(v) for k, v in _named(doc, old.args[0]).items()}
+            out = dict(_named(doc, old.args[0]))
+            for a in old.args[1:]:  # hparams/parser.py read_args: the key=value overrides on top of it (round 73)
+                k, eq, v = a.partition("=")
+                if eq and "." not in k:
+                    out[k] = v
+            return {k: _value(v) for k, v in out.items()}
         return {k: _value(v) for k, v in parse_options(old.args).values.items()}
     out = {}
     # hparams/parser.py read_args: `llamafactory-cli train X.yaml key=value ...` loads X first, the overrides on top
@@ -352,8 +357,12 @@ def _fork_cli(c, flags: set) -> bool:
         and len(flags & OWN_FLAGS) >= 3
 
 
-_IN_REPO = re.compile(r"""(?:^|[\s/\\])(?:LLaMA[-_]Factory|LlamaFactory|llama[-_]factory)(?=[/\\\s;&|"']|$)""",
-                      re.IGNORECASE | re.MULTILINE)
+# (a checkout under its own name, or a fork's or an archive's: LLaMA-Factory-main, LLaMA-Factory-AutoReviewer, round 73)
+_IN_REPO = re.compile(r"""(?:^|[\s/\\])(?:LLaMA[-_]Factory|LlamaFactory|llama[-_]factory)(?!-cli\b)(?:-[A-Za-z0-9][\w.-]*)?"""
+                      r"""(?=[/\\\s;&|"']|$)""", re.IGNORECASE | re.MULTILINE)
+# LLaMA-Factory's command-line overrides after the config (hparams/parser.py read_args: OmegaConf.from_cli(sys.argv[2:])
+# merged over the YAML): `key=value` dotlist words
+_OVERRIDE = re.compile(r"^[A-Za-z_][\w.]*=")
 _CONFIG = re.compile(r"\.(?:ya?ml|json)$|^\$\{?\w+\}?$")
 
 
@@ -362,9 +371,27 @@ def _src_train(doc: dict, c) -> bool:
     argument as the config) run inside the repository with a config file, or a variable holding one (round 8m:
     `cd /workspace/LLaMA-Factory` then `python src/train.py $CONFIG_FILE`)."""
     path = next((w for w in c.words if w.replace("\\", "/").endswith("src/train.py")), None)
-    if path is None or c.script != "train.py" or len(c.args) != 1 or not _CONFIG.search(c.args[0]):
+    if path is None or c.script != "train.py" or not c.args or not _CONFIG.search(c.args[0]) or \
+            not all(_OVERRIDE.match(a) for a in c.args[1:]):
         return False
     return bool(_IN_REPO.search(path) or _IN_REPO.search(doc.get("text") or ""))
+
+
+# LLaMA-Factory's own options by the argument group that defines them (hiyouga/LLaMA-Factory@ff6d4d1
+# src/llamafactory/hparams/data_args.py: template, cutoff_len, neat_packing; finetuning_args.py: stage,
+# finetuning_type, lora_target, plot_loss)
+_DATA_OWN = {"template", "cutoff_len", "neat_packing"}
+_TUNING_OWN = {"stage", "finetuning_type", "lora_target", "plot_loss"}
+
+
+def _base_config(s: dict) -> bool:
+    """A config without the model that is still LLaMA-Factory's own: the base file of runs that name the model on the
+    command line (`llamafactory-cli train base.yaml model_name_or_path=...`, `src/train.py base.yaml key=value ...`:
+    hparams/parser.py merges OmegaConf.from_cli(sys.argv[2:]) over the YAML), setting three of its own options from both
+    its data and its finetuning arguments (round 73: a fork's stage config with stage, finetuning_type, template,
+    cutoff_len and plot_loss). A checkpoint's saved finetuning_args.json holds the finetuning group alone."""
+    keys = set(s)
+    return bool(keys & _DATA_OWN) and bool(keys & _TUNING_OWN) and len(keys & OWN_FLAGS) >= 3
 
 
 def score(doc: dict) -> "Score":
@@ -378,7 +405,7 @@ def score(doc: dict) -> "Score":
     s = _settings(doc)
     if doc["fmt"] not in LINES and (export_config(s) or infer_config(s)):
         return score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)  # others.what_file names it
-    if doc["fmt"] not in LINES and not {"model_name_or_path", "model"} & set(s):
+    if doc["fmt"] not in LINES and not {"model_name_or_path", "model"} & set(s) and not _base_config(s):
         # LLaMA-Factory cannot train from a YAML/JSON without the model: hparams/model_args.py:208 ModelArguments
         # __post_init__ raises "Please provide `model_name_or_path`" (v1: `model:`), and hparams/parser.py:154 parses
         # the file with parse_dict(allow_extra_keys=False) (hiyouga/LLaMA-Factory@ff6d4d1), so a file written for another trainer (pretrained_model_name_

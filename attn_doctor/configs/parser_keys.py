@@ -64,7 +64,14 @@ def not_its_file(trainer: str, data: dict, evidence=()) -> tuple[str, list] | No
     if got is None:
         return None
     name, bad = got
-    if len(bad) >= FOREIGN_MIN and len(bad) > FOREIGN_SHARE * len(data):
+    # keys the parser lacks that share a prefix, three or more of them, are one feature a fork of the trainer adds
+    # (round 73: a LLaMA-Factory fork's stage config with grpo_beta, grpo_num_generations, ... grpo_vllm_mode): counted
+    # as one key; another framework's keys are as many names as settings
+    families: dict = {}
+    for b in bad:
+        families.setdefault(b.split("_", 1)[0], []).append(b)
+    counted = len(bad) - sum(len(f) - 1 for f in families.values() if len(f) >= FOREIGN_MIN)
+    if counted >= FOREIGN_MIN and counted > FOREIGN_SHARE * len(data):
         return name, bad
     return None
 
