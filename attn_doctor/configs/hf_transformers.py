@@ -492,6 +492,8 @@ def _python_settings(doc: dict) -> dict:
                 out[arg] = value(node, consts)
                 if arg in ("bf16", "fp16") and out[arg] == "?":
                     looked_up[arg] = _switch_default(node, arg)
+                if arg in _ATTN_ARGS and out[arg] == "?":
+                    out[arg] = _attention_default(node, consts) or "?"
             elif arg == "model_init_kwargs":
                 # a dict written in the call or in a variable (`model_kwargs = dict(attn_implementation=...)`), given to
                 # a TRL config or, in TRL before 0.13, to the trainer itself (`SFTTrainer(model="org/name",
@@ -499,6 +501,9 @@ def _python_settings(doc: dict) -> dict:
                 items = _dict_items(node, consts)
                 if items:
                     out["model_init_kwargs"] = {k: _bare_dtype(value(v, consts)) for k, v in items}
+                    for k, v in items:
+                        if k in _ATTN_ARGS and out["model_init_kwargs"].get(k) == "?":
+                            out["model_init_kwargs"][k] = _attention_default(v, consts) or "?"
         if looked_up:
             if all(d is not None for d in looked_up.values()) and any(looked_up.values()):
                 # `fp16=t.get("fp16", True), bf16=t.get("bf16", False)` of a settings file that is not here (round
@@ -542,6 +547,43 @@ def _python_settings(doc: dict) -> dict:
     return {k: v for k, v in out.items() if v != "?"}
 
 
+_ATTN_ARGS = ("attn_implementation", "_attn_implementation")
+
+
+def _attention_default(node, consts: dict) -> str | None:
+    """The attention implementation a script's lookup falls back to, where the value itself is not known here (the
+    settings file it reads is not here, or is given at run time): `cfg.get("attn_implementation", "flash_attention_2")`,
+    `kw.pop("attn_implementation", "sdpa")` (round 68m's nhockid235 grpo.py: `attn_impl = grpo_kwargs.pop(...)` of a
+    YAML the required --config names), `getattr(args, "attn", "sdpa")`, `OmegaConf.select(cfg, "model.attn",
+    default="eager")`, held in a name first or not. As the autocast switches' defaults (_switch_default): the attention
+    the script is written for, which its file would have to change (cfg71). Only a default that is a name transformers
+    knows (NAMES, the hub kernels' flash variants); the environment's lookups are the launcher's (pyscript constants)."""
+    import ast
+
+    from .pyscript import resolve
+    from .pyscript.nodes import _ENVIRON_GETS
+
+    node = resolve(node, consts)
+    if not isinstance(node, ast.Call) or any(k.arg != "default" for k in node.keywords):
+        return None
+    default = [k.value for k in node.keywords if k.arg == "default"] or node.args[-1:]
+    if len(default) != 1 or not isinstance(default[0], ast.Constant) or not isinstance(default[0].value, str) or \
+            default[0].value not in set(NAMES) | FLASH_VARIANTS:
+        return None
+    f = node.func
+    keyed = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(node.args) == 2 and not node.keywords and \
+            keyed[:1] == node.args[:1] and ast.unparse(f) not in _ENVIRON_GETS:
+        return default[0].value
+    if isinstance(f, ast.Name) and f.id == "getattr" and len(node.args) == 3 and not node.keywords and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return default[0].value
+    if isinstance(f, ast.Attribute) and f.attr == "select" and len(node.args) == 2 and node.keywords and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return default[0].value
+    return None
+
+
 def _switch_default(node, arg: str) -> bool | None:
     """The default of a lookup an autocast switch is read with, where the value itself is not known here:
     `cfg.get("fp16", True)`, `getattr(cfg, "fp16", True)`, `deep_get(config, "training.fp16", True)` /
@@ -559,7 +601,7 @@ def _switch_default(node, arg: str) -> bool | None:
     if len(default) != 1 or not isinstance(default[0], ast.Constant) or not isinstance(default[0].value, bool):
         return None
     f = node.func
-    if isinstance(f, ast.Attribute) and f.attr == "get" and len(node.args) == 2 and \
+    if isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(node.args) == 2 and \
             isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
         return default[0].value
     if isinstance(f, ast.Name) and f.id == "getattr" and len(node.args) == 3 and \
