@@ -14,7 +14,12 @@ their reading.
   the nearest folder above that holds the script, when nothing else the launcher names says it runs from its own;
 - a script whose top-level `if` on one of its options picks the trainer (`if args.full_finetune:` transformers'
   AutoModelForCausalLM, `else:` Unsloth's FastLanguageModel, the same train_sft.py): read as the launcher runs it, the
-  branch its options rule out is no evidence. A test the options do not settle keeps both branches."""
+  branch its options rule out is no evidence. A test the options do not settle keeps both branches;
+- an autocast switch compared from a precision word a lookup defaults (`precision = train_cfg.get("precision",
+  "fp16").lower()`, `fp16 = precision == "fp16"`, round 68m's Min-DongYoung train.py), its settings file not here: the
+  comparison on the default, as cfg63's `fp16=cfg.get("fp16", True)` (transformers and Unsloth). Min-DongYoung itself
+  stays a flat miss: its SFTConfig keywords go through a filter function of its own and its torch_dtype is a
+  conditional on the switch."""
 
 from __future__ import annotations
 
@@ -269,3 +274,58 @@ def test_the_round_68m_launcher_in_its_repository_layout(tmp_path):
                .read_text(encoding="utf-8"))
     assert _load(p) == ("transformers", [], "bfloat16", "none")
     assert _load(tmp_path / "train_sft.py") == ("unsloth", [], "bfloat16", "none")
+
+
+# -- an autocast switch compared from a precision word a lookup defaults --------------------------------------------------
+
+PRECISION = '''import sys
+import yaml
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+cfg = yaml.safe_load(open(sys.argv[1]))
+train_cfg = cfg["train"]
+precision = {lookup}
+fp16 = precision {fp16_test}
+bf16 = precision {bf16_test}
+model = AutoModelForCausalLM.from_pretrained(cfg["model"])
+args = TrainingArguments(output_dir="o", fp16=fp16, bf16=bf16)
+Trainer(model=model, args=args).train()
+'''
+
+
+@pytest.mark.parametrize("lookup, fp16_test, bf16_test, want", [
+    ('train_cfg.get("precision", "fp16").lower()', '== "fp16"', '== "bf16"', "float16"),
+    ('train_cfg.get("precision", "BF16").lower()', '== "fp16"', 'in ("bf16", "bfloat16")', "bfloat16"),
+    ('str(train_cfg.pop("mixed_precision", "bf16")).strip()', 'in ["fp16", "16-mixed"]', '!= "no" and precision != "fp16"',
+     ""),  # (a BoolOp on the second switch: not a comparison read here; the first says fp16 off, so nothing is said)
+    ('getattr(cfg, "precision", "bf16-mixed")', '== "16-mixed"', 'in {"bf16", "bf16-mixed"}', "bfloat16"),
+    ('train_cfg.get("precision", "no")', '== "fp16"', '== "bf16"', ""),  # both off: the file decides
+    ('train_cfg.get("precision")', '== "fp16"', '== "bf16"', ""),      # no default
+    # the environment's lookup: its default as the run sees it without the variable (pyscript constants, as before)
+    ('os.environ.get("PRECISION", "fp16")', '== "fp16"', '== "bf16"', "float16"),
+])
+def test_a_switch_compared_from_a_precision_default(tmp_path, lookup, fp16_test, bf16_test, want):
+    """Round 68m's Min-DongYoung train.py reads `precision = train_cfg.get("precision", "fp16").lower()`, `fp16 =
+    precision == "fp16"`, `bf16 = precision == "bf16"`: with its settings file not here, the default turns fp16 on, the
+    precision the script is written for (as `fp16=cfg.get("fp16", True)` reads since cfg63)."""
+    text = PRECISION.format(lookup=lookup, fp16_test=fp16_test, bf16_test=bf16_test)
+    if "os.environ" in text:
+        text = "import os\n" + text
+    p = _write(tmp_path, "train.py", text)
+    assert _load(p) == ("transformers", [], want, "none")
+
+
+def test_an_unsloth_script_reads_the_same_default(tmp_path):
+    text = '''import sys
+import yaml
+from unsloth import FastLanguageModel
+from trl import SFTConfig, SFTTrainer
+
+cfg = yaml.safe_load(open(sys.argv[1]))
+mode = cfg.get("precision", "bf16").lower()
+model, tokenizer = FastLanguageModel.from_pretrained(cfg["model"], load_in_4bit=True)
+args = SFTConfig(output_dir="o", bf16=mode == "bf16", fp16=mode == "fp16")
+SFTTrainer(model=model, tokenizer=tokenizer, args=args).train()
+'''
+    p = _write(tmp_path, "train_unsloth.py", text)
+    assert _load(p) == ("unsloth", [], "bfloat16", "none")

@@ -491,7 +491,7 @@ def _python_settings(doc: dict) -> dict:
             if arg in PY_KEYS:
                 out[arg] = value(node, consts)
                 if arg in ("bf16", "fp16") and out[arg] == "?":
-                    looked_up[arg] = _switch_default(node, arg)
+                    looked_up[arg] = _switch_default(node, arg, consts)
                 if arg in _ATTN_ARGS and out[arg] == "?":
                     out[arg] = _attention_default(node, consts) or "?"
             elif arg == "model_init_kwargs":
@@ -584,13 +584,21 @@ def _attention_default(node, consts: dict) -> str | None:
     return None
 
 
-def _switch_default(node, arg: str) -> bool | None:
+def _switch_default(node, arg: str, consts: dict | None = None) -> bool | None:
     """The default of a lookup an autocast switch is read with, where the value itself is not known here:
     `cfg.get("fp16", True)`, `getattr(cfg, "fp16", True)`, `deep_get(config, "training.fp16", True)` /
     `OmegaConf.select(cfg, "train.fp16", default=True)` (a getter of the user's own that names the switch), under
-    `bool(...)` as well; None for anything else."""
+    `bool(...)` as well; with the script's constants, also a switch compared from a precision word looked up so
+    (`precision = train_cfg.get("precision", "fp16").lower()` then `fp16 = precision == "fp16"`, round 68m's
+    Min-DongYoung train.py, cfg71): the comparison on the default. None for anything else."""
     import ast
 
+    if consts is not None:
+        from .pyscript import resolve
+
+        node = resolve(node, consts)
+        if isinstance(node, ast.Compare):
+            return _compared_default(node, consts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and \
             len(node.args) == 1 and not node.keywords:
         node = node.args[0]
@@ -610,6 +618,53 @@ def _switch_default(node, arg: str) -> bool | None:
     if any(re.split(r"[.:/]", k)[-1].lower().endswith(arg) for k in keys):
         return default[0].value
     return None
+
+
+def _compared_default(node, consts: dict) -> bool | None:
+    """`precision == "fp16"` / `mixed_precision in ("bf16", "bf16-mixed")` / `!=` / `not in`, where the left side is a
+    word a lookup's default gives (`cfg.get("precision", "fp16")`, `getattr(args, "precision", "bf16")`, `OmegaConf.
+    select(cfg, "train.precision", default="fp16")`, through `.lower()` / `.upper()` / `.strip()` / `str(...)`, held in a
+    name first or not): the comparison on that default; None for anything else."""
+    import ast
+
+    from .pyscript import resolve
+
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+        return None
+    right = node.comparators[0]
+    words = [right.value] if isinstance(right, ast.Constant) else \
+        [e.value for e in right.elts] if isinstance(right, (ast.Tuple, ast.List, ast.Set)) and \
+        all(isinstance(e, ast.Constant) for e in right.elts) else None
+    if not words or not all(isinstance(w, str) for w in words):
+        return None
+    left, steps = resolve(node.left, consts), []
+    for _ in range(4):
+        if isinstance(left, ast.Call) and isinstance(left.func, ast.Attribute) and \
+                left.func.attr in ("lower", "upper", "strip", "casefold") and not left.args and not left.keywords:
+            steps.append(left.func.attr)
+            left = resolve(left.func.value, consts)
+        elif isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "str" and \
+                len(left.args) == 1 and not left.keywords:
+            left = resolve(left.args[0], consts)
+        else:
+            break
+    if not isinstance(left, ast.Call):
+        return None
+    default = [k.value for k in left.keywords if k.arg == "default"] or left.args[-1:]
+    f = left.func
+    getter = (isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(left.args) == 2 and not left.keywords
+              and isinstance(left.args[0], ast.Constant)) or \
+        (isinstance(f, ast.Name) and f.id == "getattr" and len(left.args) == 3 and not left.keywords) or \
+        (isinstance(f, ast.Attribute) and f.attr == "select" and len(left.args) == 2 and
+         [k.arg for k in left.keywords] == ["default"])
+    if not getter or len(default) != 1 or not isinstance(default[0], ast.Constant) or \
+            not isinstance(default[0].value, str) or ast.unparse(f) in ("os.environ.get", "os.getenv", "environ.get"):
+        return None
+    word = default[0].value
+    for step in reversed(steps):
+        word = getattr(word, step)()
+    hit = word in words
+    return hit if isinstance(node.ops[0], (ast.Eq, ast.In)) else not hit
 
 
 def _built_by_a_method(t, consts: dict, modules) -> tuple[dict, set]:
