@@ -17,9 +17,11 @@ their reading.
   branch its options rule out is no evidence. A test the options do not settle keeps both branches;
 - an autocast switch compared from a precision word a lookup defaults (`precision = train_cfg.get("precision",
   "fp16").lower()`, `fp16 = precision == "fp16"`, round 68m's Min-DongYoung train.py), its settings file not here: the
-  comparison on the default, as cfg63's `fp16=cfg.get("fp16", True)` (transformers and Unsloth). Min-DongYoung itself
-  stays a flat miss: its SFTConfig keywords go through a filter function of its own and its torch_dtype is a
-  conditional on the switch."""
+  comparison on the default, as cfg63's `fp16=cfg.get("fp16", True)` (transformers and Unsloth);
+- keywords spread through a signature filter of the script's own (`SFTConfig(**filter_sft_kwargs(sft_kwargs))` of `def
+  filter_sft_kwargs(kwargs): sig = inspect.signature(SFTConfig.__init__) ... for key, value in kwargs.items(): if key
+  in params: filtered[key] = value ... return filtered`, the same train.py): the dict's config-class fields, as round
+  61m's comprehension form reads."""
 
 from __future__ import annotations
 
@@ -329,3 +331,56 @@ SFTTrainer(model=model, tokenizer=tokenizer, args=args).train()
 '''
     p = _write(tmp_path, "train_unsloth.py", text)
     assert _load(p) == ("unsloth", [], "bfloat16", "none")
+
+
+# -- keywords spread through a signature filter of the script's own -----------------------------------------------------
+
+FILTERED = '''import inspect
+from transformers import AutoModelForCausalLM
+from trl import {cls}, SFTTrainer
+
+
+def {fname}(kwargs):
+    sig = inspect.signature({sig})
+    params = set(sig.parameters.keys()) - {{"self"}}
+    {kept} = {{}}
+    for key, val in kwargs.items():
+        if key in params:
+            {kept}[key] = val
+        elif key == "max_seq_length" and "max_length" in params:
+            {kept}["max_length"] = val
+    return {kept}
+
+
+model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen3-0.6B")
+cfg_kwargs = {{"output_dir": "o", "bf16": {bf16}, "fp16": {fp16}, "torch_compile": True, "max_seq_length": 1024}}
+args = {cls}(**{fname}(cfg_kwargs))
+SFTTrainer(model=model, args=args).train()
+'''
+
+
+@pytest.mark.parametrize("cls, fname, sig, kept, bf16, fp16, want", [
+    ("SFTConfig", "filter_sft_kwargs", "SFTConfig.__init__", "filtered", "False", "True", ("float16", "default")),
+    ("SFTConfig", "_compat", "SFTConfig", "out", "True", "False", ("bfloat16", "default")),
+    ("GRPOConfig", "keep_known", "trl.GRPOConfig.__init__", "kw", "False", "True", ("float16", "default")),
+])
+def test_keywords_through_a_signature_filter_of_the_scripts_own(tmp_path, cls, fname, sig, kept, bf16, fp16, want):
+    """Round 68m's Min-DongYoung train.py: `SFTConfig(**filter_sft_kwargs(sft_kwargs))`, its filter the loop form of
+    round 61m's `{k: v for k, v in kw.items() if k in inspect.signature(TrainingArguments).parameters}`."""
+    text = FILTERED.format(cls=cls, fname=fname, sig=sig, kept=kept, bf16=bf16, fp16=fp16)
+    if "trl.GRPOConfig" in text:
+        text = "import trl\n" + text
+    p = _write(tmp_path, "train.py", text)
+    got = configs.load(str(p))
+    assert (got["dtype"], got["compile_mode"]) == want
+
+
+def test_a_function_that_is_no_signature_filter_spreads_nothing(tmp_path):
+    """A function that rewrites the values (here: every switch turned off) is not a filter: its keywords are unknown,
+    and the run reads as with none given (TrainingArguments' own defaults: no autocast, nothing compiled)."""
+    text = FILTERED.format(cls="SFTConfig", fname="tweak", sig="SFTConfig", kept="out", bf16="False", fp16="True")
+    text = text.replace("] = val\n", "] = False\n")
+    assert "= val\n" not in text
+    p = _write(tmp_path, "train.py", text)
+    got = configs.load(str(p))
+    assert (got["dtype"], got["compile_mode"]) == (None, "none")
