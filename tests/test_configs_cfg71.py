@@ -21,7 +21,11 @@ their reading.
 - keywords spread through a signature filter of the script's own (`SFTConfig(**filter_sft_kwargs(sft_kwargs))` of `def
   filter_sft_kwargs(kwargs): sig = inspect.signature(SFTConfig.__init__) ... for key, value in kwargs.items(): if key
   in params: filtered[key] = value ... return filtered`, the same train.py): the dict's config-class fields, as round
-  61m's comprehension form reads."""
+  61m's comprehension form reads;
+- a TRL config with neither bf16 nor fp16 in a repository that pins TRL at 0.19 or later (round 68m's Shine1i
+  src/gec/fine_tune.py, its pyproject.toml `trl[vllm]>=0.25.1`): TRL's own bf16 default, as the `dtype` key dates it
+  (requirements*.txt, pyproject.toml, setup.py / setup.cfg, environment.yml, in the file's folder or two above). The
+  set keeps no pyproject.toml, so Shine1i stays a miss there."""
 
 from __future__ import annotations
 
@@ -384,3 +388,81 @@ def test_a_function_that_is_no_signature_filter_spreads_nothing(tmp_path):
     p = _write(tmp_path, "train.py", text)
     got = configs.load(str(p))
     assert (got["dtype"], got["compile_mode"]) == (None, "none")
+
+
+def test_an_elif_chain_on_the_option(tmp_path):
+    """`if args.backend == "unsloth": ... elif args.backend == "hf": ... else: raise`: under `--backend hf` the first
+    branch is not taken (blanked), the chain under it reads as written, its taken branch transformers'."""
+    text = '''import argparse
+import torch
+from trl import SFTConfig, SFTTrainer
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--backend", choices=["unsloth", "hf"], default="unsloth")
+args = parser.parse_args()
+
+if args.backend == "unsloth":
+    from unsloth import FastLanguageModel
+    model, tokenizer = FastLanguageModel.from_pretrained("unsloth/Qwen3-4B", load_in_4bit=True)
+elif args.backend == "hf":
+    from transformers import AutoModelForCausalLM
+    model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen3-4B", torch_dtype=torch.bfloat16,
+                                                 attn_implementation="sdpa")
+else:
+    raise SystemExit(f"unknown backend {args.backend}")
+
+SFTTrainer(model=model, args=SFTConfig(output_dir="o", bf16=True)).train()
+'''
+    _write(tmp_path, "train.py", text)
+    hf = _write(tmp_path, "run_hf.sh", "python train.py --backend hf\n")
+    fast = _write(tmp_path, "run_fast.sh", "python train.py --backend unsloth\n")
+    assert _load(hf) == ("transformers", ["sdpa"], "bfloat16", "none")
+    assert _load(fast)[0] == "unsloth"
+
+
+# -- the repository's TRL pin dates TRL's bf16 default ---------------------------------------------------------------------
+
+TRL_SCRIPT = '''from peft import LoraConfig
+from trl import GRPOConfig, GRPOTrainer
+
+
+def run(cfg):
+    args = GRPOConfig(output_dir="o", learning_rate=cfg.lr, num_generations=8, use_vllm=True, vllm_mode="colocate")
+    GRPOTrainer(model=cfg.model_name, reward_funcs=[len], args=args, peft_config=LoraConfig(r=16)).train()
+'''
+
+
+@pytest.mark.parametrize("name, text, want", [
+    ("pyproject.toml", '[project]\ndependencies = [\n  "trl[vllm]>=0.25.1",\n  "peft>=0.17",\n]\n', "bfloat16"),
+    ("requirements.txt", "torch==2.9.0\ntrl==0.21.0\ntransformers>=4.56\n", "bfloat16"),
+    ("requirements-train.txt", "TRL ~= 1.2\n", "bfloat16"),
+    ("pyproject.toml", '[tool.poetry.dependencies]\npython = "^3.11"\ntrl = "^0.23.0"\n', "bfloat16"),
+    ("setup.py", 'from setuptools import setup\nsetup(name="x", install_requires=["trl>=0.19.0", "peft"])\n',
+     "bfloat16"),
+    ("requirements.txt", "trl==0.15.2\n", ""),            # before TRL's bf16 default (0.19)
+    ("requirements.txt", "trl<0.30\n", ""),               # no lower bound
+    ("requirements.txt", "# trl>=0.25\ntrl\n", ""),        # a comment, and an unpinned name
+    ("requirements.txt", "ctrl>=1.0\ntrl-helpers>=2.0\n", ""),  # other packages
+])
+def test_the_repositorys_trl_pin_dates_the_bf16_default(tmp_path, name, text, want):
+    """Round 68m's Shine1i src/gec/fine_tune.py: GRPOConfig with neither bf16 nor fp16, the repository's pyproject.toml
+    pinning trl[vllm]>=0.25.1 (not in the set): TRL >= 0.19 turns bf16 on when neither is set, so the run is bfloat16.
+    The pin file at the repository root, two folders above the script."""
+    _write(tmp_path, name, text)
+    p = _write(tmp_path, "src/gec/fine_tune.py", TRL_SCRIPT)
+    assert _load(p) == ("transformers", [], want, "none")
+
+
+def test_every_pin_the_nearest_folder_holds_must_allow_it(tmp_path):
+    """Two files of the root that disagree (one pins an older TRL): the release is not known."""
+    _write(tmp_path, "pyproject.toml", '[project]\ndependencies = ["trl>=0.25"]\n')
+    _write(tmp_path, "requirements-legacy.txt", "trl==0.12.0\n")
+    p = _write(tmp_path, "src/gec/fine_tune.py", TRL_SCRIPT)
+    assert _load(p)[2] == ""
+
+
+def test_a_trl_command_line_with_the_pin(tmp_path):
+    _write(tmp_path, "requirements.txt", "trl>=0.24.0\n")
+    p = _write(tmp_path, "scripts/sft.sh", "trl sft --model_name_or_path Qwen/Qwen3-0.6B --dataset_name trl-lib/Capybara "
+                                           "--output_dir out --use_peft\n")
+    assert _load(p) == ("transformers", [], "bfloat16", "none")

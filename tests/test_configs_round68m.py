@@ -46,8 +46,8 @@ STILL_WRONG = {
     "round68m/transformers/Shine1i__gec-grpo-training__src__gec__fine_tune.py":
         "dtype '': GRPOConfig(...) with neither bf16 nor fp16 is bf16 only in TRL >= 0.19; the label dates the TRL by "
         "the repository's pin (trl[vllm]>=0.25.1 in pyproject.toml, not in the set), and every GRPOConfig keyword the "
-        "script gives (generation_batch_size, vllm_mode ...) is TRL 0.18's too (a new mechanism: the repository's "
-        "dependency pin)",
+        "script gives (generation_batch_size, vllm_mode ...) is TRL 0.18's too. The pin is read since cfg71 "
+        "(hf_transformers.trl_pinned_at_least) where the checkout has it; the set keeps no pyproject.toml",
     "round68m/unclaimed-user-script/AounAbdullah__qwen3-vl-finetune__configs__qlora_7b.yaml":
         "read as transformers: every key but bnb_4bit_compute_dtype is a field of TRL's ModelConfig / SFTConfig, and "
         "TRL's own sft.py takes a recipe with a key it lacks (parse_args_and_config(return_remaining_strings=True) in "

@@ -1160,6 +1160,41 @@ TRL_CONFIGS = {"SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig"
                "RLOOConfig", "CPOConfig", "BCOConfig", "OnlineDPOConfig", "PRMConfig", "XPOConfig", "NashMDConfig"}
 
 
+# the files a repository pins its Python dependencies in (pip's requirements, PEP 621 / Poetry's pyproject.toml,
+# setuptools' setup.py / setup.cfg, conda's environment file)
+_PIN_FILES = re.compile(r"^(requirements[\w.-]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|environment\.ya?ml)$")
+# `trl>=0.25.1`, `trl[vllm]>=0.25.1`, `"trl==0.21.0"`, `trl ~= 0.20`, Poetry's `trl = "^0.23.0"` / `trl = ">=0.19"`: the
+# lowest release the pin allows (a `<` / `<=` / `!=` bound alone says no lower one)
+_TRL_PIN = re.compile(r"(?<![\w.-])trl(?:\[[^\]]*\])?[\"']?\s*(?:=\s*[\"'])?\s*(===|==|>=|~=|\^|>)\s*v?(\d+)\.(\d+)",
+                      re.IGNORECASE)
+
+
+def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
+    """The repository the file is in pins TRL at `release` (major, minor) or later: every TRL pin of the dependency
+    files (_PIN_FILES) in the nearest of the file's folder and the two above it that has any sets a lower bound at
+    or above it. False when no such file pins TRL, or one allows an older release. Nothing is installed or fetched."""
+    import os
+
+    base = os.path.dirname(os.path.abspath(doc.get("path") or "."))
+    for up in (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))):
+        try:
+            names = sorted(n for n in os.listdir(up) if _PIN_FILES.match(n))
+        except OSError:
+            continue
+        pins = []
+        for n in names:
+            try:
+                with open(os.path.join(up, n), encoding="utf-8", errors="replace") as fh:
+                    text = fh.read(200_000)
+            except OSError:
+                continue
+            lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
+            pins += [(int(m.group(2)), int(m.group(3))) for m in _TRL_PIN.finditer("\n".join(lines))]
+        if pins:
+            return all(p >= tuple(release) for p in pins)
+    return False
+
+
 def _trl_config(doc: dict) -> bool:
     """The file configures a TRL trainer: a YAML (TrlParser reads YAML; transformers' run_*.py examples take JSON or
     flags), a `trl <cmd>` / TRL script command line, or a script that builds a TRL config (SFTConfig(...))."""
@@ -1427,12 +1462,15 @@ def read(doc: dict) -> dict:
         # autocast, the run is float32
         dtype = "float32"
     if s.get("bf16") is None and not truthy(s.get("fp16")) and not model_config and \
-            ("dtype" in {**kw, **s} or s.get("dtype_named")) and not s.get("amp_unknown") and _trl_config(doc):
+            ("dtype" in {**kw, **s} or s.get("dtype_named") or trl_pinned_at_least(doc, (0, 19))) and \
+            not s.get("amp_unknown") and _trl_config(doc):
         # trl/trainer/base_config.py:104-105 (huggingface/trl@f2cd577): every TRL config sets `self.bf16 = not (self.fp16)
         # if self.bf16 is None`, so a TRL run that names neither trains under bf16 autocast (TrainingArguments' own
         # default stays False). That is TRL >= 0.19 (32ffa1170, 2025-06-13); the `dtype` key (ModelConfig's and
-        # from_pretrained's, renamed from torch_dtype in 208e9f7df 2025-09-03) says the file is written for such a TRL.
-        # Without it the version is unknown: TRL before 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
+        # from_pretrained's, renamed from torch_dtype in 208e9f7df 2025-09-03) says the file is written for such a TRL,
+        # and so does the repository's own pin of TRL at 0.19 or later (trl_pinned_at_least: round 68m's Shine1i
+        # fine_tune.py, pyproject.toml `trl[vllm]>=0.25.1`; cfg71). Without either the version is unknown: TRL before
+        # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
         dtype = "bfloat16"
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
