@@ -6,7 +6,8 @@ Round 54m's misses, by mechanism (every variant below is synthetic, written here
   (Satyajithchary), `bf16=cfg.get("bf16", False)` (thao12345310), cfg the YAML the script loads by its --config
   default. value() had no reading of `.get`: the entry of a dict known here whole (written out, or loaded from a file
   that is here), else the getter's default; a dict not known whole stays unknown (round 17's convention: the file that
-  is not here decides, not the default; so is a dict the script updates with contents not known here).
+  is not here decides, not the default; so is a dict the script updates with contents not known here). Since cfg71 an
+  attention lookup's default is the exception (the attention the script is written for, as cfg63's autocast switches).
   `getattr(torch, cfg["model"]["dtype"])` names a torch dtype the same way.
 - thao12345310's `add_argument("--config", type=Path, default=Path("configs/qwen_lora_sft.yaml"))`: the default's
   path was not unwrapped from Path(...), so the config was never loaded (pyscript._path_value).
@@ -111,11 +112,13 @@ def test_a_setting_read_with_get_from_the_loaded_file(tmp_path, name):
 
 
 def test_a_get_of_a_file_that_is_not_here_stays_unknown(tmp_path):
-    """The file decides, not the getter's default: nothing required, no dtype (round 17's convention)."""
+    """The file decides, not the getter's default: no dtype (round 17's convention), and `fp16_off` defaulting False turns
+    no autocast on (cfg63). The attention is the exception since cfg71 (round 68m's nhockid235 grpo.py: an attention
+    lookup's default is the attention the script is written for, hf_transformers._attention_default): sdpa here."""
     yml, attn, dtype, bf16, argtype, default, _, _ = GET_CASES["key_absent_default_taken"]
     script = _write(tmp_path, "train.py", _GET_SCRIPT.format(imports="", argtype=argtype, default=default, attn=attn,
                                                              dtype=dtype, bf16=bf16))
-    assert _read(script) == ([], "")
+    assert _read(script) == (["sdpa"], "")
 
 
 def test_a_get_of_a_dict_written_in_the_script(tmp_path):
@@ -133,7 +136,8 @@ def test_a_get_of_a_dict_written_in_the_script(tmp_path):
 
 
 def test_a_get_of_a_dict_with_a_spread_not_known_here_is_unknown(tmp_path):
-    """`{**user_overrides, ...}`: the key may come from the spread, so an absent key is no default."""
+    """`{**user_overrides, ...}`: the key may come from the spread, so an absent key is no known entry; since cfg71 an
+    attention lookup's default is read as the script's attention all the same (as where the whole file is not here)."""
     script = _write(tmp_path, "train.py", """
         import json, sys
         from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
@@ -143,12 +147,23 @@ def test_a_get_of_a_dict_with_a_spread_not_known_here_is_unknown(tmp_path):
         model = AutoModelForCausalLM.from_pretrained("m", attn_implementation=settings.get("attn", "flash_attention_2"))
         Trainer(model=model, args=TrainingArguments(output_dir="o", bf16=True)).train()
     """)
-    assert _read(script) == ([], "bfloat16")
+    assert _read(script) == (["fa2"], "bfloat16")
+    unknown = _write(tmp_path, "other.py", """
+        import json, sys
+        from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
+
+        overrides = json.loads(sys.argv[1])
+        settings = {**overrides, "name": "m"}
+        model = AutoModelForCausalLM.from_pretrained("m", attn_implementation=settings.get("attn", sys.argv[2]))
+        Trainer(model=model, args=TrainingArguments(output_dir="o", bf16=True)).train()
+    """)
+    assert _read(unknown) == ([], "bfloat16")  # a default not written in the script says nothing
 
 
 def test_a_get_of_a_dict_updated_at_run_time_is_unknown(tmp_path):
-    """`settings.update(json.load(fh))`: the update may bring the key, so an absent key is no default; a dict updated
-    with a dict written out keeps its known keys."""
+    """`settings.update(json.load(fh))`: the update may bring the key, so an absent key is no known entry (the switch's
+    default False turns nothing on: no dtype); a dict updated with a dict written out keeps its known keys. The
+    attention lookup's default is the script's attention since cfg71 (as where the file is not here)."""
     script = _write(tmp_path, "train.py", """
         import json
         from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
@@ -162,7 +177,7 @@ def test_a_get_of_a_dict_updated_at_run_time_is_unknown(tmp_path):
         args = TrainingArguments(output_dir="o", fp16=settings.get("fp16", False), bf16=extra.get("bf16", False))
         Trainer(model=model, args=args).train()
     """)
-    assert _read(script) == ([], "")
+    assert _read(script) == (["fa2"], "")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1301,12 +1301,55 @@ def _read_beside(doc: dict, sub, cmd):
     if sub is None or sub["fmt"] != "python":
         return None
     # (one level deep at most: detect reaches here only for a command line's script, and a Python file has none)
+    given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
+    live = _live_text(sub["text"], given)
     try:
-        name, sdoc, det = detect(sub["path"], sub["text"])
+        name, sdoc, det = detect(sub["path"], live if live is not None else sub["text"])
     except UsageError:
         return None
-    given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
     return name, sdoc, given, det
+
+
+def _live_text(text: str, given: list) -> str | None:
+    """The script's text as the launch runs it: a top-level `if` whose test the launch's options settle (`if
+    args.full_finetune:` under `--full-finetune`) keeps only the branch it takes, the other blanked line for line (so
+    every other line stays where it was). Round 68m (cfg71): frankyaoxiao/unsloth-qwen4b's train_sft.py loads
+    transformers' AutoModelForCausalLM under --full-finetune and Unsloth's FastLanguageModel in its `else:`; the launch
+    that gives --full-finetune is a transformers / TRL run, and an import in the branch not taken is no evidence. None
+    when no such test is settled, an option is not the script's own (argv_options), or the text would not parse."""
+    import ast
+
+    from .pyscript import argv_options, constants, tree, value
+
+    t = tree(text)
+    argv = argv_options(t, list(given)) if t is not None and given else None
+    if not argv:
+        return None
+    consts = constants(t, argv)
+    lines = text.splitlines()
+    cut = False
+    for st in t.body:
+        if not isinstance(st, ast.If) or not any(isinstance(x, ast.Attribute) and x.attr in argv
+                                                 for x in ast.walk(st.test)):
+            continue
+        test = value(st.test, consts)
+        if not isinstance(test, bool) or st.body[0].lineno == st.lineno:
+            continue
+        if test:
+            if not st.orelse:
+                continue
+            # the `else:` / `elif` and everything under it
+            first, last = st.body[-1].end_lineno + 1, st.orelse[-1].end_lineno
+            lines[first - 1:last] = [""] * (last - first + 1)
+        else:
+            first, last = st.body[0].lineno, st.body[-1].end_lineno
+            indent = lines[first - 1][:len(lines[first - 1]) - len(lines[first - 1].lstrip())]
+            lines[first - 1:last] = [indent + "pass"] + [""] * (last - first)
+        cut = True
+    if not cut:
+        return None
+    out = "\n".join(lines) + ("\n" if text.endswith("\n") else "")
+    return out if tree(out) is not None else None
 
 
 def _read_through(doc: dict, path: str, where: str, script: str, beside):

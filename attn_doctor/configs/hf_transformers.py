@@ -491,7 +491,9 @@ def _python_settings(doc: dict) -> dict:
             if arg in PY_KEYS:
                 out[arg] = value(node, consts)
                 if arg in ("bf16", "fp16") and out[arg] == "?":
-                    looked_up[arg] = _switch_default(node, arg)
+                    looked_up[arg] = _switch_default(node, arg, consts)
+                if arg in _ATTN_ARGS and out[arg] == "?":
+                    out[arg] = _attention_default(node, consts) or "?"
             elif arg == "model_init_kwargs":
                 # a dict written in the call or in a variable (`model_kwargs = dict(attn_implementation=...)`), given to
                 # a TRL config or, in TRL before 0.13, to the trainer itself (`SFTTrainer(model="org/name",
@@ -499,6 +501,9 @@ def _python_settings(doc: dict) -> dict:
                 items = _dict_items(node, consts)
                 if items:
                     out["model_init_kwargs"] = {k: _bare_dtype(value(v, consts)) for k, v in items}
+                    for k, v in items:
+                        if k in _ATTN_ARGS and out["model_init_kwargs"].get(k) == "?":
+                            out["model_init_kwargs"][k] = _attention_default(v, consts) or "?"
         if looked_up:
             if all(d is not None for d in looked_up.values()) and any(looked_up.values()):
                 # `fp16=t.get("fp16", True), bf16=t.get("bf16", False)` of a settings file that is not here (round
@@ -542,13 +547,58 @@ def _python_settings(doc: dict) -> dict:
     return {k: v for k, v in out.items() if v != "?"}
 
 
-def _switch_default(node, arg: str) -> bool | None:
+_ATTN_ARGS = ("attn_implementation", "_attn_implementation")
+
+
+def _attention_default(node, consts: dict) -> str | None:
+    """The attention implementation a script's lookup falls back to, where the value itself is not known here (the
+    settings file it reads is not here, or is given at run time): `cfg.get("attn_implementation", "flash_attention_2")`,
+    `kw.pop("attn_implementation", "sdpa")` (round 68m's nhockid235 grpo.py: `attn_impl = grpo_kwargs.pop(...)` of a
+    YAML the required --config names), `getattr(args, "attn", "sdpa")`, `OmegaConf.select(cfg, "model.attn",
+    default="eager")`, held in a name first or not. As the autocast switches' defaults (_switch_default): the attention
+    the script is written for, which its file would have to change (cfg71). Only a default that is a name transformers
+    knows (NAMES, the hub kernels' flash variants); the environment's lookups are the launcher's (pyscript constants)."""
+    import ast
+
+    from .pyscript import resolve
+    from .pyscript.nodes import _ENVIRON_GETS
+
+    node = resolve(node, consts)
+    if not isinstance(node, ast.Call) or any(k.arg != "default" for k in node.keywords):
+        return None
+    default = [k.value for k in node.keywords if k.arg == "default"] or node.args[-1:]
+    if len(default) != 1 or not isinstance(default[0], ast.Constant) or not isinstance(default[0].value, str) or \
+            default[0].value not in set(NAMES) | FLASH_VARIANTS:
+        return None
+    f = node.func
+    keyed = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(node.args) == 2 and not node.keywords and \
+            keyed[:1] == node.args[:1] and ast.unparse(f) not in _ENVIRON_GETS:
+        return default[0].value
+    if isinstance(f, ast.Name) and f.id == "getattr" and len(node.args) == 3 and not node.keywords and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return default[0].value
+    if isinstance(f, ast.Attribute) and f.attr == "select" and len(node.args) == 2 and node.keywords and \
+            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return default[0].value
+    return None
+
+
+def _switch_default(node, arg: str, consts: dict | None = None) -> bool | None:
     """The default of a lookup an autocast switch is read with, where the value itself is not known here:
     `cfg.get("fp16", True)`, `getattr(cfg, "fp16", True)`, `deep_get(config, "training.fp16", True)` /
     `OmegaConf.select(cfg, "train.fp16", default=True)` (a getter of the user's own that names the switch), under
-    `bool(...)` as well; None for anything else."""
+    `bool(...)` as well; with the script's constants, also a switch compared from a precision word looked up so
+    (`precision = train_cfg.get("precision", "fp16").lower()` then `fp16 = precision == "fp16"`, round 68m's
+    Min-DongYoung train.py, cfg71): the comparison on the default. None for anything else."""
     import ast
 
+    if consts is not None:
+        from .pyscript import resolve
+
+        node = resolve(node, consts)
+        if isinstance(node, ast.Compare):
+            return _compared_default(node, consts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and \
             len(node.args) == 1 and not node.keywords:
         node = node.args[0]
@@ -559,7 +609,7 @@ def _switch_default(node, arg: str) -> bool | None:
     if len(default) != 1 or not isinstance(default[0], ast.Constant) or not isinstance(default[0].value, bool):
         return None
     f = node.func
-    if isinstance(f, ast.Attribute) and f.attr == "get" and len(node.args) == 2 and \
+    if isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(node.args) == 2 and \
             isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
         return default[0].value
     if isinstance(f, ast.Name) and f.id == "getattr" and len(node.args) == 3 and \
@@ -568,6 +618,53 @@ def _switch_default(node, arg: str) -> bool | None:
     if any(re.split(r"[.:/]", k)[-1].lower().endswith(arg) for k in keys):
         return default[0].value
     return None
+
+
+def _compared_default(node, consts: dict) -> bool | None:
+    """`precision == "fp16"` / `mixed_precision in ("bf16", "bf16-mixed")` / `!=` / `not in`, where the left side is a
+    word a lookup's default gives (`cfg.get("precision", "fp16")`, `getattr(args, "precision", "bf16")`, `OmegaConf.
+    select(cfg, "train.precision", default="fp16")`, through `.lower()` / `.upper()` / `.strip()` / `str(...)`, held in a
+    name first or not): the comparison on that default; None for anything else."""
+    import ast
+
+    from .pyscript import resolve
+
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+        return None
+    right = node.comparators[0]
+    words = [right.value] if isinstance(right, ast.Constant) else \
+        [e.value for e in right.elts] if isinstance(right, (ast.Tuple, ast.List, ast.Set)) and \
+        all(isinstance(e, ast.Constant) for e in right.elts) else None
+    if not words or not all(isinstance(w, str) for w in words):
+        return None
+    left, steps = resolve(node.left, consts), []
+    for _ in range(4):
+        if isinstance(left, ast.Call) and isinstance(left.func, ast.Attribute) and \
+                left.func.attr in ("lower", "upper", "strip", "casefold") and not left.args and not left.keywords:
+            steps.append(left.func.attr)
+            left = resolve(left.func.value, consts)
+        elif isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "str" and \
+                len(left.args) == 1 and not left.keywords:
+            left = resolve(left.args[0], consts)
+        else:
+            break
+    if not isinstance(left, ast.Call):
+        return None
+    default = [k.value for k in left.keywords if k.arg == "default"] or left.args[-1:]
+    f = left.func
+    getter = (isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(left.args) == 2 and not left.keywords
+              and isinstance(left.args[0], ast.Constant)) or \
+        (isinstance(f, ast.Name) and f.id == "getattr" and len(left.args) == 3 and not left.keywords) or \
+        (isinstance(f, ast.Attribute) and f.attr == "select" and len(left.args) == 2 and
+         [k.arg for k in left.keywords] == ["default"])
+    if not getter or len(default) != 1 or not isinstance(default[0], ast.Constant) or \
+            not isinstance(default[0].value, str) or ast.unparse(f) in ("os.environ.get", "os.getenv", "environ.get"):
+        return None
+    word = default[0].value
+    for step in reversed(steps):
+        word = getattr(word, step)()
+    hit = word in words
+    return hit if isinstance(node.ops[0], (ast.Eq, ast.In)) else not hit
 
 
 def _built_by_a_method(t, consts: dict, modules) -> tuple[dict, set]:
@@ -1063,6 +1160,41 @@ TRL_CONFIGS = {"SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig"
                "RLOOConfig", "CPOConfig", "BCOConfig", "OnlineDPOConfig", "PRMConfig", "XPOConfig", "NashMDConfig"}
 
 
+# the files a repository pins its Python dependencies in (pip's requirements, PEP 621 / Poetry's pyproject.toml,
+# setuptools' setup.py / setup.cfg, conda's environment file)
+_PIN_FILES = re.compile(r"^(requirements[\w.-]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|environment\.ya?ml)$")
+# `trl>=0.25.1`, `trl[vllm]>=0.25.1`, `"trl==0.21.0"`, `trl ~= 0.20`, Poetry's `trl = "^0.23.0"` / `trl = ">=0.19"`: the
+# lowest release the pin allows (a `<` / `<=` / `!=` bound alone says no lower one)
+_TRL_PIN = re.compile(r"(?<![\w.-])trl(?:\[[^\]]*\])?[\"']?\s*(?:=\s*[\"'])?\s*(===|==|>=|~=|\^|>)\s*v?(\d+)\.(\d+)",
+                      re.IGNORECASE)
+
+
+def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
+    """The repository the file is in pins TRL at `release` (major, minor) or later: every TRL pin of the dependency
+    files (_PIN_FILES) in the nearest of the file's folder and the two above it that has any sets a lower bound at
+    or above it. False when no such file pins TRL, or one allows an older release. Nothing is installed or fetched."""
+    import os
+
+    base = os.path.dirname(os.path.abspath(doc.get("path") or "."))
+    for up in (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))):
+        try:
+            names = sorted(n for n in os.listdir(up) if _PIN_FILES.match(n))
+        except OSError:
+            continue
+        pins = []
+        for n in names:
+            try:
+                with open(os.path.join(up, n), encoding="utf-8", errors="replace") as fh:
+                    text = fh.read(200_000)
+            except OSError:
+                continue
+            lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
+            pins += [(int(m.group(2)), int(m.group(3))) for m in _TRL_PIN.finditer("\n".join(lines))]
+        if pins:
+            return all(p >= tuple(release) for p in pins)
+    return False
+
+
 def _trl_config(doc: dict) -> bool:
     """The file configures a TRL trainer: a YAML (TrlParser reads YAML; transformers' run_*.py examples take JSON or
     flags), a `trl <cmd>` / TRL script command line, or a script that builds a TRL config (SFTConfig(...))."""
@@ -1330,12 +1462,15 @@ def read(doc: dict) -> dict:
         # autocast, the run is float32
         dtype = "float32"
     if s.get("bf16") is None and not truthy(s.get("fp16")) and not model_config and \
-            ("dtype" in {**kw, **s} or s.get("dtype_named")) and not s.get("amp_unknown") and _trl_config(doc):
+            ("dtype" in {**kw, **s} or s.get("dtype_named") or trl_pinned_at_least(doc, (0, 19))) and \
+            not s.get("amp_unknown") and _trl_config(doc):
         # trl/trainer/base_config.py:104-105 (huggingface/trl@f2cd577): every TRL config sets `self.bf16 = not (self.fp16)
         # if self.bf16 is None`, so a TRL run that names neither trains under bf16 autocast (TrainingArguments' own
         # default stays False). That is TRL >= 0.19 (32ffa1170, 2025-06-13); the `dtype` key (ModelConfig's and
-        # from_pretrained's, renamed from torch_dtype in 208e9f7df 2025-09-03) says the file is written for such a TRL.
-        # Without it the version is unknown: TRL before 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
+        # from_pretrained's, renamed from torch_dtype in 208e9f7df 2025-09-03) says the file is written for such a TRL,
+        # and so does the repository's own pin of TRL at 0.19 or later (trl_pinned_at_least: round 68m's Shine1i
+        # fine_tune.py, pyproject.toml `trl[vllm]>=0.25.1`; cfg71). Without either the version is unknown: TRL before
+        # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
         dtype = "bfloat16"
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,

@@ -205,7 +205,8 @@ def _run_from_above(doc: dict, path: str, ups: tuple) -> str | None:
     """The folder above the launcher its commands run from, told by the other relative files they name: none of them
     is beside the launcher and one is in that folder (round 41m: notebooks/run_in_colab.ipynb's `!pip install -r
     requirements.txt` then `!python train_dpo.py ...`, both files at the repository root: the notebook is run from
-    there). None when nothing else it names says so, or one of them is beside it."""
+    there), or, for a shell launcher with no `cd` before the command when nothing else it names says so, the nearest
+    one that holds the Python script `path` itself. None when one of the other files is beside it, or nothing says."""
     names = []
     for c in doc.get("commands") or []:
         for w in c.words[1:]:
@@ -214,9 +215,20 @@ def _run_from_above(doc: dict, path: str, ups: tuple) -> str | None:
                     "=" in w or not re.fullmatch(r"[\w./-]+\.[A-Za-z][A-Za-z0-9]{0,5}", w) or w.startswith("../"):
                 continue
             names.append(w)
-    if not names or any(os.path.exists(os.path.join(ups[0], n)) for n in names):
+    if any(os.path.exists(os.path.join(ups[0], n)) for n in names):
         return None
-    return next((up for up in ups[1:] if any(os.path.isfile(os.path.join(up, n)) for n in names)), None)
+    found = next((up for up in ups[1:] if any(os.path.isfile(os.path.join(up, n)) for n in names)), None) \
+        if names else None
+    before = _commands_before(doc, path)
+    if found is None and path.endswith(".py") and doc["fmt"] == "text" and before is not None and \
+            not any(c.program.lower() in CD_PROGRAMS for c in before):
+        # a shell launcher's Python script run by its bare name that is not beside the launcher, with nothing else
+        # named that says where the run is and no `cd` before it (round 68m: frankyaoxiao/unsloth-qwen4b's
+        # scripts/sft_qwen4b_toxic.sh, `uv run python train_sft.py`, the repository root's script): run from the
+        # repository, the nearest folder above that holds it (cfg71). A notebook runs where its kernel starts (Colab's
+        # /content: cfg46), and a `cd` elsewhere moves the run (cfg38): not looked above for them
+        found = next((up for up in ups[1:] if os.path.isfile(os.path.join(up, path))), None)
+    return found
 
 
 def locate(doc: dict, path: str, suffix: str = "") -> str | None:

@@ -168,7 +168,7 @@ def read(doc: dict) -> dict:
         for _name, kw in calls(t, TRAINING_ARGS, consts):
             bf16 = value(kw["bf16"], consts) if "bf16" in kw else None
             fp16 = value(kw["fp16"], consts) if "fp16" in kw else None
-            looked_up = {k: _switch_default(kw[k], k) for k, v in (("bf16", bf16), ("fp16", fp16)) if v == "?"}
+            looked_up = {k: _switch_default(kw[k], k, consts) for k, v in (("bf16", bf16), ("fp16", fp16)) if v == "?"}
             if looked_up and all(d is not None for d in looked_up.values()) and any(looked_up.values()):
                 # `fp16=train_cfg.get("fp16", False), bf16=train_cfg.get("bf16", True)` of a settings file that is not
                 # here: the defaults are the precision the script is written for, as the transformers reader takes

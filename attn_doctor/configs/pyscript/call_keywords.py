@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import OPAQUE_DICTS, RETURNED_DICTS, _call_name, resolve
+from .nodes import OPAQUE_DICTS, RETURNED_DICTS, SIGNATURE_FILTERS, _call_name, resolve
 
 
 # The classes whose every keyword is a named parameter of __init__ (transformers' TrainingArguments and TRL's configs
@@ -91,6 +91,39 @@ def _signature_filtered(node, consts: dict):
     return g.iter.func.value, HF_FIELDS, drop_none
 
 
+def signature_filters(tree) -> set:
+    """Names of the script's functions (each defined once) that return their first parameter's items kept against a
+    config class's signature, the loop form of _signature_filtered (round 68m's Min-DongYoung train.py, cfg71: `def
+    filter_sft_kwargs(kwargs): sig = inspect.signature(SFTConfig.__init__) ... filtered = {} / for key, value in
+    kwargs.items(): if key in params: filtered[key] = value ... / return filtered`, then `SFTConfig(
+    **filter_sft_kwargs(sft_kwargs))`): `**f(D)` spreads D's keys that are those classes' fields."""
+    defs: dict = {}
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.setdefault(f.name, []).append(f)
+    out = set()
+    for name, fs in defs.items():
+        f = fs[0]
+        params = [a.arg for a in f.args.posonlyargs + f.args.args]
+        rets = [r for r in ast.walk(f) if isinstance(r, ast.Return)]
+        if len(fs) != 1 or not params or len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
+            continue
+        kept, p = rets[0].value.id, params[0]
+        sig = any(isinstance(n, ast.Call) and _call_name(n) == "signature" and len(n.args) == 1 and
+                  _class_named(n.args[0]) in _SIGNATURE_CLASSES for n in ast.walk(f))
+        copies = any(isinstance(n, ast.For) and isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Attribute)
+                     and n.iter.func.attr == "items" and isinstance(n.iter.func.value, ast.Name) and
+                     n.iter.func.value.id == p and isinstance(n.target, ast.Tuple) and len(n.target.elts) == 2 and
+                     any(isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Subscript)
+                         and isinstance(a.targets[0].value, ast.Name) and a.targets[0].value.id == kept and
+                         isinstance(a.value, ast.Name) and a.value.id == getattr(n.target.elts[1], "id", None)
+                         for a in ast.walk(n))
+                     for n in ast.walk(f))
+        if sig and copies:
+            out.add(name)
+    return out
+
+
 def _dict_items(node, consts: dict, depth: int = 0) -> list:
     """The (key, value node) pairs of a dict the script writes out: `{"k": v, **other}` or `dict(k=v, **other)`;
     nothing for a dict it builds at run time."""
@@ -116,6 +149,13 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
         inner = [v for k, v in _dict_items(node.value, consts, depth + 1) if k == node.slice.value]
         if inner:
             out += _dict_items(inner[-1], consts, depth + 1)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in consts.get(SIGNATURE_FILTERS, ()) and node.args and not node.keywords:
+        # `**filter_sft_kwargs(sft_kwargs)` of the script's own signature filter (signature_filters): D's fields (not
+        # the empty dict the filter starts from, which _returned_dicts would take for what it returns)
+        from ..hf_transformers import HF_FIELDS
+
+        out += [(k, v) for k, v in _dict_items(node.args[0], consts, depth + 1) if k in HF_FIELDS]
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id in consts.get(RETURNED_DICTS, {}):
         # `**build_kwargs(cfg)` of the script's own `def build_kwargs(cfg): kw = {...}; return kw`

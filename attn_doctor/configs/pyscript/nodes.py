@@ -26,6 +26,9 @@ MODULE_CONSTANTS = "<constants of the user's modules>"
 OPAQUE_DICTS = "<dicts updated at run time>"
 # consts' entry for the script's functions that build a dict of keywords and return it (_returned_dicts)
 RETURNED_DICTS = "<dicts the script's functions return>"
+# consts' entry for the script's functions that return their dict argument kept against a config class's signature
+# (call_keywords.signature_filters)
+SIGNATURE_FILTERS = "<functions keeping a config class's keys>"
 
 
 # a name the script sets to different values in its branches (round 8m: compute_dtype = torch.bfloat16 if the GPU

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, _call_name, resolve
+from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, \
+    _call_name, resolve
 from .dataclass_args import DATACLASSES, _DATACLASS_PARSES, _script_dataclasses
 from .argv import _argparse_defaults, _parse_call, _parsed_parameters
-from .call_keywords import keywords
+from .call_keywords import keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
 from .settings_files import _loaded_files
 from .user_modules import _imported_dataclasses, _imported_module_constants
@@ -66,6 +67,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     out[MODULE_CONSTANTS] = whole
     out[OPAQUE_DICTS] = _opaque_updates(tree)
     out[RETURNED_DICTS] = _returned_dicts(tree, out)
+    out[SIGNATURE_FILTERS] = signature_filters(tree)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
     out[PINNED_BF16] = pinned_bf16(tree)

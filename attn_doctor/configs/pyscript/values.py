@@ -64,7 +64,7 @@ def value(node, consts: dict):
         got = [v for k, v in _dict_items(node.value, consts) if k == node.slice.value]
         if got:
             return value(got[-1], consts)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "pop") and \
             1 <= len(node.args) <= 2 and not node.keywords and not isinstance(node.args[0], ast.Constant) and \
             ast.unparse(node.func) not in _ENVIRON_GETS:
         # `dtype_map.get(dtype, torch.float16)` of a name known here (round 61m: `dtype = dtype or
@@ -78,13 +78,14 @@ def value(node, consts: dict):
             if got:
                 return value(got[-1], consts)
             return value(node.args[1], consts) if len(node.args) > 1 else None
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "pop") and \
             1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) and \
             isinstance(node.args[0].value, str) and ast.unparse(node.func) not in _ENVIRON_GETS:
         # `cfg.get("attn", "sdpa")` / `cfg["model"].get("attn_implementation", "sdpa")` of a dict known here whole (one
         # the script writes out, or the settings file it loads when that file is here: round 54m's users' scripts read
         # their default config so): the entry under the key, else the getter's default (None without one), as
-        # dict.get answers. A dict not known here whole (loaded from a file that is not here, or built at run time) is
+        # dict.get answers (and `d.pop("attn_implementation", "sdpa")`, which answers the same the first time it is
+        # called: round 68m, cfg71). A dict not known here whole (loaded from a file that is not here, or built at run time) is
         # "?": its file decides, not the default (round 17's convention for `bf16=train_cfg.get("bf16", False)`)
         items = _known_items(node.func.value, consts)
         if items is not None:
