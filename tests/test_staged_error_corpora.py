@@ -581,6 +581,13 @@ SETS = (
     # (8 texts, 5 logs) 7/7/5, 1/5 before and after rules from half A; after ex102 (cute.toml, flash_attn.toml, builds.toml,
     # frameworks.toml, triton.toml, attribution.toml; tests/test_explain_variants_ex102.py) 16/15/16, 0/11. fixtures/errors/round102/README.md
     Staged("round102", 16, 16, 15, unrelated="unrelated", note_required=True),
+    # round 106 (ex106, 2026-11-29, session 17): UIs' and trainers' trackers (ComfyUI's node packs, Forge, SD.Next, OneTrainer,
+    # ai-toolkit, unsloth, FramePack, triton-windows for ComfyUI portable, ROCm on Windows), Chinese pages and reports in Chinese
+    # or with localised Windows and dmesg messages, read with a held-back half. Start rules (80d52909): 15/22 matched, 14 right
+    # backend, 9 right cause, 1/11 unrelated; half B (11 texts, 5 logs) 8/7/5, 0/5 before and after rules from half A; after
+    # ex106 (builds.toml, triton.toml, xformers.toml, attention.toml, platform.toml, attribution.toml;
+    # tests/test_explain_variants_ex106.py) 21/20/18, 0/11. Halves and misses: fixtures/errors/round106/README.md
+    Staged("round106", 22, 21, 20, unrelated="unrelated", note_required=True),
 )
 
 
