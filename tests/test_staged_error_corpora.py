@@ -581,6 +581,10 @@ SETS = (
     # (8 texts, 5 logs) 7/7/5, 1/5 before and after rules from half A; after ex102 (cute.toml, flash_attn.toml, builds.toml,
     # frameworks.toml, triton.toml, attribution.toml; tests/test_explain_variants_ex102.py) 16/15/16, 0/11. fixtures/errors/round102/README.md
     Staged("round102", 16, 16, 15, unrelated="unrelated", note_required=True),
+    # round 101m (ex101m, 2026-11-29, session 16): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind; measured by the lead three times (27/40 matched, 27 right backend, 13 right cause, 2/18
+    # unrelated claimed). Training material since ex104, session 17: fixtures/errors/round101m/README.md
+    Staged("round101m", 40, 27, 27, unrelated="unrelated", note_required=True),  # training material since ex104, session 17
 )
 
 
@@ -624,10 +628,8 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 85m, ex85m's measure-only set of session 13, is training material in SETS since helper ex89 read its misses, session 14)
 # (round 90m, ex90m's measure-only set of session 14, is training material in SETS since helper ex94 read its misses, session 15)
 # (round 95m, ex95m's measure-only set of session 15, is training material in SETS since helper ex100 read its misses, session 16)
+# (round 101m, ex101m's measure-only set of session 16, is training material in SETS since helper ex104 read its misses, session 17)
 MEASURE_ONLY: tuple[Staged, ...] = (
-    # round 101m (ex101m, 2026-11-29, session 16): new threads from any tracker about the seven backends and their users,
-    # gathered and labelled blind, explain never run on them; see fixtures/errors/round101m/README.md
-    Staged("round101m", 40, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex101m, session 16)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
