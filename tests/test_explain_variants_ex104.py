@@ -213,7 +213,7 @@ PIECES = {
     "build.no-ninja": "probably[ \\t]+|still",
     "install.wheel-version-inconsistent": "",
     "transformers.sdpa-mask-vmap": "",
-    "attn.native-crash": "Segmentation[ \\t]+fault[ \\t]+from[ \\t]+GPU",
+    "attn.native-crash": "Segmentation fault from GPU",
     "attn.nan-output": "swap(?:ped)?[ \\t]+in",
     "xformers.built-for-other-torch": "Installing[ \\t]+torch",
     "attn.api-mismatch": "_OpNamespace",
