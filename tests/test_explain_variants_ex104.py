@@ -20,8 +20,8 @@ Mechanisms (knowledge file: rule; the round 101m text it came from):
   vmap      frameworks.toml transformers.sdpa-mask-vmap (new): transformers' SDPA mask code under torch.func.vmap (MadryLab/trak#78)
   gpufault  attention.toml attn.native-crash: a GPU page fault (Intel's, ROCm's, in words) under an attention call
             (torch-xpu-ops#2570, pytorch#195319), and attribution.toml: oneDNN with XPU or PyTorch on the line is torch's SDPA
-  nan       attention.toml attn.nan-output: "when I use <backend> ..." then, lines below, the loss or output is NaN
-            (flash-attention#151)
+  half      attention.toml attn.half-cast-in-fp32-model (new): a backend's call with .half() on its input in an fp32 model, NaN said a
+            few lines below (flash-attention#151; attn.nan-output's patterns stay on one line, tests/test_explain_variants_6a.py)
   update    versions.toml xformers.built-for-other-torch: an update said to break xformers while the text shows it installing
             another torch (stable-diffusion-webui#7203)
   mac       accelerators.toml: an Apple chip named with a Mac ("m1 mac", "Mac M2"), NVIDIA named as what the machine lacks is no
@@ -48,7 +48,7 @@ from attn_doctor.knowledge import entries
 from explain_top import assert_claim_no_unrelated_log, first, ids, training_unrelated_logs
 
 ROOT = Path(__file__).resolve().parents[1]
-NEW = ("install.wheel-version-inconsistent", "transformers.sdpa-mask-vmap")
+NEW = ("install.wheel-version-inconsistent", "transformers.sdpa-mask-vmap", "attn.half-cast-in-fp32-model")
 
 
 @pytest.mark.parametrize("text, want", [
@@ -96,9 +96,10 @@ NEW = ("install.wheel-version-inconsistent", "transformers.sdpa-mask-vmap")
      "Memory access fault by GPU node-1 (Agent handle: 0x5c0d8e2f3a10) on address 0x7ef000000000. Reason: Page not present or supervisor privilege.",
      ("attn.native-crash", "sage")),
     ("F.scaled_dot_product_attention on the Arc B580: GPU page fault, then the context is banned", ("attn.native-crash", "sdpa")),
-    # nan
-    ("When we enable sage attention for the Wan 2.1 LoRA training:\n\n    --sdpa off --sage_attn\n\nthe loss is NaN from step 1",
-     ("attn.nan-output", "sage")),
+    # half
+    ("        attn_out = sageattn(q.half(), k.half(), v.half(), tensor_layout=\"HND\")\n        return attn_out.float()\n\n"
+     "The rest of my DiT trains in fp32. With this swap the loss is NaN from step 1.", ("attn.half-cast-in-fp32-model", "sage")),
+    ("    y = self.flash_mha(x.to(torch.float16))[0]\nafter this change our grads are NaN", ("attn.half-cast-in-fp32-model", "fa2")),
     # update
     ("After today's update Forge stopped loading xformers\nInstalling torch and torchvision\nSuccessfully installed torch-2.4.0+cu124 torchvision-0.19.0+cu124",
      ("xformers.built-for-other-torch", "xformers")),
@@ -162,8 +163,9 @@ def test_round101m_variants(text, want):
     # gpufault: a page fault of no attention call
     ("Memory access fault by GPU node-1 (Agent handle: 0x1) on address 0x2. Reason: Page not present or supervisor privilege.",
      "attn.native-crash"),
-    # nan: the loss said not NaN
-    ("When I use flash attention the loss is fine.\nNo NaN at all.", "attn.nan-output"),
+    # half: the cast backend call, and NaN denied; a cast with no backend call
+    ("out = flash_attn_func(q.half(), k.half(), v.half())\nthe loss is not NaN anymore", "attn.half-cast-in-fp32-model"),
+    ("x = self.mlp(x.half())\nthe loss is NaN after 10 steps", "attn.half-cast-in-fp32-model"),
     # update: an update that breaks xformers with no torch installed in the text
     ("the update breaks xformers on my machine", "xformers.built-for-other-torch"),
     # opns: an op of no attention kernel
@@ -214,7 +216,7 @@ PIECES = {
     "install.wheel-version-inconsistent": "",
     "transformers.sdpa-mask-vmap": "",
     "attn.native-crash": "Segmentation fault from GPU",
-    "attn.nan-output": "swap(?:ped)?[ \\t]+in",
+    "attn.half-cast-in-fp32-model": "",
     "xformers.built-for-other-torch": "Installing[ \\t]+torch",
     "attn.api-mismatch": "_OpNamespace",
     "attn.kernel-launch-error": "mha_(?:fwd|bwd|varlen_fwd",

@@ -585,7 +585,7 @@ SETS = (
     # gathered and labelled blind; measured by the lead three times (27/40 matched, 27 right backend, 13 right cause, 2/18
     # unrelated claimed). Training material since ex104, session 17: after ex104's mechanisms (prose.toml, imports.toml,
     # attention.toml, sdpa.toml, frameworks.toml, builds.toml, wheels.toml, versions.toml, xformers.toml, accelerators.toml,
-    # attribution.toml; tests/test_explain_variants_ex104.py) 40/38/37 right cause. The two unrelated logs explain reads are readings
+    # attribution.toml; tests/test_explain_variants_ex104.py) 40/38/36 right cause. The two unrelated logs explain reads are readings
     # other rounds keep as known claims: transformers' FA2 fp32 advisory, an info note never a cause (fa2.dtype-advisory, rounds 7b
     # and 13a), and Triton's OutOfResources read backend-neutrally in a state-space model's kernels (triton.out-of-resources, round 8's
     # DEST3D#2). Misses left: fixtures/errors/round101m/README.md
