@@ -14,6 +14,9 @@ benchmarks/explain_generic.py keeps), where the mechanism must answer by itself,
                regression.", a speed regression (prose.slow's)
   numbersx     prose.toml NUMBERSX (prose.numbers): wrong numbers in other words (a numerical discrepancy, not deterministic,
                quality reduced or dropping, 细微差异); not a version discrepancy, not "is deterministic"
+  refusal      prose.toml FAILX, IMPORTX, B (second batch): a dispatcher that finds no kernel or operator, a requirement not met
+               ("requires ... but got"), an option unimplemented, importlib.metadata's "No package metadata was found", and the
+               lower-case `sdpa` as a refusal names it (attribution.toml); a config's `sdpa` value alone names nothing
   cuda-check   triage.toml triage.error-names-backend: a native CUDA check's message "CUDA error (FILE:LINE): ..." whose file is
                a backend's source, behind a progress bar, a worker's tag or a sentence; not a file of no backend, not an OOM
 """
@@ -147,6 +150,34 @@ def test_wrong_numbers_in_other_words(text, backend):
 ])
 def test_wrong_numbers_near_misses(text):
     assert first(text)[0] != "prose.numbers"
+
+
+# ---- refusal ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,entry,backend", [
+    ("No available kernel for flash attn sdpa backend on Arc B580", "prose.fails", "sdpa"),
+    ("xformers: no operator found for memory_efficient_attention_backward with these inputs", "prose.fails", "xformers"),
+    ("Wan2GP says it requires flash-attn >=2.7.1 but got 2.8.3 after the update", "prose.fails", "fa2"),
+    ("Sliding window attention is enabled but not yet implemented for `sdpa` in this model", "prose.fails", "sdpa"),
+    ("Qwen3-VL: output_attentions is not supported when attn_implementation is set to sdpa", "prose.fails", "sdpa"),
+    ("生成失败：Unsupported attention mode: sdpa", "prose.fails", "sdpa"),
+    ("MyNode: No package metadata was found for sageattention", "prose.import", "sage"),
+    ("SDPA returns all zero gradients for head_dim=1", "prose.numbers", "sdpa"),
+])
+def test_refusals_in_a_title(text, entry, backend):
+    assert first(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    # a config's lower-case value beside an unrelated failure, or beside no failure
+    "Training fails with a CUDA error\n\nattn_mode: sdpa\nbatch_size: 4",
+    "The training fails with a CUDA error, my config uses sdpa",
+    "I set sdpa and everything works, no error",
+    # torch's own GPU refusal is no kernel a dispatcher lacks
+    "CUDA error: no kernel image is available for execution on the device",
+])
+def test_refusal_near_misses(text):
+    assert first(text) == (None, None)
 
 
 # ---- cuda-check -----------------------------------------------------------------------------------------------------
