@@ -52,6 +52,8 @@ def first(text: str, generic: bool = True) -> tuple[str | None, str | None]:
     "torch 2.6 doesn't compile with Flash Attention (Win10)",
     # the ATen op in a test-skip title and in a NotImplementedError
     "[xpu] torch.ops.aten._flash_attention_forward lack of support for XPU",
+    "[Skip]: NotImplementedError: Could not run 'aten::_flash_attention_backward' with arguments from the 'XPU' backend\n"
+    "op_ut,test_meta_xpu.TestMetaXPU,test_dispatch_meta_outplace_torch_ops_aten__flash_attention_backward_xpu_bfloat16",
     "NotImplementedError: Could not run 'aten::_efficient_attention_forward' with arguments from the 'Meta' backend. "
     "Flash attention is not supported there.",
     # SDPA's own refusal in the title, a flash-attention question under it
@@ -107,6 +109,9 @@ def test_torch_flash_names():
     ("the job dies at the first step with FA3 enabled", "prose.fails", "fa3"),
     ("FlexAttention hits the recompile limit when the batch shape changes", "prose.fails", "flex"),
     ("Linux: xFormers wasn't build with CUDA support", "prose.build", "xformers"),
+    ("Index overflow in flash_attn_varlen_func with more than 2**31 tokens", "prose.fails", "fa2"),
+    ("[WIP] sageattn varlen: fix int32 overflow for long videos", "prose.fails", "sage"),
+    ("Keeping FlexAttention happy, else it hits the following exceptions", "prose.fails", "flex"),
 ])
 def test_failure_verbs_in_a_title(text, entry, backend):
     assert first(text) == (entry, backend)
@@ -119,6 +124,8 @@ def test_failure_verbs_in_a_title(text, entry, backend):
     "Logistic regression head on top of a FlexAttention encoder",
     "no memory leak with xformers anymore after the update",
     "We hit the limit of what xformers can do, so we moved to FA3, which works great",
+    "See stack overflow for installing xformers",
+    "Exception handling for the flash-attn import",
 ])
 def test_failure_verbs_near_misses(text):
     assert first(text) == (None, None)
@@ -126,6 +133,14 @@ def test_failure_verbs_near_misses(text):
 
 def test_speed_regression_stays_slowness():
     assert first("[FA4, Hopper, BWD] BWD Speed Regression on H200 when headdim=256")[0] == "prose.slow"
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("Significant increase in computation time when a mask is passed to SDPA", "sdpa"),
+    ("Increased inference time with FlexAttention after the update", "flex"),
+])
+def test_time_said_to_grow(text, backend):
+    assert first(text) == ("prose.slow", backend)
 
 
 # ---- numbersx -------------------------------------------------------------------------------------------------------
@@ -138,6 +153,11 @@ def test_speed_regression_stays_slowness():
     ("sageattn 2 noticeably reduces the image quality on Flux", "sage"),
     ("SageAttention3: video quality drops a lot compared to SDPA", "sage"),
     ("开启 flash attention 后 logits 有细微差异", "fa2"),
+    ("With FlexAttention the outputs are completely wrong after 2k tokens", "flex"),
+    ("the result is wrong for sdpa with a sliding window mask", "sdpa"),
+    ("The causal mask is not applied correctly in xformers' BlockDiagonalMask with padding", "xformers"),
+    ("Wan 2.2 with sageattn3 outputs only grey noise on the 5090", "sage"),
+    ("# What does flash_attn_varlen_func compute?\nWhen I compare it with a naive loop it doesn't give the same outputs:", "fa2"),
 ])
 def test_wrong_numbers_in_other_words(text, backend):
     assert first(text) == ("prose.numbers", backend)
@@ -147,6 +167,8 @@ def test_wrong_numbers_in_other_words(text, backend):
     "Fixed a version discrepancy between flash-attn and torch in the lockfile",
     "SDPA is deterministic now",
     "sageattn 2 keeps the image quality on Flux and is faster",
+    "the result is wrong, my config sets sdpa",
+    "I fixed the noise schedule for sageattention",
 ])
 def test_wrong_numbers_near_misses(text):
     assert first(text)[0] != "prose.numbers"

@@ -62,14 +62,15 @@ TORCH_FLASH = re.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bfl
                          # helper ex107 (session 17; benchmarks/explain_generic.py, "generic matched, another backend"): torch's flash
                          # kernel by more of its own names and as reports word it: Windows wheels print "1Torch was not compiled
                          # with flash attention" (a digit glued on: no \b before Torch); the ATen ops (aten::_flash_attention_forward,
-                         # at::_efficient_attention_backward, torch.ops.aten._flash_attention_forward); torch said to be compiled or
+                         # at::_efficient_attention_backward, torch.ops.aten._flash_attention_forward, and a test id's mangled
+                         # ..._aten__flash_attention_forward_xpu_float16); torch said to be compiled or
                          # built without it ("Pytorch doesn't compile with Flash Attention"); SDPA's own refusal "No available
                          # kernel"; and a line that makes SDPA the owner of the flash kernel ("torch SDPA automatically uses a flash
                          # attention algorithm", "the flash attention backend of SDPA", "flash attn sdpa backend", "SDPA's flash
                          # kernel", "flash attention in the implementation of torch.nn.functional.scaled_dot_product_attention"),
                          # not a line that sets the two against each other ("flash attention instead of SDPA")
                          r"(?<![A-Za-z_])Torch was not compiled with flash attention\b|"
-                         r"\b(?:aten|at)(?:::|\.)_(?:flash_attention|efficient_attention|scaled_dot_product)_\w+|"
+                         r"(?<![A-Za-z0-9])(?:aten|at)(?:::|\.|_)_(?:flash_attention|efficient_attention|scaled_dot_product)_\w+|"
                          r"\b(?:py)?torch\b(?:[^\n.]|\.(?=\w)){0,30}?\b(?:(?:was|is|were|isn['’]?t|wasn['’]?t|doesn['’]?t|does[ \t]+not|did[ \t]+not|"
                          r"didn['’]?t|not)[ \t]+)?(?:compiled?|buil[dt])[ \t]+with(?:out)?[ \t]+flash[ -]?att(?:ention|n)\b|"
                          r"\bNo available kernel(?:\.|[ \t]+for\b)|"
