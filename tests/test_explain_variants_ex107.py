@@ -16,7 +16,8 @@ benchmarks/explain_generic.py keeps), where the mechanism must answer by itself,
                quality reduced or dropping, 细微差异); not a version discrepancy, not "is deterministic"
   refusal      prose.toml FAILX, IMPORTX, B (second batch): a dispatcher that finds no kernel or operator, a requirement not met
                ("requires ... but got"), an option unimplemented, importlib.metadata's "No package metadata was found", and the
-               lower-case `sdpa` as a refusal names it (attribution.toml); a config's `sdpa` value alone names nothing
+               lower-case `sdpa` as a refusal names it, and as a sentence's word (attribution.toml); a config's, a flag's or a
+               list's `sdpa` value alone names nothing
   cuda-check   triage.toml triage.error-names-backend: a native CUDA check's message "CUDA error (FILE:LINE): ..." whose file is
                a backend's source, behind a progress bar, a worker's tag or a sentence; not a file of no backend, not an OOM
 """
@@ -167,7 +168,7 @@ def test_wrong_numbers_in_other_words(text, backend):
     "Fixed a version discrepancy between flash-attn and torch in the lockfile",
     "SDPA is deterministic now",
     "sageattn 2 keeps the image quality on Flux and is faster",
-    "the result is wrong, my config sets sdpa",
+    "the result is wrong\n\nattn_implementation: sdpa\nbatch_size: 8",
     "I fixed the noise schedule for sageattention",
 ])
 def test_wrong_numbers_near_misses(text):
@@ -193,13 +194,34 @@ def test_refusals_in_a_title(text, entry, backend):
 @pytest.mark.parametrize("text", [
     # a config's lower-case value beside an unrelated failure, or beside no failure
     "Training fails with a CUDA error\n\nattn_mode: sdpa\nbatch_size: 4",
-    "The training fails with a CUDA error, my config uses sdpa",
-    "I set sdpa and everything works, no error",
+    "The training fails with a CUDA error\n\n--attn_choices [eager, sdpa]",
+    "The training fails with a CUDA error\n\n{\"attn_implementation\": \"sdpa\", \"bf16\": true}",
     # torch's own GPU refusal is no kernel a dispatcher lacks
     "CUDA error: no kernel image is available for execution on the device",
 ])
 def test_refusal_near_misses(text):
     assert first(text) == (None, None)
+
+
+@pytest.mark.parametrize("text,backend", [
+    ("fix(sdpa): work around the MPS two-pass kernel's correctness bug", "sdpa"),
+    ("sdpa on bert gives nan with bfloat16 and padding", "sdpa"),
+    ("sdpa mit Maske ist auf der 4090 viel langsamer", "sdpa"),
+])
+def test_lower_case_sdpa_in_a_sentence(text, backend):
+    assert first(text)[1] == backend, first(text)
+
+
+@pytest.mark.parametrize("line", [
+    "attn_choices: [eager, sdpa, flash_attention_2]",
+    '"attn_implementation": "sdpa",',
+    "model.sdpa()",
+    "eager, sdpa or flash",
+])
+def test_lower_case_sdpa_as_a_value_names_nothing_new(line):
+    from attn_doctor.knowledge.attribution import _named
+
+    assert (_named(line) or (None,))[0] != "sdpa", _named(line)
 
 
 # ---- cuda-check -----------------------------------------------------------------------------------------------------
