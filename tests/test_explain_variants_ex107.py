@@ -18,6 +18,9 @@ benchmarks/explain_generic.py keeps), where the mechanism must answer by itself,
                ("requires ... but got"), an option unimplemented, importlib.metadata's "No package metadata was found", and the
                lower-case `sdpa` as a refusal names it, and as a sentence's word (attribution.toml); a config's, a flag's or a
                list's `sdpa` value alone names nothing
+  more words   prose.toml FAILX, NUMBERSX, IGNOREDX (fifth batch, from titles written for each backend): memory said to explode
+               or spike, an exception thrown, a process killed, a time-out, unusable, a conflict; blurry output; a selection that
+               "isn't used", the math kernel picked; not "no conflict"
   cuda-check   triage.toml triage.error-names-backend: a native CUDA check's message "CUDA error (FILE:LINE): ..." whose file is
                a backend's source, behind a progress bar, a worker's tag or a sentence; not a file of no backend, not an OOM
 """
@@ -222,6 +225,36 @@ def test_lower_case_sdpa_as_a_value_names_nothing_new(line):
     from attn_doctor.knowledge.attribution import _named
 
     assert (_named(line) or (None,))[0] != "sdpa", _named(line)
+
+
+# ---- more words -----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,entry,backend", [
+    ("FlexAttention memory usage explodes with a dense block mask", "prose.fails", "flex"),
+    ("xformers causes a VRAM spike at the VAE decode", "prose.fails", "xformers"),
+    ("flash-attn 2.8 uses much more memory than expected at 32k", "prose.fails", "fa2"),
+    ("FA4 throws on head_dim=192", "prose.fails", "cute"),
+    ("sageattn raised an AssertionError in the quant kernel", "prose.fails", "sage"),
+    ("importing flash_attn kills the whole process on Windows", "prose.fails", "fa2"),
+    ("Building xformers timed out in CI", "prose.build", "xformers"),
+    ("SageAttention 3 is unusable on the DGX Spark", "prose.gpu", "sage"),
+    ("xformers 0.0.32 conflicts with torch 2.9", "prose.fails", "xformers"),
+    ("Blurry frames with sageattn on Wan 2.2", "prose.numbers", "sage"),
+    ("FlashAttention 3 isn't used even though I set attn_implementation to flash_attention_3", "prose.ignored", "fa3"),
+    ("SDPA falls back to the math kernel on the A10", "prose.ignored", "sdpa"),
+])
+def test_more_words_of_failure(text, entry, backend):
+    assert first(text) == (entry, backend)
+
+
+@pytest.mark.parametrize("text", [
+    "no conflict between xformers and torch 2.8",
+    "I raised the block size for flex attention and it runs well",
+    "the flash attention kernel's throughput is fine",
+    "Building xformers took 20 minutes, no timeouts",
+])
+def test_more_words_near_misses(text):
+    assert first(text) == (None, None)
 
 
 # ---- cuda-check -----------------------------------------------------------------------------------------------------
