@@ -8,9 +8,9 @@ backend, a message a backend's source raises; the backend-less catch-alls of the
 (knowledge/attribution.toml/.py: which backend a backend-less finding belongs to). Specific entries fit the texts
 they were written from; this benchmark measures what is left when they are gone.
 
-Every training round (ROUNDS: the folders fixtures/errors/round*/ whose rules were written or that were made training
-after their blind measurement; not round4b-check, a sample measured once after round 4b's rules; never held-out/, never a
-measure-only set being gathered) is run twice through the matcher `attn-doctor explain -` runs (attn_doctor.explain.match):
+Every training round (ROUNDS: compare_matches.ROUNDS, the folders fixtures/errors/round*/ whose rules were written or that
+were made training after their blind measurement; not round4b-check, a sample measured once after round 4b's rules; never
+held-out/, never compare_matches.MEASURE_ONLY, never a measure-only set being gathered) is run twice through the matcher `attn-doctor explain -` runs (attn_doctor.explain.match):
   normal         every entry
   generic-only   only the entries marked generic or fallback, and the frames-only entries (triage.through-backend:
                  weak evidence, no pattern of its own); a specific entry's `frames` (its weak copy) goes with it.
@@ -44,15 +44,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from explain_heldout import load, verdict  # noqa: E402  (the same reading of a corpus file and of a verdict)
 
-# the training rounds of explain (in-sample): kept as a list, not a glob, so that a measure-only set added under
-# fixtures/errors/ stays out until it has been measured (session 8)
-ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b round5a round5b round6a round6b round7a "
-          "round7b round8 round9 round10 round10b round11 round12 round13a round13b round14 round15 round16 round17 "
-          "round21m round22 round23 round24m round25 round26 round27 round31 round32 round33 round38 round49m round54m "
-          "round60m round63m").split()
-# never read here: the held-out corpus (round 49m, measure-only while it was gathered, is training material since
-# its final measurement: ex53; round 54m since ex58's, round 60m since ex64's, round 63m since ex70's)
-REFUSED = {"heldout"}
+# the training rounds of explain (in-sample): compare_matches.ROUNDS, the one list the in-sample runner reads (a list,
+# not a glob, so that a measure-only set added under fixtures/errors/ stays out until it has been measured). Until
+# session 17 this file kept its own copy, which had stopped at round 63m (1518 of 2087 texts: ex107).
+from compare_matches import MEASURE_ONLY, ROUNDS as _TRAINING  # noqa: E402
+
+# never read here: the held-out corpus and compare_matches.MEASURE_ONLY (rounds gathered blind, measured by the lead)
+REFUSED = {"heldout", *MEASURE_ONLY}
+ROUNDS = tuple(r for r in _TRAINING if r not in REFUSED)
 
 
 def generic_ids() -> set[str]:
@@ -289,6 +288,11 @@ def main(argv: list[str] | None = None) -> int:
     bad = [r for r in rounds if r in REFUSED or r.startswith("heldout")]
     if bad:
         print(f"explain_generic: refused (held-out or measure-only): {', '.join(bad)}", file=sys.stderr)
+        return 2
+    # only training rounds: a folder not yet in compare_matches.ROUNDS may be a measure-only set being gathered
+    unknown = [r for r in rounds if r not in ROUNDS]
+    if unknown:
+        print(f"explain_generic: not a training round (compare_matches.ROUNDS): {', '.join(unknown)}", file=sys.stderr)
         return 2
     missing = [r for r in rounds if not (ROOT / "fixtures" / "errors" / r).is_dir()]
     if missing:
