@@ -42,12 +42,18 @@ class Result:
     versions: Versions  # what the fixes were fitted to (knowledge/tailor.py)
 
 
+def probes() -> tuple[tuple[str, str], ...]:
+    """The facts explain wants from the input besides its problems, searched in the same pass: the releases it names
+    (tailor), a source checkout (checkout), SDPA's reasons (sdpa_reasons), the platform's evidence (accelerator)."""
+    return tailor.PROBES + checkout.PROBES + sdpa_reasons.PROBES + accelerator.probes()
+
+
 def examine(source, env: Versions | None = None, ids: set[str] | None = None) -> Result:
     """Read `source` whole (a str, bytes, a binary or text stream: a file or stdin of any size, in
     constant memory) and explain every known problem in it, ranked, with real line numbers. The
     fixes are fitted to `env` (the checked environment's versions), else to the versions the input
     names, else carry placeholders a shell refuses."""
-    s = scan(source if source is not None else "", ids=ids, probes=tailor.PROBES + checkout.PROBES + sdpa_reasons.PROBES + accelerator.probes())
+    s = scan(source if source is not None else "", ids=ids, probes=probes())
     v = env if env is not None and env.known else tailor.from_probes(s.probed)
     if env is not None and v is not env:  # the env's torch is unknown: the log's versions, the env's interpreter
         v = dataclasses.replace(v, target=env.target, situation=env.situation)
