@@ -561,26 +561,35 @@ def _attention_default(node, consts: dict) -> str | None:
     import ast
 
     from .pyscript import resolve
+
+    d = _lookup_default(resolve(node, consts))
+    if isinstance(d, ast.Constant) and isinstance(d.value, str) and d.value in set(NAMES) | FLASH_VARIANTS:
+        return d.value
+    return None
+
+
+def _lookup_default(node):
+    """The default of the settings lookup `node` is, as an expression: `d.get("key", D)` / `d.pop("key", D)` (not the
+    environment's: those are the launcher's, pyscript's constants), `getattr(obj, "name", D)`, `X.select(cfg, "path",
+    default=D)` (OmegaConf); None for any other node. The attention's and a precision word's defaults are read so."""
+    import ast
+
     from .pyscript.nodes import _ENVIRON_GETS
 
-    node = resolve(node, consts)
-    if not isinstance(node, ast.Call) or any(k.arg != "default" for k in node.keywords):
+    if not isinstance(node, ast.Call):
         return None
-    default = [k.value for k in node.keywords if k.arg == "default"] or node.args[-1:]
-    if len(default) != 1 or not isinstance(default[0], ast.Constant) or not isinstance(default[0].value, str) or \
-            default[0].value not in set(NAMES) | FLASH_VARIANTS:
-        return None
-    f = node.func
-    keyed = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    if isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(node.args) == 2 and not node.keywords and \
-            keyed[:1] == node.args[:1] and ast.unparse(f) not in _ENVIRON_GETS:
-        return default[0].value
-    if isinstance(f, ast.Name) and f.id == "getattr" and len(node.args) == 3 and not node.keywords and \
-            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
-        return default[0].value
-    if isinstance(f, ast.Attribute) and f.attr == "select" and len(node.args) == 2 and node.keywords and \
-            isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
-        return default[0].value
+    f, args, keys = node.func, node.args, [k.arg for k in node.keywords]
+
+    def named(i: int) -> bool:
+        return len(args) > i and isinstance(args[i], ast.Constant) and isinstance(args[i].value, str)
+
+    if isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(args) == 2 and not keys and named(0) and \
+            ast.unparse(f) not in _ENVIRON_GETS:
+        return args[1]
+    if isinstance(f, ast.Name) and f.id == "getattr" and len(args) == 3 and not keys and named(1):
+        return args[2]
+    if isinstance(f, ast.Attribute) and f.attr == "select" and len(args) == 2 and keys == ["default"] and named(1):
+        return node.keywords[0].value
     return None
 
 
@@ -648,19 +657,10 @@ def _compared_default(node, consts: dict) -> bool | None:
             left = resolve(left.args[0], consts)
         else:
             break
-    if not isinstance(left, ast.Call):
+    default = _lookup_default(left)
+    if not isinstance(default, ast.Constant) or not isinstance(default.value, str):
         return None
-    default = [k.value for k in left.keywords if k.arg == "default"] or left.args[-1:]
-    f = left.func
-    getter = (isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and len(left.args) == 2 and not left.keywords
-              and isinstance(left.args[0], ast.Constant)) or \
-        (isinstance(f, ast.Name) and f.id == "getattr" and len(left.args) == 3 and not left.keywords) or \
-        (isinstance(f, ast.Attribute) and f.attr == "select" and len(left.args) == 2 and
-         [k.arg for k in left.keywords] == ["default"])
-    if not getter or len(default) != 1 or not isinstance(default[0], ast.Constant) or \
-            not isinstance(default[0].value, str) or ast.unparse(f) in ("os.environ.get", "os.getenv", "environ.get"):
-        return None
-    word = default[0].value
+    word = default.value
     for step in reversed(steps):
         word = getattr(word, step)()
     hit = word in words
