@@ -1199,20 +1199,14 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         text = text_value(call.args[0], scope, before, depth + 1)
         if not isinstance(text, str):
             return None
+        from . import load_toml, load_yaml  # (the readers' own loaders: tomli on Python 3.10)
+        from ..model import UsageError
+
         mod = call.func.value.id
         try:
-            if mod == "yaml":
-                import yaml
-
-                data = yaml.safe_load(text)
-            elif mod == "json":
-                data = json.loads(text)
-            else:
-                import tomllib
-
-                data = tomllib.loads(text)
-        except Exception:  # text the script's own loader would reject, or that only parses once filled in
-            return None
+            data = load_yaml("", text) if mod == "yaml" else json.loads(text) if mod == "json" else load_toml("", text)
+        except (UsageError, ValueError, TypeError, RecursionError):
+            return None  # text the script's own loader would reject, or that only parses once filled in
 
         def known(v):
             if isinstance(v, dict):
