@@ -647,6 +647,9 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # round 105m (ex105m, 2026-11-29, session 17): new threads from any tracker about the seven backends and their users,
     # gathered and labelled blind, explain never run on them; see fixtures/errors/round105m/README.md
     Staged("round105m", 41, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex105m, session 17)
+    # round 109m (ex109m, 2026-11-29, session 18): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind, explain never run on them; see fixtures/errors/round109m/README.md
+    Staged("round109m", 39, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex109m, session 18)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
