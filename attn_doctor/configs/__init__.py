@@ -993,6 +993,12 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
         if entry is not None:
             return entry
+        loop = _module("transformers").own_loop(doc) if doc["fmt"] == "python" else None
+        if loop is not None:
+            # a user's own loop over a transformers model (hf_transformers.own_loop): refused, saying what it is and
+            # the attention it asks transformers for (session 18, cfg74: the blind rounds' convention)
+            raise UsageError(f"{where} is {_module('transformers').own_loop_refusal(loop)} (attn-doctor reads "
+                             f"{supported()}); --trainer transformers reads the model's settings in it anyway")
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None  # (python: a notebook's !lines)
