@@ -75,6 +75,11 @@ LOOPS = {
         "    def fit(self, loader):\n        for b in loader:\n            self.model(**b).loss.backward()\n"
         "            self.optimizer.step()\n\nReasonTrainer(model).fit([])\n",
         head="from transformers import Trainer, TrainingArguments, DataCollatorForLanguageModeling\n"),
+    # a backward pass beside an optimiser of bitsandbytes' (its step in a helper of the user's module)
+    "bnb_optimizer_step_elsewhere": _loop('AutoModelForCausalLM.from_pretrained("org/m")',
+                                          "import bitsandbytes as bnb\nfrom mylib import apply_update\n"
+                                          "o = bnb.optim.AdamW8bit(model.parameters(), lr=2e-4)\nfor b in loader:\n"
+                                          "    model(**b).loss.backward()\n    apply_update(o)\n"),
     # a task head and PEFT, the loop in main()
     "peft_task_head": ("import torch\nfrom peft import LoraConfig, get_peft_model\n"
                        "from transformers import AutoModelForSequenceClassification\n\n\ndef main():\n"
@@ -163,6 +168,12 @@ KEPT = {
                                "trainer = cls(model=model, args=args)\nfor b in []:\n    model(**b).loss.backward()\n"
                                "trainer.train()\n",
                                ("transformers", ["sdpa"], "", "none")),
+    # a gradient taken for attribution (saliency), no optimiser: no training
+    "saliency": ("import torch\nfrom transformers import AutoModelForCausalLM\n"
+                 "model = AutoModelForCausalLM.from_pretrained('org/m', attn_implementation='eager')\n"
+                 "emb = model.get_input_embeddings()(ids).detach().requires_grad_(True)\n"
+                 "model(inputs_embeds=emb).logits[0, -1].max().backward()\nprint(emb.grad.norm(dim=-1))\n",
+                 ("transformers", [], "", "none")),
     # inference: generate, no backward, no optimiser (a scheduler's or an environment's step is none)
     "inference": ("import torch\nfrom transformers import AutoModelForCausalLM\n"
                   "model = AutoModelForCausalLM.from_pretrained('org/m', attn_implementation='flash_attention_2',\n"

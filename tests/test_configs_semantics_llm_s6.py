@@ -112,9 +112,11 @@ def test_near_misses_of_the_model_mechanisms(tmp_path, lines, field, want):
     assert _script(tmp_path, HEAD + lines)[field] == want
 
 
+# (the optimiser's step added by cfg74: a loop that trains, which is what the refusal of a user's own loop looks for)
 LOOP = ("import torch\nfrom transformers import AutoModelForCausalLM\n{pre}"
         "model = AutoModelForCausalLM.from_pretrained('gpt2', attn_implementation='sdpa').cuda()\n"
-        "for batch in loader:\n    with {ctx}:\n        loss = model(**batch).loss\n    loss.backward()\n")
+        "for batch in loader:\n    with {ctx}:\n        loss = model(**batch).loss\n    loss.backward()\n"
+        "    optimizer.step()\n")
 
 
 @pytest.mark.parametrize("pre, ctx, want", [

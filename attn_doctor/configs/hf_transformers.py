@@ -387,25 +387,39 @@ def _trainer_used(t) -> bool:
     return False
 
 
-def _own_step(t) -> str | None:
-    """The training step a script writes itself, or None: a backward pass it calls (`loss.backward()`,
-    `accelerator.backward(loss)`, `scaler.scale(loss).backward()`, `fabric.backward(loss)`) or an optimiser's step
-    (`optimizer.step()`, `scaler.step(optimizer)`)."""
+# an optimiser a script builds: torch.optim's and the libraries' (bitsandbytes' AdamW8bit, transformers' Adafactor,
+# prodigyopt's Prodigy, lion-pytorch's Lion, Muon ...), by its class name
+_OPTIMIZER_CLASS = re.compile(r"(?i)^(\w*adam\w*|sgd|adafactor|\w*lion\w*|rmsprop|adagrad|adadelta|prodigy\w*|muon|"
+                              r"lamb|lars|came|schedulefree\w*|\w*optimi[sz]er)$")
+
+
+def _optimizer_built(t) -> bool:
     import ast
 
+    return any(isinstance(n, ast.Call) and _OPTIMIZER_CLASS.match(_callee(n)[1] or "") for n in ast.walk(t))
+
+
+def _own_step(t) -> str | None:
+    """The training step a script writes itself, or None: an optimiser's step (`optimizer.step()`,
+    `scaler.step(optimizer)`), or a backward pass it calls (`loss.backward()`, `accelerator.backward(loss)`,
+    `scaler.scale(loss).backward()`) beside an optimiser it builds (a backward pass alone is a gradient an inference
+    or attribution script may take: no training)."""
+    import ast
+
+    backward = None
     for n in ast.walk(t):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
             continue
         target = n.func.value
         said = ast.unparse(n.func) + "()"
-        if n.func.attr == "backward":
+        if n.func.attr == "backward" and backward is None:
             # (`(raw_loss / config.accumulation_steps).backward()`: said as the backward pass it is)
-            return said if isinstance(target, (ast.Name, ast.Attribute)) and len(said) <= 48 else "loss.backward()"
+            backward = said if isinstance(target, (ast.Name, ast.Attribute)) and len(said) <= 48 else "loss.backward()"
         name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
         if n.func.attr == "step" and (_OPTIMIZER_NAME.search(name) or any(
                 isinstance(a, ast.Name) and _OPTIMIZER_NAME.search(a.id) for a in n.args)):
-            return said if len(said) <= 48 else "optimizer.step()"
-    return None
+            return backward or (said if len(said) <= 48 else "optimizer.step()")
+    return backward if backward is not None and _optimizer_built(t) else None
 
 
 def own_loop(doc: dict, *, attn: bool = True) -> dict | None:
