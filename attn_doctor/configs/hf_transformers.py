@@ -425,8 +425,8 @@ def _own_step(t) -> str | None:
 def own_loop(doc: dict, *, attn: bool = True) -> dict | None:
     """A user's own training loop over a transformers model: a script that loads a language model through transformers
     (`AutoModelForCausalLM.from_pretrained(...)`, a task head, a *ForCausalLM class: not a tokenizer, a diffusion
-    script's text encoder, a frozen feature extractor) and trains it with a step of its own (`loss.backward()`,
-    `accelerator.backward(loss)`, `optimizer.step()`), in the file or in a trainer class of its repository, while no
+    script's text encoder, a frozen feature extractor) and trains it with a step of its own (`optimizer.step()`, or
+    `loss.backward()` / `accelerator.backward(loss)` beside an optimiser it builds: _own_step), in the file or in a trainer class of its repository, while no
     transformers Trainer or TRL trainer runs it. Such a run is no trainer's (the convention of the blind rounds, issue
     24's "a file is read as trainer X only on X's own evidence"; relabelled in session 18, cfg74: round 6a's Sherlock1956
     sft.py, round 51's BFCmath train_grpo.py and tiwwpst loops, round 47m's LennoxC gemma3_finetune.py): {"step": what
