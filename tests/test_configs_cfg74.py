@@ -219,6 +219,7 @@ def test_a_launch_of_a_loop_beside_it_says_what_the_script_is(tmp_path, line):
                                               'attn_implementation="sdpa")', PLAIN))
     msg = refusal(tmp_path, "go.sh", f"#!/bin/bash\nexport RUN=x\n{line}\n")
     assert "runs finetune_loop.py, which is " + LOOP in msg and "--require sdpa" in msg
+    assert "--config finetune_loop.py --trainer transformers" in msg
 
 
 def test_a_launch_of_a_trainer_script_beside_it_is_still_read_through_it(tmp_path):

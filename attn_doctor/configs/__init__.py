@@ -1002,7 +1002,8 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                 # cfg74: round 47m's launch.sh, round 51's run_grpo.sh)
                 raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, which is "
                                  f"{_module('transformers').own_loop_refusal(loop)} (attn-doctor reads {supported()}); "
-                                 f"--trainer transformers reads the model's settings in {script} anyway")
+                                 f"`attn-doctor check --config {script} --trainer transformers` reads the model's "
+                                 f"settings in it anyway")
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
