@@ -8,7 +8,9 @@ model, an accelerate loop, a Lightning module) — so every mechanism has near m
 
 - a Python file is transformers' when it loads a language model through transformers or configures transformers' / TRL's
   trainer (round 6a; real/TRAINERS.md "Round 6a"), whatever keywords its calls carry (hf_transformers._score,
-  _transformers_calls): a hand-written loop, an inference or an evaluation script over such a model are transformers';
+  _transformers_calls): an inference or an evaluation script over such a model are transformers'; a hand-written loop
+  was too until session 18, when cfg74 took the blind rounds' convention: a training loop of the user's own that no
+  transformers / TRL trainer runs is refused, saying so (hf_transformers.own_loop; `--trainer transformers` reads it);
 - a class of the script's own, or imported from its own package, named like transformers' / TRL's (`TrainingArguments`,
   `SFTConfig`, `TinyLlamaModel.from_pretrained`) is not that evidence (hf_transformers._foreign_names), unless it extends
   theirs (_script_subclasses);
@@ -44,6 +46,19 @@ REFUSED = sorted(k for k, e in EXPECT.items() if e["side"] == "refused")
 def test_every_variant_has_an_expectation():
     assert set(FILES) == set(EXPECT)
     assert len(CLAIMED) >= 20 and len(REFUSED) >= 20  # near misses both ways
+
+
+OWN_LOOPS = ["t09_own_loop_optim", "t10_accelerate_loop", "t18_own_loop_task_head", "t19_own_loop_in_class",
+             "t26_own_loop_notebook"]
+
+
+@pytest.mark.parametrize("stem", OWN_LOOPS)
+def test_an_own_loop_is_refused_as_one_and_read_under_trainer(stem):
+    """cfg74: refused in one line saying what it is; `--trainer transformers` reads the attention it loads."""
+    with pytest.raises(UsageError, match="a training loop of the user's own over a transformers model"):
+        configs.load(str(FILES[stem]))
+    cfg = configs.load(str(FILES[stem]), "transformers")
+    assert sorted(cfg["required"]) == sorted(EXPECT[stem]["required"])
 
 
 @pytest.mark.parametrize("stem", CLAIMED)

@@ -338,7 +338,11 @@ def test_a_frozen_feature_extractor_is_no_transformers_run(tmp_path, cls, name, 
 def test_a_frozen_model_given_adapters_still_trains(tmp_path, extra_import, after):
     text = FROZEN.format(cls="AutoModelForCausalLM", extra_import=extra_import.replace(", \n", "\n"), name="model",
                          freeze="model.requires_grad_(False)", part="model", after=after)
-    assert read(tmp_path, "train.py", text) == ("transformers", ["fa2"], "bfloat16", "none")
+    # a loop of the script's own trains it: refused as one since session 18 (cfg74, the blind rounds' convention),
+    # with the attention it asks for; `--trainer transformers` reads the load
+    assert "a training loop of the user's own" in refusal(tmp_path, "train.py", text)
+    assert reading(configs.load(str(tmp_path / "train.py"), "transformers")) == ("transformers", ["fa2"], "bfloat16",
+                                                                                "none")
 
 
 OWN_TRAINER = '''import torch

@@ -26,10 +26,8 @@ _RIYA = ("from_pretrained with no dtype and TrainingArguments with neither bf16 
          "leaves the version open (real/SEMANTICS-llm.md, as round 16m's tom-cruise-cloud train_qwen3.py is labelled \"\"); "
          "the script's Trainer(tokenizer=...) dates it to transformers 4, but the same rule reads round 16m's label wrong: "
          "the labels disagree (README, cfg46), left to the lead")
-_CHARLIE = ("a user's own loop (train_step, torch.amp.autocast) over a 4-bit Qwen3 loaded with AutoModelForCausalLM: the "
-            "project's convention (round6a/README.md:33, real/TRAINERS.md:641-644, benchmarks/results/"
-            "configs-boundary-s10.md:13-17, :71) reads it as transformers; the label follows round 29m's convention for "
-            "users' own diffusion loops (README, cfg46: label doubtful, kept)")
+# (CharlieYates1's enden_ft_script.py, a user's own loop over a 4-bit Qwen3, read as transformers by round 6a's former
+# convention until session 18: refused as the label says since cfg74, hf_transformers.own_loop)
 _ANDREAS = ("notebooks/run_in_colab.ipynb runs `!python train_dpo.py`, at the repository root with the requirements.txt "
             "of its `!pip install -r`: the reader finds it in the real checkout (references._run_from_above), but the "
             "set holds no requirements.txt, so in {} nothing says the notebook runs from the root")
@@ -41,13 +39,11 @@ STILL_WRONG = {
     "round41m/transformers/AndreasCarvalho1701__lab-8-dimmy__notebooks__run_in_colab.ipynb":
         _ANDREAS.format("the flattened layout"),
     "round41m/transformers/RiyaBhanot__FutureAGI-Project__sft-model.py": _RIYA,
-    "round41m/unclaimed-user-script/CharlieYates1__model_finetuning__enden_ft_script.py": _CHARLIE,
 }
 STILL_WRONG_IN_REPO = {
     "round41m/transformers/AndreasCarvalho1701__lab-8-dimmy__notebooks__run_in_colab.ipynb":
         _ANDREAS.format("the set's repository layout"),
     "round41m/transformers/RiyaBhanot__FutureAGI-Project__sft-model.py": _RIYA,
-    "round41m/unclaimed-user-script/CharlieYates1__model_finetuning__enden_ft_script.py": _CHARLIE,
 }
 
 

@@ -11,7 +11,9 @@ checked as well:
 - every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
   types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder its
   trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered: 25 files, 15 claimed, 10 refused, 12 repositories);
+- the set keeps its size (floors = what was gathered: 25 files, 15 claimed, 10 refused, 12 repositories; 13 claimed and
+  12 refused since session 18, when cfg74 relabelled LennoxC's own accelerate loop gemma3_finetune.py and its launch.sh
+  unclaimed:user-script, the blind rounds' convention);
 - no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed)."""
 
 from __future__ import annotations
@@ -29,8 +31,6 @@ STILL_WRONG_IN_BOTH = {
     "round47m/unclaimed-user-script/khalidsabban__fine-tuning-analysis-toolkit__config__config.yaml": _KHALID,
 }
 STILL_WRONG = {**STILL_WRONG_IN_BOTH,
-    "round47m/transformers/LennoxC__gemma3-supplements-small-finetune__launch.sh":
-        _FLAT.format("gemma3_finetune.py (`accelerate launch --config_file ./accelerate_config.yaml ./gemma3_finetune.py`)"),
     "round47m/transformers/Vishak-Bhat30__smart_home__resume_from_gemma.sh":
         _FLAT.format("finetune_gemma.py (`accelerate launch --config_file accelerate_config.yaml finetune_gemma.py`)"),
     "round47m/unsloth/SlncTrZ__Qwen3-0.6-Slnc-Finetune__scripts__run_finetune.bat":
@@ -41,5 +41,5 @@ STILL_WRONG = {**STILL_WRONG_IN_BOTH,
 # test_real_file, test_real_file_in_its_repository_layout (the misses above as strict xfails), the format and the floors
 # gathered (README: 25 files, 15 claimed, 10 to refuse, 12 repositories), freshness (round47m's repositories feed
 # no other folder under fixtures/configs/, held-out aside and never listed): configs_corpus.staged_round
-globals().update(staged_round("round47m", files_min=25, claimed_min=15, refused_min=10, repos_min=12,
+globals().update(staged_round("round47m", files_min=25, claimed_min=13, refused_min=12, repos_min=12,
                               still_wrong=STILL_WRONG, still_wrong_in_layout=STILL_WRONG_IN_BOTH))

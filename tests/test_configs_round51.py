@@ -41,7 +41,6 @@ STILL_WRONG = {**STILL_WRONG_IN_BOTH,
                      "(TrainingArguments(bf16=training_args[\"bf16\"]))"),
     "round51/llama-factory/FaezehFaez2025__InvertiTune__pipeline.sh":
         _FLAT.format("LLaMA-Factory/examples/train_full/qwen2.5_full_sft.yaml (after `cd LLaMA-Factory`)"),
-    "round51/transformers/BFCmath__Confident_Task_LoRA__run_grpo.sh": _FLAT.format("train_grpo.py"),
     "round51/transformers/BFCmath__Confident_Task_LoRA__script.sh": _FLAT.format("finetune_model.py"),
     "round51/transformers/ubinaroy__qwen-law__run.sh": _FLAT.format("sft_train.py"),
     "round51/transformers/LZY-the-boys__dpo__run.sh": _FLAT.format("v1231.yaml (the handbook recipe run_dpo.py is given)"),
@@ -52,8 +51,9 @@ STILL_WRONG = {**STILL_WRONG_IN_BOTH,
 
 
 # test_real_file, test_real_file_in_its_repository_layout (the misses above as strict xfails), the format and the floors
-# gathered (README: 43 files, 35 claimed, 8 to refuse, 16 repositories), freshness (round51's repositories feed no other
+# gathered (README: 43 files, 35 claimed, 8 to refuse, 16 repositories; 31 and 12 since cfg74 relabelled the user's own
+# loops BFCmath train_grpo.py with its run_grpo.sh and tiwwpst's dpo_train.py / sft_train.py unclaimed:user-script), freshness (round51's repositories feed no other
 # folder under fixtures/configs/, held-out and the measure-only sets aside, never read): configs_corpus.staged_round
-globals().update(staged_round("round51", files_min=43, claimed_min=35, refused_min=8, repos_min=16,
+globals().update(staged_round("round51", files_min=43, claimed_min=31, refused_min=12, repos_min=16,
                               captured="2026-11-29", still_wrong=STILL_WRONG, still_wrong_in_layout=STILL_WRONG_IN_BOTH,
                               unread=MEASURE_ONLY))

@@ -22,7 +22,8 @@ Marked NEW: fail on main before this change (e7787cc9)."""
 
 from __future__ import annotations
 
-from configs_corpus import read as _read, refusal as _refusal
+from configs_corpus import read as _read, reading, refusal as _refusal, write
+from attn_doctor import configs as _configs
 
 SFT_SCRIPT = '''import argparse
 import torch
@@ -126,14 +127,21 @@ def test_an_own_loop_under_torchs_amp_module_imported_by_name_trains_in_its_dtyp
              ("from torch.cuda import amp as cuda_amp", "cuda_amp.autocast()", "float16"),
              ("import torch.amp as tamp", "tamp.autocast(device_type='cuda', dtype=torch.float16)", "float16")]
     for i, (imp, ctx, want) in enumerate(cases):
-        assert _read(tmp_path, f"loop{i}.py", OWN_LOOP.format(imp=imp, ctx=ctx))[2] == want, (imp, ctx)
+        assert _forced(tmp_path, f"loop{i}.py", OWN_LOOP.format(imp=imp, ctx=ctx))[2] == want, (imp, ctx)
 
 
 def test_an_amp_of_another_module_or_a_cpu_autocast_says_nothing(tmp_path):
     # an `amp` that is not torch's (apex's, a helper of the user's), or torch's on the CPU: no CUDA autocast dtype
     for i, (imp, ctx) in enumerate([("from apex import amp", "amp.autocast(dtype=torch.float16)"),
                                     ("from torch import amp", "amp.autocast('cpu', dtype=torch.bfloat16)")]):
-        assert _read(tmp_path, f"other{i}.py", OWN_LOOP.format(imp=imp, ctx=ctx))[2] == "", (imp, ctx)
+        assert _forced(tmp_path, f"other{i}.py", OWN_LOOP.format(imp=imp, ctx=ctx))[2] == "", (imp, ctx)
+
+
+def _forced(tmp_path, name: str, text: str) -> tuple:
+    """A user's own loop is refused since session 18 (cfg74: the blind rounds' convention, hf_transformers.own_loop);
+    `--trainer transformers` still reads its model's settings and its autocast, as these tests ask."""
+    assert "a training loop of the user's own" in _refusal(tmp_path, name, text)
+    return reading(_configs.load(write(tmp_path, name, text), trainer="transformers"))
 
 
 def test_a_run_prefixed_evaluation_script_is_named_as_no_training_run(tmp_path):  # NEW

@@ -976,6 +976,15 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             beside = _script_beside(doc, script)
             if beside is not None:
                 return _read_through(doc, path, where, script, beside)
+            gui = TRAINER_GUIS.get(os.path.basename(script))
+            if gui:
+                # a trainer's GUI started with options of its own (`python kohya_gui.py --listen 0.0.0.0`): as the
+                # refusal below says it of one started bare (cfg74's variants of round 72m's Kohya-start.sh)
+                shell = doc["fmt"] == "text" and _shell_script(doc)
+                raise UsageError(f"{where} is {spec + ', ' if spec else ''}not a trainer config attn-doctor recognises: "
+                                 f"{'a shell script with no trainer calls attn-doctor reads; ' if shell else ''}it runs "
+                                 f"{script}, {gui}, where the training settings are chosen, not a training run (it "
+                                 f"reads {supported()})")
             if NOT_TRAINING_SCRIPT.match(os.path.basename(script)):
                 raise UsageError(f"{where} is {spec + ', ' if spec else ''}not a trainer config: it runs {script}, which "
                                  f"samples, generates, evaluates, serves or rewrites a model rather than training one "
@@ -986,6 +995,15 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                 raise UsageError(f"{where} {'is ' + spec + ' with' if spec else 'has'} no trainer calls attn-doctor "
                                  f"reads: it runs {script}, which prepares data (a dataset, captions, masks, tokens) "
                                  f"rather than training a model (attn-doctor reads {supported()})")
+            sub = named_config(doc, script) if script.endswith(".py") else None
+            loop = _module("transformers").own_loop(sub) if sub is not None and sub.get("fmt") == "python" else None
+            if loop is not None:
+                # the script it runs is here and is a user's own loop over a transformers model (hf_transformers.own_loop,
+                # cfg74: round 47m's launch.sh, round 51's run_grpo.sh)
+                raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, which is "
+                                 f"{_module('transformers').own_loop_refusal(loop)} (attn-doctor reads {supported()}); "
+                                 f"`attn-doctor check --config {script} --trainer transformers` reads the model's "
+                                 f"settings in it anyway")
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
@@ -993,18 +1011,26 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
         if entry is not None:
             return entry
+        loop = _module("transformers").own_loop(doc) if doc["fmt"] == "python" else None
+        if loop is not None:
+            # a user's own loop over a transformers model (hf_transformers.own_loop): refused, saying what it is and
+            # the attention it asks transformers for (session 18, cfg74: the blind rounds' convention)
+            raise UsageError(f"{where} is {_module('transformers').own_loop_refusal(loop)} (attn-doctor reads "
+                             f"{supported()}); --trainer transformers reads the model's settings in it anyway")
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None  # (python: a notebook's !lines)
-        if not ran and doc["fmt"] == "text" and _shell_script(doc):
+        shell = doc["fmt"] == "text" and _shell_script(doc)
+        if shell:
             # round 54m: a vast.ai start script that starts a file browser and a proxy and trains nothing: a shell
-            # script, said as the Python script's refusal says it
+            # script, said as the Python script's refusal says it (round 72m's Kohya-start.sh, which clones and starts
+            # the kohya_ss GUI, too: cfg74)
             what += ": a shell script with no trainer calls attn-doctor reads"
         if ran:
             # (round 9: an installer that ends in `python app.py`, a GUI; round 11: a notebook that starts the kohya_ss
             # GUI with `!python kohya_gui.py --share`): name what it runs
             gui = TRAINER_GUIS.get(os.path.basename(ran))
-            what += f": it runs {ran}, " + (f"{gui}, where the training settings are chosen, not a training run"
+            what += ("; " if shell else ": ") + f"it runs {ran}, " + (f"{gui}, where the training settings are chosen, not a training run"
                                              if gui else "which is none of the trainers' training scripts")
         raise UsageError(f"{where} is {what} (it reads {supported()})")
     run = _script_run(doc)

@@ -361,6 +361,131 @@ def own_trainer(t) -> str | None:
     return None
 
 
+# the optimiser's step of a loop written by hand: `optimizer.step()`, `self.optim.step()`, `opt.step()` (not a
+# scheduler's, a progress bar's or an environment's step)
+_OPTIMIZER_NAME = re.compile(r"(?i)^(opt|optim|optimi[sz]er)(_\w+)?$|_(opt|optim|optimi[sz]er)$")
+
+
+def _trainer_used(t) -> bool:
+    """Whether the script builds or names a transformers / TRL trainer: a call of Trainer / Seq2SeqTrainer imported from
+    transformers or of a TRL trainer imported from TRL (`trl.SFTTrainer(...)`, `transformers.Trainer(...)` too), a
+    class of its own on one (`class WeightedTrainer(Trainer)`), or the class handed on (`trainer_cls = SFTTrainer`).
+    An import alone is not a run (round 72m's nemotron_lora_train.py imports Trainer and trains in its own class)."""
+    import ast
+
+    names = _hf_trainers_imported(t) | {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and
+                                        (n.module or "").split(".")[0] == "trl" for a in n.names
+                                        if a.name in TRL_TRAINERS}
+    if any(base in HF_TRAINERS | TRL_TRAINERS for base, _d in _script_subclasses(t).values()):
+        return True
+    for n in ast.walk(t):
+        if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load):
+            return True
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in ("transformers", "trl") \
+                and n.attr in HF_TRAINERS | TRL_TRAINERS:
+            return True
+    return False
+
+
+# an optimiser a script builds: torch.optim's and the libraries' (bitsandbytes' AdamW8bit, transformers' Adafactor,
+# prodigyopt's Prodigy, lion-pytorch's Lion, Muon ...), by its class name
+_OPTIMIZER_CLASS = re.compile(r"(?i)^(\w*adam\w*|sgd|adafactor|\w*lion\w*|rmsprop|adagrad|adadelta|prodigy\w*|muon|"
+                              r"lamb|lars|came|schedulefree\w*|\w*optimi[sz]er)$")
+
+
+def _optimizer_built(t) -> bool:
+    import ast
+
+    return any(isinstance(n, ast.Call) and _OPTIMIZER_CLASS.match(_callee(n)[1] or "") for n in ast.walk(t))
+
+
+def _own_step(t) -> str | None:
+    """The training step a script writes itself, or None: an optimiser's step (`optimizer.step()`,
+    `scaler.step(optimizer)`), or a backward pass it calls (`loss.backward()`, `accelerator.backward(loss)`,
+    `scaler.scale(loss).backward()`) beside an optimiser it builds (a backward pass alone is a gradient an inference
+    or attribution script may take: no training)."""
+    import ast
+
+    backward = None
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
+            continue
+        target = n.func.value
+        said = ast.unparse(n.func) + "()"
+        if n.func.attr == "backward" and backward is None:
+            # (`(raw_loss / config.accumulation_steps).backward()`: said as the backward pass it is)
+            backward = said if isinstance(target, (ast.Name, ast.Attribute)) and len(said) <= 48 else "loss.backward()"
+        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+        if n.func.attr == "step" and (_OPTIMIZER_NAME.search(name) or any(
+                isinstance(a, ast.Name) and _OPTIMIZER_NAME.search(a.id) for a in n.args)):
+            return backward or (said if len(said) <= 48 else "optimizer.step()")
+    return backward if backward is not None and _optimizer_built(t) else None
+
+
+def own_loop(doc: dict, *, attn: bool = True) -> dict | None:
+    """A user's own training loop over a transformers model: a script that loads a language model through transformers
+    (`AutoModelForCausalLM.from_pretrained(...)`, a task head, a *ForCausalLM class: not a tokenizer, a diffusion
+    script's text encoder, a frozen feature extractor) and trains it with a step of its own (`optimizer.step()`, or
+    `loss.backward()` / `accelerator.backward(loss)` beside an optimiser it builds: _own_step), in the file or in a trainer class of its repository, while no
+    transformers Trainer or TRL trainer runs it. Such a run is no trainer's (the convention of the blind rounds, issue
+    24's "a file is read as trainer X only on X's own evidence"; relabelled in session 18, cfg74: round 6a's Sherlock1956
+    sft.py, round 51's BFCmath train_grpo.py and tiwwpst loops, round 47m's LennoxC gemma3_finetune.py): {"step": what
+    trains, "model": the load, "attn": the attn_implementation it asks for (or None; not looked for with attn=False)}.
+    None otherwise: an inference or load script stays transformers' (round 6a / 27u), a trainer's script is that
+    trainer's."""
+    if doc.get("fmt") != "python":
+        return None
+    src = doc.get("python") or ""
+    if not _PY_IMPORT.search(src) or _UNSLOTH.search(src) or _DIFFUSERS.search(src):
+        return None
+    from .others import imported_framework
+    from .pyscript import tree
+
+    t = tree(src)
+    if t is None or imported_framework(doc) or _trainer_used(t):
+        return None
+    if _transformers_calls(t, models=False):
+        # TrainingArguments / SFTConfig (...) configured: arguments for a transformers / TRL trainer, whatever runs them
+        # (cfg67: `from src.trainer import WeightedTrainer`, the user's subclass of Trainer, given TrainingArguments)
+        return None
+    # (the language model first: a script's own PreTrainedModel subclass beside an AutoModelForCausalLM it wraps)
+    loads = sorted((c for c in _transformers_calls(t) if c.split(".")[-1] in MODEL_BUILDERS),
+                   key=lambda c: not (c.startswith("AutoModel") or _TASK_HEAD.search(c.split(".")[0])))
+    if not loads:
+        return None
+    step = _own_step(t)
+    trainer = own_trainer(t)
+    if step is None and trainer is None:
+        return None
+    if not attn:
+        return {"step": step or f"{trainer}(...)", "model": loads[0], "attn": None}
+    s = _python_settings(doc)
+    attn = next((s[k] for k in ("attn_implementation", "_attn_implementation") if isinstance(s.get(k), str) and
+                 s[k].strip() and s[k] != "?"), None)
+    if attn is None and str(s.get("use_flash_attention_2")).lower() == "true":
+        attn = "flash_attention_2"
+    return {"step": step or f"{trainer}(...)", "model": loads[0], "attn": attn}
+
+
+def own_loop_refusal(loop: dict) -> str:
+    """What a user's own loop is (own_loop), said in one clause: what trains the model and, where the script asks
+    transformers for an attention, that one and the command that tests its backend here."""
+    said = (f"a training loop of the user's own over a transformers model ({loop['model']}, trained by "
+            f"{loop['step']}), with no trainer calls attn-doctor reads: no transformers Trainer, TRL trainer or trainer "
+            f"CLI runs it")
+    attn = loop.get("attn")
+    if not attn:
+        return said + "; it names no attn_implementation, so transformers loads its default (sdpa where the model has it)"
+    e = entry(attn, f"attn_implementation: {attn}")
+    if not e.get("known"):
+        return said + (f"; it asks transformers for attn_implementation=\"{attn}\", a name transformers does not know "
+                       f"(did you mean {e.get('suggestion') or 'sdpa'}?)")
+    if e.get("backend"):
+        return (said + f"; it asks transformers for attn_implementation=\"{attn}\": `attn-doctor check --require "
+                f"{e['backend']}` tests that backend here")
+    return said + f"; it asks transformers for attn_implementation=\"{attn}\", which needs no backend attn-doctor tests"
+
+
 def _hf_trainers_imported(t) -> set:
     """transformers' trainers the script imports by name from transformers (`from transformers import Trainer`,
     `from transformers.trainer import Trainer`); an alias is spelt as the name it imports (pyscript._unalias)."""
@@ -1359,6 +1484,8 @@ def _score(doc: dict) -> "Score":
         # text encoders, or a model a framework's own loop trains (Lightning, verl, NeMo ...), is not a transformers
         # run of its own: there only a transformers / TRL trainer configured counts (cfg44)
         t = tree(src)
+        if t is not None and own_loop(doc, attn=False):
+            return NOTHING  # a training loop of the user's own: no trainer's run (detect() says what it is)
         calls = _transformers_calls(t, models=not (_DIFFUSERS.search(src) or imported_framework(doc) or
                                                     own_trainer(t))) if t is not None else []
         sc = Score()

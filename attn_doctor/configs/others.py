@@ -528,8 +528,11 @@ def mlx_lm(doc: dict) -> Score:
     steps_per_report; mlx_lm/lora.py CONFIG_DEFAULTS)."""
     s = Score()
     d = _sections(doc["data"])
-    own = sorted(set(d) & {"lora_layers", "iters", "adapter_path", "adapter_file", "fine_tune_type", "steps_per_report",
-                           "steps_per_eval", "val_batches", "grad_checkpoint"})
+    # (spelt as its command line's options too, `batch-size: 2`, `steps-per-report: 10`, `adapter-path: ./adapters`:
+    # round 72m's HueCodes lora_config.yaml; cfg74)
+    own = sorted({str(k).replace("-", "_") for k in d} & {
+        "lora_layers", "iters", "adapter_path", "adapter_file", "fine_tune_type", "steps_per_report", "steps_per_eval",
+        "val_batches", "grad_checkpoint"})
     if len(own) >= 3:
         s.add(", ".join(own[:4]))
     return s
