@@ -511,7 +511,12 @@ def read(doc: dict) -> dict:
         "head_dims": model_head_dims(s.get("model") if v1 else s.get("model_name_or_path"),
                                      os.path.dirname(os.path.abspath(doc["path"]))),
         "compile": comp, "batch_size": as_int(bs), "packing": traps, **({"config_file_unread": True} if unread else {}),
-        "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples",
+        "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples"
+                  if s.get("stage") in (None, "sft") else
+                  # hparams/parser.py get_train_args: "`neat_packing` cannot be set as True except SFT" (hiyouga/LLaMA-Factory
+                  # @003a2acb); a pt run concatenates its texts into cutoff_len blocks (data/processor/pretrain.py) unless
+                  # packing is false
+                  f"packing: false   # one sample per sequence; neat_packing is for stage sft only (LLaMA-Factory refuses it with stage {s.get('stage')})",
                   "compile": "torch_compile: true", "use_default": "flash_attn: sdpa"},
     }
 

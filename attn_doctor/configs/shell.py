@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
-from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known, unquoted,  # noqa: F401
+from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, arithmetic, expand, known, unquoted,  # noqa: F401,E501
                           logical_lines, package_file, words_of)  # known, expand, logical_lines, words_of: read by the readers too
 from ..textutil import parse_python
 
@@ -379,6 +379,15 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             m = re.match(r"^\s*@?setlocal\b(.*)$", line, re.IGNORECASE)
             if m and re.search(r"\benabledelayedexpansion\b", m.group(1), re.IGNORECASE):
                 env[_DELAYED] = "1"
+                continue
+            m = re.match(r'^\s*@?set\s+/a\s+"?([A-Za-z_]\w*)\s*=\s*(.*?)"?\s*$', line, re.IGNORECASE)
+            if m:
+                # `set /a BS=2*2`: cmd.exe's integer arithmetic (bare names are variables, as in bash's $((...)))
+                got = arithmetic(expand(m.group(2), env, dialect), env)
+                if got is None:
+                    env.pop(m.group(1), None)  # the caller's or unknown here
+                else:
+                    env[m.group(1)] = got
                 continue
             m = re.match(r'^\s*@?set\s+(?!/[ap]\b)"?([A-Za-z_]\w*)=(.*?)"?\s*$', line, re.IGNORECASE)
             if m:
