@@ -145,7 +145,9 @@ def trainer_rules(facts: dict, ctx: Context):
         script = e.get("script") or cfg.get("trainer_title")
         if e["kind"] == "ambiguous":
             yield finding("config.ambiguous-option", name=e["name"], script=script, candidates=", ".join(e["candidates"]),
-                          fix=f"{e['candidates'][0]}   # or whichever of {', '.join(e['candidates'])} you meant")
+                          # no candidate is pasted for the user: the first may be another device's (diffusers'
+                          # --enable_npu_flash_attention beside --enable_xformers_memory_efficient_attention)
+                          fix=f"# write the whole option name: one of {', '.join(e['candidates'])}")
         else:
             fix = f"{e['suggestion']}   # the nearest option {script} has" if e.get("suggestion") else \
                 f"# drop {e['name']}: {script} has no such option"
