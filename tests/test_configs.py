@@ -348,6 +348,18 @@ def test_torchtune_packed_runs_sdpa_below_its_flex_gate(tmp_path):
     assert report.required == ["flex"] and "config.backend-off-on-gpu" not in config_ids(report)
 
 
+def test_llamafactory_misspelt_key_is_its_parser_s_error(tmp_path):
+    # helper cfg76: parse_dict refuses a key no argument class has ("Some keys are not used by the HfArgumentParser")
+    p = write(tmp_path, "sft.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
+                                    "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nenabel_liger_kernel: true\n")
+    _, report = run(p)
+    f = [f for f in report.findings if f.id == "config.unknown-key"][0]
+    assert "`enabel_liger_kernel`" in f.title and f.fix.startswith("enable_liger_kernel: true")
+    p = write(tmp_path, "fork.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
+                                     "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nmfsgd_rank: 8\n")
+    assert "config.unknown-key" not in config_ids(run(p)[1])  # a fork's own key: no namesake upstream
+
+
 def test_llm_configs_take_head_dims_from_a_local_model_directory(tmp_path):
     model = tmp_path / "models" / "my-llama"
     model.mkdir(parents=True)

@@ -11,6 +11,11 @@ What failed and was fixed, at the trainer's own mechanism:
 - LLaMA-Factory stage pt (packing on by default) was told `neat_packing: true`, which LLaMA-Factory refuses outside
   sft (hparams/parser.py get_train_args: "`neat_packing` cannot be set as True except SFT"): the printed fix broke the
   run. Stages other than sft now get `packing: false`;
+- a misspelt LLaMA-Factory YAML key (flash_atn) was dropped; parse_dict refuses it ("Some keys are not used by the
+  HfArgumentParser"): a key that is a near namesake of one its argument classes have is now named as that error
+  (config.unknown-key), a fork's own keys (no namesake) are left alone (configs/llamafactory.py _misspelt_keys);
+- an ambiguous prefix's fix pasted the first candidate (diffusers' `--enable`: Ascend's --enable_npu_flash_attention):
+  it now names every candidate in a comment;
 - `$((...))` in a bash launch script and `set /a` in a .bat left the batch size unknown: integer arithmetic over
   literals and the script's own variables is now computed (configs/shell_words.py arithmetic); an operand the caller
   gives stays unknown.
@@ -220,6 +225,7 @@ CMDLINES = {
     "diffusers_prefix_unique.sh": ("diffusers", ["xformers"], "float16", "none"),  # --enable: one option starts so
     "diffusers_prefix_ambig.sh": ("diffusers", [], "float16", "none"),  # --enable: two options start so
     "musubi_typo.sh": ("musubi", [], "bfloat16", "none"),
+    "lf_typo.yaml": ("llama-factory", [], "bfloat16", "none"),
 }
 
 
@@ -316,10 +322,30 @@ def test_every_printed_fix_names_no_uninstall(name):
             assert fix.split()[0].endswith(("python", "python3")) or "--python" in fix, (f["id"], fix)
 
 
-@pytest.mark.xfail(strict=True, reason="not built: a LLaMA-Factory YAML key its HfArgumentParser lacks (flash_atn) makes "
-                   "parse_dict raise `Some keys are not used by the HfArgumentParser`; attn-doctor has the key table "
-                   "(configs/parser_keys.py) but 7 of 107 real LLaMA-Factory / ms-swift files in the training rounds hold "
-                   "keys it lacks (forks' own keys, a removed key), so naming them as errors needs a fork-aware rule")
-def test_a_misspelt_llamafactory_key_is_the_error_its_parser_raises():
+@pytest.mark.parametrize("text, want", [
+    ("flash_atn: fa2\n", [("flash_atn", "flash_attn")]),
+    ("enabel_lighter_kernel: true\n", [("enabel_lighter_kernel", "enable_liger_kernel")]),
+    ("per_device_train_batchsize: 2\nlearning_rat: 1.0e-4\n",
+     [("per_device_train_batchsize", "per_device_train_batch_size"), ("learning_rat", "learning_rate")]),
+    ("flash_attn: fa2\n", []),                              # spelt right
+    ("grpo_beta: 0.1\ngrpo_num_generations: 8\n", []),      # a fork's feature: no namesake upstream
+    ("flash_atn: fa2\nmfsgd_rank: 8\n", []),                # a fork's file: its parser may take both
+])
+def test_a_misspelt_llamafactory_key_is_the_error_its_parser_raises(tmp_path, text, want):
+    # hparams/parser.py _parse_args: parse_dict raises "Some keys are not used by the HfArgumentParser"
+    p = tmp_path / "sft.yaml"
+    p.write_text("# written by cfg76\nmodel_name_or_path: Qwen/Qwen2.5-7B-Instruct\nstage: sft\ndo_train: true\n"
+                 "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nbf16: true\n" + text, encoding="utf-8")
+    cfg = configs.load(str(p))
+    assert cfg["detected"]["trainer"] == "llama-factory"
+    assert [(e["name"], e["suggestion"]) for e in cfg["cmdline_errors"]] == want
+
+
+def test_a_misspelt_llamafactory_key_file():
     cfg = configs.load(str(DATA / "lf_typo.yaml"))
-    assert [e["name"] for e in cfg.get("cmdline_errors") or []] == ["flash_atn"]
+    assert [(e["kind"], e["name"], e["suggestion"]) for e in cfg["cmdline_errors"]] == [("unknown-key", "flash_atn", "flash_attn")]
+    p = subprocess.run([sys.executable, "-m", "attn_doctor", "check", "--from", str(GOOD_H100), "--config",
+                        str(DATA / "lf_typo.yaml"), "--json", "-"], capture_output=True, text=True, cwd=ROOT)
+    report = json.loads(p.stdout)
+    f = next(x for x in report["findings"] if x["id"] == "config.unknown-key")
+    assert f["fix"].startswith("flash_attn: fa2") and report["exit_code"] == 1

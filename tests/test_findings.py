@@ -1355,6 +1355,14 @@ def torchtune_packed_on_a_v100():
     return f
 
 
+@scenario("config.unknown-key", "error",
+          **inline_config("llamafactory", "sft.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
+                          "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nflash_atn: fa2\n"))
+def llamafactory_misspelt_key():
+    """A LLaMA-Factory YAML with flash_atn (its key is flash_attn), on the healthy H200 box."""
+    return ff.gpu_box()
+
+
 @scenario("config.axolotl-fa4-swap", "info", "cute",
           **inline_config("axolotl", "qwen3.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: flash_attention_2\n"))
 def axolotl_fa2_on_h200_with_fa4():

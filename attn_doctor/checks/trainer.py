@@ -143,6 +143,13 @@ def trainer_rules(facts: dict, ctx: Context):
         yield finding("config.msswift-packing-needs-flash", feature=e["feature"], attn=e["attn"], fix=fixes.get("packing"))
     for e in cfg.get("cmdline_errors") or []:
         script = e.get("script") or cfg.get("trainer_title")
+        if e["kind"] == "unknown-key":
+            v = e.get("value")
+            shown = ("true" if v else "false") if isinstance(v, bool) else v if isinstance(v, (int, float, str)) else None
+            fix = (f"{e['suggestion']}: {shown}   # instead of {e['name']}" if shown is not None else
+                   f"# rename {e['name']} to {e['suggestion']}")
+            yield finding("config.unknown-key", name=e["name"], trainer=script, suggestion=e["suggestion"], fix=fix)
+            continue
         if e["kind"] == "ambiguous":
             yield finding("config.ambiguous-option", name=e["name"], script=script, candidates=", ".join(e["candidates"]),
                           # no candidate is pasted for the user: the first may be another device's (diffusers'

@@ -505,6 +505,7 @@ def read(doc: dict) -> dict:
         if "per_device_train_batch_size" not in s and "micro_batch_size" not in s:
             bs = None
     return {
+        "cmdline_errors": _misspelt_keys(doc.get("data")) if not v1 and doc["fmt"] in ("yaml", "json") else [],
         "trainer": "llama-factory", "trainer_title": TITLE + (" (v1)" if v1 else ""),
         "format": "cmdline" if doc["fmt"] in LINES else doc["fmt"],
         "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
@@ -519,6 +520,28 @@ def read(doc: dict) -> dict:
                   f"packing: false   # one sample per sequence; neat_packing is for stage sft only (LLaMA-Factory refuses it with stage {s.get('stage')})",
                   "compile": "torch_compile: true", "use_default": "flash_attn: sdpa"},
     }
+
+
+def _misspelt_keys(data) -> list[dict]:
+    """The file's keys LLaMA-Factory's parser lacks, when each is a misspelling of one it has (flash_atn, enabel_...):
+    hparams/parser.py _parse_args -> parse_dict raises "Some keys are not used by the HfArgumentParser" unless
+    ALLOW_EXTRA_ARGS is set. A key with no near namesake is left alone: forks add their own (grpo_*, mfsgd_*)."""
+    import difflib
+
+    from .parser_keys import refused_keys
+    from .trainer_keys import KEYS
+
+    if not isinstance(data, dict) or board_config(data):
+        return []
+    got = refused_keys("llama-factory", data, ())
+    if not got or not got[1]:
+        return []
+    known = KEYS["llama-factory"][got[0]]
+    near = {b: difflib.get_close_matches(b, list(known), n=1, cutoff=0.85) for b in got[1]}
+    if not all(near.values()):
+        return []  # one key with no namesake: a fork's file, whose parser may take them all
+    return [{"kind": "unknown-key", "name": b, "script": TITLE, "suggestion": near[b][0], "candidates": [],
+             "value": data[b]} for b in got[1]]
 
 
 def _gpt_oss(model, base: str) -> bool:
