@@ -498,6 +498,7 @@ def read(doc: dict) -> dict:
     bs = s.get("micro_batch_size") if v1 else s.get("per_device_train_batch_size", 1)
     comp = compile_of(s)
     unread = bool(doc.get("unread")) and doc["fmt"] in LINES  # the YAML the launch line names is not here
+    misspelt = _misspelt_keys(doc.get("data")) if not v1 and doc["fmt"] in ("yaml", "json") else []
     if unread:
         # what the YAML sets is unknown, not LLaMA-Factory's defaults (only what the command line itself gives)
         if "torch_compile" not in s:
@@ -505,13 +506,13 @@ def read(doc: dict) -> dict:
         if "per_device_train_batch_size" not in s and "micro_batch_size" not in s:
             bs = None
     return {
-        "cmdline_errors": _misspelt_keys(doc.get("data")) if not v1 and doc["fmt"] in ("yaml", "json") else [],
         "trainer": "llama-factory", "trainer_title": TITLE + (" (v1)" if v1 else ""),
         "format": "cmdline" if doc["fmt"] in LINES else doc["fmt"],
         "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
         "head_dims": model_head_dims(s.get("model") if v1 else s.get("model_name_or_path"),
                                      os.path.dirname(os.path.abspath(doc["path"]))),
         "compile": comp, "batch_size": as_int(bs), "packing": traps, **({"config_file_unread": True} if unread else {}),
+        **({"cmdline_errors": misspelt} if misspelt else {}),
         "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples"
                   if s.get("stage") in (None, "sft") else
                   # hparams/parser.py get_train_args: "`neat_packing` cannot be set as True except SFT" (hiyouga/LLaMA-Factory
