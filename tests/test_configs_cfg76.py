@@ -283,7 +283,7 @@ def test_an_ambiguous_prefix_s_fix_pastes_no_candidate():
 @pytest.mark.parametrize("name, option, nearest", [
     ("sd_typo.sh", "--xfromers", "--xformers"),
     ("diffusers_typo.sh", "--enable_xformers_memory_efficent_attention", "--enable_xformers_memory_efficient_attention"),
-    ("musubi_typo.sh", "--sdpa_attn", "--sage_attn"),
+    ("musubi_typo.sh", "--sdpa_attn", "--sdpa"),  # the option the name starts with, not --sage_attn (which cannot train)
 ])
 def test_a_misspelt_flag_is_the_error_the_trainer_raises(name, option, nearest):
     cfg = configs.load(str(DATA / name))

@@ -1697,7 +1697,13 @@ def trainer_options(trainer: str, script: str | None) -> dict | None:
 def nearest(name: str, options) -> str | None:
     import difflib
 
-    got = difflib.get_close_matches(name.lstrip("-"), list(options), n=1, cutoff=0.6)
+    bare = name.lstrip("-")
+    # an option with words added after it (--sdpa_attn, --xformers_attention) is that option, not whichever other name
+    # shares more letters (musubi's --sage_attn, which cannot train)
+    heads = [o for o in options if len(o) >= 4 and bare.startswith(o) and bare[len(o):len(o) + 1] in ("_", "-")]
+    if heads:
+        return f"--{max(heads, key=len)}"
+    got = difflib.get_close_matches(bare, list(options), n=1, cutoff=0.6)
     return f"--{got[0]}" if got else None
 
 
