@@ -16,6 +16,8 @@ What failed and was fixed, at the trainer's own mechanism:
   (config.unknown-key), a fork's own keys (no namesake) are left alone (configs/llamafactory.py _misspelt_keys);
 - an ambiguous prefix's fix pasted the first candidate (diffusers' `--enable`: Ascend's --enable_npu_flash_attention):
   it now names every candidate in a comment;
+- a misspelt flag that is a real option with words added (musubi's `--sdpa_attn`) was told `--sage_attn` (more letters in
+  common, and musubi refuses Sage for training): an option the name starts with is now the suggestion (shell.nearest);
 - `$((...))` in a bash launch script and `set /a` in a .bat left the batch size unknown: integer arithmetic over
   literals and the script's own variables is now computed (configs/shell_words.py arithmetic); an operand the caller
   gives stays unknown.
