@@ -122,7 +122,7 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
         selected = sorted(set(selected) | set(required))
     ctx = Context(required=required, selected=selected,
                   compile_mode=compile_mode or (cfg or {}).get("compile_mode"), strict=strict,
-                  smoke=smoke, config=cfg, select=chosen, ignore=ignored)
+                  smoke=smoke, config=cfg, select=chosen, ignore=ignored, explicit=list(explicit))
     level = None if not smoke else {"level": "thorough" if thorough else "standard",
                                     "dtype": (cfg or {}).get("dtype"), "head_dims": (cfg or {}).get("head_dims")}
     options = {"smoke": smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
@@ -181,6 +181,7 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
     required = backend_names(require, "--require")
     compile_mode_of(compile_mode)
     cfg, chosen, ignored = None, None, []
+    explicit = list(required)
     if config:
         from .configs import load
 
@@ -196,6 +197,7 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
         saved = saved if saved is not None else load_report(from_report)
         prior = prior_options(saved)
         required = required if require else prior["require"]
+        explicit = list(required)
         cfg = cfg or prior["config"]
         required += [n for n in (cfg or {}).get("required") or [] if n not in required]
         compile_mode = compile_mode if compile_mode is not None else prior["compile_mode"]
@@ -213,7 +215,7 @@ def probe_report(backends=None, require=None, timeout: float = DEFAULT_TIMEOUT, 
         prog.update("probing torch, GPUs and backends")
         facts = collect(backends=selected, timeout=timeout, progress=prog.backend, interpreter=interp, target=tgt)
     ctx = Context(required=required, selected=selected, compile_mode=compile_mode or (cfg or {}).get("compile_mode"),
-                  strict=strict, smoke=False, config=cfg, select=chosen, ignore=ignored)
+                  strict=strict, smoke=False, config=cfg, select=chosen, ignore=ignored, explicit=explicit)
     options = {"smoke": False, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "require": required, "select": chosen, "ignore": ignored,
                "config": config}

@@ -335,6 +335,31 @@ def test_axolotl_fa2_becomes_fa4_on_hopper_with_flash_attn_4(tmp_path):
     assert "config.axolotl-fa4-swap" not in config_ids(report)
 
 
+def test_torchtune_packed_runs_sdpa_below_its_flex_gate(tmp_path):
+    # helper cfg76: torchtune's _SUPPORTS_FLEX_ATTENTION (sm75+, torch 2.5+) decides, not the config alone
+    p = write(tmp_path, "lora.yaml", "model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_1b\n"
+                                     "dataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: True\n"
+                                     "dtype: bf16\n")
+    cfg, report = run(p, with_gpu(saved_facts(), "Tesla V100-SXM2-32GB", (7, 0)))  # FAKE: a V100
+    assert cfg["required"] == ["flex"] and report.required == [] and report.config["required"] == []
+    f = [f for f in report.findings if f.id == "config.backend-off-on-gpu"][0]
+    assert f.severity == "info" and "Tesla V100-SXM2-32GB (sm70)" in f.title
+    _, report = run(p, with_gpu(saved_facts(), "NVIDIA T4", (7, 5)))  # FAKE: a T4, the gate's own capability
+    assert report.required == ["flex"] and "config.backend-off-on-gpu" not in config_ids(report)
+
+
+def test_llamafactory_misspelt_key_is_its_parser_s_error(tmp_path):
+    # helper cfg76: parse_dict refuses a key no argument class has ("Some keys are not used by the HfArgumentParser")
+    p = write(tmp_path, "sft.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
+                                    "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nenabel_liger_kernel: true\n")
+    _, report = run(p)
+    f = [f for f in report.findings if f.id == "config.unknown-key"][0]
+    assert "`enabel_liger_kernel`" in f.title and f.fix.startswith("enable_liger_kernel: true")
+    p = write(tmp_path, "fork.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
+                                     "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nmfsgd_rank: 8\n")
+    assert "config.unknown-key" not in config_ids(run(p)[1])  # a fork's own key: no namesake upstream
+
+
 def test_llm_configs_take_head_dims_from_a_local_model_directory(tmp_path):
     model = tmp_path / "models" / "my-llama"
     model.mkdir(parents=True)

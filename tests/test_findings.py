@@ -1345,6 +1345,24 @@ def axolotl_packing_without_backend():
     return ff.gpu_box()
 
 
+@scenario("config.backend-off-on-gpu", "info",
+          **inline_config("torchtune", "lora.yaml", "model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_1b\n"
+                          "dataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: True\ndtype: fp32\n"))
+def torchtune_packed_on_a_v100():
+    """A torchtune recipe with dataset.packed: True on a Tesla V100 (sm70), below torchtune's FlexAttention gate."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("Tesla V100-SXM2-32GB", (7, 0))])
+    return f
+
+
+@scenario("config.unknown-key", "error",
+          **inline_config("llamafactory", "sft.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
+                          "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nflash_atn: fa2\n"))
+def llamafactory_misspelt_key():
+    """A LLaMA-Factory YAML with flash_atn (its key is flash_attn), on the healthy H200 box."""
+    return ff.gpu_box()
+
+
 @scenario("config.axolotl-fa4-swap", "info", "cute",
           **inline_config("axolotl", "qwen3.yml", "base_model: Qwen/Qwen3-8B\nattn_implementation: flash_attention_2\n"))
 def axolotl_fa2_on_h200_with_fa4():

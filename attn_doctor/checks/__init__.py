@@ -31,6 +31,7 @@ class Context:
     config: dict | None = None  # what a trainer config asked for (configs/)
     select: list[str] | None = None  # --select: report only these finding ids / prefixes; None: all
     ignore: list[str] = field(default_factory=list)  # --ignore: drop these finding ids / prefixes
+    explicit: list[str] = field(default_factory=list)  # --require as given: kept whatever a config's GPU gate says
 
     def wanted(self, backend: str) -> bool:
         return self.selected is None or backend in self.selected

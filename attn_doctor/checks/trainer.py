@@ -31,6 +31,35 @@ def _kernels_version(facts: dict) -> str | None:
     return view.dist_version(facts, "kernels")
 
 
+def off_here(facts: dict, cfg: dict | None) -> list[dict]:
+    """The config's attention entries its trainer itself turns off on these GPUs: an entry's `gate` names the compute
+    capability and torch it needs (torchtune's packed FlexAttention: sm75 and torch 2.5). Nothing when no GPU is seen:
+    the config may be for another machine."""
+    caps = [tuple(g["capability"]) for g in view.gpus(facts) if g.get("capability")]
+    have = view.version(view.torch(facts)["version"])
+    out = []
+    for a in (cfg or {}).get("attention") or []:
+        gate = a.get("gate")
+        if not gate or not caps:
+            continue
+        if all(c < tuple(gate["capability"]) for c in caps) or (have is not None and have < view.version(gate["torch"])):
+            out.append(a)
+    return out
+
+
+def gate_required(facts: dict, ctx: Context) -> None:
+    """Drop from what the run requires a backend the config names only through entries its trainer turns off here
+    (off_here), unless --require named it; the config then says so too (its `required` is what the report prints)."""
+    cfg = ctx.config
+    off = off_here(facts, cfg)
+    if not off:
+        return
+    still = {a["backend"] for a in cfg.get("attention") or [] if a not in off}
+    drop = {a["backend"] for a in off} - still - set(ctx.explicit)
+    ctx.required = [n for n in ctx.required if n not in drop]
+    ctx.config = {**cfg, "required": [n for n in cfg.get("required") or [] if n not in drop]}
+
+
 @check("config")
 def backend_names(facts: dict, ctx: Context):
     """Names the trainer does not know, Hub kernels, and backends attn-doctor does not check."""
@@ -94,6 +123,11 @@ def trainer_rules(facts: dict, ctx: Context):
         if cfg.get("unet") and a["via_diffusers"]:
             yield finding("config.backend-no-effect", family=cfg.get("family"), setting=a["setting"],
                           fix=fixes.get("use_default"))
+    for a in off_here(facts, cfg):
+        g = min(view.gpus(facts), key=lambda g: tuple(g.get("capability") or (99, 0)))
+        yield finding("config.backend-off-on-gpu", trainer=cfg.get("trainer_title"), name=a["name"], setting=a["setting"],
+                      needs=a["gate"]["needs"], otherwise=a["gate"]["otherwise"], gpu=g.get("name") or "GPU",
+                      cap=cap_str(g["capability"]), torch=view.torch(facts)["version"] or "?")
     if trainer == "simpletuner":
         yield from _simpletuner(facts, cfg, attn, fixes, batch)
     elif trainer == "musubi":
@@ -109,9 +143,18 @@ def trainer_rules(facts: dict, ctx: Context):
         yield finding("config.msswift-packing-needs-flash", feature=e["feature"], attn=e["attn"], fix=fixes.get("packing"))
     for e in cfg.get("cmdline_errors") or []:
         script = e.get("script") or cfg.get("trainer_title")
+        if e["kind"] == "unknown-key":
+            v = e.get("value")
+            shown = ("true" if v else "false") if isinstance(v, bool) else v if isinstance(v, (int, float, str)) else None
+            fix = (f"{e['suggestion']}: {shown}   # instead of {e['name']}" if shown is not None else
+                   f"# rename {e['name']} to {e['suggestion']}")
+            yield finding("config.unknown-key", name=e["name"], trainer=script, suggestion=e["suggestion"], fix=fix)
+            continue
         if e["kind"] == "ambiguous":
             yield finding("config.ambiguous-option", name=e["name"], script=script, candidates=", ".join(e["candidates"]),
-                          fix=f"{e['candidates'][0]}   # or whichever of {', '.join(e['candidates'])} you meant")
+                          # no candidate is pasted for the user: the first may be another device's (diffusers'
+                          # --enable_npu_flash_attention beside --enable_xformers_memory_efficient_attention)
+                          fix=f"# write the whole option name: one of {', '.join(e['candidates'])}")
         else:
             fix = f"{e['suggestion']}   # the nearest option {script} has" if e.get("suggestion") else \
                 f"# drop {e['name']}: {script} has no such option"

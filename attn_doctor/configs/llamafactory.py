@@ -498,6 +498,7 @@ def read(doc: dict) -> dict:
     bs = s.get("micro_batch_size") if v1 else s.get("per_device_train_batch_size", 1)
     comp = compile_of(s)
     unread = bool(doc.get("unread")) and doc["fmt"] in LINES  # the YAML the launch line names is not here
+    misspelt = _misspelt_keys(doc.get("data")) if not v1 and doc["fmt"] in ("yaml", "json") else []
     if unread:
         # what the YAML sets is unknown, not LLaMA-Factory's defaults (only what the command line itself gives)
         if "torch_compile" not in s:
@@ -511,9 +512,37 @@ def read(doc: dict) -> dict:
         "head_dims": model_head_dims(s.get("model") if v1 else s.get("model_name_or_path"),
                                      os.path.dirname(os.path.abspath(doc["path"]))),
         "compile": comp, "batch_size": as_int(bs), "packing": traps, **({"config_file_unread": True} if unread else {}),
-        "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples",
+        **({"cmdline_errors": misspelt} if misspelt else {}),
+        "fixes": {"packing": "neat_packing: true   # packs without cross-attention between samples"
+                  if s.get("stage") in (None, "sft") else
+                  # hparams/parser.py get_train_args: "`neat_packing` cannot be set as True except SFT" (hiyouga/LLaMA-Factory
+                  # @003a2acb); a pt run concatenates its texts into cutoff_len blocks (data/processor/pretrain.py) unless
+                  # packing is false
+                  f"packing: false   # one sample per sequence; neat_packing is for stage sft only (LLaMA-Factory refuses it with stage {s.get('stage')})",
                   "compile": "torch_compile: true", "use_default": "flash_attn: sdpa"},
     }
+
+
+def _misspelt_keys(data) -> list[dict]:
+    """The file's keys LLaMA-Factory's parser lacks, when each is a misspelling of one it has (flash_atn, enabel_...):
+    hparams/parser.py _parse_args -> parse_dict raises "Some keys are not used by the HfArgumentParser" unless
+    ALLOW_EXTRA_ARGS is set. A key with no near namesake is left alone: forks add their own (grpo_*, mfsgd_*)."""
+    import difflib
+
+    from .parser_keys import refused_keys
+    from .trainer_keys import KEYS
+
+    if not isinstance(data, dict) or board_config(data):
+        return []
+    got = refused_keys("llama-factory", data, ())
+    if not got or not got[1]:
+        return []
+    known = KEYS["llama-factory"][got[0]]
+    near = {b: difflib.get_close_matches(b, list(known), n=1, cutoff=0.85) for b in got[1]}
+    if not all(near.values()):
+        return []  # one key with no namesake: a fork's file, whose parser may take them all
+    return [{"kind": "unknown-key", "name": b, "script": TITLE, "suggestion": near[b][0], "candidates": [],
+             "value": data[b]} for b in got[1]]
 
 
 def _gpt_oss(model, base: str) -> bool:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
-from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, expand, known, unquoted,  # noqa: F401
+from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, arithmetic, expand, known, unquoted,  # noqa: F401,E501
                           logical_lines, package_file, words_of)  # known, expand, logical_lines, words_of: read by the readers too
 from ..textutil import parse_python
 
@@ -379,6 +379,15 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             m = re.match(r"^\s*@?setlocal\b(.*)$", line, re.IGNORECASE)
             if m and re.search(r"\benabledelayedexpansion\b", m.group(1), re.IGNORECASE):
                 env[_DELAYED] = "1"
+                continue
+            m = re.match(r'^\s*@?set\s+/a\s+"?([A-Za-z_]\w*)\s*=\s*(.*?)"?\s*$', line, re.IGNORECASE)
+            if m:
+                # `set /a BS=2*2`: cmd.exe's integer arithmetic (bare names are variables, as in bash's $((...)))
+                got = arithmetic(expand(m.group(2), env, dialect), env)
+                if got is None:
+                    env.pop(m.group(1), None)  # the caller's or unknown here
+                else:
+                    env[m.group(1)] = got
                 continue
             m = re.match(r'^\s*@?set\s+(?!/[ap]\b)"?([A-Za-z_]\w*)=(.*?)"?\s*$', line, re.IGNORECASE)
             if m:
@@ -1688,7 +1697,13 @@ def trainer_options(trainer: str, script: str | None) -> dict | None:
 def nearest(name: str, options) -> str | None:
     import difflib
 
-    got = difflib.get_close_matches(name.lstrip("-"), list(options), n=1, cutoff=0.6)
+    bare = name.lstrip("-")
+    # an option with words added after it (--sdpa_attn, --xformers_attention) is that option, not whichever other name
+    # shares more letters (musubi's --sage_attn, which cannot train)
+    heads = [o for o in options if len(o) >= 4 and bare.startswith(o) and bare[len(o):len(o) + 1] in ("_", "-")]
+    if heads:
+        return f"--{max(heads, key=len)}"
+    got = difflib.get_close_matches(bare, list(options), n=1, cutoff=0.6)
     return f"--{got[0]}" if got else None
 
 

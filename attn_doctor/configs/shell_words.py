@@ -7,6 +7,7 @@ as written; `known()` tells a value read from the script from one left as writte
 
 from __future__ import annotations
 
+import ast
 import re
 import shlex
 
@@ -257,6 +258,17 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
                 out.append(v if v is not None else m.group(0))
                 i = m.end()
                 continue
+            if text.startswith("$((", i):  # arithmetic: its integer when every operand is settled here
+                j, depth = i + 3, 2
+                while j < len(text) and depth:
+                    depth += {"(": 1, ")": -1}.get(text[j], 0)
+                    j += 1
+                if text.startswith("))", j - 2):
+                    got = arithmetic(text[i + 3:j - 2], env)
+                    if got is not None:
+                        out.append(got)
+                        i = j
+                        continue
             if text.startswith("$(", i):  # command substitution: kept as written (its value is unknown here)
                 j, depth = i + 2, 1
                 while j < len(text) and depth:
@@ -268,6 +280,48 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+_ARITH_NAME = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$?([A-Za-z_]\w*)")
+_ARITH_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.Div: lambda a, b: _trunc_div(a, b), ast.Mod: lambda a, b: a - b * _trunc_div(a, b)}
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """bash's `/`: integer division rounded toward zero (C's), not Python's floor."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def _arith_value(node) -> int:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _arith_value(node.operand)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITH_OPS:
+        return _ARITH_OPS[type(node.op)](_arith_value(node.left), _arith_value(node.right))
+    raise ValueError(node)
+
+
+def arithmetic(expr: str, env: dict) -> str | None:
+    """`$((expr))` as bash computes it, for + - * / % and parentheses over decimal integers and variables the script
+    sets to one; None (left as written) for anything else: a variable the caller gives (bash would take an unset one
+    as 0, but here it may come from the caller's environment), a comparison, an assignment, another base."""
+    def operand(m):
+        v = env.get(m.group(1) or m.group(2))
+        v = (v[0] if v else None) if isinstance(v, list) else v
+        if not isinstance(v, str) or not re.fullmatch(r"\s*-?(0|[1-9]\d*)\s*", v):
+            raise ValueError(m.group(0))
+        return f"({v.strip()})"
+
+    try:
+        py = _ARITH_NAME.sub(operand, expr)
+        if not re.fullmatch(r"[\d\s()+\-*/%]*", py) or re.search(r"\b0\d|\*\*|//", py):
+            return None  # octal (010), powers and anything else are left to bash
+        return str(_arith_value(ast.parse(py.strip(), mode="eval").body))
+    except (ValueError, SyntaxError, ZeroDivisionError, RecursionError):
+        return None
 
 
 def _param(m, env: dict, dialect: str, depth: int, quoted: bool) -> str:

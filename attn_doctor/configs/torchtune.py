@@ -250,6 +250,11 @@ def read(doc: dict) -> dict:
     if packed:
         # attention_utils.py: a BlockMask (packed samples) runs FlexAttention on sm75+; SDPA otherwise
         entries.append(attention("flex_attention", "dataset.packed: True", "flex"))
+        # _import_guard.py _SUPPORTS_FLEX_ATTENTION: below sm75 or torch 2.5 the same BlockMask runs as SDPA over a dense
+        # block-causal mask (checks/trainer.py off_here reads the gate against the GPUs it sees)
+        entries[-1]["gate"] = {"capability": [7, 5], "torch": "2.5.0",
+                               "needs": "compute capability 7.5 (sm75) or newer with torch 2.5 or newer",
+                               "otherwise": "PyTorch SDPA with a dense block-causal mask"}
     # a `tune run` whose --config is one of torchtune's own (llama3_1/8B_lora) or not here: what the command line
     # overrides is known, the rest is the recipe config's
     comp = data.get("compile")
