@@ -207,7 +207,7 @@ def program_printed(entry: Entry, lines: list[str], line: int) -> bool:
 # round 110 (helper ex110; kohya-ss/musubi-tuner#747): a program's own probe of an optional backend, printed as a pair of lines
 # ("Trying to import sageattention" / "Failed to import sageattention") while the run goes on with another backend: the second
 # line is the program's log, no report's title
-_PROBE_TRY = re.compile(r"^[ \t]*(?:INFO:?[ \t]*)?Try(?:ing)?[ \t]+to[ \t]+import[ \t]+[`'\"]?([\w.]+)[`'\"]?[ \t]*\.{0,3}[ \t]*$", re.I)
+_PROBE_TRY = re.compile(r"^[ \t]*(?:INFO:?[ \t]*)?Try(?:ing)?[ \t]+to[ \t]+import[ \t]+[`'\"]?(\w+(?:\.\w+)*)[`'\"]?[ \t]*\.{0,3}[ \t]*$", re.I)
 _PROBE_FAILED = r"^[ \t]*(?:WARNING:?[ \t]*|INFO:?[ \t]*)?Failed[ \t]+to[ \t]+import[ \t]+[`'\"]?{}[`'\"]?\b"
 
 
