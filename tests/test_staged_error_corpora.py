@@ -588,6 +588,13 @@ SETS = (
     # ex106 (builds.toml, triton.toml, xformers.toml, attention.toml, platform.toml, attribution.toml;
     # tests/test_explain_variants_ex106.py) 21/20/18, 0/11. Halves and misses: fixtures/errors/round106/README.md
     Staged("round106", 22, 21, 20, unrelated="unrelated", note_required=True),
+    # round 110 (ex110, 2026-11-29, session 18): FA4/CuTe DSL and SageAttention (radial / block-sparse Sage, SpargeAttn, Sage3)
+    # reports of 2025-26 from the trackers of flash-attention, CUTLASS, quack, sglang, vLLM, xDiT, FastVideo, radial attention,
+    # ComfyUI's Wan nodes, read with a held-back half. Start rules (7f911e38): 16/36 matched, 13 right backend, 3 right cause
+    # (final labels), 1/9 unrelated; half B (18 texts, 4 logs) 7/5/1, 0/4 before, 9/7/4 after rules from half A; after ex110
+    # (cute.toml, sage.toml, sdpa.toml, attention.toml, wheels.toml, frameworks.toml, attribution/refusals.py;
+    # tests/test_explain_variants_ex110.py) 29/26/22, 0/9. Halves and misses: fixtures/errors/round110/README.md
+    Staged("round110", 36, 29, 26, unrelated="unrelated", note_required=True),
     # round 101m (ex101m, 2026-11-29, session 16): new threads from any tracker about the seven backends and their users,
     # gathered and labelled blind; measured by the lead three times (27/40 matched, 27 right backend, 13 right cause, 2/18
     # unrelated claimed). Training material since ex104, session 17: after ex104's mechanisms (prose.toml, imports.toml,

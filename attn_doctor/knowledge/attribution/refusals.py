@@ -201,7 +201,19 @@ def program_printed(entry: Entry, lines: list[str], line: int) -> bool:
     """Is this a reading of a report's words in prose (a `head` entry: prose.*) whose line is a program's banner or log line
     that says no failure (_program_line)? A log pasted from its start has no title: its first line is what the program
     selected (helper ex93)."""
-    return entry.head and 0 < line <= len(lines) and _program_line(lines[line - 1])
+    return entry.head and 0 < line <= len(lines) and (_program_line(lines[line - 1]) or _import_probe(lines, line))
+
+
+# round 110 (helper ex110; kohya-ss/musubi-tuner#747): a program's own probe of an optional backend, printed as a pair of lines
+# ("Trying to import sageattention" / "Failed to import sageattention") while the run goes on with another backend: the second
+# line is the program's log, no report's title
+_PROBE_TRY = re.compile(r"^[ \t]*(?:INFO:?[ \t]*)?Try(?:ing)?[ \t]+to[ \t]+import[ \t]+[`'\"]?(\w+(?:\.\w+)*)[`'\"]?[ \t]*\.{0,3}[ \t]*$", re.I)
+_PROBE_FAILED = r"^[ \t]*(?:WARNING:?[ \t]*|INFO:?[ \t]*)?Failed[ \t]+to[ \t]+import[ \t]+[`'\"]?{}[`'\"]?\b"
+
+
+def _import_probe(lines: list[str], line: int) -> bool:
+    m = _PROBE_TRY.match(lines[line - 2]) if line >= 2 else None
+    return bool(m) and re.match(_PROBE_FAILED.format(re.escape(m.group(1))), lines[line - 1], re.I) is not None
 
 
 def optional_notice(entry: Entry, lines: list[str], line: int, named_by: Attribution | None = None) -> bool:
