@@ -147,6 +147,8 @@ NEAR_MISSES = [
     ("Epoch 3:  41%|████      | 812/1980 [12:01<17:18]\nKilled", ("build.oom",)),
     # a slow build of another project, no attention library or torch build named
     ("cmake --build build -j1 is single-threaded and slow for llama.cpp, it takes an hour", ("build.no-ninja",)),
+    # a wheel said to spare the build: "no ninja" in a list of what is not needed (round 38's unrelated huggingface/lerobot#3266)
+    ("the prebuilt wheel means no `ninja`, no nvcc and no compiler are required any more", ("build.no-ninja",)),
     # ninja present and used
     ("ninja 1.11.1 is installed and the flash-attn build uses all 32 cores", ("build.no-ninja",)),
     # a GPU out of memory at run time beside MAX_JOBS in an unrelated environment dump
