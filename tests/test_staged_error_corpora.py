@@ -595,6 +595,13 @@ SETS = (
     # (cute.toml, sage.toml, sdpa.toml, attention.toml, wheels.toml, frameworks.toml, attribution/refusals.py;
     # tests/test_explain_variants_ex110.py) 29/26/22, 0/9. Halves and misses: fixtures/errors/round110/README.md
     Staged("round110", 36, 29, 26, unrelated="unrelated", note_required=True),
+    # round 111 (ex111, 2026-11-29, session 18): issue 23's listed classes gathered again where the rounds hold little (docker
+    # compose's column, dstack, llama.cpp and its Python bindings under WSL, a memtest tool, a ray-tracing module, vLLM's systemd
+    # journal with a Chinese date) -- most searches returned threads already in fixtures/, claimed or held out, so 11 texts, not 27.
+    # Start rules (7f911e38): 7/11 matched, 7 right backend, 6 right cause, 0/4 unrelated; after ex111 (builds.toml, cuda.toml,
+    # triton.toml, sdpa.toml, frameworks.toml; tests/test_explain_variants_ex111.py: 33/39 variants before, 39/39 after) 9/8/9, 0/4.
+    # fixtures/errors/round111/README.md
+    Staged("round111", 11, 9, 8, unrelated="unrelated", note_required=True),
     # round 101m (ex101m, 2026-11-29, session 16): new threads from any tracker about the seven backends and their users,
     # gathered and labelled blind; measured by the lead three times (27/40 matched, 27 right backend, 13 right cause, 2/18
     # unrelated claimed). Training material since ex104, session 17: after ex104's mechanisms (prose.toml, imports.toml,
