@@ -11,7 +11,7 @@ beside each class say what must NOT be claimed. The real texts of the same class
   ptx         cuda.toml cuda.ptx-toolchain: PTX from a newer toolkit than the driver, in the runtime's, driver API's and
               JIT's words, behind engines' prefixes
   mslk        xformers.toml xformers.kernels-package-missing: newer xformers releases take their kernels from mslk
-  fa4route    sdpa.toml sdpa.fa4-route: SDPA's FA4 route (torch/nn/attention/_fa4.py) and its version coupling
+  fa4route    (removed by the lead, session 18: drafted near a held-out thread's excerpt; rounds 6a.. keep its variants)
   winflash    sdpa.toml sdpa.built-without-flash: Windows torch builds without SDPA's flash kernel (an info note)
   wrappers    frameworks.toml transformers.helper-moved, attention.toml attn.import-guard / attn.api-mismatch: other
               libraries' wrappers calling FA2, and transformers' helpers that moved
@@ -87,15 +87,6 @@ VARIANTS = [
     # xformers' own fmha importing from mslk (the re-export), in a venv under /usr/local
     ("mslk", "  File \"/usr/local/lib/python3.12/dist-packages/xformers/ops/fmha/__init__.py\", line 9, in <module>\n    from "
      "mslk.attention.fmha import *\nModuleNotFoundError: No module named 'mslk'", "xformers.kernels-package-missing", "xformers"),
-    # ---- fa4route ---------------------------------------------------------------------------------------------------
-    ("fa4route", "[rank0]:  File \"/home/ana/.local/lib/python3.12/site-packages/torch/nn/attention/_fa4.py\", line 214, in "
-     "_fa4_run_forward\n[rank0]:    out, lse = module._flash_attn_fwd(\n[rank0]: ValueError: too many values to unpack "
-     "(expected 2)", "sdpa.fa4-route", "sdpa"),
-    ("fa4route", "2026-08-18 10:00:01,123 - train - WARNING - FA4 route off: ImportError: Module 'flash_attn.cute.interface' not "
-     "found", "sdpa.fa4-route", "sdpa"),
-    ("fa4route", "  File \"/opt/venv/lib/python3.12/site-packages/torch/nn/attention/_fa4.py\", line 246, in _fa4_run_backward\n"
-     "    raise RuntimeError(\"FA4 not registered\")\nRuntimeError: FA4 not registered", "sdpa.fa4-route", "sdpa"),
-    ("fa4route", "RuntimeError: FA4 SDPA forward unsupported: FA4 requires compute capability 9.0 or 10.0", "cute.arch", "cute"),
     # ---- winflash ---------------------------------------------------------------------------------------------------
     ("winflash", "D:\\AI\\F5-TTS\\venv\\Lib\\site-packages\\x_transformers\\attend.py:214: UserWarning: 1Torch was not compiled "
      "with flash attention. (Triggered internally at C:\\actions-runner\\_work\\pytorch\\pytorch\\pytorch\\aten\\src\\ATen\\native"
@@ -123,10 +114,6 @@ VARIANTS = [
      "torch210-cxx11-cu130-aarch64-linux", "kernels.hub-no-build", "fa3"),
     ("hub", "Cannot find a build variant for this system in kernels-community/sage-attention\ntorch211-cxx11-cu130-x86_64-linux: "
      "CUDA version (13.0) does not match environment CUDA version (12.8)", "kernels.hub-no-build", "sage"),
-    # a hub build resolved for this torch and CUDA that carries no code for the GPU (huggingface/kernels#707's mechanism)
-    ("hub", "  File \"/home/lee/.cache/huggingface/hub/models--kernels-community--sage-attention/snapshots/0d9c1e2/build/"
-     "torch29-cxx11-cu128-x86_64-linux/sage_attention/core.py\", line 88, in sageattn\n    return ops.qk_int8_sv_f16_accum_f32("
-     "q, k, v)\nRuntimeError: CUDA error: no kernel image is available for execution on the device", "kernels.hub-no-build", "sage"),
     # ---- newarch ----------------------------------------------------------------------------------------------------
     ("newarch", "ptxas /tmp/tmpxft_0002_00000000-6_qattn_sm90.ptx, line 881; error   : Instruction 'wgmma.mma_async with FP8 types' "
      "not supported on .target 'sm_120'\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit code 255\n"
