@@ -599,6 +599,10 @@ SETS = (
     Staged("round101m", 40, 40, 38, unrelated="unrelated", note_required=True,  # training material since ex104, session 17
            known_claims=(("IDEA-Research__Rex-Omni__132.txt", "fa2.dtype-advisory"),
                          ("state-spaces__mamba__387.txt", "triton.out-of-resources"))),
+    # round 105m (ex105m, 2026-11-29, session 17): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind; measured by the lead three times (25/41 matched, 23 right backend, 11 right cause, 1/17
+    # unrelated claimed). See fixtures/errors/round105m/README.md
+    Staged("round105m", 41, 0, 0, unrelated="unrelated", note_required=True),  # training material since ex108, session 18
 )
 
 
@@ -643,10 +647,8 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 90m, ex90m's measure-only set of session 14, is training material in SETS since helper ex94 read its misses, session 15)
 # (round 95m, ex95m's measure-only set of session 15, is training material in SETS since helper ex100 read its misses, session 16)
 # (round 101m, ex101m's measure-only set of session 16, is training material in SETS since helper ex104 read its misses, session 17)
+# (round 105m, ex105m's measure-only set of session 17, is training material in SETS since helper ex108 read its misses, session 18)
 MEASURE_ONLY: tuple[Staged, ...] = (
-    # round 105m (ex105m, 2026-11-29, session 17): new threads from any tracker about the seven backends and their users,
-    # gathered and labelled blind, explain never run on them; see fixtures/errors/round105m/README.md
-    Staged("round105m", 41, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex105m, session 17)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
