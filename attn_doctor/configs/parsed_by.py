@@ -1,0 +1,203 @@
+"""Which program of a user's repository parses a YAML / JSON settings file (session 18, cfg77).
+
+A YAML of TrainingArguments / TRL field names is read on its keys alone (hf_transformers.fields_evidence: 0.9 of them
+decides), yet the repository itself says who parses it: a script that names the file (its path, its folder, an argparse
+`--config` default, a glob of its folder) or a launch script of the repository that runs a script with it
+(`python main.py --config configs/x/sft.yaml`). How that script parses it decides:
+- TRL's `TrlParser(...)`, the alignment-handbook's `H4ArgumentParser(...)`, `HfArgumentParser(...).parse_yaml_file` /
+  `.parse_json_file`, `parser.parse_args_and_config()`: the file's keys are the trainer's dataclasses' fields ("trainer");
+- `yaml.safe_load` / `OmegaConf.load` / `json.load` / `tomllib.load` in a script that builds no transformers / TRL
+  trainer and configures none of their arguments: the user's own settings ("own"; refused, cfg74's convention).
+Nothing found (a file read alone, no script of the repository naming it): None, and the keys decide as before.
+
+Only paths that resolve to this very file (or its folder) count, so a script of another repository, or one naming
+another `config.yaml`, never does. Everything is read, nothing is run or imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import os
+import re
+
+# the parsers that fill a trainer's dataclasses from a YAML / JSON file
+_TRAINER_PARSE = re.compile(r"\bTrlParser\s*\(|\bH4ArgumentParser\s*\(|\.parse_yaml_file\s*\(|\.parse_json_file\s*\(|"
+                            r"\.parse_args_and_config\s*\(")
+# the calls that read a settings file into plain Python values
+_PLAIN_PARSE = re.compile(r"\b(?:yaml\.(?:safe_load|load|full_load|unsafe_load)|OmegaConf\.load|json\.load|"
+                          r"tomllib\.load|tomli\.load|toml\.load)\s*\(")
+_MARKERS = re.compile(r"^(\.git|pyproject\.toml|setup\.py|setup\.cfg|requirements[\w.-]*\.txt|README(\.\w+)?)$",
+                      re.IGNORECASE)
+_SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "venv", "env", "build", "dist", "wandb", "outputs"}
+_MAX_FILES, _MAX_BYTES, _MAX_DEPTH = 400, 300_000, 5
+# a launch line that runs a Python script: the script's word
+_PY_WORD = re.compile(r"(?<![\w/.-])([\w./-]+\.py)\b")
+
+
+def _scope(path: str) -> str:
+    """The folder whose files are the repository's: the nearest of the file's folder and the three above it that holds
+    a repository's marker (.git, pyproject.toml, setup.py, requirements*.txt, a README), else the folder above the
+    file's (configs/x.yaml's repository root)."""
+    base = os.path.dirname(os.path.abspath(path))
+    up = base
+    for _ in range(4):
+        try:
+            if any(_MARKERS.match(n) for n in os.listdir(up)):
+                return up
+        except OSError:
+            pass
+        nxt = os.path.dirname(up)
+        if nxt == up:
+            break
+        up = nxt
+    return os.path.dirname(base)
+
+
+_CACHE: dict = {}  # (path, size, mtime) -> (text, its strings, how it parses): a round's files are read once
+
+
+def _read(p: str):
+    st = os.stat(p)
+    key = (p, st.st_size, st.st_mtime_ns)
+    if key not in _CACHE:
+        if len(_CACHE) > 4000:
+            _CACHE.clear()
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+        _CACHE[key] = [text, None, None]
+    return _CACHE[key]
+
+
+def _files(root: str):
+    """(path, entry) of the repository's .py and shell launch files under `root`, bounded in count, size and depth."""
+    seen = 0
+    for here, dirs, names in os.walk(root):
+        depth = os.path.relpath(here, root).count(os.sep)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS and depth < _MAX_DEPTH)
+        for n in sorted(names):
+            if not n.endswith((".py", ".sh", ".bash", ".slurm", ".sbatch")):
+                continue
+            seen += 1
+            if seen > _MAX_FILES:
+                return
+            p = os.path.join(here, n)
+            try:
+                if os.path.getsize(p) > _MAX_BYTES:
+                    continue
+                got = _read(p)
+            except OSError:
+                continue
+            yield p, got
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.exists(a) and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _names(word: str, bases, target: str, folder: str) -> str | None:
+    """'file' when `word` (a path as the script or launcher writes it) resolves, from one of `bases`, to `target`;
+    'folder' when to its folder, or a glob of its folder matching it; None otherwise."""
+    word = word.strip().strip("\"'")
+    if not word or len(word) > 300 or word in (".", "./"):
+        return None
+    for b in bases:
+        p = os.path.normpath(os.path.join(b, word))
+        if any(c in word for c in "*?["):
+            if fnmatch.fnmatch(os.path.abspath(target), os.path.abspath(p)):
+                return "file"
+            continue
+        if _same(p, target):
+            return "file"
+        if _same(p, folder) and os.path.isdir(p):
+            return "folder"
+    return None
+
+
+def _bases(script: str, root: str) -> list:
+    d = os.path.dirname(script)
+    out = [d, os.path.dirname(d), root]
+    return list(dict.fromkeys(out))
+
+
+def _strings(src: str) -> list:
+    try:
+        t = ast.parse(src)
+    except (SyntaxError, ValueError):
+        return re.findall(r"[\"']([^\"'\n]{1,300})[\"']", src)
+    return [n.value for n in ast.walk(t) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and "\n" not in n.value and len(n.value) <= 300]
+
+
+def _kind(src: str) -> tuple[str, str] | None:
+    """How a script parses a settings file: ("trainer", call) / ("own", call), or None (neither)."""
+    m = _TRAINER_PARSE.search(src)
+    if m:
+        return "trainer", m.group(0).strip(".( ").strip()
+    m = _PLAIN_PARSE.search(src)
+    if not m:
+        return None
+    from .hf_transformers import _trainer_used, _transformers_calls
+    from .pyscript import tree
+
+    t = tree(src)
+    if t is None:
+        return None
+    if _trainer_used(t) or _transformers_calls(t, models=False) or re.search(r"\b(?:Trainer|Config|Arguments)\(\*\*",
+                                                                             src):
+        return None  # the values go into a trainer's arguments (SFTConfig(**cfg)): the keys decide, as before
+    return "own", m.group(0).rstrip("( ")
+
+
+def parsed_by(doc: dict) -> dict | None:
+    """{"kind": "trainer" | "own", "script": the parsing script (relative to the repository), "how": the call} for a
+    YAML / JSON file that a script of its repository names and parses; None when none does (or several disagree)."""
+    if doc.get("fmt") not in ("yaml", "json") or not doc.get("path") or not os.path.isfile(doc["path"]):
+        return None
+    if "parsed_by" in doc:
+        return doc["parsed_by"]
+    target = os.path.abspath(doc["path"])
+    folder = os.path.dirname(target)
+    root = _scope(target)
+    files = dict(_files(root))
+    found = {}
+    def kind(e):
+        if e[2] is None:
+            e[2] = (_kind(e[0]),)
+        return e[2][0]
+
+    for p, e in files.items():
+        src = e[0]
+        if p.endswith(".py"):
+            if e[1] is None:
+                e[1] = _strings(src)
+            named = [_names(s, _bases(p, root), target, folder) for s in e[1]
+                     if os.path.basename(target) in s or "/" in s or "*" in s or os.path.basename(folder) in s]
+            if "file" in named or "folder" in named:
+                found.setdefault(p, kind(e))
+            continue
+        # a launch script: a line that runs a script of the repository with this file
+        for line in src.splitlines():
+            if line.lstrip().startswith("#") or ".py" not in line:
+                continue
+            words = re.split(r"[\s=]+", line)
+            if not any(_names(w, _bases(p, root), target, folder) == "file" for w in words):
+                continue
+            for m in _PY_WORD.finditer(line):
+                hit = next((os.path.normpath(os.path.join(b, m.group(1))) for b in _bases(p, root)
+                            if os.path.normpath(os.path.join(b, m.group(1))) in files), None)
+                if hit is not None:
+                    found.setdefault(hit, kind(files[hit]))
+    kinds = {k for k in found.values() if k is not None}
+    out = None
+    if kinds:
+        trainer = sorted((p, k) for p, k in found.items() if k is not None and k[0] == "trainer")
+        own = sorted((p, k) for p, k in found.items() if k is not None and k[0] == "own")
+        pick = trainer[0] if trainer else own[0] if not any(k is None for k in found.values()) else None
+        if pick is not None:
+            out = {"kind": pick[1][0], "how": pick[1][1], "script": os.path.relpath(pick[0], root).replace(os.sep, "/")}
+    doc["parsed_by"] = out
+    return out
