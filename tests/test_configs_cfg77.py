@@ -158,14 +158,20 @@ def test_variants_read_by_the_users_own_script_are_refused(tmp_path, call, namin
 
 
 def test_nothing_changes_where_the_repository_does_not_say(tmp_path):
-    """A script naming another file of the folder, one that loads the YAML into TrainingArguments(**cfg), and one that
-    names the file without parsing it beside one that reads it with yaml.safe_load: the keys decide (transformers)."""
+    """A script naming another file of the folder, one that loads the YAML into TrainingArguments(**cfg), one that
+    names the file without parsing it beside one that reads it with yaml.safe_load, a bare `*.yaml` glob, the folder
+    named without the file's name: the keys decide (transformers)."""
     cases = [
         {"a.py": "# written by cfg77: names another file\nimport yaml\ncfg = yaml.safe_load(open('cfg/other.yaml'))\n"},
         {"a.py": "# written by cfg77: hands it to TrainingArguments\nimport yaml\nfrom transformers import "
                  "TrainingArguments\ncfg = yaml.safe_load(open('cfg/run.yaml'))\nargs = TrainingArguments(**cfg)\n"},
         {"a.py": "# written by cfg77: reads it\nimport yaml\ncfg = yaml.safe_load(open('cfg/run.yaml'))\n",
          "b.py": "# written by cfg77: copies it\nimport shutil\nshutil.copy('cfg/run.yaml', 'out/run.yaml')\n"},
+        # a bare glob beside the file, and the file's folder named without the file's name
+        {"cfg/a.py": "# written by cfg77: a bare glob\nimport glob, yaml\nfor p in glob.glob('*.yaml'):\n"
+                     "    print(yaml.safe_load(open(p)))\n"},
+        {"a.py": "# written by cfg77: another file of the folder\nimport os, yaml\nD = 'cfg'\n"
+                 "cfg = yaml.safe_load(open(os.path.join(D, 'settings.yaml')))\n"},
     ]
     for i, files in enumerate(cases):
         root = tmp_path / str(i)

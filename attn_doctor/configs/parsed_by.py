@@ -1,8 +1,8 @@
 """Which program of a user's repository parses a YAML / JSON settings file (session 18, cfg77).
 
 A YAML of TrainingArguments / TRL field names is read on its keys alone (hf_transformers.fields_evidence: 0.9 of them
-decides), yet the repository itself says who parses it: a script that names the file (its path, its folder, an argparse
-`--config` default, a glob of its folder) or a launch script of the repository that runs a script with it
+decides), yet the repository itself says who parses it: a script that names the file (its path, its folder beside its
+name, an argparse `--config` default, a glob of its folder) or a launch script of the repository that runs a script with it
 (`python main.py --config configs/x/sft.yaml`). How that script parses it decides:
 - TRL's `TrlParser(...)`, the alignment-handbook's `H4ArgumentParser(...)`, `HfArgumentParser(...).parse_yaml_file` /
   `.parse_json_file`, `parser.parse_args_and_config()`: the file's keys are the trainer's dataclasses' fields ("trainer");
@@ -107,7 +107,8 @@ def _names(word: str, bases, target: str, folder: str) -> str | None:
     for b in bases:
         p = os.path.normpath(os.path.join(b, word))
         if any(c in word for c in "*?["):
-            if fnmatch.fnmatch(os.path.abspath(target), os.path.abspath(p)):
+            # a glob of a folder (`configs/*.yaml`): a bare `*.yaml` names every file beside the script, not this one
+            if "/" in word.rstrip("/") and fnmatch.fnmatch(os.path.abspath(target), os.path.abspath(p)):
                 return "file"
             continue
         if _same(p, target):
@@ -176,7 +177,10 @@ def parsed_by(doc: dict) -> dict | None:
                 e[1] = _strings(src)
             named = [_names(s, _bases(p, root), target, folder) for s in e[1]
                      if os.path.basename(target) in s or "/" in s or "*" in s or os.path.basename(folder) in s]
-            if "file" in named or "folder" in named:
+            base = os.path.basename(target)
+            # its folder counts beside its own name (`os.path.join("configs", "x.yaml")`, `ROOT / "configs" / "x.yaml"`):
+            # a folder's name alone ("transformers", "data") is a word of many scripts, not a reading of this file
+            if "file" in named or ("folder" in named and any(x == base or x.endswith("/" + base) for x in e[1])):
                 found.setdefault(p, kind(e))
             continue
         # a launch script: a line that runs a script of the repository with this file
