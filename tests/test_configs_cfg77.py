@@ -170,6 +170,8 @@ def test_nothing_changes_where_the_repository_does_not_say(tmp_path):
         # a bare glob beside the file, and the file's folder named without the file's name
         {"cfg/a.py": "# written by cfg77: a bare glob\nimport glob, yaml\nfor p in glob.glob('*.yaml'):\n"
                      "    print(yaml.safe_load(open(p)))\n"},
+        {"a.py": "# written by cfg77: globs of everything\nimport glob, json\nfiles = glob.glob('**/*', recursive=True)"
+                 "\nmore = glob.glob('*/*.yaml')\nprint(json.load(open(files[0])))\n"},
         {"a.py": "# written by cfg77: another file of the folder\nimport os, yaml\nD = 'cfg'\n"
                  "cfg = yaml.safe_load(open(os.path.join(D, 'settings.yaml')))\n"},
     ]

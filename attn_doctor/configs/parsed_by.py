@@ -107,8 +107,13 @@ def _names(word: str, bases, target: str, folder: str) -> str | None:
     for b in bases:
         p = os.path.normpath(os.path.join(b, word))
         if any(c in word for c in "*?["):
-            # a glob of a folder (`configs/*.yaml`): a bare `*.yaml` names every file beside the script, not this one
-            if "/" in word.rstrip("/") and fnmatch.fnmatch(os.path.abspath(target), os.path.abspath(p)):
+            # a glob of one folder's settings files (`configs/*.yaml`): the folder spelt out, the file's extension in the
+            # pattern; a bare `*.yaml` (every file beside the script), `**/*` or `data/*/*.json` names no file of its own
+            folder_part, _, name_part = word.rstrip("/").rpartition("/")
+            if not folder_part or any(c in folder_part for c in "*?[") or \
+                    os.path.splitext(target)[1].lower() not in name_part.lower():
+                continue
+            if fnmatch.fnmatch(os.path.abspath(target), os.path.abspath(p)):
                 return "file"
             continue
         if _same(p, target):
