@@ -67,7 +67,7 @@ def test_a_yaml_parsed_by_hfargumentparser_from_an_argparse_default_is_transform
 def test_a_yaml_the_users_own_script_reads_is_refused_naming_it(path, script, how):
     msg = _refusal(DATA / path)
     assert f"the repository's {script} reads it with {how}()" in msg
-    assert "builds no transformers or TRL trainer" in msg
+    assert "takes its values by name into its own settings" in msg
 
 
 def test_the_same_keys_read_alone_or_handed_to_a_trainer_stay_transformers():
@@ -114,6 +114,7 @@ OWN_CALLS = {
 
 
 def _repo(tmp_path: Path, config_at: str, keys: str, files: dict) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "README.md").write_text("written by cfg77: a repository marker\n")
     cfg = tmp_path / config_at
     cfg.parent.mkdir(parents=True, exist_ok=True)
@@ -187,4 +188,56 @@ def test_a_trainers_parser_wins_over_a_users_reader(tmp_path):
              "b.py": "# written by cfg77: trains on it\nfrom trl import TrlParser, SFTConfig\nCONFIG = 'cfg/run.yaml'\n"
                      "t, = TrlParser((SFTConfig,)).parse_yaml_file(CONFIG)\n"}
     cfg = _repo(tmp_path, "cfg/run.yaml", OWN + KEYS, files)
+    assert _trainer(cfg) == "transformers"
+
+
+PICKED = '''"""written by cfg77: fakes a user's SFT script that picks its YAML's values by name into SFTConfig / SFTTrainer.
+
+Usage:
+    python scripts/sft_run.py --config settings/small.yaml
+"""
+import argparse
+
+import yaml
+from trl import SFTConfig, SFTTrainer
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--config", required=True)
+cfg = yaml.safe_load(open(ap.parse_args().config))
+args = SFTConfig(output_dir=cfg["output_dir"], bf16=cfg.get("bf16", True),
+                 learning_rate=float(cfg.get("learning_rate", 2e-4)))
+SFTTrainer(model=cfg["model_name_or_path"], args=args).train()
+'''
+
+
+@pytest.mark.parametrize("where", ["docstring", "readme", "comment"])
+def test_values_picked_by_name_into_a_trainer_make_the_yaml_the_scripts_own(tmp_path, where):
+    """Round 68m's AounAbdullah qlora_7b.yaml (label unclaimed:user-script): its scripts/train_sft.py reads it with
+    yaml.safe_load and hands SFTConfig the values it picks by name; the script says how it is run only in its usage
+    line (a docstring's, a README's, a comment's). Handed whole (`SFTConfig(**cfg)`) the keys are SFTConfig's."""
+    script = PICKED
+    files = {}
+    if where == "readme":
+        script = script.replace("    python scripts/sft_run.py --config settings/small.yaml\n", "")
+        files["README.md"] = "# written by cfg77: a README\n\n```bash\npython scripts/sft_run.py --config settings/small.yaml\n```\n"
+    elif where == "comment":
+        script = script.replace("    python scripts/sft_run.py --config settings/small.yaml\n", "") + \
+            "# run: python scripts/sft_run.py --config=settings/small.yaml\n"
+    files["scripts/sft_run.py"] = script
+    cfg = _repo(tmp_path / "own", "settings/small.yaml", KEYS, files)
+    assert "scripts/sft_run.py reads it with yaml.safe_load()" in _refusal(cfg)
+    files["scripts/sft_run.py"] = script.replace('args = SFTConfig(output_dir=cfg["output_dir"], bf16=cfg.get("bf16", True),\n'
+                                                 '                 learning_rate=float(cfg.get("learning_rate", 2e-4)))',
+                                                 "args = SFTConfig(**cfg)")
+    assert "SFTConfig(**cfg)" in files["scripts/sft_run.py"]
+    whole = _repo(tmp_path / "whole", "settings/small.yaml", KEYS, files)
+    assert _trainer(whole) == "transformers"
+
+
+def test_a_commented_out_shell_command_is_no_reading(tmp_path):
+    files = {"scripts/sft_run.py": PICKED.replace("    python scripts/sft_run.py --config settings/small.yaml\n", ""),
+             "run.sh": "# written by cfg77: a launcher whose only line naming the file is commented out\n"
+                       "# python scripts/sft_run.py --config settings/small.yaml\npython scripts/sft_run.py --config "
+                       "settings/big.yaml\n"}
+    cfg = _repo(tmp_path, "settings/small.yaml", KEYS, files)
     assert _trainer(cfg) == "transformers"

@@ -23,7 +23,11 @@ import re
 
 # the parsers that fill a trainer's dataclasses from a YAML / JSON file
 _TRAINER_PARSE = re.compile(r"\bTrlParser\s*\(|\bH4ArgumentParser\s*\(|\.parse_yaml_file\s*\(|\.parse_json_file\s*\(|"
-                            r"\.parse_args_and_config\s*\(")
+                            r"\.parse_args_and_config\s*\(|\.parse_dict\s*\(")
+# the loaded values handed on whole to a trainer's (or any) config class: `SFTConfig(**cfg)`,
+# `TrainingArguments(**cfg["training"])`, `GRPOTrainer(**kw)`, or copied key by key (`setattr(args, k, v)`): then the
+# keys are that class's fields, and the keys decide as before
+_HANDED_WHOLE = re.compile(r"(?:Config|Arguments|Args|Trainer)\s*\(\s*\*\*|\bsetattr\s*\(")
 # the calls that read a settings file into plain Python values
 _PLAIN_PARSE = re.compile(r"\b(?:yaml\.(?:safe_load|load|full_load|unsafe_load)|OmegaConf\.load|json\.load|"
                           r"tomllib\.load|tomli\.load|toml\.load)\s*\(")
@@ -76,7 +80,8 @@ def _files(root: str):
         depth = os.path.relpath(here, root).count(os.sep)
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS and depth < _MAX_DEPTH)
         for n in sorted(names):
-            if not n.endswith((".py", ".sh", ".bash", ".slurm", ".sbatch")):
+            if not n.endswith((".py", ".sh", ".bash", ".slurm", ".sbatch", ".md", ".rst", ".txt")) or \
+                    (n.endswith((".md", ".rst", ".txt")) and not n.upper().startswith(("README", "USAGE"))):
                 continue
             seen += 1
             if seen > _MAX_FILES:
@@ -101,7 +106,7 @@ def _same(a: str, b: str) -> bool:
 def _names(word: str, bases, target: str, folder: str) -> str | None:
     """'file' when `word` (a path as the script or launcher writes it) resolves, from one of `bases`, to `target`;
     'folder' when to its folder, or a glob of its folder matching it; None otherwise."""
-    word = word.strip().strip("\"'")
+    word = word.strip().strip("\"'").rstrip(";&|\\").strip("\"'")
     if not word or len(word) > 300 or word in (".", "./"):
         return None
     for b in bases:
@@ -146,15 +151,10 @@ def _kind(src: str) -> tuple[str, str] | None:
     m = _PLAIN_PARSE.search(src)
     if not m:
         return None
-    from .hf_transformers import _trainer_used, _transformers_calls
-    from .pyscript import tree
-
-    t = tree(src)
-    if t is None:
-        return None
-    if _trainer_used(t) or _transformers_calls(t, models=False) or re.search(r"\b(?:Trainer|Config|Arguments)\(\*\*",
-                                                                             src):
-        return None  # the values go into a trainer's arguments (SFTConfig(**cfg)): the keys decide, as before
+    if _HANDED_WHOLE.search(src):
+        return None  # the values go whole into a config class (SFTConfig(**cfg)): the keys decide, as before
+    # the values taken one by one (`cfg["model_name_or_path"]`, `cfg.get("bf16", True)` into SFTConfig(bf16=...)): the
+    # file is the script's own schema, whether or not a trainer then runs (round 68m's AounAbdullah train_sft.py)
     return "own", m.group(0).rstrip("( ")
 
 
@@ -187,12 +187,13 @@ def parsed_by(doc: dict) -> dict | None:
             # a folder's name alone ("transformers", "data") is a word of many scripts, not a reading of this file
             if "file" in named or ("folder" in named and any(x == base or x.endswith("/" + base) for x in e[1])):
                 found.setdefault(p, kind(e))
-            continue
-        # a launch script: a line that runs a script of the repository with this file
+        # a launch script, a README's or a docstring's usage line (`python scripts/train_sft.py --config
+        # configs/qlora_7b.yaml`): a line that runs a script of the repository with this file
         for line in src.splitlines():
-            if line.lstrip().startswith("#") or ".py" not in line:
+            if ".py" not in line or (line.lstrip().startswith("#") and not p.endswith((".py", ".md", ".rst", ".txt"))):
+                # (a shell's commented-out command is not run; a script's comment or a README's line is its usage)
                 continue
-            words = re.split(r"[\s=]+", line)
+            words = re.split(r"[\s=,\[\]()`]+", line)
             if not any(_names(w, _bases(p, root), target, folder) == "file" for w in words):
                 continue
             for m in _PY_WORD.finditer(line):
