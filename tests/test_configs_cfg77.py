@@ -241,3 +241,18 @@ def test_a_commented_out_shell_command_is_no_reading(tmp_path):
                        "settings/big.yaml\n"}
     cfg = _repo(tmp_path, "settings/small.yaml", KEYS, files)
     assert _trainer(cfg) == "transformers"
+
+
+@pytest.mark.parametrize("imp,want", [("from configs import SFTConfig", None), ("from trl import SFTConfig", "transformers"),
+                                      ("import trl\nSFTConfig = trl.SFTConfig", None)])
+def test_a_parser_of_the_repositorys_own_classes_leaves_the_keys_to_decide(tmp_path, imp, want):
+    """Round 9's Hexixi926 sft.py (label of its sft_config.yaml: unclaimed:user-script): HfArgumentParser(SFTConfig) of
+    the repository's own configs.py reads the repository's schema; TRL's SFTConfig given to it reads TRL's fields. (A
+    class reached through an assignment is not followed: the keys decide, as before.)"""
+    files = {"configs.py": "# written by cfg77: the user's own dataclass\nfrom dataclasses import dataclass\n"
+                           "from transformers import TrainingArguments\n\n\n@dataclass\nclass SFTConfig(TrainingArguments):\n"
+                           "    run_tag: str = 'a'\n",
+             "sft.py": f"# written by cfg77: parses the YAML beside it\nfrom transformers import HfArgumentParser\n{imp}\n"
+                       "cfg = HfArgumentParser(SFTConfig).parse_yaml_file('sft_config.yaml')[0]\n"}
+    cfg = _repo(tmp_path, "sft_config.yaml", OWN + KEYS, files)
+    assert _trainer(cfg) == want

@@ -143,11 +143,41 @@ def _strings(src: str) -> list:
             and "\n" not in n.value and len(n.value) <= 300]
 
 
+_PARSERS = {"TrlParser", "HfArgumentParser", "H4ArgumentParser"}
+_LIBRARIES = {"trl", "transformers", "alignment", "open_r1"}
+
+
+def _library_classes_parsed(src: str) -> bool:
+    """A TrlParser / HfArgumentParser / H4ArgumentParser of the script is given a class imported from TRL, transformers
+    or the alignment-handbook (by name, or as `trl.SFTConfig`), not one the script defines itself."""
+    try:
+        t = ast.parse(src)
+    except (SyntaxError, ValueError):
+        return False
+    imported = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and n.level == 0 and
+                (n.module or "").split(".")[0] in _LIBRARIES for a in n.names}
+    imported -= {n.name for n in ast.walk(t) if isinstance(n, ast.ClassDef)}
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Call) and (n.func.id if isinstance(n.func, ast.Name) else
+                                             n.func.attr if isinstance(n.func, ast.Attribute) else "") in _PARSERS):
+            continue
+        for a in ast.walk(ast.Tuple(elts=list(n.args) + [k.value for k in n.keywords], ctx=ast.Load())):
+            if isinstance(a, ast.Name) and a.id in imported and a.id not in _PARSERS:
+                return True
+            if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id in _LIBRARIES:
+                return True
+    return False
+
+
 def _kind(src: str) -> tuple[str, str] | None:
     """How a script parses a settings file: ("trainer", call) / ("own", call), or None (neither)."""
     m = _TRAINER_PARSE.search(src)
     if m:
-        return "trainer", m.group(0).strip(".( ").strip()
+        # the trainer's fields only where the parser is given a class of the trainers' libraries (TRL's SFTConfig /
+        # ModelConfig, transformers' TrainingArguments, the handbook's), beside the user's own or not; a parser of the
+        # repository's own classes alone (round 9's Hexixi926 sft.py: HfArgumentParser(SFTConfig) of its configs.py)
+        # reads the repository's schema, and the keys decide as before
+        return ("trainer", m.group(0).strip(".( ").strip()) if _library_classes_parsed(src) else None
     m = _PLAIN_PARSE.search(src)
     if not m:
         return None
