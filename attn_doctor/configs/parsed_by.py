@@ -2,12 +2,18 @@
 
 A YAML of TrainingArguments / TRL field names is read on its keys alone (hf_transformers.fields_evidence: 0.9 of them
 decides), yet the repository itself says who parses it: a script that names the file (its path, its folder beside its
-name, an argparse `--config` default, a glob of its folder) or a launch script of the repository that runs a script with it
-(`python main.py --config configs/x/sft.yaml`). How that script parses it decides:
+name, an argparse `--config` default, a glob of its folder) or a usage line that runs a script of the repository with it
+(a launch script's, a README's, the script's own docstring or comment: `python main.py --config configs/x/sft.yaml`).
+How that script parses it decides:
 - TRL's `TrlParser(...)`, the alignment-handbook's `H4ArgumentParser(...)`, `HfArgumentParser(...).parse_yaml_file` /
-  `.parse_json_file`, `parser.parse_args_and_config()`: the file's keys are the trainer's dataclasses' fields ("trainer");
-- `yaml.safe_load` / `OmegaConf.load` / `json.load` / `tomllib.load` in a script that builds no transformers / TRL
-  trainer and configures none of their arguments: the user's own settings ("own"; refused, cfg74's convention).
+  `.parse_json_file` / `.parse_dict`, `parser.parse_args_and_config()`, given a class of TRL / transformers / the
+  handbook (SFTConfig, ModelConfig, TrainingArguments; the user's own dataclasses beside it or not): the file's keys
+  are the trainer's dataclasses' fields ("trainer": transformers, whatever share of them the user's own class adds);
+- `yaml.safe_load` / `OmegaConf.load` / `json.load` / `tomllib.load`, the values then taken by name (`cfg["lr"]`,
+  `cfg.get("bf16", True)`), whether or not a trainer runs after: the script's own schema ("own"; refused, as the
+  rounds label such files unclaimed:user-script, naming the script, which is what to read instead);
+- the values handed whole to a class (`SFTConfig(**cfg)`, `setattr` in a loop), a parser of the repository's own
+  classes alone, or scripts that disagree: None.
 Nothing found (a file read alone, no script of the repository naming it): None, and the keys decide as before.
 
 Only paths that resolve to this very file (or its folder) count, so a script of another repository, or one naming
