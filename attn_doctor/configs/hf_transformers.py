@@ -1513,7 +1513,7 @@ def _score(doc: dict) -> "Score":
         s = {k: v for k, v in s.items() if k != "transformers_version"}
     parser = _parsed_by(doc, s)
     if parser is not None and parser["kind"] == "own":
-        return NOTHING  # the repository's own script reads it into its own settings and builds no trainer (cfg77)
+        return NOTHING  # the repository's own script reads it into its own settings (cfg77; configs.detect says so)
     if doc["fmt"] != "text" and parser is None and not (
             {"model_name_or_path", "architectures", "transformers_version"} & set(s)
             or doc["keys"] & ACCELERATE_KEYS or model_from_command_line(s)):
@@ -1558,8 +1558,8 @@ def _score(doc: dict) -> "Score":
 
 def _parsed_by(doc: dict, s: dict) -> dict | None:
     """Which script of the file's repository parses this YAML / JSON and how (parsed_by.parsed_by: TrlParser /
-    HfArgumentParser -> the trainer's fields; yaml.safe_load into a script that builds no trainer -> the user's own
-    settings), looked for only in a file of at least MIN_FIELDS TrainingArguments / TRL fields (session 18, cfg77:
+    HfArgumentParser of TRL's / transformers' classes -> the trainer's fields; yaml.safe_load with the values taken by
+    name -> the script's own settings), looked for only in a file of at least MIN_FIELDS TrainingArguments / TRL fields (session 18, cfg77:
     round 72m's ALIRE-HES-SO sft.yaml, main.py's TrlParser; round 68m's AounAbdullah qlora_7b.yaml, its
     scripts/train_sft.py's yaml.safe_load)."""
     if doc["fmt"] not in ("yaml", "json") or len({str(k) for k in s} & HF_FIELDS) < MIN_FIELDS:
