@@ -46,7 +46,9 @@ STILL_WRONG = {
         "it sits among users' own settings files read by yaml.safe_load (round 9's Hexixi926 sft_config.yaml 0.88, "
         "round 7's Limbicnation sft_qwen3_4b.yaml 0.87, round 47m's Rythamo8055 training_config.json 0.85, round 54m's "
         "thao12345310 qwen_lora_sft.yaml 0.83, all labelled unclaimed:user-script): which program parses the YAML is "
-        "said only by main.py (a new mechanism). Its sibling sft_liger_peft.yaml is read right on TRL's own use_peft",
+        "said only by main.py. Since cfg77 (parsed_by.py) a YAML that a script of its repository parses with TrlParser is "
+        "transformers' whatever its share of TRL fields (tests/test_configs_cfg77.py); the set keeps no main.py, so "
+        "neither layout can see it. Its sibling sft_liger_peft.yaml is read right on TRL's own use_peft",
     "round72m/transformers/YoumiMa__llm-sft__abci__run_sft_node_f.sh":
         "refused naming scripts/train_llm_llama3.py, which the set does not keep: its options (--bf16, "
         "--per_device_train_batch, --lr_scheduler_type ...) are TrainingArguments' names that every HfArgumentParser "

@@ -960,6 +960,14 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             raise UsageError(f"{where} is {spec}, not a trainer config" + (
                 f": it runs {ran}, which is none of the trainers' training scripts" if ran else "") +
                 f" (attn-doctor reads {supported()})")
+        own = doc.get("parsed_by")
+        if own and own["kind"] == "own" and not script:
+            # the repository's own script reads it and builds no trainer (hf_transformers._parsed_by; session 18, cfg77)
+            raise UsageError(f"{where} is not a trainer config: the repository's {own['script']} reads it with "
+                             f"{own['how']}() and takes its values by name into its own settings, so its keys are that "
+                             f"script's, whatever TrainingArguments / TRL names they share (attn-doctor reads "
+                             f"{supported()}); `attn-doctor check --config` on that script reads the run it starts, "
+                             f"--trainer NAME reads this file as one of those anyway")
         parser_refusal = next((f"{where} is not a trainer config of {_module(n).TITLE}: {s.refused} (attn-doctor reads "
                                f"{supported()}); --trainer NAME reads it as one of those anyway"
                                for s, n in scores if s.refused), None)

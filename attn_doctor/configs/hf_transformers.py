@@ -1511,8 +1511,12 @@ def _score(doc: dict) -> "Score":
         # preprocessor_config.json, a processor's or a tokenizer's config): the model's evidence only beside the
         # model's own layout
         s = {k: v for k, v in s.items() if k != "transformers_version"}
-    if doc["fmt"] != "text" and not ({"model_name_or_path", "architectures", "transformers_version"} & set(s)
-                                     or doc["keys"] & ACCELERATE_KEYS or model_from_command_line(s)):
+    parser = _parsed_by(doc, s)
+    if parser is not None and parser["kind"] == "own":
+        return NOTHING  # the repository's own script reads it into its own settings (cfg77; configs.detect says so)
+    if doc["fmt"] != "text" and parser is None and not (
+            {"model_name_or_path", "architectures", "transformers_version"} & set(s)
+            or doc["keys"] & ACCELERATE_KEYS or model_from_command_line(s)):
         # a TRL / transformers-examples YAML is parsed into the script's dataclasses (trl/scripts/utils.py:303-338 TrlParser.parse_args_and_config, HfArgumentParser)
         # and the model comes from ModelConfig.model_name_or_path: a YAML without it (another trainer's
         # pretrained_model_name_or_path) is not one of theirs, whatever dataset_name or lora_alpha it shares
@@ -1531,6 +1535,8 @@ def _score(doc: dict) -> "Score":
                              set(s) if doc["fmt"] != "text" else ())
     if fields:
         sc.add(fields)
+    elif parser is not None:
+        sc.add(f"parsed by the repository's {parser['script']} ({parser['how']})")
     if doc["fmt"] == "text":
         if cmd is not None and _example(cmd) and hf_script(cmd) and not _trl_command(doc):
             # transformers' own example scripts (examples/pytorch/*/run_*.py: run_clm.py, run_translation.py ...) parse
@@ -1548,6 +1554,19 @@ def _score(doc: dict) -> "Score":
     elif doc["keys"] & ACCELERATE_KEYS and "attn_implementation" in s:
         sc.add("accelerate parallelism_config_sp_attn_implementation")
     return sc
+
+
+def _parsed_by(doc: dict, s: dict) -> dict | None:
+    """Which script of the file's repository parses this YAML / JSON and how (parsed_by.parsed_by: TrlParser /
+    HfArgumentParser of TRL's / transformers' classes -> the trainer's fields; yaml.safe_load with the values taken by
+    name -> the script's own settings), looked for only in a file of at least MIN_FIELDS TrainingArguments / TRL fields (session 18, cfg77:
+    round 72m's ALIRE-HES-SO sft.yaml, main.py's TrlParser; round 68m's AounAbdullah qlora_7b.yaml, its
+    scripts/train_sft.py's yaml.safe_load)."""
+    if doc["fmt"] not in ("yaml", "json") or len({str(k) for k in s} & HF_FIELDS) < MIN_FIELDS:
+        return None
+    from .parsed_by import parsed_by
+
+    return parsed_by(doc)
 
 
 def read(doc: dict) -> dict:
