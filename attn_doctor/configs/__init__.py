@@ -962,7 +962,8 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                 f" (attn-doctor reads {supported()})")
         own = doc.get("parsed_by")
         if own and own["kind"] == "own" and not script:
-            # the repository's own script reads it and builds no trainer (hf_transformers._parsed_by; session 18, cfg77)
+            # the repository's own script reads it and takes its values by name, whether or not a trainer runs after
+            # (hf_transformers._parsed_by, parsed_by.py; session 18, cfg77)
             raise UsageError(f"{where} is not a trainer config: the repository's {own['script']} reads it with "
                              f"{own['how']}() and takes its values by name into its own settings, so its keys are that "
                              f"script's, whatever TrainingArguments / TRL names they share (attn-doctor reads "
