@@ -24,7 +24,7 @@ SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 @dataclass
 class Explained(Match):
     """A match with the backend it belongs to: the entry's own, or the one the log names nearest to
-    the error line (knowledge/attribution.py), and the entry's words for that backend."""
+    the error line (knowledge/attribution/), and the entry's words for that backend."""
     backend: str | None = None
     title: str = ""
     fix: str | None = None

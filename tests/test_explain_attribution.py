@@ -1,5 +1,5 @@
 """`explain` names the backend a failure belongs to: the backend whose library the log names nearest
-to the error line (attn_doctor/knowledge/attribution.py), with that backend's wording. Texts here are
+to the error line (attn_doctor/knowledge/attribution/), with that backend's wording. Texts here are
 variants written for these tests (other paths, versions, symbols and languages than the knowledge
 examples and the real corpus); each says what it varies."""
 

@@ -6,7 +6,7 @@ names, trainer and app flags, apps' log lines, environment variables, titles in 
 in passing, which must not decide); every one must give its backend. The near misses below name the same words where they
 must NOT decide. benchmarks/explain_attribution.py prints the figures per way of naming.
 
-Mechanisms (attn_doctor/knowledge/attribution.toml and attribution.py):
+Mechanisms (attn_doctor/knowledge/attribution.toml and attribution/):
   names      SDPA's switches (--opt-sdp-attention, --use-pytorch-cross-attention, --attention-pytorch, --sdpa, --flash_attn
              sdpa, attention_mode: sdpa, "Using pytorch attention", "Applying attention optimization: sdp",
              TORCH_CUDNN_SDPA_ENABLED, can_use_flash_attention), FA3's (--flash3, FLASH_ATTENTION_DISABLE_*, a top-level

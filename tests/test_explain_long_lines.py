@@ -79,7 +79,7 @@ def test_last_states_keep_every_line_end(data, shown):
 
 @pytest.mark.parametrize("filler", [b"bad ab", b"bad \xff\xfe"])
 def test_the_lines_kept_around_a_hit_are_its_own_after_invalid_utf8(filler):
-    """attribution.py reads the lines around each hit; they are kept by byte offset. An invalid UTF-8 byte decodes to
+    """attribution/ reads the lines around each hit; they are kept by byte offset. An invalid UTF-8 byte decodes to
     U+FFFD (three bytes), so an offset taken by re-encoding the decoded text drifted past the hit's line (here by four
     lines: the error line's own text was lost) whenever such bytes stood before it in the same search window."""
     data = (b"start\n" + filler * 800 + b"\nTraceback (most recent call last):\n  File \"/w/train.py\", line 3, in <module>\n"

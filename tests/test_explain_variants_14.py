@@ -8,7 +8,7 @@ ids where two say the same) and the backend of the first problem that can be a f
 of the seven); the near misses beside each mechanism assert what must NOT be claimed.
 
 Mechanisms (knowledge file or module: entry):
-  cut-tb     attribution.py nearest(): a report's title (the error) above a traceback that the paste cuts before an
+  cut-tb     attribution/ nearest(): a report's title (the error) above a traceback that the paste cuts before an
              exception line of its own: that traceback's frames are the title's evidence
   unpad      attribution.toml fa2 shared names: transformers' FlashAttention unpadding helpers (_get_unpad_data,
              _upad_input, index_first_axis) and the nonzero(attention_mask.flatten()) line they raise from
@@ -34,7 +34,7 @@ Mechanisms (knowledge file or module: entry):
   bad-out    attention.toml attn.wrong-output: FlashInfer / vLLM's Triton attention generating bad output (no backend of
              the seven); a backend returning zero output or gradients
   fp-assert  flash_attn.toml fa2.dtype: a flash-attn model's fp16/bf16 assertion in words
-  off        attribution.py _scrub: "when flash attention is turned off" names no failing backend
+  off        attribution/ _scrub: "when flash attention is turned off" names no failing backend
   stub       attention.toml attn.import-guard: a wrapper's stub raising "NotImplementedError: flash_attn not available"
   dispatch   xformers.toml xformers.no-operator: a traceback the paste cuts in xformers' operator dispatcher
 """

@@ -8,7 +8,7 @@ GPUs, wrappers and wordings; the near misses say what must NOT be claimed.
   replaced-torch   xformers installed, then torch says the driver is too old (xformers.toml xformers.replaced-torch)
   nan-loss         a NaN loss or NaN gradients said on a line that names the backend (attention.toml attn.nan-output)
   mlx              MLX's "[scaled_dot_product_attention] ..." errors are no PyTorch SDPA's (attribution.toml "none" files,
-                   attribution.py first_named)
+                   attribution/ first_named)
   name-guard       NameError for a guarded module (`xformers`, `flash_attn`, `sageattention`) (attn.import-guard)
   xf-available     diffusers' training scripts: "xformers is not available. Make sure it is installed correctly"
                    (xformers.not-installed)

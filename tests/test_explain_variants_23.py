@@ -20,9 +20,9 @@ Mechanisms (knowledge file or module: entry):
   arm-wheel    wheels.toml install.no-distribution: a prebuilt wheel of an attention library asked for an ARM platform
   zeros/wrong  prose.toml NUMBERS ("returns zeros") and FAIL ("it's wrong", "goes wrong")
   hopper       attribution.toml fa3 files: "flash-attn hopper" / flash_attn_hopper names FA3, not FA2
-  raise-line   attribution.py nearest(): under a quoted `raise` line, the exception's message line is its continuation;
+  raise-line   attribution/ nearest(): under a quoted `raise` line, the exception's message line is its continuation;
                _named(): a shared name and the same backend's own name on one line name it precisely
-  patched      attribution.py first_named(): "F.scaled_dot_product_attention = sageattn" names the replacement
+  patched      attribution/ first_named(): "F.scaled_dot_product_attention = sageattn" names the replacement
   engine-oom   attribution.toml [optimizer_oom] engine_frames / engine_lines: a serving engine's out-of-memory is not a
                training step's (train.oom stays silent)
 Probed afterwards on the issue's missed classes (wrappers, version coupling, new GPUs), written from the frameworks' own

@@ -13,7 +13,7 @@ Mechanisms (knowledge file or module: entry):
                  from the cause it quotes: the cause is kept and ranks first
   fallback-verb  flash_attn.toml fa2.not-available-fallback: the verb first ("Failed to import flash_attn: ImportError(...).
                  Using SDPA."); backends.toml import.glibc: the loader error's repr with an escaped quote (\\' not found)
-  glibc-title    attribution.py required_by_other: a title or sentence that repeats the loader error without its
+  glibc-title    attribution/ required_by_other: a title or sentence that repeats the loader error without its
                  "(required by X)" takes X from the error's own line nearby (a scipy or dlib extension is not attention's)
   triton-probe   attribution.toml [optional_probe] (explain.py): xformers' optional `import triton` probe ("A matching
                  Triton is not available, some optimizations will not be enabled" over its traceback) is a notice

@@ -514,7 +514,7 @@ def test_blackwell_named_far_from_nothing_stays_the_generic_arch_refusal():
 
 
 # ---------------------------------------------------------------------------------------------------
-# The backend from a pasted issue's title (attribution.py's last tier): the title names the library, the
+# The backend from a pasted issue's title (attribution/'s last tier): the title names the library, the
 # traceback under it shows only the user's frames. Never across an earlier traceback, never a title far
 # above the error, never for an entry that says no backend was found at all.
 # ---------------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ Mechanisms (knowledge file: entry):
   fa4-arch-words  cute.toml cute.feature-arch (widened): features "not supported yet in flash attention v4" on Ampere/Hopper
   converter       attention.toml attn.onnx-export-unsupported (widened): another converter with no mapping for aten::scaled_dot_product_attention
   mask-inverted   sdpa.toml sdpa.mask-inverted (new): a boolean mask of the opposite sense passed to SDPA
-  handled-probe   attribution.toml [handled_probe] + attribution.py in_handled_probe (new): an FA3 import error the program
+  handled-probe   attribution.toml [handled_probe] + attribution/ in_handled_probe (new): an FA3 import error the program
                   handled by importing another backend ("During handling of the above exception") is a probe, not the failure
   abi-words       backends.toml import.undefined-symbol (widened): a backend's failure put down to "the PyTorch/CUDA wheel mismatch";
                   a backend's error right after a nightly or upgraded torch

@@ -5,13 +5,13 @@ Every case was written by hand (2026-11-28): other programs, versions, GPUs and 
 assert what must NOT be claimed; the positives say the real failure in the same words and must stay claimed, with the backend.
 
 Mechanisms (knowledge file: rule):
-  engine       attribution.toml [not_a_report] shadow + attribution.py not_a_report: the flash attention of llama.cpp, ik_llama,
+  engine       attribution.toml [not_a_report] shadow + attribution/ not_a_report: the flash attention of llama.cpp, ik_llama,
                llama-cpp-python, llama-server, ollama (`-fa`, `flash_attn=True`) is that program's, not flash-attn's, unless the
                input shows the PyTorch library too; SageTV's "Sage" is not SageAttention
   feature-form attribution.toml [not_a_report] feature_form: GitHub's feature-request form ("Is your feature request related to
                a problem?"): what it says is missing is no failure; an issue form's unchecked "- [ ] Feature Request" box is not one
-  cured        attribution.py CURED (_scrub): a backend named as what fixed the failure ("Flash Attention Fixed Everything")
-  offer        attribution.py OFFER (_scrub): a build offered ("Here is a community-built wheel for flash_attn", a title
+  cured        attribution/ CURED (_scrub): a backend named as what fixed the failure ("Flash Attention Fixed Everything")
+  offer        attribution/ OFFER (_scrub): a build offered ("Here is a community-built wheel for flash_attn", a title
                "[Wheel] Pre-built ..."): an announcement, unless it says a failure too
   probe        attribution.toml [optional_probe] ids + triage.backend-message, triage.through-backend: xformers' optional Triton
                probe ("A matching Triton is not available, some optimizations will not be enabled" over its _is_triton_available

@@ -4,7 +4,7 @@ a thread: other backends, libraries, wordings, languages. Near misses beside eac
 
   tagged   an exception line behind another library's tag ("[detectron2] RuntimeError: FlashAttention only supports
            Ampere GPUs or newer."): the tag names the program that logged it, the message's backend is the subject
-           (knowledge/attribution.py _subject_of_match, EXCEPTION_TYPE).
+           (knowledge/attribution/ _subject_of_match, EXCEPTION_TYPE).
   wrapped  a report's first sentence hard-wrapped over two lines, the backend on the first and the failure on the next
            (knowledge/match.py _wrapped_head: the head only, so a long log costs the same).
   prefix   log prefixes read through (knowledge/match.py LINE_PREFIX): Hydra's job log, the Hugging Face example scripts'

@@ -6,26 +6,26 @@ Every case was written by hand (2026-11-28): other backends, programs and wordin
 main at 11221d8; the near misses say the same words about the failing backend and must keep it.
 
 Mechanisms (knowledge file: rule):
-  contrast  attribution.py NOT_WITH, ELLIPTIC_NOT (_contrast_removed in _scrub): the side of a contrast where the failure does
+  contrast  attribution/ NOT_WITH, ELLIPTIC_NOT (_contrast_removed in _scrub): the side of a contrast where the failure does
             not happen ("but not with PyTorch SDPA", "SDPA doesn't", "SDPA 不会") names no failing backend, where the rest of the
             line names one; an elliptic negation only answers a failure the line states (FAILURE_STATED), not a question
   fa3-v3    attribution.toml fa3 names: "flash_attention_v3", "flash-attn-v3" (the version as an underscore/hyphen suffix)
-  examples  attribution.py PROSE_EXAMPLES (_scrub): examples in running prose ("other backends, like SageAttention, Sparse
+  examples  attribution/ PROSE_EXAMPLES (_scrub): examples in running prose ("other backends, like SageAttention, Sparse
             attention etc", "other kernels such as FA3 or xformers") are what else exists, not the failing backend, where the
             rest of the line names one; a list of one backend's own functions still names it
-  advice    attribution.py ADVICE (_scrub): a backend offered as the cure in advice ("the easiest solution is to use SDPA",
+  advice    attribution/ ADVICE (_scrub): a backend offered as the cure in advice ("the easiest solution is to use SDPA",
             "please use xformers instead", "I'd recommend using flash-attn 2.6.3") names no failing backend; advice to stop
             using one ("the solution is not to use sageattention", "the fix is to disable xformers") and a sentence that goes
             on to say the offered backend fails too still name it
-  retry     attribution.py SWITCHED_TO (the persisted-error sentence, _persisted_removed): a retry with another backend that
+  retry     attribution/ SWITCHED_TO (the persisted-error sentence, _persisted_removed): a retry with another backend that
             kept the same error ("Tried using xformers as well, the same result", "I re-ran it using xformers and the error
             stays the same") rules that backend out; a retry with a version of it ("Tried with flash-attn 2.7.4, the same error")
             or one that fails differently ("Tried with FA3 and it crashes") still names it
-  torch-fa  attribution.py TORCH_FLASH, FA_PACKAGE (_torch_flash_subject, in attribute): "Flash Attention" with no version,
+  torch-fa  attribution/ TORCH_FLASH, FA_PACKAGE (_torch_flash_subject, in attribute): "Flash Attention" with no version,
             where the text shows PyTorch's own flash kernel (can_use_flash_attention, sdp_kernel(enable_flash=...), "Torch was
             not compiled with flash attention", "PyTorch's built-in flash attention") and no FlashAttention package (flash_attn,
             flash-attn, FlashAttention-2, FA3, hopper/), is SDPA's flash kernel
-  choices   attribution.py BRACED_CHOICES, LISTED_CHOICES (_scrub): argparse's {a,b,c} choices and a comma list after
+  choices   attribution/ BRACED_CHOICES, LISTED_CHOICES (_scrub): argparse's {a,b,c} choices and a comma list after
             "available/supported/valid (attention) backends:" are the options, not the backend chosen
 """
 

@@ -7,17 +7,17 @@ misses assert what must NOT be claimed; the positives put a real failure into th
 with the backend.
 
 Mechanisms (knowledge file: rule):
-  document  attribution.toml [not_a_report.document] + attribution.py document_kind / no_failure_document, explain._attribute:
+  document  attribution.toml [not_a_report.document] + attribution/ document_kind / no_failure_document, explain._attribute:
             release notes or a changelog, a feature-request form or an "[RFC]" / "Request:" title, a question answered in the
             thread ("Answer: ..."), documentation headings and option references claim nothing unless they quote a failure (an
             exception line, a traceback, a tool's error line)
   freeze    prose.toml CRASH: `pip freeze` names no freeze
-  cleared   attribution.py EXONERATED / _exonerated: a backend the writer clears ("X was fine all along") is not blamed
-  program   attribution.toml [[not_a_report.shadow]] with `every = true` + attribution.py _shadowed / _shadowed_match: another
+  cleared   attribution/ EXONERATED / _exonerated: a backend the writer clears ("X was fine all along") is not blamed
+  program   attribution.toml [[not_a_report.shadow]] with `every = true` + attribution/ _shadowed / _shadowed_match: another
             program's own attention (rten, ONNX Runtime, TensorRT, candle's kernels, MLX, MindSpore, kernl, Pallas, Paddle's
             built-in flash attention) names no backend of the seven, for every entry, unless the input shows the PyTorch
             library itself
-  fallback  attribution.toml [described_fallback] + attribution.py described_fallback: a sentence that says what code does WHEN
+  fallback  attribution.toml [described_fallback] + attribution/ described_fallback: a sentence that says what code does WHEN
             a backend is absent ("falls back to FA2 when `flash_attn_interface` cannot be imported") is no absence that
             happened, for the entries that read an absence
 """

@@ -6,7 +6,7 @@ Mechanisms (knowledge file: rule):
   docs      attribution.toml [not_a_report.document] marks: a pull request or commit titled as a documentation change ("docs:",
             "docs(scope):", "[Docs]", "Documentation:") states facts for a guide; nothing in it is claimed unless it quotes a
             failure (Comfy-Org/docs#1299: a bot's summary that flash-attn has no Windows wheels read as build.prebuilt-wheel-missing)
-  question  attribution.toml [not_a_report.question] + attribution.py _asks_in_question_form: 问题 means "question" too; in a report
+  question  attribution.toml [not_a_report.question] + attribution/ _asks_in_question_form: 问题 means "question" too; in a report
             filed with a question form, a line whose only word of failure is 问题 asks, it does not report (modelscope/ms-swift#9629:
             "qwen3-vl-embedding训练的flash_attn问题" read as prose.fails)
   padding   attention.toml attn.fully-masked-rows: NaN out of attention "when the batch has padding", "for padded sequences",

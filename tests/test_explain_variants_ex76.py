@@ -22,7 +22,7 @@ Mechanisms (file: entry or rule):
   abi-words            backends.toml import.undefined-symbol (widened): an ABI incompatibility "leading to undefined symbols"
   helper-wrapped       frameworks.toml transformers.helper-moved (widened): the removal said in a paragraph wrapped over lines
                        (zhuzilin/ring-flash-attention#88)
-  attribution          attribution.py THREAD_LINK: a permalink to a line of another project's source (blob/<sha>/...) names no
+  attribution          attribution/ THREAD_LINK: a permalink to a line of another project's source (blob/<sha>/...) names no
                        failing backend; FALLBACK_TO: "fallback to X", "fallback 到 X", "回退到 X": X ran instead;
                        attribution.toml (library "none" files): vLLM's own vllm/_C extension and SGLang's sgl_kernel common_ops are
                        the engine's, whatever backend a package list names near them (vllm-project/vllm#15592, #13608, #3528)

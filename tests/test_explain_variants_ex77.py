@@ -13,7 +13,7 @@ Mechanisms (knowledge file: entry or table):
   not-detected  sage.toml sage.not-installed: "<sage> [version] not detected", an app's check not seeing the install
   launcher-win  triton.toml triton.launcher-build: triton-windows' _build log line for a launcher source, then WinError 2
   ck-missing    frameworks.toml comfy.ck-attention-missing (new): ComfyUI's --use-ck-attention refusal (Comfy Kitchen)
-  other-program attribution.py OTHER_PROGRAM: a backend named for the same error met in another repo is not the run's
+  other-program attribution/ OTHER_PROGRAM: a backend named for the same error met in another repo is not the run's
 """
 
 from __future__ import annotations

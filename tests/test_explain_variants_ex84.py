@@ -24,7 +24,7 @@ Mechanisms (knowledge file: rule):
              attention kernel outside the seven (vLLM's unified Triton attention, its names rule) (vllm#57712)
   bytes      triton.toml triton.out-of-resources: a config's shared memory in bytes against the limit; FlexAttention's is
              flex.shared-memory ([[specialize]]) (pytorch#198228)
-  cure       attribution.py CHANGED_TO_AVOID: the backend a setting is changed TO in order to avoid a failure is the cure;
+  cure       attribution/ CHANGED_TO_AVOID: the backend a setting is changed TO in order to avoid a failure is the cure;
              attribution.toml: VLLM_ATTENTION_BACKEND names the engine's own attention; cuda.toml cuda.kernel-fault: a change
              made to avoid an illegal memory access (verl#113)
   causal     attention.toml attn.causal-alignment: the mask said to be wrong in an attention call, a KV cache in the report
@@ -40,7 +40,7 @@ Mechanisms (knowledge file: rule):
   int32      attention.toml attn.int32-overflow: the failure's threshold said as a sequence length where L*L crosses 2**31 or
              2**32 (46341.., 65536), a failure or a mask on the line (pytorch#145040, #147585)
   noext      flash_attn.toml fa2.no-extension: flash-attn's compiled extension said in words to be missing (flash-attention#2343)
-  compared   attribution.py COMPARED_TO: the backend a result is compared to is the reference; attribution.toml "other": a
+  compared   attribution/ COMPARED_TO: the backend a result is compared to is the reference; attribution.toml "other": a
              FlashAttention written anew in Triton by another project (flashattention2-custom-mask#18)
   amdtriton  flash_attn.toml fa2.triton-amd-off-amd: flash-attn's Triton AMD backend run on an NVIDIA GPU (flash-attention#1595)
   sliced     flex.toml flex.sliced-block-mask: a sliced BlockMask's mask_mod replaced by noop_mask (pytorch#164702)

@@ -13,7 +13,7 @@ Rules (knowledge file: table) and the rounds of training texts each fixes:
            Inductor's generated kernels); a serving engine's, a model's own Triton attention or any torch.compile is said by
            the backend-neutral reading, with the backend the text names (rounds 74, 8, 79). OutOfResources only in a report
            that says things in words: a bare message or a log with no sentence keeps FlexAttention's reading
-  cure     attribution.py CURE_WHEN_ABSENT (in _scrub): a fallback proposed for when a backend is absent ("Use PyTorch SDPA when
+  cure     attribution/ CURE_WHEN_ABSENT (in _scrub): a fallback proposed for when a backend is absent ("Use PyTorch SDPA when
            Flash Attention is not available", "For cases where FA is unavailable, switch attn_implementation to sdpa instead of
            flash_attention_2") names the absent backend as the subject, the proposed one as the cure (rounds 63m, 76)
   import   attribution_evidence.toml [[fallback_backend]] torch.attention-api-too-old: the module whose import failed names the backend when

@@ -1,4 +1,4 @@
-"""Variants for session 14's helper ex91 (where an error was raised: knowledge/triage.toml ex91.raised-beneath-*, knowledge/attribution.py
+"""Variants for session 14's helper ex91 (where an error was raised: knowledge/triage.toml ex91.raised-beneath-*, knowledge/attribution/
 `interrupted`; benchmarks/results/explain-ex91.md). Every text was written by hand from the mechanism, NOT copied from a
 thread: tracebacks that go into a backend's code and end beneath it, in the torch or Triton runtime it calls, with an
 exception no rule knows; under other roots (Windows, conda, venv, site-packages, dist-packages, an editable checkout),

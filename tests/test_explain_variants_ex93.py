@@ -4,7 +4,7 @@ attribution.nearest gives an error that names no backend (a last resort: triage.
 first two lines, read as a pasted report's title ("flash-attn crashes on B200" over a traceback of the user's own frames). Where a
 log is pasted from its start, those lines are the program's: "Using xformers cross attention", "2025-08-01 12:00:01 | INFO |
 ...", "[INFO] attention backend: sdpa". Before ex93 a network error, an NCCL store timeout or a tokenizer's TypeError under such
-a line was read as that backend's failure. knowledge/attribution.toml [banner] (read by knowledge/attribution.py's banner()) and attribution.toml's
+a line was read as that backend's failure. knowledge/attribution.toml [banner] (read by knowledge/attribution/'s banner()) and attribution.toml's
 [announcement] lines now keep them out of the title lines, unless the line says a failure itself.
 
 Every case was written by hand (2026-11-29): other programs, backends, log formats, errors than any fixture. The unrelated logs

@@ -175,7 +175,7 @@ def test_fa2_dtype_errors_still_are(text):
     assert _top(text) == ("fa2.dtype", "fa2")
 
 
-# a clause saying a backend works names the one that fails elsewhere in the sentence (attribution.py HEALTHY)
+# a clause saying a backend works names the one that fails elsewhere in the sentence (attribution/ HEALTHY)
 @pytest.mark.parametrize("text,backend", [
     ("With attn_implementation='sdpa' training is fine; with 'flash_attention_2' loss is nan", "fa2"),
     ("sdpa works but flash_attention_2 crashes with an illegal memory access", "fa2"),
@@ -202,7 +202,7 @@ def test_healthy_clause_near_miss(text, backend):
     assert _top(text)[1] == backend
 
 
-# an opening clause of time or cause names what came before; the main clause what fails (attribution.py OPENING_CLAUSE)
+# an opening clause of time or cause names what came before; the main clause what fails (attribution/ OPENING_CLAUSE)
 @pytest.mark.parametrize("text,backend", [
     ("After installing xformers, flash attention 2 is no longer detected", "fa2"),
     ("Since updating flash-attn to 2.8.3, xformers fails to import", "xformers"),

@@ -177,7 +177,7 @@ def test_another_module_after_a_build_is_not_build_isolation(text):
     assert "build.isolation" not in _ids(text)
 
 
-# a frame's file names its backend before a name in its code line does (knowledge/attribution.py nearest)
+# a frame's file names its backend before a name in its code line does (knowledge/attribution/ nearest)
 @pytest.mark.parametrize("text,backend", [
     ('Traceback (most recent call last):\n  File "/opt/src/flash-attention/hopper/flash_attn_interface.py", line 9, in '
      '<module>\n    import my_fa_fork_cuda as flash_attn_cuda\nModuleNotFoundError: No module named \'my_fa_fork_cuda\'',

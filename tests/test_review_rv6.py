@@ -181,7 +181,7 @@ def test_sd_scripts_own_config_file_after_the_script_is_still_read(tmp_path):
 
 
 # 6. One definition of "the backend an entry's id names": explain.backend_of and knowledge.match.cause() used two copies
-#    (a dict in explain.py, a set in attribution.py) of the seven backends model.BACKENDS already lists.
+#    (a dict in explain.py, a set in attribution/) of the seven backends model.BACKENDS already lists.
 
 
 def test_the_backend_an_entry_id_names_is_defined_once():

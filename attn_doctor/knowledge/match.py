@@ -65,7 +65,7 @@ BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
 SPAN = 16_384  # bytes either side of a needle's line that a match may reach (tests/test_explain_stream.py)
 SPAN_LINES = 8  # and at least this many lines either side
-CONTEXT_LINES = 90  # lines kept around each entry's first hit (attribution.py looks 80 up and down)
+CONTEXT_LINES = 90  # lines kept around each entry's first hit (attribution/ looks 80 up and down)
 CONTEXT_CHARS = 2_000  # of each such line
 MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched again)
 MAX_HITS = 50  # occurrences of one pattern that are counted
@@ -1672,7 +1672,7 @@ def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Can
 
 
 def _past_handled_probe(c: _Candidate, lines: Lines) -> _Candidate:
-    """A candidate first seen at an import error the program handled by importing another backend (attribution.py
+    """A candidate first seen at an import error the program handled by importing another backend (attribution/
     in_handled_probe) and seen again further on, placed at that later line, so that it ranks where the failure is, not
     before the fallback's own error (helper ex58). Only where the later line's position is known (a catch-all's `later`)."""
     from . import attribution

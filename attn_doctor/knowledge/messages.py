@@ -16,7 +16,7 @@ Each file:
     text = "FlashAttention only supports Ampere GPUs or newer."   # as the source spells it; {} where the
     where = "csrc/flash_attn/flash_api.cpp:364"                  # code formats a value in (any text)
 
-Used twice: attribution.py takes every message as a name of its backend (the line that holds it is that
+Used twice: attribution/ takes every message as a name of its backend (the line that holds it is that
 backend's), and the last resort `triage.backend-message` (triage.toml) claims an error line that is one
 of them when no known cause explains it. tests/test_explain_messages.py keeps the data honest: each text
 is distinctive (no message any other backend or torch itself prints), and each is explained as its
