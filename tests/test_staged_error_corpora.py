@@ -669,6 +669,9 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # round 109m (ex109m, 2026-11-29, session 18): new threads from any tracker about the seven backends and their users,
     # gathered and labelled blind, explain never run on them; see fixtures/errors/round109m/README.md
     Staged("round109m", 39, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex109m, session 18)
+    # round 113m (ex113m, 2026-11-29, session 19): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind, explain never run on them; see fixtures/errors/round113m/README.md
+    Staged("round113m", 36, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex113m, session 19)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
