@@ -643,6 +643,11 @@ def _python_settings(doc: dict) -> dict:
         out.setdefault(arg, v)
         if arg in ("bf16", "fp16") and v == "?":
             out["amp_unknown"] = True
+    if not arg_classes and not by_method and _args_from_elsewhere(t, subclasses):
+        # `Trainer(model=model, args=training_args)` of `training_args = define_training_arguments(...)`, a function of
+        # the user's own package (round 75m's RandomFab train_sft.py, cfg78): TrainingArguments is built where this
+        # file does not show, so its bf16 / fp16 are not TrainingArguments' defaults here
+        out["args_unseen"] = True
     argv = doc.get("argv") or {}
     if argv and _inherits_training_arguments(t):
         # the launcher's `--bf16 True` / `--fp16` / `--torch_compile` to a script whose HfArgumentParser fills
@@ -673,6 +678,22 @@ def _python_settings(doc: dict) -> dict:
 
 
 _ATTN_ARGS = ("attn_implementation", "_attn_implementation")
+
+
+def _args_from_elsewhere(t, subclasses: dict) -> bool:
+    """A transformers / TRL trainer of the script (or a subclass of one of its own) is handed training arguments
+    (`args=...`, or Trainer's second positional) that no TrainingArguments / TRL config call of the script builds."""
+    import ast
+
+    for n in ast.walk(t):
+        if not isinstance(n, ast.Call):
+            continue
+        _owner, name = _callee(n)
+        base = subclasses[name][0] if name in subclasses else name
+        if base in HF_TRAINERS | TRL_TRAINERS and (any(k.arg == "args" for k in n.keywords) or
+                                                  base in HF_TRAINERS and len(n.args) >= 2):
+            return True
+    return False
 
 
 def _attention_default(node, consts: dict) -> str | None:
@@ -1491,7 +1512,7 @@ def _score(doc: dict) -> "Score":
         sc = Score()
         if not calls:
             return sc
-        s = _python_settings(doc)
+        s = {k: v for k, v in _python_settings(doc).items() if k != "args_unseen"}  # (a mark, not a setting)
         if s:
             sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
         else:
@@ -1603,7 +1624,8 @@ def read(doc: dict) -> dict:
         traps.append({"setting": "padding_free: true" if truthy(s.get("padding_free")) else "packing: true (bfd)",
                       "attn": name or "the model's default (sdpa)"})
     dtype = dtype_from(s)
-    if dtype is None and s.get("weights_upcast") and not s.get("amp_unknown") and not _trl_config(doc):
+    if dtype is None and s.get("weights_upcast") and not s.get("amp_unknown") and not s.get("args_unseen") and \
+            not _trl_config(doc):
         # float32 weights (prepare_model_for_kbit_training) and TrainingArguments' own bf16 / fp16 default False: no
         # autocast, the run is float32
         dtype = "float32"
