@@ -251,3 +251,58 @@ def test_upcast_weights_with_arguments_built_elsewhere_leave_the_dtype_unknown(t
 def test_upcast_weights_with_default_arguments_stay_float32(tmp_path, args, trainer):
     p = _put(tmp_path, "train_sft.py", UPCAST.format(imp="", args=args, trainer=trainer))
     assert _read(p) == ("transformers", [], "float32")
+
+
+# -- 5. a loaded settings file read through attributes ------------------------------------------------------------------
+
+ATTR = '''import json
+import yaml
+from omegaconf import OmegaConf
+from types import SimpleNamespace
+from easydict import EasyDict
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+from modeling import RunConfig
+
+
+def load_json(path):
+    with open(path, "r") as f:
+        obj = json.load(f)
+    return obj
+
+
+{load}
+model = AutoModelForCausalLM.from_pretrained({model})
+args = TrainingArguments({args})
+Trainer(model=model, args=args).train()
+'''
+_SETTINGS = {"model_id": "gpt2", "training": {"output_dir": "out", "fp16": True, "per_device_train_batch_size": 2}}
+
+
+@pytest.mark.parametrize("load", [
+    'cfg = OmegaConf.load("conf/run.yaml")',
+    'with open("conf/run.yaml") as f:\n    raw = yaml.safe_load(f)\ncfg = SimpleNamespace(**raw)',
+    'cfg = EasyDict(load_json("conf/run.json"))',
+    'cfg = load_json("conf/run.json")\ncfg = RunConfig(**cfg)',  # round 75m's 1azybug: the name bound twice
+    'cfg = RunConfig(**load_json("conf/run.json"))',
+])
+@pytest.mark.parametrize("args", ["**cfg.training", 'output_dir="o", fp16=cfg.training.fp16'])
+def test_settings_read_as_attributes_of_the_loaded_file(tmp_path, load, args):
+    import json as _json
+
+    _put(tmp_path, "conf/run.json", _json.dumps(_SETTINGS))
+    _put(tmp_path, "conf/run.yaml", "model_id: gpt2\ntraining:\n  output_dir: out\n  fp16: true\n")
+    p = _put(tmp_path, "train.py", ATTR.format(load=load, model="cfg.model_id", args=args))
+    assert _read(p) == ("transformers", [], "float16")
+
+
+@pytest.mark.parametrize("load", [
+    'cfg = load_json("conf/missing.json")',  # the file is not here
+    'cfg = load_json("conf/run.json")\ncfg = RunConfig(**cfg)\ncfg = RunConfig(**cfg)',  # bound three times
+    'cfg = RunConfig(load_json("conf/run.json"), strict=True)',  # a class given more than the dict
+])
+def test_attributes_of_what_the_file_does_not_settle_stay_unknown(tmp_path, load):
+    import json as _json
+
+    _put(tmp_path, "conf/run.json", _json.dumps(_SETTINGS))
+    p = _put(tmp_path, "train.py", ATTR.format(load=load, model='"gpt2"', args='output_dir="o", fp16=cfg.training.fp16'))
+    assert _read(p) == ("transformers", [], None)

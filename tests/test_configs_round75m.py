@@ -36,12 +36,6 @@ DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diff
 
 _T = "round75m/transformers/"
 STILL_WRONG = {
-    _T + "1azybug__ReCMLLM__train.py":
-        "required [] / dtype '': the xformers kernel is in the repository's modeling.py (its Llama attention forwards "
-        "call xformers.ops.memory_efficient_attention), which the set does not keep; bf16 is in ReCMLLM/config.json's "
-        "training_args block, handed to TrainingArguments(**model_config.training_args) through `model_config = "
-        "ReCMLLMConfig(**model_config)`, a name bound twice and a config object of modeling.py's (a mechanism no "
-        "reader follows: settings_files leaves names bound more than once alone)",
     _T + "B0DH1i__Lora-fine-tune__scripts__train_deep.py":
         "refused as a script with no trainer calls: the model is loaded by its models/model_loader.py and the Trainer "
         "built by its training/trainer.py setup_trainer (TrainingArguments(bf16=True)), modules of the user's own "
@@ -79,9 +73,14 @@ OTHER_WORDS = {
         "(a TrainingConfig class of constants, use_flash_attention_2 = False among them)",
 }
 STILL_WRONG.update(OTHER_WORDS)
+_AZY = ("required []{dtype}: the xformers kernel is in the repository's modeling.py (its Llama attention forwards call "
+        "xformers.ops.memory_efficient_attention), which the set does not keep; {how}")
 _BESIDE = ("labelled through {what}, which the set keeps under its flattened name in transformers/ (read right in the "
            "repository layout)")
 STILL_WRONG_FLAT = dict(STILL_WRONG, **{
+    _T + "1azybug__ReCMLLM__train.py": _AZY.format(
+        dtype=" / dtype ''", how="bf16 is in ReCMLLM/config.json's training_args block (kept, at its place only in "
+        "the repository layout), handed to TrainingArguments(**model_config.training_args)"),
     _T + "1BIMU__UASFT__train.sh": _BESIDE.format(what="train.py (`python train.py --mode $MODE ...`, fire.Fire(train))"),
     _T + "Albert5168__AquaRAG__finetune.sh": _BESIDE.format(what="train.py"),
     _T + "gray311__DiffusionGemma_SFT__run_moe_lora.sh": _BESIDE.format(what="train_diffusiongemma_sft.py"),
@@ -93,7 +92,11 @@ STILL_WRONG_FLAT = dict(STILL_WRONG, **{
         "(training/deepspeed/train.py, `json.loads(f.read())` then config[...] by name) is here only in the repository "
         "layout, where it is refused as that script's own settings (parsed_by, since cfg78)",
 })
-STILL_WRONG_LAYOUT = dict(STILL_WRONG)
+STILL_WRONG_LAYOUT = dict(STILL_WRONG, **{
+    _T + "1azybug__ReCMLLM__train.py": _AZY.format(
+        dtype="", how="its bfloat16 is read since cfg78 from ReCMLLM/config.json through `model_config = "
+        "ReCMLLMConfig(**model_config)` (call_keywords._attr_source)"),
+})
 
 
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
