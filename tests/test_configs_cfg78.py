@@ -306,3 +306,56 @@ def test_attributes_of_what_the_file_does_not_settle_stay_unknown(tmp_path, load
     _put(tmp_path, "conf/run.json", _json.dumps(_SETTINGS))
     p = _put(tmp_path, "train.py", ATTR.format(load=load, model='"gpt2"', args='output_dir="o", fp16=cfg.training.fp16'))
     assert _read(p) == ("transformers", [], None)
+
+
+# -- 6. TrainingArguments built by a function of the user's own module --------------------------------------------------
+
+HELPER_MODULE = '''import torch
+{imp}
+
+USE_BF16 = {use_bf16}
+
+
+def build_trainer(model, tokenizer, dataset, out_dir="out", fp16_flag=True):
+    args = TrainingArguments(output_dir=out_dir, fp16={fp16}, bf16=USE_BF16)
+{second}    return Trainer(model=model, args=args, train_dataset=dataset, tokenizer=tokenizer)
+'''
+CALLER = '''import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
+from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+from {where} import build_trainer
+
+bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16)
+model = AutoModelForCausalLM.from_pretrained("TinyLlama/TinyLlama-1.1B-Chat-v1.0", quantization_config=bnb,
+                                             torch_dtype=torch.float16)
+model = prepare_model_for_kbit_training(model)
+model = get_peft_model(model, LoraConfig(r=8))
+trainer = build_trainer(model, AutoTokenizer.from_pretrained("TinyLlama/TinyLlama-1.1B-Chat-v1.0"), None)
+trainer.train()
+'''
+_HF = "from transformers import Trainer, TrainingArguments"
+
+
+@pytest.mark.parametrize("module,where,use_bf16,fp16,want", [
+    ("training_utils.py", "training_utils", "False", "torch.cuda.is_available()", "float16"),
+    ("src/training/utils_training.py", "src.training.utils_training", "False", "not USE_BF16", "float16"),
+    ("training_utils.py", "training_utils", "True", "False", "bfloat16"),
+    ("training_utils.py", "training_utils", "False", "False", "float32"),  # upcast weights, no autocast
+    ("training_utils.py", "training_utils", "False", "fp16_flag", None),  # the caller's parameter: not known here
+])
+def test_arguments_a_helper_of_the_users_own_builds(tmp_path, module, where, use_bf16, fp16, want):
+    _put(tmp_path, module, HELPER_MODULE.format(imp=_HF, use_bf16=use_bf16, fp16=fp16, second=""))
+    p = _put(tmp_path, "train_qlora.py", CALLER.format(where=where))
+    assert _read(p) == ("transformers", [], want)
+
+
+@pytest.mark.parametrize("imp,second,present", [
+    (_HF, "", False),  # the module is not here
+    (_HF, "    args = TrainingArguments(output_dir=out_dir, bf16=True)\n", True),  # two builds: which one is not said
+    ("from mylib.args import TrainingArguments, Trainer", "", True),  # a class of another package of that name
+])
+def test_a_helper_that_does_not_settle_the_arguments_is_not_taken(tmp_path, imp, second, present):
+    if present:
+        _put(tmp_path, "training_utils.py", HELPER_MODULE.format(imp=imp, use_bf16="False", fp16="True", second=second))
+    p = _put(tmp_path, "train_qlora.py", CALLER.format(where="training_utils"))
+    assert _read(p) == ("transformers", [], None)
