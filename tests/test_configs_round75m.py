@@ -11,8 +11,10 @@ as the look-ups returned them, labelled from the trainers' own source before any
 and 27 / 34 in the repository layout (1 refused, 23 / 23 refusals): a launch of a Python Fire script
 (pyscript.fire_parameters), a launch giving an option that the script's parser gets from a helper of the user's own
 package (`add_deepspeed_args(p)`), and a settings JSON its script parses with json.loads and reads by name
-(parsed_by) are read since cfg78 (tests/test_configs_cfg78.py). The misses left need a file the set does not keep (a
-module of the user's own package, a Hub checkpoint's dtype) or, flat, the script a launcher runs at its place.
+(parsed_by) are read since cfg78, and so is a settings JSON read through a config object built from it (1azybug's
+dtype in the repository layout; tests/test_configs_cfg78.py). The misses left need a file the set does not keep (a
+module of the user's own package, a Hub checkpoint's dtype) or, flat, the script a launcher runs at its place (the
+README's "Read after its measurement" has each one, where its value comes from and its class).
 The format is checked as for every staged round:
 - every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
   types and values), its repository on the readers' side of the split (by its hash and by name) and not a trainer's
