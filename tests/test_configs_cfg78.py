@@ -359,3 +359,72 @@ def test_a_helper_that_does_not_settle_the_arguments_is_not_taken(tmp_path, imp,
         _put(tmp_path, "training_utils.py", HELPER_MODULE.format(imp=imp, use_bf16="False", fp16="True", second=second))
     p = _put(tmp_path, "train_qlora.py", CALLER.format(where="training_utils"))
     assert _read(p) == ("transformers", [], None)
+
+
+# -- 7. the same mechanism in Typer and Click ----------------------------------------------------------------------------
+
+TYPER = '''from pathlib import Path
+
+import typer
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+app = typer.Typer()
+
+
+@app.command()
+def main(model_id: str = "Qwen/Qwen2.5-0.5B", bf16: bool = False, attn_impl: str = "sdpa", out: Path = Path("out"),
+         epochs: int = typer.Option(1, help="epochs")):
+    model = AutoModelForCausalLM.from_pretrained(model_id, attn_implementation=attn_impl)
+    args = TrainingArguments(output_dir=str(out), bf16=bf16, num_train_epochs=epochs)
+    Trainer(model=model, args=args).train()
+
+
+if __name__ == "__main__":
+    app()
+'''
+CLICK = '''import click
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+
+@click.command()
+@click.option("--model-id", default="Qwen/Qwen2.5-0.5B")
+@click.option("--bf16/--no-bf16", default=False)
+@click.option("--attn", "attn_impl", default="sdpa", type=str)
+@click.option("--compile", "use_compile", is_flag=True)
+@click.option("--epochs", type=int, default=1)
+def main(model_id, bf16, attn_impl, use_compile, epochs):
+    model = AutoModelForCausalLM.from_pretrained(model_id, attn_implementation=attn_impl)
+    args = TrainingArguments(output_dir="out", bf16=bf16, num_train_epochs=epochs, torch_compile=use_compile)
+    Trainer(model=model, args=args).train()
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+@pytest.mark.parametrize("script,launch,want", [
+    (TYPER, "--bf16 --attn-impl flash_attention_2 --out /tmp/o --epochs 3", (["fa2"], "bfloat16")),
+    (TYPER, "--no-bf16 --model-id ./ckpt", (["sdpa"], None)),
+    (CLICK, "--bf16 --attn flash_attention_2 --epochs 2", (["fa2"], "bfloat16")),
+    (CLICK, "--no-bf16 --model-id x", (["sdpa"], None)),
+])
+def test_typer_and_click_commands_take_the_launchers_options(tmp_path, script, launch, want):
+    _put(tmp_path, "train.py", script)
+    assert _read(_put(tmp_path, "run.sh", f"python train.py {launch}\n")) == ("transformers", *want)
+
+
+@pytest.mark.parametrize("script,launch", [
+    (TYPER, "--attn_impl sdpa"),  # Typer spells parameters with dashes only
+    (TYPER, "--epochs"),  # an option that takes a value, given none
+    (CLICK, "--attn_impl sdpa"),  # Click's option is --attn
+    (CLICK, "--compile=true"),  # a flag takes no value
+])
+def test_what_typer_or_click_would_reject_stays_refused(tmp_path, script, launch):
+    _put(tmp_path, "train.py", script)
+    assert _read(_put(tmp_path, "run.sh", f"python train.py {launch}\n")) == "refused"
+
+
+def test_a_click_commands_defaults_are_its_options_defaults(tmp_path):
+    cfg = configs.load(str(_put(tmp_path, "train.py", CLICK)))
+    assert cfg["required"] == ["sdpa"] and cfg["compile_mode"] == "none"
