@@ -14,6 +14,13 @@
 4. A script whose model goes through prepare_model_for_kbit_training was read float32 (no autocast) even where its
    Trainer gets TrainingArguments built by a function this file does not show (round 75m's RandomFab train_sft.py,
    fp16 in that module's params.yaml): its bf16 / fp16 are then unknown, not TrainingArguments' defaults.
+5. A settings file read through attributes (OmegaConf.load's `cfg.training.bf16`, SimpleNamespace / EasyDict / a config
+   class built from the loaded dict, the name rebound to it: round 75m's 1azybug `model_config =
+   ReCMLLMConfig(**model_config)`) is read as its keys are.
+6. TrainingArguments built by a function of the user's own module (round 75m's REICHIYAN training_utils.build_trainer)
+   are read from that module where it is here.
+7. Typer and Click commands take a launcher's options as Fire's do (1.), with the defaults typer.Option / click.option
+   declare.
 Every file here is written by cfg78 for these tests."""
 
 from __future__ import annotations
