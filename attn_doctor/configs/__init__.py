@@ -1400,11 +1400,26 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
     if argv is not None:
         # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
         beside[1]["argv"] = argv
-        how = "its own argparse takes" if argv else "it reads nowhere (it takes no command line)"
+        how = f"its own {_cli_library(beside) or 'argparse'}{' command line' if _cli_library(beside) else ''} takes" \
+            if argv else "it reads nowhere (it takes no command line)"
         return beside[0], beside[1], dict(beside[3], evidence=[
             f"{os.path.basename(path)} runs {script} with options {how} "
             f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]})"] + beside[3]["evidence"])
     raise _beside_refusal(where, script, beside)
+
+
+def _cli_library(beside) -> str | None:
+    """The CLI library the script beside a launch takes its command line through, where it is not argparse: Python
+    Fire, Typer or Click (pyscript.argv.cli_parameters)."""
+    from .pyscript import tree
+    from .pyscript.argv import fire_parameters, cli_parameters
+
+    t = tree(beside[1].get("python") or "")
+    if t is None or not cli_parameters(t):
+        return None
+    if fire_parameters(t):
+        return "Python Fire"
+    return "Click" if re.search(r"(?m)^\s*(import click|from click import)", beside[1].get("python") or "") else "Typer"
 
 
 def _launch_environ(doc: dict, script: str) -> dict:

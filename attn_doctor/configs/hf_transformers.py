@@ -572,6 +572,7 @@ def _python_settings(doc: dict) -> dict:
     # a TrainingArguments the script gets from a method of its own settings object: read with that object as `self`
     # (below), not as the method's `self.fp16` unknown
     by_method, built = _built_by_a_method(t, consts, modules)
+    by_function = _built_by_an_imported_function(t, modules)
     arg_classes: set = set()
     for n in ast.walk(t):
         if not isinstance(n, ast.Call) or id(n) in built:
@@ -643,6 +644,16 @@ def _python_settings(doc: dict) -> dict:
         out.setdefault(arg, v)
         if arg in ("bf16", "fp16") and v == "?":
             out["amp_unknown"] = True
+    for arg, v in by_function.items():
+        out.setdefault(arg, v)
+        if arg in ("bf16", "fp16") and v == "?":
+            out["amp_unknown"] = True
+    if not arg_classes and not by_method and not by_function and _args_from_elsewhere(t, subclasses):
+        # `Trainer(model=model, args=training_args)` of `training_args = define_training_arguments(...)`, a function of
+        # the user's own package (round 75m's RandomFab train_sft.py, cfg78), or a trainer built there whole (its
+        # REICHIYAN train_qlora.py): TrainingArguments is built where this file does not show, so its bf16 / fp16 are
+        # not TrainingArguments' defaults here
+        out["args_unseen"] = True
     argv = doc.get("argv") or {}
     if argv and _inherits_training_arguments(t):
         # the launcher's `--bf16 True` / `--fp16` / `--torch_compile` to a script whose HfArgumentParser fills
@@ -673,6 +684,25 @@ def _python_settings(doc: dict) -> dict:
 
 
 _ATTN_ARGS = ("attn_implementation", "_attn_implementation")
+
+
+def _args_from_elsewhere(t, subclasses: dict) -> bool:
+    """A transformers / TRL trainer of the script (or a subclass of one of its own) is handed training arguments
+    (`args=...`, or Trainer's second positional) that no TrainingArguments / TRL config call of the script builds, or
+    the script builds no such trainer at all (`trainer = build_trainer(...)` of a module of the user's own)."""
+    import ast
+
+    built = False
+    for n in ast.walk(t):
+        if not isinstance(n, ast.Call):
+            continue
+        _owner, name = _callee(n)
+        base = subclasses[name][0] if name in subclasses else name
+        if base in HF_TRAINERS | TRL_TRAINERS:
+            built = True
+            if any(k.arg == "args" for k in n.keywords) or base in HF_TRAINERS and len(n.args) >= 2:
+                return True
+    return not built
 
 
 def _attention_default(node, consts: dict) -> str | None:
@@ -790,6 +820,40 @@ def _compared_default(node, consts: dict) -> bool | None:
         word = getattr(word, step)()
     hit = word in words
     return hit if isinstance(node.ops[0], (ast.Eq, ast.In)) else not hit
+
+
+def _built_by_an_imported_function(t, modules) -> dict:
+    """The PY_KEYS settings of the one TrainingArguments / TRL config that a function of the user's own module builds,
+    where the script calls that function (`trainer = build_trainer(model=model, cfg=cfg)` of `from training_utils import
+    build_trainer`, whose body builds `TrainingArguments(fp16=torch.cuda.is_available(), bf16=False, ...)`: round 75m's
+    REICHIYAN train_qlora.py; RandomFab's define_training_arguments, B0DH1i's setup_trainer are the same shape; cfg78).
+    Read as the module's own text reads them (its constants, the function's parameter defaults; "?" where the caller's
+    value decides). Only where the module imports transformers or TRL, and builds one such call in that function."""
+    import ast
+
+    from .pyscript import _call_name, constants, imported_functions, keywords, value
+
+    if modules is None:
+        return {}
+    called = {n.func.id for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    out: dict = {}
+    for alias, (f, mt) in imported_functions(t, modules).items():
+        if alias not in called:
+            continue
+        libs = any(isinstance(n, (ast.Import, ast.ImportFrom)) and any(
+            (x or "").split(".")[0] in ("transformers", "trl") for x in
+            ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module])) for n in ast.walk(mt))
+        made = [n for n in ast.walk(f) if isinstance(n, ast.Call) and _call_name(n) in PY_ARGS
+                and _call_name(n) != "ModelConfig"]
+        if not libs or len(made) != 1:
+            continue
+        # (the function's own parameters are its callers': the script passes them, so none is taken at its default)
+        own = {a.arg for a in f.args.posonlyargs + f.args.args + f.args.kwonlyargs}
+        mconsts = {k: v for k, v in constants(mt).items() if k not in own}
+        for arg, node in keywords(made[0], mconsts):
+            if arg in PY_KEYS and arg not in ("torch_dtype", "dtype"):
+                out.setdefault(arg, value(node, mconsts))
+    return out
 
 
 def _built_by_a_method(t, consts: dict, modules) -> tuple[dict, set]:
@@ -1491,7 +1555,7 @@ def _score(doc: dict) -> "Score":
         sc = Score()
         if not calls:
             return sc
-        s = _python_settings(doc)
+        s = {k: v for k, v in _python_settings(doc).items() if k != "args_unseen"}  # (a mark, not a setting)
         if s:
             sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
         else:
@@ -1603,7 +1667,8 @@ def read(doc: dict) -> dict:
         traps.append({"setting": "padding_free: true" if truthy(s.get("padding_free")) else "packing: true (bfd)",
                       "attn": name or "the model's default (sdpa)"})
     dtype = dtype_from(s)
-    if dtype is None and s.get("weights_upcast") and not s.get("amp_unknown") and not _trl_config(doc):
+    if dtype is None and s.get("weights_upcast") and not s.get("amp_unknown") and not s.get("args_unseen") and \
+            not _trl_config(doc):
         # float32 weights (prepare_model_for_kbit_training) and TrainingArguments' own bf16 / fp16 default False: no
         # autocast, the run is float32
         dtype = "float32"

@@ -34,9 +34,10 @@ _TRAINER_PARSE = re.compile(r"\bTrlParser\s*\(|\bH4ArgumentParser\s*\(|\.parse_y
 # `TrainingArguments(**cfg["training"])`, `GRPOTrainer(**kw)`, or copied key by key (`setattr(args, k, v)`): then the
 # keys are that class's fields, and the keys decide as before
 _HANDED_WHOLE = re.compile(r"(?:Config|Arguments|Args|Trainer)\s*\(\s*\*\*|\bsetattr\s*\(")
-# the calls that read a settings file into plain Python values
-_PLAIN_PARSE = re.compile(r"\b(?:yaml\.(?:safe_load|load|full_load|unsafe_load)|OmegaConf\.load|json\.load|"
-                          r"tomllib\.load|tomli\.load|toml\.load)\s*\(")
+# the calls that read a settings file into plain Python values, from a stream or from its text (`json.loads(f.read())`:
+# round 75m's sarelWeinberger train.py, cfg78; the same parsers as pyscript.settings_files._PARSES)
+_PLAIN_PARSE = re.compile(r"\b(?:yaml\.(?:safe_load|load|full_load|unsafe_load)(?:_all)?|OmegaConf\.load|"
+                          r"json\.loads?|tomllib\.loads?|tomli\.loads?|toml\.loads?)\s*\(")
 _MARKERS = re.compile(r"^(\.git|pyproject\.toml|setup\.py|setup\.cfg|requirements[\w.-]*\.txt|README(\.\w+)?)$",
                       re.IGNORECASE)
 _SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "venv", "env", "build", "dist", "wandb", "outputs"}

@@ -16,7 +16,8 @@ The package by concern (a reader imports from here; each module's docstring says
   values.py            value(): a node's value as the script runs on this host; HOST_ANSWERS, pinned_bf16
   settings_files.py    YAML / JSON / TOML files the script loads into a name (_loaded_files), found where it runs
   user_modules.py      modules of the user's repository the script imports: their classes (imported_classes), their
-                       dataclasses' defaults, the constants of settings modules imported whole (MODULE_CONSTANTS)
+                       functions (imported_functions), their dataclasses' defaults, the constants of settings modules
+                       imported whole (MODULE_CONSTANTS)
   script_constants.py  constants(): every part assembled into one dict of name -> node; calls(), assigned_before()
 A new reading of a value goes into values.py, one of the command line into argv.py, of a loaded file into
 settings_files.py; a new key of constants' dict is named in nodes.py and filled in script_constants.constants. A name
@@ -37,5 +38,5 @@ from .argv import _parsed_args, _parsed_parameters, argv_options, reads_argv_by_
 from .call_keywords import _dict_items, keywords
 from .values import BF16_PROBES, HOST_ANSWERS, PINNED_BF16, pinned_bf16, value
 from .settings_files import _loaded_files, _path_value
-from .user_modules import _LIBRARIES, imported_classes
+from .user_modules import _LIBRARIES, imported_classes, imported_functions
 from .script_constants import _fallback_candidates, assigned_before, calls, constants

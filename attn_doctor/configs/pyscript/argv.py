@@ -30,7 +30,172 @@ def _declared_options(tree) -> dict:
     if _inherits_training_arguments(tree):
         for f in sorted(TRAINING_ARGUMENTS_FIELDS):
             out.setdefault("--" + f, (f, "hf_bool", "bool") if f in TRAINING_ARGUMENTS_BOOLS else (f, None, None))
+    for name in fire_parameters(tree):
+        # Python Fire's flags: one per parameter of the function handed to it, under its own name and with dashes
+        # (google/python-fire fire/core.py _ParseKeywordArgs: `--kl-weight` is kl_weight)
+        for flag in ("--" + name, "--" + name.replace("_", "-")):
+            out.setdefault(flag, (name, "fire", None))
+    for flag, decl in _typer_click_options(tree).items():
+        out.setdefault(flag, decl)
     return out
+
+
+def cli_parameters(tree) -> set:
+    """The parameters of the script's own functions that a CLI library fills from the command line (Python Fire, Typer,
+    Click): each holds the launcher's value, where one is given, in place of its default (script_constants)."""
+    return fire_parameters(tree) | {d[0] for d in _typer_click_options(tree).values()}
+
+
+def cli_defaults(tree) -> dict:
+    """parameter -> the default node a Typer / Click command gives it when the launcher does not: `typer.Option(1, ...)`'s
+    first argument, `@click.option("--epochs", default=1)`'s default, a Click flag's False where it names none."""
+    out: dict = {}
+    for f in ast.walk(tree):
+        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for a, d in zip((f.args.posonlyargs + f.args.args)[::-1], f.args.defaults[::-1]):
+            if isinstance(d, ast.Call) and _call_name(d) == "Option" and d.args and \
+                    not (isinstance(d.args[0], ast.Constant) and d.args[0].value is Ellipsis):
+                out[a.arg] = d.args[0]
+        for d in f.decorator_list:
+            if not (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "option" and
+                    isinstance(d.func.value, ast.Name) and d.func.value.id == "click"):
+                continue
+            words = [x.value for x in d.args if isinstance(x, ast.Constant) and isinstance(x.value, str)]
+            kw = {k.arg: k.value for k in d.keywords if k.arg}
+            named = [w for w in words if w.isidentifier()]
+            longs = [x for w in words if w.startswith("-") for x in w.split("/") if x.startswith("--")]
+            dest = named[0] if named else (longs[0][2:].replace("-", "_") if longs else None)
+            flag = any("/" in w for w in words if w.startswith("-")) or \
+                isinstance(kw.get("is_flag"), ast.Constant) and kw["is_flag"].value is True
+            if dest and "default" in kw:
+                out[dest] = kw["default"]
+            elif dest and flag:
+                out[dest] = ast.Constant(value=False)
+    return out
+
+
+def _typer_click_options(tree) -> dict:
+    """option -> (parameter, action, type name) of the functions the script runs through Typer or Click, as they parse
+    a command line (the same mechanism as Fire's, cfg78):
+    - Typer (`typer.run(main)`, or `@app.command()` of `app = typer.Typer()`): each parameter with a default is an
+      option `--name-with-dashes` (typer/utils.py: underscores become dashes); a bool is a flag pair `--x` / `--no-x`; a
+      parameter whose default is `typer.Argument(...)`, or with no default, is positional (not an option);
+    - Click (`@click.command()` with `@click.option("--lr", "learning_rate", type=float, is_flag=True ...)`): the
+      option strings it declares, `--x/--no-x` a flag pair, the parameter its explicit name or the first long option's
+      (click/core.py Option._parse_decls)."""
+    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    typer_apps = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                  and _call_name(n.value) == "Typer" for t in n.targets if isinstance(t, ast.Name)}
+    run = {n.args[0].id for n in ast.walk(tree) if isinstance(n, ast.Call) and _call_name(n) == "run"
+           and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == "typer"
+           and n.args and isinstance(n.args[0], ast.Name)}
+    out: dict = {}
+    for f in funcs.values():
+        decos = [d for d in f.decorator_list if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)]
+        if f.name in run or any(d.func.attr in ("command", "callback") and isinstance(d.func.value, ast.Name)
+                                and d.func.value.id in typer_apps for d in decos):
+            params = f.args.posonlyargs + f.args.args + f.args.kwonlyargs
+            defaults = dict(zip([a.arg for a in (f.args.posonlyargs + f.args.args)[::-1]], f.args.defaults[::-1]))
+            defaults.update({a.arg: d for a, d in zip(f.args.kwonlyargs, f.args.kw_defaults) if d is not None})
+            for a in params:
+                d = defaults.get(a.arg)
+                if d is None or isinstance(d, ast.Call) and _call_name(d) == "Argument":
+                    continue
+                tname = a.annotation.id if isinstance(a.annotation, ast.Name) else None
+                dashed = "--" + a.arg.replace("_", "-")
+                if tname == "bool" or isinstance(d, ast.Constant) and isinstance(d.value, bool):
+                    out[dashed] = (a.arg, "flag_on", "bool")
+                    out["--no-" + a.arg.replace("_", "-")] = (a.arg, "flag_off", "bool")
+                else:
+                    out[dashed] = (a.arg, "cli", tname)
+        for d in decos:
+            if not (d.func.attr == "option" and isinstance(d.func.value, ast.Name) and d.func.value.id == "click"):
+                continue
+            words = [x.value for x in d.args if isinstance(x, ast.Constant) and isinstance(x.value, str)]
+            kw = {k.arg: k.value for k in d.keywords if k.arg}
+            named = [w for w in words if w.isidentifier()]
+            flags = [w for w in words if w.startswith("-")]
+            longs = [x for w in flags for x in w.split("/") if x.startswith("--")]
+            dest = named[0] if named else (longs[0][2:].replace("-", "_") if longs else None)
+            if dest is None:
+                continue
+            is_flag = isinstance(kw.get("is_flag"), ast.Constant) and kw["is_flag"].value is True
+            tname = kw["type"].id if isinstance(kw.get("type"), ast.Name) else None
+            for w in flags:
+                on, _, off = w.partition("/")
+                if off:
+                    out[on] = (dest, "flag_on", "bool")
+                    out[off] = (dest, "flag_off", "bool")
+                else:
+                    out[on] = (dest, "flag_on" if is_flag else "cli", "bool" if is_flag else tname)
+    return out
+
+
+_PARSER_CLASSES = {"ArgumentParser", "HfArgumentParser", "TrlParser"}
+
+
+def _parser_handed_to_helper(tree) -> bool:
+    """The script's argparse parser (`p = argparse.ArgumentParser(...)`) is handed to a function the script does not
+    define (`add_common_args(p)`, `args_lib.add_deepspeed_args(parser=p)` of the user's own package, whose add_argument
+    calls are not here): that function may declare options (round 75m's kreuzhofer recipes, lib/args.py; cfg78), as a
+    library's may (`deepspeed.add_config_arguments(parser)`). A function of the standard library's, or of the script's
+    own (its add_argument calls are read), declares nothing unseen."""
+    import sys
+
+    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    parsers = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+               and _call_name(n.value) in _PARSER_CLASSES for t in n.targets if isinstance(t, ast.Name)}
+    if not parsers:
+        return False
+    # the names the script imports from outside the standard library (a relative import is the user's own package)
+    imported = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and (n.level or (n.module or "").split(".")[0] not in stdlib):
+            imported.update(a.asname or a.name for a in n.names)
+        elif isinstance(n, ast.Import):
+            imported.update((a.asname or a.name).split(".")[0] for a in n.names if a.name.split(".")[0] not in stdlib)
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call) or \
+                not any(isinstance(a, ast.Name) and a.id in parsers for a in list(n.args) + [k.value for k in n.keywords]):
+            continue
+        root = n.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in imported:
+            return True
+    return False
+
+
+def fire_parameters(tree) -> set:
+    """The parameters of the script's own functions it hands to Python Fire as its command line (`fire.Fire(train)`,
+    `Fire(main)` of `from fire import Fire`; round 75m's 1BIMU/UASFT train.py, cfg78): each is an option `--name`
+    whose value the function gets in place of its default. A Fire of a class, a dict, or of nothing (every name of the
+    module) declares nothing here, and a function taking **kwargs takes flags no parameter names: those stay
+    undeclared (argv_options then refuses the launch)."""
+    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    fire_names = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "fire"
+                  and not n.level for a in n.names if a.name == "Fire"}
+    out: set = set()
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in funcs):
+            continue
+        f = n.func
+        if isinstance(f, ast.Attribute) and f.attr == "Fire" and isinstance(f.value, ast.Name) and f.value.id == "fire" \
+                or isinstance(f, ast.Name) and f.id in fire_names:
+            fn = funcs[n.args[0].id].args
+            out.update(a.arg for a in fn.posonlyargs + fn.args + fn.kwonlyargs if a.arg not in ("self", "cls"))
+    return out
+
+
+def _fire_value(word: str):
+    """A Fire flag's word as Fire reads it (fire/parser.py DefaultParseValue: a Python literal where the word is one,
+    `5e-5` a float, `True` a bool; the word itself otherwise)."""
+    try:
+        v = ast.literal_eval(word)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return word
+    return v if isinstance(v, (bool, int, float, str)) or v is None else word
 
 
 # argparse takes a word that looks like a negative number as an option's value (`--num_samples -1`) when the parser
@@ -123,19 +288,40 @@ def argv_options(tree, words: list) -> dict | None:
     from ..shell_words import known
 
     decl = _declared_options(tree)
+    helped = _parser_handed_to_helper(tree)
     out: dict = {}
     i = 0
     while i < len(words):
         w = words[i]
         name, eq, val = w.partition("=") if w.startswith("--") else (w, "", "")
         name = _abbreviated(decl, name, tree)
+        if name not in decl and helped and re.match(r"^--[A-Za-z][\w-]*$", name):
+            # an option the script's parser gets from a function of the user's own package it hands the parser to
+            # (`add_deepspeed_args(p)` of `from lib.args import ...`): its name is argparse's dest, its value (a flag's,
+            # or the word after it) is not known here (its type and action are in that module)
+            if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
+                i += 1
+            out[name[2:].replace("-", "_")] = RUNTIME
+            i += 1
+            continue
         if name not in decl:
             return None
         dest, action, tname = decl[name]
-        if action in ("store_true", "store_false"):
+        if action == "fire":
+            # a bare `--flag` (followed by another option, or last) is True (fire/core.py _ParseKeywordArgs)
+            if not eq and (i + 1 == len(words) or words[i + 1].startswith("--")):
+                out[dest] = ast.Constant(value=True)
+                i += 1
+                continue
+            if not eq:
+                val, i = words[i + 1], i + 1
+            i += 1
+            out[dest] = ast.Constant(value=_fire_value(val)) if known(val) else RUNTIME
+            continue
+        if action in ("store_true", "store_false", "flag_on", "flag_off"):
             if eq:
                 return None
-            out[dest] = ast.Constant(value=action == "store_true")
+            out[dest] = ast.Constant(value=action in ("store_true", "flag_on"))
             i += 1
             continue
         if not eq:
@@ -147,7 +333,7 @@ def argv_options(tree, words: list) -> dict | None:
                 return None  # (argparse: `--opt` followed by another option is "expected one argument")
             val, i = words[i + 1], i + 1
         i += 1
-        if action not in (None, "store", "hf_bool"):
+        if action not in (None, "store", "hf_bool", "cli"):
             return None
         if not known(val):
             # a value the launcher leaves to run time (`--run-name $RUN`, a Modal app's `str(epochs)`): that option's
@@ -163,6 +349,8 @@ def argv_options(tree, words: list) -> dict | None:
                 return None
         elif tname in (None, "str"):
             out[dest] = ast.Constant(value=val)
+        elif action == "cli":
+            out[dest] = RUNTIME  # (a Typer / Click parameter of another type, `Path`, an enum: given, its object not known)
         else:
             return None
     return out

@@ -124,6 +124,39 @@ def signature_filters(tree) -> set:
     return out
 
 
+# wrappers that give a dict's keys as attributes (`cfg = EasyDict(yaml.safe_load(f))`, `OmegaConf.create(d)`)
+_ATTR_WRAPPERS = {"SimpleNamespace", "EasyDict", "edict", "Box", "Munch", "munchify", "DotMap", "AttrDict", "ConfigDict",
+                  "DictConfig", "create", "Namespace", "addict", "Dict"}
+LOADED = "_attn_doctor_loaded"  # the mark settings_files puts on the dicts of a settings file a script loads
+
+
+def _attr_source(node, consts: dict, depth: int = 0):
+    """The dict of a loaded settings file (marked LOADED: pyscript.settings_files) whose keys an object's attributes
+    are, or None: the loaded dict itself (OmegaConf.load's DictConfig reads `cfg.training.bf16`), a wrapper of it
+    (`SimpleNamespace(**cfg)`, `EasyDict(cfg)`, a config class built from it alone, `Config(**cfg)`), or the dict
+    under a key of one (`cfg.training`). Round 75m's 1azybug train.py: `TrainingArguments(**model_config.training_args)`
+    of `model_config = ReCMLLMConfig(**load_json("./ReCMLLM/config.json"))` (cfg78)."""
+    node = resolve(node, consts)
+    if depth > 6:
+        return None
+    if isinstance(node, ast.Dict):
+        return node if getattr(node, LOADED, False) else None
+    if isinstance(node, ast.Call):
+        kws = node.keywords
+        if not node.args and len(kws) == 1 and kws[0].arg is None:
+            return _attr_source(kws[0].value, consts, depth + 1)
+        if len(node.args) == 1 and not kws and _call_name(node) in _ATTR_WRAPPERS:
+            return _attr_source(node.args[0], consts, depth + 1)
+        return None
+    if isinstance(node, ast.Attribute):
+        parent = _attr_source(node.value, consts, depth + 1)
+        if parent is not None:
+            got = [v for k, v in _dict_items(parent, consts, depth + 1) if k == node.attr]
+            if got and isinstance(got[-1], ast.Dict) and getattr(got[-1], LOADED, False):
+                return got[-1]
+    return None
+
+
 def _dict_items(node, consts: dict, depth: int = 0) -> list:
     """The (key, value node) pairs of a dict the script writes out: `{"k": v, **other}` or `dict(k=v, **other)`;
     nothing for a dict it builds at run time."""
@@ -149,6 +182,9 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
         inner = [v for k, v in _dict_items(node.value, consts, depth + 1) if k == node.slice.value]
         if inner:
             out += _dict_items(inner[-1], consts, depth + 1)
+    elif isinstance(node, ast.Attribute) and _attr_source(node, consts, depth + 1) is not None:
+        # `**cfg.training` of a settings file the script loads (OmegaConf's DictConfig, a namespace built from it)
+        out += _dict_items(_attr_source(node, consts, depth + 1), consts, depth + 1)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id in consts.get(SIGNATURE_FILTERS, ()) and node.args and not node.keywords:
         # `**filter_sft_kwargs(sft_kwargs)` of the script's own signature filter (signature_filters): D's fields (not

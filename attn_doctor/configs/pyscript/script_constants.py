@@ -9,7 +9,7 @@ import ast
 from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, \
     _call_name, resolve
 from .dataclass_args import DATACLASSES, _DATACLASS_PARSES, _script_dataclasses
-from .argv import _argparse_defaults, _parse_call, _parsed_parameters
+from .argv import _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
 from .call_keywords import keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
 from .settings_files import _loaded_files
@@ -37,7 +37,9 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
             t = n.targets[0].id if isinstance(n, ast.Assign) else n.target.id
             counts[t] = counts.get(t, 0) + 1
         out = _constants_pass(tree, {k: v if counts.get(k) == 1 else RUNTIME for k, v in out.items()})
-    for name, default in _parameter_defaults(tree).items():
+    # (a Typer / Click command's parameters default to what typer.Option / click.option declare)
+    defaults = {**_parameter_defaults(tree), **cli_defaults(tree)}
+    for name, default in defaults.items():
         out.setdefault(name, default)
     for name, first in _fallback_candidates(tree, out).items():
         out.setdefault(name, first)
@@ -73,6 +75,11 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     out[PINNED_BF16] = pinned_bf16(tree)
     if argv:
         out[ARGPARSE] = {**out[ARGPARSE], **argv}
+        for name in cli_parameters(tree) & set(argv):
+            # `python train.py --mode uasft` of `fire.Fire(train)` (or a Typer / Click command): the parameter holds the
+            # launcher's value (where the script binds the name nowhere else)
+            if name not in out or out[name] is defaults.get(name):
+                out[name] = argv[name]
     if read is not None:
         out.update(_loaded_files(tree, out, read))
     return out

@@ -7,9 +7,10 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, _dotted, resolve
+from .nodes import ARGPARSE, _call_name, _dotted, resolve
 from .argv import _parsed_args
 from .values import value
+from .call_keywords import _ATTR_WRAPPERS, LOADED
 
 
 # the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
@@ -34,19 +35,65 @@ def _loaded_files(tree, consts: dict, read) -> dict:
             for t in n.targets:
                 if isinstance(t, ast.Name):
                     counts[t.id] = counts.get(t.id, 0) + 1
+    wraps = _self_wraps(tree)
     out = {}
     for n in ast.walk(tree):
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) or \
-                counts.get(n.targets[0].id) != 1 or not isinstance(n.value, ast.Call):
+                counts.get(n.targets[0].id) != 1 + (n.targets[0].id in wraps) or not isinstance(n.value, ast.Call):
             continue
+        if n.targets[0].id in wraps and (wraps[n.targets[0].id] is n or wraps[n.targets[0].id].lineno < n.lineno):
+            continue  # (the wrapping comes after the load)
         scope = _enclosing_function(tree, n)
         path = _loaded_path(tree, n.value, scope, consts, funcs)
+        outer = None
+        if path is None:
+            # `cfg = EasyDict(yaml.safe_load(f))`, `cfg = RunConfig(**load_json(P))`: an object built from the load alone
+            c = n.value
+            inner = c.keywords[0].value if not c.args and len(c.keywords) == 1 and c.keywords[0].arg is None else \
+                c.args[0] if len(c.args) == 1 and not c.keywords and _call_name(c) in _ATTR_WRAPPERS else None
+            if isinstance(inner, ast.Call):
+                path = _loaded_path(tree, inner, scope, consts, funcs)
+                outer = ast.Assign(targets=n.targets, value=ast.Call(func=c.func, args=[], keywords=[]), lineno=n.lineno)
+                outer.value.args, outer.value.keywords = (c.args, []) if c.args else ([], c.keywords)
         if path is None:
             continue
         data = read(path)
         if isinstance(data, dict):
-            out[n.targets[0].id] = _literal(data)
+            lit = _marked(_literal(data))
+            w = wraps.get(n.targets[0].id) or outer
+            if w is not None:
+                # `model_config = load_json(P)` then `model_config = ReCMLLMConfig(**model_config)` (round 75m's
+                # 1azybug train.py): the name holds the object built from the file, its attributes the file's keys
+                lit = ast.Call(func=w.value.func, args=[lit] if w.value.args else [],
+                               keywords=[] if w.value.args else [ast.keyword(arg=None, value=lit)])
+            out[n.targets[0].id] = lit
     return out
+
+
+def _self_wraps(tree) -> dict:
+    """NAME -> the one assignment `NAME = Cls(**NAME)` / `NAME = EasyDict(NAME)` of the script: an object built from
+    the dict the name held (its attributes that dict's keys: call_keywords._attr_source)."""
+    out: dict = {}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                and isinstance(n.value, ast.Call)):
+            continue
+        name, c = n.targets[0].id, n.value
+        starred = not c.args and len(c.keywords) == 1 and c.keywords[0].arg is None and \
+            isinstance(c.keywords[0].value, ast.Name) and c.keywords[0].value.id == name
+        wrapped = len(c.args) == 1 and not c.keywords and isinstance(c.args[0], ast.Name) and c.args[0].id == name
+        if starred or wrapped:
+            out[name] = None if name in out else n
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _marked(lit):
+    """The literal of a loaded settings file, each dict in it marked LOADED (its keys read as attributes too:
+    call_keywords._attr_source)."""
+    for d in ast.walk(lit):
+        if isinstance(d, ast.Dict):
+            setattr(d, LOADED, True)
+    return lit
 
 
 def _enclosing_function(tree, node):

@@ -40,6 +40,29 @@ def imported_classes(tree, modules) -> dict:
     return out
 
 
+def imported_functions(tree, modules) -> dict:
+    """function name (as the script names it) -> (the FunctionDef, the module's tree) of each top-level function the
+    script imports by name from a module of its own repository (`from training_utils import build_trainer`, `from
+    src.training.utils_training import define_training_arguments`), where `modules(name, level)` gives that module's
+    text (configs.script_modules); as imported_classes, for functions (cfg78: round 75m's users' TrainingArguments
+    built in such helpers)."""
+    own = {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    out: dict = {}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
+            continue
+        names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
+        src = modules(n.module, n.level) if names else None
+        t = _parse(src) if src else None
+        if t is None:
+            continue
+        defined = {f.name: f for f in t.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for name, alias in names:
+            if name in defined:
+                out[alias] = (defined[name], t)
+    return out
+
+
 def _assignment_counts(t) -> dict:
     """NAME -> how many times the module assigns it anywhere (a name set more than once is decided at run time)."""
     counts: dict = {}

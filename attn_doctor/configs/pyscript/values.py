@@ -10,7 +10,7 @@ import re
 from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, _ENVIRON_GETS, _call_name, resolve
 from .dataclass_args import DATACLASSES, _CONFIG_CLASSES
 from .argv import _parsed_args
-from .call_keywords import _dict_items, _known_items
+from .call_keywords import _attr_source, _dict_items, _known_items
 
 
 _NESTING = [0]  # how deep _nested_value is: `x = str(x)`, `p = p.lower()` name themselves through consts
@@ -58,6 +58,13 @@ def value(node, consts: dict):
             if fields is not None and node.attr in fields and not obj.args and \
                     not any(k.arg is None for k in obj.keywords):
                 return value(fields[node.attr], consts)
+    if isinstance(node, ast.Attribute):
+        # `cfg.training.bf16` of a settings file the script loads, read through OmegaConf or a namespace built from it
+        # (call_keywords._attr_source): the entry under that key
+        src = _attr_source(node.value, consts)
+        got = [v for k, v in _dict_items(src, consts) if k == node.attr] if src is not None else []
+        if got:
+            return value(got[-1], consts)
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         # `CFG["model"]["attn"]` of a dict the script writes out (`CFG = {"model": {"attn": "sdpa"}}`): the entry
         # under that key; a dict loaded at run time (yaml.safe_load, json.load) has none here
