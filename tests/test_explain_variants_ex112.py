@@ -35,6 +35,9 @@ Mechanisms (knowledge file: rule; the round 109m text it came from):
             (intel-xpu-backend-for-triton#4952, #5778)
   sagehd    attribution.toml [[specialize]]: a head dim refused in backend-neutral words, SageAttention's, is sage.head-dim
             (woct0rdho/SageAttention#93)
+  elements  attention.toml attn.wrong-output: a few elements of a gradient or output said wrong, the backend named (flash-attention#385)
+  cutefeat  cute.toml cute.feature-arch: a pull request adding an FA4 feature for an SM generation (flash-attention#2333)
+  flag      frameworks.toml app.xformers-flag-missing (new): A1111 / Forge load xformers only with --xformers (xformers#777, webui#10383)
 """
 
 from __future__ import annotations
@@ -108,6 +111,14 @@ from explain_top import first, ids, training_unrelated_logs
      ("attn.release-regression", "fa3")),
     # sagehd
     ("sageattn: unsupported head_dim 192 for this HunyuanVideo variant", ("sage.head-dim", "sage")),
+    # elements
+    ("errors in a few elements of dv from xformers' memory_efficient_attention backward", ("attn.wrong-output", "xformers")),
+    # cutefeat
+    ("Add SM100 block-sparsity support for the backward\n\nflash_attn/cute/flash_bwd_sm100.py gains the sparse tile scheduler",
+     ("cute.feature-arch", "cute")),
+    # flag
+    ("Forge never used xformers because I started it without --xformers", ("app.xformers-flag-missing", "xformers")),
+    ("You need to pass the --xformers flag in webui-user.sh, or the UI keeps its own attention", ("app.xformers-flag-missing", "xformers")),
 ])
 def test_round109m_variants(text, want):
     got = first(text)
@@ -152,6 +163,12 @@ def test_round109m_cute_dsl_call_names_fa4():
     ("I only have an A10, which supports FlashAttention 2", "backend.unsupported-gpu"),
     # regress: a regression compared across GPUs, no update
     ("FA3 forward performance regression on H200\n\nH200 is 4% slower than H100 in the forward pass.", "attn.release-regression"),
+    # elements: another library's array
+    ("errors in a few elements of the output array after numpy's float16 cast", "attn.wrong-output"),
+    # cutefeat: FA3's own kernels, nothing of FA4
+    ("Add SM90 varlen support\n\nhopper/flash_fwd_launch_template.h picks the varlen scheduler", "cute.feature-arch"),
+    # flag: the flag given, a later failure
+    ("set COMMANDLINE_ARGS=--xformers --medvram\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB", "app.xformers-flag-missing"),
 ])
 def test_round109m_near_misses(text, must_not):
     assert must_not not in ids(text), ids(text)
@@ -184,6 +201,9 @@ PIECES = {
     "flex.gqa-heads": "power of",
     "attn.release-regression": ("caused[ \\t]+by", "regressions?\\b(?!"),
     "sdpa.mask-not-flash": "prevents?",
+    "attn.wrong-output": "elements?[ \\t]+of",
+    "cute.feature-arch": "Add(?:s|ed|ing)?",
+    "app.xformers-flag-missing": "xformers",
 }
 
 
