@@ -620,6 +620,13 @@ SETS = (
     # guides.toml, trainers.toml, attribution.toml; tests/test_explain_variants_ex108.py) 38/34/32 right cause, 0/17 unrelated
     # claimed. Misses left: fixtures/errors/round105m/README.md
     Staged("round105m", 41, 38, 34, unrelated="unrelated", note_required=True),  # training material since ex108, session 18
+    # round 109m (ex109m, 2026-11-29, session 18): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind; measured by the lead three times (30/39 matched, 25 right backend, 6 right cause, 1/18
+    # unrelated claimed). Training material since ex112, session 19: after ex112's mechanisms (attention.toml, smoke.toml, builds.toml,
+    # flash_attn.toml, cute.toml, flex.toml, compile.toml, env.toml, backends.toml, sdpa.toml, platform.toml, frameworks.toml (a new
+    # app.xformers-flag-missing), attribution.toml, messages/flex.toml; tests/test_explain_variants_ex112.py) 38/38/32 right cause,
+    # 0/18 unrelated claimed. Misses left: fixtures/errors/round109m/README.md
+    Staged("round109m", 39, 38, 38, unrelated="unrelated", note_required=True),  # training material since ex112, session 19
 )
 
 
@@ -665,10 +672,8 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 95m, ex95m's measure-only set of session 15, is training material in SETS since helper ex100 read its misses, session 16)
 # (round 101m, ex101m's measure-only set of session 16, is training material in SETS since helper ex104 read its misses, session 17)
 # (round 105m, ex105m's measure-only set of session 17, is training material in SETS since helper ex108 read its misses, session 18)
+# (round 109m, ex109m's measure-only set of session 18, is training material in SETS since helper ex112 read its misses, session 19)
 MEASURE_ONLY: tuple[Staged, ...] = (
-    # round 109m (ex109m, 2026-11-29, session 18): new threads from any tracker about the seven backends and their users,
-    # gathered and labelled blind, explain never run on them; see fixtures/errors/round109m/README.md
-    Staged("round109m", 39, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex109m, session 18)
     # round 113m (ex113m, 2026-11-29, session 19): new threads from any tracker about the seven backends and their users,
     # gathered and labelled blind, explain never run on them; see fixtures/errors/round113m/README.md
     Staged("round113m", 36, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex113m, session 19)
