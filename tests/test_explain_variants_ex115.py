@@ -20,16 +20,13 @@ def found(text: str) -> list[tuple[str, str | None]]:
 
 # (key, text, entry, backend)
 VARIANTS = [
-    # TRL's padding-free / packing warning, each release's words (sft_trainer.py, dpo_trainer.py)
-    ("packing", "/opt/conda/lib/python3.11/site-packages/trl/trainer/sft_trainer.py:612: UserWarning: Padding-free training is "
-     "enabled, but the attention implementation is not set to 'flash_attention_2'. Padding-free training flattens batches into a "
-     "single sequence", "config.packing-contamination", ANY),
+    # TRL's padding-free warning in the releases' words that name no value (sft_trainer.py)
     ("packing", "[rank0]: Padding-free training is enabled, but attention is not FlashAttention. This may lead to unexpected "
      "behavior.", "config.packing-contamination", ANY),
     ("packing", "WARNING  Padding-free training is enabled, but the attention implementation is not set\nto a supported flash "
      "attention variant.", "config.packing-contamination", ANY),
-    ("packing", "trl/trainer/sft_trainer.py:530: UserWarning: You are using packing, but the attention implementation is not set "
-     "to 'flash_attention_2' or 'kernels-community/vllm-flash-attn3'.", "config.packing-contamination", ANY),
+    ("packing", "[WARNING|sft_trainer.py:498] 2026-01-08 10:02:11 >> Padding-free training is enabled, but attention is not "
+     "FlashAttention.", "config.packing-contamination", ANY),
     # transformers' FlashAttention check, any version, the line wrapped before "the following error"
     ("toggled", "ImportError: FlashAttention3 has been toggled on, but it cannot be used due to\nthe following error: the package "
      "flash_attn_3 seems to be not installed.", "transformers.backend-unavailable", ANY),
