@@ -1,7 +1,7 @@
 """Variants for session 19's helper ex115: patterns that held their sample's words, widened to the mechanism (the constant words
 the library prints; versions, wrappers' prefixes, wrapped lines and the locale's language let vary). Every text was written by
 hand from the library's message (its source or a public paste quoted in the entry's comment), NOT copied from a thread; each
-one is a text main's pattern (c067c59a) missed and the widened one matches (benchmarks/explain_pattern_specificity.py lists how
+one is a text main's pattern (abdc72b0, the session's start) missed and the widened one matches (benchmarks/explain_pattern_specificity.py lists how
 bound every pattern is). Near misses below say what must NOT be claimed.
 """
 
