@@ -123,7 +123,8 @@ def _examples_removed(m: re.Match) -> str:
 REPLACED = re.compile(r"\b(?:instead of|rather than)[ \t]+[^\s,;:.!?()]+|(?<=\s)from[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=to\b)|"
                       r"\bbecause[ \t]+(?=\w)[^.;:!?\n]*|"
                       r"\breplac(?:e|ed|es|ing)[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=with\b)|"
-                      r"[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2}?[ \t]+(?=(?:(?:significantly|greatly|far|vastly|clearly|consistently|much)[ \t]+)?outperform(?:s|ed)?\b)",
+                      r"[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2}?[ \t]+(?=(?:(?:significantly|greatly|far|vastly|clearly|consistently|much)[ \t]+)?outperform(?:s|ed)?[ \t]+(?:the[ \t]+)?(?:(?:PyTorch|torch)(?:['’]s)?[ \t]+)?[`'\"]?"
+                      r"(?:flash|xformers|sage|flex|sdpa|FA[ -]?[234]\b|scaled_dot|memory[_ -]efficient|cudnn))",
                       re.IGNORECASE)
 
 
