@@ -18,6 +18,9 @@ Mechanisms (knowledge file: rule; the text it came from):
              (SLOW, SPEEDSAID), and prose.gpu's title-on-a-GPU pattern leaves a title that says speed to prose.slow
   headsize   frameworks.toml vllm.head-size: a backend class's head-size check said not to list the model's sizes
              (vllm-project/vllm#48855)
+  oldgpu     backends.toml backend.unsupported-gpu: a user's own sentence naming their older GPU and FlashAttention working only
+             with Ampere / not supporting Turing, no error in the next lines (Mega4alik/ollm#55, turboderp-org/exllamav3#44, round 41m)
+  xformers   xformers.toml xformers.no-operator follows backend.unsupported-gpu (its capability reasons' raw id): rounds 47, 92
   commented  attribution/sentences.py COMMENTED_OUT: a line of code commented out names no backend that ran
              (huggingface/transformers#32848)
 """
@@ -64,6 +67,11 @@ from explain_top import first, ids, training_unrelated_logs
     ("`FlashInferMLABackend.supports_mla_dimensions` doesn't include qk_rope_head_dim=32, so the model is excluded from it",
      ("vllm.head-size", None)),
     ("TritonAttentionImpl.supports_head_size(72) returned False, so vLLM picked another backend", ("vllm.head-size", None)),
+    # oldgpu
+    ("Support for older cards\n\nMy lab has GTX 1080 Ti boards, and flash attention only works on Ampere, so the server refuses.",
+     ("backend.unsupported-gpu", "fa2")),
+    ("Please add a fallback\n\nWe're on T4s in Colab and flash-attn is not supported on Turing, so the notebook is stuck.",
+     ("backend.unsupported-gpu", "fa2")),
     # commented
     ("Batched generation gives garbled outputs for all but the last prompt\n\n"
      "model = AutoModelForCausalLM.from_pretrained(\n    name,\n    # attn_implementation=\"flash_attention_2\",\n)\n\n"
@@ -88,6 +96,14 @@ def test_ex114_variants(text, want):
     ("FA3 outperforms FA2 in accuracy on the long-context eval", "prose.slow"),
     # replaced: a backend that outperforms something that is no backend (eager, a checkpointing setting) is not slow
     ("## Correction: SDPA + grad-ckpt **does** outperform eager + grad-ckpt at fixed bs on the H100", "prose.slow"),
+    # oldgpu: a guess beside a real error, a sentence naming no older GPU, FA3, a title that says it crashes on an old GPU (another
+    # library's kernel may be meant: round 63m's unrelated ELS-RD/kernl#84)
+    ("Flash attention crashes on Turing hardware\n\nWhen running the flash attention test with a Tesla T4, a segfault occurs.",
+     "backend.unsupported-gpu"),
+    ("Import fails\n\nI think flash attention doesn't support Turing (my T4)\nTraceback (most recent call last):\n"
+     '  File "/app/run.py", line 3, in <module>\nImportError: libcudart.so.12: cannot open shared object file', "backend.unsupported-gpu"),
+    ("Flash attention only works with Ampere and newer, which is what the README says", "backend.unsupported-gpu"),
+    ("flash attention 3 errors on a T4 as expected", "backend.unsupported-gpu"),
     # headsize: the check passing
     ("FlashAttentionBackend.supports_head_size(128) returns True", "vllm.head-size"),
 ])
@@ -113,6 +129,7 @@ WIDENED = {
     "compile.backend-untraceable": ("\\b(?:InternalTorchDynamoError", "\\bFailed to find name"),
     "cute.shares-files-with-fa2": ("\\b(?:install", "\\bflash_attn[/", "\\bflash[-_]attn[-_](?:cute"),
     "vllm.head-size": ("\\b\\w+(?:Backend|Impl)`?\\.",),
+    "backend.unsupported-gpu": ("^(?=[^\\n]*?(?<![A-Za-z'’])(?:I|",),
 }
 
 
