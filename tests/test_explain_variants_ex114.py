@@ -21,6 +21,8 @@ Mechanisms (knowledge file: rule; the text it came from):
   oldgpu     backends.toml backend.unsupported-gpu: a user's own sentence naming their older GPU and FlashAttention working only
              with Ampere / not supporting Turing, no error in the next lines (Mega4alik/ollm#55, turboderp-org/exllamav3#44, round 41m)
   xformers   xformers.toml xformers.no-operator follows backend.unsupported-gpu (its capability reasons' raw id): rounds 47, 92
+  missing    flash_attn.toml fa2.missing: a title that says flash_attn / FlashAttention (not 3/4) is missing (rounds 21m, 7a:
+             PozzettiAndrea/ComfyUI-TRELLIS2#27, kijai/ComfyUI-MochiWrapper#1)
   commented  attribution/sentences.py COMMENTED_OUT: a line of code commented out names no backend that ran
              (huggingface/transformers#32848)
 """
@@ -72,6 +74,9 @@ from explain_top import first, ids, training_unrelated_logs
      ("backend.unsupported-gpu", "fa2")),
     ("Please add a fallback\n\nWe're on T4s in Colab and flash-attn is not supported on Turing, so the notebook is stuck.",
      ("backend.unsupported-gpu", "fa2")),
+    # missing
+    ("Linux install issue (missing flash_attn)\n\nAfter pip install -r requirements.txt the node does not load.", ("fa2.missing", "fa2")),
+    ("Flash-Attention seems to be missing from the docker image?", ("fa2.missing", "fa2")),
     # commented
     ("Batched generation gives garbled outputs for all but the last prompt\n\n"
      "model = AutoModelForCausalLM.from_pretrained(\n    name,\n    # attn_implementation=\"flash_attention_2\",\n)\n\n"
@@ -104,6 +109,10 @@ def test_ex114_variants(text, want):
      '  File "/app/run.py", line 3, in <module>\nImportError: libcudart.so.12: cannot open shared object file', "backend.unsupported-gpu"),
     ("Flash attention only works with Ampere and newer, which is what the README says", "backend.unsupported-gpu"),
     ("flash attention 3 errors on a T4 as expected", "backend.unsupported-gpu"),
+    # missing: FA3 missing, a missing wheel, missing support
+    ("flash_attn_3 is missing from the wheel index", "fa2.missing"),
+    ("Missing flash-attn wheel for torch 2.9 and CUDA 13", "fa2.missing"),
+    ("Missing flash attention support for the new vision tower", "fa2.missing"),
     # headsize: the check passing
     ("FlashAttentionBackend.supports_head_size(128) returns True", "vllm.head-size"),
 ])
@@ -129,6 +138,7 @@ WIDENED = {
     "compile.backend-untraceable": ("\\b(?:InternalTorchDynamoError", "\\bFailed to find name"),
     "cute.shares-files-with-fa2": ("\\b(?:install", "\\bflash_attn[/", "\\bflash[-_]attn[-_](?:cute"),
     "vllm.head-size": ("\\b\\w+(?:Backend|Impl)`?\\.",),
+    "fa2.missing": ("\\A[^\\n]*?\\bmissing[ \\t]+(?:the",),
     "backend.unsupported-gpu": ("^(?=[^\\n]*?(?<![A-Za-z'’])(?:I|",),
 }
 
