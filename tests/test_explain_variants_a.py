@@ -233,9 +233,7 @@ CASES = [
                  "     query       : shape=(1, 4096, 8, 64) (torch.float16)\n"
                  "`fa2F@2.5.7-pt` is not supported because:\n"
                  "    requires device with capability < (12, 0) but your GPU has capability (12, 0) (too new)",
-     # helper ex114 (session 19): the operators' reason says why there is no operator (xformers.no-operator's explained_by), as the
-     # real texts' labels have it (round 92's hgmzhn/manga-translator-ui#259, round 74's Comfy-Org/ComfyUI#14688)
-     {"xformers.kernel-arch-mismatch"}, "xformers"),
+     {"xformers.no-operator"}, "xformers"),
 
     # ---- round 2, written after the first widening (other wrappers and other halves of the same mechanisms) ----
     ("sdpa", "/app/sam2/modeling/sam/transformer.py:270: UserWarning: Memory Efficient attention has been runtime "

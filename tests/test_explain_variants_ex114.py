@@ -20,7 +20,8 @@ Mechanisms (knowledge file: rule; the text it came from):
              (vllm-project/vllm#48855)
   oldgpu     backends.toml backend.unsupported-gpu: a user's own sentence naming their older GPU and FlashAttention working only
              with Ampere / not supporting Turing, no error in the next lines (Mega4alik/ollm#55, turboderp-org/exllamav3#44, round 41m)
-  xformers   xformers.toml xformers.no-operator follows backend.unsupported-gpu (its capability reasons' raw id): rounds 47, 92
+  tooold     xformers.toml xformers.gpu-too-old reads xformers' "(too old)" operator reason itself (backend.unsupported-gpu keeps
+             "(too new)"), so xformers.no-operator's explained_by applies and the reason ranks first (aigc-apps/EasyAnimate#11, round 47)
   missing    flash_attn.toml fa2.missing: a title that says flash_attn / FlashAttention (not 3/4) is missing (rounds 21m, 7a:
              PozzettiAndrea/ComfyUI-TRELLIS2#27, kijai/ComfyUI-MochiWrapper#1)
   commented  attribution/sentences.py COMMENTED_OUT: a line of code commented out names no backend that ran
@@ -77,6 +78,13 @@ from explain_top import first, ids, training_unrelated_logs
     # missing
     ("Linux install issue (missing flash_attn)\n\nAfter pip install -r requirements.txt the node does not load.", ("fa2.missing", "fa2")),
     ("Flash-Attention seems to be missing from the docker image?", ("fa2.missing", "fa2")),
+    # tooold
+    ("NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+     "     query       : shape=(2, 1024, 16, 64) (torch.float16)\n"
+     "`fa2F@2.6.3-pt` is not supported because:\n"
+     "    requires device with capability > (8, 0) but your GPU has capability (6, 1) (too old)\n"
+     "`cutlassF-pt` is not supported because:\n    operator wasn't built - see `python -m xformers.info` for more info",
+     ("xformers.gpu-too-old", "xformers")),
     # commented
     ("Batched generation gives garbled outputs for all but the last prompt\n\n"
      "model = AutoModelForCausalLM.from_pretrained(\n    name,\n    # attn_implementation=\"flash_attention_2\",\n)\n\n"
