@@ -117,8 +117,15 @@ def _examples_removed(m: re.Match) -> str:
     return m.group(0) if len(named) == 1 and None not in named else " " * len(m.group(0))
 # What a sentence names as replaced or as the reason, where another part of it names a backend: "instead of
 # flash_attention_2", "rather than xformers", "switched from xformers to SDPA", "because flash-attn does not build"
+# helper ex114 (round 110: jt-zhang/Sparse_Attention_API#2, "I replace flash_attn_v2 with sparse_sageattention ... the time cost
+# increases"; round 105m: ROCm/flash-attention#142, "SDPA outperforms Flash Attention on MI300x"): what is replaced "with" the
+# new backend, and the side that outperforms the one reported (the slow one is the object)
 REPLACED = re.compile(r"\b(?:instead of|rather than)[ \t]+[^\s,;:.!?()]+|(?<=\s)from[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=to\b)|"
-                      r"\bbecause[ \t]+(?=\w)[^.;:!?\n]*", re.IGNORECASE)
+                      r"\bbecause[ \t]+(?=\w)[^.;:!?\n]*|"
+                      r"\breplac(?:e|ed|es|ing)[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=with\b)|"
+                      r"[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2}?[ \t]+(?=(?:(?:significantly|greatly|far|vastly|clearly|consistently|much)[ \t]+)?outperform(?:s|ed)?[ \t]+(?:the[ \t]+)?(?:(?:PyTorch|torch)(?:['’]s)?[ \t]+)?[`'\"]?"
+                      r"(?:flash|xformers|sage|flex|sdpa|FA[ -]?[234]\b|scaled_dot|memory[_ -]efficient|cudnn))",
+                      re.IGNORECASE)
 
 
 # What a user says they also tried ("I also tried reinstalling xformers and flash-attn, nothing changed"): attempts beside
@@ -388,9 +395,18 @@ def _advice_removed(m: re.Match) -> str:
 NOT_ADVICE = re.compile(r"\bnot\b|n't\b|\b(?:disabl\w*|remov\w*|uninstall\w*|turn\w* off|without)\b|--(?:no|disable)[-_]", re.IGNORECASE)
 
 
+# helper ex114 (round 105m: huggingface/transformers#32848, `        # attn_implementation="flash_attention_2",` in the reproduction of
+# a default-attention (SDPA) failure): a line of code commented out (a keyword or an assignment alone on the line, a method call, an
+# import) is not what ran; a title ("# flash_attn=2.7 crashes on ...") goes on past its one token
+COMMENTED_OUT = re.compile(r"^[ \t]*#+[ \t]*(?:[A-Za-z_][\w.\[\]'\"]*[ \t]*=(?!=)[ \t]*[^\s=][^\s]*?,?|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\([^\n]*\)[ \t]*,?"
+                           r"|(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?)[ \t]*$")
+
+
 def _scrub(line: str) -> str:
     """The line without what names no failing backend: issue links, the backend it falls back to, one switched off,
     a clause that says a backend works, examples, what something replaced, lists of choices."""
+    if "#" in line and COMMENTED_OUT.match(line):
+        return " " * len(line)
     if "github.com" in line:
         line = THREAD_LINK.sub(" ", line)
     low0 = line.lower()
@@ -417,7 +433,8 @@ def _scrub(line: str) -> str:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
     if any(w in low for w in ("available", "installed", "import", "missing", "absent", "supported")):
         line = _cure_when_absent_removed(line)  # (before REPLACED: "instead of X" names the absent one; helper ex86)
-    if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared to", "compared with", "versus", "vs")):
+    if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared to", "compared with", "versus", "vs", "replac",
+                              "outperform")):
         line = _replaced_removed(line)
     if "same" in low or "persist" in low:
         line = _persisted_removed(line)
