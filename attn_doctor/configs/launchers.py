@@ -401,6 +401,7 @@ def python_commands(code: str) -> str:
 
     lists: dict = {}
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
+    in_dir: dict = {}  # id(the argument a launcher is given) -> the folder its cwd= names
     runners, inner = _runner_functions(t)
     parsers = _script_parsers(t)
     flatteners = _flatten_functions(t)
@@ -453,6 +454,11 @@ def python_commands(code: str) -> str:
                 events.append((n.lineno, n.col_offset, "run", n.args[runners[name]]))
             elif name in _LAUNCHERS and n.args and id(n) not in inner:
                 events.append((n.lineno, n.col_offset, "run", n.args[0]))
+                cwd = next((known(k.value) for k in n.keywords if k.arg == "cwd"), None)
+                if isinstance(cwd, str) and cwd and "$PY_VALUE" not in cwd:
+                    # subprocess's cwd= runs the command in that folder, as `cd DIR && cmd` does (a wrapper starting
+                    # `python run.py job.yaml` with cwd="/root/ai-toolkit": the checkout's own run.py; cfg80)
+                    in_dir[id(n.args[0])] = cwd
             elif name in parsers:
                 # a training script's own argument parser given a list in-process (`from train_dreambooth_lora_sdxl
                 # import parse_args, main`, then `main(parse_args(input_args=[...]))`): that list is the script's
@@ -535,7 +541,8 @@ def python_commands(code: str) -> str:
                 continue
             else:
                 continue
-            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in prefix + ws))
+            line = " ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in prefix + ws)
+            out.append(f"cd {shlex.quote(in_dir[id(a)])} && {line}" if id(a) in in_dir else line)
     if written and not any(re.match(r"accelerate(-launch| launch)\b", ln) for ln in out):
         # the accelerate config a script writes says something only of an `accelerate launch` it starts
         out = [ln for i, ln in enumerate(out) if i not in written]
