@@ -271,3 +271,14 @@ def test_a_tune_cp_copy_the_script_edits_is_unknown(tmp_path):
     cfg = _load(p)
     assert cfg["detected"]["trainer"] == "torchtune"
     assert not cfg["dtype"]
+
+
+# ---- a detaching wrapper in front of the trainer's CLI
+
+
+@pytest.mark.parametrize("line", ["setsid nohup llamafactory-cli train sft.yaml > train.log 2>&1 &",
+                                  "setsid -f llamafactory-cli train sft.yaml"])
+def test_setsid_in_front_of_a_trainer_cli_is_a_wrapper(tmp_path, line):
+    _write(tmp_path, "sft.yaml", LLAMA_FACTORY_YAML)
+    cfg = _load(_write(tmp_path, "bg.sh", f"#!/bin/bash\n{line}\n"))
+    assert cfg["detected"]["trainer"] == "llama-factory" and cfg["required"] == ["fa2"]
