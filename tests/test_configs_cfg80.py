@@ -115,6 +115,14 @@ def test_a_python_wrapper_running_axolotls_cli_module_is_axolotl(tmp_path, start
     assert cfg["required"] == ["fa2"] and cfg["dtype"] == "bfloat16"
 
 
+@pytest.mark.parametrize("argv", ['["python", "LLaMA-Factory/src/llamafactory/cli.py", "train", "sft.yaml"]',
+                                  '["torchrun", "--nproc_per_node", "2", "/opt/lf/src/llamafactory/launcher.py", "sft.yaml"]'])
+def test_a_python_wrapper_running_llama_factorys_package_files_by_path_is_llama_factory(tmp_path, argv):
+    _write(tmp_path, "sft.yaml", LLAMA_FACTORY_YAML)
+    cfg = _load(_write(tmp_path, "job.py", f"import subprocess\nsubprocess.run({argv}, check=True)\n"))
+    assert cfg["detected"]["trainer"] == "llama-factory" and cfg["required"] == ["fa2"]
+
+
 def test_a_python_wrapper_running_unsloth_cli_is_unsloth(tmp_path):
     p = _write(tmp_path, "go.py", 'import subprocess\ncmd = ["python", "unsloth-cli.py", "--model_name", '
                                   '"unsloth/llama-3-8b", "--max_seq_length", "2048", "--load_in_4bit"]\n'
