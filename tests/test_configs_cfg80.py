@@ -290,3 +290,10 @@ def test_setsid_in_front_of_a_trainer_cli_is_a_wrapper(tmp_path, line):
     _write(tmp_path, "sft.yaml", LLAMA_FACTORY_YAML)
     cfg = _load(_write(tmp_path, "bg.sh", f"#!/bin/bash\n{line}\n"))
     assert cfg["detected"]["trainer"] == "llama-factory" and cfg["required"] == ["fa2"]
+
+
+@pytest.mark.parametrize("argv", ['["axolotl", "merge-lora", "lora.yml"]',
+                                  '["python", "-m", "axolotl.cli.main", "inference", "lora.yml"]'])
+def test_axolotl_steps_that_train_nothing_from_python_stay_refused(tmp_path, argv):
+    _write(tmp_path, "lora.yml", AXOLOTL_YML)
+    _refused(_write(tmp_path, "after.py", f"import subprocess\nsubprocess.run({argv})\n"))
