@@ -297,3 +297,44 @@ def test_setsid_in_front_of_a_trainer_cli_is_a_wrapper(tmp_path, line):
 def test_axolotl_steps_that_train_nothing_from_python_stay_refused(tmp_path, argv):
     _write(tmp_path, "lora.yml", AXOLOTL_YML)
     _refused(_write(tmp_path, "after.py", f"import subprocess\nsubprocess.run({argv})\n"))
+
+
+# ---- the ways Python starts a command line (any trainer's; axolotl's CLI here)
+
+
+@pytest.mark.parametrize("code", [
+    'import shlex, subprocess\ncmd = "accelerate launch -m axolotl.cli.train lora.yml"\n'
+    'subprocess.run(shlex.split(cmd), check=True)\n',
+    'import subprocess\ncfg = "lora.yml"\ncmd = f"axolotl train {cfg}"\nsubprocess.run(cmd.split(), check=True)\n',
+    'import asyncio\n\n\nasync def main():\n    p = await asyncio.create_subprocess_exec("axolotl", "train", "lora.yml")\n'
+    '    await p.wait()\n\nasyncio.run(main())\n',
+    'import asyncio\n\n\nasync def main():\n    p = await asyncio.create_subprocess_shell("axolotl train lora.yml")\n'
+    '    await p.wait()\n\nasyncio.run(main())\n',
+    'import os\nos.execvp("axolotl", ["axolotl", "train", "lora.yml"])\n',
+    'from pathlib import Path\nimport subprocess\nROOT = Path(__file__).resolve().parent\n'
+    'subprocess.run(["axolotl", "train", str(ROOT / "lora.yml")], check=True)\n',
+    'import os, subprocess\nHERE = os.path.dirname(os.path.abspath(__file__))\n'
+    'subprocess.run(["axolotl", "train", os.path.join(HERE, "lora.yml")], check=True)\n',
+])
+def test_the_ways_python_starts_a_trainer_cli_are_read(tmp_path, code):
+    _write(tmp_path, "lora.yml", AXOLOTL_YML)
+    cfg = _load(_write(tmp_path, "wrap.py", code))
+    assert cfg["detected"]["trainer"] == "axolotl"
+    assert cfg["required"] == ["fa2"] and cfg["dtype"] == "bfloat16" and cfg["unread"] == []
+
+
+def test_a_config_two_folders_up_from_the_wrapper_is_read(tmp_path):
+    _write(tmp_path, "lora.yml", AXOLOTL_YML)
+    p = _write(tmp_path, "scripts/launch/go.py", "from pathlib import Path\nimport subprocess\n"
+                                                 "REPO = Path(__file__).parent.parent.parent\n"
+                                                 'subprocess.run(["axolotl", "train", str(REPO / "lora.yml")])\n')
+    assert _load(p)["required"] == ["fa2"]
+
+
+@pytest.mark.parametrize("code", [
+    'import subprocess\ncmd = "echo hello"\nsubprocess.run(cmd.split())\n',
+    'from pathlib import Path\nimport subprocess\nsubprocess.run(["python", str(Path(__file__)), "--child"])\n',
+    'import asyncio\nasyncio.run(asyncio.create_subprocess_exec("nvidia-smi"))\n',
+])
+def test_python_starting_no_trainer_stays_refused(tmp_path, code):
+    _refused(_write(tmp_path, "wrap.py", code))
