@@ -338,3 +338,12 @@ def test_a_config_two_folders_up_from_the_wrapper_is_read(tmp_path):
 ])
 def test_python_starting_no_trainer_stays_refused(tmp_path, code):
     _refused(_write(tmp_path, "wrap.py", code))
+
+
+def test_a_script_the_wrapper_finds_in_its_own_folder_is_not_taken_for_a_trainers_example(tmp_path):
+    """round 16m's BrennenFa driver: its own train_text_to_image_lora.py beside it, named like diffusers' example."""
+    code = ("import os, subprocess, sys\nscript_dir = os.path.dirname(os.path.abspath(__file__))\n"
+            'train_script = os.path.join(script_dir, "train_text_to_image_lora.py")\n'
+            'cmd = [sys.executable, train_script, "--pretrained_model_name_or_path=m", "--mixed_precision=fp16",\n'
+            '       "--train_batch_size=1", "--enable_xformers"]\nsubprocess.run(cmd, check=True)\n')
+    _refused(_write(tmp_path, "driver.py", code))

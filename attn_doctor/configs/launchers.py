@@ -256,6 +256,10 @@ def literal_path(e, consts: dict, depth: int = 0):
     out = parts[0]
     for b in parts[1:]:  # a part that is absolute starts over, as pathlib and os.path.join do
         out = b if b.startswith("/") else out.rstrip("/") + "/" + b
+    if out.endswith(".py") and _script_folder(e.left if isinstance(e, ast.BinOp) else e.args[0], consts) is not None:
+        # a script the wrapper finds in its own folder is the repository's own file, whatever its name (round 16m:
+        # BrennenFa's own train_text_to_image_lora.py, named like diffusers' example): left computed, as before (cfg80)
+        return None
     return out
 
 
