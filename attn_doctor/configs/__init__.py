@@ -396,6 +396,12 @@ def make_doc(path: str, text: str) -> dict:
                 # (round 31: a RunPod handler's yaml.safe_dump(job, f) then `python3 run.py CONFIG_PATH`): that command is
                 # the training run, read with the config it is given
                 doc["command"] = _runs_dumped(doc)
+            entry = _trainer_entry(doc) if doc.get("command") is None else None
+            if entry is not None:
+                # no command says "train" by name, but one runs a trainer's own entry point (`-m axolotl.cli.main
+                # train`, unsloth-cli.py, ai-toolkit's run.py): the wrapper's run, read as the same line in a shell
+                # script is (cfg80, ENTRYPOINTS.md)
+                _use_command(doc, entry, shell)
             if doc.get("command") is None:  # no training command among them: the script is read as before
                 doc.update(commands=[], command=None, words=[], args={}, launcher={}, keys=set(), flat={}, scripts=[])
         return doc
@@ -660,6 +666,44 @@ def others_dataset(sub: dict):
     from . import others
 
     return others.dataset_config(sub)
+
+
+# `cd /root/ai-toolkit && ...` (a wrapper's line, or subprocess's cwd= written so by launchers.python_commands)
+_AI_TOOLKIT_CD = re.compile(r"(?:^|[\s;&|(])cd\s+[\"']?(?:[^\s;&|'\"]*/)?ai[-_]toolkit(?:-main|-master)?/?[\"']?\s*(?:&&|;|$)",
+                            re.IGNORECASE | re.MULTILINE)
+
+
+def _trainer_entry(doc: dict):
+    """The first command a Python script starts that runs a claimed trainer's own entry point, though its name does not
+    say "train" (shell.is_training): axolotl's CLI module (`python -m axolotl.cli.main train X.yml`, src/axolotl/cli/
+    main.py), Unsloth's unsloth-cli.py, ai-toolkit's run.py from its checkout or on its job here (run.py:70-100),
+    LLaMA-Factory's package CLI / launcher file by path. None otherwise (a wrapper's `git clone`, `nvidia-smi`, or a
+    run.py of anyone's stays unread, as before)."""
+    from . import ai_toolkit, axolotl, llamafactory, unsloth
+
+    for c in doc.get("commands") or []:
+        if axolotl.launch(c) is not None or llamafactory._package_cli(c) or llamafactory._package_launcher(c):
+            return c
+        if not c.module and os.path.basename(c.script or "").lower() == unsloth.CLI_SCRIPT:
+            return c
+        name = ai_toolkit.launch(c)
+        here = next((w for w in c.words if os.path.basename(w.replace("\\", "/")) == "run.py"), "")
+        if name and (re.search(r"(^|[/\\])ai[-_]toolkit(-main|-master)?[/\\]run\.py$", here, re.IGNORECASE) or
+                     here.replace("\\", "/") in ("run.py", "./run.py") and _AI_TOOLKIT_CD.search(doc.get("expanded") or "")
+                     or ai_toolkit._job(doc, name) is not None):
+            return c
+    return None
+
+
+def _use_command(doc: dict, cmd, shell) -> None:
+    """Make `cmd` the doc's training command, its words and options the doc's, as _text_doc does for the one
+    shell.main_command picks."""
+    doc["command"] = cmd
+    doc["words"] = list(cmd.words)
+    doc["launcher"] = dict(cmd.launcher_args)
+    doc["args"] = {**cmd.launcher_args, **shell.parse_options(cmd.args).values}
+    doc["keys"] = set(doc["args"]) | set(doc["env"])
+    doc["flat"] = dict(doc["args"])
 
 
 def _runs_dumped(doc: dict):

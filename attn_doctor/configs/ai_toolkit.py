@@ -81,6 +81,8 @@ def _job(doc: dict, name: str) -> dict | None:
         # script itself dumps to that path (`yaml.safe_dump(cfg, fh)` to cfg_path, then `python run.py cfg_path`;
         # round 59) is the job, not config/{cfg_path}.yaml
         tries.insert(0, name)
+    if "$PY_VALUE" in name:  # a path the wrapper computes: only a config it dumps there, never config/$PY_VALUE.yaml
+        tries = [t for t in tries if t == name]
     for t in tries:
         sub = named_config(doc, t)
         if sub is not None and sub["fmt"] in ("yaml", "json") and score(sub).own:

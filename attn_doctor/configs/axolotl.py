@@ -151,9 +151,14 @@ def _api_call(doc: dict):
     t = tree(doc["python"])
     if t is None:
         return None
+    # (axolotl.cli.train.do_cli(config, **kwargs), the function behind `python -m axolotl.cli.train`, runs
+    # load_cfg(config, **kwargs) and trains: src/axolotl/cli/train.py; cfg80)
+    names = {"load_cfg"} | ({"do_cli"} if re.search(r"^\s*from\s+axolotl\.cli\.train\s+import\b[^\n]*\bdo_cli\b",
+                                                    doc["python"], re.MULTILINE) else set())
     calls = [n for n in ast.walk(t) if isinstance(n, ast.Call) and (
-        isinstance(n.func, ast.Name) and n.func.id == "load_cfg" or
-        isinstance(n.func, ast.Attribute) and n.func.attr == "load_cfg") and n.args]
+        isinstance(n.func, ast.Name) and n.func.id in names or
+        isinstance(n.func, ast.Attribute) and n.func.attr in names) and (n.args or any(
+            k.arg == "config" for k in n.keywords))]
     return max(calls, key=lambda n: n.lineno) if calls else None
 
 
@@ -167,7 +172,7 @@ def _api_settings(doc: dict, call) -> tuple[dict | None, dict]:
     from .launchers import python_dumped_configs
     from .pyscript import constants, tree, value
 
-    first = call.args[0]
+    first = call.args[0] if call.args else next(k.value for k in call.keywords if k.arg == "config")
     data = None
     if isinstance(first, ast.Constant) and isinstance(first.value, str):
         data = config_data(doc, first.value)
@@ -179,7 +184,7 @@ def _api_settings(doc: dict, call) -> tuple[dict | None, dict]:
     overrides = {}
     for k in call.keywords:
         v = value(k.value, consts) if k.arg else "?"
-        if k.arg and v != "?" and isinstance(v, (str, int, float, bool)):
+        if k.arg and k.arg != "config" and v != "?" and isinstance(v, (str, int, float, bool)):
             overrides[k.arg] = v
     return data, overrides
 

@@ -73,6 +73,10 @@ def notebook_shell(data: dict) -> str:
 
 _LAUNCHERS = {"subprocess.run", "subprocess.call", "subprocess.Popen", "subprocess.check_call",
               "subprocess.check_output", "os.system", "run", "call", "Popen", "check_call", "check_output"}
+# (asyncio.create_subprocess_shell(cmd) takes one string as os.system does; create_subprocess_exec and os.exec* the words)
+_LAUNCHERS |= {"asyncio.create_subprocess_shell", "create_subprocess_shell"}
+_EXEC_LAUNCHERS = {"asyncio.create_subprocess_exec", "create_subprocess_exec", "os.execv", "os.execvp", "os.execve",
+                   "os.execvpe"}
 # The command-line programs whose main() a script may call in-process after setting sys.argv itself, by the module
 # it imports that main from: LLaMA-Factory's cli.py main() reads the subcommand and the YAML from sys.argv
 # (hiyouga/LLaMA-Factory src/llamafactory/cli.py), ms-swift's cli_main, torchtune's tune, LitGPT's and axolotl's CLIs
@@ -184,6 +188,38 @@ def _argv_words(n, word) -> tuple[list, bool] | None:
     return None
 
 
+def _script_folder(e, consts: dict, depth: int = 0) -> str | None:
+    """The script's own folder, as a path relative to it: `Path(__file__).parent` (through .resolve() / .absolute()),
+    `os.path.dirname(__file__)` (of abspath / realpath too) is ".", one more `.parent` / dirname ".." (a wrapper's
+    `ROOT = Path(__file__).resolve().parent` then `str(ROOT / "lora.yml")`: the file beside it; cfg80). None otherwise."""
+    import ast
+
+    from .pyscript import resolve
+
+    e = resolve(e, consts)
+    if depth > 6:
+        return None
+    while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in ("resolve", "absolute") \
+            and not e.args:
+        e = resolve(e.func.value, consts)
+    if isinstance(e, ast.Call) and ast.unparse(e.func) in ("os.path.abspath", "os.path.realpath", "Path",
+                                                           "pathlib.Path") and len(e.args) == 1:
+        inner = resolve(e.args[0], consts)
+        if isinstance(inner, ast.Name) and inner.id == "__file__":
+            return "__file__"
+        up = _script_folder(inner, consts, depth + 1)
+        return up if up != "__file__" else "__file__"
+    if isinstance(e, ast.Name) and e.id == "__file__":
+        return "__file__"
+    if isinstance(e, ast.Attribute) and e.attr == "parent" or \
+            isinstance(e, ast.Call) and ast.unparse(e.func) == "os.path.dirname" and len(e.args) == 1:
+        below = _script_folder(e.value if isinstance(e, ast.Attribute) else e.args[0], consts, depth + 1)
+        if below is None:
+            return None
+        return "." if below == "__file__" else ".." if below == "." else below + "/.."
+    return None
+
+
 def literal_path(e, consts: dict, depth: int = 0):
     """A path a script spells out: `str(config_file)` / `os.fspath(p)` / `Path("a") / "b.toml"` /
     `os.path.join(d, "b.toml")` of literals (through names it assigns once: pyscript.resolve), else None."""
@@ -196,6 +232,9 @@ def literal_path(e, consts: dict, depth: int = 0):
         return None
     if isinstance(e, ast.Constant) and isinstance(e.value, str):
         return e.value
+    here = _script_folder(e, consts)
+    if here is not None and here != "__file__":  # (the script's own path is no config's)
+        return here
     if isinstance(e, ast.Attribute) and e.attr in consts.get(ARGPARSE, {}) and _parsed_args(e.value, consts):
         # `str(args.config)` with `add_argument("--config", type=Path, default=Path("configs/x.yaml"))`: the option's
         # argparse default, as the script runs with no options (pyscript.value reads `bf16=args.bf16` the same way;
@@ -217,6 +256,10 @@ def literal_path(e, consts: dict, depth: int = 0):
     out = parts[0]
     for b in parts[1:]:  # a part that is absolute starts over, as pathlib and os.path.join do
         out = b if b.startswith("/") else out.rstrip("/") + "/" + b
+    if out.endswith(".py") and _script_folder(e.left if isinstance(e, ast.BinOp) else e.args[0], consts) is not None:
+        # a script the wrapper finds in its own folder is the repository's own file, whatever its name (round 16m:
+        # BrennenFa's own train_text_to_image_lora.py, named like diffusers' example): left computed, as before (cfg80)
+        return None
     return out
 
 
@@ -372,6 +415,22 @@ def python_commands(code: str) -> str:
             return word(e)  # (a name in it is read through what the script assigns it: word)
         return None
 
+    def split_string(e):
+        """The command string `X.split()` / `shlex.split(X)` splits into an argv: X a string the script holds at this
+        point (a name it assigned one) or writes there; None for anything else (a list's `" ".join(CMD).split()` is
+        flattened_list's)."""
+        if not isinstance(e, ast.Call) or e.keywords:
+            return None
+        if isinstance(e.func, ast.Attribute) and e.func.attr == "split" and not e.args:
+            x = e.func.value
+        elif ast.unparse(e.func) in ("shlex.split", "split") and len(e.args) == 1:
+            x = e.args[0]
+        else:
+            return None
+        if isinstance(x, ast.Name) and strings.get(x.id):
+            return strings[x.id]
+        return text(x)
+
     def _has_str(e):
         """A `+` of strings (a literal or an f-string among its terms), not of numbers."""
         return any(isinstance(x, ast.JoinedStr) or isinstance(x, ast.Constant) and isinstance(x.value, str)
@@ -401,6 +460,7 @@ def python_commands(code: str) -> str:
 
     lists: dict = {}
     events = []  # (line, col, kind, node): list assignments and growth, and launcher calls, in source order
+    in_dir: dict = {}  # id(the argument a launcher is given) -> the folder its cwd= names
     runners, inner = _runner_functions(t)
     parsers = _script_parsers(t)
     flatteners = _flatten_functions(t)
@@ -451,8 +511,20 @@ def python_commands(code: str) -> str:
                 # a function of the script's own that runs the list it is given (`def _exec(cmd): subprocess.Popen(cmd,
                 # ...)`, round 9m): its call with the list is the launch
                 events.append((n.lineno, n.col_offset, "run", n.args[runners[name]]))
+            elif name in _EXEC_LAUNCHERS and n.args and id(n) not in inner:
+                # asyncio's create_subprocess_exec(program, *args) (a list of words as its arguments), os.execv /
+                # os.execvp(file, argv) (the argv list second): the same command line (cfg80)
+                argv = ast.List(elts=list(n.args), ctx=ast.Load()) if name.endswith("create_subprocess_exec") else \
+                    n.args[1] if len(n.args) > 1 else None
+                if argv is not None:
+                    events.append((n.lineno, n.col_offset, "run", argv))
             elif name in _LAUNCHERS and n.args and id(n) not in inner:
                 events.append((n.lineno, n.col_offset, "run", n.args[0]))
+                cwd = next((known(k.value) for k in n.keywords if k.arg == "cwd"), None)
+                if isinstance(cwd, str) and cwd and "$PY_VALUE" not in cwd:
+                    # subprocess's cwd= runs the command in that folder, as `cd DIR && cmd` does (a wrapper starting
+                    # `python run.py job.yaml` with cwd="/root/ai-toolkit": the checkout's own run.py; cfg80)
+                    in_dir[id(n.args[0])] = cwd
             elif name in parsers:
                 # a training script's own argument parser given a list in-process (`from train_dreambooth_lora_sdxl
                 # import parse_args, main`, then `main(parse_args(input_args=[...]))`): that list is the script's
@@ -513,6 +585,11 @@ def python_commands(code: str) -> str:
             if isinstance(a, ast.Name) and a.id in strings and not prefix:
                 out.append(strings[a.id])
                 continue
+            said = split_string(a)
+            if said is not None and not prefix:
+                # `subprocess.run(shlex.split(cmd))`, `subprocess.run(cmd.split())`: the string's words (cfg80)
+                out.append(said)
+                continue
             if isinstance(a, ast.Name) and a.id in lists:
                 ws = lists[a.id]
             elif flattened_list(a, flatteners) in lists:
@@ -535,7 +612,8 @@ def python_commands(code: str) -> str:
                 continue
             else:
                 continue
-            out.append(" ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in prefix + ws))
+            line = " ".join(shlex.quote(w) if w != "$PY_VALUE" else w for w in prefix + ws)
+            out.append(f"cd {shlex.quote(in_dir[id(a)])} && {line}" if id(a) in in_dir else line)
     if written and not any(re.match(r"accelerate(-launch| launch)\b", ln) for ln in out):
         # the accelerate config a script writes says something only of an `accelerate launch` it starts
         out = [ln for i, ln in enumerate(out) if i not in written]

@@ -47,6 +47,9 @@ NAMES_THE_MODEL = frozenset({"checkpoint_dir", "model_name", "model_config", "in
 # lit-gpt's scripts before the litgpt CLI (2023-2024): finetune/lora.py, finetune/full.py, pretrain/*.py
 _OLD_SCRIPT = re.compile(r"(^|[\\/])(finetune[\\/](lora|full|adapter|adapter_v2)|pretrain[\\/]\w+)\.py$")
 
+# the same scripts inside the package folder (litgpt/finetune/lora.py) or a lit-gpt checkout (lit-gpt/finetune/lora.py)
+_PACKAGE_SCRIPT = re.compile(r"(^|[\\/])(litgpt|lit[-_]gpt)[\\/]finetune[\\/](lora|full|adapter|adapter_v2|lora_legacy)\.py$")
+
 
 def _command(doc: dict):
     for c in doc.get("commands") or []:
@@ -56,6 +59,12 @@ def _command(doc: dict):
             return c
         if c.script and any(_OLD_SCRIPT.search(w) for w in c.words[:4]) and \
                 any(a.startswith(("--checkpoint_dir", "--precision", "--io.")) for a in c.args):
+            return c
+        if c.script and any(_PACKAGE_SCRIPT.search(w) for w in c.words[:4]) and \
+                any(a == "--config" or a.startswith("--config=") for a in c.args):
+            # the package's own file run by path with a YAML (`python litgpt/finetune/lora.py --config X.yaml`):
+            # litgpt/finetune/lora.py ends `if __name__ == "__main__": CLI(setup)` (Lightning-AI/litgpt@01fe959),
+            # litgpt.utils.CLI being jsonargparse's, which reads --config (cfg80, ENTRYPOINTS.md)
             return c
     return None
 

@@ -374,7 +374,13 @@ def _src_train(doc: dict, c) -> bool:
     if path is None or c.script != "train.py" or not c.args or not _CONFIG.search(c.args[0]) or \
             not all(_OVERRIDE.match(a) for a in c.args[1:]):
         return False
-    return bool(_IN_REPO.search(path) or _IN_REPO.search(doc.get("text") or ""))
+    if _IN_REPO.search(path) or _IN_REPO.search(doc.get("text") or ""):
+        return True
+    # a checkout or fork under any name, given a config that is here and is LLaMA-Factory's by its own keys (the stage
+    # it runs and its finetuning type: hparams/finetuning_args.py): src/train.py hands that file to read_args (cfg80)
+    s = _named(doc, c.args[0])
+    return str(s.get("stage", "")).strip() in STAGES and "finetuning_type" in s and \
+        bool({"model_name_or_path", "model"} & set(s) or _base_config(s))
 
 
 # LLaMA-Factory's own options by the argument group that defines them (hiyouga/LLaMA-Factory@ff6d4d1

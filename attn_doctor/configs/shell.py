@@ -39,7 +39,7 @@ from ..textutil import parse_python
 # Programs that run a training script or a trainer's CLI, and the words in front of them that only wrap them.
 PYTHON = re.compile(r"^(.*[/\\])?(python|python3|python3\.\d+|py|pythonw)(\.exe)?$", re.IGNORECASE)
 WRAPPERS = {"sudo", "nohup", "time", "exec", "command", "call", "nice", "stdbuf", "caffeinate", "!", "&", "@",
-            "xargs", "unbuffer", "timeout", "ionice", "taskset", "numactl"}
+            "xargs", "unbuffer", "timeout", "ionice", "taskset", "numactl", "setsid"}  # (setsid: util-linux, cfg80)
 # A wrapper's own options before the command it runs, those of them that take a value as the next word (coreutils'
 # nice -n N, stdbuf -o MODE, timeout -s SIG -k DURATION, sudo -u USER, ionice -c N -n N, taskset -c LIST, numactl's
 # long options written --opt=value or --opt value), and the wrappers that take one word more before the command
@@ -50,7 +50,7 @@ WRAPPER_VALUED = {"nice": {"-n", "--adjustment"}, "stdbuf": {"-i", "-o", "-e", "
                            "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T",
                            "--command-timeout"},
                   "ionice": {"-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"},
-                  "taskset": {"-c", "--cpu-list"},
+                  "taskset": {"-c", "--cpu-list"}, "setsid": set(),  # (setsid -f / -w / -c: flags only)
                   "numactl": {"-C", "--physcpubind", "-N", "--cpunodebind", "-m", "--membind", "-i", "--interleave",
                               "-p", "--preferred"}}
 WRAPPER_POSITIONAL = {"timeout": 1, "taskset": 1}

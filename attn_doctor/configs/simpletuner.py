@@ -75,9 +75,21 @@ ENV_KEYS = ("MODEL_FAMILY", "MODEL_TYPE", "MODEL_NAME", "TRAINER_EXTRA_ARGS", "T
             "DATALOADER_CONFIG", "TRAINING_DYNAMO_BACKEND", "TRAINER_DYNAMO_BACKEND")
 
 
+def _started(doc: dict) -> dict:
+    """A Python wrapper's or a notebook's `simpletuner train ...` (subprocess.run([...]), `!simpletuner train`) read as
+    the same line in a launch script: the shell view of the lines it starts (cfg80, ENTRYPOINTS.md); any other doc as
+    it is."""
+    if doc["fmt"] == "python" and doc.get("expanded") and any(
+            c.program == "simpletuner" and not c.script and (c.sub or [""])[0] == "train"
+            for c in doc.get("commands") or []):
+        return {**doc, "fmt": "text", "text": doc["expanded"]}
+    return doc
+
+
 def score(doc: dict) -> "Score":
     from . import COMMON, score_keys
 
+    doc = _started(doc)
     if doc["fmt"] == "yaml":
         return NOTHING  # SimpleTuner reads JSON, TOML, config.env and command lines
     if doc["fmt"] == "python" and _in_checkout(doc) and not set(doc["flat"]) & STRONG_KEYS:
@@ -152,6 +164,7 @@ def looks_like_env(text: str) -> bool:
 def read(doc: dict) -> dict:
     from ..model import UsageError
 
+    doc = _started(doc)
     fmt = doc["fmt"]
     if fmt in ("json", "toml"):
         return summarize({str(k).lstrip("-"): v for k, v in _unwrapped(doc["data"]).items()}, fmt)

@@ -202,6 +202,24 @@ def _packed(data: dict) -> bool:
     return any(isinstance(d, dict) and d.get("packed") is True for d in items)
 
 
+def _copied_builtin(doc: dict, conf: str) -> str | None:
+    """The torchtune config the file itself copies to `conf` before it runs it (`tune cp llama3_2/1B_lora_single_device
+    my.yaml` then `tune run RECIPE --config my.yaml`: torchtune/_cli/cp.py copies the package's YAML as it is), when no
+    other command of the file touches the copy (a `sed -i` on it); None otherwise (cfg80, ENTRYPOINTS.md)."""
+    name = os.path.basename(conf)
+    found = None
+    for c in doc.get("commands") or []:
+        if c.program == "tune" and c.sub[:1] == ["cp"]:
+            pos = [a for a in c.args if not a.startswith("-")]
+            if len(pos) == 2 and os.path.basename(pos[1]) == name:
+                src = pos[0]
+                found = src if "/" in src and not src.endswith((".yaml", ".yml")) and \
+                    not src.startswith((".", "/", "~", "$")) else None
+        elif c.program != "tune" and any(os.path.basename(w) == name for w in c.words):
+            return None
+    return found
+
+
 def read(doc: dict) -> dict:
     cmd = None
     recipe = None
@@ -228,6 +246,10 @@ def read(doc: dict) -> dict:
                 # named in doc["unread"]
                 loaded = config_data(doc, conf)
                 data, known_conf = loaded or {}, loaded is not None
+                copied = _copied_builtin(doc, conf) if loaded is None else None
+                if copied is not None:
+                    data, known_conf = _builtin(copied), True
+                    doc["unread"] = [u for u in doc.get("unread") or [] if os.path.basename(str(u)) != os.path.basename(conf)]
             elif "/" in conf and not conf.startswith((".", "/", "~")):
                 # a name without .yaml is one of torchtune's own configs (llama3_1/8B_lora), not a file: its settings
                 # are the package's (BUILTIN_*), the command line's overrides go over them
