@@ -82,6 +82,7 @@ HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sent
 # sentence (helper ex42, session 7: microsoft/GUI-Actor#15's "Many bug has show in flash-attn realese 2.8.0 or over." on line 6);
 # one more line, not more: at 7, three training rounds' unrelated posts were read as failures (their sixth and seventh lines)
 HEAD_MAX_LINES = 6
+HEAD_VIEWS, HEAD_VIEW_CHARS = 512, 2_000_000  # report heads whose prose patterns' matches are kept (_Index.head_spans)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -394,6 +395,45 @@ def factors(pattern: str, min_len: int = 3) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted(groups))
 
 
+def _lookaround_factors(sub, out: list[tuple[str, ...]]) -> None:
+    """Append to `out` the literal groups (as _factors finds them) of each positive lookaround that every match of the
+    parsed `sub` passes through: what it reads lies in the searched text too, though maybe not in the match."""
+    for op, av in sub:
+        name = str(op)
+        if name == "ASSERT":
+            _factors(av[1], out, min_len=1)
+            _lookaround_factors(av[1], out)
+        elif name == "SUBPATTERN":
+            _lookaround_factors(av[-1], out)
+        elif name in _REPEATS and av[0] >= 1:
+            _lookaround_factors(av[2], out)
+        elif name == "ATOMIC_GROUP":
+            _lookaround_factors(av, out)
+
+
+@lru_cache(maxsize=None)
+def text_factors(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """Every literal group (alternatives, lower-cased, not shaped) of which a text where `pattern` matches holds one
+    (folded: _fold), its positive lookarounds' included: a `head` pattern is not run on a report's head that lacks one
+    (_Scanner._region; ~40 prose patterns of 2-11 KB each were half of a short input's scan)."""
+    out: list[tuple[str, ...]] = []
+    tree = _parsed(pattern)
+    _factors(tree, out, min_len=1)
+    _lookaround_factors(tree, out)
+    return tuple(sorted({tuple(sorted(set(g))) for g in out}))
+
+
+# The characters other than an ASCII letter's two cases that IGNORECASE matches to it (`İ` and `ı` to i, the Kelvin sign to
+# k, the long s to s: tests/test_match_speed.py asks the engine), folded to it, as str.lower() does the rest
+_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u212a": "k", "\u017f": "s"})
+
+
+def _fold(text: str) -> str:
+    """`text` lower-cased so that each character a case-blind literal (ASCII, or a character without case) matches is that
+    literal: a literal group's alternative absent from it is absent from `text` for the case-blind pattern too."""
+    return text.lower() if text.isascii() else text.translate(_FOLDS).lower()
+
+
 def shape(needle: str) -> str:
     """A (lower-cased) needle as the prefilter sees lines: digits and a-f as 0."""
     return needle.translate(_SHAPE_STR)
@@ -668,6 +708,11 @@ class _Index:
         self._group_ids: dict[tuple[bytes, ...], int] = {}
         self.always: list[int] = []  # patterns without needles: run on every line
         self.head: list[int] = []  # patterns of `head` entries: run once, on the input's first HEAD_LINES lines
+        # each one's text_factors (read from the index), by number: the prose patterns share most of them (a backend's names)
+        self.head_gate: dict[int, tuple[int, ...]] = {}
+        self.head_groups: dict[tuple[str, ...], int] = {}
+        self._head_views: dict[str, dict[int, list[tuple[int, int]]]] = {}  # head -> pattern -> its matches (head_spans)
+        self._head_chars = 0  # the characters of the heads kept there
         # each pattern compiled when first run (self.rx), its needles and groups read back from index_cache when a run
         # before this one learnt them: a short explain reaches a few dozen of ~1,800 patterns
         self._rx: list[re.Pattern | None] = []
@@ -679,6 +724,8 @@ class _Index:
                 self._rx.append(None)
                 if e.head:  # read on the input's first lines only, by _Scanner.head: never a needle
                     self.head.append(k)
+                    self.head_gate[k] = tuple(self.head_groups.setdefault(g, len(self.head_groups))
+                                              for g in _learn_head(pattern, disk, learnt))
                     continue
                 self._place(k, *_learn(pattern, disk, learnt))
         for name, pattern in probes:  # not problems: facts the caller wants from the input (tailor.py)
@@ -750,6 +797,25 @@ class _Index:
                 if alts else ()
             self._later.add(k)
         return groups
+
+    def head_spans(self, text: str, k: int) -> list[tuple[int, int]]:
+        """(start, end) of each match of head pattern k in `text` (a report's head as _Scanner.head reads it), found once and
+        kept for the last HEAD_VIEWS heads read: `check` reads one import error for each backend that printed it, and its
+        own output and the probe's warnings again (each prose pattern costs 0.1-1 ms on a head that names a backend)."""
+        views = self._head_views
+        kept = views.pop(text, None)  # (put back last: the least recently read head goes first)
+        if kept is None:
+            kept = {}
+            self._head_chars += len(text)
+            while views and (len(views) >= HEAD_VIEWS or self._head_chars > HEAD_VIEW_CHARS):
+                old = next(iter(views))
+                del views[old]
+                self._head_chars -= len(old)
+        views[text] = kept
+        spans = kept.get(k)
+        if spans is None:
+            spans = kept[k] = [m.span() for m in self.rx(k).finditer(text)]
+        return spans
 
     def rx(self, k: int) -> re.Pattern:
         """Pattern k, compiled (when first asked)."""
@@ -865,6 +931,18 @@ def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
         v = [list(alts), wide, None if facs is None else [list(g) for g in facs], None, False]
     learnt[pattern] = v
     return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2]), v[3], v[4]
+
+
+def _learn_head(pattern: str, disk: dict[str, list], learnt: dict[str, list]) -> tuple[tuple[str, ...], ...]:
+    """A `head` pattern's text_factors, read back from `disk` (index_cache, under a key of its own) or learnt now (parsing
+    the ~40 prose patterns: ~0.05 s); either way kept in `learnt`."""
+    key = "\0head:" + pattern  # (in the index's own shape: no needles, no span, the groups, nothing else learnt)
+    v = disk.get(key)
+    if not (isinstance(v, list) and len(v) == 5 and isinstance(v[2], list)
+            and all(isinstance(g, list) and g and all(isinstance(a, str) for a in g) for g in v[2])):
+        v = [[], False, [list(g) for g in text_factors(pattern)], None, False]
+    learnt[key] = v
+    return tuple(tuple(g) for g in v[2])
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -1390,6 +1468,7 @@ class _Scanner:
         own_lo, own_hi = cur.first_line, cur.end_line
         index = self.index
         kinds: dict[bytes | None, tuple | None] = {}  # (a digit table ->) the region's lines by kind (_kinds)
+        held = None  # which of the head patterns' literal groups the text holds (_fold), when a head pattern asks
         for p in sorted(pats):
             if p == _ID:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
@@ -1397,9 +1476,15 @@ class _Scanner:
             e, pattern = index.patterns[p]
             if line0 != 1 and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
+            if p in index.head_gate:  # a report's head that lacks one of a prose pattern's literal groups: no match there
+                if held is None:  # (each group looked for once: the patterns share most of them)
+                    folded, groups, held = _fold(text), list(index.head_groups), {}
+                if not all(held[g] if g in held else held.setdefault(g, any(a in folded for a in groups[g]))
+                           for g in index.head_gate[p]):
+                    continue
             rx = index.rx(p)
-            spans = None
-            if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
+            spans = index.head_spans(text, p) if p in index.head_gate else None
+            if spans is None and e is not None and len(nl) >= KIND_LINES and index.is_local(p):
                 table = index.digit_table(p)
                 if table not in kinds:
                     kinds[table] = _kinds(data, text, nl, table)
