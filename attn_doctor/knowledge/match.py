@@ -745,6 +745,7 @@ class _Index:
             self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
         self.needles.setdefault(b'"id":', []).append(_ID)
         self.shapes: dict[bytes, frozenset[int]] = {}
+        self._grams: tuple | None = None  # the needles and the groups' needles by their first bytes (_by_gram), when asked
 
     def is_local(self, k: int) -> bool:
         """Is pattern k line_local (an entry's or a probe's, not a head's)?"""
@@ -888,7 +889,13 @@ class _Index:
         for s in new[:-1]:
             starts.append(starts[-1] + len(s) + 1)
         found: dict[int, set[int]] = {}
-        for needle, pats in self.needles.items():
+        needles, group_needles = self.needles.items(), self.group_needles.items()
+        if len(joined) <= GRAM_BYTES:  # only the needles whose first GRAM bytes the new shapes hold (_by_gram)
+            if self._grams is None:
+                self._grams = (_by_gram(self.needles), _by_gram(self.group_needles))
+            held = {joined[i:i + GRAM] for i in range(len(joined) - GRAM + 1)}
+            needles, group_needles = ([x for g in held & by.keys() for x in by[g]] + short for by, short in self._grams)
+        for needle, pats in needles:
             i = joined.find(needle)
             while i != -1:
                 k = bisect.bisect_right(starts, i) - 1
@@ -897,7 +904,7 @@ class _Index:
                 i = joined.find(needle, nxt)
         empty: frozenset[int] = frozenset()
         present: dict[int, set[int]] = {}
-        for needle, gids in self.group_needles.items():
+        for needle, gids in group_needles:
             i = joined.find(needle)
             while i != -1:
                 k = bisect.bisect_right(starts, i) - 1
@@ -914,6 +921,23 @@ class _Index:
                 continue
             self.shapes[s] = frozenset(p for p in pats if p in wide or p == _ID
                                        or all(any(a in s for a in g) for g in line_groups(p))) or empty
+
+
+# A short text's new line shapes (a report, a probe's traceback) are looked up by the needles whose first GRAM bytes they
+# hold, out of ~2,000 (each find ~1 us: ~3 ms of every short scan, perf19); past GRAM_BYTES (a long log's block), by all
+GRAM, GRAM_BYTES = 3, 65_536
+
+
+def _by_gram(table: dict[bytes, list[int]]) -> tuple[dict[bytes, list[tuple[bytes, list[int]]]], list]:
+    """`table`'s (needle, patterns) by the needle's first GRAM bytes, and those of needles shorter than that (none so far)."""
+    by: dict[bytes, list[tuple[bytes, list[int]]]] = {}
+    short = []
+    for needle, v in table.items():
+        if len(needle) < GRAM:
+            short.append((needle, v))
+        else:
+            by.setdefault(needle[:GRAM], []).append((needle, v))
+    return by, short
 
 
 def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
