@@ -82,7 +82,7 @@ HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sent
 # sentence (helper ex42, session 7: microsoft/GUI-Actor#15's "Many bug has show in flash-attn realese 2.8.0 or over." on line 6);
 # one more line, not more: at 7, three training rounds' unrelated posts were read as failures (their sixth and seventh lines)
 HEAD_MAX_LINES = 6
-HEAD_VIEWS, HEAD_VIEW_CHARS = 512, 2_000_000  # report heads whose prose patterns' matches are kept (_Index.head_spans)
+HEAD_VIEWS, HEAD_VIEW_CHARS = 2_048, 8_000_000  # report heads whose prose patterns' matches are kept (_Index.head_spans)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -711,6 +711,7 @@ class _Index:
         # each one's text_factors (read from the index), by number: the prose patterns share most of them (a backend's names)
         self.head_gate: dict[int, tuple[int, ...]] = {}
         self.head_groups: dict[tuple[str, ...], int] = {}
+        self._head_group_list: list[tuple[str, ...]] = []  # (the same, by number)
         self._head_views: dict[str, dict[int, list[tuple[int, int]]]] = {}  # head -> pattern -> its matches (head_spans)
         self._head_chars = 0  # the characters of the heads kept there
         # each pattern compiled when first run (self.rx), its needles and groups read back from index_cache when a run
@@ -734,6 +735,7 @@ class _Index:
             self._rx.append(re.compile(pattern, re.IGNORECASE | re.MULTILINE))
             self.probe_names[k] = name
             self._place(k, *_learn(pattern, disk, learnt))
+        self._head_group_list = list(self.head_groups)
         doc = {**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt
         if any(p not in disk for p in learnt):
             index_cache.save(doc)
@@ -799,24 +801,31 @@ class _Index:
             self._later.add(k)
         return groups
 
-    def head_spans(self, text: str, k: int) -> list[tuple[int, int]]:
-        """(start, end) of each match of head pattern k in `text` (a report's head as _Scanner.head reads it), found once and
-        kept for the last HEAD_VIEWS heads read: `check` reads one import error for each backend that printed it, and its
-        own output and the probe's warnings again (each prose pattern costs 0.1-1 ms on a head that names a backend)."""
+    def head_spans(self, text: str, k: int) -> list[tuple[int, int]] | None:
+        """(start, end) of each match of head pattern k in `text` (a report's head as _Scanner.head reads it); None where the
+        head lacks one of its literal groups (text_factors: no match there, and the pattern is not run). Found once and
+        kept for the last HEAD_VIEWS heads read: `check` reads one import error for each backend that printed it, and a
+        process that checks or explains many texts reads the same heads again (each prose pattern costs 0.1-1 ms on a
+        head that names a backend)."""
         views = self._head_views
         kept = views.pop(text, None)  # (put back last: the least recently read head goes first)
         if kept is None:
-            kept = {}
-            self._head_chars += len(text)
+            kept = {_ID: ({}, _fold(text))}  # (_ID is no pattern) the groups looked for in the head, and where
+            self._head_chars += 2 * len(text)
             while views and (len(views) >= HEAD_VIEWS or self._head_chars > HEAD_VIEW_CHARS):
                 old = next(iter(views))
                 del views[old]
-                self._head_chars -= len(old)
+                self._head_chars -= 2 * len(old)
         views[text] = kept
-        spans = kept.get(k)
-        if spans is None:
-            spans = kept[k] = [m.span() for m in self.rx(k).finditer(text)]
-        return spans
+        if k not in kept:
+            held, folded = kept[_ID]  # each group looked for once: the prose patterns share most of them
+            groups = self._head_group_list
+            if all(held[g] if g in held else held.setdefault(g, any(a in folded for a in groups[g]))
+                   for g in self.head_gate[k]):
+                kept[k] = [m.span() for m in self.rx(k).finditer(text)]
+            else:
+                kept[k] = None
+        return kept[k]
 
     def rx(self, k: int) -> re.Pattern:
         """Pattern k, compiled (when first asked)."""
@@ -1492,7 +1501,6 @@ class _Scanner:
         own_lo, own_hi = cur.first_line, cur.end_line
         index = self.index
         kinds: dict[bytes | None, tuple | None] = {}  # (a digit table ->) the region's lines by kind (_kinds)
-        held = None  # which of the head patterns' literal groups the text holds (_fold), when a head pattern asks
         for p in sorted(pats):
             if p == _ID:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
@@ -1500,14 +1508,12 @@ class _Scanner:
             e, pattern = index.patterns[p]
             if line0 != 1 and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
-            if p in index.head_gate:  # a report's head that lacks one of a prose pattern's literal groups: no match there
-                if held is None:  # (each group looked for once: the patterns share most of them)
-                    folded, groups, held = _fold(text), list(index.head_groups), {}
-                if not all(held[g] if g in held else held.setdefault(g, any(a in folded for a in groups[g]))
-                           for g in index.head_gate[p]):
+            spans = None
+            if p in index.head_gate:  # a report's head: its matches, kept; none where it lacks a literal the pattern needs
+                spans = index.head_spans(text, p)
+                if spans is None:
                     continue
             rx = index.rx(p)
-            spans = index.head_spans(text, p) if p in index.head_gate else None
             if spans is None and e is not None and len(nl) >= KIND_LINES and index.is_local(p):
                 table = index.digit_table(p)
                 if table not in kinds:
