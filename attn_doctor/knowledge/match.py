@@ -813,9 +813,9 @@ class _Index:
             kept = {_ID: ({}, _fold(text))}  # (_ID is no pattern) the groups looked for in the head, and where
             self._head_chars += 2 * len(text)
             while views and (len(views) >= HEAD_VIEWS or self._head_chars > HEAD_VIEW_CHARS):
-                old = next(iter(views))
-                del views[old]
-                self._head_chars -= 2 * len(old)
+                old = next(iter(views), None)
+                if old is not None and views.pop(old, None) is not None:  # (another thread may have let it go)
+                    self._head_chars -= 2 * len(old)
         views[text] = kept
         if k not in kept:
             held, folded = kept[_ID]  # each group looked for once: the prose patterns share most of them
