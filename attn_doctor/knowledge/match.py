@@ -424,7 +424,7 @@ def text_factors(pattern: str) -> tuple[tuple[str, ...], ...]:
 
 
 # The characters other than an ASCII letter's two cases that IGNORECASE matches to it (`İ` and `ı` to i, the Kelvin sign to
-# k, the long s to s: tests/test_match_speed.py asks the engine), folded to it, as str.lower() does the rest
+# k, the long s to s: tests/test_match_shortcuts.py asks the engine), folded to it, as str.lower() does the rest
 _FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u212a": "k", "\u017f": "s"})
 
 
