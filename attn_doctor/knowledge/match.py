@@ -82,6 +82,7 @@ HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sent
 # sentence (helper ex42, session 7: microsoft/GUI-Actor#15's "Many bug has show in flash-attn realese 2.8.0 or over." on line 6);
 # one more line, not more: at 7, three training rounds' unrelated posts were read as failures (their sixth and seventh lines)
 HEAD_MAX_LINES = 6
+HEAD_VIEWS, HEAD_VIEW_CHARS = 2_048, 8_000_000  # report heads whose prose patterns' matches are kept (_Index.head_spans)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -394,6 +395,45 @@ def factors(pattern: str, min_len: int = 3) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted(groups))
 
 
+def _lookaround_factors(sub, out: list[tuple[str, ...]]) -> None:
+    """Append to `out` the literal groups (as _factors finds them) of each positive lookaround that every match of the
+    parsed `sub` passes through: what it reads lies in the searched text too, though maybe not in the match."""
+    for op, av in sub:
+        name = str(op)
+        if name == "ASSERT":
+            _factors(av[1], out, min_len=1)
+            _lookaround_factors(av[1], out)
+        elif name == "SUBPATTERN":
+            _lookaround_factors(av[-1], out)
+        elif name in _REPEATS and av[0] >= 1:
+            _lookaround_factors(av[2], out)
+        elif name == "ATOMIC_GROUP":
+            _lookaround_factors(av, out)
+
+
+@lru_cache(maxsize=None)
+def text_factors(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """Every literal group (alternatives, lower-cased, not shaped) of which a text where `pattern` matches holds one
+    (folded: _fold), its positive lookarounds' included: a `head` pattern is not run on a report's head that lacks one
+    (_Scanner._region; ~40 prose patterns of 2-11 KB each were half of a short input's scan)."""
+    out: list[tuple[str, ...]] = []
+    tree = _parsed(pattern)
+    _factors(tree, out, min_len=1)
+    _lookaround_factors(tree, out)
+    return tuple(sorted({tuple(sorted(set(g))) for g in out}))
+
+
+# The characters other than an ASCII letter's two cases that IGNORECASE matches to it (`İ` and `ı` to i, the Kelvin sign to
+# k, the long s to s: tests/test_match_shortcuts.py asks the engine), folded to it, as str.lower() does the rest
+_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u212a": "k", "\u017f": "s"})
+
+
+def _fold(text: str) -> str:
+    """`text` lower-cased so that each character a case-blind literal (ASCII, or a character without case) matches is that
+    literal: a literal group's alternative absent from it is absent from `text` for the case-blind pattern too."""
+    return text.lower() if text.isascii() else text.translate(_FOLDS).lower()
+
+
 def shape(needle: str) -> str:
     """A (lower-cased) needle as the prefilter sees lines: digits and a-f as 0."""
     return needle.translate(_SHAPE_STR)
@@ -668,6 +708,12 @@ class _Index:
         self._group_ids: dict[tuple[bytes, ...], int] = {}
         self.always: list[int] = []  # patterns without needles: run on every line
         self.head: list[int] = []  # patterns of `head` entries: run once, on the input's first HEAD_LINES lines
+        # each one's text_factors (read from the index), by number: the prose patterns share most of them (a backend's names)
+        self.head_gate: dict[int, tuple[int, ...]] = {}
+        self.head_groups: dict[tuple[str, ...], int] = {}
+        self._head_group_list: list[tuple[str, ...]] = []  # (the same, by number)
+        self._head_views: dict[str, dict[int, list[tuple[int, int]]]] = {}  # head -> pattern -> its matches (head_spans)
+        self._head_chars = 0  # the characters of the heads kept there
         # each pattern compiled when first run (self.rx), its needles and groups read back from index_cache when a run
         # before this one learnt them: a short explain reaches a few dozen of ~1,800 patterns
         self._rx: list[re.Pattern | None] = []
@@ -679,6 +725,8 @@ class _Index:
                 self._rx.append(None)
                 if e.head:  # read on the input's first lines only, by _Scanner.head: never a needle
                     self.head.append(k)
+                    self.head_gate[k] = tuple(self.head_groups.setdefault(g, len(self.head_groups))
+                                              for g in _learn_head(pattern, disk, learnt))
                     continue
                 self._place(k, *_learn(pattern, disk, learnt))
         for name, pattern in probes:  # not problems: facts the caller wants from the input (tailor.py)
@@ -687,6 +735,7 @@ class _Index:
             self._rx.append(re.compile(pattern, re.IGNORECASE | re.MULTILINE))
             self.probe_names[k] = name
             self._place(k, *_learn(pattern, disk, learnt))
+        self._head_group_list = list(self.head_groups)
         doc = {**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt
         if any(p not in disk for p in learnt):
             index_cache.save(doc)
@@ -698,6 +747,7 @@ class _Index:
             self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
         self.needles.setdefault(b'"id":', []).append(_ID)
         self.shapes: dict[bytes, frozenset[int]] = {}
+        self._grams: tuple | None = None  # the needles and the groups' needles by their first bytes (_by_gram), when asked
 
     def is_local(self, k: int) -> bool:
         """Is pattern k line_local (an entry's or a probe's, not a head's)?"""
@@ -750,6 +800,32 @@ class _Index:
                 if alts else ()
             self._later.add(k)
         return groups
+
+    def head_spans(self, text: str, k: int) -> list[tuple[int, int]] | None:
+        """(start, end) of each match of head pattern k in `text` (a report's head as _Scanner.head reads it); None where the
+        head lacks one of its literal groups (text_factors: no match there, and the pattern is not run). Found once and
+        kept for the last HEAD_VIEWS heads read: `check` reads one import error for each backend that printed it, and a
+        process that checks or explains many texts reads the same heads again (each prose pattern costs 0.1-1 ms on a
+        head that names a backend)."""
+        views = self._head_views
+        kept = views.pop(text, None)  # (put back last: the least recently read head goes first)
+        if kept is None:
+            kept = {_ID: ({}, _fold(text))}  # (_ID is no pattern) the groups looked for in the head, and where
+            self._head_chars += 2 * len(text)
+            while views and (len(views) >= HEAD_VIEWS or self._head_chars > HEAD_VIEW_CHARS):
+                old = next(iter(views), None)
+                if old is not None and views.pop(old, None) is not None:  # (another thread may have let it go)
+                    self._head_chars -= 2 * len(old)
+        views[text] = kept
+        if k not in kept:
+            held, folded = kept[_ID]  # each group looked for once: the prose patterns share most of them
+            groups = self._head_group_list
+            if all(held[g] if g in held else held.setdefault(g, any(a in folded for a in groups[g]))
+                   for g in self.head_gate[k]):
+                kept[k] = [m.span() for m in self.rx(k).finditer(text)]
+            else:
+                kept[k] = None
+        return kept[k]
 
     def rx(self, k: int) -> re.Pattern:
         """Pattern k, compiled (when first asked)."""
@@ -822,7 +898,13 @@ class _Index:
         for s in new[:-1]:
             starts.append(starts[-1] + len(s) + 1)
         found: dict[int, set[int]] = {}
-        for needle, pats in self.needles.items():
+        needles, group_needles = self.needles.items(), self.group_needles.items()
+        if len(joined) <= GRAM_BYTES:  # only the needles whose first GRAM bytes the new shapes hold (_by_gram)
+            if self._grams is None:
+                self._grams = (_by_gram(self.needles), _by_gram(self.group_needles))
+            held = {joined[i:i + GRAM] for i in range(len(joined) - GRAM + 1)}
+            needles, group_needles = ([x for g in held & by.keys() for x in by[g]] + short for by, short in self._grams)
+        for needle, pats in needles:
             i = joined.find(needle)
             while i != -1:
                 k = bisect.bisect_right(starts, i) - 1
@@ -831,7 +913,7 @@ class _Index:
                 i = joined.find(needle, nxt)
         empty: frozenset[int] = frozenset()
         present: dict[int, set[int]] = {}
-        for needle, gids in self.group_needles.items():
+        for needle, gids in group_needles:
             i = joined.find(needle)
             while i != -1:
                 k = bisect.bisect_right(starts, i) - 1
@@ -850,6 +932,23 @@ class _Index:
                                        or all(any(a in s for a in g) for g in line_groups(p))) or empty
 
 
+# A short text's new line shapes (a report, a probe's traceback) are looked up by the needles whose first GRAM bytes they
+# hold, out of ~2,000 (each find ~1 us: ~3 ms of every short scan, perf19); past GRAM_BYTES (a long log's block), by all
+GRAM, GRAM_BYTES = 3, 65_536
+
+
+def _by_gram(table: dict[bytes, list[int]]) -> tuple[dict[bytes, list[tuple[bytes, list[int]]]], list]:
+    """`table`'s (needle, patterns) by the needle's first GRAM bytes, and those of needles shorter than that (none so far)."""
+    by: dict[bytes, list[tuple[bytes, list[int]]]] = {}
+    short = []
+    for needle, v in table.items():
+        if len(needle) < GRAM:
+            short.append((needle, v))
+        else:
+            by.setdefault(needle[:GRAM], []).append((needle, v))
+    return by, short
+
+
 def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
            ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, ...], ...] | None, bool | None, str | None | bool]:
     """`pattern`'s needles, whether it may span lines, and (if it has needles) its literal groups: read back from `disk`
@@ -865,6 +964,18 @@ def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
         v = [list(alts), wide, None if facs is None else [list(g) for g in facs], None, False]
     learnt[pattern] = v
     return tuple(v[0]), bool(v[1]), None if v[2] is None else tuple(tuple(g) for g in v[2]), v[3], v[4]
+
+
+def _learn_head(pattern: str, disk: dict[str, list], learnt: dict[str, list]) -> tuple[tuple[str, ...], ...]:
+    """A `head` pattern's text_factors, read back from `disk` (index_cache, under a key of its own) or learnt now (parsing
+    the ~40 prose patterns: ~0.05 s); either way kept in `learnt`."""
+    key = "\0head:" + pattern  # (in the index's own shape: no needles, no span, the groups, nothing else learnt)
+    v = disk.get(key)
+    if not (isinstance(v, list) and len(v) == 5 and isinstance(v[2], list)
+            and all(isinstance(g, list) and g and all(isinstance(a, str) for a in g) for g in v[2])):
+        v = [[], False, [list(g) for g in text_factors(pattern)], None, False]
+    learnt[key] = v
+    return tuple(tuple(g) for g in v[2])
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
@@ -1397,9 +1508,13 @@ class _Scanner:
             e, pattern = index.patterns[p]
             if line0 != 1 and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
-            rx = index.rx(p)
             spans = None
-            if e is not None and len(nl) >= KIND_LINES and index.is_local(p):
+            if p in index.head_gate:  # a report's head: its matches, kept; none where it lacks a literal the pattern needs
+                spans = index.head_spans(text, p)
+                if spans is None:
+                    continue
+            rx = index.rx(p)
+            if spans is None and e is not None and len(nl) >= KIND_LINES and index.is_local(p):
                 table = index.digit_table(p)
                 if table not in kinds:
                     kinds[table] = _kinds(data, text, nl, table)
