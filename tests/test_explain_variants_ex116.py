@@ -4,7 +4,9 @@ Training texts whose top reading was a last-resort `prose.*` entry while their l
 patterns for fa2.missing (flash_attn.toml: a title saying FlashAttention is required, the Chinese "强制依赖", "can I run it without
 flash-attn"), backend.unsupported-gpu (backends.toml: the writer's pre-Ampere GPU then FlashAttention unsupported or to be done
 without; FlashAttention loaded on a wrong/old GPU), fa2.wheel-mismatch and xformers.built-for-other-torch (versions.toml: the wheel
-that must fit the installed torch; a prebuilt xformers incompatible with the environment; xformers not installed properly).
+that must fit the installed torch; a prebuilt xformers incompatible with the environment; xformers not installed properly), then
+xformers.not-installed (a title "xformers missing"), flex.compile-failed (guides.toml), build.compile-failed (builds.toml),
+app.backend-selection-ignored (frameworks.toml), attn.native-crash, attn.nan-output and attn.wrong-output (attention.toml).
 Every case below was written by hand (2026-11-30): other programs, GPUs, versions and wordings than the fixtures.
 """
 
@@ -28,7 +30,7 @@ from explain_top import first, ids
     ("how should I run inference with no flash attn, the wheel will not install", "fa2.missing"),
     # backend.unsupported-gpu: the writer's old GPU, then FlashAttention said unsupported or to be done without
     ("We only use Tesla T4 cards on Kaggle.\nIs there a way to train without flash attention?", "backend.unsupported-gpu"),
-    ("I have two RTX 2070 Super, they don't support flash_attn", "backend.unsupported-gpu"),
+    ("we have 8 2080ti boxes and they don't support flash_attn", "backend.unsupported-gpu"),
     ("i got a GTX 1080 Ti and had to disable flash-attn to get the model to load", "backend.unsupported-gpu"),
     # ... FlashAttention loaded on a wrong / old GPU
     ("Trying to enable flash_attention_2 on an unsupported GPU crashes the server", "backend.unsupported-gpu"),
@@ -43,6 +45,31 @@ from explain_top import first, ids
     ("xformers fails after the update: the pip package is not compatible with your environment (torch 2.5).",
      "xformers.built-for-other-torch"),
     ("Import error: xformers wasn't installed correctly in the venv", "xformers.built-for-other-torch"),
+    # xformers.not-installed: a title that says only that it is missing
+    ("xformers missing\n\nThe colab stopped using it after the update.", "xformers.not-installed"),
+    # flex.compile-failed: FlexAttention said not to work under compile, a compiler path not supporting it, dynamic shapes
+    ("flex_attention does not compile with torch.compile(mode='max-autotune') on ROCm 6.4", "flex.compile-failed"),
+    ("Inductor does not support flex attention with this score_mod yet?", "flex.compile-failed"),
+    ("FlexAttention crashes under dynamic=True when the document mask changes length", "flex.compile-failed"),
+    # build.compile-failed: a title saying building failed; error over a source build in progress
+    ("Error compiling flash-attn 2.8.3 on Ubuntu 24.04 with CUDA 13", "build.compile-failed"),
+    ("sageattention install fails\n  running build_ext\n  building 'sageattention._qattn_sm80' extension",
+     "build.compile-failed"),
+    # app.backend-selection-ignored: the selection does not take effect; another backend still used
+    ("xformers not kicking in with --xformers on the A1111 fork", "app.backend-selection-ignored"),
+    ("I enabled sageattention in the loader node but the log still says using sdpa", "app.backend-selection-ignored"),
+    ("开启 xformers 之后日志仍然显示使用 sdpa", "app.backend-selection-ignored"),
+    # attn.native-crash: the process or machine dying, a backend named
+    ("segfault when calling flash_attn_varlen_func on a GH200 node", "attn.native-crash"),
+    ("sageattn 2.2 crashes the whole PC (black screen, reboot) on the second sampler pass", "attn.native-crash"),
+    ("xformers memory_efficient_attention fails and terminates the process without a traceback", "attn.native-crash"),
+    # attn.nan-output: NaN out of a named backend
+    ("NaN in the compiled flex_attention backward with a sliding-window block mask", "attn.nan-output"),
+    ("After 200 steps the output of sageattn_qk_int8_pv_fp16_triton becomes NaN", "attn.nan-output"),
+    # attn.wrong-output: wrong numbers from a named backend, told in words
+    ("incorrect gradients with xformers memory_efficient_attention when attn_bias is a BlockDiagonalMask", "attn.wrong-output"),
+    ("Possible incorrectness in the SDPA cuDNN path for padded batches", "attn.wrong-output"),
+    ("The frames come out pure noise when using sage attention on Wan 2.2", "attn.wrong-output"),
 ])
 def test_ex116_variants(text, want):
     assert first(text)[0] == want, ids(text)
@@ -62,6 +89,17 @@ def test_ex116_variants(text, want):
     ("flash-attn 2.8.3 released with wheels for torch 2.9", "fa2.wheel-mismatch"),
     ("xformers is installed correctly and memory_efficient_attention runs", "xformers.built-for-other-torch"),
     ("Feature request: publish the right xformers build in the release notes", "xformers.built-for-other-torch"),
+    ("xformers is not missing: pip list shows 0.0.33", "xformers.not-installed"),
+    ("flex_attention works fine with torch.compile on 2.6", "flex.compile-failed"),
+    ("FlexAttention doesn't work without torch.compile (it materializes the scores)", "flex.compile-failed"),
+    ("Building flash-attn from source takes an hour, is that expected?", "build.compile-failed"),
+    ("Sage attention is triggered correctly, the log shows sageattn_qk_int8_pv_fp16_cuda", "app.backend-selection-ignored"),
+    ("I enabled flash attention and it still uses flash attention, as expected", "app.backend-selection-ignored"),
+    ("no segfault with flex attention after the fix", "attn.native-crash"),
+    ("There are no NaN in flex attention outputs with return_lse=False", "attn.nan-output"),
+    ("flash attention is not NaN-safe? no, it is, the loss was fine", "attn.nan-output"),
+    ("no wrong gradients with flex attention on 2.7 anymore", "attn.wrong-output"),
+    ("Black Forest Labs Flux with sage attention: 20% faster", "attn.wrong-output"),
 ])
 def test_ex116_near_misses(text, not_want):
     assert not_want not in ids(text), ids(text)
