@@ -6,7 +6,9 @@ flash-attn"), backend.unsupported-gpu (backends.toml: the writer's pre-Ampere GP
 without; FlashAttention loaded on a wrong/old GPU), fa2.wheel-mismatch and xformers.built-for-other-torch (versions.toml: the wheel
 that must fit the installed torch; a prebuilt xformers incompatible with the environment; xformers not installed properly), then
 xformers.not-installed (a title "xformers missing"), flex.compile-failed (guides.toml), build.compile-failed (builds.toml),
-app.backend-selection-ignored (frameworks.toml), attn.native-crash, attn.nan-output and attn.wrong-output (attention.toml).
+app.backend-selection-ignored (frameworks.toml), attn.native-crash, attn.nan-output and attn.wrong-output (attention.toml),
+build.prebuilt-wheel-missing (builds.toml), a SageAttention 2 title on a pre-Ampere GPU (backend.unsupported-gpu) and unsloth's
+banner without FA2 beside flash-attn said installed (fa2.not-available-fallback, flash_attn.toml).
 Every case below was written by hand (2026-11-30): other programs, GPUs, versions and wordings than the fixtures.
 """
 
@@ -34,7 +36,7 @@ from explain_top import first, ids
     ("i got a GTX 1080 Ti and had to disable flash-attn to get the model to load", "backend.unsupported-gpu"),
     # ... FlashAttention loaded on a wrong / old GPU
     ("Trying to enable flash_attention_2 on an unsupported GPU crashes the server", "backend.unsupported-gpu"),
-    ("Using FA2 on older GPUs makes the pipeline fail at load", "backend.unsupported-gpu"),
+    ("Using flash-attn 2 on older GPUs makes the pipeline fail at load", "backend.unsupported-gpu"),
     # fa2.wheel-mismatch: the wheel has to match the installed torch
     ("flash-attn import error\n\nYou need to download the wheel that matches your torch, cxx11abi and python tags.",
      "fa2.wheel-mismatch"),
@@ -45,6 +47,16 @@ from explain_top import first, ids
     ("xformers fails after the update: the pip package is not compatible with your environment (torch 2.5).",
      "xformers.built-for-other-torch"),
     ("Import error: xformers wasn't installed correctly in the venv", "xformers.built-for-other-torch"),
+    # build.prebuilt-wheel-missing: no compatible wheel found, a wheel never published; "没有对应的预编译轮子"
+    ("uv add sageattention cannot find a matching prebuilt wheel for cp313 on Windows", "build.prebuilt-wheel-missing"),
+    ("xformers 0.0.31 for torch 2.8: the cu129 wheel was never published, so pip builds it", "build.prebuilt-wheel-missing"),
+    ("sageattention 2.2.0 在 Linux aarch64 上没有匹配的预编译 whl", "build.prebuilt-wheel-missing"),
+    # backend.unsupported-gpu: SageAttention 2/3 put on a pre-Ampere GPU in a title
+    ("SageAttention 2 on GTX 1660 Super?\n\nthe node errors at the first step", "backend.unsupported-gpu"),
+    ("[Question] sage_attention v2 for Tesla T4 on Colab", "backend.unsupported-gpu"),
+    # fa2.not-available-fallback: unsloth's banner without FA2 while the report says flash-attn is installed
+    ("Bfloat16 = TRUE. FA [Xformers = 0.0.33. FA2 = False]\n\nflash_attn is definitely installed (2.8.3), pip show lists it",
+     "fa2.not-available-fallback"),
     # xformers.not-installed: a title that says only that it is missing
     ("xformers missing\n\nThe colab stopped using it after the update.", "xformers.not-installed"),
     # flex.compile-failed: FlexAttention said not to work under compile, a compiler path not supporting it, dynamic shapes
@@ -90,6 +102,9 @@ def test_ex116_variants(text, want):
     ("xformers is installed correctly and memory_efficient_attention runs", "xformers.built-for-other-torch"),
     ("Feature request: publish the right xformers build in the release notes", "xformers.built-for-other-torch"),
     ("xformers is not missing: pip list shows 0.0.33", "xformers.not-installed"),
+    ("flash-attn 2.8.3 wheels have been published for torch 2.9 and cu128", "build.prebuilt-wheel-missing"),
+    ("SageAttention 2 on RTX 2060 works with the turing branch", "backend.unsupported-gpu"),
+    ("Bfloat16 = TRUE. FA [Xformers = 0.0.33. FA2 = False]\nTraining starts normally.", "fa2.not-available-fallback"),
     ("flex_attention works fine with torch.compile on 2.6", "flex.compile-failed"),
     ("FlexAttention doesn't work without torch.compile (it materializes the scores)", "flex.compile-failed"),
     ("Building flash-attn from source takes an hour, is that expected?", "build.compile-failed"),
