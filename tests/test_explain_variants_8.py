@@ -114,18 +114,18 @@ def test_known_error_of_the_traceback_wins_over_its_frames():
 
 @pytest.mark.parametrize("text,want,backend", [
     # prose.ignored
-    ("Xformers not triggered in Forge after enabling it", "prose.ignored", "xformers"),
+    ("Xformers not triggered in Forge after enabling it", "app.backend-selection-ignored", "xformers"),  # (an entry's words since helper ex116)
     ("FA2 never used even though I set flash_attn: fa2", "prose.ignored", "fa2"),
-    ("开启 xformers 之后仍然在使用 sdpa", "prose.ignored", "xformers"),
+    ("开启 xformers 之后仍然在使用 sdpa", "app.backend-selection-ignored", "xformers"),  # (helper ex116)
     ("设置了 sage attention 但并没有启用", "prose.ignored", "sage"),
     # prose.numbers
-    ("Wan 2.2 videos come out black with sage attention", "prose.numbers", "sage"),
+    ("Wan 2.2 videos come out black with sage attention", "attn.wrong-output", "sage"),  # (helper ex116)
     ("Flux renders are all black when launched with --use-sage-attention", "prose.numbers", "sage"),
-    ("Incorrect gradients from flex_attention with a score_mod", "prose.numbers", "flex"),
+    ("Incorrect gradients from flex_attention with a score_mod", "attn.wrong-output", "flex"),  # (helper ex116)
     ("用 SageAttention 之后生成结果异常", "prose.numbers", "sage"),
     # prose.import
     ("xformers is not able to be imported after upgrading torch", "prose.import", "xformers"),
-    ("flash-attn required for Wan 2.1 I2V", "prose.import", "fa2"),
+    ("flash-attn required for Wan 2.1 I2V", "fa2.missing", "fa2"),  # (a title saying FlashAttention is required: helper ex116)
     # prose.fails: "not supported", the lower-case sdpa of a setting
     ("attn_implementation='sdpa' not supported for Idefics3?", "prose.fails", "sdpa"),
     # names: "Sage Attn", sage_atten, diffusers' switch
