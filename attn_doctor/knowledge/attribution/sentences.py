@@ -533,13 +533,28 @@ PATCHED = re.compile(r"\b(?:scaled_dot_product_attention|memory_efficient_attent
 
 def first_named(line: str) -> str | None:
     """The backend a line names first (leftmost), by any library rule; None where it names none."""
-    return _first_named(line, id(rules()))
+    return _first_named(line, _Same(rules()))
+
+
+class _Same:
+    """A cache key for one rules object: equal only to itself (the rules are not hashable), and holding it, so that no
+    later rules object (a test rebuilds them) can take its id while a result read under it is kept."""
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
 
 
 # (each call runs ~620 library rules over the line, ~1 ms: kept for the lines read last, as long as the rules are the same
 # object; `check` reads the same import error's line for each backend and each of its readings, perf19)
 @lru_cache(maxsize=4096)
-def _first_named(line: str, _rules: int) -> str | None:
+def _first_named(line: str, _rules: _Same) -> str | None:
     m = PATCHED.search(line)
     if m is not None:
         after = first_named(line[m.end():])
