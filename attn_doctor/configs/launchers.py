@@ -204,11 +204,7 @@ def _script_folder(e, consts: dict, depth: int = 0) -> str | None:
         e = resolve(e.func.value, consts)
     if isinstance(e, ast.Call) and ast.unparse(e.func) in ("os.path.abspath", "os.path.realpath", "Path",
                                                            "pathlib.Path") and len(e.args) == 1:
-        inner = resolve(e.args[0], consts)
-        if isinstance(inner, ast.Name) and inner.id == "__file__":
-            return "__file__"
-        up = _script_folder(inner, consts, depth + 1)
-        return up if up != "__file__" else "__file__"
+        return _script_folder(e.args[0], consts, depth + 1)  # (the same path, made absolute or a Path)
     if isinstance(e, ast.Name) and e.id == "__file__":
         return "__file__"
     if isinstance(e, ast.Attribute) and e.attr == "parent" or \

@@ -27,6 +27,8 @@ import fnmatch
 import os
 import re
 
+from .pyscript.settings_files import _PARSES, _PATH_PARSES
+
 # the parsers that fill a trainer's dataclasses from a YAML / JSON file
 _TRAINER_PARSE = re.compile(r"\bTrlParser\s*\(|\bH4ArgumentParser\s*\(|\.parse_yaml_file\s*\(|\.parse_json_file\s*\(|"
                             r"\.parse_args_and_config\s*\(|\.parse_dict\s*\(")
@@ -34,10 +36,11 @@ _TRAINER_PARSE = re.compile(r"\bTrlParser\s*\(|\bH4ArgumentParser\s*\(|\.parse_y
 # `TrainingArguments(**cfg["training"])`, `GRPOTrainer(**kw)`, or copied key by key (`setattr(args, k, v)`): then the
 # keys are that class's fields, and the keys decide as before
 _HANDED_WHOLE = re.compile(r"(?:Config|Arguments|Args|Trainer)\s*\(\s*\*\*|\bsetattr\s*\(")
-# the calls that read a settings file into plain Python values, from a stream or from its text (`json.loads(f.read())`:
-# round 75m's sarelWeinberger train.py, cfg78; the same parsers as pyscript.settings_files._PARSES)
-_PLAIN_PARSE = re.compile(r"\b(?:yaml\.(?:safe_load|load|full_load|unsafe_load)(?:_all)?|OmegaConf\.load|"
-                          r"json\.loads?|tomllib\.loads?|tomli\.loads?|toml\.loads?)\s*\(")
+# the calls that read a settings file into plain Python values, from a stream, its text or its path (`json.loads(f.read())`:
+# round 75m's sarelWeinberger train.py, cfg78): pyscript.settings_files' parsers, and YAML's *_all for a file of documents
+_PLAIN_PARSE = re.compile(r"\b(?:%s)\s*\(" % "|".join(
+    re.escape(p) for p in sorted(_PARSES | _PATH_PARSES | {p + "_all" for p in _PARSES if p.startswith("yaml.")},
+                                 key=lambda p: (-len(p), p))))
 _MARKERS = re.compile(r"^(\.git|pyproject\.toml|setup\.py|setup\.cfg|requirements[\w.-]*\.txt|README(\.\w+)?)$",
                       re.IGNORECASE)
 _SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "venv", "env", "build", "dist", "wandb", "outputs"}

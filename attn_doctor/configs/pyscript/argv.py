@@ -58,21 +58,34 @@ def cli_defaults(tree) -> dict:
                     not (isinstance(d.args[0], ast.Constant) and d.args[0].value is Ellipsis):
                 out[a.arg] = d.args[0]
         for d in f.decorator_list:
-            if not (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "option" and
-                    isinstance(d.func.value, ast.Name) and d.func.value.id == "click"):
+            option = _click_option(d)
+            if option is None:
                 continue
-            words = [x.value for x in d.args if isinstance(x, ast.Constant) and isinstance(x.value, str)]
-            kw = {k.arg: k.value for k in d.keywords if k.arg}
-            named = [w for w in words if w.isidentifier()]
-            longs = [x for w in words if w.startswith("-") for x in w.split("/") if x.startswith("--")]
-            dest = named[0] if named else (longs[0][2:].replace("-", "_") if longs else None)
-            flag = any("/" in w for w in words if w.startswith("-")) or \
-                isinstance(kw.get("is_flag"), ast.Constant) and kw["is_flag"].value is True
-            if dest and "default" in kw:
+            dest, flags, kw = option
+            if "default" in kw:
                 out[dest] = kw["default"]
-            elif dest and flag:
+            elif any("/" in w for w in flags) or _is_true(kw.get("is_flag")):
                 out[dest] = ast.Constant(value=False)
     return out
+
+
+def _click_option(d):
+    """`@click.option("--lr", "learning_rate", ...)` read as (its parameter, its option strings, its keywords): the
+    parameter its explicit name or the first long option's (click/core.py Option._parse_decls); None for another
+    decorator or one that names no parameter."""
+    if not (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "option" and
+            isinstance(d.func.value, ast.Name) and d.func.value.id == "click"):
+        return None
+    words = [x.value for x in d.args if isinstance(x, ast.Constant) and isinstance(x.value, str)]
+    named = [w for w in words if w.isidentifier()]
+    flags = [w for w in words if w.startswith("-")]
+    longs = [x for w in flags for x in w.split("/") if x.startswith("--")]
+    dest = named[0] if named else (longs[0][2:].replace("-", "_") if longs else None)
+    return None if dest is None else (dest, flags, {k.arg: k.value for k in d.keywords if k.arg})
+
+
+def _is_true(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
 
 
 def _typer_click_options(tree) -> dict:
@@ -82,8 +95,7 @@ def _typer_click_options(tree) -> dict:
       option `--name-with-dashes` (typer/utils.py: underscores become dashes); a bool is a flag pair `--x` / `--no-x`; a
       parameter whose default is `typer.Argument(...)`, or with no default, is positional (not an option);
     - Click (`@click.command()` with `@click.option("--lr", "learning_rate", type=float, is_flag=True ...)`): the
-      option strings it declares, `--x/--no-x` a flag pair, the parameter its explicit name or the first long option's
-      (click/core.py Option._parse_decls)."""
+      option strings it declares (_click_option), `--x/--no-x` a flag pair."""
     funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     typer_apps = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
                   and _call_name(n.value) == "Typer" for t in n.targets if isinstance(t, ast.Name)}
@@ -110,17 +122,11 @@ def _typer_click_options(tree) -> dict:
                 else:
                     out[dashed] = (a.arg, "cli", tname)
         for d in decos:
-            if not (d.func.attr == "option" and isinstance(d.func.value, ast.Name) and d.func.value.id == "click"):
+            option = _click_option(d)
+            if option is None:
                 continue
-            words = [x.value for x in d.args if isinstance(x, ast.Constant) and isinstance(x.value, str)]
-            kw = {k.arg: k.value for k in d.keywords if k.arg}
-            named = [w for w in words if w.isidentifier()]
-            flags = [w for w in words if w.startswith("-")]
-            longs = [x for w in flags for x in w.split("/") if x.startswith("--")]
-            dest = named[0] if named else (longs[0][2:].replace("-", "_") if longs else None)
-            if dest is None:
-                continue
-            is_flag = isinstance(kw.get("is_flag"), ast.Constant) and kw["is_flag"].value is True
+            dest, flags, kw = option
+            is_flag = _is_true(kw.get("is_flag"))
             tname = kw["type"].id if isinstance(kw.get("type"), ast.Name) else None
             for w in flags:
                 on, _, off = w.partition("/")

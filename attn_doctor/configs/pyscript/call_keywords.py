@@ -130,6 +130,16 @@ _ATTR_WRAPPERS = {"SimpleNamespace", "EasyDict", "edict", "Box", "Munch", "munch
 LOADED = "_attn_doctor_loaded"  # the mark settings_files puts on the dicts of a settings file a script loads
 
 
+def wrapped_arg(call: ast.Call):
+    """What an object is built from alone: `Cls(**x)`'s x, or `EasyDict(x)`'s of a wrapper of _ATTR_WRAPPERS; None for
+    another call."""
+    if not call.args and len(call.keywords) == 1 and call.keywords[0].arg is None:
+        return call.keywords[0].value
+    if len(call.args) == 1 and not call.keywords and _call_name(call) in _ATTR_WRAPPERS:
+        return call.args[0]
+    return None
+
+
 def _attr_source(node, consts: dict, depth: int = 0):
     """The dict of a loaded settings file (marked LOADED: pyscript.settings_files) whose keys an object's attributes
     are, or None: the loaded dict itself (OmegaConf.load's DictConfig reads `cfg.training.bf16`), a wrapper of it
@@ -142,12 +152,8 @@ def _attr_source(node, consts: dict, depth: int = 0):
     if isinstance(node, ast.Dict):
         return node if getattr(node, LOADED, False) else None
     if isinstance(node, ast.Call):
-        kws = node.keywords
-        if not node.args and len(kws) == 1 and kws[0].arg is None:
-            return _attr_source(kws[0].value, consts, depth + 1)
-        if len(node.args) == 1 and not kws and _call_name(node) in _ATTR_WRAPPERS:
-            return _attr_source(node.args[0], consts, depth + 1)
-        return None
+        inner = wrapped_arg(node)
+        return None if inner is None else _attr_source(inner, consts, depth + 1)
     if isinstance(node, ast.Attribute):
         parent = _attr_source(node.value, consts, depth + 1)
         if parent is not None:

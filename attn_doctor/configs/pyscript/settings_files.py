@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, _call_name, _dotted, resolve
+from .nodes import ARGPARSE, _dotted, resolve
 from .argv import _parsed_args
 from .values import value
-from .call_keywords import _ATTR_WRAPPERS, LOADED
+from .call_keywords import LOADED, wrapped_arg
 
 
 # the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
@@ -48,13 +48,10 @@ def _loaded_files(tree, consts: dict, read) -> dict:
         outer = None
         if path is None:
             # `cfg = EasyDict(yaml.safe_load(f))`, `cfg = RunConfig(**load_json(P))`: an object built from the load alone
-            c = n.value
-            inner = c.keywords[0].value if not c.args and len(c.keywords) == 1 and c.keywords[0].arg is None else \
-                c.args[0] if len(c.args) == 1 and not c.keywords and _call_name(c) in _ATTR_WRAPPERS else None
+            inner = wrapped_arg(n.value)
             if isinstance(inner, ast.Call):
                 path = _loaded_path(tree, inner, scope, consts, funcs)
-                outer = ast.Assign(targets=n.targets, value=ast.Call(func=c.func, args=[], keywords=[]), lineno=n.lineno)
-                outer.value.args, outer.value.keywords = (c.args, []) if c.args else ([], c.keywords)
+                outer = n
         if path is None:
             continue
         data = read(path)
@@ -79,10 +76,8 @@ def _self_wraps(tree) -> dict:
                 and isinstance(n.value, ast.Call)):
             continue
         name, c = n.targets[0].id, n.value
-        starred = not c.args and len(c.keywords) == 1 and c.keywords[0].arg is None and \
-            isinstance(c.keywords[0].value, ast.Name) and c.keywords[0].value.id == name
-        wrapped = len(c.args) == 1 and not c.keywords and isinstance(c.args[0], ast.Name) and c.args[0].id == name
-        if starred or wrapped:
+        inner = c.args[0] if len(c.args) == 1 and not c.keywords else wrapped_arg(c)  # (any class built from the name)
+        if isinstance(inner, ast.Name) and inner.id == name:
             out[name] = None if name in out else n
     return {k: v for k, v in out.items() if v is not None}
 
