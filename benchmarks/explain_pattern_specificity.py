@@ -12,7 +12,7 @@ the mechanism. This lists, for every pattern of every knowledge entry, the measu
   names   literal model or user-ish names (llama, qwen, flux, wan2.1, sdxl ...) in the fixed text
   prose   runs of 6 or more fixed words (a sentence of someone's prose, or a library's whole message)
   texts   training texts (compare_matches.ROUNDS, outside unrelated/) the pattern matches on the normalized text
-  alone   of those, texts where its entry is among explain's matches (the s19start runner's `all`, /tmp/TAG-ar-*.json)
+  alone   of those, texts where its entry is among explain's matches (the runner's `all`, /tmp/TAG-ar-*.json)
           and no other pattern of the entry matches: the texts that only this pattern holds
   unrel   unrelated/ logs the pattern matches (a wide pattern must keep this at 0)
 
@@ -185,12 +185,16 @@ def runner_all(tag: str) -> dict[str, set[str]]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--top", type=int, default=40, help="the worst N patterns printed")
-    ap.add_argument("--tag", default="s19start", help="the in-sample runner's tag whose /tmp/TAG-ar-*.json name the matches")
+    ap.add_argument("--tag", help="the in-sample runner's tag whose /tmp/TAG-ar-*.json name the matches "
+                                   "(benchmarks/explain_training.py TAG writes them); needed unless --no-texts")
     ap.add_argument("--messages", action="store_true", help="include the patterns taken from knowledge/messages/")
     ap.add_argument("--no-texts", action="store_true", help="skip the per-text counts (the listing only)")
     ap.add_argument("--json", help="write every pattern's measures here")
     ap.add_argument("--entry", action="append", default=[], help="only this entry id (repeatable)")
     a = ap.parse_args(argv)
+    if not a.no_texts and not (a.tag and glob.glob(f"/tmp/{a.tag}-ar-round*.json")):
+        ap.error(f"no /tmp/{a.tag or 'TAG'}-ar-round*.json: run benchmarks/explain_training.py TAG first and pass --tag TAG "
+                 "(or --no-texts for the listing alone)")
     sys.path.insert(0, str(ROOT))
     from compare_matches import MEASURE_ONLY, ROUNDS
 

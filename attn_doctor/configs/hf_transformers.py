@@ -640,11 +640,7 @@ def _python_settings(doc: dict) -> dict:
                 out.update(looked_up)
             else:
                 out["amp_unknown"] = True  # `bf16=use_bf16` set by the GPU: an autocast, which one not said
-    for arg, v in by_method.items():
-        out.setdefault(arg, v)
-        if arg in ("bf16", "fp16") and v == "?":
-            out["amp_unknown"] = True
-    for arg, v in by_function.items():
+    for arg, v in [*by_method.items(), *by_function.items()]:  # (a method of a settings object's first, then a function's)
         out.setdefault(arg, v)
         if arg in ("bf16", "fp16") and v == "?":
             out["amp_unknown"] = True
