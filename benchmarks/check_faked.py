@@ -5,7 +5,7 @@ interpreter each time): per-call milliseconds, median over --rounds, and B/A. Wh
 with an error no entry names, and each run adds one knowledge example (a warning or a note) to what it printed; a
 short explain reads each example text once, as a fresh report (explain.examine).
 
-    python benchmarks/check_faked.py --a /work/wt/s19start --b . --rounds 3 -n 150
+    python benchmarks/check_faked.py --a ../attn-doctor-start --b . --rounds 3 -n 150
 
 Each child warms up first (one check, one explain: the index, the compiled patterns), then times n checks and n
 explains; the numbers include no start-up. Under load (other processes on the cores) compare A and B from the same
