@@ -9,7 +9,7 @@ end). What is checked is the format:
   types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder its
   trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
 - the set keeps its size (floors = what was gathered), and keeps its mix of trainers (transformers / TRL, Unsloth,
-  LLaMA-Factory, sd-scripts) and of refusals;
+  LLaMA-Factory, sd-scripts, ms-swift) and of refusals;
 - no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one
   was claimed for this round in the session's claims file (where that file is on this machine);
 While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
@@ -27,7 +27,7 @@ from configs_corpus import CONFIGS as CORPUS, expect, files, split_module
 ROOT = CORPUS / "round82m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, repositories
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 55, 31, 24, 30
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 67, 36, 31, 39
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
@@ -51,15 +51,16 @@ def test_every_expect_file_has_its_corpus_file():
 
 
 def test_the_set_keeps_its_mix():
-    """What the README counts: claimed trainers' files (transformers / TRL 21, Unsloth 5, LLaMA-Factory 3, sd-scripts 2)
-    and refusals (24: users' own settings files and loops, another framework's job config, a Docker GUI launcher, a
-    Rust toy's settings)."""
+    """What the README counts: claimed trainers' files (transformers / TRL 24, Unsloth 5, LLaMA-Factory 4, sd-scripts 2,
+    ms-swift 1) and refusals (31: users' own settings files, loops, research and serving configs, another framework's
+    job config, a Docker GUI launcher, a Rust toy's settings)."""
     trainers = [expect(p)["trainer"] for p in FILES]
-    assert sum(t == "transformers" for t in trainers) >= 21
+    assert sum(t == "transformers" for t in trainers) >= 24
     assert sum(t == "unsloth" for t in trainers) >= 5
-    assert sum(t == "llama-factory" for t in trainers) >= 3
+    assert sum(t == "llama-factory" for t in trainers) >= 4
     assert sum(t == "sd-scripts" for t in trainers) >= 2
-    assert sum(t.startswith("unclaimed:") or t == "none" for t in trainers) >= 24
+    assert sum(t == "ms-swift" for t in trainers) >= 1
+    assert sum(t.startswith("unclaimed:") or t == "none" for t in trainers) >= 31
 
 
 def test_no_repository_is_shared_with_another_set():
