@@ -677,6 +677,9 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # round 113m (ex113m, 2026-11-29, session 19): new threads from any tracker about the seven backends and their users,
     # gathered and labelled blind, explain never run on them; see fixtures/errors/round113m/README.md
     Staged("round113m", 36, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex113m, session 19)
+    # round 118m (ex118m, 2026-11-30, session 20): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind, explain never run on them; see fixtures/errors/round118m/README.md
+    Staged("round118m", 37, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex118m, session 20)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
