@@ -627,6 +627,10 @@ SETS = (
     # app.xformers-flag-missing), attribution.toml, messages/flex.toml; tests/test_explain_variants_ex112.py) 38/38/32 right cause,
     # 0/18 unrelated claimed. Misses left: fixtures/errors/round109m/README.md
     Staged("round109m", 39, 38, 38, unrelated="unrelated", note_required=True),  # training material since ex112, session 19
+    # round 113m (ex113m, 2026-11-29, session 19): new threads from any tracker about the seven backends and their users,
+    # gathered and labelled blind; measured by the lead three times (32/36 matched, 28 right backend, 12 right cause, 1/15
+    # unrelated claimed). Training material since ex117, session 20. Misses left: fixtures/errors/round113m/README.md
+    Staged("round113m", 36, 0, 0, unrelated="unrelated", note_required=True),  # training material since ex117, session 20
 )
 
 
@@ -673,11 +677,8 @@ def _sources_outside(staged: Staged) -> set[str]:
 # (round 101m, ex101m's measure-only set of session 16, is training material in SETS since helper ex104 read its misses, session 17)
 # (round 105m, ex105m's measure-only set of session 17, is training material in SETS since helper ex108 read its misses, session 18)
 # (round 109m, ex109m's measure-only set of session 18, is training material in SETS since helper ex112 read its misses, session 19)
-MEASURE_ONLY: tuple[Staged, ...] = (
-    # round 113m (ex113m, 2026-11-29, session 19): new threads from any tracker about the seven backends and their users,
-    # gathered and labelled blind, explain never run on them; see fixtures/errors/round113m/README.md
-    Staged("round113m", 36, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex113m, session 19)
-)
+# (round 113m, ex113m's measure-only set of session 19, is training material in SETS since helper ex117 read its misses, session 20)
+MEASURE_ONLY: tuple[Staged, ...] = ()
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
 
