@@ -26,6 +26,8 @@ Mechanisms (knowledge file: rule; the round 113m text it came from):
   sdpgrad   attention.toml attn.wrong-output + attribution.toml [[evidence_backend]]: SDPA's kernels by torch's names said to give
             wrong numbers (pytorch/pytorch#103462)
   procname  prose.toml B: diffusers' SDPA / xformers processor classes name those backends (huggingface/diffusers#3493)
+  wheelnet  builds.toml build.prebuilt-wheel-missing (a note): setup.py's prebuilt-wheel download failing on the network under the URL
+            it guessed (Dao-AILab/flash-attention#847)
 """
 
 from __future__ import annotations
@@ -99,6 +101,16 @@ def test_round113m_variants(text, want):
     assert got[0] == want[0] and (want[1] is None or got[1] == want[1]), (text, ids(text), got)
 
 
+def test_round113m_wheel_download_failure_is_listed():
+    text = ("  Building wheel for flash-attn (setup.py) ... error\n  error: subprocess-exited-with-error\n\n"
+            "  × python setup.py bdist_wheel did not run successfully.\n  │ exit code: 1\n  ╰─> [9 lines of output]\n"
+            "      running bdist_wheel\n"
+            "      Guessing wheel URL:  https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.4.post1/"
+            "flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp312-cp312-linux_x86_64.whl\n"
+            "      error: <urlopen error [Errno -3] Temporary failure in name resolution>\n      [end of output]")
+    assert "build.prebuilt-wheel-missing" in ids(text), ids(text)
+
+
 @pytest.mark.parametrize("text, must_not", [
     # rocm: the CUDA build's own check
     ("RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "fa2.rocm-ck-gpu-unsupported"),
@@ -150,6 +162,7 @@ PIECES = {
     "flex.recompiles-per-length": "dynamic[ \\t]*=[ \\t]*False",
     "fa2.missing": "nor)",
     "attn.wrong-output": "mem[ \\t_-]?eff",
+    "build.prebuilt-wheel-missing": "Guessing wheel URL",
 }
 
 
