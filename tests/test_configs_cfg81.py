@@ -192,6 +192,14 @@ def test_a_hydra_app_given_values_stays_refused(tmp_path, line):
     assert _read(sh) == "refused"
 
 
+def test_a_hydra_group_the_primary_config_also_writes_out_stays_refused(tmp_path):
+    """`model:` set in the primary file as well: which group file merges into it may change what is read there."""
+    _put(tmp_path, "src/train.py", HYDRA_SCRIPT.format(name="config"))
+    _put(tmp_path, "conf/config.yaml", HYDRA_CONF + "model:\n  name: Qwen/Qwen2.5-1.5B\n")
+    sh = _put(tmp_path, "scripts/run.sh", "#!/bin/bash\npython src/train.py model=qwen\n")
+    assert _read(sh) == "refused"
+
+
 def test_a_hydra_app_whose_config_is_not_here_stays_refused(tmp_path):
     _put(tmp_path, "src/train.py", HYDRA_SCRIPT.format(name="config"))
     sh = _put(tmp_path, "scripts/run.sh", "#!/bin/bash\npython src/train.py model=qwen\n")

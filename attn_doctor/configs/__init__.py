@@ -1508,9 +1508,10 @@ def _hydra_groups_chosen(beside) -> tuple[str, list] | None:
     (`@hydra.main(config_path=..., config_name=...)`) and every word the launch gives it is an override choosing an
     option of a config group its primary config's defaults list names (`python src/train.py model=$MODEL_NAME
     training=$PROFILE` over `defaults: [model: llama3_qlora, training: base]`; round 79m's SourabhGothe
-    run_experiment.sh, cfg81). The script's reader reads no Hydra config (what it takes from `cfg.*` is unknown to it
-    whatever group is chosen), so the reading of the script alone is the run's; an override setting a value
-    (`training.bf16=false`, `+key=v`) or a group the file does not name is refused as any other option. None otherwise."""
+    run_experiment.sh, cfg81). The script's reader composes no defaults list (at most the primary file's own keys are
+    read), so a choice of a group the primary file does not also set as a key of its own changes nothing it reads: the
+    reading of the script alone is the run's. An override setting a value (`training.bf16=false`, `+key=v`), a group
+    the file does not name, or one it also writes out is refused as any other option. None otherwise."""
     import ast
 
     from .pyscript import tree
@@ -1540,7 +1541,7 @@ def _hydra_groups_chosen(beside) -> tuple[str, list] | None:
     chosen = []
     for w in beside[2]:
         key, eq, _ = str(w).partition("=")
-        if not eq or key not in groups:
+        if not eq or key not in groups or key in data:
             return None
         chosen.append(key)
     return os.path.basename(at), chosen

@@ -104,37 +104,6 @@ def _dataclass_defaults(tree):
 
 # consts' entry for the script's own dataclasses: class name -> {field: default node}
 DATACLASSES = "<the script's dataclasses>"
-# the classes whose constructor keywords are the object's attributes of the same name (transformers' TrainingArguments,
-# TRL's SFTConfig / ModelConfig, a script's own XxxArgs): `cfg.bf16` of `cfg = SFTConfig(bf16=True)` is True
-_CONFIG_CLASSES = ("Config", "Arguments", "Args", "Namespace")
-
-
-def _script_dataclasses(tree) -> dict:
-    """class name -> {field: default node} of each `@dataclass` class the script defines (a field with no default, or
-    with default_factory, is left out; a class defined twice is left out)."""
-    out: dict = {}
-    seen: set = set()
-    for c in ast.walk(tree):
-        if not isinstance(c, ast.ClassDef):
-            continue
-        if not any(_call_name(d) == "dataclass" if isinstance(d, ast.Call) else
-                   (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", "")) == "dataclass"
-                   for d in c.decorator_list):
-            continue
-        if c.name in seen:
-            out.pop(c.name, None)
-            continue
-        seen.add(c.name)
-        fields = {}
-        for st in c.body:
-            d = _field_default(st) if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) else None
-            if d is not None:
-                fields[st.target.id] = d
-        out[c.name] = fields
-    _nest(tree, out)
-    return out
-
-
 # the mark on a field's default that is another dataclass of the same module built with its own defaults
 # (`model: ModelConfig = field(default_factory=ModelConfig)`): {field: default node} of that class
 NESTED = "_attn_doctor_dataclass_fields"
@@ -179,3 +148,40 @@ def _nest(tree, out: dict) -> None:
                 call = ast.Call(func=ast.Name(id=f.id, ctx=ast.Load()), args=[], keywords=[])
                 setattr(call, NESTED, out[f.id])
                 out[c.name][st.target.id] = call
+
+
+def nested_dataclasses(tree) -> dict:
+    """_script_dataclasses, with the fields whose default is another dataclass of the module (_nest)."""
+    out = _script_dataclasses(tree)
+    _nest(tree, out)
+    return out
+
+
+# the classes whose constructor keywords are the object's attributes of the same name (transformers' TrainingArguments,
+# TRL's SFTConfig / ModelConfig, a script's own XxxArgs): `cfg.bf16` of `cfg = SFTConfig(bf16=True)` is True
+_CONFIG_CLASSES = ("Config", "Arguments", "Args", "Namespace")
+
+
+def _script_dataclasses(tree) -> dict:
+    """class name -> {field: default node} of each `@dataclass` class the script defines (a field with no default, or
+    with default_factory, is left out; a class defined twice is left out)."""
+    out: dict = {}
+    seen: set = set()
+    for c in ast.walk(tree):
+        if not isinstance(c, ast.ClassDef):
+            continue
+        if not any(_call_name(d) == "dataclass" if isinstance(d, ast.Call) else
+                   (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", "")) == "dataclass"
+                   for d in c.decorator_list):
+            continue
+        if c.name in seen:
+            out.pop(c.name, None)
+            continue
+        seen.add(c.name)
+        fields = {}
+        for st in c.body:
+            d = _field_default(st) if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) else None
+            if d is not None:
+                fields[st.target.id] = d
+        out[c.name] = fields
+    return out

@@ -8,7 +8,8 @@ import ast
 
 from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, \
     _call_name, resolve
-from .dataclass_args import DATACLASSES, NESTED_SETS, RETURNED_OBJECTS, _DATACLASS_PARSES, _script_dataclasses, nested_sets
+from .dataclass_args import DATACLASSES, _DATACLASS_PARSES, _script_dataclasses
+from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
 from .call_keywords import keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
@@ -62,7 +63,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
             out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
                                  values=[base] + [v for _, v in sets])
     out[DATACLASSES] = {**(_imported_dataclasses(tree, modules) if modules is not None else {}),
-                        **_script_dataclasses(tree)}
+                        **nested_dataclasses(tree)}
     out[NESTED_SETS] = nested_sets(tree)
     whole, named = _imported_module_constants(tree, modules, out) if modules is not None else ({}, {})
     for name, lit in named.items():

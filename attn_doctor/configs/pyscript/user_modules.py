@@ -9,7 +9,7 @@ import sys
 
 from .parsing import _parse
 from .nodes import _ENVIRON_GETS, _call_name, _dotted
-from .dataclass_args import NESTED, _script_dataclasses
+from .dataclass_args import NESTED, nested_dataclasses
 from .argv import _NO_CLI_PACKAGES
 
 
@@ -303,7 +303,7 @@ def _imported_dataclasses(tree, modules) -> dict:
     means nothing in the script's own names."""
     out: dict = {}
     for alias, (c, t) in imported_classes(tree, modules).items():
-        classes = _script_dataclasses(t)
+        classes = nested_dataclasses(t)
         if c.name in classes:
             out[alias] = _literal_fields(classes[c.name])
     return out
