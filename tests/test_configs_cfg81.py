@@ -11,7 +11,9 @@
 3. A launch running a user's script that is not here, given nothing but one settings file that is here and reads as a
    claimed trainer's config on its own (round 79m's rohit07cf run_training.sh: `python src/train.py --config
    configs/lora_sft.yaml`, a LLaMA-Factory YAML its wrapper hands to run_exp) is read through that file
-   (configs._config_handed); another option beside it, a file that is not here or reads as no trainer's, stays refused.
+   (configs._config_handed); another option beside it, a file that is not here, reads as no trainer's, is made of
+   TrainingArguments / TRL fields (every HfArgumentParser script's) or shows fewer than two of its trainer's own keys,
+   stays refused.
 4. A launch giving a Hydra app of its own only overrides that choose config groups its primary config's defaults list
    names (round 79m's SourabhGothe run_experiment.sh: `python src/train.py model=$MODEL_NAME`) was refused as options
    attn-doctor does not read: the script's reader reads no Hydra config, so the choice changes nothing it reads
@@ -131,6 +133,11 @@ def test_a_wrapper_handed_only_a_trainers_config_reads_as_that_config(tmp_path, 
     ("python src/train.py --config configs/missing.yaml", LF_YAML.format(extra="")),  # the file is not here
     ("python src/train.py --config configs/sft.yaml", "epochs: 3\nlr: 0.0001\nbatch: 8\nmodel: my-net\n"),  # no trainer's
     ("python src/train.py --config configs/sft.yaml configs/other.yaml", LF_YAML.format(extra="")),  # two files
+    # TrainingArguments / TRL fields: every HfArgumentParser script's, the user's own train.py among them
+    ("python train.py --config configs/sft.yaml", "model_name_or_path: Qwen/Qwen2.5-1.5B\ndataset_name: x/y\n"
+                                                  "attn_implementation: flash_attention_2\nbf16: true\n"),
+    # one LLaMA-Factory name beside another program's keys
+    ("python src/run.py --config configs/sft.yaml", "model_name_or_path: gpt2\nstage: sft\nmax_epochs: 3\nlr: 0.1\n"),
 ])
 def test_a_wrapper_given_more_or_other_than_a_trainers_config_stays_refused(tmp_path, line, yaml_text):
     _put(tmp_path, "configs/sft.yaml", yaml_text)

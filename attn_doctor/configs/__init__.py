@@ -1273,12 +1273,15 @@ def _handed_over(doc: dict, other: str):
 # files such an option names
 _HANDED_CONFIG = re.compile(r"^--?(config|config[_-]file|config[_-]path|cfg|yaml|conf)$")
 _HANDED_SUFFIX = re.compile(r"\.(ya?ml|json|toml)$", re.IGNORECASE)
+# the pieces of its trainer's own evidence (Score.own) a settings file handed to a wrapper must show
+HANDED_OWN = 2
 
 
 def _config_handed(doc: dict, path: str, script: str):
     """detect()'s answer for a launch that runs a user's script which is not here, given nothing but one settings file
     (`python src/train.py --config configs/lora_sft.yaml`, or the file alone as its argument) that is here and reads on
-    its own as a claimed trainer's config: the script is a wrapper handing that file to the trainer (round 79m's
+    its own as a claimed trainer's config, with HANDED_OWN or more of that trainer's own keys (not transformers': its
+    fields are every HfArgumentParser script's): the script is a wrapper handing that file to the trainer (round 79m's
     rohit07cf run_training.sh, whose src/train.py passes the YAML to LLaMA-Factory's run_exp; cfg81), so the run is
     what `check --config FILE` reads, with the hand-over named first. The launch gives the script no option of its
     own beside the file (a wrapper's "$@" only), so nothing the file says is overridden. One hand-over deep; None
@@ -1307,6 +1310,12 @@ def _config_handed(doc: dict, path: str, script: str):
     try:
         name, sdoc, det = detect(sub["path"], sub["text"], handed_over=True)
     except UsageError:
+        return None
+    if name == "transformers" or len(getattr(_module(name).score(sdoc), "own", None) or ()) < HANDED_OWN:
+        # TrainingArguments / TRL field names are every HfArgumentParser script's (a user's own train.py reads such a
+        # YAML its own way: round 3's convention, 9 unclaimed launchers of the training rounds), and a name or two
+        # another trainer shares (`stage: sft` beside max_epochs, cfg80) tells no wrapper: only a file made of one
+        # trainer's own keys is handed to that trainer
         return None
     return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} runs {script} (not here) with only {named}, which "
                                            f"is here"] + list(det.get("evidence") or []))
