@@ -1057,6 +1057,9 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                                  f"{_module('transformers').own_loop_refusal(loop)} (attn-doctor reads {supported()}); "
                                  f"`attn-doctor check --config {script} --trainer transformers` reads the model's "
                                  f"settings in it anyway")
+            handed = _config_handed(doc, path, script) if not handed_over else None
+            if handed is not None:
+                return handed
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
@@ -1266,6 +1269,58 @@ def _handed_over(doc: dict, other: str):
                             list(det.get("evidence") or []))
 
 
+# the option a user's wrapper script takes its one settings file under (`python src/train.py --config x.yaml`), and the
+# files such an option names
+_HANDED_CONFIG = re.compile(r"^--?(config|config[_-]file|config[_-]path|cfg|yaml|conf)$")
+_HANDED_SUFFIX = re.compile(r"\.(ya?ml|json|toml)$", re.IGNORECASE)
+# the pieces of its trainer's own evidence (Score.own) a settings file handed to a wrapper must show
+HANDED_OWN = 2
+
+
+def _config_handed(doc: dict, path: str, script: str):
+    """detect()'s answer for a launch that runs a user's script which is not here, given nothing but one settings file
+    (`python src/train.py --config configs/lora_sft.yaml`, or the file alone as its argument) that is here and reads on
+    its own as a claimed trainer's config, with HANDED_OWN or more of that trainer's own keys (not transformers': its
+    fields are every HfArgumentParser script's): the script is a wrapper handing that file to the trainer (round 79m's
+    rohit07cf run_training.sh, whose src/train.py passes the YAML to LLaMA-Factory's run_exp; cfg81), so the run is
+    what `check --config FILE` reads, with the hand-over named first. The launch gives the script no option of its
+    own beside the file (a wrapper's "$@" only), so nothing the file says is overridden. One hand-over deep; None
+    otherwise (the launch is refused, naming the script)."""
+    if doc["fmt"] != "text" or not script.endswith(".py"):
+        return None
+    cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
+               None)
+    if cmd is None:
+        return None
+    args = [str(a) for a in cmd.args if a not in FORWARDED_ARGS]
+    if len(args) == 2 and _HANDED_CONFIG.match(args[0]):
+        named = args[1]
+    elif len(args) == 1 and "=" in args[0] and _HANDED_CONFIG.match(args[0].split("=", 1)[0]):
+        named = args[0].split("=", 1)[1]
+    elif len(args) == 1 and not args[0].startswith("-"):
+        named = args[0]
+    else:
+        return None
+    named = named.strip("'\"")
+    if not _HANDED_SUFFIX.search(named):
+        return None
+    sub = named_config(doc, named)
+    if sub is None or sub["fmt"] not in ("yaml", "json", "toml"):
+        return None
+    try:
+        name, sdoc, det = detect(sub["path"], sub["text"], handed_over=True)
+    except UsageError:
+        return None
+    if name == "transformers" or len(getattr(_module(name).score(sdoc), "own", None) or ()) < HANDED_OWN:
+        # TrainingArguments / TRL field names are every HfArgumentParser script's (a user's own train.py reads such a
+        # YAML its own way: round 3's convention, 9 unclaimed launchers of the training rounds), and a name or two
+        # another trainer shares (`stage: sft` beside max_epochs, cfg80) tells no wrapper: only a file made of one
+        # trainer's own keys is handed to that trainer
+        return None
+    return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} runs {script} (not here) with only {named}, which "
+                                           f"is here"] + list(det.get("evidence") or []))
+
+
 # ms-swift's pipeline entry points, as its console scripts call them (swift/cli/sft.py: `from swift.llm import sft_main`
 # then `sft_main()`; swift.pipelines in later versions): called with no arguments they parse sys.argv
 _SWIFT_MAINS = {"sft_main": "sft", "rlhf_main": "rlhf", "pt_main": "pt"}
@@ -1440,6 +1495,11 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
     if not beside[2]:
         return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
                                                               f"options of its own"] + beside[3]["evidence"])
+    groups = _hydra_groups_chosen(beside)
+    if groups is not None:
+        return beside[0], beside[1], dict(beside[3], evidence=[
+            f"{os.path.basename(path)} runs {script}, a Hydra app, choosing only among the config groups of its "
+            f"{groups[0]} ({', '.join(groups[1])}), which attn-doctor does not read"] + beside[3]["evidence"])
     argv = _script_argv(beside)
     if argv is not None:
         # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
@@ -1450,6 +1510,50 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
             f"{os.path.basename(path)} runs {script} with options {how} "
             f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]})"] + beside[3]["evidence"])
     raise _beside_refusal(where, script, beside)
+
+
+def _hydra_groups_chosen(beside) -> tuple[str, list] | None:
+    """(the primary config's name, the groups chosen) when the script beside a launch is a Hydra app
+    (`@hydra.main(config_path=..., config_name=...)`) and every word the launch gives it is an override choosing an
+    option of a config group its primary config's defaults list names (`python src/train.py model=$MODEL_NAME
+    training=$PROFILE` over `defaults: [model: llama3_qlora, training: base]`; round 79m's SourabhGothe
+    run_experiment.sh, cfg81). The script's reader composes no defaults list (at most the primary file's own keys are
+    read), so a choice of a group the primary file does not also set as a key of its own changes nothing it reads: the
+    reading of the script alone is the run's. An override setting a value (`training.bf16=false`, `+key=v`), a group
+    the file does not name, or one it also writes out is refused as any other option. None otherwise."""
+    import ast
+
+    from .pyscript import tree
+
+    if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
+        return None
+    t = tree(beside[1].get("python") or "")
+    if t is None:
+        return None
+    main = next((d for n in ast.walk(t) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 for d in n.decorator_list if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and
+                 d.func.attr == "main" and isinstance(d.func.value, ast.Name) and
+                 d.func.value.id == "hydra"), None)
+    kw = {k.arg: k.value.value for k in main.keywords if k.arg and isinstance(k.value, ast.Constant)} if main else {}
+    if not isinstance(kw.get("config_name"), str) or not isinstance(kw.get("config_path", "."), str):
+        return None
+    name = kw["config_name"] if kw["config_name"].endswith((".yaml", ".yml")) else kw["config_name"] + ".yaml"
+    at = os.path.join(os.path.dirname(os.path.abspath(beside[1]["path"])), kw.get("config_path", "."), name)
+    try:
+        with open(at, encoding="utf-8", errors="replace") as fh:
+            data = load_yaml(at, fh.read(200_000))
+    except (OSError, UsageError):
+        return None
+    defaults = data.get("defaults") if isinstance(data, dict) else None
+    groups = {str(k).split("@", 1)[0] for d in (defaults if isinstance(defaults, list) else []) if isinstance(d, dict)
+              for k in d if not str(k).startswith(("override ", "hydra/"))}
+    chosen = []
+    for w in beside[2]:
+        key, eq, _ = str(w).partition("=")
+        if not eq or key not in groups or key in data:
+            return None
+        chosen.append(key)
+    return os.path.basename(at), chosen
 
 
 def _cli_library(beside) -> str | None:

@@ -183,6 +183,11 @@ def lacks_model_option(cmd) -> bool:
     if not stem or stem in MODEL_NOT_REQUIRED or (trainer_options("diffusers", stem + ".py") is None and
                                                   not _EXAMPLE.match(stem + ".py")):
         return False
+    if not cmd.args:
+        # run bare (`python train_qwen25_lora.py`, round 79m's Sarouny19 autodl_train.sh): nothing on the line, nothing
+        # that could hand options on, so the examples' parse_args() would stop on the required model option; the
+        # script is one of the user's own that reads its settings itself (cfg81)
+        return True
     if not any(a.startswith("--") for a in cmd.args) or _may_hand_on(cmd.args):
         return False
     return not any("pretrained_model_name_or_path".startswith(n) and len(n) >= len("pretrained_model")

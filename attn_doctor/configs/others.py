@@ -1444,7 +1444,10 @@ _PY_FRAMEWORKS = (("nemo", "NVIDIA NeMo"), ("nemo_run", "NVIDIA NeMo"), ("lightn
                   ("maxtext", "MaxText"), ("MaxText", "MaxText"), ("lmflow", "LMFlow"), ("opensora", "Open-Sora"),
                   ("easydel", "EasyDeL"), ("fastchat", "FastChat"), ("mergekit", "mergekit"),
                   ("lm_eval", "lm-evaluation-harness"), ("sat", "SwissArmyTransformer"),
-                  ("detectron2", "detectron2"))  # cfg66: round 19's detectron2 plain_train_net.py copies
+                  ("detectron2", "detectron2"),  # cfg66: round 19's detectron2 plain_train_net.py copies
+                  # cfg81: round 79m's gotoplanb app.py, `import mlx_tune as mt` inside its worker (mlx-tune: Unsloth's
+                  # API names over Apple's MLX; mlx-lm's own trainer), no CUDA attention backend under either
+                  ("mlx_tune", "mlx-tune (Apple MLX)"), ("mlx_lm", "mlx-lm (Apple MLX)"))
 
 
 # Frameworks a script may import for a helper while another loop trains: the framework is the run's only where the

@@ -247,7 +247,10 @@ def is_options_json(doc: dict) -> bool:
     if doc["fmt"] != "json" or is_gui(doc) or not isinstance(doc["data"], dict):
         return False
     d = doc["data"]
-    return len({str(k).lstrip("-") for k in d} & STRONG_KEYS) >= 3 and _mostly_options(d)
+    # a model weights file under a key no sd-scripts script defines (`"pretrained_model": "./sd-models/model.ckpt"`,
+    # round 79m's Axaxin GUI JSON, whose program writes its own launch script from it): the values are not handed on
+    # as --key value, the program the file is written for maps its own keys (foreign_weights, as for a TOML; cfg81)
+    return len({str(k).lstrip("-") for k in d} & STRONG_KEYS) >= 3 and _mostly_options(d) and not foreign_weights(d)
 
 
 def gui_script(d: dict) -> str:

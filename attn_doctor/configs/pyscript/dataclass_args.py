@@ -104,6 +104,59 @@ def _dataclass_defaults(tree):
 
 # consts' entry for the script's own dataclasses: class name -> {field: default node}
 DATACLASSES = "<the script's dataclasses>"
+# the mark on a field's default that is another dataclass of the same module built with its own defaults
+# (`model: ModelConfig = field(default_factory=ModelConfig)`): {field: default node} of that class
+NESTED = "_attn_doctor_dataclass_fields"
+# consts' entry: the attribute names the script assigns on any object (`cfg.model.attn_implementation =
+# "flash_attention_2"`, `cfg.bf16 = False`): a nested or returned dataclass's default under such a name is not what the
+# run reads
+NESTED_SETS = "<attributes the script sets>"
+# consts' entry: function name -> the dataclass call `C()` it returns (script_constants._returned_objects)
+RETURNED_OBJECTS = "<dataclasses the script's functions return>"
+
+
+def nested_sets(tree) -> set:
+    """NESTED_SETS of a script: X.name assigned (=, +=, : T =) or setattr(X, "name", ...) anywhere ("*": a name not
+    written out)."""
+    out = set()
+    for n in ast.walk(tree):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) \
+            else []
+        for t in targets:
+            for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                if isinstance(e, ast.Attribute):
+                    out.add(e.attr)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" and len(n.args) >= 2:
+            out.add(n.args[1].value if isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str) else "*")
+    return out
+
+
+def _nest(tree, out: dict) -> None:
+    """A field `name: T = field(default_factory=C)` of a dataclass, C a dataclass of the same module (out): its default
+    is C() with C's own defaults, kept as a call marked NESTED, so `cfg.model.attn_implementation` of `cfg = Config()`
+    reads ModelConfig's default (round 79m's mrSvet0zar src/config.py, cfg81). A factory that is no dataclass of the
+    module (`list`, a lambda) is left out, as before."""
+    for c in ast.walk(tree):
+        if not isinstance(c, ast.ClassDef) or c.name not in out:
+            continue
+        for st in c.body:
+            if not (isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and isinstance(st.value, ast.Call)
+                    and _call_name(st.value) == "field"):
+                continue
+            f = next((k.value for k in st.value.keywords if k.arg == "default_factory"), None)
+            if isinstance(f, ast.Name) and f.id in out and f.id != c.name:
+                call = ast.Call(func=ast.Name(id=f.id, ctx=ast.Load()), args=[], keywords=[])
+                setattr(call, NESTED, out[f.id])
+                out[c.name][st.target.id] = call
+
+
+def nested_dataclasses(tree) -> dict:
+    """_script_dataclasses, with the fields whose default is another dataclass of the module (_nest)."""
+    out = _script_dataclasses(tree)
+    _nest(tree, out)
+    return out
+
+
 # the classes whose constructor keywords are the object's attributes of the same name (transformers' TrainingArguments,
 # TRL's SFTConfig / ModelConfig, a script's own XxxArgs): `cfg.bf16` of `cfg = SFTConfig(bf16=True)` is True
 _CONFIG_CLASSES = ("Config", "Arguments", "Args", "Namespace")

@@ -9,6 +9,7 @@ import ast
 from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, \
     _call_name, resolve
 from .dataclass_args import DATACLASSES, _DATACLASS_PARSES, _script_dataclasses
+from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
 from .call_keywords import keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
@@ -62,13 +63,15 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
             out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
                                  values=[base] + [v for _, v in sets])
     out[DATACLASSES] = {**(_imported_dataclasses(tree, modules) if modules is not None else {}),
-                        **_script_dataclasses(tree)}
+                        **nested_dataclasses(tree)}
+    out[NESTED_SETS] = nested_sets(tree)
     whole, named = _imported_module_constants(tree, modules, out) if modules is not None else ({}, {})
     for name, lit in named.items():
         out.setdefault(name, lit)
     out[MODULE_CONSTANTS] = whole
     out[OPAQUE_DICTS] = _opaque_updates(tree)
     out[RETURNED_DICTS] = _returned_dicts(tree, out)
+    out[RETURNED_OBJECTS] = _returned_objects(tree, out)
     out[SIGNATURE_FILTERS] = signature_filters(tree)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
     out[ARGPARSE] = _argparse_defaults(tree)
@@ -181,6 +184,34 @@ def _returned_dicts(tree, consts: dict) -> dict:
             got = bound
         if isinstance(got, ast.Dict) or isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and \
                 got.func.id == "dict":
+            out[name] = got
+    return out
+
+
+def _returned_objects(tree, consts: dict) -> dict:
+    """function name -> the call `C()` it returns, for each function of the script (defined once) whose one `return`
+    gives a name the function binds once, outside any branch, to a dataclass of the script's or of its own imported
+    modules built with its defaults (`cfg = Config()` ... `return cfg` of round 79m's mrSvet0zar `build_config(args)
+    -> Config`, which sets a few fields from the command line on it; cfg81). What the run reads of the object's fields
+    is those defaults unless the script sets the field (values.py checks NESTED_SETS)."""
+    known = consts.get(DATACLASSES, {})
+    defs: dict = {}
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.setdefault(f.name, []).append(f)
+    out: dict = {}
+    for name, fs in defs.items():
+        rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
+        if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
+            continue
+        binds = [n for n in ast.walk(fs[0]) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
+                 any(isinstance(t, ast.Name) and t.id == rets[0].value.id
+                     for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+        if len(binds) != 1 or binds[0] not in fs[0].body:
+            continue
+        got = binds[0].value
+        if isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and got.func.id in known and \
+                not got.args and not got.keywords:
             out[name] = got
     return out
 

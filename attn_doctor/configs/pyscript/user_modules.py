@@ -9,7 +9,7 @@ import sys
 
 from .parsing import _parse
 from .nodes import _ENVIRON_GETS, _call_name, _dotted
-from .dataclass_args import _script_dataclasses
+from .dataclass_args import NESTED, nested_dataclasses
 from .argv import _NO_CLI_PACKAGES
 
 
@@ -303,7 +303,22 @@ def _imported_dataclasses(tree, modules) -> dict:
     means nothing in the script's own names."""
     out: dict = {}
     for alias, (c, t) in imported_classes(tree, modules).items():
-        classes = _script_dataclasses(t)
+        classes = nested_dataclasses(t)
         if c.name in classes:
-            out[alias] = {k: d for k, d in classes[c.name].items() if isinstance(d, ast.Constant)}
+            out[alias] = _literal_fields(classes[c.name])
+    return out
+
+
+def _literal_fields(fields: dict, depth: int = 0) -> dict:
+    """The fields of an imported dataclass whose defaults are literals, and those that are another dataclass of its
+    module built with its defaults (dataclass_args.NESTED: `model: ModelConfig = field(default_factory=ModelConfig)`),
+    theirs kept the same way."""
+    out = {}
+    for k, d in fields.items():
+        if isinstance(d, ast.Constant):
+            out[k] = d
+        elif isinstance(getattr(d, NESTED, None), dict) and depth < 3:
+            call = ast.Call(func=d.func, args=[], keywords=[])
+            setattr(call, NESTED, _literal_fields(getattr(d, NESTED), depth + 1))
+            out[k] = call
     return out

@@ -8,7 +8,7 @@ import ast
 import re
 
 from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, _ENVIRON_GETS, _call_name, resolve
-from .dataclass_args import DATACLASSES, _CONFIG_CLASSES
+from .dataclass_args import DATACLASSES, NESTED, NESTED_SETS, RETURNED_OBJECTS, _CONFIG_CLASSES
 from .argv import _parsed_args
 from .call_keywords import _attr_source, _dict_items, _known_items
 
@@ -28,6 +28,27 @@ def _nested_value(node, consts: dict):
         _NESTING[0] -= 1
 
 
+def _built(node, consts: dict):
+    """The call that built the object an expression names: `cfg` of `cfg = Config()`, or `cfg.model` of it when the
+    field `model` is another dataclass built with its defaults (dataclass_args.NESTED) and `cfg` was built with no
+    arguments; else the node as resolve() leaves it."""
+    if isinstance(node, ast.Attribute):
+        parent = _built(node.value, consts)
+        if isinstance(parent, ast.Call) and parent is not node.value and not parent.args and not parent.keywords:
+            fields = getattr(parent, NESTED, None) if isinstance(getattr(parent, NESTED, None), dict) else \
+                consts.get(DATACLASSES, {}).get(_call_name(parent))
+            got = (fields or {}).get(node.attr)
+            if isinstance(got, ast.Call) and isinstance(getattr(got, NESTED, None), dict):
+                return got
+        return node
+    got = resolve(node, consts)
+    if isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and got.func.id in consts.get(RETURNED_OBJECTS, {}):
+        # `cfg = build_config(args)` of a function returning `Config()` it fills in part: that object, with the fields
+        # the script never sets at their defaults (value() checks NESTED_SETS)
+        return consts[RETURNED_OBJECTS][got.func.id]
+    return got
+
+
 def value(node, consts: dict):
     """A keyword's value: a constant, `torch.bfloat16`-style attribute names, or "?" (decided when the script runs)."""
     node = resolve(node, consts)
@@ -43,15 +64,19 @@ def value(node, consts: dict):
             node.attr in consts.get(MODULE_CONSTANTS, {}).get(node.value.id, {}):
         # `bf16=config.BF16` of `import config`: the literal the user's own config.py gives it (round 62)
         return consts[MODULE_CONSTANTS][node.value.id][node.attr].value
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        obj = resolve(node.value, consts)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
+        obj = _built(node.value, consts)
         if isinstance(obj, ast.Call) and obj is not node.value:
             # `model_config = ModelConfig(attn_implementation="flash_attention_2")` then
             # `from_pretrained(attn_implementation=model_config.attn_implementation)`: the attribute is the keyword the
             # object was built with (a config / arguments class, or a dataclass of the script's own), else, for a
             # dataclass of the script's own built without it, the field's default
             cname = _call_name(obj)
-            fields = consts.get(DATACLASSES, {}).get(cname)
+            nested = isinstance(getattr(obj, NESTED, None), dict)
+            returned = any(obj is c for c in consts.get(RETURNED_OBJECTS, {}).values())
+            if (nested or returned) and ({node.attr, "*"} & consts.get(NESTED_SETS, set())):
+                return "?"  # `cfg.model.attn_implementation = ...` somewhere: not the default the run reads
+            fields = getattr(obj, NESTED) if nested else consts.get(DATACLASSES, {}).get(cname)
             kw = {k.arg: k.value for k in obj.keywords if k.arg}
             if node.attr in kw and (fields is not None or cname.endswith(_CONFIG_CLASSES)):
                 return value(kw[node.attr], consts)
