@@ -9,8 +9,7 @@ Mechanisms (all in knowledge/attribution/):
   reference  sentences.COMPARED_TO (_replaced_removed): the reference of a comparison by its other words ("against", "relative to",
              "different from", "slower than", a result that "matches" it) names no failing backend, and is blanked even where the
              rest of the line names none (then the title decides)
-  eager      sentences.HEALTHY ("performs well"), EAGER (_healthy_removed): a clause that says backends work, over a failing clause
-             that names torch's unfused attention (eager, math, the original attention), names no failing backend
+  healthy    sentences.HEALTHY: "performs well" is a clause that says a backend works (where another clause names the failing one)
   state      sentences.CONFIG_OFF: a library's state None in a listing of states (unsloth's "FA [Xformers = None. FA2 = False]")
   kernel     decide._torch_kernel_subject (in attribute): xformers' CUTLASS kernel names (fmha_cutlassF_*, cutlassB), which torch's
              memory-efficient SDPA kernel keeps, are SDPA's where the text shows SDPA and no xformers
@@ -39,10 +38,10 @@ from explain_top import first
     ('# Wrong values on H100\nThe outputs of FA3 don\'t match SDPA in bf16 (wrong values)', 'fa3'),
     ('xformers 0.0.28 was built against PyTorch 2.4.1 and fails to load its C++ extensions', 'xformers'),
     ('xformers is slower than expected on the 5090', 'xformers'),
-    # eager: backends said to work, the failing clause names torch's unfused attention
-    ("Training runs fine with sdpa and flash_attention_2, but attn_implementation='eager' gives NaN loss", None),
-    ('The model performs well with xformers, while the math backend produces garbage images', None),
-    ('flash_attention_2 和 sdpa 都正常，attn_implementation="eager" 时 loss 为 nan', None),
+    # healthy: "performs well" is a clause that says a backend works
+    ('xformers performs well on the 4090, FA3 is 2x slower on H100', 'fa3'),
+    ('xformers performs well, but flash_attn crashes at import with an undefined symbol', 'fa2'),
+    ('SageAttention 2.2 performed fine on the 4090; FlexAttention gives NaN on the same prompt', 'flex'),
     # ... near misses: the failing clause names the backend, or the healthy clause's backend fails elsewhere
     ('Works fine with eager, but flash_attention_2 gives NaN loss after 100 steps', 'fa2'),
     ('FlexAttention performs well on A100 but crashes on H100 with an illegal memory access', 'flex'),

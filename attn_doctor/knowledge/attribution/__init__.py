@@ -78,7 +78,7 @@ from .sentences import (
     _cure_when_absent_removed, _cured_removed, _examples_removed, _healthy_blanked, _healthy_removed, _list_removed,
     _main_clause, _persisted_removed, _replaced_removed, _scrub, _selection, _subject_of_match, ABSENT_BANNER,
     ABSENT_WORDS, ADVICE, BRACED_CHOICES, CHANGED, CHANGED_TO_AVOID, CLAUSE_BREAK, COMPARED_TO, COMPARED_WORDS, COMPARING, CONFIG_OFF,
-    EAGER, EFFECT, EFFECT_FAILURE,
+    EFFECT, EFFECT_FAILURE,
     CONTRAST_BREAK, CURE_WHEN_ABSENT, CURE_WORDS, CURED, DINOV2_NOTICE, ELLIPTIC_NOT, ETC, EXAMPLES, EXCEPTION_TYPE,
     FA_FAMILY, FAILED, FAILURE_STATED, FALLBACK_TO, first_named, HEALTHY, IMPORT_FROM, LIST_ITEM, LISTED_CHOICES,
     NOT_ADVICE, NOT_WITH, OFFER, OPENING_CLAUSE, OPTIONS, OTHER_PROGRAM, PATCHED, PERSISTED, PROPOSAL,

@@ -37,6 +37,8 @@ FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(
 # with 'flash_attention_2' loss is nan", "FA2 works, FA3 crashes on H100"): a clause, between punctuation or "but",
 # "while", "whereas", "and", with a word of health and no word of failure names no failing backend. Written from the
 # mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
+# (helper ex119, session 20: "performs well" too, round 83 LLaVA-VL/LLaVA-NeXT#254's "Model perform well when using flash_attention_2 or
+# SDPA, but ...")
 HEALTHY = re.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|perform(?:s|ed|ing)? (?:well|fine|normally|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
                      r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
                      r"正常|没问题|没有问题", re.IGNORECASE)
@@ -48,20 +50,11 @@ UNHEALTHY = re.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|br
 CLAUSE_BREAK = re.compile(r"([,;，；]|[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
 
 
-# helper ex119 (session 20; round 83 LLaVA-VL/LLaVA-NeXT#254, huggingface/transformers#33615: "performs well when using
-# flash_attention_2 or SDPA, but its performance drops when using the original attention (i.e., attn_implementation="eager")"):
-# the failing clause may name torch's unfused attention, no backend of the seven: eager, math, the original/vanilla/naive attention
-EAGER = re.compile(r"\battn_implementation[ \t]*=[ \t]*[\"'`]?eager\b|\beager[ \t]+(?:attention|mode attention|implementation|path)\b|"
-                   r"\b(?:the[ \t]+)?(?:original|vanilla|naive|manual|unfused)[ \t]+(?:attention|softmax attention)\b|"
-                   r"\bmath[ \t]+(?:backend|kernel|attention|path|sdp)\b", re.IGNORECASE)
-
-
 def _healthy_removed(line: str) -> str:
     """`line` with each clause that says something works blanked (the same length: positions stay)."""
     kept = _healthy_blanked(line)
-    # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2; or torch's unfused
-    # attention, the failing side that no rule of the seven names (helper ex119: "FA2 and SDPA work fine, eager gives NaN")
-    return kept if kept != line and (any(rx.search(kept) for _, rx in rules().seven) or EAGER.search(kept)) else line
+    # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
+    return kept if kept != line and any(rx.search(kept) for _, rx in rules().seven) else line
 
 
 def _healthy_blanked(line: str) -> str:
