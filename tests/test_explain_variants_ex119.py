@@ -60,6 +60,8 @@ from explain_top import first
     ('用 --use-sage-attention 启动，致使 flash_attn 报错 undefined symbol', 'fa2'),
     # ... near misses: the backend is the cause and nothing else is named
     ('SageAttention causes black images on the 5090', 'sage'),
+    ('building xformers from source: make[2]: *** [third_party/flash-attention/csrc/flash_attn/src/flash_fwd_hdim128.o] Error 1',
+     'xformers'),
     ('flash-attn 2.7.4 causes NaN loss in training', 'fa2'),
 ])
 def test_backend(text: str, want: str | None) -> None:

@@ -344,9 +344,10 @@ PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[
 # 导致sage attention失效", the launcher's SDPA flag causing SageAttention to go unused): in "A causes B to fail" the backend B, named
 # right after the word of cause and followed by a failure, is what failed; A, named before that word in the same sentence, is the
 # cause (a flag, a setting, another library). "导致", "致使", "使得", "造成", "causes/caused/causing", "leads/led to", "makes/made",
-# "results in", "breaks" (transitive); blanked only where B is a backend named within a few words after the word of cause
+# "results in", "breaks" (transitive; a word, not make's "make[2]: *** [...] Error 1"); blanked only where B is a backend named within
+# a few words after the word of cause
 EFFECT = re.compile(r"(?:导致|致使|使得|造成|(?<![A-Za-z])(?:caus(?:es|ed|ing)|leads?[ \t]+to|led[ \t]+to|leading[ \t]+to|"
-                    r"makes?|made|making|results?[ \t]+in|resulted[ \t]+in|resulting[ \t]+in|breaks?|broke|breaking)(?![A-Za-z]))",
+                    r"makes?|made|making|results?[ \t]+in|resulted[ \t]+in|resulting[ \t]+in|breaks?|broke|breaking)(?=[ \t]))",
                     re.IGNORECASE)
 EFFECT_FAILURE = re.compile(r"(?<![A-Za-z])(?:fail\w*|crash\w*|break\w*|broken|ignored|ineffective|unusable|unused|disabled|"
                             r"(?:not|never|stop\w*)[ \t]+(?:to[ \t]+)?(?:work\w*|load\w*|be[ \t]+used|run\w*|tak\w*[ \t]+effect)|error\w*|nan)(?![A-Za-z])|"
