@@ -57,6 +57,10 @@ Where a question is decided, for instance:
   a catch-all with no backend near it       refusals.unclaimed() ([needs_backend] in attribution.toml)
   an import probe, an optimizer's OOM       probes.in_optional_probe(), in_handled_probe(), raised_by_optimizer()
   the entry's words for the backend         decide.wording(); a better entry: evidence.specialized(), generalized()
+  a comparison's reference, a cause         sentences._replaced_removed (COMPARED_TO: "against", "matched SDPA"), _effect_removed
+                                            ("A causes B to fail": B) (helper ex119)
+  a kernel name two libraries share         decide._torch_flash_subject (FlashAttention / torch's flash kernel), _torch_kernel_subject
+                                            (xformers' CUTLASS kernel names / torch's memory-efficient SDPA, helper ex119)
 """
 
 from __future__ import annotations
@@ -70,10 +74,11 @@ from .tables import (
     _selected_after, _specializations, _toml, _with_absent_notice, BACKENDS, HERE, NOT_SEVEN, rules,
 )
 from .sentences import (
-    _advice_removed, _choices_removed, _class_of_other_module_removed, _contrast_removed, _cure_to_avoid_removed,
+    _advice_removed, _choices_removed, _class_of_other_module_removed, _contrast_removed, _cure_to_avoid_removed, _effect_removed,
     _cure_when_absent_removed, _cured_removed, _examples_removed, _healthy_blanked, _healthy_removed, _list_removed,
     _main_clause, _persisted_removed, _replaced_removed, _scrub, _selection, _subject_of_match, ABSENT_BANNER,
-    ABSENT_WORDS, ADVICE, BRACED_CHOICES, CHANGED, CHANGED_TO_AVOID, CLAUSE_BREAK, COMPARED_TO, CONFIG_OFF,
+    ABSENT_WORDS, ADVICE, BRACED_CHOICES, CHANGED, CHANGED_TO_AVOID, CLAUSE_BREAK, COMPARED_TO, COMPARED_WORDS, COMPARING, CONFIG_OFF,
+    EFFECT, EFFECT_FAILURE,
     CONTRAST_BREAK, CURE_WHEN_ABSENT, CURE_WORDS, CURED, DINOV2_NOTICE, ELLIPTIC_NOT, ETC, EXAMPLES, EXCEPTION_TYPE,
     FA_FAMILY, FAILED, FAILURE_STATED, FALLBACK_TO, first_named, HEALTHY, IMPORT_FROM, LIST_ITEM, LISTED_CHOICES,
     NOT_ADVICE, NOT_WITH, OFFER, OPENING_CLAUSE, OPTIONS, OTHER_PROGRAM, PATCHED, PERSISTED, PROPOSAL,
@@ -101,6 +106,6 @@ from .evidence import (
     _says_in_words, generalized, specialized,
 )
 from .decide import (
-    _attribute, _attributed, _import_chain_only, _torch_flash_subject, attribute, backend_of, FA_PACKAGE,
-    TORCH_FLASH, wording,
+    _attribute, _attributed, _import_chain_only, _torch_flash_subject, _torch_kernel_subject, attribute, backend_of, FA_PACKAGE,
+    TORCH_FLASH, TORCH_SDPA, wording, XFORMERS_KERNEL, XFORMERS_PACKAGE,
 )

@@ -106,14 +106,38 @@ def _torch_flash_subject(lines: list[str], line: int, named_line: int) -> bool:
     return not any(FA_PACKAGE.search(TORCH_FLASH.sub(" ", lines[j])) for j in set(window) | {named_line - 1})
 
 
+# helper ex119 (session 20; round 82 pytorch/pytorch#134208: "FATAL: kernel `fmha_cutlassF_f32_aligned_32x128_gmem_sm80` is for
+# sm80-sm90" in a report on torch's scaled_dot_product_attention under ZLUDA): torch's memory-efficient SDPA kernel is xformers'
+# CUTLASS kernel vendored with its names (aten/src/ATen/native/transformers/cuda/mem_eff_attention: fmha_cutlassF_*, cutlassF,
+# cutlassB). Such a name is xformers' only where the text shows xformers itself; where it shows SDPA and no xformers, it is SDPA's
+XFORMERS_KERNEL = re.compile(r"(?<![A-Za-z])fmha_cutlass[FB]?_\w+|\bcutlass[FB]\b")
+XFORMERS_PACKAGE = re.compile(r"\bxformers?\b|\bmemory_efficient_attention\b|(?-i:\bXFORMERS_[A-Z])|\bxFormers\b", re.IGNORECASE)
+TORCH_SDPA = re.compile(r"\bscaled[_ ]dot[_ ]product[_ ]attention\b|\bSDPA\b|\bsdp_kernel\b|\bSDPBackend\b|"
+                        r"\b(?:enable_)?mem(?:ory)?_?eff(?:icient)?_sdp\b|(?<![A-Za-z0-9])(?:aten|at)(?:::|\.|_)_(?:scaled_dot_product_)?"
+                        r"efficient_attention\w*", re.IGNORECASE)
+
+
+def _torch_kernel_subject(lines: list[str], line: int, named_line: int) -> bool:
+    """Does the line that named xformers name it only by a kernel torch's SDPA shares (XFORMERS_KERNEL), with SDPA shown and
+    xformers itself not shown within WINDOW of 1-based `line`?"""
+    if not 0 < named_line <= len(lines) or not XFORMERS_KERNEL.search(lines[named_line - 1]):
+        return False
+    window = [XFORMERS_KERNEL.sub(" ", lines[j]) for j in range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))]
+    named = XFORMERS_KERNEL.sub(" ", lines[named_line - 1])
+    return any(TORCH_SDPA.search(t) for t in window) and not any(XFORMERS_PACKAGE.search(t) for t in window + [named])
+
+
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
     FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject,
-    helper ex66)."""
+    helper ex66), and xformers' CUTLASS kernel names as SDPA's where the text shows SDPA and no xformers (_torch_kernel_subject,
+    helper ex119)."""
     own = _own_where_shown(entry, own, lines, line)  # helper ex86
     backend, named = _attributed(entry, own, lines, line)
     if backend in FA_FAMILY and backend != own and named is not None and _torch_flash_subject(lines, line, named.line):
         return "sdpa", Attribution("sdpa", named.line, named.text)
+    if backend == "xformers" and backend != own and named is not None and _torch_kernel_subject(lines, line, named.line):
+        return "sdpa", Attribution("sdpa", named.line, named.text)  # helper ex119
     return backend, named
 
 

@@ -37,7 +37,9 @@ FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(
 # with 'flash_attention_2' loss is nan", "FA2 works, FA3 crashes on H100"): a clause, between punctuation or "but",
 # "while", "whereas", "and", with a word of health and no word of failure names no failing backend. Written from the
 # mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
-HEALTHY = re.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
+# (helper ex119, session 20: "performs well" too, round 83 LLaVA-VL/LLaVA-NeXT#254's "Model perform well when using flash_attention_2 or
+# SDPA, but ...")
+HEALTHY = re.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|perform(?:s|ed|ing)? (?:well|fine|normally|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
                      r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
                      r"正常|没问题|没有问题", re.IGNORECASE)
 UNHEALTHY = re.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
@@ -104,8 +106,10 @@ OTHER_PROGRAM = re.compile(r"\b(?:also|too)\b[^\n.;]{0,60}?\bin[ \t]+(?:[\w.-]+[
 EXAMPLES = re.compile(r"(?<![\w\])>])\((?:[\w .'/+-]{1,40},){2,}[\w .'/+-]{1,40}\)")
 ETC = re.compile(r"^\W*(?:etc|and so on|and more|\.\.\.|…)\W*$", re.IGNORECASE)
 # A backend's own switch in a config or a report set off ("flash_attn: disabled", "use_xformers = False"): not what runs
+# helper ex119 (session 20; round 7a unslothai/unsloth#4381, unsloth's banner "FA [Xformers = None. FA2 = False]"): a library's state
+# None in a listing of states (another item or a bracket after it, not a guarded import's `flash_attn_func = None` at a line's end)
 CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flash)[\w-]*\**[ \t]*[:=][ \t]*\**[ \t]*[\"'`]?"
-                        r"(?:disabled?|false|off)\b(?![ \t]*[\w(])", re.IGNORECASE)
+                        r"(?:(?:disabled?|false|off)\b(?![ \t]*[\w(])|(?-i:None)[ \t]*(?=[.,;\]|][ \t]*\S))", re.IGNORECASE)
 
 
 def _examples_removed(m: re.Match) -> str:
@@ -165,16 +169,31 @@ def _persisted_removed(line: str) -> str:
 
 # helper ex84 (session 13; round 81m: alexzhang13/flashattention2-custom-mask#18, "significant numerical discrepancies arise compared
 # to PyTorch's native scaled_dot_product_attention"): the backend a result is compared to is the reference, not the failing side
-COMPARED_TO = re.compile(r"\b(?:compared[ \t]+(?:to|with)|versus|vs\.?)[ \t]+(?:(?:the|PyTorch(?:'s)?|torch(?:'s)?|native|reference|"
-                         r"built-?in|standard)[ \t]+){0,3}[^\s,;:!?()]+", re.IGNORECASE)
+# helper ex119 (session 20; round 96 Dao-AILab/flash-attention#1359 "benchmarked FlashAttention against PyTorch's
+# scaled_dot_product_attention", round 83 Dao-AILab/flash-attention#2553 "the output norm matched SDPA ... vs SDPA-bf16's own"): the
+# reference by its other words too: "against", "relative to", "different from", "slower/faster than", and a result that matches
+# (or does not match) it. The reference is never the failing side, so it is blanked even where the rest of the line names nothing
+# (then the lines around it decide: FA4's title over #2553's sentence)
+COMPARED_TO = re.compile(r"(?:\b(?:compared[ \t]+(?:to|with|against)|versus|vs\.?|(?P<against>against)|relative[ \t]+to|differs?[ \t]+from|"
+                         r"different[ \t]+from|(?:slower|faster|worse|better)[ \t]+than)|"
+                         r"\b(?:outputs?|results?|values?|norms?|logits|loss(?:es)?)(?:[ \t]+(?:norms?|values?|shapes?|still|all|exactly|closely|"
+                         r"roughly|numerically|do|does|did|not|never|only|do(?:es)?n['’]t|didn['’]t))*[ \t]+match(?:es|ed)?)"
+                         r"[ \t]+(?:(?:the|PyTorch(?:['’]s)?|torch(?:['’]s)?|native|reference|built-?in|standard|that[ \t]+of|those[ \t]+of)[ \t]+){0,3}"
+                         r"[^\s,;:!?()]+", re.IGNORECASE)
+COMPARED_WORDS = ("compared", "vs", "versus", "against", "relative to", "differ", "than", "match")
+# ("against" only after a verb of comparing: "benchmarked X against Y", "checked it against Y"; "tested against flash-attn 2.8.3" says
+# what ran, "built against torch 2.4" what it was built for)
+COMPARING = re.compile(r"\b(?:compar|benchmark|check|validat|verif|diff|measur|evaluat)\w*\b[^.;:!?\n]{0,60}$", re.IGNORECASE)
 
 
 def _replaced_removed(line: str) -> str:
-    """`line` without what it names as replaced, as a reason or as the reference it is compared to, where the rest still names
-    a backend."""
+    """`line` without what it names as the reference it is compared to (always: helper ex119), and without what it names as
+    replaced or as a reason where the rest still names a backend."""
+    low = line.lower()
+    if any(w in low for w in COMPARED_WORDS):
+        line = COMPARED_TO.sub(lambda m: m.group(0) if m.group("against") and not COMPARING.search(line, 0, m.start())
+                               else " " * len(m.group(0)), line)
     kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
-    if "compared" in kept.lower() or "vs" in kept.lower():
-        kept = COMPARED_TO.sub(lambda m: " " * len(m.group(0)), kept)
     if kept == line:
         return line
     return kept if any(rx.search(kept) for _, rx in rules().seven) else line
@@ -321,6 +340,37 @@ PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[
                             r"[^,;:.!?()\n]{1,40})", re.IGNORECASE)
 
 
+# helper ex119 (session 20; round 77 hanamizuki-ai/launcher-support#160: "启动器默认会带--use-pytorch-cross-attention参数无法直接关闭，
+# 导致sage attention失效", the launcher's SDPA flag causing SageAttention to go unused): in "A causes B to fail" the backend B, named
+# right after the word of cause and followed by a failure, is what failed; A, named before that word in the same sentence, is the
+# cause (a flag, a setting, another library). "导致", "致使", "使得", "造成", "causes/caused/causing", "leads/led to", "makes/made",
+# "results in", "breaks" (transitive; a word, not make's "make[2]: *** [...] Error 1"); blanked only where B is a backend named within
+# a few words after the word of cause
+EFFECT = re.compile(r"(?:导致|致使|使得|造成|(?<![A-Za-z])(?:caus(?:es|ed|ing)|leads?[ \t]+to|led[ \t]+to|leading[ \t]+to|"
+                    r"makes?|made|making|results?[ \t]+in|resulted[ \t]+in|resulting[ \t]+in|breaks?|broke|breaking)(?=[ \t]))",
+                    re.IGNORECASE)
+EFFECT_FAILURE = re.compile(r"(?<![A-Za-z])(?:fail\w*|crash\w*|break\w*|broken|ignored|ineffective|unusable|unused|disabled|"
+                            r"(?:not|never|stop\w*)[ \t]+(?:to[ \t]+)?(?:work\w*|load\w*|be[ \t]+used|run\w*|tak\w*[ \t]+effect)|error\w*|nan)(?![A-Za-z])|"
+                            r"失效|报错|无法|不能|失败|崩溃|出错|不生效|不工作|用不了", re.IGNORECASE)
+EFFECT_SENTENCE = re.compile(r"[^.!?。！？\n]+")
+
+
+def _effect_removed(line: str) -> str:
+    """`line` with the cause of "A causes B to fail" blanked (EFFECT), where B is a backend of the seven."""
+    def blank(sm: re.Match) -> str:
+        s = sm.group(0)
+        for m in EFFECT.finditer(s):
+            after = s[m.end():]
+            hit = _first_rule(after[:40])  # (the rules alone, not first_named: no _scrub within _scrub)
+            if hit is None or hit[0] not in BACKENDS or not EFFECT_FAILURE.search(after[:120]):
+                continue
+            if not any(b != hit[0] and rx.search(s, 0, m.start()) for b, rx in rules().seven):
+                continue  # the cause names no other backend: nothing to take from it
+            return " " * m.start() + s[m.start():]
+        return s
+    return EFFECT_SENTENCE.sub(blank, line)
+
+
 def _contrast_removed(line: str) -> str:
     """`line` without a contrast's side that does not fail ("but not with SDPA", "SDPA doesn't"), where the rest still names a
     backend."""
@@ -434,8 +484,8 @@ def _scrub(line: str) -> str:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
     if any(w in low for w in ("available", "installed", "import", "missing", "absent", "supported")):
         line = _cure_when_absent_removed(line)  # (before REPLACED: "instead of X" names the absent one; helper ex86)
-    if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared to", "compared with", "versus", "vs", "replac",
-                              "outperform")):
+    if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared", "versus", "vs", "replac",
+                              "outperform", "against", "relative to", "than", "match")):
         line = _replaced_removed(line)
     if "same" in low or "persist" in low:
         line = _persisted_removed(line)
@@ -444,6 +494,8 @@ def _scrub(line: str) -> str:
         line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
     if "not" in low or "n't" in low or "不会" in line or "没" in line:
         line = _contrast_removed(line)
+    if any(w in low for w in ("caus", "lead", "led to", "make", "made", "result", "break", "broke", "导致", "致使", "使得", "造成")):
+        line = _effect_removed(line)
     if any(w in low for w in ("solution", "workaround", "fix ", "suggest", "recommend", "instead")):
         line = ADVICE.sub(_advice_removed, line)
     if "tried" in low:
