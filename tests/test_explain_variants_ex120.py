@@ -1,0 +1,147 @@
+"""Variants for helper ex120 (session 20): unrelated failures that name an attention backend in passing, and the true
+positives beside them (the same logs where the backend really fails).
+
+Every case was written by hand (2026-11-30): other programs, paths, exceptions, wordings and languages than the fixtures
+(fixtures/errors/round22, round32, round9 and round92 unrelated logs). A near miss (`want` None) must get no reading from a
+sentence reader or a last resort (prose.*, triage.*, attn.nan-output, attn.kernel-hang, attn.wrong-output); a positive
+(`want` an (entry prefix, backend) pair) must keep a reading of that entry with that backend.
+
+Mechanisms:
+  quoted     attribution/refusals.py _other_failure_quoted (through not_a_report): a report that quotes its failure, a
+             traceback of two or more frames and its exception line or ComfyUI's error report, where none of it names
+             attention and the exception is none any kernel may raise (a CUDA fault, NaN, out of memory, a compiler's):
+             a sentence that names a backend in passing is no reading of it
+  unused     attribution/refusals.py _exonerated (UNUSED beside UNRELATED, CLEARED): "these nodes do not use xformers, so
+             that's unrelated" clears the backend a sentence names
+  nonfatal   attribution.toml [optional_notice]: a sentence that calls the backend's message non-fatal, harmless or one
+             that can be ignored is the same notice as "Proceeding without it"
+  inventory  attribution.toml [inventory]: a heading that introduces a library's info dump ("**My xformers info:**"), its
+             rows ("memory_efficient_attention.cutlassF:   available") and a package with its version alone list what is
+             there: no evidence for whose an error above them is
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import tb
+
+READERS = ("prose.", "triage.", "attn.nan-output", "attn.kernel-hang", "attn.wrong-output")
+
+REPORT = ("## Error Details\n- **Node ID:** {node_id}\n- **Node Type:** {node}\n- **Exception Type:** {etype}\n"
+          "- **Exception Message:** {message}\n## Stack Trace\n```\n"
+          '  File "C:\\ComfyUI_windows_portable\\ComfyUI\\execution.py", line 327, in execute\n'
+          "    output_data, output_ui, has_subgraph = get_output_data(obj, input_data_all)\n")
+
+CASES = [
+    # quoted: near misses (the traceback is another library's: a dataset, an installer, a checkpoint, NCCL)
+    ("flash-attn title, datasets KeyError",
+     "Flash attention 2 training keeps failing\n\nI run the SFT recipe with flash_attention_2 on 8 H100s.\n\n"
+     + tb(("/home/ml/sft/train.py", 214, "main", "ds = ds.map(tokenize, batched=True)"),
+          ("/opt/conda/lib/python3.11/site-packages/datasets/arrow_dataset.py", 3093, "map", "for rank, done, content in "
+           "Dataset._map_single(**dataset_kwargs):"),
+          ("/home/ml/sft/train.py", 120, "tokenize", "return tok(batch['prompt'])"),
+          error="KeyError: 'prompt'"), None),
+    ("sage pipeline, dataset FileNotFoundError (Chinese title)",
+     "用 SageAttention 跑训练脚本一直报错\n\n"
+     + tb(("D:\\lora\\sd-scripts\\train_network.py", 1033, "<module>", "trainer.train(args)"),
+          ("D:\\lora\\sd-scripts\\library\\train_util.py", 1802, "__init__", "img_paths = glob_images(subset.image_dir)"),
+          error="FileNotFoundError: [WinError 3] The system cannot find the path specified: 'D:/lora/img/10_girl'"), None),
+    ("xformers installer notice over a subprocess failure",
+     "`RTX 5090 detected, skipping xformers!\nPatching torch...\n"
+     + tb(("/opt/trainer/installer.py", 77, "main", "setup_venv()"),
+          ("/usr/lib/python3.12/subprocess.py", 413, "check_call", "raise CalledProcessError(retcode, cmd)"),
+          error="subprocess.CalledProcessError: Command 'venv/bin/python patch_torch.py' returned non-zero exit status 2."),
+     None),
+    ("flash_attention_2 model, NCCL watchdog timeout",
+     "Training Qwen with attn_implementation=flash_attention_2 dies after 30 minutes, flash attention seems broken\n\n"
+     + tb(("/workspace/train.py", 402, "training_step", "self.accelerator.backward(loss)"),
+          ("/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", 2288, "all_reduce",
+           "work = group.allreduce([tensor], opts)"),
+          error="torch.distributed.DistBackendError: [Rank 3] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=1532, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800041 "
+                "milliseconds before timing out."), None),
+    ("xformers sentence over ComfyUI's report of a missing image",
+     "i reinstalled xformers and the errors still pop up, nothing works\n\n"
+     + REPORT.format(node_id=14, node="LoadImage", etype="FileNotFoundError",
+                     message="[Errno 2] No such file or directory: 'input/clip_0001.png'"), None),
+    ("xformers title, the exception's message continues with no attention in it",
+     "xformers error when training\n\n"
+     + tb(("/srv/kohya/train_network.py", 990, "train", "for step, batch in enumerate(train_dataloader):"),
+          ("/srv/venv/lib/python3.10/site-packages/torch/utils/data/dataloader.py", 1344, "_process_data",
+           "data.reraise()"),
+          error="PIL.UnidentifiedImageError: cannot identify image file\n'/data/set/15_cat/IMG_0042.webp'"), None),
+    # quoted: positives (the traceback is the backend's, or its exception is a kernel fault only the sentence places)
+    ("flash-attn title, flash_attn frames",
+     "Flash attention 2 training keeps failing\n\n"
+     + tb(("/home/ml/sft/train.py", 214, "main", "trainer.train()"),
+          ("/opt/conda/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py", 91, "_flash_attn_forward",
+           "out, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd("),
+          error="RuntimeError: FlashAttention only supports Ampere GPUs or newer."), ("", "fa2")),
+    ("clean frames, the exception's next line names the backend's library",
+     "Training fails at import\n\n"
+     + tb(("/opt/venv/lib/python3.11/site-packages/transformers/utils/import_utils.py", 1863, "__getattr__",
+           "module = self._get_module(self._class_to_module[name])"),
+          ("/opt/venv/lib/python3.11/site-packages/transformers/utils/import_utils.py", 1875, "_get_module",
+           "raise RuntimeError("),
+          error="RuntimeError: Failed to import transformers.models.qwen2.modeling_qwen2 because of the following error "
+                "(look up to see its traceback):\n/opt/venv/lib/python3.11/site-packages/sageattention/_qattn_sm90.so: "
+                "cannot open shared object file: No such file or directory"), ("", "sage")),
+    ("sage title, clean frames, CUDA fault",
+     "SageAttention crashes in backward on my 5090\n\n"
+     + tb(("/srv/wan/train.py", 88, "step", "loss.backward()"),
+          ("/srv/venv/lib/python3.12/site-packages/torch/_tensor.py", 626, "backward", "torch.autograd.backward("),
+          error="RuntimeError: CUDA error: an illegal memory access was encountered"), ("", "sage")),
+    ("sentence beside ComfyUI's report of a Sage node",
+     "sage attention fails every time, even after reinstalling it\n\n"
+     + REPORT.format(node_id=31, node="PatchSageAttentionKJ", etype="RuntimeError",
+                     message="SageAttention kernel failed: head_dim 72 is not supported"), ("", "sage")),
+    # unused: near misses and a positive
+    ("maintainer: the nodes do not use xformers",
+     "xFormers not available\n\nComfyUI will not start after installing the pack.\n"
+     "This pack does not use xformers at all, so that message is unrelated.", None),
+    ("maintainer: flash-attn is irrelevant here (says the backend, not the code)",
+     "flash_attn not found\n\nThe script stops at the first step.\nflash_attn is irrelevant here, the script never imports it.",
+     None),
+    ("another backend cleared, the failing one kept",
+     "xformers crashes during backward\n\nThe model does not use flash attention, so that part is unrelated.",
+     ("prose.", "xformers")),
+    # inventory: an OOM above an info dump is nobody's backend; raised in the backend's frames it is
+    ("OOM above xformers.info's dump",
+     "Upscaling at 2x runs out of memory on my 3070\n\n"
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.25 GiB. GPU 0 has a total capacity of 8.00 GiB of "
+     "which 1.10 GiB is free.\n\nxformers info:\nxFormers 0.0.28.post3\n"
+     "memory_efficient_attention.ckF:                    unavailable\n"
+     "memory_efficient_attention.cutlassF-pt:            available\n", ("train.oom", None)),
+    ("OOM raised in xformers' frames",
+     "Upscaling at 2x runs out of memory on my 3070\n\n"
+     + tb(("/srv/webui/modules/sd_hijack_optimizations.py", 496, "xformers_attention_forward",
+           "out = xformers.ops.memory_efficient_attention(q, k, v, attn_bias=None)"),
+          ("/srv/venv/lib/python3.10/site-packages/xformers/ops/fmha/__init__.py", 223, "memory_efficient_attention",
+           "return _memory_efficient_attention("),
+          error="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.25 GiB. GPU 0 has a total capacity of "
+                "8.00 GiB of which 1.10 GiB is free."), ("", "xformers")),
+    # nonfatal: near misses and a positive
+    ("a harmless flash_attn import warning",
+     "There is a non-fatal warning that flash_attn could not be imported, but the UI never opens.", None),
+    ("the sage notice can be ignored",
+     "The message that sageattention failed to import can be safely ignored; my problem is the missing model.", None),
+    ("a sage import that fails the run",
+     "sageattention fails to import and the workflow stops", ("", "sage")),
+]
+
+
+def _found(text: str) -> list[tuple[str, str | None]]:
+    from attn_doctor.explain import match
+
+    return [(m.entry.id, m.backend) for m in match(text)]
+
+
+@pytest.mark.parametrize("name,text,want", CASES, ids=[c[0] for c in CASES])
+def test_unrelated_failure_named_in_passing(name, text, want):
+    found = _found(text)
+    if want is None:
+        assert [f for f in found if f[0].startswith(READERS)] == [], found
+    else:
+        prefix, backend = want
+        assert any(i.startswith(prefix) and b == backend for i, b in found), found
