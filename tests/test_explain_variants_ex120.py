@@ -14,7 +14,10 @@ Mechanisms:
   unused     attribution/refusals.py _exonerated (UNUSED beside UNRELATED, CLEARED): "these nodes do not use xformers, so
              that's unrelated" clears the backend a sentence names
   nonfatal   attribution.toml [optional_notice]: a sentence that calls the backend's message non-fatal, harmless or one
-             that can be ignored is the same notice as "Proceeding without it"
+             that can be ignored is the same notice as "Proceeding without it"; a title or sentence naming the backend
+             whose notice the input prints elsewhere retells it (attribution/refusals.py _notice_retold)
+  rust       attribution.toml [[not_a_report.shadow]] (every): a Rust program's backtrace (symbols ending in ::h and 16 hex
+             digits) is that engine's own attention, unless candle-flash-attn (FA2's kernels) is in it
   inventory  attribution.toml [inventory]: a heading that introduces a library's info dump ("**My xformers info:**"), its
              rows ("memory_efficient_attention.cutlassF:   available") and a package with its version alone list what is
              there: no evidence for whose an error above them is
@@ -121,11 +124,25 @@ CASES = [
            "return _memory_efficient_attention("),
           error="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.25 GiB. GPU 0 has a total capacity of "
                 "8.00 GiB of which 1.10 GiB is free."), ("", "xformers")),
+    # rust: a Rust engine's backtrace is its own attention; candle-flash-attn compiles FA2's kernels
+    ("a Rust engine's flash attention panics",
+     "Flash attention crashes on my RTX 5090\n\n```\nthread 'tokio-runtime-worker' panicked at src/ops/attention.rs:88:9:\n"
+     "  12:     0x5581c1e2a3f4 - mistralrs_core::pipeline::inputs_processor::forward::h0c1d2e3f4a5b6c7d\n"
+     "  13:     0x5581c1e2b000 - tokio::runtime::task::harness::Harness<T,S>::poll::h1a2b3c4d5e6f7a8b\n```", None),
+    ("candle-flash-attn panics",
+     "Flash attention crashes on my RTX 5090\n\n```\nthread 'main' panicked at candle-flash-attn/src/lib.rs:88:9:\n"
+     "  12:     0x5581c1e2a3f4 - candle_flash_attn::ffi::run_mha::h0c1d2e3f4a5b6c7d\n"
+     "  13:     0x5581c1e2b000 - candle_core::storage::Storage::apply_op3::h1a2b3c4d5e6f7a8b\n```", ("", "fa2")),
     # nonfatal: near misses and a positive
     ("a harmless flash_attn import warning",
      "There is a non-fatal warning that flash_attn could not be imported, but the UI never opens.", None),
     ("the sage notice can be ignored",
      "The message that sageattention failed to import can be safely ignored; my problem is the missing model.", None),
+    ("a title that retells the notice the log prints",
+     "[Bug]: sageattention not found and green frames\n\nThe console says: sageattention not found, continuing without it\n"
+     "Then every frame of the video comes out green.", None),
+    ("a title about xformers over another backend's notice",
+     "xformers crashes on every step\n\nThe console says: flash_attn not installed, running without it\n", ("prose.", "xformers")),
     ("a sage import that fails the run",
      "sageattention fails to import and the workflow stops", ("", "sage")),
 ]

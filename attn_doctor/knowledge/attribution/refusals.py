@@ -296,7 +296,23 @@ def optional_notice(entry: Entry, lines: list[str], line: int, named_by: Attribu
     if r is None or not entry.id.startswith(r[0]):
         return False
     at = [line] + ([named_by.line] if named_by is not None else [])
-    return any(0 < n <= len(lines) and r[1].search(lines[n - 1]) for n in at)
+    if any(0 < n <= len(lines) and r[1].search(lines[n - 1]) for n in at):
+        return True
+    return _notice_retold(lines, line, r[1])
+
+
+def _notice_retold(lines: list[str], line: int, notice: re.Pattern) -> bool:
+    """Is the match's line a report's title or sentence naming a backend whose optional notice the input prints elsewhere
+    (a title "No module xformers and black image" over "No module 'xformers'. Processing without it")? The notice retold
+    (helper ex120; round 12 unrelated: AUTOMATIC1111/stable-diffusion-webui#5211)."""
+    if not 0 < line <= len(lines):
+        return False
+    named = first_named(lines[line - 1])
+    if named is None:
+        return False
+    _, window, _, _ = _not_a_report_rules()
+    return any(j != line - 1 and notice.search(lines[j]) and first_named(lines[j]) == named
+               for j in range(min(len(lines), window)))
 
 
 def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
