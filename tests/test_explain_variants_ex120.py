@@ -139,8 +139,13 @@ CASES = [
     ("the sage notice can be ignored",
      "The message that sageattention failed to import can be safely ignored; my problem is the missing model.", None),
     ("a title that retells the notice the log prints",
-     "[Bug]: sageattention not found and green frames\n\nThe console says: sageattention not found, continuing without it\n"
-     "Then every frame of the video comes out green.", None),
+     '[Bug]: No module "flash_attn" and garbled output\n\nWhen I start it, it prints " No module "flash_attn". '
+     'Proceeding without it "\nthen the answers are garbled.', None),
+    ("a Chinese title that retells the notice",
+     "xformers 没有安装，视频全绿\n\n控制台显示：No module 'xformers'. Proceeding without it.\n", None),
+    ("a title that says the backend fails when present, over its notice",
+     "Without flash_attn the answers are short, while with flash_attn installed the script fails.\n\n"
+     "At first, \"No module 'flash_attn'. Proceeding without it\" was printed and it ran.\n", ("prose.", "fa2")),
     ("a title about xformers over another backend's notice",
      "xformers crashes on every step\n\nThe console says: flash_attn not installed, running without it\n", ("prose.", "xformers")),
     ("a sage import that fails the run",

@@ -298,20 +298,27 @@ def optional_notice(entry: Entry, lines: list[str], line: int, named_by: Attribu
     at = [line] + ([named_by.line] if named_by is not None else [])
     if any(0 < n <= len(lines) and r[1].search(lines[n - 1]) for n in at):
         return True
-    return _notice_retold(lines, line, r[1])
+    return entry.id == RETELLS and _notice_retold(lines, line)
 
 
-def _notice_retold(lines: list[str], line: int, notice: re.Pattern) -> bool:
-    """Is the match's line a report's title or sentence naming a backend whose optional notice the input prints elsewhere
-    (a title "No module xformers and black image" over "No module 'xformers'. Processing without it")? The notice retold
-    (helper ex120; round 12 unrelated: AUTOMATIC1111/stable-diffusion-webui#5211)."""
+# the notice that a program goes on without the backend itself ("No module 'xformers'. Proceeding without it"), not without an
+# optional part of it (xformers' "A matching Triton is not available, some optimizations will not be enabled" is xformers' own
+# matter: round 24m labels a post about it xformers)
+RETELLS = "prose.import"  # the reading that says only what such a notice says: the backend is absent (not "fails with it")
+GOES_ON_WITHOUT = re.compile(r"(?i)\b(?:proceed|process|continu|runn?)ing without (?:it|them|this)\b")
+
+
+def _notice_retold(lines: list[str], line: int) -> bool:
+    """Is the match's line a report's title or sentence naming a backend the input's notice says it goes on without, on
+    another line (a title "No module xformers and black image" over "No module 'xformers'. Processing without it")? The
+    notice retold (helper ex120; round 12 unrelated: AUTOMATIC1111/stable-diffusion-webui#5211)."""
     if not 0 < line <= len(lines):
         return False
     named = first_named(lines[line - 1])
     if named is None:
         return False
     _, window, _, _ = _not_a_report_rules()
-    return any(j != line - 1 and notice.search(lines[j]) and first_named(lines[j]) == named
+    return any(j != line - 1 and GOES_ON_WITHOUT.search(lines[j]) and first_named(lines[j]) == named
                for j in range(min(len(lines), window)))
 
 
