@@ -3,7 +3,8 @@ positives beside them (the same logs where the backend really fails).
 
 Every case was written by hand (2026-11-30): other programs, paths, exceptions, wordings and languages than the fixtures
 (fixtures/errors/round22, round32, round9 and round92 unrelated logs). A near miss (`want` None) must get no reading from a
-sentence reader or a last resort (prose.*, triage.*, attn.nan-output, attn.kernel-hang, attn.wrong-output); a positive
+sentence reader or a last resort (prose.*, triage.*, attn.nan-output, attn.kernel-hang, attn.wrong-output), ("!", b) no
+reading with backend b; a positive
 (`want` an (entry prefix, backend) pair) must keep a reading of that entry with that backend.
 
 Mechanisms:
@@ -18,6 +19,8 @@ Mechanisms:
              whose notice the input prints elsewhere retells it (attribution/refusals.py _notice_retold)
   rust       attribution.toml [[not_a_report.shadow]] (every): a Rust program's backtrace (symbols ending in ::h and 16 hex
              digits) is that engine's own attention, unless candle-flash-attn (FA2's kernels) is in it
+  dsl        attribution.toml [dsl_kernel] others + refusals.unclaimed: a catch-all the CuTe DSL's name gave to FA4, beside
+             another program's kernel (a GEMM named in words) and nothing of FA4, is unclaimed
   inventory  attribution.toml [inventory]: a heading that introduces a library's info dump ("**My xformers info:**"), its
              rows ("memory_efficient_attention.cutlassF:   available") and a package with its version alone list what is
              there: no evidence for whose an error above them is
@@ -133,6 +136,15 @@ CASES = [
      "Flash attention crashes on my RTX 5090\n\n```\nthread 'main' panicked at candle-flash-attn/src/lib.rs:88:9:\n"
      "  12:     0x5581c1e2a3f4 - candle_flash_attn::ffi::run_mha::h0c1d2e3f4a5b6c7d\n"
      "  13:     0x5581c1e2b000 - candle_core::storage::Storage::apply_op3::h1a2b3c4d5e6f7a8b\n```", ("", "fa2")),
+    # dsl: the CuTe DSL named for a GEMM kernel is no FA4 failure; beside FA4's own files it is
+    ("a GEMM kernel of the CuTe DSL fails to compile",
+     "[Bug]: cutedsl kernel fails after upgrading the DSL\n\nAll bf16 variants of the `blockscaled_gemm_swiglu` CuTe DSL "
+     "kernel fail to compile with nvidia-cutlass-dsl==4.6.0 on sm_100a:\n```\n"
+     "cutlass.base_dsl.compiler.CompilerDiagnosticError: error: NVVM backend compilation failed\n```", ("!", "cute")),
+    ("FA4's backward fails to compile in the same DSL",
+     "[Bug]: FA4 backward fails after upgrading the DSL\n\n```\n"
+     '  File "/opt/venv/lib/python3.12/site-packages/flash_attn/cute/flash_bwd_sm100.py", line 88, in __call__\n'
+     "cutlass.base_dsl.compiler.CompilerDiagnosticError: error: NVVM backend compilation failed\n```", ("", "cute")),
     # nonfatal: near misses and a positive
     ("a harmless flash_attn import warning",
      "There is a non-fatal warning that flash_attn could not be imported, but the UI never opens.", None),
@@ -164,6 +176,8 @@ def test_unrelated_failure_named_in_passing(name, text, want):
     found = _found(text)
     if want is None:
         assert [f for f in found if f[0].startswith(READERS)] == [], found
+    elif want[0] == "!":  # no reading gives this backend
+        assert [f for f in found if f[1] == want[1]] == [], found
     else:
         prefix, backend = want
         assert any(i.startswith(prefix) and b == backend for i, b in found), found

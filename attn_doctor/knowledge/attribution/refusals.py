@@ -16,6 +16,7 @@ from .shapes import Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, T
 from .tables import _document_rules, _toml, rules
 from .sentences import _subject_of_match, first_named
 from .search import _nearest_for, _program_line, nearest
+from .probes import another_dsl_kernel
 
 
 def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
@@ -69,6 +70,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return False
     if found is None or found.backend == "foreign":
         return True
+    if found.backend == "cute" and another_dsl_kernel(lines, line):
+        return True  # the CuTe DSL named for another program's kernel (a GEMM), nothing of FA4 near it ([dsl_kernel], ex120)
     if found.backend == "other":  # an attention library outside the seven: its kernel faults, not its prose
         return entry.id not in r.other_counts
     if entry.id in r.own_or_frames and found.backend != own:
