@@ -67,6 +67,24 @@ CASES = [
           error="torch.distributed.DistBackendError: [Rank 3] Watchdog caught collective operation timeout: "
                 "WorkNCCL(SeqNum=1532, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800041 "
                 "milliseconds before timing out."), None),
+    ("FA2 title over torchrun's rank-prefixed NCCL timeout",
+     "FlashAttention-2 run dies at step 1200\n\n"
+     "[rank3]: Traceback (most recent call last):\n"
+     '[rank3]:   File "/workspace/train.py", line 402, in training_step\n'
+     "[rank3]:     self.accelerator.backward(loss)\n"
+     '[rank3]:   File "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", line 2288, in barrier\n'
+     "[rank3]:     work = group.barrier(opts=opts)\n"
+     "[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from "
+     "[0] via c10d key-value store by key '0', but store->get('0') got error: wait timeout after 600000ms", None),
+    ("FA2 title over a rank-prefixed traceback through flash_attn",
+     "FlashAttention-2 run dies at step 1200\n\n"
+     "[rank3]: Traceback (most recent call last):\n"
+     '[rank3]:   File "/workspace/train.py", line 402, in training_step\n'
+     "[rank3]:     out = model(**batch)\n"
+     '[rank3]:   File "/usr/local/lib/python3.10/dist-packages/flash_attn/flash_attn_interface.py", line 96, in '
+     "_flash_attn_varlen_forward\n"
+     "[rank3]:     out, softmax_lse, S_dmask, rng_state = flash_attn_cuda.varlen_fwd(\n"
+     "[rank3]: RuntimeError: cu_seqlens_q must have shape (batch_size + 1)", ("", "fa2")),
     ("xformers sentence over ComfyUI's report of a missing image",
      "i reinstalled xformers and the errors still pop up, nothing works\n\n"
      + REPORT.format(node_id=14, node="LoadImage", etype="FileNotFoundError",

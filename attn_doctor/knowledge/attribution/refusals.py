@@ -123,6 +123,7 @@ ATTENTION_WORDS = re.compile(r"(?i)attn|attention|xformers|\bsage|sageattn|flash
                              r"\bmha\b|scaled_dot_product")
 KERNEL_FAULT = re.compile(r"(?i)cuda|cublas|cudnn|\bhip\b|illegal|device-side|\bnan\b|\binf\b|out of memory|\boom\b|"
                           r"kernel|segmentation|core dumped|\bptx|compil|\bgpu\b|no module named|undefined symbol|dll load")
+_RANK = re.compile(r"^\[rank\d+\]:[ ]?")
 _REPORT_MESSAGE = re.compile(r"^\W*Exception Message\W*:")
 _REPORT_TYPE = re.compile(r"^\W*(?:Exception Type|Node Type)\W*:")
 
@@ -145,7 +146,7 @@ def _other_failure_quoted(lines: list[str], window: int) -> bool:
             continue
         frames, k, block = 0, j, []
         while k < n:  # the traceback: its frames and code lines, up to its exception line (or its cut)
-            t = lines[k]
+            t = _RANK.sub("", lines[k])  # torchrun's "[rank3]: " before every line of a rank's traceback
             if FRAME.search(t):
                 frames += 1
             elif EXCEPTION_LINE.match(t) and not t.startswith((" ", "\t")):
@@ -156,7 +157,7 @@ def _other_failure_quoted(lines: list[str], window: int) -> bool:
             k += 1
         said = []  # the exception's message: its line and the lines that continue it (up to a blank line)
         if k < n and EXCEPTION_LINE.match(lines[k]):
-            said = [lines[m] for m in range(k, min(n, k + 1 + CONTINUATION))]
+            said = [_RANK.sub("", lines[m]) for m in range(k, min(n, k + 1 + CONTINUATION))]
             said = said[:next((i for i, t in enumerate(said) if not t.strip()), len(said))]
         if any(ATTENTION_WORDS.search(t) for t in block + said):
             return False
