@@ -111,6 +111,11 @@ CASES = [
           error="RuntimeError: Failed to import transformers.models.qwen2.modeling_qwen2 because of the following error "
                 "(look up to see its traceback):\n/opt/venv/lib/python3.11/site-packages/sageattention/_qattn_sm90.so: "
                 "cannot open shared object file: No such file or directory"), ("", "sage")),
+    ("xformers title, clean frames, a dtype refusal",
+     "xformers breaks training since the update\n\n"
+     + tb(("/srv/kohya/train_network.py", 990, "train", "noise_pred = unet(noisy_latents, timesteps, text_embeds)"),
+          ("/srv/kohya/library/original_unet.py", 455, "forward", "hidden_states = self.proj_in(hidden_states)"),
+          error="RuntimeError: expected scalar type Half but found Float"), ("", "xformers")),
     ("sage title, clean frames, CUDA fault",
      "SageAttention crashes in backward on my 5090\n\n"
      + tb(("/srv/wan/train.py", 88, "step", "loss.backward()"),

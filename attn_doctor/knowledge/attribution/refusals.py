@@ -118,11 +118,14 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
 # -- a traceback of two or more frames and its exception line, or ComfyUI's error report -- where none of it names attention (no
 # backend, no attention module or function) is that code's failure: a sentence naming a backend in passing is no reading of it.
 # Not where the exception is one any kernel may raise and only the sentence says whose (a CUDA fault, NaN, out of memory, a
-# compiler's error: the frames of an asynchronous fault are the caller's), nor where any quoted traceback names attention.
+# compiler's error: the frames of an asynchronous fault are the caller's; a dtype, shape or head-dim refusal of inputs an
+# attention call may have been handed), nor where any quoted traceback names attention.
 ATTENTION_WORDS = re.compile(r"(?i)attn|attention|xformers|\bsage|sageattn|flash|sdpa|\bsdp_|\bflex|cutlass|\bcute|\bfmha|triton|inductor|"
                              r"\bmha\b|scaled_dot_product")
 KERNEL_FAULT = re.compile(r"(?i)cuda|cublas|cudnn|\bhip\b|illegal|device-side|\bnan\b|\binf\b|out of memory|\boom\b|"
-                          r"kernel|segmentation|core dumped|\bptx|compil|\bgpu\b|no module named|undefined symbol|dll load")
+                          r"kernel|segmentation|core dumped|\bptx|compil|\bgpu\b|no module named|undefined symbol|dll load|"
+                          r"dtype|scalar type|\bhalf\b|bfloat16|float16|\bfp16\b|\bbf16\b|shape|dimension|\bquery\b|head_?dim|"
+                          r"seq_?len|softmax")
 _RANK = re.compile(r"^\[rank\d+\]:[ ]?")
 _REPORT_MESSAGE = re.compile(r"^\W*Exception Message\W*:")
 _REPORT_TYPE = re.compile(r"^\W*(?:Exception Type|Node Type)\W*:")
