@@ -59,6 +59,20 @@ CASES = [
           ("/usr/lib/python3.12/subprocess.py", 413, "check_call", "raise CalledProcessError(retcode, cmd)"),
           error="subprocess.CalledProcessError: Command 'venv/bin/python patch_torch.py' returned non-zero exit status 2."),
      None),
+    # (ex93's titles over the same kinds of traceback: before ex120 they were read as the backend's)
+    ("ex93's xformers title over a tokenizer's TypeError",
+     "Not working with xformers\n"
+     + tb(("/home/u/webui/modules/sd_hijack_clip.py", 41, "tokenize",
+           "tokenized = self.wrapped.tokenizer(texts, truncation=False)['input_ids']"),
+          ("/home/u/webui/venv/lib/python3.10/site-packages/transformers/tokenization_utils_base.py", 2802, "__call__",
+           "encodings = self._call_one(text=text, text_pair=text_pair, **all_kwargs)"),
+          error="TypeError: 'NoneType' object is not callable"), None),
+    ("ex93's Sage title over a killed DataLoader worker",
+     "SageAttention error on RTX 5090 after update\n"
+     + tb(("/opt/app/train.py", 301, "<module>", "for batch in loader:"),
+          ("/opt/conda/lib/python3.11/site-packages/torch/utils/data/dataloader.py", 1328, "_next_data",
+           "idx, data = self._get_data()"),
+          error="RuntimeError: DataLoader worker (pid 4123) is killed by signal: Killed."), None),
     ("flash_attention_2 model, NCCL watchdog timeout",
      "Training Qwen with attn_implementation=flash_attention_2 dies after 30 minutes, flash attention seems broken\n\n"
      + tb(("/workspace/train.py", 402, "training_step", "self.accelerator.backward(loss)"),
