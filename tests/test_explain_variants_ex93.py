@@ -60,9 +60,9 @@ def test_an_error_under_a_banner_is_not_that_backends(head, error, between):
 
 @pytest.mark.parametrize("text, want", [
     # a report's title that says the backend fails, over an error that names nothing: still that backend's
+    # (over a whole traceback of two or more frames that names no attention and ends in no kernel fault -- TOKENIZER, DATALOADER
+    # -- the title names the backend in passing since helper ex120: tests/test_explain_variants_ex120.py)
     ("flash-attn crashes on B200\n" + JSON, ("triage.error-names-backend", "fa2")),
-    ("Not working with xformers\n" + TOKENIZER, ("triage.error-names-backend", "xformers")),
-    ("SageAttention error on RTX 5090 after update\n" + DATALOADER, ("triage.error-names-backend", "sage")),
     # a first line printed by the program that says a failure is still the writer's evidence
     ("2025-08-01 12:00:01 | ERROR | flash_attn failed to load its kernels\n" + JSON, ("triage.error-names-backend", "fa2")),
     ("[WARNING] xformers cannot load its C++/CUDA extensions\nValueError: shapes do not match: (2, 8, 77, 64) vs (2, 8, 64, 77)",

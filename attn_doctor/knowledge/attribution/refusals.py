@@ -2,8 +2,9 @@
 backend-less match whose nearest library is no attention backend (foreign), an input that is no report of a failure
 (not_a_report, the question form, document_kind, no_failure_document), a backend cleared by a sentence (_exonerated) or
 that is another program's own attention (_shadowed), a program's own printed line (program_printed), an optional
-speed-up's notice (optional_notice), a described fallback (described_fallback), and a traceback that ends in an
-interrupt (interrupted).
+speed-up's notice (optional_notice) or a title that retells it (_notice_retold), a described fallback (described_fallback), a
+traceback that ends in an interrupt (interrupted), and a report that quotes another library's failure under a sentence naming
+a backend in passing (_other_failure_quoted).
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import re
 from functools import lru_cache
 
 from .. import Entry
-from .shapes import Attribution, FRAME
+from .shapes import Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, TRACEBACK_START
 from .tables import _document_rules, _toml, rules
 from .sentences import _subject_of_match, first_named
 from .search import _nearest_for, _program_line, nearest
+from .probes import another_dsl_kernel
 
 
 def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
@@ -58,6 +60,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return False
     if not_a_report(entry, lines, line):
         return True
+    if entry.fallback and _other_failure_quoted(lines, _not_a_report_rules()[1]):
+        return True  # a last resort (triage.*: an error line given the backend a title names) over another's quoted failure
     if _shadowed_match(entry, lines, line):
         return True
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
@@ -67,6 +71,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return False
     if found is None or found.backend == "foreign":
         return True
+    if found.backend == "cute" and another_dsl_kernel(lines, line):
+        return True  # the CuTe DSL named for another program's kernel (a GEMM), nothing of FA4 near it ([dsl_kernel], ex120)
     if found.backend == "other":  # an attention library outside the seven: its kernel faults, not its prose
         return entry.id not in r.other_counts
     if entry.id in r.own_or_frames and found.backend != own:
@@ -96,6 +102,8 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
         return True
     if _asks_in_question_form(lines, line):
         return True
+    if _other_failure_quoted(lines, window):
+        return True
     if not any(prog.search(text) for _, prog, _ in shadows):
         return False
     named = first_named(lines[line - 1])
@@ -103,6 +111,64 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
         found = _nearest_for(entry, lines, line)
         named = found.backend if found is not None else None
     return any(named in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
+
+
+# helper ex120 (session 20; unrelated logs of rounds 22 and 32: derrian-distro/LoRA_Easy_Training_Scripts#341, an installer's
+# FileNotFoundError under its notice "50 series GPU doesn't have xformers support!"; kijai/ComfyUI-MMAudio#1, a corrupt checkpoint's
+# PytorchStreamReader error under "now i am running xformers ... and still some errors pop up"): a report that quotes its failure
+# -- a traceback of two or more frames and its exception line, or ComfyUI's error report -- where none of it names attention (no
+# backend, no attention module or function) is that code's failure: a sentence naming a backend in passing is no reading of it.
+# Not where the exception is one any kernel may raise and only the sentence says whose (a CUDA fault, NaN, out of memory, a
+# compiler's error: the frames of an asynchronous fault are the caller's; a dtype, shape or head-dim refusal of inputs an
+# attention call may have been handed), nor where any quoted traceback names attention.
+ATTENTION_WORDS = re.compile(r"(?i)attn|attention|xformers|\bsage|sageattn|flash|sdpa|\bsdp_|\bflex|cutlass|\bcute|\bfmha|triton|inductor|"
+                             r"\bmha\b|scaled_dot_product")
+KERNEL_FAULT = re.compile(r"(?i)cuda|cublas|cudnn|\bhip\b|illegal|device-side|\bnan\b|\binf\b|out of memory|\boom\b|"
+                          r"kernel|segmentation|core dumped|\bptx|compil|\bgpu\b|no module named|undefined symbol|dll load|"
+                          r"dtype|scalar type|\bhalf\b|bfloat16|float16|\bfp16\b|\bbf16\b|shape|dimension|\bquery\b|head_?dim|"
+                          r"seq_?len|softmax")
+_RANK = re.compile(r"^\[rank\d+\]:[ ]?")
+_REPORT_MESSAGE = re.compile(r"^\W*Exception Message\W*:")
+_REPORT_TYPE = re.compile(r"^\W*(?:Exception Type|Node Type)\W*:")
+
+
+def _other_failure_quoted(lines: list[str], window: int) -> bool:
+    """Does the input quote a failure of code that is no attention library's, and no failure of one (see above)?"""
+    n = min(len(lines), window)
+    other = False
+    j = 0
+    while j < n:
+        text = lines[j]
+        if _REPORT_MESSAGE.match(text):  # ComfyUI's "## Error Details": its node and exception type above the message
+            head = [lines[k] for k in range(max(0, j - 4), j + 1)]
+            if any(ATTENTION_WORDS.search(t) for t in head) or KERNEL_FAULT.search(text) \
+                    or not any(_REPORT_TYPE.match(t) for t in head):
+                return False
+            other = True
+        if not (FRAME.search(text) or TRACEBACK_START.search(text)):
+            j += 1
+            continue
+        frames, k, block = 0, j, []
+        while k < n:  # the traceback: its frames and code lines, up to its exception line (or its cut)
+            t = _RANK.sub("", lines[k])  # torchrun's "[rank3]: " before every line of a rank's traceback
+            if FRAME.search(t):
+                frames += 1
+            elif EXCEPTION_LINE.match(t) and not t.startswith((" ", "\t")):
+                break
+            elif not (t.startswith((" ", "\t")) or TRACEBACK_START.search(t) or CHAINED.search(t)):
+                break
+            block.append(t)
+            k += 1
+        said = []  # the exception's message: its line and the lines that continue it (up to a blank line)
+        if k < n and EXCEPTION_LINE.match(lines[k]):
+            said = [_RANK.sub("", lines[m]) for m in range(k, min(n, k + 1 + CONTINUATION))]
+            said = said[:next((i for i, t in enumerate(said) if not t.strip()), len(said))]
+        if any(ATTENTION_WORDS.search(t) for t in block + said):
+            return False
+        if said and frames >= 2 and not any(KERNEL_FAULT.search(t) for t in said):
+            other = True
+        j = k + 1
+    return other
 
 
 @lru_cache(maxsize=1)
@@ -147,11 +213,25 @@ EXONERATED = re.compile(r"(?P<subj>[^.;!?\n]{1,60}?)\b(?:was|were|is|are|has bee
                         re.IGNORECASE)
 
 
+# helper ex120 (round 92 unrelated: kijai/ComfyUI-Hunyuan3DWrapper#58, the maintainer's "These nodes do not use xformers, so
+# that's unrelated"): a sentence that says the code does not use the backend, and that the message is unrelated (or the backend
+# itself is unrelated, irrelevant, harmless), clears it too
+UNRELATED = re.compile(r"(?i)\b(?:unrelated|not related|irrelevant|nothing to do with)\b")
+UNUSED = re.compile(r"(?i)\b(?:do|does|did)(?:[ \t]+not|n[’']t)[ \t]+(?:even[ \t]+)?(?:use|need|require|call|load|import|depend[ \t]+on)"
+                    r"[ \t]+(?P<subj>[^.;:!?,\n]{1,40})")
+CLEARED = re.compile(r"(?i)(?P<subj>[^.;!?,\n]{1,60}?)\b(?:is|are|was|were|seems?|looks?)[ \t]+(?:(?:completely|totally|probably|likely|"
+                     r"just|entirely)[ \t]+)?(?:unrelated|not related|irrelevant|harmless)\b")
+
+
 def _exonerated(backend: str, lines: list[str]) -> bool:
-    """Does a sentence of the input say `backend` was not the failing one (EXONERATED)?"""
+    """Does a sentence of the input say `backend` was not the failing one (EXONERATED; UNUSED beside UNRELATED, CLEARED)?"""
     _, window, _, _ = _not_a_report_rules()
     for j in range(min(len(lines), window)):
         text = lines[j]
+        if UNRELATED.search(text) or "harmless" in text.lower():
+            said = [m.group("subj") for m in UNUSED.finditer(text)] if UNRELATED.search(text) else []
+            if any(first_named(subj) == backend for subj in said + [m.group("subj") for m in CLEARED.finditer(text)]):
+                return True
         if "all along" not in text.lower() and " not " not in text.lower() and "never" not in text.lower():
             continue
         if any(first_named(m.group("subj")) == backend for m in EXONERATED.finditer(text)):
@@ -224,7 +304,30 @@ def optional_notice(entry: Entry, lines: list[str], line: int, named_by: Attribu
     if r is None or not entry.id.startswith(r[0]):
         return False
     at = [line] + ([named_by.line] if named_by is not None else [])
-    return any(0 < n <= len(lines) and r[1].search(lines[n - 1]) for n in at)
+    if any(0 < n <= len(lines) and r[1].search(lines[n - 1]) for n in at):
+        return True
+    return entry.id == RETELLS and _notice_retold(lines, line)
+
+
+# the notice that a program goes on without the backend itself ("No module 'xformers'. Proceeding without it"), not without an
+# optional part of it (xformers' "A matching Triton is not available, some optimizations will not be enabled" is xformers' own
+# matter: round 24m labels a post about it xformers)
+RETELLS = "prose.import"  # the reading that says only what such a notice says: the backend is absent (not "fails with it")
+GOES_ON_WITHOUT = re.compile(r"(?i)\b(?:proceed|process|continu|runn?)ing without (?:it|them|this)\b")
+
+
+def _notice_retold(lines: list[str], line: int) -> bool:
+    """Is the match's line a report's title or sentence naming a backend the input's notice says it goes on without, on
+    another line (a title "No module xformers and black image" over "No module 'xformers'. Processing without it")? The
+    notice retold (helper ex120; round 12 unrelated: AUTOMATIC1111/stable-diffusion-webui#5211)."""
+    if not 0 < line <= len(lines):
+        return False
+    named = first_named(lines[line - 1])
+    if named is None:
+        return False
+    _, window, _, _ = _not_a_report_rules()
+    return any(j != line - 1 and GOES_ON_WITHOUT.search(lines[j]) and first_named(lines[j]) == named
+               for j in range(min(len(lines), window)))
 
 
 def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
