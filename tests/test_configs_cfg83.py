@@ -7,7 +7,7 @@ examples/scripts/*.py, trl/scripts/utils.py TrlParser, trl/trainer/base_config.p
 unslothai/unsloth@015bdef (unsloth/models/loader.py, llama.py, vision.py, rl.py), unslothai/notebooks@bdda2ef
 (python_scripts/*.py, the notebooks as scripts), transformers' TrainingArguments / HfArgumentParser / from_pretrained
 (src/transformers/training_args.py, hf_argparser.py, modeling_utils.py). The table of ways, with the source line of
-each and whether it was read right before cfg83, is in fixtures/configs/real/WAYS-llm-scripts.md.
+each and whether it was read right before cfg83, is in fixtures/configs/real/SEMANTICS-llm-scripts.md.
 
 Conventions (fixtures/configs/real/README.md): required lists the backends training calls (transformers' default,
 eager and a Hub kernel require nothing); dtype is the dtype attention runs in (autocast's when the trainer autocasts),
