@@ -177,6 +177,15 @@ WAYS = [
     ("trlparser-options-model-built", {"run.sh": "python train.py --model_name_or_path Qwen/Qwen3-0.6B "
                                        "--attn_implementation sdpa --dtype float16 --fp16 --packing --output_dir out\n",
                                        "train.py": TRL_SCRIPT_MODEL}, ("transformers", ["sdpa"], "float16", "none")),
+    ("trlparser-own-config-subclass", {"run.sh": "python train.py --output_dir out --packing --max_length 2048 "
+                                       "--torch_compile_mode max-autotune\n", "train.py": "from dataclasses import "
+                                       "dataclass\nfrom trl import SFTConfig, SFTTrainer, TrlParser\n\n\n@dataclass\n"
+                                       "class MyConfig(SFTConfig):\n    base_model: str = \"Qwen/Qwen3-0.6B\"\n\n\n"
+                                       "parser = TrlParser(MyConfig)\n(args,) = parser.parse_args_and_config()\n"
+                                       "args.model_init_kwargs = {\"attn_implementation\": \"flash_attention_2\", "
+                                       "\"dtype\": \"bfloat16\"}\ntrainer = SFTTrainer(model=args.base_model, args=args, "
+                                       "train_dataset=ds)\ntrainer.train()\n"},
+     ("transformers", ["fa2"], "bfloat16", "max-autotune")),
     ("trlparser-alone", {"train.py": TRL_SCRIPT}, ("transformers", [], "bfloat16", "none")),
     ("trlparser-model-built-alone", {"train.py": TRL_SCRIPT_MODEL}, ("transformers", [], "bfloat16", "none")),
     # ---- HfArgumentParser filled from a file or a dict (transformers hf_argparser.py parse_yaml_file / parse_json_file /
@@ -325,6 +334,17 @@ WAYS = [
                                         trainer="CPOTrainer", args="CPOConfig", head="from unsloth import FastLanguageModel"
                                         "\nimport torch\nfrom trl import CPOConfig, CPOTrainer\n")},
      ("unsloth", [], "bfloat16", "default")),
+    ("unsloth-dtype-by-gpu", {"t.py": UNSLOTH + "dtype = torch.bfloat16 if is_bfloat16_supported() else torch.float16\n"
+                              'model, tokenizer = FastLanguageModel.from_pretrained("unsloth/Qwen3-4B", dtype=dtype)\n'
+                              'trainer = SFTTrainer(model=model, args=SFTConfig(output_dir="out"))\ntrainer.train()\n'},
+     ("unsloth", [], "", "none")),
+    ("unsloth-patchfastrl-grpo", {"t.py": "from unsloth import FastLanguageModel, PatchFastRL\nPatchFastRL(\"GRPO\", "
+                                  "FastLanguageModel)\nfrom unsloth import is_bfloat16_supported\nfrom trl import GRPOConfig, "
+                                  "GRPOTrainer\nmodel, tokenizer = FastLanguageModel.from_pretrained(model_name = "
+                                  "\"Qwen/Qwen2.5-3B-Instruct\", load_in_4bit = True, fast_inference = True)\nargs = GRPOConfig("
+                                  "use_vllm = True, bf16 = is_bfloat16_supported(), fp16 = not is_bfloat16_supported(), "
+                                  "output_dir = \"outputs\")\ntrainer = GRPOTrainer(model = model, reward_funcs = [r], args = "
+                                  "args, train_dataset = dataset)\ntrainer.train()\n"}, ("unsloth", [], "", "none")),
     ("unsloth-args-attr", {"t.py": UNSLOTH + 'model, tokenizer = FastLanguageModel.from_pretrained("unsloth/Qwen3-4B", '
                            'dtype=None, load_in_4bit=True)\nargs = SFTConfig(output_dir="out")\nargs.bf16 = True\ntrainer '
                            "= SFTTrainer(model=model, tokenizer=tokenizer, train_dataset=ds, args=args)\ntrainer.train()\n"},

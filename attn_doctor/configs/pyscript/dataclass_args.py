@@ -9,9 +9,10 @@ import ast
 from .nodes import _call_name
 
 
-# HfArgumentParser's methods that return its dataclasses filled from the command line alone (transformers
-# src/transformers/hf_argparser.py parse_args_into_dataclasses; parse_yaml_file / parse_json_file / parse_dict take
-# their values from elsewhere and are left out)
+# HfArgumentParser's methods that return its dataclasses filled from the command line (transformers
+# src/transformers/hf_argparser.py parse_args_into_dataclasses; TrlParser's parse_args_and_config, whose `--config` YAML
+# configs._script_argv puts under the command line's options; parse_yaml_file / parse_json_file / parse_dict:
+# FILE_PARSES below)
 _DATACLASS_PARSES = {"parse_args_into_dataclasses", "parse_args_and_config"}
 # HfArgumentParser's methods that fill its dataclasses from a file or a dict instead (hf_argparser.py parse_yaml_file,
 # parse_json_file, parse_dict): the dataclasses hold that file's values, known only where the file is here (or the dict
@@ -158,14 +159,29 @@ def trl_parser_classes(tree) -> set:
     """TRL's own dataclasses (TRL_FIELD_CLASSES: its configs, ModelConfig, ScriptArguments) a script hands to
     HfArgumentParser / TrlParser and does not define itself: their fields are options of its command line and keys of
     its `--config` YAML (trl/scripts/utils.py TrlParser)."""
-    own = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    own = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+    def trl_base(name: str, depth: int = 0) -> str | None:
+        # TRL's class itself, or the TRL class a class of the script's own extends (`class MyConfig(SFTConfig)`,
+        # open-r1's `GRPOScriptArguments(ScriptArguments)`): its fields are TRL's and the subclass's
+        if name not in own:
+            return name if name in TRL_FIELD_CLASSES else None
+        for b in own[name].bases if depth < 4 else []:
+            bn = b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else ""
+            got = (bn if bn in TRL_FIELD_CLASSES else None) if isinstance(b, ast.Attribute) or bn == name else \
+                trl_base(bn, depth + 1)
+            if got:
+                return got
+        return None
+
     out = set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS:
             for e in parser_classes(n):
                 name = e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else ""
-                if name in TRL_FIELD_CLASSES and (isinstance(e, ast.Attribute) or name not in own):
-                    out.add(name)
+                got = (name if name in TRL_FIELD_CLASSES else None) if isinstance(e, ast.Attribute) else trl_base(name)
+                if got:
+                    out.add(got)
     return out
 
 
