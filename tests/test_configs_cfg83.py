@@ -353,6 +353,10 @@ WAYS = [
                                'args = SFTConfig(output_dir="out", bf16=True)\nargs.bf16 = is_bfloat16_supported()\n'
                                "args.fp16 = not is_bfloat16_supported()\ntrainer = SFTTrainer(model=model, args=args)\n"
                                "trainer.train()\n"}, ("unsloth", [], "", "none")),
+    ("unsloth-args-attr-gpu-bf16-weights", {"t.py": UNSLOTH + 'model, tokenizer = FastLanguageModel.from_pretrained('
+                                           '"unsloth/Qwen3-4B", dtype=torch.bfloat16)\nargs = SFTConfig(output_dir="out")\n'
+                                           "args.bf16 = is_bfloat16_supported()\ntrainer = SFTTrainer(model=model, args=args)"
+                                           "\ntrainer.train()\n"}, ("unsloth", [], "bfloat16", "none")),
     ("unsloth-torch-compile", {"t.py": UNSLOTH + 'model, tokenizer = FastLanguageModel.from_pretrained("unsloth/Qwen3-4B", '
                                'dtype=torch.bfloat16)\nmodel = torch.compile(model, mode="reduce-overhead")\ntrainer = '
                                'SFTTrainer(model=model, args=SFTConfig(output_dir="out", bf16=True))\ntrainer.train()\n'},

@@ -166,6 +166,7 @@ def read(doc: dict) -> dict:
                     e["fix"] = f'attn_implementation="{e["suggestion"] or "sdpa"}"'
                 entries.append(e)
         entries += _plain_phases(t, consts, entries)
+        loaded = dtype  # (the weights' dtype the loader was given: the flags below do not override it)
         for _name, kw in calls(t, TRAINING_ARGS, consts):
             bf16 = value(kw["bf16"], consts) if "bf16" in kw else None
             fp16 = value(kw["fp16"], consts) if "fp16" in kw else None
@@ -196,12 +197,15 @@ def read(doc: dict) -> dict:
                 b = value(kw["per_device_train_batch_size"], consts)
                 batch = as_int(b) if b != "?" else batch
         later = _set_after(t, consts)
-        if later.get("bf16") is True and (dtype is None or "fp16" in later):
+        if loaded is None and later.get("bf16") is True:
             dtype = "bfloat16"
-        elif later.get("fp16") is True and (dtype is None or "bf16" in later):
+        elif loaded is None and later.get("fp16") is True:
             dtype = "float16"
-        elif "?" in (later.get("bf16"), later.get("fp16")):
+        elif loaded is None and "?" in (later.get("bf16"), later.get("fp16")):
             dtype = None  # (`args.bf16 = is_bfloat16_supported()`: the GPU decides)
+        elif loaded is None and later.get("bf16") is False and later.get("fp16") is not True and dtype == "bfloat16" \
+                or loaded is None and later.get("fp16") is False and later.get("bf16") is not True and dtype == "float16":
+            dtype = None  # (the flag the keywords turned on, turned off again: the loader's dtype=None decides)
         if later.get("torch_compile") is not None:
             compile_on = later["torch_compile"]
             mode = later.get("torch_compile_mode") or mode
