@@ -1615,6 +1615,7 @@ def _script_argv(beside) -> dict | None:
     if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
         return None
     from .pyscript import argv_options, reads_argv_by_position_only, reads_no_command_line, tree
+    from .pyscript.dataclass_args import trl_parser
 
     t = tree(beside[1].get("python") or "")
     if t is not None and (reads_no_command_line(t) or reads_argv_by_position_only(t) and
@@ -1624,7 +1625,20 @@ def _script_argv(beside) -> dict | None:
         # launch scripts/train_lora.py --config configs/lora_config.yaml` of a script reading its YAML at a fixed path);
         # or words alone that it reads as sys.argv[N] (round 65: `./train-unsloth.py "$LOG_FILE"`, a log file's name)
         return {}
-    return argv_options(t, list(beside[2])) if t is not None else None
+    argv = argv_options(t, list(beside[2])) if t is not None else None
+    if argv and "config" in argv and trl_parser(t):
+        # TrlParser's `--config sft.yaml` (trl/scripts/utils.py:320-343): the file's values are the defaults the rest of
+        # the command line overrides; read when the file is where the script's run finds it, else the launch is refused
+        # as before (its settings are not here). cfg83
+        from .pyscript import value
+        from .pyscript.settings_files import _literal
+
+        path = value(argv.pop("config"), {})
+        data = script_files(beside[1])(path) if isinstance(path, str) else None
+        if data is None:
+            return None
+        argv = {**{k: _literal(v) for k, v in data.items() if isinstance(k, str) and k != "env"}, **argv}
+    return argv
 
 
 # the trainers' own GUIs, started by a script's last command: their settings are made in the browser, not in the file

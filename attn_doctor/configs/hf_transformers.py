@@ -219,11 +219,19 @@ ACCELERATE_KEYS = {"compute_environment", "distributed_type", "parallelism_confi
                    "main_training_function", "downcast_bf16", "rdzv_backend", "same_network"}
 
 
-_PY_IMPORT = re.compile(r"^\s*(from\s+(transformers|trl)\b[\w.]*\s+import|import\s+(transformers|trl)\b)", re.MULTILINE)
+# (`import torch, transformers`: one import statement of several modules names it too; cfg83)
+_PY_IMPORT = re.compile(r"^\s*(from\s+(transformers|trl)\b[\w.]*\s+import|import\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*"
+                        r"(transformers|trl)\b)", re.MULTILINE)
 _UNSLOTH = re.compile(r"^\s*(from\s+unsloth\b|import\s+unsloth\b)", re.MULTILINE)
-# The keyword arguments a transformers / TRL script's calls set (from_pretrained, TrainingArguments, SFTConfig ...)
-PY_ARGS = {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig",
-           "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig", "ModelConfig"}
+# TRL's configs (trl/trainer/*_config.py, trl/experimental/*/*_config.py: subclasses of _BaseConfig, whose bf16 defaults
+# to `not fp16`); TrainingArguments / Seq2SeqTrainingArguments keep transformers' False. GOLD / GMPO / AsyncGRPO /
+# MiniLLM / GRPOWithReplayBuffer: huggingface/trl@f2cd577 trl/experimental/ (cfg83)
+TRL_CONFIGS = {"SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig",
+               "RLOOConfig", "CPOConfig", "BCOConfig", "OnlineDPOConfig", "PRMConfig", "XPOConfig", "NashMDConfig",
+               "GOLDConfig", "GMPOConfig", "AsyncGRPOConfig", "MiniLLMConfig", "GRPOWithReplayBufferConfig"}
+# The keyword arguments a transformers / TRL script's calls set (from_pretrained, TrainingArguments, SFTConfig ...): every
+# TRL config, not the first few (cfg83: a script's `CPOConfig(..., torch_compile=True)` was not read)
+PY_ARGS = {"TrainingArguments", "Seq2SeqTrainingArguments", "ModelConfig"} | TRL_CONFIGS
 # `_attn_implementation=`: the private name from_pretrained also takes (a keyword it does not take itself goes to the
 # model's config, whose __post_init__ sets it with setattr, and `_attn_implementation` is the config property the
 # attention interface is chosen from: huggingface/transformers@008e574 src/transformers/configuration_utils.py)
@@ -616,6 +624,10 @@ def _python_settings(doc: dict) -> dict:
                 continue
             if arg in PY_KEYS:
                 out[arg] = value(node, consts)
+                if arg == "dtype" and name in MODEL_BUILDERS and out[arg] == "?":
+                    # `from_pretrained(..., dtype=model_args.dtype)`: a value not known here, but the keyword's name
+                    # dates the script as a known one does (transformers' name from 2025-09, TRL >= 0.19; cfg83)
+                    out["dtype_named"] = True
                 if arg in ("bf16", "fp16") and out[arg] == "?":
                     looked_up[arg] = _switch_default(node, arg, consts)
                 if arg in _ATTN_ARGS and out[arg] == "?":
@@ -650,7 +662,11 @@ def _python_settings(doc: dict) -> dict:
         # REICHIYAN train_qlora.py): TrainingArguments is built where this file does not show, so its bf16 / fp16 are
         # not TrainingArguments' defaults here
         out["args_unseen"] = True
-    argv = doc.get("argv") or {}
+    from .pyscript.nodes import PARSED_VALUES
+
+    # (the launcher's options over the values of the file an HfArgumentParser's parse_yaml_file / parse_json_file /
+    # parse_dict fills the dataclasses from, where that file is here: pyscript.constants; cfg83)
+    argv = {**consts.get(PARSED_VALUES, {}), **(doc.get("argv") or {})}
     if argv and _inherits_training_arguments(t):
         # the launcher's `--bf16 True` / `--fp16` / `--torch_compile` to a script whose HfArgumentParser fills
         # TrainingArguments (or a subclass of its own): the Trainer it hands that object to trains with them
@@ -660,6 +676,10 @@ def _python_settings(doc: dict) -> dict:
                 out[k] = value(argv[k], consts)
                 if k in ("bf16", "fp16") and out[k] == "?":
                     out["amp_unknown"] = True
+        items = _dict_items(argv["model_init_kwargs"], consts) if "model_init_kwargs" in argv else []
+        if items and "model_init_kwargs" not in out:
+            # a TRL config's model_init_kwargs from the TrlParser `--config` YAML (cfg83)
+            out["model_init_kwargs"] = {k: _bare_dtype(value(v, consts)) for k, v in items}
     launched = str((doc.get("environ") or {}).get("ACCELERATE_MIXED_PRECISION", "")).strip().lower()
     switches = (out.get("bf16"), out.get("fp16"))
     if launched in ("bf16", "fp16") and (arg_classes or by_method) and not out.get("amp_unknown") and \
@@ -1074,7 +1094,7 @@ def _after_loading(t, consts: dict) -> dict:
     the run's)."""
     import ast
 
-    from .pyscript import value
+    from .pyscript import _dict_items, value
 
     stmts = sorted((n for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.Expr, ast.With, ast.AnnAssign))),
                    key=lambda n: (n.lineno, n.col_offset))
@@ -1165,7 +1185,31 @@ def _after_loading(t, consts: dict) -> dict:
                 out["mixed_precision"] = mp.lower()
         if isinstance(val, ast.Call) and _callee(val)[1] in PY_ARGS:
             arg_names.update(tg.id for tg in targets if isinstance(tg, ast.Name))
+        if isinstance(val, ast.Call) and ast.unparse(val.func) in ("dataclasses.replace", "replace") and val.args and \
+                isinstance(val.args[0], ast.Name) and val.args[0].id in arg_names:
+            # `args = dataclasses.replace(args, bf16=True)` of a TrainingArguments / TRL config: a copy with those
+            # fields changed (Python's dataclasses.replace; cfg83), the object the Trainer is then handed
+            arg_names.update(tg.id for tg in targets if isinstance(tg, ast.Name))
+            for k in val.keywords:
+                if k.arg in PY_KEYS:
+                    got = value(k.value, consts)
+                    if got != "?":
+                        out[k.arg] = got
+                    elif k.arg in ("bf16", "fp16"):
+                        out["amp_unknown"] = True
         for tg in targets:
+            if isinstance(tg, ast.Attribute) and tg.attr == "model_init_kwargs":
+                # `training_args.model_init_kwargs = dict(attn_implementation=model_args.attn_implementation, dtype=...)`:
+                # TRL's own scripts set it on the config TrlParser filled (huggingface/trl@f2cd577 trl/scripts/sft.py:74-79,
+                # examples/scripts/gkd.py:72-84); the trainer loads a model given by name with it (cfg83). Only TRL's
+                # configs have the field (ref_ / teacher_model_init_kwargs are other models')
+                items = _dict_items(val, consts)
+                if items:
+                    kw = {k: _bare_dtype(value(v, consts)) for k, v in items}
+                    for k, v in items:
+                        if k in _ATTN_ARGS and kw.get(k) == "?":
+                            kw[k] = _attention_default(v, consts) or "?"
+                    out["model_init_kwargs"] = kw
             # `args.bf16 = True` on the TrainingArguments / SFTConfig object before the Trainer reads it
             if isinstance(tg, ast.Attribute) and tg.attr in PY_KEYS and isinstance(tg.value, ast.Name) and \
                     tg.value.id in arg_names:
@@ -1241,7 +1285,8 @@ def _upcast_to_fp32(t) -> bool:
 # took model_init_kwargs, packing, dataset_text_field and max_seq_length (trl/trainer/sft_trainer.py of 0.8-0.12)
 TRL_TRAINERS = {"SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer", "KTOTrainer", "RewardTrainer", "PPOTrainer",
                 "GKDTrainer", "CPOTrainer", "RLOOTrainer", "OnlineDPOTrainer", "BCOTrainer", "PRMTrainer", "XPOTrainer",
-                "NashMDTrainer"}
+                "NashMDTrainer", "GOLDTrainer", "GMPOTrainer", "AsyncGRPOTrainer", "MiniLLMTrainer",
+                "GRPOWithReplayBufferTrainer"}
 # transformers' own trainers (src/transformers/trainer.py Trainer, trainer_seq2seq.py Seq2SeqTrainer): built by a script
 # that imports them from transformers (`from transformers import Trainer`, `transformers.Trainer(...)`), they are
 # transformers' training loop run on the model handed to them, whatever file the model and the TrainingArguments come
@@ -1339,11 +1384,6 @@ def _loads_by_name_only(doc: dict) -> bool:
     return any(c.script in _TRL_NAME_ONLY_LOAD and _trl_own_script(c) for c in doc.get("commands") or [])
 
 
-# TRL's configs (trl/trainer/*_config.py, trl/experimental/*/*_config.py: subclasses of _BaseConfig, whose bf16 defaults
-# to `not fp16`); TrainingArguments / Seq2SeqTrainingArguments keep transformers' False
-TRL_CONFIGS = {"SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig", "RewardConfig", "PPOConfig", "GKDConfig",
-               "RLOOConfig", "CPOConfig", "BCOConfig", "OnlineDPOConfig", "PRMConfig", "XPOConfig", "NashMDConfig"}
-
 
 # the files a repository pins its Python dependencies in (pip's requirements, PEP 621 / Poetry's pyproject.toml,
 # setuptools' setup.py / setup.cfg, conda's environment file)
@@ -1396,11 +1436,15 @@ def _trl_config(doc: dict) -> bool:
 
         from .pyscript import tree
 
+        from .pyscript.dataclass_args import trl_parser_classes
+
         t = tree(doc.get("python") or "")
-        return t is not None and any(
+        return t is not None and (any(
             isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
                                          n.func.id if isinstance(n.func, ast.Name) else "") in TRL_CONFIGS
-            for n in ast.walk(t))
+            for n in ast.walk(t)) or bool(trl_parser_classes(t) & TRL_CONFIGS))
+        # (or a TRL config a TrlParser / HfArgumentParser fills: `TrlParser((ScriptArguments, SFTConfig, ModelConfig))`,
+        # trl/scripts/sft.py:126; cfg83)
     return False
 
 

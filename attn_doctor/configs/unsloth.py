@@ -25,7 +25,7 @@ import os
 import re
 
 from . import NOTHING, STRONG, Score, as_int
-from .hf_transformers import _switch_default, entry
+from .hf_transformers import TRL_CONFIGS, _switch_default, entry
 from .pyscript import assigned_before, calls, constants, tree, value
 
 TITLE = "Unsloth"
@@ -34,8 +34,9 @@ LOADERS = {"FastLanguageModel", "FastModel", "FastVisionModel", "FastLlamaModel"
            "FastTextModel"}
 HONOURS_ATTN = {"FastModel", "FastVisionModel", "FastTextModel"}  # vision.py: attn_implementation is used
 DELEGATES = ("load_in_8bit", "full_finetuning", "qat_scheme")  # FastLanguageModel -> FastModel (loader.py:487)
-TRAINING_ARGS = {"TrainingArguments", "SFTConfig", "UnslothTrainingArguments", "GRPOConfig", "DPOConfig", "ORPOConfig",
-                 "KTOConfig", "Seq2SeqTrainingArguments", "RewardConfig"}
+# the trainer's arguments: transformers' and every TRL config (hf_transformers.TRL_CONFIGS: a notebook's CPOConfig or
+# RLOOConfig takes bf16 / fp16 / torch_compile as SFTConfig does; cfg83), and Unsloth's UnslothTrainingArguments
+TRAINING_ARGS = {"TrainingArguments", "UnslothTrainingArguments", "Seq2SeqTrainingArguments"} | TRL_CONFIGS
 DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "half": "float16", "fp16": "float16",
           "float32": "float32", "float": "float32"}
 _IMPORT = re.compile(r"^\s*(from\s+unsloth(\.\w+)*\s+import|import\s+unsloth)\b", re.MULTILINE)
@@ -165,6 +166,7 @@ def read(doc: dict) -> dict:
                     e["fix"] = f'attn_implementation="{e["suggestion"] or "sdpa"}"'
                 entries.append(e)
         entries += _plain_phases(t, consts, entries)
+        loaded = dtype  # (the weights' dtype the loader was given: the flags below do not override it)
         for _name, kw in calls(t, TRAINING_ARGS, consts):
             bf16 = value(kw["bf16"], consts) if "bf16" in kw else None
             fp16 = value(kw["fp16"], consts) if "fp16" in kw else None
@@ -194,6 +196,19 @@ def read(doc: dict) -> dict:
             if "per_device_train_batch_size" in kw:
                 b = value(kw["per_device_train_batch_size"], consts)
                 batch = as_int(b) if b != "?" else batch
+        later = _set_after(t, consts)
+        if loaded is None and later.get("bf16") is True:
+            dtype = "bfloat16"
+        elif loaded is None and later.get("fp16") is True:
+            dtype = "float16"
+        elif loaded is None and "?" in (later.get("bf16"), later.get("fp16")):
+            dtype = None  # (`args.bf16 = is_bfloat16_supported()`: the GPU decides)
+        elif loaded is None and later.get("bf16") is False and later.get("fp16") is not True and dtype == "bfloat16" \
+                or loaded is None and later.get("fp16") is False and later.get("bf16") is not True and dtype == "float16":
+            dtype = None  # (the flag the keywords turned on, turned off again: the loader's dtype=None decides)
+        if later.get("torch_compile") is not None:
+            compile_on = later["torch_compile"]
+            mode = later.get("torch_compile_mode") or mode
     fmt = "notebook" if doc["name"].endswith(".ipynb") else "python"
     return {
         "trainer": "unsloth", "trainer_title": TITLE + (f" {loader}" if loader else ""), "format": fmt,
@@ -202,6 +217,54 @@ def read(doc: dict) -> dict:
         "batch_size": batch, "packing": [],
         "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
     }
+
+
+_AFTER_KEYS = ("bf16", "fp16", "torch_compile", "torch_compile_mode", "torch_compile_backend")
+
+
+def _set_after(t, consts: dict) -> dict:
+    """What the script changes on its trainer's arguments or its model after building them, before its last
+    `trainer.train()` (cfg83): `args.bf16 = True` on a TrainingArguments / SFTConfig object (the field the Trainer reads
+    when it runs; "?" where the GPU decides: `args.bf16 = is_bfloat16_supported()`), and `model = torch.compile(model)`
+    / `model.compile()` of the model an Unsloth loader returned (the module the Trainer then runs; torch.compile's
+    `mode=`). A mode or a backend alone turns compile on, as TrainingArguments' own fields do."""
+    from .hf_transformers import _last_training_call
+
+    last = _last_training_call(t)
+    args_names, models, out = set(), set(), {}
+    for n in sorted((n for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.Expr))), key=lambda n: n.lineno):
+        if last is not None and n.lineno > last:
+            continue
+        val = n.value
+        f = val.func if isinstance(val, ast.Call) else None
+        callee = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None
+        targets = n.targets if isinstance(n, ast.Assign) else []
+        if callee in TRAINING_ARGS:
+            args_names.update(tg.id for tg in targets if isinstance(tg, ast.Name))
+        if owner in LOADERS and callee in ("from_pretrained", "get_peft_model"):
+            for tg in targets:
+                first = tg.elts[0] if isinstance(tg, ast.Tuple) and tg.elts else tg
+                if isinstance(first, ast.Name):
+                    models.add(first.id)
+        for tg in targets:
+            if isinstance(tg, ast.Attribute) and tg.attr in _AFTER_KEYS and isinstance(tg.value, ast.Name) and \
+                    tg.value.id in args_names:
+                out[tg.attr] = value(val, consts)
+        compiled = (isinstance(f, ast.Attribute) and ast.unparse(f) == "torch.compile" and val.args and
+                    isinstance(val.args[0], ast.Name) and val.args[0].id in models) or \
+            (callee == "compile" and isinstance(owner, str) and owner in models and not val.args)
+        if compiled:
+            out["torch_compile"] = True
+            m = value(next((k.value for k in val.keywords if k.arg == "mode"), None), consts)
+            if isinstance(m, str) and m != "?":
+                out["torch_compile_mode"] = m
+    if out.get("torch_compile") is None and any(isinstance(out.get(k), str) and out[k] != "?"
+                                                 for k in ("torch_compile_mode", "torch_compile_backend")):
+        out["torch_compile"] = True
+    if out.get("torch_compile") == "?":
+        out.pop("torch_compile")
+    return out
 
 
 def _trained_loads(t, consts: dict) -> list:

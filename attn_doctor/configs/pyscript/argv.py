@@ -10,7 +10,7 @@ import re
 from .nodes import RUNTIME, _call_name, resolve
 from .dataclass_args import (
     TRAINING_ARGUMENTS_BOOLS, TRAINING_ARGUMENTS_FIELDS, _DATACLASS_PARSES, _dataclass_defaults, _dataclass_fields,
-    _inherits_training_arguments
+    _inherits_training_arguments, trl_parser, trl_parser_classes
 )
 
 
@@ -30,6 +30,17 @@ def _declared_options(tree) -> dict:
     if _inherits_training_arguments(tree):
         for f in sorted(TRAINING_ARGUMENTS_FIELDS):
             out.setdefault("--" + f, (f, "hf_bool", "bool") if f in TRAINING_ARGUMENTS_BOOLS else (f, None, None))
+    if trl_parser_classes(tree):
+        # TRL's configs, ModelConfig and ScriptArguments handed to the parser: their fields are options too
+        # (`python train.py --model_name_or_path ... --attn_implementation flash_attention_2 --dtype bfloat16`, TRL's
+        # documented launch of its scripts: trl/scripts/sft.py:17-58), each the field TrlParser fills (cfg83)
+        from ..hf_transformers import HF_FIELDS
+
+        for f in sorted(HF_FIELDS):
+            out.setdefault("--" + f, (f, "hf_bool", "bool") if f in TRL_BOOLS else (f, None, None))
+    if trl_parser(tree):
+        # parse_args_and_config's own option: a YAML whose values are the defaults the command line overrides
+        out.setdefault("--config", ("config", None, "str"))
     for name in fire_parameters(tree):
         # Python Fire's flags: one per parameter of the function handed to it, under its own name and with dashes
         # (google/python-fire fire/core.py _ParseKeywordArgs: `--kl-weight` is kl_weight)
@@ -38,6 +49,15 @@ def _declared_options(tree) -> dict:
     for flag, decl in _typer_click_options(tree).items():
         out.setdefault(flag, decl)
     return out
+
+
+# the bool fields of TRL's configs, ModelConfig and ScriptArguments (HfArgumentParser flags: a bare `--packing` is True;
+# huggingface/trl@f2cd577 trl/trainer/{sft,grpo,dpo,model}_config.py, trl/scripts/utils.py ScriptArguments)
+TRL_BOOLS = TRAINING_ARGUMENTS_BOOLS | frozenset("""packing padding_free completion_only_loss assistant_only_loss use_peft
+use_rslora use_dora load_in_4bit load_in_8bit use_bnb_nested_quant trust_remote_code dataset_streaming
+gradient_checkpointing_use_reentrant ignore_bias_buffers use_vllm log_completions activation_offloading
+precompute_ref_log_probs eval_packing disable_dropout mask_truncated_completions use_liger sync_ref_model
+shuffle_dataset vllm_enable_sleep_mode cast_lm_head_to_fp32 ds3_gather_for_generation use_flash_attention_2""".split())
 
 
 def cli_parameters(tree) -> set:
@@ -362,6 +382,11 @@ def argv_options(tree, words: list) -> dict | None:
     return out
 
 
+# the mark script_constants._file_parses puts on the binding of a name to a parse_yaml_file / parse_json_file /
+# parse_dict whose values are known here
+PARSED_FILE = "_attn_doctor_parsed_file"
+
+
 # what a script names the result of its argument parsing: `args = parser.parse_args()`, `args = parse_args()` (a function
 # of its own that returns it, or a dataclass built from it: round 9m, TrainConfig(**vars(parser.parse_args())))
 _PARSED = re.compile(r"^(parse_(known_)?arg(ument)?s|get_?arg(ument)?s|parse_arguments|parse_opts?)$")
@@ -447,8 +472,8 @@ def _parsed_args(node, consts: dict) -> bool:
     """`args` is the script's parsed arguments: a name it assigns from parse_args() (or a function of that name)."""
     got = consts.get(node.id) if isinstance(node, ast.Name) else None
     if isinstance(got, ast.Subscript) and isinstance(got.value, ast.Call) and \
-            _call_name(got.value) in _DATACLASS_PARSES:
-        return True  # `script_args = parser.parse_args_into_dataclasses()[0]`
+            (_call_name(got.value) in _DATACLASS_PARSES or getattr(got, PARSED_FILE, False)):
+        return True  # `script_args = parser.parse_args_into_dataclasses()[0]` (or parse_yaml_file of a file here)
     if not isinstance(got, ast.Call):
         return False
     f = got.func

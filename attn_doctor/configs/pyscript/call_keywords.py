@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import OPAQUE_DICTS, RETURNED_DICTS, SIGNATURE_FILTERS, _call_name, resolve
+from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, SIGNATURE_FILTERS, _call_name, resolve
+from .argv import _parsed_args
+
+
+# calls that give back the mapping they are handed, as a plain dict: OmegaConf's DictConfig to a dict, a deep copy
+_SAME_MAPPING = {"OmegaConf.to_container", "omegaconf.OmegaConf.to_container", "OmegaConf.to_object", "copy.deepcopy",
+                 "deepcopy", "copy.copy"}
 
 
 # The classes whose every keyword is a named parameter of __init__ (transformers' TrainingArguments and TRL's configs
@@ -202,6 +208,14 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
             node.func.id in consts.get(RETURNED_DICTS, {}):
         # `**build_kwargs(cfg)` of the script's own `def build_kwargs(cfg): kw = {...}; return kw`
         out += _dict_items(consts[RETURNED_DICTS][node.func.id], consts, depth + 1)
+    elif isinstance(node, ast.Call) and ast.unparse(node.func) in _SAME_MAPPING and node.args:
+        # `**OmegaConf.to_container(cfg.train)`, `**copy.deepcopy(kw)`: the mapping it is given, as plain Python (cfg83)
+        out += _dict_items(node.args[0], consts, depth + 1)
+    elif isinstance(node, ast.Call) and ast.unparse(node.func) == "vars" and len(node.args) == 1 and \
+            _parsed_args(node.args[0], consts):
+        # `SFTConfig(**vars(args))` of `args = parser.parse_args()`: every option the parser declares, as the command
+        # line (or its default) gives it (argparse's Namespace holds one attribute per dest; cfg83)
+        out += list(consts.get(ARGPARSE, {}).items())
     elif _signature_filtered(node, consts) is not None:
         # `{k: v for k, v in kw.items() if k in inspect.signature(TrainingArguments).parameters}`: kw's fields
         base, keep, drop_none = _signature_filtered(node, consts)

@@ -9,11 +9,19 @@ import ast
 from .nodes import _call_name
 
 
-# HfArgumentParser's methods that return its dataclasses filled from the command line alone (transformers
-# src/transformers/hf_argparser.py parse_args_into_dataclasses; parse_yaml_file / parse_json_file / parse_dict take
-# their values from elsewhere and are left out)
-_DATACLASS_PARSES = {"parse_args_into_dataclasses"}
-_ARG_PARSERS = {"HfArgumentParser", "H4ArgumentParser"}
+# HfArgumentParser's methods that return its dataclasses filled from the command line (transformers
+# src/transformers/hf_argparser.py parse_args_into_dataclasses; TrlParser's parse_args_and_config, whose `--config` YAML
+# configs._script_argv puts under the command line's options; parse_yaml_file / parse_json_file / parse_dict:
+# FILE_PARSES below)
+_DATACLASS_PARSES = {"parse_args_into_dataclasses", "parse_args_and_config"}
+# HfArgumentParser's methods that fill its dataclasses from a file or a dict instead (hf_argparser.py parse_yaml_file,
+# parse_json_file, parse_dict): the dataclasses hold that file's values, known only where the file is here (or the dict
+# is written out): script_constants._file_parses binds their names then, and only then (cfg83)
+FILE_PARSES = {"parse_yaml_file": "yaml_file", "parse_json_file": "json_file", "parse_dict": "args"}
+# TrlParser: TRL's HfArgumentParser (huggingface/trl@f2cd577 trl/scripts/utils.py:303-343 parse_args_and_config: the
+# command line over a `--config` YAML's values, over the dataclasses' defaults), which TRL's scripts and docs build their
+# own scripts on (trl/scripts/sft.py:123-135, examples/scripts/gkd.py:67-68); cfg83
+_ARG_PARSERS = {"HfArgumentParser", "H4ArgumentParser", "TrlParser"}
 
 
 # transformers' TrainingArguments fields (src/transformers/training_args.py, the ones HfArgumentParser turns into
@@ -39,7 +47,22 @@ fsdp fsdp_config deepspeed label_smoothing_factor optim optim_args length_column
 gradient_checkpointing_kwargs hub_model_id hub_strategy hub_token hub_model_revision resume_from_checkpoint
 torch_compile_backend torch_compile_mode neftune_noise_alpha liger_kernel_config ddp_bucket_cap_mb
 torch_empty_cache_steps past_index accelerator_config""".split())
-_TRAINING_ARGUMENTS = {"TrainingArguments", "Seq2SeqTrainingArguments"}
+# (TRL's configs extend TrainingArguments: trl/trainer/base_config.py _BaseConfig(TrainingArguments), so their fields
+# are TrainingArguments' and more; ModelConfig / ScriptArguments are TRL's classes of other fields: TRL_FIELD_CLASSES)
+_TRL_CONFIGS = {"SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig", "RewardConfig", "PPOConfig",
+                "GKDConfig", "RLOOConfig", "CPOConfig", "BCOConfig", "OnlineDPOConfig", "PRMConfig", "XPOConfig",
+                "NashMDConfig", "GOLDConfig", "GMPOConfig", "AsyncGRPOConfig", "MiniLLMConfig", "GRPOWithReplayBufferConfig"}
+_TRAINING_ARGUMENTS = {"TrainingArguments", "Seq2SeqTrainingArguments"} | _TRL_CONFIGS
+TRL_FIELD_CLASSES = _TRL_CONFIGS | {"ModelConfig", "ScriptArguments", "DatasetMixtureConfig", "GRPOScriptArguments"}
+
+
+def parser_classes(call) -> list:
+    """The dataclass nodes an HfArgumentParser / TrlParser call is given: its first argument (one class, a tuple or a
+    list) or `dataclass_types=` (TrlParser(dataclass_types=[...]), as TRL's docs write it)."""
+    a = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dataclass_types"), None)
+    if a is None:
+        return []
+    return list(a.elts) if isinstance(a, (ast.Tuple, ast.List)) else [a]
 
 
 def _inherits_training_arguments(tree) -> bool:
@@ -57,9 +80,8 @@ def _inherits_training_arguments(tree) -> bool:
         return False
 
     for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS and n.args:
-            a = n.args[0]
-            for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]):
+        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS:
+            for e in parser_classes(n):
                 name = e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else ""
                 c = classes.get(name) if isinstance(e, ast.Name) else None
                 if c is not None and extends(c) or c is None and name in _TRAINING_ARGUMENTS:
@@ -74,9 +96,8 @@ def _dataclass_fields(tree):
     classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
     given: list = []
     for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS and n.args:
-            a = n.args[0]
-            given += [e.id for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]) if isinstance(e, ast.Name)]
+        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS:
+            given += [e.id for e in parser_classes(n) if isinstance(e, ast.Name)]
     for cname in dict.fromkeys(given):
         c = classes.get(cname)
         for st in (c.body if c is not None else []):
@@ -185,3 +206,38 @@ def _script_dataclasses(tree) -> dict:
                 fields[st.target.id] = d
         out[c.name] = fields
     return out
+
+
+def trl_parser_classes(tree) -> set:
+    """TRL's own dataclasses (TRL_FIELD_CLASSES: its configs, ModelConfig, ScriptArguments) a script hands to
+    HfArgumentParser / TrlParser and does not define itself: their fields are options of its command line and keys of
+    its `--config` YAML (trl/scripts/utils.py TrlParser)."""
+    own = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+    def trl_base(name: str, depth: int = 0) -> str | None:
+        # TRL's class itself, or the TRL class a class of the script's own extends (`class MyConfig(SFTConfig)`,
+        # open-r1's `GRPOScriptArguments(ScriptArguments)`): its fields are TRL's and the subclass's
+        if name not in own:
+            return name if name in TRL_FIELD_CLASSES else None
+        for b in own[name].bases if depth < 4 else []:
+            bn = b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else ""
+            got = (bn if bn in TRL_FIELD_CLASSES else None) if isinstance(b, ast.Attribute) or bn == name else \
+                trl_base(bn, depth + 1)
+            if got:
+                return got
+        return None
+
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS:
+            for e in parser_classes(n):
+                name = e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else ""
+                got = (name if name in TRL_FIELD_CLASSES else None) if isinstance(e, ast.Attribute) else trl_base(name)
+                if got:
+                    out.add(got)
+    return out
+
+
+def trl_parser(tree) -> bool:
+    """The script parses its command line with TRL's TrlParser (whose parse_args_and_config takes `--config FILE`)."""
+    return any(isinstance(n, ast.Call) and _call_name(n) == "TrlParser" for n in ast.walk(tree))

@@ -31,6 +31,11 @@ RETURNED_DICTS = "<dicts the script's functions return>"
 SIGNATURE_FILTERS = "<functions keeping a config class's keys>"
 
 
+# consts' entry for the values an HfArgumentParser's parse_yaml_file / parse_json_file / parse_dict fills its dataclasses
+# with (script_constants._file_parses): field -> value node
+PARSED_VALUES = "<values of the parsed settings file>"
+
+
 # a name the script sets to different values in its branches (round 8m: compute_dtype = torch.bfloat16 if the GPU
 # supports bf16, else torch.float16): value() reads it as "?", decided when the script runs
 RUNTIME = ast.Name(id="<decided at run time>")

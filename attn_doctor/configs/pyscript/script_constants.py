@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, \
-    _call_name, resolve
-from .dataclass_args import DATACLASSES, _DATACLASS_PARSES, _script_dataclasses
+from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, RETURNED_DICTS, RUNTIME, \
+    SIGNATURE_FILTERS, _call_name, resolve
+from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
-from .argv import _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
+from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
 from .call_keywords import keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
-from .settings_files import _loaded_files
+from .settings_files import _hydra_configs, _loaded_files
 from .user_modules import _imported_dataclasses, _imported_module_constants
 
 
@@ -85,7 +85,61 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
                 out[name] = argv[name]
     if read is not None:
         out.update(_loaded_files(tree, out, read))
+        for name, lit in _hydra_configs(tree, out, read).items():
+            out.setdefault(name, lit)
+    files = _file_parses(tree, out, read)
+    if files:
+        # HfArgumentParser.parse_yaml_file("args.yaml") / parse_json_file / parse_dict({...}): the dataclasses hold the
+        # file's (or dict's) values; the command line plays no part
+        values, names = files
+        out[ARGPARSE] = {**out[ARGPARSE], **values}
+        out[PARSED_VALUES] = values
+        for name, node in names.items():
+            out[name] = node
     return out
+
+
+def _file_parses(tree, consts: dict, read):
+    """({field: value node}, {name: its binding}) of the script's `a, b = parser.parse_yaml_file(P)` /
+    `parse_json_file(json_file=P)` / `parse_dict(D)` of an HfArgumentParser / TrlParser, when P is a file here (read)
+    or D a dict written out; None when there is none, or more than one, or the values are not known here."""
+    from .call_keywords import _dict_items
+    from .settings_files import _literal, _path_value
+
+    found = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call) and \
+                isinstance(n.value.func, ast.Attribute) and n.value.func.attr in FILE_PARSES:
+            parser = resolve(n.value.func.value, consts)
+            if isinstance(parser, ast.Call) and _call_name(parser) in _ARG_PARSERS:
+                found.append(n)
+    if len(found) != 1:
+        return None
+    n = found[0]
+    call = n.value
+    arg = call.args[0] if call.args else next((k.value for k in call.keywords
+                                               if k.arg == FILE_PARSES[call.func.attr]), None)
+    if arg is None:
+        return None
+    if call.func.attr == "parse_dict":
+        items = _dict_items(arg, consts)
+        if not items:
+            return None
+        values = dict(items)
+    else:
+        path = _path_value(tree, arg, None, consts) if read is not None else None
+        data = read(path) if isinstance(path, str) else None
+        if not isinstance(data, dict):
+            return None
+        values = {k: _literal(v) for k, v in data.items() if isinstance(k, str)}
+    targets = n.targets[0].elts if isinstance(n.targets[0], (ast.Tuple, ast.List)) else [n.targets[0]]
+    names = {}
+    for i, e in enumerate(targets):
+        if isinstance(e, ast.Name):
+            sub = ast.Subscript(value=call, slice=ast.Constant(value=i), ctx=ast.Load())
+            setattr(sub, PARSED_FILE, True)
+            names[e.id] = sub
+    return values, names
 
 
 def _fallback_candidates(tree, consts: dict) -> dict:

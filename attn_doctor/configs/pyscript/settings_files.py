@@ -67,6 +67,33 @@ def _loaded_files(tree, consts: dict, read) -> dict:
     return out
 
 
+def _hydra_configs(tree, consts: dict, read) -> dict:
+    """name -> the contents (marked LOADED) of the YAML a Hydra entry point is handed: the first parameter of a function
+    decorated `@hydra.main(config_path=P, config_name=N)` holds P/N.yaml, relative to the script (facebookresearch/hydra
+    hydra/main.py; its DictConfig's keys read as attributes: `TrainingArguments(**cfg.training)`), when that file is
+    here. Hydra's composition (a `defaults:` list) and command-line overrides are not applied (cfg83)."""
+    out = {}
+    for f in ast.walk(tree):
+        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) or not (f.args.posonlyargs + f.args.args):
+            continue
+        for d in f.decorator_list:
+            # (`@hydra.main(...)`, or `@main(...)` of `from hydra import main`, which names config_name too)
+            if not (isinstance(d, ast.Call) and (ast.unparse(d.func) == "hydra.main" or ast.unparse(d.func) == "main"
+                                                 and any(k.arg == "config_name" for k in d.keywords))):
+                continue
+            kw = {k.arg: value(k.value, consts) for k in d.keywords if k.arg}
+            where, name = kw.get("config_path"), kw.get("config_name")
+            if not isinstance(name, str) or name == "?" or where is not None and not isinstance(where, str):
+                continue
+            path = "/".join(x.strip("/") for x in (where or ".", name if name.endswith((".yaml", ".yml")) else
+                                                    name + ".yaml") if x and x != ".")
+            data = read(path) if read is not None else None
+            if isinstance(data, dict):
+                param = (f.args.posonlyargs + f.args.args)[0].arg
+                out[param] = _marked(_literal({k: v for k, v in data.items() if k != "defaults"}))
+    return out
+
+
 def _self_wraps(tree) -> dict:
     """NAME -> the one assignment `NAME = Cls(**NAME)` / `NAME = EasyDict(NAME)` of the script: an object built from
     the dict the name held (its attributes that dict's keys: call_keywords._attr_source)."""

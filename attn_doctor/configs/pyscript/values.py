@@ -198,6 +198,16 @@ def value(node, consts: dict):
         if isinstance(v, str) and v != "?" and not v.startswith("torch."):
             return getattr(v, node.func.attr)()
         return "?"
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) and \
+            isinstance(resolve(node.comparators[0], consts), (ast.List, ast.Tuple, ast.Set)) and \
+            all(isinstance(e, ast.Constant) for e in resolve(node.comparators[0], consts).elts):
+        # `model_args.torch_dtype in ["auto", None]` (transformers' examples/pytorch/language-modeling/run_clm.py, before
+        # `getattr(torch, model_args.torch_dtype)`): membership of a value known here, None included (cfg83)
+        a = value(node.left, consts)
+        if a == "?" or not (a is None or isinstance(a, (str, int, float, bool))) or \
+                isinstance(a, str) and a.startswith("torch."):
+            return "?"
+        return (a in [e.value for e in resolve(node.comparators[0], consts).elts]) is isinstance(node.ops[0], ast.In)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
             isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
         # `cross_attention == "sdpa"`, `"fp16" in precision` (round 16m: a Colab trainer's form values written into
