@@ -368,6 +368,19 @@ WAYS = [
                              "config.yaml": "model:\n  model_name: unsloth/Qwen3-4B\n  dtype: bfloat16\ntrain:\n"
                              "  output_dir: out\n  bf16: true\n  torch_compile: true\n"},
      ("unsloth", [], "bfloat16", "default")),
+    # ---- a TRL config built from a spread of a settings file that is not here: the spread may set bf16 / fp16 itself,
+    # so TRL's `bf16 = not fp16` default is not the run's (dtype unknown, never a guess; the lead's review of cfg83); the
+    # same script with the dict written out reads what it says
+    ("trl-config-opaque-spread", {"t.py": "import yaml, torch\nfrom transformers import AutoModelForCausalLM\nfrom trl "
+                                  "import SFTConfig, SFTTrainer\ncfg = yaml.safe_load(open(\"train.yaml\"))\nmodel = "
+                                  f"AutoModelForCausalLM.from_pretrained({M}, dtype=\"auto\")\ntrainer = SFTTrainer("
+                                  "model=model, args=SFTConfig(**cfg[\"train\"]))\ntrainer.train()\n"},
+     ("transformers", [], "", "none")),
+    ("trl-config-written-spread", {"t.py": "import torch\nfrom transformers import AutoModelForCausalLM\nfrom trl import "
+                                   "SFTConfig, SFTTrainer\ntrain = {\"output_dir\": \"out\", \"fp16\": True}\nmodel = "
+                                   f"AutoModelForCausalLM.from_pretrained({M}, dtype=torch.float16)\ntrainer = SFTTrainer("
+                                   "model=model, args=SFTConfig(**train))\ntrainer.train()\n"},
+     ("transformers", [], "float16", "none")),
     ("unsloth-kwargs", {"t.py": "from unsloth import FastLanguageModel\nimport torch\nfrom trl import SFTTrainer, SFTConfig\n"
                         "load = dict(model_name=\"unsloth/Qwen3-4B\", max_seq_length=2048, dtype=torch.float16)\nmodel, "
                         "tokenizer = FastLanguageModel.from_pretrained(**load)\ntrain = {\"output_dir\": \"out\", \"fp16\": "

@@ -612,6 +612,11 @@ def _python_settings(doc: dict) -> dict:
         looked_up: dict = {}
         if name in PY_ARGS and name != "ModelConfig":
             arg_classes.add(name)
+            if not any(k.arg in ("bf16", "fp16") for k in n.keywords) and \
+                    any(k.arg is None and not _dict_items(k.value, consts) for k in n.keywords):
+                # `SFTConfig(**cfg["train"])` of a settings file that is not here (or a dict built at run time): the
+                # spread may set bf16 / fp16 itself, so neither TrainingArguments' nor TRL's default is the run's
+                out["amp_unknown"] = True
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
         for arg, node in keywords(n, consts):
             if arg in unread:
