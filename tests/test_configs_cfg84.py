@@ -140,6 +140,10 @@ CASES = [
     ("wrapper-of-no-trainers-script",
      {"run.sh": "python launch.py --epochs 5\n", "launch.py": OWN_WRAPPER},
      "run.sh", "none of the trainers"),
+    ("launch-of-a-script-not-here",
+     {"scripts/finetune.sh": "torchrun --nproc_per_node 2 src/finetune.py --model_name_or_path Qwen/Qwen2-0.5B \\\n"
+                             "  --bf16 True --per_device_train_batch_size 4 --save_strategy epoch --lazy_preprocess True\n"},
+     "scripts/finetune.sh", "finetune.py is not here"),
     ("shared-settings-name-the-trainers",
      {"attn.yaml": "attn_implementation: flash_attention_2\ntorch_compile: true\n"},
      "attn.yaml", "--trainer transformers"),
@@ -155,6 +159,8 @@ def test_claimed_file_classes(tmp_path, files, given, want):
             configs.load(path)
         assert "\n" not in str(err.value)
         assert want in str(err.value), str(err.value)
+        # (a script that is here is never said to be missing)
+        assert "is not here" not in str(err.value) or not any(n.endswith(".py") for n in files)
         return
     cfg = configs.load(path)
     assert (cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"] or "") == \

@@ -1133,7 +1133,10 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
-                             f"it as one of those anyway")
+                             f"it as one of those anyway" + (
+                                 f"; {script} is not here (beside this file or where the command names it): what "
+                                 f"trains is in that script, and `attn-doctor check --config` on it reads the run"
+                                 if sub is None and script.endswith(".py") else ""))
         entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
         if entry is not None:
             return entry
