@@ -1135,7 +1135,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway" + (
                                  f"; {script} is not here (beside this file or where the command names it): what "
-                                 f"trains is in that script, and `attn-doctor check --config` on it reads the run"
+                                 f"trains is in that script, so give attn-doctor that script"
                                  if sub is None and script.endswith(".py") else ""))
         entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
         if entry is not None:
