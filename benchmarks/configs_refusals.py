@@ -73,6 +73,7 @@ REASONS = [
     ("trainer options given to a foreign script", r"a script none of the trainers attn-doctor reads ships, so its options"),
     ("a trainer's config of an unreadable layout", r"is not a .* config that attn-doctor can read"),
     ("only settings several trainers share", r"holds only settings several\s+trainers share"),
+    ("named presets of one trainer that choose differently", r"named sets of .* settings that choose differently"),
     ("a job spec running no trainer's script", r"(SkyPilot|Baseten|Modal|RunPod|Slurm).*not a trainer config"),
     ("a file of another kind (workflow, compose, manifest, settings module...)", r"\bis (an? |[A-Z][\w-]*'s ).*, not a trainer config"),
     ("Python script with no trainer calls", r"a Python script with no trainer calls"),

@@ -330,7 +330,7 @@ def template_values(text: str) -> str:
     return _TEMPLATE_VALUE.sub(lambda m: m.group(1) + json.dumps(m.group(2)), text)
 
 
-def make_doc(path: str, text: str) -> dict:
+def make_doc(path: str, text: str, *, argv: dict | None = None) -> dict:
     """The file parsed once for every reader: {path, text, name, fmt, data, keys, flat, commands, command, words,
     args, launcher, env, scripts, python}.
 
@@ -370,7 +370,7 @@ def make_doc(path: str, text: str) -> dict:
                          f"attn-doctor does not read yet (it reads {supported()})")
     if name.endswith(".py"):
         doc.update(fmt="python", keys=set(), flat={}, python=text)
-        started = python_commands(text)
+        started = python_commands(text, argv)
         exported = exported_notebook(text)
         if exported:
             # a notebook saved as a script (nbconvert's get_ipython().system(...), jupytext's `# !cmd`, a download's
@@ -662,6 +662,69 @@ def _dumped_config(doc: dict):
     return found[0] if len(found) == 1 else None
 
 
+def _sharing(scores, shared) -> str:
+    """How to choose among the trainers whose names a file of shared settings holds (detect()'s refusal): those
+    trainers by name, strongest first, each with its --trainer value (cfg84: round 57m's presets JSON, the axolotl
+    docs' two-line snippets that are as much transformers' and LLaMA-Factory's)."""
+    names = [n for s, n in scores if s.points > 0 and set(map(str, s.evidence)) & set(map(str, shared))]
+    if len(names) < 2:
+        return f"if one of {supported()} runs it, --trainer NAME reads it"
+    said = [f"{_module(n).TITLE} (--trainer {n})" for n in names[:6]]
+    return f"these are settings of {', '.join(said[:-1])} or {said[-1]}{' among others' if len(names) > 6 else ''}: " \
+           f"if one of them runs it, --trainer NAME reads it as that trainer's"
+
+
+def _named_presets(doc: dict, where: str):
+    """(reader id, doc, evidence) of a settings file that is a set of named presets of one trainer's settings, a script
+    of the user's picking one by name (round 57m: hujuDev's finetuning_configs.json, {"default-config": {stage: sft,
+    finetuning_type: lora, fp16: true, ...}, "longer-input-config": {...}}, each handed to LLaMA-Factory's run_exp):
+    every top-level value a mapping that exactly one reader claims on its own evidence, the same reader for all, no
+    other reader claiming any. When the presets choose the same attention, dtype and compile, that is the file's
+    reading (the first preset's doc); when they differ, a UsageError names them and says how to read one. None when
+    the file is not laid out so."""
+    if doc["fmt"] not in ("json", "yaml", "toml") or not isinstance(doc.get("data"), dict):
+        return None
+    data = doc["data"]
+    if not data or len(data) > 32 or not all(isinstance(v, dict) and len(v) >= 3 for v in data.values()):
+        return None
+    name, subs = None, []
+    for key, value in data.items():
+        text = _toml_text(value) if doc["fmt"] == "toml" else json.dumps(value, default=str)
+        if text is None:
+            return None
+        try:
+            sub = make_doc(doc["path"], text)
+        except (UsageError, RecursionError, ValueError):
+            return None
+        if sub["fmt"] != doc["fmt"] or others_dataset(sub):
+            return None
+        scored = [(r, _module(r).score(sub)) for r in READERS]
+        scored = [(r, sc) for r, sc in scored if isinstance(sc, Score) and sc.own]
+        own = [r for r, sc in scored if sc.own_points >= STRONG]
+        if len(own) != 1 or len(scored) != 1 or (name is not None and own[0] != name):
+            return None
+        name = own[0]
+        subs.append((str(key), sub))
+    readings = []
+    for _key, sub in subs:
+        sub["unread"] = []
+        try:
+            cfg = finish(_module(name).read(sub))
+        except (AttributeError, KeyError, TypeError, ValueError):
+            return None
+        readings.append((tuple(sorted(cfg.get("required") or [])), cfg.get("dtype") or "",
+                         cfg.get("compile_mode") or ""))
+    keys = [k for k, _ in subs]
+    if len(set(readings)) > 1:
+        differ = "; ".join(f"{k}: {', '.join(r[0]) or 'nothing'} required, dtype {r[1] or 'unknown'}, compile "
+                           f"{r[2] or 'none'}" for k, r in zip(keys[:6], readings[:6]))
+        raise UsageError(f"{where} holds {len(keys)} named sets of {_module(name).TITLE} settings that choose "
+                         f"differently ({differ}); the run uses the one its script picks: save that set as a file of "
+                         f"its own and give attn-doctor that file")
+    return name, subs[0][1], [f"{len(keys)} named sets of {_module(name).TITLE} settings ({', '.join(keys[:4])}"
+                              f"{' ...' if len(keys) > 4 else ''}), each read alike"]
+
+
 def others_dataset(sub: dict):
     from . import others
 
@@ -895,7 +958,8 @@ def score_keys(keys, strong=(), shared=(), common=()) -> Score:
     return Score(pts, own + some, own)
 
 
-def detect(path: str, text: str, trainer: str | None = None, *, handed_over: bool = False) -> tuple[str, dict, dict]:
+def detect(path: str, text: str, trainer: str | None = None, *, handed_over: bool = False,
+           argv: dict | None = None) -> tuple[str, dict, dict]:
     """(reader id, doc, detection) for a file: the reader whose own evidence it carries, or the one --trainer names.
     handed_over: the file is the script another launch file hands over to (_handed_over), which hands over no further.
 
@@ -903,7 +967,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
     runner_up, runner_up_score}. A file no reader can claim on its own evidence is a UsageError that says why."""
     from . import others
 
-    doc = make_doc(path, text)
+    doc = make_doc(path, text, argv=argv)
     scores = []
     for name in READERS:
         sc = _module(name).score(doc)
@@ -955,6 +1019,12 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             return wname, wdoc, {"trainer": wname, "title": _module(wname).TITLE, "by": "content", "score": wsc.points,
                                  "evidence": [f"{wpath}, a config of {_module(wname).TITLE}"]
                                  + wsc.evidence[:8], "runner_up": None, "runner_up_score": None}
+        presets = _named_presets(doc, where)
+        if presets is not None:
+            # named presets of one trainer's settings, which a script of the user's picks by name (cfg84)
+            pname, pdoc, pevidence = presets
+            return pname, pdoc, {"trainer": pname, "title": _module(pname).TITLE, "by": "content", "score": STRONG,
+                                 "evidence": pevidence, "runner_up": None, "runner_up_score": None}
         from .installed import installed_trainer
 
         inst = installed_trainer(doc, lambda s: named_config(doc, s) is not None)
@@ -1021,7 +1091,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         if shared and not script:
             raise UsageError(f"{where} is not a trainer config attn-doctor can tell: it holds only settings several "
                              f"trainers share ({', '.join(shared[:5])}) and nothing one trainer alone has (its script "
-                             f"or CLI, its own keys or layout); if one of {supported()} runs it, --trainer NAME reads it")
+                             f"or CLI, its own keys or layout); {_sharing(scores, shared[:5])}")
         if script:
             wrapped = _swift_entry_run(doc, path, script) if not handed_over else None
             if wrapped is not None:
@@ -1063,7 +1133,10 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
-                             f"it as one of those anyway")
+                             f"it as one of those anyway" + (
+                                 f"; {script} is not here (beside this file or where the command names it): what "
+                                 f"trains is in that script, so give attn-doctor that script"
+                                 if sub is None and script.endswith(".py") else ""))
         entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
         if entry is not None:
             return entry
@@ -1509,6 +1582,12 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
         return beside[0], beside[1], dict(beside[3], evidence=[
             f"{os.path.basename(path)} runs {script} with options {how} "
             f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]})"] + beside[3]["evidence"])
+    wrapped = _wrapper_argv(beside)
+    if wrapped is not None:
+        return wrapped[0], dict(wrapped[1], environ=beside[1]["environ"]), dict(wrapped[2], evidence=[
+            f"{os.path.basename(path)} runs {script} with options its own argparse takes "
+            f"({', '.join(w for w in beside[2] if w.startswith('-') and not w[1:2].isdigit())[:120]}), which build the "
+            f"command it starts"] + wrapped[2]["evidence"])
     raise _beside_refusal(where, script, beside)
 
 
@@ -1554,6 +1633,29 @@ def _hydra_groups_chosen(beside) -> tuple[str, list] | None:
             return None
         chosen.append(key)
     return os.path.basename(at), chosen
+
+
+def _wrapper_argv(beside):
+    """A launch file's options to a user's wrapper script beside it (a Python script that builds a trainer's command and
+    starts it with subprocess: round 59's train_local.py, whose argparse takes --task / --epochs / --fp8 and whose
+    `cmd` list runs musubi-tuner's hv_1_5_train_network.py with --sdpa) when its reader reads the command the script
+    starts rather than the script's own calls (not ARGV_READERS) and the script's argparse declares every option given:
+    the script read again with those values in place of its defaults (launchers.python_commands' argv), when it still
+    reads as the same trainer; None otherwise (cfg84)."""
+    if beside is None or not beside[2] or beside[0] in ARGV_READERS or not beside[1].get("commands"):
+        return None
+    from .pyscript import argv_options, tree
+
+    text = beside[1].get("python") or ""
+    t = tree(text)
+    argv = argv_options(t, list(beside[2])) if t is not None else None
+    if not argv:
+        return None
+    try:
+        name, sdoc, det = detect(beside[1]["path"], text, argv=argv)
+    except UsageError:
+        return None
+    return (name, sdoc, det) if name == beside[0] else None
 
 
 def _cli_library(beside) -> str | None:

@@ -259,14 +259,15 @@ def literal_path(e, consts: dict, depth: int = 0):
     return out
 
 
-def python_commands(code: str) -> str:
+def python_commands(code: str, argv: dict | None = None) -> str:
     """The command lines a Python script (or notebook cell) starts, as shell lines: with subprocess / os.system
     (`subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
     grown with .append / .extend / += (in source order; growth inside an `if` is left out: that branch may not run),
     or a string for os.system / shell=True), or in-process, by setting sys.argv before calling a CLI's main()
     (`sys.argv = ["llamafactory-cli", "train", "x.yaml"]`, `sys.argv[1:] = [...]` after `from llamafactory.cli import
     main`). Values Python computes (f-string fields, str(x)) become `$PY_VALUE`, which
-    readers treat as unknown. Nothing is run."""
+    readers treat as unknown. Nothing is run. argv: the values a launch file's options give the script's own argparse
+    (configs._read_through, pyscript.argv_options), in place of their defaults."""
     import ast
 
     from .pyscript import constants, resolve, tree, value
@@ -287,7 +288,8 @@ def python_commands(code: str) -> str:
                 for x in ast.walk(sub):
                     in_if.add(id(x))
 
-    consts = constants(t)
+    launch_argv = argv  # (the loop below binds `argv` to each sys.argv it finds)
+    consts = constants(t, launch_argv)
     parents = {id(c): p for p in ast.walk(t) for c in ast.iter_child_nodes(p)}
     try:
         dumped_to = {tgt[1] for tgt, _d in python_dumped_configs(code) if isinstance(tgt, tuple) and tgt[0] == "var"} \
@@ -566,9 +568,12 @@ def python_commands(code: str) -> str:
             # grown outside any branch, or in branches whose tests the script settles (an argparse default: `if
             # XFORMERS:` with XFORMERS = bool(args.xformers), default True), as Python runs it with no options given
             strings[n.target.id] = (strings[n.target.id] or "") + text(n.value)
-        elif kind == "grow" and n.target.id in lists and id(n) not in in_if:
+        elif kind == "grow" and n.target.id in lists and (id(n) not in in_if or launch_argv and settled(n)):
             lists[n.target.id] += [word(e) for e in n.value.elts]
-        elif kind in ("append", "extend") and n.func.value.id in lists and id(n) not in in_if and n.args:
+        elif kind in ("append", "extend") and n.func.value.id in lists and n.args and \
+                (id(n) not in in_if or launch_argv and settled(n)):
+            # (in a branch: only as a launch file's options settle its test, `if args.fp8: cmd.extend([...])` under
+            # `--fp8`, configs._wrapper_argv; with the script's defaults alone it is left out, as before)
             a = n.args[0]
             lists[n.func.value.id] += [word(e) for e in a.elts] if kind == "extend" and \
                 isinstance(a, (ast.List, ast.Tuple)) else [word(a)]
