@@ -74,6 +74,8 @@ XF_BUILT = ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormer
     ('AttributeError: "BlockMask" object has no attribute "masked_fill_"', ("transformers.flex-blockmask-as-tensor", "flex")),
     # guard
     ("my 5070 prints: this kernel is for sm80-sm100, but was built for sm37 and the app exits", ("gpu.arch-not-in-torch", "sdpa")),
+    # ... (rev20) the same guard where the app says it runs xformers: the guard is xformers' too
+    ("Using xformers attention in the VAE.\nFATAL: this function is for sm80, but was built for sm370", ("gpu.arch-not-in-torch", "xformers")),
     # stuck
     ("Building wheel for sageattention (setup.py) ... |\n\n卡着不动了，两个小时", ("build.no-ninja", "sage")),
     # symbol
@@ -92,6 +94,8 @@ XF_BUILT = ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormer
     # sdpgrad
     ("math SDPA returns wrong outputs for fp16 inputs on CPU", ("attn.wrong-output", "sdpa")),
     ("The flash SDP kernel gives wrong gradients for F.scaled_dot_product_attention when dropout_p > 0", ("attn.wrong-output", "sdpa")),
+    # ... (rev20) SDPA's kernel as the reference, another backend failing: that backend's
+    ("FlashAttention-2 returns wrong outputs; the math SDPA path gives the right ones", ("attn.wrong-output", "fa2")),
     # procname
     ("AttnProcessor2_0 much slower in our LoRA training\n\nThe new processor runs at 2.1 it/s where AttnProcessor gives 3.9 it/s",
      ("prose.slow", "sdpa")),
@@ -125,6 +129,8 @@ def test_round113m_wheel_download_failure_is_listed():
     ("FA3 fails on GPUs older than Hopper", "fa2.arch-check"),
     # apple: a question, nothing said missing
     ("Is flash attention available on Apple silicon yet?", "fa2.platform-unsupported"),
+    # apple: (rev20) another backend is the one said missing on the Mac
+    ("We use flash-attn on the Linux box.\nOn the laptop SageAttention is not supported on MPS", "fa2.platform-unsupported"),
     # sagehd: another backend's head dims
     ("flash attention supports head dims 64, 128 and 256 on Hopper", "sage.head-dim"),
     # blockmask: BlockMask's own fields from another release

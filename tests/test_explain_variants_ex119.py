@@ -34,6 +34,7 @@ from explain_top import first
     # ... near misses: the subject before the reference word stays
     ('flash-attn 2.7.4 backward is 3x slower than xformers on my A100', 'fa2'),
     ('scaled_dot_product_attention output is wrong when compared to the eager reference', 'sdpa'),
+    ("flash_attn_func gives wrong outputs compared to PyTorch's math SDPA in bf16", 'fa2'),  # (rev20: torch's kernel names as the reference)
     ('Tested against flash-attn 2.8.3: the backward crashes with an illegal memory access', 'fa2'),
     ('# Wrong values on H100\nThe outputs of FA3 don\'t match SDPA in bf16 (wrong values)', 'fa3'),
     ('xformers 0.0.28 was built against PyTorch 2.4.1 and fails to load its C++ extensions', 'xformers'),

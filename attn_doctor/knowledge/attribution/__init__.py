@@ -53,6 +53,8 @@ Where a question is decided, for instance:
   a backend named by a report's title       search.nearest() step 4 (TITLE_LINES; an entry's title_sentence rule takes
                                             its first sentence), unless the title is a program's line (search._program_line);
                                             [[evidence_backend]] rows with title = true: decide._attribute()
+  an entry's own line naming its backend     [[evidence_backend]] rows (when: the line or the next; unless: within WINDOW
+                                            lines of it, leaving the row out): decide._attribute()
   a clause saying a backend works, a list   sentences._scrub() and the *_removed helpers beside it
   a catch-all with no backend near it       refusals.unclaimed() ([needs_backend] in attribution.toml)
   an import probe, an optimizer's OOM       probes.in_optional_probe(), in_handled_probe(), raised_by_optimizer()

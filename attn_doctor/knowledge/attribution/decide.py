@@ -156,9 +156,12 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
     r = rules()
     if entry.id in r.evidence_backend and 0 < line <= len(lines):
         # the entry's own evidence (its line, and the line under it) names whose integration it is ([[evidence_backend]])
-        for b, when, title in r.evidence_backend[entry.id]:
+        for b, when, title, unless in r.evidence_backend[entry.id]:
             if title and _first_lines(lines, 2)[:1] != [line - 1] or title and len(_first_lines(lines, 2)) < 2:
                 continue  # only as a report's title: its first line, over a body (a line pasted alone is the notice as printed)
+            if unless is not None and any(unless.search(lines[j]) for j in range(max(0, line - 1 - WINDOW),
+                                                                                  min(len(lines), line + WINDOW))):
+                continue  # another library that prints the same message is named near it (the row's `unless`, rev20)
             for n in (line, line + 1)[:len(lines) - line + 1]:
                 if when.search(lines[n - 1]):
                     if b == "none":  # the evidence names a program's own class, no backend of the seven (helper ex80)

@@ -173,12 +173,14 @@ def _persisted_removed(line: str) -> str:
 # scaled_dot_product_attention", round 83 Dao-AILab/flash-attention#2553 "the output norm matched SDPA ... vs SDPA-bf16's own"): the
 # reference by its other words too: "against", "relative to", "different from", "slower/faster than", and a result that matches
 # (or does not match) it. The reference is never the failing side, so it is blanked even where the rest of the line names nothing
-# (then the lines around it decide: FA4's title over #2553's sentence)
+# (then the lines around it decide: FA4's title over #2553's sentence). torch's names for SDPA's kernels ("math SDPA", "the flash SDP
+# kernel", "memory-efficient SDPA") are the reference's words too, not a backend of their own (rev20)
 COMPARED_TO = re.compile(r"(?:\b(?:compared[ \t]+(?:to|with|against)|versus|vs\.?|(?P<against>against)|relative[ \t]+to|differs?[ \t]+from|"
                          r"different[ \t]+from|(?:slower|faster|worse|better)[ \t]+than)|"
                          r"\b(?:outputs?|results?|values?|norms?|logits|loss(?:es)?)(?:[ \t]+(?:norms?|values?|shapes?|still|all|exactly|closely|"
                          r"roughly|numerically|do|does|did|not|never|only|do(?:es)?n['’]t|didn['’]t))*[ \t]+match(?:es|ed)?)"
-                         r"[ \t]+(?:(?:the|PyTorch(?:['’]s)?|torch(?:['’]s)?|native|reference|built-?in|standard|that[ \t]+of|those[ \t]+of)[ \t]+){0,3}"
+                         r"[ \t]+(?:(?:the|PyTorch(?:['’]s)?|torch(?:['’]s)?|native|reference|built-?in|standard|that[ \t]+of|those[ \t]+of|"
+                         r"math|eager|cuDNN|flash|(?:mem(?:ory)?[ \t_-]?)?efficient)[ \t]+){0,3}"
                          r"[^\s,;:!?()]+", re.IGNORECASE)
 COMPARED_WORDS = ("compared", "vs", "versus", "against", "relative to", "differ", "than", "match")
 # ("against" only after a verb of comparing: "benchmarked X against Y", "checked it against Y"; "tested against flash-attn 2.8.3" says

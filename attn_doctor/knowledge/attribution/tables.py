@@ -50,7 +50,7 @@ class _Rules:
     # [optional_probe]: (ids, lines that mark a library's optional import probe, how many lines above a match they stand)
     optional_probe: tuple[frozenset[str], tuple[re.Pattern, ...], int] = (frozenset(), (), 8)
     # [[evidence_backend]]: entry id -> ((backend, pattern), ...): the backend its own evidence names (session 7, ex43)
-    evidence_backend: dict[str, tuple[tuple[str, re.Pattern, bool], ...]] = field(default_factory=dict)
+    evidence_backend: dict[str, tuple[tuple[str, re.Pattern, bool, re.Pattern | None], ...]] = field(default_factory=dict)
     # [dsl_kernel]: (entry id prefix, what names FA4, what names another CuTe DSL program's kernel) (session 7, ex43)
     dsl_kernel: tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]] = ("", (), ())
     own_if_named: frozenset[str] = frozenset()  # [own_if_named]: the entry's own backend only where the log names one
@@ -146,9 +146,11 @@ def _grouped(rows, key, value) -> dict:
     return out
 
 
-def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool], ...]]:
-    """[[evidence_backend]] as entry -> ((backend, when, title only), ...)."""
-    return _grouped(table, lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"]), bool(x.get("title"))))
+def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool, re.Pattern | None], ...]]:
+    """[[evidence_backend]] as entry -> ((backend, when, title only, unless), ...): `unless`, where a row has it, is searched in
+    the lines within WINDOW of the match, and a hit there leaves the row out (another library that prints the same message)."""
+    return _grouped(table, lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"]), bool(x.get("title")),
+                                                            re.compile(x["unless"], re.MULTILINE) if x.get("unless") else None))
 
 
 def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
