@@ -59,8 +59,8 @@ NOTICE = {"xformers": ("xformers", "xformers.not-installed"), "flash_attn": ("fa
 def test_the_absent_notice_table_stands_for_one_title_rule_and_one_specialization_per_library():
     r = attribution.rules()
     rows = r.evidence_backend["app.attention-libraries-absent"]
-    assert [(b, title) for b, _, title in rows] == [(b, True) for b, _ in NOTICE.values()]
-    for (module, (backend, to)), (_, when, _) in zip(NOTICE.items(), rows):
+    assert [(b, title, unless) for b, _, title, unless in rows] == [(b, True, None) for b, _ in NOTICE.values()]
+    for (module, (backend, to)), (_, when, _, _) in zip(NOTICE.items(), rows):
         assert "<MODULE>" not in when.pattern
         assert when.search(f"No module '{module}'. Proceeding without it.")
         assert not any(when.search(f"No module '{other}'. Proceeding without it.") for other in NOTICE if other != module)
