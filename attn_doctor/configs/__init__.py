@@ -1600,28 +1600,18 @@ def _hydra_groups_chosen(beside) -> tuple[str, list] | None:
     read), so a choice of a group the primary file does not also set as a key of its own changes nothing it reads: the
     reading of the script alone is the run's. An override setting a value (`training.bf16=false`, `+key=v`), a group
     the file does not name, or one it also writes out is refused as any other option. None otherwise."""
-    import ast
-
     from .pyscript import tree
+    from .pyscript.settings_files import hydra_entries
 
     if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
         return None
     t = tree(beside[1].get("python") or "")
-    if t is None:
+    entries = hydra_entries(t, {}) if t is not None else []
+    if not entries:
         return None
-    main = next((d for n in ast.walk(t) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 for d in n.decorator_list if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and
-                 d.func.attr == "main" and isinstance(d.func.value, ast.Name) and
-                 d.func.value.id == "hydra"), None)
-    kw = {k.arg: k.value.value for k in main.keywords if k.arg and isinstance(k.value, ast.Constant)} if main else {}
-    if not isinstance(kw.get("config_name"), str) or not isinstance(kw.get("config_path", "."), str):
-        return None
-    name = kw["config_name"] if kw["config_name"].endswith((".yaml", ".yml")) else kw["config_name"] + ".yaml"
-    at = os.path.join(os.path.dirname(os.path.abspath(beside[1]["path"])), kw.get("config_path", "."), name)
-    try:
-        with open(at, encoding="utf-8", errors="replace") as fh:
-            data = load_yaml(at, fh.read(200_000))
-    except (OSError, UsageError):
+    at = entries[0][1]
+    data = script_files(beside[1])(at)
+    if data is None:
         return None
     defaults = data.get("defaults") if isinstance(data, dict) else None
     groups = {str(k).split("@", 1)[0] for d in (defaults if isinstance(defaults, list) else []) if isinstance(d, dict)

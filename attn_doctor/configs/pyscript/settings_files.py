@@ -67,17 +67,15 @@ def _loaded_files(tree, consts: dict, read) -> dict:
     return out
 
 
-def _hydra_configs(tree, consts: dict, read) -> dict:
-    """name -> the contents (marked LOADED) of the YAML a Hydra entry point is handed: the first parameter of a function
-    decorated `@hydra.main(config_path=P, config_name=N)` holds P/N.yaml, relative to the script (facebookresearch/hydra
-    hydra/main.py; its DictConfig's keys read as attributes: `TrainingArguments(**cfg.training)`), when that file is
-    here. Hydra's composition (a `defaults:` list) and command-line overrides are not applied (cfg83)."""
-    out = {}
+def hydra_entries(tree, consts: dict) -> list[tuple[str, str]]:
+    """(first parameter, primary config path relative to the script) of each Hydra entry point of the script: a
+    function decorated `@hydra.main(config_path=P, config_name=N)` (or `@main(...)` of `from hydra import main`, which
+    names config_name too) is handed P/N.yaml (facebookresearch/hydra hydra/main.py)."""
+    out = []
     for f in ast.walk(tree):
         if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) or not (f.args.posonlyargs + f.args.args):
             continue
         for d in f.decorator_list:
-            # (`@hydra.main(...)`, or `@main(...)` of `from hydra import main`, which names config_name too)
             if not (isinstance(d, ast.Call) and (ast.unparse(d.func) == "hydra.main" or ast.unparse(d.func) == "main"
                                                  and any(k.arg == "config_name" for k in d.keywords))):
                 continue
@@ -85,12 +83,21 @@ def _hydra_configs(tree, consts: dict, read) -> dict:
             where, name = kw.get("config_path"), kw.get("config_name")
             if not isinstance(name, str) or name == "?" or where is not None and not isinstance(where, str):
                 continue
-            path = "/".join(x.strip("/") for x in (where or ".", name if name.endswith((".yaml", ".yml")) else
-                                                    name + ".yaml") if x and x != ".")
-            data = read(path) if read is not None else None
-            if isinstance(data, dict):
-                param = (f.args.posonlyargs + f.args.args)[0].arg
-                out[param] = _marked(_literal({k: v for k, v in data.items() if k != "defaults"}))
+            out.append(((f.args.posonlyargs + f.args.args)[0].arg,
+                        "/".join(x.strip("/") for x in (where or ".", name if name.endswith((".yaml", ".yml")) else
+                                                         name + ".yaml") if x and x != ".")))
+    return out
+
+
+def _hydra_configs(tree, consts: dict, read) -> dict:
+    """name -> the contents (marked LOADED) of the YAML a Hydra entry point is handed (hydra_entries), when that file is
+    here; its DictConfig's keys read as attributes (`TrainingArguments(**cfg.training)`). Hydra's composition (a
+    `defaults:` list) and command-line overrides are not applied (cfg83)."""
+    out = {}
+    for param, path in hydra_entries(tree, consts) if read is not None else ():
+        data = read(path)
+        if isinstance(data, dict):
+            out[param] = _marked(_literal({k: v for k, v in data.items() if k != "defaults"}))
     return out
 
 
