@@ -24,7 +24,8 @@ settings_files.py; a new key of constants' dict is named in nodes.py and filled 
 a reader, test or benchmark imports from pyscript is re-exported below.
 Layers: a module imports at its top only from those before it in this order: parsing, nodes, dataclass_args, argv,
 call_keywords, values, settings_files, user_modules, script_constants (a later one, or another configs module, is
-imported inside the function that needs it, as argv_options imports shell_words)."""
+imported inside the function that needs it, as argv_options imports shell_words; one exception: dataclass_args takes
+TRL's configs, a module-level set, from hf_transformers.TRL_CONFIGS, which imports nothing of pyscript)."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from ..hf_transformers import TRL_CONFIGS as _TRL_CONFIGS  # (the one list of TRL's configs, every reader's)
 from .nodes import _call_name
 
 
@@ -49,9 +50,6 @@ torch_compile_backend torch_compile_mode neftune_noise_alpha liger_kernel_config
 torch_empty_cache_steps past_index accelerator_config""".split())
 # (TRL's configs extend TrainingArguments: trl/trainer/base_config.py _BaseConfig(TrainingArguments), so their fields
 # are TrainingArguments' and more; ModelConfig / ScriptArguments are TRL's classes of other fields: TRL_FIELD_CLASSES)
-_TRL_CONFIGS = {"SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig", "RewardConfig", "PPOConfig",
-                "GKDConfig", "RLOOConfig", "CPOConfig", "BCOConfig", "OnlineDPOConfig", "PRMConfig", "XPOConfig",
-                "NashMDConfig", "GOLDConfig", "GMPOConfig", "AsyncGRPOConfig", "MiniLLMConfig", "GRPOWithReplayBufferConfig"}
 _TRAINING_ARGUMENTS = {"TrainingArguments", "Seq2SeqTrainingArguments"} | _TRL_CONFIGS
 TRL_FIELD_CLASSES = _TRL_CONFIGS | {"ModelConfig", "ScriptArguments", "DatasetMixtureConfig", "GRPOScriptArguments"}
 
