@@ -106,6 +106,24 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     return str(p)
 
 
+def put(root: Path, rel: str, text: str) -> Path:
+    """A file of a synthetic repository written for a test at root/rel, its folders made."""
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def trainer_reading(path) -> tuple | str:
+    """(trainer, required, dtype) of a file `check --config` reads, or "refused" (its refusal one line)."""
+    try:
+        cfg = configs.load(str(path))
+    except UsageError as e:
+        assert "\n" not in str(e)
+        return "refused"
+    return cfg["detected"]["trainer"], sorted(cfg.get("required") or []), cfg.get("dtype")
+
+
 def reading(cfg: dict) -> tuple:
     """What the corpus labels of a read config: (trainer, required, dtype, compile mode)."""
     return cfg["detected"]["trainer"], sorted(cfg["required"]), cfg["dtype"] or "", cfg["compile_mode"] or "none"

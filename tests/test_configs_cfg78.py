@@ -29,6 +29,7 @@ import pytest
 
 from attn_doctor import configs
 from attn_doctor.model import UsageError
+from configs_corpus import put as _put, trainer_reading as _read  # (one copy of each helper)
 
 FIRE_SCRIPT = '''import fire
 import torch
@@ -45,22 +46,6 @@ def {fn}(model_id: str = "Qwen/Qwen2.5-0.5B", use_bf16: bool = False, attn: str 
 if __name__ == "__main__":
     {fire}({fn})
 '''
-
-
-def _put(root, rel: str, text: str):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text, encoding="utf-8")
-    return p
-
-
-def _read(path):
-    try:
-        cfg = configs.load(str(path))
-    except UsageError as e:
-        assert "\n" not in str(e)
-        return "refused"
-    return cfg["detected"]["trainer"], sorted(cfg.get("required") or []), cfg.get("dtype")
 
 
 # -- 1. Python Fire ------------------------------------------------------------------------------------------------------

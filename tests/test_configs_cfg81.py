@@ -34,22 +34,7 @@ import pytest
 
 from attn_doctor import configs
 from attn_doctor.model import UsageError
-
-
-def _put(root, rel: str, text: str):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text, encoding="utf-8")
-    return p
-
-
-def _read(path):
-    try:
-        cfg = configs.load(str(path))
-    except UsageError as e:
-        assert "\n" not in str(e)
-        return "refused"
-    return cfg["detected"]["trainer"], sorted(cfg.get("required") or []), cfg.get("dtype")
+from configs_corpus import put as _put, trainer_reading as _read  # (one copy of each helper)
 
 
 # -- 1. a bare run of a script only named like a diffusers example -------------------------------------------------------
