@@ -49,7 +49,7 @@ CONFIGS = ROOT / "fixtures" / "configs"
 # 79m training since cfg81 (session 20),
 # 75m training since cfg78 (session 19), 68m training since cfg71 (session 17), 64m since cfg67 (session 16), 61m since cfg63, 57m since cfg60, 54m since cfg56, 49m since
 # cfg53, 47m since cfg48 (all 2026-11-29).
-MEASURE_ONLY = {"heldout", "round82m"}  # round82m: measure-only (cfg82m, session 20)
+MEASURE_ONLY = {"heldout", "round82m", "round86m"}  # round82m: measure-only (cfg82m, session 20); round86m (cfg86m, session 21)
 TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
 SAME_READING = {"blissful": {"musubi"}}
 
