@@ -683,6 +683,10 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # round 118m (ex118m, 2026-11-30, session 20): new threads from any tracker about the seven backends and their users,
     # gathered and labelled blind, explain never run on them; see fixtures/errors/round118m/README.md
     Staged("round118m", 37, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex118m, session 20)
+    # round 122m (ex122m, 2026-11-30, session 21): new threads from trackers no set drew on (model converters and exporters,
+    # ZLUDA/DirectML front ends, MONAI, TorchScript, torch_xla), gathered and labelled blind, explain never run on them;
+    # see fixtures/errors/round122m/README.md
+    Staged("round122m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex122m, session 21)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
