@@ -288,7 +288,7 @@ def test_more_naming_lines(line, backend):
     ("loss.backward()\nRuntimeError: FA3 does not support the backward", "sdpa.fa4-route", "sdpa"),
     # an engine refusing a backend on an architecture
     ("ValueError: The 'fa3' backend is not supported on Blackwell GPUs", "backend.unsupported-gpu", "fa3"),
-    ("RuntimeError: The fa4 attention backend is not supported on Ampere", "backend.unsupported-gpu", "cute"),
+    ("RuntimeError: The fa4 attention backend is not supported on Ampere", "cute.arch", "cute"),  # FA4's own entry for its architectures (helper ex123: attribution.toml [[specialize]])
     # an attention library's compiled extension module is missing
     ("  File \"/opt/fork/hopper/flash_attn_interface.py\", line 8, in <module>\n    import fork_fa3_cuda\nModuleNotFoundError: No module named 'fork_fa3_cuda'",
      "import.failed", "fa3"),

@@ -38,7 +38,8 @@ How a log is read (`scan`):
   fallback warning, a watchdog timeout) comes after every cause found, and an entry whose message
   reports another's failure (`explained_by`: xformers' "No operator found" and the extension that did
   not load) comes after that one when both are found, wherever each stands. Notes (info entries:
-  deprecations, optional mismatches) come last.
+  deprecations, optional mismatches) come last, except a note that a found entry is `explained_by`
+  where nothing found is a cause (no prebuilt wheel, under the build's final error): it is the root.
 - attn-doctor's own output names its findings as `[some.id]` (text) or `"id": "some.id"` (JSON);
   pasting it into `explain -` explains those findings.
 """
@@ -1908,9 +1909,14 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # pastes the error first and `python -m xformers.info`'s warning, which says why, under it (round 79).
     found = {c.entry.id for c in kept if not c.entry.fallback}
     follows = {id(c) for c in kept if any(i in found for i in c.entry.explained_by)}
+    # A note that a found entry names as its reason (`explained_by`: the build's final error and a title's "the build
+    # fails" explained by flash-attn's "no prebuilt wheel for this torch", a title's "SDPA falls back" by a torch built
+    # without the flash kernel) is the root cause where nothing found is a cause: it ranks as one, before what it explains,
+    # not last with the notes (helper ex123, session 21: a root cause before its symptoms).
+    why = {i for c in kept for i in c.entry.explained_by} if not has_cause else set()
     # A last resort after every known cause, wherever it stands; among last resorts, what a report's title says
     # in words (head, prose.toml) after what its lines show (whose code raised, a frame of the failing call).
-    kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause, c.entry.fallback,
+    kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause and c.entry.id not in why, c.entry.fallback,
                              c.entry.fallback and (c.entry.head or c.entry.body),
                              (has_cause and c.entry.symptom) or id(c) in follows, c.position, -c.score, c.entry.id))
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
