@@ -1000,6 +1000,8 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
     claimed = [(s, n) for s, n in scores if s.own]
     best, name = claimed[0] if claimed else (NOTHING, None)
     other = others.recognise(doc)
+    if other and other[0] == others.HYDRA_APP and _hydra_app_here(doc):
+        other = None
     saved = others.hydra_output(doc) if not claimed else None
     if saved:
         also = f"; it looks like {other[0]} ({', '.join(other[1].own[:3])})" if other and \
@@ -1047,6 +1049,8 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         if kind:
             raise UsageError(f"{where} is {kind}, not a trainer config (attn-doctor reads {supported()})")
         built = others.built_on_trainer(doc)
+        if built and built[0] == others.HYDRA_APP and _hydra_app_here(doc):
+            built = None
         if built:
             raise UsageError(f"{where} looks like {built[0]} ({built[1]}), which attn-doctor does not read yet (it reads "
                              f"{supported()}); --trainer NAME reads it as one of those anyway")
@@ -1568,11 +1572,13 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
     if not beside[2]:
         return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
                                                               f"options of its own"] + beside[3]["evidence"])
-    groups = _hydra_groups_chosen(beside)
-    if groups is not None:
+    primary = _hydra_overrides(beside)
+    if primary is not None:
+        # the script's reader composes its config with these overrides (pyscript.settings_files.hydra_composed)
+        beside[1]["hydra_overrides"] = list(beside[2])
         return beside[0], beside[1], dict(beside[3], evidence=[
-            f"{os.path.basename(path)} runs {script}, a Hydra app, choosing only among the config groups of its "
-            f"{groups[0]} ({', '.join(groups[1])}), which attn-doctor does not read"] + beside[3]["evidence"])
+            f"{os.path.basename(path)} runs {script}, a Hydra app, with overrides of the config its {primary} "
+            f"composes ({' '.join(beside[2])[:120]})"] + beside[3]["evidence"])
     argv = _script_argv(beside)
     if argv is not None:
         # the options are the script's own argparse's (--output_dir, --num_train_epochs): read with their values
@@ -1591,17 +1597,23 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
     raise _beside_refusal(where, script, beside)
 
 
-def _hydra_groups_chosen(beside) -> tuple[str, list] | None:
-    """(the primary config's name, the groups chosen) when the script beside a launch is a Hydra app
-    (`@hydra.main(config_path=..., config_name=...)`) and every word the launch gives it is an override choosing an
-    option of a config group its primary config's defaults list names (`python src/train.py model=$MODEL_NAME
-    training=$PROFILE` over `defaults: [model: llama3_qlora, training: base]`; round 79m's SourabhGothe
-    run_experiment.sh, cfg81). The script's reader composes no defaults list (at most the primary file's own keys are
-    read), so a choice of a group the primary file does not also set as a key of its own changes nothing it reads: the
-    reading of the script alone is the run's. An override setting a value (`training.bf16=false`, `+key=v`), a group
-    the file does not name, or one it also writes out is refused as any other option. None otherwise."""
+def _hydra_app_here(doc: dict) -> bool:
+    """Whether the script a launch recognised as a Hydra app's (`train.py +trainer.x=1`, others._hydra_forced) runs is
+    here and takes the launch's overrides (_hydra_overrides): its reader composes its config, _read_through (cfg87)."""
+    script = _script_run(doc)
+    return bool(script) and _hydra_overrides(_script_beside(doc, script)) is not None
+
+
+def _hydra_overrides(beside) -> str | None:
+    """The primary config's name when the script beside a launch is a Hydra app (`@hydra.main(config_path=...,
+    config_name=...)`) whose primary config is here and every word the launch gives it is a Hydra override its
+    composition takes (`python src/train.py model=$MODEL_NAME training=qlora training.bf16=false`: a group's option,
+    a value set, added or deleted; round 79m's SourabhGothe run_experiment.sh, cfg81, cfg87); None otherwise (an
+    option, a group its defaults list does not name, a key the composed config does not have: refused as any other
+    option)."""
     from .pyscript import tree
-    from .pyscript.settings_files import hydra_entries
+    from .pyscript.hydra_compose import Refused
+    from .pyscript.settings_files import hydra_composed, hydra_entries
 
     if beside is None or not beside[2] or beside[0] not in ARGV_READERS:
         return None
@@ -1609,20 +1621,12 @@ def _hydra_groups_chosen(beside) -> tuple[str, list] | None:
     entries = hydra_entries(t, {}) if t is not None else []
     if not entries:
         return None
-    at = entries[0][1]
-    data = script_files(beside[1])(at)
-    if data is None:
+    hydra = dict(script_hydra(beside[1]), note=lambda p: None)
+    try:
+        composed = hydra_composed(entries[0][1], hydra, overrides=list(beside[2]))
+    except Refused:
         return None
-    defaults = data.get("defaults") if isinstance(data, dict) else None
-    groups = {str(k).split("@", 1)[0] for d in (defaults if isinstance(defaults, list) else []) if isinstance(d, dict)
-              for k in d if not str(k).startswith(("override ", "hydra/"))}
-    chosen = []
-    for w in beside[2]:
-        key, eq, _ = str(w).partition("=")
-        if not eq or key not in groups or key in data:
-            return None
-        chosen.append(key)
-    return os.path.basename(at), chosen
+    return os.path.basename(entries[0][1]) if composed is not None else None
 
 
 def _wrapper_argv(beside):
@@ -1917,6 +1921,32 @@ def script_files(doc: dict):
         return sub["data"] if sub["fmt"] in ("yaml", "json", "toml") and isinstance(sub.get("data"), dict) else None
 
     return read
+
+
+def script_hydra(doc: dict) -> dict:
+    """What the Hydra composition of a script's `@hydra.main` config needs (pyscript.constants' `hydra`): load, a path
+    relative to the script's folder (Hydra's config_path is relative to the file declaring the main function) -> (its
+    mapping, its `# @package` header) or None when it is not there; overrides, the launch's Hydra overrides
+    (doc["hydra_overrides"], _hydra_overrides); note, which names a file the composition needs that is not here in
+    the reading's unread files (cfg87)."""
+    from .pyscript.hydra_compose import header_package
+    from .references import note_unread
+
+    base = os.path.dirname(os.path.abspath(doc["path"]))
+
+    def load(rel):
+        where = os.path.normpath(os.path.join(base, rel))
+        if not os.path.isfile(where) or where == os.path.abspath(doc["path"]):
+            return None
+        try:
+            text = read_text(where)
+            data = load_yaml(where, text)
+        except UsageError:
+            return None
+        data = {} if data is None else data  # (an empty option file: `model/none.yaml`)
+        return (data, header_package(text)) if isinstance(data, dict) else None
+
+    return {"load": load, "overrides": list(doc.get("hydra_overrides") or []), "note": lambda p: note_unread(doc, p)}
 
 
 def script_modules(doc: dict):

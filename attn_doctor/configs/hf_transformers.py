@@ -567,12 +567,13 @@ def _python_settings(doc: dict) -> dict:
     if t is None:
         return {}
     # argv / environ: the launcher's options to the script and the variables it exports to it (configs.detect)
-    from . import script_files, script_modules
+    from . import script_files, script_hydra, script_modules
 
     # read: the settings file the script loads itself (`config = yaml.safe_load(f)`), where its run finds it; modules:
     # the dataclasses of its own repository it imports (`from src.config import TrainConfig`), where its run imports them
     modules = script_modules(doc)
-    consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc), modules=modules)
+    consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc), modules=modules,
+                       hydra=script_hydra(doc))
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     trained = _last_training_call(t)
@@ -737,7 +738,10 @@ def _attention_default(node, consts: dict) -> str | None:
     import ast
 
     from .pyscript import resolve
+    from .pyscript.call_keywords import unseen_lookup
 
+    if unseen_lookup(node, consts):
+        return None  # (a Hydra config file that is not here may set it: cfg87)
     d = _lookup_default(resolve(node, consts))
     if isinstance(d, ast.Constant) and isinstance(d.value, str) and d.value in set(NAMES) | FLASH_VARIANTS:
         return d.value
@@ -780,7 +784,10 @@ def _switch_default(node, arg: str, consts: dict | None = None) -> bool | None:
 
     if consts is not None:
         from .pyscript import resolve
+        from .pyscript.call_keywords import unseen_lookup
 
+        if unseen_lookup(node, consts):
+            return None  # (a Hydra config file that is not here may set it: cfg87)
         node = resolve(node, consts)
         if isinstance(node, ast.Compare):
             return _compared_default(node, consts)

@@ -661,6 +661,9 @@ _HYDRA_BARE = frozenset({"--help", "-h", "--hydra-help", "--version", "--resolve
 _HYDRA_OVERRIDE = re.compile(r"^([+]{1,2}|~)?[A-Za-z_][\w.@/-]*(=|$)")
 
 
+HYDRA_APP = "a Hydra app (the script composes its settings from its own config folder)"
+
+
 def _hydra_flag(args: list) -> str | None:
     """The Hydra config flag of a command whose every argument Hydra's parser takes, None otherwise."""
     flag, i = None, 0
@@ -898,7 +901,7 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
                 " ".join([c.module or c.script] + sorted(opts & _LLAVA_OPTS)[:2]), 2 * STRONG)
         hydra_flag = (_hydra_flag(c.args) or _hydra_forced(c.args)) if c.script or mod else None
         if hydra_flag:
-            return "a Hydra app (the script composes its settings from its own config folder)", s.add(
+            return HYDRA_APP, s.add(
                 f"{mod or c.script} {hydra_flag}")
     # Megatron-LM's options kept in shell variables (MODEL_ARGS="--num-layers 24 --micro-batch-size 4 ...", passed to
     # pretrain_gpt.py on a later line or from another script), read from the file's live (uncommented) lines

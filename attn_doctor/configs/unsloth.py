@@ -141,11 +141,12 @@ def read(doc: dict) -> dict:
     loader = None
     if t is not None:
         # argv / environ: the launcher's options to the script's own argparse and its exports (configs.detect)
-        from . import script_files, script_modules
+        from . import script_files, script_hydra, script_modules
 
         # read: the settings file the script loads itself (`cfg = load_config(Path(args.config))`) where its run finds it;
         # modules: the settings module of its own repository it imports (`import config` then `bf16=config.BF16`)
-        consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc), modules=script_modules(doc))
+        consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc), modules=script_modules(doc),
+                           hydra=script_hydra(doc))
         loads = _trained_loads(t, consts)
         if loads:
             loader, kw, at = loads[-1]  # the last model loaded is the one trained (a teacher loads first)

@@ -14,7 +14,10 @@ The package by concern (a reader imports from here; each module's docstring says
   call_keywords.py     keywords(): a call's keywords with `**kw` spreads opened (_dict_items, _known_items) and
                        dicts filtered against a config class's signature
   values.py            value(): a node's value as the script runs on this host; HOST_ANSWERS, pinned_bf16
-  settings_files.py    YAML / JSON / TOML files the script loads into a name (_loaded_files), found where it runs
+  hydra_compose.py     Hydra's composition of an app's config (defaults list, config groups, overrides; UNSEEN
+                       where a file it needs is not here), plain Python over the files' mappings
+  settings_files.py    YAML / JSON / TOML files the script loads into a name (_loaded_files), found where it runs;
+                       a Hydra entry point's composed config (_hydra_configs, hydra_composed)
   user_modules.py      modules of the user's repository the script imports: their classes (imported_classes), their
                        functions (imported_functions), their dataclasses' defaults, the constants of settings modules
                        imported whole (MODULE_CONSTANTS)
@@ -23,7 +26,7 @@ A new reading of a value goes into values.py, one of the command line into argv.
 settings_files.py; a new key of constants' dict is named in nodes.py and filled in script_constants.constants. A name
 a reader, test or benchmark imports from pyscript is re-exported below.
 Layers: a module imports at its top only from those before it in this order: parsing, nodes, dataclass_args, argv,
-call_keywords, values, settings_files, user_modules, script_constants (a later one, or another configs module, is
+call_keywords, values, hydra_compose, settings_files, user_modules, script_constants (a later one, or another configs module, is
 imported inside the function that needs it, as argv_options imports shell_words; one exception: dataclass_args takes
 TRL's configs, a module-level set, from hf_transformers.TRL_CONFIGS, which imports nothing of pyscript)."""
 

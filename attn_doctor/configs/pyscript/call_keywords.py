@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, SIGNATURE_FILTERS, _call_name, resolve
+from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, resolve
 from .argv import _parsed_args
 
 
@@ -169,6 +169,29 @@ def _attr_source(node, consts: dict, depth: int = 0):
     return None
 
 
+def unseen_lookup(node, consts: dict, depth: int = 0) -> bool:
+    """Whether `node` (a lookup: `cfg.model.get("attn", "sdpa")`, `getattr(cfg.training, "bf16", False)`, or the object
+    looked in) reads a loaded settings mapping that a file not here may set keys in: a Hydra config whose group file is
+    not here (settings_files marks it with a `**` of RUNTIME, pyscript.hydra_compose.UNSEEN), at that mapping or one
+    above it. Such a lookup's default is not the run's value: the missing file decides (cfg87)."""
+    if depth > 8:
+        return False
+    src = _attr_source(node, consts)
+    if src is not None and any(k is None and v is RUNTIME for k, v in zip(src.keys, src.values)):
+        return True
+    node = resolve(node, consts)
+    if isinstance(node, ast.Dict) and getattr(node, LOADED, False):
+        return any(k is None and v is RUNTIME for k, v in zip(node.keys, node.values))
+    if isinstance(node, (ast.Attribute, ast.Subscript)):
+        return unseen_lookup(node.value, consts, depth + 1)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "pop"):
+        return unseen_lookup(node.func.value, consts, depth + 1)
+    if isinstance(node, ast.Call) and ast.unparse(node.func).rsplit(".", 1)[-1] in ("getattr", "select", "bool") and \
+            node.args:
+        return unseen_lookup(node.args[0], consts, depth + 1)
+    return False
+
+
 def _dict_items(node, consts: dict, depth: int = 0) -> list:
     """The (key, value node) pairs of a dict the script writes out: `{"k": v, **other}` or `dict(k=v, **other)`;
     nothing for a dict it builds at run time."""
@@ -268,6 +291,10 @@ def _known_items(node, consts: dict, depth: int = 0) -> list | None:
         outer = _known_items(node.value, consts, depth + 1)
         got = [v for k, v in outer or [] if k == node.slice.value]
         return _known_items(got[-1], consts, depth + 1) if got else None
+    if isinstance(node, ast.Attribute) and _attr_source(node, consts, depth + 1) is not None:
+        # `cfg.model` of a settings file the script loads, read through OmegaConf or a namespace (`cfg.model.get("attn",
+        # "sdpa")` of a Hydra config: cfg87)
+        return _known_items(_attr_source(node, consts, depth + 1), consts, depth + 1)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
             1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant):
         # `cfg.get("model", {}).get("attn_implementation", "sdpa")`: the section, else the getter's default dict

@@ -17,7 +17,8 @@ from .settings_files import _hydra_configs, _loaded_files
 from .user_modules import _imported_dataclasses, _imported_module_constants
 
 
-def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None) -> dict:
+def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None,
+              hydra: dict | None = None) -> dict:
     """Simple `name = value` assignments anywhere in the script (the last one wins), as ast nodes; and a function's
     parameter defaults (`def main(attn_implementation: str = "flash_attention_2")`, run by `fire.Fire(main)` or a
     call that does not pass it) for names the script assigns nowhere else. argv: the values the launcher's options give
@@ -28,7 +29,8 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     `with open("configs/x.yaml") as f`, `cfg = load_config(path)`) holds them (_loaded_files). modules: module name ->
     the text of that module of the user's own repository where the script's run imports it from, or None
     (configs.script_modules): the dataclasses the script imports from one are known as its own are
-    (_imported_dataclasses)."""
+    (_imported_dataclasses). hydra: the Hydra app's config folder and launch overrides (configs.script_hydra): the
+    config its `@hydra.main` function is handed is Hydra's composition (settings_files._hydra_configs)."""
     out = _constants_pass(tree, None)
     if any(v is RUNTIME for v in out.values()):
         # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
@@ -85,7 +87,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
                 out[name] = argv[name]
     if read is not None:
         out.update(_loaded_files(tree, out, read))
-        for name, lit in _hydra_configs(tree, out, read).items():
+        for name, lit in _hydra_configs(tree, out, read, hydra).items():
             out.setdefault(name, lit)
     files = _file_parses(tree, out, read)
     if files:

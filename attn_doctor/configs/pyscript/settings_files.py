@@ -7,10 +7,11 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, _dotted, resolve
+from .nodes import ARGPARSE, RUNTIME, _dotted, resolve
 from .argv import _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
+from .hydra_compose import UNSEEN
 
 
 # the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
@@ -89,16 +90,42 @@ def hydra_entries(tree, consts: dict) -> list[tuple[str, str]]:
     return out
 
 
-def _hydra_configs(tree, consts: dict, read) -> dict:
-    """name -> the contents (marked LOADED) of the YAML a Hydra entry point is handed (hydra_entries), when that file is
-    here; its DictConfig's keys read as attributes (`TrainingArguments(**cfg.training)`). Hydra's composition (a
-    `defaults:` list) and command-line overrides are not applied (cfg83)."""
+def _hydra_configs(tree, consts: dict, read, hydra: dict | None = None) -> dict:
+    """name -> the contents (marked LOADED) of the config a Hydra entry point is handed (hydra_entries), when its
+    primary YAML is here; its DictConfig's keys read as attributes (`TrainingArguments(**cfg.training)`). hydra
+    (configs.script_hydra): the config folder's files, the launch's overrides and where to note the files the
+    composition needs that are not here; with it the config is Hydra's composition (hydra_composed: the defaults list's
+    group files, the overrides winning; cfg87), without it the primary file's own keys (cfg83)."""
     out = {}
     for param, path in hydra_entries(tree, consts) if read is not None else ():
-        data = read(path)
+        data = hydra_composed(path, hydra) if hydra is not None else None
+        if data is None:
+            data = read(path)
+            data = {k: v for k, v in data.items() if k != "defaults"} if isinstance(data, dict) else None
         if isinstance(data, dict):
-            out[param] = _marked(_literal({k: v for k, v in data.items() if k != "defaults"}))
+            out[param] = _marked(_literal(data))
     return out
+
+
+def hydra_composed(path: str, hydra: dict, overrides=None) -> dict | None:
+    """The config Hydra hands the app whose primary config is `path` (relative to the script, as hydra_entries gives
+    it), composed with the launch's overrides (hydra["overrides"], or `overrides`), each file it needs that is not here
+    noted (hydra["note"], as the script would find it: conf/model/llama.yaml) and everything it could set unknown;
+    None when the primary config is not here. Raises hydra_compose.Refused for overrides Hydra refuses."""
+    from .hydra_compose import compose
+
+    folder, _, name = path.rpartition("/")
+
+    def load(rel):
+        return hydra["load"]("/".join(x for x in (folder, rel) if x))
+
+    primary = name[:-5] if name.endswith(".yaml") else name[:-4] if name.endswith(".yml") else name
+    if load(primary + ".yaml") is None:
+        return None
+    data, missing = compose(load, primary, list(hydra.get("overrides") or [] if overrides is None else overrides))
+    for m in missing:
+        hydra["note"]("/".join(x for x in (folder, m) if x))
+    return data
 
 
 def _self_wraps(tree) -> dict:
@@ -309,9 +336,15 @@ def _parameter_value(tree, f, param: str, consts: dict):
 def _literal(data, depth: int = 0):
     """A YAML / JSON / TOML file's contents as the Python literal the script's dict would be (value() and _dict_items
     read it as they read a dict written in the script)."""
+    if data == UNSEEN:
+        return RUNTIME  # (a value of a Hydra config a file not here, or the run, decides: hydra_compose)
     if isinstance(data, dict) and depth < 12:
-        keys = [k for k in data if isinstance(k, str)]
-        return ast.Dict(keys=[ast.Constant(value=k) for k in keys], values=[_literal(data[k], depth + 1) for k in keys])
+        keys = [k for k in data if isinstance(k, str) and k != UNSEEN]
+        # keys a Hydra config file that is not here may set: a `**` of a value not known here, so the mapping is not
+        # known whole (call_keywords._known_items: a getter's default is not the run's)
+        spread = [None] if UNSEEN in data else []
+        return ast.Dict(keys=spread + [ast.Constant(value=k) for k in keys],
+                        values=[RUNTIME] * len(spread) + [_literal(data[k], depth + 1) for k in keys])
     if isinstance(data, (list, tuple)) and depth < 12:
         return ast.List(elts=[_literal(v, depth + 1) for v in data], ctx=ast.Load())
     if data is None or isinstance(data, (str, int, float, bool)):

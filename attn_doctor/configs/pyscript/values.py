@@ -49,6 +49,17 @@ def _built(node, consts: dict):
     return got
 
 
+def _set_after_unseen(node, key: str, consts: dict):
+    """The entry under `key` of a loaded mapping a file not here may set keys in (a Hydra config: its unknown part a
+    `**` spread first, the keys written after it, settings_files._literal), where the key is written: it wins over
+    whatever the spread holds (`model=mistral model.attn_implementation=eager`: the value set after composition); None
+    otherwise."""
+    src = _attr_source(node, consts)
+    got = [v for k, v in zip(src.keys, src.values) if isinstance(k, ast.Constant) and k.value == key] \
+        if src is not None else []
+    return got[-1] if got else None
+
+
 def value(node, consts: dict):
     """A keyword's value: a constant, `torch.bfloat16`-style attribute names, or "?" (decided when the script runs)."""
     node = resolve(node, consts)
@@ -125,6 +136,9 @@ def value(node, consts: dict):
             if got:
                 return value(got[-1], consts)
             return value(node.args[1], consts) if len(node.args) > 1 else None
+        got = _set_after_unseen(node.func.value, node.args[0].value, consts)
+        if got is not None:
+            return value(got, consts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
             len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Name) and \
             isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
