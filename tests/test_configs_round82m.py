@@ -8,7 +8,9 @@ fixtures/configs/round82m/ (see its README: 67 files from 39 users' repositories
 as the look-ups returned them, labelled from the trainers' own source before any reader ran) is read file by file, as
 `check --config FILE` reads it where the set keeps it, and again in its repositories' layout (every file at its
 `source` path); what stays wrong is a strict xfail with the reason (the README's "Read after its measurement" has each
-miss, where its value comes from and its class).
+miss, where its value comes from and its class). cfg85 read it 19 / 36 flat and 25 / 36 in the repository layout: a
+loader's own local of the name its caller binds no longer hides the settings file, and a switch's lookup `and`-ed with
+`torch.cuda.is_available()` is read as its default (tests/test_configs_cfg85.py; KoaChang's script and launcher).
 The format is checked as for every staged round:
 - every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
   types and values), its repository on the readers' side of the split (by its hash and by name) and not a trainer's
@@ -70,11 +72,6 @@ STILL_WRONG = {
     "round82m/unsloth/SkJishan04__domain-adaptive-llm-finetuning__scripts__run_sft.py":
         "refused as a script with no trainer calls: Unsloth's FastLanguageModel and TRL's SFTTrainer are in "
         + _NOT_KEPT.format(what="src/training/sft_trainer.py"),
-    _T + "KoaChang__persuasion-rl__src__sft__train_sft.py":
-        "dtype '': `config` is bound twice (load_config's own local and main's), so the loaded settings file is not "
-        "taken; fp16=cfg.get('fp16', True) and torch.cuda.is_available() is not read as its default",
-    _T + "KoaChang__persuasion-rl__scripts__step5_train_sft.sh":
-        "dtype '': runs src/sft/train_sft.py, read as that script is",
 }
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
 _U = "round82m/unclaimed-user-script/"
@@ -125,8 +122,8 @@ globals().update(staged_round("round82m", files_min=67, claimed_min=36, refused_
 
 
 def test_the_readings_keep_their_floors():
-    """The measured figures as floors (flat 18 / 36 claimed right, repository layout 23 / 36; refused as the benchmark
-    counts them 30 / 31 in both, 24 / 31 in the label's words): the xfail lists above are the misses, and no more."""
+    """cfg85's figures as floors (flat 19 / 36 claimed right, repository layout 25 / 36; refused as the benchmark counts
+    them 30 / 31 in both, 24 / 31 in the label's words): the xfail lists above are the misses, and no more of them."""
     claimed = {p for p in FILES if not expect(p).get("refused")}
     refused = {p for p in FILES if expect(p).get("refused")}
     flat_wrong = {p for p in FILES if p.relative_to(CORPUS).as_posix() in STILL_WRONG_FLAT}
@@ -134,8 +131,8 @@ def test_the_readings_keep_their_floors():
     other_words = {p for p in FILES if p.relative_to(CORPUS).as_posix() in OTHER_WORDS}
     assert len(STILL_WRONG_FLAT) == len(flat_wrong) and len(STILL_WRONG_LAYOUT) == len(layout_wrong)
     assert other_words <= refused
-    assert len(claimed - flat_wrong) >= 18
-    assert len(claimed - layout_wrong) >= 23
+    assert len(claimed - flat_wrong) >= 19
+    assert len(claimed - layout_wrong) >= 25
     assert len(refused - (flat_wrong - other_words)) >= 30
     assert len(refused - (layout_wrong - other_words)) >= 30
     assert len(refused - flat_wrong) >= 24
