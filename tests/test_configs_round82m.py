@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, split_module, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_floors, assert_training, expect, files, split_module
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round82m"
 FILES = files(ROOT)
@@ -124,19 +125,8 @@ globals().update(staged_round("round82m", files_min=67, claimed_min=36, refused_
 def test_the_readings_keep_their_floors():
     """cfg85's figures as floors (flat 19 / 36 claimed right, repository layout 25 / 36; refused as the benchmark counts
     them 30 / 31 in both, 24 / 31 in the label's words): the xfail lists above are the misses, and no more of them."""
-    claimed = {p for p in FILES if not expect(p).get("refused")}
-    refused = {p for p in FILES if expect(p).get("refused")}
-    flat_wrong = {p for p in FILES if p.relative_to(CORPUS).as_posix() in STILL_WRONG_FLAT}
-    layout_wrong = {p for p in FILES if p.relative_to(CORPUS).as_posix() in STILL_WRONG_LAYOUT}
-    other_words = {p for p in FILES if p.relative_to(CORPUS).as_posix() in OTHER_WORDS}
-    assert len(STILL_WRONG_FLAT) == len(flat_wrong) and len(STILL_WRONG_LAYOUT) == len(layout_wrong)
-    assert other_words <= refused
-    assert len(claimed - flat_wrong) >= 19
-    assert len(claimed - layout_wrong) >= 25
-    assert len(refused - (flat_wrong - other_words)) >= 30
-    assert len(refused - (layout_wrong - other_words)) >= 30
-    assert len(refused - flat_wrong) >= 24
-    assert len(refused - layout_wrong) >= 24
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(19, 25), refused=(30, 30),
+                  in_words=(24, 24))
 
 
 def test_no_repository_is_held_out_by_its_hash_or_its_name():
