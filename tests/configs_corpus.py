@@ -195,6 +195,25 @@ BLIND_DTYPES = {"", "bfloat16", "float16", "float32"}
 BLIND_MODES = {"", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
 
 
+def assert_floors(paths: list[Path], flat: dict, layout: dict, other_words: dict, *, claimed: tuple[int, int],
+                  refused: tuple[int, int], in_words: tuple[int, int]) -> None:
+    """A staged round's readings keep their floors, each (flat, repository layout): `claimed` files right in all four
+    fields, files to refuse refused as the benchmark counts them (`other_words`: refused in words other than the
+    label's, listed among the misses) and refused in the label's words; and the xfail lists `flat` / `layout` name files
+    of the set, no more."""
+    rels = {p: p.relative_to(CONFIGS).as_posix() for p in paths}
+    to_claim = {p for p in paths if not expect(p).get("refused")}
+    to_refuse = {p for p in paths if expect(p).get("refused")}
+    words = {p for p in paths if rels[p] in other_words}
+    assert words <= to_refuse
+    for wrong, floor_claimed, floor_refused, floor_words in zip((flat, layout), claimed, refused, in_words):
+        missed = {p for p in paths if rels[p] in wrong}
+        assert len(missed) == len(wrong)
+        assert len(to_claim - missed) >= floor_claimed
+        assert len(to_refuse - (missed - words)) >= floor_refused
+        assert len(to_refuse - missed) >= floor_words
+
+
 def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, refused_min: int, repos_min: int,
                       captured: str = "2026-11-28") -> None:
     """The format every measure-only config round keeps (26m, 29m, 33m): each expect file well formed (the staged

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 
-from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, split_module, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_floors, assert_training, expect, files, split_module
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round75m"
 FILES = files(ROOT)
@@ -111,19 +112,8 @@ def test_the_readings_keep_their_floors():
     """cfg78's figures as floors (flat 22 / 34 claimed right, repository layout 27 / 34; refused as the benchmark counts
     them 22 / 23 flat, 23 / 23 in the repository layout, 19 / 23 and 20 / 23 in the label's words): the xfail lists above
     are the misses, and no more of them."""
-    claimed = {p for p in FILES if not expect(p).get("refused")}
-    refused = {p for p in FILES if expect(p).get("refused")}
-    flat_wrong = {p for p in FILES if p.relative_to(CORPUS).as_posix() in STILL_WRONG_FLAT}
-    layout_wrong = {p for p in FILES if p.relative_to(CORPUS).as_posix() in STILL_WRONG_LAYOUT}
-    other_words = {p for p in FILES if p.relative_to(CORPUS).as_posix() in OTHER_WORDS}
-    assert len(STILL_WRONG_FLAT) == len(flat_wrong) and len(STILL_WRONG_LAYOUT) == len(layout_wrong)
-    assert other_words <= refused
-    assert len(claimed - flat_wrong) >= 22
-    assert len(claimed - layout_wrong) >= 27
-    assert len(refused - (flat_wrong - other_words)) >= 22
-    assert len(refused - (layout_wrong - other_words)) >= 23
-    assert len(refused - flat_wrong) >= 19
-    assert len(refused - layout_wrong) >= 20
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(22, 27), refused=(22, 23),
+                  in_words=(19, 20))
 
 
 def test_no_repository_is_held_out_by_its_hash_or_its_name():

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import re
 
-from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, split_module, staged_round
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_floors, assert_training, expect, files, split_module
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round79m"
 FILES = files(ROOT)
@@ -112,19 +113,8 @@ globals().update(staged_round("round79m", files_min=56, claimed_min=30, refused_
 def test_the_readings_keep_their_floors():
     """cfg81's figures as floors (flat 17 / 30 claimed right, repository layout 20 / 30; refused as the benchmark counts
     them 26 / 26 in both, 24 / 26 in the label's words): the xfail lists above are the misses, and no more of them."""
-    claimed = {p for p in FILES if not expect(p).get("refused")}
-    refused = {p for p in FILES if expect(p).get("refused")}
-    flat_wrong = {p for p in FILES if p.relative_to(CORPUS).as_posix() in STILL_WRONG_FLAT}
-    layout_wrong = {p for p in FILES if p.relative_to(CORPUS).as_posix() in STILL_WRONG_LAYOUT}
-    other_words = {p for p in FILES if p.relative_to(CORPUS).as_posix() in OTHER_WORDS}
-    assert len(STILL_WRONG_FLAT) == len(flat_wrong) and len(STILL_WRONG_LAYOUT) == len(layout_wrong)
-    assert other_words <= refused
-    assert len(claimed - flat_wrong) >= 17
-    assert len(claimed - layout_wrong) >= 20
-    assert len(refused - (flat_wrong - other_words)) >= 26
-    assert len(refused - (layout_wrong - other_words)) >= 26
-    assert len(refused - flat_wrong) >= 24
-    assert len(refused - layout_wrong) >= 24
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(17, 20), refused=(26, 26),
+                  in_words=(24, 24))
 
 
 def test_no_repository_is_held_out_by_its_hash_or_its_name():

@@ -1,38 +1,132 @@
-"""Issue 24, round 82m: a measure-only fresh set of users' trainer configs and launch scripts (helper cfg82m, session 20,
-2026-11-30).
+"""Issue 24, round 82m: a fresh set of users' trainer configs and launch scripts (helper cfg82m, session 20,
+2026-11-30), measure-only until the lead measured it (session 20's start and end, session 21's start, all equal: flat
+18 / 36 claimed files right in all four fields (trainer 27, required 21, dtype 20, compile 27), 9 claimed files refused,
+30 / 31 refusals, 1 unclaimed settings YAML read as transformers; in the repository layout 23 / 36 (trainer 32,
+required 26, dtype 26, compile 32), 4 refused, 30 / 31); training material since cfg85 (session 21).
 
-fixtures/configs/round82m/ (see its README: users' files from repositories on the train side of the split, taken as the
-look-ups returned them, labelled from the trainers' own source; no reader was run on them by the helper) is not read
-file by file here, and no measured figure is held: the lead measures the set (at the session's start commit and at its
-end). What is checked is the format:
+fixtures/configs/round82m/ (see its README: 67 files from 39 users' repositories on the train side of the split, taken
+as the look-ups returned them, labelled from the trainers' own source before any reader ran) is read file by file, as
+`check --config FILE` reads it where the set keeps it, and again in its repositories' layout (every file at its
+`source` path); what stays wrong is a strict xfail with the reason (the README's "Read after its measurement" has each
+miss, where its value comes from and its class). cfg85 read it 19 / 36 flat and 25 / 36 in the repository layout: a
+loader's own local of the name its caller binds no longer hides the settings file, and a switch's lookup `and`-ed with
+`torch.cuda.is_available()` is read as its default (tests/test_configs_cfg85.py; KoaChang's script and launcher).
+The format is checked as for every staged round:
 - every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
-  types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder its
-  trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered), and keeps its mix of trainers (transformers / TRL, Unsloth,
-  LLaMA-Factory, sd-scripts, ms-swift) and of refusals;
-- no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one
-  was claimed for this round in the session's claims file (where that file is on this machine);
-While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
-folders takes its skips from that one list."""
+  types and values), its repository on the readers' side of the split (by its hash and by name) and not a trainer's
+  own, the file in the folder its trainer names and named after its source, `refused` exactly for files no claimed
+  trainer reads;
+- the set keeps its size (floors = what was gathered), and keeps its mix of trainers and of refusals;
+- no repository is shared with another folder under fixtures/configs/ (held-out aside, never listed), and every one
+  was claimed for this round in the session's claims file (where that file is on this machine)."""
 
 from __future__ import annotations
 
 import re
 
-import pytest
-
-from configs_corpus import CLAIMS, assert_measure_only, check_blind_round, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, expect, files, split_module
+from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_floors, assert_training, expect, files, split_module
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round82m"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, repositories
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 67, 36, 31, 39
+
+_T = "round82m/transformers/"
+_NOT_KEPT = "{what}, a module of the repository the set does not keep"
+STILL_WRONG = {
+    "round82m/llama-factory/Ashwinash27__sft-llm-team__jobs__run_training_tinker.sh":
+        "required [] / dtype '': `llamafactory-cli train sft_config.yaml` from the job's working directory, where the "
+        "repository has no sft_config.yaml (its one is configs/sft_config.yaml, which the label took; a guess the "
+        "readers do not make): the file the run reads is not here",
+    _T + "C-TeaRanger__mlsys_project1__scripts__train_sft.py":
+        "refused as a script with no trainer calls: SFTTrainerWrapper (TRL's SFTConfig / SFTTrainer) lives in "
+        + _NOT_KEPT.format(what="src/training/sft_trainer.py"),
+    _T + "C-TeaRanger__mlsys_project1__scripts__run_sft_train.sh":
+        "refused: `deepspeed scripts/train_sft.py --config configs/sft_config.yaml`, the script read as refused (its "
+        "trainer is in " + _NOT_KEPT.format(what="src/training/sft_trainer.py") + ")",
+    _T + "MaxLSB__EasyTraining__src__sft__sft.py":
+        "required [] / dtype '': `--config` is required (no default), so the settings file is the launcher's to name; "
+        "read alone the script has no file",
+    _T + "MaxLSB__EasyTraining__jobs__sft_job.sh":
+        "required [] / dtype '': the job hands configs/sft_config.yaml to src/sft/sft.py, which reads it through "
+        "`train(load_config(args.config))` and then as a parameter of load_model / build_sft_config (a dict passed "
+        "down function calls, which the static reading does not follow); the YAML itself is read as the launch's "
+        "settings, whose keys are nested under model: / training:",
+    _T + "SujitRoy__LFM2.5-350M-Base__scripts__run_sft.py":
+        "dtype '': torch_dtype is bound in each branch of an if / elif chain over the settings file's values, and "
+        "SFTConfig(**kwargs) spreads a dict comprehension filtering that file: neither is evaluated statically",
+    _T + "TFC1224__catan-rl-llm__src__catan_rl__training__train_sft.py":
+        "required []: attn_implementation 'sdpa' is the default of load_model_and_tokenizer in "
+        + _NOT_KEPT.format(what="src/catan_rl/training/utils.py"),
+    _T + "ab-ark__RLHF-pipeline__scripts__run_sft.py":
+        "refused as a script with no trainer calls: SFTModelTrainer (TRL's SFTTrainer, bf16=torch.cuda.is_available())"
+        " lives in " + _NOT_KEPT.format(what="abark_rlhf/sft/trainer.py"),
+    _T + "heyalexchoi__qwen3-1.7B-MATH-RLVR__scripts__grpo_train.py":
+        "required fa2: attn_implementation=config.get('attn_implementation', 'flash_attention_2') of "
+        "configs/grpo_config.yaml (sdpa in the label), which the set does not keep; its default is read",
+    _T + "heyalexchoi__qwen3-1.7B-MATH-RLVR__scripts__setup_runpod_training.sh":
+        "required fa2: runs scripts/grpo_train.py, read with its default flash_attention_2 as that script is (its "
+        "configs/grpo_config.yaml not kept)",
+    "round82m/unclaimed-user-script/heyalexchoi__qwen3-1.7B-MATH-RLVR__configs__sft_config.yaml":
+        "read as transformers: a flat YAML of TRL SFTConfig fields only (model_name_or_path, torch_dtype, "
+        "attn_implementation, eos_token, max_seq_length, bf16 ...), as `trl sft --config` takes it; the script that "
+        "reads it with yaml (scripts/sft_train.py) is not kept",
+    "round82m/unsloth/SkJishan04__domain-adaptive-llm-finetuning__scripts__run_sft.py":
+        "refused as a script with no trainer calls: Unsloth's FastLanguageModel and TRL's SFTTrainer are in "
+        + _NOT_KEPT.format(what="src/training/sft_trainer.py"),
+}
+# refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
+_U = "round82m/unclaimed-user-script/"
+OTHER_WORDS = {
+    _U + "BeierZhu__EPD__train_flux.sh":
+        "refused as running `python -m training.ppo.launch`, a training script no claimed trainer ships, not in the "
+        "label's words \"no trainer calls\"",
+    _U + "justairr__SATORI-R1__qwen2.5_eval.sh":
+        "refused as running run.py, a script no claimed trainer ships (VLMEvalKit's, not kept), not in the label's "
+        "words \"no trainer calls\"",
+    _U + "HuberNicolas__finetune-llm__config.yaml":
+        "refused as not valid YAML (a Python module's text under a .yaml name: a docstring first), not in the label's "
+        "words \"not a trainer config\"",
+    _U + "hhhhh962__multimodal_note_retrieval_zh__configs__finetune_lora.yaml":
+        "refused as not valid YAML (line 16: a mis-indented key under a list item), not in the label's words \"not a "
+        "trainer config\"",
+    _U + "truth-zheng__CMP__configs__cmp_flux.yaml":
+        "refused as not valid YAML (line 10: a tab), not in the label's words \"not a trainer config\"",
+    "round82m/unclaimed-leap-finetune/SujitRoy__LFM2.5-350M-Base__job_configs__sft_hindi_350m.yaml":
+        "refused as \"looks like Liquid AI leap-finetune\" (training_config.extends: DEFAULT_SFT), which it is, not "
+        "in the label's words \"not a trainer config\"",
+}
+STILL_WRONG.update(OTHER_WORDS)
+_BESIDE = ("labelled through {what}, which the set keeps under its flattened name (read right in the repository "
+           "layout)")
+STILL_WRONG_FLAT = dict(STILL_WRONG, **{
+    _T + "HiepDema__qwen3_math_ft__src__model__train_sft.py":
+        _BESIDE.format(what="configs/sft_config.yaml (use_flash_attention true, bf16 true over "
+                            "prepare_model_for_kbit_training's float32 upcast)"),
+    _T + "HuberNicolas__finetune-llm__start_training.sh": _BESIDE.format(what="src/02_train.py"),
+    _T + "SpeedyV5__turkish-legal-rag__scripts__train_sft_qlora.py":
+        _BESIDE.format(what="configs/sft_config.yaml (bf16 true / fp16 false over the lookups' defaults fp16 True)"),
+    _T + "derpyplops__det-lora-train__run_experiment.sh": _BESIDE.format(what="train.py"),
+    _T + "heyalexchoi__qwen3-1.7B-MATH-RLVR__scripts__setup_runpod_training.sh":
+        _BESIDE.format(what="scripts/grpo_train.py (read there with required fa2, as that script is)"),
+    _T + "jang1563__BioRLHF__run_sft.sh": _BESIDE.format(what="sft_train.py"),
+    _T + "KoaChang__persuasion-rl__scripts__step5_train_sft.sh": _BESIDE.format(what="src/sft/train_sft.py"),
+    _T + "MaxLSB__EasyTraining__jobs__sft_job.sh":
+        _BESIDE.format(what="src/sft/sft.py (read there with required [] / dtype '', as that script is)"),
+})
+STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-30")
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round82m", files_min=67, claimed_min=36, refused_min=31, repos_min=39,
+                              captured="2026-11-30", still_wrong=STILL_WRONG_FLAT,
+                              still_wrong_in_layout=STILL_WRONG_LAYOUT, claimed_by="cfg82m", unread=MEASURE_ONLY))
+
+
+def test_the_readings_keep_their_floors():
+    """cfg85's figures as floors (flat 19 / 36 claimed right, repository layout 25 / 36; refused as the benchmark counts
+    them 30 / 31 in both, 24 / 31 in the label's words): the xfail lists above are the misses, and no more of them."""
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(19, 25), refused=(30, 30),
+                  in_words=(24, 24))
 
 
 def test_no_repository_is_held_out_by_its_hash_or_its_name():
@@ -43,11 +137,6 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
     names = split.heldout_names()
     for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
         assert not split.held_out(repo) and not split.namesake(repo, names), repo
-
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
 
 
 def test_the_set_keeps_its_mix():
@@ -63,28 +152,10 @@ def test_the_set_keeps_its_mix():
     assert sum(t.startswith("unclaimed:") or t == "none" for t in trainers) >= 31
 
 
-def test_no_repository_is_shared_with_another_set():
-    """round82m's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
-    file at the top of fixtures/configs/ (held-out aside, and never listed; round 79m, measured and training material
-    this session, counts by its `source` lines)."""
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    others = repos_outside("round82m")
-    assert not mine & others, sorted(mine & others)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_repository_was_claimed_for_this_round():
-    """Each repository was claimed by cfg82m, and by nobody else, before it was opened."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(f"REPO {repo} ")]
-        assert owners == ["cfg82m"], (repo, owners)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
-    assert_measure_only("round82m")
+def test_the_readers_of_the_training_sets_read_it():
+    """A training round is read by the benchmarks and tests that read every training folder: none of them names it
+    among the folders they skip any more (it was measure-only until the lead's measurement of session 21's start)."""
+    assert_training("round82m")
 
 
 def test_no_file_holds_a_key():

@@ -779,7 +779,9 @@ def _switch_default(node, arg: str, consts: dict | None = None) -> bool | None:
     `OmegaConf.select(cfg, "train.fp16", default=True)` (a getter of the user's own that names the switch), under
     `bool(...)` as well; with the script's constants, also a switch compared from a precision word looked up so
     (`precision = train_cfg.get("precision", "fp16").lower()` then `fp16 = precision == "fp16"`, round 68m's
-    Min-DongYoung train.py, cfg71): the comparison on the default. None for anything else."""
+    Min-DongYoung train.py, cfg71): the comparison on the default; and such a lookup `and`-ed with probes the GPU host
+    answers True (`fp16=cfg.get("fp16", True) and torch.cuda.is_available()`, round 82m's KoaChang train_sft.py, cfg85:
+    pyscript.values.HOST_ANSWERS), the lookup's. None for anything else."""
     import ast
 
     if consts is not None:
@@ -791,6 +793,12 @@ def _switch_default(node, arg: str, consts: dict | None = None) -> bool | None:
         node = resolve(node, consts)
         if isinstance(node, ast.Compare):
             return _compared_default(node, consts)
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        from .pyscript.values import HOST_ANSWERS
+
+        rest = [v for v in node.values if not (isinstance(v, ast.Call) and not v.args and not v.keywords
+                                                 and HOST_ANSWERS.get(ast.unparse(v.func)) is True)]
+        return _switch_default(rest[0], arg, consts) if len(rest) == 1 and len(node.values) > 1 else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and \
             len(node.args) == 1 and not node.keywords:
         node = node.args[0]

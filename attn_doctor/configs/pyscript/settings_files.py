@@ -28,11 +28,15 @@ def _loaded_files(tree, consts: dict, read) -> dict:
     such a load of its parameter (round 49m's takahashiJe: `load_config(Path(config_path))`, config_path its caller's
     `args.config`, argparse default configs/train_lora.yaml). P is what the script runs with (a constant, an argparse
     default, a parameter's default or the one value its callers pass); a file that is not here leaves the name unknown,
-    as before. Names bound more than once are left alone (which binding a use sees is not modelled)."""
+    as before. Names bound more than once are left alone (which binding a use sees is not modelled), except a loader's
+    own local that it only returns (`def load_config(p): with open(p) as f: config = yaml.safe_load(f)` / `return
+    config`, then `config = load_config(args.config)`: round 82m's KoaChang train_sft.py, cfg85), which no other code
+    sees."""
     funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    returned = {id(a) for f in funcs.values() for a in _returned_local(f)}
     counts: dict = {}
     for n in ast.walk(tree):
-        if isinstance(n, ast.Assign):
+        if isinstance(n, ast.Assign) and id(n) not in returned:
             for t in n.targets:
                 if isinstance(t, ast.Name):
                     counts[t.id] = counts.get(t.id, 0) + 1
@@ -42,6 +46,8 @@ def _loaded_files(tree, consts: dict, read) -> dict:
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) or \
                 counts.get(n.targets[0].id) != 1 + (n.targets[0].id in wraps) or not isinstance(n.value, ast.Call):
             continue
+        if id(n) in returned:
+            continue  # (the loader's local: its caller's binding is the one the script reads)
         if n.targets[0].id in wraps and (wraps[n.targets[0].id] is n or wraps[n.targets[0].id].lineno < n.lineno):
             continue  # (the wrapping comes after the load)
         scope = _enclosing_function(tree, n)
@@ -66,6 +72,19 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                                keywords=[] if w.value.args else [ast.keyword(arg=None, value=lit)])
             out[n.targets[0].id] = lit
     return out
+
+
+def _returned_local(f) -> list:
+    """The one assignment `NAME = ...` of function `f` whose NAME is used nowhere in f but in its one `return NAME`
+    ([] for any other function): a local the function hands its caller and nothing else reads."""
+    rets = [r for r in ast.walk(f) if isinstance(r, ast.Return)]
+    if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
+        return []
+    name = rets[0].value.id
+    binds = [a for a in ast.walk(f) if isinstance(a, ast.Assign) and len(a.targets) == 1
+             and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name]
+    uses = [x for x in ast.walk(f) if isinstance(x, ast.Name) and x.id == name]
+    return binds if len(binds) == 1 and len(uses) == 2 else []
 
 
 def hydra_entries(tree, consts: dict) -> list[tuple[str, str]]:
