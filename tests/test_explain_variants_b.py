@@ -458,7 +458,7 @@ BATCH2 = [
  ("AssertionError: Input tensors must be in dtype of torch.float16 or torch.bfloat16 (sageattn, fp32 VAE)", "sage.inputs", "sage"),
  ("TypeError: flash_attn_func() got an unexpected keyword argument 'softcap' (flash-attn 2.5.8, Gemma 2)", "attn.api-mismatch", "fa2"),
  ("TypeError: sageattn() got an unexpected keyword argument 'attn_mask'", "attn.api-mismatch", "sage"),
- ("vLLM: Cannot use FlashAttention-2 backend for head size 80.", "vllm.backend-fallback", None),  # vLLM then falls back
+ ("vLLM: Cannot use FlashAttention-2 backend for head size 80.", "vllm.head-size", None),  # vLLM then falls back; the reason is the head size (helper ex124: round 7a labels this line vllm.head-size)
  ("vLLM on V100: Cannot use FlashAttention-2 backend for Volta and Turing GPUs.", "vllm.backend-fallback", None),
  ("[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n[rank0]:   File \"/opt/venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py\", line 96, in _flash_attn_forward", "cuda.kernel-fault", "fa2"),
  ("エラー: RuntimeError: FlashAttention only supports Ampere GPUs or newer. Tesla T4 で flash-attn を使うと発生します", "backend.unsupported-gpu", "fa2"),
