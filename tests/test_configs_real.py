@@ -33,7 +33,14 @@ ROUND4A = REAL.parent / "round4a"  # issue 24 round 4a: diffusion/video trainers
 def _corpus(root: Path) -> list:
     return sorted(p for p in root.rglob("*") if p.is_file() and not p.name.endswith(".expect.toml")
                   and p.name not in ("README.md", "TRAINERS.md", "ROUND2_SPLIT.tsv")
-                  and not p.name.startswith("SEMANTICS-"))  # the semantics audits' notes (SEMANTICS-llm.md, SEMANTICS-diffusion.md)
+                  and not p.name.startswith("SEMANTICS-")  # the semantics audits' notes (SEMANTICS-llm.md, SEMANTICS-diffusion.md)
+                  and not hydra_companion(p))
+
+
+def hydra_companion(p: Path) -> bool:
+    """A file of a Hydra app kept in its repository layout under real/hydra/ (cfg88) that is not read on its own: the
+    app's config folder and modules, read by the launch or script that has the expect file."""
+    return p.is_relative_to(REAL / "hydra") and not p.with_name(p.name + ".expect.toml").is_file()
 
 
 FILES = _corpus(REAL) + _corpus(ROUND3A) + _corpus(ROUND3A2) + _corpus(ROUND3A3) + _corpus(ROUND4A)
@@ -100,10 +107,21 @@ def test_the_corpus_is_there_and_every_file_says_what_it_should_give():
     refused = [p for p in FILES if expect(p).get("refused")]
     assert all(expect(p)["trainer"] in ("", "none") for p in refused)  # "none": the held-out format (round4a)
     assert len({expect(p)["refused"] for p in refused}) >= 5  # five unclaimed frameworks at least, and a dataset config
-    assert set(DISAGREE) | set(INVALID) | AMBIGUOUS <= {rel(p) for p in FILES}
+    assert set(DISAGREE) | set(INVALID) | AMBIGUOUS | set(STILL_WRONG) <= {rel(p) for p in FILES}
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
+# Real files attn-doctor still reads wrong (strict xfails: a fix makes the entry go), with why
+STILL_WRONG = {
+    "hydra/tall-e__finetuning/scripts/train_hydra.py":
+        "refused (no trainer calls): the entry script calls run_training imported from the package src.trainers, whose "
+        "__init__.py only re-exports it from .sft (`from .sft import run_training`); _through_own_modules reads one "
+        "import deep and does not follow a package's re-export to src/trainers/sft.py, where the model and "
+        "TrainingArguments(**cfg.training) are (not a Hydra mechanism; cfg88)",
+}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
+                                  if rel(p) in STILL_WRONG else p for p in FILES], ids=rel)
 def test_real_config(path):
     e = expect(path)
     name = rel(path)

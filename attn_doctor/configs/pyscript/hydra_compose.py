@@ -43,6 +43,26 @@ def parse_override(word: str):
     return m.group(1) or "", m.group(2), m.group(3), m.group(4)
 
 
+def config_name_flag(words: list) -> tuple[str | None, list]:
+    """(the primary config `--config-name NAME` / `--config-name=NAME` / `-cn NAME` chooses, or None; the other words)
+    of a launch's words: Hydra's command-line flag that replaces the `config_name` of `@hydra.main` (hydra.cc 1.3,
+    "Hydra's command line flags"; `.yaml` may be written or not). `--config-path` / `-cp` / `--config-dir` / `-cd`
+    (another config folder) raise Refused: where they point is not followed here (cfg88)."""
+    name, rest, it = None, [], iter(words)
+    for w in it:
+        w = str(w)
+        flag, eq, val = w.partition("=")
+        if flag in ("--config-name", "-cn"):
+            name = val if eq else next(it, "")
+        elif flag in ("--config-path", "-cp", "--config-dir", "-cd"):
+            raise Refused(f"{flag}: a config folder other than the app's own is not followed")
+        else:
+            rest.append(w)
+    if name is not None and (not name or _unknown_text(name)):
+        raise Refused("--config-name: the primary config is chosen at run time")
+    return (name[:-5] if name and name.endswith(".yaml") else name), rest
+
+
 def _unknown_text(text: str) -> bool:
     """A value the shell or the run fills in (`$MODEL`, `` `cmd` ``), or a sweep (`a,b`), unknown here."""
     return "$" in text and not _INTERPOLATION.match(text) or "`" in text or \

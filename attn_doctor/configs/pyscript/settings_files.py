@@ -131,17 +131,20 @@ def hydra_composed(path: str, hydra: dict, overrides=None) -> dict | None:
     it), composed with the launch's overrides (hydra["overrides"], or `overrides`), each file it needs that is not here
     noted (hydra["note"], as the script would find it: conf/model/llama.yaml) and everything it could set unknown;
     None when the primary config is not here. Raises hydra_compose.Refused for overrides Hydra refuses."""
-    from .hydra_compose import compose
+    from .hydra_compose import compose, config_name_flag
 
     folder, _, name = path.rpartition("/")
 
     def load(rel):
         return hydra["load"]("/".join(x for x in (folder, rel) if x))
 
+    # the launch's `--config-name X` replaces the decorator's config_name (cfg88: leo-liuzy/CodeUpdateArena's ft_u.sh)
+    chosen, words = config_name_flag(list(hydra.get("overrides") or [] if overrides is None else overrides))
+    name = chosen or name
     primary = name[:-5] if name.endswith(".yaml") else name[:-4] if name.endswith(".yml") else name
     if load(primary + ".yaml") is None:
         return None
-    data, missing = compose(load, primary, list(hydra.get("overrides") or [] if overrides is None else overrides))
+    data, missing = compose(load, primary, words)
     for m in missing:
         hydra["note"]("/".join(x for x in (folder, m) if x))
     return data
