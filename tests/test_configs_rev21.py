@@ -5,7 +5,10 @@ unknown (never the script's getter default), but only for the lookups written `c
 `cfg["model"].get(...)`, the plain copy `OmegaConf.to_container(cfg)` looked into, a user's own dotted getter
 (`deep_get(cfg, "training.bf16", True)`), and a precision word so looked up and then compared. Each is read here with
 its group file not here (unknown, the file named) and, beside it, with the file here (what the file says, never the
-getter's default). Every file here is written by rev21 for these tests."""
+getter's default). And with the file here, `getattr(cfg.model, "attn_implementation", D)`, `OmegaConf.select(cfg, "model.
+attn_implementation", default=D)` and `OmegaConf.to_container(cfg)["model"].get(...)` read D whatever the file said (sdpa
+shown as fa2): now the composed config's entry, D only where the config is known whole and lacks the key. Every file here
+is written by rev21 for these tests."""
 
 from __future__ import annotations
 
@@ -45,6 +48,7 @@ LOOKUPS = {
                   'cfg["training"].get("bf16", True)'),
     "container": ('OmegaConf.to_container(cfg, resolve=True)["model"].get("attn_implementation", "flash_attention_2")',
                   'OmegaConf.to_container(cfg, resolve=True)["training"].get("bf16", True)'),
+    "getattr": ('getattr(cfg.model, "attn_implementation", "flash_attention_2")', 'getattr(cfg.training, "bf16", True)'),
     "own-getter": ('deep_get(cfg, "model.attn_implementation", "flash_attention_2")',
                    'deep_get(cfg, "training.bf16", True)'),
 }
@@ -70,10 +74,20 @@ def test_a_lookup_into_a_group_file_not_here_is_unknown(tmp_path, form):
     assert "../conf/model/llama.yaml" in cfg["unread"]
 
 
-@pytest.mark.parametrize("form", ["get-chain", "subscript"])
+@pytest.mark.parametrize("form", ["get-chain", "subscript", "select", "getattr", "container"])
 def test_a_lookup_into_a_group_file_here_reads_the_file(tmp_path, form):
-    """sdpa and no bf16, as conf/model/llama.yaml and conf/training/base.yaml say."""
+    """sdpa and no bf16, as conf/model/llama.yaml and conf/training/base.yaml say (main: fa2 and bfloat16 for select,
+    getattr and container, the getters' defaults)."""
     assert trainer_reading(_app(tmp_path, *LOOKUPS[form], here=True)) == ("transformers", ["sdpa"], None)
+
+
+@pytest.mark.parametrize("form", ["select", "getattr"])
+def test_a_key_the_composed_config_lacks_reads_the_getters_default(tmp_path, form):
+    """The files here set neither key: the getter's default is what the run reads."""
+    path = _app(tmp_path, *LOOKUPS[form], here=True)
+    put(tmp_path, "conf/model/llama.yaml", "name: a/b\n")
+    put(tmp_path, "conf/training/base.yaml", "lr: 0.0001\n")
+    assert trainer_reading(path) == ("transformers", ["fa2"], "bfloat16")
 
 
 def test_a_precision_word_looked_up_in_a_missing_group_file_is_unknown(tmp_path):

@@ -346,6 +346,9 @@ def _known_items(node, consts: dict, depth: int = 0) -> list | None:
         # `cfg.model` of a settings file the script loads, read through OmegaConf or a namespace (`cfg.model.get("attn",
         # "sdpa")` of a Hydra config: cfg87)
         return _known_items(_attr_source(node, consts, depth + 1), consts, depth + 1)
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in _SAME_MAPPING and node.args:
+        # `OmegaConf.to_container(cfg, resolve=True)["model"]`: the mapping it copies, as plain Python (rev21)
+        return _known_items(node.args[0], consts, depth + 1)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
             1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant):
         # `cfg.get("model", {}).get("attn_implementation", "sdpa")`: the section, else the getter's default dict
