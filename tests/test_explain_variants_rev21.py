@@ -9,6 +9,8 @@ positive cases beside them are read as before. Every text was written by hand fo
                as the wheel's pin. Now xformers is the one that pins.
   bias-error   xformers.api-removed (helper ex124): an attn-bias class, the word "error" and an xformers release read an
                error that goes on to give its own message (expected seqlens sorted) as the class renamed or moved.
+  zero-len     varlen.zero-length-sequence (helper ex125, checked on main at 0a33a8f8): a line about cu_seqlens that says the
+               empty sequences are skipped, dropped or now handled read as the kernel failing on them.
 """
 
 from __future__ import annotations
@@ -45,3 +47,19 @@ def test_near_misses_are_not_claimed(text, not_want):
 ])
 def test_the_mechanism_is_still_read(text, want):
     assert first(text)[0] == want
+
+
+@pytest.mark.parametrize("text", [
+    # varlen.zero-length-sequence (helper ex125): a line that says the empty sequences are taken out, or now handled
+    "INFO packing.py:88] skipped 3 empty sequences before building cu_seqlens",
+    "v2.7.4 changelog: varlen forward now handles zero-length sequences correctly (#1619)",
+    "the collator drops empty sequences before it computes cu_seqlens",
+])
+def test_empty_sequences_taken_out_are_not_the_failure(text):
+    """(claimed as varlen.zero-length-sequence on main at 0a33a8f8, checked)"""
+    assert "varlen.zero-length-sequence" not in ids(text)
+
+
+def test_an_empty_sequence_that_fails_is_still_read():
+    assert first("flash_attn_varlen_func gives NaN for empty sequences in the batch (cu_seqlens has repeated offsets)")[0] \
+        == "varlen.zero-length-sequence"
