@@ -14,6 +14,8 @@ Mechanisms (each seen in two training threads of different repositories, or grou
   onnx-heads  attn.onnx-export-unsupported: onnxscript's SDPA lowering asserting the head counts it can translate
               (microsoft/onnxscript torch_lib/ops/nn.py; sentence-transformers#3666)
   link-step   build.compile-failed: MSVC's LNK1120 on the import library of a backend's extension (SageAttention#233)
+  md-quoted   attn.kernel-launch-error: CUDA's grid-limit error quoted in markdown underscores ("_RuntimeError: CUDA error:
+              invalid configuration argument_"), the attention library named near it (facebookresearch/xformers#998)
   abi-words   fa2.wheel-mismatch: a flash-attn wheel said not to match torch's C++ ABI (cxx11abi TRUE/FALSE; flash-attn's
               setup.py names its wheels from torch._C._GLIBCXX_USE_CXX11_ABI; NVlabs/ToolOrchestra#5)
 """
@@ -53,6 +55,11 @@ from explain_top import first, ids
      "_qattn_sm89.cp311-win_amd64.lib : fatal error LNK1120: 1 unresolved externals", "build.compile-failed"),
     ("build\\temp.win-amd64-cpython-310\\Release\\xformers\\_C.cp310-win_amd64.lib : fatal error LNK1120: 12 unresolved externals",
      "build.compile-failed"),
+    # md-quoted, fixed
+    ("With xformers enabled, sampling stops: __RuntimeError: CUDA error: invalid configuration argument__",
+     "attn.kernel-launch-error"),
+    ("flash_attn_func over 70000 heads\nit raises _Error: CUDA error: invalid configuration argument_ every time",
+     "attn.kernel-launch-error"),
     # abi-words, fixed
     ("The flash_attn wheel pinned in setup.cfg doesn't match\nthe C++ ABI of the torch 2.7 wheels on PyPI", "fa2.wheel-mismatch"),
     ("flash-attn 2.7.4 wheel is cxx11abiFALSE but my torch 2.6 uses cxx11abiTRUE", "fa2.wheel-mismatch"),
@@ -76,6 +83,7 @@ def test_labelled_cause_in_other_words(text, want):
     ("build\\temp.win-amd64-cpython-311\\Release\\mypkg\\_ext.cp311-win_amd64.lib : fatal error LNK1120: 1 unresolved externals",
      "build.compile-failed"),
     ("the xformers wheel does not match the ABI of torch 2.5", "fa2.wheel-mismatch"),
+    ("my own CUDA kernel fails: _RuntimeError: CUDA error: invalid configuration argument_", "attn.kernel-launch-error"),
 ])
 def test_near_misses_do_not_read_the_mechanism(text, not_want):
     assert not_want not in [first(text)[0]]
