@@ -39,12 +39,12 @@ from explain_top import first, ids
      "https://download.pytorch.org/whl/cu128/xformers-0.0.30-cp310-cp310-manylinux_2_28_x86_64.whl", "install.wheel-other-platform"),
     # dep-tb, fixed
     ("Traceback (most recent call last):\n"
-     "  File \"/opt/conda/lib/python3.12/site-packages/flash_attn/cute/flash_fwd_sm100.py\", line 12, in <module>\n"
-     "    import quack.activation\n"
-     "ModuleNotFoundError: No module named 'quack'", "import.dep-missing"),
-    ("  File \"C:\\ComfyUI\\python_embeded\\Lib\\site-packages\\sageattention\\quant.py\", line 4, in <module>\n"
+     "  File \"/opt/conda/lib/python3.12/site-packages/flash_attn/cute/flash_bwd_sm90.py\", line 9, in <module>\n"
      "    from einops import rearrange\n"
      "ModuleNotFoundError: No module named 'einops'", "import.dep-missing"),
+    ("  File \"C:\\ComfyUI\\python_embeded\\Lib\\site-packages\\spas_sage_attn\\core.py\", line 4, in <module>\n"
+     "    import packaging.version\n"
+     "ModuleNotFoundError: No module named 'packaging'", "import.dep-missing"),
     # onnx-heads, fixed
     ("AssertionError: SDPA (MHA) requires q_num_heads = kv_num_heads", "attn.onnx-export-unsupported"),
     ("torch.onnx._internal.exporter._errors.ConversionError: Error when translating node %scaled_dot_product_attention\n"
