@@ -254,3 +254,15 @@ def test_a_name_the_chain_settles_but_another_function_binds_too_stays_unknown(t
         "\n\nif __name__", "\n\ndef evaluate():\n    dtype = torch.float32\n    return dtype\n\n\nif __name__")
     _yaml(tmp_path, precision="fp16")
     assert _read(_put(tmp_path, "tools/train_lm.py", text)) == ("transformers", ["fa2"], None)
+
+
+def test_a_kept_key_comprehension_over_a_file_not_here_stays_opaque_with_keys_set_after(tmp_path):
+    """The file the comprehension filters is not here, and the script sets `kw["output_dir"]` after it: the spread may
+    still set bf16 / fp16, so TRL's own bf16 default (the `dtype=` keyword dates it >= 0.19) is not the run's: unknown
+    (None), as a `**spread` of an unread file is."""
+    path = _spread(tmp_path, 'k in {"bf16", "fp16"}', after='    kw["output_dir"] = "out2"\n')
+    (tmp_path / "conf/run.yaml").unlink()
+    path.write_text(path.read_text().replace('from_pretrained(conf["base"])', 'from_pretrained(conf["base"], '
+                                                                            'dtype="auto")'), encoding="utf-8")
+    assert 'dtype="auto"' in path.read_text()
+    assert _read(path) == ("transformers", [], None)

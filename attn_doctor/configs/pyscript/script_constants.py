@@ -11,7 +11,7 @@ from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VAL
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
-from .call_keywords import _signature_filtered, keywords, signature_filters
+from .call_keywords import _known_items, _signature_filtered, keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
 from .settings_files import _enclosing_function, _hydra_configs, _loaded_files
 from .user_modules import _imported_dataclasses, _imported_module_constants
@@ -108,9 +108,11 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
 
 def _dict_like(base, consts: dict) -> bool:
     """Whether a name's value is a dict whose keys the script shows: written out (`{...}`, `dict(...)`), or a
-    comprehension keeping known keys of one (call_keywords._signature_filtered)."""
+    comprehension keeping known keys (call_keywords._signature_filtered) of a mapping known whole (a file that is not
+    here leaves it opaque, keys set after it or not: its spread may set bf16 / fp16)."""
+    kept = _signature_filtered(base, consts)
     return isinstance(base, ast.Dict) or isinstance(base, ast.Call) and _call_name(base) == "dict" and \
-        isinstance(base.func, ast.Name) or _signature_filtered(base, consts) is not None
+        isinstance(base.func, ast.Name) or kept is not None and _known_items(kept[0], consts) is not None
 
 
 def _updated(base, sets: list):
