@@ -266,3 +266,16 @@ def test_a_kept_key_comprehension_over_a_file_not_here_stays_opaque_with_keys_se
                                                                             'dtype="auto")'), encoding="utf-8")
     assert 'dtype="auto"' in path.read_text()
     assert _read(path) == ("transformers", [], None)
+
+
+def test_a_variable_the_script_exports_from_its_own_read_does_not_loop(tmp_path):
+    """`ENTITY = os.environ.get("WANDB_ENTITY")` then `os.environ["WANDB_ENTITY"] = ENTITY` names itself; the settled
+    pass over a function's `if`s reads it (round 11's OrlandoWhite88 unsloth_sft.py): before the bound in values.value
+    the reading recursed until it was refused as "too deeply nested"; now the file reads as it did."""
+    text = _CHAIN.format(first='if cfg["precision"] == "bf16":').replace(
+        "\n\ndef run(path):\n", '\nENTITY = os.environ.get("WANDB_ENTITY")\nif ENTITY:\n'
+        '    os.environ["WANDB_ENTITY"] = ENTITY\n\n\ndef run(path):\n    if ENTITY:\n        print(ENTITY)\n') \
+        .replace("import argparse\n", "import argparse\nimport os\n")
+    _yaml(tmp_path, precision="fp16")
+    assert "os.environ[" in text
+    assert _read(_put(tmp_path, "tools/train_lm.py", text)) == ("transformers", ["fa2"], "float16")
