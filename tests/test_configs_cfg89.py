@@ -101,6 +101,15 @@ def test_a_parameter_bound_again_inside_is_not_the_callers_value(tmp_path):
 
 # -- 2. an if / elif chain in a function over the loaded file ------------------------------------------------------------
 
+# the entry point of the scripts below: run() on the --config option's default file
+_MAIN = '''
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--config", default="conf/run.yaml")
+    args = ap.parse_args()
+    run(args.config)
+'''
 _CHAIN = '''import argparse
 import torch
 import yaml
@@ -122,14 +131,7 @@ def run(path):
         attn = "sdpa"
     model = AutoModelForCausalLM.from_pretrained(cfg["base"], torch_dtype=dtype, attn_implementation=attn)
     Trainer(model=model, args=TrainingArguments(output_dir="out")).train()
-
-
-if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--config", default="conf/run.yaml")
-    args = ap.parse_args()
-    run(args.config)
-'''
+''' + _MAIN
 
 
 def _chain(tmp_path, first='if cfg["precision"] == "bf16":', **yaml):
@@ -218,7 +220,7 @@ import yaml
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
 
-def build(path):
+def run(path):
     with open(path) as fh:
         cfg = yaml.safe_load(fh)
     load_kw = dict(low_cpu_mem_usage=True)
@@ -226,14 +228,7 @@ def build(path):
         load_kw["attn_implementation"] = cfg["attention"]
     model = AutoModelForCausalLM.from_pretrained(cfg["base"], **load_kw)
     Trainer(model=model, args=TrainingArguments(output_dir="out")).train()
-
-
-if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--config", default="conf/run.yaml")
-    args = ap.parse_args()
-    build(args.config)
-'''
+''' + _MAIN
 
 
 def test_a_key_set_on_a_dict_in_the_branch_the_file_takes_is_spread(tmp_path):
