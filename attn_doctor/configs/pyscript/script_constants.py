@@ -44,13 +44,13 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     defaults = {**_parameter_defaults(tree), **cli_defaults(tree)}
     for name, default in defaults.items():
         out.setdefault(name, default)
-    out[PASSED] = _passed_arguments(tree)
-    for name, (arg, _) in out[PASSED].items():
-        out.setdefault(name, arg)
     for name, first in _fallback_candidates(tree, out).items():
         out.setdefault(name, first)
     for name, parsed in _parsed_parameters(tree, out).items():
         out.setdefault(name, parsed)
+    out[PASSED] = _passed_arguments(tree)
+    for name, (arg, _) in out[PASSED].items():
+        out.setdefault(name, arg)  # (after the parsed namespace a parameter receives: _parsed_parameters reads it)
     for n in ast.walk(tree):
         # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
         # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
