@@ -6,6 +6,13 @@ Mechanisms:
   fallback-when  attribution/sentences.py FALLBACK_TO: "fall back <object> to X when using Y" blanks only "X" (what ran
                  instead), with the verb's object between ("fallback vision tower to X") and the condition kept: Y, the
                  backend selected, is the report's (round 113m: verl-project/verl#4670)
+  wheel-arch     attribution.toml [[specialize]] with `near` (attribution/evidence.py specialized()): "no kernel image" under
+                 FlashAttention 2 or 3 where the text says the backend's own wheel, extension or build carries only other
+                 architectures is the backend's entry (backend.unsupported-gpu), not torch's arch list (round 118m:
+                 vllm-project/vllm-omni#5617); said of torch's wheel, or not said, or of another backend, it stays
+  triton-import  the same `near` on flex.no-triton for xformers: a traceback whose code line is `import triton` itself is
+                 xformers needing Triton to import (import.dep-missing), not its optional-Triton notice (round 106:
+                 vladmandic/sdnext#2887)
 """
 
 from __future__ import annotations
@@ -29,4 +36,45 @@ from explain_top import first
     ("[model] fix: fall back the text encoder to sdpa when using sageattention", ("prose.ignored", "sage")),
 ])
 def test_fallback_names_the_backend_selected_not_the_one_it_falls_back_to(text, want):
+    assert first(text) == want
+
+
+FA2_FRAME = '  File "/opt/app/.venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py", line 91, in _flash_attn_forward\n'
+NO_IMAGE = "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+
+
+@pytest.mark.parametrize("text, want", [
+    # wheel-arch, fixed: the backend's own build said to carry other architectures only
+    ("We pin flash-attn 2.7.4 from a prebuilt wheel. The wheel ships only sm80 and sm90 kernels, so on the RTX 5090 the first "
+     "call fails:\n" + FA2_FRAME + NO_IMAGE, ("backend.unsupported-gpu", "fa2")),
+    ("B200 crash with hopper build\n\nOur flash_attn_3 extension was compiled without Blackwell cubins. FA3 is picked because "
+     "the import works, then:\n" + NO_IMAGE, ("backend.unsupported-gpu", "fa3")),
+    # ... near misses: said of torch's wheel, not said at all, or of SageAttention (no row): torch's arch list stays
+    ("We pin flash-attn 2.7.4 from a prebuilt wheel. The torch wheel ships only sm_50 to sm_90 kernels, so on the RTX 5090 the "
+     "first call fails:\n" + FA2_FRAME + NO_IMAGE, ("gpu.arch-not-in-torch", "fa2")),
+    ("We pin flash-attn 2.7.4 from a prebuilt wheel. On the RTX 5090 the first call fails:\n" + FA2_FRAME + NO_IMAGE,
+     ("gpu.arch-not-in-torch", "fa2")),
+    ("Our sageattention wheel ships only sm80 and sm90 kernels, so on the RTX 5090 the first call fails:\n"
+     '  File "/opt/app/.venv/lib/python3.12/site-packages/sageattention/core.py", line 91, in sageattn\n' + NO_IMAGE,
+     ("gpu.arch-not-in-torch", "sage")),
+])
+def test_no_kernel_image_where_the_backends_own_build_lacks_the_arch(text, want):
+    assert first(text) == want
+
+
+@pytest.mark.parametrize("text, want", [
+    # triton-import, fixed: the import statement itself raised inside xformers
+    ("Traceback (most recent call last):\n"
+     '  File "/home/u/ComfyUI/venv/lib/python3.11/site-packages/xformers/ops/fmha/__init__.py", line 10, in <module>\n'
+     "    from . import attn_bias, cutlass, decoder, flash, small_k, triton_splitk\n"
+     '  File "/home/u/ComfyUI/venv/lib/python3.11/site-packages/xformers/ops/fmha/triton_splitk.py", line 12, in <module>\n'
+     "    import triton\nModuleNotFoundError: No module named 'triton'", ("import.dep-missing", "xformers")),
+    ("Traceback (most recent call last):\n"
+     '  File "C:\\ai\\venv\\Lib\\site-packages\\xformers\\ops\\fmha\\_triton\\splitk_kernels.py", line 9, in <module>\n'
+     "    from triton.language import tensor as tl_tensor\nModuleNotFoundError: No module named 'triton'",
+     ("import.dep-missing", "xformers")),
+    # ... near miss: no import statement shown, xformers' optional-Triton reading stays
+    ("Installed xformers on Windows: No module named 'triton'", ("flex.no-triton", "xformers")),
+])
+def test_xformers_import_statement_needing_triton(text, want):
     assert first(text) == want
