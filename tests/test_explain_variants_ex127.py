@@ -13,6 +13,11 @@ Mechanisms:
   triton-import  the same `near` on flex.no-triton for xformers: a traceback whose code line is `import triton` itself is
                  xformers needing Triton to import (import.dep-missing), not its optional-Triton notice (round 106:
                  vladmandic/sdnext#2887)
+  same-major     platform.toml gpu.arch-not-in-torch: torch's capability warning for a GPU whose major is the built maximum's
+                 (GB10, 12.1 under (8.0) - (12.0)) is a false positive (the GPU runs its major's code): not torch's missing
+                 arch, so the backend's own failure after it comes first (round 16: unslothai/unsloth#3898, round 63m:
+                 GeeeekExplorer/nano-vllm#130); another major (Thor 11.0 under 10.0, an RTX 5090 under 9.0) or the range
+                 line alone stays torch's, and so does a GPU torch's own list excepts from its major (8.7, 10.1)
 """
 
 from __future__ import annotations
@@ -77,4 +82,31 @@ def test_no_kernel_image_where_the_backends_own_build_lacks_the_arch(text, want)
     ("Installed xformers on Windows: No module named 'triton'", ("flex.no-triton", "xformers")),
 ])
 def test_xformers_import_statement_needing_triton(text, want):
+    assert first(text) == want
+
+
+WARN = "/opt/venv/lib/python3.12/site-packages/torch/cuda/__init__.py:283: UserWarning: \n"
+BROKEN = "\n\nUnsloth: Your Flash Attention 2 installation seems to be broken?"
+
+
+def capability(gpu: str, cap: str, low: str, high: str) -> str:
+    return (f"    Found GPU0 NVIDIA {gpu} which is of cuda capability {cap}.\n"
+            f"    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    ({low}) - ({high})")
+
+
+@pytest.mark.parametrize("text, want", [
+    # same-major, fixed: a GPU of the maximum's major with a higher minor runs the build's code
+    ("DGX Spark warning\n\n" + WARN + capability("GB10", "12.1", "8.0", "12.0") + BROKEN, ("fa2.wrapper-says-broken", "fa2")),
+    ("Found GPU0 NVIDIA GB10 which is of cuda capability 12.1. Minimum and Maximum cuda capability supported by this version of "
+     "PyTorch is (8.0) - (12.0)", (None, None)),
+    ("Ada warning\n\n" + WARN + capability("GeForce RTX 4090", "8.9", "5.0", "8.6") + BROKEN, ("fa2.wrapper-says-broken", "fa2")),
+    # ... near misses: another major than the maximum's, a GPU torch's own list excepts (Orin 8.7), or the range line without
+    # the GPU's line, stay torch's
+    ("Jetson warning\n\n" + WARN + capability("Orin", "8.7", "5.0", "8.6") + BROKEN, ("gpu.arch-not-in-torch", None)),
+    (capability("Thor", "11.0", "7.5", "10.0"), ("gpu.arch-not-in-torch", None)),
+    ("RTX 5090 warning\n\n" + WARN + capability("GeForce RTX 5090", "12.0", "5.0", "9.0") + BROKEN, ("gpu.arch-not-in-torch", None)),
+    ("    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (8.0) - (12.0)",
+     ("gpu.arch-not-in-torch", None)),
+])
+def test_capability_warning_within_the_maximums_major_is_not_a_missing_arch(text, want):
     assert first(text) == want
