@@ -105,7 +105,7 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         if attribution.optional_notice(m.entry, lines, m.line, named_by):
             continue  # a notice that an optional speed-up is off, or an error only such a notice names a backend for (ex75)
-        better = attribution.specialized(m.entry, backend, m.evidence)
+        better = attribution.specialized(m.entry, backend, m.evidence, lines, m.line)
         if better is not None:  # the backend's own entry for the same failure
             if any(f.entry.id == better for f in s.found):
                 continue  # the backend's own entry's match says it already (as for `wider` above)

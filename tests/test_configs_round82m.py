@@ -48,13 +48,10 @@ STILL_WRONG = {
         "required [] / dtype '': `--config` is required (no default), so the settings file is the launcher's to name; "
         "read alone the script has no file",
     _T + "MaxLSB__EasyTraining__jobs__sft_job.sh":
-        "required [] / dtype '': the job hands configs/sft_config.yaml to src/sft/sft.py, which reads it through "
-        "`train(load_config(args.config))` and then as a parameter of load_model / build_sft_config (a dict passed "
-        "down function calls, which the static reading does not follow); the YAML itself is read as the launch's "
-        "settings, whose keys are nested under model: / training:",
-    _T + "SujitRoy__LFM2.5-350M-Base__scripts__run_sft.py":
-        "dtype '': torch_dtype is bound in each branch of an if / elif chain over the settings file's values, and "
-        "SFTConfig(**kwargs) spreads a dict comprehension filtering that file: neither is evaluated statically",
+        "required [] / dtype '': the job hands src/sft/sft.py `--config $PROJECT_DIR/configs/sft_config.yaml` with "
+        "PROJECT_DIR an absolute path under its author's home, not found here (sft.py's `train(load_config(args.config))`"
+        " handing the dict down is read since cfg89; with the file, fa2 required and the precision the GPU's bf16 / fp16 "
+        "fallback decides)",
     _T + "TFC1224__catan-rl-llm__src__catan_rl__training__train_sft.py":
         "required []: attn_implementation 'sdpa' is the default of load_model_and_tokenizer in "
         + _NOT_KEPT.format(what="src/catan_rl/training/utils.py"),
@@ -113,6 +110,9 @@ STILL_WRONG_FLAT = dict(STILL_WRONG, **{
     _T + "KoaChang__persuasion-rl__scripts__step5_train_sft.sh": _BESIDE.format(what="src/sft/train_sft.py"),
     _T + "MaxLSB__EasyTraining__jobs__sft_job.sh":
         _BESIDE.format(what="src/sft/sft.py (read there with required [] / dtype '', as that script is)"),
+    _T + "SujitRoy__LFM2.5-350M-Base__scripts__run_sft.py":
+        _BESIDE.format(what="configs/sft_config.yaml (bf16 true: the if / elif chain's torch.bfloat16, read since "
+                            "cfg89)"),
 })
 STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
@@ -124,9 +124,9 @@ globals().update(staged_round("round82m", files_min=67, claimed_min=36, refused_
 
 
 def test_the_readings_keep_their_floors():
-    """cfg85's figures as floors (flat 19 / 36 claimed right, repository layout 25 / 36; refused as the benchmark counts
+    """cfg89's figures as floors (flat 19 / 36 claimed right, repository layout 26 / 36; refused as the benchmark counts
     them 30 / 31 in both, 24 / 31 in the label's words): the xfail lists above are the misses, and no more of them."""
-    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(19, 25), refused=(30, 30),
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(19, 26), refused=(30, 30),
                   in_words=(24, 24))
 
 

@@ -142,7 +142,7 @@ def test_every_id_attribution_toml_names_is_an_entry():
         "required_by": r.required_by, "first_named": r.first_named, "optimizer_oom": r.optimizer_oom,
         "other_counts": r.other_counts, "selected_after": r.selected_after[0], "optional_probe": r.optional_probe[0],
         "specialize (entry)": {k[0] for k in r.specialize},
-        "specialize (to)": {to for v in r.specialize.values() for to, _ in v},
+        "specialize (to)": {to for v in r.specialize.values() for to, *_ in v},
     }
     assert all(named.values()), [k for k, v in named.items() if not v]  # each table is read (not an empty default)
     assert {k: sorted(set(v) - known) for k, v in named.items() if set(v) - known} == {}

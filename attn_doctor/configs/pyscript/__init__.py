@@ -6,7 +6,7 @@ The package by concern (a reader imports from here; each module's docstring says
   parsing.py           tree(), compiles(): parsing a script, repairing the lines this Python cannot parse, aliases
                        of the trainers' libraries spelt as the names they import (_unalias)
   nodes.py             the keys constants() adds beside the script's names (ARGPARSE, ENVIRON, MODULE_CONSTANTS,
-                       OPAQUE_DICTS, RETURNED_DICTS), RUNTIME, and resolve / _call_name / _dotted
+                       OPAQUE_DICTS, PASSED, RETURNED_DICTS), RUNTIME, and resolve / _call_name / _dotted
   dataclass_args.py    HfArgumentParser's dataclasses, TrainingArguments' fields, the script's @dataclass defaults
                        (DATACLASSES)
   argv.py              argparse defaults, a launcher's options as the script's parser takes them (argv_options),

@@ -58,11 +58,12 @@ def _class_named(node) -> str | None:
 
 
 def _signature_filtered(node, consts: dict):
-    """(the dict a comprehension filters, the keys it keeps or None for every key) when `node` is `{k: v for k, v in
-    D.items() if k in PARAMS}` with PARAMS the parameter names of one of _SIGNATURE_CLASSES (a script's guard
-    against a keyword the installed transformers lacks) and, at most, `if v is not None` beside it; else None. The
-    keys kept are those classes' fields (configs.hf_transformers.HF_FIELDS), which every release takes: bf16 / fp16
-    / torch_compile / per_device_train_batch_size ..."""
+    """(the dict a comprehension filters, the keys it keeps, whether it drops None values) when `node` is `{k: v for k,
+    v in D.items() if k in PARAMS}` with PARAMS the parameter names of one of _SIGNATURE_CLASSES (a script's guard
+    against a keyword the installed transformers lacks) or a key set written out (`if k in supported`, `if k not in
+    {...}`: _key_set) and, at most, `if v is not None` beside it; else None (another condition: the keys it keeps are
+    not known here). The keys kept of a class's signature are its fields (configs.hf_transformers.HF_FIELDS), which
+    every release takes: bf16 / fp16 / torch_compile / per_device_train_batch_size ..."""
     if not (isinstance(node, ast.DictComp) and len(node.generators) == 1):
         return None
     g = node.generators[0]
@@ -77,24 +78,54 @@ def _signature_filtered(node, consts: dict):
             and not g.iter.args):
         return None
     conds = [c for i in g.ifs for c in (i.values if isinstance(i, ast.BoolOp) and isinstance(i.op, ast.And) else [i])]
-    cls, drop_none = None, False
+    cls, drop_none, listed = None, False, []
     for c in conds:
         if not (isinstance(c, ast.Compare) and len(c.ops) == 1 and isinstance(c.left, ast.Name)):
             return None
         if c.left.id == v and isinstance(c.ops[0], ast.IsNot) and isinstance(c.comparators[0], ast.Constant) and \
                 c.comparators[0].value is None:
             drop_none = True
+        elif c.left.id == k and isinstance(c.ops[0], (ast.In, ast.NotIn)) and _key_set(c.comparators[0], consts):
+            # `if k in supported` of `supported = {"bf16", "fp16", ...}` written out (round 82m's SujitRoy run_sft.py,
+            # cfg89): the keys listed, or every key but those (`not in`)
+            listed.append((isinstance(c.ops[0], ast.In), _key_set(c.comparators[0], consts)))
         elif c.left.id == k and isinstance(c.ops[0], ast.In) and cls is None:
             cls = _signature_of(c.comparators[0], consts)
             if cls not in _SIGNATURE_CLASSES:
                 return None
         else:
             return None
-    if cls is None:
+    if cls is None and not listed:
         return None
     from ..hf_transformers import HF_FIELDS
 
-    return g.iter.func.value, HF_FIELDS, drop_none
+    return g.iter.func.value, _Kept(HF_FIELDS if cls else None, listed), drop_none
+
+
+class _Kept:
+    """The keys a filtering comprehension keeps (`key in kept`): a config class's fields (fields None: any key), and for
+    each written-out key set the comprehension tests, whether the key must be in it (True) or not (False)."""
+
+    def __init__(self, fields, listed):
+        self.fields, self.listed = fields, listed
+
+    def __contains__(self, key) -> bool:
+        return (self.fields is None or key in self.fields) and all((key in keys) is inside for inside, keys in self.listed)
+
+
+def _key_set(node, consts: dict) -> frozenset | None:
+    """The strings of a set / list / tuple of string constants the script writes out (`{"bf16", "fp16"}`), or of a dict's
+    keys written out, `set([...])` / `frozenset(...)` of one; None for anything else."""
+    node = resolve(node, consts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "frozenset") and \
+            len(node.args) == 1 and not node.keywords:
+        node = resolve(node.args[0], consts)
+    if isinstance(node, ast.Dict):
+        node = ast.Set(elts=[k for k in node.keys if k is not None]) if None not in node.keys else None
+    if not isinstance(node, (ast.Set, ast.List, ast.Tuple)) or \
+            not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return None
+    return frozenset(e.value for e in node.elts)
 
 
 def signature_filters(tree) -> set:

@@ -31,6 +31,11 @@ RETURNED_DICTS = "<dicts the script's functions return>"
 SIGNATURE_FILTERS = "<functions keeping a config class's keys>"
 
 
+# consts' entry for the values the script's functions are handed where they are called (script_constants._passed_arguments):
+# parameter -> (the argument node, the call that passes it)
+PASSED = "<arguments passed to the script's functions>"
+
+
 # consts' entry for the values an HfArgumentParser's parse_yaml_file / parse_json_file / parse_dict fills its dataclasses
 # with (script_constants._file_parses): field -> value node
 PARSED_VALUES = "<values of the parsed settings file>"

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, RETURNED_DICTS, RUNTIME, \
+from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, RETURNED_DICTS, RUNTIME, \
     SIGNATURE_FILTERS, _call_name, resolve
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
-from .call_keywords import keywords, signature_filters
+from .call_keywords import _known_items, _signature_filtered, keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
-from .settings_files import _hydra_configs, _loaded_files
+from .settings_files import _enclosing_function, _hydra_configs, _loaded_files
 from .user_modules import _imported_dataclasses, _imported_module_constants
 
 
@@ -32,13 +32,13 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     (_imported_dataclasses). hydra: the Hydra app's config folder and launch overrides (configs.script_hydra): the
     config its `@hydra.main` function is handed is Hydra's composition (settings_files._hydra_configs)."""
     out = _constants_pass(tree, None)
+    counts: dict = {}
+    for n, _ in _assignments(tree):
+        t = n.targets[0].id if isinstance(n, ast.Assign) else n.target.id
+        counts[t] = counts.get(t, 0) + 1
     if any(v is RUNTIME for v in out.values()):
         # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
         # the value a test sees is the one value they ever hold
-        counts: dict = {}
-        for n, _ in _assignments(tree):
-            t = n.targets[0].id if isinstance(n, ast.Assign) else n.target.id
-            counts[t] = counts.get(t, 0) + 1
         out = _constants_pass(tree, {k: v if counts.get(k) == 1 else RUNTIME for k, v in out.items()})
     # (a Typer / Click command's parameters default to what typer.Option / click.option declare)
     defaults = {**_parameter_defaults(tree), **cli_defaults(tree)}
@@ -48,6 +48,9 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
         out.setdefault(name, first)
     for name, parsed in _parsed_parameters(tree, out).items():
         out.setdefault(name, parsed)
+    out[PASSED] = _passed_arguments(tree)
+    for name, (arg, _) in out[PASSED].items():
+        out.setdefault(name, arg)  # (after the parsed namespace a parameter receives: _parsed_parameters reads it)
     for n in ast.walk(tree):
         # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
         # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
@@ -56,14 +59,15 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
             for i, e in enumerate(n.targets[0].elts):
                 if isinstance(e, ast.Name):
                     out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
+    bases: dict = {}
     for name, sets in _dict_updates(tree).items():
         base = out.get(name)
-        if isinstance(base, ast.Dict) or isinstance(base, ast.Call) and _call_name(base) == "dict" and \
-                isinstance(base.func, ast.Name):
+        if _dict_like(base, out):
             # `model_kwargs = {...}` then `model_kwargs["attn_implementation"] = "sdpa"` (or `.update(...)`) outside any
-            # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it
-            out[name] = ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets],
-                                 values=[base] + [v for _, v in sets])
+            # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it (and so for a
+            # comprehension whose kept keys are known: `kw = {k: v for k, v in cfg.items() if k in supported}`, cfg89)
+            bases[name] = base
+            out[name] = _updated(base, sets)
     out[DATACLASSES] = {**(_imported_dataclasses(tree, modules) if modules is not None else {}),
                         **nested_dataclasses(tree)}
     out[NESTED_SETS] = nested_sets(tree)
@@ -89,6 +93,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
         out.update(_loaded_files(tree, out, read))
         for name, lit in _hydra_configs(tree, out, read, hydra).items():
             out.setdefault(name, lit)
+        out.update(_settled_in_functions(tree, out, counts, bases))
     files = _file_parses(tree, out, read)
     if files:
         # HfArgumentParser.parse_yaml_file("args.yaml") / parse_json_file / parse_dict({...}): the dataclasses hold the
@@ -98,6 +103,59 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
         out[PARSED_VALUES] = values
         for name, node in names.items():
             out[name] = node
+    return out
+
+
+def _dict_like(base, consts: dict) -> bool:
+    """Whether a name's value is a dict whose keys the script shows: written out (`{...}`, `dict(...)`), or a
+    comprehension keeping known keys (call_keywords._signature_filtered) of a mapping known whole (a file that is not
+    here leaves it opaque, keys set after it or not: its spread may set bf16 / fp16)."""
+    kept = _signature_filtered(base, consts)
+    return isinstance(base, ast.Dict) or isinstance(base, ast.Call) and _call_name(base) == "dict" and \
+        isinstance(base.func, ast.Name) or kept is not None and _known_items(kept[0], consts) is not None
+
+
+def _updated(base, sets: list):
+    """The dict `base` with the keys of `sets` ((key, value node) in source order) set on it after."""
+    return ast.Dict(keys=[None] + [ast.Constant(value=k) for k, _ in sets], values=[base] + [v for _, v in sets])
+
+
+def _settled_in_functions(tree, consts: dict, counts: dict, bases: dict) -> dict:
+    """name -> its value, for each name decided at run time (RUNTIME) that an if / elif chain in a function binds, once
+    the loaded settings files (and the values handed to the function) decide the chain: round 82m's SujitRoy run_sft.py,
+    `if cfg.get("qlora", False): dtype = ... / elif cfg.get("bf16", True): dtype = torch.bfloat16 / else: ...` inside
+    run_sft(config_path), cfg the YAML it loads. A test over what the GPU answers (`torch.cuda.is_bf16_supported()`) or
+    over a name bound more than once (or a parameter the script binds another way) stays undecided: the name stays
+    RUNTIME, never the first branch."""
+    passed = consts.get(PASSED, {})
+    functions = {}
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = f.args
+            calls_of = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and
+                        c.func.id == f.name]
+            positional = [x.arg for x in a.posonlyargs + a.args]
+
+            # (a parameter every call hands the caller's name of the same spelling, `build_sft_config(cfg)`, holds that
+            # name's one value)
+            functions[id(f)] = frozenset(
+                p for p in positional + [x.arg for x in a.kwonlyargs] + [x.arg for x in (a.vararg, a.kwarg) if x]
+                if p not in passed and not (calls_of and all(_handed_on(_argument(c, positional, p), p)
+                                                             for c in calls_of)))
+    settled = {k: RUNTIME if counts.get(k, 1) != 1 else v for k, v in consts.items()}
+    again = _constants_pass(tree, settled, functions=functions)
+    # (a name its settled branches bind in one function only: which function's binding a use sees is not modelled)
+    where: dict = {}
+    for n, _ in _assignments(tree, False, settled, functions):
+        t = n.targets[0].id if isinstance(n, ast.Assign) else n.target.id
+        where.setdefault(t, set()).add(id(_enclosing_function(tree, n)))
+    out = {k: v for k, v in again.items() if consts.get(k) is RUNTIME and v is not RUNTIME and len(where[k]) == 1}
+    for name, sets in _dict_updates(tree, settled, functions).items():
+        # `if model_cfg.get("attn_implementation"): load_kwargs["attn_implementation"] = model_cfg[...]` (round 82m's
+        # MaxLSB sft.py): a key set in the branch the file decides is set, as one outside any branch is
+        base = bases.get(name, consts.get(name))
+        if _dict_like(base, consts):
+            out[name] = _updated(base, sets)
     return out
 
 
@@ -186,14 +244,21 @@ def _fallback_candidates(tree, consts: dict) -> dict:
     return loops
 
 
-def _dict_updates(tree) -> dict:
+def _dict_updates(tree, settled: dict | None = None, functions: dict | None = None) -> dict:
     """name -> [(key, value node)] of the keys a script sets on a dict variable outside any branch, in source order:
     `kw["key"] = v` and `kw.update(key=v)` / `kw.update({"key": v})`. One set under an `if`/`try`/loop is left out
-    (the condition is the caller's: the dict's own value stands, as for a name assigned in a branch)."""
+    (the condition is the caller's: the dict's own value stands, as for a name assigned in a branch), unless `settled`
+    decides the `if` (_taken, as _assignments takes it)."""
     out: dict = {}
 
-    def walk(node, in_branch: bool) -> None:
+    def walk(node, in_branch: bool, unsafe=frozenset()) -> None:
         for child in ast.iter_child_nodes(node):
+            taken = _taken(node, child, in_branch, settled, functions, unsafe)
+            if taken is not None:
+                walk(ast.Module(body=taken, type_ignores=[]), False, unsafe)
+                continue
+            inner = functions.get(id(child)) if functions is not None and \
+                isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else unsafe
             if not in_branch:
                 if isinstance(child, ast.Assign) and len(child.targets) == 1 and \
                         isinstance(child.targets[0], ast.Subscript) and isinstance(child.targets[0].value, ast.Name) and \
@@ -210,7 +275,7 @@ def _dict_updates(tree) -> dict:
                     out.setdefault(c.func.value.id, []).extend(items)
             branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
                 type(child).__name__ in ("Match", "TryStar")
-            walk(child, branch)
+            walk(child, branch, inner)
 
     walk(tree, False)
     return out
@@ -347,10 +412,10 @@ def _unless_given(tree) -> dict:
     return out
 
 
-def _constants_pass(tree, settled: dict | None) -> dict:
+def _constants_pass(tree, settled: dict | None, functions: dict | None = None) -> dict:
     out, branched = {}, set()
     given = _unless_given(tree)
-    for n, in_branch in _assignments(tree, False, settled):
+    for n, in_branch in _assignments(tree, False, settled, functions):
         if isinstance(n, ast.Assign):
             name, val = n.targets[0].id, n.value
         else:
@@ -373,27 +438,64 @@ def _constants_pass(tree, settled: dict | None) -> dict:
     return out
 
 
-def _assignments(tree, in_branch: bool = False, settled: dict | None = None):
+def _assignments(tree, in_branch: bool = False, settled: dict | None = None, functions: dict | None = None,
+                 unsafe: frozenset = frozenset()):
     """(`name = value` / `name: T = value` node, whether it sits in an if/try/loop/match branch), in source order.
     settled: constants known so far; an `if` outside any branch whose test they settle (`if "fp16" in precision:`
     after `precision = "full fp16"`, at the top level: in a function a parameter may shadow the name) runs only the
     branch the test takes, which is then no branch (round 16m: a Colab
-    trainer's `mixed_precision = "no"` / `if "fp16" in precision: mixed_precision = "fp16"` / `elif ...`)."""
+    trainer's `mixed_precision = "no"` / `if "fp16" in precision: mixed_precision = "fp16"` / `elif ...`).
+    functions: id(function) -> its parameters whose value the script's flat reading does not know there; given, the
+    `if`s of a function's own body are settled too when their test names none of those (its elif chain over a loaded
+    settings file: constants' last pass, _settled_in_functions)."""
     for child in ast.iter_child_nodes(tree):
         if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name):
             yield child, in_branch
+        elif isinstance(child, ast.Assign) and len(child.targets) == 1 and \
+                isinstance(child.targets[0], (ast.Tuple, ast.List)) and isinstance(child.value, (ast.Tuple, ast.List)) \
+                and len(child.targets[0].elts) == len(child.value.elts):
+            # `use_bf16, use_fp16 = False, True` (round 82m's MaxLSB sft.py, under `if not torch.cuda.is_bf16_supported()`):
+            # each name bound to its element, as one assignment each
+            for t, v in zip(child.targets[0].elts, child.value.elts):
+                if isinstance(t, ast.Name) and not isinstance(v, ast.Starred):
+                    yield ast.copy_location(ast.Assign(targets=[t], value=v), child), in_branch
         elif isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name) and child.value is not None:
             yield child, in_branch
-        if settled is not None and not in_branch and isinstance(tree, ast.Module) and isinstance(child, ast.If) and \
-                not any(isinstance(x, ast.Name) and settled.get(x.id) is RUNTIME for x in ast.walk(child.test)):
-            test = value(child.test, settled)
-            if isinstance(test, bool):
-                for stmt in (child.body if test else child.orelse):
-                    yield from _assignments(ast.Module(body=[stmt], type_ignores=[]), False, settled)
-                continue
+        inner = functions.get(id(child)) if functions is not None and \
+            isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else unsafe
+        taken = _taken(tree, child, in_branch, settled, functions, unsafe)
+        if taken is not None:
+            for stmt in taken:
+                yield from _assignments(ast.Module(body=[stmt], type_ignores=[]), False, settled, functions, unsafe)
+            continue
         branch = in_branch or isinstance(child, (ast.If, ast.Try, ast.For, ast.While)) or \
             type(child).__name__ in ("Match", "TryStar")
-        yield from _assignments(child, branch, settled)
+        yield from _assignments(child, branch, settled, functions, inner)
+
+
+def _taken(parent, child, in_branch: bool, settled: dict | None, functions: dict | None, unsafe):
+    """The statements of the branch an `if` (child, outside any branch, in parent) runs when its test is settled (see
+    _assignments), or None when it is not: at the module level, or in a function's own body where `functions` is given
+    and the test names none of the function's unknown parameters (`unsafe`; None: a function not in `functions`)."""
+    if settled is None or in_branch or not isinstance(child, ast.If):
+        return None
+    in_function = functions is not None and unsafe is not None and \
+        isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef))
+    if not (isinstance(parent, ast.Module) or in_function) or \
+            any(isinstance(x, ast.Name) and (settled.get(x.id) is RUNTIME or x.id in (unsafe or ()))
+                for x in ast.walk(child.test)):
+        return None
+    test = _truth(value(child.test, settled)) if functions is not None else value(child.test, settled)
+    if not isinstance(test, bool):
+        return None
+    return child.body if test else child.orelse
+
+
+def _truth(v):
+    """What `if v:` takes of a value known here (value()'s answer), or None ("?", a torch attribute)."""
+    if v == "?" or isinstance(v, str) and v.startswith("torch."):
+        return None
+    return bool(v) if v is None or isinstance(v, (bool, int, float, str)) else None
 
 
 def assigned_before(tree, name: str, line: int):
@@ -448,6 +550,71 @@ def _parameter_defaults(tree) -> dict:
         if name not in passed:
             out[name] = d
     return out
+
+
+def _passed_arguments(tree) -> dict:
+    """parameter -> (the argument node, the call passing it) for each parameter of the script's module-level functions
+    that every call of them hands the same value (positionally or by keyword; a call that leaves it out hands its
+    default), not counting a call that passes a name of the same spelling on (`def train(config)` ... `load_model(config)`
+    of `def load_model(config)`: the one value flows down). Round 82m's MaxLSB sft.py: `train(load_config(args.config))`,
+    then `build_sft_config(config)` reads `config["training"]`. Left out: a parameter the script also binds any other way
+    (an assignment, a loop, a lambda's or a method's parameter), one of a function the script hands elsewhere by its name
+    (a callback, `fire.Fire(main)`), decorates, or calls with `*args` / `**kw`; calls that disagree, or none at all."""
+    funcs = [f for f in tree.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    names = [f.name for f in funcs]
+    called, other = set(), set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            called.add(id(n.func))
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in names and id(n) not in called:
+            other.add(n.id)  # (handed on by name: its caller is not in the script)
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and f not in funcs:
+            a = f.args
+            bound |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x is not None}
+    seen: dict = {}
+    for f in funcs:
+        a = f.args
+        if names.count(f.name) != 1 or f.name in other or f.decorator_list or a.vararg or a.kwarg:
+            for x in a.posonlyargs + a.args + a.kwonlyargs:
+                seen[x.arg] = None
+            continue
+        positional = [x.arg for x in a.posonlyargs + a.args]
+        defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+        defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        calls_of = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and
+                    c.func.id == f.name]
+        for param in positional + [x.arg for x in a.kwonlyargs]:
+            for c in calls_of:
+                if any(isinstance(g, ast.Starred) for g in c.args) or any(k.arg is None for k in c.keywords):
+                    seen[param] = None
+                    break
+                got = _argument(c, positional, param)
+                got = got if got is not None else defaults.get(param)
+                if _handed_on(got, param):
+                    continue  # (the caller's own value of the name, passed on)
+                if got is None or param in seen and (seen[param] is None or
+                                                     ast.dump(seen[param][0]) != ast.dump(got)):
+                    seen[param] = None
+                    break
+                seen[param] = (got, c)
+    return {k: v for k, v in seen.items() if v is not None and k not in bound}
+
+
+def _argument(call, positional: list, param: str):
+    """The node a call passes for `param` (by keyword, or at its place among `positional`), or None."""
+    got = next((k.value for k in call.keywords if k.arg == param), None)
+    if got is None and param in positional and positional.index(param) < len(call.args):
+        got = call.args[positional.index(param)]
+    return got
+
+
+def _handed_on(node, param: str) -> bool:
+    """Whether an argument is the caller's own name spelt as the parameter (`load_model(config)` of `def
+    load_model(config)`): in the script's one namespace, the same value."""
+    return isinstance(node, ast.Name) and node.id == param
 
 
 def _filters_itself(node, name: str) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, RUNTIME, _dotted, resolve
+from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, resolve
 from .argv import _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
@@ -42,9 +42,13 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                     counts[t.id] = counts.get(t.id, 0) + 1
     wraps = _self_wraps(tree)
     out = {}
-    for n in ast.walk(tree):
+    # a parameter every call hands the same load (`train(load_config(args.config))`: script_constants._passed_arguments)
+    # is bound to it as an assignment would be, in the scope of the call
+    passed = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=arg, lineno=call.lineno)
+              for name, (arg, call) in consts.get(PASSED, {}).items() if isinstance(arg, ast.Call) and name not in counts]
+    for n in [*ast.walk(tree), *passed]:
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) or \
-                counts.get(n.targets[0].id) != 1 + (n.targets[0].id in wraps) or not isinstance(n.value, ast.Call):
+                counts.get(n.targets[0].id, 1) != 1 + (n.targets[0].id in wraps) or not isinstance(n.value, ast.Call):
             continue
         if id(n) in returned:
             continue  # (the loader's local: its caller's binding is the one the script reads)

@@ -216,7 +216,8 @@ def value(node, consts: dict):
         # (as an argparse default is the value with no options); no default: None, nothing chosen here
         own = consts.get(ENVIRON, {}).get(node.args[0].value)
         if own is not None:
-            return value(own, consts)
+            # (`os.environ["X"] = X_VALUE` of `X_VALUE = os.environ.get("X")` names itself: a few levels, then "?")
+            return _nested_value(own, consts)
         default = node.args[1] if len(node.args) > 1 else \
             next((k.value for k in node.keywords if k.arg in ("default", "value")), None)
         return "?" if default is None else value(default, consts)

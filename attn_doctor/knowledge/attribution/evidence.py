@@ -17,14 +17,18 @@ from .naming import _file_named
 from .search import _nearest_for
 
 
-def specialized(entry: Entry, backend: str | None, evidence: str) -> str | None:
+def specialized(entry: Entry, backend: str | None, evidence: str, lines: list[str] = (), line: int = 0) -> str | None:
     """The id of the backend's own entry that says this backend-neutral match better, once its backend is known
-    ([[specialize]] in attribution.toml), else None."""
+    ([[specialize]] in attribution.toml), else None. A row's `when` reads the match's evidence, its `near` the lines within
+    WINDOW of 1-based `line` and the title (helper ex127: words beside the match that say which variant of the cause it is)."""
     if backend is None:
         return None
-    for to, when in rules().specialize.get((entry.id, backend), ()):
-        if when is None or when.search(evidence):
-            return to
+    for to, when, near in rules().specialize.get((entry.id, backend), ()):
+        if when is not None and not when.search(evidence):
+            continue
+        if near is not None and not any(near.search(lines[j]) for j in _near(lines, line)):
+            continue
+        return to
     return None
 
 

@@ -29,8 +29,14 @@ THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(?:(?:issues|pul
 # meta-pytorch/torchtune#2218). Only "back to": "after switching to X it crashes" is about X.
 # Helper ex76 (round 76: wochenlong/lora-scripts-next#152): the same said with the noun ("fallback to", "fall-back to") or in
 # Chinese ("fallback 到 xformers", "回退到", "降级为"): the backend after it is what ran instead.
-FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back to\b"
-                         r"|\bfall-?backs?[ \t]*(?:to\b|到)|(?:回退|退回|降级|切换回|切回)[ \t]*(?:到|为|至))(?:(?![,.;:!?](?:\s|$))[^\n()])*", re.IGNORECASE)
+# Helper ex127 (session 21; round 113m: verl-project/verl#4670, "fallback vision tower to flash_attention_2 for Qwen2.5-VL when
+# using Flash Attention 3"): the verb may take its object first ("fall back the vision tower to X", "fallback layer 0 to X", up
+# to three words), and the clause that says when it falls back ("when using Y", "if Y ...", "unless", "because", "while") is
+# kept: Y is the backend that was selected and did not run as such.
+FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back"
+                         r"(?:[ \t]+(?!to\b)[\w.'-]+){0,3}?[ \t]+to\b"
+                         r"|\bfall-?backs?(?:[ \t]+(?!to\b)[\w.'-]+){0,3}?[ \t]*(?:to\b|到)|(?:回退|退回|降级|切换回|切回)[ \t]*(?:到|为|至))"
+                         r"(?:(?![,.;:!?](?:\s|$)|[ \t]+(?:when(?:ever)?|if|unless|whenever|while|because|since|where)\b)[^\n()])*", re.IGNORECASE)
 
 
 # A clause that says a backend works is about the one that does not ("With attn_implementation='sdpa' training is fine;

@@ -44,7 +44,7 @@ class _Rules:
     announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
     selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
     files: tuple[tuple[str, re.Pattern], ...] = ()  # (backend, pattern): the seven backends' hub repos and files only
-    specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
+    specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
     setup: tuple[re.Pattern, ...] = ()  # lines that set up the run (a command line, a variable, an install, an import)
     inventory: tuple[re.Pattern, ...] = ()  # lines that list what is installed: no evidence of what failed
     # [optional_probe]: (ids, lines that mark a library's optional import probe, how many lines above a match they stand)
@@ -153,10 +153,12 @@ def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool, re
                                                             re.compile(x["unless"], re.MULTILINE) if x.get("unless") else None))
 
 
-def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None], ...]]:
-    """[[specialize]] as (entry, backend) -> ((to, when), ...)."""
+def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None], ...]]:
+    """[[specialize]] as (entry, backend) -> ((to, when, near), ...); a row whose `backend` is a list stands for one row each."""
+    table = [dict(x, backend=b) for x in table for b in ([x["backend"]] if isinstance(x["backend"], str) else x["backend"])]
     return _grouped(table, lambda x: (x["entry"], x["backend"]),
-                    lambda x: (x["to"], re.compile(x["when"]) if x.get("when") else None))
+                    lambda x: (x["to"], re.compile(x["when"]) if x.get("when") else None,
+                               re.compile(x["near"]) if x.get("near") else None))
 
 
 def _with_absent_notice(data: dict) -> tuple[list[dict], list[dict]]:
