@@ -242,6 +242,16 @@ def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, re
         (len(paths), claimed, refused, len(repos))
 
 
+def assert_no_repository_held_out(paths: list[Path]) -> None:
+    """The split's own verdict for each repository of `paths` (their expect files' sources), both halves of it: not held
+    out by its hash, and not a namesake of a repository the held-out corpus drew on (scripts/heldout_split_configs.py
+    reads only those names)."""
+    split = split_module()
+    names = split.heldout_names()
+    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in paths}):
+        assert not split.held_out(repo) and not split.namesake(repo, names), repo
+
+
 def in_repository_layout(paths: list[Path], root: Path) -> dict[str, Path]:
     """Every file of a set copied to its source path under root, OWNER/REPO/PATH, as a user's checkout has it and as
     `configs_heldout.py --layout repo` reads it (benchmarks/configs_repo_layout.py: no expect file beside it, a second

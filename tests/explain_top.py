@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -48,6 +49,28 @@ def training_unrelated_logs() -> list[tuple[Path, str]]:
             raw = p.read_text(encoding="utf-8")
             out.append((p, raw.split("\n---\n", 1)[1] if "\n---\n" in raw else raw))
     return out
+
+
+def patterns_holding(entry_id: str, pieces: str | tuple[str, ...]) -> list[str]:
+    """The entry's patterns that hold one of `pieces` (the ones a helper wrote or widened)."""
+    from attn_doctor.knowledge import entries
+
+    pieces = (pieces,) if isinstance(pieces, str) else pieces
+    return [p for p in (getattr(x, "pattern", x) for x in entries()[entry_id].patterns) if any(bit in p for bit in pieces)]
+
+
+def assert_patterns_match_no_unrelated_log(pieces: dict) -> None:
+    """Each pattern of entry E that holds one of pieces[E] (patterns_holding) matches no unrelated log of any training
+    round (at least 100 of them read), as explain compiles it (IGNORECASE, MULTILINE); each E has such a pattern."""
+    logs = training_unrelated_logs()
+    assert len(logs) >= 100
+    for entry_id, bits in sorted(pieces.items()):
+        pats = patterns_holding(entry_id, bits)
+        assert pats, entry_id
+        for p in pats:
+            rx = re.compile(p, re.IGNORECASE | re.MULTILINE)
+            hit = [str(path.name) for path, body in logs if rx.search(body)]
+            assert not hit, (entry_id, p[:80], hit)
 
 
 def assert_claim_no_unrelated_log(new: tuple[str, ...] | set[str]) -> None:

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 
-from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, split_module, staged_round
+from configs_corpus import MEASURE_ONLY, CONFIGS as CORPUS, assert_no_repository_held_out
+from configs_corpus import assert_training, expect, files, staged_round
 
 ROOT = CORPUS / "round68m"
 FILES = files(ROOT)
@@ -94,10 +95,7 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
     repository the held-out corpus drew on (scripts/heldout_split_configs.py reads only those names). The helper's
     first look-up script matched `train` anywhere in the verdict line, repository name included, and so took
     held-out repositories whose names contain 'train' for the readers' side; their files were removed (README)."""
-    split = split_module()
-    names = split.heldout_names()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        assert not split.held_out(repo) and not split.namesake(repo, names), repo
+    assert_no_repository_held_out(FILES)
 
 
 def test_the_set_keeps_its_mix():

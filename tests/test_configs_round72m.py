@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import re
 
-from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_training, expect, files, split_module, staged_round
+from configs_corpus import MEASURE_ONLY, CONFIGS as CORPUS, assert_no_repository_held_out
+from configs_corpus import assert_training, expect, files, staged_round
 
 ROOT = CORPUS / "round72m"
 FILES = files(ROOT)
@@ -99,10 +100,7 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
     repository the held-out corpus drew on (scripts/heldout_split_configs.py reads only those names). The helper's
     look-up script compared the split's verdict field exactly with `train` (round 68m's slip, a pattern over the whole
     line, matched 'train' in repository names)."""
-    split = split_module()
-    names = split.heldout_names()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        assert not split.held_out(repo) and not split.namesake(repo, names), repo
+    assert_no_repository_held_out(FILES)
 
 
 def test_the_set_keeps_its_mix():

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-from configs_corpus import CONFIGS as CORPUS, MEASURE_ONLY, assert_floors, assert_training, expect, files, split_module
+from configs_corpus import MEASURE_ONLY, CONFIGS as CORPUS, assert_floors
+from configs_corpus import assert_no_repository_held_out, assert_training, expect, files
 from configs_corpus import staged_round
 
 ROOT = CORPUS / "round82m"
@@ -133,10 +134,7 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
     """The split's own verdict for each repository, both halves of it: not held out by its hash, and not a namesake of a
     repository the held-out corpus drew on (scripts/heldout_split_configs.py reads only those names). The helper's
     look-up script compared the split's verdict field (the second tab-separated field) exactly with `train`."""
-    split = split_module()
-    names = split.heldout_names()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        assert not split.held_out(repo) and not split.namesake(repo, names), repo
+    assert_no_repository_held_out(FILES)
 
 
 def test_the_set_keeps_its_mix():

@@ -42,12 +42,9 @@ Mechanisms (knowledge file: rule; the round 109m text it came from):
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from attn_doctor.knowledge import entries
-from explain_top import first, ids, training_unrelated_logs
+from explain_top import assert_patterns_match_no_unrelated_log, first, ids
 
 
 @pytest.mark.parametrize("text, want", [
@@ -207,19 +204,5 @@ PIECES = {
 }
 
 
-def _patterns(entry_id: str, pieces: str | tuple[str, ...]) -> list[str]:
-    """The entry's patterns that hold one of `pieces` (the ones written or widened here)."""
-    pieces = (pieces,) if isinstance(pieces, str) else pieces
-    return [p for p in (getattr(x, "pattern", x) for x in entries()[entry_id].patterns) if any(bit in p for bit in pieces)]
-
-
 def test_round109m_patterns_match_no_unrelated_log():
-    logs = training_unrelated_logs()
-    assert len(logs) >= 100
-    for entry_id, pieces in sorted(PIECES.items()):
-        pats = _patterns(entry_id, pieces)
-        assert pats, entry_id
-        for p in pats:
-            rx = re.compile(p, re.IGNORECASE | re.MULTILINE)
-            hit = [str(path.name) for path, body in logs if rx.search(body)]
-            assert not hit, (entry_id, p[:80], hit)
+    assert_patterns_match_no_unrelated_log(PIECES)

@@ -848,6 +848,10 @@ def _compared_default(node, consts: dict) -> bool | None:
             left = resolve(left.args[0], consts)
         else:
             break
+    from .pyscript.call_keywords import unseen_lookup
+
+    if unseen_lookup(left, consts):
+        return None  # (the precision word of a Hydra config file that is not here: that file decides, rev21)
     default = _lookup_default(left)
     if not isinstance(default, ast.Constant) or not isinstance(default.value, str):
         return None

@@ -200,26 +200,77 @@ def _attr_source(node, consts: dict, depth: int = 0):
     return None
 
 
+def _unseen(node) -> bool:
+    """A loaded mapping a file not here may set keys in (settings_files._literal: a `**` of RUNTIME first)."""
+    return isinstance(node, ast.Dict) and any(k is None and v is RUNTIME for k, v in zip(node.keys, node.values))
+
+
+def _looked_in(node):
+    """(the object a lookup looks in, the keys it follows) of `x.k`, `x["k"]`, `x.get("k", d)` / `x.pop(...)`,
+    `getattr(x, "k", d)`, a dotted path given with the object (`OmegaConf.select(x, "a.b", default=d)`, a getter of the
+    user's own: `deep_get(x, "a.b", d)`), and the same mapping copied (`OmegaConf.to_container(x)`, `EasyDict(x)`,
+    `bool(x)`: no key); None for any other node."""
+    if isinstance(node, ast.Attribute):
+        return node.value, [node.attr]
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.value, [node.slice.value]
+    if not isinstance(node, ast.Call):
+        return None
+    named = [a.value for a in node.args[1:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "pop"):
+        first = node.args[0] if node.args else None
+        return (node.func.value, [first.value]) if isinstance(first, ast.Constant) and \
+            isinstance(first.value, str) else (node.func.value, [])
+    if node.args and named:
+        return node.args[0], named[0].split(".")  # (getattr's one key; select's and a user's getter's dotted path)
+    if node.args and (ast.unparse(node.func) in _SAME_MAPPING or wrapped_arg(node) is not None or
+                      ast.unparse(node.func) == "bool"):
+        return node.args[0], []
+    return None
+
+
+def _mapping(node, consts: dict, depth: int = 0):
+    """The loaded settings mapping (an ast.Dict marked LOADED) a node reads as, following _looked_in's keys; or None."""
+    src = _attr_source(node, consts)
+    if src is not None or depth > 8:
+        return src
+    node = resolve(node, consts)
+    if isinstance(node, ast.Dict):
+        return node if getattr(node, LOADED, False) else None
+    parts = _looked_in(node)
+    m = _mapping(parts[0], consts, depth + 1) if parts is not None else None
+    for key in parts[1] if m is not None else ():
+        got = [v for k, v in zip(m.keys, m.values) if isinstance(k, ast.Constant) and k.value == key]
+        m = got[-1] if got and isinstance(got[-1], ast.Dict) and getattr(got[-1], LOADED, False) else None
+        if m is None:
+            break
+    return m
+
+
 def unseen_lookup(node, consts: dict, depth: int = 0) -> bool:
-    """Whether `node` (a lookup: `cfg.model.get("attn", "sdpa")`, `getattr(cfg.training, "bf16", False)`, or the object
-    looked in) reads a loaded settings mapping that a file not here may set keys in: a Hydra config whose group file is
-    not here (settings_files marks it with a `**` of RUNTIME, pyscript.hydra_compose.UNSEEN), at that mapping or one
-    above it. Such a lookup's default is not the run's value: the missing file decides (cfg87)."""
+    """Whether `node` (a lookup: `cfg.model.get("attn", "sdpa")`, `getattr(cfg.training, "bf16", False)`,
+    `cfg.get("model", {}).get(...)`, `cfg["model"].get(...)`, `OmegaConf.select(cfg, "model.attn", default=...)`, a getter
+    of the user's own given a dotted path, through `OmegaConf.to_container(cfg)`; or the object looked in) reads a loaded
+    settings mapping that a file not here may set keys in: a Hydra config whose group file is not here (settings_files
+    marks it with a `**` of RUNTIME, pyscript.hydra_compose.UNSEEN), at that mapping or one above it on the lookup's
+    path. Such a lookup's default is not the run's value: the missing file decides (cfg87; the other spellings rev21)."""
     if depth > 8:
         return False
-    src = _attr_source(node, consts)
-    if src is not None and any(k is None and v is RUNTIME for k, v in zip(src.keys, src.values)):
+    if _unseen(_mapping(node, consts)):
         return True
-    node = resolve(node, consts)
-    if isinstance(node, ast.Dict) and getattr(node, LOADED, False):
-        return any(k is None and v is RUNTIME for k, v in zip(node.keys, node.values))
-    if isinstance(node, (ast.Attribute, ast.Subscript)):
-        return unseen_lookup(node.value, consts, depth + 1)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "pop"):
-        return unseen_lookup(node.func.value, consts, depth + 1)
-    if isinstance(node, ast.Call) and ast.unparse(node.func).rsplit(".", 1)[-1] in ("getattr", "select", "bool") and \
-            node.args:
-        return unseen_lookup(node.args[0], consts, depth + 1)
+    parts = _looked_in(resolve(node, consts))
+    if parts is None:
+        return False
+    if unseen_lookup(parts[0], consts, depth + 1):
+        return True
+    m = _mapping(parts[0], consts)
+    for key in parts[1][:-1] if m is not None else ():
+        got = [v for k, v in zip(m.keys, m.values) if isinstance(k, ast.Constant) and k.value == key]
+        m = got[-1] if got and isinstance(got[-1], ast.Dict) else None
+        if m is None:
+            return False
+        if _unseen(m):
+            return True
     return False
 
 
@@ -326,6 +377,9 @@ def _known_items(node, consts: dict, depth: int = 0) -> list | None:
         # `cfg.model` of a settings file the script loads, read through OmegaConf or a namespace (`cfg.model.get("attn",
         # "sdpa")` of a Hydra config: cfg87)
         return _known_items(_attr_source(node, consts, depth + 1), consts, depth + 1)
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in _SAME_MAPPING and node.args:
+        # `OmegaConf.to_container(cfg, resolve=True)["model"]`: the mapping it copies, as plain Python (rev21)
+        return _known_items(node.args[0], consts, depth + 1)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
             1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant):
         # `cfg.get("model", {}).get("attn_implementation", "sdpa")`: the section, else the getter's default dict

@@ -60,6 +60,37 @@ def _set_after_unseen(node, key: str, consts: dict):
     return got[-1] if got else None
 
 
+def _loaded_entry(node, consts: dict):
+    """The entry `getattr(cfg.model, "attn", D)` / `OmegaConf.select(cfg, "model.attn", default=D)` reads in a settings
+    mapping the script loads and reads through attributes (a Hydra app's composed config, OmegaConf.load's DictConfig:
+    call_keywords._attr_source), or D where that mapping is known whole and has no such key (select's default None);
+    None for another node, or where a part of the path is not known whole (a Hydra group file not here: its file
+    decides). rev21: the getter's default was read where the composed config says otherwise."""
+    if not isinstance(node, ast.Call) or len(node.args) < 2 or not isinstance(node.args[1], ast.Constant) or \
+            not isinstance(node.args[1].value, str):
+        return None
+    name = ast.unparse(node.func)
+    if name == "getattr" and len(node.args) == 3 and not node.keywords:
+        path, default = [node.args[1].value], node.args[2]
+    elif name.rsplit(".", 1)[-1] == "select" and len(node.args) == 2 and all(k.arg == "default" for k in node.keywords):
+        path = node.args[1].value.split(".")
+        default = node.keywords[0].value if node.keywords else ast.Constant(value=None)
+    else:
+        return None
+    src = _attr_source(node.args[0], consts)
+    items = _known_items(src, consts) if src is not None else None
+    for i, key in enumerate(path):
+        if items is None:
+            return None
+        got = [v for k, v in items if k == key]
+        if not got:
+            return default
+        if i == len(path) - 1:
+            return got[-1]
+        items = _known_items(got[-1], consts)
+    return None
+
+
 def value(node, consts: dict):
     """A keyword's value: a constant, `torch.bfloat16`-style attribute names, or "?" (decided when the script runs)."""
     node = resolve(node, consts)
@@ -139,6 +170,9 @@ def value(node, consts: dict):
         got = _set_after_unseen(node.func.value, node.args[0].value, consts)
         if got is not None:
             return value(got, consts)
+    got = _loaded_entry(node, consts)
+    if got is not None:
+        return value(got, consts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
             len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Name) and \
             isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
