@@ -125,3 +125,41 @@ def test_a_cycle_or_a_chain_past_the_bound_ends(tmp_path):
     put(tmp_path, "deep/__init__.py", "")
     assert own_definition(doc, "deep.m3", 0, "train")[0].endswith("m6.py")  # three re-exports
     assert own_definition(doc, "deep.m0", 0, "train") is None  # six: past _REEXPORT_HOPS
+
+
+SETTINGS = '''from dataclasses import dataclass
+
+from trl import SFTConfig
+
+
+@dataclass
+class TrainConfig:
+    model_name: str = "Qwen/Qwen2.5-0.5B"
+    attn_implementation: str = "flash_attention_2"
+
+
+def build_args():
+    return SFTConfig(output_dir="out", bf16=True)
+'''
+
+USES_SETTINGS = '''from transformers import AutoModelForCausalLM
+from trl import SFTTrainer
+
+from {module} import TrainConfig, build_args
+
+cfg = TrainConfig()
+model = AutoModelForCausalLM.from_pretrained(cfg.model_name, attn_implementation=cfg.attn_implementation)
+SFTTrainer(model=model, args=build_args(), train_dataset=None).train()
+'''
+
+
+@pytest.mark.parametrize("init", ["from .settings import TrainConfig, build_args\n", "from .settings import *\n"])
+def test_a_settings_class_and_an_arguments_helper_re_exported_by_the_package(tmp_path, init):
+    """the same chain for the classes and functions the script's reader takes settings from (user_modules
+    imported_classes / imported_functions): main read the trainer with neither the attention nor the dtype"""
+    put(tmp_path, "mypkg/__init__.py", init)
+    put(tmp_path, "mypkg/settings.py", SETTINGS)
+    script = put(tmp_path, "scripts/train.py", USES_SETTINGS.format(module="mypkg"))
+    assert trainer_reading(script) == FA2
+    put(tmp_path, "mypkg/__init__.py", "from trl import SFTConfig as build_args\n")  # an installed library's
+    assert trainer_reading(script) == ("transformers", [], None)

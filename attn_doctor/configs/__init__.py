@@ -2000,11 +2000,13 @@ def script_modules(doc: dict):
     names, where the script's run imports it from (pyscript.constants' `modules`): MODULE/as/path.py in the script's
     folder or in one of the two above it (_module_roots); for a relative import (`from .config import X`, level 1;
     `from ..config import X`, level 2) in the package folder that many levels up from the script alone. Else None:
-    a module of the user's own repository, never one of an installed library, which is not here."""
+    a module of the user's own repository, never one of an installed library, which is not here. Its `definition(module,
+    level, name)` follows a name through the package's re-exports to the module that defines it (own_definition)."""
 
     def source(module, level=0):
         return _module_text(_module_file(doc, module, level))
 
+    source.definition = lambda module, level, name: own_definition(doc, module, level, name)
     return source
 
 
