@@ -111,13 +111,8 @@ def test_the_corpus_is_there_and_every_file_says_what_it_should_give():
 
 
 # Real files attn-doctor still reads wrong (strict xfails: a fix makes the entry go), with why
-STILL_WRONG = {
-    "hydra/tall-e__finetuning/scripts/train_hydra.py":
-        "refused (no trainer calls): the entry script calls run_training imported from the package src.trainers, whose "
-        "__init__.py only re-exports it from .sft (`from .sft import run_training`); _through_own_modules reads one "
-        "import deep and does not follow a package's re-export to src/trainers/sft.py, where the model and "
-        "TrainingArguments(**cfg.training) are (not a Hydra mechanism; cfg88)",
-}
+STILL_WRONG: dict = {}  # (cfg90: tall-e/finetuning's scripts/train_hydra.py is read through src/trainers/__init__.py's
+#  re-export, configs.own_definition)
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))

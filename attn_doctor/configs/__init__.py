@@ -1459,9 +1459,10 @@ def _through_own_modules(doc: dict, path: str):
     """detect()'s answer for an entry script with no trainer calls of its own that imports functions from modules of
     the user's repository and calls them (round 65, eliashossain001/efficient-gemma3-finetuning's main.py: `from
     model.loader import load_model_and_tokenizer`, `from train_module.train import train_model`, main() calls both):
-    Python runs those functions, so their trainer calls are the run's. The modules here (script_modules: beside the
-    script or in the repository root above it), their text after the script's, read as one script, one import deep;
-    None when none is here or the joined text is claimed by no reader."""
+    Python runs those functions, so their trainer calls are the run's. The modules here that define them (beside the
+    script or in the repository root above it; through a package's re-exports, own_definition: cfg90), their text
+    after the script's, read as one script (the functions' own imports of other modules are not followed); None when
+    none is here or the joined text is claimed by no reader."""
     import ast
 
     from .pyscript import _LIBRARIES, tree
@@ -1473,11 +1474,16 @@ def _through_own_modules(doc: dict, path: str):
     modules = script_modules(doc)
     texts = []
     for n in ast.walk(t):
-        if isinstance(n, ast.ImportFrom) and n.module and (n.level or n.module.split(".")[0] not in _LIBRARIES) and \
-                any((a.asname or a.name) in called for a in n.names):
-            src = modules(n.module, n.level)
-            if src and src not in texts:
-                texts.append(src)
+        if isinstance(n, ast.ImportFrom) and n.module and (n.level or n.module.split(".")[0] not in _LIBRARIES):
+            for a in n.names:
+                if (a.asname or a.name) not in called:
+                    continue
+                # the module that defines the function, through its package's re-exports (own_definition); else the
+                # module named, as it is
+                found = own_definition(doc, n.module, n.level, a.name)
+                src = found[1] if found is not None else modules(n.module, n.level)
+                if src and src not in texts:
+                    texts.append(src)
     if not texts:
         return None
     try:
@@ -1949,36 +1955,129 @@ def script_hydra(doc: dict) -> dict:
     return {"load": load, "overrides": list(doc.get("hydra_overrides") or []), "note": lambda p: note_unread(doc, p)}
 
 
+def _module_roots(doc: dict) -> list:
+    """The folders a Python script of `doc` imports its own absolute modules from (script_modules): its folder (Python
+    puts the script's folder first on sys.path) and the two above it (the repository root a script in scripts/ or a
+    notebook in notebooks/ is run from)."""
+    base = os.path.dirname(os.path.abspath(doc["path"]))
+    return [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
+
+
+def _module_file(doc: dict, module, level: int = 0, importer: str | None = None, package: bool = False) -> str | None:
+    """The file of the user's checkout `from MODULE import ...` (level: its dots) in `importer` (a module's path; the
+    script itself when None) imports: MODULE/as/path.py under one of _module_roots, or for a relative import under
+    the importer's folder that many levels up; with package, a package's MODULE/as/path/__init__.py first, as Python's
+    path finder looks (CPython 3.11 Lib/importlib/_bootstrap_external.py:1625-1637, FileFinder.find_spec: the directory
+    with an __init__ file before the module file). The script's own file is never its module; None when no such file
+    is here (a module of an installed library is never looked for by its caller: _LIBRARIES)."""
+    if not isinstance(module, str) or not re.fullmatch(r"\w+(\.\w+)*", module) or not 0 <= level <= 3:
+        return None
+    me = os.path.abspath(doc["path"])
+    rel = os.path.join(*module.split("."))
+    ups = _module_roots(doc)
+    if level:
+        up = os.path.dirname(os.path.abspath(importer or doc["path"]))
+        for _ in range(level - 1):
+            up = os.path.dirname(up)
+        ups = [up]
+    for up in ups:
+        for cand in ((os.path.join(rel, "__init__.py"),) if package else ()) + (rel + ".py",):
+            where = os.path.join(up, cand)
+            if os.path.isfile(where) and os.path.abspath(where) != me:
+                return where
+    return None
+
+
+def _module_text(where: str | None) -> str | None:
+    try:
+        return read_text(where) if where else None
+    except (OSError, UsageError):
+        return None
+
+
 def script_modules(doc: dict):
     """(module name, import level) -> the text of the module `from MODULE import ...` of a Python script of `doc`
     names, where the script's run imports it from (pyscript.constants' `modules`): MODULE/as/path.py in the script's
-    folder (Python puts the script's folder first on sys.path) or in one of the two above it (the repository root a
-    script in scripts/ or a notebook in notebooks/ is run from); for a relative import (`from .config import X`, level
-    1; `from ..config import X`, level 2) in the package folder that many levels up from the script alone. Else None:
-    a module of the user's own repository, never one of an installed library, which is not here."""
-    base = os.path.dirname(os.path.abspath(doc["path"]))
-    me = os.path.abspath(doc["path"])
+    folder or in one of the two above it (_module_roots); for a relative import (`from .config import X`, level 1;
+    `from ..config import X`, level 2) in the package folder that many levels up from the script alone. Else None:
+    a module of the user's own repository, never one of an installed library, which is not here. Its `definition(module,
+    level, name)` follows a name through the package's re-exports to the module that defines it (own_definition)."""
 
     def source(module, level=0):
-        if not isinstance(module, str) or not re.fullmatch(r"\w+(\.\w+)*", module) or not 0 <= level <= 3:
-            return None
-        rel = os.path.join(*module.split(".")) + ".py"
-        ups = [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
-        if level:
-            up = base
-            for _ in range(level - 1):
-                up = os.path.dirname(up)
-            ups = [up]
-        for up in ups:
-            where = os.path.join(up, rel)
-            if os.path.isfile(where) and os.path.abspath(where) != me:
-                try:
-                    return read_text(where)
-                except (OSError, UsageError):
-                    return None
+        return _module_text(_module_file(doc, module, level))
+
+    source.definition = lambda module, level, name: own_definition(doc, module, level, name)
+    return source
+
+
+# how many modules deep a name imported from the user's own package is followed through re-exports (`from pkg import
+# f`, pkg/__init__.py `from .sub import f`, ...): Python's own chain has no bound, a static reading keeps one
+_REEXPORT_HOPS = 4
+
+
+def own_definition(doc: dict, module, level: int, name: str) -> tuple | None:
+    """(path, text) of the module of the user's checkout that defines NAME (a top-level def, class or assignment) which
+    `from MODULE import NAME` (level: its dots) in a Python script of `doc` binds, following the package's re-exports
+    as Python binds them (cfg90: tall-e/finetuning's scripts/train_hydra.py, `from src.trainers import run_training`,
+    src/trainers/__init__.py `from .sft import run_training`): an `__init__.py` or module that imports the name
+    (relative or absolute, `as` renamed) or `import *`s it (the module's `__all__` lists it, or with no `__all__` the
+    name is public) from another module of the checkout, _REEXPORT_HOPS re-exports deep at most; the last binding of the
+    name in the module's top level (or its `try:` body) is the one that counts. None when the chain reaches a module
+    of an installed library (_LIBRARIES: its object is no code of the user's) or a file that is not here."""
+    import ast
+
+    from .pyscript import _LIBRARIES, tree
+
+    def exported(t, name) -> bool:
+        names = None
+        for st in t.body:
+            if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and any(
+                    isinstance(x, ast.Name) and x.id == "__all__" for x in
+                    (st.targets if isinstance(st, ast.Assign) else [st.target])) and \
+                    isinstance(st.value, (ast.List, ast.Tuple)):
+                got = [e.value for e in st.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                names = (names or []) + got if isinstance(st, ast.AugAssign) else got
+        return name in names if names is not None else not name.startswith("_")
+
+    def bound(st, name):
+        """what a top-level statement binds NAME to: "here" (defined), ("from", module, level, name, star) or None"""
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and st.name == name:
+            return "here"
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(x, ast.Name) and x.id == name for tg in (st.targets if isinstance(st, ast.Assign)
+                                                                    else [st.target]) for x in ast.walk(tg)):
+            return "here"
+        if isinstance(st, ast.ImportFrom) and st.module:
+            for a in st.names:
+                if a.name == "*":
+                    return ("from", st.module, st.level, name, True)
+                if (a.asname or a.name) == name:
+                    return ("from", st.module, st.level, a.name, False)
         return None
 
-    return source
+    def find(module, level, name, importer, hops, seen, star):
+        if hops < 0 or not level and module.split(".")[0] in _LIBRARIES:
+            return None
+        where = _module_file(doc, module, level, importer, package=True)
+        if where is None or (where, name) in seen:
+            return None
+        seen.add((where, name))
+        text = _module_text(where)
+        t = tree(text or "")
+        if t is None or star and not exported(t, name):
+            return None
+        body = [x for st in t.body for x in (st.body if isinstance(st, ast.Try) else [st])]
+        for st in reversed(body):
+            got = bound(st, name)
+            if got == "here":
+                return where, text
+            if got is not None:
+                found = find(got[1], got[2], got[3], where, hops - 1, seen, got[4])
+                if found is not None or not got[4]:
+                    return found
+        return None
+
+    return find(module, level, name, None, _REEXPORT_HOPS, set(), False)
 
 
 def config_data(doc: dict, path, suffix: str = "") -> dict | None:

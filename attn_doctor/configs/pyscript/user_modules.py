@@ -29,14 +29,10 @@ def imported_classes(tree, modules) -> dict:
         if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
             continue
         names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
-        src = modules(n.module, n.level) if names else None
-        t = _parse(src) if src else None
-        if t is None:
-            continue
-        defined = {c.name: c for c in t.body if isinstance(c, ast.ClassDef)}
+        defined = _defined(modules, n.module, n.level, [name for name, _ in names], ast.ClassDef) if names else {}
         for name, alias in names:
             if name in defined:
-                out[alias] = (defined[name], t)
+                out[alias] = defined[name]
     return out
 
 
@@ -52,14 +48,31 @@ def imported_functions(tree, modules) -> dict:
         if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
             continue
         names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
-        src = modules(n.module, n.level) if names else None
-        t = _parse(src) if src else None
-        if t is None:
-            continue
-        defined = {f.name: f for f in t.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        defined = _defined(modules, n.module, n.level, [name for name, _ in names],
+                           (ast.FunctionDef, ast.AsyncFunctionDef)) if names else {}
         for name, alias in names:
             if name in defined:
-                out[alias] = (defined[name], t)
+                out[alias] = defined[name]
+    return out
+
+
+def _defined(modules, module: str, level: int, names: list, kinds) -> dict:
+    """name -> (its node of `kinds`, the tree) of each of `names` the module `modules(module, level)` defines at its
+    top level, or, for one it does not (a package's __init__.py, a module that re-exports), the module of the user's
+    repository that defines it through those re-exports (`modules.definition`: configs.own_definition, cfg90)."""
+    src = modules(module, level)
+    t = _parse(src) if src else None
+    top = {x.name: x for x in (t.body if t is not None else []) if isinstance(x, kinds)}
+    out = {}
+    for name in names:
+        if name in top:
+            out[name] = (top[name], t)
+            continue
+        found = modules.definition(module, level, name) if hasattr(modules, "definition") else None
+        there = _parse(found[1]) if found else None
+        node = next((x for x in there.body if isinstance(x, kinds) and x.name == name), None) if there else None
+        if node is not None:
+            out[name] = (node, there)
     return out
 
 
