@@ -116,6 +116,7 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         if routed is not None:  # what the failure is on this accelerator (flash-attn on a Mac: no build, not no nvcc)
             m = dataclasses.replace(m, entry=entries()[routed])
             backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
+        m = dataclasses.replace(m, entry=attribution.line_variant(m.entry, lines, m.lines or [m.line]))
         title, fix = attribution.wording(m.entry, backend)
         fix = checkout.rebuild(fix or m.entry.plain_fix, backend, checkout.of_backend(built, backend, s.probed))
         fix = accelerator.adapt(m.entry.id, fix, plat)

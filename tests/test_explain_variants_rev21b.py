@@ -5,6 +5,10 @@
              failure. Now a traceback whose innermost frame is a non-attention op ([grid_limit_elsewhere] in
              attribution.toml) and that names no attention library leaves it unclaimed. Claimed on main at b1fa5b2d
              (checked: the entry was in explain's findings), not now; the same error in xformers' frames, or bare, stays.
+  head-size  vllm.head-size on vLLM 0.4-0.6's INFO selector line ("Cannot use FlashAttention-2 backend for head size 80." then
+             "Using XFormers backend."), where vLLM falls back and runs, was an error saying the backend does not support the
+             head size. Now a warning that says a slower backend runs ([[line_variant]] in attribution.toml); the hard error of
+             newer vLLM, alone or with the INFO line, keeps its level and words.
 """
 
 from __future__ import annotations
@@ -54,3 +58,34 @@ def test_grid_limit_in_a_non_attention_op_is_not_claimed(text):
 ], ids=["xformers-frame", "bare"])
 def test_grid_limit_in_attention_or_bare_stays(text):
     assert "attn.kernel-launch-error" in ids(text)
+
+
+# vllm.head-size (helper ex124 widened it to vLLM 0.4-0.6's INFO selector line): there vLLM falls back and runs, so the finding
+# is a warning that says so ([[line_variant]] in attribution.toml); newer vLLM's hard error, alone or after the INFO line, keeps
+# the entry's own level and words. The fallback cases were errors on main at b1fa5b2d (checked), warnings now.
+SELECTOR = ("INFO 06-02 10:01:17 selector.py:52] Cannot use FlashAttention-2 backend for head size 80.\n"
+            "INFO 06-02 10:01:17 selector.py:33] Using XFormers backend.\n")
+HARD = ("ValueError: Head size 80 is not supported by FlashAttentionImpl. Supported head sizes are: [32, 64, 96, 128, 160, "
+        "192, 224, 256].\n")
+
+
+def _head_size(text):
+    from attn_doctor.explain import match
+    return next(m for m in match(text) if m.entry.id == "vllm.head-size")
+
+
+@pytest.mark.parametrize("text", [
+    SELECTOR,
+    "Cannot use FlashAttention backend because the model's head size 80 is not supported.\nUsing XFormers backend.\n",
+], ids=["for-head-size", "because"])
+def test_selector_fallback_line_is_a_warning_that_says_it_runs(text):
+    m = _head_size(text)
+    assert m.entry.severity == "warning"
+    assert "falls back" in m.title and "runs" in m.title
+
+
+@pytest.mark.parametrize("text", [HARD, SELECTOR + "Loading model weights took 14.2 GB\n" + HARD], ids=["hard", "both"])
+def test_hard_head_size_error_keeps_its_level(text):
+    m = _head_size(text)
+    assert m.entry.severity == "error"
+    assert m.title == m.entry.headline and "does not support" in m.title

@@ -110,5 +110,5 @@ from .evidence import (
 )
 from .decide import (
     _attribute, _attributed, _import_chain_only, _torch_flash_subject, _torch_kernel_subject, attribute, backend_of, FA_PACKAGE,
-    TORCH_FLASH, TORCH_SDPA, wording, XFORMERS_KERNEL, XFORMERS_PACKAGE,
+    line_variant, TORCH_FLASH, TORCH_SDPA, wording, XFORMERS_KERNEL, XFORMERS_PACKAGE,
 )
