@@ -95,6 +95,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
             continue  # the optimizer step ran out of memory, not an attention call
+        if attribution.grid_limit_elsewhere(m.entry, lines, m.line):
+            continue  # CUDA's grid-limit error raised in a convolution's (a norm's) launch, not an attention kernel's (rev21b)
         if attribution.interrupted(m.entry, lines, m.line):
             continue  # a Ctrl-C or an exit that happened to stop the run inside a backend's frames (ex91)
         wider = attribution.generalized(m.entry, lines, m.line)
@@ -114,6 +116,7 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         if routed is not None:  # what the failure is on this accelerator (flash-attn on a Mac: no build, not no nvcc)
             m = dataclasses.replace(m, entry=entries()[routed])
             backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
+        m = dataclasses.replace(m, entry=attribution.line_variant(m.entry, lines, m.lines or [m.line]))
         title, fix = attribution.wording(m.entry, backend)
         fix = checkout.rebuild(fix or m.entry.plain_fix, backend, checkout.of_backend(built, backend, s.probed))
         fix = accelerator.adapt(m.entry.id, fix, plat)

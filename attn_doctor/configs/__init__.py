@@ -1122,7 +1122,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                 raise UsageError(f"{where} {'is ' + spec + ' with' if spec else 'has'} no trainer calls attn-doctor "
                                  f"reads: it runs {script}, which prepares data (a dataset, captions, masks, tokens) "
                                  f"rather than training a model (attn-doctor reads {supported()})")
-            sub = named_config(doc, script) if script.endswith(".py") else None
+            sub = _script_doc(doc, script)[1] if script.endswith(".py") else None
             loop = _module("transformers").own_loop(sub) if sub is not None and sub.get("fmt") == "python" else None
             if loop is not None:
                 # the script it runs is here and is a user's own loop over a transformers model (hf_transformers.own_loop,
@@ -1134,6 +1134,13 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             handed = _config_handed(doc, path, script) if not handed_over else None
             if handed is not None:
                 return handed
+            framework = others.imported_framework(sub) if sub is not None and sub.get("fmt") == "python" else None
+            if framework:
+                # the script is here and is an app of a framework no reader claims (a Lightning Hydra app under src/:
+                # rev21b), said as `check --config` on that script says it
+                raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {sub['path']}, a script of "
+                                 f"{framework[0]} (imports {framework[1]}), which attn-doctor does not read yet (it reads "
+                                 f"{supported()}); --trainer NAME reads it as one of those anyway")
             raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
                              f"the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
@@ -1287,15 +1294,21 @@ def _script_beside(doc: dict, script: str):
     TRL script beside it means that script."""
     if script.endswith(" (-m)"):
         return _module_beside(doc, script[:-len(" (-m)")])
+    cmd, sub = _script_doc(doc, script)
+    return _read_beside(doc, sub, cmd)
+
+
+def _script_doc(doc: dict, script: str):
+    """(the command that runs `script`, the doc of that script or None where it is not here): the script looked for as the
+    command names it (`python src/train_sft.py`: under src/, not beside the launcher), then by its name."""
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
                None)
-    # the script as the command names it (`python src/train_sft.py`: under src/, not beside the launcher)
     written = next((w for w in (cmd.words if cmd is not None else [])
                     if os.path.basename(w.replace("\\", "/")) == script), script)
     sub = named_config(doc, written)
     if sub is None and written != script:
         sub = named_config(doc, script)
-    return _read_beside(doc, sub, cmd)
+    return cmd, sub
 
 
 def _job_script(doc: dict) -> str | None:

@@ -11,6 +11,8 @@ grammar/Basic", "Packages", upgrades/1.0_to_1.1 "Default composition order"), no
   one (`@PKG`, relative to the containing config's) or the file's `# @package` header does (`_global_`: the root);
 - the launch's overrides: `GROUP=OPTION` (an entry of the defaults list), `+GROUP=OPTION` (a group appended), `~GROUP`,
   `KEY=VALUE` (a value set after composition), `+KEY=VALUE` (added), `++KEY=VALUE` (added or set), `~KEY` (deleted);
+  `+GROUP=OPTION` of a group the defaults list has and `+KEY=VALUE` where the config holds a value are refused, as Hydra
+  refuses them ("Could not add ... is already in the defaults list", "Could not append to config. An item is already at");
 - later wins; mappings merge key by key (OmegaConf.merge).
 
 A file the composition needs that is not here (a chosen option's, or one a shell variable picks: `model=$MODEL`) leaves
@@ -89,6 +91,7 @@ class _Composer:
         self.appended = appended  # (group, package or None, option) the command line appends (`+group=option`)
         self.found_overrides: dict = {}
         self.groups: set = set()
+        self.entries: set = set()  # (group, package or None) of each defaults-list entry, as `+GROUP@PKG=...` names one
         self.missing: list = []
         self.out: dict = {}
 
@@ -141,6 +144,7 @@ class _Composer:
             self.found_overrides.setdefault(absolute, option)
             return
         self.groups.add(absolute)
+        self.entries.add((absolute, pkg or None))
         option = self.choices.get(absolute, option)
         into = self._package(package, pkg) if pkg else absolute.replace("/", ".")
         if option is None:
@@ -227,6 +231,9 @@ def compose(load, primary: str, overrides: list) -> tuple[dict, list]:
             choices[group] = v if isinstance(v, list) or v is None else text  # (an option is a name: `model=7b`)
         elif prefix == "+" and "." not in key and text is not None and not _unknown_text(text) and \
                 load(f"{group}/{text}.yaml") is not None:
+            if (group, pkg or None) in first.entries:
+                # Hydra: "Could not add 'db=mysql'. 'db' is already in the defaults list." (rev21b)
+                raise Refused(f"{w}: {group} is already in the defaults list (Hydra asks for {w[1:]})")
             appended.append((group, pkg, text))
         elif prefix == "" and "." not in key and "/" not in key and load(f"{group}/{text}.yaml") is not None:
             raise Refused(f"{w}: the defaults list chooses no option of {group} (Hydra asks for +{w})")
@@ -247,7 +254,14 @@ def compose(load, primary: str, overrides: list) -> tuple[dict, list]:
             node = node[part]
         if prefix == "" and parts[-1] not in node and UNSEEN not in node:
             raise Refused(f"{key}: the composed config has no such key (Hydra asks for +{key}=...)")
-        node[parts[-1]] = v
+        if prefix == "+" and node.get(parts[-1]) is not None and not isinstance(v, (dict, list)):
+            # Hydra: "Could not append to config. An item is already at 'x'." (a value at null, or a mapping or a list
+            # merged in, it takes; rev21b)
+            raise Refused(f"{key}: the composed config already has a value there (Hydra asks for {key}=... or ++{key}=...)")
+        if isinstance(v, dict) and isinstance(node.get(parts[-1]), dict):
+            _merge(node[parts[-1]], v)  # (OmegaConf.update(..., merge=True): a mapping merges key by key)
+        else:
+            node[parts[-1]] = v
     for key in deletes:
         parts = key.split(".")
         node = c._node(".".join(parts[:-1]), create=False)

@@ -57,7 +57,8 @@ Where a question is decided, for instance:
                                             lines of it, leaving the row out): decide._attribute()
   a clause saying a backend works, a list   sentences._scrub() and the *_removed helpers beside it
   a catch-all with no backend near it       refusals.unclaimed() ([needs_backend] in attribution.toml)
-  an import probe, an optimizer's OOM       probes.in_optional_probe(), in_handled_probe(), raised_by_optimizer()
+  an import probe, an optimizer's OOM       probes.in_optional_probe(), in_handled_probe(), raised_by_optimizer(),
+                                           grid_limit_elsewhere()
   the entry's words for the backend         decide.wording(); a better entry: evidence.specialized(), generalized()
   a comparison's reference, a cause         sentences._replaced_removed (COMPARED_TO: "against", "matched SDPA"), _effect_removed
                                             ("A causes B to fail": B) (helper ex119)
@@ -100,7 +101,7 @@ from .refusals import (
     not_a_report, optional_notice, program_printed, unclaimed,
 )
 from .probes import (
-    _same_loader_error, _traced_probe, another_dsl_kernel, foreign_kernel, HANDLED, in_handled_probe,
+    _same_loader_error, _traced_probe, another_dsl_kernel, foreign_kernel, grid_limit_elsewhere, HANDLED, in_handled_probe,
     in_optional_probe, LOADER_VERSION, OOM_LINE, raised_by_optimizer, REQUIRED_BY, required_by_other, STACK_LIB,
 )
 from .evidence import (
@@ -109,5 +110,5 @@ from .evidence import (
 )
 from .decide import (
     _attribute, _attributed, _import_chain_only, _torch_flash_subject, _torch_kernel_subject, attribute, backend_of, FA_PACKAGE,
-    TORCH_FLASH, TORCH_SDPA, wording, XFORMERS_KERNEL, XFORMERS_PACKAGE,
+    line_variant, TORCH_FLASH, TORCH_SDPA, wording, XFORMERS_KERNEL, XFORMERS_PACKAGE,
 )

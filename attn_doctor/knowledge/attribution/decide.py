@@ -2,16 +2,19 @@
 [[evidence_backend]] rows, a sentence's first-named backend, the subject of the match, else the search's nearest naming
 line as [takes_over] allows; a backend that is another program's attention or that the writer clears stays unnamed, and
 a shared FlashAttention name that torch's own flash kernel explains is SDPA), backend_of() (an entry's own backend, else
-its id's namespace) and wording() (the title and fix an attributed entry takes for that backend).
+its id's namespace), wording() (the title and fix an attributed entry takes for that backend) and line_variant() (an
+entry's level and words on a line the program goes on after).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from functools import lru_cache
 
 from .. import Entry, render, template_fields
 from .shapes import _first_lines, Attribution, FRAME, IMPORT_CODE, WINDOW
-from .tables import BACKENDS, rules
+from .tables import _toml, BACKENDS, rules
 from .sentences import _main_clause, _selection, _subject_of_match, FA_FAMILY, first_named
 from .naming import _file_named, _named, names_on
 from .search import _nearest_for
@@ -194,6 +197,22 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
             return own, None
         return found.backend, found
     return own, None
+
+
+@lru_cache(maxsize=1)
+def _line_variants() -> dict[str, tuple[re.Pattern, dict]]:
+    """[[line_variant]] in attribution.toml (rev21b): entry id -> (the lines it is for, the severity / title / cause there)."""
+    return {row["entry"]: (re.compile(row["when"]), {k: row[k] for k in ("severity", "title", "cause") if k in row})
+            for row in _toml().get("line_variant", ())}
+
+
+def line_variant(entry: Entry, lines: list[str], hits: list[int]) -> Entry:
+    """`entry` with the severity and words of its [[line_variant]] row where every line it matched (1-based `hits`) is one
+    the row is for (a fallback the program logs and goes on after), else `entry` as it is."""
+    row = _line_variants().get(entry.id)
+    if row is None or not hits or not all(0 < n <= len(lines) and row[0].search(lines[n - 1]) for n in hits):
+        return entry
+    return replace(entry, **row[1])
 
 
 def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:

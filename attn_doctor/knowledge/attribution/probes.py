@@ -149,3 +149,33 @@ def another_dsl_kernel(lines: list[str], line: int) -> bool:
     if any(rx.search(t) for t in window for rx in fa4):
         return False
     return any(rx.search(t) for t in window for rx in others)
+
+
+@lru_cache(maxsize=1)
+def _grid_limit() -> tuple[frozenset[str], re.Pattern | None, tuple[re.Pattern, ...]]:
+    """[grid_limit_elsewhere] in attribution.toml (rev21b), compiled."""
+    d = _toml().get("grid_limit_elsewhere", {})
+    return (frozenset(d.get("ids", ())), re.compile(d["message"], re.IGNORECASE) if "message" in d else None,
+            tuple(re.compile(p, re.IGNORECASE) for p in d.get("frames", ())))
+
+
+def grid_limit_elsewhere(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this CUDA's grid-limit error ('invalid configuration argument') raised by a non-attention op: its traceback's innermost
+    frame (or the code line under it) is a convolution's, a norm's, a resampling's ([grid_limit_elsewhere] frames), and no line
+    of that traceback names an attention library? The match's own line, or where it stands above its traceback (ComfyUI's
+    '!!! Exception during processing !!!'), the same error's line under it within WINDOW lines, says."""
+    ids, message, frames = _grid_limit()
+    if entry.id not in ids or message is None or not 0 < line <= len(lines):
+        return False
+    for err in range(line - 1, min(len(lines), line - 1 + WINDOW)):
+        if not message.search(lines[err]):
+            continue
+        block = _traceback(lines, err)
+        inner = next((j for j in block if FRAME.search(lines[j])), None)
+        if inner is None:
+            continue  # no frame above this one: the same error further down may have its traceback
+        if any(backend_named(lines[j]) not in (None, *NOT_SEVEN) for j in [err, *block]):
+            return False
+        code = [lines[inner]] + ([lines[inner + 1]] if inner + 1 < err else [])
+        return any(rx.search(t) for t in code for rx in frames)
+    return False
