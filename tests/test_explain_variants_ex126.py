@@ -36,7 +36,7 @@ from explain_top import first, ids
     ("error: A URL dependency is incompatible with the current platform: https://github.com/woct0rdho/SageAttention/releases/"
      "download/v2.2.0-windows/sageattention-2.2.0%2Bcu128torch2.7.1-cp312-cp312-win_amd64.whl", "install.wheel-other-platform"),
     ("  × Failed to determine installation plan\n  ╰─▶ A URL dependency is incompatible with the current platform: "
-     "https://download.pytorch.org/whl/cu128/xformers-0.0.30-cp310-cp310-manylinux_2_28_x86_64.whl", "install.wheel-other-platform"),
+     "https://wheels.example.com/whl/cu128/xformers-0.0.30-cp310-cp310-manylinux_2_28_x86_64.whl", "install.wheel-other-platform"),
     # dep-tb, fixed
     ("Traceback (most recent call last):\n"
      "  File \"/opt/conda/lib/python3.12/site-packages/flash_attn/cute/flash_bwd_sm90.py\", line 9, in <module>\n"
