@@ -252,6 +252,16 @@ def assert_no_repository_held_out(paths: list[Path]) -> None:
         assert not split.held_out(repo) and not split.namesake(repo, names), repo
 
 
+# a Hugging Face token, an OpenAI-style key, a GitHub token, an AWS access key id: no file of a gathered set carries one
+SECRET = re.compile(r"\bhf_[A-Za-z0-9]{30,}|\bsk-[A-Za-z0-9]{20,}|\bghp_[A-Za-z0-9]{20,}|\bAKIA[0-9A-Z]{16}\b")
+
+
+def assert_no_key(paths: list[Path]) -> None:
+    """No file of `paths` holds a token or key (SECRET)."""
+    for p in paths:
+        assert not SECRET.search(p.read_text(encoding="utf-8", errors="replace")), p
+
+
 def in_repository_layout(paths: list[Path], root: Path) -> dict[str, Path]:
     """Every file of a set copied to its source path under root, OWNER/REPO/PATH, as a user's checkout has it and as
     `configs_heldout.py --layout repo` reads it (benchmarks/configs_repo_layout.py: no expect file beside it, a second

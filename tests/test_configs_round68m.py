@@ -24,9 +24,8 @@ The format is checked as for every staged round:
 
 from __future__ import annotations
 
-import re
 
-from configs_corpus import MEASURE_ONLY, CONFIGS as CORPUS, assert_no_repository_held_out
+from configs_corpus import assert_no_key, MEASURE_ONLY, CONFIGS as CORPUS, assert_no_repository_held_out
 from configs_corpus import assert_training, expect, files, staged_round
 
 ROOT = CORPUS / "round68m"
@@ -116,6 +115,4 @@ def test_the_readers_of_the_training_sets_read_it():
 def test_no_file_holds_a_key():
     """No file of the set carries a Hugging Face token or an API key (launchers that export a W&B or ClearML key were
     left out: Fr0do/mmred, Yuteng-Chen/script, unruli/chibu-chat, ParkSoeon/kor_nli_checker, fisheeped/creek)."""
-    key = re.compile(r"\bhf_[A-Za-z0-9]{30,}|\bsk-[A-Za-z0-9]{20,}|\bghp_[A-Za-z0-9]{20,}|\bAKIA[0-9A-Z]{16}\b")
-    for p in FILES:
-        assert not key.search(p.read_text(encoding="utf-8", errors="replace")), p
+    assert_no_key(FILES)

@@ -17,12 +17,11 @@ folders takes its skips from that one list."""
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
-from configs_corpus import CLAIMS, assert_measure_only, check_blind_round, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, expect, files, split_module
+from configs_corpus import assert_no_key, assert_no_repository_held_out, CLAIMS, assert_measure_only, check_blind_round, repo_of, repos_outside
+from configs_corpus import CONFIGS as CORPUS, expect, files
 
 ROOT = CORPUS / "round86m"
 FILES = files(ROOT)
@@ -39,10 +38,7 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
     """The split's own verdict for each repository, both halves of it: not held out by its hash, and not a namesake of a
     repository the held-out corpus drew on (scripts/heldout_split_configs.py reads only those names). The helper's
     look-up script compared the split's verdict field (the second tab-separated field) exactly with `train`."""
-    split = split_module()
-    names = split.heldout_names()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        assert not split.held_out(repo) and not split.namesake(repo, names), repo
+    assert_no_repository_held_out(FILES)
 
 
 def test_every_expect_file_has_its_corpus_file():
@@ -91,6 +87,4 @@ def test_the_readers_of_the_training_sets_keep_out_of_it():
 def test_no_file_holds_a_key():
     """No file of the set carries a Hugging Face token or an API key (no .env file was taken; scripts read their W&B
     and Hub keys from the environment)."""
-    key = re.compile(r"\bhf_[A-Za-z0-9]{30,}|\bsk-[A-Za-z0-9]{20,}|\bghp_[A-Za-z0-9]{20,}|\bAKIA[0-9A-Z]{16}\b")
-    for p in FILES:
-        assert not key.search(p.read_text(encoding="utf-8", errors="replace")), p
+    assert_no_key(FILES)
