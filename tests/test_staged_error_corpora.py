@@ -693,6 +693,9 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # ZLUDA/DirectML front ends, MONAI, TorchScript, torch_xla), gathered and labelled blind, explain never run on them;
     # see fixtures/errors/round122m/README.md
     Staged("round122m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex122m, session 21)
+    # round 129m (ex129m, session 22): a blind set leaning to training-time failures (fine-tunes, trainers' flags,
+    # distributed runs, 2025-26 GPUs); never explained by its gatherer: see fixtures/errors/round129m/README.md
+    Staged("round129m", 31, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex129m, session 22)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
