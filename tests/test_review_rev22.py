@@ -1,0 +1,139 @@
+"""What review rev22 found in session 22's explain rules (helper ex128's round 122m widening) and mended. Every text was written
+by hand for these tests (2026-11-30); each near miss below was claimed (or given the wrong backend, or ranked under a wrong cause)
+on main at 194e8077, checked by running this file against that tree.
+
+  fake       compile.custom-op-fake-returns-none claimed any NoneType AttributeError within 2,000 characters of an attention op's
+             @...register_fake, also where the pasted fake returns its tensor (the cause it states is then contradicted by the
+             text). Now the fake shown must be one with no `return` among its body's lines.
+  nan        attn.backend-rounding's new "output does not match" words ranked "expected rounding" first over attn.nan-output for a
+             line saying the output is NaN. Now not where the same line says NaN, inf or garbage.
+  mha-print  attn.mha-mask-shape's worded pattern claimed a debug print of a working run ("MultiheadAttention attn_mask shape
+             torch.Size([...])") in an unrelated log. Now the words, not a value printed after them.
+  swiglu     attn.onnx-export-unsupported claimed TorchScript scripting any xformers module (its SwiGLU op) as an attention
+             export. Now xformers' attention modules only (ops.fmha, components.attention).
+  capsule    attn.onnx-export-unsupported claimed TorchScript refusing any extension's pybind `fwd` (Mamba's selective_scan_cuda.fwd)
+             as flash-attn's. Now a bare fwd / bwd only with flash-attn's extension or interface named in the source excerpt.
+  wrapper    attribution.toml read any `<word>_flash_wrapper` as FA2, also an app's wrapper named for torch's own flash kernel
+             (sdpa_flash_wrapper), whose frame calls scaled_dot_product_attention. Now not after sdpa_, torch_, xformers_, sage_ ...
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_top import first, ids
+
+FAKE_RETURNS = """Traceback (most recent call last):
+  File "/app/nodes.py", line 88, in forward
+    mask = attn_mask.to(q.dtype)
+AttributeError: 'NoneType' object has no attribute 'to'
+
+My op is registered like this:
+```
+@sage_attn_op.register_fake
+def _(q, k, v, attn_mask=None):
+    out = torch.empty_like(q)
+
+    return out
+```
+"""
+
+# the same report whose pasted fake builds its tensor and returns nothing: the entry's case
+FAKE_NO_RETURN = FAKE_RETURNS.replace("    out = torch.empty_like(q)\n\n    return out\n", "    torch.empty_like(q)\n")
+
+# the fake first, then the error; a decorator stacked over the def, a signature on two lines
+FAKE_FIRST_NO_RETURN = """@flash_varlen_op.register_fake
+@torch.no_grad()
+def _(q, k, v, cu_seqlens_q, cu_seqlens_k,
+      max_seqlen=(0, 0)):
+    q.new_empty(q.shape)
+
+torch.compile(model) then: AttributeError: 'NoneType' object has no attribute 'reshape'
+"""
+FAKE_FIRST_RETURNS = FAKE_FIRST_NO_RETURN.replace("    q.new_empty(q.shape)\n", "    o = q.new_empty(q.shape)\n    return o\n")
+
+
+def test_fake_that_returns_is_not_the_cause():
+    assert "compile.custom-op-fake-returns-none" not in ids(FAKE_RETURNS)
+    assert "compile.custom-op-fake-returns-none" not in ids(FAKE_FIRST_RETURNS)
+
+
+def test_fake_without_return_stays():
+    assert first(FAKE_NO_RETURN)[0] == "compile.custom-op-fake-returns-none"
+    assert first(FAKE_FIRST_NO_RETURN)[0] == "compile.custom-op-fake-returns-none"
+
+
+@pytest.mark.parametrize("text", [
+    "flash_attn output does not match the eager reference: the flash output is all NaN for batch 3 (head_dim 256, causal)",
+    "There is a mismatch between the outputs of sageattn and sdpa: sage gives inf in half the heads",
+])
+def test_nan_output_is_not_rounding(text):
+    assert "attn.backend-rounding" not in ids(text), ids(text)
+
+
+def test_does_not_match_without_nan_stays_rounding():
+    assert first("flash_attn output does not match the eager reference in bf16 (max abs diff 4e-3)")[0] == "attn.backend-rounding"
+
+
+MHA_PRINT = """[debug] MultiheadAttention attn_mask shape torch.Size([8, 77, 77]) dtype torch.bool
+Epoch 1: loss 2.31
+Traceback (most recent call last):
+  File "train.py", line 12, in <module>
+    data = load("missing.csv")
+FileNotFoundError: [Errno 2] No such file or directory: 'missing.csv'
+"""
+
+
+def test_mha_mask_shape_printed_value_is_not_claimed():
+    assert "attn.mha-mask-shape" not in ids(MHA_PRINT)
+    assert "attn.mha-mask-shape" not in ids("nn.MultiheadAttention: attn_mask shape = (2, 16, 16)")
+
+
+def test_mha_mask_shape_words_stay():
+    assert first("MultiheadAttention forward shape of attn_mask")[0] == "attn.mha-mask-shape"
+
+
+XF_SWIGLU = """RuntimeError:
+Module 'SwiGLU' has no attribute 'op' :
+'SwiGLU.forward' is being compiled since it was called from '__torch__.xformers.ops.swiglu_op.SwiGLU'
+"""
+
+
+def test_scripting_xformers_swiglu_is_no_attention_export():
+    assert "attn.onnx-export-unsupported" not in ids(XF_SWIGLU)
+
+
+def test_scripting_xformers_attention_module_stays():
+    text = "'AttentionMask.__add__' is being compiled since it was called from '__torch__.xformers.components.attention.attention_mask.AttentionMask'"
+    assert first(text)[0] == "attn.onnx-export-unsupported"
+
+
+MAMBA_CAPSULE = """torch.jit.script(mamba_block) fails:
+RuntimeError: Python builtin <built-in method fwd of PyCapsule object at 0x7f11d2a3b0f0> is currently not supported in Torchscript:
+"""
+FLASH_CAPSULE = MAMBA_CAPSULE.replace("mamba_block", "attn_block") + (
+    '  File "/opt/conda/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 91\n'
+    "    out, q, k, v, out_padded, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(\n")
+
+
+def test_scripting_another_extensions_fwd_is_not_attention():
+    assert "attn.onnx-export-unsupported" not in ids(MAMBA_CAPSULE)
+
+
+def test_scripting_flash_attn_fwd_stays():
+    assert first(FLASH_CAPSULE) == ("attn.onnx-export-unsupported", "fa2")
+
+
+SDPA_WRAPPER = """Traceback (most recent call last):
+  File "/app/patches.py", line 40, in sdpa_flash_wrapper
+    return torch.nn.functional.scaled_dot_product_attention(q, k, v, **kw)
+TypeError: patch.<locals>.sdpa_flash_wrapper() got an unexpected keyword argument 'enable_gqa'
+"""
+
+
+def test_wrapper_named_for_sdpas_flash_kernel_is_not_fa2():
+    assert first(SDPA_WRAPPER)[0] == "attn.api-mismatch" and first(SDPA_WRAPPER)[1] != "fa2", first(SDPA_WRAPPER)
+
+
+def test_wrapper_named_for_flash_attn_stays_fa2():
+    assert first("TypeError: do_hijack.<locals>.rocm_flash_wrapper() got an unexpected keyword argument 'scale'") == ("attn.api-mismatch", "fa2")
