@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from explain_top import first, ids
+from explain_top import assert_patterns_match_no_unrelated_log, first, ids
 
 GUESS = "  Guessing wheel URL:  https://github.com/Dao-AILab/flash-attention/releases/download/{tag}/{wheel}\n"
 PIP_DIR = "/tmp/pip-install-k2v9x0q1/flash-attn_5d0c3e9b1a2f4e6d8c7b9a0f1e2d3c4b"
@@ -175,3 +175,12 @@ def test_caught_fetch_stays_the_note():
     text = (GUESS.format(tag="v2.8.3", wheel="flash_attn-2.8.3+cu12torch2.10cxx11abiTRUE-cp313-cp313-linux_x86_64.whl")
             + "  Precompiled wheel not found. Building from source...\n  running build_ext")
     assert ids(text) == ["build.prebuilt-wheel-missing"]
+
+
+def test_new_patterns_match_no_unrelated_log():
+    """The patterns written here (found by a piece of each) match none of the training rounds' unrelated logs."""
+    assert_patterns_match_no_unrelated_log({
+        "install.wheel-fetch-failed": ("Guessing wheel URL", "urlretrieve"),
+        "gpu.arch-not-in-torch": "The following list shows the CCs",
+        "sage.arch-kernel": ("cannot import name", "kern[ae]ls?"),
+    })
