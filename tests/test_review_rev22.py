@@ -15,9 +15,13 @@ on main at 194e8077, checked by running this file against that tree.
              as flash-attn's. Now a bare fwd / bwd only with flash-attn's extension or interface named in the source excerpt.
   wrapper    attribution.toml read any `<word>_flash_wrapper` as FA2, also an app's wrapper named for torch's own flash kernel
              (sdpa_flash_wrapper), whose frame calls scaled_dot_product_attention. Now not after sdpa_, torch_, xformers_, sage_ ...
+  wheel      install.wheel-fetch-failed (helper ex132, main 9fd7f515) printed a pip line with template words for a file name
+             (VERSION, cuXX, abiFALSE fixed): now an unset ${WHEEL:?...} the shell refuses until the user names the guessed file.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -137,3 +141,21 @@ def test_wrapper_named_for_sdpas_flash_kernel_is_not_fa2():
 
 def test_wrapper_named_for_flash_attn_stays_fa2():
     assert first("TypeError: do_hijack.<locals>.rocm_flash_wrapper() got an unexpected keyword argument 'scale'") == ("attn.api-mismatch", "fa2")
+
+
+# A value attn-doctor cannot know stays an unset ${VAR:?...} word the shell refuses (README, "Install"), not a word that looks like
+# part of a file name: install.wheel-fetch-failed printed `pip install ./flash_attn-VERSION+cuXXtorchX.Ycxx11abiFALSE-...whl`,
+# with the C++ ABI tag fixed to FALSE (a wheel of the other ABI installs and fails at import).
+TEMPLATE_WORD = re.compile(r"\bVERSION\b|[a-z0-9]XX\b|\bX\.Y\b")
+
+
+def test_no_fix_command_keeps_a_template_word():
+    from attn_doctor.knowledge import entries
+
+    bad = []
+    for e in entries().values():
+        for line in (e.fix or "").splitlines():
+            command = re.sub(r"\$\{\{[^}]*\}\}|\$\{[^}]*\}", "", line.split("   #")[0])
+            if TEMPLATE_WORD.search(command):
+                bad.append((e.id, command))
+    assert not bad, bad
