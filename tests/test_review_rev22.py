@@ -15,6 +15,9 @@ on main at 194e8077, checked by running this file against that tree.
              as flash-attn's. Now a bare fwd / bwd only with flash-attn's extension or interface named in the source excerpt.
   wrapper    attribution.toml read any `<word>_flash_wrapper` as FA2, also an app's wrapper named for torch's own flash kernel
              (sdpa_flash_wrapper), whose frame calls scaled_dot_product_attention. Now not after sdpa_, torch_, xformers_, sage_ ...
+  worded     sage.arch-kernel's worded patterns (ex132) read "no sm_120 kernel errors anymore" (a report that it works now);
+             build.compile-failed's "no longer builds" (ex128) read "no longer builds a separate wheel" (a release policy). Now not
+             before errors / issues / ..., nor before an object of the verb.
   wheel      install.wheel-fetch-failed (helper ex132, main 9fd7f515) printed a pip line with template words for a file name
              (VERSION, cuXX, abiFALSE fixed): now an unset ${WHEEL:?...} the shell refuses until the user names the guessed file.
 """
@@ -159,3 +162,21 @@ def test_no_fix_command_keeps_a_template_word():
             if TEMPLATE_WORD.search(command):
                 bad.append((e.id, command))
     assert not bad, bad
+
+
+# sage.arch-kernel's worded patterns (helper ex132) read "no sm_120 kernel" in a report that it now works; build.compile-failed's
+# "no longer builds" (helper ex128) read a release policy ("no longer builds a separate wheel").
+@pytest.mark.parametrize("text, must_not", [
+    ("Updated to sageattention 2.2.0 and now there are no sm_120 kernel errors anymore, thanks! Closing.", "sage.arch-kernel"),
+    ("Note: FA2 no longer builds a separate wheel for torch 2.3; use the cu12torch2.4 wheel.", "build.compile-failed"),
+])
+def test_worded_patterns_do_not_read_a_resolution_or_a_policy(text, must_not):
+    assert must_not not in ids(text), ids(text)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("my sageattention 2.2.0 build has no sm89 kernel, only sm80", "sage.arch-kernel"),
+    ("FlashAttention 3 no longer builds with CUTLASS 4.1", "build.compile-failed"),
+])
+def test_worded_patterns_keep_their_case(text, want):
+    assert first(text)[0] == want, ids(text)
