@@ -18,6 +18,9 @@ on main at 194e8077, checked by running this file against that tree.
   worded     sage.arch-kernel's worded patterns (ex132) read "no sm_120 kernel errors anymore" (a report that it works now);
              build.compile-failed's "no longer builds" (ex128) read "no longer builds a separate wheel" (a release policy). Now not
              before errors / issues / ..., nor before an object of the verb.
+  installed  fa2.missing (ex128 widened it to a writer's "even if I have installed flash_attn" over transformers' check_imports
+             message) said only that flash_attn is absent; check_imports hides an installed flash_attn whose import fails. The cause
+             now says so and names the command that shows the real error.
   wheel      install.wheel-fetch-failed (helper ex132, main 9fd7f515) printed a pip line with template words for a file name
              (VERSION, cuXX, abiFALSE fixed): now an unset ${WHEEL:?...} the shell refuses until the user names the guessed file.
 """
@@ -180,3 +183,13 @@ def test_worded_patterns_do_not_read_a_resolution_or_a_policy(text, must_not):
 ])
 def test_worded_patterns_keep_their_case(text, want):
     assert first(text)[0] == want, ids(text)
+
+
+def test_fa2_missing_says_what_an_installed_flash_attn_behind_check_imports_means():
+    """ex128 let fa2.missing ('neither ... is installed here') read a writer who says flash_attn IS installed, over transformers'
+    check_imports message; that message hides an import that fails (older transformers: any ImportError; newer: 'No module named'
+    raised inside flash_attn). The cause says so and how to see the real error, in the environment the code runs in."""
+    from attn_doctor.knowledge import entries
+
+    cause = entries()["fa2.missing"].cause
+    assert "check_imports" in cause and 'python -c "import flash_attn"' in cause, cause
