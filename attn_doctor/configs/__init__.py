@@ -1497,6 +1497,11 @@ def _through_own_modules(doc: dict, path: str):
                 src = found[1] if found is not None else modules(n.module, n.level)
                 if src and src not in texts:
                     texts.append(src)
+    for module, level, name in _module_object_calls(doc, t):
+        # `import mypkg; mypkg.train()`, `from mypkg import cli; cli.main()`, `import mypkg.trainer as T; T.run()`
+        found = own_definition(doc, module, level, name)
+        if found is not None and found[1] not in texts:
+            texts.append(found[1])
     if not texts:
         return None
     try:
@@ -1505,6 +1510,81 @@ def _through_own_modules(doc: dict, path: str):
         return None
     return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} calls functions of {len(texts)} module(s) of its "
                                            f"repository"] + det["evidence"])
+
+
+def _module_object_calls(doc: dict, t) -> list:
+    """(module, level, function) of each call the script `t` makes on a module object of the user's checkout, as the
+    import statement binds the name (Python reference, "The import statement"): `import a.b.c` binds a, and a.b, a.b.c
+    are its attributes; `import a.b as T` binds T to a.b; `from a import b` binds a's attribute b, or else its submodule
+    a.b (here: when a does not define b and a/b.py or a/b/__init__.py is). A submodule reached as an attribute of a
+    module (`mypkg.trainer.run()` after `import mypkg`) is one only when something imports it: the script's own import
+    statement, or the package's __init__.py (importing a submodule makes it the package's attribute). An installed
+    library's modules are never looked for (_LIBRARIES); a name the script rebinds is not a module any more."""
+    import ast
+
+    from .pyscript import _LIBRARIES, tree
+
+    bound: dict = {}  # name -> (module, level, the dotted modules the import statement itself imports)
+    for n in ast.walk(t):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if a.name.split(".")[0] in _LIBRARIES:
+                    continue
+                parts = a.name.split(".")
+                chain = {".".join(parts[:i + 1]) for i in range(len(parts))}
+                bound[a.asname or parts[0]] = (a.name if a.asname else parts[0], 0, chain)
+        elif isinstance(n, ast.ImportFrom) and (n.level or n.module and n.module.split(".")[0] not in _LIBRARIES):
+            for a in n.names:
+                sub = ".".join(x for x in (n.module, a.name) if x)
+                if a.name != "*" and (n.module is None or own_definition(doc, n.module, n.level, a.name) is None) and \
+                        _module_file(doc, sub, n.level, package=True):
+                    bound[a.asname or a.name] = (sub, n.level, {sub})
+    rebound = {x.id for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For))
+               for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(tg)
+               if isinstance(x, ast.Name)}
+    out = []
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
+            continue
+        parts, x = [], n.func
+        while isinstance(x, ast.Attribute):
+            parts.insert(0, x.attr)
+            x = x.value
+        if not isinstance(x, ast.Name) or x.id not in bound or x.id in rebound:
+            continue
+        module, level, imported = bound[x.id]
+        for part in parts[:-1]:
+            sub = module + "." + part
+            if sub not in imported and not _imports_submodule(doc, module, level, part):
+                module = None
+                break
+            module = sub
+        if module is not None and (module, level, parts[-1]) not in out:
+            out.append((module, level, parts[-1]))
+    return out
+
+
+def _imports_submodule(doc: dict, package: str, level: int, name: str) -> bool:
+    """Whether the package's __init__.py (of the user's checkout) imports its submodule `name` (`from . import name`,
+    `from .name import x`, `import package.name`), which makes the submodule the package's attribute, and does not
+    bind `name` to anything else (own_definition finds no def, class or assignment of it)."""
+    import ast
+
+    from .pyscript import tree
+
+    where = _module_file(doc, package, level, package=True)
+    if where is None or not where.endswith("__init__.py") or own_definition(doc, package, level, name) is not None:
+        return False
+    t = tree(_module_text(where) or "")
+    for n in ast.walk(t) if t is not None else ():
+        if isinstance(n, ast.ImportFrom) and n.level == 1 and (
+                n.module is None and any(a.name == name and not a.asname for a in n.names) or
+                n.module is not None and n.module.split(".")[0] == name):
+            return True
+        if isinstance(n, ast.ImportFrom) and not n.level and n.module and n.module.startswith(f"{package}.{name}") or \
+                isinstance(n, ast.Import) and any(a.name.startswith(f"{package}.{name}") for a in n.names):
+            return True
+    return False
 
 
 def _module_beside(doc: dict, module: str):
