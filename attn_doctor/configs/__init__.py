@@ -2051,9 +2051,68 @@ def script_hydra(doc: dict) -> dict:
 def _module_roots(doc: dict) -> list:
     """The folders a Python script of `doc` imports its own absolute modules from (script_modules): its folder (Python
     puts the script's folder first on sys.path) and the two above it (the repository root a script in scripts/ or a
-    notebook in notebooks/ is run from)."""
+    notebook in notebooks/ is run from); then the package folders the build configuration of any of those names
+    (_package_dirs: src/ of a src layout), from which `pip install -e .` makes the packages importable by name."""
     base = os.path.dirname(os.path.abspath(doc["path"]))
-    return [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
+    ups = [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
+    return ups + [d for up in ups for d in _package_dirs(up) if d not in ups]
+
+
+def _package_dirs(root: str) -> list:
+    """The folders under `root` its build configuration installs packages from, as the build backends read it:
+    setuptools' `package-dir = {"" = "lib"}` / `[tool.setuptools.packages.find] where` (pyproject.toml), `package_dir
+    = =lib` / `[options.packages.find] where` (setup.cfg), `package_dir={"": "lib"}` / `find_packages("lib")`
+    (setup.py); Poetry's `packages = [{include = ..., from = "lib"}]`; Hatch's wheel `packages = ["lib/pkg"]`. A
+    pyproject.toml that names none (a [project], [build-system] or [tool.poetry] table) has its src/ folder taken, as
+    setuptools' automatic discovery (setuptools docs, "Package Discovery": src-layout), Hatch, Poetry and uv_build
+    take it. Nothing for a root with no build configuration."""
+    import configparser
+
+    found: list = []
+    py = os.path.join(root, "pyproject.toml")
+    data = None
+    if os.path.isfile(py):
+        try:
+            data = load_toml(py, read_text(py))
+        except (OSError, UsageError):
+            data = None
+    tool = data.get("tool") if isinstance(data, dict) and isinstance(data.get("tool"), dict) else {}
+    st = tool.get("setuptools") if isinstance(tool.get("setuptools"), dict) else {}
+    pkg_dir = st.get("package-dir") if isinstance(st.get("package-dir"), dict) else {}
+    found += [pkg_dir[""]] if isinstance(pkg_dir.get(""), str) else []
+    where = (st.get("packages") or {}).get("find", {}).get("where") if isinstance(st.get("packages"), dict) else None
+    found += [w for w in (where if isinstance(where, list) else [where]) if isinstance(w, str)]
+    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    found += [p["from"] for p in poetry.get("packages") or [] if isinstance(p, dict) and isinstance(p.get("from"), str)]
+    hatch = (((tool.get("hatch") or {}).get("build") or {}).get("targets") or {}).get("wheel") \
+        if isinstance(tool.get("hatch"), dict) else None
+    found += [os.path.dirname(p) for p in (hatch or {}).get("packages") or [] if isinstance(p, str) and "/" in p] \
+        if isinstance(hatch, dict) else []
+    cfg = os.path.join(root, "setup.cfg")
+    if os.path.isfile(cfg):
+        parser = configparser.ConfigParser()
+        try:
+            parser.read_string(read_text(cfg))
+        except (OSError, UsageError, configparser.Error):
+            parser = None
+        if parser is not None:
+            for line in parser.get("options", "package_dir", fallback="").splitlines():
+                k, eq, v = line.partition("=")
+                found += [v.strip()] if eq and not k.strip() and v.strip() else []
+            found += [parser.get("options.packages.find", "where", fallback="").strip()]
+    setup = os.path.join(root, "setup.py")
+    if os.path.isfile(setup):
+        text = _module_text(setup) or ""
+        found += re.findall(r"""package_dir\s*=\s*\{\s*(?:''|"")\s*:\s*['"]([^'"]+)['"]""", text)
+        found += re.findall(r"""find_(?:namespace_)?packages\(\s*(?:where\s*=\s*)?['"]([^'"]+)['"]""", text)
+    if not found and isinstance(data, dict) and ("project" in data or "build-system" in data or poetry):
+        found = ["src"]
+    out = []
+    for d in found:
+        where = os.path.normpath(os.path.join(root, d.strip().strip("/")))
+        if d.strip() not in ("", ".") and os.path.isdir(where) and where not in out:
+            out.append(where)
+    return out
 
 
 def _module_file(doc: dict, module, level: int = 0, importer: str | None = None, package: bool = False) -> str | None:
