@@ -1671,10 +1671,10 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
     if not beside[2]:
         return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
                                                               f"options of its own"] + beside[3]["evidence"])
-    primary = _hydra_overrides(beside)
+    primary = _hydra_overrides(beside, doc)
     if primary is not None:
         # the script's reader composes its config with these overrides (pyscript.settings_files.hydra_composed)
-        beside[1]["hydra_overrides"] = list(beside[2])
+        beside[1]["hydra_overrides"] = _hydra_words(doc, beside[2])
         return beside[0], beside[1], dict(beside[3], evidence=[
             f"{os.path.basename(path)} runs {script}, a Hydra app, with overrides of the config its {primary} "
             f"composes ({' '.join(beside[2])[:120]})"] + beside[3]["evidence"])
@@ -1700,10 +1700,35 @@ def _hydra_app_here(doc: dict) -> bool:
     """Whether the script a launch recognised as a Hydra app's (`train.py +trainer.x=1`, others._hydra_forced) runs is
     here and takes the launch's overrides (_hydra_overrides): its reader composes its config, _read_through (cfg87)."""
     script = _script_run(doc)
-    return bool(script) and _hydra_overrides(_script_beside(doc, script)) is not None
+    return bool(script) and _hydra_overrides(_script_beside(doc, script), doc) is not None
 
 
-def _hydra_overrides(beside) -> str | None:
+def _hydra_words(doc: dict, words) -> list:
+    """The launch's words to a Hydra app with its `--config-dir D` / `-cd D` written `--config-dir=ABSOLUTE`, D made
+    absolute from where the command runs, as Hydra makes it (hydra/_internal/utils.py _run_hydra:
+    os.path.abspath(args.config_dir)): after the launch's `cd`s (references.working_dir), else the launcher's folder
+    or one of the two above it that holds D (a launch in scripts/ run from the repository root); a D none of those
+    holds stays under the launcher's folder, where nothing is found (its files are not here)."""
+    from .references import launcher_dir, working_dir
+
+    out, it = [], iter(str(w) for w in words)
+    for w in it:
+        flag, eq, val = w.partition("=")
+        if flag not in ("-cd", "--config-dir"):
+            out.append(w)
+            continue
+        d = val if eq else next(it, "")
+        if d and not os.path.isabs(d) and "$" not in d and "`" not in d:
+            here = launcher_dir(doc)
+            cwd = next((c for c in (working_dir(doc, x.script) for x in doc.get("commands") or [] if x.script)
+                        if c is not None), None)
+            ups = [cwd] if cwd else [here, os.path.dirname(here), os.path.dirname(os.path.dirname(here))]
+            d = next((os.path.join(u, d) for u in ups if os.path.isdir(os.path.join(u, d))), os.path.join(ups[0], d))
+        out.append(f"--config-dir={d}")
+    return out
+
+
+def _hydra_overrides(beside, doc: dict | None = None) -> str | None:
     """The primary config's name when the script beside a launch is a Hydra app (`@hydra.main(config_path=...,
     config_name=...)`) whose primary config is here and every word the launch gives it is a Hydra override its
     composition takes (`python src/train.py model=$MODEL_NAME training=qlora training.bf16=false`: a group's option,
@@ -1722,7 +1747,8 @@ def _hydra_overrides(beside) -> str | None:
         return None
     hydra = dict(script_hydra(beside[1]), note=lambda p: None)
     try:
-        composed = hydra_composed(entries[0][1], hydra, overrides=list(beside[2]))
+        composed = hydra_composed(entries[0][1], hydra, overrides=_hydra_words(doc, beside[2]) if doc is not None
+                                  else list(beside[2]))
     except Refused:
         return None
     return os.path.basename(entries[0][1]) if composed is not None else None
@@ -2026,8 +2052,9 @@ def script_hydra(doc: dict) -> dict:
     """What the Hydra composition of a script's `@hydra.main` config needs (pyscript.constants' `hydra`): load, a path
     relative to the script's folder (Hydra's config_path is relative to the file declaring the main function) -> (its
     mapping, its `# @package` header) or None when it is not there; overrides, the launch's Hydra overrides
-    (doc["hydra_overrides"], _hydra_overrides); note, which names a file the composition needs that is not here in
-    the reading's unread files (cfg87)."""
+    (doc["hydra_overrides"], _hydra_overrides); environ, the variables the launch exports to the script (its
+    `${oc.env:VAR}`); note, which names a file the composition needs that is not here in the reading's unread files
+    (cfg87)."""
     from .pyscript.hydra_compose import header_package
     from .references import note_unread
 
@@ -2045,7 +2072,8 @@ def script_hydra(doc: dict) -> dict:
         data = {} if data is None else data  # (an empty option file: `model/none.yaml`)
         return (data, header_package(text)) if isinstance(data, dict) else None
 
-    return {"load": load, "overrides": list(doc.get("hydra_overrides") or []), "note": lambda p: note_unread(doc, p)}
+    return {"load": load, "overrides": list(doc.get("hydra_overrides") or []), "environ": dict(doc.get("environ") or {}),
+            "note": lambda p: note_unread(doc, p)}
 
 
 def _module_roots(doc: dict) -> list:
