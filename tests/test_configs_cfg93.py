@@ -20,18 +20,7 @@ import pytest
 from attn_doctor import configs
 from configs_corpus import put, trainer_reading
 from test_configs_cfg87 import FILES, PRIMARY, SCRIPT as HYDRA_SCRIPT
-
-TRAINER = '''import torch
-from transformers import AutoModelForCausalLM
-from trl import SFTConfig, SFTTrainer
-
-
-def {name}(model_name="Qwen/Qwen2.5-0.5B"):
-    model = AutoModelForCausalLM.from_pretrained(model_name, torch_dtype=torch.bfloat16,
-                                                 attn_implementation="{attn}")
-    args = SFTConfig(output_dir="out", bf16=True)
-    SFTTrainer(model=model, args=args, train_dataset=None).train()
-'''
+from test_configs_cfg90 import TRAINER  # (a function that loads a model with fa2 and runs TRL's SFTTrainer)
 
 FA2 = ("transformers", ["fa2"], "bfloat16")
 
@@ -198,9 +187,9 @@ ENV_MODEL = "name: Qwen/Qwen2.5-7B\nattn_implementation: ${oc.env:ATTN_IMPL%s}\n
 
 @pytest.mark.parametrize("default, body, want", [
     (",flash_attention_2", "python src/train.py", ["fa2"]),  # the default
-    (",flash_attention_2", "export ATTN_IMPL=sdpa\npython src/train.py", ["sdpa"]),  # the launch's export wins
+    (",flash_attention_2", "export ATTN_IMPL=eager\npython src/train.py", []),  # the launch's export wins
     ("", "export ATTN_IMPL=flash_attention_2\npython src/train.py model=envy", ["fa2"]),
-    ("", "ATTN_IMPL=sdpa python src/train.py", ["sdpa"]),  # set in front of the command
+    ("", "ATTN_IMPL=eager python src/train.py", []),  # set in front of the command
     (", flash_attention_2", "ATTN_IMPL=sdpa\npython src/train.py", ["fa2"]),  # only the shell's: not the script's
 ])
 def test_an_oc_env_interpolation_takes_the_launch_s_variable_or_its_default(tmp_path, default, body, want):
