@@ -115,6 +115,15 @@ def test_a_src_package_through_a_launch(tmp_path):
     assert trainer_reading(launch) == FA2
 
 
+def test_a_module_run_with_m_from_the_package_dir_the_build_names(tmp_path):
+    """`python -m mypkg.train` of a package installed from lib/ (main looked under src/ and the root only)"""
+    put(tmp_path, "pyproject.toml", "[project]\nname = \"mypkg\"\n\n[tool.setuptools.packages.find]\nwhere = [\"lib\"]\n")
+    put(tmp_path, "lib/mypkg/__init__.py", "")
+    put(tmp_path, "lib/mypkg/train.py", TRAINER.format(name="main", attn="flash_attention_2") + "\n\nmain()\n")
+    launch = put(tmp_path, "scripts/train.sh", "#!/bin/bash\naccelerate launch -m mypkg.train\n")
+    assert trainer_reading(launch) == FA2
+
+
 @pytest.mark.parametrize("build", [
     {},  # no build configuration: nothing installs src/ (the import fails unless PYTHONPATH says otherwise)
     {"pyproject.toml": "[project]\nname = \"mypkg\"\n\n[tool.setuptools.packages.find]\nwhere = [\"lib\"]\n"},

@@ -1591,7 +1591,8 @@ def _module_beside(doc: dict, module: str):
     """_script_beside for `accelerate launch -m pkg.train` / `python -m pkg.train`: the module's file where Python
     finds it from the repository (pkg/train.py, or pkg/train/__main__.py), or under src/ (the src layout a pyproject
     installs the package from: round 29m's `srun accelerate launch ... -m citation_sft.train`, the module at
-    src/citation_sft/train.py). A module of an installed package that is not here stays unread."""
+    src/citation_sft/train.py) or the package folder the build configuration names (_package_dirs). A module of an
+    installed package that is not here stays unread."""
     if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", module):
         return None  # (a one-part module is an installed tool's as often as the user's: `-m train` stays as it was)
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and
@@ -1603,6 +1604,15 @@ def _module_beside(doc: dict, module: str):
         where = locate(doc, cand)  # (looked for first: a candidate that is not here is no file the launch names)
         if where is not None:
             return _read_beside(doc, named_config(doc, cand, located=where), cmd)
+    # the package folder the repository's build configuration names (`where = ["lib"]`: lib/pkg/train.py), from the
+    # launcher's folder or one of the two above it (cfg93)
+    here = os.path.dirname(os.path.abspath(doc["path"]))
+    for up in (here, os.path.dirname(here), os.path.dirname(os.path.dirname(here))):
+        for d in _package_dirs(up):
+            for cand in (rel + ".py", rel + "/__main__.py"):
+                if os.path.isfile(os.path.join(d, cand)):
+                    where = os.path.join(d, cand)
+                    return _read_beside(doc, named_config(doc, where, located=where), cmd)
     return None
 
 
