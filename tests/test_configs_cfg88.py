@@ -33,7 +33,7 @@ def test_the_config_name_flag_chooses_the_primary_config(tmp_path, line, want):
 
 @pytest.mark.parametrize("line", [
     "python src/train.py --config-name missing",  # a primary config not here: Hydra fails, nothing composed here
-    "python src/train.py --config-path ../other --config-name fast",  # another folder: not followed
+    "python src/train.py --config-path ../other --config-name fast",  # another folder, not here (cfg93 reads one here)
     "python src/train.py -cn $CONFIG",  # chosen at run time
 ])
 def test_a_primary_config_not_known_here_stays_refused(tmp_path, line):
