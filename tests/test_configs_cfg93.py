@@ -163,6 +163,22 @@ def test_config_path_replaces_the_decorator_s_folder(tmp_path, line):
     assert trainer_reading(_launch(tmp_path, line)) == FA2
 
 
+@pytest.mark.parametrize("words, want", [
+    # exp_conf's own primary (model llama, training base) with model=qwen: exp_conf/model/qwen.yaml's fa2, bf16 false
+    ("-cp /workspace/myrepo/exp_conf model=qwen", ("transformers", ["fa2"], None)),
+    # the app's conf/ primary (model mistral, training qlora): mistral.yaml only exp_conf/ has, qlora's bf16 from conf/
+    ("-cd /workspace/myrepo/exp_conf", FA2),
+])
+def test_a_config_folder_of_another_machine_is_found_in_the_checkout(tmp_path, words, want):
+    """A folder written for the cluster the repository is checked out on (`/workspace/myrepo/exp_conf`): its last
+    parts under the checkout (the launcher's folder or the two above it), as a file named so is found."""
+    _hydra_repo(tmp_path)
+    _hydra_repo(tmp_path, folder="exp_conf")
+    put(tmp_path, "conf/config.yaml", "defaults:\n  - model: mistral\n  - training: qlora\n  - _self_\n\noutput_dir: o\n")
+    put(tmp_path, "exp_conf/model/mistral.yaml", "name: m/m\nattn_implementation: flash_attention_2\n")
+    assert trainer_reading(_launch(tmp_path, "python src/train.py " + words)) == want
+
+
 def test_config_dir_adds_a_folder_searched_after_the_app_s_own(tmp_path):
     """`-cd extra` (relative to where the command runs): a group option only extra/ has is found there; one both have
     is the app's own (Hydra puts the command line's folder after the app's: search_path.prepend(..., anchor=schema))."""

@@ -1714,27 +1714,38 @@ def _hydra_app_here(doc: dict) -> bool:
 
 
 def _hydra_words(doc: dict, words) -> list:
-    """The launch's words to a Hydra app with its `--config-dir D` / `-cd D` written `--config-dir=ABSOLUTE`, D made
-    absolute from where the command runs, as Hydra makes it (hydra/_internal/utils.py _run_hydra:
-    os.path.abspath(args.config_dir)): after the launch's `cd`s (references.working_dir), else the launcher's folder
-    or one of the two above it that holds D (a launch in scripts/ run from the repository root); a D none of those
-    holds stays under the launcher's folder, where nothing is found (its files are not here)."""
+    """The launch's words to a Hydra app with its config folder flags written as this machine finds the folders:
+    `--config-dir D` / `-cd D` made absolute from where the command runs, as Hydra makes it (hydra/_internal/utils.py
+    _run_hydra: os.path.abspath(args.config_dir)): after the launch's `cd`s (references.working_dir), else the
+    launcher's folder or one of the two above it that holds D (a launch in scripts/ run from the repository root); a D
+    none of those holds stays under the launcher's folder, where nothing is found (its files are not here). An
+    absolute folder of another machine (`-cp /workspace/repo/conf`, either flag) is its last parts under the
+    launcher's folder or the two above it, where one of those is here (the repository checked out elsewhere, as
+    references.locate finds a file). A relative `--config-path` stays relative to the script, as Hydra reads it."""
     from .references import launcher_dir, working_dir
 
+    here = launcher_dir(doc)
+    ups = [here, os.path.dirname(here), os.path.dirname(os.path.dirname(here))]
     out, it = [], iter(str(w) for w in words)
     for w in it:
         flag, eq, val = w.partition("=")
-        if flag not in ("-cd", "--config-dir"):
+        if flag not in ("-cd", "--config-dir", "-cp", "--config-path"):
             out.append(w)
             continue
         d = val if eq else next(it, "")
-        if d and not os.path.isabs(d) and "$" not in d and "`" not in d:
-            here = launcher_dir(doc)
+        if "$" in d or "`" in d or not d:
+            pass  # (chosen at run time: hydra_compose.config_flags refuses it)
+        elif os.path.isabs(d) and not os.path.isdir(d):
+            parts = [p for p in d.split("/") if p]
+            d = next((os.path.join(u, *parts[i:]) for i in range(1, len(parts)) for u in ups
+                      if os.path.isdir(os.path.join(u, *parts[i:]))), d)
+        elif not os.path.isabs(d) and flag in ("-cd", "--config-dir"):
             cwd = next((c for c in (working_dir(doc, x.script) for x in doc.get("commands") or [] if x.script)
                         if c is not None), None)
-            ups = [cwd] if cwd else [here, os.path.dirname(here), os.path.dirname(os.path.dirname(here))]
-            d = next((os.path.join(u, d) for u in ups if os.path.isdir(os.path.join(u, d))), os.path.join(ups[0], d))
-        out.append(f"--config-dir={d}")
+            starts = [cwd] if cwd else ups
+            d = next((os.path.join(u, d) for u in starts if os.path.isdir(os.path.join(u, d))),
+                     os.path.join(starts[0], d))
+        out.append(f"{'--config-dir' if flag in ('-cd', '--config-dir') else '--config-path'}={d}")
     return out
 
 
