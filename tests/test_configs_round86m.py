@@ -41,8 +41,9 @@ STILL_WRONG = {
         "read as transformers (scripts/sft_gsm8k.py's name): `llamafactory-cli train` is inside the string `tmux "
         "send-keys -t $SESSION \"...\" C-m` types into a shell, which is not read as a command line",
     _T + "Abhay557__medical-agent__train_model.py":
-        "dtype '': prepare_model_for_kbit_training casts the float16 weights to float32 and SFTConfig(fp16=False, "
-        "bf16=False) turns no autocast on, but a TRL config is left to its bf16 default even where both are given",
+        "dtype '' (float32 since its relabel): prepare_model_for_kbit_training casts the float16 weights to float32 "
+        "and SFTConfig(fp16=False, bf16=False) turns no autocast on, but a TRL config is left to its bf16 default even "
+        "where both are given",
     _T + "AmitChowdary122__cyber-openenv__scripts__run_hf_job_l40s.sh":
         "refused: `hf jobs uv run ... https://huggingface.co/spaces/.../raw/main/scripts/train_hf_job.py` runs a "
         "Space's copy of the script, fetched by URL on Hugging Face's machines; the label took the repository's "
@@ -50,9 +51,6 @@ STILL_WRONG = {
     _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_covft.sh": _AWINDLEAVES,
     _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_freeze_vision.sh": _AWINDLEAVES,
     _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_lora.sh": _AWINDLEAVES,
-    _T + "Zzzzz1N__TabularDB-SQL__scripts__train_sft.sh":
-        "read as llama-factory: train/sft_train.py with LLaMA-Factory's own options (--finetuning_type, --template, "
-        "--lora_target, --plot_loss)",
     _T + "zgr0__medical-chatbot-nlp__improved_training.py":
         "dtype '': fp16=use_fp16 of `os.environ.get(\"USE_FP16\", \"true\")`, whose `os.environ[\"USE_FP16\"] = ...` "
         "under `if \"--fp16\" in sys.argv:` / `if \"--fp32\" in sys.argv:` is taken as set at run time",
@@ -91,10 +89,11 @@ globals().update(staged_round("round86m", files_min=51, claimed_min=25, refused_
 
 
 def test_the_readings_keep_their_floors():
-    """The lead's measured figures as floors (flat 15 / 25 claimed right, repository layout 16 / 25; refused as the
+    """The lead's measured figures as floors, with the two relabels (flat 16 / 25 claimed right, repository layout
+    17 / 25: Zzzzz1N's launcher is read right as labelled now; refused as the
     benchmark counts them 26 / 26 in both, 22 / 26 in the label's words): the xfail lists above are the misses, and no
     more of them."""
-    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(15, 16), refused=(26, 26),
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(16, 17), refused=(26, 26),
                   in_words=(22, 22))
 
 
@@ -106,12 +105,12 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
 
 
 def test_the_set_keeps_its_mix():
-    """What the README counts: claimed trainers' files (transformers / TRL 16, LLaMA-Factory 3, Unsloth 2, ai-toolkit 2,
-    diffusers 1, ms-swift 1) and refusals (26: users' own settings files, loops, launchers and placeholders, Tinker API
+    """What the README counts: claimed trainers' files (transformers / TRL 15, LLaMA-Factory 4 since Zzzzz1N's launcher's
+    relabel, Unsloth 2, ai-toolkit 2, diffusers 1, ms-swift 1) and refusals (26: users' own settings files, loops, launchers and placeholders, Tinker API
     scripts, a deep_training / Lightning layout, a Python fragment saved as .toml, a bare LoRA-parameters JSON)."""
     trainers = [expect(p)["trainer"] for p in FILES]
-    assert sum(t == "transformers" for t in trainers) >= 16
-    assert sum(t == "llama-factory" for t in trainers) >= 3
+    assert sum(t == "transformers" for t in trainers) >= 15
+    assert sum(t == "llama-factory" for t in trainers) >= 4
     assert sum(t == "unsloth" for t in trainers) >= 2
     assert sum(t == "ai-toolkit" for t in trainers) >= 2
     assert sum(t == "diffusers" for t in trainers) >= 1
