@@ -40,10 +40,6 @@ STILL_WRONG = {
     "round86m/llama-factory/YuxuanJiang1__DRP__scripts__run_all.sh":
         "read as transformers (scripts/sft_gsm8k.py's name): `llamafactory-cli train` is inside the string `tmux "
         "send-keys -t $SESSION \"...\" C-m` types into a shell, which is not read as a command line",
-    _T + "Abhay557__medical-agent__train_model.py":
-        "dtype '' (float32 since its relabel): prepare_model_for_kbit_training casts the float16 weights to float32 "
-        "and SFTConfig(fp16=False, bf16=False) turns no autocast on, but a TRL config is left to its bf16 default even "
-        "where both are given",
     _T + "AmitChowdary122__cyber-openenv__scripts__run_hf_job_l40s.sh":
         "refused: `hf jobs uv run ... https://huggingface.co/spaces/.../raw/main/scripts/train_hf_job.py` runs a "
         "Space's copy of the script, fetched by URL on Hugging Face's machines; the label took the repository's "
@@ -89,11 +85,11 @@ globals().update(staged_round("round86m", files_min=51, claimed_min=25, refused_
 
 
 def test_the_readings_keep_their_floors():
-    """The lead's measured figures as floors, with the two relabels (flat 16 / 25 claimed right, repository layout
-    17 / 25: Zzzzz1N's launcher is read right as labelled now; refused as the
+    """cfg91's figures as floors (the lead measured flat 15 / 25 claimed right, repository layout 16 / 25; with two
+    relabels and cfg91's fixes flat 17 / 25, layout 18 / 25; refused as the
     benchmark counts them 26 / 26 in both, 22 / 26 in the label's words): the xfail lists above are the misses, and no
     more of them."""
-    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(16, 17), refused=(26, 26),
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(17, 18), refused=(26, 26),
                   in_words=(22, 22))
 
 

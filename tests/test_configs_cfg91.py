@@ -1,0 +1,57 @@
+"""Issue 24, helper cfg91 (session 22): round 86m's misses, read after its measurement, fixed for their mechanism.
+
+1. A TRL config given bf16=False (and no fp16) turns no autocast on under any TRL version (TRL's bf16 default applies
+   only to a bf16 left None: trl/trainer/base_config.py), so over peft's prepare_model_for_kbit_training float32
+   upcast the run is float32, as a TrainingArguments script's is (round 9m's rule; hf_transformers.read).
+Every file here is written by cfg91 for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from configs_corpus import put as _put, trainer_reading as _read  # (one copy of each helper)
+
+# a user's TRL QLoRA script (written for these tests); {…} slots vary
+_KBIT = '''import torch
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+from trl import {config}, {trainer}
+
+quant = BitsAndBytesConfig(load_in_8bit=True)
+net = AutoModelForCausalLM.from_pretrained("org/base", quantization_config=quant, torch_dtype=torch.bfloat16)
+net = {prepare}
+net = get_peft_model(net, LoraConfig(r=8, task_type="CAUSAL_LM"))
+args = {config}(output_dir="runs/a", learning_rate=1e-4, {switches})
+{trainer}(model=net, args=args, train_dataset=None).train()
+'''
+
+
+def _kbit(tmp_path, switches, prepare="prepare_model_for_kbit_training(net)", config="DPOConfig",
+          trainer="DPOTrainer"):
+    return _put(tmp_path, "train_dpo_kbit.py", _KBIT.format(switches=switches, prepare=prepare, config=config,
+                                                            trainer=trainer))
+
+
+@pytest.mark.parametrize("switches", ["bf16=False, fp16=False", "fp16=False, bf16=False, max_length=512",
+                                      "bf16=False"])
+def test_a_trl_config_given_no_autocast_over_upcast_weights_is_float32(tmp_path, switches):
+    """bf16 given False (fp16 False or left out): no TRL version autocasts, and the kbit upcast made the weights
+    float32 (without the change: '', TRL's version-dependent default taken as possible)."""
+    assert _read(_kbit(tmp_path, switches)) == ("transformers", [], "float32")
+    assert _read(_kbit(tmp_path, switches, config="GRPOConfig", trainer="GRPOTrainer")) == \
+        ("transformers", [], "float32")
+
+
+@pytest.mark.parametrize("switches, dtype", [
+    ("", None),                           # bf16 left None: TRL >= 0.19 turns it on, older TRL not: unsaid
+    ("fp16=False", None),                 # the same: bf16 still None
+    ("bf16=False, fp16=True", "float16"),  # fp16 autocast
+    ("bf16=True", "bfloat16"),
+])
+def test_a_trl_config_that_may_autocast_is_not_float32(tmp_path, switches, dtype):
+    assert _read(_kbit(tmp_path, switches)) == ("transformers", [], dtype)
+
+
+def test_without_the_upcast_the_load_dtype_stays(tmp_path):
+    """No prepare_model_for_kbit_training: the weights keep the torch_dtype they were loaded with."""
+    assert _read(_kbit(tmp_path, "bf16=False, fp16=False", prepare="net")) == ("transformers", [], "bfloat16")
