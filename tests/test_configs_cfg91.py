@@ -55,3 +55,42 @@ def test_a_trl_config_that_may_autocast_is_not_float32(tmp_path, switches, dtype
 def test_without_the_upcast_the_load_dtype_stays(tmp_path):
     """No prepare_model_for_kbit_training: the weights keep the torch_dtype they were loaded with."""
     assert _read(_kbit(tmp_path, "bf16=False, fp16=False", prepare="net")) == ("transformers", [], "bfloat16")
+
+
+# 2. `tmux send-keys -t S "CMD" C-m` types CMD into a pane's shell and submits it; `tmux new-session -d "CMD"` (and
+#    new-window / split-window) runs CMD in the new pane: CMD is a command line of the script (shell._tmux_command).
+#    A path word starting with the working directory spelt out (`$(pwd)/`, `$PWD/`, `PROJECT_DIR=$(pwd)` then
+#    `$PROJECT_DIR/...`) is the relative path it prefixes (references.spelt).
+_LF_YAML = "model_name_or_path: org/base\nstage: sft\ndo_train: true\nfinetuning_type: lora\ntemplate: qwen\n" \
+           "dataset: mine\noutput_dir: out\nbf16: true\nflash_attn: fa2\n"
+
+
+def _tmux_repo(tmp_path, launcher: str):
+    _put(tmp_path, "recipes/sft_lora.yaml", _LF_YAML)
+    return _put(tmp_path, "tools/pipeline.sh", launcher)
+
+
+@pytest.mark.parametrize("line", [
+    'tmux send-keys -t work "conda activate lf && llamafactory-cli train recipes/sft_lora.yaml" C-m',
+    "tmux send-keys -t work:0.1 'cd . && llamafactory-cli train recipes/sft_lora.yaml' Enter",
+    'tmux send-keys -t work "\nsource venv/bin/activate &&\nllamafactory-cli train recipes/sft_lora.yaml | tee log\n" C-m',
+    'tmux new-session -d -s work "llamafactory-cli train recipes/sft_lora.yaml"',
+    'tmux new-window -t work -n sft "llamafactory-cli train recipes/sft_lora.yaml; read"',
+])
+def test_a_command_typed_into_tmux_or_started_by_it_is_read(tmp_path, line):
+    """(without the change: refused, or another command of the script taken for the run)"""
+    assert _read(_tmux_repo(tmp_path, f"#!/bin/bash\nSESSION=work\ntmux new-session -d -s $SESSION\n{line}\n")) == \
+        ("llama-factory", ["fa2"], "bfloat16")
+
+
+def test_keys_typed_but_never_submitted_run_nothing(tmp_path):
+    assert _read(_tmux_repo(tmp_path, '#!/bin/bash\ntmux send-keys -t work "llamafactory-cli train '
+                                      'recipes/sft_lora.yaml"\n')) == "refused"
+
+
+@pytest.mark.parametrize("spelling", ["$(pwd)/", "$PWD/", "${PWD}/", "`pwd`/", "$ROOT/"])
+def test_the_working_directory_spelt_out_is_a_relative_path(tmp_path, spelling):
+    """`$(pwd)/recipes/x.yaml` from a launcher in tools/ run at the repository root is recipes/x.yaml there (without the
+    change: the YAML unread, no dtype)."""
+    launcher = _tmux_repo(tmp_path, f"#!/bin/bash\nROOT=$(pwd)\nllamafactory-cli train {spelling}recipes/sft_lora.yaml\n")
+    assert _read(launcher) == ("llama-factory", ["fa2"], "bfloat16")
