@@ -3,6 +3,11 @@
 1. A TRL config given bf16=False (and no fp16) turns no autocast on under any TRL version (TRL's bf16 default applies
    only to a bf16 left None: trl/trainer/base_config.py), so over peft's prepare_model_for_kbit_training float32
    upcast the run is float32, as a TrainingArguments script's is (round 9m's rule; hf_transformers.read).
+2. A command typed into a tmux pane (`tmux send-keys -t S "CMD" C-m`) or started in one (`tmux new-session -d "CMD"`)
+   is a command line of the script; a path word that starts with the working directory spelt out (`$(pwd)/x`) is the
+   relative path x (round 86m's YuxuanJiang1 run_all.sh).
+3. A config rendered from a base file under the launcher's own folder reached through a variable (`sed EXPR
+   "$ROOT/tpl.yaml" > "$OUT"`) is read as the base file with the substitutions (round 86m's MostDef2000 train_lora.sh).
 Every file here is written by cfg91 for these tests."""
 
 from __future__ import annotations
@@ -94,3 +99,47 @@ def test_the_working_directory_spelt_out_is_a_relative_path(tmp_path, spelling):
     change: the YAML unread, no dtype)."""
     launcher = _tmux_repo(tmp_path, f"#!/bin/bash\nROOT=$(pwd)\nllamafactory-cli train {spelling}recipes/sft_lora.yaml\n")
     assert _read(launcher) == ("llama-factory", ["fa2"], "bfloat16")
+
+
+# 3. A config the launcher renders from a base file under its own folder spelt through a variable (`ROOT="$(cd
+#    "$(dirname "$0")/.." && pwd)"`, then `sed "s/{{ID}}/$1/" "$ROOT/templates/x.yaml" > "$OUT"`, then the trainer on
+#    $OUT) is that base file with the substitutions, as a plain `cp` + `sed -i` copy already was (configs._copied_config).
+_AITK_JOB = '''job: extension
+config:
+  name: "{{RUN}}_lora"
+  process:
+    - type: sd_trainer
+      training_folder: out/{{RUN}}
+      network:
+        type: lora
+        linear: 8
+      save:
+        dtype: float16
+      datasets:
+        - folder_path: data/{{RUN}}
+      train:
+        steps: 100
+        dtype: bf16
+        attention_backend: flash
+      model:
+        name_or_path: black-forest-labs/FLUX.1-dev
+        is_flux: true
+'''
+
+
+@pytest.mark.parametrize("root", ['"$(cd "$(dirname "$0")/.." && pwd)"', '"$(dirname "$(dirname "$(realpath "$0")")")"',
+                                  '"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"'])
+def test_a_job_rendered_from_a_template_under_the_launchers_folder_is_read(tmp_path, root):
+    """(without the change: the run's job unread, ai-toolkit with no dtype and nothing required)"""
+    _put(tmp_path, "templates/flux_job.yaml", _AITK_JOB)
+    launcher = _put(tmp_path, "bin/train.sh", f'''#!/usr/bin/env bash
+set -e
+ROOT={root}
+RUN="${{1:-demo}}"
+OUT="$ROOT/rendered/$RUN.yaml"
+mkdir -p "$ROOT/rendered"
+sed -e "s/{{{{RUN}}}}/$RUN/g" "$ROOT/templates/flux_job.yaml" > "$OUT"
+cd "$ROOT/ai-toolkit"
+venv/bin/python run.py "$OUT"
+''')
+    assert _read(launcher) == ("ai-toolkit", ["fa2"], "bfloat16")
