@@ -8,6 +8,8 @@
    relative path x (round 86m's YuxuanJiang1 run_all.sh).
 3. A config rendered from a base file under the launcher's own folder reached through a variable (`sed EXPR
    "$ROOT/tpl.yaml" > "$OUT"`) is read as the base file with the substitutions (round 86m's MostDef2000 train_lora.sh).
+4. A script read alone runs with no options: `os.environ[...] = ...` under `if "--flag" in sys.argv:` is not made, so
+   `os.environ.get(NAME, default)` reads its default (round 86m's zgr0 improved_training.py).
 Every file here is written by cfg91 for these tests."""
 
 from __future__ import annotations
@@ -143,3 +145,45 @@ cd "$ROOT/ai-toolkit"
 venv/bin/python run.py "$OUT"
 ''')
     assert _read(launcher) == ("ai-toolkit", ["fa2"], "bfloat16")
+
+
+# 4. A script read alone runs with no options: `if "--fp32" in sys.argv:` is not taken (its `else:` is; `not in` the
+#    reverse), so the os.environ sets in the branch not taken are not made, and a later os.environ.get reads its default
+#    or the set that is (pyscript.script_constants._environ_sets).
+_ENV_SWITCH = '''import os
+import sys
+from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+
+def run():
+    mixed = os.environ.get("MIXED", "{default}").lower()
+    model = AutoModelForSeq2SeqLM.from_pretrained("org/t5-small")
+    args = Seq2SeqTrainingArguments(output_dir="out", fp16=mixed == "fp16", bf16=mixed == "bf16")
+    Seq2SeqTrainer(model=model, args=args).train()
+
+
+if __name__ == "__main__":
+{guard}
+    run()
+'''
+
+
+@pytest.mark.parametrize("default, guard, dtype", [
+    ("fp16", '    if "--bf16" in sys.argv:\n        os.environ["MIXED"] = "bf16"\n'
+             '    if "--fp32" in sys.argv:\n        os.environ["MIXED"] = "no"', "float16"),
+    ("no", '    if "--cpu" not in sys.argv:\n        os.environ["MIXED"] = "bf16"\n    else:\n'
+           '        os.environ["MIXED"] = "no"', "bfloat16"),
+    ("bf16", '    if "--half" in sys.argv[1:]:\n        os.environ["MIXED"] = "fp16"\n    else:\n'
+             '        os.environ["MIXED"] = "bf16"', "bfloat16"),
+])
+def test_environment_sets_behind_an_option_the_bare_run_does_not_give_are_not_made(tmp_path, default, guard, dtype):
+    """(without the change: the variable set to two values in branches, unknown: no dtype)"""
+    assert _read(_put(tmp_path, "train_t5.py", _ENV_SWITCH.format(default=default, guard=guard))) == \
+        ("transformers", [], dtype)
+
+
+def test_a_test_the_file_does_not_settle_still_leaves_the_variable_unknown(tmp_path):
+    guard = '    if os.path.exists("use_bf16"):\n        os.environ["MIXED"] = "bf16"\n    else:\n' \
+            '        os.environ["MIXED"] = "fp16"'
+    assert _read(_put(tmp_path, "train_t5.py", _ENV_SWITCH.format(default="fp16", guard=guard))) == \
+        ("transformers", [], None)

@@ -41,9 +41,6 @@ STILL_WRONG = {
     _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_covft.sh": _AWINDLEAVES,
     _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_freeze_vision.sh": _AWINDLEAVES,
     _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_lora.sh": _AWINDLEAVES,
-    _T + "zgr0__medical-chatbot-nlp__improved_training.py":
-        "dtype '': fp16=use_fp16 of `os.environ.get(\"USE_FP16\", \"true\")`, whose `os.environ[\"USE_FP16\"] = ...` "
-        "under `if \"--fp16\" in sys.argv:` / `if \"--fp32\" in sys.argv:` is taken as set at run time",
 }
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
 _U = "round86m/unclaimed-user-script/"
@@ -86,10 +83,10 @@ globals().update(staged_round("round86m", files_min=51, claimed_min=25, refused_
 
 def test_the_readings_keep_their_floors():
     """cfg91's figures as floors (the lead measured flat 15 / 25 claimed right, repository layout 16 / 25; with two
-    relabels and cfg91's fixes flat 17 / 25, layout 20 / 25; refused as the
+    relabels and cfg91's fixes flat 18 / 25, layout 21 / 25; refused as the
     benchmark counts them 26 / 26 in both, 22 / 26 in the label's words): the xfail lists above are the misses, and no
     more of them."""
-    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(17, 20), refused=(26, 26),
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(18, 21), refused=(26, 26),
                   in_words=(22, 22))
 
 
