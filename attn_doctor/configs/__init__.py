@@ -2009,14 +2009,16 @@ def _copied_config(doc: dict, path: str, suffix: str = ""):
     (configs/copies.py). None when the script copies nothing to `path`; False when it does but the base file is not
     here or an edit cannot be applied (the copy is then unread, never guessed at)."""
     from .copies import copied_from, edited
-    from .references import locate, note_unread
+    from .references import locate, note_unread, spelt
     from .shell import known
 
     got = copied_from(doc, path) or (copied_from(doc, path + suffix) if suffix and not path.endswith(suffix) else None)
     if got is None or got[0] == path:
         return None
     src, edits = got
-    where = locate(doc, src) if known(src) else None
+    # (a base file under the launcher's own folder spelt through a variable, `ROOT="$(cd "$(dirname "$0")/.." && pwd)"`
+    # then `sed ... "${ROOT}/lora/x.template.yaml" > "$RENDERED"`, is as known as named_config takes it: round 86m)
+    where = locate(doc, src) if known(spelt(doc, src)) else None
     text = None
     if where is not None:
         try:
