@@ -3,13 +3,14 @@ tests/test_configs_real.py) and the Hydra mechanism they use that cfg87's compos
 `--config-name NAME` / `-cn NAME` (hydra.cc 1.3 "Hydra's command line flags": it replaces the `config_name` of
 `@hydra.main`), seen in leo-liuzy/CodeUpdateArena's scripts/ft_u.sh (`ft_test_bed.py --config-name=lora_zs usage=eval
 ...`), which main refused as "a Hydra app ... which attn-doctor does not read yet". `--config-path` / `-cp` (another
-config folder) stays refused. Every file here is written by cfg88 for these tests, on cfg87's app (test_configs_cfg87)."""
+config folder) stayed refused until cfg93 (session 22) read it. Every file here is written by cfg88 for these tests,
+on cfg87's app (test_configs_cfg87)."""
 
 from __future__ import annotations
 
 import pytest
 
-from attn_doctor.configs.pyscript.hydra_compose import Refused, config_name_flag
+from attn_doctor.configs.pyscript.hydra_compose import Refused, config_flags, config_name_flag
 from configs_corpus import put, trainer_reading
 from test_configs_cfg87 import _launch, _repo
 
@@ -32,7 +33,7 @@ def test_the_config_name_flag_chooses_the_primary_config(tmp_path, line, want):
 
 @pytest.mark.parametrize("line", [
     "python src/train.py --config-name missing",  # a primary config not here: Hydra fails, nothing composed here
-    "python src/train.py --config-path ../other --config-name fast",  # another folder: not followed
+    "python src/train.py --config-path ../other --config-name fast",  # another folder, not here (cfg93 reads one here)
     "python src/train.py -cn $CONFIG",  # chosen at run time
 ])
 def test_a_primary_config_not_known_here_stays_refused(tmp_path, line):
@@ -45,5 +46,8 @@ def test_config_name_flag_on_its_own():
     assert config_name_flag(["-cn", "a", "x=1"]) == ("a", ["x=1"])
     assert config_name_flag(["--config-name=b.yaml", "+y=2"]) == ("b", ["+y=2"])
     assert config_name_flag(["m=q"]) == (None, ["m=q"])
+    # (cfg93: the config folder flags are read, config_flags, no longer refused: tests/test_configs_cfg93.py)
+    assert config_name_flag(["-cp", "conf2", "-cn", "a"]) == ("a", [])
+    assert config_flags(["-cp", "conf2", "--config-dir=/x", "-cn", "a", "m=q"]) == ("a", "conf2", "/x", ["m=q"])
     with pytest.raises(Refused):
-        config_name_flag(["-cp", "conf2", "-cn", "a"])
+        config_flags(["-cp", "$CONF_DIR"])

@@ -1,37 +1,93 @@
-"""Issue 24, round 86m: a measure-only fresh set of users' trainer configs and launch scripts (helper cfg86m, session 21,
-2026-11-30).
+"""Issue 24, round 86m: a fresh set of users' trainer configs and launch scripts (helper cfg86m, session 21,
+2026-11-30), measure-only until the lead measured it (session 21's start and end, session 22's start, all equal: flat
+15 / 25 claimed files right in all four fields (trainer 18, required 20, dtype 16, compile 20), 5 claimed files
+refused, 26 / 26 refusals; in the repository layout 16 / 25 (trainer 19, required 21, dtype 17, compile 21), 4
+refused, 26 / 26); training material since cfg91 (session 22).
 
-fixtures/configs/round86m/ (see its README: users' files from repositories on the train side of the split, taken as the
-look-ups returned them, labelled from the trainers' own source; no reader was run on them by the helper) is not read
-file by file here, and no measured figure is held: the lead measures the set (at the session's start commit and at its
-end). What is checked is the format:
+fixtures/configs/round86m/ (see its README: 51 files from 29 users' repositories on the train side of the split, taken
+as the look-ups returned them, labelled from the trainers' own source before any reader ran) is read file by file, as
+`check --config FILE` reads it where the set keeps it, and again in its repositories' layout (every file at its
+`source` path); what stays wrong is a strict xfail with the reason (the README's "Read after its measurement" has each
+miss, where its value comes from and its class).
+The format is checked as for every staged round:
 - every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
-  types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder its
-  trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered), and keeps its mix of trainers (transformers / TRL, LLaMA-Factory,
-  Unsloth, ai-toolkit, diffusers, ms-swift) and of refusals;
-- no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one
-  was claimed for this round in the session's claims file (where that file is on this machine);
-While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
-folders takes its skips from that one list."""
+  types and values), its repository on the readers' side of the split (by its hash and by name) and not a trainer's
+  own, the file in the folder its trainer names and named after its source, `refused` exactly for files no claimed
+  trainer reads;
+- the set keeps its size (floors = what was gathered), and keeps its mix of trainers and of refusals;
+- no repository is shared with another folder under fixtures/configs/ (held-out aside, never listed), and every one
+  was claimed for this round in the session's claims file (where that file is on this machine)."""
 
 from __future__ import annotations
 
 
-import pytest
-
-from configs_corpus import assert_no_key, assert_no_repository_held_out, CLAIMS, assert_measure_only, check_blind_round, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, expect, files
+from configs_corpus import assert_no_key, MEASURE_ONLY, CONFIGS as CORPUS, assert_floors
+from configs_corpus import assert_no_repository_held_out, assert_training, expect, files
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round86m"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, repositories
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 51, 25, 26, 29
+
+_T = "round86m/transformers/"
+_NOT_KEPT = "{what}, a file of the repository the set does not keep"
+_AWINDLEAVES = ("refused: `bash scripts/launch.sh src/train.py --bf16 True ...` hands its words to a generic launcher "
+                "(python / torchrun \"$@\"); what trains is the repository's src/train.py (HfArgumentParser over a "
+                "TrainingArguments subclass, QwenVLTrainer), " + _NOT_KEPT.format(what="src/train.py"))
+STILL_WRONG = {
+    _T + "AmitChowdary122__cyber-openenv__scripts__run_hf_job_l40s.sh":
+        "refused: `hf jobs uv run ... https://huggingface.co/spaces/.../raw/main/scripts/train_hf_job.py` runs a "
+        "Space's copy of the script, fetched by URL on Hugging Face's machines; the label took the repository's "
+        "scripts/train_hf_job.py for it, a file of another repository than the one run",
+    _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_covft.sh": _AWINDLEAVES,
+    _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_freeze_vision.sh": _AWINDLEAVES,
+    _T + "Awindleaves__FineTuneQwen3-VL__scripts__train_lora.sh": _AWINDLEAVES,
+}
+# refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
+_U = "round86m/unclaimed-user-script/"
+_D = "round86m/unclaimed-deep-training/"
+OTHER_WORDS = {
+    _D + "chenghaoYang__Finetuning_LLM__scripts__train_lora.sh":
+        "refused as ColossalAI's (`colossalai run ... ../train.py` of the `elif` for trainer_backend cl), not in the "
+        "label's words \"train.py\": the script sets trainer_backend=pl first, so its `python ../train.py` branch runs",
+    _D + "chenghaoYang__Finetuning_LLM__config__train_pl.yaml":
+        "refused as not valid YAML (line 47: a `!!python/tuple` tag safe_load has no constructor for), not in the "
+        "label's words \"not a trainer config\"",
+    _U + "Awindleaves__FineTuneQwen3-VL__scripts__eval__run_eval.sh":
+        "refused as only running another script (scripts/eval/eval_playground.sh), not in the label's words \"no "
+        "trainer calls\"",
+    _U + "minionsjay__LoRA-Train__train__run.sh":
+        "refused as running `python -m train`, a training module no claimed trainer ships, not in the label's words "
+        "\"no trainer calls\"",
+}
+STILL_WRONG.update(OTHER_WORDS)
+_BESIDE = ("labelled through {what}, which the set keeps under its flattened name (read right in the repository "
+           "layout)")
+STILL_WRONG_FLAT = dict(STILL_WRONG, **{
+    _T + "DeepkamalGill__safety-conditioned-finetuning__scripts__train_lora.sh":
+        _BESIDE.format(what="training/train_lora.py"),
+    "round86m/ai-toolkit/MostDef2000__content__scripts__train_lora.sh":
+        _BESIDE.format(what="lora/train_config.template.yaml (rendered with `sed \"s/{{MODEL_ID}}/...\" \"${ROOT}/lora/"
+                            "...\" > RENDERED`, ROOT the launcher's parent folder: read through it since cfg91)"),
+    "round86m/llama-factory/YuxuanJiang1__DRP__scripts__run_all.sh":
+        _BESIDE.format(what="configs/qwen_lora_sft.yaml (`llamafactory-cli train $PROJECT_DIR/configs/...` typed "
+                            "into tmux with PROJECT_DIR=$(pwd): read as LLaMA-Factory since cfg91, dtype '' flat)"),
+})
+STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-30")
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round86m", files_min=51, claimed_min=25, refused_min=26, repos_min=29,
+                              captured="2026-11-30", still_wrong=STILL_WRONG_FLAT,
+                              still_wrong_in_layout=STILL_WRONG_LAYOUT, claimed_by="cfg86m", unread=MEASURE_ONLY))
+
+
+def test_the_readings_keep_their_floors():
+    """cfg91's figures as floors (the lead measured flat 15 / 25 claimed right, repository layout 16 / 25; with two
+    relabels and cfg91's fixes flat 18 / 25, layout 21 / 25; refused as the
+    benchmark counts them 26 / 26 in both, 22 / 26 in the label's words): the xfail lists above are the misses, and no
+    more of them."""
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(18, 21), refused=(26, 26),
+                  in_words=(22, 22))
 
 
 def test_no_repository_is_held_out_by_its_hash_or_its_name():
@@ -41,18 +97,13 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
     assert_no_repository_held_out(FILES)
 
 
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
-
-
 def test_the_set_keeps_its_mix():
-    """What the README counts: claimed trainers' files (transformers / TRL 16, LLaMA-Factory 3, Unsloth 2, ai-toolkit 2,
-    diffusers 1, ms-swift 1) and refusals (26: users' own settings files, loops, launchers and placeholders, Tinker API
+    """What the README counts: claimed trainers' files (transformers / TRL 15, LLaMA-Factory 4 since Zzzzz1N's launcher's
+    relabel, Unsloth 2, ai-toolkit 2, diffusers 1, ms-swift 1) and refusals (26: users' own settings files, loops, launchers and placeholders, Tinker API
     scripts, a deep_training / Lightning layout, a Python fragment saved as .toml, a bare LoRA-parameters JSON)."""
     trainers = [expect(p)["trainer"] for p in FILES]
-    assert sum(t == "transformers" for t in trainers) >= 16
-    assert sum(t == "llama-factory" for t in trainers) >= 3
+    assert sum(t == "transformers" for t in trainers) >= 15
+    assert sum(t == "llama-factory" for t in trainers) >= 4
     assert sum(t == "unsloth" for t in trainers) >= 2
     assert sum(t == "ai-toolkit" for t in trainers) >= 2
     assert sum(t == "diffusers" for t in trainers) >= 1
@@ -60,28 +111,10 @@ def test_the_set_keeps_its_mix():
     assert sum(t.startswith("unclaimed:") or t == "none" for t in trainers) >= 26
 
 
-def test_no_repository_is_shared_with_another_set():
-    """round86m's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
-    file at the top of fixtures/configs/ (held-out aside, and never listed; round 82m, measured and training material
-    this session, counts by its `source` lines)."""
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    others = repos_outside("round86m")
-    assert not mine & others, sorted(mine & others)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_repository_was_claimed_for_this_round():
-    """Each repository was claimed by cfg86m, and by nobody else, before it was opened."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(f"REPO {repo} ")]
-        assert owners == ["cfg86m"], (repo, owners)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
-    assert_measure_only("round86m")
+def test_the_readers_of_the_training_sets_read_it():
+    """A training round is read by the benchmarks and tests that read every training folder: none of them names it
+    among the folders they skip any more (it was measure-only until the lead's measurement of session 22's start)."""
+    assert_training("round86m")
 
 
 def test_no_file_holds_a_key():

@@ -1497,6 +1497,11 @@ def _through_own_modules(doc: dict, path: str):
                 src = found[1] if found is not None else modules(n.module, n.level)
                 if src and src not in texts:
                     texts.append(src)
+    for module, level, name in _module_object_calls(doc, t):
+        # `import mypkg; mypkg.train()`, `from mypkg import cli; cli.main()`, `import mypkg.trainer as T; T.run()`
+        found = own_definition(doc, module, level, name)
+        if found is not None and found[1] not in texts:
+            texts.append(found[1])
     if not texts:
         return None
     try:
@@ -1507,11 +1512,87 @@ def _through_own_modules(doc: dict, path: str):
                                            f"repository"] + det["evidence"])
 
 
+def _module_object_calls(doc: dict, t) -> list:
+    """(module, level, function) of each call the script `t` makes on a module object of the user's checkout, as the
+    import statement binds the name (Python reference, "The import statement"): `import a.b.c` binds a, and a.b, a.b.c
+    are its attributes; `import a.b as T` binds T to a.b; `from a import b` binds a's attribute b, or else its submodule
+    a.b (here: when a does not define b and a/b.py or a/b/__init__.py is). A submodule reached as an attribute of a
+    module (`mypkg.trainer.run()` after `import mypkg`) is one only when something imports it: the script's own import
+    statement, or the package's __init__.py (importing a submodule makes it the package's attribute). An installed
+    library's modules are never looked for (_LIBRARIES); a name the script rebinds is not a module any more."""
+    import ast
+
+    from .pyscript import _LIBRARIES, tree
+
+    bound: dict = {}  # name -> (module, level, the dotted modules the import statement itself imports)
+    for n in ast.walk(t):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if a.name.split(".")[0] in _LIBRARIES:
+                    continue
+                parts = a.name.split(".")
+                chain = {".".join(parts[:i + 1]) for i in range(len(parts))}
+                bound[a.asname or parts[0]] = (a.name if a.asname else parts[0], 0, chain)
+        elif isinstance(n, ast.ImportFrom) and (n.level or n.module and n.module.split(".")[0] not in _LIBRARIES):
+            for a in n.names:
+                sub = ".".join(x for x in (n.module, a.name) if x)
+                if a.name != "*" and (n.module is None or own_definition(doc, n.module, n.level, a.name) is None) and \
+                        _module_file(doc, sub, n.level, package=True):
+                    bound[a.asname or a.name] = (sub, n.level, {sub})
+    rebound = {x.id for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For))
+               for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(tg)
+               if isinstance(x, ast.Name)}
+    out = []
+    for n in ast.walk(t):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
+            continue
+        parts, x = [], n.func
+        while isinstance(x, ast.Attribute):
+            parts.insert(0, x.attr)
+            x = x.value
+        if not isinstance(x, ast.Name) or x.id not in bound or x.id in rebound:
+            continue
+        module, level, imported = bound[x.id]
+        for part in parts[:-1]:
+            sub = module + "." + part
+            if sub not in imported and not _imports_submodule(doc, module, level, part):
+                module = None
+                break
+            module = sub
+        if module is not None and (module, level, parts[-1]) not in out:
+            out.append((module, level, parts[-1]))
+    return out
+
+
+def _imports_submodule(doc: dict, package: str, level: int, name: str) -> bool:
+    """Whether the package's __init__.py (of the user's checkout) imports its submodule `name` (`from . import name`,
+    `from .name import x`, `import package.name`), which makes the submodule the package's attribute, and does not
+    bind `name` to anything else (own_definition finds no def, class or assignment of it)."""
+    import ast
+
+    from .pyscript import tree
+
+    where = _module_file(doc, package, level, package=True)
+    if where is None or not where.endswith("__init__.py") or own_definition(doc, package, level, name) is not None:
+        return False
+    t = tree(_module_text(where) or "")
+    for n in ast.walk(t) if t is not None else ():
+        if isinstance(n, ast.ImportFrom) and n.level == 1 and (
+                n.module is None and any(a.name == name and not a.asname for a in n.names) or
+                n.module is not None and n.module.split(".")[0] == name):
+            return True
+        if isinstance(n, ast.ImportFrom) and not n.level and n.module and n.module.startswith(f"{package}.{name}") or \
+                isinstance(n, ast.Import) and any(a.name.startswith(f"{package}.{name}") for a in n.names):
+            return True
+    return False
+
+
 def _module_beside(doc: dict, module: str):
     """_script_beside for `accelerate launch -m pkg.train` / `python -m pkg.train`: the module's file where Python
     finds it from the repository (pkg/train.py, or pkg/train/__main__.py), or under src/ (the src layout a pyproject
     installs the package from: round 29m's `srun accelerate launch ... -m citation_sft.train`, the module at
-    src/citation_sft/train.py). A module of an installed package that is not here stays unread."""
+    src/citation_sft/train.py) or the package folder the build configuration names (_package_dirs). A module of an
+    installed package that is not here stays unread."""
     if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", module):
         return None  # (a one-part module is an installed tool's as often as the user's: `-m train` stays as it was)
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and
@@ -1523,6 +1604,15 @@ def _module_beside(doc: dict, module: str):
         where = locate(doc, cand)  # (looked for first: a candidate that is not here is no file the launch names)
         if where is not None:
             return _read_beside(doc, named_config(doc, cand, located=where), cmd)
+    # the package folder the repository's build configuration names (`where = ["lib"]`: lib/pkg/train.py), from the
+    # launcher's folder or one of the two above it (cfg93)
+    here = os.path.dirname(os.path.abspath(doc["path"]))
+    for up in (here, os.path.dirname(here), os.path.dirname(os.path.dirname(here))):
+        for d in _package_dirs(up):
+            for cand in (rel + ".py", rel + "/__main__.py"):
+                if os.path.isfile(os.path.join(d, cand)):
+                    where = os.path.join(d, cand)
+                    return _read_beside(doc, named_config(doc, where, located=where), cmd)
     return None
 
 
@@ -1591,10 +1681,10 @@ def _read_through(doc: dict, path: str, where: str, script: str, beside):
     if not beside[2]:
         return beside[0], beside[1], dict(beside[3], evidence=[f"{os.path.basename(path)} runs {script} with no "
                                                               f"options of its own"] + beside[3]["evidence"])
-    primary = _hydra_overrides(beside)
+    primary = _hydra_overrides(beside, doc)
     if primary is not None:
         # the script's reader composes its config with these overrides (pyscript.settings_files.hydra_composed)
-        beside[1]["hydra_overrides"] = list(beside[2])
+        beside[1]["hydra_overrides"] = _hydra_words(doc, beside[2])
         return beside[0], beside[1], dict(beside[3], evidence=[
             f"{os.path.basename(path)} runs {script}, a Hydra app, with overrides of the config its {primary} "
             f"composes ({' '.join(beside[2])[:120]})"] + beside[3]["evidence"])
@@ -1620,10 +1710,46 @@ def _hydra_app_here(doc: dict) -> bool:
     """Whether the script a launch recognised as a Hydra app's (`train.py +trainer.x=1`, others._hydra_forced) runs is
     here and takes the launch's overrides (_hydra_overrides): its reader composes its config, _read_through (cfg87)."""
     script = _script_run(doc)
-    return bool(script) and _hydra_overrides(_script_beside(doc, script)) is not None
+    return bool(script) and _hydra_overrides(_script_beside(doc, script), doc) is not None
 
 
-def _hydra_overrides(beside) -> str | None:
+def _hydra_words(doc: dict, words) -> list:
+    """The launch's words to a Hydra app with its config folder flags written as this machine finds the folders:
+    `--config-dir D` / `-cd D` made absolute from where the command runs, as Hydra makes it (hydra/_internal/utils.py
+    _run_hydra: os.path.abspath(args.config_dir)): after the launch's `cd`s (references.working_dir), else the
+    launcher's folder or one of the two above it that holds D (a launch in scripts/ run from the repository root); a D
+    none of those holds stays under the launcher's folder, where nothing is found (its files are not here). An
+    absolute folder of another machine (`-cp /workspace/repo/conf`, either flag) is its last parts under the
+    launcher's folder or the two above it, where one of those is here (the repository checked out elsewhere, as
+    references.locate finds a file). A relative `--config-path` stays relative to the script, as Hydra reads it."""
+    from .references import launcher_dir, working_dir
+
+    here = launcher_dir(doc)
+    ups = [here, os.path.dirname(here), os.path.dirname(os.path.dirname(here))]
+    out, it = [], iter(str(w) for w in words)
+    for w in it:
+        flag, eq, val = w.partition("=")
+        if flag not in ("-cd", "--config-dir", "-cp", "--config-path"):
+            out.append(w)
+            continue
+        d = val if eq else next(it, "")
+        if "$" in d or "`" in d or not d:
+            pass  # (chosen at run time: hydra_compose.config_flags refuses it)
+        elif os.path.isabs(d) and not os.path.isdir(d):
+            parts = [p for p in d.split("/") if p]
+            d = next((os.path.join(u, *parts[i:]) for i in range(1, len(parts)) for u in ups
+                      if os.path.isdir(os.path.join(u, *parts[i:]))), d)
+        elif not os.path.isabs(d) and flag in ("-cd", "--config-dir"):
+            cwd = next((c for c in (working_dir(doc, x.script) for x in doc.get("commands") or [] if x.script)
+                        if c is not None), None)
+            starts = [cwd] if cwd else ups
+            d = next((os.path.join(u, d) for u in starts if os.path.isdir(os.path.join(u, d))),
+                     os.path.join(starts[0], d))
+        out.append(f"{'--config-dir' if flag in ('-cd', '--config-dir') else '--config-path'}={d}")
+    return out
+
+
+def _hydra_overrides(beside, doc: dict | None = None) -> str | None:
     """The primary config's name when the script beside a launch is a Hydra app (`@hydra.main(config_path=...,
     config_name=...)`) whose primary config is here and every word the launch gives it is a Hydra override its
     composition takes (`python src/train.py model=$MODEL_NAME training=qlora training.bf16=false`: a group's option,
@@ -1642,7 +1768,8 @@ def _hydra_overrides(beside) -> str | None:
         return None
     hydra = dict(script_hydra(beside[1]), note=lambda p: None)
     try:
-        composed = hydra_composed(entries[0][1], hydra, overrides=list(beside[2]))
+        composed = hydra_composed(entries[0][1], hydra, overrides=_hydra_words(doc, beside[2]) if doc is not None
+                                  else list(beside[2]))
     except Refused:
         return None
     return os.path.basename(entries[0][1]) if composed is not None else None
@@ -1882,14 +2009,16 @@ def _copied_config(doc: dict, path: str, suffix: str = ""):
     (configs/copies.py). None when the script copies nothing to `path`; False when it does but the base file is not
     here or an edit cannot be applied (the copy is then unread, never guessed at)."""
     from .copies import copied_from, edited
-    from .references import locate, note_unread
+    from .references import locate, note_unread, spelt
     from .shell import known
 
     got = copied_from(doc, path) or (copied_from(doc, path + suffix) if suffix and not path.endswith(suffix) else None)
     if got is None or got[0] == path:
         return None
     src, edits = got
-    where = locate(doc, src) if known(src) else None
+    # (a base file under the launcher's own folder spelt through a variable, `ROOT="$(cd "$(dirname "$0")/.." && pwd)"`
+    # then `sed ... "${ROOT}/lora/x.template.yaml" > "$RENDERED"`, is as known as named_config takes it: round 86m)
+    where = locate(doc, src) if known(spelt(doc, src)) else None
     text = None
     if where is not None:
         try:
@@ -1946,8 +2075,9 @@ def script_hydra(doc: dict) -> dict:
     """What the Hydra composition of a script's `@hydra.main` config needs (pyscript.constants' `hydra`): load, a path
     relative to the script's folder (Hydra's config_path is relative to the file declaring the main function) -> (its
     mapping, its `# @package` header) or None when it is not there; overrides, the launch's Hydra overrides
-    (doc["hydra_overrides"], _hydra_overrides); note, which names a file the composition needs that is not here in
-    the reading's unread files (cfg87)."""
+    (doc["hydra_overrides"], _hydra_overrides); environ, the variables the launch exports to the script (its
+    `${oc.env:VAR}`); note, which names a file the composition needs that is not here in the reading's unread files
+    (cfg87)."""
     from .pyscript.hydra_compose import header_package
     from .references import note_unread
 
@@ -1965,15 +2095,75 @@ def script_hydra(doc: dict) -> dict:
         data = {} if data is None else data  # (an empty option file: `model/none.yaml`)
         return (data, header_package(text)) if isinstance(data, dict) else None
 
-    return {"load": load, "overrides": list(doc.get("hydra_overrides") or []), "note": lambda p: note_unread(doc, p)}
+    return {"load": load, "overrides": list(doc.get("hydra_overrides") or []), "environ": dict(doc.get("environ") or {}),
+            "note": lambda p: note_unread(doc, p)}
 
 
 def _module_roots(doc: dict) -> list:
     """The folders a Python script of `doc` imports its own absolute modules from (script_modules): its folder (Python
     puts the script's folder first on sys.path) and the two above it (the repository root a script in scripts/ or a
-    notebook in notebooks/ is run from)."""
+    notebook in notebooks/ is run from); then the package folders the build configuration of any of those names
+    (_package_dirs: src/ of a src layout), from which `pip install -e .` makes the packages importable by name."""
     base = os.path.dirname(os.path.abspath(doc["path"]))
-    return [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
+    ups = [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
+    return ups + [d for up in ups for d in _package_dirs(up) if d not in ups]
+
+
+def _package_dirs(root: str) -> list:
+    """The folders under `root` its build configuration installs packages from, as the build backends read it:
+    setuptools' `package-dir = {"" = "lib"}` / `[tool.setuptools.packages.find] where` (pyproject.toml), `package_dir
+    = =lib` / `[options.packages.find] where` (setup.cfg), `package_dir={"": "lib"}` / `find_packages("lib")`
+    (setup.py); Poetry's `packages = [{include = ..., from = "lib"}]`; Hatch's wheel `packages = ["lib/pkg"]`. A
+    pyproject.toml that names none (a [project], [build-system] or [tool.poetry] table) has its src/ folder taken, as
+    setuptools' automatic discovery (setuptools docs, "Package Discovery": src-layout), Hatch, Poetry and uv_build
+    take it. Nothing for a root with no build configuration."""
+    import configparser
+
+    found: list = []
+    py = os.path.join(root, "pyproject.toml")
+    data = None
+    if os.path.isfile(py):
+        try:
+            data = load_toml(py, read_text(py))
+        except (OSError, UsageError):
+            data = None
+    tool = data.get("tool") if isinstance(data, dict) and isinstance(data.get("tool"), dict) else {}
+    st = tool.get("setuptools") if isinstance(tool.get("setuptools"), dict) else {}
+    pkg_dir = st.get("package-dir") if isinstance(st.get("package-dir"), dict) else {}
+    found += [pkg_dir[""]] if isinstance(pkg_dir.get(""), str) else []
+    where = (st.get("packages") or {}).get("find", {}).get("where") if isinstance(st.get("packages"), dict) else None
+    found += [w for w in (where if isinstance(where, list) else [where]) if isinstance(w, str)]
+    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    found += [p["from"] for p in poetry.get("packages") or [] if isinstance(p, dict) and isinstance(p.get("from"), str)]
+    hatch = (((tool.get("hatch") or {}).get("build") or {}).get("targets") or {}).get("wheel") \
+        if isinstance(tool.get("hatch"), dict) else None
+    found += [os.path.dirname(p) for p in (hatch or {}).get("packages") or [] if isinstance(p, str) and "/" in p] \
+        if isinstance(hatch, dict) else []
+    cfg = os.path.join(root, "setup.cfg")
+    if os.path.isfile(cfg):
+        parser = configparser.ConfigParser()
+        try:
+            parser.read_string(read_text(cfg))
+        except (OSError, UsageError, configparser.Error):
+            parser = None
+        if parser is not None:
+            for line in parser.get("options", "package_dir", fallback="").splitlines():
+                k, eq, v = line.partition("=")
+                found += [v.strip()] if eq and not k.strip() and v.strip() else []
+            found += [parser.get("options.packages.find", "where", fallback="").strip()]
+    setup = os.path.join(root, "setup.py")
+    if os.path.isfile(setup):
+        text = _module_text(setup) or ""
+        found += re.findall(r"""package_dir\s*=\s*\{\s*(?:''|"")\s*:\s*['"]([^'"]+)['"]""", text)
+        found += re.findall(r"""find_(?:namespace_)?packages\(\s*(?:where\s*=\s*)?['"]([^'"]+)['"]""", text)
+    if not found and isinstance(data, dict) and ("project" in data or "build-system" in data or poetry):
+        found = ["src"]
+    out = []
+    for d in found:
+        where = os.path.normpath(os.path.join(root, d.strip().strip("/")))
+        if d.strip() not in ("", ".") and os.path.isdir(where) and where not in out:
+            out.append(where)
+    return out
 
 
 def _module_file(doc: dict, module, level: int = 0, importer: str | None = None, package: bool = False) -> str | None:

@@ -1732,9 +1732,11 @@ def read(doc: dict) -> dict:
                       "attn": name or "the model's default (sdpa)"})
     dtype = dtype_from(s)
     if dtype is None and s.get("weights_upcast") and not s.get("amp_unknown") and not s.get("args_unseen") and \
-            not _trl_config(doc):
+            (not _trl_config(doc) or s.get("bf16") is False and not truthy(s.get("fp16"))):
         # float32 weights (prepare_model_for_kbit_training) and TrainingArguments' own bf16 / fp16 default False: no
-        # autocast, the run is float32
+        # autocast, the run is float32. A TRL config turns bf16 on only when it is left None (below); one given
+        # bf16=False (and no fp16) autocasts under no TRL version (round 86m's Abhay557 SFTConfig(fp16=False,
+        # bf16=False) over a 4-bit model: bitsandbytes' Linear4bit hands back its input's float32, modules.py forward)
         dtype = "float32"
     if s.get("bf16") is None and not truthy(s.get("fp16")) and not model_config and \
             ("dtype" in {**kw, **s} or s.get("dtype_named") or trl_pinned_at_least(doc, (0, 19))) and \

@@ -31,6 +31,8 @@ _SAME = re.compile(r"^(?:realpath(?:\s+-[a-z]+)*|readlink\s+-[fem]+|resolve-path
 _VAR_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 # a redirection inside a substitution (`cd -- "$(dirname -- "$0")" &> /dev/null && pwd`) prints nothing to the path
 _REDIRECTION = re.compile(r"\s*(?:\d?>>?|&>>?)\s*(?:&\d+|[^\s;&)]+)")
+# the working directory spelt out at the start of a path word: `$(pwd)/`, `` `pwd`/ ``, `$PWD/`, `${PWD}/`
+_CWD = re.compile(r"^(?:\$\(\s*pwd(?:\s+-[PL])?\s*\)|`\s*pwd(?:\s+-[PL])?\s*`|\$PWD\b|\$\{PWD\})/+")
 # commands that move the working directory: bash / cmd.exe / PowerShell
 CD_PROGRAMS = {"cd", "pushd", "chdir", "set-location", "push-location", "sl"}
 
@@ -118,6 +120,11 @@ def spelt(doc: dict, word: str) -> str:
             if base is not None:
                 out = os.path.join(base, word[m.end():].lstrip("/\\"))
     word = out if out is not None else word
+    cwd = _CWD.match(word)
+    if cwd and word[cwd.end():].strip("/"):
+        # `$(pwd)/configs/x.yaml` (`PROJECT_DIR=$(pwd)` ... `$PROJECT_DIR/configs/x.yaml`): the directory the command
+        # runs in, as a relative path is taken from (round 86m: YuxuanJiang1's run_all.sh)
+        word = word[cwd.end():]
     if "\\" in word and os.sep == "/":
         word = word.replace("\\", "/")  # a .bat's / .ps1's configs\x.toml
     return word

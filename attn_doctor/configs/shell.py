@@ -1085,12 +1085,44 @@ def _command_string(cmd: Command) -> str | None:
             # gets (round 65: `--role \$(hostname -s|tr -dc '0-9'):` in a LAUNCHER run by `srun bash -c "$CMD"`, a
             # substitution of the child shell, one word there)
             return re.sub(r"\\([$`])", r"\1", w[i + 2])
+    typed = _tmux_command(w)
+    if typed:
+        return typed
     for i, x in enumerate(w):
         if x in COMMAND_OPTIONS and i + 1 < len(w) and " " in w[i + 1].strip():
             return w[i + 1]
         if x.startswith(tuple(o + "=" for o in COMMAND_OPTIONS)) and " " in x.split("=", 1)[1].strip():
             return x.split("=", 1)[1]
     return None
+
+
+# tmux(1): `send-keys [-FHKlMRX] [-c target-client] [-N repeat-count] [-t target-pane] key ...` types its keys into the
+# pane's shell (a word that is not a key name is sent as its characters), and a newline or one of the keys below
+# submits the line; `new-session` / `new-window` / `split-window [options] [shell-command]` run the command in the new
+# pane. The options of each that take a value:
+_TMUX_VALUED = {"send-keys": {"-c", "-N", "-t"}, "send": {"-c", "-N", "-t"},
+                "new-session": {"-c", "-e", "-f", "-F", "-n", "-s", "-t", "-x", "-y"}, "new": {"-c", "-e", "-f", "-F",
+                                                                                         "-n", "-s", "-t", "-x", "-y"},
+                "new-window": {"-c", "-e", "-F", "-n", "-t"}, "neww": {"-c", "-e", "-F", "-n", "-t"},
+                "split-window": {"-c", "-e", "-F", "-l", "-p", "-t"}, "splitw": {"-c", "-e", "-F", "-l", "-p", "-t"}}
+_TMUX_ENTER = {"C-m", "Enter", "KPEnter", "C-j"}
+
+
+def _tmux_command(w: list[str]) -> str | None:
+    """The command line a `tmux send-keys ... "CMD" C-m` types and submits in a pane (round 86m: YuxuanJiang1's
+    run_all.sh, `llamafactory-cli train` sent to a session that way), or the shell-command of a `tmux new-session -d
+    "CMD"` / new-window / split-window; None for keys never submitted, and for anything else."""
+    if not w or os.path.basename(w[0]) != "tmux" or len(w) < 3 or w[1] not in _TMUX_VALUED:
+        return None
+    i, valued = 2, _TMUX_VALUED[w[1]]
+    while i < len(w) and w[i].startswith("-") and len(w[i]) > 1:
+        i += 2 if w[i] in valued else 1
+    rest = w[i:]
+    if w[1] not in ("send-keys", "send"):
+        return " ".join(rest) if rest else None
+    text = "".join("\n" if k in _TMUX_ENTER else k for k in rest)
+    # (a line typed but not submitted does not run: what follows the last newline)
+    return text[:text.rfind("\n")] if "\n" in text and text.strip() else None
 
 
 def _ps_concat(val: str, env: dict) -> str | None:

@@ -271,7 +271,11 @@ def unseen_lookup(node, consts: dict, depth: int = 0) -> bool:
             return False
         if _unseen(m):
             return True
-    return False
+    # the key's own value not known here (a Hydra `${oc.env:VAR}` nothing sets, an interpolation not settled:
+    # settings_files._literal's RUNTIME): the run decides, not the getter's default
+    got = [v for k, v in zip(m.keys, m.values) if isinstance(k, ast.Constant) and k.value == parts[1][-1]] \
+        if isinstance(m, ast.Dict) and parts[1] else []
+    return bool(got) and got[-1] is RUNTIME
 
 
 def _dict_items(node, consts: dict, depth: int = 0) -> list:

@@ -48,21 +48,35 @@ def parse_override(word: str):
 def config_name_flag(words: list) -> tuple[str | None, list]:
     """(the primary config `--config-name NAME` / `--config-name=NAME` / `-cn NAME` chooses, or None; the other words)
     of a launch's words: Hydra's command-line flag that replaces the `config_name` of `@hydra.main` (hydra.cc 1.3,
-    "Hydra's command line flags"; `.yaml` may be written or not). `--config-path` / `-cp` / `--config-dir` / `-cd`
-    (another config folder) raise Refused: where they point is not followed here (cfg88)."""
-    name, rest, it = None, [], iter(words)
+    "Hydra's command line flags"; `.yaml` may be written or not). The config folder flags are left out (config_flags)."""
+    name, _path, _dir, rest = config_flags(words)
+    return name, rest
+
+
+def config_flags(words: list) -> tuple[str | None, str | None, str | None, list]:
+    """(config name, config path, config dir, the other words) of a launch's Hydra flags, each None when not given
+    (hydra.cc 1.3, "Hydra's command line flags"; facebookresearch/hydra hydra/_internal/utils.py, get_args_parser and
+    _run_hydra): `--config-name` / `-cn` replaces the decorator's config_name (`.yaml` may be written or not);
+    `--config-path` / `-cp` replaces its config_path (absolute, or relative to the Python file declaring
+    @hydra.main); `--config-dir` / `-cd` adds a folder to the config search path (made absolute from the working
+    directory), searched after the app's own (`search_path.prepend(..., anchor=SearchPathQuery(provider="schema"))`:
+    before the structured configs, after the app's folder). Each flag is argparse's: its last value wins. A value the
+    run fills in (`-cp $CONF`) raises Refused."""
+    found: dict = {}
+    rest, it = [], iter(words)
     for w in it:
         w = str(w)
         flag, eq, val = w.partition("=")
-        if flag in ("--config-name", "-cn"):
-            name = val if eq else next(it, "")
-        elif flag in ("--config-path", "-cp", "--config-dir", "-cd"):
-            raise Refused(f"{flag}: a config folder other than the app's own is not followed")
-        else:
+        key = {"--config-name": "name", "-cn": "name", "--config-path": "path", "-cp": "path", "--config-dir": "dir",
+               "-cd": "dir"}.get(flag)
+        if key is None:
             rest.append(w)
-    if name is not None and (not name or _unknown_text(name)):
-        raise Refused("--config-name: the primary config is chosen at run time")
-    return (name[:-5] if name and name.endswith(".yaml") else name), rest
+            continue
+        found[key] = val if eq else next(it, "")
+        if not found[key] or _unknown_text(found[key]):
+            raise Refused(f"{flag}: chosen at run time")
+    name = found.get("name")
+    return (name[:-5] if name and name.endswith(".yaml") else name), found.get("path"), found.get("dir"), rest
 
 
 def _unknown_text(text: str) -> bool:
@@ -209,11 +223,12 @@ def _compose_once(load, primary: str, choices: dict, appended: list) -> _Compose
     return c
 
 
-def compose(load, primary: str, overrides: list) -> tuple[dict, list]:
+def compose(load, primary: str, overrides: list, environ: dict | None = None) -> tuple[dict, list]:
     """(the composed config, the files it needs that are not here) of the app whose primary config is `primary` (a
     path under the config folder, without .yaml) launched with `overrides` (Hydra's words). load: a path under the
-    config folder -> (its mapping, its `# @package` header or None), or None when it is not here. Raises Refused for
-    overrides Hydra refuses; the caller has checked that the primary config is here."""
+    config folder -> (its mapping, its `# @package` header or None), or None when it is not here. environ: the
+    variables the launch puts in the app's environment (`${oc.env:VAR}`). Raises Refused for overrides Hydra refuses;
+    the caller has checked that the primary config is here."""
     first = _compose_once(load, primary, {}, [])
     choices, appended, values, deletes = {}, [], [], []
     for w in overrides:
@@ -267,16 +282,40 @@ def compose(load, primary: str, overrides: list) -> tuple[dict, list]:
         node = c._node(".".join(parts[:-1]), create=False)
         if isinstance(node, dict):
             node.pop(parts[-1], None)
-    _interpolate(out, out)
+    _interpolate(out, out, environ or {})
     return out, c.missing
 
 
-def _interpolate(node, root, depth: int = 0):
+# OmegaConf's environment resolver written as a whole value: `${oc.env:VAR}`, `${oc.env:VAR,default}`
+_OC_ENV = re.compile(r"^\$\{oc\.env:\s*([A-Za-z_]\w*)\s*(?:,\s*(.*?)\s*)?\}$", re.S)
+
+
+def oc_env(text: str, environ: dict):
+    """The value of `${oc.env:VAR,default}` as OmegaConf's oc.env resolver gives it (omegaconf docs, "Built-in
+    resolvers", oc.env: the variable's value, a string; else the default, converted to a string unless it is null):
+    VAR as the launch sets it for the app (environ), else the default, else UNSEEN (the run's environment decides, not
+    known here). None when `text` is no such interpolation."""
+    m = _OC_ENV.match(text)
+    if not m:
+        return None
+    if isinstance(environ.get(m.group(1)), str):
+        return environ[m.group(1)]
+    default = m.group(2)
+    if default is None or "${" in default:
+        return UNSEEN
+    if default == "null":
+        return None
+    return default[1:-1] if len(default) >= 2 and default[0] == default[-1] and default[0] in "'\"" else default
+
+
+def _interpolate(node, root, environ: dict, depth: int = 0):
     """`${model.attn}` written as a whole value: the value it names in the composed config (OmegaConf resolves it when
-    the app reads it); one it cannot settle here is UNSEEN."""
+    the app reads it), `${oc.env:VAR,default}` the environment's (oc_env); one it cannot settle here is UNSEEN."""
     for k, v in list(node.items()) if isinstance(node, dict) and depth < 12 else ():
         if isinstance(v, dict):
-            _interpolate(v, root, depth + 1)
+            _interpolate(v, root, environ, depth + 1)
+        elif isinstance(v, str) and _OC_ENV.match(v):
+            node[k] = oc_env(v, environ)
         elif isinstance(v, str) and "${" in v:
             m = _INTERPOLATION.match(v)
             got = root

@@ -79,7 +79,8 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     out[RETURNED_DICTS] = _returned_dicts(tree, out)
     out[RETURNED_OBJECTS] = _returned_objects(tree, out)
     out[SIGNATURE_FILTERS] = signature_filters(tree)
-    out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()}, **_environ_sets(tree)}
+    out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()},
+                    **_environ_sets(tree, bare=not argv)}
     out[ARGPARSE] = _argparse_defaults(tree)
     out[PINNED_BF16] = pinned_bf16(tree)
     if argv:
@@ -366,17 +367,41 @@ def _opaque_updates(tree) -> set:
     return out
 
 
-def _environ_sets(tree) -> dict:
+def _environ_sets(tree, bare: bool = False) -> dict:
     """name -> value node of each `os.environ["NAME"] = value` the script makes; a name set to two different values
-    (in branches, or one after the other around the read) is RUNTIME."""
+    (in branches, or one after the other around the read) is RUNTIME. bare: the script runs with no options (read
+    alone, or launched with none), so the branch of an `if "--fp32" in sys.argv:` is not taken (its `else:` is, and
+    the reverse for `not in`): the sets in the branch not taken are not made (round 86m: zgr0's improved_training.py
+    sets USE_FP16 under `if "--fp16" in sys.argv:` / `if "--fp32" in sys.argv:`, then reads it with default "true")."""
     out: dict = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript) and \
-                ast.unparse(n.targets[0].value) in ("os.environ", "environ") and \
-                isinstance(n.targets[0].slice, ast.Constant) and isinstance(n.targets[0].slice.value, str):
-            k = n.targets[0].slice.value
-            out[k] = n.value if k not in out or ast.dump(out[k]) == ast.dump(n.value) else RUNTIME
+
+    def visit(node) -> None:
+        if isinstance(node, ast.If) and bare:
+            given = _option_given(node.test)
+            if given is not None:
+                for child in (node.body if given else node.orelse):
+                    visit(child)
+                return
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript) and \
+                ast.unparse(node.targets[0].value) in ("os.environ", "environ") and \
+                isinstance(node.targets[0].slice, ast.Constant) and isinstance(node.targets[0].slice.value, str):
+            k = node.targets[0].slice.value
+            out[k] = node.value if k not in out or ast.dump(out[k]) == ast.dump(node.value) else RUNTIME
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
     return out
+
+
+def _option_given(test) -> bool | None:
+    """What `"--flag" in sys.argv` (`not in`) answers for a script run with no options: an option word is not in its
+    sys.argv, whose one word is the script's own path; None for any other test."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn)) and \
+            isinstance(test.left, ast.Constant) and isinstance(test.left.value, str) and \
+            test.left.value.startswith("-") and ast.unparse(test.comparators[0]) in ("sys.argv", "sys.argv[1:]"):
+        return isinstance(test.ops[0], ast.NotIn)
+    return None
 
 
 def _unless_given(tree) -> dict:

@@ -134,21 +134,30 @@ def hydra_composed(path: str, hydra: dict, overrides=None) -> dict | None:
     """The config Hydra hands the app whose primary config is `path` (relative to the script, as hydra_entries gives
     it), composed with the launch's overrides (hydra["overrides"], or `overrides`), each file it needs that is not here
     noted (hydra["note"], as the script would find it: conf/model/llama.yaml) and everything it could set unknown;
-    None when the primary config is not here. Raises hydra_compose.Refused for overrides Hydra refuses."""
-    from .hydra_compose import compose, config_name_flag
+    `${oc.env:VAR}` read from the variables the launch exports to the app (hydra["environ"]). None when the primary
+    config is not here. Raises hydra_compose.Refused for overrides Hydra refuses."""
+    from .hydra_compose import compose, config_flags
 
     folder, _, name = path.rpartition("/")
+    # the launch's `--config-name X` replaces the decorator's config_name (cfg88: leo-liuzy/CodeUpdateArena's ft_u.sh),
+    # `--config-path P` its config_path (relative to the script, as the decorator's), `--config-dir D` adds a folder
+    # searched after it (the launch makes D absolute from where it runs: configs._hydra_words)
+    chosen, config_path, config_dir, words = config_flags(
+        list(hydra.get("overrides") or [] if overrides is None else overrides))
+    folder = config_path.rstrip("/") if config_path is not None else folder
+    folders = [folder] + ([config_dir.rstrip("/")] if config_dir else [])
 
     def load(rel):
-        return hydra["load"]("/".join(x for x in (folder, rel) if x))
+        # the first folder of the search path that holds the file (Hydra: "The first matching config in the search
+        # path is used", hydra.cc "Config Search Path")
+        return next((got for got in (hydra["load"]("/".join(x for x in (f, rel) if x)) for f in folders)
+                     if got is not None), None)
 
-    # the launch's `--config-name X` replaces the decorator's config_name (cfg88: leo-liuzy/CodeUpdateArena's ft_u.sh)
-    chosen, words = config_name_flag(list(hydra.get("overrides") or [] if overrides is None else overrides))
     name = chosen or name
     primary = name[:-5] if name.endswith(".yaml") else name[:-4] if name.endswith(".yml") else name
     if load(primary + ".yaml") is None:
         return None
-    data, missing = compose(load, primary, words)
+    data, missing = compose(load, primary, words, environ=hydra.get("environ"))
     for m in missing:
         hydra["note"]("/".join(x for x in (folder, m) if x))
     return data
