@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_doctor.configs.pyscript.hydra_compose import Refused, config_flags, config_name_flag
+from attn_doctor.configs.pyscript.hydra_compose import Refused, config_flags
 from configs_corpus import put, trainer_reading
 from test_configs_cfg87 import _launch, _repo
 
@@ -43,11 +43,12 @@ def test_a_primary_config_not_known_here_stays_refused(tmp_path, line):
 
 
 def test_config_name_flag_on_its_own():
-    assert config_name_flag(["-cn", "a", "x=1"]) == ("a", ["x=1"])
-    assert config_name_flag(["--config-name=b.yaml", "+y=2"]) == ("b", ["+y=2"])
-    assert config_name_flag(["m=q"]) == (None, ["m=q"])
+    # (rev22: config_name_flag, its one caller gone since cfg93, was removed; config_flags reads the same words)
+    assert config_flags(["-cn", "a", "x=1"]) == ("a", None, None, ["x=1"])
+    assert config_flags(["--config-name=b.yaml", "+y=2"]) == ("b", None, None, ["+y=2"])
+    assert config_flags(["m=q"]) == (None, None, None, ["m=q"])
     # (cfg93: the config folder flags are read, config_flags, no longer refused: tests/test_configs_cfg93.py)
-    assert config_name_flag(["-cp", "conf2", "-cn", "a"]) == ("a", [])
+    assert config_flags(["-cp", "conf2", "-cn", "a"]) == ("a", "conf2", None, [])
     assert config_flags(["-cp", "conf2", "--config-dir=/x", "-cn", "a", "m=q"]) == ("a", "conf2", "/x", ["m=q"])
     with pytest.raises(Refused):
         config_flags(["-cp", "$CONF_DIR"])

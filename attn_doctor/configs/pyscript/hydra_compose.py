@@ -45,14 +45,6 @@ def parse_override(word: str):
     return m.group(1) or "", m.group(2), m.group(3), m.group(4)
 
 
-def config_name_flag(words: list) -> tuple[str | None, list]:
-    """(the primary config `--config-name NAME` / `--config-name=NAME` / `-cn NAME` chooses, or None; the other words)
-    of a launch's words: Hydra's command-line flag that replaces the `config_name` of `@hydra.main` (hydra.cc 1.3,
-    "Hydra's command line flags"; `.yaml` may be written or not). The config folder flags are left out (config_flags)."""
-    name, _path, _dir, rest = config_flags(words)
-    return name, rest
-
-
 def config_flags(words: list) -> tuple[str | None, str | None, str | None, list]:
     """(config name, config path, config dir, the other words) of a launch's Hydra flags, each None when not given
     (hydra.cc 1.3, "Hydra's command line flags"; facebookresearch/hydra hydra/_internal/utils.py, get_args_parser and
