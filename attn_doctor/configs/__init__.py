@@ -2109,6 +2109,20 @@ def _module_roots(doc: dict) -> list:
     return ups + [d for up in ups for d in _package_dirs(up) if d not in ups]
 
 
+def _toml_table(data, *keys) -> dict:
+    """The table at `keys` of a parsed TOML document, {} where any step is missing or not a table (a user's
+    pyproject.toml may hold `packages = {find = "src"}` or `build = "x"`: read as naming nothing, never a crash)."""
+    for k in keys:
+        data = data.get(k) if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _toml_list(table: dict, key: str) -> list:
+    """table[key] when it is an array, else []."""
+    got = table.get(key)
+    return got if isinstance(got, list) else []
+
+
 def _package_dirs(root: str) -> list:
     """The folders under `root` its build configuration installs packages from, as the build backends read it:
     setuptools' `package-dir = {"" = "lib"}` / `[tool.setuptools.packages.find] where` (pyproject.toml), `package_dir
@@ -2127,18 +2141,16 @@ def _package_dirs(root: str) -> list:
             data = load_toml(py, read_text(py))
         except (OSError, UsageError):
             data = None
-    tool = data.get("tool") if isinstance(data, dict) and isinstance(data.get("tool"), dict) else {}
-    st = tool.get("setuptools") if isinstance(tool.get("setuptools"), dict) else {}
-    pkg_dir = st.get("package-dir") if isinstance(st.get("package-dir"), dict) else {}
+    tool = _toml_table(data, "tool")
+    st = _toml_table(tool, "setuptools")
+    pkg_dir = _toml_table(st, "package-dir")
     found += [pkg_dir[""]] if isinstance(pkg_dir.get(""), str) else []
-    where = (st.get("packages") or {}).get("find", {}).get("where") if isinstance(st.get("packages"), dict) else None
+    where = _toml_table(st, "packages", "find").get("where")
     found += [w for w in (where if isinstance(where, list) else [where]) if isinstance(w, str)]
-    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
-    found += [p["from"] for p in poetry.get("packages") or [] if isinstance(p, dict) and isinstance(p.get("from"), str)]
-    hatch = (((tool.get("hatch") or {}).get("build") or {}).get("targets") or {}).get("wheel") \
-        if isinstance(tool.get("hatch"), dict) else None
-    found += [os.path.dirname(p) for p in (hatch or {}).get("packages") or [] if isinstance(p, str) and "/" in p] \
-        if isinstance(hatch, dict) else []
+    poetry = _toml_table(tool, "poetry")
+    found += [p["from"] for p in _toml_list(poetry, "packages") if isinstance(p, dict) and isinstance(p.get("from"), str)]
+    hatch = _toml_table(tool, "hatch", "build", "targets", "wheel")
+    found += [os.path.dirname(p) for p in _toml_list(hatch, "packages") if isinstance(p, str) and "/" in p]
     cfg = os.path.join(root, "setup.cfg")
     if os.path.isfile(cfg):
         parser = configparser.ConfigParser()
