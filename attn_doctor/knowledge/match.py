@@ -130,6 +130,11 @@ LINE_PREFIX = re.compile(
     # a rank's tag as launchers other than torchrun write it, a space in it (Lightning's `[rank: 0] `, `[Rank 3] `, `[rank 1]: `;
     # not `[rank0] ` without a colon, which stays as it was)
     rb"|\[[Rr]ank:? \d+\]:? ?"
+    # helper ex131 (session 22; benchmarks/explain_decorations.py pytest, bar): pytest's `E       ` before an exception's lines,
+    # and a bare `| ` a log viewer or a compose service without a name puts before each line (not a table's row: as above)
+    # (pytest's long form is `E` and 7 spaces, its short form `E` and 3; a table's row: a bar after a blank on the same line)
+    rb"|E(?: {7}| {3}(?! {4}))"
+    rb"|\| (?![^\n]*[ \t]\|(?:[ \t\n]|\Z))"
     rb"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: - | )"
     rb"\[?(?:ERROR|WARNING|WARN|CRITICAL)\]?(?: - |:? )"
     rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z "
@@ -157,7 +162,7 @@ LINE_PREFIX = re.compile(
 # empty): a line that begins with another (a loss dict's `{`, a progress bar's space, a path's `/`) is passed over at its
 # first byte instead of trying each of the ~45 ways (a 50 MB training log: the pass took ~40% less;
 # tests/test_explain_prefix_guard.py keeps the class a superset of what the ways begin with, so nothing else changes).
-PREFIX_FIRST = rb"""[-"#'(.0-9<>A-Z\[_`a-z\xe2\xe3]"""
+PREFIX_FIRST = rb"""[-"#'(.0-9<>A-Z\[_`a-z|\xe2\xe3]"""
 _AFTER_LINE_END = re.compile(b"\n(?=" + PREFIX_FIRST + b")" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
 # An error quoted in the middle of a sentence, behind a short lead that says what follows is the error ("Service failed and
 # the error message “AssertionError: ...”", "It fails with 'ValueError: ...'", "启动报错“ImportError: ..."): the lead is cut so that
@@ -172,6 +177,11 @@ _QUOTED_LEAD = re.compile(
     rb"[A-Za-z ,\xe4-\xe9\x80-\xbf]{0,60}?(?:\b[Ee]rror(?: message)?|\b[Ee]xception|\bmessage|\bfails? with|\bfailed with|\braises?|"
     rb"\braised|\bthrows?|\bthrew|\xe6\x8a\xa5\xe9\x94\x99)[ \t]*(?:is|was|of|:|\xef\xbc\x9a)?[ \t]*")
 
+# A lead of words in another script alone, no quote, before an English exception on its line (`运行时报错：RuntimeError: ...`,
+# `Ошибка: ImportError: ...`, `エラーが出ます：ValueError: ...`): no ASCII in it, so it names no backend, and it is cut as a
+# quoted error's lead is (helper ex131, session 22; benchmarks/explain_decorations.py zh-lead, ja-lead, ko-lead, ru-lead)
+_NATIVE_LEAD = re.compile(rb"[\x80-\xff][\x80-\xff \t]{0,120}?:?[ \t]*(?=[A-Z][\w.]*(?:Error|Exception): )")
+
 
 def _quoted_error_leads(data: bytes) -> bytes:
     """`data` with the lead of each line that quotes an error mid-sentence cut (see _QUOTED_ERROR); line numbers stay.
@@ -184,13 +194,15 @@ def _quoted_error_leads(data: bytes) -> bytes:
             if at - start <= 160:
                 m = _QUOTED_ERROR.search(data, start, at + len(word))
                 if m is not None and m.start() > start and m.start() - start <= 64:
-                    hits.append((start, m.start(), m.end()))
+                    hits.append((start, m.start(), m.end(), False))
+                elif data[start] >= 0x80 and (m := _NATIVE_LEAD.match(data, start, at + len(word))) and m.end() > start:
+                    hits.append((start, m.end(), m.end(), True))
             at = data.find(word, at + len(word))
     if not hits:
         return data
     out, last = [], 0
-    for start, quote, end in sorted(set(hits)):
-        if start >= last and _QUOTED_LEAD.fullmatch(data, start, quote):
+    for start, quote, end, native in sorted(set(hits)):
+        if start >= last and (native or _QUOTED_LEAD.fullmatch(data, start, quote)):
             out.append(data[last:start])
             last = end
     if not out:
@@ -1223,12 +1235,98 @@ def _console_unwrapped(data: bytes) -> bytes | None:
 _DOUBLED_SEP = re.compile(rb"(?<=[\w.~$)(:-])\\\\(?=[\w.~$( -])")
 
 
+# A log copied from a web page's Markdown source (helper ex131, session 22; benchmarks/explain_decorations.py mdescape,
+# backticks): an editor escapes Markdown's characters (`flash\_attn\_2\_cuda`, `\[rank0\]`), and a comment quotes a log
+# line by line as inline code (`` `RuntimeError: ...` ``). A line whose every backslash escapes an ASCII punctuation character,
+# and which holds an escaped `_`, `*` or `[` and no bare `_`, is read unescaped (a Windows path has a backslash before a letter
+# and is left alone; so is a Python repr's doubled one beside a bare `_`); a line that is one span of inline code is read
+# without its backticks. Lines keep their numbers.
+_MD_ESCAPED_LINE = re.compile(rb"^(?:[^\\_\n]|\\[!-/:-@\[-`{-~])*\\[_*\[](?:[^\\_\n]|\\[!-/:-@\[-`{-~])*$", re.M)
+_MD_ESCAPE = re.compile(rb"\\([!-/:-@\[-`{-~])")
+_INLINE_CODE_LINE = re.compile(rb"^((?:> ?)?)`([^`\n]+)`[ \t]*$", re.M)
+
+
+def _markdown_source(data: bytes) -> bytes:
+    if b"\\_" in data or b"\\*" in data or b"\\[" in data:
+        data = _MD_ESCAPED_LINE.sub(lambda m: _MD_ESCAPE.sub(rb"\1", m.group()), data)
+    if b"`" in data:
+        data = _INLINE_CODE_LINE.sub(rb"\1\2", data)
+    return data
+
+
+# An error's text inside a string of a JSON document or a Python repr (helper ex131, session 22;
+# benchmarks/explain_decorations.py json, dictrepr): an API's or a job's status `{"error": "Traceback ...\n  File ..."}`, a
+# dict printed with an exception's repr in it (`'error': "RuntimeError('...')"`): one line, its line ends and quotes escaped.
+# A string value on such a line that holds a traceback (two escaped line ends or more and an error's words) or starts with
+# an exception's name is read on lines of its own with its escapes (`\n`, `\t`, `\r`, `\"`, `\'`, `\\`, JSON's `\u2502`) as
+# the characters they stand for, and an exception's repr (`RuntimeError('msg')`) as Python prints the exception
+# (`RuntimeError: msg`). The one place lines do not keep their numbers: the lines it adds are counted as the input's (a finding
+# in it or after it is shown on its line of the decoded text, as every later block's lines are numbered). Looked for only on a
+# line with an escaped line end or a quote before a name ending in `Error`.
+_ESCAPED_TEXT_WORDS = (b"Traceback (most recent call last):", b"Error: ", b"Exception: ", b"Error(", b"error: ", b'File \\"',
+                       b'File "')
+# a string that stands as a value (after `:`, `=`, `,` or an opening bracket: a key's, an argument's, a list's), not a quote in prose
+_STRING = re.compile(rb"""(?:(?<=[:=,\[({])|(?<=[:=,\[({] ))(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')""")
+_STRING_ERROR = re.compile(rb"Traceback \(most recent call last\)|[A-Z][\w.]*(?:Error|Exception)(?:: |\()")
+_TEXT_ESCAPE = re.compile(rb"\\([nrt\"'\\]|u[0-9a-fA-F]{4})")
+_TEXT_ESCAPES = {b"n": b"\n", b"r": b"", b"t": b"\t", b'"': b'"', b"'": b"'", b"\\": b"\\"}
+_EXCEPTION_REPR = re.compile(rb"""([A-Z][\w.]*(?:Error|Exception|Warning))\((?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'),?\)\s*\Z""")
+_QUOTED_NAME = re.compile(rb"""["'][\w.]*Error(?:: |\()""")
+# the key or argument a one-line exception's string stands under for it to be the failure (`"error": "RuntimeError: ..."`,
+# `detail=`, `exc_info`): not a status's field that names an optional package's absence (round 97's unrelated
+# Comfy-Org/ComfyUI#12162: `'unavailable_reason': "ImportError: No module named 'triton'"`)
+_ERROR_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|detail|message|msg|stderr)["']?[ \t]*[:=][ \t]*\Z""")
+
+
+def _unescaped(m: re.Match) -> bytes:
+    e = m.group(1)
+    return _TEXT_ESCAPES[e] if len(e) == 1 else chr(int(e[1:], 16)).encode("utf-8", "replace")
+
+
+def _decoded_string(m: re.Match) -> bytes:
+    body = m.group(1) if m.group(1) is not None else m.group(2)
+    if body.count(b"\\n") >= 2 and any(w in body for w in _ESCAPED_TEXT_WORDS):
+        pass  # a traceback or a log in a string: read whatever holds it
+    elif not _STRING_ERROR.match(body) or not _ERROR_KEY.search(m.string, max(0, m.start() - 48), m.start()):
+        return m.group()
+    text = _TEXT_ESCAPE.sub(_unescaped, body)
+    if (r := _EXCEPTION_REPR.match(text)) is not None:
+        inner = r.group(2) if r.group(2) is not None else r.group(3)
+        text = r.group(1) + b": " + _TEXT_ESCAPE.sub(_unescaped, inner)
+    return b"\n" + text + b"\n"
+
+
+def _escaped_texts(data: bytes) -> bytes:
+    """`data` with the error strings of its JSON and repr lines on lines of their own, decoded. A line is looked at where it holds an escaped line end (only if `data` holds a backslash at all) or a quote
+    before a name ending in `Error` (one bytes.find each: a 2-byte search is ~10 times slower than one of 1 byte)."""
+    starts = set()
+    for word in ((b"\\n", b"Error") if b"\\" in data else (b"Error",)):
+        at = data.find(word)
+        while at >= 0:
+            line = data.rfind(b"\n", 0, at) + 1
+            if word == b"\\n" or _QUOTED_NAME.search(data, max(line, at - 120), at + len(word) + 2):
+                starts.add(line)
+            at = data.find(b"\n", at)
+            at = -1 if at < 0 else data.find(word, at)
+    if not starts:
+        return data
+    out, last = [], 0
+    for line in sorted(starts):
+        end = data.find(b"\n", line)
+        end = len(data) if end < 0 else end
+        out += (data[last:line], _STRING.sub(_decoded_string, data[line:end]))
+        last = end
+    out.append(data[last:])
+    return b"".join(out)
+
+
 def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     """A block as the patterns read it, with its hot lines: colours (ANSI escapes and their caret notation) and
     Windows line ends gone, each progress bar's redraws as its last state, launchers' and loggers' line prefixes
-    stripped, HTML escapes and curly quotes as the characters they stand for, IPython's frames in Python's form; then
-    each line's shape looked up in the prefilter (a long line's where the patterns read it). Every line keeps its
-    number.
+    stripped, HTML escapes and curly quotes as the characters they stand for, IPython's frames in Python's form, a web
+    page's Markdown escapes and inline code read through (_markdown_source), a JSON or repr string's error decoded onto lines
+    of its own (_escaped_texts); then each line's shape looked up in the prefilter (a long line's where the patterns read
+    it). Every line keeps its number, except the lines a decoded string adds (_escaped_texts).
     Each look for a string of two bytes or more is made only where a byte of it is in the block at all (a search for one
     byte is ~50 times faster than for two: six such looks were ~0.15 s of a 50 MB log that holds none of them)."""
     if b"\x1b" in data:
@@ -1239,6 +1337,10 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         data = data.replace(b"\r\n", b"\n")
     if b"\r" in data:
         data = last_states(data)
+    if b"\\" in data or b"`" in data:
+        data = _markdown_source(data)
+    if b'"' in data or b"'" in data:
+        data = _escaped_texts(data)
     raw = data
     while True:  # twice at most: again on the raw lines with a console's hard wrap joined (_console_unwrapped)
         first = LINE_PREFIX.match(data)

@@ -1,0 +1,127 @@
+"""Log decorations explain reads through (helper ex131, session 22; benchmarks/explain_decorations.py measures every entry's
+first example under each, results in benchmarks/results/explain-decorations-s22.md): pytest's `E       `, a bare `| ` before
+each line, a web page's Markdown escapes and inline code, a lead in another script before an English exception on its line,
+and an error inside a JSON or repr string. Each text here was read wrong (or not at all) before knowledge/match.py's change;
+the guards below keep the same normalisation off a Markdown table, a Windows path and a quote in prose."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attn_doctor.explain import match
+from attn_doctor.knowledge import match as M
+
+FA2_FRAME = (
+    'Traceback (most recent call last):\n'
+    '  File "/home/ci/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 96, in _flash_attn_forward\n'
+    '    out, q, k, v, out_padded, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(\n'
+    'RuntimeError: an error no entry names'
+)
+SAGE_IMPORT = (
+    '  File "/opt/app/nodes/attention.py", line 12, in <module>\n'
+    '    from sageattention import sageattn\n'
+    'OSError: libgomp-b1c2d3e4.so.1: failed to map segment from shared object'
+)
+MPS = "RuntimeError: derivative for aten::_scaled_dot_product_attention_math_for_mps is not implemented"
+
+
+def first(text: str) -> str | None:
+    found = match(text)
+    return found[0].entry.id if found else None
+
+
+def each(prefix: str, text: str) -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+@pytest.mark.parametrize("text, entry", [
+    (FA2_FRAME, "triage.raised-in-fa2"),
+    (SAGE_IMPORT, "import.failed"),
+])
+def test_undressed(text, entry):
+    assert first(text) == entry  # (the texts below are these, dressed)
+
+
+@pytest.mark.parametrize("prefix", ["E       ", "| "])
+@pytest.mark.parametrize("text, entry", [(FA2_FRAME, "triage.raised-in-fa2"), (SAGE_IMPORT, "import.failed")])
+def test_pytest_and_bar_prefixes(prefix, text, entry):
+    assert first(each(prefix, text)) == entry
+
+
+def test_pytest_short_form():
+    # `--tb=short`: `E   ` before the exception's lines (its long form's 7 spaces would take a 4-space indent with it)
+    assert M.LINE_PREFIX.match(b"E   RuntimeError: x").group() == b"E   "
+    assert M.LINE_PREFIX.match(b"E       RuntimeError: x").group() == b"E       "
+    assert first("tests/test_attn.py:41: in test_backward\n    out.sum().backward()\n" + each("E   ", MPS)) \
+        == "sdpa.mps-no-backward"
+
+
+def test_bar_prefix_is_not_a_table_row():
+    assert M.LINE_PREFIX.match(b"| flash_attn | 2.7.4 |\n| xformers | 0.0.29 |") is None
+    assert M.LINE_PREFIX.match(b"| name | version\n") is None
+    # the next line's bar is no column of this one's (a bar prefix on every line)
+    assert M.LINE_PREFIX.match(b"| Traceback (most recent call last):\n|   File").group() == b"| "
+
+
+def test_markdown_escapes():
+    escaped = MPS.replace("_", "\\_")
+    assert first(escaped) == "sdpa.mps-no-backward"
+    assert first(each("", FA2_FRAME).replace("_", "\\_")) == "triage.raised-in-fa2"
+
+
+@pytest.mark.parametrize("line", [
+    rb'OSError: [WinError 126] Error loading "C:\Users\me\torch\lib\_C.dll"',  # a backslash before a letter: a path
+    rb"cp C:\_build\x .",
+    rb"a\_b and c_d",  # a bare underscore beside it: not an editor's escaping
+])
+def test_markdown_escapes_leave_paths_alone(line):
+    assert M._markdown_source(line) == line
+
+
+def test_inline_code_lines():
+    assert first(each("", SAGE_IMPORT).replace("\n", "`\n`").join("``")) == "import.failed"
+    assert M._markdown_source(b"use `flash_attn` or `sdpa`") == b"use `flash_attn` or `sdpa`"
+
+
+@pytest.mark.parametrize("lead", ["运行时报错：", "エラーが出ます：", "오류 발생: ", "Ошибка: ", "報錯 "])
+def test_lead_in_another_script(lead):
+    lines = SAGE_IMPORT.splitlines()
+    lines[-1] = lead + lines[-1]
+    assert first("\n".join(lines)) == "import.failed"
+
+
+def test_lead_with_ascii_words_is_not_cut():
+    # a lead in another script that names a backend in ASCII is a sentence prose reads, not a lead (as _QUOTED_LEAD)
+    data = "在flash_attn里报错：RuntimeError: x".encode()
+    assert M._quoted_error_leads(data) == data
+
+
+def test_traceback_in_a_json_string():
+    text = json.dumps({"status": "failed", "error": FA2_FRAME, "exit_code": 1})
+    assert "\n" not in text
+    assert first(text) == "triage.raised-in-fa2"
+    assert first(json.dumps({"job": 7, "error": SAGE_IMPORT}, ensure_ascii=True)) == "import.failed"
+
+
+def test_exception_repr_in_a_dict():
+    assert first(repr({"status": "error", "error": repr(RuntimeError(MPS.split(": ", 1)[1]))})) == "sdpa.mps-no-backward"
+    assert first(repr({"traceback": SAGE_IMPORT})) == "import.failed"
+
+
+def test_escaped_texts_leave_prose_quotes_and_plain_lines():
+    prose = b'he said "RuntimeError: x" and left\n'
+    assert M._escaped_texts(prose) == prose
+    plain = b'{"loss": 0.25, "msg": "step done\\nnext"}\n'
+    assert M._escaped_texts(plain) == plain
+    assert M._escaped_texts(b'{"error": "ValueError(\'bad\')"}') == b'{"error": \nValueError: bad\n}'
+
+
+def test_one_line_exception_string_only_under_an_error_key():
+    # a status's field naming an optional package's absence is no failure (round 97's unrelated Comfy-Org/ComfyUI#12162)
+    status = b"""Found backend triton: {'available': False, 'unavailable_reason': "ImportError: No module named 'triton'"}"""
+    assert M._escaped_texts(status) == status
+    assert M._escaped_texts(b"""{"error": "ImportError: No module named 'triton'"}""") \
+        == b"""{"error": \nImportError: No module named 'triton'\n}"""
+    assert first(json.dumps({"detail": MPS})) == "sdpa.mps-no-backward"
