@@ -57,7 +57,16 @@ def examine(source, env: Versions | None = None, ids: set[str] | None = None) ->
     v = env if env is not None and env.known else tailor.from_probes(s.probed)
     if env is not None and v is not env:  # the env's torch is unknown: the log's versions, the env's interpreter
         v = dataclasses.replace(v, target=env.target, situation=env.situation)
-    return Result(_attribute(s, v), s.size, len(s.lines), s.blank, v)
+    found = _attribute(s, v)
+    if s.added:  # lines a decoded JSON or repr string added: every line shown as the input numbers it
+        found = [_input_lines(m, s.input_line) for m in found]
+    return Result(found, s.size, s.input_line(len(s.lines)), s.blank, v)
+
+
+def _input_lines(m: Explained, input_line) -> Explained:
+    """`m` with its lines numbered as the input numbers them (Scan.input_line)."""
+    named_by = dataclasses.replace(m.named_by, line=input_line(m.named_by.line)) if m.named_by else None
+    return dataclasses.replace(m, line=input_line(m.line), lines=[input_line(n) for n in m.lines], named_by=named_by)
 
 
 def match(text, *, limit: int | None = None, ids: set[str] | None = None) -> list[Explained]:

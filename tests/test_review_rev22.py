@@ -193,3 +193,36 @@ def test_fa2_missing_says_what_an_installed_flash_attn_behind_check_imports_mean
 
     cause = entries()["fa2.missing"].cause
     assert "check_imports" in cause and 'python -c "import flash_attn"' in cause, cause
+
+
+# ex131 decodes an error inside a JSON or repr string onto lines of its own; the lines it added were counted as the input's,
+# so every finding after such a line was shown some lines further down (in a 4-line file: "line 11"), and one inside it on a
+# line the input does not have. Now each is shown on the input's own line: the decoded string's on the line that holds it.
+JSON_THEN_ERROR = """starting job
+{"status": "failed", "error": "Traceback (most recent call last):\\n  File \\"a.py\\", line 1, in <module>\\n    import foo\\n  File \\"foo.py\\", line 2, in <module>\\n    x = 1\\nValueError: bad value"}
+retrying on GPU 1
+RuntimeError: FlashAttention only supports Ampere GPUs or newer.
+"""
+JSON_ERROR_INSIDE = """job 7 on node-3
+retrying
+{"status": "failed", "error": "Traceback (most recent call last):\\n  File \\"train.py\\", line 9, in <module>\\n    import flash_attn\\n  File \\"/venv/lib/python3.11/site-packages/flash_attn/__init__.py\\", line 3, in <module>\\n    from flash_attn.flash_attn_interface import flash_attn_func\\nImportError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"}
+done
+"""
+
+
+def test_a_finding_after_a_decoded_json_string_keeps_its_input_line():
+    from attn_doctor.explain import examine
+
+    r = examine(JSON_THEN_ERROR)
+    assert r.lines == 4
+    got = r.found  # (backend.unsupported-gpu, FA2's words)
+    assert got and got[0].line == 4 and all(n <= 4 for n in got[0].lines), [(m.entry.id, m.line, m.lines) for m in r.found]
+    assert got[0].named_by is None or got[0].named_by.line == 4
+
+
+def test_a_finding_inside_a_decoded_json_string_is_on_the_line_that_holds_it():
+    from attn_doctor.explain import examine
+
+    r = examine(JSON_ERROR_INSIDE)
+    assert r.found and r.lines == 4
+    assert all(m.line == 3 and set(m.lines) <= {3} for m in r.found), [(m.entry.id, m.line, m.lines) for m in r.found]

@@ -1066,6 +1066,8 @@ class _Block:
     end_line: int = 0  # the number of the line after its last one
     # the input's first block: line index -> the time prefix LINE_PREFIX stripped from that line of the head (head())
     head_times: dict[int, bytes] | None = None
+    # (line index, lines added after it) where a JSON or repr string was decoded onto lines of its own (_escaped_texts)
+    added: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self):
         self.end_line = self.first_line + self.data.count(b"\n") + (0 if self.data.endswith(b"\n") else 1)
@@ -1260,9 +1262,9 @@ def _markdown_source(data: bytes) -> bytes:
 # A string value on such a line that holds a traceback (two escaped line ends or more and an error's words) or starts with
 # an exception's name is read on lines of its own with its escapes (`\n`, `\t`, `\r`, `\"`, `\'`, `\\`, JSON's `\u2502`) as
 # the characters they stand for, and an exception's repr (`RuntimeError('msg')`) as Python prints the exception
-# (`RuntimeError: msg`). The one place lines do not keep their numbers: the lines it adds are counted as the input's (a finding
-# in it or after it is shown on its line of the decoded text, as every later block's lines are numbered). Looked for only on a
-# line with an escaped line end or a quote before a name ending in `Error`.
+# (`RuntimeError: msg`). The patterns and attribution count the lines it adds as lines of the text; explain shows every finding
+# on its line of the input (_Block.added, Scan.input_line: a decoded string's on the line that holds it; review rev22). Looked
+# for only on a line with an escaped line end or a quote before a name ending in `Error`.
 _ESCAPED_TEXT_WORDS = (b"Traceback (most recent call last):", b"Error: ", b"Exception: ", b"Error(", b"error: ", b'File \\"',
                        b'File "')
 # a string that stands as a value (after `:`, `=`, `,` or an opening bracket: a key's, an argument's, a list's), not a quote in prose
@@ -1299,6 +1301,13 @@ def _decoded_string(m: re.Match) -> bytes:
 def _escaped_texts(data: bytes) -> bytes:
     """`data` with the error strings of its JSON and repr lines on lines of their own, decoded. A line is looked at where it holds an escaped line end (only if `data` holds a backslash at all) or a quote
     before a name ending in `Error` (one bytes.find each: a 2-byte search is ~10 times slower than one of 1 byte)."""
+    return _escaped_texts_added(data)[0]
+
+
+def _escaped_texts_added(data: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]]:
+    """_escaped_texts's text, and the lines it adds: (0-based index in the decoded text of a line whose strings were
+    decoded, how many lines its decoding added after it), for explain to give every line the number it has in the input
+    (Scan.input_line; review rev22: a finding after such a line was shown some lines below the input's end)."""
     starts = set()
     for word in ((b"\\n", b"Error") if b"\\" in data else (b"Error",)):
         at = data.find(word)
@@ -1309,15 +1318,21 @@ def _escaped_texts(data: bytes) -> bytes:
             at = data.find(b"\n", at)
             at = -1 if at < 0 else data.find(word, at)
     if not starts:
-        return data
-    out, last = [], 0
+        return data, ()
+    out, last, added, counted, index = [], 0, [], 0, 0
     for line in sorted(starts):
         end = data.find(b"\n", line)
         end = len(data) if end < 0 else end
-        out += (data[last:line], _STRING.sub(_decoded_string, data[line:end]))
+        decoded = _STRING.sub(_decoded_string, data[line:end])
+        index += data.count(b"\n", counted, line)  # (the line's index in the input block, then in the decoded text)
+        counted = line
+        if decoded.count(b"\n"):
+            added.append((index, decoded.count(b"\n")))
+            index += decoded.count(b"\n")
+        out += (data[last:line], decoded)
         last = end
     out.append(data[last:])
-    return b"".join(out)
+    return b"".join(out), tuple(added)
 
 
 def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
@@ -1326,7 +1341,8 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     stripped, HTML escapes and curly quotes as the characters they stand for, IPython's frames in Python's form, a web
     page's Markdown escapes and inline code read through (_markdown_source), a JSON or repr string's error decoded onto lines
     of its own (_escaped_texts); then each line's shape looked up in the prefilter (a long line's where the patterns read
-    it). Every line keeps its number, except the lines a decoded string adds (_escaped_texts).
+    it). Every line keeps its number; the lines a decoded string adds are numbered after it (_escaped_texts: Scan.input_line
+    gives back the input's numbers).
     Each look for a string of two bytes or more is made only where a byte of it is in the block at all (a search for one
     byte is ~50 times faster than for two: six such looks were ~0.15 s of a 50 MB log that holds none of them)."""
     if b"\x1b" in data:
@@ -1339,8 +1355,9 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         data = last_states(data)
     if b"\\" in data or b"`" in data:
         data = _markdown_source(data)
+    added: tuple[tuple[int, int], ...] = ()
     if b'"' in data or b"'" in data:
-        data = _escaped_texts(data)
+        data, added = _escaped_texts_added(data)
     raw = data
     while True:  # twice at most: again on the raw lines with a console's hard wrap joined (_console_unwrapped)
         first = LINE_PREFIX.match(data)
@@ -1375,9 +1392,9 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     present = index.present
     held = {s: g for s in distinct if (g := present[s])}
     if not held:
-        return _Block(data, first_line, hot, head_times=head_times)
+        return _Block(data, first_line, hot, head_times=head_times, added=added)
     return _Block(data, first_line, hot, shapes=shapes, held=held, group_set=frozenset().union(*held.values()),
-                  head_times=head_times)
+                  head_times=head_times, added=added)
 
 
 # A time or date at the start of a launcher's or logger's prefix ("2025-11-02 09:14:03 WARNING ", "2025-11-02T09:14:03.123Z ")
@@ -1449,6 +1466,20 @@ class Scan:
     size: int = 0  # bytes read
     blank: bool = True  # nothing but white space in it
     probed: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)  # probe name -> [(line, groups)]
+    # (line, lines added after it) of each line whose JSON or repr string was decoded onto lines of its own
+    # (_escaped_texts), numbered as the lines above are: the matches' lines count them, the input does not
+    added: list[tuple[int, int]] = field(default_factory=list)
+
+    def input_line(self, n: int) -> int:
+        """The number in the input of line `n` as the matches number it: a decoded string's lines are its line's."""
+        shift = 0
+        for line, k in self.added:
+            if n <= line:
+                break
+            if n <= line + k:
+                return line - shift
+            shift += k
+        return n - shift
 
 
 def _line_of(nl: list[int], pos: int) -> int:
@@ -1864,8 +1895,10 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
     size = 0
     last_line = 0
     blank = True
+    added: list[tuple[int, int]] = []
     for block in _blocks(source, index):
         size += len(block.data)
+        added += [(block.first_line + i, k) for i, k in block.added]
         blank = blank and not block.data.strip()
         last_line = block.end_line - 1
         if cur is not None:
@@ -1876,7 +1909,7 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
     index.keep()
     lines = Lines(scanner.context, last_line)
     found = _past_optional_probes(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines)
-    return Scan(found, lines, size, blank, scanner.probed)
+    return Scan(found, lines, size, blank, scanner.probed, added)
 
 
 def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Candidate]:
