@@ -11,6 +11,8 @@ on main at 194e8077, checked by running this file against that tree.
              torch.Size([...])") in an unrelated log. Now the words, not a value printed after them.
   swiglu     attn.onnx-export-unsupported claimed TorchScript scripting any xformers module (its SwiGLU op) as an attention
              export. Now xformers' attention modules only (ops.fmha, components.attention).
+  works      attn.onnx-export-unsupported's "export / convert <backend> to <converter>" words read a report that the export
+             works ("... to TensorRT with the plugin and it works", "Successfully converted ..."). Now not with those words.
   capsule    attn.onnx-export-unsupported claimed TorchScript refusing any extension's pybind `fwd` (Mamba's selective_scan_cuda.fwd)
              as flash-attn's. Now a bare fwd / bwd only with flash-attn's extension or interface named in the source excerpt.
   wrapper    attribution.toml read any `<word>_flash_wrapper` as FA2, also an app's wrapper named for torch's own flash kernel
@@ -226,3 +228,13 @@ def test_a_finding_inside_a_decoded_json_string_is_on_the_line_that_holds_it():
     r = examine(JSON_ERROR_INSIDE)
     assert r.found and r.lines == 4
     assert all(m.line == 3 and set(m.lines) <= {3} for m in r.found), [(m.entry.id, m.line, m.lines) for m in r.found]
+
+
+# attn.onnx-export-unsupported's "export / convert <backend> to <converter>" words (ex128) read a report that the export works.
+@pytest.mark.parametrize("text", [
+    "I exported the FlashAttention layers to TensorRT with the plugin and it works; now the question is about batch size.",
+    "Converting xformers attention into ONNX works fine since 0.0.28 (opset 17).",
+    "Successfully converted the flash_attn_func call into ONNX after the patch.",
+])
+def test_an_export_that_works_is_no_export_failure(text):
+    assert "attn.onnx-export-unsupported" not in ids(text), ids(text)
