@@ -144,3 +144,37 @@ def test_short_names_as_people_write_them(text, backend):
 def test_a_backend_that_falls_back_because_it_is_missing_is_the_import():
     assert [(m.entry.id, m.backend) for m in match("xformers not installed, falls back to sdpa")][:1] == [
         ("prose.import", "xformers")]
+
+
+# helper ex130 (session 22; benchmarks/results/explain-blind-carry-s22.md): a fix's title (a pull request's, a commit's) that names a
+# backend says that backend had a failure, even with no failure word in it. Written by hand from the mechanism (rule written from
+# blind rounds 21m-95m, measured on 101m-118m); none of these matched on main before the change (checked on s22start).
+FIX_TITLES = [
+    ("Fix flash-attn wheel selection on Windows", "fa2"),
+    ("fix(attention): xformers memory_efficient_attention with a 5-D bias", "xformers"),
+    ("[models] Fix FlexAttention block mask for left padding", "flex"),
+    ("Bugfix: SageAttention on the second sampler pass", "sage"),
+    ("hotfix: FA3 varlen path for packed batches", "fa3"),
+    ("Handle GQA heads in the SDPA path (fix #812)", "sdpa"),
+]
+
+
+@pytest.mark.parametrize("text,backend", FIX_TITLES, ids=[f"{i}" for i in range(len(FIX_TITLES))])
+def test_a_fix_title_names_the_backend_that_failed(text, backend):
+    found = match(text + "\n\nThe change is below.\n")
+    assert found and found[0].backend == backend, (text, [(m.entry.id, m.backend) for m in found])
+    assert found[0].entry.id == "prose.fails" or not found[0].entry.fallback
+
+
+@pytest.mark.parametrize("text", [
+    "fix: use flash attention when available",  # the backend is the fix, not what failed
+    "Fix sampling throughput by switching to SDPA",
+    "fix(perf): enable xformers by default",
+    "Fix OOM: default to flex attention for long prompts",
+    "Fix typo in the flash attention docs",  # the words around a backend
+    "fix sageattention bugs",  # says nothing of what failed
+    "fix flash attention on Ascend 910B when is_causal=True",  # an NPU's own attention kernel
+    "Add FlexAttention support for Gemma",  # no fix
+])
+def test_not_a_fix_of_a_backend(text):
+    assert [f.entry.id for f in match(text + "\n\nThe change is below.\n") if f.entry.id.startswith("prose.")] == []
