@@ -23,6 +23,8 @@ on main at 194e8077, checked by running this file against that tree.
   installed  fa2.missing (ex128 widened it to a writer's "even if I have installed flash_attn" over transformers' check_imports
              message) said only that flash_attn is absent; check_imports hides an installed flash_attn whose import fails. The cause
              now says so and names the command that shows the real error.
+  fixtitle   prose.fails' fix-title rule (ex130, main 6f976f6e) skipped "Fix typo in ..." but read "Fix the xformers link in the
+             install docs" as xformers' failure: the words around a backend now anywhere in the title.
   wheel      install.wheel-fetch-failed (helper ex132, main 9fd7f515) printed a pip line with template words for a file name
              (VERSION, cuXX, abiFALSE fixed): now an unset ${WHEEL:?...} the shell refuses until the user names the guessed file.
 """
@@ -33,6 +35,7 @@ import re
 
 import pytest
 
+from attn_doctor.explain import match
 from explain_top import first, ids
 
 FAKE_RETURNS = """Traceback (most recent call last):
@@ -238,3 +241,13 @@ def test_a_finding_inside_a_decoded_json_string_is_on_the_line_that_holds_it():
 ])
 def test_an_export_that_works_is_no_export_failure(text):
     assert "attn.onnx-export-unsupported" not in ids(text), ids(text)
+
+
+# prose.fails' fix-title rule (ex130) skipped a fix of the words around a backend only when they came first ("Fix typo in ...");
+# the same words later in the title ("Fix the xformers link in the install docs") were read as the backend's failure.
+@pytest.mark.parametrize("text", [
+    "Fix the xformers link in the install docs",
+    "Fix FlexAttention benchmark numbers in the README",
+])
+def test_a_fix_of_the_words_around_a_backend_is_no_failure(text):
+    assert [m.entry.id for m in match(text + "\n\nThe change is below.\n") if m.entry.id.startswith("prose.")] == []
