@@ -40,14 +40,14 @@ CUTE_SKIP = {"benchmark.py", "bench_utils.py", "benchmark_flash_attention_fp8.py
              "sm90_config_search.py"}  # tools and test helpers, not the library a user's program runs
 
 # Sample values for what a message formats in: two sets, so that a rule matching one literal value shows up.
-SAMPLES = ({"dim": "320", "dtype": "torch.float32", "version": "12.1", "arch": "75", "default": "3"},
-           {"dim": "72", "dtype": "torch.int8", "version": "11.6", "arch": "61", "default": "5"})
+SAMPLES = ({"dim": "320", "dtype": "torch.float32", "version": "12.1", "arch": "75", "name": "q", "default": "3"},
+           {"dim": "72", "dtype": "torch.int8", "version": "11.6", "arch": "61", "name": "k", "default": "5"})
 
 
 def _sample(expr: str, k: int) -> str:
     s, e = SAMPLES[k], expr.lower()
     for key, words in (("dtype", ("dtype",)), ("version", ("version", "cuda_ver")),
-                       ("arch", ("arch", "major", "sm", "capability", "cc")), ("dim", ("dim", "head", "size", "d_"))):
+                       ("arch", ("arch", "major", "sm", "capability", "cc")), ("name", ("name",)), ("dim", ("dim", "head", "size", "d_"))):
         if any(w in e for w in words):
             return s[key]
     return s["default"]
@@ -123,12 +123,13 @@ _LIT = re.compile(r'"((?:[^"\\]|\\.)*)"')
 def _cpp_message(parts: list[str], k: int) -> str:
     """TORCH_CHECK's message: its arguments streamed one after another (c10::str), literals as written."""
     out = []
-    for p in parts:
-        lits = _LIT.findall(p)
-        if lits and not _LIT.sub("", p).strip():  # adjacent literals: "a" "b"
-            out.append("".join(bytes(x, "utf-8").decode("unicode_escape") for x in lits))
-        else:
-            out.append(_sample(p, k))
+    for p in parts:  # each: literals, adjacent ("a" "b") or joined by + with values (std::to_string(n))
+        pieces = _LIT.split(p)  # code, literal, code, literal, ..., code
+        for i, piece in enumerate(pieces):
+            if i % 2:
+                out.append(bytes(piece, "utf-8").decode("unicode_escape"))
+            elif piece.strip(" \t\n+"):
+                out.append(_sample(piece, k))
     return "".join(out)
 
 
