@@ -1,0 +1,87 @@
+"""FlashAttention 2/3/4 messages read from the backend's own source that explain read as nothing before helper ex133
+(issue 23; benchmarks/source_messages_fa.py, benchmarks/results/explain-source-messages-fa.md): each as torch prints it,
+with a variant of our own (another tensor, dtype spelling, head-dim list, a traceback frame), read by the entry for its
+mechanism and attributed to the backend whose source raises it. Every case here failed at main 6f976f6e (read as nothing,
+by a catch-all, or as another backend's); the near misses guard the new patterns' reach."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_doctor.explain import match
+
+FA3_FRAME = ('  File "/opt/conda/lib/python3.11/site-packages/flash_attn_3/flash_attn_interface.py", line 92, in '
+             '_flash_attn_forward\n    out, softmax_lse, *rest = torch.ops.flash_attn_3.fwd(\n')
+FA2_FRAME = ('  File "/venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py", line 1609, in '
+             'flash_attn_with_kvcache\n    out, softmax_lse = flash_attn_gpu.fwd_kvcache(\n')
+
+CASES = [
+    # (text, entry, backend)
+    # the per-sequence int32 index tensors (csrc/flash_attn/flash_api.cpp:656-658,743-745,1429-1432,1491-1492;
+    # hopper/flash_api.cpp:831-844,938,1007-1009,1076-1078,1087 at 0251105a)
+    ("RuntimeError: seqused_k must have dtype int32", "fa2.index-tensor-args", "fa2"),
+    ("RuntimeError: leftpad_k must be contiguous", "fa2.index-tensor-args", "fa2"),
+    ("RuntimeError: cache_batch_idx must have dtype int32", "fa2.index-tensor-args", "fa2"),
+    ("RuntimeError: seqlens_k must have shape (batch_size)", "fa2.index-tensor-args", "fa2"),
+    ("RuntimeError: cache_seqlens must have dtype torch.int32", "fa2.index-tensor-args", "fa2"),  # variant
+    ("RuntimeError: scheduler_metadata must be on CUDA", "fa2.index-tensor-args", "fa3"),
+    ("RuntimeError: seqlens_rotary must have shape (batch_size)", "fa2.index-tensor-args", "fa3"),
+    ("RuntimeError: cu_seqlens_k_new must be contiguous", "fa2.index-tensor-args", "fa3"),
+    ("RuntimeError: kv_batch_idx must have dtype torch.int32", "fa2.index-tensor-args", "fa3"),  # variant
+    ("RuntimeError: seqused_q must be contiguous", "fa2.index-tensor-args", "fa3"),
+    (FA3_FRAME + "RuntimeError: leftpad_k must have dtype int32", "fa2.index-tensor-args", "fa3"),  # FA3's copy, under its frame
+    # buffers of another dtype (csrc/flash_attn/flash_api.cpp:446,890,899,908; hopper/flash_api.cpp:1432-1458,1614;
+    # flash_attn/cute/interface.py:3621)
+    ("RuntimeError: Output must have the same dtype as inputs", "fa2.out-buffer-dtype", "fa2"),
+    ("RuntimeError: dq must have the same dtype as q", "fa2.out-buffer-dtype", "fa2"),
+    ("RuntimeError: dv must have the same dtype as q", "fa2.out-buffer-dtype", "fa2"),  # variant
+    ("RuntimeError: Output type must be FP32, FP16 or BF16", "fa2.out-buffer-dtype", "fa3"),
+    ("RuntimeError: For FP16/BF16 input, output must have the same dtype as inputs. For FP8 input, output must have dtype BF16",
+     "fa2.out-buffer-dtype", "fa3"),
+    # the fused rotary tables (csrc/flash_attn/flash_api.cpp:1471-1479; hopper/flash_api.cpp:1055-1069)
+    ("RuntimeError: rotary_cos must have shape (seqlen_ro, params.rotary_dim / 2)", "fa2.kvcache-args", "fa2"),
+    ("RuntimeError: rotary_sin must be contiguous", "fa2.kvcache-args", "fa2"),
+    ("RuntimeError: rotary_cos must have the same dtype as query", "fa2.kvcache-args", "fa2"),
+    (FA2_FRAME + "RuntimeError: rotary_sin must have the same dtype as q", "fa2.kvcache-args", "fa2"),  # variant
+    # FA3's early head-dim lists (hopper/flash_api.cpp at v2.6.3, lines 300 and 604)
+    ("RuntimeError: Only support head size 64, 128, and 256 for now", "fa2.head-dim", "fa3"),
+    ("RuntimeError: Only support head size 64 and 128 for now", "fa2.head-dim", "fa3"),
+    ("RuntimeError: Only support head size 64, 96, 128 and 256 for now", "fa2.head-dim", "fa3"),  # variant
+    # FA4's shapes, Python tuples (flash_attn/cute/interface.py:623,628,632), and its combine's dtypes
+    ("AssertionError: cu_seqlens_k must have shape (batch_size + 1,)", "varlen.cu-seqlens", "cute"),
+    ("AssertionError: seqused_q must have shape (batch_size,)", "fa2.index-tensor-args", "cute"),  # interface.py:632
+    ("AssertionError: out_partial must be fp16, bf16, or fp32", "fa2.out-buffer-dtype", "cute"),  # interface.py:3621
+]
+
+
+@pytest.mark.parametrize("text,entry,backend", CASES, ids=[c[0].splitlines()[-1][:60] for c in CASES])
+def test_source_message_is_read_by_its_mechanism(text, entry, backend):
+    found = match(text)
+    assert found, "read as nothing"
+    assert found[0].entry.id == entry, [m.entry.id for m in found]
+    assert found[0].backend == backend, found[0].backend
+
+
+FA4_FRAME = ('  File "/usr/local/lib/python3.12/dist-packages/flash_attn/cute/interface.py", line 623, in _flash_attn_fwd\n'
+             '    assert cu_seqlens_k.shape == (batch_size + 1,), "cu_seqlens_k must have shape (batch_size + 1,)"\n')
+
+
+def test_fa4_cu_seqlens_under_its_frame_is_fa4s():
+    found = match(FA4_FRAME + "AssertionError: cu_seqlens_k must have shape (batch_size + 1,)")
+    assert found and found[0].entry.id == "varlen.cu-seqlens" and found[0].backend == "cute"
+
+
+NEAR_MISSES = [
+    # the same words about tensors of other libraries: not FlashAttention's index tensors, buffers or rotary tables
+    "ValueError: positions must have dtype int32",
+    "RuntimeError: cos_cache must be contiguous",
+    "RuntimeError: Output must have the same shape as inputs",
+    "AssertionError: dx must have the same dtype as x",
+    "RuntimeError: We only support head size 64 and 128 in this kernel",
+]
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_other_tensors_words_are_not_flash_attentions(text):
+    ids = [m.entry.id for m in match(text)]
+    assert not {"fa2.index-tensor-args", "fa2.out-buffer-dtype", "fa2.kvcache-args", "fa2.head-dim"} & set(ids), ids
