@@ -24,8 +24,8 @@ CASES = [
     ("flex", "flex.block-mask-shape", "AssertionError: query.size(-2) (8192) != block_mask_q_len (4096)"),
     ("flex", "flex.block-mask-shape", "[rank3]: AssertionError: key.size(-2) (333) != block_mask_kv_len (256)"),
     ("flex", "flex.input-shape", "torch._inductor.exc.InductorError: LoweringException: AssertionError: Bq and Bkv must broadcastable. Got Bq=s0 and Bkv=3"),
-    ("flex", None, "torch._inductor.exc.InductorError: LoweringException: AssertionError: Query length must be greater than 0"),
-    ("flex", None, "torch._inductor.exc.InductorError: LoweringException: AssertionError: Key length must be greater than 0"),
+    ("flex", "flex.input-shape", "torch._inductor.exc.InductorError: LoweringException: AssertionError: Query length must be greater than 0"),
+    ("flex", "flex.input-shape", "torch._inductor.exc.InductorError: LoweringException: AssertionError: Key length must be greater than 0"),
     ("flex", None, "AssertionError: mask.dtype must be torch.bool, got torch.bfloat16"),
     ("flex", None, "AssertionError: OUTPUT_MAX must not be in kernel_options"),
     # torch's varlen_attn (SDPA's Python side, torch 2.13.0)
