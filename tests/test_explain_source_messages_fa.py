@@ -1,5 +1,5 @@
 """FlashAttention 2/3/4 messages read from the backend's own source that explain read as nothing before helper ex133
-(issue 23; benchmarks/source_messages_fa.py, benchmarks/results/explain-source-messages-fa.md): each as torch prints it,
+(issue 23; benchmarks/source_messages.py fa, benchmarks/results/explain-source-messages-fa.md): each as torch prints it,
 with a variant of our own (another tensor, dtype spelling, head-dim list, a traceback frame), read by the entry for its
 mechanism and attributed to the backend whose source raises it. Every case here failed at main 6f976f6e (read as nothing,
 by a catch-all, or as another backend's); the near misses guard the new patterns' reach."""
