@@ -1,29 +1,98 @@
-"""Every user-reachable message a backend's Python source raises, and what `attn-doctor explain` reads it as.
+#!/usr/bin/env python3
+"""Every message an attention backend's own source raises, and what `attn-doctor explain` reads each as (issue 23:
+rules grounded in the backend's source, not in sample logs; helpers ex133 and ex134, merged by rev22b).
 
-Reads the files from a git mirror at one commit (git show; no work tree needed), walks their syntax trees for
-`raise X(<message>)`, `assert cond, <message>` and xformers' `reasons.append(<message>)` (an operator's refusal, printed
-under "No operator found for `memory_efficient_attention_forward`"), renders each message with a plausible value for
-every f-string field, and runs explain's matcher on it as it would print ("RuntimeError: <message>").
+Sources are data (SOURCES below): a git mirror from the `fetch` tool (read with git show / ls-tree, no work tree) at
+pinned commits, or an installed wheel's files. Two tables, one extractor:
 
-    python benchmarks/source_messages.py GITDIR COMMIT PATH...            # a table (markdown) on stdout
-    python benchmarks/source_messages.py GITDIR COMMIT PATH... --json F   # the rows, for tests and diffs
-    python benchmarks/source_messages.py DIR - PATH...                    # files under DIR (an installed wheel)
+  fa      FlashAttention 2/3/4 (benchmarks/results/explain-source-messages-fa.md). C++ TORCH_CHECK(cond, "msg" ...) and the
+          CHECK_DEVICE / CHECK_SHAPE / CHECK_CONTIGUOUS macros, printed as torch prints them (`RuntimeError: <message>`; a
+          TORCH_CHECK without a message: `Expected <cond> to be true, but got false.`), and the Python raises/asserts; each
+          read with two sets of sample values (a rule must read both), and again under its traceback frame.
+  others  xFormers, SageAttention, torch's Flex / SDPA Python side (benchmarks/results/explain-source-messages-others.md):
+          Python `raise X(<message>)`, `assert cond, <message>` and xformers' `reasons.append(<message>)` (an operator's
+          refusal, printed under "No operator found for `memory_efficient_attention_forward`"), read as printed.
+
+    python benchmarks/source_messages.py fa --rev 0251105a --rev v2.6.3 --md TABLES.md --json ROWS.json
+    python benchmarks/source_messages.py others TAG [--before BEFORE_TAG]    # every others source: /tmp/TAG-<key>.{json,md}
+    python benchmarks/source_messages.py others TAG --only xf                 # one of them
+    python benchmarks/source_messages.py files GITDIR COMMIT PATH... [--json F] [--before F]   # any files (COMMIT -: a folder)
 
 Run with PYTHONPATH set to the checkout whose attn_doctor is measured. Backend source only: nothing under fixtures/.
 """
+
 from __future__ import annotations
 
 import argparse
 import ast
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# a value for an f-string field, by the words in its expression (first hit wins); the rest print as 64
+MIRRORS = os.environ.get("MIRRORS", "/work/.mirror")
+
+# ---- sources (data) --------------------------------------------------------------------------------------------------
+
+# fa: (backend as attn-doctor names it, path in the repository or a folder of .py files)
+SOURCES = (("fa2", "csrc/flash_attn/flash_api.cpp"), ("fa2", "flash_attn/flash_attn_interface.py"), ("fa2", "setup.py"),
+           ("fa3", "hopper/flash_api.cpp"), ("fa3", "hopper/flash_attn_interface.py"), ("fa3", "hopper/setup.py"),
+           ("cute", "flash_attn/cute/"))
+# FA4 files a user's call reaches before any kernel is built: the interface checks its arguments there. The others are
+# the kernels' own asserts, evaluated while CuTe DSL compiles a kernel the interface already accepted (internal
+# invariants, unless the interface lets a case through); they are listed but not counted as user-reachable.
+CUTE_FRONT = {"interface.py", "cute_dsl_utils.py", "block_sparsity.py", "compute_block_sparsity.py", "cache_utils.py",
+              "__init__.py", "fa_logging.py", "cute_dsl_ptxas.py"}
+CUTE_SKIP = {"benchmark.py", "bench_utils.py", "benchmark_flash_attention_fp8.py", "testing.py",
+             "sm90_config_search.py"}  # tools and test helpers, not the library a user's program runs
+
+# Sample values for what a message formats in: two sets, so that a rule matching one literal value shows up.
+SAMPLES = ({"dim": "320", "dtype": "torch.float32", "version": "12.1", "arch": "75", "name": "q", "default": "3"},
+           {"dim": "72", "dtype": "torch.int8", "version": "11.6", "arch": "61", "name": "k", "default": "5"})
+
+
+def _sample(expr: str, k: int) -> str:
+    s, e = SAMPLES[k], expr.lower()
+    for key, words in (("dtype", ("dtype",)), ("version", ("version", "cuda_ver")),
+                       ("arch", ("arch", "major", "sm", "capability", "cc")), ("name", ("name",)), ("dim", ("dim", "head", "size", "d_"))):
+        if any(w in e for w in words):
+            return s[key]
+    return s["default"]
+
+
+
+
+# others: key -> (mirror folder under MIRRORS, or "torch" for the installed wheel's site-packages; commit; files). Files a
+# commit lacks are skipped (the older releases). Dates: xformers v0.0.35 2026-02-20, v0.0.29 2024-12-26; SageAttention
+# main 2026-01-17, v2.0.1 2025-01-27; woct0rdho's fork main 2026-07-17; torch 2.13.0 (git_version cf30153c).
+_XF = """xformers/ops/fmha/__init__.py xformers/ops/fmha/common.py xformers/ops/fmha/dispatch.py xformers/ops/fmha/cutlass.py
+ xformers/ops/fmha/cutlass_blackwell.py xformers/ops/fmha/flash.py xformers/ops/fmha/flash3.py xformers/ops/fmha/ck.py
+ xformers/ops/fmha/ck_splitk.py xformers/ops/fmha/triton_splitk.py xformers/ops/fmha/attn_bias.py
+ xformers/ops/fmha/torch_attention_compat.py xformers/ops/fmha/merge_training.py xformers/ops/fmha/small_k.py
+ xformers/ops/fmha/ck_decoder.py xformers/ops/common.py xformers/_cpp_lib.py xformers/__init__.py""".split()
+_SG = """sageattention/core.py sageattention/quant.py sageattention/fa3_wrapper.py sageattention/__init__.py setup.py
+ sageattention3_blackwell/sageattn3/api.py sageattention3_blackwell/setup.py""".split()
+_TF = """torch/nn/attention/flex_attention.py torch/_higher_order_ops/flex_attention.py torch/_inductor/kernel/flex/flex_attention.py
+ torch/_inductor/kernel/flex/flex_decoding.py torch/_inductor/kernel/flex/flex_flash_attention.py
+ torch/_inductor/kernel/flex/flex_cpu.py torch/_inductor/kernel/flex/flex_mps.py torch/_inductor/kernel/flex/common.py
+ torch/nn/attention/__init__.py torch/nn/attention/_utils.py torch/nn/attention/bias.py torch/nn/attention/varlen.py
+ torch/nn/attention/_registry.py torch/nn/attention/_fa3.py torch/nn/attention/_fa4.py torch/backends/cuda/__init__.py""".split()
+OTHERS = {
+    "xf": ("facebookresearch+xformers", "03b91d7d9ff295ae68a320e2e733dd6c2ef8f342", _XF),
+    "xf29": ("facebookresearch+xformers", "56be3b5e7f390072a5a0e95e5e64916916dc9cd0", _XF),
+    "sage": ("thu-ml+SageAttention", "d1a57a546c3d395b1ffcbeecc66d81db76f3b4b5", _SG),
+    "sage201": ("thu-ml+SageAttention", "fa1d103d16c5dfd7a3d9f77e46a18c17c5a0ee9b", _SG),
+    "sagew": ("woct0rdho+SageAttention", "e14793959abaabe45b8bd95417ed836419c55ee1", _SG),
+    "torch": ("torch", "-", _TF),
+}
+
+# others: a value for an f-string field, by the words in its expression (first hit wins); the rest print as 64
 _SAMPLES = (
     ("dtype", "torch.float32"), ("device", "cpu"), ("shape", "torch.Size([2, 4096, 8, 64])"),
     ("capability", "(12, 0)"), ("arch", "sm_120"), ("version", "2.4.0"), ("layout", "NHD"),
@@ -39,31 +108,68 @@ def sample(expr: str) -> str:
     return "64"
 
 
-def render(node: ast.AST) -> str | None:
-    """The message a node builds (None: not a string), with f-string fields filled by sample()."""
+def git_show(mirror: str, rev: str, path: str) -> str | None:
+    r = subprocess.run(["git", "-C", mirror, "show", f"{rev}:{path}"], capture_output=True, text=True)
+    return r.stdout if r.returncode == 0 else None
+
+
+def git_ls(mirror: str, rev: str, folder: str) -> list[str]:
+    r = subprocess.run(["git", "-C", mirror, "ls-tree", "--name-only", rev, folder], capture_output=True, text=True)
+    return [p for p in r.stdout.split() if p.endswith(".py")]
+
+
+
+# ---- Python sources: one walker and one renderer for both tables ------------------------------------------------------
+
+def render(node: ast.AST, fill) -> str | None:
+    """The message a node builds (None: not a string); each formatted value is fill(<its expression as code>)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        out = []
-        for part in node.values:
-            if isinstance(part, ast.Constant):
-                out.append(str(part.value))
-            else:
-                out.append(sample(ast.unparse(part.value)))
-        return "".join(out)
+        return "".join(str(p.value) if isinstance(p, ast.Constant) else fill(ast.unparse(p.value)) for p in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-        left = render(node.left)
+        left = render(node.left, fill)
         if left is None:
             return None
         if isinstance(node.op, ast.Mod):
-            return left.replace("%s", "64").replace("%d", "64").replace("%r", "'q'")
-        right = render(node.right)
+            return re.sub(r"%[sdrf]", lambda _: fill(""), left)
+        right = render(node.right, fill)
         return None if right is None else left + right
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-        base = render(node.func.value)
-        if base is not None:
-            return re.sub(r"\{[^{}]*\}", lambda m: sample(m.group(0)), base)
+        base = render(node.func.value, fill)
+        return None if base is None else re.sub(r"\{[^{}]*\}", lambda m: fill(m.group(0)), base)
     return None
+
+
+def raise_sites(tree: ast.AST):
+    """(node, kind, exception class, message node) of every raise / assert with a message / reasons.append(...)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            yield node, "raise", ast.unparse(node.exc.func).split(".")[-1], node.exc.args[0]
+        elif isinstance(node, ast.Assert) and node.msg is not None:
+            yield node, "assert", "AssertionError", node.msg
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
+              and isinstance(node.func.value, ast.Name) and node.func.value.id == "reasons" and node.args):
+            yield node, "reason", "", node.args[0]
+
+
+def py_messages(src: str) -> list[dict]:
+    """The fa table's rows of a Python file: each message with both sample sets (reasons: FlashAttention has none)."""
+    found = []
+    try:
+        tree = ast.parse(src)
+    except SyntaxError:
+        return found
+    for node, kind, exc, msg in raise_sites(tree):
+        if kind == "reason":
+            continue
+        texts = [render(msg, lambda e, k=k: _sample(e, k)) for k in (0, 1)]
+        if texts[0] is None:
+            continue
+        cond = "raise " + exc if kind == "raise" else " ".join((ast.get_source_segment(src, node.test) or "").split())
+        found.append({"line": node.lineno, "kind": kind, "condition": cond,
+                      "printed": [f"{exc}: {_squash(t)}" for t in texts]})
+    return sorted(found, key=lambda f: f["line"])
 
 
 def _condition(node: ast.AST, parents: dict) -> str:
@@ -77,22 +183,203 @@ def _condition(node: ast.AST, parents: dict) -> str:
 
 
 def messages(source: str, path: str) -> list[dict]:
+    """The others table's rows of a Python file: each message with one sample (sample()), where and when it is raised."""
     rows = []
     tree = ast.parse(source)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    for node in ast.walk(tree):
-        kind = exc = msg = None
-        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
-            kind, exc, msg = "raise", ast.unparse(node.exc.func).split(".")[-1], render(node.exc.args[0])
-        elif isinstance(node, ast.Assert) and node.msg is not None:
-            kind, exc, msg = "assert", "AssertionError", render(node.msg)
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
-              and isinstance(node.func.value, ast.Name) and node.func.value.id == "reasons" and node.args):
-            kind, exc, msg = "reason", "", render(node.args[0])
-        if kind and msg and msg.strip():
+    for node, kind, exc, msg_node in raise_sites(tree):
+        msg = render(msg_node, sample)
+        if msg and msg.strip():
             rows.append({"where": f"{path}:{node.lineno}", "kind": kind, "exc": exc, "message": msg.strip(),
                          "condition": _condition(node, parents)})
     return sorted(rows, key=lambda r: int(r["where"].rsplit(":", 1)[1]))
+
+
+# ---- C++ ------------------------------------------------------------------------------------------------------------
+
+def _balanced(src: str, i: int) -> int:
+    """Index just past the parenthesis matching src[i] == '(' (string and char literals skipped)."""
+    depth, j = 0, i
+    while j < len(src):
+        c = src[j]
+        if c in "\"'":
+            j = _skip_literal(src, j)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return j
+
+
+def _skip_literal(src: str, j: int) -> int:
+    q, j = src[j], j + 1
+    while j < len(src) and src[j] != q:
+        j += 2 if src[j] == "\\" else 1
+    return j + 1
+
+
+def _split_args(body: str) -> list[str]:
+    out, depth, cur, j = [], 0, [], 0
+    while j < len(body):
+        c = body[j]
+        if c in "\"'":
+            k = _skip_literal(body, j)
+            cur.append(body[j:k])
+            j = k
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+        j += 1
+    out.append("".join(cur).strip())
+    return out
+
+
+def _squash(t: str) -> str:
+    return " ".join(t.split())
+
+
+_LIT = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _cpp_message(parts: list[str], k: int) -> str:
+    """TORCH_CHECK's message: its arguments streamed one after another (c10::str), literals as written."""
+    out = []
+    for p in parts:  # each: literals, adjacent ("a" "b") or joined by + with values (std::to_string(n))
+        pieces = _LIT.split(p)  # code, literal, code, literal, ..., code
+        for i, piece in enumerate(pieces):
+            if i % 2:
+                out.append(bytes(piece, "utf-8").decode("unicode_escape"))
+            elif piece.strip(" \t\n+"):
+                out.append(_sample(piece, k))
+    return "".join(out)
+
+
+MACROS = {"CHECK_DEVICE": "{x} must be on CUDA", "CHECK_CONTIGUOUS": "{x} must be contiguous",
+          "CHECK_SHAPE": "{x} must have shape ({rest})"}
+
+
+def cpp_messages(src: str) -> list[dict]:
+    found = []
+    for m in re.finditer(r"\b(TORCH_CHECK|CHECK_DEVICE|CHECK_CONTIGUOUS|CHECK_SHAPE)\s*\(", src):
+        start = m.end() - 1
+        line = src.count("\n", 0, m.start()) + 1
+        if src[src.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#define"):
+            continue
+        args = _split_args(src[start + 1:_balanced(src, start) - 1])
+        name = m.group(1)
+        if name in MACROS:
+            text = MACROS[name].format(x=args[0], rest=", ".join(args[1:]))
+            found.append({"line": line, "kind": name, "condition": " ".join(args[0].split()),
+                          "printed": [f"RuntimeError: {text}"] * 2})
+            continue
+        cond = " ".join(args[0].split())
+        if len(args) == 1:
+            text = [f"Expected {cond} to be true, but got false.  (Could this error message be improved?  If so, "
+                    "please report an enhancement request to PyTorch.)"] * 2
+        else:
+            text = [_cpp_message(args[1:], k) for k in (0, 1)]
+        found.append({"line": line, "kind": "TORCH_CHECK", "condition": cond,
+                      "printed": [f"RuntimeError: {_squash(t)}" for t in text]})
+    return found
+
+
+# ---- explain ---------------------------------------------------------------------------------------------------------
+
+# The frame a traceback shows above the message: where the installed package calls the extension (C++ checks) or the
+# file that raises (Python). A log quoting the message quotes this frame with it, or does not: both are judged.
+FRAME = {"fa2": ("flash_attn/flash_attn_interface.py", "_flash_attn_forward", "flash_attn_gpu.fwd("),
+         "fa3": ("flash_attn_3/flash_attn_interface.py", "_flash_attn_forward", "torch.ops.flash_attn_3.fwd("),
+         "cute": ("flash_attn/cute/interface.py", "_flash_attn_fwd", "_flash_attn_fwd_kernel(")}
+SITE = "/opt/conda/envs/train/lib/python3.11/site-packages/"
+
+
+def framed(backend: str, path: str, line: int, printed: str) -> str:
+    if path.endswith("setup.py"):  # a build: pip prints the setup script's traceback
+        where, func, code = f"/tmp/pip-install-x/flash-attn_1/{path}", "<module>", "..."
+    elif path.endswith(".py"):
+        where, func, code = SITE + (path.replace("hopper/", "flash_attn_3/")), "<func>", "..."
+    else:
+        where, func, code = SITE + FRAME[backend][0], FRAME[backend][1], FRAME[backend][2]
+    return (f"Traceback (most recent call last):\n  File \"{where}\", line {line}, in {func}\n    {code}\n"
+            f"{printed}\n")
+
+
+def read_as(text: str) -> tuple[str | None, str | None]:
+    from attn_doctor.explain import match
+    found = match(text)
+    return (found[0].entry.id, found[0].backend) if found else (None, None)
+
+
+def reachable(backend: str, path: str) -> bool:
+    return backend != "cute" or Path(path).name in CUTE_FRONT
+
+
+def collect(mirror: str, revs: list[str]) -> list[dict]:
+    rows, seen = [], {}
+    for rev in revs:
+        commit = subprocess.run(["git", "-C", mirror, "rev-parse", rev], capture_output=True, text=True).stdout.strip()
+        for backend, path in SOURCES:
+            paths = [p for p in git_ls(mirror, rev, path) if Path(p).name not in CUTE_SKIP] if path.endswith("/") else [path]
+            for p in paths:
+                src = git_show(mirror, rev, p)
+                if src is None:
+                    continue
+                for f in cpp_messages(src) if p.endswith(".cpp") else py_messages(src):
+                    key = (backend, f["printed"][0])
+                    if key in seen:
+                        seen[key]["also"].append(f"{p}:{f['line']}@{commit[:10]}")
+                        continue
+                    row = dict(f, backend=backend, path=p, commit=commit, rev=rev, also=[],
+                               reachable=reachable(backend, p))
+                    seen[key] = row
+                    rows.append(row)
+    return rows
+
+
+def judge(rows: list[dict]) -> None:
+    for r in rows:
+        reads = [read_as(t) for t in r["printed"]]
+        r["entry"], r["got_backend"] = reads[0]
+        r["variant_entry"], r["variant_backend"] = reads[1]
+        r["right"] = all(b == r["backend"] for _, b in reads)
+        r["framed_entry"], r["framed_backend"] = read_as(framed(r["backend"], r["path"], r["line"], r["printed"][1]))
+
+
+def _cell(s: str, n: int = 110) -> str:
+    s = s.replace("|", "\\|")
+    return s if len(s) <= n else s[:n - 1] + "…"
+
+
+def markdown(rows: list[dict]) -> str:
+    out = []
+    for backend in ("fa2", "fa3", "cute"):
+        mine = [r for r in rows if r["backend"] == backend]
+        reach = [r for r in mine if r["reachable"]]
+        out.append(f"\n### {backend}: {len(mine)} messages, {len(reach)} user-reachable; "
+                   f"read {sum(bool(r['entry']) for r in reach)}, right backend both samples "
+                   f"{sum(r['right'] for r in reach)}; under its traceback frame: read {sum(bool(r['framed_entry']) for r in reach)}, "
+                   f"right backend {sum(r['framed_backend'] == backend for r in reach)}\n")
+        out.append("| where | printed (sample 1) | condition | reach | read as (sample 1 / 2) | backend | framed |")
+        out.append("|---|---|---|---|---|---|---|")
+        for r in mine:
+            where = f"{r['path']}:{r['line']}@{r['commit'][:10]}"
+            read = f"{r['entry'] or '-'} / {r['variant_entry'] or '-'}"
+            got = f"{r['got_backend'] or '-'}/{r['variant_backend'] or '-'}" + (" ok" if r["right"] else "")
+            out.append(f"| {where} | `{_cell(r['printed'][0])}` | {_cell(r['condition'], 60)} | "
+                       f"{'user' if r['reachable'] else 'internal'} | {read} | {got} | "
+                       f"{r['framed_entry'] or '-'}/{r['framed_backend'] or '-'} |")
+    return "\n".join(out) + "\n"
 
 
 def printed(row: dict) -> str:
@@ -117,37 +404,98 @@ def _reading(row: dict) -> str:
     return got
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("gitdir")
-    ap.add_argument("commit")
-    ap.add_argument("paths", nargs="+")
-    ap.add_argument("--json", help="write the rows here too")
-    ap.add_argument("--before", help="rows an earlier run wrote (--json): their reading in a column of its own")
-    args = ap.parse_args(argv)
+# ---- command line ------------------------------------------------------------------------------------------------------
+
+def fa_main(a) -> int:
+    rows = collect(a.mirror, a.rev or ["HEAD"])
+    judge(rows)
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1))
+    if a.md:
+        Path(a.md).write_text(markdown(rows))
+    for backend in ("fa2", "fa3", "cute"):
+        reach = [r for r in rows if r["backend"] == backend and r["reachable"]]
+        print(f"{backend}: {len(reach)} user-reachable, read {sum(bool(r['entry']) for r in reach)}, "
+              f"right backend (both samples) {sum(r['right'] for r in reach)}; framed: read "
+              f"{sum(bool(r['framed_entry']) for r in reach)}, right backend "
+              f"{sum(r['framed_backend'] == backend for r in reach)}")
+    return 0
+
+
+def _site_packages() -> str:
+    import torch
+    return os.path.dirname(os.path.dirname(torch.__file__))
+
+
+def _source(gitdir: str, commit: str, path: str) -> str | None:
+    if commit == "-":
+        p = Path(gitdir) / path
+        return p.read_text() if p.exists() else None
+    return git_show(gitdir, commit, path)
+
+
+def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, before_json: str | None) -> str:
+    """The others table of some files (markdown); the rows to json_out; an earlier run's reading beside (before_json)."""
     rows = []
-    for path in args.paths:
-        if args.commit == "-":
-            src = (Path(args.gitdir) / path).read_text()
-        else:
-            src = subprocess.run(["git", "--git-dir", args.gitdir, "show", f"{args.commit}:{path}"],
-                                 capture_output=True, text=True, check=True).stdout
+    for path in paths:
+        src = _source(gitdir, commit, path)
+        if src is None:  # a file this commit lacks
+            continue
         for row in messages(src, path):
             row["read_as"] = read(printed(row))
             if row["kind"] == "reason":  # the reason pasted alone (a title, a quoted line)
                 row["alone"] = read(row["message"])
             rows.append(row)
-    before = {r["where"]: r for r in json.loads(Path(args.before).read_text())} if args.before else {}
-    print(f"{args.commit[:10]}: {len(rows)} messages\n")
-    print("| where | kind | message (as rendered) | raised when | read as" + (" | before" if before else "") + " |")
-    print("|---|---|---|---|---" + ("|---" if before else "") + "|")
+    before = {r["where"]: r for r in json.loads(Path(before_json).read_text())} if before_json else {}
+    out = [f"{commit[:10]}: {len(rows)} messages\n",
+           "| where | kind | message (as rendered) | raised when | read as" + (" | before" if before else "") + " |",
+           "|---|---|---|---|---" + ("|---" if before else "") + "|"]
     for r in rows:
         cells = [r["where"], f"{r['kind']} {r['exc']}".strip(), r["message"][:160], r["condition"][:80], _reading(r)]
         if before:
             cells.append(_reading(before[r["where"]]) if r["where"] in before else "")
-        print("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
+        out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=1))
+    return "\n".join(out) + "\n"
+
+
+def others_main(a) -> int:
+    for key, (mirror, commit, files) in OTHERS.items():
+        if a.only and key not in a.only:
+            continue
+        gitdir = _site_packages() if mirror == "torch" else f"{MIRRORS}/{mirror}/repo"
+        before = f"/tmp/{a.before}-{key}.json" if a.before else None
+        md = table(gitdir, commit, files, f"/tmp/{a.tag}-{key}.json", before)
+        Path(f"/tmp/{a.tag}-{key}.md").write_text(md)
+        print(f"{key}: {md.splitlines()[0]} -> /tmp/{a.tag}-{key}.md")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    f = sub.add_parser("fa", help="FlashAttention 2/3/4 from its mirror")
+    f.add_argument("--mirror", default=f"{MIRRORS}/Dao-AILab+flash-attention/repo")
+    f.add_argument("--rev", action="append", help="commits or tags, newest first (default HEAD)")
+    f.add_argument("--md", help="write the tables here")
+    f.add_argument("--json", help="write every row here")
+    o = sub.add_parser("others", help="xFormers, SageAttention, torch's Flex/SDPA (OTHERS): /tmp/TAG-<key>.{json,md}")
+    o.add_argument("tag")
+    o.add_argument("--before", help="an earlier run's TAG: its reading in a column of its own")
+    o.add_argument("--only", action="append", help="one key of OTHERS (repeatable)")
+    g = sub.add_parser("files", help="any Python files: a table on stdout")
+    g.add_argument("gitdir")
+    g.add_argument("commit", help="a commit of the git dir, or - for files under the folder gitdir")
+    g.add_argument("paths", nargs="+")
+    g.add_argument("--json", help="write the rows here too")
+    g.add_argument("--before", help="rows an earlier run wrote (--json): their reading in a column of its own")
+    a = ap.parse_args(argv)
+    if a.cmd == "fa":
+        return fa_main(a)
+    if a.cmd == "others":
+        return others_main(a)
+    print(table(a.gitdir, a.commit, a.paths, a.json, a.before), end="")
     return 0
 
 

@@ -1,5 +1,5 @@
 """FlashAttention 2/3/4 messages read from the backend's own source that explain read as nothing before helper ex133
-(issue 23; benchmarks/source_messages_fa.py, benchmarks/results/explain-source-messages-fa.md): each as torch prints it,
+(issue 23; benchmarks/source_messages.py fa, benchmarks/results/explain-source-messages-fa.md): each as torch prints it,
 with a variant of our own (another tensor, dtype spelling, head-dim list, a traceback frame), read by the entry for its
 mechanism and attributed to the backend whose source raises it. Every case here failed at main 6f976f6e (read as nothing,
 by a catch-all, or as another backend's); the near misses guard the new patterns' reach."""
@@ -85,3 +85,25 @@ NEAR_MISSES = [
 def test_other_tensors_words_are_not_flash_attentions(text):
     ids = [m.entry.id for m in match(text)]
     assert not {"fa2.index-tensor-args", "fa2.out-buffer-dtype", "fa2.kvcache-args", "fa2.head-dim"} & set(ids), ids
+
+
+# rev22b (review of ex133): the same index-tensor checks raised by torch's own vendored FlashAttention 2. torch 2.13's
+# varlen_attn passes seqused_k to aten._flash_attention_forward (torch/nn/attention/varlen.py:58,110,124), whose copy of
+# flash_api.cpp checks it word for word as FA2 does: under torch's frame the backend is SDPA's (as varlen.cu-seqlens
+# reads there), not the flash-attn package's. Inside xformers' bundled FA2 it stays xformers'.
+TORCH_VARLEN_FRAME = ('  File "/opt/venv/lib/python3.11/site-packages/torch/nn/attention/varlen.py", line 110, in varlen_attn\n'
+                      '    output, softmax_lse, rng_state, _, _ = torch.ops.aten._flash_attention_forward(\n')
+XFORMERS_FA2_FRAME = ('  File "/opt/venv/lib/python3.11/site-packages/xformers/ops/fmha/flash.py", line 120, in _flash_fwd\n'
+                      '    ) = _C_flashattention.varlen_fwd(\n')
+FRAMED = [
+    (TORCH_VARLEN_FRAME + "RuntimeError: seqused_k must have dtype int32", "sdpa"),
+    (TORCH_VARLEN_FRAME + "RuntimeError: seqused_k must be contiguous", "sdpa"),
+    (TORCH_VARLEN_FRAME + "RuntimeError: cu_seqlens_k must have dtype int32", "sdpa"),  # the entry beside it, for reference
+    (XFORMERS_FA2_FRAME + "RuntimeError: seqused_k must have dtype int32", "xformers"),
+]
+
+
+@pytest.mark.parametrize("text,backend", FRAMED, ids=[c[0].splitlines()[0][-40:] + c[0].splitlines()[-1][:40] for c in FRAMED])
+def test_index_tensor_checks_under_another_backends_frame_are_that_backends(text, backend):
+    found = match(text)
+    assert found and found[0].backend == backend, [(m.entry.id, m.backend) for m in found]

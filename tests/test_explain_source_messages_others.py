@@ -24,8 +24,8 @@ CASES = [
     ("flex", "flex.block-mask-shape", "AssertionError: query.size(-2) (8192) != block_mask_q_len (4096)"),
     ("flex", "flex.block-mask-shape", "[rank3]: AssertionError: key.size(-2) (333) != block_mask_kv_len (256)"),
     ("flex", "flex.input-shape", "torch._inductor.exc.InductorError: LoweringException: AssertionError: Bq and Bkv must broadcastable. Got Bq=s0 and Bkv=3"),
-    ("flex", None, "torch._inductor.exc.InductorError: LoweringException: AssertionError: Query length must be greater than 0"),
-    ("flex", None, "AssertionError: Key length must be greater than 0"),
+    ("flex", "flex.input-shape", "torch._inductor.exc.InductorError: LoweringException: AssertionError: Query length must be greater than 0"),
+    ("flex", "flex.input-shape", "torch._inductor.exc.InductorError: LoweringException: AssertionError: Key length must be greater than 0"),
     ("flex", None, "AssertionError: mask.dtype must be torch.bool, got torch.bfloat16"),
     ("flex", None, "AssertionError: OUTPUT_MAX must not be in kernel_options"),
     # torch's varlen_attn (SDPA's Python side, torch 2.13.0)
@@ -47,3 +47,19 @@ def test_a_source_message_is_read_as_its_backends(backend, entry, text):
         assert found[0].entry.id == entry, (found[0].entry.id, found[0].backend)
     if backend:
         assert found[0].backend == backend, (found[0].entry.id, found[0].backend)
+
+
+# rev22b (review of ex134): Inductor's "Query/Key length must be greater than 0" (kernel/flex/flex_attention.py:335,338 at
+# 2.13.0) are words many programs print (Python's hashlib.pbkdf2_hmac with dklen=0: "key length must be greater than 0.";
+# key generators in other languages): alone, or under a frame of no attention backend, they are no backend's message.
+GENERIC = [
+    "Traceback (most recent call last):\n  File \"/app/auth/passwords.py\", line 41, in derive\n"
+    "    return hashlib.pbkdf2_hmac(\"sha256\", password, salt, 100_000, dklen=n)\nValueError: key length must be greater than 0.",
+    "ValueError: Key length must be greater than 0",
+    "error: Query length must be greater than 0.",
+]
+
+
+@pytest.mark.parametrize("text", GENERIC, ids=[t.splitlines()[-1][:50] for t in GENERIC])
+def test_generic_length_words_are_no_backends(text):
+    assert not match(text), [(m.entry.id, m.backend) for m in match(text)]
