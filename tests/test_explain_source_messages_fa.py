@@ -44,9 +44,9 @@ CASES = [
     ("RuntimeError: rotary_cos must have the same dtype as query", "fa2.kvcache-args", "fa2"),
     (FA2_FRAME + "RuntimeError: rotary_sin must have the same dtype as q", "fa2.kvcache-args", "fa2"),  # variant
     # FA3's early head-dim lists (hopper/flash_api.cpp at v2.6.3, lines 300 and 604)
-    ("RuntimeError: Only support head size 64, 128, and 256 for now", "fa2.head-dim", "fa3"),
-    ("RuntimeError: Only support head size 64 and 128 for now", "fa2.head-dim", "fa3"),
-    ("RuntimeError: Only support head size 64, 96, 128 and 256 for now", "fa2.head-dim", "fa3"),  # variant
+    ("RuntimeError: Only support head size 64, 128, and 256 for now", "attn.head-dim-unsupported", "fa3"),
+    ("RuntimeError: Only support head size 64 and 128 for now", "attn.head-dim-unsupported", "fa3"),
+    ("RuntimeError: Only support head size 64, 96, 128 and 256 for now", "attn.head-dim-unsupported", "fa3"),  # variant
     # FA4's shapes, Python tuples (flash_attn/cute/interface.py:623,628,632), and its combine's dtypes
     ("AssertionError: cu_seqlens_k must have shape (batch_size + 1,)", "varlen.cu-seqlens", "cute"),
     ("AssertionError: seqused_q must have shape (batch_size,)", "fa2.index-tensor-args", "cute"),  # interface.py:632
