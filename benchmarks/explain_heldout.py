@@ -173,7 +173,7 @@ def measure(corpus: Path, spec: str | None) -> dict:
         v = verdict(meta, run_matcher(fn, feed, body))
         texts.append({"file": path.name, "source": meta.get("source"), "class": meta.get("class", "?"),
                       "tracker": tracker(meta), "backend": meta.get("backend"), "entry": meta.get("entry"),
-                      "new": "new:" in (meta.get("entry") or ""), **v})
+                      "new": not label_ids(meta.get("entry", "")), **v})  # a label naming no entry id (only `new:` / `?`)
     for path in sorted((corpus / "unrelated").glob("*.txt")):
         meta, body = load(path)
         found = run_matcher(fn, feed, body)
