@@ -75,7 +75,7 @@ FIXED = [
      "- 12.0 which supports hardware CC >=12.0,<13.0\n"
      "Your installed torch==2.13.0+cu129 does not include kernels for this GPU. Reinstall the same version against a CUDA build "
      "that does, e.g.:\n"
-     "  For CUDA 12.6 use pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cu126",
+     "  For CUDA 12.6 use pip install torch==2.13.0 --index-url https://packages.example/whl/cu126",
      ("gpu.arch-not-in-torch", None)),
     # cc-words: torch 2.11 on an RTX 5090 under a cu126 build
     ("UserWarning: Found GPU0 NVIDIA GeForce RTX 5090 which is of compute capability (CC) 12.0.\n"
