@@ -1606,13 +1606,11 @@ def _module_beside(doc: dict, module: str):
             return _read_beside(doc, named_config(doc, cand, located=where), cmd)
     # the package folder the repository's build configuration names (`where = ["lib"]`: lib/pkg/train.py), from the
     # launcher's folder or one of the two above it (cfg93)
-    here = os.path.dirname(os.path.abspath(doc["path"]))
-    for up in (here, os.path.dirname(here), os.path.dirname(os.path.dirname(here))):
-        for d in _package_dirs(up):
-            for cand in (rel + ".py", rel + "/__main__.py"):
-                if os.path.isfile(os.path.join(d, cand)):
-                    where = os.path.join(d, cand)
-                    return _read_beside(doc, named_config(doc, where, located=where), cmd)
+    for d in _package_roots(doc):
+        for cand in (rel + ".py", rel + "/__main__.py"):
+            if os.path.isfile(os.path.join(d, cand)):
+                where = os.path.join(d, cand)
+                return _read_beside(doc, named_config(doc, where, located=where), cmd)
     return None
 
 
@@ -2104,9 +2102,20 @@ def _module_roots(doc: dict) -> list:
     puts the script's folder first on sys.path) and the two above it (the repository root a script in scripts/ or a
     notebook in notebooks/ is run from); then the package folders the build configuration of any of those names
     (_package_dirs: src/ of a src layout), from which `pip install -e .` makes the packages importable by name."""
+    ups = _script_ups(doc)
+    return ups + [d for d in _package_roots(doc) if d not in ups]
+
+
+def _script_ups(doc: dict) -> list:
+    """The script's folder and the two above it."""
     base = os.path.dirname(os.path.abspath(doc["path"]))
-    ups = [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
-    return ups + [d for up in ups for d in _package_dirs(up) if d not in ups]
+    return [base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))]
+
+
+def _package_roots(doc: dict) -> list:
+    """The package folders the build configuration of the script's folder or one of the two above it names
+    (_package_dirs), in that order."""
+    return [d for up in _script_ups(doc) for d in _package_dirs(up)]
 
 
 def _toml_table(data, *keys) -> dict:
@@ -2189,12 +2198,13 @@ def _module_file(doc: dict, module, level: int = 0, importer: str | None = None,
         return None
     me = os.path.abspath(doc["path"])
     rel = os.path.join(*module.split("."))
-    ups = _module_roots(doc)
     if level:
         up = os.path.dirname(os.path.abspath(importer or doc["path"]))
         for _ in range(level - 1):
             up = os.path.dirname(up)
         ups = [up]
+    else:
+        ups = _module_roots(doc)  # (build configurations read only for an absolute import)
     for up in ups:
         for cand in ((os.path.join(rel, "__init__.py"),) if package else ()) + (rel + ".py",):
             where = os.path.join(up, cand)
