@@ -32,7 +32,7 @@ ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b ro
 # helper ex89, session 14; round 90m since helper ex94, session 15; round 95m since helper ex100, session 16; round 101m since
 # helper ex104, session 17; round 105m since helper ex108, session 18; round 109m since helper ex112, session 19; round 113m since
 # helper ex117, session 20; round 118m since helper ex121, session 21; round 122m since helper ex128, session 22)
-MEASURE_ONLY: tuple[str, ...] = ("round129m",)
+MEASURE_ONLY: tuple[str, ...] = ("round129m", "round136m")
 
 
 def measure(rounds: list[str], tree: str) -> dict[str, list]:

@@ -705,6 +705,9 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # round 129m (ex129m, session 22): a blind set leaning to training-time failures (fine-tunes, trainers' flags,
     # distributed runs, 2025-26 GPUs); never explained by its gatherer: see fixtures/errors/round129m/README.md
     Staged("round129m", 31, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex129m, session 22)
+    # round 136m (ex136m, session 23): a blind set leaning to inference-time failures (image/video/audio apps, serving
+    # engines, CJK and words-only reports); never explained by its gatherer: see fixtures/errors/round136m/README.md
+    Staged("round136m", 38, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex136m, session 23)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
