@@ -223,11 +223,25 @@ CLEARED = re.compile(r"(?i)(?P<subj>[^.;!?,\n]{1,60}?)\b(?:is|are|was|were|seems
                      r"just|entirely)[ \t]+)?(?:unrelated|not related|irrelevant|harmless)\b")
 
 
+# helper ex135 (round 129m unrelated: Sarania/blissful-tuner#19, "it still occurs for me with unaffected versions or even
+# xformers"): a failure said to persist even with a backend swapped in is not that backend's; not one version of a backend
+# against another ("still happens even with flash-attn 2.7.4": the same backend upgraded may still be the failing one)
+PERSISTS = re.compile(r"(?i)\b(?:still|also)[ \t]+(?:occurs?|occurred|happens?|happened|persists?|persisted|appears?|shows?[ \t]+up)\b"
+                      r"[^.;!?\n]{0,80}?\beven[ \t]+(?:with[ \t]+|using[ \t]+|on[ \t]+|in[ \t]+|under[ \t]+)?(?:the[ \t]+)?"
+                      r"(?P<subj>[^.;:!?,()\n]{1,30}?)(?=[ \t]*(?:[.;:!?,()\n]|$|\b(?:too|as[ \t]+well|instead)\b))")
+_VERSIONED = re.compile(r"[ \t=]v?\d|\d\.\d")  # "flash-attn 2.7.4", "xformers==0.0.28": a version of the backend, not a swap to it
+
+
 def _exonerated(backend: str, lines: list[str]) -> bool:
-    """Does a sentence of the input say `backend` was not the failing one (EXONERATED; UNUSED beside UNRELATED, CLEARED)?"""
+    """Does a sentence of the input say `backend` was not the failing one (EXONERATED; UNUSED beside UNRELATED, CLEARED;
+    PERSISTS)?"""
     _, window, _, _ = _not_a_report_rules()
     for j in range(min(len(lines), window)):
         text = lines[j]
+        if "even" in text.lower() and any(first_named(m.group("subj")) == backend and not _VERSIONED.search(text, m.start("subj"),
+                                                                                                          m.end("subj") + 3)
+                                          for m in PERSISTS.finditer(text)):
+            return True
         if UNRELATED.search(text) or "harmless" in text.lower():
             said = [m.group("subj") for m in UNUSED.finditer(text)] if UNRELATED.search(text) else []
             if any(first_named(subj) == backend for subj in said + [m.group("subj") for m in CLEARED.finditer(text)]):
