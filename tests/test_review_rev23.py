@@ -1,0 +1,44 @@
+"""What review rev23 found in session 23's explain and configs changes and mended. Every text was written by hand for these tests
+(2026-11-30); each near miss below was misread on main at d3b4a006 (or the later main named beside it), checked by running this
+file against that tree.
+
+  persists   attribution/refusals.py PERSISTS (ex135) cleared a backend for "still happens even after reinstalling flash-attn" or
+             "even with the latest flash-attn": the same backend reinstalled or upgraded, still the one that runs, so a NaN
+             report over flash_attention_2 lost its claim (attn.nan-output, fa2). Now a subject that says an install, upgrade,
+             build, version or release of the backend clears nothing (as a version number already did not).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_doctor.knowledge.attribution.refusals import _exonerated
+from explain_top import first
+
+NAN_FA2 = ("Qwen2.5 SFT: loss becomes NaN after a few hundred steps with flash_attention_2\n\n"
+           "The NaN loss {persists}, and it is gone with attn_implementation=\"eager\".\n")
+
+
+@pytest.mark.parametrize("line, backend", [
+    ("the NaN still happens even after reinstalling flash-attn", "fa2"),
+    ("it still occurs even with the latest flash-attn", "fa2"),
+    ("black frames still appear even with a fresh build of sageattention", "sage"),
+    ("the crash still happens even with xformers rebuilt from source", "xformers"),
+    ("still happens even with an upgraded xformers", "xformers"),
+])
+def test_persists_same_backend_reinstalled_clears_nothing(line, backend):
+    assert _exonerated(backend, [line]) is False
+
+
+@pytest.mark.parametrize("line, backend", [
+    ("it still occurs for me with other builds or even xformers", "xformers"),  # round 129m's case: a swap to another backend
+    ("the NaN still happens even after switching to SDPA", "sdpa"),
+])
+def test_persists_swap_still_clears(line, backend):
+    assert _exonerated(backend, [line]) is True
+
+
+@pytest.mark.parametrize("persists", ["still happens even after reinstalling flash-attn",
+                                      "still happens even with the latest flash-attn"])
+def test_persists_keeps_the_claim_of_a_reinstalled_backend(persists):
+    assert first(NAN_FA2.format(persists=persists)) == ("attn.nan-output", "fa2")
