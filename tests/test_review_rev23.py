@@ -6,6 +6,10 @@ file against that tree.
              "even with the latest flash-attn": the same backend reinstalled or upgraded, still the one that runs, so a NaN
              report over flash_attention_2 lost its claim (attn.nan-output, fa2). Now a subject that says an install, upgrade,
              build, version or release of the backend clears nothing (as a version number already did not).
+  comment    transformers.sdpa-output-attentions' bare-argument pattern (ex135) skipped the refusal's words in a comment at a
+             line's start, not after code ("output_attentions = False  # XFlashAttention2 attention does not support
+             output_attentions", as remote-code copies write it): a pasted modeling file was read as the refusal. Now no "# "
+             before the class name on the line.
 """
 
 from __future__ import annotations
@@ -42,3 +46,20 @@ def test_persists_swap_still_clears(line, backend):
                                       "still happens even with the latest flash-attn"])
 def test_persists_keeps_the_claim_of_a_reinstalled_backend(persists):
     assert first(NAN_FA2.format(persists=persists)) == ("attn.nan-output", "fa2")
+
+
+@pytest.mark.parametrize("text", [
+    "        output_attentions = False  # InternLM2FlashAttention2 attention does not support output_attentions",
+    "    return attn_output, None  # FlashAttention2 does not support output_attentions",
+    "attn_weights = None  # MistralSdpaAttention does not support output_attentions",
+])
+def test_output_attentions_comment_after_code_is_no_refusal(text):
+    assert first(text)[0] != "transformers.sdpa-output-attentions"
+
+
+@pytest.mark.parametrize("text", [
+    "ValueError: MusicgenSdpaAttention does not support output_attentions",
+    "[rank#0] ValueError: OPTFlashAttention2 attention does not support output_attentions",
+])
+def test_output_attentions_refusal_still_read(text):
+    assert first(text)[0] == "transformers.sdpa-output-attentions"
