@@ -1,0 +1,90 @@
+"""Messages the forks of FlashAttention raise in its words, read from their own source (helper ex137, session 23; issue 23;
+benchmarks/source_messages.py files, benchmarks/results/explain-source-messages-forks.md): flash-attn's ROCm build (its CK
+extension, csrc/flash_attn_ck/, in Dao-AILab/flash-attention and ROCm/flash-attention) and its AMD Triton backend (whose
+kernels now live in ROCm/aiter, aiter/ops/triton/_triton_kernels/flash_attn_triton_amd/). ROCm's flash_attn IS the flash_attn
+package: FA2 with the same API, so its checks are FA2's entries; their fixes must name the ROCm environment. Each case failed
+at s23start (178ca03e): read as nothing or by a catch-all (triage.*). Variants of our own beside the source's texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_doctor.explain import match
+from attn_doctor.knowledge import accelerator
+
+TRITON_AMD_FRAME = ('  File "/opt/venv/lib/python3.12/site-packages/aiter/ops/triton/_triton_kernels/flash_attn_triton_amd/'
+                    'interface_v2.py", line 383, in varlen_fwd\n    raise NotImplementedError(\n')
+
+CASES = [
+    # flash-attn's CK build (csrc/flash_attn_ck/*.cpp at Dao-AILab/flash-attention@0251105a)
+    ("RuntimeError: num_splits greater than 128 is not supported", "fa2.num-splits", "fa2"),  # mha_fwd_kvcache.cpp:479
+    ("RuntimeError: num_splits should greater than 0", "fa2.num-splits", "fa2"),  # :478
+    ("RuntimeError: Expected alibi_slopes.sizes() == torch::IntArrayRef({h}) || alibi_slopes.sizes() == "
+     "torch::IntArrayRef({b, h}) to be true, but got false.", "fa2.alibi-slopes", "fa2"),  # mha_bwd.cpp:122
+    ("RuntimeError: Paged KV does not support dropout", "fa2.paged-kv", "fa2"),  # mha_varlen_fwd.cpp:455
+    ("RuntimeError: return_dropout_randval require p_dropout > 0", "fa2.argument-combination", "fa2"),  # mha_fwd.cpp:276
+    ("AssertionError: return_dropout_randval requires p_dropout > 0", "fa2.argument-combination", "fa2"),  # variant (aiter's wording)
+    # the AMD Triton backend (ROCm/aiter@e4048607 .../flash_attn_triton_amd/interface_v2.py, interface_v3.py, fwd_prefill.py)
+    ("ValueError: Alibi can be (nheads,) or (batch_size, nheads).", "fa2.alibi-slopes", "fa2"),  # interface_v2.py:293
+    ("NotImplementedError: softcap is not supported in the AMD Triton FA2 interface (expected 0.0).",
+     "fa2.rocm-triton-unsupported", "fa2"),
+    ("NotImplementedError: block_table / paged attention is not supported in AMD Triton FA2 varlen_fwd.",
+     "fa2.rocm-triton-unsupported", "fa2"),
+    ("NotImplementedError: num_splits > 1 not supported in AMD Triton FA2 fwd_kvcache.", "fa2.rocm-triton-unsupported", "fa2"),
+    ("NotImplementedError: pack_gqa is not yet supported in the AMD Triton backend (got pack_gqa=True)",
+     "fa2.rocm-triton-unsupported", "fa2"),
+    ("NotImplementedError: softcap is not supported in varlen_bwd (expected 0.0).", "fa2.rocm-triton-unsupported", "fa2"),
+    ("NotImplementedError: Rotary embeddings with varlen (thd layout) prefill are not implemented yet.",
+     "fa2.rocm-triton-unsupported", "fa2"),
+    (TRITON_AMD_FRAME + "NotImplementedError: seqused_k is not supported in AMD Triton FA2 varlen_fwd.",
+     "fa2.rocm-triton-unsupported", "fa2"),  # variant: under the backend's frame
+    ("NotImplementedError: Dropout is not yet supported with the decode kernel in the AMD Triton backend",
+     "fa2.rocm-triton-unsupported", "fa2"),  # variant: another option
+]
+
+
+@pytest.mark.parametrize("text,entry,backend", CASES, ids=[c[0].splitlines()[-1][:60] for c in CASES])
+def test_fork_message_is_read_by_its_mechanism(text, entry, backend):
+    found = match(text)
+    assert found, "read as nothing"
+    assert found[0].entry.id == entry, [m.entry.id for m in found]
+    assert found[0].backend == backend, found[0].backend
+
+
+NEAR_MISSES = [
+    # the same words about other code: not flash-attn's AMD Triton backend, its split count or its slopes
+    "NotImplementedError: softcap is not supported in this model (expected 0.0)",
+    "RuntimeError: num_splits greater than 16 is not allowed here",
+    "ValueError: bias can be (nheads,) or (batch_size, nheads).",
+    "NotImplementedError: fp8 is not supported in the Triton backend",
+]
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_near_misses_stay_unread(text):
+    ids = [m.entry.id for m in match(text)]
+    assert not {"fa2.rocm-triton-unsupported", "fa2.num-splits", "fa2.alibi-slopes"} & set(ids), ids
+
+
+# The AMD-only code paths name the platform (accelerators.toml [[platform]] rocm): aiter's package folder in a traceback,
+# flash-attn's AMD Triton backend by its module, its switch and its refusals, its CK sources in a build log
+@pytest.mark.parametrize("text", [
+    TRITON_AMD_FRAME + "AssertionError: softmax_lse must be float32",
+    '  File "/usr/lib/python3/dist-packages/aiter/jit/core.py", line 512, in build_module\nRuntimeError: failed',
+    "$ FLASH_ATTENTION_TRITON_AMD_ENABLE=TRUE python train.py\nTraceback (most recent call last):",
+    "csrc/flash_attn_ck/mha_fwd.cpp:42:10: fatal error: 'fmha_fwd.hpp' file not found",
+    "NotImplementedError: pack_gqa is not yet supported in the AMD Triton backend (got pack_gqa=True)",
+])
+def test_fork_paths_name_rocm(text):
+    from attn_doctor.knowledge.match import scan
+
+    s = scan(text, probes=accelerator.probes())
+    assert accelerator.detect(s.probed) == "rocm"
+
+
+def test_rocm_fix_for_an_arch_failure_in_aiters_build():
+    # the GPU has no kernels: on an AMD machine (aiter's JIT in the traceback) the fix is ROCm's, not cu128+ / TORCH_CUDA_ARCH_LIST
+    found = match('  File "/opt/venv/lib/python3.12/site-packages/aiter/jit/core.py", line 300, in build_module\n'
+                  "RuntimeError: CUDA error: no kernel image is available for execution on the device")
+    assert found and found[0].entry.id == "gpu.arch-not-in-torch"
+    assert "TORCH_CUDA_ARCH_LIST" not in (found[0].fix or "") and "hip" in (found[0].fix or "")
