@@ -435,7 +435,7 @@ def _source(gitdir: str, commit: str, path: str) -> str | None:
     return git_show(gitdir, commit, path)
 
 
-CPP = (".cpp", ".cu", ".h", ".hpp", ".cuh")
+CPP = (".cpp", ".cu", ".h", ".hpp", ".cuh", ".mu")  # .mu: MUSA C++ (Moore Threads)
 
 
 def cpp_rows(src: str, path: str) -> list[dict]:

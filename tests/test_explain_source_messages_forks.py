@@ -88,3 +88,35 @@ def test_rocm_fix_for_an_arch_failure_in_aiters_build():
                   "RuntimeError: CUDA error: no kernel image is available for execution on the device")
     assert found and found[0].entry.id == "gpu.arch-not-in-torch"
     assert "TORCH_CUDA_ARCH_LIST" not in (found[0].fix or "") and "hip" in (found[0].fix or "")
+
+
+# torch's flash kernels on Intel GPUs (intel/torch-xpu-ops@ab84f925 src/ATen/native/transformers/xpu/flash_attn/): FA2's checks
+# with "mha_fwd on xpu" in front are SDPA's there (attribution.toml's sdpa names; [entry_takes_over]), the arch refusal is
+# backend.unsupported-gpu's, and the dtype fix is the XPU's autocast
+XPU_CASES = [
+    ("RuntimeError: mha_fwd on xpu only support fp16 and bf16 data type", "fa2.dtype"),  # sycltla/mha_fwd.cpp:124
+    ("RuntimeError: mha_bwd on xpu only support fp16 and bf16 data type", "fa2.dtype"),  # mha_bwd.cpp:95
+    ("RuntimeError: mha_fwd on xpu: query and key must have the same dtype", "attn.qkv-dtype"),  # mha_fwd.cpp:127
+    ("RuntimeError: mha_bwd on xpu: dout tensor must have contiguous last dimension", "fa2.last-dim-contiguous"),  # mha_bwd.cpp:138
+    ("RuntimeError: XPU device architecture does not support flash attention. Supported architectures are: intel_gpu_pvc, "
+     "intel_gpu_pvc_vg, intel_gpu_bmg_g21", "backend.unsupported-gpu"),  # mha_fwd.cpp:114
+    ("RuntimeError: XPU device architecture does not support flash attention backward. Supported architectures are: "
+     "intel_gpu_pvc", "backend.unsupported-gpu"),  # mha_bwd.cpp:84
+]
+
+
+@pytest.mark.parametrize("text,entry", XPU_CASES, ids=[c[0][:60] for c in XPU_CASES])
+def test_xpu_flash_kernels_are_sdpas(text, entry):
+    found = match(text)
+    assert found and found[0].entry.id == entry, [(m.entry.id, m.backend) for m in found]
+    assert found[0].backend == "sdpa", found[0].backend
+
+
+def test_xpu_dtype_fix_is_the_xpus():
+    found = match("RuntimeError: mha_fwd on xpu only support fp16 and bf16 data type")
+    assert found and "autocast('xpu'" in (found[0].fix or "") and "'cuda'" not in (found[0].fix or ""), found[0].fix
+
+
+def test_flash_attns_own_dtype_message_stays_fa2s():
+    found = match("RuntimeError: FlashAttention only support fp16 and bf16 data type")
+    assert found and found[0].entry.id == "fa2.dtype" and found[0].backend == "fa2"
