@@ -11,6 +11,7 @@ import pytest
 
 from attn_doctor.explain import match
 from attn_doctor.knowledge import accelerator
+from explain_top import first, ids
 
 TRITON_AMD_FRAME = ('  File "/opt/venv/lib/python3.12/site-packages/aiter/ops/triton/_triton_kernels/flash_attn_triton_amd/'
                     'interface_v2.py", line 383, in varlen_fwd\n    raise NotImplementedError(\n')
@@ -45,10 +46,7 @@ CASES = [
 
 @pytest.mark.parametrize("text,entry,backend", CASES, ids=[c[0].splitlines()[-1][:60] for c in CASES])
 def test_fork_message_is_read_by_its_mechanism(text, entry, backend):
-    found = match(text)
-    assert found, "read as nothing"
-    assert found[0].entry.id == entry, [m.entry.id for m in found]
-    assert found[0].backend == backend, found[0].backend
+    assert first(text) == (entry, backend)
 
 
 NEAR_MISSES = [
@@ -62,8 +60,7 @@ NEAR_MISSES = [
 
 @pytest.mark.parametrize("text", NEAR_MISSES)
 def test_near_misses_stay_unread(text):
-    ids = [m.entry.id for m in match(text)]
-    assert not {"fa2.rocm-triton-unsupported", "fa2.num-splits", "fa2.alibi-slopes"} & set(ids), ids
+    assert not {"fa2.rocm-triton-unsupported", "fa2.num-splits", "fa2.alibi-slopes"} & set(ids(text)), ids(text)
 
 
 # The AMD-only code paths name the platform (accelerators.toml [[platform]] rocm): aiter's package folder in a traceback,
@@ -107,9 +104,7 @@ XPU_CASES = [
 
 @pytest.mark.parametrize("text,entry", XPU_CASES, ids=[c[0][:60] for c in XPU_CASES])
 def test_xpu_flash_kernels_are_sdpas(text, entry):
-    found = match(text)
-    assert found and found[0].entry.id == entry, [(m.entry.id, m.backend) for m in found]
-    assert found[0].backend == "sdpa", found[0].backend
+    assert first(text) == (entry, "sdpa")
 
 
 def test_xpu_dtype_fix_is_the_xpus():
