@@ -16,7 +16,8 @@ pinned commits, or an installed wheel's files. Two tables, one extractor:
     python benchmarks/source_messages.py fa --rev 0251105a --rev v2.6.3 --md TABLES.md --json ROWS.json
     python benchmarks/source_messages.py others TAG [--before BEFORE_TAG]    # every others source: /tmp/TAG-<key>.{json,md}
     python benchmarks/source_messages.py others TAG --only xf                 # one of them
-    python benchmarks/source_messages.py files GITDIR COMMIT PATH... [--json F] [--before F]   # any files (COMMIT -: a folder)
+    python benchmarks/source_messages.py files GITDIR COMMIT PATH... [--json F] [--before F]   # any files (COMMIT -: a folder;
+                                                                                               # .py, or C++ TORCH_CHECKs)
 
 Run with PYTHONPATH set to the checkout whose attn_doctor is measured. Backend source only: nothing under fixtures/.
 """
@@ -434,6 +435,16 @@ def _source(gitdir: str, commit: str, path: str) -> str | None:
     return git_show(gitdir, commit, path)
 
 
+CPP = (".cpp", ".cu", ".h", ".hpp", ".cuh", ".mu")  # .mu: MUSA C++ (Moore Threads)
+
+
+def cpp_rows(src: str, path: str) -> list[dict]:
+    """The others table's rows of a C++ file (a fork's extension: ROCm's CK build, MUSA's): its TORCH_CHECKs as torch prints
+    them (cpp_messages, first sample)."""
+    return [{"where": f"{path}:{f['line']}", "kind": f["kind"], "exc": "RuntimeError",
+             "message": f["printed"][0].split(": ", 1)[1], "condition": f["condition"]} for f in cpp_messages(src)]
+
+
 def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, before_json: str | None) -> str:
     """The others table of some files (markdown); the rows to json_out; an earlier run's reading beside (before_json)."""
     rows = []
@@ -441,7 +452,7 @@ def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, befo
         src = _source(gitdir, commit, path)
         if src is None:  # a file this commit lacks
             continue
-        for row in messages(src, path):
+        for row in cpp_rows(src, path) if path.endswith(CPP) else messages(src, path):
             row["read_as"] = read(printed(row))
             if row["kind"] == "reason":  # the reason pasted alone (a title, a quoted line)
                 row["alone"] = read(row["message"])
@@ -484,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     o.add_argument("tag")
     o.add_argument("--before", help="an earlier run's TAG: its reading in a column of its own")
     o.add_argument("--only", action="append", help="one key of OTHERS (repeatable)")
-    g = sub.add_parser("files", help="any Python files: a table on stdout")
+    g = sub.add_parser("files", help="any Python or C++ files: a table on stdout")
     g.add_argument("gitdir")
     g.add_argument("commit", help="a commit of the git dir, or - for files under the folder gitdir")
     g.add_argument("paths", nargs="+")
