@@ -10,6 +10,9 @@ file against that tree.
              line's start, not after code ("output_attentions = False  # XFlashAttention2 attention does not support
              output_attentions", as remote-code copies write it): a pasted modeling file was read as the refusal. Now no "# "
              before the class name on the line.
+  pageddrop  fa2.paged-kv took flash-attn's ROCm (CK) "Paged KV does not support dropout" (ex137) with a title and fix about
+             the table's dtype, page size, leftpad_k, cache_batch_idx and num_splits only: nothing the user could act on for
+             the dropout it refuses. Now both say dropout_p=0 with a page table on ROCm.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import pytest
 
 from attn_doctor.knowledge.attribution.refusals import _exonerated
+from attn_doctor.explain import match
 from explain_top import first
 
 NAN_FA2 = ("Qwen2.5 SFT: loss becomes NaN after a few hundred steps with flash_attention_2\n\n"
@@ -63,3 +67,9 @@ def test_output_attentions_comment_after_code_is_no_refusal(text):
 ])
 def test_output_attentions_refusal_still_read(text):
     assert first(text)[0] == "transformers.sdpa-output-attentions"
+
+
+def test_ck_paged_kv_dropout_fix_says_dropout():
+    found = match("RuntimeError: Paged KV does not support dropout")
+    assert found and found[0].entry.id == "fa2.paged-kv"
+    assert "dropout_p=0" in (found[0].fix or "") and "dropout" in found[0].entry.title, found[0].fix
