@@ -13,6 +13,10 @@ file against that tree.
   pageddrop  fa2.paged-kv took flash-attn's ROCm (CK) "Paged KV does not support dropout" (ex137) with a title and fix about
              the table's dtype, page size, leftpad_k, cache_batch_idx and num_splits only: nothing the user could act on for
              the dropout it refuses. Now both say dropout_p=0 with a page table on ROCm.
+  numsplits  fa2.num-splits (ex137) read the CK build's "num_splits should greater than 0" as a negative count the caller asked
+             for and printed num_splits=0 as the fix; the CK build replaces any count below 1 by its heuristic once the HIP
+             runtime names the device (flash_common.cpp override_num_splits_if_necessary), so the check fails only where that
+             device query failed, with 0 passed. Now its own entry (fa2.rocm-num-splits-device) with a device check as fix.
 """
 
 from __future__ import annotations
@@ -73,3 +77,9 @@ def test_ck_paged_kv_dropout_fix_says_dropout():
     found = match("RuntimeError: Paged KV does not support dropout")
     assert found and found[0].entry.id == "fa2.paged-kv"
     assert "dropout_p=0" in (found[0].fix or "") and "dropout" in found[0].entry.title, found[0].fix
+
+
+def test_ck_num_splits_zero_is_a_device_query_not_a_count_to_set():
+    found = match("RuntimeError: num_splits should greater than 0")
+    assert found and found[0].entry.id == "fa2.rocm-num-splits-device", [m.entry.id for m in found]
+    assert "num_splits=0" not in (found[0].fix or "") and "HIP_VISIBLE_DEVICES" in (found[0].fix or "")
