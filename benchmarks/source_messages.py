@@ -100,8 +100,23 @@ _SAMPLES = (
 )
 
 
-def sample(expr: str) -> str:
+# files --logs (the frameworks' table): values of the frameworks' own fields, consulted first; a key of several words
+# needs them all. FlashAttention's version is 2 here (3 and 4 are tests' variants).
+FRAMEWORK_SAMPLES = (
+    ("preface", "FlashAttention2 has been toggled on, but it cannot be used due to the following error:"),
+    ("flash attn version", "2"), ("device names", "('cuda', 'xpu')"), ("cuda min major version", "8"),
+    ("get device capability", "(7, 5)"), ("major", "7"), ("class name", "Qwen2ForCausalLM"),
+    ("name or path", "Qwen/Qwen2-7B"), ("attn implementation", "flash_attention_2"),
+    ("implementation", "flash_attention_2"), ("backend", "flash"), ("attention mode", "flash"), ("attn mode", "flash"),
+    ("attention backend", "flash"), ("xformers version", "0.0.18"), ("compute capability", "(7, 5)"),
+)
+
+
+def sample(expr: str, extra: tuple = ()) -> str:
     words = set(re.findall(r"[a-z]+", expr.lower().replace("_", " ")))
+    for key, value in extra:
+        if set(key.split()) <= words:
+            return value
     for word, value in _SAMPLES:
         if word in words:
             return value
@@ -141,9 +156,35 @@ def render(node: ast.AST, fill) -> str | None:
     return None
 
 
-def raise_sites(tree: ast.AST):
-    """(node, kind, exception class, message node) of every raise / assert with a message / reasons.append(...)."""
+# files --logs: a logger's or warnings' call, or print(...), is a message a user quotes too (a trainer's refusal, a fallback)
+LOG_CALLS = {"warning", "warn", "error", "critical", "fatal", "exception", "warning_once", "warn_once", "error_once",
+             "warning_rank0", "warning_main_process", "warning_advice"}
+
+
+def _log_site(node: ast.AST):
+    """(kind, category) of a logging / warnings.warn / print call, or None."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    if isinstance(node.func, ast.Name) and node.func.id == "print":
+        return "print", ""
+    if isinstance(node.func, ast.Attribute) and node.func.attr in LOG_CALLS:
+        owner = ast.unparse(node.func.value)
+        if owner == "warnings":
+            cat = ast.unparse(node.args[1]).split(".")[-1] if len(node.args) > 1 else "UserWarning"
+            return "warn", cat
+        if "log" in owner.lower():
+            return "log", node.func.attr.split("_")[0].upper().replace("WARN", "WARNING").replace("WARNINGING", "WARNING")
+    return None
+
+
+def raise_sites(tree: ast.AST, logs: bool = False):
+    """(node, kind, exception class, message node) of every raise / assert with a message / reasons.append(...); with
+    logs, every logger.warning/error(...), warnings.warn(...) and print(...) too (kind log / warn / print)."""
     for node in ast.walk(tree):
+        site = _log_site(node) if logs else None
+        if site:
+            yield node, site[0], site[1], node.args[0]
+            continue
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
             yield node, "raise", ast.unparse(node.exc.func).split(".")[-1], node.exc.args[0]
         elif isinstance(node, ast.Assert) and node.msg is not None:
@@ -182,16 +223,25 @@ def _condition(node: ast.AST, parents: dict) -> str:
     return ast.unparse(up.test) if isinstance(up, ast.If) else ""
 
 
-def messages(source: str, path: str) -> list[dict]:
-    """The others table's rows of a Python file: each message with one sample (sample()), where and when it is raised."""
+def _function(node: ast.AST, parents: dict) -> str:
+    up = parents.get(node)
+    while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        up = parents.get(up)
+    return up.name if up is not None else "<module>"
+
+
+def messages(source: str, path: str, logs: bool = False, grep: re.Pattern | None = None) -> list[dict]:
+    """The others table's rows of a Python file: each message with one sample (sample()), where and when it is raised
+    (logs: log / warn / print calls too; grep: only messages it finds a match in)."""
     rows = []
     tree = ast.parse(source)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    for node, kind, exc, msg_node in raise_sites(tree):
-        msg = render(msg_node, sample)
-        if msg and msg.strip():
+    fill = (lambda e: sample(e, FRAMEWORK_SAMPLES)) if logs else sample
+    for node, kind, exc, msg_node in raise_sites(tree, logs):
+        msg = render(msg_node, fill)
+        if msg and msg.strip() and (grep is None or grep.search(msg)):
             rows.append({"where": f"{path}:{node.lineno}", "kind": kind, "exc": exc, "message": msg.strip(),
-                         "condition": _condition(node, parents)})
+                         "condition": _condition(node, parents), "function": _function(node, parents)})
     return sorted(rows, key=lambda r: int(r["where"].rsplit(":", 1)[1]))
 
 
@@ -384,6 +434,12 @@ def markdown(rows: list[dict]) -> str:
 
 def printed(row: dict) -> str:
     """The text as a user's log shows it."""
+    if row["kind"] == "log":  # a logging line: the level, then the message (formats differ; the words do not)
+        return f"{row['exc']} {row['message']}"
+    if row["kind"] == "warn":
+        return f"{row['where']}: {row['exc']}: {row['message']}"
+    if row["kind"] == "print":
+        return row["message"]
     if row["kind"] == "reason":  # under the dispatcher's refusal, one operator's reason
         return ("NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
                 "     query       : shape=(1, 4096, 8, 64) (torch.float16)\n"
@@ -395,6 +451,31 @@ def read(row_text: str) -> list[tuple[str, str | None]]:
     import explain_heldout as h
     fn, feed, _ = h._resolve(None)
     return [(h.match_id(m), h.match_backend(m)) for m in h.run_matcher(fn, feed, row_text)]
+
+
+def framed_text(row: dict) -> str:
+    """The message under a caller frame of the file that says it (a traceback's last frame; a log line's origin)."""
+    path, line = row["where"].rsplit(":", 1)
+    if row["kind"] in ("log", "warn", "print"):
+        return f"[2026-11-30 10:00:00,000] [{path}:{line}] {printed(row)}\n"
+    return (f"Traceback (most recent call last):\n  File \"{SITE}{path.removeprefix('src/')}\", line {line}, in "
+            f"{row.get('function', '<module>')}\n    ...\n{printed(row)}\n")
+
+
+# files --expect: the backend a message is about, from the words it uses (first hit wins; None: no one backend)
+_BACKEND_WORDS = (("fa3", r"flash.?attn.?3|flash.?attention.?3|\bfa3\b|flash3|_3_hub|hopper"),
+                  ("cute", r"flash.?attention.?4|\bfa4\b|cute"),
+                  ("sage", r"sage"), ("xformers", r"xformers|mem_eff|memory.efficient"),
+                  ("flex", r"flex.?attention|\bflex\b"),
+                  ("fa2", r"flash.?attn|flash.?attention|\bfa2\b|\bflash\b"),
+                  ("sdpa", r"sdpa|scaled_dot_product|\bsdp\b"))
+
+
+def expected_backend(message: str) -> str | None:
+    for backend, pattern in _BACKEND_WORDS:
+        if re.search(pattern, message, re.I):
+            return backend
+    return None
 
 
 def _reading(row: dict) -> str:
@@ -434,24 +515,33 @@ def _source(gitdir: str, commit: str, path: str) -> str | None:
     return git_show(gitdir, commit, path)
 
 
-def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, before_json: str | None) -> str:
-    """The others table of some files (markdown); the rows to json_out; an earlier run's reading beside (before_json)."""
-    rows = []
+def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, before_json: str | None,
+          logs: bool = False, grep: str | None = None) -> str:
+    """The others table of some files (markdown); the rows to json_out; an earlier run's reading beside (before_json).
+    logs / grep: the frameworks' table (log and print lines too, only the messages grep finds; framed reading too)."""
+    rows, pattern = [], re.compile(grep, re.I) if grep else None
     for path in paths:
         src = _source(gitdir, commit, path)
         if src is None:  # a file this commit lacks
             continue
-        for row in messages(src, path):
+        for row in messages(src, path, logs, pattern):
             row["read_as"] = read(printed(row))
             if row["kind"] == "reason":  # the reason pasted alone (a title, a quoted line)
                 row["alone"] = read(row["message"])
+            if logs:
+                row["framed"] = read(framed_text(row))
+                row["expect"] = expected_backend(row["message"])
             rows.append(row)
     before = {r["where"]: r for r in json.loads(Path(before_json).read_text())} if before_json else {}
+    extra = ["about", "framed"] if logs else []
     out = [f"{commit[:10]}: {len(rows)} messages\n",
-           "| where | kind | message (as rendered) | raised when | read as" + (" | before" if before else "") + " |",
-           "|---|---|---|---|---" + ("|---" if before else "") + "|"]
+           "| " + " | ".join(["where", "kind", "message (as rendered)", "raised when", "read as"] + extra
+                            + (["before"] if before else [])) + " |",
+           "|---|---|---|---|---" + "|---" * len(extra) + ("|---" if before else "") + "|"]
     for r in rows:
         cells = [r["where"], f"{r['kind']} {r['exc']}".strip(), r["message"][:160], r["condition"][:80], _reading(r)]
+        if logs:
+            cells += [r["expect"] or "-", ", ".join(f"{i} ({b})" for i, b in r["framed"][:1]) or "none"]
         if before:
             cells.append(_reading(before[r["where"]]) if r["where"] in before else "")
         out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
@@ -490,12 +580,14 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("paths", nargs="+")
     g.add_argument("--json", help="write the rows here too")
     g.add_argument("--before", help="rows an earlier run wrote (--json): their reading in a column of its own")
+    g.add_argument("--logs", action="store_true", help="log / warnings / print calls too, each read framed as well")
+    g.add_argument("--grep", help="only messages this regular expression finds (case-insensitive)")
     a = ap.parse_args(argv)
     if a.cmd == "fa":
         return fa_main(a)
     if a.cmd == "others":
         return others_main(a)
-    print(table(a.gitdir, a.commit, a.paths, a.json, a.before), end="")
+    print(table(a.gitdir, a.commit, a.paths, a.json, a.before, a.logs, a.grep), end="")
     return 0
 
 
