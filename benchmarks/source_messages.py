@@ -107,8 +107,8 @@ FRAMEWORK_SAMPLES = (
     ("flash attn version", "2"), ("device names", "('cuda', 'xpu')"), ("cuda min major version", "8"),
     ("get device capability", "(7, 5)"), ("major", "7"), ("class name", "Qwen2ForCausalLM"),
     ("name or path", "Qwen/Qwen2-7B"), ("attn implementation", "flash_attention_2"),
-    ("implementation", "flash_attention_2"), ("backend", "flash"), ("attention mode", "flash"), ("attn mode", "flash"),
-    ("attention backend", "flash"), ("xformers version", "0.0.18"), ("compute capability", "(7, 5)"),
+    ("implementation", "flash_attention_2"), ("attention mode", "flash"), ("attn mode", "flash"),
+    ("xformers version", "0.0.18"), ("compute capability", "(7, 5)"),
 )
 
 
@@ -465,7 +465,7 @@ def framed_text(row: dict) -> str:
 # files --expect: the backend a message is about, from the words it uses (first hit wins; None: no one backend)
 _BACKEND_WORDS = (("fa3", r"flash.?attn.?3|flash.?attention.?3|\bfa3\b|flash3|_3_hub|hopper"),
                   ("cute", r"flash.?attention.?4|\bfa4\b|cute"),
-                  ("sage", r"sage"), ("xformers", r"xformers|mem_eff|memory.efficient"),
+                  ("sage", r"\bsage"), ("xformers", r"xformers|mem_eff|memory.efficient"),
                   ("flex", r"flex.?attention|\bflex\b"),
                   ("fa2", r"flash.?attn|flash.?attention|\bfa2\b|\bflash\b"),
                   ("sdpa", r"sdpa|scaled_dot_product|\bsdp\b"))
