@@ -188,6 +188,8 @@ def test_sdpa_flash_kernel_output_attentions_is_not_flash_attn():
 @pytest.mark.parametrize("text", [
     "ImportError: JointAttnProcessor2_0 requires PyTorch 2.0, to use it, please upgrade PyTorch to 2.0.",
     "ImportError: CogVideoXAttnProcessor2_0 requires PyTorch 2.0, to use it, please upgrade PyTorch to 2.0.",
+    "ImportError: AttnAddedKVProcessor2_0 requires PyTorch 2.0, to use it, please upgrade PyTorch to 2.0.",
+    "ImportError: FluxAttnProcessor3_0 requires PyTorch 2.0, to use it, please upgrade PyTorch to 2.0.",
 ])
 def test_diffusers_processor_is_sdpa(text):
     assert _top(text)[1] == "sdpa"
