@@ -17,6 +17,12 @@ pinned commits, or an installed wheel's files. Two tables, one extractor:
     python benchmarks/source_messages.py others TAG [--before BEFORE_TAG]    # every others source: /tmp/TAG-<key>.{json,md}
     python benchmarks/source_messages.py others TAG --only xf                 # one of them
     python benchmarks/source_messages.py files GITDIR COMMIT PATH... [--json F] [--before F]   # any files (COMMIT -: a folder)
+    python benchmarks/source_messages.py frameworks TAG [--before BEFORE_TAG]  # frameworks' and trainers' messages (FRAMEWORKS)
+
+  frameworks  the frameworks' and trainers' own messages about attention backends (transformers, diffusers, ComfyUI, musubi-
+          tuner / blissful-tuner, sd-scripts, SimpleTuner, ai-toolkit, axolotl, LLaMA-Factory, ms-swift, torchtune, Unsloth,
+          accelerate; benchmarks/results/explain-source-messages-frameworks.md): files --logs, which lists logger / warnings
+          / print lines beside the raises, only the messages with attention words, each read bare and under a caller frame.
 
 Run with PYTHONPATH set to the checkout whose attn_doctor is measured. Backend source only: nothing under fixtures/.
 """
@@ -90,6 +96,47 @@ OTHERS = {
     "sage201": ("thu-ml+SageAttention", "fa1d103d16c5dfd7a3d9f77e46a18c17c5a0ee9b", _SG),
     "sagew": ("woct0rdho+SageAttention", "e14793959abaabe45b8bd95417ed836419c55ee1", _SG),
     "torch": ("torch", "-", _TF),
+}
+
+# frameworks (ex138, benchmarks/results/explain-source-messages-frameworks.md): the frameworks' and trainers' own messages
+# about attention backends, read with files --logs --grep FRAMEWORK_WORDS. key -> (mirror folder under MIRRORS, or "site"
+# for the installed wheel's site-packages (transformers 5.24.0); commit; files). Mirrors fetched 2026-11-30 (HEAD each).
+FRAMEWORK_WORDS = r"flash|attn|attention|\bsdpa|\bsdp\b|scaled_dot|xformers|\bsage|flex|mem_eff|\bkernels?\b"
+FRAMEWORKS = {
+    "tf": ("site", "-", """transformers/integrations/flash_attention.py transformers/integrations/sdpa_attention.py
+        transformers/integrations/flex_attention.py transformers/modeling_flash_attention_utils.py
+        transformers/integrations/flash_paged.py transformers/integrations/hub_kernels.py transformers/modeling_utils.py"""),
+    "df": ("huggingface+diffusers", "58eb52c0803ea9af3abec60841c2a093bdf1f951", """src/diffusers/models/attention_dispatch.py
+        src/diffusers/models/attention_processor.py src/diffusers/models/modeling_utils.py src/diffusers/utils/import_utils.py"""),
+    "comfy": ("Comfy-Org+ComfyUI", "a125cd84b054a57729b5eecab930ca9408719832", """comfy/ldm/modules/attention.py
+        comfy/model_management.py comfy/cli_args.py comfy/ldm/modules/diffusionmodules/model.py"""),
+    "musubi": ("kohya-ss+musubi-tuner", "30c658c4f4b0bf05038b3346eff9670259b10fc7", """src/musubi_tuner/hunyuan_model/attention.py
+        src/musubi_tuner/wan/modules/attention.py src/musubi_tuner/frame_pack/hunyuan_video_packed.py
+        src/musubi_tuner/kandinsky5/models/attention.py src/musubi_tuner/modules/attention.py src/musubi_tuner/hv_train_network.py"""),
+    "bliss": ("Sarania+blissful-tuner", "e4ed1f030567798755b28bb84e3a54c8a47f3e04", """src/musubi_tuner/hunyuan_model/attention.py
+        src/musubi_tuner/wan/modules/attention.py src/musubi_tuner/kandinsky5_generate_video.py src/musubi_tuner/modules/attention.py"""),
+    "sds": ("kohya-ss+sd-scripts", "48d368fa557731ad0488c07304dfeba8c07910eb", """library/train_util.py library/attention.py
+        library/original_unet.py library/sdxl_original_unet.py gen_img.py"""),
+    "st": ("bghira+SimpleTuner", "bc8e6ab7738ce457a2ed8eb2d26cadd91c6442cb", """simpletuner/helpers/training/attention_backend.py
+        simpletuner/helpers/training/trainer.py simpletuner/helpers/configuration/cmd_args.py
+        simpletuner/helpers/models/flux/attention.py"""),
+    "aitk": ("ostris+ai-toolkit", "27a03a91f23eb1b757d5ec2e80ee3e129cfcc350", """jobs/process/BaseSDTrainProcess.py
+        toolkit/stable_diffusion_model.py toolkit/models/base_model.py"""),
+    "axo": ("axolotl-ai-cloud+axolotl", "067b021c8b87a9e5e380b9173c704cf7340e30f5", """src/axolotl/monkeypatch/attention/sage_attn.py
+        src/axolotl/monkeypatch/llama_attn_hijack_flash.py src/axolotl/loaders/patch_manager.py src/axolotl/loaders/model.py
+        src/axolotl/utils/schemas/validation.py src/axolotl/utils/schemas/config.py src/axolotl/utils/schemas/deprecated.py
+        src/axolotl/monkeypatch/scaled_softmax_attn.py"""),
+    "lf": ("hiyouga+LLaMA-Factory", "ff6d4d12eeb035d6ce06805a5733dd7b29f2ac30", """src/llamafactory/model/model_utils/attention.py
+        src/llamafactory/model/patcher.py src/llamafactory/hparams/parser.py src/llamafactory/hparams/model_args.py"""),
+    "swift": ("modelscope+ms-swift", "3602360a562313afbf2ef6065fdf61f271a2c5b9", """swift/arguments/sft_args.py
+        swift/arguments/base_args/model_args.py swift/model/register.py swift/megatron/arguments/megatron_args.py
+        swift/sequence_parallel/sequence_parallel.py"""),
+    "tt": ("pytorch+torchtune", "bd2a0fc7c31430972728494fa01aaeeb0ebf1ba1", """torchtune/training/_distributed.py
+        torchtune/modules/attention_utils.py torchtune/models/llama4/_chunked_attention.py torchtune/utils/_import_guard.py"""),
+    "uns": ("unslothai+unsloth", "015bdef0d94a241bcd94eec7a405b1700632180d", """unsloth/import_fixes.py unsloth/models/_utils.py
+        unsloth/utils/attention_dispatch.py unsloth/models/llama.py unsloth/models/loader.py unsloth/__init__.py"""),
+    "acc": ("huggingface+accelerate", "16cb6eb80dd9aa8b4df1a63ef57863e455d53b83", """src/accelerate/utils/imports.py
+        src/accelerate/accelerator.py src/accelerate/utils/dataclasses.py"""),
 }
 
 # others: a value for an f-string field, by the words in its expression (first hit wins); the rest print as 64
@@ -562,6 +609,18 @@ def others_main(a) -> int:
     return 0
 
 
+def frameworks_main(a) -> int:
+    for key, (mirror, commit, files) in FRAMEWORKS.items():
+        if a.only and key not in a.only:
+            continue
+        gitdir = _site_packages() if mirror == "site" else f"{MIRRORS}/{mirror}/repo"
+        before = f"/tmp/{a.before}-{key}.json" if a.before else None
+        md = table(gitdir, commit, files.split(), f"/tmp/{a.tag}-{key}.json", before, logs=True, grep=FRAMEWORK_WORDS)
+        Path(f"/tmp/{a.tag}-{key}.md").write_text(md)
+        print(f"{key}: {md.splitlines()[0]} -> /tmp/{a.tag}-{key}.md")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -574,6 +633,10 @@ def main(argv: list[str] | None = None) -> int:
     o.add_argument("tag")
     o.add_argument("--before", help="an earlier run's TAG: its reading in a column of its own")
     o.add_argument("--only", action="append", help="one key of OTHERS (repeatable)")
+    w = sub.add_parser("frameworks", help="the frameworks' and trainers' messages (FRAMEWORKS): /tmp/TAG-<key>.{json,md}")
+    w.add_argument("tag")
+    w.add_argument("--before", help="an earlier run's TAG: its reading in a column of its own")
+    w.add_argument("--only", action="append", help="one key of FRAMEWORKS (repeatable)")
     g = sub.add_parser("files", help="any Python files: a table on stdout")
     g.add_argument("gitdir")
     g.add_argument("commit", help="a commit of the git dir, or - for files under the folder gitdir")
@@ -587,6 +650,8 @@ def main(argv: list[str] | None = None) -> int:
         return fa_main(a)
     if a.cmd == "others":
         return others_main(a)
+    if a.cmd == "frameworks":
+        return frameworks_main(a)
     print(table(a.gitdir, a.commit, a.paths, a.json, a.before, a.logs, a.grep), end="")
     return 0
 
