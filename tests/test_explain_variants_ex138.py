@@ -13,7 +13,8 @@ Mechanisms (knowledge file: entry):
   loss-warn     frameworks_source.toml trainer.attention-loss-warning (new): axolotl's SageAttention / packed-SDPA warnings
   st-xformers   frameworks_source.toml simpletuner.xformers-incompatible (new)
   widened       sage.toml sage.runtime-fallback (SimpleTuner's 'Could not run SageAttention with'), sage.not-installed
-                (blissful-tuner's 'sage engine selected, but it can't be imported'), imports.toml torch.attention-api-too-old
+                (musubi-tuner's Kandinsky 5 'sage engine selected, but it can't be imported'; fa2.missing, fa3.import-name,
+                xformers.not-installed the same for its other engines), imports.toml torch.attention-api-too-old
                 (LLaMA-Factory's 'torch>=2.1.1 is required for SDPA attention', diffusers' '<Name>AttnProcessor2_0 requires
                 PyTorch 2.0'), flash_attn.toml fa2.dtype-advisory ('without specifying a dtype'), frameworks.toml vllm.fa-version
                 (fa_utils' fallbacks)
@@ -120,12 +121,25 @@ def test_simpletuner_sage_fallback(text, entry):
 
 @pytest.mark.parametrize("text", [
     "RuntimeError: sage engine selected, but it can't be imported.",
-    "  File \"/opt/blissful-tuner/src/musubi_tuner/modules/attention.py\", line 87, in attention\n"
+    "  File \"/opt/musubi-tuner/src/musubi_tuner/kandinsky5/models/attention.py\", line 87, in attention\n"
     "    raise RuntimeError(\"sage engine selected, but it can't be imported.\")\n"
     "RuntimeError: sageattn engine selected, but it cannot be imported.",
 ])
-def test_blissful_sage_engine(text):
+def test_musubi_sage_engine(text):
     assert _top(text) == ("sage.not-installed", "sage")
+
+
+@pytest.mark.parametrize("text, entry, backend", [
+    ("RuntimeError: flash_attention_2 engine selected, but it can't be imported.", "fa2.missing", "fa2"),
+    ("RuntimeError: flash_attention_3 engine selected, but it cannot be imported.", "fa3.import-name", "fa3"),
+    ("[rank0]: RuntimeError: xformers engine selected, but it can't be imported.", "xformers.not-installed", "xformers"),
+])
+def test_musubi_other_engines(text, entry, backend):
+    assert _top(text) == (entry, backend)
+
+
+def test_engine_selected_and_imported_is_not_missing():
+    assert _ids("INFO: flash_attention_2 engine selected, imported flash_attn 2.8.3") == []
 
 
 @pytest.mark.parametrize("text", [
