@@ -12,6 +12,7 @@ Mechanisms (knowledge file: entry):
   legacy        frameworks_source.toml axolotl.attn-legacy-flags (new)
   loss-warn     frameworks_source.toml trainer.attention-loss-warning (new): axolotl's SageAttention / packed-SDPA warnings
   st-xformers   frameworks_source.toml simpletuner.xformers-incompatible (new)
+  kernels       frameworks_source.toml transformers.kernels-missing (new): the `kernels` package missing or out of range
   widened       sage.toml sage.runtime-fallback (SimpleTuner's 'Could not run SageAttention with'), sage.not-installed
                 (musubi-tuner's Kandinsky 5 'sage engine selected, but it can't be imported'; fa2.missing, fa3.import-name,
                 xformers.not-installed the same for its other engines), imports.toml torch.attention-api-too-old
@@ -211,3 +212,19 @@ def test_diffusers_processor_is_sdpa(text):
 
 def test_xla_flash_processor_is_not_sdpa():
     assert _top("ImportError: XLAFlashAttnProcessor2_0 requires PyTorch 2.0, to use it, please upgrade PyTorch to 2.0.")[1] != "sdpa"
+
+
+# kernels (frameworks_source.toml transformers.kernels-missing, new: hub_kernels.py:769-796, modeling_utils.py:3874)
+@pytest.mark.parametrize("text", [
+    "RuntimeError: LayerRepository requires `kernels` to be installed. Run `pip install kernels`.",
+    "NotImplementedError: LocalLayerRepository requires `kernels` to be installed. Run `pip install kernels.",
+    "RuntimeError: replace_kernel_forward_from_hub requires kernels to be installed. Run pip install kernels.",
+    "ValueError: Kernels are not available. Please install a compatible version (0.18.2 <= version < 0.19.0), e.g. "
+    "`pip install kernels==0.18.2`",
+])
+def test_transformers_kernels_missing(text):
+    assert _top(text)[0] == "transformers.kernels-missing"
+
+
+def test_other_tool_requiring_kernels_is_not_transformers():
+    assert "transformers.kernels-missing" not in _ids("the benchmark script requires kernels to be installed for the hub tests")
