@@ -597,25 +597,16 @@ def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, befo
     return "\n".join(out) + "\n"
 
 
-def others_main(a) -> int:
-    for key, (mirror, commit, files) in OTHERS.items():
+def tables(sources: dict, a, **kw) -> int:
+    """One table per source (key -> (mirror folder, or "torch" / "site" for the installed wheels; commit; files)):
+    /tmp/TAG-<key>.{json,md}, an earlier run's reading beside (--before), only some keys (--only); kw: table()'s."""
+    for key, (mirror, commit, files) in sources.items():
         if a.only and key not in a.only:
             continue
-        gitdir = _site_packages() if mirror == "torch" else f"{MIRRORS}/{mirror}/repo"
+        gitdir = _site_packages() if mirror in ("torch", "site") else f"{MIRRORS}/{mirror}/repo"
         before = f"/tmp/{a.before}-{key}.json" if a.before else None
-        md = table(gitdir, commit, files, f"/tmp/{a.tag}-{key}.json", before)
-        Path(f"/tmp/{a.tag}-{key}.md").write_text(md)
-        print(f"{key}: {md.splitlines()[0]} -> /tmp/{a.tag}-{key}.md")
-    return 0
-
-
-def frameworks_main(a) -> int:
-    for key, (mirror, commit, files) in FRAMEWORKS.items():
-        if a.only and key not in a.only:
-            continue
-        gitdir = _site_packages() if mirror == "site" else f"{MIRRORS}/{mirror}/repo"
-        before = f"/tmp/{a.before}-{key}.json" if a.before else None
-        md = table(gitdir, commit, files.split(), f"/tmp/{a.tag}-{key}.json", before, logs=True, grep=FRAMEWORK_WORDS)
+        paths = files.split() if isinstance(files, str) else files
+        md = table(gitdir, commit, paths, f"/tmp/{a.tag}-{key}.json", before, **kw)
         Path(f"/tmp/{a.tag}-{key}.md").write_text(md)
         print(f"{key}: {md.splitlines()[0]} -> /tmp/{a.tag}-{key}.md")
     return 0
@@ -649,9 +640,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "fa":
         return fa_main(a)
     if a.cmd == "others":
-        return others_main(a)
+        return tables(OTHERS, a)
     if a.cmd == "frameworks":
-        return frameworks_main(a)
+        return tables(FRAMEWORKS, a, logs=True, grep=FRAMEWORK_WORDS)
     print(table(a.gitdir, a.commit, a.paths, a.json, a.before, a.logs, a.grep), end="")
     return 0
 
