@@ -510,8 +510,8 @@ def framed_text(row: dict) -> str:
 
 
 # files --expect: the backend a message is about, from the words it uses (first hit wins; None: no one backend)
-_BACKEND_WORDS = (("fa3", r"flash.?attn.?3|flash.?attention.?3|\bfa3\b|flash3|_3_hub|hopper"),
-                  ("cute", r"flash.?attention.?4|\bfa4\b|cute"),
+_BACKEND_WORDS = (("fa3", r"flash.?attn.?v?3|flash.?attention.?v?3|\bfa3\b|flash3|_3_hub|hopper|FA version 3"),
+                  ("cute", r"flash.?attn.?v?4|flash.?attention.?v?4|\bfa4\b|cute|FA version 4"),
                   ("sage", r"\bsage"), ("xformers", r"xformers|mem_eff|memory.efficient"),
                   ("flex", r"flex.?attention|\bflex\b"),
                   ("fa2", r"flash.?attn|flash.?attention|\bfa2\b|\bflash\b"),
