@@ -324,6 +324,11 @@ def _returned_objects(tree, consts: dict) -> dict:
     out: dict = {}
     for name, fs in defs.items():
         rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
+        if len(rets) == 1 and _filled_dataclass(rets[0].value, known):
+            # `return TrainConfig(quant=args.quant, seed=args.seed, ...)` of round 92m's i-am-mushfiq parse_args() ->
+            # TrainConfig: the keywords it writes, the other fields at their defaults (cfg94)
+            out[name] = _in_scope(rets[0].value, fs[0], consts)
+            continue
         if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
             continue
         binds = [n for n in ast.walk(fs[0]) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
@@ -336,6 +341,27 @@ def _returned_objects(tree, consts: dict) -> dict:
                 not got.args and not got.keywords:
             out[name] = got
     return out
+
+
+def _filled_dataclass(node, known: dict) -> bool:
+    """`C(field=..., ...)` of a dataclass the script knows (`known`), every field given by name: no positional
+    argument and no `**` spread, so a field not written is at its default."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in known and \
+        not node.args and all(k.arg is not None for k in node.keywords)
+
+
+def _in_scope(call, f, consts: dict):
+    """`call` (written in function `f`) with each keyword that reads a parameter of `f` no call of `f` hands one value
+    (nodes.PASSED) decided at run time: the script's names are one flat scope here, and such a parameter would read
+    another binding of its spelling (a dataclass field `fp16: bool = True`, a module constant)."""
+    a = f.args
+    params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x is not None}
+    unknown = params - set(consts.get(PASSED, {}))
+    if not any(isinstance(n, ast.Name) and n.id in unknown for k in call.keywords for n in ast.walk(k.value)):
+        return call
+    keywords = [k if not any(isinstance(n, ast.Name) and n.id in unknown for n in ast.walk(k.value)) else
+                ast.keyword(arg=k.arg, value=RUNTIME) for k in call.keywords]
+    return ast.copy_location(ast.Call(func=call.func, args=[], keywords=keywords), call)
 
 
 def _opaque_updates(tree) -> set:
