@@ -6,6 +6,9 @@
    train.py: `cfg = parse_args()`, `train(cfg)`, TrainingArguments(fp16=cfg.fp16 and cfg.quant != "fp16") with fp16's
    default True). A keyword that reads a parameter of the function no call hands one value is decided at run time;
    positional arguments and `**` spreads leave the object unknown.
+2. `getattr(torch, "is_bf16_supported", lambda: False)()` probes an attribute PyTorch does not have (the bf16 probe is
+   torch.cuda.is_bf16_supported, torch/cuda/__init__.py), so the fallback is what runs, on every host (round 92m's
+   thejeangenie18 train_qlora.py: float16 whatever the GPU). A probe of an attribute torch has stays the GPU's answer.
 Every file here is written by cfg94 for these tests."""
 
 from __future__ import annotations
@@ -78,3 +81,30 @@ def test_a_keyword_the_function_writes_is_read_through_its_value(tmp_path):
 ])
 def test_a_returned_dataclass_not_known_whole_says_nothing(tmp_path, kw):
     assert _read(_returned(tmp_path, **kw)) == ("transformers", [], None)
+
+
+# a user's QLoRA script probing bf16 through getattr with a fallback (written for these tests)
+_PROBE = '''import torch
+from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
+
+BF16_OK = {probe}
+LOAD_DTYPE = torch.bfloat16 if BF16_OK else torch.float16
+model = AutoModelForCausalLM.from_pretrained("org/base", torch_dtype=LOAD_DTYPE)
+targs = TrainingArguments(output_dir="out", bf16=BF16_OK, fp16=not BF16_OK)
+Trainer(model=model, args=targs).train()
+'''
+
+
+@pytest.mark.parametrize("probe", ['getattr(torch, "is_bf16_supported", lambda: False)()',
+                                   "getattr(torch, 'is_bfloat16_supported', lambda: False)()",
+                                   'bool(getattr(torch, "is_bf16_supported", None))'])
+def test_a_probe_of_an_attribute_torch_lacks_answers_its_fallback(tmp_path, probe):
+    """torch has no top-level is_bf16_supported: the fallback (False) runs on every host, so fp16 (without the change:
+    '', the GPU taken to decide)."""
+    assert _read(_put(tmp_path, "train_qlora.py", _PROBE.format(probe=probe))) == ("transformers", [], "float16")
+
+
+@pytest.mark.parametrize("probe", ['getattr(torch.cuda, "is_bf16_supported", lambda: False)()',
+                                   "torch.cuda.is_bf16_supported()"])
+def test_a_probe_torch_has_stays_the_gpus_answer(tmp_path, probe):
+    assert _read(_put(tmp_path, "train_qlora.py", _PROBE.format(probe=probe))) == ("transformers", [], None)

@@ -27,12 +27,7 @@ from configs_corpus import staged_round
 ROOT = CORPUS / "round92m"
 FILES = files(ROOT)
 
-_T = "round92m/transformers/"
-STILL_WRONG = {
-    _T + "thejeangenie18__rocm-7700xt-qlora__scripts__train_qlora.py":
-        "dtype '' (bf16 / fp16 not known): `SUPPORTS_BF16 = getattr(torch, 'is_bf16_supported', lambda: False)()`, a "
-        "probe of an attribute PyTorch does not have, so the fallback answers False on every host",
-}
+STILL_WRONG: dict = {}  # (every claimed file read right since cfg94: one relabel, two mechanisms)
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
 _U = "round92m/unclaimed-user-script/"
 OTHER_WORDS = {
@@ -59,9 +54,9 @@ globals().update(staged_round("round92m", files_min=50, claimed_min=18, refused_
 
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (flat 15 / 18 claimed right, repository layout 15 / 18; with cfg94's relabel 16 / 18
-    in both, and with its mechanisms 17 / 18; refused as the benchmark counts them 32 / 32 in both, 29 / 32 in the
+    in both, and with its mechanisms 18 / 18; refused as the benchmark counts them 32 / 32 in both, 29 / 32 in the
     label's words): the xfail lists above are the misses, and no more of them."""
-    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(17, 17), refused=(32, 32),
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(18, 18), refused=(32, 32),
                   in_words=(29, 29))
 
 
