@@ -3,19 +3,10 @@
 15 / 18 claimed files right in all four fields (trainer 18, required 18, dtype 15, compile 18), 0 claimed files
 refused, 32 / 32 refusals; the repository layout the same); training material since cfg94 (session 23).
 
-fixtures/configs/round92m/ (see its README: 50 files from 44 users' repositories on the train side of the split, taken
-as the look-ups returned them, labelled from the trainers' own source before any reader ran) is read file by file, as
-`check --config FILE` reads it where the set keeps it, and again in its repositories' layout (every file at its
-`source` path); what stays wrong is a strict xfail with the reason (the README's "Read after its measurement" has each
-miss, where its value comes from and its class).
-The format is checked as for every staged round:
-- every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
-  types and values), its repository on the readers' side of the split (by its hash and by name) and not a trainer's
-  own, the file in the folder its trainer names and named after its source, `refused` exactly for files no claimed
-  trainer reads;
-- the set keeps its size (floors = what was gathered), and keeps its mix of trainers and of refusals;
-- no repository is shared with another folder under fixtures/configs/ (held-out aside, never listed), and every one
-  was claimed for this round in the session's claims file (where that file is on this machine)."""
+fixtures/configs/round92m/ (50 files of 44 users' repositories, labelled from the trainers' own source before any
+reader ran: its README) is read as every staged round is (configs_corpus.staged_round: each file where the set keeps
+it and at its `source` path, the format, floors, freshness and claims); a file still read wrong would be a strict
+xfail with why, and the README's "Read after its measurement" has each miss of the measurement and its class."""
 
 from __future__ import annotations
 
