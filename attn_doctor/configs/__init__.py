@@ -1512,8 +1512,9 @@ def _through_own_modules(doc: dict, path: str):
                                            f"repository"] + det["evidence"])
 
 
-def _module_object_calls(doc: dict, t) -> list:
-    """(module, level, function) of each call the script `t` makes on a module object of the user's checkout, as the
+def _module_object_calls(doc: dict, t, written: bool = False) -> list | dict:
+    """(module, level, function) of each call the script `t` makes on a module object of the user's checkout (with
+    `written`: {the callee as the script spells it, `tu.build_args`: that triple}), as the
     import statement binds the name (Python reference, "The import statement"): `import a.b.c` binds a, and a.b, a.b.c
     are its attributes; `import a.b as T` binds T to a.b; `from a import b` binds a's attribute b, or else its submodule
     a.b (here: when a does not define b and a/b.py or a/b/__init__.py is). A submodule reached as an attribute of a
@@ -1543,6 +1544,7 @@ def _module_object_calls(doc: dict, t) -> list:
                for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(tg)
                if isinstance(x, ast.Name)}
     out = []
+    spelt: dict = {}
     for n in ast.walk(t):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
             continue
@@ -1561,7 +1563,9 @@ def _module_object_calls(doc: dict, t) -> list:
             module = sub
         if module is not None and (module, level, parts[-1]) not in out:
             out.append((module, level, parts[-1]))
-    return out
+        if module is not None:
+            spelt[ast.unparse(n.func)] = (module, level, parts[-1])
+    return spelt if written else out
 
 
 def _imports_submodule(doc: dict, package: str, level: int, name: str) -> bool:
@@ -2232,6 +2236,8 @@ def script_modules(doc: dict):
         return _module_text(_module_file(doc, module, level))
 
     source.definition = lambda module, level, name: own_definition(doc, module, level, name)
+    # (the functions a script calls on module objects of the checkout: `import tu` ... `tu.build_args()`)
+    source.object_calls = lambda t: _module_object_calls(doc, t, written=True)
     return source
 
 
