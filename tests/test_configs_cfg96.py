@@ -1,0 +1,58 @@
+"""Issue 24, helper cfg96 (session 23): launch lines as users dress them (benchmarks/configs_launch_decorations.py,
+benchmarks/results/configs-launch-decorations-s23.md), and session 22's leftovers of that kind.
+
+1. PYTHONPATH as an import root of the launched script: `PYTHONPATH=src python scripts/train.py`, `export
+   PYTHONPATH=$PWD/src:$PYTHONPATH`, `PYTHONPATH=lib python -m mypkg.train`: Python searches PYTHONPATH's folders for
+   the script's absolute imports and for `-m` modules; main looked only beside the script, two folders up and in the
+   package folders a build configuration names (a src/ folder nothing installs stayed unread).
+Every file here is written by cfg96 for these tests; each reading asserted below differed on main (checked)."""
+
+from __future__ import annotations
+
+import pytest
+
+from configs_corpus import put, trainer_reading
+from test_configs_cfg90 import TRAINER  # (a function that loads a model with fa2 and runs TRL's SFTTrainer)
+
+FA2 = ("transformers", ["fa2"], "bfloat16")
+
+
+# -- 1. PYTHONPATH ---------------------------------------------------------------------------------------------------------
+
+def _src_package(root, where="src"):
+    put(root, f"{where}/mypkg/__init__.py", "from .trainer import train\n")
+    put(root, f"{where}/mypkg/trainer.py", TRAINER.format(name="train", attn="flash_attention_2"))
+    put(root, "scripts/train.py", '"""Entry point."""\nfrom mypkg import train\n\ntrain()\n')
+
+
+@pytest.mark.parametrize("launch", [
+    "#!/bin/bash\nPYTHONPATH=src python scripts/train.py\n",
+    "#!/bin/bash\nexport PYTHONPATH=$PWD/src:$PYTHONPATH\npython scripts/train.py\n",
+    '#!/bin/bash\nexport PYTHONPATH="${PYTHONPATH}:$(pwd)/src"\naccelerate launch --num_processes 2 scripts/train.py\n',
+    "#!/bin/bash\nset -euo pipefail\nPYTHONPATH=./src:. torchrun --nproc_per_node=2 scripts/train.py\n",
+])
+def test_a_folder_the_launch_puts_on_pythonpath_is_where_the_script_imports_from(tmp_path, launch):
+    _src_package(tmp_path)
+    assert trainer_reading(put(tmp_path, "run.sh", launch)) == FA2
+
+
+def test_a_launch_in_scripts_run_from_the_root_finds_its_pythonpath_folder(tmp_path):
+    _src_package(tmp_path)
+    assert trainer_reading(put(tmp_path, "scripts/run.sh", "#!/bin/bash\nPYTHONPATH=src python scripts/train.py\n")) == FA2
+
+
+def test_a_module_run_with_m_from_a_pythonpath_folder(tmp_path):
+    put(tmp_path, "lib/mypkg/__init__.py", "")
+    put(tmp_path, "lib/mypkg/train.py", TRAINER.format(name="main", attn="flash_attention_2") + "\n\nmain()\n")
+    assert trainer_reading(put(tmp_path, "train.sh", "#!/bin/bash\nPYTHONPATH=lib python -m mypkg.train\n")) == FA2
+
+
+@pytest.mark.parametrize("launch", [
+    "#!/bin/bash\npython scripts/train.py\n",  # no PYTHONPATH: the import fails (nothing installs src/)
+    "#!/bin/bash\nPYTHONPATH=$MY_ROOT/src python scripts/train.py\n",  # a folder the file does not settle
+    "#!/bin/bash\nPYTHONPATH=/opt/other/src python scripts/train.py\n",  # another machine's folder
+    "#!/bin/bash\nPYTHONPATH=src python -c 'print(1)'\npython scripts/train.py\n",  # set for another command only
+])
+def test_a_pythonpath_the_launch_does_not_give_the_script_is_not_where_it_imports_from(tmp_path, launch):
+    _src_package(tmp_path)
+    assert trainer_reading(put(tmp_path, "run.sh", launch)) == "refused"
