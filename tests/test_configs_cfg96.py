@@ -56,3 +56,64 @@ def test_a_module_run_with_m_from_a_pythonpath_folder(tmp_path):
 def test_a_pythonpath_the_launch_does_not_give_the_script_is_not_where_it_imports_from(tmp_path, launch):
     _src_package(tmp_path)
     assert trainer_reading(put(tmp_path, "run.sh", launch)) == "refused"
+
+
+# -- 2. a branch the script settles false never runs -------------------------------------------------------------------
+
+_BRANCHES = """#!/usr/bin/env bash
+{setting}
+
+if [[ "${{trainer_backend}}" == "pl" ]] ; then
+  python ../train.py
+elif [[ "${{trainer_backend}}" == "cl" ]] ; then
+  colossalai run --nproc_per_node 1 --num_nodes 1 ../train.py
+else
+  torchrun --nproc_per_node 1 --nnodes 1 ../train.py
+fi
+"""
+_ELSE = """#!/bin/bash
+{setting}
+if [ "$MODE" = "dpo" ]; then
+    colossalai run --nproc_per_node 8 dpo.py
+else
+    accelerate launch --num_processes 8 ../train.py
+fi
+"""
+
+
+@pytest.mark.parametrize("template, setting", [
+    (_BRANCHES, "export trainer_backend=pl"),  # (round 86m's chenghaoYang train_lora.sh, in short)
+    (_BRANCHES, "trainer_backend=pt"),  # the else branch: torchrun
+    (_ELSE, "MODE=sft"),
+    (_ELSE, 'MODE="${MODE:-sft}"'),  # the default the script runs with when the caller sets nothing
+])
+def test_the_branch_the_script_s_own_variable_takes_is_the_run(tmp_path, template, setting):
+    put(tmp_path, "train.py", TRAINER.format(name="train", attn="flash_attention_2") + "\n\ntrain()\n")
+    assert trainer_reading(put(tmp_path, "scripts/run.sh", template.format(setting=setting))) == FA2
+
+
+@pytest.mark.parametrize("template, setting", [
+    (_BRANCHES, "export trainer_backend=cl"),  # the ColossalAI branch is the run: refused as ColossalAI's
+    (_ELSE, "MODE=dpo"),
+])
+def test_a_branch_the_script_settles_true_for_another_launcher_stays_refused(tmp_path, template, setting):
+    put(tmp_path, "train.py", TRAINER.format(name="train", attn="flash_attention_2") + "\n\ntrain()\n")
+    put(tmp_path, "scripts/dpo.py", "print('dpo')\n")
+    assert trainer_reading(put(tmp_path, "scripts/run.sh", template.format(setting=setting))) == "refused"
+
+
+# -- 3. tmux's key names ---------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("key", ["c-m", "C-M", "^M", "^m", "C-J", "enter", "ENTER", "kpenter"])
+def test_a_key_tmux_reads_as_enter_submits_the_line(tmp_path, key):
+    """tmux looks key names up case-insensitively and takes c- and ^ as Control (key-string.c, tmux/tmux@031d4864)"""
+    put(tmp_path, "train.py", TRAINER.format(name="train", attn="flash_attention_2") + "\n\ntrain()\n")
+    launch = put(tmp_path, "run.sh", f'#!/bin/bash\ntmux new-session -d -s sft\ntmux send-keys -t sft "python train.py" {key}\n')
+    assert trainer_reading(launch) == FA2
+
+
+@pytest.mark.parametrize("key", ["M-m", "C-c", "Escape", "m", "Tab"])
+def test_a_line_typed_but_not_submitted_does_not_run(tmp_path, key):
+    put(tmp_path, "train.py", TRAINER.format(name="train", attn="flash_attention_2") + "\n\ntrain()\n")
+    launch = put(tmp_path, "run.sh", f'#!/bin/bash\ntmux new-session -d -s sft\ntmux send-keys -t sft "python train.py" {key}\n')
+    assert trainer_reading(launch) == "refused"
