@@ -117,3 +117,25 @@ def test_a_line_typed_but_not_submitted_does_not_run(tmp_path, key):
     put(tmp_path, "train.py", TRAINER.format(name="train", attn="flash_attention_2") + "\n\ntrain()\n")
     launch = put(tmp_path, "run.sh", f'#!/bin/bash\ntmux new-session -d -s sft\ntmux send-keys -t sft "python train.py" {key}\n')
     assert trainer_reading(launch) == "refused"
+
+
+# -- 4. the script word wherever the launch puts it --------------------------------------------------------------------
+
+_LORA = "finetune/lora.py --checkpoint_dir checkpoints/meta-llama/Llama-2-7b-hf --precision bf16-true"
+
+
+@pytest.mark.parametrize("launch", [
+    f"srun --ntasks=1 --gres=gpu:2 python {_LORA}",
+    f"conda run -n lit --no-capture-output python {_LORA}",
+    f"torchrun --nproc_per_node=2 --master_port 29501 {_LORA}",
+    f"CUDA_VISIBLE_DEVICES=0,1 nohup time python -u {_LORA} > train.log 2>&1 &",
+])
+def test_lit_gpt_s_own_script_behind_wrappers_with_options(tmp_path, launch):
+    """(benchmarks/configs_launch_decorations.py: round 16m's TokisakiKurumi2001 training.sh refused under srun, conda
+    run, torchrun and accelerate launch: the script was looked for among the first four words only)"""
+    assert trainer_reading(put(tmp_path, "training.sh", f"#!/bin/bash\n{launch}\n")) == ("litgpt", [], "bfloat16")
+
+
+def test_lit_gpt_s_script_named_as_an_argument_is_not_the_script_run(tmp_path):
+    launch = "#!/bin/bash\npython train.py --init finetune/lora.py --precision bf16-true\n"
+    assert trainer_reading(put(tmp_path, "training.sh", launch)) == "refused"

@@ -111,6 +111,12 @@ class Command:
     image: str | None = None  # the container image it runs in (`apptainer exec IMAGE ...`, `docker run IMAGE ...`)
 
     @property
+    def head(self) -> list:
+        """The words before the trainer's own arguments: wrappers, the launcher and its options, the interpreter and the
+        script or module as written (`srun --ntasks=1 --gres=gpu:2 python finetune/lora.py`), however many they are."""
+        return self.words[:len(self.words) - len(self.args)] if self.args else list(self.words)
+
+    @property
     def name(self) -> str:
         """What the command runs, as a user reads it: the script, or the CLI and its subcommand."""
         return self.script or " ".join([self.program] + self.sub[:1])
