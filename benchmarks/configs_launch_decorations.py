@@ -88,10 +88,15 @@ def spans(text: str, k: str) -> list[tuple[int, int, re.Match]]:
     """(first line, last line, match of the joined command) of every launch in the text: physical lines joined over
     the dialect's continuations; comment lines and `python -c` / `python -m pip` probes are not launches."""
     lines, out, i, mark = text.split("\n"), [], 0, _mark(k)
+    in_array = False
     while i < len(lines):
         start = i
+        if in_array or re.search(r"=\(\s*$", lines[i]):  # (`CMD=(` ... `)`: words of an array, not a command line)
+            in_array = not lines[i].strip().startswith(")")
+            i += 1
+            continue
         while i + 1 < len(lines) and (lines[i].rstrip("\r").endswith(mark) and not lines[i].lstrip().startswith("#")
-                                      or lines[i + 1].lstrip().startswith("-")):
+                                      or not lines[i].rstrip().endswith(mark) and lines[i + 1].lstrip().startswith("-")):
             i += 1  # (a line of options alone under a command continues it, as the reader takes a docs snippet)
         # (the last line keeps its trailing blanks: `--x 0 \\  ` is an escaped blank that ends the command there)
         joined = " ".join(ln.rstrip("\r")[:-1].strip() if n < i and ln.rstrip("\r").endswith(mark)
