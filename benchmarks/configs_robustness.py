@@ -809,6 +809,26 @@ NEW_REWRITES = {
 REWRITES.update(NEW_REWRITES)
 
 
+def read_moved(where: Path, moved: Moved) -> dict | None:
+    """configs_heldout.read() of `moved` saved at `where` (a copy of the original file among copies of its neighbours;
+    under its own suffix and with its extra files beside it, all removed again), or None where a file of that name is
+    there already. The caller puts the original text back at `where`."""
+    target = where if moved.suffix is None else where.with_suffix(moved.suffix)
+    extra = [where.parent / n for n in moved.extra]
+    if target != where and target.exists() or any(e.exists() for e in extra):
+        return None
+    target.write_bytes(moved.text.encode("utf-8"))
+    for e, body in zip(extra, moved.extra.values()):
+        e.write_bytes(body.encode("utf-8"))
+    try:
+        return read(target)
+    finally:
+        for e in extra:
+            e.unlink()
+        if target != where:
+            target.unlink()
+
+
 def _key(r: dict) -> tuple:
     if r["outcome"] != "read":
         return (r["outcome"],)
@@ -846,21 +866,10 @@ def main(argv: list[str] | None = None) -> int:
                 new = rewrite(path, text)
                 if new is None or new == text:
                     continue
-                moved = new if isinstance(new, Moved) else Moved(new)
-                target = where if moved.suffix is None else where.with_suffix(moved.suffix)
-                extra = [where.parent / n for n in moved.extra]
-                if target != where and target.exists() or any(e.exists() for e in extra):
+                got = read_moved(where, new if isinstance(new, Moved) else Moved(new))
+                if got is None:
                     continue
-                target.write_bytes(moved.text.encode("utf-8"))
-                for e, body in zip(extra, moved.extra.values()):
-                    e.write_bytes(body.encode("utf-8"))
-                try:
-                    after = _key(read(target))
-                finally:
-                    for e in extra:
-                        e.unlink()
-                    if target != where:
-                        target.unlink()
+                after = _key(got)
                 counts[name][0] += 1
                 counts[name][1] += after == before
                 if after != before:

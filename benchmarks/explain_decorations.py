@@ -137,6 +137,61 @@ def _dict_repr(text: str) -> str:
     return repr({"status": "error", "error": exc, "traceback": text})
 
 
+# Session 23 (helper ex140): decorations seen in real logs that ex131's set did not try.
+def _gha(text: str) -> str:
+    """GitHub Actions' raw log: a 7-digit ISO time before every line, `##[error]` before the error's line."""
+    lines = text.splitlines()
+    at = next((i for i in range(len(lines) - 1, -1, -1) if _ERROR_LINE.match(lines[i])), None)
+    return "\n".join("2026-01-01T00:00:00.1234567Z " + ("##[error]" if i == at else "") + line
+                      for i, line in enumerate(lines))
+
+
+def _slurm(text: str) -> str:
+    """srun --label's task prefix on every line, and srun's own report of the task's end after them."""
+    return _each("0: ")(text) + "\nsrun: error: gpu-node01: task 0: Exited with exit code 1\nsrun: Terminating StepId=4242.0"
+
+
+_BAR = "  5%|\u258c         | 10/200 [00:05<01:35,  2.00it/s]"
+
+
+def _tqdm_glued(text: str) -> str:
+    """A tqdm bar's redraws (carriage returns) before the text, its first line glued to the bar's last state (tqdm writes no
+    line end before an exception's traceback)."""
+    return "\r  0%|          | 0/200 [00:00<?, ?it/s]\r" + _BAR + text
+
+
+def _tqdm_lines(text: str) -> str:
+    """A progress bar (another rank's, a wandb sync's) redrawn on lines of its own between the text's lines, every 3rd."""
+    lines = text.splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        if i % 3 == 2 and i + 1 < len(lines):
+            out.append("\r  0%|          | 0/200 [00:00<?, ?it/s]\r" + _BAR)
+    return "\n".join(out)
+
+
+def _html_pre(text: str) -> str:
+    """A web page's source of a code block: `<pre><code>` around it, `&lt;`, `&gt;`, `&quot;`, `&#39;`, `&amp;`."""
+    return "<pre><code>" + _html_numeric(text) + "</code></pre>"
+
+
+def _numbered(form: str):
+    """A paste with line numbers (a pastebin's or an editor's view): `form` holds the number's field."""
+    return lambda t: "\n".join(form.format(i) + line for i, line in enumerate(t.splitlines(), 1))
+
+
+def _cp1252(text: str) -> str:
+    """The text's UTF-8 read as Windows' cp1252 (a console or an editor on a Western Windows): `│` as `â”‚`; a byte cp1252
+    leaves undefined as the control character of its value, as Windows' MultiByteToWideChar gives it."""
+    raw = text.encode("utf-8")
+    return "".join(bytes([b]).decode("cp1252", "ignore") or chr(b) for b in raw)
+
+
+def _rich_cp1252(text: str) -> str:
+    return _cp1252(_rich_box(text))
+
+
 DECORATIONS = {
     "rank": REWRITES["rank"],
     "default": _each("[default0]:"),
@@ -164,6 +219,17 @@ DECORATIONS = {
     "comfyui": _comfyui,
     "json": _json_field,
     "dictrepr": _dict_repr,
+    "gha": _gha,
+    "ray": _each("(RayWorkerWrapper pid=123, ip=10.0.0.1) "),
+    "enginecore": _each("(EngineCore_DP0 pid=4242) "),
+    "slurm": _slurm,
+    "tqdm": _tqdm_glued,
+    "tqdm-lines": _tqdm_lines,
+    "htmlpre": _html_pre,
+    "lineno-bar": _numbered("{:>3} | "),
+    "lineno": _numbered("{:>4}  "),
+    "cp1252": _cp1252,
+    "rich-cp1252": _rich_cp1252,
 }
 
 

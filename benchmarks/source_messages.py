@@ -18,6 +18,12 @@ pinned commits, or an installed wheel's files. Two tables, one extractor:
     python benchmarks/source_messages.py others TAG --only xf                 # one of them
     python benchmarks/source_messages.py files GITDIR COMMIT PATH... [--json F] [--before F]   # any files (COMMIT -: a folder;
                                                                                                # .py, or C++ TORCH_CHECKs)
+    python benchmarks/source_messages.py frameworks TAG [--before BEFORE_TAG]  # frameworks' and trainers' messages (FRAMEWORKS)
+
+  frameworks  the frameworks' and trainers' own messages about attention backends (transformers, diffusers, ComfyUI, musubi-
+          tuner / blissful-tuner, sd-scripts, SimpleTuner, ai-toolkit, axolotl, LLaMA-Factory, ms-swift, torchtune, Unsloth,
+          accelerate; benchmarks/results/explain-source-messages-frameworks.md): files --logs, which lists logger / warnings
+          / print lines beside the raises, only the messages with attention words, each read bare and under a caller frame.
 
 Run with PYTHONPATH set to the checkout whose attn_doctor is measured. Backend source only: nothing under fixtures/.
 """
@@ -93,6 +99,47 @@ OTHERS = {
     "torch": ("torch", "-", _TF),
 }
 
+# frameworks (ex138, benchmarks/results/explain-source-messages-frameworks.md): the frameworks' and trainers' own messages
+# about attention backends, read with files --logs --grep FRAMEWORK_WORDS. key -> (mirror folder under MIRRORS, or "site"
+# for the installed wheel's site-packages (transformers 5.24.0); commit; files). Mirrors fetched 2026-11-30 (HEAD each).
+FRAMEWORK_WORDS = r"flash|attn|attention|\bsdpa|\bsdp\b|scaled_dot|xformers|\bsage|flex|mem_eff|\bkernels?\b"
+FRAMEWORKS = {
+    "tf": ("site", "-", """transformers/integrations/flash_attention.py transformers/integrations/sdpa_attention.py
+        transformers/integrations/flex_attention.py transformers/modeling_flash_attention_utils.py
+        transformers/integrations/flash_paged.py transformers/integrations/hub_kernels.py transformers/modeling_utils.py"""),
+    "df": ("huggingface+diffusers", "58eb52c0803ea9af3abec60841c2a093bdf1f951", """src/diffusers/models/attention_dispatch.py
+        src/diffusers/models/attention_processor.py src/diffusers/models/modeling_utils.py src/diffusers/utils/import_utils.py"""),
+    "comfy": ("Comfy-Org+ComfyUI", "a125cd84b054a57729b5eecab930ca9408719832", """comfy/ldm/modules/attention.py
+        comfy/model_management.py comfy/cli_args.py comfy/ldm/modules/diffusionmodules/model.py"""),
+    "musubi": ("kohya-ss+musubi-tuner", "30c658c4f4b0bf05038b3346eff9670259b10fc7", """src/musubi_tuner/hunyuan_model/attention.py
+        src/musubi_tuner/wan/modules/attention.py src/musubi_tuner/frame_pack/hunyuan_video_packed.py
+        src/musubi_tuner/kandinsky5/models/attention.py src/musubi_tuner/modules/attention.py src/musubi_tuner/hv_train_network.py"""),
+    "bliss": ("Sarania+blissful-tuner", "e4ed1f030567798755b28bb84e3a54c8a47f3e04", """src/musubi_tuner/hunyuan_model/attention.py
+        src/musubi_tuner/wan/modules/attention.py src/musubi_tuner/kandinsky5_generate_video.py src/musubi_tuner/modules/attention.py"""),
+    "sds": ("kohya-ss+sd-scripts", "48d368fa557731ad0488c07304dfeba8c07910eb", """library/train_util.py library/attention.py
+        library/original_unet.py library/sdxl_original_unet.py gen_img.py"""),
+    "st": ("bghira+SimpleTuner", "bc8e6ab7738ce457a2ed8eb2d26cadd91c6442cb", """simpletuner/helpers/training/attention_backend.py
+        simpletuner/helpers/training/trainer.py simpletuner/helpers/configuration/cmd_args.py
+        simpletuner/helpers/models/flux/attention.py"""),
+    "aitk": ("ostris+ai-toolkit", "27a03a91f23eb1b757d5ec2e80ee3e129cfcc350", """jobs/process/BaseSDTrainProcess.py
+        toolkit/stable_diffusion_model.py toolkit/models/base_model.py"""),
+    "axo": ("axolotl-ai-cloud+axolotl", "067b021c8b87a9e5e380b9173c704cf7340e30f5", """src/axolotl/monkeypatch/attention/sage_attn.py
+        src/axolotl/monkeypatch/llama_attn_hijack_flash.py src/axolotl/loaders/patch_manager.py src/axolotl/loaders/model.py
+        src/axolotl/utils/schemas/validation.py src/axolotl/utils/schemas/config.py src/axolotl/utils/schemas/deprecated.py
+        src/axolotl/monkeypatch/scaled_softmax_attn.py"""),
+    "lf": ("hiyouga+LLaMA-Factory", "ff6d4d12eeb035d6ce06805a5733dd7b29f2ac30", """src/llamafactory/model/model_utils/attention.py
+        src/llamafactory/model/patcher.py src/llamafactory/hparams/parser.py src/llamafactory/hparams/model_args.py"""),
+    "swift": ("modelscope+ms-swift", "3602360a562313afbf2ef6065fdf61f271a2c5b9", """swift/arguments/sft_args.py
+        swift/arguments/base_args/model_args.py swift/model/register.py swift/megatron/arguments/megatron_args.py
+        swift/sequence_parallel/sequence_parallel.py"""),
+    "tt": ("pytorch+torchtune", "bd2a0fc7c31430972728494fa01aaeeb0ebf1ba1", """torchtune/training/_distributed.py
+        torchtune/modules/attention_utils.py torchtune/models/llama4/_chunked_attention.py torchtune/utils/_import_guard.py"""),
+    "uns": ("unslothai+unsloth", "015bdef0d94a241bcd94eec7a405b1700632180d", """unsloth/import_fixes.py unsloth/models/_utils.py
+        unsloth/utils/attention_dispatch.py unsloth/models/llama.py unsloth/models/loader.py unsloth/__init__.py"""),
+    "acc": ("huggingface+accelerate", "16cb6eb80dd9aa8b4df1a63ef57863e455d53b83", """src/accelerate/utils/imports.py
+        src/accelerate/accelerator.py src/accelerate/utils/dataclasses.py"""),
+}
+
 # others: a value for an f-string field, by the words in its expression (first hit wins); the rest print as 64
 _SAMPLES = (
     ("dtype", "torch.float32"), ("device", "cpu"), ("shape", "torch.Size([2, 4096, 8, 64])"),
@@ -101,8 +148,23 @@ _SAMPLES = (
 )
 
 
-def sample(expr: str) -> str:
+# files --logs (the frameworks' table): values of the frameworks' own fields, consulted first; a key of several words
+# needs them all. FlashAttention's version is 2 here (3 and 4 are tests' variants).
+FRAMEWORK_SAMPLES = (
+    ("preface", "FlashAttention2 has been toggled on, but it cannot be used due to the following error:"),
+    ("flash attn version", "2"), ("device names", "('cuda', 'xpu')"), ("cuda min major version", "8"),
+    ("get device capability", "(7, 5)"), ("major", "7"), ("class name", "Qwen2ForCausalLM"),
+    ("name or path", "Qwen/Qwen2-7B"), ("attn implementation", "flash_attention_2"),
+    ("implementation", "flash_attention_2"), ("attention mode", "flash"), ("attn mode", "flash"),
+    ("xformers version", "0.0.18"), ("compute capability", "(7, 5)"),
+)
+
+
+def sample(expr: str, extra: tuple = ()) -> str:
     words = set(re.findall(r"[a-z]+", expr.lower().replace("_", " ")))
+    for key, value in extra:
+        if set(key.split()) <= words:
+            return value
     for word, value in _SAMPLES:
         if word in words:
             return value
@@ -142,9 +204,35 @@ def render(node: ast.AST, fill) -> str | None:
     return None
 
 
-def raise_sites(tree: ast.AST):
-    """(node, kind, exception class, message node) of every raise / assert with a message / reasons.append(...)."""
+# files --logs: a logger's or warnings' call, or print(...), is a message a user quotes too (a trainer's refusal, a fallback)
+LOG_CALLS = {"warning", "warn", "error", "critical", "fatal", "exception", "warning_once", "warn_once", "error_once",
+             "warning_rank0", "warning_main_process", "warning_advice"}
+
+
+def _log_site(node: ast.AST):
+    """(kind, category) of a logging / warnings.warn / print call, or None."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    if isinstance(node.func, ast.Name) and node.func.id == "print":
+        return "print", ""
+    if isinstance(node.func, ast.Attribute) and node.func.attr in LOG_CALLS:
+        owner = ast.unparse(node.func.value)
+        if owner == "warnings":
+            cat = ast.unparse(node.args[1]).split(".")[-1] if len(node.args) > 1 else "UserWarning"
+            return "warn", cat
+        if "log" in owner.lower():
+            return "log", node.func.attr.split("_")[0].upper().replace("WARN", "WARNING").replace("WARNINGING", "WARNING")
+    return None
+
+
+def raise_sites(tree: ast.AST, logs: bool = False):
+    """(node, kind, exception class, message node) of every raise / assert with a message / reasons.append(...); with
+    logs, every logger.warning/error(...), warnings.warn(...) and print(...) too (kind log / warn / print)."""
     for node in ast.walk(tree):
+        site = _log_site(node) if logs else None
+        if site:
+            yield node, site[0], site[1], node.args[0]
+            continue
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
             yield node, "raise", ast.unparse(node.exc.func).split(".")[-1], node.exc.args[0]
         elif isinstance(node, ast.Assert) and node.msg is not None:
@@ -183,16 +271,25 @@ def _condition(node: ast.AST, parents: dict) -> str:
     return ast.unparse(up.test) if isinstance(up, ast.If) else ""
 
 
-def messages(source: str, path: str) -> list[dict]:
-    """The others table's rows of a Python file: each message with one sample (sample()), where and when it is raised."""
+def _function(node: ast.AST, parents: dict) -> str:
+    up = parents.get(node)
+    while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        up = parents.get(up)
+    return up.name if up is not None else "<module>"
+
+
+def messages(source: str, path: str, logs: bool = False, grep: re.Pattern | None = None) -> list[dict]:
+    """The others table's rows of a Python file: each message with one sample (sample()), where and when it is raised
+    (logs: log / warn / print calls too; grep: only messages it finds a match in)."""
     rows = []
     tree = ast.parse(source)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    for node, kind, exc, msg_node in raise_sites(tree):
-        msg = render(msg_node, sample)
-        if msg and msg.strip():
+    fill = (lambda e: sample(e, FRAMEWORK_SAMPLES)) if logs else sample
+    for node, kind, exc, msg_node in raise_sites(tree, logs):
+        msg = render(msg_node, fill)
+        if msg and msg.strip() and (grep is None or grep.search(msg)):
             rows.append({"where": f"{path}:{node.lineno}", "kind": kind, "exc": exc, "message": msg.strip(),
-                         "condition": _condition(node, parents)})
+                         "condition": _condition(node, parents), "function": _function(node, parents)})
     return sorted(rows, key=lambda r: int(r["where"].rsplit(":", 1)[1]))
 
 
@@ -385,6 +482,12 @@ def markdown(rows: list[dict]) -> str:
 
 def printed(row: dict) -> str:
     """The text as a user's log shows it."""
+    if row["kind"] == "log":  # a logging line: the level, then the message (formats differ; the words do not)
+        return f"{row['exc']} {row['message']}"
+    if row["kind"] == "warn":
+        return f"{row['where']}: {row['exc']}: {row['message']}"
+    if row["kind"] == "print":
+        return row["message"]
     if row["kind"] == "reason":  # under the dispatcher's refusal, one operator's reason
         return ("NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
                 "     query       : shape=(1, 4096, 8, 64) (torch.float16)\n"
@@ -396,6 +499,31 @@ def read(row_text: str) -> list[tuple[str, str | None]]:
     import explain_heldout as h
     fn, feed, _ = h._resolve(None)
     return [(h.match_id(m), h.match_backend(m)) for m in h.run_matcher(fn, feed, row_text)]
+
+
+def framed_text(row: dict) -> str:
+    """The message under a caller frame of the file that says it (a traceback's last frame; a log line's origin)."""
+    path, line = row["where"].rsplit(":", 1)
+    if row["kind"] in ("log", "warn", "print"):
+        return f"[2026-11-30 10:00:00,000] [{path}:{line}] {printed(row)}\n"
+    return (f"Traceback (most recent call last):\n  File \"{SITE}{path.removeprefix('src/')}\", line {line}, in "
+            f"{row.get('function', '<module>')}\n    ...\n{printed(row)}\n")
+
+
+# files --expect: the backend a message is about, from the words it uses (first hit wins; None: no one backend)
+_BACKEND_WORDS = (("fa3", r"flash.?attn.?v?3|flash.?attention.?v?3|\bfa3\b|flash3|_3_hub|hopper|FA version 3"),
+                  ("cute", r"flash.?attn.?v?4|flash.?attention.?v?4|\bfa4\b|cute|FA version 4"),
+                  ("sage", r"\bsage"), ("xformers", r"xformers|mem_eff|memory.efficient"),
+                  ("flex", r"flex.?attention|\bflex\b"),
+                  ("fa2", r"flash.?attn|flash.?attention|\bfa2\b|\bflash\b"),
+                  ("sdpa", r"sdpa|scaled_dot_product|\bsdp\b"))
+
+
+def expected_backend(message: str) -> str | None:
+    for backend, pattern in _BACKEND_WORDS:
+        if re.search(pattern, message, re.I):
+            return backend
+    return None
 
 
 def _reading(row: dict) -> str:
@@ -445,24 +573,33 @@ def cpp_rows(src: str, path: str) -> list[dict]:
              "message": f["printed"][0].split(": ", 1)[1], "condition": f["condition"]} for f in cpp_messages(src)]
 
 
-def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, before_json: str | None) -> str:
-    """The others table of some files (markdown); the rows to json_out; an earlier run's reading beside (before_json)."""
-    rows = []
+def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, before_json: str | None,
+          logs: bool = False, grep: str | None = None) -> str:
+    """The others table of some files (markdown); the rows to json_out; an earlier run's reading beside (before_json).
+    logs / grep: the frameworks' table (log and print lines too, only the messages grep finds; framed reading too)."""
+    rows, pattern = [], re.compile(grep, re.I) if grep else None
     for path in paths:
         src = _source(gitdir, commit, path)
         if src is None:  # a file this commit lacks
             continue
-        for row in cpp_rows(src, path) if path.endswith(CPP) else messages(src, path):
+        for row in cpp_rows(src, path) if path.endswith(CPP) else messages(src, path, logs, pattern):
             row["read_as"] = read(printed(row))
             if row["kind"] == "reason":  # the reason pasted alone (a title, a quoted line)
                 row["alone"] = read(row["message"])
+            if logs:
+                row["framed"] = read(framed_text(row))
+                row["expect"] = expected_backend(row["message"])
             rows.append(row)
     before = {r["where"]: r for r in json.loads(Path(before_json).read_text())} if before_json else {}
+    extra = ["about", "framed"] if logs else []
     out = [f"{commit[:10]}: {len(rows)} messages\n",
-           "| where | kind | message (as rendered) | raised when | read as" + (" | before" if before else "") + " |",
-           "|---|---|---|---|---" + ("|---" if before else "") + "|"]
+           "| " + " | ".join(["where", "kind", "message (as rendered)", "raised when", "read as"] + extra
+                            + (["before"] if before else [])) + " |",
+           "|---|---|---|---|---" + "|---" * len(extra) + ("|---" if before else "") + "|"]
     for r in rows:
         cells = [r["where"], f"{r['kind']} {r['exc']}".strip(), r["message"][:160], r["condition"][:80], _reading(r)]
+        if logs:
+            cells += [r["expect"] or "-", ", ".join(f"{i} ({b})" for i, b in r["framed"][:1]) or "none"]
         if before:
             cells.append(_reading(before[r["where"]]) if r["where"] in before else "")
         out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
@@ -471,13 +608,16 @@ def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, befo
     return "\n".join(out) + "\n"
 
 
-def others_main(a) -> int:
-    for key, (mirror, commit, files) in OTHERS.items():
+def tables(sources: dict, a, **kw) -> int:
+    """One table per source (key -> (mirror folder, or "torch" / "site" for the installed wheels; commit; files)):
+    /tmp/TAG-<key>.{json,md}, an earlier run's reading beside (--before), only some keys (--only); kw: table()'s."""
+    for key, (mirror, commit, files) in sources.items():
         if a.only and key not in a.only:
             continue
-        gitdir = _site_packages() if mirror == "torch" else f"{MIRRORS}/{mirror}/repo"
+        gitdir = _site_packages() if mirror in ("torch", "site") else f"{MIRRORS}/{mirror}/repo"
         before = f"/tmp/{a.before}-{key}.json" if a.before else None
-        md = table(gitdir, commit, files, f"/tmp/{a.tag}-{key}.json", before)
+        paths = files.split() if isinstance(files, str) else files
+        md = table(gitdir, commit, paths, f"/tmp/{a.tag}-{key}.json", before, **kw)
         Path(f"/tmp/{a.tag}-{key}.md").write_text(md)
         print(f"{key}: {md.splitlines()[0]} -> /tmp/{a.tag}-{key}.md")
     return 0
@@ -495,18 +635,26 @@ def main(argv: list[str] | None = None) -> int:
     o.add_argument("tag")
     o.add_argument("--before", help="an earlier run's TAG: its reading in a column of its own")
     o.add_argument("--only", action="append", help="one key of OTHERS (repeatable)")
+    w = sub.add_parser("frameworks", help="the frameworks' and trainers' messages (FRAMEWORKS): /tmp/TAG-<key>.{json,md}")
+    w.add_argument("tag")
+    w.add_argument("--before", help="an earlier run's TAG: its reading in a column of its own")
+    w.add_argument("--only", action="append", help="one key of FRAMEWORKS (repeatable)")
     g = sub.add_parser("files", help="any Python or C++ files: a table on stdout")
     g.add_argument("gitdir")
     g.add_argument("commit", help="a commit of the git dir, or - for files under the folder gitdir")
     g.add_argument("paths", nargs="+")
     g.add_argument("--json", help="write the rows here too")
     g.add_argument("--before", help="rows an earlier run wrote (--json): their reading in a column of its own")
+    g.add_argument("--logs", action="store_true", help="log / warnings / print calls too, each read framed as well")
+    g.add_argument("--grep", help="only messages this regular expression finds (case-insensitive)")
     a = ap.parse_args(argv)
     if a.cmd == "fa":
         return fa_main(a)
     if a.cmd == "others":
-        return others_main(a)
-    print(table(a.gitdir, a.commit, a.paths, a.json, a.before), end="")
+        return tables(OTHERS, a)
+    if a.cmd == "frameworks":
+        return tables(FRAMEWORKS, a, logs=True, grep=FRAMEWORK_WORDS)
+    print(table(a.gitdir, a.commit, a.paths, a.json, a.before, a.logs, a.grep), end="")
     return 0
 
 

@@ -333,7 +333,9 @@ _HF = "from transformers import Trainer, TrainingArguments"
     ("src/training/utils_training.py", "src.training.utils_training", "False", "not USE_BF16", "float16"),
     ("training_utils.py", "training_utils", "True", "False", "bfloat16"),
     ("training_utils.py", "training_utils", "False", "False", "float32"),  # upcast weights, no autocast
-    ("training_utils.py", "training_utils", "False", "fp16_flag", None),  # the caller's parameter: not known here
+    # the caller's parameter: the script's one call leaves it out, so its default True (cfg94: as Python binds a
+    # call's arguments; was None, "not known here", before the calls were read)
+    ("training_utils.py", "training_utils", "False", "fp16_flag", "float16"),
 ])
 def test_arguments_a_helper_of_the_users_own_builds(tmp_path, module, where, use_bf16, fp16, want):
     _put(tmp_path, module, HELPER_MODULE.format(imp=_HF, use_bf16=use_bf16, fp16=fp16, second=""))

@@ -46,9 +46,8 @@ STILL_WRONG = {
 _U = "round86m/unclaimed-user-script/"
 _D = "round86m/unclaimed-deep-training/"
 OTHER_WORDS = {
-    _D + "chenghaoYang__Finetuning_LLM__scripts__train_lora.sh":
-        "refused as ColossalAI's (`colossalai run ... ../train.py` of the `elif` for trainer_backend cl), not in the "
-        "label's words \"train.py\": the script sets trainer_backend=pl first, so its `python ../train.py` branch runs",
+    # (chenghaoYang's scripts/train_lora.sh: refused in the label's words since cfg96, the `elif` branch the script
+    # settles false no longer read)
     _D + "chenghaoYang__Finetuning_LLM__config__train_pl.yaml":
         "refused as not valid YAML (line 47: a `!!python/tuple` tag safe_load has no constructor for), not in the "
         "label's words \"not a trainer config\"",

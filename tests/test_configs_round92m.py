@@ -1,37 +1,54 @@
-"""Issue 24, round 92m: a measure-only fresh set of users' trainer configs and launch scripts (helper cfg92m, session 22,
-2026-11-30).
+"""Issue 24, round 92m: a fresh set of users' trainer configs and launch scripts (helper cfg92m, session 22,
+2026-11-30), measure-only until the lead measured it (session 22's start and end, session 23's start, all equal: flat
+15 / 18 claimed files right in all four fields (trainer 18, required 18, dtype 15, compile 18), 0 claimed files
+refused, 32 / 32 refusals; the repository layout the same); training material since cfg94 (session 23).
 
-fixtures/configs/round92m/ (see its README: users' files from repositories on the train side of the split, taken as the
-look-ups returned them, labelled from the trainers' own source; no reader was run on them by the helper) is not read
-file by file here, and no measured figure is held: the lead measures the set (at the session's start commit and at its
-end). What is checked is the format:
-- every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
-  types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder its
-  trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered), and keeps its mix of trainers (transformers / TRL, LLaMA-Factory,
-  sd-scripts, diffusers) and of refusals;
-- no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one
-  was claimed for this round in the session's claims file (where that file is on this machine);
-While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
-folders takes its skips from that one list."""
+fixtures/configs/round92m/ (50 files of 44 users' repositories, labelled from the trainers' own source before any
+reader ran: its README) is read as every staged round is (configs_corpus.staged_round: each file where the set keeps
+it and at its `source` path, the format, floors, freshness and claims); a file still read wrong would be a strict
+xfail with why, and the README's "Read after its measurement" has each miss of the measurement and its class."""
 
 from __future__ import annotations
 
 
-import pytest
-
-from configs_corpus import assert_no_key, assert_no_repository_held_out, CLAIMS, assert_measure_only, check_blind_round, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, expect, files
+from configs_corpus import assert_no_key, MEASURE_ONLY, CONFIGS as CORPUS, assert_floors
+from configs_corpus import assert_no_repository_held_out, assert_training, expect, files
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round92m"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, repositories
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 50, 18, 32, 44
+
+STILL_WRONG: dict = {}  # (every claimed file read right since cfg94: one relabel, two mechanisms)
+# refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
+_U = "round92m/unclaimed-user-script/"
+OTHER_WORDS = {
+    _U + "BAAI-Brain-Inspired-Group__OPEN-Vis-SDLoRA1__tutorial_train_lora.py":
+        "refused as a script of PyTorch Lightning (imports pytorch_lightning: pl.Trainer(...).fit over its own "
+        "ControlNet LoRA model), not in the label's words \"no trainer calls\"",
+    _U + "arnoni__lora-training-pipeline-mini__src__lora_training_pipeline__training__lora_finetune.py":
+        "refused as a script of PyTorch Lightning (imports lightning: its own L.LightningModule; TRL's SFTTrainer is "
+        "imported, never called), not in the label's words \"no trainer calls\"",
+    _U + "Jose-Bustos-AI__t2i-flux-lora__entrypoint.sh":
+        "refused as ComfyUI (main.py --use-sage-attention: it trains nothing), not in the label's words \"not a "
+        "trainer config\"",
+}
+STILL_WRONG.update(OTHER_WORDS)
+STILL_WRONG_FLAT = dict(STILL_WRONG)
+STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-30")
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round92m", files_min=50, claimed_min=18, refused_min=32, repos_min=44,
+                              captured="2026-11-30", still_wrong=STILL_WRONG_FLAT,
+                              still_wrong_in_layout=STILL_WRONG_LAYOUT, claimed_by="cfg92m", unread=MEASURE_ONLY))
+
+
+def test_the_readings_keep_their_floors():
+    """The lead's figures as floors (flat 15 / 18 claimed right, repository layout 15 / 18; with cfg94's relabel 16 / 18
+    in both, and with its mechanisms 18 / 18; refused as the benchmark counts them 32 / 32 in both, 29 / 32 in the
+    label's words): the xfail lists above are the misses, and no more of them."""
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(18, 18), refused=(32, 32),
+                  in_words=(29, 29))
 
 
 def test_no_repository_is_held_out_by_its_hash_or_its_name():
@@ -39,11 +56,6 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
     repository the held-out corpus drew on (scripts/heldout_split_configs.py reads only those names). The helper's
     look-up script compared the split's verdict field (the second tab-separated field) exactly with `train`."""
     assert_no_repository_held_out(FILES)
-
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
 
 
 def test_the_set_keeps_its_mix():
@@ -58,28 +70,10 @@ def test_the_set_keeps_its_mix():
     assert sum(t.startswith("unclaimed:") or t == "none" for t in trainers) >= 32
 
 
-def test_no_repository_is_shared_with_another_set():
-    """round92m's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
-    file at the top of fixtures/configs/ (held-out aside, and never listed; round 86m, measure-only or freed, counts by
-    its `source` lines)."""
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    others = repos_outside("round92m")
-    assert not mine & others, sorted(mine & others)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_repository_was_claimed_for_this_round():
-    """Each repository was claimed by cfg92m, and by nobody else, before it was opened."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(f"REPO {repo} ")]
-        assert owners == ["cfg92m"], (repo, owners)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
-    assert_measure_only("round92m")
+def test_the_readers_of_the_training_sets_read_it():
+    """A training round is read by the benchmarks and tests that read every training folder: none of them names it
+    among the folders they skip any more (it was measure-only until the lead's measurement of session 23's start)."""
+    assert_training("round92m")
 
 
 def test_no_file_holds_a_key():

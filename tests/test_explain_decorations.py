@@ -125,3 +125,81 @@ def test_one_line_exception_string_only_under_an_error_key():
     assert M._escaped_texts(b"""{"error": "ImportError: No module named 'triton'"}""") \
         == b"""{"error": \nImportError: No module named 'triton'\n}"""
     assert first(json.dumps({"detail": MPS})) == "sdpa.mps-no-backward"
+
+
+# helper ex140 (session 23; benchmarks/results/explain-decorations-s23.md): decorations real logs bring that ex131's set did
+# not try. Each dressed text below is read as its undressed entry only with knowledge/match.py's _pasted_dress and the two
+# LINE_PREFIX ways (`##[error]`, `<pre><code>`).
+
+def boxed(text: str, title: str = "") -> str:
+    lines = text.splitlines()
+    width = max(map(len, lines))
+    top = "╭" + (f" {title} ".center(width + 2, "─") if title else "─" * (width + 2)) + "╮"
+    return "\n".join([top] + ["│ " + line.ljust(width) + " │" for line in lines] + ["╰" + "─" * (width + 2) + "╯"])
+
+
+def cp1252(text: str) -> str:
+    return "".join(bytes([b]).decode("cp1252", "ignore") or chr(b) for b in text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("text, entry", [(FA2_FRAME, "triage.raised-in-fa2"), (SAGE_IMPORT, "import.failed")])
+def test_rich_panel_around_a_plain_log(text, entry):
+    assert first(boxed(text)) == entry
+    assert first(boxed(text, "stderr")) == entry
+    assert first(cp1252(boxed(text))) == entry  # `â”‚` on a Western Windows console
+
+
+def test_rich_traceback_panel_stays_whole():
+    rich = ("╭──────── Traceback (most recent call last) ────────╮\n"
+            "│ /srv/venv/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py:91 in _flash_attn_forward │\n"
+            "│ ❱  91 │   out, lse, S, rng = flash_attn_gpu.fwd(        │\n"
+            "╰──────────────────────────────────────────────────╯\n"
+            "RuntimeError: a check the rules do not know")
+    assert M._unboxed(rich.encode()) == rich.encode()
+    # its title alone keeps it whole too (a panel of frames cut off above)
+    assert M._unboxed(boxed("x = 1\ny = 2", "Traceback (most recent call last)").encode()).startswith("╭".encode())
+    table = "│ flash_attn │ 2.7.4 │\n│ xformers   │ 0.0.29 │"
+    assert M._unboxed(table.encode()) == table.encode()
+    assert first(rich) == "ex91.raised-beneath-fa2"
+
+
+def test_cp1252_mojibake_only_where_it_reads_back():
+    assert M._MOJIBAKE_LINE.sub(M._unmojibaked, cp1252("“RuntimeError: x” │ y").encode()) == "“RuntimeError: x” │ y".encode()
+    for line in ("café Ã© naïve", "Ã alone", "流 build"):
+        assert M._MOJIBAKE_LINE.sub(M._unmojibaked, line.encode()) == line.encode()
+
+
+@pytest.mark.parametrize("form", ["{:>3} | ", "{:>4}  ", "{}\t", "{:>2} │ "])
+@pytest.mark.parametrize("text, entry", [(FA2_FRAME, "triage.raised-in-fa2"), (SAGE_IMPORT, "import.failed")])
+def test_line_numbered_paste(form, text, entry):
+    numbered = "\n".join(form.format(i) + line for i, line in enumerate(text.splitlines(), 12))
+    assert first(numbered) == entry
+
+
+def test_numbers_not_in_sequence_stay():
+    data = b"  3  a\n  7  b\n 12 | c\n"
+    assert M._unnumbered(data) == data
+
+
+def test_github_actions_raw_log():
+    lines = FA2_FRAME.splitlines()
+    lines[-1] = "##[error]" + lines[-1]
+    assert first("\n".join("2026-01-01T00:00:00.1234567Z " + line for line in lines)) == "triage.raised-in-fa2"
+
+
+def test_traceback_glued_to_a_progress_bar():
+    bar = "\r  0%|          | 0/200 [00:00<?, ?it/s]\rEpoch 0:   5%|▌         | 10/200 [00:05<01:35,  2.00it/s, loss=0.5]"
+    assert first(bar + FA2_FRAME) == "triage.raised-in-fa2"
+    assert first("Loading:  50%|█████     | 1/2 [00:03<00:03,  3.10s/it]" + SAGE_IMPORT) == "import.failed"
+    # a bar alone on its line is left as it is
+    plain = b"  5%|x | 10/200 [00:05<01:35,  2.00it/s]\n"
+    assert M._bars_unglued(plain) == plain
+
+
+def test_web_page_source_of_a_code_block():
+    html = FA2_FRAME.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    assert first('<pre><code class="language-python">' + html + "</code></pre>") == "triage.raised-in-fa2"
+    assert first("<pre>" + SAGE_IMPORT + "</pre>") == "import.failed"
+    # an error on the block's first line and last (the tags on its own line: the pattern reads it from its start to its end)
+    assert first("<pre><code>RuntimeError: FlashAttention-3 only supports sm90 and sm100 GPUs. Got sm120</code></pre>") \
+        == "triage.error-names-backend"

@@ -959,15 +959,19 @@ def score_keys(keys, strong=(), shared=(), common=()) -> Score:
 
 
 def detect(path: str, text: str, trainer: str | None = None, *, handed_over: bool = False,
-           argv: dict | None = None) -> tuple[str, dict, dict]:
+           argv: dict | None = None, environ: dict | None = None) -> tuple[str, dict, dict]:
     """(reader id, doc, detection) for a file: the reader whose own evidence it carries, or the one --trainer names.
     handed_over: the file is the script another launch file hands over to (_handed_over), which hands over no further.
+    environ: what the launch running a script puts in its environment that decides what the script imports
+    (PYTHONPATH, _pythonpath_dirs), before any reader looks at it.
 
     detection: {trainer, title, by ("--trainer" | "content"), score, evidence (the keys and values it recognised),
     runner_up, runner_up_score}. A file no reader can claim on its own evidence is a UsageError that says why."""
     from . import others
 
     doc = make_doc(path, text, argv=argv)
+    if environ:
+        doc["environ"] = dict(environ)
     scores = []
     for name in READERS:
         sc = _module(name).score(doc)
@@ -1512,8 +1516,9 @@ def _through_own_modules(doc: dict, path: str):
                                            f"repository"] + det["evidence"])
 
 
-def _module_object_calls(doc: dict, t) -> list:
-    """(module, level, function) of each call the script `t` makes on a module object of the user's checkout, as the
+def _module_object_calls(doc: dict, t, written: bool = False) -> list | dict:
+    """(module, level, function) of each call the script `t` makes on a module object of the user's checkout (with
+    `written`: {the callee as the script spells it, `tu.build_args`: that triple}), as the
     import statement binds the name (Python reference, "The import statement"): `import a.b.c` binds a, and a.b, a.b.c
     are its attributes; `import a.b as T` binds T to a.b; `from a import b` binds a's attribute b, or else its submodule
     a.b (here: when a does not define b and a/b.py or a/b/__init__.py is). A submodule reached as an attribute of a
@@ -1543,6 +1548,7 @@ def _module_object_calls(doc: dict, t) -> list:
                for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(tg)
                if isinstance(x, ast.Name)}
     out = []
+    spelt: dict = {}
     for n in ast.walk(t):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
             continue
@@ -1561,7 +1567,9 @@ def _module_object_calls(doc: dict, t) -> list:
             module = sub
         if module is not None and (module, level, parts[-1]) not in out:
             out.append((module, level, parts[-1]))
-    return out
+        if module is not None:
+            spelt[ast.unparse(n.func)] = (module, level, parts[-1])
+    return spelt if written else out
 
 
 def _imports_submodule(doc: dict, package: str, level: int, name: str) -> bool:
@@ -1604,9 +1612,10 @@ def _module_beside(doc: dict, module: str):
         where = locate(doc, cand)  # (looked for first: a candidate that is not here is no file the launch names)
         if where is not None:
             return _read_beside(doc, named_config(doc, cand, located=where), cmd)
-    # the package folder the repository's build configuration names (`where = ["lib"]`: lib/pkg/train.py), from the
-    # launcher's folder or one of the two above it (cfg93)
-    for d in _package_roots(doc):
+    # the folders the launch puts on PYTHONPATH (`PYTHONPATH=lib python -m pkg.train`), then the package folder the
+    # repository's build configuration names (`where = ["lib"]`: lib/pkg/train.py), from the launcher's folder or one
+    # of the two above it (cfg93)
+    for d in _pythonpath_dirs(doc, cmd) + _package_roots(doc):
         for cand in (rel + ".py", rel + "/__main__.py"):
             if os.path.isfile(os.path.join(d, cand)):
                 where = os.path.join(d, cand)
@@ -1622,7 +1631,9 @@ def _read_beside(doc: dict, sub, cmd):
     given = [a for a in (cmd.args if cmd is not None else []) if a not in FORWARDED_ARGS]
     live = _live_text(sub["text"], given)
     try:
-        name, sdoc, det = detect(sub["path"], live if live is not None else sub["text"])
+        roots = _pythonpath_dirs(doc, cmd)
+        name, sdoc, det = detect(sub["path"], live if live is not None else sub["text"],
+                                 environ={"PYTHONPATH": os.pathsep.join(roots)} if roots else None)
     except UsageError:
         return None
     return name, sdoc, given, det
@@ -1832,6 +1843,9 @@ def _launch_environ(doc: dict, script: str) -> dict:
         prefixed = re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(k) + r"=", at)
         if exported or prefixed:
             out[k] = v
+    roots = _pythonpath_dirs(doc, cmd)
+    if roots:
+        out["PYTHONPATH"] = os.pathsep.join(roots)  # (folders of this checkout, absolute: _module_roots reads them)
     if cmd.program == "accelerate":
         # `accelerate launch --mixed_precision bf16` (or its --config_file's mixed_precision, when that file is here)
         # puts ACCELERATE_MIXED_PRECISION in the script's environment, over any the shell exports
@@ -1841,6 +1855,33 @@ def _launch_environ(doc: dict, script: str) -> dict:
         mp = with_accelerate_config(doc, dict(cmd.launcher_args or {})).get("mixed_precision")
         if isinstance(mp, str) and known(mp) and mp.strip().lower() in ("no", "fp16", "bf16", "fp8"):
             out["ACCELERATE_MIXED_PRECISION"] = mp.strip().lower()
+    return out
+
+
+def _pythonpath_dirs(doc: dict, cmd) -> list:
+    """The folders of this checkout the launch puts on the command's PYTHONPATH (`PYTHONPATH=src python train.py`,
+    `export PYTHONPATH=$PWD/src:$PYTHONPATH`, `${PYTHONPATH}:$(pwd)/lib`), which Python searches for the script's
+    absolute imports and `-m` modules right after the script's own folder (CPython's Modules/getpath.py: PYTHONPATH's
+    entries come before the standard library's and site-packages'). The caller's own $PYTHONPATH and any entry the file
+    does not settle are left out; a relative entry is taken from the folder the launch runs in: the launcher's folder
+    or one of the two above it (a launcher in scripts/ run from the repository root), the first that has it."""
+    from .references import launcher_dir, spelt
+    from .shell import known
+
+    value = (cmd.env or {}).get("PYTHONPATH") if cmd is not None else None
+    if not isinstance(value, str):
+        return []
+    base = launcher_dir(doc)
+    out = []
+    for entry in re.split(r"[:;]", value.strip("\"'")):
+        entry = spelt(doc, entry.strip()) if entry.strip() else ""
+        if not entry or not known(entry) or os.path.isabs(entry):
+            continue  # (the caller's $PYTHONPATH, an unsettled entry, a folder of another machine)
+        for up in (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))):
+            where = os.path.normpath(os.path.join(up, entry))
+            if os.path.isdir(where):
+                out += [where] if where not in out else []
+                break
     return out
 
 
@@ -2103,6 +2144,10 @@ def _module_roots(doc: dict) -> list:
     notebook in notebooks/ is run from); then the package folders the build configuration of any of those names
     (_package_dirs: src/ of a src layout), from which `pip install -e .` makes the packages importable by name."""
     ups = _script_ups(doc)
+    # the folders the launch puts on PYTHONPATH (_pythonpath_dirs), searched right after the script's own
+    path = [d for d in str((doc.get("environ") or {}).get("PYTHONPATH") or "").split(os.pathsep)
+            if os.path.isabs(d) and os.path.isdir(d) and d not in ups]
+    ups = ups[:1] + path + ups[1:]
     return ups + [d for d in _package_roots(doc) if d not in ups]
 
 
@@ -2232,6 +2277,8 @@ def script_modules(doc: dict):
         return _module_text(_module_file(doc, module, level))
 
     source.definition = lambda module, level, name: own_definition(doc, module, level, name)
+    # (the functions a script calls on module objects of the checkout: `import tu` ... `tu.build_args()`)
+    source.object_calls = lambda t: _module_object_calls(doc, t, written=True)
     return source
 
 

@@ -581,7 +581,7 @@ def _python_settings(doc: dict) -> dict:
     # a TrainingArguments the script gets from a method of its own settings object: read with that object as `self`
     # (below), not as the method's `self.fp16` unknown
     by_method, built = _built_by_a_method(t, consts, modules)
-    by_function = _built_by_an_imported_function(t, modules)
+    by_function = _built_by_an_imported_function(t, modules, consts)
     arg_classes: set = set()
     for n in ast.walk(t):
         if not isinstance(n, ast.Call) or id(n) in built:
@@ -862,23 +862,29 @@ def _compared_default(node, consts: dict) -> bool | None:
     return hit if isinstance(node.ops[0], (ast.Eq, ast.In)) else not hit
 
 
-def _built_by_an_imported_function(t, modules) -> dict:
+def _built_by_an_imported_function(t, modules, consts: dict | None = None) -> dict:
     """The PY_KEYS settings of the one TrainingArguments / TRL config that a function of the user's own module builds,
     where the script calls that function (`trainer = build_trainer(model=model, cfg=cfg)` of `from training_utils import
     build_trainer`, whose body builds `TrainingArguments(fp16=torch.cuda.is_available(), bf16=False, ...)`: round 75m's
-    REICHIYAN train_qlora.py; RandomFab's define_training_arguments, B0DH1i's setup_trainer are the same shape; cfg78).
-    Read as the module's own text reads them (its constants, the function's parameter defaults; "?" where the caller's
-    value decides). Only where the module imports transformers or TRL, and builds one such call in that function."""
+    REICHIYAN train_qlora.py; RandomFab's define_training_arguments, B0DH1i's setup_trainer are the same shape; cfg78;
+    or `import tu` ... `tu.build_args()`, a function of a module object: cfg94). Read as the module's own text reads
+    them (its constants; a parameter holds what the script's calls hand it, as Python binds a call's arguments: the
+    value every call passes, read with the script's `consts`, or the parameter's default where none passes it; "?"
+    where the calls disagree or the value is decided at run time: _handed_values). Only where the module imports
+    transformers or TRL, and builds one such call in that function."""
     import ast
 
     from .pyscript import _call_name, constants, imported_functions, keywords, value
 
     if modules is None:
         return {}
-    called = {n.func.id for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    calls: dict = {}
+    for n in ast.walk(t):
+        if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)):
+            calls.setdefault(ast.unparse(n.func), []).append(n)
     out: dict = {}
     for alias, (f, mt) in imported_functions(t, modules).items():
-        if alias not in called:
+        if alias not in calls:
             continue
         libs = any(isinstance(n, (ast.Import, ast.ImportFrom)) and any(
             (x or "").split(".")[0] in ("transformers", "trl") for x in
@@ -887,12 +893,45 @@ def _built_by_an_imported_function(t, modules) -> dict:
                 and _call_name(n) != "ModelConfig"]
         if not libs or len(made) != 1:
             continue
-        # (the function's own parameters are its callers': the script passes them, so none is taken at its default)
+        # (the function's own parameters are its callers': what the script's calls hand them, else unknown)
         own = {a.arg for a in f.args.posonlyargs + f.args.args + f.args.kwonlyargs}
         mconsts = {k: v for k, v in constants(mt).items() if k not in own}
+        mconsts.update(_handed_values(f, calls[alias], consts or {}, mconsts))
         for arg, node in keywords(made[0], mconsts):
             if arg in PY_KEYS and arg not in ("torch_dtype", "dtype"):
                 out.setdefault(arg, value(node, mconsts))
+    return out
+
+
+def _handed_values(f, calls: list, consts: dict, mconsts: dict) -> dict:
+    """parameter -> a node of its value, for each parameter of the function `f` (of another module) that every one of the
+    script's `calls` of it hands the same known value (a constant, a torch attribute), read with the script's `consts`;
+    a call that does not pass it hands its default, read with the module's `mconsts`. None is read for a function
+    taking `*args` / `**kwargs`, or for calls spreading `*` / `**` (which parameters they fill is not known here)."""
+    import ast
+
+    from .pyscript import value
+    from .pyscript.script_constants import _argument
+
+    a = f.args
+    if a.vararg or a.kwarg or any(isinstance(x, ast.Starred) for c in calls for x in c.args) or \
+            any(k.arg is None for c in calls for k in c.keywords):
+        return {}
+    positional = [x.arg for x in a.posonlyargs + a.args]
+    defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+    defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    out: dict = {}
+    for param in positional + [x.arg for x in a.kwonlyargs]:
+        got = set()
+        for c in calls:
+            node = _argument(c, positional, param)
+            v = value(node, consts) if node is not None else \
+                value(defaults[param], mconsts) if param in defaults else "?"
+            got.add(v if isinstance(v, (bool, int, float, str, type(None))) else "?")
+        v = got.pop() if len(got) == 1 else "?"
+        if v != "?":
+            out[param] = ast.parse(v, mode="eval").body if isinstance(v, str) and v.startswith("torch.") and \
+                v[6:].isidentifier() else ast.Constant(value=v)
     return out
 
 

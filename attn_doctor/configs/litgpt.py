@@ -57,10 +57,10 @@ def _command(doc: dict):
             return c
         if c.module and c.module.startswith(("litgpt.finetune", "litgpt.pretrain")):
             return c
-        if c.script and any(_OLD_SCRIPT.search(w) for w in c.words[:4]) and \
+        if c.script and any(_OLD_SCRIPT.search(w) for w in c.head) and \
                 any(a.startswith(("--checkpoint_dir", "--precision", "--io.")) for a in c.args):
             return c
-        if c.script and any(_PACKAGE_SCRIPT.search(w) for w in c.words[:4]) and \
+        if c.script and any(_PACKAGE_SCRIPT.search(w) for w in c.head) and \
                 any(a == "--config" or a.startswith("--config=") for a in c.args):
             # the package's own file run by path with a YAML (`python litgpt/finetune/lora.py --config X.yaml`):
             # litgpt/finetune/lora.py ends `if __name__ == "__main__": CLI(setup)` (Lightning-AI/litgpt@01fe959),

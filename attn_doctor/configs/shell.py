@@ -111,6 +111,12 @@ class Command:
     image: str | None = None  # the container image it runs in (`apptainer exec IMAGE ...`, `docker run IMAGE ...`)
 
     @property
+    def head(self) -> list:
+        """The words before the trainer's own arguments: wrappers, the launcher and its options, the interpreter and the
+        script or module as written (`srun --ntasks=1 --gres=gpu:2 python finetune/lora.py`), however many they are."""
+        return self.words[:len(self.words) - len(self.args)] if self.args else list(self.words)
+
+    @property
     def name(self) -> str:
         """What the command runs, as a user reads it: the script, or the CLI and its subcommand."""
         return self.script or " ".join([self.program] + self.sub[:1])
@@ -340,6 +346,12 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 continue
             if re.match(r"^exit(\s+\d+)?\s*$", line):  # a top-level exit (not indented): nothing after it runs
                 break
+            if guard[0] is False:
+                # a command in a branch the script settles false never runs: bash takes the `if`/`elif`/`else` branch
+                # whose test the script's own variables decide (`export trainer_backend=pl` ... `if [[
+                # "${trainer_backend}" == "pl" ]]; then python ../train.py; elif ...; then colossalai run ...`: round
+                # 86m's chenghaoYang train_lora.sh runs the python branch), as its assignments and appends were skipped
+                continue
             m = re.match(r"^\s*read\b(?:\s+-\S+(?:\s+''|\s+\"\")?)*\s+([A-Za-z_]\w*)\s*<<", line)
             if m and n in heredocs:
                 # `read -r -d '' VAR <<EOF ... EOF` (OpenRLHF's scripts): the variable holds the here-document, its
@@ -1105,7 +1117,10 @@ _TMUX_VALUED = {"send-keys": {"-c", "-N", "-t"}, "send": {"-c", "-N", "-t"},
                                                                                          "-n", "-s", "-t", "-x", "-y"},
                 "new-window": {"-c", "-e", "-F", "-n", "-t"}, "neww": {"-c", "-e", "-F", "-n", "-t"},
                 "split-window": {"-c", "-e", "-F", "-l", "-p", "-t"}, "splitw": {"-c", "-e", "-F", "-l", "-p", "-t"}}
-_TMUX_ENTER = {"C-m", "Enter", "KPEnter", "C-j"}
+# The keys that submit the typed line: tmux looks key names up case-insensitively (Enter, enter, KPEnter: key-string.c's
+# key_string_search_table, strcasecmp), takes `C-` / `c-` and a leading `^` as Control, and Control of m / M or j / J
+# is carriage return or newline (key_string_lookup_string; tmux/tmux@031d4864): C-m, c-m, C-M, ^M, C-j, ENTER.
+_TMUX_ENTER = re.compile(r"(?:[Cc]-|\^)[MmJj]|(?i:(?:KP)?Enter)")
 
 
 def _tmux_command(w: list[str]) -> str | None:
@@ -1120,7 +1135,7 @@ def _tmux_command(w: list[str]) -> str | None:
     rest = w[i:]
     if w[1] not in ("send-keys", "send"):
         return " ".join(rest) if rest else None
-    text = "".join("\n" if k in _TMUX_ENTER else k for k in rest)
+    text = "".join("\n" if _TMUX_ENTER.fullmatch(k) else k for k in rest)
     # (a line typed but not submitted does not run: what follows the last newline)
     return text[:text.rfind("\n")] if "\n" in text and text.strip() else None
 

@@ -151,6 +151,11 @@ LINE_PREFIX = re.compile(
     # GitHub's collapsed block around a log (`<details><summary>Log</summary>`, `</details>`: markup, never the log's)
     rb"|\[\d{1,2}:\d\d(?::\d\d)? ?[AaPp]\.?[Mm]\.?\] "
     rb"|>[ \t]*(?=\n|\Z)"
+    # helper ex140 (session 23; benchmarks/explain_decorations.py gha, htmlpre): GitHub Actions' workflow command before a line of
+    # its raw log (`##[error]`, `##[warning]`, `##[group]`: after its time, above), and a web page's source of a code block opening
+    # on the log's first line (`<pre><code class="language-python">`; its closing tags, _pasted_dress below)
+    rb"|##\[(?:error|warning|notice|debug|command|group|endgroup)\]"
+    rb"|<pre(?:[ \t][^\n>]{0,80})?>(?:<code(?:[ \t][^\n>]{0,80})?>)?"
     rb"|</?details(?: [^\n>]{0,40})?>[ \t]*"
     rb"|<summary>[^\n<]{0,120}</summary>[ \t]*(?=\n|\Z)"  # (`$` is not a line end where _AFTER_LINE_END reads it)
     rb"|[\"'`](?=[A-Z][\w.]*(?:Error|Exception|Warning): )"  # an error quoted in prose: `"RuntimeError: vmap: ...`
@@ -1237,6 +1242,119 @@ def _console_unwrapped(data: bytes) -> bytes | None:
 _DOUBLED_SEP = re.compile(rb"(?<=[\w.~$)(:-])\\\\(?=[\w.~$( -])")
 
 
+# The dress a log gets between a terminal and a report (helper ex140, session 23; benchmarks/explain_decorations.py tqdm,
+# cp1252, rich, rich-cp1252, lineno, lineno-bar, htmlpre; benchmarks/results/explain-decorations-s23.md). Each is read through
+# here, before the line prefixes, and every line keeps its number:
+# - a progress bar's last state with the next text glued to it (tqdm writes no line end before an exception's traceback:
+#   ` 5%|▌   | 10/200 [00:05<01:35,  2.00it/s]Traceback (most recent call last):`): the bar is cut, the text stays;
+# - a line of UTF-8 read as Windows' cp1252 (a Western Windows console or editor: `│` as `â”‚`, `“` as `â€œ`): the line
+#   is read back as the UTF-8 it was, where every character of it has a cp1252 byte (a byte cp1252 leaves undefined as
+#   the control character of its value) and those bytes are valid UTF-8 (a real `café` is not: left alone);
+# - rich's panel around a plain log (`╭───╮`, `│ line   │` rows, `╰───╯`: rich.Panel, a rich console's log in a box): its rows
+#   are read as the lines inside and its edges as empty lines. A rich traceback's panel is left whole, its frames and code
+#   in their bars, as triage.toml's rich patterns read it: a run of rows whose top edge names the traceback or that holds a
+#   frame (`/x.py:12 in f`) or rich's marker of the raising line (`❱`). A table's rows (a bar inside) stay too;
+# - a paste with line numbers (`  12 | code`, `  12  code`, a pastebin's or an editor's view): two lines or more numbered
+#   one after another have their numbers cut;
+# - a web page's closing `</code></pre>` at a line's end (its opening tags are LINE_PREFIX's).
+# A paste, not a log file: looked for in blocks of PASTE_BYTES at most (as the console's hard wrap, HARD_WRAP_BYTES), each
+# behind a one-byte test where it can be.
+PASTE_BYTES = 2_000_000
+_BAR_GLUED = re.compile(rb"[^\n]{0,80}?\d{1,3}%\|[^|\n]{0,60}\|[^\n\[]{0,40}\[[^\]\n]{0,120}\]")
+# where a bar's state ends with text after it (a literal first: found at C speed in a training log's every redraw)
+_BAR_ENDS_GLUED = (re.compile(rb"it/s\](?=\S)"), re.compile(rb"s/it\](?=\S)"))
+_CP1252_BYTE = {ch: b for b in range(256) for ch in (bytes([b]).decode("cp1252", "ignore") or chr(b),)}
+_MOJIBAKE_LINE = re.compile(rb"^[^\n]*\xc3[\x82-\x83\xa2-\xaf][\xc2-\xe2][^\n]*$", re.M)
+_BOX_ROW_LINE = re.compile(rb"[ \t]*\xe2\x94\x82 ?([^\n]*?)[ \t]*\xe2\x94\x82[ \t]*")
+_BOX_EDGE = re.compile(rb"[ \t]*\xe2\x95[\xad\xb0](?:\xe2\x94\x80|[^\n\xe2])*\xe2\x95[\xae\xaf][ \t]*")
+_RICH_TRACEBACK_ROW = re.compile(rb"\xe2\x9d\xb1|\.pyx?:\d+ in\b|[ \t]\xe2\x94\x82[ \t]")
+_NUMBERED = re.compile(rb"^[ \t]*(\d{1,5})(?:[ \t]?(?:\||\xe2\x94\x82)(?:[ \t]|$)| {2}|\t|$)", re.M)
+_PRE_END = re.compile(rb"(?:</code>)?</pre>[ \t]*$", re.M)
+
+
+def _unmojibaked(m: re.Match) -> bytes:
+    line = m.group()
+    try:
+        raw = bytes(_CP1252_BYTE[c] for c in line.decode("utf-8"))
+        raw.decode("utf-8")
+    except (KeyError, UnicodeDecodeError):
+        return line
+    return raw
+
+
+def _unboxed(data: bytes) -> bytes:
+    rows = data.split(b"\n")
+    out = list(rows)
+    i, n = 0, len(rows)
+    while i < n:
+        if _BOX_ROW_LINE.fullmatch(rows[i]) is None:
+            i += 1
+            continue
+        j = i
+        while j < n and (m := _BOX_ROW_LINE.fullmatch(rows[j])) is not None:
+            j += 1
+        top = i - 1 if i and _BOX_EDGE.fullmatch(rows[i - 1]) else None
+        inner = [_BOX_ROW_LINE.fullmatch(r).group(1) for r in rows[i:j]]
+        if not (top is not None and b"Traceback" in rows[top]) and not any(map(_RICH_TRACEBACK_ROW.search, inner)):
+            out[i:j] = inner
+            if top is not None:
+                out[top] = b""
+            if j < n and _BOX_EDGE.fullmatch(rows[j]):
+                out[j] = b""
+        i = j
+    return b"\n".join(out)
+
+
+def _unnumbered(data: bytes) -> bytes:
+    found = [(data.count(b"\n", 0, m.start()), int(m.group(1)), m.end() - m.start()) for m in _NUMBERED.finditer(data)]
+    runs, run = [], []
+    for f in found:
+        if run and (f[0] != run[-1][0] + 1 or f[1] != run[-1][1] + 1):
+            runs.append(run)
+            run = []
+        run.append(f)
+    runs.append(run)
+    cut = {line: width for run in runs if len(run) >= 2 for line, _, width in run}
+    if not cut:
+        return data
+    rows = data.split(b"\n")
+    return b"\n".join(r[cut[k]:] if k in cut else r for k, r in enumerate(rows))
+
+
+def _bars_unglued(data: bytes) -> bytes:
+    cuts = []
+    for rx in _BAR_ENDS_GLUED:
+        for m in rx.finditer(data):
+            start = data.rfind(b"\n", 0, m.start()) + 1
+            if (bar := _BAR_GLUED.match(data, start, m.end())) is not None and bar.end() == m.end():
+                cuts.append((start, m.end()))
+    if not cuts:
+        return data
+    out, last = [], 0
+    for start, end in sorted(cuts):
+        if start >= last:
+            out.append(data[last:start])
+            last = end
+    out.append(data[last:])
+    return b"".join(out)
+
+
+def _pasted_dress(data: bytes) -> bytes:
+    if b"%|" in data:
+        data = _bars_unglued(data)
+    if len(data) > PASTE_BYTES:
+        return data
+    if b"\xc3" in data:
+        data = _MOJIBAKE_LINE.sub(_unmojibaked, data)
+    if b"\xe2" in data and b"\xe2\x94\x82" in data:
+        data = _unboxed(data)
+    if _NUMBERED.search(data) is not None:
+        data = _unnumbered(data)
+    if b"</pre>" in data:
+        data = _PRE_END.sub(b"", data)
+    return data
+
+
 # A log copied from a web page's Markdown source (helper ex131, session 22; benchmarks/explain_decorations.py mdescape,
 # backticks): an editor escapes Markdown's characters (`flash\_attn\_2\_cuda`, `\[rank0\]`), and a comment quotes a log
 # line by line as inline code (`` `RuntimeError: ...` ``). A line whose every backslash escapes an ASCII punctuation character,
@@ -1353,6 +1471,7 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         data = data.replace(b"\r\n", b"\n")
     if b"\r" in data:
         data = last_states(data)
+    data = _pasted_dress(data)
     if b"\\" in data or b"`" in data:
         data = _markdown_source(data)
     added: tuple[tuple[int, int], ...] = ()

@@ -14,7 +14,7 @@ from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_paramete
 from .call_keywords import _known_items, _signature_filtered, keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
 from .settings_files import _enclosing_function, _hydra_configs, _loaded_files
-from .user_modules import _imported_dataclasses, _imported_module_constants
+from .user_modules import _LIBRARIES, _imported_dataclasses, _imported_module_constants
 
 
 def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None,
@@ -324,6 +324,11 @@ def _returned_objects(tree, consts: dict) -> dict:
     out: dict = {}
     for name, fs in defs.items():
         rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
+        if len(rets) == 1 and _filled_dataclass(rets[0].value, known):
+            # `return TrainConfig(quant=args.quant, seed=args.seed, ...)` of round 92m's i-am-mushfiq parse_args() ->
+            # TrainConfig: the keywords it writes, the other fields at their defaults (cfg94)
+            out[name] = _in_scope(rets[0].value, fs[0], consts)
+            continue
         if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
             continue
         binds = [n for n in ast.walk(fs[0]) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
@@ -336,6 +341,27 @@ def _returned_objects(tree, consts: dict) -> dict:
                 not got.args and not got.keywords:
             out[name] = got
     return out
+
+
+def _filled_dataclass(node, known: dict) -> bool:
+    """`C(field=..., ...)` of a dataclass the script knows (`known`), every field given by name: no positional
+    argument and no `**` spread, so a field not written is at its default."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in known and \
+        not node.args and all(k.arg is not None for k in node.keywords)
+
+
+def _in_scope(call, f, consts: dict):
+    """`call` (written in function `f`) with each keyword that reads a parameter of `f` no call of `f` hands one value
+    (nodes.PASSED) decided at run time: the script's names are one flat scope here, and such a parameter would read
+    another binding of its spelling (a dataclass field `fp16: bool = True`, a module constant)."""
+    a = f.args
+    params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x is not None}
+    unknown = params - set(consts.get(PASSED, {}))
+    if not any(isinstance(n, ast.Name) and n.id in unknown for k in call.keywords for n in ast.walk(k.value)):
+        return call
+    keywords = [k if not any(isinstance(n, ast.Name) and n.id in unknown for n in ast.walk(k.value)) else
+                ast.keyword(arg=k.arg, value=RUNTIME) for k in call.keywords]
+    return ast.copy_location(ast.Call(func=call.func, args=[], keywords=keywords), call)
 
 
 def _opaque_updates(tree) -> set:
@@ -587,6 +613,13 @@ def _passed_arguments(tree) -> dict:
     (a callback, `fire.Fire(main)`), decorates, or calls with `*args` / `**kw`; calls that disagree, or none at all."""
     funcs = [f for f in tree.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
     names = [f.name for f in funcs]
+    # names the script's imports bind to modules of the user's own (`import mypkg.train as tr`): a function the script
+    # calls on one (`tr.main(bf16=True)`) is the module's, which configs._through_own_modules reads after the script
+    # (round 92m's leftovers: an entry script handing values to an imported train function, cfg94)
+    modules = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+               if a.name.split(".")[0] not in _LIBRARIES} | \
+        {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and
+         (n.level or (n.module or "").split(".")[0] not in _LIBRARIES) for a in n.names}
     called, other = set(), set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
@@ -609,8 +642,9 @@ def _passed_arguments(tree) -> dict:
         positional = [x.arg for x in a.posonlyargs + a.args]
         defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
         defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
-        calls_of = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and
-                    c.func.id == f.name]
+        calls_of = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and (
+            isinstance(c.func, ast.Name) and c.func.id == f.name or
+            isinstance(c.func, ast.Attribute) and c.func.attr == f.name and _on_own_module(c.func.value, modules))]
         for param in positional + [x.arg for x in a.kwonlyargs]:
             for c in calls_of:
                 if any(isinstance(g, ast.Starred) for g in c.args) or any(k.arg is None for k in c.keywords):
@@ -626,6 +660,13 @@ def _passed_arguments(tree) -> dict:
                     break
                 seen[param] = (got, c)
     return {k: v for k, v in seen.items() if v is not None and k not in bound}
+
+
+def _on_own_module(node, modules: set) -> bool:
+    """Whether `node` (the object a function is called on: `tr`, `mypkg.train`) starts at a name in `modules`."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in modules
 
 
 def _argument(call, positional: list, param: str):

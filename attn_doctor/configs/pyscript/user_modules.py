@@ -41,7 +41,8 @@ def imported_functions(tree, modules) -> dict:
     script imports by name from a module of its own repository (`from training_utils import build_trainer`, `from
     src.training.utils_training import define_training_arguments`), where `modules(name, level)` gives that module's
     text (configs.script_modules); as imported_classes, for functions (cfg78: round 75m's users' TrainingArguments
-    built in such helpers)."""
+    built in such helpers); and each function the script calls on a module object of its repository, under the callee
+    as it is spelt (`tu.build_args`, cfg94)."""
     own = {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     out: dict = {}
     for n in ast.walk(tree):
@@ -53,6 +54,12 @@ def imported_functions(tree, modules) -> dict:
         for name, alias in names:
             if name in defined:
                 out[alias] = defined[name]
+    for spelt, (module, level, name) in (modules.object_calls(tree) if hasattr(modules, "object_calls") else {}).items():
+        # `import tu` ... `tu.build_args()`, `import pkg.train as T` ... `T.main()`: the function of that module
+        # (configs._module_object_calls), under the callee as the script spells it
+        got = _defined(modules, module, level, [name], (ast.FunctionDef, ast.AsyncFunctionDef)).get(name)
+        if got is not None:
+            out[spelt] = got
     return out
 
 

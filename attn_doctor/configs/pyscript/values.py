@@ -173,6 +173,15 @@ def value(node, consts: dict):
     got = _loaded_entry(node, consts)
     if got is not None:
         return value(got, consts)
+    absent = _absent_default(node.func if isinstance(node, ast.Call) and not node.args and not node.keywords else None)
+    if isinstance(absent, ast.Lambda) and not (absent.args.args or absent.args.posonlyargs or absent.args.vararg or
+                                               absent.args.kwonlyargs or absent.args.kwarg):
+        # `getattr(torch, "is_bf16_supported", lambda: False)()` (round 92m's thejeangenie18 train_qlora.py): PyTorch
+        # has no such attribute (NOT_IN_TORCH), so the fallback is what is called, on every host
+        return value(absent.body, consts)
+    absent = _absent_default(node)
+    if absent is not None:
+        return value(absent, consts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
             len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Name) and \
             isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
@@ -311,6 +320,23 @@ def pinned_bf16(tree) -> bool | None:
                     kind = re.split(r"[-:]", k.value.value.strip().lower(), maxsplit=1)[0]
                     answers.add(_GPU_BF16.get(kind))
     return answers.pop() if len(answers) == 1 else None
+
+
+def _absent_default(node):
+    """The default of `getattr(torch, "NAME", DEFAULT)` (or of torch.backends, ...) where PyTorch has no such attribute
+    (NOT_IN_TORCH): the value getattr answers on every host; else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and
+            len(node.args) == 3 and not node.keywords and isinstance(node.args[1], ast.Constant) and
+            isinstance(node.args[1].value, str)):
+        return None
+    return node.args[2] if f"{ast.unparse(node.args[0])}.{node.args[1].value}" in NOT_IN_TORCH else None
+
+
+# Attributes PyTorch does not have, which scripts probe with getattr and a fallback: whether the GPU does bf16 is
+# torch.cuda.is_bf16_supported (torch/cuda/__init__.py:191 in torch 2.13; torch.xpu has its own), never a function of
+# the top-level module (torch/__init__.py defines neither spelling); ROCm builds answer through torch.cuda and have no
+# torch.backends.hip (torch/backends/ holds cuda, cudnn, mps, ... and no hip)
+NOT_IN_TORCH = {"torch.is_bf16_supported", "torch.is_bfloat16_supported", "torch.backends.hip"}
 
 
 # What a script's device probes answer on the host attn-doctor checks: a CUDA GPU (as `$(uname -s)` is never Darwin in
