@@ -104,6 +104,9 @@ def test_not_the_operation_spelled_out_nor_a_status_key():
     assert all(f.backend != "fa3" for f in match("Training crashes at step 1\n\nTorch attention status: flash=False flash3=False sage=False\n"))
     assert all(f.backend != "sdpa" for f in match("Output discrepancy between FlashAttention and PyTorch Attention in fp16"))
     assert all(f.backend != "sage" for f in match("NO triton or sage-attention.\nThe images come out black."))
+    assert all(f.backend not in ("sdpa", "sage") for f in match(
+        "sdp_attention: false\nsage_attention: false\nTraining fails at step 1\nRuntimeError: CUDA error: no kernel image is "
+        "available for execution on the device"))
 
 
 def test_the_new_names_claim_no_log_line_alone():
