@@ -7,8 +7,11 @@ the readers did not know or read wrong.
    flash attention (attn_implementation: flash_attention_2 or flash_attention_3)",
    axolotl-ai-cloud/axolotl@067b021 src/axolotl/utils/schemas/validation.py:1634-1657); main read such a file as the
    backend it names (sdpa, or nothing required).
-2. The extraction itself (configs_option_surface.scan): each way a trainer declares an option, on sources of our own.
-Every file here is written by cfg97 for these tests; each reading asserted in 1. differed on main (checked).
+2. diffusers' example scripts: `--enable_npu_flash_attention` (14 scripts at huggingface/diffusers@58eb52c) runs Ascend's
+   flash attention through torch_npu, or stops the script where torch_npu is missing
+   (examples/dreambooth/train_dreambooth_lora_flux.py:1223-1228); main read it as nothing at all (PyTorch SDPA).
+3. The extraction itself (configs_option_surface.scan): each way a trainer declares an option, on sources of our own.
+Every file here is written by cfg97 for these tests; each reading asserted in 1. and 2. differed on main (checked).
 """
 
 from __future__ import annotations
@@ -81,7 +84,37 @@ def test_the_refusal_is_axolotls_finding_with_the_fix(tmp_path):
     assert f.fix.startswith("attn_implementation: flash_attention_2")
 
 
-# -- 2. the extraction ------------------------------------------------------------------------------------------------
+# -- 2. diffusers' NPU option -----------------------------------------------------------------------------------------
+
+NPU = ("accelerate launch {script} --pretrained_model_name_or_path=black-forest-labs/FLUX.1-dev --instance_data_dir=d "
+       "--instance_prompt=x --output_dir=o --mixed_precision=bf16 --enable_npu_flash_attention{more}\n")
+
+
+@pytest.mark.parametrize("script", ["train_dreambooth_lora_flux.py", "examples/text_to_image/train_text_to_image_sdxl.py"])
+def test_the_npu_option_is_a_backend_attn_doctor_does_not_check(tmp_path, script):
+    from test_configs import config_ids, run
+
+    cfg, report = run(write(tmp_path, "train.sh", NPU.format(script=script, more="")))
+    assert (cfg["detected"]["trainer"], cfg["required"], cfg["dtype"]) == ("diffusers", [], "bfloat16")
+    assert [(e["setting"], e["kind"]) for e in cfg["attention"]] == [("--enable_npu_flash_attention", "other")]
+    assert "config.backend-not-checked" in config_ids(report)
+    [f] = [f for f in report.findings if f.id == "config.backend-not-checked"]
+    assert f.fix.startswith("drop --enable_npu_flash_attention")
+
+
+def test_the_npu_option_beside_xformers_keeps_both(tmp_path):
+    cfg = configs.load(write(tmp_path, "train.sh", NPU.format(script="train_dreambooth_lora_flux.py",
+                                                               more=" --enable_xformers_memory_efficient_attention")))
+    assert [e["kind"] for e in cfg["attention"]] == ["other", "local"] and cfg["required"] == ["xformers"]
+
+
+def test_a_script_without_the_npu_option_stops_at_argparse_not_at_npu(tmp_path):
+    # train_dreambooth.py defines no --enable_npu_flash_attention: "unrecognized arguments" comes first
+    cfg = configs.load(write(tmp_path, "train.sh", NPU.format(script="train_dreambooth.py", more="")))
+    assert cfg["attention"] == [] and [e["name"] for e in cfg["cmdline_errors"]] == ["--enable_npu_flash_attention"]
+
+
+# -- 3. the extraction ------------------------------------------------------------------------------------------------
 
 SOURCE = '''
 import os
