@@ -172,11 +172,13 @@ def scan(tree: ast.Module) -> list[dict]:
         if isinstance(node, ast.ClassDef):
             for st in node.body:
                 if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
-                    default = st.value
+                    default, kind = st.value, f"field {node.name}"
                     if isinstance(default, ast.Call) and text(default.func).endswith(("field", "Field")):
                         kw = {k.arg: k.value for k in default.keywords if k.arg}
                         default = kw.get("default", kw.get("default_factory", default.args[0] if default.args else None))
-                    add(st.target.id, f"field {node.name}", st, literal_of(st.annotation), text(default))
+                        if isinstance(kw.get("init"), ast.Constant) and kw["init"].value is False:
+                            kind += " (init=False: derived, HfArgumentParser takes no such key)"
+                    add(st.target.id, kind, st, literal_of(st.annotation), text(default))
         elif isinstance(node, ast.Call):
             func = text(node.func, 200)
             kw = {k.arg: k.value for k in node.keywords if k.arg}

@@ -144,6 +144,7 @@ def setup_parser(parser):
 @dataclass
 class Args:
     attn_impl: Literal["sdpa", "flash_attn"] = field(default="sdpa")
+    compute_dtype: str = field(default=None, init=False)
     torch_compile: bool = False
     attention_kind: AttentionKind = AttentionKind.SDP
 
@@ -179,6 +180,7 @@ def test_each_way_an_option_is_declared_is_found_with_its_values():
     assert rows[("attn_impl", "field Args")]["values"] == "sdpa|flash_attn"
     assert rows[("attn_impl", "field Args")]["default"] == "'sdpa'"
     assert rows[("torch_compile", "field Args")]["default"] == "False"
+    assert ("compute_dtype", "field Args (init=False: derived, HfArgumentParser takes no such key)") in rows
     assert rows[("compile_mode", "kwargs.get")]["cls"] == "ModelConfig"
     assert rows[("dtype", "kwargs[...]")]["cls"] == "ModelConfig"
     assert rows[("train_dtype", "config default")]["default"] == "DataType.FLOAT_16"
