@@ -205,7 +205,7 @@ def scan(tree: ast.Module) -> list[dict]:
                 if CONFIG_NAMES.match(bname) and isinstance(node.args[0], ast.Constant):
                     add(node.args[0].value, f"{bname}.{node.func.attr}", node, "",
                         text(node.args[1]) if len(node.args) > 1 else "")
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.ctx, ast.Load):
             base = node.value
             bname = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
             if text(base) == "os.environ":

@@ -138,7 +138,7 @@ def setup_parser(parser):
     registry.add(ConfigField(name="attention_mechanism", arg_name="--attention_mechanism", default_value="diffusers",
                              choices=[{"value": a, "label": a} for a in MECHS]))
     if os.environ.get("MY_COMPILE_DISABLE", "0") == "1":
-        pass
+        os.environ["OTHER_COMPILE_MODE"] = "default"    # written, not read: no option
 
 
 @dataclass
@@ -189,7 +189,7 @@ def test_each_way_an_option_is_declared_is_found_with_its_values():
 
 def test_names_that_set_none_of_the_fields_are_left_out():
     names = {n for n, _ in _rows()}
-    assert not names & {"learning_rate", "attn_dropout", "devices"}
+    assert not names & {"learning_rate", "attn_dropout", "devices", "OTHER_COMPILE_MODE"}
 
 
 def test_an_enum_typed_option_takes_the_enums_members():
