@@ -203,3 +203,22 @@ def test_known_is_a_whole_word_of_the_readers_module():
     reader = 'STRONG_KEYS = {"sdpa_varlen", "torch_compile"}'
     assert surface.known("torch_compile", reader)
     assert not surface.known("sdpa", reader)
+
+
+def test_the_probe_writes_the_option_where_the_trainer_takes_it_and_reads_it(tmp_path):
+    row = {"name": "torch_compile", "kind": "field AxolotlInputConfig", "values": "auto", "default": "None", "cls": "",
+           "file": "src/axolotl/utils/schemas/config.py"}
+    assert surface.probe_values(row) == ["auto"]
+    name, text = surface.probe_file("axolotl", row, "auto")
+    assert name == "config.yaml" and '"torch_compile": "auto"' in text
+    flag = {"name": "sdpa", "kind": "argparse", "values": "", "default": "", "cls": "", "file": "library/train_util.py"}
+    assert surface.probe_values(flag) == [True]
+    assert surface.probe_file("sd-scripts", flag, True)[1].rstrip().endswith("--sdpa")
+    nested = {"name": "compile", "kind": "kwargs.get", "values": "", "default": "False", "cls": "ModelConfig",
+              "file": "toolkit/config_modules.py"}
+    assert '"compile": true' in surface.probe_file("ai-toolkit", nested, True)[1]
+    result = {"axolotl": {"rows": [row]}, "sd-scripts": {"rows": [flag]}}
+    surface.probe(result, tmp_path)
+    assert row["probe_base"] == "axolotl - bfloat16 none" and row["probe"] == {"auto": "axolotl - bfloat16 default"}
+    assert flag["probe"] == {"True": "sd-scripts sdpa float32 none"}
+    assert surface.probe_cell(flag) == "sd-scripts - float32 none -> True: sd-scripts sdpa float32 none"
