@@ -184,15 +184,14 @@ def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
                       fix=fixes.get("sdpa"))
 
 
-# attn_implementation values for which axolotl patches transformers' flash_attn imports (attn_uses_flash_lib)
-AXOLOTL_FLASH_LIB = {"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2",
-                     "kernels-community/flash-attn3"}
-
 
 def _axolotl(facts: dict, cfg: dict, attn: list[dict]):
     """axolotl swaps FlashAttention 2/3 for FlashAttention 4 on sm90-sm110 when flash_attn.cute imports."""
+    # attn_implementation values for which axolotl patches transformers' flash_attn imports (attn_uses_flash_lib)
+    from ..configs.axolotl import FLASH_LIB
+
     fa4 = view.dist_version(facts, "flash-attn-4")
-    names = [a["name"] for a in attn if a["name"] in AXOLOTL_FLASH_LIB]
+    names = [a["name"] for a in attn if a["name"] in FLASH_LIB]
     if not fa4 or not names:
         return
     for g in view.gpus(facts):

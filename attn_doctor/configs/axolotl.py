@@ -7,7 +7,9 @@ Read from axolotl-ai-cloud/axolotl 067b021 (2026-07-24):
   "is not a recognized backend"); normalize_attn_implementation maps the deprecated booleans (enums.py
   LEGACY_ATTN_FLAG_TO_IMPL, first wins: xformers_attention, sage_attention, flex_attention, flash_attention,
   sdp_attention, eager_attention) and refuses them beside attn_implementation; `gemma4_hybrid_attn_impl` runs
-  FlashAttention 2 for sliding-window layers and SDPA for the global ones (head_dim 512); `bf16` (default
+  FlashAttention 2 for sliding-window layers and SDPA for the global ones (head_dim 512); `context_parallel_size` (or
+  the deprecated `sequence_parallel_degree`) above 1 runs ring-flash-attn and is refused with any backend but the
+  flash-attn library's (validation.py check_context_parallel_size); `bf16` (default
   "auto": bf16 where the GPU has it), `fp16`; `torch_compile`, `torch_compile_mode` (default | reduce-overhead |
   max-autotune); `micro_batch_size`;
 - enums.py ATTN_IMPLS_SUPPORTING_PACKING (flash_attention_2/3, flex_attention, xformers, sage and the flash/sage
@@ -32,7 +34,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import NOTHING, SHARED, STRONG, Score, as_int, score_keys
+from . import NOTHING, SHARED, STRONG, Score, as_int, attention, score_keys
 from .hf_transformers import entry, model_head_dims
 
 TITLE = "axolotl"
@@ -41,6 +43,9 @@ CANONICAL = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2", "flash_a
 LEGACY = {"xformers_attention": "xformers", "sage_attention": "sage", "flex_attention": "flex_attention",
           "flash_attention": "flash_attention_2", "sdp_attention": "sdpa", "eager_attention": "eager"}
 SHORT = {"flash": "flash_attention_2", "flex": "flex_attention", "sdp": "sdpa"}
+# attn_implementation values that use the flash-attn library (enums.py ATTN_IMPLS_USING_FLASH_LIB, config.py
+# attn_uses_flash_lib at axolotl-ai-cloud/axolotl@067b021)
+FLASH_LIB = {"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2", "kernels-community/flash-attn3"}
 PACKING_OK = {"flash_attention_2", "flash_attention_3", "flex_attention", "xformers", "sage", "sdpa", "eager",
               "kernels-community/flash-attn2", "kernels-community/flash-attn3", "kernels-community/sage-attention"}
 # Keys only axolotl uses. Names other frameworks use too (num_epochs, wandb_project, load_in_4bit, datasets,
@@ -250,6 +255,16 @@ def _lax_bools(data: dict) -> dict:
     return {k: _lax_bool(k, v) for k, v in data.items()}
 
 
+def _context_parallel(s: dict) -> tuple[str, int]:
+    """(key, degree): context_parallel_size, or the deprecated sequence_parallel_degree when it is unset
+    (validation.py:1635-1641)."""
+    for key in ("context_parallel_size", "sequence_parallel_degree"):
+        v = s.get(key)
+        if v not in (None, 0, False):
+            return key, as_int(v) or 0
+    return "", 0
+
+
 def read(doc: dict) -> dict:
     if doc["fmt"] in ("text", "python"):
         run = _cli(doc)
@@ -293,6 +308,15 @@ def read(doc: dict) -> dict:
             entries.append(entry(impl, "gemma4_hybrid_attn_impl: true", CANONICAL))
         entries.append(entry("sdpa", "gemma4_hybrid_attn_impl: true (global layers, head_dim 512)", CANONICAL))
     impl = entries[0]["name"] if entries else None
+    cp_key, cp = _context_parallel(s)
+    if cp > 1 and impl not in FLASH_LIB and s.get("use_glm_dsa_kernels") is not True:
+        # validation.py:1634-1657 check_context_parallel_size: context parallelism runs ring-flash-attn, so any other
+        # backend (or none set) is refused, "context_parallel_size > 1 requires flash attention (attn_implementation:
+        # flash_attention_2 or flash_attention_3)"; the GLM DSA kernels bring their own (validation.py:1642-1651)
+        setting = f"{cp_key}: {cp} with " + (entries[0]["setting"] if entries else "no attn_implementation")
+        entries = [attention(impl or "none", setting, None, known=False, suggestion="flash_attention_2",
+                             fix="attn_implementation: flash_attention_2")]
+        impl = None
     traps = []
     if s.get("sample_packing") is True and (impl or "") not in PACKING_OK:
         traps.append({"setting": "sample_packing: true", "attn": impl or "no attn_implementation (the model's default)"})

@@ -3,7 +3,8 @@
 Names and behaviour read from diffusers' src/diffusers/models/attention_dispatch.py (AttentionBackendName,
 _check_attention_backend_requirements, _HUB_KERNELS_REGISTRY, each backend's `attn_mask` handling) and
 src/diffusers/utils/constants.py, huggingface/diffusers 58eb52c (2026-08-23). The example training scripts
-(examples/*/train_*.py) take `--enable_xformers_memory_efficient_attention`; otherwise they run SDPA. The value is parsed with
+(examples/*/train_*.py) take `--enable_xformers_memory_efficient_attention` (and, some, `--enable_npu_flash_attention`:
+Ascend NPU attention, not checked); otherwise they run SDPA. The value is parsed with
 `AttentionBackendName(DIFFUSERS_ATTN_BACKEND)` when attention_dispatch is imported: a name it does not
 know makes loading any diffusers model fail.
 
@@ -68,6 +69,8 @@ def looks_like(text: str) -> bool:
 
 # diffusers' example training scripts (examples/*/train_*.py): their attention flag and the scripts' names
 XFORMERS_FLAG = "enable_xformers_memory_efficient_attention"
+# the examples' Ascend NPU option (14 scripts at 58eb52c: benchmarks/results/configs-option-surface-s23.md)
+NPU_FLAG = "enable_npu_flash_attention"
 _EXAMPLE = re.compile(r"^train_(dreambooth|text_to_image|controlnet|instruct_pix2pix|lcm_distill|custom_diffusion|"
                       r"t2i_adapter|unconditional|amused|cogvideox|flux|sd3|sana|lumina|hidream|qwen|wuerstchen|"
                       r"kandinsky|dreambooth_lora|textual_inversion)[a-z0-9_]*\.py$")
@@ -375,6 +378,13 @@ def read(doc: dict) -> dict:
         if not given(parsed.values.get("mixed_precision")) and given(launcher.get("mixed_precision")):
             a["mixed_precision"] = launcher["mixed_precision"]  # the script's default None: accelerate's
     entries = [attention("--" + XFORMERS_FLAG, "--" + XFORMERS_FLAG, "xformers")] if a.get(XFORMERS_FLAG) else []
+    if a.get(NPU_FLAG) and not any(e.get("name") == "--" + NPU_FLAG for e in errors):
+        # Ascend's flash attention through torch_npu (examples/dreambooth/train_dreambooth_lora_flux.py:1223-1228
+        # set_attention_backend("_native_npu"), text_to_image/train_text_to_image_sdxl.py:736-741
+        # unet.enable_npu_flash_attention()); without torch_npu the script stops: "npu flash attention requires
+        # torch_npu extensions and is supported only on npu devices" (a script without the option stops at argparse)
+        entries.insert(0, attention("Ascend NPU flash attention (torch_npu)", "--" + NPU_FLAG, None, kind="other",
+                                    via_diffusers=True))
     mp = a.get("mixed_precision")
     # `--mixed_precision=$VAR` / a value Python computes: the option is given, its value is the run's; the launcher's
     # and accelerate's fallbacks below apply only when the option is not given at all
@@ -422,7 +432,8 @@ def read(doc: dict) -> dict:
         "compile": {"enabled": comp, "mode": dmode, "setting": "accelerate launch --dynamo_backend" if comp else None},
         "batch_size": as_int(a.get("train_batch_size", 1)),
         "fixes": {"use_default": f"unset {VAR}   # diffusers' default is native (PyTorch SDPA)" if unet else
-                  "drop --" + XFORMERS_FLAG + "   # the scripts then run PyTorch SDPA",
+                  "drop --" + (NPU_FLAG if any(e["setting"] == "--" + NPU_FLAG for e in entries) else XFORMERS_FLAG) +
+                  "   # the scripts then run PyTorch SDPA",
                   "mask": next((f"export {VAR}={e['mask_alternative']}" for e in entries if e.get("mask_alternative")),
                                None)},
     }, doc)  # --enable_xformers_memory_efficient_attention added only under a condition the script leaves open
