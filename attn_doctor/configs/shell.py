@@ -1261,6 +1261,15 @@ def _command(words: list[str], env: dict, line: int) -> Command | None:
             if a:
                 _assign(env, a)
         return None
+    if words[0] == "unset":
+        # rev23: `unset NAME` takes the variable away (bash(1) "unset": it expands to nothing and leaves the environment of
+        # the commands after it: `export PYTHONPATH=src` ... `unset PYTHONPATH` ... `python train.py` imports nothing from
+        # src/); `unset -f` names functions, not variables
+        if "-f" not in words[1:]:
+            for w in words[1:]:
+                if not w.startswith("-") and re.fullmatch(r"[A-Za-z_]\w*", w):
+                    env[w] = ""
+        return None
     if words[0] == "eval" and len(words) > 1:
         # `eval "$CMD"`: bash splits the expanded string again and runs it
         inner = words_of(" ".join(words[1:]), "posix")

@@ -230,6 +230,11 @@ PERSISTS = re.compile(r"(?i)\b(?:still|also)[ \t]+(?:occurs?|occurred|happens?|h
                       r"[^.;!?\n]{0,80}?\beven[ \t]+(?:with[ \t]+|using[ \t]+|on[ \t]+|in[ \t]+|under[ \t]+)?(?:the[ \t]+)?"
                       r"(?P<subj>[^.;:!?,()\n]{1,30}?)(?=[ \t]*(?:[.;:!?,()\n]|$|\b(?:too|as[ \t]+well|instead)\b))")
 _VERSIONED = re.compile(r"[ \t=]v?\d|\d\.\d")  # "flash-attn 2.7.4", "xformers==0.0.28": a version of the backend, not a swap to it
+# rev23: nor the same backend reinstalled, upgraded or rebuilt ("still happens even after reinstalling flash-attn", "even with the
+# latest xformers", "even with a fresh build of sageattention"): the backend named is still the one that runs, and may be the failing
+# one (explain dropped a NaN report's fa2 claim on "The NaN loss still happens even after reinstalling flash-attn")
+_SAME_BACKEND = re.compile(r"(?i)\b(?:re-?install\w*|upgrad\w*|updat\w*|downgrad\w*|re-?buil\w*|re-?compil\w*|compil\w*|built|"
+                           r"builds?|latest|newest|newer|older|fresh\w*|nightly|versions?|releases?|wheels?|source|commits?)\b")
 
 
 def _exonerated(backend: str, lines: list[str]) -> bool:
@@ -240,6 +245,7 @@ def _exonerated(backend: str, lines: list[str]) -> bool:
         text = lines[j]
         if "even" in text.lower() and any(first_named(m.group("subj")) == backend and not _VERSIONED.search(text, m.start("subj"),
                                                                                                           m.end("subj") + 3)
+                                          and not _SAME_BACKEND.search(m.group("subj"))
                                           for m in PERSISTS.finditer(text)):
             return True
         if UNRELATED.search(text) or "harmless" in text.lower():
