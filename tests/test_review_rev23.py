@@ -113,3 +113,19 @@ def test_a_dataset_or_tokenizer_failure_beside_a_backend_is_not_the_backends(tex
 def test_a_backend_failure_near_data_words_stays_read(text, backend):
     got = first(text)
     assert got[0] is not None and got[0].startswith("prose.") and got[1] == backend, got
+
+
+# lead, session 23 (rev23's "found, not mended"): build.prebuilt-wheel-missing's fix told a ROCm user to install "the matching
+# wheel file" although flash-attn's releases build CUDA wheels only; on ROCm the fix is the source build, on CUDA it is unchanged.
+WHEEL_MISSING = ("torch {torch}, python 3.11\n"
+                 "RuntimeError: flash-attn 2.7.4: no prebuilt wheel found for torch 2.5 / python 3.11; there are no "
+                 "pre-built wheels for this torch version\n")
+
+
+@pytest.mark.parametrize("torch, rocm", [("2.5.1+rocm6.2", True), ("2.6.0+rocm6.4.1", True), ("2.5.1+cu124", False)])
+def test_the_missing_wheel_fix_is_the_platform_s(torch, rocm):
+    found = [m for m in match(WHEEL_MISSING.format(torch=torch)) if m.entry.id == "build.prebuilt-wheel-missing"]
+    assert found
+    fix = found[0].fix
+    assert ("GPU_ARCHS" in fix and "+cu wheel" in fix) == rocm
+    assert ("install the matching wheel file" in fix) == (not rocm)
