@@ -1291,7 +1291,7 @@ def _unboxed(data: bytes) -> bytes:
             i += 1
             continue
         j = i
-        while j < n and (m := _BOX_ROW_LINE.fullmatch(rows[j])) is not None:
+        while j < n and _BOX_ROW_LINE.fullmatch(rows[j]) is not None:
             j += 1
         top = i - 1 if i and _BOX_EDGE.fullmatch(rows[i - 1]) else None
         inner = [_BOX_ROW_LINE.fullmatch(r).group(1) for r in rows[i:j]]
@@ -1306,7 +1306,11 @@ def _unboxed(data: bytes) -> bytes:
 
 
 def _unnumbered(data: bytes) -> bytes:
-    found = [(data.count(b"\n", 0, m.start()), int(m.group(1)), m.end() - m.start()) for m in _NUMBERED.finditer(data)]
+    found, line, at = [], 0, 0  # (the line of each match counted on from the last one: a count from the top is quadratic)
+    for m in _NUMBERED.finditer(data):
+        line += data.count(b"\n", at, m.start())
+        at = m.start()
+        found.append((line, int(m.group(1)), m.end() - m.start()))
     runs, run = [], []
     for f in found:
         if run and (f[0] != run[-1][0] + 1 or f[1] != run[-1][1] + 1):
@@ -1346,7 +1350,7 @@ def _pasted_dress(data: bytes) -> bytes:
         return data
     if b"\xc3" in data:
         data = _MOJIBAKE_LINE.sub(_unmojibaked, data)
-    if b"\xe2" in data and b"\xe2\x94\x82" in data:
+    if b"\xe2\x94\x82" in data:
         data = _unboxed(data)
     if _NUMBERED.search(data) is not None:
         data = _unnumbered(data)
