@@ -184,7 +184,6 @@ def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
                       fix=fixes.get("sdpa"))
 
 
-
 def _axolotl(facts: dict, cfg: dict, attn: list[dict]):
     """axolotl swaps FlashAttention 2/3 for FlashAttention 4 on sm90-sm110 when flash_attn.cute imports."""
     # attn_implementation values for which axolotl patches transformers' flash_attn imports (attn_uses_flash_lib)

@@ -1112,11 +1112,10 @@ def _command_string(cmd: Command) -> str | None:
 # pane's shell (a word that is not a key name is sent as its characters), and a newline or one of the keys below
 # submits the line; `new-session` / `new-window` / `split-window [options] [shell-command]` run the command in the new
 # pane. The options of each that take a value:
-_TMUX_VALUED = {"send-keys": {"-c", "-N", "-t"}, "send": {"-c", "-N", "-t"},
-                "new-session": {"-c", "-e", "-f", "-F", "-n", "-s", "-t", "-x", "-y"}, "new": {"-c", "-e", "-f", "-F",
-                                                                                         "-n", "-s", "-t", "-x", "-y"},
-                "new-window": {"-c", "-e", "-F", "-n", "-t"}, "neww": {"-c", "-e", "-F", "-n", "-t"},
-                "split-window": {"-c", "-e", "-F", "-l", "-p", "-t"}, "splitw": {"-c", "-e", "-F", "-l", "-p", "-t"}}
+_TMUX_VALUED = {"send-keys": {"-c", "-N", "-t"}, "new-session": {"-c", "-e", "-f", "-F", "-n", "-s", "-t", "-x", "-y"},
+                "new-window": {"-c", "-e", "-F", "-n", "-t"}, "split-window": {"-c", "-e", "-F", "-l", "-p", "-t"}}
+_TMUX_VALUED.update({alias: _TMUX_VALUED[full] for alias, full in
+                     (("send", "send-keys"), ("new", "new-session"), ("neww", "new-window"), ("splitw", "split-window"))})
 # The keys that submit the typed line: tmux looks key names up case-insensitively (Enter, enter, KPEnter: key-string.c's
 # key_string_search_table, strcasecmp), takes `C-` / `c-` and a leading `^` as Control, and Control of m / M or j / J
 # is carriage return or newline (key_string_lookup_string; tmux/tmux@031d4864): C-m, c-m, C-M, ^M, C-j, ENTER.
