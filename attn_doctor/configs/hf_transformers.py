@@ -911,15 +911,13 @@ def _handed_values(f, calls: list, consts: dict, mconsts: dict) -> dict:
     import ast
 
     from .pyscript import value
-    from .pyscript.script_constants import _argument
+    from .pyscript.script_constants import _argument, _parameters
 
     a = f.args
     if a.vararg or a.kwarg or any(isinstance(x, ast.Starred) for c in calls for x in c.args) or \
             any(k.arg is None for c in calls for k in c.keywords):
         return {}
-    positional = [x.arg for x in a.posonlyargs + a.args]
-    defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
-    defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    positional, defaults = _parameters(f)
     out: dict = {}
     for param in positional + [x.arg for x in a.kwonlyargs]:
         got = set()

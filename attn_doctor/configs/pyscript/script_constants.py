@@ -639,9 +639,7 @@ def _passed_arguments(tree) -> dict:
             for x in a.posonlyargs + a.args + a.kwonlyargs:
                 seen[x.arg] = None
             continue
-        positional = [x.arg for x in a.posonlyargs + a.args]
-        defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
-        defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        positional, defaults = _parameters(f)
         calls_of = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and (
             isinstance(c.func, ast.Name) and c.func.id == f.name or
             isinstance(c.func, ast.Attribute) and c.func.attr == f.name and _on_own_module(c.func.value, modules))]
@@ -667,6 +665,16 @@ def _on_own_module(node, modules: set) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name) and node.id in modules
+
+
+def _parameters(f) -> tuple[list, dict]:
+    """(the names of function `f`'s positional parameters in order, {parameter: its default's node}), keyword-only
+    parameters' defaults included."""
+    a = f.args
+    positional = [x.arg for x in a.posonlyargs + a.args]
+    defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+    defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    return positional, defaults
 
 
 def _argument(call, positional: list, param: str):
