@@ -53,9 +53,10 @@ sys.path.insert(0, str(ROOT))
 
 from configs_heldout import corpus, score  # noqa: E402
 from configs_robustness import NOT_TRAINING, Moved, _continued, _join, _key, _lines_of, read_moved  # noqa: E402
+from configs_snapshot import measure_only  # noqa: E402
 
 CONFIGS = ROOT / "fixtures" / "configs"
-SKIP = set(NOT_TRAINING) | {"heldout", "round95m"}  # (round95m: this session's blind round, measure-only until measured)
+SKIP = set(NOT_TRAINING) | measure_only()  # held-out and the measure-only rounds (benchmarks/configs_refusals.py)
 POSIX = {".sh", ".bash", ".zsh", ".slurm", ".sbatch"}
 WINDOWS = {".bat", ".cmd", ".ps1"}
 

@@ -59,19 +59,51 @@ def expect(p: Path) -> dict:
     return tomllib.loads(p.with_name(p.name + ".expect.toml").read_text(encoding="utf-8"))
 
 
-def split_module():
-    spec = importlib.util.spec_from_file_location("heldout_split_configs", ROOT / "scripts" / "heldout_split_configs.py")
+def split_module(name: str = "heldout_split_configs"):
+    """scripts/NAME.py as a module: the configs split (the default) or explain's thread split (`heldout_split`)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+# a thread of a trainer's tracker, `owner/repo#N`: a config or launch line a user pasted whole in an issue or a
+# discussion (round 99m on). The thread is the unit, as a repository is for a user's file: explain's thread split
+# (scripts/heldout_split.py) keeps it out of the held-out third, and no thread feeds two sets.
+THREAD = re.compile(r"[^/\s:#]+/[^/\s:#]+#[0-9]+")
+
+
+def is_thread(source: str) -> bool:
+    return bool(THREAD.fullmatch(source))
+
+
+def unit_of(source: str) -> str:
+    """What a set must not share with another, lower-cased: a thread (`owner/repo#N`) or a repository."""
+    return source.lower() if is_thread(source) else repo_of(source)
+
+
+def claim_of(source: str) -> str:
+    """The start of the claims-file line that claimed a source: `THREAD owner/repo#N ` or `REPO owner/repo `."""
+    return f"THREAD {source} " if is_thread(source) else f"REPO {source.split(':', 1)[0]} "
+
+
+def thread_side_ok(source: str, split, threads) -> bool:
+    """A thread is on the readers' side: explain's split does not hold it out, and its tracker is a trainer's own
+    repository or a repository the configs split puts on the train side (never a namesake of a held-out one)."""
+    repo = source.split("#")[0]
+    return not threads.is_heldout(source) and (
+        repo in split.TRAINER_REPOS or not (split.held_out(repo) or split.namesake(repo)))
 
 
 def check_staged_expect(p: Path, e: dict, split) -> str:
     """A staged file's expect file: well formed, its repository on the readers' side of the split, the file in
     the folder its trainer names, refused exactly when no claimed trainer reads it. Returns the trainer."""
     assert KEYS <= set(e), p
-    repo = e["source"].split(":", 1)[0]
-    assert not split.held_out(repo) and repo not in split.TRAINER_REPOS, repo
+    if is_thread(e["source"]):
+        assert thread_side_ok(e["source"], split, split_module("heldout_split")), e["source"]
+    else:
+        repo = e["source"].split(":", 1)[0]
+        assert not split.held_out(repo) and repo not in split.TRAINER_REPOS, repo
     t = e["trainer"]
     assert t in CLAIMED or t == "none" or re.fullmatch(r"unclaimed:[a-z0-9][a-z0-9.-]*", t), t
     assert p.parent.name == (t if t in CLAIMED or t == "none" else "unclaimed-" + t.split(":", 1)[1])
@@ -84,14 +116,27 @@ def repo_of(source: str) -> str:
     return source.split(":", 1)[0].split("#")[0].lower()
 
 
-def repos_outside(folder: str, unread: tuple = ()) -> set[str]:
-    """The repositories every other set under fixtures/configs/ draws from (the rounds, real/ and the loose files at
-    the top), held-out and the folders in `unread` (measure-only sets) aside and never read: a fresh set shares none
-    of them."""
+def sources_outside(folder: str, unread: tuple = ()) -> set[str]:
+    """The `source` of every file of every other set under fixtures/configs/ (the rounds, real/ and the loose files at
+    the top), held-out and the folders in `unread` (measure-only sets) aside and never read."""
     paths = [e for d in CONFIGS.iterdir() if d.is_dir() and d.name not in (folder, "heldout", *unread)
              for e in d.rglob("*.expect.toml")] + list(CONFIGS.glob("*.toml"))
-    return {repo_of(line.split("\"")[1]) for e in paths for line in e.read_text(encoding="utf-8").splitlines()
+    return {line.split("\"")[1] for e in paths for line in e.read_text(encoding="utf-8").splitlines()
             if line.startswith("source = \"")}
+
+
+def repos_outside(folder: str, unread: tuple = ()) -> set[str]:
+    """The repositories every other set draws from (sources_outside): a fresh set shares none of them."""
+    return {repo_of(s) for s in sources_outside(folder, unread)}
+
+
+def shared_with_other_sets(paths: list[Path], folder: str, unread: tuple = ()) -> set[str]:
+    """What `paths` (a set in fixtures/configs/FOLDER) shares with the other sets: a user's repository another set
+    draws from, or a thread another set took a pasted text from (a thread's tracker is a trainer's repository, which
+    real/ draws from: the thread is the unit there)."""
+    mine = {unit_of(expect(p)["source"]) for p in paths}
+    outside = sources_outside(folder, unread)
+    return mine & ({repo_of(s) for s in outside if not is_thread(s)} | {unit_of(s) for s in outside if is_thread(s)})
 
 
 def rel(p: Path) -> str:
@@ -225,7 +270,9 @@ def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, re
     for p in paths:
         e = expect(p)
         t = check_staged_expect(p, e, split)
-        assert e["captured"] == captured and re.fullmatch(r"[0-9a-f]{40}", e["commit"]), p
+        thread = is_thread(e["source"])
+        # a thread has no commit (the text is the one posted); a user's file names the commit it was copied at
+        assert e["captured"] == captured and (e["commit"] == "" if thread else re.fullmatch(r"[0-9a-f]{40}", e["commit"])), p
         assert isinstance(e["required"], list) and set(e["required"]) <= BLIND_BACKENDS, p
         assert len(e["required"]) == len(set(e["required"])), p
         assert e["dtype"] in BLIND_DTYPES and e["compile_mode"] in BLIND_MODES, p
@@ -233,9 +280,12 @@ def check_blind_round(paths: list[Path], *, files_min: int, claimed_min: int, re
         if t not in CLAIMED:  # a refused file asks for nothing
             assert e["required"] == [] and e["dtype"] == "" and e["compile_mode"] == "", p
             assert e["refused"].strip(), p
-        repo = e["source"].split(":", 1)[0].split("#")[0]
-        assert p.name == repo.replace("/", "__") + "__" + e["source"].split(":", 1)[1].replace("/", "__"), p
-        repos.add(repo)
+        if thread:  # owner__repo__N__NAME: the thread, then a name for the pasted text
+            assert p.name.startswith(e["source"].replace("/", "__").replace("#", "__") + "__"), p
+        else:
+            repo = e["source"].split(":", 1)[0].split("#")[0]
+            assert p.name == repo.replace("/", "__") + "__" + e["source"].split(":", 1)[1].replace("/", "__"), p
+        repos.add(unit_of(e["source"]))
         claimed += t in CLAIMED
         refused += t not in CLAIMED
     assert len(paths) >= files_min and claimed >= claimed_min and refused >= refused_min and len(repos) >= repos_min, \
@@ -248,8 +298,12 @@ def assert_no_repository_held_out(paths: list[Path]) -> None:
     reads only those names)."""
     split = split_module()
     names = split.heldout_names()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in paths}):
-        assert not split.held_out(repo) and not split.namesake(repo, names), repo
+    threads = split_module("heldout_split")
+    for source in sorted({expect(p)["source"].split(":", 1)[0] for p in paths}):
+        if is_thread(source):
+            assert thread_side_ok(source, split, threads), source
+        else:
+            assert not split.held_out(source) and not split.namesake(source, names), source
 
 
 # a Hugging Face token, an OpenAI-style key, a GitHub token, an AWS access key id: no file of a gathered set carries one
@@ -322,8 +376,7 @@ def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: 
             assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
 
     def test_no_repository_is_shared_with_another_set():
-        mine = {repo_of(expect(p)["source"]) for p in paths}
-        shared = mine & repos_outside(folder, unread)
+        shared = shared_with_other_sets(paths, folder, unread)
         assert not shared, sorted(shared)
 
     tests = {f.__name__: f for f in (test_real_file, test_real_file_in_its_repository_layout,
@@ -335,9 +388,9 @@ def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: 
         @pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
         def test_every_repository_was_claimed_for_this_round():
             lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-            for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in paths}):
-                owners = [ln.split()[2] for ln in lines if ln.startswith(f"REPO {repo} ")]
-                assert owners == [claimed_by], (repo, owners)
+            for claim in sorted({claim_of(expect(p)["source"]) for p in paths}):
+                owners = [ln.split()[2] for ln in lines if ln.startswith(claim)]
+                assert owners == [claimed_by], (claim, owners)
 
         tests[test_every_repository_was_claimed_for_this_round.__name__] = test_every_repository_was_claimed_for_this_round
     return tests
