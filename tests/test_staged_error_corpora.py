@@ -716,6 +716,10 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # round 136m (ex136m, session 23): a blind set leaning to inference-time failures (image/video/audio apps, serving
     # engines, CJK and words-only reports); never explained by its gatherer: see fixtures/errors/round136m/README.md
     Staged("round136m", 38, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex136m, session 23)
+    # round 142m (ex142m, session 24): a blind set leaning to what users hit before a job runs (installs and builds of
+    # flash-attn / FA3 / SageAttention / xformers, wrong wheels and ABIs, "installed but not available", Windows, ROCm,
+    # XPU, trainers' and UIs' trackers); never explained by its gatherer: see fixtures/errors/round142m/README.md
+    Staged("round142m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex142m, session 24)
 )
 OTHERS = {s.name: _sources_outside(s) for s in SETS + MEASURE_ONLY}
 FILES = [(s, p) for s in SETS + MEASURE_ONLY for p in s.texts + s.extra + s.unrelated_texts]
