@@ -182,6 +182,40 @@ def misses(doc: dict, rnd: str, B: re.Pattern, FAILW: re.Pattern) -> list[dict]:
     return out
 
 
+def carry(rounds: list[str], base: str, cache: str) -> dict:
+    """Of each round's first-measurement prose misses, which this tree reads (unmatched -> the right backend) that `base` does
+    not: measured on today's texts and labels with three codes (the round's first commit, `base`, this tree) and with this
+    tree's change (`git diff base` over attn_doctor/) laid onto the first commit where it applies. Also: texts lost (right
+    backend -> not) and unrelated logs claimed."""
+    import shutil
+    import subprocess
+    from explain_blind_carry import measure, tree
+    from explain_vocabulary_carry import FIRST
+    diff = subprocess.run(["git", "-C", str(ROOT), "diff", base, "--", "attn_doctor"], capture_output=True, check=True).stdout
+    B, FAILW = macros()
+    out = {}
+    for r in rounds:
+        first = tree(FIRST[r[len("round"):]], Path(cache))
+        laid = Path(cache) / f"{first.name}+ex143"
+        if laid.exists():
+            shutil.rmtree(laid)
+        shutil.copytree(first, laid)
+        applied = subprocess.run(["patch", "-p1", "-s", "-f", "-d", str(laid)], input=diff, capture_output=True).returncode == 0
+        docs = {"first": measure(first, [r])[r], "base": measure(tree(base, Path(cache)), [r])[r],
+                "now": measure(ROOT, [r])[r]}
+        if applied:
+            docs["laid"] = measure(laid, [r])[r]
+        by = {k: {x["file"]: x for x in d["results"]} for k, d in docs.items()}
+        rows = []
+        for m in misses(docs["first"], r, B, FAILW):
+            rows.append({**m, **{k: level(by[k][m["file"]]) for k in docs if k != "first"}})
+        lost = {k: sum(level(by["base"][f]) in ("C", "ok") and level(by[k][f]) in ("U", "B") for f in by["base"])
+                for k in ("now",)}
+        unrelated = {k: sum(x["matched"] for x in d["unrelated_results"]) for k, d in docs.items()}
+        out[r] = dict(misses=rows, applied=applied, lost=lost, unrelated=unrelated)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", help="round names (101m or round101m), space-separated; default every training round")
@@ -189,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", action="store_true", help="each round's first blind measurement (explain_vocabulary_carry.FIRST)")
     ap.add_argument("--cache", default="/tmp/explain-blind-carry")
     ap.add_argument("--out", help="every prose miss with its class (JSON)")
+    ap.add_argument("--carry", metavar="BASE", help="with --first: which of the prose misses this tree reads that BASE "
+                    "(a commit or tag) does not, and with this tree's change laid onto each round's first commit")
     a = ap.parse_args(argv)
     if bool(a.tag) == a.first:
         ap.error("give one of --tag, --first")
@@ -196,6 +232,30 @@ def main(argv: list[str] | None = None) -> int:
     bad = [r for r in rounds if r in MEASURE_ONLY or "heldout" in r or r.endswith("m") and int(r[5:-1]) >= 136]
     if bad:
         ap.error(f"held-out or measure-only: {' '.join(bad)}")
+    if a.carry:
+        if not a.first:
+            ap.error("--carry goes with --first")
+        res = carry(rounds, a.carry, a.cache)
+        read = lambda s: s in ("C", "ok")  # noqa: E731
+        tot: Counter = Counter()
+        print("round      misses  read@base  read@now  new@now  laid-on-first  lost@now  unrelated first/base/now/laid")
+        for r, d in res.items():
+            ms = d["misses"]
+            row = Counter(misses=len(ms), base=sum(read(m["base"]) for m in ms), now=sum(read(m["now"]) for m in ms),
+                          new=sum(read(m["now"]) and not read(m["base"]) for m in ms),
+                          laid=sum(read(m.get("laid", "U")) for m in ms), lost=d["lost"]["now"])
+            tot += row
+            u = d["unrelated"]
+            print(f"{r:10s} {row['misses']:6d} {row['base']:10d} {row['now']:9d} {row['new']:8d} "
+                  f"{(str(row['laid']) if d['applied'] else 'n/a'):>14s} {row['lost']:9d}  "
+                  f"{u['first']}/{u['base']}/{u['now']}/{u.get('laid', '-')}")
+            for m in ms:
+                if read(m["now"]) and not read(m["base"]) or read(m.get("laid", "U")):
+                    print(f"    {m['source']}: base {m['base']} now {m['now']} laid {m.get('laid', '-')} ({m['cls']})")
+        print("total", dict(tot))
+        if a.out:
+            Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False), encoding="utf-8")
+        return 0
     B, FAILW = macros()
     docs = state_of(rounds, a.tag, a.first, a.cache)
     rows = [m for r in rounds for m in misses(docs[r], r, B, FAILW)]
