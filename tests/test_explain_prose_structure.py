@@ -23,8 +23,8 @@ FORMS = [
     ("Training stops at the first step\n\n### Is there an existing issue for this?\n\n- [X] I have searched the existing "
      "issues\n\n### Describe the bug\n\nFlash attention 2 fails on the A6000 at the first backward step.\n", "fa2"),
     # transformers' form: System Info (which names two backends) first, then Who can help, then the reproduction
-    ("Generation gives garbage with Llama 3\n\n### System Info\n\n" + SYSTEM_INFO + "\n### Who can help?\n\n@ArthurZucker\n\n"
-     "### Information\n\n- [X] My own modified scripts\n\n### Reproduction\n\nSDPA returns NaN for the padded rows of the batch.\n",
+    ("Training stops on the second node\n\n### System Info\n\n" + SYSTEM_INFO + "\n### Who can help?\n\n@ArthurZucker\n\n"
+     "### Information\n\n- [X] My own modified scripts\n\n### Reproduction\n\nSDPA fails on the second GPU of the node.\n",
      "sdpa"),
     # LLaMA-Factory's form: Reminder, a checklist, System Info, then Reproduction with a fenced command before the sentence
     ("训练报错\n\n### Reminder\n\n- [x] I have read the above rules and searched the existing issues.\n\n### System Info\n\n"
@@ -32,7 +32,7 @@ FORMS = [
      "### Reproduction\n\n```text\nllamafactory-cli train examples/train_lora/llama3_lora_sft.yaml\n```\n\n"
      "flash_attn 一开就报错，关掉就正常。\n", "fa2"),
     # the older Markdown template: bold headings, the template's own prompt under them kept as a sentence
-    ("Crash when generating\n\n**Describe the bug**\nxformers crashes the whole app when the batch size is above 4.\n\n"
+    ("Crash when generating\n\n**Environment**\n - OS: Windows 11\n - GPU: RTX 3060\n\n**Describe the bug**\nxformers crashes the whole app when the batch size is above 4.\n\n"
      "**To Reproduce**\nSteps to reproduce the behavior:\n", "xformers"),
     # PyTorch's form: the emoji heading, a fenced repro, then the sentence
     ("Backward is wrong for long sequences\n\n### 🐛 Describe the bug\n\n```python\nimport torch\nout = attn(q, k, v)\n"
@@ -46,7 +46,7 @@ FORMS = [
      "sage"),
     # ComfyUI's form: the title, a heading, the expected behaviour (boilerplate: blank), then what happened
     ("KSampler stops\n\n### Expected Behavior\n\nThe image is generated.\n\n### Actual Behavior\n\n"
-     "Sage attention hangs forever on the first step with Wan 2.1.\n", "sage"),
+     "Sage attention stopped working with Wan 2.1 after the update.\n", "sage"),
 ]
 
 
