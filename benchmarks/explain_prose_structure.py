@@ -47,6 +47,9 @@ PROSE_MISSES = ("U-prose-only", "B-backendless-first")
 CLASSES = ("one-line", "next-line", "head-no-word", "form-under", "form-env", "past-head", "no-name")
 FAILURE_MACROS = ("FAIL", "NOTON", "IMPORT", "CRASH", "NUMBERS", "NUMBERSX", "SLOW", "SPEEDSAID", "IGNORED", "FAILX", "BUILD",
                   "COMPILE")
+# of those, the words that are a failure's context, not a failure: NOTON ("not", "no", "only": prose.gpu needs a GPU beside it),
+# BUILD ("install", "pip": prose.build needs FAIL beside it), COMPILE (torch.compile: prose.compile needs a failure word)
+CONTEXT_MACROS = ("NOTON", "BUILD", "COMPILE")
 # an issue form's headings: Markdown's `#` headings and a bold line of its own (GitHub's issue forms and the older templates)
 HEADING = re.compile(r"^[ \t]{0,3}(?:#{1,6}[ \t]+(?P<h>[^\n]*?)[ \t#]*|\*\*(?P<b>[^*\n]{2,80})\*\*[ \t]*:?[ \t]*)$")
 DESCRIBE = re.compile(r"describe|description|what happened|bug|problem|issue|summary|current behavi|actual behavi|question|"
@@ -91,15 +94,22 @@ def guards() -> list[re.Pattern]:
 
 
 def refused_by(line: str) -> str:
-    """Which of LINE's guards refuses `line` (a head line with a name and a failure word), or 'form' when none does: the
-    line is a prose line and no prose pattern reads it (or attribution names no backend for it)."""
+    """Why a head line with a name and a failure word is unread: 'context-word-only' (its only failure words are contexts:
+    CONTEXT_MACROS), 'LINE#k' (LINE's k-th guard refuses it), 'pattern-read, ...' (a prose pattern reads the line: explained
+    alone, the line gets a backend (outranked in the text: another entry without a backend first) or none (attribution)) or 'pattern-form' (a prose line no prose pattern reads: the kind's other condition, a GPU, a
+    title's form)."""
     from attn_doctor.knowledge import entries
+    m = tomllib.loads((ROOT / "attn_doctor/knowledge/prose.toml").read_text(encoding="utf-8"))["macros"]
+    if not any(re.search(m[k], line, re.I) for k in FAILURE_MACROS if k not in CONTEXT_MACROS):
+        return "context-word-only"
     for k, rx in enumerate(guards()):
         if not rx.match(line):
             return f"LINE#{k}"
     prose = [e for e in entries().values() if e.id.startswith("prose.") and e.head]
     if any(re.search(p, line, re.I | re.M) for e in prose for p in e.patterns):
-        return "pattern-read"
+        from attn_doctor.explain import match
+        alone = match(line)
+        return "pattern-read, outranked in the text" if alone and alone[0].backend else "pattern-read, attribution refuses"
     return "pattern-form"
 
 
