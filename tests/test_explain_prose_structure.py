@@ -106,3 +106,22 @@ def test_a_script_or_readme_is_no_form():
     assert _form_head(b"# coding: utf-8\n# train with flash attention\nimport torch\n") is None
     assert _form_head(b"# MyModel\n\nA model that uses xformers.\n") is None
     assert _form_head(b"Title\n\n### Describe the bug\n\nIt fails.\n") is not None
+
+
+def test_the_structure_count_classes_a_miss_by_rule():
+    # benchmarks/explain_prose_structure.py: one class per prose miss, from the prose layer's own macros
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import explain_prose_structure as s
+    B, FAILW = s.macros()
+    cases = [
+        ("Install flash attention on Windows\n\nHow do I do it?\n", "one-line:context-word-only"),
+        ("FA3 on the H20\nIt fails at the first step.\n", "next-line"),
+        ("Using xformers for SDXL\n\nIs there a guide?\n", "head-no-word"),
+        ("Title\n\n### System Info\n\n" + SYSTEM_INFO + "\n### Describe the bug\n\nThe run stops.\n", "form-env"),
+        ("A title\n\nOne.\nTwo.\nThree.\nFour.\nFive.\nSix.\nflash attention is named here.\n", "past-head"),
+        ("The loss is NaN\n\nNo attention word at all.\n", "no-name"),
+    ]
+    assert [s.structure(text, B, FAILW)[0] for text, _ in cases] == [c for _, c in cases]
+    assert s.structure(cases[3][0], B, FAILW)[1] and not s.structure(cases[1][0], B, FAILW)[1]
