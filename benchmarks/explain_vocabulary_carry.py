@@ -28,8 +28,9 @@ sys.path.insert(0, str(HERE))
 from compare_matches import MEASURE_ONLY  # noqa: E402
 from explain_blind_carry import COMMITS, klass, level, measure, tree  # noqa: E402
 
-# round 122m is not in explain_blind_carry.COMMITS: its gathering commit and the first parent of its reader's merge (ex128)
-FIRST = {**{r: c[0] for r, c in COMMITS.items()}, "122m": "acd8c8af"}
+# round 122m is not in explain_blind_carry.COMMITS: its gathering commit and the first parent of its reader's merge (ex128);
+# round 129m: session 22's start (a358b1f3), where its first measurement was taken (e8c8f9d2; helper ex143)
+FIRST = {**{r: c[0] for r, c in COMMITS.items()}, "122m": "acd8c8af", "129m": "a358b1f3"}
 PROSE_MISSES = ("U-prose-only", "B-backendless-first")
 MACRO = re.compile(r"^([A-Z]+) = '''(.*?)'''$", re.M | re.S)
 

@@ -1618,6 +1618,8 @@ class _Scanner:
         self.tags = 0
         self.context: dict[int, str] = {}
         self.head_end = HEAD_LINES  # the last line of the input's head (set by head())
+        self.form_end = 0  # the last line of an issue form's head (_form_head), where the input is one
+        self.form_setup: frozenset[int] = frozenset()  # and the lines of its environment and boilerplate sections
         self.probed: dict[str, list[tuple[int, dict]]] = {}
 
     def head(self, first: _Block) -> None:
@@ -1637,6 +1639,9 @@ class _Scanner:
             lines += 1
             z = j + 1
         self.head_end = lines
+        form = _form_head(first.data) if z else None
+        if form is not None:  # an issue form: what its environment lists is no failure (_form_head, _region)
+            self.form_setup = form[0]
         if z and first.head_times:  # a pasted program's line keeps its time prefix where the head reads it (_head_times)
             rows = first.data[:z].split(b"\n")
             view = b"\n".join(first.head_times.get(i, b"") + row for i, row in enumerate(rows))
@@ -1649,6 +1654,13 @@ class _Scanner:
             # blank, so every line keeps its number); attribution reads the lines as they are
             self._keep_context(view, 0, 1)
             self._region(joined, 0, len(joined), 1, frozenset(self.index.head), first)
+        if form is not None:
+            # and the form's head past its scaffolding (_form_head): read to its last line, its blanked lines by no entry
+            view, self.form_end = form[1:]
+            self._keep_context(first.data, 0, 1)  # attribution reads the lines as they are
+            self._region(view, 0, len(view), 1, frozenset(self.index.head), first)
+            if (joined := _wrapped_head(view)) is not None:
+                self._region(joined, 0, len(joined), 1, frozenset(self.index.head), first)
 
     def block(self, prev: _Block | None, cur: _Block, nxt: _Block | None) -> None:
         """Search the lines around cur's hot lines (and the hot lines of its neighbours that reach
@@ -1789,8 +1801,10 @@ class _Scanner:
                 start = line0 + _line_of(nl, m_start)
                 if not own_lo <= start < own_hi:
                     continue
-                if e is not None and e.head and start > self.head_end:
+                if e is not None and e.head and start > self.head_end and start > self.form_end:
                     break
+                if e is not None and e.head and start in self.form_setup:
+                    continue  # a form's environment: the setup, not the failure
                 if e is not None and e.body and start <= self.head_end:
                     continue  # the head's lines are the `head` entries' to read
                 self.hits[p] += 1
@@ -1978,6 +1992,85 @@ def _wrapped_head(data: bytes) -> bytes | None:
         else:
             k += 1
     return b"\n".join(rows) if joined else None
+
+
+# helper ex143 (session 24): a report pasted from an issue form (GitHub's issue forms and the older Markdown templates of the
+# trainers, apps and backends: "### Describe the bug", "**To Reproduce**", "### System Info", "### 问题描述 | Description", a
+# "- [x] I have searched the existing issues" checklist) opens with scaffolding, not sentences: the headings, the checklist and a
+# System Info / environment section (a `pip list`, `collect_env`, the trainer's env dump) fill the head's few lines, and the first
+# sentence of "Describe the bug" stands past them. Where a form heading stands among the head's lines, the head entries read the
+# form's head as well: its headings, checklists, comments, fenced blocks and the sections whose heading is an environment or the
+# template's own boilerplate (checklist, expected behaviour, ...) left blank (every line keeps its number), up to HEAD_LINES
+# lines that say something within FORM_MAX_LINES. What a form's environment lists is the setup, never the failure: a backend
+# named there claims nothing.
+FORM_MAX_LINES = 60
+_FORM_HEADING = re.compile(
+    rb"[ \t]{0,3}(?:#{1,6}[ \t]+(?P<h>[^\n]*?)[ \t#]*|\*\*(?P<b>[^*\n]{2,80}?)[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*)\r?\Z")
+_FORM_SCAFFOLD = re.compile(rb"[ \t]*(?:[-*+][ \t]+\[[ xX]\]|<!--|-->)")
+_FORM_FENCE = re.compile(rb"[ \t]*(?:```|~~~)")
+# the headings of sections that hold no failure: the environment, and the template's boilerplate (matched at the heading's start,
+# an emoji or a number before it skipped; a bilingual heading "环境信息 | Environment" by either half)
+_FORM_SETUP = re.compile(
+    rb"(?i:(?:^|\|)[^\w|]*(?:\d+[.)][ \t]*)?(?:system[ \t]+info|(?:your[ \t]+)?(?:current[ \t]+)?environment|env\b|versions?\b|"
+    rb"platform|hardware|software|os\b|operating[ \t]+system|installed[ \t]+packages|pip[ \t]+(?:list|freeze)|collect_env|"
+    rb"dependencies|packages?\b|gpu\b|python[ \t]+version|torch[ \t]+version|cuda[ \t]+version|checklist|reminder|"
+    rb"prerequisites|before[ \t]+submitting|search[ \t]+before|is[ \t]+there[ \t]+an[ \t]+existing|who[ \t]+can[ \t]+help|"
+    rb"information\b|tasks?\b|expected|what[ \t]+should[ \t]+have[ \t]+happened|what[ \t]+browsers?|custom[ \t]+node[ \t]+testing|"
+    rb"contributing|code[ \t]+of[ \t]+conduct|"
+    rb"\xe7\x8e\xaf\xe5\xa2\x83|\xe7\xb3\xbb\xe7\xbb\x9f\xe4\xbf\xa1\xe6\x81\xaf|\xe7\x89\x88\xe6\x9c\xac|"
+    rb"\xe6\x9c\x9f\xe6\x9c\x9b|\xe9\xa2\x84\xe6\x9c\x9f|\xe7\x92\xb0\xe5\xa2\x83|\xed\x99\x98\xea\xb2\xbd))")
+
+
+# the sections a form describes the failure in (a heading of one of these or of _FORM_SETUP among the head's lines is a form's:
+# not a pasted script's `# comment`, nor a README's `# Title`)
+_FORM_SAID = re.compile(
+    rb"(?i:(?:^|\|)[^\w|]*(?:\d+[.)][ \t]*)?(?:describe|description|(?:the[ \t]+)?bug\b|to[ \t]+reproduce|reproduc|steps|"
+    rb"what[ \t]+happened|(?:the[ \t]+)?problem|issue\b|current[ \t]+behavio|actual[ \t]+behavio|observed|logs?\b|"
+    rb"error|"
+    rb"\xe9\x97\xae\xe9\xa2\x98|\xe6\x8f\x8f\xe8\xbf\xb0|\xe5\xa4\x8d\xe7\x8e\xb0|\xe5\xbd\x93\xe5\x89\x8d|"
+    rb"\xe3\x83\x90\xe3\x82\xb0|\xe5\x95\x8f\xe9\xa1\x8c|\xe5\x86\x8d\xe7\x8f\xbe|\xeb\xac\xb8\xec\xa0\x9c))")
+
+
+# the label a template puts before the title ("[Bug]: ", "[Usage] ", "Bug: "): the form's, not the writer's word of failure
+_FORM_LABEL = re.compile(
+    rb"(?i:\A[ \t]*(?:\[(?:bug(?:[ -]?report)?|usage|questions?|feature(?:[ -]?request)?|help(?:[ -]wanted)?|misc|docs?|"
+    rb"documentation|installation|performance|rfc|discussion|enhancement)\][ \t]*:?|(?:bug|question)[ \t]*:)[ \t]*)")
+
+
+def _form_title(row: bytes) -> bytes | None:
+    """The text of a form heading on `row`, or None."""
+    m = _FORM_HEADING.match(row)
+    return None if m is None else (m.group("h") or m.group("b") or b"").strip()
+
+
+def _form_head(data: bytes) -> tuple[frozenset[int], bytes, int] | None:
+    """An issue form's head: (the numbers of the lines its environment and boilerplate sections hold, the form's head past its
+    scaffolding: the lines from the input's start with the scaffolding blank and the title's template label cut, and their
+    count), or None where no form heading stands among the head's first HEAD_MAX_LINES lines. Every line keeps its number."""
+    rows = data[:FORM_MAX_LINES * HEAD_LINE_BYTES].split(b"\n", FORM_MAX_LINES)[:FORM_MAX_LINES]
+    if not any(t is not None and (_FORM_SAID.match(t) or _FORM_SETUP.match(t))
+               for t in map(_form_title, rows[:HEAD_MAX_LINES])):
+        return None
+    out, said, setup, fence, held = [], 0, False, False, set()
+    for k, row in enumerate(rows):
+        title = None if fence else _form_title(row)
+        if title is not None:
+            setup = bool(_FORM_SETUP.match(title))
+        elif setup:
+            held.add(k + 1)
+        edge = _FORM_FENCE.match(row) is not None
+        fence ^= edge
+        if title is not None or fence or edge or setup or _FORM_SCAFFOLD.match(row):
+            row = b""
+        elif said >= HEAD_LINES or len(row) > HEAD_LINE_BYTES:
+            break
+        elif not said:
+            row = _FORM_LABEL.sub(b"", row, count=1)
+        said += bool(row.strip())
+        out.append(row)
+    while out and not out[-1].strip():
+        out.pop()
+    return frozenset(held), b"\n".join(out), len(out)
 
 
 def _line_start(buf: bytes, a: int, k: int) -> int:
