@@ -1,0 +1,139 @@
+"""Platforms whose fix is not CUDA's (helper ex144, session 24; issue 23; the forks' Left list in
+benchmarks/results/explain-source-messages-forks.md): a vendor library's own API that raises FlashAttention's words
+(AITER's MHA on ROCm, Moore Threads' mate on MUSA: attribution.toml [[vendor_library]]), the Moore Threads platform
+(accelerators.toml [[platform]] musa) and torch_npu's fused attention's own argument checks (npu.fusion-attention-args,
+npu.fusion-attention-cann). Variants of our own, written from the sources' file:line cited in the data; each failed at
+s24start (69139402): read as fa2 (or fa3, sage), with CUDA's fix, or read as nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from attn_doctor.explain import match
+from attn_doctor.knowledge import accelerator
+from attn_doctor.knowledge.match import scan
+
+SITE = "/opt/venv/lib/python3.12/site-packages/"
+
+
+def _frame(path: str, line: int, func: str, code: str) -> str:
+    return f'  File "{SITE}{path}", line {line}, in {func}\n    {code}\n'
+
+
+AITER_MHA = _frame("aiter/ops/mha.py", 1790, "_flash_attn_forward", "out, softmax_lse, S_dmask, rng_state = mha_fwd(")
+MATE_MHA = _frame("mate/mha_interface.py", 210, "_flash_attn_forward", "raise ValueError(")
+
+# (text, entry, the library the finding names, the platform whose fix it gets)
+VENDOR = [
+    ("Traceback (most recent call last):\n" + _frame("app/run.py", 40, "<module>", "out = aiter.flash_attn_func(q, k, v)")
+     + AITER_MHA + "RuntimeError: FlashAttention only support fp16 and bf16 data type", "fa2.dtype", "aiter"),
+    # the call on a user's code line only (a traceback cut above aiter's own frames)
+    ("Traceback (most recent call last):\n" + _frame("srv/attn.py", 12, "forward", "o = aiter.flash_attn_varlen_func(q, k, v, cu, cu, 512, 512)")
+     + "RuntimeError: FlashAttention only supports Ampere GPUs or newer.", None, "aiter"),
+    # torch's C++ error: "Exception raised from <function> at <file>" under the message names aiter's C++ front end
+    ("RuntimeError: FlashAttention only support fp16 and bf16 data type\nException raised from mha_fwd at "
+     "/aiter/csrc/py_itfs_ck/mha_fwd_kernels.cu:97 (most recent call first):", "fa2.dtype", "aiter"),
+    ("Traceback (most recent call last):\n" + MATE_MHA + "ValueError: FlashAttention only support fp16 and bf16 data type",
+     "fa2.dtype", "mate"),
+]
+
+
+@pytest.mark.parametrize("text,entry,library", VENDOR)
+def test_vendor_library_raises_backend_words(text, entry, library):
+    found = match(text)
+    assert found, "explain found nothing"
+    top = found[0]
+    assert entry is None or top.entry.id == entry, top.entry.id
+    assert top.backend is None, top.backend  # none of the seven
+    assert top.named_by is not None and top.named_by.backend == library
+    assert {"aiter": "AITER", "mate": "mate"}[library] in top.title
+
+
+# flash_attn's own frames calling AITER's Triton kernels (flash-attn's AMD Triton backend), or no vendor frame: fa2's still
+VENDOR_NEAR = [
+    "Traceback (most recent call last):\n" + _frame("flash_attn/flash_attn_interface.py", 91, "_flash_attn_forward",
+                                                    "out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(")
+    + _frame("aiter/ops/triton/_triton_kernels/flash_attn_triton_amd/interface_v2.py", 120, "fwd", "raise ...")
+    + AITER_MHA + "RuntimeError: FlashAttention only support fp16 and bf16 data type",
+    "Traceback (most recent call last):\n" + _frame("flash_attn/flash_attn_interface.py", 91, "_flash_attn_forward",
+                                                    "out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(")
+    + "RuntimeError: FlashAttention only support fp16 and bf16 data type\nROCm 6.4, gfx942",
+    # aiter named in prose far from the message (not its traceback): the user's flash_attn
+    "I tried aiter's benchmark earlier, that works.\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+    "RuntimeError: FlashAttention only support fp16 and bf16 data type",
+]
+
+
+@pytest.mark.parametrize("text", VENDOR_NEAR)
+def test_flash_attns_own_call_stays_fa2(text):
+    found = match(text)
+    assert found and found[0].backend == "fa2", [(m.entry.id, m.backend) for m in found]
+
+
+CUDA_ONLY = re.compile(r"\bnvcc\b|\bCUDA_HOME\b|\+cu1\d\d\b|\bwhl/cu|TORCH_CUDA_ARCH_LIST|FLASH_ATTN_CUDA_ARCHS|\bCUDA build\b|"
+                       r"\bcu128\b|for Blackwell")
+
+
+@pytest.mark.parametrize("text,platform", [
+    ("torch 2.5.0 with torch_musa 2.1.0", "musa"),
+    ("tensor([1.], device='musa:0')", "musa"),
+    ("GPU: MTT S4000 (48 GB)", "musa"),
+    ("RuntimeError: MUSA error: out of memory", "musa"),
+    ("Moore Threads MTT S80, driver 3.1", "musa"),
+    ("export MUSA_HOME=/usr/local/musa", "musa"),
+    # near misses: words that only look like it
+    ("the museum dataset (musa_corpus) loads", None),
+    ("RTX 4090 with torch 2.5.1+cu124", None),
+])
+def test_musa_platform(text, platform):
+    s = scan(text, probes=accelerator.probes())
+    assert accelerator.detect(s.probed) == platform
+
+
+@pytest.mark.parametrize("text,entry", [
+    # flash-attn's CUDA build on a Moore Threads machine: no build there, not a missing nvcc
+    ("torch 2.5.0, torch_musa 2.1.0 on MTT S4000\nfatal error: nvcc not found\nerror: Failed building wheel for flash-attn",
+     "fa2.platform-unsupported"),
+    ("torch_musa 2.0 (MTT S80)\nModuleNotFoundError: No module named 'flash_attn'", "fa2.platform-unsupported"),
+])
+def test_no_cuda_fix_on_musa(text, entry):
+    found = match(text)
+    assert found and found[0].entry.id == entry, [(m.entry.id, m.backend) for m in found]
+    for m in found:
+        assert not CUDA_ONLY.search(m.fix or ""), (m.entry.id, m.fix)
+
+
+@pytest.mark.parametrize("text,entry", [
+    # Ascend/op-plugin@517f2e7d FlashAttentionKernelNpuOpApi.cpp (variants: other values, a trailing error code, a frame)
+    ("RuntimeError: The input_layout should be BSH/SBH/BNSD/BSND/TND(case-insensitive), but got BHSD\n"
+     "[ERROR] 2026-11-02-10:11:12 (PID:4412, Device:0, RankID:-1) ERR01002 OPS invalid parameter", "npu.fusion-attention-args"),
+    ("RuntimeError: The sparse_mode value must be in range of [0,5) or (5,8], but got 9", "npu.fusion-attention-args"),
+    ("E   RuntimeError: The keep_prob value must be in range of (0, 1], but got 0.0", "npu.fusion-attention-args"),
+    ("RuntimeError: The shapes of the input query should be 3 or 4 dimensional, but got 5-dimensional", "npu.fusion-attention-args"),
+    ("RuntimeError: head_num must > 0, but got 0", "npu.fusion-attention-args"),
+    ("RuntimeError: the size of actual_seq_qlen and actual_seq_kvlen must be the same and cannot be empty.",
+     "npu.fusion-attention-args"),
+    ("RuntimeError: npu_fusion_attention_v3_out with workspace currently only supports TND layout. Got layout: BSND.",
+     "npu.fusion-attention-args"),
+    ('  File "/usr/lib/python3/site-packages/transformers/integrations/npu_flash_attention.py", line 31, in <module>\n'
+     "ValueError: Environment variable `NPU_FA2_SPARSE_MODE` can only be set as 2 (top-left aligned causal mask) or 3 "
+     "(down-right aligned causal mask).", "npu.fusion-attention-args"),
+    ("RuntimeError: The param sink is not supported in this CANN version, aclnnFlashAttentionVarLenScoreV5 is not available",
+     "npu.fusion-attention-cann"),
+    ("RuntimeError: Interface npu_incre_flash_attention is no longer supported on Ascend950.", "npu.fusion-attention-cann"),
+])
+def test_npu_fused_attention_own_checks(text, entry):
+    found = match(text)
+    assert found and found[0].entry.id == entry, [(m.entry.id, m.backend) for m in found]
+    assert found[0].backend is None  # the NPU's attention, never FA2
+
+
+@pytest.mark.parametrize("text", [
+    "the input_layout of the tokenizer config is empty string by default",  # no op's check
+    "RuntimeError: sparse_mode must be one of dense, block",
+    "head_num must be set in the config",
+])
+def test_npu_near_misses(text):
+    assert not any(m.entry.id.startswith("npu.fusion-attention") for m in match(text))
