@@ -506,6 +506,8 @@ def framed_text(row: dict) -> str:
     path, line = row["where"].rsplit(":", 1)
     if row["kind"] in ("log", "warn", "print"):
         return f"[2026-11-30 10:00:00,000] [{path}:{line}] {printed(row)}\n"
+    if path.endswith(CPP):  # a C++ check: torch prints where it was raised under the message
+        return f"{printed(row)}\nException raised from check at /build/{path}:{line} (most recent call first):\n"
     return (f"Traceback (most recent call last):\n  File \"{SITE}{path.removeprefix('src/')}\", line {line}, in "
             f"{row.get('function', '<module>')}\n    ...\n{printed(row)}\n")
 
@@ -574,9 +576,10 @@ def cpp_rows(src: str, path: str) -> list[dict]:
 
 
 def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, before_json: str | None,
-          logs: bool = False, grep: str | None = None) -> str:
+          logs: bool = False, grep: str | None = None, framed: bool = False) -> str:
     """The others table of some files (markdown); the rows to json_out; an earlier run's reading beside (before_json).
-    logs / grep: the frameworks' table (log and print lines too, only the messages grep finds; framed reading too)."""
+    logs / grep: the frameworks' table (log and print lines too, only the messages grep finds; framed reading too).
+    framed: the raises only, each read framed as well (a vendor library's file in the frame: helper ex144)."""
     rows, pattern = [], re.compile(grep, re.I) if grep else None
     for path in paths:
         src = _source(gitdir, commit, path)
@@ -586,19 +589,19 @@ def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, befo
             row["read_as"] = read(printed(row))
             if row["kind"] == "reason":  # the reason pasted alone (a title, a quoted line)
                 row["alone"] = read(row["message"])
-            if logs:
+            if logs or framed:
                 row["framed"] = read(framed_text(row))
                 row["expect"] = expected_backend(row["message"])
             rows.append(row)
     before = {r["where"]: r for r in json.loads(Path(before_json).read_text())} if before_json else {}
-    extra = ["about", "framed"] if logs else []
+    extra = ["about", "framed"] if logs or framed else []
     out = [f"{commit[:10]}: {len(rows)} messages\n",
            "| " + " | ".join(["where", "kind", "message (as rendered)", "raised when", "read as"] + extra
                             + (["before"] if before else [])) + " |",
            "|---|---|---|---|---" + "|---" * len(extra) + ("|---" if before else "") + "|"]
     for r in rows:
         cells = [r["where"], f"{r['kind']} {r['exc']}".strip(), r["message"][:160], r["condition"][:80], _reading(r)]
-        if logs:
+        if logs or framed:
             cells += [r["expect"] or "-", ", ".join(f"{i} ({b})" for i, b in r["framed"][:1]) or "none"]
         if before:
             cells.append(_reading(before[r["where"]]) if r["where"] in before else "")
@@ -647,6 +650,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--before", help="rows an earlier run wrote (--json): their reading in a column of its own")
     g.add_argument("--logs", action="store_true", help="log / warnings / print calls too, each read framed as well")
     g.add_argument("--grep", help="only messages this regular expression finds (case-insensitive)")
+    g.add_argument("--framed", action="store_true", help="each message read under a frame of its file as well (no log lines)")
     a = ap.parse_args(argv)
     if a.cmd == "fa":
         return fa_main(a)
@@ -654,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
         return tables(OTHERS, a)
     if a.cmd == "frameworks":
         return tables(FRAMEWORKS, a, logs=True, grep=FRAMEWORK_WORDS)
-    print(table(a.gitdir, a.commit, a.paths, a.json, a.before, a.logs, a.grep), end="")
+    print(table(a.gitdir, a.commit, a.paths, a.json, a.before, a.logs, a.grep, a.framed), end="")
     return 0
 
 

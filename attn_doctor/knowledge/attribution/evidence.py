@@ -128,7 +128,7 @@ def _vendor_libraries() -> tuple[tuple[dict, re.Pattern], ...]:
     return tuple((row, re.compile(row["frames"])) for row in _toml().get("vendor_library", ()))
 
 
-RAISED_FROM = re.compile(r"\bException raised from \w+ at ")  # torch's C++ error: where the check that raised it is
+RAISED_FROM = re.compile(r"Exception raised from \w+ at ")  # torch's C++ error: where the check that raised it is
 
 
 def vendor_library(entry: Entry, backend: str | None, lines: list[str], line: int) -> tuple[dict, int] | None:
@@ -144,7 +144,7 @@ def vendor_library(entry: Entry, backend: str | None, lines: list[str], line: in
         up = _traceback(lines, line - 1)
         if any(FRAME.search(lines[j]) and (_file_named(lines[j]) or ("",))[0] in row["covers"] for j in up):
             continue
-        below = [j for j in range(line, min(len(lines), line + 3)) if RAISED_FROM.search(lines[j])]
+        below = [j for j in range(line - 1, min(len(lines), line + 3)) if RAISED_FROM.search(lines[j])]
         shown = next((j for j in up + below if rx.search(lines[j])), None)
         if shown is not None:
             return row, shown + 1
