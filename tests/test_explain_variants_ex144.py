@@ -137,3 +137,35 @@ def test_npu_fused_attention_own_checks(text, entry):
 ])
 def test_npu_near_misses(text):
     assert not any(m.entry.id.startswith("npu.fusion-attention") for m in match(text))
+
+
+# fa2.missing where the text shows flash_attn installed: the title must not say it is not installed ([[line_variant]] near)
+INSTALLED = [
+    "I have flash-attn installed but\nModuleNotFoundError: No module named 'flash_attn'",
+    "flash_attn 2.7.4 is already installed.\nTraceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n"
+    "    import flash_attn\nModuleNotFoundError: No module named 'flash_attn'",
+    "$ pip show flash_attn\nName: flash_attn\nVersion: 2.7.4.post1\n$ python app.py\nModuleNotFoundError: No module named 'flash_attn'",
+    "Requirement already satisfied: flash-attn in /opt/conda/lib/python3.10/site-packages (2.6.3)\n"
+    "ModuleNotFoundError: No module named 'flash_attn'",
+    "我已经安装了 flash_attn 2.7.4\nModuleNotFoundError: No module named 'flash_attn'",
+]
+
+
+@pytest.mark.parametrize("text", INSTALLED)
+def test_fa2_missing_where_installed_says_so(text):
+    found = match(text)
+    assert found and found[0].entry.id == "fa2.missing", [(m.entry.id, m.backend) for m in found]
+    assert "not installed" not in found[0].title and "is installed" in found[0].title, found[0].title
+    assert "import flash_attn" in (found[0].fix or "")
+
+
+@pytest.mark.parametrize("text", [
+    "ModuleNotFoundError: No module named 'flash_attn'",
+    "If flash_attn is installed, the model uses it.\nModuleNotFoundError: No module named 'flash_attn'",
+    "flash-attn is not installed here.\nModuleNotFoundError: No module named 'flash_attn'",
+    "I have torch installed but\nModuleNotFoundError: No module named 'flash_attn'",
+])
+def test_fa2_missing_keeps_its_title(text):
+    found = match(text)
+    assert found and found[0].entry.id == "fa2.missing"
+    assert "neither" in found[0].title, found[0].title
