@@ -169,3 +169,41 @@ def test_fa2_missing_keeps_its_title(text):
     found = match(text)
     assert found and found[0].entry.id == "fa2.missing"
     assert "neither" in found[0].title, found[0].title
+
+
+# rev23's broad matches, narrowed (each read by the entry at s24start)
+BROAD_NEAR = [
+    ("Training with sdpa and a 4d attention mask runs out of memory at seq 32k while throughput at 8k is fine", "sdpa.mask-not-flash"),
+    ("sdpa 4D mask causes OOM at long context, runtime memory explodes", "sdpa.mask-not-flash"),
+    ("KeyError: ('causal', None)", "flex.block-mask-not-initialized"),
+    ("Traceback (most recent call last):\n  File \"/app/cache.py\", line 12, in get\n    return self.store[key]\n"
+     "KeyError: ('causal', None)", "flex.block-mask-not-initialized"),
+    ("Traceback (most recent call last):\n" + _frame("transformers/modeling_utils.py", 1402, "_check_and_enable_sdpa",
+                                                    "if not is_torch_sdpa_available():")
+     + _frame("transformers/utils/import_utils.py", 310, "is_torch_sdpa_available",
+              "return version.parse(_torch_version) >= version.parse(\"2.1.1\")")
+     + "TypeError: '>=' not supported between instances of 'NoneType' and 'Version'", "transformers.attn-impl-unsupported"),
+    (_frame("transformers/modeling_utils.py", 1563, "_check_and_enable_flash_attn_2", "torch.empty(1, device=\"cuda\")")
+     + "RuntimeError: CUDA error: no kernel image is available for execution on the device", "transformers.attn-impl-unsupported"),
+]
+
+
+@pytest.mark.parametrize("text,absent", BROAD_NEAR)
+def test_broad_matches_narrowed(text, absent):
+    assert absent not in [m.entry.id for m in match(text)]
+
+
+@pytest.mark.parametrize("text,entry", [
+    ("Passing a boolean attn_mask to scaled_dot_product_attention makes the step 3x slower than is_causal=True", "sdpa.mask-not-flash"),
+    ("[rank3]:   File \"/opt/titan/torchtitan/models/attention.py\", line 88, in forward\n[rank3]:     mask = self.masks[self.mask_key]\n"
+     "[rank3]: KeyError: ('causal', None)", "flex.block-mask-not-initialized"),
+    ("KeyError: ('block_causal', None)\n(raised when the trainer called FlexAttention without building the block mask)",
+     "flex.block-mask-not-initialized"),
+    ("Traceback (most recent call last):\n" + _frame("transformers/modeling_utils.py", 1563, "_check_and_enable_flash_attn_2",
+                                                    "raise ValueError(") + "ValueError", "transformers.attn-impl-unsupported"),
+    (_frame("transformers/modeling_utils.py", 1563, "_check_and_enable_flash_attn_2", "raise ValueError("),
+     "transformers.attn-impl-unsupported"),
+])
+def test_broad_entries_still_read(text, entry):
+    found = match(text)
+    assert found and found[0].entry.id == entry, [(m.entry.id, m.backend) for m in found]
