@@ -116,6 +116,19 @@ FRAMEWORKS = {
         src/musubi_tuner/kandinsky5/models/attention.py src/musubi_tuner/modules/attention.py src/musubi_tuner/hv_train_network.py"""),
     "bliss": ("Sarania+blissful-tuner", "e4ed1f030567798755b28bb84e3a54c8a47f3e04", """src/musubi_tuner/hunyuan_model/attention.py
         src/musubi_tuner/wan/modules/attention.py src/musubi_tuner/kandinsky5_generate_video.py src/musubi_tuner/modules/attention.py"""),
+    # helper ex144 (session 24): the model files' and scripts' own attention checks beside the attention modules above (FramePack's
+    # packed HunyuanVideo, Wan's model, Qwen-Image, FLUX, HiDream-O1's --sage_attn / --flash_attn refusals, the generate scripts'
+    # split_attn), and blissful-tuner's additions (its FramePack, Wan training script, Kandinsky 5 training, its own utils)
+    "musubi2": ("kohya-ss+musubi-tuner", "30c658c4f4b0bf05038b3346eff9670259b10fc7", """src/musubi_tuner/qwen_image/qwen_image_model.py
+        src/musubi_tuner/hidream_o1_train.py src/musubi_tuner/hidream_o1/qwen3_vl_transformers.py src/musubi_tuner/frame_pack/hunyuan.py
+        src/musubi_tuner/frame_pack/hunyuan_video_packed_inference.py src/musubi_tuner/flux/flux_models.py
+        src/musubi_tuner/hunyuan_model/models.py src/musubi_tuner/hunyuan_model/token_refiner.py src/musubi_tuner/hv_generate_video.py
+        src/musubi_tuner/wan/modules/model.py src/musubi_tuner/wan_train_network.py src/musubi_tuner/qwen_image_train_network.py
+        src/musubi_tuner/fpack_train_network.py src/musubi_tuner/ideogram4/ideogram4_utils.py"""),
+    "bliss2": ("Sarania+blissful-tuner", "e4ed1f030567798755b28bb84e3a54c8a47f3e04", """src/musubi_tuner/frame_pack/hunyuan_video_packed.py
+        src/musubi_tuner/qwen_image/qwen_image_model.py src/musubi_tuner/kandinsky5/models/attention.py src/musubi_tuner/wan_train_network.py
+        src/musubi_tuner/wan/modules/model.py src/musubi_tuner/kandinsky5_train_network.py src/musubi_tuner/hv_generate_video.py
+        src/musubi_tuner/hunyuan_model/models.py src/blissful_tuner/utils.py src/blissful_tuner/advanced_rope.py"""),
     "sds": ("kohya-ss+sd-scripts", "48d368fa557731ad0488c07304dfeba8c07910eb", """library/train_util.py library/attention.py
         library/original_unet.py library/sdxl_original_unet.py gen_img.py"""),
     "st": ("bghira+SimpleTuner", "bc8e6ab7738ce457a2ed8eb2d26cadd91c6442cb", """simpletuner/helpers/training/attention_backend.py

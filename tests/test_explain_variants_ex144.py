@@ -207,3 +207,21 @@ def test_broad_matches_narrowed(text, absent):
 def test_broad_entries_still_read(text, entry):
     found = match(text)
     assert found and found[0].entry.id == entry, [(m.entry.id, m.backend) for m in found]
+
+
+# SGLang's attention-backend factories (sgl-project/sglang python/sglang/srt/layers/attention/attention_registry.py@00a66ebe):
+# the engine's backend refusing the model, read as the engine's backend choice (vllm.backend-fallback, no backend of the seven)
+@pytest.mark.parametrize("text", [
+    "ValueError: trtllm_mla backend can only be used with MLA models.",
+    "ValueError: trtllm_mha backend can only be used with non-MLA models.",
+    "AssertionError: hybrid_linear_attn backend can only be used with hybrid GDN models.",
+    "AssertionError: Cross attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`.",
+    "AssertionError: FlashAttention v4 Support is at an early stage, only MLA model supported now",
+])
+def test_sglang_backend_factories(text):
+    found = match(text)
+    assert found and found[0].entry.id == "vllm.backend-fallback", [(m.entry.id, m.backend) for m in found]
+
+
+def test_sglang_near_miss():
+    assert "vllm.backend-fallback" not in [m.entry.id for m in match("The new backend can only be used with MLA models, said the docs.")]
