@@ -7,13 +7,10 @@ s24start (69139402): read as fa2 (or fa3, sage), with CUDA's fix, or read as not
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from attn_doctor.explain import match
-from attn_doctor.knowledge import accelerator
-from attn_doctor.knowledge.match import scan
+from test_explain_variants_ex82 import CUDA_ONLY  # a fix step only a CUDA machine can take (one definition)
 
 SITE = "/opt/venv/lib/python3.12/site-packages/"
 
@@ -70,26 +67,6 @@ VENDOR_NEAR = [
 def test_flash_attns_own_call_stays_fa2(text):
     found = match(text)
     assert found and found[0].backend == "fa2", [(m.entry.id, m.backend) for m in found]
-
-
-CUDA_ONLY = re.compile(r"\bnvcc\b|\bCUDA_HOME\b|\+cu1\d\d\b|\bwhl/cu|TORCH_CUDA_ARCH_LIST|FLASH_ATTN_CUDA_ARCHS|\bCUDA build\b|"
-                       r"\bcu128\b|for Blackwell")
-
-
-@pytest.mark.parametrize("text,platform", [
-    ("torch 2.5.0 with torch_musa 2.1.0", "musa"),
-    ("tensor([1.], device='musa:0')", "musa"),
-    ("GPU: MTT S4000 (48 GB)", "musa"),
-    ("RuntimeError: MUSA error: out of memory", "musa"),
-    ("Moore Threads MTT S80, driver 3.1", "musa"),
-    ("export MUSA_HOME=/usr/local/musa", "musa"),
-    # near misses: words that only look like it
-    ("the museum dataset (musa_corpus) loads", None),
-    ("RTX 4090 with torch 2.5.1+cu124", None),
-])
-def test_musa_platform(text, platform):
-    s = scan(text, probes=accelerator.probes())
-    assert accelerator.detect(s.probed) == platform
 
 
 @pytest.mark.parametrize("text,entry", [
