@@ -125,6 +125,9 @@ INSTALLED = [
     "Requirement already satisfied: flash-attn in /opt/conda/lib/python3.10/site-packages (2.6.3)\n"
     "ModuleNotFoundError: No module named 'flash_attn'",
     "我已经安装了 flash_attn 2.7.4\nModuleNotFoundError: No module named 'flash_attn'",
+    # transformers' check_imports under the writer's pip show (fa2.missing, not transformers.backend-unavailable's "not installed")
+    "pip show flash_attn shows 2.7.4, yet:\nImportError: This modeling file requires the following packages that were not found "
+    "in your environment: flash_attn. Run `pip install flash_attn`",
 ]
 
 
