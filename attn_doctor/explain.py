@@ -126,9 +126,15 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             m = dataclasses.replace(m, entry=entries()[routed])
             backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
         m = dataclasses.replace(m, entry=attribution.line_variant(m.entry, lines, m.lines or [m.line]))
+        vendor, here = attribution.vendor_library(m.entry, backend, lines, m.line), plat
+        if vendor is not None:  # raised through a vendor library's own API (AITER's MHA): its failure, none of the seven (ex144)
+            row, n = vendor
+            backend, named_by, here = None, attribution.Attribution(row["id"], n, lines[n - 1].strip()[:300]), plat or row["platform"]
         title, fix = attribution.wording(m.entry, backend)
         fix = checkout.rebuild(fix or m.entry.plain_fix, backend, checkout.of_backend(built, backend, s.probed))
-        fix = accelerator.adapt(m.entry.id, fix, plat)
+        fix = accelerator.adapt(m.entry.id, fix, here)
+        if vendor is not None:
+            title = vendor[0]["title"].replace("{title}", m.entry.headline)
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
                              fix=tailor.tailor(fix, v, backend, m.entry.id), named_by=named_by, untailored=fix))
     return out
@@ -251,7 +257,7 @@ def render_entries(console: Console, found: list, by: str, *, total: int | None 
             where = f" (line {m.line}" + (f", {m.count} times" if m.count > 1 else "") + ")"
             grid.add_row("", "seen:", Text(m.evidence + where, style="dim"))
         if xm and xm.named_by:
-            grid.add_row("", "backend:", Text(f"{backend}, named on line {xm.named_by.line}: {xm.named_by.text}", style="dim"))
+            grid.add_row("", "backend:", Text(f"{backend or xm.named_by.backend}, named on line {xm.named_by.line}: {xm.named_by.text}", style="dim"))
         if e.cause:
             grid.add_row("", "why:", Text(e.cause))
         console.print(grid)

@@ -14,6 +14,11 @@ no-kernel-image error late). Standard library only. Usage:
 
 --cr writes the same log with carriage returns alone as line ends (an old Mac's file, a capture without LF): every
 `\r` is then a line end, tqdm's redraws too, and the errors' lines are counted so.
+
+A second case runs beside it (helper ex144, session 24; --no-numbered leaves it out): a paste with line numbers, 60,000
+lines like `  12  loss 0.5` with the CUDA error numbered at line 40,000, which explain reads through its line-number
+dressing (knowledge/match.py's _unnumbered; quadratic there before 49324298, 11.5 s of CPU on this paste): its time is
+reported beside the log's and held to the same goal.
 """
 
 from __future__ import annotations
@@ -85,6 +90,32 @@ def write_log(path: str, size: int, seed: int = 0) -> tuple[int, int, int]:
     return first, second, line
 
 
+def write_numbered(path: str, lines: int = 60_000, at: int = 40_000, seed: int = 0) -> int:
+    """A paste with a line number before each line (an editor's or a viewer's), the CUDA error numbered at line `at`;
+    return the error's line."""
+    r = random.Random(seed)
+    body = [f"loss {r.random():.4f}" if k % 7 else f"step {k} lr {r.random() * 1e-4:.2e}" for k in range(lines)]
+    body[at - 1:at + 1] = ERROR_2.splitlines()
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.writelines(f"{n:>6}  {t}\n" for n, t in enumerate(body[:lines], 1))
+    return at
+
+
+def measure(path: str, runs: int) -> tuple[list[float], list[float], dict]:
+    """(wall seconds, CPU seconds, the last JSON) of `runs` runs after one warm-up."""
+    run_once(path)  # warm-up: imports compiled to .pyc, the file in the page cache
+    times, cpus, doc = [], [], {}
+    for _ in range(runs):
+        wall, cpu, doc, _code = run_once(path)
+        times.append(wall)
+        cpus.append(cpu)
+    return times, cpus, doc
+
+
+def _seconds(times: list[float]) -> dict:
+    return {"min": round(min(times), 3), "median": round(statistics.median(times), 3), "max": round(max(times), 3)}
+
+
 def carriage_returns(path: str) -> tuple[int, int, int]:
     """Rewrite the log with `\r` as its only line end; return its errors' lines and its lines, each `\r` a line end."""
     with open(path, "rb") as fh:
@@ -115,6 +146,7 @@ def main() -> int:
     ap.add_argument("--out", help="write the results as JSON here")
     ap.add_argument("--note", default="", help="what machine this is")
     ap.add_argument("--cr", action="store_true", help="line ends as carriage returns alone")
+    ap.add_argument("--no-numbered", dest="numbered", action="store_false", help="leave out the numbered paste's case")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "train.log")
@@ -122,32 +154,41 @@ def main() -> int:
         if args.cr:
             first, second, lines = carriage_returns(path)
         size = os.path.getsize(path)
-        run_once(path)  # warm-up: imports compiled to .pyc, the file in the page cache
-        times, cpus = [], []
-        doc: dict = {}
-        for _ in range(args.runs):
-            wall, cpu, doc, code = run_once(path)
-            times.append(wall)
-            cpus.append(cpu)
+        times, cpus, doc = measure(path, args.runs)
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        numbered = None
+        if args.numbered:
+            npath = os.path.join(tmp, "numbered.txt")
+            at = write_numbered(npath)
+            ntimes, ncpus, ndoc = measure(npath, args.runs)
+            nfound = {m["id"]: m["line"] for m in ndoc.get("matches", [])}
+            numbered = {"bytes": os.path.getsize(npath), "lines": 60_000, "seconds": _seconds(ntimes),
+                        "cpu_seconds_median": round(statistics.median(ncpus), 3),
+                        "error_found_on_its_line": nfound.get("gpu.arch-not-in-torch") == at, "found": nfound}
     found = {m["id"]: m["line"] for m in doc.get("matches", [])}
     ok = found.get("import.undefined-symbol") == first and found.get("gpu.arch-not-in-torch") == second
+    ok = ok and (numbered is None or numbered["error_found_on_its_line"])
     result = {
         "what": "attn-doctor explain PATH (a fresh interpreter each run), generated training log with two errors",
         "note": args.note, "python": platform.python_version(), "cpus": os.cpu_count(),
         "bytes": size, "lines": lines, "runs": args.runs,
-        "seconds": {"min": round(min(times), 3), "median": round(statistics.median(times), 3), "max": round(max(times), 3)},
+        "seconds": _seconds(times),
         "cpu_seconds_median": round(statistics.median(cpus), 3),  # user+sys of the explain process: less sensitive to a busy machine
         "load_average": os.getloadavg()[0],
         "peak_rss_mib": round(peak_kib / 1024, 1),
         "errors_found_on_their_lines": ok, "found": found, "expected": {"import.undefined-symbol": first,
                                                                         "gpu.arch-not-in-torch": second},
         "goal": "median <= 2 s (issue 23)",
+        "numbered": numbered,  # the paste with line numbers (None: --no-numbered)
     }
     print(f"{size / 1e6:.1f} MB, {lines:,} lines: median {result['seconds']['median']} s "
           f"(min {result['seconds']['min']}, max {result['seconds']['max']}, {args.runs} runs; CPU {result['cpu_seconds_median']} s, "
           f"load average {result['load_average']:.1f}), "
           f"peak RSS {result['peak_rss_mib']} MiB, both errors on their lines: {ok}")
+    if numbered:
+        print(f"numbered paste: {numbered['bytes'] / 1e6:.1f} MB, 60,000 lines: median {numbered['seconds']['median']} s "
+              f"(min {numbered['seconds']['min']}, max {numbered['seconds']['max']}; CPU {numbered['cpu_seconds_median']} s), "
+              f"error on its line: {numbered['error_found_on_its_line']}")
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(result, fh, indent=2)

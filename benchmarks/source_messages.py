@@ -116,6 +116,19 @@ FRAMEWORKS = {
         src/musubi_tuner/kandinsky5/models/attention.py src/musubi_tuner/modules/attention.py src/musubi_tuner/hv_train_network.py"""),
     "bliss": ("Sarania+blissful-tuner", "e4ed1f030567798755b28bb84e3a54c8a47f3e04", """src/musubi_tuner/hunyuan_model/attention.py
         src/musubi_tuner/wan/modules/attention.py src/musubi_tuner/kandinsky5_generate_video.py src/musubi_tuner/modules/attention.py"""),
+    # helper ex144 (session 24): the model files' and scripts' own attention checks beside the attention modules above (FramePack's
+    # packed HunyuanVideo, Wan's model, Qwen-Image, FLUX, HiDream-O1's --sage_attn / --flash_attn refusals, the generate scripts'
+    # split_attn), and blissful-tuner's additions (its FramePack, Wan training script, Kandinsky 5 training, its own utils)
+    "musubi2": ("kohya-ss+musubi-tuner", "30c658c4f4b0bf05038b3346eff9670259b10fc7", """src/musubi_tuner/qwen_image/qwen_image_model.py
+        src/musubi_tuner/hidream_o1_train.py src/musubi_tuner/hidream_o1/qwen3_vl_transformers.py src/musubi_tuner/frame_pack/hunyuan.py
+        src/musubi_tuner/frame_pack/hunyuan_video_packed_inference.py src/musubi_tuner/flux/flux_models.py
+        src/musubi_tuner/hunyuan_model/models.py src/musubi_tuner/hunyuan_model/token_refiner.py src/musubi_tuner/hv_generate_video.py
+        src/musubi_tuner/wan/modules/model.py src/musubi_tuner/wan_train_network.py src/musubi_tuner/qwen_image_train_network.py
+        src/musubi_tuner/fpack_train_network.py src/musubi_tuner/ideogram4/ideogram4_utils.py"""),
+    "bliss2": ("Sarania+blissful-tuner", "e4ed1f030567798755b28bb84e3a54c8a47f3e04", """src/musubi_tuner/frame_pack/hunyuan_video_packed.py
+        src/musubi_tuner/qwen_image/qwen_image_model.py src/musubi_tuner/kandinsky5/models/attention.py src/musubi_tuner/wan_train_network.py
+        src/musubi_tuner/wan/modules/model.py src/musubi_tuner/kandinsky5_train_network.py src/musubi_tuner/hv_generate_video.py
+        src/musubi_tuner/hunyuan_model/models.py src/blissful_tuner/utils.py src/blissful_tuner/advanced_rope.py"""),
     "sds": ("kohya-ss+sd-scripts", "48d368fa557731ad0488c07304dfeba8c07910eb", """library/train_util.py library/attention.py
         library/original_unet.py library/sdxl_original_unet.py gen_img.py"""),
     "st": ("bghira+SimpleTuner", "bc8e6ab7738ce457a2ed8eb2d26cadd91c6442cb", """simpletuner/helpers/training/attention_backend.py
@@ -506,6 +519,8 @@ def framed_text(row: dict) -> str:
     path, line = row["where"].rsplit(":", 1)
     if row["kind"] in ("log", "warn", "print"):
         return f"[2026-11-30 10:00:00,000] [{path}:{line}] {printed(row)}\n"
+    if path.endswith(CPP):  # a C++ check: torch prints where it was raised under the message
+        return f"{printed(row)}\nException raised from check at /build/{path}:{line} (most recent call first):\n"
     return (f"Traceback (most recent call last):\n  File \"{SITE}{path.removeprefix('src/')}\", line {line}, in "
             f"{row.get('function', '<module>')}\n    ...\n{printed(row)}\n")
 
@@ -574,9 +589,10 @@ def cpp_rows(src: str, path: str) -> list[dict]:
 
 
 def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, before_json: str | None,
-          logs: bool = False, grep: str | None = None) -> str:
+          logs: bool = False, grep: str | None = None, framed: bool = False) -> str:
     """The others table of some files (markdown); the rows to json_out; an earlier run's reading beside (before_json).
-    logs / grep: the frameworks' table (log and print lines too, only the messages grep finds; framed reading too)."""
+    logs / grep: the frameworks' table (log and print lines too, only the messages grep finds; framed reading too).
+    framed: the raises only, each read framed as well (a vendor library's file in the frame: helper ex144)."""
     rows, pattern = [], re.compile(grep, re.I) if grep else None
     for path in paths:
         src = _source(gitdir, commit, path)
@@ -586,19 +602,19 @@ def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, befo
             row["read_as"] = read(printed(row))
             if row["kind"] == "reason":  # the reason pasted alone (a title, a quoted line)
                 row["alone"] = read(row["message"])
-            if logs:
+            if logs or framed:
                 row["framed"] = read(framed_text(row))
                 row["expect"] = expected_backend(row["message"])
             rows.append(row)
     before = {r["where"]: r for r in json.loads(Path(before_json).read_text())} if before_json else {}
-    extra = ["about", "framed"] if logs else []
+    extra = ["about", "framed"] if logs or framed else []
     out = [f"{commit[:10]}: {len(rows)} messages\n",
            "| " + " | ".join(["where", "kind", "message (as rendered)", "raised when", "read as"] + extra
                             + (["before"] if before else [])) + " |",
            "|---|---|---|---|---" + "|---" * len(extra) + ("|---" if before else "") + "|"]
     for r in rows:
         cells = [r["where"], f"{r['kind']} {r['exc']}".strip(), r["message"][:160], r["condition"][:80], _reading(r)]
-        if logs:
+        if logs or framed:
             cells += [r["expect"] or "-", ", ".join(f"{i} ({b})" for i, b in r["framed"][:1]) or "none"]
         if before:
             cells.append(_reading(before[r["where"]]) if r["where"] in before else "")
@@ -647,6 +663,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--before", help="rows an earlier run wrote (--json): their reading in a column of its own")
     g.add_argument("--logs", action="store_true", help="log / warnings / print calls too, each read framed as well")
     g.add_argument("--grep", help="only messages this regular expression finds (case-insensitive)")
+    g.add_argument("--framed", action="store_true", help="each message read under a frame of its file as well (no log lines)")
     a = ap.parse_args(argv)
     if a.cmd == "fa":
         return fa_main(a)
@@ -654,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
         return tables(OTHERS, a)
     if a.cmd == "frameworks":
         return tables(FRAMEWORKS, a, logs=True, grep=FRAMEWORK_WORDS)
-    print(table(a.gitdir, a.commit, a.paths, a.json, a.before, a.logs, a.grep), end="")
+    print(table(a.gitdir, a.commit, a.paths, a.json, a.before, a.logs, a.grep, a.framed), end="")
     return 0
 
 

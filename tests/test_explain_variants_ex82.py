@@ -115,6 +115,15 @@ def test_near_miss(text, absent):
     ("RuntimeError: NPU function error: call aclnnFlashAttentionScore failed", "npu"),
     ("tensor([1.], device='mps:0') on my MacBook", "mps"),
     ("under ZLUDA on a Radeon RX 7900 XTX", "zluda"),
+    # helper ex144 (session 24): a Moore Threads GPU (torch_musa, device 'musa', MTT S-series, MUSA's own words), and words that only
+    # look like it
+    ("torch 2.5.0 with torch_musa 2.1.0", "musa"),
+    ("tensor([1.], device='musa:0')", "musa"),
+    ("GPU: MTT S4000 (48 GB)", "musa"),
+    ("RuntimeError: MUSA error: out of memory", "musa"),
+    ("Moore Threads MTT S80, driver 3.1", "musa"),
+    ("export MUSA_HOME=/usr/local/musa", "musa"),
+    ("the museum dataset (musa_corpus) loads", None),
     # NVIDIA named as often: read as CUDA
     ("RTX 4090 driver 560, torch 2.5.1+cu124, also tried my MacBook", None),
     ("RuntimeError: CUDA error: out of memory", None),

@@ -62,6 +62,8 @@ Where a question is decided, for instance:
   the entry's words for the backend         decide.wording(); a better entry: evidence.specialized(), generalized()
   a comparison's reference, a cause         sentences._replaced_removed (COMPARED_TO: "against", "matched SDPA"), _effect_removed
                                             ("A causes B to fail": B) (helper ex119)
+  a backend's words raised through a vendor  evidence.vendor_library ([[vendor_library]]: AITER's MHA, Moore Threads' mate; none
+  library's own API                         of the seven, the library named, its platform's fix; helper ex144)
   a kernel name two libraries share         decide._torch_flash_subject (FlashAttention / torch's flash kernel), _torch_kernel_subject
                                             (xformers' CUTLASS kernel names / torch's memory-efficient SDPA, helper ex119)
 """
@@ -106,7 +108,7 @@ from .probes import (
 )
 from .evidence import (
     _beneath_other_backend, _beside_other_kernel, _evidence_rules, _fallback_backend, _near, _own_where_shown,
-    _says_in_words, generalized, specialized,
+    _says_in_words, generalized, specialized, vendor_library,
 )
 from .decide import (
     _attribute, _attributed, _import_chain_only, _torch_flash_subject, _torch_kernel_subject, attribute, backend_of, FA_PACKAGE,

@@ -20,7 +20,7 @@ from .naming import _file_named, _named, names_on
 from .search import _nearest_for
 from .refusals import _exonerated, _shadowed
 from .probes import another_dsl_kernel
-from .evidence import _fallback_backend, _own_where_shown
+from .evidence import _fallback_backend, _near, _own_where_shown
 
 
 def backend_of(entry: Entry) -> str | None:
@@ -200,19 +200,27 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
 
 
 @lru_cache(maxsize=1)
-def _line_variants() -> dict[str, tuple[re.Pattern, dict]]:
-    """[[line_variant]] in attribution.toml (rev21b): entry id -> (the lines it is for, the severity / title / cause there)."""
-    return {row["entry"]: (re.compile(row["when"]), {k: row[k] for k in ("severity", "title", "cause") if k in row})
+def _line_variants() -> dict[str, tuple[re.Pattern | None, re.Pattern | None, dict]]:
+    """[[line_variant]] in attribution.toml (rev21b): entry id -> (the lines it is for, the lines near it that call for it
+    (helper ex144), the severity / title / cause / fix there)."""
+    return {row["entry"]: (re.compile(row["when"]) if "when" in row else None, re.compile(row["near"]) if "near" in row else None,
+                           {k: row[k] for k in ("severity", "title", "cause", "fix") if k in row})
             for row in _toml().get("line_variant", ())}
 
 
 def line_variant(entry: Entry, lines: list[str], hits: list[int]) -> Entry:
     """`entry` with the severity and words of its [[line_variant]] row where every line it matched (1-based `hits`) is one
-    the row is for (a fallback the program logs and goes on after), else `entry` as it is."""
+    the row is for (`when`: a fallback the program logs and goes on after), or where a line within WINDOW of one of them, or
+    the text's title, says what the row is for (`near`: flash_attn shown installed, helper ex144), else `entry` as it is."""
     row = _line_variants().get(entry.id)
-    if row is None or not hits or not all(0 < n <= len(lines) and row[0].search(lines[n - 1]) for n in hits):
+    if row is None or not hits or not all(0 < n <= len(lines) for n in hits):
         return entry
-    return replace(entry, **row[1])
+    when, near, words = row
+    if when is not None and not all(when.search(lines[n - 1]) for n in hits):
+        return entry
+    if near is not None and not any(near.search(lines[j]) for j in sorted(set().union(*(_near(lines, n) for n in hits)))):
+        return entry
+    return replace(entry, **words)
 
 
 def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:

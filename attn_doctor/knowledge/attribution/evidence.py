@@ -121,3 +121,31 @@ def _fallback_backend(entry: Entry, lines: list[str], line: int) -> tuple[str | 
             if when.search(lines[n - 1]):
                 return b, Attribution(b, n, lines[n - 1].strip()[:300])
     return None, None
+
+
+@lru_cache(maxsize=1)
+def _vendor_libraries() -> tuple[tuple[dict, re.Pattern], ...]:
+    return tuple((row, re.compile(row["frames"])) for row in _toml().get("vendor_library", ()))
+
+
+RAISED_FROM = re.compile(r"Exception raised from \w+ at ")  # torch's C++ error: where the check that raised it is
+
+
+def vendor_library(entry: Entry, backend: str | None, lines: list[str], line: int) -> tuple[dict, int] | None:
+    """([[vendor_library]] in attribution.toml, helper ex144) (the row, the 1-based line that shows it) where this match of a
+    backend the row covers was raised through a vendor library's own API: its files or calls on a line of the match's
+    traceback, or on torch's "Exception raised from ... at <file>" line just under the message, and no frame of a covered
+    backend's own files in that traceback (flash_attn calling the vendor's kernels stays flash_attn's), else None."""
+    if backend is None or not 0 < line <= len(lines):
+        return None
+    for row, rx in _vendor_libraries():
+        if backend not in row["covers"]:
+            continue
+        up = _traceback(lines, line - 1)
+        if any(FRAME.search(lines[j]) and (_file_named(lines[j]) or ("",))[0] in row["covers"] for j in up):
+            continue
+        below = [j for j in range(line - 1, min(len(lines), line + 3)) if RAISED_FROM.search(lines[j])]
+        shown = next((j for j in up + below if rx.search(lines[j])), None)
+        if shown is not None:
+            return row, shown + 1
+    return None
