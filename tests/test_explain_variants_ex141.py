@@ -22,6 +22,8 @@ Mechanisms (knowledge file: rule; the round 136m text it came from):
             import, by name, of a helper transformers moved or removed (baichuan-inc/Baichuan-M1-14B#3)
   autograd  compile.toml compile.backend-untraceable: Dynamo's speculate_subgraph unable to trace an attention library's
             autograd.Function (Dao-AILab/flash-attention#596)
+  rcflag    frameworks.toml transformers.remote-code-attn-flag: a remote-code class's attention flags or metadata said in words, the
+            model falling back to eager / SDPA (NVIDIA-NeMo/Megatron-Bridge#4257)
 """
 
 from __future__ import annotations
@@ -76,6 +78,11 @@ SPECULATE = ("[2024-05-02 09:14:11,201] [2/0] torch._dynamo.variables.higher_ord
      ("transformers.helper-moved", None)),
     # autograd
     ("torch.compile with flash_attn_varlen_func prints this every step:\n" + SPECULATE, ("compile.backend-untraceable", "fa2")),
+    # rcflag
+    ("fix: set the attention flags on the remote SigLIP class so Qwen-Omni's audio tower loads flash_attention_2 rather than "
+     "defaulting to eager", ("transformers.remote-code-attn-flag", None)),
+    ("The remote-code model class metadata is missing, so transformers 5.2 falls back to sdpa for the vision encoder",
+     ("transformers.remote-code-attn-flag", None)),
 ])
 def test_round136m_variants(text, want):
     got = first(text)
@@ -103,6 +110,9 @@ def test_round136m_variants(text, want):
      "transformers.helper-moved"),
     # autograd: no attention library named
     ("my custom autograd.Function under torch.compile:\n" + SPECULATE, "compile.backend-untraceable"),
+    # rcflag: a fallback with no remote class's flags named; the user's own switch to eager
+    ("The model falls back to eager attention because flash-attn is not installed", "transformers.remote-code-attn-flag"),
+    ("I changed the remote config to use eager instead of sdpa and it works", "transformers.remote-code-attn-flag"),
 ])
 def test_round136m_near_misses(text, must_not):
     assert must_not not in ids(text), ids(text)
@@ -132,6 +142,7 @@ PIECES = {
     "compile.backend-untraceable": "introspecting the user-defined autograd",
     "triage.raised-in-fa2": "vllm_flash_attn",
     "triage.raised-in-fa3": "vllm_flash_attn",
+    "transformers.remote-code-attn-flag": ("(?:metadata|flags?|attributes?)", "(?:missing|not[ \\t]+(?:set"),
 }
 
 
