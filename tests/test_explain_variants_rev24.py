@@ -1,0 +1,44 @@
+"""rev24 (session 24): near misses of session 24's explain rules, read as a maintainer would, each a variant of our own.
+Each failed on the merged code before its mend (the commit says how it was checked).
+
+1. fa2.missing's "installed" wording (helper ex144's [[line_variant]] near, attribution.toml): a pin in a requirements
+   file, an instruction ("make sure flash_attn is installed") or a question ("should we have flash-attn installed?") shows
+   nothing installed; the finding keeps its plain title.
+2. fa2.wheel-mismatch said in words (helper ex141, versions.toml): a writer who rules the flash-attn / torch mismatch out
+   is not told to force-reinstall flash-attn.
+3. vLLM's flash-attention fork (helper ex141, triage.toml): its dispatcher picks FA2 or FA3 (fa_version); an error that
+   names FA3 raised there is FA3's, never "FlashAttention 2 raised this error".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_doctor.explain import match
+
+NO_MODULE = ("Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    from flash_attn import "
+             "flash_attn_func\nModuleNotFoundError: No module named 'flash_attn'")
+
+
+@pytest.mark.parametrize("text", [
+    "My requirements.txt:\ntorch==2.3.0\ntransformers==4.41.0\nflash_attn==2.5.8\n\n" + NO_MODULE,  # a pin: wanted, not shown installed
+    "WARNING: make sure flash_attn is installed for the fast path\n" + NO_MODULE,  # an instruction
+    "Please ensure flash-attn is installed before running.\n" + NO_MODULE,
+    "Should we have flash-attn installed to run this model? I get:\n" + NO_MODULE,  # a question
+    "Do I have flash_attn installed? I think not:\n" + NO_MODULE,
+    "If we have flash-attn installed, the model uses it. Here:\n" + NO_MODULE,  # a condition
+])
+def test_fa2_missing_installed_only_where_the_text_shows_it(text):
+    found = match(text)
+    top = next(m for m in found if m.entry.id == "fa2.missing")
+    assert "the text shows it" not in top.title, top.title
+
+
+@pytest.mark.parametrize("text", [
+    "$ pip list | grep flash\nflash_attn 2.5.8\n" + NO_MODULE,  # pip list's row (the space form) still shows it
+    "I have flash-attn installed but\n" + NO_MODULE,
+    "We have flash-attn installed in the base env.\n" + NO_MODULE,
+])
+def test_fa2_missing_installed_still_read(text):
+    top = next(m for m in match(text) if m.entry.id == "fa2.missing")
+    assert "the text shows it" in top.title, top.title
