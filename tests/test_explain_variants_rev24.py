@@ -42,3 +42,23 @@ def test_fa2_missing_installed_only_where_the_text_shows_it(text):
 def test_fa2_missing_installed_still_read(text):
     top = next(m for m in match(text) if m.entry.id == "fa2.missing")
     assert "the text shows it" in top.title, top.title
+
+
+@pytest.mark.parametrize("text", [
+    "It is not a version mismatch between torch and flash_attn (I built flash-attn against this torch). The generated images are all black.",
+    "I ruled out a compatibility issue between flash-attn and torch; the job dies in the NCCL all-reduce.",
+    "There is no ABI mismatch between the installed flash-attn and torch 2.6.0, both from the same build.",
+    "This is not caused by your flash-attn and torch versions: the checkpoint itself is corrupted.",
+    "The crash isn't due to the flash_attn and torch versions, it is the dataloader.",
+])
+def test_wheel_mismatch_ruled_out_is_no_reinstall(text):
+    assert not any(m.entry.id == "fa2.wheel-mismatch" for m in match(text)), [m.entry.id for m in match(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "It's a version mismatch between torch and flash_attn, nothing in this repo.",
+    "The failure is most likely due to your flash-attn and torch versions: pick the wheel built for yours.",
+    "The error comes from an ABI mismatch between the installed flash-attn and torch 2.6.0 (cu124).",
+])
+def test_wheel_mismatch_said_still_read(text):
+    assert any(m.entry.id == "fa2.wheel-mismatch" for m in match(text))
