@@ -62,3 +62,24 @@ def test_wheel_mismatch_ruled_out_is_no_reinstall(text):
 ])
 def test_wheel_mismatch_said_still_read(text):
     assert any(m.entry.id == "fa2.wheel-mismatch" for m in match(text))
+
+
+VLLM_FA = "/usr/local/lib/python3.12/dist-packages/vllm/vllm_flash_attn/flash_attn_interface.py"
+
+
+@pytest.mark.parametrize("text", [
+    f"  File \"{VLLM_FA}\", line 245, in flash_attn_varlen_func\n    raise AssertionError(\"FA3 is only supported on devices "
+    "with compute capability >= 8 excluding 8.6 and 8.9\")\nAssertionError: FA3 is only supported on devices with compute "
+    "capability >= 8 excluding 8.6 and 8.9",
+    f"  File \"{VLLM_FA}\", line 240, in flash_attn_varlen_func\n    out = _flash_attn_forward(q, k, v)\n"
+    "RuntimeError: FA3 only supports head dimension at most 256",
+])
+def test_vllm_fork_fa3_message_is_not_fa2s(text):
+    found = match(text)
+    assert not any(m.entry.id == "triage.raised-in-fa2" for m in found), [(m.entry.id, m.backend) for m in found]
+
+
+def test_vllm_fork_fa2_default_kept():
+    text = (f"  File \"{VLLM_FA}\", line 233, in flash_attn_varlen_func\n    out, softmax_lse = torch.ops._vllm_fa2_C.varlen_fwd(\n"
+            "RuntimeError: an error no rule knows")
+    assert any(m.entry.id == "triage.raised-in-fa2" for m in match(text))
