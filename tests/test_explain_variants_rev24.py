@@ -102,3 +102,30 @@ PRAISED = [
 @pytest.mark.parametrize("text", PRAISED)
 def test_praised_backend_is_not_the_failure(text):
     assert not any(m.entry.id.startswith("prose.") for m in match(text))
+
+
+# 5. A platform named as absent (accelerators.toml [absent], accelerator.detect): an app's accelerator probe on a CUDA machine
+# ("torch_musa not installed, skipping Moore Threads support": ex144's MUSA words, and the older platforms' alike) made the text
+# a MUSA / NPU / XPU one, and fa2.missing became fa2.platform-unsupported ("no flash-attn here") for a CUDA user.
+def _probe_line(words: str) -> str:
+    return f"[app] checking accelerators: {words}\n" + NO_MODULE
+
+
+@pytest.mark.parametrize("words", [
+    "torch_musa not installed, skipping Moore Threads support",
+    "torch_npu not installed, skipping Ascend support",
+    "intel_extension_for_pytorch not installed, skipping XPU support",
+    "MUSA driver not detected, using CUDA",
+])
+def test_a_platform_said_absent_is_no_evidence(words):
+    found = match(_probe_line(words))
+    assert found and found[0].entry.id == "fa2.missing", [(m.entry.id, m.backend) for m in found]
+
+
+@pytest.mark.parametrize("words", [
+    "running on Ascend 910B with torch_npu 2.1.0, device npu:0",
+    "torch_musa 1.3.0, device musa:0 (MTT S4000)",
+])
+def test_a_platform_said_present_still_routes(words):
+    found = match(_probe_line(words))
+    assert found and found[0].entry.id == "fa2.platform-unsupported", [(m.entry.id, m.backend) for m in found]
