@@ -62,9 +62,7 @@ STILL_WRONG_FLAT.update({
     _T + "zach8421__group7-bead-qlora__scripts__run_qlora.slurm":
         "refused: the script it runs (scripts/train_qlora.py) is not beside it in the flat layout",
 })
-STILL_WRONG_LAYOUT = dict(STILL_WRONG)
-STILL_WRONG_LAYOUT[_CRISTOVAM] = ("refused: 04_train_sft_qlora.py is read, but not with the options the launcher "
-                                  "hands it on its command line")
+STILL_WRONG_LAYOUT = dict(STILL_WRONG)  # (cristovamperes's launcher read through its script since cfg98)
 
 
 # test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
@@ -76,7 +74,7 @@ globals().update(staged_round("round95m", files_min=58, claimed_min=28, refused_
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (flat 19 / 28 claimed right, repository layout 20 / 28; refused as the benchmark
     counts them 30 / 30 in both, 25 / 30 in the label's words): the xfail lists above are the misses, and no more."""
-    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(19, 20), refused=(30, 30),
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(19, 21), refused=(30, 30),
                   in_words=(25, 25))
 
 
