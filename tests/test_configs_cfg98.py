@@ -57,3 +57,66 @@ def test_a_path_typed_option_names_the_settings_file_the_script_reads(tmp_path, 
         "from pathlib import Path", "import pathlib\nfrom pathlib import Path, PurePath"))
     _put(tmp_path, "configs/run.json", '{"model": "org/m", "train": %s}' % train)
     assert _read(_put(tmp_path, "scripts/launch.sh", _PATH_LAUNCH)) == ("transformers", [], dtype)
+
+
+# a user's wrapper that writes a LLaMA-Factory config by hand from a module-level dict and runs the CLI on it (written
+# for these tests)
+_HAND_YAML = '''import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+SETTINGS = {{
+    "model_name_or_path": "org/base",
+    "stage": "sft",
+    "do_train": True,
+    "finetuning_type": "lora",
+    "lora_target": "all",
+    "dataset": "mine",
+    "template": "qwen",
+    {precision}
+}}
+
+
+def write_config():
+    merged = {{**SETTINGS, "output_dir": str(ROOT / "out")}}
+    path = ROOT / "lf_sft.yaml"
+    with open(path, "w", encoding="utf-8") as fh:
+        for name, val in merged.items():
+            {write}
+    return path
+
+
+def main():
+    cfg = write_config()
+    subprocess.run(["llamafactory-cli", "train", str(cfg)], check=True)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+@pytest.mark.parametrize("write", ['fh.write(f"{name}: {val}\\n")', 'print(f"{name}: {str(val).lower()}", file=fh)'])
+@pytest.mark.parametrize("precision, dtype", [('"bf16": True,', "bfloat16"), ('"fp16": True,', "float16")])
+def test_a_config_written_line_by_line_from_a_dict_is_the_dict(tmp_path, write, precision, dtype):
+    """`for name, val in merged.items(): fh.write(f"{name}: {val}\\n")` writes the YAML the CLI reads: its precision
+    (without the change: LLaMA-Factory, dtype unknown), through `{**SETTINGS, ...}` of the module's dict inside the
+    function (Python's scoping: a name the function never binds is the module's)."""
+    p = _put(tmp_path, "sft.py", _HAND_YAML.format(precision=precision, write=write))
+    assert _read(p) == ("llama-factory", [], dtype)
+
+
+@pytest.mark.parametrize("write", [
+    'fh.write(f"{val}: {name}\\n")',            # not `key: value` lines
+    'fh.write(f"- {name}\\n")',                 # a list of the keys alone
+])
+def test_other_lines_written_from_a_dict_are_not_a_config(tmp_path, write):
+    p = _put(tmp_path, "sft.py", _HAND_YAML.format(precision='"bf16": True,', write=write))
+    assert _read(p) == ("llama-factory", [], None)
+
+
+def test_a_dict_the_function_binds_itself_is_not_the_modules(tmp_path):
+    """A local of the same name shadows the module's dict: its bf16 is not the module's fp16."""
+    text = _HAND_YAML.format(precision='"fp16": True,', write='fh.write(f"{name}: {val}\\n")').replace(
+        "    merged = {**SETTINGS,", '    SETTINGS = {"bf16": True, "stage": "sft"}\n    merged = {**SETTINGS,')
+    assert _read(_put(tmp_path, "sft.py", text)) == ("llama-factory", [], "bfloat16")

@@ -30,9 +30,6 @@ STILL_WRONG = {
                                  "its YAML's `args:` and runs it with subprocess",
     _T + "Akkii88__Lora-Finetuning-Experiments__finetune.py": "dtype '' (the GPU decides), not float32",
     _T + "GOptimistic__chatglm_finetune__finetune_hf.py": "dtype '' (the GPU decides), not float32",
-    "round95m/llama-factory/HarryCUzzz__math-sft-qwen__src__sft_training.py":
-        "dtype '': the LLaMA-Factory config it writes by hand (`f.write(f\"{key}: ...\")` over {**CONFIG, ...}) is not "
-        "read",
     "round95m/unsloth/viktorromenskiy-glitch__text2sql-qlora-lab__scripts__train.py":
         "read as transformers: the FastLanguageModel load sits in the repository's src/model.py",
 }
@@ -75,7 +72,7 @@ globals().update(staged_round("round95m", files_min=58, claimed_min=28, refused_
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (flat 19 / 28 claimed right, repository layout 20 / 28; refused as the benchmark
     counts them 30 / 30 in both, 25 / 30 in the label's words): the xfail lists above are the misses, and no more."""
-    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(19, 21), refused=(30, 30),
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(20, 22), refused=(30, 30),
                   in_words=(25, 25))
 
 
