@@ -1198,6 +1198,10 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         if isinstance(node, ast.Name):
             assigns = [a for a in own_nodes(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
                        and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id and a.lineno < before]
+            if not assigns and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not bound_in(node.id, scope):
+                # a name the function never binds is the module's (Python's scoping): `{**CONFIG, "output_dir": ...}`
+                # in a function over a module-level CONFIG dict (round 95m's HarryCUzzz sft_training.py)
+                return dict_value(node, t, 1 << 30, depth + 1)
             if not assigns:
                 return None
             last = max(assigns, key=lambda a: a.lineno)
@@ -1218,6 +1222,16 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                         out[key.value] = val
             return out
         return None
+
+    def bound_in(name, scope):
+        """Whether a function binds `name` itself (a parameter, an assignment, a loop or `with` target, an import)."""
+        a = scope.args
+        if name in [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] + \
+                [x.arg for x in (a.vararg, a.kwarg) if x is not None]:
+            return True
+        return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)) or
+                   isinstance(n, ast.alias) and (n.asname or n.name) == name or
+                   isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names for n in own_nodes(scope))
 
     def param_texts(name, scope, depth):
         """The texts a function's parameter `name` holds: its default, else what every call of the function gives it
@@ -1319,6 +1333,15 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         return None
 
     out = []
+    for loop in ast.walk(t):
+        # a YAML written by hand, one `key: value` line per item of a dict (`for key, value in cfg.items():
+        # f.write(f"{key}: {value}\n")` in a `with open(P, "w") as f`: round 95m's HarryCUzzz sft_training.py, "written by
+        # hand to avoid a dependency", then `llamafactory-cli train P`): the dict is the file's settings
+        written = _lines_written(loop)
+        if written is not None:
+            data = dict_value(written[0], scope_of(loop), loop.lineno)
+            if isinstance(data, dict) and data:
+                out.append((target_of(written[1]), data))
     for n in ast.walk(t):
         fname = n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else \
             n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else None
@@ -1359,6 +1382,30 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                 if isinstance(lit, str):
                     out.append((lit, data))
     return out
+
+
+def _lines_written(loop):
+    """(the dict, the write call) of `for K, V in D.items():` whose body writes each item as a YAML line: `X.write(
+    f"{K}: ...")` or `print(f"{K}: ...", file=X)`, the line starting with the key and a colon; None for any other loop."""
+    import ast
+
+    if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2
+            and isinstance(loop.target.elts[0], ast.Name) and isinstance(loop.iter, ast.Call)
+            and isinstance(loop.iter.func, ast.Attribute) and loop.iter.func.attr == "items" and not loop.iter.args):
+        return None
+    key = loop.target.elts[0].id
+
+    def key_line(s):
+        return isinstance(s, ast.JoinedStr) and len(s.values) > 1 and isinstance(s.values[0], ast.FormattedValue) and \
+            isinstance(s.values[0].value, ast.Name) and s.values[0].value.id == key and \
+            isinstance(s.values[1], ast.Constant) and str(s.values[1].value).startswith(":")
+
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and n.args and key_line(n.args[0]) and (
+                isinstance(n.func, ast.Attribute) and n.func.attr == "write" or
+                isinstance(n.func, ast.Name) and n.func.id == "print" and any(k.arg == "file" for k in n.keywords)):
+            return loop.iter.func.value, n
+    return None
 
 
 def _path_of(node):

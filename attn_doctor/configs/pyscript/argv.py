@@ -375,6 +375,10 @@ def argv_options(tree, words: list) -> dict | None:
                 return None
         elif tname in (None, "str"):
             out[dest] = ast.Constant(value=val)
+        elif tname in _PATH_TYPES:
+            # argparse applies `type=Path` to the word (argparse.py _get_value: type_func(arg_string)): the path itself,
+            # as a string default under that type is (_add_argument_defaults)
+            out[dest] = _path_node(ast.Constant(value=val))
         elif action == "cli":
             out[dest] = RUNTIME  # (a Typer / Click parameter of another type, `Path`, an enum: given, its object not known)
         else:
@@ -430,6 +434,15 @@ def _add_arguments(tree):
             yield names, dest, kw
 
 
+# pathlib's classes a script hands argparse as `type=`: the word or string default becomes that path
+_PATH_TYPES = ("Path", "PurePath", "PosixPath")
+
+
+def _path_node(word: ast.Constant) -> ast.Call:
+    """`Path(word)`: what argparse hands the script for a word under a pathlib `type=`, as the values module reads it."""
+    return ast.Call(func=ast.Name(id="Path"), args=[word], keywords=[])
+
+
 def _type_name(typ) -> str | None:
     """The name of an add_argument `type=` (`int`, `str2bool`, `utils.str_to_bool`); None for anything else."""
     return typ.id if isinstance(typ, ast.Name) else typ.attr if isinstance(typ, ast.Attribute) else None
@@ -443,9 +456,9 @@ def _add_argument_defaults(tree):
             d = kw["default"]
             typ = kw.get("type")
             tname = _type_name(typ)
-            if isinstance(d, ast.Constant) and isinstance(d.value, str) and tname in ("Path", "PurePath", "PosixPath"):
+            if isinstance(d, ast.Constant) and isinstance(d.value, str) and tname in _PATH_TYPES:
                 # argparse runs type over a string default (`type=Path, default="configs/x.yaml"`): the path itself
-                d = ast.Call(func=ast.Name(id="Path"), args=[d], keywords=[])
+                d = _path_node(d)
             elif isinstance(d, ast.Constant) and isinstance(d.value, str) and typ is not None and tname != "str":
                 if tname and "bool" in tname.lower():
                     d = ast.Constant(value=d.value.strip().lower() in _TRUE_WORDS)
