@@ -2361,17 +2361,35 @@ def config_data(doc: dict, path, suffix: str = "") -> dict | None:
 
 def with_accelerate_config(doc: dict, launcher: dict) -> dict:
     """The launcher's settings with those of the accelerate config file it names (`accelerate launch --config_file
-    accel.yaml ...`) under them, when that file is here (beside the launch file, or written by it): `accelerate launch`
-    takes mixed_precision and dynamo_config.{dynamo_backend, dynamo_mode} from the file for the flags it is not given
-    (huggingface/accelerate@16cb6eb commands/launch.py:1212, 1281-1285; commands/config/config_args.py)."""
+    accel.yaml ...`), or of the default config the launch file writes, under them, when that file is here (beside the
+    launch file, or written by it): `accelerate launch` takes mixed_precision and dynamo_config.{dynamo_backend,
+    dynamo_mode} from the file for the flags it is not given (huggingface/accelerate@16cb6eb commands/launch.py:1212,
+    1281-1285; commands/config/config_args.py)."""
     path = launcher.get("config_file")
-    data = config_data(doc, path) if isinstance(path, str) and path else None
+    if isinstance(path, str) and path:
+        data = config_data(doc, path)
+    else:
+        # no --config_file: accelerate reads its default config, $HF_HOME/accelerate/default_config.yaml (HF_HOME
+        # defaults to ~/.cache/huggingface; commands/config/config_args.py:32-40, commands/launch.py:1212), which is the
+        # user's machine's unless the launch file writes it itself (`cat > ~/.cache/huggingface/accelerate/
+        # default_config.yaml <<EOF`, a Dockerfile's `tee`)
+        written = [n for n in doc.get("files") or {} if re.search(r"(?:^|/)accelerate/default_config\.(?:yaml|json)$", n)]
+        data = config_data(doc, written[-1]) if written else None
     if not data:
         return launcher
     out = dict(launcher)
-    if given(data.get("mixed_precision")) and not given(out.get("mixed_precision")):
-        out["mixed_precision"] = str(data["mixed_precision"]).strip().lower()
+    mp = data.get("mixed_precision")
+    if not given(mp):
+        # a config without mixed_precision: None, or "fp16" for an old file's `fp16: true` (config_args.py:113-114),
+        # and `accelerate launch` then runs with "no" (launch.py:1281-1283), which it puts in the script's
+        # ACCELERATE_MIXED_PRECISION like any other value (utils/launch.py:175)
+        mp = "fp16" if data.get("fp16") is True else "no"
+    if not given(out.get("mixed_precision")):  # `accelerate launch --mixed_precision X` wins over the file
+        out["mixed_precision"] = str(mp).strip().lower()
     dyn = data.get("dynamo_config") if isinstance(data.get("dynamo_config"), dict) else {}
+    if "dynamo_backend" in data and not dyn:
+        # an old file's top-level dynamo_backend (config_args.py:117-119: "NO" is none)
+        dyn = {"dynamo_backend": data["dynamo_backend"]}
     for k in ("dynamo_backend", "dynamo_mode"):
         if given(dyn.get(k)) and not given(out.get(k)):
             out[k] = str(dyn[k]).strip().lower()

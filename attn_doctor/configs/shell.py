@@ -366,9 +366,12 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 body = heredocs[n][0]
                 commands.extend(parse(_preamble(env) + body, name, _depth + 1).commands)
                 continue
-            m = re.search(r"(?<![<>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)", line) if n in heredocs else None
+            # `cat > "$CONFIG" <<EOF`, or `tee FILE <<EOF` / `sudo tee FILE > /dev/null <<EOF` (tee copies its input
+            # to FILE: a Dockerfile's `tee /huggingface/accelerate/default_config.yaml <<EOT`)
+            m = (re.search(r"\btee\s+(?:-a\s+|--append\s+)?(\"[^\"]+\"|'[^']+'|[^\s;&|<>-][^\s;&|<>]*)", line)
+                 or re.search(r"(?<![<>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)", line)) if n in heredocs else None
             if m:
-                # `cat > "$CONFIG" <<EOF ... EOF`: the script writes a file (a trainer YAML) it runs next
+                # the script writes a file (a trainer YAML) it runs next
                 body, quoted = heredocs[n]
                 files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else \
                     _function_values(expand(body, env, dialect), funcs, env)

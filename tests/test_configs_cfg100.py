@@ -1,0 +1,93 @@
+"""cfg100 (session 24, issue 24): what a user's launch and settings bring. Variants written here, each one read the
+way the run reads it (the trainers' and accelerate's sources are cited in the readers).
+
+1. musubi-tuner's Z-Image without mixed precision runs its DiT, and so the attention, in float32 (configs/musubi.py
+   _float32_attention); `--use_32bit_attention` does not change the dtype the backend gets.
+2. accelerate's config file without mixed_precision ("no"; an old file's `fp16: true` is fp16), the default config a
+   launch file writes itself, and `accelerate launch --mixed_precision X` over the file (configs.with_accelerate_config).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_doctor import configs
+
+ZIMAGE = ("src/musubi_tuner/zimage_train_network.py --dit z.safetensors --vae vae.safetensors --text_encoder "
+          "te.safetensors --dataset_config ds.toml --network_module networks.lora_zimage")
+
+
+def _read(tmp_path, text: str, name: str = "train.sh", **files) -> dict:
+    for n, body in files.items():
+        (tmp_path / n.replace("__", ".")).write_text(body)
+    p = tmp_path / name
+    p.write_text("#!/bin/bash\n" + text + "\n")
+    return configs.load(str(p))
+
+
+@pytest.mark.parametrize("launch, backend, expected", [
+    # no mixed precision anywhere: Accelerator "no", DiT float32 (zimage_train_network.py:42-44)
+    ("accelerate launch --mixed_precision no {z} --flash_attn", "fa2", "float32"),
+    ("accelerate launch --mixed_precision no {z} --sage_attn --use_32bit_attention", "sage", "float32"),
+    ("python {z} --mixed_precision no --flash3", "fa3", "float32"),
+    # bf16 autocast: q, k, v in bfloat16 whatever --use_32bit_attention says
+    ("accelerate launch --mixed_precision bf16 {z} --flash_attn --use_32bit_attention", "fa2", None),
+    ("accelerate launch --mixed_precision no {z} --flash_attn --mixed_precision fp16", "fa2", None),
+    # another architecture's DiT is bfloat16 by default (training/trainer_base.py:1474)
+    ("accelerate launch --mixed_precision no src/musubi_tuner/wan_train_network.py --task t2v-1.3B --dit w.safetensors "
+     "--dataset_config ds.toml --flash_attn --network_module networks.lora_wan", "fa2", None),
+    # the full fine-tune with --full_bf16 loads the DiT in bfloat16 (zimage_train.py:107)
+    ("accelerate launch --mixed_precision no src/musubi_tuner/zimage_train.py --dit z.safetensors --vae v.safetensors "
+     "--text_encoder te.safetensors --dataset_config ds.toml --flash_attn --full_bf16", "fa2", None),
+])
+def test_zimage_attention_dtype(tmp_path, launch, backend, expected):
+    cfg = _read(tmp_path, launch.format(z=ZIMAGE))
+    assert cfg["trainer"] == "musubi" and [a["backend"] for a in cfg["attention"]] == [backend]
+    assert cfg["attention_dtype"] == expected
+
+
+def test_zimage_float32_finding_names_a_pasteable_fix(tmp_path):
+    from attn_doctor import knowledge
+
+    cfg = _read(tmp_path, f"accelerate launch --mixed_precision no {ZIMAGE} --flash_attn")
+    assert cfg["fixes"]["attention_dtype"].startswith("--mixed_precision bf16")
+    assert knowledge.get("config.attention-dtype-unsupported").severity == "error"
+
+
+ACCEL = "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nnum_machines: 1\nnum_processes: 2\n"
+WAN = ("src/musubi_tuner/wan_train_network.py --task t2v-1.3B --dit w.safetensors --dataset_config ds.toml --sdpa "
+       "--network_module networks.lora_wan")
+
+
+@pytest.mark.parametrize("launch, files, mp, compiled", [
+    # a config file without mixed_precision: accelerate launches with "no" (commands/launch.py:1281-1283)
+    ("accelerate launch --config_file accel.yaml {w}", {"accel__yaml": ACCEL}, "no", False),
+    # an old file's `fp16: true` and top-level dynamo_backend (commands/config/config_args.py:113-119)
+    ("accelerate launch --config_file accel.yaml {w}", {"accel__yaml": ACCEL + "fp16: true\ndynamo_backend: INDUCTOR\n"},
+     "fp16", True),
+    ("accelerate launch --config_file accel.yaml {w}", {"accel__yaml": ACCEL + "dynamo_backend: 'NO'\n"}, "no", False),
+    # the launch line's --mixed_precision wins over the file's
+    ("accelerate launch --config_file accel.yaml --mixed_precision bf16 {w}",
+     {"accel__yaml": ACCEL + "mixed_precision: fp16\n"}, "bf16", False),
+    # no --config_file: the default config the launch file writes itself
+    ("mkdir -p ~/.cache/huggingface/accelerate\ncat > ~/.cache/huggingface/accelerate/default_config.yaml <<EOF\n"
+     + ACCEL + "mixed_precision: bf16\nEOF\naccelerate launch {w}", {}, "bf16", False),
+    ("tee /huggingface/accelerate/default_config.yaml <<EOT\n" + ACCEL + "EOT\naccelerate launch {w}", {}, "no", False),
+    # no --config_file and no default config written here: the user's machine's, not known
+    ("accelerate launch {w}", {"accel__yaml": ACCEL + "mixed_precision: bf16\n"}, None, False),
+])
+def test_accelerate_config_precision(tmp_path, launch, files, mp, compiled):
+    cfg = _read(tmp_path, launch.format(w=WAN), **files)
+    assert cfg["trainer"] == "musubi"
+    assert cfg["mixed_precision"] == mp
+    assert cfg["compile"]["enabled"] is compiled
+
+
+def test_accelerate_config_without_precision_is_float32_for_diffusers(tmp_path):
+    """diffusers' examples hand Accelerator the script's --mixed_precision (default None), which takes accelerate's:
+    a --config_file without mixed_precision launches with "no", float32 weights (the session 23 stress set's
+    `accelerate` decoration of round3b's p4vv37 train_lora.sh read dtype unknown)."""
+    launch = ("accelerate launch --config_file accel.yaml train_dreambooth_lora_sdxl.py --pretrained_model_name_or_path=m "
+              "--instance_data_dir=d --enable_xformers_memory_efficient_attention")
+    got = [_read(tmp_path, launch, accel__yaml=text)["dtype"] for text in (ACCEL, ACCEL + "mixed_precision: bf16\n")]
+    assert got == ["float32", "bfloat16"]
