@@ -91,3 +91,67 @@ def test_accelerate_config_without_precision_is_float32_for_diffusers(tmp_path):
               "--instance_data_dir=d --enable_xformers_memory_efficient_attention")
     got = [_read(tmp_path, launch, accel__yaml=text)["dtype"] for text in (ACCEL, ACCEL + "mixed_precision: bf16\n")]
     assert got == ["float32", "bfloat16"]
+
+
+# -- 3. launch-line forms -----------------------------------------------------------------------------------------------
+
+SWIFT = "swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type lora --torch_dtype bfloat16 --dataset d"
+
+
+@pytest.mark.parametrize("end, required", [
+    (" > train.log 2>&1 &", []), (" &> train.log &", []), (" & wait", []), (";", []), (" >> train.log", []),
+    ("", ["fa2"]),  # a docs snippet that lost its continuation: the option line under it is more of the command
+])
+def test_a_line_of_options_under_a_command_that_ended_is_not_glued_to_it(tmp_path, end, required):
+    """bash ends a command at a background `&`, a `;` or its line's end after a redirection: a line of options under
+    it is a command of its own (session 23's stress set: round 68m's sft.sh under `nohup ... > train.log 2>&1 &`)."""
+    cfg = _read(tmp_path, f"nohup {SWIFT}{end}\n    --attn_impl flash_attn")
+    assert (cfg["trainer"], cfg["required"]) == ("ms-swift", required)
+
+
+def _entry_package(root, guard: bool):
+    from configs_corpus import put
+
+    put(root, "train.py", "from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n\n\n"
+        "def main(bf16=False, attn=\"sdpa\"):\n"
+        "    model = AutoModelForCausalLM.from_pretrained(\"Qwen/Qwen2.5-0.5B\", attn_implementation=attn)\n"
+        "    Trainer(model=model, args=TrainingArguments(output_dir=\"out\", bf16=bf16)).train()\n"
+        + ("\n\nif __name__ == \"__main__\":\n    main()\n" if guard else ""))
+
+
+@pytest.mark.parametrize("guard", [False, True])
+@pytest.mark.parametrize("launch", [
+    "python -c \"from train import main; main(bf16=True, attn=\\\"flash_attention_2\\\")\"",
+    "python -c 'import train; train.main(True, \"flash_attention_2\")'",
+    "CUDA_VISIBLE_DEVICES=0 python3 -u -c 'from train import main\nmain(attn=\"flash_attention_2\", bf16=True)' &> log &",
+])
+def test_python_c_code_is_read_as_a_script_of_the_launch_folder(tmp_path, launch, guard):
+    """`python -c CODE` runs CODE as a script with the launch's folder on sys.path: the values it hands an imported
+    function are the run's; the module's own `if __name__ == "__main__": main()` does not run when imported."""
+    from configs_corpus import put, trainer_reading
+
+    _entry_package(tmp_path, guard)
+    assert trainer_reading(put(tmp_path, "run.sh", "#!/bin/bash\n" + launch + "\n")) == ("transformers", ["fa2"], "bfloat16")
+
+
+def test_an_entry_script_reads_the_values_it_hands_not_the_modules_main_block(tmp_path):
+    from configs_corpus import put, trainer_reading
+
+    _entry_package(tmp_path, guard=True)
+    put(tmp_path, "run.py", "from train import main\n\nmain(bf16=True, attn=\"flash_attention_2\")\n")
+    assert trainer_reading(tmp_path / "run.py") == ("transformers", ["fa2"], "bfloat16")
+
+
+@pytest.mark.parametrize("launch, read", [
+    ("PYTHONPATH=src\npython scripts/train.py", False),  # the shell's variable only: the import fails
+    ("PYTHONPATH=src  # the package\npython scripts/train.py", False),
+    ("PYTHONPATH=src\nexport PYTHONPATH\npython scripts/train.py", True),
+    ("set -a\nPYTHONPATH=src\nset +a\npython scripts/train.py", True),
+    ("PYTHONPATH=src python scripts/train.py", True),
+])
+def test_a_pythonpath_assignment_reaches_the_script_only_when_exported(tmp_path, launch, read):
+    from configs_corpus import put, trainer_reading
+    from test_configs_cfg96 import FA2, _src_package
+
+    _src_package(tmp_path)
+    assert trainer_reading(put(tmp_path, "run.sh", "#!/bin/bash\n" + launch + "\n")) == (FA2 if read else "refused")

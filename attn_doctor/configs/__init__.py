@@ -1153,6 +1153,8 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                                  f"trains is in that script, so give attn-doctor that script"
                                  if sub is None and script.endswith(".py") else ""))
         entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
+        if entry is None and doc["fmt"] == "text" and not handed_over:
+            entry = _code_run(doc, path)
         if entry is not None:
             return entry
         loop = _module("transformers").own_loop(doc) if doc["fmt"] == "python" else None
@@ -1509,11 +1511,51 @@ def _through_own_modules(doc: dict, path: str):
     if not texts:
         return None
     try:
-        name, sdoc, det = detect(path, "\n".join([doc["text"], *texts]), handed_over=True)
+        name, sdoc, det = detect(path, "\n".join([doc["text"], *map(_as_imported, texts)]), handed_over=True)
     except UsageError:
         return None
     return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} calls functions of {len(texts)} module(s) of its "
                                            f"repository"] + det["evidence"])
+
+
+def _as_imported(text: str) -> str:
+    """A module's text as importing it runs it: its top-level `if __name__ == "__main__":` block left out (__name__ is
+    then the module's name, so that block runs only when the file is the script: `python train.py`), which would read as
+    a second call of the function the entry script calls, handing other values (`main()` beside the script's
+    `main(bf16=True)`). Text that does not parse is kept whole."""
+    import ast
+
+    from .pyscript import tree
+
+    t = tree(text)
+    if t is None:
+        return text
+    lines = text.split("\n")
+    for n in reversed(t.body):
+        if isinstance(n, ast.If) and not n.orelse and isinstance(n.test, ast.Compare) and \
+                {ast.unparse(n.test.left), *map(ast.unparse, n.test.comparators)} in ({"__name__", "'__main__'"},) and \
+                n.end_lineno <= len(lines):
+            del lines[n.lineno - 1:n.end_lineno]
+    return "\n".join(lines)
+
+
+def _code_run(doc: dict, path: str):
+    """detect()'s answer for a launch file whose command runs `python -c CODE` where CODE calls functions of the user's
+    own modules (`python -c "from train import main; main(bf16=True)"`): Python runs CODE as a script with the folder
+    the command runs in first on sys.path (Python's command line, -c), so it is read as a script of that folder would be
+    (_through_own_modules: CODE, then the modules that define what it calls). None when no command runs such code or
+    the joined text is claimed by no reader."""
+    for cmd in [doc.get("command")] + list(doc.get("commands") or []):
+        code = getattr(cmd, "code", None)
+        if not code:
+            continue
+        sub = make_doc(os.path.join(os.path.dirname(os.path.abspath(path)), "-c.py"), code)
+        found = _through_own_modules(sub, sub["path"])
+        if found is not None:
+            name, sdoc, det = found
+            return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} runs `python -c` code that calls functions "
+                                                   f"of the repository's modules"] + det["evidence"][1:])
+    return None
 
 
 def _module_object_calls(doc: dict, t, written: bool = False) -> list | dict:
@@ -1832,16 +1874,9 @@ def _launch_environ(doc: dict, script: str) -> dict:
                None)
     if cmd is None:
         return {}
-    text = doc.get("text") or ""
-    lines = text.splitlines()
-    at = lines[cmd.line - 1] if 0 < cmd.line <= len(lines) else ""
     out = {}
     for k, v in (cmd.env or {}).items():
-        if not isinstance(v, str) or not known(v):
-            continue
-        exported = re.search(r"(?m)^\s*(?:export|declare\s+-x|typeset\s+-x)\s+(?:[^#\n;]*\s)?" + re.escape(k) + r"\b", text)
-        prefixed = re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(k) + r"=", at)
-        if exported or prefixed:
+        if isinstance(v, str) and known(v) and _exported(doc, cmd, k):
             out[k] = v
     roots = _pythonpath_dirs(doc, cmd)
     if roots:
@@ -1858,6 +1893,19 @@ def _launch_environ(doc: dict, script: str) -> dict:
     return out
 
 
+def _exported(doc: dict, cmd, name: str) -> bool:
+    """Whether the variable NAME the launch file sets is in the environment of the program `cmd` runs: bash hands a
+    program only exported variables (`export NAME=v`, `export NAME`, `declare -x` / `typeset -x`, any assignment after
+    `set -a` / `set -o allexport`) and the assignments in front of its command line (`NAME=v python train.py`); a plain
+    `NAME=v` line only sets the shell's own variable (bash(1), ENVIRONMENT)."""
+    text = doc.get("text") or ""
+    lines = text.splitlines()
+    at = lines[cmd.line - 1] if 0 < cmd.line <= len(lines) else ""
+    return bool(re.search(r"(?m)^\s*(?:export|declare\s+-x|typeset\s+-x)\s+(?:[^#\n;]*\s)?" + re.escape(name) + r"\b", text)
+                or re.search(r"(?m)^\s*set\s+(?:-[a-zA-Z]*a[a-zA-Z]*|-o\s+allexport)\b", text)
+                or re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(name) + r"=", at))
+
+
 def _pythonpath_dirs(doc: dict, cmd) -> list:
     """The folders of this checkout the launch puts on the command's PYTHONPATH (`PYTHONPATH=src python train.py`,
     `export PYTHONPATH=$PWD/src:$PYTHONPATH`, `${PYTHONPATH}:$(pwd)/lib`), which Python searches for the script's
@@ -1871,6 +1919,9 @@ def _pythonpath_dirs(doc: dict, cmd) -> list:
     value = (cmd.env or {}).get("PYTHONPATH") if cmd is not None else None
     if not isinstance(value, str):
         return []
+    if re.search(r"(?m)^[ \t]*PYTHONPATH=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)[ \t]*;?[ \t]*(?:#.*)?$", doc.get("text") or "") \
+            and not _exported(doc, cmd, "PYTHONPATH"):
+        return []  # `PYTHONPATH=src` on a line of its own, never exported: the shell's variable, not the program's
     base = launcher_dir(doc)
     out = []
     for entry in re.split(r"[:;]", value.strip("\"'")):

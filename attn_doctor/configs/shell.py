@@ -109,6 +109,7 @@ class Command:
     # args+=(--sdpa)` with $x unset here); they are not in `words`/`args`, readers report them as possible
     maybe: list = field(default_factory=list)
     image: str | None = None  # the container image it runs in (`apptainer exec IMAGE ...`, `docker run IMAGE ...`)
+    code: str | None = None  # `python -c CODE`: the Python text it runs
 
     @property
     def head(self) -> list:
@@ -164,6 +165,12 @@ def dialect_of(name: str, text: str) -> str:
 _MACHINE_PROBE = re.compile(r"^(?:not \()?\s*(?:!\s*)?(?:\S*/)?(?:python[0-9.]*\s+-c\s+['\"]\s*(?:import|from)\s|"
                             r"pip[0-9.]*\s+(?:show|list)\b|(?:python[0-9.]*\s+-m\s+pip\s+show)\b|nvidia-smi\b|"
                             r"command\s+-v\s|which\s|hash\s)")
+
+
+# the end of a command line that ends the command there: a background `&` (not `&&`) or `;` last, or an output
+# redirection (`> log`, `2>&1`, `&> log`, `>> log`); quoted text is taken out first (_QUOTED)
+_TERMINATED = re.compile(r"(?<![&|>])&\s*(?:wait\b.*)?$|;\s*$|(?:^|\s)(?:\d?>>?|&>>?)\s*\S")
+_QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'[^']*'")
 
 
 def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, _funcs: dict | None = None) -> Script:
@@ -503,6 +510,11 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # `MP=$(yq -r '.training.mixed_precision' "$CONFIG")`: the value the settings file here holds
                 env[got[0]] = got[1]
                 continue
+        if dialect == "posix" and _TERMINATED.search(_QUOTED.sub("", line)):
+            # `nohup swift sft ... > train.log 2>&1 &`, `python train.py --a 1 & wait`, `... ;`: the command ends on
+            # its line (backgrounded, or its output sent to a file): a line of options under it is a command of its
+            # own to bash, never more of this one (the docs-snippet rule below)
+            broken.add(n)
         for words in words_of(expand(line, env, dialect), dialect):
             if words[0].startswith("-") and commands and commands[-1].line < n and \
                     ends.get(commands[-1].line, -1) + 1 == n and commands[-1].line not in broken:
@@ -1511,6 +1523,8 @@ def _python(cmd: Command, rest: list[str]) -> Command:
         mod = _code_cli_module(rest[1]) if len(rest) > 1 else None
         if mod is not None and _cli_module(cmd, mod, rest[2:]):
             cmd.module = mod
+        elif len(rest) > 1:
+            cmd.code, cmd.args = rest[1], rest[2:]  # (read as a script of its own: configs._code_run)
         return cmd
     if rest[:1] == ["-m"] and len(rest) > 1:
         mod = rest[1]
