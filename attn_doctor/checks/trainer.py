@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shlex
 
-from ..backends import SPECS, cap_str
+from ..backends import FLASH_LIB, SPECS, cap_str
 from ..facts import view
 from ..knowledge import finding
 from . import Context, check
@@ -194,9 +194,7 @@ def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
 
 def _axolotl(facts: dict, cfg: dict, attn: list[dict]):
     """axolotl swaps FlashAttention 2/3 for FlashAttention 4 on sm90-sm110 when flash_attn.cute imports."""
-    # attn_implementation values for which axolotl patches transformers' flash_attn imports (attn_uses_flash_lib)
-    from ..configs.axolotl import FLASH_LIB
-
+    # (FLASH_LIB: the attn_implementation values for which axolotl patches transformers' flash_attn imports)
     fa4 = view.dist_version(facts, "flash-attn-4")
     names = [a["name"] for a in attn if a["name"] in FLASH_LIB]
     if not fa4 or not names:

@@ -1569,23 +1569,15 @@ def _module_object_calls(doc: dict, t, written: bool = False) -> list | dict:
     library's modules are never looked for (_LIBRARIES); a name the script rebinds is not a module any more."""
     import ast
 
-    from .pyscript import _LIBRARIES, tree
+    from .pyscript import own_imports
 
     bound: dict = {}  # name -> (module, level, the dotted modules the import statement itself imports)
-    for n in ast.walk(t):
-        if isinstance(n, ast.Import):
-            for a in n.names:
-                if a.name.split(".")[0] in _LIBRARIES:
-                    continue
-                parts = a.name.split(".")
-                chain = {".".join(parts[:i + 1]) for i in range(len(parts))}
-                bound[a.asname or parts[0]] = (a.name if a.asname else parts[0], 0, chain)
-        elif isinstance(n, ast.ImportFrom) and (n.level or n.module and n.module.split(".")[0] not in _LIBRARIES):
-            for a in n.names:
-                sub = ".".join(x for x in (n.module, a.name) if x)
-                if a.name != "*" and (n.module is None or own_definition(doc, n.module, n.level, a.name) is None) and \
-                        _module_file(doc, sub, n.level, package=True):
-                    bound[a.asname or a.name] = (sub, n.level, {sub})
+    for name, module, level, chain, source, attr in own_imports(t):
+        # (`from a import b`: a's attribute b when a defines it, else its submodule a.b when that file is here)
+        if source is None and attr is None or attr != "*" and \
+                (source is None or own_definition(doc, source, level, attr) is None) and \
+                _module_file(doc, module, level, package=True):
+            bound[name] = (module, level, chain)
     rebound = {x.id for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For))
                for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(tg)
                if isinstance(x, ast.Name)}
