@@ -461,10 +461,7 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
     dataset = None
     if given(s.get("dataset_config")):
         _, dataset = _read_side_toml(str(s["dataset_config"]), base)
-    attention_dtype = _float32_attention(family, script, mp, s, generate)
     fixes = {
-        "attention_dtype": "mixed_precision = \"bf16\"   # or sdpa / xformers = true, which take float32" if not cmd
-        else "--mixed_precision bf16   # or --sdpa / --xformers, which take float32",
         "compile": "compile = true" if not cmd else "--compile",
         "split_attn": "split_attn = true   # in the TOML" if not cmd else "--split_attn",
         "sage": ("sdpa = true   # instead of sage_attn = true" if not cmd else "--sdpa   # instead of --sage_attn"),
@@ -484,15 +481,16 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         "split_attn_needed": _split_needed(family, runs, _batch_size(dataset)),  # the backend that runs
         "sage_training": "sage_attn" in flags and not generate,  # sageattn is for inference
         "generation": generate,  # --attn_mode defaults to torch (SDPA): no backend flag is needed
-        "attention_dtype": attention_dtype,
-        "attention_dtype_why": "Z-Image's DiT in float32 without mixed precision" if attention_dtype else None,
         "config_file_unread": bool(s.get("config_file_unread")),
         "fixes": fixes,
+        # the dtype the attention's tensors have where it is not the mixed-precision one (checks/trainer.py)
+        **_float32_attention(family, script, mp, s, generate, fixes, cmd),
     }
 
 
-def _float32_attention(family, script, mp, s: dict, generate: bool) -> str | None:
-    """"float32" when the run hands the attention float32 tensors, else None (the mixed-precision dtype, or not known).
+def _float32_attention(family, script, mp, s: dict, generate: bool, fixes: dict, cmd: bool) -> dict:
+    """{attention_dtype: "float32", attention_dtype_why} when the run hands the attention float32 tensors (and the fix
+    line, into `fixes`), else nothing (the mixed-precision dtype, or not known).
     Z-Image's trainers load the DiT in float32 unless mixed precision is fp16 / bf16 (kohya-ss/musubi-tuner@30c658c
     src/musubi_tuner/zimage_train_network.py:42-44; zimage_train.py:107 unless --full_bf16), and with mixed precision
     "no" accelerate's autocast is off: q, k and v come out of the DiT's float32 linears and modules/attention.py:82-300
@@ -501,10 +499,12 @@ def _float32_attention(family, script, mp, s: dict, generate: bool) -> str | Non
     RMSNorm and the rotary embedding cast back to their input's dtype, zimage_model.py:90-99, 136-141). The other
     architectures load the DiT in bfloat16 by default (training/trainer_base.py:1474)."""
     if family != "zimage" or generate or mp != "no" or as_bool(s.get("fp8_base")):
-        return None  # (an fp8 DiT's linears are patched: not read here)
+        return {}  # (an fp8 DiT's linears are patched: not read here)
     if os.path.basename(str(script or "")) == "zimage_train" and as_bool(s.get("full_bf16")):
-        return None
-    return "float32"
+        return {}
+    fixes["attention_dtype"] = ("--mixed_precision bf16   # or --sdpa / --xformers, which take float32" if cmd else
+                                "mixed_precision = \"bf16\"   # or sdpa / xformers = true, which take float32")
+    return {"attention_dtype": "float32", "attention_dtype_why": "Z-Image's DiT in float32 without mixed precision"}
 
 
 def _with_config_file(settings: dict, misses: list, base, doc: dict | None = None) -> tuple[dict, list]:
