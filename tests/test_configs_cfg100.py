@@ -155,3 +155,16 @@ def test_a_pythonpath_assignment_reaches_the_script_only_when_exported(tmp_path,
 
     _src_package(tmp_path)
     assert trainer_reading(put(tmp_path, "run.sh", "#!/bin/bash\n" + launch + "\n")) == (FA2 if read else "refused")
+
+
+@pytest.mark.parametrize("element", [
+    "--gradient_accumulation_steps $(expr 64 / $NPROC)",  # a command substitution among the words (round 6a's form)
+    "--gradient_accumulation_steps $((64 / 4))",
+    '--optimizer_args "betas=(0.9,0.99)" "weight_decay=0.0"',  # a parenthesis in quoted text (round 21's form)
+])
+def test_an_array_ends_at_its_own_closing_parenthesis(tmp_path, element):
+    """A bash array's words run to its own `)`, not to one of `$(...)`, `$((...))` or quoted text among them: the words
+    after it are the array's (session 23's stress set put options in an array: `argsarray` lost them)."""
+    cfg = _read(tmp_path, "NPROC=4\nARGS=(\n  --model Qwen/Qwen2.5-7B\n  " + element +
+                "\n  --torch_dtype bfloat16  # (bf16)\n  --attn_impl flash_attn\n)\nswift pt \"${ARGS[@]}\"")
+    assert (cfg["trainer"], cfg["required"], cfg["dtype"]) == ("ms-swift", ["fa2"], "bfloat16")

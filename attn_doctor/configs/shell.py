@@ -1218,11 +1218,40 @@ def _array_words(body: str, lines: list, i: int, env: dict, dialect: str) -> tup
     """The words of a bash array whose `(` opens the line, `body` being what follows it (`NAME=(`, `NAME+=(`): the
     lines from lines[i] on joined to it up to the line with its closing parenthesis outside a comment (an array may
     span lines), the script's variables expanded. Returns (words, the index of the line after the array)."""
-    while ")" not in _strip_comment(body) and i < len(lines):
-        body += " " + lines[i][1]
+    parts, depth = [body], 0
+    while True:
+        # the array's own `)`, not one of a `$(expr 64 / $N)` / `$((64 / N))` or quoted text among its words
+        at, depth = _closing_paren(_strip_comment(parts[-1]), depth)
+        if at is not None or i >= len(lines):
+            break
+        parts.append(lines[i][1])
         i += 1
-    body = body[:body.rfind(")")] if ")" in body else body
-    return [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws], i
+    if at is not None:
+        parts[-1] = parts[-1][:at]
+    return [w for ws in words_of(expand(" ".join(parts), env, dialect), dialect) for w in ws], i
+
+
+def _closing_paren(text: str, depth: int) -> tuple:
+    """(the index in `text` of the `)` that closes a parenthesis `depth` levels out, or None; the depth after `text`),
+    quoted text and backslash escapes skipped (a line of a bash array: `--steps $(expr 64 / 4)` opens and closes one)."""
+    quote, k = None, 0
+    while k < len(text):
+        ch = text[k]
+        if ch == "\\" and quote != "'":
+            k += 2
+            continue
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return k, 0
+            depth -= 1
+        k += 1
+    return None, depth
 
 
 def _append(env: dict, maybe: dict, name: str, words: list, guard: tuple, as_list: bool) -> None:
