@@ -14,7 +14,7 @@ from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_paramete
 from .call_keywords import _known_items, _signature_filtered, keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
 from .settings_files import _enclosing_function, _hydra_configs, _loaded_files
-from .user_modules import _LIBRARIES, _imported_dataclasses, _imported_module_constants
+from .user_modules import _LIBRARIES, _imported_dataclasses, _imported_module_constants, own_imports
 
 
 def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None,
@@ -616,10 +616,7 @@ def _passed_arguments(tree) -> dict:
     # names the script's imports bind to modules of the user's own (`import mypkg.train as tr`): a function the script
     # calls on one (`tr.main(bf16=True)`) is the module's, which configs._through_own_modules reads after the script
     # (round 92m's leftovers: an entry script handing values to an imported train function, cfg94)
-    modules = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
-               if a.name.split(".")[0] not in _LIBRARIES} | \
-        {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and
-         (n.level or (n.module or "").split(".")[0] not in _LIBRARIES) for a in n.names}
+    modules = {b[0] for b in own_imports(tree)}
     called, other = set(), set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):

@@ -17,6 +17,28 @@ from .argv import _NO_CLI_PACKAGES
 _LIBRARIES = _NO_CLI_PACKAGES | frozenset(sys.stdlib_module_names)
 
 
+def own_imports(tree) -> list[tuple]:
+    """(name, module, level, the dotted modules the statement itself imports, `from` module or None, imported name or
+    None) for each name an import statement of the script binds to something of the user's own repository (never an
+    installed library's or Python's, _LIBRARIES), in the script's order, as the statement binds it (Python reference,
+    "The import statement"): `import a.b.c` binds a (and imports a, a.b, a.b.c); `import a.b as T` binds T to a.b;
+    `from a import b` / `from . import b` binds b to a's attribute b, or else to its submodule a.b (which one, the
+    caller that has the files decides: configs._module_object_calls)."""
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                parts = a.name.split(".")
+                if parts[0] not in _LIBRARIES:
+                    out.append((a.asname or parts[0], a.name if a.asname else parts[0], 0,
+                                {".".join(parts[:i + 1]) for i in range(len(parts))}, None, None))
+        elif isinstance(n, ast.ImportFrom) and (n.level or (n.module or "").split(".")[0] not in _LIBRARIES):
+            for a in n.names:
+                sub = ".".join(x for x in (n.module, a.name) if x)
+                out.append((a.asname or a.name, sub, n.level, {sub}, n.module, a.name))
+    return out
+
+
 def imported_classes(tree, modules) -> dict:
     """class name (as the script names it) -> (the ClassDef, the module's tree) of each class the script imports by
     name from a module of its own repository (`from src.config import TrainConfig`, `from configs.training_config
