@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, resolve
+from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, resolve, walked
 from .argv import _parsed_args
 
 
@@ -135,7 +135,7 @@ def signature_filters(tree) -> set:
     kwargs.items(): if key in params: filtered[key] = value ... / return filtered`, then `SFTConfig(
     **filter_sft_kwargs(sft_kwargs))`): `**f(D)` spreads D's keys that are those classes' fields."""
     defs: dict = {}
-    for f in ast.walk(tree):
+    for f in walked(tree):
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defs.setdefault(f.name, []).append(f)
     out = set()

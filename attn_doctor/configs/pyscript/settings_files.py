@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, resolve
+from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, resolve, walked
 from .argv import _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
@@ -32,10 +32,10 @@ def _loaded_files(tree, consts: dict, read) -> dict:
     own local that it only returns (`def load_config(p): with open(p) as f: config = yaml.safe_load(f)` / `return
     config`, then `config = load_config(args.config)`: round 82m's KoaChang train_sft.py, cfg85), which no other code
     sees."""
-    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    funcs = {f.name: f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     returned = {id(a) for f in funcs.values() for a in _returned_local(f)}
     counts: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Assign) and id(n) not in returned:
             for t in n.targets:
                 if isinstance(t, ast.Name):
@@ -46,7 +46,7 @@ def _loaded_files(tree, consts: dict, read) -> dict:
     # is bound to it as an assignment would be, in the scope of the call
     passed = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=arg, lineno=call.lineno)
               for name, (arg, call) in consts.get(PASSED, {}).items() if isinstance(arg, ast.Call) and name not in counts]
-    for n in [*ast.walk(tree), *passed]:
+    for n in [*walked(tree), *passed]:
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) or \
                 counts.get(n.targets[0].id, 1) != 1 + (n.targets[0].id in wraps) or not isinstance(n.value, ast.Call):
             continue
@@ -96,7 +96,7 @@ def hydra_entries(tree, consts: dict) -> list[tuple[str, str]]:
     function decorated `@hydra.main(config_path=P, config_name=N)` (or `@main(...)` of `from hydra import main`, which
     names config_name too) is handed P/N.yaml (facebookresearch/hydra hydra/main.py)."""
     out = []
-    for f in ast.walk(tree):
+    for f in walked(tree):
         if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) or not (f.args.posonlyargs + f.args.args):
             continue
         for d in f.decorator_list:
@@ -167,7 +167,7 @@ def _self_wraps(tree) -> dict:
     """NAME -> the one assignment `NAME = Cls(**NAME)` / `NAME = EasyDict(NAME)` of the script: an object built from
     the dict the name held (its attributes that dict's keys: call_keywords._attr_source)."""
     out: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
                 and isinstance(n.value, ast.Call)):
             continue
@@ -187,13 +187,25 @@ def _marked(lit):
     return lit
 
 
+_FUNCTIONS = "_attn_doctor_functions"  # the attribute a tree keeps its function definitions in (_functions)
+
+
+def _functions(tree) -> list:
+    """The function definitions of `tree`, in ast.walk's order, found once per tree and kept on it (trees are shared
+    and only read: parsing.tree): _enclosing_function is asked once per assignment and call, and a walk of the whole
+    tree each time made a long script's reading quadratic (2.8 s for a 600-line one)."""
+    got = getattr(tree, _FUNCTIONS, None)
+    if got is None:
+        got = [f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        setattr(tree, _FUNCTIONS, got)
+    return got
+
+
 def _enclosing_function(tree, node):
     """The innermost function whose body holds `node`, or None (the module level)."""
     best = None
-    for f in ast.walk(tree):
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-                f.lineno <= node.lineno <= getattr(f, "end_lineno", f.lineno) and \
-                (best is None or f.lineno >= best.lineno):
+    for f in _functions(tree):
+        if f.lineno <= node.lineno <= getattr(f, "end_lineno", f.lineno) and (best is None or f.lineno >= best.lineno):
             best = f
     return best
 
@@ -351,7 +363,7 @@ def _parameter_value(tree, f, param: str, consts: dict):
     defaults.update({a.arg: d for a, d in zip(f.args.kwonlyargs, f.args.kw_defaults) if d is not None})
     idx = [a.arg for a in positional].index(param) if param in [a.arg for a in positional] else None
     seen = set()
-    for c in ast.walk(tree):
+    for c in walked(tree):
         if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == f.name):
             continue
         if any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords):

@@ -8,7 +8,7 @@ import ast
 import sys
 
 from .parsing import _parse
-from .nodes import _ENVIRON_GETS, _call_name, _dotted
+from .nodes import _ENVIRON_GETS, _call_name, _dotted, walked
 from .dataclass_args import NESTED, nested_dataclasses
 from .argv import _NO_CLI_PACKAGES
 
@@ -23,9 +23,9 @@ def imported_classes(tree, modules) -> dict:
     import TrainingConfig as TC`, `from .config import TrainConfig` in a package's module), where `modules(name,
     level)` gives that module's text (configs.script_modules). A class
     the script defines itself is its own; an installed library's or Python's own modules are not looked for."""
-    own = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
+    own = {c.name for c in walked(tree) if isinstance(c, ast.ClassDef)}
     out: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
             continue
         names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
@@ -43,9 +43,9 @@ def imported_functions(tree, modules) -> dict:
     text (configs.script_modules); as imported_classes, for functions (cfg78: round 75m's users' TrainingArguments
     built in such helpers); and each function the script calls on a module object of its repository, under the callee
     as it is spelt (`tu.build_args`, cfg94)."""
-    own = {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    own = {f.name for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     out: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
             continue
         names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
@@ -282,7 +282,7 @@ def _imported_module_constants(tree, modules, own: dict) -> tuple[dict, dict]:
     an installed library's or Python's own modules are not looked for."""
     whole: dict = {}
     named: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Import):
             for a in n.names:
                 bound = a.asname or (a.name if "." not in a.name else None)
