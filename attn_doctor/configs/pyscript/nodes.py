@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 
+from ...textutil import walked  # noqa: F401  (the pyscript readers import it from here)
+
 
 # consts' entry for the script's argparse options (dest -> default node): no Python name can be spelt like this
 ARGPARSE = "<argparse defaults>"
@@ -45,21 +47,6 @@ PARSED_VALUES = "<values of the parsed settings file>"
 # a name the script sets to different values in its branches (round 8m: compute_dtype = torch.bfloat16 if the GPU
 # supports bf16, else torch.float16): value() reads it as "?", decided when the script runs
 RUNTIME = ast.Name(id="<decided at run time>")
-
-
-_WALKED = "_attn_doctor_walked"  # the attribute a tree keeps its nodes in (walked)
-
-
-def walked(tree) -> list:
-    """The nodes of `tree` in ast.walk's order, walked once per tree and kept on it. The readers walk a script's tree
-    dozens of times over (a walk per question, some once per function or per assignment), and trees are shared and
-    only read (parsing.tree: no reader adds, moves or removes a node), so one list serves every walk; 60% of a long
-    script's reading went to re-walking its tree."""
-    got = getattr(tree, _WALKED, None)
-    if got is None:
-        got = list(ast.walk(tree))
-        setattr(tree, _WALKED, got)
-    return got
 
 
 def _call_name(call) -> str:

@@ -217,7 +217,7 @@ def _fallback_candidates(tree, consts: dict) -> dict:
     for n in walked(tree):
         if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                assigned |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+                assigned |= {x.id for x in walked(t) if isinstance(x, ast.Name)}
     loops, seen = {}, set()
     for n in walked(tree):
         if not isinstance(n, ast.For) or n.orelse:
@@ -230,7 +230,7 @@ def _fallback_candidates(tree, consts: dict) -> dict:
         if not isinstance(seq, (ast.Tuple, ast.List)) or len(seq.elts) < 2:
             continue
         if not any(isinstance(x, ast.Try) and any(isinstance(y, (ast.Return, ast.Break)) for st in x.body
-                                                  for y in ast.walk(st)) for st in n.body for x in ast.walk(st)):
+                                                  for y in walked(st)) for st in n.body for x in walked(st)):
             continue
         first = seq.elts[0]
         if len(names) > 1:
@@ -298,13 +298,13 @@ def _returned_dicts(tree, consts: dict) -> dict:
     for name, fs in defs.items():
         if len(fs) != 1:
             continue
-        rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)]
+        rets = [r for r in walked(fs[0]) if isinstance(r, ast.Return)]
         if len(rets) != 1 or rets[0].value is None:
             continue
         got = rets[0].value
         if isinstance(got, ast.Name):
             bound = consts.get(got.id)
-            if bound is None or not any(n is bound for n in ast.walk(fs[0])):
+            if bound is None or not any(n is bound for n in walked(fs[0])):
                 continue  # a name bound elsewhere (another function's), or more than once
             got = bound
         if isinstance(got, ast.Dict) or isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and \
@@ -326,7 +326,7 @@ def _returned_objects(tree, consts: dict) -> dict:
             defs.setdefault(f.name, []).append(f)
     out: dict = {}
     for name, fs in defs.items():
-        rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
+        rets = [r for r in walked(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
         if len(rets) == 1 and _filled_dataclass(rets[0].value, known):
             # `return TrainConfig(quant=args.quant, seed=args.seed, ...)` of round 92m's i-am-mushfiq parse_args() ->
             # TrainConfig: the keywords it writes, the other fields at their defaults (cfg94)
@@ -334,7 +334,7 @@ def _returned_objects(tree, consts: dict) -> dict:
             continue
         if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
             continue
-        binds = [n for n in ast.walk(fs[0]) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
+        binds = [n for n in walked(fs[0]) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
                  any(isinstance(t, ast.Name) and t.id == rets[0].value.id
                      for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
         if len(binds) != 1 or binds[0] not in fs[0].body:
@@ -360,9 +360,9 @@ def _in_scope(call, f, consts: dict):
     a = f.args
     params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x is not None}
     unknown = params - set(consts.get(PASSED, {}))
-    if not any(isinstance(n, ast.Name) and n.id in unknown for k in call.keywords for n in ast.walk(k.value)):
+    if not any(isinstance(n, ast.Name) and n.id in unknown for k in call.keywords for n in walked(k.value)):
         return call
-    keywords = [k if not any(isinstance(n, ast.Name) and n.id in unknown for n in ast.walk(k.value)) else
+    keywords = [k if not any(isinstance(n, ast.Name) and n.id in unknown for n in walked(k.value)) else
                 ast.keyword(arg=k.arg, value=RUNTIME) for k in call.keywords]
     return ast.copy_location(ast.Call(func=call.func, args=[], keywords=keywords), call)
 
@@ -445,7 +445,7 @@ def _unless_given(tree) -> dict:
         pos = a.posonlyargs + a.args
         defaults = dict(zip([x.arg for x in pos[len(pos) - len(a.defaults):]], a.defaults))
         defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
-        for st in ast.walk(f):
+        for st in walked(f):
             if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
                     isinstance(st.value, ast.BoolOp) and isinstance(st.value.op, ast.Or) and
                     isinstance(st.value.values[0], ast.Name) and st.value.values[0].id == st.targets[0].id):
@@ -537,7 +537,7 @@ def _taken(parent, child, in_branch: bool, settled: dict | None, functions: dict
         isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef))
     if not (isinstance(parent, ast.Module) or in_function) or \
             any(isinstance(x, ast.Name) and (settled.get(x.id) is RUNTIME or x.id in (unsafe or ()))
-                for x in ast.walk(child.test)):
+                for x in walked(child.test)):
         return None
     test = _truth(value(child.test, settled)) if functions is not None else value(child.test, settled)
     if not isinstance(test, bool):

@@ -81,13 +81,13 @@ def _loaded_files(tree, consts: dict, read) -> dict:
 def _returned_local(f) -> list:
     """The one assignment `NAME = ...` of function `f` whose NAME is used nowhere in f but in its one `return NAME`
     ([] for any other function): a local the function hands its caller and nothing else reads."""
-    rets = [r for r in ast.walk(f) if isinstance(r, ast.Return)]
+    rets = [r for r in walked(f) if isinstance(r, ast.Return)]
     if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
         return []
     name = rets[0].value.id
-    binds = [a for a in ast.walk(f) if isinstance(a, ast.Assign) and len(a.targets) == 1
+    binds = [a for a in walked(f) if isinstance(a, ast.Assign) and len(a.targets) == 1
              and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name]
-    uses = [x for x in ast.walk(f) if isinstance(x, ast.Name) and x.id == name]
+    uses = [x for x in walked(f) if isinstance(x, ast.Name) and x.id == name]
     return binds if len(binds) == 1 and len(uses) == 2 else []
 
 
@@ -181,7 +181,7 @@ def _self_wraps(tree) -> dict:
 def _marked(lit):
     """The literal of a loaded settings file, each dict in it marked LOADED (its keys read as attributes too:
     call_keywords._attr_source)."""
-    for d in ast.walk(lit):
+    for d in walked(lit):
         if isinstance(d, ast.Dict):
             setattr(d, LOADED, True)
     return lit
@@ -223,7 +223,7 @@ def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
     if f is None or depth or not (f.args.posonlyargs + f.args.args):
         return None
     param = (f.args.posonlyargs + f.args.args)[0].arg
-    rets = [r.value for r in ast.walk(f) if isinstance(r, ast.Return) and r.value is not None]
+    rets = [r.value for r in walked(f) if isinstance(r, ast.Return) and r.value is not None]
     if len(rets) != 1:
         return None
     ret = _local_value(rets[0], f)
@@ -246,7 +246,7 @@ def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
 def _local_value(node, scope):
     """`node`, or the value of the one `name = value` a Name has in `scope` (a function body)."""
     if isinstance(node, ast.Name) and scope is not None:
-        got = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
+        got = [a.value for a in walked(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
                and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id]
         if len(got) == 1:
             return got[0]
@@ -259,7 +259,7 @@ def _source_of(arg, scope, tree):
     arg = _local_value(arg, scope)
     if isinstance(arg, ast.Name):
         # the one `with open(P) as NAME` of the function (or of the module's own statements) that binds it
-        opened = [item.context_expr for w in ast.walk(scope if scope is not None else tree)
+        opened = [item.context_expr for w in walked(scope if scope is not None else tree)
                   if isinstance(w, (ast.With, ast.AsyncWith)) and (scope is not None or _enclosing_function(tree, w) is None)
                   for item in w.items if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == arg.id]
         return _opened(opened[0]) if len(opened) == 1 else None

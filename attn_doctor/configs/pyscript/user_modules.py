@@ -86,10 +86,10 @@ def _defined(modules, module: str, level: int, names: list, kinds) -> dict:
 def _assignment_counts(t) -> dict:
     """NAME -> how many times the module assigns it anywhere (a name set more than once is decided at run time)."""
     counts: dict = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                for x in ast.walk(tg):
+                for x in walked(tg):
                     if isinstance(x, ast.Name):
                         counts[x.id] = counts.get(x.id, 0) + 1
     return counts
