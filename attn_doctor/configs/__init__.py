@@ -54,6 +54,7 @@ import re
 import shlex
 import stat
 
+from ..textutil import walked
 from ..model import BACKENDS, UsageError
 from .runners import kube_manifest, runner_commands
 from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, exported_notebook,  # noqa: F401
@@ -548,7 +549,7 @@ def _settings_dict(doc: dict):
         return None
     # one walk of the tree: the dict literals bound to a name, how often each name occurs, the attributes named
     dicts, uses, attrs = [], Counter(), set()
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Name):
             uses[n.id] += 1
         elif isinstance(n, ast.Attribute):
@@ -1460,14 +1461,14 @@ def _swift_main_sub(text: str) -> tuple[str, str] | None:
     t = tree(text or "")
     if t is None:
         return None
-    mains = {(a.asname or a.name): a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom)
+    mains = {(a.asname or a.name): a.name for n in walked(t) if isinstance(n, ast.ImportFrom)
              and n.module and n.module.split(".")[0] == "swift" for a in n.names if a.name in _SWIFT_MAINS}
-    called = {mains[n.func.id] for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    called = {mains[n.func.id] for n in walked(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
               and n.func.id in mains and not n.args and not n.keywords}
     sets_argv = any(isinstance(n, (ast.Assign, ast.AugAssign)) and any(
         isinstance(x, ast.Attribute) and x.attr == "argv" for tg in (n.targets if isinstance(n, ast.Assign) else
-                                                                     [n.target]) for x in ast.walk(tg))
-        for n in ast.walk(t))
+                                                                     [n.target]) for x in walked(tg))
+        for n in walked(t))
     if len(called) != 1 or sets_argv:
         return None
     entry = called.pop()
@@ -1489,10 +1490,10 @@ def _through_own_modules(doc: dict, path: str):
     t = tree(doc.get("text") or "")
     if t is None:
         return None
-    called = {n.func.id for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    called = {n.func.id for n in walked(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     modules = script_modules(doc)
     texts = []
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.ImportFrom) and n.module and (n.level or n.module.split(".")[0] not in _LIBRARIES):
             for a in n.names:
                 if (a.asname or a.name) not in called:
@@ -1578,12 +1579,12 @@ def _module_object_calls(doc: dict, t, written: bool = False) -> list | dict:
                 (source is None or own_definition(doc, source, level, attr) is None) and \
                 _module_file(doc, module, level, package=True):
             bound[name] = (module, level, chain)
-    rebound = {x.id for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For))
-               for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(tg)
+    rebound = {x.id for n in walked(t) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For))
+               for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in walked(tg)
                if isinstance(x, ast.Name)}
     out = []
     spelt: dict = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
             continue
         parts, x = [], n.func
@@ -1618,7 +1619,7 @@ def _imports_submodule(doc: dict, package: str, level: int, name: str) -> bool:
     if where is None or not where.endswith("__init__.py") or own_definition(doc, package, level, name) is not None:
         return False
     t = tree(_module_text(where) or "")
-    for n in ast.walk(t) if t is not None else ():
+    for n in walked(t) if t is not None else ():
         if isinstance(n, ast.ImportFrom) and n.level == 1 and (
                 n.module is None and any(a.name == name and not a.asname for a in n.names) or
                 n.module is not None and n.module.split(".")[0] == name):
@@ -1693,7 +1694,7 @@ def _live_text(text: str, given: list) -> str | None:
     cut = False
     for st in t.body:
         if not isinstance(st, ast.If) or not any(isinstance(x, ast.Attribute) and x.attr in argv
-                                                 for x in ast.walk(st.test)):
+                                                 for x in walked(st.test)):
             continue
         test = value(st.test, consts)
         if not isinstance(test, bool) or st.body[0].lineno == st.lineno:
@@ -2360,7 +2361,7 @@ def own_definition(doc: dict, module, level: int, name: str) -> tuple | None:
             return "here"
         if isinstance(st, (ast.Assign, ast.AnnAssign)) and any(
                 isinstance(x, ast.Name) and x.id == name for tg in (st.targets if isinstance(st, ast.Assign)
-                                                                    else [st.target]) for x in ast.walk(tg)):
+                                                                    else [st.target]) for x in walked(tg)):
             return "here"
         if isinstance(st, ast.ImportFrom) and st.module:
             for a in st.names:
