@@ -342,6 +342,15 @@ def _decorated_readings(item) -> list[tuple[str, tuple, str]]:
     return out
 
 
+def _today(item) -> tuple:
+    """("kept" | "refused" | None, reading key) of one file as it is read today: kept when read right (claimed trainer,
+    all four fields), refused when refused, None otherwise (not decorated)."""
+    rec = score(*item)
+    if rec["kind"] == "claimed" and rec["all_right"]:
+        return "kept", _key(rec["got"])
+    return ("refused" if rec["got"]["outcome"] == "refused" else None), _key(rec["got"])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", action="append", default=[], choices=sorted(DECORATIONS))
@@ -358,24 +367,26 @@ def main(argv: list[str] | None = None) -> int:
     changed = []
     chosen = []
     base = tempfile.mkdtemp(prefix="cfg-launch-")
-    for f, d in files():
-        rec = score(f, d)
-        if rec["kind"] == "claimed" and rec["all_right"]:
-            chosen.append((f, d, "kept", _key(rec["got"]), names, base))
-        elif rec["got"]["outcome"] == "refused":
-            chosen.append((f, d, "refused", _key(rec["got"]), names, base))
-    kept_all = [c for c in chosen if c[2] == "kept"]
-    refused_all = [c for c in chosen if c[2] == "refused"]
-    chosen = kept_all[::args.every[0]] + refused_all[::args.every[1]]
-    try:
-        if args.jobs > 1:
-            import multiprocessing
+    pool = None
+    if args.jobs > 1:
+        import multiprocessing
 
-            with multiprocessing.Pool(args.jobs) as pool:
-                results = pool.map(_decorated_readings, chosen, chunksize=4)
-        else:
-            results = [_decorated_readings(c) for c in chosen]
+        pool = multiprocessing.Pool(args.jobs)
+    each = pool.imap if pool is not None else map
+    try:
+        # today's reading of every file (the larger part of a sampled run's time) in the same processes
+        for (f, d), (group, key) in zip(files(), each(_today, files(), *([8] if pool is not None else []))):
+            if group is not None:
+                chosen.append((f, d, group, key, names, base))
+        kept_all = [c for c in chosen if c[2] == "kept"]
+        refused_all = [c for c in chosen if c[2] == "refused"]
+        chosen = kept_all[::args.every[0]] + refused_all[::args.every[1]]
+        # (imap in path order, small chunks: one folder's files stay together, so each process copies few folders)
+        results = list(each(_decorated_readings, chosen, *([2] if pool is not None else [])))
     finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
         shutil.rmtree(base, ignore_errors=True)
     for (path, _, group, before, _, _), rows in zip(chosen, results):
         for name, after, message in rows:

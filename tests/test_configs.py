@@ -573,6 +573,19 @@ def test_cli_config_sets_required_like_require():
     assert json.loads(r.stdout)["required"] == ["flex", "sdpa"]  # --require and the config's, together
 
 
+@pytest.mark.parametrize("mp, fires", [("no", True), ("bf16", False)])
+def test_zimage_without_mixed_precision_hands_flash_attention_float32(tmp_path, mp, fires):
+    """musubi-tuner's Z-Image loads its DiT in float32 unless mixed precision is fp16 / bf16 (configs/musubi.py
+    _float32_attention): FlashAttention 2 takes float16 / bfloat16 only."""
+    path = tmp_path / "zimage.toml"
+    path.write_text(f'dit = "/m/z_image.safetensors"\nnetwork_module = "networks.lora_zimage"\n'
+                    f'mixed_precision = "{mp}"\nflash_attn = true\n')
+    _, report = run(path)
+    hit = [f for f in report.findings if f.id == "config.attention-dtype-unsupported"]
+    assert bool(hit) == fires
+    assert not hit or (hit[0].severity, hit[0].backend) == ("error", "fa2")
+
+
 def test_every_config_entry_fires_in_these_tests():
     """Each config.* knowledge entry is made to fire by a test in this file."""
     text = open(__file__).read()

@@ -213,16 +213,20 @@ def settings_dict(path: Path, text: str, monkeypatch) -> tuple:
     doc = configs.make_doc(str(path), text)
     whole = tree(doc.get("python") or "")
     walks = []
-    walk = ast.walk
+    walk, walked = ast.walk, configs.walked
 
-    def counting(node):
+    def counting(node, through=walk):
         if node is whole:
             walks.append(node)
-        return walk(node)
+        return through(node)
 
+    # (a walk is ast.walk's or textutil.walked's, whose list is kept on the tree: a second walk costs little, and is
+    # still counted)
     monkeypatch.setattr(ast, "walk", counting)
+    monkeypatch.setattr(configs, "walked", lambda node: counting(node, walked))
     found = configs._settings_dict(doc)
     monkeypatch.setattr(ast, "walk", walk)
+    monkeypatch.setattr(configs, "walked", walked)
     return (found[0], found[2]) if found else None, len(walks)
 
 

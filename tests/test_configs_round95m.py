@@ -1,37 +1,89 @@
-"""Issue 24, round 95m: a measure-only fresh set of users' trainer configs and launch scripts (helper cfg95m, session 23,
-2026-11-30).
+"""Issue 24, round 95m: a fresh set of users' trainer configs and launch scripts (helper cfg95m, session 23,
+2026-11-30), measure-only until the lead measured it (session 23's start and end, session 24's start, all equal: flat
+19 / 28 claimed files right in all four fields (trainer 21, required 23, dtype 20, compile 23), 5 claimed files
+refused; repository layout 20 / 28 (22 / 24 / 21 / 24), 4 refused; 30 / 30 refusals in both); training material since
+cfg98 (session 24).
 
-fixtures/configs/round95m/ (see its README: users' files from repositories on the train side of the split, taken as the
-look-ups returned them, labelled from the trainers' own source; no reader was run on them by the helper) is not read
-file by file here, and no measured figure is held: the lead measures the set (at the session's start commit and at its
-end). What is checked is the format:
-- every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit, a label of the right
-  types and values), its repository on the readers' side of the split and not a trainer's own, the file in the folder its
-  trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered), and keeps its mix of trainers (transformers / TRL, Unsloth,
-  ms-swift) and of refusals;
-- no repository is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one
-  was claimed for this round in the session's claims file (where that file is on this machine);
-While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
-folders takes its skips from that one list."""
+fixtures/configs/round95m/ (58 files of 40 users' repositories, labelled from the trainers' own source before any
+reader ran: its README) is read as every staged round is (configs_corpus.staged_round: each file where the set keeps
+it and at its `source` path, the format, floors, freshness and claims); a file still read wrong is a strict xfail with
+why, and the README's "Read after its measurement" has each miss of the measurement and its class (after cfg98: one
+relabel, two mechanisms; flat 20 / 28, layout 22 / 28)."""
 
 from __future__ import annotations
 
 
-import pytest
-
-from configs_corpus import assert_no_key, assert_no_repository_held_out, CLAIMS, assert_measure_only, check_blind_round, repo_of, repos_outside
-from configs_corpus import CONFIGS as CORPUS, expect, files
+from configs_corpus import assert_no_key, MEASURE_ONLY, CONFIGS as CORPUS, assert_floors
+from configs_corpus import assert_no_repository_held_out, assert_training, expect, files
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round95m"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, repositories
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 58, 28, 30, 40
+
+_S = "round95m/ms-swift/Rhinoogm__qwen_swift__"
+_T = "round95m/transformers/"
+_SWIFT_YAML = ("refused: a user's `env:` / `args:` YAML (ms-swift's own `swift sft x.yaml` would take `--env` / `--args` "
+               "and refuse them); its `args:` become `swift sft` / `swift rlhf` options only through the repository's "
+               "src/qwen_lora/swift_cli.py, which the set does not keep")
+STILL_WRONG = {
+    _S + "configs__grpo.yaml": _SWIFT_YAML,
+    _S + "configs__sft.yaml": _SWIFT_YAML,
+    _S + "scripts__run_grpo.py": "refused as a script with no trainer calls: the `swift rlhf` command is built by "
+                                 "build_swift_command of the repository's qwen_lora.swift_cli, which the set does not "
+                                 "keep",
+    _T + "Akkii88__Lora-Finetuning-Experiments__finetune.py":
+        "dtype '', label float32: from_pretrained with no dtype and no AMP flag is float32 under transformers 4, the "
+        "checkpoint's dtype under 5; the reader leaves an unpinned load unsaid (the convention round 41m's _RIYA and "
+        "round 30's chriszhang1 leave to the lead)",
+    _T + "GOptimistic__chatglm_finetune__finetune_hf.py":
+        "dtype '', label float32: ChatGLM3's finetune_demo loads with no torch_dtype and its configs name neither fp16 "
+        "nor bf16; float32 only under transformers 4, which the file does not name (the same convention)",
+    "round95m/unsloth/viktorromenskiy-glitch__text2sql-qlora-lab__scripts__train.py":
+        "read as transformers: the FastLanguageModel load sits in the repository's src/model.py, which the set does "
+        "not keep (the script names Unsloth only in a comment)",
+}
+# refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
+_U = "round95m/unclaimed-user-script/"
+OTHER_WORDS = {
+    "round95m/unclaimed-accelerate/HarryCUzzz__math-sft-qwen__configs__accelerate__single_gpu.yaml":
+        "refused as an Accelerate launcher config (compute_environment / distributed_type), not in the label's words "
+        "\"not a trainer config\"",
+    "round95m/unclaimed-invoke-training/lboklin__sd-lora-training-flake__lib__invoke-train-on-cfg__sample_configs__"
+    "sd_lora_baroque_1x8gb.nix": "refused as not valid JSON (a Nix attribute set), not in the label's words \"not a "
+                                 "trainer config\"",
+    "round95m/unclaimed-lightning/cchou0519__LLM-Training__config__examples__phi-3__phi-3-mini_dpo_example.yaml":
+        "refused as a LightningCLI config of PyTorch Lightning, not in the label's words \"not a trainer config\"",
+    _U + "GOptimistic__chatglm_finetune__config__lora.yaml":
+        "refused as THUDM's ChatGLM3 / GLM-4 finetune_demo settings (data_config / training_args / peft_config), not "
+        "in the label's words \"not a trainer config\"",
+    _U + "pavanisri-hub__Structured-Output-Fine-Tuning-Train-Llama-3.2-for-Reliable-JSON-Extraction-with-LlamaFactory__"
+         "train_baseline.py": "refused as a script of TensorFlow (imports tensorflow), not in the label's words \"no "
+                              "trainer calls\"",
+}
+STILL_WRONG.update(OTHER_WORDS)
+_CRISTOVAM = _T + ("cristovamperes__llm-ptbr-from-scratch-vs-qlora__versions__trilha2-lora__scripts__"
+                   "05_run_sft_after_cpt.sh")
+STILL_WRONG_FLAT = dict(STILL_WRONG)
+STILL_WRONG_FLAT.update({
+    _CRISTOVAM: "refused: the script it runs (04_train_sft_qlora.py) is not beside it in the flat layout",
+    _T + "zach8421__group7-bead-qlora__scripts__run_qlora.slurm":
+        "refused: the script it runs (scripts/train_qlora.py) is not beside it in the flat layout",
+})
+STILL_WRONG_LAYOUT = dict(STILL_WRONG)  # (cristovamperes's launcher read through its script since cfg98)
 
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-30")
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round95m", files_min=58, claimed_min=28, refused_min=30, repos_min=40,
+                              captured="2026-11-30", still_wrong=STILL_WRONG_FLAT,
+                              still_wrong_in_layout=STILL_WRONG_LAYOUT, claimed_by="cfg95m", unread=MEASURE_ONLY))
+
+
+def test_the_readings_keep_their_floors():
+    """The lead's figures as floors (flat 19 / 28 claimed right, repository layout 20 / 28; with cfg98's relabel and
+    mechanisms 20 / 28 and 22 / 28; refused as the benchmark counts them 30 / 30 in both, 25 / 30 in the label's
+    words): the xfail lists above are the misses, and no more."""
+    assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(20, 22), refused=(30, 30),
+                  in_words=(25, 25))
 
 
 def test_no_repository_is_held_out_by_its_hash_or_its_name():
@@ -41,47 +93,27 @@ def test_no_repository_is_held_out_by_its_hash_or_its_name():
     assert_no_repository_held_out(FILES)
 
 
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
-
-
 def test_the_set_keeps_its_mix():
-    """What the README counts: claimed trainers' files (transformers / TRL 15, Unsloth 10, ms-swift 3) and refusals (30:
-    users' own settings files and loops (DreamBooth loops and settings over diffusers' models among them), a LightningCLI config of a user's own framework, an MLX framework's settings,
-    an Accelerate launcher config, a Nix expression of invoke-training settings)."""
+    """What the README counts: claimed trainers' files (transformers / TRL 15, Unsloth 10, ms-swift 3; since cfg98's
+    relabel of HarryCUzzz's sft_training.py transformers / TRL 14 and LLaMA-Factory 1) and refusals (30:
+    users' own settings files and loops (DreamBooth loops and settings over diffusers' models among them), a
+    LightningCLI config of a user's own framework, an MLX framework's settings, an Accelerate launcher config, a Nix
+    expression of invoke-training settings)."""
     trainers = [expect(p)["trainer"] for p in FILES]
-    assert sum(t == "transformers" for t in trainers) >= 15
+    assert sum(t == "transformers" for t in trainers) >= 14
+    assert sum(t == "llama-factory" for t in trainers) >= 1
     assert sum(t == "unsloth" for t in trainers) >= 10
     assert sum(t == "ms-swift" for t in trainers) >= 3
     assert sum(t.startswith("unclaimed:") or t == "none" for t in trainers) >= 30
 
 
-def test_no_repository_is_shared_with_another_set():
-    """round95m's repositories are fresh: none of them feeds fixtures/configs/real/, another round or a loose expect
-    file at the top of fixtures/configs/ (held-out aside, and never listed; round 92m, measure-only or freed, counts by
-    its `source` lines)."""
-    mine = {repo_of(expect(p)["source"]) for p in FILES}
-    others = repos_outside("round95m")
-    assert not mine & others, sorted(mine & others)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_repository_was_claimed_for_this_round():
-    """Each repository was claimed by cfg95m, and by nobody else, before it was opened."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for repo in sorted({expect(p)["source"].split(":", 1)[0] for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(f"REPO {repo} ")]
-        assert owners == ["cfg95m"], (repo, owners)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
-    assert_measure_only("round95m")
+def test_the_readers_of_the_training_sets_read_it():
+    """A training round is read by the benchmarks and tests that read every training folder: none of them names it
+    among the folders they skip any more (it was measure-only until the lead's measurement of session 24's start)."""
+    assert_training("round95m")
 
 
 def test_no_file_holds_a_key():
     """No file of the set carries a Hugging Face token or an API key (no .env file was taken; scripts read their W&B
-    and Hub keys from the environment)."""
+    and Hub keys from the environment; one token in boostcampaitech7's train_unsloth.py is redacted)."""
     assert_no_key(FILES)

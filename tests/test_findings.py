@@ -1210,6 +1210,17 @@ def musubi_xformers_without_split():
     return f
 
 
+@scenario("config.attention-dtype-unsupported", "error", "fa2",
+          **inline_config("musubi", "zimage.toml", '[model]\ndit = "/m/z_image.safetensors"\nnetwork_module = '
+                          '"networks.lora_zimage"\nmixed_precision = "no"\nflash_attn = true\n'))
+def musubi_zimage_float32_flash():
+    """A musubi-tuner Z-Image TOML with flash_attn = true and mixed_precision = "no" (the DiT then runs in float32);
+    flash-attn 2.8.3 imports."""
+    f = ff.gpu_box()
+    ff.install(f, "fa2", "flash-attn", "2.8.3")
+    return f
+
+
 @scenario("config.backend-no-effect", "warning", **fixture_config("simpletuner-sdxl/config.json"))
 def simpletuner_sdxl_with_flex():
     """SimpleTuner config.json for model_family=sdxl (a UNet) with a dispatcher backend (fixture simpletuner-sdxl)."""

@@ -74,3 +74,9 @@ def _load() -> dict[str, BackendSpec]:
 
 
 SPECS: dict[str, BackendSpec] = _load()
+
+# transformers attn_implementation values that run the flash-attn library's kernels, as axolotl lists them
+# (axolotl-ai-cloud/axolotl@067b021 enums.py ATTN_IMPLS_USING_FLASH_LIB, config.py attn_uses_flash_lib): the ones its
+# context parallelism needs and the ones it swaps for FlashAttention 4 (configs/axolotl.py, checks/trainer.py)
+FLASH_LIB = frozenset({"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2",
+                       "kernels-community/flash-attn3"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shlex
 
-from ..backends import cap_str
+from ..backends import FLASH_LIB, SPECS, cap_str
 from ..facts import view
 from ..knowledge import finding
 from . import Context, check
@@ -123,6 +123,14 @@ def trainer_rules(facts: dict, ctx: Context):
         if cfg.get("unet") and a["via_diffusers"]:
             yield finding("config.backend-no-effect", family=cfg.get("family"), setting=a["setting"],
                           fix=fixes.get("use_default"))
+    dtype = cfg.get("attention_dtype")  # what a reader knows the attention's tensors are (configs/musubi.py)
+    for a in attn if dtype else []:
+        spec = SPECS.get(a["backend"])
+        if a["kind"] == "local" and spec is not None and dtype not in spec.dtypes:
+            yield finding("config.attention-dtype-unsupported", setting=a["setting"], backend=a["backend"],
+                          backend_title=spec.title, dtypes=" / ".join(spec.dtypes), dtype=dtype,
+                          trainer=cfg.get("trainer_title"), why=cfg.get("attention_dtype_why") or "read from the config",
+                          fix=fixes.get("attention_dtype") or "# run with mixed precision bf16")
     for a in off_here(facts, cfg):
         g = min(view.gpus(facts), key=lambda g: tuple(g.get("capability") or (99, 0)))
         yield finding("config.backend-off-on-gpu", trainer=cfg.get("trainer_title"), name=a["name"], setting=a["setting"],
@@ -186,9 +194,7 @@ def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
 
 def _axolotl(facts: dict, cfg: dict, attn: list[dict]):
     """axolotl swaps FlashAttention 2/3 for FlashAttention 4 on sm90-sm110 when flash_attn.cute imports."""
-    # attn_implementation values for which axolotl patches transformers' flash_attn imports (attn_uses_flash_lib)
-    from ..configs.axolotl import FLASH_LIB
-
+    # (FLASH_LIB: the attn_implementation values for which axolotl patches transformers' flash_attn imports)
     fa4 = view.dist_version(facts, "flash-attn-4")
     names = [a["name"] for a in attn if a["name"] in FLASH_LIB]
     if not fa4 or not names:

@@ -54,6 +54,7 @@ import re
 import shlex
 import stat
 
+from ..textutil import walked
 from ..model import BACKENDS, UsageError
 from .runners import kube_manifest, runner_commands
 from .launchers import (NOTEBOOK, QUOTES, bang_lines, dockerfile_script, dumped_for, exported_notebook,  # noqa: F401
@@ -548,7 +549,7 @@ def _settings_dict(doc: dict):
         return None
     # one walk of the tree: the dict literals bound to a name, how often each name occurs, the attributes named
     dicts, uses, attrs = [], Counter(), set()
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Name):
             uses[n.id] += 1
         elif isinstance(n, ast.Attribute):
@@ -1153,6 +1154,8 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                                  f"trains is in that script, so give attn-doctor that script"
                                  if sub is None and script.endswith(".py") else ""))
         entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
+        if entry is None and doc["fmt"] == "text" and not handed_over:
+            entry = _code_run(doc, path)
         if entry is not None:
             return entry
         loop = _module("transformers").own_loop(doc) if doc["fmt"] == "python" else None
@@ -1458,14 +1461,14 @@ def _swift_main_sub(text: str) -> tuple[str, str] | None:
     t = tree(text or "")
     if t is None:
         return None
-    mains = {(a.asname or a.name): a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom)
+    mains = {(a.asname or a.name): a.name for n in walked(t) if isinstance(n, ast.ImportFrom)
              and n.module and n.module.split(".")[0] == "swift" for a in n.names if a.name in _SWIFT_MAINS}
-    called = {mains[n.func.id] for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    called = {mains[n.func.id] for n in walked(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
               and n.func.id in mains and not n.args and not n.keywords}
     sets_argv = any(isinstance(n, (ast.Assign, ast.AugAssign)) and any(
         isinstance(x, ast.Attribute) and x.attr == "argv" for tg in (n.targets if isinstance(n, ast.Assign) else
-                                                                     [n.target]) for x in ast.walk(tg))
-        for n in ast.walk(t))
+                                                                     [n.target]) for x in walked(tg))
+        for n in walked(t))
     if len(called) != 1 or sets_argv:
         return None
     entry = called.pop()
@@ -1487,10 +1490,10 @@ def _through_own_modules(doc: dict, path: str):
     t = tree(doc.get("text") or "")
     if t is None:
         return None
-    called = {n.func.id for n in ast.walk(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    called = {n.func.id for n in walked(t) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     modules = script_modules(doc)
     texts = []
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.ImportFrom) and n.module and (n.level or n.module.split(".")[0] not in _LIBRARIES):
             for a in n.names:
                 if (a.asname or a.name) not in called:
@@ -1509,11 +1512,51 @@ def _through_own_modules(doc: dict, path: str):
     if not texts:
         return None
     try:
-        name, sdoc, det = detect(path, "\n".join([doc["text"], *texts]), handed_over=True)
+        name, sdoc, det = detect(path, "\n".join([doc["text"], *map(_as_imported, texts)]), handed_over=True)
     except UsageError:
         return None
     return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} calls functions of {len(texts)} module(s) of its "
                                            f"repository"] + det["evidence"])
+
+
+def _as_imported(text: str) -> str:
+    """A module's text as importing it runs it: its top-level `if __name__ == "__main__":` block left out (__name__ is
+    then the module's name, so that block runs only when the file is the script: `python train.py`), which would read as
+    a second call of the function the entry script calls, handing other values (`main()` beside the script's
+    `main(bf16=True)`). Text that does not parse is kept whole."""
+    import ast
+
+    from .pyscript import tree
+
+    t = tree(text)
+    if t is None:
+        return text
+    lines = text.split("\n")
+    for n in reversed(t.body):
+        if isinstance(n, ast.If) and not n.orelse and isinstance(n.test, ast.Compare) and \
+                {ast.unparse(n.test.left), *map(ast.unparse, n.test.comparators)} in ({"__name__", "'__main__'"},) and \
+                n.end_lineno <= len(lines):
+            del lines[n.lineno - 1:n.end_lineno]
+    return "\n".join(lines)
+
+
+def _code_run(doc: dict, path: str):
+    """detect()'s answer for a launch file whose command runs `python -c CODE` where CODE calls functions of the user's
+    own modules (`python -c "from train import main; main(bf16=True)"`): Python runs CODE as a script with the folder
+    the command runs in first on sys.path (Python's command line, -c), so it is read as a script of that folder would be
+    (_through_own_modules: CODE, then the modules that define what it calls). None when no command runs such code or
+    the joined text is claimed by no reader."""
+    for cmd in [doc.get("command")] + list(doc.get("commands") or []):
+        code = getattr(cmd, "code", None)
+        if not code:
+            continue
+        sub = make_doc(os.path.join(os.path.dirname(os.path.abspath(path)), "-c.py"), code)
+        found = _through_own_modules(sub, sub["path"])
+        if found is not None:
+            name, sdoc, det = found
+            return name, sdoc, dict(det, evidence=[f"{os.path.basename(path)} runs `python -c` code that calls functions "
+                                                   f"of the repository's modules"] + det["evidence"][1:])
+    return None
 
 
 def _module_object_calls(doc: dict, t, written: bool = False) -> list | dict:
@@ -1527,29 +1570,21 @@ def _module_object_calls(doc: dict, t, written: bool = False) -> list | dict:
     library's modules are never looked for (_LIBRARIES); a name the script rebinds is not a module any more."""
     import ast
 
-    from .pyscript import _LIBRARIES, tree
+    from .pyscript import own_imports
 
     bound: dict = {}  # name -> (module, level, the dotted modules the import statement itself imports)
-    for n in ast.walk(t):
-        if isinstance(n, ast.Import):
-            for a in n.names:
-                if a.name.split(".")[0] in _LIBRARIES:
-                    continue
-                parts = a.name.split(".")
-                chain = {".".join(parts[:i + 1]) for i in range(len(parts))}
-                bound[a.asname or parts[0]] = (a.name if a.asname else parts[0], 0, chain)
-        elif isinstance(n, ast.ImportFrom) and (n.level or n.module and n.module.split(".")[0] not in _LIBRARIES):
-            for a in n.names:
-                sub = ".".join(x for x in (n.module, a.name) if x)
-                if a.name != "*" and (n.module is None or own_definition(doc, n.module, n.level, a.name) is None) and \
-                        _module_file(doc, sub, n.level, package=True):
-                    bound[a.asname or a.name] = (sub, n.level, {sub})
-    rebound = {x.id for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For))
-               for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(tg)
+    for name, module, level, chain, source, attr in own_imports(t):
+        # (`from a import b`: a's attribute b when a defines it, else its submodule a.b when that file is here)
+        if source is None and attr is None or attr != "*" and \
+                (source is None or own_definition(doc, source, level, attr) is None) and \
+                _module_file(doc, module, level, package=True):
+            bound[name] = (module, level, chain)
+    rebound = {x.id for n in walked(t) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For))
+               for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in walked(tg)
                if isinstance(x, ast.Name)}
     out = []
     spelt: dict = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
             continue
         parts, x = [], n.func
@@ -1584,7 +1619,7 @@ def _imports_submodule(doc: dict, package: str, level: int, name: str) -> bool:
     if where is None or not where.endswith("__init__.py") or own_definition(doc, package, level, name) is not None:
         return False
     t = tree(_module_text(where) or "")
-    for n in ast.walk(t) if t is not None else ():
+    for n in walked(t) if t is not None else ():
         if isinstance(n, ast.ImportFrom) and n.level == 1 and (
                 n.module is None and any(a.name == name and not a.asname for a in n.names) or
                 n.module is not None and n.module.split(".")[0] == name):
@@ -1659,7 +1694,7 @@ def _live_text(text: str, given: list) -> str | None:
     cut = False
     for st in t.body:
         if not isinstance(st, ast.If) or not any(isinstance(x, ast.Attribute) and x.attr in argv
-                                                 for x in ast.walk(st.test)):
+                                                 for x in walked(st.test)):
             continue
         test = value(st.test, consts)
         if not isinstance(test, bool) or st.body[0].lineno == st.lineno:
@@ -1832,16 +1867,9 @@ def _launch_environ(doc: dict, script: str) -> dict:
                None)
     if cmd is None:
         return {}
-    text = doc.get("text") or ""
-    lines = text.splitlines()
-    at = lines[cmd.line - 1] if 0 < cmd.line <= len(lines) else ""
     out = {}
     for k, v in (cmd.env or {}).items():
-        if not isinstance(v, str) or not known(v):
-            continue
-        exported = re.search(r"(?m)^\s*(?:export|declare\s+-x|typeset\s+-x)\s+(?:[^#\n;]*\s)?" + re.escape(k) + r"\b", text)
-        prefixed = re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(k) + r"=", at)
-        if exported or prefixed:
+        if isinstance(v, str) and known(v) and _exported(doc, cmd, k):
             out[k] = v
     roots = _pythonpath_dirs(doc, cmd)
     if roots:
@@ -1858,6 +1886,19 @@ def _launch_environ(doc: dict, script: str) -> dict:
     return out
 
 
+def _exported(doc: dict, cmd, name: str) -> bool:
+    """Whether the variable NAME the launch file sets is in the environment of the program `cmd` runs: bash hands a
+    program only exported variables (`export NAME=v`, `export NAME`, `declare -x` / `typeset -x`, any assignment after
+    `set -a` / `set -o allexport`) and the assignments in front of its command line (`NAME=v python train.py`); a plain
+    `NAME=v` line only sets the shell's own variable (bash(1), ENVIRONMENT)."""
+    text = doc.get("text") or ""
+    lines = text.splitlines()
+    at = lines[cmd.line - 1] if 0 < cmd.line <= len(lines) else ""
+    return bool(re.search(r"(?m)^\s*(?:export|declare\s+-x|typeset\s+-x)\s+(?:[^#\n;]*\s)?" + re.escape(name) + r"\b", text)
+                or re.search(r"(?m)^\s*set\s+(?:-[a-zA-Z]*a[a-zA-Z]*|-o\s+allexport)\b", text)
+                or re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(name) + r"=", at))
+
+
 def _pythonpath_dirs(doc: dict, cmd) -> list:
     """The folders of this checkout the launch puts on the command's PYTHONPATH (`PYTHONPATH=src python train.py`,
     `export PYTHONPATH=$PWD/src:$PYTHONPATH`, `${PYTHONPATH}:$(pwd)/lib`), which Python searches for the script's
@@ -1871,6 +1912,9 @@ def _pythonpath_dirs(doc: dict, cmd) -> list:
     value = (cmd.env or {}).get("PYTHONPATH") if cmd is not None else None
     if not isinstance(value, str):
         return []
+    if re.search(r"(?m)^[ \t]*PYTHONPATH=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)[ \t]*;?[ \t]*(?:#.*)?$", doc.get("text") or "") \
+            and not _exported(doc, cmd, "PYTHONPATH"):
+        return []  # `PYTHONPATH=src` on a line of its own, never exported: the shell's variable, not the program's
     base = launcher_dir(doc)
     out = []
     for entry in re.split(r"[:;]", value.strip("\"'")):
@@ -2317,7 +2361,7 @@ def own_definition(doc: dict, module, level: int, name: str) -> tuple | None:
             return "here"
         if isinstance(st, (ast.Assign, ast.AnnAssign)) and any(
                 isinstance(x, ast.Name) and x.id == name for tg in (st.targets if isinstance(st, ast.Assign)
-                                                                    else [st.target]) for x in ast.walk(tg)):
+                                                                    else [st.target]) for x in walked(tg)):
             return "here"
         if isinstance(st, ast.ImportFrom) and st.module:
             for a in st.names:
@@ -2361,17 +2405,35 @@ def config_data(doc: dict, path, suffix: str = "") -> dict | None:
 
 def with_accelerate_config(doc: dict, launcher: dict) -> dict:
     """The launcher's settings with those of the accelerate config file it names (`accelerate launch --config_file
-    accel.yaml ...`) under them, when that file is here (beside the launch file, or written by it): `accelerate launch`
-    takes mixed_precision and dynamo_config.{dynamo_backend, dynamo_mode} from the file for the flags it is not given
-    (huggingface/accelerate@16cb6eb commands/launch.py:1212, 1281-1285; commands/config/config_args.py)."""
+    accel.yaml ...`), or of the default config the launch file writes, under them, when that file is here (beside the
+    launch file, or written by it): `accelerate launch` takes mixed_precision and dynamo_config.{dynamo_backend,
+    dynamo_mode} from the file for the flags it is not given (huggingface/accelerate@16cb6eb commands/launch.py:1212,
+    1281-1285; commands/config/config_args.py)."""
     path = launcher.get("config_file")
-    data = config_data(doc, path) if isinstance(path, str) and path else None
+    if isinstance(path, str) and path:
+        data = config_data(doc, path)
+    else:
+        # no --config_file: accelerate reads its default config, $HF_HOME/accelerate/default_config.yaml (HF_HOME
+        # defaults to ~/.cache/huggingface; commands/config/config_args.py:32-40, commands/launch.py:1212), which is the
+        # user's machine's unless the launch file writes it itself (`cat > ~/.cache/huggingface/accelerate/
+        # default_config.yaml <<EOF`, a Dockerfile's `tee`)
+        written = [n for n in doc.get("files") or {} if re.search(r"(?:^|/)accelerate/default_config\.(?:yaml|json)$", n)]
+        data = config_data(doc, written[-1]) if written else None
     if not data:
         return launcher
     out = dict(launcher)
-    if given(data.get("mixed_precision")) and not given(out.get("mixed_precision")):
-        out["mixed_precision"] = str(data["mixed_precision"]).strip().lower()
+    mp = data.get("mixed_precision")
+    if not given(mp):
+        # a config without mixed_precision: None, or "fp16" for an old file's `fp16: true` (config_args.py:113-114),
+        # and `accelerate launch` then runs with "no" (launch.py:1281-1283), which it puts in the script's
+        # ACCELERATE_MIXED_PRECISION like any other value (utils/launch.py:175)
+        mp = "fp16" if data.get("fp16") is True else "no"
+    if not given(out.get("mixed_precision")):  # `accelerate launch --mixed_precision X` wins over the file
+        out["mixed_precision"] = str(mp).strip().lower()
     dyn = data.get("dynamo_config") if isinstance(data.get("dynamo_config"), dict) else {}
+    if "dynamo_backend" in data and not dyn:
+        # an old file's top-level dynamo_backend (config_args.py:117-119: "NO" is none)
+        dyn = {"dynamo_backend": data["dynamo_backend"]}
     for k in ("dynamo_backend", "dynamo_mode"):
         if given(dyn.get(k)) and not given(out.get(k)):
             out[k] = str(dyn[k]).strip().lower()

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..backends import FLASH_LIB
 from . import NOTHING, SHARED, STRONG, Score, as_int, attention, score_keys
 from .hf_transformers import entry, model_head_dims
 
@@ -43,9 +44,7 @@ CANONICAL = {"eager": None, "sdpa": "sdpa", "flash_attention_2": "fa2", "flash_a
 LEGACY = {"xformers_attention": "xformers", "sage_attention": "sage", "flex_attention": "flex_attention",
           "flash_attention": "flash_attention_2", "sdp_attention": "sdpa", "eager_attention": "eager"}
 SHORT = {"flash": "flash_attention_2", "flex": "flex_attention", "sdp": "sdpa"}
-# attn_implementation values that use the flash-attn library (enums.py ATTN_IMPLS_USING_FLASH_LIB, config.py
-# attn_uses_flash_lib at axolotl-ai-cloud/axolotl@067b021)
-FLASH_LIB = {"flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2", "kernels-community/flash-attn3"}
+# attn_implementation values that use the flash-attn library: backends.FLASH_LIB (checks/trainer.py reads it too)
 PACKING_OK = {"flash_attention_2", "flash_attention_3", "flex_attention", "xformers", "sage", "sdpa", "eager",
               "kernels-community/flash-attn2", "kernels-community/flash-attn3", "kernels-community/sage-attention"}
 # Keys only axolotl uses. Names other frameworks use too (num_epochs, wandb_project, load_in_4bit, datasets,

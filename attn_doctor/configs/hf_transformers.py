@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..textutil import walked
 from . import NOTHING, Score, as_int, attention, score_keys
 
 TITLE = "transformers / TRL"
@@ -275,13 +276,13 @@ def _transformers_calls(t, *, models: bool = True) -> list:
     out = []
     # a TRL trainer the script imports from TRL (`from trl import SFTTrainer`, `trl.SFTTrainer(...)`): a user's own
     # class of the same name (round 30: a notebook's `from training.sft import SFTTrainer`) is not TRL's
-    trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+    trl = {a.asname or a.name for n in walked(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
            == "trl" for a in n.names}
     hf = _hf_trainers_imported(t)
     foreign = _foreign_names(t)
     subclasses = _script_subclasses(t)
     frozen = _frozen_loads(t) if models else set()
-    for n in ast.walk(t):
+    for n in walked(t):
         if not isinstance(n, ast.Call) or id(n) in frozen:
             continue
         owner, name = _callee(n)
@@ -316,14 +317,14 @@ def _frozen_loads(t) -> set:
     import ast
 
     loads: dict = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
                 isinstance(n.value, ast.Call) and _callee(n.value)[1] in MODEL_BUILDERS:
             loads.setdefault(n.targets[0].id, []).append(n.value)
     if not loads:
         return set()
     frozen, adapted = set(), set()
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call) and \
                 isinstance(n.iter.func, ast.Attribute) and n.iter.func.attr == "parameters" and \
                 isinstance(n.iter.func.value, ast.Name) and any(
@@ -359,11 +360,11 @@ def own_trainer(t) -> str | None:
     from .pyscript import _LIBRARIES
 
     own = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.ImportFrom) and (n.level or (n.module or "").split(".")[0] not in
                                               _LIBRARIES | _TRAINER_LIBRARIES):
             own.update({a.asname or a.name: a.name for a in n.names if a.name.endswith("Trainer")})
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in own:
             return own[n.func.id]
     return None
@@ -381,12 +382,12 @@ def _trainer_used(t) -> bool:
     An import alone is not a run (round 72m's nemotron_lora_train.py imports Trainer and trains in its own class)."""
     import ast
 
-    names = _hf_trainers_imported(t) | {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and
+    names = _hf_trainers_imported(t) | {a.asname or a.name for n in walked(t) if isinstance(n, ast.ImportFrom) and
                                         (n.module or "").split(".")[0] == "trl" for a in n.names
                                         if a.name in TRL_TRAINERS}
     if any(base in HF_TRAINERS | TRL_TRAINERS for base, _d in _script_subclasses(t).values()):
         return True
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load):
             return True
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in ("transformers", "trl") \
@@ -404,7 +405,7 @@ _OPTIMIZER_CLASS = re.compile(r"(?i)^(\w*adam\w*|sgd|adafactor|\w*lion\w*|rmspro
 def _optimizer_built(t) -> bool:
     import ast
 
-    return any(isinstance(n, ast.Call) and _OPTIMIZER_CLASS.match(_callee(n)[1] or "") for n in ast.walk(t))
+    return any(isinstance(n, ast.Call) and _OPTIMIZER_CLASS.match(_callee(n)[1] or "") for n in walked(t))
 
 
 def _own_step(t) -> str | None:
@@ -415,7 +416,7 @@ def _own_step(t) -> str | None:
     import ast
 
     backward = None
-    for n in ast.walk(t):
+    for n in walked(t):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
             continue
         target = n.func.value
@@ -499,7 +500,7 @@ def _hf_trainers_imported(t) -> set:
     `from transformers.trainer import Trainer`); an alias is spelt as the name it imports (pyscript._unalias)."""
     import ast
 
-    return {a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and not n.level and
+    return {a.name for n in walked(t) if isinstance(n, ast.ImportFrom) and not n.level and
             (n.module or "").split(".")[0] == "transformers" for a in n.names if a.name in HF_TRAINERS}
 
 
@@ -509,8 +510,8 @@ def _foreign_names(t) -> set:
     of transformers' / TRL's classes (_script_subclasses)."""
     import ast
 
-    out = {c.name for c in ast.walk(t) if isinstance(c, ast.ClassDef)}
-    for n in ast.walk(t):
+    out = {c.name for c in walked(t) if isinstance(c, ast.ClassDef)}
+    for n in walked(t):
         if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] not in ("transformers", "trl"):
             out |= {a.asname or a.name for a in n.names}
     return out - set(_script_subclasses(t))
@@ -523,7 +524,7 @@ def _own_models(t) -> set:
     import ast
 
     out = set()
-    for c in ast.walk(t):
+    for c in walked(t):
         if not isinstance(c, ast.ClassDef):
             continue
         methods = {f.name for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -545,7 +546,7 @@ def _model_class(t, owner: str, foreign: set) -> bool:
     import ast
 
     if owner.startswith("AutoModel") or _TASK_HEAD.search(owner) or \
-            any(isinstance(c, ast.ClassDef) and c.name == owner for c in ast.walk(t)):
+            any(isinstance(c, ast.ClassDef) and c.name == owner for c in walked(t)):
         return True  # (a class of the script's own left here extends a PreTrainedModel: _own_models)
     return owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration")) and owner not in foreign
 
@@ -583,7 +584,7 @@ def _python_settings(doc: dict) -> dict:
     by_method, built = _built_by_a_method(t, consts, modules)
     by_function = _built_by_an_imported_function(t, modules, consts)
     arg_classes: set = set()
-    for n in ast.walk(t):
+    for n in walked(t):
         if not isinstance(n, ast.Call) or id(n) in built:
             continue
         owner, name = _callee(n)
@@ -715,7 +716,7 @@ def _args_from_elsewhere(t, subclasses: dict) -> bool:
     import ast
 
     built = False
-    for n in ast.walk(t):
+    for n in walked(t):
         if not isinstance(n, ast.Call):
             continue
         _owner, name = _callee(n)
@@ -879,7 +880,7 @@ def _built_by_an_imported_function(t, modules, consts: dict | None = None) -> di
     if modules is None:
         return {}
     calls: dict = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)):
             calls.setdefault(ast.unparse(n.func), []).append(n)
     out: dict = {}
@@ -888,8 +889,8 @@ def _built_by_an_imported_function(t, modules, consts: dict | None = None) -> di
             continue
         libs = any(isinstance(n, (ast.Import, ast.ImportFrom)) and any(
             (x or "").split(".")[0] in ("transformers", "trl") for x in
-            ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module])) for n in ast.walk(mt))
-        made = [n for n in ast.walk(f) if isinstance(n, ast.Call) and _call_name(n) in PY_ARGS
+            ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module])) for n in walked(mt))
+        made = [n for n in walked(f) if isinstance(n, ast.Call) and _call_name(n) in PY_ARGS
                 and _call_name(n) != "ModelConfig"]
         if not libs or len(made) != 1:
             continue
@@ -945,17 +946,17 @@ def _built_by_a_method(t, consts: dict, modules) -> tuple[dict, set]:
     from .pyscript import _call_name, imported_classes, keywords, resolve, value
 
     classes = {name: c for name, (c, _mt) in imported_classes(t, modules).items()}
-    classes.update({c.name: c for c in ast.walk(t) if isinstance(c, ast.ClassDef)})
+    classes.update({c.name: c for c in walked(t) if isinstance(c, ast.ClassDef)})
     out: dict = {}
     built: set = set()
-    for n in ast.walk(t):
+    for n in walked(t):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)):
             continue
         obj = resolve(n.func.value, consts)
         c = classes.get(_call_name(obj)) if isinstance(obj, ast.Call) and obj is not n.func.value else None
         meth = next((f for f in (c.body if c is not None else []) if isinstance(f, ast.FunctionDef) and
                      f.name == n.func.attr and f.args.args and f.args.args[0].arg == "self"), None)
-        rets = [r.value for r in ast.walk(meth) if isinstance(r, ast.Return)] if meth is not None else []
+        rets = [r.value for r in walked(meth) if isinstance(r, ast.Return)] if meth is not None else []
         if len(rets) != 1 or not isinstance(rets[0], ast.Call) or _call_name(rets[0]) not in PY_ARGS:
             continue
         own = {**consts, "self": obj}
@@ -974,15 +975,15 @@ def _script_subclasses(t) -> dict:
     import ast
 
     known = set(PY_ARGS) | TRL_TRAINERS | HF_TRAINERS
-    trl = {a.asname or a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+    trl = {a.asname or a.name for n in walked(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
            == "trl" for a in n.names}
     hf = _hf_trainers_imported(t)
     # names imported from transformers / TRL (an alias is spelt as the name it imports: pyscript._unalias), which a
     # class of the same name extends (`from transformers import TrainingArguments as HFArgs`, `class
     # TrainingArguments(HFArgs)`)
-    imported = {a.name for n in ast.walk(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
+    imported = {a.name for n in walked(t) if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0]
                 in ("transformers", "trl") for a in n.names}
-    classes = {c.name: c for c in ast.walk(t) if isinstance(c, ast.ClassDef)}
+    classes = {c.name: c for c in walked(t) if isinstance(c, ast.ClassDef)}
 
     def base_of(c, depth=0):
         for b in c.bases:
@@ -1023,7 +1024,7 @@ def _class_held(t, name: str, consts: dict | None = None) -> str | None:
     import ast
 
     held = []
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id == name for x in n.targets):
             # `model_cls = LlamaForCausalLM if ... else MistralForCausalLM`: each branch is an assignment of its own
             values = [n.value.body, n.value.orelse] if isinstance(n.value, ast.IfExp) else [n.value]
@@ -1068,7 +1069,7 @@ def _fields_never_read(t, call) -> set:
     import ast
 
     target = None
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is call:
             tg = n.targets if isinstance(n, ast.Assign) else [n.target]
             if len(tg) == 1 and isinstance(tg[0], ast.Name):
@@ -1076,8 +1077,8 @@ def _fields_never_read(t, call) -> set:
     if target is None:
         return set()
     read: set = set()
-    attrs = {id(n.value) for n in ast.walk(t) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
-    for n in ast.walk(t):
+    attrs = {id(n.value) for n in walked(t) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    for n in walked(t):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == target:
             read.add(n.attr)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr" and len(n.args) >= 2 \
@@ -1095,7 +1096,7 @@ def _getattr_receiver(t, name) -> bool:
     import ast
 
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr" and n.args and
-               n.args[0] is name for n in ast.walk(t))
+               n.args[0] is name for n in walked(t))
 
 
 # nn.Module casts: model.half() / .bfloat16() / .float() (torch/nn/modules/module.py) and the dtypes .to() takes
@@ -1116,7 +1117,7 @@ def _amp_aliases(t) -> dict:
     import ast
 
     out = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.ImportFrom) and n.module in ("torch", "torch.cuda") and not n.level:
             for a in n.names:
                 if a.name == "amp":
@@ -1134,7 +1135,7 @@ def _last_training_call(t) -> int | None:
     import ast
 
     lines = []
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "train" and not n.args:
             recv = n.func.value
             if isinstance(recv, ast.Name) and "trainer" in recv.id.lower() or \
@@ -1157,7 +1158,7 @@ def _after_loading(t, consts: dict) -> dict:
 
     from .pyscript import _dict_items, value
 
-    stmts = sorted((n for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.Expr, ast.With, ast.AnnAssign))),
+    stmts = sorted((n for n in walked(t) if isinstance(n, (ast.Assign, ast.Expr, ast.With, ast.AnnAssign))),
                    key=lambda n: (n.lineno, n.col_offset))
     models: set = set()
 
@@ -1338,7 +1339,7 @@ def _upcast_to_fp32(t) -> bool:
     Not for the quantization methods it leaves alone."""
     import ast
 
-    names = {_callee(n)[1] for n in ast.walk(t) if isinstance(n, ast.Call)}
+    names = {_callee(n)[1] for n in walked(t) if isinstance(n, ast.Call)}
     return "prepare_model_for_kbit_training" in names and not names & _KEPT_QUANTIZED
 
 
@@ -1503,7 +1504,7 @@ def _trl_config(doc: dict) -> bool:
         return t is not None and (any(
             isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
                                          n.func.id if isinstance(n.func, ast.Name) else "") in TRL_CONFIGS
-            for n in ast.walk(t)) or bool(trl_parser_classes(t) & TRL_CONFIGS))
+            for n in walked(t)) or bool(trl_parser_classes(t) & TRL_CONFIGS))
         # (or a TRL config a TrlParser / HfArgumentParser fills: `TrlParser((ScriptArguments, SFTConfig, ModelConfig))`,
         # trl/scripts/sft.py:126; cfg83)
     return False

@@ -11,7 +11,7 @@ import re
 import shlex
 
 from .shell_words import unquoted
-from ..textutil import parse_python
+from ..textutil import parse_python, walked
 
 NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
 
@@ -89,7 +89,7 @@ def _argv_program(t) -> str | None:
     """The CLI whose entry point the script imports (`from llamafactory.cli import main`), if any."""
     import ast
 
-    for n in ast.walk(t):
+    for n in walked(t):
         mods = [n.module or ""] if isinstance(n, ast.ImportFrom) else [a.name for a in n.names] \
             if isinstance(n, ast.Import) else []
         for mod in mods:
@@ -121,13 +121,13 @@ def _options_loop(loop, t) -> tuple[str, list] | None:
         return None
     key, val = tg.elts[0].id, tg.elts[1].id
     target = None
-    for x in ast.walk(loop):
+    for x in walked(loop):
         if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr in ("append", "extend") and \
                 isinstance(x.func.value, ast.Name) and any(
                     isinstance(j, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)
                                                          and v.value.id == key for v in j.values) and
                     isinstance(j.values[0], ast.Constant) and str(j.values[0].value).startswith("--")
-                    for j in ast.walk(x)):
+                    for j in walked(x)):
             target = x.func.value.id
             break
     if target is None:
@@ -136,7 +136,7 @@ def _options_loop(loop, t) -> tuple[str, list] | None:
     source = resolve(it.func.value, consts)
     if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and source.func.attr == "load" and \
             isinstance(source.func.value, ast.Name) and source.func.value.id == "json":
-        dumped = [c.args[0] for c in ast.walk(t) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and
+        dumped = [c.args[0] for c in walked(t) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and
                   c.func.attr == "dump" and isinstance(c.func.value, ast.Name) and c.func.value.id == "json" and c.args]
         dicts = [d for d in dumped if isinstance(resolve(d, consts), ast.Dict)]
         if len(dicts) != 1:
@@ -147,7 +147,7 @@ def _options_loop(loop, t) -> tuple[str, list] | None:
         return None
     flags = any(isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and x.func.id == "isinstance" and
                 len(x.args) == 2 and isinstance(x.args[0], ast.Name) and x.args[0].id == val and
-                isinstance(x.args[1], ast.Name) and x.args[1].id == "bool" for x in ast.walk(loop))
+                isinstance(x.args[1], ast.Name) and x.args[1].id == "bool" for x in walked(loop))
     words: list = []
     for k, node in items:
         v = resolve(node, consts)
@@ -281,16 +281,16 @@ def python_commands(code: str, argv: dict | None = None) -> str:
     if t is None:
         return ""
     in_if: set = set()
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
             parts = [n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse]
             for sub in parts:
-                for x in ast.walk(sub):
+                for x in walked(sub):
                     in_if.add(id(x))
 
     launch_argv = argv  # (the loop below binds `argv` to each sys.argv it finds)
     consts = constants(t, launch_argv)
-    parents = {id(c): p for p in ast.walk(t) for c in ast.iter_child_nodes(p)}
+    parents = {id(c): p for p in walked(t) for c in ast.iter_child_nodes(p)}
     try:
         dumped_to = {tgt[1] for tgt, _d in python_dumped_configs(code) if isinstance(tgt, tuple) and tgt[0] == "var"} \
             if _DUMP_CALL.search(code) else set()
@@ -352,14 +352,14 @@ def python_commands(code: str, argv: dict | None = None) -> str:
         over a literal list, all of one file name (round 28: a RunPod handler's SD_SCRIPTS_PATH, reset to the first of
         several candidate folders' train_network.py that exists); one of those paths, else None."""
         values = []
-        for a in ast.walk(t):
+        for a in walked(t):
             if not (isinstance(a, ast.Assign) and any(isinstance(x, ast.Name) and x.id == name for x in a.targets)):
                 continue
             v = a.value
             if isinstance(v, ast.Constant) and isinstance(v.value, str):
                 values.append(v.value)
                 continue
-            loops = [f for f in ast.walk(t) if isinstance(f, ast.For) and isinstance(v, ast.Name) and
+            loops = [f for f in walked(t) if isinstance(f, ast.For) and isinstance(v, ast.Name) and
                      isinstance(f.target, ast.Name) and f.target.id == v.id]
             items = [resolve(f.iter, consts) for f in loops]
             if len(items) != 1 or not isinstance(items[0], (ast.List, ast.Tuple)) or not items[0].elts or \
@@ -432,7 +432,7 @@ def python_commands(code: str, argv: dict | None = None) -> str:
     def _has_str(e):
         """A `+` of strings (a literal or an f-string among its terms), not of numbers."""
         return any(isinstance(x, ast.JoinedStr) or isinstance(x, ast.Constant) and isinstance(x.value, str)
-                   for x in ast.walk(e))
+                   for x in walked(e))
 
     def joined(e, depth=0):
         """The words of lists added together (`[a, b] + extra + ([c] if X else [])`): a list literal, a list the
@@ -462,7 +462,7 @@ def python_commands(code: str, argv: dict | None = None) -> str:
     runners, inner = _runner_functions(t)
     parsers = _script_parsers(t)
     flatteners = _flatten_functions(t)
-    for n in ast.walk(t):
+    for n in walked(t):
         argv = _argv_words(n, word)
         if argv is not None:
             # a script that sets sys.argv and then calls a CLI's main() in-process runs that command line
@@ -635,13 +635,13 @@ def _script_parsers(t) -> dict:
     import ast
 
     imported = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.ImportFrom) and n.module and not n.level:
             for a in n.names:
                 if a.name in _PARSE_FUNCS | _PARSER_FUNCS:
                     imported[a.asname or a.name] = (a.name, n.module.replace(".", "/") + ".py")
     out = {k: v[1] for k, v in imported.items() if v[0] in _PARSE_FUNCS}
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
                 isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) and \
                 imported.get(n.value.func.id, ("",))[0] in _PARSER_FUNCS:
@@ -676,7 +676,7 @@ def _script_writes(w) -> list:
             mode = c.args[1] if len(c.args) > 1 else next((k.value for k in c.keywords if k.arg == "mode"), None)
             if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and "w" in mode.value:
                 handles.add(item.optional_vars.id)
-    return [n for s in w.body for n in ast.walk(s) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+    return [n for s in w.body for n in walked(s) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
             and n.func.attr == "write" and isinstance(n.func.value, ast.Name) and n.func.value.id in handles and
             len(n.args) == 1] if handles else []
 
@@ -688,11 +688,11 @@ def _runner_functions(t) -> tuple[dict, set]:
 
     runners: dict = {}
     inner: set = set()
-    for f in ast.walk(t):
+    for f in walked(t):
         if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         params = [a.arg for a in f.args.posonlyargs + f.args.args]
-        for n in ast.walk(f):
+        for n in walked(f):
             if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in params):
                 continue
             g = n.func
@@ -758,7 +758,7 @@ def _flatten_functions(t) -> dict:
     for f in t.body if isinstance(t, ast.Module) else []:
         if not isinstance(f, ast.FunctionDef) or f.args.args or f.args.posonlyargs or f.args.vararg:
             continue
-        rets = [n for n in ast.walk(f) if isinstance(n, ast.Return) and n.value is not None]
+        rets = [n for n in walked(f) if isinstance(n, ast.Return) and n.value is not None]
         if len(rets) != 1:
             continue
         src = flattened_list(rets[0].value)
@@ -768,7 +768,7 @@ def _flatten_functions(t) -> dict:
                 if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and
                         isinstance(loop.iter, ast.Name)):
                     continue
-                for n in ast.walk(loop):
+                for n in walked(loop):
                     grown = n.args[0] if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                         n.func.attr == "extend" and isinstance(n.func.value, ast.Name) and n.func.value.id == res and \
                         len(n.args) == 1 else n.value if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) \
@@ -1091,10 +1091,10 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         return []
     consts = constants(t)
     parents = {}
-    for p in ast.walk(t):
+    for p in walked(t):
         for c in ast.iter_child_nodes(p):
             parents[id(c)] = p
-    funcs = {f.name: f for f in ast.walk(t) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    funcs = {f.name: f for f in walked(t) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
     def scope_of(n):
         p = parents.get(id(n))
@@ -1198,6 +1198,10 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         if isinstance(node, ast.Name):
             assigns = [a for a in own_nodes(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
                        and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id and a.lineno < before]
+            if not assigns and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not bound_in(node.id, scope):
+                # a name the function never binds is the module's (Python's scoping): `{**CONFIG, "output_dir": ...}`
+                # in a function over a module-level CONFIG dict (round 95m's HarryCUzzz sft_training.py)
+                return dict_value(node, t, 1 << 30, depth + 1)
             if not assigns:
                 return None
             last = max(assigns, key=lambda a: a.lineno)
@@ -1219,6 +1223,16 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
             return out
         return None
 
+    def bound_in(name, scope):
+        """Whether a function binds `name` itself (a parameter, an assignment, a loop or `with` target, an import)."""
+        a = scope.args
+        if name in [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] + \
+                [x.arg for x in (a.vararg, a.kwarg) if x is not None]:
+            return True
+        return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)) or
+                   isinstance(n, ast.alias) and (n.asname or n.name) == name or
+                   isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names for n in own_nodes(scope))
+
     def param_texts(name, scope, depth):
         """The texts a function's parameter `name` holds: its default, else what every call of the function gives it
         (by position or keyword), when they all agree."""
@@ -1231,7 +1245,7 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         if name in defaults:
             return text_value(defaults[name], t, 1 << 30, depth + 1)
         got = set()
-        for c in ast.walk(t):
+        for c in walked(t):
             if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == scope.name:
                 arg = next((k.value for k in c.keywords if k.arg == name), c.args[i] if i < len(c.args) else None)
                 if arg is None:
@@ -1319,7 +1333,16 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
         return None
 
     out = []
-    for n in ast.walk(t):
+    for loop in walked(t):
+        # a YAML written by hand, one `key: value` line per item of a dict (`for key, value in cfg.items():
+        # f.write(f"{key}: {value}\n")` in a `with open(P, "w") as f`: round 95m's HarryCUzzz sft_training.py, "written by
+        # hand to avoid a dependency", then `llamafactory-cli train P`): the dict is the file's settings
+        written = _lines_written(loop)
+        if written is not None:
+            data = dict_value(written[0], scope_of(loop), loop.lineno)
+            if isinstance(data, dict) and data:
+                out.append((target_of(written[1]), data))
+    for n in walked(t):
         fname = n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else \
             n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) else None
         if fname in calls and n.args:
@@ -1338,7 +1361,7 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
             # `def CleanConfigAndSave(name, filename, config_dict): ... f.write(toml.dumps(config_dict))`, called once for
             # the training config and once for the dataset's): each dict a call of it hands over, as the call gives it
             i = [a.arg for a in scope.args.args].index(n.args[0].id)
-            for c in ast.walk(t):
+            for c in walked(t):
                 if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == scope.name and \
                         i < len(c.args) and not any(k.arg is None for k in c.keywords):
                     given = dict_value(c.args[i], scope_of(c), c.lineno)
@@ -1359,6 +1382,30 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
                 if isinstance(lit, str):
                     out.append((lit, data))
     return out
+
+
+def _lines_written(loop):
+    """(the dict, the write call) of `for K, V in D.items():` whose body writes each item as a YAML line: `X.write(
+    f"{K}: ...")` or `print(f"{K}: ...", file=X)`, the line starting with the key and a colon; None for any other loop."""
+    import ast
+
+    if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2
+            and isinstance(loop.target.elts[0], ast.Name) and isinstance(loop.iter, ast.Call)
+            and isinstance(loop.iter.func, ast.Attribute) and loop.iter.func.attr == "items" and not loop.iter.args):
+        return None
+    key = loop.target.elts[0].id
+
+    def key_line(s):
+        return isinstance(s, ast.JoinedStr) and len(s.values) > 1 and isinstance(s.values[0], ast.FormattedValue) and \
+            isinstance(s.values[0].value, ast.Name) and s.values[0].value.id == key and \
+            isinstance(s.values[1], ast.Constant) and str(s.values[1].value).startswith(":")
+
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and n.args and key_line(n.args[0]) and (
+                isinstance(n.func, ast.Attribute) and n.func.attr == "write" or
+                isinstance(n.func, ast.Name) and n.func.id == "print" and any(k.arg == "file" for k in n.keywords)):
+            return loop.iter.func.value, n
+    return None
 
 
 def _path_of(node):

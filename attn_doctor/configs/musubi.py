@@ -483,7 +483,28 @@ def summarize(s: dict, launcher: dict, misses: list[str], fmt: str, script: str 
         "generation": generate,  # --attn_mode defaults to torch (SDPA): no backend flag is needed
         "config_file_unread": bool(s.get("config_file_unread")),
         "fixes": fixes,
+        # the dtype the attention's tensors have where it is not the mixed-precision one (checks/trainer.py)
+        **_float32_attention(family, script, mp, s, generate, fixes, cmd),
     }
+
+
+def _float32_attention(family, script, mp, s: dict, generate: bool, fixes: dict, cmd: bool) -> dict:
+    """{attention_dtype: "float32", attention_dtype_why} when the run hands the attention float32 tensors (and the fix
+    line, into `fixes`), else nothing (the mixed-precision dtype, or not known).
+    Z-Image's trainers load the DiT in float32 unless mixed precision is fp16 / bf16 (kohya-ss/musubi-tuner@30c658c
+    src/musubi_tuner/zimage_train_network.py:42-44; zimage_train.py:107 unless --full_bf16), and with mixed precision
+    "no" accelerate's autocast is off: q, k and v come out of the DiT's float32 linears and modules/attention.py:82-300
+    hands them to the backend as they are. `--use_32bit_attention` changes nothing here: it only skips casting q and k
+    to v's dtype (zimage/zimage_model.py:190-192), and all three share one dtype (the same linears, the same autocast;
+    RMSNorm and the rotary embedding cast back to their input's dtype, zimage_model.py:90-99, 136-141). The other
+    architectures load the DiT in bfloat16 by default (training/trainer_base.py:1474)."""
+    if family != "zimage" or generate or mp != "no" or as_bool(s.get("fp8_base")):
+        return {}  # (an fp8 DiT's linears are patched: not read here)
+    if os.path.basename(str(script or "")) == "zimage_train" and as_bool(s.get("full_bf16")):
+        return {}
+    fixes["attention_dtype"] = ("--mixed_precision bf16   # or --sdpa / --xformers, which take float32" if cmd else
+                                "mixed_precision = \"bf16\"   # or sdpa / xformers = true, which take float32")
+    return {"attention_dtype": "float32", "attention_dtype_why": "Z-Image's DiT in float32 without mixed precision"}
 
 
 def _with_config_file(settings: dict, misses: list, base, doc: dict | None = None) -> tuple[dict, list]:

@@ -109,6 +109,7 @@ class Command:
     # args+=(--sdpa)` with $x unset here); they are not in `words`/`args`, readers report them as possible
     maybe: list = field(default_factory=list)
     image: str | None = None  # the container image it runs in (`apptainer exec IMAGE ...`, `docker run IMAGE ...`)
+    code: str | None = None  # `python -c CODE`: the Python text it runs
 
     @property
     def head(self) -> list:
@@ -164,6 +165,12 @@ def dialect_of(name: str, text: str) -> str:
 _MACHINE_PROBE = re.compile(r"^(?:not \()?\s*(?:!\s*)?(?:\S*/)?(?:python[0-9.]*\s+-c\s+['\"]\s*(?:import|from)\s|"
                             r"pip[0-9.]*\s+(?:show|list)\b|(?:python[0-9.]*\s+-m\s+pip\s+show)\b|nvidia-smi\b|"
                             r"command\s+-v\s|which\s|hash\s)")
+
+
+# the end of a command line that ends the command there: a background `&` (not `&&`) or `;` last, or an output
+# redirection (`> log`, `2>&1`, `&> log`, `>> log`); quoted text is taken out first (_QUOTED)
+_TERMINATED = re.compile(r"(?<![&|>])&\s*(?:wait\b.*)?$|;\s*$|(?:^|\s)(?:\d?>>?|&>>?)\s*\S")
+_QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'[^']*'")
 
 
 def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, _funcs: dict | None = None) -> Script:
@@ -366,9 +373,12 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 body = heredocs[n][0]
                 commands.extend(parse(_preamble(env) + body, name, _depth + 1).commands)
                 continue
-            m = re.search(r"(?<![<>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)", line) if n in heredocs else None
+            # `cat > "$CONFIG" <<EOF`, or `tee FILE <<EOF` / `sudo tee FILE > /dev/null <<EOF` (tee copies its input
+            # to FILE: a Dockerfile's `tee /huggingface/accelerate/default_config.yaml <<EOT`)
+            m = (re.search(r"\btee\s+(?:-a\s+|--append\s+)?(\"[^\"]+\"|'[^']+'|[^\s;&|<>-][^\s;&|<>]*)", line)
+                 or re.search(r"(?<![<>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)", line)) if n in heredocs else None
             if m:
-                # `cat > "$CONFIG" <<EOF ... EOF`: the script writes a file (a trainer YAML) it runs next
+                # the script writes a file (a trainer YAML) it runs next
                 body, quoted = heredocs[n]
                 files[expand(m.group(1), env, dialect).strip("\"'")] = body if quoted else \
                     _function_values(expand(body, env, dialect), funcs, env)
@@ -500,6 +510,11 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # `MP=$(yq -r '.training.mixed_precision' "$CONFIG")`: the value the settings file here holds
                 env[got[0]] = got[1]
                 continue
+        if dialect == "posix" and _TERMINATED.search(_QUOTED.sub("", line)):
+            # `nohup swift sft ... > train.log 2>&1 &`, `python train.py --a 1 & wait`, `... ;`: the command ends on
+            # its line (backgrounded, or its output sent to a file): a line of options under it is a command of its
+            # own to bash, never more of this one (the docs-snippet rule below)
+            broken.add(n)
         for words in words_of(expand(line, env, dialect), dialect):
             if words[0].startswith("-") and commands and commands[-1].line < n and \
                     ends.get(commands[-1].line, -1) + 1 == n and commands[-1].line not in broken:
@@ -1203,11 +1218,40 @@ def _array_words(body: str, lines: list, i: int, env: dict, dialect: str) -> tup
     """The words of a bash array whose `(` opens the line, `body` being what follows it (`NAME=(`, `NAME+=(`): the
     lines from lines[i] on joined to it up to the line with its closing parenthesis outside a comment (an array may
     span lines), the script's variables expanded. Returns (words, the index of the line after the array)."""
-    while ")" not in _strip_comment(body) and i < len(lines):
-        body += " " + lines[i][1]
+    parts, depth = [body], 0
+    while True:
+        # the array's own `)`, not one of a `$(expr 64 / $N)` / `$((64 / N))` or quoted text among its words
+        at, depth = _closing_paren(_strip_comment(parts[-1]), depth)
+        if at is not None or i >= len(lines):
+            break
+        parts.append(lines[i][1])
         i += 1
-    body = body[:body.rfind(")")] if ")" in body else body
-    return [w for ws in words_of(expand(body, env, dialect), dialect) for w in ws], i
+    if at is not None:
+        parts[-1] = parts[-1][:at]
+    return [w for ws in words_of(expand(" ".join(parts), env, dialect), dialect) for w in ws], i
+
+
+def _closing_paren(text: str, depth: int) -> tuple:
+    """(the index in `text` of the `)` that closes a parenthesis `depth` levels out, or None; the depth after `text`),
+    quoted text and backslash escapes skipped (a line of a bash array: `--steps $(expr 64 / 4)` opens and closes one)."""
+    quote, k = None, 0
+    while k < len(text):
+        ch = text[k]
+        if ch == "\\" and quote != "'":
+            k += 2
+            continue
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return k, 0
+            depth -= 1
+        k += 1
+    return None, depth
 
 
 def _append(env: dict, maybe: dict, name: str, words: list, guard: tuple, as_list: bool) -> None:
@@ -1508,6 +1552,8 @@ def _python(cmd: Command, rest: list[str]) -> Command:
         mod = _code_cli_module(rest[1]) if len(rest) > 1 else None
         if mod is not None and _cli_module(cmd, mod, rest[2:]):
             cmd.module = mod
+        elif len(rest) > 1:
+            cmd.code, cmd.args = rest[1], rest[2:]  # (read as a script of its own: configs._code_run)
         return cmd
     if rest[:1] == ["-m"] and len(rest) > 1:
         mod = rest[1]

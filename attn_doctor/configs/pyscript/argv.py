@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import RUNTIME, _call_name, resolve
+from .nodes import RUNTIME, _call_name, resolve, walked
 from .dataclass_args import (
     TRAINING_ARGUMENTS_BOOLS, TRAINING_ARGUMENTS_FIELDS, _DATACLASS_PARSES, _dataclass_defaults, _dataclass_fields,
     _inherits_training_arguments, trl_parser, trl_parser_classes
@@ -70,7 +70,7 @@ def cli_defaults(tree) -> dict:
     """parameter -> the default node a Typer / Click command gives it when the launcher does not: `typer.Option(1, ...)`'s
     first argument, `@click.option("--epochs", default=1)`'s default, a Click flag's False where it names none."""
     out: dict = {}
-    for f in ast.walk(tree):
+    for f in walked(tree):
         if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for a, d in zip((f.args.posonlyargs + f.args.args)[::-1], f.args.defaults[::-1]):
@@ -116,10 +116,10 @@ def _typer_click_options(tree) -> dict:
       parameter whose default is `typer.Argument(...)`, or with no default, is positional (not an option);
     - Click (`@click.command()` with `@click.option("--lr", "learning_rate", type=float, is_flag=True ...)`): the
       option strings it declares (_click_option), `--x/--no-x` a flag pair."""
-    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    typer_apps = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+    funcs = {f.name: f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    typer_apps = {t.id for n in walked(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
                   and _call_name(n.value) == "Typer" for t in n.targets if isinstance(t, ast.Name)}
-    run = {n.args[0].id for n in ast.walk(tree) if isinstance(n, ast.Call) and _call_name(n) == "run"
+    run = {n.args[0].id for n in walked(tree) if isinstance(n, ast.Call) and _call_name(n) == "run"
            and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == "typer"
            and n.args and isinstance(n.args[0], ast.Name)}
     out: dict = {}
@@ -170,18 +170,18 @@ def _parser_handed_to_helper(tree) -> bool:
     import sys
 
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
-    parsers = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+    parsers = {t.id for n in walked(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
                and _call_name(n.value) in _PARSER_CLASSES for t in n.targets if isinstance(t, ast.Name)}
     if not parsers:
         return False
     # the names the script imports from outside the standard library (a relative import is the user's own package)
     imported = set()
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.ImportFrom) and (n.level or (n.module or "").split(".")[0] not in stdlib):
             imported.update(a.asname or a.name for a in n.names)
         elif isinstance(n, ast.Import):
             imported.update((a.asname or a.name).split(".")[0] for a in n.names if a.name.split(".")[0] not in stdlib)
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not isinstance(n, ast.Call) or \
                 not any(isinstance(a, ast.Name) and a.id in parsers for a in list(n.args) + [k.value for k in n.keywords]):
             continue
@@ -199,11 +199,11 @@ def fire_parameters(tree) -> set:
     whose value the function gets in place of its default. A Fire of a class, a dict, or of nothing (every name of the
     module) declares nothing here, and a function taking **kwargs takes flags no parameter names: those stay
     undeclared (argv_options then refuses the launch)."""
-    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    fire_names = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "fire"
+    funcs = {f.name: f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    fire_names = {a.asname or a.name for n in walked(tree) if isinstance(n, ast.ImportFrom) and n.module == "fire"
                   and not n.level for a in n.names if a.name == "Fire"}
     out: set = set()
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in funcs):
             continue
         f = n.func
@@ -246,7 +246,7 @@ def _abbreviated(decl: dict, name: str, tree) -> str:
 def _no_abbrev(tree) -> bool:
     """The script makes a parser with allow_abbrev=False (argparse then takes only whole option names)."""
     return any(isinstance(n, ast.keyword) and n.arg == "allow_abbrev" and isinstance(n.value, ast.Constant)
-               and n.value.value is False for n in ast.walk(tree))
+               and n.value.value is False for n in walked(tree))
 
 
 # the packages a training script imports that read no command line of their own when imported or called (the
@@ -284,8 +284,8 @@ def _reads_no_options(tree, argv_by_position: bool) -> bool:
     import sys
 
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
-    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)} if argv_by_position else {}
-    for n in ast.walk(tree):
+    parents = {id(c): n for n in walked(tree) for c in ast.iter_child_nodes(n)} if argv_by_position else {}
+    for n in walked(tree):
         if isinstance(n, (ast.Import, ast.ImportFrom)):
             if isinstance(n, ast.ImportFrom) and (n.level or not n.module):
                 return False  # a relative import: the user's own package
@@ -375,6 +375,10 @@ def argv_options(tree, words: list) -> dict | None:
                 return None
         elif tname in (None, "str"):
             out[dest] = ast.Constant(value=val)
+        elif tname in _PATH_TYPES:
+            # argparse applies `type=Path` to the word (argparse.py _get_value: type_func(arg_string)): the path itself,
+            # as a string default under that type is (_add_argument_defaults)
+            out[dest] = _path_node(ast.Constant(value=val))
         elif action == "cli":
             out[dest] = RUNTIME  # (a Typer / Click parameter of another type, `Path`, an enum: given, its object not known)
         else:
@@ -416,7 +420,7 @@ def _argparse_defaults(tree) -> dict:
 def _add_arguments(tree):
     """(option strings, dest, keywords) of each `X.add_argument(...)` the script makes: dest is `dest=`, else the first
     long option's name (`--max-len` -> max_len), else the positional's name; a call none of these names is left out."""
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument"):
             continue
         names = [a.value for a in n.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
@@ -428,6 +432,15 @@ def _add_arguments(tree):
             dest = longs[0][2:].replace("-", "_") if longs else pos[0] if pos else None
         if dest:
             yield names, dest, kw
+
+
+# pathlib's classes a script hands argparse as `type=`: the word or string default becomes that path
+_PATH_TYPES = ("Path", "PurePath", "PosixPath")
+
+
+def _path_node(word: ast.Constant) -> ast.Call:
+    """`Path(word)`: what argparse hands the script for a word under a pathlib `type=`, as the values module reads it."""
+    return ast.Call(func=ast.Name(id="Path"), args=[word], keywords=[])
 
 
 def _type_name(typ) -> str | None:
@@ -443,9 +456,9 @@ def _add_argument_defaults(tree):
             d = kw["default"]
             typ = kw.get("type")
             tname = _type_name(typ)
-            if isinstance(d, ast.Constant) and isinstance(d.value, str) and tname in ("Path", "PurePath", "PosixPath"):
+            if isinstance(d, ast.Constant) and isinstance(d.value, str) and tname in _PATH_TYPES:
                 # argparse runs type over a string default (`type=Path, default="configs/x.yaml"`): the path itself
-                d = ast.Call(func=ast.Name(id="Path"), args=[d], keywords=[])
+                d = _path_node(d)
             elif isinstance(d, ast.Constant) and isinstance(d.value, str) and typ is not None and tname != "str":
                 if tname and "bool" in tname.lower():
                     d = ast.Constant(value=d.value.strip().lower() in _TRUE_WORDS)
@@ -487,7 +500,7 @@ def _parsed_parameters(tree, consts: dict) -> dict:
     parse_args_into_dataclasses())` (each parameter the dataclass of its position): inside the function `opts.bf16` is
     the option's default, as it is for `args = parser.parse_args()` at the top level. A parameter some call passes
     anything else is the caller's, not known here."""
-    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    funcs = {f.name: f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     got: dict = {}
     other: set = set()
 
@@ -498,7 +511,7 @@ def _parsed_parameters(tree, consts: dict) -> dict:
             return node
         return None
 
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in funcs):
             continue
         f = funcs[n.func.id]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, resolve
+from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, resolve, walked
 from .argv import _parsed_args
 
 
@@ -135,27 +135,27 @@ def signature_filters(tree) -> set:
     kwargs.items(): if key in params: filtered[key] = value ... / return filtered`, then `SFTConfig(
     **filter_sft_kwargs(sft_kwargs))`): `**f(D)` spreads D's keys that are those classes' fields."""
     defs: dict = {}
-    for f in ast.walk(tree):
+    for f in walked(tree):
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defs.setdefault(f.name, []).append(f)
     out = set()
     for name, fs in defs.items():
         f = fs[0]
         params = [a.arg for a in f.args.posonlyargs + f.args.args]
-        rets = [r for r in ast.walk(f) if isinstance(r, ast.Return)]
+        rets = [r for r in walked(f) if isinstance(r, ast.Return)]
         if len(fs) != 1 or not params or len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
             continue
         kept, p = rets[0].value.id, params[0]
         sig = any(isinstance(n, ast.Call) and _call_name(n) == "signature" and len(n.args) == 1 and
-                  _class_named(n.args[0]) in _SIGNATURE_CLASSES for n in ast.walk(f))
+                  _class_named(n.args[0]) in _SIGNATURE_CLASSES for n in walked(f))
         copies = any(isinstance(n, ast.For) and isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Attribute)
                      and n.iter.func.attr == "items" and isinstance(n.iter.func.value, ast.Name) and
                      n.iter.func.value.id == p and isinstance(n.target, ast.Tuple) and len(n.target.elts) == 2 and
                      any(isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Subscript)
                          and isinstance(a.targets[0].value, ast.Name) and a.targets[0].value.id == kept and
                          isinstance(a.value, ast.Name) and a.value.id == getattr(n.target.elts[1], "id", None)
-                         for a in ast.walk(n))
-                     for n in ast.walk(f))
+                         for a in walked(n))
+                     for n in walked(f))
         if sig and copies:
             out.add(name)
     return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from ..hf_transformers import TRL_CONFIGS as _TRL_CONFIGS  # (the one list of TRL's configs, every reader's)
-from .nodes import _call_name
+from .nodes import _call_name, walked
 
 
 # HfArgumentParser's methods that return its dataclasses filled from the command line (transformers
@@ -66,7 +66,7 @@ def parser_classes(call) -> list:
 def _inherits_training_arguments(tree) -> bool:
     """The script hands HfArgumentParser transformers' TrainingArguments, or a class of its own that extends it (by name
     or as `transformers.TrainingArguments`, through its own classes too)."""
-    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    classes = {n.name: n for n in walked(tree) if isinstance(n, ast.ClassDef)}
 
     def extends(c, depth=0) -> bool:
         for b in c.bases:
@@ -77,7 +77,7 @@ def _inherits_training_arguments(tree) -> bool:
                 return True
         return False
 
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS:
             for e in parser_classes(n):
                 name = e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else ""
@@ -91,9 +91,9 @@ def _dataclass_fields(tree):
     """The field statements (`name: T`, `name: T = value`, `name: T = field(...)`) of the dataclasses the script hands
     to HfArgumentParser (`HfArgumentParser(ScriptArguments)`, `HfArgumentParser((ModelArguments, DataArguments,
     TrainingArguments))`), each class once, in the order the script first gives them."""
-    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    classes = {n.name: n for n in walked(tree) if isinstance(n, ast.ClassDef)}
     given: list = []
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS:
             given += [e.id for e in parser_classes(n) if isinstance(e, ast.Name)]
     for cname in dict.fromkeys(given):
@@ -138,7 +138,7 @@ def nested_sets(tree) -> set:
     """NESTED_SETS of a script: X.name assigned (=, +=, : T =) or setattr(X, "name", ...) anywhere ("*": a name not
     written out)."""
     out = set()
-    for n in ast.walk(tree):
+    for n in walked(tree):
         targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) \
             else []
         for t in targets:
@@ -155,7 +155,7 @@ def _nest(tree, out: dict) -> None:
     is C() with C's own defaults, kept as a call marked NESTED, so `cfg.model.attn_implementation` of `cfg = Config()`
     reads ModelConfig's default (round 79m's mrSvet0zar src/config.py, cfg81). A factory that is no dataclass of the
     module (`list`, a lambda) is left out, as before."""
-    for c in ast.walk(tree):
+    for c in walked(tree):
         if not isinstance(c, ast.ClassDef) or c.name not in out:
             continue
         for st in c.body:
@@ -186,7 +186,7 @@ def _script_dataclasses(tree) -> dict:
     with default_factory, is left out; a class defined twice is left out)."""
     out: dict = {}
     seen: set = set()
-    for c in ast.walk(tree):
+    for c in walked(tree):
         if not isinstance(c, ast.ClassDef):
             continue
         if not any(_call_name(d) == "dataclass" if isinstance(d, ast.Call) else
@@ -210,7 +210,7 @@ def trl_parser_classes(tree) -> set:
     """TRL's own dataclasses (TRL_FIELD_CLASSES: its configs, ModelConfig, ScriptArguments) a script hands to
     HfArgumentParser / TrlParser and does not define itself: their fields are options of its command line and keys of
     its `--config` YAML (trl/scripts/utils.py TrlParser)."""
-    own = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    own = {n.name: n for n in walked(tree) if isinstance(n, ast.ClassDef)}
 
     def trl_base(name: str, depth: int = 0) -> str | None:
         # TRL's class itself, or the TRL class a class of the script's own extends (`class MyConfig(SFTConfig)`,
@@ -226,7 +226,7 @@ def trl_parser_classes(tree) -> set:
         return None
 
     out = set()
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Call) and _call_name(n) in _ARG_PARSERS:
             for e in parser_classes(n):
                 name = e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else ""
@@ -238,4 +238,4 @@ def trl_parser_classes(tree) -> set:
 
 def trl_parser(tree) -> bool:
     """The script parses its command line with TRL's TrlParser (whose parse_args_and_config takes `--config FILE`)."""
-    return any(isinstance(n, ast.Call) and _call_name(n) == "TrlParser" for n in ast.walk(tree))
+    return any(isinstance(n, ast.Call) and _call_name(n) == "TrlParser" for n in walked(tree))

@@ -1,10 +1,13 @@
 """What every part of the script reading shares: the keys constants() adds beside the script's own names (ARGPARSE,
 ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, RETURNED_DICTS; no Python name is spelt like them), RUNTIME (a name decided
-when the script runs), and the small node helpers (_call_name, _dotted, resolve: a name followed to what it holds)."""
+when the script runs), and the small node helpers (_call_name, _dotted, resolve: a name followed to what it holds; walked: a tree's nodes, listed
+once)."""
 
 from __future__ import annotations
 
 import ast
+
+from ...textutil import walked  # noqa: F401  (the pyscript readers import it from here)
 
 
 # consts' entry for the script's argparse options (dest -> default node): no Python name can be spelt like this

@@ -7,14 +7,14 @@ from __future__ import annotations
 import ast
 
 from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, RETURNED_DICTS, RUNTIME, \
-    SIGNATURE_FILTERS, _call_name, resolve
+    SIGNATURE_FILTERS, _call_name, resolve, walked
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
 from .call_keywords import _known_items, _signature_filtered, keywords, signature_filters
 from .values import PINNED_BF16, pinned_bf16, value
 from .settings_files import _enclosing_function, _hydra_configs, _loaded_files
-from .user_modules import _LIBRARIES, _imported_dataclasses, _imported_module_constants
+from .user_modules import _LIBRARIES, _imported_dataclasses, _imported_module_constants, own_imports
 
 
 def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None,
@@ -51,7 +51,7 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     out[PASSED] = _passed_arguments(tree)
     for name, (arg, _) in out[PASSED].items():
         out.setdefault(name, arg)  # (after the parsed namespace a parameter receives: _parsed_parameters reads it)
-    for n in ast.walk(tree):
+    for n in walked(tree):
         # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
         # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) and \
@@ -130,11 +130,14 @@ def _settled_in_functions(tree, consts: dict, counts: dict, bases: dict) -> dict
     RUNTIME, never the first branch."""
     passed = consts.get(PASSED, {})
     functions = {}
-    for f in ast.walk(tree):
+    calls_by_name: dict = {}  # (each name's calls, in walk order: one walk of the tree, not one per function)
+    for c in walked(tree):
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name):
+            calls_by_name.setdefault(c.func.id, []).append(c)
+    for f in walked(tree):
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = f.args
-            calls_of = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and
-                        c.func.id == f.name]
+            calls_of = calls_by_name.get(f.name, [])
             positional = [x.arg for x in a.posonlyargs + a.args]
 
             # (a parameter every call hands the caller's name of the same spelling, `build_sft_config(cfg)`, holds that
@@ -168,7 +171,7 @@ def _file_parses(tree, consts: dict, read):
     from .settings_files import _literal, _path_value
 
     found = []
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call) and \
                 isinstance(n.value.func, ast.Attribute) and n.value.func.attr in FILE_PARSES:
             parser = resolve(n.value.func.value, consts)
@@ -211,12 +214,12 @@ def _fallback_candidates(tree, consts: dict) -> dict:
     the run takes when it works; a loop that runs every value (a sweep: no return or break under a `try`) is left out,
     and so is a name the script assigns anywhere else."""
     assigned = set()
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                assigned |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+                assigned |= {x.id for x in walked(t) if isinstance(x, ast.Name)}
     loops, seen = {}, set()
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not isinstance(n, ast.For) or n.orelse:
             continue
         names = [n.target] if isinstance(n.target, ast.Name) else list(n.target.elts) \
@@ -227,7 +230,7 @@ def _fallback_candidates(tree, consts: dict) -> dict:
         if not isinstance(seq, (ast.Tuple, ast.List)) or len(seq.elts) < 2:
             continue
         if not any(isinstance(x, ast.Try) and any(isinstance(y, (ast.Return, ast.Break)) for st in x.body
-                                                  for y in ast.walk(st)) for st in n.body for x in ast.walk(st)):
+                                                  for y in walked(st)) for st in n.body for x in walked(st)):
             continue
         first = seq.elts[0]
         if len(names) > 1:
@@ -288,20 +291,20 @@ def _returned_dicts(tree, consts: dict) -> dict:
     (`kwargs = {...}` ... `return kwargs`, round 49m's CodeDaoVietNam `Seq2SeqTrainingArguments(
     **build_training_args_kwargs(config, out))`): what `**f(...)` spreads, keys the function sets in a branch aside."""
     defs: dict = {}
-    for f in ast.walk(tree):
+    for f in walked(tree):
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defs.setdefault(f.name, []).append(f)
     out: dict = {}
     for name, fs in defs.items():
         if len(fs) != 1:
             continue
-        rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)]
+        rets = [r for r in walked(fs[0]) if isinstance(r, ast.Return)]
         if len(rets) != 1 or rets[0].value is None:
             continue
         got = rets[0].value
         if isinstance(got, ast.Name):
             bound = consts.get(got.id)
-            if bound is None or not any(n is bound for n in ast.walk(fs[0])):
+            if bound is None or not any(n is bound for n in walked(fs[0])):
                 continue  # a name bound elsewhere (another function's), or more than once
             got = bound
         if isinstance(got, ast.Dict) or isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and \
@@ -318,12 +321,12 @@ def _returned_objects(tree, consts: dict) -> dict:
     is those defaults unless the script sets the field (values.py checks NESTED_SETS)."""
     known = consts.get(DATACLASSES, {})
     defs: dict = {}
-    for f in ast.walk(tree):
+    for f in walked(tree):
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defs.setdefault(f.name, []).append(f)
     out: dict = {}
     for name, fs in defs.items():
-        rets = [r for r in ast.walk(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
+        rets = [r for r in walked(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
         if len(rets) == 1 and _filled_dataclass(rets[0].value, known):
             # `return TrainConfig(quant=args.quant, seed=args.seed, ...)` of round 92m's i-am-mushfiq parse_args() ->
             # TrainConfig: the keywords it writes, the other fields at their defaults (cfg94)
@@ -331,7 +334,7 @@ def _returned_objects(tree, consts: dict) -> dict:
             continue
         if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
             continue
-        binds = [n for n in ast.walk(fs[0]) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
+        binds = [n for n in walked(fs[0]) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
                  any(isinstance(t, ast.Name) and t.id == rets[0].value.id
                      for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
         if len(binds) != 1 or binds[0] not in fs[0].body:
@@ -357,9 +360,9 @@ def _in_scope(call, f, consts: dict):
     a = f.args
     params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x is not None}
     unknown = params - set(consts.get(PASSED, {}))
-    if not any(isinstance(n, ast.Name) and n.id in unknown for k in call.keywords for n in ast.walk(k.value)):
+    if not any(isinstance(n, ast.Name) and n.id in unknown for k in call.keywords for n in walked(k.value)):
         return call
-    keywords = [k if not any(isinstance(n, ast.Name) and n.id in unknown for n in ast.walk(k.value)) else
+    keywords = [k if not any(isinstance(n, ast.Name) and n.id in unknown for n in walked(k.value)) else
                 ast.keyword(arg=k.arg, value=RUNTIME) for k in call.keywords]
     return ast.copy_location(ast.Call(func=call.func, args=[], keywords=keywords), call)
 
@@ -436,13 +439,13 @@ def _unless_given(tree) -> dict:
     passes x to (round 61m: `def load_model_for_training(..., dtype: Optional[str] = None)` with `dtype = dtype or
     settings.bnb_4bit_compute_dtype`): x is DEFAULT, as the function runs when its callers leave x out."""
     out: dict = {}
-    funcs = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    funcs = [f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
     for f in funcs:
         a = f.args
         pos = a.posonlyargs + a.args
         defaults = dict(zip([x.arg for x in pos[len(pos) - len(a.defaults):]], a.defaults))
         defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
-        for st in ast.walk(f):
+        for st in walked(f):
             if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
                     isinstance(st.value, ast.BoolOp) and isinstance(st.value.op, ast.Or) and
                     isinstance(st.value.values[0], ast.Name) and st.value.values[0].id == st.targets[0].id):
@@ -456,7 +459,7 @@ def _unless_given(tree) -> dict:
                 any(k.arg == x or k.arg is None for k in c.keywords) or
                 index is not None and (len(c.args) > index - (1 if pos and pos[0].arg in ("self", "cls") else 0) or
                                        any(isinstance(g, ast.Starred) for g in c.args)))
-                for c in ast.walk(tree))
+                for c in walked(tree))
             if not passed:
                 rest = st.value.values[1:]
                 out[id(st)] = rest[0] if len(rest) == 1 else ast.BoolOp(op=ast.Or(), values=rest)
@@ -534,7 +537,7 @@ def _taken(parent, child, in_branch: bool, settled: dict | None, functions: dict
         isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef))
     if not (isinstance(parent, ast.Module) or in_function) or \
             any(isinstance(x, ast.Name) and (settled.get(x.id) is RUNTIME or x.id in (unsafe or ()))
-                for x in ast.walk(child.test)):
+                for x in walked(child.test)):
         return None
     test = _truth(value(child.test, settled)) if functions is not None else value(child.test, settled)
     if not isinstance(test, bool):
@@ -554,7 +557,7 @@ def assigned_before(tree, name: str, line: int):
     statement: a notebook's cells run top to bottom), when the name is also assigned after it: the value the name holds
     at that line, which constants' last-wins reading misses. None when there is no such later assignment, no earlier one,
     or `line` is inside a function (its locals and call order are not modelled here)."""
-    funcs = [(f.lineno, getattr(f, "end_lineno", f.lineno)) for f in ast.walk(tree)
+    funcs = [(f.lineno, getattr(f, "end_lineno", f.lineno)) for f in walked(tree)
              if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
     if any(a <= line <= b for a, b in funcs):
         return None
@@ -574,9 +577,9 @@ def _parameter_defaults(tree) -> dict:
     parameter (by keyword, or by position) or two functions give the name different defaults: then the value is
     the caller's, not known here."""
     out, passed = {}, set()
-    funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    funcs = [n for n in walked(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     by_name = {f.name: f for f in funcs}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Call):
             fname = n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) \
                 else None
@@ -616,19 +619,16 @@ def _passed_arguments(tree) -> dict:
     # names the script's imports bind to modules of the user's own (`import mypkg.train as tr`): a function the script
     # calls on one (`tr.main(bf16=True)`) is the module's, which configs._through_own_modules reads after the script
     # (round 92m's leftovers: an entry script handing values to an imported train function, cfg94)
-    modules = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
-               if a.name.split(".")[0] not in _LIBRARIES} | \
-        {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and
-         (n.level or (n.module or "").split(".")[0] not in _LIBRARIES) for a in n.names}
+    modules = {b[0] for b in own_imports(tree)}
     called, other = set(), set()
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
             called.add(id(n.func))
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Name) and n.id in names and id(n) not in called:
             other.add(n.id)  # (handed on by name: its caller is not in the script)
-    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    for f in ast.walk(tree):
+    bound = {n.id for n in walked(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    for f in walked(tree):
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and f not in funcs:
             a = f.args
             bound |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x is not None}
@@ -640,7 +640,7 @@ def _passed_arguments(tree) -> dict:
                 seen[x.arg] = None
             continue
         positional, defaults = _parameters(f)
-        calls_of = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and (
+        calls_of = [c for c in walked(tree) if isinstance(c, ast.Call) and (
             isinstance(c.func, ast.Name) and c.func.id == f.name or
             isinstance(c.func, ast.Attribute) and c.func.attr == f.name and _on_own_module(c.func.value, modules))]
         for param in positional + [x.arg for x in a.kwonlyargs]:
@@ -711,7 +711,7 @@ def _over(comp: ast.DictComp, base) -> ast.DictComp:
 def calls(tree, names: set, consts: dict | None = None) -> list[tuple[str, dict]]:
     consts = constants(tree) if consts is None else consts
     out = []
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Call):
             f = n.func
             owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None

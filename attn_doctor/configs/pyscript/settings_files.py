@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, resolve
+from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, resolve, walked
 from .argv import _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
@@ -32,10 +32,10 @@ def _loaded_files(tree, consts: dict, read) -> dict:
     own local that it only returns (`def load_config(p): with open(p) as f: config = yaml.safe_load(f)` / `return
     config`, then `config = load_config(args.config)`: round 82m's KoaChang train_sft.py, cfg85), which no other code
     sees."""
-    funcs = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    funcs = {f.name: f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     returned = {id(a) for f in funcs.values() for a in _returned_local(f)}
     counts: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Assign) and id(n) not in returned:
             for t in n.targets:
                 if isinstance(t, ast.Name):
@@ -46,7 +46,7 @@ def _loaded_files(tree, consts: dict, read) -> dict:
     # is bound to it as an assignment would be, in the scope of the call
     passed = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=arg, lineno=call.lineno)
               for name, (arg, call) in consts.get(PASSED, {}).items() if isinstance(arg, ast.Call) and name not in counts]
-    for n in [*ast.walk(tree), *passed]:
+    for n in [*walked(tree), *passed]:
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) or \
                 counts.get(n.targets[0].id, 1) != 1 + (n.targets[0].id in wraps) or not isinstance(n.value, ast.Call):
             continue
@@ -81,13 +81,13 @@ def _loaded_files(tree, consts: dict, read) -> dict:
 def _returned_local(f) -> list:
     """The one assignment `NAME = ...` of function `f` whose NAME is used nowhere in f but in its one `return NAME`
     ([] for any other function): a local the function hands its caller and nothing else reads."""
-    rets = [r for r in ast.walk(f) if isinstance(r, ast.Return)]
+    rets = [r for r in walked(f) if isinstance(r, ast.Return)]
     if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
         return []
     name = rets[0].value.id
-    binds = [a for a in ast.walk(f) if isinstance(a, ast.Assign) and len(a.targets) == 1
+    binds = [a for a in walked(f) if isinstance(a, ast.Assign) and len(a.targets) == 1
              and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name]
-    uses = [x for x in ast.walk(f) if isinstance(x, ast.Name) and x.id == name]
+    uses = [x for x in walked(f) if isinstance(x, ast.Name) and x.id == name]
     return binds if len(binds) == 1 and len(uses) == 2 else []
 
 
@@ -96,7 +96,7 @@ def hydra_entries(tree, consts: dict) -> list[tuple[str, str]]:
     function decorated `@hydra.main(config_path=P, config_name=N)` (or `@main(...)` of `from hydra import main`, which
     names config_name too) is handed P/N.yaml (facebookresearch/hydra hydra/main.py)."""
     out = []
-    for f in ast.walk(tree):
+    for f in walked(tree):
         if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) or not (f.args.posonlyargs + f.args.args):
             continue
         for d in f.decorator_list:
@@ -167,7 +167,7 @@ def _self_wraps(tree) -> dict:
     """NAME -> the one assignment `NAME = Cls(**NAME)` / `NAME = EasyDict(NAME)` of the script: an object built from
     the dict the name held (its attributes that dict's keys: call_keywords._attr_source)."""
     out: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
                 and isinstance(n.value, ast.Call)):
             continue
@@ -181,19 +181,31 @@ def _self_wraps(tree) -> dict:
 def _marked(lit):
     """The literal of a loaded settings file, each dict in it marked LOADED (its keys read as attributes too:
     call_keywords._attr_source)."""
-    for d in ast.walk(lit):
+    for d in walked(lit):
         if isinstance(d, ast.Dict):
             setattr(d, LOADED, True)
     return lit
 
 
+_FUNCTIONS = "_attn_doctor_functions"  # the attribute a tree keeps its function definitions in (_functions)
+
+
+def _functions(tree) -> list:
+    """The function definitions of `tree`, in ast.walk's order, found once per tree and kept on it (trees are shared
+    and only read: parsing.tree): _enclosing_function is asked once per assignment and call, and a walk of the whole
+    tree each time made a long script's reading quadratic (2.8 s for a 600-line one)."""
+    got = getattr(tree, _FUNCTIONS, None)
+    if got is None:
+        got = [f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        setattr(tree, _FUNCTIONS, got)
+    return got
+
+
 def _enclosing_function(tree, node):
     """The innermost function whose body holds `node`, or None (the module level)."""
     best = None
-    for f in ast.walk(tree):
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-                f.lineno <= node.lineno <= getattr(f, "end_lineno", f.lineno) and \
-                (best is None or f.lineno >= best.lineno):
+    for f in _functions(tree):
+        if f.lineno <= node.lineno <= getattr(f, "end_lineno", f.lineno) and (best is None or f.lineno >= best.lineno):
             best = f
     return best
 
@@ -211,7 +223,7 @@ def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
     if f is None or depth or not (f.args.posonlyargs + f.args.args):
         return None
     param = (f.args.posonlyargs + f.args.args)[0].arg
-    rets = [r.value for r in ast.walk(f) if isinstance(r, ast.Return) and r.value is not None]
+    rets = [r.value for r in walked(f) if isinstance(r, ast.Return) and r.value is not None]
     if len(rets) != 1:
         return None
     ret = _local_value(rets[0], f)
@@ -234,7 +246,7 @@ def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
 def _local_value(node, scope):
     """`node`, or the value of the one `name = value` a Name has in `scope` (a function body)."""
     if isinstance(node, ast.Name) and scope is not None:
-        got = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
+        got = [a.value for a in walked(scope) if isinstance(a, ast.Assign) and len(a.targets) == 1
                and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id]
         if len(got) == 1:
             return got[0]
@@ -247,7 +259,7 @@ def _source_of(arg, scope, tree):
     arg = _local_value(arg, scope)
     if isinstance(arg, ast.Name):
         # the one `with open(P) as NAME` of the function (or of the module's own statements) that binds it
-        opened = [item.context_expr for w in ast.walk(scope if scope is not None else tree)
+        opened = [item.context_expr for w in walked(scope if scope is not None else tree)
                   if isinstance(w, (ast.With, ast.AsyncWith)) and (scope is not None or _enclosing_function(tree, w) is None)
                   for item in w.items if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == arg.id]
         return _opened(opened[0]) if len(opened) == 1 else None
@@ -351,7 +363,7 @@ def _parameter_value(tree, f, param: str, consts: dict):
     defaults.update({a.arg: d for a, d in zip(f.args.kwonlyargs, f.args.kw_defaults) if d is not None})
     idx = [a.arg for a in positional].index(param) if param in [a.arg for a in positional] else None
     seen = set()
-    for c in ast.walk(tree):
+    for c in walked(tree):
         if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == f.name):
             continue
         if any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords):

@@ -8,7 +8,7 @@ import ast
 import sys
 
 from .parsing import _parse
-from .nodes import _ENVIRON_GETS, _call_name, _dotted
+from .nodes import _ENVIRON_GETS, _call_name, _dotted, walked
 from .dataclass_args import NESTED, nested_dataclasses
 from .argv import _NO_CLI_PACKAGES
 
@@ -17,15 +17,37 @@ from .argv import _NO_CLI_PACKAGES
 _LIBRARIES = _NO_CLI_PACKAGES | frozenset(sys.stdlib_module_names)
 
 
+def own_imports(tree) -> list[tuple]:
+    """(name, module, level, the dotted modules the statement itself imports, `from` module or None, imported name or
+    None) for each name an import statement of the script binds to something of the user's own repository (never an
+    installed library's or Python's, _LIBRARIES), in the script's order, as the statement binds it (Python reference,
+    "The import statement"): `import a.b.c` binds a (and imports a, a.b, a.b.c); `import a.b as T` binds T to a.b;
+    `from a import b` / `from . import b` binds b to a's attribute b, or else to its submodule a.b (which one, the
+    caller that has the files decides: configs._module_object_calls)."""
+    out = []
+    for n in walked(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                parts = a.name.split(".")
+                if parts[0] not in _LIBRARIES:
+                    out.append((a.asname or parts[0], a.name if a.asname else parts[0], 0,
+                                {".".join(parts[:i + 1]) for i in range(len(parts))}, None, None))
+        elif isinstance(n, ast.ImportFrom) and (n.level or (n.module or "").split(".")[0] not in _LIBRARIES):
+            for a in n.names:
+                sub = ".".join(x for x in (n.module, a.name) if x)
+                out.append((a.asname or a.name, sub, n.level, {sub}, n.module, a.name))
+    return out
+
+
 def imported_classes(tree, modules) -> dict:
     """class name (as the script names it) -> (the ClassDef, the module's tree) of each class the script imports by
     name from a module of its own repository (`from src.config import TrainConfig`, `from configs.training_config
     import TrainingConfig as TC`, `from .config import TrainConfig` in a package's module), where `modules(name,
     level)` gives that module's text (configs.script_modules). A class
     the script defines itself is its own; an installed library's or Python's own modules are not looked for."""
-    own = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
+    own = {c.name for c in walked(tree) if isinstance(c, ast.ClassDef)}
     out: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
             continue
         names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
@@ -43,9 +65,9 @@ def imported_functions(tree, modules) -> dict:
     text (configs.script_modules); as imported_classes, for functions (cfg78: round 75m's users' TrainingArguments
     built in such helpers); and each function the script calls on a module object of its repository, under the callee
     as it is spelt (`tu.build_args`, cfg94)."""
-    own = {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    own = {f.name for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     out: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not (isinstance(n, ast.ImportFrom) and n.module) or not n.level and n.module.split(".")[0] in _LIBRARIES:
             continue
         names = [(a.name, a.asname or a.name) for a in n.names if a.name != "*" and (a.asname or a.name) not in own]
@@ -86,10 +108,10 @@ def _defined(modules, module: str, level: int, names: list, kinds) -> dict:
 def _assignment_counts(t) -> dict:
     """NAME -> how many times the module assigns it anywhere (a name set more than once is decided at run time)."""
     counts: dict = {}
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             for tg in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                for x in ast.walk(tg):
+                for x in walked(tg):
                     if isinstance(x, ast.Name):
                         counts[x.id] = counts.get(x.id, 0) + 1
     return counts
@@ -282,7 +304,7 @@ def _imported_module_constants(tree, modules, own: dict) -> tuple[dict, dict]:
     an installed library's or Python's own modules are not looked for."""
     whole: dict = {}
     named: dict = {}
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if isinstance(n, ast.Import):
             for a in n.names:
                 bound = a.asname or (a.name if "." not in a.name else None)

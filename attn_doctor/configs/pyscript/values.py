@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, _ENVIRON_GETS, _call_name, resolve
+from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, _ENVIRON_GETS, _call_name, resolve, walked
 from .dataclass_args import DATACLASSES, NESTED, NESTED_SETS, RETURNED_OBJECTS, _CONFIG_CLASSES
 from .argv import _parsed_args
 from .call_keywords import _attr_source, _dict_items, _known_items
@@ -308,7 +308,7 @@ def pinned_bf16(tree) -> bool | None:
     of the decorators that say where they run (Modal's @app.function / @stub.function / @app.cls); None when it pins
     none, pins several that disagree, or names one not listed."""
     answers = set()
-    for n in ast.walk(tree):
+    for n in walked(tree):
         if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for d in n.decorator_list:
