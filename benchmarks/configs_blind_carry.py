@@ -32,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 from configs_refusals import MEASURE_ONLY, reason  # noqa: E402
+from explain_blind_carry import tree  # noqa: E402  (one commit's attn_doctor, unpacked with git archive)
 
 # round: (first measurement's code, main at the start of the reading session, the reader's merge or None). Sources:
 # the round's README ("Measured", "Read after its measurement") and the committed benchmarks/results/configs-roundNNm-*
@@ -50,17 +51,6 @@ COMMITS = {
     "86m": ("fc4a881b", "a358b1f3", "e16f3c2b"), "92m": ("a358b1f3", "178ca03e", "6af89b21"),
 }
 STATES = ("first", "before", "after")
-
-
-def tree(commit: str, cache: Path) -> Path:
-    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=8", commit], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    out = cache / sha
-    if not (out / "attn_doctor").is_dir():
-        out.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha, "attn_doctor"], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(out)], input=archive.stdout, check=True)
-    return out
 
 
 def measure(code: Path, rounds: list[str], layout: str = "flat") -> dict[str, list[dict]]:
