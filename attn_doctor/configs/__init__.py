@@ -1888,15 +1888,36 @@ def _launch_environ(doc: dict, script: str) -> dict:
 
 def _exported(doc: dict, cmd, name: str) -> bool:
     """Whether the variable NAME the launch file sets is in the environment of the program `cmd` runs: bash hands a
-    program only exported variables (`export NAME=v`, `export NAME`, `declare -x` / `typeset -x`, any assignment after
-    `set -a` / `set -o allexport`) and the assignments in front of its command line (`NAME=v python train.py`); a plain
-    `NAME=v` line only sets the shell's own variable (bash(1), ENVIRONMENT)."""
+    program only exported variables (`export NAME=v`, `export NAME`, `declare -x` / `typeset -x`, an assignment made
+    while `set -a` / `set -o allexport` is on: _assigned_under_allexport) and the assignments in front of its command
+    line (`NAME=v python train.py`); a plain `NAME=v` line only sets the shell's own variable (bash(1), ENVIRONMENT)."""
     text = doc.get("text") or ""
     lines = text.splitlines()
     at = lines[cmd.line - 1] if 0 < cmd.line <= len(lines) else ""
     return bool(re.search(r"(?m)^\s*(?:export|declare\s+-x|typeset\s+-x)\s+(?:[^#\n;]*\s)?" + re.escape(name) + r"\b", text)
-                or re.search(r"(?m)^\s*set\s+(?:-[a-zA-Z]*a[a-zA-Z]*|-o\s+allexport)\b", text)
+                or _assigned_under_allexport(text, name)
                 or re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(name) + r"=", at))
+
+
+def _assigned_under_allexport(text: str, name: str) -> bool:
+    """Whether the launch file assigns NAME (`NAME=v` as a command of its own) while `set -a` / `set -o allexport` is on:
+    bash marks for export the variables assigned after it, until `set +a` / `set +o allexport` (bash(1), the set builtin);
+    an assignment before it, or after `set +a` (`set -a; source .env; set +a` and then `NAME=v`), stays the shell's own.
+    Read in the file's order, its commands split at `;` and `&&`."""
+    on = False
+    assign = re.compile(r"\s*" + re.escape(name) + r"=(?:\"[^\"]*\"|'[^']*'|[^\s;&|]*)\s*(?:#.*)?\Z")
+    for row in text.splitlines():
+        for part in re.split(r";|&&", row):
+            words = part.split()
+            if words[:1] == ["set"]:
+                for k, w in enumerate(words[1:], 1):
+                    if re.fullmatch(r"[-+][a-zA-Z]+", w) and "a" in w:
+                        on = w[0] == "-"
+                    elif w in ("-o", "+o") and words[k + 1:k + 2] == ["allexport"]:
+                        on = w == "-o"
+            elif on and assign.match(part):
+                return True
+    return False
 
 
 def _pythonpath_dirs(doc: dict, cmd) -> list:

@@ -12,7 +12,8 @@ for Apple GPUs at all). The text itself says which machine it is ("+rocm6.2", "g
   `fix` in `[[platform]]` where the fix holds CUDA-only steps).
 
 Evidence must outweigh the NVIDIA evidence in the same text (a driver, a GeForce/RTX/A100 name, a `+cuNNN` torch): a log
-that names both is left as it was.
+that names both is left as it was. A line that says what it names is missing or skipped ("torch_npu not installed, skipping
+Ascend support", an app's accelerator probe on a CUDA machine) is evidence of no platform ([absent], rev24).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from . import toml_data
 
 SOURCE = "accelerators.toml"  # (knowledge/, beside this module)
 CAP = 3  # hits counted per pattern: one noisy line does not outvote the rest
+ABSENT = "platform-absent"  # the probe of lines that say a platform is absent (tables().absent): their words are no evidence
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Tables:
     cuda_only: re.Pattern
     fixes: dict  # (entry id, platform) -> fix
     routes: tuple[dict, ...]
+    absent: re.Pattern  # a line that says what it names is missing or skipped ([absent]): no evidence on that line
 
 
 @lru_cache(maxsize=1)
@@ -57,7 +60,8 @@ def tables() -> Tables:
             fixes[(f["entry"], plat)] = f["fix"]
     routes = tuple(dict(r, entries=tuple(r["entries"]), platforms=tuple(r["platforms"]))
                    for r in data.get("platform_route", []))
-    return Tables(plats, tuple(re.compile(x) for x in ev["patterns"]), re.compile(ev["cuda_only_fix"]), fixes, routes)
+    return Tables(plats, tuple(re.compile(x) for x in ev["patterns"]), re.compile(ev["cuda_only_fix"]), fixes, routes,
+                  re.compile(data["absent"]["pattern"]))
 
 
 def probes() -> tuple[tuple[str, str], ...]:
@@ -68,7 +72,7 @@ def probes() -> tuple[tuple[str, str], ...]:
     for p in t.platforms:
         out += [(f"platform:{p.id}:{i}", rx.pattern) for i, rx in enumerate(p.patterns)]
     out += [(f"platform:nvidia:{i}", rx.pattern) for i, rx in enumerate(t.cuda)]
-    return tuple(out)
+    return tuple(out) + ((ABSENT, t.absent.pattern),)
 
 
 def detect(probed: dict[str, list]) -> str | None:
@@ -76,10 +80,11 @@ def detect(probed: dict[str, list]) -> str | None:
     [(line, groups)]), or None: CUDA, or not said. Each pattern counts up to CAP hits; the platform with the most wins
     where it outweighs the NVIDIA evidence."""
     scores: dict[str, int] = {}
+    absent = {n for n, _ in probed.get(ABSENT, ())}
     for key, hits in probed.items():
         if key.startswith("platform:"):
             pid = key.split(":")[1]
-            scores[pid] = scores.get(pid, 0) + min(len(hits), CAP)
+            scores[pid] = scores.get(pid, 0) + min(sum(n not in absent for n, _ in hits), CAP)
     cuda = scores.pop("nvidia", 0)
     for p in tables().platforms:  # ZLUDA is a CUDA torch on an AMD GPU: its evidence decides over the AMD words around it
         if scores.get(p.id):
