@@ -168,3 +168,15 @@ def test_an_array_ends_at_its_own_closing_parenthesis(tmp_path, element):
     cfg = _read(tmp_path, "NPROC=4\nARGS=(\n  --model Qwen/Qwen2.5-7B\n  " + element +
                 "\n  --torch_dtype bfloat16  # (bf16)\n  --attn_impl flash_attn\n)\nswift pt \"${ARGS[@]}\"")
     assert (cfg["trainer"], cfg["required"], cfg["dtype"]) == ("ms-swift", ["fa2"], "bfloat16")
+
+
+@pytest.mark.parametrize("test, kept", [
+    ('__name__ == "__main__"', False),  # runs only as the script: left out of the module as imported
+    ('"__main__" == __name__', False),
+    ('__name__ != "__main__"', True),  # runs on import: kept (the lead's final read of session 24, after rev24's note)
+])
+def test_as_imported_leaves_out_only_the_main_block(test, kept):
+    from attn_doctor.configs import _as_imported
+
+    text = "def main(bf16=False):\n    pass\n\nif " + test + ":\n    main(bf16=True)\n"
+    assert ("main(bf16=True)" in _as_imported(text)) is kept

@@ -1534,6 +1534,7 @@ def _as_imported(text: str) -> str:
     lines = text.split("\n")
     for n in reversed(t.body):
         if isinstance(n, ast.If) and not n.orelse and isinstance(n.test, ast.Compare) and \
+                [type(o) for o in n.test.ops] == [ast.Eq] and \
                 {ast.unparse(n.test.left), *map(ast.unparse, n.test.comparators)} in ({"__name__", "'__main__'"},) and \
                 n.end_lineno <= len(lines):
             del lines[n.lineno - 1:n.end_lineno]
