@@ -1,5 +1,5 @@
 """Error text cut to what a report line shows, other people's Python source parsed quietly, and a syntax tree's nodes
-listed once (walked): shared by the checks and the config readers, so none imports another for them."""
+listed once (walked, kept): shared by the checks and the config readers, so none imports another for them."""
 
 from __future__ import annotations
 
@@ -26,16 +26,18 @@ def parse_python(src: str):
         return ast.parse(src)
 
 
-_WALKED = "_attn_doctor_walked"  # the attribute a tree keeps its nodes in (walked)
+def kept(tree, name: str, build):
+    """What `build()` gives for `tree`, built once per tree and kept on it under `name` (trees are shared and only read:
+    parsing.tree; no reader adds, moves or removes a node). walked and the readers' per-tree tables use it."""
+    got = getattr(tree, name, None)
+    if got is None:
+        got = build()
+        setattr(tree, name, got)
+    return got
 
 
 def walked(tree) -> list:
-    """The nodes of `tree` in ast.walk's order, walked once per tree and kept on it. The readers walk a script's tree
-    dozens of times over (a walk per question, some once per function or per assignment), and trees are shared and
-    only read (parsing.tree: no reader adds, moves or removes a node), so one list serves every walk; 60% of a long
-    script's reading went to re-walking its tree."""
-    got = getattr(tree, _WALKED, None)
-    if got is None:
-        got = list(ast.walk(tree))
-        setattr(tree, _WALKED, got)
-    return got
+    """The nodes of `tree` in ast.walk's order, walked once per tree and kept on it (kept). The readers walk a script's
+    tree dozens of times over (a walk per question, some once per function or per assignment), so one list serves every
+    walk; 60% of a long script's reading went to re-walking its tree."""
+    return kept(tree, "_attn_doctor_walked", lambda: list(ast.walk(tree)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from ...textutil import walked  # noqa: F401  (the pyscript readers import it from here)
+from ...textutil import kept, walked  # noqa: F401  (the pyscript readers import them from here)
 
 
 # consts' entry for the script's argparse options (dest -> default node): no Python name can be spelt like this

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, resolve, walked
+from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, kept, resolve, walked
 from .argv import _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
@@ -187,18 +187,12 @@ def _marked(lit):
     return lit
 
 
-_FUNCTIONS = "_attn_doctor_functions"  # the attribute a tree keeps its function definitions in (_functions)
-
-
 def _functions(tree) -> list:
-    """The function definitions of `tree`, in ast.walk's order, found once per tree and kept on it (trees are shared
-    and only read: parsing.tree): _enclosing_function is asked once per assignment and call, and a walk of the whole
-    tree each time made a long script's reading quadratic (2.8 s for a 600-line one)."""
-    got = getattr(tree, _FUNCTIONS, None)
-    if got is None:
-        got = [f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        setattr(tree, _FUNCTIONS, got)
-    return got
+    """The function definitions of `tree`, in ast.walk's order, found once per tree and kept on it (kept):
+    _enclosing_function is asked once per assignment and call, and a walk of the whole tree each time made a long
+    script's reading quadratic (2.8 s for a 600-line one)."""
+    return kept(tree, "_attn_doctor_functions",
+                lambda: [f for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))])
 
 
 def _enclosing_function(tree, node):
