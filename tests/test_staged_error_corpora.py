@@ -737,6 +737,12 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # flash-attn / FA3 / SageAttention / xformers, wrong wheels and ABIs, "installed but not available", Windows, ROCm,
     # XPU, trainers' and UIs' trackers); never explained by its gatherer: see fixtures/errors/round142m/README.md
     Staged("round142m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex142m, session 24)
+    # round 148m (ex146m, session 25): a blind set from trackers the earlier rounds barely drew on (domain model repos that
+    # call flash-attn / xformers: single-cell, video and audio models, OCR, depth, TTS; serving and training frameworks),
+    # leaning to transformers' attention selection, remote code and FlexAttention / SDPA semantics; nearly every FA4 / FA3 /
+    # Blackwell / SageAttention thread was used, held out or claimed; never explained by its gatherer: see
+    # fixtures/errors/round148m/README.md
+    Staged("round148m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex146m, session 25)
 )
 
 _EVERY = _every_source()
