@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import configs_corpus  # noqa: F401  (puts benchmarks/ on the path)
 import configs_repo_layout as layout
+from configs_corpus import read, refusal
 
 
 def _pasted(root: Path, flat: str, source: str, text: str) -> Path:
@@ -36,3 +39,49 @@ def test_thread_path_takes_threads_only():
     assert layout.thread_path("alice/tool#7", "run.sh") == "_threads/alice__tool__7/run.sh"
     assert layout.thread_path("alice/tool:run.sh", "alice__tool__run.sh") is None
     assert layout.thread_path("alice/tool#x", "a.sh") is None and layout.thread_path("tool#7", "a.sh") is None
+
+
+# 2. A terminal session pasted as a launch script (round 99m: diffusers#3884 and #9778's `> ` continuation prompts,
+# xtuner#739's `(llama3) root@M09:~/...# ` prompt): the prompts are the terminal's, the command is what the user typed.
+# Variants of our own: other examples, options, prompts and precisions.
+_DREAMBOOTH = """{ps1}accelerate launch train_dreambooth.py \\
+{ps2}--pretrained_model_name_or_path=$MODEL_NAME  \\
+{ps2}--instance_data_dir=$INSTANCE_DIR \\
+{ps2}--output_dir=$OUTPUT_DIR \\
+{ps2}--instance_prompt="a photo of sks cat" \\
+{ps2}--mixed_precision={mp} \\
+{ps2}--enable_xformers_memory_efficient_attention
+"""
+
+
+@pytest.mark.parametrize("ps1", ["", "$ ", "(diffusers) kim@gpu-box:~/diffusers/examples/dreambooth$ ",
+                                 "root@0f3c9a:/workspace# "])
+@pytest.mark.parametrize("ps2, eol", [(">   ", "\n"), ("> ", "\r\n")])
+@pytest.mark.parametrize("mp, dtype", [("bf16", "bfloat16"), ('"fp16"', "float16")])
+def test_a_pasted_terminal_sessions_prompts_are_not_the_command(tmp_path, ps1, ps2, eol, mp, dtype):
+    """Bash's continuation prompt `> ` before each option is no redirection, and a PS1 prompt is no program (without
+    the change: the options under `> ` are lost, the example refused or read without its precision)."""
+    text = _DREAMBOOTH.format(ps1=ps1, ps2=ps2, mp=mp).replace("\n", eol)
+    assert read(tmp_path, "run.sh", text) == ("diffusers", ["xformers"], dtype, "none")
+
+
+def test_a_pasted_prompt_before_an_unclaimed_cli_names_it(tmp_path):
+    """`(env) user@host:path# xtuner train CONFIG.py ...`: XTuner's own runner, named as such (without the change: a
+    shell script with no trainer calls)."""
+    msg = refusal(tmp_path, "go.sh", "(xt) ubuntu@node3:~/work# xtuner train ./internlm2_chat_7b_qlora_e3.py "
+                                     "--deepspeed deepspeed_zero3\n")
+    assert "XTuner" in msg
+
+
+@pytest.mark.parametrize("text", [
+    # a redirection a backslash continues into: a file name follows, no option (a script's log)
+    "python train.py --lr 1e-4 \\\n  > train.log 2>&1\n",
+    # a `>` at the head of a line with no continuation above it: bash truncates the file
+    "> out.txt\npython train.py --lr 1e-4\n",
+    # a `$` inside a word, a variable at the head of a line
+    "$PY train.py --lr 1e-4\n",
+])
+def test_what_a_script_means_by_the_same_characters_stays(text):
+    from attn_doctor.configs import without_pasted_prompts
+
+    assert without_pasted_prompts(text) == text
