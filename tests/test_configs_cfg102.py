@@ -85,3 +85,25 @@ def test_what_a_script_means_by_the_same_characters_stays(text):
     from attn_doctor.configs import without_pasted_prompts
 
     assert without_pasted_prompts(text) == text
+
+
+# 3. HfArgumentParser's dashed spelling of a field (round 99m: ms-swift#2850's `--torch-dtype bfloat16`): ms-swift's and
+# LLaMA-Factory's command lines take `--torch-dtype` as `--torch_dtype` (shell.dataclass_options). Variants of our own.
+@pytest.mark.parametrize("name, text, want", [
+    ("sft.sh", "swift sft --model Qwen/Qwen2.5-7B-Instruct --train-type lora --torch-dtype float16 "
+               "--attn-impl flash_attn --dataset data.jsonl\n", ("ms-swift", ["fa2"], "float16", "none")),
+    ("dpo.sh", "NPROC_PER_NODE=2 swift rlhf --rlhf_type dpo --model Qwen/Qwen3-8B --torch-dtype bfloat16 "
+               "--attn_impl flash_attn --dataset prefs.jsonl\n", ("ms-swift", ["fa2"], "bfloat16", "none")),
+    ("lf.sh", "llamafactory-cli train --stage sft --model-name-or-path meta-llama/Llama-3.1-8B --finetuning-type lora "
+              "--template llama3 --dataset alpaca_en --flash-attn fa2 --bf16 true --output-dir out\n",
+     ("llama-factory", ["fa2"], "bfloat16", "none")),
+])
+def test_a_fields_dashed_spelling_is_the_field(tmp_path, name, text, want):
+    """(without the change: the dtype or the attention option under its dashed name is not read)"""
+    assert read(tmp_path, name, text) == want
+
+
+def test_the_last_spelling_given_wins():
+    from attn_doctor.configs.shell import dataclass_options
+
+    assert dataclass_options(["--torch_dtype", "float16", "--torch-dtype", "bfloat16"]) == {"torch_dtype": "bfloat16"}

@@ -171,7 +171,7 @@ def _settings(doc: dict) -> dict:
         return {k: True if isinstance(v, str) and v.strip().lower() == "true" else v for k, v in doc["data"].items()}
     old = _old_command(doc) if not _cli(doc) else None
     if old is not None:
-        from .shell import parse_options
+        from .shell import dataclass_options
 
         if _src_train(doc, old) or _package_launcher(old):  # the config file it names, when it is here
             out = dict(_named(doc, old.args[0]))
@@ -180,7 +180,7 @@ def _settings(doc: dict) -> dict:
                 if eq and "." not in k:
                     out[k] = v
             return {k: _value(v) for k, v in out.items()}
-        return {k: _value(v) for k, v in parse_options(old.args).values.items()}
+        return {k: _value(v) for k, v in dataclass_options(old.args).items()}
     out = {}
     # hparams/parser.py read_args: `llamafactory-cli train X.yaml key=value ...` loads X first, the overrides on top
     cmd = doc.get("command")
@@ -199,7 +199,8 @@ def _settings(doc: dict) -> dict:
         k, eq, v = w.partition("=")
         if eq and re.fullmatch(r"[a-z_][a-z0-9_.]*", k):
             out[k] = v
-    out.update(doc["args"])
+    # (HfArgumentParser takes a field's dashed spelling too: shell.dataclass_options)
+    out.update({k.replace("-", "_"): v for k, v in doc["args"].items()})
     return {k: _value(v) for k, v in out.items()}
 
 

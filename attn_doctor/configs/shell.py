@@ -1760,6 +1760,17 @@ def parse_options(words: list[str], table: dict | None = None) -> Parsed:
     return out
 
 
+def dataclass_options(words: list[str]) -> dict:
+    """`words` as transformers' HfArgumentParser reads them ({field: value}): every dataclass field is an option under its
+    own name and, since huggingface/transformers#33990 (2024-10), under its dashed spelling too
+    (hf_argparser.py HfArgumentParser._parse_dataclass_field, transformers 5.24.0:151-153: `--torch-dtype` is
+    `--torch_dtype`), the last one given winning, as argparse stores both under one dest. ms-swift's command lines
+    (swift/utils/utils.py parse_args: HfArgumentParser([class_type]), modelscope/ms-swift@v3.0.1:138 and @3602360:179)
+    and LLaMA-Factory's (hparams/parser.py _parse_args) are parsed so; under an older transformers the dashed option is
+    a remaining argument and ms-swift stops before training (swift/llm/base.py _parse_args: "remaining_argv")."""
+    return {k.replace("-", "_"): v for k, v in parse_options(words).values.items()}
+
+
 @lru_cache(maxsize=None)
 def every_option(trainer: str) -> frozenset:
     """Every option any of a trainer's scripts defines (configs/options.py), without its kind."""
