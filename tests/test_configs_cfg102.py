@@ -107,3 +107,47 @@ def test_the_last_spelling_given_wins():
     from attn_doctor.configs.shell import dataclass_options
 
     assert dataclass_options(["--torch_dtype", "float16", "--torch-dtype", "bfloat16"]) == {"torch_dtype": "bfloat16"}
+
+
+# 4. An argument list pasted with its command left off (round 99m: LlamaFactory#1667's reproduction block, `--stage sft
+# \` ... `--flash_attn`): LLaMA-Factory's own options say whose it is, under the rule a fork's console script is held
+# to (--stage and three options only LLaMA-Factory defines). Variants of our own.
+_HEADLESS_LF = """# my args
+  --stage {stage} \\
+  --model_name_or_path /data/models/Qwen1.5-14B-Chat \\
+  --do_train \\
+  --dataset my_pairs \\
+  --template qwen \\
+  --finetuning_type lora \\
+  --lora_target c_attn \\
+  --output_dir saves/qwen-14b \\
+  --per_device_train_batch_size 2 \\
+  {attn} \\
+  --{prec}
+"""
+
+
+@pytest.mark.parametrize("stage", ["sft", "dpo", "pt"])
+@pytest.mark.parametrize("attn, required", [("--flash_attn", ["fa2"]), ("--flash_attn fa2", ["fa2"]),
+                                            ("--flash_attn sdpa", ["sdpa"]), ("--logging_steps 10", [])])
+@pytest.mark.parametrize("prec, dtype", [("bf16", "bfloat16"), ("fp16", "float16")])
+@pytest.mark.parametrize("continued", [True, False])
+def test_llama_factorys_arguments_with_the_command_left_off(tmp_path, stage, attn, required, prec, dtype, continued):
+    """Each line continued by a backslash, or one option a line as documents print them (without the change: refused
+    as a shell script with no trainer calls)."""
+    text = _HEADLESS_LF.format(stage=stage, attn=attn, prec=prec)
+    text = text if continued else text.replace(" \\\n", "\n")
+    assert read(tmp_path, "args.sh", text) == ("llama-factory", required, dtype, "none")
+
+
+@pytest.mark.parametrize("text", [
+    # two of LLaMA-Factory's own options only: not enough to say whose the list is
+    "--stage sft \\\n  --template default \\\n  --model_name_or_path m \\\n  --bf16\n",
+    # another trainer's options (diffusers' examples): no trainer is guessed for them
+    "--pretrained_model_name_or_path=runwayml/stable-diffusion-v1-5 \\\n  --instance_data_dir=./dog \\\n"
+    "  --mixed_precision=fp16 --resolution=512\n",
+    # two option lines that are two commands to bash (the first ends its line): no one argument list
+    "--stage sft --template default --finetuning_type lora --lora_target all;\n--stage dpo --template default\n",
+])
+def test_an_argument_list_nobody_owns_stays_refused(tmp_path, text):
+    assert "not a trainer config" in refusal(tmp_path, "args.sh", text)

@@ -22,11 +22,7 @@ FILES = files(ROOT)
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}
 
-STILL_WRONG = {
-    "round99m/llama-factory/hiyouga__LlamaFactory__1667__sft_args.sh":
-        "refused as a shell script with no trainer calls: the user pasted LLaMA-Factory's arguments with the command's "
-        "head left off (--stage sft ... --flash_attn), a line of options alone",
-}
+STILL_WRONG: dict[str, str] = {}  # (every claimed file read right since cfg102)
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
 _N = "round99m/none/"
 _SIMPLETUNER = ("refused as a SimpleTuner dataloader config (--data_backend_config), not in the label's word "
@@ -51,9 +47,10 @@ globals().update(staged_round("round99m", files_min=31, claimed_min=17, refused_
 
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (13 / 17 claimed right in all four fields in both layouts, 14 / 14 refused as the
-    benchmark counts them, 9 / 14 in the label's words; after cfg102's pasted-prompt reading and HfArgumentParser's
-    dashed spelling 16 / 17 and 10 / 14): the xfail lists above are the misses, and no more."""
-    assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(16, 16), refused=(14, 14),
+    benchmark counts them, 9 / 14 in the label's words; after cfg102's mechanisms (pasted prompts, HfArgumentParser's
+    dashed spelling, an argument list with its command left off) 17 / 17 and 10 / 14): the xfail lists above are the
+    misses, and no more."""
+    assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(17, 17), refused=(14, 14),
                   in_words=(10, 10))
 
 
