@@ -25,7 +25,8 @@ flattened names (owner__repo__scripts__run.sh), so a launcher finds none of the 
 src/train.py`, `--config configs/x.yaml`) even when the set holds them. --layout repo copies every file of the set to a
 temporary tree at its expect file's `source` path (OWNER/REPO/PATH) and reads it there, as `check --config` reads it in
 the user's checkout: the launcher finds what the set holds of its repository, and nothing else (a lower bound of a
-real checkout). A file whose source is not `owner/repo:path`, or a second file at the same path, stays flat
+real checkout). A text pasted in a thread (`owner/repo#N`) goes with the other files of its thread, in a folder of
+their own (_threads/OWNER__REPO__N/); a file whose source is neither, or a second file at the same path, stays flat
 (configs_repo_layout.py, which the round tests' repository layout uses too).
 """
 

@@ -26,14 +26,25 @@ def source_path(source: str) -> str | None:
     return None
 
 
+def thread_path(source: str, name: str) -> str | None:
+    """_threads/OWNER__REPO__N/NAME for a file `name` of a thread `owner/repo#N` (its `owner__repo__N__` prefix taken
+    off), or None when the source is no thread."""
+    repo, hash_, number = source.partition("#")
+    if not (hash_ and repo.count("/") == 1 and number.isdigit()):
+        return None
+    unit = f"{repo.replace('/', '__')}__{number}"
+    return f"_threads/{unit}/{name[len(unit) + 2:] if name.startswith(unit + '__') else name}"
+
+
 def repository_layout(files: list[Path], root: Path, into: Path) -> dict[Path, Path]:
-    """Every file of `files` (a set under `root`) copied to into/OWNER/REPO/PATH: {file: where it now is}. The first
-    file at a path takes it; the rest, and files whose source is no `owner/repo:path`, go under into/_flat/ as the set
-    keeps them (their path under `root`)."""
+    """Every file of `files` (a set under `root`) copied to into/OWNER/REPO/PATH, a thread's to
+    into/_threads/OWNER__REPO__N/NAME: {file: where it now is}. The first file at a path takes it; the rest, and files
+    whose source is neither, go under into/_flat/ as the set keeps them (their path under `root`)."""
     where = {}
     for p in files:
         label = tomllib.loads(p.with_name(p.name + ".expect.toml").read_text(encoding="utf-8"))
-        at = source_path(str(label.get("source") or ""))
+        source = str(label.get("source") or "")
+        at = source_path(source) or thread_path(source, p.name)
         dest = into / at if at is not None else None
         if dest is None or dest.exists():
             dest = into / "_flat" / p.relative_to(root)

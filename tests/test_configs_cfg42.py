@@ -295,7 +295,7 @@ def test_layout_puts_each_file_at_its_source_and_keeps_the_odd_ones_flat(tmp_pat
     assert {p: d.relative_to(into).as_posix() for p, d in where.items()} == {
         a: "alice/proj/scripts/train.sh", b: "alice/proj/configs/x.toml",
         again: "_flat/none/alice__proj__scripts__train.sh",  # a second file at a path: the first keeps it
-        issue: "_flat/none/bob__tool__12.txt"}
+        issue: "_threads/bob__tool__12/bob__tool__12.txt"}  # a thread's folder (cfg102), its name as the set has it
     assert [where[p].read_text() for p in (a, b, again, issue)] == ["a\n", "b\n", "c\n", "d\n"]
     assert not list(into.rglob("*.expect.toml"))  # a user's checkout has no labels
 

@@ -1,42 +1,57 @@
-"""Issue 24, round 99m: a measure-only fresh set of trainer configs and launch lines (helper cfg99m, session 24,
-2026-11-30), users' files taken from two sources: users' own repositories (`owner/repo:path` at a commit) and, new in
-this round, configs and launch lines users pasted whole in the trainers' issue trackers (`owner/repo#N`: the thread is
-the unit, as a repository is for a user's file).
+"""Issue 24, round 99m: a fresh set of trainer configs and launch lines users pasted whole in the trainers' issue
+trackers (helper cfg99m, session 24, 2026-11-30; `owner/repo#N`: the thread is the unit, as a repository is for a user's
+file), measure-only until the lead measured it (session 24's start and end, session 25's start, all equal: 13 / 17
+claimed files right in all four fields (trainer 15, required 15, dtype 13, compile 15), 2 claimed files refused,
+14 / 14 refusals; the repository layout reads the same); training material since cfg102 (session 25).
 
-fixtures/configs/round99m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
-helper) is not read file by file here, and no measured figure is held: the lead measures the set (at the session's
-start commit and at its end). What is checked is the format:
-- every file has its expect file, well formed (the staged fields, capture date, a 40-digit commit for a repository's
-  file and none for a thread's, a label of the right types and values), its source on the readers' side of the split
-  (a repository by scripts/heldout_split_configs.py and not a trainer's own; a thread by scripts/heldout_split.py, its
-  tracker a trainer's repository or on the train side), the file in the folder its trainer names and named after its
-  source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered) and its mix, and the per-source caps it was gathered under;
-- no repository and no thread is shared with another folder under fixtures/configs/ (held-out aside, and never
-  listed), and every one was claimed for this round in the session's claims file (where that file is on this machine).
-While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
-folders takes its skips from that one list."""
+fixtures/configs/round99m/ (31 files of 31 threads of 12 trackers, labelled from the trainers' own source before any
+reader ran: its README) is read as every staged round is (configs_corpus.staged_round: each file where the set keeps
+it and in the repository layout, the format, floors, freshness and claims); a file still read wrong is a strict xfail
+with why, and the README's "Read after its measurement" has each miss of the measurement and its class."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-import pytest
-
-from configs_corpus import assert_no_key, assert_no_repository_held_out, CLAIMS, assert_measure_only, check_blind_round
-from configs_corpus import CONFIGS as CORPUS, claim_of, expect, files, is_thread, shared_with_other_sets
+from configs_corpus import assert_no_key, MEASURE_ONLY, CONFIGS as CORPUS, assert_floors
+from configs_corpus import assert_no_repository_held_out, assert_training, expect, files, is_thread
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round99m"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, sources (repositories and threads)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 31, 17, 14, 31
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}
 
+STILL_WRONG: dict[str, str] = {}  # (every claimed file read right since cfg102)
+# refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
+_N = "round99m/none/"
+_SIMPLETUNER = ("refused as a SimpleTuner dataloader config (--data_backend_config), not in the label's word "
+                "\"dataset\"")
+OTHER_WORDS = {
+    _N + "bghira__SimpleTuner__1711__multidatabackend.json": _SIMPLETUNER,
+    _N + "bghira__SimpleTuner__531__multidatabackend.json": _SIMPLETUNER,
+    _N + "hiyouga__LlamaFactory__8947__dataset_info.json":
+        "refused as not valid JSON (a `\"name\": {...}` fragment pasted without its enclosing braces), not in the "
+        "label's word \"dataset\"",
+    _N + "kohya-ss__musubi-tuner__707__dataset.toml":
+        "refused as not valid TOML (the user's `enable_bucket = False`), not in the label's word \"dataset\"",
+}
+STILL_WRONG.update(OTHER_WORDS)
+STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-30")
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round99m", files_min=31, claimed_min=17, refused_min=14, repos_min=31,
+                              captured="2026-11-30", still_wrong=STILL_WRONG,
+                              still_wrong_in_layout=STILL_WRONG_LAYOUT, claimed_by="cfg99m", unread=MEASURE_ONLY))
+
+
+def test_the_readings_keep_their_floors():
+    """The lead's figures as floors (13 / 17 claimed right in all four fields in both layouts, 14 / 14 refused as the
+    benchmark counts them, 9 / 14 in the label's words; after cfg102's mechanisms (pasted prompts, HfArgumentParser's
+    dashed spelling, an argument list with its command left off) 17 / 17 and 10 / 14): the xfail lists above are the
+    misses, and no more."""
+    assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(17, 17), refused=(14, 14),
+                  in_words=(10, 10))
 
 
 def test_no_source_is_held_out():
@@ -44,11 +59,6 @@ def test_no_source_is_held_out():
     corpus drew on (scripts/heldout_split_configs.py); a thread not held out by explain's split (scripts/heldout_split.py),
     its tracker a trainer's own repository or one on the train side."""
     assert_no_repository_held_out(FILES)
-
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
 
 
 def test_the_set_keeps_its_mix():
@@ -60,7 +70,7 @@ def test_the_set_keeps_its_mix():
     assert trainers["diffusers"] >= 4 and trainers["sd-scripts"] >= 3 and trainers["musubi-tuner"] >= 1
     assert trainers["ms-swift"] >= 5 and trainers["llama-factory"] >= 3 and trainers["litgpt"] >= 1
     assert trainers["none"] >= 9 and trainers["unclaimed:accelerate"] >= 3
-    assert sum(n for t, n in trainers.items() if t.startswith("unclaimed:") or t == "none") >= REFUSED_MIN
+    assert sum(n for t, n in trainers.items() if t.startswith("unclaimed:") or t == "none") >= 14
 
 
 def test_the_caps_per_source():
@@ -73,28 +83,10 @@ def test_the_caps_per_source():
     assert max(repos.values(), default=0) <= 3, repos
 
 
-def test_no_repository_or_thread_is_shared_with_another_set():
-    """round99m's sources are fresh: no user's repository and no thread of it feeds fixtures/configs/real/, another
-    round or a loose expect file at the top of fixtures/configs/ (held-out aside, and never listed; round 95m,
-    measure-only while cfg98 frees it, counts by its `source` lines)."""
-    shared = shared_with_other_sets(FILES, "round99m")
-    assert not shared, sorted(shared)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_source_was_claimed_for_this_round():
-    """Each repository (`REPO owner/repo cfg99m`) and thread (`THREAD owner/repo#N cfg99m`) was claimed by cfg99m, and
-    by nobody else, before it was opened."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for claim in sorted({claim_of(expect(p)["source"]) for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(claim)]
-        assert owners == ["cfg99m"], (claim, owners)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
-    assert_measure_only("round99m")
+def test_the_readers_of_the_training_sets_read_it():
+    """A training round is read by the benchmarks and tests that read every training folder: none of them names it
+    among the folders they skip any more (it was measure-only until the lead's measurement of session 25's start)."""
+    assert_training("round99m")
 
 
 def test_no_file_holds_a_key():

@@ -469,6 +469,8 @@ def make_doc(path: str, text: str, *, argv: dict | None = None) -> dict:
         text = justfile_script(text)  # `just train`: its recipes, as just hands them to the shell
     elif name.endswith((".md", ".markdown", ".rst", ".txt")):
         text = without_prompts(text)  # a README's `$ accelerate launch ...`: the command after the prompt
+    elif not name.endswith((".bat", ".cmd", ".ps1")):
+        text = without_pasted_prompts(text)  # a terminal session pasted as a script: `> ` continuation prompts
     _text_doc(doc, text, shell)
     if doc["command"] is None and fmt == "text":
         code = inline_python(text)
@@ -807,6 +809,22 @@ def without_prompts(text: str) -> str:
     `(venv) user@host:~/flux$ accelerate launch ...`, `PS C:\\kohya> accelerate launch ...`): read as the shell would
     run them, the prompt as a program would hide the command (a program `$`, or `>` redirecting into a file)."""
     return _PROMPT.sub(lambda m: m.group(1), text)
+
+
+# The same prompts where a launch script holds a console transcript a user pasted (an issue's terminal block kept as
+# .sh), only where no script means the words: a prompt before a command, with its user@host (`(llama3)
+# root@M09:~/ft# xtuner train ...`) or a lone `$ ` (a program `$` runs nothing), and bash's continuation prompt (PS2,
+# `> `) at the head of a line a backslash continues, when an option follows it (the shell would redirect the output
+# into a file named `--mixed_precision=fp16` and drop the option: no script writes that)
+_SCRIPT_PS1 = re.compile(r"^([ \t]*)(?:\([\w.-]+\)[ \t]+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|\$)[ \t]+(?=\S)",
+                         re.MULTILINE)
+_SCRIPT_PS2 = re.compile(r"(\\\r?\n[ \t]*)>[ \t]+(?=-)")
+
+
+def without_pasted_prompts(text: str) -> str:
+    """A launch script's lines without the prompts of a terminal session pasted into it (_SCRIPT_PS1, _SCRIPT_PS2):
+    what the user typed, as the shell ran it."""
+    return _SCRIPT_PS2.sub(lambda m: m.group(1), _SCRIPT_PS1.sub(lambda m: m.group(1), text))
 
 
 # the names a launch script or a plain text file has: read as shell / text whatever their lines look like

@@ -31,6 +31,7 @@ import re
 
 from . import NOTHING, SHARED, STRONG, as_int, attention, score_keys
 from .hf_transformers import compile_of, local_model_config, model_head_dims
+from .shell import HEADLESS
 
 TITLE = "LLaMA-Factory"
 V0 = {"auto": None, "disabled": None, "off": None, "sdpa": "sdpa", "fa2": "fa2", "fa3": "fa3"}  # off: 2024-04..06
@@ -171,7 +172,7 @@ def _settings(doc: dict) -> dict:
         return {k: True if isinstance(v, str) and v.strip().lower() == "true" else v for k, v in doc["data"].items()}
     old = _old_command(doc) if not _cli(doc) else None
     if old is not None:
-        from .shell import parse_options
+        from .shell import dataclass_options
 
         if _src_train(doc, old) or _package_launcher(old):  # the config file it names, when it is here
             out = dict(_named(doc, old.args[0]))
@@ -180,7 +181,7 @@ def _settings(doc: dict) -> dict:
                 if eq and "." not in k:
                     out[k] = v
             return {k: _value(v) for k, v in out.items()}
-        return {k: _value(v) for k, v in parse_options(old.args).values.items()}
+        return {k: _value(v) for k, v in dataclass_options(old.args).items()}
     out = {}
     # hparams/parser.py read_args: `llamafactory-cli train X.yaml key=value ...` loads X first, the overrides on top
     cmd = doc.get("command")
@@ -199,7 +200,8 @@ def _settings(doc: dict) -> dict:
         k, eq, v = w.partition("=")
         if eq and re.fullmatch(r"[a-z_][a-z0-9_.]*", k):
             out[k] = v
-    out.update(doc["args"])
+    # (HfArgumentParser takes a field's dashed spelling too: shell.dataclass_options)
+    out.update({k.replace("-", "_"): v for k, v in doc["args"].items()})
     return {k: _value(v) for k, v in out.items()}
 
 
@@ -332,9 +334,14 @@ def _cli(doc: dict) -> bool:
 def _old_command(doc: dict):
     """A `python [src/]train_bash.py --stage ...` command, any script given LLaMA-Factory's own options, or the
     repository's own `src/train.py` run with a config file (`cd LLaMA-Factory; python src/train.py x.yaml`)."""
-    from .shell import option_names
+    from .shell import headless, option_names
 
-    for c in doc.get("commands") or []:
+    cmds = doc.get("commands") or []
+    if not cmds and doc["fmt"] == "text":
+        # LLaMA-Factory's arguments pasted with the command's head left off (`--stage sft \` ... `--flash_attn`): held
+        # to a fork's console script's rule below (--stage and three options only LLaMA-Factory defines)
+        cmds = [c for c in (headless(doc["text"]),) if c is not None]
+    for c in cmds:
         flags = set(option_names(c.args))
         if flags & FOREIGN_MODEL and "model_name_or_path" not in flags:
             continue  # LLaMA-Factory's parser would refuse it: another program built in its image (round 16m)
@@ -443,6 +450,8 @@ def score(doc: dict) -> "Score":
         sc.add("llamafactory-cli", 2 * STRONG)
     elif old is not None and old.script in OLD_SCRIPTS:
         sc.add(old.script, 2 * STRONG)
+    elif old is not None and old.program == HEADLESS:
+        sc.add("--stage ... (LLaMA-Factory's own options, the command left off)", 2 * STRONG)
     elif old is not None and not old.script:
         sc.add(f"{old.program} --stage (a fork's console script with LLaMA-Factory's own options)", 2 * STRONG)
     elif old is not None and _src_train(doc, old):

@@ -100,7 +100,7 @@ def _api_run(doc: dict) -> tuple[str, dict] | None:
     import ast
 
     from .pyscript import constants, keywords, resolve, tree, value
-    from .shell import parse_options
+    from .shell import dataclass_options
 
     if doc["fmt"] != "python" or "swift" not in (doc.get("python") or ""):
         return None
@@ -126,13 +126,13 @@ def _api_run(doc: dict) -> tuple[str, dict] | None:
             return imported[n.func.id], s
         if isinstance(a, (ast.List, ast.Tuple)):
             words = [str(e.value) if isinstance(e, ast.Constant) else "$PY_VALUE" for e in a.elts]
-            return imported[n.func.id], {k: v for k, v in parse_options(words).values.items() if v != "$PY_VALUE"}
+            return imported[n.func.id], {k: v for k, v in dataclass_options(words).items() if v != "$PY_VALUE"}
         return imported[n.func.id], {}
     return None
 
 
 def _settings(doc: dict) -> tuple[dict, str, object]:
-    from .shell import parse_options
+    from .shell import dataclass_options
 
     if doc["fmt"] not in ("text", "python"):
         return dict(doc["data"]), doc["fmt"], None
@@ -149,7 +149,7 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
         # named in doc["unread"] when it is not there to read
         s.update(config_data(doc, args[0]) or {})
         args = args[1:]
-    s.update(parse_options(args).values)
+    s.update(dataclass_options(args))
     return s, "cmdline", cmd
 
 

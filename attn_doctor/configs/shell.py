@@ -1760,6 +1760,40 @@ def parse_options(words: list[str], table: dict | None = None) -> Parsed:
     return out
 
 
+# the program of an argument list pasted with its command left off (headless)
+HEADLESS = "(command left off)"
+
+
+def headless(text: str) -> Command | None:
+    """An argument list a user pasted with its command left off (an issue's reproduction block that starts at
+    `--stage sft \\`): bash would say "command not found" (_command takes no command from options alone), but the
+    options are the ones the user ran. The text's one command line taken apart as if a program stood before it, its
+    program HEADLESS (what it is, only the options can say); None unless every line is options (a backslash's
+    continuation, or one option a line as documents print them) and they make one command line, not several (`;`)."""
+    lines = [ln.strip() for ln in re.sub(r"\\\r?\n", " ", text).splitlines()
+             if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines or not all(ln.startswith("-") for ln in lines) or not lines[0].startswith("--"):
+        return None
+    each = [parse("_ " + ln).commands for ln in lines]
+    whole = parse("_ " + "\n".join(lines)).commands
+    if any(len(c) != 1 for c in each) or len(whole) != 1 or whole[0].words[:1] != ["_"] or \
+            len(whole[0].words) != 1 + sum(len(c[0].words) - 1 for c in each):
+        return None
+    words = whole[0].words[1:]
+    return Command(words=words, program=HEADLESS, args=words, env=whole[0].env, line=whole[0].line)
+
+
+def dataclass_options(words: list[str]) -> dict:
+    """`words` as transformers' HfArgumentParser reads them ({field: value}): every dataclass field is an option under its
+    own name and, since huggingface/transformers#33990 (2024-10), under its dashed spelling too
+    (hf_argparser.py HfArgumentParser._parse_dataclass_field, transformers 5.24.0:151-153: `--torch-dtype` is
+    `--torch_dtype`), the last one given winning, as argparse stores both under one dest. ms-swift's command lines
+    (swift/utils/utils.py parse_args: HfArgumentParser([class_type]), modelscope/ms-swift@v3.0.1:138 and @3602360:179)
+    and LLaMA-Factory's (hparams/parser.py _parse_args) are parsed so; under an older transformers the dashed option is
+    a remaining argument and ms-swift stops before training (swift/llm/base.py _parse_args: "remaining_argv")."""
+    return {k.replace("-", "_"): v for k, v in parse_options(words).values.items()}
+
+
 @lru_cache(maxsize=None)
 def every_option(trainer: str) -> frozenset:
     """Every option any of a trainer's scripts defines (configs/options.py), without its kind."""
