@@ -599,6 +599,12 @@ def _python_settings(doc: dict) -> dict:
             # `model_cls = Qwen2VLForConditionalGeneration` (or another model class in each branch) then
             # `model_cls.from_pretrained(...)`: the class it names
             owner = _class_held(t, owner, consts) or owner
+        if name in ("Trainer", "Seq2SeqTrainer") and owner in ("", "transformers") and \
+                any(k.arg == "tokenizer" for k in n.keywords):
+            # transformers' own Trainer given `tokenizer=`: renamed processing_class and kept only until 5.0 (4.57.1
+            # trainer.py:409 `@deprecate_kwarg("tokenizer", new_name="processing_class", version="5.0.0")`; 5.0.0
+            # trainer.py:382-401 takes no tokenizer and no **kwargs): the script runs under transformers 4
+            out["transformers_4"] = f"{name}(tokenizer=...)"
         if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
                 owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration"))
                 or _TASK_HEAD.search(owner))):
@@ -610,6 +616,15 @@ def _python_settings(doc: dict) -> dict:
             if any(k.arg == "dtype" for k in n.keywords):
                 out["dtype_named"] = True
             continue
+        if name == "from_pretrained":
+            # the trained model loaded with no dtype at all (no quantization either, no `**kwargs` this file cannot
+            # spell out): what it loads in is transformers' own default, which depends on its release
+            # (transformers_load_default)
+            named = {k.arg for k in n.keywords if k.arg} | {a for a, _ in keywords(n, consts)}
+            spread = any(k.arg is None and not _dict_items(k.value, consts) for k in n.keywords)
+            default = not spread and not named & {"torch_dtype", "dtype", "quantization_config", "load_in_4bit",
+                                                  "load_in_8bit"}
+            out["load_default"] = out.get("load_default", True) and default
         unread = _fields_never_read(t, n) if name == "ModelConfig" else set()
         looked_up: dict = {}
         if name in PY_ARGS and name != "ModelConfig":
@@ -707,6 +722,8 @@ def _python_settings(doc: dict) -> dict:
 
 
 _ATTN_ARGS = ("attn_implementation", "_attn_implementation")
+# what _python_settings notes about the script, beside the settings it reads: marks, not settings (no evidence)
+_MARKS = {"args_unseen", "load_default", "transformers_4"}
 
 
 def _args_from_elsewhere(t, subclasses: dict) -> bool:
@@ -1456,10 +1473,9 @@ _TRL_PIN = re.compile(r"(?<![\w.-])trl(?:\[[^\]]*\])?[\"']?\s*(?:=\s*[\"'])?\s*(
                       re.IGNORECASE)
 
 
-def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
-    """The repository the file is in pins TRL at `release` (major, minor) or later: every TRL pin of the dependency
-    files (_PIN_FILES) in the nearest of the file's folder and the two above it that has any sets a lower bound at
-    or above it. False when no such file pins TRL, or one allows an older release. Nothing is installed or fetched."""
+def _pins(doc: dict, pattern: "re.Pattern") -> list:
+    """The matches of `pattern` in the dependency files (_PIN_FILES) of the nearest of the file's folder and the two
+    above it where it matches at all (commented lines skipped); [] when none does. Nothing is installed or fetched."""
     import os
 
     base = os.path.dirname(os.path.abspath(doc.get("path") or "."))
@@ -1468,7 +1484,7 @@ def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
             names = sorted(n for n in os.listdir(up) if _PIN_FILES.match(n))
         except OSError:
             continue
-        pins = []
+        found = []
         for n in names:
             try:
                 with open(os.path.join(up, n), encoding="utf-8", errors="replace") as fh:
@@ -1476,10 +1492,52 @@ def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
             except OSError:
                 continue
             lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
-            pins += [(int(m.group(2)), int(m.group(3))) for m in _TRL_PIN.finditer("\n".join(lines))]
-        if pins:
-            return all(p >= tuple(release) for p in pins)
-    return False
+            found += list(pattern.finditer("\n".join(lines)))
+        if found:
+            return found
+    return []
+
+
+def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
+    """The repository the file is in pins TRL at `release` (major, minor) or later: every TRL pin of the dependency
+    files (_PIN_FILES) in the nearest of the file's folder and the two above it that has any sets a lower bound at
+    or above it. False when no such file pins TRL, or one allows an older release. Nothing is installed or fetched."""
+    pins = [(int(m.group(2)), int(m.group(3))) for m in _pins(doc, _TRL_PIN)]
+    return bool(pins) and all(p >= tuple(release) for p in pins)
+
+
+# `transformers==4.46.3`, `transformers>=4.40,<5`, `transformers<=4.57.1`, Poetry's `transformers = "^4.51"`, conda's
+# `- transformers=4.41.2`: each bound of the requirement (the specifiers after the name, up to the line's end or a quote)
+_TRANSFORMERS_REQ = re.compile(r"(?<![\w.-])transformers(?:\[[^\]]*\])?[\"']?[ \t]*(?:=[ \t]*[\"'])?[ \t]*"
+                               r"((?:(?:===|==|>=|<=|~=|!=|\^|<|>|=)[ \t]*v?\d+(?:\.\d+)*(?:\.\*)?[ \t,]*)+)",
+                               re.IGNORECASE)
+_BOUND = re.compile(r"(===|==|>=|<=|~=|!=|\^|<|>|=)\s*v?(\d+)(?:\.(\d+))?")
+
+
+def transformers_load_default(doc: dict, s: dict) -> str | None:
+    """What `from_pretrained` loads a model in when the script names no dtype, by the transformers release the run
+    can be seen to use: "float32" before 5.0 (transformers 4.57.1 modeling_utils.py:4628-4629 pops dtype / torch_dtype
+    with None, and _get_dtype's else branch, :1287-1291, keeps torch's default float32 "for BC"), "auto" from 5.0 (5.0.0
+    modeling_utils.py:3934-3935, 5.24.0 :4186-4187 `if dtype is None: dtype = "auto"`: the checkpoint's config.json
+    dtype, which this file does not show), None when the release is not known. The release is known from the
+    repository's own pin of transformers (_pins) or, failing that, from a keyword 5.0 no longer takes, which the script
+    passes (s["transformers_4"]: `Trainer(tokenizer=...)`). Never the installed transformers: the run's machine is not
+    the one `check --config` may run on."""
+    before, after = False, False
+    for m in _pins(doc, _TRANSFORMERS_REQ):
+        for op, major, minor in _BOUND.findall(m.group(1)):
+            major, minor = int(major), int(minor or 0)
+            if op in ("==", "===", "=", "~=", "^"):
+                before, after = before or major < 5, after or major >= 5
+            elif op in ("<", "<="):
+                before = before or (major, minor) <= (5, 0) and not (op == "<=" and major == 5)
+            elif op in (">", ">="):
+                after = after or major >= 5
+    if not before and not after and s.get("transformers_4"):
+        before = True
+    if before != after:
+        return "float32" if before else "auto"
+    return None
 
 
 def _trl_config(doc: dict) -> bool:
@@ -1657,7 +1715,7 @@ def _score(doc: dict) -> "Score":
         sc = Score()
         if not calls:
             return sc
-        s = {k: v for k, v in _python_settings(doc).items() if k != "args_unseen"}  # (a mark, not a setting)
+        s = {k: v for k, v in _python_settings(doc).items() if k not in _MARKS}
         if s:
             sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
         else:
@@ -1787,6 +1845,12 @@ def read(doc: dict) -> dict:
         # fine_tune.py, pyproject.toml `trl[vllm]>=0.25.1`; cfg71). Without either the version is unknown: TRL before
         # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
         dtype = "bfloat16"
+    if dtype is None and s.get("load_default") and not s.get("amp_unknown") and not s.get("args_unseen") and \
+            (not _trl_config(doc) or s.get("bf16") is False) and transformers_load_default(doc, s) == "float32":
+        # the model loaded with no dtype and no autocast (TrainingArguments' bf16 / fp16 default False; a TRL config
+        # only with bf16 given False, above) under a transformers before 5.0: its float32 default is the run's dtype.
+        # From 5.0, or where the release is not known, the load is the checkpoint's dtype, which is not here: None
+        dtype = "float32"
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
         "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],  # (python: a script read with ast)
