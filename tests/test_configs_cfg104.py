@@ -68,6 +68,33 @@ def test_load_default_dtype_by_release(tmp_path, kw, want):
     assert _read(_script(tmp_path, **kw)) == ("transformers", [], want)
 
 
+_ENCODER = '''from transformers import {cls}, Trainer, TrainingArguments
+
+model = {cls}.from_pretrained("{name}"{load})
+Trainer(model=model, args=TrainingArguments(output_dir="o", num_train_epochs=2{amp})).train()
+'''
+
+
+@pytest.mark.parametrize("cls,name,load,amp,want", [
+    # a family published in float32 (BERT, DistilBERT, RoBERTa, GPT-2 ...): float32 under transformers 4's default and
+    # 5's "auto" alike, by its class or its Hub name, with no release known
+    ("BertForSequenceClassification", "./runs/ckpt-600", "", "", "float32"),
+    ("AutoModelForSequenceClassification", "distilbert-base-uncased", "", "", "float32"),
+    ("AutoModelForMaskedLM", "FacebookAI/xlm-roberta-large", "", "", "float32"),
+    ("AutoModelForCausalLM", "openai-community/gpt2", "", "", "float32"),
+    ("AutoModelForTokenClassification", "microsoft/deberta-v3-base", "", "", "float32"),
+    # not one of them, or a dtype / autocast of its own: as before
+    ("AutoModelForCausalLM", "Qwen/Qwen2.5-0.5B", "", "", None),
+    ("AutoModelForCausalLM", "someone/gpt2-finetuned-fp16", "", "", None),  # a user's fine-tune may be saved in half
+    ("AutoModelForCausalLM", "org/bert-like-decoder", "", "", None),
+    ("BertForSequenceClassification", "bert-base-uncased", "", ", fp16=True", "float16"),
+    ("BertForSequenceClassification", "bert-base-uncased", ", load_in_8bit=True", "", None),
+])
+def test_checkpoints_published_in_float32(tmp_path, cls, name, load, amp, want):
+    text = _ENCODER.format(cls=cls, name=name, load=load, amp=amp)
+    assert _read(_put(tmp_path, "train_enc.py", text)) == ("transformers", [], want)
+
+
 def test_training_arguments_from_the_command_line_stay_open(tmp_path):
     # TrainingArguments filled by HfArgumentParser from a command line this file does not hold: its bf16 / fp16 are
     # not seen, so the float32 default is not the run's dtype even under transformers 4

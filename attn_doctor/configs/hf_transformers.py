@@ -625,6 +625,10 @@ def _python_settings(doc: dict) -> dict:
             default = not spread and not named & {"torch_dtype", "dtype", "quantization_config", "load_in_4bit",
                                                   "load_in_8bit"}
             out["load_default"] = out.get("load_default", True) and default
+            model = value(n.args[0], consts) if n.args else next(
+                (value(k.value, consts) for k in n.keywords if k.arg == "pretrained_model_name_or_path"), None)
+            out["load_float32_checkpoint"] = out.get("load_float32_checkpoint", True) and default and bool(
+                _FLOAT32_CLASSES.match(owner) or isinstance(model, str) and _FLOAT32_CHECKPOINTS.search(model))
         unread = _fields_never_read(t, n) if name == "ModelConfig" else set()
         looked_up: dict = {}
         if name in PY_ARGS and name != "ModelConfig":
@@ -723,7 +727,19 @@ def _python_settings(doc: dict) -> dict:
 
 _ATTN_ARGS = ("attn_implementation", "_attn_implementation")
 # what _python_settings notes about the script, beside the settings it reads: marks, not settings (no evidence)
-_MARKS = {"args_unseen", "load_default", "transformers_4"}
+_MARKS = {"args_unseen", "load_default", "load_float32_checkpoint", "transformers_4"}
+# The encoder / early decoder families whose checkpoints were published in float32, before half-precision checkpoints
+# (BERT, DistilBERT, RoBERTa, XLM-R, ALBERT, ELECTRA, DeBERTa, GPT-2 / DistilGPT2, T5): their config.json names no
+# dtype, or float32, and transformers 5's dtype="auto" falls back to the first floating weight's dtype, float32 (5.0.0
+# modeling_utils.py:798-811 in _get_dtype, get_state_dict_dtype :280-291) as transformers 4's default does: float32
+# under either release. By the model class
+# (`BertForSequenceClassification.from_pretrained(path)`) or the Hub name (`distilbert-base-uncased`,
+# `FacebookAI/roberta-base`, `openai-community/gpt2`)
+_FLOAT32_CLASSES = re.compile(r"(Bert|DistilBert|Roberta|XLMRoberta|Albert|Electra|Deberta|DebertaV2|GPT2|T5)"
+                              r"(Model|For[A-Z]\w*|LMHeadModel)$")
+_FLOAT32_CHECKPOINTS = re.compile(r"^(?:(?:google-bert|google|distilbert|FacebookAI|openai-community|"
+                                  r"microsoft|google-t5)/)?(bert|distilbert|roberta|xlm-roberta|albert|electra|"
+                                  r"deberta|gpt2|distilgpt2|t5)(-[\w.-]+)?$", re.IGNORECASE)
 
 
 def _args_from_elsewhere(t, subclasses: dict) -> bool:
@@ -1846,10 +1862,12 @@ def read(doc: dict) -> dict:
         # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
         dtype = "bfloat16"
     if dtype is None and s.get("load_default") and not s.get("amp_unknown") and not s.get("args_unseen") and \
-            (not _trl_config(doc) or s.get("bf16") is False) and transformers_load_default(doc, s) == "float32":
+            (not _trl_config(doc) or s.get("bf16") is False) and \
+            (s.get("load_float32_checkpoint") or transformers_load_default(doc, s) == "float32"):
         # the model loaded with no dtype and no autocast (TrainingArguments' bf16 / fp16 default False; a TRL config
         # only with bf16 given False, above) under a transformers before 5.0: its float32 default is the run's dtype.
-        # From 5.0, or where the release is not known, the load is the checkpoint's dtype, which is not here: None
+        # From 5.0, or where the release is not known, the load is the checkpoint's dtype: float32 for a family
+        # published in float32 (_FLOAT32_CHECKPOINTS), otherwise not known here: None
         dtype = "float32"
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
