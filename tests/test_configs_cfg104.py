@@ -35,10 +35,10 @@ Trainer(model=model, args=targs, tokenizer=None).train()
 '''
 
 
-def _script(tmp_path, *, load="", amp="", tok="processing_class", pins=None, pin_file="requirements.txt"):
+def _script(tmp_path, *, load="", amp="", tok="processing_class", pins=None, pin_file="requirements.txt", head=""):
     if pins is not None:
         _put(tmp_path, pin_file, pins)
-    return _put(tmp_path, "src/train_cls.py", _SCRIPT.format(load=load, amp=amp, tok=tok))
+    return _put(tmp_path, "src/train_cls.py", head + _SCRIPT.format(load=load, amp=amp, tok=tok))
 
 
 @pytest.mark.parametrize("kw,want", [
@@ -57,6 +57,11 @@ def _script(tmp_path, *, load="", amp="", tok="processing_class", pins=None, pin
     (dict(tok="tokenizer", pins="transformers==5.2.0\n"), None),  # the pin and the keyword disagree: open
     # a pin commented out says nothing
     (dict(pins="# transformers==4.46.3\n"), None),
+    # what the file installs itself: PEP 723 inline metadata (uv run), a `pip install` it names; before the repository's
+    (dict(head='# /// script\n# dependencies = [\n#   "torch",\n#   "transformers==4.55.2",\n# ]\n# ///\n'), "float32"),
+    (dict(head='# /// script\n# dependencies = ["transformers>=5.1"]\n# ///\n', pins="transformers==4.46.3\n"), None),
+    (dict(head='# setup: pip install -q "transformers==4.44.2" peft datasets\n'), "float32"),
+    (dict(head="# setup: pip install -U transformers peft\n"), None),
     # the load or the training names its own dtype: that one, whatever the release
     (dict(tok="tokenizer", load=", torch_dtype=torch.bfloat16"), "bfloat16"),
     (dict(tok="tokenizer", amp=", fp16=True"), "float16"),

@@ -1527,6 +1527,7 @@ def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
 _TRANSFORMERS_REQ = re.compile(r"(?<![\w.-])transformers(?:\[[^\]]*\])?[\"']?[ \t]*(?:=[ \t]*[\"'])?[ \t]*"
                                r"((?:(?:===|==|>=|<=|~=|!=|\^|<|>|=)[ \t]*v?\d+(?:\.\d+)*(?:\.\*)?[ \t,]*)+)",
                                re.IGNORECASE)
+_INLINE_METADATA = re.compile(r"^# /// script\s*$(.*?)^# ///\s*$", re.MULTILINE | re.DOTALL)
 _BOUND = re.compile(r"(===|==|>=|<=|~=|!=|\^|<|>|=)\s*v?(\d+)(?:\.(\d+))?")
 
 
@@ -1535,12 +1536,21 @@ def transformers_load_default(doc: dict, s: dict) -> str | None:
     can be seen to use: "float32" before 5.0 (transformers 4.57.1 modeling_utils.py:4628-4629 pops dtype / torch_dtype
     with None, and _get_dtype's else branch, :1287-1291, keeps torch's default float32 "for BC"), "auto" from 5.0 (5.0.0
     modeling_utils.py:3934-3935, 5.24.0 :4186-4187 `if dtype is None: dtype = "auto"`: the checkpoint's config.json
-    dtype, which this file does not show), None when the release is not known. The release is known from the
-    repository's own pin of transformers (_pins) or, failing that, from a keyword 5.0 no longer takes, which the script
-    passes (s["transformers_4"]: `Trainer(tokenizer=...)`). Never the installed transformers: the run's machine is not
+    dtype, which this file does not show), None when the release is not known. The release is known from what the file
+    installs itself (pip install, PEP 723 inline metadata), else the repository's own pin of transformers (_pins), or
+    failing both, from a keyword 5.0 no longer takes, which the script passes (s["transformers_4"]:
+    `Trainer(tokenizer=...)`). Never the installed transformers: the run's machine is not
     the one `check --config` may run on."""
+    from .installed import _PIP_INSTALL
+
+    text = doc.get("text") or ""
+    # the file's own installs (a notebook's `!pip install transformers==4.46.0`, a job's `pip install ...`) and its
+    # PEP 723 inline metadata (`# /// script` ... `# dependencies = ["transformers==4.55.2"]` ... `# ///`, which `uv run`
+    # installs), then the repository's dependency files
+    own = [m.group(1) for m in _PIP_INSTALL.finditer(text)] + _INLINE_METADATA.findall(text)
+    found = [m for chunk in own for m in _TRANSFORMERS_REQ.finditer(chunk)] or _pins(doc, _TRANSFORMERS_REQ)
     before, after = False, False
-    for m in _pins(doc, _TRANSFORMERS_REQ):
+    for m in found:
         for op, major, minor in _BOUND.findall(m.group(1)):
             major, minor = int(major), int(minor or 0)
             if op in ("==", "===", "=", "~=", "^"):
