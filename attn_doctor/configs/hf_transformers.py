@@ -732,9 +732,9 @@ _MARKS = {"args_unseen", "load_default", "load_float32_checkpoint", "transformer
 # (BERT, DistilBERT, RoBERTa, XLM-R, ALBERT, ELECTRA, DeBERTa, GPT-2 / DistilGPT2, T5): their config.json names no
 # dtype, or float32, and transformers 5's dtype="auto" falls back to the first floating weight's dtype, float32 (5.0.0
 # modeling_utils.py:798-811 in _get_dtype, get_state_dict_dtype :280-291) as transformers 4's default does: float32
-# under either release. By the model class
-# (`BertForSequenceClassification.from_pretrained(path)`) or the Hub name (`distilbert-base-uncased`,
-# `FacebookAI/roberta-base`, `openai-community/gpt2`)
+# under either release. Known by the model class (`BertForSequenceClassification.from_pretrained(path)`) or the Hub
+# name under its own organisation (`distilbert-base-uncased`, `FacebookAI/roberta-base`, `openai-community/gpt2`; a
+# user's fine-tune of one may be saved in half precision)
 _FLOAT32_CLASSES = re.compile(r"(Bert|DistilBert|Roberta|XLMRoberta|Albert|Electra|Deberta|DebertaV2|GPT2|T5)"
                               r"(Model|For[A-Z]\w*|LMHeadModel)$")
 _FLOAT32_CHECKPOINTS = re.compile(r"^(?:(?:google-bert|google|distilbert|FacebookAI|openai-community|"
@@ -1539,8 +1539,8 @@ def transformers_load_default(doc: dict, s: dict) -> str | None:
     dtype, which this file does not show), None when the release is not known. The release is known from what the file
     installs itself (pip install, PEP 723 inline metadata), else the repository's own pin of transformers (_pins), or
     failing both, from a keyword 5.0 no longer takes, which the script passes (s["transformers_4"]:
-    `Trainer(tokenizer=...)`). Never the installed transformers: the run's machine is not
-    the one `check --config` may run on."""
+    `Trainer(tokenizer=...)`). Never the installed transformers: the run's machine is not the one `check --config`
+    may run on."""
     from .installed import _PIP_INSTALL
 
     text = doc.get("text") or ""
