@@ -1523,7 +1523,7 @@ def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
 
 
 # `transformers==4.46.3`, `transformers>=4.40,<5`, `transformers<=4.57.1`, Poetry's `transformers = "^4.51"`, conda's
-# `- transformers=4.41.2`: each bound of the requirement (the specifiers after the name, up to the line's end or a quote)
+# `- transformers=4.41.2`: each bound of the requirement (the specifiers after the name, to the line's end or a quote)
 _TRANSFORMERS_REQ = re.compile(r"(?<![\w.-])transformers(?:\[[^\]]*\])?[\"']?[ \t]*(?:=[ \t]*[\"'])?[ \t]*"
                                r"((?:(?:===|==|>=|<=|~=|!=|\^|<|>|=)[ \t]*v?\d+(?:\.\d+)*(?:\.\*)?[ \t,]*)+)",
                                re.IGNORECASE)
@@ -1545,8 +1545,8 @@ def transformers_load_default(doc: dict, s: dict) -> str | None:
 
     text = doc.get("text") or ""
     # the file's own installs (a notebook's `!pip install transformers==4.46.0`, a job's `pip install ...`) and its
-    # PEP 723 inline metadata (`# /// script` ... `# dependencies = ["transformers==4.55.2"]` ... `# ///`, which `uv run`
-    # installs), then the repository's dependency files
+    # PEP 723 inline metadata (`# /// script` ... `# dependencies = ["transformers==4.55.2"]` ... `# ///`, which
+    # `uv run` installs), then the repository's dependency files
     own = [m.group(1) for m in _PIP_INSTALL.finditer(text)] + _INLINE_METADATA.findall(text)
     found = [m for chunk in own for m in _TRANSFORMERS_REQ.finditer(chunk)] or _pins(doc, _TRANSFORMERS_REQ)
     before, after = False, False
