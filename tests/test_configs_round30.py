@@ -25,10 +25,10 @@ STILL_WRONG = {
     "round30/transformers/fengjiaxin__Qwen-finetune__finetune_lora_single_gpu.sh": ABSENT,
     "round30/transformers/guotong1988__Train-8B-LLM__run_sft.sh": ABSENT,
     "round30/transformers/taishan1994__Llama3.1-Finetuning__script__finetune_lora_qwen2.sh": ABSENT,
-    "round30/transformers/chriszhang1__CSCI544_Code_Generation__codeforces__train.py":
-        "labelled float32 (a BERT checkpoint, no autocast); the reader leaves a load with no dtype under an unpinned "
-        "transformers unknown, as round 28's convention does",
 }
+# (chriszhang1's codeforces/train.py, a BertForSequenceClassification load with no dtype and no autocast, was a strict
+# xfail until cfg104, session 25: a family published in float32 is float32 under either transformers release,
+# hf_transformers._FLOAT32_CLASSES)
 
 
 def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():

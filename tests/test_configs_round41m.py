@@ -21,11 +21,6 @@ from configs_corpus import staged_round
 
 # where the set keeps them (flattened names), the launchers labelled through another file of the set cannot find it
 _FLAT = "labelled through {}, which the set keeps under its flattened name"
-_RIYA = ("from_pretrained with no dtype and TrainingArguments with neither bf16 nor fp16: float32 under transformers 4, "
-         "the checkpoint's dtype under transformers 5 (dtype='auto', modeling_utils.py:4186-4187 at 5.24.0); the reader "
-         "leaves the version open (real/SEMANTICS-llm.md, as round 16m's tom-cruise-cloud train_qwen3.py is labelled \"\"); "
-         "the script's Trainer(tokenizer=...) dates it to transformers 4, but the same rule reads round 16m's label wrong: "
-         "the labels disagree (README, cfg46), left to the lead")
 # (CharlieYates1's enden_ft_script.py, a user's own loop over a 4-bit Qwen3, read as transformers by round 6a's former
 # convention until session 18: refused as the label says since cfg74, hf_transformers.own_loop)
 _ANDREAS = ("notebooks/run_in_colab.ipynb runs `!python train_dpo.py`, at the repository root with the requirements.txt "
@@ -38,12 +33,10 @@ STILL_WRONG = {
         _FLAT.format("unsloth_sft.py (the script the Slurm job runs; read in the repository layout)"),
     "round41m/transformers/AndreasCarvalho1701__lab-8-dimmy__notebooks__run_in_colab.ipynb":
         _ANDREAS.format("the flattened layout"),
-    "round41m/transformers/RiyaBhanot__FutureAGI-Project__sft-model.py": _RIYA,
 }
 STILL_WRONG_IN_REPO = {
     "round41m/transformers/AndreasCarvalho1701__lab-8-dimmy__notebooks__run_in_colab.ipynb":
         _ANDREAS.format("the set's repository layout"),
-    "round41m/transformers/RiyaBhanot__FutureAGI-Project__sft-model.py": _RIYA,
 }
 
 

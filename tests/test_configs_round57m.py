@@ -28,9 +28,9 @@ DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diff
              "diffusers"}
 
 _DATING = ("labelled float32 from transformers 4's float32 load (no dtype given, fp16 / bf16 False), dated by its "
-           "SFTTrainer(dataset_text_field=, max_seq_length=); the reader leaves an unpinned load with no dtype open, the "
-           "disagreement of round 41m's RiyaBhanot and round 16m's labels (tests/test_configs_round41m.py _RIYA), left "
-           "to the lead")
+           "SFTTrainer(dataset_text_field=, max_seq_length=); the reader dates a release only by a pin of transformers "
+           "or transformers' own Trainer(tokenizer=) (cfg104), not by TRL's keywords, whose last TRL release is not "
+           "checked against transformers 5 here")
 # (hujuDev's finetuning_configs.json, a JSON of named LLaMA-Factory argument sets its script picks one of, was a strict
 # xfail here until cfg84, session 20: each set is read as LLaMA-Factory's own settings, as the same keys in a file of
 # their own are, when every set is that trainer's and they choose alike: configs._named_presets)

@@ -31,13 +31,13 @@ STILL_WRONG = {
     _S + "scripts__run_grpo.py": "refused as a script with no trainer calls: the `swift rlhf` command is built by "
                                  "build_swift_command of the repository's qwen_lora.swift_cli, which the set does not "
                                  "keep",
-    _T + "Akkii88__Lora-Finetuning-Experiments__finetune.py":
-        "dtype '', label float32: from_pretrained with no dtype and no AMP flag is float32 under transformers 4, the "
-        "checkpoint's dtype under 5; the reader leaves an unpinned load unsaid (the convention round 41m's _RIYA and "
-        "round 30's chriszhang1 leave to the lead)",
+    # (Akkii88's finetune.py, distilbert-base-uncased loaded with no dtype and no AMP flag, was a strict xfail until
+    # cfg104, session 25: a family published in float32 is float32 under either transformers release)
     _T + "GOptimistic__chatglm_finetune__finetune_hf.py":
         "dtype '', label float32: ChatGLM3's finetune_demo loads with no torch_dtype and its configs name neither fp16 "
-        "nor bf16; float32 only under transformers 4, which the file does not name (the same convention)",
+        "nor bf16; float32 only under transformers 4 (ChatGLM3's checkpoint is float16), to which its "
+        "Seq2SeqTrainer(tokenizer=) dates it (cfg104), but its training_args come from the config file named on its "
+        "command line (FinetuningConfig.from_file), so fp16 / bf16 are not seen here and the reader says nothing",
     "round95m/unsloth/viktorromenskiy-glitch__text2sql-qlora-lab__scripts__train.py":
         "read as transformers: the FastLanguageModel load sits in the repository's src/model.py, which the set does "
         "not keep (the script names Unsloth only in a comment)",

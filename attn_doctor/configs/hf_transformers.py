@@ -599,6 +599,12 @@ def _python_settings(doc: dict) -> dict:
             # `model_cls = Qwen2VLForConditionalGeneration` (or another model class in each branch) then
             # `model_cls.from_pretrained(...)`: the class it names
             owner = _class_held(t, owner, consts) or owner
+        if name in ("Trainer", "Seq2SeqTrainer") and owner in ("", "transformers") and \
+                any(k.arg == "tokenizer" for k in n.keywords):
+            # transformers' own Trainer given `tokenizer=`: renamed processing_class and kept only until 5.0 (4.57.1
+            # trainer.py:409 `@deprecate_kwarg("tokenizer", new_name="processing_class", version="5.0.0")`; 5.0.0
+            # trainer.py:382-401 takes no tokenizer and no **kwargs): the script runs under transformers 4
+            out["transformers_4"] = f"{name}(tokenizer=...)"
         if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
                 owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration"))
                 or _TASK_HEAD.search(owner))):
@@ -610,6 +616,19 @@ def _python_settings(doc: dict) -> dict:
             if any(k.arg == "dtype" for k in n.keywords):
                 out["dtype_named"] = True
             continue
+        if name == "from_pretrained":
+            # the trained model loaded with no dtype at all (no quantization either, no `**kwargs` this file cannot
+            # spell out): what it loads in is transformers' own default, which depends on its release
+            # (transformers_load_default)
+            named = {k.arg for k in n.keywords if k.arg} | {a for a, _ in keywords(n, consts)}
+            spread = any(k.arg is None and not _dict_items(k.value, consts) for k in n.keywords)
+            default = not spread and not named & {"torch_dtype", "dtype", "quantization_config", "load_in_4bit",
+                                                  "load_in_8bit"}
+            out["load_default"] = out.get("load_default", True) and default
+            model = value(n.args[0], consts) if n.args else next(
+                (value(k.value, consts) for k in n.keywords if k.arg == "pretrained_model_name_or_path"), None)
+            out["load_float32_checkpoint"] = out.get("load_float32_checkpoint", True) and default and bool(
+                _FLOAT32_CLASSES.match(owner) or isinstance(model, str) and _FLOAT32_CHECKPOINTS.search(model))
         unread = _fields_never_read(t, n) if name == "ModelConfig" else set()
         looked_up: dict = {}
         if name in PY_ARGS and name != "ModelConfig":
@@ -707,6 +726,20 @@ def _python_settings(doc: dict) -> dict:
 
 
 _ATTN_ARGS = ("attn_implementation", "_attn_implementation")
+# what _python_settings notes about the script, beside the settings it reads: marks, not settings (no evidence)
+_MARKS = {"args_unseen", "load_default", "load_float32_checkpoint", "transformers_4"}
+# The encoder / early decoder families whose checkpoints were published in float32, before half-precision checkpoints
+# (BERT, DistilBERT, RoBERTa, XLM-R, ALBERT, ELECTRA, DeBERTa, GPT-2 / DistilGPT2, T5): their config.json names no
+# dtype, or float32, and transformers 5's dtype="auto" falls back to the first floating weight's dtype, float32 (5.0.0
+# modeling_utils.py:798-811 in _get_dtype, get_state_dict_dtype :280-291) as transformers 4's default does: float32
+# under either release. Known by the model class (`BertForSequenceClassification.from_pretrained(path)`) or the Hub
+# name under its own organisation (`distilbert-base-uncased`, `FacebookAI/roberta-base`, `openai-community/gpt2`; a
+# user's fine-tune of one may be saved in half precision)
+_FLOAT32_CLASSES = re.compile(r"(Bert|DistilBert|Roberta|XLMRoberta|Albert|Electra|Deberta|DebertaV2|GPT2|T5)"
+                              r"(Model|For[A-Z]\w*|LMHeadModel)$")
+_FLOAT32_CHECKPOINTS = re.compile(r"^(?:(?:google-bert|google|distilbert|FacebookAI|openai-community|"
+                                  r"microsoft|google-t5)/)?(bert|distilbert|roberta|xlm-roberta|albert|electra|"
+                                  r"deberta|gpt2|distilgpt2|t5)(-[\w.-]+)?$", re.IGNORECASE)
 
 
 def _args_from_elsewhere(t, subclasses: dict) -> bool:
@@ -1456,10 +1489,9 @@ _TRL_PIN = re.compile(r"(?<![\w.-])trl(?:\[[^\]]*\])?[\"']?\s*(?:=\s*[\"'])?\s*(
                       re.IGNORECASE)
 
 
-def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
-    """The repository the file is in pins TRL at `release` (major, minor) or later: every TRL pin of the dependency
-    files (_PIN_FILES) in the nearest of the file's folder and the two above it that has any sets a lower bound at
-    or above it. False when no such file pins TRL, or one allows an older release. Nothing is installed or fetched."""
+def _pins(doc: dict, pattern: "re.Pattern") -> list:
+    """The matches of `pattern` in the dependency files (_PIN_FILES) of the nearest of the file's folder and the two
+    above it where it matches at all (commented lines skipped); [] when none does. Nothing is installed or fetched."""
     import os
 
     base = os.path.dirname(os.path.abspath(doc.get("path") or "."))
@@ -1468,7 +1500,7 @@ def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
             names = sorted(n for n in os.listdir(up) if _PIN_FILES.match(n))
         except OSError:
             continue
-        pins = []
+        found = []
         for n in names:
             try:
                 with open(os.path.join(up, n), encoding="utf-8", errors="replace") as fh:
@@ -1476,10 +1508,62 @@ def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
             except OSError:
                 continue
             lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
-            pins += [(int(m.group(2)), int(m.group(3))) for m in _TRL_PIN.finditer("\n".join(lines))]
-        if pins:
-            return all(p >= tuple(release) for p in pins)
-    return False
+            found += list(pattern.finditer("\n".join(lines)))
+        if found:
+            return found
+    return []
+
+
+def trl_pinned_at_least(doc: dict, release: tuple) -> bool:
+    """The repository the file is in pins TRL at `release` (major, minor) or later: every TRL pin of the dependency
+    files (_PIN_FILES) in the nearest of the file's folder and the two above it that has any sets a lower bound at
+    or above it. False when no such file pins TRL, or one allows an older release. Nothing is installed or fetched."""
+    pins = [(int(m.group(2)), int(m.group(3))) for m in _pins(doc, _TRL_PIN)]
+    return bool(pins) and all(p >= tuple(release) for p in pins)
+
+
+# `transformers==4.46.3`, `transformers>=4.40,<5`, `transformers<=4.57.1`, Poetry's `transformers = "^4.51"`, conda's
+# `- transformers=4.41.2`: each bound of the requirement (the specifiers after the name, to the line's end or a quote)
+_TRANSFORMERS_REQ = re.compile(r"(?<![\w.-])transformers(?:\[[^\]]*\])?[\"']?[ \t]*(?:=[ \t]*[\"'])?[ \t]*"
+                               r"((?:(?:===|==|>=|<=|~=|!=|\^|<|>|=)[ \t]*v?\d+(?:\.\d+)*(?:\.\*)?[ \t,]*)+)",
+                               re.IGNORECASE)
+_INLINE_METADATA = re.compile(r"^# /// script\s*$(.*?)^# ///\s*$", re.MULTILINE | re.DOTALL)
+_BOUND = re.compile(r"(===|==|>=|<=|~=|!=|\^|<|>|=)\s*v?(\d+)(?:\.(\d+))?")
+
+
+def transformers_load_default(doc: dict, s: dict) -> str | None:
+    """What `from_pretrained` loads a model in when the script names no dtype, by the transformers release the run
+    can be seen to use: "float32" before 5.0 (transformers 4.57.1 modeling_utils.py:4628-4629 pops dtype / torch_dtype
+    with None, and _get_dtype's else branch, :1287-1291, keeps torch's default float32 "for BC"), "auto" from 5.0 (5.0.0
+    modeling_utils.py:3934-3935, 5.24.0 :4186-4187 `if dtype is None: dtype = "auto"`: the checkpoint's config.json
+    dtype, which this file does not show), None when the release is not known. The release is known from what the file
+    installs itself (pip install, PEP 723 inline metadata), else the repository's own pin of transformers (_pins), or
+    failing both, from a keyword 5.0 no longer takes, which the script passes (s["transformers_4"]:
+    `Trainer(tokenizer=...)`). Never the installed transformers: the run's machine is not the one `check --config`
+    may run on."""
+    from .installed import _PIP_INSTALL
+
+    text = doc.get("text") or ""
+    # the file's own installs (a notebook's `!pip install transformers==4.46.0`, a job's `pip install ...`) and its
+    # PEP 723 inline metadata (`# /// script` ... `# dependencies = ["transformers==4.55.2"]` ... `# ///`, which
+    # `uv run` installs), then the repository's dependency files
+    own = [m.group(1) for m in _PIP_INSTALL.finditer(text)] + _INLINE_METADATA.findall(text)
+    found = [m for chunk in own for m in _TRANSFORMERS_REQ.finditer(chunk)] or _pins(doc, _TRANSFORMERS_REQ)
+    before, after = False, False
+    for m in found:
+        for op, major, minor in _BOUND.findall(m.group(1)):
+            major, minor = int(major), int(minor or 0)
+            if op in ("==", "===", "=", "~=", "^"):
+                before, after = before or major < 5, after or major >= 5
+            elif op in ("<", "<="):
+                before = before or (major, minor) <= (5, 0) and not (op == "<=" and major == 5)
+            elif op in (">", ">="):
+                after = after or major >= 5
+    if not before and not after and s.get("transformers_4"):
+        before = True
+    if before != after:
+        return "float32" if before else "auto"
+    return None
 
 
 def _trl_config(doc: dict) -> bool:
@@ -1657,7 +1741,7 @@ def _score(doc: dict) -> "Score":
         sc = Score()
         if not calls:
             return sc
-        s = {k: v for k, v in _python_settings(doc).items() if k != "args_unseen"}  # (a mark, not a setting)
+        s = {k: v for k, v in _python_settings(doc).items() if k not in _MARKS}
         if s:
             sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
         else:
@@ -1787,6 +1871,14 @@ def read(doc: dict) -> dict:
         # fine_tune.py, pyproject.toml `trl[vllm]>=0.25.1`; cfg71). Without either the version is unknown: TRL before
         # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
         dtype = "bfloat16"
+    if dtype is None and s.get("load_default") and not s.get("amp_unknown") and not s.get("args_unseen") and \
+            (not _trl_config(doc) or s.get("bf16") is False) and \
+            (s.get("load_float32_checkpoint") or transformers_load_default(doc, s) == "float32"):
+        # the model loaded with no dtype and no autocast (TrainingArguments' bf16 / fp16 default False; a TRL config
+        # only with bf16 given False, above) under a transformers before 5.0: its float32 default is the run's dtype.
+        # From 5.0, or where the release is not known, the load is the checkpoint's dtype: float32 for a family
+        # published in float32 (_FLOAT32_CHECKPOINTS), otherwise not known here: None
+        dtype = "float32"
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
         "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],  # (python: a script read with ast)
