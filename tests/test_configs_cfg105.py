@@ -162,3 +162,51 @@ def test_the_engine_under_the_package_s_modules():
     assert _engine_used("from deepspeed import initialize\ne = initialize(model=m)\n", "deepspeed")
     assert not _engine_used("import deepspeed\ndeepspeed.zero.Init()\n", "deepspeed")
 
+
+# Two refusals of round 105 named the wrong thing (the files were refused all the same): AutoAWQ's examples/generate.py,
+# an inference script written as top-level assignments (`model = AutoAWQForCausalLM.from_quantized(...)`, `outputs =
+# model.generate(...)`), was "a Python settings module"; open_lm's SageMaker cfg_sample.yaml (`precision:
+# "amp_bfloat16"`, open_lm.main's own option) "looks like MosaicML LLM Foundry". Settings modules hold values, not model
+# loads and runs (others._MODEL_RUNS); Composer's precision names are fp32 / amp_fp16 / amp_bf16 / amp_fp8
+# (composer/core/precision.py:34-37), and amp_bfloat16 is open_lm's / OpenCLIP's alone (open_lm/params.py:493-495).
+def test_assignments_that_load_and_run_a_model_are_a_script_not_settings(tmp_path):
+    p = tmp_path / "infer.py"
+    p.write_text(textwrap.dedent("""
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+        model_id = "org/lm-7b"
+        tokenizer = AutoTokenizer.from_pretrained(model_id)
+        model = AutoModelForCausalLM.from_pretrained(model_id, torch_dtype=torch.float16, device_map="auto")
+        inputs = tokenizer("hello", return_tensors="pt").to("cuda")
+        outputs = model.generate(**inputs, max_new_tokens=32)
+        """), encoding="utf-8")
+    cfg = configs.load(str(p))  # a transformers run (the model loaded and generating), not a settings module
+    assert cfg["detected"]["trainer"] == "transformers" and cfg["dtype"] == "float16"
+    # the same written over a library of the project's own: refused as a script, not as settings (was: settings)
+    own = tmp_path / "infer_own.py"
+    own.write_text(textwrap.dedent("""
+        from mylm.modeling import MyLM
+        from mylm.tok import load_tokenizer
+        model_id = "org/lm-7b"
+        tokenizer = load_tokenizer(model_id)
+        model = MyLM.from_quantized(model_id, device="cuda")
+        inputs = tokenizer("hello")
+        outputs = model.generate(inputs, max_new_tokens=32)
+        """), encoding="utf-8")
+    with pytest.raises(UsageError) as err:
+        configs.load(str(own))
+    assert "settings module" not in str(err.value) and "no trainer calls" in str(err.value), str(err.value)
+    q = tmp_path / "settings.py"
+    q.write_text('MODEL_ID = "org/lm-7b"\nLR = 1e-4\nEPOCHS = 3\nBATCH = 8\nOUT = "out"\nSEED = 0\n', encoding="utf-8")
+    with pytest.raises(UsageError, match="a Python settings module"):
+        configs.load(str(q))
+
+
+@pytest.mark.parametrize("precision, foundry", [("amp_bfloat16", False), ("amp", False), ("amp_bf16", True),
+                                                ("amp_fp8", True)])
+def test_llm_foundry_s_precision_is_composer_s_names(tmp_path, precision, foundry):
+    p = tmp_path / "cfg.yaml"
+    p.write_text(f"model: big_model_7b\nprecision: {precision}\nepochs: 4\nseed: 1\n", encoding="utf-8")
+    with pytest.raises(UsageError) as err:
+        configs.load(str(p))
+    assert ("LLM Foundry" in str(err.value)) == foundry, str(err.value)

@@ -394,6 +394,13 @@ def dinov2(doc: dict) -> Score:
     return s
 
 
+# Composer's precision names (composer/core/precision.py:34-37 of mosaicml/composer at 64051888: fp32, amp_fp16,
+# amp_bf16, amp_fp8), which LLM Foundry's YAMLs pass to its Trainer; open_lm's and OpenCLIP's --precision choices
+# (open_lm/params.py:493-495 of mlfoundations/open_lm at 9bb92ef1: amp, amp_bf16, amp_bfloat16, bf16, fp16, fp32) share
+# amp_bf16 only, so `amp_bfloat16` (round 105's open_lm sagemaker cfg_sample.yaml) is not LLM Foundry's
+_COMPOSER_PRECISION = {"amp_fp16", "amp_bf16", "amp_fp8"}
+
+
 def llm_foundry(doc: dict) -> Score:
     """MosaicML LLM Foundry / Composer YAML: global_train_batch_size, device_train_microbatch_size, amp_bf16."""
     s = Score()
@@ -401,7 +408,7 @@ def llm_foundry(doc: dict) -> Score:
     for k in ("global_train_batch_size", "device_train_microbatch_size"):
         if k in d:
             s.add(k)
-    if str(d.get("precision", "")).startswith("amp_"):
+    if str(d.get("precision", "")) in _COMPOSER_PRECISION:
         s.add(f"precision: {d['precision']}")
     return s
 
@@ -1147,13 +1154,20 @@ def recognise(doc: dict) -> tuple[str, Score] | None:
 
 
 # Files that are no training configuration at all, told by their own layout, so the refusal can say what they are.
+# the calls that load a model (transformers' / diffusers' from_pretrained, from_config, from_single_file; the
+# quantization libraries' from_quantized) or run one (generate): a module whose values are these runs at import
+_MODEL_RUNS = re.compile(r"^(from_pretrained|from_config|from_single_file|from_quantized|generate)$")
+
+
 def _settings_module(doc: dict) -> bool:
     """A .py file that is only `NAME = value` assignments (beside imports and a docstring): no call statement, no
     function or class, nothing run. The project's own code imports it for its values (`from configs import lr_r`);
-    no trainer takes it as a config."""
+    no trainer takes it as a config. Values that load a model or run one (`model = X.from_quantized(...)`,
+    `outputs = model.generate(...)`: round 105's AutoAWQ examples/generate.py, an inference script written as
+    assignments) are a script that runs at import, not values (_MODEL_RUNS)."""
     import ast
 
-    from .pyscript import tree
+    from .pyscript import _call_name, tree
 
     if doc["fmt"] != "python" or not doc["name"].endswith(".py"):
         return False
@@ -1163,6 +1177,9 @@ def _settings_module(doc: dict) -> bool:
     assigns = 0
     for n in t.body:
         if isinstance(n, (ast.Assign, ast.AnnAssign)):
+            if n.value is not None and any(isinstance(c, ast.Call) and _MODEL_RUNS.search(_call_name(c) or "")
+                                           for c in ast.walk(n.value)):
+                return False
             assigns += 1
         elif not (isinstance(n, (ast.Import, ast.ImportFrom)) or
                   isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)):
