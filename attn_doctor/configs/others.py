@@ -394,6 +394,13 @@ def dinov2(doc: dict) -> Score:
     return s
 
 
+# Composer's precision names (composer/core/precision.py:34-37 of mosaicml/composer at 64051888: fp32, amp_fp16,
+# amp_bf16, amp_fp8), which LLM Foundry's YAMLs pass to its Trainer; open_lm's and OpenCLIP's --precision choices
+# (open_lm/params.py:493-495 of mlfoundations/open_lm at 9bb92ef1: amp, amp_bf16, amp_bfloat16, bf16, fp16, fp32) share
+# amp_bf16 only, so `amp_bfloat16` (round 105's open_lm sagemaker cfg_sample.yaml) is not LLM Foundry's
+_COMPOSER_PRECISION = {"amp_fp16", "amp_bf16", "amp_fp8"}
+
+
 def llm_foundry(doc: dict) -> Score:
     """MosaicML LLM Foundry / Composer YAML: global_train_batch_size, device_train_microbatch_size, amp_bf16."""
     s = Score()
@@ -401,7 +408,7 @@ def llm_foundry(doc: dict) -> Score:
     for k in ("global_train_batch_size", "device_train_microbatch_size"):
         if k in d:
             s.add(k)
-    if str(d.get("precision", "")).startswith("amp_"):
+    if str(d.get("precision", "")) in _COMPOSER_PRECISION:
         s.add(f"precision: {d['precision']}")
     return s
 
@@ -1147,13 +1154,20 @@ def recognise(doc: dict) -> tuple[str, Score] | None:
 
 
 # Files that are no training configuration at all, told by their own layout, so the refusal can say what they are.
+# the calls that load a model (transformers' / diffusers' from_pretrained, from_config, from_single_file; the
+# quantization libraries' from_quantized) or run one (generate): a module whose values are these runs at import
+_MODEL_RUNS = re.compile(r"^(from_pretrained|from_config|from_single_file|from_quantized|generate)$")
+
+
 def _settings_module(doc: dict) -> bool:
     """A .py file that is only `NAME = value` assignments (beside imports and a docstring): no call statement, no
     function or class, nothing run. The project's own code imports it for its values (`from configs import lr_r`);
-    no trainer takes it as a config."""
+    no trainer takes it as a config. Values that load a model or run one (`model = X.from_quantized(...)`,
+    `outputs = model.generate(...)`: round 105's AutoAWQ examples/generate.py, an inference script written as
+    assignments) are a script that runs at import, not values (_MODEL_RUNS)."""
     import ast
 
-    from .pyscript import tree
+    from .pyscript import _call_name, tree
 
     if doc["fmt"] != "python" or not doc["name"].endswith(".py"):
         return False
@@ -1163,6 +1177,9 @@ def _settings_module(doc: dict) -> bool:
     assigns = 0
     for n in t.body:
         if isinstance(n, (ast.Assign, ast.AnnAssign)):
+            if n.value is not None and any(isinstance(c, ast.Call) and _MODEL_RUNS.search(_call_name(c) or "")
+                                           for c in ast.walk(n.value)):
+                return False
             assigns += 1
         elif not (isinstance(n, (ast.Import, ast.ImportFrom)) or
                   isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)):
@@ -1450,7 +1467,22 @@ _PY_FRAMEWORKS = (("nemo", "NVIDIA NeMo"), ("nemo_run", "NVIDIA NeMo"), ("lightn
                   ("detectron2", "detectron2"),  # cfg66: round 19's detectron2 plain_train_net.py copies
                   # cfg81: round 79m's gotoplanb app.py, `import mlx_tune as mt` inside its worker (mlx-tune: Unsloth's
                   # API names over Apple's MLX; mlx-lm's own trainer), no CUDA attention backend under either
-                  ("mlx_tune", "mlx-tune (Apple MLX)"), ("mlx_lm", "mlx-lm (Apple MLX)"))
+                  ("mlx_tune", "mlx-tune (Apple MLX)"), ("mlx_lm", "mlx-lm (Apple MLX)"),
+                  # cfg105: post-training compression libraries over transformers models (round 105's examples of
+                  # llm-compressor, NVIDIA Model Optimizer, Optimum Quanto, AutoGPTQ and AutoAWQ): the script loads a
+                  # model (through transformers, or through the library's own `AutoGPTQForCausalLM` /
+                  # `AutoAWQForCausalLM`, which wrap a transformers model: auto_gptq/modeling/auto.py:69 at 9f7d3707,
+                  # awq/models/auto.py:60 at 88e4c76b) and the library's own engine calibrates and quantizes it
+                  # (`model.quantize(...)`: auto_gptq/modeling/_base.py:177, awq/models/base.py:137,
+                  # gptqmodel/models/base.py:804 at f4c327a1 for GPTQModel, AutoGPTQ's successor; optimum-quanto's
+                  # quantize, optimum/quanto/quantize.py:55 at e33f8202, and QuantizedModelForCausalLM.quantize,
+                  # models/transformers_models.py:69; AutoRound(model, ...).quantize(), auto_round/autoround.py:722
+                  # at b9f3d007): no transformers Trainer's run. Where a script also configures one (AutoAWQ's
+                  # examples/train.py: transformers' Trainer over an AWQ model), the trainer's calls still count.
+                  # The libraries with many helpers count only where their engine is called (_ENGINE_CALLS).
+                  ("llmcompressor", "LLM Compressor"), ("modelopt", "NVIDIA Model Optimizer"),
+                  ("optimum.quanto", "Optimum Quanto"), ("auto_gptq", "AutoGPTQ"), ("gptqmodel", "GPTQModel"),
+                  ("awq", "AutoAWQ"), ("auto_round", "AutoRound"))
 
 
 # Frameworks a script may import for a helper while another loop trains: the framework is the run's only where the
@@ -1460,18 +1492,34 @@ _PY_FRAMEWORKS = (("nemo", "NVIDIA NeMo"), ("nemo_run", "NVIDIA NeMo"), ("lightn
 # zero.GatheredParameters (deepspeed/runtime/zero/__init__.py:8-9: gathering ZeRO-3 shards to save LoRA weights, round
 # 47m's LennoxC gemma3_finetune.py under `accelerate launch` with a DeepSpeed accelerate config), ops.adam's
 # DeepSpeedCPUAdam, init_distributed, utils' zero_to_fp32.
-_ENGINE_CALLS = {"deepspeed": ("initialize", "init_inference")}
+# LLM Compressor: a transformers model loaded by the script (or its name) handed to its post-training compression
+# entry points, oneshot / Oneshot (src/llmcompressor/entrypoints/oneshot.py:53 `class Oneshot`, :316 `def
+# oneshot(model: str | PreTrainedModel, ...)`) or model_free_ptq (entrypoints/model_free/__init__.py:45), exported at
+# the package's top (src/llmcompressor/__init__.py:29) and from llmcompressor.entrypoints; vllm-project/llm-compressor at
+# ab1ba3ef. Its calibration passes are the engine's, not a transformers Trainer's; its modifiers (GPTQModifier,
+# QuantizationModifier) alone are a recipe's parts, which a script may import to write a recipe file.
+# NVIDIA Model Optimizer (modelopt): its quantization, calibration and sparsity entry points take the model
+# (modelopt/torch/quantization/model_quant.py:53 calibrate, :136 quantize, :240 auto_quantize;
+# modelopt/torch/sparsity/weight_sparsity/sparsification.py:32 sparsify; NVIDIA/TensorRT-Model-Optimizer at 5a4242fa,
+# imported as `import modelopt.torch.quantization as mtq`); its export and opt helpers alone (saving a checkpoint the
+# script's own trainer tuned) are not its run.
+_ENGINE_CALLS = {"deepspeed": ("initialize", "init_inference"),
+                 "llmcompressor": ("oneshot", "Oneshot", "model_free_ptq"),
+                 "modelopt": ("quantize", "calibrate", "auto_quantize", "sparsify")}
 
 
 def _engine_used(src: str, root: str) -> bool:
     """Whether a script calls the engine of the framework `root` (_ENGINE_CALLS), under any name it imports it as:
-    `deepspeed.initialize(`, `import deepspeed as ds` + `ds.initialize(`, `from deepspeed import initialize [as x]`."""
+    `deepspeed.initialize(`, `import deepspeed as ds` + `ds.initialize(`, `from deepspeed import initialize [as x]`,
+    and through the package's modules that export it (`from llmcompressor.entrypoints import oneshot`,
+    `import llmcompressor.entrypoints as ep` + `ep.oneshot(`, `llmcompressor.entrypoints.oneshot(`)."""
     calls = _ENGINE_CALLS[root]
     owners = {root}
-    for m in re.finditer(rf"^\s*import\s+{re.escape(root)}\s+as\s+(\w+)", src, re.MULTILINE):
+    package = rf"{re.escape(root)}(?:\.\w+)*"
+    for m in re.finditer(rf"^\s*import\s+{package}\s+as\s+(\w+)", src, re.MULTILINE):
         owners.add(m.group(1))
     bare = set()
-    for m in re.finditer(rf"^[ \t]*from\s+{re.escape(root)}\s+import[ \t]+(?:\(([^)]*)\)|([^(\n#;]+))", src,
+    for m in re.finditer(rf"^[ \t]*from\s+{package}\s+import[ \t]+(?:\(([^)]*)\)|([^(\n#;]+))", src,
                          re.MULTILINE):
         for part in (m.group(1) or m.group(2)).split(","):
             words = part.split()
@@ -1479,7 +1527,7 @@ def _engine_used(src: str, root: str) -> bool:
                 bare.add(words[-1] if len(words) == 3 and words[1] == "as" else words[0])
     owned = "|".join(re.escape(o) for o in sorted(owners))
     named = "|".join(re.escape(c) for c in calls)
-    if re.search(rf"(?<![\w.])(?:{owned})\.(?:{named})\s*\(", src):
+    if re.search(rf"(?<![\w.])(?:{owned})(?:\.\w+)*\.(?:{named})\s*\(", src):
         return True
     return any(re.search(rf"(?<![\w.]){re.escape(b)}\s*\(", src) for b in bare)
 
