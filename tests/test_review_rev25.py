@@ -1,0 +1,32 @@
+"""Review rev25 (session 25): session 25's changes read as the maintainers of FlashAttention, PyTorch and the trainers would;
+each case here is a reading that misled before its mend (the mend's commit says which), with near misses that keep the
+author's intent. Every text and file is written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from configs_corpus import put, trainer_reading
+
+# 1. cfg104: transformers 4 builds a model loaded with no dtype in torch's default dtype (modeling_utils.py _get_dtype's else
+# branch: `default_dtype = torch.get_default_dtype()`), float32 only where the script leaves it; a script that sets another
+# (`torch.set_default_dtype(torch.bfloat16)`) does not load float32.
+_LOADED = '''import torch
+from transformers import AutoModelForSequenceClassification, AutoTokenizer, Trainer, TrainingArguments
+
+{pre}tok = AutoTokenizer.from_pretrained("org/encoder-small")
+model = AutoModelForSequenceClassification.from_pretrained("org/encoder-small", num_labels=3)
+targs = TrainingArguments(output_dir="runs/cls", per_device_train_batch_size=4, num_train_epochs=1)
+Trainer(model=model, args=targs, train_dataset=None, tokenizer=tok).train()
+'''
+
+
+@pytest.mark.parametrize("pre, want", [
+    ("", "float32"),  # (cfg104's reading: Trainer(tokenizer=) dates transformers 4, nothing else set)
+    ("torch.set_default_dtype(torch.bfloat16)\n", None),
+    ("torch.set_default_tensor_type(torch.cuda.HalfTensor)\n", None),
+    ("from torch import set_default_dtype\nset_default_dtype(torch.float16)\n", None),
+    ("torch.set_default_dtype(torch.float32)\n", "float32"),  # torch's own default said again
+])
+def test_torch_default_dtype_set_is_no_float32_load(tmp_path, pre, want):
+    assert trainer_reading(put(tmp_path, "train.py", _LOADED.format(pre=pre))) == ("transformers", [], want)
