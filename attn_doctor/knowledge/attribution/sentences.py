@@ -60,7 +60,57 @@ def _healthy_removed(line: str) -> str:
     """`line` with each clause that says something works blanked (the same length: positions stay)."""
     kept = _healthy_blanked(line)
     # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
-    return kept if kept != line and any(rx.search(kept) for _, rx in rules().seven) else line
+    if kept != line and any(rx.search(kept) for _, rx in rules().seven):
+        return kept
+    return _praised_removed(line)
+
+
+# A sentence that praises a backend, beside another sentence that says what fails with a subject of its own ("flash-attn works
+# fine. The problem is that the dataloader hangs", "Thanks for flash-attention, it is great. The docs link is broken", "sage
+# attention is much faster, thanks! However the output video is saved with the wrong frame rate"): the failure is that
+# subject's, not the praised backend's (session 24's rev24 note 4; helper ex147, session 25). Written from the mechanism: the
+# praise is HEALTHY's or a word of thanks, speed or help, in English, Chinese, Japanese and European forms; the other sentence
+# starts (after a connective) with its own subject, not "it", "this", a bare verb ("Crashes on V100 though") or the
+# backend's own parts (its install, build, wheel, kernel, import, compile, backward): those are still the backend's.
+PRAISE = re.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(?:really|very|so|much|way|a lot|super)[ \t]+)?"
+                    r"(?:great|awesome|amazing|excellent|fantastic|faster|quicker|quick|fast|helpful|a lifesaver)|"
+                    r"helps?|helped|speeds?[ \t]+(?:it|things|everything|generation|inference|training)[ \t]+up|"
+                    r"funktioniert|fonctionne|funciona|работает)\b|"
+                    r"正常|没问题|沒問題|没有问题|很好|好用|很快|更快|谢谢|感谢|問題(?:なく|ない|なし)|正常に|ありがとう|速い|速くなり", re.IGNORECASE)
+SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+|(?<=[。！？])[ \t]*")
+CONNECTIVE = re.compile(r"^(?:(?:however|but|also|still|unfortunately|sadly|though|yet|now|then|so|and|anyway|instead|meanwhile|"
+                        r"separately|otherwise|aber|mais|pero|но|однако|但是|但|可是|不过|不過|しかし|ただ)\b[ \t,，、:]*)+", re.IGNORECASE)
+BACK_TO_IT = re.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|[a-z]+s\b|[a-z]+ed\b|doesn['’]t|does|did|didn['’]t|won['’]t|"
+                        r"can['’]?t|cannot|only|except|unless|if|when|on|with|for|in|under|(?:the|its|my|our)[ \t]+(?:\w+[ \t]+)?"
+                        r"(?:install\w*|build\w*|wheels?|kernels?|imports?|compil\w*|backward|forward|pass|package|module|extension|"
+                        r"version|op|ops|operator|attention)\b)|^(?:它|这|這|该|該|其|报错|失败|崩溃|出错|但它)", re.IGNORECASE)
+
+
+def _praised_removed(line: str) -> str:
+    """`line` with its sentences that praise a backend blanked, where every sentence naming a backend praises it and another
+    sentence says a failure with its own subject; else the line as it is."""
+    seven = rules().seven
+    parts, at = [], 0
+    for m in SENTENCE_END.finditer(line):
+        parts.append((at, m.start()))
+        at = m.end()
+    parts.append((at, len(line)))
+    if len(parts) < 2:
+        return line
+    praised, own_subject = [], False
+    for a, z in parts:
+        s = line[a:z]
+        if any(rx.search(s) for _, rx in seven):
+            if not (HEALTHY.search(s) or PRAISE.search(s)) or UNHEALTHY.search(PRAISE.sub(" ", HEALTHY.sub(" ", s))):
+                return line
+            praised.append((a, z))
+        elif s.strip() and not BACK_TO_IT.search(CONNECTIVE.sub("", s.strip())):
+            own_subject = True
+    if not praised or not own_subject:
+        return line
+    for a, z in praised:
+        line = line[:a] + " " * (z - a) + line[z:]
+    return line
 
 
 def _healthy_blanked(line: str) -> str:
@@ -521,7 +571,7 @@ def _scrub(line: str) -> str:
     if "wheel" in low or "build" in low:
         line = OFFER.sub(lambda m: m.group(0) if UNHEALTHY.search(m.group(0)) or FAILED.search(m.group(0))
                          else " " * len(m.group(0)), line)
-    if HEALTHY.search(line):
+    if HEALTHY.search(line) or PRAISE.search(line):
         line = _healthy_removed(line)
     return line
 
