@@ -117,6 +117,11 @@ def test_praised_backend_is_not_the_failure(text):
     ("Thanks for flash-attention. The installation fails with nvcc error.", "fa2"),  # its own install
     ("SDPA works fine. Flash attention fails with illegal memory access.", "fa2"),  # another backend named: that one's
     ("FA2 works, FA3 crashes on H100.", "fa3"),
+    # the backend left out of the run that works: it is the failing one (round 11's TRSA-Comfyui_installer#20, in Russian)
+    ("Без sageattention всё работает. При установке ComfyUI падает при запуске.", "sage"),
+    ("Without xformers everything works fine. The UI crashes on the first generation.", "xformers"),
+    # a writer's own later sentence ("I rebuilt ...", round 7b's woct0rdho/SageAttention#89): still about the praised backend
+    ("Thanks for this great repo for running SageAttention on Windows. I rebuilt the wheel for torch 2.11 and the import fails.", "sage"),
 ])
 def test_praise_beside_the_backends_own_failure_still_read(text, backend):
     found = match(text)

@@ -80,10 +80,14 @@ PRAISE = re.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(
 SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+|(?<=[。！？])[ \t]*")
 CONNECTIVE = re.compile(r"^(?:(?:however|but|also|still|unfortunately|sadly|though|yet|now|then|so|and|anyway|instead|meanwhile|"
                         r"separately|otherwise|aber|mais|pero|но|однако|但是|但|可是|不过|不過|しかし|ただ)\b[ \t,，、:]*)+", re.IGNORECASE)
-BACK_TO_IT = re.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|[a-z]+s\b|[a-z]+ed\b|doesn['’]t|does|did|didn['’]t|won['’]t|"
+BACK_TO_IT = re.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|i|i['’]m|i['’]ve|we|we['’]re|[a-z]+s\b|[a-z]+ed\b|doesn['’]t|does|did|didn['’]t|won['’]t|"
                         r"can['’]?t|cannot|only|except|unless|if|when|on|with|for|in|under|(?:the|its|my|our)[ \t]+(?:\w+[ \t]+)?"
                         r"(?:install\w*|build\w*|wheels?|kernels?|imports?|compil\w*|backward|forward|pass|package|module|extension|"
                         r"version|op|ops|operator|attention)\b)|^(?:它|这|這|该|該|其|报错|失败|崩溃|出错|但它)", re.IGNORECASE)
+# a backend named as left out ("Without sageattention everything works", "Без sageattention всё работает", "不用 xformers 就正常"):
+# the sentence praises the run without it, so it is the failing one
+LEFT_OUT = re.compile(r"\b(?:without|w/o|except|ohne|sans|sin|sem|без|кроме)\b[^.!?。！？]{0,30}$|(?:不用|不开|不加|去掉|关掉|关闭|禁用|没有|沒有)[^。！？]{0,10}$",
+                      re.IGNORECASE)
 
 
 def _praised_removed(line: str) -> str:
@@ -100,11 +104,15 @@ def _praised_removed(line: str) -> str:
     praised, own_subject = [], False
     for a, z in parts:
         s = line[a:z]
-        if any(rx.search(s) for _, rx in seven):
-            if not (HEALTHY.search(s) or PRAISE.search(s)) or UNHEALTHY.search(PRAISE.sub(" ", HEALTHY.sub(" ", s))):
+        named = [m.start() for _, rx in seven for m in [rx.search(s)] if m]
+        if named:
+            if not (HEALTHY.search(s) or PRAISE.search(s)) or UNHEALTHY.search(PRAISE.sub(" ", HEALTHY.sub(" ", s))) \
+                    or LEFT_OUT.search(s[:min(named)]):
                 return line
             praised.append((a, z))
-        elif s.strip() and not BACK_TO_IT.search(CONNECTIVE.sub("", s.strip())):
+        elif s.strip():
+            if BACK_TO_IT.search(CONNECTIVE.sub("", s.strip())):
+                return line  # "It crashes on V100", "I rebuilt the wheel and ...": the praised backend may be the subject still
             own_subject = True
     if not praised or not own_subject:
         return line
