@@ -40,3 +40,33 @@ def test_tgi_import_error_above_ranks_first(why, first):
             + TGI_LOG + "NotImplementedError: Sharded Llama requires Flash Attention enabled models.")
     ids = [m.entry.id for m in match(text)]
     assert ids[:2] == [first, "tgi.flash-models-unavailable"], ids
+
+
+# 2. A question line outranked by the line that states the failure (match.py QUESTION, _rank; round 136m's
+# turboderp-org/exllamav2#480). Variants of our own: other questions, languages, entries and errors.
+V100_ERROR = "RuntimeError: FlashAttention only supports Ampere GPUs or newer."
+
+
+@pytest.mark.parametrize("question", [
+    "How can I use the exl2 model without flash attention.",
+    "How can I run inference without flash_attn?",
+    "Can I use the model without flash attention? Our cluster only has V100s.",
+    "Can I run inference without flash_attn on a V100?",
+    "Is flash-attn required? It is not installed here.",
+])
+def test_question_ranks_after_the_error(question):
+    text = question + "\n\nI'm facing the same issue on a V100:\n" + V100_ERROR
+    found = match(text)
+    assert found and found[0].entry.id == "backend.unsupported-gpu", [(m.entry.id, m.line) for m in found]
+
+
+@pytest.mark.parametrize("text, first", [
+    # the question quotes the error itself: its line states the failure
+    ("Why do I get ModuleNotFoundError: No module named 'flash_attn'?\nLater on the V100: " + V100_ERROR, "fa2.missing"),
+    ('How do I fix "No module named flash_attn"?\nLater on the V100: ' + V100_ERROR, "fa2.missing"),
+    # no question: position decides, as before
+    ("ModuleNotFoundError: No module named 'flash_attn'\n\nThen on the V100:\n" + V100_ERROR, "fa2.missing"),
+])
+def test_statement_keeps_its_place(text, first):
+    found = match(text)
+    assert found and found[0].entry.id == first, [(m.entry.id, m.line) for m in found]
