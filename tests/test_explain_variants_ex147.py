@@ -52,7 +52,6 @@ V100_ERROR = "RuntimeError: FlashAttention only supports Ampere GPUs or newer."
     "How can I run inference without flash_attn?",
     "Can I use the model without flash attention? Our cluster only has V100s.",
     "Can I run inference without flash_attn on a V100?",
-    "Is flash-attn required? It is not installed here.",
 ])
 def test_question_ranks_after_the_error(question):
     text = question + "\n\nI'm facing the same issue on a V100:\n" + V100_ERROR
@@ -70,3 +69,43 @@ def test_question_ranks_after_the_error(question):
 def test_statement_keeps_its_place(text, first):
     found = match(text)
     assert found and found[0].entry.id == first, [(m.entry.id, m.line) for m in found]
+
+
+# 3. A trainer refusing the attention mode chosen, naming the modes it accepts (frameworks.toml trainer.attention-mode-refused;
+# kohya-ss/musubi-tuner hidream_o1_train.py@30c658c4 line 58): no backend by name, the named ones are accepted, not failing.
+@pytest.mark.parametrize("text", [
+    "ValueError: HiDream-O1 full finetuning supports the default attention path and --flash_attn only.",
+    "ValueError: Qwen-Image LoRA training supports --sdpa and --flash_attn only.",
+    "ValueError: Wan 2.2 full fine-tuning only supports SDPA or FlashAttention 2",
+    "accelerate launch hidream_o1_train.py --xformers ...\nValueError: HiDream-O1 full finetuning supports the default "
+    "attention path and --flash_attn only.",
+])
+def test_trainer_refusing_attention_mode(text):
+    found = match(text)
+    assert found and found[0].entry.id == "trainer.attention-mode-refused" and found[0].backend is None, \
+        [(m.entry.id, m.backend) for m in found]
+
+
+@pytest.mark.parametrize("text", [
+    "flash-attn 2.7 supports sm80 and sm90 only",  # a GPU list, no attention mode
+    "Training supports flash attention.",  # no refusal
+])
+def test_trainer_refusal_near_misses(text):
+    assert not any(m.entry.id == "trainer.attention-mode-refused" for m in match(text))
+
+
+@pytest.mark.parametrize("line, asks", [
+    ("How can I use the exl2 model without flash attention.", True),
+    ("Is there a way to run it without xformers?", True),
+    ("Could we skip sageattention on this card?", True),
+    ("如何在 V100 上不用 flash_attn 运行？", True),
+    # a statement with a question mark, or a statement before the question, states the failure (rounds 54m, 13a, 15)
+    ("Flash Attention is not installed?", False),
+    ("Setting --enable_xformers_memory_efficient_attention results in numeric instability of some kind, I think?", False),
+    ("FlashAttention不支持V100显卡，有解决的方法么？", False),
+    ("flash_attn is not installed on the cluster, any idea?", False),
+    ("How do I fix ModuleNotFoundError: No module named 'flash_attn'?", False),  # the error is quoted on it
+])
+def test_what_counts_as_a_question(line, asks):
+    from attn_doctor.knowledge.match import _asks
+    assert _asks(line) is asks

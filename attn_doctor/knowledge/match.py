@@ -2184,14 +2184,15 @@ def _near(lines: list[int], n: int, below: int = NEAR) -> bool:
 
 # helper ex147 (session 25; round 136m: turboderp-org/exllamav2#480, "How can I use the exl2 model without flash attention." read
 # by fa2.missing on line 3 above "RuntimeError: FlashAttention only supports Ampere GPUs or newer." on line 9): a question the
-# writer asks ("...?", "how do I / can I ...", "is it possible / is there a way to ...", "can I ...", 怎么 / 如何 / 能否 / 吗?,
-# どうすれば, как) is what they want to know, not what failed; where another reading's line states the failure, that one ranks
-# first, wherever each stands. A question that quotes the error itself ("Why do I get RuntimeError: ...?") is not one: the error
-# is on its line.
-QUESTION = re.compile(r"\?[\s\"'`)\]*_]*$|？\s*$|^[^.!?\n]{3,200}\?(?=\s)|^\W*(?:how|why|what|where|which)\s+(?:do|does|can|could|should|would|to|is|are)\b|"
-                      r"^\W*(?:is|are)\s+(?:it|there)\s+(?:possible|a\s+way|any\s+way)\b|^\W*(?:can|could|should|may)\s+(?:I|we|you|one)\b|"
-                      r"^\W*any\s+(?:way|idea|ideas|tips?)\b|怎么|怎样|如何|能否|能不能|是否可以|可以吗|吗[？?]|どうすれば|ですか|как\s+(?:мне|можно)|можно\s+ли",
-                      re.IGNORECASE)
+# writer asks, opened by the words that ask how or whether to do something ("how do I / can I ...", "is it possible / is there a
+# way to ...", "can I ...", 怎么 / 如何 / 能否, どうすれば, как мне / можно ли), is what they want to know, not what failed; where
+# another reading's line states the failure, that one ranks first, wherever each stands. Not a statement with a question mark
+# ("Flash Attention is not installed?", "... results in numeric instability, I think?": round 54m predibase/lorax#595, round 13a
+# huggingface/diffusers#2234) nor a statement before the question ("FlashAttention不支持V100显卡，有解决的方法么？", round 15
+# Wan-Video/Wan2.1#46): those state the failure. Nor a question that quotes the error itself ("Why do I get RuntimeError: ...?").
+QUESTION = re.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|(?:is|are)\s+there\s+(?:a|any)\s+(?:way|option|workaround)\b|"
+                      r"is\s+it\s+possible\b|(?:can|could|should|may)\s+(?:I|we|you|one)\b|any\s+(?:way|idea|ideas|tips?)\b)|"
+                      r"^\W*(?:怎么|怎样|如何|能否|能不能|是否可以|有没有办法|どうすれば|как\s+(?:мне|можно)|можно\s+ли)", re.IGNORECASE)
 RAISED = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception|Warning)):[ \t]\S|\bNo module named\b|\bundefined symbol\b|"
                     r"\bcannot import name\b|\bDLL load failed\b")
 
