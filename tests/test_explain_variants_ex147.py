@@ -109,3 +109,25 @@ def test_trainer_refusal_near_misses(text):
 def test_what_counts_as_a_question(line, asks):
     from attn_doctor.knowledge.match import _asks
     assert _asks(line) is asks
+
+
+# 4. A serving engine's backend selector set while the engine still calls another backend (round 136m QwenLM/Qwen3-VL#1664;
+# frameworks.toml app.backend-selection-ignored, sentences.ENGINE_SELECTOR_STILL): vLLM's vision towers take upstream flash_attn
+# whenever it imports, whatever VLLM_ATTENTION_BACKEND says, so the backend still called is the one that runs and fails.
+@pytest.mark.parametrize("text", [
+    "I set VLLM_ATTENTION_BACKEND=XFORMERS but vLLM still calls flash_attn for the vision tower and crashes",
+    "试了 --attention-backend triton，仍然调用 flash_attn 报错",
+    "How do I switch to xformers? I exported VLLM_ATTENTION_BACKEND=XFORMERS, vllm serve still uses flash-attn.",
+    "请问如何切换sdpa？VLLM_ATTENTION_BACKEND=TORCH_SDPA 都不行，依然会调用flash_attn",
+])
+def test_engine_selector_set_another_still_called(text):
+    found = match(text)
+    assert found and found[0].entry.id == "app.backend-selection-ignored" and found[0].backend == "fa2", \
+        [(m.entry.id, m.backend) for m in found]
+
+
+def test_app_flag_selection_keeps_the_selected_backend():
+    # an app's own flag (round 8's Tencent-Hunyuan/HunyuanVideo-1.5#9 labels the selected SageAttention)
+    found = match("当我启用sage_atten的时候，依然返回的是使用flash attention的信息？")
+    assert found and found[0].entry.id == "app.backend-selection-ignored" and found[0].backend == "sage", \
+        [(m.entry.id, m.backend) for m in found]

@@ -176,6 +176,24 @@ CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flas
                         r"(?:(?:disabled?|false|off)\b(?![ \t]*[\w(])|(?-i:None)[ \t]*(?=[.,;\]|][ \t]*\S))", re.IGNORECASE)
 
 
+# helper ex147 (session 25; round 136m: QwenLM/Qwen3-VL#1664, "export VLLM_ATTENTION_BACKEND="XFORMERS" ... 还是会调用flash_attn"): a
+# serving engine's backend selector set to one backend while the engine still calls another. vLLM's vision towers choose their
+# own attention: they take upstream flash_attn whenever it imports, whatever the selector says (vllm-project/vllm
+# vllm/model_executor/models/qwen3_vl.py, qwen2_5_vl.py, keye.py: `if self.attn_backend != _Backend.FLASH_ATTN and
+# check_upstream_fa_availability(...)`, vllm/attention/layer.py check_upstream_fa_availability), so the backend still called is
+# what runs and fails; the selector's value names none (an app's own flag, HunyuanVideo-1.5's SAGE_ATTN, keeps its reading:
+# round 8 labels the selected backend there)
+ENGINE_SELECTOR_STILL = re.compile(
+    r"(?:\b(?:VLLM_ATTENTION_BACKEND|VLLM_ATTN_BACKEND|SGLANG_ATTENTION_BACKEND)\b|(?<![\w-])--(?:attention-backend|attn-backend|mm-attention-backend)\b)"
+    r"[ \t]*[=:]?[ \t]*[\"'`]?[\w.-]*[\"'`]?(?=[^\n]{0,200}?(?:\bstill\b[ \t]+(?:\w+[ \t]+)?(?:calls?|uses?|using|imports?|loads?|runs?|goes[ \t]+through)\b"
+    r"|(?:还是|仍然|依然|仍旧|依旧|还在)[ \t]*(?:会|在)?[ \t]*(?:调用|使用|用|加载|导入|走)))", re.IGNORECASE)
+
+# the same text asks how to switch to the backend it selected ("请问如何切换xformers吖？", "how do I switch to xformers?"): the
+# backend wanted, not the one that fails; blanked only where the rest of the line still names a backend
+SWITCH_QUESTION = re.compile(r"(?:\bhow[ \t]+(?:do|can|could|should)[ \t]+(?:I|we|you)[ \t]+(?:switch|change|move|go)[ \t]+(?:over[ \t]+)?to\b"
+                             r"|(?:如何|怎么|怎样|怎麼)[ \t]*(?:切换|切換|换成|换到|改成|改用)(?:到|为|成)?)[^?？\n]{0,60}?[?？]", re.IGNORECASE)
+
+
 def _examples_removed(m: re.Match) -> str:
     """A parenthesised list blanked, unless every item (but "etc.") names one and the same backend: a list of that
     backend's own functions is about it ("(`sageattn_qk_int8_pv_fp16_cuda`, `sageattn_qk_int8_pv_fp8_cuda`, etc.)")."""
@@ -548,6 +566,11 @@ def _scrub(line: str) -> str:
         line = EXAMPLES.sub(_examples_removed, line)
     if ":" in line or "=" in line:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
+    if "ATTENTION_BACKEND" in line or "ATTN_BACKEND" in line or "-backend" in line:
+        line = ENGINE_SELECTOR_STILL.sub(lambda m: " " * len(m.group(0)), line)
+    if "?" in line or "？" in line:
+        kept = SWITCH_QUESTION.sub(lambda m: " " * len(m.group(0)), line)
+        line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
     if any(w in low for w in ("available", "installed", "import", "missing", "absent", "supported")):
         line = _cure_when_absent_removed(line)  # (before REPLACED: "instead of X" names the absent one; helper ex86)
     if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared", "versus", "vs", "replac",
