@@ -131,3 +131,22 @@ def test_app_flag_selection_keeps_the_selected_backend():
     found = match("当我启用sage_atten的时候，依然返回的是使用flash attention的信息？")
     assert found and found[0].entry.id == "app.backend-selection-ignored" and found[0].backend == "sage", \
         [(m.entry.id, m.backend) for m in found]
+
+
+# 5. SGLang's own checks of the attention backend chosen (frameworks.toml vllm.backend-fallback; sglang 0.5.5 / 0.5.23 source:
+# benchmarks/results/explain-source-messages-sglang-s25.md), variants of our own (other values, models, platforms): the engine's
+# choice, no backend of the seven.
+@pytest.mark.parametrize("text", [
+    "[2026-03-02 11:20:00 TP0] WARNING: FlashAttention3 only supports fp8_e4m3 if using FP8; Setting attention backend to flashinfer.",
+    "RuntimeError: VisionFlash4Attention is only available for cuda",
+    "ValueError: TRTLLM MHA backend for prefill requires Blackwell (SM100) GPUs. Please use a different prefill backend.",
+    "ValueError: MXFP8 KV cache requires the FA4 backend.",
+    "ValueError: rel_bias (sheared bias) is only supported by the FA4 backend.",
+    "AssertionError: FlashAttention v3 Backend requires MP>=22. Please use `--attention-backend triton`.",
+    "AssertionError: fa3, triton, or flashinfer is required for Gemma3 model",
+    "ValueError: FA3 backend is only supported for decode.",
+])
+def test_sglang_backend_checks(text):
+    found = match(text)
+    assert found and found[0].entry.id == "vllm.backend-fallback" and found[0].backend is None, \
+        [(m.entry.id, m.backend) for m in found]
