@@ -15,6 +15,12 @@ from attn_doctor.explain import match
 TGI_LOG = "2024-05-02T08:15:00.123Z ERROR text_generation_launcher: "
 
 
+def top(text: str) -> tuple[str | None, str | None]:
+    """The first reading's entry id and backend, (None, None) where nothing is read."""
+    found = match(text)
+    return (found[0].entry.id, found[0].backend) if found else (None, None)
+
+
 @pytest.mark.parametrize("text", [
     "NotImplementedError: Qwen2_VL requires Flash Attention enabled models.",
     TGI_LOG + "NotImplementedError: Sharded mistral requires Flash Attention enabled models.",
@@ -26,9 +32,7 @@ TGI_LOG = "2024-05-02T08:15:00.123Z ERROR text_generation_launcher: "
     TGI_LOG.replace("ERROR", "WARN") + "Could not import Flash Attention enabled models: No module named 'vllm'",
 ])
 def test_tgi_flash_models_unavailable(text):
-    found = match(text)
-    assert found and found[0].entry.id == "tgi.flash-models-unavailable" and found[0].backend == "fa2", \
-        [(m.entry.id, m.backend) for m in found]
+    assert top(text) == ("tgi.flash-models-unavailable", "fa2"), [(f.entry.id, f.backend) for f in match(text)]
 
 
 @pytest.mark.parametrize("why, first", [
@@ -55,8 +59,7 @@ V100_ERROR = "RuntimeError: FlashAttention only supports Ampere GPUs or newer."
 ])
 def test_question_ranks_after_the_error(question):
     text = question + "\n\nI'm facing the same issue on a V100:\n" + V100_ERROR
-    found = match(text)
-    assert found and found[0].entry.id == "backend.unsupported-gpu", [(m.entry.id, m.line) for m in found]
+    assert top(text)[0] == "backend.unsupported-gpu", [(f.entry.id, f.line) for f in match(text)]
 
 
 @pytest.mark.parametrize("text, first", [
@@ -67,8 +70,7 @@ def test_question_ranks_after_the_error(question):
     ("ModuleNotFoundError: No module named 'flash_attn'\n\nThen on the V100:\n" + V100_ERROR, "fa2.missing"),
 ])
 def test_statement_keeps_its_place(text, first):
-    found = match(text)
-    assert found and found[0].entry.id == first, [(m.entry.id, m.line) for m in found]
+    assert top(text)[0] == first, [(f.entry.id, f.line) for f in match(text)]
 
 
 # 3. A trainer refusing the attention mode chosen, naming the modes it accepts (frameworks.toml trainer.attention-mode-refused;
@@ -81,9 +83,7 @@ def test_statement_keeps_its_place(text, first):
     "attention path and --flash_attn only.",
 ])
 def test_trainer_refusing_attention_mode(text):
-    found = match(text)
-    assert found and found[0].entry.id == "trainer.attention-mode-refused" and found[0].backend is None, \
-        [(m.entry.id, m.backend) for m in found]
+    assert top(text) == ("trainer.attention-mode-refused", None), [(f.entry.id, f.backend) for f in match(text)]
 
 
 @pytest.mark.parametrize("text", [
@@ -121,9 +121,7 @@ def test_what_counts_as_a_question(line, asks):
     "请问如何切换sdpa？VLLM_ATTENTION_BACKEND=TORCH_SDPA 都不行，依然会调用flash_attn",
 ])
 def test_engine_selector_set_another_still_called(text):
-    found = match(text)
-    assert found and found[0].entry.id == "app.backend-selection-ignored" and found[0].backend == "fa2", \
-        [(m.entry.id, m.backend) for m in found]
+    assert top(text) == ("app.backend-selection-ignored", "fa2"), [(f.entry.id, f.backend) for f in match(text)]
 
 
 def test_app_flag_selection_keeps_the_selected_backend():
@@ -147,6 +145,4 @@ def test_app_flag_selection_keeps_the_selected_backend():
     "ValueError: FA3 backend is only supported for decode.",
 ])
 def test_sglang_backend_checks(text):
-    found = match(text)
-    assert found and found[0].entry.id == "vllm.backend-fallback" and found[0].backend is None, \
-        [(m.entry.id, m.backend) for m in found]
+    assert top(text) == ("vllm.backend-fallback", None), [(f.entry.id, f.backend) for f in match(text)]
