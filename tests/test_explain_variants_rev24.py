@@ -120,6 +120,9 @@ def test_praised_backend_is_not_the_failure(text):
     # the backend left out of the run that works: it is the failing one (round 11's TRSA-Comfyui_installer#20, in Russian)
     ("Без sageattention всё работает. При установке ComfyUI падает при запуске.", "sage"),
     ("Without xformers everything works fine. The UI crashes on the first generation.", "xformers"),
+    # a negated praise word in another language is no praise ("не работает", "funktioniert nicht")
+    ("sageattention не работает. Генерация падает с ошибкой CUDA.", "sage"),
+    ("FlexAttention funktioniert nicht. Der Scheduler stürzt bei Schritt 30 ab.", "flex"),
     # a writer's own later sentence ("I rebuilt ...", round 7b's woct0rdho/SageAttention#89): still about the praised backend
     ("Thanks for this great repo for running SageAttention on Windows. I rebuilt the wheel for torch 2.11 and the import fails.", "sage"),
 ])

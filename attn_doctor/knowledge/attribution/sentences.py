@@ -77,6 +77,8 @@ PRAISE = re.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(
                     r"helps?|helped|speeds?[ \t]+(?:it|things|everything|generation|inference|training)[ \t]+up|"
                     r"funktioniert|fonctionne|funciona|работает)\b|"
                     r"正常|没问题|沒問題|没有问题|很好|好用|很快|更快|谢谢|感谢|問題(?:なく|ない|なし)|正常に|ありがとう|速い|速くなり", re.IGNORECASE)
+# (UNHEALTHY's negations in the European languages PRAISE reads: "funktioniert nicht", "ne fonctionne pas", "no funciona", "не работает")
+NEGATED = re.compile(r"(?<!\w)(?:не|нет|nicht|kein\w*|ne|pas|no|não|nunca|jamais)(?!\w)", re.IGNORECASE)
 SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+|(?<=[。！？])[ \t]*")
 CONNECTIVE = re.compile(r"^(?:(?:however|but|also|still|unfortunately|sadly|though|yet|now|then|so|and|anyway|instead|meanwhile|"
                         r"separately|otherwise|aber|mais|pero|но|однако|但是|但|可是|不过|不過|しかし|ただ)\b[ \t,，、:]*)+", re.IGNORECASE)
@@ -107,7 +109,7 @@ def _praised_removed(line: str) -> str:
         named = [m.start() for _, rx in seven for m in [rx.search(s)] if m]
         if named:
             if not (HEALTHY.search(s) or PRAISE.search(s)) or UNHEALTHY.search(PRAISE.sub(" ", HEALTHY.sub(" ", s))) \
-                    or LEFT_OUT.search(s[:min(named)]):
+                    or NEGATED.search(s) or LEFT_OUT.search(s[:min(named)]):
                 return line
             praised.append((a, z))
         elif s.strip():
