@@ -1860,8 +1860,8 @@ def _cli_library(beside) -> str | None:
 def _launch_environ(doc: dict, script: str) -> dict:
     """The variables the launch file puts in the environment of the command that runs `script`, as the script's
     os.environ.get / os.getenv sees them: exported (`export NAME=v`, `export NAME`, `declare -x`) or assigned in front of
-    the command (`NAME=v python train.py`), with a value the file settles. A variable only set in the shell is not the
-    script's (its read falls back to its default, as it runs)."""
+    the command (`NAME=v python train.py`), with a value the file settles (shell.Command.environment). A variable only
+    set in the shell is not the script's (its read falls back to its default, as it runs)."""
     from .shell import known
 
     cmd = next((c for c in [doc.get("command")] + list(doc.get("commands") or []) if c is not None and c.script == script),
@@ -1869,8 +1869,8 @@ def _launch_environ(doc: dict, script: str) -> dict:
     if cmd is None:
         return {}
     out = {}
-    for k, v in (cmd.env or {}).items():
-        if isinstance(v, str) and known(v) and _exported(doc, cmd, k):
+    for k, v in cmd.environment().items():
+        if isinstance(v, str) and known(v):
             out[k] = v
     roots = _pythonpath_dirs(doc, cmd)
     if roots:
@@ -1887,40 +1887,6 @@ def _launch_environ(doc: dict, script: str) -> dict:
     return out
 
 
-def _exported(doc: dict, cmd, name: str) -> bool:
-    """Whether the variable NAME the launch file sets is in the environment of the program `cmd` runs: bash hands a
-    program only exported variables (`export NAME=v`, `export NAME`, `declare -x` / `typeset -x`, an assignment made
-    while `set -a` / `set -o allexport` is on: _assigned_under_allexport) and the assignments in front of its command
-    line (`NAME=v python train.py`); a plain `NAME=v` line only sets the shell's own variable (bash(1), ENVIRONMENT)."""
-    text = doc.get("text") or ""
-    lines = text.splitlines()
-    at = lines[cmd.line - 1] if 0 < cmd.line <= len(lines) else ""
-    return bool(re.search(r"(?m)^\s*(?:export|declare\s+-x|typeset\s+-x)\s+(?:[^#\n;]*\s)?" + re.escape(name) + r"\b", text)
-                or _assigned_under_allexport(text, name)
-                or re.match(r"^\s*(?:(?:env|sudo|nohup)\s+)*(?:[A-Za-z_]\w*=\S*\s+)*" + re.escape(name) + r"=", at))
-
-
-def _assigned_under_allexport(text: str, name: str) -> bool:
-    """Whether the launch file assigns NAME (`NAME=v` as a command of its own) while `set -a` / `set -o allexport` is on:
-    bash marks for export the variables assigned after it, until `set +a` / `set +o allexport` (bash(1), the set builtin);
-    an assignment before it, or after `set +a` (`set -a; source .env; set +a` and then `NAME=v`), stays the shell's own.
-    Read in the file's order, its commands split at `;` and `&&`."""
-    on = False
-    assign = re.compile(r"\s*" + re.escape(name) + r"=(?:\"[^\"]*\"|'[^']*'|[^\s;&|]*)\s*(?:#.*)?\Z")
-    for row in text.splitlines():
-        for part in re.split(r";|&&", row):
-            words = part.split()
-            if words[:1] == ["set"]:
-                for k, w in enumerate(words[1:], 1):
-                    if re.fullmatch(r"[-+][a-zA-Z]+", w) and "a" in w:
-                        on = w[0] == "-"
-                    elif w in ("-o", "+o") and words[k + 1:k + 2] == ["allexport"]:
-                        on = w == "-o"
-            elif on and assign.match(part):
-                return True
-    return False
-
-
 def _pythonpath_dirs(doc: dict, cmd) -> list:
     """The folders of this checkout the launch puts on the command's PYTHONPATH (`PYTHONPATH=src python train.py`,
     `export PYTHONPATH=$PWD/src:$PYTHONPATH`, `${PYTHONPATH}:$(pwd)/lib`), which Python searches for the script's
@@ -1931,12 +1897,10 @@ def _pythonpath_dirs(doc: dict, cmd) -> list:
     from .references import launcher_dir, spelt
     from .shell import known
 
-    value = (cmd.env or {}).get("PYTHONPATH") if cmd is not None else None
+    # (`PYTHONPATH=src` alone, never exported, is the shell's variable, not the program's: shell.Command.environment)
+    value = cmd.environment().get("PYTHONPATH") if cmd is not None else None
     if not isinstance(value, str):
         return []
-    if re.search(r"(?m)^[ \t]*PYTHONPATH=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)[ \t]*;?[ \t]*(?:#.*)?$", doc.get("text") or "") \
-            and not _exported(doc, cmd, "PYTHONPATH"):
-        return []  # `PYTHONPATH=src` on a line of its own, never exported: the shell's variable, not the program's
     base = launcher_dir(doc)
     out = []
     for entry in re.split(r"[:;]", value.strip("\"'")):
