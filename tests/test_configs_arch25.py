@@ -71,3 +71,32 @@ def test_the_script_reads_the_environment_its_launch_gives_it(tmp_path, name, fi
     for rel, text in files.items():
         put(tmp_path, rel, text)
     assert trainer_reading(tmp_path / name) == ("transformers", required, "bfloat16")
+
+
+def test_checks_import_only_configs_public_api():
+    """checks/ asks configs through its public names (configs.load, environment_config, diffusers_name), never a reader
+    module: a reader's tables move without a check noticing."""
+    import ast
+    from pathlib import Path
+
+    import attn_doctor.checks as checks
+
+    bad = []
+    for path in sorted(Path(checks.__file__).parent.glob("*.py")):
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.ImportFrom) and n.module and \
+                    (n.level == 2 and n.module.startswith("configs") or n.module.startswith("attn_doctor.configs")):
+                if n.module not in ("configs", "attn_doctor.configs") or any(a.name.startswith("_") for a in n.names):
+                    bad.append(f"{path.name}:{n.lineno} from {'.' * n.level}{n.module} import "
+                               f"{', '.join(a.name for a in n.names)}")
+    assert not bad, bad
+
+
+def test_the_environments_diffusers_backend_and_simpletuners_names_through_configs():
+    from attn_doctor.configs import diffusers_name, environment_config
+
+    cfg = environment_config("flex")
+    assert (cfg["trainer"], [a["backend"] for a in cfg["attention"]]) == ("diffusers", ["flex"])
+    assert "in the environment" in cfg["attention"][0]["setting"]
+    assert diffusers_name({"trainer": "simpletuner"}, {"name": "flash-attn-3"}) == "_flash_3"
+    assert diffusers_name({"trainer": "diffusers"}, {"name": "_flash_3"}) == "_flash_3"

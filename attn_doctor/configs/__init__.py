@@ -2474,6 +2474,23 @@ def load(path: str, trainer: str | None = None) -> dict:
     return finish(cfg)
 
 
+# What checks/ asks of configs beside load() (checks/trainer.py): the trainers' semantics a check needs go through
+# these, so that no check imports a reader module.
+
+def environment_config(value: str) -> dict:
+    """The config summary of a DIFFUSERS_ATTN_BACKEND the doctor's own environment sets (check without --config):
+    what diffusers' dispatcher makes of that value (diffusers.from_value)."""
+    return _module("diffusers").from_value(value, f"DIFFUSERS_ATTN_BACKEND={value} in the environment")
+
+
+def diffusers_name(cfg: dict, entry: dict) -> str:
+    """The name diffusers' dispatcher knows a config's attention entry by: SimpleTuner's own names are its
+    AttentionBackendName values (simpletuner.TO_DIFFUSERS); every other reader's entry already says diffusers' name."""
+    if cfg.get("trainer") == "simpletuner":
+        return _module("simpletuner").TO_DIFFUSERS.get(entry["name"], entry["name"])
+    return entry["name"]
+
+
 # The attention options of the command-line trainers, for flags a launch script adds only under a condition it does
 # not settle (shell.Command.maybe): musubi-tuner's and blissful-tuner's (configs/musubi.py FLAGS), sd-scripts' U-Net
 # options (library/train_util.py add_training_arguments), diffusers' examples (--enable_xformers_memory_efficient_attention).
