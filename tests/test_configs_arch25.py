@@ -100,3 +100,19 @@ def test_the_environments_diffusers_backend_and_simpletuners_names_through_confi
     assert "in the environment" in cfg["attention"][0]["setting"]
     assert diffusers_name({"trainer": "simpletuner"}, {"name": "flash-attn-3"}) == "_flash_3"
     assert diffusers_name({"trainer": "diffusers"}, {"name": "_flash_3"}) == "_flash_3"
+
+
+def test_constants_of_one_tree_are_assembled_once_per_launch_values():
+    """pyscript.constants(tree) asked again of the same tree with the same argv / environ (launchers.python_commands,
+    then python_dumped_configs, in one reading) is the answer kept on the tree (textutil.kept); other launch values, or a
+    reading that loads the user's files (read / modules / hydra), are assembled for themselves."""
+    from attn_doctor.configs.pyscript import constants, tree
+    from attn_doctor.configs.pyscript.nodes import ENVIRON
+
+    t = tree('import os\nATTN = os.environ.get("ATTN", "sdpa")\n')
+    first = constants(t)
+    assert constants(t) is first and constants(t, None, None) is first
+    other = constants(t, environ={"ATTN": "flex"})
+    assert other is not first and other[ENVIRON]["ATTN"].value == "flex"
+    assert constants(t, environ={"ATTN": "flex"}) is other
+    assert constants(t, read=lambda p: None) is not first
