@@ -15,6 +15,8 @@ Mechanisms (knowledge file: rule; the round 142m text it came from):
   trace     frameworks_source.toml transformers.sdpa-trace-needs-mask (new): transformers' SDPA mask helper refusing
             torch.jit.trace without an attention_mask (microsoft/Olive#802)
   setup     builds.toml build.setuptools-too-new: a setuptools newer than a version said to break the build (snicolast/ComfyUI-Ovi#26)
+  wheel     builds.toml build.prebuilt-wheel-missing: an installer's own warning that prebuilt wheels may not be available and that
+            it will build from source, an attention library named near it (PozzettiAndrea/ComfyUI-TRELLIS2#7)
   stuck     builds.toml build.no-ninja: the build said stuck beside the library, pip's spinner for its build the log's last state
             (studio-dots-ai/dots.ocr#77)
   cputorch  platform.toml torch.cpu-build: a +cpu torch as an extension's setup.py prints it (studio-dots-ai/dots.ocr#223)
@@ -65,6 +67,11 @@ SDPA_CALL = ("/opt/app/models/mmdit.py", 233, "forward", "out = F.scaled_dot_pro
      ("build.setuptools-too-new", "sage")),
     ("flash-attn compile fails with setuptools > 80 on my machine", ("build.setuptools-too-new", "fa2")),
     ("xformers: setuptools versions higher than 79 make the wheel build fail", ("build.setuptools-too-new", "xformers")),
+    # wheel
+    ("[WARNING] Python 3.13 detected - pre-built wheels may not be available for flash-attn\n[WARNING] Will attempt compilation "
+     "from source where possible", ("build.prebuilt-wheel-missing", "fa2")),
+    ("installing sageattention: prebuilt wheels are not available for torch 2.9, attempting to build from source",
+     ("build.prebuilt-wheel-missing", "sage")),
     # stuck
     ("装 xformers 的时候卡死了\n\nCollecting xformers==0.0.28.post3\n  Using cached xformers-0.0.28.post3.tar.gz (7.8 MB)\n"
      "Building wheels for collected packages: xformers\n  Building wheel for xformers (pyproject.toml) ... |",
@@ -106,6 +113,9 @@ def test_round142m_cpu_torch_of_a_build_is_read():
     ("This model does not support Flash Attention 2.0", "transformers.attn-impl-unsupported"),
     # setup: newer setuptools said to work
     ("flash-attn builds fine with setuptools newer than 70", "build.setuptools-too-new"),
+    # wheel: an installer's warning with no attention library near it
+    ("[setup] Python 3.13 detected - pre-built wheels may not be available\n[setup] Will attempt compilation from source where "
+     "possible\nnvdiffrast built OK", "build.prebuilt-wheel-missing"),
     # stuck: the build finished (done), or failed (error)
     ("flash-attn install stuck\nBuilding wheels for collected packages: flash-attn\n  Building wheel for flash-attn (setup.py) ... done",
      "build.no-ninja"),
@@ -145,6 +155,7 @@ PIECES = {
     "transformers.sdpa-trace-needs-mask": "Attention using SDPA",
     "build.setuptools-too-new": ("(?:higher|newer|later|greater)[ \\t]+(?:version", "(?:compil\\w*|build\\w*)\\b[^\\n]{0,40}?\\bfail"),
     "build.no-ninja": "卡死|卡住|卡在|一直卡",
+    "build.prebuilt-wheel-missing": "pre-?built[ \\t]+wheels?[ \\t]+(?:may",
     "torch.cpu-build": "torch\\.__version__",
     "attn.qkv-device": "all inputs are expected to be on the same GPU device",
 }
