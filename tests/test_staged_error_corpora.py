@@ -680,7 +680,7 @@ SETS = (
     # trainers' and UIs' trackers), gathered and labelled blind; measured by the lead three times (31/35 matched, 30 right
     # backend, 16 right cause, 2/15 unrelated claimed). Training material since ex145, session 25: after ex145's mechanisms (sdpa.toml,
     # frameworks.toml, builds.toml, accelerators.toml (an Intel iGPU is the xpu platform; a [[platform_route]] for torch.sparse's BSR
-    # attention), platform.toml, attention.toml, frameworks_source.toml (a new transformers.sdpa-trace-needs-mask),
+    # attention), attention.toml, frameworks_source.toml (a new transformers.sdpa-trace-needs-mask),
     # attribution/refusals.py; tests/test_explain_variants_ex145.py) 32/32/24 right cause on the labels as gathered, 32/32/30 after six
     # relabels (counted apart, in the README). The two unrelated logs explain reads are known claims: torch itself built without the
     # GPU's architecture (an RTX 5060 Ti's sm_120; an RTX 5090 under WSL with a CUDA 12.1 build), read backend-neutrally as what it is
