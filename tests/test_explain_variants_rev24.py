@@ -85,23 +85,50 @@ def test_vllm_fork_fa2_default_kept():
     assert any(m.entry.id == "triage.raised-in-fa2" for m in match(text))
 
 
-# 4. Left (not mended here): the prose layer's one-line rule (prose.toml LINE with a failure word and a backend's name) claims a
-# line whose sentence about the backend praises it while another sentence says what fails; ex143's form head reads such a
-# sentence under "Describe the bug" past the checklist too. Telling whose failure a sentence states needs the clause's subject.
+# 4. The prose layer's one-line rule (prose.toml LINE with a failure word and a backend's name) claimed a line whose sentence
+# about the backend praises it while another sentence, with its own subject, says what fails; ex143's form head read such a
+# sentence under "Describe the bug" past the checklist too. Mended by helper ex147 (session 25): attribution's sentences
+# (sentences._praised_removed) blank a praising sentence there, so the line names no failing backend. Variants of our own in
+# other words and languages; the near misses below stay the backend's (its own failure in the next sentence, "it", a bare verb,
+# its install, another backend named).
 PRAISED = [
     "flash-attn works fine. The problem is that the dataloader hangs forever with num_workers=8.",
     "Thanks for flash-attention, it is great. The docs link in the README is broken.",
     "### Checklist\n\n- [x] I have searched related issues but cannot get the expected help.\n\n### Describe the bug\n\n"
     "After upgrading, sage attention is much faster, thanks! However the output video is saved with the wrong frame rate "
     "error in the header.\n\n### Reproduction\n\nrun the workflow",
+    "xformers works great on my 3090. The real issue is that the LoRA loader crashes with a KeyError.",
+    "SageAttention helps a lot, thanks! Unfortunately the VAE decode step produces a corrupted frame at the end.",
+    "FlashAttention 2 没问题。但是数据集的路径在Windows上报错。",
+    "flash-attn 运行正常。问题是 tokenizer 加载失败。",
+    "FlexAttention funktioniert einwandfrei. Aber der Scheduler stürzt bei Schritt 30 ab.",
+    "Flash attention is awesome. My problem: the checkpoint conversion script fails with a shape mismatch.",
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="prose LINE: the backend's own sentence praises it, the failure is another sentence's "
-                   "(needs the clause's subject; left for the prose layer's owner)")
 @pytest.mark.parametrize("text", PRAISED)
 def test_praised_backend_is_not_the_failure(text):
-    assert not any(m.entry.id.startswith("prose.") for m in match(text))
+    assert not any(m.entry.id.startswith("prose.") for m in match(text)), [(m.entry.id, m.backend) for m in match(text)]
+
+
+@pytest.mark.parametrize("text, backend", [
+    ("flash-attn works fine on A100. It crashes on V100 though.", "fa2"),  # "it": the praised backend's failure
+    ("flash-attn works fine in fp16. Crashes in bf16 with illegal memory access.", "fa2"),  # a bare verb: the same subject
+    ("Thanks for flash-attention. The installation fails with nvcc error.", "fa2"),  # its own install
+    ("SDPA works fine. Flash attention fails with illegal memory access.", "fa2"),  # another backend named: that one's
+    ("FA2 works, FA3 crashes on H100.", "fa3"),
+    # the backend left out of the run that works: it is the failing one (round 11's TRSA-Comfyui_installer#20, in Russian)
+    ("Без sageattention всё работает. При установке ComfyUI падает при запуске.", "sage"),
+    ("Without xformers everything works fine. The UI crashes on the first generation.", "xformers"),
+    # a negated praise word in another language is no praise ("не работает", "funktioniert nicht")
+    ("sageattention не работает. Генерация падает с ошибкой CUDA.", "sage"),
+    ("FlexAttention funktioniert nicht. Der Scheduler stürzt bei Schritt 30 ab.", "flex"),
+    # a writer's own later sentence ("I rebuilt ...", round 7b's woct0rdho/SageAttention#89): still about the praised backend
+    ("Thanks for this great repo for running SageAttention on Windows. I rebuilt the wheel for torch 2.11 and the import fails.", "sage"),
+])
+def test_praise_beside_the_backends_own_failure_still_read(text, backend):
+    found = match(text)
+    assert found and found[0].backend == backend, [(m.entry.id, m.backend) for m in found]
 
 
 # 5. A platform named as absent (accelerators.toml [absent], accelerator.detect): an app's accelerator probe on a CUDA machine

@@ -21,9 +21,9 @@ def _config(facts: dict, ctx: Context) -> dict | None:
         return ctx.config
     value = view.env(facts).get("DIFFUSERS_ATTN_BACKEND")
     if value and value != "native":
-        from ..configs.diffusers import from_value
+        from ..configs import environment_config
 
-        return from_value(value, f"DIFFUSERS_ATTN_BACKEND={value} in the environment")
+        return environment_config(value)
     return None
 
 
@@ -118,8 +118,10 @@ def trainer_rules(facts: dict, ctx: Context):
             yield finding("config.flex-uncompiled", setting=a["setting"], compile_state=state, fix=fixes.get("compile"),
                           severity=None if known else "info")
         if a["masks"] == "refused" and batch and batch > 1 and a["via_diffusers"] and not cfg.get("unet"):
+            from ..configs import diffusers_name
+
             yield finding("config.mask-refused", name=a["name"], setting=a["setting"], batch=batch,
-                          diffusers_name=_diffusers_name(cfg, a), fix=fixes.get("mask"), backend=a["backend"])
+                          diffusers_name=diffusers_name(cfg, a), fix=fixes.get("mask"), backend=a["backend"])
         if cfg.get("unet") and a["via_diffusers"]:
             yield finding("config.backend-no-effect", family=cfg.get("family"), setting=a["setting"],
                           fix=fixes.get("use_default"))
@@ -205,14 +207,6 @@ def _axolotl(facts: dict, cfg: dict, attn: list[dict]):
             yield finding("config.axolotl-fa4-swap", name=names[0], gpu=g.get("name"), cap=cap_str(cap),
                           version=fa4, backend="cute", config=shlex.quote(cfg.get("path") or "config.yml"))
             return
-
-
-def _diffusers_name(cfg: dict, a: dict) -> str:
-    if cfg.get("trainer") == "simpletuner":
-        from ..configs.simpletuner import TO_DIFFUSERS
-
-        return TO_DIFFUSERS.get(a["name"], a["name"])
-    return a["name"]
 
 
 def _simpletuner(facts: dict, cfg: dict, attn: list[dict], fixes: dict, batch):

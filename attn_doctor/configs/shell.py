@@ -10,7 +10,9 @@ Commands, in order:
   `${NAME:=default}`, `%NAME%`, bash arrays `NAME=(...)` and `"${NAME[@]}"`. A variable the script never sets
   stays as written (`$MODEL`), and so does a command substitution `$(...)`: readers treat such values as
   unknown, never as a setting;
-- `VAR=value cmd` prefixes become the command's environment;
+- `VAR=value cmd` prefixes become the command's environment; what each command's program gets in its environment
+  (exported before it, or assigned in front of it) is kept as the script runs (configs/shell_exports.py,
+  Command.exported / Command.environment);
 - wrappers and launchers are taken apart: `sudo`, `nohup`, `time`, `env`, `srun`, `conda run`, `uv run`,
   `python [-u] [-m module] script.py`, `accelerate launch [opts] script.py`, `python -m
   accelerate.commands.launch`, `torchrun [opts]`, `python -m torch.distributed.run`, `deepspeed [opts]`;
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
+from .shell_exports import Exports
 from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, arithmetic, expand, known, unquoted,  # noqa: F401,E501
                           logical_lines, package_file, words_of)  # known, expand, logical_lines, words_of: read by the readers too
 from ..textutil import parse_python
@@ -105,6 +108,9 @@ class Command:
     launcher_args: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)      # the environment the command sees (prefix assignments on top)
     line: int = 0
+    # the names of env the program gets in its environment: exported before it, or assigned in front of it
+    # (configs/shell_exports.py); the others are the shell's own variables, which the program never sees
+    exported: frozenset = frozenset()
     # words a condition the script cannot settle may add: [(condition as written, words)] (`[[ $x == true ]] &&
     # args+=(--sdpa)` with $x unset here); they are not in `words`/`args`, readers report them as possible
     maybe: list = field(default_factory=list)
@@ -121,6 +127,11 @@ class Command:
     def name(self) -> str:
         """What the command runs, as a user reads it: the script, or the CLI and its subcommand."""
         return self.script or " ".join([self.program] + self.sub[:1])
+
+    def environment(self) -> dict:
+        """The variables the program gets in its environment (os.environ in a Python script it runs): env's values of
+        the names exported at it."""
+        return {k: v for k, v in self.env.items() if k in self.exported}
 
 
 @dataclass
@@ -152,7 +163,8 @@ def dialect_of(name: str, text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Lines, expansion and words: configs/shell_words.py; the conditions scripts test: configs/shell_conditions.py
+# Lines, expansion and words: configs/shell_words.py; the conditions scripts test: configs/shell_conditions.py; what
+# the programs it starts get in their environment: configs/shell_exports.py
 # ---------------------------------------------------------------------------------------------------
 
 # ---------------------------------------------------------------------------------------------------
@@ -173,11 +185,14 @@ _TERMINATED = re.compile(r"(?<![&|>])&\s*(?:wait\b.*)?$|;\s*$|(?:^|\s)(?:\d?>>?|
 _QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'[^']*'")
 
 
-def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, _funcs: dict | None = None) -> Script:
+def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, _funcs: dict | None = None,
+          _exports: Exports | None = None) -> Script:
     """The script's commands and variables. where: the folder the script is in, where a file it sources
     (`source ./env.sh`, `. config.env`) is read from. _funcs: the functions defined before a function body read here
-    (bash functions are global: `main` calls `start_training`, both defined at the top level)."""
+    (bash functions are global: `main` calls `start_training`, both defined at the top level). _exports: what the
+    caller has exported (Exports.inner), kept up to date here in the order the script runs."""
     dialect = dialect_of(name, text)
+    exports = _exports if _exports is not None else Exports()
     env: dict = {}
     commands: list[Command] = []
     heredocs: dict = {}
@@ -283,6 +298,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # last value stays for the commands (as before) but conditions on NAME are no longer settled
                 if guard[0] is False:
                     continue
+                exports.note(plain[0], n)  # (under allexport, as the paths below that end here without a command)
                 unsure.update(_assignment(w)[0] for w in plain[0])
                 a = _assignment(plain[0][0]) if len(plain[0]) == 1 else None
                 if a is not None and guard[0] is None and a[1] == "=" and _MACHINE_PROBE.match(guard[1]):
@@ -371,7 +387,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # `sbatch <<EOT ... EOT`, `bash <<'EOF' ... EOF`, `sed -e ... <<'EOF' | sbatch`: the here-document is the
                 # job script that runs (read with the variables set so far, as a job inherits them)
                 body = heredocs[n][0]
-                commands.extend(parse(_preamble(env) + body, name, _depth + 1).commands)
+                pre = _preamble(env)
+                commands.extend(parse(pre + body, name, _depth + 1, _exports=exports.inner(pre, child=True)).commands)
                 continue
             # `cat > "$CONFIG" <<EOF`, or `tee FILE <<EOF` / `sudo tee FILE > /dev/null <<EOF` (tee copies its input
             # to FILE: a Dockerfile's `tee /huggingface/accelerate/default_config.yaml <<EOT`)
@@ -406,6 +423,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             if m:
                 # `set /a BS=2*2`: cmd.exe's integer arithmetic (bare names are variables, as in bash's $((...)))
                 got = arithmetic(expand(m.group(2), env, dialect), env)
+                exports.mark(m.group(1))  # (cmd.exe's variables are its environment: every program gets them)
                 if got is None:
                     env.pop(m.group(1), None)  # the caller's or unknown here
                 else:
@@ -414,6 +432,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             m = re.match(r'^\s*@?set\s+(?!/[ap]\b)"?([A-Za-z_]\w*)=(.*?)"?\s*$', line, re.IGNORECASE)
             if m:
                 env[m.group(1)] = expand(m.group(2), env, dialect)
+                exports.mark(m.group(1))
                 continue
             if re.match(r"^\s*@?(echo|setlocal|endlocal|pause|goto|:\w|if\s+errorlevel|title|chcp|cd|pushd|popd)\b",
                         line, re.IGNORECASE):
@@ -479,6 +498,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 continue
             m = re.match(r'^\s*\$(?:env:)?([A-Za-z_]\w*)\s*=\s*(.*?)\s*$', line)
             if m:
+                if re.match(r"^\s*\$env:", line):
+                    exports.mark(m.group(1))  # `$env:NAME = v`: the process's environment, not a script variable
                 if guard[0] is None:
                     # set in a branch the script does not settle (`if ($TestRun -ge 1) { $test_run = 1 }`, TestRun a
                     # parameter): the value stays as before for the commands, as bash's, but tests on it are unsettled
@@ -500,7 +521,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             # COPY` makes it (configs/copies.py reads that pair; round 55: a user's RunPod launcher trains on such a
             # copy of its LLaMA-Factory YAML)
             for ws in _piped_copy(expand(line, env, dialect), dialect):
-                cmd = _command(ws, env, n)
+                cmd = _command(ws, env, n, exports)
                 if cmd is not None:
                     commands.append(cmd)
         if dialect == "posix" and where and _plain_assignment(line):
@@ -509,6 +530,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # `MIXED_PRECISION="$(yaml_get training.mixed_precision)"` of a getter function of the script's own, or
                 # `MP=$(yq -r '.training.mixed_precision' "$CONFIG")`: the value the settings file here holds
                 env[got[0]] = got[1]
+                exports.note([f"{got[0]}="], n)
                 continue
         if dialect == "posix" and _TERMINATED.search(_QUOTED.sub("", line)):
             # `nohup swift sft ... > train.log 2>&1 &`, `python train.py --a 1 & wait`, `... ;`: the command ends on
@@ -522,9 +544,10 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # continuation characters (one option per line, as READMEs print them)
                 prev = commands.pop()
                 cmd = take_apart(prev.words + words, prev.env, prev.line)
+                cmd.exported = prev.exported
                 ends[prev.line] = end
             else:
-                cmd = _command(words, env, n)
+                cmd = _command(words, env, n, exports)
             if cmd is not None and maybe:
                 cmd.maybe = [e for var, es in maybe.items()
                              if re.search(r"\$\{?" + re.escape(var) + r"\b", line) for e in es]
@@ -540,10 +563,12 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                         body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
                 # (the script's arrays too: a function that appends to one, `CMD+=("$flag_name")` of round 54m's
                 # skywong14 add_bool_flag, leaves the whole array global, not its own append alone)
-                inner = parse("\n".join([f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str)] +
-                                        [f"{k}=(" + " ".join(shlex.quote(w) for w in v) + ")" for k, v in env.items()
-                                         if isinstance(v, list) and k != "@" and re.match(r"^[A-Za-z_]\w*$", k)])
-                              + "\n" + body, name, _depth + 1, _funcs=funcs)
+                pre = "\n".join([f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str)] +
+                                [f"{k}=(" + " ".join(shlex.quote(w) for w in v) + ")" for k, v in env.items()
+                                 if isinstance(v, list) and k != "@" and re.match(r"^[A-Za-z_]\w*$", k)]) + "\n"
+                within = exports.inner(pre)
+                inner = parse(pre + body, name, _depth + 1, _funcs=funcs, _exports=within)
+                exports.take(within)  # (a function runs in the script's own shell: what it exports stays exported)
                 commands.extend(c for c in inner.commands)
                 # the files the body writes (`cat > $CONFIG <<EOF` inside `main`) are the script's, as a top-level
                 # here-document's are: a later command, or the reader of the command that runs them, finds them
@@ -557,13 +582,15 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # `bash -c "cd x && torchrun train.py ..."`, `sbatch --wrap "..."`, a cluster CLI's `--command "$cmd"`:
                 # the string is a script of its own, run where the job lands
                 commands.append(cmd)
-                commands.extend(parse(_preamble(env) + inner_text, name, _depth + 1).commands)
+                pre = _preamble(env)
+                commands.extend(parse(pre + inner_text, name, _depth + 1,
+                                      _exports=exports.inner(pre, child=True)).commands)
                 continue
             if cmd is not None:
                 ran = _written_script(cmd, files)
                 if ran is not None and _depth < 2:
                     # `cat > job.sh <<EOF ... EOF; sbatch job.sh`: the here-document is the script that runs
-                    inner = parse(files[ran], ran, _depth + 1)
+                    inner = parse(files[ran], ran, _depth + 1, _exports=exports.inner("", child=True))
                     commands.extend(inner.commands)
                     for k, v in inner.env.items():
                         env.setdefault(k, v)
@@ -572,8 +599,11 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 if src is not None and guard[0] is not False:
                     # `source ./env.sh` / `. config.env`: the file runs in this shell, so what it sets and exports is
                     # this script's from here on (a file that is not here: its variables stay as written, unknown)
-                    inner = parse(_preamble(env) + src[1], os.path.basename(src[0]), _depth + 1,
-                                  os.path.dirname(src[0]))
+                    pre = _preamble(env)
+                    within = exports.inner(pre)
+                    inner = parse(pre + src[1], os.path.basename(src[0]), _depth + 1, os.path.dirname(src[0]),
+                                  _exports=within)
+                    exports.take(within)  # (sourced: it runs in this shell, its exports are this script's)
                     for k, v in inner.env.items():
                         if k != _DELAYED:
                             env[k] = v
@@ -583,8 +613,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     for fname, body in funcs.items():
         if fname not in called and fname not in (_funcs or {}) and _depth < 2:
             # called some way not read here ("$1" dispatch ...): as written (a function of the caller's is the caller's)
-            pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str))
-            commands.extend(parse(pre + "\n" + body, name, _depth + 1).commands)
+            pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str)) + "\n"
+            commands.extend(parse(pre + body, name, _depth + 1, _exports=exports.inner(pre)).commands)
     env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe, called, printed)
 
@@ -1289,14 +1319,17 @@ _KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until",
              ")", "function", "select", "in", "!", "[[", "]]", "["}
 
 
-def _command(words: list[str], env: dict, line: int) -> Command | None:
-    """One simple command: assignments are applied (to env when alone, to the command when prefixes)."""
+def _command(words: list[str], env: dict, line: int, exports: Exports | None = None) -> Command | None:
+    """One simple command: assignments are applied (to env when alone, to the command when prefixes); what it exports
+    is noted in `exports`, and the command holds the names exported at it (Command.exported)."""
     while words and (words[0] in _KEYWORDS or words[0] == "time"):
         # bash's `time [-p]` is a reserved word in front of a pipeline, as `!` is: the assignments after it are the
         # command's prefixes (`time CUDA_VISIBLE_DEVICES=$DEVICES ./train.py`, bash(1) "Pipelines"; round 65)
         words = words[2:] if words[0] == "time" and words[1:2] == ["-p"] else words[1:]
     if not words or words[0].startswith("-"):  # options with no command (bash: command not found)
         return None
+    if exports is not None:
+        exports.note(words, line)
     if words[0] in ("export", "local", "declare", "typeset", "readonly"):
         rest = [w for w in words[1:] if not w.startswith("-")]
         for w in rest:
@@ -1332,7 +1365,9 @@ def _command(words: list[str], env: dict, line: int) -> Command | None:
         return None
     cenv = dict(env)
     cenv.update(prefix)
-    return take_apart(words, cenv, line)
+    cmd = take_apart(words, cenv, line)
+    cmd.exported = (exports.at(prefix) if exports is not None else frozenset(prefix)) | cmd.exported
+    return cmd
 
 
 def _assign(env: dict, a) -> None:
@@ -1386,6 +1421,7 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
     all_words = list(words)
     w = list(words)
     image = None
+    given = set()  # `env NAME=v cmd`: in the program's environment (Command.exported)
     while w:
         head = os.path.basename(w[0].lstrip("!%&@"))
         if w[0] in WRAPPERS or head in WRAPPERS or w[0] == "!":
@@ -1422,6 +1458,7 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
                 a = _assignment(w[0])
                 if a:
                     env[a[0]] = a[2]
+                    given.add(a[0])
                 w = w[1:]
             continue
         if head in ("srun", "mpirun", "mpiexec", "salloc"):
@@ -1454,7 +1491,7 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
             continue
         break
     if not w:
-        return Command(words=all_words, program="", env=env, line=line)
+        return Command(words=all_words, program="", env=env, line=line, exported=frozenset(given))
     m = re.match(r"^(?:\$\(|`)\s*(?:command\s+-v|which|type\s+-[pP])\s+([\w.+-]+)", w[0])
     if m:  # "$(command -v swift || true)" / `which torchrun`: the program found on PATH, by its name
         w = [m.group(1)] + w[1:]
@@ -1463,7 +1500,7 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
         # a venv's Scripts\accelerate.exe (PowerShell's `Start-Process -FilePath $Accelerate -ArgumentList $Args`,
         # `& "$venv\Scripts\accelerate.exe" launch ...`): the launcher Windows runs by that file name
         head = head[:-4].lower()
-    cmd = Command(words=all_words, program=head, env=env, line=line, image=image)
+    cmd = Command(words=all_words, program=head, env=env, line=line, image=image, exported=frozenset(given))
     if head in ("accelerate", "accelerate-launch") and (head == "accelerate-launch" or w[1:2] == ["launch"]):
         launcher, rest = _skip_options(w[2 if head == "accelerate" else 1:], ACCELERATE_FLAGS)
         cmd.program, cmd.launcher, cmd.launcher_args = "accelerate", w[:len(w) - len(rest)], _launcher_args(launcher)

@@ -2182,6 +2182,26 @@ def _near(lines: list[int], n: int, below: int = NEAR) -> bool:
     return i < len(lines) and lines[i] <= n + below
 
 
+# helper ex147 (session 25; round 136m: turboderp-org/exllamav2#480, "How can I use the exl2 model without flash attention." read
+# by fa2.missing on line 3 above "RuntimeError: FlashAttention only supports Ampere GPUs or newer." on line 9): a question the
+# writer asks, opened by the words that ask how or whether to do something ("how do I / can I ...", "is it possible / is there a
+# way to ...", "can I ...", 怎么 / 如何 / 能否, どうすれば, как мне / можно ли), is what they want to know, not what failed; where
+# another reading's line states the failure, that one ranks first, wherever each stands. Not a statement with a question mark
+# ("Flash Attention is not installed?", "... results in numeric instability, I think?": round 54m predibase/lorax#595, round 13a
+# huggingface/diffusers#2234) nor a statement before the question ("FlashAttention不支持V100显卡，有解决的方法么？", round 15
+# Wan-Video/Wan2.1#46): those state the failure. Nor a question that quotes the error itself ("Why do I get RuntimeError: ...?").
+QUESTION = re.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|(?:is|are)\s+there\s+(?:a|any)\s+(?:way|option|workaround)\b|"
+                      r"is\s+it\s+possible\b|(?:can|could|should|may)\s+(?:I|we|you|one)\b|any\s+(?:way|idea|ideas|tips?)\b)|"
+                      r"^\W*(?:怎么|怎样|如何|能否|能不能|是否可以|有没有办法|どうすれば|как\s+(?:мне|можно)|можно\s+ли)", re.IGNORECASE)
+RAISED = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception|Warning)):[ \t]\S|\bNo module named\b|\bundefined symbol\b|"
+                    r"\bcannot import name\b|\bDLL load failed\b")
+
+
+def _asks(evidence: str) -> bool:
+    """Is this line a question the writer asks, with no error of its own quoted on it?"""
+    return bool(QUESTION.search(evidence)) and not RAISED.search(evidence)
+
+
 def _report_where_unexplained(c: _Candidate, causes: list[int]) -> None:
     """A catch-all kept for a line no specific cause explains is reported on the first such line, not on an earlier
     line a specific entry explains (import.failed's `No module named 'xformers'` is xformers.not-installed's on line 1;
@@ -2267,9 +2287,12 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     why = {i for c in kept for i in c.entry.explained_by} if not has_cause else set()
     # A last resort after every known cause, wherever it stands; among last resorts, what a report's title says
     # in words (head, prose.toml) after what its lines show (whose code raised, a frame of the failing call).
+    # A question's reading after a reading of a line that states the failure (QUESTION above), within its tier.
+    asks = {id(c) for c in kept if _asks(c.evidence)} if len(kept) > 1 else set()
     kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause and c.entry.id not in why, c.entry.fallback,
                              c.entry.fallback and (c.entry.head or c.entry.body),
-                             (has_cause and c.entry.symptom) or id(c) in follows, c.position, -c.score, c.entry.id))
+                             (has_cause and c.entry.symptom) or id(c) in follows, id(c) in asks, c.position, -c.score,
+                             c.entry.id))
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
             for c in kept]
 

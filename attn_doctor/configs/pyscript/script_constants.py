@@ -15,6 +15,7 @@ from .call_keywords import _known_items, _signature_filtered, keywords, signatur
 from .values import PINNED_BF16, pinned_bf16, value
 from .settings_files import _enclosing_function, _hydra_configs, _loaded_files
 from .user_modules import _LIBRARIES, _imported_dataclasses, _imported_module_constants, own_imports
+from ...textutil import kept
 
 
 def constants(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None,
@@ -31,6 +32,22 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
     (configs.script_modules): the dataclasses the script imports from one are known as its own are
     (_imported_dataclasses). hydra: the Hydra app's config folder and launch overrides (configs.script_hydra): the
     config its `@hydra.main` function is handed is Hydra's composition (settings_files._hydra_configs)."""
+    if read is not None or modules is not None or hydra is not None:
+        return _assembled(tree, argv, environ, read, modules, hydra)
+    # the tree alone, with the launch's argv / environ: the same answer for every reader that asks, kept on the tree
+    # (textutil.kept); launchers.python_commands, then python_dumped_configs, each asked it of one script in one reading
+    memo = kept(tree, "_attn_doctor_constants", list)
+    for (a, e), got in memo:
+        if a == argv and e == environ:
+            return got
+    got = _assembled(tree, argv, environ)
+    memo.append(((argv, environ), got))
+    return got
+
+
+def _assembled(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None,
+               hydra: dict | None = None) -> dict:
+    """constants()'s answer, assembled."""
     out = _constants_pass(tree, None)
     counts: dict = {}
     for n, _ in _assignments(tree):

@@ -208,7 +208,10 @@ def _every_shadows() -> tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...
 # helper ex67: a sentence that clears a backend ("xformers was fine all along", "SDPA is not the problem", "flash attention was
 # never the culprit"): that backend, named elsewhere in the input (an environment line "I have xformers 0.0.29"), is not the
 # failing one (attribute, _shadowed_match). The clause's subject must name it (first_named).
-EXONERATED = re.compile(r"(?P<subj>[^.;!?\n]{1,60}?)\b(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
+# Helper ex145 (session 25; round 142m: AUTOMATIC1111/stable-diffusion-webui#2034, "Launch webui with --force-enable-xformers
+# (other parameters are irrelevant, ...)"): a clause that opens inside parentheses has its own subject; a parenthesis closed
+# before the verb stays part of the subject ("xformers (0.0.28) is not the problem").
+EXONERATED = re.compile(r"(?P<subj>(?:[^.;!?()\n]|\([^()\n]*\)){1,60}?)\b(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
                         r"not[ \t]+(?:the[ \t]+)?(?:problem|issue|cause|culprit)|never[ \t]+the[ \t]+(?:problem|issue|cause|culprit))\b",
                         re.IGNORECASE)
 
@@ -219,7 +222,7 @@ EXONERATED = re.compile(r"(?P<subj>[^.;!?\n]{1,60}?)\b(?:was|were|is|are|has bee
 UNRELATED = re.compile(r"(?i)\b(?:unrelated|not related|irrelevant|nothing to do with)\b")
 UNUSED = re.compile(r"(?i)\b(?:do|does|did)(?:[ \t]+not|n[’']t)[ \t]+(?:even[ \t]+)?(?:use|need|require|call|load|import|depend[ \t]+on)"
                     r"[ \t]+(?P<subj>[^.;:!?,\n]{1,40})")
-CLEARED = re.compile(r"(?i)(?P<subj>[^.;!?,\n]{1,60}?)\b(?:is|are|was|were|seems?|looks?)[ \t]+(?:(?:completely|totally|probably|likely|"
+CLEARED = re.compile(r"(?i)(?P<subj>(?:[^.;!?,()\n]|\([^()\n]*\)){1,60}?)\b(?:is|are|was|were|seems?|looks?)[ \t]+(?:(?:completely|totally|probably|likely|"
                      r"just|entirely)[ \t]+)?(?:unrelated|not related|irrelevant|harmless)\b")
 
 

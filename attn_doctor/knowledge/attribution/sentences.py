@@ -60,7 +60,67 @@ def _healthy_removed(line: str) -> str:
     """`line` with each clause that says something works blanked (the same length: positions stay)."""
     kept = _healthy_blanked(line)
     # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
-    return kept if kept != line and any(rx.search(kept) for _, rx in rules().seven) else line
+    if kept != line and any(rx.search(kept) for _, rx in rules().seven):
+        return kept
+    return _praised_removed(line)
+
+
+# A sentence that praises a backend, beside another sentence that says what fails with a subject of its own ("flash-attn works
+# fine. The problem is that the dataloader hangs", "Thanks for flash-attention, it is great. The docs link is broken", "sage
+# attention is much faster, thanks! However the output video is saved with the wrong frame rate"): the failure is that
+# subject's, not the praised backend's (session 24's rev24 note 4; helper ex147, session 25). Written from the mechanism: the
+# praise is HEALTHY's or a word of thanks, speed or help, in English, Chinese, Japanese and European forms; the other sentence
+# starts (after a connective) with its own subject, not "it", "this", a bare verb ("Crashes on V100 though") or the
+# backend's own parts (its install, build, wheel, kernel, import, compile, backward): those are still the backend's.
+PRAISE = re.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(?:really|very|so|much|way|a lot|super)[ \t]+)?"
+                    r"(?:great|awesome|amazing|excellent|fantastic|faster|quicker|quick|fast|helpful|a lifesaver)|"
+                    r"helps?|helped|speeds?[ \t]+(?:it|things|everything|generation|inference|training)[ \t]+up|"
+                    r"funktioniert|fonctionne|funciona|работает)\b|"
+                    r"正常|没问题|沒問題|没有问题|很好|好用|很快|更快|谢谢|感谢|問題(?:なく|ない|なし)|正常に|ありがとう|速い|速くなり", re.IGNORECASE)
+# (UNHEALTHY's negations in the European languages PRAISE reads: "funktioniert nicht", "ne fonctionne pas", "no funciona", "не работает")
+NEGATED = re.compile(r"(?<!\w)(?:не|нет|nicht|kein\w*|ne|pas|no|não|nunca|jamais)(?!\w)", re.IGNORECASE)
+SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+|(?<=[。！？])[ \t]*")
+CONNECTIVE = re.compile(r"^(?:(?:however|but|also|still|unfortunately|sadly|though|yet|now|then|so|and|anyway|instead|meanwhile|"
+                        r"separately|otherwise|aber|mais|pero|но|однако|但是|但|可是|不过|不過|しかし|ただ)\b[ \t,，、:]*)+", re.IGNORECASE)
+BACK_TO_IT = re.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|i|i['’]m|i['’]ve|we|we['’]re|[a-z]+s\b|[a-z]+ed\b|doesn['’]t|does|did|didn['’]t|won['’]t|"
+                        r"can['’]?t|cannot|only|except|unless|if|when|on|with|for|in|under|(?:the|its|my|our)[ \t]+(?:\w+[ \t]+)?"
+                        r"(?:install\w*|build\w*|wheels?|kernels?|imports?|compil\w*|backward|forward|pass|package|module|extension|"
+                        r"version|op|ops|operator|attention)\b)|^(?:它|这|這|该|該|其|报错|失败|崩溃|出错|但它)", re.IGNORECASE)
+# a backend named as left out ("Without sageattention everything works", "Без sageattention всё работает", "不用 xformers 就正常"):
+# the sentence praises the run without it, so it is the failing one
+LEFT_OUT = re.compile(r"\b(?:without|w/o|except|ohne|sans|sin|sem|без|кроме)\b[^.!?。！？]{0,30}$|(?:不用|不开|不加|去掉|关掉|关闭|禁用|没有|沒有)[^。！？]{0,10}$",
+                      re.IGNORECASE)
+
+
+def _praised_removed(line: str) -> str:
+    """`line` with its sentences that praise a backend blanked, where every sentence naming a backend praises it and another
+    sentence says a failure with its own subject; else the line as it is."""
+    seven = rules().seven
+    parts, at = [], 0
+    for m in SENTENCE_END.finditer(line):
+        parts.append((at, m.start()))
+        at = m.end()
+    parts.append((at, len(line)))
+    if len(parts) < 2:
+        return line
+    praised, own_subject = [], False
+    for a, z in parts:
+        s = line[a:z]
+        named = [m.start() for _, rx in seven for m in [rx.search(s)] if m]
+        if named:
+            if not (HEALTHY.search(s) or PRAISE.search(s)) or UNHEALTHY.search(PRAISE.sub(" ", HEALTHY.sub(" ", s))) \
+                    or NEGATED.search(s) or LEFT_OUT.search(s[:min(named)]):
+                return line
+            praised.append((a, z))
+        elif s.strip():
+            if BACK_TO_IT.search(CONNECTIVE.sub("", s.strip())):
+                return line  # "It crashes on V100", "I rebuilt the wheel and ...": the praised backend may be the subject still
+            own_subject = True
+    if not praised or not own_subject:
+        return line
+    for a, z in praised:
+        line = line[:a] + " " * (z - a) + line[z:]
+    return line
 
 
 def _healthy_blanked(line: str) -> str:
@@ -116,6 +176,24 @@ ETC = re.compile(r"^\W*(?:etc|and so on|and more|\.\.\.|…)\W*$", re.IGNORECASE
 # None in a listing of states (another item or a bracket after it, not a guarded import's `flash_attn_func = None` at a line's end)
 CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flash)[\w-]*\**[ \t]*[:=][ \t]*\**[ \t]*[\"'`]?"
                         r"(?:(?:disabled?|false|off)\b(?![ \t]*[\w(])|(?-i:None)[ \t]*(?=[.,;\]|][ \t]*\S))", re.IGNORECASE)
+
+
+# helper ex147 (session 25; round 136m: QwenLM/Qwen3-VL#1664, "export VLLM_ATTENTION_BACKEND="XFORMERS" ... 还是会调用flash_attn"): a
+# serving engine's backend selector set to one backend while the engine still calls another. vLLM's vision towers choose their
+# own attention: they take upstream flash_attn whenever it imports, whatever the selector says (vllm-project/vllm
+# vllm/model_executor/models/qwen3_vl.py, qwen2_5_vl.py, keye.py: `if self.attn_backend != _Backend.FLASH_ATTN and
+# check_upstream_fa_availability(...)`, vllm/attention/layer.py check_upstream_fa_availability), so the backend still called is
+# what runs and fails; the selector's value names none (an app's own flag, HunyuanVideo-1.5's SAGE_ATTN, keeps its reading:
+# round 8 labels the selected backend there)
+ENGINE_SELECTOR_STILL = re.compile(
+    r"(?:\b(?:VLLM_ATTENTION_BACKEND|VLLM_ATTN_BACKEND|SGLANG_ATTENTION_BACKEND)\b|(?<![\w-])--(?:attention-backend|attn-backend|mm-attention-backend)\b)"
+    r"[ \t]*[=:]?[ \t]*[\"'`]?[\w.-]*[\"'`]?(?=[^\n]{0,200}?(?:\bstill\b[ \t]+(?:\w+[ \t]+)?(?:calls?|uses?|using|imports?|loads?|runs?|goes[ \t]+through)\b"
+    r"|(?:还是|仍然|依然|仍旧|依旧|还在)[ \t]*(?:会|在)?[ \t]*(?:调用|使用|用|加载|导入|走)))", re.IGNORECASE)
+
+# the same text asks how to switch to the backend it selected ("请问如何切换xformers吖？", "how do I switch to xformers?"): the
+# backend wanted, not the one that fails; blanked only where the rest of the line still names a backend
+SWITCH_QUESTION = re.compile(r"(?:\bhow[ \t]+(?:do|can|could|should)[ \t]+(?:I|we|you)[ \t]+(?:switch|change|move|go)[ \t]+(?:over[ \t]+)?to\b"
+                             r"|(?:如何|怎么|怎样|怎麼)[ \t]*(?:切换|切換|换成|换到|改成|改用)(?:到|为|成)?)[^?？\n]{0,60}?[?？]", re.IGNORECASE)
 
 
 def _examples_removed(m: re.Match) -> str:
@@ -490,6 +568,11 @@ def _scrub(line: str) -> str:
         line = EXAMPLES.sub(_examples_removed, line)
     if ":" in line or "=" in line:
         line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
+    if "ATTENTION_BACKEND" in line or "ATTN_BACKEND" in line or "-backend" in line:
+        line = ENGINE_SELECTOR_STILL.sub(lambda m: " " * len(m.group(0)), line)
+    if "?" in line or "？" in line:
+        kept = SWITCH_QUESTION.sub(lambda m: " " * len(m.group(0)), line)
+        line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
     if any(w in low for w in ("available", "installed", "import", "missing", "absent", "supported")):
         line = _cure_when_absent_removed(line)  # (before REPLACED: "instead of X" names the absent one; helper ex86)
     if any(w in low for w in ("instead of", "rather than", "from ", "because", "compared", "versus", "vs", "replac",
@@ -521,7 +604,7 @@ def _scrub(line: str) -> str:
     if "wheel" in low or "build" in low:
         line = OFFER.sub(lambda m: m.group(0) if UNHEALTHY.search(m.group(0)) or FAILED.search(m.group(0))
                          else " " * len(m.group(0)), line)
-    if HEALTHY.search(line):
+    if HEALTHY.search(line) or PRAISE.search(line):
         line = _healthy_removed(line)
     return line
 
