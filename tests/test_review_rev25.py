@@ -30,3 +30,13 @@ Trainer(model=model, args=targs, train_dataset=None, tokenizer=tok).train()
 ])
 def test_torch_default_dtype_set_is_no_float32_load(tmp_path, pre, want):
     assert trainer_reading(put(tmp_path, "train.py", _LOADED.format(pre=pre))) == ("transformers", [], want)
+
+
+# 2. ex147's serving-engine selector (sentences.ENGINE_SELECTOR_STILL): blanked only where the engine is said to still call another
+# backend by name; "still uses too much memory" calls none, and the selector stays the line's context (the engine's fault read).
+def test_engine_selector_kept_where_no_other_backend_is_still_called():
+    from attn_doctor.explain import match
+
+    text = ("I set VLLM_ATTENTION_BACKEND=FLASHINFER and the engine still uses too much memory, then crashes with an illegal "
+            "memory access in flashinfer.")
+    assert [m.entry.id for m in match(text)][:1] == ["cuda.kernel-fault"], [(m.entry.id, m.backend) for m in match(text)]

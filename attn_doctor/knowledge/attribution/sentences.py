@@ -184,11 +184,15 @@ CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flas
 # vllm/model_executor/models/qwen3_vl.py, qwen2_5_vl.py, keye.py: `if self.attn_backend != _Backend.FLASH_ATTN and
 # check_upstream_fa_availability(...)`, vllm/attention/layer.py check_upstream_fa_availability), so the backend still called is
 # what runs and fails; the selector's value names none (an app's own flag, HunyuanVideo-1.5's SAGE_ATTN, keeps its reading:
-# round 8 labels the selected backend there)
+# round 8 labels the selected backend there). Only where what is still called is a backend by name, as frameworks.toml's
+# app.backend-selection-ignored pattern reads it (rev25: "VLLM_ATTENTION_BACKEND=FLASHINFER and the engine still uses too much
+# memory, then crashes ... in flashinfer" says nothing of another backend called: the selector stays, the engine's context)
 ENGINE_SELECTOR_STILL = re.compile(
     r"(?:\b(?:VLLM_ATTENTION_BACKEND|VLLM_ATTN_BACKEND|SGLANG_ATTENTION_BACKEND)\b|(?<![\w-])--(?:attention-backend|attn-backend|mm-attention-backend)\b)"
     r"[ \t]*[=:]?[ \t]*[\"'`]?[\w.-]*[\"'`]?(?=[^\n]{0,200}?(?:\bstill\b[ \t]+(?:\w+[ \t]+)?(?:calls?|uses?|using|imports?|loads?|runs?|goes[ \t]+through)\b"
-    r"|(?:还是|仍然|依然|仍旧|依旧|还在)[ \t]*(?:会|在)?[ \t]*(?:调用|使用|用|加载|导入|走)))", re.IGNORECASE)
+    r"|(?:还是|仍然|依然|仍旧|依旧|还在)[ \t]*(?:会|在)?[ \t]*(?:调用|使用|用|加载|导入|走))"
+    r"[ \t]*(?:the[ \t]+)?[`'\"]?(?:flash[-_ ]?att(?:n|ention)|FA[234]\b|xformers|sage[-_ ]?att(?:n|ention)|sageattention|sdpa|flex[-_ ]?att))",
+    re.IGNORECASE)
 
 # the same text asks how to switch to the backend it selected ("请问如何切换xformers吖？", "how do I switch to xformers?"): the
 # backend wanted, not the one that fails; blanked only where the rest of the line still names a backend
