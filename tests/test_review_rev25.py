@@ -40,3 +40,17 @@ def test_engine_selector_kept_where_no_other_backend_is_still_called():
     text = ("I set VLLM_ATTENTION_BACKEND=FLASHINFER and the engine still uses too much memory, then crashes with an illegal "
             "memory access in flashinfer.")
     assert [m.entry.id for m in match(text)][:1] == ["cuda.kernel-fault"], [(m.entry.id, m.backend) for m in match(text)]
+
+
+# 3. ex147's praise sentences (sentences._praised_removed): a sentence praising a backend beside one that says the run's output is
+# black, noise or NaN is still that backend's failure (the output is what its kernel computed: attn.wrong-output / nan-output);
+# ex147's own near misses (a VAE step's corrupted frame, a wrong frame rate, a dataloader) keep their own subject.
+@pytest.mark.parametrize("text, entry, backend", [
+    ("SageAttention is much faster, thanks! However the output video is completely black.", "attn.wrong-output", "sage"),
+    ("xformers is great. The output is NaN after the first step though.", "attn.nan-output", "xformers"),
+])
+def test_praise_beside_a_corrupt_output_is_the_backends(text, entry, backend):
+    from attn_doctor.explain import match
+
+    found = match(text)
+    assert found and (found[0].entry.id, found[0].backend) == (entry, backend), [(m.entry.id, m.backend) for m in found]

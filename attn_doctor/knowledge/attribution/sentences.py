@@ -86,6 +86,15 @@ BACK_TO_IT = re.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|i
                         r"can['’]?t|cannot|only|except|unless|if|when|on|with|for|in|under|(?:the|its|my|our)[ \t]+(?:\w+[ \t]+)?"
                         r"(?:install\w*|build\w*|wheels?|kernels?|imports?|compil\w*|backward|forward|pass|package|module|extension|"
                         r"version|op|ops|operator|attention)\b)|^(?:它|这|這|该|該|其|报错|失败|崩溃|出错|但它)", re.IGNORECASE)
+# rev25: nor a sentence whose subject is the run's output, said corrupt in the ways a broken attention kernel corrupts it (black,
+# noise, NaN, garbled: attn.wrong-output's and attn.nan-output's symptoms): the output is what the praised backend computes
+# ("SageAttention is much faster, thanks! However the output video is completely black", "xformers is great. The output is NaN
+# after the first step"); another part's failure ("the VAE decode step produces a corrupted frame", "the output video is saved
+# with the wrong frame rate") keeps its own subject
+OUTPUT_WRONG = re.compile(r"^(?:(?:the|its|my|our|all|every|each)[ \t]+)?(?:\w+[ \t]+)?(?:outputs?|results?|images?|videos?|frames?|"
+                          r"pictures?|generations?|samples?|loss|logits|gradients?|predictions?|tokens?)\b[^.!?。！？]{0,80}?"
+                          r"\b(?:black|nan|nans|inf|noise|noisy|garbage|garbled|gibberish|nonsense|artifacts?|artefacts?|blank|"
+                          r"corrupt\w*|static|all[ \t]+zeros?|zeros)\b", re.IGNORECASE)
 # a backend named as left out ("Without sageattention everything works", "Без sageattention всё работает", "不用 xformers 就正常"):
 # the sentence praises the run without it, so it is the failing one
 LEFT_OUT = re.compile(r"\b(?:without|w/o|except|ohne|sans|sin|sem|без|кроме)\b[^.!?。！？]{0,30}$|(?:不用|不开|不加|去掉|关掉|关闭|禁用|没有|沒有)[^。！？]{0,10}$",
@@ -113,8 +122,9 @@ def _praised_removed(line: str) -> str:
                 return line
             praised.append((a, z))
         elif s.strip():
-            if BACK_TO_IT.search(CONNECTIVE.sub("", s.strip())):
-                return line  # "It crashes on V100", "I rebuilt the wheel and ...": the praised backend may be the subject still
+            said = CONNECTIVE.sub("", s.strip())
+            if BACK_TO_IT.search(said) or OUTPUT_WRONG.search(said):
+                return line  # "It crashes on V100", "I rebuilt the wheel and ...", "The output is black": the praised backend's still
             own_subject = True
     if not praised or not own_subject:
         return line
