@@ -54,3 +54,31 @@ def test_praise_beside_a_corrupt_output_is_the_backends(text, entry, backend):
 
     found = match(text)
     assert found and (found[0].entry.id, found[0].backend) == (entry, backend), [(m.entry.id, m.backend) for m in found]
+
+
+# 4. arch25's exports (configs/shell_exports.py): bash makes a function's `local` / `declare` / `typeset` variables its own (the
+# declare builtin: "When used in a function, declare makes each name local, as with the local command, unless the -g option is
+# supplied"); they and their export go when it returns. s25start's text regex never read `local -x` as exported; arch25 did.
+@pytest.mark.parametrize("text, exported", [
+    ("f() {\n  local -x A=1\n}\nf\npython t.py", False),
+    ("f() {\n  declare -x A=1\n}\nf\npython t.py", False),
+    ("f() {\n  typeset -x A=1\n}\nf\npython t.py", False),
+    ("f() {\n  local -x A=1\n  python t.py\n}\nf", True),  # inside the function it is exported
+    ("f() {\n  declare -gx A=1\n}\nf\npython t.py", True),  # -g: the global variable
+    ("f() {\n  export A=1\n}\nf\npython t.py", True),
+    ("export A=1\nf() {\n  local A=2\n}\nf\npython t.py", True),  # the caller's export stays
+])
+def test_a_functions_own_variables_are_not_exported_after_it(text, exported):
+    from attn_doctor.configs import shell
+
+    cmd = next(c for c in shell.parse(text, "run.sh").commands if c.script == "t.py")
+    assert ("A" in cmd.exported) is exported
+
+
+def test_the_script_reads_its_default_where_only_a_function_exported_its_local(tmp_path):
+    put(tmp_path, "train.py", "import os\nimport torch\nfrom transformers import AutoModelForCausalLM\n"
+        'model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.bfloat16, '
+        'attn_implementation=os.environ.get("ATTN_IMPL", "flash_attention_2"))\n')
+    # the script's own ATTN_IMPL, never exported; the function exports a local of the same name, gone when it returns
+    put(tmp_path, "run.sh", "#!/bin/bash\nATTN_IMPL=sdpa\nsetup() {\n  local -x ATTN_IMPL=eager\n}\nsetup\npython train.py\n")
+    assert trainer_reading(tmp_path / "run.sh") == ("transformers", ["fa2"], "bfloat16")
