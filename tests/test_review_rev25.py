@@ -82,3 +82,17 @@ def test_the_script_reads_its_default_where_only_a_function_exported_its_local(t
     # the script's own ATTN_IMPL, never exported; the function exports a local of the same name, gone when it returns
     put(tmp_path, "run.sh", "#!/bin/bash\nATTN_IMPL=sdpa\nsetup() {\n  local -x ATTN_IMPL=eager\n}\nsetup\npython train.py\n")
     assert trainer_reading(tmp_path / "run.sh") == ("transformers", ["fa2"], "bfloat16")
+
+
+# 5. ex147's trainer.attention-mode-refused (frameworks.toml; musubi-tuner hidream_o1_train.py's `raise ValueError("HiDream-O1 full
+# finetuning supports the default attention path and --flash_attn only.")`): the trainer's raised message, not a writer's sentence
+# that says where a backend runs, whose own failure (a build) is the reading.
+@pytest.mark.parametrize("text, entry, backend", [
+    ("Inference supports xformers only on Linux; on Windows pip install xformers fails with a build error", "build.compile-failed",
+     "xformers"),
+])
+def test_a_sentence_on_where_a_backend_runs_is_no_trainer_refusal(text, entry, backend):
+    from attn_doctor.explain import match
+
+    found = match(text)
+    assert found and (found[0].entry.id, found[0].backend) == (entry, backend), [(m.entry.id, m.backend) for m in found]
