@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import glob
 import json
-import os
 import re
 import sys
 from collections import defaultdict
@@ -81,7 +80,8 @@ def classify(r: dict, ex, h, entries) -> dict:
     ids = h.label_ids(meta.get("entry", ""))
     found = ex.match(body)  # as explain_heldout.measure feeds it
     top = found[0] if found else None
-    row = {k: r[k] for k in ("round", "file", "backend", "entry", "top", "top_backend")}
+    row = {k: r[k] for k in ("round", "file", "backend", "top", "top_backend")}
+    row["entry"] = (r["entry"] or "")[:160]  # a `new: ...` label in full is in the file's header
     if top is not None:
         row["evidence"] = f"{top.line}: {top.evidence[:160]}"
         row["named_by"] = f"{top.named_by.line}: {top.named_by.text[:120]}" if top.named_by else ""
@@ -150,14 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     import explain_heldout as h
 
-    tree = Path(a.tree).resolve()
-    sys.path.insert(0, str(tree))
+    if not h.import_from(Path(a.tree).resolve(), "explain_residuals"):
+        return 2
     from attn_doctor import explain as ex
     from attn_doctor.knowledge import entries
-
-    if not ex.__file__.startswith(str(tree) + os.sep):
-        print(f"explain_residuals: attn_doctor imports from {ex.__file__}, not {tree}", file=sys.stderr)
-        return 2
 
     known = entries()
     root = HERE.parent / "fixtures" / "errors"
