@@ -216,6 +216,40 @@ def _quoted_error_leads(data: bytes) -> bytes:
     return b"".join(out)
 
 
+# A lead in another script that says an error follows, before words that are not an exception's line (`运行时报错：<a title>`,
+# `エラーが出ます：...`, `오류 발생: ...`, `Ошибка: ...`): the error word is the lead's, said of what follows, not of a backend the rest
+# of the line names (helper ex149, session 25; benchmarks/explain_decorations.py zh-lead .. ru-lead: 68-70 unrelated logs each
+# claimed when the lead stood on their title). The lead is cut as _NATIVE_LEAD's is, and the rest is read on its own: it names a
+# failure in its own words or is none. No ASCII in the lead (it names no backend), an error word in it, a colon at its end and
+# words after it on the line.
+_NATIVE_ERROR_WORDS = tuple(w.encode() for w in ("报错", "錯誤", "错误", "出错", "失败", "エラー", "오류", "에러", "Ошибка", "ошибка"))
+_NATIVE_ERROR_LEAD = re.compile(rb"[\x80-\xff \t]{0,90}?(?:" + b"|".join(_NATIVE_ERROR_WORDS) + rb")[\x80-\xff \t]{0,40}?"
+                                rb"(?::|\xef\xbc\x9a)[ \t]*(?=[^\s])")
+
+
+def _native_error_leads(data: bytes) -> bytes:
+    """`data` with the lead of each line that opens with an error word of another script and a colon cut (see
+    _NATIVE_ERROR_LEAD); line numbers stay. Each error word is found with bytes.find."""
+    cuts = set()
+    for word in _NATIVE_ERROR_WORDS:
+        at = data.find(word)
+        while at >= 0:
+            start = data.rfind(b"\n", 0, at) + 1
+            if at - start <= 90 and data[start] >= 0x80 and (m := _NATIVE_ERROR_LEAD.match(data, start)) is not None \
+                    and m.end() > at:
+                cuts.add((start, m.end()))
+            at = data.find(word, at + len(word))
+    if not cuts:
+        return data
+    out, last = [], 0
+    for start, end in sorted(cuts):
+        if start >= last:
+            out.append(data[last:start])
+            last = end
+    out.append(data[last:])
+    return b"".join(out)
+
+
 # IPython's and Jupyter's tracebacks (Colab, notebooks), rewritten line for line into Python's own form, which the
 # entries' frame patterns read: `File /p/x.py:3, in f(a)` and the older `/p/x.py in f(a)` -> `File "/p/x.py", line 3,
 # in f`, `Cell In[4], line 2` and `<ipython-input-4-..> in <module>` -> a frame of the cell, `----> 3 code` -> the
@@ -1384,8 +1418,10 @@ def _markdown_source(data: bytes) -> bytes:
 # A string value on such a line that holds a traceback (two escaped line ends or more and an error's words) or starts with
 # an exception's name is read on lines of its own with its escapes (`\n`, `\t`, `\r`, `\"`, `\'`, `\\`, JSON's `\u2502`) as
 # the characters they stand for, and an exception's repr (`RuntimeError('msg')`) as Python prints the exception
-# (`RuntimeError: msg`). The patterns and attribution count the lines it adds as lines of the text; explain shows every finding
-# on its line of the input (_Block.added, Scan.input_line: a decoded string's on the line that holds it; review rev22). Looked
+# (`RuntimeError: msg`); so is a string of lines (an escaped line end) under an error's key, whatever its words (helper ex149,
+# session 25: a job's status around a report, `{"status": "failed", "error": "<title>\\n\\n<body>"}`, is read as the report; the
+# record's own line is no prose, prose.toml LINE). The patterns and attribution count the lines it adds as lines of the text;
+# explain shows every finding on its line of the input (_Block.added, Scan.input_line: a decoded string's on the line that holds it; review rev22). Looked
 # for only on a line with an escaped line end or a quote before a name ending in `Error`.
 _ESCAPED_TEXT_WORDS = (b"Traceback (most recent call last):", b"Error: ", b"Exception: ", b"Error(", b"error: ", b'File \\"',
                        b'File "')
@@ -1411,7 +1447,9 @@ def _decoded_string(m: re.Match) -> bytes:
     body = m.group(1) if m.group(1) is not None else m.group(2)
     if body.count(b"\\n") >= 2 and any(w in body for w in _ESCAPED_TEXT_WORDS):
         pass  # a traceback or a log in a string: read whatever holds it
-    elif not _STRING_ERROR.match(body) or not _ERROR_KEY.search(m.string, max(0, m.start() - 48), m.start()):
+    elif (_STRING_ERROR.match(body) or b"\\n" in body) and _ERROR_KEY.search(m.string, max(0, m.start() - 48), m.start()):
+        pass  # an error's text under the key that says so: an exception, or lines of words (a report, a log naming no error)
+    else:
         return m.group()
     text = _TEXT_ESCAPE.sub(_unescaped, body)
     if (r := _EXCEPTION_REPR.match(text)) is not None:
@@ -1487,6 +1525,7 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         head_times = _head_times(data) if first_line == 1 else None
         data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
         data = _quoted_error_leads(data)
+        data = _native_error_leads(data)
         if b"&" in data:
             data = HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group()], data)
         if b"\\" in data and b"\\\\" in data:  # a Windows path as a Python repr prints it (`C:\\Users\\x`), read as the path (_DOUBLED_SEP)
