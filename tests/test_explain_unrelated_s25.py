@@ -4,7 +4,7 @@ benchmarks/results/explain-unrelated-s25.md). Three dresses made the prose layer
 "error": "<title>\\n\\n<body>"}`, its dict repr), a lead in another script that says an error follows (`运行时报错：<title>`),
 and a sentence in another script that introduces the error pasted below it (`遇到了下面的错误`). The texts below are variants
 of our own, not the rounds' logs. On s25start's code (15e7edae) 44 of the 70 dressed titles below were claimed (status
-records 15 of 15, leads 25 of 25, introductions 4 of 20); each attention failure in the same dress must stay
+records 15 of 15, leads 25 of 25, introductions 4 of 20, English sentences over a fenced paste 1 of 14); each attention failure in the same dress must stay
 claimed (guards: they pass on both)."""
 
 from __future__ import annotations
@@ -110,3 +110,26 @@ def test_native_sentence_before_a_failure_keeps_it(intro, text, backend):
     before, after = intro
     dressed = f"{before}\n\n{text}\n\n{after}"
     assert backend in _backend(dressed), _ids(dressed)
+
+
+# a sentence in English that ends in a colon over the paste it introduces, and the paste fenced under it
+FENCES = [
+    "I get this error when I start training:\n\n```python\n{}\n```\n\nAny idea? Thanks.",
+    "Running the sampler gives me this exception:\n\n```\n{}\n```",
+]
+FENCED_TITLES = [
+    '[Bug]: No module "xformers" and black image\n\n### Is there an existing issue for this?\n',
+    "FlashAttention-4 backend for Blackwell\n\nBoth halves are in.\n",
+] + TITLES
+
+
+@pytest.mark.parametrize("fence", FENCES)
+@pytest.mark.parametrize("text", FENCED_TITLES)
+def test_fenced_paste_claims_nothing_more_than_undressed(fence, text):
+    assert set(_ids(fence.format(text))) <= set(_ids(text))
+
+
+@pytest.mark.parametrize("fence", FENCES)
+@pytest.mark.parametrize("text, backend", FAILURES)
+def test_fenced_failure_keeps_it(fence, text, backend):
+    assert backend in _backend(fence.format(text)), _ids(fence.format(text))
