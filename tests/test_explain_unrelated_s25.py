@@ -133,3 +133,30 @@ def test_fenced_paste_claims_nothing_more_than_undressed(fence, text):
 @pytest.mark.parametrize("text, backend", FAILURES)
 def test_fenced_failure_keeps_it(fence, text, backend):
     assert backend in _backend(fence.format(text)), _ids(fence.format(text))
+
+
+@pytest.mark.parametrize("text, backend", [
+    # "<step> failed: <what failed>" says the thing after the colon failed: no lead to cut (round 8
+    # Tencent-Hunyuan/HunyuanVideo#51, "运行失败：python -m pip install git+...flash-attention.git@v2.5.9.post1", lost by a
+    # first version of the change)
+    ("编译失败：pip install sageattention==2.2.0 --no-build-isolation\n\nit stops after ten minutes", "sage"),
+    ("运行失败：python -m pip install git+https://github.com/Dao-AILab/flash-attention.git@v2.6.3", "fa2"),
+    ("安装报错：pip install xformers 不兼容 torch 2.9", "xformers"),
+])
+def test_a_failed_step_before_a_colon_keeps_it(text, backend):
+    assert backend in _backend(text), _ids(text)
+
+
+@pytest.mark.parametrize("line, cut", [
+    ("运行时报错：Flash Attention", b"Flash Attention"),
+    ("エラーが出ます：xformers", b"xformers"),
+    ("오류 발생: Sage", b"Sage"),
+    ("Ошибка при запуске: sdpa", b"sdpa"),
+    # a field's name with the error word in it (a Windows event log in Chinese, round 7a Comfy-Org/ComfyUI#9219): no lead
+    ("錯誤模組名稱： ucrtbase.dll", None),
+    ("错误代码：0xc0000409", None),
+])
+def test_native_error_lead_is_cut_only_before_its_message(line, cut):
+    from attn_doctor.knowledge.match import _native_error_leads
+
+    assert _native_error_leads(line.encode()) == (cut if cut is not None else line.encode())

@@ -222,9 +222,15 @@ def _quoted_error_leads(data: bytes) -> bytes:
 # claimed when the lead stood on their title). The lead is cut as _NATIVE_LEAD's is, and the rest is read on its own: it names a
 # failure in its own words or is none. No ASCII in the lead (it names no backend), an error word in it, a colon at its end and
 # words after it on the line.
-_NATIVE_ERROR_WORDS = tuple(w.encode() for w in ("报错", "錯誤", "错误", "出错", "失败", "エラー", "오류", "에러", "Ошибка", "ошибка"))
-_NATIVE_ERROR_LEAD = re.compile(rb"[\x80-\xff \t]{0,90}?(?:" + b"|".join(_NATIVE_ERROR_WORDS) + rb")[\x80-\xff \t]{0,40}?"
-                                rb"(?::|\xef\xbc\x9a)[ \t]*(?=[^\s])")
+_NATIVE_ERROR_WORDS = tuple(w.encode() for w in ("报错", "錯誤", "错误", "出错", "エラー", "오류", "에러", "Ошибка", "ошибка"))
+_NATIVE_ERROR_LEAD = re.compile(
+    rb"[\x80-\xff \t]{0,90}?(?:"
+    # the error word, then only the words that say it appeared (not a field's name: a Windows event log's `錯誤模組名稱： x.dll`)
+    + "|".join(("(?:报错|錯誤|错误|出错)(?:了|如下|信息|提示)?", "エラー(?:が(?:出ます|出る|出ました|発生しました|発生します))?",
+                "(?:오류|에러) ?(?:발생(?:함|했습니다|합니다)?|가 (?:납니다|발생합니다))?",
+                "(?:Ошибка|ошибка)")).encode()
+    + rb"(?: \xd0\xbf\xd1\x80\xd0\xb8(?: (?:[\xd0\xd1][\x80-\xbf])+){1,2})?"  # `Ошибка при запуске:` (a Cyrillic word or two after `при`)
+    + rb")[ \t]*(?::|\xef\xbc\x9a)[ \t]*(?=[^\s])")
 
 
 def _native_error_leads(data: bytes) -> bytes:
