@@ -160,3 +160,23 @@ def test_native_error_lead_is_cut_only_before_its_message(line, cut):
     from attn_doctor.knowledge.match import _native_error_leads
 
     assert _native_error_leads(line.encode()) == (cut if cut is not None else line.encode())
+
+
+@pytest.mark.parametrize("text", [
+    # a request for support (round 63m unrelated loscrossos/crossOS_acceleritor#6, in words of our own)
+    "add support for SageAttention 3 on Blackwell gpus\n\nI would like to request support for the new sageattention3 for the "
+    "RTX 5090 gpus\n",
+    "Feature request\n\nI'd like to see support for flash attention 3 on the 5090 GPUs.\n",
+    "Roadmap\n\nWe hope to add support for FlexAttention on the MI300 GPU next quarter.\n",
+])
+def test_a_request_for_support_is_no_failure(text):
+    assert _ids(text) == []
+
+
+@pytest.mark.parametrize("text, backend", [
+    ("sageatt 2.2 on 2060\n\ncan you make it work?", "sage"),
+    ("FA3 on the 5090\n\nIt does not run.", "fa3"),
+    ("I would like to use flash attention 2 but it does not support my V100 GPU", "fa2"),
+])
+def test_a_gpu_refusal_beside_a_wish_keeps_it(text, backend):
+    assert backend in _backend(text), _ids(text)
