@@ -245,15 +245,7 @@ def _native_error_leads(data: bytes) -> bytes:
                     and m.end() > at:
                 cuts.add((start, m.end()))
             at = data.find(word, at + len(word))
-    if not cuts:
-        return data
-    out, last = [], 0
-    for start, end in sorted(cuts):
-        if start >= last:
-            out.append(data[last:start])
-            last = end
-    out.append(data[last:])
-    return b"".join(out)
+    return _without_spans(data, cuts)
 
 
 # IPython's and Jupyter's tracebacks (Colab, notebooks), rewritten line for line into Python's own form, which the
@@ -1365,13 +1357,8 @@ def _unnumbered(data: bytes) -> bytes:
     return b"\n".join(r[cut[k]:] if k in cut else r for k, r in enumerate(rows))
 
 
-def _bars_unglued(data: bytes) -> bytes:
-    cuts = []
-    for rx in _BAR_ENDS_GLUED:
-        for m in rx.finditer(data):
-            start = data.rfind(b"\n", 0, m.start()) + 1
-            if (bar := _BAR_GLUED.match(data, start, m.end())) is not None and bar.end() == m.end():
-                cuts.append((start, m.end()))
+def _without_spans(data: bytes, cuts) -> bytes:
+    """`data` without the spans (start, end) of `cuts`; a span that begins inside one cut before it is passed over."""
     if not cuts:
         return data
     out, last = [], 0
@@ -1381,6 +1368,16 @@ def _bars_unglued(data: bytes) -> bytes:
             last = end
     out.append(data[last:])
     return b"".join(out)
+
+
+def _bars_unglued(data: bytes) -> bytes:
+    cuts = []
+    for rx in _BAR_ENDS_GLUED:
+        for m in rx.finditer(data):
+            start = data.rfind(b"\n", 0, m.start()) + 1
+            if (bar := _BAR_GLUED.match(data, start, m.end())) is not None and bar.end() == m.end():
+                cuts.append((start, m.end()))
+    return _without_spans(data, cuts)
 
 
 def _pasted_dress(data: bytes) -> bytes:
@@ -1424,11 +1421,11 @@ def _markdown_source(data: bytes) -> bytes:
 # A string value on such a line that holds a traceback (two escaped line ends or more and an error's words) or starts with
 # an exception's name is read on lines of its own with its escapes (`\n`, `\t`, `\r`, `\"`, `\'`, `\\`, JSON's `\u2502`) as
 # the characters they stand for, and an exception's repr (`RuntimeError('msg')`) as Python prints the exception
-# (`RuntimeError: msg`); so is a string of lines (an escaped line end) under an error's key, whatever its words (helper ex149,
+# (`RuntimeError: msg`); so is a string of lines under a failure's key (_FAILURE_KEY), whatever its words (helper ex149,
 # session 25: a job's status around a report, `{"status": "failed", "error": "<title>\\n\\n<body>"}`, is read as the report; the
 # record's own line is no prose, prose.toml LINE). The patterns and attribution count the lines it adds as lines of the text;
-# explain shows every finding on its line of the input (_Block.added, Scan.input_line: a decoded string's on the line that holds it; review rev22). Looked
-# for only on a line with an escaped line end or a quote before a name ending in `Error`.
+# explain shows every finding on its line of the input (_Block.added, Scan.input_line: a decoded string's on the line that holds
+# it; review rev22). Looked for only on a line with an escaped line end or a quote before a name ending in `Error`.
 _ESCAPED_TEXT_WORDS = (b"Traceback (most recent call last):", b"Error: ", b"Exception: ", b"Error(", b"error: ", b'File \\"',
                        b'File "')
 # a string that stands as a value (after `:`, `=`, `,` or an opening bracket: a key's, an argument's, a list's), not a quote in prose
@@ -1442,6 +1439,9 @@ _QUOTED_NAME = re.compile(rb"""["'][\w.]*Error(?:: |\()""")
 # `detail=`, `exc_info`): not a status's field that names an optional package's absence (round 97's unrelated
 # Comfy-Org/ComfyUI#12162: `'unavailable_reason': "ImportError: No module named 'triton'"`)
 _ERROR_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|detail|message|msg|stderr)["']?[ \t]*[:=][ \t]*\Z""")
+# of those, the keys that say a failure: a string of lines under one is the failure's text; under a message's or a detail's key only
+# a text of three lines or more is (`"msg": "step done\nnext"` is a log's record; helper ex149)
+_FAILURE_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|stderr)["']?[ \t]*[:=][ \t]*\Z""")
 
 
 def _unescaped(m: re.Match) -> bytes:
@@ -1451,9 +1451,11 @@ def _unescaped(m: re.Match) -> bytes:
 
 def _decoded_string(m: re.Match) -> bytes:
     body = m.group(1) if m.group(1) is not None else m.group(2)
+    key = max(0, m.start() - 48)  # where the key it stands under is looked for
     if body.count(b"\\n") >= 2 and any(w in body for w in _ESCAPED_TEXT_WORDS):
         pass  # a traceback or a log in a string: read whatever holds it
-    elif (_STRING_ERROR.match(body) or b"\\n" in body) and _ERROR_KEY.search(m.string, max(0, m.start() - 48), m.start()):
+    elif ((_STRING_ERROR.match(body) or body.count(b"\\n") >= 2) and _ERROR_KEY.search(m.string, key, m.start())
+          or b"\\n" in body and _FAILURE_KEY.search(m.string, key, m.start())):
         pass  # an error's text under the key that says so: an exception, or lines of words (a report, a log naming no error)
     else:
         return m.group()
