@@ -42,6 +42,20 @@ BACKENDS = {"sdpa", "flex", "fa2", "fa3", "cute", "sage", "xformers", "none"}
 STREAM_NAMES = ()  # explain.match is what `attn-doctor explain` runs (through examine): the one matcher measured
 
 
+def import_from(tree: Path, who: str) -> bool:
+    """Put checkout `tree` first on sys.path and import its attn_doctor; False (said on stderr, as `who`) where another one
+    was imported (the benchmarks that measure another checkout: explain_training, explain_structural, explain_residuals)."""
+    import os
+
+    sys.path.insert(0, str(tree))
+    import attn_doctor
+
+    if attn_doctor.__file__.startswith(str(tree) + os.sep):
+        return True
+    print(f"{who}: attn_doctor imports from {attn_doctor.__file__}, not {tree}", file=sys.stderr)
+    return False
+
+
 # ---- the corpus ----------------------------------------------------------------------------------
 
 def load(path: Path) -> tuple[dict[str, str], str]:

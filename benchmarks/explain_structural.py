@@ -19,7 +19,6 @@ commit's attn_doctor/ into DIR: the base the change is compared with).
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from pathlib import Path
@@ -46,15 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scrub", action="store_true", help="all entries, messages replaced (texts with a traceback only)")
     ap.add_argument("--list", action="store_true", help="print DEV's texts (never CHECK's)")
     a = ap.parse_args(argv)
-    tree = Path(a.tree).resolve()
-    sys.path.insert(0, str(tree))
-    import attn_doctor
-    from attn_doctor import knowledge
     import explain_heldout as h
 
-    if not attn_doctor.__file__.startswith(str(tree) + os.sep):
-        print(f"explain_structural: attn_doctor imports from {attn_doctor.__file__}, not {tree}", file=sys.stderr)
+    if not h.import_from(Path(a.tree).resolve(), "explain_structural"):
         return 2
+    import attn_doctor
+    from attn_doctor import knowledge
     from attn_doctor import explain as ex
 
     ids = None if a.scrub else {i for i in knowledge.entries() if i.startswith(PREFIXES)}

@@ -36,12 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         print(f"explain_training: {', '.join(bad)}: held-out or measure-only, never measured here", file=sys.stderr)
         return 2
-    sys.path.insert(0, str(tree))
-    import attn_doctor
     import explain_heldout as h
 
-    if not attn_doctor.__file__.startswith(str(tree) + os.sep):
-        print(f"explain_training: attn_doctor imports from {attn_doctor.__file__}, not {tree}", file=sys.stderr)
+    if not h.import_from(tree, "explain_training"):
         return 2
     total = dict(texts=0, matched=0, right_backend=0, right_cause=0)
     claimed = logs = 0

@@ -430,14 +430,13 @@ SETS = (
     # README's "Read after its final measurement"), so it is training material since: 32/29/26 and 7/24 after
     # tests/test_explain_variants_ex70.py's mechanisms. The unrelated logs explain still reads are kept visible: four true
     # readings of what is no PyTorch attention backend's failure (torch without sm_120 in chaiNNer, Dynamo's recompile limit in
-    # an optimizer, kernl's own Triton flash attention crashing on a T4, rten's fully masked rows), a request for SageAttention 3
-    # on Blackwell read as prose.gpu (as the training's "[Feature] SageAttention support on RTX 5090" is), a remark on unsloth's
-    # code titled "Bug in flex attention", and PaddleFleet's fix of Paddle's own flash_attn_bwd unpacking
+    # an optimizer, kernl's own Triton flash attention crashing on a T4, rten's fully masked rows), a remark on unsloth's
+    # code titled "Bug in flex attention", and PaddleFleet's fix of Paddle's own flash_attn_bwd unpacking (helper ex149, session 25:
+    # the request for SageAttention 3 on Blackwell, loscrossos/crossOS_acceleritor#6, once read as prose.gpu, is unclaimed now)
     Staged("round63m", 34, 32, 29, unrelated="unrelated", note_required=True,
            known_claims=(("ELS-RD__kernl__84.txt", ("prose.crash", "prose.gpu")),
                          ("PaddlePaddle__PaddleFleet__1357.txt", "attn.return-value"),
                          ("chaiNNer-org__chaiNNer__3117.txt", "gpu.arch-not-in-torch"),
-                         ("loscrossos__crossOS_acceleritor__6.txt", "prose.gpu"),
                          ("microsoft__dion__23.txt", "compile.recompile-limit"),
                          ("robertknight__rten__1321.txt", "attn.nan-output"),
                          ("unslothai__unsloth__1824.txt", ("prose.fails", "prose.said")))),

@@ -216,6 +216,38 @@ def _quoted_error_leads(data: bytes) -> bytes:
     return b"".join(out)
 
 
+# A lead in another script that says an error follows, before words that are not an exception's line (`运行时报错：<a title>`,
+# `エラーが出ます：...`, `오류 발생: ...`, `Ошибка: ...`): the error word is the lead's, said of what follows, not of a backend the rest
+# of the line names (helper ex149, session 25; benchmarks/explain_decorations.py zh-lead .. ru-lead: 68-70 unrelated logs each
+# claimed when the lead stood on their title). The lead is cut as _NATIVE_LEAD's is, and the rest is read on its own: it names a
+# failure in its own words or is none. No ASCII in the lead (it names no backend), an error word in it, a colon at its end and
+# words after it on the line.
+_NATIVE_ERROR_WORDS = tuple(w.encode() for w in ("报错", "錯誤", "错误", "出错", "エラー", "오류", "에러", "Ошибка", "ошибка"))
+_NATIVE_ERROR_LEAD = re.compile(
+    rb"[\x80-\xff \t]{0,90}?(?:"
+    # the error word, then only the words that say it appeared (not a field's name: a Windows event log's `錯誤模組名稱： x.dll`)
+    + "|".join(("(?:报错|錯誤|错误|出错)(?:了|如下|信息|提示)?", "エラー(?:が(?:出ます|出る|出ました|発生しました|発生します))?",
+                "(?:오류|에러) ?(?:발생(?:함|했습니다|합니다)?|가 (?:납니다|발생합니다))?",
+                "(?:Ошибка|ошибка)")).encode()
+    + rb"(?: \xd0\xbf\xd1\x80\xd0\xb8(?: (?:[\xd0\xd1][\x80-\xbf])+){1,2})?"  # `Ошибка при запуске:` (a Cyrillic word or two after `при`)
+    + rb")[ \t]*(?::|\xef\xbc\x9a)[ \t]*(?=[^\s])")
+
+
+def _native_error_leads(data: bytes) -> bytes:
+    """`data` with the lead of each line that opens with an error word of another script and a colon cut (see
+    _NATIVE_ERROR_LEAD); line numbers stay. Each error word is found with bytes.find."""
+    cuts = set()
+    for word in _NATIVE_ERROR_WORDS:
+        at = data.find(word)
+        while at >= 0:
+            start = data.rfind(b"\n", 0, at) + 1
+            if at - start <= 90 and data[start] >= 0x80 and (m := _NATIVE_ERROR_LEAD.match(data, start)) is not None \
+                    and m.end() > at:
+                cuts.add((start, m.end()))
+            at = data.find(word, at + len(word))
+    return _without_spans(data, cuts)
+
+
 # IPython's and Jupyter's tracebacks (Colab, notebooks), rewritten line for line into Python's own form, which the
 # entries' frame patterns read: `File /p/x.py:3, in f(a)` and the older `/p/x.py in f(a)` -> `File "/p/x.py", line 3,
 # in f`, `Cell In[4], line 2` and `<ipython-input-4-..> in <module>` -> a frame of the cell, `----> 3 code` -> the
@@ -1325,13 +1357,8 @@ def _unnumbered(data: bytes) -> bytes:
     return b"\n".join(r[cut[k]:] if k in cut else r for k, r in enumerate(rows))
 
 
-def _bars_unglued(data: bytes) -> bytes:
-    cuts = []
-    for rx in _BAR_ENDS_GLUED:
-        for m in rx.finditer(data):
-            start = data.rfind(b"\n", 0, m.start()) + 1
-            if (bar := _BAR_GLUED.match(data, start, m.end())) is not None and bar.end() == m.end():
-                cuts.append((start, m.end()))
+def _without_spans(data: bytes, cuts) -> bytes:
+    """`data` without the spans (start, end) of `cuts`; a span that begins inside one cut before it is passed over."""
     if not cuts:
         return data
     out, last = [], 0
@@ -1341,6 +1368,16 @@ def _bars_unglued(data: bytes) -> bytes:
             last = end
     out.append(data[last:])
     return b"".join(out)
+
+
+def _bars_unglued(data: bytes) -> bytes:
+    cuts = []
+    for rx in _BAR_ENDS_GLUED:
+        for m in rx.finditer(data):
+            start = data.rfind(b"\n", 0, m.start()) + 1
+            if (bar := _BAR_GLUED.match(data, start, m.end())) is not None and bar.end() == m.end():
+                cuts.append((start, m.end()))
+    return _without_spans(data, cuts)
 
 
 def _pasted_dress(data: bytes) -> bytes:
@@ -1384,9 +1421,11 @@ def _markdown_source(data: bytes) -> bytes:
 # A string value on such a line that holds a traceback (two escaped line ends or more and an error's words) or starts with
 # an exception's name is read on lines of its own with its escapes (`\n`, `\t`, `\r`, `\"`, `\'`, `\\`, JSON's `\u2502`) as
 # the characters they stand for, and an exception's repr (`RuntimeError('msg')`) as Python prints the exception
-# (`RuntimeError: msg`). The patterns and attribution count the lines it adds as lines of the text; explain shows every finding
-# on its line of the input (_Block.added, Scan.input_line: a decoded string's on the line that holds it; review rev22). Looked
-# for only on a line with an escaped line end or a quote before a name ending in `Error`.
+# (`RuntimeError: msg`); so is a string of lines under a failure's key (_FAILURE_KEY), whatever its words (helper ex149,
+# session 25: a job's status around a report, `{"status": "failed", "error": "<title>\\n\\n<body>"}`, is read as the report; the
+# record's own line is no prose, prose.toml LINE). The patterns and attribution count the lines it adds as lines of the text;
+# explain shows every finding on its line of the input (_Block.added, Scan.input_line: a decoded string's on the line that holds
+# it; review rev22). Looked for only on a line with an escaped line end or a quote before a name ending in `Error`.
 _ESCAPED_TEXT_WORDS = (b"Traceback (most recent call last):", b"Error: ", b"Exception: ", b"Error(", b"error: ", b'File \\"',
                        b'File "')
 # a string that stands as a value (after `:`, `=`, `,` or an opening bracket: a key's, an argument's, a list's), not a quote in prose
@@ -1400,6 +1439,9 @@ _QUOTED_NAME = re.compile(rb"""["'][\w.]*Error(?:: |\()""")
 # `detail=`, `exc_info`): not a status's field that names an optional package's absence (round 97's unrelated
 # Comfy-Org/ComfyUI#12162: `'unavailable_reason': "ImportError: No module named 'triton'"`)
 _ERROR_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|detail|message|msg|stderr)["']?[ \t]*[:=][ \t]*\Z""")
+# of those, the keys that say a failure: a string of lines under one is the failure's text; under a message's or a detail's key only
+# a text of three lines or more is (`"msg": "step done\nnext"` is a log's record; helper ex149)
+_FAILURE_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|stderr)["']?[ \t]*[:=][ \t]*\Z""")
 
 
 def _unescaped(m: re.Match) -> bytes:
@@ -1409,9 +1451,13 @@ def _unescaped(m: re.Match) -> bytes:
 
 def _decoded_string(m: re.Match) -> bytes:
     body = m.group(1) if m.group(1) is not None else m.group(2)
+    key = max(0, m.start() - 48)  # where the key it stands under is looked for
     if body.count(b"\\n") >= 2 and any(w in body for w in _ESCAPED_TEXT_WORDS):
         pass  # a traceback or a log in a string: read whatever holds it
-    elif not _STRING_ERROR.match(body) or not _ERROR_KEY.search(m.string, max(0, m.start() - 48), m.start()):
+    elif ((_STRING_ERROR.match(body) or body.count(b"\\n") >= 2) and _ERROR_KEY.search(m.string, key, m.start())
+          or b"\\n" in body and _FAILURE_KEY.search(m.string, key, m.start())):
+        pass  # an error's text under the key that says so: an exception, or lines of words (a report, a log naming no error)
+    else:
         return m.group()
     text = _TEXT_ESCAPE.sub(_unescaped, body)
     if (r := _EXCEPTION_REPR.match(text)) is not None:
@@ -1487,6 +1533,8 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
         head_times = _head_times(data) if first_line == 1 else None
         data = _AFTER_LINE_END.sub(b"\n", data[first.end():] if first else data)
         data = _quoted_error_leads(data)
+        if len(data) <= PASTE_BYTES:  # a report's dress, looked for in a paste only (nine finds: 0.2 s of a 50 MB log's CPU)
+            data = _native_error_leads(data)
         if b"&" in data:
             data = HTML_ENTITY.sub(lambda m: _HTML_CHARS[m.group()], data)
         if b"\\" in data and b"\\\\" in data:  # a Windows path as a Python repr prints it (`C:\\Users\\x`), read as the path (_DOUBLED_SEP)

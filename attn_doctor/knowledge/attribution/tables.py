@@ -154,8 +154,11 @@ def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool, re
 
 
 def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None], ...]]:
-    """[[specialize]] as (entry, backend) -> ((to, when, near), ...); a row whose `backend` is a list stands for one row each."""
-    table = [dict(x, backend=b) for x in table for b in ([x["backend"]] if isinstance(x["backend"], str) else x["backend"])]
+    """[[specialize]] as (entry, backend) -> ((to, when, near), ...); a row whose `entry` or `backend` is a list stands for one
+    row each."""
+    def each(v):
+        return [v] if isinstance(v, str) else v
+    table = [dict(x, entry=e, backend=b) for x in table for e in each(x["entry"]) for b in each(x["backend"])]
     return _grouped(table, lambda x: (x["entry"], x["backend"]),
                     lambda x: (x["to"], re.compile(x["when"]) if x.get("when") else None,
                                re.compile(x["near"]) if x.get("near") else None))
