@@ -96,3 +96,41 @@ def test_a_sentence_on_where_a_backend_runs_is_no_trainer_refusal(text, entry, b
 
     found = match(text)
     assert found and (found[0].entry.id, found[0].backend) == (entry, backend), [(m.entry.id, m.backend) for m in found]
+
+
+# 6. ex148's last resort beside an old GPU (attribution.toml [[specialize]] triage.* -> backend.unsupported-gpu): the GPU refused is
+# the one the failure happens on. Where the lines beside it also name a GPU the backend's kernels run on (Ampere or newer), the
+# old GPU named there is another machine ("the old T4 box never had this"): the traceback stays the catch-all's, not "your GPU is
+# too old" (whose fix is another GPU).
+_SITE = "/home/u/venv/lib/python3.10/site-packages/"
+_FA2_CUT = ("Traceback (most recent call last):\n"
+            f'  File "{_SITE}transformers/modeling_flash_attention_utils.py", line 380, in _flash_attention_forward\n'
+            "    attn_output = flash_attn_varlen_func(\n"
+            f'  File "{_SITE}flash_attn/flash_attn_interface.py", line 1200, in flash_attn_varlen_func\n'
+            "    return FlashAttnVarlenFunc.apply(\n")
+_SAGE_CUT = ("Traceback (most recent call last):\n"
+             f'  File "{_SITE}sageattention/core.py", line 98, in sageattn\n'
+             "    o = attn_false(q_int8, k_int8, v, q_scale, k_scale)\n"
+             f'  File "{_SITE}sageattention/attn_qk_int8_per_block.py", line 100, in forward\n'
+             "    _attn_fwd[grid](\n")
+
+
+@pytest.mark.parametrize("text, backend", [
+    ("flash-attn crashes on our new RTX 4090 box after the upgrade; the old T4 box never had this.\n" + _FA2_CUT, "fa2"),
+    ("Training runs on A100 but crashes inside sageattention (the same job used to run on V100 with sdpa).\n" + _SAGE_CUT, "sage"),
+    ("Our H100 node fails here; the V100 node is fine because it never loads flash-attn.\n" + _FA2_CUT, "fa2"),
+])
+def test_old_gpu_beside_a_supported_one_is_not_the_refused_gpu(text, backend):
+    from attn_doctor.explain import match
+
+    found = match(text)
+    assert found and found[0].backend == backend and "backend.unsupported-gpu" not in [m.entry.id for m in found], \
+        [(m.entry.id, m.backend) for m in found]
+
+
+def test_old_gpu_alone_is_still_the_refused_gpu():
+    from attn_doctor.explain import match
+
+    found = match("flash-attn crashes on our T4 box at the first step.\n" + _FA2_CUT)
+    assert found and (found[0].entry.id, found[0].backend) == ("backend.unsupported-gpu", "fa2"), \
+        [(m.entry.id, m.backend) for m in found]
