@@ -134,3 +134,16 @@ def test_old_gpu_alone_is_still_the_refused_gpu():
     found = match("flash-attn crashes on our T4 box at the first step.\n" + _FA2_CUT)
     assert found and (found[0].entry.id, found[0].backend) == ("backend.unsupported-gpu", "fa2"), \
         [(m.entry.id, m.backend) for m in found]
+
+
+# 7. ex149's ADDSUPPORT (prose.toml): a line that asks for support is a request, not a failure the writer met, only where no
+# failure is said before the request; "flash-attn fails on RTX 5090, please add support for sm_120" states the failure first.
+@pytest.mark.parametrize("text, first", [
+    ("flash-attn fails on RTX 5090, please add support for sm_120", ("prose.gpu", "fa2")),
+    ("I would like to request support for the new sageattention3 for blackwell gpus", None),  # ex149's request, still refused
+])
+def test_a_request_after_the_failure_keeps_the_failure(text, first):
+    from attn_doctor.explain import match
+
+    found = match(text)
+    assert ((found[0].entry.id, found[0].backend) if found else None) == first, [(m.entry.id, m.backend) for m in found]
