@@ -147,3 +147,52 @@ def test_a_request_after_the_failure_keeps_the_failure(text, first):
 
     found = match(text)
     assert ((found[0].entry.id, found[0].backend) if found else None) == first, [(m.entry.id, m.backend) for m in found]
+
+
+# 8. Left (not mended here; review rev25's report says why): real attention failures in the dress session 25's rules were written
+# against, each read at the session's start (b28b8ba1) and lost or misread now.
+_LEFT = [
+    # ex149: a record's line is no prose (prose.toml LINE) and only a string of lines under a failure's key is decoded onto lines of
+    # its own (match.py _decoded_string); a one-line error string in words is neither, so the record's failure is lost
+    ('{"status": "failed", "error": "sageattention fails on RTX 2080: no kernel image is available"}', ("prose.gpu", "sage")),
+    # ex149: a native lead that says an error follows is cut (match.py _native_error_leads), and the rest, a backend on an old GPU
+    # with no failure word of its own, names none; the lead was the writer's failure word
+    ("运行报错：flash_attn 在 V100 上", ("prose.gpu", "fa2")),
+    ("Ошибка: sageattention на RTX 2080", ("prose.gpu", "sage")),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="ex149's dress rules: a one-line error string in a JSON record, and a native error lead over a "
+                   "backend on an old GPU, lose the writer's failure (left for the prose layer's owner: the lead's call between the "
+                   "dressed unrelated claims and these)")
+@pytest.mark.parametrize("text, first", _LEFT)
+def test_left_dressed_failures_still_read(text, first):
+    from attn_doctor.explain import match
+
+    found = match(text)
+    assert found and (found[0].entry.id, found[0].backend) == first, [(m.entry.id, m.backend) for m in found]
+
+
+@pytest.mark.xfail(strict=True, reason="ex145's integrated Intel GPU as XPU evidence: a display iGPU beside torch's CUDA device "
+                   "('torch.cuda.is_available() is True, cuda:0') outweighs no NVIDIA evidence ([nvidia_evidence] lacks torch's own "
+                   "CUDA words, which ROCm prints too): flash-attn's missing CUDA_HOME is read as a platform without CUDA")
+def test_igpu_beside_a_cuda_device_is_no_xpu_machine():
+    from attn_doctor.explain import match
+
+    text = ("pip install flash-attn fails. Display: Intel UHD Graphics 770 (the monitor is plugged into the motherboard). "
+            "torch.cuda.is_available() is True, cuda:0 is found.\n\n"
+            "      raise OSError('CUDA_HOME environment variable is not set. Please set it to your CUDA install root.')\n"
+            "  OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.\n")
+    found = match(text)
+    assert found and found[0].entry.id == "nvcc.none", [(m.entry.id, m.backend) for m in found]
+
+
+@pytest.mark.xfail(strict=True, reason="shell_exports: a command bash runs in a subshell of its own (a pipeline's part, one sent to "
+                   "the background with &) exports nothing to the script's later commands, and `env -i` clears the program's "
+                   "environment; shell.parse keeps their exports (as s25start's text regex did)")
+@pytest.mark.parametrize("text", ["export A=1 | cat\npython t.py", "export A=1 &\npython t.py", "export A=1\nenv -i python t.py"])
+def test_left_exports_bash_does_not_hand_on(text):
+    from attn_doctor.configs import shell
+
+    cmd = next(c for c in shell.parse(text, "run.sh").commands if c.script == "t.py")
+    assert "A" not in cmd.exported
