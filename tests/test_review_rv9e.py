@@ -64,4 +64,4 @@ def test_the_absent_notice_table_stands_for_one_title_rule_and_one_specializatio
         assert "<MODULE>" not in when.pattern
         assert when.search(f"No module '{module}'. Proceeding without it.")
         assert not any(when.search(f"No module '{other}'. Proceeding without it.") for other in NOTICE if other != module)
-        assert r.specialize[("app.attention-libraries-absent", backend)] == ((to, None, None),)
+        assert r.specialize[("app.attention-libraries-absent", backend)] == ((to, None, None, None),)

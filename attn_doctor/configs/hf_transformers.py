@@ -605,6 +605,13 @@ def _python_settings(doc: dict) -> dict:
             # trainer.py:409 `@deprecate_kwarg("tokenizer", new_name="processing_class", version="5.0.0")`; 5.0.0
             # trainer.py:382-401 takes no tokenizer and no **kwargs): the script runs under transformers 4
             out["transformers_4"] = f"{name}(tokenizer=...)"
+        if name in ("set_default_dtype", "set_default_tensor_type") and owner in ("", "torch") and \
+                not (n.args and re.fullmatch(r"(?:torch\.)?(?:float32|float|FloatTensor|cuda\.FloatTensor)",
+                                             ast.unparse(n.args[0]))):
+            # `torch.set_default_dtype(torch.bfloat16)`: transformers 4 builds a model loaded with no dtype in torch's
+            # default dtype, not float32 (4.57.1 modeling_utils.py _get_dtype's else branch: `default_dtype =
+            # torch.get_default_dtype()`), so the load default is no longer float32 (rev25)
+            out["default_dtype_set"] = ast.unparse(n)
         if not (name in PY_ARGS or name in TRL_TRAINERS or name in MODEL_BUILDERS and (
                 owner.startswith("AutoModel") or owner.endswith(("ForCausalLM", "Model", "ForConditionalGeneration"))
                 or _TASK_HEAD.search(owner))):
@@ -727,7 +734,7 @@ def _python_settings(doc: dict) -> dict:
 
 _ATTN_ARGS = ("attn_implementation", "_attn_implementation")
 # what _python_settings notes about the script, beside the settings it reads: marks, not settings (no evidence)
-_MARKS = {"args_unseen", "load_default", "load_float32_checkpoint", "transformers_4"}
+_MARKS = {"args_unseen", "load_default", "load_float32_checkpoint", "transformers_4", "default_dtype_set"}
 # The encoder / early decoder families whose checkpoints were published in float32, before half-precision checkpoints
 # (BERT, DistilBERT, RoBERTa, XLM-R, ALBERT, ELECTRA, DeBERTa, GPT-2 / DistilGPT2, T5): their config.json names no
 # dtype, or float32, and transformers 5's dtype="auto" falls back to the first floating weight's dtype, float32 (5.0.0
@@ -1534,7 +1541,8 @@ _BOUND = re.compile(r"(===|==|>=|<=|~=|!=|\^|<|>|=)\s*v?(\d+)(?:\.(\d+))?")
 def transformers_load_default(doc: dict, s: dict) -> str | None:
     """What `from_pretrained` loads a model in when the script names no dtype, by the transformers release the run
     can be seen to use: "float32" before 5.0 (transformers 4.57.1 modeling_utils.py:4628-4629 pops dtype / torch_dtype
-    with None, and _get_dtype's else branch, :1287-1291, keeps torch's default float32 "for BC"), "auto" from 5.0 (5.0.0
+    with None, and _get_dtype's else branch, :1287-1291, keeps torch.get_default_dtype(), float32 "for BC" unless the
+    script sets another: read() then says nothing, s["default_dtype_set"]), "auto" from 5.0 (5.0.0
     modeling_utils.py:3934-3935, 5.24.0 :4186-4187 `if dtype is None: dtype = "auto"`: the checkpoint's config.json
     dtype, which this file does not show), None when the release is not known. The release is known from what the file
     installs itself (pip install, PEP 723 inline metadata), else the repository's own pin of transformers (_pins), or
@@ -1872,6 +1880,7 @@ def read(doc: dict) -> dict:
         # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
         dtype = "bfloat16"
     if dtype is None and s.get("load_default") and not s.get("amp_unknown") and not s.get("args_unseen") and \
+            not s.get("default_dtype_set") and \
             (not _trl_config(doc) or s.get("bf16") is False) and \
             (s.get("load_float32_checkpoint") or transformers_load_default(doc, s) == "float32"):
         # the model loaded with no dtype and no autocast (TrainingArguments' bf16 / fp16 default False; a TRL config

@@ -566,7 +566,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 pre = "\n".join([f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str)] +
                                 [f"{k}=(" + " ".join(shlex.quote(w) for w in v) + ")" for k, v in env.items()
                                  if isinstance(v, list) and k != "@" and re.match(r"^[A-Za-z_]\w*$", k)]) + "\n"
-                within = exports.inner(pre)
+                within = exports.inner(pre, function=True)
                 inner = parse(pre + body, name, _depth + 1, _funcs=funcs, _exports=within)
                 exports.take(within)  # (a function runs in the script's own shell: what it exports stays exported)
                 commands.extend(c for c in inner.commands)

@@ -19,22 +19,28 @@ _DECLARING = ("export", "local", "declare", "typeset", "readonly")
 class Exports:
     """The names the script has exported so far and whether allexport is on. preamble: the lines of a script text
     that only write out its caller's variables (shell._preamble, a called function's), whose assignments are the
-    caller's and are not marked again under allexport."""
+    caller's and are not marked again under allexport. function: the text is a called function's body, whose
+    `local` / `declare` / `typeset` variables (without -g) are its own (local: their names)."""
 
-    __slots__ = ("names", "allexport", "preamble")
+    __slots__ = ("names", "allexport", "preamble", "function", "local")
 
-    def __init__(self, names=(), allexport: bool = False, preamble: int = 0):
+    def __init__(self, names=(), allexport: bool = False, preamble: int = 0, function: bool = False):
         self.names, self.allexport, self.preamble = set(names), allexport, preamble
+        self.function, self.local = function, set()
 
-    def inner(self, preamble_text: str, child: bool = False) -> Exports:
-        """The state a script text run from here starts with (a called function's body, a sourced file; child: a new
-        shell, a `bash -c` string or a job's script, which inherits the exported variables but not `set -a`), after
-        preamble_text, the caller's variables written out."""
-        return Exports(self.names, self.allexport and not child, preamble_text.count("\n"))
+    def inner(self, preamble_text: str, child: bool = False, function: bool = False) -> Exports:
+        """The state a script text run from here starts with (a called function's body, function; a sourced file;
+        child: a new shell, a `bash -c` string or a job's script, which inherits the exported variables but not `set
+        -a`), after preamble_text, the caller's variables written out."""
+        return Exports(self.names, self.allexport and not child, preamble_text.count("\n"), function)
 
     def take(self, inner: Exports) -> None:
-        """What a text run in this same shell (a called function, a sourced file) exported is this script's from here."""
-        self.names, self.allexport = set(inner.names), inner.allexport
+        """What a text run in this same shell (a called function, a sourced file) exported is this script's from here;
+        a function's own variables go when it returns, their export with them (bash(1), the declare builtin: "When
+        used in a function, declare makes each name local, as with the local command, unless the -g option is
+        supplied"): `f() { local -x A=1; }; f; python t.py` hands t.py no A (rev25)."""
+        self.names = (inner.names - inner.local) | (self.names & inner.local)
+        self.allexport = inner.allexport
 
     def mark(self, name: str) -> None:
         self.names.add(name)
@@ -57,6 +63,9 @@ class Exports:
             else:
                 on = any("x" in f[1:] for f in flags if f[0] == "-")
                 off = any("x" in f[1:] for f in flags if f[0] == "+")
+            if head in ("local", "declare", "typeset") and self.function and \
+                    not any("g" in f[1:] for f in flags if f[0] == "-"):
+                self.local.update(names)  # (the function's own: take() drops them when it returns)
             if head != "export" and not on and not off and self.allexport and line > self.preamble:
                 on = any(_assignment(w) for w in rest)  # (`declare NAME=v` while allexport is on)
             for n in names:

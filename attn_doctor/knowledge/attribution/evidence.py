@@ -20,13 +20,16 @@ from .search import _nearest_for
 def specialized(entry: Entry, backend: str | None, evidence: str, lines: list[str] = (), line: int = 0) -> str | None:
     """The id of the backend's own entry that says this backend-neutral match better, once its backend is known
     ([[specialize]] in attribution.toml), else None. A row's `when` reads the match's evidence, its `near` the lines within
-    WINDOW of 1-based `line` and the title (helper ex127: words beside the match that say which variant of the cause it is)."""
+    WINDOW of 1-based `line` and the title (helper ex127: words beside the match that say which variant of the cause it is),
+    its `unless` the same lines (a hit there leaves the row out)."""
     if backend is None:
         return None
-    for to, when, near in rules().specialize.get((entry.id, backend), ()):
+    for to, when, near, unless in rules().specialize.get((entry.id, backend), ()):
         if when is not None and not when.search(evidence):
             continue
         if near is not None and not any(near.search(lines[j]) for j in _near(lines, line)):
+            continue
+        if unless is not None and any(unless.search(lines[j]) for j in _near(lines, line)):
             continue
         return to
     return None

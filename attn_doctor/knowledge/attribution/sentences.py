@@ -86,6 +86,15 @@ BACK_TO_IT = re.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|i
                         r"can['’]?t|cannot|only|except|unless|if|when|on|with|for|in|under|(?:the|its|my|our)[ \t]+(?:\w+[ \t]+)?"
                         r"(?:install\w*|build\w*|wheels?|kernels?|imports?|compil\w*|backward|forward|pass|package|module|extension|"
                         r"version|op|ops|operator|attention)\b)|^(?:它|这|這|该|該|其|报错|失败|崩溃|出错|但它)", re.IGNORECASE)
+# rev25: nor a sentence whose subject is the run's output, said corrupt in the ways a broken attention kernel corrupts it (black,
+# noise, NaN, garbled: attn.wrong-output's and attn.nan-output's symptoms): the output is what the praised backend computes
+# ("SageAttention is much faster, thanks! However the output video is completely black", "xformers is great. The output is NaN
+# after the first step"); another part's failure ("the VAE decode step produces a corrupted frame", "the output video is saved
+# with the wrong frame rate") keeps its own subject
+OUTPUT_WRONG = re.compile(r"^(?:(?:the|its|my|our|all|every|each)[ \t]+)?(?:\w+[ \t]+)?(?:outputs?|results?|images?|videos?|frames?|"
+                          r"pictures?|generations?|samples?|loss|logits|gradients?|predictions?|tokens?)\b[^.!?。！？]{0,80}?"
+                          r"\b(?:black|nan|nans|inf|noise|noisy|garbage|garbled|gibberish|nonsense|artifacts?|artefacts?|blank|"
+                          r"corrupt\w*|static|all[ \t]+zeros?|zeros)\b", re.IGNORECASE)
 # a backend named as left out ("Without sageattention everything works", "Без sageattention всё работает", "不用 xformers 就正常"):
 # the sentence praises the run without it, so it is the failing one
 LEFT_OUT = re.compile(r"\b(?:without|w/o|except|ohne|sans|sin|sem|без|кроме)\b[^.!?。！？]{0,30}$|(?:不用|不开|不加|去掉|关掉|关闭|禁用|没有|沒有)[^。！？]{0,10}$",
@@ -113,8 +122,9 @@ def _praised_removed(line: str) -> str:
                 return line
             praised.append((a, z))
         elif s.strip():
-            if BACK_TO_IT.search(CONNECTIVE.sub("", s.strip())):
-                return line  # "It crashes on V100", "I rebuilt the wheel and ...": the praised backend may be the subject still
+            said = CONNECTIVE.sub("", s.strip())
+            if BACK_TO_IT.search(said) or OUTPUT_WRONG.search(said):
+                return line  # "It crashes on V100", "I rebuilt the wheel and ...", "The output is black": the praised backend's still
             own_subject = True
     if not praised or not own_subject:
         return line
@@ -184,11 +194,15 @@ CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flas
 # vllm/model_executor/models/qwen3_vl.py, qwen2_5_vl.py, keye.py: `if self.attn_backend != _Backend.FLASH_ATTN and
 # check_upstream_fa_availability(...)`, vllm/attention/layer.py check_upstream_fa_availability), so the backend still called is
 # what runs and fails; the selector's value names none (an app's own flag, HunyuanVideo-1.5's SAGE_ATTN, keeps its reading:
-# round 8 labels the selected backend there)
+# round 8 labels the selected backend there). Only where what is still called is a backend by name, as frameworks.toml's
+# app.backend-selection-ignored pattern reads it (rev25: "VLLM_ATTENTION_BACKEND=FLASHINFER and the engine still uses too much
+# memory, then crashes ... in flashinfer" says nothing of another backend called: the selector stays, the engine's context)
 ENGINE_SELECTOR_STILL = re.compile(
     r"(?:\b(?:VLLM_ATTENTION_BACKEND|VLLM_ATTN_BACKEND|SGLANG_ATTENTION_BACKEND)\b|(?<![\w-])--(?:attention-backend|attn-backend|mm-attention-backend)\b)"
     r"[ \t]*[=:]?[ \t]*[\"'`]?[\w.-]*[\"'`]?(?=[^\n]{0,200}?(?:\bstill\b[ \t]+(?:\w+[ \t]+)?(?:calls?|uses?|using|imports?|loads?|runs?|goes[ \t]+through)\b"
-    r"|(?:还是|仍然|依然|仍旧|依旧|还在)[ \t]*(?:会|在)?[ \t]*(?:调用|使用|用|加载|导入|走)))", re.IGNORECASE)
+    r"|(?:还是|仍然|依然|仍旧|依旧|还在)[ \t]*(?:会|在)?[ \t]*(?:调用|使用|用|加载|导入|走))"
+    r"[ \t]*(?:the[ \t]+)?[`'\"]?(?:flash[-_ ]?att(?:n|ention)|FA[234]\b|xformers|sage[-_ ]?att(?:n|ention)|sageattention|sdpa|flex[-_ ]?att))",
+    re.IGNORECASE)
 
 # the same text asks how to switch to the backend it selected ("请问如何切换xformers吖？", "how do I switch to xformers?"): the
 # backend wanted, not the one that fails; blanked only where the rest of the line still names a backend

@@ -44,7 +44,8 @@ class _Rules:
     announcements: tuple[re.Pattern, ...]  # a program's lines saying what it selected: not evidence searching down
     selected_after: tuple[frozenset[str], re.Pattern | None]  # (ids, words) after which a sentence names the selection
     files: tuple[tuple[str, re.Pattern], ...] = ()  # (backend, pattern): the seven backends' hub repos and files only
-    specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None], ...]] = field(default_factory=dict)  # [[specialize]]
+    specialize: dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None, re.Pattern | None], ...]] = \
+        field(default_factory=dict)  # [[specialize]]
     setup: tuple[re.Pattern, ...] = ()  # lines that set up the run (a command line, a variable, an install, an import)
     inventory: tuple[re.Pattern, ...] = ()  # lines that list what is installed: no evidence of what failed
     # [optional_probe]: (ids, lines that mark a library's optional import probe, how many lines above a match they stand)
@@ -153,15 +154,19 @@ def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool, re
                                                             re.compile(x["unless"], re.MULTILINE) if x.get("unless") else None))
 
 
-def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None], ...]]:
-    """[[specialize]] as (entry, backend) -> ((to, when, near), ...); a row whose `entry` or `backend` is a list stands for one
-    row each."""
+def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None,
+                                                                     re.Pattern | None], ...]]:
+    """[[specialize]] as (entry, backend) -> ((to, when, near, unless), ...); a row whose `entry` or `backend` is a list stands
+    for one row each. `unless`, where a row has it, is searched where `near` is (the lines within WINDOW of the match and the
+    title), and a hit there leaves the row out (as [[evidence_backend]]'s unless)."""
     def each(v):
         return [v] if isinstance(v, str) else v
+
+    def rx(x, key):
+        return re.compile(x[key]) if x.get(key) else None
     table = [dict(x, entry=e, backend=b) for x in table for e in each(x["entry"]) for b in each(x["backend"])]
     return _grouped(table, lambda x: (x["entry"], x["backend"]),
-                    lambda x: (x["to"], re.compile(x["when"]) if x.get("when") else None,
-                               re.compile(x["near"]) if x.get("near") else None))
+                    lambda x: (x["to"], rx(x, "when"), rx(x, "near"), rx(x, "unless")))
 
 
 def _with_absent_notice(data: dict) -> tuple[list[dict], list[dict]]:
