@@ -563,9 +563,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                         body = re.sub(r"\$\{?" + str(k) + r"\}?(?![\d:])", lambda _m, w=w: shlex.quote(w), body)
                 # (the script's arrays too: a function that appends to one, `CMD+=("$flag_name")` of round 54m's
                 # skywong14 add_bool_flag, leaves the whole array global, not its own append alone)
-                pre = "\n".join([f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str)] +
-                                [f"{k}=(" + " ".join(shlex.quote(w) for w in v) + ")" for k, v in env.items()
-                                 if isinstance(v, list) and k != "@" and re.match(r"^[A-Za-z_]\w*$", k)]) + "\n"
+                pre = _preamble(env, arrays=True)
                 within = exports.inner(pre, function=True)
                 inner = parse(pre + body, name, _depth + 1, _funcs=funcs, _exports=within)
                 exports.take(within)  # (a function runs in the script's own shell: what it exports stays exported)
@@ -613,7 +611,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     for fname, body in funcs.items():
         if fname not in called and fname not in (_funcs or {}) and _depth < 2:
             # called some way not read here ("$1" dispatch ...): as written (a function of the caller's is the caller's)
-            pre = "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str)) + "\n"
+            pre = _preamble(env)
             commands.extend(parse(pre + body, name, _depth + 1, _exports=exports.inner(pre)).commands)
     env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe, called, printed)
@@ -1099,9 +1097,14 @@ def _in_container(w: list[str]) -> tuple[str, list[str]] | None:
 COMMAND_OPTIONS = ("--command", "--wrap", "--cmd")
 
 
-def _preamble(env: dict) -> str:
-    """The script's string variables as assignments, for a script text it runs (a here-document, a `bash -c` string)."""
-    return "\n".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str) and k != _DELAYED) + "\n"
+def _preamble(env: dict, arrays: bool = False) -> str:
+    """The script's string variables as assignments, for a script text it runs (a here-document, a `bash -c` string, a
+    function's body); arrays: its arrays too (`NAME=(...)`, after the strings), for a function, which shares them."""
+    lines = [f"{k}={shlex.quote(v)}" for k, v in env.items() if isinstance(v, str) and k != _DELAYED]
+    if arrays:
+        lines += [f"{k}=(" + " ".join(shlex.quote(w) for w in v) + ")" for k, v in env.items()
+                  if isinstance(v, list) and k != "@" and re.match(r"^[A-Za-z_]\w*$", k)]
+    return "\n".join(lines) + "\n"
 
 
 def _shows_only(line: str, dialect: str) -> bool:
