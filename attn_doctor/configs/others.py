@@ -1156,7 +1156,7 @@ def recognise(doc: dict) -> tuple[str, Score] | None:
 # Files that are no training configuration at all, told by their own layout, so the refusal can say what they are.
 # the calls that load a model (transformers' / diffusers' from_pretrained, from_config, from_single_file; the
 # quantization libraries' from_quantized) or run one (generate): a module whose values are these runs at import
-_MODEL_RUNS = re.compile(r"^(from_pretrained|from_config|from_single_file|from_quantized|generate)$")
+_MODEL_RUNS = frozenset({"from_pretrained", "from_config", "from_single_file", "from_quantized", "generate"})
 
 
 def _settings_module(doc: dict) -> bool:
@@ -1177,7 +1177,7 @@ def _settings_module(doc: dict) -> bool:
     assigns = 0
     for n in t.body:
         if isinstance(n, (ast.Assign, ast.AnnAssign)):
-            if n.value is not None and any(isinstance(c, ast.Call) and _MODEL_RUNS.search(_call_name(c) or "")
+            if n.value is not None and any(isinstance(c, ast.Call) and _call_name(c) in _MODEL_RUNS
                                            for c in ast.walk(n.value)):
                 return False
             assigns += 1
