@@ -33,8 +33,8 @@ ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b ro
 # helper ex104, session 17; round 105m since helper ex108, session 18; round 109m since helper ex112, session 19; round 113m since
 # helper ex117, session 20; round 118m since helper ex121, session 21; round 122m since helper ex128, session 22; round 129m since
 # helper ex135, session 23; round 136m since helper ex141, session 24; round 142m since helper ex145, session 25)
-# round 148m: ex146m's blind set of session 25, measure-only
-MEASURE_ONLY: tuple[str, ...] = ("round148m",)
+# round 148m: ex146m's blind set of session 25, measure-only; round 154m: ex151m's blind set of session 26, measure-only
+MEASURE_ONLY: tuple[str, ...] = ("round148m", "round154m")
 
 
 def measure(rounds: list[str], tree: str) -> dict[str, list]:

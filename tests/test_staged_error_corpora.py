@@ -752,6 +752,11 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # Blackwell / SageAttention thread was used, held out or claimed; never explained by its gatherer: see
     # fixtures/errors/round148m/README.md
     Staged("round148m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex146m, session 25)
+    # round 154m (ex151m, session 26): a blind set from trackers the earlier rounds barely drew on (model, 3D, video, speech,
+    # robotics and serving repos that call flash-attn / xformers / SDPA; wheel and build threads; DGX Spark, Jetson, GH200),
+    # 29 texts and 15 unrelated logs (fewer than 35: nearly every FA4 / FA3 / Blackwell / SageAttention / FlexAttention thread
+    # was used, held out or claimed); never explained by its gatherer: see fixtures/errors/round154m/README.md
+    Staged("round154m", 29, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex151m, session 26)
 )
 
 _EVERY = _every_source()
