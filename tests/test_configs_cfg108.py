@@ -8,8 +8,9 @@ script (configs._read_through) when the claim rests on TRL's example name alone,
 trainer, and its own argparse takes every option the launch gives it. A TRL-style script here (TrlParser) and a
 launch whose options the script does not declare read as before.
 
-Every variant below is written here (none is a file of a round); the first two fail without the change (checked
-against the session's start code: required [] and dtype None, the YAML read as TRL's fields).
+Every variant below is written here (none is a file of a round); all but the option-the-script-does-not-take guard
+fail without the change (checked against the session's start code: required [] and dtype None, the YAML read as TRL's
+fields; a dpo.py given a JSON refused; the TrlParser script's hand-over not named).
 """
 
 from __future__ import annotations
@@ -130,3 +131,32 @@ def test_option_the_script_does_not_take_reads_as_before(tmp_path):
         """)
     got = configs.load(str(job))
     assert got["detected"]["evidence"][0] == "sft.py: trl command"
+
+
+def test_trl_style_script_here_reads_its_config_as_trl_fields(tmp_path):
+    """A TRL-style sft.py that is here (TrlParser over SFTConfig / ModelConfig) is read through too: its `--config`
+    YAML is the parser's defaults (configs._script_argv), the same reading as the YAML read as TRL's fields."""
+    script = """
+        from trl import ModelConfig, ScriptArguments, SFTConfig, SFTTrainer, TrlParser
+        def main(script_args, training_args, model_args):
+            training_args.model_init_kwargs = dict(attn_implementation=model_args.attn_implementation,
+                                                   dtype=model_args.dtype)
+            SFTTrainer(model=model_args.model_name_or_path, args=training_args).train()
+        if __name__ == "__main__":
+            parser = TrlParser((ScriptArguments, SFTConfig, ModelConfig))
+            main(*parser.parse_args_and_config())
+        """
+    job = _repo(tmp_path, "sft.py", script, "recipe.yaml", textwrap.dedent("""\
+        model_name_or_path: org/lm-1b
+        attn_implementation: flash_attention_2
+        dtype: bfloat16
+        dataset_name: org/chat
+        bf16: true
+        output_dir: out
+        """), """\
+        #!/bin/bash
+        accelerate launch src/sft.py --config configs/recipe.yaml
+        """)
+    got = configs.load(str(job))
+    assert (got["trainer"], got["required"], got["dtype"]) == ("transformers", ["fa2"], "bfloat16")
+    assert got["detected"]["evidence"][0].startswith("job.sh runs sft.py with options")
