@@ -180,11 +180,21 @@ def test_left_dressed_failures_still_read(text, backend):
     "Ошибка: Add sageattention support for RTX 2080",
     '{"status": "ok", "message": "sageattention fails on RTX 2080"}',
     '{"status": "failed", "error": "sageattention"}',
+    "运行时报错：如何在wan2.2里开启sageattention？",  # a question, a plan's tag: a sentence of its own, not the lead's fragment
+    "运行时报错：[Plan] SageAttention 支持",
 ])
 def test_dress_without_the_writers_failure_still_names_none(text):
     from attn_doctor.explain import match
 
     assert match(text) == [], [(m.entry.id, m.backend) for m in match(text)]
+
+
+# a sentence of the writer's own after the lead says its failure in its own words: the lead is cut, the sentence's reading stands
+def test_a_sentence_after_a_native_lead_keeps_its_own_reading():
+    from attn_doctor.explain import match
+
+    found = match("エラーが出ます：xformers を使うと RTX 4090 で黒い画像しか出ません。")
+    assert found and (found[0].entry.id, found[0].backend) == ("prose.numbers", "xformers"), [(m.entry.id, m.backend) for m in found]
 
 
 # ex145's integrated Intel GPU as XPU evidence: a display iGPU beside torch's CUDA device ('torch.cuda.is_available() is True, cuda:0')

@@ -231,16 +231,29 @@ _NATIVE_ERROR_LEAD = re.compile(
                 "(?:Ошибка|ошибка)")).encode()
     + rb"(?: \xd0\xbf\xd1\x80\xd0\xb8(?: (?:[\xd0\xd1][\x80-\xbf])+){1,2})?"  # `Ошибка при запуске:` (a Cyrillic word or two after `при`)
     + rb")[ \t]*(?::|\xef\xbc\x9a)[ \t]*(?=[^\s])")
-# a word of the lead's own scripts (Cyrillic, kana and CJK ideographs, Hangul; not CJK punctuation, U+3000-303F) after the
-# lead: the writer goes on in their own language ("运行报错：flash_attn 在 V100 上", "Ошибка: sageattention на RTX 2080"), so
-# the lead's error word is theirs, said of what follows, and stays (review rev25: cut, such a line named no failure). A lead
-# over words of another script (an English title, an exception's line) is the dress ex149 cut.
+# A lead whose rest is a fragment in the lead's own scripts stays: the writer goes on in their own language and the lead's error
+# word is the only predicate of what follows ("运行报错：flash_attn 在 V100 上", "Ошибка: sageattention на RTX 2080": the backend and
+# where it failed; review rev25: cut, such a line named no failure). A fragment: a word of those scripts (_NATIVE_WORD: Cyrillic,
+# kana and CJK ideographs, Hangul; not CJK punctuation, U+3000-303F), at most _FRAGMENT_CHARS characters, no sentence end or
+# question (a sentence of its own says its failure in its own words: "SageAttention を使うと RTX 5090 で黒い画像しか出ません。"),
+# no tag before it ("[Plan] ...", "[Usage]: ..."), no topic noun after it ("...的flash_attn问题": a title naming its subject).
+# A lead over words of another script (an English title, an exception's line) is the dress ex149 cut.
 _NATIVE_WORD = re.compile(rb"[\xd0-\xd3][\x80-\xbf]|\xe3[\x81-\xbf][\x80-\xbf]|[\xe4-\xe9\xea-\xed][\x80-\xbf]{2}")
+_NOT_FRAGMENT = re.compile(r"[.!?。！？]|吗|呢|如何|怎么|怎样|是否|ですか|ますか|까|\bли\b|\A\s*[\[【]|(?:问题|問題|疑问|求助|咨询)\s*\Z")
+_FRAGMENT_CHARS = 40
+
+
+def _writers_fragment(rest: bytes) -> bool:
+    """Is `rest` (a line after a native error lead) a fragment of the writer's own that the lead's error word is said of?"""
+    if not _NATIVE_WORD.search(rest):
+        return False
+    text = rest.decode("utf-8", "replace").strip()
+    return len(text) <= _FRAGMENT_CHARS and not _NOT_FRAGMENT.search(text)
 
 
 def _native_error_leads(data: bytes) -> bytes:
     """`data` with the lead of each line that opens with an error word of another script and a colon cut (see
-    _NATIVE_ERROR_LEAD), where the rest of its line holds no word of the lead's scripts (_NATIVE_WORD); line numbers stay.
+    _NATIVE_ERROR_LEAD), unless the rest of its line is the writer's fragment (_writers_fragment); line numbers stay.
     Each error word is found with bytes.find."""
     cuts = set()
     for word in _NATIVE_ERROR_WORDS:
@@ -250,7 +263,7 @@ def _native_error_leads(data: bytes) -> bytes:
             if at - start <= 90 and data[start] >= 0x80 and (m := _NATIVE_ERROR_LEAD.match(data, start)) is not None \
                     and m.end() > at:
                 end = data.find(b"\n", m.end())
-                if not _NATIVE_WORD.search(data, m.end(), len(data) if end < 0 else end):
+                if not _writers_fragment(data[m.end():len(data) if end < 0 else end]):
                     cuts.add((start, m.end()))
             at = data.find(word, at + len(word))
     return _without_spans(data, cuts)
