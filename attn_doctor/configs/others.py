@@ -1636,6 +1636,32 @@ def wandb_run_record(doc: dict) -> str | None:
             "started with")
 
 
+# The kohya_ss GUI's own settings file (bmaltais/kohya_ss@45088f0 `config example.toml`, copied to config.toml;
+# kohya_gui/class_gui_config.py:14-38 KohyaSSGUIConfig loads it, and the GUI's tabs read `model.models_dir`
+# (class_source_model.py:59), `server.allowed_paths` (class_gui_config.py:85-89), ... as the values their fields start
+# from): keys no training script takes, each the GUI's own (the folders its pickers open, how it runs the scripts),
+# in its sections or at the top level as the first version had them (6386a720, 2024-03-16: models_dir, config_dir)
+GUI_SETTINGS_KEYS = {("settings", "use_shell"), ("server", "allowed_paths"), ("model", "models_dir"),
+                     ("configuration", "config_dir")}
+
+
+def gui_settings(doc: dict) -> str | None:
+    """What to say of the kohya_ss GUI's own config.toml (GUI_SETTINGS_KEYS: two of them, in their sections or at the
+    top level), or None. Its [model] / [folders] / [basic] / [advanced] values (save_model_as, train_data_dir,
+    mixed_precision, xformers) are sd-scripts' names, but no run is started from this file: the GUI fills its fields
+    from it, and a run is what the GUI then saves (its JSON) or prints (the accelerate launch line)."""
+    if doc["fmt"] != "toml":
+        return None
+    d = _sections(doc["data"])
+    found = [f"{sec}.{key}" if key in _dict(d, sec) else key for sec, key in sorted(GUI_SETTINGS_KEYS)
+             if key in _dict(d, sec) or key in d]
+    if len(found) < 2:
+        return None
+    return (f"the kohya_ss GUI's own settings (its config.toml: {', '.join(found)}: the values its fields start from), "
+            "not a trainer config: give attn-doctor the config the GUI saves for a run (its JSON) or the command it "
+            "prints")
+
+
 def dataset_config(doc: dict) -> str | None:
     """What to say of a dataset config, or None when the file is not one."""
     if doc["fmt"] not in ("toml", "json"):

@@ -1,0 +1,109 @@
+"""Helper cfg106 (session 26, issue 24): round 103m's misses read after its measurement (fixtures/configs/round103m/
+README.md, "Read after its measurement"), each mechanism with variants of our own, none of them a file of the set."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_doctor import configs
+from configs_corpus import read, refusal
+
+# 1. A command echoed by cmd.exe (round 103m: SSD-1B#6's `G:\DEV>accelerate launch ...`, FluxGym's train.bat echoed
+# as `(env) C:\ai_tools_fg>accelerate launch ...`): cmd's default prompt ($P$G) ends at `>` with no space.
+# 2. A log's head before the line it echoes (FluxGym's LogsViewRunner: `[2025-02-18 18:14:48] [INFO] `).
+# 3. A bash prompt of the working folder only (litgpt#477's `/home/jupyter/Satya/lit-gpt# python finetune/lora.py`).
+# Variants of our own: other trainers' scripts, options, precisions, folders and log formats.
+_DIFFUSERS = ("accelerate launch train_text_to_image_lora.py --pretrained_model_name_or_path=runwayml/sd-v1-5 "
+              "--train_data_dir=pics --mixed_precision={mp} --enable_xformers_memory_efficient_attention\n")
+_SD_SCRIPTS = ("accelerate launch --num_cpu_threads_per_process 1 sd-scripts/sdxl_train_network.py "
+               "--pretrained_model_name_or_path \"E:\\models\\sdxl.safetensors\" --network_module networks.lora "
+               "--mixed_precision {mp} --sdpa --output_dir \"E:\\out\"\n")
+_LITGPT = "python finetune/full.py --checkpoint_dir checkpoints/tiiuae/falcon-7b --precision {mp}\n"
+
+
+@pytest.mark.parametrize("head", ["C:\\Users\\kim\\diffusers\\examples\\text_to_image>", "D:\\>",
+                                  "(venv) E:\\sd\\diffusers>", "C:\\work> "])
+@pytest.mark.parametrize("mp, dtype", [("fp16", "float16"), ("bf16", "bfloat16")])
+def test_a_windows_prompt_before_a_pasted_command_is_taken_off(tmp_path, head, mp, dtype):
+    assert read(tmp_path, "cmd.txt", head + _DIFFUSERS.format(mp=mp)) == ("diffusers", ["xformers"], dtype, "none")
+
+
+@pytest.mark.parametrize("log", ["[2026-03-01 09:12:44] [INFO] ", "[2026-03-01 09:12:44] [DEBUG] ",
+                                 "2026-03-01 09:12:44,512 - INFO - ", "2026-03-01T09:12:44.512Z ",
+                                 "2026-03-01 09:12:44 DEBUG "])
+@pytest.mark.parametrize("prompt", ["", "(fluxgym) F:\\pinokio\\api\\fluxgym.git>", "$ "])
+@pytest.mark.parametrize("mp, dtype", [("fp16", "float16"), ("bf16", "bfloat16")])
+def test_a_logs_head_before_a_command_it_echoes_is_taken_off(tmp_path, log, prompt, mp, dtype):
+    text = (f"{log}Running F:\\pinokio\\api\\fluxgym.git\\outputs\\me\\train.bat\n{log}\n"
+            f"{log}{prompt}{_SD_SCRIPTS.format(mp=mp)}")
+    assert read(tmp_path, "log.txt", text) == ("sd-scripts", ["sdpa"], dtype, "none")
+
+
+@pytest.mark.parametrize("prompt", ["/root/lit-gpt# ", "~/src/lit-gpt$ ", "(lit) /workspace/lit-gpt$ "])
+@pytest.mark.parametrize("mp, dtype", [("16-true", "float16"), ("32-true", "float32")])
+def test_a_prompt_of_the_working_folder_only_is_taken_off(tmp_path, prompt, mp, dtype):
+    assert read(tmp_path, "cmd.txt", prompt + _LITGPT.format(mp=mp)) == ("litgpt", [], dtype, "none")
+
+
+@pytest.mark.parametrize("line", ["C:\\venv\\Scripts\\python.exe train.py --fp16 >log.txt",
+                                  "D:\\tools\\accelerate.exe launch x.py>out.txt", "/usr/bin/python3 train.py",
+                                  "~/bin/run.sh --x 1"])
+def test_a_command_is_not_taken_for_a_prompt(line):
+    """A cmd prompt is a folder with no blank before its `>` (with a blank, or after a program's name, the `>`
+    redirects the command's output); a bash prompt ends in `$` or `#` and a blank: a path that runs is left whole."""
+    assert configs.without_prompts(line + "\n") == line + "\n"
+
+
+# 4. The kohya_ss GUI's own settings file (round 103m: kohya_ss#1248's config.toml, a copy of `config example.toml`):
+# the values its fields start from, in sd-scripts' names, but no run starts from it: refused, as it is in both of its
+# forms (sections since 5878bd61, top-level keys in the first, 6386a720).
+_GUI_SECTIONS = """# my settings
+[settings]
+use_shell = true
+
+[server]
+allowed_paths = ["/mnt/data"]
+
+[model]
+models_dir = "/mnt/models"
+output_name = "my lora"
+train_data_dir = "/mnt/data/img"
+save_model_as = "safetensors"
+save_precision = "fp16"
+
+[folders]
+output_dir = "/mnt/out"
+logging_dir = "/mnt/logs"
+
+[configuration]
+config_dir = "/mnt/presets"
+
+[accelerate_launch]
+mixed_precision = "bf16"
+num_cpu_threads_per_process = 4
+
+[advanced]
+xformers = "sdpa"
+"""
+_GUI_FLAT = """models_dir = "D:/models"
+train_data_dir = "D:/data"
+output_dir = "D:/outputs"
+reg_data_dir = "D:/data/reg"
+logging_dir = "D:/logs"
+config_dir = "D:/presets"
+"""
+
+
+@pytest.mark.parametrize("text", [_GUI_SECTIONS, _GUI_FLAT, _GUI_SECTIONS.replace("[server]\nallowed_paths = "
+                                                                                  "[\"/mnt/data\"]\n", "")])
+def test_the_kohya_ss_guis_own_settings_are_refused(tmp_path, text):
+    msg = refusal(tmp_path, "config.toml", text)
+    assert "kohya_ss GUI's own settings" in msg and "not a trainer config" in msg
+
+
+def test_an_sd_scripts_toml_with_one_such_key_is_still_read(tmp_path):
+    """One GUI key beside sd-scripts' own settings (a user's --config_file that also names a models_dir) is read as
+    sd-scripts reads it: two of them are needed."""
+    text = ('models_dir = "/m"\npretrained_model_name_or_path = "/m/sd15.safetensors"\nnetwork_module = "networks.lora"'
+            '\nmixed_precision = "fp16"\nxformers = true\nsave_model_as = "safetensors"\n')
+    assert read(tmp_path, "train.toml", text)[:3] == ("sd-scripts", ["xformers"], "float16")
