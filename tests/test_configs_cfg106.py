@@ -98,7 +98,7 @@ config_dir = "D:/presets"
                                                                                   "[\"/mnt/data\"]\n", "")])
 def test_the_kohya_ss_guis_own_settings_are_refused(tmp_path, text):
     msg = refusal(tmp_path, "config.toml", text)
-    assert "kohya_ss GUI's own settings" in msg and "not a trainer config" in msg
+    assert "settings file of the kohya_ss GUI" in msg and "not a trainer config" in msg
 
 
 def test_an_sd_scripts_toml_with_one_such_key_is_still_read(tmp_path):
@@ -107,3 +107,18 @@ def test_an_sd_scripts_toml_with_one_such_key_is_still_read(tmp_path):
     text = ('models_dir = "/m"\npretrained_model_name_or_path = "/m/sd15.safetensors"\nnetwork_module = "networks.lora"'
             '\nmixed_precision = "fp16"\nxformers = true\nsave_model_as = "safetensors"\n')
     assert read(tmp_path, "train.toml", text)[:3] == ("sd-scripts", ["xformers"], "float16")
+
+
+# 5. A launcher's or an engine's settings (round 103m: two accelerate configs and two DeepSpeed configs pasted in
+# LLaMA-Factory's, sd-scripts' and DeepSpeed's trackers, labelled "not a trainer config"): refused saying what they are
+# and that they are no trainer's config (not "which attn-doctor does not read yet": no trainer reader is missing).
+@pytest.mark.parametrize("name, text, kind", [
+    ("default_config.yaml", "compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nmixed_precision: fp16\n"
+                            "num_processes: 4\nfsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n", "an accelerate config"),
+    ("ds_z2.json", '{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}, '
+                   '"bf16": {"enabled": "auto"}}', "a DeepSpeed config"),
+    ("zero3.json", '{"train_batch_size": 64, "gradient_accumulation_steps": 8, "optimizer": {"type": "AdamW"}, '
+                   '"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}', "a DeepSpeed config")])
+def test_a_launchers_or_engines_settings_are_no_trainer_config(tmp_path, name, text, kind):
+    msg = refusal(tmp_path, name, text)
+    assert f"looks like {kind}" in msg and "not a trainer config" in msg and "does not read yet" not in msg

@@ -1044,6 +1044,11 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         raise UsageError(f"{where} is {saved}, not a trainer config{also} (attn-doctor reads {supported()})")
     if other and other[1].own_points >= STRONG and other[1].own_points >= best.own_points:
         title, osc = other
+        if title in others.RUN_SETTINGS:
+            # a launcher's or an engine's settings, which any trainer's run may be given: no trainer's config to read
+            raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}): {others.RUN_SETTINGS[title]}, not "
+                             f"a trainer config: give attn-doctor the training config or launch line it is used with "
+                             f"(attn-doctor reads {supported()})")
         raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
                          f"yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
     if not claimed:

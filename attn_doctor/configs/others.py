@@ -1106,6 +1106,11 @@ def fish_speech(doc: dict) -> Score:
     return s
 
 
+# The recognised files that set up how a run is launched or executed, for whatever trainer it runs: what they are
+# (DeepSpeed's config: deepspeed/runtime/config.py DeepSpeedConfig, the file a trainer's --deepspeed names; accelerate's:
+# accelerate/commands/config/config_args.py, the file `accelerate launch --config_file` reads)
+RUN_SETTINGS = {"a DeepSpeed config": "DeepSpeed's engine settings (the JSON a trainer's --deepspeed names)",
+                "an accelerate config": "accelerate launch's settings (the YAML its --config_file names)"}
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl), ("detectron2", detectron2),
@@ -1657,9 +1662,9 @@ def gui_settings(doc: dict) -> str | None:
              if key in _dict(d, sec) or key in d]
     if len(found) < 2:
         return None
-    return (f"the kohya_ss GUI's own settings (its config.toml: {', '.join(found)}: the values its fields start from), "
-            "not a trainer config: give attn-doctor the config the GUI saves for a run (its JSON) or the command it "
-            "prints")
+    return (f"a settings file of the kohya_ss GUI itself (its config.toml: {', '.join(found)}: the values its fields "
+            "start from), not a trainer config: give attn-doctor the config the GUI saves for a run (its JSON) or the "
+            "command it prints")
 
 
 def dataset_config(doc: dict) -> str | None:
