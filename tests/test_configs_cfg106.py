@@ -122,3 +122,13 @@ def test_an_sd_scripts_toml_with_one_such_key_is_still_read(tmp_path):
 def test_a_launchers_or_engines_settings_are_no_trainer_config(tmp_path, name, text, kind):
     msg = refusal(tmp_path, name, text)
     assert f"looks like {kind}" in msg and "not a trainer config" in msg and "does not read yet" not in msg
+
+
+# 6. A script named where no line runs it (round 103m: llama#642's "Unable to run torchrun ... llama_finetuning.py ...",
+# the command inside a sentence): still refused, naming the script.
+@pytest.mark.parametrize("text, script", [
+    ("I cannot run deepspeed --num_gpus 2 finetune_llama.py --bf16 --output_dir out on my machine\n", "finetune_llama.py"),
+    ("When I start python my_sft.py --fp16 it fails with OOM\n", "my_sft.py")])
+def test_a_script_named_in_a_sentence_is_named_in_the_refusal(tmp_path, text, script):
+    msg = refusal(tmp_path, "issue.txt", text)
+    assert "not a trainer config" in msg and f"names {script} on no line that runs it" in msg

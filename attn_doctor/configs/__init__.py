@@ -1214,6 +1214,12 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             gui = TRAINER_GUIS.get(os.path.basename(ran))
             what += ("; " if shell else ": ") + f"it runs {ran}, " + (f"{gui}, where the training settings are chosen, not a training run"
                                              if gui else "which is none of the trainers' training scripts")
+        elif doc["fmt"] == "text" and not shell and not any(c.script or c.module for c in doc["commands"]):
+            # a text whose lines run no script but name one (round 103m: llama#642's "Unable to run torchrun ...
+            # llama_finetuning.py ...", the command inside a sentence): named, so the user sees what the refusal is about
+            named = list(dict.fromkeys(n for n in doc.get("scripts") or [] if re.fullmatch(r"\w[\w.-]*\.py", n)))
+            if named:
+                what += f": it names {', '.join(named[:3])} on no line that runs it"
         raise UsageError(f"{where} is {what} (it reads {supported()})")
     run = _script_run(doc)
     if run and best.own and all(os.path.basename(str(e)) == os.path.basename(run) for e in best.own):
