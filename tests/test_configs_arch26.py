@@ -1,0 +1,29 @@
+"""arch26 (session 26): the configs readers ask the shell layer what a program gets in its environment
+(shell.Command.environment, configs/shell_exports.py) rather than every variable the script set (Command.env): bash
+hands a program only the variables exported before it and those assigned in front of it (bash(1), ENVIRONMENT)."""
+
+from __future__ import annotations
+
+import pytest
+
+from configs_corpus import read
+
+FLUX = ("accelerate launch --mixed_precision bf16 train_dreambooth_flux.py --pretrained_model_name_or_path=m "
+        "--instance_data_dir=dog --output_dir=out --instance_prompt=p\n")
+T2I = "python train_text_to_image.py --pretrained_model_name_or_path=m --train_data_dir=d --output_dir=out\n"
+
+
+@pytest.mark.parametrize("text, required, dtype", [
+    # DIFFUSERS_ATTN_BACKEND: dispatch_attention_fn's default, read from the training process's environment
+    ("export DIFFUSERS_ATTN_BACKEND=flex\n" + FLUX, ["flex"], "bfloat16"),
+    ("DIFFUSERS_ATTN_BACKEND=flex " + FLUX, ["flex"], "bfloat16"),
+    ("set -a\nDIFFUSERS_ATTN_BACKEND=flex\n" + FLUX, ["flex"], "bfloat16"),
+    ("DIFFUSERS_ATTN_BACKEND=flex\n" + FLUX, [], "bfloat16"),  # the shell's own variable (read as flex before)
+    ("DIFFUSERS_ATTN_BACKEND=flex; " + FLUX, [], "bfloat16"),  # (read as flex before)
+    # ACCELERATE_MIXED_PRECISION: Accelerator(mixed_precision=None)'s fallback when the example runs without accelerate
+    ("export ACCELERATE_MIXED_PRECISION=bf16\n" + T2I, [], "bfloat16"),
+    ("ACCELERATE_MIXED_PRECISION=bf16 " + T2I, [], "bfloat16"),
+    ("ACCELERATE_MIXED_PRECISION=bf16\n" + T2I, [], "float32"),  # never exported: mixed precision "no" (bf16 before)
+])
+def test_diffusers_reads_the_variables_its_training_process_gets(tmp_path, text, required, dtype):
+    assert read(tmp_path, "run.sh", "#!/bin/bash\n" + text) == ("diffusers", required, dtype, "none")
