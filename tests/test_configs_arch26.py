@@ -27,3 +27,22 @@ T2I = "python train_text_to_image.py --pretrained_model_name_or_path=m --train_d
 ])
 def test_diffusers_reads_the_variables_its_training_process_gets(tmp_path, text, required, dtype):
     assert read(tmp_path, "run.sh", "#!/bin/bash\n" + text) == ("diffusers", required, dtype, "none")
+
+
+ST_CONFIG = ('{"model_type": "lora", "model_family": "flux", "pretrained_model_name_or_path": "black-forest-labs/FLUX.1-dev",'
+             ' "mixed_precision": "bf16", "attention_mechanism": "%s", "output_dir": "out", "train_batch_size": 1}')
+
+
+@pytest.mark.parametrize("launch, required", [
+    ("export ENV=wan\ncd SimpleTuner\nbash train.sh\n", ["fa3"]),
+    ("cd SimpleTuner\nENV=wan bash train.sh\n", ["fa3"]),
+    ("cd SimpleTuner\nENV=wan\nbash train.sh\n", ["sage"]),  # the shell's own ENV (config/wan/ before)
+])
+def test_simpletuner_train_sh_gets_only_the_environment_exported_to_it(tmp_path, launch, required):
+    """SimpleTuner's train.sh runs in a shell of its own, which takes the environment name (ENV, SIMPLETUNER_ENV) from
+    what is exported to it: with none, train.py loads config/config.json (configs/simpletuner.py _train_sh)."""
+    from configs_corpus import put
+
+    put(tmp_path, "SimpleTuner/config/wan/config.json", ST_CONFIG % "flash-attn-3")
+    put(tmp_path, "SimpleTuner/config/config.json", ST_CONFIG % "sageattention")
+    assert read(tmp_path, "go.sh", "#!/bin/bash\n" + launch) == ("simpletuner", required, "bfloat16", "none")
