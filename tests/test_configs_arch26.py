@@ -46,3 +46,22 @@ def test_simpletuner_train_sh_gets_only_the_environment_exported_to_it(tmp_path,
     put(tmp_path, "SimpleTuner/config/wan/config.json", ST_CONFIG % "flash-attn-3")
     put(tmp_path, "SimpleTuner/config/config.json", ST_CONFIG % "sageattention")
     assert read(tmp_path, "go.sh", "#!/bin/bash\n" + launch) == ("simpletuner", required, "bfloat16", "none")
+
+
+def test_a_transformers_script_is_read_once_per_reading(tmp_path, monkeypatch):
+    """hf_transformers._python_settings keeps its reading on the doc: scoring and the chosen reader's read() asked the
+    same script of the same launch twice (346 of 717 asks over the configs snapshot). A launch that hands the script
+    other options or variables after scoring (configs._read_through) is read again: tests/test_configs_arch25.py."""
+    from configs_corpus import put
+
+    from attn_doctor import configs
+    from attn_doctor.configs import hf_transformers
+
+    calls = []
+    real = hf_transformers._script_settings
+    monkeypatch.setattr(hf_transformers, "_script_settings", lambda doc: calls.append(doc["path"]) or real(doc))
+    path = put(tmp_path, "train.py", "import torch\nfrom transformers import AutoModelForCausalLM\n"
+               'model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.bfloat16, '
+               'attn_implementation="sdpa")\n')
+    assert configs.load(str(path))["required"] == ["sdpa"]
+    assert calls == [str(path)]
