@@ -65,3 +65,61 @@ def test_a_transformers_script_is_read_once_per_reading(tmp_path, monkeypatch):
                'attn_implementation="sdpa")\n')
     assert configs.load(str(path))["required"] == ["sdpa"]
     assert calls == [str(path)]
+
+
+@pytest.mark.parametrize("text, exported", [
+    # bash(1), Pipelines: "Each command in a multi-command pipeline ... is executed in its own subshell"
+    ("export A=1 | cat\npython t.py", False),
+    ("export A=1 |& cat\npython t.py", False),
+    ("export A=1 | python t.py", False),
+    ("export A=1; python t.py | tee log", True),  # (exported before the pipeline: its parts inherit it)
+    ("A=1 python t.py | tee log", True),
+    # Lists: "If a command is terminated by the control operator &, the shell executes the command asynchronously in a
+    # subshell"; the whole and-or list before the & is that command
+    ("export A=1 &\npython t.py", False),
+    ("export A=1 && python t.py &", True),
+    ("python t.py & export A=1", False),
+    # Compound Commands: "( list ) ... list is executed in a subshell environment"; `{ list; }` in the shell itself
+    ("( export A=1 )\npython t.py", False),
+    ("(export A=1)\npython t.py", False),
+    ("(export A=1; python t.py)", True),
+    ("(\n  export A=1\n)\npython t.py", False),
+    ("(\n  export A=1\n  python t.py\n)", True),
+    ("{ export A=1; }\npython t.py", True),
+    ("export A=1 && python t.py", True),
+    # a child shell gets its command's environment, prefixes included, and hands nothing back
+    ("bash -c 'export A=1'\npython t.py", False),
+    ("A=1 bash -c 'python t.py'", True),
+    ("export A=1\nenv -i bash -c 'python t.py'", False),
+    # env(1): -i (or a lone -) starts the program with an empty environment, -u NAME takes NAME out
+    ("export A=1\nenv -i python t.py", False),
+    ("export A=1\nenv - python t.py", False),
+    ("env -i A=1 python t.py", True),
+    ("A=1 env -i python t.py", False),
+    ("export A=1\nenv -u A python t.py", False),
+    ("export A=1\nenv --unset=A python t.py", False),
+])
+def test_what_runs_in_a_subshell_or_a_cleared_environment_hands_on(text, exported):
+    from attn_doctor.configs import shell
+
+    cmd = next(c for c in shell.parse("#!/bin/bash\n" + text, "run.sh").commands if c.script == "t.py")
+    assert ("A" in cmd.exported) is exported
+
+
+@pytest.mark.parametrize("line, commands", [
+    ("(cd x && python t.py) | tee log", [(["cd", "x"], 2), (["python", "t.py"], 2), (["tee", "log"], 1)]),  # (was `(cd`,
+    # `t.py)`)
+    ("python t.py |& tee log", [(["python", "t.py"], 1), (["tee", "log"], 1)]),  # (was one command, `|&` a word)
+    ("env -u A python t.py", [(["env", "-u", "A", "python", "t.py"], 0)]),
+    # a test's parentheses, a function's, an array's and a case pattern's open no subshell
+    ('[[ "$a" == 1 && ("$b" == 2) ]] && python t.py', [(["[[", "$a", "==", "1"], 0), (["($b", "==", "2)", "]]"], 0),
+                                                       (["python", "t.py"], 0)]),
+    ("f() {", [(["f()", "{"], 0)]),
+    ("A=(x y)", [(["A=(x", "y)"], 0)]),
+    ("sdpa) ATTN=1 ;;", [(["sdpa)", "ATTN=1"], 0)]),
+])
+def test_a_subshell_s_parentheses_are_no_words(line, commands):
+    """shell_words.commands_of: each simple command's words and how many subshells deep bash runs it."""
+    from attn_doctor.configs.shell_words import commands_of
+
+    assert [(words, len(path)) for words, path in commands_of(line, "posix")] == commands
