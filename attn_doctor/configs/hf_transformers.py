@@ -209,6 +209,10 @@ def dtype_from(s: dict) -> str | None:
     return None
 
 
+# What _settings notes beside a script's settings for read() (not settings: the evidence does not name them)
+_NOTES = {"by_gpu", "amp_other"}
+
+
 def _open_by_gpu(out: dict, arg: str, node, consts: dict) -> None:
     """A bf16 / fp16 (or a model's dtype) the script leaves open here: the GPU's answer to a bf16 probe
     (pyscript.gpu_decides: `bf16=torch.cuda.is_bf16_supported()`) kept in out["by_gpu"] for read() to say what each GPU
@@ -1776,7 +1780,7 @@ def _score(doc: dict) -> "Score":
             return sc
         s = {k: v for k, v in _python_settings(doc).items() if k not in _MARKS}
         if s:
-            sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
+            sc.add("transformers / TRL script (" + ", ".join(sorted(set(s) - _NOTES)[:3]) + ")")
         else:
             # a model loaded, or a trainer configured, with transformers' defaults is transformers' run all the same:
             # `AutoModelForCausalLM.from_pretrained(path)` with no attn_implementation gets transformers' default
