@@ -47,7 +47,7 @@ AFTER = """
     model = AutoModelForCausalLM.from_pretrained("org/model", attn_implementation="flash_attention_2")
     args = TrainingArguments(output_dir="out")
     args.bf16 = torch.cuda.is_bf16_supported()
-    args.fp16 = not args.bf16 if False else not torch.cuda.is_bf16_supported()
+    args.fp16 = not torch.cuda.is_bf16_supported()
     Trainer(model=model, args=args).train()
 """
 # no autocast where the probe answers False: the weights' float32 (prepare_model_for_kbit_training), which FA2 refuses
