@@ -10,13 +10,14 @@ from __future__ import annotations
 from . import __version__, advice
 from .checks import Context, run
 from .checks.backends import statuses
-from .checks.trainer import gate_required
+from .checks.trainer import gate_required, resolve_dtype
 from .model import EXIT_FINDINGS, EXIT_OK, Report, sort_findings
 from .selection import keep
 
 
 def evaluate(facts: dict, ctx: Context, options: dict | None = None) -> Report:
     gate_required(facts, ctx)  # a config's backend its trainer turns off on these GPUs is not required
+    resolve_dtype(facts, ctx)  # a dtype the script leaves to the GPU: what each GPU here makes it
     ctx.backends = statuses(facts, ctx)
     every = sort_findings(run(facts, ctx))
     findings = [f for f in every if keep(f.id, ctx.select, ctx.ignore)]

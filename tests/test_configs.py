@@ -706,3 +706,31 @@ def test_ms_swift_packing_without_flash_attention_is_refused_by_swift(tmp_path):
     ok = configs.load(str(write(tmp_path, "ok.sh", "swift sft --model m --packing true --attn_impl flash_attn\n")))
     assert ok["required"] == ["fa2"] and ok["swift_packing"] == []
 
+
+
+_GPU_DTYPE_SCRIPT = """import torch
+from transformers import AutoModelForCausalLM
+from trl import SFTConfig, SFTTrainer
+model = AutoModelForCausalLM.from_pretrained("org/m", attn_implementation="sdpa")
+args = SFTConfig(output_dir="o", bf16=torch.cuda.is_bf16_supported(including_emulation=False),
+                 fp16=not torch.cuda.is_bf16_supported(including_emulation=False))
+SFTTrainer(model=model, args=args).train()
+"""
+
+
+@pytest.mark.parametrize("caps, probe, eid", [
+    ([], "including_emulation=False", "config.dtype-by-gpu-unresolved"),
+    ([(9, 0)], "including_emulation=False", "config.dtype-by-gpu"),
+    ([(7, 5), (8, 0)], "including_emulation=False", "config.dtype-by-gpu-differs"),
+    ([(7, 5)], "", "config.dtype-by-gpu-emulated"),  # torch's default counts emulated bfloat16 (saved facts: torch 2.13)
+])
+def test_gpu_decided_dtype_fires(tmp_path, caps, probe, eid):
+    """A TRL script that leaves bf16 / fp16 to the GPU's bf16 probe, on FAKE GPUs (none; an H100; a T4 beside an A100;
+    a T4); tests/test_configs_cfg110.py has more."""
+    p = tmp_path / "sft.py"
+    p.write_text(_GPU_DTYPE_SCRIPT.replace("including_emulation=False", probe))
+    facts = with_gpu(saved_facts(), "FAKE", caps[0]) if caps else saved_facts()
+    for i, cap in enumerate(caps[1:], 1):
+        facts["driver"]["gpus"].append({"index": i, "name": "FAKE", "capability": list(cap), "memory_mib": 81559})
+    _, report = run(p, facts)
+    assert eid in config_ids(report)

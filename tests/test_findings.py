@@ -1366,6 +1366,45 @@ def torchtune_packed_on_a_v100():
     return f
 
 
+# a TRL script that leaves bf16 / fp16 to the GPU's bf16 probe (checks/trainer.py _dtype_by_gpu resolves it with the GPUs)
+_GPU_DECIDES = ("import torch\nfrom transformers import AutoModelForCausalLM\nfrom trl import SFTConfig, SFTTrainer\n"
+                "model = AutoModelForCausalLM.from_pretrained('org/m', attn_implementation='sdpa')\n"
+                "args = SFTConfig(output_dir='o', bf16=torch.cuda.is_bf16_supported({arg}), "
+                "fp16=not torch.cuda.is_bf16_supported({arg}))\nSFTTrainer(model=model, args=args).train()\n")
+
+
+@scenario("config.dtype-by-gpu", "info", **inline_config("hf_transformers", "sft.py", _GPU_DECIDES.format(arg="")))
+def gpu_decided_dtype_on_an_h200():
+    """A TRL script with bf16=torch.cuda.is_bf16_supported() on the H200 (sm90): bfloat16 there."""
+    return ff.gpu_box()
+
+
+@scenario("config.dtype-by-gpu-unresolved", "info",
+          **inline_config("hf_transformers", "sft.py", _GPU_DECIDES.format(arg="")))
+def gpu_decided_dtype_without_a_gpu():
+    """The same script checked on the CPU machine: no GPU to resolve it with."""
+    return ff.cpu_box()
+
+
+@scenario("config.dtype-by-gpu-emulated", "warning",
+          **inline_config("hf_transformers", "sft.py", _GPU_DECIDES.format(arg="")))
+def gpu_decided_dtype_on_a_t4():
+    """The same script on a Tesla T4 (sm75) with torch 2.11: torch's probe counts emulated bfloat16 there."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("Tesla T4", (7, 5))])
+    return f
+
+
+@scenario("config.dtype-by-gpu-differs", "warning",
+          **inline_config("hf_transformers", "sft.py", _GPU_DECIDES.format(arg="including_emulation=False")))
+def gpu_decided_dtype_on_a_mixed_node():
+    """The probe without emulation on a node of a Tesla T4 (sm75) and an A100 (sm80): float16 on one, bfloat16 on the
+    other."""
+    f = ff.gpu_box()
+    ff.set_gpus(f, [("Tesla T4", (7, 5)), ("NVIDIA A100-SXM4-80GB", (8, 0))])
+    return f
+
+
 @scenario("config.unknown-key", "error",
           **inline_config("llamafactory", "sft.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
                           "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nflash_atn: fa2\n"))

@@ -133,6 +133,7 @@ def trainer_rules(facts: dict, ctx: Context):
                           backend_title=spec.title, dtypes=" / ".join(spec.dtypes), dtype=dtype,
                           trainer=cfg.get("trainer_title"), why=cfg.get("attention_dtype_why") or "read from the config",
                           fix=fixes.get("attention_dtype") or "# run with mixed precision bf16")
+    yield from _dtype_by_gpu(facts, cfg, attn)
     for a in off_here(facts, cfg):
         g = min(view.gpus(facts), key=lambda g: tuple(g.get("capability") or (99, 0)))
         yield finding("config.backend-off-on-gpu", trainer=cfg.get("trainer_title"), name=a["name"], setting=a["setting"],
@@ -185,6 +186,96 @@ TORCH_COMPILE_MODES = ("default", "lite", "reduce-overhead", "max-autotune", "ma
 UNKNOWN_IDS = {"sd-scripts": "config.sdscripts-unknown-option", "axolotl": "config.axolotl-unknown-attn",
                "transformers": "config.transformers-unknown-attn", "llama-factory": "config.llamafactory-unknown-attn",
                "onetrainer": "config.onetrainer-unknown-attn"}
+
+
+def gpu_dtype(by_gpu: dict, cap, torch_version: str | None) -> tuple[str | None, bool]:
+    """(the dtype a run whose reading has `dtype_by_gpu` computes in on a GPU of this compute capability, whether its
+    bfloat16 is emulated there). The probes: Unsloth's is_bfloat16_supported() and torch.cuda.is_bf16_supported(
+    including_emulation=False) are capability >= 8.0; torch.cuda.is_bf16_supported() itself answers True below it too
+    from torch 2.3 (configs.hf_transformers.by_gpu_reading says where), and before that capability >= 8.0 as well."""
+    if tuple(cap) >= (8, 0):
+        return by_gpu["bfloat16_gpu"], False
+    have = view.version(torch_version)
+    if by_gpu.get("emulated") and (have is None or have >= view.version("2.3")):
+        return by_gpu["bfloat16_gpu"], by_gpu["bfloat16_gpu"] == "bfloat16"
+    return by_gpu["other_gpu"], False
+
+
+def _pinned(dtype: str, by_gpu: dict) -> str:
+    """The setting that fixes the run's dtype, for the file the probe is in: the trainer's bf16 / fp16 switches, or an
+    Unsloth loader's dtype where that is all the script leaves to the GPU."""
+    keys = {s.split("=", 1)[0] for s in by_gpu.get("settings") or []}
+    if keys <= {"dtype", "torch_dtype"}:
+        return f"dtype=torch.{dtype}"
+    return {"bfloat16": "bf16=True, fp16=False", "float16": "bf16=False, fp16=True"}.get(dtype, "bf16=True, fp16=False")
+
+
+def dtype_here(facts: dict, cfg: dict | None) -> list[dict] | None:
+    """What a dtype the script leaves to the GPU (a reading's `dtype_by_gpu`) is on each GPU of this machine:
+    [{gpu, capability, dtype, emulated}] (dtype None: the weights', not known from the file); [] where no GPU is seen
+    (not resolved here); None for a reading without one."""
+    by_gpu = (cfg or {}).get("dtype_by_gpu")
+    if not by_gpu:
+        return None
+    torch_version = view.torch(facts)["version"]
+    out = []
+    for g in view.gpus(facts):
+        if g.get("capability"):
+            dtype, emulated = gpu_dtype(by_gpu, g["capability"], torch_version)
+            out.append({"gpu": g.get("name") or "GPU", "capability": cap_str(g["capability"]), "dtype": dtype,
+                        "emulated": emulated})
+    return out
+
+
+def resolve_dtype(facts: dict, ctx: Context) -> None:
+    """The config then says what each GPU here runs (`dtype_here`: the report and --json print it)."""
+    here = dtype_here(facts, ctx.config)
+    if here is not None:
+        ctx.config = {**ctx.config, "dtype_here": here}
+
+
+def _dtype_by_gpu(facts: dict, cfg: dict, attn: list[dict]):
+    """A dtype the script leaves to the GPU (a reading's `dtype_by_gpu`), resolved with the GPUs of this machine: what
+    each runs, whether the chosen backend takes it, and where the answer is bfloat16 by emulation."""
+    by_gpu = cfg.get("dtype_by_gpu")
+    if not by_gpu:
+        return
+    settings = ", ".join(by_gpu.get("settings") or []) or "the script's dtype"
+    probes = ", ".join(by_gpu.get("probes") or [])
+    other = by_gpu.get("other_gpu") or "the weights' dtype (not known from the file)"
+    file = cfg.get("path") or "the script"
+    here = dtype_here(facts, cfg)
+    if not here:
+        yield finding("config.dtype-by-gpu-unresolved", settings=settings, probes=probes, yes=by_gpu["bfloat16_gpu"],
+                      other=other, fix=f"{_pinned('bfloat16', by_gpu)}   # in {file}: instead of {settings}, on a "
+                      "GPU of compute capability 8.0 or later; bf16=False, fp16=True on an older one")
+        return
+    runs: dict = {}
+    for g in here:
+        runs.setdefault((g["dtype"], g["emulated"]), []).append(g)
+    for (dtype, emulated), group in runs.items():
+        where = ", ".join(f"{g['gpu']} ({g['capability']})" for g in group)
+        shown = dtype or other
+        yield finding("config.dtype-by-gpu", settings=settings, probes=probes, dtype=shown, gpus=where,
+                      severity="info" if len(runs) == 1 else "warning")
+        if emulated:
+            yield finding("config.dtype-by-gpu-emulated", settings=settings, gpus=where,
+                          fix=f"bf16=False, fp16=True   # in {file}: instead of {settings}; or ask "
+                              "torch.cuda.is_bf16_supported(including_emulation=False)")
+        for a in attn if dtype else []:
+            spec = SPECS.get(a["backend"])
+            if a["kind"] == "local" and spec is not None and dtype not in spec.dtypes:
+                yield finding("config.attention-dtype-unsupported", setting=a["setting"], backend=a["backend"],
+                              backend_title=spec.title, dtypes=" / ".join(spec.dtypes), dtype=dtype,
+                              trainer=cfg.get("trainer_title"), why=f"{settings} on {where}",
+                              fix=f"{_pinned('float16', by_gpu)}   # in {file}: instead of {settings}; "
+                                  "float16 is what this GPU computes fast")
+    if len(runs) > 1:
+        yield finding("config.dtype-by-gpu-differs", settings=settings,
+                      answers="; ".join(f"{d or other} on " + ", ".join(g["capability"] for g in grp)
+                                        for (d, _e), grp in runs.items()),
+                      fix=f"{_pinned('float16', by_gpu)}   # in {file}: one dtype on every GPU of the node "
+                          "(or run on GPUs of one kind)")
 
 
 def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):

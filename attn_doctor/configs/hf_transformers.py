@@ -209,6 +209,26 @@ def dtype_from(s: dict) -> str | None:
     return None
 
 
+# What _settings notes beside a script's settings for read() (not settings: the evidence does not name them)
+_NOTES = {"by_gpu", "amp_other"}
+
+
+def _open_by_gpu(out: dict, arg: str, node, consts: dict) -> None:
+    """A bf16 / fp16 (or a model's dtype) the script leaves open here: the GPU's answer to a bf16 probe
+    (pyscript.gpu_decides: `bf16=torch.cuda.is_bf16_supported()`) kept in out["by_gpu"] for read() to say what each GPU
+    runs; a bf16 / fp16 open for any other reason (a spread of a file not here, a method's value) is amp_other, and then
+    no GPU's answer is the run's whole story."""
+    from .pyscript import gpu_decides
+
+    got = gpu_decides(node, consts)
+    if got is not None:
+        out.setdefault("by_gpu", {})[arg] = got
+    elif arg in ("bf16", "fp16"):
+        out["amp_other"] = True
+    if arg in ("bf16", "fp16"):
+        out["amp_unknown"] = True
+
+
 def compile_of(s: dict, setting: str = "torch_compile") -> dict:
     on = s.get("torch_compile") in (True, "true", "True") or bool(s.get("torch_compile_mode")) or bool(s.get("torch_compile_backend"))
     mode = s.get("torch_compile_mode") if isinstance(s.get("torch_compile_mode"), str) else None
@@ -667,13 +687,14 @@ def _script_settings(doc: dict) -> dict:
                 _FLOAT32_CLASSES.match(owner) or isinstance(model, str) and _FLOAT32_CHECKPOINTS.search(model))
         unread = _fields_never_read(t, n) if name == "ModelConfig" else set()
         looked_up: dict = {}
+        open_nodes: dict = {}
         if name in PY_ARGS and name != "ModelConfig":
             arg_classes.add(name)
             if not any(k.arg in ("bf16", "fp16") for k in n.keywords) and \
                     any(k.arg is None and not _dict_items(k.value, consts) for k in n.keywords):
                 # `SFTConfig(**cfg["train"])` of a settings file that is not here (or a dict built at run time): the
                 # spread may set bf16 / fp16 itself, so neither TrainingArguments' nor TRL's default is the run's
-                out["amp_unknown"] = True
+                _open_by_gpu(out, "bf16", None, consts)
         # `**model_kwargs` spread into the call's own keywords (pyscript.keywords), as Python passes them
         for arg, node in keywords(n, consts):
             if arg in unread:
@@ -692,6 +713,9 @@ def _script_settings(doc: dict) -> dict:
                     out["dtype_named"] = True
                 if arg in ("bf16", "fp16") and out[arg] == "?":
                     looked_up[arg] = _switch_default(node, arg, consts)
+                    open_nodes[arg] = node
+                elif arg in ("torch_dtype", "dtype") and name in MODEL_BUILDERS and out[arg] == "?":
+                    _open_by_gpu(out, arg, node, consts)  # `dtype=torch.bfloat16 if is_bf16_supported() else ...`
                 if arg in _ATTN_ARGS and out[arg] == "?":
                     out[arg] = _attention_default(node, consts) or "?"
             elif arg == "model_init_kwargs":
@@ -713,11 +737,12 @@ def _script_settings(doc: dict) -> dict:
                 # `bf16=train_cfg.get("bf16", False)`: its file decides)
                 out.update(looked_up)
             else:
-                out["amp_unknown"] = True  # `bf16=use_bf16` set by the GPU: an autocast, which one not said
+                for arg in looked_up:  # `bf16=use_bf16` set by the GPU: an autocast, which one not said here
+                    _open_by_gpu(out, arg, open_nodes[arg], consts)
     for arg, v in [*by_method.items(), *by_function.items()]:  # (a method of a settings object's first, then a function's)
         out.setdefault(arg, v)
         if arg in ("bf16", "fp16") and v == "?":
-            out["amp_unknown"] = True
+            _open_by_gpu(out, arg, None, consts)
     if not arg_classes and not by_method and not by_function and _args_from_elsewhere(t, subclasses):
         # `Trainer(model=model, args=training_args)` of `training_args = define_training_arguments(...)`, a function of
         # the user's own package (round 75m's RandomFab train_sft.py, cfg78), or a trainer built there whole (its
@@ -737,7 +762,7 @@ def _script_settings(doc: dict) -> dict:
             if k in argv and k not in out:
                 out[k] = value(argv[k], consts)
                 if k in ("bf16", "fp16") and out[k] == "?":
-                    out["amp_unknown"] = True
+                    _open_by_gpu(out, k, argv[k], consts)
         items = _dict_items(argv["model_init_kwargs"], consts) if "model_init_kwargs" in argv else []
         if items and "model_init_kwargs" not in out:
             # a TRL config's model_init_kwargs from the TrlParser `--config` YAML (cfg83)
@@ -753,7 +778,11 @@ def _script_settings(doc: dict) -> dict:
         # A TRL config (>= 0.19) makes bf16 true itself when fp16 is not, so only bf16 is the same in every release
         if launched == "bf16" or arg_classes <= {"TrainingArguments", "Seq2SeqTrainingArguments"}:
             out[launched] = True
-    out.update(_after_loading(t, consts))
+    after = _after_loading(t, consts)
+    by_gpu = {**out.get("by_gpu", {}), **after.pop("by_gpu", {})}
+    out.update(after)
+    if by_gpu:
+        out["by_gpu"] = by_gpu
     if isinstance(out.get("torch_dtype"), str) and out["torch_dtype"].startswith("torch."):
         out["torch_dtype"] = out["torch_dtype"][6:]
     if isinstance(out.get("dtype"), str) and out["dtype"].startswith("torch."):
@@ -1327,7 +1356,7 @@ def _after_loading(t, consts: dict) -> dict:
                     if got != "?":
                         out[k.arg] = got
                     elif k.arg in ("bf16", "fp16"):
-                        out["amp_unknown"] = True
+                        _open_by_gpu(out, k.arg, k.value, consts)
         for tg in targets:
             if isinstance(tg, ast.Attribute) and tg.attr == "model_init_kwargs":
                 # `training_args.model_init_kwargs = dict(attn_implementation=model_args.attn_implementation, dtype=...)`:
@@ -1348,7 +1377,7 @@ def _after_loading(t, consts: dict) -> dict:
                 if got != "?":
                     out[tg.attr] = got
                 elif tg.attr in ("bf16", "fp16"):
-                    out["amp_unknown"] = True  # as a keyword set by the GPU (`args.bf16 = is_bf16_supported()`)
+                    _open_by_gpu(out, tg.attr, val, consts)  # as a keyword set by the GPU (`args.bf16 = is_bf16_supported()`)
             # model.config._attn_implementation = "flash_attention_2"
             if isinstance(tg, ast.Attribute) and tg.attr == "_attn_implementation" and \
                     isinstance(tg.value, ast.Attribute) and tg.value.attr == "config" and is_model(tg.value.value):
@@ -1780,7 +1809,7 @@ def _score(doc: dict) -> "Score":
             return sc
         s = {k: v for k, v in _python_settings(doc).items() if k not in _MARKS}
         if s:
-            sc.add("transformers / TRL script (" + ", ".join(sorted(s)[:3]) + ")")
+            sc.add("transformers / TRL script (" + ", ".join(sorted(set(s) - _NOTES)[:3]) + ")")
         else:
             # a model loaded, or a trainer configured, with transformers' defaults is transformers' run all the same:
             # `AutoModelForCausalLM.from_pretrained(path)` with no attn_implementation gets transformers' default
@@ -1856,6 +1885,75 @@ def _parsed_by(doc: dict, s: dict) -> dict | None:
     return parsed_by(doc)
 
 
+def _run_dtype(doc: dict, s: dict, kw: dict, model_config: bool) -> str | None:
+    """The dtype the run computes in: its autocast, else its weights' dtype, where this file says it (read() below)."""
+    truthy = (lambda v: v is True or str(v).lower() == "true")
+    dtype = dtype_from(s)
+    if dtype is None and s.get("weights_upcast") and not s.get("amp_unknown") and not s.get("args_unseen") and \
+            (not _trl_config(doc) or s.get("bf16") is False and not truthy(s.get("fp16"))):
+        # float32 weights (prepare_model_for_kbit_training) and TrainingArguments' own bf16 / fp16 default False: no
+        # autocast, the run is float32. A TRL config turns bf16 on only when it is left None (below); one given
+        # bf16=False (and no fp16) autocasts under no TRL version (round 86m's Abhay557 SFTConfig(fp16=False,
+        # bf16=False) over a 4-bit model: bitsandbytes' Linear4bit hands back its input's float32, modules.py forward)
+        dtype = "float32"
+    if s.get("bf16") is None and not truthy(s.get("fp16")) and not model_config and \
+            ("dtype" in {**kw, **s} or s.get("dtype_named") or trl_pinned_at_least(doc, (0, 19))) and \
+            not s.get("amp_unknown") and _trl_config(doc):
+        # trl/trainer/base_config.py:104-105 (huggingface/trl@f2cd577): every TRL config sets `self.bf16 = not (self.fp16)
+        # if self.bf16 is None`, so a TRL run that names neither trains under bf16 autocast (TrainingArguments' own
+        # default stays False). That is TRL >= 0.19 (32ffa1170, 2025-06-13); the `dtype` key (ModelConfig's and
+        # from_pretrained's, renamed from torch_dtype in 208e9f7df 2025-09-03) says the file is written for such a TRL,
+        # and so does the repository's own pin of TRL at 0.19 or later (trl_pinned_at_least: round 68m's Shine1i
+        # fine_tune.py, pyproject.toml `trl[vllm]>=0.25.1`; cfg71). Without either the version is unknown: TRL before
+        # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
+        dtype = "bfloat16"
+    if dtype is None and s.get("load_default") and not s.get("amp_unknown") and not s.get("args_unseen") and \
+            not s.get("default_dtype_set") and \
+            (not _trl_config(doc) or s.get("bf16") is False) and \
+            (s.get("load_float32_checkpoint") or transformers_load_default(doc, s) == "float32"):
+        # the model loaded with no dtype and no autocast (TrainingArguments' bf16 / fp16 default False; a TRL config
+        # only with bf16 given False, above) under a transformers before 5.0: its float32 default is the run's dtype.
+        # From 5.0, or where the release is not known, the load is the checkpoint's dtype: float32 for a family
+        # published in float32 (_FLOAT32_CHECKPOINTS), otherwise not known here: None
+        dtype = "float32"
+    return dtype
+
+
+def _dtype_by_gpu(doc: dict, s: dict, kw: dict, model_config: bool) -> dict | None:
+    """The run's dtype on a GPU that does bfloat16 and on one that does not, where the script leaves its bf16 / fp16 (or
+    its model's dtype) to a bf16 probe alone (_open_by_gpu): _run_dtype with each answer put in. None when anything
+    else is open too, or when both GPUs would run the same."""
+    gpu = {a: g for a, g in (s.get("by_gpu") or {}).items() if s.get(a, "?") == "?"}  # ("?" values are dropped)
+    if not gpu or s.get("amp_other"):
+        return None
+    got = {}
+    for side in ("yes", "no"):
+        put = {a: (g[side][6:] if isinstance(g[side], str) and g[side].startswith("torch.") else g[side])
+               for a, g in gpu.items()}
+        t = {k: v for k, v in s.items() if k != "amp_unknown"}
+        got[side] = _run_dtype(doc, {**t, **put}, kw, model_config)
+    if got["yes"] == got["no"]:
+        return None
+    return by_gpu_reading(got["yes"], got["no"], gpu, unsloth=bool(_UNSLOTH.search(doc.get("python") or "")))
+
+
+def by_gpu_reading(yes: str | None, no: str | None, gpu: dict, unsloth: bool = False) -> dict:
+    """A reading's `dtype_by_gpu` (checks/trainer.py resolves it with the GPUs of the machine checked): the dtype where
+    the probe answers True and where it answers False (None: not known from the file), the probes and the settings
+    as written. `emulated`: a probe is PyTorch's own torch.cuda.is_bf16_supported() with its default
+    including_emulation=True (torch/cuda/__init__.py:191-211, torch 2.13), which from torch 2.3 answers True on a GPU
+    below compute capability 8.0 too wherever a bfloat16 tensor can be made there (a T4, a V100: software-emulated
+    bfloat16; pytorch/pytorch#124996 shows 2.2.2 answering False on a V100) -- unless the script imports Unsloth, which
+    replaces it with one whose including_emulation defaults to False (unslothai/unsloth@015bdef unsloth/_gpu_init.py:
+    328-336). Unsloth's is_bfloat16_supported() is compute capability >= 8.0 (unsloth/models/_utils.py:2153-2157,
+    2860-2861)."""
+    probes = sorted({p for g in gpu.values() for p in g["probes"]})
+    emulated = not unsloth and any(p.split("(")[0].rsplit(".", 1)[-1] == "is_bf16_supported" and
+                                   "including_emulation=False" not in p for p in probes)
+    return {"bfloat16_gpu": yes, "other_gpu": no, "probes": probes, "emulated": emulated,
+            "settings": [f"{a}={g['written']}" for a, g in sorted(gpu.items())]}
+
+
 def read(doc: dict) -> dict:
     view = _command_view(doc)
     if view is not None and not _score(doc):
@@ -1889,34 +1987,8 @@ def read(doc: dict) -> dict:
     if padding_free and (name or "") not in FLASH_VARIANTS:
         traps.append({"setting": "padding_free: true" if truthy(s.get("padding_free")) else "packing: true (bfd)",
                       "attn": name or "the model's default (sdpa)"})
-    dtype = dtype_from(s)
-    if dtype is None and s.get("weights_upcast") and not s.get("amp_unknown") and not s.get("args_unseen") and \
-            (not _trl_config(doc) or s.get("bf16") is False and not truthy(s.get("fp16"))):
-        # float32 weights (prepare_model_for_kbit_training) and TrainingArguments' own bf16 / fp16 default False: no
-        # autocast, the run is float32. A TRL config turns bf16 on only when it is left None (below); one given
-        # bf16=False (and no fp16) autocasts under no TRL version (round 86m's Abhay557 SFTConfig(fp16=False,
-        # bf16=False) over a 4-bit model: bitsandbytes' Linear4bit hands back its input's float32, modules.py forward)
-        dtype = "float32"
-    if s.get("bf16") is None and not truthy(s.get("fp16")) and not model_config and \
-            ("dtype" in {**kw, **s} or s.get("dtype_named") or trl_pinned_at_least(doc, (0, 19))) and \
-            not s.get("amp_unknown") and _trl_config(doc):
-        # trl/trainer/base_config.py:104-105 (huggingface/trl@f2cd577): every TRL config sets `self.bf16 = not (self.fp16)
-        # if self.bf16 is None`, so a TRL run that names neither trains under bf16 autocast (TrainingArguments' own
-        # default stays False). That is TRL >= 0.19 (32ffa1170, 2025-06-13); the `dtype` key (ModelConfig's and
-        # from_pretrained's, renamed from torch_dtype in 208e9f7df 2025-09-03) says the file is written for such a TRL,
-        # and so does the repository's own pin of TRL at 0.19 or later (trl_pinned_at_least: round 68m's Shine1i
-        # fine_tune.py, pyproject.toml `trl[vllm]>=0.25.1`; cfg71). Without either the version is unknown: TRL before
-        # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
-        dtype = "bfloat16"
-    if dtype is None and s.get("load_default") and not s.get("amp_unknown") and not s.get("args_unseen") and \
-            not s.get("default_dtype_set") and \
-            (not _trl_config(doc) or s.get("bf16") is False) and \
-            (s.get("load_float32_checkpoint") or transformers_load_default(doc, s) == "float32"):
-        # the model loaded with no dtype and no autocast (TrainingArguments' bf16 / fp16 default False; a TRL config
-        # only with bf16 given False, above) under a transformers before 5.0: its float32 default is the run's dtype.
-        # From 5.0, or where the release is not known, the load is the checkpoint's dtype: float32 for a family
-        # published in float32 (_FLOAT32_CHECKPOINTS), otherwise not known here: None
-        dtype = "float32"
+    dtype = _run_dtype(doc, s, kw, model_config)
+    by_gpu = _dtype_by_gpu(doc, s, kw, model_config) if dtype is None else None
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
         "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],  # (python: a script read with ast)
@@ -1927,6 +1999,7 @@ def read(doc: dict) -> dict:
         "batch_size": as_int(s.get("per_device_train_batch_size")) if "per_device_train_batch_size" in s else None,
         "packing": traps,
         "sage_training": False,
+        **({"dtype_by_gpu": by_gpu} if by_gpu else {}),
         "fixes": {"packing": "attn_implementation: flash_attention_2   # or padding_free: false and packing: false",
                   "compile": "torch_compile: true", "use_default": "attn_implementation: sdpa"},
     }

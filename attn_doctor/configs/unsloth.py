@@ -135,6 +135,7 @@ def read(doc: dict) -> dict:
     t = tree(src)
     entries = []
     dtype = None
+    gpu: dict = {}  # the dtype / bf16 / fp16 the script leaves to the GPU (_open), None where something else leaves it open
     compile_on = None
     mode = None
     batch = None
@@ -156,6 +157,7 @@ def read(doc: dict) -> dict:
                 # holds where the model is loaded
                 held = assigned_before(t, node.id, at) if isinstance(node, ast.Name) else None
                 dtype = _dtype(value(held if held is not None else node, consts))
+                _open(gpu, "dtype", held if held is not None else node, consts)
             impl = value(kw["attn_implementation"], consts) if "attn_implementation" in kw else None
             # unsloth/models/loader.py:487-522 (unslothai/unsloth@015bdef): FastLanguageModel with load_in_8bit,
             # full_finetuning or a qat_scheme hands its **kwargs, attn_implementation included, to FastModel
@@ -177,6 +179,8 @@ def read(doc: dict) -> dict:
                 # here: the defaults are the precision the script is written for, as the transformers reader takes
                 # them (cfg63; cfg67: round 64m's neuraforce scripts/train.py, whose --config is required)
                 bf16, fp16 = looked_up.get("bf16", bf16), looked_up.get("fp16", fp16)
+            for k in looked_up if "?" in (bf16, fp16) else ():
+                _open(gpu, k, kw[k], consts)
             if dtype is None and bf16 is True:
                 dtype = "bfloat16"
             elif dtype is None and fp16 is True:
@@ -198,6 +202,7 @@ def read(doc: dict) -> dict:
                 b = value(kw["per_device_train_batch_size"], consts)
                 batch = as_int(b) if b != "?" else batch
         later = _set_after(t, consts)
+        gpu.update(later.pop("by_gpu", {}))
         if loaded is None and later.get("bf16") is True:
             dtype = "bfloat16"
         elif loaded is None and later.get("fp16") is True:
@@ -211,9 +216,19 @@ def read(doc: dict) -> dict:
             compile_on = later["torch_compile"]
             mode = later.get("torch_compile_mode") or mode
     fmt = "notebook" if doc["name"].endswith(".ipynb") else "python"
+    by_gpu = None
+    if t is not None and loader and dtype is None and None not in gpu.values():
+        # Unsloth's loaders take dtype=None as bfloat16 where is_bfloat16_supported() (compute capability >= 8.0), else
+        # float16 (unslothai/unsloth@015bdef unsloth/models/llama.py:2434-2435, vision.py:1068), and the trainer's bf16 /
+        # fp16 the script leaves to the same probe agree: the GPU decides between those two
+        from .hf_transformers import by_gpu_reading
+
+        gpu = gpu or {"dtype": {"probes": ["is_bfloat16_supported()"], "written": "None"}}
+        by_gpu = by_gpu_reading("bfloat16", "float16", gpu, unsloth=True)
     return {
         "trainer": "unsloth", "trainer_title": TITLE + (f" {loader}" if loader else ""), "format": fmt,
         "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
+        **({"dtype_by_gpu": by_gpu} if by_gpu else {}),
         "compile": {"enabled": compile_on, "mode": (mode or "default") if compile_on else None, "setting": "torch_compile"},
         "batch_size": batch, "packing": [],
         "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
@@ -221,6 +236,15 @@ def read(doc: dict) -> dict:
 
 
 _AFTER_KEYS = ("bf16", "fp16", "torch_compile", "torch_compile_mode", "torch_compile_backend")
+
+
+def _open(gpu: dict, key: str, node, consts: dict) -> None:
+    """Note a dtype / bf16 / fp16 the script computes: what the GPU's bf16 probe makes it (pyscript.gpu_decides), or
+    None where something else leaves it open. A value known here is not noted."""
+    from .pyscript import gpu_decides
+
+    if value(node, consts) == "?":
+        gpu[key] = gpu_decides(node, consts)
 
 
 def _set_after(t, consts: dict) -> dict:
@@ -252,6 +276,8 @@ def _set_after(t, consts: dict) -> dict:
             if isinstance(tg, ast.Attribute) and tg.attr in _AFTER_KEYS and isinstance(tg.value, ast.Name) and \
                     tg.value.id in args_names:
                 out[tg.attr] = value(val, consts)
+                if tg.attr in ("bf16", "fp16") and out[tg.attr] == "?":
+                    _open(out.setdefault("by_gpu", {}), tg.attr, val, consts)
         compiled = (isinstance(f, ast.Attribute) and ast.unparse(f) == "torch.compile" and val.args and
                     isinstance(val.args[0], ast.Name) and val.args[0].id in models) or \
             (callee == "compile" and isinstance(owner, str) and owner in models and not val.args)

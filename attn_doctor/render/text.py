@@ -264,6 +264,20 @@ def smoke_lines(facts: dict, verbose: bool = False) -> list[str]:
     return out
 
 
+def dtype_by_gpu_line(cfg: dict) -> str:
+    """The dtype a script leaves to the GPU: the rule, then what each GPU here makes it (checks.trainer.dtype_here)."""
+    g = cfg["dtype_by_gpu"]
+    line = (f"dtype: decided by the GPU: {g['bfloat16_gpu']} where {', '.join(g['probes'])}, else "
+            f"{g['other_gpu'] or 'the weights dtype (not known from the file)'}")
+    here = cfg.get("dtype_here")
+    if here == []:
+        return line + "; no GPU here to resolve it"
+    if here:
+        line += "; here: " + ", ".join(f"{h['dtype'] or 'the weights dtype'}{' (emulated)' if h['emulated'] else ''} "
+                                       f"on {h['gpu']} ({h['capability']})" for h in here)
+    return line
+
+
 def config_lines(cfg: dict | None) -> list[str]:
     if not cfg:
         return []
@@ -274,6 +288,8 @@ def config_lines(cfg: dict | None) -> list[str]:
              if cfg.get(k) not in (None, [], "")]
     if extra:
         out.append(", ".join(extra))
+    if cfg.get("dtype_by_gpu"):
+        out.append(dtype_by_gpu_line(cfg))
     if cfg.get("unread"):
         # files the launcher names that are not here to read: what they set stays unknown, never guessed
         out.append("config files not read (not here, or given by its caller): " + ", ".join(cfg["unread"]) + "; what they set is unknown")

@@ -213,10 +213,12 @@ def value(node, consts: dict):
     if isinstance(node, ast.Call) and not node.args and not node.keywords and \
             ast.unparse(node.func) in HOST_ANSWERS:
         return HOST_ANSWERS[ast.unparse(node.func)]
-    if isinstance(node, ast.Call) and not node.args and not node.keywords and \
+    if isinstance(node, ast.Call) and not node.args and \
+            all(k.arg == "including_emulation" and isinstance(k.value, ast.Constant) for k in node.keywords) and \
             ast.unparse(node.func).rsplit(".", 1)[-1] in BF16_PROBES and consts.get(PINNED_BF16) is not None:
         # `bf16 = is_bfloat16_supported()` in a function that runs on the GPU the file pins (round 28: a Modal app's
-        # @app.function(gpu="H100")): what that GPU answers
+        # @app.function(gpu="H100")): what that GPU answers (gpu_decides asks it both ways and notes the probe)
+        consts.get(PROBED, set()).add(ast.unparse(node))
         return consts[PINNED_BF16]
     if isinstance(node, ast.Call) and ast.unparse(node.func) in _ENVIRON_GETS and node.args and \
             isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
@@ -301,6 +303,25 @@ BF16_PROBES = {"is_bfloat16_supported", "is_bf16_supported"}
 PINNED_BF16 = "<the pinned GPU does bf16>"
 _GPU_BF16 = {"t4": False, "v100": False, "p100": False, "k80": False, "a10": True, "a10g": True, "a100": True, "l4": True,
              "l40": True, "l40s": True, "h100": True, "h200": True, "b200": True, "a40": True, "a6000": True}
+
+
+PROBED = "<the bf16 probes asked>"
+
+
+def gpu_decides(node, consts: dict) -> dict | None:
+    """What an expression the GPU decides is on a GPU that does bfloat16 and on one that does not, where the bf16
+    probes alone decide it (value() leaves it "?" here): `bf16=torch.cuda.is_bf16_supported()`, `fp16=not
+    is_bfloat16_supported()`, `torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16`, through the
+    names the script assigns. {"yes": value there, "no": value there, "probes": the calls, as written}; None for
+    anything else (a value known here, or one something besides the probe leaves open)."""
+    if node is None or consts.get(PINNED_BF16) is not None or value(node, consts) != "?":
+        return None
+    asked: set = set()
+    yes = value(node, {**consts, PINNED_BF16: True, PROBED: asked})
+    no = value(node, {**consts, PINNED_BF16: False, PROBED: asked})
+    if not asked or "?" in (yes, no) or yes == no:
+        return None
+    return {"yes": yes, "no": no, "probes": sorted(asked), "written": ast.unparse(node)}
 
 
 def pinned_bf16(tree) -> bool | None:
