@@ -63,3 +63,25 @@ def test_sage_dispatch_naming_a_new_arch_beside_an_old_card_stays_the_build():
 def test_gguf_in_a_pytorch_program_keeps_the_backend(text):
     got = _read(text)
     assert got and got[0][1] == "fa2", got
+
+
+# 5. ex150's "a build said to take hours" (builds.toml, build.no-ninja's words): the library named up to eight lines above, then
+# "building / compiling / installing ... more than N hours": the building of a cache, a dataset or a model (torch.compile) is no
+# source build of the library, and the fix (install ninja) would act on nothing that was slow.
+@pytest.mark.parametrize("text", [
+    "I use xformers for training.\n\nGenerating the dataset takes over 3 hours, building the cache takes more than 2 hours.",
+    "flash-attn 2.7.4 is installed.\nCompiling the model with torch.compile takes over 2 hours on the first run.",
+    "sageattention is on.\nbuilding the TensorRT engine took 3 hours",
+])
+def test_hours_spent_building_something_else_is_no_slow_build(text):
+    assert not {"build.no-ninja", "build.slow"} & {i for i, _ in _read(text)}, _read(text)
+
+
+# 6. ex150's "an import on its own line, then a crash said below it" (backends.toml, import.crashed): a prompt after the import
+# (`>>> `, IPython's `In [2]:`) shows the import returned; a crash said after it is the script's, not the import's.
+@pytest.mark.parametrize("text", [
+    ">>> import xformers\n>>> print(xformers.__version__)\n0.0.28\nThen my script segfaults in the dataloader.",
+    ">>> import flash_attn\n>>> model = build_model().cuda()\nSegmentation fault (core dumped)",
+])
+def test_import_that_returned_is_not_the_crash(text):
+    assert "import.crashed" not in [i for i, _ in _read(text)], _read(text)
