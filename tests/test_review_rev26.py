@@ -30,10 +30,13 @@ def test_old_gpu_in_another_sentence_beside_a_failure_on_a_new_one(text, backend
 
 # 2. ex152's policy A: ATTNSAID counts the backend's name, "work", "run", "use" and "support" as the failure or the question, so a
 # sentence saying it WORKS on the old card (a community fork for Turing, a report of success beside another error) was read as
-# that GPU refused: the one reading the writer contradicts.
+# that GPU refused: the one reading the writer contradicts (forks that run FlashAttention on these cards exist:
+# ai-bond/flash-attention-v100, which FearL0rd/ComfyUI-Flash-Attention_v100's README installs for V100 / T4).
 @pytest.mark.parametrize("text", [
     "Turing (T4) support for FlashAttention 2 was added in the community fork; it works for us.",
     "I run flash-attn 2 on the T4 via the Turing fork, it works well; the error is in the tokenizer.",
+    # (nor one that says it is off there: the failure it names is another library's kernel)
+    "Unsloth's Triton kernels fail on the T4 (flash attention is disabled there).",
 ])
 def test_sentence_saying_it_works_on_the_old_gpu_is_no_refusal(text):
     assert "backend.unsupported-gpu" not in [i for i, _ in _read(text)], _read(text)
