@@ -47,10 +47,10 @@ STILL_WRONG = {
         "required [] / dtype '': `--config` is required (no default), so the settings file is the launcher's to name; "
         "read alone the script has no file",
     _T + "MaxLSB__EasyTraining__jobs__sft_job.sh":
-        "required [] / dtype '': the job hands src/sft/sft.py `--config $PROJECT_DIR/configs/sft_config.yaml` with "
-        "PROJECT_DIR an absolute path under its author's home, not found here (sft.py's `train(load_config(args.config))`"
-        " handing the dict down is read since cfg89; with the file, fa2 required and the precision the GPU's bf16 / fp16 "
-        "fallback decides)",
+        "dtype '': the job hands src/sft/sft.py `--config $PROJECT_DIR/configs/sft_config.yaml` (PROJECT_DIR an absolute "
+        "path under its author's home, whose tail is the repository's); read through that script since cfg108 (no longer "
+        "as TRL's own sft.py): fa2 required, and the precision the GPU's bf16 / fp16 fallback decides (flat: the script "
+        "is not found, required [] too)",
     _T + "TFC1224__catan-rl-llm__src__catan_rl__training__train_sft.py":
         "required []: attn_implementation 'sdpa' is the default of load_model_and_tokenizer in "
         + _NOT_KEPT.format(what="src/catan_rl/training/utils.py"),
@@ -108,7 +108,7 @@ STILL_WRONG_FLAT = dict(STILL_WRONG, **{
     _T + "jang1563__BioRLHF__run_sft.sh": _BESIDE.format(what="sft_train.py"),
     _T + "KoaChang__persuasion-rl__scripts__step5_train_sft.sh": _BESIDE.format(what="src/sft/train_sft.py"),
     _T + "MaxLSB__EasyTraining__jobs__sft_job.sh":
-        _BESIDE.format(what="src/sft/sft.py (read there with required [] / dtype '', as that script is)"),
+        _BESIDE.format(what="src/sft/sft.py (read there with required fa2 / dtype '': the GPU decides its precision)"),
     _T + "SujitRoy__LFM2.5-350M-Base__scripts__run_sft.py":
         _BESIDE.format(what="configs/sft_config.yaml (bf16 true: the if / elif chain's torch.bfloat16, read since "
                             "cfg89)"),

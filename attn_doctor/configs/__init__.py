@@ -1205,6 +1205,16 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         ran = _script_beside(doc, run)
         if ran is not None and ran[0] != name:
             return _read_through(doc, path, where, run, ran)
+    if run and best.own and all(str(e) in (f"{run}: trl command", "trl command") for e in best.own):
+        # the claim rests on TRL's example name (sft.py, dpo.py, grpo.py under `--config X.yaml`, which TRL's own
+        # TrlParser takes too: hf_transformers._trl_command) while the script it runs is here, a user's own whose
+        # argparse takes every option the launch gives it (round 82m's MaxLSB sft_job.sh: `torchrun
+        # $PROJECT_DIR/src/sft/sft.py --config $CONFIG`, an sft.py that yaml.safe_loads its --config and takes
+        # model.attn_implementation / training.bf16 from it by name): the run is that script's, read with those options,
+        # not the YAML read as TRL's fields, nor a refusal naming the script (a dpo.py given a JSON: cfg108)
+        ran = _script_beside(doc, run)
+        if ran is not None and ran[0] == name and _script_argv(ran):
+            return _read_through(doc, path, where, run, ran)
     foreign = _foreign_script(doc, best)
     wrapped = _swift_entry_run(doc, path, foreign) if foreign and not handed_over else None
     if wrapped is not None:

@@ -26,6 +26,7 @@ from . import toml_data
 
 SOURCE = "accelerators.toml"  # (knowledge/, beside this module)
 CAP = 3  # hits counted per pattern: one noisy line does not outvote the rest
+CUDA_DEVICE = "cudadevice"  # the probes of torch's CUDA device words ([cuda_device]; not a platform: counted in detect)
 ABSENT = "platform-absent"  # the probe of lines that say a platform is absent (tables().absent): their words are no evidence
 
 
@@ -36,12 +37,14 @@ class Platform:
     patterns: tuple[re.Pattern, ...]
     fix: str
     outranks: tuple[str, ...] = ()  # platforms whose evidence this one's wins over (ZLUDA runs on an AMD GPU)
+    cuda_api: bool = False  # torch.cuda is this platform's GPU (ROCm, ZLUDA): torch's CUDA device words are no evidence against it
 
 
 @dataclass(frozen=True)
 class Tables:
     platforms: tuple[Platform, ...]
     cuda: tuple[re.Pattern, ...]
+    cuda_device: tuple[re.Pattern, ...]  # torch's words for a CUDA device it sees ([cuda_device])
     cuda_only: re.Pattern
     fixes: dict  # (entry id, platform) -> fix
     routes: tuple[dict, ...]
@@ -52,7 +55,7 @@ class Tables:
 def tables() -> Tables:
     data = toml_data(SOURCE)
     plats = tuple(Platform(p["id"], p["name"], tuple(re.compile(x) for x in p["patterns"]), p["fix"],
-                           tuple(p.get("outranks", ()))) for p in data.get("platform", []))
+                           tuple(p.get("outranks", ())), p.get("cuda_api", False)) for p in data.get("platform", []))
     ev = data["nvidia_evidence"]
     fixes = {}
     for f in data.get("platform_fix", []):
@@ -60,7 +63,8 @@ def tables() -> Tables:
             fixes[(f["entry"], plat)] = f["fix"]
     routes = tuple(dict(r, entries=tuple(r["entries"]), platforms=tuple(r["platforms"]))
                    for r in data.get("platform_route", []))
-    return Tables(plats, tuple(re.compile(x) for x in ev["patterns"]), re.compile(ev["cuda_only_fix"]), fixes, routes,
+    return Tables(plats, tuple(re.compile(x) for x in ev["patterns"]),
+                  tuple(re.compile(x) for x in data["cuda_device"]["patterns"]), re.compile(ev["cuda_only_fix"]), fixes, routes,
                   re.compile(data["absent"]["pattern"]))
 
 
@@ -72,6 +76,7 @@ def probes() -> tuple[tuple[str, str], ...]:
     for p in t.platforms:
         out += [(f"platform:{p.id}:{i}", rx.pattern) for i, rx in enumerate(p.patterns)]
     out += [(f"platform:nvidia:{i}", rx.pattern) for i, rx in enumerate(t.cuda)]
+    out += [(f"platform:{CUDA_DEVICE}:{i}", rx.pattern) for i, rx in enumerate(t.cuda_device)]
     return tuple(out) + ((ABSENT, t.absent.pattern),)
 
 
@@ -86,6 +91,7 @@ def detect(probed: dict[str, list]) -> str | None:
             pid = key.split(":")[1]
             scores[pid] = scores.get(pid, 0) + min(sum(n not in absent for n, _ in hits), CAP)
     cuda = scores.pop("nvidia", 0)
+    device = scores.pop(CUDA_DEVICE, 0)
     for p in tables().platforms:  # ZLUDA is a CUDA torch on an AMD GPU: its evidence decides over the AMD words around it
         if scores.get(p.id):
             for other in p.outranks:
@@ -93,7 +99,8 @@ def detect(probed: dict[str, list]) -> str | None:
     best = max(scores, key=lambda k: scores[k], default=None)
     if not best or not scores[best]:
         return None
-    return best if scores[best] > cuda else None
+    plat = next(p for p in tables().platforms if p.id == best)
+    return best if scores[best] > cuda + (0 if plat.cuda_api else device) else None
 
 
 def name(platform: str | None) -> str:

@@ -231,11 +231,30 @@ _NATIVE_ERROR_LEAD = re.compile(
                 "(?:Ошибка|ошибка)")).encode()
     + rb"(?: \xd0\xbf\xd1\x80\xd0\xb8(?: (?:[\xd0\xd1][\x80-\xbf])+){1,2})?"  # `Ошибка при запуске:` (a Cyrillic word or two after `при`)
     + rb")[ \t]*(?::|\xef\xbc\x9a)[ \t]*(?=[^\s])")
+# A lead whose rest is a fragment in the lead's own scripts stays: the writer goes on in their own language and the lead's error
+# word is the only predicate of what follows ("运行报错：flash_attn 在 V100 上", "Ошибка: sageattention на RTX 2080": the backend and
+# where it failed; review rev25: cut, such a line named no failure). A fragment: a word of those scripts (_NATIVE_WORD: Cyrillic,
+# kana and CJK ideographs, Hangul; not CJK punctuation, U+3000-303F), at most _FRAGMENT_CHARS characters, no sentence end or
+# question (a sentence of its own says its failure in its own words: "SageAttention を使うと RTX 5090 で黒い画像しか出ません。"),
+# no tag before it ("[Plan] ...", "[Usage]: ..."), no topic noun after it ("...的flash_attn问题": a title naming its subject).
+# A lead over words of another script (an English title, an exception's line) is the dress ex149 cut.
+_NATIVE_WORD = re.compile(rb"[\xd0-\xd3][\x80-\xbf]|\xe3[\x81-\xbf][\x80-\xbf]|[\xe4-\xe9\xea-\xed][\x80-\xbf]{2}")
+_NOT_FRAGMENT = re.compile(r"[.!?。！？]|吗|呢|如何|怎么|怎样|是否|ですか|ますか|까|\bли\b|\A\s*[\[【]|(?:问题|問題|疑问|求助|咨询)\s*\Z")
+_FRAGMENT_CHARS = 40
+
+
+def _writers_fragment(rest: bytes) -> bool:
+    """Is `rest` (a line after a native error lead) a fragment of the writer's own that the lead's error word is said of?"""
+    if not _NATIVE_WORD.search(rest):
+        return False
+    text = rest.decode("utf-8", "replace").strip()
+    return len(text) <= _FRAGMENT_CHARS and not _NOT_FRAGMENT.search(text)
 
 
 def _native_error_leads(data: bytes) -> bytes:
     """`data` with the lead of each line that opens with an error word of another script and a colon cut (see
-    _NATIVE_ERROR_LEAD); line numbers stay. Each error word is found with bytes.find."""
+    _NATIVE_ERROR_LEAD), unless the rest of its line is the writer's fragment (_writers_fragment); line numbers stay.
+    Each error word is found with bytes.find."""
     cuts = set()
     for word in _NATIVE_ERROR_WORDS:
         at = data.find(word)
@@ -243,7 +262,9 @@ def _native_error_leads(data: bytes) -> bytes:
             start = data.rfind(b"\n", 0, at) + 1
             if at - start <= 90 and data[start] >= 0x80 and (m := _NATIVE_ERROR_LEAD.match(data, start)) is not None \
                     and m.end() > at:
-                cuts.add((start, m.end()))
+                end = data.find(b"\n", m.end())
+                if not _writers_fragment(data[m.end():len(data) if end < 0 else end]):
+                    cuts.add((start, m.end()))
             at = data.find(word, at + len(word))
     return _without_spans(data, cuts)
 
@@ -1441,6 +1462,7 @@ _QUOTED_NAME = re.compile(rb"""["'][\w.]*Error(?:: |\()""")
 _ERROR_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|detail|message|msg|stderr)["']?[ \t]*[:=][ \t]*\Z""")
 # of those, the keys that say a failure: a string of lines under one is the failure's text; under a message's or a detail's key only
 # a text of three lines or more is (`"msg": "step done\nnext"` is a log's record; helper ex149)
+_RECORD_OPENS = (b'{"', b"{'")
 _FAILURE_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|stderr)["']?[ \t]*[:=][ \t]*\Z""")
 
 
@@ -1455,8 +1477,9 @@ def _decoded_string(m: re.Match) -> bytes:
     if body.count(b"\\n") >= 2 and any(w in body for w in _ESCAPED_TEXT_WORDS):
         pass  # a traceback or a log in a string: read whatever holds it
     elif ((_STRING_ERROR.match(body) or body.count(b"\\n") >= 2) and _ERROR_KEY.search(m.string, key, m.start())
-          or b"\\n" in body and _FAILURE_KEY.search(m.string, key, m.start())):
-        pass  # an error's text under the key that says so: an exception, or lines of words (a report, a log naming no error)
+          or (b"\\n" in body or b" " in body) and _FAILURE_KEY.search(m.string, key, m.start())):
+        pass  # an error's text under the key that says so: an exception, or words (a report, a log naming no error; one line too:
+        # `{"status": "failed", "error": "sageattention fails on RTX 2080: ..."}`, review rev25, whose record line is no prose)
     else:
         return m.group()
     text = _TEXT_ESCAPE.sub(_unescaped, body)
@@ -1477,11 +1500,14 @@ def _escaped_texts_added(data: bytes) -> tuple[bytes, tuple[tuple[int, int], ...
     decoded, how many lines its decoding added after it), for explain to give every line the number it has in the input
     (Scan.input_line; review rev22: a finding after such a line was shown some lines below the input's end)."""
     starts = set()
-    for word in ((b"\\n", b"Error") if b"\\" in data else (b"Error",)):
+    words = (b"\\n", b"Error") if b"\\" in data else (b"Error",)
+    if len(data) <= PASTE_BYTES and b"{" in data:
+        words += _RECORD_OPENS  # a record's one-line error string in words (in a paste only: two finds of two bytes)
+    for word in words:
         at = data.find(word)
         while at >= 0:
             line = data.rfind(b"\n", 0, at) + 1
-            if word == b"\\n" or _QUOTED_NAME.search(data, max(line, at - 120), at + len(word) + 2):
+            if word == b"\\n" or word in _RECORD_OPENS or _QUOTED_NAME.search(data, max(line, at - 120), at + len(word) + 2):
                 starts.add(line)
             at = data.find(b"\n", at)
             at = -1 if at < 0 else data.find(word, at)

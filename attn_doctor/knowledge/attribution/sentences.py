@@ -210,6 +210,11 @@ SWITCH_QUESTION = re.compile(r"(?:\bhow[ \t]+(?:do|can|could|should)[ \t]+(?:I|w
                              r"|(?:如何|怎么|怎样|怎麼)[ \t]*(?:切换|切換|换成|换到|改成|改用)(?:到|为|成)?)[^?？\n]{0,60}?[?？]", re.IGNORECASE)
 
 
+def _blanked(m: re.Match) -> str:
+    """The match replaced by as many spaces (columns kept for the spans measured after it)."""
+    return " " * len(m.group(0))
+
+
 def _examples_removed(m: re.Match) -> str:
     """A parenthesised list blanked, unless every item (but "etc.") names one and the same backend: a list of that
     backend's own functions is about it ("(`sageattn_qk_int8_pv_fp16_cuda`, `sageattn_qk_int8_pv_fp8_cuda`, etc.)")."""
@@ -293,7 +298,7 @@ def _replaced_removed(line: str) -> str:
     if any(w in low for w in COMPARED_WORDS):
         line = COMPARED_TO.sub(lambda m: m.group(0) if m.group("against") and not COMPARING.search(line, 0, m.start())
                                else " " * len(m.group(0)), line)
-    kept = REPLACED.sub(lambda m: " " * len(m.group(0)), line)
+    kept = REPLACED.sub(_blanked, line)
     if kept == line:
         return line
     return kept if any(rx.search(kept) for _, rx in rules().seven) else line
@@ -474,7 +479,7 @@ def _effect_removed(line: str) -> str:
 def _contrast_removed(line: str) -> str:
     """`line` without a contrast's side that does not fail ("but not with SDPA", "SDPA doesn't"), where the rest still names a
     backend."""
-    kept = NOT_WITH.sub(lambda m: " " * len(m.group(0)), line)
+    kept = NOT_WITH.sub(_blanked, line)
     parts = CONTRAST_BREAK.split(kept)
     for k in range(0, len(parts), 2):
         if ELLIPTIC_NOT.match(parts[k]) and _first_rule(parts[k]) not in (None, ("none", False)) \
@@ -577,15 +582,15 @@ def _scrub(line: str) -> str:
     if "not installed!" in low:
         line = ABSENT_BANNER.sub(" ", line)
     if " in " in low and ("also" in low or "too" in low):
-        line = OTHER_PROGRAM.sub(lambda m: " " * len(m.group(0)), line)
+        line = OTHER_PROGRAM.sub(_blanked, line)
     if "(" in line:
         line = EXAMPLES.sub(_examples_removed, line)
     if ":" in line or "=" in line:
-        line = CONFIG_OFF.sub(lambda m: " " * len(m.group(0)), line)
+        line = CONFIG_OFF.sub(_blanked, line)
     if "ATTENTION_BACKEND" in line or "ATTN_BACKEND" in line or "-backend" in line:
-        line = ENGINE_SELECTOR_STILL.sub(lambda m: " " * len(m.group(0)), line)
+        line = ENGINE_SELECTOR_STILL.sub(_blanked, line)
     if "?" in line or "？" in line:
-        kept = SWITCH_QUESTION.sub(lambda m: " " * len(m.group(0)), line)
+        kept = SWITCH_QUESTION.sub(_blanked, line)
         line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
     if any(w in low for w in ("available", "installed", "import", "missing", "absent", "supported")):
         line = _cure_when_absent_removed(line)  # (before REPLACED: "instead of X" names the absent one; helper ex86)
@@ -604,7 +609,7 @@ def _scrub(line: str) -> str:
     if any(w in low for w in ("solution", "workaround", "fix ", "suggest", "recommend", "instead")):
         line = ADVICE.sub(_advice_removed, line)
     if "tried" in low:
-        line = TRIED.sub(lambda m: " " * len(m.group(0)), line)
+        line = TRIED.sub(_blanked, line)
     if " back to " in low or "fallback" in low or "fall-back" in low or any(w in line for w in ("回退", "退回", "降级", "切换回", "切回")):
         line = FALLBACK_TO.sub(" ", line)
     if "xformers is" in low:
