@@ -176,6 +176,9 @@ def test_unclaimed_frameworks_are_refused_not_read_as_another_trainer(tmp_path, 
     with pytest.raises(UsageError, match=re.escape(said)) as err:
         configs.load(str(p))
     msg = str(err.value)
+    if name in ("accelerate.yaml", "ds.json"):  # a launcher's or an engine's settings: no trainer's reader is missing
+        assert "\n" not in msg and "not a trainer config" in msg  # (cfg106: others.RUN_SETTINGS)
+        return
     assert "\n" not in msg and "which attn-doctor does not read yet" in msg and "--trainer NAME" in msg
 
 

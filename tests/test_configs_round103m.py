@@ -1,40 +1,65 @@
-"""Issue 24, round 103m: a measure-only fresh set of trainer configs and launch lines (helper cfg103m, session 25,
-2026-11-30), all of them configs and launch lines users pasted in issue tracker threads (`owner/repo#N`: the thread is
-the unit, as a repository is for a user's file), most in the trainers' own trackers.
+"""Issue 24, round 103m: a fresh set of trainer configs and launch lines users pasted whole in issue tracker threads
+(helper cfg103m, session 25, 2026-11-30; `owner/repo#N`: the thread is the unit, as a repository is for a user's
+file), measure-only until the lead measured it (session 25's start and end, session 26's start, all equal: 18 / 27
+claimed files right in all four fields (trainer 24, required 22, dtype 19, compile 24), 3 claimed files refused,
+15 / 16 refusals (1 read as a trainer); the repository layout reads the same); training material since cfg106
+(session 26).
 
-fixtures/configs/round103m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
-helper) is not read file by file here, and no measured figure is held: the lead measures the set (at the session's
-start commit and at its end). What is checked is the format:
-- every file has its expect file, well formed (the staged fields, capture date, no commit for a thread's file, a label
-  of the right types and values), its source on the readers' side of the split (a thread by
-  scripts/heldout_split.py, its tracker a trainer's repository or on the train side), the file in the folder its
-  trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered) and its mix, and the per-source caps it was gathered under;
-- no thread is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one was
-  claimed for this round in the session's claims file (where that file is on this machine).
-While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
-folders takes its skips from that one list."""
+fixtures/configs/round103m/ (43 files of 42 threads, labelled from the trainers' own source before any reader ran: its
+README) is read as every staged round is (configs_corpus.staged_round: each file where the set keeps it and in the
+repository layout, the format, floors, freshness and claims); a file still read wrong is a strict xfail with why, and
+the README's "Read after its measurement" has each miss of the measurement and its class."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-import pytest
-
-from configs_corpus import assert_no_key, assert_no_repository_held_out, CLAIMS, assert_measure_only, check_blind_round
-from configs_corpus import CONFIGS as CORPUS, claim_of, expect, files, is_thread, shared_with_other_sets
+from configs_corpus import assert_no_key, MEASURE_ONLY, CONFIGS as CORPUS, assert_floors
+from configs_corpus import assert_no_repository_held_out, assert_training, expect, files, is_thread
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round103m"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, sources (threads)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 43, 27, 16, 42
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}
 
+_L, _N, _T = "round103m/litgpt/", "round103m/none/", "round103m/transformers/"
+STILL_WRONG: dict[str, str] = {
+    _L + "Lightning-AI__litgpt__277__finetune_lora.cell.sh":
+        "`!python finetune/lora.py --data_dir ... --out_dir ...`: lit-gpt's old script named with none of the options "
+        "that tell it from another finetune/lora.py (refused as a script no trainer ships)",
+    _T + "huggingface__transformers__25180__run_clm.sh":
+        "run_clm.py with no --torch_dtype and no --bf16 / --fp16: float32 under transformers 4, the checkpoint's dtype "
+        "from 5.0; the file does not say which release (dtype not decided)",
+    _T + "huggingface__trl__1829__cmd.sh":
+        "`trl sft` with neither --bf16 nor --fp16: TRL before 0.19 keeps bf16 False (float32), from 0.19 bf16 is on; "
+        "the file does not say which release (dtype not decided)",
+    _T + "tatsu-lab__stanford_alpaca__273__train.sh":
+        "torchrun of stanford_alpaca's train.py, which the set does not keep: refused as a script no trainer ships",
+}
+# refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
+OTHER_WORDS: dict[str, str] = {
+    _N + "bghira__SimpleTuner__1139__dataset.json":
+        "refused as a SimpleTuner dataloader config (--data_backend_config), not in the label's word \"dataset config\"",
+}
+STILL_WRONG.update(OTHER_WORDS)
+STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-30")
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round103m", files_min=43, claimed_min=27, refused_min=16, repos_min=42,
+                              captured="2026-11-30", still_wrong=STILL_WRONG,
+                              still_wrong_in_layout=STILL_WRONG_LAYOUT, claimed_by="cfg103m", unread=MEASURE_ONLY))
+
+
+def test_the_readings_keep_their_floors():
+    """The lead's figures as floors (18 / 27 claimed right in all four fields in both layouts, 15 / 16 refused as the
+    benchmark counts them, 9 / 16 in the label's words; after cfg106's mechanisms (cmd.exe's prompt with no blank, a
+    log's head before the command it echoes, a prompt of the working folder only, the kohya_ss GUI's own settings
+    refused) 22 / 27, 16 / 16 and 10 / 16; 23 / 27 with sd-scripts#280 relabelled: the VAE's xformers; 14 / 16 in
+    the label's words once accelerate's and DeepSpeed's settings say they are no trainer config, 15 / 16 once a script
+    named on no line that runs it is named): the xfail lists above are the misses, and no more."""
+    assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(23, 23), refused=(16, 16),
+                  in_words=(15, 15))
 
 
 def test_no_source_is_held_out():
@@ -42,11 +67,6 @@ def test_no_source_is_held_out():
     corpus drew on (scripts/heldout_split_configs.py); a thread not held out by explain's split (scripts/heldout_split.py),
     its tracker a trainer's own repository or one on the train side."""
     assert_no_repository_held_out(FILES)
-
-
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
 
 
 def test_the_set_keeps_its_mix():
@@ -62,7 +82,7 @@ def test_the_set_keeps_its_mix():
     assert trainers["transformers"] >= 3 and trainers["torchtune"] >= 1
     assert trainers["none"] >= 6 and trainers["unclaimed:accelerate"] >= 2 and trainers["unclaimed:deepspeed"] >= 2
     assert trainers["unclaimed:user-script"] >= 2
-    assert sum(n for t, n in trainers.items() if t.startswith("unclaimed:") or t == "none") >= REFUSED_MIN
+    assert sum(n for t, n in trainers.items() if t.startswith("unclaimed:") or t == "none") >= 16
 
 
 def test_the_caps_per_source():
@@ -75,27 +95,10 @@ def test_the_caps_per_source():
     assert max(repos.values(), default=0) <= 3, repos
 
 
-def test_no_repository_or_thread_is_shared_with_another_set():
-    """round103m's sources are fresh: no thread of it feeds fixtures/configs/real/, another round (round 99m, the
-    other measure-only set, included by its `source` lines) or a loose expect file at the top of fixtures/configs/
-    (held-out aside, and never listed)."""
-    shared = shared_with_other_sets(FILES, "round103m")
-    assert not shared, sorted(shared)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_source_was_claimed_for_this_round():
-    """Each thread (`THREAD owner/repo#N cfg103m`) was claimed by cfg103m, and by nobody else, before it was taken."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for claim in sorted({claim_of(expect(p)["source"]) for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(claim)]
-        assert owners == ["cfg103m"], (claim, owners)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
-    assert_measure_only("round103m")
+def test_the_readers_of_the_training_sets_read_it():
+    """A training round is read by the benchmarks and tests that read every training folder: none of them names it
+    among the folders they skip any more (it was measure-only until the lead's measurement of session 26's start)."""
+    assert_training("round103m")
 
 
 def test_no_file_holds_a_key():

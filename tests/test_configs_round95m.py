@@ -45,9 +45,6 @@ STILL_WRONG = {
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
 _U = "round95m/unclaimed-user-script/"
 OTHER_WORDS = {
-    "round95m/unclaimed-accelerate/HarryCUzzz__math-sft-qwen__configs__accelerate__single_gpu.yaml":
-        "refused as an Accelerate launcher config (compute_environment / distributed_type), not in the label's words "
-        "\"not a trainer config\"",
     "round95m/unclaimed-invoke-training/lboklin__sd-lora-training-flake__lib__invoke-train-on-cfg__sample_configs__"
     "sd_lora_baroque_1x8gb.nix": "refused as not valid JSON (a Nix attribute set), not in the label's words \"not a "
                                  "trainer config\"",
@@ -81,9 +78,10 @@ globals().update(staged_round("round95m", files_min=58, claimed_min=28, refused_
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (flat 19 / 28 claimed right, repository layout 20 / 28; with cfg98's relabel and
     mechanisms 20 / 28 and 22 / 28; refused as the benchmark counts them 30 / 30 in both, 25 / 30 in the label's
-    words): the xfail lists above are the misses, and no more."""
+    words, 26 / 30 since cfg106 says an accelerate config is no trainer config): the xfail lists above are the misses,
+    and no more."""
     assert_floors(FILES, STILL_WRONG_FLAT, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(20, 22), refused=(30, 30),
-                  in_words=(25, 25))
+                  in_words=(26, 26))
 
 
 def test_no_repository_is_held_out_by_its_hash_or_its_name():

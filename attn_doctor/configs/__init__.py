@@ -799,16 +799,28 @@ MAKEFILE_TEXT = re.compile(r"^[A-Za-z0-9_.%/-]+(?:[ \t]+[A-Za-z0-9_.%/-]+)*[ \t]
 
 
 # The prompt a document writes before a command it shows (README code blocks, console transcripts): `$ `, `% `, `> `,
-# `(venv) $ `, `user@host:~/repo$ `, `PS C:\repo> `, `C:\repo> `; the shell never sees it, the command after it runs
-_PROMPT = re.compile(r"^([ \t]*)(?:\([\w.-]+\)[ \t]+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|PS [^>\n]*>|"
-                     r"[A-Za-z]:\\[^>\n]*>|[$%>])[ \t]+(?=\S)", re.MULTILINE)
+# `(venv) $ `, `user@host:~/repo$ `, a bash prompt of the working folder only (PS1 `\w\$ `: `/home/me/lit-gpt# `,
+# `~/repo$ `), `PS C:\repo> `, `C:\repo> `; the shell never sees it, the command after it runs. cmd.exe's own prompt
+# (`$P$G`, its default) ends at the `>` with no space, and the command it echoes follows at once (`G:\DEV>accelerate
+# launch ...`, a .bat echoing its lines: `(env) C:\fluxgym>accelerate launch ...`): taken off there too where the
+# folder has no blank in it (with a blank before it, the `>` may redirect a command: `C:\venv\python.exe x.py >log`)
+_PROMPT = re.compile(r"^([ \t]*)(?:\([\w.-]+\)[ \t]+)?(?:(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|[~/][^\s$#]*[$#]|"
+                     r"PS [^>\n]*>|[A-Za-z]:\\[^>\n]*>|[$%>])[ \t]+|[A-Za-z]:\\[^>\s\"]*>)(?=\S)", re.MULTILINE)
+# A log's head before a line it echoes: the time, and the level where the logger writes one (FluxGym runs the train.bat
+# it writes under gradio_logsview's LogsViewRunner, whose lines are `[2024-09-09 15:40:46] [INFO] ` + the child's output,
+# cmd.exe's echo of the command included: cocktailpeanut/fluxgym@678add2 app.py:619-622; Python logging's
+# `2024-09-09 15:40:46,123 - INFO - `)
+_LOG_HEAD = re.compile(r"^([ \t]*)\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?"
+                       r"(?:[ \t]+(?:-[ \t]+)?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]?(?:[ \t]+-|:)?)?[ \t]+(?=\S)",
+                       re.MULTILINE)
 
 
 def without_prompts(text: str) -> str:
     """A document's command lines without the shell prompts it shows before them (`$ accelerate launch train.py ...`,
-    `(venv) user@host:~/flux$ accelerate launch ...`, `PS C:\\kohya> accelerate launch ...`): read as the shell would
+    `(venv) user@host:~/flux$ accelerate launch ...`, `PS C:\\kohya> accelerate launch ...`, `C:\\kohya>accelerate
+    launch ...`), and a log's head before them (`[2024-09-09 15:40:46] [INFO] `: _LOG_HEAD): read as the shell would
     run them, the prompt as a program would hide the command (a program `$`, or `>` redirecting into a file)."""
-    return _PROMPT.sub(lambda m: m.group(1), text)
+    return _PROMPT.sub(lambda m: m.group(1), _LOG_HEAD.sub(lambda m: m.group(1), text))
 
 
 # The same prompts where a launch script holds a console transcript a user pasted (an issue's terminal block kept as
@@ -1004,7 +1016,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         return name, doc, {"trainer": name, "title": _module(name).TITLE, "by": "--trainer", "score": sc.points,
                            "evidence": sc.evidence[:12], "runner_up": None, "runner_up_score": None}
     where = f"--config: {path}"
-    refusal = others.dataset_config(doc) or others.wandb_run_record(doc)
+    refusal = others.dataset_config(doc) or others.wandb_run_record(doc) or others.gui_settings(doc)
     if refusal:
         raise UsageError(f"{where} is {refusal}")
     entry = _swift_main_sub(doc.get("text")) if doc["fmt"] == "python" and not handed_over else None
@@ -1032,6 +1044,11 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         raise UsageError(f"{where} is {saved}, not a trainer config{also} (attn-doctor reads {supported()})")
     if other and other[1].own_points >= STRONG and other[1].own_points >= best.own_points:
         title, osc = other
+        if title in others.RUN_SETTINGS:
+            # a launcher's or an engine's settings, which any trainer's run may be given: no trainer's config to read
+            raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}): {others.RUN_SETTINGS[title]}, not "
+                             f"a trainer config: give attn-doctor the training config or launch line it is used with "
+                             f"(attn-doctor reads {supported()})")
         raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
                          f"yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
     if not claimed:
@@ -1197,6 +1214,12 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             gui = TRAINER_GUIS.get(os.path.basename(ran))
             what += ("; " if shell else ": ") + f"it runs {ran}, " + (f"{gui}, where the training settings are chosen, not a training run"
                                              if gui else "which is none of the trainers' training scripts")
+        elif doc["fmt"] == "text" and not shell and not any(c.script or c.module for c in doc["commands"]):
+            # a text whose lines run no script but name one (round 103m: llama#642's "Unable to run torchrun ...
+            # llama_finetuning.py ...", the command inside a sentence): named, so the user sees what the refusal is about
+            named = list(dict.fromkeys(n for n in doc.get("scripts") or [] if re.fullmatch(r"\w[\w.-]*\.py", n)))
+            if named:
+                what += f": it names {', '.join(named[:3])} on no line that runs it"
         raise UsageError(f"{where} is {what} (it reads {supported()})")
     run = _script_run(doc)
     if run and best.own and all(os.path.basename(str(e)) == os.path.basename(run) for e in best.own):

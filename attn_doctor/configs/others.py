@@ -1106,6 +1106,11 @@ def fish_speech(doc: dict) -> Score:
     return s
 
 
+# The recognised files that set up how a run is launched or executed, for whatever trainer it runs: what they are
+# (DeepSpeed's config: deepspeed/runtime/config.py DeepSpeedConfig, the file a trainer's --deepspeed names; accelerate's:
+# accelerate/commands/config/config_args.py, the file `accelerate launch --config_file` reads)
+RUN_SETTINGS = {"a DeepSpeed config": "DeepSpeed's engine settings (the JSON a trainer's --deepspeed names)",
+                "an accelerate config": "accelerate launch's settings (the YAML its --config_file names)"}
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl), ("detectron2", detectron2),
@@ -1634,6 +1639,32 @@ def wandb_run_record(doc: dict) -> str | None:
     return ("a Weights & Biases run's config record (wandb/run-*/files/config.yaml: the settings a past run logged, "
             "each under `value:`), not a trainer config: give attn-doctor the config or command line the run was "
             "started with")
+
+
+# The kohya_ss GUI's own settings file (bmaltais/kohya_ss@45088f0 `config example.toml`, copied to config.toml;
+# kohya_gui/class_gui_config.py:14-38 KohyaSSGUIConfig loads it, and the GUI's tabs read `model.models_dir`
+# (class_source_model.py:59), `server.allowed_paths` (class_gui_config.py:85-89), ... as the values their fields start
+# from): keys no training script takes, each the GUI's own (the folders its pickers open, how it runs the scripts),
+# in its sections or at the top level as the first version had them (6386a720, 2024-03-16: models_dir, config_dir)
+GUI_SETTINGS_KEYS = {("settings", "use_shell"), ("server", "allowed_paths"), ("model", "models_dir"),
+                     ("configuration", "config_dir")}
+
+
+def gui_settings(doc: dict) -> str | None:
+    """What to say of the kohya_ss GUI's own config.toml (GUI_SETTINGS_KEYS: two of them, in their sections or at the
+    top level), or None. Its [model] / [folders] / [basic] / [advanced] values (save_model_as, train_data_dir,
+    mixed_precision, xformers) are sd-scripts' names, but no run is started from this file: the GUI fills its fields
+    from it, and a run is what the GUI then saves (its JSON) or prints (the accelerate launch line)."""
+    if doc["fmt"] != "toml":
+        return None
+    d = _sections(doc["data"])
+    found = [f"{sec}.{key}" if key in _dict(d, sec) else key for sec, key in sorted(GUI_SETTINGS_KEYS)
+             if key in _dict(d, sec) or key in d]
+    if len(found) < 2:
+        return None
+    return (f"a settings file of the kohya_ss GUI itself (its config.toml: {', '.join(found)}: the values its fields "
+            "start from), not a trainer config: give attn-doctor the config the GUI saves for a run (its JSON) or the "
+            "command it prints")
 
 
 def dataset_config(doc: dict) -> str | None:
