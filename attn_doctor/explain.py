@@ -118,8 +118,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # a notice that an optional speed-up is off, or an error only such a notice names a backend for (ex75)
         better = attribution.specialized(m.entry, backend, m.evidence, lines, m.line)
         if better is not None:  # the backend's own entry for the same failure
-            if any(f.entry.id == better for f in s.found):
-                continue  # the backend's own entry's match says it already (as for `wider` above)
+            if any(f.entry.id == better for f in s.found) or any(o.entry.id == better and o.backend == backend for o in out):
+                continue  # the backend's own entry's match, or another line specialized to it, says it already (as `wider`)
             m = dataclasses.replace(m, entry=entries()[better])
         routed = accelerator.route(m.entry.id, backend, plat, m.evidence)
         if routed is not None:  # what the failure is on this accelerator (flash-attn on a Mac: no build, not no nvcc)

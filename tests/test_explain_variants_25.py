@@ -151,12 +151,12 @@ def test_another_install_moving_torch_is_not_xformers():
 
 # words
 @pytest.mark.parametrize("text,entry,backend", [
-    ("SageAttention не поддерживает мою RTX 2080?", "prose.gpu", "sage"),
+    ("SageAttention не поддерживает мою RTX 2080?", "backend.unsupported-gpu", "sage"),  # policy: lead, session 26 (a GPU below every kernel of the backend, named in the sentence: that GPU refused; was prose.gpu)
     ("xformers는 RTX 5090을 지원하지 않나요?", "prose.gpu", "xformers"),
     ("在RTX4090上flash attention不支持吗", "prose.gpu", "fa2"),
-    ("FlashAttention não suporta a minha GTX 1080", "prose.gpu", "fa2"),
+    ("FlashAttention não suporta a minha GTX 1080", "backend.unsupported-gpu", "fa2"),  # policy: lead, session 26 (a GPU below every kernel of the backend, named in the sentence: that GPU refused; was prose.gpu)
     ("xformers wird auf meiner RTX 5090 nicht unterstützt", "prose.gpu", "xformers"),
-    ("FlashAttention n'est pas supporté sur ma RTX 2080", "prose.gpu", "fa2"),
+    ("FlashAttention n'est pas supporté sur ma RTX 2080", "backend.unsupported-gpu", "fa2"),  # policy: lead, session 26 (a GPU below every kernel of the backend, named in the sentence: that GPU refused; was prose.gpu)
     ("No se encuentra el módulo flash_attn aunque lo instalé", "prose.import", "fa2"),
     ("flash_attn nicht gefunden, obwohl installiert", "prose.import", "fa2"),
     # session 6 (ex35): "sageattention is not installed" was already sage.not-installed (installed for another Python than the
@@ -171,7 +171,7 @@ def test_another_install_moving_torch_is_not_xformers():
     ("xformers 사용하면 ComfyUI가 충돌합니다", "prose.crash", "xformers"),
     # second set: Japanese and Chinese idioms the macros lacked (サポートされていない, 落ちる, 遅くなる, 終わらない,
     # "import 不了", "视频是黑的", "跑不起来"), Russian "не устанавливается / не видит", Spanish "la compilación falla"
-    ("RTX 2080ではFlashAttentionがサポートされていないのですか？", "prose.gpu", "fa2"),
+    ("RTX 2080ではFlashAttentionがサポートされていないのですか？", "backend.unsupported-gpu", "fa2"),  # policy: lead, session 26 (a GPU below every kernel of the backend, named in the sentence: that GPU refused; was prose.gpu)
     ("xformersを有効にすると生成が遅くなる", "prose.slow", "xformers"),
     ("flash-attnのビルドが終わらない", "prose.build", "fa2"),
     ("flash_attnがインストールされているのにimportできない", "prose.import", "fa2"),
@@ -262,16 +262,16 @@ def test_title_then_a_program_line_is_not_a_sentence(text):
 
 # words: "can I use X on <GPU/platform>?" asked in English, Chinese, Korean, Japanese, Russian or Spanish (NOTON's
 # question forms; GPU names a Mac)
-@pytest.mark.parametrize("text,backend", [
-    ("flash attention 2 在 mac 上能用吗", "fa2"),
-    ("Mac에서 flash attention 쓸 수 있나요?", "fa2"),
-    ("MacでFlashAttentionは使えますか？", "fa2"),
-    ("Can I use flash attention on a V100?", "fa2"),
-    ("Можно ли использовать xformers на GTX 1080?", "xformers"),
-    ("¿Se puede usar sageattention en una RTX 2060?", "sage"),
+@pytest.mark.parametrize("text,entry,backend", [
+    ("flash attention 2 在 mac 上能用吗", "prose.gpu", "fa2"),
+    ("Mac에서 flash attention 쓸 수 있나요?", "prose.gpu", "fa2"),
+    ("MacでFlashAttentionは使えますか？", "prose.gpu", "fa2"),
+    ("Can I use flash attention on a V100?", "backend.unsupported-gpu", "fa2"),  # policy: lead, session 26 (a GPU below every kernel of the backend, named in the sentence: that GPU refused; was prose.gpu)
+    ("Можно ли использовать xformers на GTX 1080?", "prose.gpu", "xformers"),  # xformers' kernels run on Pascal: stays
+    ("¿Se puede usar sageattention en una RTX 2060?", "backend.unsupported-gpu", "sage"),  # policy: lead, session 26 (a GPU below every kernel of the backend, named in the sentence: that GPU refused; was prose.gpu)
 ])
-def test_can_i_use_it_on_this_gpu(text, backend):
-    assert _top(text) == ("prose.gpu", backend)
+def test_can_i_use_it_on_this_gpu(text, entry, backend):
+    assert _top(text) == (entry, backend)
 
 
 @pytest.mark.parametrize("text", [
@@ -356,15 +356,15 @@ def test_degraded_output_without_the_backend_is_not_its_wrong_output(text):
 
 
 # fa-names
-@pytest.mark.parametrize("text,backend", [
-    ("FA3をA100で使おうとするとエラーになる", "fa3"),
-    ("FA4 在 5090 上跑不了", "cute"),
-    ("flash attention 3 는 H100에서만 되나요?", "fa3"),
-    ("FlashAttention3只支持H100吗", "fa3"),
-    ("FA2は V100 しか対応していない?", "fa2"),
+@pytest.mark.parametrize("text,backend,entry", [
+    ("FA3をA100で使おうとするとエラーになる", "fa3", "prose.gpu"),
+    ("FA4 在 5090 上跑不了", "cute", "prose.gpu"),
+    ("flash attention 3 는 H100에서만 되나요?", "fa3", "prose.gpu"),
+    ("FlashAttention3只支持H100吗", "fa3", "prose.gpu"),
+    ("FA2は V100 しか対応していない?", "fa2", "backend.unsupported-gpu"),  # policy: lead, session 26 (a GPU below every kernel of the backend, named in the sentence: that GPU refused; was prose.gpu)
 ])
-def test_fa_version_names_next_to_cjk_letters(text, backend):
-    assert _top(text) == ("prose.gpu", backend)
+def test_fa_version_names_next_to_cjk_letters(text, backend, entry):
+    assert _top(text) == (entry, backend)
 
 
 def test_xformers_fa3f_op_stays_xformers():

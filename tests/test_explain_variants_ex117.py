@@ -57,8 +57,10 @@ XF_BUILT = ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormer
     ("AssertionError: Paged attention requires flash-attn 2.5.7+", ("fa2.too-old-for-feature", "fa2")),
     ("ValueError: sliding window attention needs FlashAttention 2.3.0 or later", ("fa2.too-old-for-feature", "fa2")),
     # ampere
-    ("Flash attention fails on GPUs older than Ampere even with the flag off", ("fa2.arch-check", "fa2")),
-    ("On pre-Ampere cards flash_attn refuses to run, my 2080 Ti errors at load", ("fa2.arch-check", "fa2")),
+    # policy: lead, session 26 (one failure, one entry): a GPU below every FA2 kernel is backend.unsupported-gpu, where these patterns moved (was
+    # fa2.arch-check, now the old unworded check beside a newer GPU)
+    ("Flash attention fails on GPUs older than Ampere even with the flag off", ("backend.unsupported-gpu", "fa2")),
+    ("On pre-Ampere cards flash_attn refuses to run, my 2080 Ti errors at load", ("backend.unsupported-gpu", "fa2")),
     # apple
     ("Our models use flash-attn for speed.\nSadly it isn't available on Apple M2 chips, so the demo cannot start.",
      ("fa2.platform-unsupported", "fa2")),
@@ -123,8 +125,8 @@ def test_round113m_wheel_download_failure_is_listed():
     # feature: another requirement
     ("Paged attention requires CUDA 12.1 or later", "fa2.too-old-for-feature"),
     # ampere: works there, and another generation
-    ("flash attention works fine on Ampere and newer GPUs", "fa2.arch-check"),
-    ("FA3 fails on GPUs older than Hopper", "fa2.arch-check"),
+    ("flash attention works fine on Ampere and newer GPUs", "backend.unsupported-gpu"),  # (the patterns' entry since session 26)
+    ("FA3 fails on GPUs older than Hopper", "backend.unsupported-gpu"),
     # apple: a question, nothing said missing
     ("Is flash attention available on Apple silicon yet?", "fa2.platform-unsupported"),
     # apple: (rev20) another backend is the one said missing on the Mac
@@ -156,7 +158,7 @@ PIECES = {
     "fa2.rocm-ck-gpu-unsupported": "Instinct",
     "fa2.api-renamed": ("flash_attn_cuda['", "reordered"),
     "fa2.too-old-for-feature": "block[ _]table",
-    "fa2.arch-check": "Ampere",
+    "backend.unsupported-gpu": "older[ \\t]+than",  # policy: lead, session 26 (one failure, one entry): ex117's Ampere patterns moved from fa2.arch-check
     "fa2.platform-unsupported": "M[1-4][ \\t]+(?:Macs?",
     "sage.head-dim": "works[ \\t]+with",
     "transformers.flex-blockmask-as-tensor": "is_floating_point",

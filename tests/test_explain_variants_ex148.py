@@ -46,10 +46,9 @@ def test_catch_all_beside_a_gpu_below_the_backend_is_that_gpu(text, backend):
 
 
 KEPT = [
-    # the prose layer's own reading of a sentence that says a backend fails or is not supported on an old GPU stays prose.gpu
-    # (tests/test_explain_variants_25.py, _ex64.py; a guess beside the real error, ex114's near misses): only a traceback
-    # through the backend's frames is specialized
-    "[Bug] flash attention error while fine-tuning Qwen2-VL on a Colab T4\nIt stops in the vision tower.",
+    # (policy: lead, session 26: "[Bug] flash attention error while fine-tuning Qwen2-VL on a Colab T4" left this list: a sentence
+    # naming the backend, a failure and a GPU below its kernels is that GPU refused, tests/test_explain_variants_ex152.py)
+    # a crash said on an old GPU is a kernel that ran, not the backend's refusal (it refuses before any kernel runs)
     "My card reports compute capability 7.5 and flash-attn crashes on the first step.",
     "[Bug] flash attention error while fine-tuning Qwen2-VL on an A100\nIt stops in the vision tower.",  # a supported GPU
     "flash-attn is very slow on my T4, slower than eager",  # slowness happens on any GPU

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from explain_top import first_cause as _top, ids as _ids
+from attn_doctor.explain import match
 
 ERR = ("Traceback (most recent call last):\n  File \"/srv/job/train.py\", line 12, in <module>\n    out = model(x)\n"
        "  File \"/opt/venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py\", line 96, in "
@@ -241,8 +242,11 @@ def test_a_title_only_pattern_reads_the_inputs_first_line_not_a_windows():
     while len(head + sent + pad) < len(head) + 16384 + 10:  # a line that names a backend 16 KB below the sentence
         pad += line
     text = head + sent + pad + "flash_attn 2.7.4 loaded ok\n" + line * 20
-    assert "backend.unsupported-gpu" not in _ids(text)
-    assert "backend.unsupported-gpu" in _ids(sent + pad)  # the same sentence as the input's first line
+    # policy: lead, session 26: the prose layer's reading of that sentence anywhere (prose.gpu) is now that GPU refused too
+    # (backend.unsupported-gpu, attribution.toml [[specialize]]), so the title-only pattern is read alone (ids=)
+    only = {"backend.unsupported-gpu"}
+    assert "backend.unsupported-gpu" not in [m.entry.id for m in match(text, ids=only)]
+    assert "backend.unsupported-gpu" in [m.entry.id for m in match(sent + pad, ids=only)]  # the same sentence as the input's first line
 
 
 # the review of 2026-11-28: lines of ordinary logs that a widened pattern claimed with a backend named elsewhere, and

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...model import BACKENDS as MODEL_BACKENDS
-from .. import index_cache, toml_data
+from .. import MACRO, _expand, index_cache, toml_data
 
 
 HERE = Path(__file__).parent.parent  # knowledge/, where attribution.toml is
@@ -116,7 +116,7 @@ def rules() -> _Rules:
                   tuple((lib["backend"], rx_(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
                         if lib["backend"] not in NOT_SEVEN),
-                  _specializations(specialize),
+                  _specializations(specialize, data.get("macros", {})),
                   tuple(rx_(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
                   tuple(rx_(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())),
                   _optional_probe(data.get("optional_probe", {})),
@@ -154,7 +154,14 @@ def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool, re
                                                             re.compile(x["unless"], re.MULTILINE) if x.get("unless") else None))
 
 
-def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None,
+def _expanded(pattern: str, macros: dict[str, str]) -> str:
+    """`pattern` with attribution.toml's [macros] expanded as the entries' are (knowledge._expand), a macro's own `<NAME>`s too."""
+    while MACRO.search(pattern):
+        pattern = _expand(pattern, macros, "attribution.toml")
+    return pattern
+
+
+def _specializations(table, macros: dict[str, str]) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None,
                                                                      re.Pattern | None], ...]]:
     """[[specialize]] as (entry, backend) -> ((to, when, near, unless), ...); a row whose `entry` or `backend` is a list stands
     for one row each. `unless`, where a row has it, is searched where `near` is (the lines within WINDOW of the match and the
@@ -163,7 +170,7 @@ def _specializations(table) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern
         return [v] if isinstance(v, str) else v
 
     def rx(x, key):
-        return re.compile(x[key]) if x.get(key) else None
+        return re.compile(_expanded(x[key], macros)) if x.get(key) else None
     table = [dict(x, entry=e, backend=b) for x in table for e in each(x["entry"]) for b in each(x["backend"])]
     return _grouped(table, lambda x: (x["entry"], x["backend"]),
                     lambda x: (x["to"], rx(x, "when"), rx(x, "near"), rx(x, "unless")))
