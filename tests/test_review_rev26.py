@@ -88,3 +88,11 @@ def test_hours_spent_building_something_else_is_no_slow_build(text):
 ])
 def test_import_that_returned_is_not_the_crash(text):
     assert "import.crashed" not in [i for i, _ in _read(text)], _read(text)
+
+
+# 7. ex152's OLDGPU reads sm_70 as a GPU below every kernel; nvcc's `-gencode arch=compute_70,code=sm_70` in a build log is an
+# architecture list the build compiled for (ex152's own rule: "never ... an arch list"), not the GPU that the check refused.
+def test_nvcc_gencode_list_names_no_gpu():
+    text = ("nvcc -gencode arch=compute_70,code=sm_70 -gencode arch=compute_80,code=sm_80 -O3 flash_api.cpp\n"
+            "RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false.")
+    assert _read(text)[:1] == [("fa2.arch-check", "fa2")], _read(text)
