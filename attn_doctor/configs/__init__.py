@@ -2056,13 +2056,22 @@ def named_config(doc: dict, path, suffix: str = "", *, located: str | None = Non
         try:
             text = read_text(where)
         except UsageError:
-            note_unread(doc, path)
-            return None
-    try:
-        return make_doc(where, text)
-    except UsageError:
-        note_unread(doc, path)
-        return None
+            text = None
+    return _doc_or_unread(doc, path, where, text)
+
+
+def _doc_or_unread(doc: dict, path: str, where: str, text: str | None):
+    """The doc of `text`, the file the launch names as `path` found at `where`; None, with `path` noted among the
+    reading's unread files (references.note_unread), when there is no text or it is no config attn-doctor reads."""
+    from .references import note_unread
+
+    if text is not None:
+        try:
+            return make_doc(where, text)
+        except UsageError:
+            pass
+    note_unread(doc, path)
+    return None
 
 
 def _copied_config(doc: dict, path: str, suffix: str = ""):
@@ -2071,7 +2080,7 @@ def _copied_config(doc: dict, path: str, suffix: str = ""):
     (configs/copies.py). None when the script copies nothing to `path`; False when it does but the base file is not
     here or an edit cannot be applied (the copy is then unread, never guessed at)."""
     from .copies import copied_from, edited
-    from .references import locate, note_unread, spelt
+    from .references import locate, spelt
     from .shell import known
 
     got = copied_from(doc, path) or (copied_from(doc, path + suffix) if suffix and not path.endswith(suffix) else None)
@@ -2087,14 +2096,7 @@ def _copied_config(doc: dict, path: str, suffix: str = ""):
             text = edited(read_text(where), edits)
         except UsageError:
             text = None
-    if text is None:
-        note_unread(doc, path)
-        return False
-    try:
-        return make_doc(where, text)
-    except UsageError:
-        note_unread(doc, path)
-        return False
+    return _doc_or_unread(doc, path, where, text) or False
 
 
 def dumped_doc(doc: dict, settings: dict, what: str) -> dict:

@@ -396,7 +396,7 @@ def read(doc: dict) -> dict:
         # Accelerator(mixed_precision=None) reads ACCELERATE_MIXED_PRECISION (huggingface/accelerate state.py:924-928),
         # which only `accelerate launch` sets (from its flag or its config file): run with python or torchrun, the
         # example trains with that variable's value if the line sets it, else mixed precision "no" (float32 weights)
-        env_mp = cmd.env.get("ACCELERATE_MIXED_PRECISION")
+        env_mp = cmd.environment().get("ACCELERATE_MIXED_PRECISION")
         mp = str(env_mp).strip().lower() if given(env_mp) else "no"
     # The examples build Accelerator(gradient_accumulation_steps, mixed_precision, log_with, project_config) and pass no
     # dynamo settings (examples/text_to_image/train_text_to_image.py:550-555), so TorchDynamoPlugin() takes the
@@ -408,10 +408,14 @@ def read(doc: dict) -> dict:
     dmode = str(launcher.get("dynamo_mode") or "default").strip().lower() if comp else None
     from . import conditional_flags
 
-    # the value the training command's process sees (shell.Command.env: exported before it, or a prefix of its line
-    # such as `CUDA_VISIBLE_DEVICES=0 DIFFUSERS_ATTN_BACKEND=flex accelerate launch ...`), else the file's last one
-    seen = cmd.env.get(VAR) if cmd is not None else None
-    env, unet, family = seen if isinstance(seen, str) and seen.strip() else value_in(doc["text"]), False, None
+    # the value the training command's process sees (shell.Command.environment: exported before it, or a prefix of its
+    # line such as `CUDA_VISIBLE_DEVICES=0 DIFFUSERS_ATTN_BACKEND=flex accelerate launch ...`), else the file's last one
+    # where the shell never set it before the command; a plain `DIFFUSERS_ATTN_BACKEND=flex` line is the shell's own
+    # variable, which the program never sees (bash(1), ENVIRONMENT)
+    seen = cmd.environment().get(VAR) if cmd is not None else None
+    unseen = cmd is not None and VAR in cmd.env
+    env = seen if isinstance(seen, str) and seen.strip() else None if unseen else value_in(doc["text"])
+    unet, family = False, None
     stem = os.path.basename(script or "")
     if env is not None and script and (_DISPATCH.search(stem) or not _OWN_PROCESSORS.search(stem)):
         # DIFFUSERS_ATTN_BACKEND sets the process's default for dispatch_attention_fn (huggingface/diffusers@58eb52c

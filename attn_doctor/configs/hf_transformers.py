@@ -556,7 +556,36 @@ def _model_class(t, owner: str, foreign: set) -> bool:
 _TASK_HEAD = re.compile(r"\wFor[A-Z][a-zA-Z]+$")
 
 
+# what _script_settings reads beside the script's path: its text and what the launch hands it (configs.detect,
+# _read_through set the last three on a script's doc after its scoring read it without them)
+_SCRIPT_INPUTS = ("python", "argv", "environ", "hydra_overrides")
+
+
 def _python_settings(doc: dict) -> dict:
+    """_script_settings of the doc, read once for what the doc holds now: score() asks it, then read() of the reader
+    chosen (and configs.detect's own_loop) ask it again of the same doc, each reading the script and every file it
+    loads afresh (346 of 717 asks over the configs snapshot's 3041 files repeated one). Kept on the doc for its
+    inputs (_SCRIPT_INPUTS); the files the reading could not find are noted again at each ask, as configs.load
+    forgets what scoring noted (references.note_unread)."""
+    from .references import note_unread
+
+    key = (doc.get("python"), repr([doc.get(k) for k in _SCRIPT_INPUTS[1:]]))
+    memo = doc.setdefault("_attn_doctor_python_settings", [])
+    got = next((g for k, g in memo if k == key), None)
+    if got is None:
+        held = doc.pop("unread", None)
+        try:
+            got = _script_settings(doc), doc.pop("unread", [])
+        finally:
+            if held is not None:
+                doc["unread"] = held
+        memo.append((key, got))
+    for path in got[1]:
+        note_unread(doc, path)
+    return got[0]
+
+
+def _script_settings(doc: dict) -> dict:
     """A transformers / TRL training script read statically (configs/pyscript/): the keyword arguments of its
     *.from_pretrained(...) and TrainingArguments / SFTConfig(...) calls, as a YAML of the same keys would hold them
     ("?" where the script computes the value)."""
@@ -733,7 +762,7 @@ def _python_settings(doc: dict) -> dict:
 
 
 _ATTN_ARGS = ("attn_implementation", "_attn_implementation")
-# what _python_settings notes about the script, beside the settings it reads: marks, not settings (no evidence)
+# what _script_settings notes about the script, beside the settings it reads: marks, not settings (no evidence)
 _MARKS = {"args_unseen", "load_default", "load_float32_checkpoint", "transformers_4", "default_dtype_set"}
 # The encoder / early decoder families whose checkpoints were published in float32, before half-precision checkpoints
 # (BERT, DistilBERT, RoBERTa, XLM-R, ALBERT, ELECTRA, DeBERTa, GPT-2 / DistilGPT2, T5): their config.json names no

@@ -35,8 +35,8 @@ from functools import lru_cache
 
 from .shell_conditions import Frames, _bat_guarded, _guarded, _ps_guarded
 from .shell_exports import Exports
-from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, arithmetic, expand, known, unquoted,  # noqa: F401,E501
-                          logical_lines, package_file, words_of)  # known, expand, logical_lines, words_of: read by the readers too
+from .shell_words import (_DELAYED, _assignment, _logical_lines, _strip_comment, arithmetic, commands_of, expand, known,  # noqa: F401,E501
+                          logical_lines, package_file, unquoted, words_of)  # known, expand, logical_lines, words_of: read by the readers too
 from ..textutil import parse_python
 
 # Programs that run a training script or a trainer's CLI, and the words in front of them that only wrap them.
@@ -111,6 +111,10 @@ class Command:
     # the names of env the program gets in its environment: exported before it, or assigned in front of it
     # (configs/shell_exports.py); the others are the shell's own variables, which the program never sees
     exported: frozenset = frozenset()
+    # `env -i` / `env -u NAME` in front of the program: what env takes out of the environment the shell hands it (every
+    # name: cleared; those: withheld), before env's own NAME=v (env(1): "-i: start with an empty environment")
+    cleared: bool = False
+    withheld: frozenset = frozenset()
     # words a condition the script cannot settle may add: [(condition as written, words)] (`[[ $x == true ]] &&
     # args+=(--sdpa)` with $x unset here); they are not in `words`/`args`, readers report them as possible
     maybe: list = field(default_factory=list)
@@ -208,6 +212,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     funcs: dict = dict(_funcs or {})  # bash functions: name -> body (read when a later command calls it)
     called: set = set()
     printed: list = []  # the here-documents a `cat` only shows
+    subshells: list = []  # [(id, Exports.held())] of the subshells of its line the command read now runs in (_enter)
+    lined: list = []  # Exports.held() at each `(` line still open: its lines up to the `)` line run in a subshell
     i = 0
     while i < len(lines):
         n, line, end = lines[i]
@@ -390,6 +396,10 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 pre = _preamble(env)
                 commands.extend(parse(pre + body, name, _depth + 1, _exports=exports.inner(pre, child=True)).commands)
                 continue
+            if re.match(r"^\s*\(\s*$", line):
+                lined.append(exports.held())
+            elif lined and re.match(r"^\s*\)", line):
+                exports.restore(lined.pop())  # (what the subshell exported goes with it)
             # `cat > "$CONFIG" <<EOF`, or `tee FILE <<EOF` / `sudo tee FILE > /dev/null <<EOF` (tee copies its input
             # to FILE: a Dockerfile's `tee /huggingface/accelerate/default_config.yaml <<EOT`)
             m = (re.search(r"\btee\s+(?:-a\s+|--append\s+)?(\"[^\"]+\"|'[^']+'|[^\s;&|<>-][^\s;&|<>]*)", line)
@@ -537,7 +547,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             # its line (backgrounded, or its output sent to a file): a line of options under it is a command of its
             # own to bash, never more of this one (the docs-snippet rule below)
             broken.add(n)
-        for words in words_of(expand(line, env, dialect), dialect):
+        for words, path in commands_of(expand(line, env, dialect), dialect):
+            _enter(exports, subshells, path)
             if words[0].startswith("-") and commands and commands[-1].line < n and \
                     ends.get(commands[-1].line, -1) + 1 == n and commands[-1].line not in broken:
                 # a line of options alone, right under a command, continues it: a docs snippet that lost its
@@ -582,13 +593,13 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 commands.append(cmd)
                 pre = _preamble(env)
                 commands.extend(parse(pre + inner_text, name, _depth + 1,
-                                      _exports=exports.inner(pre, child=True)).commands)
+                                      _exports=exports.inner(pre, child=True, given=cmd.exported)).commands)
                 continue
             if cmd is not None:
                 ran = _written_script(cmd, files)
                 if ran is not None and _depth < 2:
                     # `cat > job.sh <<EOF ... EOF; sbatch job.sh`: the here-document is the script that runs
-                    inner = parse(files[ran], ran, _depth + 1, _exports=exports.inner("", child=True))
+                    inner = parse(files[ran], ran, _depth + 1, _exports=exports.inner("", child=True, given=cmd.exported))
                     commands.extend(inner.commands)
                     for k, v in inner.env.items():
                         env.setdefault(k, v)
@@ -608,6 +619,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                             if guard[0] is None:
                                 unsure.add(k)
                 commands.append(cmd)
+        _enter(exports, subshells, ())  # (the line's subshells end with it)
     for fname, body in funcs.items():
         if fname not in called and fname not in (_funcs or {}) and _depth < 2:
             # called some way not read here ("$1" dispatch ...): as written (a function of the caller's is the caller's)
@@ -615,6 +627,18 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             commands.extend(parse(pre + body, name, _depth + 1, _exports=exports.inner(pre)).commands)
     env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe, called, printed)
+
+
+def _enter(exports: Exports, subshells: list, path: tuple) -> None:
+    """Leave the subshells of the line that a command of `path` (shell_words.commands_of) is not in, putting back what
+    the script exported before each (bash(1), COMMAND EXECUTION ENVIRONMENT: "Changes made to the subshell
+    environment cannot affect the shell's execution environment"), and enter those it is newly in."""
+    same = 0
+    while same < min(len(subshells), len(path)) and subshells[same][0] == path[same]:
+        same += 1
+    while len(subshells) > same:
+        exports.restore(subshells.pop()[1])
+    subshells.extend((sid, exports.held()) for sid in path[same:])
 
 
 _ARG_LOOP = re.compile(
@@ -1369,7 +1393,8 @@ def _command(words: list[str], env: dict, line: int, exports: Exports | None = N
     cenv = dict(env)
     cenv.update(prefix)
     cmd = take_apart(words, cenv, line)
-    cmd.exported = (exports.at(prefix) if exports is not None else frozenset(prefix)) | cmd.exported
+    handed = exports.at(prefix) if exports is not None else frozenset(prefix)
+    cmd.exported = (frozenset() if cmd.cleared else handed - cmd.withheld) | cmd.exported
     return cmd
 
 
@@ -1425,6 +1450,7 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
     w = list(words)
     image = None
     given = set()  # `env NAME=v cmd`: in the program's environment (Command.exported)
+    cleared, withheld = False, set()  # `env -i` / `env -u NAME` (Command.cleared / withheld)
     while w:
         head = os.path.basename(w[0].lstrip("!%&@"))
         if w[0] in WRAPPERS or head in WRAPPERS or w[0] == "!":
@@ -1456,12 +1482,23 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
             w = _start_process(w[1:])
             continue
         if head == "env":
+            # env(1): `-i` / `-` start the program with an empty environment, `-u NAME` takes NAME out of it, `-C DIR`
+            # / `-P PATH` take a value; then its NAME=v are the program's
             w = w[1:]
             while w and (_assignment(w[0]) or w[0].startswith("-")):
                 a = _assignment(w[0])
                 if a:
                     env[a[0]] = a[2]
                     given.add(a[0])
+                elif w[0] in ("-", "-i", "--ignore-environment"):
+                    cleared, given = True, set()
+                elif re.match(r"^(?:-u|--unset(?:=|$))", w[0]):
+                    name = (w[0][2:] if w[0].startswith("-u") else w[0][8:]) or (w[1] if len(w) > 1 else "")
+                    w = w if w[0] not in ("-u", "--unset") else w[1:]
+                    withheld.add(name)
+                    given.discard(name)
+                elif w[0] in ("-C", "--chdir", "-P", "-S", "--split-string") and len(w) > 1:
+                    w = w[1:]
                 w = w[1:]
             continue
         if head in ("srun", "mpirun", "mpiexec", "salloc"):
@@ -1494,7 +1531,8 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
             continue
         break
     if not w:
-        return Command(words=all_words, program="", env=env, line=line, exported=frozenset(given))
+        return Command(words=all_words, program="", env=env, line=line, exported=frozenset(given), cleared=cleared,
+                       withheld=frozenset(withheld))
     m = re.match(r"^(?:\$\(|`)\s*(?:command\s+-v|which|type\s+-[pP])\s+([\w.+-]+)", w[0])
     if m:  # "$(command -v swift || true)" / `which torchrun`: the program found on PATH, by its name
         w = [m.group(1)] + w[1:]
@@ -1503,7 +1541,8 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
         # a venv's Scripts\accelerate.exe (PowerShell's `Start-Process -FilePath $Accelerate -ArgumentList $Args`,
         # `& "$venv\Scripts\accelerate.exe" launch ...`): the launcher Windows runs by that file name
         head = head[:-4].lower()
-    cmd = Command(words=all_words, program=head, env=env, line=line, image=image, exported=frozenset(given))
+    cmd = Command(words=all_words, program=head, env=env, line=line, image=image, exported=frozenset(given),
+                  cleared=cleared, withheld=frozenset(withheld))
     if head in ("accelerate", "accelerate-launch") and (head == "accelerate-launch" or w[1:2] == ["launch"]):
         launcher, rest = _skip_options(w[2 if head == "accelerate" else 1:], ACCELERATE_FLAGS)
         cmd.program, cmd.launcher, cmd.launcher_args = "accelerate", w[:len(w) - len(rest)], _launcher_args(launcher)

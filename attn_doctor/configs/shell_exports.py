@@ -6,7 +6,10 @@ bash hands a program only the variables exported before it runs and those assign
 / `set -o allexport` is on (until `set +a` / `set +o allexport`: bash(1), the set builtin), `NAME=v cmd` and `env
 NAME=v cmd`. A plain `NAME=v` only sets the shell's own variable; `unset NAME`, `export -n NAME` and `declare +x NAME`
 take the export away. cmd.exe's `set NAME=v` and PowerShell's `$env:NAME = v` set the process's environment itself,
-which every program started after it inherits (shell.parse marks those)."""
+which every program started after it inherits (shell.parse marks those). What a command run in a subshell exports (a
+pipeline's part, a list sent to the background with `&`, `( list )`: shell_words.commands_of) is gone when the
+subshell ends (held / restore), and `env -i` / `env -u NAME` take the environment from the program it starts
+(Command.cleared / withheld)."""
 
 from __future__ import annotations
 
@@ -28,11 +31,22 @@ class Exports:
         self.names, self.allexport, self.preamble = set(names), allexport, preamble
         self.function, self.local = function, set()
 
-    def inner(self, preamble_text: str, child: bool = False, function: bool = False) -> Exports:
+    def inner(self, preamble_text: str, child: bool = False, function: bool = False, given=None) -> Exports:
         """The state a script text run from here starts with (a called function's body, function; a sourced file;
-        child: a new shell, a `bash -c` string or a job's script, which inherits the exported variables but not `set
-        -a`), after preamble_text, the caller's variables written out."""
-        return Exports(self.names, self.allexport and not child, preamble_text.count("\n"), function)
+        child: a new shell, a `bash -c` string or a job's script, which inherits the environment of the command that
+        starts it, given (its Command.exported; else the names exported here), but not `set -a`), after
+        preamble_text, the caller's variables written out."""
+        names = given if child and given is not None else self.names
+        return Exports(names, self.allexport and not child, preamble_text.count("\n"), function)
+
+    def held(self) -> tuple:
+        """What a subshell starts from (bash(1), COMMAND EXECUTION ENVIRONMENT: a subshell's changes to it do not
+        affect the shell that started it), for restore() when the subshell ends."""
+        return frozenset(self.names), self.allexport, frozenset(self.local)
+
+    def restore(self, held: tuple) -> None:
+        names, self.allexport, local = held
+        self.names, self.local = set(names), set(local)
 
     def take(self, inner: Exports) -> None:
         """What a text run in this same shell (a called function, a sourced file) exported is this script's from here;

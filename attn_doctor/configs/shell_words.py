@@ -374,7 +374,8 @@ def known(value) -> bool:
 # ---------------------------------------------------------------------------------------------------
 
 _REDIRECT = re.compile(r"(?<![\w=/.-])(\d?>>?|&>>?|\d?<)(&\d+|\s*(\"[^\"]*\"|'[^']*'|[^\s;|&]+))")
-_SEPARATORS = {"&&", "||", ";", "|", "&", ";;"}
+_SEPARATORS = {"&&", "||", ";", "|", "|&", "&", ";;", ";&", ";;&"}
+_PIPES = {"|", "|&"}
 
 
 _QUOTED = re.compile(r"(\"(?:\\.|[^\"\\])*\"|'[^']*')")
@@ -403,12 +404,23 @@ def _without_redirections(line: str) -> str:
 
 
 def words_of(line: str, dialect: str) -> list[list[str]]:
-    """A logical line as the simple commands in it (split at `&&`, `||`, `;`, `|`), each a list of words."""
+    """A logical line as the simple commands in it (split at `&&`, `||`, `;`, `|`, `&` and a subshell's parentheses),
+    each a list of words."""
+    return [words for words, _ in commands_of(line, dialect)]
+
+
+def commands_of(line: str, dialect: str) -> list[tuple[list[str], tuple]]:
+    """words_of's simple commands, each with the subshells bash runs it in, outermost first (ids new in each line; ()
+    for the script's own shell): each command of a pipeline of two or more runs in a subshell of its own (bash(1),
+    Pipelines: "Each command in a multi-command pipeline ... is executed in its own subshell"), a list ended by `&`
+    in one ("executed asynchronously in a subshell", Lists), `( list )` in one (Compound Commands). cmd.exe's and
+    PowerShell's commands run in the script's own process (cmd.exe's `&` runs one command after the other)."""
     line = _without_redirections(line)
     if dialect == "bat":
         parts = re.split(r"\s(?:&&|\|\||&|\|)\s", line)
-        return [_bat_words(p) for p in parts]
-    lex = shlex.shlex(_quote_substitutions(line), posix=True, punctuation_chars=";&|")
+        return [(_bat_words(p), ()) for p in parts]
+    lex = shlex.shlex(_subshell_parens(_quote_substitutions(line)) if dialect == "posix" else _quote_substitutions(line),
+                      posix=True, punctuation_chars=";&|")
     lex.whitespace_split = True
     lex.commenters = ""
     if dialect == "ps1":
@@ -419,17 +431,110 @@ def words_of(line: str, dialect: str) -> list[list[str]]:
         toks = list(lex)
     except ValueError:  # an unbalanced quote (an apostrophe in an echo): words without quoting
         toks = [w.strip("'\"") for w in line.split()]
-    out, cur = [], []
-    for t in toks:
-        if t in _SEPARATORS:
-            if cur:
-                out.append(cur)
-            cur = []
-        else:
-            cur.append(t)
-    if cur:
-        out.append(cur)
+    if dialect != "posix":
+        out, cur = [], []
+        for t in toks:
+            if t in _SEPARATORS:
+                if cur:
+                    out.append((cur, ()))
+                cur = []
+            else:
+                cur.append(t)
+        return out + [(cur, ())] if cur else out
+    return _subshells(toks)
+
+
+def _subshells(toks: list[str]) -> list[tuple[list[str], tuple]]:
+    """commands_of's reading of a POSIX line's tokens: its lists, and-or lists, pipelines and `( ... )` groups."""
+    out: list = []
+    ids = iter(range(1, len(toks) + 2))
+    pos = 0
+
+    def within(start: int, stop: int, depth: int) -> None:  # out[start:stop] run in a new subshell, `depth` deep
+        sid = next(ids)
+        out[start:stop] = [(w, p[:depth] + (sid,) + p[depth:]) for w, p in out[start:stop]]
+
+    def command(path: tuple, depth: int) -> None:
+        nonlocal pos
+        if pos < len(toks) and toks[pos] == "(":  # (_subshell_parens: only where a command starts)
+            pos += 1
+            sid = next(ids)
+            run(path + (sid,), depth + 1)
+            pos += pos < len(toks) and toks[pos] == ")"
+            return
+        words = []
+        while pos < len(toks) and toks[pos] not in _SEPARATORS and not (depth and toks[pos] == ")"):
+            words.append(toks[pos])
+            pos += 1
+        if words:
+            out.append((words, path))
+
+    def run(path: tuple, depth: int) -> None:
+        nonlocal pos
+        while pos < len(toks) and not (depth and toks[pos] == ")"):
+            listed = len(out)
+            while True:  # an and-or list: pipelines joined by && / ||
+                piped = [len(out)]
+                command(path, depth)
+                while pos < len(toks) and toks[pos] in _PIPES:
+                    pos += 1
+                    piped.append(len(out))
+                    command(path, depth)
+                if len(piped) > 1:
+                    for start, stop in zip(piped, piped[1:] + [len(out)]):
+                        within(start, stop, depth)
+                if pos < len(toks) and toks[pos] in ("&&", "||"):
+                    pos += 1
+                    continue
+                break
+            if pos < len(toks) and toks[pos] == "&":
+                within(listed, len(out), depth)
+            if pos < len(toks) and toks[pos] in _SEPARATORS:
+                pos += 1
+            elif pos < len(toks) and toks[pos] == ")" and not depth:
+                pos += 1  # (a `)` that closes nothing on this line: a subshell opened on a line above)
+
+    run((), 0)
     return out
+
+
+def _subshell_parens(line: str) -> str:
+    """The line with each `(` that opens a subshell (where a command starts: the line's start, after `;`, `&`, `|` or
+    another such `(`) and the `)` that closes it set apart as words of their own: `(cd x && python t.py)` is the
+    subshell's commands `cd x` and `python t.py`, not the words `(cd` and `t.py)`. Other parentheses (`f()`, `A=(x y)`,
+    `<(cmd)`, `((n > 1))`, `[[ a && (b || c) ]]`, a case pattern's `a)`) stay in their words; quoted text is left as it
+    is."""
+    out, quote, opened, last, test = [], None, [], "", False
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\" and quote != "'":
+            out.append(line[i:i + 2])
+            i, last = i + 2, last if quote else "\\"
+            continue
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif line.startswith(("[[", "]]"), i) and (i == 0 or line[i - 1].isspace()):
+            test = ch == "["  # (`[[ ... ]]`: its && and || join conditions, not commands)
+        elif ch == "(":
+            opens = line[i + 1:i + 2] != "(" and not test and \
+                (last in ("", ";", "&", "|") or last == "(" and opened and opened[-1])
+            opened.append(opens)
+            if opens:
+                out.append(" ( ")
+                i, last = i + 1, "("
+                continue
+        elif ch == ")" and opened and opened.pop():
+            out.append(" ) ")
+            i, last = i + 1, ")"
+            continue
+        if not ch.isspace():
+            last = ch
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 # `$(which prog)`, `$(command -v prog)`, `$(type -P prog)` and their backquoted forms print the path of the program

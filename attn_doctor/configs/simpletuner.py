@@ -239,7 +239,8 @@ def _train_sh(doc: dict) -> tuple[str | None, list[str]] | None:
             target = c.program
         if target is None or os.path.basename(target) != "train.sh":
             continue
-        env = next((str(c.env[k]) for k in _ENV_NAMES if c.env.get(k)), None)
+        seen = c.environment()  # (train.sh runs in a shell of its own: only what is exported reaches it)
+        env = next((str(seen[k]) for k in _ENV_NAMES if seen.get(k)), None)
         base = os.path.dirname(os.path.abspath(doc["path"]))
         roots = []
         for m in re.finditer(r"(?:^|[\s;&|(])cd\s+[\"']?([^\s;&|'\"]*simpletuner[^\s;&|'\"/]*)/?", doc.get("text") or "",

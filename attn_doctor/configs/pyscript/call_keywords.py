@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, resolve, walked
+from .nodes import ARGPARSE, OPAQUE_DICTS, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, resolve, single_returns, walked
 from .argv import _parsed_args
 
 
@@ -134,18 +134,12 @@ def signature_filters(tree) -> set:
     filter_sft_kwargs(kwargs): sig = inspect.signature(SFTConfig.__init__) ... filtered = {} / for key, value in
     kwargs.items(): if key in params: filtered[key] = value ... / return filtered`, then `SFTConfig(
     **filter_sft_kwargs(sft_kwargs))`): `**f(D)` spreads D's keys that are those classes' fields."""
-    defs: dict = {}
-    for f in walked(tree):
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            defs.setdefault(f.name, []).append(f)
     out = set()
-    for name, fs in defs.items():
-        f = fs[0]
+    for name, (f, ret) in single_returns(tree).items():
         params = [a.arg for a in f.args.posonlyargs + f.args.args]
-        rets = [r for r in walked(f) if isinstance(r, ast.Return)]
-        if len(fs) != 1 or not params or len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
+        if not params or not isinstance(ret.value, ast.Name):
             continue
-        kept, p = rets[0].value.id, params[0]
+        kept, p = ret.value.id, params[0]
         sig = any(isinstance(n, ast.Call) and _call_name(n) == "signature" and len(n.args) == 1 and
                   _class_named(n.args[0]) in _SIGNATURE_CLASSES for n in walked(f))
         copies = any(isinstance(n, ast.For) and isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Attribute)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, RETURNED_DICTS, RUNTIME, \
-    SIGNATURE_FILTERS, _call_name, resolve, walked
+    SIGNATURE_FILTERS, _call_name, resolve, single_returns, walked
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
@@ -307,21 +307,14 @@ def _returned_dicts(tree, consts: dict) -> dict:
     gives a dict written out (`return {...}` / `return dict(...)`) or a name the function itself binds to one once
     (`kwargs = {...}` ... `return kwargs`, round 49m's CodeDaoVietNam `Seq2SeqTrainingArguments(
     **build_training_args_kwargs(config, out))`): what `**f(...)` spreads, keys the function sets in a branch aside."""
-    defs: dict = {}
-    for f in walked(tree):
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            defs.setdefault(f.name, []).append(f)
     out: dict = {}
-    for name, fs in defs.items():
-        if len(fs) != 1:
+    for name, (f, ret) in single_returns(tree).items():
+        if ret.value is None:
             continue
-        rets = [r for r in walked(fs[0]) if isinstance(r, ast.Return)]
-        if len(rets) != 1 or rets[0].value is None:
-            continue
-        got = rets[0].value
+        got = ret.value
         if isinstance(got, ast.Name):
             bound = consts.get(got.id)
-            if bound is None or not any(n is bound for n in walked(fs[0])):
+            if bound is None or not any(n is bound for n in walked(f)):
                 continue  # a name bound elsewhere (another function's), or more than once
             got = bound
         if isinstance(got, ast.Dict) or isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and \
@@ -337,24 +330,19 @@ def _returned_objects(tree, consts: dict) -> dict:
     -> Config`, which sets a few fields from the command line on it; cfg81). What the run reads of the object's fields
     is those defaults unless the script sets the field (values.py checks NESTED_SETS)."""
     known = consts.get(DATACLASSES, {})
-    defs: dict = {}
-    for f in walked(tree):
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            defs.setdefault(f.name, []).append(f)
     out: dict = {}
-    for name, fs in defs.items():
-        rets = [r for r in walked(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
-        if len(rets) == 1 and _filled_dataclass(rets[0].value, known):
+    for name, (f, ret) in single_returns(tree).items():
+        if _filled_dataclass(ret.value, known):
             # `return TrainConfig(quant=args.quant, seed=args.seed, ...)` of round 92m's i-am-mushfiq parse_args() ->
             # TrainConfig: the keywords it writes, the other fields at their defaults (cfg94)
-            out[name] = _in_scope(rets[0].value, fs[0], consts)
+            out[name] = _in_scope(ret.value, f, consts)
             continue
-        if len(rets) != 1 or not isinstance(rets[0].value, ast.Name):
+        if not isinstance(ret.value, ast.Name):
             continue
-        binds = [n for n in walked(fs[0]) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
-                 any(isinstance(t, ast.Name) and t.id == rets[0].value.id
+        binds = [n for n in walked(f) if isinstance(n, (ast.Assign, ast.AnnAssign)) and
+                 any(isinstance(t, ast.Name) and t.id == ret.value.id
                      for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-        if len(binds) != 1 or binds[0] not in fs[0].body:
+        if len(binds) != 1 or binds[0] not in f.body:
             continue
         got = binds[0].value
         if isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and got.func.id in known and \
