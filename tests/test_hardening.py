@@ -622,7 +622,10 @@ def test_nothing_left_behind(batch):
 # ----------------------------------------------------------------------------------------------
 
 def doctor(*args, cwd=None, preexec=None) -> subprocess.CompletedProcess:
-    env = dict(fe.base_env(), PYTHONPATH=str(ROOT))
+    # no bytecode written: under _fsize_limit a module whose .pyc is stale (after any edit or merge) would be cached cut at the
+    # limit (importlib writes it whole or not at all only where write() fails; with SIGXFSZ ignored it writes 1 KiB and
+    # succeeds), and every later import of that module in the tree fails with "marshal data too short" (review rev26)
+    env = dict(fe.base_env(), PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
     return subprocess.run([sys.executable, "-m", "attn_doctor", *args], capture_output=True, text=True,
                           timeout=120, env=env, cwd=cwd or str(ROOT), preexec_fn=preexec)
 
