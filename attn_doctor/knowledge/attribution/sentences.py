@@ -39,6 +39,19 @@ FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(
                          r"(?:(?![,.;:!?](?:\s|$)|[ \t]+(?:when(?:ever)?|if|unless|whenever|while|because|since|where)\b)[^\n()])*", re.IGNORECASE)
 
 
+# The lead, session 26 (rev26's finding; Unsloth's own notice "Your GPU (Tesla T4) does not support Flash Attention 2, using
+# Xformers instead."): a clause that says which backend runs in the failing one's place ("using X instead", "will use X
+# instead", "defaulting to X instead") names the replacement, not the backend that failed, unless the sentence goes on to
+# say the replacement fails too ("using sdpa instead and it crashes").
+USED_INSTEAD = re.compile(r"\b(?:(?:will|would|now|then)[ \t]+)?(?:using|use|uses|used|defaulting[ \t]+to|switching[ \t]+to|switched[ \t]+to)"
+                          r"[ \t]+(?:the[ \t]+)?[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}?[ \t]+instead\b(?![ \t]+of\b)", re.IGNORECASE)
+
+
+def _used_instead_removed(m: re.Match) -> str:
+    """A replacement blanked unless the rest of its sentence says it fails too."""
+    rest = re.match(r"[^.!?\n]*", m.string[m.end():]).group(0)
+    return m.group(0) if FAILURE_STATED.search(rest) else " " * len(m.group(0))
+
 # A clause that says a backend works is about the one that does not ("With attn_implementation='sdpa' training is fine;
 # with 'flash_attention_2' loss is nan", "FA2 works, FA3 crashes on H100"): a clause, between punctuation or "but",
 # "while", "whereas", "and", with a word of health and no word of failure names no failing backend. Written from the
@@ -608,6 +621,8 @@ def _scrub(line: str) -> str:
         line = _effect_removed(line)
     if any(w in low for w in ("solution", "workaround", "fix ", "suggest", "recommend", "instead")):
         line = ADVICE.sub(_advice_removed, line)
+    if "instead" in low:
+        line = USED_INSTEAD.sub(_used_instead_removed, line)
     if "tried" in low:
         line = TRIED.sub(_blanked, line)
     if " back to " in low or "fallback" in low or "fall-back" in low or any(w in line for w in ("回退", "退回", "降级", "切换回", "切回")):
