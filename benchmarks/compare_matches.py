@@ -34,8 +34,8 @@ ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b ro
 # helper ex117, session 20; round 118m since helper ex121, session 21; round 122m since helper ex128, session 22; round 129m since
 # helper ex135, session 23; round 136m since helper ex141, session 24; round 142m since helper ex145, session 25; round 148m
 # since helper ex150, session 26)
-# round 154m: ex151m's blind set of session 26, measure-only
-MEASURE_ONLY: tuple[str, ...] = ("round154m",)
+# round 154m: ex151m's blind set of session 26, measure-only; round 160m: ex155m's blind set of session 27, measure-only
+MEASURE_ONLY: tuple[str, ...] = ("round154m", "round160m")
 
 
 def measure(rounds: list[str], tree: str) -> dict[str, list]:

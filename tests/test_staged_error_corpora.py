@@ -763,6 +763,10 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # 29 texts and 15 unrelated logs (fewer than 35: nearly every FA4 / FA3 / Blackwell / SageAttention / FlexAttention thread
     # was used, held out or claimed); never explained by its gatherer: see fixtures/errors/round154m/README.md
     Staged("round154m", 29, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex151m, session 26)
+    # round 160m (ex155m, session 27): a blind set from threads no set drew on, found through the words users write
+    # (old and odd GPUs, Colab / TPU / Spaces, AMD, flash-attn's optional extensions, attention in model repos and UIs),
+    # 36 texts and 16 unrelated logs; never explained by its gatherer: see fixtures/errors/round160m/README.md
+    Staged("round160m", 36, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex155m, session 27)
 )
 
 _EVERY = _every_source()
