@@ -18,12 +18,11 @@ folders takes its skips from that one list."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
-from configs_corpus import assert_no_key, assert_no_repository_held_out, CLAIMS, assert_measure_only, check_blind_round
-from configs_corpus import CONFIGS as CORPUS, claim_of, expect, files, is_thread, shared_with_other_sets
+from configs_corpus import assert_every_expect_file_has_its_file, assert_measure_only, assert_mix, assert_no_key
+from configs_corpus import assert_no_repository_held_out, assert_source_caps, check_blind_round, CLAIMS
+from configs_corpus import CONFIGS as CORPUS, claim_of, expect, files, shared_with_other_sets
 
 ROOT = CORPUS / "round111m"
 FILES = files(ROOT)
@@ -36,45 +35,23 @@ MIX = {"musubi-tuner": 4, "llama-factory": 3, "diffusers": 2, "ms-swift": 2, "sd
        "unclaimed:chinese-llama-alpaca": 1, "unclaimed:deepspeed": 1, "unclaimed:instant-nsr-pl": 1,
        "unclaimed:open-assistant": 1, "unclaimed:veomni": 1}
 DIFFUSION_MIN = 12
-DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
-             "diffusers"}
-
-
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
+    """The format (check_blind_round), each expect file beside its file, and the splits' own verdicts: a repository
+    neither held out by its hash nor a namesake of a repository the held-out corpus drew on
+    (scripts/heldout_split_configs.py); a thread not held out by explain's split (scripts/heldout_split.py), its tracker
+    a trainer's own repository or one on the train side."""
     check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
                       captured="2026-11-30")
-
-
-def test_no_source_is_held_out():
-    """The splits' own verdicts: a repository neither held out by its hash nor a namesake of a repository the held-out
-    corpus drew on (scripts/heldout_split_configs.py); a thread not held out by explain's split (scripts/heldout_split.py),
-    its tracker a trainer's own repository or one on the train side."""
+    assert_every_expect_file_has_its_file(ROOT)
     assert_no_repository_held_out(FILES)
 
 
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
-
-
-def test_the_set_keeps_its_mix():
+def test_the_set_keeps_its_mix_and_its_caps():
     """What the README counts: 40 files, 22 claimed (12 trainers, 12 of them diffusion files) and 18 to refuse
-    (9 kinds), from 37 sources (34 threads, 3 users' repositories); MIX holds the floors by label, as gathered."""
-    trainers = Counter(expect(p)["trainer"] for p in FILES)
-    for trainer, n in MIX.items():
-        assert trainers[trainer] >= n, (trainer, trainers[trainer], n)
-    assert sum(n for t, n in trainers.items() if t in DIFFUSION) >= DIFFUSION_MIN
-    assert sum(n for t, n in trainers.items() if t.startswith("unclaimed:") or t == "none") >= REFUSED_MIN
-
-
-def test_the_caps_per_source():
-    """At most 2 files of one thread, 6 of one tracker, 3 of one repository."""
-    sources = [expect(p)["source"] for p in FILES]
-    threads = Counter(s for s in sources if is_thread(s))
-    trackers = Counter(s.split("#")[0] for s in sources if is_thread(s))
-    repos = Counter(s.split(":", 1)[0] for s in sources if not is_thread(s))
-    assert max(threads.values(), default=0) <= 2 and max(trackers.values(), default=0) <= 6, (threads, trackers)
-    assert max(repos.values(), default=0) <= 3, repos
+    (9 kinds), from 37 sources (34 threads, 3 users' repositories); MIX holds the floors by label, as gathered. At most
+    2 files of one thread, 6 of one tracker, 3 of one repository."""
+    assert_mix(FILES, MIX, diffusion_min=DIFFUSION_MIN, refused_min=REFUSED_MIN)
+    assert_source_caps(FILES)
 
 
 def test_no_repository_or_thread_is_shared_with_another_set():
