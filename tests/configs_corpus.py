@@ -8,6 +8,7 @@ import importlib.util
 import os
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -304,6 +305,38 @@ def assert_no_repository_held_out(paths: list[Path]) -> None:
             assert thread_side_ok(source, split, threads), source
         else:
             assert not split.held_out(source) and not split.namesake(source, names), source
+
+
+# the diffusion trainers, for a gathered set's mix (round 111m on)
+DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer",
+             "simpletuner", "diffusers"}
+
+
+def assert_every_expect_file_has_its_file(root: Path) -> None:
+    """Each `NAME.expect.toml` under `root` labels a file `NAME` beside it."""
+    for e in root.rglob("*.expect.toml"):
+        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
+
+
+def assert_mix(paths: list[Path], mix: dict[str, int], *, diffusion_min: int, refused_min: int) -> None:
+    """A gathered set keeps its mix: at least `mix[label]` files of each label, `diffusion_min` of diffusion trainers
+    (DIFFUSION) and `refused_min` to refuse (`unclaimed:*` or `none`)."""
+    trainers = Counter(expect(p)["trainer"] for p in paths)
+    for trainer, n in mix.items():
+        assert trainers[trainer] >= n, (trainer, trainers[trainer], n)
+    assert sum(n for t, n in trainers.items() if t in DIFFUSION) >= diffusion_min
+    assert sum(n for t, n in trainers.items() if t.startswith("unclaimed:") or t == "none") >= refused_min
+
+
+def assert_source_caps(paths: list[Path], *, thread: int = 2, tracker: int = 6, repository: int = 3) -> None:
+    """The per-source caps a set was gathered under: files of one thread, of one tracker, of one user's repository."""
+    sources = [expect(p)["source"] for p in paths]
+    threads = Counter(s for s in sources if is_thread(s))
+    trackers = Counter(s.split("#")[0] for s in sources if is_thread(s))
+    repos = Counter(s.split(":", 1)[0] for s in sources if not is_thread(s))
+    assert max(threads.values(), default=0) <= thread, threads
+    assert max(trackers.values(), default=0) <= tracker, trackers
+    assert max(repos.values(), default=0) <= repository, repos
 
 
 # a Hugging Face token, an OpenAI-style key, a GitHub token, an AWS access key id: no file of a gathered set carries one
