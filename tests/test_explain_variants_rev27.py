@@ -71,3 +71,13 @@ def test_a_backend_ruled_out_above_its_own_failure_keeps_it(text):
 ])
 def test_another_engines_aside_does_not_pick_its_switch(text):
     assert "engine.ollama-flash-attention" not in [eid for eid, _ in _read(text)], _read(text)
+
+
+# 5. ex154's GUESS ranks a chatbot's guess after a line that states the failure; a model named like a chatbot (DeepSeek, GPT-2,
+# GPT-J) in a report's title is no guess: the title's own failure keeps its rank.
+@pytest.mark.parametrize("model", ["DeepSeek-Coder-V2", "gpt2", "Mistral-7B"])
+def test_a_model_named_like_a_chatbot_is_no_guess(model):
+    text = (f"{model} with flash-attn: CUDA error: no kernel image is available for execution on the device\n\nearlier in the log:\n"
+            "UserWarning: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.0+cu121 with CUDA 1201 (you "
+            "have 2.3.0+cu121)")
+    assert _read(text)[0] == ("gpu.arch-not-in-torch", "fa2"), _read(text)
