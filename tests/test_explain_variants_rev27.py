@@ -81,3 +81,16 @@ def test_a_model_named_like_a_chatbot_is_no_guess(model):
             "UserWarning: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.0+cu121 with CUDA 1201 (you "
             "have 2.3.0+cu121)")
     assert _read(text)[0] == ("gpu.arch-not-in-torch", "fa2"), _read(text)
+
+
+# 6. ex156's engine entries answer a failure of the engine's own flash attention with its switch; where the engine says it turned
+# flash attention off itself, or that a model has none there, the switch is already off: no entry (ex156 at f1f184ca claimed four
+# training unrelated logs of that kind; these are variants of their mechanism, not their texts).
+@pytest.mark.parametrize("text", [
+    "llama-server with a Gemma 2 GGUF: flash attention is not compatible with attn_soft_cap, forcing it off",
+    "llama.cpp warns: flash attention not supported by Vulkan0, memory usage will increase",
+    "This GGUF quant does not have flash attention support in ollama yet",
+    "koboldcpp: flash attention forced off for this model on CPU",
+])
+def test_an_engine_turning_its_flash_attention_off_is_no_failure(text):
+    assert not [eid for eid, _ in _read(text) if eid.startswith("engine.")], _read(text)
