@@ -94,3 +94,14 @@ def test_a_model_named_like_a_chatbot_is_no_guess(model):
 ])
 def test_an_engine_turning_its_flash_attention_off_is_no_failure(text):
     assert not [eid for eid, _ in _read(text) if eid.startswith("engine.")], _read(text)
+
+
+# 7. fa2.no-extension's rebuild sets FLASH_ATTENTION_SKIP_CUDA_BUILD=FALSE: a TRUE left in the environment (a Dockerfile's ENV, a
+# lockfile's build env: the case ex154's patterns read) makes flash-attn's setup.py build its Python files alone again, and
+# FALSE is its default, so the word changes nothing where it was never set.
+def test_the_no_extension_rebuild_undoes_skip_cuda_build():
+    from attn_doctor.explain import match
+
+    text = "our Dockerfile sets FLASH_ATTENTION_SKIP_CUDA_BUILD=TRUE\nModuleNotFoundError: No module named 'flash_attn_2_cuda'"
+    found = [m for m in match(text) if m.entry.id == "fa2.no-extension"]
+    assert found and "FLASH_ATTENTION_SKIP_CUDA_BUILD=FALSE" in found[0].fix, [(m.entry.id, m.fix) for m in match(text)]
