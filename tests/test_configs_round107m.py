@@ -29,7 +29,10 @@ STILL_WRONG: dict[str, str] = {
     _ST + "ceccato88__SimpleTuner__config__config.env": "not read yet (cfg111)",
     _T + "bharathkumar192__bug-free-meme__unsloth_version__finetune_gemma3_telugu.py": "not read yet (cfg111)",
     _T + "huggingface__trl__2635__sft.py": "not read yet (cfg111)",
-    _T + "sehyeondev__llama2-fine-tune__fine_tune.py": "not read yet (cfg111)",
+    _T + "sehyeondev__llama2-fine-tune__fine_tune.py":
+        "SFTTrainer(peft_config=...) over a 4-bit model with bf16 / fp16 False: float32 under TRL up to 0.26 "
+        "(SFTTrainer's own prepare_model_for_kbit_training), the load's float16 from 0.27; the file does not say which "
+        "release (dtype not decided)",
     _U + "eridiffusion/CodeAlexx__EriDiffusion__config__train_lora_flux_24gb.yaml": "not read yet (cfg111)",
     _U + "user-script/rohankalbag__diffusion-models-with-enhanced-semantic-understanding__ELLA-Experimentation__run.sh":
         "not read yet (cfg111)",
