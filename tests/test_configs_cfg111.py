@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from configs_corpus import read
+from configs_corpus import read, refusal
 
 # 1. A script that takes a helper from Unsloth (`from unsloth.chat_templates import get_chat_template`) and loads its
 # model with transformers' from_pretrained trains transformers' model: Unsloth's import patches libraries and trainers,
@@ -84,3 +84,14 @@ def test_a_config_env_with_a_training_setting_is_the_job(tmp_path, extra, dtype)
     assert read(tmp_path, "config.env", "TRAINING_DYNAMO_BACKEND=inductor\n" + extra) == (
         "simpletuner", [], dtype, "default")
 
+
+# 3. SimpleTuner's dataloader config (the list of datasets --data_backend_config names) is refused as the dataset config
+# it is (rounds 99m, 103m and 107m label it so: "dataset", "dataset config"), still naming the option that reads it.
+@pytest.mark.parametrize("entry", [
+    '{"id": "pics", "type": "local", "instance_data_dir": "/data/pics", "resolution": 1024}',
+    '{"id": "s3", "type": "aws", "aws_bucket_name": "b", "caption_strategy": "textfile"}',
+    '{"id": "te", "type": "local", "dataset_type": "text_embeds", "default": true, "cache_dir": "cache/te"}',
+])
+def test_a_simpletuner_dataloader_config_is_refused_as_a_dataset_config(tmp_path, entry):
+    msg = refusal(tmp_path, "multidatabackend.json", f"[\n  {entry}\n]\n")
+    assert "SimpleTuner dataset config" in msg and "--data_backend_config" in msg and "dataloader config" in msg

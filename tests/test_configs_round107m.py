@@ -43,8 +43,6 @@ STILL_WRONG: dict[str, str] = {
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
 _N, _UU = "round107m/none/", "round107m/unclaimed-user-script/"
 OTHER_WORDS: dict[str, str] = {
-    _N + "ChubbyPinkStarfish__SimpleTuner__config__dataset.hilary.json":
-        "refused as a SimpleTuner dataloader config (--data_backend_config), not in the label's word \"dataset\"",
     _N + "MACLAB-HFUT__PsycoLLM__run.py": "refused as a DeepSpeed script, not in the label's words \"no trainer calls\"",
     "round107m/unclaimed-fluxgym/cocktailpeanut__fluxgym__343__models.yaml":
         "refused as not a trainer config, not in the label's words (a sentence about FluxGym's model list)",
@@ -69,11 +67,12 @@ globals().update(staged_round("round107m", files_min=47, claimed_min=25, refused
 
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (18 / 25 claimed right in all four fields in both layouts, 20 / 22 refused as the
-    benchmark counts them, 13 / 22 in the label's words; 20 / 25 with kohya_ss#1084 and #402 relabelled: the VAE's
+    benchmark counts them, 13 / 22 in the label's words (14 / 22 once SimpleTuner's dataloader configs are refused as
+    dataset configs, cfg111); 20 / 25 with kohya_ss#1084 and #402 relabelled: the VAE's
     xformers; 21 / 25 with Shilin-LU's config.json relabelled: SDPA named; 23 / 25 after cfg111's mechanisms: an Unsloth
     helper beside a transformers load, SimpleTuner's launch env): the xfail lists above are the misses, and no more."""
     assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(23, 23), refused=(20, 20),
-                  in_words=(13, 13))
+                  in_words=(14, 14))
 
 
 def test_no_source_is_held_out():
