@@ -95,3 +95,35 @@ def test_a_config_env_with_a_training_setting_is_the_job(tmp_path, extra, dtype)
 def test_a_simpletuner_dataloader_config_is_refused_as_a_dataset_config(tmp_path, entry):
     msg = refusal(tmp_path, "multidatabackend.json", f"[\n  {entry}\n]\n")
     assert "SimpleTuner dataset config" in msg and "--data_backend_config" in msg and "dataloader config" in msg
+
+
+# 4. A script that hands its model to DeepSpeed's inference engine only (deepspeed.init_inference) and never to its
+# training engine nor a backward pass serves a model: refused as the inference script it is (others.what_file), not as
+# a DeepSpeed script attn-doctor does not read yet.
+_DS_INFERENCE = """import torch
+{imp}
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+tok = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-7B-Instruct")
+model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-7B-Instruct", torch_dtype=torch.float16)
+engine = {call}(model, tensor_parallel={{"tp_size": 2}}, dtype=torch.float16, replace_with_kernel_inject=True)
+out = engine.module.generate(**tok("hello", return_tensors="pt").to("cuda"), max_new_tokens=64)
+{extra}"""
+_DS_NAMES = [("import deepspeed", "deepspeed.init_inference"), ("import deepspeed as ds", "ds.init_inference"),
+             ("from deepspeed import init_inference", "init_inference")]
+
+
+@pytest.mark.parametrize("imp, call", _DS_NAMES)
+def test_a_deepspeed_inference_script_is_refused_as_one(tmp_path, imp, call):
+    msg = refusal(tmp_path, "serve.py", _DS_INFERENCE.format(imp=imp, call=call, extra=""))
+    assert "DeepSpeed inference script" in msg and "no trainer calls" in msg
+
+
+@pytest.mark.parametrize("imp, call", _DS_NAMES)
+@pytest.mark.parametrize("extra", [
+    "loss = engine(**batch).loss\nloss.backward()\n",
+    "import deepspeed as d2\nmodel_engine, opt, _, _ = d2.initialize(model=model, config='ds.json')\n",
+])
+def test_a_deepspeed_script_that_trains_is_not_taken_for_inference(tmp_path, imp, call, extra):
+    msg = refusal(tmp_path, "train.py", _DS_INFERENCE.format(imp=imp, call=call, extra=extra))
+    assert "DeepSpeed inference script" not in msg and "looks like a script of DeepSpeed" in msg

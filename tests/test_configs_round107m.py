@@ -41,9 +41,8 @@ STILL_WRONG: dict[str, str] = {
         "that train.py is ELLA's own script is in train.py, which the set does not keep",
 }
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
-_N, _UU = "round107m/none/", "round107m/unclaimed-user-script/"
+_UU = "round107m/unclaimed-user-script/"
 OTHER_WORDS: dict[str, str] = {
-    _N + "MACLAB-HFUT__PsycoLLM__run.py": "refused as a DeepSpeed script, not in the label's words \"no trainer calls\"",
     "round107m/unclaimed-fluxgym/cocktailpeanut__fluxgym__343__models.yaml":
         "refused as not a trainer config, not in the label's words (a sentence about FluxGym's model list)",
     "round107m/unclaimed-nanogpt/simonw__public-notes__11__train_shakespeare.sh":
@@ -68,11 +67,11 @@ globals().update(staged_round("round107m", files_min=47, claimed_min=25, refused
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (18 / 25 claimed right in all four fields in both layouts, 20 / 22 refused as the
     benchmark counts them, 13 / 22 in the label's words (14 / 22 once SimpleTuner's dataloader configs are refused as
-    dataset configs, cfg111); 20 / 25 with kohya_ss#1084 and #402 relabelled: the VAE's
+    dataset configs, 15 / 22 once a DeepSpeed inference script is refused as one, cfg111); 20 / 25 with kohya_ss#1084 and #402 relabelled: the VAE's
     xformers; 21 / 25 with Shilin-LU's config.json relabelled: SDPA named; 23 / 25 after cfg111's mechanisms: an Unsloth
     helper beside a transformers load, SimpleTuner's launch env): the xfail lists above are the misses, and no more."""
     assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(23, 23), refused=(20, 20),
-                  in_words=(14, 14))
+                  in_words=(15, 15))
 
 
 def test_no_source_is_held_out():
