@@ -41,19 +41,9 @@ STILL_WRONG: dict[str, str] = {
         "that train.py is ELLA's own script is in train.py, which the set does not keep",
 }
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
-_UU = "round107m/unclaimed-user-script/"
-OTHER_WORDS: dict[str, str] = {
-    "round107m/unclaimed-fluxgym/cocktailpeanut__fluxgym__343__models.yaml":
-        "refused as not a trainer config, not in the label's words (a sentence about FluxGym's model list)",
-    "round107m/unclaimed-nanogpt/simonw__public-notes__11__train_shakespeare.sh":
-        "refused as running train.py, not in the label's words (a sentence about nanoGPT)",
-    "round107m/unclaimed-replicate/replicate__flux-fine-tuner__54__form_inputs.json":
-        "refused as not a trainer config, not in the label's words (a sentence about Replicate's form)",
-    _UU + "ideaweaver-ai__Tiny-Children-Stories-30M-model__2__finetune_lora.sh":
-        "refused as running finetune_lora.py, not in the label's words (a sentence about a project's own script)",
-    _UU + "keigotak__llm-training-pipeline__sft.py":
-        "refused as a DeepSpeed script, not in the label's word \"sft.py\" (the refused file's own name)",
-}
+# (none since cfg111: SimpleTuner's dataloader config and PsycoLLM's DeepSpeed inference script by mechanisms, five labels'
+# words relabelled to what their refusals say, the verdicts unchanged)
+OTHER_WORDS: dict[str, str] = {}
 STILL_WRONG.update(OTHER_WORDS)
 STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
@@ -67,11 +57,12 @@ globals().update(staged_round("round107m", files_min=47, claimed_min=25, refused
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (18 / 25 claimed right in all four fields in both layouts, 20 / 22 refused as the
     benchmark counts them, 13 / 22 in the label's words (14 / 22 once SimpleTuner's dataloader configs are refused as
-    dataset configs, 15 / 22 once a DeepSpeed inference script is refused as one, cfg111); 20 / 25 with kohya_ss#1084 and #402 relabelled: the VAE's
+    dataset configs, 15 / 22 once a DeepSpeed inference script is refused as one, 20 / 22 with five labels' words
+    relabelled, cfg111); 20 / 25 with kohya_ss#1084 and #402 relabelled: the VAE's
     xformers; 21 / 25 with Shilin-LU's config.json relabelled: SDPA named; 23 / 25 after cfg111's mechanisms: an Unsloth
     helper beside a transformers load, SimpleTuner's launch env): the xfail lists above are the misses, and no more."""
     assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(23, 23), refused=(20, 20),
-                  in_words=(15, 15))
+                  in_words=(20, 20))
 
 
 def test_no_source_is_held_out():
