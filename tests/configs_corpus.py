@@ -370,7 +370,8 @@ def _xfails(keys, reasons: dict, value=lambda k: k) -> list:
 
 def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: int, repos_min: int,
                  captured: str = "2026-11-28", still_wrong: dict | None = None,
-                 still_wrong_in_layout: dict | None = None, claimed_by: str | None = None, unread: tuple = ()) -> dict:
+                 still_wrong_in_layout: dict | None = None, claimed_by: str | dict | None = None,
+                 unread: tuple = ()) -> dict:
     """The tests every staged config round repeats, for its test module to take as its own:
     `globals().update(staged_round("round50", ...))`. fixtures/configs/FOLDER is
     - read file by file, as `check --config FILE` reads it where the set keeps it (test_real_file), and again in its
@@ -381,7 +382,8 @@ def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: 
       check_blind_round with the floors, capture date `captured`), every expect file beside its corpus file;
     - fresh: no repository shared with another folder under fixtures/configs/ (held-out and the folders in `unread`
       aside, never read); with `claimed_by`, every repository claimed for this round by that helper in the claims file
-      (skipped where that file is not on this machine)."""
+      (skipped where that file is not on this machine); a round two helpers gathered names one per kind of source,
+      `{"THREAD": helper, "REPO": helper}`."""
     root = CONFIGS / folder
     paths = files(root)
     flat = dict(still_wrong or {})
@@ -423,7 +425,8 @@ def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: 
             lines = CLAIMS.read_text(encoding="utf-8").splitlines()
             for claim in sorted({claim_of(expect(p)["source"]) for p in paths}):
                 owners = [ln.split()[2] for ln in lines if ln.startswith(claim)]
-                assert owners == [claimed_by], (claim, owners)
+                helper = claimed_by[claim.split()[0]] if isinstance(claimed_by, dict) else claimed_by
+                assert owners == [helper], (claim, owners)
 
         tests[test_every_repository_was_claimed_for_this_round.__name__] = test_every_repository_was_claimed_for_this_round
     return tests

@@ -420,8 +420,11 @@ def make_doc(path: str, text: str, *, argv: dict | None = None) -> dict:
             data = {}  # an empty YAML file
         if isinstance(data, list) and data and all(isinstance(d, dict) for d in data) and \
                 any("instance_data_dir" in d or d.get("type") in ("local", "aws", "csv", "huggingface") for d in data):
-            raise UsageError(f"--config: {path} is a SimpleTuner dataloader config (--data_backend_config), not a "
-                             f"training config: give attn-doctor the config.json / config.toml / config.env it sits beside")
+            # (bghira/SimpleTuner@bc8e6ab documentation/DATALOADER.md:1-60: the file --data_backend_config names is a
+            # list of datasets, each with its id, type and dataset_type)
+            raise UsageError(f"--config: {path} is a SimpleTuner dataset config (the dataloader config "
+                             f"--data_backend_config names), not a training config: give attn-doctor the config.json / "
+                             f"config.toml / config.env it sits beside")
         from .others import swift_dataset_info
 
         if swift_dataset_info(data):
