@@ -1,7 +1,8 @@
 """cfg114 (session 27): a launch script's variables as bash holds them step by step (configs/shell.py,
 configs/shell_exports.py): what a subshell, a piped or backgrounded loop or `{ }` group sets dies with it, a loop body's
 or a group's own assignments persist; a reader takes a variable only from the environment its command gets, never from
-the file's text after the launch line.
+the file's text after the launch line; a launch line inside a `for` loop is one launch per value, read as one job when
+the runs agree and said to differ when they do not (configs._loop_launches, config.launches-differ).
 
 The expectations of the shell snippets are bash's own: each snippet also runs under /bin/bash, with `python` a function
 that prints the shell's value of A and the value in its environment, and the reading must say the same."""
@@ -85,3 +86,25 @@ FLUX = ("accelerate launch --mixed_precision bf16 train_dreambooth_flux.py --pre
 ])
 def test_diffusers_reads_the_backend_its_launch_gets_not_the_file_s_text(tmp_path, text, required):
     assert read(tmp_path, "run.sh", "#!/bin/bash\n" + text) == ("diffusers", required, "bfloat16", "none")
+
+
+LOOP = ("#!/bin/bash\nfor {var} in {values}; do\n  accelerate launch --mixed_precision {mp} {attn}train_dreambooth_flux.py "
+        "--pretrained_model_name_or_path=m --instance_data_dir=dog --output_dir=out --instance_prompt=p "
+        "--learning_rate {lr}\ndone | tee train.log\n")
+
+
+@pytest.mark.parametrize("var, values, mp, lr, dtype, differ", [
+    # the loop variable sets no attention / dtype / compile setting: one job
+    ("lr", "1e-4 2e-4", "bf16", "$lr", "bfloat16", None),
+    # it sets the dtype to one value: one job with that dtype (unknown before)
+    ("mp", "bf16", "$mp", "1e-4", "bfloat16", None),
+    ("mp", "bf16 bf16", "$mp", "1e-4", "bfloat16", None),
+    # two dtypes: two launches that differ, the dtype left unknown
+    ("mp", "fp16 bf16", "$mp", "1e-4", None, {"dtype": ["float16", "bfloat16"]}),
+])
+def test_a_launch_in_a_loop_is_one_job_when_its_runs_agree(tmp_path, var, values, mp, lr, dtype, differ):
+    from attn_doctor import configs
+
+    cfg = configs.load(write(tmp_path, "sweep.sh", LOOP.format(var=var, values=values, mp=mp, lr=lr, attn="")))
+    assert (cfg["trainer"], cfg["required"], cfg["dtype"]) == ("diffusers", [], dtype)
+    assert (cfg.get("launches") or {}).get("differ") == differ

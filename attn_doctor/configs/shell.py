@@ -22,6 +22,9 @@ Commands, in order:
   one ended by `&`, sets or exports is gone after it (_enter, _piped_block); a loop body's and a group's own assignments
   persist after it; a variable assigned or exported after the launch line is not the launch's. bash's `lastpipe`
   option (the last part of a pipeline in the shell itself) is not modelled;
+- a command inside a `for` loop runs once per word of the list, the variable set to each in turn (3.2.5.1 "Looping
+  Constructs"): the words of each run are kept (Script.maybe), and loop_runs / pinned let a reader read each run on
+  its own (configs._loop_launches: one job when the runs agree, "N launches differ in X" when they do not);
 - wrappers and launchers are taken apart: `sudo`, `nohup`, `time`, `env`, `srun`, `conda run`, `uv run`,
   `python [-u] [-m module] script.py`, `accelerate launch [opts] script.py`, `python -m
   accelerate.commands.launch`, `torchrun [opts]`, `python -m torch.distributed.run`, `deepspeed [opts]`;
@@ -302,6 +305,9 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # settled here)
                 vals = [w for ws in words_of(expand(m.group(2), env, dialect), dialect) for w in ws]
                 if vals and not any(re.search(r"[$*?`\[]", v) for v in vals):
+                    if _PINNED.get(m.group(1)) in vals:
+                        env[m.group(1)] = _PINNED[m.group(1)]  # (one run read on its own: loop_runs)
+                        continue
                     for v in vals:
                         maybe.setdefault(m.group(1), []).append((f"each run of for {m.group(1)} in {m.group(2)}", [v]))
                     continue
@@ -644,6 +650,50 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             commands.extend(parse(pre + body, name, _depth + 1, _exports=exports.inner(pre)).commands)
     env.pop(_DELAYED, None)
     return Script(commands, env, dialect, files, maybe, called, printed)
+
+
+# the loop variables a reading of one run of a launch loop holds at one of their values (loop_runs, pinned)
+_PINNED: dict = {}
+
+
+def loop_runs(cmd: Command, limit: int = 16) -> list[dict]:
+    """The runs of a command inside `for` loops whose variables its line uses (`for mp in fp16 bf16; do accelerate
+    launch --mixed_precision $mp train.py; done`): each as {variable: value}, every combination of the loops' values
+    (at most `limit`; none past it). bash runs the body once per value, in order (bash(1), Compound Commands: "for name
+    [ [ in [ word ... ] ] ; ] do list ; done ... name is set to each element of this list in turn, and list is executed
+    each time"), so each is one launch of the same command."""
+    import itertools
+
+    values: dict = {}
+    for cond, words in cmd.maybe or []:
+        m = re.match(r"^each run of for ([A-Za-z_]\w*) in ", cond)
+        if m and words and words[0] not in values.setdefault(m.group(1), []):
+            values[m.group(1)].append(words[0])
+    names = list(values)
+    total = 1
+    for n in names:
+        total *= len(values[n])
+    if not names or total > limit:
+        return []
+    return [dict(zip(names, combo)) for combo in itertools.product(*(values[n] for n in names))]
+
+
+class pinned:
+    """`with pinned({"mp": "bf16"}):` shell.parse reads the `for` loops over those variables as the run where each
+    holds that value (the variable set, no other run's words kept apart)."""
+
+    def __init__(self, values: dict):
+        self.values, self.before = dict(values), None
+
+    def __enter__(self):
+        self.before = dict(_PINNED)
+        _PINNED.update(self.values)
+        return self
+
+    def __exit__(self, *exc):
+        _PINNED.clear()
+        _PINNED.update(self.before)
+        return False
 
 
 def _enter(exports: Exports, subshells: list, path: tuple, env: dict) -> None:
