@@ -586,6 +586,21 @@ def test_zimage_without_mixed_precision_hands_flash_attention_float32(tmp_path, 
     assert not hit or (hit[0].severity, hit[0].backend) == ("error", "fa2")
 
 
+def test_launches_in_a_loop_that_differ_are_said_to(tmp_path):
+    """cfg114: a launch line inside a `for` loop whose runs ask for different dtypes is N launches that differ
+    (configs._loop_launches): config.launches-differ names the count, the loop and the values; each run's attention
+    flag stays required, the dtype unknown."""
+    p = write(tmp_path, "sweep.sh", "#!/bin/bash\nfor mp in fp16 bf16; do\n  accelerate launch --mixed_precision $mp "
+              "train_dreambooth_flux.py --pretrained_model_name_or_path=m --instance_data_dir=dog --output_dir=out "
+              "--instance_prompt=p --enable_xformers_memory_efficient_attention\ndone | tee train.log\n")
+    cfg, report = run(p)
+    assert (cfg["required"], cfg["dtype"], cfg["launches"]["count"]) == (["xformers"], None, 2)
+    hit = [f for f in report.findings if f.id == "config.launches-differ"]
+    assert len(hit) == 1 and hit[0].severity == "info"
+    assert "2 times (`for mp in fp16 bf16`)" in hit[0].title and "differ in dtype (float16 / bfloat16)" in hit[0].title
+    assert "mp=fp16" in hit[0].fix
+
+
 def test_every_config_entry_fires_in_these_tests():
     """Each config.* knowledge entry is made to fire by a test in this file."""
     text = open(__file__).read()

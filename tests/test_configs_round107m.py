@@ -1,47 +1,68 @@
-"""Issue 24, round 107m: a measure-only fresh set of trainer configs and launch lines (helpers cfg107m and cfg109m,
-session 26, 2026-11-30): configs and launch lines users pasted in issue tracker threads (`owner/repo#N`: the thread is
-the unit, cfg107m), most in the trainers' own trackers, and whole files of users' own repositories (`owner/repo:path`
-at a commit, cfg109m).
+"""Issue 24, round 107m: a fresh set of trainer configs and launch lines (helpers cfg107m and cfg109m, session 26,
+2026-11-30): configs and launch lines users pasted in issue tracker threads (`owner/repo#N`: the thread is the unit,
+cfg107m, 25 files of 24 threads), most in the trainers' own trackers, and whole files of users' own repositories
+(`owner/repo:path` at a commit, cfg109m, 22 files of 14 repositories). Measure-only until the lead measured it
+(session 26's start and end, session 27's start, all equal: 18 / 25 claimed files right in all four fields (trainer 24,
+required 22, dtype 22, compile 25), 0 claimed files refused, 20 / 22 refusals (2 read as a trainer); the repository
+layout reads the same); training material since cfg111 (session 27).
 
-fixtures/configs/round107m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
-helper) is not read file by file here, and no measured figure is held: the lead measures the set (at the session's
-start commit and at its end). What is checked is the format:
-- every file has its expect file, well formed (the staged fields, capture date, no commit for a thread's file, a label
-  of the right types and values), its source on the readers' side of the split (a thread by
-  scripts/heldout_split.py, its tracker a trainer's repository or on the train side), the file in the folder its
-  trainer names and named after its source, `refused` exactly for files no claimed trainer reads;
-- the set keeps its size (floors = what was gathered) and its mix, and the per-source caps it was gathered under;
-- no thread is shared with another folder under fixtures/configs/ (held-out aside, and never listed), and every one was
-  claimed for this round in the session's claims file (where that file is on this machine).
-While the set is measure-only, benchmarks/configs_refusals.py's MEASURE_ONLY names it: every reader of the training
-folders takes its skips from that one list."""
+fixtures/configs/round107m/ (47 files of 38 sources, labelled from the trainers' own source before any reader ran: its
+README) is read as every staged round is (configs_corpus.staged_round: each file where the set keeps it and in the
+repository layout, the format, floors, freshness and claims); a file still read wrong is a strict xfail with why, and
+the README's "Read after its measurement" has each miss of the measurement and its class."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-import pytest
-
-from configs_corpus import assert_no_key, assert_no_repository_held_out, CLAIMS, assert_measure_only, check_blind_round
-from configs_corpus import CONFIGS as CORPUS, claim_of, expect, files, is_thread, shared_with_other_sets
+from configs_corpus import assert_no_key, MEASURE_ONLY, CONFIGS as CORPUS, assert_floors
+from configs_corpus import assert_no_repository_held_out, assert_training, expect, files, is_thread
+from configs_corpus import staged_round
 
 ROOT = CORPUS / "round107m"
 FILES = files(ROOT)
-# the counts gathered (README): files, of them claimed and to refuse, sources (threads)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 47, 25, 22, 38
-# the labels as gathered (README): claimed trainers, then the refusals by kind
-MIX = {"musubi-tuner": 2, "sd-scripts": 2, "diffusers": 3, "simpletuner": 4, "axolotl": 1, "llama-factory": 2, "litgpt": 2,
-       "transformers": 7, "unsloth": 2, "none": 4, "unclaimed:accelerate": 5, "unclaimed:deepspeed": 3,
-       "unclaimed:user-script": 6, "unclaimed:replicate": 1, "unclaimed:fluxgym": 1, "unclaimed:nanogpt": 1,
-       "unclaimed:eridiffusion": 1}
-DIFFUSION_MIN = 11
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}
 
+_T, _U = "round107m/transformers/", "round107m/unclaimed-"
+STILL_WRONG: dict[str, str] = {
+    _T + "huggingface__trl__2635__sft.py":
+        "SFTConfig with neither bf16 nor fp16 and the model given by name: TRL before 0.19 keeps bf16 False (float32), "
+        "from 0.19 bf16 is on; the file does not say which release (dtype not decided), as round 103m's trl#1829",
+    _T + "sehyeondev__llama2-fine-tune__fine_tune.py":
+        "SFTTrainer(peft_config=...) over a 4-bit model with bf16 / fp16 False: float32 under TRL up to 0.26 "
+        "(SFTTrainer's own prepare_model_for_kbit_training), the load's float16 from 0.27; the file does not say which "
+        "release (dtype not decided)",
+    _U + "eridiffusion/CodeAlexx__EriDiffusion__config__train_lora_flux_24gb.yaml":
+        "ai-toolkit's own example job YAML with a user's paths, read as ai-toolkit: that EriDiffusion (a Rust trainer) "
+        "runs it is said only by the repository's README and sources, which the set does not keep",
+    _U + "user-script/rohankalbag__diffusion-models-with-enhanced-semantic-understanding__ELLA-Experimentation__run.sh":
+        "`accelerate launch train.py` with train_text_to_image's options only, read as a renamed copy of that example: "
+        "that train.py is ELLA's own script is in train.py, which the set does not keep",
+}
+# refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
+# (none since cfg111: SimpleTuner's dataloader config and PsycoLLM's DeepSpeed inference script by mechanisms, five labels'
+# words relabelled to what their refusals say, the verdicts unchanged)
+OTHER_WORDS: dict[str, str] = {}
+STILL_WRONG.update(OTHER_WORDS)
+STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
-def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
-    check_blind_round(FILES, files_min=FILES_MIN, claimed_min=CLAIMED_MIN, refused_min=REFUSED_MIN, repos_min=REPOS_MIN,
-                      captured="2026-11-30")
+# test_real_file, test_real_file_in_its_repository_layout, the format and floors, freshness, claims: configs_corpus
+globals().update(staged_round("round107m", files_min=47, claimed_min=25, refused_min=22, repos_min=38,
+                              captured="2026-11-30", still_wrong=STILL_WRONG,
+                              still_wrong_in_layout=STILL_WRONG_LAYOUT,
+                              claimed_by={"THREAD": "cfg107m", "REPO": "cfg109m"}, unread=MEASURE_ONLY))
+
+
+def test_the_readings_keep_their_floors():
+    """The lead's figures as floors (18 / 25 claimed right in all four fields in both layouts, 20 / 22 refused as the
+    benchmark counts them, 13 / 22 in the label's words (14 / 22 once SimpleTuner's dataloader configs are refused as
+    dataset configs, 15 / 22 once a DeepSpeed inference script is refused as one, 20 / 22 with five labels' words
+    relabelled, cfg111); 20 / 25 with kohya_ss#1084 and #402 relabelled: the VAE's
+    xformers; 21 / 25 with Shilin-LU's config.json relabelled: SDPA named; 23 / 25 after cfg111's mechanisms: an Unsloth
+    helper beside a transformers load, SimpleTuner's launch env): the xfail lists above are the misses, and no more."""
+    assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(23, 23), refused=(20, 20),
+                  in_words=(20, 20))
 
 
 def test_no_source_is_held_out():
@@ -51,22 +72,21 @@ def test_no_source_is_held_out():
     assert_no_repository_held_out(FILES)
 
 
-def test_every_expect_file_has_its_corpus_file():
-    for e in ROOT.rglob("*.expect.toml"):
-        assert e.with_name(e.name[: -len(".expect.toml")]).is_file(), e
-
-
 def test_the_set_keeps_its_mix():
-    """What the README counts (MIX: the floors by label, as gathered): claimed trainers' files — diffusion 11
-    (SimpleTuner 4, musubi-tuner 2, sd-scripts 2, diffusers 3), LLM 14 (transformers / TRL 7, LLaMA-Factory 2, LitGPT 2,
-    Unsloth 2, axolotl 1) — and the refusals (22: 5 Accelerate configs, 3 DeepSpeed configs, 3 dataset configs, an
-    inference script, a hosted trainer's form inputs, a GUI's model list, 6 projects' own scripts, launches and settings,
-    nanoGPT's own train.py and an ai-toolkit-style YAML of a Rust trainer)."""
+    """What the README counts: claimed trainers' files — diffusion 11 (SimpleTuner 4, musubi-tuner 2, sd-scripts 2,
+    diffusers 3), LLM 14 (transformers / TRL 7, LLaMA-Factory 2, LitGPT 2, Unsloth 2, axolotl 1) — and the refusals
+    (22: 5 Accelerate configs, 3 DeepSpeed configs, 3 dataset configs, an inference script, a hosted trainer's form
+    inputs, a GUI's model list, 6 projects' own scripts, launches and settings, nanoGPT's own train.py and an
+    ai-toolkit-style YAML of a Rust trainer)."""
     trainers = Counter(expect(p)["trainer"] for p in FILES)
-    for trainer, n in MIX.items():
+    mix = {"musubi-tuner": 2, "sd-scripts": 2, "diffusers": 3, "simpletuner": 4, "axolotl": 1, "llama-factory": 2,
+           "litgpt": 2, "transformers": 7, "unsloth": 2, "none": 4, "unclaimed:accelerate": 5, "unclaimed:deepspeed": 3,
+           "unclaimed:user-script": 6, "unclaimed:replicate": 1, "unclaimed:fluxgym": 1, "unclaimed:nanogpt": 1,
+           "unclaimed:eridiffusion": 1}
+    for trainer, n in mix.items():
         assert trainers[trainer] >= n, (trainer, trainers[trainer], n)
-    assert sum(n for t, n in trainers.items() if t in DIFFUSION) >= DIFFUSION_MIN
-    assert sum(n for t, n in trainers.items() if t.startswith("unclaimed:") or t == "none") >= REFUSED_MIN
+    assert sum(n for t, n in trainers.items() if t in DIFFUSION) >= 11
+    assert sum(n for t, n in trainers.items() if t.startswith("unclaimed:") or t == "none") >= 22
 
 
 def test_the_caps_per_source():
@@ -79,28 +99,10 @@ def test_the_caps_per_source():
     assert max(repos.values(), default=0) <= 3, repos
 
 
-def test_no_repository_or_thread_is_shared_with_another_set():
-    """round107m's sources are fresh: no thread or user's repository of it feeds fixtures/configs/real/, another round
-    (round 103m, the other blind set of this session, included by its `source` lines) or a loose expect file at the top
-    of fixtures/configs/ (held-out aside, and never listed)."""
-    shared = shared_with_other_sets(FILES, "round107m")
-    assert not shared, sorted(shared)
-
-
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_every_source_was_claimed_for_this_round():
-    """Each thread (`THREAD owner/repo#N cfg107m`) was claimed by cfg107m, each user's repository
-    (`REPO owner/repo cfg109m`) by cfg109m, and by nobody else, before it was taken."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for claim in sorted({claim_of(expect(p)["source"]) for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(claim)]
-        assert owners == (["cfg107m"] if claim.startswith("THREAD ") else ["cfg109m"]), (claim, owners)
-
-
-def test_the_readers_of_the_training_sets_keep_out_of_it():
-    """A measure-only round is read by nobody but the lead's measurements: the benchmarks and tests that read every
-    training folder name it among the folders they skip."""
-    assert_measure_only("round107m")
+def test_the_readers_of_the_training_sets_read_it():
+    """A training round is read by the benchmarks and tests that read every training folder: none of them names it
+    among the folders they skip any more (it was measure-only until the lead's measurement of session 27's start)."""
+    assert_training("round107m")
 
 
 def test_no_file_holds_a_key():

@@ -27,16 +27,14 @@ FILES = files(ROOT)
 FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 34, 17, 17, 19
 
 _FLAT = "labelled through {}, which the set keeps under its flattened name (read in the repository layout)"
-# the script's --config default configs/dpo.yaml is not in the set (cfg54m left it: its SFT twin is taken); a
-# `cfg["model"].get("attn_implementation", "sdpa")` of a file that is not here reads as its default since cfg71 (the
-# attention the script is written for, as an autocast switch's default: hf_transformers._attention_default), sdpa,
-# where the label has the YAML's flash_attention_2
-_DPO = ("labelled through configs/dpo.yaml (the script's --config default), which the set does not keep: "
-        "attn_implementation (read as the getter's default, sdpa) and dtype are the loaded file's")
-STILL_WRONG_IN_BOTH = {
-    "round54m/transformers/tutucheng99__qwen3-sft-dpo-eval__scripts__dpo_train.py": _DPO,
-}
+# the script's --config default configs/dpo.yaml: gathered by cfg115 (session 27), read in the repository layout since;
+# flat, a `cfg["model"].get("attn_implementation", "sdpa")` of a file that is not beside it reads as its default
+# (hf_transformers._attention_default), sdpa, where the label has the YAML's flash_attention_2
+STILL_WRONG_IN_BOTH: dict = {}
 STILL_WRONG = {**STILL_WRONG_IN_BOTH,
+    "round54m/transformers/tutucheng99__qwen3-sft-dpo-eval__scripts__dpo_train.py":
+        _FLAT.format("configs/dpo.yaml (the --config default, gathered by cfg115: model.attn_implementation "
+                     "flash_attention_2, dtype bfloat16; flat, the getter's default sdpa)"),
     "round54m/diffusers/skywong14__Frieren__scripts__train_sdxl_lora.sh":
         _FLAT.format("configs/train_sdxl_lora.yaml (read key by key by the launcher's own yaml_get: mixed_precision "
                      "fp16)"),
@@ -59,11 +57,11 @@ def test_the_readings_keep_their_floors():
     """The figures at cfg56's end (flat: 12/17 claimed right, 17/17 refused, 0 read as a trainer; repository layout:
     16/17) as floors: the xfail lists above are the misses, and no more of them than at the end of cfg56. Flat 13/17
     since cfg71 (Satyajithchary's `cfg.get("attn", "sdpa")` of the --config default not kept flat: its default, sdpa,
-    the YAML's value too)."""
+    the YAML's value too). Repository layout 17/17 since cfg115 (configs/dpo.yaml gathered)."""
     claimed = [p for p in FILES if not expect(p).get("refused")]
     refused = [p for p in FILES if expect(p).get("refused")]
     assert len(claimed) - len([p for p in claimed if rel(p) in STILL_WRONG]) >= 13
-    assert len(claimed) - len([p for p in claimed if rel(p) in STILL_WRONG_IN_BOTH]) >= 16
+    assert len(claimed) - len([p for p in claimed if rel(p) in STILL_WRONG_IN_BOTH]) >= 17  # 17/17 since cfg115
     assert not [p for p in refused if rel(p) in STILL_WRONG]  # every file to refuse is refused (17/17)
 DIFFUSION = {"musubi-tuner", "blissful-tuner", "sd-scripts", "ai-toolkit", "diffusion-pipe", "onetrainer", "simpletuner",
              "diffusers"}

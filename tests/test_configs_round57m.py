@@ -35,9 +35,6 @@ _DATING = ("labelled float32 from transformers 4's float32 load (no dtype given,
 # xfail here until cfg84, session 20: each set is read as LLaMA-Factory's own settings, as the same keys in a file of
 # their own are, when every set is that trainer's and they choose alike: configs._named_presets)
 STILL_WRONG = {
-    "round57m/transformers/AliB0239__medical-qa-qlora-finetune-qwen__src__trainer.py":
-        "SFTConfig(fp16=train_cfg.fp16, bf16=train_cfg.bf16) of src/config.py's TrainingConfig, which the set does not "
-        "keep: labelled bfloat16 from that file; read as a dtype not said here",
     "round57m/transformers/ZaheedaT__Llama3-Finetuning__app__main.py": _DATING,
     "round57m/unclaimed-user-script/deveworld__litgpt-tpu-phi__train.sh":
         "refused, but as a script that only runs another one (the `bash install_dependencies.sh` of a gcloud ssh "
@@ -55,6 +52,10 @@ STILL_WRONG = {
         "(README)",
 }
 STILL_WRONG_FLAT = dict(STILL_WRONG, **{
+    "round57m/transformers/AliB0239__medical-qa-qlora-finetune-qwen__src__trainer.py":
+        "SFTConfig(fp16=train_cfg.fp16, bf16=train_cfg.bf16), train_cfg defaulting to src/config.py's training_config "
+        "= TrainingConfig() (bf16 True), which the set keeps since cfg115 under its flattened name (read in the "
+        "repository layout since cfg115: a parameter defaulting to a settings object of the user's module)",
     "round57m/transformers/pbressollette__mistral-finetuning__scripts__train.py":
         "labelled through configs/training_config.py (TrainingConfig fp16 True, whose to_training_args() builds the "
         "TrainingArguments), which the set keeps under its flattened name (read in the repository layout)",

@@ -43,21 +43,27 @@ STILL_WRONG = {
         "refused as a script with no trainer calls: the model is loaded by its models/model_loader.py and the Trainer "
         "built by its training/trainer.py setup_trainer (TrainingArguments(bf16=True)), modules of the user's own "
         "package the set does not keep (only config/training_config.py, an unclaimed settings class)",
-    _T + "REICHIYAN__ft_lab__train_qlora.py":
-        "dtype '': TrainingArguments(fp16=torch.cuda.is_available(), bf16=False) is built by training_utils."
-        "build_trainer, a module of the repository the set does not keep",
     _T + "RandomFab__medical-triage-llm-finetuning__src__training__train_sft.py":
-        "dtype '': the TrainingArguments come from src/training/utils_training.py's define_training_arguments (not "
-        "kept), which reads params.yaml's training block (fp16: True; the set keeps params.yaml as an unclaimed "
+        "dtype '': the TrainingArguments come from src/training/utils_training.py's define_training_arguments "
+        "(kept since cfg115), TrainingArguments(**kwargs) of a dict(bf16=params_training_args['bf16'], ...) whose "
+        "params come from _load_params(), yaml.safe_load of config.paths.PARAMS_PATH (PROJECT_ROOT / 'params.yaml'): "
+        "three hops the cross-module reading does not take. It reads params.yaml's training block (fp16: True; the set keeps params.yaml as an unclaimed "
         "settings file). Read float32 before cfg78 (prepare_model_for_kbit_training's upcast with TrainingArguments' "
         "defaults assumed); since cfg78 arguments built out of sight leave the autocast unknown",
+    _T + "RandomFab__medical-triage-llm-finetuning__src__training__utils_training.py":
+        "dtype '' (gathered by cfg115): TrainingArguments(**kwargs), kwargs a dict(bf16=params_training_args['bf16'], "
+        "fp16=...) of _load_params()'s yaml.safe_load(open(PARAMS_PATH)), PARAMS_PATH a constant of config.paths "
+        "(PROJECT_ROOT / 'params.yaml'): a loader whose path is another module's constant, which the reading does not "
+        "resolve (params.yaml: fp16 True)",
     _T + "SonPhatTranDeveloper__fine-tune-function-gemma__notebooks__fine_tune_function_gemma.ipynb":
         "dtype '': from_pretrained(dtype='auto') then SFTConfig(bf16=model.dtype == torch.bfloat16, fp16=...float16): "
         "the run trains in the checkpoint's own dtype (google/functiongemma-270m-it ships bfloat16), which only the "
         "Hub's config.json says; nothing is downloaded",
     _T + "longhoag__fine-tune-slm__src__train.py":
         "dtype '': `'fp16': training_config['fp16']`, training_config a parameter filled by src.utils' "
-        "load_all_configs (not kept) from config/training_config.yml (kept, fp16: true)",
+        "load_all_configs (src/utils/config.py, kept since cfg115: MultiConfigLoader(config_dir) whose ConfigLoader "
+        "yaml.safe_loads config/training_config.yml, kept, fp16: true, and resolves AWS SSM references): a loader "
+        "class the reading does not follow",
     _T + "vup903__lora-finetune-demo__train.py":
         "dtype '': TrainingArguments with no bf16 / fp16, over a model loaded by its own package's lora_finetune.model."
         "load_base_model (not kept): distilgpt2's float32 weights are what that module loads",
@@ -81,6 +87,10 @@ _AZY = ("required []{dtype}: the xformers kernel is in the repository's modeling
 _BESIDE = ("labelled through {what}, which the set keeps under its flattened name in transformers/ (read right in the "
            "repository layout)")
 STILL_WRONG_FLAT = dict(STILL_WRONG, **{
+    _T + "REICHIYAN__ft_lab__train_qlora.py":
+        "dtype '': TrainingArguments(fp16=torch.cuda.is_available(), bf16=False) is built by training_utils."
+        "build_trainer, a module of the repository kept since cfg115 under its flattened name (read in the repository "
+        "layout)",
     _T + "1azybug__ReCMLLM__train.py": _AZY.format(
         dtype=" / dtype ''", how="bf16 is in ReCMLLM/config.json's training_args block (kept, at its place only in "
         "the repository layout), handed to TrainingArguments(**model_config.training_args)"),

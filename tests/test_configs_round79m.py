@@ -42,9 +42,6 @@ STILL_WRONG = {
         "refused: `python run_finetune.py` with HfArgumentParser options, the script not kept (its own "
         "LocalModelArguments beside SFTConfig's fields). Options of TrainingArguments / TRL on a command line are no "
         "evidence of whose script runs them (9 unclaimed launchers of the training rounds give as many: cfg81)",
-    _T + "Koushik-Ambadi__llm-finetuning__model_training__training_pipeline.py":
-        "dtype '': SFTConfig with neither bf16 nor fp16 is bfloat16 only for TRL >= 0.19, which the repository's "
-        "requirements pin (trl 0.21.0) says; the set does not keep them",
     _T + "MNIKIEMA__translategemma-finetune__train.sh":
         "refused as a shell script with no trainer calls: `uv run translategemma-finetune --fp16 true ...`, the "
         "repository's own console script (src/translategemma_finetune/finetune.py, not kept)",
@@ -61,9 +58,6 @@ STILL_WRONG = {
     _U + "Ranveersingh1113__RLVR-LLM-finetuning__training__phase2_grpo.py":
         "read as transformers: the model is loaded through Unsloth in " + _NOT_KEPT.format(what="training/common.py")
         + "; this file shows only TRL's GRPOConfig / GRPOTrainer",
-    _U + "SourabhGothe__LLM-Finetuning__src__train.py":
-        "dtype '': bf16=cfg.training.bf16 of the Hydra group files configs/training/*.yaml, which the set does not "
-        "keep (only the primary main_config.yaml)",
     _T + "avivek-dwivedi__llm-finetuning-pipeline__scripts__02_train_llm_sft.sh":
         "refused: `python train/train_llm_qlora_sft.py --config configs/llm_sft_qlora.yaml`, the script not kept and "
         "the config the user's own schema (an unclaimed settings file)",
@@ -81,6 +75,13 @@ STILL_WRONG.update(OTHER_WORDS)
 _BESIDE = ("labelled through {what}, which the set keeps under its flattened name (read right in the repository "
            "layout)")
 STILL_WRONG_FLAT = dict(STILL_WRONG, **{
+    # read in the repository layout since cfg115 gathered the files their values are in; flat, those are not beside them
+    _T + "Koushik-Ambadi__llm-finetuning__model_training__training_pipeline.py":
+        "dtype '': SFTConfig with neither bf16 nor fp16 is bfloat16 only for TRL >= 0.19, which the repository's "
+        "requirements.txt pins (trl==0.21.0; gathered by cfg115, found at the repository's root only)",
+    _U + "SourabhGothe__LLM-Finetuning__src__train.py":
+        "dtype '': bf16=cfg.training.bf16 of the Hydra group file configs/training/base.yaml (gathered by cfg115), "
+        "which Hydra's defaults list finds under configs/ only",
     "round79m/llama-factory/rohit07cf__llm-distributed-finetuning-guide__scripts__run_training.sh":
         _BESIDE.format(what="configs/lora_sft.yaml (`python src/train.py --config configs/lora_sft.yaml`, src/train.py "
                             "handing it to run_exp, not kept)"),
@@ -98,9 +99,6 @@ STILL_WRONG_LAYOUT = dict(STILL_WRONG, **{
         "dtype '': TrainingArguments(bf16=cuda and is_bf16_supported()) over prepare_model_for_kbit_training's "
         "upcast: the GPU decides between bf16 autocast and none, '' by the readers' convention (the label's bfloat16 "
         "is its README's doubt); sdpa is read since cfg81 from src/config.py's nested ModelConfig",
-    _U + "SourabhGothe__LLM-Finetuning__scripts__run_experiment.sh":
-        "dtype '': read since cfg81 as src/train.py (a Hydra app given only `model=`), whose bf16 is in the Hydra "
-        "group files the set does not keep",
 })
 
 

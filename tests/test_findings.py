@@ -1122,6 +1122,21 @@ def inline_config(trainer: str, filename: str, text: str) -> dict:
     return _ctx(configs.finish(cfg))
 
 
+def loaded_config(filename: str, text: str) -> dict:
+    """The Context for a launch file written here and read by configs.load() as `check --config` reads it (detection
+    included), from a folder that is gone afterwards."""
+    import tempfile
+
+    from attn_doctor import configs
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / filename
+        path.write_text(text, encoding="utf-8")
+        cfg = configs.load(str(path))
+    cfg["path"] = f"/job/{filename}"
+    return _ctx(cfg)
+
+
 @scenario("config.simpletuner-unknown-backend", "error",
           **inline_config("simpletuner", "config.json", '{"model_family": "flux", "attention_mechanism": "flash_attn_2"}'))
 def simpletuner_misspelled_mechanism():
@@ -1269,6 +1284,15 @@ def musubi_command_line_without_backend():
           **inline_config("musubi", "train.toml", '[model]\ndit = "/m/dit.safetensors"\n[training]\nlearning_rate = 2e-4\n'))
 def musubi_toml_without_backend():
     """A musubi-tuner TOML with no attention key: the command that runs it may add one, so a warning."""
+    return ff.gpu_box()
+
+
+@scenario("config.launches-differ", "info",
+          **loaded_config("sweep.sh", "#!/bin/bash\nfor mp in fp16 bf16; do\n  accelerate launch --mixed_precision $mp "
+                                      "train_dreambooth_flux.py --pretrained_model_name_or_path=m --instance_data_dir=d "
+                                      "--output_dir=out --instance_prompt=p\ndone | tee train.log\n"))
+def diffusers_launch_loop_over_two_precisions():
+    """A launch script that runs the same diffusers example once with fp16 and once with bf16 (a `for` loop)."""
     return ff.gpu_box()
 
 

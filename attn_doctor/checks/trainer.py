@@ -94,6 +94,19 @@ def backend_names(facts: dict, ctx: Context):
             yield finding("config.backend-not-checked", fix=(cfg.get("fixes") or {}).get("use_default"), **p)
         elif a["kind"] == "conditional":
             yield finding("config.conditional-backend", possible=a["backend"], **p)
+    launches = cfg.get("launches") or {}
+    if launches.get("differ"):
+        # a launch line inside a `for` loop whose runs ask for different things (configs._loop_launches)
+        shown = {_LAUNCH_FIELDS.get(k, k): [" + ".join(v) or "none" if isinstance(v, list) else str(v) for v in vals]
+                 for k, vals in launches["differ"].items()}
+        yield finding("config.launches-differ", name=cfg.get("trainer_title") or trainer, count=launches["count"],
+                      loop=launches.get("loop") or "for", fields=" and ".join(shown),
+                      runs="; ".join((f"{k} " if len(shown) > 1 else "") + " / ".join(v) for k, v in shown.items()),
+                      first=" ".join(f"{k}={v}" for k, v in (launches.get("values") or [{}])[0].items()))
+
+
+# the words a finding names configs._loop_launches' fields by
+_LAUNCH_FIELDS = {"required": "required backends", "compile_mode": "compile"}
 
 
 @check("config")

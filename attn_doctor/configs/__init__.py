@@ -420,8 +420,11 @@ def make_doc(path: str, text: str, *, argv: dict | None = None) -> dict:
             data = {}  # an empty YAML file
         if isinstance(data, list) and data and all(isinstance(d, dict) for d in data) and \
                 any("instance_data_dir" in d or d.get("type") in ("local", "aws", "csv", "huggingface") for d in data):
-            raise UsageError(f"--config: {path} is a SimpleTuner dataloader config (--data_backend_config), not a "
-                             f"training config: give attn-doctor the config.json / config.toml / config.env it sits beside")
+            # (bghira/SimpleTuner@bc8e6ab documentation/DATALOADER.md:1-60: the file --data_backend_config names is a
+            # list of datasets, each with its id, type and dataset_type)
+            raise UsageError(f"--config: {path} is a SimpleTuner dataset config (the dataloader config "
+                             f"--data_backend_config names), not a training config: give attn-doctor the config.json / "
+                             f"config.toml / config.env it sits beside")
         from .others import swift_dataset_info
 
         if swift_dataset_info(data):
@@ -2196,6 +2199,8 @@ def load(path: str, trainer: str | None = None) -> dict:
                 raise
             raise UsageError(f"--config: {path} is not a {_module(name).TITLE} config that attn-doctor can read "
                              f"({doc['fmt']}: {type(e).__name__})") from None
+        if detection["by"] != "--trainer" and not doc.get("installed_only"):
+            cfg = _loop_launches(path, text, name, doc, cfg)
     except RecursionError:
         raise UsageError(f"--config: {path} is too deeply nested to be a trainer config") from None
     cfg["path"] = os.path.abspath(path)
@@ -2203,6 +2208,43 @@ def load(path: str, trainer: str | None = None) -> dict:
     # the files the launcher names that could not be read here, as it writes them (references.note_unread)
     cfg["unread"] = list(dict.fromkeys([*cfg.get("unread", []), *doc.get("unread", [])]))
     return finish(cfg)
+
+
+# the fields a launch's runs are compared on: the four a reading is scored on (benchmarks/configs_train.py)
+_LAUNCH_FIELDS = ("trainer", "required", "dtype", "compile_mode")
+
+
+def _loop_launches(path: str, text: str, name: str, doc: dict, cfg: dict) -> dict:
+    """A training command inside a `for` loop whose variable its line uses (`for lr in 1e-4 2e-4; do accelerate launch
+    train.py --learning_rate $lr ...; done | tee log`) is one launch per value (shell.loop_runs). Each run is read on
+    its own, its loop variables holding that run's values (shell.pinned): runs that agree on the trainer, the required
+    backends, the dtype and compile are one job, read as the first run is (a value only the loop gives, `--mixed_precision
+    $mp` over `for mp in bf16`, is then known); runs that differ keep the loop's reading (each run's attention flag
+    possible, a value that differs unknown) and say so: cfg["launches"] = {"count", "loop", "differ": {field: [each
+    run's value]}, "values": [each run's loop variables]}, config.launches-differ."""
+    from . import shell
+
+    cmd = doc.get("command")
+    runs = shell.loop_runs(cmd) if cmd is not None and doc.get("fmt") == "text" else []
+    if not runs:
+        return cfg
+    read = []
+    for values in runs:
+        try:
+            with shell.pinned(values):
+                _, run_doc, _ = detect(path, text, name)
+                run_doc["unread"] = []
+                read.append(finish(_module(name).read(run_doc)))
+        except (UsageError, AttributeError, KeyError, TypeError, ValueError):
+            return cfg
+    seen = [{k: r.get(k) for k in _LAUNCH_FIELDS} for r in read]
+    differ = {k: [s[k] for s in seen] for k in _LAUNCH_FIELDS if any(s[k] != seen[0][k] for s in seen)}
+    if not differ:
+        return read[0]
+    loops = sorted({c for c, _ in cmd.maybe or [] if c.startswith("each run of for ")})
+    cfg["launches"] = {"count": len(runs), "loop": "; ".join(c[len("each run of "):] for c in loops),
+                       "differ": differ, "values": runs}
+    return cfg
 
 
 # What checks/ asks of configs beside load() (checks/trainer.py): the trainers' semantics a check needs go through

@@ -9,7 +9,9 @@ Ascend NPU attention, not checked); otherwise they run SDPA. The value is parsed
 know makes loading any diffusers model fail.
 
 The file read here is an env file or a shell snippet: `DIFFUSERS_ATTN_BACKEND=flex`, with or without
-`export`, quotes, comments.
+`export`, quotes, comments. In a launch script that runs an example, the value is the one the training command's
+process gets (shell.Command.environment: exported before the launch line, or assigned in front of it), as bash hands
+it; an assignment after the launch line, or one that died in a subshell, is not the run's (cfg114).
 """
 
 from __future__ import annotations
@@ -409,12 +411,12 @@ def read(doc: dict) -> dict:
     from . import conditional_flags
 
     # the value the training command's process sees (shell.Command.environment: exported before it, or a prefix of its
-    # line such as `CUDA_VISIBLE_DEVICES=0 DIFFUSERS_ATTN_BACKEND=flex accelerate launch ...`), else the file's last one
-    # where the shell never set it before the command; a plain `DIFFUSERS_ATTN_BACKEND=flex` line is the shell's own
-    # variable, which the program never sees (bash(1), ENVIRONMENT)
+    # line such as `CUDA_VISIBLE_DEVICES=0 DIFFUSERS_ATTN_BACKEND=flex accelerate launch ...`); a plain
+    # `DIFFUSERS_ATTN_BACKEND=flex` line is the shell's own variable, which the program never sees, and one exported
+    # after the launch line reaches only the commands after it (bash(1), ENVIRONMENT and COMMAND EXECUTION
+    # ENVIRONMENT). The file's text is read for it only where no command runs the script (an env file)
     seen = cmd.environment().get(VAR) if cmd is not None else None
-    unseen = cmd is not None and VAR in cmd.env
-    env = seen if isinstance(seen, str) and seen.strip() else None if unseen else value_in(doc["text"])
+    env = (seen if isinstance(seen, str) and seen.strip() else None) if cmd is not None else value_in(doc["text"])
     unet, family = False, None
     stem = os.path.basename(script or "")
     if env is not None and script and (_DISPATCH.search(stem) or not _OWN_PROCESSORS.search(stem)):

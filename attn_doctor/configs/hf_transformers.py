@@ -244,6 +244,19 @@ ACCELERATE_KEYS = {"compute_environment", "distributed_type", "parallelism_confi
 _PY_IMPORT = re.compile(r"^\s*(from\s+(transformers|trl)\b[\w.]*\s+import|import\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*"
                         r"(transformers|trl)\b)", re.MULTILINE)
 _UNSLOTH = re.compile(r"^\s*(from\s+unsloth\b|import\s+unsloth\b)", re.MULTILINE)
+_UNSLOTH_LOADER = re.compile(r"\bFast\w*Model\b")  # FastLanguageModel, FastModel, FastVisionModel ... (unsloth.LOADERS)
+_HF_MODEL_LOAD = re.compile(r"\b(AutoModel\w*|\w+For[A-Z]\w*)\.from_pretrained\s*\(")
+
+
+def unsloth_script(src: str) -> bool:
+    """Whether a Python script is Unsloth's run: it imports Unsloth, and its model goes through one of Unsloth's
+    loaders (FastLanguageModel ...) or is not loaded here at all (a notebook's cell after the one that loaded it). A
+    script that takes only a helper from Unsloth (`from unsloth.chat_templates import get_chat_template`) and loads its
+    model with transformers' AutoModelForCausalLM.from_pretrained trains transformers' model: importing Unsloth patches
+    libraries and trainers (unslothai/unsloth@015bdef unsloth/_gpu_init.py:250-275, 464-469) but not a model's
+    attention, which Unsloth replaces only inside its own from_pretrained (unsloth/models/llama.py:2288-2300 pre_patch,
+    called at :2430)."""
+    return bool(_UNSLOTH.search(src)) and bool(_UNSLOTH_LOADER.search(src) or not _HF_MODEL_LOAD.search(src))
 # TRL's configs (trl/trainer/*_config.py, trl/experimental/*/*_config.py: subclasses of _BaseConfig, whose bf16 defaults
 # to `not fp16`); TrainingArguments / Seq2SeqTrainingArguments keep transformers' False. GOLD / GMPO / AsyncGRPO /
 # MiniLLM / GRPOWithReplayBuffer: huggingface/trl@f2cd577 trl/experimental/ (cfg83)
@@ -465,7 +478,7 @@ def own_loop(doc: dict, *, attn: bool = True) -> dict | None:
     if doc.get("fmt") != "python":
         return None
     src = doc.get("python") or ""
-    if not _PY_IMPORT.search(src) or _UNSLOTH.search(src) or _DIFFUSERS.search(src):
+    if not _PY_IMPORT.search(src) or unsloth_script(src) or _DIFFUSERS.search(src):
         return None
     from .others import imported_framework
     from .pyscript import tree
@@ -1776,7 +1789,7 @@ def _command_view(doc: dict) -> dict | None:
     ... --attn_implementation flash_attention_2 --bf16`, `!accelerate launch run_clm.py ...`), for a file whose own
     Python says nothing of transformers: what a launch script of that line would say (an Unsloth notebook's commands
     are Unsloth's)."""
-    if doc["fmt"] != "python" or doc.get("command") is None or _UNSLOTH.search(doc.get("python") or ""):
+    if doc["fmt"] != "python" or doc.get("command") is None or unsloth_script(doc.get("python") or ""):
         return None
     return {**doc, "fmt": "text"}
 
@@ -1790,7 +1803,7 @@ def score(doc: dict) -> "Score":
 def _score(doc: dict) -> "Score":
     if doc["fmt"] == "python":
         src = doc.get("python") or ""
-        if not _PY_IMPORT.search(src) or _UNSLOTH.search(src):
+        if not _PY_IMPORT.search(src) or unsloth_script(src):
             return NOTHING  # (an Unsloth script is Unsloth's)
         from .others import imported_framework
         from .pyscript import tree
@@ -1934,7 +1947,7 @@ def _dtype_by_gpu(doc: dict, s: dict, kw: dict, model_config: bool) -> dict | No
         got[side] = _run_dtype(doc, {**t, **put}, kw, model_config)
     if got["yes"] == got["no"]:
         return None
-    return by_gpu_reading(got["yes"], got["no"], gpu, unsloth=bool(_UNSLOTH.search(doc.get("python") or "")))
+    return by_gpu_reading(got["yes"], got["no"], gpu, unsloth=unsloth_script(doc.get("python") or ""))
 
 
 def by_gpu_reading(yes: str | None, no: str | None, gpu: dict, unsloth: bool = False) -> dict:

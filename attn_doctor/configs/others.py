@@ -1356,8 +1356,23 @@ def _argparse_module(doc: dict) -> bool:
     return bool(funcs) and adds >= 3
 
 
+def _deepspeed_inference(doc: dict) -> bool:
+    """A script that hands its model to DeepSpeed's inference engine only (deepspeed.init_inference, deepspeed/__init__.py
+    :328: kernel injection and tensor parallelism for generation), never to its training engine (deepspeed.initialize)
+    and never runs a backward pass: it serves or evaluates a model, it trains nothing (round 107m: PsycoLLM's run.py,
+    `deepspeed --num_gpus=2 run.py` for a chat loop)."""
+    if doc["fmt"] != "python":
+        return False
+    src = doc.get("python") or ""
+    return _engine_used(src, "deepspeed", ("init_inference",)) and not _engine_used(src, "deepspeed", ("initialize",)) \
+        and not re.search(r"\.backward\s*\(", src)
+
+
 def what_file(doc: dict) -> str | None:
     """What a file no reader claims is, when its layout says so (a CI workflow, a compose file, a ComfyUI graph ...)."""
+    if _deepspeed_inference(doc):
+        return ("a DeepSpeed inference script (deepspeed.init_inference serves the model: no trainer calls, it trains "
+                "nothing)")
     if _settings_module(doc):
         return "a Python settings module (only NAME = value assignments, which the project's own code imports)"
     if _settings_class_module(doc):
@@ -1513,12 +1528,12 @@ _ENGINE_CALLS = {"deepspeed": ("initialize", "init_inference"),
                  "modelopt": ("quantize", "calibrate", "auto_quantize", "sparsify")}
 
 
-def _engine_used(src: str, root: str) -> bool:
-    """Whether a script calls the engine of the framework `root` (_ENGINE_CALLS), under any name it imports it as:
-    `deepspeed.initialize(`, `import deepspeed as ds` + `ds.initialize(`, `from deepspeed import initialize [as x]`,
-    and through the package's modules that export it (`from llmcompressor.entrypoints import oneshot`,
-    `import llmcompressor.entrypoints as ep` + `ep.oneshot(`, `llmcompressor.entrypoints.oneshot(`)."""
-    calls = _ENGINE_CALLS[root]
+def _engine_used(src: str, root: str, calls: tuple = ()) -> bool:
+    """Whether a script calls the engine of the framework `root` (_ENGINE_CALLS, or only `calls`), under any name it
+    imports it as: `deepspeed.initialize(`, `import deepspeed as ds` + `ds.initialize(`, `from deepspeed import
+    initialize [as x]`, and through the package's modules that export it (`from llmcompressor.entrypoints import
+    oneshot`, `import llmcompressor.entrypoints as ep` + `ep.oneshot(`, `llmcompressor.entrypoints.oneshot(`)."""
+    calls = calls or _ENGINE_CALLS[root]
     owners = {root}
     package = rf"{re.escape(root)}(?:\.\w+)*"
     for m in re.finditer(rf"^\s*import\s+{package}\s+as\s+(\w+)", src, re.MULTILINE):

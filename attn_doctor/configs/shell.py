@@ -13,6 +13,18 @@ Commands, in order:
 - `VAR=value cmd` prefixes become the command's environment; what each command's program gets in its environment
   (exported before it, or assigned in front of it) is kept as the script runs (configs/shell_exports.py,
   Command.exported / Command.environment);
+- the shell's variables and exports step by step, as bash keeps them (GNU Bash Reference Manual, 3.7.3 "Command
+  Execution Environment": commands grouped with parentheses and asynchronous commands run in a subshell environment,
+  and "Changes made to the subshell environment cannot affect the shell's execution environment"; 3.2.3 "Pipelines":
+  each command of a multi-command pipeline runs in its own subshell; 3.2.5.3 "Grouping Commands": `{ list; }` runs in
+  the current shell; 3.7.4 "Environment": a program gets the exported variables and its own prefix assignments
+  only): what `( A=1; ... )`, a loop or `{ }` group piped into `tee` or fed by a pipe (`cat runs | while read ...`), or
+  one ended by `&`, sets or exports is gone after it (_enter, _piped_block); a loop body's and a group's own assignments
+  persist after it; a variable assigned or exported after the launch line is not the launch's. bash's `lastpipe`
+  option (the last part of a pipeline in the shell itself) is not modelled;
+- a command inside a `for` loop runs once per word of the list, the variable set to each in turn (3.2.5.1 "Looping
+  Constructs"): the words of each run are kept (Script.maybe), and loop_runs / pinned let a reader read each run on
+  its own (configs._loop_launches: one job when the runs agree, "N launches differ in X" when they do not);
 - wrappers and launchers are taken apart: `sudo`, `nohup`, `time`, `env`, `srun`, `conda run`, `uv run`,
   `python [-u] [-m module] script.py`, `accelerate launch [opts] script.py`, `python -m
   accelerate.commands.launch`, `torchrun [opts]`, `python -m torch.distributed.run`, `deepspeed [opts]`;
@@ -214,12 +226,18 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     printed: list = []  # the here-documents a `cat` only shows
     subshells: list = []  # [(id, Exports.held())] of the subshells of its line the command read now runs in (_enter)
     lined: list = []  # Exports.held() at each `(` line still open: its lines up to the `)` line run in a subshell
+    scoped: list = []  # [(last line, Exports.held())] of the loops and `{ }` groups open now that run in a subshell
     i = 0
     while i < len(lines):
         n, line, end = lines[i]
+        while scoped and n > scoped[-1][0]:
+            exports.restore(scoped.pop()[1], env)  # (the loop's subshell ends: what its body set goes with it)
         ends[n] = end
         i += 1
         if dialect == "posix":
+            last = _piped_block(lines, i, line)
+            if last is not None:
+                scoped.append((last, exports.held(env)))
             # `train() { ... }` / `function train { ... }`: the body runs where the script calls `train ARGS`, its
             # "$@" / $1 ... being those arguments (a definition alone runs nothing)
             m = re.match(r"^\s*(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))\s*\{?\s*$", line)
@@ -274,8 +292,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             # here (a variable the caller sets): bash runs one branch, the file alone does not say which
             # one-line forms become two guarded statements: `if C; then A; else B; fi` and `C && A || B` run A when C
             # holds and B when it does not (for `C && A || B`, also when A fails: not modelled)
-            m = re.match(r"^(\s*)for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*;\s*do\s+(.+?)\s*;?\s*done\s*$", line)
-            if m:  # one line `for A in X Y; do CMD $A; done`: the loop line, then its body
+            m = re.match(r"^(\s*)for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*;\s*do\s+(.+?)\s*;?\s*done\b" + _BLOCK_TAIL + r"\s*$", line)
+            if m:  # one line `for A in X Y; do CMD $A; done [| tee log]`: the loop line, then its body
                 lines.insert(i, (n, f"{m.group(1)}    {m.group(4)}", end))
                 line = f"{m.group(1)}for {m.group(2)} in {m.group(3)}; do"
             m = re.match(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$", line)
@@ -287,6 +305,9 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # settled here)
                 vals = [w for ws in words_of(expand(m.group(2), env, dialect), dialect) for w in ws]
                 if vals and not any(re.search(r"[$*?`\[]", v) for v in vals):
+                    if _PINNED.get(m.group(1)) in vals:
+                        env[m.group(1)] = _PINNED[m.group(1)]  # (one run read on its own: loop_runs)
+                        continue
                     for v in vals:
                         maybe.setdefault(m.group(1), []).append((f"each run of for {m.group(1)} in {m.group(2)}", [v]))
                     continue
@@ -397,9 +418,9 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 commands.extend(parse(pre + body, name, _depth + 1, _exports=exports.inner(pre, child=True)).commands)
                 continue
             if re.match(r"^\s*\(\s*$", line):
-                lined.append(exports.held())
+                lined.append(exports.held(env))
             elif lined and re.match(r"^\s*\)", line):
-                exports.restore(lined.pop())  # (what the subshell exported goes with it)
+                exports.restore(lined.pop(), env)  # (what the subshell exported and set goes with it)
             # `cat > "$CONFIG" <<EOF`, or `tee FILE <<EOF` / `sudo tee FILE > /dev/null <<EOF` (tee copies its input
             # to FILE: a Dockerfile's `tee /huggingface/accelerate/default_config.yaml <<EOT`)
             m = (re.search(r"\btee\s+(?:-a\s+|--append\s+)?(\"[^\"]+\"|'[^']+'|[^\s;&|<>-][^\s;&|<>]*)", line)
@@ -548,7 +569,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             # own to bash, never more of this one (the docs-snippet rule below)
             broken.add(n)
         for words, path in commands_of(expand(line, env, dialect), dialect):
-            _enter(exports, subshells, path)
+            _enter(exports, subshells, path, env)
             if words[0].startswith("-") and commands and commands[-1].line < n and \
                     ends.get(commands[-1].line, -1) + 1 == n and commands[-1].line not in broken:
                 # a line of options alone, right under a command, continues it: a docs snippet that lost its
@@ -619,7 +640,9 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                             if guard[0] is None:
                                 unsure.add(k)
                 commands.append(cmd)
-        _enter(exports, subshells, ())  # (the line's subshells end with it)
+        _enter(exports, subshells, (), env)  # (the line's subshells end with it)
+    while scoped:
+        exports.restore(scoped.pop()[1], env)
     for fname, body in funcs.items():
         if fname not in called and fname not in (_funcs or {}) and _depth < 2:
             # called some way not read here ("$1" dispatch ...): as written (a function of the caller's is the caller's)
@@ -629,16 +652,95 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     return Script(commands, env, dialect, files, maybe, called, printed)
 
 
-def _enter(exports: Exports, subshells: list, path: tuple) -> None:
+# the loop variables a reading of one run of a launch loop holds at one of their values (loop_runs, pinned)
+_PINNED: dict = {}
+
+
+def loop_runs(cmd: Command, limit: int = 16) -> list[dict]:
+    """The runs of a command inside `for` loops whose variables its line uses (`for mp in fp16 bf16; do accelerate
+    launch --mixed_precision $mp train.py; done`): each as {variable: value}, every combination of the loops' values
+    (at most `limit`; none past it). bash runs the body once per value, in order (bash(1), Compound Commands: "for name
+    [ [ in [ word ... ] ] ; ] do list ; done ... name is set to each element of this list in turn, and list is executed
+    each time"), so each is one launch of the same command."""
+    import itertools
+
+    values: dict = {}
+    for cond, words in cmd.maybe or []:
+        m = re.match(r"^each run of for ([A-Za-z_]\w*) in ", cond)
+        if m and words and words[0] not in values.setdefault(m.group(1), []):
+            values[m.group(1)].append(words[0])
+    names = list(values)
+    total = 1
+    for n in names:
+        total *= len(values[n])
+    if not names or total > limit:
+        return []
+    return [dict(zip(names, combo)) for combo in itertools.product(*(values[n] for n in names))]
+
+
+class pinned:
+    """`with pinned({"mp": "bf16"}):` shell.parse reads the `for` loops over those variables as the run where each
+    holds that value (the variable set, no other run's words kept apart)."""
+
+    def __init__(self, values: dict):
+        self.values, self.before = dict(values), None
+
+    def __enter__(self):
+        self.before = dict(_PINNED)
+        _PINNED.update(self.values)
+        return self
+
+    def __exit__(self, *exc):
+        _PINNED.clear()
+        _PINNED.update(self.before)
+        return False
+
+
+def _enter(exports: Exports, subshells: list, path: tuple, env: dict) -> None:
     """Leave the subshells of the line that a command of `path` (shell_words.commands_of) is not in, putting back what
-    the script exported before each (bash(1), COMMAND EXECUTION ENVIRONMENT: "Changes made to the subshell
-    environment cannot affect the shell's execution environment"), and enter those it is newly in."""
+    the script exported and the values its variables had before each (bash(1), COMMAND EXECUTION ENVIRONMENT:
+    "Changes made to the subshell environment cannot affect the shell's execution environment": `(A=1; python x.py)`
+    leaves no A), and enter those it is newly in."""
     same = 0
     while same < min(len(subshells), len(path)) and subshells[same][0] == path[same]:
         same += 1
     while len(subshells) > same:
-        exports.restore(subshells.pop()[1])
-    subshells.extend((sid, exports.held()) for sid in path[same:])
+        exports.restore(subshells.pop()[1], env)
+    subshells.extend((sid, exports.held(env)) for sid in path[same:])
+
+
+# what may follow a loop's `done` or a group's `}`: redirections, then a pipe or `&` that runs the whole compound command
+# in a subshell (group 1), or nothing more
+_BLOCK_TAIL = r"(?:\s*(?:\d*>>?&?|&>>?|<)\s*\S+)*\s*((?:\|(?!\|)|&(?!&)).*)?"
+_PIPED_INTO = re.compile(r"(?<![|>])\|&?\s*(?:for|while|until|select)\b")
+
+
+def _piped_block(lines: list, i: int, first: str) -> int | None:
+    """The last line number of a loop or a `{ ... }` group opened on `first` (lines[i] is the line after it) that bash
+    runs in a subshell, None for one it runs in the script's own shell. A compound command is a pipeline's part as a
+    simple command is (bash(1), Pipelines: "Each command in a multi-command pipeline ... is executed in its own
+    subshell": `cat runs.txt | while read lr; do ...; done`, `for lr in ...; do ...; done | tee log`), and one ended by
+    `&` runs asynchronously in a subshell (Lists); `done < runs.txt` and `done > log` do not: the body's assignments
+    persist after the loop there, as a `{ }` group's do (Compound Commands)."""
+    st = first.strip()
+    if st == "{":
+        depth, k = 1, i
+        while depth > 0 and k < len(lines):
+            t = lines[k][1].strip()
+            depth += (t == "{" or t.endswith(" {")) - t.startswith("}")
+            k += 1
+        closing = lines[k - 1][1].strip() if depth == 0 else ""
+        return lines[k - 1][0] if re.match(r"^\}" + _BLOCK_TAIL, closing).group(1) else None
+    if not _LOOP_OPEN.match(st) and not _PIPED_INTO.search(st):
+        return None
+    stop = _loop_end(lines, i, st)
+    closing = st if stop == i else lines[stop - 1][1].strip() if stop > i else ""
+    tail = _LOOP_CLOSE.split(closing)[-1] if _LOOP_CLOSE.search(closing) else None
+    if tail is None:
+        return None
+    if _PIPED_INTO.search(st) or re.match(_BLOCK_TAIL, tail).group(1):
+        return lines[stop - 1][0] if stop > i else lines[i - 1][0]
+    return None
 
 
 _ARG_LOOP = re.compile(

@@ -39,14 +39,19 @@ class Exports:
         names = given if child and given is not None else self.names
         return Exports(names, self.allexport and not child, preamble_text.count("\n"), function)
 
-    def held(self) -> tuple:
+    def held(self, env: dict | None = None) -> tuple:
         """What a subshell starts from (bash(1), COMMAND EXECUTION ENVIRONMENT: a subshell's changes to it do not
-        affect the shell that started it), for restore() when the subshell ends."""
-        return frozenset(self.names), self.allexport, frozenset(self.local)
+        affect the shell that started it), for restore() when the subshell ends: the exports, and env, the script's
+        variables' values (shell.parse's), whose assignments in the subshell die with it as its exports do."""
+        values = None if env is None else {k: list(v) if isinstance(v, list) else v for k, v in env.items()}
+        return frozenset(self.names), self.allexport, frozenset(self.local), values
 
-    def restore(self, held: tuple) -> None:
-        names, self.allexport, local = held
+    def restore(self, held: tuple, env: dict | None = None) -> None:
+        names, self.allexport, local, values = held
         self.names, self.local = set(names), set(local)
+        if env is not None and values is not None:
+            env.clear()
+            env.update(values)
 
     def take(self, inner: Exports) -> None:
         """What a text run in this same shell (a called function, a sourced file) exported is this script's from here;

@@ -334,6 +334,14 @@ OLD_FAMILIES = (("STABLE_DIFFUSION_3", "sd3"), ("PIXART_SIGMA", "pixart_sigma"),
                 ("SMOLDIT", "smoldit"), ("FLUX", "flux"), ("AURA_FLOW", "auraflow"), ("STABLE_DIFFUSION_LEGACY", "sd2x"))
 # Families the old --enable_xformers_memory_efficient_attention reached (trainer.py a9d6932c1:1348-1376)
 OLD_XFORMERS_FAMILIES = {"sdxl", "sd1x", "sd2x", "deepfloyd"}
+# the variables train.sh itself reads from config/config.env to build its `accelerate launch` (bghira/SimpleTuner@d4e9492c3
+# train.sh:4 sources the file, :6-63 VENV_PATH, DISABLE_LD_OVERRIDE, TRAINING_NUM_PROCESSES / _NUM_MACHINES,
+# TRAINING_DYNAMO_BACKEND, ENV, CONFIG_BACKEND / CONFIG_TYPE, :83 DISABLE_UPDATES, :93-100 ACCELERATE_CONFIG_PATH,
+# ACCELERATE_EXTRA_ARGS): an env of these alone sets no training option, and train.sh then takes the job from
+# config/config.json, else config.toml, beside it (:66-79, CONFIG_BACKEND json before toml before env)
+LAUNCH_ENV = {"TRAINING_NUM_PROCESSES", "TRAINING_NUM_MACHINES", "TRAINING_DYNAMO_BACKEND", "TRAINER_DYNAMO_BACKEND",
+              "ACCELERATE_EXTRA_ARGS", "ACCELERATE_CONFIG_PATH", "VENV_PATH", "DISABLE_LD_OVERRIDE", "DISABLE_UPDATES",
+              "CONFIG_BACKEND", "CONFIG_TYPE", "ENV"}
 
 
 def env_settings(text: str) -> dict:
@@ -359,6 +367,8 @@ def env_settings(text: str) -> dict:
     if dyn:
         out["dynamo_backend"] = dyn
     out.update(args_settings(_tokens(env.get("TRAINER_EXTRA_ARGS", ""))))
+    if env and set(env) <= LAUNCH_ENV:
+        out["_launch_env"] = True  # the launch's environment only: the job's mixed_precision is in the config beside
     return out
 
 
@@ -464,7 +474,8 @@ def summarize(s: dict, fmt: str) -> dict:
     if dyn == "cudagraphs":
         mode = "reduce-overhead"  # Dynamo's cudagraphs backend captures CUDA graphs (cudagraph trees) too
     mp = s.get("mixed_precision")
-    mp = str(mp).strip().lower() if given(mp) else "bf16"  # SimpleTuner's default (as train_batch_size 4)
+    # SimpleTuner's default (as train_batch_size 4), except under a launch env whose job is in another file (LAUNCH_ENV)
+    mp = str(mp).strip().lower() if given(mp) else None if s.get("_launch_env") else "bf16"
     bmp = s.get("base_model_precision")
     quantized = given(bmp) and str(bmp).strip().lower() != "no_change"
     # weight_dtype: bf16 / fp16 as mixed_precision says, else float32 (a quantised LoRA base may keep bf16)

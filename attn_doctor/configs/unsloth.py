@@ -25,7 +25,7 @@ import os
 import re
 
 from . import NOTHING, STRONG, Score, as_int
-from .hf_transformers import TRL_CONFIGS, _switch_default, entry
+from .hf_transformers import TRL_CONFIGS, _switch_default, entry, unsloth_script
 from .pyscript import assigned_before, calls, constants, tree, value
 
 TITLE = "Unsloth"
@@ -95,8 +95,8 @@ def score(doc: dict) -> Score:
     if doc["fmt"] != "python":
         return NOTHING
     src = _source(doc)
-    if not _IMPORT.search(src):
-        return NOTHING
+    if not _IMPORT.search(src) or not unsloth_script(src):
+        return NOTHING  # (a script that takes a helper from Unsloth and loads its model with transformers: theirs)
     sc = Score().add("import unsloth", 2 * STRONG)
     for name in sorted(LOADERS):
         if f"{name}.from_pretrained" in src:

@@ -591,9 +591,11 @@ def _parameter_defaults(tree) -> dict:
             f = by_name.get(fname)
             if f is None:
                 continue
-            passed.update(k.arg for k in n.keywords if k.arg)
+            # (a caller handing on its own parameter of the same name, `build_args(train_cfg)` inside `def
+            # build_trainer(train_cfg=training_config)`, passes the default both functions give it: not counted)
+            passed.update(k.arg for k in n.keywords if k.arg and not _handed_on(k.value, k.arg))
             positional = f.args.posonlyargs + f.args.args
-            passed.update(a.arg for a in positional[:len(n.args)])
+            passed.update(a.arg for a, v in zip(positional, n.args) if not _handed_on(v, a.arg))
             if any(k.arg is None for k in n.keywords) or any(isinstance(a, ast.Starred) for a in n.args):
                 passed.update(a.arg for a in positional + f.args.kwonlyargs)  # f(**kw) / f(*args): any of them
     seen: dict = {}

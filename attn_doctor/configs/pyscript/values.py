@@ -102,10 +102,13 @@ def value(node, consts: dict):
         # `bf16=args.bf16`: the option's argparse default, as the script runs with no options (round 9m: a GRPO script
         # whose `--fp16` defaults to True and whose GRPOConfig(fp16=args.fp16, ...) then trains in fp16)
         return value(consts[ARGPARSE][node.attr], consts)
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in consts and \
-            node.attr in consts.get(MODULE_CONSTANTS, {}).get(node.value.id, {}):
-        # `bf16=config.BF16` of `import config`: the literal the user's own config.py gives it (round 62)
-        return consts[MODULE_CONSTANTS][node.value.id][node.attr].value
+    base = resolve(node.value, consts) if isinstance(node, ast.Attribute) else None
+    if isinstance(base, ast.Name) and base.id not in consts and \
+            node.attr in consts.get(MODULE_CONSTANTS, {}).get(base.id, {}):
+        # `bf16=config.BF16` of `import config`: the literal the user's own config.py gives it (round 62); and through
+        # a parameter whose default is that object, `def build_args(train_cfg=training_config)` then
+        # `bf16=train_cfg.bf16` (round 57m: `training_config = TrainingConfig()` in src/config.py, cfg115)
+        return consts[MODULE_CONSTANTS][base.id][node.attr].value
     if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
         obj = _built(node.value, consts)
         if isinstance(obj, ast.Call) and obj is not node.value:
