@@ -43,4 +43,4 @@ from .call_keywords import _dict_items, keywords
 from .values import BF16_PROBES, HOST_ANSWERS, PINNED_BF16, gpu_decides, pinned_bf16, value
 from .settings_files import _loaded_files, _path_value
 from .user_modules import _LIBRARIES, imported_classes, imported_functions, own_imports
-from .script_constants import _fallback_candidates, assigned_before, calls, constants
+from .script_constants import _fallback_candidates, assigned_before, calls, constants, held_at

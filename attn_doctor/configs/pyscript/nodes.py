@@ -29,6 +29,12 @@ MODULE_CONSTANTS = "<constants of the user's modules>"
 OPAQUE_DICTS = "<dicts updated at run time>"
 # consts' entry for the script's functions that build a dict of keywords and return it (_returned_dicts)
 RETURNED_DICTS = "<dicts the script's functions return>"
+# consts' entry for the script's functions of no parameters that return by their own tests (script_constants.
+# _guarded_returns): name -> [(test node or None, returned node)], in the order they run
+GUARDED_RETURNS = "<values the script's functions return by their tests>"
+# consts' entry for the names the script binds in the branches of an `if` over the GPU's bf16 probe (script_constants.
+# _probe_branches): name -> (the if's test, the value node where it holds, where it does not)
+PROBE_BRANCHES = "<names bound by a bf16 probe's if>"
 # consts' entry for the script's functions that return their dict argument kept against a config class's signature
 # (call_keywords.signature_filters)
 SIGNATURE_FILTERS = "<functions keeping a config class's keys>"
