@@ -241,3 +241,36 @@ def test_cli_json_resolves_axolotl_auto_on_a_fake_t4(tmp_path):
     assert data["config"]["dtype_here"] == [{"gpu": "FAKE sm75", "capability": "sm75", "dtype": "float16",
                                              "emulated": False}]
     assert "config.dtype-by-gpu" in {f["id"] for f in data["findings"]}
+
+
+# the probe and a settings file that is not here decide together: the reading says so (dtype_open), guessing nothing
+OPEN = """
+    import json
+    from unsloth import FastLanguageModel, is_bfloat16_supported
+    from trl import GRPOTrainer, GRPOConfig
+    training_config = json.load(open("configs/not_here.json"))
+    model, tok = FastLanguageModel.from_pretrained("unsloth/gemma-3-1b-it", load_in_4bit=True)
+    args = GRPOConfig(output_dir="o", bf16=is_bfloat16_supported() and training_config.get("bf16", False),
+                      fp16=not is_bfloat16_supported() and training_config.get("fp16", True))
+    GRPOTrainer(model=model, args=args).train()
+"""
+
+
+def test_a_probe_with_an_unknown_is_said_not_guessed(tmp_path):
+    path = write(tmp_path, OPEN)
+    cfg = configs.load(path)
+    assert cfg["dtype"] is None and "dtype_by_gpu" not in cfg
+    assert cfg["dtype_open"] == {
+        "probes": ["is_bfloat16_supported()"],
+        "settings": ["bf16=is_bfloat16_supported() and training_config.get('bf16', False)",
+                     "fp16=not is_bfloat16_supported() and training_config.get('fp16', True)"],
+        "unknown": ["training_config.get('bf16', False)", "training_config.get('fp16', True)"]}
+    saved = json.loads(CPU_REPORT.read_text())
+    saved["facts"] = facts_with((7, 5), torch_version="2.13.0")
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps(saved))
+    text = " ".join(cli("check", "--from", str(report), "--config", path).stdout.split())
+    assert "dtype: not known from the file: bf16=is_bfloat16_supported() and training_config.get('bf16', False); " \
+           "fp16=not is_bfloat16_supported() and training_config.get('fp16', True) depends on the GPU " \
+           "(is_bfloat16_supported()) and on training_config.get('bf16', False), " \
+           "training_config.get('fp16', True), not known here" in text

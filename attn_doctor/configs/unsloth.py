@@ -136,6 +136,7 @@ def read(doc: dict) -> dict:
     entries = []
     dtype = None
     gpu: dict = {}  # the dtype / bf16 / fp16 the script leaves to the GPU (_open), None where something else leaves it open
+    opened: dict = {}  # of those, where the probe takes part but something not known here decides too
     compile_on = None
     mode = None
     batch = None
@@ -160,7 +161,7 @@ def read(doc: dict) -> dict:
                 held = assigned_before(t, node.id, at) if isinstance(node, ast.Name) else None
                 dtype = _dtype(value(held if held is not None else node, consts))
                 loader_dtype = ast.unparse(node) if dtype is not None else None
-                _open(gpu, "dtype", held if held is not None else node, consts)
+                _open(gpu, "dtype", held if held is not None else node, consts, opened)
             impl = value(kw["attn_implementation"], consts) if "attn_implementation" in kw else None
             # unsloth/models/loader.py:487-522 (unslothai/unsloth@015bdef): FastLanguageModel with load_in_8bit,
             # full_finetuning or a qat_scheme hands its **kwargs, attn_implementation included, to FastModel
@@ -186,7 +187,7 @@ def read(doc: dict) -> dict:
                 # them (cfg63; cfg67: round 64m's neuraforce scripts/train.py, whose --config is required)
                 bf16, fp16 = looked_up.get("bf16", bf16), looked_up.get("fp16", fp16)
             for k in looked_up if "?" in (bf16, fp16) else ():
-                _open(gpu, k, kw[k], at[k])
+                _open(gpu, k, kw[k], at[k], opened)
             amp_written = amp_written or bf16 is True or fp16 is True
             if dtype is None and bf16 is True:
                 dtype = "bfloat16"
@@ -249,10 +250,16 @@ def read(doc: dict) -> dict:
 
         by_gpu = by_gpu_reading("bfloat16", "float16", {**gpu, "dtype": {"probes": ["is_bfloat16_supported()"],
                                                                         "written": loader_dtype}}, unsloth=True)
+    dtype_open = None
+    if t is not None and dtype is None and by_gpu is None:
+        from .hf_transformers import open_reading
+
+        dtype_open = open_reading(opened)
     return {
         "trainer": "unsloth", "trainer_title": TITLE + (f" {loader}" if loader else ""), "format": fmt,
         "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
         **({"dtype_by_gpu": by_gpu} if by_gpu else {}),
+        **({"dtype_open": dtype_open} if dtype_open else {}),
         "compile": {"enabled": compile_on, "mode": (mode or "default") if compile_on else None, "setting": "torch_compile"},
         "batch_size": batch, "packing": [],
         "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
@@ -262,13 +269,16 @@ def read(doc: dict) -> dict:
 _AFTER_KEYS = ("bf16", "fp16", "torch_compile", "torch_compile_mode", "torch_compile_backend")
 
 
-def _open(gpu: dict, key: str, node, consts: dict) -> None:
+def _open(gpu: dict, key: str, node, consts: dict, opened: dict | None = None) -> None:
     """Note a dtype / bf16 / fp16 the script computes: what the GPU's bf16 probe makes it (pyscript.gpu_decides), or
-    None where something else leaves it open. A value known here is not noted."""
-    from .pyscript import gpu_decides
+    None where something else leaves it open (and in `opened`, where the probe takes part: pyscript.gpu_open). A value
+    known here is not noted."""
+    from .pyscript import gpu_decides, gpu_open
 
     if value(node, consts) == "?":
         gpu[key] = gpu_decides(node, consts)
+        if gpu[key] is None and opened is not None:
+            opened[key] = gpu_open(node, consts)
 
 
 def _set_after(t, consts: dict) -> dict:

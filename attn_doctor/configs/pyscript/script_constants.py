@@ -7,8 +7,7 @@ from __future__ import annotations
 import ast
 
 from .nodes import ARGPARSE, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, \
-    PROBE_BRANCHES, RETURNED_DICTS, RUNTIME, \
-    SIGNATURE_FILTERS, _call_name, resolve, single_returns, walked
+    PROBE_BRANCHES, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, defined_once, resolve, single_returns, walked
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
@@ -332,17 +331,13 @@ def _guarded_returns(tree) -> dict:
     round 57m's TheRedCan `_compute_dtype()` (`if torch.cuda.is_available() and torch.cuda.is_bf16_supported(): return
     torch.bfloat16` / `return torch.float16`), 64m's pick_compute_dtype(). value() runs the tests in order; test None is
     the last return."""
-    defs: dict = {}
-    for f in walked(tree):
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            defs.setdefault(f.name, []).append(f)
     out = {}
-    for name, fs in defs.items():
-        a = fs[0].args
-        if len(fs) != 1 or a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg:
+    for name, f in defined_once(tree).items():
+        a = f.args
+        if a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg:
             continue
         steps, done = [], False
-        for st in fs[0].body:
+        for st in f.body:
             if done:
                 break
             if isinstance(st, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)) or \
@@ -374,17 +369,16 @@ def _probe_branches(tree, consts: dict) -> dict:
         bound.setdefault(n.targets[0].id if isinstance(n, ast.Assign) else n.target.id, []).append((n, br))
     out, seen = {}, set()
     for st in walked(tree):
-        if not isinstance(st, ast.If) or not any(
-                isinstance(c, ast.Call) and ast.unparse(c.func).rsplit(".", 1)[-1] in BF16_PROBES for c in walked(st.test)):
+        if not isinstance(st, ast.If) or not any(isinstance(c, ast.Call) and
+                                                 ast.unparse(c.func).rsplit(".", 1)[-1] in BF16_PROBES
+                                                 for c in walked(st.test)):
             continue
         sides = []
         for block in (st.body, st.orelse):
-            got: dict = {}
-            for x in block:
-                for n, _ in _assignments(ast.Module(body=[x], type_ignores=[])) if isinstance(x, (ast.Assign,
-                                                                                                   ast.AnnAssign)) else ():
-                    got[n.targets[0].id if isinstance(n, ast.Assign) else n.target.id] = n
-            sides.append(got)
+            # (the branch's own `name = value` statements: a nested if or loop binds under a test of its own)
+            plain = [x for x in block if isinstance(x, (ast.Assign, ast.AnnAssign))]
+            sides.append({n.targets[0].id if isinstance(n, ast.Assign) else n.target.id: n
+                          for n, _ in _assignments(ast.Module(body=plain, type_ignores=[]))})
         end = getattr(st, "end_lineno", st.lineno)
         for name in set(sides[0]) | set(sides[1]):
             if consts.get(name) is not RUNTIME or name in seen:

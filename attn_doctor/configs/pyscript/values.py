@@ -363,14 +363,46 @@ def gpu_decides(node, consts: dict) -> dict | None:
     return {"yes": yes, "no": no, "probes": sorted(asked), "written": ast.unparse(node)}
 
 
+def gpu_open(node, consts: dict) -> dict | None:
+    """Where the bf16 probe takes part in an expression but does not decide it alone (gpu_decides: None): {"probes":
+    the calls asked, "written": the expression, "unknown": its parts that stay open whatever the GPU answers, as
+    written} -- `bf16=is_bfloat16_supported() and training_config.get("bf16", False)` of a settings file that is not
+    here (avnlp's GRPO script, real/unsloth). The reading says so instead of guessing; None where no probe is asked."""
+    if node is None or consts.get(PINNED_BF16) is not None or value(node, consts) != "?":
+        return None
+    asked: set = set()
+    sides = [_branched({**consts, PINNED_BF16: answer, PROBED: asked}) for answer in (True, False)]
+    if not any(value(node, side) == "?" for side in sides) or not asked:
+        return None
+    unknown: list = []
+
+    def probe(c) -> bool:
+        return isinstance(c, ast.Call) and ast.unparse(c.func).rsplit(".", 1)[-1] in BF16_PROBES
+
+    def visit(n) -> None:
+        if probe(n):
+            return
+        if not any(probe(c) for c in walked(n)) and isinstance(n, ast.expr) and \
+                any(value(n, side) == "?" for side in sides):
+            unknown.append(ast.unparse(n))
+            return
+        for child in ast.iter_child_nodes(n):
+            visit(child)
+
+    visit(node)
+    return {"probes": sorted(asked), "written": ast.unparse(node), "unknown": unknown} if unknown else None
+
+
 def _branched(consts: dict) -> dict:
     """consts with each name an `if` over the bf16 probe binds (nodes.PROBE_BRANCHES) bound as the branch the pinned
     answer takes binds it."""
     out = dict(consts)
     for name, (test, yes, no) in consts.get(PROBE_BRANCHES, {}).items():
-        holds = value(test, consts)
-        if isinstance(holds, bool):
+        asked: set = set()
+        holds = value(test, {**consts, PROBED: asked})
+        if isinstance(holds, bool):  # (the probes of a test that decides nothing here are not this value's)
             out[name] = yes if holds else no
+            consts.get(PROBED, set()).update(asked)
     return out
 
 
