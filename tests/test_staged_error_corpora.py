@@ -701,10 +701,13 @@ SETS = (
     # round 154m (ex151m, 2026-11-30, session 26): new threads from trackers the earlier rounds barely drew on (small model, 3D,
     # video, speech, robotics and serving repositories that call flash-attn / xformers / SDPA; wheel and build threads; DGX Spark,
     # Jetson, GH200), gathered and labelled blind; measured by the lead three times (27/29 matched, 25 right backend, 15 right
-    # cause, 3/15 unrelated claimed). Training material since ex154, session 27. The three unrelated logs explain reads are kept as
-    # known claims for now (SDPA's "no available kernel" warnings above an unrelated crash; a CPU-only torch asked for CUDA, twice).
-    # Misses left: fixtures/errors/round154m/README.md
-    Staged("round154m", 29, 27, 25, unrelated="unrelated", note_required=True,  # training material since ex154, session 27
+    # cause, 3/15 unrelated claimed). Training material since ex154, session 27: after ex154's mechanisms (flash_attn.toml, wheels.toml,
+    # builds.toml, frameworks.toml, xformers.toml, triton.toml, sdpa.toml (a new sdpa.vmap-fallback), attribution.toml, match.py GUESS;
+    # tests/test_explain_variants_ex154.py) 29/29/26 right cause on the labels as gathered, 29/29/27 after one relabel (counted apart,
+    # in the README). The three unrelated logs explain reads are known claims: SAM2's "Memory efficient kernel not used" warnings (true,
+    # SAM2 retries with every kernel) above a crash the stored text cuts off (sdpa.no-kernel), and a CPU-only torch asked for CUDA,
+    # twice, read backend-neutrally as what it is (torch.cpu-build). Misses left: fixtures/errors/round154m/README.md
+    Staged("round154m", 29, 29, 29, unrelated="unrelated", note_required=True,  # training material since ex154, session 27
            known_claims=(("buaacyw__GaussianEditor__88.txt", "sdpa.no-kernel"),
                          ("karpathy__nanoGPT__281.txt", "torch.cpu-build"),
                          ("wileewang__TransPixeler__9.txt", "torch.cpu-build"))),
