@@ -142,6 +142,14 @@ def test_round154m_hedged_statement_is_no_guess():
     assert ids(text)[:2] == ["attn.wrong-output", "xformers.unsupported-inputs"], ids(text)
 
 
+def test_round154m_model_name_is_no_guess():
+    """guess: a chatbot's name as a model a log serves ("deepseek-ai/DeepSeek-V2-Lite") is no chatbot's answer: the line keeps its
+    place above the error under it."""
+    text = ("Serving deepseek-ai/DeepSeek-V2-Lite on a T4: FlashAttention only supports Ampere GPUs or newer.\n"
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device")
+    assert ids(text)[0] == "backend.unsupported-gpu", ids(text)
+
+
 # Each pattern written or widened here, found by a piece of its text, matches no unrelated log of any training round on its own
 # (before ranking and attribution decide anything).
 PIECES = {

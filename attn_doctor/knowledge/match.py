@@ -2278,8 +2278,11 @@ RAISED = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception|Warning))
 # ("ChatGPT says", "asked Claude") is, like a question, not what failed: where another reading's line states or shows the failure,
 # that one ranks first. Not the writer's own hedged statement ("results in numeric instability of some kind, I think?", round 13a
 # huggingface/diffusers#2234: it states what they saw), nor a guess that quotes the error itself ("it seems to be this: RuntimeError: ...").
-GUESS = re.compile(r"\b(?:it\s+seems\s+(?:to\s+be\s+)?(?:that|like)\b|seems\s+like\b|(?:chat\s?gpt|gpt-?\d\w*|claude|gemini|copilot|"
-                   r"deepseek)\b)", re.IGNORECASE)
+# A chatbot by a verb of asking or answering only: "deepseek-ai/DeepSeek-R1", "gemini-2.0" are model names a log prints.
+GUESS = re.compile(r"\b(?:it\s+seems\s+(?:to\s+be\s+)?(?:that|like)\b|seems\s+like\b|"
+                   r"(?:asked|asking|using|used|according\s+to)\s+(?:chat\s?gpt|gpt-?\d\w*|claude|gemini|copilot|deepseek)\b|"
+                   r"(?:chat\s?gpt|claude|gemini|copilot|deepseek)\s+(?:says?|said|told|thinks?|suggest\w*|claims?|answered|replied)\b)",
+                   re.IGNORECASE)
 
 
 def _asks(evidence: str) -> bool:
