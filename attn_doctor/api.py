@@ -123,8 +123,10 @@ def plan_check(backends=None, require=None, config: str | None = None, smoke: bo
     ctx = Context(required=required, selected=selected,
                   compile_mode=compile_mode or (cfg or {}).get("compile_mode"), strict=strict,
                   smoke=smoke, config=cfg, select=chosen, ignore=ignored, explicit=list(explicit))
+    # (a dtype the config leaves to the GPU: each smoke child tests the one its GPU makes it, smoke.plan.auto_dtype)
     level = None if not smoke else {"level": "thorough" if thorough else "standard",
-                                    "dtype": (cfg or {}).get("dtype"), "head_dims": (cfg or {}).get("head_dims")}
+                                    "dtype": (cfg or {}).get("dtype"), "head_dims": (cfg or {}).get("head_dims"),
+                                    **({"dtype_by_gpu": cfg["dtype_by_gpu"]} if (cfg or {}).get("dtype_by_gpu") else {})}
     options = {"smoke": smoke, "backends": selected, "strict": strict, "compile_mode": compile_mode,
                "timeout": timeout, "from": from_report, "require": explicit, "config": config,
                "select": chosen, "ignore": ignored, "thorough": thorough, "devices": devices or None}

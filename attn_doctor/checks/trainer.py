@@ -12,6 +12,7 @@ import shlex
 
 from ..backends import FLASH_LIB, SPECS, cap_str
 from ..facts import view
+from ..smoke.plan import gpu_dtype as smoke_gpu_dtype
 from ..knowledge import finding
 from . import Context, check
 
@@ -203,20 +204,16 @@ UNKNOWN_IDS = {"sd-scripts": "config.sdscripts-unknown-option", "axolotl": "conf
 
 def gpu_dtype(by_gpu: dict, cap, torch_version: str | None) -> tuple[str | None, bool]:
     """(the dtype a run whose reading has `dtype_by_gpu` computes in on a GPU of this compute capability, whether its
-    bfloat16 is emulated there). The probes: Unsloth's is_bfloat16_supported() and torch.cuda.is_bf16_supported(
-    including_emulation=False) are capability >= 8.0; torch.cuda.is_bf16_supported() itself answers True below it too
-    from torch 2.3 (configs.hf_transformers.by_gpu_reading says where), and before that capability >= 8.0 as well."""
-    if tuple(cap) >= (8, 0):
-        return by_gpu["bfloat16_gpu"], False
-    have = view.version(torch_version)
-    if by_gpu.get("emulated") and (have is None or have >= view.version("2.3")):
-        return by_gpu["bfloat16_gpu"], by_gpu["bfloat16_gpu"] == "bfloat16"
-    return by_gpu["other_gpu"], False
+    bfloat16 is emulated there): smoke.plan.gpu_dtype, with whether this torch emulates bfloat16 (view.emulates_bf16)."""
+    return smoke_gpu_dtype(by_gpu, cap, view.emulates_bf16(torch_version))
 
 
 def _pinned(dtype: str, by_gpu: dict) -> str:
-    """The setting that fixes the run's dtype, for the file the probe is in: the trainer's bf16 / fp16 switches, or an
-    Unsloth loader's dtype where that is all the script leaves to the GPU."""
+    """The setting that fixes the run's dtype, for the file the probe is in: the trainer's own spelling where the
+    reading gives it (`pins`: axolotl's YAML keys), the trainer's bf16 / fp16 switches, or an Unsloth loader's dtype
+    where that is all the script leaves to the GPU."""
+    if dtype in (by_gpu.get("pins") or {}):
+        return by_gpu["pins"][dtype]
     keys = {s.split("=", 1)[0] for s in by_gpu.get("settings") or []}
     if keys <= {"dtype", "torch_dtype"}:
         return f"dtype=torch.{dtype}"
@@ -261,7 +258,7 @@ def _dtype_by_gpu(facts: dict, cfg: dict, attn: list[dict]):
     if not here:
         yield finding("config.dtype-by-gpu-unresolved", settings=settings, probes=probes, yes=by_gpu["bfloat16_gpu"],
                       other=other, fix=f"{_pinned('bfloat16', by_gpu)}   # in {file}: instead of {settings}, on a "
-                      "GPU of compute capability 8.0 or later; bf16=False, fp16=True on an older one")
+                      f"GPU of compute capability 8.0 or later; {_pinned('float16', by_gpu)} on an older one")
         return
     runs: dict = {}
     for g in here:
@@ -273,8 +270,9 @@ def _dtype_by_gpu(facts: dict, cfg: dict, attn: list[dict]):
                       severity="info" if len(runs) == 1 else "warning")
         if emulated:
             yield finding("config.dtype-by-gpu-emulated", settings=settings, gpus=where,
-                          fix=f"bf16=False, fp16=True   # in {file}: instead of {settings}; or ask "
-                              "torch.cuda.is_bf16_supported(including_emulation=False)")
+                          fix=f"{_pinned('float16', by_gpu)}   # in {file}: instead of {settings}" +
+                              ("" if by_gpu.get("pins") else
+                               "; or ask torch.cuda.is_bf16_supported(including_emulation=False)"))
         for a in attn if dtype else []:
             spec = SPECS.get(a["backend"])
             if a["kind"] == "local" and spec is not None and dtype not in spec.dtypes:

@@ -328,12 +328,14 @@ def read(doc: dict) -> dict:
     # bfloat16, `elif cfg.load_in_8bit or cfg.fp16 or cfg.float16` float16, else float32
     dtype = "bfloat16" if bf16 or s.get("bfloat16") is True else \
         "float16" if fp16 or s.get("float16") is True or s.get("load_in_8bit") is True else "float32"
+    by_gpu = _auto_bf16_by_gpu(s, fp16)
     comp = s.get("torch_compile") in (True, "auto")
     mode = s.get("torch_compile_mode") if isinstance(s.get("torch_compile_mode"), str) else None
     return {
         "trainer": "axolotl", "trainer_title": TITLE, "format": doc["fmt"], "family": None,
         "head_dims": model_head_dims(s.get("base_model"), os.path.dirname(os.path.abspath(doc["path"]))),
         "mixed_precision": None, "dtype": dtype, "attention": entries,
+        **({"dtype_by_gpu": by_gpu} if by_gpu else {}),
         "compile": {"enabled": comp, "mode": (mode or "default") if comp else None, "setting": "torch_compile"},
         "batch_size": as_int(s.get("micro_batch_size", 1)), "packing": traps,
         "sage_training": any(e["backend"] == "sage" for e in entries),
@@ -341,6 +343,24 @@ def read(doc: dict) -> dict:
                   "sage": "attn_implementation: sdpa   # SageAttention is forward only",
                   "compile": "torch_compile: true", "use_default": "attn_implementation: sdpa"},
     }
+
+
+def _auto_bf16_by_gpu(s: dict, fp16: bool) -> dict | None:
+    """`bf16: auto` (or no bf16: the schema's default "auto", utils/schemas/config.py:559-560 at 067b021) is the GPU's to
+    decide: resolve_dtype (utils/config/__init__.py:156-196) asks transformers' is_torch_bf16_gpu_available() when fp16 is
+    not set, bf16 True where it answers True, else bf16 False and fp16 True unless fp16 or float16 is written; then
+    bfloat16 / float16 (load_in_8bit, fp16, float16) / float32. That function is torch.cuda.is_bf16_supported() on a
+    CUDA GPU (transformers 5.24 utils/import_utils.py:656-665), whose default counts emulated bfloat16: True on a T4 /
+    V100 from torch 2.3 (emulated). The reading's `dtype` stays bfloat16 (what the labels take); `dtype_by_gpu` says
+    what a GPU without bfloat16 makes of it. None where the file decides (fp16 or bf16 written, bfloat16: true)."""
+    if "bf16" in s and s["bf16"] != "auto" or fp16 or s.get("bfloat16") is True or s.get("use_ray") is True:
+        return None  # (with use_ray the worker decides the same way, later: utils/config/__init__.py:158)
+    other = "float16" if s.get("fp16") is not False or s.get("float16") is True or s.get("load_in_8bit") is True \
+        else "float32"
+    setting = "bf16: auto" if "bf16" in s else "bf16 (not set: auto)"
+    return {"bfloat16_gpu": "bfloat16", "other_gpu": other, "probes": ["is_torch_bf16_gpu_available()"],
+            "emulated": True, "settings": [setting],
+            "pins": {"bfloat16": "bf16: true", "float16": "fp16: true"}}
 
 
 def parse(path: str, text: str) -> dict:

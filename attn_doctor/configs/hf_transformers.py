@@ -210,7 +210,7 @@ def dtype_from(s: dict) -> str | None:
 
 
 # What _settings notes beside a script's settings for read() (not settings: the evidence does not name them)
-_NOTES = {"by_gpu", "amp_other"}
+_NOTES = {"by_gpu", "amp_other", "gpu_open"}
 
 
 def _open_by_gpu(out: dict, arg: str, node, consts: dict) -> None:
@@ -218,13 +218,16 @@ def _open_by_gpu(out: dict, arg: str, node, consts: dict) -> None:
     (pyscript.gpu_decides: `bf16=torch.cuda.is_bf16_supported()`) kept in out["by_gpu"] for read() to say what each GPU
     runs; a bf16 / fp16 open for any other reason (a spread of a file not here, a method's value) is amp_other, and then
     no GPU's answer is the run's whole story."""
-    from .pyscript import gpu_decides
+    from .pyscript import gpu_decides, gpu_open
 
     got = gpu_decides(node, consts)
     if got is not None:
         out.setdefault("by_gpu", {})[arg] = got
     elif arg in ("bf16", "fp16"):
         out["amp_other"] = True
+    opened = gpu_open(node, consts) if got is None else None
+    if opened is not None:
+        out.setdefault("gpu_open", {})[arg] = opened
     if arg in ("bf16", "fp16"):
         out["amp_unknown"] = True
 
@@ -1967,6 +1970,18 @@ def by_gpu_reading(yes: str | None, no: str | None, gpu: dict, unsloth: bool = F
             "settings": [f"{a}={g['written']}" for a, g in sorted(gpu.items())]}
 
 
+def open_reading(opened: dict) -> dict | None:
+    """A reading's `dtype_open` where the bf16 probe takes part in a setting but something the file does not hold
+    decides it too (pyscript.gpu_open, by setting): the probes, the settings as written and the parts not known here.
+    Said instead of a guess: the run's dtype is the GPU's and that unknown's."""
+    opened = {a: g for a, g in opened.items() if g}
+    if not opened:
+        return None
+    return {"probes": sorted({p for g in opened.values() for p in g["probes"]}),
+            "settings": [f"{a}={g['written']}" for a, g in sorted(opened.items())],
+            "unknown": sorted({u for g in opened.values() for u in g["unknown"]})}
+
+
 def read(doc: dict) -> dict:
     view = _command_view(doc)
     if view is not None and not _score(doc):
@@ -2002,6 +2017,7 @@ def read(doc: dict) -> dict:
                       "attn": name or "the model's default (sdpa)"})
     dtype = _run_dtype(doc, s, kw, model_config)
     by_gpu = _dtype_by_gpu(doc, s, kw, model_config) if dtype is None else None
+    dtype_open = open_reading(s.get("gpu_open") or {}) if dtype is None and by_gpu is None else None
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
         "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],  # (python: a script read with ast)
@@ -2013,6 +2029,7 @@ def read(doc: dict) -> dict:
         "packing": traps,
         "sage_training": False,
         **({"dtype_by_gpu": by_gpu} if by_gpu else {}),
+        **({"dtype_open": dtype_open} if dtype_open else {}),
         "fixes": {"packing": "attn_implementation: flash_attention_2   # or padding_free: false and packing: false",
                   "compile": "torch_compile: true", "use_default": "attn_implementation: sdpa"},
     }

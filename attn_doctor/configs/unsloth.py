@@ -26,7 +26,7 @@ import re
 
 from . import NOTHING, STRONG, Score, as_int
 from .hf_transformers import TRL_CONFIGS, _switch_default, entry, unsloth_script
-from .pyscript import assigned_before, calls, constants, tree, value
+from .pyscript import PINNED_BF16, assigned_before, calls, constants, held_at, tree, value
 
 TITLE = "Unsloth"
 LOADERS = {"FastLanguageModel", "FastModel", "FastVisionModel", "FastLlamaModel", "FastMistralModel",
@@ -136,10 +136,13 @@ def read(doc: dict) -> dict:
     entries = []
     dtype = None
     gpu: dict = {}  # the dtype / bf16 / fp16 the script leaves to the GPU (_open), None where something else leaves it open
+    opened: dict = {}  # of those, where the probe takes part but something not known here decides too
     compile_on = None
     mode = None
     batch = None
     loader = None
+    loader_dtype = None  # the loader's dtype keyword as written, where it fixes the dtype here
+    amp_written = False  # the trainer's bf16=True or fp16=True written (or set after building its arguments)
     if t is not None:
         # argv / environ: the launcher's options to the script's own argparse and its exports (configs.detect)
         from . import script_files, script_hydra, script_modules
@@ -157,7 +160,8 @@ def read(doc: dict) -> dict:
                 # holds where the model is loaded
                 held = assigned_before(t, node.id, at) if isinstance(node, ast.Name) else None
                 dtype = _dtype(value(held if held is not None else node, consts))
-                _open(gpu, "dtype", held if held is not None else node, consts)
+                loader_dtype = ast.unparse(node) if dtype is not None else None
+                _open(gpu, "dtype", held if held is not None else node, consts, opened)
             impl = value(kw["attn_implementation"], consts) if "attn_implementation" in kw else None
             # unsloth/models/loader.py:487-522 (unslothai/unsloth@015bdef): FastLanguageModel with load_in_8bit,
             # full_finetuning or a qat_scheme hands its **kwargs, attn_implementation included, to FastModel
@@ -171,8 +175,11 @@ def read(doc: dict) -> dict:
         entries += _plain_phases(t, consts, entries)
         loaded = dtype  # (the weights' dtype the loader was given: the flags below do not override it)
         for _name, kw in calls(t, TRAINING_ARGS, consts):
-            bf16 = value(kw["bf16"], consts) if "bf16" in kw else None
-            fp16 = value(kw["fp16"], consts) if "fp16" in kw else None
+            # (the names bf16 / fp16 read, as they are where the trainer's arguments are built: a notebook may rebind
+            # them in a later cell)
+            at = {k: held_at(t, kw[k], consts) for k in ("bf16", "fp16") if k in kw}
+            bf16 = value(kw["bf16"], at["bf16"]) if "bf16" in kw else None
+            fp16 = value(kw["fp16"], at["fp16"]) if "fp16" in kw else None
             looked_up = {k: _switch_default(kw[k], k, consts) for k, v in (("bf16", bf16), ("fp16", fp16)) if v == "?"}
             if looked_up and all(d is not None for d in looked_up.values()) and any(looked_up.values()):
                 # `fp16=train_cfg.get("fp16", False), bf16=train_cfg.get("bf16", True)` of a settings file that is not
@@ -180,7 +187,8 @@ def read(doc: dict) -> dict:
                 # them (cfg63; cfg67: round 64m's neuraforce scripts/train.py, whose --config is required)
                 bf16, fp16 = looked_up.get("bf16", bf16), looked_up.get("fp16", fp16)
             for k in looked_up if "?" in (bf16, fp16) else ():
-                _open(gpu, k, kw[k], consts)
+                _open(gpu, k, kw[k], at[k], opened)
+            amp_written = amp_written or bf16 is True or fp16 is True
             if dtype is None and bf16 is True:
                 dtype = "bfloat16"
             elif dtype is None and fp16 is True:
@@ -203,6 +211,7 @@ def read(doc: dict) -> dict:
                 batch = as_int(b) if b != "?" else batch
         later = _set_after(t, consts)
         gpu.update(later.pop("by_gpu", {}))
+        amp_written = amp_written or later.get("bf16") is True or later.get("fp16") is True
         if loaded is None and later.get("bf16") is True:
             dtype = "bfloat16"
         elif loaded is None and later.get("fp16") is True:
@@ -217,18 +226,40 @@ def read(doc: dict) -> dict:
             mode = later.get("torch_compile_mode") or mode
     fmt = "notebook" if doc["name"].endswith(".ipynb") else "python"
     by_gpu = None
-    if t is not None and loader and dtype is None and None not in gpu.values():
+    if t is not None and dtype is None and (loader or gpu) and None not in gpu.values():
         # Unsloth's loaders take dtype=None as bfloat16 where is_bfloat16_supported() (compute capability >= 8.0), else
         # float16 (unslothai/unsloth@015bdef unsloth/models/llama.py:2434-2435, vision.py:1068), and the trainer's bf16 /
-        # fp16 the script leaves to the same probe agree: the GPU decides between those two
+        # fp16 the script leaves to the same probe agree: the GPU decides between those two. A script whose loader is
+        # not read here (a module of its own loads the model, or the notebook's load is a function handed on) but whose
+        # trainer's bf16 / fp16 the probe decides runs the same two: its weights are float16 on a GPU below 8.0 whether
+        # the load asked bfloat16 or nothing (llama.py:2434-2438)
         from .hf_transformers import by_gpu_reading
 
         gpu = gpu or {"dtype": {"probes": ["is_bfloat16_supported()"], "written": "None"}}
         by_gpu = by_gpu_reading("bfloat16", "float16", gpu, unsloth=True)
+    elif t is not None and loaded == "bfloat16" and loader_dtype is not None and not amp_written and \
+            consts.get(PINNED_BF16) is None and None not in gpu.values():
+        # an explicit bfloat16 asked of the loader: Unsloth turns it into float16 on a GPU without bfloat16 ("Device
+        # does not support bfloat16. Will change to float16.", unslothai/unsloth@015bdef unsloth/models/llama.py:
+        # 2436-2438, vision.py:1073-1075), and its trainer then autocasts float16 there (rl.py:2414-2418: neither bf16 nor
+        # fp16 set, a float16 model). With bf16=True written as well the run stops there instead (rl.py:2395, "Model is
+        # in float16 precision but you want to use bfloat16 precision"; fp16=True stops it on the other GPUs, :2396):
+        # not a dtype, so nothing is noted; nor where the file pins its GPU (a Modal function's gpu="H100":
+        # pyscript.pinned_bf16), which then decides
+        from .hf_transformers import by_gpu_reading
+
+        by_gpu = by_gpu_reading("bfloat16", "float16", {**gpu, "dtype": {"probes": ["is_bfloat16_supported()"],
+                                                                        "written": loader_dtype}}, unsloth=True)
+    dtype_open = None
+    if t is not None and dtype is None and by_gpu is None:
+        from .hf_transformers import open_reading
+
+        dtype_open = open_reading(opened)
     return {
         "trainer": "unsloth", "trainer_title": TITLE + (f" {loader}" if loader else ""), "format": fmt,
         "family": None, "mixed_precision": None, "dtype": dtype, "attention": entries,
         **({"dtype_by_gpu": by_gpu} if by_gpu else {}),
+        **({"dtype_open": dtype_open} if dtype_open else {}),
         "compile": {"enabled": compile_on, "mode": (mode or "default") if compile_on else None, "setting": "torch_compile"},
         "batch_size": batch, "packing": [],
         "fixes": {"use_default": "# Unsloth picks FlashAttention 2, xformers or SDPA from what is installed"},
@@ -238,13 +269,16 @@ def read(doc: dict) -> dict:
 _AFTER_KEYS = ("bf16", "fp16", "torch_compile", "torch_compile_mode", "torch_compile_backend")
 
 
-def _open(gpu: dict, key: str, node, consts: dict) -> None:
+def _open(gpu: dict, key: str, node, consts: dict, opened: dict | None = None) -> None:
     """Note a dtype / bf16 / fp16 the script computes: what the GPU's bf16 probe makes it (pyscript.gpu_decides), or
-    None where something else leaves it open. A value known here is not noted."""
-    from .pyscript import gpu_decides
+    None where something else leaves it open (and in `opened`, where the probe takes part: pyscript.gpu_open). A value
+    known here is not noted."""
+    from .pyscript import gpu_decides, gpu_open
 
     if value(node, consts) == "?":
         gpu[key] = gpu_decides(node, consts)
+        if gpu[key] is None and opened is not None:
+            opened[key] = gpu_open(node, consts)
 
 
 def _set_after(t, consts: dict) -> dict:

@@ -123,7 +123,7 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
     not the doctor's own: its sys.path, its probes, its kernels.
     `strict_devices`: every index in `device_ids` must be a GPU CUDA shows, else UsageError."""
     from ..smoke import cute_cache_check, run_child, smoke_record
-    from ..smoke.plan import plan as make_plan
+    from ..smoke.plan import auto_dtype, plan as make_plan
 
     if interpreter is None and python is not None:
         from .interpreter import query
@@ -205,8 +205,9 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
                     rec["cache_check"] = {"first_seconds": first, "ok": True, "warm_already": True}
                 else:  # it compiled: does a second process find the kernel on disk?
                     cap = tuple(rec["capability"]) if rec.get("capability") else None
+                    dtype = auto_dtype(smoke, cap, view.emulates_bf16((torch_facts.get("probe") or {}).get("version")))
                     cases, _ = make_plan("cute", cap, level=smoke.get("level", "standard"),
-                                         dtype=smoke.get("dtype"), head_dims=smoke.get("head_dims"))
+                                         dtype=dtype, head_dims=smoke.get("head_dims"))
                     rec["cache_check"] = cute_cache_check(rec["device"], cases[0] if cases else None, timeout, python)
         facts = {
             "collected_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),

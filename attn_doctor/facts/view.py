@@ -14,6 +14,14 @@ def version(v: str | None) -> Version | None:
         return None
 
 
+def emulates_bf16(torch_version: str | None) -> bool:
+    """Whether this torch's torch.cuda.is_bf16_supported() answers True below compute capability 8.0 (emulated
+    bfloat16: torch 2.3 and later, configs.hf_transformers.by_gpu_reading says where); a version not known is taken as
+    a current torch."""
+    have = version(torch_version)
+    return have is None or have >= Version("2.3")
+
+
 def torch(facts: dict) -> dict:
     """installed, version, cuda, import_ok, error, run — whatever is known about torch."""
     t = facts.get("torch") or {}

@@ -2271,9 +2271,23 @@ RAISED = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception|Warning))
                     r"\bcannot import name\b|\bDLL load failed\b")
 
 
+# helper ex154 (session 27; round 154m: IgorAherne/trellis-stable-projectorz#55, "i tried to find out what the problem is using chatgpt
+# had no luck there but it seems to be that Blackwell ... is not supported with FlashAttention" read by backend.unsupported-gpu above
+# the log's own "CUDA error (.../xformers/third_party/flash-attention/hopper/flash_fwd_launch_template.h:188): invalid argument"): a
+# line that gives a guess at the cause as it appears to the writer ("it seems (to be) that", "seems like") or as a chatbot gave it
+# ("ChatGPT says", "asked Claude") is, like a question, not what failed: where another reading's line states or shows the failure,
+# that one ranks first. Not the writer's own hedged statement ("results in numeric instability of some kind, I think?", round 13a
+# huggingface/diffusers#2234: it states what they saw), nor a guess that quotes the error itself ("it seems to be this: RuntimeError: ...").
+# A chatbot by a verb of asking or answering only: "deepseek-ai/DeepSeek-R1", "gemini-2.0" are model names a log prints.
+GUESS = re.compile(r"\b(?:it\s+seems\s+(?:to\s+be\s+)?(?:that|like)\b|seems\s+like\b|"
+                   r"(?:asked|asking|using|used|according\s+to)\s+(?:chat\s?gpt|gpt-?\d\w*|claude|gemini|copilot|deepseek)\b|"
+                   r"(?:chat\s?gpt|claude|gemini|copilot|deepseek)\s+(?:says?|said|told|thinks?|suggest\w*|claims?|answered|replied)\b)",
+                   re.IGNORECASE)
+
+
 def _asks(evidence: str) -> bool:
-    """Is this line a question the writer asks, with no error of its own quoted on it?"""
-    return bool(QUESTION.search(evidence)) and not RAISED.search(evidence)
+    """Is this line a question the writer asks, or a guess at the cause, with no error of its own quoted on it?"""
+    return bool(QUESTION.search(evidence) or GUESS.search(evidence)) and not RAISED.search(evidence)
 
 
 def _report_where_unexplained(c: _Candidate, causes: list[int]) -> None:

@@ -278,6 +278,14 @@ def dtype_by_gpu_line(cfg: dict) -> str:
     return line
 
 
+def dtype_open_line(cfg: dict) -> str:
+    """A dtype the GPU's bf16 probe and something the file does not hold decide together (the reading's `dtype_open`):
+    said, not guessed."""
+    g = cfg["dtype_open"]
+    return (f"dtype: not known from the file: {'; '.join(g['settings'])} depends on the GPU ({', '.join(g['probes'])}) "
+            f"and on {', '.join(g['unknown'])}, not known here")
+
+
 def config_lines(cfg: dict | None) -> list[str]:
     if not cfg:
         return []
@@ -290,6 +298,8 @@ def config_lines(cfg: dict | None) -> list[str]:
         out.append(", ".join(extra))
     if cfg.get("dtype_by_gpu"):
         out.append(dtype_by_gpu_line(cfg))
+    if cfg.get("dtype_open"):
+        out.append(dtype_open_line(cfg))
     if cfg.get("unread"):
         # files the launcher names that are not here to read: what they set stays unknown, never guessed
         out.append("config files not read (not here, or given by its caller): " + ", ".join(cfg["unread"]) + "; what they set is unknown")

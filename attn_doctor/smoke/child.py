@@ -412,11 +412,13 @@ def _main(plan: dict) -> None:
             info["gpu"] = torch.cuda.get_device_name(device)
             info["capability"] = list(cap)
         if cases is None:
-            from attn_doctor.smoke.plan import plan as make_plan
+            from attn_doctor.smoke.plan import auto_dtype, plan as make_plan
 
             auto = plan["auto"]
+            # (torch's TorchVersion compares with a string: whether its is_bf16_supported() counts emulation, 2.3+)
+            dtype = auto_dtype(auto, cap, torch.__version__ >= "2.3")
             cases, notes = make_plan(plan["backend"], cap, level=auto.get("level", "standard"),
-                                     dtype=auto.get("dtype"), head_dims=auto.get("head_dims"))
+                                     dtype=dtype, head_dims=auto.get("head_dims"))
             emit(PLAN, {"cases": [c["name"] for c in cases], "notes": notes})
         adapter = load_adapter(plan.get("adapter") or plan["backend"])
         t1 = time.perf_counter()

@@ -32,6 +32,31 @@ def _case(backend: str, kind: str, dtype: str, head_dim: int, causal: bool, gqa:
     return c
 
 
+def gpu_dtype(by_gpu: dict, cap, emulates: bool) -> tuple[str | None, bool]:
+    """(the dtype a run whose config reading has `dtype_by_gpu` computes in on a GPU of this compute capability, whether
+    its bfloat16 is emulated there). The probes: Unsloth's is_bfloat16_supported() and torch.cuda.is_bf16_supported(
+    including_emulation=False) are capability >= 8.0; torch.cuda.is_bf16_supported() itself (`emulated` in the reading)
+    answers True below it too where this torch `emulates` (2.3 and later), and before that capability >= 8.0 as well.
+    checks/trainer.py reports it; the smoke child (auto["dtype_by_gpu"]) tests the kernels in it."""
+    if tuple(cap) >= (8, 0):
+        return by_gpu["bfloat16_gpu"], False
+    if by_gpu.get("emulated") and emulates:
+        return by_gpu["bfloat16_gpu"], by_gpu["bfloat16_gpu"] == "bfloat16"
+    return by_gpu["other_gpu"], False
+
+
+def auto_dtype(auto: dict, cap, emulates: bool) -> str | None:
+    """The dtype the smoke tests of one device lead with: where the config lets the GPU decide (`dtype_by_gpu`), what it
+    decides on this one (a V100 runs a `bf16=is_bfloat16_supported()` job in float16: testing it in bfloat16 would test
+    another job), else the config's dtype."""
+    by_gpu = auto.get("dtype_by_gpu")
+    if by_gpu and cap is not None:
+        got, _emulated = gpu_dtype(by_gpu, cap, emulates)
+        if got:
+            return got
+    return auto.get("dtype")
+
+
 def plan(backend: str, cap: tuple[int, int] | None, torch_version=None, level: str = "standard",
          dtype: str | None = None, head_dims: list[int] | None = None) -> tuple[list[dict], list[str]]:
     """(cases, notes) for one backend on one device (cap None: the CPU)."""

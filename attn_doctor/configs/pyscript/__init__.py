@@ -13,7 +13,8 @@ The package by concern (a reader imports from here; each module's docstring says
                        scripts that read no options (reads_no_command_line ...), the names holding parse_args()
   call_keywords.py     keywords(): a call's keywords with `**kw` spreads opened (_dict_items, _known_items) and
                        dicts filtered against a config class's signature
-  values.py            value(): a node's value as the script runs on this host; HOST_ANSWERS, pinned_bf16, gpu_decides
+  values.py            value(): a node's value as the script runs on this host; HOST_ANSWERS, pinned_bf16, gpu_decides,
+                       gpu_open
   hydra_compose.py     Hydra's composition of an app's config (defaults list, config groups, overrides; UNSEEN
                        where a file it needs is not here), plain Python over the files' mappings
   settings_files.py    YAML / JSON / TOML files the script loads into a name (_loaded_files), found where it runs;
@@ -40,7 +41,7 @@ from .dataclass_args import (
 )
 from .argv import _parsed_args, _parsed_parameters, argv_options, reads_argv_by_position_only, reads_no_command_line
 from .call_keywords import _dict_items, keywords
-from .values import BF16_PROBES, HOST_ANSWERS, PINNED_BF16, gpu_decides, pinned_bf16, value
+from .values import BF16_PROBES, HOST_ANSWERS, PINNED_BF16, gpu_decides, gpu_open, pinned_bf16, value
 from .settings_files import _loaded_files, _path_value
 from .user_modules import _LIBRARIES, imported_classes, imported_functions, own_imports
-from .script_constants import _fallback_candidates, assigned_before, calls, constants
+from .script_constants import _fallback_candidates, assigned_before, calls, constants, held_at

@@ -29,6 +29,12 @@ MODULE_CONSTANTS = "<constants of the user's modules>"
 OPAQUE_DICTS = "<dicts updated at run time>"
 # consts' entry for the script's functions that build a dict of keywords and return it (_returned_dicts)
 RETURNED_DICTS = "<dicts the script's functions return>"
+# consts' entry for the script's functions of no parameters that return by their own tests (script_constants.
+# _guarded_returns): name -> [(test node or None, returned node)], in the order they run
+GUARDED_RETURNS = "<values the script's functions return by their tests>"
+# consts' entry for the names the script binds in the branches of an `if` over the GPU's bf16 probe (script_constants.
+# _probe_branches): name -> (the if's test, the value node where it holds, where it does not)
+PROBE_BRANCHES = "<names bound by a bf16 probe's if>"
 # consts' entry for the script's functions that return their dict argument kept against a config class's signature
 # (call_keywords.signature_filters)
 SIGNATURE_FILTERS = "<functions keeping a config class's keys>"
@@ -49,20 +55,29 @@ PARSED_VALUES = "<values of the parsed settings file>"
 RUNTIME = ast.Name(id="<decided at run time>")
 
 
-def single_returns(tree) -> dict:
-    """name -> (definition, its `return`) of each function `tree` defines once whose body holds one `return` (a
-    function nested in it included, as walked reads it): what a call of it gives is that return's value. Found once
-    per tree (kept): the readers of returned dicts, returned objects and signature filters each ask it."""
+def defined_once(tree) -> dict:
+    """name -> definition of each function `tree` defines once (nested ones included, as walked reads it): a call of
+    that name runs it. Found once per tree (kept)."""
     def build() -> dict:
         defs: dict = {}
         for f in walked(tree):
             if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 defs.setdefault(f.name, []).append(f)
+        return {name: fs[0] for name, fs in defs.items() if len(fs) == 1}
+
+    return kept(tree, "_attn_doctor_defined_once", build)
+
+
+def single_returns(tree) -> dict:
+    """name -> (definition, its `return`) of each function `tree` defines once whose body holds one `return` (a
+    function nested in it included, as walked reads it): what a call of it gives is that return's value. Found once
+    per tree (kept): the readers of returned dicts, returned objects and signature filters each ask it."""
+    def build() -> dict:
         out = {}
-        for name, fs in defs.items():
-            rets = [r for r in walked(fs[0]) if isinstance(r, ast.Return)] if len(fs) == 1 else []
+        for name, f in defined_once(tree).items():
+            rets = [r for r in walked(f) if isinstance(r, ast.Return)]
             if len(rets) == 1:
-                out[name] = (fs[0], rets[0])
+                out[name] = (f, rets[0])
         return out
 
     return kept(tree, "_attn_doctor_single_returns", build)

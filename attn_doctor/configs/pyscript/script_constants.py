@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, RETURNED_DICTS, RUNTIME, \
-    SIGNATURE_FILTERS, _call_name, resolve, single_returns, walked
+from .nodes import ARGPARSE, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, \
+    PROBE_BRANCHES, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, defined_once, resolve, single_returns, walked
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
@@ -94,6 +94,8 @@ def _assembled(tree, argv: dict | None = None, environ: dict | None = None, read
     out[MODULE_CONSTANTS] = whole
     out[OPAQUE_DICTS] = _opaque_updates(tree)
     out[RETURNED_DICTS] = _returned_dicts(tree, out)
+    out[GUARDED_RETURNS] = _guarded_returns(tree)
+    out[PROBE_BRANCHES] = _probe_branches(tree, out)
     out[RETURNED_OBJECTS] = _returned_objects(tree, out)
     out[SIGNATURE_FILTERS] = signature_filters(tree)
     out[ENVIRON] = {**{k: ast.Constant(value=v) for k, v in (environ or {}).items()},
@@ -320,6 +322,77 @@ def _returned_dicts(tree, consts: dict) -> dict:
         if isinstance(got, ast.Dict) or isinstance(got, ast.Call) and isinstance(got.func, ast.Name) and \
                 got.func.id == "dict":
             out[name] = got
+    return out
+
+
+def _guarded_returns(tree) -> dict:
+    """function name -> [(test, value)] for each function of the script (defined once, no parameters) whose body is
+    `if TEST: return VALUE` statements and a last `return VALUE` (a docstring, imports and local assignments aside):
+    round 57m's TheRedCan `_compute_dtype()` (`if torch.cuda.is_available() and torch.cuda.is_bf16_supported(): return
+    torch.bfloat16` / `return torch.float16`), 64m's pick_compute_dtype(). value() runs the tests in order; test None is
+    the last return."""
+    out = {}
+    for name, f in defined_once(tree).items():
+        a = f.args
+        if a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg:
+            continue
+        steps, done = [], False
+        for st in f.body:
+            if done:
+                break
+            if isinstance(st, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)) or \
+                    isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+                continue
+            if isinstance(st, ast.If) and not st.orelse and len(st.body) == 1 and \
+                    isinstance(st.body[0], ast.Return) and st.body[0].value is not None:
+                steps.append((st.test, st.body[0].value))
+            elif isinstance(st, ast.Return) and st.value is not None:
+                steps.append((None, st.value))
+                done = True
+            else:
+                break
+        if done:
+            out[name] = steps
+    return out
+
+
+def _probe_branches(tree, consts: dict) -> dict:
+    """name -> (test, value where it holds, value where not) for each name the script decides at run time (RUNTIME) by
+    one `if` over the GPU's bf16 probe: `if torch.cuda.is_bf16_supported(): compute_dtype = torch.bfloat16; use_bf16 =
+    True / else: ...` (round 26m's DaniilDenisov train_qlora.py), or a branch that binds it over the value it held
+    before (`use_bf16 = False` then `if ...is_bf16_supported(): use_bf16 = True`, round 8m's MdRahmatUllah). The test
+    is asked both ways by values.gpu_decides; a name two such `if`s bind, or one bound again after, is left out."""
+    from .values import BF16_PROBES
+
+    bound: dict = {}
+    for n, br in _assignments(tree):
+        bound.setdefault(n.targets[0].id if isinstance(n, ast.Assign) else n.target.id, []).append((n, br))
+    out, seen = {}, set()
+    for st in walked(tree):
+        if not isinstance(st, ast.If) or not any(isinstance(c, ast.Call) and
+                                                 ast.unparse(c.func).rsplit(".", 1)[-1] in BF16_PROBES
+                                                 for c in walked(st.test)):
+            continue
+        sides = []
+        for block in (st.body, st.orelse):
+            # (the branch's own `name = value` statements: a nested if or loop binds under a test of its own)
+            plain = [x for x in block if isinstance(x, (ast.Assign, ast.AnnAssign))]
+            sides.append({n.targets[0].id if isinstance(n, ast.Assign) else n.target.id: n
+                          for n, _ in _assignments(ast.Module(body=plain, type_ignores=[]))})
+        end = getattr(st, "end_lineno", st.lineno)
+        for name in set(sides[0]) | set(sides[1]):
+            if consts.get(name) is not RUNTIME or name in seen:
+                out.pop(name, None)
+                seen.add(name)
+                continue
+            seen.add(name)
+            outside = [(n, br) for n, br in bound.get(name, []) if not st.lineno <= n.lineno <= end]
+            if any(n.lineno > end for n, _ in outside):
+                continue  # bound again after the if: which binding a use sees is not modelled
+            before = [n for n, br in outside if not br]
+            vals = [side[name].value if name in side else before[-1].value if before else None for side in sides]
+            if None not in vals:
+                out[name] = (st.test, vals[0], vals[1])
     return out
 
 
@@ -575,6 +648,23 @@ def assigned_before(tree, name: str, line: int):
     if not before or before[-1][1]:
         return None
     return before[-1][0].value
+
+
+def held_at(tree, node, consts: dict) -> dict:
+    """consts with each name `node` reads bound to what it holds at node's line where that differs from the last-wins
+    reading (assigned_before: a notebook that trains with `dtype = torch.bfloat16 if is_bfloat16_supported() else
+    torch.float16`, then reloads its adapter with `dtype = torch.float16 if torch.cuda.is_available() else
+    torch.float32`; round 33m's darshlukkad notebooks pass `fp16=(dtype == torch.float16)` to the trainer between)."""
+    line = getattr(node, "lineno", None)
+    if line is None:
+        return consts
+    held = {}
+    for n in walked(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in held:
+            got = assigned_before(tree, n.id, line)
+            if got is not None:
+                held[n.id] = got
+    return {**consts, **held} if held else consts
 
 
 def _parameter_defaults(tree) -> dict:

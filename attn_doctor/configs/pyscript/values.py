@@ -7,7 +7,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, ENVIRON, MODULE_CONSTANTS, _ENVIRON_GETS, _call_name, resolve, walked
+from .nodes import ARGPARSE, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, PROBE_BRANCHES, _ENVIRON_GETS, _call_name, \
+    resolve, walked
 from .dataclass_args import DATACLASSES, NESTED, NESTED_SETS, RETURNED_OBJECTS, _CONFIG_CLASSES
 from .argv import _parsed_args
 from .call_keywords import _attr_source, _dict_items, _known_items
@@ -185,6 +186,14 @@ def value(node, consts: dict):
     absent = _absent_default(node)
     if absent is not None:
         return value(absent, consts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr" and \
+            len(node.args) == 2 and not node.keywords and isinstance(node.args[1], ast.Constant) and \
+            isinstance(node.args[1].value, str):
+        # `hasattr(torch.cuda, "is_bf16_supported") and torch.cuda.is_bf16_supported()` (round 33m's darshlukkad GRPO
+        # notebook): what every PyTorch answers for an attribute it has (IN_TORCH) or has not (NOT_IN_TORCH)
+        name = f"{ast.unparse(node.args[0])}.{node.args[1].value}"
+        if name in IN_TORCH or name in NOT_IN_TORCH:
+            return name in IN_TORCH
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
             len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Name) and \
             isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and \
@@ -216,6 +225,20 @@ def value(node, consts: dict):
     if isinstance(node, ast.Call) and not node.args and not node.keywords and \
             ast.unparse(node.func) in HOST_ANSWERS:
         return HOST_ANSWERS[ast.unparse(node.func)]
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and isinstance(node.func, ast.Name) and \
+            node.func.id in consts.get(GUARDED_RETURNS, {}):
+        # `torch_dtype=_compute_dtype()` of a function of the script that returns by its own tests: the value of the
+        # first test that holds, as the call runs it; a test not known here leaves it "?" (gpu_decides asks the bf16
+        # probe both ways through it)
+        for test, got in consts[GUARDED_RETURNS][node.func.id]:
+            if test is None:
+                return _nested_value(got, consts)
+            holds = _nested_value(test, consts)
+            if holds == "?" or isinstance(holds, str) and holds.startswith("torch."):
+                return "?"
+            if holds:
+                return _nested_value(got, consts)
+        return "?"
     if isinstance(node, ast.Call) and not node.args and \
             all(k.arg == "including_emulation" and isinstance(k.value, ast.Constant) for k in node.keywords) and \
             ast.unparse(node.func).rsplit(".", 1)[-1] in BF16_PROBES and consts.get(PINNED_BF16) is not None:
@@ -272,10 +295,19 @@ def value(node, consts: dict):
             return "?"
         return (a in [e.value for e in resolve(node.comparators[0], consts).elts]) is isinstance(node.ops[0], ast.In)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
-            isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+            isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, ast.In, ast.NotIn)):
         # `cross_attention == "sdpa"`, `"fp16" in precision` (round 16m: a Colab trainer's form values written into
         # its config as comparisons): what Python answers for two values known here (strings, numbers, booleans)
         a, b = value(node.left, consts), value(node.comparators[0], consts)
+        if isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) and \
+                isinstance(a, str) and isinstance(b, str) and a in _TORCH_DTYPES and b in _TORCH_DTYPES:
+            # `bf16=(dtype == torch.bfloat16)` of `dtype = torch.bfloat16 if is_bfloat16_supported() else
+            # torch.float16` (round 33m's darshlukkad notebooks, 54m's jamesbconner): two torch dtypes, equal when
+            # they are one dtype under two names (torch.half is torch.float16: torch dtypes are singletons, so `is`
+            # answers as `==` does)
+            return (_TORCH_DTYPES[a] == _TORCH_DTYPES[b]) is isinstance(node.ops[0], (ast.Eq, ast.Is))
+        if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+            return "?"
         if any(v == "?" or v is None or not isinstance(v, (str, int, float, bool)) or
                isinstance(v, str) and v.startswith("torch.") for v in (a, b)):
             return "?"
@@ -299,6 +331,13 @@ def value(node, consts: dict):
     return "?"
 
 
+# torch's floating dtypes by their attribute names, aliases to one name (torch.half is torch.float16, torch.float is
+# torch.float32, torch.double is torch.float64: one object under two names, checked with torch 2.13)
+_TORCH_DTYPES = {"torch.bfloat16": "bfloat16", "torch.float16": "float16", "torch.half": "float16",
+                 "torch.float32": "float32", "torch.float": "float32", "torch.float64": "float64",
+                 "torch.double": "float64"}
+
+
 # The probes that ask whether the GPU does bfloat16 (Unsloth's is_bfloat16_supported, torch.cuda.is_bf16_supported),
 # and the GPUs a cloud function can be pinned to, by whether they do (compute capability 8.0 and up: Ampere, Ada, Hopper,
 # Blackwell; T4 is 7.5, V100 7.0, P100 6.0)
@@ -320,11 +359,54 @@ def gpu_decides(node, consts: dict) -> dict | None:
     if node is None or consts.get(PINNED_BF16) is not None or value(node, consts) != "?":
         return None
     asked: set = set()
-    yes = value(node, {**consts, PINNED_BF16: True, PROBED: asked})
-    no = value(node, {**consts, PINNED_BF16: False, PROBED: asked})
+    yes = value(node, _branched({**consts, PINNED_BF16: True, PROBED: asked}))
+    no = value(node, _branched({**consts, PINNED_BF16: False, PROBED: asked}))
     if not asked or "?" in (yes, no) or yes == no:
         return None
     return {"yes": yes, "no": no, "probes": sorted(asked), "written": ast.unparse(node)}
+
+
+def gpu_open(node, consts: dict) -> dict | None:
+    """Where the bf16 probe takes part in an expression but does not decide it alone (gpu_decides: None): {"probes":
+    the calls asked, "written": the expression, "unknown": its parts that stay open whatever the GPU answers, as
+    written} -- `bf16=is_bfloat16_supported() and training_config.get("bf16", False)` of a settings file that is not
+    here (avnlp's GRPO script, real/unsloth). The reading says so instead of guessing; None where no probe is asked."""
+    if node is None or consts.get(PINNED_BF16) is not None or value(node, consts) != "?":
+        return None
+    asked: set = set()
+    sides = [_branched({**consts, PINNED_BF16: answer, PROBED: asked}) for answer in (True, False)]
+    if not any(value(node, side) == "?" for side in sides) or not asked:
+        return None
+    unknown: list = []
+
+    def probe(c) -> bool:
+        return isinstance(c, ast.Call) and ast.unparse(c.func).rsplit(".", 1)[-1] in BF16_PROBES
+
+    def visit(n) -> None:
+        if probe(n):
+            return
+        if not any(probe(c) for c in walked(n)) and isinstance(n, ast.expr) and \
+                any(value(n, side) == "?" for side in sides):
+            unknown.append(ast.unparse(n))
+            return
+        for child in ast.iter_child_nodes(n):
+            visit(child)
+
+    visit(node)
+    return {"probes": sorted(asked), "written": ast.unparse(node), "unknown": unknown} if unknown else None
+
+
+def _branched(consts: dict) -> dict:
+    """consts with each name an `if` over the bf16 probe binds (nodes.PROBE_BRANCHES) bound as the branch the pinned
+    answer takes binds it."""
+    out = dict(consts)
+    for name, (test, yes, no) in consts.get(PROBE_BRANCHES, {}).items():
+        asked: set = set()
+        holds = value(test, {**consts, PROBED: asked})
+        if isinstance(holds, bool):  # (the probes of a test that decides nothing here are not this value's)
+            out[name] = yes if holds else no
+            consts.get(PROBED, set()).update(asked)
+    return out
 
 
 def pinned_bf16(tree) -> bool | None:
@@ -361,6 +443,8 @@ def _absent_default(node):
 # the top-level module (torch/__init__.py defines neither spelling); ROCm builds answer through torch.cuda and have no
 # torch.backends.hip (torch/backends/ holds cuda, cudnn, mps, ... and no hip)
 NOT_IN_TORCH = {"torch.is_bf16_supported", "torch.is_bfloat16_supported", "torch.backends.hip"}
+# and ones every PyTorch a trainer runs on has: torch.cuda.is_bf16_supported (torch/cuda/__init__.py in every torch 2.x)
+IN_TORCH = {"torch.cuda.is_bf16_supported"}
 
 
 # What a script's device probes answer on the host attn-doctor checks: a CUDA GPU (as `$(uname -s)` is never Darwin in
