@@ -1,7 +1,9 @@
 """Review rev27 (session 27, issue 24): near misses of the session's configs changes, read as a maintainer would.
 
 1. cfg114's bash model, compared with /bin/bash itself (each snippet also runs under bash, as tests/test_configs_cfg114.py
-   does): the forms it still reads otherwise are strict xfails with the reason, for the next helper."""
+   does): the forms it still reads otherwise are strict xfails with the reason, for the next helper.
+2. cfg113's probe read through the script's own code: a function of the script named like the GPU's bf16 probe is the
+   script's code, not the probe (configs.pyscript.values.probe_call, nodes.SCRIPT_FUNCTIONS); read as the probe before."""
 
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ import shutil
 import subprocess
 
 import pytest
+
+from attn_doctor import configs
+from test_configs_cfg110 import write
 
 # (the shell's A | the environment's A) at `python t.py`, the script's last command, as bash runs it
 GAPS = [
@@ -43,3 +48,29 @@ def test_the_gaps_expectations_are_bash_s_own(tmp_path):
     out = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                          env={"PATH": "/usr/bin:/bin"})
     assert out.stdout.splitlines() == [seen for _, seen, _ in GAPS], out.stderr
+
+
+HEAD = """
+    import torch
+    from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
+"""
+TAIL = """
+    model = AutoModelForCausalLM.from_pretrained("org/model", attn_implementation="sdpa")
+    args = TrainingArguments(output_dir="out", bf16=is_bf16_supported(), fp16=not is_bf16_supported())
+    Trainer(model=model, args=args).train()
+"""
+
+
+@pytest.mark.parametrize("own", [
+    # a default parameter: not one of cfg113's no-parameter functions that return by their tests
+    "\n    def is_bf16_supported(device=0):\n        return False  # our V100 cluster: never bf16\n",
+    "\n    def is_bf16_supported(*args):\n        return torch.cuda.get_device_capability()[0] >= 9  # Hopper only\n",
+])
+def test_a_function_of_the_script_named_like_the_probe_is_not_the_probe(tmp_path, own):
+    cfg = configs.load(write(tmp_path, HEAD + own + TAIL))
+    assert "dtype_by_gpu" not in cfg, cfg.get("dtype_by_gpu")
+
+
+def test_near_miss_the_probe_itself_still_decides(tmp_path):
+    cfg = configs.load(write(tmp_path, HEAD + "    from torch.cuda import is_bf16_supported\n" + TAIL))
+    assert cfg["dtype_by_gpu"]["settings"] == ["bf16=is_bf16_supported()", "fp16=not is_bf16_supported()"]
