@@ -1,0 +1,122 @@
+"""Helper ex156 (session 27, issue 23; benchmarks/results/explain-leftovers-s27.md): review rev26's unmended readings in explain,
+another engine's own flash attention worded, and advice that does no harm. Every text is written here (none is a fixture's); the
+positives were read as the backend's failure at s27start (checked against /work/wt/s27start)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _read(text: str) -> list[tuple[str, str | None]]:
+    from attn_doctor.explain import match
+
+    return [(m.entry.id, m.backend) for m in match(text)]
+
+
+# 1a. ex153's llama.cpp-family words that are said of other things too (a Vulkan device, a ggml quant type, a GGUF file) name the
+# engine only in the failing line's own block (attribution.toml [[not_a_report.shadow]] `near`, refusals._near_block), not in a
+# paragraph of their own below or above a real flash-attn report.
+@pytest.mark.parametrize("text, first", [
+    ("flash-attn fails on my RTX 3090 with NaN loss after the first step.\n\nUnrelated, but my games run on Vulkan fine.",
+     ("attn.nan-output", "fa2")),
+    ("flash attention doesn't work on my 4090, the loss is NaN\n\nsystem: Ubuntu 22.04\nvulkaninfo lists Vulkan0: NVIDIA GeForce "
+     "RTX 4090", ("attn.nan-output", "fa2")),
+    ("flash-attn 2 fails to import on my H100.\n\nBTW the same model as a GGUF Q8_0 works.", ("prose.gpu", "fa2")),
+    ("I quantized an older model to Q4_K_M last year.\n\nflash-attn 2 fails to import on my H100.", ("prose.gpu", "fa2")),
+])
+def test_engine_words_in_a_paragraph_of_their_own_keep_the_report(text, first):
+    got = _read(text)
+    assert got[:1] == [first], got
+
+
+# (near misses both ways: the engine's words in the failing line's own block still name it; a flash_attn traceback beside a
+# GPU list naming a Vulkan device keeps fa2)
+@pytest.mark.parametrize("text", [
+    "Gibberish output on Vulkan with Gemma 3 12B\nThe root cause was having flash attention enabled.",
+    "llama-server -fa on gives broken output\nflash attention is broken on Vulkan0 with this model.",
+    "IQ4_XS model crashes when flash attention is on",
+    "My Q5_K_M model:\nflash attention makes the output gibberish",
+])
+def test_engine_words_in_the_failing_block_still_name_the_engine(text):
+    assert [b for _, b in _read(text) if b is not None] == [], _read(text)
+
+
+def test_flash_attn_traceback_beside_a_vulkan_device_list_keeps_fa2():
+    text = ("Devices:\n  Vulkan0: NVIDIA GeForce RTX 2080 Ti\n  CUDA0: NVIDIA GeForce RTX 2080 Ti\n"
+            "Traceback (most recent call last):\n"
+            '  File "/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 90, in _flash_attn_forward\n'
+            "    out, q, k, v, out_padded, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(\n"
+            "RuntimeError: FlashAttention only supports Ampere GPUs or newer.")
+    got = _read(text)
+    assert got and got[0][1] == "fa2", got
+
+
+# 1b. transformers' import check for flash_attn on a machine with no CUDA device ([[platform]] cpu, accelerators.toml): no
+# flash-attn build runs there, so the answer is SDPA / eager (fa2.platform-unsupported), never `attn-doctor fix --require fa2`.
+_CHECK = ("ImportError: This modeling file requires the following packages that were not found in your environment: flash_attn. "
+          "Run `pip install flash_attn`")
+
+
+@pytest.mark.parametrize("lead", [
+    "I run the model on CPU only (no GPU on this laptop).",
+    'model = AutoModelForCausalLM.from_pretrained(path, device_map="cpu", trust_remote_code=True)',
+    ">>> torch.cuda.is_available()\nFalse",
+    "torch.cuda.is_available() returns False on this server",
+    "RuntimeError: No CUDA GPUs are available",
+    "We don't have a GPU, this is a CPU-only machine.",
+])
+def test_flash_attn_missing_on_a_cpu_machine_is_no_install(lead):
+    from attn_doctor.explain import match
+
+    found = [m for m in match(lead + "\n" + _CHECK) if m.backend == "fa2"]
+    assert [m.entry.id for m in found] == ["fa2.platform-unsupported"], [(m.entry.id, m.fix) for m in found]
+    assert "--require fa2" not in (found[0].fix or "") and "sdpa" in (found[0].fix or "")
+
+
+@pytest.mark.parametrize("lead", [
+    "",
+    "Running on an RTX 4090.",
+    # (a CUDA GPU named beside the absence words: the CPU build of torch on a GPU machine, or a container without --gpus: stays)
+    "torch.cuda.is_available() returns False on my RTX 3090 box",
+])
+def test_flash_attn_missing_on_a_gpu_machine_keeps_its_plan(lead):
+    from attn_doctor.explain import match
+
+    found = match((lead + "\n" if lead else "") + _CHECK)
+    assert found and found[0].entry.id == "fa2.missing", [(m.entry.id, m.fix) for m in found]
+
+
+def test_cpu_build_of_torch_keeps_its_own_fix():
+    from attn_doctor.explain import match
+
+    found = match(">>> torch.cuda.is_available()\nFalse\nAssertionError: Torch not compiled with CUDA enabled")
+    assert found and found[0].entry.id == "torch.cpu-build", [(m.entry.id, m.fix) for m in found]
+    assert found[0].fix == found[0].entry.fix or "cu1" in (found[0].fix or "") or "CUDA" in (found[0].fix or ""), found[0].fix
+
+
+# 1c. a GPU limit stated as the reason for a choice (the backend ruled out, another one chosen) beside a different error is
+# context, not the failure (refusals.EXONERATED's "is not an option", SWITCHED; attribution.toml GPUSENTENCE's CHOSEN).
+@pytest.mark.parametrize("text", [
+    "The T4 can't run bf16 so FA2 is not an option; my error is a dtype mismatch",
+    "The T4 can't run bf16 so FA2 is not an option; my error is a dtype mismatch:\nRuntimeError: expected scalar type Half but "
+    "found Float",
+    "FlashAttention 2 isn't an option on the Colab T4, so I went with eager attention, but the loss is NaN after 50 steps.",
+    "flash-attn doesn't support my 2080 Ti so we switched to xformers; now the training crashes with CUDA out of memory.",
+    "Our V100s cannot run flash-attn 2, so we use sdpa; the error below comes from the tokenizer.\nValueError: Asking to pad but "
+    "the tokenizer does not have a padding token.",
+])
+def test_a_limit_given_as_the_reason_for_a_choice_is_no_failure_of_the_backend(text):
+    assert [(i, b) for i, b in _read(text) if b == "fa2"] == [], _read(text)
+
+
+@pytest.mark.parametrize("text", [
+    "FA2 fails on my T4",
+    "flash-attn 2 does not work on my T4: FlashAttention only supports Ampere GPUs or newer.",
+    "Is FA2 not an option on a T4?",
+    "flash-attn fails on my V100, so is sdpa the only option?",
+    # (a failure, not a limit, before the switch: the report may be about it)
+    "flash-attn crashed with an illegal memory access on my T4, so I switched to sdpa",
+])
+def test_the_backend_refused_on_the_old_gpu_stays(text):
+    got = _read(text)
+    assert got and got[0][1] == "fa2", got
