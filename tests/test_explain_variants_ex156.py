@@ -120,3 +120,43 @@ def test_a_limit_given_as_the_reason_for_a_choice_is_no_failure_of_the_backend(t
 def test_the_backend_refused_on_the_old_gpu_stays(text):
     got = _read(text)
     assert got and got[0][1] == "fa2", got
+
+
+# 2. another engine's own flash attention, worded (knowledge/engines.toml; attribution.toml [[engine_flash]]): the engine's entry,
+# whose fix is the engine's own switch, never the flash-attn package; no backend of the seven named.
+@pytest.mark.parametrize("text, entry, switch", [
+    ("llama-cli -m gemma-3-12b-it-Q4_K_M.gguf -fa on\nflash attention produces garbage tokens after 2k context", "engine.llamacpp-flash-attention",
+     "--flash-attn off"),
+    ("ggml_vulkan: Found 1 Vulkan devices:\nWith flash attention enabled the model answers in gibberish.", "engine.llamacpp-flash-attention",
+     "--flash-attn off"),
+    ("ollama run qwen3:14b crashes since I set OLLAMA_FLASH_ATTENTION=1\nflash attention error: the runner stopped",
+     "engine.ollama-flash-attention", "OLLAMA_FLASH_ATTENTION=0"),
+    ("Ollama 0.6 on my 3060: flash attention fails to load the model", "engine.ollama-flash-attention", "OLLAMA_FLASH_ATTENTION=0"),
+    ("LM Studio crashes when I enable flash attention on the CUDA runtime", "engine.lmstudio-flash-attention", "flashAttention: false"),
+    ("koboldcpp 1.80 with --flashattention crashes on my RX 6800 with Vulkan", "engine.koboldcpp-flash-attention",
+     "without --flashattention"),
+    ("npu_fusion_attention on the 910B: flash attention fails with a shape error", "engine.npu-flash-attention", "torch_npu"),
+])
+def test_another_engines_flash_attention_gets_its_own_switch(text, entry, switch):
+    from attn_doctor.explain import match
+
+    found = match(text)
+    assert found and found[0].entry.id == entry and found[0].backend is None, [(m.entry.id, m.backend) for m in found]
+    assert switch in (found[0].fix or "") and "pip install flash" not in (found[0].fix or ""), found[0].fix
+
+
+@pytest.mark.parametrize("text", [
+    # the flash_attn package's own traceback beside llama.cpp's words: the package (the shadow's `own`)
+    "I also run llama.cpp with -fa on, but this is my PyTorch script:\n" + (
+        'Traceback (most recent call last):\n'
+        '  File "/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 90, in _flash_attn_forward\n'
+        '    out, q, k, v, out_padded, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(\n'
+        'RuntimeError: FlashAttention only supports Ampere GPUs or newer.'),
+    "flash_attention_2 fails on my RTX 3090 (I also run Ollama on this box)\nflash attention fails with illegal memory access",
+    # a report of speed: the engine's flash attention trade, not a failure ([engine_flash_not])
+    "Ollama got much slower since 0.6; setting OLLAMA_FLASH_ATTENTION=0 gives the old tokens/s back. flash attention fails to help.",
+    # no engine word at all: the sentence readers' own reading
+    "flash attention fails on my RTX 3090 with NaN loss",
+])
+def test_no_engine_entry_without_the_engines_flash_attention(text):
+    assert not [i for i, _ in _read(text) if i.startswith("engine.")], _read(text)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from .. import Entry
 from .shapes import Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, TRACEBACK_START
 from .tables import _document_rules, _toml, rules
-from .sentences import _subject_of_match, first_named
+from .sentences import _subject_of_match, FA_FAMILY, first_named
 from .search import _nearest_for, _program_line, nearest
 from .probes import another_dsl_kernel
 
@@ -130,6 +130,44 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
             if near.search(block):
                 return True
     return False
+
+
+@lru_cache(maxsize=1)
+def _engine_rows() -> tuple[tuple[tuple[str, re.Pattern], ...], re.Pattern | None]:
+    """[[engine_flash]] in attribution.toml (helper ex156): ((entry id, the engine's words), in order; [engine_flash_not])."""
+    t = _toml()
+    unless = t.get("engine_flash_not", {}).get("pattern")
+    return (tuple((x["entry"], re.compile(x["when"], re.MULTILINE)) for x in t.get("engine_flash", ())),
+            re.compile(unless, re.MULTILINE) if unless else None)
+
+
+def engine_worded(entry: Entry, lines: list[str], line: int) -> str | None:
+    """The entry that words another engine's own flash attention (knowledge/engines.toml) for a sentence reader's match that a
+    [[not_a_report.shadow]] of the FlashAttention names refuses, where flash attention is what it reads (named on its line, else
+    nearest it, as not_a_report reads it): the first
+    [[engine_flash]] row whose words the input holds; None where no shadow refuses it, the line names no FlashAttention, the
+    input is a feature request or a report of speed ([engine_flash_not]), or no row's words are there (helper ex156)."""
+    ids, window, forms, shadows = _not_a_report_rules()
+    if entry.id not in ids or not 0 < line <= len(lines):
+        return None
+    named = first_named(lines[line - 1])
+    if named is None:  # (a title over the sentence that names it: "Ollama with OLLAMA_FLASH_ATTENTION=1 crashes ...")
+        found = _nearest_for(entry, lines, line)
+        named = found.backend if found is not None else None
+    if named == "other":  # (the engine itself read as an attention library of its own, [[library]] "other": "llama-server -fa
+        # on gives garbled output" over "flash attention breaks the output"): the FlashAttention the input names
+        named = next((b for j in range(min(len(lines), window)) if (b := first_named(lines[j])) in FA_FAMILY), None)
+    if named not in FA_FAMILY:
+        return None
+    text = "\n".join(lines[j] for j in range(min(len(lines), window)))
+    rows, unless = _engine_rows()
+    if any(rx.search(text) for rx in forms) or unless is not None and unless.search(text):
+        return None
+    if not any(named in backends and not own.search(text) and (prog.search(text) or near is not None
+                                                                 and near.search(_near_block(lines, line)))
+               for backends, prog, own, near in shadows):
+        return None
+    return next((eid for eid, rx in rows if rx.search(text)), None)
 
 
 # helper ex156 (review rev26's finding): the weak words of a program's world (a Vulkan device, a ggml quant type, a GGUF file)
