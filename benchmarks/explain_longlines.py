@@ -115,19 +115,18 @@ class _Timed:
             self._time(t0)
             yield m
 
-    def search(self, *a, **k):
+    def _call(self, fn, *a, **k):
         t0 = time.process_time()
         try:
-            return self._rx.search(*a, **k)
+            return fn(*a, **k)
         finally:
             self._time(t0)
 
+    def search(self, *a, **k):
+        return self._call(self._rx.search, *a, **k)
+
     def match(self, *a, **k):
-        t0 = time.process_time()
-        try:
-            return self._rx.match(*a, **k)
-        finally:
-            self._time(t0)
+        return self._call(self._rx.match, *a, **k)
 
 
 def profile(text: str, top: int) -> list[tuple[float, str, str]]:

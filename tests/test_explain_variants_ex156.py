@@ -160,3 +160,34 @@ def test_another_engines_flash_attention_gets_its_own_switch(text, entry, switch
 ])
 def test_no_engine_entry_without_the_engines_flash_attention(text):
     assert not [i for i, _ in _read(text) if i.startswith("engine.")], _read(text)
+
+
+# 3. explain's time on long lines (benchmarks/explain_longlines.py): lines of 2 KB nvcc commands, each naming flash_attn and holding
+# "build/temp...", ran build.no-ninja's slow-build patterns in every window (re's parser had taken the common "h" out of
+# "hours|hrs", leaving no hours literal for the matcher's factors): 5 MB stalled explain for minutes. The patterns now hold the
+# hours phrase's words as a literal group, and 300 such lines are read in well under a second of CPU.
+def test_slow_build_patterns_hold_the_hours_words_as_a_literal_group():
+    from attn_doctor.knowledge import entries
+    from attn_doctor.knowledge.match import factors
+
+    slow = [p for p in entries()["build.no-ninja"].patterns if "hours" in p and "build(?:ing|s)?" in p]
+    assert len(slow) == 2
+    for p in slow:
+        assert any("hours" in g for g in factors(p)), factors(p)
+
+
+def test_nvcc_command_lines_are_read_in_linear_time():
+    import sys
+    import time
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from explain_longlines import BUILD_ERROR, nvcc_line
+    from attn_doctor.explain import match
+
+    text = "\n".join(nvcc_line(i, 2048) for i in range(300)) + "\n" + BUILD_ERROR
+    match("warm-up")
+    t0 = time.process_time()
+    found = match(text)
+    assert time.process_time() - t0 < 2.5  # (s27start: about 4 s of CPU; this tree: about 0.4 s)
+    assert found
