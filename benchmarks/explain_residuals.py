@@ -130,6 +130,9 @@ OUTSIDE = re.compile(r"cut before|stops before|screenshot|attachment|no (?:error
 QUOTED = re.compile(r"(?m)^[ \t]*>[ \t]?")
 HTML = re.compile(r"&(?:lt|gt|amp|quot|#\d+);|</?(?:p|br|pre|code|div|span)\b[^>]*>", re.I)
 OTHER_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0400-\u04ff]")
+# a line a program printed anywhere in the text, its prefix whatever it is (a journal's, a worker's, a compiler's location)
+PRINTED = re.compile(r'\bFile "[^"\n]+", line \d+|:\d+(?::\d+)?: (?:fatal )?error:|\b(?:nvcc|ninja|cmake|g\+\+|c\+\+|hipcc)\b[^\n]*?'
+                     r' -[cIoD]\b|(?:^|\W)[A-Z]\w*(?:Error|Exception): ', re.M)
 EXCEPTION_LINE = re.compile(r"(?m)^\W{0,12}[\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b(?::|$)|^\W{0,12}E\s+\w+Error")
 
 
@@ -166,9 +169,12 @@ def classify_unmatched(r: dict, ex, h) -> dict:
     row["entry"] = (r["entry"] or "")[:160]
     row["family"] = family(ids) if ids else "new"
     row["scanned"] = " ".join(f"{m.entry.id}@{m.line}" for m in s.found[:4])
-    row["form"] = "log" if LOG_LINE.search(body) else "words"
     want = r["backend"] or ""
     row["named"] = "yes" if want in NAMES and re.search(NAMES[want], body, re.I) else ("-" if want not in NAMES else "no")
+    frames = list(re.finditer(r'\bFile "[^"\n]+", line \d+', body))
+    steps = list(re.finditer(r"(?m)^[^\n]*\b(?:nvcc|hipcc|g\+\+|c\+\+|clang\+\+)\b[^\n]* -c\b[^\n]*$|"
+                             r"^[ \t]*In file included from [^\n]+:\d+[:,]$", body))  # a build's compile steps, its include chain
+    row["form"] = "log" if LOG_LINE.search(body) or PRINTED.search(body) or steps else "words"
     letters = sum(c.isalpha() for c in body) or 1
     row["script"] = "other" if len(OTHER_SCRIPT.findall(body)) / letters >= 0.2 else "latin"
     own = [m for m in s.found if m.entry.id in ids]
@@ -192,12 +198,13 @@ def classify_unmatched(r: dict, ex, h) -> dict:
             row["class"] = f"U-decoration/{kind}"
         elif row["script"] == "other":
             row["class"] = "U-language"
+        elif frames and not EXCEPTION_LINE.search(body[frames[-1].end():]) or \
+                steps and not re.search(r"\berror\b", body[steps[-1].end():], re.I):
+            row["class"] = "U-error-line-cut"  # frames or compile steps, and no exception or error line after the last
         elif row["form"] == "words":  # by its structure as explain_prose_structure.py reads it (the prose layer's macros)
             from explain_prose_structure import macros, structure
 
             row["class"] = f"U-prose-skipped/{structure(body, *macros())[0].split(':', 1)[0]}"
-        elif "Traceback (most recent" in body and not EXCEPTION_LINE.search(body.rsplit("Traceback (most recent", 1)[1]):
-            row["class"] = "U-error-line-cut"
         else:
             row["class"] = "U-pattern-narrow"
     return row
