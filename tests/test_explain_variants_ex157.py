@@ -12,7 +12,7 @@ wordings); each positive failed at s27start (9a0c1835): explain found nothing.
   Blackwell"), and SageAttention's short names with a version ("Sage3") in the body: prose.said's GPU-refusal reading
   (knowledge/prose.toml; written from round 31 thu-ml/SageAttention#210).
 The near misses stay silent: a compile step followed by more of the log, another project's sources, a print without a backend,
-a GPU range said as what works, the bare word "Sage"."""
+a GPU range said as what works, the bare word "Sage", a short name with a version in a sentence that is no GPU refusal."""
 
 from __future__ import annotations
 
@@ -75,6 +75,8 @@ SILENT = [
     # what works, said as a range, and the bare word Sage (a product) past the head
     HEAD + "Thanks, SageAttention works fine with Blackwell and Ada here.",
     HEAD + "Sage only works with the Blackwell template in our accounting tool.",
+    # a short name with a version in any other body sentence (round 71m unrelated thu-ml/SageAttention#229's shape)
+    HEAD + "i tried sage2 bwd in a ranking model instead of an LLM, then found the auc decreased, i guess this can not be used in that training.",
 ]
 
 
