@@ -2,8 +2,9 @@
 readings written from the first half of each class's rounds, with variants of our own (other paths, backends, compilers,
 wordings); each positive failed at s27start (9a0c1835): explain found nothing.
 
-- U-error-line-cut, a build: a log pasted up to one compile step of a backend's own sources and no further (nvcc / hipcc on a
-  file of its package, or the compiler's include chain into it) is build.compile-failed (knowledge/builds.toml; written from
+- U-error-line-cut, a build: a report that says its build or install fails, over a log pasted up to one compile step of a
+  backend's own sources and no further (nvcc / hipcc on a file of its package, or the compiler's include chain into it), is
+  build.compile-failed (knowledge/builds.toml; written from
   round 11 Dao-AILab/flash-attention#1418 and round 142m ROCm/flash-attention#36).
 - U-error-line-cut, a traceback: one that stops inside torch's printing of a tensor (torch/_tensor_str.py, Tensor.__repr__ /
   __format__) after a backend's call is that call's kernel fault surfacing at the first synchronising call: cuda.kernel-fault's
@@ -27,10 +28,10 @@ READ = [
     ("Build problem\n\n  [17/73] C:\\cuda\\v12.4\\bin\\nvcc.exe -IC:\\Users\\me\\AppData\\Local\\Temp\\pip-install-ab\\sageattention_1f2e"
      "\\csrc -c C:\\Users\\me\\AppData\\Local\\Temp\\pip-install-ab\\sageattention_1f2e\\csrc\\qattn\\qk_int_sv_f8_cuda_sm89.cu -o x",
      "build.compile-failed", "sage"),
-    ("    In file included from /home/u/src/xformers/third_party/cutlass/include/cute/tensor.hpp:12,\n"
+    ("pip install -e . fails on my box:\n\n    In file included from /home/u/src/xformers/third_party/cutlass/include/cute/tensor.hpp:12,\n"
      "    In file included from /home/u/src/xformers/xformers/csrc/attention/cuda/fmha/kernel_forward.h:40:\n```\n",
      "build.compile-failed", "xformers"),
-    ("pip install went on for an hour\n\n```\n  [40/73] /opt/rocm/bin/hipcc -I/tmp/pip-install-9x/flash-attn_5d1c0a9b8e7f6a5b4c3d2e1f0a9b8c7d/csrc/flash_attn_rocm/src "
+    ("pip install fails after an hour\n\n```\n  [40/73] /opt/rocm/bin/hipcc -I/tmp/pip-install-9x/flash-attn_5d1c0a9b8e7f6a5b4c3d2e1f0a9b8c7d/csrc/flash_attn_rocm/src "
      "-c /tmp/pip-install-9x/flash-attn_5d1c0a9b8e7f6a5b4c3d2e1f0a9b8c7d/csrc/flash_attn_rocm/src/flash_fwd_hdim64.hip -o build/x.o\n```\n",
      "build.compile-failed", "fa2"),
     # a print of a backend's output, the traceback cut in torch's tensor printing
@@ -66,6 +67,9 @@ SILENT = [
     "  [2/85] /usr/local/cuda/bin/nvcc -c /tmp/pip-install-1/flash-attn_9/csrc/flash_attn/src/flash_fwd_hdim128_fp16_sm80.cu -o x.o\n"
     "  [3/85] /usr/local/cuda/bin/nvcc -c /tmp/pip-install-1/flash-attn_9/csrc/flash_attn/src/flash_fwd_hdim64_fp16_sm80.cu -o y.o\n"
     "  copying build/lib/flash_attn/__init__.py -> wheel\n",
+    # a title that says no failure over a step the paste ends on (a verbose build that worked shows the same lines)
+    "Build log of the wheel\n\n  [85/85] /usr/local/cuda/bin/nvcc -c /tmp/pip-install-1/flash-attn_5d1c0a9b8e7f6a5b4c3d2e1f0a9b8c7d/csrc/"
+    "flash_attn/src/flash_fwd_hdim128_fp16_sm80.cu -o x.o\n",
     # another project's sources (no attention backend in the path)
     "  [7/30] /usr/local/cuda/bin/nvcc -c /tmp/pip-install-2/apex_3/csrc/layer_norm_cuda_kernel.cu -o z.o\n",
     # a tensor printed with no backend named: nobody's fault to name
