@@ -95,11 +95,17 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
             continue  # another (non-attention) library's failure
         if attribution.unclaimed(m.entry, backend_of(m.entry), lines, m.line):
-            # a catch-all with no attention library named near it: near another line it matched, perhaps (a report's
-            # title in words over a quoted sentence that names the backend)
-            m = _claimed_elsewhere(m, lines)
-            if m is None:
-                continue
+            worded = attribution.engine_worded(m.entry, lines, m.line)
+            if worded is not None:  # another engine's own flash attention (llama.cpp's, Ollama's, an NPU's): its entry, its switch
+                if any(o.entry.id == worded for o in out):
+                    continue  # (a second sentence reader's match of the same report says it already)
+                m = dataclasses.replace(m, entry=entries()[worded])
+            else:
+                # a catch-all with no attention library named near it: near another line it matched, perhaps (a report's
+                # title in words over a quoted sentence that names the backend)
+                m = _claimed_elsewhere(m, lines)
+                if m is None:
+                    continue
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):

@@ -127,12 +127,13 @@ def carriage_returns(path: str) -> tuple[int, int, int]:
     return first, second, data.count(b"\r")
 
 
-def run_once(path: str) -> tuple[float, float, dict, int]:
-    """(wall seconds, CPU seconds of the child, its JSON, exit code)."""
+def run_once(path: str, tree: str = ROOT, timeout: float = 300) -> tuple[float, float, dict, int]:
+    """(wall seconds, CPU seconds of the child, its JSON, exit code), with `tree`'s attn_doctor (default: this one)."""
+    env = dict(os.environ, PYTHONPATH=tree) if tree != ROOT else None
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "attn_doctor", "explain", "--json", path], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)
+    p = subprocess.run([sys.executable, "-m", "attn_doctor", "explain", "--json", path], cwd=tree, env=env,
+                       capture_output=True, text=True, timeout=timeout)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -11,6 +11,7 @@ absent) to tell "the label's entry matches but ranks below or is dropped" from "
     PYTHONPATH=$PWD python benchmarks/explain_residuals.py TAG                 # the table of classes
     PYTHONPATH=$PWD python benchmarks/explain_residuals.py TAG --rows r.tsv    # and one row per text
     python benchmarks/explain_residuals.py s25start --tree /work/wt/s25start  # TAG's own checkout (its lines, its classes)
+    PYTHONPATH=$PWD python benchmarks/explain_residuals.py TAG --unmatched --rows u.tsv   # the texts explain says nothing about
 
 Classes (the first rule that holds; a label naming only `new: ...` causes is counted apart, no entry describes it):
   wrong backend (matched, the first problem's backend is not the label's)
@@ -122,12 +123,101 @@ def classify(r: dict, ex, h, entries) -> dict:
     return row
 
 
+# The label's own words that say the stored text shows no failure (curated by the gatherers in the `new:` part of a label)
+OUTSIDE = re.compile(r"cut before|stops before|screenshot|attachment|no (?:error|log|traceback)\b|not in the (?:excerpt|stored)|"
+                     r"shows no (?:cause|build error|error)|no error text|only the exception's name|before the (?:error|exception|assert)",
+                     re.I)
+QUOTED = re.compile(r"(?m)^[ \t]*>[ \t]?")
+HTML = re.compile(r"&(?:lt|gt|amp|quot|#\d+);|</?(?:p|br|pre|code|div|span)\b[^>]*>", re.I)
+OTHER_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0400-\u04ff]")
+# a line a program printed anywhere in the text, its prefix whatever it is (a journal's, a worker's, a compiler's location)
+PRINTED = re.compile(r'\bFile "[^"\n]+", line \d+|:\d+(?::\d+)?: (?:fatal )?error:|\b(?:nvcc|ninja|cmake|g\+\+|c\+\+|hipcc)\b[^\n]*?'
+                     r' -[cIoD]\b|(?:^|\W)[A-Z]\w*(?:Error|Exception): ', re.M)
+EXCEPTION_LINE = re.compile(r"(?m)^\W{0,12}[\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b(?::|$)|^\W{0,12}E\s+\w+Error")
+
+
+def _dropped_by(m, s, ex) -> str | None:
+    """The first of explain._attribute's refusals that drops the scanned match `m` (the same order; None: it stands)."""
+    from attn_doctor.knowledge import attribution as a
+    from attn_doctor.knowledge.attribution import backend_of
+
+    lines, e, n = s.lines, m.entry, m.line
+    if a.no_failure_document(lines):
+        return "no-failure-document"
+    gates = (("foreign-kernel", lambda: a.foreign_kernel(e, lines, n)), ("program-printed", lambda: a.program_printed(e, lines, n)),
+             ("described-fallback", lambda: a.described_fallback(e, lines, n)),
+             ("foreign", lambda: a.foreign(e, backend_of(e), lines, n)),
+             ("needs-backend", lambda: a.unclaimed(e, backend_of(e), lines, n) and ex._claimed_elsewhere(m, lines) is None),
+             ("required-by-other", lambda: a.required_by_other(e, lines, n)),
+             ("optimizer", lambda: a.raised_by_optimizer(e, lines, n)), ("grid-limit", lambda: a.grid_limit_elsewhere(e, lines, n)),
+             ("interrupted", lambda: a.interrupted(e, lines, n)))
+    for name, gate in gates:
+        if gate():
+            return name
+    named_by = a.attribute(e, backend_of(e), lines, n)[1]
+    return "optional-notice" if a.optional_notice(e, lines, n, named_by) else None
+
+
+def classify_unmatched(r: dict, ex, h) -> dict:
+    """The unmatched text `r` with its mechanism class (the module's docstring, --unmatched) and what was read."""
+    from attn_doctor.knowledge.match import scan
+
+    meta, body = h.load(Path(r["path"]))
+    ids = set(h.label_ids(meta.get("entry", "")))
+    s = scan(body, probes=ex.probes())
+    row = {k: r[k] for k in ("round", "file", "backend")}
+    row["entry"] = (r["entry"] or "")[:160]
+    row["family"] = family(ids) if ids else "new"
+    row["scanned"] = " ".join(f"{m.entry.id}@{m.line}" for m in s.found[:4])
+    want = r["backend"] or ""
+    row["named"] = "yes" if want in NAMES and re.search(NAMES[want], body, re.I) else ("-" if want not in NAMES else "no")
+    frames = list(re.finditer(r'\bFile "[^"\n]+", line \d+', body))
+    steps = list(re.finditer(r"(?m)^[^\n]*\b(?:nvcc|hipcc|g\+\+|c\+\+|clang\+\+)\b[^\n]* -c\b[^\n]*$|"
+                             r"^[ \t]*In file included from [^\n]+:\d+[:,]$", body))  # a build's compile steps, its include chain
+    row["form"] = "log" if LOG_LINE.search(body) or PRINTED.search(body) or steps else "words"
+    letters = sum(c.isalpha() for c in body) or 1
+    row["script"] = "other" if len(OTHER_SCRIPT.findall(body)) / letters >= 0.2 else "latin"
+    own = [m for m in s.found if m.entry.id in ids]
+    if not ids and OUTSIDE.search(meta.get("entry", "")):
+        row["class"] = "U-failure-outside-text"
+    elif own and row["named"] == "no":  # attribution found no name for it: the label's backend is outside the text
+        row["evidence"] = f"{own[0].line}: {own[0].evidence[:160]}"
+        row["class"] = "U-backend-outside-text"
+    elif own:
+        row["evidence"] = f"{own[0].line}: {own[0].evidence[:160]}"
+        row["class"] = f"U-attribution-refused/{_dropped_by(own[0], s, ex) or 'other'}"
+    elif not ids:
+        row["class"] = "U-new-cause"
+    elif row["named"] == "no":
+        row["class"] = "U-backend-outside-text"
+    else:
+        undressed = {"quoted": QUOTED.sub("", body) if QUOTED.search(body) else None,
+                     "html": __import__("html").unescape(HTML.sub("\n", body)) if HTML.search(body) else None}
+        kind = next((k for k, t in undressed.items() if t is not None and ex.match(t, ids=ids)), None)
+        if kind:
+            row["class"] = f"U-decoration/{kind}"
+        elif row["script"] == "other":
+            row["class"] = "U-language"
+        elif frames and not EXCEPTION_LINE.search(body[frames[-1].end():]) or \
+                steps and not re.search(r"\berror\b", body[steps[-1].end():], re.I):
+            row["class"] = "U-error-line-cut"  # frames or compile steps, and no exception or error line after the last
+        elif row["form"] == "words":  # by its structure as explain_prose_structure.py reads it (the prose layer's macros)
+            from explain_prose_structure import macros, structure
+
+            row["class"] = f"U-prose-skipped/{structure(body, *macros())[0].split(':', 1)[0]}"
+        else:
+            row["class"] = "U-pattern-narrow"
+    return row
+
+
 def table(by: dict) -> str:
     """Markdown: each class with its texts and the rounds it spans, then the unmatched labels by failure family."""
     out = ["| class | texts | rounds | the rounds |", "|---|---:|---:|---|"]
     for c in sorted(by):
         rounds = sorted({x["round"] for x in by[c]})
         out.append(f"| {c} | {len(by[c])} | {len(rounds)} | {' '.join(r.removeprefix('round') for r in rounds)} |")
+    if all(c.startswith("U-") for c in by):
+        return "\n".join(out)
     fams = defaultdict(lambda: defaultdict(list))
     for c, xs in by.items():
         if c.startswith("C-") and c != "C-new-label":
@@ -146,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("tag", help="the explain_training.py tag whose /tmp/TAG-ar-<round>.json files are read")
     ap.add_argument("--indir", default="/tmp")
     ap.add_argument("--rows", help="write one tab-separated row per residual text here")
+    ap.add_argument("--unmatched", action="store_true", help="class the texts explain says nothing about (U- classes)")
     ap.add_argument("--tree", default=str(HERE.parent), help="the checkout whose attn_doctor ran TAG (lines and classes are its)")
     a = ap.parse_args(argv)
     import explain_heldout as h
@@ -161,15 +252,21 @@ def main(argv: list[str] | None = None) -> int:
     for f in sorted(glob.glob(f"{a.indir}/{a.tag}-ar-*.json")):
         rnd = f.rsplit("-ar-", 1)[1][:-5]
         for r in json.load(open(f, encoding="utf-8"))["results"]:
+            r = {**r, "round": rnd, "path": str(root / rnd / r["file"])}
+            if a.unmatched:
+                if not r["matched"]:
+                    rows.append(classify_unmatched(r, ex, h))
+                continue
             if not r["matched"] or (r["right_backend"] and r["right_cause"]):
                 continue
-            rows.append(classify({**r, "round": rnd, "path": str(root / rnd / r["file"])}, ex, h, known))
+            rows.append(classify(r, ex, h, known))
     by = defaultdict(list)
     for row in rows:
         by[row["class"]].append(row)
     print(table(by))
     if a.rows:
-        cols = ("class", "family", "form", "named", "round", "file", "backend", "entry", "top", "top_backend", "evidence", "named_by")
+        cols = ("class", "family", "form", "named", "script", "round", "file", "backend", "entry", "scanned", "evidence") if a.unmatched else \
+            ("class", "family", "form", "named", "round", "file", "backend", "entry", "top", "top_backend", "evidence", "named_by")
         with open(a.rows, "w", encoding="utf-8") as out:
             out.write("\t".join(cols) + "\n")
             for row in sorted(rows, key=lambda x: (x["class"], x["round"], x["file"])):

@@ -38,6 +38,9 @@ class Platform:
     fix: str
     outranks: tuple[str, ...] = ()  # platforms whose evidence this one's wins over (ZLUDA runs on an AMD GPU)
     cuda_api: bool = False  # torch.cuda is this platform's GPU (ROCm, ZLUDA): torch's CUDA device words are no evidence against it
+    # a machine told by what it lacks (a CPU with no CUDA device, helper ex156): its words are absence words, so [absent] lines
+    # count for it; any other platform's evidence wins over it (a Mac says "CPU" too); it routes entries but keeps their fixes
+    absence: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,8 @@ class Tables:
 def tables() -> Tables:
     data = toml_data(SOURCE)
     plats = tuple(Platform(p["id"], p["name"], tuple(re.compile(x) for x in p["patterns"]), p["fix"],
-                           tuple(p.get("outranks", ())), p.get("cuda_api", False)) for p in data.get("platform", []))
+                           tuple(p.get("outranks", ())), p.get("cuda_api", False), p.get("absence", False))
+                  for p in data.get("platform", []))
     ev = data["nvidia_evidence"]
     fixes = {}
     for f in data.get("platform_fix", []):
@@ -86,16 +90,20 @@ def detect(probed: dict[str, list]) -> str | None:
     where it outweighs the NVIDIA evidence."""
     scores: dict[str, int] = {}
     absent = {n for n, _ in probed.get(ABSENT, ())}
+    by_absence = {p.id for p in tables().platforms if p.absence}
     for key, hits in probed.items():
         if key.startswith("platform:"):
             pid = key.split(":")[1]
-            scores[pid] = scores.get(pid, 0) + min(sum(n not in absent for n, _ in hits), CAP)
+            scores[pid] = scores.get(pid, 0) + min(sum(pid in by_absence or n not in absent for n, _ in hits), CAP)
     cuda = scores.pop("nvidia", 0)
     device = scores.pop(CUDA_DEVICE, 0)
     for p in tables().platforms:  # ZLUDA is a CUDA torch on an AMD GPU: its evidence decides over the AMD words around it
         if scores.get(p.id):
             for other in p.outranks:
                 scores[other] = 0
+            if not p.absence:
+                for other in by_absence:
+                    scores[other] = 0
     best = max(scores, key=lambda k: scores[k], default=None)
     if not best or not scores[best]:
         return None
@@ -129,6 +137,8 @@ def adapt(entry_id: str, fix: str | None, platform: str | None) -> str | None:
     own = t.fixes.get((entry_id, platform))
     if own:
         return own
+    if any(p.id == platform and p.absence for p in t.platforms):
+        return fix  # (a CPU machine: the entry's own fix, unless a [[platform_fix]] row words it for the CPU)
     if t.cuda_only.search(fix):
         return next((p.fix for p in t.platforms if p.id == platform), fix)
     return fix

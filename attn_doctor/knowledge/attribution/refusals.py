@@ -15,7 +15,7 @@ from functools import lru_cache
 from .. import Entry
 from .shapes import Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, TRACEBACK_START
 from .tables import _document_rules, _toml, rules
-from .sentences import _subject_of_match, first_named
+from .sentences import _subject_of_match, FA_FAMILY, first_named
 from .search import _nearest_for, _program_line, nearest
 from .probes import another_dsl_kernel
 
@@ -80,11 +80,16 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     return False
 
 
+_Shadow = tuple[frozenset[str], re.Pattern, re.Pattern, "re.Pattern | None"]
+
+
 @lru_cache(maxsize=1)
-def _not_a_report_rules() -> tuple[frozenset[str], int, tuple[re.Pattern, ...], tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...]]:
-    """[not_a_report] in attribution.toml (helper ex62): (ids, window, feature-form marks, (backends, program, own) shadows)."""
+def _not_a_report_rules() -> tuple[frozenset[str], int, tuple[re.Pattern, ...], tuple[_Shadow, ...]]:
+    """[not_a_report] in attribution.toml (helper ex62): (ids, window, feature-form marks, (backends, program, own, near)
+    shadows); `near` (helper ex156): the program's words that count only in the failing line's own block (_near_block)."""
     t = _toml().get("not_a_report", {})
-    shadows = tuple((frozenset(x["backends"]), re.compile(x["program"], re.MULTILINE), re.compile(x["own"], re.MULTILINE))
+    shadows = tuple((frozenset(x["backends"]), re.compile(x["program"], re.MULTILINE), re.compile(x["own"], re.MULTILINE),
+                     re.compile(x["near"], re.MULTILINE) if x.get("near") else None)
                     for x in t.get("shadow", ()))
     return (frozenset(t.get("ids", ())), int(t.get("window", 400)), tuple(re.compile(p) for p in t.get("feature_form", ())),
             shadows)
@@ -104,13 +109,82 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
         return True
     if _other_failure_quoted(lines, window):
         return True
-    if not any(prog.search(text) for _, prog, _ in shadows):
-        return False
+    block = None
+    if not any(prog.search(text) for _, prog, _, _ in shadows):
+        block = _near_block(lines, line)
+        if not any(near is not None and near.search(block) for _, _, _, near in shadows):
+            return False
     named = first_named(lines[line - 1])
     if named is None:
         found = _nearest_for(entry, lines, line)
         named = found.backend if found is not None else None
-    return any(named in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
+    if named is None:
+        return False
+    for backends, prog, own, near in shadows:
+        if named not in backends or own.search(text):
+            continue
+        if prog.search(text):
+            return True
+        if near is not None:
+            block = _near_block(lines, line) if block is None else block
+            if near.search(block):
+                return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _engine_rows() -> tuple[tuple[tuple[str, re.Pattern], ...], re.Pattern | None]:
+    """[[engine_flash]] in attribution.toml (helper ex156): ((entry id, the engine's words), in order; [engine_flash_not])."""
+    t = _toml()
+    unless = t.get("engine_flash_not", {}).get("pattern")
+    return (tuple((x["entry"], re.compile(x["when"], re.MULTILINE)) for x in t.get("engine_flash", ())),
+            re.compile(unless, re.MULTILINE) if unless else None)
+
+
+def engine_worded(entry: Entry, lines: list[str], line: int) -> str | None:
+    """The entry that words another engine's own flash attention (knowledge/engines.toml) for a sentence reader's match that a
+    [[not_a_report.shadow]] of the FlashAttention names refuses, where flash attention is what it reads (named on its line, else
+    nearest it, as not_a_report reads it): the first
+    [[engine_flash]] row whose words the input holds; None where no shadow refuses it, the line names no FlashAttention, the
+    input is a feature request or a report of speed ([engine_flash_not]), or no row's words are there (helper ex156)."""
+    ids, window, forms, shadows = _not_a_report_rules()
+    if entry.id not in ids or not 0 < line <= len(lines):
+        return None
+    named = first_named(lines[line - 1])
+    if named is None:  # (a title over the sentence that names it: "Ollama with OLLAMA_FLASH_ATTENTION=1 crashes ...")
+        found = _nearest_for(entry, lines, line)
+        named = found.backend if found is not None else None
+    if named == "other":  # (the engine itself read as an attention library of its own, [[library]] "other": "llama-server -fa
+        # on gives garbled output" over "flash attention breaks the output"): the FlashAttention the input names
+        named = next((b for j in range(min(len(lines), window)) if (b := first_named(lines[j])) in FA_FAMILY), None)
+    if named not in FA_FAMILY:
+        return None
+    text = "\n".join(lines[j] for j in range(min(len(lines), window)))
+    rows, unless = _engine_rows()
+    if any(rx.search(text) for rx in forms) or unless is not None and unless.search(text):
+        return None
+    if not any(named in backends and not own.search(text) and (prog.search(text) or near is not None
+                                                                 and near.search(_near_block(lines, line)))
+               for backends, prog, own, near in shadows):
+        return None
+    return next((eid for eid, rx in rows if rx.search(text)), None)
+
+
+# helper ex156 (review rev26's finding): the weak words of a program's world (a Vulkan device, a ggml quant type, a GGUF file)
+# are said of other things too ("my games run on Vulkan", "I used to run Q4_K_M models on this box"): they name the program
+# only in the failing line's own block -- its line and the lines run together with it (no blank line between: a title over its
+# body, a log's or traceback's frames), at most _NEAR_SPAN lines either side -- not in a paragraph of their own.
+_NEAR_SPAN = 3
+
+
+def _near_block(lines: list[str], line: int) -> str:
+    """The failing line (1-based) and the non-blank lines run together with it, at most _NEAR_SPAN either side."""
+    at = lo = hi = line - 1
+    while lo > 0 and at - lo < _NEAR_SPAN and lines[lo - 1].strip():
+        lo -= 1
+    while hi + 1 < len(lines) and hi - at < _NEAR_SPAN and lines[hi + 1].strip():
+        hi += 1
+    return "\n".join(lines[j] for j in range(lo, hi + 1))
 
 
 # helper ex120 (session 20; unrelated logs of rounds 22 and 32: derrian-distro/LoRA_Easy_Training_Scripts#341, an installer's
@@ -211,8 +285,11 @@ def _every_shadows() -> tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...
 # Helper ex145 (session 25; round 142m: AUTOMATIC1111/stable-diffusion-webui#2034, "Launch webui with --force-enable-xformers
 # (other parameters are irrelevant, ...)"): a clause that opens inside parentheses has its own subject; a parenthesis closed
 # before the verb stays part of the subject ("xformers (0.0.28) is not the problem").
-EXONERATED = re.compile(r"(?P<subj>(?:[^.;!?()\n]|\([^()\n]*\)){1,60}?)\b(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
-                        r"not[ \t]+(?:the[ \t]+)?(?:problem|issue|cause|culprit)|never[ \t]+the[ \t]+(?:problem|issue|cause|culprit))\b",
+# Helper ex156 (review rev26's finding): a backend the writer says is no option ("The T4 can't run bf16 so FA2 is not an option; my
+# error is a dtype mismatch") was ruled out before the failure: the error the report goes on to is not that backend's.
+EXONERATED = re.compile(r"(?P<subj>(?:[^.;!?()\n]|\([^()\n]*\)){1,60}?)\b(?:(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
+                        r"not[ \t]+(?:the[ \t]+)?(?:problem|issue|cause|culprit)|never[ \t]+the[ \t]+(?:problem|issue|cause|culprit))|"
+                        r"(?:was|were|is|are)(?:[ \t]+not|n[’']t)[ \t]+an?[ \t]+option|(?:was|were|is|are)[ \t]+no[ \t]+(?:longer[ \t]+an[ \t]+)?option)\b",
                         re.IGNORECASE)
 
 
@@ -232,6 +309,17 @@ CLEARED = re.compile(r"(?i)(?P<subj>(?:[^.;!?,()\n]|\([^()\n]*\)){1,60}?)\b(?:is
 PERSISTS = re.compile(r"(?i)\b(?:still|also)[ \t]+(?:occurs?|occurred|happens?|happened|persists?|persisted|appears?|shows?[ \t]+up)\b"
                       r"[^.;!?\n]{0,80}?\beven[ \t]+(?:with[ \t]+|using[ \t]+|on[ \t]+|in[ \t]+|under[ \t]+)?(?:the[ \t]+)?"
                       r"(?P<subj>[^.;:!?,()\n]{1,30}?)(?=[ \t]*(?:[.;:!?,()\n]|$|\b(?:too|as[ \t]+well|instead)\b))")
+# helper ex156 (review rev26's finding): a limit stated as the reason for a choice ("flash-attn doesn't support my 2080 Ti so we
+# switched to xformers; now the training runs out of memory", "Our V100s cannot run flash-attn 2, so we use sdpa"): the backend
+# said not to run there was replaced before the failure the report goes on to, so that failure is not its. The subject must say
+# the backend cannot run or is not supported (not that it failed or crashed: "FA2 crashed so I switched to sdpa" may be the
+# report), and what the writer chose must be another attention (another backend, eager, math).
+SWITCHED = re.compile(r"(?i)(?P<subj>[^.;!?\n]{1,80}?\b(?:can(?:not|[’']t)|(?:does|do)(?:n[’']t|[ \t]+not)|won[’']t)[ \t]+(?:run|support|use|handle)\b"
+                      r"[^.;!?\n]{0,60}?|[^.;!?\n]{1,80}?\b(?:is|are)(?:[ \t]+not|n[’']t)[ \t]+supported\b[^.;!?\n]{0,60}?)"
+                      r",?[ \t]+(?:so|therefore|hence|which[ \t]+is[ \t]+why)[ \t]+(?:I|we)(?:[’']ve|[ \t]+have)?[ \t]+"
+                      r"(?:use|used|am[ \t]+using|are[ \t]+using|switched|went|fell[ \t]+back|moved|chose|picked)[ \t]+"
+                      r"(?:to[ \t]+|back[ \t]+to[ \t]+|with[ \t]+|for[ \t]+)?(?P<other>[^.;!?,\n]{1,40})")
+_PLAIN_ATTENTION = re.compile(r"(?i)\b(?:eager|math|vanilla|naive|default|sdpa|scaled_dot_product_attention|(?:py)?torch[’']?s?[ \t]+(?:own[ \t]+)?attention)\b")
 _VERSIONED = re.compile(r"[ \t=]v?\d|\d\.\d")  # "flash-attn 2.7.4", "xformers==0.0.28": a version of the backend, not a swap to it
 # rev23: nor the same backend reinstalled, upgraded or rebuilt ("still happens even after reinstalling flash-attn", "even with the
 # latest xformers", "even with a fresh build of sageattention"): the backend named is still the one that runs, and may be the failing
@@ -255,7 +343,12 @@ def _exonerated(backend: str, lines: list[str]) -> bool:
             said = [m.group("subj") for m in UNUSED.finditer(text)] if UNRELATED.search(text) else []
             if any(first_named(subj) == backend for subj in said + [m.group("subj") for m in CLEARED.finditer(text)]):
                 return True
-        if "all along" not in text.lower() and " not " not in text.lower() and "never" not in text.lower():
+        low = text.lower()
+        if " so " in low and any(first_named(m.group("subj")) == backend and (_PLAIN_ATTENTION.search(m.group("other"))
+                                                                              or first_named(m.group("other")) not in (None, backend))
+                                 for m in SWITCHED.finditer(text)):
+            return True
+        if "all along" not in low and " not " not in low and "never" not in low and "option" not in low:
             continue
         if any(first_named(m.group("subj")) == backend for m in EXONERATED.finditer(text)):
             return True
