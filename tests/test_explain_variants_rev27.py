@@ -70,7 +70,21 @@ def test_a_backend_ruled_out_above_its_own_failure_keeps_it(text):
     "otherwise.",
 ])
 def test_another_engines_aside_does_not_pick_its_switch(text):
-    assert "engine.ollama-flash-attention" not in [eid for eid, _ in _read(text)], _read(text)
+    got = [eid for eid, _ in _read(text)]
+    assert "engine.ollama-flash-attention" not in got, got
+    assert got[:1] == ["engine.koboldcpp-flash-attention" if "koboldcpp" in text else "engine.llamacpp-flash-attention"], got
+
+
+# (near misses: a program built on llama.cpp keeps its own switch where its log prints llama.cpp's words nearer the failing line)
+@pytest.mark.parametrize("text, entry", [
+    ("ollama run gemma3 gives gibberish with OLLAMA_FLASH_ATTENTION=1\n\nWhen I enable flash attention the output is garbage.\n\n"
+     "server log:\nllama_model_loader: loaded meta data with 34 key-value pairs\nllama_context: flash_attn = 1",
+     "engine.ollama-flash-attention"),
+    ("LM Studio 0.3.15: Gemma 3 gives gibberish\n\nruntime: llama.cpp CUDA 1.21\nWhen Flash Attention is enabled the output is "
+     "broken.", "engine.lmstudio-flash-attention"),
+])
+def test_a_program_built_on_llama_cpp_keeps_its_switch(text, entry):
+    assert [eid for eid, _ in _read(text)][:1] == [entry], _read(text)
 
 
 # 5. ex154's GUESS ranks a chatbot's guess after a line that states the failure; a model named like a chatbot (DeepSeek, GPT-2,

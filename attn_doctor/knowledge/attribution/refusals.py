@@ -167,7 +167,22 @@ def engine_worded(entry: Entry, lines: list[str], line: int) -> str | None:
                                                                  and near.search(_near_block(lines, line)))
                for backends, prog, own, near in shadows):
         return None
-    return next((eid for eid, rx in rows if rx.search(text)), None)
+    return _nearest_row(rows, lines, line, window)
+
+
+def _nearest_row(rows, lines: list[str], line: int, window: int) -> str | None:
+    """The [[engine_flash]] row for a failing line (1-based): its words on that line or above it (the report's title, the
+    command run) before words only below it (an aside: "With ollama the same model works fine" under a llama.cpp report,
+    review rev27); of those, a program built on llama.cpp (every row but the last, the family's own words, which such a
+    program's log prints too: "LM Studio ... runtime: llama.cpp") before the last; then the nearest, then the first."""
+    at, last = line - 1, len(rows) - 1
+    best = None
+    for order, (eid, rx) in enumerate(rows):
+        hits = [j for j in range(min(len(lines), window)) if rx.search(lines[j])]
+        if hits:
+            key = min((j > at, order == last, abs(j - at), order) for j in hits)
+            best = min(best, (key, eid)) if best else (key, eid)
+    return best[1] if best else None
 
 
 # helper ex156 (review rev26's finding): the weak words of a program's world (a Vulkan device, a ggml quant type, a GGUF file)
