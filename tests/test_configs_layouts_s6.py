@@ -340,3 +340,21 @@ def test_near_miss_a_path_that_only_starts_like_the_launchers_own_is_not_moved(t
     assert spelt(doc, "$0.log") == "$0.log" and spelt(doc, "$LOG") == "$LOG"
     assert spelt(doc, "$(dirname $0)/../c.yaml") == str(tmp_path / "c.yaml")
     assert spelt(doc, "$(date +%F)/c.yaml") == "$(date +%F)/c.yaml"
+
+
+def test_a_variable_make_or_just_exports_is_in_the_recipes_environment(tmp_path):
+    """make's `export NAME = value` / `export NAME` and just's `export name := value` put the variable in every recipe's
+    environment, wherever the line stands (review rev27): the script a Makefile becomes exports it first, so a launch's
+    DIFFUSERS_ATTN_BACKEND set that way is the launch's (cfg114 reads it from the launch's environment only)."""
+    from attn_doctor.configs.launchers import justfile_script
+
+    launch = ("accelerate launch --mixed_precision bf16 train_dreambooth_flux.py --pretrained_model_name_or_path=m "
+              "--instance_data_dir=dog --output_dir=out --instance_prompt=p")
+    text = f"BACKEND := flex\nexport DIFFUSERS_ATTN_BACKEND = $(BACKEND)\n\ntrain:\n\t{launch}\n"
+    assert makefile_script(text).splitlines() == ["export DIFFUSERS_ATTN_BACKEND=flex", launch]
+    assert makefile_script("A := 1\nexport A\nt:\n\techo $$A\n").splitlines() == ["export A=1", "echo $A"]
+    assert justfile_script(f'export DIFFUSERS_ATTN_BACKEND := "flex"\ntrain:\n    {launch}\n').splitlines()[0] == \
+        "export DIFFUSERS_ATTN_BACKEND=flex"
+    (tmp_path / "Makefile").write_text(text)
+    cfg = configs.load(str(tmp_path / "Makefile"))
+    assert (cfg["trainer"], cfg["required"]) == ("diffusers", ["flex"])

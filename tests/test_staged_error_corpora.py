@@ -190,8 +190,9 @@ SETS = (
            known_claims=(("Jiayi-Pan__TinyZero__54.txt", ("fa2.dtype-advisory", "fa2.model-not-on-gpu")),
                          ("TIGER-AI-Lab__VideoScore2__6.txt", "fa2.model-not-on-gpu"),
                          # (abetlen/llama-cpp-python#1598's title, llama.cpp's own "flash_attn is not compatible with attn_soft_cap -
-                         # forcing off", went silent in round 27: llama.cpp's flash-attention messages are its own, attribution.toml "other")
-                         ("abetlen__llama-cpp-python__1598.txt", "engine.llamacpp-flash-attention"),  # helper ex156: the llama.cpp family's own flash attention, answered by knowledge/engines.toml (explain-leftovers-s27.md: for the lead, relabel or drop)
+                         # forcing off", went silent in round 27: llama.cpp's flash-attention messages are its own, attribution.toml "other";
+                         # claimed by ex156's engine entry, unclaimed again by review rev27: the engine turning its flash attention off
+                         # itself is no failure, [engine_flash_not]; the same for llama.cpp#19308 and ollama#15855 below)
                          ("axolotl-ai-cloud__axolotl__1966.txt", "prose.fails"),
                          ("hiyouga__LlamaFactory__4244.txt", "fa2.dtype-advisory"),
                          ("hiyouga__LlamaFactory__5025.txt", "sdpa.built-without-flash"),
@@ -233,8 +234,7 @@ SETS = (
     Staged("round16", 60, 56, 53, unrelated="unrelated", note_required=True,
            known_claims=(("Comfy-Org__ComfyUI__7677.txt", "gpu.arch-not-in-torch"),
                          ("deepbeepmeep__YuEGP__11.txt", "fa2.model-not-on-gpu"),
-                         ("sandyresearch__chipmunk__1.txt", ("triton.unknown-arch", "triton.pass-failed")),
-                         ("ggml-org__llama.cpp__19308.txt", "engine.llamacpp-flash-attention"))),  # helper ex156: the llama.cpp family's own flash attention, answered by knowledge/engines.toml (explain-leftovers-s27.md: for the lead, relabel or drop)
+                         ("sandyresearch__chipmunk__1.txt", ("triton.unknown-arch", "triton.pass-failed")))),
     # round 21m (ex21m, 2026-11-28): an eighth measure-only fresh set, measured on main's rules at its session's start
     # (777bfb8: of 42, 34 matched, 33 right backend; 2/12 unrelated) and end (34 and 34). Training material since
     # 2026-11-28 (fifth session, the lead): after its mechanisms 42 and 41 (round21m/README.md, "Since it became training
@@ -281,8 +281,7 @@ SETS = (
     Staged("round27", 10, 10, 10, unrelated="unrelated", note_required=True,
            known_claims=(("NVlabs__VILA__160.txt", "fa2.model-not-on-gpu"),
                          ("pydn__ComfyUI-to-Python-Extension__55.txt", "torch.cpu-build"),
-                         ("upseem__comfyui_sunxAI_facetools__3.txt", "torch.cpu-build"),  # ollama#15855: llama.cpp's loader, ex62
-                         ("ollama__ollama__15855.txt", "engine.llamacpp-flash-attention"))),  # helper ex156: the llama.cpp family's own flash attention, answered by knowledge/engines.toml (explain-leftovers-s27.md: for the lead, relabel or drop)
+                         ("upseem__comfyui_sunxAI_facetools__3.txt", "torch.cpu-build"))),  # ollama#15855: llama.cpp's loader, ex62
     # round 32 (ex32, 2026-11-28): the diffusion UIs' and trainers' trackers (ComfyUI and kijai's and other nodes, Forge,
     # FramePack, Fooocus, A1111, SD.Next, InvokeAI, OneTrainer, kohya_ss, sd-scripts, musubi-tuner, ai-toolkit, diffusers); of
     # 41, 37 matched and 31 right backend on main's rules at 6d5c95b (4/12 unrelated matched; explain-round32-main.json); after

@@ -999,8 +999,12 @@ def makefile_script(text: str) -> str:
     """A Makefile as the shell script its targets' recipes run, in the file's order (`make train` runs one of them; the
     training command among them is found as in any launch script), each recipe line as make hands it to /bin/sh: its
     variables expanded as make expands them (a `?=` default stays unless set before, `+=` appends), `$$` as `$`, and
-    the `@` / `-` / `+` prefixes dropped. make runs the recipes from the Makefile's folder."""
+    the `@` / `-` / `+` prefixes dropped. make runs the recipes from the Makefile's folder. A variable make exports
+    (`export NAME = value`, or `export NAME` for one set elsewhere) is in every recipe's environment, wherever the
+    directive stands (GNU make manual, 5.7.2 "Communicating Variables to a Sub-make": "export variable = value"), so the
+    script starts by exporting it (review rev27: a launch's DIFFUSERS_ATTN_BACKEND exported this way was lost)."""
     vars_: dict = {}
+    exported: list = []
 
     def sub(value: str, depth: int = 0) -> str:
         if depth > 5:
@@ -1015,14 +1019,22 @@ def makefile_script(text: str) -> str:
             if cmd and not cmd.startswith("#"):
                 out.append(sub(cmd).replace("$$", "$"))
             continue
-        m = _MAKE_ASSIGN.match(ln.split("#", 1)[0].rstrip())
+        bare = ln.split("#", 1)[0].rstrip()
+        m = re.match(r"^export\s+([A-Za-z_][A-Za-z0-9_]*(?:\s+[A-Za-z_][A-Za-z0-9_]*)*)\s*$", bare)
+        if m:  # `export NAME ...`: names set elsewhere in the file
+            exported += [n for n in m.group(1).split() if n not in exported]
+            continue
+        m = _MAKE_ASSIGN.match(bare)
         if not m or ":" in m.group(1):
             continue
         name, op, value = m.group(1), m.group(2), m.group(3).strip()
+        if bare.startswith("export") and re.fullmatch(r"[A-Za-z_]\w*", name) and name not in exported:
+            exported.append(name)
         if op == "?=" and name in vars_:
             continue
         vars_[name] = (vars_.get(name, "") + " " + sub(value)).strip() if op == "+=" else sub(value)
-    return "\n".join(out)
+    head = [f"export {n}={shlex.quote(sub(vars_[n]).replace('$$', '$'))}" for n in exported if n in vars_]
+    return "\n".join(head + out)
 
 # A justfile's variable assignments (`name := "value"`, `export name := ...`) and its recipes (a `name args*:` line, then
 # indented lines); `{{name}}` interpolates a variable (casey/just: GRAMMAR.md)
@@ -1033,8 +1045,11 @@ _JUST_REF = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")
 def justfile_script(text: str) -> str:
     """A justfile as the shell lines its recipes run, in the file's order (`just train` runs one), each with its
     `{{variables}}` interpolated where the file sets them (quoted values unquoted; a backtick or expression stays as
-    written) and the `@` / `-` prefixes dropped; the recipe lines of a `#!` shebang recipe as its script."""
+    written) and the `@` / `-` prefixes dropped; the recipe lines of a `#!` shebang recipe as its script. A variable
+    assigned with `export name := value` is in every recipe's environment (just's manual, "Exporting just Variables"),
+    so the script starts by exporting it (review rev27)."""
     vars_: dict = {}
+    exported: list = []
     out = []
     in_recipe = False
     for ln in re.sub(r"\\\n", " ", text).splitlines():
@@ -1050,13 +1065,16 @@ def justfile_script(text: str) -> str:
         if m:
             v = m.group(2)
             vars_[m.group(1)] = unquoted(v)
+            if ln.startswith("export") and m.group(1) not in exported:
+                exported.append(m.group(1))
             in_recipe = False
             continue
         m = re.match(r"^@?[A-Za-z_][\w-]*((?:\s+[^:]*)?):(?!=)", ln)
         in_recipe = m is not None
         for name, q, val in re.findall(r"([A-Za-z_][\w-]*)=([\"'])(.*?)\2", m.group(1) if m else ""):
             vars_[name] = val  # a recipe parameter's default (`train cfg="configs/x.yaml":`), as `just train` runs it
-    return "\n".join(out)
+    head = [f"export {n}={shlex.quote(vars_[n])}" for n in exported]
+    return "\n".join(head + out)
 
 
 # The serialisers a script writes a config with: yaml.dump / yaml.safe_dump / json.dump / toml.dump(obj, fh) and

@@ -28,6 +28,7 @@ SOURCE = "accelerators.toml"  # (knowledge/, beside this module)
 CAP = 3  # hits counted per pattern: one noisy line does not outvote the rest
 CUDA_DEVICE = "cudadevice"  # the probes of torch's CUDA device words ([cuda_device]; not a platform: counted in detect)
 ABSENT = "platform-absent"  # the probe of lines that say a platform is absent (tables().absent): their words are no evidence
+UNLESS = "platform-unless"  # the probes of words that void an absence platform's evidence (its `unless`; review rev27)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class Platform:
     # a machine told by what it lacks (a CPU with no CUDA device, helper ex156): its words are absence words, so [absent] lines
     # count for it; any other platform's evidence wins over it (a Mac says "CPU" too); it routes entries but keeps their fixes
     absence: bool = False
+    # and (review rev27) the words that void an absence platform's evidence: a GPU said to be on hand in the same text
+    unless: tuple[re.Pattern, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,8 @@ class Tables:
 def tables() -> Tables:
     data = toml_data(SOURCE)
     plats = tuple(Platform(p["id"], p["name"], tuple(re.compile(x) for x in p["patterns"]), p["fix"],
-                           tuple(p.get("outranks", ())), p.get("cuda_api", False), p.get("absence", False))
+                           tuple(p.get("outranks", ())), p.get("cuda_api", False), p.get("absence", False),
+                           tuple(re.compile(x) for x in p.get("unless", ())))
                   for p in data.get("platform", []))
     ev = data["nvidia_evidence"]
     fixes = {}
@@ -79,6 +83,7 @@ def probes() -> tuple[tuple[str, str], ...]:
     out = []
     for p in t.platforms:
         out += [(f"platform:{p.id}:{i}", rx.pattern) for i, rx in enumerate(p.patterns)]
+        out += [(f"{UNLESS}:{p.id}:{i}", rx.pattern) for i, rx in enumerate(p.unless)]
     out += [(f"platform:nvidia:{i}", rx.pattern) for i, rx in enumerate(t.cuda)]
     out += [(f"platform:{CUDA_DEVICE}:{i}", rx.pattern) for i, rx in enumerate(t.cuda_device)]
     return tuple(out) + ((ABSENT, t.absent.pattern),)
@@ -91,10 +96,12 @@ def detect(probed: dict[str, list]) -> str | None:
     scores: dict[str, int] = {}
     absent = {n for n, _ in probed.get(ABSENT, ())}
     by_absence = {p.id for p in tables().platforms if p.absence}
+    void = {key.split(":")[1] for key, hits in probed.items() if key.startswith(UNLESS + ":") and hits}
     for key, hits in probed.items():
         if key.startswith("platform:"):
             pid = key.split(":")[1]
-            scores[pid] = scores.get(pid, 0) + min(sum(pid in by_absence or n not in absent for n, _ in hits), CAP)
+            if pid not in void:
+                scores[pid] = scores.get(pid, 0) + min(sum(pid in by_absence or n not in absent for n, _ in hits), CAP)
     cuda = scores.pop("nvidia", 0)
     device = scores.pop(CUDA_DEVICE, 0)
     for p in tables().platforms:  # ZLUDA is a CUDA torch on an AMD GPU: its evidence decides over the AMD words around it

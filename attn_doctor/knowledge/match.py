@@ -1584,8 +1584,8 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
     distinct = set(shapes)
     hot = index.hot(shapes, distinct)
     if index.always:
-        every = frozenset(index.always)
-        hot = [(i, every | dict(hot).get(i, frozenset())) for i in range(len(shapes))]
+        every, held_at = frozenset(index.always), dict(hot)  # (the dict once: built per line, a quadratic pass)
+        hot = [(i, every | held_at.get(i, frozenset())) for i in range(len(shapes))]
     present = index.present
     held = {s: g for s in distinct if (g := present[s])}
     if not held:

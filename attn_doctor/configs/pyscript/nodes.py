@@ -35,6 +35,10 @@ GUARDED_RETURNS = "<values the script's functions return by their tests>"
 # consts' entry for the names the script binds in the branches of an `if` over the GPU's bf16 probe (script_constants.
 # _probe_branches): name -> (the if's test, the value node where it holds, where it does not)
 PROBE_BRANCHES = "<names bound by a bf16 probe's if>"
+# consts' entry for the names of the functions the script defines itself (script_constants): a call of one runs the
+# script's code, never a library's function of the same name (review rev27: `def is_bf16_supported(device=0): return False`
+# is no GPU probe)
+SCRIPT_FUNCTIONS = "<the functions the script defines>"
 # consts' entry for the script's functions that return their dict argument kept against a config class's signature
 # (call_keywords.signature_filters)
 SIGNATURE_FILTERS = "<functions keeping a config class's keys>"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from .nodes import ARGPARSE, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, \
-    PROBE_BRANCHES, RETURNED_DICTS, RUNTIME, SIGNATURE_FILTERS, _call_name, defined_once, resolve, single_returns, walked
+    PROBE_BRANCHES, RETURNED_DICTS, RUNTIME, SCRIPT_FUNCTIONS, SIGNATURE_FILTERS, _call_name, defined_once, resolve, single_returns, walked
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
@@ -94,6 +94,7 @@ def _assembled(tree, argv: dict | None = None, environ: dict | None = None, read
     out[MODULE_CONSTANTS] = whole
     out[OPAQUE_DICTS] = _opaque_updates(tree)
     out[RETURNED_DICTS] = _returned_dicts(tree, out)
+    out[SCRIPT_FUNCTIONS] = frozenset(f.name for f in walked(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)))
     out[GUARDED_RETURNS] = _guarded_returns(tree)
     out[PROBE_BRANCHES] = _probe_branches(tree, out)
     out[RETURNED_OBJECTS] = _returned_objects(tree, out)
@@ -362,16 +363,14 @@ def _probe_branches(tree, consts: dict) -> dict:
     True / else: ...` (round 26m's DaniilDenisov train_qlora.py), or a branch that binds it over the value it held
     before (`use_bf16 = False` then `if ...is_bf16_supported(): use_bf16 = True`, round 8m's MdRahmatUllah). The test
     is asked both ways by values.gpu_decides; a name two such `if`s bind, or one bound again after, is left out."""
-    from .values import BF16_PROBES
+    from .values import probe_call
 
     bound: dict = {}
     for n, br in _assignments(tree):
         bound.setdefault(n.targets[0].id if isinstance(n, ast.Assign) else n.target.id, []).append((n, br))
     out, seen = {}, set()
     for st in walked(tree):
-        if not isinstance(st, ast.If) or not any(isinstance(c, ast.Call) and
-                                                 ast.unparse(c.func).rsplit(".", 1)[-1] in BF16_PROBES
-                                                 for c in walked(st.test)):
+        if not isinstance(st, ast.If) or not any(probe_call(c, consts) for c in walked(st.test)):
             continue
         sides = []
         for block in (st.body, st.orelse):

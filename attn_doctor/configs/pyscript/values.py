@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, PROBE_BRANCHES, _ENVIRON_GETS, _call_name, \
+from .nodes import ARGPARSE, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, PROBE_BRANCHES, SCRIPT_FUNCTIONS, _ENVIRON_GETS, _call_name, \
     resolve, walked
 from .dataclass_args import DATACLASSES, NESTED, NESTED_SETS, RETURNED_OBJECTS, _CONFIG_CLASSES
 from .argv import _parsed_args
@@ -241,7 +241,7 @@ def value(node, consts: dict):
         return "?"
     if isinstance(node, ast.Call) and not node.args and \
             all(k.arg == "including_emulation" and isinstance(k.value, ast.Constant) for k in node.keywords) and \
-            ast.unparse(node.func).rsplit(".", 1)[-1] in BF16_PROBES and consts.get(PINNED_BF16) is not None:
+            probe_call(node, consts) and consts.get(PINNED_BF16) is not None:
         # `bf16 = is_bfloat16_supported()` in a function that runs on the GPU the file pins (round 28: a Modal app's
         # @app.function(gpu="H100")): what that GPU answers (gpu_decides asks it both ways and notes the probe)
         consts.get(PROBED, set()).add(ast.unparse(node))
@@ -342,6 +342,13 @@ _TORCH_DTYPES = {"torch.bfloat16": "bfloat16", "torch.float16": "float16", "torc
 # and the GPUs a cloud function can be pinned to, by whether they do (compute capability 8.0 and up: Ampere, Ada, Hopper,
 # Blackwell; T4 is 7.5, V100 7.0, P100 6.0)
 BF16_PROBES = {"is_bfloat16_supported", "is_bf16_supported"}
+
+
+def probe_call(node, consts: dict) -> bool:
+    """Whether `node` calls a bf16 probe (BF16_PROBES, under any module path): not a function of the script's own that
+    shadows its name (nodes.SCRIPT_FUNCTIONS), whose body decides what it returns (review rev27)."""
+    return isinstance(node, ast.Call) and ast.unparse(node.func).rsplit(".", 1)[-1] in BF16_PROBES and \
+        not (isinstance(node.func, ast.Name) and node.func.id in consts.get(SCRIPT_FUNCTIONS, ()))
 PINNED_BF16 = "<the pinned GPU does bf16>"
 _GPU_BF16 = {"t4": False, "v100": False, "p100": False, "k80": False, "a10": True, "a10g": True, "a100": True, "l4": True,
              "l40": True, "l40s": True, "h100": True, "h200": True, "b200": True, "a40": True, "a6000": True}
@@ -380,7 +387,7 @@ def gpu_open(node, consts: dict) -> dict | None:
     unknown: list = []
 
     def probe(c) -> bool:
-        return isinstance(c, ast.Call) and ast.unparse(c.func).rsplit(".", 1)[-1] in BF16_PROBES
+        return probe_call(c, consts)
 
     def visit(n) -> None:
         if probe(n):

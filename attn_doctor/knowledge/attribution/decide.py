@@ -149,7 +149,7 @@ def _attributed(entry: Entry, own: str | None, lines: list[str], line: int) -> t
     that are another program's own attention (a [[not_a_report.shadow]] with `every`) or that the writer clears stays unnamed
     (helper ex67)."""
     backend, named_by = _attribute(entry, own, lines, line)
-    if backend is not None and backend != own and (_shadowed(backend, lines) or _exonerated(backend, lines)):
+    if backend is not None and backend != own and (_shadowed(backend, lines) or _exonerated(backend, lines, line)):
         return own, None
     return backend, named_by
 

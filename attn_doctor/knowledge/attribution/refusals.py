@@ -167,7 +167,22 @@ def engine_worded(entry: Entry, lines: list[str], line: int) -> str | None:
                                                                  and near.search(_near_block(lines, line)))
                for backends, prog, own, near in shadows):
         return None
-    return next((eid for eid, rx in rows if rx.search(text)), None)
+    return _nearest_row(rows, lines, line, window)
+
+
+def _nearest_row(rows, lines: list[str], line: int, window: int) -> str | None:
+    """The [[engine_flash]] row for a failing line (1-based): its words on that line or above it (the report's title, the
+    command run) before words only below it (an aside: "With ollama the same model works fine" under a llama.cpp report,
+    review rev27); of those, a program built on llama.cpp (every row but the last, the family's own words, which such a
+    program's log prints too: "LM Studio ... runtime: llama.cpp") before the last; then the nearest, then the first."""
+    at, last = line - 1, len(rows) - 1
+    best = None
+    for order, (eid, rx) in enumerate(rows):
+        hits = [j for j in range(min(len(lines), window)) if rx.search(lines[j])]
+        if hits:
+            key = min((j > at, order == last, abs(j - at), order) for j in hits)
+            best = min(best, (key, eid)) if best else (key, eid)
+    return best[1] if best else None
 
 
 # helper ex156 (review rev26's finding): the weak words of a program's world (a Vulkan device, a ggml quant type, a GGUF file)
@@ -289,7 +304,7 @@ def _every_shadows() -> tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...
 # error is a dtype mismatch") was ruled out before the failure: the error the report goes on to is not that backend's.
 EXONERATED = re.compile(r"(?P<subj>(?:[^.;!?()\n]|\([^()\n]*\)){1,60}?)\b(?:(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
                         r"not[ \t]+(?:the[ \t]+)?(?:problem|issue|cause|culprit)|never[ \t]+the[ \t]+(?:problem|issue|cause|culprit))|"
-                        r"(?:was|were|is|are)(?:[ \t]+not|n[’']t)[ \t]+an?[ \t]+option|(?:was|were|is|are)[ \t]+no[ \t]+(?:longer[ \t]+an[ \t]+)?option)\b",
+                        r"(?P<option>(?:was|were|is|are)(?:[ \t]+not|n[’']t)[ \t]+an?[ \t]+option|(?:was|were|is|are)[ \t]+no[ \t]+(?:longer[ \t]+an[ \t]+)?option))\b",
                         re.IGNORECASE)
 
 
@@ -328,10 +343,13 @@ _SAME_BACKEND = re.compile(r"(?i)\b(?:re-?install\w*|upgrad\w*|updat\w*|downgrad
                            r"builds?|latest|newest|newer|older|fresh\w*|nightly|versions?|releases?|wheels?|source|commits?)\b")
 
 
-def _exonerated(backend: str, lines: list[str]) -> bool:
+def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
     """Does a sentence of the input say `backend` was not the failing one (EXONERATED; UNUSED beside UNRELATED, CLEARED;
-    PERSISTS)?"""
+    PERSISTS)? A backend only ruled out by a choice (EXONERATED's "is not an option", SWITCHED) stays where the failing line
+    (1-based `line`), another line than the choice's, names it itself: "FlashAttention only supports Ampere GPUs or newer"
+    under "on a T4, FA2 is no option" is that backend refusing, whatever was chosen (review rev27)."""
     _, window, _, _ = _not_a_report_rules()
+    own_failure = 0 < line <= len(lines) and first_named(lines[line - 1]) == backend
     for j in range(min(len(lines), window)):
         text = lines[j]
         if "even" in text.lower() and any(first_named(m.group("subj")) == backend and not _VERSIONED.search(text, m.start("subj"),
@@ -344,13 +362,14 @@ def _exonerated(backend: str, lines: list[str]) -> bool:
             if any(first_named(subj) == backend for subj in said + [m.group("subj") for m in CLEARED.finditer(text)]):
                 return True
         low = text.lower()
-        if " so " in low and any(first_named(m.group("subj")) == backend and (_PLAIN_ATTENTION.search(m.group("other"))
+        if " so " in low and not (own_failure and j != line - 1) and any(first_named(m.group("subj")) == backend and (_PLAIN_ATTENTION.search(m.group("other"))
                                                                               or first_named(m.group("other")) not in (None, backend))
                                  for m in SWITCHED.finditer(text)):
             return True
         if "all along" not in low and " not " not in low and "never" not in low and "option" not in low:
             continue
-        if any(first_named(m.group("subj")) == backend for m in EXONERATED.finditer(text)):
+        if any(first_named(m.group("subj")) == backend and not (own_failure and j != line - 1 and m.group("option"))
+               for m in EXONERATED.finditer(text)):
             return True
     return False
 
