@@ -114,12 +114,22 @@ def not_a_report(entry: Entry, lines: list[str], line: int) -> bool:
         block = _near_block(lines, line)
         if not any(near is not None and near.search(block) for _, _, _, near in shadows):
             return False
+    return _program_shadows(_named_at(entry, lines, line), text, lines, line, shadows, block)
+
+
+def _named_at(entry: Entry, lines: list[str], line: int) -> str | None:
+    """The backend the failing line (1-based) names, else the one named nearest it (_nearest_for), as not_a_report reads it."""
     named = first_named(lines[line - 1])
     if named is None:
         found = _nearest_for(entry, lines, line)
         named = found.backend if found is not None else None
-    if named is None:
-        return False
+    return named
+
+
+def _program_shadows(named: str | None, text: str, lines: list[str], line: int, shadows: tuple[_Shadow, ...],
+                     block: str | None = None) -> bool:
+    """Does a [[not_a_report.shadow]] of `named` hold in `text` (the input's window): its program's words there, or its `near`
+    words in the failing line's own block (_near_block; `block` if already cut), and none of the library's own words?"""
     for backends, prog, own, near in shadows:
         if named not in backends or own.search(text):
             continue
@@ -150,10 +160,7 @@ def engine_worded(entry: Entry, lines: list[str], line: int) -> str | None:
     ids, window, forms, shadows = _not_a_report_rules()
     if entry.id not in ids or not 0 < line <= len(lines):
         return None
-    named = first_named(lines[line - 1])
-    if named is None:  # (a title over the sentence that names it: "Ollama with OLLAMA_FLASH_ATTENTION=1 crashes ...")
-        found = _nearest_for(entry, lines, line)
-        named = found.backend if found is not None else None
+    named = _named_at(entry, lines, line)  # (a title over the sentence that names it: "Ollama with OLLAMA_FLASH_ATTENTION=1 ...")
     if named == "other":  # (the engine itself read as an attention library of its own, [[library]] "other": "llama-server -fa
         # on gives garbled output" over "flash attention breaks the output"): the FlashAttention the input names
         named = next((b for j in range(min(len(lines), window)) if (b := first_named(lines[j])) in FA_FAMILY), None)
@@ -163,9 +170,7 @@ def engine_worded(entry: Entry, lines: list[str], line: int) -> str | None:
     rows, unless = _engine_rows()
     if any(rx.search(text) for rx in forms) or unless is not None and unless.search(text):
         return None
-    if not any(named in backends and not own.search(text) and (prog.search(text) or near is not None
-                                                                 and near.search(_near_block(lines, line)))
-               for backends, prog, own, near in shadows):
+    if not _program_shadows(named, text, lines, line, shadows):
         return None
     return _nearest_row(rows, lines, line, window)
 
