@@ -342,6 +342,9 @@ _TORCH_DTYPES = {"torch.bfloat16": "bfloat16", "torch.float16": "float16", "torc
 # and the GPUs a cloud function can be pinned to, by whether they do (compute capability 8.0 and up: Ampere, Ada, Hopper,
 # Blackwell; T4 is 7.5, V100 7.0, P100 6.0)
 BF16_PROBES = {"is_bfloat16_supported", "is_bf16_supported"}
+PINNED_BF16 = "<the pinned GPU does bf16>"
+_GPU_BF16 = {"t4": False, "v100": False, "p100": False, "k80": False, "a10": True, "a10g": True, "a100": True, "l4": True,
+             "l40": True, "l40s": True, "h100": True, "h200": True, "b200": True, "a40": True, "a6000": True}
 
 
 def probe_call(node, consts: dict) -> bool:
@@ -349,9 +352,6 @@ def probe_call(node, consts: dict) -> bool:
     shadows its name (nodes.SCRIPT_FUNCTIONS), whose body decides what it returns (review rev27)."""
     return isinstance(node, ast.Call) and ast.unparse(node.func).rsplit(".", 1)[-1] in BF16_PROBES and \
         not (isinstance(node.func, ast.Name) and node.func.id in consts.get(SCRIPT_FUNCTIONS, ()))
-PINNED_BF16 = "<the pinned GPU does bf16>"
-_GPU_BF16 = {"t4": False, "v100": False, "p100": False, "k80": False, "a10": True, "a10g": True, "a100": True, "l4": True,
-             "l40": True, "l40s": True, "h100": True, "h200": True, "b200": True, "a40": True, "a6000": True}
 
 
 PROBED = "<the bf16 probes asked>"
