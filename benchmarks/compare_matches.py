@@ -169,8 +169,9 @@ def main() -> int:
     if a.allrounds:
         return diff_allrounds(*a.allrounds)
     if a.diff:
-        with open(a.diff[0], encoding="utf-8") as f1, open(a.diff[1], encoding="utf-8") as f2:
-            return diff(json.load(f1), json.load(f2))
+        from results_io import load_json  # (benchmarks/ is on sys.path) a record under benchmarks/results/ may be packed
+
+        return diff(load_json(a.diff[0]), load_json(a.diff[1]))
     rounds = a.round or ROUNDS + os.environ.get("EXTRA_ROUNDS", "").split()
     for r in rounds:
         if "heldout" in r or r in MEASURE_ONLY:

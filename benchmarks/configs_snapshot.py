@@ -74,8 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two snapshots")
     a = ap.parse_args(argv)
     if a.diff:
+        sys.path.insert(0, str(HERE))
+        from results_io import load_json  # a snapshot kept under benchmarks/results/ may be packed
+
         try:
-            docs = [json.loads(Path(x).read_text(encoding="utf-8")) for x in a.diff]
+            docs = [load_json(x) for x in a.diff]
         except (OSError, ValueError) as e:
             print(f"configs_snapshot: {e}", file=sys.stderr)
             return 2

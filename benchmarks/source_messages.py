@@ -606,7 +606,10 @@ def table(gitdir: str, commit: str, paths: list[str], json_out: str | None, befo
                 row["framed"] = read(framed_text(row))
                 row["expect"] = expected_backend(row["message"])
             rows.append(row)
-    before = {r["where"]: r for r in json.loads(Path(before_json).read_text())} if before_json else {}
+    if before_json:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from results_io import load_json  # rows kept under benchmarks/results/ may be packed
+    before = {r["where"]: r for r in load_json(before_json)} if before_json else {}
     extra = ["about", "framed"] if logs or framed else []
     out = [f"{commit[:10]}: {len(rows)} messages\n",
            "| " + " | ".join(["where", "kind", "message (as rendered)", "raised when", "read as"] + extra
