@@ -27,7 +27,8 @@ MIB = 1 << 20
 # the corpora whose sets may be held out or measure-only
 GUARDED_PARENTS = ("fixtures/errors", "fixtures/configs")
 # where the measure-only lists live (read as text: importing them would import a checkout)
-MEASURE_ONLY_FILES = ("benchmarks/compare_matches.py", "benchmarks/configs_refusals.py", "tests/test_staged_error_corpora.py")
+MEASURE_ONLY_FILES = ("benchmarks/compare_matches.py", "benchmarks/configs_refusals.py",
+                      "tests/test_staged_error_corpora.py")
 BLIND = re.compile(r"^(heldout|round\d+m)$")
 
 
@@ -60,7 +61,8 @@ def travelling_files(root: Path = ROOT, tracked_only: bool = False) -> list[str]
         args.append(["git", "ls-files", "-z", "--others", "--exclude-standard"])
     out: list[str] = []
     for a in args:
-        out += [p for p in subprocess.run(a, cwd=root, check=True, capture_output=True).stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+        raw = subprocess.run(a, cwd=root, check=True, capture_output=True).stdout
+        out += [p for p in raw.decode("utf-8", "surrogateescape").split("\0") if p]
     return out
 
 
@@ -105,14 +107,16 @@ def report(root: Path = ROOT, top: int = 25, tracked_only: bool = False) -> tupl
         by_folder[f][0] += n
         by_folder[f][1] += 1
         visible.append((n, p))
-    lines = [f"what travels ({'tracked' if tracked_only else 'tracked + untracked not ignored'}): "
-             f"{total / MIB:.1f} MiB in {len(files)} files (device limit 64 MiB with carried paths)", "", "by top folder:"]
-    lines += [f"  {n / MIB:8.2f} MiB {c:6d} files  {t}" for t, (n, c) in sorted(by_top.items(), key=lambda kv: -kv[1][0])]
+    what = "tracked" if tracked_only else "tracked + untracked not ignored"
+    lines = [f"what travels ({what}): {total / MIB:.1f} MiB in {len(files)} files (device limit 64 MiB with carried "
+             "paths)", f"room left for carried paths: {(64 * MIB - total) / MIB:.1f} MiB (the FA4 stack's halves are ~46 MiB "
+             "each: ../shared/gpu/stage.sh)", "", "by top folder:"]
+    row = "  {:8.2f} MiB {:6d} files  {}".format
+    lines += [row(n / MIB, c, t) for t, (n, c) in sorted(by_top.items(), key=lambda kv: -kv[1][0])]
     lines += ["", "by folder (fixtures/, tests/, benchmarks/ one level down; guarded sets apart):"]
-    lines += [f"  {n / MIB:8.2f} MiB {c:6d} files  {f}" for f, (n, c) in sorted(by_folder.items(), key=lambda kv: -kv[1][0])
-              if n >= MIB // 10]
+    lines += [row(n / MIB, c, f) for f, (n, c) in sorted(by_folder.items(), key=lambda kv: -kv[1][0]) if n >= MIB // 10]
     lines += ["", "held-out, measure-only and blind-gathered (roundNNm) folders, one line each (sizes only):"]
-    lines += [f"  {n / MIB:8.2f} MiB {c:6d} files  {g}" for g, (n, c) in sorted(guarded.items())]
+    lines += [row(n / MIB, c, g) for g, (n, c) in sorted(guarded.items())]
     lines += ["", f"largest {top} files (guarded folders left out):"]
     lines += [f"  {n / 1024:9.1f} KiB  {p}" for n, p in sorted(visible, reverse=True)[:top]]
     return total, "\n".join(lines)

@@ -1,7 +1,7 @@
 """benchmarks/results/ stays small enough for the tree to travel to the GPU machine (helper sz28, session 28).
 
 Every device call carries the tracked tree, at most 64 MiB (scripts/tree_size.py); at session 28's start it was 87 MiB,
-33 MiB of it plain JSON records. Past records are packed one xz tar per day by `benchmarks/results_io.py pack` and listed
+33 MiB of it plain JSON records. Past records are packed one xz tar per day by `benchmarks/results_io.py pack`, listed
 in benchmarks/results/RECORDS.tsv; every reader goes through results_io.load_json, which reads a record plain or packed.
 These tests fail on main before that change (692 plain JSON records, 32 MiB, 14 of them over 256 KiB; no RECORDS.tsv).
 """
@@ -25,7 +25,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 KIB, MIB = 1 << 10, 1 << 20
 PLAIN_FILE_LIMIT = 256 * KIB  # any one file kept uncompressed under benchmarks/results/
 PLAIN_JSON_BUDGET = 4 * MIB  # the plain JSON records together: one session's, until `results_io.py pack` at its end
-TREE_CEILING = 60 * MIB  # what travels on every device call (limit 64 MiB): an alarm before it stops travelling
+TREE_CEILING = 62 * MIB  # what travels on every device call (limit 64 MiB): an alarm before it stops travelling
 
 
 def _module(name: str, path: Path):
@@ -49,10 +49,10 @@ def test_no_large_result_file_is_kept_uncompressed():
     files = _tracked_results()
     big = sorted(f"{p.name} ({p.stat().st_size // KIB} KiB)" for p in files
                  if not p.name.endswith(".tar.xz") and p.stat().st_size > PLAIN_FILE_LIMIT)
-    assert not big, f"over {PLAIN_FILE_LIMIT // KIB} KiB uncompressed under benchmarks/results/: {big[:5]} (pack them: " \
-                    "python benchmarks/results_io.py pack --before <tomorrow>)"
+    assert not big, (f"over {PLAIN_FILE_LIMIT // KIB} KiB uncompressed under benchmarks/results/: {big[:5]} "
+                     "(pack them: python benchmarks/results_io.py pack --before <tomorrow>)")
     plain = sum(p.stat().st_size for p in files if p.suffix == ".json")
-    assert plain <= PLAIN_JSON_BUDGET, f"{plain / MIB:.1f} MiB of plain JSON records: python benchmarks/results_io.py pack"
+    assert plain <= PLAIN_JSON_BUDGET, f"{plain / MIB:.1f} MiB of plain JSON records: benchmarks/results_io.py pack"
 
 
 def test_every_packed_record_is_in_its_archive_as_listed():
