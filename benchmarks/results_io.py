@@ -27,6 +27,7 @@ import hashlib
 import io
 import json
 import lzma
+import os
 import subprocess
 import sys
 import tarfile
@@ -92,7 +93,7 @@ def _first_committed(paths: list[Path], root: Path) -> dict[str, str]:
     rel = [p.relative_to(root).as_posix() for p in paths]
     log = subprocess.run(["git", "log", "--first-parent", "-m", "--no-renames", "--diff-filter=A", "--name-only",
                           "--format=@%cd", "--date=format-local:%Y-%m-%d", "--", *rel], cwd=root, capture_output=True,
-                         text=True, env={"TZ": "UTC", "PATH": "/usr/bin:/bin"}, check=True).stdout
+                         text=True, env={**os.environ, "TZ": "UTC"}, check=True).stdout
     out: dict[str, str] = {}
     day = ""
     for line in log.splitlines():
