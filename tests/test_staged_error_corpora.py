@@ -779,6 +779,10 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # (old and odd GPUs, Colab / TPU / Spaces, AMD, flash-attn's optional extensions, attention in model repos and UIs),
     # 36 texts and 16 unrelated logs; never explained by its gatherer: see fixtures/errors/round160m/README.md
     Staged("round160m", 36, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex155m, session 27)
+    # round 166m (ex159m, session 28): a blind set from threads no set drew on (Colab / notebook xformers breakage, model
+    # repositories' and serving images' flash-attn, SageAttention patches, FlexAttention, blog pages), texts and
+    # unrelated logs; never explained by its gatherer: see fixtures/errors/round166m/README.md
+    Staged("round166m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex159m, session 28)
 )
 
 _EVERY = _every_source()
