@@ -822,8 +822,39 @@ def without_prompts(text: str) -> str:
     """A document's command lines without the shell prompts it shows before them (`$ accelerate launch train.py ...`,
     `(venv) user@host:~/flux$ accelerate launch ...`, `PS C:\\kohya> accelerate launch ...`, `C:\\kohya>accelerate
     launch ...`), and a log's head before them (`[2024-09-09 15:40:46] [INFO] `: _LOG_HEAD): read as the shell would
-    run them, the prompt as a program would hide the command (a program `$`, or `>` redirecting into a file)."""
-    return _PROMPT.sub(lambda m: m.group(1), _LOG_HEAD.sub(lambda m: m.group(1), text))
+    run them, the prompt as a program would hide the command (a program `$`, or `>` redirecting into a file); a line
+    that prints a command as Python's list of its arguments (printed_argv) is that command line."""
+    return printed_argv(_PROMPT.sub(lambda m: m.group(1), _LOG_HEAD.sub(lambda m: m.group(1), text)))
+
+
+# A Python list of strings on one line, as repr() prints it (`['python', 'train.py', '--xformers']`, quotes either way)
+_STR = r"(?:'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\")"
+_PY_LIST = re.compile(r"\[[ \t]*" + _STR + r"(?:[ \t]*,[ \t]*" + _STR + r")+[ \t]*,?[ \t]*\]")
+
+
+def printed_argv(text: str) -> str:
+    """Each line of a document or log that holds a command as Python prints its argument list, that command line
+    (the words quoted for the shell), the rest of the line dropped: subprocess.CalledProcessError's message is
+    `"Command '%s' returned non-zero exit status %d." % (self.cmd, self.returncode)` (CPython Lib/subprocess.py,
+    CalledProcessError.__str__), a list's repr when the caller ran an argument list (a GUI's failed
+    `subprocess.run([python, "train_network.py", ...], check=True)`), and a program's log of the list it runs prints
+    the same. Only a list that runs a Python script or a launcher (saved_argv, as a JSON file's saved argv is read);
+    any other list, and every other line, is kept as it is."""
+    if "[" not in text:
+        return text
+    import ast
+
+    def line(ln: str) -> str:
+        for m in _PY_LIST.finditer(ln):
+            try:
+                words = ast.literal_eval(m.group(0))
+            except (ValueError, SyntaxError):
+                continue
+            if saved_argv(words) is not None:
+                return " ".join(shlex.quote(w) for w in words)
+        return ln
+
+    return "\n".join(line(ln) for ln in text.split("\n"))
 
 
 # The same prompts where a launch script holds a console transcript a user pasted (an issue's terminal block kept as
