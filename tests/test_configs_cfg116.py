@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from configs_corpus import read
+from configs_corpus import put, read, reading
+from attn_doctor import configs
 
 # 1. A command printed as Python's list of its arguments (subprocess.CalledProcessError's message, a program's log of
 # the argument list it runs) is that command line: configs.printed_argv, in a document or log (.txt / .md).
@@ -52,3 +53,43 @@ def test_a_list_that_runs_nothing_stays_as_it_was(tmp_path):
             "accelerate launch train_network.py --pretrained_model_name_or_path=sd15.safetensors "
             "--network_module=networks.lora --mixed_precision=fp16 --xformers --output_dir=out\n")
     assert read(tmp_path, "notes.txt", text) == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+# 2. transformers' Trainer-based examples (run_clm.py, run_mlm.py ...) given a model by name and no --torch_dtype /
+# --dtype load it with transformers' default dtype (hf_transformers._example_load): float32 for a family published in
+# float32 under every release, else float32 where the release is seen to be before 5.0 (a pin in the repository).
+_EXAMPLE = "python examples/pytorch/{path} --model_name_or_path {model} {data} --do_train --output_dir /tmp/out " \
+           "--per_device_train_batch_size 8{extra}\n"
+_CLM = ("language-modeling/run_clm.py", "--dataset_name wikitext --dataset_config_name wikitext-2-raw-v1")
+_MLM = ("language-modeling/run_mlm.py", "--train_file train.txt --validation_file dev.txt --max_seq_length 128")
+_GLUE = ("text-classification/run_glue.py", "--task_name mrpc --max_seq_length 128")
+_T5 = ("translation/run_translation.py", "--source_lang en --target_lang ro --dataset_name wmt16 "
+       "--dataset_config_name ro-en --source_prefix 'translate English to Romanian: '")
+
+
+@pytest.mark.parametrize("script, model", [(_CLM, "gpt2"), (_CLM, "openai-community/gpt2-medium"),
+                                           (_CLM, "distilgpt2"), (_MLM, "FacebookAI/roberta-base"),
+                                           (_MLM, "bert-base-uncased"), (_GLUE, "google-bert/bert-base-cased"),
+                                           (_T5, "google-t5/t5-small")])
+def test_an_example_given_a_float32_checkpoint_and_no_dtype_runs_in_float32(tmp_path, script, model):
+    text = _EXAMPLE.format(path=script[0], model=model, data=script[1], extra="")
+    assert read(tmp_path, "train.sh", text) == ("transformers", [], "float32", "none")
+
+
+@pytest.mark.parametrize("extra, want", [(" --bf16", "bfloat16"), (" --fp16", "float16"),
+                                         (" --torch_dtype bfloat16", "bfloat16")])
+def test_an_example_given_its_precision_keeps_it(tmp_path, extra, want):
+    text = _EXAMPLE.format(path=_CLM[0], model="gpt2", data=_CLM[1], extra=extra)
+    assert read(tmp_path, "train.sh", text)[2] == want
+
+
+@pytest.mark.parametrize("pin, want", [("transformers==4.40.0\ndatasets>=2.14\n", "float32"),
+                                       ("transformers>=4.38,<5\n", "float32"), ("transformers>=5.0\n", ""),
+                                       ("datasets>=2.14\n", "")])
+def test_an_example_given_a_half_precision_checkpoint_follows_the_pinned_release(tmp_path, pin, want):
+    """A Llama checkpoint (published in bfloat16 / float16): transformers 4 loads it in float32 all the same, 5 in the
+    checkpoint's own dtype (`auto`), which the command does not show; the repository's pin says which."""
+    put(tmp_path, "requirements.txt", pin)
+    script = put(tmp_path, "scripts/train.sh", _EXAMPLE.format(path=_CLM[0], model="meta-llama/Llama-2-7b-hf",
+                                                               data=_CLM[1], extra=""))
+    assert reading(configs.load(str(script))) == ("transformers", [], want, "none")
