@@ -23,8 +23,10 @@ _S, _T, _N, _A = "round111m/sd-scripts/", "round111m/transformers/", "round111m/
 _U = "round111m/unclaimed-"
 STILL_WRONG: dict[str, str] = {
     _T + "huggingface__trl__1055__sft_example.py":
-        "SFTTrainer(peft_config=...) over an 8-bit load with no torch_dtype and no args: the reader says the dtype is "
-        "not known (TRL's prepare_model_for_kbit_training up to 0.26, the load's own dtype after), the label float16",
+        "SFTTrainer(peft_config=...) over an 8-bit load, no args: float32 under TRL 0.7.5 to 0.26 (SFTTrainer's own "
+        "prepare_model_for_kbit_training, no autocast), not so from 0.27 (the cast gone, the default SFTConfig's "
+        "bf16 on since 0.19); the file does not say which release (dtype not decided), as round 107m's sehyeondev "
+        "fine_tune.py",
 }
 _WORDS = "refused as the benchmark counts it, but the label's `refused` is a sentence written before any reader ran, " \
          "which the one-line refusal does not say word for word: "
