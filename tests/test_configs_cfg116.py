@@ -93,3 +93,27 @@ def test_an_example_given_a_half_precision_checkpoint_follows_the_pinned_release
     script = put(tmp_path, "scripts/train.sh", _EXAMPLE.format(path=_CLM[0], model="meta-llama/Llama-2-7b-hf",
                                                                data=_CLM[1], extra=""))
     assert reading(configs.load(str(script))) == ("transformers", [], want, "none")
+
+
+# 3. conda's environment before a prompt is its whole path where the environment is not in an `envs` folder
+# (configs._ENV_PROMPT): `(H:\conda_envs\sd) PS H:\repo> ` is a prompt as `(sd) PS H:\repo> ` is.
+_LAUNCH = "accelerate launch --num_cpu_threads_per_process=2 train_network.py --pretrained_model_name_or_path=sd15.ckpt " \
+          "--train_data_dir=img --network_module=networks.lora --mixed_precision=fp16 --xformers --output_dir=out"
+
+
+@pytest.mark.parametrize("name, prompt", [
+    ("run.txt", "(H:\\download\\conda_envs\\kohya) PS H:\\sd\\kohya_ss> "),
+    ("run.txt", "(C:/Users/me/miniconda3/venvs/kohya) C:\\sd\\kohya_ss>"),
+    ("notes.md", "(/opt/conda-envs/kohya) $ "),
+    ("notes.md", "(~/miniforge3/pyenvs/kohya) me@box:~/sd-scripts$ "),
+    ("session.sh", "(/opt/conda-envs/kohya) root@a1b2c3:/workspace# "),
+])
+def test_a_conda_environment_shown_by_its_path_before_a_prompt_is_part_of_the_prompt(tmp_path, name, prompt):
+    assert read(tmp_path, name, prompt + _LAUNCH + "\n") == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+def test_a_subshell_before_a_redirection_is_no_prompt(tmp_path):
+    """A subshell's parentheses hold a command with blanks in it, never a conda environment: `(cd sd-scripts && ...) >
+    log` keeps its command."""
+    text = "(cd sd-scripts && " + _LAUNCH + ") > train.log\n"
+    assert read(tmp_path, "run.sh", text) == ("sd-scripts", ["xformers"], "float16", "none")

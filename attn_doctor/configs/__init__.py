@@ -806,8 +806,12 @@ MAKEFILE_TEXT = re.compile(r"^[A-Za-z0-9_.%/-]+(?:[ \t]+[A-Za-z0-9_.%/-]+)*[ \t]
 # `~/repo$ `), `PS C:\repo> `, `C:\repo> `; the shell never sees it, the command after it runs. cmd.exe's own prompt
 # (`$P$G`, its default) ends at the `>` with no space, and the command it echoes follows at once (`G:\DEV>accelerate
 # launch ...`, a .bat echoing its lines: `(env) C:\fluxgym>accelerate launch ...`): taken off there too where the
-# folder has no blank in it (with a blank before it, the `>` may redirect a command: `C:\venv\python.exe x.py >log`)
-_PROMPT = re.compile(r"^([ \t]*)(?:\([\w.-]+\)[ \t]+)?(?:(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|[~/][^\s$#]*[$#]|"
+# folder has no blank in it (with a blank before it, the `>` may redirect a command: `C:\venv\python.exe x.py >log`).
+# The environment conda puts before the prompt is its name, or its whole path where the environment is not in an
+# `envs` folder (conda/conda conda/activate.py _Activator._default_env: `basename(prefix) if basename(dirname(prefix))
+# == 'envs' else prefix`, and _prompt_modifier's "(%s) "): `(H:\conda_envs\sd) PS H:\repo> `, `(/opt/envs-x/sd) $ `
+_ENV_PROMPT = r"\((?:[\w.-]+|(?:[A-Za-z]:|~)?[\\/][^()\s]*)\)[ \t]+"
+_PROMPT = re.compile(r"^([ \t]*)(?:" + _ENV_PROMPT + r")?(?:(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|[~/][^\s$#]*[$#]|"
                      r"PS [^>\n]*>|[A-Za-z]:\\[^>\n]*>|[$%>])[ \t]+|[A-Za-z]:\\[^>\s\"]*>)(?=\S)", re.MULTILINE)
 # A log's head before a line it echoes: the time, and the level where the logger writes one (FluxGym runs the train.bat
 # it writes under gradio_logsview's LogsViewRunner, whose lines are `[2024-09-09 15:40:46] [INFO] ` + the child's output,
@@ -862,7 +866,7 @@ def printed_argv(text: str) -> str:
 # root@M09:~/ft# xtuner train ...`) or a lone `$ ` (a program `$` runs nothing), and bash's continuation prompt (PS2,
 # `> `) at the head of a line a backslash continues, when an option follows it (the shell would redirect the output
 # into a file named `--mixed_precision=fp16` and drop the option: no script writes that)
-_SCRIPT_PS1 = re.compile(r"^([ \t]*)(?:\([\w.-]+\)[ \t]+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|\$)[ \t]+(?=\S)",
+_SCRIPT_PS1 = re.compile(r"^([ \t]*)(?:" + _ENV_PROMPT + r")?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|\$)[ \t]+(?=\S)",
                          re.MULTILINE)
 _SCRIPT_PS2 = re.compile(r"(\\\r?\n[ \t]*)>[ \t]+(?=-)")
 
