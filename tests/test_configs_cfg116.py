@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from configs_corpus import put, read, reading
+from configs_corpus import put, read, reading, refusal
 from attn_doctor import configs
 
 # 1. A command printed as Python's list of its arguments (subprocess.CalledProcessError's message, a program's log of
@@ -117,3 +117,20 @@ def test_a_subshell_before_a_redirection_is_no_prompt(tmp_path):
     log` keeps its command."""
     text = "(cd sd-scripts && " + _LAUNCH + ") > train.log\n"
     assert read(tmp_path, "run.sh", text) == ("sd-scripts", ["xformers"], "float16", "none")
+
+
+# 4. A launch that only runs a framework's wrapper script and hands it the Python script to train (`bash train.sh
+# tasks/train_x.py configs/x.yaml`) is refused naming both (others.handed_python_script).
+@pytest.mark.parametrize("line, handed", [
+    ("bash train.sh tasks/train_vlm.py configs/multimodal/qwen2_5_vl.yaml --train.lr 1e-5\n", "tasks/train_vlm.py"),
+    ("sh scripts/launch.sh --nnodes 2 src/pretrain.py --config cfg/base.yaml\n", "src/pretrain.py"),
+    ("bash ./run_dist.sh 8 train_gpt.py\n", "train_gpt.py"),
+])
+def test_a_wrapper_handed_a_python_script_is_refused_naming_it(tmp_path, line, handed):
+    msg = refusal(tmp_path, "train_job.sh", "#!/bin/bash\nset -e\n" + line)
+    assert "only runs another script" in msg and f"handing it {handed})" in msg, msg
+
+
+def test_a_wrapper_handed_no_python_script_is_refused_as_before(tmp_path):
+    msg = refusal(tmp_path, "train_job.sh", "#!/bin/bash\nbash scripts/train_sft.sh configs/sft.yaml 8\n")
+    assert "only runs another script (scripts/train_sft.sh); " in msg, msg

@@ -1141,8 +1141,10 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         if handed is not None:
             return handed
         if other_script and not script:
-            raise UsageError(f"{where} is not a trainer config: it only runs another script ({other_script}); give "
-                             f"attn-doctor that script (it reads {supported()})")
+            py = others.handed_python_script(doc, other_script)
+            given = f", handing it {py}" if py else ""
+            raise UsageError(f"{where} is not a trainer config: it only runs another script ({other_script}{given}); "
+                             f"give attn-doctor that script (it reads {supported()})")
         cli = _cli_run(doc)
         if cli and not script:
             # a trainer CLI's step around training (`swift export`, `llamafactory-cli webui`): that says more than the
