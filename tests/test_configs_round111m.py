@@ -19,8 +19,7 @@ from configs_corpus import assert_source_caps, assert_training, CONFIGS as CORPU
 ROOT = CORPUS / "round111m"
 FILES = files(ROOT)
 
-_S, _T, _N, _A = "round111m/sd-scripts/", "round111m/transformers/", "round111m/none/", "round111m/unclaimed-accelerate/"
-_U = "round111m/unclaimed-"
+_T = "round111m/transformers/"
 STILL_WRONG: dict[str, str] = {
     _T + "huggingface__trl__1055__sft_example.py":
         "SFTTrainer(peft_config=...) over an 8-bit load, no args: float32 under TRL 0.7.5 to 0.26 (SFTTrainer's own "
@@ -28,34 +27,10 @@ STILL_WRONG: dict[str, str] = {
         "bf16 on since 0.19); the file does not say which release (dtype not decided), as round 107m's sehyeondev "
         "fine_tune.py",
 }
-_WORDS = "refused as the benchmark counts it, but the label's `refused` is a sentence written before any reader ran, " \
-         "which the one-line refusal does not say word for word: "
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
-OTHER_WORDS: dict[str, str] = {
-    _N + "kohya-ss__musubi-tuner__221__config.toml": _WORDS + "a dataset config (musubi-tuner's --dataset_config: ...)",
-    _N + "kohya-ss__sd-scripts__1486__dataset.toml": _WORDS + "a dataset config (sd-scripts' --dataset_config: ...)",
-    **{_A + n: _WORDS + "looks like an accelerate config" for n in (
-        "Ashx098__fsdp__accelerate_config.yaml", "Meltryllisde__trainer__accelerate_config.yaml",
-        "SamuelHathcock__propics-training-inference__accelerate_config.yaml", "bmaltais__kohya_ss__1613__default_config.yaml",
-        "huggingface__transformers__34113__acc_cfg.yml")},
-    _U + "chinese-llama-alpaca/ymcui__Chinese-LLaMA-Alpaca__465__run_sft.sh":
-        _WORDS + "runs run_clm_sft_with_peft.py, a training script none of the trainers attn-doctor reads ships",
-    _U + "deepspeed/zai-org__ChatGLM-6B__1197__ds_config.json": _WORDS + "looks like a DeepSpeed config",
-    **{_U + "fastchat/" + n: _WORDS + "looks like FastChat (fastchat/train/train_mem.py)" for n in (
-        "lm-sys__FastChat__1200__cmd.sh", "lm-sys__FastChat__140__torchrun.sh", "lm-sys__FastChat__568__command.sh")},
-    _U + "instant-nsr-pl/yyuezhi__GenVDM__2__cmd.txt":
-        _WORDS + "not a trainer config attn-doctor recognises: it names launch.py on no line that runs it",
-    _U + "open-assistant/LAION-AI__Open-Assistant__3286__config.yaml":
-        _WORDS + "not a trainer config attn-doctor recognises",
-    _U + "user-script/Ashx098__fsdp__config.yaml":
-        _WORDS + "not a trainer config attn-doctor can tell (settings of ai-toolkit or LLaMA-Factory)",
-    _U + "user-script/Meltryllisde__trainer__cfg.yaml":
-        _WORDS + "not a trainer config attn-doctor can tell (settings of ai-toolkit, LLaMA-Factory or axolotl)",
-    _U + "user-script/SamuelHathcock__propics-training-inference__finetuner.sh":
-        _WORDS + "runs finetuner.py, a training script none of the trainers attn-doctor reads ships",
-    _U + "veomni/ByteDance-Seed__VeOmni__45__train_high_noise.sh":
-        _WORDS + "not a trainer config: it only runs another script (train.sh)",
-}
+# (none since cfg116: the 18 labels' sentences, written before any reader ran, relabelled to the words their refusals
+# say, the verdicts unchanged; GenVDM's and VeOmni's refusals say them since cfg116's mechanisms)
+OTHER_WORDS: dict[str, str] = {}
 STILL_WRONG.update(OTHER_WORDS)
 STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
@@ -67,9 +42,13 @@ globals().update(staged_round("round111m", files_min=40, claimed_min=22, refused
 
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (19 / 22 claimed right in all four fields in both layouts, 18 / 18 refused as the
-    benchmark counts them, 0 / 18 in the label's words): the xfail lists above are the misses, and no more."""
+    benchmark counts them, 0 / 18 in the label's words; 21 / 22 after cfg116's two mechanisms: a command printed as
+    Python's argument list, a transformers example's default load; trl#1055 relabelled float32 and still read "" for
+    want of the release; 18 / 18 in the labels' words once the 18 sentences were relabelled to the refusals' words, two
+    of them after cfg116's mechanisms: a conda path before a prompt, a wrapper handed its Python script): the xfail
+    lists above are the misses, and no more."""
     assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(21, 21), refused=(18, 18),
-                  in_words=(0, 0))
+                  in_words=(18, 18))
 
 
 def test_no_source_is_held_out():
