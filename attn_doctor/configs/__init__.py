@@ -806,8 +806,12 @@ MAKEFILE_TEXT = re.compile(r"^[A-Za-z0-9_.%/-]+(?:[ \t]+[A-Za-z0-9_.%/-]+)*[ \t]
 # `~/repo$ `), `PS C:\repo> `, `C:\repo> `; the shell never sees it, the command after it runs. cmd.exe's own prompt
 # (`$P$G`, its default) ends at the `>` with no space, and the command it echoes follows at once (`G:\DEV>accelerate
 # launch ...`, a .bat echoing its lines: `(env) C:\fluxgym>accelerate launch ...`): taken off there too where the
-# folder has no blank in it (with a blank before it, the `>` may redirect a command: `C:\venv\python.exe x.py >log`)
-_PROMPT = re.compile(r"^([ \t]*)(?:\([\w.-]+\)[ \t]+)?(?:(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|[~/][^\s$#]*[$#]|"
+# folder has no blank in it (with a blank before it, the `>` may redirect a command: `C:\venv\python.exe x.py >log`).
+# The environment conda puts before the prompt is its name, or its whole path where the environment is not in an
+# `envs` folder (conda/conda conda/activate.py _Activator._default_env: `basename(prefix) if basename(dirname(prefix))
+# == 'envs' else prefix`, and _prompt_modifier's "(%s) "): `(H:\conda_envs\sd) PS H:\repo> `, `(/opt/envs-x/sd) $ `
+_ENV_PROMPT = r"\((?:[\w.-]+|(?:[A-Za-z]:|~)?[\\/][^()\s]*)\)[ \t]+"
+_PROMPT = re.compile(r"^([ \t]*)(?:" + _ENV_PROMPT + r")?(?:(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|[~/][^\s$#]*[$#]|"
                      r"PS [^>\n]*>|[A-Za-z]:\\[^>\n]*>|[$%>])[ \t]+|[A-Za-z]:\\[^>\s\"]*>)(?=\S)", re.MULTILINE)
 # A log's head before a line it echoes: the time, and the level where the logger writes one (FluxGym runs the train.bat
 # it writes under gradio_logsview's LogsViewRunner, whose lines are `[2024-09-09 15:40:46] [INFO] ` + the child's output,
@@ -822,8 +826,39 @@ def without_prompts(text: str) -> str:
     """A document's command lines without the shell prompts it shows before them (`$ accelerate launch train.py ...`,
     `(venv) user@host:~/flux$ accelerate launch ...`, `PS C:\\kohya> accelerate launch ...`, `C:\\kohya>accelerate
     launch ...`), and a log's head before them (`[2024-09-09 15:40:46] [INFO] `: _LOG_HEAD): read as the shell would
-    run them, the prompt as a program would hide the command (a program `$`, or `>` redirecting into a file)."""
-    return _PROMPT.sub(lambda m: m.group(1), _LOG_HEAD.sub(lambda m: m.group(1), text))
+    run them, the prompt as a program would hide the command (a program `$`, or `>` redirecting into a file); a line
+    that prints a command as Python's list of its arguments (printed_argv) is that command line."""
+    return printed_argv(_PROMPT.sub(lambda m: m.group(1), _LOG_HEAD.sub(lambda m: m.group(1), text)))
+
+
+# A Python list of strings on one line, as repr() prints it (`['python', 'train.py', '--xformers']`, quotes either way)
+_STR = r"(?:'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\")"
+_PY_LIST = re.compile(r"\[[ \t]*" + _STR + r"(?:[ \t]*,[ \t]*" + _STR + r")+[ \t]*,?[ \t]*\]")
+
+
+def printed_argv(text: str) -> str:
+    """Each line of a document or log that holds a command as Python prints its argument list, that command line
+    (the words quoted for the shell), the rest of the line dropped: subprocess.CalledProcessError's message is
+    `"Command '%s' returned non-zero exit status %d." % (self.cmd, self.returncode)` (CPython Lib/subprocess.py,
+    CalledProcessError.__str__), a list's repr when the caller ran an argument list (a GUI's failed
+    `subprocess.run([python, "train_network.py", ...], check=True)`), and a program's log of the list it runs prints
+    the same. Only a list that runs a Python script or a launcher (saved_argv, as a JSON file's saved argv is read);
+    any other list, and every other line, is kept as it is."""
+    if "[" not in text:
+        return text
+    import ast
+
+    def line(ln: str) -> str:
+        for m in _PY_LIST.finditer(ln):
+            try:
+                words = ast.literal_eval(m.group(0))
+            except (ValueError, SyntaxError):
+                continue
+            if saved_argv(words) is not None:
+                return " ".join(shlex.quote(w) for w in words)
+        return ln
+
+    return "\n".join(line(ln) for ln in text.split("\n"))
 
 
 # The same prompts where a launch script holds a console transcript a user pasted (an issue's terminal block kept as
@@ -831,7 +866,7 @@ def without_prompts(text: str) -> str:
 # root@M09:~/ft# xtuner train ...`) or a lone `$ ` (a program `$` runs nothing), and bash's continuation prompt (PS2,
 # `> `) at the head of a line a backslash continues, when an option follows it (the shell would redirect the output
 # into a file named `--mixed_precision=fp16` and drop the option: no script writes that)
-_SCRIPT_PS1 = re.compile(r"^([ \t]*)(?:\([\w.-]+\)[ \t]+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|\$)[ \t]+(?=\S)",
+_SCRIPT_PS1 = re.compile(r"^([ \t]*)(?:" + _ENV_PROMPT + r")?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|\$)[ \t]+(?=\S)",
                          re.MULTILINE)
 _SCRIPT_PS2 = re.compile(r"(\\\r?\n[ \t]*)>[ \t]+(?=-)")
 
@@ -1106,8 +1141,10 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         if handed is not None:
             return handed
         if other_script and not script:
-            raise UsageError(f"{where} is not a trainer config: it only runs another script ({other_script}); give "
-                             f"attn-doctor that script (it reads {supported()})")
+            py = others.handed_python_script(doc, other_script)
+            given = f", handing it {py}" if py else ""
+            raise UsageError(f"{where} is not a trainer config: it only runs another script ({other_script}{given}); "
+                             f"give attn-doctor that script (it reads {supported()})")
         cli = _cli_run(doc)
         if cli and not script:
             # a trainer CLI's step around training (`swift export`, `llamafactory-cli webui`): that says more than the

@@ -1730,6 +1730,22 @@ def _example(cmd) -> bool:
     return os.path.splitext(os.path.basename(cmd.script or ""))[0] in EXAMPLES
 
 
+def _example_load(doc: dict, s: dict) -> dict:
+    """The marks _run_dtype reads for a command line of one of transformers' Trainer-based examples that gives the
+    model by name and no dtype: the script loads it with transformers' own default (run_clm.py, huggingface/transformers
+    @00d481d1 examples/pytorch/language-modeling/run_clm.py: ModelArguments.dtype defaults to None, and main() passes
+    `dtype=model_args.dtype if model_args.dtype in ["auto", None] else getattr(torch, model_args.dtype)` to
+    AutoModelForCausalLM.from_pretrained; the examples of before the option load with no dtype at all), as a script's
+    own `from_pretrained(name)` does (_python_settings' load_default / load_float32_checkpoint). {} for any other
+    command (a --torch_dtype / --dtype given is read by dtype_from; TRL's scripts build their load from ModelConfig)."""
+    cmd = doc.get("command")
+    model = s.get("model_name_or_path")
+    if doc["fmt"] != "text" or cmd is None or not _example(cmd) or "_no_trainer" in (cmd.script or "") or \
+            not hf_script(cmd) or _trl_command(doc) or not isinstance(model, str) or "torch_dtype" in s or "dtype" in s:
+        return {}
+    return {"load_default": True, "load_float32_checkpoint": bool(_FLOAT32_CHECKPOINTS.search(model))}
+
+
 # the alignment-handbook's scripts (scripts/run_{sft,dpo,orpo,cpt}.py): H4ArgumentParser.parse_yaml_and_args reads a
 # recipe YAML given as the first argument (src/alignment/configs.py), the recipes living under recipes/
 _HANDBOOK_SCRIPT = re.compile(r"^run_(sft|dpo|orpo|cpt|kto|ppo|rm|reward_modeling)\.py$")
@@ -1989,6 +2005,7 @@ def read(doc: dict) -> dict:
     s = _settings(doc)
     if _loads_by_name_only(doc):
         s = {k: v for k, v in s.items() if k not in _MODEL_LOAD_KEYS}
+    s = {**s, **_example_load(doc, s)}
     model_config = "architectures" in s or "transformers_version" in s
     kw = s.get("model_init_kwargs") if isinstance(s.get("model_init_kwargs"), dict) else {}
     raw, setting = None, None

@@ -1595,6 +1595,18 @@ def runs_other_script(doc: dict) -> str | None:
     return None
 
 
+def handed_python_script(doc: dict, target: str) -> str | None:
+    """The Python script a launch hands the shell script it runs as an argument (`bash train.sh tasks/train_x.py
+    configs/x.yaml --train.lr 1e-5`: a framework's wrapper that runs `torchrun ... "$@"`), as written; None when it
+    hands none."""
+    for c in doc.get("commands") or []:
+        words = [c.program, *c.args]
+        at = next((i for i, w in enumerate(words) if w.endswith(target)), None)
+        if at is not None:
+            return next((a for a in words[at + 1:] if not a.startswith("-") and a.lower().endswith(".py")), None)
+    return None
+
+
 # Dataset configs (sd-scripts' and musubi-tuner's --dataset_config): [general] and [[datasets]] of image/video
 # folders. Keys from sd-scripts library/config_util.py and musubi-tuner dataset/config_utils.py.
 DATASET_KEYS = {"image_dir", "image_directory", "video_directory", "cache_directory", "class_tokens", "num_repeats",
