@@ -809,8 +809,10 @@ MAKEFILE_TEXT = re.compile(r"^[A-Za-z0-9_.%/-]+(?:[ \t]+[A-Za-z0-9_.%/-]+)*[ \t]
 # folder has no blank in it (with a blank before it, the `>` may redirect a command: `C:\venv\python.exe x.py >log`).
 # The environment conda puts before the prompt is its name, or its whole path where the environment is not in an
 # `envs` folder (conda/conda conda/activate.py _Activator._default_env: `basename(prefix) if basename(dirname(prefix))
-# == 'envs' else prefix`, and _prompt_modifier's "(%s) "): `(H:\conda_envs\sd) PS H:\repo> `, `(/opt/envs-x/sd) $ `
-_ENV_PROMPT = r"\((?:[\w.-]+|(?:[A-Za-z]:|~)?[\\/][^()\s]*)\)[ \t]+"
+# == 'envs' else prefix`, and _prompt_modifier's "(%s) "): `(H:\conda_envs\sd) PS H:\repo> `, `(/opt/envs-x/sd) $ `;
+# not a path before a lone `>` (helper rev28): `(/opt/kohya/train.sh) > log.txt` is a subshell running a script, its output
+# redirected
+_ENV_PROMPT = r"\((?:[\w.-]+\)[ \t]+|(?:[A-Za-z]:|~)?[\\/][^()\s]*\)[ \t]+(?!>))"
 _PROMPT = re.compile(r"^([ \t]*)(?:" + _ENV_PROMPT + r")?(?:(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*[$#]|[~/][^\s$#]*[$#]|"
                      r"PS [^>\n]*>|[A-Za-z]:\\[^>\n]*>|[$%>])[ \t]+|[A-Za-z]:\\[^>\s\"]*>)(?=\S)", re.MULTILINE)
 # A log's head before a line it echoes: the time, and the level where the logger writes one (FluxGym runs the train.bat
