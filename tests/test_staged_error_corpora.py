@@ -714,6 +714,16 @@ SETS = (
            known_claims=(("buaacyw__GaussianEditor__88.txt", "sdpa.no-kernel"),
                          ("karpathy__nanoGPT__281.txt", "torch.cpu-build"),
                          ("wileewang__TransPixeler__9.txt", "torch.cpu-build"))),
+    # round 160m (ex155m, 2026-11-30, session 27): new threads found through the words users write (old and odd GPUs, Colab /
+    # TPU / Spaces, AMD, flash-attn's optional extensions, attention in model repositories and UIs), gathered and labelled blind;
+    # measured by the lead three times (31/36 matched, 29 right backend, 17 right cause, 3/16 unrelated claimed). Training
+    # material since ex158, session 28. The three unrelated logs explain reads are kept as known claims for now (a checkpoint
+    # mismatch after "xFormers not available" notices; an SDPA sliding-window warning above a 4-bit load failure; IP-Adapter
+    # embeddings in the wrong form read as a tuple return). Misses left: fixtures/errors/round160m/README.md
+    Staged("round160m", 36, 31, 29, unrelated="unrelated", note_required=True,  # training material since ex158, session 28
+           known_claims=(("gangweix__pixel-perfect-depth__23.txt", "prose.import"),
+                         ("hiyouga__LlamaFactory__7861.txt", "transformers.sdpa-sliding-window"),
+                         ("huggingface__diffusers__9448.txt", "cute.tuple-return"))),
 )
 
 
@@ -774,11 +784,8 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 142m, ex142m's measure-only set of session 24, is training material in SETS since helper ex145 read its misses, session 25)
 # (round 148m, ex146m's measure-only set of session 25, is training material in SETS since helper ex150 read its misses, session 26)
 # (round 154m, ex151m's measure-only set of session 26, is training material in SETS since helper ex154 read its misses, session 27)
+# (round 160m, ex155m's measure-only set of session 27, is training material in SETS since helper ex158 read its misses, session 28)
 MEASURE_ONLY: tuple[Staged, ...] = (
-    # round 160m (ex155m, session 27): a blind set from threads no set drew on, found through the words users write
-    # (old and odd GPUs, Colab / TPU / Spaces, AMD, flash-attn's optional extensions, attention in model repos and UIs),
-    # 36 texts and 16 unrelated logs; never explained by its gatherer: see fixtures/errors/round160m/README.md
-    Staged("round160m", 36, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex155m, session 27)
 )
 
 _EVERY = _every_source()
