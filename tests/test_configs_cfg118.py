@@ -84,3 +84,69 @@ def test_a_launch_reads_the_loop_values_bash_gives_it(tmp_path, text, files, dty
     cfg = configs.load(write(tmp_path, "sweep.sh", "#!/bin/bash\n" + text))
     assert (cfg["trainer"], cfg["dtype"]) == ("diffusers", dtype)
     assert (cfg.get("launches") or {}).get("differ") == differ
+
+
+# 2. A GitHub Actions workflow's `run:` step: its environment is the workflow's `env:`, the job's over it, the step's over
+# both, and what an earlier step wrote to $GITHUB_ENV; each step is a shell of its own; `${{ env.NAME }}` is filled in
+# before the shell runs
+LAUNCH = ("accelerate launch --mixed_precision {mp} train_dreambooth_flux.py --pretrained_model_name_or_path=m "
+          "--instance_data_dir=dog --output_dir=out --instance_prompt=p {attn}")
+XF = "--enable_xformers_memory_efficient_attention"
+
+
+def _workflow(top: str, job: str, steps: list) -> str:
+    out = "name: train\non: workflow_dispatch\n" + (f"env:\n{top}" if top else "") + \
+        "jobs:\n  train:\n    runs-on: [self-hosted, gpu]\n" + job + "    steps:\n" + \
+        "      - uses: actions/checkout@v4\n"
+    for env, run in steps:
+        out += "      - " + (f"env:\n{env}        " if env else "") + "run: |\n" + \
+            "".join(f"          {ln}\n" for ln in run.splitlines())
+    return out
+
+
+@pytest.mark.parametrize("top, job, steps, required, dtype", [
+    # step over job over workflow
+    ("  MP: fp16\n", "    env:\n      MP: bf16\n", [("          ATTN: " + XF + "\n", LAUNCH.format(mp="$MP", attn="$ATTN"))],
+     ["xformers"], "bfloat16"),
+    ("  MP: fp16\n", "", [("", LAUNCH.format(mp="$MP", attn=""))], [], "float16"),
+    ("  MP: fp16\n", "    env:\n      MP: fp16\n", [("          MP: bf16\n", LAUNCH.format(mp="$MP", attn=""))], [], "bfloat16"),
+    # the runner fills `${{ env.MP }}` in
+    ("", "    env:\n      MP: bf16\n", [("", LAUNCH.format(mp="${{ env.MP }}", attn=""))], [], "bfloat16"),
+    # $GITHUB_ENV written by an earlier step: the later steps' environment
+    ("", "", [("", 'echo "MP=bf16" >> $GITHUB_ENV'), ("", LAUNCH.format(mp="$MP", attn=""))], [], "bfloat16"),
+    # near misses: another step's env, a variable an earlier step's shell set, $GITHUB_ENV written by the step itself
+    ("", "", [("          MP: bf16\n", "echo hi"), ("", LAUNCH.format(mp="$MP", attn=""))], [], None),
+    ("", "", [("", "MP=bf16"), ("", LAUNCH.format(mp="$MP", attn=""))], [], None),
+    ("", "", [("", 'echo "MP=bf16" >> $GITHUB_ENV\n' + LAUNCH.format(mp="$MP", attn=""))], [], None),
+    # a matrix axis of one value is that value; of two, or a context the file does not hold: unknown
+    ("", "    strategy:\n      matrix:\n        mp: [bf16]\n", [("", LAUNCH.format(mp="${{ matrix.mp }}", attn=""))], [],
+     "bfloat16"),
+    ("", "    strategy:\n      matrix:\n        mp: [fp16, bf16]\n", [("", LAUNCH.format(mp="${{ matrix.mp }}", attn=""))],
+     [], None),
+    ("", "", [("", LAUNCH.format(mp="${{ inputs.mp }}", attn=""))], [], None),
+])
+def test_a_workflow_step_reads_the_environment_the_runner_gives_it(tmp_path, top, job, steps, required, dtype):
+    from attn_doctor import configs
+
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    cfg = configs.load(write(tmp_path, ".github/workflows/train.yml", _workflow(top, job, steps)))
+    assert (cfg["trainer"], cfg["required"], cfg["dtype"]) == ("diffusers", required, dtype)
+
+
+@pytest.mark.parametrize("text, dtype", [
+    # a GitLab pipeline's `variables:`, the job's over the pipeline's (a value mapping too)
+    ("variables:\n  MP: bf16\ntrain:\n  stage: train\n  script:\n    - " + LAUNCH.format(mp="$MP", attn="") + "\n",
+     "bfloat16"),
+    ("variables:\n  MP: fp16\ntrain:\n  stage: train\n  variables:\n    MP:\n      value: bf16\n      description: p\n"
+     "  script:\n    - " + LAUNCH.format(mp="$MP", attn="") + "\n", "bfloat16"),
+    # near misses: another job's variable; a variable another job's shell set
+    ("prep:\n  stage: prep\n  variables:\n    MP: bf16\n  script:\n    - echo hi\ntrain:\n  stage: train\n  script:\n"
+     "    - " + LAUNCH.format(mp="$MP", attn="") + "\n", None),
+    ("prep:\n  stage: prep\n  script:\n    - export MP=bf16\ntrain:\n  stage: train\n  script:\n"
+     "    - " + LAUNCH.format(mp="$MP", attn="") + "\n", None),
+])
+def test_a_gitlab_job_reads_the_variables_it_is_given(tmp_path, text, dtype):
+    from attn_doctor import configs
+
+    cfg = configs.load(write(tmp_path, ".gitlab-ci.yml", text))
+    assert (cfg["trainer"], cfg["dtype"]) == ("diffusers", dtype)
