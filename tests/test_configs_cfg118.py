@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from configs_corpus import write
+from configs_corpus import put, trainer_reading, write
 from test_configs_cfg114 import _PYTHON, _reading
 
 # (the shell's A | the environment's A) at `python t.py`, the script's last command
@@ -150,3 +150,69 @@ def test_a_gitlab_job_reads_the_variables_it_is_given(tmp_path, text, dtype):
 
     cfg = configs.load(write(tmp_path, ".gitlab-ci.yml", text))
     assert (cfg["trainer"], cfg["dtype"]) == ("diffusers", dtype)
+
+
+# 3. A training script's settings loader: the file it loads named by its command line only (no default) is said, never
+# guessed (config.settings-at-launch); a path constant of another module of the repository, built from that module's
+# own place (`PROJECT_ROOT = Path(__file__).resolve().parent.parent`), is found where that module is
+_YAML = "model: m\nbf16: true\nattn_implementation: flash_attention_2\n"
+_SCRIPT = '''
+import argparse
+import sys
+import yaml
+from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
+{head}
+
+def main():
+{body}
+    model = AutoModelForCausalLM.from_pretrained(cfg["model"], attn_implementation=cfg["attn_implementation"])
+    targs = TrainingArguments(output_dir="out", bf16=cfg["bf16"])
+    Trainer(model=model, args=targs).train()
+
+
+if __name__ == "__main__":
+    main()
+'''
+_OPTION = "    p = argparse.ArgumentParser()\n    p.add_argument('--config'{extra})\n    opts = p.parse_args()\n"
+
+
+@pytest.mark.parametrize("head, body, reading, at_launch", [
+    # named at launch, no default: unknown, and said
+    ("", _OPTION.format(extra=", required=True") + "    with open(opts.config) as f:\n        cfg = yaml.safe_load(f)",
+     ("transformers", [], None), ["--config"]),
+    ("", _OPTION.format(extra="") + "    cfg = yaml.safe_load(open(opts.config))", ("transformers", [], None),
+     ["--config"]),
+    ("", "    with open(sys.argv[1]) as f:\n        cfg = yaml.safe_load(f)", ("transformers", [], None), ["sys.argv[1]"]),
+    # near misses: a default the script gives (read); a path of its own
+    ("", _OPTION.format(extra=", default='configs/train.yaml'") + "    with open(opts.config) as f:\n"
+     "        cfg = yaml.safe_load(f)", ("transformers", ["fa2"], "bfloat16"), None),
+    ("", "    with open('configs/train.yaml') as f:\n        cfg = yaml.safe_load(f)", ("transformers", ["fa2"], "bfloat16"),
+     None),
+    # another module's path constant, built from that module's own place (src/paths.py: two folders up)
+    ("from src.paths import CONFIG_PATH", "    with open(CONFIG_PATH) as f:\n        cfg = yaml.safe_load(f)",
+     ("transformers", ["fa2"], "bfloat16"), None),
+    ("from src.paths import OTHER_PATH", "    with open(OTHER_PATH) as f:\n        cfg = yaml.safe_load(f)",
+     ("transformers", [], None), None),
+])
+def test_a_loader_reads_its_file_or_says_the_launch_names_it(tmp_path, head, body, reading, at_launch):
+    from attn_doctor import configs
+
+    put(tmp_path, "configs/train.yaml", _YAML)
+    put(tmp_path, "src/__init__.py", "")
+    put(tmp_path, "src/paths.py", "import os\nfrom pathlib import Path\n\nROOT = Path(__file__).resolve().parent.parent\n"
+                                  "CONFIG_DIR = ROOT / 'configs'\nCONFIG_PATH = CONFIG_DIR / 'train.yaml'\n"
+                                  "OTHER_PATH = Path(os.getcwd()) / 'configs' / 'train.yaml'\n")
+    path = put(tmp_path, "train.py", _SCRIPT.format(head=head, body=body))
+    assert trainer_reading(path) == reading
+    assert configs.load(str(path)).get("at_launch") == at_launch
+
+
+def test_a_launch_line_that_names_the_file_settles_it(tmp_path):
+    from attn_doctor import configs
+
+    put(tmp_path, "configs/train.yaml", _YAML)
+    put(tmp_path, "train.py", _SCRIPT.format(head="", body=_OPTION.format(extra=", required=True") +
+                                             "    with open(opts.config) as f:\n        cfg = yaml.safe_load(f)"))
+    cfg = configs.load(str(put(tmp_path, "run.sh", "#!/bin/bash\npython train.py --config configs/train.yaml\n")))
+    assert (cfg["trainer"], cfg["required"], cfg["dtype"], cfg.get("at_launch")) == ("transformers", ["fa2"], "bfloat16",
+                                                                                     None)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, kept, resolve, walked
-from .argv import _parsed_args
+from .nodes import ARGPARSE, AT_LAUNCH, PASSED, RUNTIME, _dotted, kept, resolve, walked
+from .argv import _add_arguments, _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
 from .hydra_compose import UNSEEN
@@ -64,6 +64,10 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                 path = _loaded_path(tree, inner, scope, consts, funcs)
                 outer = n
         if path is None:
+            named = _named_at_launch(tree, n.value, scope, consts, funcs) or \
+                _named_at_launch(tree, wrapped_arg(n.value), scope, consts, funcs)
+            if named is not None and named not in out.setdefault(AT_LAUNCH, []):
+                out[AT_LAUNCH].append(named)
             continue
         data = read(path)
         if isinstance(data, dict):
@@ -76,6 +80,37 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                                keywords=[] if w.value.args else [ast.keyword(arg=None, value=lit)])
             out[n.targets[0].id] = lit
     return out
+
+
+def _named_at_launch(tree, call, scope, consts: dict, funcs: dict) -> str | None:
+    """How the command line names the file `call` loads when nothing else does: `--config` of an argparse option with
+    no default (required, or None when not given: `open(args.config)` then fails), `sys.argv[1]` read by position
+    (kept by pyscript.constants only where no launch's words are read); None for any other path (a constant, a default, a
+    file the script picks itself), which is the script's own and not a launch's to give."""
+    if not isinstance(call, ast.Call):
+        return None
+    name = _dotted(call)
+    if name in _PATH_PARSES and call.args:
+        node = call.args[0]
+    elif name in _PARSES and call.args:
+        node = _source_of(call.args[0], scope, tree)
+    elif isinstance(call.func, ast.Name) and call.func.id in funcs and call.args:
+        node = call.args[0]  # (`load_config(args.config)`: the loader's parameter, _loaded_path)
+    else:
+        return None
+    node = _local_value(_unwrap_path(node), scope) if node is not None else None
+    node = _unwrap_path(node) if node is not None else None
+    if isinstance(node, ast.Attribute) and _parsed_args(node.value, consts):
+        decl = [(names, kw) for names, dest, kw in _add_arguments(tree) if dest == node.attr]
+        given = consts.get(ARGPARSE, {}).get(node.attr)
+        if len(decl) == 1 and (given is None or isinstance(given, ast.Constant) and given.value is None):
+            names = decl[0][0]
+            return next((x for x in names if x.startswith("--")), names[0] if names else node.attr)
+        return None
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("sys.argv", "argv") and \
+            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+        return ast.unparse(node)
+    return None
 
 
 def _returned_local(f) -> list:
