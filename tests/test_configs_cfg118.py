@@ -183,7 +183,18 @@ _OPTION = "    p = argparse.ArgumentParser()\n    p.add_argument('--config'{extr
     ("", _OPTION.format(extra="") + "    cfg = yaml.safe_load(open(opts.config))", ("transformers", [], None),
      ["--config"]),
     ("", "    with open(sys.argv[1]) as f:\n        cfg = yaml.safe_load(f)", ("transformers", [], None), ["sys.argv[1]"]),
-    # near misses: a default the script gives (read); a path of its own
+    # a loader function of the script's own that parses the file its parameter names
+    ("def load_config(path):\n    with open(path) as f:\n        return yaml.safe_load(f)\n",
+     _OPTION.format(extra=", required=True") + "    cfg = load_config(opts.config)", ("transformers", [], None),
+     ["--config"]),
+    # near misses: a data file named at launch (records, iterated, not read by key); a function that is no loader; a
+    # default the script gives (read); a path of its own
+    ("import json", _OPTION.format(extra=", required=True") + "    rows = json.load(open(opts.config))\n"
+     "    cfg = {'model': 'm', 'attn_implementation': 'sdpa', 'bf16': True}\n    print(len([r for r in rows]))",
+     ("transformers", ["sdpa"], "bfloat16"), None),
+    ("def count(path):\n    return len(open(path).read())\n", _OPTION.format(extra=", required=True") +
+     "    n = count(opts.config)\n    cfg = {'model': 'm', 'attn_implementation': 'sdpa', 'bf16': n > 0}",
+     ("transformers", ["sdpa"], None), None),
     ("", _OPTION.format(extra=", default='configs/train.yaml'") + "    with open(opts.config) as f:\n"
      "        cfg = yaml.safe_load(f)", ("transformers", ["fa2"], "bfloat16"), None),
     ("", "    with open('configs/train.yaml') as f:\n        cfg = yaml.safe_load(f)", ("transformers", ["fa2"], "bfloat16"),

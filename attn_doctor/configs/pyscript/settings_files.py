@@ -66,7 +66,8 @@ def _loaded_files(tree, consts: dict, read) -> dict:
         if path is None:
             named = _named_at_launch(tree, n.value, scope, consts, funcs) or \
                 _named_at_launch(tree, wrapped_arg(n.value), scope, consts, funcs)
-            if named is not None and named not in out.setdefault(AT_LAUNCH, []):
+            if named is not None and _read_by_key(tree, n.targets[0].id) and \
+                    named not in out.setdefault(AT_LAUNCH, []):
                 out[AT_LAUNCH].append(named)
             continue
         data = read(path)
@@ -94,8 +95,9 @@ def _named_at_launch(tree, call, scope, consts: dict, funcs: dict) -> str | None
         node = call.args[0]
     elif name in _PARSES and call.args:
         node = _source_of(call.args[0], scope, tree)
-    elif isinstance(call.func, ast.Name) and call.func.id in funcs and call.args:
-        node = call.args[0]  # (`load_config(args.config)`: the loader's parameter, _loaded_path)
+    elif isinstance(call.func, ast.Name) and call.func.id in funcs and call.args and \
+            _loads_its_parameter(funcs[call.func.id], tree):
+        node = call.args[0]  # (`load_config(args.config)`: the loader's parameter, as _loaded_path reads it)
     else:
         return None
     node = _local_value(_unwrap_path(node), scope) if node is not None else None
@@ -111,6 +113,36 @@ def _named_at_launch(tree, call, scope, consts: dict, funcs: dict) -> str | None
             isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
         return ast.unparse(node)
     return None
+
+
+def _loads_its_parameter(f, tree) -> bool:
+    """`def load_config(path): with open(path) as fh: return yaml.safe_load(fh)`: f returns a parse of the file its
+    first parameter names (the loader _loaded_path follows)."""
+    params = f.args.posonlyargs + f.args.args
+    rets = [r.value for r in walked(f) if isinstance(r, ast.Return) and r.value is not None]
+    if not params or len(rets) != 1:
+        return False
+    ret = _local_value(rets[0], f)
+    if not isinstance(ret, ast.Call) or _dotted(ret) not in _PARSES | _PATH_PARSES or not ret.args:
+        return False
+    src = ret.args[0] if _dotted(ret) in _PATH_PARSES else _source_of(ret.args[0], f, tree)
+    src = _unwrap_path(src) if src is not None else None
+    return isinstance(src, ast.Name) and src.id == params[0].arg
+
+
+def _read_by_key(scope, name: str) -> bool:
+    """The loaded value is read as settings, by key, somewhere in the script (a parameter it is handed is read in its
+    function): `cfg["model"]`, `cfg.get("lr")`, `cfg["training"]["bf16"]` (a file of records, a dataset, is iterated
+    or handed on whole instead)."""
+    for x in walked(scope):
+        if isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name) and x.value.id == name and \
+                isinstance(x.slice, ast.Constant) and isinstance(x.slice.value, str):
+            return True
+        if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr == "get" and \
+                isinstance(x.func.value, ast.Name) and x.func.value.id == name and x.args and \
+                isinstance(x.args[0], ast.Constant) and isinstance(x.args[0].value, str):
+            return True
+    return False
 
 
 def _returned_local(f) -> list:
