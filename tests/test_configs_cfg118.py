@@ -227,3 +227,42 @@ def test_a_launch_line_that_names_the_file_settles_it(tmp_path):
     cfg = configs.load(str(put(tmp_path, "run.sh", "#!/bin/bash\npython train.py --config configs/train.yaml\n")))
     assert (cfg["trainer"], cfg["required"], cfg["dtype"], cfg.get("at_launch")) == ("transformers", ["fa2"], "bfloat16",
                                                                                      None)
+
+
+# a loader merging a YAML's sections by a CLI mode: the section the run picks (the launch's word, else argparse's default)
+_SECTIONS = "common:\n  model: m\n  attn_implementation: sdpa\nfull:\n  bf16: true\nfast:\n  fp16: true\n"
+_MODE = '''
+import argparse
+import yaml
+from transformers import AutoModelForCausalLM, TrainingArguments, Trainer
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--mode", choices=["fast", "full"]{default})
+    opts = p.parse_args()
+    with open("configs/train.yaml") as f:
+        raw = yaml.safe_load(f)
+    cfg = {merge}
+    model = AutoModelForCausalLM.from_pretrained(cfg["model"], attn_implementation=cfg["attn_implementation"])
+    targs = TrainingArguments(output_dir="out", bf16=cfg.get("bf16", False), fp16=cfg.get("fp16", False))
+    Trainer(model=model, args=targs).train()
+
+
+main()
+'''
+
+
+@pytest.mark.parametrize("default, merge, launch, reading", [
+    (', default="full"', 'raw["common"] | raw[opts.mode]', None, ("transformers", ["sdpa"], "bfloat16")),
+    (', default="full"', '{**raw["common"], **raw[opts.mode]}', None, ("transformers", ["sdpa"], "bfloat16")),
+    (', default="full"', 'raw["common"] | raw[opts.mode]', "--mode fast", ("transformers", ["sdpa"], "float16")),
+    # near miss: no default and no launch word: the mode's section is the caller's, unknown (common's attention stays)
+    ("", 'raw["common"] | raw[opts.mode]', None, ("transformers", ["sdpa"], None)),
+])
+def test_a_loader_merging_sections_by_mode_reads_the_run_s_section(tmp_path, default, merge, launch, reading):
+    put(tmp_path, "configs/train.yaml", _SECTIONS)
+    path = put(tmp_path, "train.py", _MODE.format(default=default, merge=merge))
+    if launch:
+        path = put(tmp_path, "run.sh", f"#!/bin/bash\npython train.py {launch}\n")
+    assert trainer_reading(path) == reading
