@@ -8,12 +8,11 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 import pytest
 
 from configs_corpus import put, trainer_reading, write
-from test_configs_cfg114 import _PYTHON, _reading
+from test_configs_cfg114 import _reading, bash_says
 
 # (the shell's A | the environment's A) at `python t.py`, the script's last command
 SNIPPETS = [
@@ -52,29 +51,31 @@ def test_a_variable_is_what_bash_holds_at_the_launch(text, seen):
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash here to ask")
 def test_the_snippets_expectations_are_bash_s_own(tmp_path):
-    script = "".join(f"(\n{_PYTHON}{text}\n) | tail -n 1\n" for text, _ in SNIPPETS)
-    out = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                         env={"PATH": "/usr/bin:/bin"})
-    assert out.stdout.splitlines() == [seen for _, seen in SNIPPETS], out.stderr
+    assert bash_says([text for text, _ in SNIPPETS], tmp_path) == [seen for _, seen in SNIPPETS]
 
 
-FLUX = ("accelerate launch --mixed_precision {mp} train_dreambooth_flux.py --pretrained_model_name_or_path=m "
-        "--instance_data_dir=dog --output_dir=out --instance_prompt=p\n")
+LAUNCH = ("accelerate launch --mixed_precision {mp} train_dreambooth_flux.py --pretrained_model_name_or_path=m "
+          "--instance_data_dir=dog --output_dir=out --instance_prompt=p {attn}")
+XF = "--enable_xformers_memory_efficient_attention"
+
+
+def _flux(mp: str) -> str:
+    return LAUNCH.format(mp=mp, attn="") + "\n"
 
 
 @pytest.mark.parametrize("text, files, dtype, differ", [
     # the loop's variable after the loop: one launch with the last value (was unknown)
-    ("for mp in fp16 bf16; do\n  echo $mp\ndone\n" + FLUX.format(mp="$mp"), {}, "bfloat16", None),
+    ("for mp in fp16 bf16; do\n  echo $mp\ndone\n" + _flux("$mp"), {}, "bfloat16", None),
     # a `while read` over a here-document: a run per line, as a `for` loop's
-    ("while read -r mp; do\n  " + FLUX.format(mp="$mp") + "done <<EOF\nbf16\nEOF\n", {}, "bfloat16", None),
-    ("while read -r mp; do\n  " + FLUX.format(mp="$mp") + "done <<'EOF'\nfp16\nbf16\nEOF\n", {}, None,
+    ("while read -r mp; do\n  " + _flux("$mp") + "done <<EOF\nbf16\nEOF\n", {}, "bfloat16", None),
+    ("while read -r mp; do\n  " + _flux("$mp") + "done <<'EOF'\nfp16\nbf16\nEOF\n", {}, None,
      {"dtype": ["float16", "bfloat16"]}),
     # ... or by a file beside the script
-    ("while read -r mp lr; do\n  " + FLUX.format(mp="$mp") + "done < runs.txt\n", {"runs.txt": "bf16 1e-4\n"},
+    ("while read -r mp lr; do\n  " + _flux("$mp") + "done < runs.txt\n", {"runs.txt": "bf16 1e-4\n"},
      "bfloat16", None),
     # near misses: a file that is not here, a pipe: unknown, as before
-    ("while read -r mp; do\n  " + FLUX.format(mp="$mp") + "done < runs.txt\n", {}, None, None),
-    ("cat runs.txt | while read -r mp; do\n  " + FLUX.format(mp="$mp") + "done\n", {"runs.txt": "bf16\n"}, None, None),
+    ("while read -r mp; do\n  " + _flux("$mp") + "done < runs.txt\n", {}, None, None),
+    ("cat runs.txt | while read -r mp; do\n  " + _flux("$mp") + "done\n", {"runs.txt": "bf16\n"}, None, None),
 ])
 def test_a_launch_reads_the_loop_values_bash_gives_it(tmp_path, text, files, dtype, differ):
     from attn_doctor import configs
@@ -89,11 +90,6 @@ def test_a_launch_reads_the_loop_values_bash_gives_it(tmp_path, text, files, dty
 # 2. A GitHub Actions workflow's `run:` step: its environment is the workflow's `env:`, the job's over it, the step's over
 # both, and what an earlier step wrote to $GITHUB_ENV; each step is a shell of its own; `${{ env.NAME }}` is filled in
 # before the shell runs
-LAUNCH = ("accelerate launch --mixed_precision {mp} train_dreambooth_flux.py --pretrained_model_name_or_path=m "
-          "--instance_data_dir=dog --output_dir=out --instance_prompt=p {attn}")
-XF = "--enable_xformers_memory_efficient_attention"
-
-
 def _workflow(top: str, job: str, steps: list) -> str:
     out = "name: train\non: workflow_dispatch\n" + (f"env:\n{top}" if top else "") + \
         "jobs:\n  train:\n    runs-on: [self-hosted, gpu]\n" + job + "    steps:\n" + \

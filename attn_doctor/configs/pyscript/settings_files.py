@@ -281,19 +281,9 @@ def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
         src = _source_of(call.args[0], scope, tree)
         return _path_value(tree, src, scope, consts) if src is not None else None
     f = funcs.get(name) if isinstance(call.func, ast.Name) else None
-    if f is None or depth or not (f.args.posonlyargs + f.args.args):
-        return None
-    param = (f.args.posonlyargs + f.args.args)[0].arg
-    rets = [r.value for r in walked(f) if isinstance(r, ast.Return) and r.value is not None]
-    if len(rets) != 1:
-        return None
-    ret = _local_value(rets[0], f)
-    if not isinstance(ret, ast.Call) or _dotted(ret) not in _PARSES | _PATH_PARSES or not ret.args:
-        return None
-    src = ret.args[0] if _dotted(ret) in _PATH_PARSES else _source_of(ret.args[0], f, tree)
-    src = _unwrap_path(src) if src is not None else None
-    if not (isinstance(src, ast.Name) and src.id == param):
+    if f is None or depth or not _loads_its_parameter(f, tree):
         return None  # (a file the function picks itself, or one built from its parameter: not followed)
+    param = (f.args.posonlyargs + f.args.args)[0].arg
     arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == param), None)
     if arg is None:
         # `config = load_config()` of `def load_config(config_path="config/training_config.yaml")`: the call takes the
