@@ -25,6 +25,7 @@ SNIPPETS = [
     ("A=0\nif true; then\n  A=1\nfi | cat\npython t.py", "0|"),
     ("A=0\nif true; then\n  A=1\nfi > /dev/null\npython t.py", "1|"),
     ("A=0\ncase x in\n  x) A=1 ;;\nesac | cat\npython t.py", "0|"),
+    ("A=0\nif true; then\n  if true; then B=1; fi\n  A=1\nfi | cat\npython t.py", "0|"),
     # a one-line function's body runs where it is called (3.3 Shell Functions); near miss: defined, never called
     ("f() { export A=1; }\nf\npython t.py", "1|1"),
     ("function f { A=1; }\nf\npython t.py", "1|"),

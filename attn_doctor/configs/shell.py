@@ -792,7 +792,9 @@ def _piped_block(lines: list, i: int, first: str, lastpipe: bool = False) -> int
         depth, k = 1, i
         while depth > 0 and k < len(lines):
             t = lines[k][1].strip()
-            depth += bool(re.match(r"^" + opener.group(1) + r"\b", t)) - bool(re.match(r"^" + close + r"\b", t))
+            # (a one-line `if ...; fi` inside opens and closes on its line)
+            depth += bool(re.match(r"^" + opener.group(1) + r"\b", t) and not re.search(r"\b" + close + r"\b", t)) - \
+                bool(re.match(r"^" + close + r"\b", t))
             k += 1
         closing = lines[k - 1][1].strip() if depth == 0 and k > i else ""
         tail = re.match(r"^" + close + r"\b" + _BLOCK_TAIL, closing) if closing else None
