@@ -3,8 +3,9 @@ backend-less match whose nearest library is no attention backend (foreign), an i
 (not_a_report, the question form, document_kind, no_failure_document), a backend cleared by a sentence (_exonerated) or
 that is another program's own attention (_shadowed), a program's own printed line (program_printed), an optional
 speed-up's notice (optional_notice) or a title that retells it (_notice_retold), a described fallback (described_fallback), a
-traceback that ends in an interrupt (interrupted), and a report that quotes another library's failure under a sentence naming
-a backend in passing (_other_failure_quoted).
+traceback that ends in an interrupt (interrupted), a report that quotes another library's failure under a sentence naming
+a backend in passing (_other_failure_quoted), and a sentence that gives a limit as the reason for a choice, a failure reported
+after it (limit_as_reason: context, not the report).
 """
 
 from __future__ import annotations
