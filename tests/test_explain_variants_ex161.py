@@ -71,6 +71,9 @@ def test_the_failure_after_the_choice_is_the_report(text, first):
     ("Our V100s cannot run flash-attn 2, so we use sdpa.\n", ("backend.unsupported-gpu", None)),
     ("V100 跑不了 FlashAttention2，所以只能用 sdpa 吗？\n", ("backend.unsupported-gpu", "fa2")),
     ("Tesla P40不支持 flash_attn\n报错如下\n", ("backend.unsupported-gpu", "fa2")),
+    # (no choice: "stuck with" chooses no attention; the first version read it as one and lost this reading, rev27's variant too)
+    ("flash-attn won't run on our T4 cards so we are stuck with the old checkpoint. The error below:\n" + _TOKENIZER,
+     ("backend.unsupported-gpu", "fa2")),
 ])
 def test_where_the_limit_is_the_failure_it_stays(text, first):
     got = _read(text)
