@@ -392,8 +392,9 @@ SETS = (
     # visible: prose about another project's attention, llama.cpp's own flash attention's numbers, a torch without sm_120
     Staged("round41m", 26, 17, 16, unrelated="unrelated", note_required=True,
            known_claims=(("iCog-Labs-Dev__PC-Transformers__97.txt", ("prose.ignored", "prose.fails")),
-                         ("jianchang512__pyvideotrans__836.txt", "gpu.arch-not-in-torch"),  # ik_llama.cpp#363: ex62
-                         ("ikawrakow__ik_llama.cpp__363.txt", "engine.llamacpp-flash-attention"))),  # helper ex156: the llama.cpp family's own flash attention, answered by knowledge/engines.toml (explain-leftovers-s27.md: for the lead, relabel or drop)
+                         ("jianchang512__pyvideotrans__836.txt", "gpu.arch-not-in-torch"))),  # ik_llama.cpp#363: ex62
+    # (ikawrakow/ik_llama.cpp#363, the fork's own flash attention giving gibberish, a known claim of ex156's engine entry in session
+    # 27, is a text since helper ex161, session 28: labelled backend none, engine.llamacpp-flash-attention; explain-policies-s28.md)
     # round 49m (ex49m, 2026-11-28, eighth session): 27 texts and 14 unrelated logs from 40 repositories no earlier set used,
     # gathered and labelled blind as a measure-only set; measured on the session-start rules (d126cda: 19/27 matched, 17/27 right
     # backend, 11 right cause, 6/14 unrelated; explain-round49m-start-d126cda.json) and on the final rules of the session's
