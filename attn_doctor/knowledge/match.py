@@ -1876,8 +1876,6 @@ class _Scanner:
             e, pattern = index.patterns[p]
             if line0 != 1 and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
-            if gate is not None and p not in index.head_gate and not self._gated(gate, text, p):
-                continue
             spans = None
             if p in index.head_gate:  # a report's head: its matches, kept; none where it lacks a literal the pattern needs
                 spans = index.head_spans(text, p)
@@ -1889,7 +1887,7 @@ class _Scanner:
                 if sentences is None:
                     sentences = [_sentence_runs(text, nl)]
                 short = sentences[0]
-            if spans is None and e is not None and len(nl) >= KIND_LINES and index.is_local(p):
+            if spans is None and e is not None and (len(nl) >= KIND_LINES or len(text) >= KIND_CHARS) and index.is_local(p):
                 table = index.digit_table(p)
                 key = table if short is None else (table, HEAD_LINE_BYTES)
                 if key not in kinds:
@@ -1901,6 +1899,8 @@ class _Scanner:
                         kinds[_NO_DIGITS] = _kinds(data, text, nl, _NO_DIGITS)
                     if kinds[_NO_DIGITS] and not blind.search(kinds[_NO_DIGITS][2]):
                         continue  # not even with any digits anywhere: nothing here
+            if spans is None and gate is not None and not self._gated(gate, text, p):
+                continue  # (a pattern read by kind reads a few lines: its look costs less than the gate's)
             if spans is None and short is not None:
                 spans = (m.span() for x, y in short for m in rx.finditer(text, x, y))
             for m in (rx.finditer(text) if spans is None else spans):
@@ -2021,6 +2021,8 @@ GLUE = 2_048  # bytes between two regions that only line_local patterns search, 
 _NO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 BLIND_LINES = 2_000  # and one of this many by a digit-reading pattern's digit_blind copy (built when first needed)
 KIND_LINES = 64  # a region of this many lines or more is searched by the kinds of its lines (_kinds)
+# or of this many characters (a few dozen lines of a minified stack, 32 KB each: each pattern read them all, 3 s of 5 MB)
+KIND_CHARS = 65_536
 
 
 def _sentence_runs(text: str, nl: list[int]) -> list[tuple[int, int]] | None:
