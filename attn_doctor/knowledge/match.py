@@ -188,6 +188,9 @@ _QUOTED_LEAD = re.compile(
 _NATIVE_LEAD = re.compile(rb"[\x80-\xff][\x80-\xff \t]{0,120}?:?[ \t]*(?=[A-Z][\w.]*(?:Error|Exception): )")
 
 
+LEAD_REACH = 160  # bytes from a line's start to its quoted exception, at most
+
+
 def _quoted_error_leads(data: bytes) -> bytes:
     """`data` with the lead of each line that quotes an error mid-sentence cut (see _QUOTED_ERROR); line numbers stay.
     Each `Error: ` / `Exception: ` is found with bytes.find (a regex scan of every byte costs a 50 MB log 0.3 s)."""
@@ -195,8 +198,11 @@ def _quoted_error_leads(data: bytes) -> bytes:
     for word in (b"Error: ", b"Exception: "):
         at = data.find(word)
         while at >= 0:
-            start = data.rfind(b"\n", 0, at) + 1
-            if at - start <= 160:
+            # (the line's start looked for within the lead's reach only: from each hit back to the line's start, a line of
+            # megabytes that repeats an exception was read once per hit, 7 s of a 20 MB line: benchmarks/explain_longlines.py)
+            lo = max(0, at - LEAD_REACH - 1)
+            start = data.rfind(b"\n", lo, at) + 1
+            if (start or not lo) and at - start <= LEAD_REACH:
                 m = _QUOTED_ERROR.search(data, start, at + len(word))
                 if m is not None and m.start() > start and m.start() - start <= 64:
                     hits.append((start, m.start(), m.end(), False))
