@@ -71,8 +71,9 @@ def stack_line(size: int) -> str:
     return ((TRACE + js) * (size // (len(TRACE) + len(js)) + 1))[:size]
 
 
-def shapes(mb: int) -> dict[str, tuple[str, int]]:
-    """name -> (text, the 1-based line of the error's last line): a finding on one of the error's last three lines counts."""
+def shapes(mb: int, one_line_mb: int = 20) -> dict[str, tuple[str, int]]:
+    """name -> (text, the 1-based line of the error's last line): a finding on one of the error's last three lines counts.
+    `one-20mb-line` is one line of `one_line_mb` megabytes whatever `mb` says."""
     total = mb * 1_000_000
     out: dict[str, tuple[str, int]] = {}
     for kb in (2, 16, 64):
@@ -87,7 +88,7 @@ def shapes(mb: int) -> dict[str, tuple[str, int]]:
     one = bar(2000).replace("step_loss", "sdpa step_loss")
     n = max(1, total // len(one))
     out["cr-bar"] = ("\n".join([one] * n) + "\n" + ERROR, n + 3)
-    out["one-20mb-line"] = (stack_line(20_000_000) + "\n" + ERROR, 4)
+    out["one-20mb-line"] = (stack_line(one_line_mb * 1_000_000) + "\n" + ERROR, 4)
     return out
 
 
