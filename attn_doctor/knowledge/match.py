@@ -19,7 +19,10 @@ How a log is read (`scan`):
   (benchmarks/explain_repeated_lines.py).
 - A line longer than 2 * LINE_READ bytes (a minified JSON log, a log flattened onto one line) is read at its first
   and last LINE_READ bytes only, and every pattern's in-line gap reads at most LINE_GAP characters (knowledge.bounded),
-  so a 2 MB line costs what 32 KB do.
+  so a 2 MB line costs what 32 KB do. A text searched at once of GATE_CHARS or more (a block of long lines that each name a
+  backend) is searched by a pattern only where it holds one of each of the pattern's literal groups in its own letters
+  (text_gate: a line's shape writes `bf16` as `0000`), by the kinds of its lines from KIND_CHARS on, and a sentence's
+  pattern (a `body` entry's) reads no line longer than HEAD_LINE_BYTES (benchmarks/explain_longlines.py).
 - An entry's score is how specific its best hit is (the literal characters of the pattern), plus a
   little for each further pattern that hit.
 - Specific beats generic: an entry whose hits all lie on lines already claimed by a more specific
