@@ -92,6 +92,9 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # a program's log line read as a report's title (ex93)
         if attribution.described_fallback(m.entry, lines, m.line):
             continue  # a sentence that says what the code does when a backend is absent, not that it was (ex67)
+        m = _past_stated_limit(m, lines)
+        if m is None:
+            continue  # read only from a sentence giving a limit as the reason for a choice, a failure reported after it (ex161)
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
             continue  # another (non-attention) library's failure
         if attribution.unclaimed(m.entry, backend_of(m.entry), lines, m.line):
@@ -154,6 +157,24 @@ def _claimed_elsewhere(m: Match, lines: list[str]) -> Match | None:
                 and not attribution.foreign(m.entry, own, lines, n):
             return dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
     return None
+
+
+def _past_stated_limit(m: Match, lines: list[str]) -> Match | None:
+    """`m`, unless its line reads it only from a sentence that gives a limit as the reason for the writer's choice with a
+    failure reported after it (attribution.limit_as_reason: "Our V100s cannot run flash-attn 2, so we use sdpa; the error
+    below ..."): then the match moved to the next line it matched that is no such sentence (the backend's own refusal quoted
+    below it), else None."""
+    for n in [m.line] + [k for k in m.lines if k > m.line]:
+        span = attribution.limit_as_reason(lines, n)
+        if span is None or _reads_beside(m.entry, lines[n - 1], span):
+            return m if n == m.line else dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
+    return None
+
+
+def _reads_beside(entry: Entry, text: str, span: tuple[int, int]) -> bool:
+    """Does `entry` still match `text` with the span blanked (its match is another sentence's of the line)?"""
+    a, z = span
+    return bool(scan(text[:a] + " " * (z - a) + text[z:], ids={entry.id}).found)
 
 
 def lookup(target: str) -> tuple[list[Match] | list[Entry], str]:

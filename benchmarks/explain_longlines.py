@@ -71,8 +71,9 @@ def stack_line(size: int) -> str:
     return ((TRACE + js) * (size // (len(TRACE) + len(js)) + 1))[:size]
 
 
-def shapes(mb: int) -> dict[str, tuple[str, int]]:
-    """name -> (text, the 1-based line of the error's last line): a finding on one of the error's last three lines counts."""
+def shapes(mb: int, one_line_mb: int = 20) -> dict[str, tuple[str, int]]:
+    """name -> (text, the 1-based line of the error's last line): a finding on one of the error's last three lines counts.
+    `one-20mb-line` is one line of `one_line_mb` megabytes whatever `mb` says."""
     total = mb * 1_000_000
     out: dict[str, tuple[str, int]] = {}
     for kb in (2, 16, 64):
@@ -87,23 +88,32 @@ def shapes(mb: int) -> dict[str, tuple[str, int]]:
     one = bar(2000).replace("step_loss", "sdpa step_loss")
     n = max(1, total // len(one))
     out["cr-bar"] = ("\n".join([one] * n) + "\n" + ERROR, n + 3)
-    out["one-20mb-line"] = (stack_line(20_000_000) + "\n" + ERROR, 4)
+    out["one-20mb-line"] = (stack_line(one_line_mb * 1_000_000) + "\n" + ERROR, 4)
     return out
 
 
 class _Timed:
-    """A compiled pattern whose searches are timed (profile): the matcher calls finditer, search and match on it."""
+    """A compiled pattern whose searches are timed (profile) and the characters each is given counted (work): the matcher
+    calls finditer, search and match on it."""
 
-    def __init__(self, rx, cost: dict, key):
-        self._rx, self._cost, self._key = rx, cost, key
+    def __init__(self, rx, cost: dict, key, chars: dict | None = None):
+        self._rx, self._cost, self._key, self._chars = rx, cost, key, chars
 
     def __getattr__(self, name):
         return getattr(self._rx, name)
+
+    def _count(self, a, k) -> None:
+        if self._chars is not None:
+            text = a[0] if a else k["string"]
+            pos = a[1] if len(a) > 1 else k.get("pos", 0)
+            end = a[2] if len(a) > 2 else k.get("endpos", len(text))
+            self._chars[self._key] = self._chars.get(self._key, 0) + max(0, min(end, len(text)) - pos)
 
     def _time(self, t0: float) -> None:
         self._cost[self._key] = self._cost.get(self._key, 0.0) + time.process_time() - t0
 
     def finditer(self, *a, **k):
+        self._count(a, k)
         it = self._rx.finditer(*a, **k)
         while True:
             t0 = time.process_time()
@@ -116,6 +126,7 @@ class _Timed:
             yield m
 
     def _call(self, fn, *a, **k):
+        self._count(a, k)
         t0 = time.process_time()
         try:
             return fn(*a, **k)
@@ -129,25 +140,43 @@ class _Timed:
         return self._call(self._rx.match, *a, **k)
 
 
-def profile(text: str, top: int) -> list[tuple[float, str, str]]:
-    """CPU seconds of each compiled pattern while explain reads `text` in this process, as the matcher runs them (its
-    prefilter, windows and long-line reads included): (seconds, entry id or probe, pattern), slowest first."""
+def _measured(text: str) -> tuple[list[tuple[float, int, str, str]], int]:
+    """Explain `text` in this process with each compiled pattern's searches timed and the characters given to it counted,
+    as the matcher runs them (its prefilter, gates, windows, kinds and long-line reads included): ([(CPU seconds,
+    characters, entry id or probe, pattern)], the characters of the text explain read)."""
     from attn_doctor import explain
     from attn_doctor.knowledge import match as M
 
     index = M._index(None, tuple(explain.probes()))
     cost: dict[int, float] = {}
+    chars: dict[int, int] = {}
     plain = index.rx
-    index.rx = lambda k: _Timed(plain(k), cost, k)  # (this process only)
+    index.rx = lambda k: _Timed(plain(k), cost, k, chars)  # (this process only)
     try:
         explain.examine(text)
     finally:
         del index.rx
     rows = []
-    for k, s in cost.items():
+    for k in cost.keys() | chars.keys():
         e, pattern = index.patterns[k]
-        rows.append((s, e.id if e is not None else "probe " + index.probe_names[k], pattern))
-    return sorted(rows, reverse=True)[:top]
+        rows.append((cost.get(k, 0.0), chars.get(k, 0), e.id if e is not None else "probe " + index.probe_names[k], pattern))
+    return rows, len(text)
+
+
+def profile(text: str, top: int) -> list[tuple[float, str, str]]:
+    """CPU seconds of each compiled pattern while explain reads `text` (_measured): (seconds, entry id or probe,
+    pattern), slowest first."""
+    rows, _ = _measured(text)
+    return sorted(((s, eid, p) for s, _, eid, p in rows), reverse=True)[:top]
+
+
+def work(text: str) -> float:
+    """The matcher's work on `text`, not timed: the characters its patterns were given in all (one pattern's search over a
+    text counts its length, each pattern and each search counted), per character of the text. A pattern read over every
+    line of a log of long lines makes this the number of patterns that name its words (~40-100); read where its literals
+    are and by the kinds of the lines, a few. tests/test_explain_long_lines.py bounds it per shape."""
+    rows, n = _measured(text)
+    return sum(c for _, c, _, _ in rows) / max(1, n)
 
 
 def main() -> int:
@@ -162,7 +191,13 @@ def main() -> int:
                     "(PYTHONPATH) reads SHAPE (--lines of it, and its error), slowest --top first")
     ap.add_argument("--lines", type=int, default=0, help="with --profile: the shape's first this many lines (0: all)")
     ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--work", action="store_true", help="instead: the matcher's work per character of each shape (work())")
     a = ap.parse_args()
+    if a.work:
+        for name, (text, _) in shapes(a.mb).items():
+            if not a.only or name in a.only:
+                print(f"{name:15s} {work(text):8.2f} characters read by patterns per character")
+        return 0
     if a.profile:
         text, _ = shapes(a.mb)[a.profile]
         if a.lines:

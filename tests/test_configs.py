@@ -603,6 +603,23 @@ def test_launches_in_a_loop_that_differ_are_said_to(tmp_path):
     assert "mp=fp16" in hit[0].fix
 
 
+@pytest.mark.parametrize("option, fires", [("required=True", True), ("default='train.yaml'", False)])
+def test_settings_named_only_at_launch_are_said_to_be(tmp_path, option, fires):
+    """cfg118: a script whose settings YAML comes from `--config` with no default (settings_files._named_at_launch):
+    config.settings-at-launch says so (info); with a default the file is the script's own, nothing said."""
+    write(tmp_path, "train.yaml", "model: m\nbf16: true\n")
+    p = write(tmp_path, "train.py", "import argparse\nimport yaml\nfrom transformers import AutoModelForCausalLM, "
+              "TrainingArguments, Trainer\np = argparse.ArgumentParser()\n"
+              f"p.add_argument('--config', {option})\nopts = p.parse_args()\n"
+              "with open(opts.config) as f:\n    cfg = yaml.safe_load(f)\n"
+              "model = AutoModelForCausalLM.from_pretrained(cfg['model'])\n"
+              "Trainer(model=model, args=TrainingArguments(output_dir='out', bf16=cfg['bf16'])).train()\n")
+    cfg, report = run(p)
+    hit = [f for f in report.findings if f.id == "config.settings-at-launch"]
+    assert (len(hit), cfg["dtype"]) == ((1, None) if fires else (0, "bfloat16"))
+    assert not hit or (hit[0].severity == "info" and "`--config`" in hit[0].title)
+
+
 def test_every_config_entry_fires_in_these_tests():
     """Each config.* knowledge entry is made to fire by a test in this file."""
     text = open(__file__).read()

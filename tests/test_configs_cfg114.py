@@ -64,10 +64,16 @@ def test_a_variable_is_what_bash_holds_at_the_launch(text, seen):
 def test_the_snippets_expectations_are_bash_s_own(tmp_path):
     """Every snippet above, run by bash (one process for all of them): what `python t.py` is handed is what the
     expectation says, so the readings are checked against bash, not against what a test writer believed."""
-    script = "".join(f"(\n{_PYTHON}{text}\n) | tail -n 1\n" for text, _ in SNIPPETS)
-    out = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    assert bash_says([text for text, _ in SNIPPETS], tmp_path) == [seen for _, seen in SNIPPETS]
+
+
+def bash_says(texts: list, cwd) -> list:
+    """What /bin/bash hands `python t.py` at the end of each snippet (one bash process for all of them)."""
+    script = "".join(f"(\n{_PYTHON}{text}\n) | tail -n 1\n" for text in texts)
+    out = subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, text=True, timeout=60,
                          env={"PATH": "/usr/bin:/bin"})
-    assert out.stdout.splitlines() == [seen for _, seen in SNIPPETS], out.stderr
+    assert not out.stderr, out.stderr
+    return out.stdout.splitlines()
 
 
 FLUX = ("accelerate launch --mixed_precision bf16 train_dreambooth_flux.py --pretrained_model_name_or_path=m "

@@ -53,8 +53,9 @@ STILL_WRONG = {
     _T + "RandomFab__medical-triage-llm-finetuning__src__training__utils_training.py":
         "dtype '' (gathered by cfg115): TrainingArguments(**kwargs), kwargs a dict(bf16=params_training_args['bf16'], "
         "fp16=...) of _load_params()'s yaml.safe_load(open(PARAMS_PATH)), PARAMS_PATH a constant of config.paths "
-        "(PROJECT_ROOT / 'params.yaml'): a loader whose path is another module's constant, which the reading does not "
-        "resolve (params.yaml: fp16 True)",
+        "(PROJECT_ROOT / 'params.yaml'), resolved since cfg118 (session 28) where config/paths.py is in place; the "
+        "params still come through an lru_cache loader of no parameter indexed by the caller's stage "
+        "(_get_config_training_arguments(stage)), which the reading does not follow (params.yaml: fp16 True)",
     _T + "SonPhatTranDeveloper__fine-tune-function-gemma__notebooks__fine_tune_function_gemma.ipynb":
         "dtype '': from_pretrained(dtype='auto') then SFTConfig(bf16=model.dtype == torch.bfloat16, fp16=...float16): "
         "the run trains in the checkpoint's own dtype (google/functiongemma-270m-it ships bfloat16), which only the "

@@ -88,3 +88,66 @@ def test_the_lines_kept_around_a_hit_are_its_own_after_invalid_utf8(filler):
     assert [(m.entry.id, m.line) for m in s.found] == [("import.undefined-symbol", 6)]
     assert s.lines[5].startswith("ImportError: /venv/") and s.lines[4] == "    import flash_attn"  # 0-based: line 6, 5
     assert s.lines[6] == "after 1"
+
+
+# ---- the matcher's work on logs made of long lines, counted, not timed (helper ex160, session 28) ---------------------------
+# benchmarks/explain_longlines.py's shapes at 1 MB (5 MB there): an nvcc build's command lines of 2-64 KB, JSON records, a
+# minified stack, a tqdm bar's redraws, one long line. work(): the characters the patterns are given per character of the
+# log. At session 28's start a pattern that names a backend read every such line whole (nvcc-64k 28, json-records 23,
+# minified-stack 81 per character: 3-12 s of CPU at 5 MB); read where its literals are (knowledge/match.py text_gate), by the
+# kinds of the lines (KIND_CHARS) and a sentence's pattern on sentences only (_sentence_runs), 10-17. A new pattern that reads
+# every long line naming a backend adds about 1 per character; this bound leaves room for a few, not for the old reading.
+WORK_PER_CHAR = 20
+
+
+def _longline_shapes():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import explain_longlines
+
+    return explain_longlines, explain_longlines.shapes(1, one_line_mb=2)
+
+
+def test_the_matchers_work_on_long_lines_is_bounded():
+    bench, logs = _longline_shapes()
+    over = {}
+    for name, (text, _) in logs.items():
+        w = bench.work(text)
+        if w > WORK_PER_CHAR:
+            over[name] = round(w, 1)
+    assert not over, f"characters read by the patterns per character of the log, over {WORK_PER_CHAR}: {over}"
+
+
+def test_a_quoted_errors_lead_is_looked_for_within_its_reach():
+    """_quoted_error_leads looks for the start of each `Error: `'s line; on a line of megabytes that repeats an exception
+    (a minified stack) it read back to the line's start once per hit (7 s of a 20 MB line). Each look now reads at most
+    LEAD_REACH + 1 bytes; what it cuts is the same."""
+
+    class Counted(bytes):
+        read = 0
+
+        def rfind(self, sub, start=0, end=None):
+            end = len(self) if end is None else end
+            Counted.read += end - start
+            return bytes.rfind(self, sub, start, end)
+
+    line = b"x RuntimeError: boom " * 5_000
+    data = Counted(b"head\n" + line + b"\nIt fails with 'ValueError: bad value'\n")
+    out = M._quoted_error_leads(data)
+    assert out.endswith(b"\nValueError: bad value'\n")  # the lead cut, as before
+    assert Counted.read <= (line.count(b"Error: ") + 2) * (M.LEAD_REACH + 1)
+
+
+REPORT = ("Generation stops at the first step\n\nUbuntu 22.04, driver 550, a 4090.\nThe default workflow.\nNo custom nodes.\n\n"
+          "It works with sdpa, but when I select xformers I get a CUDA error every time")
+
+
+@pytest.mark.parametrize("tail, said", [(".", True), (", and again" * 500 + ".", False)])
+def test_a_sentence_is_no_longer_than_a_head_line(tail, said):
+    """prose.said reads a report's sentences past its head (a `body` entry); a line longer than HEAD_LINE_BYTES is no
+    sentence (an nvcc command, a JSON record: each of its line-wide looks read such a line whole, 1 s of a 5 MB build log of
+    16 KB lines), as it is no title (test_a_long_first_line_is_no_report_title)."""
+    assert (len(REPORT + tail) - REPORT.rfind("\n") > M.HEAD_LINE_BYTES) is not said
+    assert (("prose.said", 7) in ids(REPORT + tail + "\n")) is said

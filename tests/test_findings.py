@@ -1296,6 +1296,18 @@ def diffusers_launch_loop_over_two_precisions():
     return ff.gpu_box()
 
 
+@scenario("config.settings-at-launch", "info",
+          **loaded_config("train.py", "import argparse\nimport yaml\nfrom transformers import AutoModelForCausalLM, "
+                                      "TrainingArguments, Trainer\np = argparse.ArgumentParser()\n"
+                                      "p.add_argument('--config', required=True)\nopts = p.parse_args()\n"
+                                      "with open(opts.config) as f:\n    cfg = yaml.safe_load(f)\n"
+                                      "model = AutoModelForCausalLM.from_pretrained(cfg['model'])\n"
+                                      "Trainer(model=model, args=TrainingArguments(output_dir='out')).train()\n"))
+def transformers_script_with_settings_named_at_launch():
+    """A transformers script whose settings YAML comes from a required --config option, with no default."""
+    return ff.gpu_box()
+
+
 @scenario("config.conditional-backend", "info",
           **inline_config("musubi", "run.sh", 'args=(--task t2v-1.3B --dit x.safetensors --mixed_precision bf16)\n'
                                               '[[ "$USE_XFORMERS" == true ]] && args+=(--xformers)\n'

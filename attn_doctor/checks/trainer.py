@@ -104,6 +104,10 @@ def backend_names(facts: dict, ctx: Context):
                       loop=launches.get("loop") or "for", fields=" and ".join(shown),
                       runs="; ".join((f"{k} " if len(shown) > 1 else "") + " / ".join(v) for k, v in shown.items()),
                       first=" ".join(f"{k}={v}" for k, v in (launches.get("values") or [{}])[0].items()))
+    if cfg.get("at_launch"):
+        # the script loads its settings from a file only its command line names (configs.references.note_at_launch)
+        named = " / ".join(f"`{x}`" for x in cfg["at_launch"])
+        yield finding("config.settings-at-launch", name=cfg.get("trainer_title") or trainer, named=named)
 
 
 # the words a finding names configs._loop_launches' fields by

@@ -2246,6 +2246,9 @@ def load(path: str, trainer: str | None = None) -> dict:
     cfg["detected"] = detection
     # the files the launcher names that could not be read here, as it writes them (references.note_unread)
     cfg["unread"] = list(dict.fromkeys([*cfg.get("unread", []), *doc.get("unread", [])]))
+    if doc.get("at_launch"):
+        # the training script's settings file, named only by its command line (references.note_at_launch)
+        cfg["at_launch"] = list(doc["at_launch"])
     return finish(cfg)
 
 

@@ -602,8 +602,9 @@ def _python_settings(doc: dict) -> dict:
     chosen (and configs.detect's own_loop) ask it again of the same doc, each reading the script and every file it
     loads afresh (346 of 717 asks over the configs snapshot's 3041 files repeated one). Kept on the doc for its
     inputs (_SCRIPT_INPUTS); the files the reading could not find are noted again at each ask, as configs.load
-    forgets what scoring noted (references.note_unread)."""
-    from .references import note_unread
+    forgets what scoring noted (references.note_unread), and the settings file only the launch names is this
+    reading's (references.note_at_launch)."""
+    from .references import note_at_launch, note_unread
 
     key = (doc.get("python"), repr([doc.get(k) for k in _SCRIPT_INPUTS[1:]]))
     memo = doc.setdefault("_attn_doctor_python_settings", [])
@@ -611,13 +612,14 @@ def _python_settings(doc: dict) -> dict:
     if got is None:
         held = doc.pop("unread", None)
         try:
-            got = _script_settings(doc), doc.pop("unread", [])
+            got = _script_settings(doc), doc.pop("unread", []), doc.get("at_launch")
         finally:
             if held is not None:
                 doc["unread"] = held
         memo.append((key, got))
     for path in got[1]:
         note_unread(doc, path)
+    note_at_launch(doc, got[2])  # (what this reading of the script found, not an earlier one's)
     return got[0]
 
 
@@ -634,12 +636,15 @@ def _script_settings(doc: dict) -> dict:
         return {}
     # argv / environ: the launcher's options to the script and the variables it exports to it (configs.detect)
     from . import script_files, script_hydra, script_modules
+    from .pyscript.nodes import AT_LAUNCH
+    from .references import note_at_launch
 
     # read: the settings file the script loads itself (`config = yaml.safe_load(f)`), where its run finds it; modules:
     # the dataclasses of its own repository it imports (`from src.config import TrainConfig`), where its run imports them
     modules = script_modules(doc)
     consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc), modules=modules,
                        hydra=script_hydra(doc))
+    note_at_launch(doc, consts.get(AT_LAUNCH))
     out: dict = {}
     upcast = _upcast_to_fp32(t)
     trained = _last_training_call(t)

@@ -306,6 +306,16 @@ def _in_a_sibling(base: str, name: str, me: str) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def note_at_launch(doc: dict, named) -> None:
+    """Remember that the training script loads its settings from a file only its command line names (`--config` with
+    no default, `sys.argv[1]`: pyscript.settings_files._named_at_launch): what that file sets is not known here. The
+    latest reading of the script says (one made with the launch's words settles what one without them could not)."""
+    if named:
+        doc["at_launch"] = list(dict.fromkeys(named))
+    else:
+        doc.pop("at_launch", None)
+
+
 def note_unread(doc: dict, path) -> None:
     """Remember that the launcher names `path` and it could not be read here (missing, or a value the caller gives)."""
     if isinstance(path, str) and path:

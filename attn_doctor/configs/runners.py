@@ -145,14 +145,63 @@ def github_workflow(data: dict) -> dict | None:
     return None
 
 
-def _github_lines(jobs: dict) -> list[str]:
+def _mapping(v) -> dict:
+    return v if isinstance(v, dict) else {}
+
+
+# `echo "NAME=value" >> $GITHUB_ENV` (a literal value): the workflow command that sets NAME for the job's later steps
+_GITHUB_ENV = re.compile(r"^\s*echo\s+([\"']?)([A-Za-z_]\w*)=([^\"'$`\s]*)\1\s*>>\s*\"?\$\{?GITHUB_ENV\}?\"?\s*$",
+                         re.MULTILINE)
+_EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+
+
+def _expression(expr: str, env: dict, matrix: dict) -> str:
+    """What the runner puts for `${{ expr }}` in a step's script: `env.NAME` the step's environment's value, `matrix.NAME`
+    a matrix axis of one value; anything else (another axis, inputs, secrets, github) is not settled by the file,
+    written as a variable no one sets (unknown, as a caller's variable is)."""
+    m = re.match(r"^(env|matrix)\.([A-Za-z_][\w-]*)$", expr)
+    if m:
+        got = (env if m.group(1) == "env" else matrix).get(m.group(2))
+        if isinstance(got, list) and len(got) == 1:
+            got = got[0]
+        if isinstance(got, (str, int, float)) and not isinstance(got, bool):
+            return str(got)
+    return "${" + "GITHUB_EXPRESSION_" + re.sub(r"\W", "_", expr)[:60] + "}"
+
+
+def _github_lines(data: dict, jobs: dict) -> list[str]:
+    """Each `run:` step as the runner starts it: a shell of its own (what one step sets in its shell is gone in the
+    next: read as a `( ... )` subshell), whose environment is the workflow's `env:`, the job's over it, the step's over
+    both (GitHub's workflow syntax: "When more than one environment variable is defined with the same name, GitHub uses
+    the most specific variable"), with what an earlier step of the job wrote to $GITHUB_ENV ("all subsequent steps in
+    a job will have access") where no `env:` of the step names it; in the working directory `working-directory` (or
+    `defaults.run.working-directory`) names; the runner fills `${{ ... }}` expressions in before the shell runs
+    (_expression). A step whose `shell:` is no shell (python, a custom command)
+    runs no shell lines."""
+    top = _mapping(data.get("env"))
     lines = []
     for job in jobs.values():
-        steps = job.get("steps") if isinstance(job, dict) else None
+        if not isinstance(job, dict):
+            continue
+        steps = job.get("steps")
+        written: dict = {}  # $GITHUB_ENV's values so far in this job
+        run_defaults = {**_mapping(_mapping(data.get("defaults")).get("run")),
+                        **_mapping(_mapping(job.get("defaults")).get("run"))}
         for step in steps if isinstance(steps, list) else []:
             run = step.get("run") if isinstance(step, dict) else None
-            if isinstance(run, str) and run.strip():
-                lines.append(run.rstrip("\n"))
+            if not (isinstance(run, str) and run.strip()):
+                continue
+            sh = step.get("shell", run_defaults.get("shell"))
+            if isinstance(sh, str) and not re.match(r"^(bash|sh|pwsh|powershell)\b", sh.strip()):
+                continue
+            declared = {**top, **_mapping(job.get("env")), **_mapping(step.get("env"))}
+            env = {**{k: v for k, v in written.items() if k not in declared}, **declared}
+            where = step.get("working-directory", run_defaults.get("working-directory"))
+            matrix = _mapping(_mapping(job.get("strategy")).get("matrix"))
+            text = _EXPRESSION.sub(lambda m: _expression(m.group(1), env, matrix), run.rstrip("\n"))
+            lines += ["("] + _exports(env) + ([f"cd {shlex.quote(where)}"] if isinstance(where, str) else []) + \
+                [text, ")"]
+            written.update((m.group(2), m.group(3)) for m in _GITHUB_ENV.finditer(run))
     return lines
 
 
@@ -176,12 +225,22 @@ def _script_lines(v) -> list[str]:
     return []
 
 
+def _gitlab_variables(v) -> dict:
+    """A `variables:` mapping's values (`NAME: value`, or `NAME: {value: ..., description: ...}`)."""
+    return {k: (x.get("value") if isinstance(x, dict) else x) for k, x in _mapping(v).items()}
+
+
 def _gitlab_lines(data: dict, jobs: dict) -> list[str]:
+    """Each job's `before_script:` and `script:` lines, one shell per job (read as a `( ... )` subshell), in the
+    environment of the pipeline's `variables:` and the job's over them (GitLab CI/CD variables: a job's variable of the
+    same name overrides the default one)."""
     default = data.get("default") if isinstance(data.get("default"), dict) else {}
     lines = []
     for job in jobs.values():
         before = job.get("before_script", default.get("before_script", data.get("before_script")))
-        lines += _script_lines(before) + _script_lines(job.get("script"))
+        env = {**_gitlab_variables(data.get("variables")), **_gitlab_variables(job.get("variables"))}
+        body = _script_lines(before) + _script_lines(job.get("script"))
+        lines += ["("] + _exports(env) + body + [")"] if body else []
     return lines
 
 
@@ -233,7 +292,7 @@ def runner_commands(data) -> tuple[str, str] | None:
         return ("a Docker Compose file", "\n".join(lines)) if lines else None
     jobs = github_workflow(data)
     if jobs:
-        lines = _github_lines(jobs)
+        lines = _github_lines(data, jobs)
         return ("a GitHub Actions workflow", "\n".join(lines)) if lines else None
     gl = gitlab_jobs(data)
     if gl:

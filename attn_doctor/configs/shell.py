@@ -227,19 +227,45 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
     subshells: list = []  # [(id, Exports.held())] of the subshells of its line the command read now runs in (_enter)
     lined: list = []  # Exports.held() at each `(` line still open: its lines up to the `)` line run in a subshell
     scoped: list = []  # [(last line, Exports.held())] of the loops and `{ }` groups open now that run in a subshell
+    left: list = []  # [(last line, name, value)]: a `for` loop's variable after its `done` holds the loop's last value
+    lastpipe = False  # `shopt -s lastpipe`: a pipeline's last command runs in the script's own shell
     i = 0
     while i < len(lines):
         n, line, end = lines[i]
+        while left and n > left[-1][0]:
+            _, var, val = left.pop()
+            env[var] = val  # (before a subshell the loop ran in ends below, which takes it back with the rest)
+            if var in maybe:  # (no later command is a run of the loop)
+                maybe[var] = [e for e in maybe[var] if not e[0].startswith(f"each run of for {var} in ")]
+                if not maybe[var]:
+                    del maybe[var]
         while scoped and n > scoped[-1][0]:
             exports.restore(scoped.pop()[1], env)  # (the loop's subshell ends: what its body set goes with it)
         ends[n] = end
         i += 1
         if dialect == "posix":
-            last = _piped_block(lines, i, line)
+            m = re.match(r"^\s*shopt\s+-([su])\s+(?:\w+\s+)*lastpipe\b", line)
+            if m:
+                # bash(1), shopt lastpipe: "If set, and job control is not active, the shell runs the last command of
+                # a pipeline not executed in the background in the current shell environment" (a script has no job
+                # control): `cat runs.txt | while read lr; do ... done` keeps what its body sets
+                lastpipe = m.group(1) == "s"
+            m = re.match(r"^(\s*)\{\s+(.+?);\s*\}" + _BLOCK_TAIL + r"\s*$", line)
+            if m and m.group(3):
+                # a one-line `{ list; } &` or `{ list; } | cmd`: bash runs the group in a subshell (3.2.4 Lists, 3.2.3
+                # Pipelines), as it does `( list )`, which is how it is read
+                line = f"{m.group(1)}( {m.group(2)} ) {m.group(3)}"
+            last = _piped_block(lines, i, line, lastpipe)
             if last is not None:
                 scoped.append((last, exports.held(env)))
             # `train() { ... }` / `function train { ... }`: the body runs where the script calls `train ARGS`, its
             # "$@" / $1 ... being those arguments (a definition alone runs nothing)
+            m = re.match(r"^\s*(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))\s*\{\s+(.+?);\s*\}\s*$",
+                         line)
+            if m:
+                # a one-line definition, `f() { export A=1; }`: the same, its body the list between the braces
+                funcs[m.group(1) or m.group(2)] = m.group(3)
+                continue
             m = re.match(r"^\s*(?:function\s+([A-Za-z_][\w-]*)\s*(?:\(\))?|([A-Za-z_][\w-]*)\s*\(\))\s*\{?\s*$", line)
             if m:
                 body, depth = [], 1 if line.rstrip().endswith("{") else 0
@@ -272,6 +298,34 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     stop, body = arm
                     lines[i:stop] = body
                     continue
+            m = _READ_LOOP.match(line)
+            if m:
+                fed = _read_loop_lines(lines, i, line, heredocs, env, dialect, where)
+                names = m.group(3).split()
+                if fed is not None and (len(fed) == 1 or len(names) == 1):
+                    # `while read -r mp; do ... done <<EOF` (or `done < runs.txt`, a file here): one run per line,
+                    # each field its variable (bash(1), read: "the first word is assigned to the first name ... the
+                    # last name gets the remaining words"), as a `for` loop's runs; at the end of the input read
+                    # returns false having set them empty, so after `done` they are empty
+                    sep = m.group(2)
+                    runs = [(ln.split(sep) if sep and sep.strip() else ln.split()) for ln in fed]
+                    if len(fed) == 1:
+                        fields = runs[0]
+                        for k, var in enumerate(names):
+                            got = fields[k:] if k == len(names) - 1 else fields[k:k + 1]
+                            env[var] = (sep if sep and sep.strip() else " ").join(got)
+                    else:
+                        cond = f"each run of for {names[0]} in <<input"
+                        vals = [(sep if sep and sep.strip() else " ").join(f) for f in runs]
+                        if _PINNED.get(names[0]) in vals:
+                            env[names[0]] = _PINNED[names[0]]
+                        else:
+                            maybe.setdefault(names[0], []).extend((cond, [v]) for v in vals)
+                    stop = _loop_end(lines, i, line)
+                    for var in names:
+                        left.append((lines[stop - 1][0] if stop > i else n, var, ""))
+                    left.sort(key=lambda e: -e[0])
+                    continue
             if _argument_loop(line) and not env.get("@"):
                 # `while [[ $# -gt 0 ]]; do case $1 in --config) CONFIG_FILE="$2"; shift 2;; ... esac; done` (and
                 # `while [ -n "$1" ]`, `while (( $# ))`, `while getopts ...`): the script run without arguments, as
@@ -293,6 +347,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             # one-line forms become two guarded statements: `if C; then A; else B; fi` and `C && A || B` run A when C
             # holds and B when it does not (for `C && A || B`, also when A fails: not modelled)
             m = re.match(r"^(\s*)for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*;\s*do\s+(.+?)\s*;?\s*done\b" + _BLOCK_TAIL + r"\s*$", line)
+            one_line = bool(m)
             if m:  # one line `for A in X Y; do CMD $A; done [| tee log]`: the loop line, then its body
                 lines.insert(i, (n, f"{m.group(1)}    {m.group(4)}", end))
                 line = f"{m.group(1)}for {m.group(2)} in {m.group(3)}; do"
@@ -305,6 +360,12 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # settled here)
                 vals = [w for ws in words_of(expand(m.group(2), env, dialect), dialect) for w in ws]
                 if vals and not any(re.search(r"[$*?`\[]", v) for v in vals):
+                    # after `done` the variable holds the last value (bash(1), for: "name is set to each element of
+                    # this list in turn"; nothing sets it back): `for mp in fp16 bf16; do ...; done` then `python
+                    # train.py --mixed_precision $mp` is bf16, one launch, not a run per value
+                    stop = i if one_line else _loop_end(lines, i, line)
+                    left.append((lines[stop - 1][0] if stop > i else n, m.group(1), vals[-1]))
+                    left.sort(key=lambda e: -e[0])
                     if _PINNED.get(m.group(1)) in vals:
                         env[m.group(1)] = _PINNED[m.group(1)]  # (one run read on its own: loop_runs)
                         continue
@@ -715,14 +776,29 @@ _BLOCK_TAIL = r"(?:\s*(?:\d*>>?&?|&>>?|<)\s*\S+)*\s*((?:\|(?!\|)|&(?!&)).*)?"
 _PIPED_INTO = re.compile(r"(?<![|>])\|&?\s*(?:for|while|until|select)\b")
 
 
-def _piped_block(lines: list, i: int, first: str) -> int | None:
-    """The last line number of a loop or a `{ ... }` group opened on `first` (lines[i] is the line after it) that bash
-    runs in a subshell, None for one it runs in the script's own shell. A compound command is a pipeline's part as a
-    simple command is (bash(1), Pipelines: "Each command in a multi-command pipeline ... is executed in its own
-    subshell": `cat runs.txt | while read lr; do ...; done`, `for lr in ...; do ...; done | tee log`), and one ended by
-    `&` runs asynchronously in a subshell (Lists); `done < runs.txt` and `done > log` do not: the body's assignments
-    persist after the loop there, as a `{ }` group's do (Compound Commands)."""
+def _piped_block(lines: list, i: int, first: str, lastpipe: bool = False) -> int | None:
+    """The last line number of a loop, an `if` / `case` block or a `{ ... }` group opened on `first` (lines[i] is the
+    line after it) that bash runs in a subshell, None for one it runs in the script's own shell. A compound command is
+    a pipeline's part as a simple command is (bash(1), Pipelines: "Each command in a multi-command pipeline ... is
+    executed in its own subshell": `cat runs.txt | while read lr; do ...; done`, `for lr in ...; do ...; done | tee
+    log`, `if ...; fi | cat`), and one ended by `&` runs asynchronously in a subshell (Lists); `done < runs.txt` and
+    `done > log` do not: the body's assignments persist after the loop there, as a `{ }` group's do (Compound
+    Commands). lastpipe (`shopt -s lastpipe`): a loop that is a pipeline's last command runs in the shell itself."""
     st = first.strip()
+    opener = re.match(r"^(if|case)\b", st)
+    if opener and not re.search(r"\b(fi|esac)\b", st):
+        # (a one-line `if ...; fi | cat` is one line: commands_of's pipeline reading holds it)
+        close = "fi" if opener.group(1) == "if" else "esac"
+        depth, k = 1, i
+        while depth > 0 and k < len(lines):
+            t = lines[k][1].strip()
+            # (a one-line `if ...; fi` inside opens and closes on its line)
+            depth += bool(re.match(r"^" + opener.group(1) + r"\b", t) and not re.search(r"\b" + close + r"\b", t)) - \
+                bool(re.match(r"^" + close + r"\b", t))
+            k += 1
+        closing = lines[k - 1][1].strip() if depth == 0 and k > i else ""
+        tail = re.match(r"^" + close + r"\b" + _BLOCK_TAIL, closing) if closing else None
+        return lines[k - 1][0] if tail and tail.group(1) else None
     if st == "{":
         depth, k = 1, i
         while depth > 0 and k < len(lines):
@@ -738,7 +814,7 @@ def _piped_block(lines: list, i: int, first: str) -> int | None:
     tail = _LOOP_CLOSE.split(closing)[-1] if _LOOP_CLOSE.search(closing) else None
     if tail is None:
         return None
-    if _PIPED_INTO.search(st) or re.match(_BLOCK_TAIL, tail).group(1):
+    if (_PIPED_INTO.search(st) and not lastpipe) or re.match(_BLOCK_TAIL, tail).group(1):
         return lines[stop - 1][0] if stop > i else lines[i - 1][0]
     return None
 
@@ -753,6 +829,42 @@ _ARG_LOOP = re.compile(
     r")\s*(?:;\s*do\b.*)?$")
 _LOOP_OPEN = re.compile(r"(?:^|[;&|(]\s*|\bthen\s+|\bdo\s+|\belse\s+)(?:for|while|until|select)\b")
 _LOOP_CLOSE = re.compile(r"(?:^|[;&|]\s*)done\b")
+
+
+# `while read -r A B; do` / `while IFS=, read -r A B`: group 2 the IFS it sets, group 3 the names
+_READ_LOOP = re.compile(r"^\s*while\s+(IFS=(\S*)\s+)?read\b(?:\s+-[rs]+)*\s+((?:[A-Za-z_]\w*\s*)+?)\s*(?:;\s*do\s*)?$")
+MAX_READ_LINES = 16
+
+
+def _read_loop_lines(lines: list, i: int, first: str, heredocs: dict, env: dict, dialect: str,
+                     where: str | None) -> list | None:
+    """The lines a `while read` loop opened on `first` reads: its `done <<EOF` here-document's (expanded unless its
+    delimiter is quoted), or its `done < FILE`'s, FILE a small file beside the script; None where the input is not
+    here (a pipe, a file elsewhere, a variable's file) or has more than MAX_READ_LINES lines."""
+    stop = _loop_end(lines, i, first)
+    if stop <= i:
+        return None
+    last, closing = lines[stop - 1][0], lines[stop - 1][1].strip()
+    if re.match(r"^done\s*<<-?", closing) and last in heredocs:
+        body, quoted = heredocs[last]
+        text = body if quoted else expand(body, env, dialect)
+    else:
+        m = re.match(r"^done\s*<\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)\s*$", closing)
+        if not m or not where:
+            return None
+        path = expand(m.group(1), env, dialect).strip("\"'")
+        if "$" in path:
+            return None
+        path = os.path.join(where, path)
+        try:
+            if os.path.getsize(path) > MAX_SOURCED:
+                return None
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            return None
+    fed = [ln for ln in text.splitlines() if ln.strip()]
+    return fed if 0 < len(fed) <= MAX_READ_LINES else None
 
 
 def _argument_loop(line: str) -> bool:

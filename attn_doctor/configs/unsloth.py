@@ -151,6 +151,10 @@ def read(doc: dict) -> dict:
         # modules: the settings module of its own repository it imports (`import config` then `bf16=config.BF16`)
         consts = constants(t, doc.get("argv"), doc.get("environ"), script_files(doc), modules=script_modules(doc),
                            hydra=script_hydra(doc))
+        from .pyscript.nodes import AT_LAUNCH
+        from .references import note_at_launch
+
+        note_at_launch(doc, consts.get(AT_LAUNCH))
         loads = _trained_loads(t, consts)
         if loads:
             loader, kw, at = loads[-1]  # the last model loaded is the one trained (a teacher loads first)

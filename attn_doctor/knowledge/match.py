@@ -19,7 +19,10 @@ How a log is read (`scan`):
   (benchmarks/explain_repeated_lines.py).
 - A line longer than 2 * LINE_READ bytes (a minified JSON log, a log flattened onto one line) is read at its first
   and last LINE_READ bytes only, and every pattern's in-line gap reads at most LINE_GAP characters (knowledge.bounded),
-  so a 2 MB line costs what 32 KB do.
+  so a 2 MB line costs what 32 KB do. A text searched at once of GATE_CHARS or more (a block of long lines that each name a
+  backend) is searched by a pattern only where it holds one of each of the pattern's literal groups in its own letters
+  (text_gate: a line's shape writes `bf16` as `0000`), by the kinds of its lines from KIND_CHARS on, and a sentence's
+  pattern (a `body` entry's) reads no line longer than HEAD_LINE_BYTES (benchmarks/explain_longlines.py).
 - An entry's score is how specific its best hit is (the literal characters of the pattern), plus a
   little for each further pattern that hit.
 - Specific beats generic: an entry whose hits all lie on lines already claimed by a more specific
@@ -188,6 +191,9 @@ _QUOTED_LEAD = re.compile(
 _NATIVE_LEAD = re.compile(rb"[\x80-\xff][\x80-\xff \t]{0,120}?:?[ \t]*(?=[A-Z][\w.]*(?:Error|Exception): )")
 
 
+LEAD_REACH = 160  # bytes from a line's start to its quoted exception, at most
+
+
 def _quoted_error_leads(data: bytes) -> bytes:
     """`data` with the lead of each line that quotes an error mid-sentence cut (see _QUOTED_ERROR); line numbers stay.
     Each `Error: ` / `Exception: ` is found with bytes.find (a regex scan of every byte costs a 50 MB log 0.3 s)."""
@@ -195,8 +201,11 @@ def _quoted_error_leads(data: bytes) -> bytes:
     for word in (b"Error: ", b"Exception: "):
         at = data.find(word)
         while at >= 0:
-            start = data.rfind(b"\n", 0, at) + 1
-            if at - start <= 160:
+            # (the line's start looked for within the lead's reach only: from each hit back to the line's start, a line of
+            # megabytes that repeats an exception was read once per hit, 7 s of a 20 MB line: benchmarks/explain_longlines.py)
+            lo = max(0, at - LEAD_REACH - 1)
+            start = data.rfind(b"\n", lo, at) + 1
+            if (start or not lo) and at - start <= LEAD_REACH:
                 m = _QUOTED_ERROR.search(data, start, at + len(word))
                 if m is not None and m.start() > start and m.start() - start <= 64:
                     hits.append((start, m.start(), m.end(), False))
@@ -814,6 +823,10 @@ class _Index:
         # after the first scan that learnt any (keep): a first run does not learn it for every pattern (~0.5 s)
         self._doc: dict[str, list] | None = doc
         self._later: set[int] = set()
+        # each searched pattern's text_factors (text_gate), by number, learnt when first asked (read back from the index)
+        self._disk = disk
+        self._text_gate: dict[int, tuple[int, ...]] = {}
+        self._text_learnt: dict[str, list] = {}
         for eid in known if ids is None else ids & set(known):
             self.needles.setdefault(shape(f"[{eid}]").encode(), []).append(_ID)
         self.needles.setdefault(b'"id":', []).append(_ID)
@@ -838,6 +851,7 @@ class _Index:
         if doc is None or not later:
             return
         self._doc = None
+        doc.update(self._text_learnt)
         for k in later:
             e, pattern = self.patterns[k]
             v = doc.get(pattern)
@@ -897,6 +911,23 @@ class _Index:
             else:
                 kept[k] = None
         return kept[k]
+
+    def text_gate(self, k: int) -> tuple[int, ...]:
+        """The literal groups (text_factors, by number as head_gate numbers them) of which a text where pattern k matches
+        holds one alternative each: learnt when first asked, kept in the index as a head pattern's are (_learn_head)."""
+        gate = self._text_gate.get(k)
+        if gate is None:
+            groups = _learn_head(self.patterns[k][1], self._disk, self._text_learnt)
+            gate = self._text_gate[k] = tuple(self._text_group(g) for g in groups)
+            self._later.add(k)
+        return gate
+
+    def _text_group(self, group: tuple[str, ...]) -> int:
+        gid = self.head_groups.get(group)
+        if gid is None:
+            gid = self.head_groups[group] = len(self.head_groups)
+            self._head_group_list.append(group)
+        return gid
 
     def rx(self, k: int) -> re.Pattern:
         """Pattern k, compiled (when first asked)."""
@@ -1844,6 +1875,9 @@ class _Scanner:
         own_lo, own_hi = cur.first_line, cur.end_line
         index = self.index
         kinds: dict[bytes | None, tuple | None] = {}  # (a digit table ->) the region's lines by kind (_kinds)
+        # a long region's literal groups, each looked for once (text_gate): a pattern whose literal the text lacks is not run
+        gate: list | None = [{}, None] if len(text) >= GATE_CHARS else None  # (what each group said, the text folded)
+        sentences: list | None = None  # [_sentence_runs], when first needed
         for p in sorted(pats):
             if p == _ID:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
@@ -1857,17 +1891,27 @@ class _Scanner:
                 if spans is None:
                     continue
             rx = index.rx(p)
-            if spans is None and e is not None and len(nl) >= KIND_LINES and index.is_local(p):
+            short = None  # a sentence's pattern (body): the runs of lines short enough to be sentences, where some are not
+            if e is not None and e.body and spans is None:
+                if sentences is None:
+                    sentences = [_sentence_runs(text, nl)]
+                short = sentences[0]
+            if spans is None and e is not None and (len(nl) >= KIND_LINES or len(text) >= KIND_CHARS) and index.is_local(p):
                 table = index.digit_table(p)
-                if table not in kinds:
-                    kinds[table] = _kinds(data, text, nl, table)
-                if kinds[table]:
-                    spans = _spans_by_kind(rx, text, nl, kinds[table])
+                key = table if short is None else (table, HEAD_LINE_BYTES)
+                if key not in kinds:
+                    kinds[key] = _kinds(data, text, nl, table, None if short is None else HEAD_LINE_BYTES)
+                if kinds[key]:
+                    spans = _spans_by_kind(rx, text, nl, kinds[key])
                 elif len(nl) >= BLIND_LINES and (blind := digit_blind(pattern)) is not None:  # too many kinds for its digits
                     if _NO_DIGITS not in kinds:
                         kinds[_NO_DIGITS] = _kinds(data, text, nl, _NO_DIGITS)
                     if kinds[_NO_DIGITS] and not blind.search(kinds[_NO_DIGITS][2]):
                         continue  # not even with any digits anywhere: nothing here
+            if spans is None and gate is not None and not self._gated(gate, text, p):
+                continue  # (a pattern read by kind reads a few lines: its look costs less than the gate's)
+            if spans is None and short is not None:
+                spans = (m.span() for x, y in short for m in rx.finditer(text, x, y))
             for m in (rx.finditer(text) if spans is None else spans):
                 if self.hits[p] >= MAX_HITS:
                     break
@@ -1887,6 +1931,22 @@ class _Scanner:
                     continue
                 end = line0 + _line_of(nl, max(m_start, m_end - 1))
                 self._hit(e, _specificity(pattern), p, start, end, m_start, text, nl, line0, buf, a)
+
+    def _gated(self, gate: list, text: str, p: int) -> bool:
+        """Does `text` hold one alternative of each of pattern p's literal groups (_Index.text_gate)? `gate` keeps, for this
+        text, what each group said and the text folded (made when first needed)."""
+        held = gate[0]
+        groups = self.index._head_group_list
+        for g in self.index.text_gate(p):
+            v = held.get(g)
+            if v is None:
+                if gate[1] is None:
+                    gate[1] = _fold(text)
+                folded = gate[1]
+                v = held[g] = any(x in folded for x in groups[g])
+            if not v:
+                return False
+        return True
 
     def _tags(self, buf, a, text, nl, line0, own_lo, own_hi) -> None:
         """Record attn-doctor's own finding ids in the region (`[some.id]`, `"id": "some.id"`) as hits of their entries."""
@@ -1961,27 +2021,58 @@ class _Scanner:
             self.context.setdefault(first + k, raw[:4 * CONTEXT_CHARS].decode("utf-8", "replace")[:CONTEXT_CHARS])
 
 
+# A region this long (characters) is searched only by the patterns whose literal groups (text_gate) it holds: on a log of long
+# lines that name a backend (nvcc's command lines of a source build, JSON records, a minified stack) the prefilter's needles and
+# line shapes (digits and a-f written alike: `bf16` is `0000`) hold on every line, and each pattern read megabytes for nothing
+# (benchmarks/explain_longlines.py, results/explain-longlines-s28.md); a shorter one costs its patterns less than the look
+GATE_CHARS = 4_096
 GLUE = 2_048  # bytes between two regions that only line_local patterns search, read with them as one (_Scanner.block)
 _NO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 BLIND_LINES = 2_000  # and one of this many by a digit-reading pattern's digit_blind copy (built when first needed)
 KIND_LINES = 64  # a region of this many lines or more is searched by the kinds of its lines (_kinds)
+# or of this many characters (a few dozen lines of a minified stack, 32 KB each: each pattern read them all, 3 s of 5 MB)
+KIND_CHARS = 65_536
 
 
-def _kinds(data: bytes, text: str, nl: list[int], table: bytes | None):
+def _sentence_runs(text: str, nl: list[int]) -> list[tuple[int, int]] | None:
+    """(start, end) in `text` of each run of its lines no longer than HEAD_LINE_BYTES characters, or None where no line is
+    longer: a sentence's pattern (a `body` entry's: prose.said) reads those only. A longer line is no sentence (an nvcc
+    command, a JSON record), and each of the pattern's line-wide looks read it whole (1 s of a 5 MB build log of 16 KB lines,
+    benchmarks/explain_longlines.py)."""
+    if len(text) <= HEAD_LINE_BYTES:
+        return None
+    runs: list[tuple[int, int]] = []
+    at, cut = 0, False
+    for end in chain(nl, (len(text),)):
+        start = at
+        at = end + 1
+        if end - start > HEAD_LINE_BYTES:
+            cut = True
+            continue
+        if runs and runs[-1][1] + 1 == start:
+            runs[-1] = (runs[-1][0], end)
+        else:
+            runs.append((start, end))
+    return runs if cut else None
+
+
+def _kinds(data: bytes, text: str, nl: list[int], table: bytes | None, longest: int | None = None):
     """The lines of a region by kind, for a pattern that reads each line alone (line_local) and cannot tell apart the
     digits `table` writes alike (digit_table): (each line's kind, the first line of each kind, the text of those
     lines joined, where each starts in it), or None where most lines are of kinds of their own. A log that repeats a
     line naming a backend (a warning each step, with the step's numbers) holds a few kinds of lines; the pattern then
     reads one line of each kind, and its matches there stand for every line of that kind."""
-    keys = (data.translate(table) if table else data).split(b"\n")
+    keys: list = (data.translate(table) if table else data).split(b"\n")
+    starts = [0] + [i + 1 for i in nl]
+    ends = nl + [len(text)]
+    if longest is not None:  # a line longer than `longest` characters is of no kind: not read
+        keys = [None if ends[j] - starts[j] > longest else k for j, k in enumerate(keys)]
     first: dict[bytes, int] = {}
     for j, k in enumerate(keys):
-        if k not in first:
+        if k not in first and k is not None:
             first[k] = j
     if 2 * len(first) > len(keys):
         return None
-    starts = [0] + [i + 1 for i in nl]
-    ends = nl + [len(text)]
     reps = list(first.values())
     joined = "\n".join(text[starts[j]:ends[j]] for j in reps)
     at = list(accumulate((ends[j] - starts[j] + 1 for j in reps[:-1]), initial=0))

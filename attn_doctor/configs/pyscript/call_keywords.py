@@ -272,6 +272,17 @@ def unseen_lookup(node, consts: dict, depth: int = 0) -> bool:
     return bool(got) and got[-1] is RUNTIME
 
 
+def _key(node, consts: dict):
+    """A subscript's key as the run has it: a string written out, or the parsed command line's value of an option
+    (`args.mode`: the launch's word, else argparse's default); None for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.Attribute) and node.attr in consts.get(ARGPARSE, {}) and _parsed_args(node.value, consts):
+        got = resolve(consts[ARGPARSE][node.attr], consts)
+        return got.value if isinstance(got, ast.Constant) and isinstance(got.value, str) else None
+    return None
+
+
 def _dict_items(node, consts: dict, depth: int = 0) -> list:
     """The (key, value node) pairs of a dict the script writes out: `{"k": v, **other}` or `dict(k=v, **other)`;
     nothing for a dict it builds at run time."""
@@ -290,11 +301,14 @@ def _dict_items(node, consts: dict, depth: int = 0) -> list:
             out += _dict_items(a, consts, depth + 1)
         for k in node.keywords:
             out += [(k.arg, k.value)] if k.arg else _dict_items(k.value, consts, depth + 1)
-    elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
-            isinstance(node.slice.value, str):
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        # `base | cfg[args.mode]`: PEP 584's merge, the right operand's keys over the left's ({**a, **b})
+        out += _dict_items(node.left, consts, depth + 1) + _dict_items(node.right, consts, depth + 1)
+    elif isinstance(node, ast.Subscript) and isinstance(_key(node.slice, consts), str):
         # `**CONFIG["training"]` of `CONFIG = {"training": {...}, "model": {...}}` written in the script: the inner
-        # dict under that key (the last one the outer dict gives it, as Python builds it)
-        inner = [v for k, v in _dict_items(node.value, consts, depth + 1) if k == node.slice.value]
+        # dict under that key (the last one the outer dict gives it, as Python builds it); the key may be an option's
+        # value, `raw[args.mode]` of `add_argument("--mode", default="full")`: the section the run picks
+        inner = [v for k, v in _dict_items(node.value, consts, depth + 1) if k == _key(node.slice, consts)]
         if inner:
             out += _dict_items(inner[-1], consts, depth + 1)
     elif isinstance(node, ast.Attribute) and _attr_source(node, consts, depth + 1) is not None:
@@ -367,9 +381,13 @@ def _known_items(node, consts: dict, depth: int = 0) -> list | None:
                     return None
                 out += inner
         return out
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        # `base | cfg[args.mode]` (PEP 584): known whole when both are, the right one's keys last
+        left, right = _known_items(node.left, consts, depth + 1), _known_items(node.right, consts, depth + 1)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.Subscript) and isinstance(_key(node.slice, consts), str):
         outer = _known_items(node.value, consts, depth + 1)
-        got = [v for k, v in outer or [] if k == node.slice.value]
+        got = [v for k, v in outer or [] if k == _key(node.slice, consts)]
         return _known_items(got[-1], consts, depth + 1) if got else None
     if isinstance(node, ast.Attribute) and _attr_source(node, consts, depth + 1) is not None:
         # `cfg.model` of a settings file the script loads, read through OmegaConf or a namespace (`cfg.model.get("attn",

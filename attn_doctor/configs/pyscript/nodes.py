@@ -54,6 +54,11 @@ PASSED = "<arguments passed to the script's functions>"
 PARSED_VALUES = "<values of the parsed settings file>"
 
 
+# consts' entry for the settings files the script loads from a path only its command line gives, with no default
+# (settings_files._loaded_files): how the launch names each (`--config`, `sys.argv[1]`)
+AT_LAUNCH = "<settings files named at launch>"
+
+
 # a name the script sets to different values in its branches (round 8m: compute_dtype = torch.bfloat16 if the GPU
 # supports bf16, else torch.float16): value() reads it as "?", decided when the script runs
 RUNTIME = ast.Name(id="<decided at run time>")

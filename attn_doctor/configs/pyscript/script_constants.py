@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .nodes import ARGPARSE, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, \
+from .nodes import ARGPARSE, AT_LAUNCH, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, \
     PROBE_BRANCHES, RETURNED_DICTS, RUNTIME, SCRIPT_FUNCTIONS, SIGNATURE_FILTERS, _call_name, defined_once, resolve, single_returns, walked
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
@@ -112,6 +112,9 @@ def _assembled(tree, argv: dict | None = None, environ: dict | None = None, read
                 out[name] = argv[name]
     if read is not None:
         out.update(_loaded_files(tree, out, read))
+        if argv and out.get(AT_LAUNCH):
+            # (a launch's words were read: its positional words are not modelled as sys.argv, so not said missing)
+            out[AT_LAUNCH] = [x for x in out[AT_LAUNCH] if "argv[" not in x]
         for name, lit in _hydra_configs(tree, out, read, hydra).items():
             out.setdefault(name, lit)
         out.update(_settled_in_functions(tree, out, counts, bases))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .nodes import ARGPARSE, PASSED, RUNTIME, _dotted, kept, resolve, walked
-from .argv import _parsed_args
+from .nodes import ARGPARSE, AT_LAUNCH, PASSED, RUNTIME, _dotted, kept, resolve, walked
+from .argv import _add_arguments, _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
 from .hydra_compose import UNSEEN
@@ -64,6 +64,11 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                 path = _loaded_path(tree, inner, scope, consts, funcs)
                 outer = n
         if path is None:
+            named = _named_at_launch(tree, n.value, scope, consts, funcs) or \
+                _named_at_launch(tree, wrapped_arg(n.value), scope, consts, funcs)
+            if named is not None and _read_by_key(tree, n.targets[0].id) and \
+                    named not in out.setdefault(AT_LAUNCH, []):
+                out[AT_LAUNCH].append(named)
             continue
         data = read(path)
         if isinstance(data, dict):
@@ -76,6 +81,68 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                                keywords=[] if w.value.args else [ast.keyword(arg=None, value=lit)])
             out[n.targets[0].id] = lit
     return out
+
+
+def _named_at_launch(tree, call, scope, consts: dict, funcs: dict) -> str | None:
+    """How the command line names the file `call` loads when nothing else does: `--config` of an argparse option with
+    no default (required, or None when not given: `open(args.config)` then fails), `sys.argv[1]` read by position
+    (kept by pyscript.constants only where no launch's words are read); None for any other path (a constant, a default, a
+    file the script picks itself), which is the script's own and not a launch's to give."""
+    if not isinstance(call, ast.Call):
+        return None
+    name = _dotted(call)
+    if name in _PATH_PARSES and call.args:
+        node = call.args[0]
+    elif name in _PARSES and call.args:
+        node = _source_of(call.args[0], scope, tree)
+    elif isinstance(call.func, ast.Name) and call.func.id in funcs and call.args and \
+            _loads_its_parameter(funcs[call.func.id], tree):
+        node = call.args[0]  # (`load_config(args.config)`: the loader's parameter, as _loaded_path reads it)
+    else:
+        return None
+    node = _local_value(_unwrap_path(node), scope) if node is not None else None
+    node = _unwrap_path(node) if node is not None else None
+    if isinstance(node, ast.Attribute) and _parsed_args(node.value, consts):
+        decl = [(names, kw) for names, dest, kw in _add_arguments(tree) if dest == node.attr]
+        given = consts.get(ARGPARSE, {}).get(node.attr)
+        if len(decl) == 1 and (given is None or isinstance(given, ast.Constant) and given.value is None):
+            names = decl[0][0]
+            return next((x for x in names if x.startswith("--")), names[0] if names else node.attr)
+        return None
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("sys.argv", "argv") and \
+            isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+        return ast.unparse(node)
+    return None
+
+
+def _loads_its_parameter(f, tree) -> bool:
+    """`def load_config(path): with open(path) as fh: return yaml.safe_load(fh)`: f returns a parse of the file its
+    first parameter names (the loader _loaded_path follows)."""
+    params = f.args.posonlyargs + f.args.args
+    rets = [r.value for r in walked(f) if isinstance(r, ast.Return) and r.value is not None]
+    if not params or len(rets) != 1:
+        return False
+    ret = _local_value(rets[0], f)
+    if not isinstance(ret, ast.Call) or _dotted(ret) not in _PARSES | _PATH_PARSES or not ret.args:
+        return False
+    src = ret.args[0] if _dotted(ret) in _PATH_PARSES else _source_of(ret.args[0], f, tree)
+    src = _unwrap_path(src) if src is not None else None
+    return isinstance(src, ast.Name) and src.id == params[0].arg
+
+
+def _read_by_key(scope, name: str) -> bool:
+    """The loaded value is read as settings, by key, somewhere in the script (a parameter it is handed is read in its
+    function): `cfg["model"]`, `cfg.get("lr")`, `cfg["training"]["bf16"]` (a file of records, a dataset, is iterated
+    or handed on whole instead)."""
+    for x in walked(scope):
+        if isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name) and x.value.id == name and \
+                isinstance(x.slice, ast.Constant) and isinstance(x.slice.value, str):
+            return True
+        if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr == "get" and \
+                isinstance(x.func.value, ast.Name) and x.func.value.id == name and x.args and \
+                isinstance(x.args[0], ast.Constant) and isinstance(x.args[0].value, str):
+            return True
+    return False
 
 
 def _returned_local(f) -> list:
@@ -214,19 +281,9 @@ def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
         src = _source_of(call.args[0], scope, tree)
         return _path_value(tree, src, scope, consts) if src is not None else None
     f = funcs.get(name) if isinstance(call.func, ast.Name) else None
-    if f is None or depth or not (f.args.posonlyargs + f.args.args):
-        return None
-    param = (f.args.posonlyargs + f.args.args)[0].arg
-    rets = [r.value for r in walked(f) if isinstance(r, ast.Return) and r.value is not None]
-    if len(rets) != 1:
-        return None
-    ret = _local_value(rets[0], f)
-    if not isinstance(ret, ast.Call) or _dotted(ret) not in _PARSES | _PATH_PARSES or not ret.args:
-        return None
-    src = ret.args[0] if _dotted(ret) in _PATH_PARSES else _source_of(ret.args[0], f, tree)
-    src = _unwrap_path(src) if src is not None else None
-    if not (isinstance(src, ast.Name) and src.id == param):
+    if f is None or depth or not _loads_its_parameter(f, tree):
         return None  # (a file the function picks itself, or one built from its parameter: not followed)
+    param = (f.args.posonlyargs + f.args.args)[0].arg
     arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == param), None)
     if arg is None:
         # `config = load_config()` of `def load_config(config_path="config/training_config.yaml")`: the call takes the

@@ -5,6 +5,8 @@ statically as the script is."""
 from __future__ import annotations
 
 import ast
+import copy
+import os
 import sys
 
 from .parsing import _parse
@@ -329,12 +331,55 @@ def _imported_module_constants(tree, modules, own: dict) -> tuple[dict, dict]:
             for name, alias in names:
                 if name in lits:
                     named[alias] = lits[name]
+                elif t is not None:
+                    found = _module_path_constant(modules, n, name)
+                    if found is not None:
+                        named[alias] = found
             objs = _module_instances(t) if t is not None and names else {}
             for name, alias in names:
                 if name in objs:
                     # `from pkg.config.settings import settings`: read as `settings.field`, the class's defaults
                     whole[alias] = objs[name]
     return whole, named
+
+
+def _module_path_constant(modules, imp: ast.ImportFrom, name: str):
+    """`from config.paths import PARAMS_PATH` of `PROJECT_ROOT = Path(__file__).resolve().parent.parent` and
+    `PARAMS_PATH = PROJECT_ROOT / "params.yaml"` in config/paths.py: a path the module builds from its own location, as
+    the absolute path it names in this checkout (a Constant; `__file__` there is the module's file, not the script's),
+    so a loader of the script finds the file (settings_files._loaded_files). None for any other constant, or a module
+    whose file modules.definition does not give."""
+    from .settings_files import _beside_script
+
+    definition = getattr(modules, "definition", None)
+    got = definition(imp.module, imp.level, name) if definition is not None else None
+    t = _parse(got[1]) if got else None
+    if t is None:
+        return None
+    top: dict = {}
+    for st in t.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            top[st.targets[0].id] = st.value if st.targets[0].id not in top else None
+        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
+            top[st.target.id] = st.value if st.target.id not in top else None
+
+    class _Inline(ast.NodeTransformer):
+        def __init__(self):
+            self.depth = 0
+
+        def visit_Name(self, node):  # a module-level name bound once: its value, a few levels deep
+            if node.id in top and top[node.id] is not None and self.depth < 4:
+                self.depth += 1
+                return self.visit(copy.deepcopy(top[node.id]))
+            return node
+
+    expr = top.get(name)
+    if expr is None:
+        return None
+    rel = _beside_script(_Inline().visit(copy.deepcopy(expr)))
+    if rel is None:
+        return None
+    return ast.Constant(value=os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(got[0])), rel)))
 
 
 def _imported_dataclasses(tree, modules) -> dict:

@@ -3,14 +3,16 @@ backend-less match whose nearest library is no attention backend (foreign), an i
 (not_a_report, the question form, document_kind, no_failure_document), a backend cleared by a sentence (_exonerated) or
 that is another program's own attention (_shadowed), a program's own printed line (program_printed), an optional
 speed-up's notice (optional_notice) or a title that retells it (_notice_retold), a described fallback (described_fallback), a
-traceback that ends in an interrupt (interrupted), and a report that quotes another library's failure under a sentence naming
-a backend in passing (_other_failure_quoted).
+traceback that ends in an interrupt (interrupted), a report that quotes another library's failure under a sentence naming
+a backend in passing (_other_failure_quoted), and a sentence that gives a limit as the reason for a choice, a failure reported
+after it (limit_as_reason: context, not the report).
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Iterator
 
 from .. import Entry
 from .shapes import Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, TRACEBACK_START
@@ -371,6 +373,9 @@ def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
                                                                               or first_named(m.group("other")) not in (None, backend))
                                  for m in SWITCHED.finditer(text)):
             return True
+        if not (own_failure and j != line - 1) and any(first_named(text[a:c]) == backend and first_named(text[d:z]) != backend
+                                                       for a, z, c, d in _reasons(text)):
+            return True  # the same, in the words [limit_as_reason] reads: other languages, the choice opening the next sentence
         if "all along" not in low and " not " not in low and "never" not in low and "option" not in low:
             continue
         if any(first_named(m.group("subj")) == backend and not (own_failure and j != line - 1 and m.group("option"))
@@ -395,7 +400,7 @@ def _shadowed_match(entry: Entry, lines: list[str], line: int) -> bool:
     the seven's (helper ex67; TensorRT's "fused MHA (flash attention)" over its engine build, candle's Metal sdpa)."""
     if not 0 < line <= len(lines):
         return False
-    named = first_named(lines[line - 1])
+    named = first_named(_past_reasons(lines[line - 1]))  # not the backend a limit given as a reason names (ex161)
     if named is None:
         found = _nearest_for(entry, lines, line)
         named = found.backend if found is not None else None
@@ -479,6 +484,65 @@ def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
     text = lines[line - 1]
     _, condition, then, message, failed = r
     return bool(condition.search(text) and then.search(text) and not message.search(text) and not failed.search(text))
+
+
+@lru_cache(maxsize=1)
+def _reason_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern, int] | None:
+    """[limit_as_reason] in attribution.toml (helper ex161), compiled: (limit, choice, follows, window)."""
+    d = _toml().get("limit_as_reason")
+    return (re.compile(d["limit"]), re.compile(d["choice"]), re.compile(d["follows"]), int(d.get("window", 40))) if d else None
+
+
+# one sentence of a line: up to a stop that ends it (not "2.5", "torch.compile": a stop before a word character goes on)
+_SENTENCE_OF_LINE = re.compile(r"(?:[^.;!?。；！？\n]|[.;!?](?=\w))+(?:[.;!?。；！？]+|$)")
+
+
+def _reasons(text: str) -> Iterator[tuple[int, int, int, int]]:
+    """Each span of `text` (one line) that gives a limit as the reason for the writer's choice, whether or not a failure
+    follows: (start, end, the choice's start, the choice's end). Not a question; the choice in the same sentence as the
+    limit or opening the next ([limit_as_reason], helper ex161)."""
+    r = _reason_rules()
+    if r is None or not r[0].search(text):
+        return
+    limit, choice = r[0], r[1]
+    sentences = [(m.start(), m.end()) for m in _SENTENCE_OF_LINE.finditer(text) if m.end() > m.start()]
+    for i, (a, z) in enumerate(sentences):
+        said = text[a:z]
+        if not limit.search(said) or said.rstrip().endswith(("?", "？")):
+            continue
+        chose = choice.search(text, a, z)
+        if chose is None:
+            if i + 1 == len(sentences):
+                continue
+            b, z = sentences[i + 1]
+            b += len(text[b:z]) - len(text[b:z].lstrip())
+            chose = choice.match(text, b, z)
+            if chose is None or text[b:z].rstrip().endswith(("?", "？")):
+                continue
+        yield a, z, chose.start(), chose.end()
+
+
+def _past_reasons(text: str) -> str:
+    """`text` (one line) with each span that gives a limit as the reason for a choice (_reasons) blanked: what the line says
+    besides that context ("We can't use FA2 on our T4s, that's why we switched to xformers. Now xformers gives black images")."""
+    for a, z, _, _ in list(_reasons(text)):
+        text = text[:a] + " " * (z - a) + text[z:]
+    return text
+
+
+def limit_as_reason(lines: list[str], line: int) -> tuple[int, int] | None:
+    """The span of line `line` (1-based) that gives a limit as the reason for the writer's choice ("Our V100s cannot run
+    flash-attn 2, so we use sdpa;", _reasons), where a failure is reported after it (in the rest of the line or the
+    `window` lines below), else None ([limit_as_reason], helper ex161)."""
+    r = _reason_rules()
+    if r is None or not 0 < line <= len(lines):
+        return None
+    text = lines[line - 1]
+    for a, z, _, _ in _reasons(text):
+        below = "\n".join(lines[k] for k in range(line, min(len(lines), line + r[3])))
+        if r[2].search(text[z:] + "\n" + below):
+            return a, z
+    return None
 
 
 def document_kind(lines: list[str]) -> str | None:
