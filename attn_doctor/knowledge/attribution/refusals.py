@@ -374,8 +374,12 @@ def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
                                  for m in SWITCHED.finditer(text)):
             return True
         if not (own_failure and j != line - 1) and any(first_named(text[a:c]) == backend and first_named(text[d:z]) != backend
-                                                       for a, z, c, d in _reasons(text)):
-            return True  # the same, in the words [limit_as_reason] reads: other languages, the choice opening the next sentence
+                                                       for a, z, c, d in _reasons(text)) \
+                and limit_as_reason(lines, j + 1) is not None:
+            # the same, in the words [limit_as_reason] reads: other languages, the choice opening the next sentence; only where
+            # a failure is reported after it, else the limit is the report (rev28: "Наши V100 не поддерживают flash-attn 2,
+            # поэтому мы используем sdpa." read nothing, dropped as a shadowed catch-all; main read backend.unsupported-gpu)
+            return True
         if "all along" not in low and " not " not in low and "never" not in low and "option" not in low:
             continue
         if any(first_named(m.group("subj")) == backend and not (own_failure and j != line - 1 and m.group("option"))
@@ -487,10 +491,11 @@ def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _reason_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern, int] | None:
-    """[limit_as_reason] in attribution.toml (helper ex161), compiled: (limit, choice, follows, window)."""
+def _reason_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern, int, re.Pattern | None] | None:
+    """[limit_as_reason] in attribution.toml (helper ex161), compiled: (limit, choice, follows, window, negated)."""
     d = _toml().get("limit_as_reason")
-    return (re.compile(d["limit"]), re.compile(d["choice"]), re.compile(d["follows"]), int(d.get("window", 40))) if d else None
+    return (re.compile(d["limit"]), re.compile(d["choice"]), re.compile(d["follows"]), int(d.get("window", 40)),
+            re.compile(d["negated"]) if d.get("negated") else None) if d else None
 
 
 # one sentence of a line: up to a stop that ends it (not "2.5", "torch.compile": a stop before a word character goes on)
@@ -533,14 +538,24 @@ def _past_reasons(text: str) -> str:
 def limit_as_reason(lines: list[str], line: int) -> tuple[int, int] | None:
     """The span of line `line` (1-based) that gives a limit as the reason for the writer's choice ("Our V100s cannot run
     flash-attn 2, so we use sdpa;", _reasons), where a failure is reported after it (in the rest of the line or the
-    `window` lines below), else None ([limit_as_reason], helper ex161)."""
+    `window` lines below), else None ([limit_as_reason], helper ex161). Not a failure word its words deny ("works without
+    errors", "no crash": `negated`, read before it on its line), and not where the first failure reported is the ruled-out
+    backend's own (its line names the backend the limit names: "... so I use sdpa. With flash_attention_2 it fails"): the
+    limit is then the report (helper rev28)."""
     r = _reason_rules()
     if r is None or not 0 < line <= len(lines):
         return None
     text = lines[line - 1]
-    for a, z, _, _ in _reasons(text):
-        below = "\n".join(lines[k] for k in range(line, min(len(lines), line + r[3])))
-        if r[2].search(text[z:] + "\n" + below):
+    for a, z, c, _ in _reasons(text):
+        after = text[z:] + "\n" + "\n".join(lines[k] for k in range(line, min(len(lines), line + r[3])))
+        ruled_out = first_named(text[a:c])
+        for m in r[2].finditer(after):
+            start = after.rfind("\n", 0, m.start()) + 1
+            if r[4] is not None and r[4].search(after, start, m.start()):
+                continue
+            end = after.find("\n", m.end())
+            if ruled_out is not None and first_named(after[start:len(after) if end < 0 else end]) == ruled_out:
+                break
             return a, z
     return None
 
