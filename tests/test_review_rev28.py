@@ -75,3 +75,55 @@ def test_where_the_limit_is_the_report_it_is_read(text):
 ])
 def test_another_failure_after_the_limit_is_the_report(text):
     not_read_as(text, {"backend.unsupported-gpu"}, "fa2")
+
+
+# explain: ex158's new and widened patterns, read on what they were not written for.
+# - fa2.extension-missing in words: `rotary_emb` is also every model's rotary submodule (`self.rotary_emb`) and its weights
+#   in a checkpoint; named as missing from a checkpoint it is no flash-attn build (fa2 asserted where no flash-attn is named)
+# - attn.patch-no-kv-cache in words: a serving engine's FlashAttention refusing a KV cache *dtype*, quantization or offloading
+#   is no training patch without the cache; its fix (use_cache=False, drop the repo's monkey patch) sends a vLLM user astray
+# - attn.api-mismatch: the API said to change must be the backend's own (its name or version right before it)
+# - fa2.platform-unsupported ("not compatible with" since ex158): the CPU as a place for memory (ZeRO / FSDP offloading) is a
+#   GPU run, not flash-attn asked to run on a CPU (the fix says flash-attn has no CPU build)
+@pytest.mark.parametrize("text, entries, backend", [
+    ("KeyError: missing rotary_emb in layer 3's state dict (converted from Megatron)\n", {"fa2.extension-missing"}, "fa2"),
+    ("The converted checkpoint is missing rotary_emb, so positions are ignored after loading\n", {"fa2.extension-missing"},
+     "fa2"),
+    ("WARNING: rotary_emb not found in checkpoint, using default RoPE init\n", {"fa2.extension-missing"}, "fa2"),
+    ("ValueError: flash-attn does not support kv cache dtype fp8_e5m2 on this GPU\n", {"attn.patch-no-kv-cache"}, None),
+    ("NotImplementedError: FlashAttention backend does not support the KV cache dtype fp8 with block size 16\n",
+     {"attn.patch-no-kv-cache"}, None),
+    ("FlashAttention is not compatible with the KV cache quantization you chose (int4)\n", {"attn.patch-no-kv-cache"}, None),
+    ("flash attention is not supported with kv cache offloading in this version\n", {"attn.patch-no-kv-cache"}, None),
+    ("Inference broken with flash-attn after transformers API update to 4.48\n", {"attn.api-mismatch"}, None),
+    ("Compatibility breakage due to flash-attn and the new vLLM API update\n", {"attn.api-mismatch"}, None),
+    ("flash_attn is not compatible with CPU offloading (ZeRO-3), the optimizer step fails\n", {"fa2.platform-unsupported"},
+     None),
+    ("flash attention 2 is not supported with CPU offload in FSDP\n", {"fa2.platform-unsupported"}, None),
+    ("FlashAttention is not compatible with the CPU offload of the text encoder\n", {"fa2.platform-unsupported"}, None),
+])
+def test_not_what_ex158s_patterns_were_written_for(text, entries, backend):
+    not_read_as(text, entries, backend)
+
+
+# near misses: what they were written for, in other words than ex158's variants
+@pytest.mark.parametrize("text, entry, backend", [
+    ("ImportError: rotary_emb is not installed\n", "fa2.extension-missing", "fa2"),
+    ("ModuleNotFoundError: No module named 'rotary_emb'\n", "fa2.extension-missing", "fa2"),
+    ("运行时报错，找不到rotary_emb模块\n", "fa2.extension-missing", "fa2"),
+    ("Training crashes at start: missing Python module 'rotary_emb'\n", "fa2.extension-missing", "fa2"),
+    ("after pip install flash-attn the rotary_emb extension is not found\n", "fa2.extension-missing", "fa2"),
+    ("运行时报错，找不到dropout_layer_norm模块\n", "fa2.extension-missing", "fa2"),
+    ("The mistral patch for flash attention doesn't support past_key_values, so model.generate() breaks\n",
+     "attn.patch-no-kv-cache", ANY),
+    ("flash attention patch does not support the kv cache, generation fails\n", "attn.patch-no-kv-cache", ANY),
+    ("FlashAttention can't be used with use_cache=True in this repo\n", "attn.patch-no-kv-cache", ANY),
+    ("Compatibility Breakage Due to Flash Attention API Update (v2.7.0)\n", "attn.api-mismatch", "fa2"),
+    ("broken after the flash-attn 2.7 API change\n", "attn.api-mismatch", "fa2"),
+    ("Breaking change with xformers API update in 0.0.28: the fmha wrapper no longer runs\n", "attn.api-mismatch", "xformers"),
+    ("flash attention is not compatible with a Colab TPU runtime, switch to a GPU runtime\n", "fa2.platform-unsupported", "fa2"),
+    ("Flash-attn is not available on MPS, could it be possible to fallback to sdpa?\n", "fa2.platform-unsupported", "fa2"),
+    ("flash-attn is not supported on the CPU\n", "fa2.platform-unsupported", "fa2"),
+])
+def test_what_ex158s_patterns_were_written_for(text, entry, backend):
+    read_as(text, entry, backend)
