@@ -420,10 +420,11 @@ def _fallback_rules() -> tuple[frozenset[str], re.Pattern, re.Pattern, re.Patter
 
 
 @lru_cache(maxsize=1)
-def _notice_rules() -> tuple[tuple[str, ...], re.Pattern] | None:
+def _notice_rules() -> tuple[tuple[str, ...], re.Pattern, re.Pattern | None] | None:
     """[optional_notice] in attribution.toml (helper ex75), compiled."""
     d = _toml().get("optional_notice")
-    return (tuple(d["prefixes"]), re.compile(d["notice"])) if d else None
+    return (tuple(d["prefixes"]), re.compile(d["notice"]),
+            re.compile(d["module_notice"]) if d.get("module_notice") else None) if d else None
 
 
 def program_printed(entry: Entry, lines: list[str], line: int) -> bool:
@@ -455,7 +456,23 @@ def optional_notice(entry: Entry, lines: list[str], line: int, named_by: Attribu
     at = [line] + ([named_by.line] if named_by is not None else [])
     if any(0 < n <= len(lines) and r[1].search(lines[n - 1]) for n in at):
         return True
+    if r[2] is not None and any(_module_notice(r[2], lines, n) for n in at):
+        return True
     return entry.id == RETELLS and _notice_retold(lines, line)
+
+
+def _module_notice(rx: re.Pattern, lines: list[str], n: int) -> bool:
+    """Is line `n` (1-based) a library's module notice ([optional_notice] module_notice: DINOv2's "xFormers not available")
+    behind a logger's prefix, or one of two such lines within NOTICE_REACH lines of each other, as the library's modules
+    print it one after another at import (helper rev28)?"""
+    m = rx.search(lines[n - 1]) if 0 < n <= len(lines) else None
+    if m is None:
+        return False
+    return bool(m.group("prefix")) or any(j != n - 1 and rx.search(lines[j])
+                                          for j in range(max(0, n - 1 - NOTICE_REACH), min(len(lines), n + NOTICE_REACH)))
+
+
+NOTICE_REACH = 5
 
 
 # the notice that a program goes on without the backend itself ("No module 'xformers'. Proceeding without it"), not without an
