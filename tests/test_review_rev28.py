@@ -138,3 +138,40 @@ def test_a_bare_xformers_notice_alone_is_a_title():
     not_read_as("xFormers not available\nxFormers not available\nTraceback (most recent call last):\n  File "
                 "\"/work/depth/run.py\", line 12, in <module>\n    model = DepthModel.from_pretrained(path)\n"
                 "KeyError: 'model_config'\n", set(), "xformers")
+
+
+# configs: cfg118's GitHub Actions environment. The runner writes the workflow's and the job's env: into the job's
+# environment when the job starts, an earlier step's $GITHUB_ENV line into the same one over them, and the step's env: over
+# all (actions/runner src/Runner.Worker/JobExtension.cs InitializeJob, FileCommandManager.cs SetEnvFileCommand); a matrix
+# axis is one value only where no `include:` entry adds another (GitHub's workflow syntax, strategy.matrix.include: an entry
+# whose value no combination holds is a job of its own)
+def _flux(mp: str) -> str:
+    from test_configs_cfg118 import LAUNCH
+
+    return LAUNCH.format(mp=mp, attn="")
+
+
+MATRIX = "    strategy:\n      matrix:\n"
+
+
+@pytest.mark.parametrize("top, job, steps, dtype", [
+    ("  MP: fp16\n", "", [("", 'echo "MP=bf16" >> $GITHUB_ENV'), ("", _flux("$MP"))], "bfloat16"),
+    ("", "    env:\n      MP: fp16\n", [("", 'echo "MP=bf16" >> $GITHUB_ENV'), ("", _flux("$MP"))], "bfloat16"),
+    ("", MATRIX + "        mp: [bf16]\n        include:\n          - mp: fp16\n", [("", _flux("${{ matrix.mp }}"))], None),
+    ("", MATRIX + "        include:\n          - mp: bf16\n", [("", _flux("${{ matrix.mp }}"))], "bfloat16"),
+    # near misses: the step's own env: over $GITHUB_ENV; an include entry adding another key, or the axis's own value
+    ("", "", [("", 'echo "MP=bf16" >> $GITHUB_ENV'), ("          MP: fp16\n", _flux("$MP"))], "float16"),
+    ("", MATRIX + "        mp: [bf16]\n        include:\n          - gpu: a100\n", [("", _flux("${{ matrix.mp }}"))],
+     "bfloat16"),
+    ("", MATRIX + "        mp: [bf16]\n        include:\n          - mp: bf16\n            gpu: a100\n",
+     [("", _flux("${{ matrix.mp }}"))], "bfloat16"),
+])
+def test_a_workflow_step_reads_what_the_runner_gives_it(tmp_path, top, job, steps, dtype):
+    from attn_doctor import configs
+    from test_configs_cfg118 import _workflow
+
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    p = tmp_path / ".github" / "workflows" / "train.yml"
+    p.write_text(_workflow(top, job, steps), encoding="utf-8")
+    cfg = configs.load(str(p))
+    assert (cfg["trainer"], cfg["dtype"]) == ("diffusers", dtype)

@@ -162,6 +162,13 @@ def _expression(expr: str, env: dict, matrix: dict) -> str:
     m = re.match(r"^(env|matrix)\.([A-Za-z_][\w-]*)$", expr)
     if m:
         got = (env if m.group(1) == "env" else matrix).get(m.group(2))
+        if m.group(1) == "matrix":
+            # the axis's values with those `include:` entries add (an entry whose value no combination holds is a job of
+            # its own: GitHub's workflow syntax, jobs.<job_id>.strategy.matrix.include; helper rev28)
+            got = [*(got if isinstance(got, list) else [] if got is None else [got]),
+                   *(x[m.group(2)] for x in matrix.get("include") or [] if isinstance(x, dict) and m.group(2) in x)]
+            got = list(dict.fromkeys(map(str, got))) if all(isinstance(x, (str, int, float)) and not isinstance(x, bool)
+                                                               for x in got) else got
         if isinstance(got, list) and len(got) == 1:
             got = got[0]
         if isinstance(got, (str, int, float)) and not isinstance(got, bool):
@@ -171,10 +178,11 @@ def _expression(expr: str, env: dict, matrix: dict) -> str:
 
 def _github_lines(data: dict, jobs: dict) -> list[str]:
     """Each `run:` step as the runner starts it: a shell of its own (what one step sets in its shell is gone in the
-    next: read as a `( ... )` subshell), whose environment is the workflow's `env:`, the job's over it, the step's over
-    both (GitHub's workflow syntax: "When more than one environment variable is defined with the same name, GitHub uses
-    the most specific variable"), with what an earlier step of the job wrote to $GITHUB_ENV ("all subsequent steps in
-    a job will have access") where no `env:` of the step names it; in the working directory `working-directory` (or
+    next: read as a `( ... )` subshell), whose environment is the workflow's `env:`, the job's over it, what an earlier
+    step of the job wrote to $GITHUB_ENV over both ("all subsequent steps in a job will have access": the runner writes
+    it into the job's environment, where the job's env: already is), and the step's `env:` over all (GitHub's workflow
+    syntax: "When more than one environment variable is defined with the same name, GitHub uses the most specific
+    variable"); in the working directory `working-directory` (or
     `defaults.run.working-directory`) names; the runner fills `${{ ... }}` expressions in before the shell runs
     (_expression). A step whose `shell:` is no shell (python, a custom command)
     runs no shell lines."""
@@ -194,8 +202,12 @@ def _github_lines(data: dict, jobs: dict) -> list[str]:
             sh = step.get("shell", run_defaults.get("shell"))
             if isinstance(sh, str) and not re.match(r"^(bash|sh|pwsh|powershell)\b", sh.strip()):
                 continue
-            declared = {**top, **_mapping(job.get("env")), **_mapping(step.get("env"))}
-            env = {**{k: v for k, v in written.items() if k not in declared}, **declared}
+            # (the runner writes the workflow's and the job's env: into the job's environment when the job starts, an
+            # earlier step's $GITHUB_ENV line into the same one, over them, and the step's env: over both when the step
+            # starts: actions/runner src/Runner.Worker/JobExtension.cs@ae740970 InitializeJob, "Evaluate the job-level
+            # environment variables"; src/Runner.Worker/FileCommandManager.cs@28a63010 SetEnvFileCommand's
+            # SetEnvironmentVariable, context.Global.EnvironmentVariables[name] = value)
+            env = {**top, **_mapping(job.get("env")), **written, **_mapping(step.get("env"))}
             where = step.get("working-directory", run_defaults.get("working-directory"))
             matrix = _mapping(_mapping(job.get("strategy")).get("matrix"))
             text = _EXPRESSION.sub(lambda m: _expression(m.group(1), env, matrix), run.rstrip("\n"))
