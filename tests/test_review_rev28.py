@@ -175,3 +175,27 @@ def test_a_workflow_step_reads_what_the_runner_gives_it(tmp_path, top, job, step
     p.write_text(_workflow(top, job, steps), encoding="utf-8")
     cfg = configs.load(str(p))
     assert (cfg["trainer"], cfg["dtype"]) == ("diffusers", dtype)
+
+
+# configs: cfg118's value of a `for` loop's variable after `done` (the last value). Not where the body may `break` (bash
+# leaves the value it broke on), nor where the loop's line goes on past `done` (`done; A=0`: the words after it are no
+# values): the reading is then unknown, as before cfg118, never a value bash does not hold
+BASH_AFTER_LOOPS = [
+    ("for A in 1 2; do break; done\npython t.py", "1|"),
+    ("for A in fp16 bf16; do\n  if true; then break; fi\ndone\npython t.py", "fp16|"),
+    ("for A in 1 2; do :; done; A=0\npython t.py", "0|"),
+]
+
+
+@pytest.mark.parametrize("text, seen", BASH_AFTER_LOOPS)
+def test_a_loop_that_may_break_leaves_no_last_value(text, seen):
+    from test_configs_cfg114 import _reading
+
+    assert _reading(text) in (seen, "|")
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash here to ask")
+def test_the_loop_snippets_are_bash_s_own(tmp_path):
+    from test_configs_cfg114 import bash_says
+
+    assert bash_says([text for text, _ in BASH_AFTER_LOOPS], tmp_path) == [seen for _, seen in BASH_AFTER_LOOPS]

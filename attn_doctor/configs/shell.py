@@ -358,14 +358,19 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                 # `--mixed_precision $P` is unknown), but each value's words are kept (Script.maybe) as what some run
                 # passes, so every run's attention flag is read (a glob, a $(command), a caller's variable: not
                 # settled here)
-                vals = [w for ws in words_of(expand(m.group(2), env, dialect), dialect) for w in ws]
+                listed = words_of(expand(m.group(2), env, dialect), dialect)
+                vals = [w for ws in listed for w in ws]
                 if vals and not any(re.search(r"[$*?`\[]", v) for v in vals):
                     # after `done` the variable holds the last value (bash(1), for: "name is set to each element of
                     # this list in turn"; nothing sets it back): `for mp in fp16 bf16; do ...; done` then `python
-                    # train.py --mixed_precision $mp` is bf16, one launch, not a run per value
+                    # train.py --mixed_precision $mp` is bf16, one launch, not a run per value. Not where the body may
+                    # `break` (the value is then the one it broke on), nor where the line goes on past `done` with
+                    # more commands (`done; A=0`: its words are no values; helper rev28)
                     stop = i if one_line else _loop_end(lines, i, line)
-                    left.append((lines[stop - 1][0] if stop > i else n, m.group(1), vals[-1]))
-                    left.sort(key=lambda e: -e[0])
+                    body = [lines[i][1]] if one_line else [t for _, t, _ in lines[i:stop]]
+                    if len(listed) == 1 and not any(_BREAK.search(t) for t in body):
+                        left.append((lines[stop - 1][0] if stop > i else n, m.group(1), vals[-1]))
+                        left.sort(key=lambda e: -e[0])
                     if _PINNED.get(m.group(1)) in vals:
                         env[m.group(1)] = _PINNED[m.group(1)]  # (one run read on its own: loop_runs)
                         continue
@@ -831,6 +836,8 @@ _LOOP_OPEN = re.compile(r"(?:^|[;&|(]\s*|\bthen\s+|\bdo\s+|\belse\s+)(?:for|whil
 _LOOP_CLOSE = re.compile(r"(?:^|[;&|]\s*)done\b")
 
 
+# `break` as a command of a loop's body (helper rev28: the loop's variable after `done` is then the value it broke on)
+_BREAK = re.compile(r"(?:^\s*|[;&|({]\s*|\b(?:then|do|else)\s+)break\b")
 # `while read -r A B; do` / `while IFS=, read -r A B`: group 2 the IFS it sets, group 3 the names
 _READ_LOOP = re.compile(r"^\s*while\s+(IFS=(\S*)\s+)?read\b(?:\s+-[rs]+)*\s+((?:[A-Za-z_]\w*\s*)+?)\s*(?:;\s*do\s*)?$")
 MAX_READ_LINES = 16
