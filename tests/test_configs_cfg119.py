@@ -95,3 +95,16 @@ def test_a_loader_class_is_read_through_its_instance(tmp_path, cls, arg, reads, 
     put(tmp_path, "configs/train.yaml", _YAML)
     path = put(tmp_path, "train.py", _SCRIPT.format(cls=cls, arg=arg, attn=reads[0], bf16=reads[1]))
     assert trainer_reading(path) == reading
+
+
+def test_a_loader_class_of_the_user_s_own_module_is_read_through_its_instance(tmp_path):
+    """The loader class imported from a module of the repository (`from src.config import ConfigLoader`), as round 75m's
+    longhoag train.py imports its ConfigLoader; near miss: the same class downloading its mapping."""
+    put(tmp_path, "configs/train.yaml", _YAML)
+    put(tmp_path, "src/__init__.py", "")
+    for cls, reading in [(_METHOD.format(getter=_HANDS_ON), ("transformers", ["fa2"], "bfloat16")),
+                         (_NETWORK, ("transformers", [], None))]:
+        put(tmp_path, "src/config.py", "import json\nimport urllib.request\nfrom pathlib import Path\nimport yaml\n\n\n" + cls)
+        script = _SCRIPT.format(cls="from src.config import ConfigLoader", arg='"configs/train.yaml"', attn=_GET[0],
+                                bf16=_GET[1])
+        assert trainer_reading(put(tmp_path, "train.py", script)) == reading

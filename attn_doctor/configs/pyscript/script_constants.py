@@ -111,7 +111,7 @@ def _assembled(tree, argv: dict | None = None, environ: dict | None = None, read
             if name not in out or out[name] is defaults.get(name):
                 out[name] = argv[name]
     if read is not None:
-        out.update(_loaded_files(tree, out, read))
+        out.update(_loaded_files(tree, out, read, modules))
         if argv and out.get(AT_LAUNCH):
             # (a launch's words were read: its positional words are not modelled as sys.argv, so not said missing)
             out[AT_LAUNCH] = [x for x in out[AT_LAUNCH] if "argv[" not in x]

@@ -12,6 +12,7 @@ from .argv import _add_arguments, _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
 from .hydra_compose import UNSEEN
+from .user_modules import imported_classes
 
 
 # the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
@@ -21,7 +22,7 @@ _PARSES = {"yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load", 
 _PATH_PARSES = {"toml.load", "OmegaConf.load"}
 
 
-def _loaded_files(tree, consts: dict, read) -> dict:
+def _loaded_files(tree, consts: dict, read, modules=None) -> dict:
     """name -> the contents, as a Python literal, of the settings file the script loads into that name when the file
     is here: `with open(P) as f: config = yaml.safe_load(f)` (isalnikow86/Lami-LoRA, round 51's insublee/llm_env), `cfg
     = yaml.safe_load(Path(P).read_text())`, or `cfg = load_config(Path(P))` of a function of the script's own that returns
@@ -41,7 +42,10 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                 if isinstance(t, ast.Name):
                     counts[t.id] = counts.get(t.id, 0) + 1
     wraps = _self_wraps(tree)
+    # the script's own classes, and those it imports from its repository's modules (user_modules.imported_classes)
     classes = {c.name: c for c in walked(tree) if isinstance(c, ast.ClassDef)}
+    if modules is not None:
+        classes.update({alias: c for alias, (c, _t) in imported_classes(tree, modules).items()})
     out = {}
     # a parameter every call hands the same load (`train(load_config(args.config))`: script_constants._passed_arguments)
     # is bound to it as an assignment would be, in the scope of the call
