@@ -108,3 +108,29 @@ def test_a_loader_class_of_the_user_s_own_module_is_read_through_its_instance(tm
         script = _SCRIPT.format(cls="from src.config import ConfigLoader", arg='"configs/train.yaml"', attn=_GET[0],
                                 bf16=_GET[1])
         assert trainer_reading(put(tmp_path, "train.py", script)) == reading
+
+
+_FACTORY = '''
+
+def load_config(config_path, region="us-east-1"):
+    return ConfigLoader(config_path)
+'''
+
+
+@pytest.mark.parametrize("where, cls, reading", [
+    ("script", _METHOD.format(getter=_HANDS_ON), ("transformers", ["fa2"], "bfloat16")),
+    ("module", _METHOD.format(getter=_HANDS_ON), ("transformers", ["fa2"], "bfloat16")),
+    # near misses: the class the function builds downloads its mapping; a getter letting the environment override
+    ("module", _NETWORK, ("transformers", [], None)),
+    ("script", _METHOD.format(getter=_ENV_OVER), ("transformers", [], None)),
+])
+def test_a_function_returning_a_loader_instance_is_read_through_it(tmp_path, where, cls, reading):
+    """`cfg = load_config(P)` of `def load_config(config_path, ...): return ConfigLoader(config_path, ...)` (round 75m's
+    longhoag src/utils/config.py has that function beside its class), in the script or in a module of its repository."""
+    put(tmp_path, "configs/train.yaml", _YAML)
+    put(tmp_path, "src/__init__.py", "")
+    head = "import json\nimport os\nimport urllib.request\nfrom pathlib import Path\nimport yaml\n\n\n"
+    put(tmp_path, "src/config.py", head + cls + _FACTORY)
+    script = _SCRIPT.format(cls=cls + _FACTORY if where == "script" else "from src.config import load_config",
+                            arg='"configs/train.yaml"', attn=_GET[0], bf16=_GET[1]).replace("cfg = ConfigLoader(", "cfg = load_config(")
+    assert trainer_reading(put(tmp_path, "train.py", script)) == reading

@@ -12,7 +12,7 @@ from .argv import _add_arguments, _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
 from .hydra_compose import UNSEEN
-from .user_modules import imported_classes
+from .user_modules import imported_classes, imported_functions
 
 
 # the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
@@ -42,10 +42,14 @@ def _loaded_files(tree, consts: dict, read, modules=None) -> dict:
                 if isinstance(t, ast.Name):
                     counts[t.id] = counts.get(t.id, 0) + 1
     wraps = _self_wraps(tree)
-    # the script's own classes, and those it imports from its repository's modules (user_modules.imported_classes)
+    # the script's own classes, and those it imports from its repository's modules (user_modules.imported_classes);
+    # its functions and those it imports, each with the classes of its module (a factory of a loader class)
     classes = {c.name: c for c in walked(tree) if isinstance(c, ast.ClassDef)}
+    factories = {name: (f, classes) for name, f in funcs.items()}
     if modules is not None:
         classes.update({alias: c for alias, (c, _t) in imported_classes(tree, modules).items()})
+        factories.update({alias: (f, {c.name: c for c in walked(t) if isinstance(c, ast.ClassDef)})
+                          for alias, (f, t) in imported_functions(tree, modules).items()})
     out = {}
     # a parameter every call hands the same load (`train(load_config(args.config))`: script_constants._passed_arguments)
     # is bound to it as an assignment would be, in the scope of the call
@@ -68,17 +72,18 @@ def _loaded_files(tree, consts: dict, read, modules=None) -> dict:
             if isinstance(inner, ast.Call):
                 path = _loaded_path(tree, inner, scope, consts, funcs)
                 outer = n
-        loader = None
-        if path is None and isinstance(n.value.func, ast.Name) and n.value.func.id in classes:
-            # `cfg = ConfigLoader("config.yaml")` of a loader class of the script's own: the file its __init__ parses
-            loader = _loader_class(classes[n.value.func.id], tree)
+        loader, called = None, n.value.func.id if isinstance(n.value.func, ast.Name) else None
+        if path is None and (called in classes or called in factories):
+            # `cfg = ConfigLoader("config.yaml")` of a loader class of the script's own: the file its __init__ parses;
+            # `cfg = load_config("config.yaml")` of a function returning such an instance of its parameter
+            loader = _loader_class(classes[called], tree) if called in classes else _factory_loader(*factories[called])
             if loader is not None and not loader[3]:
                 # its mapping parsed from a download or an environment variable: nothing in it is known here, and a
                 # getter's default is not the run's (an opened mapping, call_keywords.unseen_lookup)
                 out[n.targets[0].id] = _instance(_marked(ast.Dict(keys=[None], values=[RUNTIME])), loader, tree,
                                                  n.targets[0].id)
                 continue
-            arg = _passed(loader[0], n.value, skip=1) if loader is not None else None
+            arg = _passed(loader[0], n.value, skip=called in classes) if loader is not None else None
             path = _path_value(tree, arg, scope, consts) if arg is not None else None
         if path is None:
             named = _named_at_launch(tree, n.value, scope, consts, funcs) or \
@@ -324,6 +329,21 @@ def _loader_class(cls, tree):
     on = ret.func.value if isinstance(ret, ast.Call) and first is not None else getattr(ret, "value", None)
     delegates = isinstance(first, ast.Name) and first.id == key[0].arg and _self_attr(on) == attr
     return init, attr, delegates, from_file
+
+
+def _factory_loader(f, classes: dict):
+    """_loader_class's answer, with f for its __init__, for `def load_config(config_path, use_ssm=True): return
+    ConfigLoader(config_path, use_ssm=use_ssm)` (round 75m's longhoag src/utils/config.py): a function whose one return
+    is a loader class of its module built from its first parameter; None otherwise."""
+    rets = [r.value for r in walked(f) if isinstance(r, ast.Return)]
+    params = f.args.posonlyargs + f.args.args
+    ret = rets[0] if len(rets) == 1 else None
+    cls = classes.get(ret.func.id) if isinstance(ret, ast.Call) and isinstance(ret.func, ast.Name) else None
+    loader = _loader_class(cls, None) if cls is not None and params else None
+    handed = _passed(loader[0], ret, skip=1) if loader is not None else None
+    if loader is None or loader[3] and not (isinstance(handed, ast.Name) and handed.id == params[0].arg):
+        return None
+    return (f, *loader[1:])
 
 
 def _instance(lit, loader, tree, name: str):
