@@ -134,3 +134,42 @@ def test_a_function_returning_a_loader_instance_is_read_through_it(tmp_path, whe
     script = _SCRIPT.format(cls=cls + _FACTORY if where == "script" else "from src.config import load_config",
                             arg='"configs/train.yaml"', attn=_GET[0], bf16=_GET[1]).replace("cfg = ConfigLoader(", "cfg = load_config(")
     assert trainer_reading(put(tmp_path, "train.py", script)) == reading
+
+
+# a Modal app: the function Modal runs in its container is handed its parameter by `.remote(...)` / `.spawn(...)` /
+# `.local(...)` (modal-labs/modal-client modal/_functions.py); its launch line then names the config the image copies in
+_MODAL = '''import subprocess
+from pathlib import Path
+
+import modal
+
+image = modal.Image.debian_slim().pip_install("axolotl").add_local_dir(Path(__file__).parent / "configs", "/root/configs")
+app = modal.App("sft", image=image)
+
+
+@app.function(gpu="H100", timeout=3600)
+def train(config: str, run_name: str = "run"):
+    subprocess.run(f"axolotl train /root/configs/{{config}} --output-dir /out/{{run_name}}", shell=True, check=True)
+
+
+@app.local_entrypoint()
+def main():
+{calls}
+'''
+_AXOLOTL = "base_model: m\nflash_attention: true\nbf16: true\ndatasets:\n  - path: d\n    type: alpaca\n"
+_SDPA = "base_model: m\nsdp_attention: true\nfp16: true\ndatasets:\n  - path: d\n    type: alpaca\n"
+
+
+@pytest.mark.parametrize("calls, reading", [
+    ('    train.remote("a.yml")', ("axolotl", ["fa2"], "bfloat16")),
+    ('    train.spawn("a.yml", run_name="x").get()', ("axolotl", ["fa2"], "bfloat16")),
+    ('    train.remote(config="a.yml")\n    train.local("a.yml")', ("axolotl", ["fa2"], "bfloat16")),
+    # near misses: two runs of different configs (several launches, not one value); .map over a list; no call at all
+    ('    train.spawn("a.yml")\n    train.spawn("b.yml")', ("axolotl", [], None)),
+    ('    list(train.map(["a.yml"]))', ("axolotl", [], None)),
+    ('    pass', ("axolotl", [], None)),
+])
+def test_a_modal_function_reads_the_arguments_its_calls_hand_it(tmp_path, calls, reading):
+    put(tmp_path, "configs/a.yml", _AXOLOTL)
+    put(tmp_path, "configs/b.yml", _SDPA)
+    assert trainer_reading(put(tmp_path, "main.py", _MODAL.format(calls=calls))) == reading
