@@ -193,3 +193,34 @@ def test_a_sentence_is_no_longer_than_a_head_line(tail, said):
     16 KB lines), as it is no title (test_a_long_first_line_is_no_report_title)."""
     assert (len(REPORT + tail) - REPORT.rfind("\n") > M.HEAD_LINE_BYTES) is not said
     assert (("prose.said", 7) in ids(REPORT + tail + "\n")) is said
+
+
+def test_a_pattern_behind_its_first_characters_look_matches_the_same():
+    """knowledge.first_look puts a pattern with no literal first behind a look at the characters its match can begin with
+    (the GPU lists: ~30-50 ns per character of a log tried whole, ~5 behind the look; helper ex162). The look only skips
+    places where no match begins: every rewritten pattern finds the same spans in its entry's examples and a long-line
+    log, and the GPU list is one of them."""
+    import re
+    import sys
+    from pathlib import Path
+
+    from attn_doctor.knowledge import bounded, entries, first_look
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import explain_longlines
+
+    log = explain_longlines.stack_line(20_000) + "\n" + explain_longlines.json_record(3, 8_000) + "\n"
+    gpu = entries()["backend.unsupported-gpu"].patterns
+    assert any(first_look(bounded(p)).startswith("(?=[") and "RTX" in p for p in gpu)
+    differ = []
+    for e in entries().values():
+        text = "\n".join(e.examples) + "\n" + log
+        for p in e.patterns:
+            b = bounded(p)
+            looked = first_look(b)
+            if looked == b:
+                continue
+            spans = [m.span() for m in re.compile(b, re.I | re.M).finditer(text)]
+            if spans != [m.span() for m in re.compile(looked, re.I | re.M).finditer(text)]:
+                differ.append((e.id, p[:60]))
+    assert not differ
