@@ -32,8 +32,9 @@ FLAT_ONLY = {
         "`llamafactory-cli train /scratch/indrisch/LLaMA-Factory/examples/train_lora/...yaml` in a container: " + _BESIDE,
 }
 MULTI_SPAWN = ("`axolotl train /root/configs/{config}` for each of four configs the Modal entrypoint spawns "
-               "(train.spawn(\"config-fft.yml\", ...)): the function's parameter is filled by the spawn calls and the "
-               "container folder by `.add_local_dir(.../\"configs\", \"/root/configs\")`; neither is followed")
+               "(train.spawn(\"config-fft.yml\", ...)): since cfg119 a parameter every .remote / .spawn call hands "
+               "the same value is read (one spawn of this file reads fa2 / bfloat16 through the container folder), but "
+               "four spawns of four configs are four launches, not read one by one")
 STILL_WRONG = {**FLAT_ONLY, "round73/axolotl/modal-projects__finetuning-workshop__axolotl_sft_multigpu__main.py": MULTI_SPAWN}
 STILL_WRONG_IN_LAYOUT = {"round73/axolotl/modal-projects__finetuning-workshop__axolotl_sft_multigpu__main.py": MULTI_SPAWN}
 

@@ -67,6 +67,48 @@ def test_a_short_line_before_a_long_one_is_still_a_title():
     assert ("prose.build", 1) in ids(title + "\n" + "y" * (M.HEAD_LINE_BYTES + 10) + "\n")
 
 
+def test_a_head_ends_at_a_line_longer_than_a_title():
+    """A report's head ends at a line longer than HEAD_TITLE_BYTES (1 KB; no training text has a head line over 1 KB): a
+    build log's 2 KB nvcc command on its first lines is no title and costs the head's prose patterns nothing (helper ex162).
+    A sentence of 900 bytes is still read as the head's."""
+    title = "pip install xformers keeps failing"
+    nvcc = "/usr/local/cuda/bin/nvcc -c csrc/flash_attn/src/flash_fwd_hdim128_fp16_sm80.cu " + "-I/venv/include " * 120
+    assert len(nvcc) > M.HEAD_TITLE_BYTES
+    assert "prose.build" not in [i for i, _ in ids(nvcc + " " + title + "\n")]  # (a body's sentence may still say it)
+    assert "prose.build" not in [i for i, _ in ids(nvcc + "\n" + title + "\n")]
+    said = "We tried every wheel we could find, " * 24 + "and " + title
+    assert M.HEAD_TITLE_BYTES - 200 < len(said) <= M.HEAD_TITLE_BYTES
+    assert ids(said + "\n") == [("prose.build", 1)]
+
+
+def test_a_key_set_to_sdpa_is_said_on_one_line():
+    """sdpa.backward-nan's `attn_implementation: sdpa ... leads to NaN loss` reads the key and its value on one line (`[ \t]`
+    around the `=`; `\s` let it span lines, so the pattern read every long line of a log whole, helper ex162)."""
+    assert ids('attn_implementation: "sdpa" leads to NaN loss after 40 steps') == [("sdpa.backward-nan", 1)]
+    assert ids('attn_implementation =\n"sdpa" leads to NaN loss after 40 steps') == []
+
+
+@pytest.mark.parametrize("lib, entry_id", [("flash_attn", "triage.raised-in-fa2"), ("xformers", "triage.raised-in-xformers")])
+def test_a_frames_line_ends_within_its_functions_name(lib, entry_id):
+    """The frame patterns look for a frame line's end within 256 characters of `, in ` (Python prints the function's name
+    there and nothing more): a traceback joined onto one line of megabytes had each `File "` read 4 KB for an end that is
+    not there (helper ex162). A frame of a long name is still one; `in ` and 300 characters more is no frame's line."""
+    def trace(name: str) -> str:
+        return (f'Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/{lib}/ops.py", line 90, in '
+                f'{name}\n    out = fwd(q, k, v)\nRuntimeError: something the rules do not know\n')
+    assert (entry_id, 4) in ids(trace("forward_" + "x" * 200))  # (the exception's line)
+    assert entry_id not in [i for i, _ in ids(trace("forward " + "x" * 300))]
+
+
+def test_no_head_pattern_reads_to_its_lines_end_once_per_name():
+    """A head pattern that asks for a backend's name on a line and then for the next line (`[^\\n]*?(?:<B>)[^\\n]*(?=\\n...)`)
+    read the line to its end and the next line's looks once per name on it (0.08 s on a 2 KB nvcc line); it asks for the name
+    with a look first (`(?=[^\\n]*?(?:<B>))[^\\n]*(?=\\n`), the same match (helper ex162)."""
+    from attn_doctor.knowledge import toml_data
+    raw = [p for e in toml_data("prose.toml")["entry"] for p in e.get("patterns", [])]
+    assert raw and not [p[:60] for p in raw if "[^\\n]*?(?:<B>)[^\\n]*(?=\\n" in p]
+
+
 @pytest.mark.parametrize("data, shown", [
     (b"a\rb\n" + b"z" * 3_000 + b"\n", b"b\n" + b"z" * 3_000 + b"\n"),
     (b"one\ntwo\r\rthree\r\nfour\r", b"one\nthree\nfour"),
@@ -97,7 +139,7 @@ def test_the_lines_kept_around_a_hit_are_its_own_after_invalid_utf8(filler):
 # minified-stack 81 per character: 3-12 s of CPU at 5 MB); read where its literals are (knowledge/match.py text_gate), by the
 # kinds of the lines (KIND_CHARS) and a sentence's pattern on sentences only (_sentence_runs), 10-17. A new pattern that reads
 # every long line naming a backend adds about 1 per character; this bound leaves room for a few, not for the old reading.
-WORK_PER_CHAR = 20
+WORK_PER_CHAR = 16
 
 
 def _longline_shapes():
@@ -151,3 +193,34 @@ def test_a_sentence_is_no_longer_than_a_head_line(tail, said):
     16 KB lines), as it is no title (test_a_long_first_line_is_no_report_title)."""
     assert (len(REPORT + tail) - REPORT.rfind("\n") > M.HEAD_LINE_BYTES) is not said
     assert (("prose.said", 7) in ids(REPORT + tail + "\n")) is said
+
+
+def test_a_pattern_behind_its_first_characters_look_matches_the_same():
+    """knowledge.first_look puts a pattern with no literal first behind a look at the characters its match can begin with
+    (the GPU lists: ~30-50 ns per character of a log tried whole, ~5 behind the look; helper ex162). The look only skips
+    places where no match begins: every rewritten pattern finds the same spans in its entry's examples and a long-line
+    log, and the GPU list is one of them."""
+    import re
+    import sys
+    from pathlib import Path
+
+    from attn_doctor.knowledge import bounded, entries, first_look
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import explain_longlines
+
+    log = explain_longlines.stack_line(20_000) + "\n" + explain_longlines.json_record(3, 8_000) + "\n"
+    gpu = entries()["backend.unsupported-gpu"].patterns
+    assert any(first_look(bounded(p)).startswith("(?=[") and "RTX" in p for p in gpu)
+    differ = []
+    for e in entries().values():
+        text = "\n".join(e.examples) + "\n" + log
+        for p in e.patterns:
+            b = bounded(p)
+            looked = first_look(b)
+            if looked == b:
+                continue
+            spans = [m.span() for m in re.compile(b, re.I | re.M).finditer(text)]
+            if spans != [m.span() for m in re.compile(looked, re.I | re.M).finditer(text)]:
+                differ.append((e.id, p[:60]))
+    assert not differ

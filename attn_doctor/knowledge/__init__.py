@@ -168,6 +168,90 @@ def bounded(pattern: str, gap: int = LINE_GAP) -> str:
 _OPEN_END = re.compile(r"\{(\d+),\}")
 
 
+# A pattern the regex engine can start at no literal (case-blind, it has no literal prefix; an alternation whose branches
+# begin with `\b`, a look-behind or different words: the GPU lists `RTX ?50[5-9]0|\bBlackwell\b|\bB[23]00\b|...`) is tried
+# whole at every character of a text, ~30-50 ns each where a failing first letter costs ~5 (helper ex162, session 28:
+# 0.15-0.28 s per MB of a log of long lines, benchmarks/results/explain-longlines-s28.md). Such a pattern is run behind a
+# look at the characters its match can start with (`(?=[BGPRbgpr5...])`), where they are few: the same matches.
+FIRST_CHARS = 24  # at most this many distinct characters (both cases counted) in the look; more and it saves little
+
+
+def _first_chars(items, rest=()) -> set[int] | None:
+    """The characters a match of the parsed sequence `items` (then `rest`) can begin with, case-blind (both cases), or None
+    where any may (a class such as `\w`, `.`, a negated set, a back reference)."""
+    out: set[int] = set()
+    seq = list(items)
+    for i, (op, av) in enumerate(seq):
+        name = str(op)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue  # zero width: the next item starts the match
+        if name == "LITERAL":
+            c = chr(av)
+            return out | {ord(c.lower()), ord(c.upper())} if len(c.lower()) == len(c.upper()) == 1 else None
+        if name == "IN":
+            chars = set()
+            for o, a in av:
+                o = str(o)
+                if o == "LITERAL":
+                    chars |= {a, ord(chr(a).lower()[:1] or chr(a)), ord(chr(a).upper()[:1] or chr(a))}
+                elif o == "RANGE" and a[1] - a[0] < 64:
+                    for x in range(a[0], a[1] + 1):
+                        chars |= {x, ord(chr(x).lower()[:1] or chr(x)), ord(chr(x).upper()[:1] or chr(x))}
+                else:
+                    return None
+            return out | chars
+        if name == "SUBPATTERN":
+            sub = _first_chars(av[-1], seq[i + 1:] + list(rest))
+            return None if sub is None else out | sub
+        if name == "BRANCH":
+            for alt in av[1]:
+                sub = _first_chars(alt, seq[i + 1:] + list(rest))
+                if sub is None:
+                    return None
+                out |= sub
+            return out
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            lo, _, body = av
+            sub = _first_chars(body, () if lo else seq[i + 1:] + list(rest))
+            if sub is None:
+                return None
+            out |= sub
+            if lo:
+                return out
+            continue  # may repeat no time: what follows may start the match too
+        return None
+    if rest:
+        return _first_chars(rest)
+    return None  # the pattern may match nothing: anywhere
+
+
+def first_look(pattern: str) -> str:
+    """`pattern` behind a look at the few characters its match can begin with (FIRST_CHARS), where it has no literal to
+    start from; else `pattern` as it is."""
+    try:
+        parsed = regex_parser.parse(pattern, re.IGNORECASE | re.MULTILINE)
+    except re.error:
+        return pattern
+    first = list(parsed)[:1]
+    if first and str(first[0][0]) == "LITERAL":
+        return pattern  # a literal first: a failing first letter is as cheap as the look
+    chars = _first_chars(parsed)
+    if not chars or len(chars) > FIRST_CHARS or any(c == 10 or c > 0xFFFF for c in chars):
+        return pattern
+    flags = _GLOBAL_FLAGS.match(pattern)  # (global flags stay first)
+    at = flags.end() if flags else 0
+    return pattern[:at] + "(?=[" + "".join(re.escape(chr(c)) for c in sorted(chars)) + "])" + pattern[at:]
+
+
+_GLOBAL_FLAGS = re.compile(r"(?:\(\?[aiLmsux]+\))+")
+
+
+def matcher_form(pattern: str) -> str:
+    """An entry pattern as the matcher compiles it: its in-line gaps bounded (bounded), behind a look at its first
+    characters (first_look)."""
+    return first_look(bounded(pattern))
+
+
 def can_match_newline(op, av) -> bool:
     """Can one item of a parsed pattern (regex_parser's (op, av)) match a line end, as the knowledge compiles it (no
     DOTALL)? Read by `bounded` (an in-line repeat) and by knowledge/match.py (a pattern that may span lines)."""
@@ -215,7 +299,7 @@ def compile_pattern(pattern: str) -> re.Pattern:
     run before compiled is read back (index_cache.compiled)."""
     from .index_cache import compiled
 
-    return compiled(pattern, re.IGNORECASE | re.MULTILINE, rewrite=bounded)
+    return compiled(pattern, re.IGNORECASE | re.MULTILINE, rewrite=matcher_form)
 
 
 @lru_cache(maxsize=None)

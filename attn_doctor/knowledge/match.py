@@ -88,6 +88,11 @@ HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sent
 HEAD_MAX_LINES = 6
 HEAD_VIEWS, HEAD_VIEW_CHARS = 2_048, 8_000_000  # report heads whose prose patterns' matches are kept (_Index.head_spans)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
+# A report's head ends at a line longer than HEAD_TITLE_BYTES (helper ex162, session 28): no training text has a head line
+# over 1 KB (2592 texts, the longest of the 408 with a prose finding 424 bytes, benchmarks/results/explain-longlines-s28.md),
+# and the head's prose patterns cost ~1 ms per KB of each line (prose.toml LINE's line-wide looks, tried at every
+# character): a build log's 2 KB nvcc commands on its first lines cost ~0.4 s there; a longer line is no title.
+HEAD_TITLE_BYTES = 1_024
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 ANSI_BYTES = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -1734,9 +1739,9 @@ class _Scanner:
         z = lines = said = 0
         # the input's first HEAD_LINES lines that say something, within HEAD_MAX_LINES lines (blank lines are no sentences)
         while said < HEAD_LINES and lines < HEAD_MAX_LINES:
-            j = first.data.find(b"\n", z, z + HEAD_LINE_BYTES + 1)
+            j = first.data.find(b"\n", z, z + HEAD_TITLE_BYTES + 1)
             if j == -1:
-                if len(first.data) - z <= HEAD_LINE_BYTES:
+                if len(first.data) - z <= HEAD_TITLE_BYTES:
                     z = len(first.data)
                     lines += 1
                 break  # the lines from a long one on are not read as a report's head

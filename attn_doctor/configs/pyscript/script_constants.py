@@ -111,7 +111,7 @@ def _assembled(tree, argv: dict | None = None, environ: dict | None = None, read
             if name not in out or out[name] is defaults.get(name):
                 out[name] = argv[name]
     if read is not None:
-        out.update(_loaded_files(tree, out, read))
+        out.update(_loaded_files(tree, out, read, modules))
         if argv and out.get(AT_LAUNCH):
             # (a launch's words were read: its positional words are not modelled as sys.argv, so not said missing)
             out[AT_LAUNCH] = [x for x in out[AT_LAUNCH] if "argv[" not in x]
@@ -720,9 +720,12 @@ def _passed_arguments(tree) -> dict:
     # (round 92m's leftovers: an entry script handing values to an imported train function, cfg94)
     modules = {b[0] for b in own_imports(tree)}
     called, other = set(), set()
+    modal = {f.name for f in funcs if f.decorator_list and all(_modal_runs(d) for d in f.decorator_list)}
     for n in walked(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
             called.add(id(n.func))
+        if _modal_call(n, modal):
+            called.add(id(n.func.value))  # (`train.spawn(...)`: a call of train, not train handed on)
     for n in walked(tree):
         if isinstance(n, ast.Name) and n.id in names and id(n) not in called:
             other.add(n.id)  # (handed on by name: its caller is not in the script)
@@ -734,14 +737,16 @@ def _passed_arguments(tree) -> dict:
     seen: dict = {}
     for f in funcs:
         a = f.args
-        if names.count(f.name) != 1 or f.name in other or f.decorator_list or a.vararg or a.kwarg:
+        if names.count(f.name) != 1 or f.name in other or f.decorator_list and f.name not in modal or a.vararg or \
+                a.kwarg:
             for x in a.posonlyargs + a.args + a.kwonlyargs:
                 seen[x.arg] = None
             continue
         positional, defaults = _parameters(f)
         calls_of = [c for c in walked(tree) if isinstance(c, ast.Call) and (
             isinstance(c.func, ast.Name) and c.func.id == f.name or
-            isinstance(c.func, ast.Attribute) and c.func.attr == f.name and _on_own_module(c.func.value, modules))]
+            isinstance(c.func, ast.Attribute) and c.func.attr == f.name and _on_own_module(c.func.value, modules) or
+            _modal_call(c, {f.name} & modal))]
         for param in positional + [x.arg for x in a.kwonlyargs]:
             for c in calls_of:
                 if any(isinstance(g, ast.Starred) for g in c.args) or any(k.arg is None for k in c.keywords):
@@ -757,6 +762,25 @@ def _passed_arguments(tree) -> dict:
                     break
                 seen[param] = (got, c)
     return {k: v for k, v in seen.items() if v is not None and k not in bound}
+
+
+# how a Modal app calls a function it runs in a container: F.remote(*args, **kwargs), F.local(...), F.spawn(...) call F
+# with those arguments (modal-labs/modal-client modal/_functions.py, _Function.remote / .local / .spawn); .map / .starmap
+# call it once per item (several runs: not read as one value)
+_MODAL_CALLS = frozenset({"remote", "local", "spawn"})
+
+
+def _modal_runs(decorator) -> bool:
+    """`@app.function(...)` / `@stub.function(...)`: Modal's decorator registering a function it runs in a container
+    (the function keeps its parameters; pyscript.values.pinned_bf16 reads its gpu=)."""
+    d = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return isinstance(d, ast.Attribute) and d.attr == "function"
+
+
+def _modal_call(node, modal: set) -> bool:
+    """`F.remote(...)` / `F.local(...)` / `F.spawn(...)` of a Modal function F of `modal`."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MODAL_CALLS and \
+        isinstance(node.func.value, ast.Name) and node.func.value.id in modal
 
 
 def _on_own_module(node, modules: set) -> bool:

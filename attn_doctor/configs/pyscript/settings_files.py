@@ -12,6 +12,7 @@ from .argv import _add_arguments, _parsed_args
 from .values import value
 from .call_keywords import LOADED, wrapped_arg
 from .hydra_compose import UNSEEN
+from .user_modules import imported_classes, imported_functions
 
 
 # the calls that parse a settings file's text or stream into Python values (yaml.safe_load(f), json.load(f),
@@ -21,7 +22,7 @@ _PARSES = {"yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load", 
 _PATH_PARSES = {"toml.load", "OmegaConf.load"}
 
 
-def _loaded_files(tree, consts: dict, read) -> dict:
+def _loaded_files(tree, consts: dict, read, modules=None) -> dict:
     """name -> the contents, as a Python literal, of the settings file the script loads into that name when the file
     is here: `with open(P) as f: config = yaml.safe_load(f)` (isalnikow86/Lami-LoRA, round 51's insublee/llm_env), `cfg
     = yaml.safe_load(Path(P).read_text())`, or `cfg = load_config(Path(P))` of a function of the script's own that returns
@@ -41,6 +42,14 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                 if isinstance(t, ast.Name):
                     counts[t.id] = counts.get(t.id, 0) + 1
     wraps = _self_wraps(tree)
+    # the script's own classes, and those it imports from its repository's modules (user_modules.imported_classes);
+    # its functions and those it imports, each with the classes of its module (a factory of a loader class)
+    classes = {c.name: c for c in walked(tree) if isinstance(c, ast.ClassDef)}
+    factories = {name: (f, classes) for name, f in funcs.items()}
+    if modules is not None:
+        classes.update({alias: c for alias, (c, _t) in imported_classes(tree, modules).items()})
+        factories.update({alias: (f, {c.name: c for c in walked(t) if isinstance(c, ast.ClassDef)})
+                          for alias, (f, t) in imported_functions(tree, modules).items()})
     out = {}
     # a parameter every call hands the same load (`train(load_config(args.config))`: script_constants._passed_arguments)
     # is bound to it as an assignment would be, in the scope of the call
@@ -63,6 +72,19 @@ def _loaded_files(tree, consts: dict, read) -> dict:
             if isinstance(inner, ast.Call):
                 path = _loaded_path(tree, inner, scope, consts, funcs)
                 outer = n
+        loader, called = None, n.value.func.id if isinstance(n.value.func, ast.Name) else None
+        if path is None and (called in classes or called in factories):
+            # `cfg = ConfigLoader("config.yaml")` of a loader class of the script's own: the file its __init__ parses;
+            # `cfg = load_config("config.yaml")` of a function returning such an instance of its parameter
+            loader = _loader_class(classes[called], tree) if called in classes else _factory_loader(*factories[called])
+            if loader is not None and not loader[3]:
+                # its mapping parsed from a download or an environment variable: nothing in it is known here, and a
+                # getter's default is not the run's (an opened mapping, call_keywords.unseen_lookup)
+                out[n.targets[0].id] = _instance(_marked(ast.Dict(keys=[None], values=[RUNTIME])), loader, tree,
+                                                 n.targets[0].id)
+                continue
+            arg = _passed(loader[0], n.value, skip=called in classes) if loader is not None else None
+            path = _path_value(tree, arg, scope, consts) if arg is not None else None
         if path is None:
             named = _named_at_launch(tree, n.value, scope, consts, funcs) or \
                 _named_at_launch(tree, wrapped_arg(n.value), scope, consts, funcs)
@@ -79,6 +101,8 @@ def _loaded_files(tree, consts: dict, read) -> dict:
                 # 1azybug train.py): the name holds the object built from the file, its attributes the file's keys
                 lit = ast.Call(func=w.value.func, args=[lit] if w.value.args else [],
                                keywords=[] if w.value.args else [ast.keyword(arg=None, value=lit)])
+            if loader is not None:
+                lit = _instance(lit, loader, tree, n.targets[0].id)
             out[n.targets[0].id] = lit
     return out
 
@@ -245,6 +269,99 @@ def _self_wraps(tree) -> dict:
     return {k: v for k, v in out.items() if v is not None}
 
 
+def _self_attr(node) -> str | None:
+    """X of `self.X`, else None."""
+    ok = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+    return node.attr if ok else None
+
+
+def _placeholder(node) -> bool:
+    """`{}`, `dict()`, None: what __init__ puts in an attribute before its loading method fills it."""
+    return isinstance(node, ast.Dict) and not node.keys or isinstance(node, ast.Constant) and node.value is None or \
+        isinstance(node, ast.Call) and _dotted(node) == "dict" and not node.args and not node.keywords
+
+
+def _loader_class(cls, tree):
+    """(__init__, the attribute, whether the class's getter hands that attribute's keys on, whether the mapping is the
+    file its parameter names) of a settings loader class
+    of the script's own: `def __init__(self, config_path): self.config = yaml.safe_load(open(config_path))`, or a
+    method __init__ calls (`self._load_yaml()`) parsing `self.config_path`, which __init__ set from that parameter
+    (`self.config_path = Path(config_path)`) — round 75m's longhoag ConfigLoader. The getter delegates when it is
+    `def get(self, key, default=None): return self.config.get(key, default)` (or `self.config[key]`, `__getitem__`).
+    A parse of anything else (a download's or an environment variable's text) is a loader whose mapping only the run
+    knows. None for any other class: an attribute bound twice (an empty placeholder aside: _placeholder), two parses."""
+    methods = {f.name: f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    init = methods.get("__init__")
+    params = (init.args.posonlyargs + init.args.args)[1:] if init is not None else []
+    if not params:
+        return None
+    param = params[0].arg
+    held = {_self_attr(a.targets[0]) for a in walked(init) if isinstance(a, ast.Assign) and len(a.targets) == 1
+            and isinstance(_unwrap_path(a.value), ast.Name) and _unwrap_path(a.value).id == param} - {None}
+    called = {_self_attr(c.func) for c in walked(init) if isinstance(c, ast.Call)}
+    bound: dict = {}
+    for m in methods.values():
+        for a in walked(m):
+            if isinstance(a, ast.Assign) and len(a.targets) == 1 and _self_attr(a.targets[0]) and \
+                    not _placeholder(a.value):
+                bound.setdefault(_self_attr(a.targets[0]), []).append((m, a.value))
+    loads = []
+    for attr, binds in bound.items():
+        if len(binds) != 1 or binds[0][0] is not init and binds[0][0].name not in called:
+            continue
+        m, v = binds[0]
+        v = v.values[0] if isinstance(v, ast.BoolOp) and isinstance(v.op, ast.Or) else v  # (`yaml.safe_load(f) or {}`)
+        if not (isinstance(v, ast.Call) and _dotted(v) in _PARSES | _PATH_PARSES and v.args):
+            continue
+        src = v.args[0] if _dotted(v) in _PATH_PARSES else _source_of(v.args[0], m, tree)
+        src = _unwrap_path(src) if src is not None else None
+        # (a parse of anything else: a download's or an environment variable's text, known only at run time)
+        loads.append((attr, m is init and isinstance(src, ast.Name) and src.id == param or _self_attr(src) in held))
+    if len(loads) != 1:
+        return None
+    (attr, from_file), = loads
+    getter = methods.get("get") or methods.get("__getitem__")
+    key = (getter.args.posonlyargs + getter.args.args)[1:2] if getter is not None else []
+    rets = [r.value for r in walked(getter) if isinstance(r, ast.Return)] if key else []
+    ret = rets[0] if len(rets) == 1 else None
+    first = ret.args[0] if isinstance(ret, ast.Call) and isinstance(ret.func, ast.Attribute) and \
+        ret.func.attr == "get" and ret.args else ret.slice if isinstance(ret, ast.Subscript) else None
+    on = ret.func.value if isinstance(ret, ast.Call) and first is not None else getattr(ret, "value", None)
+    delegates = isinstance(first, ast.Name) and first.id == key[0].arg and _self_attr(on) == attr
+    return init, attr, delegates, from_file
+
+
+def _factory_loader(f, classes: dict):
+    """_loader_class's answer, with f for its __init__, for `def load_config(config_path, use_ssm=True): return
+    ConfigLoader(config_path, use_ssm=use_ssm)` (round 75m's longhoag src/utils/config.py): a function whose one return
+    is a loader class of its module built from its first parameter; None otherwise."""
+    rets = [r.value for r in walked(f) if isinstance(r, ast.Return)]
+    params = f.args.posonlyargs + f.args.args
+    ret = rets[0] if len(rets) == 1 else None
+    cls = classes.get(ret.func.id) if isinstance(ret, ast.Call) and isinstance(ret.func, ast.Name) else None
+    loader = _loader_class(cls, None) if cls is not None and params else None
+    handed = _passed(loader[0], ret, skip=1) if loader is not None else None
+    if loader is None or loader[3] and not (isinstance(handed, ast.Name) and handed.id == params[0].arg):
+        return None
+    return (f, *loader[1:])
+
+
+def _instance(lit, loader, tree, name: str):
+    """What `name = Loader(P)` holds for a loader class (_loader_class) whose file is here: its attribute is the file's
+    mapping (`cfg.config["fp16"]`); `cfg.get("fp16")` / `cfg["fp16"]` read the file's keys where the class's getter
+    hands them on, and otherwise read nothing known (a mapping a `**` of RUNTIME opens: call_keywords' unseen lookups,
+    so a getter's default is not taken for the run's value)."""
+    _init, attr, delegates, _from_file = loader
+    reads_attr = any(isinstance(x, ast.Attribute) and x.attr == attr and isinstance(x.value, ast.Name)
+                     and x.value.id == name for x in walked(tree))
+    if delegates and not reads_attr:
+        return lit
+    obj = ast.Dict(keys=([] if delegates else [None]) + [ast.Constant(value=attr)] + (lit.keys if delegates else []),
+                   values=([] if delegates else [RUNTIME]) + [lit] + (lit.values if delegates else []))
+    setattr(obj, LOADED, True)
+    return obj
+
+
 def _marked(lit):
     """The literal of a loaded settings file, each dict in it marked LOADED (its keys read as attributes too:
     call_keywords._attr_source)."""
@@ -283,15 +400,23 @@ def _loaded_path(tree, call, scope, consts: dict, funcs: dict, depth: int = 0):
     f = funcs.get(name) if isinstance(call.func, ast.Name) else None
     if f is None or depth or not _loads_its_parameter(f, tree):
         return None  # (a file the function picks itself, or one built from its parameter: not followed)
-    param = (f.args.posonlyargs + f.args.args)[0].arg
+    arg = _passed(f, call)
+    return _path_value(tree, arg, scope, consts) if arg is not None else None
+
+
+def _passed(f, call, skip: int = 0):
+    """The node `call` gives f's first parameter after `skip` (1: a method's self): its first positional argument, the
+    keyword of that name, or the parameter's default — `config = load_config()` of `def load_config(config_path=
+    "config/training_config.yaml")` (cfg67: round 64m's Joshua-Peter7 finetune_phi4.py); None where there is none."""
+    positional = f.args.posonlyargs + f.args.args
+    if len(positional) <= skip:
+        return None
+    param = positional[skip].arg
     arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == param), None)
     if arg is None:
-        # `config = load_config()` of `def load_config(config_path="config/training_config.yaml")`: the call takes the
-        # parameter's default (cfg67: round 64m's Joshua-Peter7 finetune_phi4.py)
-        positional = f.args.posonlyargs + f.args.args
         defaults = dict(zip([a.arg for a in positional[len(positional) - len(f.args.defaults):]], f.args.defaults))
         arg = defaults.get(param)
-    return _path_value(tree, arg, scope, consts) if arg is not None else None
+    return arg
 
 
 def _local_value(node, scope):
