@@ -227,20 +227,45 @@ def _first_chars(items, rest=()) -> set[int] | None:
 
 def first_look(pattern: str) -> str:
     """`pattern` behind a look at the few characters its match can begin with (FIRST_CHARS), where it has no literal to
-    start from; else `pattern` as it is."""
+    start from (`(?=[BGbg])(?:pattern)`: before each branch of a top-level alternation, which `(?=[BGbg])A|B` would
+    guard the first of only); else `pattern` as it is."""
     try:
         parsed = regex_parser.parse(pattern, re.IGNORECASE | re.MULTILINE)
     except re.error:
         return pattern
+    return _with_look(pattern, _look(parsed))
+
+
+def first_look_tree(pattern: str, tree) -> tuple[str, object]:
+    """first_look for a pattern already parsed (`tree`, regex_parser's, case-blind, `^`/`$` at lines), as the compiler
+    reads it: (first_look(pattern), its tree), the look parsed alone and put first in `tree` (changed in place). The same
+    tree as parsing first_look(pattern) again gives, without that second parse: the patterns without a literal first are
+    the long ones (the GPU lists, 372 KB of the 79 patterns a short explain compiles), and parsing each twice cost a cold
+    run ~0.4 s (helper ex163, session 28)."""
+    look = _look(tree)
+    if not look:
+        return pattern, tree
+    tree.data[0:0] = list(regex_parser.parse(look, re.IGNORECASE | re.MULTILINE))  # (a group without a name: no code)
+    return _with_look(pattern, look), tree
+
+
+def _look(parsed) -> str:
+    """The look (`(?=[...])`) first_look puts before the parsed pattern, or "" where none."""
     first = list(parsed)[:1]
     if first and str(first[0][0]) == "LITERAL":
-        return pattern  # a literal first: a failing first letter is as cheap as the look
+        return ""  # a literal first: a failing first letter is as cheap as the look
     chars = _first_chars(parsed)
     if not chars or len(chars) > FIRST_CHARS or any(c == 10 or c > 0xFFFF for c in chars):
+        return ""
+    return "(?=[" + "".join(re.escape(chr(c)) for c in sorted(chars)) + "])"
+
+
+def _with_look(pattern: str, look: str) -> str:
+    if not look:
         return pattern
     flags = _GLOBAL_FLAGS.match(pattern)  # (global flags stay first)
     at = flags.end() if flags else 0
-    return pattern[:at] + "(?=[" + "".join(re.escape(chr(c)) for c in sorted(chars)) + "])" + pattern[at:]
+    return pattern[:at] + look + "(?:" + pattern[at:] + ")"  # (the look before every branch of a top-level `|`)
 
 
 _GLOBAL_FLAGS = re.compile(r"(?:\(\?[aiLmsux]+\))+")
@@ -248,7 +273,7 @@ _GLOBAL_FLAGS = re.compile(r"(?:\(\?[aiLmsux]+\))+")
 
 def matcher_form(pattern: str) -> str:
     """An entry pattern as the matcher compiles it: its in-line gaps bounded (bounded), behind a look at its first
-    characters (first_look)."""
+    characters (first_look). compile_pattern gives the same, parsing it once (first_look_tree)."""
     return first_look(bounded(pattern))
 
 
@@ -299,7 +324,7 @@ def compile_pattern(pattern: str) -> re.Pattern:
     run before compiled is read back (index_cache.compiled)."""
     from .index_cache import compiled
 
-    return compiled(pattern, re.IGNORECASE | re.MULTILINE, rewrite=matcher_form)
+    return compiled(pattern, re.IGNORECASE | re.MULTILINE, rewrite=bounded, amend=first_look_tree)
 
 
 @lru_cache(maxsize=None)

@@ -159,11 +159,15 @@ def engine_key() -> str:
                                 _CODE_TYPE)).encode()).hexdigest()[:16]
 
 
-def _engine_compile(pattern: str, flags: int) -> tuple[re.Pattern, tuple | None]:
+def _engine_compile(pattern: str, flags: int, amend=None) -> tuple[re.Pattern, tuple | None]:
     """`pattern` compiled as re.compile does, and what rebuilds it (final flags, code, groups, group index, group names);
-    None for the latter where the internals are not as expected (then it is re.compile's own object)."""
+    None for the latter where the internals are not as expected (then it is re.compile's own object). With `amend`
+    (knowledge.first_look_tree: (pattern, its parse) -> (pattern rewritten, the rewritten one's parse)), the rewritten
+    pattern, parsed once."""
     try:
         tree = _ENGINE[2](pattern, flags)
+        if amend is not None:
+            pattern, tree = amend(pattern, tree)
         code = _ENGINE[1](tree, flags)
         index = dict(tree.state.groupdict)
         names = [None] * tree.state.groups
@@ -185,34 +189,39 @@ def _from_code(pattern: str, final: int, body: bytes, groups: int, index: dict, 
                       tuple(None if n is None else str(n) for n in names)), code
 
 
-def _compiled_path(pattern: str, flags: int, rewrite=None) -> Path | None:
+def _compiled_path(pattern: str, flags: int, rewrite=None, amend=None) -> Path | None:
     d, key = directory(), engine_key()
     if d is None or not key:
         return None
-    if rewrite is not None:  # found by the pattern before it is rewritten: the rewriting code is part of the key
-        learner = code_key()
+    if rewrite is not None or amend is not None:  # found by the pattern before it is rewritten: the rewriting code is
+        learner = code_key()                       # part of the key
         if not learner:  # pragma: no cover - a zipped install
             return None
-        pattern = f"{learner}:{rewrite.__module__}.{rewrite.__qualname__}:{pattern}"
+        pattern = f"{learner}:{_name(rewrite)}:{_name(amend)}:{pattern}"
     name = hashlib.sha256(f"{int(flags)}:{pattern}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return d / f"re-{key}" / f"{name}.bin"
 
 
-def compiled(pattern: str, flags: int = 0, rewrite=None) -> re.Pattern:
+def _name(fn) -> str:
+    return "" if fn is None else f"{fn.__module__}.{fn.__qualname__}"
+
+
+def compiled(pattern: str, flags: int = 0, rewrite=None, amend=None) -> re.Pattern:
     """`re.compile(pattern, flags)`, its code read back from the cache where a run before compiled it (see above). With
-    `rewrite` (knowledge.bounded), `re.compile(rewrite(pattern), flags)`, read back without rewriting the pattern again."""
+    `rewrite` (knowledge.bounded), `re.compile(rewrite(pattern), flags)`, read back without rewriting the pattern again;
+    with `amend` as well (knowledge.first_look_tree), the rewritten pattern amended on its parse (_engine_compile)."""
     flags = int(flags)
     if _ENGINE is None or flags & re.DEBUG or not isinstance(pattern, str):
-        return re.compile(pattern if rewrite is None else rewrite(pattern), flags)
-    path = _compiled_path(pattern, flags, rewrite)
+        return re.compile(pattern if rewrite is None else rewrite(pattern), flags)  # (unamended: the same matches)
+    path = _compiled_path(pattern, flags, rewrite, amend)
     if path is not None:
-        rx = _read_compiled(path, pattern, flags, rewrite is not None)
+        rx = _read_compiled(path, pattern, flags, rewrite is not None or amend is not None)
         if rx is not None:
             return rx
     source, pattern = pattern, (pattern if rewrite is None else rewrite(pattern))
-    rx, made = _engine_compile(pattern, flags)
+    rx, made = _engine_compile(pattern, flags, amend)
     if path is not None and made is not None:
-        _write_compiled(path, source, pattern, flags, made)
+        _write_compiled(path, source, rx.pattern, flags, made)
     return rx
 
 
