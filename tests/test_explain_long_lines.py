@@ -224,3 +224,41 @@ def test_a_pattern_behind_its_first_characters_look_matches_the_same():
             if spans != [m.span() for m in re.compile(looked, re.I | re.M).finditer(text)]:
                 differ.append((e.id, p[:60]))
     assert not differ
+
+
+def test_a_looked_pattern_is_parsed_once_when_compiled(tmp_path, monkeypatch):
+    """The matcher compiles a look-guarded pattern from its one parse, the look put into the tree (knowledge.first_look_tree):
+    the same code as compiling first_look's text, for every entry pattern, and the long ones (the GPU lists: 372 KB of the
+    79 patterns a short explain compiles) are not parsed a second time for the look (~0.4 s of a cold explain; helper ex163).
+    The look guards every branch of a top-level alternation, not its first only."""
+    import re
+    from re import _compiler, _parser
+
+    from attn_doctor import knowledge as K
+    from attn_doctor.knowledge import index_cache
+
+    flags = re.I | re.M
+    differ = []
+    for p in sorted({p for e in K.entries().values() for p in e.patterns}):
+        b = K.bounded(p)
+        text, tree = K.first_look_tree(b, _parser.parse(b, flags))
+        if text != K.matcher_form(p) or _compiler._code(tree, flags) != _compiler._code(_parser.parse(text, flags), flags):
+            differ.append(p[:60])
+    assert not differ
+    assert K.first_look(r"\bBlackwell\b|\bB200\b") == r"(?=[Bb])(?:\bBlackwell\b|\bB200\b)"
+
+    gpu = max((p for p in K.entries()["backend.unsupported-gpu"].patterns if K.first_look(K.bounded(p)) != K.bounded(p)),
+              key=len)
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    parsed = []
+    init = _parser.Tokenizer.__init__
+
+    def counting(self, string):
+        parsed.append(len(string))
+        init(self, string)
+
+    monkeypatch.setattr(_parser.Tokenizer, "__init__", counting)
+    K.compile_pattern.cache_clear()
+    rx = K.compile_pattern(gpu)
+    assert sum(n >= len(gpu) for n in parsed) == 1, parsed
+    assert rx.pattern == K.matcher_form(gpu)
