@@ -33,3 +33,38 @@ def test_a_quoted_exception_after_the_limit_is_read_by_its_entry(text, entry, ba
 def test_another_programs_failure_after_the_limit_stays_context():
     not_read_as("Our V100s cannot run flash-attn 2, so we use sdpa; the error below comes from the tokenizer\n"
                 "ValueError: tokenizer.json not found\n", {"backend.unsupported-gpu"}, "fa2")
+
+
+# configs: cfg119's Modal functions. `@X.function` is Modal's only where X is a Modal app the script makes (`modal.App(...)`,
+# `modal.Stub(...)`, `App(...)` from modal): `@tf.function` traces a TensorFlow graph, and a function another library
+# decorates is left out of the values its calls hand it, as every decorated function is
+_DECORATED = '''{head}
+
+{app}
+
+
+@{deco}.function{args}
+def train(config):
+    return config
+
+
+train("a.yml")
+'''
+
+
+@pytest.mark.parametrize("head, app, deco, args, passed", [
+    ("import tensorflow as tf", "", "tf", "", False),
+    ("import jax", "", "jax", "", False),
+    ("import modal", "other = modal.App('x')", "tf", "", False),
+    # near misses: Modal's apps, by module (any alias) or by class
+    ("import modal", "app = modal.App('sft')", "app", "(gpu='H100')", True),
+    ("import modal as md", "stub = md.Stub('sft')", "stub", "()", True),
+    ("from modal import App", "app = App('sft')", "app", "", True),
+])
+def test_only_a_modal_apps_function_is_modals(head, app, deco, args, passed):
+    import ast
+
+    from attn_doctor.configs.pyscript.script_constants import _passed_arguments
+
+    got = _passed_arguments(ast.parse(_DECORATED.format(head=head, app=app, deco=deco, args=args)))
+    assert ("config" in got) == passed, got
