@@ -68,3 +68,28 @@ def test_only_a_modal_apps_function_is_modals(head, app, deco, args, passed):
 
     got = _passed_arguments(ast.parse(_DECORATED.format(head=head, app=app, deco=deco, args=args)))
     assert ("config" in got) == passed, got
+
+
+# explain: ex161's [limit_as_reason]. An issue template's own words below the limit ("### Error messages and logs",
+# "**Describe the bug**", "Please paste any relevant error messages, stack traces ...", "_No response_") report no failure:
+# the limit is then the report (main dropped it as context and read nothing)
+@pytest.mark.parametrize("text", [
+    "Our V100s cannot run flash-attn 2, so we use sdpa.\n### Error messages and logs\n_No response_\n",
+    "Our V100s cannot run flash-attn 2, so we use sdpa.\n**Describe the bug**\nA clear and concise description of what the "
+    "bug is. Include error messages and stack traces.\n",
+    "Our V100s cannot run flash-attn 2, so we use sdpa.\n\n## Logs\n<!-- paste the full error output here -->\n",
+    "Our V100s cannot run flash-attn 2, so we use sdpa.\nLogs:\nPlease paste any relevant error messages, stack traces, or "
+    "log output here.\n",
+])
+def test_a_templates_own_words_are_no_failure_after_the_limit(text):
+    read_as(text, "backend.unsupported-gpu", ANY)
+
+
+# near misses: the writer's own failure under a template's heading is reported after the limit (ex161 holds)
+@pytest.mark.parametrize("text", [
+    "Our V100s cannot run flash-attn 2, so we use sdpa.\n### Logs\nTraining crashes at step 10:\nKeyError: 'input_ids'\n",
+    "Our V100s cannot run flash-attn 2, so we use sdpa.\n### Logs\nPlease paste any relevant error messages here.\n"
+    "ValueError: tokenizer.json not found\n",
+])
+def test_the_writers_failure_under_a_templates_heading_is_still_the_report(text):
+    not_read_as(text, {"backend.unsupported-gpu"}, "fa2")

@@ -508,11 +508,12 @@ def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _reason_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern, int, re.Pattern | None] | None:
-    """[limit_as_reason] in attribution.toml (helper ex161), compiled: (limit, choice, follows, window, negated)."""
+def _reason_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern, int, re.Pattern | None, re.Pattern | None] | None:
+    """[limit_as_reason] in attribution.toml (helper ex161), compiled: (limit, choice, follows, window, negated, template)."""
     d = _toml().get("limit_as_reason")
     return (re.compile(d["limit"]), re.compile(d["choice"]), re.compile(d["follows"]), int(d.get("window", 40)),
-            re.compile(d["negated"]) if d.get("negated") else None) if d else None
+            re.compile(d["negated"]) if d.get("negated") else None,
+            re.compile(d["template"], re.M) if d.get("template") else None) if d else None
 
 
 # one sentence of a line: up to a stop that ends it (not "2.5", "torch.compile": a stop before a word character goes on)
@@ -583,6 +584,8 @@ def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str] 
                 continue
             end = after.find("\n", m.end())
             named = first_named(after[start:len(after) if end < 0 else end])
+            if named is None and r[5] is not None and r[5].match(after, start):
+                continue  # an issue template's own line, no backend named on it (rev28b)
             if named is not None and named == ruled_out:
                 break
             return (a, z), "chosen" if named is not None and named == chosen else "other"
