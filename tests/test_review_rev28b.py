@@ -93,3 +93,20 @@ def test_a_templates_own_words_are_no_failure_after_the_limit(text):
 ])
 def test_the_writers_failure_under_a_templates_heading_is_still_the_report(text):
     not_read_as(text, {"backend.unsupported-gpu"}, "fa2")
+
+
+# configs: cfg116's printed_argv. A Python list of words in a document is a command line only where it runs something: a
+# later word an option or a path, or what CalledProcessError prints after it ("Command '[...]' returned non-zero exit
+# status"); a README's list of launchers is a list
+@pytest.mark.parametrize("line, kept", [
+    ("Supported launchers: ['accelerate', 'torchrun', 'deepspeed']", True),
+    ("LAUNCHERS = [\"python\", \"accelerate\", \"torchrun\"]  # tried in this order", True),
+    # near misses: an option, a script, CalledProcessError's message
+    ("Executing command: ['accelerate', 'launch', '--xformers']", False),
+    ("['python', 'train_network.py']", False),
+    ("subprocess.CalledProcessError: Command '['accelerate', 'launch']' returned non-zero exit status 1.", False),
+])
+def test_a_list_of_words_is_no_printed_command(line, kept):
+    from attn_doctor.configs import printed_argv
+
+    assert (printed_argv(line) == line) == kept, printed_argv(line)
