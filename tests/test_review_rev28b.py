@@ -3,6 +3,8 @@ fixture's), failing on main (08fd26e8) and passing after; near misses beside the
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from tests.test_review_rev28 import ANY, not_read_as, read_as
@@ -110,3 +112,37 @@ def test_a_list_of_words_is_no_printed_command(line, kept):
     from attn_doctor.configs import printed_argv
 
     assert (printed_argv(line) == line) == kept, printed_argv(line)
+
+
+# configs: cfg118's `while read` over a file beside the script, as /bin/bash runs it (checked here: bash prints the runs)
+# - a last line without its newline: `read` sets the names to it and returns false, so the body does not run for it and
+#   the names keep it after `done`
+# - a blank line: the body runs with the names empty
+_RUNS = "while read -r mp; do\n  echo \"run[$mp]\"\n{body}done < runs.txt\n{after}"
+
+
+@pytest.mark.parametrize("runs, body, after, bash, dtype, differ", [
+    ("fp16\nbf16", True, False, ["run[fp16]"], "float16", None),
+    ("fp16\nbf16", False, True, ["run[fp16]", "after[bf16]"], "bfloat16", None),
+    ("bf16\n\n", True, False, ["run[bf16]", "run[]"], None, {"dtype": ["bfloat16", None]}),
+    # near misses: every line ends in its newline; after `done` the names are empty
+    ("fp16\nbf16\n", True, False, ["run[fp16]", "run[bf16]"], None, {"dtype": ["float16", "bfloat16"]}),
+    ("bf16\n", True, False, ["run[bf16]"], "bfloat16", None),
+    ("fp16\nbf16\n", False, True, ["run[fp16]", "run[bf16]", "after[]"], None, None),
+])
+def test_a_while_read_loop_runs_as_bash_runs_it(tmp_path, runs, body, after, bash, dtype, differ):
+    import subprocess
+
+    from configs_corpus import write
+    from test_configs_cfg118 import _flux
+
+    from attn_doctor import configs
+
+    write(tmp_path, "runs.txt", runs)
+    text = _RUNS.format(body=_flux("$mp") if body else "", after=("echo \"after[$mp]\"\n" + _flux("$mp")) if after else "")
+    if shutil.which("bash"):
+        out = subprocess.run(["bash", "-c", text.replace("accelerate launch", ": accelerate launch")], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=60).stdout.split()
+        assert out == bash, out
+    cfg = configs.load(write(tmp_path, "sweep.sh", "#!/bin/bash\n" + text))
+    assert (cfg["trainer"], cfg["dtype"], (cfg.get("launches") or {}).get("differ")) == ("diffusers", dtype, differ)
