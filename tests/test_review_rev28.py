@@ -72,6 +72,10 @@ def test_where_the_limit_is_the_report_it_is_read(text):
     "KeyError: 'input_ids'\n",
     "Our V100s cannot run flash-attn 2, so we use sdpa; the error below comes from the tokenizer\n"
     "ValueError: tokenizer.json not found\n",
+    # (helper rev28b) the writer's own failure under an issue template's heading
+    "Our V100s cannot run flash-attn 2, so we use sdpa.\n### Logs\nTraining crashes at step 10:\nKeyError: 'input_ids'\n",
+    "Our V100s cannot run flash-attn 2, so we use sdpa.\n### Logs\nPlease paste any relevant error messages here.\n"
+    "ValueError: tokenizer.json not found\n",
 ])
 def test_another_failure_after_the_limit_is_the_report(text):
     not_read_as(text, {"backend.unsupported-gpu"}, "fa2")

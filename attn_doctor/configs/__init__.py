@@ -838,6 +838,17 @@ _STR = r"(?:'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\")"
 _PY_LIST = re.compile(r"\[[ \t]*" + _STR + r"(?:[ \t]*,[ \t]*" + _STR + r")+[ \t]*,?[ \t]*\]")
 
 
+# what CalledProcessError prints after the list (CPython Lib/subprocess.py, CalledProcessError.__str__)
+_RAISED = re.compile(r"'?[ \t]+returned[ \t]+non-zero[ \t]+exit[ \t]+status\b")
+
+
+def _runs_something(words: list[str]) -> bool:
+    """Does an argument list hand its program something to run: a later word that is an option or a path (`--xformers`,
+    `train.py`, `C:\\kohya\\x.toml`)? A list of bare words (`['accelerate', 'torchrun', 'deepspeed']`, a README's list of
+    launchers) is none (helper rev28b)."""
+    return any(w.startswith("-") or "/" in w or "\\" in w or re.search(r"\.\w{1,5}$", w) for w in words[1:])
+
+
 def printed_argv(text: str) -> str:
     """Each line of a document or log that holds a command as Python prints its argument list, that command line
     (the words quoted for the shell), the rest of the line dropped: subprocess.CalledProcessError's message is
@@ -856,7 +867,7 @@ def printed_argv(text: str) -> str:
                 words = ast.literal_eval(m.group(0))
             except (ValueError, SyntaxError):
                 continue
-            if saved_argv(words) is not None:
+            if saved_argv(words) is not None and (_RAISED.match(ln, m.end()) or _runs_something(words)):
                 return " ".join(shlex.quote(w) for w in words)
         return ln
 

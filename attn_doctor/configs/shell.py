@@ -300,9 +300,10 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     continue
             m = _READ_LOOP.match(line)
             if m:
-                fed = _read_loop_lines(lines, i, line, heredocs, env, dialect, where)
+                read = _read_loop_lines(lines, i, line, heredocs, env, dialect, where)
+                fed, partial = read if read is not None else (None, None)
                 names = m.group(3).split()
-                if fed is not None and (len(fed) == 1 or len(names) == 1):
+                if fed is not None and (len(fed) <= 1 or len(names) == 1):
                     # `while read -r mp; do ... done <<EOF` (or `done < runs.txt`, a file here): one run per line,
                     # each field its variable (bash(1), read: "the first word is assigned to the first name ... the
                     # last name gets the remaining words"), as a `for` loop's runs; at the end of the input read
@@ -310,11 +311,8 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     sep = m.group(2)
                     runs = [(ln.split(sep) if sep and sep.strip() else ln.split()) for ln in fed]
                     if len(fed) == 1:
-                        fields = runs[0]
-                        for k, var in enumerate(names):
-                            got = fields[k:] if k == len(names) - 1 else fields[k:k + 1]
-                            env[var] = (sep if sep and sep.strip() else " ").join(got)
-                    else:
+                        _read_fields(env, names, runs[0], sep)
+                    elif fed:
                         cond = f"each run of for {names[0]} in <<input"
                         vals = [(sep if sep and sep.strip() else " ").join(f) for f in runs]
                         if _PINNED.get(names[0]) in vals:
@@ -322,8 +320,11 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                         else:
                             maybe.setdefault(names[0], []).extend((cond, [v]) for v in vals)
                     stop = _loop_end(lines, i, line)
+                    after: dict = {}  # (bash: read's false return on a partial last line has set the names to its fields)
+                    _read_fields(after, names, (partial.split(sep) if sep and sep.strip() else partial.split())
+                                 if partial else [], sep)
                     for var in names:
-                        left.append((lines[stop - 1][0] if stop > i else n, var, ""))
+                        left.append((lines[stop - 1][0] if stop > i else n, var, after[var]))
                     left.sort(key=lambda e: -e[0])
                     continue
             if _argument_loop(line) and not env.get("@"):
@@ -843,11 +844,18 @@ _READ_LOOP = re.compile(r"^\s*while\s+(IFS=(\S*)\s+)?read\b(?:\s+-[rs]+)*\s+((?:
 MAX_READ_LINES = 16
 
 
+def _read_fields(env: dict, names: list, fields: list, sep: str | None) -> None:
+    """The names `read` sets from one line's fields: each its field, the last name the remaining ones (bash(1), read)."""
+    for k, var in enumerate(names):
+        got = fields[k:] if k == len(names) - 1 else fields[k:k + 1]
+        env[var] = (sep if sep and sep.strip() else " ").join(got)
+
+
 def _read_loop_lines(lines: list, i: int, first: str, heredocs: dict, env: dict, dialect: str,
                      where: str | None) -> list | None:
-    """The lines a `while read` loop opened on `first` reads: its `done <<EOF` here-document's (expanded unless its
-    delimiter is quoted), or its `done < FILE`'s, FILE a small file beside the script; None where the input is not
-    here (a pipe, a file elsewhere, a variable's file) or has more than MAX_READ_LINES lines."""
+    """The lines a `while read` loop opened on `first` reads (_read_runs: the runs, the partial last line): its `done <<EOF`
+    here-document's (expanded unless its delimiter is quoted), or its `done < FILE`'s, FILE a small file beside the script;
+    None where the input is not here (a pipe, a file elsewhere, a variable's file) or has more than MAX_READ_LINES lines."""
     stop = _loop_end(lines, i, first)
     if stop <= i:
         return None
@@ -870,8 +878,17 @@ def _read_loop_lines(lines: list, i: int, first: str, heredocs: dict, env: dict,
                 text = f.read()
         except OSError:
             return None
-    fed = [ln for ln in text.splitlines() if ln.strip()]
-    return fed if 0 < len(fed) <= MAX_READ_LINES else None
+    return _read_runs(text, from_file=not re.match(r"^done\s*<<-?", closing))
+
+
+def _read_runs(text: str, from_file: bool) -> tuple[list, str | None] | None:
+    """(the lines `while read` runs its body for, the partial last line it reads without running it) as bash does: a blank
+    line is a run with empty fields; a file's last line without its newline makes `read` return false, the loop ends and
+    the names keep that line's fields after `done` (a here-document's lines always end in one); None past MAX_READ_LINES
+    runs, or where nothing is read (helper rev28b)."""
+    fed = text.split("\n") if text else []  # (a here-document's body is stored without its last newline)
+    partial = (fed.pop() or None) if from_file and fed else None
+    return (fed, partial) if (fed or partial) and len(fed) <= MAX_READ_LINES else None
 
 
 def _argument_loop(line: str) -> bool:

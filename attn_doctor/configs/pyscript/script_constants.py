@@ -720,7 +720,8 @@ def _passed_arguments(tree) -> dict:
     # (round 92m's leftovers: an entry script handing values to an imported train function, cfg94)
     modules = {b[0] for b in own_imports(tree)}
     called, other = set(), set()
-    modal = {f.name for f in funcs if f.decorator_list and all(_modal_runs(d) for d in f.decorator_list)}
+    apps = _modal_apps(tree)
+    modal = {f.name for f in funcs if f.decorator_list and all(_modal_runs(d, apps) for d in f.decorator_list)}
     for n in walked(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
             called.add(id(n.func))
@@ -770,11 +771,31 @@ def _passed_arguments(tree) -> dict:
 _MODAL_CALLS = frozenset({"remote", "local", "spawn"})
 
 
-def _modal_runs(decorator) -> bool:
+def _modal_runs(decorator, apps: set) -> bool:
     """`@app.function(...)` / `@stub.function(...)`: Modal's decorator registering a function it runs in a container
-    (the function keeps its parameters; pyscript.values.pinned_bf16 reads its gpu=)."""
+    (the function keeps its parameters; pyscript.values.pinned_bf16 reads its gpu=), `app` one of `apps` (_modal_apps):
+    not another library's `X.function` (`@tf.function` traces a graph; helper rev28b)."""
     d = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return isinstance(d, ast.Attribute) and d.attr == "function"
+    return isinstance(d, ast.Attribute) and d.attr == "function" and isinstance(d.value, ast.Name) and d.value.id in apps
+
+
+def _modal_apps(tree) -> set:
+    """The names the script binds to a Modal app: `app = modal.App(...)` / `modal.Stub(...)` (`import modal`, any alias), or
+    `App(...)` / `Stub(...)` imported `from modal import App`."""
+    mods, classes = set(), set()
+    for n in walked(tree):
+        if isinstance(n, ast.Import):
+            mods |= {a.asname or a.name for a in n.names if a.name == "modal"}
+        elif isinstance(n, ast.ImportFrom) and n.module == "modal":
+            classes |= {a.asname or a.name for a in n.names if a.name in ("App", "Stub")}
+    apps = set()
+    for n in walked(tree):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+            f = n.value.func
+            if isinstance(f, ast.Attribute) and f.attr in ("App", "Stub") and isinstance(f.value, ast.Name) and \
+                    f.value.id in mods or isinstance(f, ast.Name) and f.id in classes:
+                apps |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+    return apps
 
 
 def _modal_call(node, modal: set) -> bool:

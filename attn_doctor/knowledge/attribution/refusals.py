@@ -375,7 +375,7 @@ def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
             return True
         if not (own_failure and j != line - 1) and any(first_named(text[a:c]) == backend and first_named(text[d:z]) != backend
                                                        for a, z, c, d in _reasons(text)) \
-                and limit_as_reason(lines, j + 1) is not None:
+                and (_limit_followed(lines, j + 1) or (None, "ruled_out"))[1] != "ruled_out":
             # the same, in the words [limit_as_reason] reads: other languages, the choice opening the next sentence; only where
             # a failure is reported after it, else the limit is the report (rev28: "Наши V100 не поддерживают flash-attn 2,
             # поэтому мы используем sdpa." read nothing, dropped as a shadowed catch-all; main read backend.unsupported-gpu)
@@ -508,11 +508,12 @@ def described_fallback(entry: Entry, lines: list[str], line: int) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _reason_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern, int, re.Pattern | None] | None:
-    """[limit_as_reason] in attribution.toml (helper ex161), compiled: (limit, choice, follows, window, negated)."""
+def _reason_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern, int, re.Pattern | None, re.Pattern | None] | None:
+    """[limit_as_reason] in attribution.toml (helper ex161), compiled: (limit, choice, follows, window, negated, template)."""
     d = _toml().get("limit_as_reason")
     return (re.compile(d["limit"]), re.compile(d["choice"]), re.compile(d["follows"]), int(d.get("window", 40)),
-            re.compile(d["negated"]) if d.get("negated") else None) if d else None
+            re.compile(d["negated"]) if d.get("negated") else None,
+            re.compile(d["template"], re.M) if d.get("template") else None) if d else None
 
 
 # one sentence of a line: up to a stop that ends it (not "2.5", "torch.compile": a stop before a word character goes on)
@@ -552,28 +553,42 @@ def _past_reasons(text: str) -> str:
     return text
 
 
+_QUOTED_ERROR = re.compile(r"(?m)^[ \t]*Traceback \(most recent call last\)|^[ \t]*[\w.]*(?:Error|Exception)\b[ \t]*:")
+
+
 def limit_as_reason(lines: list[str], line: int) -> tuple[int, int] | None:
     """The span of line `line` (1-based) that gives a limit as the reason for the writer's choice ("Our V100s cannot run
     flash-attn 2, so we use sdpa;", _reasons), where a failure is reported after it (in the rest of the line or the
     `window` lines below), else None ([limit_as_reason], helper ex161). Not a failure word its words deny ("works without
     errors", "no crash": `negated`, read before it on its line), and not where the first failure reported is the ruled-out
     backend's own (its line names the backend the limit names: "... so I use sdpa. With flash_attention_2 it fails"): the
-    limit is then the report (helper rev28)."""
+    limit is then the report (helper rev28); nor the chosen backend's own in words, no exception quoted below ("... so we use
+    xformers. But xformers also fails on it"): the limit is then that backend's report too (helper rev28b)."""
+    found = _limit_followed(lines, line)
+    return found[0] if found is not None and found[1] == "other" else None
+
+
+def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str] | None:
+    """(the span limit_as_reason reads, whose failure is reported first after it: 'ruled_out', 'chosen' or 'other'), else None."""
     r = _reason_rules()
     if r is None or not 0 < line <= len(lines):
         return None
     text = lines[line - 1]
-    for a, z, c, _ in _reasons(text):
+    for a, z, c, d in _reasons(text):
         after = text[z:] + "\n" + "\n".join(lines[k] for k in range(line, min(len(lines), line + r[3])))
         ruled_out = first_named(text[a:c])
+        chosen = first_named(text[d:z]) if not _QUOTED_ERROR.search(after) else None  # a quoted exception: its own entry
         for m in r[2].finditer(after):
             start = after.rfind("\n", 0, m.start()) + 1
             if r[4] is not None and r[4].search(after, start, m.start()):
                 continue
             end = after.find("\n", m.end())
-            if ruled_out is not None and first_named(after[start:len(after) if end < 0 else end]) == ruled_out:
+            named = first_named(after[start:len(after) if end < 0 else end])
+            if named is None and r[5] is not None and r[5].match(after, start):
+                continue  # an issue template's own line, no backend named on it (rev28b)
+            if named is not None and named == ruled_out:
                 break
-            return a, z
+            return (a, z), "chosen" if named is not None and named == chosen else "other"
     return None
 
 
