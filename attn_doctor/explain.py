@@ -152,11 +152,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
 def _claimed_elsewhere(m: Match, lines: list[str]) -> Match | None:
     """The match moved to the first other line it matched where a backend is named near it, else None."""
     own = backend_of(m.entry)
-    for n in m.lines:
-        if n > m.line and not attribution.unclaimed(m.entry, own, lines, n) \
-                and not attribution.foreign(m.entry, own, lines, n):
-            return dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
-    return None
+    return _moved(m, lines, lambda n: not attribution.unclaimed(m.entry, own, lines, n)
+                  and not attribution.foreign(m.entry, own, lines, n))
 
 
 def _past_stated_limit(m: Match, lines: list[str]) -> Match | None:
@@ -164,10 +161,17 @@ def _past_stated_limit(m: Match, lines: list[str]) -> Match | None:
     failure reported after it (attribution.limit_as_reason: "Our V100s cannot run flash-attn 2, so we use sdpa; the error
     below ..."): then the match moved to the next line it matched that is no such sentence (the backend's own refusal quoted
     below it), else None."""
-    for n in [m.line] + [k for k in m.lines if k > m.line]:
+    def read_there(n: int) -> bool:
         span = attribution.limit_as_reason(lines, n)
-        if span is None or _reads_beside(m.entry, lines[n - 1], span):
-            return m if n == m.line else dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
+        return span is None or _reads_beside(m.entry, lines[n - 1], span)
+    return m if read_there(m.line) else _moved(m, lines, read_there)
+
+
+def _moved(m: Match, lines: list[str], ok) -> Match | None:
+    """`m` moved to the first later line it matched where `ok(line number)` holds, else None."""
+    for n in m.lines:
+        if n > m.line and ok(n):
+            return dataclasses.replace(m, line=n, evidence=lines[n - 1].strip()[:300])
     return None
 
 
