@@ -792,6 +792,10 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # repositories' and serving images' flash-attn, SageAttention patches, FlexAttention, blog pages), texts and
     # unrelated logs; never explained by its gatherer: see fixtures/errors/round166m/README.md
     Staged("round166m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex159m, session 28)
+    # round 172m (ex165m, session 29): a blind set from threads no set drew on (SDPA / xformers / flash-attn threads of
+    # model repositories, UIs, trainers and frameworks, pull requests that describe the failure they fix, ROCm / MPS / Blackwell,
+    # Chinese texts), texts and unrelated logs; never explained by its gatherer: see fixtures/errors/round172m/README.md
+    Staged("round172m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex165m, session 29)
 )
 
 _EVERY = _every_source()
