@@ -46,3 +46,37 @@ def test_the_lcm_examples_themselves_are_read_as_before(tmp_path, script):
                        mp="bf16", flag="--enable_xformers_memory_efficient_attention ")
     assert read(tmp_path, "run-lcm.sh", text) == ("diffusers", ["xformers"], "bfloat16", "none")
 
+
+# 2. A launcher's -m / --module is a flag (accelerate, torchrun, deepspeed: store_true) that may stand before the
+# launcher's other options; the module is the first word after them (shell._skip_options), not the option after -m.
+_SWIFT = "swift.cli.sft --model Qwen/Qwen2.5-7B-Instruct --train_type lora --attn_impl {attn} --torch_dtype {dtype} " \
+         "--dataset data.jsonl --output_dir out\n"
+_TRL = "trl.scripts.sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name trl-lib/Capybara " \
+       "--attn_implementation {attn} --{dtype} --output_dir out\n"
+_FLAG_FIRST = ["torchrun -m --nproc_per_node=8 --master_port 29500 {job}",
+               "torchrun --module --nnodes 1 --nproc-per-node 4 {job}",
+               "accelerate launch -m --config_file configs/zero2.yaml --num_processes=8 --main_process_port 23456 \\\n"
+               "  {job}",
+               "accelerate launch --module --multi_gpu --num_processes 4 {job}",
+               "python -m accelerate.commands.launch -m --mixed_precision bf16 --num_processes 2 {job}",
+               "deepspeed --module --num_gpus 8 {job}"]
+
+
+@pytest.mark.parametrize("launch", _FLAG_FIRST)
+@pytest.mark.parametrize("job, attn, dtype, want", [
+    (_SWIFT, "flash_attn", "bfloat16", ("ms-swift", ["fa2"], "bfloat16", "none")),
+    (_SWIFT, "sdpa", "float16", ("ms-swift", ["sdpa"], "float16", "none")),
+    (_TRL, "flash_attention_2", "bf16", ("transformers", ["fa2"], "bfloat16", "none"))])
+def test_a_module_flag_before_the_launchers_options_runs_the_module_after_them(tmp_path, launch, job, attn, dtype,
+                                                                               want):
+    text = launch.format(job=job.format(attn=attn, dtype=dtype))
+    assert read(tmp_path, "train.sh", text) == want
+
+
+def test_a_module_of_the_projects_own_is_named_in_the_refusal(tmp_path):
+    """`accelerate launch -m --config_file ... trainer.dpo --use_flash_attention ...`: the module the run trains with is
+    trainer.dpo, a project's own, and the refusal says so (it named --config_file before)."""
+    text = "accelerate launch -m \\\n--config_file config/deepspeed_zero2.yaml \\\n--num_processes=$NUM_PROCESSES \\\n" \
+           "--main_process_port 23456 trainer.dpo \\\n--use_flash_attention \\\n--batch_size 64 \\\n--beta 0.1\n"
+    msg = refusal(tmp_path, "train_dpo.sh", text)
+    assert "runs trainer.dpo (-m)" in msg and "--config_file" not in msg

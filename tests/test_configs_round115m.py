@@ -46,7 +46,7 @@ OTHER_WORDS: dict[str, str] = {
     _U + "sana/chaewon-huh__Sana__train_t2i.sh":
         _WORDS + "not a trainer config: it only runs another script (train_scripts/train.sh)",
     _U + "user-script/AmphionTeam__TARS__train_sft.sh":
-        _WORDS + "runs --config_file (-m), a training script none of the trainers attn-doctor reads ships",
+        _WORDS + "runs trainer.dpo (-m), a training script none of the trainers attn-doctor reads ships",
     _U + "user-script/L1uZQ__llm-course-svg-generation__student_kit__train_peft.py":
         _WORDS + "a training loop of the user's own over a transformers model",
     _U + "user-script/L1uZQ__llm-course-svg-generation__train_config.yaml":
