@@ -37,24 +37,10 @@ STILL_WRONG: dict[str, str] = {
         "train_dreambooth_ziplora_sdxl.py, named like a DreamBooth example and taking its options: read as diffusers, "
         "the label a project's own script",
 }
-_WORDS = "refused as the benchmark counts it, but the label's `refused` is a sentence written before any reader ran, " \
-         "which the one-line refusal does not say word for word: "
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
-OTHER_WORDS: dict[str, str] = {
-    _U + "medicalgpt/dingxianzhong__HPC-GPT__run_sft.sh":
-        _WORDS + "runs supervised_finetuning.py, a training script none of the trainers attn-doctor reads ships",
-    _U + "sana/chaewon-huh__Sana__train_t2i.sh":
-        _WORDS + "not a trainer config: it only runs another script (train_scripts/train.sh)",
-    _U + "user-script/AmphionTeam__TARS__train_sft.sh":
-        _WORDS + "runs trainer.dpo (-m), a training script none of the trainers attn-doctor reads ships",
-    _U + "user-script/L1uZQ__llm-course-svg-generation__student_kit__train_peft.py":
-        _WORDS + "a training loop of the user's own over a transformers model",
-    _U + "user-script/L1uZQ__llm-course-svg-generation__train_config.yaml":
-        _WORDS + "not a trainer config attn-doctor can tell",
-    **{_U + "user-script/" + n: _WORDS + "runs train.py, a training script none of the trainers attn-doctor reads ships"
-       for n in ("sirine-b__MultiDiffSense_ICRA__scripts__train_controlnet.sh",
-                 "tuananhbui89__Embedding-Adjustment__EasyControl__train_subject.sh")},
-}
+# (none since cfg120: the 7 labels' words, written before any reader ran, relabelled to the words their refusals say,
+# the verdicts unchanged; TARS's refusal names its module since cfg120's launcher fix)
+OTHER_WORDS: dict[str, str] = {}
 STILL_WRONG.update(OTHER_WORDS)
 STILL_WRONG_LAYOUT = dict(STILL_WRONG)
 
@@ -66,10 +52,11 @@ globals().update(staged_round("round115m", files_min=35, claimed_min=20, refused
 
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (15 / 20 claimed right in all four fields in both layouts, 14 / 15 refused as the
-    benchmark counts them, 7 / 15 in the label's words; 16 / 20 after cfg120's LCM family's model option): the xfail
+    benchmark counts them, 7 / 15 in the label's words; 16 / 20 after cfg120's LCM family's model option, 14 / 15 in
+    the labels' words once the 7 were relabelled to the refusals' words, TARS's after cfg120's launcher fix): the xfail
     lists above are the misses, and no more."""
     assert_floors(FILES, STILL_WRONG, STILL_WRONG_LAYOUT, OTHER_WORDS, claimed=(16, 16), refused=(14, 14),
-                  in_words=(7, 7))
+                  in_words=(14, 14))
 
 
 def test_no_source_is_held_out():
