@@ -60,3 +60,26 @@ def test_torch_flash_names_ex168():
     for s in ("flash attention instead of the built-in scaled_dot_product_attention", "faster than the built-in SDPA",
               "PyTorch's SDPA", "the native flash_attn_func", "versus the native SDPA"):
         assert not TORCH_FLASH.search(s), s
+
+
+# ---- works-but-not: "works with A but not with B" (attribution/sentences.py _not_with_blanked, in _contrast_removed) ----
+
+@pytest.mark.parametrize("text,backend", [
+    ("Training runs fine with FA2 but not with FA3: the loss is NaN from step one on the H100.", "fa3"),
+    ("It works with xformers, but not with SageAttention; the sampler crashes at the first step.", "sage"),
+    ("Everything works well on SDPA but not on FlexAttention, the compile step errors out.", "flex"),
+    ("The pipeline worked with flash-attn 2 but not with xformers 0.0.28 -- black images every time.", "xformers"),
+])
+def test_works_with_one_but_not_with_the_other(text, backend):
+    assert _top(text)[1] == backend, _top(text)
+
+
+@pytest.mark.parametrize("text,backend", [
+    # a failure said first: "not with X" is the side that does not fail
+    ("Black images with SageAttention, but not with SDPA on the same seed.", "sage"),
+    ("NaN loss with FA3 on the H100 but not with FA2.", "fa3"),
+    # a restriction, not health: left as before
+    ("It crashes; it works only with FA2 but not with FA3, and FA2 is what crashes.", "fa2"),
+])
+def test_works_but_not_near_miss(text, backend):
+    assert _top(text)[1] == backend, _top(text)
