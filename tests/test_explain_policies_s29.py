@@ -108,3 +108,29 @@ def test_an_exception_after_a_lead_and_a_colon_is_read_as_alone(lead, error, bac
 def test_no_lead_is_cut_where_it_is_no_writers_lead(text, first):
     got = _read(text)
     assert got[:1] and got[0][:2] == first, got
+
+
+# 5. torch's own cuDNN version checks (torch/backends/cudnn/__init__.py _init(): knowledge/cuda.toml cuda.cudnn-version-mismatch),
+# and a report's title in those words (pytorch/pytorch#128207): no backend of the seven (every cuDNN call is checked). s29start:
+# nothing read
+@pytest.mark.parametrize("text", [
+    "Traceback (most recent call last):\n  File \"train.py\", line 4, in <module>\n    out = F.conv2d(x, w)\nRuntimeError: cuDNN "
+    "version incompatibility: PyTorch was compiled  against (9, 1, 0) but found runtime version (8, 9, 2). PyTorch already "
+    "comes bundled with cuDNN. One option to resolving this error is to ensure PyTorch can find the bundled cuDNN. one "
+    "possibility is that there is a conflicting cuDNN in LD_LIBRARY_PATH.\n",
+    "RuntimeError: cuDNN version 91100 is not compatible with devices with SM < 7.5. Please install a version of PyTorch with "
+    "a compatible cuDNN version.\n",
+    "The cuDNN version is too old!\n\nIt happens at the first image with SDXL.\n",
+])
+def test_torchs_cudnn_version_check_is_read(text):
+    read_as(text, "cuda.cudnn-version-mismatch", None)
+
+
+# near misses: SDPA's own cuDNN gate (a warning, its entry), another framework's cuDNN banner in a log, the words inside a sentence
+@pytest.mark.parametrize("text", [
+    "UserWarning: cuDNN version too old to use cuDNN Attention (have 8.9.2)\n",
+    "Using gpu device 1: GeForce GTX TITAN X (CNMeM is disabled, cuDNN Version is too old. Update to v5, was 3007.)\n",
+    "I think the cuDNN version is too old for this GPU, but the real error is below\nKeyError: 'input_ids'\n",
+])
+def test_other_cudnn_version_words_are_not_torchs_check(text):
+    not_read_as(text, {"cuda.cudnn-version-mismatch"}, None)
