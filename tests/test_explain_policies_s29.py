@@ -134,3 +134,34 @@ def test_torchs_cudnn_version_check_is_read(text):
 ])
 def test_other_cudnn_version_words_are_not_torchs_check(text):
     not_read_as(text, {"cuda.cudnn-version-mismatch"}, None)
+
+
+# 6a. pip's refusal of a backend's wheel cut at a line's end (round 154m's pengHTYX/Era3D#34, a title): after pip's warning that a
+# wheel named on the command line is not on disk, only "<file> is not a supported wheel on this platform" starts so
+@pytest.mark.parametrize("text", [
+    "WARNING: Requirement 'sageattention-2.1.1-cp310-cp310-win_amd64.whl' looks like a filename, but the file does not exist "
+    "ERROR: sageattention-2.1.1-cp310-cp310-win_amd64.whl is no\n\nI ran it in the webui's venv\n",
+    "ERROR: flash_attn-2.7.4.post1+cu12torch2.5cxx11abiFALSE-cp311-cp311-linux_x86_64.whl is not a\n",
+])
+def test_pips_refusal_cut_at_the_line_end_is_read(text):
+    read_as(text, "install.wheel-other-platform", ANY)
+
+
+# 6b. a stable-ABI wheel's tag taken for a wrong build (round 154m's facebookresearch/xformers#1270): install.abi3-wheel
+@pytest.mark.parametrize("text", [
+    "Building xformers from source gives xformers-0.0.32-cp39-abi3-linux_x86_64.whl instead of cp312 on Python 3.12\n",
+    "Why is my flash_attn_3 wheel tagged cp39-abi3 and not cp311? I built it with Python 3.11\n",
+])
+def test_an_abi3_tag_called_wrong_is_read(text):
+    read_as(text, "install.abi3-wheel", ANY)
+
+
+# near misses: a valid-name refusal's other ending, words that only start so, an abi3 wheel downloaded or installed
+@pytest.mark.parametrize("text, entries", [
+    ("ERROR: xformers-0.0.23.post1-cp39-cp39-manylinux2014_x86_64.whl is not a valid\n", {"install.wheel-other-platform"}),
+    ("Downloading xformers-0.0.23.post1-cp39-cp39-manylinux2014_x86_64.whl is no problem here\n", {"install.wheel-other-platform"}),
+    ("Downloading xformers-0.0.31-cp39-abi3-manylinux_2_28_x86_64.whl (117.1 MB)\nSuccessfully installed xformers-0.0.31\n",
+     {"install.abi3-wheel"}),
+])
+def test_near_misses_of_the_cut_refusal_and_the_abi3_tag(text, entries):
+    not_read_as(text, entries, None)
