@@ -111,57 +111,43 @@ def test_no_lead_is_cut_where_it_is_no_writers_lead(text, first):
 
 
 # 5. torch's own cuDNN version checks (torch/backends/cudnn/__init__.py _init(): knowledge/cuda.toml cuda.cudnn-version-mismatch),
-# and a report's title in those words (pytorch/pytorch#128207): no backend of the seven (every cuDNN call is checked). s29start:
-# nothing read
-@pytest.mark.parametrize("text", [
-    "Traceback (most recent call last):\n  File \"train.py\", line 4, in <module>\n    out = F.conv2d(x, w)\nRuntimeError: cuDNN "
-    "version incompatibility: PyTorch was compiled  against (9, 1, 0) but found runtime version (8, 9, 2). PyTorch already "
-    "comes bundled with cuDNN. One option to resolving this error is to ensure PyTorch can find the bundled cuDNN. one "
-    "possibility is that there is a conflicting cuDNN in LD_LIBRARY_PATH.\n",
-    "RuntimeError: cuDNN version 91100 is not compatible with devices with SM < 7.5. Please install a version of PyTorch with "
-    "a compatible cuDNN version.\n",
-    "The cuDNN version is too old!\n\nIt happens at the first image with SDXL.\n",
-])
-def test_torchs_cudnn_version_check_is_read(text):
-    read_as(text, "cuda.cudnn-version-mismatch", None)
-
-
-# near misses: SDPA's own cuDNN gate (a warning, its entry), another framework's cuDNN banner in a log, the words inside a sentence
-@pytest.mark.parametrize("text", [
-    "UserWarning: cuDNN version too old to use cuDNN Attention (have 8.9.2)\n",
-    "Using gpu device 1: GeForce GTX TITAN X (CNMeM is disabled, cuDNN Version is too old. Update to v5, was 3007.)\n",
-    "I think the cuDNN version is too old for this GPU, but the real error is below\nKeyError: 'input_ids'\n",
-])
-def test_other_cudnn_version_words_are_not_torchs_check(text):
-    not_read_as(text, {"cuda.cudnn-version-mismatch"}, None)
-
-
+# and a report's title in those words (pytorch/pytorch#128207): no backend of the seven (every cuDNN call is checked).
 # 6a. pip's refusal of a backend's wheel cut at a line's end (round 154m's pengHTYX/Era3D#34, a title): after pip's warning that a
-# wheel named on the command line is not on disk, only "<file> is not a supported wheel on this platform" starts so
-@pytest.mark.parametrize("text", [
-    "WARNING: Requirement 'sageattention-2.1.1-cp310-cp310-win_amd64.whl' looks like a filename, but the file does not exist "
-    "ERROR: sageattention-2.1.1-cp310-cp310-win_amd64.whl is no\n\nI ran it in the webui's venv\n",
-    "ERROR: flash_attn-2.7.4.post1+cu12torch2.5cxx11abiFALSE-cp311-cp311-linux_x86_64.whl is not a\n",
+# wheel named on the command line is not on disk, only "<file> is not a supported wheel on this platform" starts so.
+# 6b. a stable-ABI wheel's tag taken for a wrong build (round 154m's facebookresearch/xformers#1270): install.abi3-wheel.
+# s29start: nothing read, or another entry
+@pytest.mark.parametrize("text, entry, backend", [
+    ("Traceback (most recent call last):\n  File \"train.py\", line 4, in <module>\n    out = F.conv2d(x, w)\nRuntimeError: cuDNN "
+     "version incompatibility: PyTorch was compiled  against (9, 1, 0) but found runtime version (8, 9, 2). PyTorch already "
+     "comes bundled with cuDNN. One option to resolving this error is to ensure PyTorch can find the bundled cuDNN. one "
+     "possibility is that there is a conflicting cuDNN in LD_LIBRARY_PATH.\n", "cuda.cudnn-version-mismatch", None),
+    ("RuntimeError: cuDNN version 91100 is not compatible with devices with SM < 7.5. Please install a version of PyTorch with "
+     "a compatible cuDNN version.\n", "cuda.cudnn-version-mismatch", None),
+    ("The cuDNN version is too old!\n\nIt happens at the first image with SDXL.\n", "cuda.cudnn-version-mismatch", None),
+    ("WARNING: Requirement 'sageattention-2.1.1-cp310-cp310-win_amd64.whl' looks like a filename, but the file does not exist "
+     "ERROR: sageattention-2.1.1-cp310-cp310-win_amd64.whl is no\n\nI ran it in the webui's venv\n", "install.wheel-other-platform", ANY),
+    ("ERROR: flash_attn-2.7.4.post1+cu12torch2.5cxx11abiFALSE-cp311-cp311-linux_x86_64.whl is not a\n",
+     "install.wheel-other-platform", ANY),
+    ("Building xformers from source gives xformers-0.0.32-cp39-abi3-linux_x86_64.whl instead of cp312 on Python 3.12\n",
+     "install.abi3-wheel", ANY),
+    ("Why is my flash_attn_3 wheel tagged cp39-abi3 and not cp311? I built it with Python 3.11\n", "install.abi3-wheel", ANY),
 ])
-def test_pips_refusal_cut_at_the_line_end_is_read(text):
-    read_as(text, "install.wheel-other-platform", ANY)
+def test_the_entries_for_the_leftovers_read_their_mechanism(text, entry, backend):
+    read_as(text, entry, backend)
 
 
-# 6b. a stable-ABI wheel's tag taken for a wrong build (round 154m's facebookresearch/xformers#1270): install.abi3-wheel
-@pytest.mark.parametrize("text", [
-    "Building xformers from source gives xformers-0.0.32-cp39-abi3-linux_x86_64.whl instead of cp312 on Python 3.12\n",
-    "Why is my flash_attn_3 wheel tagged cp39-abi3 and not cp311? I built it with Python 3.11\n",
-])
-def test_an_abi3_tag_called_wrong_is_read(text):
-    read_as(text, "install.abi3-wheel", ANY)
-
-
-# near misses: a valid-name refusal's other ending, words that only start so, an abi3 wheel downloaded or installed
+# near misses: SDPA's own cuDNN gate (a warning, its entry), another framework's cuDNN banner in a log, the words inside a sentence;
+# a valid-name refusal's other ending, words that only start so; an abi3 wheel downloaded and installed
 @pytest.mark.parametrize("text, entries", [
+    ("UserWarning: cuDNN version too old to use cuDNN Attention (have 8.9.2)\n", {"cuda.cudnn-version-mismatch"}),
+    ("Using gpu device 1: GeForce GTX TITAN X (CNMeM is disabled, cuDNN Version is too old. Update to v5, was 3007.)\n",
+     {"cuda.cudnn-version-mismatch"}),
+    ("I think the cuDNN version is too old for this GPU, but the real error is below\nKeyError: 'input_ids'\n",
+     {"cuda.cudnn-version-mismatch"}),
     ("ERROR: xformers-0.0.23.post1-cp39-cp39-manylinux2014_x86_64.whl is not a valid\n", {"install.wheel-other-platform"}),
     ("Downloading xformers-0.0.23.post1-cp39-cp39-manylinux2014_x86_64.whl is no problem here\n", {"install.wheel-other-platform"}),
     ("Downloading xformers-0.0.31-cp39-abi3-manylinux_2_28_x86_64.whl (117.1 MB)\nSuccessfully installed xformers-0.0.31\n",
      {"install.abi3-wheel"}),
 ])
-def test_near_misses_of_the_cut_refusal_and_the_abi3_tag(text, entries):
+def test_near_misses_of_the_leftovers_entries(text, entries):
     not_read_as(text, entries, None)
