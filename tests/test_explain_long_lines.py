@@ -262,3 +262,82 @@ def test_a_looked_pattern_is_parsed_once_when_compiled(tmp_path, monkeypatch):
     rx = K.compile_pattern(gpu)
     assert sum(n >= len(gpu) for n in parsed) == 1, parsed
     assert rx.pattern == K.matcher_form(gpu)
+
+
+# Helper ex167 (session 29): a log that repeats a line (a minified stack joined onto 155 lines of 32 KB) is read once per
+# distinct line where only the lines' presence counts: the literal gate, the lines' kinds, attribution's window tests.
+
+STACK = ('File "/venv/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py", line 831, in flash_attn_func  '
+         'RuntimeError: CUDA error: out of memory  at torch.nn.functional.scaled_dot_product_attention (bridge.min.js:1:884) ')
+
+
+def test_the_gate_folds_a_repeated_line_once():
+    """_Scanner._gated looks for a pattern's literals in the region's distinct lines; a literal across a line end (none in
+    today's knowledge) in the region as it is, where lines the distinct text drops may be the ones around the line end."""
+    from types import SimpleNamespace
+
+    folded = []
+    fold = M._fold
+
+    def counted(text):
+        folded.append(len(text))
+        return fold(text)
+
+    scanner = SimpleNamespace(index=SimpleNamespace(text_gate=lambda p: (p,), _head_group_list=[("flash_attn",), ("b\na",),
+                                                                                             ("bf16",)]))
+    text = "\n".join([STACK] * 100) + "\nb\na\nb\na"
+    gate = [{}, None, None]
+    try:
+        M._fold = counted
+        assert M._Scanner._gated(scanner, gate, text, 0)
+        assert sum(folded) < 2 * len(STACK), folded  # the repeated line folded once
+        assert M._Scanner._gated(scanner, gate, text, 1)  # "b\na" holds in the text, not in its distinct lines ("b\na" once)
+        assert not M._Scanner._gated(scanner, gate, text, 2)
+    finally:
+        M._fold = fold
+    assert M._distinct_text("x\ny\nx\ny\n") == "x\ny\n" and M._distinct_text("x\ny") == "x\ny"
+
+
+def test_a_repeated_lines_kind_is_made_once():
+    """_kinds writes each distinct line's digits once where the region repeats its lines (its keys the same as of the whole
+    region written at once)."""
+
+    class Counted(bytes):
+        translated = 0
+
+        def translate(self, *a):
+            Counted.translated += len(self)
+            return bytes.translate(self, *a)
+
+    table = bytes.maketrans(b"123456789", b"000000000")
+    data = "\n".join([STACK.replace("831", str(800 + k % 3)) for k in range(90)])
+    nl = [i for i, c in enumerate(data) if c == "\n"]
+    kinds = M._kinds(Counted(data.encode()), data, nl, table)
+    assert Counted.translated == 0  # (the region itself not translated whole)
+    assert kinds[0] == data.encode().translate(table).split(b"\n") and len(kinds[1]) == 1
+
+
+def test_attribution_reads_a_repeated_line_once():
+    """refusals._exonerated reads each distinct line of the window once (per whether it is the failing line), _shadowed
+    searches an input's first lines once for both of its askers, and a window's lines are tested once each (window_lines)."""
+    from attn_doctor.knowledge.attribution import decide, refusals, shapes
+
+    lines = [STACK] * 300 + [AMPERE]
+    read = []
+    reasons = refusals._reasons
+
+    def counted(text):
+        read.append(text)
+        return reasons(text)
+
+    refusals._reasons = counted
+    try:
+        assert not refusals._exonerated("xformers", lines, len(lines))
+    finally:
+        refusals._reasons = reasons
+    assert len(read) == 2, len(read)  # STACK once, AMPERE once
+    refusals._shadows_in.cache_clear()
+    assert not refusals._shadowed("fa2", lines) and not refusals._shadowed("sdpa", lines)
+    assert refusals._shadows_in.cache_info().misses == 1
+    assert shapes.window_lines(lines, len(lines)) == [STACK, AMPERE]
+    assert not decide._torch_flash_subject(lines, len(lines), len(lines))
