@@ -341,3 +341,49 @@ def test_attribution_reads_a_repeated_line_once():
     assert refusals._shadows_in.cache_info().misses == 1
     assert shapes.window_lines(lines, len(lines)) == [STACK, AMPERE]
     assert not decide._torch_flash_subject(lines, len(lines), len(lines))
+
+
+# ---- backtracking, read from the patterns' parse trees, not timed (helper ex167, session 29) --------------------------------
+# The work guard above counts the characters handed to the patterns, not what the engine does with them: a pattern whose cost
+# per character grows with a line's length passes it behind the literal gate. benchmarks/explain_backtracking.py names three such
+# shapes (nested, adjacent, look: its docstring) in every pattern explain runs (entries, frames, probes), as compiled.
+
+def _backtracking():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import explain_backtracking
+
+    return explain_backtracking
+
+
+def test_no_pattern_backtracks_more_than_linearly_on_a_long_line():
+    bt = _backtracking()
+    rows = bt.flagged()
+    assert not rows, "patterns whose backtracking grows faster than a line's length (benchmarks/explain_backtracking.py; " \
+        "mend: a literal or a class the first repeat cannot read between two repeats, a whole run (`[\\w-]+(?![\\w-])`, " \
+        "`\\w*\\b`), the repeat bounded under BIG):\n" + "\n".join(
+            f"  {eid}: {shape} ({bt.WHY[shape]}): {part}\n      in {p[:200]}" for eid, shape, part, p in rows)
+
+
+@pytest.mark.parametrize("pattern, shape", [
+    (r"\bflash_attn\b(?:[ \t][^\n]*){0,4}x", "nested"),  # each blank may start an iteration: 4096^4 ways on a line of blanks
+    (r"error:(\w+\s?)*$", "nested"),  # the classic: a word split into iterations every way
+    (r"(?:[^()]|\([^()]*\))*x", None),  # balanced parentheses: each way of the alternation reads its own characters
+    (r"(?:[ \t][^\n]*\n){0,4}x", None),  # each iteration ends at a line end the inner repeat cannot read
+    (r"(?:[ \t]*[\w-]+(?![\w-])){0,2}x", None),  # each word read whole
+    (r"flash_attn[^\n]*\S*error", "adjacent"),  # two gaps over the same characters, nothing between
+    (r"flash_attn[^\n]*?(?:warn|[^\n]*error)", "adjacent"),  # an alternation that restarts the gap
+    (r"flash_attn(?:: [^\n]*)?[^\n]*?(?:, [^\n]*)?error", "adjacent"),  # a lazy gap between two optional parts
+    (r"flash_attn[^\n]*,[^\n]*error", None),  # a literal between: the first gap ends at one of its occurrences
+    (r'File "[^"\n]*", line \d+', None),  # a character the first cannot read
+    (r"\S*[/\\]\S*:\d+ in\b", "adjacent"),  # a separator both may read
+    (r"\S*[/\\][^\s/\\]*:\d+ in\b", None),  # a separator the second cannot read: the reads do not overlap
+    (r"[\s\S]{0,2000}?^[^\n]*KeyError", None),  # the second starts at a line's start: once per line
+    (r"(?:(?![^\n]*done).){0,4096}error", "look"),  # each step of the repeat reads the look's reach
+    (r"(?:(?!done).){0,4096}error", None),  # a short look
+])
+def test_the_backtracking_guard_names_badly_written_patterns(pattern, shape):
+    found = [s for s, _ in _backtracking().findings(pattern)]
+    assert (found[:1] or [None])[0] == shape, found
