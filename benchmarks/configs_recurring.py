@@ -86,7 +86,7 @@ def said(x: dict | None) -> str:
         return "-"
     g = x["got"]
     if g["outcome"] != "read":
-        return f"{g['outcome']}: {' '.join(g.get('message', '').split())[:160]}"
+        return f"{g['outcome']}: {' '.join(g.get('message', '').split())[:100]}"
     return f"{g['trainer']} {','.join(sorted(g['required'])) or '-'} {g['dtype'] or '-'} {g['compile_mode'] or 'none'}"
 
 
@@ -104,6 +104,7 @@ KBIT = "float32: a k-bit model upcast by TRL's SFTTrainer (peft_config), no dtyp
 LOAD32 = "float32: no dtype and no AMP, transformers' / TRL's release not shown"
 MECHANISM: dict[tuple[str, str], str] = {
     ("111m", "transformers/huggingface__trl__1055__sft_example.py"): KBIT,
+    ("47m", "transformers/nihardamera__Commit-Suggestor__scripts__model_finetuning.py"): KBIT,  # relabelled by cfg122
     ("107m", "transformers/sehyeondev__llama2-fine-tune__fine_tune.py"): KBIT,
     ("107m", "transformers/huggingface__trl__2635__sft.py"): LOAD32,
     ("103m", "transformers/huggingface__transformers__25180__run_clm.sh"): LOAD32,
@@ -173,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                 kept.write_text(json.dumps(measure(code, [f"round{r}"])[f"round{r}"]), encoding="utf-8")
             first["flat"] = json.loads(kept.read_text(encoding="utf-8"))
         old = {lay: rejudge(r, recs) for lay, recs in first.items()}
-        cur = {lay: {x["file"]: x for x in now[lay][f"round{r}"]} for lay in now}
+        cur = {lay: rejudge(r, now[lay][f"round{r}"]) for lay in now}  # (--keep's readings, judged against today's labels too)
         n = Counter()
         for name, x in cur["flat"].items():
             n["claimed" if x["kind"] == "claimed" else "to refuse"] += 1

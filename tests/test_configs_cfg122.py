@@ -12,9 +12,16 @@ measurement (read ""), as round 47m's nihardamera model_finetuning.py was labell
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from configs_corpus import read
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import configs_recurring as recurring  # noqa: E402
+from configs_refusals import MEASURE_ONLY  # noqa: E402
 
 HEAD = ("from transformers import AutoModelForCausalLM, BitsAndBytesConfig, TrainingArguments\n"
         "from peft import LoraConfig, prepare_model_for_kbit_training\n"
@@ -62,3 +69,29 @@ OLD = "model=model, train_dataset=ds, peft_config=lora, dataset_text_field='text
 ])
 def test_a_kbit_model_prepared_for_training_trains_float32_weights(tmp_path, text, dtype):
     assert read(tmp_path, "train.py", text)[2] == dtype
+
+
+def test_the_recurring_table_reads_only_training_blind_rounds():
+    # benchmarks/configs_recurring.py: never a measure-only round nor the held-out set, every round a staged blind one
+    for r, first in recurring.FIRST.items():
+        assert f"round{r}" not in MEASURE_ONLY and "heldout" not in r and r.endswith("m") and first, r
+        assert (Path(__file__).resolve().parents[1] / "fixtures" / "configs" / f"round{r}").is_dir(), r
+
+
+@pytest.mark.parametrize("row, mechanism", [
+    # a launcher refused at first, read right now in the repository layout: the script is in the set
+    (dict(round="75m", file="a.sh", klass="refused: launch of a script no reader claims (absent or unread)",
+          first_missed="flat", first_repo="-", open="flat", label="transformers - bfloat16 none"),
+     "launch: the launched script is in the set, where the flat layout hides it"),
+    (dict(round="75m", file="a.sh", klass="refused: launch of a script no reader claims (absent or unread)",
+          first_missed="flat,repo", first_repo="refused: x", open="flat,repo", label="transformers - bfloat16 none"),
+     "launch: the launched script is not in the set, or is refused / misread there"),
+    # a wrong dtype read right in the repository layout now: the settings are in another file the set holds
+    (dict(round="64m", file="t.py", klass="wrong dtype", first_missed="flat", first_repo="-", open="flat",
+          label="transformers - bfloat16 none"), recurring.SETTINGS_ELSEWHERE),
+    (dict(round="111m", file="transformers/huggingface__trl__1055__sft_example.py", klass="wrong dtype",
+          first_missed="flat,repo", first_repo="x", open="flat,repo", label="transformers - float32 none"),
+     recurring.KBIT),
+])
+def test_a_first_miss_is_classed_by_where_its_evidence_is(row, mechanism):
+    assert recurring.mechanism(row) == mechanism
