@@ -3,9 +3,9 @@
 
 A model loaded in 8 or 4 bits through bitsandbytes and handed to peft's prepare_model_for_kbit_training trains float32
 weights (every float16 / bfloat16 parameter that is not packed is cast up: huggingface/peft@5d602fd
-src/peft/utils/other.py:197-209), whatever dtype the load named, or none. TRL's SFTTrainer of before 0.13, the one that
-still takes dataset_text_field / max_seq_length / packing / tokenizer itself, makes that call on a k-bit model it is
-given with a peft_config (huggingface/trl v0.7.6 trl/trainer/sft_trainer.py:183-191, v0.12.2 :250-260). Without an
+src/peft/utils/other.py:197-209), whatever dtype the load named, or none. TRL's SFTTrainer of a release that still
+takes dataset_text_field / max_seq_length / packing (<= 0.12) or tokenizer (<= 0.15) itself makes that call on a k-bit
+model it is given with a peft_config (huggingface/trl v0.7.6 trl/trainer/sft_trainer.py:183-191, v0.12.2 :250-260). Without an
 autocast (TrainingArguments' bf16 / fp16 default False, or no args at all) the run is float32; with one, the autocast
 decides. Round 107m's sehyeondev fine_tune.py and 111m's TRL #1055 example were missed this way at their first
 measurement (read ""), as round 47m's nihardamera model_finetuning.py was labelled. Variants of our own below."""
@@ -41,7 +41,7 @@ OLD = "model=model, train_dataset=ds, peft_config=lora, dataset_text_field='text
 
 
 @pytest.mark.parametrize("text, dtype", [
-    # TRL < 0.13's SFTTrainer with a peft_config over an 8-bit / 4-bit load, no dtype named, no autocast: float32
+    # an old TRL's SFTTrainer with a peft_config over an 8-bit / 4-bit load, no dtype named, no autocast: float32
     (script(", load_in_8bit=True", "model, train_dataset=ds, dataset_text_field='text', peft_config=lora"), "float32"),
     (script(", quantization_config=q, device_map='auto'", OLD, extra=Q4), "float32"),
     (script(", quantization_config=BitsAndBytesConfig(load_in_8bit=True)",

@@ -676,13 +676,13 @@ def _script_settings(doc: dict) -> dict:
             # trainer.py:382-401 takes no tokenizer and no **kwargs): the script runs under transformers 4
             out["transformers_4"] = f"{name}(tokenizer=...)"
         if name == "SFTTrainer" and owner in ("", "trl") and _peft_given(n) and \
-                {k.arg for k in n.keywords} & SFT_TRAINER_BEFORE_0_13:
-            # TRL's SFTTrainer of before 0.13 (it still takes dataset_text_field / max_seq_length / packing /
-            # tokenizer itself) given a peft_config prepares a model loaded in 8 or 4 bits with peft's
-            # prepare_model_for_kbit_training before wrapping it (huggingface/trl v0.7.6 trl/trainer/sft_trainer.py:
-            # 183-191, v0.12.2 :250-260; v0.4-v0.7.1 the same with prepare_model_for_int8_training), which casts every
-            # float16 / bfloat16 parameter that is not packed to float32 (_upcast_to_fp32): the script's own call
-            out["sft_prepares_kbit"] = f"SFTTrainer({sorted({k.arg for k in n.keywords} & SFT_TRAINER_BEFORE_0_13)[0]}=...)"
+                {k.arg for k in n.keywords} & SFT_TRAINER_OLD_KEYWORDS:
+            # TRL's SFTTrainer of a release that still takes one of SFT_TRAINER_OLD_KEYWORDS (at most 0.15) given a
+            # peft_config prepares a model loaded in 8 or 4 bits with peft's prepare_model_for_kbit_training before
+            # wrapping it (huggingface/trl v0.7.6 trl/trainer/sft_trainer.py:183-191, v0.12.2 :250-260, every release
+            # to v0.25; v0.4-v0.7.1 the same with prepare_model_for_int8_training), which casts every float16 /
+            # bfloat16 parameter that is not packed to float32 (_upcast_to_fp32): as the script's own call would
+            out["sft_prepares_kbit"] = f"SFTTrainer({sorted({k.arg for k in n.keywords} & SFT_TRAINER_OLD_KEYWORDS)[0]}=...)"
         if name in PY_ARGS and any(k.arg in ("fsdp", "deepspeed") for k in n.keywords):
             out["sharded"] = True
         if name in ("set_default_dtype", "set_default_tensor_type") and owner in ("", "torch") and \
@@ -1484,9 +1484,11 @@ def _upcast_to_fp32(t) -> bool:
     return "prepare_model_for_kbit_training" in names and not names & _KEPT_QUANTIZED
 
 
-# SFTTrainer's own keywords of TRL before 0.13 (v0.12.2 trl/trainer/sft_trainer.py:128-156), gone from it in v0.13.0
-# (SFTConfig holds them since): `tokenizer` up to v0.11 (renamed processing_class in v0.12.0)
-SFT_TRAINER_BEFORE_0_13 = {"dataset_text_field", "max_seq_length", "packing", "dataset_kwargs", "dataset_num_proc",
+# Keywords SFTTrainer took itself only in old TRL: the dataset ones until 0.13 (v0.12.2 trl/trainer/sft_trainer.py:
+# 110-127 deprecates them "version 0.13.0"; SFTConfig holds them since), `tokenizer` until 0.16 (renamed processing_class
+# in v0.12.0, accepted under its old name until "0.16.0": v0.13.0 :111-113). Every release that takes one of them
+# prepares a k-bit model itself (above)
+SFT_TRAINER_OLD_KEYWORDS = {"dataset_text_field", "max_seq_length", "packing", "dataset_kwargs", "dataset_num_proc",
                            "dataset_batch_size", "neftune_noise_alpha", "infinite", "num_of_sequences",
                            "chars_per_token", "eval_packing", "tokenizer"}
 _KBIT_KEYWORDS = ("load_in_4bit", "load_in_8bit")
