@@ -632,6 +632,15 @@ def limit_as_reason(lines: list[str], line: int) -> tuple[int, int] | None:
     return found[0] if found is not None and found[1] == "other" else None
 
 
+def named_by_choice(entry: Entry, lines: list[str], line: int, named_by: Attribution | None) -> bool:
+    """Is a catch-all's backend given only by another line that states a limit as the reason for the writer's choice, an
+    unrelated failure reported after it (limit_as_reason: "I use flash-attn 2 because sdpa is not supported on my ROCm card."
+    over a traceback that names no backend and ends in a KeyError)? The choice is context, not the failure's own sentence,
+    line or traceback (explain-policies-s28.md): the catch-all has no backend then (helper ex169, ex166's leftover)."""
+    return (entry.generic and named_by is not None and named_by.line != line
+            and limit_as_reason(lines, named_by.line) is not None)
+
+
 def chosen_failing(lines: list[str], line: int) -> str | None:
     """The backend the writer chose over the one a limit on line `line` rules out, where the first failure reported after the
     limit is that chosen backend's own ("V100不支持flash-attn 2，所以改用xformers。但是xformers也报错了。"), else None: the
