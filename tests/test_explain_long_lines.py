@@ -82,7 +82,7 @@ def test_a_head_ends_at_a_line_longer_than_a_title():
 
 
 def test_a_key_set_to_sdpa_is_said_on_one_line():
-    """sdpa.backward-nan's `attn_implementation: sdpa ... leads to NaN loss` reads the key and its value on one line (`[ \t]`
+    r"""sdpa.backward-nan's `attn_implementation: sdpa ... leads to NaN loss` reads the key and its value on one line (`[ \t]`
     around the `=`; `\s` let it span lines, so the pattern read every long line of a log whole, helper ex162)."""
     assert ids('attn_implementation: "sdpa" leads to NaN loss after 40 steps') == [("sdpa.backward-nan", 1)]
     assert ids('attn_implementation =\n"sdpa" leads to NaN loss after 40 steps') == []
