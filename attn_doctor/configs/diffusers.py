@@ -148,13 +148,19 @@ def downloaded_elsewhere(text: str, script: str) -> bool:
 
 
 # The examples whose argparse requires --pretrained_model_name_or_path (required=True) are all of them but these
-# (huggingface/diffusers@58eb52c: the LCM distillation, Kandinsky 2.2, Cosmos, LLaDA2, unconditional and VQGAN scripts
-# name their model another way)
-MODEL_NOT_REQUIRED = {"train_lcm_distill_lora_sd_wds", "train_lcm_distill_lora_sdxl", "train_lcm_distill_lora_sdxl_wds",
-                      "train_lcm_distill_sd_wds", "train_lcm_distill_sdxl_wds", "train_cosmos_predict25_lora",
-                      "train_llada2", "train_text_to_image_decoder", "train_text_to_image_lora_decoder",
-                      "train_text_to_image_lora_prior", "train_text_to_image_prior", "train_unconditional",
-                      "train_vqgan"}
+# (huggingface/diffusers@58eb52c: the Kandinsky 2.2, Cosmos, LLaDA2, unconditional and VQGAN scripts name their model
+# another way and require no option for it; the LCM distillation scripts require another, FAMILY_MODEL_OPTION)
+MODEL_NOT_REQUIRED = {"train_cosmos_predict25_lora", "train_llada2", "train_text_to_image_decoder",
+                      "train_text_to_image_lora_decoder", "train_text_to_image_lora_prior", "train_text_to_image_prior",
+                      "train_unconditional", "train_vqgan"}
+# A family of examples that requires another option for its model: (the option, the shortest abbreviation of it the
+# check takes). The LCM distillation examples require --pretrained_teacher_model (huggingface/diffusers@58eb52c
+# examples/consistency_distillation/train_lcm_distill_lora_sdxl.py:283-286, train_lcm_distill_lora_sd_wds.py:481-484,
+# train_lcm_distill_lora_sdxl_wds.py:455-458, train_lcm_distill_sd_wds.py:459-462, train_lcm_distill_sdxl_wds.py:478-481:
+# required=True) and take no --pretrained_model_name_or_path; an adapted copy under a name of the family's own (an SD 1.5
+# train_lcm_distill_lora_sd.py, which diffusers does not ship) keeps that argparse
+FAMILY_MODEL_OPTION = {"train_lcm_distill": ("pretrained_teacher_model", "pretrained_teacher")}
+_MODEL_OPTION = ("pretrained_model_name_or_path", "pretrained_model")
 
 
 # options of sd-scripts that no diffusers example defines (--xformers, --conditioning_data_dir, --network_module ...),
@@ -176,7 +182,8 @@ def sd_scripts_options(args: list) -> list[str]:
 
 def lacks_model_option(cmd) -> bool:
     """The command runs a script under an example's own name with options, but without the --pretrained_model_name_or_path
-    that example's argparse requires (parse_args() stops: "the following arguments are required"), and nothing that
+    (the LCM distillation family: --pretrained_teacher_model, FAMILY_MODEL_OPTION) that example's argparse requires
+    (parse_args() stops: "the following arguments are required"), and nothing that
     could hand it on (`"$@"`, `%*`, an options variable): the repository's own script of that name (FibLDM's
     ../train_dreambooth.py --pretrained_model_path ... --pretrained_controlnet_path ..., a trainer written from scratch).
     A renamed or adapted copy keeps the example's argparse and its required model option (FaceChain's
@@ -195,8 +202,8 @@ def lacks_model_option(cmd) -> bool:
         return True
     if not any(a.startswith("--") for a in cmd.args) or _may_hand_on(cmd.args):
         return False
-    return not any("pretrained_model_name_or_path".startswith(n) and len(n) >= len("pretrained_model")
-                   for n in option_names(cmd.args))
+    option, shortest = next((o for family, o in FAMILY_MODEL_OPTION.items() if stem.startswith(family)), _MODEL_OPTION)
+    return not any(option.startswith(n) and len(n) >= len(shortest) for n in option_names(cmd.args))
 
 
 def _may_hand_on(args: list) -> bool:

@@ -1922,8 +1922,12 @@ RUNNER_VALUED = {"--with", "--with-editable", "--with-requirements", "--python",
 
 
 def _skip_options(words: list[str], flags: set, short_values: set = frozenset()) -> tuple[list[str], list[str]]:
-    """(the launcher's own words, the rest): options until the first word that is not one or its value."""
-    i = 0
+    """(the launcher's own words, the rest): options until the first word that is not one or its value. A launcher's
+    -m / --module is a flag (accelerate commands/launch.py:351-355 `action="store_true"`, huggingface/accelerate@16cb6eb;
+    torchrun's and deepspeed's alike) that may come before the launcher's other options (`accelerate launch -m
+    --config_file x.yaml --main_process_port 23456 trainer.dpo ...`): the module is the first word after them, and the
+    rest is given back as `-m MODULE ...`, as when the flag stands right before it."""
+    words, i, module = list(words), 0, False
     while i < len(words):
         wd = words[i]
         if re.fullmatch(r"\$\{?[A-Za-z_]\w*(\[[@*]\])?\}?", wd) and any(x.endswith(".py") for x in words[i + 1:]):
@@ -1934,7 +1938,11 @@ def _skip_options(words: list[str], flags: set, short_values: set = frozenset())
         if not wd.startswith("-") or wd in ("-m", "--module") and "m" not in flags:
             break
         if wd in ("-m", "--module"):
-            break
+            if module or i + 1 >= len(words) or not words[i + 1].startswith("-") or words[i + 1] == "--":
+                break
+            module = True
+            del words[i]
+            continue
         key = wd.lstrip("-").split("=", 1)[0]
         if "=" in wd or key in flags or key.replace("-", "_") in flags:
             i += 1
@@ -1943,7 +1951,7 @@ def _skip_options(words: list[str], flags: set, short_values: set = frozenset())
             i += 2 if nxt and not nxt.startswith("-") and not nxt.endswith(".py") else 1
         else:
             i += 1
-    return words[:i], words[i:]
+    return words[:i], (["-m"] if module and i < len(words) else []) + words[i:]
 
 
 def _launcher_args(words: list[str]) -> dict:
