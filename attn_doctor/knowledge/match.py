@@ -190,6 +190,11 @@ _QUOTED_LEAD = re.compile(
     rb"[A-Za-z ,\xe4-\xe9\x80-\xbf]{0,60}?(?:\b[Ee]rror(?: message)?|\b[Ee]xception|\bmessage|\bfails? with|\bfailed with|\braises?|"
     rb"\braised|\bthrows?|\bthrew|\xe6\x8a\xa5\xe9\x94\x99)[ \t]*(?:is|was|of|:|\xef\xbc\x9a)?[ \t]*")
 
+# The same lead ending in a colon, no quote ("Loading the model raises: ValueError: ...", "It throws: AssertionError: ...",
+# "and it gives the error: ..."): the writer's words for what follows, cut as a quoted error's lead is (helper ex166, session 29:
+# the catch-all for an exception's line reads it at the line's start, and a refusal after the colon read as the writer's prose)
+_COLON_ERROR = re.compile(rb"(?::|\xef\xbc\x9a)[ \t]*(?=[A-Z][\w.]*(?:Error|Exception): )")
+
 # A lead of words in another script alone, no quote, before an English exception on its line (`运行时报错：RuntimeError: ...`,
 # `Ошибка: ImportError: ...`, `エラーが出ます：ValueError: ...`): no ASCII in it, so it names no backend, and it is cut as a
 # quoted error's lead is (helper ex131, session 22; benchmarks/explain_decorations.py zh-lead, ja-lead, ko-lead, ru-lead)
@@ -212,6 +217,8 @@ def _quoted_error_leads(data: bytes) -> bytes:
             start = data.rfind(b"\n", lo, at) + 1
             if (start or not lo) and at - start <= LEAD_REACH:
                 m = _QUOTED_ERROR.search(data, start, at + len(word))
+                if m is None and data[start] < 0x80:
+                    m = _COLON_ERROR.search(data, start, at + len(word))  # the lead's colon, no quote (helper ex166)
                 if m is not None and m.start() > start and m.start() - start <= 64:
                     hits.append((start, m.start(), m.end(), False))
                 elif data[start] >= 0x80 and (m := _NATIVE_LEAD.match(data, start, at + len(word))) and m.end() > start:
@@ -1769,6 +1776,12 @@ class _Scanner:
             view, self.form_end = form[1:]
             self._keep_context(first.data, 0, 1)  # attribution reads the lines as they are
             self._region(view, 0, len(view), 1, frozenset(self.index.head), first)
+            if (lead := _FORM_LEAD.match(view)) is not None and lead.end() < len(view):
+                # a form heading over the first sentence ("### Describe the bug" / "**Describe the bug**" / "## 问题描述", then
+                # "Flash attention 2 is not supported on the V100."): the heading is the form's, no title; the patterns that
+                # read a report's title (`\A`) read the first line that says something as the input's start (helper ex166)
+                titled = frozenset(p for p, (_, pattern) in enumerate(self.index.patterns) if pattern.startswith("\\A"))
+                self._region(view, lead.end(), len(view), view.count(b"\n", 0, lead.end()) + 1, titled, first, title=True)
             if (joined := _wrapped_head(view)) is not None:
                 self._region(joined, 0, len(joined), 1, frozenset(self.index.head), first)
 
@@ -1869,9 +1882,10 @@ class _Scanner:
             if pats:
                 self._region(buf, a, z, line, pats, cur)
 
-    def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block) -> None:
+    def _region(self, buf: bytes, a: int, z: int, line0: int, pats: frozenset[int], cur: _Block, title: bool = False) -> None:
         """Run the patterns `pats` over buf[a:z] (whole lines, the first of them line `line0`; a long line read as
-        _read_of_line says) and record each hit that begins in `cur`: an entry's (_hit), a probe's, or an id tag's."""
+        _read_of_line says) and record each hit that begins in `cur`: an entry's (_hit), a probe's, or an id tag's. `title`:
+        buf[a:z] opens with the report's title though line0 is not 1 (an issue form's, past its headings)."""
         data = buf[a:z]
         if z - a > 2 * LINE_READ:
             data = _read_of_long_lines(data)
@@ -1888,7 +1902,7 @@ class _Scanner:
                 self._tags(buf, a, text, nl, line0, own_lo, own_hi)
                 continue
             e, pattern = index.patterns[p]
-            if line0 != 1 and pattern.startswith("\\A"):
+            if line0 != 1 and not title and pattern.startswith("\\A"):
                 continue  # `\A` is the input's start (a report's title), not the start of a window around a line
             spans = None
             if p in index.head_gate:  # a report's head: its matches, kept; none where it lacks a literal the pattern needs
@@ -2205,6 +2219,10 @@ _FORM_SAID = re.compile(
 _FORM_LABEL = re.compile(
     rb"(?i:\A[ \t]*(?:\[(?:bug(?:[ -]?report)?|usage|questions?|feature(?:[ -]?request)?|help(?:[ -]wanted)?|misc|docs?|"
     rb"documentation|installation|performance|rfc|discussion|enhancement)\][ \t]*:?|(?:bug|question)[ \t]*:)[ \t]*)")
+
+
+# the blank lines a form's head opens with where _form_head blanked its headings and scaffolding
+_FORM_LEAD = re.compile(rb"(?:[ \t\r]*\n)+")
 
 
 def _form_title(row: bytes) -> bytes | None:

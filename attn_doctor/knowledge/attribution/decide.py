@@ -18,7 +18,7 @@ from .tables import _toml, BACKENDS, rules
 from .sentences import _main_clause, _selection, _subject_of_match, FA_FAMILY, first_named
 from .naming import _file_named, _named, names_on
 from .search import _nearest_for
-from .refusals import _exonerated, _shadowed
+from .refusals import _exonerated, _shadowed, chosen_failing
 from .probes import another_dsl_kernel
 from .evidence import _fallback_backend, _near, _own_where_shown
 
@@ -83,7 +83,20 @@ TORCH_FLASH = re.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bfl
                          r"\bflash[ -]?att(?:ention|n)?[ \t]+(?:sdpa|sdp)[ \t]+(?:backend|kernel)\b|"
                          r"\bflash[ -]?att(?:ention|n)\b(?![^\n]{0,60}?\b(?:instead|rather)[ \t]+(?:of|than)\b)[^\n]{0,60}?\b(?:in|of|inside|within)[ \t]+"
                          r"(?:the[ \t]+)?(?:(?:implementation|backends?|kernels?)[ \t]+of[ \t]+)?[\"'`]?(?:torch\.nn\.functional\.|F\.|(?:py)?torch['’]s[ \t]+)?"
-                         r"(?:scaled_dot_product_attention\b|SDPA\b)", re.IGNORECASE)
+                         r"(?:scaled_dot_product_attention\b|SDPA\b)|"
+                         # helper ex168 (session 29; benchmarks/results/explain-recurring-s29.md: "sdpa -> fa2", the one wrong-backend
+                         # pair at the first measurement of seven blind rounds): torch's own attention function called built-in ("the
+                         # inbuilt function scaled_dot_product_attention is not working", "PyTorch's native SDPA op"), not set against
+                         # another ("instead of the built-in ..."); and lucidrains' Attend module, copied into x-transformers and many
+                         # model repositories, whose `flash` switch calls F.scaled_dot_product_attention (x-transformers
+                         # x_transformers/attend.py at 944c2bec: `flash = False` in Attend.__init__, the flash_attn method's
+                         # F.scaled_dot_product_attention, the assert "in order to use flash attention, you must be using pytorch 2.0 or
+                         # above"; x-transformers passes `attn_flash` to it): the switch, its assert and that file are SDPA's flash kernel
+                         r"(?<!instead of )(?<!instead of the )(?<!rather than )(?<!rather than the )(?<!than the )(?<!than )(?<!compared to )(?<!versus )"
+                         r"(?<!compared to the )(?<!versus the )(?<!vs )(?<!vs the )(?<!vs\. )\b(?:(?:py)?torch['’]s[ \t]+)?(?:in-?built|built-?in|native)[ \t]+(?:(?:function|op|operator|kernel|api)[ \t]+)?"
+                         r"[\[`'\"]?(?:torch\.nn\.functional\.|F\.)?(?:scaled_dot_product_attention\b|SDPA\b)|"
+                         r"\bin order to use flash attention, you must be using pytorch 2\.0 or above\b|"
+                         r"\battn_flash\b|\bx_transformers[/\\.]attend\b", re.IGNORECASE)
 
 
 # a FlashAttention package or its sources spelled out (flash_attn, flash-attn, flash-attention, FlashAttention-2, FA3, hopper/): the
@@ -150,6 +163,9 @@ def _attributed(entry: Entry, own: str | None, lines: list[str], line: int) -> t
     (helper ex67)."""
     backend, named_by = _attribute(entry, own, lines, line)
     if backend is not None and backend != own and (_shadowed(backend, lines) or _exonerated(backend, lines, line)):
+        chosen = chosen_failing(lines, line) if own is None else None
+        if chosen is not None and chosen != backend:  # the backend chosen over the ruled-out one fails in turn (ex166)
+            return chosen, Attribution(chosen, line, lines[line - 1].strip()[:300])
         return own, None
     return backend, named_by
 

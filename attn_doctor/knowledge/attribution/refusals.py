@@ -373,9 +373,9 @@ def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
                                                                               or first_named(m.group("other")) not in (None, backend))
                                  for m in SWITCHED.finditer(text)):
             return True
-        if not (own_failure and j != line - 1) and any(first_named(text[a:c]) == backend and first_named(text[d:z]) != backend
-                                                       for a, z, c, d in _reasons(text)) \
-                and (_limit_followed(lines, j + 1) or (None, "ruled_out"))[1] != "ruled_out":
+        if not (own_failure and j != line - 1) and any(first_named(text[x0:x1]) == backend and first_named(text[y0:y1]) != backend
+                                                       for _, _, (x0, x1), (y0, y1) in _reasons(text)) \
+                and (_limit_followed(lines, j + 1) or (None, "ruled_out", None))[1] != "ruled_out":
             # the same, in the words [limit_as_reason] reads: other languages, the choice opening the next sentence; only where
             # a failure is reported after it, else the limit is the report (rev28: "Наши V100 не поддерживают flash-attn 2,
             # поэтому мы используем sdpa." read nothing, dropped as a shadowed catch-all; main read backend.unsupported-gpu)
@@ -516,14 +516,23 @@ def _reason_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern, int, re.Pattern
             re.compile(d["template"], re.M) if d.get("template") else None) if d else None
 
 
+@lru_cache(maxsize=1)
+def _choice_first_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern] | None:
+    """[limit_as_reason] uses / because / because_after (helper ex166), compiled: the choice said first, its reason after it."""
+    d = _toml().get("limit_as_reason") or {}
+    return (re.compile(d["uses"]), re.compile(d["because"]), re.compile(d["because_after"])) if "uses" in d else None
+
+
 # one sentence of a line: up to a stop that ends it (not "2.5", "torch.compile": a stop before a word character goes on)
 _SENTENCE_OF_LINE = re.compile(r"(?:[^.;!?。；！？\n]|[.;!?](?=\w))+(?:[.;!?。；！？]+|$)")
 
 
-def _reasons(text: str) -> Iterator[tuple[int, int, int, int]]:
+def _reasons(text: str) -> Iterator[tuple[int, int, tuple[int, int], tuple[int, int]]]:
     """Each span of `text` (one line) that gives a limit as the reason for the writer's choice, whether or not a failure
-    follows: (start, end, the choice's start, the choice's end). Not a question; the choice in the same sentence as the
-    limit or opening the next ([limit_as_reason], helper ex161)."""
+    follows: (start, end, the limit's side, the choice's side: where the backend ruled out and the one chosen are named).
+    Not a question; the choice in the same sentence as the limit or opening the next ([limit_as_reason], helper ex161), or
+    said first with the limit as its reason after it ("We use sdpa because our V100 can't run FA2", "用 sdpa，因为 V100 不支持
+    flash-attn", "sdpaを使っています。V100ではFA2が使えないからです。": _choice_first, helper ex166)."""
     r = _reason_rules()
     if r is None or not r[0].search(text):
         return
@@ -531,9 +540,15 @@ def _reasons(text: str) -> Iterator[tuple[int, int, int, int]]:
     sentences = [(m.start(), m.end()) for m in _SENTENCE_OF_LINE.finditer(text) if m.end() > m.start()]
     for i, (a, z) in enumerate(sentences):
         said = text[a:z]
-        if not limit.search(said) or said.rstrip().endswith(("?", "？")):
+        said_limit = limit.search(said)
+        if said_limit is None or said.rstrip().endswith(("?", "？")):
             continue
         chose = choice.search(text, a, z)
+        first = None if chose is not None and chose.start() >= a + said_limit.end() else \
+            _choice_first(text, sentences, i, a + said_limit.start(), a + said_limit.end())
+        if first is not None:
+            yield first
+            continue
         if chose is None:
             if i + 1 == len(sentences):
                 continue
@@ -542,7 +557,44 @@ def _reasons(text: str) -> Iterator[tuple[int, int, int, int]]:
             chose = choice.match(text, b, z)
             if chose is None or text[b:z].rstrip().endswith(("?", "？")):
                 continue
-        yield a, z, chose.start(), chose.end()
+        yield a, z, (a, chose.start()), (chose.start(), z)
+
+
+def _choice_first(text: str, sentences: list[tuple[int, int]], i: int, lo: int, hi: int
+                  ) -> tuple[int, int, tuple[int, int], tuple[int, int]] | None:
+    """The choice said before its reason, the limit at text[lo:hi] in sentence `i` (helper ex166): a word that gives a reason
+    (`because`: because / since / as / 因为 / 由于 / потому что / porque / parce que / weil ...) before the limit in its sentence,
+    and the writer's choice of an attention (`uses`: "we use sdpa", "用 sdpa", "sdpaを使って") before that word in the sentence, or
+    in the sentence before where the limit's sentence opens with that word or ends in one that gives it (`because_after`:
+    からです / ためです / 때문입니다)."""
+    r = _choice_first_rules()
+    if r is None:
+        return None
+    uses, because, because_after = r
+    a, z = sentences[i]
+    for word in because.finditer(text, a, lo):
+        if lo - word.end() > 60 or any(c in text[word.end():lo] for c in ",;:，；："):
+            continue  # the word gives the reason for something else ("as a test, ..."), not this limit
+        chosen = None
+        for chosen in uses.finditer(text, a, word.start()):
+            pass  # the choice nearest the word
+        if chosen is not None:
+            return a, z, (word.end(), z), (chosen.start(), chosen.end())
+        if not text[a:word.start()].strip() and i > 0:
+            break  # the sentence opens with the word: the choice is the sentence's before
+        return None
+    else:
+        if not (i > 0 and because_after.search(text, hi, z)):
+            return None
+    if i == 0:
+        return None
+    b, _ = sentences[i - 1]
+    chosen = None
+    for chosen in uses.finditer(text, b, a):
+        pass
+    if chosen is None or text[b:a].rstrip().endswith(("?", "？")):
+        return None
+    return b, z, (a, z), (chosen.start(), chosen.end())
 
 
 def _past_reasons(text: str) -> str:
@@ -568,16 +620,26 @@ def limit_as_reason(lines: list[str], line: int) -> tuple[int, int] | None:
     return found[0] if found is not None and found[1] == "other" else None
 
 
-def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str] | None:
-    """(the span limit_as_reason reads, whose failure is reported first after it: 'ruled_out', 'chosen' or 'other'), else None."""
+def chosen_failing(lines: list[str], line: int) -> str | None:
+    """The backend the writer chose over the one a limit on line `line` rules out, where the first failure reported after the
+    limit is that chosen backend's own ("V100不支持flash-attn 2，所以改用xformers。但是xformers也报错了。"), else None: the
+    match is that backend's report, whichever backend the line's library rules name first (helper ex166; rev28b's English
+    form read it by the rules' order, the Chinese one read none)."""
+    found = _limit_followed(lines, line)
+    return found[2] if found is not None and found[1] == "chosen" else None
+
+
+def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str, str | None] | None:
+    """(the span limit_as_reason reads, whose failure is reported first after it: 'ruled_out', 'chosen' or 'other', the backend
+    chosen), else None."""
     r = _reason_rules()
     if r is None or not 0 < line <= len(lines):
         return None
     text = lines[line - 1]
-    for a, z, c, d in _reasons(text):
+    for a, z, (x0, x1), (y0, y1) in _reasons(text):
         after = text[z:] + "\n" + "\n".join(lines[k] for k in range(line, min(len(lines), line + r[3])))
-        ruled_out = first_named(text[a:c])
-        chosen = first_named(text[d:z]) if not _QUOTED_ERROR.search(after) else None  # a quoted exception: its own entry
+        ruled_out = first_named(text[x0:x1])
+        chosen = first_named(text[y0:y1]) if not _QUOTED_ERROR.search(after) else None  # a quoted exception: its own entry
         for m in r[2].finditer(after):
             start = after.rfind("\n", 0, m.start()) + 1
             if r[4] is not None and r[4].search(after, start, m.start()):
@@ -588,7 +650,7 @@ def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str] 
                 continue  # an issue template's own line, no backend named on it (rev28b)
             if named is not None and named == ruled_out:
                 break
-            return (a, z), "chosen" if named is not None and named == chosen else "other"
+            return (a, z), "chosen" if named is not None and named == chosen else "other", chosen
     return None
 
 

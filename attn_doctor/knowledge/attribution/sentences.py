@@ -491,10 +491,21 @@ def _effect_removed(line: str) -> str:
     return EFFECT_SENTENCE.sub(blank, line)
 
 
+# helper ex168 (session 29; benchmarks/results/explain-recurring-s29.md: "fa3 -> fa2" at the first measurement of four blind
+# rounds): after a clause that says something works, "not with X" negates that health, and X is the failing side ("It works with
+# FA2 but not with FA3", "Loads fine on xformers, not on sage attention"): kept, and HEALTHY's clause names no failing backend.
+# After a failure ("NaN with SageAttention, but not with SDPA") it stays the side that does not fail
+def _not_with_blanked(m: re.Match) -> str:
+    before = SENTENCE_END.split(m.string[:m.start()])[-1]  # the sentence up to "not with X"
+    if HEALTHY.search(before) and not FAILURE_STATED.search(before) and not UNHEALTHY.search(HEALTHY.sub(" ", before)):
+        return m.group(0)
+    return _blanked(m)
+
+
 def _contrast_removed(line: str) -> str:
     """`line` without a contrast's side that does not fail ("but not with SDPA", "SDPA doesn't"), where the rest still names a
     backend."""
-    kept = NOT_WITH.sub(_blanked, line)
+    kept = NOT_WITH.sub(_not_with_blanked, line)
     parts = CONTRAST_BREAK.split(kept)
     for k in range(0, len(parts), 2):
         if ELLIPTIC_NOT.match(parts[k]) and _first_rule(parts[k]) not in (None, ("none", False)) \
