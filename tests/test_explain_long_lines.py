@@ -262,3 +262,128 @@ def test_a_looked_pattern_is_parsed_once_when_compiled(tmp_path, monkeypatch):
     rx = K.compile_pattern(gpu)
     assert sum(n >= len(gpu) for n in parsed) == 1, parsed
     assert rx.pattern == K.matcher_form(gpu)
+
+
+# Helper ex167 (session 29): a log that repeats a line (a minified stack joined onto 155 lines of 32 KB) is read once per
+# distinct line where only the lines' presence counts: the literal gate, the lines' kinds, attribution's window tests.
+
+STACK = ('File "/venv/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py", line 831, in flash_attn_func  '
+         'RuntimeError: CUDA error: out of memory  at torch.nn.functional.scaled_dot_product_attention (bridge.min.js:1:884) ')
+
+
+def test_the_gate_folds_a_repeated_line_once():
+    """_Scanner._gated looks for a pattern's literals in the region's distinct lines; a literal across a line end (none in
+    today's knowledge) in the region as it is, where lines the distinct text drops may be the ones around the line end."""
+    from types import SimpleNamespace
+
+    folded = []
+    fold = M._fold
+
+    def counted(text):
+        folded.append(len(text))
+        return fold(text)
+
+    scanner = SimpleNamespace(index=SimpleNamespace(text_gate=lambda p: (p,), _head_group_list=[("flash_attn",), ("b\na",),
+                                                                                             ("bf16",)]))
+    text = "\n".join([STACK] * 100) + "\nb\na\nb\na"
+    gate = [{}, None, None]
+    try:
+        M._fold = counted
+        assert M._Scanner._gated(scanner, gate, text, 0)
+        assert sum(folded) < 2 * len(STACK), folded  # the repeated line folded once
+        assert M._Scanner._gated(scanner, gate, text, 1)  # "b\na" holds in the text, not in its distinct lines ("b\na" once)
+        assert not M._Scanner._gated(scanner, gate, text, 2)
+    finally:
+        M._fold = fold
+    assert M._distinct_text("x\ny\nx\ny\n") == "x\ny\n" and M._distinct_text("x\ny") == "x\ny"
+
+
+def test_a_repeated_lines_kind_is_made_once():
+    """_kinds writes each distinct line's digits once where the region repeats its lines (its keys the same as of the whole
+    region written at once)."""
+
+    class Counted(bytes):
+        translated = 0
+
+        def translate(self, *a):
+            Counted.translated += len(self)
+            return bytes.translate(self, *a)
+
+    table = bytes.maketrans(b"123456789", b"000000000")
+    data = "\n".join([STACK.replace("831", str(800 + k % 3)) for k in range(90)])
+    nl = [i for i, c in enumerate(data) if c == "\n"]
+    kinds = M._kinds(Counted(data.encode()), data, nl, table)
+    assert Counted.translated == 0  # (the region itself not translated whole)
+    assert kinds[0] == data.encode().translate(table).split(b"\n") and len(kinds[1]) == 1
+
+
+def test_attribution_reads_a_repeated_line_once():
+    """refusals._exonerated reads each distinct line of the window once (per whether it is the failing line), _shadowed
+    searches an input's first lines once for both of its askers, and a window's lines are tested once each (window_lines)."""
+    from attn_doctor.knowledge.attribution import decide, refusals, shapes
+
+    lines = [STACK] * 300 + [AMPERE]
+    read = []
+    reasons = refusals._reasons
+
+    def counted(text):
+        read.append(text)
+        return reasons(text)
+
+    refusals._reasons = counted
+    try:
+        assert not refusals._exonerated("xformers", lines, len(lines))
+    finally:
+        refusals._reasons = reasons
+    assert len(read) == 2, len(read)  # STACK once, AMPERE once
+    refusals._shadows_in.cache_clear()
+    assert not refusals._shadowed("fa2", lines) and not refusals._shadowed("sdpa", lines)
+    assert refusals._shadows_in.cache_info().misses == 1
+    assert shapes.window_lines(lines, len(lines)) == [STACK, AMPERE]
+    assert not decide._torch_flash_subject(lines, len(lines), len(lines))
+
+
+# ---- backtracking, read from the patterns' parse trees, not timed (helper ex167, session 29) --------------------------------
+# The work guard above counts the characters handed to the patterns, not what the engine does with them: a pattern whose cost
+# per character grows with a line's length passes it behind the literal gate. benchmarks/explain_backtracking.py names three such
+# shapes (nested, adjacent, look: its docstring) in every pattern explain runs (entries, frames, probes), as compiled.
+
+def _backtracking():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import explain_backtracking
+
+    return explain_backtracking
+
+
+def test_no_pattern_backtracks_more_than_linearly_on_a_long_line():
+    bt = _backtracking()
+    rows = bt.flagged()
+    assert not rows, "patterns whose backtracking grows faster than a line's length (benchmarks/explain_backtracking.py; " \
+        "mend: a literal or a class the first repeat cannot read between two repeats, a whole run (`[\\w-]+(?![\\w-])`, " \
+        "`\\w*\\b`), the repeat bounded under BIG):\n" + "\n".join(
+            f"  {eid}: {shape} ({bt.WHY[shape]}): {part}\n      in {p[:200]}" for eid, shape, part, p in rows)
+
+
+@pytest.mark.parametrize("pattern, shape", [
+    (r"\bflash_attn\b(?:[ \t][^\n]*){0,4}x", "nested"),  # each blank may start an iteration: 4096^4 ways on a line of blanks
+    (r"error:(\w+\s?)*$", "nested"),  # the classic: a word split into iterations every way
+    (r"(?:[^()]|\([^()]*\))*x", None),  # balanced parentheses: each way of the alternation reads its own characters
+    (r"(?:[ \t][^\n]*\n){0,4}x", None),  # each iteration ends at a line end the inner repeat cannot read
+    (r"(?:[ \t]*[\w-]+(?![\w-])){0,2}x", None),  # each word read whole
+    (r"flash_attn[^\n]*\S*error", "adjacent"),  # two gaps over the same characters, nothing between
+    (r"flash_attn[^\n]*?(?:warn|[^\n]*error)", "adjacent"),  # an alternation that restarts the gap
+    (r"flash_attn(?:: [^\n]*)?[^\n]*?(?:, [^\n]*)?error", "adjacent"),  # a lazy gap between two optional parts
+    (r"flash_attn[^\n]*,[^\n]*error", None),  # a literal between: the first gap ends at one of its occurrences
+    (r'File "[^"\n]*", line \d+', None),  # a character the first cannot read
+    (r"\S*[/\\]\S*:\d+ in\b", "adjacent"),  # a separator both may read
+    (r"\S*[/\\][^\s/\\]*:\d+ in\b", None),  # a separator the second cannot read: the reads do not overlap
+    (r"[\s\S]{0,2000}?^[^\n]*KeyError", None),  # the second starts at a line's start: once per line
+    (r"(?:(?![^\n]*done).){0,4096}error", "look"),  # each step of the repeat reads the look's reach
+    (r"(?:(?!done).){0,4096}error", None),  # a short look
+])
+def test_the_backtracking_guard_names_badly_written_patterns(pattern, shape):
+    found = [s for s, _ in _backtracking().findings(pattern)]
+    assert (found[:1] or [None])[0] == shape, found

@@ -1895,7 +1895,8 @@ class _Scanner:
         index = self.index
         kinds: dict[bytes | None, tuple | None] = {}  # (a digit table ->) the region's lines by kind (_kinds)
         # a long region's literal groups, each looked for once (text_gate): a pattern whose literal the text lacks is not run
-        gate: list | None = [{}, None] if len(text) >= GATE_CHARS else None  # (what each group said, the text folded)
+        # (what each group said, the text's distinct lines folded, the text folded)
+        gate: list | None = [{}, None, None] if len(text) >= GATE_CHARS else None
         sentences: list | None = None  # [_sentence_runs], when first needed
         for p in sorted(pats):
             if p == _ID:
@@ -1953,15 +1954,21 @@ class _Scanner:
 
     def _gated(self, gate: list, text: str, p: int) -> bool:
         """Does `text` hold one alternative of each of pattern p's literal groups (_Index.text_gate)? `gate` keeps, for this
-        text, what each group said and the text folded (made when first needed)."""
+        text, what each group said and the text folded (its distinct lines, and where a literal holds a line end, all of it:
+        each made when first needed)."""
         held = gate[0]
         groups = self.index._head_group_list
         for g in self.index.text_gate(p):
             v = held.get(g)
             if v is None:
-                if gate[1] is None:
-                    gate[1] = _fold(text)
-                folded = gate[1]
+                if any("\n" in x for x in groups[g]):  # a literal across a line end: looked for in the text as it is
+                    if gate[2] is None:
+                        gate[2] = _fold(text)
+                    folded = gate[2]
+                else:  # one within a line: in the text's distinct lines (_distinct_text)
+                    if gate[1] is None:
+                        gate[1] = _fold(_distinct_text(text))
+                    folded = gate[1]
                 v = held[g] = any(x in folded for x in groups[g])
             if not v:
                 return False
@@ -2075,13 +2082,31 @@ def _sentence_runs(text: str, nl: list[int]) -> list[tuple[int, int]] | None:
     return runs if cut else None
 
 
+def _distinct_text(text: str) -> str:
+    """`text`'s distinct lines, each once, in the order they first come, joined by line ends: what holds a string without a
+    line end holds it where `text` does. A log that repeats a line (a minified stack joined onto lines of 32 KB, a warning
+    each step) is read once per line it holds, not once per time it prints it (_Scanner._gated)."""
+    rows = text.split("\n")
+    distinct = dict.fromkeys(rows)
+    return text if len(distinct) == len(rows) else "\n".join(distinct)
+
+
 def _kinds(data: bytes, text: str, nl: list[int], table: bytes | None, longest: int | None = None):
     """The lines of a region by kind, for a pattern that reads each line alone (line_local) and cannot tell apart the
     digits `table` writes alike (digit_table): (each line's kind, the first line of each kind, the text of those
     lines joined, where each starts in it), or None where most lines are of kinds of their own. A log that repeats a
     line naming a backend (a warning each step, with the step's numbers) holds a few kinds of lines; the pattern then
     reads one line of each kind, and its matches there stand for every line of that kind."""
-    keys: list = (data.translate(table) if table else data).split(b"\n")
+    if not table:
+        keys: list = data.split(b"\n")
+    else:
+        rows = data.split(b"\n")
+        distinct = dict.fromkeys(rows)
+        if 2 * len(distinct) <= len(rows):  # a log that repeats its lines: each distinct line's key made once
+            made = dict(zip(distinct, b"\n".join(distinct).translate(table).split(b"\n")))
+            keys = [made[r] for r in rows]
+        else:
+            keys = data.translate(table).split(b"\n")
     starts = [0] + [i + 1 for i in nl]
     ends = nl + [len(text)]
     if longest is not None:  # a line longer than `longest` characters is of no kind: not read

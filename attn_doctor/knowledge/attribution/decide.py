@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from .. import Entry, render, template_fields
-from .shapes import _first_lines, Attribution, FRAME, IMPORT_CODE, WINDOW
+from .shapes import _first_lines, Attribution, FRAME, IMPORT_CODE, window_lines
 from .tables import _toml, BACKENDS, rules
 from .sentences import _main_clause, _selection, _subject_of_match, FA_FAMILY, first_named
 from .naming import _file_named, _named, names_on
@@ -124,10 +124,10 @@ def _torch_flash_subject(lines: list[str], line: int, named_line: int) -> bool:
         # (helper ex107) or the naming line itself makes torch's SDPA the flash kernel's owner ("a logic error about the flash
         # attention ... in the implementation of torch.nn.functional.scaled_dot_product_attention"), which also names SDPA
         return False
-    window = range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))
-    if not any(TORCH_FLASH.search(lines[j]) for j in window):
+    window = window_lines(lines, line)
+    if not any(TORCH_FLASH.search(t) for t in window):
         return False
-    return not any(FA_PACKAGE.search(TORCH_FLASH.sub(" ", lines[j])) for j in set(window) | {named_line - 1})
+    return not any(FA_PACKAGE.search(TORCH_FLASH.sub(" ", t)) for t in {*window, lines[named_line - 1]})
 
 
 # helper ex119 (session 20; round 82 pytorch/pytorch#134208: "FATAL: kernel `fmha_cutlassF_f32_aligned_32x128_gmem_sm80` is for
@@ -146,7 +146,7 @@ def _torch_kernel_subject(lines: list[str], line: int, named_line: int) -> bool:
     xformers itself not shown within WINDOW of 1-based `line`?"""
     if not 0 < named_line <= len(lines) or not XFORMERS_KERNEL.search(lines[named_line - 1]):
         return False
-    window = [XFORMERS_KERNEL.sub(" ", lines[j]) for j in range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))]
+    window = [XFORMERS_KERNEL.sub(" ", t) for t in window_lines(lines, line)]
     named = XFORMERS_KERNEL.sub(" ", lines[named_line - 1])
     return any(TORCH_SDPA.search(t) for t in window) and not any(XFORMERS_PACKAGE.search(t) for t in window + [named])
 
@@ -186,8 +186,7 @@ def _attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tu
         for b, when, title, unless in r.evidence_backend[entry.id]:
             if title and _first_lines(lines, 2)[:1] != [line - 1] or title and len(_first_lines(lines, 2)) < 2:
                 continue  # only as a report's title: its first line, over a body (a line pasted alone is the notice as printed)
-            if unless is not None and any(unless.search(lines[j]) for j in range(max(0, line - 1 - WINDOW),
-                                                                                  min(len(lines), line + WINDOW))):
+            if unless is not None and any(unless.search(t) for t in window_lines(lines, line)):
                 continue  # another library that prints the same message is named near it (the row's `unless`, rev20)
             for n in (line, line + 1)[:len(lines) - line + 1]:
                 if when.search(lines[n - 1]):

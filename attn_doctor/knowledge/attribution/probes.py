@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from .. import Entry
-from .shapes import _traceback, FRAME, PYTEST_NODE, WINDOW
+from .shapes import _traceback, FRAME, PYTEST_NODE, WINDOW, window_lines
 from .tables import _toml, NOT_SEVEN, rules
 from .naming import backend_named
 from .search import nearest
@@ -145,7 +145,7 @@ def another_dsl_kernel(lines: list[str], line: int) -> bool:
     _, fa4, others = rules().dsl_kernel
     if not 0 < line <= len(lines):
         return False
-    window = [lines[j] for j in range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))]
+    window = window_lines(lines, line)
     if any(rx.search(t) for t in window for rx in fa4):
         return False
     return any(rx.search(t) for t in window for rx in others)

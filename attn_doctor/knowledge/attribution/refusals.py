@@ -359,8 +359,12 @@ def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
     _, window, _, _ = _not_a_report_rules()
     # (the failing line names it, or its traceback's innermost frame in a backend's file is that backend's: review rev29)
     own_failure = 0 < line <= len(lines) and backend in (first_named(lines[line - 1]), _raised_in(lines, line - 1))
+    cleared: set[tuple[str, bool]] = set()  # (a line, whether it is another than the failing one) found to say nothing here
     for j in range(min(len(lines), window)):
         text = lines[j]
+        other = own_failure and j != line - 1
+        if (text, other) in cleared:
+            continue  # a line the input repeats (a warning each step, a stack joined onto long lines): read once
         if "even" in text.lower() and any(first_named(m.group("subj")) == backend and not _VERSIONED.search(text, m.start("subj"),
                                                                                                           m.end("subj") + 3)
                                           and not _SAME_BACKEND.search(m.group("subj"))
@@ -371,22 +375,23 @@ def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
             if any(first_named(subj) == backend for subj in said + [m.group("subj") for m in CLEARED.finditer(text)]):
                 return True
         low = text.lower()
-        if " so " in low and not (own_failure and j != line - 1) and any(first_named(m.group("subj")) == backend and (_PLAIN_ATTENTION.search(m.group("other"))
+        if " so " in low and not other and any(first_named(m.group("subj")) == backend and (_PLAIN_ATTENTION.search(m.group("other"))
                                                                               or first_named(m.group("other")) not in (None, backend))
                                  for m in SWITCHED.finditer(text)):
             return True
-        if not (own_failure and j != line - 1) and any(first_named(text[x0:x1]) == backend and first_named(text[y0:y1]) != backend
-                                                       for _, _, (x0, x1), (y0, y1) in _reasons(text)) \
-                and (_limit_followed(lines, j + 1) or (None, "ruled_out", None))[1] != "ruled_out":
+        followed = not other and any(first_named(text[x0:x1]) == backend and first_named(text[y0:y1]) != backend
+                                     for _, _, (x0, x1), (y0, y1) in _reasons(text))
+        if followed and (_limit_followed(lines, j + 1) or (None, "ruled_out", None))[1] != "ruled_out":
             # the same, in the words [limit_as_reason] reads: other languages, the choice opening the next sentence; only where
             # a failure is reported after it, else the limit is the report (rev28: "Наши V100 не поддерживают flash-attn 2,
             # поэтому мы используем sdpa." read nothing, dropped as a shadowed catch-all; main read backend.unsupported-gpu)
             return True
-        if "all along" not in low and " not " not in low and "never" not in low and "option" not in low:
-            continue
-        if any(first_named(m.group("subj")) == backend and not (own_failure and j != line - 1 and m.group("option"))
-               for m in EXONERATED.finditer(text)):
+        if ("all along" in low or " not " in low or "never" in low or "option" in low) \
+                and any(first_named(m.group("subj")) == backend and not (other and m.group("option"))
+                        for m in EXONERATED.finditer(text)):
             return True
+        if not followed:  # (what follows a limit is read from the lines after it: another line's answer may differ)
+            cleared.add((text, other))
     return False
 
 
@@ -397,8 +402,15 @@ def _shadowed(backend: str, lines: list[str]) -> bool:
     if not shadows:
         return False
     _, window, _, _ = _not_a_report_rules()
-    text = "\n".join(lines[j] for j in range(min(len(lines), window)))
-    return any(backend in backends and prog.search(text) and not own.search(text) for backends, prog, own in shadows)
+    return backend in _shadows_in("\n".join(lines[j] for j in range(min(len(lines), window))))
+
+
+@lru_cache(maxsize=4)
+def _shadows_in(text: str) -> frozenset[str]:
+    """The backends that `text` (an input's first lines) shows as another program's own attention (_shadowed): found once per
+    input, which unclaimed and attribute both ask for each catch-all (0.1 s each on 300 KB of long lines, helper ex167)."""
+    return frozenset(b for backends, prog, own in _every_shadows() if prog.search(text) and not own.search(text)
+                     for b in backends)
 
 
 def _shadowed_match(entry: Entry, lines: list[str], line: int) -> bool:

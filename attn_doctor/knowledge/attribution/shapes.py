@@ -17,6 +17,12 @@ TRACEBACK_START = re.compile(r"Traceback \(most recent call last\)")
 CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
 
 
+def window_lines(lines: list[str], line: int) -> list[str]:
+    """The distinct lines within WINDOW of 1-based `line`, each once, in order: a test of whether any of them says something
+    reads a line the input repeats (a warning each step, a stack joined onto long lines) once (helper ex167)."""
+    return list(dict.fromkeys(lines[j] for j in range(max(0, line - 1 - WINDOW), min(len(lines), line + WINDOW))))
+
+
 @dataclass(frozen=True)
 class Attribution:
     backend: str
