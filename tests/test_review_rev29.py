@@ -60,28 +60,21 @@ def test_the_chosen_backends_frames_after_the_limit_are_its_failure(lead):
 _A6000 = "Flash attention crashes on my A6000\n\n"
 
 
-@pytest.mark.parametrize("body", [
-    "I replaced the built-in scaled_dot_product_attention with flash attention and it crashes in the backward pass.",
-    "Switching from the built-in SDPA to flash attention, it crashes in the backward pass.",
-    "Unlike the native SDPA, flash attention crashes in the backward pass.",
-    "The built-in SDPA works fine; flash attention crashes in the backward pass.",
-    "With the native SDPA everything is fine. Flash attention crashes in the backward pass.",
-    "PyTorch's native SDPA op was our baseline. Flash attention crashes in the backward pass.",
+@pytest.mark.parametrize("body, backend", [
+    ("I replaced the built-in scaled_dot_product_attention with flash attention and it crashes in the backward pass.", "fa2"),
+    ("Switching from the built-in SDPA to flash attention, it crashes in the backward pass.", "fa2"),
+    ("Unlike the native SDPA, flash attention crashes in the backward pass.", "fa2"),
+    ("The built-in SDPA works fine; flash attention crashes in the backward pass.", "fa2"),
+    ("With the native SDPA everything is fine. Flash attention crashes in the backward pass.", "fa2"),
+    ("PyTorch's native SDPA op was our baseline. Flash attention crashes in the backward pass.", "fa2"),
+    # near misses (ex168's own texts are in tests/test_explain_variants_ex168.py): the built-in function the one that fails
+    ("As far as I can tell it is the native SDPA op of PyTorch 2.4 that breaks here.", "sdpa"),
+    ("It is PyTorch's inbuilt F.scaled_dot_product_attention that crashes with head_dim 256.", "sdpa"),
+    ("The built-in SDPA crashes with head_dim 256 when flash attention is picked.", "sdpa"),
 ])
-def test_the_builtin_sdpa_set_against_flash_attention_is_not_its_subject(body):
+def test_the_builtin_sdpa_is_flash_attentions_subject_only_where_said_to_fail(body, backend):
     got = _read(_A6000 + body)
-    assert got[:1] and got[0][1] == "fa2", got
-
-
-# near misses (ex168's own texts are in tests/test_explain_variants_ex168.py): the built-in function the one that fails
-@pytest.mark.parametrize("body", [
-    "As far as I can tell it is the native SDPA op of PyTorch 2.4 that breaks here.",
-    "It is PyTorch's inbuilt F.scaled_dot_product_attention that crashes with head_dim 256.",
-    "The built-in SDPA crashes with head_dim 256 when flash attention is picked.",
-])
-def test_the_builtin_sdpa_said_to_fail_is_flash_attentions_subject(body):
-    got = _read(_A6000 + body)
-    assert got[:1] and got[0][1] == "sdpa", got
+    assert got[:1] and got[0][1] == backend, got
 
 
 # 3. ex166's cuda.cudnn-version-mismatch on ROCm: torch runs the same check over MIOpen there (torch/backends/cudnn/__init__.py
