@@ -179,3 +179,12 @@ def test_a_mac_build_of_xformers_that_finished_is_not_its_failure(done):
 def test_a_mac_build_of_xformers_that_did_not_finish_is_read(tail):
     got = _read("Issue during setup - xformers\n\n" + _MAC_COPY + tail)
     assert any(e == "xformers.no-cuda" for e, _ in got), got
+
+
+# 7. ex166's install.abi3-wheel fix said pip refuses a cpXY-abi3 wheel "only on an older Python or another OS / CPU": pip's tags
+# (pypa/packaging tags.py _abi3_applies, `not threading`; abi3 in cpython_tags only) give none to a free-threaded CPython nor PyPy
+def test_the_abi3_fix_names_the_pythons_that_take_no_abi3_wheel():
+    from attn_doctor.knowledge import entries
+
+    fix = entries()["install.abi3-wheel"].fix
+    assert "free-threaded" in fix and "PyPy" in fix and "only on an older Python" not in fix, fix
