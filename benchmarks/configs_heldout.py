@@ -102,9 +102,13 @@ def read(path: Path, strip: tuple[str, ...] = ()) -> dict:
 
 def score(path: Path, root: Path, at: Path | None = None, strip: tuple[str, ...] = ()) -> dict:
     """One file's record; `at`: where it is read (--layout repo), `path` where the set keeps it."""
-    e = expect(path)
-    got = read(at or path, strip)
-    rec = {"file": path.relative_to(root).as_posix(), "source": e.get("source"), "expected": {
+    return judge(path.relative_to(root).as_posix(), expect(path), read(at or path, strip))
+
+
+def judge(name: str, e: dict, got: dict) -> dict:
+    """One file's record from its label `e` (an expect file's table) and a reading `got` (read()'s, or one kept in an
+    earlier record: benchmarks/configs_recurring.py scores old readings against today's labels)."""
+    rec = {"file": name, "source": e.get("source"), "expected": {
         "trainer": e["trainer"], "required": e["required"], "dtype": e["dtype"], "compile_mode": e["compile_mode"]},
         "got": got}
     if claimed(e["trainer"]):

@@ -29,10 +29,8 @@ STILL_WRONG: dict[str, str] = {
     _T + "huggingface__trl__2635__sft.py":
         "SFTConfig with neither bf16 nor fp16 and the model given by name: TRL before 0.19 keeps bf16 False (float32), "
         "from 0.19 bf16 is on; the file does not say which release (dtype not decided), as round 103m's trl#1829",
-    _T + "sehyeondev__llama2-fine-tune__fine_tune.py":
-        "SFTTrainer(peft_config=...) over a 4-bit model with bf16 / fp16 False: float32 under TRL up to 0.26 "
-        "(SFTTrainer's own prepare_model_for_kbit_training), the load's float16 from 0.27; the file does not say which "
-        "release (dtype not decided)",
+    # (sehyeondev fine_tune.py read float32 since cfg122: its SFTTrainer(dataset_text_field=, max_seq_length=,
+    # tokenizer=) is one of TRL before 0.13, which prepares the 4-bit model with prepare_model_for_kbit_training)
     _U + "eridiffusion/CodeAlexx__EriDiffusion__config__train_lora_flux_24gb.yaml":
         "ai-toolkit's own example job YAML with a user's paths, read as ai-toolkit: that EriDiffusion (a Rust trainer) "
         "runs it is said only by the repository's README and sources, which the set does not keep",

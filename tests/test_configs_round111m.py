@@ -19,14 +19,9 @@ from configs_corpus import assert_source_caps, assert_training, CONFIGS as CORPU
 ROOT = CORPUS / "round111m"
 FILES = files(ROOT)
 
-_T = "round111m/transformers/"
-STILL_WRONG: dict[str, str] = {
-    _T + "huggingface__trl__1055__sft_example.py":
-        "SFTTrainer(peft_config=...) over an 8-bit load, no args: float32 under TRL 0.7.5 to 0.26 (SFTTrainer's own "
-        "prepare_model_for_kbit_training, no autocast), not so from 0.27 (the cast gone, the default SFTConfig's "
-        "bf16 on since 0.19); the file does not say which release (dtype not decided), as round 107m's sehyeondev "
-        "fine_tune.py",
-}
+# (TRL #1055's sft_example.py read float32 since cfg122: its SFTTrainer(dataset_text_field=) is one of TRL before 0.13,
+# which prepares the 8-bit model with prepare_model_for_kbit_training, and no args: no autocast)
+STILL_WRONG: dict[str, str] = {}
 # refused, as the benchmark counts them, in words other than the label's `refused` (both layouts)
 # (none since cfg116: the 18 labels' sentences, written before any reader ran, relabelled to the words their refusals
 # say, the verdicts unchanged; GenVDM's and VeOmni's refusals say them since cfg116's mechanisms)

@@ -675,6 +675,16 @@ def _script_settings(doc: dict) -> dict:
             # trainer.py:409 `@deprecate_kwarg("tokenizer", new_name="processing_class", version="5.0.0")`; 5.0.0
             # trainer.py:382-401 takes no tokenizer and no **kwargs): the script runs under transformers 4
             out["transformers_4"] = f"{name}(tokenizer=...)"
+        if name == "SFTTrainer" and owner in ("", "trl") and _peft_given(n) and \
+                {k.arg for k in n.keywords} & SFT_TRAINER_OLD_KEYWORDS:
+            # TRL's SFTTrainer of a release that still takes one of SFT_TRAINER_OLD_KEYWORDS (at most 0.15) given a
+            # peft_config prepares a model loaded in 8 or 4 bits with peft's prepare_model_for_kbit_training before
+            # wrapping it (huggingface/trl v0.7.6 trl/trainer/sft_trainer.py:183-191, v0.12.2 :250-260, every release
+            # to v0.25; v0.4-v0.7.1 the same with prepare_model_for_int8_training), which casts every float16 /
+            # bfloat16 parameter that is not packed to float32 (_upcast_to_fp32): as the script's own call would
+            out["sft_prepares_kbit"] = f"SFTTrainer({sorted({k.arg for k in n.keywords} & SFT_TRAINER_OLD_KEYWORDS)[0]}=...)"
+        if name in PY_ARGS and any(k.arg in ("fsdp", "deepspeed") for k in n.keywords):
+            out["sharded"] = True
         if name in ("set_default_dtype", "set_default_tensor_type") and owner in ("", "torch") and \
                 not (n.args and re.fullmatch(r"(?:torch\.)?(?:float32|float|FloatTensor|cuda\.FloatTensor)",
                                              ast.unparse(n.args[0]))):
@@ -702,6 +712,9 @@ def _script_settings(doc: dict) -> dict:
             default = not spread and not named & {"torch_dtype", "dtype", "quantization_config", "load_in_4bit",
                                                   "load_in_8bit"}
             out["load_default"] = out.get("load_default", True) and default
+            bits = _kbit_load(n, t, consts)
+            if bits:
+                out["kbit_load"] = bits
             model = value(n.args[0], consts) if n.args else next(
                 (value(k.value, consts) for k in n.keywords if k.arg == "pretrained_model_name_or_path"), None)
             out["load_float32_checkpoint"] = out.get("load_float32_checkpoint", True) and default and bool(
@@ -760,6 +773,15 @@ def _script_settings(doc: dict) -> dict:
             else:
                 for arg in looked_up:  # `bf16=use_bf16` set by the GPU: an autocast, which one not said here
                     _open_by_gpu(out, arg, open_nodes[arg], consts)
+    prepared, bits, sharded = out.pop("sft_prepares_kbit", None), out.pop("kbit_load", ""), out.pop("sharded", False)
+    if bits and (upcast or prepared and not (bits == "4" and sharded)):
+        # a model loaded in 8 / 4 bits (no torch_dtype named: transformers' bitsandbytes load keeps its other
+        # parameters in 16 bits) that prepare_model_for_kbit_training is given, by the script or by TRL's SFTTrainer
+        # above: float32 weights whatever the load's dtype (round 107m's sehyeondev fine_tune.py, 111m's TRL #1055
+        # example); the run's autocast, where one is set, still decides (_run_dtype). SFTTrainer skips a 4-bit model
+        # whose parameters sit on cpu / meta (v0.8.0 :190-199 is_sharded_qlora, QLoRA under FSDP / ZeRO-3): not
+        # claimed where the script's arguments shard (fsdp= / deepspeed=)
+        out["weights_upcast"] = True
     for arg, v in [*by_method.items(), *by_function.items()]:  # (a method of a settings object's first, then a function's)
         out.setdefault(arg, v)
         if arg in ("bf16", "fp16") and v == "?":
@@ -1460,6 +1482,51 @@ def _upcast_to_fp32(t) -> bool:
 
     names = {_callee(n)[1] for n in walked(t) if isinstance(n, ast.Call)}
     return "prepare_model_for_kbit_training" in names and not names & _KEPT_QUANTIZED
+
+
+# Keywords SFTTrainer took itself only in old TRL: the dataset ones until 0.13 (v0.12.2 trl/trainer/sft_trainer.py:
+# 110-127 deprecates them "version 0.13.0"; SFTConfig holds them since), `tokenizer` until 0.16 (renamed processing_class
+# in v0.12.0, accepted under its old name until "0.16.0": v0.13.0 :111-113). Every release that takes one of them
+# prepares a k-bit model itself (above)
+SFT_TRAINER_OLD_KEYWORDS = {"dataset_text_field", "max_seq_length", "packing", "dataset_kwargs", "dataset_num_proc",
+                           "dataset_batch_size", "neftune_noise_alpha", "infinite", "num_of_sequences",
+                           "chars_per_token", "eval_packing", "tokenizer"}
+_KBIT_KEYWORDS = ("load_in_4bit", "load_in_8bit")
+
+
+def _peft_given(call) -> bool:
+    """The call passes a peft_config that is not a literal None."""
+    import ast
+
+    return any(k.arg == "peft_config" and not (isinstance(k.value, ast.Constant) and k.value.value is None)
+               for k in call.keywords)
+
+
+def _kbit_load(call, t, consts: dict) -> str:
+    """"4" / "8" for a from_pretrained call that loads through bitsandbytes in 4 or 8 bits: `load_in_4bit=True` /
+    `load_in_8bit=True` (transformers 4's keywords), or `quantization_config=BitsAndBytesConfig(load_in_4bit=True, ...)`
+    written in the call or held by a name every assignment of which is such a config; "" otherwise."""
+    import ast
+
+    from .pyscript import keywords, value
+
+    def bits(kws) -> str:
+        return next((a[8] for a, v in kws if a in _KBIT_KEYWORDS and value(v, consts) is True), "")
+
+    def bnb(c) -> str:
+        return bits([(k.arg, k.value) for k in c.keywords]) if isinstance(c, ast.Call) and \
+            _callee(c)[1] == "BitsAndBytesConfig" else ""
+
+    kws = list(keywords(call, consts))
+    got = bits(kws)
+    for arg, node in kws:
+        if arg == "quantization_config":
+            got = got or bnb(node)
+            if isinstance(node, ast.Name):
+                held = {bnb(a.value) for a in walked(t) if isinstance(a, ast.Assign)
+                        and any(isinstance(x, ast.Name) and x.id == node.id for x in a.targets)}
+                got = got or (held.pop() if len(held) == 1 else "")
+    return got
 
 
 # TRL's trainers: in TRL before the configs took them (model_init_kwargs moved to SFTConfig in 0.13), the trainer itself
