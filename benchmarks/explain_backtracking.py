@@ -15,6 +15,13 @@ it: case-blind, `^` at lines) and names three shapes whose cost per character gr
   with each of the second: length squared per start.
 - `look`: a look that reads `BIG` characters or more, inside a repeat that may run `BIG` times
   (`(?:(?![^\\n]*x).){0,4096}`): each step of the repeat reads the look's whole reach.
+- `wrap` (review rev29): a repeat that may run WRAP times or more whose body ends with a repeat and begins with another
+  over one same character (`(?:[^,]{1,40}?,[ \\t]*)+`: the blanks after a comma read by `[ \\t]*` or by the next item):
+  each boundary between iterations splits that run two ways or more, and the ways multiply with the iterations where the
+  whole fails (attribution's PROSE_EXAMPLES: a minute on one line of 25 items). Safe: an item that cannot begin with that
+  character (`[^,\\s][^,]{0,39}?,[ \\t]*`).
+The patterns read: every entry's patterns and frames, the probes, and attribution's own (attribution_patterns: its modules'
+compiled patterns and attribution.toml's), which run over the lines near each match.
 A long repeat is one whose maximum is at least BIG characters (`*`, `+`, knowledge.bounded's LINE_GAP). The characters of an
 item are read over ALPHABET (ASCII and a few others): two sets overlap where they share one of those.
 
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import warnings
 from functools import lru_cache
 
 try:
@@ -35,8 +43,10 @@ except ImportError:  # pragma: no cover
 
 WHY = {"nested": "a repeat around a repeat: one text splits between its iterations many ways",
        "adjacent": "a long repeat, then another over the same characters with nothing between that the first cannot read",
-       "look": "a long look inside a long repeat: each step reads the look's reach"}
+       "look": "a long look inside a long repeat: each step reads the look's reach",
+       "wrap": "a repeat whose body ends and begins with repeats over one same character: each boundary splits their run"}
 BIG = 256  # a repeat that may read this many characters or more is long
+WRAP = 16  # a repeat that may run this many times or more: ways that multiply per iteration grow past any bound (wrap)
 ALPHABET = tuple(range(128)) + tuple(map(ord, "éßЖ中の한✓→│█\u00a0\u3000"))
 _CATEGORY = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_SPACE": r"\s", "CATEGORY_NOT_SPACE": r"\S",
              "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W", "CATEGORY_LINEBREAK": r"\n", "CATEGORY_NOT_LINEBREAK": r"."}
@@ -320,6 +330,8 @@ def _walk(seq, out: list, in_long_repeat: bool, rest: list) -> None:
                     if not delimited(body, all_chars(ibody), skip=inner):
                         out.append(("nested", f"{_show(item)}"))
                         break
+            if hi >= WRAP and (ends := _wrap(body)) is not None:
+                out.append(("wrap", f"{_show(item)}: {_show(ends[0])} then {_show(ends[1])}"))
             if _is_long(op, av) and width(body) == 1 and not _whole_run(all_chars(body), seq[i - 1] if i else None,
                                                                          after[0] if after else None):
                 reach = all_chars(body)  # (a repeat that reads a whole run ends in one place)
@@ -333,12 +345,42 @@ def _walk(seq, out: list, in_long_repeat: bool, rest: list) -> None:
             _walk(body, out, in_long_repeat or hi >= BIG, after)
             continue
         if name in ("ASSERT", "ASSERT_NOT"):
-            if in_long_repeat and width(av[1]) >= BIG:
+            if in_long_repeat and width(av[1]) >= BIG and _reads_broad(av[1]):
                 out.append(("look", _show(item)))
             _walk(av[1], out, False, [])  # (a look's own end: what follows it is no part of it)
             continue
         for sub in _inside(op, av):
             _walk(sub, out, in_long_repeat, after)
+
+
+def _edge(seq, last: bool):
+    """The item a match of `seq` ends with (`last`) or begins with, looking into groups; None where that is no one item."""
+    seq = [x for x in seq if str(x[0]) not in ("AT", "ASSERT", "ASSERT_NOT")]
+    if not seq:
+        return None
+    item = seq[-1] if last else seq[0]
+    if str(item[0]) in ("SUBPATTERN", "ATOMIC_GROUP"):
+        return _edge(_inside(*item)[0], last)
+    return item
+
+
+def _wrap(body):
+    """(the repeat that ends the body, the repeat that begins it) where both read one same character and the end may give
+    characters back to the next iteration's start: each boundary between iterations splits a run of those characters
+    between them, and the ways multiply with the iterations (`(?:[^,]{1,40}?,[ \\t]*)+`: the blanks after a comma read by
+    `[ \\t]*` or by the next item)."""
+    tail, head = _edge(body, True), _edge(body, False)
+    if tail is None or head is None or tail is head:
+        return None
+    if not all(str(x[0]) in _REPEATS and width(x[1][2]) == 1 and x[1][1] > x[1][0] for x in (tail, head)):
+        return None
+    return (tail, head) if all_chars(tail[1][2]) & all_chars(head[1][2]) else None
+
+
+def _reads_broad(seq) -> bool:
+    """Does a long repeat in `seq` read characters that make long runs in real logs (broad)? A look whose long part reads
+    blanks only (`[ \\t]+(?:when|if)\\b`) reads a run of blanks: short in a log, as `adjacent` counts them (review rev29)."""
+    return any(_is_long(*r) and broad(all_chars(r[1][2])) for r, _, _ in _repeats_in(seq))
 
 
 def _repeats_in(seq):
@@ -387,6 +429,47 @@ def knowledge_patterns() -> list[tuple[str, str]]:
             out.append((e.id, matcher_form(p)))
     for name, p in explain.probes():
         out.append(("probe " + name, p))
+    return out + attribution_patterns()
+
+
+def attribution_patterns() -> list[tuple[str, str]]:
+    """(`attribution NAME`, pattern) for the patterns attribution runs over the lines near each match (review rev29: its
+    PROSE_EXAMPLES split a list's blanks two ways per comma, a minute on one line of 25 items, unread by this guard): every
+    compiled pattern of attn_doctor/knowledge/attribution/*.py and every string of attribution.toml that compiles (its
+    tables' patterns; its other strings hold no repeat)."""
+    import importlib
+    import pkgutil
+
+    from attn_doctor.knowledge import attribution
+    from attn_doctor.knowledge.attribution.tables import _toml
+
+    out, seen = [], set()
+    for m in pkgutil.iter_modules(attribution.__path__):
+        mod = importlib.import_module(f"{attribution.__name__}.{m.name}")
+        for key, v in vars(mod).items():
+            if isinstance(v, re.Pattern) and isinstance(v.pattern, str) and v.pattern not in seen:
+                seen.add(v.pattern)
+                out.append((f"attribution {m.name}.{key}", v.pattern))
+
+    def strings(x, where):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                yield from strings(v, f"{where}.{k}" if where else k)
+        elif isinstance(x, list):
+            for v in x:
+                yield from strings(v, where)
+        elif isinstance(x, str) and x not in seen:
+            yield where, x
+
+    for where, x in strings(_toml(), ""):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (a fix's words read as a pattern: "[[" is no set of a pattern here)
+                re.compile(x)
+        except re.error:
+            continue
+        seen.add(x)
+        out.append((f"attribution.toml {where}", x))
     return out
 
 

@@ -82,7 +82,7 @@ def test_a_head_ends_at_a_line_longer_than_a_title():
 
 
 def test_a_key_set_to_sdpa_is_said_on_one_line():
-    """sdpa.backward-nan's `attn_implementation: sdpa ... leads to NaN loss` reads the key and its value on one line (`[ \t]`
+    r"""sdpa.backward-nan's `attn_implementation: sdpa ... leads to NaN loss` reads the key and its value on one line (`[ \t]`
     around the `=`; `\s` let it span lines, so the pattern read every long line of a log whole, helper ex162)."""
     assert ids('attn_implementation: "sdpa" leads to NaN loss after 40 steps') == [("sdpa.backward-nan", 1)]
     assert ids('attn_implementation =\n"sdpa" leads to NaN loss after 40 steps') == []
@@ -383,6 +383,11 @@ def test_no_pattern_backtracks_more_than_linearly_on_a_long_line():
     (r"[\s\S]{0,2000}?^[^\n]*KeyError", None),  # the second starts at a line's start: once per line
     (r"(?:(?![^\n]*done).){0,4096}error", "look"),  # each step of the repeat reads the look's reach
     (r"(?:(?!done).){0,4096}error", None),  # a short look
+    # review rev29: a repeat whose body ends and begins with repeats over one character (the blanks after a comma)
+    (r"such as (?:[^,\n]{1,40}?,[ \t]*)+etc", "wrap"),
+    (r"(?:[ \t]*,[ \t]*)+x", "wrap"),
+    (r"such as (?:[^,\n \t][^,\n]{0,39}?,[ \t]*)+etc", None),  # an item that cannot begin with a blank
+    (r"(?:(?![ \t]+when\b)[^\n]){0,4096}x", None),  # a long look over blanks only: a blank run is short in a log
 ])
 def test_the_backtracking_guard_names_badly_written_patterns(pattern, shape):
     found = [s for s, _ in _backtracking().findings(pattern)]

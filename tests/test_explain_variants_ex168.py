@@ -54,11 +54,14 @@ def test_flash_attention_package_near_miss(text, backend):
 
 def test_torch_flash_names_ex168():
     for s in ("the inbuilt function [scaled_dot_product_attention](https://docs.example/sdpa) is not working",
-              "PyTorch's native SDPA op", "torch's built-in F.scaled_dot_product_attention", "attn_flash=True",
-              "x_transformers/attend.py#L373"):
+              "PyTorch's native SDPA op crashes here", "torch's built-in F.scaled_dot_product_attention fails with head_dim 256",
+              "attn_flash=True", "x_transformers/attend.py#L373"):
         assert TORCH_FLASH.search(s), s
+    # (review rev29: the built-in function counts where it is the one said to fail, in its own clause, not named alone or set
+    # against flash attention: tests/test_review_rev29.py)
     for s in ("flash attention instead of the built-in scaled_dot_product_attention", "faster than the built-in SDPA",
-              "PyTorch's SDPA", "the native flash_attn_func", "versus the native SDPA"):
+              "PyTorch's SDPA", "the native flash_attn_func", "versus the native SDPA", "PyTorch's native SDPA op",
+              "I replaced the built-in SDPA with flash attention and it crashes", "the built-in SDPA works; flash attention fails"):
         assert not TORCH_FLASH.search(s), s
 
 

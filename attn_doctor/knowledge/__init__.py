@@ -178,7 +178,7 @@ FIRST_CHARS = 24  # at most this many distinct characters (both cases counted) i
 
 def _first_chars(items, rest=()) -> set[int] | None:
     """The characters a match of the parsed sequence `items` (then `rest`) can begin with, case-blind (both cases), or None
-    where any may (a class such as `\w`, `.`, a negated set, a back reference)."""
+    where any may (a class such as `\\w`, `.`, a negated set, a back reference)."""
     out: set[int] = set()
     seq = list(items)
     for i, (op, av) in enumerate(seq):

@@ -93,8 +93,16 @@ TORCH_FLASH = re.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bfl
                          # F.scaled_dot_product_attention, the assert "in order to use flash attention, you must be using pytorch 2.0 or
                          # above"; x-transformers passes `attn_flash` to it): the switch, its assert and that file are SDPA's flash kernel
                          r"(?<!instead of )(?<!instead of the )(?<!rather than )(?<!rather than the )(?<!than the )(?<!than )(?<!compared to )(?<!versus )"
-                         r"(?<!compared to the )(?<!versus the )(?<!vs )(?<!vs the )(?<!vs\. )\b(?:(?:py)?torch['’]s[ \t]+)?(?:in-?built|built-?in|native)[ \t]+(?:(?:function|op|operator|kernel|api)[ \t]+)?"
-                         r"[\[`'\"]?(?:torch\.nn\.functional\.|F\.)?(?:scaled_dot_product_attention\b|SDPA\b)|"
+                         r"(?<!compared to the )(?<!versus the )(?<!vs )(?<!vs the )(?<!vs\. )(?<!not )(?<!not the )"
+                         r"\b(?:(?:py)?torch['’]s[ \t]+)?(?:in-?built|built-?in|native)[ \t]+(?:(?:function|op|operator|kernel|api)[ \t]+)?"
+                         r"[\[`'\"]?(?:torch\.nn\.functional\.|F\.)?(?:scaled_dot_product_attention\b|SDPA\b)(?:\]\([^)\s]{0,300}\))?"
+                         # review rev29: only where that function is the one said to fail, in its own clause (no stop, comma, colon
+                         # or other attention between: "it is the native SDPA op that breaks"), not where the text sets it
+                         # against flash attention in other words ("I replaced the built-in SDPA with flash attention and it
+                         # crashes", "Unlike the native SDPA, flash attention crashes", "The built-in SDPA works fine; ...")
+                         r"(?:(?![ \t]+(?:with|to|and|but|for|by)\b)(?!\bflash)(?:[^\n.,;:!?]|[.:](?=\S))){0,60}?"
+                         r"\b(?:crash\w*|break\w*|broke|fail\w*|falls?[ \t]+back|errors?|is[ \t]+not[ \t]+working|(?:does|do|did)(?:n['’]t|[ \t]+not)[ \t]+work|"
+                         r"not[ \t]+working|hangs?|segfault\w*|raises?|throws?|gives?[ \t]+NaN|returns?[ \t]+NaN|NaNs?)\b|"
                          r"\bin order to use flash attention, you must be using pytorch 2\.0 or above\b|"
                          r"\battn_flash\b|\bx_transformers[/\\.]attend\b", re.IGNORECASE)
 

@@ -15,9 +15,10 @@ from functools import lru_cache
 from typing import Iterator
 
 from .. import Entry
-from .shapes import Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, TRACEBACK_START
+from .shapes import _traceback, Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, TRACEBACK_START, WINDOW
 from .tables import _document_rules, _toml, rules
 from .sentences import _subject_of_match, FA_FAMILY, first_named
+from .naming import _file_named
 from .search import _nearest_for, _program_line, nearest
 from .probes import another_dsl_kernel
 
@@ -356,7 +357,8 @@ def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
     (1-based `line`), another line than the choice's, names it itself: "FlashAttention only supports Ampere GPUs or newer"
     under "on a T4, FA2 is no option" is that backend refusing, whatever was chosen (review rev27)."""
     _, window, _, _ = _not_a_report_rules()
-    own_failure = 0 < line <= len(lines) and first_named(lines[line - 1]) == backend
+    # (the failing line names it, or its traceback's innermost frame in a backend's file is that backend's: review rev29)
+    own_failure = 0 < line <= len(lines) and backend in (first_named(lines[line - 1]), _raised_in(lines, line - 1))
     cleared: set[tuple[str, bool]] = set()  # (a line, whether it is another than the failing one) found to say nothing here
     for j in range(min(len(lines), window)):
         text = lines[j]
@@ -667,11 +669,31 @@ def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str, 
                 continue
             end = after.find("\n", m.end())
             named = first_named(after[start:len(after) if end < 0 else end])
+            if named is None:  # a traceback from here: its innermost frame in a backend's file says whose failure it is (rev29)
+                named = _raised_in(after.split("\n"), after.count("\n", 0, start))
             if named is None and r[5] is not None and r[5].match(after, start):
                 continue  # an issue template's own line, no backend named on it (rev28b)
             if named is not None and named == ruled_out:
                 break
             return (a, z), "chosen" if named is not None and named == chosen else "other", chosen
+    return None
+
+
+def _raised_in(rows: list[str], k: int) -> str | None:
+    """The backend whose file the innermost such frame names, of the traceback that rows[k] opens, leads into or ends (its
+    header, a frame, the writer's line right above it, its exception line), else None (review rev29: "..., so we use sdpa.
+    When I enable it anyway:" over a traceback through flash_attn/ ending in "no kernel image" is FA2 failing, though the
+    exception line names no backend)."""
+    end = k
+    while not EXCEPTION_LINE.match(rows[end]):
+        end += 1
+        if end == len(rows) or end - k > WINDOW or rows[end].strip() and not (
+                TRACEBACK_START.search(rows[end]) or FRAME.search(rows[end]) or rows[end][:1].isspace()
+                or EXCEPTION_LINE.match(rows[end])):
+            return None  # no traceback follows: the failure is said in words
+    for j in _traceback(rows, end):  # up from the exception line, nearest frame first
+        if FRAME.search(rows[j]) and (named := _file_named(rows[j])) is not None:
+            return named[0]
     return None
 
 

@@ -340,10 +340,11 @@ def _list_removed(m: re.Match) -> str:
 # {eager,sdpa,flash_attention_2}]"), and a comma list after "available/supported/valid/allowed (attention) backends/...:"
 # ("Invalid attention backend xformers. Available: flash_attn, sdpa, flex"; "Supported attention backends are: FlashAttention-2,
 # xFormers, SDPA"): the options, not the one chosen (the chosen one, outside the list, stays)
+# (an item starts with no blank, as PROSE_EXAMPLES', review rev29: benchmarks/explain_backtracking.py's `wrap`)
 BRACED_CHOICES = re.compile(r"(?<![\w$%])\{([\w.-]+(?:,[\w.-]+)+)\}")
 LISTED_CHOICES = re.compile(r"\b(?:valid|supported|allowed|available|possible)(?:[ \t]+attention)?(?:[ \t]+(?:backends?|"
                             r"implementations?|kernels?|values?|options?|choices?))?(?:[ \t]+(?:are|is|include))?[ \t]*:[ \t]*"
-                            r"((?:[^,;\n]{1,40},[ \t]*)+(?:(?:or|and)[ \t]+)?[^,;.\n]{1,40})", re.IGNORECASE)
+                            r"((?:[^,;\n \t][^,;\n]{0,39},[ \t]*)+(?:(?:or|and)[ \t]+)?[^,;.\n]{1,40})", re.IGNORECASE)
 
 
 def _choices_removed(m: re.Match) -> str:
@@ -450,12 +451,16 @@ FAILURE_STATED = re.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|h
 # helper ex66: examples in running prose, closed by "etc." or "and so on", or opened by "other backends like/such as": "how do you
 # see it working with other backends, like SageAttention, Sparse attention etc?" (sgl-project/sglang#34389), "other kernels such
 # as FA3 or xformers": examples of what else exists, not the failing backend (the parenthesised form is EXAMPLES); kept where every
-# item names one and the same backend (a list of one backend's functions is about it: _list_removed)
-PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[ \t]+((?:[^,;:.!?()\n]{1,40}?,[ \t]*)+"
-                            r"(?:(?:and|or)[ \t]+)?[^,;:.!?()\n]{1,40}?),?[ \t]*(?:etc\b\.?|and so on\b|and (?:many )?(?:more|others)\b|…|\.\.\.)|"
+# item names one and the same backend (a list of one backend's functions is about it: _list_removed). An item starts with a
+# character that is no blank (review rev29): where it could start with the blanks after the comma, each comma of a list with no
+# closing "etc." doubled the ways to try it ("such as a, b, c, ..." of 25 items: a minute on one line). The list after "other
+# backends like" reads up to seven items: its items may hold "or" / "and", which also part them (two ways each), and it always
+# ends in a match, so the bound costs nothing but what benchmarks/explain_backtracking.py would name
+PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[ \t]+((?:[^,;:.!?()\n \t][^,;:.!?()\n]{0,39}?,[ \t]*)+"
+                            r"(?:(?:and|or)[ \t]+)?[^,;:.!?()\n \t][^,;:.!?()\n]{0,39}?),?[ \t]*(?:etc\b\.?|and so on\b|and (?:many )?(?:more|others)\b|…|\.\.\.)|"
                             r"\bother[ \t]+(?:attention[ \t]+)?(?:backends?|kernels?|implementations?|libraries|options)[ \t]*,?[ \t]*"
-                            r"(?:like|such as|e\.g\.,?|including)[ \t]+((?:[^,;:.!?()\n]{1,40}?(?:,|\bor\b|\band\b)[ \t]*)+"
-                            r"[^,;:.!?()\n]{1,40})", re.IGNORECASE)
+                            r"(?:like|such as|e\.g\.,?|including)[ \t]+((?:[^,;:.!?()\n \t][^,;:.!?()\n]{0,39}?(?:,|\bor\b|\band\b)[ \t]*){1,6}"
+                            r"[^,;:.!?()\n \t][^,;:.!?()\n]{0,39})", re.IGNORECASE)
 
 
 # helper ex119 (session 20; round 77 hanamizuki-ai/launcher-support#160: "启动器默认会带--use-pytorch-cross-attention参数无法直接关闭，
