@@ -101,7 +101,7 @@ from .refusals import (
     _asks_in_question_form, _every_shadows, _exonerated, _fallback_rules, _INTERRUPT, _known_lines,
     _not_a_report_rules, _notice_rules, _question_rules, _shadowed, _shadowed_match, _TB_LINE, claimed_for,
     described_fallback, document_kind, engine_worded, EXONERATED, foreign, interrupted, limit_as_reason, named_by_choice,
-    needs_backend,
+    named_in_passing, needs_backend,
     no_failure_document, not_a_report, optional_notice, program_printed, unclaimed,
 )
 from .probes import (
