@@ -45,7 +45,8 @@ Where each part lives (this package re-exports every name, so `attribution.X` st
   naming.py     what one line names to the search (_named, backend_named, _file_named, names_on)
   search.py     the nearest naming line (nearest: the line, up, the set-up lines, down, the title); banner
   refusals.py   claims refused: unclaimed, foreign, not a report, no failure document, shadowed, interrupted, a limit
-                given as the reason for a choice (limit_as_reason)
+                given as the reason for a choice (limit_as_reason), a backend-free traceback's backend named only by a
+                line above it that says no failure (named_in_passing)
   probes.py     another's failure: optional and handled import probes, loader errors, optimizers, foreign kernels
   evidence.py   evidence, specialize and generalize rows (attribution_evidence.toml): the entry that says it
   decide.py     attribute(), backend_of(), wording(): the backend a match is given and its words
