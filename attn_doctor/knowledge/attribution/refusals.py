@@ -644,12 +644,15 @@ def named_by_choice(entry: Entry, lines: list[str], line: int, named_by: Attribu
 
 
 def named_in_passing(entry: Entry, lines: list[str], line: int, named_by: Attribution | None) -> bool:
-    """Is a catch-all's backend, for an exception whose traceback names none, given only by a line above that traceback that
-    names the backend and says no failure ("I use flash-attn 2 on my card.", "Running Wan 2.1 with sage attention", "Using
-    xformers 0.0.28")? The line is the writer's setup, not the failure's own sentence, line or traceback
-    (explain-policies-s28.md): the catch-all has no backend then (helper ex171). A line that says a failure ([not_a_report.document]
-    failing, [limit_as_reason] follows: "flash-attn 2 crashes on my card") is the writer's summary of it and still lends."""
-    if not (entry.generic and named_by is not None and 0 < named_by.line < line <= len(lines)):
+    """Is a last resort's backend (a generic fallback: triage.*, prose.*), for an exception whose traceback names none, given only
+    by a line above that traceback that names the backend and says no failure ("I use flash-attn 2 on my card.", "Running Wan
+    2.1 with sage attention", "Using xformers 0.0.28")? The line is the writer's setup, not the failure's own sentence, line or
+    traceback (explain-policies-s28.md): the catch-all has no backend then (helper ex171). A line that says a failure
+    ([not_a_report.document] failing, [limit_as_reason] follows: "flash-attn 2 crashes on my card") is the writer's summary of it
+    and still lends. A
+    specific generic entry keeps it: a kernel fault's backend is the one the run selected (a flag, a variable, a title:
+    tests/data/explain_attribution_s6.toml), where a KeyError's is nobody's."""
+    if not (entry.generic and entry.fallback and named_by is not None and 0 < named_by.line < line <= len(lines)):
         return False
     if not EXCEPTION_LINE.match(lines[line - 1]):
         return False
