@@ -55,8 +55,11 @@ def test_the_failures_own_naming_stays(text, backend):
 
 
 # ex171's near misses: the backend in the traceback's own frames; no traceback shows where the exception was raised, so the line
-# above stays its evidence
+# above stays its evidence; a kernel fault (no last resort) keeps the backend the run selected (explain_attribution_s6.toml)
 @pytest.mark.parametrize("text, entry, backend", [
+    ("Running Wan 2.1 with sage attention\nTraceback (most recent call last):\n"
+     '  File "/srv/wan/generate.py", line 88, in sample\n    x = model(x, t)\n'
+     "torch.AcceleratorError: CUDA error: an illegal memory access was encountered\n", "cuda.kernel-fault", "sage"),
     ("Running Wan 2.1 with sage attention\nTraceback (most recent call last):\n"
      '  File "/venv/lib/python3.11/site-packages/sageattention/core.py", line 120, in sageattn\n    q = q.contiguous()\n'
      "KeyError: 'head_dim'\n", "triage.raised-in-sage", "sage"),
