@@ -45,7 +45,8 @@ Where each part lives (this package re-exports every name, so `attribution.X` st
   naming.py     what one line names to the search (_named, backend_named, _file_named, names_on)
   search.py     the nearest naming line (nearest: the line, up, the set-up lines, down, the title); banner
   refusals.py   claims refused: unclaimed, foreign, not a report, no failure document, shadowed, interrupted, a limit
-                given as the reason for a choice (limit_as_reason)
+                given as the reason for a choice (limit_as_reason), a backend-free traceback's backend named only by a
+                line above it that says no failure (named_in_passing)
   probes.py     another's failure: optional and handled import probes, loader errors, optimizers, foreign kernels
   evidence.py   evidence, specialize and generalize rows (attribution_evidence.toml): the entry that says it
   decide.py     attribute(), backend_of(), wording(): the backend a match is given and its words
@@ -101,7 +102,7 @@ from .refusals import (
     _asks_in_question_form, _every_shadows, _exonerated, _fallback_rules, _INTERRUPT, _known_lines,
     _not_a_report_rules, _notice_rules, _question_rules, _shadowed, _shadowed_match, _TB_LINE, claimed_for,
     described_fallback, document_kind, engine_worded, EXONERATED, foreign, interrupted, limit_as_reason, named_by_choice,
-    needs_backend,
+    named_in_passing, needs_backend,
     no_failure_document, not_a_report, optional_notice, program_printed, unclaimed,
 )
 from .probes import (

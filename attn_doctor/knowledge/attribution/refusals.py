@@ -643,6 +643,27 @@ def named_by_choice(entry: Entry, lines: list[str], line: int, named_by: Attribu
             and limit_as_reason(lines, named_by.line) is not None)
 
 
+def named_in_passing(entry: Entry, lines: list[str], line: int, named_by: Attribution | None) -> bool:
+    """Is a last resort's backend (a generic fallback: triage.*, prose.*), for an exception whose traceback names none, given only
+    by a line above that traceback that names the backend and says no failure ("I use flash-attn 2 on my card.", "Running Wan
+    2.1 with sage attention", "Using xformers 0.0.28")? The line is the writer's setup, not the failure's own sentence, line or
+    traceback (explain-policies-s28.md): the catch-all has no backend then (helper ex171). A line that says a failure
+    ([not_a_report.document] failing, [limit_as_reason] follows: "flash-attn 2 crashes on my card") is the writer's summary of it
+    and still lends. A
+    specific generic entry keeps it: a kernel fault's backend is the one the run selected (a flag, a variable, a title:
+    tests/data/explain_attribution_s6.toml), where a KeyError's is nobody's."""
+    if not (entry.generic and entry.fallback and named_by is not None and 0 < named_by.line < line <= len(lines)):
+        return False
+    if not EXCEPTION_LINE.match(lines[line - 1]):
+        return False
+    up = _traceback(lines, line - 1)
+    if not up or not TRACEBACK_START.search(lines[up[-1]]) or named_by.line - 1 >= up[-1]:
+        return False  # the backend is named inside the exception's own traceback (or no traceback): its own naming
+    said = lines[named_by.line - 1]
+    d, r = _document_rules(), _reason_rules()
+    return not ((d and d["failing"].search(said)) or (r is not None and r[2].search(said)))
+
+
 def chosen_failing(lines: list[str], line: int) -> str | None:
     """The backend the writer chose over the one a limit on line `line` rules out, where the first failure reported after the
     limit is that chosen backend's own ("V100不支持flash-attn 2，所以改用xformers。但是xformers也报错了。"), else None: the
