@@ -309,20 +309,19 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
                     # last name gets the remaining words"), as a `for` loop's runs; at the end of the input read
                     # returns false having set them empty, so after `done` they are empty
                     sep = m.group(2)
-                    runs = [(ln.split(sep) if sep and sep.strip() else ln.split()) for ln in fed]
+                    runs = [_split_fields(ln, sep) for ln in fed]
                     if len(fed) == 1:
                         _read_fields(env, names, runs[0], sep)
                     elif fed:
                         cond = f"each run of for {names[0]} in <<input"
-                        vals = [(sep if sep and sep.strip() else " ").join(f) for f in runs]
+                        vals = [_joined_fields(f, sep) for f in runs]
                         if _PINNED.get(names[0]) in vals:
                             env[names[0]] = _PINNED[names[0]]
                         else:
                             maybe.setdefault(names[0], []).extend((cond, [v]) for v in vals)
                     stop = _loop_end(lines, i, line)
                     after: dict = {}  # (bash: read's false return on a partial last line has set the names to its fields)
-                    _read_fields(after, names, (partial.split(sep) if sep and sep.strip() else partial.split())
-                                 if partial else [], sep)
+                    _read_fields(after, names, _split_fields(partial, sep) if partial else [], sep)
                     for var in names:
                         left.append((lines[stop - 1][0] if stop > i else n, var, after[var]))
                     left.sort(key=lambda e: -e[0])
@@ -848,7 +847,17 @@ def _read_fields(env: dict, names: list, fields: list, sep: str | None) -> None:
     """The names `read` sets from one line's fields: each its field, the last name the remaining ones (bash(1), read)."""
     for k, var in enumerate(names):
         got = fields[k:] if k == len(names) - 1 else fields[k:k + 1]
-        env[var] = (sep if sep and sep.strip() else " ").join(got)
+        env[var] = _joined_fields(got, sep)
+
+
+def _split_fields(line: str, sep: str | None) -> list[str]:
+    """A line's fields as `read` splits them: at the IFS a loop sets (not blank), else at blanks."""
+    return line.split(sep) if sep and sep.strip() else line.split()
+
+
+def _joined_fields(fields: list[str], sep: str | None) -> str:
+    """Fields joined back as `read` leaves the remaining ones in its last name."""
+    return (sep if sep and sep.strip() else " ").join(fields)
 
 
 def _read_loop_lines(lines: list, i: int, first: str, heredocs: dict, env: dict, dialect: str,

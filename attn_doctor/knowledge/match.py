@@ -828,6 +828,8 @@ class _Index:
             self.probe_names[k] = name
             self._place(k, *_learn(pattern, disk, learnt))
         self._head_group_list = list(self.head_groups)
+        # the patterns that read a report's title (`\A`): run again past an issue form's headings (_Scanner.head)
+        self.titled = frozenset(k for k, (_, pattern) in enumerate(self.patterns) if pattern.startswith("\\A"))
         doc = {**disk, **learnt} if len(disk) < 4 * len(learnt) else learnt
         if any(p not in disk for p in learnt):
             index_cache.save(doc)
@@ -1780,8 +1782,8 @@ class _Scanner:
                 # a form heading over the first sentence ("### Describe the bug" / "**Describe the bug**" / "## 问题描述", then
                 # "Flash attention 2 is not supported on the V100."): the heading is the form's, no title; the patterns that
                 # read a report's title (`\A`) read the first line that says something as the input's start (helper ex166)
-                titled = frozenset(p for p, (_, pattern) in enumerate(self.index.patterns) if pattern.startswith("\\A"))
-                self._region(view, lead.end(), len(view), view.count(b"\n", 0, lead.end()) + 1, titled, first, title=True)
+                self._region(view, lead.end(), len(view), view.count(b"\n", 0, lead.end()) + 1, self.index.titled, first,
+                             title=True)
             if (joined := _wrapped_head(view)) is not None:
                 self._region(joined, 0, len(joined), 1, frozenset(self.index.head), first)
 

@@ -589,9 +589,7 @@ def _choice_first(text: str, sentences: list[tuple[int, int]], i: int, lo: int, 
     for word in because.finditer(text, a, lo):
         if lo - word.end() > 60 or any(c in text[word.end():lo] for c in ",;:，；："):
             continue  # the word gives the reason for something else ("as a test, ..."), not this limit
-        chosen = None
-        for chosen in uses.finditer(text, a, word.start()):
-            pass  # the choice nearest the word
+        chosen = _last(uses, text, a, word.start())  # the choice nearest the word
         if chosen is not None:
             return a, z, (word.end(), z), (chosen.start(), chosen.end())
         if not text[a:word.start()].strip() and i > 0:
@@ -603,12 +601,18 @@ def _choice_first(text: str, sentences: list[tuple[int, int]], i: int, lo: int, 
     if i == 0:
         return None
     b, _ = sentences[i - 1]
-    chosen = None
-    for chosen in uses.finditer(text, b, a):
-        pass
+    chosen = _last(uses, text, b, a)
     if chosen is None or text[b:a].rstrip().endswith(("?", "？")):
         return None
     return b, z, (a, z), (chosen.start(), chosen.end())
+
+
+def _last(rx: re.Pattern, text: str, a: int, z: int) -> re.Match | None:
+    """The last match of `rx` in text[a:z], else None."""
+    found = None
+    for found in rx.finditer(text, a, z):
+        pass
+    return found
 
 
 def _past_reasons(text: str) -> str:
