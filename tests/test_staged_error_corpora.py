@@ -807,6 +807,11 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # model repositories, UIs, trainers and frameworks, pull requests that describe the failure they fix, ROCm / MPS / Blackwell,
     # Chinese texts), texts and unrelated logs; never explained by its gatherer: see fixtures/errors/round172m/README.md
     Staged("round172m", 35, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex165m, session 29)
+    # round 178m (ex173m, session 30): a blind set from threads no set drew on (pull requests that describe the failure they
+    # fix in transformers / diffusers / vLLM / trainers, FA4 flash_attn.cute, FA3, SageAttention builds and kernels, xformers
+    # on CPU / AMD / wrong torch, ROCm and MPS SDPA), texts and unrelated logs; never explained by its gatherer: see
+    # fixtures/errors/round178m/README.md
+    Staged("round178m", 34, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex173m, session 30)
 )
 
 _EVERY = _every_source()
