@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from configs_corpus import CLAIMS, CONFIGS, check_read_as_expected, files, refusal, refused_in_its_words, \
+from configs_corpus import CONFIGS, check_read_as_expected, claim_of, expect, files, refusal, refused_in_its_words, \
     staged_round, without_path
 
 FLOORS = dict(files_min=30, claimed_min=8, refused_min=22, repos_min=19, captured="2026-11-29")
@@ -34,11 +34,17 @@ def test_another_capture_date_fails():
         staged_round("round50", **{**FLOORS, "captured": "2026-11-28"})[WELL_FORMED]()
 
 
-@pytest.mark.skipif(not CLAIMS.is_file(), reason="the session's claims file is not on this machine")
-def test_a_round_claimed_by_another_helper_fails():
-    staged_round("round50", **FLOORS, claimed_by="cfg50")["test_every_repository_was_claimed_for_this_round"]()
+def test_a_round_claimed_by_another_helper_fails(tmp_path):
+    """Against a claims file of its own (the session's file on this machine holds only this session's claims)."""
+    claims = tmp_path / "claims.txt"
+    sources = sorted({claim_of(expect(p)["source"]) for p in files(CONFIGS / "round50")})
+    claims.write_text("".join(f"{c}cfg50\n" for c in sources) + "REPO some/other cfg52\n", encoding="utf-8")
+    staged_round("round50", **FLOORS, claimed_by="cfg50", claims=claims)["test_every_repository_was_claimed_for_this_round"]()
     with pytest.raises(AssertionError):
-        staged_round("round50", **FLOORS, claimed_by="cfg52")["test_every_repository_was_claimed_for_this_round"]()
+        staged_round("round50", **FLOORS, claimed_by="cfg52", claims=claims)["test_every_repository_was_claimed_for_this_round"]()
+    claims.write_text("".join(f"{c}cfg50\n" for c in sources[1:]) + f"{sources[0]}cfg52\n", encoding="utf-8")
+    with pytest.raises(AssertionError):  # one source claimed by another helper
+        staged_round("round50", **FLOORS, claimed_by="cfg50", claims=claims)["test_every_repository_was_claimed_for_this_round"]()
 
 
 def test_the_misses_are_strict_xfails_with_their_reason():
