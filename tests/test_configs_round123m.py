@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import pytest
 
-from configs_corpus import assert_every_expect_file_has_its_file, assert_measure_only, assert_mix, assert_no_key
-from configs_corpus import assert_no_repository_held_out, assert_source_caps, check_blind_round, CLAIMS
-from configs_corpus import CONFIGS as CORPUS, claim_of, expect, files, shared_with_other_sets
+from configs_corpus import assert_claimed_by, assert_every_expect_file_has_its_file, assert_measure_only, assert_mix
+from configs_corpus import assert_no_key, assert_no_repository_held_out, assert_source_caps, check_blind_round, CLAIMS
+from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 
 ROOT = CORPUS / "round123m"
 FILES = files(ROOT)
@@ -65,10 +65,7 @@ def test_no_repository_is_shared_with_another_set():
 def test_every_source_was_claimed_for_this_round():
     """Each user's repository (`REPO owner/repo cfg125m`) was claimed by cfg125m, and by nobody else, before it was
     taken."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
-    for claim in sorted({claim_of(expect(p)["source"]) for p in FILES}):
-        owners = [line.split()[2] for line in lines if line.startswith(claim)]
-        assert owners == ["cfg125m"], (claim, owners)
+    assert_claimed_by(FILES, "cfg125m")
 
 
 def test_the_readers_of_the_training_sets_keep_out_of_it():
