@@ -349,6 +349,15 @@ def assert_source_caps(paths: list[Path], *, thread: int = 2, tracker: int = 6, 
 SECRET = re.compile(r"\bhf_[A-Za-z0-9]{30,}|\bsk-[A-Za-z0-9]{20,}|\bghp_[A-Za-z0-9]{20,}|\bAKIA[0-9A-Z]{16}\b")
 
 
+def assert_claimed_by(paths: list[Path], helper: str) -> None:
+    """Each source of `paths` (`THREAD owner/repo#N` or `REPO owner/repo` in the session's claims file) was claimed by
+    `helper`, and by nobody else, before it was taken."""
+    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
+    for claim in sorted({claim_of(expect(p)["source"]) for p in paths}):
+        owners = [line.split()[2] for line in lines if line.startswith(claim)]
+        assert owners == [helper], (claim, owners)
+
+
 def assert_no_key(paths: list[Path]) -> None:
     """No file of `paths` holds a token or key (SECRET)."""
     for p in paths:
