@@ -349,13 +349,21 @@ def assert_source_caps(paths: list[Path], *, thread: int = 2, tracker: int = 6, 
 SECRET = re.compile(r"\bhf_[A-Za-z0-9]{30,}|\bsk-[A-Za-z0-9]{20,}|\bghp_[A-Za-z0-9]{20,}|\bAKIA[0-9A-Z]{16}\b")
 
 
-def assert_claimed_by(paths: list[Path], helper: str) -> None:
-    """Each source of `paths` (`THREAD owner/repo#N` or `REPO owner/repo` in the session's claims file) was claimed by
-    `helper`, and by nobody else, before it was taken."""
-    lines = CLAIMS.read_text(encoding="utf-8").splitlines()
+def assert_claimed_by(paths: list[Path], helper: str | dict, claims: Path | None = None) -> None:
+    """Each source of `paths` (`THREAD owner/repo#N` or `REPO owner/repo` in the claims file, `claims` or the session's
+    CLAIMS) was claimed by `helper` (one name, or one per kind of source: `{"THREAD": a, "REPO": b}`), and by nobody
+    else, before it was taken. Skipped where no claims file is on this machine, or where it names none of the helpers
+    (a machine renewed since the round was gathered holds only the current session's claims)."""
+    path = claims or CLAIMS
+    if not path.is_file():
+        pytest.skip("the session's claims file is not on this machine")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    helpers = set(helper.values()) if isinstance(helper, dict) else {helper}
+    if not any(ln.split()[2:3] and ln.split()[2] in helpers for ln in lines):
+        pytest.skip(f"the claims file here is not the one {', '.join(sorted(helpers))} claimed in")
     for claim in sorted({claim_of(expect(p)["source"]) for p in paths}):
-        owners = [line.split()[2] for line in lines if line.startswith(claim)]
-        assert owners == [helper], (claim, owners)
+        owners = [ln.split()[2] for ln in lines if ln.startswith(claim)]
+        assert owners == [helper[claim.split()[0]] if isinstance(helper, dict) else helper], (claim, owners)
 
 
 def assert_no_key(paths: list[Path]) -> None:
@@ -437,17 +445,7 @@ def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: 
     tests["repo_layout"] = repo_layout
     if claimed_by:
         def test_every_repository_was_claimed_for_this_round():
-            path = claims or CLAIMS
-            if not path.is_file():
-                pytest.skip("the session's claims file is not on this machine")
-            lines = path.read_text(encoding="utf-8").splitlines()
-            helpers = set(claimed_by.values()) if isinstance(claimed_by, dict) else {claimed_by}
-            if not any(ln.split()[2:3] and ln.split()[2] in helpers for ln in lines):
-                pytest.skip(f"the claims file here is not the one {', '.join(sorted(helpers))} claimed in")
-            for claim in sorted({claim_of(expect(p)["source"]) for p in paths}):
-                owners = [ln.split()[2] for ln in lines if ln.startswith(claim)]
-                helper = claimed_by[claim.split()[0]] if isinstance(claimed_by, dict) else claimed_by
-                assert owners == [helper], (claim, owners)
+            assert_claimed_by(paths, claimed_by, claims)
 
         tests[test_every_repository_was_claimed_for_this_round.__name__] = test_every_repository_was_claimed_for_this_round
     return tests
