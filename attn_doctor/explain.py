@@ -86,7 +86,6 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
     # cause cannot be there and replaces fixes that only a CUDA machine can take (round 82, knowledge/accelerator.py)
     plat = accelerator.detect(s.probed) if s.found else None
     for m in sdpa_reasons.settle(s.found, s.probed):  # torch's SDPA warnings: the error's reasons, or a note
-        said = None  # the backend a prose catch-all's sentence names, where the library rules name none (ex175)
         if attribution.foreign_kernel(m.entry, lines, m.line):
             continue
         if attribution.program_printed(m.entry, lines, m.line):
@@ -107,12 +106,9 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             else:
                 # a catch-all with no attention library named near it: near another line it matched, perhaps (a report's
                 # title in words over a quoted sentence that names the backend)
-                moved = _claimed_elsewhere(m, lines)
-                # else the backend the prose catch-all's own sentence names, where the library rules name nothing (ex175)
-                said = attribution.prose_named(m.entry, lines, m.line) if moved is None else None
-                if moved is None and said is None:
+                m = _claimed_elsewhere(m, lines)
+                if m is None:
                     continue
-                m = moved or m
         if attribution.required_by_other(m.entry, lines, m.line):
             continue  # a loader error of a library that is no attention backend
         if attribution.raised_by_optimizer(m.entry, lines, m.line):
@@ -127,8 +123,6 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
                 continue  # the backend-neutral entry's own match says it already
             m = dataclasses.replace(m, entry=entries()[wider])
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
-        if backend is None and said is not None:
-            backend, named_by = said.backend, said
         if attribution.named_by_choice(m.entry, lines, m.line, named_by):
             continue  # a catch-all named only by a sentence that gives a limit as the reason for a choice (ex169)
         if attribution.named_in_passing(m.entry, lines, m.line, named_by):

@@ -103,7 +103,7 @@ from .refusals import (
     _not_a_report_rules, _notice_rules, _question_rules, _shadowed, _shadowed_match, _TB_LINE, claimed_for,
     described_fallback, document_kind, engine_worded, EXONERATED, foreign, interrupted, limit_as_reason, named_by_choice,
     named_in_passing, needs_backend,
-    no_failure_document, not_a_report, optional_notice, program_printed, prose_named, unclaimed,
+    no_failure_document, not_a_report, optional_notice, program_printed, unclaimed,
 )
 from .probes import (
     _same_loader_error, _traced_probe, another_dsl_kernel, foreign_kernel, grid_limit_elsewhere, HANDLED, in_handled_probe,

@@ -83,57 +83,6 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     return False
 
 
-@lru_cache(maxsize=1)
-def _prose_named_rules() -> tuple[re.Pattern, tuple[tuple[str, re.Pattern], ...], re.Pattern]:
-    t = _toml().get("prose_named", {})
-    return (re.compile(t.get("blank", r"(?!)"), re.I), tuple((b, re.compile(p, re.I)) for b, p in t.get("names", ())),
-            re.compile(t.get("exception", r"(?!)")))
-
-
-def prose_named(entry: Entry, lines: list[str], line: int) -> Attribution | None:
-    """The backend a prose catch-all's own sentence names where unclaimed() refused it only for want of a name ([prose_named]
-    in attribution.toml, helper ex175): the library rules find nothing near the line, the input is a report, no other failure
-    is quoted, no shadow, the line quotes no exception (a program's message: the library rules' in_traceback reading decides).
-    The name is read in the sentence of the line that the entry reads alone, a statement (not a question), with its paths,
-    URLs, file names and code spans blanked, as a word of its own or glued CamelCase (RingFlashAttnFunc, not flex_flash_attn);
-    one backend family over those sentences, else None."""
-    if not entry.id.startswith("prose.") or entry.id not in rules().needs_backend or not 0 < line <= len(lines):
-        return None
-    if not_a_report(entry, lines, line) or _shadowed_match(entry, lines, line):
-        return None
-    if entry.fallback and _other_failure_quoted(lines, _not_a_report_rules()[1]):
-        return None
-    if _nearest_for(entry, lines, line) is not None:
-        return None  # the library rules named something (a backend, another library, a foreign one): their word stands
-    blank, names, exception = _prose_named_rules()
-    text = lines[line - 1][:4096]  # (a sentence's length: no writer's name of a backend stands further in)
-    if exception.search(text):
-        return None
-    from ..match import HEAD_LINES, scan
-    found = set()
-    for sentence in _SENTENCE_END.split(blank.sub(" ", text)):
-        sentence = sentence.strip()
-        if not sentence or sentence.endswith(("?", "？")):
-            continue
-        here = {b for b, rx in names if any(_word_start(sentence, m.start()) for m in rx.finditer(sentence))}
-        if len(here) == 1 and scan(sentence if entry.head else "x\n" * HEAD_LINES + sentence, ids={entry.id}).found:
-            found |= here
-    if len(found) != 1:
-        return None
-    (backend,) = found
-    return Attribution(backend, line, lines[line - 1].strip()[:300])
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
-
-
-def _word_start(text: str, at: int) -> bool:
-    """Does a name found at `at` start a word of its own, or a CamelCase part glued to one (RingFlashAttnFunc)?"""
-    if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
-        return True
-    return text[at - 1] != "_" and text[at].isupper() and (text[at - 1].islower() or text[at - 1].isdigit())
-
-
 _Shadow = tuple[frozenset[str], re.Pattern, re.Pattern, "re.Pattern | None"]
 
 
