@@ -120,6 +120,12 @@ def first_u(rounds: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+def _named(backend: str | None, body: str) -> str:
+    """Is the label's backend named anywhere in the text in a usual way (explain_residuals.NAMES; '-': a label of none)?"""
+    from explain_residuals import NAMES
+    return "-" if backend not in NAMES else ("yes" if re.search(NAMES[backend], body, re.I) else "no")
+
+
 def catch_all_ids() -> set[str]:
     from attn_doctor.knowledge import entries
     from explain_residuals import catch_all
@@ -164,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             lids = h.label_ids(meta.get("entry", ""))
             label = "none" if want == "none" else ("new" if not lids else "entry")
             rows.append(dict(round=rnd, file=file, backend=want, label=label, gate=gate, also=detail,
-                             entry=(meta.get("entry") or "")[:100]))
+                             entry=(meta.get("entry") or "")[:100], named=_named(want, body)))
     for f in ([] if a.first_u else sorted(glob.glob(f"{a.indir}/{a.tag}-ar-*.json"))):
         rnd = f.rsplit("-ar-", 1)[1][:-5]
         if rnd in MEASURE_ONLY or "heldout" in rnd:
@@ -179,9 +185,9 @@ def main(argv: list[str] | None = None) -> int:
             ids = h.label_ids(meta.get("entry", ""))
             label = "none" if r["backend"] == "none" else ("new" if not ids else "entry")
             rows.append(dict(round=rnd, file=r["file"], backend=r["backend"], label=label, gate=gate, also=detail,
-                             entry=(r["entry"] or "")[:100]))
+                             entry=(r["entry"] or "")[:100], named=_named(r["backend"], body)))
     if a.tsv:
-        cols = ("gate", "also", "label", "round", "file", "backend", "entry")
+        cols = ("gate", "also", "label", "named", "round", "file", "backend", "entry")
         with open(a.tsv, "w", encoding="utf-8") as out:
             out.write("\t".join(cols) + "\n")
             for x in sorted(rows, key=lambda x: (x["gate"], x["round"], x["file"])):
