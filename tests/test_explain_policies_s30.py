@@ -80,3 +80,17 @@ def test_a_failing_line_past_a_line_in_passing(text, backend):
 ])
 def test_context_alone_still_lends_nothing(text):
     assert not [r for r in _read(text) if r[0].startswith("triage.")], _read(text)
+
+
+# the lone form, no choice: "X is slow on my card. If I turn it on, I get:" read X at s30start in six languages; in Russian and
+# Spanish "работает медленно" / "funciona lento" (works slowly) was read as praise (sentences.PRAISE) and X cleared. Near misses:
+# "works" alone still praises, and the other sentence's failure stays nobody's
+@pytest.mark.parametrize("text, backend", [
+    ("SageAttention работает медленно на моей карте. Если включить его, получаю ошибку:\n" + _NK, "sage"),
+    ("xformers funciona lento en mi tarjeta. Si lo activo, me da este error:\n" + _NK, "xformers"),
+    ("xformers работает очень плохо на моей карте. При его включении:\n" + _NK, "xformers"),
+    ("xformers funciona bien. El VAE falla con este error:\n" + _NK, None),
+    ("SageAttention работает. Но VAE падает с ошибкой:\n" + _NK, None),
+])
+def test_works_slowly_is_no_praise(text, backend):
+    assert [b for e, b in _read(text) if e == "gpu.arch-not-in-torch"] == [backend], _read(text)
