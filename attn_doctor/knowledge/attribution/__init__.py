@@ -46,7 +46,8 @@ Where each part lives (this package re-exports every name, so `attribution.X` st
   search.py     the nearest naming line (nearest: the line, up, the set-up lines, down, the title); banner
   refusals.py   claims refused: unclaimed, foreign, not a report, no failure document, shadowed, interrupted, a limit
                 given as the reason for a choice (limit_as_reason); context_only: the lines the nearest-line search
-                passes for a catch-all (a choice's reason, a line above a backend-free traceback that says no failure)
+                passes for a catch-all (a choice's reason, a line above a backend-free traceback that says no failure);
+                turned_on: the ruled-out backend the writer turns on after the limit ("When I enable it anyway:")
   probes.py     another's failure: optional and handled import probes, loader errors, optimizers, foreign kernels
   evidence.py   evidence, specialize and generalize rows (attribution_evidence.toml): the entry that says it
   decide.py     attribute(), backend_of(), wording(): the backend a match is given and its words
