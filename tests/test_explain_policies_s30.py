@@ -73,13 +73,7 @@ def test_a_failing_line_past_a_line_in_passing(text, backend):
     read_as(text, "triage.error-names-backend", backend)
 
 
-@pytest.mark.parametrize("text", [
-    "I use flash-attn 2 because sdpa is not supported on my ROCm card.\n" + _KEYERROR,
-    "I use flash-attn 2 on my card.\n" + _KEYERROR,
-    "Training Qwen2-VL with FlashAttention-2 on 8xA100\n\nSetup: torch 2.5\n" + _KEYERROR,
-])
-def test_context_alone_still_lends_nothing(text):
-    assert not [r for r in _read(text) if r[0].startswith("triage.")], _read(text)
+# (context alone, nothing further on naming a backend, still lends nothing: tests/test_explain_concepts_s29.py's list)
 
 
 # the lone form, no choice: "X is slow on my card. If I turn it on, I get:" read X at s30start in six languages; in Russian and
