@@ -123,10 +123,6 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
                 continue  # the backend-neutral entry's own match says it already
             m = dataclasses.replace(m, entry=entries()[wider])
         backend, named_by = attribution.attribute(m.entry, backend_of(m.entry), lines, m.line)
-        if attribution.named_by_choice(m.entry, lines, m.line, named_by):
-            continue  # a catch-all named only by a sentence that gives a limit as the reason for a choice (ex169)
-        if attribution.named_in_passing(m.entry, lines, m.line, named_by):
-            continue  # a catch-all named only by a line above its backend-free traceback that says no failure (ex171)
         if attribution.optional_notice(m.entry, lines, m.line, named_by):
             continue  # a notice that an optional speed-up is off, or an error only such a notice names a backend for (ex75)
         better = attribution.specialized(m.entry, backend, m.evidence, lines, m.line)

@@ -45,8 +45,9 @@ Where each part lives (this package re-exports every name, so `attribution.X` st
   naming.py     what one line names to the search (_named, backend_named, _file_named, names_on)
   search.py     the nearest naming line (nearest: the line, up, the set-up lines, down, the title); banner
   refusals.py   claims refused: unclaimed, foreign, not a report, no failure document, shadowed, interrupted, a limit
-                given as the reason for a choice (limit_as_reason), a backend-free traceback's backend named only by a
-                line above it that says no failure (named_in_passing)
+                given as the reason for a choice (limit_as_reason); context_only: the lines the nearest-line search
+                passes for a catch-all (a choice's reason, a line above a backend-free traceback that says no failure);
+                turned_on: the ruled-out backend the writer turns on after the limit ("When I enable it anyway:")
   probes.py     another's failure: optional and handled import probes, loader errors, optimizers, foreign kernels
   evidence.py   evidence, specialize and generalize rows (attribution_evidence.toml): the entry that says it
   decide.py     attribute(), backend_of(), wording(): the backend a match is given and its words
@@ -100,10 +101,9 @@ from .search import (
 )
 from .refusals import (
     _asks_in_question_form, _every_shadows, _exonerated, _fallback_rules, _INTERRUPT, _known_lines,
-    _not_a_report_rules, _notice_rules, _question_rules, _shadowed, _shadowed_match, _TB_LINE, claimed_for,
-    described_fallback, document_kind, engine_worded, EXONERATED, foreign, interrupted, limit_as_reason, named_by_choice,
-    named_in_passing, needs_backend,
-    no_failure_document, not_a_report, optional_notice, program_printed, unclaimed,
+    _not_a_report_rules, _notice_rules, _question_rules, _shadowed, _shadowed_match, _TB_LINE, claimed_for, context_only,
+    described_fallback, document_kind, engine_worded, EXONERATED, foreign, interrupted, limit_as_reason, needs_backend,
+    no_failure_document, not_a_report, optional_notice, program_printed, turned_on, unclaimed,
 )
 from .probes import (
     _same_loader_error, _traced_probe, another_dsl_kernel, foreign_kernel, grid_limit_elsewhere, HANDLED, in_handled_probe,

@@ -18,7 +18,7 @@ from .tables import _toml, BACKENDS, rules
 from .sentences import _main_clause, _selection, _subject_of_match, FA_FAMILY, first_named
 from .naming import _file_named, _named, names_on
 from .search import _nearest_for
-from .refusals import _exonerated, _shadowed, chosen_failing
+from .refusals import _exonerated, _shadowed, chosen_failing, turned_on
 from .probes import another_dsl_kernel
 from .evidence import _fallback_backend, _near, _own_where_shown
 
@@ -170,6 +170,8 @@ def _attributed(entry: Entry, own: str | None, lines: list[str], line: int) -> t
     that are another program's own attention (a [[not_a_report.shadow]] with `every`) or that the writer clears stays unnamed
     (helper ex67)."""
     backend, named_by = _attribute(entry, own, lines, line)
+    if own is None and named_by is not None and named_by.line != line and (on := turned_on(lines, named_by.line)) is not None:
+        return on, Attribution(on, named_by.line, named_by.text)  # the backend the writer turned on after a limit (helper ex174)
     if backend is not None and backend != own and (_shadowed(backend, lines) or _exonerated(backend, lines, line)):
         chosen = chosen_failing(lines, line) if own is None else None
         if chosen is not None and chosen != backend:  # the backend chosen over the ruled-out one fails in turn (ex166)

@@ -381,7 +381,7 @@ def _exonerated(backend: str, lines: list[str], line: int = 0) -> bool:
             return True
         followed = not other and any(first_named(text[x0:x1]) == backend and first_named(text[y0:y1]) != backend
                                      for _, _, (x0, x1), (y0, y1) in _reasons(text))
-        if followed and (_limit_followed(lines, j + 1) or (None, "ruled_out", None))[1] != "ruled_out":
+        if followed and (_limit_followed(lines, j + 1) or (None, "ruled_out", None))[1] not in ("ruled_out", "turned_on"):
             # the same, in the words [limit_as_reason] reads: other languages, the choice opening the next sentence; only where
             # a failure is reported after it, else the limit is the report (rev28: "Наши V100 не поддерживают flash-attn 2,
             # поэтому мы используем sdpa." read nothing, dropped as a shadowed catch-all; main read backend.unsupported-gpu)
@@ -638,32 +638,40 @@ def limit_as_reason(lines: list[str], line: int) -> tuple[int, int] | None:
     return found[0] if found is not None and found[1] == "other" else None
 
 
-def named_by_choice(entry: Entry, lines: list[str], line: int, named_by: Attribution | None) -> bool:
-    """Is a catch-all's backend given only by another line that states a limit as the reason for the writer's choice, an
-    unrelated failure reported after it (limit_as_reason: "I use flash-attn 2 because sdpa is not supported on my ROCm card."
-    over a traceback that names no backend and ends in a KeyError)? The choice is context, not the failure's own sentence,
-    line or traceback (explain-policies-s28.md): the catch-all has no backend then (helper ex169, ex166's leftover)."""
-    return (entry.generic and named_by is not None and named_by.line != line
-            and limit_as_reason(lines, named_by.line) is not None)
+def context_only(entry: Entry, lines: list[str], line: int):
+    """For a catch-all (a generic entry) matched on 1-based `line`: a test of another line's number, true where that line names
+    a backend only as context, so the nearest-line search goes on past it (search._nearest_for; helper ex174 moved both tests
+    there from after attribution, where the line was lent and then the match taken back), else None:
+    - a line that states a limit as the reason for the writer's choice, an unrelated failure reported after it
+      (limit_as_reason: "I use flash-attn 2 because sdpa is not supported on my ROCm card." over a traceback that names no
+      backend and ends in a KeyError): the choice is context, not the failure's own sentence, line or traceback
+      (explain-policies-s28.md; helper ex169, ex166's leftover);
+    - for a last resort (a generic fallback: triage.*, prose.*) on an exception line whose traceback names none, a line above
+      that traceback that says no failure ("I use flash-attn 2 on my card.", "Running Wan 2.1 with sage attention", "Using
+      xformers 0.0.28"): the writer's setup (helper ex171). A line that says a failure ([not_a_report.document] failing,
+      [limit_as_reason] follows: "flash-attn 2 crashes on my card") is the writer's summary of it and still lends. A specific
+      generic entry keeps it: a kernel fault's backend is the one the run selected (a flag, a variable, a title:
+      tests/data/explain_attribution_s6.toml), where a KeyError's is nobody's."""
+    if not entry.generic or not 0 < line <= len(lines):
+        return None
+    start = _passing_start(entry, lines, line)
+
+    def skip(n: int) -> bool:
+        if start is not None and n - 1 < start and _says_no_failure(lines[n - 1]):
+            return True
+        return limit_as_reason(lines, n) is not None
+    return skip
 
 
-def named_in_passing(entry: Entry, lines: list[str], line: int, named_by: Attribution | None) -> bool:
-    """Is a last resort's backend (a generic fallback: triage.*, prose.*), for an exception whose traceback names none, given only
-    by a line above that traceback that names the backend and says no failure ("I use flash-attn 2 on my card.", "Running Wan
-    2.1 with sage attention", "Using xformers 0.0.28")? The line is the writer's setup, not the failure's own sentence, line or
-    traceback (explain-policies-s28.md): the catch-all has no backend then (helper ex171). A line that says a failure
-    ([not_a_report.document] failing, [limit_as_reason] follows: "flash-attn 2 crashes on my card") is the writer's summary of it
-    and still lends. A
-    specific generic entry keeps it: a kernel fault's backend is the one the run selected (a flag, a variable, a title:
-    tests/data/explain_attribution_s6.toml), where a KeyError's is nobody's."""
-    if not (entry.generic and entry.fallback and named_by is not None and 0 < named_by.line < line <= len(lines)):
-        return False
-    if not EXCEPTION_LINE.match(lines[line - 1]):
-        return False
+def _passing_start(entry: Entry, lines: list[str], line: int) -> int | None:
+    """The index of the traceback's first line above a last resort's exception line `line` (1-based), else None."""
+    if not entry.fallback or not EXCEPTION_LINE.match(lines[line - 1]):
+        return None
     up = _traceback(lines, line - 1)
-    if not up or not TRACEBACK_START.search(lines[up[-1]]) or named_by.line - 1 >= up[-1]:
-        return False  # the backend is named inside the exception's own traceback (or no traceback): its own naming
-    said = lines[named_by.line - 1]
+    return up[-1] if up and TRACEBACK_START.search(lines[up[-1]]) else None
+
+
+def _says_no_failure(said: str) -> bool:
     d, r = _document_rules(), _reason_rules()
     return not ((d and d["failing"].search(said)) or (r is not None and r[2].search(said)))
 
@@ -677,9 +685,25 @@ def chosen_failing(lines: list[str], line: int) -> str | None:
     return found[2] if found is not None and found[1] == "chosen" else None
 
 
+def turned_on(lines: list[str], line: int) -> str | None:
+    """The backend a limit on line `line` rules out, where the writer turns it on between the limit and the first failure reported
+    after it, and that failure names no backend ("We use sdpa because our V100 can't run FA2. When I enable it anyway:" over a bare
+    "no kernel image"; [limit_as_reason] turned_on), else None: the backend turned on is the one ruled out (the chosen one already
+    runs), so the failure is that backend's and the limit its report (helper ex174; review rev29 left "it" undecided)."""
+    found = _limit_followed(lines, line)
+    return found[2] if found is not None and found[1] == "turned_on" else None
+
+
+@lru_cache(maxsize=1)
+def _turned_on_rule() -> re.Pattern | None:
+    """[limit_as_reason] turned_on (helper ex174), compiled."""
+    d = _toml().get("limit_as_reason") or {}
+    return re.compile(d["turned_on"], re.M) if "turned_on" in d else None
+
+
 def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str, str | None] | None:
-    """(the span limit_as_reason reads, whose failure is reported first after it: 'ruled_out', 'chosen' or 'other', the backend
-    chosen), else None."""
+    """(the span limit_as_reason reads, whose failure is reported first after it: 'ruled_out', 'chosen', 'turned_on' or 'other',
+    the backend chosen; for 'turned_on' the backend ruled out), else None."""
     r = _reason_rules()
     if r is None or not 0 < line <= len(lines):
         return None
@@ -700,6 +724,8 @@ def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str, 
                 continue  # an issue template's own line, no backend named on it (rev28b)
             if named is not None and named == ruled_out:
                 break
+            if named is None and ruled_out is not None and (on := _turned_on_rule()) is not None and on.search(after, 0, m.start()):
+                return (a, z), "turned_on", ruled_out  # "When I enable it anyway:" over a bare error: the ruled-out one's (ex174)
             return (a, z), "chosen" if named is not None and named == chosen else "other", chosen
     return None
 

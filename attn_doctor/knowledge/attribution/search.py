@@ -20,10 +20,15 @@ from .naming import _file_named, _named
 
 
 def _nearest_for(entry: Entry, lines: list[str], line: int) -> Attribution | None:
-    """nearest() as this entry's rules ([needs_backend] past_traceback, in_traceback, title_sentence) say to look."""
+    """nearest() as this entry's rules ([needs_backend] past_traceback, in_traceback, title_sentence) say to look, past the
+    lines that are only context for a catch-all (refusals.context_only: a limit given as the reason for a choice, a line
+    above a backend-free traceback that says no failure; helper ex174)."""
+    from .refusals import context_only  # (refusals reads this module)
+
     r = rules()
     return nearest(lines, line, past_traceback=entry.id in r.past_traceback, down=entry.id not in r.in_traceback,
-                   title=entry.id in r.title_sentence, beside=entry.id not in r.own_line_only)
+                   title=entry.id in r.title_sentence, beside=entry.id not in r.own_line_only,
+                   skip=context_only(entry, lines, line))
 
 
 def _cut_traceback(lines: list[str], start: int) -> bool:
@@ -138,12 +143,13 @@ def _beside_bare_error(lines: list[str], i: int, start: int | None) -> list[int]
 
 
 def nearest(lines: list[str], line: int, past_traceback: bool = False, down: bool = True,
-            title: bool = False, beside: bool = True) -> Attribution | None:
+            title: bool = False, beside: bool = True, skip=None) -> Attribution | None:
     """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
     `past_traceback`: go on up past the traceback's start (a failed build's CalledProcessError
     follows the compiler output that names the package being built). `down=False`: not down the log
     past the message's own continuation. `beside=False` (with down=False): not what stands beside an error that has no
-    frame of its own (_beside_bare_error)."""
+    frame of its own (_beside_bare_error). `skip`: a test of a 1-based line number, other than `line`, whose naming is no
+    evidence for this error (the search goes on past it)."""
     i = line - 1
     if not 0 <= i < len(lines):
         return None
@@ -228,6 +234,8 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
         if named is None:
             continue
         b, shared = named
+        if skip is not None and j != i and skip(j + 1):
+            continue  # context only for this error (a choice's reason, a setup line that says no failure: helper ex174)
         if j != i and b not in NOT_SEVEN and any(rx.search(lines[j]) for rx in inventory):
             continue  # a list of what is installed names no failing backend (session 6, ex37)
         if b == "none":  # torch's own message: nothing to attribute

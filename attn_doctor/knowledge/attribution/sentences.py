@@ -88,7 +88,9 @@ def _healthy_removed(line: str) -> str:
 PRAISE = re.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(?:really|very|so|much|way|a lot|super)[ \t]+)?"
                     r"(?:great|awesome|amazing|excellent|fantastic|faster|quicker|quick|fast|helpful|a lifesaver)|"
                     r"helps?|helped|speeds?[ \t]+(?:it|things|everything|generation|inference|training)[ \t]+up|"
-                    r"funktioniert|fonctionne|funciona|работает)\b|"
+                    # (not "works slowly": "работает медленно", "funciona lento", "funktioniert langsam", helper ex174)
+                    r"(?:funktioniert|fonctionne|funciona|работает)\b(?![ \t]+(?:(?:очень|sehr|muy|très|muito|bem)[ \t]+)?(?:медленно|"
+                    r"плохо|нестабильно|langsam|schlecht|lento|lenta|lentamente|mal|lentement)))|"
                     r"正常|没问题|沒問題|没有问题|很好|好用|很快|更快|谢谢|感谢|問題(?:なく|ない|なし)|正常に|ありがとう|速い|速くなり", re.IGNORECASE)
 # (UNHEALTHY's negations in the European languages PRAISE reads: "funktioniert nicht", "ne fonctionne pas", "no funciona", "не работает")
 NEGATED = re.compile(r"(?<!\w)(?:не|нет|nicht|kein\w*|ne|pas|no|não|nunca|jamais)(?!\w)", re.IGNORECASE)
