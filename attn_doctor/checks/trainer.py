@@ -249,6 +249,17 @@ def resolve_dtype(facts: dict, ctx: Context) -> None:
         ctx.config = {**ctx.config, "dtype_here": here}
 
 
+def _dtype_refused(cfg: dict, attn: list[dict], dtype: str | None, why: str, fix):
+    """config.attention-dtype-unsupported for each local backend of the config that does not take the dtype this run
+    computes in (resolved here: by the GPU, by the installed release); `fix(spec)` the line that sets one it takes."""
+    for a in attn if dtype else []:
+        spec = SPECS.get(a["backend"])
+        if a["kind"] == "local" and spec is not None and dtype not in spec.dtypes:
+            yield finding("config.attention-dtype-unsupported", setting=a["setting"], backend=a["backend"],
+                          backend_title=spec.title, dtypes=" / ".join(spec.dtypes), dtype=dtype,
+                          trainer=cfg.get("trainer_title"), why=why, fix=fix(spec))
+
+
 def _dtype_by_gpu(facts: dict, cfg: dict, attn: list[dict]):
     """A dtype the script leaves to the GPU (a reading's `dtype_by_gpu`), resolved with the GPUs of this machine: what
     each runs, whether the chosen backend takes it, and where the answer is bfloat16 by emulation."""
@@ -278,14 +289,9 @@ def _dtype_by_gpu(facts: dict, cfg: dict, attn: list[dict]):
                           fix=f"{_pinned('float16', by_gpu)}   # in {file}: instead of {settings}" +
                               ("" if by_gpu.get("pins") else
                                "; or ask torch.cuda.is_bf16_supported(including_emulation=False)"))
-        for a in attn if dtype else []:
-            spec = SPECS.get(a["backend"])
-            if a["kind"] == "local" and spec is not None and dtype not in spec.dtypes:
-                yield finding("config.attention-dtype-unsupported", setting=a["setting"], backend=a["backend"],
-                              backend_title=spec.title, dtypes=" / ".join(spec.dtypes), dtype=dtype,
-                              trainer=cfg.get("trainer_title"), why=f"{settings} on {where}",
-                              fix=f"{_pinned('float16', by_gpu)}   # in {file}: instead of {settings}; "
-                                  "float16 is what this GPU computes fast")
+        yield from _dtype_refused(cfg, attn, dtype, f"{settings} on {where}",
+                                  lambda spec: f"{_pinned('float16', by_gpu)}   # in {file}: instead of {settings}; "
+                                               "float16 is what this GPU computes fast")
     if len(runs) > 1:
         yield finding("config.dtype-by-gpu-differs", settings=settings,
                       answers="; ".join(f"{d or other} on " + ", ".join(g["capability"] for g in grp)
@@ -323,14 +329,9 @@ def _dtype_by_release(facts: dict, cfg: dict, attn: list[dict]):
     dtype = release_dtype(by_release, version)
     yield finding("config.dtype-by-release", setting=by_release["setting"], package=package, version=version,
                   model=model, dtype=dtype or "the checkpoint's own dtype (its config.json; not known from the file)")
-    for a in attn if dtype else []:
-        spec = SPECS.get(a["backend"])
-        if a["kind"] == "local" and spec is not None and dtype not in spec.dtypes:
-            yield finding("config.attention-dtype-unsupported", setting=a["setting"], backend=a["backend"],
-                          backend_title=spec.title, dtypes=" / ".join(spec.dtypes), dtype=dtype,
-                          trainer=cfg.get("trainer_title"), why=f"{by_release['setting']} under {package} {version}",
-                          fix=f"{by_release['pin'].replace('torch.float32', 'torch.bfloat16').replace('float32', 'bfloat16')}"
-                              f"   # in {file}: a dtype {spec.title} takes")
+    half = by_release["pin"].replace("torch.float32", "torch.bfloat16").replace("float32", "bfloat16")
+    yield from _dtype_refused(cfg, attn, dtype, f"{by_release['setting']} under {package} {version}",
+                              lambda spec: f"{half}   # in {file}: a dtype {spec.title} takes")
 
 
 def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):
