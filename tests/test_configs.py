@@ -768,3 +768,25 @@ def test_gpu_decided_dtype_fires(tmp_path, caps, probe, eid):
         facts["driver"]["gpus"].append({"index": i, "name": "FAKE", "capability": list(cap), "memory_mib": 81559})
     _, report = run(p, facts)
     assert eid in config_ids(report)
+
+
+_RELEASE_DTYPE_SCRIPT = """from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+model = AutoModelForCausalLM.from_pretrained("org/m", attn_implementation="sdpa")
+Trainer(model=model, args=TrainingArguments(output_dir="o")).train()
+"""
+
+
+@pytest.mark.parametrize("version, eid", [(None, "config.dtype-by-release-unresolved"),
+                                          ("4.57.1", "config.dtype-by-release"), ("5.0.0", "config.dtype-by-release")])
+def test_release_decided_dtype_fires(tmp_path, version, eid):
+    """A script that loads its model with no dtype and no autocast, the transformers release not shown, checked where
+    transformers is not installed / is 4.57.1 / 5.0.0 (FAKE); tests/test_configs_cfg126.py has more."""
+    p = tmp_path / "train.py"
+    p.write_text(_RELEASE_DTYPE_SCRIPT)
+    facts = saved_facts()
+    facts["packages"]["stack"].pop("transformers", None)
+    facts["packages"].get("versions", {}).pop("transformers", None)
+    if version:
+        facts["packages"]["stack"]["transformers"] = {"version": version}
+    _, report = run(p, facts)
+    assert eid in config_ids(report)

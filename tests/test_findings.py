@@ -1441,6 +1441,28 @@ def gpu_decided_dtype_on_a_mixed_node():
     return f
 
 
+# a script that loads its model with no dtype and no autocast, the transformers release not shown (checks/trainer.py
+# _dtype_by_release resolves it with the transformers of the environment checked: cfg126)
+_RELEASE_DECIDES = ("from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n"
+                    "model = AutoModelForCausalLM.from_pretrained('org/m', attn_implementation='sdpa')\n"
+                    "Trainer(model=model, args=TrainingArguments(output_dir='o')).train()\n")
+
+
+@scenario("config.dtype-by-release", "info", **inline_config("hf_transformers", "train.py", _RELEASE_DECIDES))
+def release_decided_dtype_under_transformers_4():
+    """That script on the H200 box with transformers 4.57.1 installed: float32 weights, no autocast."""
+    f = ff.gpu_box()
+    ff.add_dist(f, "transformers", "4.57.1")
+    return f
+
+
+@scenario("config.dtype-by-release-unresolved", "info",
+          **inline_config("hf_transformers", "train.py", _RELEASE_DECIDES))
+def release_decided_dtype_without_transformers():
+    """The same script checked where no transformers is installed: the release is not known here."""
+    return ff.gpu_box()
+
+
 @scenario("config.unknown-key", "error",
           **inline_config("llamafactory", "sft.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\ndo_train: true\n"
                           "finetuning_type: lora\ndataset: alpaca_en_demo\ntemplate: qwen\nflash_atn: fa2\n"))

@@ -152,6 +152,7 @@ def trainer_rules(facts: dict, ctx: Context):
                           trainer=cfg.get("trainer_title"), why=cfg.get("attention_dtype_why") or "read from the config",
                           fix=fixes.get("attention_dtype") or "# run with mixed precision bf16")
     yield from _dtype_by_gpu(facts, cfg, attn)
+    yield from _dtype_by_release(facts, cfg, attn)
     for a in off_here(facts, cfg):
         g = min(view.gpus(facts), key=lambda g: tuple(g.get("capability") or (99, 0)))
         yield finding("config.backend-off-on-gpu", trainer=cfg.get("trainer_title"), name=a["name"], setting=a["setting"],
@@ -248,6 +249,17 @@ def resolve_dtype(facts: dict, ctx: Context) -> None:
         ctx.config = {**ctx.config, "dtype_here": here}
 
 
+def _dtype_refused(cfg: dict, attn: list[dict], dtype: str | None, why: str, fix):
+    """config.attention-dtype-unsupported for each local backend of the config that does not take the dtype this run
+    computes in (resolved here: by the GPU, by the installed release); `fix(spec)` the line that sets one it takes."""
+    for a in attn if dtype else []:
+        spec = SPECS.get(a["backend"])
+        if a["kind"] == "local" and spec is not None and dtype not in spec.dtypes:
+            yield finding("config.attention-dtype-unsupported", setting=a["setting"], backend=a["backend"],
+                          backend_title=spec.title, dtypes=" / ".join(spec.dtypes), dtype=dtype,
+                          trainer=cfg.get("trainer_title"), why=why, fix=fix(spec))
+
+
 def _dtype_by_gpu(facts: dict, cfg: dict, attn: list[dict]):
     """A dtype the script leaves to the GPU (a reading's `dtype_by_gpu`), resolved with the GPUs of this machine: what
     each runs, whether the chosen backend takes it, and where the answer is bfloat16 by emulation."""
@@ -277,20 +289,49 @@ def _dtype_by_gpu(facts: dict, cfg: dict, attn: list[dict]):
                           fix=f"{_pinned('float16', by_gpu)}   # in {file}: instead of {settings}" +
                               ("" if by_gpu.get("pins") else
                                "; or ask torch.cuda.is_bf16_supported(including_emulation=False)"))
-        for a in attn if dtype else []:
-            spec = SPECS.get(a["backend"])
-            if a["kind"] == "local" and spec is not None and dtype not in spec.dtypes:
-                yield finding("config.attention-dtype-unsupported", setting=a["setting"], backend=a["backend"],
-                              backend_title=spec.title, dtypes=" / ".join(spec.dtypes), dtype=dtype,
-                              trainer=cfg.get("trainer_title"), why=f"{settings} on {where}",
-                              fix=f"{_pinned('float16', by_gpu)}   # in {file}: instead of {settings}; "
-                                  "float16 is what this GPU computes fast")
+        yield from _dtype_refused(cfg, attn, dtype, f"{settings} on {where}",
+                                  lambda spec: f"{_pinned('float16', by_gpu)}   # in {file}: instead of {settings}; "
+                                               "float16 is what this GPU computes fast")
     if len(runs) > 1:
         yield finding("config.dtype-by-gpu-differs", settings=settings,
                       answers="; ".join(f"{d or other} on " + ", ".join(g["capability"] for g in grp)
                                         for (d, _e), grp in runs.items()),
                       fix=f"{_pinned('float16', by_gpu)}   # in {file}: one dtype on every GPU of the node "
                           "(or run on GPUs of one kind)")
+
+
+def release_dtype(by_release: dict, version: str | None) -> str | None:
+    """The dtype a reading's `dtype_by_release` loads its model in under this release of the package: its `before` below
+    its `from`, its `after` (None: the checkpoint's own dtype, not known from the file) from it; None with no release."""
+    have = view.version(version) if version else None
+    if have is None:
+        return None
+    return by_release["before"] if have < view.version(by_release["from"]) else by_release["after"]
+
+
+def _dtype_by_release(facts: dict, cfg: dict, attn: list[dict]):
+    """A dtype the transformers release decides (a reading's `dtype_by_release`: the model loaded with no dtype, nothing
+    autocasting, no release shown in the file), resolved with the transformers of the environment checked."""
+    by_release = cfg.get("dtype_by_release")
+    if not by_release:
+        return
+    package, since = by_release["package"], by_release["from"]
+    file = cfg.get("path") or "the script"
+    model = f" ({by_release['model']})" if by_release.get("model") else ""
+    version = view.dist_version(facts, package)
+    auto = by_release["pin"].replace("torch.float32", '"auto"').replace("float32", "auto")
+    fix = (f"{by_release['pin']}   # in {file}: the float32 {package} before {since} loads, whatever is installed; "
+           f"or {auto} for the checkpoint's own dtype, as {since} loads")
+    if version is None or view.version(version) is None:
+        yield finding("config.dtype-by-release-unresolved", setting=by_release["setting"], package=package, since=since,
+                      model=model, fix=fix)
+        return
+    dtype = release_dtype(by_release, version)
+    yield finding("config.dtype-by-release", setting=by_release["setting"], package=package, version=version,
+                  model=model, dtype=dtype or "the checkpoint's own dtype (its config.json; not known from the file)")
+    half = by_release["pin"].replace("torch.float32", "torch.bfloat16").replace("float32", "bfloat16")
+    yield from _dtype_refused(cfg, attn, dtype, f"{by_release['setting']} under {package} {version}",
+                              lambda spec: f"{half}   # in {file}: a dtype {spec.title} takes")
 
 
 def _sd_scripts(cfg: dict, attn: list[dict], fixes: dict):

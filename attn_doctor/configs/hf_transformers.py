@@ -1694,7 +1694,8 @@ def transformers_load_default(doc: dict, s: dict) -> str | None:
     installs itself (pip install, PEP 723 inline metadata), else the repository's own pin of transformers (_pins), or
     failing both, from a keyword 5.0 no longer takes, which the script passes (s["transformers_4"]:
     `Trainer(tokenizer=...)`). Never the installed transformers: the run's machine is not the one `check --config`
-    may run on."""
+    may run on (where none of these shows the release, the reading says what each release loads, _dtype_by_release,
+    and checks/trainer.py resolves it with the transformers of the environment it checks)."""
     from .installed import _PIP_INSTALL
 
     text = doc.get("text") or ""
@@ -2011,9 +2012,7 @@ def _run_dtype(doc: dict, s: dict, kw: dict, model_config: bool) -> str | None:
         # fine_tune.py, pyproject.toml `trl[vllm]>=0.25.1`; cfg71). Without either the version is unknown: TRL before
         # 0.19 kept bf16 False (the checkpoint's / torch_dtype's dtype).
         dtype = "bfloat16"
-    if dtype is None and s.get("load_default") and not s.get("amp_unknown") and not s.get("args_unseen") and \
-            not s.get("default_dtype_set") and \
-            (not _trl_config(doc) or s.get("bf16") is False) and \
+    if dtype is None and _weights_decide(doc, s) and \
             (s.get("load_float32_checkpoint") or transformers_load_default(doc, s) == "float32"):
         # the model loaded with no dtype and no autocast (TrainingArguments' bf16 / fp16 default False; a TRL config
         # only with bf16 given False, above) under a transformers before 5.0: its float32 default is the run's dtype.
@@ -2021,6 +2020,35 @@ def _run_dtype(doc: dict, s: dict, kw: dict, model_config: bool) -> str | None:
         # published in float32 (_FLOAT32_CHECKPOINTS), otherwise not known here: None
         dtype = "float32"
     return dtype
+
+
+def _weights_decide(doc: dict, s: dict) -> bool:
+    """The model is loaded with no dtype and nothing autocasts (TrainingArguments' bf16 / fp16 default False; a TRL config
+    only with bf16 given False): the run computes in what from_pretrained loads by default (transformers_load_default)."""
+    return bool(s.get("load_default")) and not s.get("amp_unknown") and not s.get("args_unseen") and \
+        not s.get("default_dtype_set") and (not _trl_config(doc) or s.get("bf16") is False)
+
+
+# transformers' release from which from_pretrained with no dtype loads the checkpoint's own dtype ("auto") rather than
+# float32: huggingface/transformers#42805 ("Default auto", merged 2025-12-11, superseding #34919), first released in
+# 5.0.0 (modeling_utils.py:3934-3935 `if dtype is None: dtype = "auto"`); 4.57.1 keeps float32 (modeling_utils.py:
+# 4628-4629, _get_dtype :1287-1291)
+AUTO_DTYPE_FROM = (5, 0)
+
+
+def _dtype_by_release(doc: dict, s: dict) -> dict | None:
+    """A reading's `dtype_by_release` (checks/trainer.py resolves it with the transformers of the environment checked):
+    the model is loaded with no dtype, nothing autocasts, and neither the file nor its repository shows the transformers
+    release (transformers_load_default is None): float32 weights before AUTO_DTYPE_FROM, the checkpoint's own dtype
+    from it. The reading's dtype stays unknown (the labels' convention: the file does not say it); None otherwise."""
+    if not _weights_decide(doc, s) or s.get("load_float32_checkpoint") or transformers_load_default(doc, s) is not None:
+        return None
+    model = s.get("model_name_or_path")
+    flag = doc["fmt"] == "text"
+    return {"package": "transformers", "from": ".".join(map(str, AUTO_DTYPE_FROM)), "before": "float32", "after": None,
+            "model": model if isinstance(model, str) else None,
+            "setting": "no --torch_dtype" if flag else "no torch_dtype / dtype at from_pretrained(...)",
+            "pin": "--torch_dtype float32" if flag else "torch_dtype=torch.float32"}
 
 
 def _dtype_by_gpu(doc: dict, s: dict, kw: dict, model_config: bool) -> dict | None:
@@ -2107,6 +2135,7 @@ def read(doc: dict) -> dict:
     dtype = _run_dtype(doc, s, kw, model_config)
     by_gpu = _dtype_by_gpu(doc, s, kw, model_config) if dtype is None else None
     dtype_open = open_reading(s.get("gpu_open") or {}) if dtype is None and by_gpu is None else None
+    by_release = _dtype_by_release(doc, s) if dtype is None and by_gpu is None and dtype_open is None else None
     return {
         "trainer": "transformers", "trainer_title": "transformers" if model_config else TITLE,
         "format": "cmdline" if doc["fmt"] == "text" else doc["fmt"],  # (python: a script read with ast)
@@ -2119,6 +2148,7 @@ def read(doc: dict) -> dict:
         "sage_training": False,
         **({"dtype_by_gpu": by_gpu} if by_gpu else {}),
         **({"dtype_open": dtype_open} if dtype_open else {}),
+        **({"dtype_by_release": by_release} if by_release else {}),
         "fixes": {"packing": "attn_implementation: flash_attention_2   # or padding_free: false and packing: false",
                   "compile": "torch_compile: true", "use_default": "attn_implementation: sdpa"},
     }

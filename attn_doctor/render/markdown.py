@@ -109,6 +109,10 @@ def render(report: Report) -> str:
             from .text import dtype_open_line
 
             out.append("- " + dtype_open_line(cfg))
+        if cfg.get("dtype_by_release"):
+            from .text import dtype_by_release_line
+
+            out.append("- " + dtype_by_release_line(cfg))
         if cfg.get("unread"):
             out.append("- config files not read (not here, or given by its caller): " + ", ".join(f"`{u}`" for u in cfg["unread"]) + "; what they set is unknown")
         det = cfg.get("detected") or {}

@@ -286,6 +286,14 @@ def dtype_open_line(cfg: dict) -> str:
             f"and on {', '.join(g['unknown'])}, not known here")
 
 
+def dtype_by_release_line(cfg: dict) -> str:
+    """A dtype the transformers release decides (the reading's `dtype_by_release`): what each release loads."""
+    g = cfg["dtype_by_release"]
+    after = g["after"] or "the checkpoint's own dtype"
+    return (f"dtype: decided by the {g['package']} release ({g['setting']}, no autocast): {g['before']} before "
+            f"{g['from']}, {after} from {g['from']}")
+
+
 def config_lines(cfg: dict | None) -> list[str]:
     if not cfg:
         return []
@@ -300,6 +308,8 @@ def config_lines(cfg: dict | None) -> list[str]:
         out.append(dtype_by_gpu_line(cfg))
     if cfg.get("dtype_open"):
         out.append(dtype_open_line(cfg))
+    if cfg.get("dtype_by_release"):
+        out.append(dtype_by_release_line(cfg))
     if cfg.get("unread"):
         # files the launcher names that are not here to read: what they set stays unknown, never guessed
         out.append("config files not read (not here, or given by its caller): " + ", ".join(cfg["unread"]) + "; what they set is unknown")
