@@ -104,7 +104,8 @@ def rows(tag: str, residual_tsvs: list[str]) -> list[list[str]]:
     out = []
     for rd, name in FIRST.items():
         assert rd in ROUNDS and rd not in MEASURE_ONLY and "heldout" not in rd, rd
-        first = results_io.load_json(name)
+        plain = HERE / "results" / name  # a record not packed yet (round 172m's, session 30) is read where it lies
+        first = results_io.load_json(plain if plain.is_file() else name)
         now = json.loads(Path(f"/tmp/{tag}-ar-{rd}.json").read_text(encoding="utf-8"))
         now_r = {x["file"]: x for x in now["results"]}
         now_u = {x["file"]: x for x in now["unrelated_results"]}
