@@ -865,8 +865,8 @@ def rich_records(text: str) -> str:
 
 # A label a user or a program's log writes before the command line it shows, on the same line: the user's words
 # glued to what they pasted (`使用参数：CUDA_VISIBLE_DEVICES=0,1 NPROC_PER_NODE=2 swift sft ...`, `训练命令: torchrun ...`),
-# a log's echo of what it runs (finetrainers' examples echo `Running command: $cmd` before running it; `Command: python
-# train.py ...`): one to three words, or words of a script other than Latin, and a colon (ASCII or full-width), then
+# a log's echo of what it runs (a script's `echo "Running command: $cmd"` before its `eval $cmd`, as finetrainers' /
+# cogvideox-factory's training scripts and many users' own write it; `Command: python train.py ...`): one to three words, or words of a script other than Latin, and a colon (ASCII or full-width), then
 # an environment assignment or a launcher / trainer CLI (shell.LAUNCHERS, shell.CLI_SUBCOMMANDS, python). No shell
 # runs a program of that name: the command after it is what ran
 _LABELLED = re.compile(r"^([ \t]*)(?:(?:(?![:：])[^\x00-\x7f\s]){1,24}[:：][ \t]*|[A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*){0,2}"
