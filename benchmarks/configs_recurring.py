@@ -39,7 +39,8 @@ from explain_blind_carry import tree  # noqa: E402
 # round -> the code of its first measurement: configs_blind_carry.COMMITS's first, plus the rounds read since
 # (the `commit` of their earliest committed record: session 23 start 178ca03e ... session 27 "first" 9ac548b1)
 FIRST = {r: c[0] for r, c in COMMITS.items()}
-FIRST.update({"95m": "178ca03e", "99m": "69139402", "103m": "15e7edae", "107m": "c6e34c6a", "111m": "9ac548b1"})
+FIRST.update({"95m": "178ca03e", "99m": "69139402", "103m": "15e7edae", "107m": "c6e34c6a", "111m": "9ac548b1",
+              "119m": "834eef7d"})  # 119m: session 29 "first" (cfg124, session 30)
 CONFIGS = ROOT / "fixtures" / "configs"
 
 
@@ -112,6 +113,20 @@ MECHANISM: dict[tuple[str, str], str] = {
     ("95m", "transformers/GOptimistic__chatglm_finetune__finetune_hf.py"): LOAD32,
     ("57m", "transformers/ZaheedaT__Llama3-Finetuning__app__main.py"): LOAD32,
 }
+# (119m, cfg124, session 30: what its three first-measurement misses were, read from the trainers' source)
+PASTED = "a pasted text's shape hides the command (a label glued before it, a log record wrapped onto indented lines)"
+MODEL_CODE = "a trainer's model type whose own code requires a backend, missing from the reader's table"
+MECHANISM.update({
+    ("119m", "diffusion-pipe/tdrussell__diffusion-pipe__268__hidream.toml"): MODEL_CODE,
+    ("119m", "ms-swift/modelscope__ms-swift__3399__train.sh"): PASTED,
+    ("119m", "sd-scripts/bmaltais__kohya_ss__1908__gui_log.txt"): PASTED,
+    # the same class in the thread rounds before it, by their READMEs' "Read after its measurement" ("pasted dress")
+    ("103m", "diffusers/segmind__SSD-1B__6__cmd.txt"): PASTED,
+    ("103m", "litgpt/Lightning-AI__litgpt__477__cmd.txt"): PASTED,
+    ("103m", "sd-scripts/cocktailpeanut__fluxgym__340__log.txt"): PASTED,
+    ("103m", "sd-scripts/cocktailpeanut__fluxgym__45__log.txt"): PASTED,
+    ("111m", "sd-scripts/bmaltais__kohya_ss__89__error.txt"): PASTED,
+})
 SETTINGS_ELSEWHERE = "settings in another file of the repository the set holds (flat layout hides it)"
 
 

@@ -57,6 +57,7 @@ FIRST = {
     "round148m": "explain-round148m-2026-11-30-session25-start-15e7edae.json",
     "round154m": "explain-round154m-2026-11-30-session26-start-c6e34c6a.json",
     "round160m": "explain-round160m-2026-11-30-session27-first-55412f4e.json",
+    "round172m": "explain-round172m-2026-12-01-session29-first-834eef7d.json",  # training since helper ex172 (session 30)
 }
 CATCH_ALL = ("prose.", "triage.", "generic.", "fallback.")
 COLUMNS = ["round", "file", "first", "label_backend", "label", "first_top", "first_class", "now", "now_top", "now_class"]
@@ -103,7 +104,8 @@ def rows(tag: str, residual_tsvs: list[str]) -> list[list[str]]:
     out = []
     for rd, name in FIRST.items():
         assert rd in ROUNDS and rd not in MEASURE_ONLY and "heldout" not in rd, rd
-        first = results_io.load_json(name)
+        plain = HERE / "results" / name  # a record not packed yet (round 172m's, session 30) is read where it lies
+        first = results_io.load_json(plain if plain.is_file() else name)
         now = json.loads(Path(f"/tmp/{tag}-ar-{rd}.json").read_text(encoding="utf-8"))
         now_r = {x["file"]: x for x in now["results"]}
         now_u = {x["file"]: x for x in now["unrelated_results"]}

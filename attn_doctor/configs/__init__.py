@@ -824,12 +824,69 @@ _LOG_HEAD = re.compile(r"^([ \t]*)\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+
                        re.MULTILINE)
 
 
+# A record of Rich's logging handler (rich/_log_render.py LogRender: a grid of a time column, a level column 8 wide, the
+# message and, with show_path, the caller's `file.py:N` on the right, one space between columns): the time as its
+# log_time_format writes it (the default `[%x %X]`, `[01/25/24 20:57:13]`; the kohya_ss GUI's `%H:%M:%S-%f`,
+# kohya_gui/custom_logging.py:48,73: `20:57:13-361144`), blanks where omit_repeated_times hides a time the record
+# before showed, then the level; a message wider than the console goes on under it, every further line indented to the
+# message's column (the table's cell), with no backslash: one message, as the kohya_ss GUI logs the accelerate launch it
+# runs (bmaltais/kohya_ss, its `INFO     accelerate launch ... "./train_network.py"` then indented lines of options)
+_RICH_LEVEL = r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)[ \t]"
+_RICH_HEAD = re.compile(r"^(?:(?:\[\d\d/\d\d/\d\d[ \t]\d\d:\d\d:\d\d\]|\d\d:\d\d:\d\d(?:[.,-]\d{1,6})?)[ \t]+|[ \t]+)"
+                        + _RICH_LEVEL + r"[ \t]*(?=\S)")
+_RICH_PATH = re.compile(r"[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$")
+
+
+def rich_records(text: str) -> str:
+    """Each record of a Rich log handler's output (_RICH_HEAD) as one line, its message alone: the head taken off, the
+    lines under it indented to the message's column joined to it, the caller's `file.py:N` at the right of its first
+    line dropped. Every other line is kept as it is."""
+    if not re.search(_RICH_LEVEL, text):
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _RICH_HEAD.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        col = m.end()
+        parts = [_RICH_PATH.sub("", lines[i][col:]).rstrip()]
+        i += 1
+        while i < len(lines) and len(lines[i]) > col and lines[i][:col].strip() == "" and not lines[i][col].isspace() \
+                and not _RICH_HEAD.match(lines[i]):
+            parts.append(lines[i][col:].rstrip())
+            i += 1
+        out.append(" ".join(parts))
+    return "\n".join(out)
+
+
+# A label a user or a program's log writes before the command line it shows, on the same line: the user's words
+# glued to what they pasted (`使用参数：CUDA_VISIBLE_DEVICES=0,1 NPROC_PER_NODE=2 swift sft ...`, `训练命令: torchrun ...`),
+# a log's echo of what it runs (a script's `echo "Running command: $cmd"` before its `eval $cmd`, as finetrainers' /
+# cogvideox-factory's training scripts and many users' own write it; `Command: python train.py ...`): one to three words, or words of a script other than Latin, and a colon (ASCII or full-width), then
+# an environment assignment or a launcher / trainer CLI (shell.LAUNCHERS, shell.CLI_SUBCOMMANDS, python). No shell
+# runs a program of that name: the command after it is what ran
+_LABELLED = re.compile(r"^([ \t]*)(?:(?:(?![:：])[^\x00-\x7f\s]){1,24}[:：][ \t]*|[A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*){0,2}"
+                       r"[:：][ \t]+)(?=[A-Za-z_]\w*=[^\s=]|(?:python[\d.]*|accelerate|torchrun|deepspeed|swift|megatron|"
+                       r"llamafactory-cli|lmf|tune|litgpt|axolotl|trl|simpletuner)[ \t])", re.MULTILINE)
+
+
+def without_labels(text: str) -> str:
+    """A pasted text's command lines without the label written before them on their line (_LABELLED)."""
+    return _LABELLED.sub(lambda m: m.group(1), text) if ":" in text or "：" in text else text
+
+
 def without_prompts(text: str) -> str:
     """A document's command lines without the shell prompts it shows before them (`$ accelerate launch train.py ...`,
     `(venv) user@host:~/flux$ accelerate launch ...`, `PS C:\\kohya> accelerate launch ...`, `C:\\kohya>accelerate
-    launch ...`), and a log's head before them (`[2024-09-09 15:40:46] [INFO] `: _LOG_HEAD): read as the shell would
+    launch ...`), and a log's head before them (`[2024-09-09 15:40:46] [INFO] `: _LOG_HEAD; a Rich log record's, its
+    wrapped lines joined: rich_records): read as the shell would
     run them, the prompt as a program would hide the command (a program `$`, or `>` redirecting into a file); a line
     that prints a command as Python's list of its arguments (printed_argv) is that command line."""
+    text = without_labels(rich_records(text))
     return printed_argv(_PROMPT.sub(lambda m: m.group(1), _LOG_HEAD.sub(lambda m: m.group(1), text)))
 
 
@@ -885,9 +942,9 @@ _SCRIPT_PS2 = re.compile(r"(\\\r?\n[ \t]*)>[ \t]+(?=-)")
 
 
 def without_pasted_prompts(text: str) -> str:
-    """A launch script's lines without the prompts of a terminal session pasted into it (_SCRIPT_PS1, _SCRIPT_PS2):
-    what the user typed, as the shell ran it."""
-    return _SCRIPT_PS2.sub(lambda m: m.group(1), _SCRIPT_PS1.sub(lambda m: m.group(1), text))
+    """A launch script's lines without the prompts of a terminal session pasted into it (_SCRIPT_PS1, _SCRIPT_PS2) and
+    the label a user glued before a command (_LABELLED): what the user typed, as the shell ran it."""
+    return without_labels(_SCRIPT_PS2.sub(lambda m: m.group(1), _SCRIPT_PS1.sub(lambda m: m.group(1), text)))
 
 
 # the names a launch script or a plain text file has: read as shell / text whatever their lines look like

@@ -5,7 +5,10 @@ Read from tdrussell/diffusion-pipe 8f83dbf (2026-08-20):
   (the diffusers and ComfyUI model code in models/ and utils/patches.py); Wan calls models/wan/attention.py
   flash_attention() directly, which asserts FLASH_ATTN_2_AVAILABLE (it takes FlashAttention 3's
   flash_attn_interface first when that imports), and HunyuanImage imports flash_attn_no_pad (FlashAttention 2), HunyuanVideo's hyvideo submodule runs
-  attention(mode='flash') (flash_attn_varlen_func);
+  attention(mode='flash') (flash_attn_varlen_func); HiDream (models/hidream.py:19) runs the HiDream-I1 submodule's
+  transformer (submodules/HiDream @ 2658624: hi_diffusers/models/transformers/transformer_hidream_image.py:59,131 set
+  HiDreamAttnProcessor_flashattn on every block, whose attention_processor.py:5-10 imports flash_attn_interface's
+  flash_attn_func and else flash_attn's, no other path), and diffusion-pipe sets no other processor;
 - train.py: `compile` (default false) runs pipeline_model.compile(dynamic=True), torch.compile's default mode;
   `micro_batch_size_per_gpu` is the batch; [model] `type` and `dtype` (the compute dtype; transformer_dtype
   such as float8 only stores the weights).
@@ -43,7 +46,8 @@ TYPES = {"flux": "flux", "ltx-video": "ltxvideo", "hunyuan-video": "hunyuanvideo
          "flux2": "flux2", "ernie_image": "ernie_image", "ltx2": "ltxvideo", "ideogram4": "ideogram4", "krea2": "krea2",
          "minimax_h3": "minimax_h3"}
 FLASH_ATTN = {"wan": "models/wan/attention.py flash_attention()", "hunyuan_image": "flash_attn_no_pad",
-              "hunyuan-video": "hyvideo attention(mode='flash')"}
+              "hunyuan-video": "hyvideo attention(mode='flash')",
+              "hidream": "hi_diffusers HiDreamAttnProcessor_flashattn (flash_attn_func)"}
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 

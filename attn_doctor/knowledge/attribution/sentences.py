@@ -167,6 +167,47 @@ def _healthy_blanked(line: str) -> str:
     return "".join(parts)
 
 
+# helper ex172 (session 30; round 172m: simple-stories/simple_stories_train#47, "Training diverges without flash attention", the
+# hand-written attention under bf16 autocast diverging): a numeric failure (divergence, NaN, a loss that blows up, black or noisy
+# output) said to happen WITHOUT a backend is the run that goes without it, so the backend named right after "without" is not the
+# failing one. Not a line that says the program cannot or will not run without it (its absence is then the failure)
+WITHOUT_AFTER_FAILURE = re.compile(r"\b(?:diverg\w*|nans?|blows?[ \t]+up|blew[ \t]+up|explod\w*|black|nois[ey]|garbage|gibberish|"
+                                   r"unstable|instabilit\w*)\b[^.;!?\n]{0,60}?\b(?P<off>(?:without|w/o)[ \t]+(?:the[ \t]+|using[ \t]+|"
+                                   r"enabling[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+){0,2})", re.IGNORECASE)
+CANNOT_WITHOUT = re.compile(r"\b(?:can[\u2019']?t|cannot|won[\u2019']?t|unable|refus\w*|requires?|needs?|only[ \t]+works?)\b", re.IGNORECASE)
+
+
+def _without_after_failure_removed(line: str) -> str:
+    """`line` without the backend a numeric failure is said to happen without (WITHOUT_AFTER_FAILURE)."""
+    if CANNOT_WITHOUT.search(line):
+        return line
+    def blank(m: re.Match) -> str:
+        a, b = m.span("off")
+        t = m.group(0)
+        return t[:a - m.start()] + " " * (b - a) + t[b - m.start():]
+    return WITHOUT_AFTER_FAILURE.sub(blank, line)
+
+
+# helper ex172 (session 30; round 172m unrelated: facebookresearch/xformers#1154, the maintainer: "The error seems to come from diffusers,
+# not from xFormers."): where an error is said to come from one place and not from another, the other is ruled out as its source,
+# whether or not the rest of the line names a backend (unlike a contrast's side, _contrast_removed); both orders ("not from X but
+# from Y")
+FROM_NOT_FROM = re.compile(r"\b(?:comes?|coming|came|originat\w*|stems?|stemming|arises?|arising)[ \t]+from[ \t]+[^,;.!?\n]{1,60}?,?[ \t]+"
+                           r"(?:and[ \t]+|but[ \t]+)?not[ \t]+from[ \t]+(?P<not>(?:the[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+)?[`'\"]?)|"
+                           r"\bnot[ \t]+(?:coming[ \t]+)?from[ \t]+(?P<not2>(?:the[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+)?[`'\"]?)[ \t]*,?[ \t]*"
+                           r"but[ \t]+(?:rather[ \t]+)?from\b", re.IGNORECASE)
+
+
+def _source_ruled_out_removed(line: str) -> str:
+    """`line` without the place an error is said not to come from (FROM_NOT_FROM)."""
+    def blank(m: re.Match) -> str:
+        g = "not" if m.group("not") is not None else "not2"
+        a, b = m.span(g)
+        t = m.group(0)
+        return t[:a - m.start()] + " " * (b - a) + t[b - m.start():]
+    return FROM_NOT_FROM.sub(blank, line)
+
+
 # A backend named as switched off in a condition is not the one that failed ("it will nanloss when flash attention is
 # turned off": round 14, alibaba/Pai-Megatron-Patch#60): the failing path is the one that runs without it.
 SWITCHED_OFF = re.compile(r"\b(?:when|if|once|while|after)\b(?:(?!\b(?:when|if|once|while|after)\b)[^\n.,;:!?()]){0,60}?\b(?:is|was|are|were|gets?|got|being)[ \t]+(?:turned|switched|toggled)[ \t]+off\b", re.IGNORECASE)
@@ -633,6 +674,8 @@ def _scrub(line: str) -> str:
     if any(w in low for w in (" like ", "such as", "e.g.", "for example", "including")):
         kept = PROSE_EXAMPLES.sub(_list_removed, line)  # only where the rest still names a backend, as REPLACED
         line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
+    if "not" in low and "from" in low:
+        line = _source_ruled_out_removed(line)
     if "not" in low or "n't" in low or "不会" in line or "没" in line:
         line = _contrast_removed(line)
     if any(w in low for w in ("caus", "lead", "led to", "make", "made", "result", "break", "broke", "导致", "致使", "使得", "造成")):
@@ -649,6 +692,8 @@ def _scrub(line: str) -> str:
         line = DINOV2_NOTICE.sub(" ", line)
     if " off" in low:
         line = SWITCHED_OFF.sub(" ", line)
+    if "without" in low or "w/o" in low:
+        line = _without_after_failure_removed(line)
     if any(w in low for w in CURE_WORDS):
         line = _cured_removed(line)
     if " to " in low and any(w in low for w in ("avoid", "fix", "prevent", "around", "circumvent", "bypass", "stop")):
