@@ -71,3 +71,60 @@ def test_a_backend_turned_on_that_then_worked_owns_no_later_failure(text):
 ])
 def test_turned_on_then_failing_still_reads_the_ruled_out_backend(text):
     assert [b for e, b in _read(text) if e == "cuda.kernel-fault"] == ["fa2"], _read(text)
+
+
+# 3. ex172's rules for round 172m, read on variants of my own: each claimed a text its mechanism does not hold for.
+@pytest.mark.parametrize("text,entry", [
+    # attn.release-regression: 'slower with the latest <package>', attention named after it on the line: a question, and
+    # attention said to be no part of it
+    ("Is training slower with the latest transformers? The attention code did not change as far as I can see",
+     "attn.release-regression"),
+    ("Training is slower with the latest torch, not related to attention at all", "attn.release-regression"),
+    # sdpa.mask-not-flash: a mask said to raise the memory of an SDPA call; a masked-modelling objective is no attention mask
+    ("Masked LM pretraining increases GPU memory because of the 250k vocab.\nWe use F.scaled_dot_product_attention everywhere.",
+     "sdpa.mask-not-flash"),
+    ("We call scaled_dot_product_attention in every block.\nMasked image modeling increases the memory a lot because of "
+     "the decoder.", "sdpa.mask-not-flash"),
+    # app.backend-selection-ignored: the public key renamed to the private one as a fix; transformers' own copy described
+    ("from_pretrained copies config.attn_implementation to _attn_implementation, as documented",
+     "app.backend-selection-ignored"),
+    ("attn_implementation is mapped to _attn_implementation internally by PreTrainedModel", "app.backend-selection-ignored"),
+])
+def test_ex172_rules_pass_over_what_their_mechanism_does_not_say(text, entry):
+    assert entry not in {e for e, _ in _read(text)}, _read(text)
+
+
+# near misses: ex172's own forms, and variants of them, still read
+@pytest.mark.parametrize("text,entry,backend", [
+    ("Generation got slower with the latest vllm 0.6.3 because flashattn.py now recomputes the attention metadata",
+     "attn.release-regression", "fa2"),
+    ("Training is 30% slower since the new release of transformers because the SDPA attention path is no longer patched",
+     "attn.release-regression", "sdpa"),
+    ("F.scaled_dot_product_attention(q, k, v, attn_mask=pad_mask)\nwith the padding mask the memory grows 4x at 8k tokens",
+     "sdpa.mask-not-flash", "sdpa"),
+    ("Try changing \"attn_implementation\": \"flash_attention_2\" to \"_attn_implementation\": \"flash_attention_2\" in "
+     "config.json", "app.backend-selection-ignored", "fa2"),
+    ("Fix: rename attn_implementation to _attn_implementation in the checkpoint's config.json, otherwise the remote code "
+     "never picks flash attention", "app.backend-selection-ignored", "fa2"),
+])
+def test_ex172_rules_still_read_their_mechanism(text, entry, backend):
+    got = _read(text)
+    assert got[:1] == [(entry, backend)], got
+
+
+# 4. ex172's attribution rule (sentences.FROM_NOT_FROM): an error said to come from one place and not from another rules the
+# other out. The verb denied ("doesn't come from X but from Y", "isn't coming from X, it's ...") is the same statement; it was
+# not read (the scrub looked for "not" only), and X was lent to the failure.
+@pytest.mark.parametrize("text,backend", [
+    ("The error doesn't come from xformers but from diffusers. RuntimeError: shape mismatch", "xformers"),
+    ("It isn't coming from flash-attn, it's the dataloader. RuntimeError: CUDA error: device-side assert triggered", "fa2"),
+    ("The crash doesn't originate from sageattention but from the VAE decode. RuntimeError: shape mismatch", "sage"),
+])
+def test_a_source_denied_with_its_verb_is_ruled_out(text, backend):
+    assert not any(b == backend for _, b in _read(text)), _read(text)
+
+
+# near miss: a backend said to be the source keeps it
+def test_a_source_affirmed_keeps_its_backend():
+    got = _read("RuntimeError: CUDA error: device-side assert triggered from flash-attn, it is not from the dataloader")
+    assert any(b == "fa2" for _, b in got), got
