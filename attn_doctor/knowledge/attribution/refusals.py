@@ -17,7 +17,7 @@ from typing import Iterator
 from .. import Entry
 from .shapes import _traceback, Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, TRACEBACK_START, WINDOW
 from .tables import _document_rules, _toml, rules
-from .sentences import _subject_of_match, FA_FAMILY, first_named
+from .sentences import _subject_of_match, FA_FAMILY, first_named, HEALTHY
 from .naming import _file_named
 from .search import _nearest_for, _program_line, nearest
 from .probes import another_dsl_kernel
@@ -701,6 +701,15 @@ def _turned_on_rule() -> re.Pattern | None:
     return re.compile(d["turned_on"], re.M) if "turned_on" in d else None
 
 
+def _turned_on_then_failed(after: str, failure: int) -> bool:
+    """Does `after` turn the backend on ([limit_as_reason] turned_on) before offset `failure`, the failure reported first, with
+    no word between the last such turning on and the failure that says it then worked ("When I enable it, it works fine.
+    Unrelated, the tokenizer fails:": the failure is not the one turned on; review rev30)?"""
+    on = _turned_on_rule()
+    last = None if on is None else next(reversed(list(on.finditer(after, 0, failure))), None)
+    return last is not None and not HEALTHY.search(after, last.end(), failure)
+
+
 def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str, str | None] | None:
     """(the span limit_as_reason reads, whose failure is reported first after it: 'ruled_out', 'chosen', 'turned_on' or 'other',
     the backend chosen; for 'turned_on' the backend ruled out), else None."""
@@ -724,7 +733,7 @@ def _limit_followed(lines: list[str], line: int) -> tuple[tuple[int, int], str, 
                 continue  # an issue template's own line, no backend named on it (rev28b)
             if named is not None and named == ruled_out:
                 break
-            if named is None and ruled_out is not None and (on := _turned_on_rule()) is not None and on.search(after, 0, m.start()):
+            if named is None and ruled_out is not None and _turned_on_then_failed(after, m.start()):
                 return (a, z), "turned_on", ruled_out  # "When I enable it anyway:" over a bare error: the ruled-out one's (ex174)
             return (a, z), "chosen" if named is not None and named == chosen else "other", chosen
     return None

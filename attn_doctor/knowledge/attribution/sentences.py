@@ -191,11 +191,12 @@ def _without_after_failure_removed(line: str) -> str:
 # helper ex172 (session 30; round 172m unrelated: facebookresearch/xformers#1154, the maintainer: "The error seems to come from diffusers,
 # not from xFormers."): where an error is said to come from one place and not from another, the other is ruled out as its source,
 # whether or not the rest of the line names a backend (unlike a contrast's side, _contrast_removed); both orders ("not from X but
-# from Y")
+# from Y"), and the verb denied (review rev30: "doesn't come from X but from Y", "it isn't coming from X, it's the dataloader")
 FROM_NOT_FROM = re.compile(r"\b(?:comes?|coming|came|originat\w*|stems?|stemming|arises?|arising)[ \t]+from[ \t]+[^,;.!?\n]{1,60}?,?[ \t]+"
                            r"(?:and[ \t]+|but[ \t]+)?not[ \t]+from[ \t]+(?P<not>(?:the[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+)?[`'\"]?)|"
-                           r"\bnot[ \t]+(?:coming[ \t]+)?from[ \t]+(?P<not2>(?:the[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+)?[`'\"]?)[ \t]*,?[ \t]*"
-                           r"but[ \t]+(?:rather[ \t]+)?from\b", re.IGNORECASE)
+                           r"(?:\bnot|n[\u2019']t)[ \t]+(?:(?:com(?:e|es|ing)|originat\w*|stem(?:s|ming)?|aris(?:e|es|ing))[ \t]+)?from[ \t]+"
+                           r"(?P<not2>(?:the[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+)?[`'\"]?)[ \t]*,?[ \t]*"
+                           r"(?:but[ \t]+(?:rather[ \t]+)?from\b|it[\u2019']s\b|it[ \t]+is\b)", re.IGNORECASE)
 
 
 def _source_ruled_out_removed(line: str) -> str:
@@ -674,7 +675,7 @@ def _scrub(line: str) -> str:
     if any(w in low for w in (" like ", "such as", "e.g.", "for example", "including")):
         kept = PROSE_EXAMPLES.sub(_list_removed, line)  # only where the rest still names a backend, as REPLACED
         line = kept if kept == line or any(rx.search(kept) for _, rx in rules().seven) else line
-    if "not" in low and "from" in low:
+    if ("not" in low or "n't" in low or "n\u2019t" in low) and "from" in low:
         line = _source_ruled_out_removed(line)
     if "not" in low or "n't" in low or "不会" in line or "没" in line:
         line = _contrast_removed(line)
