@@ -40,7 +40,9 @@ How a log is read (`scan`):
   other failure: the build's final "error: command ... failed", ninja's FAILED line, a trainer's
   fallback warning, a watchdog timeout) comes after every cause found, and an entry whose message
   reports another's failure (`explained_by`: xformers' "No operator found" and the extension that did
-  not load) comes after that one when both are found, wherever each stands. Notes (info entries:
+  not load) comes after that one when both are found, wherever each stands. A catch-all kept on a line whose specific reading
+  is no cause (a warning, a symptom) comes after every finding but the notes: the specific one says what it says, and why.
+  Notes (info entries:
   deprecations, optional mismatches) come last, except a note that a found entry is `explained_by`
   where nothing found is a cause (no prebuilt wheel, under the build's final error): it is the root.
 - attn-doctor's own output names its findings as `[some.id]` (text) or `"id": "some.id"` (JSON);
@@ -2444,6 +2446,22 @@ def _report_where_unexplained(c: _Candidate, causes: list[int]) -> None:
             return
 
 
+# helper ex176 (session 30; round 109m: d8ahazard/sd_dreambooth_extension#1094, "ModuleNotFoundError: import of xformers halted;
+# None in sys.modules" read by import.blocked-in-sys-modules and by the catch-all import.failed, which ranked first because its
+# match starts at "ModuleNotFoundError" and the specific one's further along the line): a catch-all is kept on a line whose
+# specific reading is no cause (a warning, a symptom: they explain no error line, so a failure nobody names is not hidden),
+# and then ranked by where its match starts, which on a shared line is only the column. Two readings of one line: the
+# specific one says what the catch-all says and why, so the catch-all ranks after every finding but the notes.
+# (Carry: round 160m's first measurement, Dao-AILab/flash-attention#250, import.failed above fa2.extension-missing on
+# "ModuleNotFoundError: No module named 'dropout_layer_norm' ...", benchmarks/results/explain-ranking-s30.md.)
+
+
+def _note(e: Entry, why: set[str]) -> bool:
+    """Does this entry rank with the notes, last (an info entry that cannot be a failure's cause and is no found entry's
+    reason where nothing found is a cause)?"""
+    return e.severity == "info" and not e.can_cause and e.id not in why
+
+
 def _rank(cands: list[_Candidate]) -> list[Match]:
     """Which candidates are reported, and in what order (the module docstring says why). Kept, tier by tier: the
     specific entries, most specific first, each unless every line of it is claimed already; then the catch-alls, the last
@@ -2518,10 +2536,13 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
     # in words (head, prose.toml) after what its lines show (whose code raised, a frame of the failing call).
     # A question's reading after a reading of a line that states the failure (QUESTION above), within its tier.
     asks = {id(c) for c in kept if _asks(c.evidence)} if len(kept) > 1 else set()
-    kept.sort(key=lambda c: (c.entry.severity == "info" and not c.entry.can_cause and c.entry.id not in why, c.entry.fallback,
-                             c.entry.fallback and (c.entry.head or c.entry.body),
-                             (has_cause and c.entry.symptom) or id(c) in follows, id(c) in asks, c.position, -c.score,
-                             c.entry.id))
+    # A catch-all that reads the first line of a specific entry's reading (not a note's) says less about that line than the
+    # specific one: it ranks after every finding that is not a note, wherever on the line its match starts (helper ex176, above _note).
+    read = {c.first_line for c in kept if not c.entry.generic and not _note(c.entry, why)}
+    same_line = {id(c) for c in kept if c.entry.generic and not c.entry.fallback and c.first_line in read}
+    kept.sort(key=lambda c: (_note(c.entry, why), c.entry.fallback, c.entry.fallback and (c.entry.head or c.entry.body),
+                             id(c) in same_line, (has_cause and c.entry.symptom) or id(c) in follows, id(c) in asks,
+                             c.position, -c.score, c.entry.id))
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
             for c in kept]
 
