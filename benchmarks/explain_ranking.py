@@ -65,20 +65,10 @@ def first_rows(tag: str) -> list[list[str]]:
 
 
 def _keys(found: list) -> dict[int, tuple]:
-    """_rank's final sort key of each match (knowledge/match.py), recomputed from the ranked matches."""
-    from attn_doctor.knowledge import match as m
+    """_rank's final sort key of each match (knowledge/match.py order_keys), from the ranked matches."""
+    from attn_doctor.knowledge.match import order_keys
 
-    has_cause = any((c.entry.can_cause or c.entry.severity == "warning") and not c.entry.symptom and not c.entry.fallback
-                    for c in found)
-    ids = {c.entry.id for c in found if not c.entry.fallback}
-    follows = {id(c) for c in found if any(i in ids for i in c.entry.explained_by)}
-    why = {i for c in found for i in c.entry.explained_by} if not has_cause else set()
-    asks = {id(c) for c in found if m._asks(c.evidence)} if len(found) > 1 else set()
-    read = {c.line for c in found if not c.entry.generic and not m._note(c.entry, why)}
-    same = {id(c) for c in found if c.entry.generic and not c.entry.fallback and c.line in read}
-    return {id(c): (m._note(c.entry, why), c.entry.fallback, c.entry.fallback and (c.entry.head or c.entry.body),
-                    id(c) in same, (has_cause and c.entry.symptom) or id(c) in follows, id(c) in asks, c.position, -c.score,
-                    c.entry.id) for c in found}
+    return order_keys(found, line=lambda c: c.line)
 
 
 def deciding_rule(text: str, label: list[str]) -> str:

@@ -2462,6 +2462,40 @@ def _note(e: Entry, why: set[str]) -> bool:
     return e.severity == "info" and not e.can_cause and e.id not in why
 
 
+def order_keys(found: list, line=lambda c: c.first_line) -> dict[int, tuple]:
+    """The final order's sort key of each finding kept (_rank's last step; benchmarks/explain_ranking.py names the
+    component that decided an order from it): `found`: candidates or Matches, `line` the 1-based line each first shows on.
+    Errors and warnings by where they first occur (a check's severity says little about which log
+    line was fatal: a driver warning is often the cause of the error after it), a symptom after every
+    cause found (it is printed because something else failed first); notes last. A warning found
+    beside a symptom counts as its cause too: installers print their summary ("× Failed to build
+    `flash-attn`", pip's "Building wheel ... error") above the build output whose warning (no ninja,
+    no nvcc) says why, so by position alone the symptom would come first."""
+    has_cause = any((c.entry.can_cause or c.entry.severity == "warning") and not c.entry.symptom
+                    and not c.entry.fallback for c in found)
+    # A message that reports another entry's failure (`explained_by`: xformers' "No operator found" and the
+    # extension-load failure it lists as its reason) follows that entry wherever each stands, as a symptom does: a user
+    # pastes the error first and `python -m xformers.info`'s warning, which says why, under it (round 79).
+    ids = {c.entry.id for c in found if not c.entry.fallback}
+    follows = {id(c) for c in found if any(i in ids for i in c.entry.explained_by)}
+    # A note that a found entry names as its reason (`explained_by`: the build's final error and a title's "the build
+    # fails" explained by flash-attn's "no prebuilt wheel for this torch", a title's "SDPA falls back" by a torch built
+    # without the flash kernel) is the root cause where nothing found is a cause: it ranks as one, before what it explains,
+    # not last with the notes (helper ex123, session 21: a root cause before its symptoms).
+    why = {i for c in found for i in c.entry.explained_by} if not has_cause else set()
+    # A last resort after every known cause, wherever it stands; among last resorts, what a report's title says
+    # in words (head, prose.toml) after what its lines show (whose code raised, a frame of the failing call).
+    # A question's reading after a reading of a line that states the failure (QUESTION above), within its tier.
+    asks = {id(c) for c in found if _asks(c.evidence)} if len(found) > 1 else set()
+    # A catch-all that reads the first line of a specific entry's reading (not a note's) says less about that line than the
+    # specific one: it ranks after every finding that is not a note, wherever on the line its match starts (helper ex176, above _note).
+    read = {line(c) for c in found if not c.entry.generic and not _note(c.entry, why)}
+    same_line = {id(c) for c in found if c.entry.generic and not c.entry.fallback and line(c) in read}
+    return {id(c): (_note(c.entry, why), c.entry.fallback, c.entry.fallback and (c.entry.head or c.entry.body),
+                     id(c) in same_line, (has_cause and c.entry.symptom) or id(c) in follows, id(c) in asks,
+                     c.position, -c.score, c.entry.id) for c in found}
+
+
 def _rank(cands: list[_Candidate]) -> list[Match]:
     """Which candidates are reported, and in what order (the module docstring says why). Kept, tier by tier: the
     specific entries, most specific first, each unless every line of it is claimed already; then the catch-alls, the last
@@ -2514,35 +2548,9 @@ def _rank(cands: list[_Candidate]) -> list[Match]:
             kept.append(c)
             if rank == 3:
                 weak = sorted(set(weak) | c.lines)
-    # Errors and warnings by where they first occur (a check's severity says little about which log
-    # line was fatal: a driver warning is often the cause of the error after it), a symptom after every
-    # cause found (it is printed because something else failed first); notes last. A warning found
-    # beside a symptom counts as its cause too: installers print their summary ("× Failed to build
-    # `flash-attn`", pip's "Building wheel ... error") above the build output whose warning (no ninja,
-    # no nvcc) says why, so by position alone the symptom would come first.
-    has_cause = any((c.entry.can_cause or c.entry.severity == "warning") and not c.entry.symptom
-                    and not c.entry.fallback for c in kept)
-    # A message that reports another entry's failure (`explained_by`: xformers' "No operator found" and the
-    # extension-load failure it lists as its reason) follows that entry wherever each stands, as a symptom does: a user
-    # pastes the error first and `python -m xformers.info`'s warning, which says why, under it (round 79).
-    found = {c.entry.id for c in kept if not c.entry.fallback}
-    follows = {id(c) for c in kept if any(i in found for i in c.entry.explained_by)}
-    # A note that a found entry names as its reason (`explained_by`: the build's final error and a title's "the build
-    # fails" explained by flash-attn's "no prebuilt wheel for this torch", a title's "SDPA falls back" by a torch built
-    # without the flash kernel) is the root cause where nothing found is a cause: it ranks as one, before what it explains,
-    # not last with the notes (helper ex123, session 21: a root cause before its symptoms).
-    why = {i for c in kept for i in c.entry.explained_by} if not has_cause else set()
-    # A last resort after every known cause, wherever it stands; among last resorts, what a report's title says
-    # in words (head, prose.toml) after what its lines show (whose code raised, a frame of the failing call).
-    # A question's reading after a reading of a line that states the failure (QUESTION above), within its tier.
-    asks = {id(c) for c in kept if _asks(c.evidence)} if len(kept) > 1 else set()
-    # A catch-all that reads the first line of a specific entry's reading (not a note's) says less about that line than the
-    # specific one: it ranks after every finding that is not a note, wherever on the line its match starts (helper ex176, above _note).
-    read = {c.first_line for c in kept if not c.entry.generic and not _note(c.entry, why)}
-    same_line = {id(c) for c in kept if c.entry.generic and not c.entry.fallback and c.first_line in read}
-    kept.sort(key=lambda c: (_note(c.entry, why), c.entry.fallback, c.entry.fallback and (c.entry.head or c.entry.body),
-                             id(c) in same_line, (has_cause and c.entry.symptom) or id(c) in follows, id(c) in asks,
-                             c.position, -c.score, c.entry.id))
+    # Then the final order (order_keys: by where each first shows, symptoms after causes, last resorts after both, notes last).
+    keys = order_keys(kept)
+    kept.sort(key=lambda c: keys[id(c)])
     return [Match(c.entry, c.score, c.evidence, c.position, c.first_line, c.count, sorted(c.lines)[:10])
             for c in kept]
 
