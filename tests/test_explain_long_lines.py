@@ -139,7 +139,10 @@ def test_the_lines_kept_around_a_hit_are_its_own_after_invalid_utf8(filler):
 # minified-stack 81 per character: 3-12 s of CPU at 5 MB); read where its literals are (knowledge/match.py text_gate), by the
 # kinds of the lines (KIND_CHARS) and a sentence's pattern on sentences only (_sentence_runs), 10-17. A new pattern that reads
 # every long line naming a backend adds about 1 per character; this bound leaves room for a few, not for the old reading.
-WORK_PER_CHAR = 16
+# Session 31: work() counts the steady state (each shape read once first): cold, the count depended on the shapes read
+# before it in the process, and this test failed alone and passed in the suite. Steady, at 76ed532c json-records 17.0,
+# minified-stack 16.1 (over the old bound of 16, which only the order had kept), after ex178's rules 17.8 and 16.3.
+WORK_PER_CHAR = 20
 
 
 def _longline_shapes():
