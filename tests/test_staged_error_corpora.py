@@ -823,6 +823,11 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # on CPU / AMD / wrong torch, ROCm and MPS SDPA), texts and unrelated logs; never explained by its gatherer: see
     # fixtures/errors/round178m/README.md
     Staged("round178m", 34, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex173m, session 30)
+    # round 184m (ex179m, session 31): a blind set from threads no set drew on (trainer and UI trackers, FlexAttention
+    # compile and captured-tensor failures, FA2/FA3 API and packing paths in transformers / vLLM, xformers on Apple and in
+    # Docker, SDPA dispatch), texts and unrelated logs; never explained by its gatherer: see
+    # fixtures/errors/round184m/README.md
+    Staged("round184m", 15, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex179m, session 31)
 )
 
 _EVERY = _every_source()
