@@ -827,7 +827,7 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # compile and captured-tensor failures, FA2/FA3 API and packing paths in transformers / vLLM, xformers on Apple and in
     # Docker, SDPA dispatch), texts and unrelated logs; never explained by its gatherer: see
     # fixtures/errors/round184m/README.md
-    Staged("round184m", 15, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex179m, session 31)
+    Staged("round184m", 17, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex179m, session 31)
 )
 
 _EVERY = _every_source()
