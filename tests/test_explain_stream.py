@@ -266,7 +266,7 @@ ALL_PATTERNS += list(explain_probes())
 @pytest.mark.parametrize("eid,pattern", ALL_PATTERNS, ids=[f"{e}:{i}" for i, (e, _) in enumerate(ALL_PATTERNS)])
 def test_every_pattern_has_needles(eid, pattern):
     """Without needles a pattern would be run on every line of every log (slow, not wrong)."""
-    assert M.needles(pattern), f"{eid}: {pattern!r} has no literal of {M.MIN_NEEDLE}+ characters every match holds"
+    assert M.needles(pattern), f"{eid}: {pattern!r} has no literal of {M.MIN_NEEDLE}+ characters (CJK counting two) every match holds"
 
 
 def _can_match_newline(op, av) -> bool:

@@ -76,7 +76,7 @@ CONTEXT_CHARS = 2_000  # of each such line
 MAX_SHAPES = 200_000  # line shapes remembered (then forgotten and searched again)
 MAX_HITS = 50  # occurrences of one pattern that are counted
 MAX_LATER = 20  # lines of a catch-all's other hits remembered (where it is reported when its first is explained)
-MIN_NEEDLE = 4  # characters: a shorter needle would make too many lines worth a look
+MIN_NEEDLE = 4  # characters, one outside ASCII counting two (_weight): a shorter needle would make too many lines worth a look
 # Of a line longer than twice this, the patterns (and the prefilter's needles) read its first and last this many bytes
 # (a minified JSON log, a traceback flattened onto one line: each of 70-130 patterns read every byte of a 2 MB line,
 # 6-16 s in all; benchmarks/explain_long_lines.py, benchmarks/explain_pattern_cost.py). As far as a match may reach
@@ -394,6 +394,12 @@ def _group_rank(group: tuple[str, ...]) -> tuple[int, int, int]:
     return min(map(len, group)), -len(group), sum(map(len, group))
 
 
+def _weight(needle: str) -> int:
+    """A needle's length as the prefilter values it: a character outside ASCII counts two (a two-character CJK word is
+    as rare in a log as a four-letter ASCII one)."""
+    return len(needle) + sum(1 for c in needle if ord(c) > 127)
+
+
 def _better(a: tuple[str, ...], b: tuple[str, ...] | None) -> bool:
     return b is None or _group_rank(a) > _group_rank(b)
 
@@ -401,16 +407,16 @@ def _better(a: tuple[str, ...], b: tuple[str, ...] | None) -> bool:
 @lru_cache(maxsize=None)
 def needles(pattern: str, min_len: int = MIN_NEEDLE, masked: bool = True) -> tuple[str, ...]:
     """Literal strings (lower-cased; digits as 0 when `masked`) one of which every match of `pattern`
-    contains: the prefilter's needles. () when no such set has strings of `min_len` characters or
+    contains: the prefilter's needles. () when no such set has strings of `min_len` (_weight) or
     more (the pattern is then run on every line: tests/test_explain_stream.py keeps that from
     happening to a shipped pattern)."""
     groups: list[tuple[str, ...]] = []
     _factors(_parsed(pattern), groups, min_len=1, every_way=False)
     alts = None
-    for g in groups:  # the best group; of equal ones, the first
-        if _better(g, alts):
+    for g in groups:  # the best group long enough; of equal ones, the first
+        if min(map(_weight, g)) >= min_len and _better(g, alts):
             alts = g
-    if not alts or min(map(len, alts)) < min_len:
+    if not alts:
         return ()
     if masked:
         alts = tuple(sorted({shape(a) for a in alts}))
