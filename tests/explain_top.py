@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 from attn_doctor.explain import match
@@ -75,8 +76,15 @@ def assert_patterns_match_no_unrelated_log(pieces: dict) -> None:
 
 def assert_claim_no_unrelated_log(new: tuple[str, ...] | set[str]) -> None:
     """None of the entries `new` claims an unrelated log of any training round (at least 100 of them read)."""
-    logs = training_unrelated_logs()
-    for p, body in logs:
-        claimed = [i for i in ids(body) if i in new]
+    logs = _unrelated_ids()
+    for p, found in logs:
+        claimed = [i for i in found if i in new]
         assert not claimed, (str(p.relative_to(ERRORS.parents[1])), claimed)
     assert len(logs) >= 100
+
+
+@lru_cache(maxsize=1)
+def _unrelated_ids() -> tuple[tuple[Path, tuple[str, ...]], ...]:
+    """What explain finds in each training round's unrelated log, found once per test process: thirteen tests ask the
+    same of ~960 logs (each asking again was 7 minutes of CI's CPU, session 32)."""
+    return tuple((p, tuple(ids(body))) for p, body in training_unrelated_logs())
