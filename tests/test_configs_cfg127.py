@@ -61,10 +61,11 @@ def _job(arch: str | None, *, train: str = "        dtype: bf16\n", extra: str =
     return _JOB.format(name="lora_v1", train=train, model=model, arch=line, extra=extra)
 
 
-SDPA_ARCHS = ["krea2", "f-lite", "minimax_h3", "minimax_h3_ref2va", "zeta_chroma"]
+SDPA_ARCHS = ["krea2", "f-lite", "minimax_h3", "minimax_h3_ref2va", "zeta_chroma", "flux2", "flux2_klein_4b",
+              "flux2_klein_9b"]
 
 
-@pytest.mark.parametrize("arch", SDPA_ARCHS + ["krea2:raw"])
+@pytest.mark.parametrize("arch", SDPA_ARCHS + ["krea2:raw", "flux2_klein_9b:base"])
 @pytest.mark.parametrize("train, dtype", [
     ("        dtype: bf16\n", "bfloat16"),
     ("        dtype: bf16\n        attention_backend: flash\n", "bfloat16"),   # hasattr(set_attention_backend): no

@@ -41,13 +41,15 @@ ARCHS = {"flux": "flux", "flux_kontext": "flux", "flex1": "flux", "flex2": "flux
          "lumina2": "lumina2", "ltx2": "ltxvideo", "flux2": "flux2", "zimage": "z_image", "z_image": "z_image"}
 # model.arch values whose transformer is ai-toolkit's own port calling torch's F.scaled_dot_product_attention itself,
 # with no other kernel and no diffusers attention module (ostris/ai-toolkit@27a03a9, extensions_built_in/diffusion_models/):
-# krea2/src/mmdit.py:65-76 (sdpa_kernel priority list; krea2.py:167), f_light/src/model.py
+# flux2/src/model.py:57, 527-532 (Flux2(nn.Module), attention(); flux2_model.py:57, flux2_klein_model.py:71, 83; SDPA
+# since af8e9ea1, the extension's first commit), krea2/src/mmdit.py:65-76 (sdpa_kernel priority list; krea2.py:167), f_light/src/model.py
 # :129 (f_light.py:35), minimax_h3/src/transformer.py:178, 359 (minimax_h3.py:170, 1267), zeta_chroma/
 # zeta_chroma_transformer.py:72, 201 (zeta_chroma_model.py:41). train.attention_backend reaches a model only through
 # `hasattr(unet, 'set_attention_backend')` and train.xformers through enable_xformers_memory_efficient_attention()
 # (jobs/process/BaseSDTrainProcess.py:1819-1839): neither changes these blocks' attention, so SDPA runs whatever the
 # flags, as sd-scripts' FLUX does (SEMANTICS-diffusion.md's convention: `sdpa`)
-SDPA_ARCHS = {"krea2", "f-lite", "minimax_h3", "minimax_h3_ref2va", "zeta_chroma"}
+SDPA_ARCHS = {"flux2", "flux2_klein_4b", "flux2_klein_9b", "krea2", "f-lite", "minimax_h3", "minimax_h3_ref2va",
+              "zeta_chroma"}
 # every model.arch ostris/ai-toolkit has shipped (a ModelClass's `arch` in any commit up to 27a03a9: toolkit/models/,
 # extensions_built_in/; toolkit/config_modules.py:623 ModelArch and its :770-821 legacy names). toolkit/util/get_model.py
 # get_model_class() takes the class whose `arch` matches from every package under extensions/ and extensions_built_in/
