@@ -39,6 +39,28 @@ ARCHS = {"flux": "flux", "flux_kontext": "flux", "flex1": "flux", "flex2": "flux
          "hidream": "hidream", "hidream_e1": "hidream", "sd3": "sd3", "sdxl": "sdxl", "sd1": "sd1x", "sd15": "sd1x",
          "sd2": "sd2x", "pixart": "pixart_sigma", "pixart_sigma": "pixart_sigma", "auraflow": "auraflow",
          "lumina2": "lumina2", "ltx2": "ltxvideo", "flux2": "flux2", "zimage": "z_image", "z_image": "z_image"}
+# model.arch values whose transformer is ai-toolkit's own port calling torch's F.scaled_dot_product_attention itself,
+# with no other kernel and no diffusers attention module (ostris/ai-toolkit@27a03a9, extensions_built_in/diffusion_models/):
+# flux2/src/model.py:57, 527-532 (Flux2(nn.Module), attention(); flux2_model.py:57, flux2_klein_model.py:71, 83; SDPA
+# since af8e9ea1, the extension's first commit), krea2/src/mmdit.py:65-76 (sdpa_kernel priority list; krea2.py:167), f_light/src/model.py
+# :129 (f_light.py:35), minimax_h3/src/transformer.py:178, 359 (minimax_h3.py:170, 1267), zeta_chroma/
+# zeta_chroma_transformer.py:72, 201 (zeta_chroma_model.py:41). train.attention_backend reaches a model only through
+# `hasattr(unet, 'set_attention_backend')` and train.xformers through enable_xformers_memory_efficient_attention()
+# (jobs/process/BaseSDTrainProcess.py:1819-1839): neither changes these blocks' attention, so SDPA runs whatever the
+# flags, as sd-scripts' FLUX does (SEMANTICS-diffusion.md's convention: `sdpa`)
+SDPA_ARCHS = {"flux2", "flux2_klein_4b", "flux2_klein_9b", "krea2", "f-lite", "minimax_h3", "minimax_h3_ref2va",
+              "zeta_chroma"}
+# every model.arch ostris/ai-toolkit has shipped (a ModelClass's `arch` in any commit up to 27a03a9: toolkit/models/,
+# extensions_built_in/; toolkit/config_modules.py:623 ModelArch and its :770-821 legacy names). toolkit/util/get_model.py
+# get_model_class() takes the class whose `arch` matches from every package under extensions/ and extensions_built_in/
+# (their AI_TOOLKIT_MODELS), else the legacy StableDiffusion
+SHIPPED_ARCHS = {"sd1", "sd2", "sd3", "sdxl", "pixart", "pixart_sigma", "auraflow", "flux", "flex1", "flex2", "lumina2",
+                 "vega", "ssd", "wan21", "wan21_i2v", "cogview4", "anima", "boogu_image", "boogu_image_edit", "chroma",
+                 "chroma_radiance", "ernie_image", "f-lite", "flux2", "flux2_klein_4b", "flux2_klein_9b", "flux_kontext",
+                 "hidream", "hidream_e1", "hidream_o1", "ideogram4", "krea2", "ltx2", "ltx2.3", "ltx2.5", "mageflow",
+                 "mageflow_edit", "minimax_h3", "minimax_h3_ref2va", "nucleus_image", "omnigen2", "prx_pixel",
+                 "qwen_image", "qwen_image_edit", "qwen_image_edit_plus", "wan22_14b", "wan22_14b_i2v", "wan22_5b",
+                 "zimage", "zimage_l2p", "zeta_chroma", "ace_step_15", "ace_step_15_xl"}
 DTYPES = {"fp32": "float32", "float": "float32", "float32": "float32", "single": "float32", "fp16": "float16",
           "half": "float16", "float16": "float16", "bf16": "bfloat16", "bfloat16": "bfloat16"}
 
@@ -193,7 +215,8 @@ def read(doc: dict) -> dict:
     proc = _process(doc["data"])
     train = proc.get("train") if isinstance(proc.get("train"), dict) else {}
     model = proc.get("model") if isinstance(proc.get("model"), dict) else {}
-    arch = str(model.get("arch") or "").strip().lower()
+    # "allow frontend to pass arch with a color like arch:tag" (toolkit/config_modules.py:764-768): the part before ':'
+    arch = str(model.get("arch") or "").strip().lower().split(":")[0].strip()
     if not arch:
         arch = "flux" if model.get("is_flux") else "sdxl" if model.get("is_xl") else "sd3" if model.get("is_v3") else ""
     from .simpletuner import HEAD_DIMS, UNET_FAMILIES
@@ -219,6 +242,19 @@ def read(doc: dict) -> dict:
         entries.append(attention(mk.strip(), f"model.model_kwargs.attention_backend: {mk.strip()}", "fa2" if flash else None,
                                  known=flash, suggestion=None if flash else "native",
                                  fix=None if flash else "attention_backend: native   # under model: model_kwargs:"))
+    if arch in SDPA_ARCHS:
+        # the transformer's own blocks call F.scaled_dot_product_attention whatever train.xformers / attention_backend
+        # ask (SDPA_ARCHS): what runs is SDPA, the settings never reach it
+        entries = [attention("scaled_dot_product_attention", f"model.arch {arch} (its transformer always calls PyTorch "
+                             "SDPA)", "sdpa")]
+    elif not entries and _extension_arch(arch, model):
+        # an arch ai-toolkit never shipped is a model extension of the fork or user (get_model_class finds it in
+        # extensions/ or a fork's extensions_built_in/). ai-toolkit's template for a new arch says to default to
+        # torch's F.scaled_dot_product_attention, any other kernel opt-in through the model's own
+        # set_attention_backend / model_kwargs (extensions_built_in/diffusion_models/example_model/README.md "Attention
+        # backends", src/model.py:114-128): with nothing asked, that SDPA runs
+        entries = [attention("scaled_dot_product_attention", f"model.arch {arch} (a model extension ai-toolkit does "
+                             "not ship: its template's default, PyTorch SDPA)", "sdpa")]
     unet = family in UNET_FAMILIES
     dt = DTYPES.get(str(train.get("dtype", "fp32")).strip().lower())
     comp = model.get("compile") is True
@@ -240,6 +276,18 @@ def read(doc: dict) -> dict:
                   "sage": "attention_backend: native   # under train:",
                   "compile_mode": "compile_mode: default   # under model: (or max-autotune)"},
     }
+
+
+def _extension_arch(arch: str, model: dict) -> bool:
+    """A model.arch none of ai-toolkit's models has (SHIPPED_ARCHS, or a name this reader maps, ARCHS), not a variant
+    of one (a shipped family's name leads it: `flux_dev`, `sdxl_turbo`, `ltxv`, `qwen-image`) and beside no legacy
+    model flag (is_flux, is_xl ...): those find no class and fall back to the legacy StableDiffusion (get_model_class),
+    which loads the model the flags name, so they say nothing about an extension's attention."""
+    if not arch or arch in SHIPPED_ARCHS or arch in ARCHS:
+        return False
+    if any(k.startswith("is_") and model.get(k) is True for k in model):
+        return False
+    return not any(arch.startswith(re.match(r"[a-z]+", n).group(0)) for n in SHIPPED_ARCHS | set(ARCHS))
 
 
 def parse(path: str, text: str) -> dict:
