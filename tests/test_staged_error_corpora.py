@@ -837,6 +837,11 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     # Docker, SDPA dispatch), texts and unrelated logs; never explained by its gatherer: see
     # fixtures/errors/round184m/README.md
     Staged("round184m", 17, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex179m, session 31)
+    # round 190m (ex183m, session 32): a blind set from threads no set drew on (xformers in AnimateDiff, Colab, V100/T4
+    # fine-tuning; FA2 monkey patches and renamed APIs; SDPA q/k/v dtype, BetterTransformer, GQA masks; FlexAttention in
+    # transformers and trainers; Blackwell torch builds; FA3 kernels on B200), texts and unrelated logs; never explained
+    # by its gatherer: see fixtures/errors/round190m/README.md
+    Staged("round190m", 30, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex183m, session 32)
 )
 
 _EVERY = _every_source()
