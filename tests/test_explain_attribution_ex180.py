@@ -14,6 +14,9 @@ Mechanisms (where: what; the training text it came from):
            tutorial kernel, a project's port), none of the seven, as "Triton-based Flash Attention" was (round 172m:
            triton-lang/triton#1957); not flash-attn's own Triton backend (ROCm, FLASH_ATTENTION_TRITON_AMD_ENABLE,
            flash_attn_triton)
+  offered  search.OFFER (nearest()'s search down the log): the items of a list offered as things to try ("There are other options
+           worth trying:", "Possible workarounds:") name cures, not the failing backend (round 105m: QwenLM/Qwen3#670); not a
+           list of what the writer tried, nor steps to reproduce
   backref  sentences._first_named: a shared FlashAttention name after such a precise other-FlashAttention name on the line goes
            back to it ("with triton flash attention ... without flash attention the loss is fine")
 """
@@ -55,6 +58,19 @@ THESE = [
     ("pip show says triton flash attention and sageattention are installed but flash attention fails: NoneType object is not "
      "callable", "fa2"),
     ("triton flashattn sageattention all installed, yet 'NoneType' object is not callable when using flashattn", "fa2"),
+]
+
+
+FP16 = ("Mistral-7B SFT: with left padding in fp16 the hidden states have NaNs that start at the padding tokens; batch size 1 is "
+        "fine.\n\nbf16 works, but our V100 has no bf16.\n\nThis is common with float16 training.\n")
+NOT_THESE += [  # offered
+    (FP16 + "There are other options worth trying:\n1. using a fused kernel, e.g. pytorch sdpa or flash_attention_2\n2. a lower lr\n",
+     SEVEN),
+    (FP16 + "Possible workarounds:\n- attn_implementation=\"flash_attention_2\"\n- gradient clipping\n", SEVEN),
+]
+THESE += [  # offered: near misses, the backend below the error is still read
+    (FP16 + "I tried these options:\n- flash_attention_2: still NaN\n- eager: OOM\n", "fa2"),
+    (FP16 + "Steps to reproduce:\n1. pip install flash-attn==2.6.3\n2. run train.py with flash_attention_2\n", "fa2"),
 ]
 
 
