@@ -142,6 +142,25 @@ def _beside_bare_error(lines: list[str], i: int, start: int | None) -> list[int]
     return out + [j for j in calls if j not in out]
 
 
+# helper ex180 (session 32; round 105m: QwenLM/Qwen3#670, a maintainer's "There are other options worth trying:" over "1. using a
+# fused kernel implementation, e.g., pytorch sdpa ... or flash_attention_v2" under an fp16 NaN): the items of a list that a line
+# offers as things to try (options, alternatives, workarounds, "you can try:") name cures, not the backend that failed; the
+# search down the log passes over them. Not a list of what the writer tried ("I tried these options:"), nor steps to reproduce
+OFFER = re.compile(r"(?:\bworth[ \t]+(?:a[ \t]+)?try(?:ing)?|\byou[ \t]+(?:can|could|may|might|should)[ \t]+(?:also[ \t]+)?try|"
+                   r"\b(?:other|possible|some|a[ \t]+few|more)[ \t]+(?:options|alternatives|workarounds|solutions|fixes|things[ \t]+to[ \t]+try)|"
+                   r"^[^\w\n]*(?:workarounds?|alternatives|suggestions|possible[ \t]+fix(?:es)?|things[ \t]+to[ \t]+try))\b[^\n]{0,30}?[:：][ \t]*$",
+                   re.IGNORECASE)
+LIST_ITEM = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+\S")
+
+
+def _offered_item(lines: list[str], j: int) -> bool:
+    """Is 0-based line `j` an item of a list under a line that offers its items as things to try (OFFER)?"""
+    k = j
+    while k >= 0 and LIST_ITEM.match(lines[k]):
+        k -= 1
+    return k < j and k >= 0 and bool(OFFER.search(lines[k])) and not re.search(r"\btried\b", lines[k], re.IGNORECASE)
+
+
 def nearest(lines: list[str], line: int, past_traceback: bool = False, down: bool = True,
             title: bool = False, beside: bool = True, skip=None) -> Attribution | None:
     """The backend named nearest to 1-based `line` of `lines` (see the module docstring).
@@ -198,8 +217,9 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
     for j in range(i + 1, min(len(lines), i + 1 + WINDOW) if down else i + 1):  # then down (build logs)
         if TRACEBACK_START.search(lines[j]) and not _cut_traceback(lines, j):
             break
-        if j not in seen and not any(rx.search(lines[j]) for rx in announced):  # round 7b: a selector's line is no evidence
-            order.append(j)
+        if j not in seen and not any(rx.search(lines[j]) for rx in announced) \
+                and not (LIST_ITEM.match(lines[j]) and _offered_item(lines, j)):  # round 7b: a selector's line is no evidence
+            order.append(j)  # (nor an offered option: helper ex180)
     # last, the input's first lines when the error is near them: a pasted issue's title or the user's
     # sentence above a traceback that names no library ("flash-attn crashes on B200" over a
     # traceback of the user's own frames). Round 5b (variant stress); tests/test_explain_variants_b.py

@@ -66,14 +66,27 @@ UNHEALTHY = re.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|br
                        r"n't\b|不|没有?(?!问题)|失败|报错", re.IGNORECASE)
 # (a full stop, colon or mark only before a space or the line's end: "flash_attn.cute" is one name; a parenthesis
 # stays inside its clause)
-CLAUSE_BREAK = re.compile(r"([,;，；]|[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
+# helper ex180 (session 32): not the full stops of "i.e." and "e.g.", which go on with the same clause ("a BC check for FA2 (i.e.
+# `_supports_flash_attn_2` still works ...) - but it will not work on FA3": round 136m QwenLM/Qwen3-TTS#15)
+CLAUSE_BREAK = re.compile(r"([,;，；]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
+
+
+# helper ex180 (session 32; round 83: LLaVA-VL/LLaVA-NeXT#254 and huggingface/transformers#33615, "performs well when using
+# flash_attention_2 or SDPA, but its performance drops when using the original attention (i.e., attn_implementation="eager")"): a
+# clause that says backends work beside one that says the eager attention (transformers' attn_implementation="eager", no backend
+# of the seven) fails or degrades is about the eager one: the healthy clause names no failing backend. Not torch.compile's "eager
+# mode" ("FlexAttention works compiled but fails in eager mode" is FlexAttention's failure), which names no attention implementation
+EAGER_FAILS = re.compile(r"(?:\battn_implementation[ \t]*[=:][ \t]*[`'\"]?eager\b|--attn_implementation[ \t=]+eager\b|"
+                         r"\beager[ \t]+(?:attention|attn)(?:[ \t]+implementation)?\b)(?![ \t]*(?:works?|worked|is[ \t]+fine))",
+                         re.IGNORECASE)
 
 
 def _healthy_removed(line: str) -> str:
     """`line` with each clause that says something works blanked (the same length: positions stay)."""
     kept = _healthy_blanked(line)
-    # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2
-    if kept != line and any(rx.search(kept) for _, rx in rules().seven):
+    # only where another clause still names a backend: "FA2 worked in 2.6 but fails in 2.7" is about FA2; or names the eager
+    # attention (no backend of the seven) as the failing side (EAGER_FAILS)
+    if kept != line and (any(rx.search(kept) for _, rx in rules().seven) or EAGER_FAILS.search(kept)):
         return kept
     return _praised_removed(line)
 
@@ -819,6 +832,13 @@ def _first_named(line: str, _rules: _Same) -> str | None:
         # of the same family later on the line: the precise one says which FlashAttention (helper ex57; within one line a file
         # or a precise name beats a shared one, as nearest() reads it)
         return precise[1]
+    if best is not None and best[2] and best[1] in FA_FAMILY and precise is None \
+            and any(a < best[0] and "flash" in line[a:b].lower() for a, b in others):
+        # helper ex180 (session 32; round 172m: triton-lang/triton#1957, "with triton flash attention loss blows up ... without
+        # Flash attention the loss is stable"): a FlashAttention that is none of the seven named first by its precise name (a
+        # Triton port, a Volta fork: a none/other rule), the shared name later on the line goes back to it, as a precise name
+        # of the family decides above
+        return None
     return best[1] if best else None
 
 
