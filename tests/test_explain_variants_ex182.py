@@ -28,6 +28,9 @@ Mechanisms (knowledge file: rule; the round 184m text it came from):
              (pytorch/pytorch#175545)
   rename     attention.toml attn.api-mismatch: an argument said to need renaming for the latest release of a backend
              (deepbeepmeep/Wan2GP#167)
+  tei        flash_attn.toml fa2.missing: its title reading ("Flash attention is not installed." alone over a blank line) not taken
+             where the text is a text-embeddings-inference run, whose flash attention is a cargo feature of its candle build
+             (round 184m unrelated: huggingface/text-embeddings-inference#317)
 """
 
 from __future__ import annotations
@@ -82,6 +85,8 @@ POSITIVES = [
     ("Replace window_size_left with window_size to make it work with the latest flash_attn_interface build",
      ("attn.api-mismatch", None)),
     ("xformers 新版本需要把 attn_bias 的 BlockDiagonalMask 改成 BlockDiagonalPaddedKeysMask", ("attn.api-mismatch", "xformers")),
+    # tei: the title reading kept for a Python run
+    ("Flash attention is not installed.\n\nI start it with python serve.py --model Qwen2-7B on an A100", ("fa2.missing", "fa2")),
 ]
 
 NEAR_MISSES = [
@@ -111,6 +116,9 @@ NEAR_MISSES = [
     ("eager vs sdpa: outputs match\nall close: True", "attn.wrong-output"),
     # rename: a rename for another library
     ("change tokenizer to processor for it to work with the latest transformers", "attn.api-mismatch"),
+    # tei: the same title over a text-embeddings-router run
+    ("Flash attention is not installed.\n\ntext-embeddings-router --model-id BAAI/bge-large-en-v1.5 --port 8080 --dtype float16",
+     "fa2.missing"),
 ]
 
 
