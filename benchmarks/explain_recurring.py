@@ -59,6 +59,7 @@ FIRST = {
     "round160m": "explain-round160m-2026-11-30-session27-first-55412f4e.json",
     "round172m": "explain-round172m-2026-12-01-session29-first-834eef7d.json",  # training since helper ex172 (session 30)
     "round178m": "explain-round178m-2026-12-01-session30-first-1ab6b1ec.json",  # training since helper ex178 (session 31)
+    "round184m": "explain-round184m-2026-12-01-session31-first-25443c61.json",  # training since helper ex182 (session 32)
 }
 CATCH_ALL = ("prose.", "triage.", "generic.", "fallback.")
 COLUMNS = ["round", "file", "first", "label_backend", "label", "first_top", "first_class", "now", "now_top", "now_class"]
