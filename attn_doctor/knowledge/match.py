@@ -496,6 +496,18 @@ def factors(pattern: str, min_len: int = 3) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted(groups))
 
 
+@lru_cache(maxsize=None)
+def line_factors(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """The literal groups a line's shape must hold for a pattern that cannot span lines (_Index.line_groups): factors()
+    down to single characters, less those whose alternatives the shape writes as digits alone (`FA2` is `000`: every
+    number holds it). A short literal beside the needle is what rules most such lines out: attn.return-value's needle
+    `return` is on every `return fn(*args, **kwargs)` line of a warning's traceback, and its match needs a backtick
+    (helper ex181: 7,252 lines of benchmarks/explain_50mb.py's log each searched, ~0.2 s of its ~2 s). factors()'s own groups
+    are kept too: a branch's groups are joined way by way, so the groups of another min_len are other joins."""
+    short = (g for g in factors(pattern, 1) if not any(set(a) <= {"0"} for a in g))
+    return tuple(sorted(set(factors(pattern)).union(short)))
+
+
 def _lookaround_factors(sub, out: list[tuple[str, ...]]) -> None:
     """Append to `out` the literal groups (as _factors finds them) of each positive lookaround that every match of the
     parsed `sub` passes through: what it reads lies in the searched text too, though maybe not in the match."""
@@ -881,7 +893,7 @@ class _Index:
             if v is None or (e is not None and e.head):  # (a head's pattern is not in the index: its is_local is False)
                 continue
             if k in self.factors and not v[1] and v[0]:
-                v[2] = [list(g) for g in factors(pattern)]
+                v[2] = [list(g) for g in line_factors(pattern)]
             if k in self._local:  # (a placed pattern's is_local is its line_local: a wide one is not)
                 v[3] = self._local[k]
             if k in self._tables:
@@ -904,7 +916,7 @@ class _Index:
         if groups is None:
             pattern = self.patterns[k][1]
             alts = needles(pattern)
-            groups = self.factors[k] = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts) \
+            groups = self.factors[k] = tuple(tuple(a.encode() for a in g) for g in line_factors(pattern) if g != alts) \
                 if alts else ()
             self._later.add(k)
         return groups
