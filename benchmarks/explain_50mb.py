@@ -109,12 +109,12 @@ def write_numbered(path: str, lines: int = 60_000, at: int = 40_000, seed: int =
     return at
 
 
-def measure(path: str, runs: int) -> tuple[list[float], list[float], dict]:
-    """(wall seconds, CPU seconds, the last JSON) of `runs` runs after one warm-up."""
-    run_once(path)  # warm-up: imports compiled to .pyc, the file in the page cache
+def measure(path: str, runs: int, tree: str = ROOT) -> tuple[list[float], list[float], dict]:
+    """(wall seconds, CPU seconds, the last JSON) of `runs` runs after one warm-up, with `tree`'s attn_doctor."""
+    run_once(path, tree)  # warm-up: imports compiled to .pyc, the file in the page cache
     times, cpus, doc = [], [], {}
     for _ in range(runs):
-        wall, cpu, doc, _code = run_once(path)
+        wall, cpu, doc, _code = run_once(path, tree)
         times.append(wall)
         cpus.append(cpu)
     return times, cpus, doc
@@ -173,6 +173,7 @@ def main() -> int:
     ap.add_argument("--note", default="", help="what machine this is")
     ap.add_argument("--cr", action="store_true", help="line ends as carriage returns alone")
     ap.add_argument("--no-numbered", dest="numbered", action="store_false", help="leave out the numbered paste's case")
+    ap.add_argument("--tree", default=ROOT, help="the checkout whose attn_doctor is timed (default: this one)")
     ap.add_argument("--no-bytecode", dest="bytecode", action="store_false",
                     help="run the children with the inherited environment (PYTHONDONTWRITEBYTECODE kept where it is set)")
     args = ap.parse_args()
@@ -183,13 +184,15 @@ def main() -> int:
         if args.cr:
             first, second, lines = carriage_returns(path)
         size = os.path.getsize(path)
-        times, cpus, doc = measure(path, args.runs)
+        tree = os.path.abspath(args.tree)
+        tree = ROOT if tree == ROOT else tree
+        times, cpus, doc = measure(path, args.runs, tree)
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         numbered = None
         if args.numbered:
             npath = os.path.join(tmp, "numbered.txt")
             at = write_numbered(npath)
-            ntimes, ncpus, ndoc = measure(npath, args.runs)
+            ntimes, ncpus, ndoc = measure(npath, args.runs, tree)
             nfound = {m["id"]: m["line"] for m in ndoc.get("matches", [])}
             numbered = {"bytes": os.path.getsize(npath), "lines": 60_000, "seconds": _seconds(ntimes),
                         "cpu_seconds_median": round(statistics.median(ncpus), 3),
@@ -199,7 +202,7 @@ def main() -> int:
     ok = ok and (numbered is None or numbered["error_found_on_its_line"])
     result = {
         "what": "attn-doctor explain PATH (a fresh interpreter each run), generated training log with two errors",
-        "note": args.note, "python": platform.python_version(), "cpus": os.cpu_count(),
+        "note": args.note, "tree": tree, "python": platform.python_version(), "cpus": os.cpu_count(),
         "bytecode": args.bytecode,  # the children read .pyc files (child_env); False: the inherited environment
         "bytes": size, "lines": lines, "runs": args.runs,
         "seconds": _seconds(times),
