@@ -19,16 +19,24 @@ A second case runs beside it (helper ex144, session 24; --no-numbered leaves it 
 lines like `  12  loss 0.5` with the CUDA error numbered at line 40,000, which explain reads through its line-number
 dressing (knowledge/match.py's _unnumbered; quadratic there before 49324298, 11.5 s of CPU on this paste): its time is
 reported beside the log's and held to the same goal.
+
+Each child runs with bytecode, as an installed attn-doctor does (pip and pipx write the .pyc files at install; a
+checkout's first run writes them): PYTHONDONTWRITEBYTECODE is dropped from its environment and PYTHONPYCACHEPREFIX points
+into a temporary folder (the warm-up run fills it; no checkout is written to). A shell that sets PYTHONDONTWRITEBYTECODE
+(this workplace's does) made every child compile its imports again: ~0.5 s of each run that no user pays (helper ex181,
+session 32). --no-bytecode times the children with the inherited environment as before.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import platform
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -101,12 +109,12 @@ def write_numbered(path: str, lines: int = 60_000, at: int = 40_000, seed: int =
     return at
 
 
-def measure(path: str, runs: int) -> tuple[list[float], list[float], dict]:
-    """(wall seconds, CPU seconds, the last JSON) of `runs` runs after one warm-up."""
-    run_once(path)  # warm-up: imports compiled to .pyc, the file in the page cache
+def measure(path: str, runs: int, tree: str = ROOT) -> tuple[list[float], list[float], dict]:
+    """(wall seconds, CPU seconds, the last JSON) of `runs` runs after one warm-up, with `tree`'s attn_doctor."""
+    run_once(path, tree)  # warm-up: imports compiled to .pyc, the file in the page cache
     times, cpus, doc = [], [], {}
     for _ in range(runs):
-        wall, cpu, doc, _code = run_once(path)
+        wall, cpu, doc, _code = run_once(path, tree)
         times.append(wall)
         cpus.append(cpu)
     return times, cpus, doc
@@ -127,9 +135,26 @@ def carriage_returns(path: str) -> tuple[int, int, int]:
     return first, second, data.count(b"\r")
 
 
+BYTECODE = {"on": True}  # children run with bytecode (child_env); --no-bytecode: the inherited environment
+
+
+def child_env(env: dict[str, str]) -> dict[str, str]:
+    """`env` for a child that reads and writes .pyc files as an installed package's run does: without
+    PYTHONDONTWRITEBYTECODE, with PYTHONPYCACHEPREFIX in a temporary folder kept for this process (so no checkout is
+    written to); unchanged under --no-bytecode."""
+    if not BYTECODE["on"]:
+        return env
+    if "prefix" not in BYTECODE:
+        BYTECODE["prefix"] = tempfile.mkdtemp(prefix="attn-doctor-pyc-")
+        atexit.register(shutil.rmtree, BYTECODE["prefix"], True)
+    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = BYTECODE["prefix"]
+    return env
+
+
 def run_once(path: str, tree: str = ROOT, timeout: float = 300) -> tuple[float, float, dict, int]:
     """(wall seconds, CPU seconds of the child, its JSON, exit code), with `tree`'s attn_doctor (default: this one)."""
-    env = dict(os.environ, PYTHONPATH=tree) if tree != ROOT else None
+    env = child_env(dict(os.environ, PYTHONPATH=tree) if tree != ROOT else dict(os.environ))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run([sys.executable, "-m", "attn_doctor", "explain", "--json", path], cwd=tree, env=env,
@@ -148,20 +173,26 @@ def main() -> int:
     ap.add_argument("--note", default="", help="what machine this is")
     ap.add_argument("--cr", action="store_true", help="line ends as carriage returns alone")
     ap.add_argument("--no-numbered", dest="numbered", action="store_false", help="leave out the numbered paste's case")
+    ap.add_argument("--tree", default=ROOT, help="the checkout whose attn_doctor is timed (default: this one)")
+    ap.add_argument("--no-bytecode", dest="bytecode", action="store_false",
+                    help="run the children with the inherited environment (PYTHONDONTWRITEBYTECODE kept where it is set)")
     args = ap.parse_args()
+    BYTECODE["on"] = args.bytecode
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "train.log")
         first, second, lines = write_log(path, args.mb * 1_000_000)
         if args.cr:
             first, second, lines = carriage_returns(path)
         size = os.path.getsize(path)
-        times, cpus, doc = measure(path, args.runs)
+        tree = os.path.abspath(args.tree)
+        tree = ROOT if tree == ROOT else tree
+        times, cpus, doc = measure(path, args.runs, tree)
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         numbered = None
         if args.numbered:
             npath = os.path.join(tmp, "numbered.txt")
             at = write_numbered(npath)
-            ntimes, ncpus, ndoc = measure(npath, args.runs)
+            ntimes, ncpus, ndoc = measure(npath, args.runs, tree)
             nfound = {m["id"]: m["line"] for m in ndoc.get("matches", [])}
             numbered = {"bytes": os.path.getsize(npath), "lines": 60_000, "seconds": _seconds(ntimes),
                         "cpu_seconds_median": round(statistics.median(ncpus), 3),
@@ -171,7 +202,8 @@ def main() -> int:
     ok = ok and (numbered is None or numbered["error_found_on_its_line"])
     result = {
         "what": "attn-doctor explain PATH (a fresh interpreter each run), generated training log with two errors",
-        "note": args.note, "python": platform.python_version(), "cpus": os.cpu_count(),
+        "note": args.note, "tree": tree, "python": platform.python_version(), "cpus": os.cpu_count(),
+        "bytecode": args.bytecode,  # the children read .pyc files (child_env); False: the inherited environment
         "bytes": size, "lines": lines, "runs": args.runs,
         "seconds": _seconds(times),
         "cpu_seconds_median": round(statistics.median(cpus), 3),  # user+sys of the explain process: less sensitive to a busy machine
@@ -185,7 +217,8 @@ def main() -> int:
     print(f"{size / 1e6:.1f} MB, {lines:,} lines: median {result['seconds']['median']} s "
           f"(min {result['seconds']['min']}, max {result['seconds']['max']}, {args.runs} runs; CPU {result['cpu_seconds_median']} s, "
           f"load average {result['load_average']:.1f}), "
-          f"peak RSS {result['peak_rss_mib']} MiB, both errors on their lines: {ok}")
+          f"peak RSS {result['peak_rss_mib']} MiB, both errors on their lines: {ok}"
+          f"{'' if args.bytecode else ' (--no-bytecode)'}")
     if numbered:
         print(f"numbered paste: {numbered['bytes'] / 1e6:.1f} MB, 60,000 lines: median {numbered['seconds']['median']} s "
               f"(min {numbered['seconds']['min']}, max {numbered['seconds']['max']}; CPU {numbered['cpu_seconds_median']} s), "

@@ -9,6 +9,8 @@ cold (an empty folder each run); A's likewise, where A has one (an older checkou
     python benchmarks/explain_ab.py --a /tmp/base --b . --runs 3 --out benchmarks/results/explain-ab-<date>.json
 
 Under load (other processes on the 2 cores) wall time swells; CPU seconds move less. Compare A and B from the same run.
+The children run with bytecode as an installed package's do (explain_50mb.child_env; --no-bytecode: the inherited
+environment, PYTHONDONTWRITEBYTECODE kept where it is set).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ SHORT = HERE.parent / "fixtures" / "errors" / "round74"
 
 
 def once(tree: str, path: str, cache: str) -> tuple[float, float]:
-    env = dict(os.environ, PYTHONPATH=tree, ATTN_DOCTOR_CACHE_DIR=cache, NO_COLOR="1")
+    env = explain_50mb.child_env(dict(os.environ, PYTHONPATH=tree, ATTN_DOCTOR_CACHE_DIR=cache, NO_COLOR="1"))
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run([sys.executable, "-m", "attn_doctor", "explain", path], env=env, cwd=tempfile.gettempdir(),
@@ -49,7 +51,9 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", help="write the results as JSON here")
     ap.add_argument("--note", default="")
+    ap.add_argument("--no-bytecode", dest="bytecode", action="store_false", help="the children's environment as inherited")
     a = ap.parse_args()
+    explain_50mb.BYTECODE["on"] = a.bytecode
     trees = {"A": str(Path(a.a).resolve()), "B": str(Path(a.b).resolve())}
     with tempfile.TemporaryDirectory() as tmp:
         big = os.path.join(tmp, "log50.txt")
@@ -60,7 +64,7 @@ def main() -> int:
         short = str(sorted(SHORT.glob("*.txt"))[0])
         inputs = {"short": short, "3MB": mid, "50MB": big}
         warm = {k: os.path.join(tmp, f"cache-{k}") for k in trees}
-        for k, t in trees.items():  # fill each warm cache once
+        for k, t in trees.items():  # fill each warm cache once (and the bytecode: explain_50mb.child_env)
             once(t, short, warm[k])
         res: dict[str, list[tuple[float, float]]] = {}
         for _ in range(a.runs):
@@ -78,7 +82,7 @@ def main() -> int:
     print(f"load average {load[0]:.1f}")
     if a.out:
         Path(a.out).write_text(json.dumps({"what": __doc__.split("\n\n")[0], "trees": trees, "note": a.note,
-                                           "load_average": load[0], "cpus": os.cpu_count(), "results": rows}, indent=1))
+                                           "load_average": load[0], "cpus": os.cpu_count(), "bytecode": a.bytecode, "results": rows}, indent=1))
     return 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from attn_doctor.knowledge import match as M
-from attn_doctor.knowledge.match import digit_table, factors, line_local, needles, shape
+from attn_doctor.knowledge.match import digit_table, factors, line_factors, line_local, needles, shape
 
 UNDEFINED_SYMBOL = ("Traceback (most recent call last):\n  File \"/workspace/train.py\", line 14, in <module>\n"
                     "    from flash_attn import flash_attn_varlen_func\n"
@@ -67,6 +67,22 @@ def _hot(pattern: str, line: str) -> bool:
     index.present.clear()
     got = index.hot([line.encode().translate(M._SHAPE)])
     return any(k in pats for _, pats in got)
+
+
+def test_a_short_literal_beside_the_needle_rules_a_line_out():
+    # (helper ex181) attn.return-value's shape: its needle `return` is on every `return fn(*args, **kwargs)` line of a warning's
+    # traceback (7,252 lines of benchmarks/explain_50mb.py's log, each searched); the backtick it needs is one character
+    import re
+
+    p = r"\b(?:flash[ _-]?att\w*|FA[234])\b[^\n]{0,40}?\breturn(?:s|ed)?\b[^\n]{0,10}?`\(?[\w.]+,[ \t]*[\w.]+\)?`"
+    groups = line_factors(p)
+    assert ("`",) in groups and set(factors(p)) <= set(groups)
+    assert not any(set(a) <= {"0"} for g in groups for a in g)  # `FA2` shapes as `000`: in every number, no group
+    hit = "flash_attn_func returns `(out, lse)` now"
+    assert re.search(p, hit, re.I) and _hot(p, hit) and _hot(p, "FA3 RETURNED `out,lse`")
+    assert not _hot(p, "  return fn(*args, **kwargs)")  # the needle alone
+    assert not _hot(p, "flash_attn_func returns (out, lse) now")  # a near miss: no backtick, no match
+    assert not re.search(p, "flash_attn_func returns (out, lse) now", re.I)
 
 
 def test_a_line_is_hot_for_a_pattern_only_where_it_holds_each_group():

@@ -402,6 +402,38 @@ def test_a_pack_gives_one_object_per_pattern_and_raises_as_re_does(tmp_path, mon
     off.save()  # nothing to keep, nowhere: no exception
 
 
+MODULES_PACKED = ("match", "attribution.sentences", "attribution.refusals", "attribution.decide", "attribution.shapes",
+                  "attribution.probes", "attribution.search")
+
+
+def test_module_patterns_are_read_back_the_same_bytes_too(tmp_path, monkeypatch):
+    """A module's own patterns (index_cache.module_pack: match.py's are mostly bytes) come back from the pack equal to
+    re.compile's, of the same kind (bytes or str), without the parser; a pack of another module's is not mixed in."""
+    import importlib
+    import re
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    pats = {}
+    for name in MODULES_PACKED:
+        mod = importlib.import_module("attn_doctor.knowledge." + name)
+        assert isinstance(mod._R, index_cache.Pack)
+        pats[name] = [(v.pattern, v.flags) for v in vars(mod).values() if isinstance(v, re.Pattern)]
+    assert any(isinstance(p, bytes) for p, _ in pats["match"]) and len(pats["attribution.sentences"]) >= 20
+    for name, ps in pats.items():
+        pack = index_cache.module_pack(name)
+        for p, f in ps:
+            pack.compile(p, f)
+        pack.save()
+    monkeypatch.setattr(index_cache, "_ENGINE", (*index_cache._ENGINE[:2], None, *index_cache._ENGINE[3:]))
+    for name, ps in pats.items():
+        pack = index_cache.module_pack(name)
+        for p, f in ps:
+            got = pack.compile(p, f)
+            assert got == re.compile(p, f) and type(got.pattern) is type(p), (name, p)
+        assert not pack.missed, name
+        assert set(pack.held) == {(p, int(f)) for p, f in ps}, name  # every one kept, the bytes patterns too
+
+
 def test_what_is_kept_after_a_scan_is_what_is_learnt_when_asked(tmp_path, monkeypatch):
     """line_groups, is_local and digit_table are learnt when first asked and kept in index.json after the first scan that
     learnt any (_Index.keep); read back, each is what the pattern's parse says when asked afresh."""

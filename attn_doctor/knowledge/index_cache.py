@@ -288,7 +288,10 @@ class Pack:
     """The patterns one reader compiles together each run (attribution.rules(): ~800 small ones, ~0.08 s), their code
     kept in one file, `re-<engine>/pack-<name>.bin`: a header (each pattern, its flags and its code's place) and the codes,
     with one digest over them. `compile` is re.compile, from the file where it holds the pattern; `save` rewrites the file
-    with exactly the patterns compiled since the pack was made, when they are not the ones it held."""
+    with exactly the patterns compiled since the pack was made, when they are not the ones it held.
+    A module's own patterns, compiled as it is imported (knowledge/match.py's ~60, attribution/sentences.py's ~60, ...:
+    ~0.15 s of every run on the 2-core dev machine, helper ex181), are kept the same way, one pack per module, saved at
+    the module's end (`module_pack`); a pattern may be bytes (kept as its latin-1 text, marked)."""
 
     def __init__(self, name: str):
         self.name = name
@@ -318,7 +321,7 @@ class Pack:
                 return
             at = 0
             for it in items:
-                self.held[(it[0], it[1])] = [*it[2:6], at, it[6]]
+                self.held[(_pattern_of(it[0]), it[1])] = [*it[2:6], at, it[6]]
                 at += it[6]
             self.body = body
         except Exception:  # no file, another's, torn or corrupt: every pattern compiled again
@@ -326,7 +329,7 @@ class Pack:
 
     def compile(self, pattern: str, flags: int = 0) -> re.Pattern:
         flags = int(flags)
-        if _ENGINE is None or flags & re.DEBUG or not isinstance(pattern, str):
+        if _ENGINE is None or flags & re.DEBUG or not isinstance(pattern, (str, bytes)):
             return re.compile(pattern, flags)
         if self.held is None:
             self._load()
@@ -365,7 +368,8 @@ class Pack:
             items, bodies = [], []
             for (pattern, flags), (final, code, groups, index, names) in self.used.items():
                 b = (code if isinstance(code, array) else array(_CODE_TYPE, code)).tobytes()
-                items.append([pattern, flags, final, groups, index, names, len(b) // _ENGINE[4]])
+                items.append([pattern if isinstance(pattern, str) else [pattern.decode("latin-1")], flags, final, groups,
+                              index, names, len(b) // _ENGINE[4]])
                 bodies.append(b)
             body = b"".join(bodies)
             head = json.dumps({"digest": hashlib.blake2b(body, digest_size=16).hexdigest(), "items": items},
@@ -373,3 +377,18 @@ class Pack:
         except (ValueError, OverflowError, TypeError):
             return
         _keep(path, head.encode("ascii") + b"\n" + body, ".pack-")
+
+
+def _pattern_of(kept) -> str | bytes:
+    """A pack's pattern as kept: its text, or a bytes pattern's latin-1 text in a list of one."""
+    if isinstance(kept, str):
+        return kept
+    if isinstance(kept, list) and len(kept) == 1 and isinstance(kept[0], str):
+        return kept[0].encode("latin-1")
+    raise ValueError("not a pattern")
+
+
+def module_pack(name: str) -> Pack:
+    """The pack of a module's own patterns (compiled as it is imported): `rx = module_pack(__name__)`, `rx.compile(...)`
+    in place of `re.compile(...)`, and `rx.save()` at the module's end."""
+    return Pack("module-" + name)

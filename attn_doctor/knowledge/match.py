@@ -66,6 +66,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants as _sre_constants  # type: ignore[no-redef]
 
 from . import LINE_GAP, Entry, can_match_newline, compile_pattern, entries, index_cache, regex_parser
+_R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
 LONG_LINE = 4 * BLOCK  # a line longer than this is cut (a log with no line ends at all)
@@ -96,11 +97,11 @@ HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentenc
 # character): a build log's 2 KB nvcc commands on its first lines cost ~0.4 s there; a longer line is no title.
 HEAD_TITLE_BYTES = 1_024
 ID_TAG_SCORE = 200  # attn-doctor's own `[id]` is as specific as a match gets
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-ANSI_BYTES = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
+ANSI = _R.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+ANSI_BYTES = _R.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # The same escapes as a terminal capture or a copied `less` view shows them, in caret notation (`^[[36m`), and a
 # carriage return shown as `^M` at a line's end (round 17: vLLM's Ray workers' coloured prefixes)
-CARET_BYTES = re.compile(rb"\^\[\[[0-9;?]*[ -/]*[@-~]|\^M(?=\r?\n|$)", re.M)
+CARET_BYTES = _R.compile(rb"\^\[\[[0-9;?]*[ -/]*[@-~]|\^M(?=\r?\n|$)", re.M)
 # What launchers, loggers and quoting put before every line of a program's output, stripped before matching (the
 # line keeps its number): torchrun's `[rank0]: `, Ray's and vLLM's `(Worker pid=12) `, docker compose's
 # `trainer-1  | `, vLLM's `ERROR 10-15 07:53:38 [core.py:708] `, logging's `2026-03-01 12:00:01,123 - ERROR - `,
@@ -117,7 +118,7 @@ CARET_BYTES = re.compile(rb"\^\[\[[0-9;?]*[ -/]*[@-~]|\^M(?=\r?\n|$)", re.M)
 # `2026-03-01 12:00:01.123 [Debug] [ComfyUI-0/STDERR] `, a rich time, Python logging's `date - INFO - `) where what
 # follows is a traceback's line:
 # a traceback is a failure whatever level its wrapper gave it.
-LINE_PREFIX = re.compile(
+LINE_PREFIX = _R.compile(
     rb"^(?:"
     rb"\[(?:rank|default)\d+\]: ?"
     rb"|\((?:[\w.:=-]+,? )*pid=\d+(?:, ip=[\d.]+)?\) "
@@ -178,7 +179,7 @@ LINE_PREFIX = re.compile(
 # first byte instead of trying each of the ~45 ways (a 50 MB training log: the pass took ~40% less;
 # tests/test_explain_prefix_guard.py keeps the class a superset of what the ways begin with, so nothing else changes).
 PREFIX_FIRST = rb"""[-"#'(.0-9<>A-Z\[_`a-z|\xe2\xe3]"""
-_AFTER_LINE_END = re.compile(b"\n(?=" + PREFIX_FIRST + b")" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
+_AFTER_LINE_END = _R.compile(b"\n(?=" + PREFIX_FIRST + b")" + LINE_PREFIX.pattern[1:])  # the same after a line end: a literal first, found fast
 # An error quoted in the middle of a sentence, behind a short lead that says what follows is the error ("Service failed and
 # the error message “AssertionError: ...”", "It fails with 'ValueError: ...'", "启动报错“ImportError: ..."): the lead is cut so that
 # the line starts with the exception, as the entries read it (helper ex59, session 9: round 41m's Ascend/sglang#16, missed at its
@@ -186,8 +187,8 @@ _AFTER_LINE_END = re.compile(b"\n(?=" + PREFIX_FIRST + b")" + LINE_PREFIX.patter
 # naming no backend or framework (a line that names one keeps it: round 21m's "torch.compiled flex_attention + NJT raises `...`"
 # is a title prose.toml reads), ending in an error word and the quote. Looked for only where a quote stands before an
 # exception's name (a scan, not a pattern tried at every line start: benchmarks/explain_50mb.py).
-_QUOTED_ERROR = re.compile(rb"(?:[\"'`]|\xe2\x80[\x9c\x98]|\xe3\x80[\x8c\x8e])(?=[A-Z][\w.]*(?:Error|Exception): )")
-_QUOTED_LEAD = re.compile(
+_QUOTED_ERROR = _R.compile(rb"(?:[\"'`]|\xe2\x80[\x9c\x98]|\xe3\x80[\x8c\x8e])(?=[A-Z][\w.]*(?:Error|Exception): )")
+_QUOTED_LEAD = _R.compile(
     rb"(?![^\n\"'`\xe2\xe3]{0,80}?(?i:\b(?:\w*attn\w*|\w*atten\w*|xformers?|sage\w*|flex\w*|sdpa|triton|cute|fa[234]|vllm|sglang|\w*torch\w*)\b))"
     rb"[A-Za-z ,\xe4-\xe9\x80-\xbf]{0,60}?(?:\b[Ee]rror(?: message)?|\b[Ee]xception|\bmessage|\bfails? with|\bfailed with|\braises?|"
     rb"\braised|\bthrows?|\bthrew|\xe6\x8a\xa5\xe9\x94\x99)[ \t]*(?:is|was|of|:|\xef\xbc\x9a)?[ \t]*")
@@ -195,12 +196,12 @@ _QUOTED_LEAD = re.compile(
 # The same lead ending in a colon, no quote ("Loading the model raises: ValueError: ...", "It throws: AssertionError: ...",
 # "and it gives the error: ..."): the writer's words for what follows, cut as a quoted error's lead is (helper ex166, session 29:
 # the catch-all for an exception's line reads it at the line's start, and a refusal after the colon read as the writer's prose)
-_COLON_ERROR = re.compile(rb"(?::|\xef\xbc\x9a)[ \t]*(?=[A-Z][\w.]*(?:Error|Exception): )")
+_COLON_ERROR = _R.compile(rb"(?::|\xef\xbc\x9a)[ \t]*(?=[A-Z][\w.]*(?:Error|Exception): )")
 
 # A lead of words in another script alone, no quote, before an English exception on its line (`运行时报错：RuntimeError: ...`,
 # `Ошибка: ImportError: ...`, `エラーが出ます：ValueError: ...`): no ASCII in it, so it names no backend, and it is cut as a
 # quoted error's lead is (helper ex131, session 22; benchmarks/explain_decorations.py zh-lead, ja-lead, ko-lead, ru-lead)
-_NATIVE_LEAD = re.compile(rb"[\x80-\xff][\x80-\xff \t]{0,120}?:?[ \t]*(?=[A-Z][\w.]*(?:Error|Exception): )")
+_NATIVE_LEAD = _R.compile(rb"[\x80-\xff][\x80-\xff \t]{0,120}?:?[ \t]*(?=[A-Z][\w.]*(?:Error|Exception): )")
 
 
 LEAD_REACH = 160  # bytes from a line's start to its quoted exception, at most
@@ -246,7 +247,7 @@ def _quoted_error_leads(data: bytes) -> bytes:
 # failure in its own words or is none. No ASCII in the lead (it names no backend), an error word in it, a colon at its end and
 # words after it on the line.
 _NATIVE_ERROR_WORDS = tuple(w.encode() for w in ("报错", "錯誤", "错误", "出错", "エラー", "오류", "에러", "Ошибка", "ошибка"))
-_NATIVE_ERROR_LEAD = re.compile(
+_NATIVE_ERROR_LEAD = _R.compile(
     rb"[\x80-\xff \t]{0,90}?(?:"
     # the error word, then only the words that say it appeared (not a field's name: a Windows event log's `錯誤模組名稱： x.dll`)
     + "|".join(("(?:报错|錯誤|错误|出错)(?:了|如下|信息|提示)?", "エラー(?:が(?:出ます|出る|出ました|発生しました|発生します))?",
@@ -261,8 +262,8 @@ _NATIVE_ERROR_LEAD = re.compile(
 # question (a sentence of its own says its failure in its own words: "SageAttention を使うと RTX 5090 で黒い画像しか出ません。"),
 # no tag before it ("[Plan] ...", "[Usage]: ..."), no topic noun after it ("...的flash_attn问题": a title naming its subject).
 # A lead over words of another script (an English title, an exception's line) is the dress ex149 cut.
-_NATIVE_WORD = re.compile(rb"[\xd0-\xd3][\x80-\xbf]|\xe3[\x81-\xbf][\x80-\xbf]|[\xe4-\xe9\xea-\xed][\x80-\xbf]{2}")
-_NOT_FRAGMENT = re.compile(r"[.!?。！？]|吗|呢|如何|怎么|怎样|是否|ですか|ますか|까|\bли\b|\A\s*[\[【]|(?:问题|問題|疑问|求助|咨询)\s*\Z")
+_NATIVE_WORD = _R.compile(rb"[\xd0-\xd3][\x80-\xbf]|\xe3[\x81-\xbf][\x80-\xbf]|[\xe4-\xe9\xea-\xed][\x80-\xbf]{2}")
+_NOT_FRAGMENT = _R.compile(r"[.!?。！？]|吗|呢|如何|怎么|怎样|是否|ですか|ますか|까|\bли\b|\A\s*[\[【]|(?:问题|問題|疑问|求助|咨询)\s*\Z")
 _FRAGMENT_CHARS = 40
 
 
@@ -297,16 +298,16 @@ def _native_error_leads(data: bytes) -> bytes:
 # in f`, `Cell In[4], line 2` and `<ipython-input-4-..> in <module>` -> a frame of the cell, `----> 3 code` -> the
 # frame's code, and the header `ImportError   Traceback (most recent call last)` -> Python's. (Old IPython prints
 # the frame's line number on its `---->` line only: its frame says line 0.)
-_IPY_FRAME = re.compile(rb"^File (\S[^\n]*?\.pyx?):(\d+), in ([\w<>.]+)(?:\([^\n]*\))?[ \t]*$", re.M)
+_IPY_FRAME = _R.compile(rb"^File (\S[^\n]*?\.pyx?):(\d+), in ([\w<>.]+)(?:\([^\n]*\))?[ \t]*$", re.M)
 # Colab wraps a frame's file in a Markdown link to its viewer (`[/usr/lib/x.py](https://localhost:8080/#) in f(a)`) and
 # names a cell's code `<cell line: 0>` (round 17)
 _IPY_FUNC = rb"(<cell line: \d+>|[\w<>.]+)"
-_IPY_OLD_FRAME = re.compile(rb"^\[?((?:[A-Za-z]:)?[\\/~][^\n\]]*?\.pyx?)(?:\]\([^)\s]*\))? in " + _IPY_FUNC
+_IPY_OLD_FRAME = _R.compile(rb"^\[?((?:[A-Za-z]:)?[\\/~][^\n\]]*?\.pyx?)(?:\]\([^)\s]*\))? in " + _IPY_FUNC
                             + rb"(?:\([^\n]*\))?[ \t]*$", re.M)
-_IPY_CELL = re.compile(rb"^(?:Cell In ?\[\d*\], line (\d+)|\[?(<ipython-input-[\w-]+>)(?:\]\([^)\s]*\))? in "
+_IPY_CELL = _R.compile(rb"^(?:Cell In ?\[\d*\], line (\d+)|\[?(<ipython-input-[\w-]+>)(?:\]\([^)\s]*\))? in "
                        + _IPY_FUNC + rb"(?:\([^\n]*\))?)[ \t]*$", re.M)
-_IPY_ARROW = re.compile(rb"^-{1,4}> ?\d+ ", re.M)
-_IPY_HEAD = re.compile(rb"^[\w.]+(?:Error|Exception|Interrupt|Exit)[ \t]{2,}Traceback \(most recent call last\)[ \t]*$", re.M)
+_IPY_ARROW = _R.compile(rb"^-{1,4}> ?\d+ ", re.M)
+_IPY_HEAD = _R.compile(rb"^[\w.]+(?:Error|Exception|Interrupt|Exit)[ \t]{2,}Traceback \(most recent call last\)[ \t]*$", re.M)
 
 
 def _python_frames(data: bytes) -> bytes:
@@ -320,10 +321,10 @@ def _python_frames(data: bytes) -> bytes:
 
 # HTML's escapes of quotes and brackets, in text copied from a web page's source or an API that escapes it
 # (`cannot import name &#39;x&#39;`): read as the characters (a line keeps its number).
-HTML_ENTITY = re.compile(rb"&(?:quot|apos|#39|#x27|#34|#x22|lt|gt|amp);")
+HTML_ENTITY = _R.compile(rb"&(?:quot|apos|#39|#x27|#34|#x22|lt|gt|amp);")
 _HTML_CHARS = {b"&quot;": b'"', b"&apos;": b"'", b"&#39;": b"'", b"&#x27;": b"'", b"&#34;": b'"', b"&#x22;": b'"',
                b"&lt;": b"<", b"&gt;": b">", b"&amp;": b"&"}
-ID_TAG = re.compile(r"\[([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\]|\"id\":\s*\"([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\"")
+ID_TAG = _R.compile(r"\[([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\]|\"id\":\s*\"([a-z0-9][a-z0-9_.-]*\.[a-z0-9_.-]+)\"")
 # A line's shape: lower-cased, and every digit and hex letter (a-f) as 0, so lines that differ only
 # in numbers, hashes, addresses or run ids share one shape. A needle is shaped the same way (a
 # needle's shape in a line's shape is necessary for the needle in the line), in one translate.
@@ -493,6 +494,18 @@ def factors(pattern: str, min_len: int = 3) -> tuple[tuple[str, ...], ...]:
     _factors(_parsed(pattern), out, min_len)
     groups = {tuple(sorted({shape(a) for a in g})) for g in out}
     return tuple(sorted(groups))
+
+
+@lru_cache(maxsize=None)
+def line_factors(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """The literal groups a line's shape must hold for a pattern that cannot span lines (_Index.line_groups): factors()
+    down to single characters, less those whose alternatives the shape writes as digits alone (`FA2` is `000`: every
+    number holds it). A short literal beside the needle is what rules most such lines out: attn.return-value's needle
+    `return` is on every `return fn(*args, **kwargs)` line of a warning's traceback, and its match needs a backtick
+    (helper ex181: 7,252 lines of benchmarks/explain_50mb.py's log each searched, ~0.2 s of its ~2 s). factors()'s own groups
+    are kept too: a branch's groups are joined way by way, so the groups of another min_len are other joins."""
+    short = (g for g in factors(pattern, 1) if not any(set(a) <= {"0"} for a in g))
+    return tuple(sorted(set(factors(pattern)).union(short)))
 
 
 def _lookaround_factors(sub, out: list[tuple[str, ...]]) -> None:
@@ -880,7 +893,7 @@ class _Index:
             if v is None or (e is not None and e.head):  # (a head's pattern is not in the index: its is_local is False)
                 continue
             if k in self.factors and not v[1] and v[0]:
-                v[2] = [list(g) for g in factors(pattern)]
+                v[2] = [list(g) for g in line_factors(pattern)]
             if k in self._local:  # (a placed pattern's is_local is its line_local: a wide one is not)
                 v[3] = self._local[k]
             if k in self._tables:
@@ -903,7 +916,7 @@ class _Index:
         if groups is None:
             pattern = self.patterns[k][1]
             alts = needles(pattern)
-            groups = self.factors[k] = tuple(tuple(a.encode() for a in g) for g in factors(pattern) if g != alts) \
+            groups = self.factors[k] = tuple(tuple(a.encode() for a in g) for g in line_factors(pattern) if g != alts) \
                 if alts else ()
             self._later.add(k)
         return groups
@@ -1290,9 +1303,9 @@ def last_states(data: bytes) -> bytes:
 # longest line is in range (a log whose lines run longer is not hard-wrapped).
 HARD_WRAP_MIN, HARD_WRAP_MAX = 80, 300  # columns
 _HARD_WRAP_WIDTHS = frozenset({80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250})
-_HARD_WRAP_NEW = re.compile(rb"[ \t]*(?:File \"|Traceback \(|During handling|The above exception)|[ \t]{2}|[\w.]+(?:Error|Exception"
+_HARD_WRAP_NEW = _R.compile(rb"[ \t]*(?:File \"|Traceback \(|During handling|The above exception)|[ \t]{2}|[\w.]+(?:Error|Exception"
                        rb"|Warning|Interrupt|Exit)\b:?|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\[(<#>|+]|[-=*]{2}|[-*] |\xe2[\x94\x95]|$")
-_BOX_ROW = re.compile(rb"[ \t]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[^\n]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[ \t]*\Z")
+_BOX_ROW = _R.compile(rb"[ \t]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[^\n]*(?:[|+]|\xe2[\x94\x95][\x80-\xbf])[ \t]*\Z")
 HARD_WRAP_PIECES = 64  # pieces of one line joined at most
 # a console's copy is a screen's scrollback, not a log file: a block larger than this is not looked at (the lead, session 10:
 # on benchmarks/explain_50mb.py the look cost 15% of the scan, 1.87 -> 2.0 s, for a shape no 50 MB file has)
@@ -1345,7 +1358,7 @@ def _console_unwrapped(data: bytes) -> bytes | None:
 # torch's `[WinError 126] ... Error loading "C:\\...\\c10.dll"`): each doubled backslash between a path's characters read as
 # one, so the entries' path separators read it (helper ex68, session 10; benchmarks/explain_robustness.py winrepr). A line's
 # number stays, and so does an escape after a space or a quote (`"\\n`) and a UNC path's leading pair.
-_DOUBLED_SEP = re.compile(rb"(?<=[\w.~$)(:-])\\\\(?=[\w.~$( -])")
+_DOUBLED_SEP = _R.compile(rb"(?<=[\w.~$)(:-])\\\\(?=[\w.~$( -])")
 
 
 # The dress a log gets between a terminal and a report (helper ex140, session 23; benchmarks/explain_decorations.py tqdm,
@@ -1366,16 +1379,16 @@ _DOUBLED_SEP = re.compile(rb"(?<=[\w.~$)(:-])\\\\(?=[\w.~$( -])")
 # A paste, not a log file: looked for in blocks of PASTE_BYTES at most (as the console's hard wrap, HARD_WRAP_BYTES), each
 # behind a one-byte test where it can be.
 PASTE_BYTES = 2_000_000
-_BAR_GLUED = re.compile(rb"[^\n]{0,80}?\d{1,3}%\|[^|\n]{0,60}\|[^\n\[]{0,40}\[[^\]\n]{0,120}\]")
+_BAR_GLUED = _R.compile(rb"[^\n]{0,80}?\d{1,3}%\|[^|\n]{0,60}\|[^\n\[]{0,40}\[[^\]\n]{0,120}\]")
 # where a bar's state ends with text after it (a literal first: found at C speed in a training log's every redraw)
-_BAR_ENDS_GLUED = (re.compile(rb"it/s\](?=\S)"), re.compile(rb"s/it\](?=\S)"))
+_BAR_ENDS_GLUED = (_R.compile(rb"it/s\](?=\S)"), _R.compile(rb"s/it\](?=\S)"))
 _CP1252_BYTE = {ch: b for b in range(256) for ch in (bytes([b]).decode("cp1252", "ignore") or chr(b),)}
-_MOJIBAKE_LINE = re.compile(rb"^[^\n]*\xc3[\x82-\x83\xa2-\xaf][\xc2-\xe2][^\n]*$", re.M)
-_BOX_ROW_LINE = re.compile(rb"[ \t]*\xe2\x94\x82 ?([^\n]*?)[ \t]*\xe2\x94\x82[ \t]*")
-_BOX_EDGE = re.compile(rb"[ \t]*\xe2\x95[\xad\xb0](?:\xe2\x94\x80|[^\n\xe2])*\xe2\x95[\xae\xaf][ \t]*")
-_RICH_TRACEBACK_ROW = re.compile(rb"\xe2\x9d\xb1|\.pyx?:\d+ in\b|[ \t]\xe2\x94\x82[ \t]")
-_NUMBERED = re.compile(rb"^[ \t]*(\d{1,5})(?:[ \t]?(?:\||\xe2\x94\x82)(?:[ \t]|$)| {2}|\t|$)", re.M)
-_PRE_END = re.compile(rb"(?:</code>)?</pre>[ \t]*$", re.M)
+_MOJIBAKE_LINE = _R.compile(rb"^[^\n]*\xc3[\x82-\x83\xa2-\xaf][\xc2-\xe2][^\n]*$", re.M)
+_BOX_ROW_LINE = _R.compile(rb"[ \t]*\xe2\x94\x82 ?([^\n]*?)[ \t]*\xe2\x94\x82[ \t]*")
+_BOX_EDGE = _R.compile(rb"[ \t]*\xe2\x95[\xad\xb0](?:\xe2\x94\x80|[^\n\xe2])*\xe2\x95[\xae\xaf][ \t]*")
+_RICH_TRACEBACK_ROW = _R.compile(rb"\xe2\x9d\xb1|\.pyx?:\d+ in\b|[ \t]\xe2\x94\x82[ \t]")
+_NUMBERED = _R.compile(rb"^[ \t]*(\d{1,5})(?:[ \t]?(?:\||\xe2\x94\x82)(?:[ \t]|$)| {2}|\t|$)", re.M)
+_PRE_END = _R.compile(rb"(?:</code>)?</pre>[ \t]*$", re.M)
 
 
 def _unmojibaked(m: re.Match) -> bytes:
@@ -1476,9 +1489,9 @@ def _pasted_dress(data: bytes) -> bytes:
 # and which holds an escaped `_`, `*` or `[` and no bare `_`, is read unescaped (a Windows path has a backslash before a letter
 # and is left alone; so is a Python repr's doubled one beside a bare `_`); a line that is one span of inline code is read
 # without its backticks. Lines keep their numbers.
-_MD_ESCAPED_LINE = re.compile(rb"^(?:[^\\_\n]|\\[!-/:-@\[-`{-~])*\\[_*\[](?:[^\\_\n]|\\[!-/:-@\[-`{-~])*$", re.M)
-_MD_ESCAPE = re.compile(rb"\\([!-/:-@\[-`{-~])")
-_INLINE_CODE_LINE = re.compile(rb"^((?:> ?)?)`([^`\n]+)`[ \t]*$", re.M)
+_MD_ESCAPED_LINE = _R.compile(rb"^(?:[^\\_\n]|\\[!-/:-@\[-`{-~])*\\[_*\[](?:[^\\_\n]|\\[!-/:-@\[-`{-~])*$", re.M)
+_MD_ESCAPE = _R.compile(rb"\\([!-/:-@\[-`{-~])")
+_INLINE_CODE_LINE = _R.compile(rb"^((?:> ?)?)`([^`\n]+)`[ \t]*$", re.M)
 
 
 def _markdown_source(data: bytes) -> bytes:
@@ -1503,20 +1516,20 @@ def _markdown_source(data: bytes) -> bytes:
 _ESCAPED_TEXT_WORDS = (b"Traceback (most recent call last):", b"Error: ", b"Exception: ", b"Error(", b"error: ", b'File \\"',
                        b'File "')
 # a string that stands as a value (after `:`, `=`, `,` or an opening bracket: a key's, an argument's, a list's), not a quote in prose
-_STRING = re.compile(rb"""(?:(?<=[:=,\[({])|(?<=[:=,\[({] ))(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')""")
-_STRING_ERROR = re.compile(rb"Traceback \(most recent call last\)|[A-Z][\w.]*(?:Error|Exception)(?:: |\()")
-_TEXT_ESCAPE = re.compile(rb"\\([nrt\"'\\]|u[0-9a-fA-F]{4})")
+_STRING = _R.compile(rb"""(?:(?<=[:=,\[({])|(?<=[:=,\[({] ))(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')""")
+_STRING_ERROR = _R.compile(rb"Traceback \(most recent call last\)|[A-Z][\w.]*(?:Error|Exception)(?:: |\()")
+_TEXT_ESCAPE = _R.compile(rb"\\([nrt\"'\\]|u[0-9a-fA-F]{4})")
 _TEXT_ESCAPES = {b"n": b"\n", b"r": b"", b"t": b"\t", b'"': b'"', b"'": b"'", b"\\": b"\\"}
-_EXCEPTION_REPR = re.compile(rb"""([A-Z][\w.]*(?:Error|Exception|Warning))\((?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'),?\)\s*\Z""")
-_QUOTED_NAME = re.compile(rb"""["'][\w.]*Error(?:: |\()""")
+_EXCEPTION_REPR = _R.compile(rb"""([A-Z][\w.]*(?:Error|Exception|Warning))\((?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'),?\)\s*\Z""")
+_QUOTED_NAME = _R.compile(rb"""["'][\w.]*Error(?:: |\()""")
 # the key or argument a one-line exception's string stands under for it to be the failure (`"error": "RuntimeError: ..."`,
 # `detail=`, `exc_info`): not a status's field that names an optional package's absence (round 97's unrelated
 # Comfy-Org/ComfyUI#12162: `'unavailable_reason': "ImportError: No module named 'triton'"`)
-_ERROR_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|detail|message|msg|stderr)["']?[ \t]*[:=][ \t]*\Z""")
+_ERROR_KEY = _R.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|detail|message|msg|stderr)["']?[ \t]*[:=][ \t]*\Z""")
 # of those, the keys that say a failure: a string of lines under one is the failure's text; under a message's or a detail's key only
 # a text of three lines or more is (`"msg": "step done\nnext"` is a log's record; helper ex149)
 _RECORD_OPENS = (b'{"', b"{'")
-_FAILURE_KEY = re.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|stderr)["']?[ \t]*[:=][ \t]*\Z""")
+_FAILURE_KEY = _R.compile(rb"""(?i)(?:err\w*|exc\w*|exception|traceback|fail\w*|stderr)["']?[ \t]*[:=][ \t]*\Z""")
 
 
 def _unescaped(m: re.Match) -> bytes:
@@ -1648,7 +1661,7 @@ def _make_block(data: bytes, first_line: int, index: _Index) -> _Block:
 
 
 # A time or date at the start of a launcher's or logger's prefix ("2025-11-02 09:14:03 WARNING ", "2025-11-02T09:14:03.123Z ")
-_PREFIX_TIME = re.compile(rb"\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d:\d\d")
+_PREFIX_TIME = _R.compile(rb"\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d:\d\d")
 
 
 def _head_times(data: bytes) -> dict[int, bytes] | None:
@@ -2180,15 +2193,15 @@ def _read_of_long_lines(data: bytes) -> bytes:
 # indented, no fence), ends without a stop (nor a colon: what follows it is pasted) and is long or ends in a word that cannot
 # end a sentence, the next goes on in lower case, and the two name a backend. Only the head's few lines are read this way
 # (benchmarks/explain_50mb.py, explain_repeated_lines.py: a long log's cost is unchanged).
-_WRAP_FIRST = re.compile(
+_WRAP_FIRST = _R.compile(
     rb"(?![ \t]|```|~~~|#)[^\n]*[^\s.!?:;\x22'`\]})>|\\](?<!\xe3\x80\x82)(?<!\xef\xbc\x81)(?<!\xef\xbc\x9f)(?<!\xef\xbc\x9a)(?<!\xef\xbc\x9b)[ \t]*\Z")
-_WRAP_OPEN_END = re.compile(
+_WRAP_OPEN_END = _R.compile(
     rb"(?i:\b(?:the|a|an|and|or|but|with|when|whenever|while|to|of|in|on|for|is|are|was|were|that|which|my|our|if|because|"
     rb"after|before|from|by|at|as|using|into|than|then|it|this|get|gets|got|getting|keeps?|still|always|also|not)[ \t]*\Z)")
 # (not a command or a code line the report pastes under its title: those start in lower case too)
-_WRAP_NEXT = re.compile(rb"(?!(?:pip3?|python[\d.]*|conda|mamba|uv|git|cd|export|sudo|apt(?:-get)?|bash|sh|set|nvcc|cmake|ninja|make|"
+_WRAP_NEXT = _R.compile(rb"(?!(?:pip3?|python[\d.]*|conda|mamba|uv|git|cd|export|sudo|apt(?:-get)?|bash|sh|set|nvcc|cmake|ninja|make|"
                         rb"import|from|def|class|return|print|torch|https?)\b)[a-z]")
-_WRAP_NAMES = re.compile(
+_WRAP_NAMES = _R.compile(
     rb"(?i:flash[-_ ]?att|xformers?|sage[-_ ]?att|sageattn|flex[-_ ]?att|scaled_dot_product|\bsdpa\b|\bfa[-_ ]?[234]\b|"
     rb"flash_attn|spargeattn)")
 WRAP_MIN = 60  # characters: a first line this long that ends without a stop is a wrapped sentence, not a title
@@ -2223,13 +2236,13 @@ def _wrapped_head(data: bytes) -> bytes | None:
 # lines that say something within FORM_MAX_LINES. What a form's environment lists is the setup, never the failure: a backend
 # named there claims nothing.
 FORM_MAX_LINES = 60
-_FORM_HEADING = re.compile(
+_FORM_HEADING = _R.compile(
     rb"[ \t]{0,3}(?:#{1,6}[ \t]+(?P<h>[^\n]*?)[ \t#]*|\*\*(?P<b>[^*\n]{2,80}?)[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*)\r?\Z")
-_FORM_SCAFFOLD = re.compile(rb"[ \t]*(?:[-*+][ \t]+\[[ xX]\]|<!--|-->)")
-_FORM_FENCE = re.compile(rb"[ \t]*(?:```|~~~)")
+_FORM_SCAFFOLD = _R.compile(rb"[ \t]*(?:[-*+][ \t]+\[[ xX]\]|<!--|-->)")
+_FORM_FENCE = _R.compile(rb"[ \t]*(?:```|~~~)")
 # the headings of sections that hold no failure: the environment, and the template's boilerplate (matched at the heading's start,
 # an emoji or a number before it skipped; a bilingual heading "环境信息 | Environment" by either half)
-_FORM_SETUP = re.compile(
+_FORM_SETUP = _R.compile(
     rb"(?i:(?:^|\|)[^\w|]*(?:\d+[.)][ \t]*)?(?:system[ \t]+info|(?:your[ \t]+)?(?:current[ \t]+)?environment|env\b|versions?\b|"
     rb"platform|hardware|software|os\b|operating[ \t]+system|installed[ \t]+packages|pip[ \t]+(?:list|freeze)|collect_env|"
     rb"dependencies|packages?\b|gpu\b|python[ \t]+version|torch[ \t]+version|cuda[ \t]+version|checklist|reminder|"
@@ -2242,7 +2255,7 @@ _FORM_SETUP = re.compile(
 
 # the sections a form describes the failure in (a heading of one of these or of _FORM_SETUP among the head's lines is a form's:
 # not a pasted script's `# comment`, nor a README's `# Title`)
-_FORM_SAID = re.compile(
+_FORM_SAID = _R.compile(
     rb"(?i:(?:^|\|)[^\w|]*(?:\d+[.)][ \t]*)?(?:describe|description|(?:the[ \t]+)?bug\b|to[ \t]+reproduce|reproduc|steps|"
     rb"what[ \t]+happened|(?:the[ \t]+)?problem|issue\b|current[ \t]+behavio|actual[ \t]+behavio|observed|logs?\b|"
     rb"error|"
@@ -2251,13 +2264,13 @@ _FORM_SAID = re.compile(
 
 
 # the label a template puts before the title ("[Bug]: ", "[Usage] ", "Bug: "): the form's, not the writer's word of failure
-_FORM_LABEL = re.compile(
+_FORM_LABEL = _R.compile(
     rb"(?i:\A[ \t]*(?:\[(?:bug(?:[ -]?report)?|usage|questions?|feature(?:[ -]?request)?|help(?:[ -]wanted)?|misc|docs?|"
     rb"documentation|installation|performance|rfc|discussion|enhancement)\][ \t]*:?|(?:bug|question)[ \t]*:)[ \t]*)")
 
 
 # the blank lines a form's head opens with where _form_head blanked its headings and scaffolding
-_FORM_LEAD = re.compile(rb"(?:[ \t\r]*\n)+")
+_FORM_LEAD = _R.compile(rb"(?:[ \t\r]*\n)+")
 
 
 def _form_title(row: bytes) -> bytes | None:
@@ -2413,10 +2426,10 @@ def _near(lines: list[int], n: int, below: int = NEAR) -> bool:
 # ("Flash Attention is not installed?", "... results in numeric instability, I think?": round 54m predibase/lorax#595, round 13a
 # huggingface/diffusers#2234) nor a statement before the question ("FlashAttention不支持V100显卡，有解决的方法么？", round 15
 # Wan-Video/Wan2.1#46): those state the failure. Nor a question that quotes the error itself ("Why do I get RuntimeError: ...?").
-QUESTION = re.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|(?:is|are)\s+there\s+(?:a|any)\s+(?:way|option|workaround)\b|"
+QUESTION = _R.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|(?:is|are)\s+there\s+(?:a|any)\s+(?:way|option|workaround)\b|"
                       r"is\s+it\s+possible\b|(?:can|could|should|may)\s+(?:I|we|you|one)\b|any\s+(?:way|idea|ideas|tips?)\b)|"
                       r"^\W*(?:怎么|怎样|如何|能否|能不能|是否可以|有没有办法|どうすれば|как\s+(?:мне|можно)|можно\s+ли)", re.IGNORECASE)
-RAISED = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception|Warning)):[ \t]\S|\bNo module named\b|\bundefined symbol\b|"
+RAISED = _R.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception|Warning)):[ \t]\S|\bNo module named\b|\bundefined symbol\b|"
                     r"\bcannot import name\b|\bDLL load failed\b")
 
 
@@ -2428,7 +2441,7 @@ RAISED = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception|Warning))
 # that one ranks first. Not the writer's own hedged statement ("results in numeric instability of some kind, I think?", round 13a
 # huggingface/diffusers#2234: it states what they saw), nor a guess that quotes the error itself ("it seems to be this: RuntimeError: ...").
 # A chatbot by a verb of asking or answering only: "deepseek-ai/DeepSeek-R1", "gemini-2.0" are model names a log prints.
-GUESS = re.compile(r"\b(?:it\s+seems\s+(?:to\s+be\s+)?(?:that|like)\b|seems\s+like\b|"
+GUESS = _R.compile(r"\b(?:it\s+seems\s+(?:to\s+be\s+)?(?:that|like)\b|seems\s+like\b|"
                    r"(?:asked|asking|using|used|according\s+to)\s+(?:chat\s?gpt|gpt-?\d\w*|claude|gemini|copilot|deepseek)\b|"
                    r"(?:chat\s?gpt|claude|gemini|copilot|deepseek)\s+(?:says?|said|told|thinks?|suggest\w*|claims?|answered|replied)\b)",
                    re.IGNORECASE)
@@ -2618,3 +2631,6 @@ def _claimed(text: str, backend: str | None, own_text: bool) -> list[Match]:
             continue  # another backend's message in the noise (or a catch-all the log gives to another backend)
         out.append(m)
     return out
+
+
+_R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)

@@ -21,6 +21,8 @@ from .search import _nearest_for
 from .refusals import _exonerated, _shadowed, chosen_failing, turned_on
 from .probes import another_dsl_kernel
 from .evidence import _fallback_backend, _near, _own_where_shown
+from .. import index_cache
+_R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 
 def backend_of(entry: Entry) -> str | None:
@@ -57,7 +59,7 @@ def _import_chain_only(lines: list[str], named: int, line: int) -> bool:
 # with flash attention", "Flash attention kernel not used because", "PyTorch's built-in flash attention") and names no
 # FlashAttention package precisely (flash_attn, flash-attn, FlashAttention-2, a file of theirs), the shared name is SDPA's flash
 # kernel: a runebook page on can_use_flash_attention titled "Flash Attention ... 작동하지 않을 때" is about SDPA
-TORCH_FLASH = re.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bflash_sdp_enabled\b|\bSDPBackend\.FLASH_ATTENTION\b|"
+TORCH_FLASH = _R.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bflash_sdp_enabled\b|\bSDPBackend\.FLASH_ATTENTION\b|"
                          r"\b_scaled_dot_product_flash_attention\w*|\bpytorch_flash::|\bat::native::_flash_attention_|"
                          r"\bTorch was not compiled with flash attention\b|\bFlash attention kernel not used\b|"
                          r"\b(?:py)?torch(?:[’']s)?[ \t]+(?:(?:built-?in|native|own|internal)[ \t]+)?flash[ -]?attention\b|"
@@ -109,7 +111,7 @@ TORCH_FLASH = re.compile(r"\bcan_use_flash_attention\b|\benable_flash_sdp\b|\bfl
 
 # a FlashAttention package or its sources spelled out (flash_attn, flash-attn, flash-attention, FlashAttention-2, FA3, hopper/): the
 # text is about a package, whatever torch's flash kernel says beside it
-FA_PACKAGE = re.compile(r"flash[-_]?attn|flash[-_]attention|flash[ _-]?attention[ _-]?v?[234](?![0-9A-Za-z_])|(?<![0-9A-Za-z_])FA-?[234](?![0-9A-Za-z_])|"
+FA_PACKAGE = _R.compile(r"flash[-_]?attn|flash[-_]attention|flash[ _-]?attention[ _-]?v?[234](?![0-9A-Za-z_])|(?<![0-9A-Za-z_])FA-?[234](?![0-9A-Za-z_])|"
                         r"(?<![\w.-])hopper[/\\]|\bflash_(?:fwd|bwd)_", re.IGNORECASE)
 
 
@@ -134,9 +136,9 @@ def _torch_flash_subject(lines: list[str], line: int, named_line: int) -> bool:
 # sm80-sm90" in a report on torch's scaled_dot_product_attention under ZLUDA): torch's memory-efficient SDPA kernel is xformers'
 # CUTLASS kernel vendored with its names (aten/src/ATen/native/transformers/cuda/mem_eff_attention: fmha_cutlassF_*, cutlassF,
 # cutlassB). Such a name is xformers' only where the text shows xformers itself; where it shows SDPA and no xformers, it is SDPA's
-XFORMERS_KERNEL = re.compile(r"(?<![A-Za-z])fmha_cutlass[FB]?_\w+|\bcutlass[FB]\b")
-XFORMERS_PACKAGE = re.compile(r"\bxformers?\b|\bmemory_efficient_attention\b|(?-i:\bXFORMERS_[A-Z])|\bxFormers\b", re.IGNORECASE)
-TORCH_SDPA = re.compile(r"\bscaled[_ ]dot[_ ]product[_ ]attention\b|\bSDPA\b|\bsdp_kernel\b|\bSDPBackend\b|"
+XFORMERS_KERNEL = _R.compile(r"(?<![A-Za-z])fmha_cutlass[FB]?_\w+|\bcutlass[FB]\b")
+XFORMERS_PACKAGE = _R.compile(r"\bxformers?\b|\bmemory_efficient_attention\b|(?-i:\bXFORMERS_[A-Z])|\bxFormers\b", re.IGNORECASE)
+TORCH_SDPA = _R.compile(r"\bscaled[_ ]dot[_ ]product[_ ]attention\b|\bSDPA\b|\bsdp_kernel\b|\bSDPBackend\b|"
                         r"\b(?:enable_)?mem(?:ory)?_?eff(?:icient)?_sdp\b|(?<![A-Za-z0-9])(?:aten|at)(?:::|\.|_)_(?:scaled_dot_product_)?"
                         r"efficient_attention\w*", re.IGNORECASE)
 
@@ -263,3 +265,6 @@ def wording(entry: Entry, backend: str | None) -> tuple[str | None, str | None]:
     title = render(entry.title, params) if template_fields(entry.title) and template_fields(entry.title) <= set(params) else None
     fix = render(entry.fix, params) if template_fields(entry.fix) and template_fields(entry.fix) <= set(params) else None
     return title, fix
+
+
+_R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)

@@ -15,19 +15,21 @@ from .shapes import _traceback, FRAME, PYTEST_NODE, WINDOW, window_lines
 from .tables import _toml, NOT_SEVEN, rules
 from .naming import backend_named
 from .search import nearest
+from .. import index_cache
+_R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 
 # a loader error's "(required by X)", in English and as glibc prints it in other locales (session 6, ex35: zh "(被 X 需要)",
 # ru "(требуется для X)", de "(benötigt von X)", fr "(requis par X)", es "(requerido por X)", pt "(exigido por X)",
 # ja "(X により要求されています)")
-REQUIRED_BY = re.compile(r"\((?:required by|требуется для|benötigt von|requis par|requerido por|exigido por|被)\s*([^)\n]+?)"
+REQUIRED_BY = _R.compile(r"\((?:required by|требуется для|benötigt von|requis par|requerido por|exigido por|被)\s*([^)\n]+?)"
                          r"(?:\s*(?:需要|により要求されています))?\)")
 # torch's and Triton's own libraries: every backend stands on them, so a loader error they raise is
 # torch's (backend none), never another project's
-STACK_LIB = re.compile(r"[/\\](libtorch(_\w+)?\.so|libc10(_\w+)?\.so|libshm\.so|libtriton\.so)\b|[/\\](torch|triton)[/\\](lib|_C)[/\\]")
+STACK_LIB = _R.compile(r"[/\\](libtorch(_\w+)?\.so|libc10(_\w+)?\.so|libshm\.so|libtriton\.so)\b|[/\\](torch|triton)[/\\](lib|_C)[/\\]")
 
 
-HANDLED = re.compile(r"^\s*During handling of the above exception, another exception occurred")
+HANDLED = _R.compile(r"^\s*During handling of the above exception, another exception occurred")
 
 
 def in_handled_probe(entry: Entry, lines, line: int) -> bool:
@@ -70,7 +72,7 @@ def _traced_probe() -> tuple[frozenset[str], tuple[re.Pattern, ...]]:
     return frozenset(t.get("traced_ids", ())), tuple(re.compile(p) for p in t.get("traced", ()))
 
 
-LOADER_VERSION = re.compile(r"\b(?:GLIBC|GLIBCXX|CXXABI)_\d+(?:\.\d+)+")
+LOADER_VERSION = _R.compile(r"\b(?:GLIBC|GLIBCXX|CXXABI)_\d+(?:\.\d+)+")
 
 
 def _same_loader_error(lines, line: int, span: int = 30) -> int | None:
@@ -101,7 +103,7 @@ def required_by_other(entry: Entry, lines, line: int) -> bool:
     return found is None or found.backend == "foreign"
 
 
-OOM_LINE = re.compile(r"out of memory|OutOfMemoryError|cudaErrorMemoryAllocation", re.IGNORECASE)
+OOM_LINE = _R.compile(r"out of memory|OutOfMemoryError|cudaErrorMemoryAllocation", re.IGNORECASE)
 
 
 def raised_by_optimizer(entry: Entry, lines: list[str], line: int) -> bool:
@@ -179,3 +181,6 @@ def grid_limit_elsewhere(entry: Entry, lines: list[str], line: int) -> bool:
         code = [lines[inner]] + ([lines[inner + 1]] if inner + 1 < err else [])
         return any(rx.search(t) for t in code for rx in frames)
     return False
+
+
+_R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)

@@ -21,6 +21,8 @@ from .sentences import _subject_of_match, FA_FAMILY, first_named, HEALTHY
 from .naming import _file_named
 from .search import _nearest_for, _program_line, nearest
 from .probes import another_dsl_kernel
+from .. import index_cache
+_R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 
 def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
@@ -34,8 +36,8 @@ def foreign(entry: Entry, own: str | None, lines: list[str], line: int) -> bool:
 
 # helper ex91 (session 14): a traceback whose exception is an interrupt (Ctrl-C, an exit) stopped the run wherever it
 # happened to be, often inside an attention call; the frames it passes through say nothing failed there.
-_INTERRUPT = re.compile(r"^(?:[\w.]*\.)?(?:KeyboardInterrupt|SystemExit)\b")
-_TB_LINE = re.compile(r"^(?:[ \t]|Traceback \(most recent call last\)|$)")
+_INTERRUPT = _R.compile(r"^(?:[\w.]*\.)?(?:KeyboardInterrupt|SystemExit)\b")
+_TB_LINE = _R.compile(r"^(?:[ \t]|Traceback \(most recent call last\)|$)")
 
 
 def interrupted(entry: Entry, lines: list[str], line: int) -> bool:
@@ -218,15 +220,15 @@ def _near_block(lines: list[str], line: int) -> str:
 # Not where the exception is one any kernel may raise and only the sentence says whose (a CUDA fault, NaN, out of memory, a
 # compiler's error: the frames of an asynchronous fault are the caller's; a dtype, shape or head-dim refusal of inputs an
 # attention call may have been handed), nor where any quoted traceback names attention.
-ATTENTION_WORDS = re.compile(r"(?i)attn|attention|xformers|\bsage|sageattn|flash|sdpa|\bsdp_|\bflex|cutlass|\bcute|\bfmha|triton|inductor|"
+ATTENTION_WORDS = _R.compile(r"(?i)attn|attention|xformers|\bsage|sageattn|flash|sdpa|\bsdp_|\bflex|cutlass|\bcute|\bfmha|triton|inductor|"
                              r"\bmha\b|scaled_dot_product")
-KERNEL_FAULT = re.compile(r"(?i)cuda|cublas|cudnn|\bhip\b|illegal|device-side|\bnan\b|\binf\b|out of memory|\boom\b|"
+KERNEL_FAULT = _R.compile(r"(?i)cuda|cublas|cudnn|\bhip\b|illegal|device-side|\bnan\b|\binf\b|out of memory|\boom\b|"
                           r"kernel|segmentation|core dumped|\bptx|compil|\bgpu\b|no module named|undefined symbol|dll load|"
                           r"dtype|scalar type|\bhalf\b|bfloat16|float16|\bfp16\b|\bbf16\b|shape|dimension|\bquery\b|head_?dim|"
                           r"seq_?len|softmax")
-_RANK = re.compile(r"^\[rank\d+\]:[ ]?")
-_REPORT_MESSAGE = re.compile(r"^\W*Exception Message\W*:")
-_REPORT_TYPE = re.compile(r"^\W*(?:Exception Type|Node Type)\W*:")
+_RANK = _R.compile(r"^\[rank\d+\]:[ ]?")
+_REPORT_MESSAGE = _R.compile(r"^\W*Exception Message\W*:")
+_REPORT_TYPE = _R.compile(r"^\W*(?:Exception Type|Node Type)\W*:")
 
 
 def _other_failure_quoted(lines: list[str], window: int) -> bool:
@@ -310,7 +312,7 @@ def _every_shadows() -> tuple[tuple[frozenset[str], re.Pattern, re.Pattern], ...
 # before the verb stays part of the subject ("xformers (0.0.28) is not the problem").
 # Helper ex156 (review rev26's finding): a backend the writer says is no option ("The T4 can't run bf16 so FA2 is not an option; my
 # error is a dtype mismatch") was ruled out before the failure: the error the report goes on to is not that backend's.
-EXONERATED = re.compile(r"(?P<subj>(?:[^.;!?()\n]|\([^()\n]*\)){1,60}?)\b(?:(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
+EXONERATED = _R.compile(r"(?P<subj>(?:[^.;!?()\n]|\([^()\n]*\)){1,60}?)\b(?:(?:was|were|is|are|has been)[ \t]+(?:(?:fine|ok|okay|innocent)[ \t]+all[ \t]+along|"
                         r"not[ \t]+(?:the[ \t]+)?(?:problem|issue|cause|culprit)|never[ \t]+the[ \t]+(?:problem|issue|cause|culprit))|"
                         r"(?P<option>(?:was|were|is|are)(?:[ \t]+not|n[’']t)[ \t]+an?[ \t]+option|(?:was|were|is|are)[ \t]+no[ \t]+(?:longer[ \t]+an[ \t]+)?option))\b",
                         re.IGNORECASE)
@@ -319,17 +321,17 @@ EXONERATED = re.compile(r"(?P<subj>(?:[^.;!?()\n]|\([^()\n]*\)){1,60}?)\b(?:(?:w
 # helper ex120 (round 92 unrelated: kijai/ComfyUI-Hunyuan3DWrapper#58, the maintainer's "These nodes do not use xformers, so
 # that's unrelated"): a sentence that says the code does not use the backend, and that the message is unrelated (or the backend
 # itself is unrelated, irrelevant, harmless), clears it too
-UNRELATED = re.compile(r"(?i)\b(?:unrelated|not related|irrelevant|nothing to do with)\b")
-UNUSED = re.compile(r"(?i)\b(?:do|does|did)(?:[ \t]+not|n[’']t)[ \t]+(?:even[ \t]+)?(?:use|need|require|call|load|import|depend[ \t]+on)"
+UNRELATED = _R.compile(r"(?i)\b(?:unrelated|not related|irrelevant|nothing to do with)\b")
+UNUSED = _R.compile(r"(?i)\b(?:do|does|did)(?:[ \t]+not|n[’']t)[ \t]+(?:even[ \t]+)?(?:use|need|require|call|load|import|depend[ \t]+on)"
                     r"[ \t]+(?P<subj>[^.;:!?,\n]{1,40})")
-CLEARED = re.compile(r"(?i)(?P<subj>(?:[^.;!?,()\n]|\([^()\n]*\)){1,60}?)\b(?:is|are|was|were|seems?|looks?)[ \t]+(?:(?:completely|totally|probably|likely|"
+CLEARED = _R.compile(r"(?i)(?P<subj>(?:[^.;!?,()\n]|\([^()\n]*\)){1,60}?)\b(?:is|are|was|were|seems?|looks?)[ \t]+(?:(?:completely|totally|probably|likely|"
                      r"just|entirely)[ \t]+)?(?:unrelated|not related|irrelevant|harmless)\b")
 
 
 # helper ex135 (round 129m unrelated: Sarania/blissful-tuner#19, "it still occurs for me with unaffected versions or even
 # xformers"): a failure said to persist even with a backend swapped in is not that backend's; not one version of a backend
 # against another ("still happens even with flash-attn 2.7.4": the same backend upgraded may still be the failing one)
-PERSISTS = re.compile(r"(?i)\b(?:still|also)[ \t]+(?:occurs?|occurred|happens?|happened|persists?|persisted|appears?|shows?[ \t]+up)\b"
+PERSISTS = _R.compile(r"(?i)\b(?:still|also)[ \t]+(?:occurs?|occurred|happens?|happened|persists?|persisted|appears?|shows?[ \t]+up)\b"
                       r"[^.;!?\n]{0,80}?\beven[ \t]+(?:with[ \t]+|using[ \t]+|on[ \t]+|in[ \t]+|under[ \t]+)?(?:the[ \t]+)?"
                       r"(?P<subj>[^.;:!?,()\n]{1,30}?)(?=[ \t]*(?:[.;:!?,()\n]|$|\b(?:too|as[ \t]+well|instead)\b))")
 # helper ex156 (review rev26's finding): a limit stated as the reason for a choice ("flash-attn doesn't support my 2080 Ti so we
@@ -337,17 +339,17 @@ PERSISTS = re.compile(r"(?i)\b(?:still|also)[ \t]+(?:occurs?|occurred|happens?|h
 # said not to run there was replaced before the failure the report goes on to, so that failure is not its. The subject must say
 # the backend cannot run or is not supported (not that it failed or crashed: "FA2 crashed so I switched to sdpa" may be the
 # report), and what the writer chose must be another attention (another backend, eager, math).
-SWITCHED = re.compile(r"(?i)(?P<subj>[^.;!?\n]{1,80}?\b(?:can(?:not|[’']t)|(?:does|do)(?:n[’']t|[ \t]+not)|won[’']t)[ \t]+(?:run|support|use|handle)\b"
+SWITCHED = _R.compile(r"(?i)(?P<subj>[^.;!?\n]{1,80}?\b(?:can(?:not|[’']t)|(?:does|do)(?:n[’']t|[ \t]+not)|won[’']t)[ \t]+(?:run|support|use|handle)\b"
                       r"[^.;!?\n]{0,60}?|[^.;!?\n]{1,80}?\b(?:is|are)(?:[ \t]+not|n[’']t)[ \t]+supported\b[^.;!?\n]{0,60}?)"
                       r",?[ \t]+(?:so|therefore|hence|which[ \t]+is[ \t]+why)[ \t]+(?:I|we)(?:[’']ve|[ \t]+have)?[ \t]+"
                       r"(?:use|used|am[ \t]+using|are[ \t]+using|switched|went|fell[ \t]+back|moved|chose|picked)[ \t]+"
                       r"(?:to[ \t]+|back[ \t]+to[ \t]+|with[ \t]+|for[ \t]+)?(?P<other>[^.;!?,\n]{1,40})")
-_PLAIN_ATTENTION = re.compile(r"(?i)\b(?:eager|math|vanilla|naive|default|sdpa|scaled_dot_product_attention|(?:py)?torch[’']?s?[ \t]+(?:own[ \t]+)?attention)\b")
-_VERSIONED = re.compile(r"[ \t=]v?\d|\d\.\d")  # "flash-attn 2.7.4", "xformers==0.0.28": a version of the backend, not a swap to it
+_PLAIN_ATTENTION = _R.compile(r"(?i)\b(?:eager|math|vanilla|naive|default|sdpa|scaled_dot_product_attention|(?:py)?torch[’']?s?[ \t]+(?:own[ \t]+)?attention)\b")
+_VERSIONED = _R.compile(r"[ \t=]v?\d|\d\.\d")  # "flash-attn 2.7.4", "xformers==0.0.28": a version of the backend, not a swap to it
 # rev23: nor the same backend reinstalled, upgraded or rebuilt ("still happens even after reinstalling flash-attn", "even with the
 # latest xformers", "even with a fresh build of sageattention"): the backend named is still the one that runs, and may be the failing
 # one (explain dropped a NaN report's fa2 claim on "The NaN loss still happens even after reinstalling flash-attn")
-_SAME_BACKEND = re.compile(r"(?i)\b(?:re-?install\w*|upgrad\w*|updat\w*|downgrad\w*|re-?buil\w*|re-?compil\w*|compil\w*|built|"
+_SAME_BACKEND = _R.compile(r"(?i)\b(?:re-?install\w*|upgrad\w*|updat\w*|downgrad\w*|re-?buil\w*|re-?compil\w*|compil\w*|built|"
                            r"builds?|latest|newest|newer|older|fresh\w*|nightly|versions?|releases?|wheels?|source|commits?)\b")
 
 
@@ -451,7 +453,7 @@ def program_printed(entry: Entry, lines: list[str], line: int) -> bool:
 # round 110 (helper ex110; kohya-ss/musubi-tuner#747): a program's own probe of an optional backend, printed as a pair of lines
 # ("Trying to import sageattention" / "Failed to import sageattention") while the run goes on with another backend: the second
 # line is the program's log, no report's title
-_PROBE_TRY = re.compile(r"^[ \t]*(?:INFO:?[ \t]*)?Try(?:ing)?[ \t]+to[ \t]+import[ \t]+[`'\"]?(\w+(?:\.\w+)*)[`'\"]?[ \t]*\.{0,3}[ \t]*$", re.I)
+_PROBE_TRY = _R.compile(r"^[ \t]*(?:INFO:?[ \t]*)?Try(?:ing)?[ \t]+to[ \t]+import[ \t]+[`'\"]?(\w+(?:\.\w+)*)[`'\"]?[ \t]*\.{0,3}[ \t]*$", re.I)
 _PROBE_FAILED = r"^[ \t]*(?:WARNING:?[ \t]*|INFO:?[ \t]*)?Failed[ \t]+to[ \t]+import[ \t]+[`'\"]?{}[`'\"]?\b"
 
 
@@ -493,7 +495,7 @@ NOTICE_REACH = 5
 # optional part of it (xformers' "A matching Triton is not available, some optimizations will not be enabled" is xformers' own
 # matter: round 24m labels a post about it xformers)
 RETELLS = "prose.import"  # the reading that says only what such a notice says: the backend is absent (not "fails with it")
-GOES_ON_WITHOUT = re.compile(r"(?i)\b(?:proceed|process|continu|runn?)ing without (?:it|them|this)\b")
+GOES_ON_WITHOUT = _R.compile(r"(?i)\b(?:proceed|process|continu|runn?)ing without (?:it|them|this)\b")
 
 
 def _notice_retold(lines: list[str], line: int) -> bool:
@@ -538,7 +540,7 @@ def _choice_first_rules() -> tuple[re.Pattern, re.Pattern, re.Pattern] | None:
 
 
 # one sentence of a line: up to a stop that ends it (not "2.5", "torch.compile": a stop before a word character goes on)
-_SENTENCE_OF_LINE = re.compile(r"(?:[^.;!?。；！？\n]|[.;!?](?=\w))+(?:[.;!?。；！？]+|$)")
+_SENTENCE_OF_LINE = _R.compile(r"(?:[^.;!?。；！？\n]|[.;!?](?=\w))+(?:[.;!?。；！？]+|$)")
 
 
 def _reasons(text: str) -> Iterator[tuple[int, int, tuple[int, int], tuple[int, int]]]:
@@ -623,7 +625,7 @@ def _past_reasons(text: str) -> str:
     return text
 
 
-_QUOTED_ERROR = re.compile(r"(?m)^[ \t]*Traceback \(most recent call last\)|^[ \t]*[\w.]*(?:Error|Exception)\b[ \t]*:")
+_QUOTED_ERROR = _R.compile(r"(?m)^[ \t]*Traceback \(most recent call last\)|^[ \t]*[\w.]*(?:Error|Exception)\b[ \t]*:")
 
 
 def limit_as_reason(lines: list[str], line: int) -> tuple[int, int] | None:
@@ -804,3 +806,6 @@ def claimed_for(entry: Entry, own: str | None, lines: list[str], line: int, back
     if backend is not None and 0 < line <= len(lines) and _nearest_for(entry, lines, line) is None:
         return True
     return not unclaimed(entry, own, lines, line)
+
+
+_R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)

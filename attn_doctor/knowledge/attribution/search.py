@@ -17,6 +17,8 @@ from .shapes import (
 )
 from .tables import _document_rules, NOT_SEVEN, rules
 from .naming import _file_named, _named
+from .. import index_cache
+_R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 
 def _nearest_for(entry: Entry, lines: list[str], line: int) -> Attribution | None:
@@ -65,8 +67,8 @@ def _setup_above(lines: list[str], start: int, i: int) -> list[int]:
 #   that calls flash_attn_func / create_block_mask / scaled_dot_product_attention (Dao-AILab/flash-attention#1812,
 #   meta-pytorch/attention-gym#68, pytorch/pytorch#154197). Only a call names the backend there, never an import or a version
 #   print (`print(flash_attn.__version__)`), an install line or a package list.
-FENCE = re.compile(r"^\s*(?:>\s*)?(?:```|~~~)")
-POINTS_ABOVE = re.compile(r"\bsee (?:the )?root cause above\b|\blook up to see its traceback\b|"
+FENCE = _R.compile(r"^\s*(?:>\s*)?(?:```|~~~)")
+POINTS_ABOVE = _R.compile(r"\bsee (?:the )?root cause above\b|\blook up to see its traceback\b|"
                           r"\bsee (?:the )?(?:error|errors|traceback|log|logs|output) above\b", re.IGNORECASE)
 CAPTION_LINES = 1  # lines between a caption and its error (a fence)
 GAP_LINES = 3  # sentences between a reproducer's block and the error
@@ -146,11 +148,11 @@ def _beside_bare_error(lines: list[str], i: int, start: int | None) -> list[int]
 # fused kernel implementation, e.g., pytorch sdpa ... or flash_attention_v2" under an fp16 NaN): the items of a list that a line
 # offers as things to try (options, alternatives, workarounds, "you can try:") name cures, not the backend that failed; the
 # search down the log passes over them. Not a list of what the writer tried ("I tried these options:"), nor steps to reproduce
-OFFER = re.compile(r"(?:\bworth[ \t]+(?:a[ \t]+)?try(?:ing)?|\byou[ \t]+(?:can|could|may|might|should)[ \t]+(?:also[ \t]+)?try|"
+OFFER = _R.compile(r"(?:\bworth[ \t]+(?:a[ \t]+)?try(?:ing)?|\byou[ \t]+(?:can|could|may|might|should)[ \t]+(?:also[ \t]+)?try|"
                    r"\b(?:other|possible|some|a[ \t]+few|more)[ \t]+(?:options|alternatives|workarounds|solutions|fixes|things[ \t]+to[ \t]+try)|"
                    r"^[^\w\n]*(?:workarounds?|alternatives|suggestions|possible[ \t]+fix(?:es)?|things[ \t]+to[ \t]+try))\b[^\n]{0,30}?[:：][ \t]*$",
                    re.IGNORECASE)
-LIST_ITEM = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+\S")
+LIST_ITEM = _R.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+\S")
 
 
 def _offered_item(lines: list[str], j: int) -> bool:
@@ -293,8 +295,8 @@ def _program_line(line: str) -> bool:
 # pip's line that starts one package's steps, and a step's failure below it (helper ex61, session 9): pip collecting flash-attn
 # fine, then failing on mamba-ssm's metadata ("Collecting mamba-ssm" ... "Preparing metadata (setup.py) ... error" ... "OSError:
 # CUDA_HOME environment variable is not set"): the error is mamba-ssm's, and the flash-attn lines above name nothing of it
-PIP_STEP = re.compile(r"^\s*(?:Collecting|Processing|Obtaining|Building wheel for|Running setup\.py (?:install|develop) for)\s+\S")
-PIP_STEP_FAILED = re.compile(r"\.\.\.\s*error\b|did not run successfully|\blines of output\]")
+PIP_STEP = _R.compile(r"^\s*(?:Collecting|Processing|Obtaining|Building wheel for|Running setup\.py (?:install|develop) for)\s+\S")
+PIP_STEP_FAILED = _R.compile(r"\.\.\.\s*error\b|did not run successfully|\blines of output\]")
 
 
 def _other_package_step(lines: list[str], i: int) -> int | None:
@@ -310,3 +312,6 @@ def _other_package_step(lines: list[str], i: int) -> int | None:
                 return j
             return None
     return None
+
+
+_R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)

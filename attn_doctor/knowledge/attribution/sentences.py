@@ -14,13 +14,15 @@ from functools import lru_cache
 from .. import Entry
 from .shapes import Attribution
 from .tables import _first_rule, BACKENDS, NOT_SEVEN, rules
+from .. import index_cache
+_R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 
 # A link to an issue or pull request is where something was discussed, not the library that failed here
 # ("after upgrading Flashv2 (in https://github.com/facebookresearch/xformers/pull/816)": round 6a); nor is a link to a line of
 # another project's source that a sentence cites (helper ex76, round 76: pytorch/pytorch#130717's "it's going confuse the
 # caller, e.g.: https://github.com/facebookresearch/xformers/blob/<sha>/xformers/ops/fmha/torch_attention_compat.py#L60")
-THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(?:(?:issues|pull|discussions)/\d+|blob/[0-9a-f]{7,40}/)\S*", re.IGNORECASE)
+THREAD_LINK = _R.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(?:(?:issues|pull|discussions)/\d+|blob/[0-9a-f]{7,40}/)\S*", re.IGNORECASE)
 
 
 # The backend a sentence goes back to, or falls back to, is the one that works, not the one that failed
@@ -33,7 +35,7 @@ THREAD_LINK = re.compile(r"https?://github\.com/[^\s/]+/[^\s/]+/(?:(?:issues|pul
 # using Flash Attention 3"): the verb may take its object first ("fall back the vision tower to X", "fallback layer 0 to X", up
 # to three words), and the clause that says when it falls back ("when using Y", "if Y ...", "unless", "because", "while") is
 # kept: Y is the backend that was selected and did not run as such.
-FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back"
+FALLBACK_TO = _R.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(?:s|ing)?|fell|revert(?:s|ed|ing)?|roll(?:s|ed|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)) back"
                          r"(?:[ \t]+(?!to\b)[\w.'-]+){0,3}?[ \t]+to\b"
                          r"|\bfall-?backs?(?:[ \t]+(?!to\b)[\w.'-]+){0,3}?[ \t]*(?:to\b|到)|(?:回退|退回|降级|切换回|切回)[ \t]*(?:到|为|至))"
                          r"(?:(?![,.;:!?](?:\s|$)|[ \t]+(?:when(?:ever)?|if|unless|whenever|while|because|since|where)\b)[^\n()])*", re.IGNORECASE)
@@ -43,7 +45,7 @@ FALLBACK_TO = re.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(
 # Xformers instead."): a clause that says which backend runs in the failing one's place ("using X instead", "will use X
 # instead", "defaulting to X instead") names the replacement, not the backend that failed, unless the sentence goes on to
 # say the replacement fails too ("using sdpa instead and it crashes").
-USED_INSTEAD = re.compile(r"\b(?:(?:will|would|now|then)[ \t]+)?(?:using|use|uses|used|defaulting[ \t]+to|switching[ \t]+to|switched[ \t]+to)"
+USED_INSTEAD = _R.compile(r"\b(?:(?:will|would|now|then)[ \t]+)?(?:using|use|uses|used|defaulting[ \t]+to|switching[ \t]+to|switched[ \t]+to)"
                           r"[ \t]+(?:the[ \t]+)?[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}?[ \t]+instead\b(?![ \t]+of\b)", re.IGNORECASE)
 
 
@@ -58,17 +60,17 @@ def _used_instead_removed(m: re.Match) -> str:
 # mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
 # (helper ex119, session 20: "performs well" too, round 83 LLaVA-VL/LLaVA-NeXT#254's "Model perform well when using flash_attention_2 or
 # SDPA, but ...")
-HEALTHY = re.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|perform(?:s|ed|ing)? (?:well|fine|normally|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
+HEALTHY = _R.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|perform(?:s|ed|ing)? (?:well|fine|normally|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
                      r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
                      r"正常|没问题|没有问题", re.IGNORECASE)
-UNHEALTHY = re.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
+UNHEALTHY = _R.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
                        r"slow\w*|hang\w*|stuck|freez\w*|issue|problem|bug|only|except|unless|if|whether|anymore)\b|"
                        r"n't\b|不|没有?(?!问题)|失败|报错", re.IGNORECASE)
 # (a full stop, colon or mark only before a space or the line's end: "flash_attn.cute" is one name; a parenthesis
 # stays inside its clause)
 # helper ex180 (session 32): not the full stops of "i.e." and "e.g.", which go on with the same clause ("a BC check for FA2 (i.e.
 # `_supports_flash_attn_2` still works ...) - but it will not work on FA3": round 136m QwenLM/Qwen3-TTS#15)
-CLAUSE_BREAK = re.compile(r"([,;，；]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
+CLAUSE_BREAK = _R.compile(r"([,;，；]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
 
 
 # helper ex180 (session 32; round 83: LLaVA-VL/LLaVA-NeXT#254 and huggingface/transformers#33615, "performs well when using
@@ -76,7 +78,7 @@ CLAUSE_BREAK = re.compile(r"([,;，；]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bb
 # clause that says backends work beside one that says the eager attention (transformers' attn_implementation="eager", no backend
 # of the seven) fails or degrades is about the eager one: the healthy clause names no failing backend. Not torch.compile's "eager
 # mode" ("FlexAttention works compiled but fails in eager mode" is FlexAttention's failure), which names no attention implementation
-EAGER_FAILS = re.compile(r"(?:\battn_implementation[ \t]*[=:][ \t]*[`'\"]?eager\b|--attn_implementation[ \t=]+eager\b|"
+EAGER_FAILS = _R.compile(r"(?:\battn_implementation[ \t]*[=:][ \t]*[`'\"]?eager\b|--attn_implementation[ \t=]+eager\b|"
                          r"\beager[ \t]+(?:attention|attn)(?:[ \t]+implementation)?\b)(?![ \t]*(?:works?|worked|is[ \t]+fine))",
                          re.IGNORECASE)
 
@@ -98,7 +100,7 @@ def _healthy_removed(line: str) -> str:
 # praise is HEALTHY's or a word of thanks, speed or help, in English, Chinese, Japanese and European forms; the other sentence
 # starts (after a connective) with its own subject, not "it", "this", a bare verb ("Crashes on V100 though") or the
 # backend's own parts (its install, build, wheel, kernel, import, compile, backward): those are still the backend's.
-PRAISE = re.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(?:really|very|so|much|way|a lot|super)[ \t]+)?"
+PRAISE = _R.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(?:really|very|so|much|way|a lot|super)[ \t]+)?"
                     r"(?:great|awesome|amazing|excellent|fantastic|faster|quicker|quick|fast|helpful|a lifesaver)|"
                     r"helps?|helped|speeds?[ \t]+(?:it|things|everything|generation|inference|training)[ \t]+up|"
                     # (not "works slowly": "работает медленно", "funciona lento", "funktioniert langsam", helper ex174)
@@ -106,11 +108,11 @@ PRAISE = re.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(
                     r"плохо|нестабильно|langsam|schlecht|lento|lenta|lentamente|mal|lentement)))|"
                     r"正常|没问题|沒問題|没有问题|很好|好用|很快|更快|谢谢|感谢|問題(?:なく|ない|なし)|正常に|ありがとう|速い|速くなり", re.IGNORECASE)
 # (UNHEALTHY's negations in the European languages PRAISE reads: "funktioniert nicht", "ne fonctionne pas", "no funciona", "не работает")
-NEGATED = re.compile(r"(?<!\w)(?:не|нет|nicht|kein\w*|ne|pas|no|não|nunca|jamais)(?!\w)", re.IGNORECASE)
-SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+|(?<=[。！？])[ \t]*")
-CONNECTIVE = re.compile(r"^(?:(?:however|but|also|still|unfortunately|sadly|though|yet|now|then|so|and|anyway|instead|meanwhile|"
+NEGATED = _R.compile(r"(?<!\w)(?:не|нет|nicht|kein\w*|ne|pas|no|não|nunca|jamais)(?!\w)", re.IGNORECASE)
+SENTENCE_END = _R.compile(r"(?<=[.!?])[ \t]+|(?<=[。！？])[ \t]*")
+CONNECTIVE = _R.compile(r"^(?:(?:however|but|also|still|unfortunately|sadly|though|yet|now|then|so|and|anyway|instead|meanwhile|"
                         r"separately|otherwise|aber|mais|pero|но|однако|但是|但|可是|不过|不過|しかし|ただ)\b[ \t,，、:]*)+", re.IGNORECASE)
-BACK_TO_IT = re.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|i|i['’]m|i['’]ve|we|we['’]re|[a-z]+s\b|[a-z]+ed\b|doesn['’]t|does|did|didn['’]t|won['’]t|"
+BACK_TO_IT = _R.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|i|i['’]m|i['’]ve|we|we['’]re|[a-z]+s\b|[a-z]+ed\b|doesn['’]t|does|did|didn['’]t|won['’]t|"
                         r"can['’]?t|cannot|only|except|unless|if|when|on|with|for|in|under|(?:the|its|my|our)[ \t]+(?:\w+[ \t]+)?"
                         r"(?:install\w*|build\w*|wheels?|kernels?|imports?|compil\w*|backward|forward|pass|package|module|extension|"
                         r"version|op|ops|operator|attention)\b)|^(?:它|这|這|该|該|其|报错|失败|崩溃|出错|但它)", re.IGNORECASE)
@@ -119,13 +121,13 @@ BACK_TO_IT = re.compile(r"^(?:it|it['’]s|its|this|that|these|those|they|them|i
 # ("SageAttention is much faster, thanks! However the output video is completely black", "xformers is great. The output is NaN
 # after the first step"); another part's failure ("the VAE decode step produces a corrupted frame", "the output video is saved
 # with the wrong frame rate") keeps its own subject
-OUTPUT_WRONG = re.compile(r"^(?:(?:the|its|my|our|all|every|each)[ \t]+)?(?:\w+[ \t]+)?(?:outputs?|results?|images?|videos?|frames?|"
+OUTPUT_WRONG = _R.compile(r"^(?:(?:the|its|my|our|all|every|each)[ \t]+)?(?:\w+[ \t]+)?(?:outputs?|results?|images?|videos?|frames?|"
                           r"pictures?|generations?|samples?|loss|logits|gradients?|predictions?|tokens?)\b[^.!?。！？]{0,80}?"
                           r"\b(?:black|nan|nans|inf|noise|noisy|garbage|garbled|gibberish|nonsense|artifacts?|artefacts?|blank|"
                           r"corrupt\w*|static|all[ \t]+zeros?|zeros)\b", re.IGNORECASE)
 # a backend named as left out ("Without sageattention everything works", "Без sageattention всё работает", "不用 xformers 就正常"):
 # the sentence praises the run without it, so it is the failing one
-LEFT_OUT = re.compile(r"\b(?:without|w/o|except|ohne|sans|sin|sem|без|кроме)\b[^.!?。！？]{0,30}$|(?:不用|不开|不加|去掉|关掉|关闭|禁用|没有|沒有)[^。！？]{0,10}$",
+LEFT_OUT = _R.compile(r"\b(?:without|w/o|except|ohne|sans|sin|sem|без|кроме)\b[^.!?。！？]{0,30}$|(?:不用|不开|不加|去掉|关掉|关闭|禁用|没有|沒有)[^。！？]{0,10}$",
                       re.IGNORECASE)
 
 
@@ -184,10 +186,10 @@ def _healthy_blanked(line: str) -> str:
 # hand-written attention under bf16 autocast diverging): a numeric failure (divergence, NaN, a loss that blows up, black or noisy
 # output) said to happen WITHOUT a backend is the run that goes without it, so the backend named right after "without" is not the
 # failing one. Not a line that says the program cannot or will not run without it (its absence is then the failure)
-WITHOUT_AFTER_FAILURE = re.compile(r"\b(?:diverg\w*|nans?|blows?[ \t]+up|blew[ \t]+up|explod\w*|black|nois[ey]|garbage|gibberish|"
+WITHOUT_AFTER_FAILURE = _R.compile(r"\b(?:diverg\w*|nans?|blows?[ \t]+up|blew[ \t]+up|explod\w*|black|nois[ey]|garbage|gibberish|"
                                    r"unstable|instabilit\w*)\b[^.;!?\n]{0,60}?\b(?P<off>(?:without|w/o)[ \t]+(?:the[ \t]+|using[ \t]+|"
                                    r"enabling[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+){0,2})", re.IGNORECASE)
-CANNOT_WITHOUT = re.compile(r"\b(?:can[\u2019']?t|cannot|won[\u2019']?t|unable|refus\w*|requires?|needs?|only[ \t]+works?)\b", re.IGNORECASE)
+CANNOT_WITHOUT = _R.compile(r"\b(?:can[\u2019']?t|cannot|won[\u2019']?t|unable|refus\w*|requires?|needs?|only[ \t]+works?)\b", re.IGNORECASE)
 
 
 def _without_after_failure_removed(line: str) -> str:
@@ -205,7 +207,7 @@ def _without_after_failure_removed(line: str) -> str:
 # not from xFormers."): where an error is said to come from one place and not from another, the other is ruled out as its source,
 # whether or not the rest of the line names a backend (unlike a contrast's side, _contrast_removed); both orders ("not from X but
 # from Y"), and the verb denied (review rev30: "doesn't come from X but from Y", "it isn't coming from X, it's the dataloader")
-FROM_NOT_FROM = re.compile(r"\b(?:comes?|coming|came|originat\w*|stems?|stemming|arises?|arising)[ \t]+from[ \t]+[^,;.!?\n]{1,60}?,?[ \t]+"
+FROM_NOT_FROM = _R.compile(r"\b(?:comes?|coming|came|originat\w*|stems?|stemming|arises?|arising)[ \t]+from[ \t]+[^,;.!?\n]{1,60}?,?[ \t]+"
                            r"(?:and[ \t]+|but[ \t]+)?not[ \t]+from[ \t]+(?P<not>(?:the[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+)?[`'\"]?)|"
                            r"(?:\bnot|n[\u2019']t)[ \t]+(?:(?:com(?:e|es|ing)|originat\w*|stem(?:s|ming)?|aris(?:e|es|ing))[ \t]+)?from[ \t]+"
                            r"(?P<not2>(?:the[ \t]+)?[`'\"]?[\w.-]+(?:[ \t]+[\w.-]+)?[`'\"]?)[ \t]*,?[ \t]*"
@@ -224,37 +226,37 @@ def _source_ruled_out_removed(line: str) -> str:
 
 # A backend named as switched off in a condition is not the one that failed ("it will nanloss when flash attention is
 # turned off": round 14, alibaba/Pai-Megatron-Patch#60): the failing path is the one that runs without it.
-SWITCHED_OFF = re.compile(r"\b(?:when|if|once|while|after)\b(?:(?!\b(?:when|if|once|while|after)\b)[^\n.,;:!?()]){0,60}?\b(?:is|was|are|were|gets?|got|being)[ \t]+(?:turned|switched|toggled)[ \t]+off\b", re.IGNORECASE)
+SWITCHED_OFF = _R.compile(r"\b(?:when|if|once|while|after)\b(?:(?!\b(?:when|if|once|while|after)\b)[^\n.,;:!?()]){0,60}?\b(?:is|was|are|were|gets?|got|being)[ \t]+(?:turned|switched|toggled)[ \t]+off\b", re.IGNORECASE)
 
 
 # DINOv2's layer notices at import ("UserWarning: xFormers is not available (Attention)", "... is disabled (SwiGLU)", "...
 # is available (Block)"), printed by VGGT, Depth Anything and other DINOv2-based models: they say which attention a layer
 # will use, not that xformers failed (round 26; tests/test_explain_variants_26.py)
-DINOV2_NOTICE = re.compile(r"\bxFormers is (?:not available|disabled|available) \((?:Attention|SwiGLU|Block|NestedTensorBlock|MemEffAttention)\)")
+DINOV2_NOTICE = _R.compile(r"\bxFormers is (?:not available|disabled|available) \((?:Attention|SwiGLU|Block|NestedTensorBlock|MemEffAttention)\)")
 
 
 # Session 6 (ex37; tests/data/explain_attribution_s6.toml, tests/test_explain_attribution_s6.py): more ways a line names a
 # backend it is NOT about.
 # A switch that turns a backend off ("--disable-xformers", "--no-sage-attention"): the run goes without it.
-SWITCHED_OFF_FLAG = re.compile(r"(?<![\w-])--(?:disable|no)[-_][\w-]*?(?:xformers|sage|flash|sdp|pytorch)[\w-]*", re.IGNORECASE)
+SWITCHED_OFF_FLAG = _R.compile(r"(?<![\w-])--(?:disable|no)[-_][\w-]*?(?:xformers|sage|flash|sdp|pytorch)[\w-]*", re.IGNORECASE)
 # An app's start-up line saying one library is absent ("Xformers is not installed!", FramePack's banner, one line per
 # library): what the app does without, not what failed (the banner is app.attention-libraries-absent's)
-ABSENT_BANNER = re.compile(r"^(?:[^\n]*?[\]:>-][ \t]+)?(?:xformers|flash[ _-]?attn|sage[ _-]?attn|sageattention|flash[ _-]?attention)"
+ABSENT_BANNER = _R.compile(r"^(?:[^\n]*?[\]:>-][ \t]+)?(?:xformers|flash[ _-]?attn|sage[ _-]?attn|sageattention|flash[ _-]?attention)"
                            r" is not installed!\s*$", re.IGNORECASE)
 # Helper ex77 (session 11; round 77: deepbeepmeep/Wan2GP#8): the same error met in ANOTHER program, and why it failed there
 # ("I also encountered this error in Alibaba's repo for Wan2.1, as Flash Attention 2.X only supports Ampere GPUs", above "I'm
 # using Sage right now for this project"): the backend that clause names ran in the other program, not in the one reported
-OTHER_PROGRAM = re.compile(r"\b(?:also|too)\b[^\n.;]{0,60}?\bin[ \t]+(?:[\w.-]+['\u2019]s|the[ \t]+(?:original|official|upstream|other))"
+OTHER_PROGRAM = _R.compile(r"\b(?:also|too)\b[^\n.;]{0,60}?\bin[ \t]+(?:[\w.-]+['\u2019]s|the[ \t]+(?:original|official|upstream|other))"
                            r"[ \t]+(?:repo|repository|project|codebase|code|implementation)\b[^\n]*", re.IGNORECASE)
 # A parenthesised list of three or more examples in prose ("operators that call driver APIs (graph capture, Flash
 # Attention 3, paged attention) need the driver": round36m's codersera page): examples, not the subject. Not a call's
 # arguments (a name or a bracket right before the parenthesis), nor a list of settings (no '=')
-EXAMPLES = re.compile(r"(?<![\w\])>])\((?:[\w .'/+-]{1,40},){2,}[\w .'/+-]{1,40}\)")
-ETC = re.compile(r"^\W*(?:etc|and so on|and more|\.\.\.|…)\W*$", re.IGNORECASE)
+EXAMPLES = _R.compile(r"(?<![\w\])>])\((?:[\w .'/+-]{1,40},){2,}[\w .'/+-]{1,40}\)")
+ETC = _R.compile(r"^\W*(?:etc|and so on|and more|\.\.\.|…)\W*$", re.IGNORECASE)
 # A backend's own switch in a config or a report set off ("flash_attn: disabled", "use_xformers = False"): not what runs
 # helper ex119 (session 20; round 7a unslothai/unsloth#4381, unsloth's banner "FA [Xformers = None. FA2 = False]"): a library's state
 # None in a listing of states (another item or a bracket after it, not a guarded import's `flash_attn_func = None` at a line's end)
-CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flash)[\w-]*\**[ \t]*[:=][ \t]*\**[ \t]*[\"'`]?"
+CONFIG_OFF = _R.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flash)[\w-]*\**[ \t]*[:=][ \t]*\**[ \t]*[\"'`]?"
                         r"(?:(?:disabled?|false|off)\b(?![ \t]*[\w(])|(?-i:None)[ \t]*(?=[.,;\]|][ \t]*\S))", re.IGNORECASE)
 
 
@@ -267,7 +269,7 @@ CONFIG_OFF = re.compile(r"(?<![\w-])(?![\w-]*disable)[\w-]*(?:xformers|sage|flas
 # round 8 labels the selected backend there). Only where what is still called is a backend by name, as frameworks.toml's
 # app.backend-selection-ignored pattern reads it (rev25: "VLLM_ATTENTION_BACKEND=FLASHINFER and the engine still uses too much
 # memory, then crashes ... in flashinfer" says nothing of another backend called: the selector stays, the engine's context)
-ENGINE_SELECTOR_STILL = re.compile(
+ENGINE_SELECTOR_STILL = _R.compile(
     r"(?:\b(?:VLLM_ATTENTION_BACKEND|VLLM_ATTN_BACKEND|SGLANG_ATTENTION_BACKEND)\b|(?<![\w-])--(?:attention-backend|attn-backend|mm-attention-backend)\b)"
     r"[ \t]*[=:]?[ \t]*[\"'`]?[\w.-]*[\"'`]?(?=[^\n]{0,200}?(?:\bstill\b[ \t]+(?:\w+[ \t]+)?(?:calls?|uses?|using|imports?|loads?|runs?|goes[ \t]+through)\b"
     r"|(?:还是|仍然|依然|仍旧|依旧|还在)[ \t]*(?:会|在)?[ \t]*(?:调用|使用|用|加载|导入|走))"
@@ -276,7 +278,7 @@ ENGINE_SELECTOR_STILL = re.compile(
 
 # the same text asks how to switch to the backend it selected ("请问如何切换xformers吖？", "how do I switch to xformers?"): the
 # backend wanted, not the one that fails; blanked only where the rest of the line still names a backend
-SWITCH_QUESTION = re.compile(r"(?:\bhow[ \t]+(?:do|can|could|should)[ \t]+(?:I|we|you)[ \t]+(?:switch|change|move|go)[ \t]+(?:over[ \t]+)?to\b"
+SWITCH_QUESTION = _R.compile(r"(?:\bhow[ \t]+(?:do|can|could|should)[ \t]+(?:I|we|you)[ \t]+(?:switch|change|move|go)[ \t]+(?:over[ \t]+)?to\b"
                              r"|(?:如何|怎么|怎样|怎麼)[ \t]*(?:切换|切換|换成|换到|改成|改用)(?:到|为|成)?)[^?？\n]{0,60}?[?？]", re.IGNORECASE)
 
 
@@ -298,7 +300,7 @@ def _examples_removed(m: re.Match) -> str:
 # helper ex114 (round 110: jt-zhang/Sparse_Attention_API#2, "I replace flash_attn_v2 with sparse_sageattention ... the time cost
 # increases"; round 105m: ROCm/flash-attention#142, "SDPA outperforms Flash Attention on MI300x"): what is replaced "with" the
 # new backend, and the side that outperforms the one reported (the slow one is the object)
-REPLACED = re.compile(r"\b(?:instead of|rather than)[ \t]+[^\s,;:.!?()]+|(?<=\s)from[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=to\b)|"
+REPLACED = _R.compile(r"\b(?:instead of|rather than)[ \t]+[^\s,;:.!?()]+|(?<=\s)from[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=to\b)|"
                       r"\bbecause[ \t]+(?=\w)[^.;:!?\n]*|"
                       r"\breplac(?:e|ed|es|ing)[ \t]+[^\n,;:()]{1,40}?[ \t]+(?=with\b)|"
                       r"[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2}?[ \t]+(?=(?:(?:significantly|greatly|far|vastly|clearly|consistently|much)[ \t]+)?outperform(?:s|ed)?[ \t]+(?:the[ \t]+)?(?:(?:PyTorch|torch)(?:['’]s)?[ \t]+)?[`'\"]?"
@@ -308,7 +310,7 @@ REPLACED = re.compile(r"\b(?:instead of|rather than)[ \t]+[^\s,;:.!?()]+|(?<=\s)
 
 # What a user says they also tried ("I also tried reinstalling xformers and flash-attn, nothing changed"): attempts beside
 # the failure, not the failing backend (the brief of session 6's helper ex37; tests/test_explain_attribution_s6.py)
-TRIED = re.compile(r"\b(?:also|even|already)[ \t]+tried\b[^.;:!?\n]*|\btried[ \t]+(?:to[ \t]+)?(?:re-?install\w*|upgrad\w*|downgrad\w*|"
+TRIED = _R.compile(r"\b(?:also|even|already)[ \t]+tried\b[^.;:!?\n]*|\btried[ \t]+(?:to[ \t]+)?(?:re-?install\w*|upgrad\w*|downgrad\w*|"
                    r"updat\w*|switch\w*|disabl\w*|uninstall\w*|remov\w*|rebuild\w*|reinstall\w*)\b[^.;:!?\n]*", re.IGNORECASE)
 
 
@@ -317,19 +319,19 @@ TRIED = re.compile(r"\b(?:also|even|already)[ \t]+tried\b[^.;:!?\n]*|\btried[ \t
 # the failure is Inductor's, whatever attention runs). Only a switch between attention paths: a sentence with a version
 # number ("switched to flash-attn 2.5.8, same error") is that backend still failing (session 7, ex48;
 # tests/test_explain_variants_ex48.py).
-PERSISTED = re.compile(r"\b(?:errors?|problems?|issues?|crash(?:es)?|results?|outputs?|it)\b[^.;!?\n]{0,20}?\b(?:stay(?:s|ed)?|"
+PERSISTED = _R.compile(r"\b(?:errors?|problems?|issues?|crash(?:es)?|results?|outputs?|it)\b[^.;!?\n]{0,20}?\b(?:stay(?:s|ed)?|"
                        r"remain(?:s|ed)?|(?:is|are|was|were)(?: still| exactly)?)\s+(?:the\s+)?same\b|"
                        r"\b(?:the|exactly the)\s+same\s+(?:error|errors|problem|issue|crash|result|output)s?\b|"
                        r"\b(?:errors?|problems?|issues?|crash(?:es)?)\s+(?:still\s+)?persist(?:s|ed)?\b", re.IGNORECASE)
-SWITCHED_TO = re.compile(r"\b(?:switch(?:ed|es|ing)?|turn(?:ed|s|ing)?|chang(?:e|ed|es|ing)|set(?:ting)?|mov(?:e|ed|es|ing)|"
+SWITCHED_TO = _R.compile(r"\b(?:switch(?:ed|es|ing)?|turn(?:ed|s|ing)?|chang(?:e|ed|es|ing)|set(?:ting)?|mov(?:e|ed|es|ing)|"
                          r"swap(?:ped|s|ping)?)\b(?:[ \t]+(?:it|this|that|them|the attention|attention|the backend))?"
                          r"(?:[ \t]+over)?[ \t]+to\b|\binstead\b|"
                          # helper ex66: a retry with another backend ("Tried with SDPA too, the same error", "I re-ran it using
                          # xformers and the error stays the same"): the same persisted-error sentence rules it out
                          r"\b(?:re-?)?tr(?:y|ied|ies|ying)[ \t]+(?:it[ \t]+)?(?:again[ \t]+)?(?:with|using)\b|"
                          r"\bre-?r(?:an|un)[ \t]+(?:it[ \t]+)?(?:with|using)\b", re.IGNORECASE)
-SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|$)")  # ("...; the problem persists" is one sentence)
-VERSION = re.compile(r"\d+\.\d+")
+SENTENCE = _R.compile(r"(?:[^.!?\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|$)")  # ("...; the problem persists" is one sentence)
+VERSION = _R.compile(r"\d+\.\d+")
 
 
 def _persisted_removed(line: str) -> str:
@@ -348,7 +350,7 @@ def _persisted_removed(line: str) -> str:
 # (or does not match) it. The reference is never the failing side, so it is blanked even where the rest of the line names nothing
 # (then the lines around it decide: FA4's title over #2553's sentence). torch's names for SDPA's kernels ("math SDPA", "the flash SDP
 # kernel", "memory-efficient SDPA") are the reference's words too, not a backend of their own (rev20)
-COMPARED_TO = re.compile(r"(?:\b(?:compared[ \t]+(?:to|with|against)|versus|vs\.?|(?P<against>against)|relative[ \t]+to|differs?[ \t]+from|"
+COMPARED_TO = _R.compile(r"(?:\b(?:compared[ \t]+(?:to|with|against)|versus|vs\.?|(?P<against>against)|relative[ \t]+to|differs?[ \t]+from|"
                          r"different[ \t]+from|(?:slower|faster|worse|better)[ \t]+than)|"
                          r"\b(?:outputs?|results?|values?|norms?|logits|loss(?:es)?)(?:[ \t]+(?:norms?|values?|shapes?|still|all|exactly|closely|"
                          r"roughly|numerically|do|does|did|not|never|only|do(?:es)?n['’]t|didn['’]t))*[ \t]+match(?:es|ed)?)"
@@ -358,7 +360,7 @@ COMPARED_TO = re.compile(r"(?:\b(?:compared[ \t]+(?:to|with|against)|versus|vs\.
 COMPARED_WORDS = ("compared", "vs", "versus", "against", "relative to", "differ", "than", "match")
 # ("against" only after a verb of comparing: "benchmarked X against Y", "checked it against Y"; "tested against flash-attn 2.8.3" says
 # what ran, "built against torch 2.4" what it was built for)
-COMPARING = re.compile(r"\b(?:compar|benchmark|check|validat|verif|diff|measur|evaluat)\w*\b[^.;:!?\n]{0,60}$", re.IGNORECASE)
+COMPARING = _R.compile(r"\b(?:compar|benchmark|check|validat|verif|diff|measur|evaluat)\w*\b[^.;:!?\n]{0,60}$", re.IGNORECASE)
 
 
 def _replaced_removed(line: str) -> str:
@@ -378,12 +380,12 @@ def _replaced_removed(line: str) -> str:
 # a message's options ('Please use one of: "flash_attn", "flash_attention_2", "flash_attention_3"', modelscope/ms-swift#5690) and
 # an enumeration of three or more code spans ("`flash`, `flash_hub`, `sage`, `aiter`, `xformers` call the kernel directly",
 # huggingface/diffusers#14160), unless every item names one and the same backend (a list of one backend's functions is about it)
-OPTIONS = re.compile(r"""\b(?:one of|choose from|(?:valid|supported|allowed|available) (?:values|options|choices)(?: are| is)?)"""
+OPTIONS = _R.compile(r"""\b(?:one of|choose from|(?:valid|supported|allowed|available) (?:values|options|choices)(?: are| is)?)"""
                      r"""[ \t]*:?[ \t]*(\[[^\]\n]{1,300}\]|\([^)\n]{1,300}\)|\{[^}\n]{1,300}\}|"""
                      r"""["'`‘“][^"'`’”\n]{1,60}["'`’”](?:[ \t]*(?:,|\bor\b|\band\b)[ \t]*["'`‘“][^"'`’”\n]{1,60}["'`’”])+)""",
                      re.IGNORECASE)
-SPANS = re.compile(r"`[^`\n]{1,60}`(?:[ \t]*,[ \t]*`[^`\n]{1,60}`){2,}(?:,?[ \t]*(?:and|or)[ \t]*`[^`\n]{1,60}`)?")
-LIST_ITEM = re.compile(r",|\b(?:and|or)\b")
+SPANS = _R.compile(r"`[^`\n]{1,60}`(?:[ \t]*,[ \t]*`[^`\n]{1,60}`){2,}(?:,?[ \t]*(?:and|or)[ \t]*`[^`\n]{1,60}`)?")
+LIST_ITEM = _R.compile(r",|\b(?:and|or)\b")
 
 
 def _list_removed(m: re.Match) -> str:
@@ -398,8 +400,8 @@ def _list_removed(m: re.Match) -> str:
 # ("Invalid attention backend xformers. Available: flash_attn, sdpa, flex"; "Supported attention backends are: FlashAttention-2,
 # xFormers, SDPA"): the options, not the one chosen (the chosen one, outside the list, stays)
 # (an item starts with no blank, as PROSE_EXAMPLES', review rev29: benchmarks/explain_backtracking.py's `wrap`)
-BRACED_CHOICES = re.compile(r"(?<![\w$%])\{([\w.-]+(?:,[\w.-]+)+)\}")
-LISTED_CHOICES = re.compile(r"\b(?:valid|supported|allowed|available|possible)(?:[ \t]+attention)?(?:[ \t]+(?:backends?|"
+BRACED_CHOICES = _R.compile(r"(?<![\w$%])\{([\w.-]+(?:,[\w.-]+)+)\}")
+LISTED_CHOICES = _R.compile(r"\b(?:valid|supported|allowed|available|possible)(?:[ \t]+attention)?(?:[ \t]+(?:backends?|"
                             r"implementations?|kernels?|values?|options?|choices?))?(?:[ \t]+(?:are|is|include))?[ \t]*:[ \t]*"
                             r"((?:[^,;\n \t][^,;\n]{0,39},[ \t]*)+(?:(?:or|and)[ \t]+)?[^,;.\n]{1,40})", re.IGNORECASE)
 
@@ -418,7 +420,7 @@ def _choices_removed(m: re.Match) -> str:
 # function name stays ("cannot import name 'flash_attn_func' from 'flash_attn'", "... 'is_flash_attn_greater_or_equal_2_10' from
 # 'transformers.utils'": the helper only FlashAttention's integration defines), and not from torch's own modules ("cannot import
 # name 'SDPBackend' from 'torch.nn.attention'": SDPA's class, a torch too old for it)
-IMPORT_FROM = re.compile(r"""\bcannot import name [`'"‘’]?(?-i:([A-Z][A-Za-z0-9_]*))[`'"‘’]?[ \t]+from[ \t]+[`'"‘’]?([\w.]+)""",
+IMPORT_FROM = _R.compile(r"""\bcannot import name [`'"‘’]?(?-i:([A-Z][A-Za-z0-9_]*))[`'"‘’]?[ \t]+from[ \t]+[`'"‘’]?([\w.]+)""",
                          re.IGNORECASE)
 
 
@@ -438,26 +440,26 @@ def _class_of_other_module_removed(line: str) -> str:
 # failure, not what failed; and a build offered ("Here is a community-built wheel for flash_attn v2.8.3", "I've built xformers
 # wheels for torch 2.9", a title "[Wheel] Pre-built flash_attn v2.8.3 for CUDA 13"): an announcement, no failure (unless it says
 # one: "Prebuilt flash_attn wheel fails to import" stays)
-CURED = re.compile(r"[^.;:!?\n]{0,60}?\b(?:fixed|fixes|solved|solves|saved|saves|cured|cures)[ \t]+(?:everything|it all|all of (?:it|them)|"
+CURED = _R.compile(r"[^.;:!?\n]{0,60}?\b(?:fixed|fixes|solved|solves|saved|saves|cured|cures)[ \t]+(?:everything|it all|all of (?:it|them)|"
                    r"it|the (?:problem|issue|nans?|crash|error)s?|my (?:problem|issue|run|training|life|day)s?|all (?:my |the |our )?"
                    r"(?:problems?|issues?))\b(?![ \t]*(?:for|on|in|with)?[ \t]*(?:some|a while|a bit|partly|partially|only)\b)"
                    r"(?P<cured>[ \t]+(?:for|with|on)[ \t]+[^\s,;.!?]+)?",
                    re.IGNORECASE)
-OFFER = re.compile(r"^\W*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:pre-?built|community[- ]built|unofficial)\b[^\n]*|\bhere (?:is|are)\b[^.;!?\n]{0,60}?\b(?:wheels?|builds?)\b[^.;!?\n]*|\bI(?:[’']ve| have)?[ \t]+(?:built|compiled|uploaded|"
+OFFER = _R.compile(r"^\W*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:pre-?built|community[- ]built|unofficial)\b[^\n]*|\bhere (?:is|are)\b[^.;!?\n]{0,60}?\b(?:wheels?|builds?)\b[^.;!?\n]*|\bI(?:[’']ve| have)?[ \t]+(?:built|compiled|uploaded|"
                    r"made|published|released)\b[^.;!?\n]{0,60}?\bwheels?\b[^.;!?\n]*", re.IGNORECASE)
 # (not a change made to the backend: "Removing --use-sage-attention fixes it", "downgrading flash-attn to 2.7.4 solved it" say the
 # backend, as it was, was the failure)
 # (round 83, ex83: "switching from sdpa to eager fixed it" is a change made to sdpa, which was the failure)
-CHANGED = re.compile(r"\b(?:remov\w*|disabl\w*|turn\w* off|switch\w* off|switch\w*(?: the attention)? (?:away )?from|uninstall\w*|drop\w*|without|downgrad\w*|upgrad\w*|"
+CHANGED = _R.compile(r"\b(?:remov\w*|disabl\w*|turn\w* off|switch\w* off|switch\w*(?: the attention)? (?:away )?from|uninstall\w*|drop\w*|without|downgrad\w*|upgrad\w*|"
                      r"updat\w*|reinstall\w*|rebuil\w*|recompil\w*|patch\w*|pinn?\w*|rollback|roll\w* back|revert\w*|unset\w*)\b|"
                      r"--(?:no|disable)[-_]", re.IGNORECASE)
-FAILED = re.compile(r"\b(?:fail\w*|errors?|crash\w*|broken|cannot|can[’']t|unable|wrong|missing)\b", re.IGNORECASE)  # (for OFFER)
+FAILED = _R.compile(r"\b(?:fail\w*|errors?|crash\w*|broken|cannot|can[’']t|unable|wrong|missing)\b", re.IGNORECASE)  # (for OFFER)
 CURE_WORDS = ("fixed", "fixes", "solved", "solves", "saved", "saves", "cured", "cures")
 
 
 # helper ex84 (session 13; round 81m: verl-project/verl#113, "change VLLM_ATTENTION_BACKEND to XFORMERS to avoid illegal memory
 # access"): the backend a setting is changed TO in order to avoid (fix, work around) a failure is the cure, not the failing one
-CHANGED_TO_AVOID = re.compile(r"\b(?:chang\w*|switch\w*|set|sets|setting|forc\w*|mov\w*)\b[^.;!?\n]{0,60}?\bto[ \t]+"
+CHANGED_TO_AVOID = _R.compile(r"\b(?:chang\w*|switch\w*|set|sets|setting|forc\w*|mov\w*)\b[^.;!?\n]{0,60}?\bto[ \t]+"
                               r"(?P<cure>[`'\"]?[\w.-]+[`'\"]?)[ \t]+(?:to|in[ \t]+order[ \t]+to|so[ \t]+as[ \t]+to)[ \t]+"
                               r"(?:avoid|fix|prevent|work[ \t]+around|get[ \t]+around|circumvent|bypass|stop)\b", re.IGNORECASE)
 
@@ -492,16 +494,16 @@ def _cured_removed(line: str) -> str:
 # flash-attention 会" (MinghuasLab/flash-attention-npu#77). Two shapes: "not with/using/on X" (up to three words, to the clause's
 # end or a parenthesis), and an elliptic clause of a name and a bare negation ("SDPA doesn't", "xformers does not", "SDPA 不会");
 # blanked only where the rest of the line still names a backend (the failing side), as REPLACED is
-NOT_WITH = re.compile(r"\bnot[ \t]+(?:with|using|when using|on|under|via|through)[ \t]+(?:the[ \t]+)?"
+NOT_WITH = _R.compile(r"\bnot[ \t]+(?:with|using|when using|on|under|via|through)[ \t]+(?:the[ \t]+)?"
                       r"(?:[^\s,;:.!?()，；。]|\.(?=\w))+(?:[ \t]+(?:[^\s,;:.!?()，；。]|\.(?=\w))+){0,2}", re.IGNORECASE)
-ELLIPTIC_NOT = re.compile(r"^[ \t]*(?:but[ \t]+|while[ \t]+|whereas[ \t]+|and[ \t]+)?(?:with[ \t]+|using[ \t]+|用)?"
+ELLIPTIC_NOT = _R.compile(r"^[ \t]*(?:but[ \t]+|while[ \t]+|whereas[ \t]+|and[ \t]+)?(?:with[ \t]+|using[ \t]+|用)?"
                           r"[`'\"]?[\w./-]{2,40}[`'\"]?(?:[ \t]+[\w./-]{1,20}){0,1}[ \t]*"
                           r"(?:does(?:n't| not)|did(?:n't| not)|won't|will not|is(?:n't| not) affected|不会|没有|没事|不会出现)"
                           r"[ \t]*$", re.IGNORECASE)
-CONTRAST_BREAK = re.compile(r"([,;，；。]|[.!?](?=\s|$))")
+CONTRAST_BREAK = _R.compile(r"([,;，；。]|[.!?](?=\s|$))")
 # (an elliptic negation answers the failure the line states elsewhere: "NaN gradients; SDPA doesn't". Without one it may answer a
 # question, "Does it run on a 5090? FA3 doesn't", and then says the backend fails)
-FAILURE_STATED = re.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|hang\w*|broken|wrong|garbage|black)(?![A-Za-z])|"
+FAILURE_STATED = _R.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|hang\w*|broken|wrong|garbage|black)(?![A-Za-z])|"
                             r"报错|错误|失败|崩溃|异常", re.IGNORECASE)
 
 
@@ -513,7 +515,7 @@ FAILURE_STATED = re.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|h
 # closing "etc." doubled the ways to try it ("such as a, b, c, ..." of 25 items: a minute on one line). The list after "other
 # backends like" reads up to seven items: its items may hold "or" / "and", which also part them (two ways each), and it always
 # ends in a match, so the bound costs nothing but what benchmarks/explain_backtracking.py would name
-PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[ \t]+((?:[^,;:.!?()\n \t][^,;:.!?()\n]{0,39}?,[ \t]*)+"
+PROSE_EXAMPLES = _R.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[ \t]+((?:[^,;:.!?()\n \t][^,;:.!?()\n]{0,39}?,[ \t]*)+"
                             r"(?:(?:and|or)[ \t]+)?[^,;:.!?()\n \t][^,;:.!?()\n]{0,39}?),?[ \t]*(?:etc\b\.?|and so on\b|and (?:many )?(?:more|others)\b|…|\.\.\.)|"
                             r"\bother[ \t]+(?:attention[ \t]+)?(?:backends?|kernels?|implementations?|libraries|options)[ \t]*,?[ \t]*"
                             r"(?:like|such as|e\.g\.,?|including)[ \t]+((?:[^,;:.!?()\n \t][^,;:.!?()\n]{0,39}?(?:,|\bor\b|\band\b)[ \t]*){1,6}"
@@ -526,13 +528,13 @@ PROSE_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example|including)[
 # cause (a flag, a setting, another library). "导致", "致使", "使得", "造成", "causes/caused/causing", "leads/led to", "makes/made",
 # "results in", "breaks" (transitive; a word, not make's "make[2]: *** [...] Error 1"); blanked only where B is a backend named within
 # a few words after the word of cause
-EFFECT = re.compile(r"(?:导致|致使|使得|造成|(?<![A-Za-z])(?:caus(?:es|ed|ing)|leads?[ \t]+to|led[ \t]+to|leading[ \t]+to|"
+EFFECT = _R.compile(r"(?:导致|致使|使得|造成|(?<![A-Za-z])(?:caus(?:es|ed|ing)|leads?[ \t]+to|led[ \t]+to|leading[ \t]+to|"
                     r"makes?|made|making|results?[ \t]+in|resulted[ \t]+in|resulting[ \t]+in|breaks?|broke|breaking)(?=[ \t]))",
                     re.IGNORECASE)
-EFFECT_FAILURE = re.compile(r"(?<![A-Za-z])(?:fail\w*|crash\w*|break\w*|broken|ignored|ineffective|unusable|unused|disabled|"
+EFFECT_FAILURE = _R.compile(r"(?<![A-Za-z])(?:fail\w*|crash\w*|break\w*|broken|ignored|ineffective|unusable|unused|disabled|"
                             r"(?:not|never|stop\w*)[ \t]+(?:to[ \t]+)?(?:work\w*|load\w*|be[ \t]+used|run\w*|tak\w*[ \t]+effect)|error\w*|nan)(?![A-Za-z])|"
                             r"失效|报错|无法|不能|失败|崩溃|出错|不生效|不工作|用不了", re.IGNORECASE)
-EFFECT_SENTENCE = re.compile(r"[^.!?。！？\n]+")
+EFFECT_SENTENCE = _R.compile(r"[^.!?。！？\n]+")
 
 
 def _effect_removed(line: str) -> str:
@@ -581,7 +583,7 @@ def _contrast_removed(line: str) -> str:
 # "you could try switching to FlexAttention instead", "I'd recommend using flash-attn 2.6.3"): what to do next, not what failed.
 # Not advice to stop using a backend ("the solution is not to use sageattention", "the fix is to disable xformers"): that names
 # the backend as the failure's part, as CHANGED does for a cure
-ADVICE = re.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|temporary|current|a|one|the)[ \t]+)*(?:solution|workaround|fix)"
+ADVICE = _R.compile(r"\b(?:(?:easiest|simplest|best|quickest|only|possible|temporary|current|a|one|the)[ \t]+)*(?:solution|workaround|fix)"
                     r"[ \t]+(?:for[ \t]+(?:now|me|this|that)[ \t]+)?(?:is|was|would be)[ \t]+(?:to[ \t]+)?"
                     r"(?:use|using|switch(?:ing)?[ \t]+to|install(?:ing)?|go(?:ing)?[ \t]+with)\b(?:[^.;!?\n]|\.(?=\w))*|"
                     r"\bI(?:[’']d|[ \t]+would)[ \t]+(?:suggest|recommend)(?:[ \t]+you)?[ \t]+(?:to[ \t]+)?(?:use|using|try|trying|"
@@ -601,7 +603,7 @@ ABSENT_WORDS = (r"(?:is[ \t]+not[ \t]+available|isn[’']t[ \t]+available|is[ \t
                 r"could[ \t]+not[ \t]+be[ \t]+imported|fails?[ \t]+to[ \t]+(?:import|load|build)|is[ \t]+missing|is[ \t]+absent|"
                 r"is[ \t]+not[ \t]+supported)\b")
 PROPOSAL = r"(?:use|switch(?:[ \t]+[^\s.;!?]{1,40}){0,4}?[ \t]+to|fall[ \t]*back[ \t]+to|default[ \t]+to|prefer)\b"
-CURE_WHEN_ABSENT = re.compile(
+CURE_WHEN_ABSENT = _R.compile(
     r"(?:^[^\w\n]*(?:\[[^\]\n]{1,20}\][ \t]*)?|(?<=[.!?:;,][ \t])|\b(?:please|should|could|can|to|we|will|must|let[’']?s)[ \t]+)"
     r"(?P<cure>" + PROPOSAL + r"(?:(?!\b(?:instead[ \t]+of|rather[ \t]+than)\b)(?:[^.;!?\n]|\.(?=\w))){1,80}?)"
     r"(?=[ \t]+(?:when|if|whenever|where|in[ \t]+case|unless)\b[^.;!?\n]{0,60}?\b" + ABSENT_WORDS + r")|"
@@ -634,13 +636,13 @@ def _advice_removed(m: re.Match) -> str:
     return " " * len(m.group(0))
 
 
-NOT_ADVICE = re.compile(r"\bnot\b|n't\b|\b(?:disabl\w*|remov\w*|uninstall\w*|turn\w* off|without)\b|--(?:no|disable)[-_]", re.IGNORECASE)
+NOT_ADVICE = _R.compile(r"\bnot\b|n't\b|\b(?:disabl\w*|remov\w*|uninstall\w*|turn\w* off|without)\b|--(?:no|disable)[-_]", re.IGNORECASE)
 
 
 # helper ex114 (round 105m: huggingface/transformers#32848, `        # attn_implementation="flash_attention_2",` in the reproduction of
 # a default-attention (SDPA) failure): a line of code commented out (a keyword or an assignment alone on the line, a method call, an
 # import) is not what ran; a title ("# flash_attn=2.7 crashes on ...") goes on past its one token
-COMMENTED_OUT = re.compile(r"^[ \t]*#+[ \t]*(?:[A-Za-z_][\w.\[\]'\"]*[ \t]*=(?!=)[ \t]*[^\s=][^\s]*?,?|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\([^\n]*\)[ \t]*,?"
+COMMENTED_OUT = _R.compile(r"^[ \t]*#+[ \t]*(?:[A-Za-z_][\w.\[\]'\"]*[ \t]*=(?!=)[ \t]*[^\s=][^\s]*?,?|[A-Za-z_][\w.]*\.[A-Za-z_]\w*\([^\n]*\)[ \t]*,?"
                            r"|(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*(?:[ \t]+as[ \t]+\w+)?)[ \t]*$")
 
 
@@ -756,7 +758,7 @@ def _subject_of_match(entry: Entry, lines: list[str], line: int, found: Attribut
 
 
 # a Python exception's type as a log line shows it, with its colon ("RuntimeError: ", "torch.OutOfMemoryError: ")
-EXCEPTION_TYPE = re.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception)):[ \t]")
+EXCEPTION_TYPE = _R.compile(r"(?<![\w.])(?-i:[A-Za-z_][\w.]*(?:Error|Exception)):[ \t]")
 
 
 def _selection(entry: Entry, line: str) -> str:
@@ -769,7 +771,7 @@ def _selection(entry: Entry, line: str) -> str:
 
 # A sentence's opening clause of time or cause ("After installing xformers, flash attention 2 is no longer detected",
 # "Since updating to torch 2.9, sageattention fails") names what came before; the main clause names what fails.
-OPENING_CLAUSE = re.compile(r"^\W*(?:after|since|when|once|whenever|before)\b[^,;:\n]{1,80}?(?:,|，)\s*", re.IGNORECASE)
+OPENING_CLAUSE = _R.compile(r"^\W*(?:after|since|when|once|whenever|before)\b[^,;:\n]{1,80}?(?:,|，)\s*", re.IGNORECASE)
 
 
 def _main_clause(line: str) -> str:
@@ -781,7 +783,7 @@ def _main_clause(line: str) -> str:
 # A monkey patch that replaces one backend's function with another's ("F.scaled_dot_product_attention = sageattn",
 # "xformers.ops.memory_efficient_attention = flash_attn_func"): the replacement is what runs (round 23:
 # thu-ml/SageAttention#55), so the line's subject is the backend named after the assignment.
-PATCHED = re.compile(r"\b(?:scaled_dot_product_attention|memory_efficient_attention|flash_attn_(?:varlen_)?func|flex_attention)"
+PATCHED = _R.compile(r"\b(?:scaled_dot_product_attention|memory_efficient_attention|flash_attn_(?:varlen_)?func|flex_attention)"
                      r"[`'\"]?\s*=(?!=)\s*")
 
 
@@ -843,3 +845,6 @@ def _first_named(line: str, _rules: _Same) -> str | None:
 
 
 FA_FAMILY = ("fa2", "fa3", "cute")  # the backends the shared FlashAttention names stand for
+
+
+_R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from .. import index_cache
+_R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 
 WINDOW = 80  # lines searched up (and down) from the error line
 CONTINUATION = 3  # lines after the error line that still belong to its message
 TITLE_LINES = 2  # the input's first lines, searched last (a pasted issue's title and first sentence)
-TRACEBACK_START = re.compile(r"Traceback \(most recent call last\)")
-CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
+TRACEBACK_START = _R.compile(r"Traceback \(most recent call last\)")
+CHAINED = _R.compile(r"During handling of the above exception|The above exception was the direct cause")
 
 
 def window_lines(lines: list[str], line: int) -> list[str]:
@@ -30,12 +32,12 @@ class Attribution:
     text: str  # that line (trimmed)
 
 
-FRAME = re.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
+FRAME = _R.compile(r'^\s*(\[rank\d+\]:\s*)?File "[^"\n]+", line \d+')
 # pytest's summary line names the test whose kernel failed ("FAILED python/test/unit/operators/test_flash_attention.py::
 # test_op[...] - triton.compiler.OutOfResources"): a place in source, like a frame (round 7a: triton-lang/triton#1248)
-PYTEST_LOCATION = re.compile(r"^\s*[^\s:]+\.py:\d+: (?:[\w.]*(?:Error|Exception)|Failed)\b")
-PYTEST_E = re.compile(r"^\s*E\s")
-PYTEST_NODE = re.compile(r"^\s*(?:FAILED|ERROR|SKIPPED)\s+(?:\[\d+\]\s+)?\S+\.py(?:::|:\d+:)")
+PYTEST_LOCATION = _R.compile(r"^\s*[^\s:]+\.py:\d+: (?:[\w.]*(?:Error|Exception)|Failed)\b")
+PYTEST_E = _R.compile(r"^\s*E\s")
+PYTEST_NODE = _R.compile(r"^\s*(?:FAILED|ERROR|SKIPPED)\s+(?:\[\d+\]\s+)?\S+\.py(?:::|:\d+:)")
 
 
 def _traceback(lines: list[str], i: int) -> list[int]:
@@ -49,7 +51,7 @@ def _traceback(lines: list[str], i: int) -> list[int]:
 
 
 # An exception line that ends a traceback ("RuntimeError: ...", "[rank0]: torch.AcceleratorError: ...")
-EXCEPTION_LINE = re.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt)\b:?(?:\s|$)")
+EXCEPTION_LINE = _R.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt)\b:?(?:\s|$)")
 
 
 def _first_lines(lines, n: int) -> list[int]:
@@ -63,4 +65,7 @@ def _first_lines(lines, n: int) -> list[int]:
     return out
 
 
-IMPORT_CODE = re.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:import|from)\s+[\w.]")
+IMPORT_CODE = _R.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:import|from)\s+[\w.]")
+
+
+_R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)

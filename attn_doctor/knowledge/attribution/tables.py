@@ -79,7 +79,8 @@ def _toml() -> dict:
 @lru_cache(maxsize=1)
 def rules() -> _Rules:
     """attribution.toml, read once (with the messages each backend's own source raises, knowledge/messages/, as names of
-    that backend). Its ~800 patterns' compiled code is kept in the cache (index_cache.Pack: ~0.08 s of every explain)."""
+    that backend). Its ~800 patterns' compiled code is kept in the cache (index_cache.Pack: ~0.08 s of every explain), the
+    [[specialize]], [[evidence_backend]], probe and kernel tables' too (their readers take the pack's compile: helper ex181)."""
     data = _toml()
     pack = index_cache.Pack("attribution")
     rx_ = pack.compile
@@ -112,19 +113,19 @@ def rules() -> _Rules:
                   tuple(rx_(p, re.IGNORECASE | re.MULTILINE) for p in data.get("optimizer_oom", {}).get("engine_lines", ())),
                   frozenset(data.get("needs_backend", {}).get("other_counts", ())),
                   tuple(rx_(p) for p in data.get("announcement", {}).get("lines", ())),  # case-sensitive: as printed
-                  _selected_after(data.get("selected_after", {})),
+                  _selected_after(data.get("selected_after", {}), rx_),
                   tuple((lib["backend"], rx_(p, re.IGNORECASE | re.ASCII)) for tier in ("hub", "files")
                         for lib in data["library"] for p in lib.get(tier, ())
                         if lib["backend"] not in NOT_SEVEN),
-                  _specializations(specialize, data.get("macros", {})),
+                  _specializations(specialize, data.get("macros", {}), rx_),
                   tuple(rx_(p, re.IGNORECASE) for p in data.get("setup", {}).get("lines", ())),
                   tuple(rx_(p, re.IGNORECASE) for p in data.get("inventory", {}).get("lines", ())),
-                  _optional_probe(data.get("optional_probe", {})),
-                  _evidence_backends(evidence),
-                  _dsl_kernel(data.get("dsl_kernel", {})),
+                  _optional_probe(data.get("optional_probe", {}), rx_),
+                  _evidence_backends(evidence, rx_),
+                  _dsl_kernel(data.get("dsl_kernel", {}), rx_),
                   frozenset(data.get("own_if_named", {}).get("ids", ())),
                   own_line_only=frozenset(data.get("needs_backend", {}).get("own_line_only", ())),
-                  handled_probe=_optional_probe(data.get("handled_probe", {})),
+                  handled_probe=_optional_probe(data.get("handled_probe", {}), rx_),
                   seven=tuple((b, rx) for b, rx, _ in libs if b not in NOT_SEVEN),
                   seven_shared=tuple(shared for b, _, shared in libs if b not in NOT_SEVEN),
                   not_seven=tuple(rx for b, rx, _ in libs if b in NOT_SEVEN),
@@ -133,9 +134,9 @@ def rules() -> _Rules:
     return made
 
 
-def _dsl_kernel(table: dict) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]]:
-    return (table.get("prefix", ""), tuple(re.compile(p, re.IGNORECASE) for p in table.get("fa4", ())),
-            tuple(re.compile(p, re.IGNORECASE) for p in table.get("others", ())))
+def _dsl_kernel(table: dict, rx_=re.compile) -> tuple[str, tuple[re.Pattern, ...], tuple[re.Pattern, ...]]:
+    return (table.get("prefix", ""), tuple(rx_(p, re.IGNORECASE) for p in table.get("fa4", ())),
+            tuple(rx_(p, re.IGNORECASE) for p in table.get("others", ())))
 
 
 def _grouped(rows, key, value) -> dict:
@@ -147,11 +148,11 @@ def _grouped(rows, key, value) -> dict:
     return out
 
 
-def _evidence_backends(table) -> dict[str, tuple[tuple[str, re.Pattern, bool, re.Pattern | None], ...]]:
+def _evidence_backends(table, rx_=re.compile) -> dict[str, tuple[tuple[str, re.Pattern, bool, re.Pattern | None], ...]]:
     """[[evidence_backend]] as entry -> ((backend, when, title only, unless), ...): `unless`, where a row has it, is searched in
     the lines within WINDOW of the match, and a hit there leaves the row out (another library that prints the same message)."""
-    return _grouped(table, lambda x: x["entry"], lambda x: (x["backend"], re.compile(x["when"]), bool(x.get("title")),
-                                                            re.compile(x["unless"], re.MULTILINE) if x.get("unless") else None))
+    return _grouped(table, lambda x: x["entry"], lambda x: (x["backend"], rx_(x["when"]), bool(x.get("title")),
+                                                            rx_(x["unless"], re.MULTILINE) if x.get("unless") else None))
 
 
 def _expanded(pattern: str, macros: dict[str, str]) -> str:
@@ -161,7 +162,7 @@ def _expanded(pattern: str, macros: dict[str, str]) -> str:
     return pattern
 
 
-def _specializations(table, macros: dict[str, str]) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None,
+def _specializations(table, macros: dict[str, str], rx_=re.compile) -> dict[tuple[str, str], tuple[tuple[str, re.Pattern | None, re.Pattern | None,
                                                                      re.Pattern | None], ...]]:
     """[[specialize]] as (entry, backend) -> ((to, when, near, unless), ...); a row whose `entry` or `backend` is a list stands
     for one row each. `unless`, where a row has it, is searched where `near` is (the lines within WINDOW of the match and the
@@ -170,7 +171,7 @@ def _specializations(table, macros: dict[str, str]) -> dict[tuple[str, str], tup
         return [v] if isinstance(v, str) else v
 
     def rx(x, key):
-        return re.compile(_expanded(x[key], macros)) if x.get(key) else None
+        return rx_(_expanded(x[key], macros)) if x.get(key) else None
     table = [dict(x, entry=e, backend=b) for x in table for e in each(x["entry"]) for b in each(x["backend"])]
     return _grouped(table, lambda x: (x["entry"], x["backend"]),
                     lambda x: (x["to"], rx(x, "when"), rx(x, "near"), rx(x, "unless")))
@@ -188,9 +189,9 @@ def _with_absent_notice(data: dict) -> tuple[list[dict], list[dict]]:
     return evidence, specialize
 
 
-def _selected_after(table: dict) -> tuple[frozenset[str], re.Pattern | None]:
+def _selected_after(table: dict, rx_=re.compile) -> tuple[frozenset[str], re.Pattern | None]:
     words = table.get("words")
-    return frozenset(table.get("ids", ())), re.compile(words, re.IGNORECASE) if words else None
+    return frozenset(table.get("ids", ())), rx_(words, re.IGNORECASE) if words else None
 
 
 def _first_rule(line: str) -> tuple[str, bool] | None:
@@ -214,8 +215,8 @@ def _first_rule(line: str) -> tuple[str, bool] | None:
     return hit
 
 
-def _optional_probe(data: dict) -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
-    return (frozenset(data.get("ids", ())), tuple(re.compile(p) for p in data.get("lines", ())),
+def _optional_probe(data: dict, rx_=re.compile) -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
+    return (frozenset(data.get("ids", ())), tuple(rx_(p) for p in data.get("lines", ())),
             int(data.get("span", 8)))
 
 
