@@ -47,6 +47,8 @@ THESE = [
     ("FlashAttention-2 breaks our model: TypeError: flash_attn_varlen_func() got an unexpected keyword argument 'softcap'\n"
      '  File "/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 1124, in flash_attn_varlen_func\n'
      "    out = flash_attn_interface.flash_attn_varlen_func(q, k, v, softcap=s)\n", "fa2"),
+    ("FA3 fails to build for my RTX 5090 (sm_120) with CUDA 12.8:\nbuilding 'flash_attn_2_cuda' extension\n"
+     "nvcc fatal   : Unsupported gpu architecture 'compute_120'\n", "fa3"),  # a build log's extension name is no code called
     # bundled: xformers' tree decides; flash-attn's own build mentioning xformers stays FA2's
     ("Building xformers from source fails on Windows:\nC:\\src\\xformers\\third_party\\flash-attention\\csrc\\flash_attn\\src\\"
      "flash_fwd_hdim128_fp16_sm80.cu(12): error: identifier \"cute\" is undefined\n"

@@ -158,14 +158,16 @@ def _torch_kernel_subject(lines: list[str], line: int, named_line: int) -> bool:
 # attention 2" of any FlashAttention, while the module their code calls or imports is exact. FA2 is the flash_attn package
 # (not its cute/ subpackage: FA4), FA3 hopper/'s top-level flash_attn_interface (hopper.flash_attn_interface from a checkout) and
 # flash_attn_3, FA4 flash_attn.cute. Only code counts: a call through the module or an import statement, not a sentence that
-# names the module ("flash_attn_interface is not installed, so I use flash attention 2")
+# names the module ("flash_attn_interface is not installed, so I use flash attention 2"), nor a build log's extension name
+# (round 31 Dao-AILab/flash-attention#1549: "building 'flash_attn_2_cuda' extension" under a title asking for FA3 on sm_120, a
+# user building FA2's main branch for FA3: what they ask for is FA3)
 FA_MODULE_CODE = {
     "fa3": _R.compile(r"(?<![\w.])(?:hopper\.)?flash_attn_interface\.\w+[ \t]*\(|\bflash_attn_3(?:\.\w+)*\.\w+[ \t]*\(|"
                       r"^[ \t]*(?:import[ \t]+(?:hopper\.)?flash_attn_interface\b|from[ \t]+(?:hopper\.)?flash_attn_interface[ \t]+import\b|"
                       r"import[ \t]+flash_attn_3\b|from[ \t]+flash_attn_3(?:\.\w+)*[ \t]+import\b)|"
                       r"\bFile \"[^\"\n]*(?:[/\\]hopper[/\\][^\"\n]*|[/\\]flash_attn_3\w*[/\\][^\"\n]*|(?:site|dist)-packages[/\\]flash_attn_interface\.py)\"",
                       re.MULTILINE),
-    "fa2": _R.compile(r"(?<![\w.])flash_attn\.(?!cute\b)\w+(?:\.\w+)*[ \t]*\(|\bflash_attn_2_cuda\b|"
+    "fa2": _R.compile(r"(?<![\w.])flash_attn\.(?!cute\b)\w+(?:\.\w+)*[ \t]*\(|"
                       r"^[ \t]*(?:from[ \t]+flash_attn(?:\.(?!cute\b)\w+)*[ \t]+import\b|import[ \t]+flash_attn(?:\.(?!cute\b)\w+)*[ \t]*(?:$|\bas\b))|"
                       r"\bFile \"[^\"\n]*[/\\]flash_attn[/\\](?!cute[/\\])[^\"\n]*\"",
                       re.MULTILINE),
