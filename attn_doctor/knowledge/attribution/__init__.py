@@ -69,6 +69,8 @@ Where a question is decided, for instance:
   library's own API                         of the seven, the library named, its platform's fix; helper ex144)
   a kernel name two libraries share         decide._torch_flash_subject (FlashAttention / torch's flash kernel), _torch_kernel_subject
                                             (xformers' CUTLASS kernel names / torch's memory-efficient SDPA, helper ex119)
+  a FlashAttention version said in words    decide._module_called: the one FlashAttention module the code near it calls or imports
+  over code calling another's module        (FA3's flash_attn_interface under "flash attention 2") decides (helper ex184)
 """
 
 from __future__ import annotations
@@ -114,6 +116,6 @@ from .evidence import (
     _says_in_words, generalized, specialized, vendor_library,
 )
 from .decide import (
-    _attribute, _attributed, _import_chain_only, _torch_flash_subject, _torch_kernel_subject, attribute, backend_of, FA_PACKAGE,
-    line_variant, TORCH_FLASH, TORCH_SDPA, wording, XFORMERS_KERNEL, XFORMERS_PACKAGE,
+    _attribute, _attributed, _import_chain_only, _module_called, _torch_flash_subject, _torch_kernel_subject, attribute, backend_of, FA_PACKAGE,
+    FA_MODULE_CODE, line_variant, TORCH_FLASH, TORCH_SDPA, wording, XFORMERS_KERNEL, XFORMERS_PACKAGE,
 )

@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from .. import Entry, render, template_fields
-from .shapes import _first_lines, Attribution, FRAME, IMPORT_CODE, window_lines
+from .shapes import _first_lines, Attribution, FRAME, IMPORT_CODE, WINDOW, window_lines
 from .tables import _toml, BACKENDS, rules
 from .sentences import _main_clause, _selection, _subject_of_match, FA_FAMILY, first_named
 from .naming import _file_named, _named, names_on
@@ -153,6 +153,56 @@ def _torch_kernel_subject(lines: list[str], line: int, named_line: int) -> bool:
     return any(TORCH_SDPA.search(t) for t in window) and not any(XFORMERS_PACKAGE.search(t) for t in window + [named])
 
 
+# helper ex184 (session 32; round 184m deepbeepmeep/Wan2GP#167: "change cu_seqlens_kv to cu_seqlens_k for it to work with latest
+# flash attention 2" over `x = flash_attn_interface.flash_attn_varlen_func(...)`, FA3's top-level module): writers say "flash
+# attention 2" of any FlashAttention, while the module their code calls or imports is exact. FA2 is the flash_attn package
+# (not its cute/ subpackage: FA4), FA3 hopper/'s top-level flash_attn_interface (hopper.flash_attn_interface from a checkout) and
+# flash_attn_3, FA4 flash_attn.cute. Only code counts: a call through the module or an import statement, not a sentence that
+# names the module ("flash_attn_interface is not installed, so I use flash attention 2"), nor a build log's extension name
+# (round 31 Dao-AILab/flash-attention#1549: "building 'flash_attn_2_cuda' extension" under a title asking for FA3 on sm_120, a
+# user building FA2's main branch for FA3: what they ask for is FA3)
+FA_MODULE_CODE = {
+    "fa3": _R.compile(r"(?<![\w.])(?:hopper\.)?flash_attn_interface\.\w+[ \t]*\(|\bflash_attn_3(?:\.\w+)*\.\w+[ \t]*\(|"
+                      r"^[ \t]*(?:import[ \t]+(?:hopper\.)?flash_attn_interface\b|from[ \t]+(?:hopper\.)?flash_attn_interface[ \t]+import\b|"
+                      r"import[ \t]+flash_attn_3\b|from[ \t]+flash_attn_3(?:\.\w+)*[ \t]+import\b)|"
+                      r"\bFile \"[^\"\n]*(?:[/\\]hopper[/\\][^\"\n]*|[/\\]flash_attn_3\w*[/\\][^\"\n]*|(?:site|dist)-packages[/\\]flash_attn_interface\.py)\"",
+                      re.MULTILINE),
+    "fa2": _R.compile(r"(?<![\w.])flash_attn\.(?!cute\b)\w+(?:\.\w+)*[ \t]*\(|"
+                      r"^[ \t]*(?:from[ \t]+flash_attn(?:\.(?!cute\b)\w+)*[ \t]+import\b|import[ \t]+flash_attn(?:\.(?!cute\b)\w+)*[ \t]*(?:$|\bas\b))|"
+                      r"\bFile \"[^\"\n]*[/\\]flash_attn[/\\](?!cute[/\\])[^\"\n]*\"",
+                      re.MULTILINE),
+    "cute": _R.compile(r"\bflash_attn\.cute\b|^[ \t]*from[ \t]+flash_attn[ \t]+import[ \t]+cute\b|\bFile \"[^\"\n]*[/\\]flash_attn[/\\]cute[/\\]",
+                       re.MULTILINE),
+}
+# a FlashAttention file or folder on the naming line: that is no naming in words
+FA_SOURCE_PATH = _R.compile(r"[/\\](?:flash_attn\w*|hopper|flash-attention)(?:[/\\]|\.py\b)", re.IGNORECASE)
+# the module itself missing: its import is no evidence of what ran
+MODULE_ABSENT = _R.compile(r"\bNo module named\b|\bModuleNotFoundError\b|\bImportError\b|\bcannot import name\b", re.IGNORECASE)
+
+
+def _module_called(lines: list[str], line: int, backend: str, named_line: int) -> tuple[str, int] | None:
+    """(the FlashAttention backend, its 1-based line) whose module the code within WINDOW of 1-based `line` calls or imports,
+    where that is the one FlashAttention module the code shows and not `backend`, which the naming line `named_line` gave in
+    words (no module code on it, no FlashAttention file or folder): the module decides over the words (helper ex184)."""
+    if backend not in FA_FAMILY or not (0 < named_line <= len(lines)):
+        return None
+    text = lines[named_line - 1]
+    if FA_SOURCE_PATH.search(text) or any(rx.search(text) for rx in FA_MODULE_CODE.values()):
+        return None
+    found: dict[str, int] = {}
+    for n in range(max(1, line - WINDOW), min(len(lines), line + WINDOW) + 1):
+        t = lines[n - 1]
+        if MODULE_ABSENT.search(t):
+            return None
+        for b, rx in FA_MODULE_CODE.items():
+            if b not in found and rx.search(t):
+                found[b] = n
+    if len(found) != 1:
+        return None
+    (module, at), = found.items()
+    return (module, at) if module != backend else None
+
+
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
     FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject,
@@ -164,6 +214,8 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
         return "sdpa", Attribution("sdpa", named.line, named.text)
     if backend == "xformers" and backend != own and named is not None and _torch_kernel_subject(lines, line, named.line):
         return "sdpa", Attribution("sdpa", named.line, named.text)  # helper ex119
+    if backend != own and named is not None and (called := _module_called(lines, line, backend, named.line)) is not None:
+        return called[0], Attribution(called[0], called[1], lines[called[1] - 1].strip()[:300])  # helper ex184
     return backend, named
 
 
