@@ -48,6 +48,15 @@ TO_DIFFUSERS = {
     "native-npu": "_native_npu", "native-xla": "_native_xla",
 }
 FROM_DIFFUSERS = {v: k for k, v in TO_DIFFUSERS.items()}
+# Mage-Flow's names it keeps and those it turns into a Hub varlen kernel (mageflow/model.py:264-331)
+MAGEFLOW_AS_IS = {"flash-attn-varlen-hub", "flash-attn-3-varlen", "flash-attn-3-varlen-hub", "flash-attn-4-hub"}
+MAGEFLOW_FA2 = {"fa2", "flash-attn-2", "flash-attn-2-hub", "flash-attention-2", "flash-attention-2-hub",
+                "flash-attn-varlen", "flash-attention-varlen", "flash-attention-varlen-hub", "flash-varlen-hub",
+                "flash2", "flash2-hub"}
+MAGEFLOW_FA3 = {"fa3", "flash-attn-3", "flash-attn-3-hub", "flash-attention-3", "flash-attention-3-hub",
+                "flash-attention-3-varlen", "flash-attention-3-varlen-hub", "flash3", "flash3-hub", "flash3-varlen",
+                "flash3-varlen-hub"}
+MAGEFLOW_FA4 = {"fa4", "flash-attn-4", "flash-attention-4", "flash-attention-4-hub", "flash4", "flash4-hub"}
 # Families whose model is a UNet: diffusers' UNet attention processors call F.scaled_dot_product_attention
 # directly (AttnProcessor2_0), so a backend set through diffusers' dispatcher never reaches them.
 UNET_FAMILIES = {"sd1x", "sd2x", "sdxl", "kolors", "deepfloyd"}
@@ -399,6 +408,20 @@ def _fix(fmt: str, key: str, value) -> str:
     return f"--{key}={value}"
 
 
+def _mageflow_mechanism(mech: str) -> str:
+    """The attention_mechanism Mage-Flow's model rewrites `mech` to (its _normalise_mageflow_attention_config)."""
+    m = mech.strip().lower().replace("_", "-")
+    if m in MAGEFLOW_AS_IS:
+        return m
+    if m in MAGEFLOW_FA2:
+        return "flash-attn-varlen-hub"
+    if m in MAGEFLOW_FA3:
+        return "flash-attn-3-varlen-hub"
+    if m in MAGEFLOW_FA4:
+        return "flash-attn-4-hub"
+    return "flash-attn-varlen-hub"  # unset, auto, or a mechanism it overrides: the recommended one off Hopper/Blackwell
+
+
 def summarize(s: dict, fmt: str) -> dict:
     if fmt != "env" and as_bool(s.get("enable_xformers_memory_efficient_attention")) and not s.get("_env_xformers"):
         # the same removed flag written straight into config.json / config.toml / the command line (SimpleTuner before
@@ -414,6 +437,15 @@ def summarize(s: dict, fmt: str) -> dict:
     entries = []
     required: list[str] = []
     sage_training = False
+    if family == "mageflow":
+        # Mage-Flow's packed varlen attention: check_user_config rewrites attention_mechanism, every flash name to
+        # its Hub varlen kernel and anything else (unset, diffusers, sage, xformers) to the GPU's recommended one
+        # (flash-attn-varlen-hub; 3-varlen-hub on sm90, 4-hub on sm100) (bghira/SimpleTuner@bc8e6ab
+        # simpletuner/helpers/models/mageflow/model.py:245-353): a kernel the `kernels` package fetches, never a wheel
+        resolved = _mageflow_mechanism(mech if given(mech_raw) else "")
+        if resolved != mech or not given(mech_raw):
+            setting = f"{setting} (Mage-Flow runs {resolved})"
+        mech = resolved
     if mech not in MECHANISMS:
         hint = diffusers.suggest(mech, MECHANISMS)
         entries.append(attention(mech, setting, None, known=False, suggestion=hint,
