@@ -23,5 +23,7 @@ check: $(BIN)/.installed
 	echo "attn-doctor is installed in $(VENV), not on PATH: run '. $(VENV)/bin/activate' first to paste its lines as printed"; \
 	exit $$rc
 
+# two workers per core, at least 4: many tests wait on the doctor's own subprocesses and timeouts (hangs, ranks, smoke
+# children), which another worker's CPU work fills (session 32: on 2 cores the CI's workers were busy ~40% of the time)
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n $$($(BIN)/python -c 'import os; print(max(4, 2 * (os.cpu_count() or 1)))')
