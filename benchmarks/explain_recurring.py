@@ -60,6 +60,7 @@ FIRST = {
     "round172m": "explain-round172m-2026-12-01-session29-first-834eef7d.json",  # training since helper ex172 (session 30)
     "round178m": "explain-round178m-2026-12-01-session30-first-1ab6b1ec.json",  # training since helper ex178 (session 31)
     "round184m": "explain-round184m-2026-12-01-session31-first-25443c61.json",  # training since helper ex182 (session 32)
+    "round190m": "explain-round190m-2026-12-02-session32-first-9be101e2.json",  # training since helper ex190 (session 33)
 }
 CATCH_ALL = ("prose.", "triage.", "generic.", "fallback.")
 COLUMNS = ["round", "file", "first", "label_backend", "label", "first_top", "first_class", "now", "now_top", "now_class"]

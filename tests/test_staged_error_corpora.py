@@ -784,6 +784,12 @@ SETS = (
     Staged("round184m", 17, 17, 15, unrelated="unrelated", note_required=True,  # training material since ex182, session 32
            known_claims=(("d8ahazard__sd_dreambooth_extension__915.txt", "cuda.kernel-fault"),
                          ("huggingface__text-embeddings-inference__317.txt", "prose.import"))),
+    # round 190m (ex183m, 2026-12-02, session 32): a blind set from threads no set drew on (xformers in AnimateDiff, Colab,
+    # V100/T4 fine-tuning; FA2 monkey patches and renamed APIs; SDPA q/k/v dtype, BetterTransformer, GQA masks; FlexAttention
+    # in transformers and trainers; Blackwell torch builds; FA3 kernels on B200), texts and unrelated logs, gathered and
+    # labelled blind; measured by the lead twice (25/30 matched, 24 right backend, 17 right cause, 0/12 unrelated claimed, at
+    # 9be101e2 and 52c3374d). Training material since ex190, session 33 (floors as measured at the session's start).
+    Staged("round190m", 30, 25, 24, unrelated="unrelated", note_required=True),  # training material since ex190, session 33
 )
 
 
@@ -849,12 +855,8 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 172m, ex165m's measure-only set of session 29, is training material in SETS since helper ex172 read its misses, session 30)
 # (round 178m, ex173m's measure-only set of session 30, is training material in SETS since helper ex178 read its misses, session 31)
 # (round 184m, ex179m's measure-only set of session 31, is training material in SETS since helper ex182 read its misses, session 32)
+# (round 190m, ex183m's measure-only set of session 32, is training material in SETS since helper ex190 read its misses, session 33)
 MEASURE_ONLY: tuple[Staged, ...] = (
-    # round 190m (ex183m, session 32): a blind set from threads no set drew on (xformers in AnimateDiff, Colab, V100/T4
-    # fine-tuning; FA2 monkey patches and renamed APIs; SDPA q/k/v dtype, BetterTransformer, GQA masks; FlexAttention in
-    # transformers and trainers; Blackwell torch builds; FA3 kernels on B200), texts and unrelated logs; never explained
-    # by its gatherer: see fixtures/errors/round190m/README.md
-    Staged("round190m", 30, 0, 0, unrelated="unrelated", note_required=True),  # measure-only (ex183m, session 32)
 )
 
 _EVERY = _every_source()
