@@ -36,7 +36,7 @@ ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b ro
 # since helper ex150, session 26; round 154m since helper ex154, session 27; round 160m since helper ex158, session 28; round 166m
 # since helper ex164, session 29; round 172m since helper ex172, session 30; round 178m since helper ex178, session 31;
 # round 184m since helper ex182, session 32; round 190m since helper ex190, session 33)
-MEASURE_ONLY: tuple[str, ...] = ()
+MEASURE_ONLY: tuple[str, ...] = ("round196m",)
 
 
 def measure(rounds: list[str], tree: str) -> dict[str, list]:

@@ -856,7 +856,10 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 178m, ex173m's measure-only set of session 30, is training material in SETS since helper ex178 read its misses, session 31)
 # (round 184m, ex179m's measure-only set of session 31, is training material in SETS since helper ex182 read its misses, session 32)
 # (round 190m, ex183m's measure-only set of session 32, is training material in SETS since helper ex190 read its misses, session 33)
+# round 196m (ex196m, 2026-12-02, session 33): a blind set from threads no set drew on, gathered and labelled blind; see
+# fixtures/errors/round196m/README.md
 MEASURE_ONLY: tuple[Staged, ...] = (
+    Staged("round196m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
