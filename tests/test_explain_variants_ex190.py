@@ -20,7 +20,8 @@ Mechanisms (knowledge file: rule; the round 190m text it came from):
               (huggingface/text-generation-inference#1253)
   maskscalar  flex.toml flex.mask-mod-not-scalar (new): a mask_mod result that is not 0-dim, a 5-D mask create_block_mask cannot
               unpack (huggingface/transformers#46802)
-  fa1rename   flash_attn.toml fa2.api-renamed: FA1's flash_attn_unpadded_* said renamed / gone in words (lm-sys/FastChat#2059)
+  fa1rename   flash_attn.toml fa2.api-renamed: FA1's flash_attn_unpadded_* said gone in words, with a failure said beside it (the
+              rename stated alone stays silent, tests/test_explain_variants_b.py) (lm-sys/FastChat#2059)
   gqapatch    attention.toml attn.patch-no-gqa (new): a FlashAttention monkey patch written before GQA (lm-sys/FastChat#2307)
   crossattn   frameworks.toml app.node-forward-signature: an extension calling diffusers' Attention API on the app's ldm
               CrossAttention (ashen-sensored/sd_webui_gligen#6)
@@ -71,9 +72,9 @@ POSITIVES = [
     ("My score_mod returns a non-scalar value because the bias table is indexed with a (1,) tensor", ("flex.mask-mod-not-scalar", "flex")),
     ("the BlockMask ends up 5-D once prefix_len is a tensor", ("flex.mask-mod-not-scalar", "flex")),
     # fa1rename
-    ("flash_attn_unpadded_kvpacked_func => flash_attn_varlen_kvpacked_func (flash-attn 2.0 rename)", ("fa2.api-renamed", "fa2")),
-    ("In flash-attn 2.x `flash_attn_unpadded_func` is not available anymore, so LongChat's patch needs an update", ("fa2.api-renamed", "fa2")),
-    ("flash_attn_unpadded_qkvpacked_func 在新版本里已被移除", ("fa2.api-renamed", "fa2")),
+    ("In flash-attn 2.x `flash_attn_unpadded_func` is not available anymore, so LongChat's patch errors at import", ("fa2.api-renamed", "fa2")),
+    ("Training crashes right away: flash_attn_unpadded_kvpacked_func was removed from the interface", ("fa2.api-renamed", "fa2")),
+    ("flash_attn_unpadded_qkvpacked_func 在新版本里已被移除，所以 train_mem.py 报错", ("fa2.api-renamed", "fa2")),
     # gqapatch
     (tb(("/srv/vicuna/train/train_mem.py", 9, "<module>", "train()"),
         ("/srv/vicuna/llava/train/llama_attn_hijack.py", 52, "forward", "key_states = self.k_proj(hidden_states).view(bsz, q_len, self.num_heads, self.head_dim)"),
@@ -106,6 +107,10 @@ NEAR_MISSES = [
     ("the mask_mod returns a 0-dim bool tensor as create_block_mask requires", "flex.mask-mod-not-scalar"),
     # fa1rename: FA1's name used with FA1 installed
     ("we still call flash_attn_unpadded_func from flash-attn 1.0.9, which is what the image installs", "fa2.api-renamed"),
+    # fa1rename: the rename stated alone, as a changelog states it (no failure said)
+    ("flash_attn_unpadded_kvpacked_func => flash_attn_varlen_kvpacked_func (flash-attn 2.0 rename)", "fa2.api-renamed"),
+    ("flash_attn_unpadded_func no longer exists in 2.x; use flash_attn_varlen_func", "fa2.api-renamed"),
+    ("flash_attn_unpadded_func 在 flash-attn 2 中改名为 flash_attn_varlen_func", "fa2.api-renamed"),
     # gqapatch: the view error with no patch frame, and a patch said to handle GQA
     (tb(("/data/prep.py", 17, "collate", "x = x.view(bsz, -1, 3)"), error="RuntimeError: shape '[8, -1, 3]' is invalid for input of size 100"),
      "attn.patch-no-gqa"),
@@ -139,7 +144,7 @@ PIECES = {
     "attn.api-mismatch": "_wrapped_scaled_dot_product",
     "tgi.flash-models-unavailable": "flash[ \\t]?attention[ \\t]+v2",
     "flex.mask-mod-not-scalar": ("_convert_mask_to_block_mask", "5-?D", "non-?scalar"),
-    "fa2.api-renamed": ("(?:->|→", "renam\\w*[ \\t]+(?:the", "no[ \\t]+longer[ \\t]+(?:exists", "改名"),
+    "fa2.api-renamed": ("no[ \\t]+longer[ \\t]+(?:exists", "无法导入"),
     "attn.patch-no-gqa": ("is invalid for input of size", "GQA"),
     "app.node-forward-signature": "prepare_attention_mask",
 }
