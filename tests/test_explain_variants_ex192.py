@@ -5,8 +5,9 @@ Every case was written by hand (2026-12-02): other scripts, flags, backends and 
 what explain must report first (entry, backend, None meaning no backend); the near misses what must stay as it was.
 
 Mechanisms (knowledge file: rule; the training text it came from):
-  parser     trainers.toml config.unknown-option, attribution.toml [never]: a parser that refuses a command line's option
-             (argparse's `unrecognized arguments`, transformers' HfArgumentParser's `Some specified arguments are not used`)
+  parser     trainers.toml config.unknown-option, config.unknown-key, attribution.toml [never]: a parser that refuses a command
+             line's option (argparse's `unrecognized arguments`, transformers' HfArgumentParser's `Some specified arguments are not
+             used`) or a config file's key (HfArgumentParser.parse_dict's `Some keys are not used`)
              stops the run before any backend is imported: the backend the option names never ran, and a title that says
              "using flash attention fails" over it is the same failure (round 8 ymcui/Chinese-LLaMA-Alpaca-2#502)
 """
@@ -30,6 +31,11 @@ PARSER = [
      ("config.unknown-option", None)),
     ("ValueError: Some specified arguments are not used by the HfArgumentParser: ['--attn_impl', 'flex_attention']",
      ("config.unknown-option", None)),
+    # a YAML / JSON config's key, refused by the same parser (parse_dict)
+    ("开启 sage attention 后训练报错\nllamafactory-cli train examples/qwen2_lora_sft.yaml\n"
+     "ValueError: Some keys are not used by the HfArgumentParser: ['use_sage_attention']", ("config.unknown-key", None)),
+    ("FlashAttention 3 config does not start\nValueError: Some keys are not used by the HfArgumentParser: ['flash_attn3', 'seed_']",
+     ("config.unknown-key", None)),
 ]
 
 # the option taken, and the backend it turns on failing after: that backend's failure, as before
@@ -42,6 +48,11 @@ PARSER_NEAR = [
     ("python sample.py --xformers\nTraceback (most recent call last):\n"
      "  File \"/opt/venv/lib/python3.11/site-packages/xformers/ops/fmha/__init__.py\", line 306, in memory_efficient_attention\n"
      "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:", "xformers"),
+    ("llamafactory-cli train qwen_lora.yaml   # flash_attn: fa2\nTraceback (most recent call last):\n"
+     "  File \"/opt/conda/lib/python3.11/site-packages/flash_attn/flash_attn_interface.py\", line 15, in <module>\n"
+     "    import flash_attn_2_cuda as flash_attn_gpu\n"
+     "ImportError: /opt/conda/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: "
+     "_ZN3c104cuda9SetDeviceEi", "fa2"),
 ]
 
 
@@ -49,9 +60,9 @@ def test_parser_refused_option_names_no_backend():
     wrong = [(text[:70], want, first(text)) for text, want in PARSER if first(text) != want]
     assert not wrong, wrong
     near = [(text[:70], backend, first(text)) for text, backend in PARSER_NEAR
-            if first(text)[0] == "config.unknown-option" or first(text)[1] != backend]
+            if first(text)[0] in ("config.unknown-option", "config.unknown-key") or first(text)[1] != backend]
     assert not near, near
 
 
 def test_parser_pattern_matches_no_unrelated_log():
-    assert_patterns_match_no_unrelated_log({"config.unknown-option": "HfArgumentParser"})
+    assert_patterns_match_no_unrelated_log({"config.unknown-option": "HfArgumentParser", "config.unknown-key": "HfArgumentParser"})
