@@ -8,6 +8,10 @@ Mechanisms (knowledge file: rule; the training text it came from):
   parser     trainers.toml config.unknown-option, config.unknown-key, attribution.toml [never]: a parser that refuses a command
              line's option (argparse's `unrecognized arguments`, transformers' HfArgumentParser's `Some specified arguments are not
              used`) or a config file's key (HfArgumentParser.parse_dict's `Some keys are not used`)
+  metrics    knowledge/match.py METRIC_ROW: a line that is only a flat dict of scalars (a trainer's logged metrics, a JSON config
+             on one line) is no sentence of a report's head, as a blank line is not; the head still ends at its sixth line
+             (round 83 hiyouga/LlamaFactory#9631: three `{'loss': ..., 'grad_norm': nan}` lines between the first sentence and the
+             one that names SDPA)
              stops the run before any backend is imported: the backend the option names never ran, and a title that says
              "using flash attention fails" over it is the same failure (round 8 ymcui/Chinese-LLaMA-Alpaca-2#502)
 """
@@ -66,3 +70,43 @@ def test_parser_refused_option_names_no_backend():
 
 def test_parser_pattern_matches_no_unrelated_log():
     assert_patterns_match_no_unrelated_log({"config.unknown-option": "HfArgumentParser", "config.unknown-key": "HfArgumentParser"})
+
+
+def _report(rows: list[str], last: str) -> str:
+    return "\n".join(["grad_norm is nan and loss is 0 from step 1", "I tried several DeepSpeed stages, always the same."]
+                     + rows + [last])
+
+
+METRICS = [
+    "{'loss': 0.9123, 'grad_norm': nan, 'learning_rate': 0.0, 'epoch': 0.01}",
+    "{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 1.2e-06, 'epoch': 0.02}",
+    '{"train_loss": 0.0, "grad_norm": "nan", "step": 30}',
+]
+# the sentence that names the backend, on the report's sixth line (each read on the third line as well: a head's reading)
+SIXTH = [
+    ("原因是sdpa导致梯度为nan，只要从sdpa（默认）切换到eager即可。", "sdpa"),
+    ("Причина в SageAttention: с ней сразу NaN.", "sage"),
+    ("The culprit is flash-attn: the numbers go wrong with it and fine without.", "fa2"),
+    ("主要原因是xformers的attention计算和deepspeed冲突，卸载xformers即可。", "xformers"),
+    ("Seems SDPA is the problem here, the numbers are wrong with it.", "sdpa"),
+]
+
+
+def test_metric_lines_are_no_sentences_of_the_head():
+    wrong = []
+    for last, backend in SIXTH:
+        for rows in ([], METRICS):
+            got = first(_report(rows, last))
+            if got[1] != backend or not got[0].startswith("prose."):
+                wrong.append((last, len(rows), backend, got))
+    assert not wrong, wrong
+    # near misses: three sentences instead of the metric lines keep the head at five sentences (the sixth line is not read as
+    # a report's words), and a training log of metric lines that ends well claims nothing
+    sentences = ["I tried fp16 and bf16.", "I reinstalled the environment twice.", "The data loader is the default one."]
+    near = [(last, first(_report(sentences, last))) for last, _ in SIXTH if first(_report(sentences, last)) != (None, None)]
+    assert not near, near
+    log = "\n".join(["[2025-03-02 10:14:31] trainable params: 40,370,176 || all params: 7,655,986,688"] + METRICS[:2] +
+                     ["{'loss': 1.1342, 'grad_norm': 0.577, 'learning_rate': 1.7e-05, 'epoch': 0.15}",
+                      "{'loss': 1.0913, 'grad_norm': 0.561, 'learning_rate': 1.6e-05, 'epoch': 0.2}",
+                      "[2025-03-02 11:02:47] Training finished with attn_implementation=flash_attention_2."])
+    assert first(log) == (None, None), first(log)
