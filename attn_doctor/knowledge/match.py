@@ -89,6 +89,12 @@ HEAD_LINES = 5  # an input's first lines: a pasted report's title and first sent
 # sentence (helper ex42, session 7: microsoft/GUI-Actor#15's "Many bug has show in flash-attn realese 2.8.0 or over." on line 6);
 # one more line, not more: at 7, three training rounds' unrelated posts were read as failures (their sixth and seventh lines)
 HEAD_MAX_LINES = 6
+# helper ex192 (session 33; round 83 hiyouga/LlamaFactory#9631: a title, a sentence, three `{'loss': 0.0, 'grad_norm': nan, ...}`
+# lines, then "只要从sdpa（默认）切换到fla即可" on line 6): a line that is only a flat dict of scalars (a trainer's logged metrics, a
+# JSON config's one line) says nothing, as a blank line does: it is not counted among the head's HEAD_LINES sentences, and the head
+# still ends at HEAD_MAX_LINES lines
+METRIC_ROW = _R.compile(rb"""[ \t]*\{[ \t]*['"][\w./ -]{1,40}['"][ \t]*:[ \t]*[-+\w.'"]{1,40}"""
+                        rb"""(?:[ \t]*,[ \t]*['"][\w./ -]{1,40}['"][ \t]*:[ \t]*[-+\w.'"]{1,40})*[ \t]*,?[ \t]*\}[ \t]*\r?$""")
 HEAD_VIEWS, HEAD_VIEW_CHARS = 2_048, 8_000_000  # report heads whose prose patterns' matches are kept (_Index.head_spans)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 # A report's head ends at a line longer than HEAD_TITLE_BYTES (helper ex162, session 28): no training text has a head line
@@ -1767,7 +1773,8 @@ class _Scanner:
         if not self.index.head or first.first_line != 1:
             return
         z = lines = said = 0
-        # the input's first HEAD_LINES lines that say something, within HEAD_MAX_LINES lines (blank lines are no sentences)
+        # the input's first HEAD_LINES lines that say something, within HEAD_MAX_LINES lines (blank lines and METRIC_ROW lines
+        # are no sentences)
         while said < HEAD_LINES and lines < HEAD_MAX_LINES:
             j = first.data.find(b"\n", z, z + HEAD_TITLE_BYTES + 1)
             if j == -1:
@@ -1775,7 +1782,7 @@ class _Scanner:
                     z = len(first.data)
                     lines += 1
                 break  # the lines from a long one on are not read as a report's head
-            said += bool(first.data[z:j].strip())
+            said += bool(first.data[z:j].strip()) and not METRIC_ROW.match(first.data, z, j)
             lines += 1
             z = j + 1
         self.head_end = lines
