@@ -47,15 +47,11 @@ FILES = _corpus(REAL) + _corpus(ROUND3A) + _corpus(ROUND3A2) + _corpus(ROUND3A3)
 # the expect files' trainer names -> attn-doctor's reader ids
 TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
 
-# (the three SimpleTuner Hub-kernel examples once here were relabelled required [] by cfg131: their expect files)
-DISAGREE = {
-    "sd-scripts/NeviumX__training_settings__sdxl__training_setting.template.toml":
-        ("dtype", "float32", "mixed_precision = \"\" is neither fp16 nor bf16, so train_util.prepare_dtype keeps "
-                             "weight_dtype float32 (and accelerate would refuse \"\" as a precision before training)"),
-    "simpletuner/docs_attention_FLEX.md__snippet.json":
-        ("dtype", "bfloat16", "SimpleTuner's mixed_precision defaults to bf16 (field_registry/sections/advanced.py "
-                              "default_value='bf16'), so a snippet without it trains in bf16"),
-}
+# (the three SimpleTuner Hub-kernel examples once here were relabelled required [] by cfg131, and SimpleTuner's FLEX.md
+# snippet dtype bfloat16 (its mixed_precision default) by cfg132: their expect files)
+# (NeviumX's sd-scripts template with mixed_precision = "" was here as float32 until cfg132: Accelerator(mixed_precision="")
+# raises before prepare_dtype matters, so no dtype reaches attention, as its label says: configs/sd_scripts.py)
+DISAGREE: dict = {}
 FP8 = ("attn_implementation: fp8 loads the model with sdpa and then torchao replaces F.scaled_dot_product_attention "
        "with its FP8 attention (monkeypatch/attention/fp8_attn.py): what runs is torchao's, which attn-doctor does not "
        "check (config.backend-not-checked)")

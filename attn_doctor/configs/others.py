@@ -1575,6 +1575,11 @@ SCRIPT_FILES = (".sh", ".bash", ".bat", ".cmd", ".ps1")
 # .run installers): running one hands the setup over to no training
 INSTALLER_SCRIPT = re.compile(r"^(?:(?:mini|ana)conda|miniforge|mambaforge|micromamba)[\w.-]*\.sh$|^get-docker\.sh$|"
                               r"^cuda_[\w.]+\.run$", re.IGNORECASE)
+# a package manager's shell hook, sourced so that `conda activate ENV` works in a non-interactive shell
+# (`source ~/miniconda3/etc/profile.d/conda.sh`; mamba.sh beside it in Miniforge, micromamba's `shell hook` file): it
+# defines shell functions and trains nothing, so the launch goes on to the command after it (round 130m)
+SHELL_HOOK = re.compile(r"(?:^|[\\/])etc[\\/]profile\.d[\\/][\w.-]+\.sh$|(?:^|[\\/])(?:conda|mamba|micromamba)\.sh$",
+                        re.IGNORECASE)
 
 
 def runs_other_script(doc: dict) -> str | None:
@@ -1589,6 +1594,8 @@ def runs_other_script(doc: dict) -> str | None:
             target = c.program
         if target and INSTALLER_SCRIPT.match(re.split(r"[\\/]", target)[-1]):
             continue  # `bash ~/miniconda.sh -b -p ~/miniconda3`: an installer the setup downloads, no launch (round 50)
+        if target and c.program in ("source", ".") and SHELL_HOOK.search(target):
+            continue  # `source ~/miniconda3/etc/profile.d/conda.sh`: conda's shell functions, no launch (round 130m)
         if target and target.lower().endswith(SCRIPT_FILES):
             # as written (scripts/train_sft.sh), but a folder a variable or `$(dirname "$0")` names is not the user's
             return re.split(r"[\\/]", target)[-1] if re.search(r"[$%`]", target) else target

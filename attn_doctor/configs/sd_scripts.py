@@ -572,6 +572,15 @@ def read(doc: dict) -> dict:
         dt = dtype_of(mp) if mp else None
     elif s.get("mixed_precision") not in (None, "", True) and not given(s.get("mixed_precision")):
         mp, dt = None, None  # `--mixed_precision "$prec"`: a shell variable the script never settles
+    elif s.get("mixed_precision") == "" and not as_json:
+        # `mixed_precision = ""` (a template's blank): read_config_from_file puts the TOML's "" on the Namespace as it
+        # is (kohya-ss/sd-scripts library/train_util.py read_config_from_file: argparse.Namespace(**ignore_nesting_dict)
+        # then parse_args(namespace=...), which checks no choices for it), and prepare_accelerator hands it to
+        # Accelerator(mixed_precision=""), which raises "Unknown mixed_precision mode" (huggingface/accelerate
+        # src/accelerate/accelerator.py Accelerator.__init__: "" is no PrecisionType); on a command line argparse
+        # refuses "" as an invalid choice. The run stops before the first step: no dtype reaches attention. (A GUI's
+        # JSON is not this: kohya_ss passes --mixed_precision only when it is set, so sd-scripts' "no" runs.)
+        mp, dt = None, None
     # prepare_accelerator (library/train_util.py:5466-5500, since v0.8.0 62e75165 2023-12-27) hands Accelerator its own
     # dynamo_backend: "NO" unless --torch_compile, then --dynamo_backend (default inductor). An `accelerate launch
     # --dynamo_backend X` (or the GUI's dynamo setting, which becomes one) is overridden and compiles nothing.
