@@ -75,11 +75,38 @@ def test_require_a_present_backend_passes():
     assert r.returncode == 0, r.stdout
 
 
-def test_live_require_missing_backend_fails():
+# One live probe of this machine (~3 s of CPU: its children import torch) serves the three tests that need a live text
+# report: `python -m attn_doctor check --no-smoke --require fa3 --json PATH`, run through runpy inside a child that
+# then writes which heavy modules the doctor's own process imported to a file (so stdout and stderr stay the doctor's).
+HEAVY = ('torch', 'triton', 'flash_attn', 'flash_attn_interface', 'sageattention', 'xformers', 'cutlass', 'quack',
+         'numpy')
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    d = tmp_path_factory.mktemp("live")
+    code = ("import json, runpy, sys\n"
+            f"sys.argv = ['attn_doctor', 'check', '--no-smoke', '--require', 'fa3', '--json', {str(d / 'r.json')!r}]\n"
+            "try:\n"
+            "    runpy.run_module('attn_doctor', run_name='__main__', alter_sys=True)\n"
+            "    rc = 0\n"
+            "except SystemExit as e:\n"
+            "    rc = e.code\n"
+            f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
+            f"open({str(d / 'heavy.json')!r}, 'w').write(json.dumps(heavy))\n"
+            "sys.exit(rc)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1"))
+    return r, d
+
+
+def test_live_require_missing_backend_fails(live):
     """REAL: this machine, probed. fa3 is not installed anywhere the doctor runs in CI."""
-    r = doctor("check", "--no-smoke", "--require", "fa3", "--backend", "sdpa")
+    r, d = live
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Traceback" not in r.stderr
+    assert "[require.not-ok]" in " ".join(r.stdout.split())
+    assert json.loads((d / "r.json").read_text())["exit_code"] == 1
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -130,6 +157,8 @@ def test_json_stdout_is_exactly_one_document():
     assert r.stdout.count('"schema": "attn-doctor.report/1"') == 1
     assert doc["exit_code"] == r.returncode
     assert set(doc) >= {"schema", "tool_version", "exit_code", "required", "options", "backends", "findings", "facts"}
+    assert doc["schema"] == "attn-doctor.report/1"
+    assert set(doc["backends"]) == {"sdpa", "flex", "cute", "fa2", "fa3", "sage", "xformers"}
     for f in doc["findings"]:
         assert set(f) == {"id", "severity", "section", "title", "fix", "backend", "detail", "params"}
 
@@ -186,14 +215,16 @@ def test_saved_report_round_trips(tmp_path):
 
 # -- plain text --------------------------------------------------------------------------------
 
-def test_live_plain_text_fits_80_columns():
+def test_live_plain_text_fits_80_columns(live):
     """REAL: probed, piped (not a terminal) and NO_COLOR: no escape codes, 80 columns."""
-    r = doctor("check", "--no-smoke")
+    r, _ = live
     assert r.returncode in (0, 1), r.stderr
     assert not ANSI.search(r.stdout) and not ANSI.search(r.stderr)
     assert too_wide(r.stdout) == []
     assert all(ln == ln.rstrip() for ln in r.stdout.splitlines())
     assert r.stderr == ""  # no progress line when stderr is not a terminal
+    assert "Fleet" not in r.stdout.splitlines()  # a single machine's report has no fleet heading
+    assert "attn-doctor" in r.stdout and not r.stdout.lstrip().startswith("{")  # the text; the JSON went to its file
 
 
 def test_pipe_without_no_color_is_plain_too():
@@ -279,16 +310,10 @@ def test_broken_pipe_is_quiet_and_keeps_the_verdict(extra, verdict):
     assert rc == verdict
 
 
-def test_the_doctor_process_imports_no_backend(tmp_path):
+def test_the_doctor_process_imports_no_backend(live):
     """REAL: a full `check --no-smoke` in one process; torch and the backends were only imported by
     its children (they can crash; the doctor must not)."""
-    code = ("import sys\n"
-            "from attn_doctor.cli import main\n"
-            f"rc = main(['check', '--no-smoke', '--json', {str(tmp_path / 'r.json')!r}])\n"
-            "heavy = {'torch', 'triton', 'flash_attn', 'flash_attn_interface', 'sageattention', 'xformers',\n"
-            "         'cutlass', 'quack', 'numpy'}\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1"))
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip().splitlines()[-1] == "[]"
+    r, d = live
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    assert json.loads((d / "r.json").read_text())["schema"] == "attn-doctor.report/1"  # the check ran to its end
+    assert json.loads((d / "heavy.json").read_text()) == []

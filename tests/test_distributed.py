@@ -60,9 +60,12 @@ def test_two_ranks_one_report_on_rank_0():
     assert rep1["options"]["distributed"]["launcher"] == "torchrun"
 
 
-def test_one_rank_with_another_environment_is_flagged():
-    r = torchrun("1:PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", args=["--json", "-"])
-    doc = json.loads(r.stdout)
+def test_one_rank_with_another_environment_is_flagged(tmp_path):
+    # one run gives both renderings: the fleet report as JSON in a file (--json PATH) and as text on stdout (each torchrun
+    # of two ranks is ~14 s of CPU here: the launcher, and each rank's probe and exchange children import torch)
+    out = tmp_path / "fleet.json"
+    r = torchrun("1:PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", args=["--json", str(out)])
+    doc = json.loads(out.read_text())
     (f,) = doc["findings"]
     # two ranks, one with the variable: no majority (rank 0 is no reference), make them the same
     assert f["id"] == "fleet.env-differs" and f["params"]["var"] == "PYTORCH_CUDA_ALLOC_CONF"
@@ -70,7 +73,6 @@ def test_one_rank_with_another_environment_is_flagged():
     assert f["fix"].endswith("/r1: unset PYTORCH_CUDA_ALLOC_CONF")
     assert r.returncode == doc["exit_code"] == 0  # a warning
     # and in the text report
-    r = torchrun("1:PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
     flat = " ".join(r.stdout.split())
     assert "PYTORCH_CUDA_ALLOC_CONF is unset on" in flat and "make them the same" in flat and "[fleet.env-differs]" in flat
     assert r.stdout.count("/r0 ") >= 1 and r.stdout.count("/r1 ") >= 1

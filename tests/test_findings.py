@@ -15,6 +15,7 @@ from typing import Callable
 import pytest
 
 import fakefacts as ff
+from each_case import each
 from attn_doctor import knowledge
 
 LEFTOVER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")  # a template param nobody filled in
@@ -1729,10 +1730,13 @@ def test_every_id_in_the_checks_is_in_knowledge():
     assert sorted(i for i in ids if knowledge.get(i).explain_only) == [], "a check emits an explain_only entry"
 
 
-@pytest.mark.parametrize("entry", [e for e in knowledge.entries().values() if e.examples], ids=lambda e: e.id)
-def test_examples_are_recognised_as_their_entry(entry):
+def test_examples_are_recognised_as_their_entry():
     """Each entry's example error text is matched by its patterns, and `explain` would pick it first;
     as a failure's text, it names the entry as the cause when the entry can be one, and never a note."""
+    each(((e.id, (e,)) for e in knowledge.entries().values() if e.examples), _examples_are_recognised_as_their_entry)
+
+
+def _examples_are_recognised_as_their_entry(entry):
     from attn_doctor.knowledge.match import best, match
 
     for ex in entry.examples:
@@ -1794,10 +1798,14 @@ def test_the_import_cases_cover_every_example_and_every_entry_with_every_backend
     assert by_entry and all(b == set(IMPORTING) for b in by_entry.values())
 
 
-@pytest.mark.parametrize("backend,source,text", _import_cases())
-def test_any_import_error_text_renders(backend, source, text):
+def test_any_import_error_text_renders():
     """FAKES: `backend` installed, its import probe failed and printed a knowledge example's error text.
-    Whatever entry the matcher picks, its title and fix are fully filled in."""
+    Whatever entry the matcher picks, its title and fix are fully filled in. (One test over the ~5,000 cases:
+    tests/each_case.py says why.)"""
+    each(((c.id, c.values) for c in _import_cases()), _import_error_text_renders)
+
+
+def _import_error_text_renders(backend, source, text):
     f = ff.gpu_box()
     dist = {"cute": "flash-attn-4", "fa2": "flash-attn", "fa3": "flash_attn_3", "sage": "sageattention",
             "xformers": "xformers"}[backend]
@@ -1831,9 +1839,12 @@ def test_the_two_halves_cover_every_example_and_every_entry_twice():
     assert set(firsts.items()) <= set(a) & set(b)
 
 
-@pytest.mark.parametrize("source,text", _one_of_two(0))
-def test_any_torch_import_error_text_renders(source, text):
+def test_any_torch_import_error_text_renders():
     """FAKES: `import torch` raised, with a knowledge example's error text as its traceback."""
+    each(((c.id, c.values) for c in _one_of_two(0)), _torch_import_error_text_renders)
+
+
+def _torch_import_error_text_renders(source, text):
     f = ff.gpu_box()
     f["torch"]["probe"] = {"import_ok": False, "warnings": [],
                            "import_error": ff.error("ImportError", text.splitlines()[-1], text + "\n")}
@@ -1844,9 +1855,12 @@ def test_any_torch_import_error_text_renders(source, text):
             assert not LEFTOVER.search(s or ""), f"{x.id} (from {source}'s example): {s!r}"
 
 
-@pytest.mark.parametrize("source,text", _one_of_two(1))
-def test_any_cuda_init_warning_renders(source, text):
+def test_any_cuda_init_warning_renders():
     """FAKES: nvidia-smi sees an H200, torch's CUDA init failed and warned with an example's text."""
+    each(((c.id, c.values) for c in _one_of_two(1)), _cuda_init_warning_renders)
+
+
+def _cuda_init_warning_renders(source, text):
     f = ff.gpu_box()
     ff.set_gpus(f, [("NVIDIA H200", (9, 0))], torch_sees=False)
     f["torch"]["probe"]["warnings"] = [text]
