@@ -870,7 +870,11 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 184m, ex179m's measure-only set of session 31, is training material in SETS since helper ex182 read its misses, session 32)
 # (round 190m, ex183m's measure-only set of session 32, is training material in SETS since helper ex190 read its misses, session 33)
 # (round 196m, ex196m's measure-only set of session 33, is training material in SETS since helper ex196 reads its misses, session 34)
+# round 197m (ex197m, 2026-12-02, session 34): a blind set from threads no set drew on (research model repositories that call
+# xformers or flash-attn from their own attention code, UIs and trainers, transformers and PyTorch PRs), texts and unrelated
+# logs, gathered and labelled blind; see fixtures/errors/round197m/README.md. The lead measures it; no figure is asserted.
 MEASURE_ONLY: tuple[Staged, ...] = (
+    Staged("round197m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
