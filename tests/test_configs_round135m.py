@@ -25,11 +25,12 @@ from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 ROOT = CORPUS / "round135m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 16, 10, 6, 13
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 27, 18, 9, 23
 # the labels as gathered (README): claimed trainers, then the refusals by kind
-MIX = {"diffusers": 1, "diffusion-pipe": 2, "llama-factory": 3, "unsloth": 3, "transformers": 1,
-       "unclaimed:user-script": 4, "unclaimed:flow-factory": 1, "none": 1}
-DIFFUSION_MIN = 3
+MIX = {"diffusion-pipe": 4, "diffusers": 1, "llama-factory": 3, "ms-swift": 4, "unsloth": 4, "transformers": 2,
+       "unclaimed:user-script": 5, "unclaimed:flow-factory": 1, "unclaimed:torchtitan": 1,
+       "unclaimed:diffsynth-studio": 1, "none": 1}
+DIFFUSION_MIN = 5
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
