@@ -1,7 +1,7 @@
 """Issue 24, round 135m: a measure-only fresh set of trainer configs and launch lines (helper cfg135m, session 34,
-2026-12-02): whole files of users' repositories (`owner/repo:path` at a commit): LLaMA-Factory YAMLs of users' own,
-Unsloth and TRL / transformers scripts, launches of repositories' copies of diffusers' examples, and the projects' own
-scripts, a dataset config and another framework's config to refuse.
+2026-12-02): whole files of users' repositories (`owner/repo:path` at a commit): diffusion-pipe TOMLs of users' forks,
+launches of repositories' copies of diffusers' examples, LLaMA-Factory and ms-swift YAMLs and launch lines, Unsloth and
+TRL / transformers scripts; and, to refuse, the projects' own scripts, a dataset config and other frameworks' configs.
 
 fixtures/configs/round135m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
 helper) is not read file by file here, and no measured figure is held: the lead measures the set. What is checked is
@@ -25,12 +25,12 @@ from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 ROOT = CORPUS / "round135m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 27, 18, 9, 23
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 38, 25, 13, 33
 # the labels as gathered (README): claimed trainers, then the refusals by kind
-MIX = {"diffusion-pipe": 4, "diffusers": 1, "llama-factory": 3, "ms-swift": 4, "unsloth": 4, "transformers": 2,
-       "unclaimed:user-script": 5, "unclaimed:flow-factory": 1, "unclaimed:torchtitan": 1,
-       "unclaimed:diffsynth-studio": 1, "none": 1}
-DIFFUSION_MIN = 5
+MIX = {"diffusion-pipe": 4, "diffusers": 2, "llama-factory": 5, "ms-swift": 4, "unsloth": 6, "transformers": 4,
+       "unclaimed:user-script": 7, "unclaimed:flow-factory": 1, "unclaimed:torchtitan": 1,
+       "unclaimed:diffsynth-studio": 1, "unclaimed:openrlhf": 1, "unclaimed:llama-cookbook": 1, "none": 1}
+DIFFUSION_MIN = 6
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
