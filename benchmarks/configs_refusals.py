@@ -57,7 +57,7 @@ CONFIGS = ROOT / "fixtures" / "configs"
 # 86m training since cfg91 (session 22), 82m training since cfg85 (session 21), 79m training since cfg81 (session 20),
 # 75m training since cfg78 (session 19), 68m training since cfg71 (session 17), 64m since cfg67 (session 16), 61m since cfg63, 57m since cfg60, 54m since cfg56, 49m since
 # cfg53, 47m since cfg48 (all 2026-11-29).
-MEASURE_ONLY = {"heldout", "round133m"}  # round133m: measure-only (cfg133m, session 33)
+MEASURE_ONLY = {"heldout", "round133m", "round135m"}  # round133m: measure-only (cfg133m, session 33); round135m (cfg135m, session 34)
 TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
 SAME_READING = {"blissful": {"musubi"}}
 
