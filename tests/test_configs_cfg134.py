@@ -146,3 +146,35 @@ def test_the_summary_says_the_dtype_the_gpu_decides_as_such(tmp_path):
         path.write_text("base_model: org/m\nattn_implementation: sdpa\n" + body, encoding="utf-8")
         cfg = configs.load(str(path), "axolotl")
         assert not cfg.get("dtype_by_gpu") and _summary(cfg).startswith(f"dtype {dtype}, "), _summary(cfg)
+
+
+_SWIFT_YAML = "model: org/vl-7b\ntrain_type: lora\ntorch_dtype: {dtype}\nattn_impl: {impl}\nmax_length: 4096\n"
+
+
+def test_a_swift_launch_with_config_reads_that_file(tmp_path):
+    """4. `swift sft --config configs/x.yaml` (ms-swift v3.10.0 to v4.0.x: swift/cli/main.py prepare_config_args,
+    21209f9a9 to 6b3fa6ecc) was read as a launch with no settings ([] and no dtype, the file not even named as unread):
+    the file's keys are read now, appended after the line's as ms-swift appends them (so the file's value wins where
+    both give one); the positional `swift sft x.yaml` (v4.1.0 on) keeps the line's value over the file's."""
+    from attn_doctor import configs
+
+    for impl, want in [("flash_attn", ["fa2"]), ("sdpa", ["sdpa"]), ("flash_attention_3", ["fa3"])]:
+        for dtype, got_dtype in [("bfloat16", "bfloat16"), ("float16", "float16")]:
+            here = tmp_path / f"{impl}-{dtype}"
+            (here / "configs").mkdir(parents=True)
+            (here / "configs" / "sft_lora.yml").write_text(_SWIFT_YAML.format(dtype=dtype, impl=impl), encoding="utf-8")
+            for line in ["swift sft --config configs/sft_lora.yml",
+                         "NPROC_PER_NODE=2 CUDA_VISIBLE_DEVICES=0,1 swift sft --config configs/sft_lora.yml 2>&1 | tee t.log",
+                         "uv run swift rlhf --rlhf_type dpo --config configs/sft_lora.yml --output_dir out",
+                         # the file's keys come after the line's: its attn_impl / torch_dtype are the ones kept
+                         "swift sft --attn_impl eager --torch_dtype float32 --config configs/sft_lora.yml"]:
+                got = read(here, "train.sh", f"#!/bin/bash\n{line}\n")
+                assert got == ("ms-swift", want, got_dtype, "none"), (line, impl, dtype, got)
+            # the positional form: the line's options replace the file's
+            got = read(here, "train.sh", "#!/bin/bash\nswift sft configs/sft_lora.yml --attn_impl eager\n")
+            assert got[1] == [] and got[2] == got_dtype, got
+    # a --config file that is not here: named as unread, nothing guessed
+    path = tmp_path / "gone.sh"
+    path.write_text("#!/bin/bash\nswift sft --config configs/missing.yaml --model org/m\n", encoding="utf-8")
+    cfg = configs.load(str(path))
+    assert cfg["detected"]["trainer"] == "ms-swift" and cfg["unread"] == ["configs/missing.yaml"] and not cfg["dtype"]
