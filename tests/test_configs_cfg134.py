@@ -11,7 +11,9 @@ none of them a file of a set.
    (`deepspeed --num_gpus=2 finetune_language_model.py --model_name_or_path ... --fp16`) is refused while the script is
    not here, asking for it (round 8's AlekseyKorshuk train_sft.py launch, the same shape, is labelled a user's own
    script); with the script beside it, the launch is read through the script (transformers, its attention, the
-   launch's dtype). Round 133m's hongjunyan finetune.sh is this case, its script not in the set."""
+   launch's dtype). Round 133m's hongjunyan finetune.sh is this case, its script not in the set.
+3. The summary line of a dtype the GPU decides (issue 24's audit, session 33, "Left").
+4. `swift sft --config x.yaml` (ms-swift 3.10-4.0), the launch real/ms-swift's new YAMLs are written for."""
 
 from __future__ import annotations
 
