@@ -149,6 +149,19 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
         # named in doc["unread"] when it is not there to read
         s.update(config_data(doc, args[0]) or {})
         args = args[1:]
+    at = args.index("--config") if "--config" in args[:-1] else None
+    if at is not None:
+        from . import config_data
+
+        # `swift sft --config x.yaml [--key value ...]`, ms-swift v3.10.0 to v4.0.x (21209f9a9 swift/cli/main.py
+        # prepare_config_args, until 6b3fa6ecc made the file positional in v4.1.0): the first `--config` word and its
+        # path are taken out and the file's keys appended AFTER the rest of the line, so where both give a key the
+        # file's value is the one argparse keeps (the last); named in doc["unread"] when it is not there to read
+        path = args[at + 1]
+        rest = args[:at] + args[at + 2:]
+        s.update(dataclass_options(rest))
+        s.update(config_data(doc, path) or {})
+        return s, "cmdline", cmd
     s.update(dataclass_options(args))
     return s, "cmdline", cmd
 

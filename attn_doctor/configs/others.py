@@ -906,6 +906,9 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
                          len(opts & _LLAVA_OPTS) >= 2):
             return "LLaVA (its llava/train trainer, or a project built on it)", s.add(
                 " ".join([c.module or c.script] + sorted(opts & _LLAVA_OPTS)[:2]), 2 * STRONG)
+        composer = _composer_run(c) if c.program == "composer" else None
+        if composer:
+            return composer[0], s.add(composer[1])
         hydra_flag = (_hydra_flag(c.args) or _hydra_forced(c.args)) if c.script or mod else None
         if hydra_flag:
             return HYDRA_APP, s.add(
@@ -917,6 +920,42 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
     if len(found) >= 3:
         return "Megatron-LM", s.add(", ".join(found[:3]))
     return None
+
+
+# MosaicML Composer's launcher (mosaicml/composer composer/cli/launcher.py _get_parser: `composer [-n N] [--world_size N]
+# [--node_rank N] [--master_addr A] [--master_port P] [-m] [-c] TRAINING_SCRIPT ARGS...`): the options before the script,
+# those that take a value and the flags; like torchrun it starts the script once per GPU. LLM Foundry's trainer is
+# launched through it with a YAML and OmegaConf dotlist overrides (mosaicml/llm-foundry scripts/train/README.md "Single-
+# Node training": `composer train.py yamls/pretrain/mpt-125m.yaml train_loader.dataset.split=train_small`; train.py's
+# `__main__`: `yaml_path, args_list = sys.argv[1], sys.argv[2:]`, om.merge(om.load(yaml_path), om.from_cli(args_list)))
+_COMPOSER_VALUED = {"-n", "--nproc", "--stdout", "--stderr", "--world_size", "--base_rank", "--node_rank",
+                    "--master_addr", "--master_port"}
+_COMPOSER_FLAGS = {"-v", "--verbose", "-m", "--module_mode", "-c", "--command_mode"}
+
+
+def _composer_run(c) -> tuple[str, str] | None:
+    """(title, evidence) of a `composer` launch of a Python script or module: LLM Foundry's when the script is given a
+    YAML first and `key=value` overrides after it (its scripts/train/train.py, or a copy under another folder), MosaicML
+    Composer's launcher otherwise; None for any other `composer` (PHP's package manager: `composer install`)."""
+    words, module, i = [str(w) for w in c.args], False, 0
+    while i < len(words) and words[i].startswith("-"):
+        opt = words[i].split("=", 1)[0]
+        if opt in _COMPOSER_FLAGS:
+            module = module or opt in ("-m", "--module_mode")
+        elif opt not in _COMPOSER_VALUED:
+            return None  # an option the launcher does not have: not Composer's launcher
+        i += 1 if "=" in words[i] or opt in _COMPOSER_FLAGS else 2
+    if i >= len(words):
+        return None
+    target, rest = words[i], words[i + 1:]
+    name = re.split(r"[\\/]", target)[-1]
+    if not (name.endswith(".py") or module and re.fullmatch(r"[A-Za-z_][\w.]*", target)):
+        return None
+    if rest and re.search(r"\.ya?ml[\"']?$", rest[0], re.IGNORECASE) and \
+            all(re.match(r"^[\"']?[+~]?[A-Za-z_][\w.]*=", w) for w in rest[1:] if not w.startswith("$")):
+        yaml_name = re.split(r"[\\/]", rest[0])[-1]
+        return "MosaicML LLM Foundry", f"composer {name} {yaml_name}" + (" with key=value overrides" if rest[1:] else "")
+    return "MosaicML Composer (its launcher)", f"composer {'-m ' if module else ''}{name}"
 
 
 _MODULE_TITLES = {"nemo_rl": "NVIDIA NeMo-RL", "levanter": "Levanter (JAX)", "olmo_core": "OLMo-core",

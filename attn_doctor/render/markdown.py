@@ -97,8 +97,12 @@ def render(report: Report) -> str:
         names = ", ".join(f"`{a['name']}`" for a in cfg.get("attention") or []) or "none"
         out.append(f"- {cfg.get('trainer_title', cfg.get('trainer'))} ({cfg.get('format')}): {cfg.get('path', '')}")
         out.append(f"- attention: {names}; requires: {', '.join(cfg.get('required') or []) or 'nothing local'}")
-        extra = [f"{k}: {cfg[k]}" for k in ("family", "dtype", "head_dims", "batch_size", "compile_mode")
-                 if cfg.get(k) not in (None, [], "")]
+        from .text import dtype_summary
+
+        by_gpu = dtype_summary(cfg)  # (the GPU decides the dtype: what is known, not the bf16 GPU's answer alone)
+        extra = [by_gpu if k == "dtype" and by_gpu else f"{k}: {cfg[k]}"
+                 for k in ("family", "dtype", "head_dims", "batch_size", "compile_mode")
+                 if cfg.get(k) not in (None, [], "") or k == "dtype" and by_gpu]
         if extra:
             out.append("- " + "; ".join(extra))
         if cfg.get("dtype_by_gpu"):

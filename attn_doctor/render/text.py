@@ -278,6 +278,28 @@ def dtype_by_gpu_line(cfg: dict) -> str:
     return line
 
 
+def dtype_summary(cfg: dict) -> str | None:
+    """The summary line's dtype where the GPU decides it (the reading's `dtype_by_gpu`), worded by knowledge/trainers.toml
+    [words]: the bf16 GPU's dtype and the other GPU's while no GPU is seen, then what the GPUs here run (`dtype_here`).
+    None for a reading the file decides: its `dtype` as it is."""
+    from ..knowledge import render, words
+
+    g = cfg.get("dtype_by_gpu")
+    if not g:
+        return None
+    w = words("trainers")
+    other = g.get("other_gpu") or "the weights' dtype"
+    here = cfg.get("dtype_here")
+    if not here:
+        return render(w["dtype_by_gpu_unresolved"], {"yes": g["bfloat16_gpu"], "other": other})
+    runs = list(dict.fromkeys(f"{h['dtype'] or other}{' (emulated)' if h['emulated'] else ''}" for h in here))
+    if len(runs) == 1:
+        return render(w["dtype_by_gpu_here"], {"dtype": runs[0]})
+    return render(w["dtype_by_gpu_mixed"], {"answers": ", ".join(
+        f"{r} on " + ", ".join(h["capability"] for h in here
+                               if f"{h['dtype'] or other}{' (emulated)' if h['emulated'] else ''}" == r) for r in runs)})
+
+
 def dtype_open_line(cfg: dict) -> str:
     """A dtype the GPU's bf16 probe and something the file does not hold decide together (the reading's `dtype_open`):
     said, not guessed."""
@@ -300,8 +322,10 @@ def config_lines(cfg: dict | None) -> list[str]:
     names = ", ".join(a["name"] for a in cfg.get("attention") or []) or "no attention backend"
     out = [f"{cfg.get('trainer_title', cfg.get('trainer'))} {cfg.get('format')}: {cfg.get('path', '')}",
            f"attention: {names}; requires: {', '.join(cfg.get('required') or []) or 'nothing local'}"]
-    extra = [f"{k.replace('_', ' ')} {cfg[k]}" for k in ("family", "dtype", "head_dims", "batch_size", "compile_mode")
-             if cfg.get(k) not in (None, [], "")]
+    by_gpu = dtype_summary(cfg)
+    extra = [by_gpu if k == "dtype" and by_gpu else f"{k.replace('_', ' ')} {cfg[k]}"
+             for k in ("family", "dtype", "head_dims", "batch_size", "compile_mode")
+             if cfg.get(k) not in (None, [], "") or k == "dtype" and by_gpu]
     if extra:
         out.append(", ".join(extra))
     if cfg.get("dtype_by_gpu"):
