@@ -10,7 +10,11 @@ them a file of the set.
 2. A .py whose every statement is a string literal (a note keeping a command line in a docstring) was read as a Python
    script "with no trainer calls": it runs nothing as Python, so the command it holds is what it says. When the strings
    hold a training command or a framework's launch (others.command_lines), the file is read as that text; a .py with
-   any code, or strings holding only prose, is read as Python, as before."""
+   any code, or strings holding only prose, is read as Python, as before.
+3. A TOML of nanochat's base_train.py settings (a fork's train_config.toml: depth, matrix_lr / embedding_lr /
+   unembedding_lr, target_param_data_ratio, core_metric_every) was refused as "not a trainer config attn-doctor
+   recognises": those names are nanochat's own (karpathy/nanochat scripts/base_train.py), so the refusal names nanochat
+   (others.nanochat), in TOML, YAML or JSON; a config sharing only one or two of them is not taken for it."""
 
 from __future__ import annotations
 
@@ -89,3 +93,36 @@ def test_a_py_with_code_or_only_prose_is_read_as_python(tmp_path):
     prose = '"""Translation experiments for chapter 10.\n\nThe model trains for five epochs."""\n'
     with_code = _NOTES["fairseq"] + "import os\nprint(os.getcwd())\n"  # code after the note: a script, read as Python
     each([("prose only", (prose,)), ("note and code", (with_code,))], check)
+
+
+_NANO = {"depth": 12, "device_batch_size": 16, "total_batch_size": 262144, "matrix_lr": 0.02, "embedding_lr": 0.2,
+         "unembedding_lr": 0.004, "target_param_data_ratio": 20, "core_metric_every": 1000, "warmdown_ratio": 0.2,
+         "max_seq_len": 1024, "weight_decay": 0.0, "eval_every": 250}
+
+
+def _as(fmt: str, d: dict) -> str:
+    import json
+
+    if fmt == "json":
+        return json.dumps(d)
+    sep = " = " if fmt == "toml" else ": "
+    return "".join(f"{k}{sep}{json.dumps(v)}\n" for k, v in d.items())
+
+
+def test_nanochat_base_train_settings_are_refused_as_nanochat(tmp_path):
+    def check(fmt, keys, named):
+        d = {k: v for k, v in _NANO.items() if k in keys}
+        msg = refusal(tmp_path, f"train_config.{fmt}", _as(fmt, d))
+        assert ("nanochat" in msg) == named, (fmt, keys, msg)
+
+    full = list(_NANO)
+    cases = []
+    for fmt in ("toml", "yaml", "json"):
+        cases.append((f"{fmt} all", (fmt, full, True)))
+        cases.append((f"{fmt} three lrs + depth", (fmt, ["depth", "matrix_lr", "embedding_lr", "unembedding_lr"], True)))
+        cases.append((f"{fmt} ratio + cadence + batch", (fmt, ["device_batch_size", "target_param_data_ratio",
+                                                                "core_metric_every", "warmdown_ratio"], True)))
+        # near misses: two of its names, or its names without a model size or batch of its own
+        cases.append((f"{fmt} two names", (fmt, ["depth", "matrix_lr", "embedding_lr", "max_seq_len"], False)))
+        cases.append((f"{fmt} no depth/batch", (fmt, ["matrix_lr", "embedding_lr", "unembedding_lr", "eval_every"], False)))
+    each(cases, check)
