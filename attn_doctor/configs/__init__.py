@@ -1014,10 +1014,10 @@ def _command_note(doc: dict, text: str, shell) -> dict | None:
     (others.command_lines), the file is read as that text, as a launch file is; else None (read as Python, as before)."""
     import ast
 
-    try:
-        body = ast.parse(text).body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    from .pyscript import tree
+
+    parsed = tree(text)  # (parsed once per text, shared with the Python readers)
+    body = parsed.body if parsed is not None else []
     if not body or not all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and
                            isinstance(s.value.value, str) for s in body):
         return None
