@@ -370,6 +370,9 @@ def make_doc(path: str, text: str, *, argv: dict | None = None) -> dict:
         raise UsageError(f"--config: {path} is a Jsonnet config (a program its framework evaluates into JSON), which "
                          f"attn-doctor does not read yet (it reads {supported()})")
     if name.endswith(".py"):
+        note = _command_note(doc, text, shell)
+        if note is not None:
+            return note
         doc.update(fmt="python", keys=set(), flat={}, python=text)
         started = python_commands(text, argv)
         exported = exported_notebook(text)
@@ -1002,6 +1005,31 @@ def job_commands(data, runner: tuple[str, str] | None) -> tuple[str, str] | None
     if data.get("type") == "task" and isinstance(cmds, list) and all(isinstance(c, str) for c in cmds):
         return "a dstack task", "\n".join(cmds)
     return None
+
+
+def _command_note(doc: dict, text: str, shell) -> dict | None:
+    """A .py file whose every statement is a string literal runs nothing as Python: it is a note that keeps a command
+    line (round 136: a course exercise's 96.py whose only content is a '''...''' holding `fairseq-train ... --fp16`).
+    When the strings hold a command that trains (shell.main_command) or one a framework no reader claims runs
+    (others.command_lines), the file is read as that text, as a launch file is; else None (read as Python, as before)."""
+    import ast
+
+    from .pyscript import tree
+
+    parsed = tree(text)  # (parsed once per text, shared with the Python readers)
+    body = parsed.body if parsed is not None else []
+    if not body or not all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and
+                           isinstance(s.value.value, str) for s in body):
+        return None
+    held = "\n".join(s.value.value for s in body)
+    trial = {**doc, "fmt": "text", "text": held}
+    _text_doc(trial, held, shell)
+    from .others import command_lines
+
+    if trial.get("command") is None and command_lines(trial) is None:
+        return None
+    trial["note"] = True
+    return trial
 
 
 def _text_doc(doc: dict, text: str, shell) -> None:

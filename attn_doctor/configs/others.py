@@ -589,6 +589,23 @@ def nanogpt(doc: dict) -> Score:
     return s
 
 
+def nanochat(doc: dict) -> Score:
+    """A config of nanochat's base_train.py (karpathy/nanochat scripts/base_train.py: its globals, overridden by
+    nanochat/configurator.py or a fork's TOML/YAML): the Muon / AdamW learning rates by parameter group (matrix_lr,
+    embedding_lr, unembedding_lr), the model's size as `depth`, the token budget (target_param_data_ratio,
+    total_batch_size, device_batch_size) and its CORE metric's cadence (core_metric_every). Round 136: a fork's
+    train_config.toml of exactly these names."""
+    s = Score()
+    if doc["fmt"] not in ("toml", "yaml", "json"):
+        return s
+    d = _sections(doc["data"])
+    own = sorted(set(d) & {"matrix_lr", "embedding_lr", "unembedding_lr", "target_param_data_ratio",
+                           "core_metric_every", "core_metric_max_per_task", "warmdown_ratio", "final_lr_frac"})
+    if len(own) >= 3 and ("depth" in d or "device_batch_size" in d):
+        s.add(", ".join(own[:4]))
+    return s
+
+
 # Command lines: (what, program or script test)
 _MEGATRON_SCRIPTS = re.compile(r"^pretrain_(gpt|bert|t5|mamba|retro|vlm|ict|vision_\w+)\.py$")
 # Megatron-LM's own option names: argparse's hyphenated spelling, which no trainer attn-doctor reads uses
@@ -1155,7 +1172,8 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl), ("detectron2", detectron2),
                ("an OpenMMLab (mmengine) config", mmengine), ("XTuner (an mmengine config)", xtuner_config),
                ("Open-Sora (an mmengine-style config)", opensora_config), ("a Weights & Biases sweep config", wandb_sweep),
-               ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("a Hydra config", hydra), ("Ludwig", ludwig),
+               ("XLabs x-flux", x_flux), ("nanoGPT", nanogpt), ("karpathy's nanochat", nanochat),
+               ("a Hydra config", hydra), ("Ludwig", ludwig),
                ("mlx-lm (Apple MLX)", mlx_lm), ("EveryDream2", everydream), ("StableTuner", stabletuner),
                ("a Determined AI experiment config", determined),
                ("THUDM's ChatGLM3 / GLM-4 finetune_demo (finetune_hf.py)", glm_finetune_demo),

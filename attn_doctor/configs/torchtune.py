@@ -27,6 +27,9 @@ from . import NOTHING, STRONG, Score, as_int, attention, load_yaml
 
 TITLE = "torchtune"
 DTYPES = {"bf16": "bfloat16", "fp32": "float32", "fp16": "float16", "fp64": "float64"}
+# `device:` values of machines without CUDA (torchtune/utils/_device.py _get_device_type_from_env: cuda, npu, hpu, xpu,
+# mps, cpu), where packing cannot turn FlexAttention on
+NO_CUDA_DEVICES = {"mps", "npu", "xpu", "hpu"}
 # Recipe YAML sections torchtune's recipes read (their _component_ values name torchtune classes).
 SECTIONS = {"tokenizer", "checkpointer", "dataset", "model", "optimizer", "loss", "metric_logger", "profiler",
             "lr_scheduler", "collate_fn"}
@@ -268,6 +271,13 @@ def read(doc: dict) -> dict:
     if str(model.get("_component_", "")).startswith("torchtune.models.gemma2."):
         # torchtune/models/gemma2/_attention.py:218-222, 331-339 (meta-pytorch/torchtune@bd2a0fc): Gemma2Attention soft-caps
         # with matmul + softmax and raises NotImplementedError on a packed batch's BlockMask: no FlexAttention, no SDPA
+        packed = False
+    device = str(data.get("device") or "").split(":")[0].strip().lower()
+    if packed and device in NO_CUDA_DEVICES:
+        # the recipe trains on data["device"] (torchtune/utils/_device.py get_device, which _validate_device_from_env
+        # refuses where that device is missing): Apple's MPS, an Ascend NPU, an Intel XPU or a Gaudi HPU, none of them
+        # a CUDA machine, where _import_guard.py _SUPPORTS_FLEX_ATTENTION (torch.cuda.is_available() and sm75+) is
+        # False, so the packed BlockMask never forms and attention is SDPA (round 136: CLEANR's `device: mps`)
         packed = False
     if packed:
         # attention_utils.py: a BlockMask (packed samples) runs FlexAttention on sm75+; SDPA otherwise
