@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from each_case import each
 
 from attn_doctor import configs
 from attn_doctor.model import UsageError
@@ -386,12 +387,6 @@ def in_repository_layout(paths: list[Path], root: Path) -> dict[str, Path]:
 CLAIMS = Path("/work/wt/claims.txt")  # the session's claims file, where the rounds were gathered
 
 
-def _xfails(keys, reasons: dict, value=lambda k: k) -> list:
-    """Each key as a parameter, a strict xfail where `reasons` says why it is still read wrong."""
-    return [pytest.param(value(k), marks=pytest.mark.xfail(strict=True, reason=reasons[rel(k)])) if rel(k) in reasons
-            else value(k) for k in keys]
-
-
 def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: int, repos_min: int,
                  captured: str = "2026-11-28", still_wrong: dict | None = None,
                  still_wrong_in_layout: dict | None = None, claimed_by: str | dict | None = None,
@@ -414,18 +409,19 @@ def staged_round(folder: str, *, files_min: int, claimed_min: int, refused_min: 
     flat = dict(still_wrong or {})
     layout = dict(still_wrong_in_layout or {})
 
-    @pytest.mark.parametrize("path", _xfails(paths, flat), ids=rel)
-    def test_real_file(path):
-        check_read_as_expected(path)
+    # (each reading one test over the set's files, each failing one named by its path and each still-wrong one held to
+    # failing as pytest's strict xfail held it, not a pytest item per file: tests/each_case.py says why)
+    def test_real_file():
+        each(((rel(p), (p,)) for p in paths), check_read_as_expected, still_wrong=flat)
 
     @pytest.fixture(scope="module")
     def repo_layout(tmp_path_factory) -> dict:
         """Every file of the set at its source path, OWNER/REPO/PATH, as a user's checkout has it (no expect files)."""
         return in_repository_layout(paths, tmp_path_factory.mktemp(f"{folder}-layout"))
 
-    @pytest.mark.parametrize("name", _xfails(paths, layout, rel))
-    def test_real_file_in_its_repository_layout(repo_layout, name):
-        check_read_as_expected(Path(repo_layout[name]), CONFIGS / name)
+    def test_real_file_in_its_repository_layout(repo_layout):
+        each(((rel(p), (Path(repo_layout[rel(p)]), CONFIGS / rel(p))) for p in paths), check_read_as_expected,
+             still_wrong=layout)
 
     def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
         check_blind_round(paths, files_min=files_min, claimed_min=claimed_min, refused_min=refused_min,

@@ -19,6 +19,7 @@ guard that the old readings hold."""
 from __future__ import annotations
 
 import pytest
+from each_case import each
 
 from configs_corpus import repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, \
@@ -48,9 +49,8 @@ def test_no_repository_is_shared_with_another_set():
     assert not mine & others, sorted(mine & others)
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected)  # (one test over the set: tests/each_case.py)
 
 
 # ---------------------------------------------------------------------------------------------------------------------

@@ -35,11 +35,10 @@ def test_no_repository_is_shared_with_another_set():
     assert not mine & others, sorted(mine & others)
 
 
-import pytest  # noqa: E402
+from each_case import each  # noqa: E402
 
 from configs_corpus import check_read_as_expected, rel  # noqa: E402
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected)  # (one test over the set: tests/each_case.py)

@@ -15,7 +15,7 @@ xfails, each saying why (reading one right makes its test fail, so its entry goe
 from __future__ import annotations
 
 
-import pytest
+from each_case import each
 
 from configs_corpus import check_blind_round, repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, check_read_as_expected, expect, files, rel
@@ -42,10 +42,9 @@ STILL_WRONG = {
 }
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
-                                  if rel(p) in STILL_WRONG else p for p in FILES], ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    # (one test over the set, the misses held as strict xfails were: tests/each_case.py says why)
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected, still_wrong=STILL_WRONG)
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():

@@ -10,7 +10,7 @@ why: reading one right makes its test fail, so its entry goes."""
 
 from __future__ import annotations
 
-import pytest
+from each_case import each
 
 from configs_corpus import repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, CLAIMED, check_read_as_expected, check_staged_expect, expect, files, \
@@ -55,7 +55,6 @@ def test_no_repository_is_shared_with_another_set():
     assert not mine & others, sorted(mine & others)
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
-                                  if rel(p) in STILL_WRONG else p for p in FILES], ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    # (one test over the set, the misses held as strict xfails were: tests/each_case.py says why)
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected, still_wrong=STILL_WRONG)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from each_case import each
 
 from configs_corpus import check_blind_round, in_repository_layout, repo_of, repos_outside
 from configs_corpus import CONFIGS as CORPUS, check_read_as_expected, expect, files, rel
@@ -40,10 +41,9 @@ STILL_WRONG = {
 }
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=STILL_WRONG[rel(p)]))
-                                  if rel(p) in STILL_WRONG else p for p in FILES], ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    # (one test over the set, the misses held as strict xfails were: tests/each_case.py says why)
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected, still_wrong=STILL_WRONG)
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +52,8 @@ def repo_layout(tmp_path_factory) -> dict:
     return in_repository_layout(FILES, tmp_path_factory.mktemp("round33m-layout"))
 
 
-@pytest.mark.parametrize("name", [rel(p) for p in FILES])
-def test_real_file_in_its_repository_layout(repo_layout, name):
-    check_read_as_expected(Path(repo_layout[name]), CORPUS / name)
+def test_real_file_in_its_repository_layout(repo_layout):
+    each(((rel(p), (Path(repo_layout[rel(p)]), CORPUS / rel(p))) for p in FILES), check_read_as_expected)
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():

@@ -8,6 +8,7 @@ frameworks' own semantics) are each read as their expect file says. The variants
 from __future__ import annotations
 
 import pytest
+from each_case import each
 
 from attn_doctor import configs
 from attn_doctor.model import UsageError
@@ -35,9 +36,8 @@ def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
     assert len(named) >= 4, named
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected)  # (one test over the set: tests/each_case.py)
 
 
 def _load(tmp_path, name: str, text: str) -> dict:

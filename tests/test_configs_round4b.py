@@ -14,6 +14,7 @@ import importlib
 import json
 
 import pytest
+from each_case import each
 
 from attn_doctor import configs
 
@@ -37,9 +38,8 @@ def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
     assert llm >= 20 and refused >= 10, (llm, refused)
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected)  # (one test over the set: tests/each_case.py)
 
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from each_case import each
 
 from attn_doctor import configs
 from attn_doctor.model import UsageError
@@ -47,9 +48,8 @@ def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
     assert len(FILES) >= 50 and llm >= 25 and refused >= 20, (len(FILES), llm, refused)
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected)  # (one test over the set: tests/each_case.py)
 
 
 

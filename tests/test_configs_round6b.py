@@ -22,6 +22,7 @@ that the old readings hold."""
 from __future__ import annotations
 
 import pytest
+from each_case import each
 
 from attn_doctor import configs
 from attn_doctor.configs import shell
@@ -49,9 +50,8 @@ def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
     assert len(FILES) >= 40 and claimed >= 20 and refused >= 20 and unclaimed >= 10, (len(FILES), claimed, refused)
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected)  # (one test over the set: tests/each_case.py)
 
 
 

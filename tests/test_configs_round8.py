@@ -22,6 +22,7 @@ that the old readings hold."""
 from __future__ import annotations
 
 import pytest
+from each_case import each
 
 from attn_doctor import configs
 from attn_doctor.configs import pyscript, shell
@@ -46,9 +47,8 @@ def test_the_corpus_is_there_and_on_the_readers_side_of_the_split():
     assert len(FILES) >= 45 and claimed >= 25 and refused >= 25 and unclaimed >= 12, (len(FILES), claimed, refused)
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_real_file(path):
-    check_read_as_expected(path)
+def test_real_file():
+    each(((rel(p), (p,)) for p in FILES), check_read_as_expected)  # (one test over the set: tests/each_case.py)
 
 
 def _read(tmp_path, name: str, text: str) -> tuple:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from each_case import each
 
 from attn_doctor import configs
 from attn_doctor.model import UsageError
@@ -37,8 +38,11 @@ def _read(path: Path, trainer: str | None = None) -> dict:
             "compile_mode": "" if cfg["compile_mode"] in (None, "none") else cfg["compile_mode"]}
 
 
-@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(DATA)) for p in FILES])
-def test_variant_reads_as_the_source_says(path):
+def test_variant_reads_as_the_source_says():
+    each(((str(p.relative_to(DATA)), (p,)) for p in FILES), _variant_reads_as_the_source_says)  # (tests/each_case.py)
+
+
+def _variant_reads_as_the_source_says(path):
     rel = str(path.relative_to(DATA))
     e = tomllib.loads(path.with_name(path.name + ".expect.toml").read_text(encoding="utf-8"))
     assert "written by cfg24" in e["note"] and e["why"]

@@ -47,14 +47,36 @@ def test_a_round_claimed_by_another_helper_fails(tmp_path):
         staged_round("round50", **FLOORS, claimed_by="cfg50", claims=claims)["test_every_repository_was_claimed_for_this_round"]()
 
 
-def test_the_misses_are_strict_xfails_with_their_reason():
-    one = files(CONFIGS / "round50")[0]
-    name = one.relative_to(CONFIGS).as_posix()
-    tests = staged_round("round50", **FLOORS, still_wrong={name: "why flat"}, still_wrong_in_layout={name: "why there"})
-    for test, why in (("test_real_file", "why flat"), ("test_real_file_in_its_repository_layout", "why there")):
-        params = [m for m in tests[test].pytestmark if m.name == "parametrize"][0].args[1]
-        marked = [p for p in params if getattr(p, "marks", ())]
-        assert len(marked) == 1 and marked[0].marks[0].kwargs == {"strict": True, "reason": why}, marked
+def test_the_misses_are_held_as_strict_xfails_were(monkeypatch):
+    """A listed miss must fail (it may), a listed file that reads right fails the test naming it and why it was listed,
+    and an unlisted file read wrong fails naming it, flat and in the repository layout (the readings are one test per
+    set since session 34, tests/each_case.each; before, strict xfail items). FAKES the reading: `wrong` files fail."""
+    import configs_corpus
+
+    paths = files(CONFIGS / "round50")
+    one, other = (p.relative_to(CONFIGS).as_posix() for p in paths[:2])
+    wrong = set()
+
+    def reading(path, labelled=None):
+        assert (labelled or path).relative_to(CONFIGS).as_posix() not in wrong, "read wrong"
+
+    monkeypatch.setattr(configs_corpus, "check_read_as_expected", reading)
+    layout = {p.relative_to(CONFIGS).as_posix(): p for p in paths}  # (the files where they are: the fake reads any path)
+    for test, why, kw in (("test_real_file", "why flat", "still_wrong"),
+                          ("test_real_file_in_its_repository_layout", "why there", "still_wrong_in_layout")):
+        run = staged_round("round50", **FLOORS, **{kw: {one: why}})[test]
+        args = (layout,) if "layout" in test else ()
+        wrong.clear()
+        with pytest.raises(AssertionError) as err:  # listed, reads right
+            run(*args)
+        assert f"1 of {len(paths)} cases failed" in str(err.value) and f"{one}: passes" in str(err.value), err.value
+        assert why in str(err.value)
+        wrong.add(one)
+        run(*args)  # listed, read wrong: as it should
+        wrong.add(other)
+        with pytest.raises(AssertionError) as err:  # not listed, read wrong
+            run(*args)
+        assert f"{other}: AssertionError: read wrong" in str(err.value) and f"{one}:" not in str(err.value), err.value
 
 
 # cfg66: a refusal is in its label's words only where the message says them, not where it prints the refused file's

@@ -28,6 +28,7 @@ import json
 from pathlib import Path
 
 import pytest
+from each_case import each
 
 from attn_doctor import configs
 from configs_corpus import check_read_as_expected, expect, files, reading
@@ -58,8 +59,11 @@ def test_the_variants_are_there_and_labelled():
     assert kinds == KINDS, sorted(KINDS - kinds)
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.relative_to(DATA).as_posix())
-def test_variant(path):
+def test_variant():
+    each(((p.relative_to(DATA).as_posix(), (p,)) for p in FILES), _variant)  # (one test: tests/each_case.py)
+
+
+def _variant(path):
     e = expect(path)
     if e["trainer"] == "blissful-tuner":
         # blissful-tuner's training keys are musubi-tuner's (the same parser): read as either, as

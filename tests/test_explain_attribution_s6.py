@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from each_case import each
 
 from attn_doctor.explain import match
 
@@ -56,8 +57,11 @@ def test_the_data_is_what_the_brief_asks():
     assert not any("heldout" in v["note"] for v in VARIANTS)
 
 
-@pytest.mark.parametrize("v", VARIANTS, ids=[v["name"] for v in VARIANTS])
-def test_variant(v):
+def test_variant():
+    each(((v["name"], (v,)) for v in VARIANTS), _variant)  # (one test over them: tests/each_case.py)
+
+
+def _variant(v):
     entry, backend = top(v["text"])
     if v["backend"] == "none":
         assert backend in (None, "none"), (entry, backend)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from each_case import each
 
 from attn_doctor.explain import match
 from attn_doctor.knowledge import entries
@@ -26,6 +27,9 @@ except ModuleNotFoundError:  # Python 3.10
 
 FILES = sorted(HERE.glob("*.toml"))
 ALL = messages()
+# (backend:text, (message,)): the two per-message checks below are one test each over every message, each failing one
+# named as its pytest item was (not ~300 items each: tests/each_case.py says why)
+CASES = [(f"{m.backend}:{m.text[:50]}", (m,)) for m in ALL]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -38,8 +42,11 @@ def test_a_messages_file_says_what_it_was_read_from(path):
     assert data.get("message"), "a file with no messages"
 
 
-@pytest.mark.parametrize("m", ALL, ids=lambda m: f"{m.backend}:{m.text[:50]}")
-def test_a_message_is_distinctive_and_says_where_it_is_raised(m):
+def test_a_message_is_distinctive_and_says_where_it_is_raised():
+    each(CASES, _message_is_distinctive_and_says_where_it_is_raised)
+
+
+def _message_is_distinctive_and_says_where_it_is_raised(m):
     parts = [p.strip() for p in m.text.split(HOLE)]
     assert max(map(len, parts)) >= 12, "too short to name a backend alone"
     assert sum(map(len, parts)) >= 20
@@ -54,8 +61,11 @@ def test_no_text_is_two_backends_message():
     assert {t: b for t, b in seen.items() if len(b) > 1} == {}
 
 
-@pytest.mark.parametrize("m", ALL, ids=lambda m: f"{m.backend}:{m.text[:50]}")
-def test_a_message_is_explained_as_its_backends(m):
+def test_a_message_is_explained_as_its_backends():
+    each(CASES, _message_is_explained_as_its_backends)
+
+
+def _message_is_explained_as_its_backends(m):
     found = match(m.example)
     assert found, m.example
     assert found[0].backend == m.backend, (found[0].entry.id, found[0].backend)

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from each_case import each
 
 from attn_doctor.cli import main
 from attn_doctor.explain import classify, examine, match
@@ -261,11 +262,17 @@ ALL_PATTERNS = [(e.id, p) for e in entries().values() if not e.head for p in e.p
 # releases, SDPA's reasons), run through the prefilter as the entries are (session 17: two Apple-chip probes without needles
 # ran on every line, a 50 MB log in 15 s instead of 1.3 s)
 ALL_PATTERNS += list(explain_probes())
+# (entry id:index, (entry id, pattern)): each failing pattern named as its pytest item was (one test over the ~2,600
+# patterns, not an item each: tests/each_case.py says why)
+PATTERN_CASES = [(f"{e}:{i}", (e, p)) for i, (e, p) in enumerate(ALL_PATTERNS)]
 
 
-@pytest.mark.parametrize("eid,pattern", ALL_PATTERNS, ids=[f"{e}:{i}" for i, (e, _) in enumerate(ALL_PATTERNS)])
-def test_every_pattern_has_needles(eid, pattern):
+def test_every_pattern_has_needles():
     """Without needles a pattern would be run on every line of every log (slow, not wrong)."""
+    each(PATTERN_CASES, _pattern_has_needles)
+
+
+def _pattern_has_needles(eid, pattern):
     assert M.needles(pattern), f"{eid}: {pattern!r} has no literal of {M.MIN_NEEDLE}+ characters (CJK counting two) every match holds"
 
 
@@ -328,10 +335,13 @@ def _reach(sub) -> tuple[float, float]:
     return chars, lines
 
 
-@pytest.mark.parametrize("eid,pattern", ALL_PATTERNS, ids=[f"{e}:{i}" for i, (e, _) in enumerate(ALL_PATTERNS)])
-def test_no_pattern_reaches_past_the_search_window(eid, pattern):
+def test_no_pattern_reaches_past_the_search_window():
     """The matcher runs a pattern on SPAN bytes and SPAN_LINES lines either side of a line holding
     its needle: a match must fit in that."""
+    each(PATTERN_CASES, _pattern_fits_the_search_window)
+
+
+def _pattern_fits_the_search_window(eid, pattern):
     chars, lines = _reach(regex_parser.parse(pattern))
     assert lines <= M.SPAN_LINES or chars <= M.SPAN - 1024, (eid, pattern, chars, lines)
 

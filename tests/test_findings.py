@@ -1743,7 +1743,7 @@ def _examples_are_recognised_as_their_entry(entry):
         found = match(ex)
         ids = [m.entry.id for m in found]
         # a symptom whose example quotes the error that caused it is found after that cause, which ranks first (round 32,
-        # knowledge/match.py _rank; tests/test_knowledge.py says the same)
+        # knowledge/match.py _rank; the one check of it since session 34: tests/test_knowledge.py said it again, ci34b)
         # (round 79: likewise a message an entry it names `explained_by` explains, where the example shows that entry too)
         quoted_cause = (entry.symptom or any(i in ids for i in entry.explained_by)) and entry.id in ids[1:]
         assert found and (found[0].entry.id == entry.id or quoted_cause), (ex, ids)

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from each_case import each
 
 from attn_doctor import knowledge
 from attn_doctor.knowledge import entries, finding, template_fields
@@ -30,8 +31,14 @@ def ids(text):
 
 # ---- the entries are well-formed ---------------------------------------------------------------
 
-@pytest.mark.parametrize("e", ALL, ids=lambda e: e.id)
-def test_entry_is_well_formed(e):
+# (The per-entry checks below are one test each over every entry, each failing entry named, not one pytest item per
+# entry: tests/each_case.py says why.)
+
+def test_entry_is_well_formed():
+    each(((e.id, (e,)) for e in ALL), _entry_is_well_formed)
+
+
+def _entry_is_well_formed(e):
     assert e.severity in SEVERITIES
     assert e.section in {key for key, _ in SECTIONS}
     assert re.fullmatch(r"[a-z0-9]+(\.[a-z0-9-]+)+", e.id), "ids are section.name, lower-case"
@@ -51,8 +58,11 @@ def test_entry_is_well_formed(e):
         assert template_fields(k) | template_fields(v) or re.fullmatch(r"[A-Z_][A-Z0-9_]*", k)
 
 
-@pytest.mark.parametrize("e", [e for e in ALL if e.patterns or e.frames], ids=lambda e: e.id)
-def test_entry_with_patterns_has_examples_that_use_every_pattern(e):
+def test_entry_with_patterns_has_examples_that_use_every_pattern():
+    each(((e.id, (e,)) for e in ALL if e.patterns or e.frames), _entry_has_examples_that_use_every_pattern)
+
+
+def _entry_has_examples_that_use_every_pattern(e):
     assert e.examples, "patterns are tested through examples"
     for pattern, rx in zip(e.patterns, e.compiled):
         assert any(rx.search(normalize(x)) for x in e.examples), f"no example exercises {pattern!r}"
@@ -61,15 +71,11 @@ def test_entry_with_patterns_has_examples_that_use_every_pattern(e):
             assert any(rx.search(normalize(x)) for x in e.examples), f"no example exercises frame {pattern!r}"
 
 
-@pytest.mark.parametrize("e,example", [(e, x) for e in ALL for x in e.examples],
-                         ids=lambda v: v.id if hasattr(v, "id") else "")
-def test_every_example_is_explained_by_its_own_entry_first(e, example):
-    found = ids(example)
-    # a symptom (a fallback warning, a wrapper's ImportError) whose example quotes the error that caused it is found after
-    # that cause, which ranks first (round 32, knowledge/match.py _rank)
-    # (round 79) likewise a message an entry it names `explained_by` explains, where the example shows that entry too
-    follows = e.symptom or any(i in found for i in e.explained_by)
-    assert found and (found[0] == e.id or (follows and e.id in found)), f"{e.id}: best match is {found[:3]}"
+# Every example is explained by its own entry first (a symptom whose example quotes its cause, or a message an entry it
+# names `explained_by` explains where the example shows that entry too, after that cause: round 32 and 79,
+# knowledge/match.py _rank): tests/test_findings.py::test_examples_are_recognised_as_their_entry asserts exactly that
+# for every example of every entry (and that `best` names the entry as the cause). This file asserted it again, one
+# pytest item per example (3,262 items and as many matcher runs of the same texts, session 34: helper ci34b).
 
 
 def _check_output(e) -> str:
@@ -84,10 +90,13 @@ def _check_output(e) -> str:
     return cap.get()
 
 
-@pytest.mark.parametrize("e", ALL, ids=lambda e: e.id)
-def test_every_entry_is_found_from_a_realistic_text(e):
+def test_every_entry_is_found_from_a_realistic_text():
     """Entries with an error text are found from their examples (above); entries that describe a
     state rather than an error are found from attn-doctor's own output, which users paste too."""
+    each(((e.id, (e,)) for e in ALL), _entry_is_found_from_a_realistic_text)
+
+
+def _entry_is_found_from_a_realistic_text(e):
     text = e.examples[0] if e.examples else _check_output(e)
     assert ids(text)[:1] == [e.id]
 
