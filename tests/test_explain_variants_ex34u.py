@@ -139,7 +139,7 @@ def test_new_patterns_match_no_unrelated_log():
     # each of the patterns written here holds one of these pieces (the exclusions every English one opens with, a word of each
     # language's)
     assert_patterns_match_no_unrelated_log({
-        "build.prebuilt-wheel-missing": ("""named[ \\t]+['"`]?wheel""", "缺乏", "ホイール", "휠", "колёс"),
+        "build.prebuilt-wheel-missing": ("""named[ \\t]+['"`]?wheel""", "缺乏", "ホイール", "휠", "отсутств"),
         "versions.needs-other-torch": ("whereas", "可是")})
 
 
