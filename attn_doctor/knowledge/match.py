@@ -95,6 +95,16 @@ HEAD_MAX_LINES = 6
 # still ends at HEAD_MAX_LINES lines
 METRIC_ROW = _R.compile(rb"""[ \t]*\{[ \t]*['"][\w./ -]{1,40}['"][ \t]*:[ \t]*[-+\w.'"]{1,40}"""
                         rb"""(?:[ \t]*,[ \t]*['"][\w./ -]{1,40}['"][ \t]*:[ \t]*[-+\w.'"]{1,40})*[ \t]*,?[ \t]*\}[ \t]*\r?$""")
+# helper ex34u (session 34; round 6b sgl-project/sglang#12178: a title, then "Machine: RTX Pro 6000", "CUDA:12.8", "TORCH: >2.7.0",
+# then the sentences, the one that names FA3 and its SM80-90 on line 6): a line that is only an environment field and its short
+# value (OS, GPU, CUDA, driver, Python, torch, a package's version: what issue templates and users list above the report) says
+# nothing either; the head still ends at HEAD_MAX_LINES lines. Not a line whose value says something ("GPU: not detected",
+# "Error: ..." has no field name of these)
+ENV_ROW = _R.compile(rb"""[ \t]*(?:(?:[-*+]|\xe2\x80\xa2)[ \t]+)?(?:\*\*)?(?i:os|platform|system|machine|hardware|device|gpus?|graphics(?:[ \t]+card)?|"""
+                     rb"""card|vram|ram|memory|cpu|cuda(?:[ \t]+(?:version|toolkit))?|cudnn|nvcc|(?:nvidia[ \t]+)?driver(?:[ \t]+version)?|"""
+                     rb"""python(?:[ \t]+version)?|(?:py)?torch(?:[ \t]+version)?|transformers|diffusers|accelerate|triton|comfyui|"""
+                     rb"""environment|env|distro|kernel|compiler|gcc|docker(?:[ \t]+image)?|image)(?:\*\*)?[ \t]*(?:\*\*)?[:=][ \t]*"""
+                     rb"""(?:\*\*)?(?![^\n]*(?i:\bnot\b|n't\b|\bno\b|\bfail|\berror|\bcrash))[^\n]{1,60}\r?$""")
 HEAD_VIEWS, HEAD_VIEW_CHARS = 2_048, 8_000_000  # report heads whose prose patterns' matches are kept (_Index.head_spans)
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 # A report's head ends at a line longer than HEAD_TITLE_BYTES (helper ex162, session 28): no training text has a head line
@@ -1773,8 +1783,8 @@ class _Scanner:
         if not self.index.head or first.first_line != 1:
             return
         z = lines = said = 0
-        # the input's first HEAD_LINES lines that say something, within HEAD_MAX_LINES lines (blank lines and METRIC_ROW lines
-        # are no sentences)
+        # the input's first HEAD_LINES lines that say something, within HEAD_MAX_LINES lines (blank lines, METRIC_ROW and ENV_ROW
+        # lines are no sentences)
         while said < HEAD_LINES and lines < HEAD_MAX_LINES:
             j = first.data.find(b"\n", z, z + HEAD_TITLE_BYTES + 1)
             if j == -1:
@@ -1782,7 +1792,8 @@ class _Scanner:
                     z = len(first.data)
                     lines += 1
                 break  # the lines from a long one on are not read as a report's head
-            said += bool(first.data[z:j].strip()) and not METRIC_ROW.match(first.data, z, j)
+            said += (bool(first.data[z:j].strip()) and not METRIC_ROW.match(first.data, z, j)
+                     and not ENV_ROW.match(first.data, z, j))
             lines += 1
             z = j + 1
         self.head_end = lines
