@@ -41,3 +41,11 @@ def walked(tree) -> list:
     tree dozens of times over (a walk per question, some once per function or per assignment), so one list serves every
     walk; 60% of a long script's reading went to re-walking its tree."""
     return kept(tree, "_attn_doctor_walked", lambda: list(ast.walk(tree)))
+
+
+def parents_of(tree) -> dict:
+    """id(node) -> its parent, for every node of `tree` but the root, mapped once per tree and kept on it (kept): the
+    launch readers (configs.launchers.python_commands, python_dumped_configs) each climbed a script's tree from its
+    calls, mapping it again at every reading of the same script. Read only, as the tree is."""
+    return kept(tree, "_attn_doctor_parents",
+                lambda: {id(c): p for p in walked(tree) for c in ast.iter_child_nodes(p)})

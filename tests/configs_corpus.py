@@ -9,6 +9,7 @@ import os
 import re
 import sys
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -121,10 +122,21 @@ def repo_of(source: str) -> str:
 def sources_outside(folder: str, unread: tuple = ()) -> set[str]:
     """The `source` of every file of every other set under fixtures/configs/ (the rounds, real/ and the loose files at
     the top), held-out and the folders in `unread` (measure-only sets) aside and never read."""
-    paths = [e for d in CONFIGS.iterdir() if d.is_dir() and d.name not in (folder, "heldout", *unread)
-             for e in d.rglob("*.expect.toml")] + list(CONFIGS.glob("*.toml"))
-    return {line.split("\"")[1] for e in paths for line in e.read_text(encoding="utf-8").splitlines()
-            if line.startswith("source = \"")}
+    dirs = [d for d in CONFIGS.iterdir() if d.is_dir() and d.name not in (folder, "heldout", *unread)]
+    return set().union(*(_sources_in(d) for d in dirs), _sources_of(tuple(sorted(CONFIGS.glob("*.toml")))))
+
+
+@lru_cache(maxsize=None)
+def _sources_in(d: Path) -> frozenset:
+    """The `source` lines of the expect files under the set folder `d`, read once per test process: every round's
+    freshness test asked them of every other folder again (~40 rounds x ~3,000 expect files; session 34, ci34a). Only a
+    folder some call does not leave aside is ever read (held-out never: sources_outside skips it first)."""
+    return _sources_of(tuple(sorted(d.rglob("*.expect.toml"))))
+
+
+def _sources_of(paths: tuple) -> frozenset:
+    return frozenset(line.split("\"")[1] for e in paths for line in e.read_text(encoding="utf-8").splitlines()
+                     if line.startswith("source = \""))
 
 
 def repos_outside(folder: str, unread: tuple = ()) -> set[str]:

@@ -11,7 +11,7 @@ import re
 import shlex
 
 from .shell_words import unquoted
-from ..textutil import parse_python, walked
+from ..textutil import kept, parents_of, parse_python, walked
 
 NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
 
@@ -259,6 +259,25 @@ def literal_path(e, consts: dict, depth: int = 0):
     return out
 
 
+def _in_branches(t) -> frozenset:
+    """id() of every node of `t` inside the body or else of an if, a conditional expression, a try or a loop (what
+    python_commands leaves out of a list's growth unless settled), found once per tree (kept): the same script is read
+    for its commands several times over in one reading."""
+    import ast
+
+    def build() -> frozenset:
+        in_if: set = set()
+        for n in walked(t):
+            if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
+                parts = [n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse]
+                for sub in parts:
+                    for x in walked(sub):
+                        in_if.add(id(x))
+        return frozenset(in_if)
+
+    return kept(t, "_attn_doctor_in_branches", build)
+
+
 def python_commands(code: str, argv: dict | None = None) -> str:
     """The command lines a Python script (or notebook cell) starts, as shell lines: with subprocess / os.system
     (`subprocess.run(["accelerate", "launch", "train_network.py", "--xformers", ...])`, a list held in a variable and
@@ -280,17 +299,11 @@ def python_commands(code: str, argv: dict | None = None) -> str:
     t = tree(code)
     if t is None:
         return ""
-    in_if: set = set()
-    for n in walked(t):
-        if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
-            parts = [n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse]
-            for sub in parts:
-                for x in walked(sub):
-                    in_if.add(id(x))
+    in_if = _in_branches(t)
 
     launch_argv = argv  # (the loop below binds `argv` to each sys.argv it finds)
     consts = constants(t, launch_argv)
-    parents = {id(c): p for p in walked(t) for c in ast.iter_child_nodes(p)}
+    parents = parents_of(t)
     try:
         dumped_to = {tgt[1] for tgt, _d in python_dumped_configs(code) if isinstance(tgt, tuple) and tgt[0] == "var"} \
             if _DUMP_CALL.search(code) else set()
@@ -1108,10 +1121,7 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
     if t is None:
         return []
     consts = constants(t)
-    parents = {}
-    for p in walked(t):
-        for c in ast.iter_child_nodes(p):
-            parents[id(c)] = p
+    parents = parents_of(t)
     funcs = {f.name: f for f in walked(t) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
     def scope_of(n):

@@ -214,6 +214,16 @@ def parsed_by(doc: dict) -> dict | None:
     root = _scope(target)
     files = dict(_files(root))
     found = {}
+    memo: dict = {}
+
+    def names(w: str, bases: list):
+        # (_names asks the file system the same of a word each time: a word repeats over a repository's lines and
+        # strings, and nothing on disk changes within one reading)
+        key = (w, tuple(bases))
+        if key not in memo:
+            memo[key] = _names(w, bases, target, folder)
+        return memo[key]
+
     def kind(e):
         if e[2] is None:
             e[2] = (_kind(e[0]),)
@@ -224,7 +234,7 @@ def parsed_by(doc: dict) -> dict | None:
         if p.endswith(".py"):
             if e[1] is None:
                 e[1] = _strings(src)
-            named = [_names(s, _bases(p, root), target, folder) for s in e[1]
+            named = [names(s, _bases(p, root)) for s in e[1]
                      if os.path.basename(target) in s or "/" in s or "*" in s or os.path.basename(folder) in s]
             base = os.path.basename(target)
             # its folder counts beside its own name (`os.path.join("configs", "x.yaml")`, `ROOT / "configs" / "x.yaml"`):
@@ -238,7 +248,7 @@ def parsed_by(doc: dict) -> dict | None:
                 # (a shell's commented-out command is not run; a script's comment or a README's line is its usage)
                 continue
             words = re.split(r"[\s=,\[\]()`]+", line)
-            if not any(_names(w, _bases(p, root), target, folder) == "file" for w in words):
+            if not any(names(w, _bases(p, root)) == "file" for w in words):
                 continue
             for m in _PY_WORD.finditer(line):
                 hit = next((os.path.normpath(os.path.join(b, m.group(1))) for b in _bases(p, root)

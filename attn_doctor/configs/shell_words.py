@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+from functools import lru_cache
 
 # ---------------------------------------------------------------------------------------------------
 # Lines
@@ -410,6 +411,19 @@ def words_of(line: str, dialect: str) -> list[list[str]]:
 
 
 def commands_of(line: str, dialect: str) -> list[tuple[list[str], tuple]]:
+    """_commands' reading of the line, each command's words a list of its own (the caller's to change)."""
+    return [(list(words), path) for words, path in _commands(line, dialect)]
+
+
+@lru_cache(maxsize=4096)
+def _commands(line: str, dialect: str) -> tuple:
+    """_read_commands' answer kept per (line, dialect), immutable (tuples of words): it depends on nothing else, and a
+    launch script's lines are split again by every reader that asks (a tenth of the configs readers' CPU went to
+    splitting lines already split; session 34, ci34a)."""
+    return tuple((tuple(words), path) for words, path in _read_commands(line, dialect))
+
+
+def _read_commands(line: str, dialect: str) -> list[tuple[list[str], tuple]]:
     """words_of's simple commands, each with the subshells bash runs it in, outermost first (ids new in each line; ()
     for the script's own shell): each command of a pipeline of two or more runs in a subshell of its own (bash(1),
     Pipelines: "Each command in a multi-command pipeline ... is executed in its own subshell"), a list ended by `&`

@@ -8,6 +8,7 @@ import ast
 import re
 
 from .nodes import RUNTIME, _call_name, resolve, walked
+from ...textutil import parents_of
 from .dataclass_args import (
     TRAINING_ARGUMENTS_BOOLS, TRAINING_ARGUMENTS_FIELDS, _DATACLASS_PARSES, _dataclass_defaults, _dataclass_fields,
     _inherits_training_arguments, trl_parser, trl_parser_classes
@@ -284,7 +285,7 @@ def _reads_no_options(tree, argv_by_position: bool) -> bool:
     import sys
 
     stdlib = getattr(sys, "stdlib_module_names", frozenset())
-    parents = {id(c): n for n in walked(tree) for c in ast.iter_child_nodes(n)} if argv_by_position else {}
+    parents = parents_of(tree) if argv_by_position else {}
     for n in walked(tree):
         if isinstance(n, (ast.Import, ast.ImportFrom)):
             if isinstance(n, ast.ImportFrom) and (n.level or not n.module):

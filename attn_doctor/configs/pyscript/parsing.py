@@ -13,7 +13,9 @@ from ...textutil import parse_python
 MAX_REPAIRS = 20  # lines a script may have that this Python cannot parse
 
 
-@lru_cache(maxsize=8)
+# (128: a script is asked for by every reader and launcher of a doc, and again by the docs that launch it, with other
+# scripts' trees between; at 8 most asks parsed the text again, and lost what was kept on its tree (session 34, ci34a))
+@lru_cache(maxsize=128)
 def tree(src: str):
     """The script's syntax tree (parsed once per text: every reader and launcher of a doc asks for it, and all of them
     only read it, so they share one); notebook shell lines (!cmd, %magic) become `pass` at their indentation so the rest

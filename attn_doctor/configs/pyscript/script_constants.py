@@ -8,6 +8,7 @@ import ast
 
 from .nodes import ARGPARSE, AT_LAUNCH, ENVIRON, GUARDED_RETURNS, MODULE_CONSTANTS, OPAQUE_DICTS, PARSED_VALUES, PASSED, \
     PROBE_BRANCHES, RETURNED_DICTS, RUNTIME, SCRIPT_FUNCTIONS, SIGNATURE_FILTERS, _call_name, defined_once, resolve, single_returns, walked
+from .nodes import statements_under
 from .dataclass_args import _ARG_PARSERS, DATACLASSES, FILE_PARSES, _DATACLASS_PARSES, _script_dataclasses
 from .dataclass_args import NESTED_SETS, RETURNED_OBJECTS, nested_dataclasses, nested_sets
 from .argv import PARSED_FILE, _argparse_defaults, _parse_call, _parsed_parameters, cli_defaults, cli_parameters
@@ -279,7 +280,7 @@ def _dict_updates(tree, settled: dict | None = None, functions: dict | None = No
     out: dict = {}
 
     def walk(node, in_branch: bool, unsafe=frozenset()) -> None:
-        for child in ast.iter_child_nodes(node):
+        for child in statements_under(node):
             taken = _taken(node, child, in_branch, settled, functions, unsafe)
             if taken is not None:
                 walk(ast.Module(body=taken, type_ignores=[]), False, unsafe)
@@ -454,7 +455,7 @@ def _opaque_updates(tree) -> set:
     out: set = set()
 
     def walk(node, in_branch: bool) -> None:
-        for child in ast.iter_child_nodes(node):
+        for child in statements_under(node):
             if not in_branch:
                 if isinstance(child, ast.Assign) and len(child.targets) == 1 and \
                         isinstance(child.targets[0], ast.Subscript) and isinstance(child.targets[0].value, ast.Name) and \
@@ -496,7 +497,7 @@ def _environ_sets(tree, bare: bool = False) -> dict:
                 isinstance(node.targets[0].slice, ast.Constant) and isinstance(node.targets[0].slice.value, str):
             k = node.targets[0].slice.value
             out[k] = node.value if k not in out or ast.dump(out[k]) == ast.dump(node.value) else RUNTIME
-        for child in ast.iter_child_nodes(node):
+        for child in statements_under(node):
             visit(child)
 
     visit(tree)
@@ -581,8 +582,9 @@ def _assignments(tree, in_branch: bool = False, settled: dict | None = None, fun
     trainer's `mixed_precision = "no"` / `if "fp16" in precision: mixed_precision = "fp16"` / `elif ...`).
     functions: id(function) -> its parameters whose value the script's flat reading does not know there; given, the
     `if`s of a function's own body are settled too when their test names none of those (its elif chain over a loaded
-    settings file: constants' last pass, _settled_in_functions)."""
-    for child in ast.iter_child_nodes(tree):
+    settings file: constants' last pass, _settled_in_functions). Only statements are descended into (statements_under:
+    no expression holds an assignment)."""
+    for child in statements_under(tree):
         if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name):
             yield child, in_branch
         elif isinstance(child, ast.Assign) and len(child.targets) == 1 and \
@@ -736,6 +738,7 @@ def _passed_arguments(tree) -> dict:
             a = f.args
             bound |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x is not None}
     seen: dict = {}
+    every_call = [c for c in walked(tree) if isinstance(c, ast.Call)]  # (in walk order: one pass, not one per function)
     for f in funcs:
         a = f.args
         if names.count(f.name) != 1 or f.name in other or f.decorator_list and f.name not in modal or a.vararg or \
@@ -744,7 +747,7 @@ def _passed_arguments(tree) -> dict:
                 seen[x.arg] = None
             continue
         positional, defaults = _parameters(f)
-        calls_of = [c for c in walked(tree) if isinstance(c, ast.Call) and (
+        calls_of = [c for c in every_call if (
             isinstance(c.func, ast.Name) and c.func.id == f.name or
             isinstance(c.func, ast.Attribute) and c.func.attr == f.name and _on_own_module(c.func.value, modules) or
             _modal_call(c, {f.name} & modal))]
