@@ -31,6 +31,12 @@ if str(ROOT) not in sys.path:  # attn_doctor from this checkout, installed or no
 pytest.register_assert_rewrite("configs_corpus")
 
 import fakefacts  # noqa: E402
+import run_shared  # noqa: E402
+
+
+def pytest_configure(config):
+    """run_shared.once_per_run finds the folder this run's xdist workers share through pytest's config."""
+    run_shared._CONFIG = config
 
 
 @pytest.fixture
