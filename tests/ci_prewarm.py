@@ -27,6 +27,20 @@ def wanted(config) -> bool:
             and not sys.dont_write_bytecode)
 
 
+def chosen(config) -> list[Path] | None:
+    """The test modules this run names: None for all of tests/ (CI's `pytest -n 4`, or a folder above it), else the files
+    named (`pytest -n 2 tests/test_x.py::test_y`: only those are worth compiling first)."""
+    out = set()
+    for arg in config.args or [str(TESTS)]:
+        p = Path(arg.split("::")[0])
+        p = (p if p.is_absolute() else Path(config.invocation_params.dir) / p).resolve()
+        if p.is_dir() and (p == TESTS or p in TESTS.parents):
+            return None
+        if p.is_file() and p.parent == TESTS and p.name.startswith("test_"):
+            out.add(p)
+    return sorted(out)
+
+
 def prewarm(config, files: list[Path] | None = None) -> int:
     """Rewrite and cache every test module (or `files`) as a worker would; compile attn_doctor and the helpers. Returns
     how many test modules were written (0: nothing done)."""

@@ -40,7 +40,9 @@ def pytest_configure(config):
     of an xdist run compiles the test modules once before its workers start (ci_prewarm)."""
     run_shared._CONFIG = config
     if ci_prewarm.wanted(config):
-        ci_prewarm.prewarm(config)
+        files = ci_prewarm.chosen(config)
+        if files is None or files:
+            ci_prewarm.prewarm(config, files)
 
 
 @pytest.fixture

@@ -37,3 +37,17 @@ def test_only_an_xdist_controller_that_may_write_bytecode_prewarms(pytestconfig,
     assert not ci_prewarm.wanted(SimpleNamespace(option=SimpleNamespace(numprocesses=4), workerinput={}))
     monkeypatch.setattr(sys, "dont_write_bytecode", True)  # PYTHONDONTWRITEBYTECODE: nothing written
     assert not ci_prewarm.wanted(controller)
+
+
+def test_a_run_of_a_few_files_compiles_only_those(tmp_path):
+    tests = ci_prewarm.TESTS
+
+    def run(*args, cwd=tests.parent):
+        return ci_prewarm.chosen(SimpleNamespace(args=list(args), invocation_params=SimpleNamespace(dir=cwd)))
+
+    assert run("tests") is None and run(str(tests.parent)) is None and run() is None  # the whole suite (CI)
+    assert run(".", cwd=tests) is None
+    assert run("tests/test_cli.py::test_from_stdin", "tests/test_ci_prewarm.py") == [tests / "test_ci_prewarm.py",
+                                                                                       tests / "test_cli.py"]
+    assert run("test_cli.py", cwd=tests) == [tests / "test_cli.py"]
+    assert run(str(tmp_path)) == []  # elsewhere: nothing of ours
