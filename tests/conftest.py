@@ -31,6 +31,18 @@ if str(ROOT) not in sys.path:  # attn_doctor from this checkout, installed or no
 pytest.register_assert_rewrite("configs_corpus")
 
 import fakefacts  # noqa: E402
+import ci_prewarm  # noqa: E402
+import run_shared  # noqa: E402
+
+
+def pytest_configure(config):
+    """run_shared.once_per_run finds the folder this run's xdist workers share through pytest's config; the controller
+    of an xdist run compiles the test modules once before its workers start (ci_prewarm)."""
+    run_shared._CONFIG = config
+    if ci_prewarm.wanted(config):
+        files = ci_prewarm.chosen(config)
+        if files is None or files:
+            ci_prewarm.prewarm(config, files)
 
 
 @pytest.fixture

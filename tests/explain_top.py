@@ -7,6 +7,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+import run_shared
 from attn_doctor.explain import match
 
 ERRORS = Path(__file__).resolve().parents[1] / "fixtures" / "errors"
@@ -85,6 +86,11 @@ def assert_claim_no_unrelated_log(new: tuple[str, ...] | set[str]) -> None:
 
 @lru_cache(maxsize=1)
 def _unrelated_ids() -> tuple[tuple[Path, tuple[str, ...]], ...]:
-    """What explain finds in each training round's unrelated log, found once per test process: thirteen tests ask the
-    same of ~960 logs (each asking again was 7 minutes of CI's CPU, session 32)."""
-    return tuple((p, tuple(ids(body))) for p, body in training_unrelated_logs())
+    """What explain finds in each training round's unrelated log, found once per test run: thirteen tests ask the same
+    of ~1,070 logs (each asking again was 7 minutes of CI's CPU, session 32; once per xdist worker, 15-28 s each, was
+    paid by every worker until session 34: tests/run_shared.py shares it, keyed on the logs and the doctor's source)."""
+    logs = training_unrelated_logs()
+    key = "\0".join([run_shared.source_key(), *(f"{p.relative_to(ERRORS).as_posix()}\0{body}" for p, body in logs)])
+    found = run_shared.once_per_run("unrelated-ids", key, lambda: [ids(body) for _, body in logs])
+    assert len(found) == len(logs)
+    return tuple((p, tuple(f)) for (p, _), f in zip(logs, found))

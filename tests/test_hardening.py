@@ -4,7 +4,8 @@ Every case of the hardening issue, and the test that proves it. Unless a row say
 runs the real `attn-doctor check` CLI in a subprocess against a machine faked in a temporary
 directory (tests/fakeenv.py says exactly what is faked), with a hard outer bound, and asserts that
 the doctor exited by itself, the exit code, and the finding id / backend status in its JSON report.
-Runs that wait out a timeout are started together (the `batch` fixture), so each wait is paid once.
+Runs that wait out a timeout are started together (the `batch` fixture), so each wait is paid once. They and the seed
+(i-raise) start in an empty HOME; the others with a copy of the doctor's own cache as the seed left it (fakeenv.run_all).
 
 | what breaks | test(s) |
 |---|---|
@@ -56,6 +57,7 @@ FIXTURE = str(ROOT / "fixtures" / "cpu" / "check-no-smoke.json")
 HANG = 20  # --timeout for runs that wait out a hang (and nvcc / nvidia-smi: min(timeout, 15) s)
 EASY = 90  # --timeout for the others: never reached, so a loaded 2-core machine cannot flake them
 MiB = 1 << 20
+SEED = "i-raise"  # started cold before the others, which start with a copy of its HOME's attn-doctor cache (run_all)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -235,7 +237,7 @@ def batch():
     runs: list[fe.Run] = []
     try:
         runs, why_not = build(base, mounts)
-        done = fe.run_all(runs, base)
+        done = fe.run_all(runs, base, seed=SEED)
         yield done, why_not
     finally:
         for m in mounts:
@@ -615,6 +617,11 @@ def test_nothing_left_behind(batch):
     done, _ = batch
     left = {name: r.leftovers for name, r in done.items() if r.leftovers}
     assert left == {}
+    # both kinds of HOME were there: the hangs and the seed began without a cache (and the seed wrote one whole), the
+    # others with the seed's
+    cold = sorted(name for name, r in done.items() if not r.warm)
+    assert SEED in cold and {"i-hang", "k-hang"} <= set(cold) and len(cold) < len(done) // 2, cold
+    assert (done[SEED].dir / "home" / ".cache" / "attn-doctor" / "index.json").is_file()
 
 
 # ----------------------------------------------------------------------------------------------
