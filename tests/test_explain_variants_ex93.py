@@ -72,7 +72,8 @@ def test_an_error_under_a_banner_is_not_that_backends(head, error, between):
                                       ("/usr/lib/python3/site-packages/xformers/ops/fmha/__init__.py", 306, "_memory_efficient_attention_forward",
                                        "out, *_ = op.apply(inp, needs_gradient=False)"),
                                       error="RuntimeError: shape '[8192, 1, 5]' is invalid for input of size 2621440"),
-     ("triage.raised-in-xformers", "xformers")),
+     # since helper ex196 (session 34) a reshape of key/value inside xformers' fmha frame is its own entry, still xformers'
+     ("xformers.unsupported-inputs", "xformers")),
 ])
 def test_a_title_or_the_backends_own_line_still_names_it(text, want):
     assert first(text) == want, ids(text)
