@@ -140,29 +140,26 @@ def _settings(doc: dict) -> tuple[dict, str, object]:
     if cmd is None:
         api = _api_run(doc)
         return (dict(api[1]), "python", None) if api else ({}, "cmdline", None)
+    from . import config_data
+
     args = list(cmd.args)
     s: dict = {}
     if args and not args[0].startswith("-") and args[0].endswith((".yaml", ".yml", ".json")):
-        from . import config_data
-
         # where the launcher's run finds it (after its `cd`s, beside it, from the root above), or the text it writes;
         # named in doc["unread"] when it is not there to read
         s.update(config_data(doc, args[0]) or {})
         args = args[1:]
+    # `swift sft --config x.yaml [--key value ...]`, ms-swift v3.10.0 to v4.0.x (21209f9a9 swift/cli/main.py
+    # prepare_config_args, until 6b3fa6ecc made the file positional in v4.1.0): the first `--config` word and its path are
+    # taken out and the file's keys appended AFTER the rest of the line, so where both give a key the file's value is the
+    # one argparse keeps (the last); named in doc["unread"] when it is not there to read
     at = args.index("--config") if "--config" in args[:-1] else None
+    config = args[at + 1] if at is not None else None
     if at is not None:
-        from . import config_data
-
-        # `swift sft --config x.yaml [--key value ...]`, ms-swift v3.10.0 to v4.0.x (21209f9a9 swift/cli/main.py
-        # prepare_config_args, until 6b3fa6ecc made the file positional in v4.1.0): the first `--config` word and its
-        # path are taken out and the file's keys appended AFTER the rest of the line, so where both give a key the
-        # file's value is the one argparse keeps (the last); named in doc["unread"] when it is not there to read
-        path = args[at + 1]
-        rest = args[:at] + args[at + 2:]
-        s.update(dataclass_options(rest))
-        s.update(config_data(doc, path) or {})
-        return s, "cmdline", cmd
+        args = args[:at] + args[at + 2:]
     s.update(dataclass_options(args))
+    if config is not None:
+        s.update(config_data(doc, config) or {})
     return s, "cmdline", cmd
 
 

@@ -292,12 +292,14 @@ def dtype_summary(cfg: dict) -> str | None:
     here = cfg.get("dtype_here")
     if not here:
         return render(w["dtype_by_gpu_unresolved"], {"yes": g["bfloat16_gpu"], "other": other})
-    runs = list(dict.fromkeys(f"{h['dtype'] or other}{' (emulated)' if h['emulated'] else ''}" for h in here))
+    def run(h: dict) -> str:
+        return f"{h['dtype'] or other}{' (emulated)' if h['emulated'] else ''}"
+
+    runs = list(dict.fromkeys(run(h) for h in here))
     if len(runs) == 1:
         return render(w["dtype_by_gpu_here"], {"dtype": runs[0]})
     return render(w["dtype_by_gpu_mixed"], {"answers": ", ".join(
-        f"{r} on " + ", ".join(h["capability"] for h in here
-                               if f"{h['dtype'] or other}{' (emulated)' if h['emulated'] else ''}" == r) for r in runs)})
+        f"{r} on " + ", ".join(h["capability"] for h in here if run(h) == r) for r in runs)})
 
 
 def dtype_open_line(cfg: dict) -> str:
