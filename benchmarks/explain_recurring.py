@@ -62,6 +62,7 @@ FIRST = {
     "round184m": "explain-round184m-2026-12-01-session31-first-25443c61.json",  # training since helper ex182 (session 32)
     "round190m": "explain-round190m-2026-12-02-session32-first-9be101e2.json",  # training since helper ex190 (session 33)
     "round196m": "explain-round196m-2026-12-02-session33-first-c7b7aa74.json",  # training since helper ex196 (session 34)
+    "round197m": "explain-round197m-2026-12-02-session34-first-e2a17315.json",  # training since helper ex197 (session 35)
 }
 CATCH_ALL = ("prose.", "triage.", "generic.", "fallback.")
 COLUMNS = ["round", "file", "first", "label_backend", "label", "first_top", "first_class", "now", "now_top", "now_class"]
