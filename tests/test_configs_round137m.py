@@ -1,9 +1,10 @@
 """Issue 24, round 137m: a measure-only fresh set of trainer configs and launch lines (helper cfg137m, session 35,
 2026-12-02): whole files of users' repositories (`owner/repo:path` at a commit): TRL / transformers and Unsloth
-scripts, LLaMA-Factory YAMLs and a PowerShell launch, configs of users' LitGPT and torchtune forks, an ai-toolkit fork's
-example and a launch of a repository's copy of a diffusers example; and, to refuse, the projects' own scripts and
-configs (YAML shaped like a trainer's, Hydra groups, Windows .bat launchers, ${VAR:-default} launches) and other
-frameworks' configs (mistral-finetune, pytorch-template, soup, DiffSynth-Studio).
+scripts, LLaMA-Factory YAMLs and a PowerShell launch, ms-swift launches in users' forks (SFT, DPO, GRPO), configs of
+users' LitGPT and torchtune forks, an ai-toolkit fork's example and a launch of a repository's copy of a diffusers
+example; and, to refuse, the projects' own scripts and configs (YAML shaped like a trainer's, Hydra groups, Windows
+.bat launchers, ${VAR:-default} launches) and other frameworks' configs (mistral-finetune, pytorch-template, soup,
+DiffSynth-Studio).
 
 fixtures/configs/round137m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
 helper) is not read file by file here, and no measured figure is held: the lead measures the set. What is checked is
@@ -27,9 +28,9 @@ from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 ROOT = CORPUS / "round137m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 34, 20, 14, 32
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 38, 24, 14, 34
 # the labels as gathered (README): claimed trainers, then the refusals by kind
-MIX = {"transformers": 7, "unsloth": 3, "llama-factory": 4, "litgpt": 2, "torchtune": 2, "ai-toolkit": 1,
+MIX = {"transformers": 7, "unsloth": 3, "llama-factory": 4, "ms-swift": 4, "litgpt": 2, "torchtune": 2, "ai-toolkit": 1,
        "diffusers": 1, "unclaimed:user-script": 10, "unclaimed:mistral-finetune": 1,
        "unclaimed:pytorch-template": 1, "unclaimed:soup": 1, "unclaimed:diffsynth-studio": 1}
 DIFFUSION_MIN = 2
