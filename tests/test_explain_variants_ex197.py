@@ -101,6 +101,7 @@ NEAR_MISSES = [
     # fallback: switched off and fine; wrong output with the backend on
     ("fallback-noerror", "With xformers: false the run works without errors", "app.fallback-attention-broken"),
     ("fallback-on", "I enabled flash attention.\nThe output is wrong", "app.fallback-attention-broken"),
+    ("fallback-mention", "I already run with --disable-xformers, so I don't know why the error message suggests it", "app.fallback-attention-broken"),
     # entrypoint: another DLL
     ("entrypoint-other", "bitsandbytes entry point not found", "import.dll-load-failed"),
     # cpu: the CPU words with no xformers call under them
