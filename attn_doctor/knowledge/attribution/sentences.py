@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from .. import Entry
 from .shapes import Attribution
-from .tables import _first_rule, BACKENDS, NOT_SEVEN, rules
+from .tables import _first_rule, _toml, BACKENDS, NOT_SEVEN, rules
 from .. import index_cache
 _R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
@@ -750,11 +750,21 @@ def _subject_of_match(entry: Entry, lines: list[str], line: int, found: Attribut
         exc = EXCEPTION_TYPE.search(whole)
         if exc is not None and first_named(whole[:exc.start()]) is None and any(ox.search(whole, 0, exc.start()) for ox in r.not_seven):
             whole = whole[exc.start():]
+        if _custom_op() is not None and _custom_op().search(whole):
+            return None  # the model's own custom operator is what the line says fails, whatever its code calls the method ([custom_op])
         first_seven = min((n.start() for bb, sx in r.seven if bb == b for n in [sx.search(whole)] if n), default=None)
         first_other = min((n.start() for ox in r.not_seven for n in [ox.search(whole)] if n), default=None)
         if first_seven is not None and (first_other is None or first_seven < first_other):
             return b
     return None
+
+
+@lru_cache(maxsize=1)
+def _custom_op() -> re.Pattern | None:
+    """[custom_op] in attribution.toml (helper ex197, session 35), compiled: a custom operator namespace none of the seven
+    registers, named on a line."""
+    d = _toml().get("custom_op")
+    return re.compile(d["named"], re.IGNORECASE) if d else None
 
 
 # a Python exception's type as a log line shows it, with its colon ("RuntimeError: ", "torch.OutOfMemoryError: ")
