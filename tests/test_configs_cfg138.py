@@ -5,7 +5,7 @@ mechanism with variants of our own, none of them a file of a set.
    with the import in the project's own module (`from mypkg.config import *`, a wrapper class whose file imports
    Unsloth) was read as transformers / TRL (its SFTTrainer): the run is Unsloth's, as with the import in the script
    (hf_transformers.unsloth_unimported). A class of that name the script defines (a stub), one imported from another
-   library (mlx-tune) or called on another module (`mt.FastLanguageModel`) is not Unsloth's.
+   library (mlx-tune) or called on another module (`mt.FastLanguageModel`), or a docstring's example, is not Unsloth's.
 2. A trlX config (CarperAI/trlx trlx/data/configs.py TRLConfig: model / tokenizer / method / train sections) was refused
    as "settings several trainers share (model)": ModelConfig's own keys (num_layers_unfrozen, model_arch_type,
    delta_kwargs) beside tokenizer.tokenizer_path, a PPO / ILQL method field or train.pipeline / trainer name trlx
@@ -72,7 +72,12 @@ def test_a_fast_model_of_another_library_or_a_stub_is_not_unsloth(tmp_path):
              ("other lib import", (body.replace("{imp}", "from my_shim.models import FastLanguageModel"),)),
              ("stub class", (body.replace("{imp}", "from transformers import AutoModelForCausalLM\n" + stub),)),
              ("module attribute", (body.replace("{imp}", "import mlx_tune as mt").replace(
-                 "model = FastLanguageModel.", "model = mt.FastLanguageModel."),))]
+                 "model = FastLanguageModel.", "model = mt.FastLanguageModel."),)),
+             ("parenthesised import", (body.replace("{imp}", "from my_shim.models import (\n    FastLanguageModel,\n)"),)),
+             ("docstring example", ('"""Like Unsloth\'s FastLanguageModel.from_pretrained(name), but plain."""\n'
+                                    "from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n"
+                                    "model = AutoModelForCausalLM.from_pretrained('gpt2')\n"
+                                    "Trainer(model=model, args=TrainingArguments(output_dir='o')).train()\n",))]
     each(cases, check)
 
 

@@ -256,7 +256,6 @@ _HF_MODEL_LOAD = re.compile(r"\b(AutoModel\w*|\w+For[A-Z]\w*)\.from_pretrained\s
 # for_training / for_inference / patch_peft_model, models/vision.py the same on FastBaseModel's subclasses)
 _UNSLOTH_CALL = re.compile(r"(?<![\w.])(Fast(?:Language|Vision|Text|Llama|Mistral|Qwen2|Gemma2?|Cohere|FalconH1)?Model)\s*\.\s*"
                            r"(from_pretrained|get_peft_model|for_training|for_inference|patch_peft_model)\s*\(")
-_OWN_LOADER_CLASS = re.compile(r"^[ \t]*class\s+(Fast\w*Model)\b", re.MULTILINE)
 
 
 def unsloth_unimported(src: str) -> str | None:
@@ -264,15 +263,33 @@ def unsloth_unimported(src: str) -> str | None:
     None: the name comes from the project's own module (`from mypkg.config import *`, a wrapper class in mypkg/model.py
     whose file does `from unsloth import FastLanguageModel`: round 138's unslothlora/train.py), so the run is Unsloth's
     as much as with the import in the script. A script that defines a class of that name (a stub for a machine without
-    Unsloth) calls its own class, and one that imports the name from another library or calls it on another module
-    (`mt.FastLanguageModel` of mlx-tune, round 79m) calls that library's."""
-    if _UNSLOTH.search(src):
+    Unsloth) calls its own class, one that imports the name from another library or calls it on another module
+    (`mt.FastLanguageModel` of mlx-tune, round 79m) calls that library's, and a docstring's or a comment's example
+    calls nothing."""
+    if _UNSLOTH.search(src) or not _UNSLOTH_CALL.search(src):
         return None
-    own = set(_OWN_LOADER_CLASS.findall(src))
-    m = next((m for m in _UNSLOTH_CALL.finditer(src) if m.group(1) not in own
-              and not re.search(rf"^\s*(from\s+[\w.]+\s+import\b[^\n]*|import\b[^\n]*\bas\s+){m.group(1)}\b", src,
-                                re.MULTILINE)), None)
-    return f"{m.group(1)}.{m.group(2)}" if m else None
+    import ast
+
+    from .pyscript import tree
+
+    t = tree(src)
+    if t is None:
+        return None
+    bound = set()  # the names the script binds itself: a class, an import from any module, an assignment
+    for n in ast.walk(t):
+        if isinstance(n, ast.ClassDef):
+            bound.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in n.names if a.name != "*"}
+        elif isinstance(n, ast.Assign):
+            bound |= {x.id for x in n.targets if isinstance(x, ast.Name)}
+    for n in ast.walk(t):
+        # a call in the code (not a docstring's or a comment's example) on the bare name, not on another module
+        f = n.func if isinstance(n, ast.Call) else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id not in bound and \
+                _UNSLOTH_CALL.fullmatch(f"{f.value.id}.{f.attr}("):
+            return f"{f.value.id}.{f.attr}"
+    return None
 
 
 def unsloth_script(src: str) -> bool:
