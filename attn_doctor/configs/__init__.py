@@ -1456,14 +1456,37 @@ def _script_run(doc: dict) -> str | None:
         # `python prepare_dataset.py --output ...`): that is the job, and it runs no .py of the user's
         if any(c.program in TRAINER_CLIS and not c.script for c in doc.get("commands") or []):
             return None
-        cmd = next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
-                    and os.path.basename(c.script) not in SETUP_SCRIPTS
-                    and any(a.startswith("--") or a in FORWARDED_ARGS for a in c.args)), None)
+        runs = [c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
+                and os.path.basename(c.script) not in SETUP_SCRIPTS
+                and any(a.startswith("--") or a in FORWARDED_ARGS for a in c.args)]
+        # a staged pipeline of the project's own scripts (a CSV step, a tokenizer, `pipeline.py --build_dataset`, then
+        # `pipeline.py --train`): the step its own switch says trains is the job, not the first step (round 135m's
+        # pknandi run.sh, refused as running its dataset_to_csv.py)
+        cmd = next((c for c in runs if _train_switch(c.args)), None) or (runs[0] if runs else None)
     if not _launch_lines(doc) or cmd is None or not cmd.script or not cmd.script.endswith(".py"):
         return None  # (a notebook's training command is its `!accelerate launch x.py ...` line, as a launch script's)
     if cmd.module and cmd.script == cmd.module.rsplit(".", 1)[-1] + ".py":
         return None
     return cmd.script
+
+
+# the switches by which a script of the user's that does several things is told to train (`--train`, HF examples'
+# `--do_train`, `--mode train`)
+TRAIN_SWITCHES = {"--train", "--do_train", "--do-train"}
+
+
+def _train_switch(args) -> bool:
+    """Whether a command's arguments tell its script to train: a training switch (TRAIN_SWITCHES, not set false) or
+    `--mode train` / `--mode=train`."""
+    args = list(args)
+    for i, a in enumerate(args):
+        name, _, val = a.partition("=")
+        nxt = args[i + 1].lower() if i + 1 < len(args) else ""
+        if name in TRAIN_SWITCHES and (val or nxt).lower() not in ("false", "0", "no"):
+            return True
+        if name == "--mode" and (val or nxt).lower() == "train":
+            return True
+    return False
 
 
 def _bare_run(doc: dict) -> str | None:

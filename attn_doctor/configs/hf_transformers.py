@@ -251,6 +251,47 @@ _UNSLOTH_LOADER = re.compile(r"\bFast\w*Model\b")  # FastLanguageModel, FastMode
 _HF_MODEL_LOAD = re.compile(r"\b(AutoModel\w*|\w+For[A-Z]\w*)\.from_pretrained\s*\(")
 
 
+# The classmethods of Unsloth's loader classes a training script calls (unslothai/unsloth@015bdef
+# unsloth/models/loader.py FastLanguageModel / FastModel.from_pretrained, models/llama.py get_peft_model /
+# for_training / for_inference / patch_peft_model, models/vision.py the same on FastBaseModel's subclasses)
+_UNSLOTH_CALL = re.compile(r"(?<![\w.])(Fast(?:Language|Vision|Text|Llama|Mistral|Qwen2|Gemma2?|Cohere|FalconH1)?Model)\s*\.\s*"
+                           r"(from_pretrained|get_peft_model|for_training|for_inference|patch_peft_model)\s*\(")
+
+
+def unsloth_unimported(src: str) -> str | None:
+    """The Unsloth loader call (`FastLanguageModel.get_peft_model`) of a script that does not import Unsloth itself, or
+    None: the name comes from the project's own module (`from mypkg.config import *`, a wrapper class in mypkg/model.py
+    whose file does `from unsloth import FastLanguageModel`: round 138's unslothlora/train.py), so the run is Unsloth's
+    as much as with the import in the script. A script that defines a class of that name (a stub for a machine without
+    Unsloth) calls its own class, one that imports the name from another library or calls it on another module
+    (`mt.FastLanguageModel` of mlx-tune, round 79m) calls that library's, and a docstring's or a comment's example
+    calls nothing."""
+    if _UNSLOTH.search(src) or not _UNSLOTH_CALL.search(src):
+        return None
+    import ast
+
+    from .pyscript import tree
+
+    t = tree(src)
+    if t is None:
+        return None
+    bound = set()  # the names the script binds itself: a class, an import from any module, an assignment
+    for n in ast.walk(t):
+        if isinstance(n, ast.ClassDef):
+            bound.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in n.names if a.name != "*"}
+        elif isinstance(n, ast.Assign):
+            bound |= {x.id for x in n.targets if isinstance(x, ast.Name)}
+    for n in ast.walk(t):
+        # a call in the code (not a docstring's or a comment's example) on the bare name, not on another module
+        f = n.func if isinstance(n, ast.Call) else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id not in bound and \
+                _UNSLOTH_CALL.fullmatch(f"{f.value.id}.{f.attr}("):
+            return f"{f.value.id}.{f.attr}"
+    return None
+
+
 def unsloth_script(src: str) -> bool:
     """Whether a Python script is Unsloth's run: it imports Unsloth, and its model goes through one of Unsloth's
     loaders (FastLanguageModel ...) or is not loaded here at all (a notebook's cell after the one that loaded it). A
@@ -258,7 +299,10 @@ def unsloth_script(src: str) -> bool:
     model with transformers' AutoModelForCausalLM.from_pretrained trains transformers' model: importing Unsloth patches
     libraries and trainers (unslothai/unsloth@015bdef unsloth/_gpu_init.py:250-275, 464-469) but not a model's
     attention, which Unsloth replaces only inside its own from_pretrained (unsloth/models/llama.py:2288-2300 pre_patch,
-    called at :2430)."""
+    called at :2430). A script that calls Unsloth's loader classes with the import in the project's own module is
+    Unsloth's run too (unsloth_unimported)."""
+    if unsloth_unimported(src):
+        return True
     return bool(_UNSLOTH.search(src)) and bool(_UNSLOTH_LOADER.search(src) or not _HF_MODEL_LOAD.search(src))
 # TRL's configs (trl/trainer/*_config.py, trl/experimental/*/*_config.py: subclasses of _BaseConfig, whose bf16 defaults
 # to `not fp16`); TrainingArguments / Seq2SeqTrainingArguments keep transformers' False. GOLD / GMPO / AsyncGRPO /

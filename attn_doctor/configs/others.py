@@ -782,6 +782,16 @@ def _lerobot(c, mod: str, opts: set) -> str | None:
     return None
 
 
+# ModelScope DiffSynth-Studio's training options (modelscope/DiffSynth-Studio diffsynth/trainers/utils.py, the parsers of
+# examples/*/model_training/train.py: --model_id_with_origin_paths, --remove_prefix_in_ckpt, --trainable_models,
+# --lora_base_model, --extra_inputs, --use_gradient_checkpointing_offload, --dataset_metadata_path, --data_file_keys),
+# and the path of its trainers; two of the options (one alone may be a coincidence) or the path say whose script runs
+_DIFFSYNTH_OPTS = frozenset({"--model_id_with_origin_paths", "--remove_prefix_in_ckpt", "--trainable_models",
+                             "--lora_base_model", "--extra_inputs", "--use_gradient_checkpointing_offload",
+                             "--dataset_metadata_path", "--data_file_keys"})
+_DIFFSYNTH_SCRIPT = re.compile(r"(^|/)examples/\w+/model_training/train\.py$")
+
+
 def command_lines(doc: dict) -> tuple[str, Score] | None:
     s = Score()
     webui = _a1111_launch(doc)
@@ -912,6 +922,13 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return "ColossalAI", s.add(f"{c.script} --plugin {plugin}", 2 * STRONG)
         if any(w.startswith("--model_id_with_origin_paths") for w in c.args):
             return "DiffSynth-Studio", s.add("--model_id_with_origin_paths")
+        diffsynth = sorted({w.split("=")[0] for w in c.args if w.startswith("--")} & _DIFFSYNTH_OPTS)
+        if c.script and (len(diffsynth) >= 2 or any(_DIFFSYNTH_SCRIPT.search(w) for w in c.words)):
+            # a launch given its model files by --model_paths (no --model_id_with_origin_paths): two more of its own
+            # options, or its trainer's path (round 135m: a Wan2.2-TI2V-5B LoRA launch in a user's copy, refused as
+            # "runs train.py")
+            path = next((w for w in c.words if _DIFFSYNTH_SCRIPT.search(w)), c.script)
+            return "DiffSynth-Studio", s.add(" ".join([path] + diffsynth[:2]), 2 * STRONG)
         if c.script == "train.py" and any(w.startswith("--job.config_file") for w in c.args):
             return "torchtitan", s.add("--job.config_file")
         if c.script and c.args and re.match(r"^(\S*/)?config/\w+\.py$", c.args[0]) and \
@@ -1162,6 +1179,37 @@ def fish_speech(doc: dict) -> Score:
     return s
 
 
+# CarperAI trlX's TRLConfig (CarperAI/trlx@2318d04 trlx/data/configs.py: the sections method / model / optimizer /
+# scheduler / tokenizer / train, loaded by TRLConfig.load_yaml or merged over a default config by TRLConfig.update, the
+# override a script's `trlx.train(config=...)` gets): the model keys of its ModelConfig (num_layers_unfrozen,
+# model_arch_type, OpenDelta's delta_kwargs), TokenizerConfig.tokenizer_path, TrainConfig's pipeline / trainer /
+# checkpoint_interval / rollout_logging_dir / trainer_kwargs, and the PPO / ILQL method fields (trlx/data/
+# method_configs.py, trlx/models/modeling_ppo.py PPOConfig, modeling_ilql.py ILQLConfig). Round 138: a fork's
+# lora_config.json of model / train / tokenizer / method sections, refused as "settings several trainers share (model)".
+_TRLX_MODEL = {"num_layers_unfrozen", "model_arch_type", "delta_kwargs"}
+_TRLX_TRAIN = {"pipeline", "trainer", "checkpoint_interval", "rollout_logging_dir", "trainer_kwargs", "orchestrator"}
+_TRLX_METHOD = {"ppo_epochs", "num_rollouts", "chunk_size", "init_kl_coef", "cliprange_value", "vf_coef", "scale_reward",
+                "ref_mean", "ref_std", "cliprange_reward", "cql_scale", "awac_scale", "steps_for_target_q_sync",
+                "two_qs"}
+
+
+def trlx(doc: dict) -> Score:
+    """A trlX config (TRLConfig's sections): one of its ModelConfig's own keys under `model:` beside its tokenizer's
+    tokenizer_path, a PPO / ILQL method field under `method:` or TrainConfig's pipeline / trainer under `train:`; a
+    `model:` section alone (torchtune, LitGPT and others have one) is not taken for it."""
+    s = Score()
+    if doc["fmt"] not in ("yaml", "json", "toml"):
+        return s
+    d = _sections(doc["data"])
+    model = sorted(set(_dict(d, "model")) & _TRLX_MODEL)
+    rest = ([f"tokenizer.{k}" for k in sorted(set(_dict(d, "tokenizer")) & {"tokenizer_path"})]
+            + [f"method.{k}" for k in sorted(set(_dict(d, "method")) & _TRLX_METHOD)]
+            + [f"train.{k}" for k in sorted(set(_dict(d, "train")) & _TRLX_TRAIN)])
+    if model and rest:
+        s.add(", ".join([f"model.{k}" for k in model][:2] + rest[:2]))
+    return s
+
+
 # The recognised files that set up how a run is launched or executed, for whatever trainer it runs: what they are
 # (DeepSpeed's config: deepspeed/runtime/config.py DeepSpeedConfig, the file a trainer's --deepspeed names; accelerate's:
 # accelerate/commands/config/config_args.py, the file `accelerate launch --config_file` reads)
@@ -1195,7 +1243,8 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("Genmo's Mochi 1 fine-tuner (demos/fine_tuner)", mochi_finetuner),
                ("invoke-training (InvokeAI's trainer)", invoke_training), ("naifu", naifu), ("GPT-NeoX", gpt_neox),
                ("PaddleNLP (PaddlePaddle)", paddlenlp), ("GPT-SoVITS", gpt_sovits),
-               ("stable-audio-tools (a model config)", stable_audio_tools), ("fish-speech", fish_speech))
+               ("stable-audio-tools (a model config)", stable_audio_tools), ("fish-speech", fish_speech),
+               ("CarperAI trlx (trlX, its RLHF trainer)", trlx))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:

@@ -25,7 +25,7 @@ import os
 import re
 
 from . import NOTHING, STRONG, Score, as_int
-from .hf_transformers import TRL_CONFIGS, _switch_default, entry, unsloth_script
+from .hf_transformers import TRL_CONFIGS, _switch_default, entry, unsloth_script, unsloth_unimported
 from .pyscript import PINNED_BF16, assigned_before, calls, constants, held_at, tree, value
 
 TITLE = "Unsloth"
@@ -95,6 +95,10 @@ def score(doc: dict) -> Score:
     if doc["fmt"] != "python":
         return NOTHING
     src = _source(doc)
+    called = unsloth_unimported(src)
+    if called:
+        # (the import is in the project's own module the script takes the loader or a wrapper of it from)
+        return Score().add(f"{called} (Unsloth's loader, imported by the project's own module)", 2 * STRONG)
     if not _IMPORT.search(src) or not unsloth_script(src):
         return NOTHING  # (a script that takes a helper from Unsloth and loads its model with transformers: theirs)
     sc = Score().add("import unsloth", 2 * STRONG)
