@@ -33,6 +33,7 @@ pytest.register_assert_rewrite("configs_corpus")
 import fakefacts  # noqa: E402
 import ci_prewarm  # noqa: E402
 import run_shared  # noqa: E402
+import xdist_whole  # noqa: E402
 
 
 def pytest_configure(config):
@@ -43,6 +44,13 @@ def pytest_configure(config):
         files = ci_prewarm.chosen(config)
         if files is None or files:
             ci_prewarm.prewarm(config, files)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's load scheduling, with the modules whose module-scoped fixture is costly run whole by one worker
+    (tests/xdist_whole.py); None (xdist's own) for any other --dist."""
+    return xdist_whole.scheduler(config, log)
 
 
 @pytest.fixture

@@ -94,3 +94,14 @@ def _unrelated_ids() -> tuple[tuple[Path, tuple[str, ...]], ...]:
     found = run_shared.once_per_run("unrelated-ids", key, lambda: [ids(body) for _, body in logs])
     assert len(found) == len(logs)
     return tuple((p, tuple(f)) for (p, _), f in zip(logs, found))
+
+
+def unrelated_ids_of(path: Path) -> list[str] | None:
+    """What explain finds in one training round's unrelated log (every problem's entry id, in explain's order), read from
+    the once-per-run answer above; None for a file that is no training round's unrelated log (the caller matches it)."""
+    return _unrelated_by_name().get(Path(path).resolve().relative_to(ERRORS.resolve()).as_posix())
+
+
+@lru_cache(maxsize=1)
+def _unrelated_by_name() -> dict[str, list[str]]:
+    return {p.resolve().relative_to(ERRORS.resolve()).as_posix(): list(found) for p, found in _unrelated_ids()}

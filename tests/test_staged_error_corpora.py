@@ -36,6 +36,7 @@ from pathlib import Path
 
 import pytest
 from each_case import each
+from explain_top import unrelated_ids_of
 
 from attn_doctor.explain import match
 from attn_doctor.knowledge import entries
@@ -968,7 +969,11 @@ def test_other_projects_failures_stay_unclaimed(staged):
 
 
 def _stays_unclaimed(path):
-    _, body = bench.load(path)
+    # what explain finds in the log, as explain_top matched every training round's unrelated log once for this run (the
+    # ~1,000 logs of these sets are among them: matching them here again was ~20 s of CI's CPU); the same match(body) ids
+    found = unrelated_ids_of(path)
+    if found is None:  # not a training round's log (a set not yet in the training rounds): matched here
+        found = [m.entry.id for m in match(bench.load(path)[1])]
     known = KNOWN_CLAIMS.get(path.name)
     expected = list(known) if isinstance(known, tuple) else ([known] if known else [])
-    assert [m.entry.id for m in match(body)] == expected
+    assert found == expected
