@@ -37,6 +37,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 HERE = Path(__file__).parent / "messages"
 HOLE = "{}"
+HOLE_MAX = 512  # characters a {} before a literal part may stand for (Message.pattern)
 FILL = "7"  # what an example puts where the code formats a value
 
 
@@ -54,13 +55,16 @@ class Message:
         if the rest fails after it, it fails after any later one), so that a failed search does not try every split of
         the line between several {} (a message with three of them was cubic in the line's length). A message that
         starts with a {} is anchored at a line's start (the same match): unanchored, every position of a long line would
-        scan the rest of it."""
+        scan the rest of it. A {} before a literal part reads at most HOLE_MAX characters: unbounded, a line that repeats
+        the message's start without its end (a JSON dump on one line) made each start scan the rest of the line, quadratic
+        in its length (tests/test_review_rv6.py measures the growth); a backend's value (a shape, a dtype, a path) is
+        shorter."""
         parts = self.text.split(HOLE)
         out = re.escape(parts[0])
         for k, part in enumerate(parts[1:], 1):
             if not part and k < len(parts) - 1:
                 continue  # `{}{}`: one stretch of text
-            out += rf"(?:(?!{re.escape(part)})[^\n])*?" + re.escape(part) if part else r"[^\n]*?"
+            out += rf"(?:(?!{re.escape(part)})[^\n]){{0,{HOLE_MAX}}}?" + re.escape(part) if part else r"[^\n]*?"
         return "^" + out if self.text.startswith(HOLE) else out
 
     @property
