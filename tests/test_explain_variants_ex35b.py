@@ -12,6 +12,9 @@ Mechanisms (where: rule):
               lists what is there, as a package list does; not an install said as the cause or time, nor with a failure
   healthylist attribution/sentences.py _healthy_blanked: a list's start before a clause that says it works ("while xformers and
               sdpa are fine")
+              and "ok", a measured speed ("SDPA -> 12 it/s"), "still load" as words of health
+  versions    attribution/sentences.py _version_run_removed: a run of packages with versions ("flash_attn 2.7.4 + xformers 0.0.29 +
+              torch 2.6: ...") is the environment, not the failing backend
   languages   attribution/sentences.py HEALTHY / UNHEALTHY / CLAUSE_BREAK: "works" and its negations in Russian, German, French,
               Spanish, Portuguese and Japanese ("С xformers всё работает, а с sageattention ...", "xformers では問題なく動くが、...")
   replacement attribution/search.py _replacement_named: a notice above the error that a backend runs in another's place ("FA3 is
@@ -50,6 +53,16 @@ POSITIVES = [
     # healthylist: the list's start, with "while" and with a comma
     ("healthylist-while", "Why does sage attention give black frames while xformers and sdpa are fine?", (None, "sage")),
     ("healthylist-comma", "xformers, SDPA and flash-attn all work fine, but SageAttention 2.2 crashes on the 5090", (None, "sage")),
+    ("healthylist-ok", "sdpa ok, xformers ok, sageattention NaN", (None, "sage")),
+    ("healthylist-speed", "Tested: SDPA -> 12 it/s, xformers -> 13 it/s, SageAttention -> crash (CUDA error: illegal memory access)",
+     (None, "sage")),
+    ("healthylist-still", "After updating ComfyUI, xformers and flash-attn still load but sageattention throws ImportError: DLL load failed",
+     (None, "sage")),
+    # versions: the environment's packages and versions before the sentence
+    ("versions-plus", "flash_attn 2.7.4.post1 + xformers 0.0.29.post3 + torch 2.6: SageAttention import fails with DLL load failed",
+     (None, "sage")),
+    ("installed-error-first", "Error with sdpa, flash-attn and xformers all installed: RuntimeError: CUDA error: no kernel image is "
+     "available for execution on the device when sage attention is selected", (None, "sage")),
     # languages
     ("languages-ru", "С xformers всё работает, а с sageattention получается чёрная картинка", (None, "sage")),
     ("languages-ja", "xformers では問題なく動くが、sageattention だと黒い画像になる", (None, "sage")),
@@ -92,6 +105,10 @@ NEAR_MISSES = [
     ("installed-alone", "xformers is installed, flash-attn fails to import with an undefined symbol", "fa2"),
     ("installed-it", "flash-attn 2.8.3 installed, but it crashes with CUDA error: invalid argument on the first step", "fa2"),
     ("installed-selection", "SageAttention is installed but ComfyUI still uses xformers attention", "sage"),
+    # versions: a version run with nothing else named
+    ("versions-alone", "flash-attn 2.8.3 + torch 2.7.1: import fails with undefined symbol", "fa2"),
+    # healthylist: an "OK" that opens a sentence; a measured speed said slow
+    ("healthylist-ok-opening", "OK, so xformers crashes with CUDA error: invalid argument while flash-attn is fine", "xformers"),
     # healthylist: a clause that says its own failure ends the list
     ("healthylist-own", "FA2 crashes, FA3 and SDPA are fine", "fa2"),
     # languages: the negation

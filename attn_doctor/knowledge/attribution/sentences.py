@@ -66,7 +66,12 @@ HEALTHY = _R.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctl
                      # ex35b (session 35): the same said in Russian, German, French, Spanish, Portuguese and Japanese ("С xformers всё
                      # работает, а с sageattention ...", "xformers では問題なく動くが、sageattention だと黒い画像になる"); their negations
                      # are UNHEALTHY's below
-                     r"(?<!\w)(?:работает|работают|работало|funktioniert|fonctionne|funciona)(?!\w)|問題なく|問題ない|問題ありません|動きます", re.IGNORECASE)
+                     r"(?<!\w)(?:работает|работают|работало|funktioniert|fonctionne|funciona)(?!\w)|問題なく|問題ない|問題ありません|動きます|"
+                     # ex35b: a bare "ok" ("sdpa ok, xformers ok, sage NaN"), a run's measured speed ("SDPA -> 12 it/s, xformers ->
+                     # 13 it/s, SageAttention -> crash"), and "still loads / imports / runs" ("xformers and flash-attn still load
+                     # but sageattention throws ...")
+                     r"(?<![\w'-])(?:ok|okay)(?![\w'-])|(?:->|=>|→|:|=)[ \t]*~?\d+(?:\.\d+)?[ \t]*(?:it/s|s/it|its?/sec|tok(?:ens)?/s|samples/s|img/s|fps)\b|"
+                     r"\bstill[ \t]+(?:load|import|run|work)s?\b", re.IGNORECASE)
 UNHEALTHY = _R.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
                        r"slow\w*|hang\w*|stuck|freez\w*|issue|problem|bug|only|except|unless|if|whether|anymore)\b|"
                        r"n't\b|不|没有?(?!问题)|失败|报错|"
@@ -697,12 +702,30 @@ INSTALLED_BREAK = _R.compile(r"([,;，；、()（）]|(?<!\bi\.e)(?<!\be\.g)[.:!
                              r"但是?|可是|不过|が、|(?<!\w)(?:но|а|aber|mais|pero|mas)(?!\w))", re.IGNORECASE)
 INSTALL_WHEN = _R.compile(r"\b(?:because|caus\w*|broke\w*|break\w*|due)\b|导致|因为", re.IGNORECASE)
 ASIDE = _R.compile(r"[(（][^()（）\n]{1,120}[)）]")
-SELECTION_KEPT = _R.compile(r"(?<![\w-])(?:still|uses?|using|used|instead|ignor\w*|fall\w*|fell|default\w*|select\w*|picks?|chose\w*|detect\w*|"
-                            r"recogni[sz]\w*|found|finds?|sees?|load\w*|enabl\w*|activat\w*|turn\w*|not)(?![\w-])|仍|还是|依然|未|没", re.IGNORECASE)
+SELECTION_KEPT = _R.compile(r"(?<![\w-])(?:still|instead|ignor\w*|fall\w*[ \t]+back|fell[ \t]+back|fallback|default\w*[ \t]+to|"
+                            r"(?:not|n't|never)[ \t]+(?:being[ \t]+|been[ \t]+|be[ \t]+)?(?:use|used|using|select\w*|detect\w*|found|"
+                            r"find|load\w*|recogni[sz]\w*|pick\w*|enabl\w*|activat\w*|see|seen|chos\w*))(?![\w-])|仍|还是|依然|未|没",
+                            re.IGNORECASE)
 # (a word of failure or a negation in the installed clause itself: "flash-attn is installed but fails", "not installed")
 INSTALL_FAILS = _R.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|hang\w*|broken|wrong|garbage|black|not|no|never|n't|only|"
                            r"if|unless|whether|cannot|can't|unable|missing|mismatch\w*|incompatible|wrongly|partially|half)(?![A-Za-z])|n't\b|"
                            r"报错|错误|失败|崩溃|异常|不|没|未|(?<!\w)(?:не|нет|nicht|kein\w*|pas)(?!\w)|ない|ません|エラー", re.IGNORECASE)
+
+
+# ex35b: a run of packages with their versions joined by "+", a comma, "/" or "&" ("flash_attn 2.7.4.post1 + xformers 0.0.29.post3 +
+# torch 2.6: SageAttention import fails ...", "torch==2.7.1, xformers==0.0.31, sageattention==2.2.0") is the environment the
+# writer runs, not the backend that failed: blanked where the rest of the line still names a backend (as a version list on its
+# own line is [inventory])
+PKG_VERSION = r"[A-Za-z][\w.-]{1,40}?[ \t]*(?:===?|@|[ \t])[ \t]*v?\d+\.\w+(?:\.\w+)*(?:[+-][\w.]+)?"
+VERSION_RUN = _R.compile(r"(?<![\w.-])" + PKG_VERSION + r"(?:[ \t]*(?:\+|,|/|&)[ \t]*" + PKG_VERSION + r")+(?![\w.-])")
+
+
+def _version_run_removed(line: str) -> str:
+    """`line` without its runs of packages with versions (VERSION_RUN), where the rest still names a backend."""
+    if len(line) > 600:
+        return line
+    kept = VERSION_RUN.sub(lambda m: " " * len(m.group(0)), line)
+    return kept if kept != line and any(rx.search(kept) for _, rx in rules().seven) else line
 
 
 def _installed_removed(line: str) -> str:
@@ -819,6 +842,8 @@ def _scrub(line: str) -> str:
         line = _healthy_removed(line)
     if INSTALLED.search(line):
         line = _installed_removed(line)
+    if VERSION_RUN.search(line):
+        line = _version_run_removed(line)
     return line
 
 
