@@ -155,13 +155,15 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
 # first: xformers' "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions" over a traceback that ends in flash-attn's own
 # import error, a model's "`flash-attention` package not found, consider installing for better performance" over SDPA's error.
 # A warning about one backend is no cause of an error that another backend raised: where the first finding is read from a
-# warning line (a logger's WARNING / WARN, a Python *Warning, torch's [W...] prefix, or a notice that a speed-up is off) and
+# warning line (a logger's WARNING / WARN, a Python *Warning, torch's [W...] prefix, a notice that a speed-up is off, or one that
+# the run falls back to another backend: "xformers is not available, falling back to SDPA" over SDPA's own error) and
 # names backend A, and a later finding read from an exception line below it (a traceback's last line) names another backend B
 # and can be a cause, B's error goes first (the others keep their order). Same backend, no backend, or no exception below:
 # unchanged.
 WARNING_LINE = re.compile(r"(?-i:\bWARN(?:ING)?\b|\b[A-Z]\w*Warning\b|^\s*\[?W\d{4}\b)|\bwarnings?\.warn\b|"
                           r"(?i:\bfor better performance\b|\bproceeding without\b|\boptimizations will not be enabled\b|"
-                          r"\bwon'?t be available\b)")
+                          r"\bwon'?t be available\b|\bfall(?:s|ing)?[ \t]*back[ \t]+to\b|\bfallback[ \t]+to\b|\busing\b[^\n]{1,40}?\binstead\b|"
+                          r"\bnot[ \t]+(?:available|installed|found)\b[^\n]{0,40}?[,;:][ \t]*(?:using|use|switching[ \t]+to)\b)")
 
 
 def _failure_before_warning(out: list[Explained], lines: list[str]) -> list[Explained]:

@@ -22,8 +22,8 @@ Mechanisms (where: rule):
               error's own lines name the absent one
   lowersdpa   attribution.toml (sdpa names): the lower-case `sdpa` as what a clause says fails with ("but with sdpa the loss
               becomes NaN")
-  warnfirst   explain.py _failure_before_warning: a start-up warning about one backend ranks after an exception line below it
-              that another backend raised (a warning about A is no cause of B's error)
+  warnfirst   explain.py _failure_before_warning: a start-up warning or fallback notice about one backend ranks after an
+              exception line below it that another backend raised (a warning about A is no cause of B's error)
   onlyone     attribution/sentences.py _only_one_kept: "only X fails" among several named ("I tried sdpa, xformers and
               flash_attention_2; only flash_attention_2 gives NaN")
 """
@@ -76,6 +76,8 @@ POSITIVES = [
           error="RuntimeError: CUDA error: an illegal memory access was encountered"), ("cuda.kernel-fault", "fa2")),
     ("replacement-fault", "Flash Attention 2 is not available, using xformers instead.\nRuntimeError: CUDA error: misaligned address",
      ("cuda.kernel-fault", "xformers")),
+    ("replacement-comma", "[INFO] Sage attention not available, using flash attention 2\n[INFO] Loading model...\n"
+     "RuntimeError: CUDA error: no kernel image is available for execution on the device", (None, "fa2")),
     # lowersdpa
     ("lowersdpa-nan", "flash_attention_2 works fine, but with sdpa the loss becomes NaN after 200 steps", ("attn.nan-output", "sdpa")),
     ("lowersdpa-crash", "eager works, but when using sdpa it crashes with CUDA error: misaligned address", (None, "sdpa")),
@@ -93,6 +95,10 @@ POSITIVES = [
            "attn_output = torch.nn.functional.scaled_dot_product_attention("),
           error="RuntimeError: The expanded size of the tensor (8192) must match the existing size (4096) at non-singleton dimension 3."),
      (None, "sdpa")),
+    ("warnfirst-fallback", "xformers is not available, falling back to SDPA\nflash_attn not available, falling back to SDPA\n"
+     + tb(("/srv/app/attn.py", 40, "forward", "x = F.scaled_dot_product_attention(q, k, v, attn_mask=m)"),
+          error="RuntimeError: The size of tensor a (77) must match the size of tensor b (4096) at non-singleton dimension 3"),
+     ("sdpa.mask-size-mismatch", "sdpa")),
     # onlyone
     ("onlyone-tried", "I tried sdpa, xformers and flash_attention_2; only flash_attention_2 gives NaN", ("attn.nan-output", "fa2")),
     ("onlyone-zh", "试了 xformers、sdpa 和 flash_attention_2，只有 flash_attention_2 出现 NaN", (None, "fa2")),
@@ -124,6 +130,9 @@ NEAR_MISSES = [
     # warnfirst: the same backend's warning and error (the warning may be its cause); a warning over a bare error line
     ("warnfirst-same", "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
      "    PyTorch 2.5.1+cu121 with CUDA 1201 (you have 2.6.0+cu124)\n"
+     + tb((f"{SP}/xformers/ops/fmha/__init__.py", 306, "memory_efficient_attention", "return _memory_efficient_attention("),
+          error="NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:"), "xformers"),
+    ("warnfirst-fallback-own", "xformers is not available, falling back to SDPA\n"
      + tb((f"{SP}/xformers/ops/fmha/__init__.py", 306, "memory_efficient_attention", "return _memory_efficient_attention("),
           error="NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:"), "xformers"),
     # onlyone: "only" as a limit

@@ -282,7 +282,10 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
 # Ampere GPUs or newer" under "using FlashAttention-2 instead"): an error that names the absent backend stays its own.
 REPLACED_BY = _R.compile(r"(?:\b(?:using|use|uses|used|defaulting[ \t]+to|switching[ \t]+to|switched[ \t]+to)[ \t]+(?:the[ \t]+)?"
                          r"(?P<a>[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}?)[ \t]+instead\b(?![ \t]+of\b)|"
-                         r"\bfall(?:s|ing)?[ \t]*back[ \t]+(?:to|on)[ \t]+(?:the[ \t]+)?(?P<b>[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2}))",
+                         r"\bfall(?:s|ing)?[ \t]*back[ \t]+(?:to|on)[ \t]+(?:the[ \t]+)?(?P<b>[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2})|"
+                         # ("Sage attention not available, using flash attention 2": the replacement after the absence's comma)
+                         r"(?<=[,;:])[ \t]*(?:(?:will|now|so)[ \t]+)?(?:using|use|switching[ \t]+to|defaulting[ \t]+to)[ \t]+(?:the[ \t]+)?"
+                         r"(?P<c>[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}))",
                          re.IGNORECASE)
 ABSENT_BEFORE = _R.compile(r"\b(?:not|no|unavailable|missing|absent|cannot|can't|could ?n[o']t|unable|failed|fails|disabl\w*|unsupported)\b",
                            re.IGNORECASE)
@@ -292,12 +295,13 @@ ABSENT_BEFORE = _R.compile(r"\b(?:not|no|unavailable|missing|absent|cannot|can't
 def _replacement_named(line: str) -> str | None:
     """The backend of the seven that a notice on this line says runs in place of another it says absent or unusable (REPLACED_BY
     after ABSENT_BEFORE in the same sentence), else None."""
-    if "instead" not in line.lower() and "back" not in line.lower():
+    low = line.lower()
+    if not any(w in low for w in ("instead", "back", "using", "use ", "switching", "default")):
         return None
     for m in REPLACED_BY.finditer(line):
         if not ABSENT_BEFORE.search(line[max(0, m.start() - 120):m.start()]):
             continue
-        obj = (m.group("a") or m.group("b") or "").strip(" .`'\"")
+        obj = (m.group("a") or m.group("b") or m.group("c") or "").strip(" .`'\"")
         hit = _first_rule(obj)
         if hit is not None and hit[0] not in NOT_SEVEN:
             return hit[0]
