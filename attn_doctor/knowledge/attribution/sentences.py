@@ -67,7 +67,7 @@ HEALTHY = _R.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctl
                      # работает, а с sageattention ...", "xformers では問題なく動くが、sageattention だと黒い画像になる"); their negations
                      # are UNHEALTHY's below
                      r"(?<!\w)(?:работает|работают|работало|funktioniert|fonctionne|funciona)(?!\w)|問題なく|問題ない|問題ありません|動きます|"
-                     # ex35b: a bare "ok" ("sdpa ok, xformers ok, sage NaN"), a run's measured speed ("SDPA -> 12 it/s, xformers ->
+                     # ex35b (session 35): a bare "ok" ("sdpa ok, xformers ok, sage NaN"), a run's measured speed ("SDPA -> 12 it/s, xformers ->
                      # 13 it/s, SageAttention -> crash"), and "still loads / imports / runs" ("xformers and flash-attn still load
                      # but sageattention throws ...")
                      r"(?<![\w'-])(?:ok|okay)(?![\w'-])|(?:->|=>|→|:|=)[ \t]*~?\d+(?:\.\d+)?[ \t]*(?:it/s|s/it|its?/sec|tok(?:ens)?/s|samples/s|img/s|fps)\b|"
@@ -712,7 +712,7 @@ INSTALL_FAILS = _R.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|ha
                            r"报错|错误|失败|崩溃|异常|不|没|未|(?<!\w)(?:не|нет|nicht|kein\w*|pas)(?!\w)|ない|ません|エラー", re.IGNORECASE)
 
 
-# ex35b: a run of packages with their versions joined by "+", a comma, "/" or "&" ("flash_attn 2.7.4.post1 + xformers 0.0.29.post3 +
+# ex35b (session 35): a run of packages with their versions joined by "+", a comma, "/" or "&" ("flash_attn 2.7.4.post1 + xformers 0.0.29.post3 +
 # torch 2.6: SageAttention import fails ...", "torch==2.7.1, xformers==0.0.31, sageattention==2.2.0") is the environment the
 # writer runs, not the backend that failed: blanked where the rest of the line still names a backend (as a version list on its
 # own line is [inventory])
