@@ -4,6 +4,7 @@ explain an error message or a whole log (the same matcher `check` uses for faile
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import difflib
 
@@ -146,6 +147,37 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             title = vendor[0]["title"].replace("{title}", m.entry.headline)
         out.append(Explained(**vars(m), backend=backend, title=title or m.entry.headline,
                              fix=tailor.tailor(fix, v, backend, m.entry.id), named_by=named_by, untailored=fix))
+    return _failure_before_warning(out, lines)
+
+
+# ex35b (session 35, issue 23: a log that names several backends is about the one that failed). Findings rank by where they
+# first show (match.order_keys: a driver's warning is often the cause of the error after it), and a log's start-up warnings come
+# first: xformers' "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions" over a traceback that ends in flash-attn's own
+# import error, a model's "`flash-attention` package not found, consider installing for better performance" over SDPA's error.
+# A warning about one backend is no cause of an error that another backend raised: where the first finding is read from a
+# warning line (a logger's WARNING / WARN, a Python *Warning, torch's [W...] prefix, a notice that a speed-up is off, or one that
+# the run falls back to another backend: "xformers is not available, falling back to SDPA" over SDPA's own error) and
+# names backend A, and a later finding read from an exception line below it (a traceback's last line) names another backend B
+# and can be a cause, B's error goes first (the others keep their order). Same backend, no backend, or no exception below:
+# unchanged.
+WARNING_LINE = re.compile(r"(?-i:\bWARN(?:ING)?\b|\b[A-Z]\w*Warning\b|^\s*\[?W\d{4}\b)|\bwarnings?\.warn\b|"
+                          r"(?i:\bfor better performance\b|\bproceeding without\b|\boptimizations will not be enabled\b|"
+                          r"\bwon'?t be available\b|\bfall(?:s|ing)?[ \t]*back[ \t]+to\b|\bfallback[ \t]+to\b|\busing\b[^\n]{1,40}?\binstead\b|"
+                          r"\bnot[ \t]+(?:available|installed|found)\b[^\n]{0,40}?[,;:][ \t]*(?:using|use|switching[ \t]+to)\b)")
+
+
+def _failure_before_warning(out: list[Explained], lines: list[str]) -> list[Explained]:
+    if len(out) < 2:
+        return out
+    top = out[0]
+    if top.backend is None or not 0 < top.line <= len(lines) or not WARNING_LINE.search(lines[top.line - 1]):
+        return out
+    for k in range(1, len(out)):
+        m = out[k]
+        at = [n for n in (m.lines or [m.line]) if top.line < n <= len(lines)]
+        if m.backend is not None and m.backend != top.backend and m.entry.can_cause and at and any(
+                attribution.EXCEPTION_LINE.search(lines[n - 1]) and not WARNING_LINE.search(lines[n - 1]) for n in at):
+            return [m] + out[:k] + out[k + 1:]
     return out
 
 

@@ -15,7 +15,7 @@ from .shapes import (
     _first_lines, _traceback, Attribution, CONTINUATION, EXCEPTION_LINE, FRAME, IMPORT_CODE, PYTEST_E,
     PYTEST_LOCATION, TITLE_LINES, TRACEBACK_START, WINDOW,
 )
-from .tables import _document_rules, NOT_SEVEN, rules
+from .tables import _document_rules, _first_rule, NOT_SEVEN, rules
 from .naming import _file_named, _named
 from .. import index_cache
 _R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
@@ -253,6 +253,10 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             # a frame's code line: the frame's file names its backend before a name in the code does (FA3's
             # hopper/flash_attn_interface.py importing its extension as `flash_attn_cuda`, an FA2 name)
             named = _file_named(lines[j - 1]) or named
+        if j < i:  # a notice above the error naming what ran in another's place (ex35b)
+            r = _replacement_named(lines[j])
+            if r is not None and (weak is None or weak.backend == r) and not (skip is not None and skip(j + 1)):
+                return Attribution(r, j + 1, lines[j].strip()[:300])
         if named is None:
             continue
         b, shared = named
@@ -267,6 +271,41 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
             continue
         return Attribution(b, j + 1, lines[j].strip()[:300])
     return weak
+
+
+# ex35b (session 35, issue 23): a notice above the error that says which backend runs in another's place ("FlashAttention-3 is not
+# supported on this GPU, using FlashAttention-2 instead", "xformers not available, falling back to PyTorch SDPA", "flash_attn not
+# found, using sageattn instead") says what ran when the error below it came: the error is the replacement's, not the absent
+# one's (sentences.USED_INSTEAD and FALLBACK_TO blank the replacement, so that the notice's own line is about the absent backend,
+# as fa2.not-available-fallback says). Only above the error (its traceback, the set-up lines, the input's first lines; not a line
+# below it, nor the error's own line), and only where the error's own lines name no backend, or only by a name the replacement shares ("FlashAttention only supports
+# Ampere GPUs or newer" under "using FlashAttention-2 instead"): an error that names the absent backend stays its own.
+REPLACED_BY = _R.compile(r"(?:\b(?:using|use|uses|used|defaulting[ \t]+to|switching[ \t]+to|switched[ \t]+to)[ \t]+(?:the[ \t]+)?"
+                         r"(?P<a>[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}?)[ \t]+instead\b(?![ \t]+of\b)|"
+                         r"\bfall(?:s|ing)?[ \t]*back[ \t]+(?:to|on)[ \t]+(?:the[ \t]+)?(?P<b>[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2})|"
+                         # ("Sage attention not available, using flash attention 2": the replacement after the absence's comma)
+                         r"(?<=[,;:])[ \t]*(?:(?:will|now|so)[ \t]+)?(?:using|use|switching[ \t]+to|defaulting[ \t]+to)[ \t]+(?:the[ \t]+)?"
+                         r"(?P<c>[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}))",
+                         re.IGNORECASE)
+ABSENT_BEFORE = _R.compile(r"\b(?:not|no|unavailable|missing|absent|cannot|can't|could ?n[o']t|unable|failed|fails|disabl\w*|unsupported)\b",
+                           re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def _replacement_named(line: str) -> str | None:
+    """The backend of the seven that a notice on this line says runs in place of another it says absent or unusable (REPLACED_BY
+    after ABSENT_BEFORE in the same sentence), else None."""
+    low = line.lower()
+    if not any(w in low for w in ("instead", "back", "using", "use ", "switching", "default")):
+        return None
+    for m in REPLACED_BY.finditer(line):
+        if not ABSENT_BEFORE.search(line[max(0, m.start() - 120):m.start()]):
+            continue
+        obj = (m.group("a") or m.group("b") or m.group("c") or "").strip(" .`'\"")
+        hit = _first_rule(obj)
+        if hit is not None and hit[0] not in NOT_SEVEN:
+            return hit[0]
+    return None
 
 
 @lru_cache(maxsize=1)

@@ -62,15 +62,25 @@ def _used_instead_removed(m: re.Match) -> str:
 # SDPA, but ...")
 HEALTHY = _R.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|perform(?:s|ed|ing)? (?:well|fine|normally|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
                      r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
-                     r"正常|没问题|没有问题", re.IGNORECASE)
+                     r"正常|没问题|没有问题|"
+                     # ex35b (session 35): the same said in Russian, German, French, Spanish, Portuguese and Japanese ("С xformers всё
+                     # работает, а с sageattention ...", "xformers では問題なく動くが、sageattention だと黒い画像になる"); their negations
+                     # are UNHEALTHY's below
+                     r"(?<!\w)(?:работает|работают|работало|funktioniert|fonctionne|funciona)(?!\w)|問題なく|問題ない|問題ありません|動きます|"
+                     # ex35b (session 35): a bare "ok" ("sdpa ok, xformers ok, sage NaN"), a run's measured speed ("SDPA -> 12 it/s, xformers ->
+                     # 13 it/s, SageAttention -> crash"), and "still loads / imports / runs" ("xformers and flash-attn still load
+                     # but sageattention throws ...")
+                     r"(?<![\w'-])(?:ok|okay)(?![\w'-])|(?:->|=>|→|:|=)[ \t]*~?\d+(?:\.\d+)?[ \t]*(?:it/s|s/it|its?/sec|tok(?:ens)?/s|samples/s|img/s|fps)\b|"
+                     r"\bstill[ \t]+(?:load|import|run|work)s?\b", re.IGNORECASE)
 UNHEALTHY = _R.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
                        r"slow\w*|hang\w*|stuck|freez\w*|issue|problem|bug|only|except|unless|if|whether|anymore)\b|"
-                       r"n't\b|不|没有?(?!问题)|失败|报错", re.IGNORECASE)
+                       r"n't\b|不|没有?(?!问题)|失败|报错|"
+                       r"(?<!\w)(?:не|нет|nicht|kein\w*|pas|no|não|nunca|только|nur|seulement|solo|só)(?!\w)|ない|ません|エラー|失敗|黒", re.IGNORECASE)
 # (a full stop, colon or mark only before a space or the line's end: "flash_attn.cute" is one name; a parenthesis
 # stays inside its clause)
 # helper ex180 (session 32): not the full stops of "i.e." and "e.g.", which go on with the same clause ("a BC check for FA2 (i.e.
 # `_supports_flash_attn_2` still works ...) - but it will not work on FA3": round 136m QwenLM/Qwen3-TTS#15)
-CLAUSE_BREAK = _R.compile(r"([,;，；]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
+CLAUSE_BREAK = _R.compile(r"([,;，；、]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
 
 
 # helper ex180 (session 32; round 83: LLaVA-VL/LLaVA-NeXT#254 and huggingface/transformers#33615, "performs well when using
@@ -173,6 +183,14 @@ def _healthy_blanked(line: str) -> str:
         if HEALTHY.search(clause) and not UNHEALTHY.search(HEALTHY.sub(" ", clause)):
             parts[k] = " " * len(clause)
             healthy = True
+            # ex35b (session 35): and the short start of its list before it ("while xformers and sdpa are fine", "xformers,
+            # SDPA and FA2 all work"): the items joined to the healthy clause by "and" or a comma, each of three words at most
+            # with no word of failure; a clause that says its own failure ("FA2 crashes, FA3 and SDPA are fine") ends the list
+            b = k - 2
+            while b >= 0 and parts[b + 1].strip().lower() in ("and", ",", "，", "、") and len(parts[b].split()) <= 3 \
+                    and parts[b].strip() and not UNHEALTHY.search(parts[b]) and not HEALTHY.search(parts[b]):
+                parts[b] = " " * len(parts[b])
+                b -= 2
         elif healthy and parts[k - 1].strip().lower() in ("and", ",") and len(clause.split()) <= 3 \
                 and not UNHEALTHY.search(clause):
             # the rest of a healthy clause's list ("run fine with FA2 and FA3"): session 6, ex37
@@ -639,6 +657,107 @@ def _advice_removed(m: re.Match) -> str:
 NOT_ADVICE = _R.compile(r"\bnot\b|n't\b|\b(?:disabl\w*|remov\w*|uninstall\w*|turn\w* off|without)\b|--(?:no|disable)[-_]", re.IGNORECASE)
 
 
+# ex35b (session 35, issue 23): a line that names several backends and says that only one of them fails ("I tried sdpa, xformers
+# and flash_attention_2; only flash_attention_2 gives NaN", "xformers, SDPA, FA2: only with sage it crashes", "只有 sageattention
+# 出黑图", "только с sageattention чёрный экран") is about that one: the other clauses are blanked. Not "only" as a limit ("FA2 only
+# supports Ampere", "only works on sm80"): the clause must say a failure after the backend's name
+ONLY_ONE = _R.compile(r"(?:(?<![\w-])(?:only|nur|solo|só|seulement|только)(?![\w-])|只有|仅有|仅|唯独|だけ)[ \t]*(?:(?:with|when[ \t]+using|using|"
+                      r"on|under|mit|con|com|avec|с|用|使用)[ \t]+)?", re.IGNORECASE)
+
+
+def _only_one_kept(line: str) -> str:
+    """`line` with only the clause that says one backend alone fails (ONLY_ONE, a backend's name within 40 characters after it,
+    FAILURE_STATED after the name), where another clause names a backend too; else the line as it is."""
+    if len(line) > 600:
+        return line
+    seven = rules().seven
+    parts = CLAUSE_BREAK.split(line)
+    for k in range(0, len(parts), 2):
+        clause = parts[k]
+        m = ONLY_ONE.search(clause)
+        if m is None:
+            continue
+        after = clause[m.end():]
+        hits = [h for _, rx in seven for h in [rx.search(after)] if h is not None and h.start() <= 40]
+        if not hits or not FAILURE_STATED.search(after[min(h.end() for h in hits):]):
+            continue
+        others = [n for n in range(0, len(parts), 2) if n != k and any(rx.search(parts[n]) for _, rx in seven)]
+        if not others:
+            return line
+        return "".join(x if n == k or n % 2 else " " * len(x) for n, x in enumerate(parts))
+    return line
+
+
+# ex35b (session 35, issue 23: a text that names several backends is about the one that failed): a clause or an aside that only
+# says a backend is installed or present ("flash-attn is installed, but xformers raises ...", "(I also have xformers and flash-attn
+# installed)", "I have FA2 2.7.4 installed but SDPA gives NaN", "After installing flash-attn 2.8, xformers crashes with ...",
+# "已经安装了 flash-attn，但是 xformers 报错") lists what is there, as a package list does ([inventory]), beside the clause that says
+# what fails: blanked where the rest of the line still names a backend. Not a clause with a word of failure or a condition
+# ("flash-attn is installed but fails to import", "if flash-attn is installed"), one that says it caused the failure ("because
+# flash-attn is installed"), nor one beside a selection that passes the installed backend over ("SageAttention installed but
+# ComfyUI still uses xformers": its subject is the selection of the installed one, app.backend-selection-ignored)
+INSTALLED = _R.compile(r"(?<![\w-])(?:installed|present)(?![\w-])|\b(?:after|since|once|upon)[ \t]+(?:I[ \t]+|we[ \t]+)?(?:re-?)?install(?:ing|ed)?\b|"
+                       r"已(?:经)?安装|安装了|已装|装了|インストール(?:済み|されて|して(?:い|あ))|(?<!\w)установлен\w*", re.IGNORECASE)
+INSTALLED_BREAK = _R.compile(r"([,;，；、()（）]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bbut\b|\bhowever\b|\bwhile\b|\bwhereas\b|\band\b|"
+                             r"但是?|可是|不过|が、|(?<!\w)(?:но|а|aber|mais|pero|mas)(?!\w))", re.IGNORECASE)
+INSTALL_WHEN = _R.compile(r"\b(?:because|caus\w*|broke\w*|break\w*|due)\b|导致|因为", re.IGNORECASE)
+ASIDE = _R.compile(r"[(（][^()（）\n]{1,120}[)）]")
+SELECTION_KEPT = _R.compile(r"(?<![\w-])(?:still|instead|ignor\w*|fall\w*[ \t]+back|fell[ \t]+back|fallback|default\w*[ \t]+to|"
+                            r"(?:not|n't|never)[ \t]+(?:being[ \t]+|been[ \t]+|be[ \t]+)?(?:use|used|using|select\w*|detect\w*|found|"
+                            r"find|load\w*|recogni[sz]\w*|pick\w*|enabl\w*|activat\w*|see|seen|chos\w*))(?![\w-])|仍|还是|依然|未|没",
+                            re.IGNORECASE)
+# (a word of failure or a negation in the installed clause itself: "flash-attn is installed but fails", "not installed")
+INSTALL_FAILS = _R.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|hang\w*|broken|wrong|garbage|black|not|no|never|n't|only|"
+                           r"if|unless|whether|cannot|can't|unable|missing|mismatch\w*|incompatible|wrongly|partially|half)(?![A-Za-z])|n't\b|"
+                           r"报错|错误|失败|崩溃|异常|不|没|未|(?<!\w)(?:не|нет|nicht|kein\w*|pas)(?!\w)|ない|ません|エラー", re.IGNORECASE)
+
+
+# ex35b (session 35): a run of packages with their versions joined by "+", a comma, "/" or "&" ("flash_attn 2.7.4.post1 + xformers 0.0.29.post3 +
+# torch 2.6: SageAttention import fails ...", "torch==2.7.1, xformers==0.0.31, sageattention==2.2.0") is the environment the
+# writer runs, not the backend that failed: blanked where the rest of the line still names a backend (as a version list on its
+# own line is [inventory])
+PKG_VERSION = r"[A-Za-z][\w.-]{1,40}?[ \t]*(?:===?|@|[ \t])[ \t]*v?\d+\.\w+(?:\.\w+)*(?:[+-][\w.]+)?"
+VERSION_RUN = _R.compile(r"(?<![\w.-])" + PKG_VERSION + r"(?:[ \t]*(?:\+|,|/|&)[ \t]*" + PKG_VERSION + r")+(?![\w.-])")
+
+
+def _version_run_removed(line: str) -> str:
+    """`line` without its runs of packages with versions (VERSION_RUN), where the rest still names a backend."""
+    if len(line) > 600:
+        return line
+    kept = VERSION_RUN.sub(lambda m: " " * len(m.group(0)), line)
+    return kept if kept != line and any(rx.search(kept) for _, rx in rules().seven) else line
+
+
+def _installed_removed(line: str) -> str:
+    """`line` with each clause or aside that only says a backend is installed blanked (INSTALLED), where the rest still names
+    a backend and does not say a selection passed it over (SELECTION_KEPT); else the line as it is."""
+    if len(line) > 600:
+        return line  # a sentence; a long line is a log's blob
+    seven = rules().seven
+    # an aside in parentheses that says what is installed, whole ("(I also have xformers and flash-attn installed)")
+    line0, line = line, ASIDE.sub(lambda m: m.group(0) if INSTALL_WHEN.search(m.group(0)) or INSTALL_FAILS.search(m.group(0))
+                                  or not INSTALLED.search(m.group(0)) else " " * len(m.group(0)), line)
+    parts = INSTALLED_BREAK.split(line)  # clauses at even indexes, their separators at odd ones
+    blank = set()
+    for k in range(0, len(parts), 2):
+        clause = parts[k]
+        if INSTALLED.search(clause) and not INSTALL_WHEN.search(clause) and not INSTALL_FAILS.search(clause) \
+                and any(rx.search(clause) for _, rx in seven):
+            blank.add(k)
+            b = k - 2  # the short start of its list ("xformers and flash-attn installed")
+            while b >= 0 and parts[b + 1].strip().lower() in ("and", ",", "，", "、") and len(parts[b].split()) <= 3 \
+                    and parts[b].strip() and not INSTALL_FAILS.search(parts[b]) and not INSTALL_WHEN.search(parts[b]):
+                blank.add(b)
+                b -= 2
+    if not blank and line == line0:
+        return line0
+    rest = "".join(" " * len(x) if n in blank else x for n, x in enumerate(parts))
+    if not any(rx.search(rest) for _, rx in seven) or SELECTION_KEPT.search(
+            "".join(x for n, x in enumerate(parts) if n % 2 == 0 and n not in blank)):
+        return line0
+    return rest
+
+
 # helper ex114 (round 105m: huggingface/transformers#32848, `        # attn_implementation="flash_attention_2",` in the reproduction of
 # a default-attention (SDPA) failure): a line of code commented out (a keyword or an assignment alone on the line, a method call, an
 # import) is not what ran; a title ("# flash_attn=2.7 crashes on ...") goes on past its one token
@@ -717,8 +836,14 @@ def _scrub(line: str) -> str:
     if "wheel" in low or "build" in low:
         line = OFFER.sub(lambda m: m.group(0) if UNHEALTHY.search(m.group(0)) or FAILED.search(m.group(0))
                          else " " * len(m.group(0)), line)
+    if ONLY_ONE.search(line):
+        line = _only_one_kept(line)
     if HEALTHY.search(line) or PRAISE.search(line):
         line = _healthy_removed(line)
+    if INSTALLED.search(line):
+        line = _installed_removed(line)
+    if VERSION_RUN.search(line):
+        line = _version_run_removed(line)
     return line
 
 
