@@ -1,5 +1,5 @@
-"""Variants for helper ex35t (session 35, issue 23): texts thin on evidence, the question whether a backend runs on a GPU or
-platform. Training misses of this shape: round 9 thu-ml/SageAttention#66 ("Possibilities of support Pascal" over "I was wonder
+"""Variants for helper ex35t (session 35, issue 23): texts thin on evidence: the question whether a backend runs on a GPU or
+platform, a selection said not to take, a diagnosis in words. Training misses of this shape: round 9 thu-ml/SageAttention#66 ("Possibilities of support Pascal" over "I was wonder
 if sage attention is usable via DP4A"), round 26 evo-design/evo#118 ("Running evo on V100 or A100", the backend two lines
 below: not read), round 47 Beinsezii/comfyui-amd-go-fast#4 ("FlashAttention 2 ROCM support is upstreamed?", labelled
 prose.slow: not read); ex34u found backend.unsupported-gpu missed in five blind rounds or more (explain-recurring-s29.md).
@@ -15,6 +15,16 @@ Chinese, Japanese, Korean, Russian, Spanish and Portuguese. Mechanisms (knowledg
 (Not written: a title that is only the backend on a GPU with a question mark, "sageattention on a P40?": the corpus keeps that shape
 as a question with no failure, fixtures/errors/nearmiss-s10/unrelated feature-xformers-mac.txt "xformers on Apple Silicon?" and
 qa-fa3-h100.txt "Is FA3 used automatically on H100?"; a title pattern for it claimed both.)
+  ignored   IGNORED (prose.ignored): the other attention said, in the passive, to be still used / selected rather than / over
+            the backend (round 75 dyscorv/nix-comfyui#4 "'cross-attention' is still being used rather than xformers"), Japanese
+            and Korean forms
+  blame     BLAMEW / BLAMEAFTER (prose.fails in the head, prose.said past it): a sentence that states the backend as the cause
+            ("the culprit is", "caused by", "the reason is that", 问题出在, 原因是, 导致的, のせい, 때문, проблема в, el problema es,
+            o problema é); not negated, not asked, not a hedged suspicion
+(Also not written: a traceback cut before its error line under a report that names a backend, as a last resort of its own
+(triage.cut-traceback): it read 3 training misses (kijai/ComfyUI-WanVideoWrapper#695, zhuzilin/ring-flash-attention#53,
+Dao-AILab/flash-attention#108) but changed 202 texts' readings, outranking the frames' and the head's readings, and claimed 2
+unrelated logs (yaof20/Flash-RL#1, chengzeyi/stable-fast#115): most stored excerpts end inside a traceback.)
 The near misses: the same words where nothing is asked or refused (a success report, a changelog line, a speed question, an
 install question, a statement that it is usable).
 """
@@ -22,7 +32,7 @@ install question, a statement that it is usable).
 from __future__ import annotations
 
 from each_case import each
-from explain_top import assert_claim_no_unrelated_log, first, ids, tb
+from explain_top import first, ids
 
 GPU_ENTRIES = {"backend.unsupported-gpu", "prose.gpu"}
 
@@ -89,33 +99,20 @@ def test_ex35t_near_misses():
     each(((name, (text,)) for name, text in NEAR_MISSES), _near_miss)
 
 
-# ---- the other shapes: a traceback cut before its error line, a selection said not to take in the passive, a diagnosis that
-# blames the backend (knowledge/triage.toml triage.cut-traceback; prose.toml IGNORED, BLAMEW / BLAMEAFTER)
+# ---- the other shapes: a selection said not to take in the passive, a diagnosis that states the backend as the cause
+# (prose.toml IGNORED, BLAMEW / BLAMEAFTER); not a hedged suspicion ("seems to be a problem in flash-attn": round 24m unrelated
+# OpenGVLab/VideoChat-Flash#7)
 
 HEADER = "Generation fails\n\nLinux, CUDA 12.4.\nTwo GPUs.\nThe default config.\nNothing else changed.\nSame on both.\n\n"
 
 SHAPES = [
-    # cut: the report names the backend, its traceback (the app's frames) stops before the exception line
-    ("cut-title", "sageattention in the Wan sampler\n\nThis is the complete error\n" + tb(
-        ("D:\\ComfyUI\\execution.py", 345, "execute", "output_data = get_output_data(obj, input_data_all)"),
-        ("D:\\ComfyUI\\custom_nodes\\wan\\nodes.py", 1203, "process", "noise_pred = transformer(latent, t, context)")) + "\n",
-     ("triage.cut-traceback", "sage")),
-    ("cut-fence", "flash attention 2 in my own trainer\n\n```\n" + tb(
-        ("/srv/trainer/train.py", 88, "step", "loss = model(**batch).loss"),
-        ("/srv/trainer/model.py", 301, "forward", "h = self.blocks(h, mask)")) + "\n```\n",
-     ("triage.cut-traceback", "fa2")),
-    ("cut-ipython", "MHAFlexAttention in the notebook\n\n```python\nRuntimeError                              Traceback (most recent call last)\n"
-     "Cell In[7], line 4\n----> 4 out = mha_flex(x)\n\n"
-     "File ~/venv/lib/python3.12/site-packages/torch/nn/modules/module.py:1751, in Module._wrapped_call_impl(self, *args, **kwargs)\n"
-     "   1750 else:\n-> 1751     return self._call_impl(*args, **kwargs)\n```\n", ("triage.cut-traceback", "flex")),
     # ignored: the other attention still used rather than / over the backend, in the passive, and in Japanese and Korean
     ("ignored-passive", "On my 3090 split attention is still being used rather than xformers.", ("prose.ignored", "xformers")),
     ("ignored-over", "Sub-quadratic attention is still selected over sage attention after the restart", ("prose.ignored", "sage")),
     ("ignored-ja", "xformers ではなく split attention が使われたままです", ("prose.ignored", "xformers")),
     ("ignored-ko", "xformers가 아니라 여전히 split attention이 사용됩니다", ("prose.ignored", "xformers")),
     # blame: the head and the body, other backends, other languages
-    ("blame-seems", HEADER + "closing this - seems to be an issue with the latest xformers, it worked with 0.0.27", ("prose.said", "xformers")),
-    ("blame-culprit", HEADER + "The culprit was flash attention 2.7.4 on this card.", ("prose.said", "fa2")),
+        ("blame-culprit", HEADER + "The culprit was flash attention 2.7.4 on this card.", ("prose.said", "fa2")),
     ("blame-reason", HEADER + "The reason is that `flex_attention` is less tuned on the L40S.", ("prose.said", "flex")),
     ("blame-caused", HEADER + "It was caused by sageattention 2.1 and the fp8 kernels.", ("prose.said", "sage")),
     ("blame-indeed", HEADER + "It's indeed a bug in sage attention, which the sampler uses.", ("prose.said", "sage")),
@@ -129,18 +126,14 @@ SHAPES = [
 ]
 
 SHAPE_MISSES = [
-    # cut: the traceback goes on to its exception line (another entry's or none); a traceback in the middle, a sentence after it
-    ("cut-complete", "flash attention 2 with my trainer\n\n" + tb(("/srv/trainer/model.py", 301, "forward", "h = self.blocks(h)"),
-                                                                     error="KeyError: 'input_ids'"), "triage.cut-traceback"),
-    ("cut-then-prose", "flash attention 2 with my trainer\n\n" + tb(("/srv/trainer/model.py", 301, "forward", "h = self.blocks(h)"))
-     + "\nAny idea what is wrong with the data loader?\n", "triage.cut-traceback"),
-    ("cut-no-backend", "My trainer crashes\n\n" + tb(("/srv/trainer/model.py", 301, "forward", "h = self.blocks(h)")), "triage.cut-traceback"),
     # ignored: a choice said, and the backend still used as wanted
     ("ignored-wanted", "xformers is still being used, which is what we want", "prose.ignored"),
     # blame: negated, asked, exonerated, and a changelog
     ("blame-not", HEADER + "It's not caused by xformers, the VAE is the problem.", "prose.said"),
     ("blame-isnot", HEADER + "The problem is not xformers, it is the VAE.", "prose.said"),
     ("blame-asked", HEADER + "Is this caused by xformers?", "prose.said"),
+    ("blame-suspect", HEADER + "It seems to be a problem in flash-attn, although I followed your instructions step by step.", "prose.said"),
+    ("blame-looks", HEADER + "Looks like an issue with the latest xformers, it worked with 0.0.27", "prose.said"),
     ("blame-zh-not", HEADER + "不是 xformers 导致的", "prose.said"),
     ("blame-ja-not", HEADER + "黒い画像は xformers のせいではないです", "prose.said"),
     ("blame-ko-not", HEADER + "에러는 xformers 때문이 아닙니다", "prose.said"),
@@ -163,6 +156,3 @@ def test_ex35t_shapes():
 def test_ex35t_shape_misses():
     each(((name, (text, must_not)) for name, text, must_not in SHAPE_MISSES), _shape_miss)
 
-
-def test_ex35t_cut_traceback_claims_no_unrelated_log():
-    assert_claim_no_unrelated_log({"triage.cut-traceback"})
