@@ -18,7 +18,7 @@ qa-fa3-h100.txt "Is FA3 used automatically on H100?"; a title pattern for it cla
   ignored   IGNORED (prose.ignored): the other attention said, in the passive, to be still used / selected rather than / over
             the backend (round 75 dyscorv/nix-comfyui#4 "'cross-attention' is still being used rather than xformers"), Japanese
             and Korean forms
-  blame     BLAMEW / BLAMEAFTER (prose.fails in the head, prose.said past it): a sentence that states the backend as the cause
+  blame     BLAMEW / BLAMEAFTER (prose.fails, in the head only): a sentence that states the backend as the cause
             ("the culprit is", "caused by", "the reason is that", 问题出在, 原因是, 导致的, のせい, 때문, проблема в, el problema es,
             o problema é); not negated, not asked, not a hedged suspicion
 (Also not written: a traceback cut before its error line under a report that names a backend, as a last resort of its own
@@ -103,8 +103,6 @@ def test_ex35t_near_misses():
 # (prose.toml IGNORED, BLAMEW / BLAMEAFTER); not a hedged suspicion ("seems to be a problem in flash-attn": round 24m unrelated
 # OpenGVLab/VideoChat-Flash#7)
 
-HEADER = "Generation fails\n\nLinux, CUDA 12.4.\nTwo GPUs.\nThe default config.\nNothing else changed.\nSame on both.\n\n"
-
 SHAPES = [
     # ignored: the other attention still used rather than / over the backend, in the passive, and in Japanese and Korean
     ("ignored-passive", "On my 3090 split attention is still being used rather than xformers.", ("prose.ignored", "xformers")),
@@ -112,14 +110,14 @@ SHAPES = [
     ("ignored-ja", "xformers ではなく split attention が使われたままです", ("prose.ignored", "xformers")),
     ("ignored-ko", "xformers가 아니라 여전히 split attention이 사용됩니다", ("prose.ignored", "xformers")),
     # blame: the head and the body, other backends, other languages
-        ("blame-culprit", HEADER + "The culprit was flash attention 2.7.4 on this card.", ("prose.said", "fa2")),
-    ("blame-reason", HEADER + "The reason is that `flex_attention` is less tuned on the L40S.", ("prose.said", "flex")),
-    ("blame-caused", HEADER + "It was caused by sageattention 2.1 and the fp8 kernels.", ("prose.said", "sage")),
-    ("blame-indeed", HEADER + "It's indeed a bug in sage attention, which the sampler uses.", ("prose.said", "sage")),
-    ("blame-zh", HEADER + "黑图是 sageattention 导致的", ("prose.said", "sage")),
+        ("blame-culprit", "The culprit was flash attention 2.7.4 on this card.", ("prose.fails", "fa2")),
+    ("blame-reason", "The reason is that `flex_attention` is less tuned on this card.", ("prose.fails", "flex")),
+    ("blame-caused", "It was caused by sageattention 2.1 and the fp8 kernels.", ("prose.fails", "sage")),
+    ("blame-indeed", "It's indeed a bug in sage attention, which the sampler uses.", ("prose.fails", "sage")),
+    ("blame-zh", "这次是 sageattention 导致的", ("prose.fails", "sage")),
     ("blame-zh-head", "原因是 xformers 版本太新", ("prose.fails", "xformers")),
     ("blame-ja", "画像が乱れるのは xformers が原因でした", ("prose.fails", "xformers")),
-    ("blame-ko", HEADER + "에러는 flash attention 때문입니다", ("prose.said", "fa2")),
+    ("blame-ko", "에러는 flash attention 때문입니다", ("prose.fails", "fa2")),
     ("blame-ru", "Проблема в xformers 0.0.28, с 0.0.27 всё работает", ("prose.fails", "xformers")),
     ("blame-es", "El problema es xformers 0.0.28 en Windows", ("prose.fails", "xformers")),
     ("blame-pt", "O problema é o sageattention 2.2 no Windows", ("prose.fails", "sage")),
@@ -129,14 +127,13 @@ SHAPE_MISSES = [
     # ignored: a choice said, and the backend still used as wanted
     ("ignored-wanted", "xformers is still being used, which is what we want", "prose.ignored"),
     # blame: negated, asked, exonerated, and a changelog
-    ("blame-not", HEADER + "It's not caused by xformers, the VAE is the problem.", "prose.said"),
-    ("blame-isnot", HEADER + "The problem is not xformers, it is the VAE.", "prose.said"),
-    ("blame-asked", HEADER + "Is this caused by xformers?", "prose.said"),
-    ("blame-suspect", HEADER + "It seems to be a problem in flash-attn, although I followed your instructions step by step.", "prose.said"),
-    ("blame-looks", HEADER + "Looks like an issue with the latest xformers, it worked with 0.0.27", "prose.said"),
-    ("blame-zh-not", HEADER + "不是 xformers 导致的", "prose.said"),
-    ("blame-ja-not", HEADER + "黒い画像は xformers のせいではないです", "prose.said"),
-    ("blame-ko-not", HEADER + "에러는 xformers 때문이 아닙니다", "prose.said"),
+    ("blame-not", "Black images on the 3090\n\n" + "It's not caused by xformers, the VAE is the problem.", "prose.fails"),
+    ("blame-isnot", "Black images on the 3090\n\n" + "The problem is not xformers, it is the VAE.", "prose.fails"),
+    ("blame-asked", "Black images on the 3090\n\n" + "Is this caused by xformers?", "prose.fails"),
+    ("blame-suspect", "Black images on the 3090\n\n" + "It seems to be a problem in flash-attn, although I followed your instructions step by step.", "prose.fails"),
+    ("blame-zh-not", "Black images on the 3090\n\n" + "不是 xformers 导致的", "prose.fails"),
+    ("blame-ja-not", "Black images on the 3090\n\n" + "黒い画像は xformers のせいではないです", "prose.fails"),
+    ("blame-ko-not", "Black images on the 3090\n\n" + "에러는 xformers 때문이 아닙니다", "prose.fails"),
 ]
 
 
