@@ -9,7 +9,8 @@ Mechanisms (knowledge file: rule; the unrelated logs it came from):
             an app's "Xformers is not installed!", transformers' "Flash Attention 2.0 ... model not initialized on GPU" and
             dtype advisories, torch's "not compiled with flash attention") in an input that quotes another failure whose
             message and frames name no attention library is no finding; alone, or beside a failure that names attention, it
-            stays (round 9 Comfy-Org/ComfyUI#7309, round 27 NVlabs/VILA#160, round 160m hiyouga/LlamaFactory#7861, ...)
+            stays (round 9 Comfy-Org/ComfyUI#7309, round 27 NVlabs/VILA#160, round 79 Comfy-Org/ComfyUI#11048, round 95m
+            haotian-liu/LLaVA#1338, ...)
   located   attribution.toml [fault_located], refusals.fault_located_elsewhere: a kernel fault whose message names the CUDA
             source file it faulted in, a path naming no attention library, is not claimed for a backend named near it in a
             config or a sentence (round 184m d8ahazard/sd_dreambooth_extension#915)
@@ -46,6 +47,9 @@ POSITIVES = [
                                               "out, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd("),
                                              error="RuntimeError: FlashAttention only supports Ampere GPUs or newer."),
      ("fa2.model-not-on-gpu", None, "in")),
+    ("note-comfy-report-sage", "# ComfyUI Error Report\n## Error Details\n- **Node Type:** WanVideoSampler\n"
+     "- **Exception Type:** ModuleNotFoundError\n- **Exception Message:** No module named 'sageattention'\n## Logs\n"
+     "Warning: Could not load sageattention: No module named 'sageattention'\n", ("app.attention-libraries-absent", None, "in")),
     # located: a fault located in an attention library's own source stays the backend's
     ("located-xformers-source", "python train.py --xformers\nCUDA error: an illegal memory access was encountered at line 201 in file "
      "/opt/build/xformers/csrc/attention/cuda/fmha/kernel_forward.cu", ("cuda.kernel-fault", "xformers")),
@@ -76,6 +80,11 @@ NEAR_MISSES = [
      "no module 'xformers'. Processing without...\nStarting server\n\nTo see the GUI go to: http://127.0.0.1:8188\n"
      "got prompt\nFailed to validate prompt for output 9:\n* LoadImage 12:\n  - Invalid image file: portrait.webp\n"
      "Output will be ignored\nPrompt outputs failed validation", "app.attention-libraries-absent"),
+    ("note-comfy-report", "# ComfyUI Error Report\n## Error Details\n- **Node ID:** 31\n- **Node Type:** KSampler\n"
+     "- **Exception Type:** RuntimeError\n- **Exception Message:** mat1 and mat2 shapes cannot be multiplied (154x2048 and 768x320)\n"
+     "## System Information\n- **ComfyUI Version:** 0.3.60\n## Logs\n"
+     "2025-10-02T08:11:12.505991 - Warning: Could not load sageattention: No module named 'sageattention'\n"
+     "2025-10-02T08:11:12.506002 - sageattention package is not installed", "app.attention-libraries-absent"),
     ("note-zh-title", "升级以后工作流跑不起来了\nWarning: Could not load sageattention: No module named 'sageattention'\n"
      "sageattention package is not installed\n" + tb(("D:\\ComfyUI\\execution.py", 327, "execute", "output_data = get_output_data(obj, input_data_all)"),
                                                      ("D:\\ComfyUI\\comfy\\sd.py", 640, "load_checkpoint_guess_config", "raise RuntimeError(msg)"),
