@@ -98,6 +98,8 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
             continue  # read only from a sentence giving a limit as the reason for a choice, a failure reported after it (ex161)
         if attribution.foreign(m.entry, backend_of(m.entry), lines, m.line):
             continue  # another (non-attention) library's failure
+        if attribution.note_beside_failure(m.entry, lines, [m.line, *m.lines]):
+            continue  # a start-up note or advisory beside another program's quoted failure, no attention named in it (ex35u)
         if attribution.unclaimed(m.entry, backend_of(m.entry), lines, m.line):
             worded = attribution.engine_worded(m.entry, lines, m.line)
             if worded is not None:  # another engine's own flash attention (llama.cpp's, Ollama's, an NPU's): its entry, its switch

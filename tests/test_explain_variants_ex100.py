@@ -145,4 +145,5 @@ def test_round95m_unrelated_claims_are_the_known_notes_only():
         body = p.read_text(encoding="utf-8").split("\n---\n", 1)[1]
         if ids(body):
             claimed[p.name] = ids(body)[0]
-    assert claimed == {"ai2cm__ace__301.txt": "gpu.arch-not-in-torch", "haotian-liu__LLaVA__1338.txt": "fa2.model-not-on-gpu"}
+    # (LLaVA#1338's FA2 advisory beside its IndexError claims nothing since ex35u, session 35: a note beside another failure)
+    assert claimed == {"ai2cm__ace__301.txt": "gpu.arch-not-in-torch"}

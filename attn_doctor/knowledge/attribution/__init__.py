@@ -105,7 +105,7 @@ from .refusals import (
     _asks_in_question_form, _every_shadows, _exonerated, _fallback_rules, _INTERRUPT, _known_lines,
     _not_a_report_rules, _notice_rules, _question_rules, _shadowed, _shadowed_match, _TB_LINE, claimed_for, context_only,
     described_fallback, document_kind, engine_worded, EXONERATED, foreign, interrupted, limit_as_reason, needs_backend,
-    no_failure_document, not_a_report, optional_notice, program_printed, turned_on, unclaimed,
+    no_failure_document, not_a_report, note_beside_failure, optional_notice, program_printed, turned_on, unclaimed,
 )
 from .probes import (
     _same_loader_error, _traced_probe, another_dsl_kernel, foreign_kernel, grid_limit_elsewhere, HANDLED, in_handled_probe,

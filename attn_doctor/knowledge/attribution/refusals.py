@@ -71,6 +71,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return True
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
         return False
+    if fault_located_elsewhere(entry, lines, line):
+        return True  # the message names the source file its kernel faulted in, no attention library's (ex35u)
     found = _nearest_for(entry, lines, line)
     if _subject_of_match(entry, lines, line, found) is not None:
         return False
@@ -809,3 +811,87 @@ def claimed_for(entry: Entry, own: str | None, lines: list[str], line: int, back
 
 
 _R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)
+
+
+# helper ex35u (session 35; the unrelated logs of the training rounds, benchmarks/results/explain-unrelated-s35.md): a note -- an
+# entry that says what a program printed at start-up or as advice, never why a run failed (severity info, can_cause false:
+# "Xformers is not installed!", transformers' "Flash Attention 2.0 ... model not initialized on GPU", torch's "not compiled with
+# flash attention") -- in an input that quotes another failure whose message and frames name no attention library (a
+# tokenizer's ValueError, ComfyUI's failed validation) is that program's printing beside somebody else's failure: no finding.
+# The note stays where no failure is quoted, where it is the input's first line (a title: the report is about the note, round
+# 85m rsxdalv/TTS-WebUI#350 "Torch was not compiled with flash attention" over an asyncio error), or where the failure names
+# attention (the note may be its context). [note_beside_failure] in attribution.toml.
+@lru_cache(maxsize=1)
+def _note_rules() -> tuple[frozenset[str], frozenset[str], re.Pattern | None, re.Pattern | None] | None:
+    d = _toml().get("note_beside_failure")
+    if not d:
+        return None
+    return (frozenset(d.get("severities", ("info",))), frozenset(d.get("ids", ())),
+            re.compile(d["failure"]) if d.get("failure") else None, re.compile(d["printed"]) if d.get("printed") else None)
+
+
+def _is_note(entry: Entry, r) -> bool:
+    return entry.id in r[1] or (entry.severity in r[0] and not entry.can_cause)
+
+
+def _failure_names_attention(lines: list[str], j: int) -> bool:
+    """Does the failure on 0-based line `j` (its message with the lines that continue it, and the frames of its traceback
+    above) name an attention library?"""
+    said = [_RANK.sub("", lines[m]) for m in range(j, min(len(lines), j + 1 + CONTINUATION))]
+    said = said[:next((i for i, t in enumerate(said) if i and not t.strip()), len(said))]
+    if any(ATTENTION_WORDS.search(t) for t in said):
+        return True
+    prev = _RANK.sub("", lines[j - 1]) if j else ""
+    above = _traceback(lines, j + 1) if FRAME.search(prev) or prev.startswith((" ", "\t")) else []
+    return any(ATTENTION_WORDS.search(lines[k]) for k in above if FRAME.search(lines[k]) or TRACEBACK_START.search(lines[k]))
+
+
+def note_beside_failure(entry: Entry, lines: list[str], hits: list[int]) -> bool:
+    """Is this a note (see above) read from lines `hits` (1-based, its first line first) of an input that quotes, within WINDOW
+    lines of it, another failure naming no attention library, and no failure that names one?"""
+    r = _note_rules()
+    if r is None or not _is_note(entry, r):
+        return False
+    own = {n - 1 for n in hits}
+    top = min(hits) if hits else 0
+    if 0 < top <= WINDOW and not any(lines[j].strip() for j in range(top - 1)) \
+            and not (r[3] is not None and r[3].search(lines[top - 1])):
+        return False  # the note is the input's first line, not in a program's print: a report's title, what it is about
+    other = False
+    at = hits[0] if hits else 0
+    for j in range(max(0, at - 1 - WINDOW), min(len(lines), at + WINDOW)):  # the lines kept around it (Lines: "" elsewhere)
+        text = lines[j]
+        if j in own or not text:
+            continue
+        if not (EXCEPTION_LINE.match(_RANK.sub("", text)) or (r[2] is not None and r[2].search(text))):
+            continue
+        if _failure_names_attention(lines, j):
+            return False
+        other = True
+    return other
+
+
+# helper ex35u (session 35; round 184m unrelated: d8ahazard/sd_dreambooth_extension#915, "Error an illegal memory access was
+# encountered at line 184 in file C:\\bnb\\wt2\\csrc\\ops.cu" under a config that says "attention": "xformers"): a kernel
+# fault whose message says where the kernel is -- the CUDA source file it faulted in -- is that file's library's; a backend
+# named near it in prose or a config is no reading of it. Where the path names attention (FlashInfer's attention/prefill.cuh,
+# xformers' mem_eff_attention/*.cu) the catch-all stays as before. [fault_located] in attribution.toml.
+@lru_cache(maxsize=1)
+def _fault_rules() -> tuple[frozenset[str], re.Pattern] | None:
+    d = _toml().get("fault_located")
+    return (frozenset(d["ids"]), re.compile(d["location"])) if d else None
+
+
+def fault_located_elsewhere(entry: Entry, lines: list[str], line: int) -> bool:
+    """Does the match's line (or a line continuing its message) locate the fault in a CUDA source file whose path names no
+    attention library ([fault_located])?"""
+    r = _fault_rules()
+    if r is None or entry.id not in r[0] or not 0 < line <= len(lines):
+        return False
+    for k in range(line - 1, min(len(lines), line + CONTINUATION)):
+        if k > line - 1 and not lines[k].strip():
+            break
+        m = r[1].search(lines[k])
+        if m is not None:
+            return not ATTENTION_WORDS.search(m.group("path"))
+    return False
