@@ -47,6 +47,14 @@ POSITIVES = [
     ("perf-sit-rose", "s/it went up from 2.9 to 4.0 once xformers was enabled", ("prose.slow", "xformers")),
     ("perf-2x", "Training with flash_attention_2 is 2x slower than with sdpa", ("prose.slow", "fa2")),
     ("perf-same-its", "Sageattention does nothing for me, same it/s as before", ("prose.slow", "sage")),
+    ("perf-shouldnt", "Shouldn't flash attention be faster than this?", ("prose.slow", "fa2")),
+    ("perf-no-difference", "flash-attn makes no difference for Qwen2-VL inference time", ("prose.slow", "fa2")),
+    ("perf-expected-but", "I expected a big speedup from FA3 but got maybe 5%", ("prose.slow", "fa3")),
+    ("perf-barely", "SageAttention barely helps: 10% at best on the 4090", ("prose.slow", "sage")),
+    ("perf-template", "Expected Behavior: sage attention should speed up generation. Actual Behavior: same time as without it.",
+     ("prose.slow", "sage")),
+    ("perf-twice-as-long", "FlexAttention takes twice as long as SDPA in my model", ("prose.slow", "flex")),
+    ("perf-zh-throughput", "FA2 训练吞吐量下降了 30%", ("prose.slow", "fa2")),
     # perf: memory
     ("perf-more-vram", "xformers uses more VRAM than the default attention", ("prose.slow", "xformers")),
     ("perf-mem-higher", "Memory usage is higher with flash attention than with sdpa", ("prose.slow", "fa2")),
@@ -117,6 +125,8 @@ NEAR_MISSES = [
     ("mem-efficiency", "SageAttention increases memory efficiency by quantizing Q and K", "prose.slow"),
     ("added", "Add sage attention support, generation now 2x faster", "prose.slow"),
     ("accuracy", "The model's performance with flash attention is worse than eager on MMLU", "prose.slow"),
+    ("pr-should", "Use flash attention in the VAE too, which should be faster", "prose.slow"),
+    ("same-time", "I load sage attention and the LoRA at the same time as before", "prose.slow"),
     # questions and requests not about speed
     ("how", "How do I enable flash attention in ComfyUI?", "prose.slow"),
     ("need", "Does sage attention need triton on Windows?", "prose.slow"),
