@@ -97,6 +97,9 @@ POSITIVES = [
     # windows, amd: SDPA's kernel on the platform
     ("windows", "SDPA is much slower on Windows than on Linux with the same GPU", ("sdpa.built-without-flash", "sdpa")),
     ("windows-pytorch-attn", "With --use-pytorch-cross-attention ComfyUI uses more VRAM on Windows 11 than on Linux", ("sdpa.built-without-flash", "sdpa")),
+    # (the titles tests/test_explain_variants_ex123.py had: the title names the cause itself, a deprecation note below it or not)
+    ("windows-title-deprecated", "HunyuanVideo SDPA is very slow on Windows\n\n- step 1: ran the same workflow\n\n"
+     "C:\\app\\attention.py:12: FutureWarning: `torch.backends.cuda.sdp_kernel()` is deprecated.", ("sdpa.built-without-flash", "sdpa")),
     ("amd", "SDPA is slow on my AMD RX 7900 XTX", ("sdpa.rocm-experimental", "sdpa")),
     ("amd-gfx", "scaled_dot_product_attention very slow on gfx1201 (ROCm 6.4)", ("sdpa.rocm-experimental", "sdpa")),
     # warmup: first call slow, then fast
@@ -120,6 +123,8 @@ NEAR_MISSES = [
     ("release", "xformers 0.0.29 release notes: memory_efficient_attention uses 30% less memory and is faster on H100", "prose.slow"),
     ("changelog-nolonger", "- Fix: FA2 no longer uses more memory than sdpa on long sequences (#1234)", "prose.slow"),
     ("changelog-doesnot", "v2.6.0: flash attention does not use more VRAM for the backward pass anymore", "prose.slow"),
+    ("mem-than-expected", "flash-attn 2.8 uses much more memory than expected at 32k", "prose.slow"),  # prose.fails' (ex107)
+    ("perf-than-expected", "training performance lower than expected with the new data mix (flash attention on)", "prose.slow"),  # ex94
     ("mem-lower", "With flash attention memory usage is lower than with sdpa", "prose.slow"),
     ("mem-reduced", "flash attention reduced VRAM usage from 20GB to 12GB", "prose.slow"),
     ("mem-efficiency", "SageAttention increases memory efficiency by quantizing Q and K", "prose.slow"),
