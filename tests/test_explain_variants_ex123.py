@@ -30,14 +30,16 @@ NVCC_ARCH = "      nvcc fatal   : Unsupported gpu architecture 'compute_120'"
 
 @pytest.mark.parametrize("text, want", [
     # why-note, fixed: the note a title's last resort is explained by comes first
+    # (ex35p, session 35: these titles said "slow on Windows"; SDPA said slow on Windows is now sdpa.built-without-flash on the
+    # title itself, tests/test_explain_variants_ex35p.py: the titles say another setting, so the note's ranking is still what is tested)
     ("Optimize Flux SDPA fallback performance on Windows" + PAD + NO_FLASH, ["sdpa.built-without-flash", "prose.ignored"]),
-    ("Wan 2.2 SDPA fallback is slow on Windows" + PAD + NO_FLASH, ["sdpa.built-without-flash", "prose.ignored"]),
-    ("HunyuanVideo SDPA is very slow on Windows" + PAD + NO_FLASH, ["sdpa.built-without-flash", "prose.slow"]),
+    ("Wan 2.2 SDPA fallback is slow at 720p" + PAD + NO_FLASH, ["sdpa.built-without-flash", "prose.ignored"]),
+    ("HunyuanVideo SDPA is very slow at 720p" + PAD + NO_FLASH, ["sdpa.built-without-flash", "prose.slow"]),
     ("Cannot install flash-attn on GH200" + PAD + NO_ARM_WHEEL, ["build.prebuilt-wheel-missing", "prose.build"]),
     ("flash-attn installation fails on the GH200 node" + PAD + NO_ARM_WHEEL, ["build.prebuilt-wheel-missing", "prose.build"]),
     # ... near misses: a note nothing found names stays last (the title's last resort first)
     ("Optimize Flux SDPA fallback performance on Windows" + PAD + DEPRECATED, ["prose.ignored", "sdpa.sdp-kernel-deprecated"]),
-    ("HunyuanVideo SDPA is very slow on Windows" + PAD + DEPRECATED, ["prose.slow", "sdpa.sdp-kernel-deprecated"]),
+    ("HunyuanVideo SDPA is very slow at 720p" + PAD + DEPRECATED, ["prose.slow", "sdpa.sdp-kernel-deprecated"]),
     # ... and a real cause found keeps the note after it (the note says why a build ran, the compiler error why it failed)
     ("Cannot install flash-attn on GH200" + PAD + NO_ARM_WHEEL + "\n" + NVCC_ARCH,
      ["build.nvcc-arch", "prose.build", "build.prebuilt-wheel-missing"]),
