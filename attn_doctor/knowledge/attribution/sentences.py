@@ -75,7 +75,10 @@ HEALTHY = _R.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctl
 UNHEALTHY = _R.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
                        r"slow\w*|hang\w*|stuck|freez\w*|issue|problem|bug|only|except|unless|if|whether|anymore)\b|"
                        r"n't\b|不|没有?(?!问题)|失败|报错|"
-                       r"(?<!\w)(?:не|нет|nicht|kein\w*|pas|no|não|nunca|только|nur|seulement|solo|só)(?!\w)|ない|ません|エラー|失敗|黒", re.IGNORECASE)
+                       r"(?<!\w)(?:не|нет|nicht|kein\w*|pas|no|não|nunca|только|nur|seulement|solo|só)(?!\w)|ない|ません|エラー|失敗|黒|"
+                       # (lead, session 35: "works slowly / badly" in the languages ex35b's HEALTHY reads is no health: "работает
+                       # медленно", "funciona lento", "funktioniert langsam", tests/test_explain_policies_s30.py)
+                       r"(?<!\w)(?:медленно|плохо|нестабильно|langsam|schlecht|lento|lenta|lentamente|lentement)(?!\w)", re.IGNORECASE)
 # (a full stop, colon or mark only before a space or the line's end: "flash_attn.cute" is one name; a parenthesis
 # stays inside its clause)
 # helper ex180 (session 32): not the full stops of "i.e." and "e.g.", which go on with the same clause ("a BC check for FA2 (i.e.
