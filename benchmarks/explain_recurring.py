@@ -63,6 +63,7 @@ FIRST = {
     "round190m": "explain-round190m-2026-12-02-session32-first-9be101e2.json",  # training since helper ex190 (session 33)
     "round196m": "explain-round196m-2026-12-02-session33-first-c7b7aa74.json",  # training since helper ex196 (session 34)
     "round197m": "explain-round197m-2026-12-02-session34-first-e2a17315.json",  # training since helper ex197 (session 35)
+    "round198m": "explain-round198m-2026-12-02-session35-first-a0705e55.json",  # training since helper ex198 (session 36)
 }
 CATCH_ALL = ("prose.", "triage.", "generic.", "fallback.")
 COLUMNS = ["round", "file", "first", "label_backend", "label", "first_top", "first_class", "now", "now_top", "now_class"]
