@@ -26,9 +26,9 @@ from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 ROOT = CORPUS / "round139m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 23, 18, 5, 20
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 29, 20, 9, 26
 # the labels as gathered (README): claimed trainers, then the refusals by kind
-MIX = {"ai-toolkit": 1, "diffusion-pipe": 3, "musubi-tuner": 1, "sd-scripts": 2, "llama-factory": 3, "ms-swift": 3, "torchtune": 3, "transformers": 2, "unclaimed:user-script": 4, "none": 1}
+MIX = {"ai-toolkit": 1, "diffusion-pipe": 3, "musubi-tuner": 1, "sd-scripts": 2, "litgpt": 1, "llama-factory": 3, "ms-swift": 3, "torchtune": 3, "transformers": 2, "unsloth": 1, "unclaimed:user-script": 7, "unclaimed:mlx-lm": 1, "none": 1}
 DIFFUSION_MIN = 7
 
 
