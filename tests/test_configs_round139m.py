@@ -1,8 +1,9 @@
 """Issue 24, round 139m: a measure-only fresh set of trainer configs and launch lines (helper cfg139m, session 36,
 2026-12-02): whole files of users' repositories (`owner/repo:path` at a commit): users' TOMLs and launchers in
-diffusion-pipe, musubi-tuner and sd-scripts forks, an ai-toolkit fork's own config, LLaMA-Factory YAMLs, TRL /
-transformers scripts and launches; and, to refuse, the projects' own scripts and configs (YAML and JSON shaped like a
-trainer's, service entry points), dataset configs and other frameworks' configs.
+diffusion-pipe, musubi-tuner and sd-scripts forks, a kohya_ss GUI preset, ai-toolkit jobs, LLaMA-Factory YAMLs,
+ms-swift launches, torchtune and LitGPT fork configs, an axolotl config, TRL / transformers and Unsloth scripts; and,
+to refuse, the projects' own scripts and configs (YAML and JSON shaped like a trainer's, wrappers), a dataset config
+and other frameworks' launches and configs (mlx-lm, verifiers, verl).
 
 fixtures/configs/round139m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
 helper) is not read file by file here, and no measured figure is held: the lead measures the set. What is checked is
@@ -28,7 +29,9 @@ FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
 FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 35, 23, 12, 31
 # the labels as gathered (README): claimed trainers, then the refusals by kind
-MIX = {"ai-toolkit": 2, "diffusion-pipe": 3, "musubi-tuner": 1, "sd-scripts": 3, "axolotl": 1, "litgpt": 1, "llama-factory": 3, "ms-swift": 3, "torchtune": 3, "transformers": 2, "unsloth": 1, "unclaimed:user-script": 8, "unclaimed:mlx-lm": 1, "unclaimed:verifiers": 1, "unclaimed:verl": 1, "none": 1}
+MIX = {"ai-toolkit": 2, "diffusion-pipe": 3, "musubi-tuner": 1, "sd-scripts": 3, "axolotl": 1, "litgpt": 1,
+       "llama-factory": 3, "ms-swift": 3, "torchtune": 3, "transformers": 2, "unsloth": 1, "unclaimed:user-script": 8,
+       "unclaimed:mlx-lm": 1, "unclaimed:verifiers": 1, "unclaimed:verl": 1, "none": 1}
 DIFFUSION_MIN = 9
 
 
