@@ -892,6 +892,9 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # logs, gathered and labelled blind; see fixtures/errors/round198m/README.md. The lead measures it; no figure is asserted.
 MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round198m", 35, 0, 0, unrelated="unrelated", note_required=True),
+    # Round 199m: ex199m's measure-only set of session 36, new threads from the search tool's issues corpus, gathered and
+    # labelled blind; see fixtures/errors/round199m/README.md. The lead measures it; no figure is asserted.
+    Staged("round199m", 31, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
