@@ -894,7 +894,7 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round198m", 35, 0, 0, unrelated="unrelated", note_required=True),
     # Round 199m: ex199m's measure-only set of session 36, new threads from the search tool's issues corpus, gathered and
     # labelled blind; see fixtures/errors/round199m/README.md. The lead measures it; no figure is asserted.
-    Staged("round199m", 33, 0, 0, unrelated="unrelated", note_required=True),
+    Staged("round199m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
