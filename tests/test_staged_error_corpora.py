@@ -899,6 +899,9 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 197m, ex197m's measure-only set of session 34, is training material in SETS since helper ex197 reads its misses, session 35)
 # (round 198m, ex198m's measure-only set of session 35, is training material in SETS since helper ex198 reads its misses, session 36)
 MEASURE_ONLY: tuple[Staged, ...] = (
+    # Round 199m: ex199m's measure-only set of session 36, new threads from the search tool's issues corpus, gathered and
+    # labelled blind; see fixtures/errors/round199m/README.md. The lead measures it; no figure is asserted.
+    Staged("round199m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
