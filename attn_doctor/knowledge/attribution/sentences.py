@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 
 from .. import Entry
-from .shapes import Attribution
+from .shapes import Attribution, USED_VERBS
 from .tables import _first_rule, _toml, BACKENDS, NOT_SEVEN, rules
 from .. import index_cache
 _R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
@@ -45,7 +45,7 @@ FALLBACK_TO = _R.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(
 # Xformers instead."): a clause that says which backend runs in the failing one's place ("using X instead", "will use X
 # instead", "defaulting to X instead") names the replacement, not the backend that failed, unless the sentence goes on to
 # say the replacement fails too ("using sdpa instead and it crashes").
-USED_INSTEAD = _R.compile(r"\b(?:(?:will|would|now|then)[ \t]+)?(?:using|use|uses|used|defaulting[ \t]+to|switching[ \t]+to|switched[ \t]+to)"
+USED_INSTEAD = _R.compile(r"\b(?:(?:will|would|now|then)[ \t]+)?(?:" + "|".join(USED_VERBS) + r")"
                           r"[ \t]+(?:the[ \t]+)?[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}?[ \t]+instead\b(?![ \t]+of\b)", re.IGNORECASE)
 
 
