@@ -60,6 +60,11 @@ def _used_instead_removed(m: re.Match) -> str:
 # mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
 # (helper ex119, session 20: "performs well" too, round 83 LLaVA-VL/LLaVA-NeXT#254's "Model perform well when using flash_attention_2 or
 # SDPA, but ...")
+# "works slowly / badly / unstably" ("работает медленно", "funciona lento", "funktioniert langsam"): no health (the lead, session
+# 35: tests/test_explain_policies_s30.py): UNHEALTHY, and PRAISE's lookahead after its "it works" words, which also takes "mal"
+# ("funciona mal"; left out of UNHEALTHY, which reads a word anywhere in a clause: German's "mal" is "just", and adding it is a
+# change of answers, tests/test_review_rv36.py)
+SLOW_WORDS = ("медленно", "плохо", "нестабильно", "langsam", "schlecht", "lento", "lenta", "lentamente", "lentement")
 HEALTHY = _R.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|perform(?:s|ed|ing)? (?:well|fine|normally|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
                      r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
                      r"正常|没问题|没有问题|"
@@ -78,7 +83,7 @@ UNHEALTHY = _R.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|br
                        r"(?<!\w)(?:не|нет|nicht|kein\w*|pas|no|não|nunca|только|nur|seulement|solo|só)(?!\w)|ない|ません|エラー|失敗|黒|"
                        # (lead, session 35: "works slowly / badly" in the languages ex35b's HEALTHY reads is no health: "работает
                        # медленно", "funciona lento", "funktioniert langsam", tests/test_explain_policies_s30.py)
-                       r"(?<!\w)(?:медленно|плохо|нестабильно|langsam|schlecht|lento|lenta|lentamente|lentement)(?!\w)", re.IGNORECASE)
+                       r"(?<!\w)(?:" + "|".join(SLOW_WORDS) + r")(?!\w)", re.IGNORECASE)
 # (a full stop, colon or mark only before a space or the line's end: "flash_attn.cute" is one name; a parenthesis
 # stays inside its clause)
 # helper ex180 (session 32): not the full stops of "i.e." and "e.g.", which go on with the same clause ("a BC check for FA2 (i.e.
@@ -117,8 +122,8 @@ PRAISE = _R.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(
                     r"(?:great|awesome|amazing|excellent|fantastic|faster|quicker|quick|fast|helpful|a lifesaver)|"
                     r"helps?|helped|speeds?[ \t]+(?:it|things|everything|generation|inference|training)[ \t]+up|"
                     # (not "works slowly": "работает медленно", "funciona lento", "funktioniert langsam", helper ex174)
-                    r"(?:funktioniert|fonctionne|funciona|работает)\b(?![ \t]+(?:(?:очень|sehr|muy|très|muito|bem)[ \t]+)?(?:медленно|"
-                    r"плохо|нестабильно|langsam|schlecht|lento|lenta|lentamente|mal|lentement)))|"
+                    r"(?:funktioniert|fonctionne|funciona|работает)\b(?![ \t]+(?:(?:очень|sehr|muy|très|muito|bem)[ \t]+)?(?:"
+                    + "|".join(SLOW_WORDS + ("mal",)) + r")))|"
                     r"正常|没问题|沒問題|没有问题|很好|好用|很快|更快|谢谢|感谢|問題(?:なく|ない|なし)|正常に|ありがとう|速い|速くなり", re.IGNORECASE)
 # (UNHEALTHY's negations in the European languages PRAISE reads: "funktioniert nicht", "ne fonctionne pas", "no funciona", "не работает")
 NEGATED = _R.compile(r"(?<!\w)(?:не|нет|nicht|kein\w*|ne|pas|no|não|nunca|jamais)(?!\w)", re.IGNORECASE)
