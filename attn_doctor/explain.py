@@ -4,7 +4,6 @@ explain an error message or a whole log (the same matcher `check` uses for faile
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import difflib
 
@@ -161,24 +160,21 @@ def _attribute(s: Scan, v: Versions) -> list[Explained]:
 # the run falls back to another backend: "xformers is not available, falling back to SDPA" over SDPA's own error) and
 # names backend A, and a later finding read from an exception line below it (a traceback's last line) names another backend B
 # and can be a cause, B's error goes first (the others keep their order). Same backend, no backend, or no exception below:
-# unchanged.
-WARNING_LINE = re.compile(r"(?-i:\bWARN(?:ING)?\b|\b[A-Z]\w*Warning\b|^\s*\[?W\d{4}\b)|\bwarnings?\.warn\b|"
-                          r"(?i:\bfor better performance\b|\bproceeding without\b|\boptimizations will not be enabled\b|"
-                          r"\bwon'?t be available\b|\bfall(?:s|ing)?[ \t]*back[ \t]+to\b|\bfallback[ \t]+to\b|\busing\b[^\n]{1,40}?\binstead\b|"
-                          r"\bnot[ \t]+(?:available|installed|found)\b[^\n]{0,40}?[,;:][ \t]*(?:using|use|switching[ \t]+to)\b)")
+# unchanged. (attribution.WARNING_LINE, in knowledge/attribution/shapes.py beside EXCEPTION_LINE, says which lines warn.)
 
 
 def _failure_before_warning(out: list[Explained], lines: list[str]) -> list[Explained]:
     if len(out) < 2:
         return out
     top = out[0]
-    if top.backend is None or not 0 < top.line <= len(lines) or not WARNING_LINE.search(lines[top.line - 1]):
+    if top.backend is None or not 0 < top.line <= len(lines) or not attribution.WARNING_LINE.search(lines[top.line - 1]):
         return out
     for k in range(1, len(out)):
         m = out[k]
         at = [n for n in (m.lines or [m.line]) if top.line < n <= len(lines)]
         if m.backend is not None and m.backend != top.backend and m.entry.can_cause and at and any(
-                attribution.EXCEPTION_LINE.search(lines[n - 1]) and not WARNING_LINE.search(lines[n - 1]) for n in at):
+                attribution.EXCEPTION_LINE.search(lines[n - 1]) and not attribution.WARNING_LINE.search(lines[n - 1])
+                for n in at):
             return [m] + out[:k] + out[k + 1:]
     return out
 

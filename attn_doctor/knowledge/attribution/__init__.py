@@ -77,7 +77,7 @@ from __future__ import annotations
 
 from .shapes import (
     _first_lines, _traceback, Attribution, CHAINED, CONTINUATION, EXCEPTION_LINE, FRAME, IMPORT_CODE, PYTEST_E,
-    PYTEST_LOCATION, PYTEST_NODE, TITLE_LINES, TRACEBACK_START, WINDOW,
+    PYTEST_LOCATION, PYTEST_NODE, TITLE_LINES, TRACEBACK_START, WARNING_LINE, WINDOW,
 )
 from .tables import (
     _document_rules, _dsl_kernel, _evidence_backends, _first_rule, _grouped, _optional_probe, _Rules,

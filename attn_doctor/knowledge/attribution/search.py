@@ -12,8 +12,8 @@ from functools import lru_cache
 
 from .. import Entry, toml_data
 from .shapes import (
-    _first_lines, _traceback, Attribution, CONTINUATION, EXCEPTION_LINE, FRAME, IMPORT_CODE, PYTEST_E,
-    PYTEST_LOCATION, TITLE_LINES, TRACEBACK_START, WINDOW,
+    _first_lines, _traceback, Attribution, CONTINUATION, EXCEPTION_LINE, FALL_BACK, FRAME, IMPORT_CODE, PYTEST_E,
+    PYTEST_LOCATION, SWITCH_TO, TITLE_LINES, TRACEBACK_START, USED_VERBS, WINDOW,
 )
 from .tables import _document_rules, _first_rule, NOT_SEVEN, rules
 from .naming import _file_named, _named
@@ -280,11 +280,13 @@ def nearest(lines: list[str], line: int, past_traceback: bool = False, down: boo
 # as fa2.not-available-fallback says). Only above the error (its traceback, the set-up lines, the input's first lines; not a line
 # below it, nor the error's own line), and only where the error's own lines name no backend, or only by a name the replacement shares ("FlashAttention only supports
 # Ampere GPUs or newer" under "using FlashAttention-2 instead"): an error that names the absent backend stays its own.
-REPLACED_BY = _R.compile(r"(?:\b(?:using|use|uses|used|defaulting[ \t]+to|switching[ \t]+to|switched[ \t]+to)[ \t]+(?:the[ \t]+)?"
+# (rv36: the words are shapes' FALL_BACK, SWITCH_TO and USED_VERBS, shared with shapes.WARNING_LINE and sentences.USED_INSTEAD)
+_AFTER_ABSENCE = "|".join(SWITCH_TO + (r"defaulting[ \t]+to",))
+REPLACED_BY = _R.compile(r"(?:\b(?:" + "|".join(USED_VERBS) + r")[ \t]+(?:the[ \t]+)?"
                          r"(?P<a>[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}?)[ \t]+instead\b(?![ \t]+of\b)|"
-                         r"\bfall(?:s|ing)?[ \t]*back[ \t]+(?:to|on)[ \t]+(?:the[ \t]+)?(?P<b>[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2})|"
+                         + FALL_BACK + r"(?:to|on)[ \t]+(?:the[ \t]+)?(?P<b>[^\s,;:!?()]+(?:[ \t]+[^\s,;:!?()]+){0,2})|"
                          # ("Sage attention not available, using flash attention 2": the replacement after the absence's comma)
-                         r"(?<=[,;:])[ \t]*(?:(?:will|now|so)[ \t]+)?(?:using|use|switching[ \t]+to|defaulting[ \t]+to)[ \t]+(?:the[ \t]+)?"
+                         r"(?<=[,;:])[ \t]*(?:(?:will|now|so)[ \t]+)?(?:" + _AFTER_ABSENCE + r")[ \t]+(?:the[ \t]+)?"
                          r"(?P<c>[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}))",
                          re.IGNORECASE)
 ABSENT_BEFORE = _R.compile(r"\b(?:not|no|unavailable|missing|absent|cannot|can't|could ?n[o']t|unable|failed|fails|disabl\w*|unsupported)\b",

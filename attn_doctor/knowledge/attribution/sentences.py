@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 
 from .. import Entry
-from .shapes import Attribution
+from .shapes import Attribution, USED_VERBS
 from .tables import _first_rule, _toml, BACKENDS, NOT_SEVEN, rules
 from .. import index_cache
 _R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
@@ -45,7 +45,7 @@ FALLBACK_TO = _R.compile(r"(?:\b(?:switch(?:ed|es|ing)?|go(?:es|ing)?|went|fall(
 # Xformers instead."): a clause that says which backend runs in the failing one's place ("using X instead", "will use X
 # instead", "defaulting to X instead") names the replacement, not the backend that failed, unless the sentence goes on to
 # say the replacement fails too ("using sdpa instead and it crashes").
-USED_INSTEAD = _R.compile(r"\b(?:(?:will|would|now|then)[ \t]+)?(?:using|use|uses|used|defaulting[ \t]+to|switching[ \t]+to|switched[ \t]+to)"
+USED_INSTEAD = _R.compile(r"\b(?:(?:will|would|now|then)[ \t]+)?(?:" + "|".join(USED_VERBS) + r")"
                           r"[ \t]+(?:the[ \t]+)?[^\s,;:.!?()]+(?:[ \t]+[^\s,;:.!?()]+){0,2}?[ \t]+instead\b(?![ \t]+of\b)", re.IGNORECASE)
 
 
@@ -60,13 +60,32 @@ def _used_instead_removed(m: re.Match) -> str:
 # mechanism (lead, session 6 of 2026-11-28); tests/test_explain_variants_lead6.py holds variants and near misses.
 # (helper ex119, session 20: "performs well" too, round 83 LLaVA-VL/LLaVA-NeXT#254's "Model perform well when using flash_attention_2 or
 # SDPA, but ...")
+# The words in other languages that more than one pattern below reads, one list each (rv36, session 36; ex35b's HEALTHY,
+# UNHEALTHY, ONLY_ONE and INSTALL_FAILS beside the older PRAISE and NEGATED). The European words are read as whole words (no
+# letter either side), so no two of a list match at one place: where a pattern now lists them in another order than it did,
+# it matches the same.
+# "it works", Russian, German, French, Spanish / Portuguese: HEALTHY (with "работают", "работало"), PRAISE
+WORKS_WORDS = ("funktioniert", "fonctionne", "funciona", "работает")
+# "works slowly / badly / unstably" ("работает медленно", "funciona lento", "funktioniert langsam"): no health (the lead, session
+# 35: tests/test_explain_policies_s30.py): UNHEALTHY, and PRAISE's lookahead after its "it works" words, which also takes "mal"
+# ("funciona mal"; left out of UNHEALTHY, which reads a word anywhere in a clause: German's "mal" is "just", and adding it is a
+# change of answers, tests/test_review_rv36.py)
+SLOW_WORDS = ("медленно", "плохо", "нестабильно", "langsam", "schlecht", "lento", "lenta", "lentamente", "lentement")
+# negations: INSTALL_FAILS; UNHEALTHY and NEGATED add "no", "não", "nunca"; NEGATED also "ne", "jamais" (left out of UNHEALTHY,
+# as they were: there they would change which clauses are healthy; a French "ne ... pas" has its "pas" already)
+NOT_WORDS = ("не", "нет", "nicht", r"kein\w*", "pas")
+NOT_WORDS_ROMANCE = ("no", "não", "nunca")
+# "only" (English "only" is in each pattern's English part): UNHEALTHY, ONLY_ONE
+ONLY_WORDS = ("nur", "solo", "só", "seulement", "только")
+# Japanese negation and error, in the order both patterns had: UNHEALTHY (with 失敗, 黒), INSTALL_FAILS
+JA_NOT = ("ない", "ません", "エラー")
 HEALTHY = _R.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctly)|perform(?:s|ed|ing)? (?:well|fine|normally|correctly)|(?:is|are|was|were|runs?|ran|seems?) (?:fine|ok|okay|good|normal)|"
                      r"fine\b(?![- ]?tun)|no (?:problems?|issues?|errors?)|without (?:any )?(?:problems?|issues?|errors?))\b|"
                      r"正常|没问题|没有问题|"
                      # ex35b (session 35): the same said in Russian, German, French, Spanish, Portuguese and Japanese ("С xformers всё
                      # работает, а с sageattention ...", "xformers では問題なく動くが、sageattention だと黒い画像になる"); their negations
                      # are UNHEALTHY's below
-                     r"(?<!\w)(?:работает|работают|работало|funktioniert|fonctionne|funciona)(?!\w)|問題なく|問題ない|問題ありません|動きます|"
+                     r"(?<!\w)(?:" + "|".join(WORKS_WORDS + ("работают", "работало")) + r")(?!\w)|問題なく|問題ない|問題ありません|動きます|"
                      # ex35b (session 35): a bare "ok" ("sdpa ok, xformers ok, sage NaN"), a run's measured speed ("SDPA -> 12 it/s, xformers ->
                      # 13 it/s, SageAttention -> crash"), and "still loads / imports / runs" ("xformers and flash-attn still load
                      # but sageattention throws ...")
@@ -75,15 +94,16 @@ HEALTHY = _R.compile(r"\b(?:works?|worked|working (?:properly|fine|well|correctl
 UNHEALTHY = _R.compile(r"\b(?:not|no longer|never|n't|stop\w*|fail\w*|errors?|broken|break\w*|crash\w*|nan|inf|black|"
                        r"slow\w*|hang\w*|stuck|freez\w*|issue|problem|bug|only|except|unless|if|whether|anymore)\b|"
                        r"n't\b|不|没有?(?!问题)|失败|报错|"
-                       r"(?<!\w)(?:не|нет|nicht|kein\w*|pas|no|não|nunca|только|nur|seulement|solo|só)(?!\w)|ない|ません|エラー|失敗|黒|"
+                       r"(?<!\w)(?:" + "|".join(NOT_WORDS + NOT_WORDS_ROMANCE + ONLY_WORDS) + r")(?!\w)|" + "|".join(JA_NOT) + r"|失敗|黒|"
                        # (lead, session 35: "works slowly / badly" in the languages ex35b's HEALTHY reads is no health: "работает
                        # медленно", "funciona lento", "funktioniert langsam", tests/test_explain_policies_s30.py)
-                       r"(?<!\w)(?:медленно|плохо|нестабильно|langsam|schlecht|lento|lenta|lentamente|lentement)(?!\w)", re.IGNORECASE)
+                       r"(?<!\w)(?:" + "|".join(SLOW_WORDS) + r")(?!\w)", re.IGNORECASE)
 # (a full stop, colon or mark only before a space or the line's end: "flash_attn.cute" is one name; a parenthesis
 # stays inside its clause)
 # helper ex180 (session 32): not the full stops of "i.e." and "e.g.", which go on with the same clause ("a BC check for FA2 (i.e.
 # `_supports_flash_attn_2` still works ...) - but it will not work on FA3": round 136m QwenLM/Qwen3-TTS#15)
-CLAUSE_BREAK = _R.compile(r"([,;，；、]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
+FULL_STOP = r"(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)"  # (CLAUSE_BREAK's and ex35b's INSTALLED_BREAK's, rv36)
+CLAUSE_BREAK = _R.compile(r"([,;，；、]|" + FULL_STOP + r"|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|但)", re.IGNORECASE)
 
 
 # helper ex180 (session 32; round 83: LLaVA-VL/LLaVA-NeXT#254 and huggingface/transformers#33615, "performs well when using
@@ -117,11 +137,11 @@ PRAISE = _R.compile(r"\b(?:thanks?|thank you|kudos|(?:is|are|was|were)[ \t]+(?:(
                     r"(?:great|awesome|amazing|excellent|fantastic|faster|quicker|quick|fast|helpful|a lifesaver)|"
                     r"helps?|helped|speeds?[ \t]+(?:it|things|everything|generation|inference|training)[ \t]+up|"
                     # (not "works slowly": "работает медленно", "funciona lento", "funktioniert langsam", helper ex174)
-                    r"(?:funktioniert|fonctionne|funciona|работает)\b(?![ \t]+(?:(?:очень|sehr|muy|très|muito|bem)[ \t]+)?(?:медленно|"
-                    r"плохо|нестабильно|langsam|schlecht|lento|lenta|lentamente|mal|lentement)))|"
+                    r"(?:" + "|".join(WORKS_WORDS) + r")\b(?![ \t]+(?:(?:очень|sehr|muy|très|muito|bem)[ \t]+)?(?:"
+                    + "|".join(SLOW_WORDS + ("mal",)) + r")))|"
                     r"正常|没问题|沒問題|没有问题|很好|好用|很快|更快|谢谢|感谢|問題(?:なく|ない|なし)|正常に|ありがとう|速い|速くなり", re.IGNORECASE)
 # (UNHEALTHY's negations in the European languages PRAISE reads: "funktioniert nicht", "ne fonctionne pas", "no funciona", "не работает")
-NEGATED = _R.compile(r"(?<!\w)(?:не|нет|nicht|kein\w*|ne|pas|no|não|nunca|jamais)(?!\w)", re.IGNORECASE)
+NEGATED = _R.compile(r"(?<!\w)(?:" + "|".join(NOT_WORDS + NOT_WORDS_ROMANCE + ("ne", "jamais")) + r")(?!\w)", re.IGNORECASE)
 SENTENCE_END = _R.compile(r"(?<=[.!?])[ \t]+|(?<=[。！？])[ \t]*")
 CONNECTIVE = _R.compile(r"^(?:(?:however|but|also|still|unfortunately|sadly|though|yet|now|then|so|and|anyway|instead|meanwhile|"
                         r"separately|otherwise|aber|mais|pero|но|однако|但是|但|可是|不过|不過|しかし|ただ)\b[ \t,，、:]*)+", re.IGNORECASE)
@@ -664,7 +684,7 @@ NOT_ADVICE = _R.compile(r"\bnot\b|n't\b|\b(?:disabl\w*|remov\w*|uninstall\w*|tur
 # and flash_attention_2; only flash_attention_2 gives NaN", "xformers, SDPA, FA2: only with sage it crashes", "只有 sageattention
 # 出黑图", "только с sageattention чёрный экран") is about that one: the other clauses are blanked. Not "only" as a limit ("FA2 only
 # supports Ampere", "only works on sm80"): the clause must say a failure after the backend's name
-ONLY_ONE = _R.compile(r"(?:(?<![\w-])(?:only|nur|solo|só|seulement|только)(?![\w-])|只有|仅有|仅|唯独|だけ)[ \t]*(?:(?:with|when[ \t]+using|using|"
+ONLY_ONE = _R.compile(r"(?:(?<![\w-])(?:only|" + "|".join(ONLY_WORDS) + r")(?![\w-])|只有|仅有|仅|唯独|だけ)[ \t]*(?:(?:with|when[ \t]+using|using|"
                       r"on|under|mit|con|com|avec|с|用|使用)[ \t]+)?", re.IGNORECASE)
 
 
@@ -701,7 +721,7 @@ def _only_one_kept(line: str) -> str:
 # ComfyUI still uses xformers": its subject is the selection of the installed one, app.backend-selection-ignored)
 INSTALLED = _R.compile(r"(?<![\w-])(?:installed|present)(?![\w-])|\b(?:after|since|once|upon)[ \t]+(?:I[ \t]+|we[ \t]+)?(?:re-?)?install(?:ing|ed)?\b|"
                        r"已(?:经)?安装|安装了|已装|装了|インストール(?:済み|されて|して(?:い|あ))|(?<!\w)установлен\w*", re.IGNORECASE)
-INSTALLED_BREAK = _R.compile(r"([,;，；、()（）]|(?<!\bi\.e)(?<!\be\.g)[.:!?](?=\s|$)|\bbut\b|\bhowever\b|\bwhile\b|\bwhereas\b|\band\b|"
+INSTALLED_BREAK = _R.compile(r"([,;，；、()（）]|" + FULL_STOP + r"|\bbut\b|\bhowever\b|\bwhile\b|\bwhereas\b|\band\b|"
                              r"但是?|可是|不过|が、|(?<!\w)(?:но|а|aber|mais|pero|mas)(?!\w))", re.IGNORECASE)
 INSTALL_WHEN = _R.compile(r"\b(?:because|caus\w*|broke\w*|break\w*|due)\b|导致|因为", re.IGNORECASE)
 ASIDE = _R.compile(r"[(（][^()（）\n]{1,120}[)）]")
@@ -712,7 +732,7 @@ SELECTION_KEPT = _R.compile(r"(?<![\w-])(?:still|instead|ignor\w*|fall\w*[ \t]+b
 # (a word of failure or a negation in the installed clause itself: "flash-attn is installed but fails", "not installed")
 INSTALL_FAILS = _R.compile(r"(?<![A-Za-z])(?:nan|inf|errors?|fail\w*|crash\w*|hang\w*|broken|wrong|garbage|black|not|no|never|n't|only|"
                            r"if|unless|whether|cannot|can't|unable|missing|mismatch\w*|incompatible|wrongly|partially|half)(?![A-Za-z])|n't\b|"
-                           r"报错|错误|失败|崩溃|异常|不|没|未|(?<!\w)(?:не|нет|nicht|kein\w*|pas)(?!\w)|ない|ません|エラー", re.IGNORECASE)
+                           r"报错|错误|失败|崩溃|异常|不|没|未|(?<!\w)(?:" + "|".join(NOT_WORDS) + r")(?!\w)|" + "|".join(JA_NOT), re.IGNORECASE)
 
 
 # ex35b (session 35): a run of packages with their versions joined by "+", a comma, "/" or "&" ("flash_attn 2.7.4.post1 + xformers 0.0.29.post3 +

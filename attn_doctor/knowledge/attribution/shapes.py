@@ -1,7 +1,8 @@
 """The shapes of a log's lines that every part of attribution reads: how far it looks (WINDOW, CONTINUATION,
 TITLE_LINES), a traceback's start and its chaining, a frame, pytest's location and node lines, an exception line, an
-import line; the traceback above a line (_traceback), the input's first lines (_first_lines, a pasted report's title);
-and the Attribution record (the backend and the line that named it) the search returns.
+import line, a line that warns (WARNING_LINE, with the words of a fallback notice it shares with search.REPLACED_BY); the
+traceback above a line (_traceback), the input's first lines (_first_lines, a pasted report's title); and the Attribution
+record (the backend and the line that named it) the search returns.
 """
 
 from __future__ import annotations
@@ -66,6 +67,32 @@ def _first_lines(lines, n: int) -> list[int]:
 
 
 IMPORT_CODE = _R.compile(r"^\s*(?:\[rank\d+\]:\s*)?(?:import|from)\s+[\w.]")
+
+
+# The words of a notice that the run goes on with another backend in place of one it lacks ("xformers is not available,
+# falling back to SDPA", "Sage attention not available, using flash attention 2"), one list for the two patterns that read
+# them: WARNING_LINE (is the line a warning?) and search.REPLACED_BY (which backend ran instead?). FALL_BACK is the verb
+# ("falls back", "falling back", "fall back", the noun "fallback"; not "fall-back", in neither), SWITCH_TO the words that name
+# the replacement after the absence's comma. REPLACED_BY also reads "defaulting to" there; WARNING_LINE does not (rv36: adding
+# it would make "X not available, defaulting to Y" a warning line where it was none, a change of answers, not of form).
+FALL_BACK = r"\bfall(?:s|ing)?[ \t]*back[ \t]+"
+SWITCH_TO = ("using", "use", r"switching[ \t]+to")
+# (and the verbs before "X instead": sentences.USED_INSTEAD, the lead's of session 26, and search.REPLACED_BY, ex35b's copy of
+# it, rv36: one list; in another order than both had, which matches the same: no two match at one place, each being followed by
+# a space there)
+USED_VERBS = SWITCH_TO + ("uses", "used", r"defaulting[ \t]+to", r"switched[ \t]+to")
+
+# ex35b (session 35, issue 23; moved here from explain.py by rv36, session 36): a line that warns, not one that fails: a
+# logger's WARNING / WARN, a Python *Warning, torch's [W...] prefix, a notice that a speed-up is off, or one that the run falls
+# back to another backend (FALL_BACK "to", SWITCH_TO; its own "fallback to" alternative matched nothing FALL_BACK's did not, and
+# is gone). explain._failure_before_warning ranks an exception another backend raised below such a line before the finding
+# read from it. Left apart from REPLACED_BY, each as it was (either built from the other's would match other lines): "fall back
+# on" (REPLACED_BY's only), and "using ... instead" (any 40 characters after "using" alone here; one to three words after any
+# of USED_VERBS, not "instead of", there).
+WARNING_LINE = _R.compile(r"(?-i:\bWARN(?:ING)?\b|\b[A-Z]\w*Warning\b|^\s*\[?W\d{4}\b)|\bwarnings?\.warn\b|"
+                          r"(?i:\bfor better performance\b|\bproceeding without\b|\boptimizations will not be enabled\b|"
+                          r"\bwon'?t be available\b|" + FALL_BACK + r"to\b|\busing\b[^\n]{1,40}?\binstead\b|"
+                          r"\bnot[ \t]+(?:available|installed|found)\b[^\n]{0,40}?[,;:][ \t]*(?:" + "|".join(SWITCH_TO) + r")\b)")
 
 
 _R.save()  # (the patterns compiled above, kept for the next run: index_cache.module_pack)
