@@ -920,15 +920,16 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             # LowLevelZeroPlugin, TorchDDPPlugin); diffusers' research copy of that script has --placement instead.
             # Weighed as a script name is: it says whose script runs
             return "ColossalAI", s.add(f"{c.script} --plugin {plugin}", 2 * STRONG)
-        if any(w.startswith("--model_id_with_origin_paths") for w in c.args):
-            return "DiffSynth-Studio", s.add("--model_id_with_origin_paths")
+        origin = any(w.startswith("--model_id_with_origin_paths") for w in c.args)
         diffsynth = sorted({w.split("=")[0] for w in c.args if w.startswith("--")} & _DIFFSYNTH_OPTS)
-        if c.script and (len(diffsynth) >= 2 or any(_DIFFSYNTH_SCRIPT.search(w) for w in c.words)):
-            # a launch given its model files by --model_paths (no --model_id_with_origin_paths): two more of its own
-            # options, or its trainer's path (round 135m: a Wan2.2-TI2V-5B LoRA launch in a user's copy, refused as
+        path = next((w for w in c.words if _DIFFSYNTH_SCRIPT.search(w)), None)
+        if origin or c.script and (len(diffsynth) >= 2 or path is not None):
+            # DiffSynth-Studio's launch: --model_id_with_origin_paths (its way of naming the model files, alone enough,
+            # with or without a script), or, for a launch given its model files by --model_paths, two more of its own
+            # options or its trainer's path (round 135m: a Wan2.2-TI2V-5B LoRA launch in a user's copy, refused as
             # "runs train.py")
-            path = next((w for w in c.words if _DIFFSYNTH_SCRIPT.search(w)), c.script)
-            return "DiffSynth-Studio", s.add(" ".join([path] + diffsynth[:2]), 2 * STRONG)
+            return "DiffSynth-Studio", (s.add("--model_id_with_origin_paths") if origin else
+                                        s.add(" ".join([path or c.script] + diffsynth[:2]), 2 * STRONG))
         if c.script == "train.py" and any(w.startswith("--job.config_file") for w in c.args):
             return "torchtitan", s.add("--job.config_file")
         if c.script and c.args and re.match(r"^(\S*/)?config/\w+\.py$", c.args[0]) and \
