@@ -11,9 +11,15 @@ none of them a file of a set.
    was refused as "runs train.py": a copy of an example that added an option of its own keeps the example's many options
    (diffusers._modified_copy: one added option in each 12 passed, every other one that one example's argparse takes).
    More added options, fewer options, a settings-file option, or options no one example takes together stay refused.
-3. (review) others.py's two DiffSynth-Studio checks are one: tests/test_configs_cfg138.py's variants, unchanged."""
+3. A mistral-finetune config (finetune/args.py TrainArgs) was refused as "settings several trainers share
+   (model_id_or_path)": its two required fields model_id_or_path and run_dir beside data.instruct_data, optim.pct_start
+   or one of its own top-level fields name it (others.mistral_finetune); model_id_or_path alone does not, and ms-swift
+   2.x's YAML is still ms-swift's.
+4. (review) others.py's two DiffSynth-Studio checks are one: tests/test_configs_cfg138.py's variants, unchanged."""
 
 from __future__ import annotations
+
+import json
 
 from configs_corpus import read, refusal
 from each_case import each
@@ -119,3 +125,40 @@ def test_a_users_trainer_in_the_examples_words_is_still_refused(tmp_path):
             "--learnable_property=style"], "bf16", ("--style_type=a",)),)),
     ]
     each(cases, check)
+
+
+# 3. mistral-finetune's config
+
+def _mf(fmt: str, d: dict) -> str:
+    if fmt == "json":
+        return json.dumps(d, indent=2)
+    import yaml
+
+    return yaml.safe_dump(d)
+
+
+def test_a_mistral_finetune_config_is_named(tmp_path):
+    def check(fmt, d, named):
+        msg = refusal(tmp_path, f"run.{fmt}", _mf(fmt, d))
+        assert ("mistral-finetune" in msg) == named, (d, msg)  # (refused: read as no trainer, ms-swift's neither)
+
+    base = {"model_id_or_path": "/models/mistral-7b-instruct-v0.3", "run_dir": "/runs/exp1", "seq_len": 4096,
+            "batch_size": 2, "max_steps": 300, "lora": {"rank": 16}}
+    cases = []
+    for fmt in ("yaml", "json"):
+        cases.append((f"{fmt} instruct_data", (fmt, {**base, "data": {"instruct_data": "d/train.jsonl"}}, True)))
+        cases.append((f"{fmt} eval data", (fmt, {**base, "data": {"data": "", "eval_instruct_data": "d/ev.jsonl"}},
+                                           True)))
+        cases.append((f"{fmt} pct_start", (fmt, {**base, "optim": {"lr": 1e-4, "pct_start": 0.05}}, True)))
+        cases.append((f"{fmt} ckpt_freq", (fmt, {**base, "ckpt_freq": 50, "save_adapters": False}, True)))
+        # near misses: the two fields alone, or the model key with the others but no run_dir
+        cases.append((f"{fmt} two fields only", (fmt, base, False)))
+        cases.append((f"{fmt} no run_dir", (fmt, {**{k: v for k, v in base.items() if k != "run_dir"},
+                                                  "data": {"instruct_data": "d.jsonl"}, "ckpt_freq": 10}, False)))
+    each(cases, check)
+
+
+def test_ms_swift_2_yaml_is_still_ms_swift(tmp_path):
+    got = read(tmp_path, "sft.yaml", "model_id_or_path: /models/qwen\nsft_type: lora\nuse_flash_attn: true\n"
+                                     "output_dir: runs/x\n")
+    assert got[:2] == ("ms-swift", ["fa2"]), got

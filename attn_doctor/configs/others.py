@@ -1211,6 +1211,29 @@ def trlx(doc: dict) -> Score:
     return s
 
 
+# mistralai/mistral-finetune's TrainArgs (finetune/args.py@14f15e5: model_id_or_path and run_dir, its two fields without
+# a default; data: DataArgs with instruct_data / eval_instruct_data, finetune/data/args.py; optim: OptimArgs with
+# pct_start; its own ckpt_freq, save_adapters, num_microbatches, no_ckpt, num_ckpt_keep), the YAML `torchrun -m train
+# CONFIG` reads. model_id_or_path alone is ms-swift 2.x's name too (ms_swift.SHARED_KEYS)
+_MISTRAL_OWN = {"ckpt_freq", "save_adapters", "num_microbatches", "no_ckpt", "num_ckpt_keep"}
+
+
+def mistral_finetune(doc: dict) -> Score:
+    """A mistral-finetune config: its two required fields (model_id_or_path, run_dir) beside its data section's
+    instruct_data, its optim section's pct_start or one of its own top-level fields."""
+    s = Score()
+    if doc["fmt"] not in ("yaml", "json"):
+        return s
+    d = _sections(doc["data"])
+    if not {"model_id_or_path", "run_dir"} <= set(d):
+        return s
+    rest = ([f"data.{k}" for k in sorted(set(_dict(d, "data")) & {"instruct_data", "eval_instruct_data"})]
+            + [f"optim.{k}" for k in sorted(set(_dict(d, "optim")) & {"pct_start"})] + sorted(set(d) & _MISTRAL_OWN))
+    if rest:
+        s.add(", ".join(["model_id_or_path + run_dir"] + rest[:2]))
+    return s
+
+
 # The recognised files that set up how a run is launched or executed, for whatever trainer it runs: what they are
 # (DeepSpeed's config: deepspeed/runtime/config.py DeepSpeedConfig, the file a trainer's --deepspeed names; accelerate's:
 # accelerate/commands/config/config_args.py, the file `accelerate launch --config_file` reads)
@@ -1245,7 +1268,7 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("invoke-training (InvokeAI's trainer)", invoke_training), ("naifu", naifu), ("GPT-NeoX", gpt_neox),
                ("PaddleNLP (PaddlePaddle)", paddlenlp), ("GPT-SoVITS", gpt_sovits),
                ("stable-audio-tools (a model config)", stable_audio_tools), ("fish-speech", fish_speech),
-               ("CarperAI trlx (trlX, its RLHF trainer)", trlx))
+               ("CarperAI trlx (trlX, its RLHF trainer)", trlx), ("Mistral AI's mistral-finetune", mistral_finetune))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:
