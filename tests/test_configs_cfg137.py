@@ -9,8 +9,10 @@ none of them a file of a set.
    with a typo or argparse abbreviations (`--lora_r`, `--model_name`), are still LLaMA-Factory's.
 2. `accelerate launch train.py` with 24 options of one diffusers example and one of the repository's own (--style_type)
    was refused as "runs train.py": a copy of an example that added an option of its own keeps the example's many options
-   (diffusers._modified_copy: one added option in each 12 passed, every other one that one example's argparse takes).
-   More added options, fewer options, a settings-file option, or options no one example takes together stay refused.
+   (diffusers._modified_copy: one added option in each 12 passed, every other one that one example's argparse takes,
+   three of them that example's own, not of the block at least half the examples share). More added options, fewer
+   options, only the shared block's (a user's trainer started from it: round 107m's SUR-Adapter, round 5b's Marigold
+   launches), a settings-file option, or options no one example takes together stay refused.
 3. A mistral-finetune config (finetune/args.py TrainArgs) was refused as "settings several trainers share
    (model_id_or_path)": its two required fields model_id_or_path and run_dir beside data.instruct_data, optim.pct_start
    or one of its own top-level fields name it (others.mistral_finetune); model_id_or_path alone does not, and ms-swift
@@ -119,6 +121,14 @@ def test_a_users_trainer_in_the_examples_words_is_still_refused(tmp_path):
         ("one own of 11", (_launch("train.py", _FLUX_OPTS[:10], "bf16", ("--style_type=a",)),)),
         # a settings file, which no example reads
         ("settings file", (_launch("train.py", _FLUX_OPTS, "bf16", ("--config=configs/run.yaml",)),)),
+        # the options at least half the examples share (a user's trainer started from that argparse block), with one
+        # or two an example has of its own, and one of the script's
+        ("shared words", (_launch("train.py", ["--pretrained_model_name_or_path=m", "--dataset_name=d", "--resolution=512",
+                                               "--center_crop", "--random_flip", "--train_batch_size=2",
+                                               "--gradient_accumulation_steps=2", "--max_train_steps=1000",
+                                               "--learning_rate=1e-4", "--lr_scheduler=cosine", "--lr_warmup_steps=0",
+                                               "--output_dir=o", "--checkpointing_steps=500", "--seed=1",
+                                               "--noise_offset=0.05", "--use_ema"], "fp16", ("--depth_weight=0.3",)),)),
         # options of examples no one example takes together, and one of its own
         ("mixed examples", (_launch("train.py", _FLUX_OPTS[:12] + [
             "--controlnet_model_name_or_path=c", "--conditioning_image_column=cond", "--placeholder_token=<x>",

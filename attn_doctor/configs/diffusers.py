@@ -323,16 +323,23 @@ def _cloned_repos_own(doc: dict, script: str) -> bool:
 COPY_OPTIONS = 6
 # a copy of an example that added options of its own (a modified copy, as the research projects are: a few options added
 # to an example's argparse) keeps the example's many options: one added option in this many passed, every other one
-# that one example's own argparse takes
+# that one example's own argparse takes ...
 MODIFIED_COPY_OPTIONS = 12
+# ... this many of them that example's own, not of the block at least half the examples share (configs/options.py's ''
+# table): users' own trainers start from that shared argparse block too (round 107m's SUR-Adapter Cos_train.py with
+# --llm_loss_weight, round 5b's marigold_train.py with --val_data_dir: the shared options and at most two more), a copy
+# of one example keeps what that example alone has (the FLUX examples' --guidance_scale --max_sequence_length
+# --weighting_scheme)
+MODIFIED_COPY_OWN = 3
 
 
 def _modified_copy(args: list) -> list[str]:
-    """The options of a command that one diffusers example's argparse does not take, when it takes all the others and
-    those are many (MODIFIED_COPY_OPTIONS for each one it lacks): a repository's copy of that example with an option of
-    its own added (round 137m: ZonixLabs' Kontext-Lora-Trainer runs `accelerate launch train.py` with 24 options of
-    train_dreambooth_lora_flux_kontext.py, --guidance_scale --max_sequence_length --weighting_scheme among them, and its
-    own --style_type). [] otherwise: a user's trainer in the examples' words adds more than that, or reads a settings file
+    """The options of a command that one diffusers example's argparse does not take, when it takes all the others, those
+    are many (MODIFIED_COPY_OPTIONS for each one it lacks) and MODIFIED_COPY_OWN of them are that example's own: a
+    repository's copy of that example with an option of its own added (round 137m: ZonixLabs' Kontext-Lora-Trainer runs
+    `accelerate launch train.py` with 24 options of train_dreambooth_lora_flux_kontext.py, --guidance_scale
+    --max_sequence_length --weighting_scheme --rank --lora_alpha --optimizer among them, and its own --style_type). []
+    otherwise: a user's trainer in the examples' shared words, one that adds more than that, reads a settings file
     (settings_file_option), or takes options no one example has together."""
     from .options import OPTIONS
     from .shell import argparse_takes, option_names, trainer_options
@@ -340,13 +347,16 @@ def _modified_copy(args: list) -> list[str]:
     names = list(dict.fromkeys(option_names(args)))
     if len(names) < MODIFIED_COPY_OPTIONS or settings_file_option(args) is not None:
         return []
+    tables = OPTIONS.get("diffusers") or {}
+    shared = {item.rpartition(":")[0] for item in tables.get("", "").split()}
     best = None
-    for stem in OPTIONS.get("diffusers") or {}:
+    for stem in tables:
         own = trainer_options("diffusers", stem + ".py") if stem else None
         if own is None:
             continue
         extra = [n for n in names if not argparse_takes(n, own)]
-        if best is None or len(extra) < len(best):
+        its_own = [n for n in names if n not in extra and not argparse_takes(n, shared)]
+        if len(its_own) >= MODIFIED_COPY_OWN and (best is None or len(extra) < len(best)):
             best = extra
     return best if best and len(best) <= len(names) // MODIFIED_COPY_OPTIONS else []
 
