@@ -26,8 +26,9 @@ FILES = files(ROOT)
 STILL_WRONG = {
     "round26m/diffusers/luca037__anomaly-instruct-pix2pix__train.sh":
         "runs finetune_instruct_pix2pix.py, not in the set: every option but one is diffusers' instruct_pix2pix "
-        "example's, the other (--torch_compile, the user's own, unet compiled in mode default) is sd-scripts' name; "
-        "the launcher alone cannot tell a renamed example with an added flag from a user's own trainer",
+        "example's, the other (--torch_compile) the user's own; read since cfg137 as a copy of that example with an "
+        "option of its own (diffusers, nothing required, bfloat16, as labelled), but what the added option does (the "
+        "unet compiled in mode default) is in the script, which the set does not keep: compile none",
     "round26m/llama-factory/HHHAnQi__AdCopy-Agent__scripts__train_sft.sh":
         "labelled through configs/sft_qwen2_5_7b_lora.yaml, which the set keeps under its flattened name: in the "
         "repository's layout it reads as labelled (tests/test_configs_cfg34.py)",

@@ -278,18 +278,25 @@ def score(doc: dict) -> "Score":
         or next((c for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
                  and any(a.startswith("--") for a in c.args)), None)  # no command trains by name: the one with options
     copy = False
+    # (a copy that added an option of its own to an example's many: _modified_copy)
+    added = [] if runs is None or not runs.script or script or _diffusers_options(runs.args, every=True) else \
+        _modified_copy(runs.args)
     if XFORMERS_FLAG in doc["args"] and not script and runs is not None and runs.script:
-        if not _diffusers_options(runs.args, every=True):
+        if not _diffusers_options(runs.args, every=True) and not added:
             return NOTHING
-        if sum(1 for a in runs.args if a.startswith("--")) >= 3:
+        if added:
+            sc.add(_modified_copy_evidence("", added))
+        elif sum(1 for a in runs.args if a.startswith("--")) >= 3:
             sc.add("every option one of diffusers' examples' (a renamed copy of an example)")
     elif not script and runs is not None and runs.script and not runs.module and \
-            sum(1 for a in runs.args if a.startswith("--")) >= COPY_OPTIONS and _diffusers_options(runs.args, every=True) \
+            sum(1 for a in runs.args if a.startswith("--")) >= COPY_OPTIONS and \
+            (_diffusers_options(runs.args, every=True) or added) \
             and not _cloned_repos_own(doc, runs.script) and not _own_scripts_share_options(doc, runs):
         # a renamed copy of an example without the xformers flag (sdxl_lora.py, train_lora_dreambooth.py): the
         # example's argparse (parse_args() stops on an option it does not define) takes every one of its many options
         copy = True
-        sc.add(f"{runs.script}: every option one of diffusers' examples' (a renamed copy of an example)")
+        sc.add(_modified_copy_evidence(runs.script, added) if added else
+               f"{runs.script}: every option one of diffusers' examples' (a renamed copy of an example)")
     if XFORMERS_FLAG in doc["args"]:
         sc.add("--" + XFORMERS_FLAG)
     for k in ("pretrained_model_name_or_path", "instance_prompt", "instance_data_dir", "dataset_name",
@@ -314,6 +321,49 @@ def _cloned_repos_own(doc: dict, script: str) -> bool:
 
 # options a command line must pass, every one an example's, to be a renamed copy of an example on that evidence alone
 COPY_OPTIONS = 6
+# a copy of an example that added options of its own (a modified copy, as the research projects are: a few options added
+# to an example's argparse) keeps the example's many options: one added option in this many passed, every other one
+# that one example's own argparse takes ...
+MODIFIED_COPY_OPTIONS = 12
+# ... this many of them that example's own, not of the block at least half the examples share (configs/options.py's ''
+# table): users' own trainers start from that shared argparse block too (round 107m's SUR-Adapter Cos_train.py with
+# --llm_loss_weight, round 5b's marigold_train.py with --val_data_dir: the shared options and at most two more), a copy
+# of one example keeps what that example alone has (the FLUX examples' --guidance_scale --max_sequence_length
+# --weighting_scheme)
+MODIFIED_COPY_OWN = 3
+
+
+def _modified_copy(args: list) -> list[str]:
+    """The options of a command that one diffusers example's argparse does not take, when it takes all the others, those
+    are many (MODIFIED_COPY_OPTIONS for each one it lacks) and MODIFIED_COPY_OWN of them are that example's own: a
+    repository's copy of that example with an option of its own added (round 137m: ZonixLabs' Kontext-Lora-Trainer runs
+    `accelerate launch train.py` with 24 options of train_dreambooth_lora_flux_kontext.py, --guidance_scale
+    --max_sequence_length --weighting_scheme --rank --lora_alpha --optimizer among them, and its own --style_type). []
+    otherwise: a user's trainer in the examples' shared words, one that adds more than that, reads a settings file
+    (settings_file_option), or takes options no one example has together."""
+    from .options import OPTIONS
+    from .shell import argparse_takes, option_names, trainer_options
+
+    names = list(dict.fromkeys(option_names(args)))
+    if len(names) < MODIFIED_COPY_OPTIONS or settings_file_option(args) is not None:
+        return []
+    tables = OPTIONS.get("diffusers") or {}
+    shared = {item.rpartition(":")[0] for item in tables.get("", "").split()}
+    best = None
+    for stem in tables:
+        own = trainer_options("diffusers", stem + ".py") if stem else None
+        if own is None:
+            continue
+        extra = [n for n in names if not argparse_takes(n, own)]
+        its_own = [n for n in names if n not in extra and not argparse_takes(n, shared)]
+        if len(its_own) >= MODIFIED_COPY_OWN and (best is None or len(extra) < len(best)):
+            best = extra
+    return best if best and len(best) <= len(names) // MODIFIED_COPY_OPTIONS else []
+
+
+def _modified_copy_evidence(script: str, added: list) -> str:
+    return (f"{script}: " if script else "") + f"every option but {', '.join('--' + x for x in added)} one of " \
+        "diffusers' examples' (a copy of that example with an option of its own)"
 
 # the examples' options that name a run's data and its prompt (examples/dreambooth, examples/text_to_image): what a
 # pipeline's own preparation and inference scripts take too when the repository writes them in the examples' words

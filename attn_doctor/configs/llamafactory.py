@@ -346,13 +346,28 @@ def _old_command(doc: dict):
         if flags & FOREIGN_MODEL and "model_name_or_path" not in flags:
             continue  # LLaMA-Factory's parser would refuse it: another program built in its image (round 16m)
         if not c.script:
-            if _fork_cli(c, flags):
+            if _fork_cli(c, flags) and not _refused_options(flags):
                 return c
             continue
-        if c.script in OLD_SCRIPTS and flags & OWN_FLAGS or len(flags & OWN_FLAGS) >= 3 or _src_train(doc, c) \
-                or _package_launcher(c):
+        if (c.script in OLD_SCRIPTS and flags & OWN_FLAGS or len(flags & OWN_FLAGS) >= 3) and \
+                not _refused_options(flags) or _src_train(doc, c) or _package_launcher(c):
             return c
     return None
+
+
+def _refused_options(flags: set) -> bool:
+    """Would LLaMA-Factory's own parser refuse most of a command line's options? Given on the command line, they go to
+    HfArgumentParser.parse_args_into_dataclasses(return_remaining_strings=True), and any it leaves over stop the run
+    ("Some specified arguments are not used by the HfArgumentParser": hiyouga/LLaMA-Factory@003a2ac
+    src/llamafactory/hparams/parser.py:80-85, @ff6d4d1 :156-161, @59a9a59 src/llmtuner/hparams/parser.py:53-58);
+    argparse takes a unique prefix of an option as the option (`--lora_r` is --lora_rank). A command whose --stage sits
+    among options no argument class of LLaMA-Factory defines, as many as parser_keys counts against a file of another
+    framework (round 137m: a user's `accelerate launch -m src.train_sft --pipeline P1 --stage sft --sft_dose ...
+    --lora_target_preset ... --num_epochs 1`), runs the project's own script, whatever it is called."""
+    from .parser_keys import not_its_file
+
+    return bool(flags) and not_its_file("llama-factory", dict.fromkeys(flags), sorted(flags & OWN_FLAGS),
+                                        command_line=True) is not None
 
 
 def _fork_cli(c, flags: set) -> bool:

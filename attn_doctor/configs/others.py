@@ -920,15 +920,16 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             # LowLevelZeroPlugin, TorchDDPPlugin); diffusers' research copy of that script has --placement instead.
             # Weighed as a script name is: it says whose script runs
             return "ColossalAI", s.add(f"{c.script} --plugin {plugin}", 2 * STRONG)
-        if any(w.startswith("--model_id_with_origin_paths") for w in c.args):
-            return "DiffSynth-Studio", s.add("--model_id_with_origin_paths")
+        origin = any(w.startswith("--model_id_with_origin_paths") for w in c.args)
         diffsynth = sorted({w.split("=")[0] for w in c.args if w.startswith("--")} & _DIFFSYNTH_OPTS)
-        if c.script and (len(diffsynth) >= 2 or any(_DIFFSYNTH_SCRIPT.search(w) for w in c.words)):
-            # a launch given its model files by --model_paths (no --model_id_with_origin_paths): two more of its own
-            # options, or its trainer's path (round 135m: a Wan2.2-TI2V-5B LoRA launch in a user's copy, refused as
+        path = next((w for w in c.words if _DIFFSYNTH_SCRIPT.search(w)), None)
+        if origin or c.script and (len(diffsynth) >= 2 or path is not None):
+            # DiffSynth-Studio's launch: --model_id_with_origin_paths (its way of naming the model files, alone enough,
+            # with or without a script), or, for a launch given its model files by --model_paths, two more of its own
+            # options or its trainer's path (round 135m: a Wan2.2-TI2V-5B LoRA launch in a user's copy, refused as
             # "runs train.py")
-            path = next((w for w in c.words if _DIFFSYNTH_SCRIPT.search(w)), c.script)
-            return "DiffSynth-Studio", s.add(" ".join([path] + diffsynth[:2]), 2 * STRONG)
+            return "DiffSynth-Studio", (s.add("--model_id_with_origin_paths") if origin else
+                                        s.add(" ".join([path or c.script] + diffsynth[:2]), 2 * STRONG))
         if c.script == "train.py" and any(w.startswith("--job.config_file") for w in c.args):
             return "torchtitan", s.add("--job.config_file")
         if c.script and c.args and re.match(r"^(\S*/)?config/\w+\.py$", c.args[0]) and \
@@ -1210,6 +1211,29 @@ def trlx(doc: dict) -> Score:
     return s
 
 
+# mistralai/mistral-finetune's TrainArgs (finetune/args.py@14f15e5: model_id_or_path and run_dir, its two fields without
+# a default; data: DataArgs with instruct_data / eval_instruct_data, finetune/data/args.py; optim: OptimArgs with
+# pct_start; its own ckpt_freq, save_adapters, num_microbatches, no_ckpt, num_ckpt_keep), the YAML `torchrun -m train
+# CONFIG` reads. model_id_or_path alone is ms-swift 2.x's name too (ms_swift.SHARED_KEYS)
+_MISTRAL_OWN = {"ckpt_freq", "save_adapters", "num_microbatches", "no_ckpt", "num_ckpt_keep"}
+
+
+def mistral_finetune(doc: dict) -> Score:
+    """A mistral-finetune config: its two required fields (model_id_or_path, run_dir) beside its data section's
+    instruct_data, its optim section's pct_start or one of its own top-level fields."""
+    s = Score()
+    if doc["fmt"] not in ("yaml", "json"):
+        return s
+    d = _sections(doc["data"])
+    if not {"model_id_or_path", "run_dir"} <= set(d):
+        return s
+    rest = ([f"data.{k}" for k in sorted(set(_dict(d, "data")) & {"instruct_data", "eval_instruct_data"})]
+            + [f"optim.{k}" for k in sorted(set(_dict(d, "optim")) & {"pct_start"})] + sorted(set(d) & _MISTRAL_OWN))
+    if rest:
+        s.add(", ".join(["model_id_or_path + run_dir"] + rest[:2]))
+    return s
+
+
 # The recognised files that set up how a run is launched or executed, for whatever trainer it runs: what they are
 # (DeepSpeed's config: deepspeed/runtime/config.py DeepSpeedConfig, the file a trainer's --deepspeed names; accelerate's:
 # accelerate/commands/config/config_args.py, the file `accelerate launch --config_file` reads)
@@ -1244,7 +1268,7 @@ RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config
                ("invoke-training (InvokeAI's trainer)", invoke_training), ("naifu", naifu), ("GPT-NeoX", gpt_neox),
                ("PaddleNLP (PaddlePaddle)", paddlenlp), ("GPT-SoVITS", gpt_sovits),
                ("stable-audio-tools (a model config)", stable_audio_tools), ("fish-speech", fish_speech),
-               ("CarperAI trlx (trlX, its RLHF trainer)", trlx))
+               ("CarperAI trlx (trlX, its RLHF trainer)", trlx), ("Mistral AI's mistral-finetune", mistral_finetune))
 
 
 def recognise(doc: dict) -> tuple[str, Score] | None:

@@ -27,40 +27,43 @@ FOREIGN_SHARE = 1 / 3
 AS_COMMAND_LINE = {"ms-swift"}
 
 
-def _takes(trainer: str, keys: frozenset, key: str) -> bool:
+def _takes(trainer: str, keys: frozenset, key: str, command_line: bool = False) -> bool:
     if key in keys:
         return True
-    if trainer not in AS_COMMAND_LINE:
+    if trainer not in AS_COMMAND_LINE and not command_line:
         return False
     k = key.replace("-", "_")
     return k in keys or sum(1 for o in keys if o.startswith(k)) == 1
 
 
-def refused_keys(trainer: str, data: dict, evidence=()) -> tuple[str, list] | None:
+def refused_keys(trainer: str, data: dict, evidence=(), command_line: bool = False) -> tuple[str, list] | None:
     """(parser, the file's keys it would refuse) for the trainer's parser that refuses the fewest of them among those
-    that take the keys the file is claimed on (`evidence`); None when attn-doctor has no key table for the trainer."""
+    that take the keys the file is claimed on (`evidence`); None when attn-doctor has no key table for the trainer.
+    command_line: the keys are a command line's options, which the parser reads as argparse does (a unique prefix of
+    an option is that option) whatever it does with a file's keys."""
     parsers = KEYS.get(trainer)
     if not parsers or not isinstance(data, dict):
         return None
     best = None
     for name, keys in parsers.items():
-        if any(not _takes(trainer, keys, e) for e in evidence):
+        if any(not _takes(trainer, keys, e, command_line) for e in evidence):
             continue
-        bad = [str(k) for k in data if not _takes(trainer, keys, str(k))]
+        bad = [str(k) for k in data if not _takes(trainer, keys, str(k), command_line)]
         if best is None or len(bad) < len(best[1]):
             best = (name, bad)
     if best is None:  # no parser takes even the evidence: every parser's refusals, the least first
-        best = min(((n, [str(k) for k in data if not _takes(trainer, ks, str(k))]) for n, ks in parsers.items()),
+        best = min(((n, [str(k) for k in data if not _takes(trainer, ks, str(k), command_line)])
+                    for n, ks in parsers.items()),
                    key=lambda b: len(b[1]))
     return best
 
 
-def not_its_file(trainer: str, data: dict, evidence=()) -> tuple[str, list] | None:
+def not_its_file(trainer: str, data: dict, evidence=(), command_line: bool = False) -> tuple[str, list] | None:
     """(parser, refused keys) when most of the file's keys are ones the trainer's own parser would refuse (see
     FOREIGN_MIN / FOREIGN_SHARE); None when the trainer's parser would take it (or nearly: a typo, a removed key)."""
     if trainer == "ms-swift" and isinstance(data, dict) and str(data.get("ignore_args_error")).lower() == "true":
         return None  # swift/pipelines/base.py: remaining_argv only warns
-    got = refused_keys(trainer, data, evidence)
+    got = refused_keys(trainer, data, evidence, command_line)
     if got is None:
         return None
     name, bad = got
