@@ -823,12 +823,16 @@ SETS = (
     # round 198m (ex198m, 2026-12-02, session 35): a blind set of new threads (fa2 15, xformers 12, 12 performance-prose texts)
     # and other projects' GPU/attention-adjacent logs, gathered and labelled blind; measured by the lead three times (20/35
     # matched, 19 right backend, 10 right cause, 4/12 unrelated claimed at a0705e55; 21/20/11, 4/12 at 157e0ca7 and b653ee78).
-    # Training material since ex198, session 36 (floors as measured then; the four unrelated logs claimed kept visible).
-    Staged("round198m", 35, 21, 20, unrelated="unrelated", note_required=True,
-           known_claims=(("2kpr__ComfyUI-PMRF__7.txt", "gpu.arch-not-in-torch"),
-                         ("Stability-AI__stable-audio-tools__200.txt", "fa2.missing"),
-                         ("sgl-project__sgl-kernel-xpu__196.txt", "attn.wrong-output"),
-                         ("state-spaces__mamba__28.txt", "import.undefined-symbol"))),
+    # Training material since ex198, session 36: after ex198's mechanisms (prose.toml PERF / FAIL, builds.toml submodule-missing /
+    # oom, xformers.toml replaced-torch, versions.toml conflict, frameworks.toml sdpa-output-attentions, attention.toml
+    # layout-mismatch / backend-rounding / wrong-output, flash_attn.toml fa3.import-name, attribution.toml [never] for
+    # bettertransformer-redundant and the foreign causal-conv1d / mamba / NATTEN modules; tests/test_explain_variants_ex198.py)
+    # 30/35 matched, 29 right backend, 24 right cause on the labels as gathered, 26 after two relabels (counted apart, in the
+    # README); 2/12 unrelated (NATTEN's and causal-conv1d's now unclaimed by mechanism; the two left kept visible).
+    # Misses left: fixtures/errors/round198m/README.md
+    Staged("round198m", 35, 30, 29, unrelated="unrelated", note_required=True,
+           known_claims=(("Stability-AI__stable-audio-tools__200.txt", "fa2.missing"),
+                         ("sgl-project__sgl-kernel-xpu__196.txt", "attn.wrong-output"))),
 )
 
 
