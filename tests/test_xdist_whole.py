@@ -111,7 +111,15 @@ def test_every_first_module_is_a_test_module_with_its_why():
 HEAVY = {"tests/test_h1.py": (50, "heaviest"), "tests/test_h2.py": (30, "second"), "tests/test_h3.py": (20, "third")}
 
 
-def test_heavy_first_moves_whole_modules_to_the_front_heaviest_first_the_rest_in_order():
+def test_first_is_heaviest_first_but_hardening_beside_modules_that_start_no_children():
+    order = list(xw.FIRST)
+    assert order[0] == "tests/test_hardening.py"
+    rest = [xw.FIRST[m][0] for m in order[4:]]
+    assert rest == sorted(rest, reverse=True)
+    assert min(xw.FIRST[m][0] for m in order[1:4]) >= max(rest[1:])
+
+
+def test_heavy_first_moves_whole_modules_to_the_front_in_firsts_order_the_rest_in_theirs():
     ids = [f"tests/test_a.py::t{i}" for i in range(3)] + [f"tests/test_h3.py::t{i}" for i in range(2)] \
         + [f"tests/test_b.py::t{i}" for i in range(2)] + [f"tests/test_h1.py::t{i}" for i in range(3)] \
         + ["tests/test_h2.py::t0"] + ["tests/test_c.py::t0"]
@@ -121,6 +129,9 @@ def test_heavy_first_moves_whole_modules_to_the_front_heaviest_first_the_rest_in
         + [f"tests/test_h3.py::t{i}" for i in range(2)] + [f"tests/test_a.py::t{i}" for i in range(3)] \
         + [f"tests/test_b.py::t{i}" for i in range(2)] + ["tests/test_c.py::t0"]
     assert xw.heavy_first(ids, nodeid=str, first={}) == ids
+    swapped = {m: HEAVY[m] for m in ("tests/test_h2.py", "tests/test_h1.py", "tests/test_h3.py")}
+    assert xw.heavy_first(ids, nodeid=str, first=swapped)[:4] == ["tests/test_h2.py::t0"] + [f"tests/test_h1.py::t{i}"
+                                                                                              for i in range(3)]
 
 
 def test_heavy_modules_go_out_one_at_a_time_to_the_worker_free_first():

@@ -12,7 +12,7 @@ Heavy modules first (FIRST): with 2 cores and 4 workers the run's wall time cann
 (s36's start: 1571 s of pytest for 2283 s of CPU) where long tests were handed out late and kept one or two workers busy
 while the others had nothing left (98% -> 100% took about 5 minutes). `heavy_first()` (conftest.py's
 pytest_collection_modifyitems, in xdist workers under --dist load only) moves FIRST's modules, whole and in their own order,
-to the front of the collection, heaviest first; the scheduler hands them out one module at a time, a worker taking the next
+to the front of the collection, heaviest first (FIRST's order); the scheduler hands them out one module at a time, a worker taking the next
 when it has fewer than 2 tests left (longest-processing-time-first), then schedules the rest as xdist does. The same tests
 run; only the order in which the workers get them changes.
 
@@ -42,15 +42,19 @@ CHEAP = {
 }
 
 
-# module -> (seconds its tests took in CI at s36's start (3902fddc, the log's 150 slowest, 4 workers on 2 cores), why heavy)
+# module -> (seconds its tests took in CI at s36's start (3902fddc, the log's 150 slowest, 4 workers on 2 cores), why heavy),
+# in the order they are handed out: heaviest first, but test_hardening first of all, beside three modules that start no
+# children (findings, index_cache, explain_long_lines): its batch's hang runs give a fake backend HANG = 20 s to start and
+# say its pid, and in a trial run with the order by seconds alone it started beside test_distributed's and test_trace's
+# torch children (on a machine at load 12) and two hang runs failed so ("the fake never wrote its pid").
 FIRST = {
+    "tests/test_hardening.py": (147, "WHOLE: its batch of 32 doctor runs (setup 140 s)"),
     "tests/test_findings.py": (358, "renders every import-error / cuda-init text of the corpora (one test 174 s)"),
-    "tests/test_failure_kept.py": (249, "noise x failure fake runs of the doctor, 30 of them slow (one 102 s)"),
     "tests/test_index_cache.py": (214, "compiles and runs every head pattern cold, warm and from damaged caches"),
     "tests/test_explain_long_lines.py": (209, "parses every entry pattern twice; megabyte lines through the matcher"),
+    "tests/test_failure_kept.py": (249, "noise x failure fake runs of the doctor, 30 of them slow (one 102 s)"),
     "tests/test_distributed.py": (188, "torchrun / srun ranks as children, with hangs and deaths waited out"),
     "tests/test_trace.py": (152, "transformers' tiny llama for each attention implementation, torchrun ranks"),
-    "tests/test_hardening.py": (147, "WHOLE: its batch of 32 doctor runs (setup 140 s)"),
     "tests/test_explain_variants_ex104.py": (110, "one test: round101m's entries over every unrelated log"),
     "tests/test_explain_variants_ex100.py": (97, "one test: round95m's entries over every unrelated log"),
     "tests/test_new_user_rows.py": (92, "WHOLE: a bare venv; shape refusals timed on the CPU"),
@@ -69,9 +73,9 @@ FIRST = {
 
 
 def heavy_first(items: list, nodeid=lambda item: item.nodeid, first=FIRST) -> list:
-    """`items` with `first`'s modules moved to the front, heaviest first, each whole and in its own order; the others after
-    them in theirs (a stable sort)."""
-    rank = {m: r for r, m in enumerate(sorted(first, key=lambda m: -first[m][0]))}
+    """`items` with `first`'s modules moved to the front, in `first`'s order, each whole and in its own order; the others
+    after them in theirs (a stable sort)."""
+    rank = {m: r for r, m in enumerate(first)}
     return sorted(items, key=lambda item: rank.get(module_of(nodeid(item)), len(rank)))
 
 
