@@ -53,6 +53,21 @@ def pytest_xdist_make_scheduler(config, log):
     return xdist_whole.scheduler(config, log)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """The controller tells each xdist worker whether its scheduler hands the heavy modules out first (a worker's own
+    options say `--dist no`)."""
+    node.workerinput[xdist_whole.KEY] = xdist_whole.schedules(node.config)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """In an xdist worker of a --dist load run: the heavy modules first, heaviest first (tests/xdist_whole.py FIRST), so
+    that none starts late and keeps one worker busy while the others are done. Every worker sorts the same way (xdist
+    checks that their collections are the same)."""
+    if xdist_whole.reorders(config):
+        items[:] = xdist_whole.heavy_first(items)
+
+
 @pytest.fixture
 def gpu_box() -> dict:
     """FAKED: a healthy one-H200 machine (see fakefacts.gpu_box)."""

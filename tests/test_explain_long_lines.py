@@ -229,7 +229,22 @@ def test_a_pattern_behind_its_first_characters_look_matches_the_same():
     assert not differ
 
 
-def test_a_looked_pattern_is_parsed_once_when_compiled(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def matcher_forms():
+    """knowledge.matcher_form with each pattern's form computed once for the module: test_a_looked_pattern_is_parsed_once_
+    when_compiled and test_no_pattern_backtracks_more_than_linearly_on_a_long_line (benchmarks/explain_backtracking's
+    knowledge_patterns) each asked it for every entry pattern, ~2,600 parses of the same texts twice. A pure function of
+    the pattern's text: what each test compares is the same."""
+    import functools
+
+    from attn_doctor import knowledge as K
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(K, "matcher_form", functools.lru_cache(maxsize=None)(K.matcher_form))
+        yield
+
+
+def test_a_looked_pattern_is_parsed_once_when_compiled(tmp_path, monkeypatch, matcher_forms):
     """The matcher compiles a look-guarded pattern from its one parse, the look put into the tree (knowledge.first_look_tree):
     the same code as compiling first_look's text, for every entry pattern, and the long ones (the GPU lists: 372 KB of the
     79 patterns a short explain compiles) are not parsed a second time for the look (~0.4 s of a cold explain; helper ex163).
@@ -361,7 +376,7 @@ def _backtracking():
     return explain_backtracking
 
 
-def test_no_pattern_backtracks_more_than_linearly_on_a_long_line():
+def test_no_pattern_backtracks_more_than_linearly_on_a_long_line(matcher_forms):
     bt = _backtracking()
     rows = bt.flagged()
     assert not rows, "patterns whose backtracking grows faster than a line's length (benchmarks/explain_backtracking.py; " \

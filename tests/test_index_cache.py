@@ -32,6 +32,27 @@ def _ids(text: str) -> list[tuple[str, int]]:
     return [(m.entry.id, m.line, m.count, m.score) for m in M.scan(text).found]
 
 
+@pytest.fixture(scope="module")
+def readings_off() -> list:
+    """The readings of TEXTS with no cache at all (ATTN_DOCTOR_CACHE_DIR empty), every pattern compiled afresh: what every
+    cache state below must read. Read once for the module (it was read again by each of the five tests that compare with
+    it, ~2-4 s of CPU each): the same texts, the same code, nothing kept between runs with the cache off."""
+    from attn_doctor.knowledge import _compile, compile_pattern
+
+    def fresh():
+        compile_pattern.cache_clear()
+        _compile.cache_clear()
+        M._cached_index.cache_clear()
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(index_cache.ENV, "")
+        fresh()
+        try:
+            return [_ids(t.read_text(encoding="utf-8", errors="replace")) for t in TEXTS]
+        finally:
+            fresh()
+
+
 def test_texts_are_there():
     assert len(TEXTS) == 10
 
@@ -57,10 +78,8 @@ def test_nothing_is_compiled_before_it_runs(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("state", ["corrupt", "other-key", "wrong-shape", "lying"])
-def test_a_bad_cache_changes_no_reading(tmp_path, monkeypatch, state):
-    monkeypatch.setenv(index_cache.ENV, "")
-    M._cached_index.cache_clear()
-    want = [_ids(t.read_text(encoding="utf-8", errors="replace")) for t in TEXTS]
+def test_a_bad_cache_changes_no_reading(tmp_path, monkeypatch, state, readings_off):
+    want = readings_off
     assert sum(map(len, want)) >= 5
     monkeypatch.setenv(index_cache.ENV, str(tmp_path))
     f = tmp_path / index_cache.NAME
@@ -208,7 +227,7 @@ def test_compiled_patterns_off_unwritable_and_errors(tmp_path, monkeypatch):
     assert not list((tmp_path / "c").glob("re-*/*.bin"))
 
 
-def test_a_bad_compiled_cache_changes_no_reading(tmp_path, monkeypatch):
+def test_a_bad_compiled_cache_changes_no_reading(tmp_path, monkeypatch, readings_off):
     from attn_doctor.knowledge import _compile, compile_pattern
 
     def fresh():
@@ -216,10 +235,8 @@ def test_a_bad_compiled_cache_changes_no_reading(tmp_path, monkeypatch):
         _compile.cache_clear()
         M._cached_index.cache_clear()
 
-    monkeypatch.setenv(index_cache.ENV, "")
-    fresh()
     texts = _texts()
-    want = [_ids(t) for t in texts]
+    want = readings_off
     monkeypatch.setenv(index_cache.ENV, str(tmp_path))
     try:
         fresh()
