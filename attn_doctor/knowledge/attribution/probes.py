@@ -50,7 +50,7 @@ def in_optional_probe(entry: Entry, lines, line: int) -> bool:
     """Is this match a library's optional import probe, printed and passed over (see [optional_probe] in
     attribution.toml): xformers' "A matching Triton is not available" over the traceback of its `import triton`? Or an
     import error the program handled by importing another backend (in_handled_probe)?"""
-    if in_handled_probe(entry, lines, line):
+    if in_handled_probe(entry, lines, line) or _announced_fallback(entry, lines, line):
         return True
     ids, marks, span = rules().optional_probe
     if not 0 < line <= len(lines):
@@ -62,6 +62,23 @@ def in_optional_probe(entry: Entry, lines, line: int) -> bool:
     if entry.id not in ids:
         return False
     return any(rx.search(lines[j]) for j in range(max(0, line - 1 - span), line) for rx in marks)
+
+
+def _announced_fallback(entry: Entry, lines, line: int) -> bool:
+    """Is this import error the program's own probe, whose next lines say it goes on without that backend (see
+    [announced_fallback] in attribution.toml): "No module named 'flash_attn'" over "flash_attn not installed, disabling
+    Flash Attention"?"""
+    ids, notice, below = _announced()
+    if entry.id not in ids or not 0 < line <= len(lines) or any(rx.search(lines[line - 1]) for rx in notice):
+        return False  # (a notice itself, repeated line after line, is what the entry reads: A1111's "not available. Falling back")
+    return any(rx.search(lines[j]) for j in range(line, min(len(lines), line + below)) for rx in notice)
+
+
+@lru_cache(maxsize=1)
+def _announced() -> tuple[frozenset[str], tuple[re.Pattern, ...], int]:
+    """[announced_fallback] ids, lines, below (session 36)."""
+    t = _toml().get("announced_fallback", {})
+    return frozenset(t.get("ids", ())), tuple(re.compile(p) for p in t.get("lines", ())), int(t.get("below", 0))
 
 
 @lru_cache(maxsize=1)
