@@ -16,6 +16,7 @@ import pytest
 
 import fakefacts as ff
 from each_case import each
+from scan_once import scans_once
 from attn_doctor import knowledge
 
 LEFTOVER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")  # a template param nobody filled in
@@ -1733,7 +1734,8 @@ def test_every_id_in_the_checks_is_in_knowledge():
 def test_examples_are_recognised_as_their_entry():
     """Each entry's example error text is matched by its patterns, and `explain` would pick it first;
     as a failure's text, it names the entry as the cause when the entry can be one, and never a note."""
-    each(((e.id, (e,)) for e in knowledge.entries().values() if e.examples), _examples_are_recognised_as_their_entry)
+    with scans_once():  # (best scans again the text match just scanned: tests/scan_once.py)
+        each(((e.id, (e,)) for e in knowledge.entries().values() if e.examples), _examples_are_recognised_as_their_entry)
 
 
 def _examples_are_recognised_as_their_entry(entry):
@@ -1773,6 +1775,10 @@ def test_entries_are_well_formed():
 
 ALL_EXAMPLES = [(e.id, ex) for e in knowledge.entries().values() for ex in e.examples]
 
+# the matcher's answers to the failure texts below, each text scanned once in this process (tests/scan_once.py): an
+# entry's first example under every backend, and the same traceback as torch's own import error
+_SCANS: dict = {}
+
 
 IMPORTING = ("cute", "fa2", "fa3", "sage", "xformers")
 
@@ -1802,7 +1808,8 @@ def test_any_import_error_text_renders():
     """FAKES: `backend` installed, its import probe failed and printed a knowledge example's error text.
     Whatever entry the matcher picks, its title and fix are fully filled in. (One test over the ~5,000 cases:
     tests/each_case.py says why.)"""
-    each(((c.id, c.values) for c in _import_cases()), _import_error_text_renders)
+    with scans_once(_SCANS):
+        each(((c.id, c.values) for c in _import_cases()), _import_error_text_renders)
 
 
 def _import_error_text_renders(backend, source, text):
@@ -1830,6 +1837,50 @@ def _one_of_two(which: int) -> list:
     return out
 
 
+def _rendered(report) -> list:
+    return [(x.id, x.severity, x.backend, x.title, x.fix, x.detail, sorted(x.params.items(), key=str))
+            for x in report.findings] + [report.exit_code, sorted((n, b.get("status"), b.get("reason"))
+                                                                  for n, b in report.backends.items())]
+
+
+def test_a_scan_read_again_is_the_same():
+    """tests/scan_once.py hands a check the matcher's earlier answer to a text it scanned already: that answer is what a
+    fresh scan gives, after the checks read it, and a check on it renders what a check without it renders. On the first
+    example of every 40th entry, each under another backend in turn, with torch's deprecation note in the probe's
+    warnings and the text again in its stderr (so that the noise's scan is read again too): three whole checks each."""
+    from attn_doctor.knowledge import match as m
+
+    def seen(scan):
+        return [(x.entry.id, x.score, x.evidence, x.position, x.line, x.count, list(x.lines)) for x in scan.found], \
+            dict(scan.lines.context), scan.lines.count, scan.size, scan.blank, scan.probed, scan.added
+
+    firsts = {}
+    for eid, text in ALL_EXAMPLES:
+        firsts.setdefault(eid, text)
+    cases = [(IMPORTING[n % len(IMPORTING)], text) for n, text in enumerate(list(firsts.values())[::40])]
+    assert len(cases) >= 10
+    for backend, text in cases:
+        def build():
+            f = ff.gpu_box()
+            ff.install(f, backend, "flash-attn", "1.0", probe=ff.failed_import(
+                "ImportError", text.splitlines()[-1], text + "\n", warnings=[DEPRECATION_NOTE]),
+                run=dict(ff.run_ok(), stderr_tail="\n" + text + "\n"))
+            return f
+        plain = _rendered(ff.check(build()))
+        with scans_once() as memo:
+            first = _rendered(ff.check(build()))
+            again = _rendered(ff.check(build()))  # every scan of this check answered from the memo
+        assert memo and plain == first == again, (backend, text[:80])
+        for (source, ids, probes, _), kept in memo.items():
+            assert seen(kept) == seen(m.scan(source, ids=ids, probes=probes)), (backend, source[:80])
+
+
+# torch's words when PYTORCH_CUDA_ALLOC_CONF is set (tests/test_failure_kept.py): a note beside a failure's text
+DEPRECATION_NOTE = ("/venv/lib/python3.12/site-packages/torch/cuda/__init__.py:63: UserWarning: PYTORCH_CUDA_ALLOC_CONF is "
+                    "deprecated, use PYTORCH_ALLOC_CONF instead (Triggered internally at "
+                    "/pytorch/c10/cuda/CUDAAllocatorConfig.cpp:35.)")
+
+
 def test_the_two_halves_cover_every_example_and_every_entry_twice():
     a, b = ([tuple(c.values) for c in _one_of_two(w)] for w in (0, 1))
     assert set(a) | set(b) == set(ALL_EXAMPLES)
@@ -1841,7 +1892,8 @@ def test_the_two_halves_cover_every_example_and_every_entry_twice():
 
 def test_any_torch_import_error_text_renders():
     """FAKES: `import torch` raised, with a knowledge example's error text as its traceback."""
-    each(((c.id, c.values) for c in _one_of_two(0)), _torch_import_error_text_renders)
+    with scans_once(_SCANS):
+        each(((c.id, c.values) for c in _one_of_two(0)), _torch_import_error_text_renders)
 
 
 def _torch_import_error_text_renders(source, text):
