@@ -64,6 +64,7 @@ FIRST = {
     "round196m": "explain-round196m-2026-12-02-session33-first-c7b7aa74.json",  # training since helper ex196 (session 34)
     "round197m": "explain-round197m-2026-12-02-session34-first-e2a17315.json",  # training since helper ex197 (session 35)
     "round198m": "explain-round198m-2026-12-02-session35-first-a0705e55.json",  # training since helper ex198 (session 36)
+    "round199m": "explain-round199m-2026-12-02-session36-first-85d97abc.json",  # training since helper ex199 (session 37)
 }
 CATCH_ALL = ("prose.", "triage.", "generic.", "fallback.")
 COLUMNS = ["round", "file", "first", "label_backend", "label", "first_top", "first_class", "now", "now_top", "now_class"]
