@@ -908,6 +908,9 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 198m, ex198m's measure-only set of session 35, is training material in SETS since helper ex198 reads its misses, session 36)
 # (round 199m, ex199m's measure-only set of session 36, is training material in SETS since helper ex199 reads its misses, session 37)
 MEASURE_ONLY: tuple[Staged, ...] = (
+    # Round 200m: ex200m's measure-only set of session 38, new threads from the search tool's issues corpus, gathered and
+    # labelled blind; see fixtures/errors/round200m/README.md. The lead measures it; no figure is asserted.
+    Staged("round200m", 34, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
