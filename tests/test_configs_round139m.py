@@ -23,23 +23,21 @@ FILES = files(ROOT)
 # the misses as the lead measured them blind (both layouts; strict xfails: reading one right makes its test fail, so its
 # entry goes)
 STILL_WRONG_IN_BOTH: dict[str, str] = {
-    "round139m/sd-scripts/bluvoll__sd-scripts-f2vae__launch_all_train.sh":
-        "refused as a run of sdxl_train.py no claimed trainer ships; the label reads it as a launch of the fork's "
-        "sd-scripts (sdxl_train.py is sd-scripts' own script)",
     "round139m/torchtune/wasabi-ai__torchtune__multi_lora.sh":
-        "read as torchtune in bfloat16 with compile off; the label has compile on (mode default)",
+        "read as torchtune in bfloat16 with compile off; the label has compile on (mode default) from the fork's own "
+        "recipes/configs/llama3/8B_lora_single_device.yaml, which the set does not keep: inside a checkout of the fork "
+        "the reader reads it (torchtune._checkout_config, cfg139), here it knows only upstream's",
     "round139m/transformers/volbem__baichuan2-7b-Base-loratuning__train.sh":
-        "refused as a run of fine-tune.py, a script not beside it; the label reads it as transformers in bfloat16",
+        "refused as a run of fine-tune.py, a script not beside it; the label reads it as transformers in bfloat16 from "
+        "that script (the repository's copy of Baichuan2's, not in the set): TrainingArguments' option names are every "
+        "HfArgumentParser script's (round 32u's rule), so the launch alone is left refused, as rounds 72m, 86m and 103m "
+        "leave the same shape",
 }
 # refused, as the benchmark counts them, in words other than the label's (both layouts): the refusal names neither the
 # script or framework the label names
 OTHER_WORDS: dict[str, str] = {
-    "round139m/unclaimed-mlx-lm/dvr85__SFT-Using-MLX-For-Agentic-Tool-Calling__scripts__train_lora.sh":
-        "refused as a run of src.train (-m); the label names mlx-lm",
     "round139m/unclaimed-user-script/TXSAJYDN__STFfinetune-qwen-LLM__configs__lora_sft.yaml":
         "refused as settings several trainers share; the label names the project's train_sft.py",
-    "round139m/unclaimed-user-script/jszaday__sdxl-lora-trainer__test.sh":
-        "refused as settings several trainers share; the label names the project's lora_trainer.cli",
     "round139m/unclaimed-user-script/rybciowski__musubi-tuner__modal_configs__wan22_vankoala_style.json":
         "refused as settings several trainers share; the label names the project's run_modal_v2.py",
     "round139m/unclaimed-verifiers/tcapelle__cw-axolotl__verifiers__conf4b.yaml":
@@ -56,9 +54,11 @@ globals().update(staged_round("round139m", files_min=35, claimed_min=23, refused
 
 def test_the_readings_keep_their_floors():
     """The lead's figures as floors (20 / 23 claimed right in all four fields in both layouts, 12 / 12 refused as the
-    benchmark counts them, 7 / 12 in the labels' words)."""
-    assert_floors(FILES, STILL_WRONG, STILL_WRONG_IN_BOTH, OTHER_WORDS, claimed=(20, 20), refused=(12, 12),
-                  in_words=(7, 7))
+    benchmark counts them, 7 / 12 in the labels' words), raised by helper cfg139 (session 38) to 21 / 23 and 9 / 12: the
+    sd-scripts fork's launch read (sd_scripts.FORK_EVIDENCE), mlx-lm named past a here-document inside "$( )"
+    (shell_words._quote_span), `python -m lora_trainer.cli` named as a training module."""
+    assert_floors(FILES, STILL_WRONG, STILL_WRONG_IN_BOTH, OTHER_WORDS, claimed=(21, 21), refused=(12, 12),
+                  in_words=(9, 9))
 
 
 def test_no_source_is_held_out():

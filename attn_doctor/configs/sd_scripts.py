@@ -170,6 +170,23 @@ def own_keys() -> set:
 COPY_EXTRA = 3
 
 
+# a fork of sd-scripts that adds options of its own to one of its scripts (bluvoll/sd-scripts-f2vae's sdxl_train.py with
+# --flow_model --flow_use_ot --flow_logit_mean ... beside --fused_optimizer_groups --vae_batch_size, round 139m) is still
+# sd-scripts' script: this many options that the script of that name defines in sd-scripts and that neither musubi-tuner's
+# nor diffusers' scripts define (configs/options.py) say whose script it is, however many the fork adds
+FORK_EVIDENCE = 2
+
+
+def _own_options(cmd, script: str) -> list[str]:
+    """The options a command gives that sd-scripts' script `script` defines (its own and the shared ones, configs/options.py)
+    and that no musubi-tuner or diffusers script defines: what only a copy of that sd-scripts script takes."""
+    from .shell import every_option, option_names, trainer_options
+
+    mine = set(trainer_options(TITLE, script + ".py") or ())
+    theirs = every_option("musubi") | every_option("diffusers")
+    return sorted({n for n in option_names(cmd.args) if n in mine and n not in theirs})
+
+
 def _foreign_options(cmd) -> list[str]:
     """The options a command passes to its script (not its launcher's) that no sd-scripts script defines."""
     from .shell import parse_options
@@ -356,7 +373,8 @@ def score(doc: dict) -> "Score":
     foreign = _foreign_options(runs) if runs is not None and runs.script else []
     if text and runs is not None and runs.script and script and _stem(runs.script) == script and \
             (len(_diffusers_options(foreign)) >= DIFFUSERS_EXTRA or
-             len(foreign) >= COPY_EXTRA and len(keys - known_keys()) > len(keys & known_keys())):
+             len(foreign) >= COPY_EXTRA and len(keys - known_keys()) > len(keys & known_keys()) and
+             len(_own_options(runs, script)) < FORK_EVIDENCE):
         # a script under one of sd-scripts' own names given options sd-scripts never defines (parse_args() stops on the
         # first) which are diffusers' examples' own: diffusers' script saved under that name (its textual_inversion
         # example as tools/train_textual_inversion.py, run with --learnable_property --placeholder_token

@@ -109,7 +109,13 @@ def _logical_lines(text: str, dialect: str, heredocs: dict | None = None,
         out.append((start, " ".join(buf), n))
         buf = []
         m = _HEREDOC.search(out[-1][1]) if dialect == "posix" else None
-        if m:
+        inner = _inner_heredoc(out[-1][1], m) if m else None
+        if inner is not None:
+            # a here-document inside a string joined over several lines (`OUT="$(python - <<'EOF'` ... `EOF` `)"`,
+            # _quote_span): its body and terminator are in this logical line already, and the lines after it are commands
+            if heredocs is not None:
+                heredocs[start] = (inner, bool(m.group(2)))
+        elif m:
             doc_end = (m.group(3), m.group(1) == "-", start, bool(m.group(2)), [])
     if doc_end is not None and heredocs is not None:  # no terminator before the end: the rest is the body
         heredocs[doc_end[2]] = ("\n".join(doc_end[4]), doc_end[3])
@@ -118,15 +124,49 @@ def _logical_lines(text: str, dialect: str, heredocs: dict | None = None,
     return [(n, ln, end) for n, ln, end in out if ln.strip()]
 
 
+def _inner_heredoc(line: str, m) -> str | None:
+    """The body of the here-document `m` opens when its terminator line is inside `line` itself (a logical line joined
+    over several lines by _quote_span); None when the body follows the line, as a here-document's usually does."""
+    rest = line[m.end():].split("\n")
+    for j, r in enumerate(rest[1:], 1):
+        if (r.lstrip("\t") if m.group(1) == "-" else r).rstrip() == m.group(3):
+            return "\n".join(rest[1:j])
+    return None
+
+
 def _quote_span(raws: list[str], idx: int, limit: int = 60) -> tuple[int, str | None]:
     """How many of the lines after raws[idx] a quoted string that line leaves open runs over (0: none is left open,
     or it does not close within `limit` lines). Only a quote that starts a word or a value (`"`, `="`, `("`) counts:
     an apostrophe inside a word of prose (`don't`) is taken as no quote. Also returns the quote left open on raws[idx]."""
     quote, ok, k, first = None, False, idx, None
+    # a command substitution opened inside the double quotes (`OUT="$(` ... `)"`) is a script of its own: its quotes
+    # neither close nor reopen the outer string, and a here-document in it (`python - <<'EOF'` ... `EOF`) is text, not
+    # shell, up to its terminator (round 139m's dvr85 train_lora.sh: a Python here-document inside `"$( )"`). `nest` holds
+    # the quote to go back to at each `)` that closes a `$(` or a `(` opened inside one
+    nest: list[str | None] = []
     while k < len(raws) and k - idx <= limit:
         s, i, prev = raws[k], 0, " "
+        term = None  # the terminator of a here-document that a line inside a substitution opens
         while i < len(s):
             ch = s[i]
+            if nest and quote is None and ch == ")":
+                quote, prev = nest.pop(), ch
+                i += 1
+                continue
+            if quote in ('"', None) and (nest or quote == '"') and s.startswith("$(", i) and \
+                    not s.startswith("$((", i):
+                nest.append(quote)
+                quote, prev = None, "("
+                i += 2
+                continue
+            if nest and quote is None:
+                if ch == "(":
+                    nest.append(None)
+                m = _HEREDOC.match(s, i) if ch == "<" and prev != "<" else None
+                if m:
+                    term = (m.group(3), m.group(1) == "-")
+                    prev, i = "x", m.end()
+                    continue
             if quote is None:
                 if ch == "#" and prev in " \t;&|(":
                     break  # a comment: the rest of the line
@@ -144,12 +184,16 @@ def _quote_span(raws: list[str], idx: int, limit: int = 60) -> tuple[int, str | 
                 quote = None
             prev = ch
             i += 1
-        if quote is None:
+        if quote is None and not nest:
             return k - idx, first
         if not ok:
             return 0, None
-        first = first or quote
+        first = first or quote or nest[0]
         k += 1
+        if term is not None:  # the here-document's body: skipped to its terminator (none: the string never closes)
+            while k < len(raws) and (raws[k].lstrip("\t") if term[1] else raws[k]).rstrip() != term[0]:
+                k += 1
+            k += 1
     return 0, None
 
 

@@ -72,6 +72,29 @@ def _builtin(name: str) -> dict:
     return out
 
 
+def _checkout_config(doc: dict, name: str) -> dict | None:
+    """The settings of torchtune's config `name` as the checkout the launch file sits in has it (a fork's own
+    recipes/configs/NAME.yaml), when the launch file is in a torchtune checkout (its folder or one of the two above holds
+    torchtune/_recipe_registry.py and that YAML); None otherwise. `tune run` resolves a registered name to
+    ROOT / "recipes" / "configs" / config.file_path with ROOT = Path(torchtune.__file__).parent.parent
+    (torchtune/_cli/run.py, torchtune/_recipe_registry.py's file_path NAME.yaml, meta-pytorch/torchtune@bd2a0fc): the
+    installed package's tree, which for a fork worked on in place (pip install -e .) is the checkout, whose YAML may
+    differ from upstream's (round 139m's wasabi-ai multi_lora.sh: the fork's 8B_lora_single_device sets compile: True)."""
+    from . import read_text
+    from .references import launcher_dir
+
+    base = launcher_dir(doc)
+    for up in (base, os.path.dirname(base), os.path.dirname(os.path.dirname(base))):
+        conf = os.path.join(up, "recipes", "configs", *name.split("/")) + ".yaml"
+        if os.path.isfile(os.path.join(up, "torchtune", "_recipe_registry.py")) and os.path.isfile(conf):
+            try:
+                data = load_yaml(conf, read_text(conf))
+            except UsageError:  # (not YAML: the package's settings, as without the checkout)
+                return None
+            return data if isinstance(data, dict) else None
+    return None
+
+
 def _overrides(words: list[str]) -> dict:
     """`key=value` and `key.sub=value` overrides of a `tune run` command (OmegaConf dotted keys, values as YAML)."""
     out = {}
@@ -256,7 +279,7 @@ def read(doc: dict) -> dict:
             elif "/" in conf and not conf.startswith((".", "/", "~")):
                 # a name without .yaml is one of torchtune's own configs (llama3_1/8B_lora), not a file: its settings
                 # are the package's (BUILTIN_*), the command line's overrides go over them
-                data, known_conf = _builtin(conf), True
+                data, known_conf = _checkout_config(doc, conf) or _builtin(conf), True
         for k, v in _overrides(args).items():
             _set(data, k, v)
         fmt = "cmdline"
