@@ -11,12 +11,13 @@ drop; a note or a printed warning (an entry that cannot be a cause) must change 
 from __future__ import annotations
 
 import copy
+import pickle
 
 import pytest
 
 import fakefacts as ff
 import test_findings as tf
-from attn_doctor import knowledge
+from attn_doctor import advice, knowledge
 from attn_doctor.checks.backends import import_failure
 from attn_doctor.checks.smoke import failure
 from attn_doctor.knowledge.match import best, cause, match
@@ -114,8 +115,13 @@ def test_every_noise_text_meets_failures_of_every_kind():
 
 
 @pytest.mark.parametrize("i,sc", list(enumerate(FAILING)), ids=lambda x: f"{x.id}-{x.name}" if hasattr(x, "id") else str(x))
-def test_noise_never_hides_a_failure(i, sc):
+def test_noise_never_hides_a_failure(i, sc, monkeypatch):
     base_facts = sc.build()
+    # (session 38, ci38b: the ~180 noise checks of each scenario are ~40% of CI's CPU for this module beside their scans)
+    # the facts copied by a pickle round trip, not copy.deepcopy: they are plain JSON-like data (dicts, lists, str,
+    # numbers, None), which both copy alike; the pickle is ~4x cheaper than deepcopy's per-object dispatch
+    frozen = pickle.dumps(base_facts, protocol=pickle.HIGHEST_PROTOCOL)
+    assert pickle.loads(frozen) == base_facts
     failing = sorted(_failing(base_facts))
     base = ff.check(copy.deepcopy(base_facts), **sc.ctx)
     before = _errors(base, failing)
@@ -125,10 +131,14 @@ def test_noise_never_hides_a_failure(i, sc):
     # that hung or crashed) both put the text in the run's stderr: the same facts, checked once (17 of the 30 scenarios)
     probed = any(kind == "import" and where.get("probe") for runs in _failing(base_facts).values() for kind, where in runs)
     bad = []
+    # the noise checks read the findings' ids, severities and backends and the exit code only: advice.apply (the last step
+    # of report.evaluate) rewrites each finding's fix, title and params and the backends' reasons, one finding for one, and
+    # changes none of those (test_advice_changes_no_id_severity_backend_or_exit_code below); the base check above keeps it
+    monkeypatch.setattr(advice, "apply", lambda report: None)
     for source, can_cause, text in NOISE[(-i) % SHARE::SHARE]:
         placed = {}
         for into in ("stderr", "warnings"):
-            placed[into] = copy.deepcopy(base_facts)
+            placed[into] = pickle.loads(frozen)
             for b in failing:
                 _add(placed[into], b, text, into)
         if placed["warnings"] == placed["stderr"]:
@@ -142,6 +152,30 @@ def test_noise_never_hides_a_failure(i, sc):
             elif not can_cause and after != before:  # a note or a printed warning is nobody's cause
                 bad.append((into, source, "changed the cause", before, after))
     assert not bad, bad[:5]
+
+
+def _kept_fields(report) -> tuple:
+    return [(x.id, x.severity, x.backend) for x in report.findings], report.exit_code
+
+
+def test_advice_changes_no_id_severity_backend_or_exit_code(monkeypatch):
+    """What test_noise_never_hides_a_failure leaves out of its noise checks (advice.apply) changes nothing it reads: every
+    failing scenario, with one noise text of each kind (a cause, a note) in each place, checked with and without it."""
+    causes = [n for n in NOISE if n[1]]
+    notes = [n for n in NOISE if not n[1]]
+    pairs = []
+    for i, sc in enumerate(FAILING):
+        base_facts = sc.build()
+        for _, _, text in (causes[i % len(causes)], notes[i % len(notes)]):
+            for into in ("stderr", "warnings"):
+                f = copy.deepcopy(base_facts)
+                for b in _failing(f):
+                    _add(f, b, text, into)
+                pairs.append((sc, f))
+    with_advice = [_kept_fields(ff.check(copy.deepcopy(f), **sc.ctx)) for sc, f in pairs]
+    monkeypatch.setattr(advice, "apply", lambda report: None)
+    assert [_kept_fields(ff.check(f, **sc.ctx)) for sc, f in pairs] == with_advice
+    assert len(pairs) >= 4 * 15 and any(k[1] == 1 for k in with_advice)
 
 
 def test_the_reported_case_sage_import_beside_the_deprecation_note():
