@@ -341,7 +341,10 @@ def test_env_sh_sourced_then_check_has_no_finding_it_caused(tmp_path, home_kind)
     first = doctor("check", "--no-smoke", "--json", "-", env=env)
     before = json.loads(first.stdout)
     assert ("cache.volatile", None) in _ids(before)
-    wrote = doctor("fix", "--write-env", str(tmp_path / "env.sh"), env=env)
+    # fix from the check just run, in the same environment: what a fresh probe would find again (~3 s of CPU each, its
+    # children importing torch); `fix --write-env` probing for itself is tests/test_envfile.py's (session 38, ci38c)
+    (tmp_path / "first.json").write_text(first.stdout)
+    wrote = doctor("fix", "--from", str(tmp_path / "first.json"), "--write-env", str(tmp_path / "env.sh"), env=env)
     assert wrote.returncode == 0, wrote.stderr
     script = f". {shlex.quote(str(tmp_path / 'env.sh'))} && exec {shlex.quote(sys.executable)} -m attn_doctor check --no-smoke --json -"
     again = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=180, env=env, cwd=str(ROOT))
