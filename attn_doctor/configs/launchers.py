@@ -259,6 +259,36 @@ def literal_path(e, consts: dict, depth: int = 0):
     return out
 
 
+def _script_tails(e, consts: dict, depth: int = 0) -> list | None:
+    """The script file names a path expression ends in whatever its computed folder is: `os.path.join(PREFIX,
+    "wan_train_network.py")`, `Path(root) / "train.py"`, a literal, or a conditional expression of these on either side
+    (round 142: nikhilash6/lora-gym's `train_script = os.path.join(SCRIPT_PREFIX, "wan_train_network.py") if
+    SCRIPT_PREFIX else "wan_train_network.py"`); None for anything else, and for a script in the wrapper's own folder
+    (the repository's own file, as literal_path leaves it)."""
+    import ast
+
+    from .pyscript import _call_name
+
+    if depth > 4:
+        return None
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        return [e.value] if e.value.endswith(".py") else None
+    if isinstance(e, ast.IfExp):
+        a, b = _script_tails(e.body, consts, depth + 1), _script_tails(e.orelse, consts, depth + 1)
+        return a + b if a and b else None
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div):
+        head, last = e.left, e.right
+    elif isinstance(e, ast.Call) and not e.keywords and len(e.args) > 1 and \
+            (_call_name(e) in ("Path", "PurePath") or ast.unparse(e.func) == "os.path.join"):
+        head, last = e.args[0], e.args[-1]
+    else:
+        return None
+    if not (isinstance(last, ast.Constant) and isinstance(last.value, str) and last.value.endswith(".py")) or \
+            _script_folder(head, consts) is not None:
+        return None
+    return [last.value]
+
+
 def _in_branches(t) -> frozenset:
     """id() of every node of `t` inside the body or else of an if, a conditional expression, a try or a loop (what
     python_commands leaves out of a list's growth unless settled), found once per tree (kept): the same script is read
@@ -371,6 +401,13 @@ def python_commands(code: str, argv: dict | None = None) -> str:
             v = a.value
             if isinstance(v, ast.Constant) and isinstance(v.value, str):
                 values.append(v.value)
+                continue
+            tails = _script_tails(v, consts) if literal_path(v, consts) is None else None
+            if tails:
+                # `os.path.join(PREFIX, "wan_train_network.py") if PREFIX else "wan_train_network.py"`: the folder is
+                # computed, the file each side names is literal (round 142: a musubi-tuner template); a path spelled out
+                # whole is word()'s own (path(), with its folder)
+                values += tails
                 continue
             loops = [f for f in walked(t) if isinstance(f, ast.For) and isinstance(v, ast.Name) and
                      isinstance(f.target, ast.Name) and f.target.id == v.id]

@@ -1887,6 +1887,11 @@ def _python(cmd: Command, rest: list[str]) -> Command:
         # a launcher run as a module is the launcher (`accelerate launch`, `torchrun`): the module that trains is the one
         # it runs (`-m musubi_tuner.wan_train_network`), none when it runs a script (`python -m
         # accelerate.commands.launch --num_processes 1 examples/dreambooth/train_dreambooth_lora_flux.py ...`)
+        if mod == "accelerate.commands.accelerate_cli" and rest[2:3] == ["launch"]:
+            # accelerate's console script itself (setup.py entry point `accelerate=accelerate.commands.accelerate_cli:
+            # main`, its `if __name__ == "__main__": main()`) given `launch`: `accelerate launch` (round 142's
+            # lora-gym template: `[sys.executable, "-m", "accelerate.commands.accelerate_cli", "launch", ...]`)
+            mod = "accelerate"
         if mod in ("accelerate.commands.launch", "accelerate"):
             launcher, r = _skip_options(rest[2:] if mod != "accelerate" else rest[3:], ACCELERATE_FLAGS)
             cmd.program, cmd.launcher_args, cmd.module = "accelerate", _launcher_args(launcher), None
