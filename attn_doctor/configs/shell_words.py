@@ -163,6 +163,7 @@ _BAT = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
 _BAT_DELAYED = re.compile(r"!([A-Za-z_][A-Za-z0-9_]*)!")
 _DELAYED = "\0delayed"  # env key: cmd.exe's delayed expansion is on (no variable can have this name)
 _PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_EXPAND_STOP = re.compile(r"[$\\\"']")  # what expand() looks at in POSIX text: all else is copied as written
 
 
 def _substituted(value) -> bool:
@@ -218,17 +219,31 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
     # "${NAME[@]}" of an array: its elements as separate words (the quotes do not make them one)
     text = re.sub(r'"\$\{([A-Za-z_]\w*)\[[@*]\]\}"', lambda m: " ".join(shlex.quote(w) for w in env[m.group(1)])
                   if isinstance(env.get(m.group(1)), list) else m.group(0), text)
+    if "$" not in text:
+        return text  # (only a `$` expands: quotes and backslashes are copied as written)
     out = []
     i = 0
+    n = len(text)
     quote = None
-    while i < len(text):
-        ch = text[i]
-        if quote == "'":
-            out.append(ch)
-            if ch == "'":
-                quote = None
-            i += 1
+    while i < n:
+        if quote == "'":  # single-quoted text up to its closing quote: copied as written
+            j = text.find("'", i)
+            if j < 0:
+                out.append(text[i:])
+                break
+            out.append(text[i:j + 1])
+            quote = None
+            i = j + 1
             continue
+        # the text up to the next character that can start an expansion, a quote or an escape: copied as written
+        m = _EXPAND_STOP.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            break
+        if m.start() > i:
+            out.append(text[i:m.start()])
+            i = m.start()
+        ch = text[i]
         if ch == "'" and quote is None:
             quote = "'"
             out.append(ch)
@@ -239,7 +254,7 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
             out.append(ch)
             i += 1
             continue
-        if ch == "\\" and i + 1 < len(text):
+        if ch == "\\" and i + 1 < n:
             out.append(text[i:i + 2])
             i += 2
             continue
