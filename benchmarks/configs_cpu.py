@@ -4,6 +4,7 @@ files benchmarks/configs_snapshot.py reads: never heldout/ nor a measure-only se
 interleaved (A B A B ...: the machine is shared, so a slow spell hits both sides), each run a fresh process.
 
     python benchmarks/configs_cpu.py --tree /tmp/base --tree . --runs 3
+    python benchmarks/configs_cpu.py --tree /tmp/base --tree . --runs 3 --together   # each round's runs at once
     python benchmarks/configs_cpu.py --tree . --profile /tmp/configs.prof   # one run under cProfile
 """
 
@@ -49,8 +50,18 @@ print(json.dumps({"files": len(files), "cpu_s": time.process_time() - t0}))
 
 
 def one_run(tree: str, profile: str = "") -> dict:
-    out = subprocess.run([sys.executable, "-c", _CHILD, tree, profile], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return _result(_start(tree, profile))
+
+
+def _start(tree: str, profile: str = "") -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", _CHILD, tree, profile], stdout=subprocess.PIPE, text=True)
+
+
+def _result(proc: subprocess.Popen) -> dict:
+    out, _ = proc.communicate()
+    if proc.returncode:
+        raise SystemExit(f"configs_cpu: a run failed (exit {proc.returncode})")
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tree", action="append", help="a checkout whose readers are timed (repeat: runs interleave)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--profile", help="one run of the first tree under cProfile, its stats written here")
+    ap.add_argument("--together", action="store_true",
+                    help="each round's runs (one per tree) at once rather than one after the other: the same load on "
+                         "every tree, in less wall time (CPU seconds are each process's own)")
     a = ap.parse_args(argv)
     trees = [str(Path(t).resolve()) for t in (a.tree or [str(HERE.parent)])]
     if a.profile:
@@ -66,8 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     times: dict[str, list[float]] = {t: [] for t in trees}
     files: dict[str, int] = {}
     for i in range(a.runs):
+        got = {t: _start(t) for t in trees} if a.together else {}
         for t in trees:
-            r = one_run(t)
+            r = _result(got[t]) if a.together else one_run(t)
             times[t].append(r["cpu_s"])
             files[t] = r["files"]
             print(f"run {i + 1} {t}: {r['files']} files, {r['cpu_s']:.1f} s CPU", flush=True)

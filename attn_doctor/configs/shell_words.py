@@ -533,6 +533,8 @@ def _subshell_parens(line: str) -> str:
     subshell's commands `cd x` and `python t.py`, not the words `(cd` and `t.py)`. Other parentheses (`f()`, `A=(x y)`,
     `<(cmd)`, `((n > 1))`, `[[ a && (b || c) ]]`, a case pattern's `a)`) stay in their words; quoted text is left as it
     is."""
+    if "(" not in line:
+        return line  # (no parenthesis to set apart: every other character is copied as written)
     out, quote, opened, last, test = [], None, [], "", False
     i = 0
     while i < len(line):
@@ -575,6 +577,8 @@ _WHICH = re.compile(r"^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[Pp])\s+([A-Za
 def _quote_substitutions(line: str) -> str:
     """An unquoted command substitution `$(uname -m)` kept as one word (bash does not split inside it): wrapped in
     double quotes when it holds none itself; `$(which prog)` is `prog` (_WHICH)."""
+    if "$(" not in line and "`" not in line:
+        return line  # (no substitution: every character is copied as written)
     out, i, quote = [], 0, None
     while i < len(line):
         ch = line[i]
