@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from functools import lru_cache
 
 from . import NOTHING, Score, attention
 
@@ -342,16 +343,16 @@ def _modified_copy(args: list) -> list[str]:
     otherwise: a user's trainer in the examples' shared words, one that adds more than that, reads a settings file
     (settings_file_option), or takes options no one example has together."""
     from .options import OPTIONS
-    from .shell import argparse_takes, option_names, trainer_options
+    from .shell import argparse_takes, option_names, trainer_option_names
 
     names = list(dict.fromkeys(option_names(args)))
     if len(names) < MODIFIED_COPY_OPTIONS or settings_file_option(args) is not None:
         return []
     tables = OPTIONS.get("diffusers") or {}
-    shared = {item.rpartition(":")[0] for item in tables.get("", "").split()}
+    shared = _shared_options()
     best = None
     for stem in tables:
-        own = trainer_options("diffusers", stem + ".py") if stem else None
+        own = trainer_option_names("diffusers", stem + ".py") if stem else None
         if own is None:
             continue
         extra = [n for n in names if not argparse_takes(n, own)]
@@ -359,6 +360,14 @@ def _modified_copy(args: list) -> list[str]:
         if len(its_own) >= MODIFIED_COPY_OWN and (best is None or len(extra) < len(best)):
             best = extra
     return best if best and len(best) <= len(names) // MODIFIED_COPY_OPTIONS else []
+
+
+@lru_cache(maxsize=None)
+def _shared_options() -> frozenset:
+    """The options every diffusers example shares (configs/options.py's "" table), without their kinds."""
+    from .options import OPTIONS
+
+    return frozenset(item.rpartition(":")[0] for item in (OPTIONS.get("diffusers") or {}).get("", "").split())
 
 
 def _modified_copy_evidence(script: str, added: list) -> str:

@@ -296,13 +296,19 @@ def _in_branches(t) -> frozenset:
     import ast
 
     def build() -> frozenset:
+        # one pass down the tree, each node marked when it is (or sits under) a body / else part of such a node: the
+        # same set as walking each part of each such node, without walking a nested part once per enclosing one
         in_if: set = set()
-        for n in walked(t):
+        stack = [(t, False)]
+        while stack:
+            n, inside = stack.pop()
+            if inside:
+                in_if.add(id(n))
             if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
-                parts = [n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse]
-                for sub in parts:
-                    for x in walked(sub):
-                        in_if.add(id(x))
+                parts = {id(x) for x in ([n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse])}
+                stack.extend((c, inside or id(c) in parts) for c in ast.iter_child_nodes(n))
+            else:
+                stack.extend((c, inside) for c in ast.iter_child_nodes(n))
         return frozenset(in_if)
 
     return kept(t, "_attn_doctor_in_branches", build)

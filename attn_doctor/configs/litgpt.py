@@ -81,6 +81,7 @@ def _python_setup(doc: dict):
     """(module, keyword arguments) of the last setup() of a LitGPT / lit-gpt entry point the script calls, or None."""
     import ast
 
+    from ..textutil import walked
     from .pyscript import constants, keywords, tree
 
     t = tree(doc.get("python") or "")
@@ -88,9 +89,9 @@ def _python_setup(doc: dict):
         return None
     on_path = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "insert")
                   and any(isinstance(a, ast.Constant) and isinstance(a.value, str) and _LIT_PATH.search(a.value)
-                          for a in n.args) for n in ast.walk(t))
+                          for a in n.args) for n in walked(t))
     modules, functions = {}, {}  # local name -> entry point
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Import):
             for a in n.names:
                 last = a.name.rsplit(".", 1)[-1]
@@ -109,7 +110,7 @@ def _python_setup(doc: dict):
         return None
     consts = constants(t)
     found = None
-    for n in ast.walk(t):
+    for n in walked(t):
         if not isinstance(n, ast.Call):
             continue
         f = n.func

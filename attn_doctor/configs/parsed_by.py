@@ -26,6 +26,7 @@ import ast
 import fnmatch
 import os
 import re
+import stat
 
 from .pyscript.settings_files import _PARSES, _PATH_PARSES
 
@@ -110,19 +111,23 @@ def _files(root: str):
             yield p, got
 
 
-def _same(a: str, b: str) -> bool:
+def _stat(p: str):
+    """os.stat of `p` (links followed, as os.path.exists and os.path.samefile follow them), or None where it fails."""
     try:
-        return os.path.exists(a) and os.path.samefile(a, b)
-    except OSError:
-        return False
+        return os.stat(p)
+    except (OSError, ValueError):
+        return None
 
 
-def _names(word: str, bases, target: str, folder: str) -> str | None:
+def _names(word: str, bases, target: str, folder: str, stats: tuple | None = None) -> str | None:
     """'file' when `word` (a path as the script or launcher writes it) resolves, from one of `bases`, to `target`;
-    'folder' when to its folder, or a glob of its folder matching it; None otherwise."""
+    'folder' when to its folder, or a glob of its folder matching it; None otherwise. stats: _stat of target and of
+    folder, when the caller has them (parsed_by asks this of thousands of words about one file: each word's path is
+    asked the file system once, not once for existing, again for each samefile and for isdir)."""
     word = word.strip().strip("\"'").rstrip(";&|\\").strip("\"'")
     if not word or len(word) > 300 or word in (".", "./"):
         return None
+    target_st, folder_st = stats if stats is not None else (_stat(target), _stat(folder))
     for b in bases:
         p = os.path.normpath(os.path.join(b, word))
         if any(c in word for c in "*?["):
@@ -135,9 +140,12 @@ def _names(word: str, bases, target: str, folder: str) -> str | None:
             if fnmatch.fnmatch(os.path.abspath(target), os.path.abspath(p)):
                 return "file"
             continue
-        if _same(p, target):
+        st = _stat(p)
+        if st is None:
+            continue
+        if target_st is not None and os.path.samestat(st, target_st):
             return "file"
-        if _same(p, folder) and os.path.isdir(p):
+        if folder_st is not None and os.path.samestat(st, folder_st) and stat.S_ISDIR(st.st_mode):
             return "folder"
     return None
 
@@ -215,13 +223,14 @@ def parsed_by(doc: dict) -> dict | None:
     files = dict(_files(root))
     found = {}
     memo: dict = {}
+    stats = (_stat(target), _stat(folder))
 
-    def names(w: str, bases: list):
+    def names(w: str, bases: tuple):
         # (_names asks the file system the same of a word each time: a word repeats over a repository's lines and
         # strings, and nothing on disk changes within one reading)
-        key = (w, tuple(bases))
+        key = (w, bases)
         if key not in memo:
-            memo[key] = _names(w, bases, target, folder)
+            memo[key] = _names(w, bases, target, folder, stats)
         return memo[key]
 
     def kind(e):
@@ -231,10 +240,11 @@ def parsed_by(doc: dict) -> dict | None:
 
     for p, e in files.items():
         src = e[0]
+        bases = tuple(_bases(p, root))  # (the file's own, asked once rather than for each of its words)
         if p.endswith(".py"):
             if e[1] is None:
                 e[1] = _strings(src)
-            named = [names(s, _bases(p, root)) for s in e[1]
+            named = [names(s, bases) for s in e[1]
                      if os.path.basename(target) in s or "/" in s or "*" in s or os.path.basename(folder) in s]
             base = os.path.basename(target)
             # its folder counts beside its own name (`os.path.join("configs", "x.yaml")`, `ROOT / "configs" / "x.yaml"`):
@@ -248,10 +258,10 @@ def parsed_by(doc: dict) -> dict | None:
                 # (a shell's commented-out command is not run; a script's comment or a README's line is its usage)
                 continue
             words = re.split(r"[\s=,\[\]()`]+", line)
-            if not any(names(w, _bases(p, root)) == "file" for w in words):
+            if not any(names(w, bases) == "file" for w in words):
                 continue
             for m in _PY_WORD.finditer(line):
-                hit = next((os.path.normpath(os.path.join(b, m.group(1))) for b in _bases(p, root)
+                hit = next((os.path.normpath(os.path.join(b, m.group(1))) for b in bases
                             if os.path.normpath(os.path.join(b, m.group(1))) in files), None)
                 if hit is not None:
                     found.setdefault(hit, kind(files[hit]))

@@ -207,6 +207,7 @@ _BAT = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)%")
 _BAT_DELAYED = re.compile(r"!([A-Za-z_][A-Za-z0-9_]*)!")
 _DELAYED = "\0delayed"  # env key: cmd.exe's delayed expansion is on (no variable can have this name)
 _PS = re.compile(r"\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_EXPAND_STOP = re.compile(r"[$\\\"']")  # what expand() looks at in POSIX text: all else is copied as written
 
 
 def _substituted(value) -> bool:
@@ -262,17 +263,31 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
     # "${NAME[@]}" of an array: its elements as separate words (the quotes do not make them one)
     text = re.sub(r'"\$\{([A-Za-z_]\w*)\[[@*]\]\}"', lambda m: " ".join(shlex.quote(w) for w in env[m.group(1)])
                   if isinstance(env.get(m.group(1)), list) else m.group(0), text)
+    if "$" not in text:
+        return text  # (only a `$` expands: quotes and backslashes are copied as written)
     out = []
     i = 0
+    n = len(text)
     quote = None
-    while i < len(text):
-        ch = text[i]
-        if quote == "'":
-            out.append(ch)
-            if ch == "'":
-                quote = None
-            i += 1
+    while i < n:
+        if quote == "'":  # single-quoted text up to its closing quote: copied as written
+            j = text.find("'", i)
+            if j < 0:
+                out.append(text[i:])
+                break
+            out.append(text[i:j + 1])
+            quote = None
+            i = j + 1
             continue
+        # the text up to the next character that can start an expansion, a quote or an escape: copied as written
+        m = _EXPAND_STOP.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            break
+        if m.start() > i:
+            out.append(text[i:m.start()])
+            i = m.start()
+        ch = text[i]
         if ch == "'" and quote is None:
             quote = "'"
             out.append(ch)
@@ -283,7 +298,7 @@ def expand(text: str, env: dict, dialect: str = "posix", _depth: int = 0) -> str
             out.append(ch)
             i += 1
             continue
-        if ch == "\\" and i + 1 < len(text):
+        if ch == "\\" and i + 1 < n:
             out.append(text[i:i + 2])
             i += 2
             continue
@@ -562,6 +577,8 @@ def _subshell_parens(line: str) -> str:
     subshell's commands `cd x` and `python t.py`, not the words `(cd` and `t.py)`. Other parentheses (`f()`, `A=(x y)`,
     `<(cmd)`, `((n > 1))`, `[[ a && (b || c) ]]`, a case pattern's `a)`) stay in their words; quoted text is left as it
     is."""
+    if "(" not in line:
+        return line  # (no parenthesis to set apart: every other character is copied as written)
     out, quote, opened, last, test = [], None, [], "", False
     i = 0
     while i < len(line):
@@ -604,6 +621,8 @@ _WHICH = re.compile(r"^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[Pp])\s+([A-Za
 def _quote_substitutions(line: str) -> str:
     """An unquoted command substitution `$(uname -m)` kept as one word (bash does not split inside it): wrapped in
     double quotes when it holds none itself; `$(which prog)` is `prog` (_WHICH)."""
+    if "$(" not in line and "`" not in line:
+        return line  # (no substitution: every character is copied as written)
     out, i, quote = [], 0, None
     while i < len(line):
         ch = line[i]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from ...textutil import parse_python
+from ...textutil import parse_python, walked
 
 
 MAX_REPAIRS = 20  # lines a script may have that this Python cannot parse
@@ -38,18 +38,19 @@ def _unalias(t):
     it (round 30's variants: `TrainingArguments as TA`, `AutoModelForCausalLM as AMC`); an alias the script also assigns
     or defines itself is left as it is."""
     aliases = {}
-    for n in ast.walk(t):
+    # (walked: the tree's node list, kept on it for every reader's walks; renaming a Name changes no node's place)
+    for n in walked(t):
         if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in _KNOWN_LIBRARIES:
             for a in n.names:
                 if a.asname and a.asname != a.name and a.name != "*":
                     aliases[a.asname] = a.name
     if not aliases:
         return t
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) or \
                 isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             aliases.pop(n.id if isinstance(n, ast.Name) else n.name, None)
-    for n in ast.walk(t):
+    for n in walked(t):
         if isinstance(n, ast.Name) and n.id in aliases:
             n.id = aliases[n.id]
     return t
