@@ -30,6 +30,8 @@ WHOLE = {
     "tests/test_import_probe_e2e.py": "runs: five `check` runs against fake backends",
     "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it",
     "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv",
+    "tests/test_flex_workers.py": "answers: one child (torch + Inductor's config, ~6 s) answering its three cases (ci38c)",
+    "tests/test_smoke_planted.py": "good: the good fake's smoke over every case, a child importing torch (ci38c)",
 }
 
 # modules whose module-scoped fixture is cheap, or used by one test only (split or not, it is set up once)
