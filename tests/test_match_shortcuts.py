@@ -140,7 +140,36 @@ def test_head_split_tries_line_starts_as_the_engine_does():
     for pattern, text, want in cases:
         rx = knowledge.compile_pattern(pattern)
         assert M._head_split(pattern) is not None, pattern
-        fake = SimpleNamespace(_head_split={}, patterns=[(None, pattern)], rx=lambda k, rx=rx: rx)
+        fake = SimpleNamespace(_head_split={}, patterns=[(None, pattern)], rx=lambda k, rx=rx: rx, _disk={},
+                               _text_learnt={}, _later=set())
         assert [m.span() for m in rx.finditer(text)] == want, (pattern, text)
         assert M._Index._head_finds(fake, text, 0, {}) == want, (pattern, text)
     assert [g for g, _ in M._head_split(r"(?:^(?![])]))(?=[^\n]*[(])y")[1]] == [r"(?:^(?![])]))", r"(?=[^\n]*[(])"]
+
+
+def test_a_looks_verdict_is_kept_and_read_back(monkeypatch):
+    """A look's verdict (is it a zero-width group that captures nothing) is learnt once and read back from the index
+    (index_cache) by a later process, not parsed again; a kept value of another shape is not believed."""
+    pattern = r"(?:^(?!x))(?=[^\n]*?flash)(?:a|b)[^\n]*slow"
+    learnt: dict = {}
+    first = M._head_split(pattern, {}, learnt)
+    assert first is not None and len(first[1]) == 2
+    looks = [r"(?:^(?!x))", r"(?=[^\n]*?flash)"]
+    assert sorted(learnt) == ["\0look:" + looks[1], "\0look:^" + looks[0], "\0split:" + pattern]
+    assert learnt["\0split:" + pattern] == [[], False, looks, None, False]
+    assert all(v == [[], False, [], True, False] for k, v in learnt.items() if k.startswith("\0look:"))
+
+    def no_parse(*a, **k):
+        raise AssertionError("parsed again")
+    monkeypatch.setattr(M, "_is_look", no_parse)
+    monkeypatch.setattr(M, "_group_end", no_parse)  # (nor walked for the groups' ends)
+    again: dict = {}
+    second = M._head_split(pattern, dict(learnt), again)
+    assert second is not None and [g for g, _ in second[1]] == [g for g, _ in first[1]] and again == learnt
+    monkeypatch.undo()
+    elsewhere = dict(learnt, **{"\0split:" + pattern: [[], False, looks[::-1], None, False]})  # (not where it says)
+    assert M._head_split(pattern, elsewhere, {})[1] == first[1]
+    lying = {k: [[], False, [], "yes", False] for k in learnt}  # (no bool verdict: found again)
+    assert M._head_split(pattern, lying, {})[1] == first[1]
+    refused = {k: [[], False, [], False, False] for k in learnt}  # (a kept "no": the pattern runs whole)
+    assert M._head_split(pattern, refused, {}) is None

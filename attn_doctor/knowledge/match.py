@@ -972,7 +972,10 @@ class _Index:
         looks hold (_head_split), as the regex engine itself would try them: the same spans."""
         split = self._head_split.get(k, False)
         if split is False:
-            split = self._head_split[k] = _head_split(self.patterns[k][1])
+            learnt, disk = self._text_learnt, self._disk
+            split = self._head_split[k] = _head_split(self.patterns[k][1], disk, learnt)
+            if any(key not in disk for key in learnt):  # (what the split learnt anew: kept in the index, by keep)
+                self._later.add(k)
         if split is None:
             return [m.span() for m in self.rx(k).finditer(text)]
         anchored, leads, rest = split
@@ -1214,21 +1217,43 @@ def _group_end(pattern: str, i: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _look_rx(group: str, first: bool) -> re.Pattern | None:
-    """`group` (a pattern's top-level group) compiled as the matcher runs it, where it is a zero-width look that captures
-    nothing (`first`: one that opens with `^` in every branch, prose.toml's LINE); None where it is not."""
+def _is_look(group: str, first: bool) -> bool:
+    """Is `group` (a pattern's top-level group) a zero-width look that captures nothing (`first`: one that opens with `^`
+    in every branch, prose.toml's LINE)? (Parsing it: ~5 ms a group; the verdict is kept in the index, _look_rx.)"""
     try:
         tree = regex_parser.parse(group, re.IGNORECASE | re.MULTILINE)
         if tree.getwidth() != (0, 0) or tree.state.groups != 1:
-            return None
+            return False
         if first and (not tree.data or str(tree.data[0][0]) != "AT" or str(tree.data[0][1]) != "AT_BEGINNING"):
-            return None  # (the parser reads `(?:^...)` as its items; a `|` whose every branch opens with `^` as `^` first)
-        return index_cache.compiled(group, re.IGNORECASE | re.MULTILINE, rewrite=bounded)
+            return False  # (the parser reads `(?:^...)` as its items; a `|` whose every branch opens with `^` as `^` first)
+        re.compile(group)
+        return True
     except Exception:  # (not a group the parser reads alone: no split)
+        return False
+
+
+def _look_rx(group: str, first: bool, disk: dict | None = None, learnt: dict | None = None) -> re.Pattern | None:
+    """`group` compiled as the matcher runs it, where it is a zero-width look that captures nothing (_is_look); None where
+    it is not. The verdict is read back from `disk` (index_cache, under a key of its own, in the index's own shape:
+    [[], False, [], verdict, False]) or found now and kept in `learnt`, as _learn_head keeps a head pattern's groups: a
+    short explain reads ~40 looks, and parsing them all again in every process cost ~0.15 s."""
+    key = "\0look:" + ("^" if first else "") + group
+    v = None if disk is None else disk.get(key)
+    if not (isinstance(v, list) and len(v) == 5 and v[0] == [] and v[1] is False and v[2] == [] and v[4] is False
+            and isinstance(v[3], bool)):
+        v = [[], False, [], _is_look(group, first), False]
+    if learnt is not None:
+        learnt[key] = v
+    if not v[3]:
+        return None
+    try:
+        return index_cache.compiled(group, re.IGNORECASE | re.MULTILINE, rewrite=bounded)
+    except re.error:
         return None
 
 
-def _head_split(pattern: str) -> tuple[bool, tuple[tuple[str, re.Pattern], ...], re.Pattern] | None:
+def _head_split(pattern: str, disk: dict | None = None, learnt: dict | None = None
+                ) -> tuple[bool, tuple[tuple[str, re.Pattern], ...], re.Pattern] | None:
     """A `head` pattern as (anchored, looks, rest): `[\\A(?:[ \\t]*\\n)*]` (anchored), then top-level zero-width groups
     that capture nothing (looks: each group's text and compiled form; the first opens with `^`), then the rest (compiled
     as the matcher compiles a pattern, less the look at its first characters, which a match at one place does not need).
@@ -1237,7 +1262,33 @@ def _head_split(pattern: str) -> tuple[bool, tuple[tuple[str, re.Pattern], ...],
     anchored = pattern.startswith(_BLANKS)
     i = len(_BLANKS) if anchored else 0
     leads: list[tuple[str, re.Pattern]] = []
+    # the looks' texts, as a run before this one found them (index_cache, under a key of its own): finding where each
+    # group ends is a walk over its characters (~1 ms a look, ~0.13 s of a short explain); believed where they are
+    # consecutive groups at the pattern's start, each found a look (its verdict, _look_rx)
+    key = "\0split:" + pattern
+    v = None if disk is None else disk.get(key)
+    if isinstance(v, list) and len(v) == 5 and v[0] == [] and v[1] is False and v[3] is None and v[4] is False \
+            and isinstance(v[2], list) and v[2] and all(isinstance(g, str) and g.startswith("(") for g in v[2]) \
+            and pattern.startswith("".join(v[2]), i):
+        for group in v[2]:
+            rx = _look_rx(group, not leads, disk, learnt)
+            if rx is None:
+                break
+            leads.append((group, rx))
+            i += len(group)
+        else:
+            if learnt is not None:
+                learnt[key] = v
+            return _split_rest(pattern, anchored, leads, i)
+        anchored = pattern.startswith(_BLANKS)  # (a look that is none: found again below)
+        i = len(_BLANKS) if anchored else 0
+        leads = []
     while pattern.startswith("(", i):
+        # (what cannot open a look is not scanned for its end: the pattern's long body, ~0.15 s of a short explain.
+        # A group is the start of pattern[i:], so what it opens with pattern opens with at i: the same verdicts below)
+        if not (pattern.startswith("(?:^", i) if not leads
+                else pattern.startswith(_LOOKS, i) or pattern.startswith(_LOOKS, i + 3) and pattern.startswith("(?:", i)):
+            break
         j = _group_end(pattern, i)
         if j == -1 or (j < len(pattern) and pattern[j] in "*+?{"):
             break
@@ -1245,11 +1296,19 @@ def _head_split(pattern: str) -> tuple[bool, tuple[tuple[str, re.Pattern], ...],
         if not (group.startswith("(?:^") if not leads
                 else group.startswith(_LOOKS) or group.startswith(_LOOKS, 3) and group.startswith("(?:")):
             break  # (what can be no look is not parsed: the pattern's long body)
-        rx = _look_rx(group, not leads)
+        rx = _look_rx(group, not leads, disk, learnt)
         if rx is None:
             break
         leads.append((group, rx))
         i = j
+    if leads and learnt is not None:
+        learnt[key] = [[], False, [g for g, _ in leads], None, False]
+    return _split_rest(pattern, anchored, leads, i)
+
+
+def _split_rest(pattern: str, anchored: bool, leads: list[tuple[str, re.Pattern]], i: int
+                ) -> tuple[bool, tuple[tuple[str, re.Pattern], ...], re.Pattern] | None:
+    """_head_split's answer, the looks found: the rest of `pattern` from i, compiled (None where there is none)."""
     if not leads or i >= len(pattern):
         return None
     try:
