@@ -1,6 +1,7 @@
 """The matcher's shortcuts change no reading (perf19, session 19): a report head's prose pattern is not run where the head
 lacks one of its literal groups (text_factors, lookarounds' included), its matches on a head are kept for the heads read
-last (_Index.head_spans), and attribution's first_named is kept per line."""
+last (_Index.head_spans), and attribution's first_named is kept per line. A head pattern that opens with zero-width looks
+(prose.toml's LINE) has each look taken once per line start and its rest matched there (_head_split, helper ci38a)."""
 
 from __future__ import annotations
 
@@ -68,3 +69,107 @@ def test_first_named_kept_is_first_named():
     for line in lines * 2:
         assert sentences.first_named(line) == sentences._first_named.__wrapped__(line, 0)
     assert sentences.first_named(lines[0]) == "xformers" and sentences.first_named(lines[2]) is None
+
+
+def _head_texts() -> list[str]:
+    """The `head` entries' examples and the same heads shifted: under blank lines (the titled patterns skip them, the
+    engine trying the last blank line first), under an indented or a very long blank line, joined on one line, cut at
+    a line's end; and heads with nothing to find."""
+    examples = [ex for e in knowledge.entries().values() if e.head for ex in e.examples]
+    texts = examples[::6]
+    for ex in examples[1::22]:
+        texts += ["\n\n" + ex, "\n \t\n" + ex + "\n", " " * 4097 + "\n" + ex, ex.replace("\n", " ") + "\n\n",
+                  "Title naming nothing\n" + ex, "  " + ex, "\n"]
+    return texts + ["", "\n", "\n\n\n", "x", "flash attention", "\nflash attention is slow\n"]
+
+
+def test_head_split_finds_what_the_whole_pattern_finds():
+    """Each head pattern's matches, its looks taken once per line start (_Index._head_finds), are the whole pattern's
+    finditer spans, on the head entries' examples and heads shifted around them; and the split reads the pattern as it
+    is written: the blank lines' prefix, the looks (zero-width, capturing nothing) and the rest give the pattern back."""
+    index = M._index(None)
+    split = {k: M._head_split(index.patterns[k][1]) for k in index.head}
+    assert sum(v is not None for v in split.values()) >= 30  # (prose.toml's LINE opens most of them)
+    for k, v in split.items():
+        if v is None:
+            continue
+        anchored, looks, rest = v
+        whole = (M._BLANKS if anchored else "") + "".join(g for g, _ in looks)
+        assert index.patterns[k][1].startswith(whole) and knowledge.bounded(index.patterns[k][1][len(whole):]) == rest.pattern
+        for g, rx in looks:
+            assert M.regex_parser.parse(g, re.I | re.M).getwidth() == (0, 0) and rx.groups == 0
+    texts = _head_texts()
+    found = 0
+    for text in texts:
+        said: dict = {}  # (one head's looks, shared by its patterns as head_spans shares them)
+        for k in index.head:
+            want = [m.span() for m in index.rx(k).finditer(text)]
+            assert index._head_finds(text, k, said) == want, (index.patterns[k][0].id, k, text[:80])
+            found += bool(want)
+    assert found >= 40
+
+
+def test_head_split_refuses_other_shapes():
+    """A pattern the split cannot read as looks then a rest is run whole: no look first, a look that takes characters
+    or captures, a quantified group, a first look without `^` in every branch, nothing after the looks."""
+    for pattern in (r"flash attention is slow", r"(?:^slow)(?=x)y", r"(?:^(?=(a)))b\1", r"(?:^(?!x))?y",
+                    r"(?:^(?!x)|(?=y))z", r"(?:^(?!x))", r"(?:^[ \t]*(?!x))y", r"\A(?:[ \t]*\n)*flash"):
+        assert M._head_split(pattern) is None, pattern
+    anchored, looks, rest = M._head_split(r"\A(?:[ \t]*\n)*(?:^(?![ \t]))(?=[^\n]*?flash)(?:(?!x)(?!y))[^\n]*slow")
+    assert anchored and [g for g, _ in looks] == [r"(?:^(?![ \t]))", r"(?=[^\n]*?flash)", r"(?:(?!x)(?!y))"]
+    assert rest.pattern == r"[^\n]{0,4096}slow"
+
+
+def test_head_split_tries_line_starts_as_the_engine_does():
+    """Patterns written to tell the ways apart: the titled form's blank lines tried last one first (the rest's match then
+    differs), no line start inside a match tried, a look that fails on one line only, an empty match (the whole pattern's
+    own rules), a blank line longer than the gap bound."""
+    from types import SimpleNamespace
+
+    cases = [(r"\A(?:[ \t]*\n)*(?:^(?!x))\n?\w*", "\n\t\nab\ncd", [(0, 5)]),
+             (r"\A(?:[ \t]*\n)*(?:^(?!x))\w+", "\n\t\nab", [(0, 5)]),
+             (r"\A(?:[ \t]*\n)*(?:^(?!x))\w+", "\n\t\nxb", []),
+             (r"\A(?:[ \t]*\n)*(?:^(?!x))\w+", " " * 4097 + "\nab", []),
+             (r"(?:^(?!x))[^\n]*\n[^\n]*", "a\nb\nc\nd", [(0, 3), (4, 7)]),
+             (r"(?:^(?!x))(?=[^\n]*b)\w", "ab\nxb\ncd\nbb\n", [(0, 1), (9, 10)]),
+             (r"(?:^(?!x))\w*", "a\n\nb\n", [(0, 1), (2, 2), (3, 4), (5, 5)]),
+             (r"\A(?:[ \t]*\n)*(?:^(?!x))\w*", "", [(0, 0)]),
+             (r"\A(?:[ \t]*\n)*(?:^(?!x))\w*", "\n", [(0, 1)]),
+             (r"(?:^(?!x))(?:|a)", "a\nb", [(0, 0), (0, 1), (2, 2)]),  # (after an empty match, one that is not at the same place)
+             (r"\A(?:[ \t]*\n)*(?:^(?!x))(?:|a)", "a", [(0, 0), (0, 1)])]
+    for pattern, text, want in cases:
+        rx = knowledge.compile_pattern(pattern)
+        assert M._head_split(pattern) is not None, pattern
+        fake = SimpleNamespace(_head_split={}, patterns=[(None, pattern)], rx=lambda k, rx=rx: rx, _disk={},
+                               _text_learnt={}, _later=set())
+        assert [m.span() for m in rx.finditer(text)] == want, (pattern, text)
+        assert M._Index._head_finds(fake, text, 0, {}) == want, (pattern, text)
+    assert [g for g, _ in M._head_split(r"(?:^(?![])]))(?=[^\n]*[(])y")[1]] == [r"(?:^(?![])]))", r"(?=[^\n]*[(])"]
+
+
+def test_a_looks_verdict_is_kept_and_read_back(monkeypatch):
+    """A look's verdict (is it a zero-width group that captures nothing) is learnt once and read back from the index
+    (index_cache) by a later process, not parsed again; a kept value of another shape is not believed."""
+    pattern = r"(?:^(?!x))(?=[^\n]*?flash)(?:a|b)[^\n]*slow"
+    learnt: dict = {}
+    first = M._head_split(pattern, {}, learnt)
+    assert first is not None and len(first[1]) == 2
+    looks = [r"(?:^(?!x))", r"(?=[^\n]*?flash)"]
+    assert sorted(learnt) == ["\0look:" + looks[1], "\0look:^" + looks[0], "\0split:" + pattern]
+    assert learnt["\0split:" + pattern] == [[], False, looks, None, False]
+    assert all(v == [[], False, [], True, False] for k, v in learnt.items() if k.startswith("\0look:"))
+
+    def no_parse(*a, **k):
+        raise AssertionError("parsed again")
+    monkeypatch.setattr(M, "_is_look", no_parse)
+    monkeypatch.setattr(M, "_group_end", no_parse)  # (nor walked for the groups' ends)
+    again: dict = {}
+    second = M._head_split(pattern, dict(learnt), again)
+    assert second is not None and [g for g, _ in second[1]] == [g for g, _ in first[1]] and again == learnt
+    monkeypatch.undo()
+    elsewhere = dict(learnt, **{"\0split:" + pattern: [[], False, looks[::-1], None, False]})  # (not where it says)
+    assert M._head_split(pattern, elsewhere, {})[1] == first[1]
+    lying = {k: [[], False, [], "yes", False] for k in learnt}  # (no bool verdict: found again)
+    assert M._head_split(pattern, lying, {})[1] == first[1]
+    refused = {k: [[], False, [], False, False] for k in learnt}  # (a kept "no": the pattern runs whole)
+    assert M._head_split(pattern, refused, {}) is None

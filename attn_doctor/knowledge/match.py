@@ -65,7 +65,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_compile as _sre_compiler  # type: ignore[no-redef]
     import sre_constants as _sre_constants  # type: ignore[no-redef]
 
-from . import LINE_GAP, Entry, can_match_newline, compile_pattern, entries, index_cache, regex_parser
+from . import LINE_GAP, Entry, bounded, can_match_newline, compile_pattern, entries, index_cache, regex_parser
 _R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
@@ -843,6 +843,7 @@ class _Index:
         self._head_group_list: list[tuple[str, ...]] = []  # (the same, by number)
         self._head_views: dict[str, dict[int, list[tuple[int, int]]]] = {}  # head -> pattern -> its matches (head_spans)
         self._head_chars = 0  # the characters of the heads kept there
+        self._head_split: dict[int, tuple | None] = {}  # head pattern -> its looks and its rest (_head_split), when first run
         # each pattern compiled when first run (self.rx), its needles and groups read back from index_cache when a run
         # before this one learnt them: a short explain reaches a few dozen of ~1,800 patterns
         self._rx: list[re.Pattern | None] = []
@@ -958,10 +959,60 @@ class _Index:
             groups = self._head_group_list
             if all(held[g] if g in held else held.setdefault(g, any(a in folded for a in groups[g]))
                    for g in self.head_gate[k]):
-                kept[k] = [m.span() for m in self.rx(k).finditer(text)]
+                kept[k] = self._head_finds(text, k, held)
             else:
                 kept[k] = None
         return kept[k]
+
+    def _head_finds(self, text: str, k: int, said: dict) -> list[tuple[int, int]]:
+        """The spans `self.rx(k).finditer(text)` gives, for head pattern k (helper ci38a, session 38). Most prose patterns
+        open with the same zero-width look at a line (prose.toml's LINE: `^` and a dozen `(?![^\n]*...)` over the
+        whole line, ~60% of each one's time), so that look is taken once per line start of a head and kept in `said`
+        (by its text) for every pattern that opens with it; each pattern's rest is matched at the line starts where its
+        looks hold (_head_split), as the regex engine itself would try them: the same spans."""
+        split = self._head_split.get(k, False)
+        if split is False:
+            learnt, disk = self._text_learnt, self._disk
+            split = self._head_split[k] = _head_split(self.patterns[k][1], disk, learnt)
+            if any(key not in disk for key in learnt):  # (what the split learnt anew: kept in the index, by keep)
+                self._later.add(k)
+        if split is None:
+            return [m.span() for m in self.rx(k).finditer(text)]
+        anchored, leads, rest = split
+
+        def holds(q: int) -> bool:  # does each zero-width look hold at q?
+            for lead, rx in leads:
+                v = said.get((lead, q))
+                if v is None:
+                    v = said[lead, q] = rx.match(text, q) is not None
+                if not v:
+                    return False
+            return True
+        if anchored:  # `\A(?:[ \t]*\n)*` first: the looks at the line after the blank lines, then at each before it
+            tries, q = [0], 0
+            while (m := _BLANK_LINE.match(text, q)) is not None:
+                q = m.end()
+                tries.append(q)
+            for q in reversed(tries):
+                if holds(q) and (m := rest.match(text, q)) is not None:
+                    if m.end() == 0:  # (an empty match: finditer's own rules, from the whole pattern)
+                        break
+                    return [(0, m.end())]
+            else:
+                return []
+            return [m.span() for m in self.rx(k).finditer(text)]
+        out: list[tuple[int, int]] = []
+        end, q = 0, 0
+        while q != -1:  # each line start (`^`), the text's end too where it ends a line, in order; none inside a match
+            if q >= end and holds(q) and (m := rest.match(text, q)) is not None:
+                if m.end() == q:  # (an empty match: finditer's own rules, from the whole pattern)
+                    return [m.span() for m in self.rx(k).finditer(text)]
+                out.append((q, m.end()))
+                end = m.end()
+            q = text.find("\n", q)
+            if q != -1:
+                q += 1
+        return out
 
     def text_gate(self, k: int) -> tuple[int, ...]:
         """The literal groups (text_factors, by number as head_gate numbers them) of which a text where pattern k matches
@@ -1129,6 +1180,142 @@ def _learn_head(pattern: str, disk: dict[str, list], learnt: dict[str, list]) ->
         v = [[], False, [list(g) for g in text_factors(pattern)], None, False]
     learnt[key] = v
     return tuple(tuple(g) for g in v[2])
+
+
+_BLANKS = "\\A(?:[ \\t]*\\n)*"  # the blank lines a `head` pattern reading a title skips first (prose.toml)
+_BLANK_LINE = re.compile(bounded(r"[ \t]*\n"))  # (one of them, as compile_pattern bounds it)
+_LOOKS = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def _group_end(pattern: str, i: int) -> int:
+    """The end of the group that opens at pattern[i] (`(`), escapes and character classes skipped as the parser reads
+    them (as knowledge.bounded walks a pattern); -1 where it does not close."""
+    depth, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
+
+
+@lru_cache(maxsize=64)
+def _is_look(group: str, first: bool) -> bool:
+    """Is `group` (a pattern's top-level group) a zero-width look that captures nothing (`first`: one that opens with `^`
+    in every branch, prose.toml's LINE)? (Parsing it: ~5 ms a group; the verdict is kept in the index, _look_rx.)"""
+    try:
+        tree = regex_parser.parse(group, re.IGNORECASE | re.MULTILINE)
+        if tree.getwidth() != (0, 0) or tree.state.groups != 1:
+            return False
+        if first and (not tree.data or str(tree.data[0][0]) != "AT" or str(tree.data[0][1]) != "AT_BEGINNING"):
+            return False  # (the parser reads `(?:^...)` as its items; a `|` whose every branch opens with `^` as `^` first)
+        re.compile(group)
+        return True
+    except Exception:  # (not a group the parser reads alone: no split)
+        return False
+
+
+def _look_rx(group: str, first: bool, disk: dict | None = None, learnt: dict | None = None) -> re.Pattern | None:
+    """`group` compiled as the matcher runs it, where it is a zero-width look that captures nothing (_is_look); None where
+    it is not. The verdict is read back from `disk` (index_cache, under a key of its own, in the index's own shape:
+    [[], False, [], verdict, False]) or found now and kept in `learnt`, as _learn_head keeps a head pattern's groups: a
+    short explain reads ~40 looks, and parsing them all again in every process cost ~0.15 s."""
+    key = "\0look:" + ("^" if first else "") + group
+    v = None if disk is None else disk.get(key)
+    if not (isinstance(v, list) and len(v) == 5 and v[0] == [] and v[1] is False and v[2] == [] and v[4] is False
+            and isinstance(v[3], bool)):
+        v = [[], False, [], _is_look(group, first), False]
+    if learnt is not None:
+        learnt[key] = v
+    if not v[3]:
+        return None
+    try:
+        return index_cache.compiled(group, re.IGNORECASE | re.MULTILINE, rewrite=bounded)
+    except re.error:
+        return None
+
+
+def _head_split(pattern: str, disk: dict | None = None, learnt: dict | None = None
+                ) -> tuple[bool, tuple[tuple[str, re.Pattern], ...], re.Pattern] | None:
+    """A `head` pattern as (anchored, looks, rest): `[\\A(?:[ \\t]*\\n)*]` (anchored), then top-level zero-width groups
+    that capture nothing (looks: each group's text and compiled form; the first opens with `^`), then the rest (compiled
+    as the matcher compiles a pattern, less the look at its first characters, which a match at one place does not need).
+    The pattern matches at q exactly where every look holds at q and the rest matches at q (a look takes no characters
+    and has nothing to try again). None where the pattern has no such shape: it is run whole."""
+    anchored = pattern.startswith(_BLANKS)
+    i = len(_BLANKS) if anchored else 0
+    leads: list[tuple[str, re.Pattern]] = []
+    # the looks' texts, as a run before this one found them (index_cache, under a key of its own): finding where each
+    # group ends is a walk over its characters (~1 ms a look, ~0.13 s of a short explain); believed where they are
+    # consecutive groups at the pattern's start, each found a look (its verdict, _look_rx)
+    key = "\0split:" + pattern
+    v = None if disk is None else disk.get(key)
+    if isinstance(v, list) and len(v) == 5 and v[0] == [] and v[1] is False and v[3] is None and v[4] is False \
+            and isinstance(v[2], list) and v[2] and all(isinstance(g, str) and g.startswith("(") for g in v[2]) \
+            and pattern.startswith("".join(v[2]), i):
+        for group in v[2]:
+            rx = _look_rx(group, not leads, disk, learnt)
+            if rx is None:
+                break
+            leads.append((group, rx))
+            i += len(group)
+        else:
+            if learnt is not None:
+                learnt[key] = v
+            return _split_rest(pattern, anchored, leads, i)
+        anchored = pattern.startswith(_BLANKS)  # (a look that is none: found again below)
+        i = len(_BLANKS) if anchored else 0
+        leads = []
+    while pattern.startswith("(", i):
+        # (what cannot open a look is not scanned for its end: the pattern's long body, ~0.15 s of a short explain.
+        # A group is the start of pattern[i:], so what it opens with pattern opens with at i: the same verdicts below)
+        if not (pattern.startswith("(?:^", i) if not leads
+                else pattern.startswith(_LOOKS, i) or pattern.startswith(_LOOKS, i + 3) and pattern.startswith("(?:", i)):
+            break
+        j = _group_end(pattern, i)
+        if j == -1 or (j < len(pattern) and pattern[j] in "*+?{"):
+            break
+        group = pattern[i:j]
+        if not (group.startswith("(?:^") if not leads
+                else group.startswith(_LOOKS) or group.startswith(_LOOKS, 3) and group.startswith("(?:")):
+            break  # (what can be no look is not parsed: the pattern's long body)
+        rx = _look_rx(group, not leads, disk, learnt)
+        if rx is None:
+            break
+        leads.append((group, rx))
+        i = j
+    if leads and learnt is not None:
+        learnt[key] = [[], False, [g for g, _ in leads], None, False]
+    return _split_rest(pattern, anchored, leads, i)
+
+
+def _split_rest(pattern: str, anchored: bool, leads: list[tuple[str, re.Pattern]], i: int
+                ) -> tuple[bool, tuple[tuple[str, re.Pattern], ...], re.Pattern] | None:
+    """_head_split's answer, the looks found: the rest of `pattern` from i, compiled (None where there is none)."""
+    if not leads or i >= len(pattern):
+        return None
+    try:
+        rest = index_cache.compiled(pattern[i:], re.IGNORECASE | re.MULTILINE, rewrite=bounded)
+    except re.error:
+        return None
+    return anchored, tuple(leads), rest
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
