@@ -132,6 +132,19 @@ class Entry:
 LINE_GAP = 4_096
 
 
+def class_end(pattern: str, i: int) -> int:
+    """Where the character class that opens at pattern[i] (`[`) ends: the index of its closing `]` as the parser reads
+    it (a `]` first, or after `^`, is a member; escapes skipped), len(pattern) or past it where none closes it."""
+    n, j = len(pattern), i + 1
+    if j < n and pattern[j] == "^":
+        j += 1
+    if j < n and pattern[j] == "]":
+        j += 1
+    while j < n and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j
+
+
 def bounded(pattern: str, gap: int = LINE_GAP) -> str:
     r"""`pattern` with each unbounded repeat (`*`, `+`, `{n,}`) of one character that is never a line end (a class without
     `\n`, `.`, `\w`, `\S`) bounded to `gap` characters; repeats that may cross lines, of groups, and of literals
@@ -143,14 +156,7 @@ def bounded(pattern: str, gap: int = LINE_GAP) -> str:
         if c == "\\":
             atom = pattern[i:i + 2]
         elif c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            atom = pattern[i:j + 1]
+            atom = pattern[i:class_end(pattern, i) + 1]
         else:
             atom = c
         i += len(atom)

@@ -65,7 +65,8 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_compile as _sre_compiler  # type: ignore[no-redef]
     import sre_constants as _sre_constants  # type: ignore[no-redef]
 
-from . import LINE_GAP, Entry, bounded, can_match_newline, compile_pattern, entries, index_cache, regex_parser
+from . import LINE_GAP, Entry, bounded, can_match_newline, class_end, compile_pattern, entries, index_cache, \
+    regex_parser
 _R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
 BLOCK = 4 << 20  # bytes read at a time (cut at the last line end)
@@ -1189,7 +1190,7 @@ _LOOKS = ("(?=", "(?!", "(?<=", "(?<!")
 
 def _group_end(pattern: str, i: int) -> int:
     """The end of the group that opens at pattern[i] (`(`), escapes and character classes skipped as the parser reads
-    them (as knowledge.bounded walks a pattern); -1 where it does not close."""
+    them (knowledge.class_end, as knowledge.bounded walks a pattern); -1 where it does not close."""
     depth, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
@@ -1197,14 +1198,7 @@ def _group_end(pattern: str, i: int) -> int:
             i += 2
             continue
         if c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            i = j + 1
+            i = class_end(pattern, i) + 1
             continue
         if c == "(":
             depth += 1
@@ -1280,12 +1274,11 @@ def _head_split(pattern: str, disk: dict | None = None, learnt: dict | None = No
             if learnt is not None:
                 learnt[key] = v
             return _split_rest(pattern, anchored, leads, i)
-        anchored = pattern.startswith(_BLANKS)  # (a look that is none: found again below)
-        i = len(_BLANKS) if anchored else 0
+        i = len(_BLANKS) if anchored else 0  # (a look that is none: found again below)
         leads = []
     while pattern.startswith("(", i):
-        # (what cannot open a look is not scanned for its end: the pattern's long body, ~0.15 s of a short explain.
-        # A group is the start of pattern[i:], so what it opens with pattern opens with at i: the same verdicts below)
+        # what can open no look is neither walked for its end nor parsed: the pattern's long body (walking it cost ~0.15 s
+        # of a short explain). None of these openings holds a `)`, so the group that opens at i begins with it too
         if not (pattern.startswith("(?:^", i) if not leads
                 else pattern.startswith(_LOOKS, i) or pattern.startswith(_LOOKS, i + 3) and pattern.startswith("(?:", i)):
             break
@@ -1293,9 +1286,6 @@ def _head_split(pattern: str, disk: dict | None = None, learnt: dict | None = No
         if j == -1 or (j < len(pattern) and pattern[j] in "*+?{"):
             break
         group = pattern[i:j]
-        if not (group.startswith("(?:^") if not leads
-                else group.startswith(_LOOKS) or group.startswith(_LOOKS, 3) and group.startswith("(?:")):
-            break  # (what can be no look is not parsed: the pattern's long body)
         rx = _look_rx(group, not leads, disk, learnt)
         if rx is None:
             break
