@@ -41,6 +41,16 @@ ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b ro
 MEASURE_ONLY: tuple[str, ...] = ("round200m",)  # ex200m's blind set of session 38 (the lead measures it)
 
 
+def round_files(rounds) -> list[Path]:
+    """Each round's texts and its unrelated/ logs, in the order they are measured (callers keep held-out and
+    measure-only rounds out: MEASURE_ONLY)."""
+    out: list[Path] = []
+    for r in rounds:
+        corpus = ROOT / "fixtures" / "errors" / r
+        out += sorted(corpus.glob("*.txt")) + sorted((corpus / "unrelated").glob("*.txt"))
+    return out
+
+
 def measure(rounds: list[str], tree: str) -> dict[str, list]:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import explain_heldout as h  # noqa: E402  (it puts this checkout first on sys.path: `tree` goes before it)
@@ -53,14 +63,12 @@ def measure(rounds: list[str], tree: str) -> dict[str, list]:
     print(f"the code measured: {attn_doctor.__file__}")
     assert attn_doctor.__file__.startswith(os.path.abspath(tree) + os.sep)
     out: dict[str, list] = {}
-    for r in rounds:
-        corpus = ROOT / "fixtures" / "errors" / r
-        for path in sorted(corpus.glob("*.txt")) + sorted((corpus / "unrelated").glob("*.txt")):
-            _, body = h.load(path)
-            found = h.run_matcher(fn, feed, body)
-            out[str(path.relative_to(corpus.parent))] = [
-                [h.match_id(m), h.match_backend(m), h._get(m, "line"), h._get(m, "lines"), h._get(m, "count"),
-                 h._get(m, "evidence")] for m in found]
+    for path in round_files(rounds):
+        _, body = h.load(path)
+        found = h.run_matcher(fn, feed, body)
+        out[str(path.relative_to(ROOT / "fixtures" / "errors"))] = [
+            [h.match_id(m), h.match_backend(m), h._get(m, "line"), h._get(m, "lines"), h._get(m, "count"),
+             h._get(m, "evidence")] for m in found]
     return out
 
 

@@ -29,10 +29,7 @@ from pathlib import Path
 from attn_doctor import configs
 if not configs.__file__.startswith(tree + os.sep):
     raise SystemExit(f"configs_cpu: attn_doctor imports from {configs.__file__}, not {tree}")
-base = Path(tree) / "fixtures" / "configs"
-skip = configs_snapshot.measure_only()
-files = [str(p) for p in sorted(base.rglob("*")) if p.is_file() and p.relative_to(base).parts[0] not in skip
-         and not p.name.endswith(configs_snapshot.SKIP_NAMES)]
+files = [str(p) for p in configs_snapshot.training_files(Path(tree), configs_snapshot.measure_only())]
 def run():
     for f in files:
         try:

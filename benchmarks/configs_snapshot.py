@@ -33,6 +33,14 @@ def measure_only() -> set[str]:
     raise SystemExit("configs_snapshot: no MEASURE_ONLY in benchmarks/configs_refusals.py")
 
 
+def training_files(tree: Path, skip: set[str]) -> list[Path]:
+    """The trainer-config files of `tree`'s fixtures/configs/ that are read (not their expect files or notes), outside
+    the folders in `skip` (measure_only())."""
+    base = tree / "fixtures" / "configs"
+    return [p for p in sorted(base.rglob("*")) if p.is_file() and p.relative_to(base).parts[0] not in skip
+            and not p.name.endswith(SKIP_NAMES)]
+
+
 def snapshot(tree: Path, skip: set[str]) -> dict[str, dict]:
     sys.path.insert(0, str(tree))
     from attn_doctor import configs
@@ -42,10 +50,8 @@ def snapshot(tree: Path, skip: set[str]) -> dict[str, dict]:
         raise SystemExit(f"configs_snapshot: attn_doctor imports from {configs.__file__}, not {tree}")
     base = tree / "fixtures" / "configs"
     out: dict[str, dict] = {}
-    for p in sorted(base.rglob("*")):
+    for p in training_files(tree, skip):
         rel = p.relative_to(base)
-        if not p.is_file() or rel.parts[0] in skip or p.name.endswith(SKIP_NAMES):
-            continue
         try:
             cfg = {k: v for k, v in configs.load(str(p)).items() if k != "path"}
             reading = json.loads(json.dumps(cfg, sort_keys=True, default=str).replace(str(tree), "<tree>"))

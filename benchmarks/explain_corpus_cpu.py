@@ -35,15 +35,8 @@ def texts() -> list[str]:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import compare_matches as cm
 
-    out = []
-    for r in cm.ROUNDS:
-        if r in cm.MEASURE_ONLY:
-            continue
-        corpus = ROOT / "fixtures" / "errors" / r
-        for path in sorted(corpus.glob("*.txt")) + sorted((corpus / "unrelated").glob("*.txt")):
-            raw = path.read_text(encoding="utf-8")
-            out.append(raw.partition("\n---\n")[2])
-    return out
+    files = cm.round_files(r for r in cm.ROUNDS if r not in cm.MEASURE_ONLY)
+    return [path.read_text(encoding="utf-8").partition("\n---\n")[2] for path in files]
 
 
 def child(tree: str, profile: int) -> dict:
