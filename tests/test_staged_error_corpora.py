@@ -919,6 +919,9 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 199m, ex199m's measure-only set of session 36, is training material in SETS since helper ex199 reads its misses, session 37)
 # (round 200m, ex200m's measure-only set of session 38, is training material in SETS since helper ex200 reads its misses, session 39)
 MEASURE_ONLY: tuple[Staged, ...] = (
+    # Round 201m: ex201m's measure-only set of session 39, new threads from the search tool's issues corpus, gathered and
+    # labelled blind; see fixtures/errors/round201m/README.md. The lead measures it; no figure is asserted.
+    Staged("round201m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
