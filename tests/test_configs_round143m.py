@@ -1,9 +1,10 @@
 """Issue 24, round 143m: a measure-only fresh set of trainer configs and launch lines (helper cfg143m, session 39,
-2026-12-03): whole files of users' repositories (`owner/repo:path` at a commit): an ai-toolkit Krea 2 job, a
-diffusion-pipe Anima config, LLaMA-Factory YAMLs and launchers (nohup functions, mpirun), ms-swift launchers (one a
-${VAR:-default} bash array), an Unsloth script, a TRL GRPO script, a LitGPT fork's config; and, to refuse, projects'
-own trainers' launchers (a Windows .bat among them, and one that calls itself a LLaMA-Factory launch), a
-diffusers-DreamBooth-shaped YAML read by a project's own code, another Z-Image trainer's config and a dataset config.
+2026-12-03): whole files of users' repositories (`owner/repo:path` at a commit): diffusers example launchers of
+users' forks, an ai-toolkit Krea 2 job, a diffusion-pipe Anima config, LLaMA-Factory YAMLs and launchers (nohup
+functions, mpirun), ms-swift launchers (one a ${VAR:-default} bash array), an Unsloth script, a TRL GRPO script, a
+LitGPT fork's config; and, to refuse, projects' own trainers' launchers (a Windows .bat, a SLURM script, Hydra
+overrides, one that calls itself a LLaMA-Factory launch), a diffusers-DreamBooth-shaped YAML read by a project's own
+code, another Z-Image trainer's config, a DiffSynth-Studio launch and a dataset config.
 
 fixtures/configs/round143m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
 helper) is not read file by file here, and no measured figure is held: the lead measures the set. What is checked is
@@ -27,11 +28,12 @@ from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 ROOT = CORPUS / "round143m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 21, 12, 9, 18
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 28, 15, 13, 24
 # the labels as gathered (README): claimed trainers, then the refusals by kind
-MIX = {"ai-toolkit": 1, "diffusion-pipe": 1, "litgpt": 1, "llama-factory": 5, "ms-swift": 2, "transformers": 1,
-       "unsloth": 1, "unclaimed:user-script": 7, "unclaimed:z-image-turbo-trainer": 1, "none": 1}
-DIFFUSION_MIN = 2
+MIX = {"ai-toolkit": 1, "diffusers": 3, "diffusion-pipe": 1, "litgpt": 1, "llama-factory": 5, "ms-swift": 2,
+       "transformers": 1, "unsloth": 1, "unclaimed:user-script": 10, "unclaimed:z-image-turbo-trainer": 1,
+       "unclaimed:diffsynth-studio": 1, "none": 1}
+DIFFUSION_MIN = 5
 
 
 def test_the_set_is_there_well_formed_and_on_the_readers_side_of_the_split():
