@@ -671,6 +671,39 @@ def _dumped_config(doc: dict):
     return found[0] if len(found) == 1 else None
 
 
+def _templated_config(doc: dict):
+    """(reader id, doc, what, score) of the config a Python module that runs nothing holds as a triple-quoted text, plain
+    or an f-string it fills in (launchers.python_templates; round 141m: a Krea 2 LoRA kit's trainer/_configs.py, whose
+    build_training_config() returns ai-toolkit's job YAML for the kit's launcher to write and run), when one reader, and
+    only one, claims such texts on twice its own evidence: the first of them (a module's later templates are the
+    variants of it: a preview pass, a smaller tier). None otherwise (a module that runs a command: read through it; two
+    trainers' texts)."""
+    from .launchers import python_templates
+
+    if doc["fmt"] != "python" or doc.get("commands") or not doc["name"].endswith(".py"):
+        return None
+    found, readers = [], set()
+    for text in python_templates(doc.get("python") or ""):
+        kinds = ("json",) if text.lstrip().startswith("{") else ("yaml", "toml")
+        for kind in kinds:
+            try:
+                sub = make_doc(os.path.join(os.path.dirname(os.path.abspath(doc["path"])), "the config it builds."
+                                            + kind), text)
+            except (UsageError, RecursionError, ValueError):
+                continue
+            if sub["fmt"] != kind or not isinstance(sub.get("data"), dict) or others_dataset(sub):
+                continue
+            own = [(rname, sc) for rname in READERS for sc in [_module(rname).score(sub)]
+                   if isinstance(sc, Score) and sc.own_points >= 2 * STRONG]
+            if len(own) == 1:
+                found.append((own[0][0], sub, "the config it builds as text", own[0][1]))
+                readers.add(own[0][0])
+            elif own:
+                readers.update(o[0] for o in own)
+            break
+    return found[0] if found and len(readers) == 1 else None
+
+
 def _sharing(scores, shared) -> str:
     """How to choose among the trainers whose names a file of shared settings holds (detect()'s refusal): those
     trainers by name, strongest first, each with its --trainer value (cfg84: round 57m's presets JSON, the axolotl
@@ -1188,7 +1221,7 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         raise UsageError(f"{where} looks like {title} ({', '.join(osc.own[:3])}), which attn-doctor does not read "
                          f"yet (it reads {supported()}); --trainer NAME reads it as one of those anyway")
     if not claimed:
-        written = _written_config(doc, where) or _settings_dict(doc) or _dumped_config(doc)
+        written = _written_config(doc, where) or _settings_dict(doc) or _dumped_config(doc) or _templated_config(doc)
         if written is not None:
             # a setup script or cell that writes one trainer's config file and runs nothing itself (round 31: a Colab
             # cell saved as .py that clones ai-toolkit, writes config_marcos.yaml from a triple-quoted job and prints

@@ -12,6 +12,13 @@ Read from tdrussell/diffusion-pipe 8f83dbf (2026-08-20):
 - train.py: `compile` (default false) runs pipeline_model.compile(dynamic=True), torch.compile's default mode;
   `micro_batch_size_per_gpu` is the batch; [model] `type` and `dtype` (the compute dtype; transformer_dtype
   such as float8 only stores the weights).
+- a fork's own [model] keys train.py never reads (round 141m, RicemanT/diffusion-pipe-mageflow-ft@40bf63a, its own
+  model type 'mage_flow'): `compile_blocks = true` wraps every transformer block's forward in torch.compile(mode=
+  model.compile_mode, default 'default'; utils/mageflow_execution.py compile_block_forward, validated against the
+  top-level `compile`, which it refuses beside it); `attention_backend` 'sdpa' (default) / 'flash_attn_2' /
+  'flash_attn_3' (utils/mageflow_attention.py resolve_flash_attention: flash_attn's or flash_attn_3's
+  flash_attn_varlen_func, no fallback). Upstream has neither key, nor that model type: read for a [model] type upstream
+  does not have (the fork's own model, whose code reads them); upstream's model types ignore both.
 - its launch line (README "Launching training", train.py:42-57): `[NCCL_P2P_DISABLE=1 ...] deepspeed --num_gpus=N
   train.py --deepspeed --config X.toml` (`--config` is train.py's, `--deepspeed` comes from
   deepspeed.add_config_arguments), plus train.py's own --resume_from_checkpoint, --regenerate_cache, --cache_only,
@@ -48,6 +55,9 @@ TYPES = {"flux": "flux", "ltx-video": "ltxvideo", "hunyuan-video": "hunyuanvideo
 FLASH_ATTN = {"wan": "models/wan/attention.py flash_attention()", "hunyuan_image": "flash_attn_no_pad",
               "hunyuan-video": "hyvideo attention(mode='flash')",
               "hidream": "hi_diffusers HiDreamAttnProcessor_flashattn (flash_attn_func)"}
+# a fork's [model] attention_backend (module doc: the Mage-Flow fork's names) -> backend; 'sdpa' is PyTorch's, nothing
+# required
+FORK_BACKENDS = {"sdpa": None, "flash_attn_2": "fa2", "flash_attn_3": "fa3"}
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 
@@ -138,13 +148,23 @@ def read(doc: dict) -> dict:
         entries = [attention(FLASH_ATTN[mtype], f"[model] type = '{mtype}'", "fa2")]
     else:
         entries = []  # the model's own code calls PyTorch SDPA: nothing was chosen, nothing is required
+    backend = str(model.get("attention_backend") or "").strip().lower()
+    fork = bool(mtype) and mtype not in TYPES  # a model type upstream does not have: the fork's own code reads [model]
+    if FORK_BACKENDS.get(backend) and fork:
+        entries = [attention(backend, f"[model] attention_backend = '{backend}'", FORK_BACKENDS[backend])]
     comp = data.get("compile") is True
+    setting = "compile"
+    blocks = fork and model.get("compile_blocks") is True
+    if blocks:
+        # the fork compiles each block itself (module doc): its [model] compile_mode, 'default' when unset
+        comp, setting = True, "[model] compile_blocks"
+    mode = str(model.get("compile_mode") or "default").strip() if blocks else "default"
     return {
         "trainer": "diffusion-pipe", "trainer_title": TITLE, "format": "toml",
         "family": family, "head_dims": HEAD_DIMS.get(family or ""), "mixed_precision": model.get("dtype"),
         "dtype": DTYPES.get(str(model.get("dtype", "")).strip().lower()),
         "attention": entries,
-        "compile": {"enabled": comp, "mode": "default" if comp else None, "setting": "compile"},
+        "compile": {"enabled": comp, "mode": mode if comp else None, "setting": setting},
         "batch_size": as_int(data.get("micro_batch_size_per_gpu", 1)),
         "fixes": {"compile": "compile = true   # top level of the training TOML"},
     }

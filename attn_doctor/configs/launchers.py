@@ -874,6 +874,49 @@ def python_written_files(code: str) -> dict:
     return out
 
 
+MIN_TEMPLATE_LINES = 4  # a config is several lines; a one-line string with a colon is a message or a path
+
+
+def python_templates(code: str) -> list[str]:
+    """The triple-quoted texts a Python module holds, plain or f-strings, as the text they make (round 141m: a Krea 2 kit's
+    trainer/_configs.py whose build_training_config() returns `f\"\"\"---\\njob: extension\\nconfig: ...\"\"\"` for another
+    script of the kit to write and run). An f-string's field is a value the module computes: a field alone on its line
+    (`{_model_block(tier)}`, lines of its own) is left out, one inside a line becomes `"$PY_VALUE"` (bare inside quotes
+    already there), so the text still parses as the YAML / TOML / JSON it makes, the field's value unknown."""
+    import ast
+
+    try:
+        t = parse_python(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    out = []
+    parents = parents_of(t)
+    for n in walked(t):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and \
+                not isinstance(parents.get(id(n)), (ast.JoinedStr, ast.FormattedValue, ast.Expr)):
+            # (a docstring, or a bare string statement, is prose)
+            text = n.value
+        elif isinstance(n, ast.JoinedStr) and not isinstance(parents.get(id(n)), ast.FormattedValue):
+            parts = []
+            for v in n.values:
+                if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                    parts.append(v.value)
+                    continue
+                before = "".join(parts)
+                line = before[before.rfind("\n") + 1:]
+                if not line.strip():
+                    parts.append("\x00")  # (first on its line: the line goes when the field is all of it)
+                else:
+                    parts.append("$PY_VALUE" if line.rstrip()[-1:] in ("'", '"') else '"$PY_VALUE"')
+            text = "\n".join(ln.replace("\x00", '"$PY_VALUE"') for ln in "".join(parts).split("\n")
+                             if ln.strip() != "\x00")
+        else:
+            continue
+        if text.count("\n") >= MIN_TEMPLATE_LINES and text not in out:
+            out.append(text)
+    return out
+
+
 def notebook_command(doc: dict) -> bool:
     """A notebook whose `!cmd` lines, `%%bash` cells or subprocess calls run a training command: read like a launch
     script."""

@@ -105,6 +105,13 @@ CLI_SUBCOMMANDS = {"swift": 1, "megatron": 1, "llamafactory-cli": 1, "lmf": 1, "
                    "trl": 1, "simpletuner": 1, "accelerate": 1, "huggingface-cli": 1, "hf": 1}
 LAUNCHERS = {"accelerate", "torchrun", "deepspeed"}
 TRAINING_WORDS = re.compile(r"train|finetune|fine_tune|sft|pretrain|lora|dreambooth", re.IGNORECASE)
+# a shell function (or a helper program) the script does not define whose name says it runs something and whose first
+# word is a Python script: `run_training_script "$SD_REPO/$SD_SCRIPT" "${args[@]}"` of a function from a sourced helper
+# file that is not in the repository (round 141m: a zsh launcher of sd-scripts), `launch_job train.py --lr 1e-4`. Such a
+# wrapper exists to start that script with those words (as `exec "$@"` or `python "$@"` would in its body); a function
+# the script defines itself is read through its body instead (parse's funcs)
+RUNNER_FUNCTION = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*$")
+RUNNER_VERBS = re.compile(r"(?:^|[_-])(?:run|launch|exec|execute|start|train|training)(?:[_-]|$)", re.IGNORECASE)
 
 
 @dataclass
@@ -1817,6 +1824,10 @@ def take_apart(words: list[str], env: dict, line: int = 0) -> Command:
             cmd.sub = ["run"] + rest[:1]
             cmd.args = rest[1:]
         return cmd
+    if len(w) > 1 and ("_" in head or "-" in head) and RUNNER_FUNCTION.match(head) and RUNNER_VERBS.search(head) \
+            and not w[1].startswith("-") and re.split(r"[\\/]", w[1])[-1].endswith(".py"):
+        # a runner function from a file not read here, given the script and its words (RUNNER_FUNCTION)
+        return _python(cmd, w[1:])
     cmd.args = w[1:]
     return cmd
 
