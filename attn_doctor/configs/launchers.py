@@ -11,7 +11,7 @@ import re
 import shlex
 
 from .shell_words import unquoted
-from ..textutil import kept, parents_of, parse_python, walked
+from ..textutil import children, kept, parents_of, parse_python, walked
 
 NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
 
@@ -306,9 +306,9 @@ def _in_branches(t) -> frozenset:
                 in_if.add(id(n))
             if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
                 parts = {id(x) for x in ([n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse])}
-                stack.extend((c, inside or id(c) in parts) for c in ast.iter_child_nodes(n))
+                stack.extend((c, inside or id(c) in parts) for c in children(n))
             else:
-                stack.extend((c, inside) for c in ast.iter_child_nodes(n))
+                stack.extend((c, inside) for c in children(n))
         return frozenset(in_if)
 
     return kept(t, "_attn_doctor_in_branches", build)
