@@ -54,9 +54,31 @@ def children(node) -> list:
     """ast.iter_child_nodes(node) as a list, listed once per node and kept on it (kept; nodes are only read)."""
     got = getattr(node, _CHILDREN, None)
     if got is None:
-        got = list(ast.iter_child_nodes(node))
+        got = child_nodes(node)
         setattr(node, _CHILDREN, got)
     return got
+
+
+def child_nodes(node) -> list:
+    """list(ast.iter_child_nodes(node)): the same nodes in the same order (each field in _fields order, a list field's
+    nodes in order; a field not set skipped, as iter_fields skips it), without its two generators per node."""
+    out = []
+    AST = ast.AST
+    for name in node._fields:
+        v = getattr(node, name, None)
+        if isinstance(v, AST):
+            out.append(v)
+        elif isinstance(v, list):
+            out.extend([x for x in v if isinstance(x, AST)])
+    return out
+
+
+def walk_nodes(node) -> list:
+    """list(ast.walk(node)), the same nodes in the same order, for a tree walked once and dropped (nothing kept on it)."""
+    out = [node]
+    for n in out:
+        out.extend(child_nodes(n))
+    return out
 
 
 def _walk(node) -> list:
@@ -68,7 +90,7 @@ def _walk(node) -> list:
     for n in out:  # (a list grown while it is iterated: each node's children after every node before them, as a queue)
         got = getattr(n, _CHILDREN, None)
         if got is None:
-            got = list(ast.iter_child_nodes(n))
+            got = child_nodes(n)
             setattr(n, _CHILDREN, got)
         out.extend(got)
     return out
