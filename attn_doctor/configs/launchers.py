@@ -11,7 +11,7 @@ import re
 import shlex
 
 from .shell_words import unquoted
-from ..textutil import kept, parents_of, parse_python, walked
+from ..textutil import children, kept, parents_of, parse_python, walked
 
 NOTEBOOK = re.compile(r"\.ipynb$", re.IGNORECASE)
 
@@ -306,9 +306,9 @@ def _in_branches(t) -> frozenset:
                 in_if.add(id(n))
             if isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.For, ast.While)):
                 parts = {id(x) for x in ([n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse])}
-                stack.extend((c, inside or id(c) in parts) for c in ast.iter_child_nodes(n))
+                stack.extend((c, inside or id(c) in parts) for c in children(n))
             else:
-                stack.extend((c, inside) for c in ast.iter_child_nodes(n))
+                stack.extend((c, inside) for c in children(n))
         return frozenset(in_if)
 
     return kept(t, "_attn_doctor_in_branches", build)
@@ -1188,6 +1188,20 @@ _LOADS = {("yaml", "safe_load"), ("yaml", "load"), ("yaml", "full_load"), ("json
 _UNKNOWN_TEXT = "\u2063attn-doctor-unknown\u2063"  # what an f-string's run-time part is replaced by while parsing
 
 
+def _own_nodes(scope) -> list:
+    """The nodes under `scope`, not those of functions or classes defined inside it, depth first (the last child first)."""
+    import ast
+
+    out = []
+    stack = list(children(scope))
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(children(n))
+    return out
+
+
 def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tuple[object, dict]]:
     """The configs a script (or a notebook's cells) builds as a Python dict and writes out with yaml / json / toml
     (round 9: a wrapper that fills an axolotl config dict, `yaml.dump(cfg, f)` to a temporary file, then runs
@@ -1224,14 +1238,10 @@ def python_dumped_configs(code: str, calls: frozenset = frozenset()) -> list[tup
             p = parents.get(id(p))
         return False
 
-    def own_nodes(scope):
-        """The scope's nodes, not those of functions defined inside it."""
-        stack = list(ast.iter_child_nodes(scope))
-        while stack:
-            n = stack.pop()
-            yield n
-            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                stack.extend(ast.iter_child_nodes(n))
+    def own_nodes(scope) -> list:
+        """The scope's nodes, not those of functions defined inside it (listed once per scope and kept on it: a dict's
+        every name is looked up in its scope's nodes again)."""
+        return kept(scope, "_attn_doctor_own_nodes", lambda: _own_nodes(scope))
 
     def literal(v):
         from .pyscript import value

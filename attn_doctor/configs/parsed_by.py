@@ -29,6 +29,7 @@ import re
 import stat
 
 from .pyscript.settings_files import _PARSES, _PATH_PARSES
+from ..textutil import walk_nodes
 
 # the parsers that fill a trainer's dataclasses from a YAML / JSON file
 _TRAINER_PARSE = re.compile(r"\bTrlParser\s*\(|\bH4ArgumentParser\s*\(|\.parse_yaml_file\s*\(|\.parse_json_file\s*\(|"
@@ -161,7 +162,7 @@ def _strings(src: str) -> list:
         t = ast.parse(src)
     except (SyntaxError, ValueError):
         return re.findall(r"[\"']([^\"'\n]{1,300})[\"']", src)
-    return [n.value for n in ast.walk(t) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    return [n.value for n in walk_nodes(t) if isinstance(n, ast.Constant) and isinstance(n.value, str)
             and "\n" not in n.value and len(n.value) <= 300]
 
 

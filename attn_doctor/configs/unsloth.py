@@ -27,6 +27,7 @@ import re
 from . import NOTHING, STRONG, Score, as_int
 from .hf_transformers import TRL_CONFIGS, _switch_default, entry, unsloth_script, unsloth_unimported
 from .pyscript import PINNED_BF16, assigned_before, calls, constants, held_at, tree, value
+from ..textutil import walked
 
 TITLE = "Unsloth"
 LOADERS = {"FastLanguageModel", "FastModel", "FastVisionModel", "FastLlamaModel", "FastMistralModel",
@@ -299,7 +300,7 @@ def _set_after(t, consts: dict) -> dict:
 
     last = _last_training_call(t)
     args_names, models, out = set(), set(), {}
-    for n in sorted((n for n in ast.walk(t) if isinstance(n, (ast.Assign, ast.Expr))), key=lambda n: n.lineno):
+    for n in sorted((n for n in walked(t) if isinstance(n, (ast.Assign, ast.Expr))), key=lambda n: n.lineno):
         if last is not None and n.lineno > last:
             continue
         val = n.value
@@ -347,7 +348,7 @@ def _trained_loads(t, consts: dict) -> list:
     from .hf_transformers import _last_training_call
 
     found = []
-    for n in ast.walk(t):
+    for n in walked(t):  # (the tree's nodes in ast.walk's order, listed once: textutil)
         if isinstance(n, ast.Call):
             f = n.func
             owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None
@@ -373,7 +374,7 @@ def _plain_phases(t, consts: dict, have: list) -> list:
 
     last = _last_training_call(t)
     out, named = [], {e.get("name") for e in have}
-    for n in ast.walk(t):
+    for n in walked(t):  # (the tree's nodes in ast.walk's order, listed once: textutil)
         if not isinstance(n, ast.Call) or last is None or n.lineno > last:
             continue
         owner, name = _callee(n)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from ...textutil import kept, walked  # noqa: F401  (the pyscript readers import them from here)
+from ...textutil import children, kept, walked  # noqa: F401  (the pyscript readers import them from here)
 
 
 # the nodes a statement can sit in besides another statement's body: an `except` clause, a `case` of a match
@@ -21,7 +21,7 @@ def statements_under(node) -> list:
     (kept): the readers of assignments descended into every expression of a script's tree, a few times per reading
     (session 34, ci34a: a third of the configs readers' CPU)."""
     return kept(node, "_attn_doctor_statements",
-                lambda: [c for c in ast.iter_child_nodes(node) if isinstance(c, _HOLDS_STATEMENTS)])
+                lambda: [c for c in children(node) if isinstance(c, _HOLDS_STATEMENTS)])
 
 
 # consts' entry for the script's argparse options (dest -> default node): no Python name can be spelt like this

@@ -49,43 +49,11 @@ def constants(tree, argv: dict | None = None, environ: dict | None = None, read=
 def _assembled(tree, argv: dict | None = None, environ: dict | None = None, read=None, modules=None,
                hydra: dict | None = None) -> dict:
     """constants()'s answer, assembled."""
-    out = _constants_pass(tree, None)
-    counts: dict = {}
-    for n, _ in _assignments(tree):
-        t = n.targets[0].id if isinstance(n, ast.Assign) else n.target.id
-        counts[t] = counts.get(t, 0) + 1
-    if any(v is RUNTIME for v in out.values()):
-        # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
-        # the value a test sees is the one value they ever hold
-        out = _constants_pass(tree, {k: v if counts.get(k) == 1 else RUNTIME for k, v in out.items()})
-    # (a Typer / Click command's parameters default to what typer.Option / click.option declare)
-    defaults = {**_parameter_defaults(tree), **cli_defaults(tree)}
-    for name, default in defaults.items():
-        out.setdefault(name, default)
-    for name, first in _fallback_candidates(tree, out).items():
-        out.setdefault(name, first)
-    for name, parsed in _parsed_parameters(tree, out).items():
-        out.setdefault(name, parsed)
-    out[PASSED] = _passed_arguments(tree)
-    for name, (arg, _) in out[PASSED].items():
-        out.setdefault(name, arg)  # (after the parsed namespace a parameter receives: _parsed_parameters reads it)
-    for n in walked(tree):
-        # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
-        # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) and \
-                isinstance(n.value, ast.Call) and _call_name(n.value) in _DATACLASS_PARSES:
-            for i, e in enumerate(n.targets[0].elts):
-                if isinstance(e, ast.Name):
-                    out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
-    bases: dict = {}
-    for name, sets in _dict_updates(tree).items():
-        base = out.get(name)
-        if _dict_like(base, out):
-            # `model_kwargs = {...}` then `model_kwargs["attn_implementation"] = "sdpa"` (or `.update(...)`) outside any
-            # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it (and so for a
-            # comprehension whose kept keys are known: `kw = {k: v for k, v in cfg.items() if k in supported}`, cfg89)
-            bases[name] = base
-            out[name] = _updated(base, sets)
+    # (the parts read from the tree alone, whatever the launch, the files or the modules: kept on the tree, a copy of
+    # its dict each time; a reading asks constants() of one script twice or more, launchers.python_commands the tree
+    # alone, hf_transformers / unsloth with its files)
+    got, counts, defaults, bases = kept(tree, "_attn_doctor_tree_constants", lambda: _tree_constants(tree))
+    out = dict(got)
     out[DATACLASSES] = {**(_imported_dataclasses(tree, modules) if modules is not None else {}),
                         **nested_dataclasses(tree)}
     out[NESTED_SETS] = nested_sets(tree)
@@ -129,6 +97,50 @@ def _assembled(tree, argv: dict | None = None, environ: dict | None = None, read
         for name, node in names.items():
             out[name] = node
     return out
+
+
+def _tree_constants(tree) -> tuple:
+    """(the names constants() reads from the tree alone, before the launch, the loaded files or the imported modules
+    take part: the assignments, parameters' defaults, fallback loops, parsed namespaces, passed arguments, dict
+    updates; how many times each name is assigned; the parameters' defaults; the dicts updated, as they were before)."""
+    out = _constants_pass(tree, None)
+    counts: dict = {}
+    for n, _ in _assignments(tree):
+        t = n.targets[0].id if isinstance(n, ast.Assign) else n.target.id
+        counts[t] = counts.get(t, 0) + 1
+    if any(v is RUNTIME for v in out.values()):
+        # again, with the `if`s the first pass's constants settle taken as Python takes them: names assigned once, so
+        # the value a test sees is the one value they ever hold
+        out = _constants_pass(tree, {k: v if counts.get(k) == 1 else RUNTIME for k, v in out.items()})
+    # (a Typer / Click command's parameters default to what typer.Option / click.option declare)
+    defaults = {**_parameter_defaults(tree), **cli_defaults(tree)}
+    for name, default in defaults.items():
+        out.setdefault(name, default)
+    for name, first in _fallback_candidates(tree, out).items():
+        out.setdefault(name, first)
+    for name, parsed in _parsed_parameters(tree, out).items():
+        out.setdefault(name, parsed)
+    out[PASSED] = _passed_arguments(tree)
+    for name, (arg, _) in out[PASSED].items():
+        out.setdefault(name, arg)  # (after the parsed namespace a parameter receives: _parsed_parameters reads it)
+    for n in walked(tree):
+        # `model_args, data_args, training_args = parser.parse_args_into_dataclasses()`: each name is one of the
+        # dataclasses HfArgumentParser fills (transformers' hf_argparser.py returns them in the order given)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) and \
+                isinstance(n.value, ast.Call) and _call_name(n.value) in _DATACLASS_PARSES:
+            for i, e in enumerate(n.targets[0].elts):
+                if isinstance(e, ast.Name):
+                    out.setdefault(e.id, ast.Subscript(value=n.value, slice=ast.Constant(value=i), ctx=ast.Load()))
+    bases: dict = {}
+    for name, sets in _dict_updates(tree).items():
+        base = out.get(name)
+        if _dict_like(base, out):
+            # `model_kwargs = {...}` then `model_kwargs["attn_implementation"] = "sdpa"` (or `.update(...)`) outside any
+            # branch: the dict the later `**model_kwargs` spreads holds the key, as Python runs it (and so for a
+            # comprehension whose kept keys are known: `kw = {k: v for k, v in cfg.items() if k in supported}`, cfg89)
+            bases[name] = base
+            out[name] = _updated(base, sets)
+    return out, counts, defaults, bases
 
 
 def _dict_like(base, consts: dict) -> bool:
@@ -549,7 +561,7 @@ def _unless_given(tree) -> dict:
 
 def _constants_pass(tree, settled: dict | None, functions: dict | None = None) -> dict:
     out, branched = {}, set()
-    given = _unless_given(tree)
+    given = kept(tree, "_attn_doctor_unless_given", lambda: _unless_given(tree))  # (the tree's alone: once per tree)
     for n, in_branch in _assignments(tree, False, settled, functions):
         if isinstance(n, ast.Assign):
             name, val = n.targets[0].id, n.value
