@@ -20,10 +20,12 @@ renderers call this module, so "which env?" and "would this hurt?" are answered 
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -67,6 +69,18 @@ def aim(text: str | None, target: Target | None) -> str | None:
     """`text` with every pip, python and attn-doctor command aimed at `target`. Idempotent."""
     if not text or target is None:
         return text
+    # (what it reads besides: $HOME, through target.shown; a Target is frozen)
+    try:
+        return _aimed(text, target, os.environ.get("HOME"))
+    except TypeError:  # (something unhashable where a str and a Target belong: computed as it comes)
+        return _aimed.__wrapped__(text, target, os.environ.get("HOME"))
+
+
+@lru_cache(maxsize=2048)
+def _aimed(text: str, target: Target, home: str | None) -> str:
+    """aim's answer, kept: `check` aims every finding's title, fix and params and the backends table's reasons (~10 texts,
+    ~0.3 ms), most of them the same in every check of a process that checks many machines (tests/test_findings.py; helper
+    ci39a)."""
     text = "\n".join(one_comment(ln) for ln in text.split("\n"))
     pip = target.pip()
     text = _UV_PIP.sub(lambda m: f"uv pip {m.group(1)} --python {target.shown}", text)
@@ -161,13 +175,21 @@ class Pip:
     index: str | None
 
 
+@lru_cache(maxsize=1024)
+def _shell_words(seg: str) -> tuple[str, ...]:
+    """shlex.split(seg), kept: `check` splits the same fix and install lines for every finding and plan it aims (~1 ms of
+    every check, again in a process that checks many machines: tests/test_findings.py; helper ci39a). (A ValueError is
+    raised again each time: lru_cache keeps no exception.)"""
+    return tuple(shlex.split(seg))
+
+
 def pip_commands(line: str) -> list[Pip]:
     """The pip commands in one line of shell (comments dropped), in any of the forms aim writes."""
     code = _strip_comment(line)
     out = []
     for seg in re.split(r"&&|\|\||;|\|", code):
         try:
-            words = shlex.split(seg.replace("\\\n", " "))
+            words = list(_shell_words(seg.replace("\\\n", " ")))
         except ValueError:
             words = seg.split()
         while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):

@@ -76,6 +76,18 @@ def test_paths_are_shell_words(monkeypatch):
     assert advice.aim("attn-doctor fix", t) == "attn-doctor fix --python '/srv/my env/bin/python'"
 
 
+def test_aim_answers_for_the_home_of_now(monkeypatch):
+    """aim keeps its answers (helper ci39a, session 39), but a target under $HOME is shown as ~/...: the same line and
+    target aimed again under another $HOME is aimed for that one, and the answer kept for the first stays right."""
+    t = Target(python="/home/u/venvs/train/bin/python", how="--python")
+    monkeypatch.setenv("HOME", "/home/u")
+    assert advice.aim("pip install x", t) == "~/venvs/train/bin/python -m pip install x"
+    monkeypatch.setenv("HOME", "/home/v")
+    assert advice.aim("pip install x", t) == "/home/u/venvs/train/bin/python -m pip install x"
+    monkeypatch.setenv("HOME", "/home/u")
+    assert advice.aim("pip install x", t) == "~/venvs/train/bin/python -m pip install x"
+
+
 def test_one_comment_per_line():
     assert advice.one_comment("pip install x   # a   # b") == "pip install x   # a; b"
     assert advice.one_comment("# only   # prose") == "# only   # prose"

@@ -515,3 +515,22 @@ def test_an_arch_list_with_semicolons_is_quoted_for_the_shell():
     p = plans.make("fa2", machine(gpus=()))
     assert 'FLASH_ATTN_CUDA_ARCHS="80;90;100;120"' in p.text()
     assert plans.make("fa3", machine(gpus=())).refusals == ["FA3 (hopper/) is for sm90 GPUs, and no GPU was seen here"]
+
+
+def test_the_table_reason_is_the_plan_of_these_facts_whatever_was_asked_before():
+    """plans.short keeps each Stack's answer (helper ci39a, session 39): asked again, it answers what make() answers for
+    those facts; asked for facts that differ in one field the plans read (torch, CUDA, ABI, Python, GPUs, nvcc, cores,
+    what is installed), that plan's answer, never the one kept for another machine; with statuses' `read` memo too."""
+    stacks = [dict(), dict(torch="2.10.0+cu130"), dict(cuda="12.8", torch="2.10.0+cu128"), dict(abi=False),
+              dict(py="3.10.0"), dict(gpus=(("A100", (8, 0)),)), dict(nvcc=None), dict(cores=4)]
+    boxes = [machine(**st) for st in stacks]
+    fa4 = machine()
+    ff.add_dist(fa4, "flash-attn-4", "4.0.0b36")
+    boxes.append(fa4)
+    for f in boxes + boxes[::-1]:  # (the second pass answers from what the first kept)
+        read: dict = {}
+        for name in plans.PLANNED:
+            want = plans.make(name, f).short
+            assert plans.short(name, f) == want and plans.short(name, f, read) == want, (name, f["torch"]["probe"])
+    shorts = {tuple(plans.make(n, f).short for n in plans.PLANNED) for f in boxes}
+    assert len(shorts) >= 5  # (the machines differ where the plans look)

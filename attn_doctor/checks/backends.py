@@ -77,6 +77,7 @@ def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
     tv = view.torch_base(facts)
     unusable = no_usable_gpu(facts)
     out: dict[str, dict] = {}
+    planned: dict = {}  # (the Stack the install plans read, read once for every missing backend)
     for name, spec in SPECS.items():
         row: dict = {"title": spec.title, "status": "ok", "reason": "", "version": None, "forward_only": False}
         out[name] = row
@@ -109,7 +110,7 @@ def statuses(facts: dict, ctx: Context) -> dict[str, dict]:
             info = (facts.get("imports") or {}).get(name) or {}
             row["version"] = info.get("version")
             if not info.get("installed"):
-                row.update(status="missing", reason=f"not installed ({plans.short(name, facts) or spec.install})")
+                row.update(status="missing", reason=f"not installed ({plans.short(name, facts, planned) or spec.install})")
                 continue
             if "probe" not in info and "run" not in info:
                 row.update(status="skipped", reason="import not probed")

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from packaging.version import InvalidVersion, Version
 
 
 def version(v: str | None) -> Version | None:
     if not v:
         return None
+    if isinstance(v, str):
+        return _parsed(v)
+    try:
+        return Version(v)
+    except InvalidVersion:
+        return None
+
+
+@lru_cache(maxsize=512)
+def _parsed(v: str) -> Version | None:
+    """A version string parsed once (a Version is never changed once made): `check` parses the same torch and package
+    versions ~60 times, and a process that checks many machines (tests/test_findings.py) the same ones again
+    (helper ci39a, session 39)."""
     try:
         return Version(v)
     except InvalidVersion:

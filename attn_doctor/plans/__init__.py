@@ -218,12 +218,34 @@ def make(name: str, facts: dict) -> Plan:
     return _route_module(name)(stack(facts))
 
 
-def short(name: str, facts: dict) -> str | None:
-    """The backends table's reason for a missing backend, or None when no plan applies."""
+# name -> (repr of the Stack, its plan's short) of the last stacks asked: a plan is a function of the Stack alone (its
+# fields and the installs/*.toml data, read once), and a process that checks many faked machines (the property tests of
+# tests/test_findings.py: ~10,000 checks, each asking the five plans of the same box's Stack) made each plan again,
+# ~1 ms of every check (helper ci39a, session 39). Keyed by the Stack's repr: equal reprs are equal fields (their
+# values are str, int, bool, None, Version and lists, tuples and dicts of these); a repr that differs only costs a plan.
+_SHORTS: dict[tuple[str, str], str] = {}
+SHORTS_KEPT = 64
+
+
+def short(name: str, facts: dict, read: dict | None = None) -> str | None:
+    """The backends table's reason for a missing backend, or None when no plan applies. `read`: a dict the caller keeps
+    while `facts` do not change (checks/backends.statuses, for its five backends), where the Stack is read once."""
     if name not in PLANNED:
         return None
     try:
-        return make(name, facts).short
+        if read is None or "stack" not in read:
+            s = stack(facts)
+            read = {} if read is None else read
+            read.update(stack=s, repr=repr(s))
+        s = read["stack"]
+        key = (name, read["repr"])
+        got = _SHORTS.get(key)
+        if got is None:
+            got = _route_module(name)(s).short  # (make(name, facts), on the Stack already read)
+            if len(_SHORTS) >= SHORTS_KEPT:
+                _SHORTS.clear()
+            _SHORTS[key] = got
+        return got
     except Exception:  # odd facts (a hand-edited report): the table falls back to the plain install line
         return None
 
