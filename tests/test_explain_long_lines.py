@@ -198,15 +198,34 @@ def test_a_sentence_is_no_longer_than_a_head_line(tail, said):
     assert (("prose.said", 7) in ids(REPORT + tail + "\n")) is said
 
 
-def test_a_pattern_behind_its_first_characters_look_matches_the_same():
+@pytest.fixture(scope="module")
+def matcher_forms():
+    """knowledge.matcher_form and knowledge.bounded with each pattern's form computed once for the module, and what it
+    gives: `re.compile(text, re.I | re.M)` (the matcher's flags), each text compiled once. test_a_pattern_behind_its_first_
+    characters_look_matches_the_same, test_a_looked_pattern_is_parsed_once_when_compiled and test_no_pattern_backtracks_
+    more_than_linearly_on_a_long_line (benchmarks/explain_backtracking's knowledge_patterns) each asked for every entry
+    pattern's form, and the first two each parsed and compiled every looked form again (~2,600 patterns; session 39: ~20 s
+    of CPU of the module's ~36). Pure functions of the pattern's text: what each test compares is the same."""
+    import functools
+    import re
+
+    from attn_doctor import knowledge as K
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(K, "matcher_form", functools.lru_cache(maxsize=None)(K.matcher_form))
+        mp.setattr(K, "bounded", functools.lru_cache(maxsize=None)(K.bounded))
+        yield functools.lru_cache(maxsize=None)(lambda text: re.compile(text, re.I | re.M))
+
+
+def test_a_pattern_behind_its_first_characters_look_matches_the_same(matcher_forms):
     """knowledge.first_look puts a pattern with no literal first behind a look at the characters its match can begin with
     (the GPU lists: ~30-50 ns per character of a log tried whole, ~5 behind the look; helper ex162). The look only skips
     places where no match begins: every rewritten pattern finds the same spans in its entry's examples and a long-line
     log, and the GPU list is one of them."""
-    import re
     import sys
     from pathlib import Path
 
+    from attn_doctor import knowledge as K
     from attn_doctor.knowledge import bounded, entries, first_look
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -219,29 +238,14 @@ def test_a_pattern_behind_its_first_characters_look_matches_the_same():
     for e in entries().values():
         text = "\n".join(e.examples) + "\n" + log
         for p in e.patterns:
-            b = bounded(p)
-            looked = first_look(b)
+            b = K.bounded(p)
+            looked = K.matcher_form(p)  # first_look(bounded(p)), computed once for the module (matcher_forms)
             if looked == b:
                 continue
-            spans = [m.span() for m in re.compile(b, re.I | re.M).finditer(text)]
-            if spans != [m.span() for m in re.compile(looked, re.I | re.M).finditer(text)]:
+            spans = [m.span() for m in matcher_forms(b).finditer(text)]
+            if spans != [m.span() for m in matcher_forms(looked).finditer(text)]:
                 differ.append((e.id, p[:60]))
     assert not differ
-
-
-@pytest.fixture(scope="module")
-def matcher_forms():
-    """knowledge.matcher_form with each pattern's form computed once for the module: test_a_looked_pattern_is_parsed_once_
-    when_compiled and test_no_pattern_backtracks_more_than_linearly_on_a_long_line (benchmarks/explain_backtracking's
-    knowledge_patterns) each asked it for every entry pattern, ~2,600 parses of the same texts twice. A pure function of
-    the pattern's text: what each test compares is the same."""
-    import functools
-
-    from attn_doctor import knowledge as K
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(K, "matcher_form", functools.lru_cache(maxsize=None)(K.matcher_form))
-        yield
 
 
 def test_a_looked_pattern_is_parsed_once_when_compiled(tmp_path, monkeypatch, matcher_forms):
@@ -259,8 +263,11 @@ def test_a_looked_pattern_is_parsed_once_when_compiled(tmp_path, monkeypatch, ma
     differ = []
     for p in sorted({p for e in K.entries().values() for p in e.patterns}):
         b = K.bounded(p)
-        text, tree = K.first_look_tree(b, _parser.parse(b, flags))
-        if text != K.matcher_form(p) or _compiler._code(tree, flags) != _compiler._code(_parser.parse(text, flags), flags):
+        # compiled as the matcher compiles it (index_cache._engine_compile: parsed once, the look put into the tree,
+        # knowledge.first_look_tree), against first_look's text compiled by re.compile (matcher_forms: once for the module).
+        # Two patterns are equal where their text, flags and engine code are (CPython compares them).
+        rx, made = index_cache._engine_compile(b, flags, K.first_look_tree)
+        if made is None or rx.pattern != K.matcher_form(p) or rx != matcher_forms(rx.pattern):
             differ.append(p[:60])
     assert not differ
     assert K.first_look(r"\bBlackwell\b|\bB200\b") == r"(?=[Bb])(?:\bBlackwell\b|\bB200\b)"

@@ -40,8 +40,9 @@ CHEAP = {
     "tests/test_configs_round29m.py": "repo_layout: used by test_real_file_in_its_repository_layout only",
     "tests/test_configs_round33m.py": "repo_layout: used by test_real_file_in_its_repository_layout only",
     "tests/test_safe_advice_rv16.py": "fake_bin: three small files written",
-    "tests/test_explain_long_lines.py": "matcher_forms: a cache of knowledge.matcher_form shared by 2 tests (filled as asked)",
-    "tests/test_index_cache.py": "readings_off: 10 texts read with no cache (~3 s of CPU), where each of 5 tests read them",
+    "tests/test_explain_long_lines.py": "matcher_forms: matcher_form, bounded, re.compile cached for 3 tests (filled as asked)",
+    "tests/test_index_cache.py": "readings_off: 10 texts read with no cache (~3 s of CPU), where each of 5 tests read them; "
+                                 "engine_once: a cache of index_cache._engine_compile (filled as asked)",
 }
 
 
