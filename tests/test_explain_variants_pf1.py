@@ -128,20 +128,30 @@ def test_digit_table_of_sm_codes():
 
 # ---- the answers: the same with the mechanisms off -------------------------------------------------------
 
-def _found(text: str):
-    return [(m.entry.id, m.line, m.count, m.lines, m.evidence) for m in M.scan(text).found]
+def _found(text: str, ids: set[str] | None = None):
+    return [(m.entry.id, m.line, m.count, m.lines, m.evidence) for m in M.scan(text, ids=ids).found]
 
 
-def _found_plainly(text: str, monkeypatch):
+def _found_plainly(text: str, monkeypatch, ids: set[str] | None = None):
+    """_found with the prefilter's groups, the gluing and the kinds off. What the matcher learns under them stays here: no
+    index file read or written (the plain index's empty groups, kept, were believed by every later process on the same
+    index file: json-records' work per character 16.4 -> 36.5 in test_explain_long_lines, helper ci39d), and line_factors'
+    answers made from the patched factors forgotten (they are cached for the process). (The index file is read: learning
+    every pattern again cost each call ~3 s.)"""
+    from attn_doctor.knowledge import index_cache
+
     with monkeypatch.context() as mp:
         mp.setattr(M, "factors", lambda pattern, min_len=3: ())
         mp.setattr(M, "GLUE", -1)
         mp.setattr(M, "KIND_LINES", 10 ** 9)
+        mp.setattr(index_cache, "save", lambda patterns: None)
         M._cached_index.cache_clear()
+        M.line_factors.cache_clear()
         try:
-            return _found(text)
+            return _found(text, ids)
         finally:
             M._cached_index.cache_clear()
+            M.line_factors.cache_clear()
 
 
 def _log(line, n: int, error_at: int) -> str:
@@ -215,3 +225,43 @@ def test_a_lookahead_reading_the_next_lines_reads_them_as_before(monkeypatch):
             "from https://github.com/Dao-AILab/quack.")
     assert _found(text) == _found_plainly(text, monkeypatch)
     assert "cute.dsl-drift" not in [i for i, *_ in _found(text)]
+
+
+def test_the_plain_reading_leaves_nothing_behind(tmp_path, monkeypatch):
+    """_found_plainly's patched factors must not reach a later reading (helper ci39d): line_factors' answers are cached for
+    the process, and what an index learnt is kept in the index file that every later process on the same code reads. Both
+    once held the plain reading's empty groups (json-records' work per character 16.4 -> 36.5 in test_explain_long_lines,
+    a bound that then failed at random: it depended on which process had read first)."""
+    import json
+
+    from attn_doctor.knowledge import index_cache
+
+    from attn_doctor.knowledge import entries
+
+    monkeypatch.setenv(index_cache.ENV, str(tmp_path))
+    text = _log(XFORMERS, 300, 150)
+    ids = set(sorted(e.id for e in entries().values() if not e.head and any("xformers" in p for p in e.patterns))[:16])
+    M.line_factors.cache_clear()  # (as in a fresh process: no pattern's line groups asked yet)
+    _found_plainly(text, monkeypatch, ids)
+    assert not (tmp_path / index_cache.NAME).exists()  # the plain reading's index is not kept
+    M._cached_index.cache_clear()
+    try:
+        _found(text, ids)
+        index = M._index(frozenset(ids))
+        asked = [index.patterns[k][1] for k in index.factors]
+    finally:
+        M._cached_index.cache_clear()
+    assert asked and not [p[:60] for p in asked if not line_factors(p)]
+    kept = json.loads((tmp_path / index_cache.NAME).read_text(encoding="utf-8"))["patterns"]
+    assert not [p[:60] for p, v in kept.items() if v[0] and v[2] == []]
+
+
+@pytest.mark.parametrize("pattern", [r"flash_attn[^\n]*is broken", r"flash_attn is broken\n[^\n]*sm_80"])
+def test_a_kept_index_without_groups_is_learnt_again(pattern):
+    """A pattern with needles has one literal group at least (its needles): an index file that keeps none for it was written
+    by a process whose factors said nothing, and is not believed (read, every line holding the needle was searched)."""
+    alts, wide = needles(pattern), M.spans_lines(pattern)
+    assert alts
+    _, _, facs, _, _ = M._learn(pattern, {pattern: [list(alts), wide, [], None, False]}, {})
+    assert facs != ()
+    assert not wide or facs == factors(pattern)

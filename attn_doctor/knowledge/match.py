@@ -1162,8 +1162,12 @@ def _learn(pattern: str, disk: dict[str, list], learnt: dict[str, list]
     digit_table; parsing each pattern: ~0.1 s of a short explain and of a long log, ~0.5 s for every pattern) and kept
     here after (_Index.keep): None, None and False until then."""
     v = disk.get(pattern)
+    # (a pattern with needles has one literal group at least, its needles: factors() holds them. No groups kept for one is
+    # what a process whose factors said nothing wrote (a test that turns the prefilter's groups off, helper ci39d): believed,
+    # every line holding the needle was searched by the pattern, in every later process that read this index)
     if not (isinstance(v, list) and len(v) == 5 and v[3] in (None, True, False)
-            and (v[4] is None or v[4] is False or isinstance(v[4], str) and len(v[4]) == 10 and v[4].isdigit())):
+            and (v[4] is None or v[4] is False or isinstance(v[4], str) and len(v[4]) == 10 and v[4].isdigit())
+            and not (v[0] and v[2] == [])):
         alts, wide = needles(pattern), spans_lines(pattern)
         facs = factors(pattern) if wide and alts else None
         v = [list(alts), wide, None if facs is None else [list(g) for g in facs], None, False]
