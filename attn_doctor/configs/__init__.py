@@ -529,14 +529,17 @@ def _written_config(doc: dict, where: str):
             continue
         if sub["fmt"] not in ("yaml", "json", "toml") or others.dataset_config(sub):
             continue  # (a dataset config it writes is no training config either: detect refuses one given directly)
-        own = []
-        for name in READERS:
-            sc = _module(name).score(sub)
-            if isinstance(sc, Score) and sc.own_points >= STRONG:
-                own.append((name, sc))
+        own = _claiming(sub, STRONG)
         if len(own) == 1:
             found.append((own[0][0], sub, f"writes {os.path.basename(path)}", own[0][1]))
     return found[0] if len(found) == 1 else None
+
+
+def _claiming(sub: dict, floor: int) -> list:
+    """(reader id, score) of each reader that claims `sub` (a config a script holds, writes or builds) on at least
+    `floor` points of its own evidence, in READERS' order: the test _written_config, _settings_dict, _dumped_config and
+    _templated_config each put to the texts they find."""
+    return [(r, sc) for r in READERS for sc in [_module(r).score(sub)] if isinstance(sc, Score) and sc.own_points >= floor]
 
 
 def _settings_dict(doc: dict):
@@ -592,10 +595,7 @@ def _settings_dict(doc: dict):
                 continue
             if others_dataset(sub):
                 continue
-            for rname in READERS:
-                sc = _module(rname).score(sub)
-                if isinstance(sc, Score) and sc.own_points >= 2 * STRONG and rname not in [o[0] for o in own]:
-                    own.append((rname, sc, sub))
+            own += [(rname, sc, sub) for rname, sc in _claiming(sub, 2 * STRONG) if rname not in [o[0] for o in own]]
         if len(own) == 1:
             found.append((own[0][0], own[0][2], f"defines {name} (a dict it does not use itself)", own[0][1]))
     return found[0] if len(found) == 1 else None
@@ -662,10 +662,7 @@ def _dumped_config(doc: dict):
                 continue
             if others_dataset(sub):
                 continue
-            for rname in READERS:
-                sc = _module(rname).score(sub)
-                if isinstance(sc, Score) and sc.own_points >= STRONG and rname not in [o[0] for o in own]:
-                    own.append((rname, sc, sub))
+            own += [(rname, sc, sub) for rname, sc in _claiming(sub, STRONG) if rname not in [o[0] for o in own]]
         if len(own) == 1:
             found.append((own[0][0], own[0][2], "the config it builds and dumps", own[0][1]))
     return found[0] if len(found) == 1 else None
@@ -693,8 +690,7 @@ def _templated_config(doc: dict):
                 continue
             if sub["fmt"] != kind or not isinstance(sub.get("data"), dict) or others_dataset(sub):
                 continue
-            own = [(rname, sc) for rname in READERS for sc in [_module(rname).score(sub)]
-                   if isinstance(sc, Score) and sc.own_points >= 2 * STRONG]
+            own = _claiming(sub, 2 * STRONG)
             if len(own) == 1:
                 found.append((own[0][0], sub, "the config it builds as text", own[0][1]))
                 readers.add(own[0][0])
