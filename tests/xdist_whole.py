@@ -27,7 +27,7 @@ WHOLE = {
     "tests/test_hardening.py": "batch: 32 `attn-doctor check` runs on broken fake machines (~180 s of CPU, 4 hangs waited out)",
     "tests/test_cli.py": "live: a full `check --no-smoke` of this machine in a child (~3.5 s)",
     "tests/test_allocator.py": "torch_verdicts: torch's own parser on every allocator setting, in a child that imports torch",
-    "tests/test_import_probe_e2e.py": "runs: five `check` runs against fake backends",
+    "tests/test_import_probe_e2e.py": "runs: four `check` runs against fake backends (the hang waited out, HANG = 90 s)",
     "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it",
     "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv",
     "tests/test_flex_workers.py": "answers: one child (torch + Inductor's config, ~6 s) answering its three cases (ci38c)",
@@ -71,7 +71,7 @@ FIRST = {
     "tests/test_staged_error_corpora.py": (46, "explain over each staged round"),
     "tests/test_bench.py": (41, "the bench CLI timing kernels on the CPU"),
     "tests/test_api.py": (40, "check and require in children that must not import torch"),
-    "tests/test_import_probe_e2e.py": (34, "WHOLE: five check runs against fake backends (setup 34 s)"),
+    "tests/test_import_probe_e2e.py": (34, "WHOLE: four check runs against fake backends (setup 34 s; ~90 s since stop 66, mostly asleep)"),
     "tests/test_flex_workers.py": (34, "flex attention compiled cold in a pool and in process"),
 }
 
