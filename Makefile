@@ -25,5 +25,8 @@ check: $(BIN)/.installed
 
 # two workers per core, at least 4: many tests wait on the doctor's own subprocesses and timeouts (hangs, ranks, smoke
 # children), which another worker's CPU work fills (session 32: on 2 cores the CI's workers were busy ~40% of the time)
+# bytecode written even where the shell says PYTHONDONTWRITEBYTECODE (this machine does): the controller then rewrites
+# and compiles the ~450 test modules once for the 4 workers (tests/ci_prewarm.py); without it every worker rewrote all
+# of them at collection (~25 s of CPU each, session 40)
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest -q -n $$($(BIN)/python -c 'import os; print(max(4, 2 * (os.cpu_count() or 1)))')
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $$($(BIN)/python -c 'import os; print(max(4, 2 * (os.cpu_count() or 1)))')

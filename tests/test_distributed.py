@@ -21,7 +21,10 @@ from attn_doctor.model import UsageError
 ROOT = Path(__file__).resolve().parents[1]
 RANK_ENV = str(ROOT / "tests" / "rank_env.py")
 LIMIT = 240  # a safety net: every run below must end by itself well before this
-torch_run = pytest.importorskip("torch.distributed.run", reason="torch.distributed is needed for --distributed")
+from torch_here import needs_torch
+
+# the ranks import torch; this process need not
+pytestmark = needs_torch("distributed/run.py", reason="torch.distributed is needed for --distributed")
 
 
 def free_port() -> int:

@@ -10,6 +10,7 @@ as they come: an entry whose fix takes params and that no scenario renders fails
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -57,13 +58,21 @@ def _trace_fixes() -> list[tuple[str, str]]:
     return [(f"{f.id} (trace)", f.fix) for f in every_trace_finding() if f.fix]
 
 
-RENDERED = _scenario_fixes() + _fleet_fixes() + _trace_fixes()
-ALL = sorted(set(RENDERED + _plain_fixes()))
+@functools.cache
+def rendered() -> list[tuple[str, str]]:
+    """The fix lines the scenarios render (~4 s of CPU: every scenario's check): built by the first test that asks, in
+    the worker that runs it, not at collection in every xdist worker."""
+    return _scenario_fixes() + _fleet_fixes() + _trace_fixes()
+
+
+@functools.cache
+def every_line() -> list[tuple[str, str]]:
+    return sorted(set(rendered() + _plain_fixes()))
 
 
 def test_every_entry_with_params_is_rendered_from_facts():
     """An entry whose fix names params is pasted below only if some scenario renders it."""
-    seen = {label.split(" ")[0] for label, _ in RENDERED}
+    seen = {label.split(" ")[0] for label, _ in rendered()}
     missing = sorted(e.id for e in knowledge.entries().values()
                      if knowledge.template_fields(e.fix) and e.id not in seen)
     assert missing == []
@@ -113,13 +122,14 @@ def setting(line: str) -> str | None:
     return None
 
 
-SHELL = [(label, line) for label, line in ALL if setting(line) is None]
+def shell_lines() -> list[tuple[str, str]]:
+    return [(label, line) for label, line in every_line() if setting(line) is None]
 
 
 def test_no_placeholder_survives():
     """Every fix line, rendered or param-free, each failing one named by its label (one test over the ~900 lines:
     tests/each_case.py says why)."""
-    each(((label, (line,)) for label, line in ALL), _no_placeholder_survives)
+    each(((label, (line,)) for label, line in every_line()), _no_placeholder_survives)
 
 
 def _no_placeholder_survives(line):
@@ -131,7 +141,7 @@ def _no_placeholder_survives(line):
 def test_every_fix_line_passes_bash_n():
     """One bash per line would take seconds: each line goes into its own function body, in one file,
     and a syntax error names its line."""
-    lines = sorted({line for _, line in SHELL})
+    lines = sorted({line for _, line in shell_lines()})
     bad = []
     for line in lines:
         r = subprocess.run(["bash", "-n"], input=line + "\n", capture_output=True, text=True, timeout=30)
@@ -148,7 +158,7 @@ def test_every_torch_install_is_pinned_with_its_index():
     """Issue 16: torch advice is pinned to a version and build (`torch==2.11.0+cu130`), in one wording
     (the same for check, fix and merge); issue 20: no registry host is named, a comment says which of
     PyTorch's wheel indexes has that build. torch.missing has no version to pin."""
-    lines = [(label, line) for label, line in RENDERED  # a reinstall or a change of build (an upgrade
+    lines = [(label, line) for label, line in rendered()  # a reinstall or a change of build (an upgrade
              if re.search(r"pip install[^#]*\btorch==", line.split("   #")[0])  # to 'torch>=2.5' is not)
              and not label.startswith("torch.missing")]
     assert len(lines) >= 6, lines  # the platform entries and the fleet ones

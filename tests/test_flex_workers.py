@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch")
+from torch_here import needs_torch
+
+pytestmark = needs_torch()  # the child imports torch; this process need not
 ROOT = Path(__file__).resolve().parents[1]
 CODE = """
 import json, os, sys

@@ -10,7 +10,9 @@ from attn_doctor.knowledge import entries
 from attn_doctor.report import evaluate
 from attn_doctor.smoke import plan as planner
 
-pytest.importorskip("torch")
+from torch_here import needs_torch
+
+pytestmark = needs_torch()  # the children import torch; this process need not
 
 
 def cases(kind=None):
