@@ -38,7 +38,7 @@ ROUNDS = ("round30m round36m round41m round44 round46 round47 round4a round4b ro
 # round 184m since helper ex182, session 32; round 190m since helper ex190, session 33; round 196m since helper ex196,
 # session 34; round 197m since helper ex197, session 35; round 198m since helper ex198, session 36; round 199m since helper
 # ex199, session 37; round 200m since helper ex200, session 39; round 201m since helper ex201, session 40)
-MEASURE_ONLY: tuple[str, ...] = ()
+MEASURE_ONLY: tuple[str, ...] = ("round202m",)
 
 
 def round_files(rounds) -> list[Path]:

@@ -931,6 +931,9 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 200m, ex200m's measure-only set of session 38, is training material in SETS since helper ex200 reads its misses, session 39)
 # (round 201m, ex201m's measure-only set of session 39, is training material in SETS since helper ex201 reads its misses, session 40)
 MEASURE_ONLY: tuple[Staged, ...] = (
+    # Round 202m: ex202m's measure-only set of session 40, new threads from the search tool's issues corpus, gathered and
+    # labelled blind; see fixtures/errors/round202m/README.md. The lead measures it; no figure is asserted.
+    Staged("round202m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
