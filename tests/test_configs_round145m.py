@@ -6,8 +6,8 @@ their launchers (a Windows .bat, a ${VAR:-default} RunPod script), LLaMA-Factory
 forks (an envsubst template, a ${VAR:-default} driver, torchrun src/train.py with --flash_attn fa2, flash_attn:
 disabled), an ms-swift GRPO/DAPO launcher; and, to refuse, projects' own scripts (HF-shaped flags, a
 CogVideoX LoRA, an SVD trainer, an SD3 ControlNet, a generic SLURM wrapper, an sbatch submitter), a TRL-shaped YAML
-and a differential-LoRA defaults file read by their projects' own code, a veRL DAPO recipe launch and two
-dataset configs (musubi-tuner, sd-scripts).
+and a differential-LoRA defaults file read by their projects' own code, a veRL DAPO recipe launch, an LTX-2
+trainer (Lightricks ltx-trainer) YAML and two dataset configs (musubi-tuner, sd-scripts).
 
 fixtures/configs/round145m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
 helper) is not read file by file here, and no measured figure is held: the lead measures the set. What is checked is
@@ -31,10 +31,11 @@ from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 ROOT = CORPUS / "round145m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 30, 19, 11, 25
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 31, 19, 12, 26
 # the labels as gathered (README): claimed trainers, then the refusals by kind
 MIX = {"ai-toolkit": 3, "diffusers": 2, "llama-factory": 8, "ms-swift": 1, "musubi-tuner": 4, "onetrainer": 1,
-       "unclaimed:user-script": 8, "unclaimed:verl": 1, "none": 2}
+       "unclaimed:user-script": 8, "unclaimed:verl": 1, "unclaimed:ltx-trainer": 1,
+       "none": 2}
 DIFFUSION_MIN = 10
 
 
