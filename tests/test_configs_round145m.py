@@ -4,7 +4,7 @@
 jobs of users' forks (Krea 2 flow-DPO, Z-Image Turbo full fine-tune, FLUX.2 Klein LoKr), musubi-tuner LTX-2 TOMLs and
 their launchers (a Windows .bat, a ${VAR:-default} RunPod script), LLaMA-Factory YAMLs and launchers of users'
 forks (an envsubst template, a ${VAR:-default} driver, torchrun src/train.py with --flash_attn fa2, flash_attn:
-disabled), an ms-swift GRPO/DAPO launcher; and, to refuse, projects' own scripts (HF-shaped flags, a
+disabled), an ms-swift GRPO/DAPO launcher, an Unsloth GRPO script; and, to refuse, projects' own scripts (HF-shaped flags, a
 CogVideoX LoRA, an SVD trainer, an SD3 ControlNet, a generic SLURM wrapper, an sbatch submitter), a TRL-shaped YAML
 and a differential-LoRA defaults file read by their projects' own code, a veRL DAPO recipe launch, an LTX-2
 trainer (Lightricks ltx-trainer) YAML and two dataset configs (musubi-tuner, sd-scripts).
@@ -31,11 +31,10 @@ from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 ROOT = CORPUS / "round145m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 31, 19, 12, 26
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 32, 20, 12, 27
 # the labels as gathered (README): claimed trainers, then the refusals by kind
 MIX = {"ai-toolkit": 3, "diffusers": 2, "llama-factory": 8, "ms-swift": 1, "musubi-tuner": 4, "onetrainer": 1,
-       "unclaimed:user-script": 8, "unclaimed:verl": 1, "unclaimed:ltx-trainer": 1,
-       "none": 2}
+       "unsloth": 1, "unclaimed:user-script": 8, "unclaimed:verl": 1, "unclaimed:ltx-trainer": 1, "none": 2}
 DIFFUSION_MIN = 10
 
 
