@@ -1,13 +1,13 @@
 """Issue 24, round 145m: a measure-only fresh set of trainer configs and launch lines (helper cfg145m, session 40,
 2026-12-03): whole files of users' repositories (`owner/repo:path` at a commit): diffusers launchers of users' forks
-(a Qwen-Image DreamBooth LoRA, a SLURM custom-diffusion run under plain python), a OneTrainer saved config, ai-toolkit
-jobs of users' forks (Krea 2 flow-DPO, Z-Image Turbo full fine-tune, FLUX.2 Klein LoKr), musubi-tuner LTX-2 TOMLs and
-their launchers (a Windows .bat, a ${VAR:-default} RunPod script), LLaMA-Factory YAMLs and launchers of users'
-forks (an envsubst template, a ${VAR:-default} driver, torchrun src/train.py with --flash_attn fa2, flash_attn:
-disabled), an ms-swift GRPO/DAPO launcher, an Unsloth GRPO script; and, to refuse, projects' own scripts (HF-shaped
-flags, a CogVideoX LoRA, an SVD trainer, an SD3 ControlNet, a generic SLURM wrapper, an sbatch submitter), a
-TRL-shaped YAML and a differential-LoRA defaults file read by their projects' own code, a veRL DAPO recipe launch, an LTX-2
-trainer (Lightricks ltx-trainer) YAML and two dataset configs (musubi-tuner, sd-scripts).
+(a Qwen-Image DreamBooth LoRA, a SLURM custom-diffusion run under plain python), a OneTrainer saved config,
+ai-toolkit jobs of users' forks (Krea 2 flow-DPO, Z-Image Turbo full fine-tune, FLUX.2 Klein LoKr), musubi-tuner
+LTX-2 TOMLs and their launchers (a Windows .bat, a ${VAR:-default} RunPod script), LLaMA-Factory YAMLs and launchers
+of users' forks (an envsubst template, a ${VAR:-default} driver, torchrun src/train.py with --flash_attn fa2,
+flash_attn: disabled), an ms-swift GRPO/DAPO launcher, an Unsloth GRPO script; and, to refuse, projects' own scripts
+(HF-shaped flags, a CogVideoX LoRA, an SVD trainer, an SD3 ControlNet, a generic SLURM wrapper, an sbatch submitter),
+a TRL-shaped YAML and a differential-LoRA defaults file read by their projects' own code, a veRL DAPO recipe launch,
+an LTX-2 trainer (Lightricks ltx-trainer) YAML and two dataset configs (musubi-tuner, sd-scripts).
 
 fixtures/configs/round145m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
 helper) is not read file by file here, and no measured figure is held: the lead measures the set. What is checked is
