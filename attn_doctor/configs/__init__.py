@@ -1369,6 +1369,11 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
         what = "a Python script with no trainer calls attn-doctor reads" if doc["fmt"] == "python" else \
             "not a trainer config attn-doctor recognises"
         ran = _last_script(doc) if doc["fmt"] in ("text", "python") else None  # (python: a notebook's !lines)
+        if ran is None and doc["fmt"] in ("text", "python"):
+            # a module run names what the file starts as surely as a script does (round 143m: a Windows .bat whose one
+            # command is `".venv\Scripts\python.exe" -m pipeline.run_full_pipeline --input_dir ...`, the project's own
+            # pipeline, which the refusal did not name)
+            ran = _last_module(doc)
         shell = doc["fmt"] == "text" and _shell_script(doc)
         if shell:
             # round 54m: a vast.ai start script that starts a file browser and a proxy and trains nothing: a shell
@@ -1379,8 +1384,9 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             # (round 9: an installer that ends in `python app.py`, a GUI; round 11: a notebook that starts the kohya_ss
             # GUI with `!python kohya_gui.py --share`): name what it runs
             gui = TRAINER_GUIS.get(os.path.basename(ran))
+            kind = "modules" if ran.endswith(" (-m)") else "scripts"
             what += ("; " if shell else ": ") + f"it runs {ran}, " + (f"{gui}, where the training settings are chosen, not a training run"
-                                             if gui else "which is none of the trainers' training scripts")
+                                             if gui else f"which is none of the trainers' training {kind}")
         elif doc["fmt"] == "text" and not shell and not any(c.script or c.module for c in doc["commands"]):
             # a text whose lines run no script but name one (round 103m: llama#642's "Unable to run torchrun ...
             # llama_finetuning.py ...", the command inside a sentence): named, so the user sees what the refusal is about
@@ -2152,6 +2158,16 @@ def _last_script(doc: dict) -> str | None:
     runs = [c.script for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
             and os.path.basename(c.script) not in SETUP_SCRIPTS]
     return runs[-1] if runs else None
+
+
+def _last_module(doc: dict) -> str | None:
+    """`pkg.module (-m)` for the module the last `python -m pkg.module` (or `torchrun -m`, `accelerate launch -m` ...)
+    command runs, not an installer's (pip, venv ...), for a refusal to name when the file runs no .py file by name."""
+    from .shell import LAUNCHERS
+
+    runs = [c.module for c in doc.get("commands") or [] if c.module and c.module.split(".")[0] not in INSTALLER_MODULES
+            and (re.match(r"python", os.path.basename(c.program)) or c.program in LAUNCHERS)]
+    return f"{runs[-1]} (-m)" if runs else None
 
 
 def _cli_run(doc: dict) -> str | None:
