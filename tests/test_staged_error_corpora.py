@@ -855,8 +855,10 @@ SETS = (
     # round 201m (ex201m, 2026-12-03, session 39): a blind set of new threads (AMD / Ascend / model repositories, serving
     # engines, non-English reports; 12 of 35 are PRs, questions or prose), gathered and labelled blind; measured by the
     # lead three times the same (28/35 matched, 25 right backend, 12 right cause, 1/12 unrelated claimed at aae28052,
-    # d11857bd and 8a1b644b). Training material since ex201, session 40 (floors and the claimed unrelated log as measured).
-    Staged("round201m", 35, 28, 25, unrelated="unrelated", note_required=True,
+    # d11857bd and 8a1b644b). Training material since ex201, session 40: its misses as mechanisms (tests/test_explain_variants_ex201.py)
+    # raised it to 34/31 (32 right cause); tt-metal#33304 stays claimed (ttnn's SDPA is [[library]] "other", whose wrong output
+    # attn.wrong-output claims by design: round 85m's tt-metal#42910 is a text with that reading), for the lead to settle.
+    Staged("round201m", 35, 34, 31, unrelated="unrelated", note_required=True,
            known_claims=(("tenstorrent__tt-metal__33304.txt", "attn.wrong-output"),)),
 )
 
