@@ -57,6 +57,21 @@ def test_check_device_999_exits_2_in_one_line():
     assert r.stdout == ""
 
 
+def test_a_device_that_is_not_there_starts_no_torch_probe(monkeypatch):
+    """The refusal comes from nvidia-smi's list alone: no `import torch` child is started (and waited for) first, on
+    whatever machine runs the suite. FAKED: probe_torch, replaced by one that records it was called."""
+    from attn_doctor import facts
+
+    started = []
+    monkeypatch.setattr(facts, "probe_torch", lambda *a, **k: started.append(a) or {"probe": None, "run": {}})
+    with pytest.raises(UsageError, match="--device 999: no such GPU"):
+        facts.collect(backends=["sdpa"], timeout=60, smoke={"level": "standard"}, device_ids=[999], strict_devices=True)
+    assert started == []
+    # a --device under --distributed (not strict) and no --device at all: the probe runs as before
+    facts.collect(backends=["sdpa"], timeout=60, device_ids=[999], strict_devices=False)
+    assert len(started) == 1
+
+
 # ---- bench says why ---------------------------------------------------------------------------------
 
 def test_bench_says_per_backend_why_nothing_was_timed():
