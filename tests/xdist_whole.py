@@ -28,8 +28,9 @@ WHOLE = {
     "tests/test_cli.py": "live: a full `check --no-smoke` of this machine in a child (~3.5 s)",
     "tests/test_allocator.py": "torch_verdicts: torch's own parser on every allocator setting, in a child that imports torch",
     "tests/test_import_probe_e2e.py": "runs: four `check` runs against fake backends (the hang waited out, HANG = 90 s)",
-    "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it",
-    "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv",
+    "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it; outside: its "
+                                 "`check --no-smoke --python` of this venv (a torch probe), read by two tests (ci40c)",
+    "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv; checked_venv: rows 2 and 3's check of it",
     "tests/test_flex_workers.py": "answers: one child (torch + Inductor's config, ~6 s) answering its three cases (ci38c)",
     "tests/test_smoke_planted.py": "good: the good fake's smoke over every case, a child importing torch (ci38c)",
 }
