@@ -166,3 +166,30 @@ def test_row_18_a_shape_that_cannot_fit_is_refused_before_timing():
     """Row 18: `attn-doctor bench --batch 100000 -s 100000`: said at once, in GiB, exit 2."""
     r = doctor("bench", "--batch", "100000", "-s", "100000", timeout=120)
     assert r.returncode == 2 and "needs at least" in r.stderr and "GiB" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_row_18_on_a_machine_without_a_gpu_the_refusal_starts_no_child(monkeypatch):
+    """Row 18, in process: where nvidia-smi lists no GPU the timing can only run on the CPU, so the shape is judged
+    against this machine's memory before collect() starts the torch probe and the smoke children (each an
+    `import torch`); where a GPU is listed it is judged after them, as before. FAKED: nvidia-smi's list and collect(),
+    which records that it was reached."""
+    from attn_doctor import api, facts
+    from attn_doctor.facts import gpus
+    from attn_doctor.model import UsageError
+
+    reached = []
+
+    def collect(**kw):
+        reached.append(kw)
+        raise RuntimeError("collect reached")
+
+    monkeypatch.setattr(facts, "collect", collect)
+    args = (None, [100000], False, 100000, 24, None, 128, "bf16", False, False, None, 60.0, 0.1)
+    monkeypatch.setattr(gpus, "collect", lambda timeout=10.0: {"gpus": []})
+    with pytest.raises(UsageError, match=r"needs at least .* GiB for its tensors; this machine's memory has"):
+        api.run_bench(*args)
+    assert reached == []
+    monkeypatch.setattr(gpus, "collect", lambda timeout=10.0: {"gpus": [{"index": 0, "name": "NVIDIA H200", "memory_mib": 143771}]})
+    with pytest.raises(RuntimeError, match="collect reached"):
+        api.run_bench(*args)
+    assert len(reached) == 1
