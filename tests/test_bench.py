@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from attn_doctor import bench
+from torch_here import needs_torch
 
-pytest.importorskip("torch")
+needs_torch()  # (its children import torch; this process never needs it)
 ROOT = Path(__file__).resolve().parents[1]
 SHAPE = bench.shapes_from([64], 2, 4, None, 32, "float32", False)
 

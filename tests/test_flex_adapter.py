@@ -7,9 +7,19 @@ from __future__ import annotations
 
 import pytest
 
-torch = pytest.importorskip("torch")
+from attn_doctor.backends import flex
+from torch_here import needs_torch
 
-from attn_doctor.backends import flex  # noqa: E402
+needs_torch()
+
+
+@pytest.fixture(scope="module")
+def torch():
+    """torch, imported in the worker that runs these tests (at the module's top it was imported at collection, in every
+    xdist worker; ci40c)."""
+    import torch
+
+    return torch
 
 
 class FakeFA:
@@ -29,7 +39,7 @@ def handle():
     return h
 
 
-def test_one_causal_mask_per_shape_and_the_same_function():
+def test_one_causal_mask_per_shape_and_the_same_function(torch):
     h = handle()
     q = torch.zeros(2, 256, 8, 64)
     k = torch.zeros(2, 256, 2, 64)
@@ -41,7 +51,7 @@ def test_one_causal_mask_per_shape_and_the_same_function():
     assert h.calls[:4] == [("mask", 1)] * 4 and h.calls[4] is None
 
 
-def test_varlen_reuses_its_document_mask_and_masks_padding():
+def test_varlen_reuses_its_document_mask_and_masks_padding(torch):
     h = handle()
     lens, pad = [200, 77, 13], 24
     rows = sum(lens) + pad

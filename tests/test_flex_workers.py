@@ -18,8 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from torch_here import needs_torch
 
-pytest.importorskip("torch")
+needs_torch()  # (its child imports torch; this process never needs it)
 ROOT = Path(__file__).resolve().parents[1]
 CODE = """
 import json, os, sys

@@ -21,6 +21,7 @@ from attn_doctor.facts import require_devices
 from attn_doctor.model import UsageError
 from attn_doctor.render import json as rjson
 from attn_doctor.report import evaluate
+from torch_here import needs_torch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -231,7 +232,7 @@ def test_a_training_oom_is_not_the_smoke_tests_tiny_oom():
 def test_sigterm_leaves_no_report_files(tmp_path):
     """REAL: rank 1 of 2 as srun starts it, alone: it checks, writes its report to a temporary file and
     waits for rank 0, which never comes; SIGTERM then (what a launcher sends) leaves no file behind."""
-    pytest.importorskip("torch.distributed", reason="--distributed needs torch.distributed")
+    needs_torch("distributed", "__init__", reason="--distributed needs torch.distributed")  # (found, not imported)
     import socket
 
     with socket.socket() as s:

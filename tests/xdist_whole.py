@@ -41,6 +41,8 @@ CHEAP = {
     "tests/test_configs_round29m.py": "repo_layout: used by test_real_file_in_its_repository_layout only",
     "tests/test_configs_round33m.py": "repo_layout: used by test_real_file_in_its_repository_layout only",
     "tests/test_safe_advice_rv16.py": "fake_bin: three small files written",
+    "tests/test_flex_adapter.py": "torch: `import torch` in the worker that runs its two tests, not at collection in "
+                                  "every worker (ci40c)",
     "tests/test_explain_long_lines.py": "matcher_forms: matcher_form, bounded, re.compile cached for 3 tests (filled as asked)",
     "tests/test_index_cache.py": "readings_off: 10 texts read with no cache (~3 s of CPU), where each of 5 tests read them; "
                                  "engine_once: a cache of index_cache._engine_compile (filled as asked)",
