@@ -31,6 +31,10 @@ WHOLE = {
     "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it; outside: its "
                                  "`check --no-smoke --python` of this venv (a torch probe), read by two tests (ci40c)",
     "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv; checked_venv: rows 2 and 3's check of it",
+    "tests/test_api.py": "fresh_api: a fresh interpreter's real check of sdpa (kernels) and require of sdpa and cute, its "
+                         "children importing torch (~15 s of CPU), read by two tests (ci40c)",
+    "tests/test_formats.py": "live: a `check --no-smoke` probe of this machine (torch imported in a child, ~5 s of CPU), "
+                             "read by two tests (ci40c)",
     "tests/test_flex_workers.py": "answers: one child (torch + Inductor's config, ~6 s) answering its three cases (ci38c)",
     "tests/test_smoke_planted.py": "good: the good fake's smoke over every case, a child importing torch (ci38c)",
 }
