@@ -68,7 +68,8 @@ FIRST = {
     "tests/test_trace.py": (152, "transformers' tiny llama for each attention implementation, torchrun ranks"),
     "tests/test_explain_variants_ex104.py": (110, "one test: round101m's entries over every unrelated log"),
     "tests/test_explain_variants_ex100.py": (97, "one test: round95m's entries over every unrelated log"),
-    "tests/test_new_user_rows.py": (92, "WHOLE: a bare venv; shape refusals timed on the CPU"),
+    "tests/test_new_user_rows.py": (92, "WHOLE: a bare venv; shape refusals timed on the CPU (s40, ci40c: 47.6 -> 13.5 user s "
+                                        "at -n 0, row 18 refused before any child and row 8 run once: no longer heavy)"),
     "tests/test_python_flag.py": (76, "WHOLE: a venv without torch; checks through --python"),
     "tests/test_roundtrip.py": (74, "printed pip lines run for real; env.sh sourced and checked again"),
     "tests/test_advice.py": (62, "every printed command run against three interpreters' layouts"),
