@@ -242,6 +242,8 @@ def run_bench(only: list[str] | None, seqlens: list[int] | None, default_seqlens
     prog.update("checking which backends are correct here (smoke tests)")
     explicit = device is not None  # --device named: a GPU that is not there is bad input, as for check
     device = device or 0
+    if not explicit:
+        _fits_the_cpu_first(seqlens, default_seqlens, batch, heads, kv_heads, head_dim, dtype, causal, backward, timeout)
     facts = collect(backends=only, timeout=min(timeout, 300.0), smoke={"level": "standard", "dtype": dtype,
                     "head_dims": [head_dim]}, progress=prog.backend, device_ids=[device], interpreter=interp,
                     target=tgt, strict_devices=explicit)
@@ -258,6 +260,23 @@ def run_bench(only: list[str] | None, seqlens: list[int] | None, default_seqlens
     result["gpu"] = next((g.get("name") for g in (facts.get("torch", {}).get("probe") or {}).get("cuda_runtime", {})
                           .get("devices", []) if g.get("index") == device), None)
     return result, rows
+
+
+def _fits_the_cpu_first(seqlens, default_seqlens, batch, heads, kv_heads, head_dim, dtype, causal, backward,
+                        timeout) -> None:
+    """Where nvidia-smi lists no GPU the timing runs on the CPU whatever torch says (facts.smoke_devices): a shape that
+    cannot fit in this machine's memory is then refused (bench.fits, the same words) before the smoke children start,
+    not after every backend's import and kernels (report row 18's batch of 100000). Where a GPU is listed, the memory
+    to judge by is known only once torch has said whether CUDA works: run_bench judges it after the smoke tests."""
+    from . import bench as bench_mod
+    from .facts import gpus, system
+
+    if (gpus.collect(min(timeout, 15.0)).get("gpus")):
+        return
+    if seqlens is None or default_seqlens:
+        seqlens = [256, 1024]
+    shapes = bench_mod.shapes_from(seqlens, batch, heads, kv_heads, head_dim, dtype, causal, tokens=2048)
+    bench_mod.fits(shapes, backward, bench_mod.memory_of({"system": system.resources()}, None))
 
 
 # ---- the in-process API -------------------------------------------------------------------------

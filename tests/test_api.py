@@ -105,38 +105,52 @@ def test_import_is_light():
     assert got == ["attn_doctor"]
 
 
-def test_check_and_require_never_import_torch_into_the_caller():
-    """A real check, kernels included, from a process where torch IS importable: afterwards,
-    neither torch nor any backend is in sys.modules."""
-    got = _fresh(f"""
+# One fresh interpreter (where torch IS importable) runs a real check of sdpa, kernels included, then a real require of
+# sdpa and cute without kernels (probed again: -b sdpa --require sdpa,cute --no-smoke), and says which heavy modules it
+# then holds and what require's report was: read by the two tests below (one child and three torch imports fewer than a
+# child each; ci40c).
+REQUIRE_ARGS = ["--no-smoke", "-b", "sdpa", "--require", "sdpa,cute"]
+
+
+@pytest.fixture(scope="module")
+def fresh_api() -> dict:
+    return _fresh(f"""
 import importlib.util, json, sys
 import attn_doctor
 assert importlib.util.find_spec("torch") is not None  # torch is there to be imported
 r = attn_doctor.check(backends="sdpa", timeout=240)
 cases = sum(len(per.get("sdpa", {{}}).get("cases") or []) for per in r.facts["smoke"]["devices"].values())
+report = None
 try:
-    attn_doctor.require("sdpa", "cute", smoke=False)
+    attn_doctor.require("sdpa", "cute", backends=["sdpa"], smoke=False)
     raised = None
 except attn_doctor.PreflightError as e:
-    raised = e.backends
+    raised, report = e.backends, e.report.to_dict()
 print(json.dumps({{"heavy": sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r}),
                   "sdpa": r.backends["sdpa"]["status"], "cases": cases, "raised": raised,
-                  "exit": r.exit_code, "findings": [f.to_dict()["id"] for f in r.findings]}}))
+                  "exit": r.exit_code, "findings": [f.to_dict()["id"] for f in r.findings],
+                  "require_report": report}}, default=str))
 """)
+
+
+def test_check_and_require_never_import_torch_into_the_caller(fresh_api):
+    """A real check, kernels included, and a real require, from a process where torch IS importable: afterwards,
+    neither torch nor any backend is in sys.modules."""
+    got = fresh_api
     assert got["heavy"] == []
     assert got["cases"] > 0  # kernels did run (in children)
     assert got["raised"] == ["cute"]  # FA4 is not installed here
     assert got["sdpa"] in ("ok", "broken")  # whichever torch build: the verdict is the report's
 
 
-def test_check_matches_the_cli(tmp_path):
-    """attn_doctor.check() and `check --json` agree on a fresh probe of this machine."""
+def test_check_matches_the_cli(fresh_api, tmp_path):
+    """attn_doctor.check() (here as require() calls it, with backends, require and smoke=False) and `check --json` with
+    the same flags agree on a fresh probe of this machine."""
     out = tmp_path / "cli.json"
-    subprocess.run([sys.executable, "-m", "attn_doctor", "check", "--no-smoke", "-b", "sdpa", "--json", str(out)],
+    subprocess.run([sys.executable, "-m", "attn_doctor", "check", *REQUIRE_ARGS, "--json", str(out)],
                    capture_output=True, timeout=300, cwd=str(ROOT))
     cli = json.loads(out.read_text())
-    api = _fresh("import json, attn_doctor\n"
-                 "print(json.dumps(attn_doctor.check(backends=['sdpa'], smoke=False).to_dict(), default=str))")
+    api = fresh_api["require_report"]
     assert {n: b["status"] for n, b in api["backends"].items()} == {n: b["status"] for n, b in cli["backends"].items()}
     assert [f["id"] for f in api["findings"]] == [f["id"] for f in cli["findings"]]
     assert api["exit_code"] == cli["exit_code"] and api["options"] == cli["options"]

@@ -13,7 +13,7 @@ import pytest
 from attn_doctor import bench
 from torch_here import needs_torch
 
-pytestmark = needs_torch()  # the children import torch; this process need not
+needs_torch()  # (its children import torch; this process never needs it)
 ROOT = Path(__file__).resolve().parents[1]
 SHAPE = bench.shapes_from([64], 2, 4, None, 32, "float32", False)
 

@@ -17,14 +17,12 @@ import pytest
 from attn_doctor import proc
 from attn_doctor.fleet import distributed as dist
 from attn_doctor.model import UsageError
+from torch_here import needs_torch
 
 ROOT = Path(__file__).resolve().parents[1]
 RANK_ENV = str(ROOT / "tests" / "rank_env.py")
 LIMIT = 240  # a safety net: every run below must end by itself well before this
-from torch_here import needs_torch
-
-# the ranks import torch; this process need not
-pytestmark = needs_torch("distributed/run.py", reason="torch.distributed is needed for --distributed")
+needs_torch("distributed", "run", reason="torch.distributed is needed for --distributed")  # (found, not imported: the ranks import it)
 
 
 def free_port() -> int:

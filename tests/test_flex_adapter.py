@@ -8,13 +8,18 @@ from __future__ import annotations
 import pytest
 
 from attn_doctor.backends import flex
-from torch_here import torch as import_torch
+from torch_here import needs_torch
+
+needs_torch()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def torch():
-    """torch, imported by the test (not into every xdist worker at collection: tests/torch_here.py)."""
-    return import_torch()
+    """torch, imported in the worker that runs these tests (at the module's top it was imported at collection, in every
+    xdist worker; ci40c)."""
+    import torch
+
+    return torch
 
 
 class FakeFA:

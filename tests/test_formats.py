@@ -6,6 +6,8 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from attn_doctor.model import Finding
 from attn_doctor.render import github, junit, markdown
 from ci_support import CPU_REPORT, cli, evaluate, saved_facts
@@ -127,12 +129,25 @@ def test_simulated_github_actions_run(tmp_path):
     assert r.returncode == 0 and "title=alloc.bool-case" not in r.stdout
 
 
-def test_live_github_run_reports_a_bad_allocator_setting():
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """One live probe of this machine (its children import torch, ~5 s of CPU) with a setting torch would refuse, for
+    the two tests that need one: `check --no-smoke --format github --json PATH --require cute --ignore cache.volatile`,
+    the annotations on stdout and the report saved for `check --from` (two runs before; ci40c)."""
+    saved = tmp_path_factory.mktemp("live") / "report.json"
+    r = cli("check", "--no-smoke", "--format", "github", "--json", str(saved), "--require", "cute",
+            "--ignore", "cache.volatile", env={"GITHUB_ACTIONS": "true", "PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:true"})
+    return r, saved
+
+
+def test_live_github_run_reports_a_bad_allocator_setting(live):
     """The same step probing this machine for real, with a setting torch would refuse."""
-    r = cli("check", "--no-smoke", "--format", "github",
-            env={"GITHUB_ACTIONS": "true", "PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:true"})
+    r, saved = live
     assert r.returncode == 1, r.stderr
     assert re.search(r"^::error title=alloc\.bool-case::", r.stdout, re.MULTILINE)
+    # the error is the allocator setting's own (the run also requires cute, for the test below)
+    doc = json.loads(saved.read_text())
+    assert [f["severity"] for f in doc["findings"] if f["id"] == "alloc.bool-case"] == ["error"]
 
 
 # --- Markdown ------------------------------------------------------------------------------------
@@ -176,10 +191,8 @@ def _verdict(doc: dict):
     return ([{k: f[k] for k in keep} for f in doc["findings"]], doc["exit_code"], doc["required"], doc["ignored"])
 
 
-def test_json_then_from_gives_same_findings_and_exit_code(tmp_path):
-    saved = tmp_path / "report.json"
-    first = cli("check", "--no-smoke", "--json", str(saved), "--require", "cute", "--ignore", "cache.volatile",
-                env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:true"})
+def test_json_then_from_gives_same_findings_and_exit_code(live):
+    first, saved = live  # check --no-smoke --json PATH --require cute --ignore cache.volatile (and --format github)
     again = cli("check", "--from", str(saved), "--json", "-")
     doc1, doc2 = json.loads(saved.read_text()), json.loads(again.stdout)
     assert first.returncode == doc1["exit_code"] == 1

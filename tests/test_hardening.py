@@ -51,6 +51,7 @@ import pytest
 
 import fakeenv as fe
 from fakesite import write_dist
+from torch_here import needs_torch
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = str(ROOT / "fixtures" / "cpu" / "check-no-smoke.json")
@@ -358,7 +359,7 @@ def test_no_process_outlives_the_doctor(batch, name):
 
 def test_smoke_runner_survives_a_flood():
     """The smoke runner itself (tests/fake_adapters.py: flood): every case passes despite 16 MiB of output."""
-    pytest.importorskip("torch")
+    needs_torch()  # (the smoke child imports torch; this process never needs it)
     from attn_doctor import smoke
     from attn_doctor.smoke import plan as planner
 
@@ -371,7 +372,7 @@ def test_smoke_runner_survives_a_flood():
 
 def test_smoke_runner_kills_a_grandchild():
     """The smoke runner itself (tests/fake_adapters.py: grandchild): the sleeper it started is gone."""
-    pytest.importorskip("torch")
+    needs_torch()  # (the smoke child imports torch; this process never needs it)
     import re
 
     from attn_doctor import smoke

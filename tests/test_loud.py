@@ -21,6 +21,7 @@ from attn_doctor.facts import require_devices
 from attn_doctor.model import UsageError
 from attn_doctor.render import json as rjson
 from attn_doctor.report import evaluate
+from torch_here import needs_torch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,6 +56,21 @@ def test_check_device_999_exits_2_in_one_line():
     assert r.returncode == 2, r.stdout + r.stderr
     assert r.stderr.count("\n") == 1 and "--device 999: no such GPU; GPUs seen: " in r.stderr
     assert r.stdout == ""
+
+
+def test_a_device_that_is_not_there_starts_no_torch_probe(monkeypatch):
+    """The refusal comes from nvidia-smi's list alone: no `import torch` child is started (and waited for) first, on
+    whatever machine runs the suite. FAKED: probe_torch, replaced by one that records it was called."""
+    from attn_doctor import facts
+
+    started = []
+    monkeypatch.setattr(facts, "probe_torch", lambda *a, **k: started.append(a) or {"probe": None, "run": {}})
+    with pytest.raises(UsageError, match="--device 999: no such GPU"):
+        facts.collect(backends=["sdpa"], timeout=60, smoke={"level": "standard"}, device_ids=[999], strict_devices=True)
+    assert started == []
+    # a --device under --distributed (not strict) and no --device at all: the probe runs as before
+    facts.collect(backends=["sdpa"], timeout=60, device_ids=[999], strict_devices=False)
+    assert len(started) == 1
 
 
 # ---- bench says why ---------------------------------------------------------------------------------
@@ -216,7 +232,7 @@ def test_a_training_oom_is_not_the_smoke_tests_tiny_oom():
 def test_sigterm_leaves_no_report_files(tmp_path):
     """REAL: rank 1 of 2 as srun starts it, alone: it checks, writes its report to a temporary file and
     waits for rank 0, which never comes; SIGTERM then (what a launcher sends) leaves no file behind."""
-    pytest.importorskip("torch.distributed", reason="--distributed needs torch.distributed")
+    needs_torch("distributed", "__init__", reason="--distributed needs torch.distributed")  # (found, not imported)
     import socket
 
     with socket.socket() as s:

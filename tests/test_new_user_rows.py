@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "fixtures" / "cpu" / "check-no-smoke.json"  # the CPU VM's saved report (check --no-smoke)
 PIP = re.compile(r"(?<![\w./-])(?:pip3?|uv pip)\s+(install|uninstall)\b")
 
 
@@ -60,17 +61,23 @@ def test_row_1_an_active_venv_is_checked_not_the_tools_own(venv):
     assert pip_lines(r.stdout) and all(f"{venv}/bin/python" in ln for ln in pip_lines(r.stdout)), r.stdout
 
 
-def test_row_2_the_closing_line_keeps_python(venv):
+@pytest.fixture(scope="module")
+def checked_venv(venv) -> subprocess.CompletedProcess:
+    """`attn-doctor check --no-smoke --python VENV`, the command of rows 2 and 3: run once, read by both (ci40c)."""
+    return doctor("check", "--no-smoke", "--python", str(venv))
+
+
+def test_row_2_the_closing_line_keeps_python(venv, checked_venv):
     """Row 2: `attn-doctor check --no-smoke --python VENV`: the line to run next checks the same venv."""
-    r = doctor("check", "--no-smoke", "--python", str(venv))
+    r = checked_venv
     last = r.stdout.rstrip("\n").splitlines()[-1]
     assert last.startswith("fix: ") and f"--python {venv}/bin/python" in last, last
 
 
-def test_row_3_every_pip_line_names_the_checked_interpreter(venv):
+def test_row_3_every_pip_line_names_the_checked_interpreter(venv, checked_venv):
     """Row 3: no bare `pip`: under --python every install line runs that interpreter's pip (this venv
     has none, so ensurepip comes first, or uv's pip where uv is on PATH), for check, fix and fix --require."""
-    outs = [doctor("check", "--no-smoke", "--python", str(venv)).stdout,
+    outs = [checked_venv.stdout,
             doctor("fix", "--python", str(venv)).stdout,
             doctor("fix", "--python", str(venv), "--require", "sage").stdout]
     lines = [ln for out in outs for ln in pip_lines(out)]
@@ -86,14 +93,17 @@ def test_row_8_a_cache_path_that_is_a_file_is_named_first_with_the_exception(tmp
     afile = tmp_path / "afile"
     afile.write_text("")
     env = env_without_activation(TORCHINDUCTOR_CACHE_DIR=str(afile))
-    r = doctor("check", "-b", "flex", "--json", "-", env=env)
-    doc = json.loads(r.stdout)
+    # one run gives both: the JSON report in a file (--json PATH) and the -v text on stdout (two runs were two torch
+    # probes and two flex smoke children, ~20 s of CPU; ci40c)
+    out = tmp_path / "report.json"
+    r = doctor("check", "-b", "flex", "-v", "--json", str(out), env=env)
+    doc = json.loads(out.read_text())
     errors = [f for f in doc["findings"] if f["severity"] == "error"]
     assert errors[0]["id"] == "smoke.cache-dir", [f["id"] for f in errors]
     assert "FileExistsError" in errors[0]["title"] and str(afile) in errors[0]["title"]
     assert errors[0]["fix"].startswith("export TORCHINDUCTOR_CACHE_DIR=")
     assert "cache.moved" not in {f["id"] for f in doc["findings"]}  # no cp into a file
-    v = doctor("check", "-b", "flex", "-v", env=env).stdout
+    v = r.stdout
     seen = v[v.index("[smoke.cache-dir]"):]
     assert "seen:" in seen and "Traceback" not in seen[:0] and "File " in seen.split("seen:", 1)[1][:400]
     assert "_conversion_method_template" not in seen.split("seen:", 1)[1][:200]
@@ -146,7 +156,9 @@ def test_row_17_the_api_validates_as_the_cli_does():
     for bad in (-1, "abc"):
         with pytest.raises(attn_doctor.UsageError, match="timeout"):
             attn_doctor.check(timeout=bad, smoke=False)
-    report = attn_doctor.require(["sdpa", "flex"], smoke=False, timeout=120)
+    # the list is flattened before anything is probed (api.require): the CPU VM's saved report serves, where a live
+    # probe of this machine was a torch import that told this row nothing (ci40c)
+    report = attn_doctor.require(["sdpa", "flex"], smoke=False, timeout=120, from_report=str(FIXTURE))
     assert report.required == ["sdpa", "flex"]
 
 
@@ -154,3 +166,30 @@ def test_row_18_a_shape_that_cannot_fit_is_refused_before_timing():
     """Row 18: `attn-doctor bench --batch 100000 -s 100000`: said at once, in GiB, exit 2."""
     r = doctor("bench", "--batch", "100000", "-s", "100000", timeout=120)
     assert r.returncode == 2 and "needs at least" in r.stderr and "GiB" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_row_18_on_a_machine_without_a_gpu_the_refusal_starts_no_child(monkeypatch):
+    """Row 18, in process: where nvidia-smi lists no GPU the timing can only run on the CPU, so the shape is judged
+    against this machine's memory before collect() starts the torch probe and the smoke children (each an
+    `import torch`); where a GPU is listed it is judged after them, as before. FAKED: nvidia-smi's list and collect(),
+    which records that it was reached."""
+    from attn_doctor import api, facts
+    from attn_doctor.facts import gpus
+    from attn_doctor.model import UsageError
+
+    reached = []
+
+    def collect(**kw):
+        reached.append(kw)
+        raise RuntimeError("collect reached")
+
+    monkeypatch.setattr(facts, "collect", collect)
+    args = (None, [100000], False, 100000, 24, None, 128, "bf16", False, False, None, 60.0, 0.1)
+    monkeypatch.setattr(gpus, "collect", lambda timeout=10.0: {"gpus": []})
+    with pytest.raises(UsageError, match=r"needs at least .* GiB for its tensors; this machine's memory has"):
+        api.run_bench(*args)
+    assert reached == []
+    monkeypatch.setattr(gpus, "collect", lambda timeout=10.0: {"gpus": [{"index": 0, "name": "NVIDIA H200", "memory_mib": 143771}]})
+    with pytest.raises(RuntimeError, match="collect reached"):
+        api.run_bench(*args)
+    assert len(reached) == 1

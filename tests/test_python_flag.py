@@ -54,10 +54,20 @@ def test_torchless_doctor_alone_finds_no_torch(doctor_py):
     assert doc["facts"]["system"]["python_executable"] == doctor_py
 
 
-def test_through_python_same_verdicts_as_inside(doctor_py):
-    outside = run(doctor_py, "check", "--no-smoke", "--python", TARGET, "--json", "-")
+@pytest.fixture(scope="module")
+def outside(doctor_py, tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict]:
+    """`check --no-smoke --python TARGET` from the torch-less doctor, run once: its JSON report (--json PATH) for
+    test_through_python_same_verdicts_as_inside, its text on stdout for test_text_report_names_the_interpreter (each
+    run was a torch probe in TARGET; ci40c)."""
+    out = tmp_path_factory.mktemp("outside") / "report.json"
+    r = run(doctor_py, "check", "--no-smoke", "--python", TARGET, "--json", str(out))
+    assert out.exists(), r.stderr
+    return r, json.loads(out.read_text())
+
+
+def test_through_python_same_verdicts_as_inside(outside, doctor_py):
     inside = run(TARGET, "check", "--no-smoke", "--json", "-")
-    a, b = json.loads(outside.stdout), json.loads(inside.stdout)
+    (outside, a), b = outside, json.loads(inside.stdout)
     assert verdicts(a) == verdicts(b) and outside.returncode == inside.returncode
     assert "torch.missing" not in verdicts(a)[1]
     # packages were read from the checked interpreter's sys.path, and the report names it
@@ -81,8 +91,8 @@ def test_smoke_tests_run_in_the_checked_interpreter(doctor_py):
                                         for c in (per.get("sdpa") or {}).get("cases", [])])
 
 
-def test_text_report_names_the_interpreter(doctor_py):
-    r = run(doctor_py, "check", "--no-smoke", "-b", "sdpa", "--python", TARGET)
+def test_text_report_names_the_interpreter(outside):
+    r, _ = outside  # the text on stdout of the run whose JSON went to a file
     flat = r.stdout.replace("\n  ", " ")
     assert f"checking {TARGET}: named with --python" in flat and f"Python 3" in flat
     # issue 20: the closing line acts on the same interpreter, not on the one attn-doctor runs from
@@ -137,10 +147,8 @@ def test_not_a_python_is_one_line_exit_2(doctor_py, tmp_path, command):
         assert r.stdout == "", case
 
 
-def test_python_and_from_are_one_or_the_other(tmp_path):
-    saved = tmp_path / "r.json"
-    r = run(TARGET, "check", "--no-smoke", "-b", "sdpa", "--json", str(saved))
-    assert saved.exists(), r.stderr
+def test_python_and_from_are_one_or_the_other():
+    saved = ROOT / "fixtures" / "cpu" / "check-no-smoke.json"  # a saved report (the CPU VM's): no probe to make one
     for command in (["check"], ["fix"]):
         r = run(TARGET, *command, "--from", str(saved), "--python", TARGET)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--from" in r.stderr, r.stderr

@@ -28,8 +28,13 @@ WHOLE = {
     "tests/test_cli.py": "live: a full `check --no-smoke` of this machine in a child (~3.5 s)",
     "tests/test_allocator.py": "torch_verdicts: torch's own parser on every allocator setting, in a child that imports torch",
     "tests/test_import_probe_e2e.py": "runs: four `check` runs against fake backends (the hang waited out, HANG = 90 s)",
-    "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it",
-    "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv",
+    "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it; outside: its "
+                                 "`check --no-smoke --python` of this venv (a torch probe), read by two tests (ci40c)",
+    "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv; checked_venv: rows 2 and 3's check of it",
+    "tests/test_api.py": "fresh_api: a fresh interpreter's real check of sdpa (kernels) and require of sdpa and cute, its "
+                         "children importing torch (~15 s of CPU), read by two tests (ci40c)",
+    "tests/test_formats.py": "live: a `check --no-smoke` probe of this machine (torch imported in a child, ~5 s of CPU), "
+                             "read by two tests (ci40c)",
     "tests/test_flex_workers.py": "answers: one child (torch + Inductor's config, ~6 s) answering its three cases (ci38c)",
     "tests/test_smoke_planted.py": "good: the good fake's smoke over every case, a child importing torch (ci38c)",
 }
@@ -40,6 +45,8 @@ CHEAP = {
     "tests/test_configs_round29m.py": "repo_layout: used by test_real_file_in_its_repository_layout only",
     "tests/test_configs_round33m.py": "repo_layout: used by test_real_file_in_its_repository_layout only",
     "tests/test_safe_advice_rv16.py": "fake_bin: three small files written",
+    "tests/test_flex_adapter.py": "torch: `import torch` in the worker that runs its two tests, not at collection in "
+                                  "every worker (ci40c)",
     "tests/test_explain_long_lines.py": "matcher_forms: matcher_form, bounded, re.compile cached for 3 tests (filled as asked)",
     "tests/test_index_cache.py": "readings_off: 10 texts read with no cache (~3 s of CPU), where each of 5 tests read them; "
                                  "engine_once: a cache of index_cache._engine_compile (filled as asked)",
@@ -61,7 +68,8 @@ FIRST = {
     "tests/test_trace.py": (152, "transformers' tiny llama for each attention implementation, torchrun ranks"),
     "tests/test_explain_variants_ex104.py": (110, "one test: round101m's entries over every unrelated log"),
     "tests/test_explain_variants_ex100.py": (97, "one test: round95m's entries over every unrelated log"),
-    "tests/test_new_user_rows.py": (92, "WHOLE: a bare venv; shape refusals timed on the CPU"),
+    "tests/test_new_user_rows.py": (92, "WHOLE: a bare venv; shape refusals timed on the CPU (s40, ci40c: 47.6 -> 13.5 user s "
+                                        "at -n 0, row 18 refused before any child and row 8 run once: no longer heavy)"),
     "tests/test_python_flag.py": (76, "WHOLE: a venv without torch; checks through --python"),
     "tests/test_roundtrip.py": (74, "printed pip lines run for real; env.sh sourced and checked again"),
     "tests/test_advice.py": (62, "every printed command run against three interpreters' layouts"),

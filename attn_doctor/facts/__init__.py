@@ -138,15 +138,21 @@ def collect(backends: list[str] | None = None, timeout: float = 180.0, python: s
 
     environ = dict(os.environ)
     wanted = set(backends or SPECS)
+    # A --device index that is not there is bad input (exit 2): it is judged from nvidia-smi's list before the torch
+    # probe starts, since leaving the `with` waits for every child it started (`check -d 9` waited out an
+    # `import torch` and CUDA's initialisation to say one line). Without --device the probe starts first, as the
+    # slowest child.
+    devices_first = bool(strict_devices and device_ids)
     with ThreadPoolExecutor(max_workers=32) as ex:
-        f_torch = ex.submit(probe_torch, timeout, python)
+        f_torch = None if devices_first else ex.submit(probe_torch, timeout, python)
         f_gpus = ex.submit(gpus.collect, min(timeout, 15.0))
         pk = packages.collect(interpreter["sys_path"], interpreter["site_dirs"]) if interpreter else packages.collect()
         f_nvcc = ex.submit(nvcc.collect, environ, pk["sys_path"], min(timeout, 15.0))
         inst = installed_backends(pk)
         build = torch_build(pk)
-        if strict_devices and device_ids:
+        if devices_first:
             require_devices(f_gpus.result(), environ, device_ids)
+            f_torch = ex.submit(probe_torch, timeout, python)
         devices = smoke_devices(f_gpus.result(), environ, build, device_ids) if smoke is not None else ["cpu"]
         # Before any smoke child makes a CUDA context: what the GPUs hold is then someone else's.
         drv = f_gpus.result()
