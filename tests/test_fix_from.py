@@ -87,3 +87,22 @@ def test_fix_from_flags_given_again_win(tmp_path):
     got = fixes("--from", path, "--require", "sdpa")
     assert ("require.not-ok", "fa3") not in got
     assert got == checked("--from", path, "--require", "sdpa")
+
+
+def test_the_printed_fix_from_line_keeps_the_config_and_require_this_run_was_given(tmp_path):
+    """`check --from R --config C --trainer T --require X` ends with `attn-doctor fix --from R ...`: pasted, that line must
+    judge R as this run did, so it carries --config, --trainer and --require (it dropped them: ci40c, session 40, and
+    `fix --from R` alone judged R without the config)."""
+    from attn_doctor import api
+    from attn_doctor.render.text import fix_command
+    from attn_doctor.saved import load_report
+
+    path = saved(tmp_path)
+    cfg = str(ROOT / "fixtures/configs/simpletuner-sage/config.env")
+    report = api.probe_report(None, ["sdpa"], 10, None, path, saved=load_report(path), config=cfg, trainer="simpletuner")
+    line = fix_command(report)
+    assert line.startswith(f"attn-doctor fix --from {path} ")
+    assert f"--config {cfg}" in line and "--trainer simpletuner" in line and "--require sdpa" in line
+    assert fix_command(report, "--write-env").endswith(" --write-env")
+    plain = api.probe_report(None, None, 10, None, path, saved=load_report(path))
+    assert fix_command(plain) == f"attn-doctor fix --from {path}"

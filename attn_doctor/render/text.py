@@ -487,11 +487,11 @@ def fix_command(report: Report, *args: str) -> str:
     from ..target import from_facts
 
     opts = report.options or {}
-    if opts.get("from"):
-        return " ".join(["attn-doctor fix --from", shlex.quote(str(opts["from"])), *args])
     extra = ["--config", shlex.quote(str(opts["config"]))] if opts.get("config") else []
     if opts.get("config") and opts.get("trainer"):
         extra += ["--trainer", shlex.quote(str(opts["trainer"]))]
     for name in opts.get("require") or []:
         extra += ["--require", name]
+    if opts.get("from"):  # the saved report judged with what this run was given (a config, --require) as check judged it
+        return " ".join(["attn-doctor fix --from", shlex.quote(str(opts["from"])), *extra, *args])
     return doctor(from_facts(report.facts), "fix", *extra, *args)
