@@ -94,8 +94,10 @@ def test_a_rank_that_hangs_is_reported_by_rank_0():
 
 
 def test_a_rank_that_dies_stops_rank_0_with_a_reason():
-    """torchrun stops every rank when one exits non-zero: rank 0 says so and leaves no child behind."""
-    r = torchrun("1:exit=3@4", args=["--gather-timeout", "120"])
+    """torchrun stops every rank when one exits non-zero: rank 0 says so and leaves no child behind. Rank 1 exits once rank
+    0 has started its first child (rank_env's exit=3@busy): after 4 s instead, rank 0 of a loaded 2-core machine could
+    still be starting, before its SIGTERM handler, and die without a word (ci40a)."""
+    r = torchrun("1:exit=3@busy", args=["--gather-timeout", "120"])
     assert r.returncode != 0
     assert "attn-doctor: rank 0 was stopped by SIGTERM before every rank had reported" in r.stderr
 
@@ -109,8 +111,10 @@ def slurm(rank: int, port: int, *args, ntasks=2):
 
 def test_srun_ranks_rank_0_hosts_the_exchange():
     port = free_port()
-    p1 = slurm(1, port, "--gather-timeout", "60")  # starts first: it waits for rank 0's store
-    p0 = slurm(0, port, "--gather-timeout", "60", "--json", "-")
+    # 120 s: how long rank 1's report waits for rank 0's store and rank 0 for it, never reached (the ranks do the same
+    # work; only a loaded machine's scheduling puts one behind the other)
+    p1 = slurm(1, port, "--gather-timeout", "120")  # starts first: it waits for rank 0's store
+    p0 = slurm(0, port, "--gather-timeout", "120", "--json", "-")
     out0, err0 = p0.communicate(timeout=LIMIT)
     out1, err1 = p1.communicate(timeout=LIMIT)
     doc = json.loads(out0)
