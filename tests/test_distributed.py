@@ -20,7 +20,9 @@ from attn_doctor.model import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
 RANK_ENV = str(ROOT / "tests" / "rank_env.py")
-LIMIT = 240  # a safety net: every run below must end by itself well before this
+LIMIT = 600  # a safety net: every run below must end by itself well before this (240 s until ci40a: a torchrun of two
+#             ranks runs ~15 s of CPU in a row, the launcher's, a rank's probe and its exchange child each importing torch;
+#             the dying-rank run, which stops early, took 100-107 s of wall on one core beside 12 CPU burners)
 torch_run = pytest.importorskip("torch.distributed.run", reason="torch.distributed is needed for --distributed")
 
 
