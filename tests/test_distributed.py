@@ -192,7 +192,7 @@ def test_kill_all_stops_running_children():
     out = {}
     t = threading.Thread(target=lambda: out.update(r=proc.run(["sleep", "300"], timeout=600)))
     t.start()
-    for _ in range(100):
+    for _ in range(1200):  # up to 60 s for the thread to start `sleep` (a few ms idle): never reached (ci40a)
         if proc._LIVE:
             break
         threading.Event().wait(0.05)
