@@ -178,7 +178,9 @@ class Run:
     bins: list[Path] = field(default_factory=list)
     env: dict = field(default_factory=dict)
     prefix: list[str] = field(default_factory=list)  # e.g. setpriv, to run with fewer privileges
-    bound: float = 150.0  # the doctor must exit by itself before this (then it is killed)
+    bound: float = 900.0  # the doctor must exit by itself before this (then it is killed): a hang is caught as surely
+    #                       as at 150 s, and a loaded 2-core machine never reaches it (test_hardening's seed run took
+    #                       93 s on one core beside three CPU burners, ci40a; its children alone may take EASY = 300 s)
     slow: bool = False  # waits out a timeout: started first, so the waits overlap
     # filled in by start()/finish()
     dir: Path | None = None

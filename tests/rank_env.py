@@ -11,13 +11,39 @@ SLURM_PROCID) is RANK:
     RANK:VAR=VALUE   set VAR for that rank only
     RANK:hang        that rank sleeps instead of running attn-doctor (a rank that hangs)
     RANK:exit=N      that rank exits N at once (a rank that dies before it reports)
-    RANK:exit=N@S    that rank exits N after S seconds (the others are well under way by then)
+    RANK:exit=N@S    that rank exits N after S seconds (the others are well under way by then, on an idle machine)
+    RANK:exit=N@busy that rank exits N once another rank of its launcher has started a child process of its own: that
+                     rank is then under way for sure (past its signal handlers: the doctor starts its first child, the
+                     torch probe, after them), where S seconds are not enough on a loaded machine (a rank's start-up
+                     alone, `python -m attn_doctor` to its handlers, takes seconds when 2 cores run 15 processes)
 Everything after `--` goes to `python -m attn_doctor`.
 """
 
 import os
 import sys
 import time
+
+
+def sibling_busy() -> bool:
+    """Has another child of our parent (another rank of the launcher) a child of its own? (Linux: /proc)"""
+    me, parent = os.getpid(), os.getppid()
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        kids.setdefault(ppid, []).append(int(entry))
+    return any(kids.get(pid) for pid in kids.get(parent, []) if pid != me)
+
+
+def wait_busy(limit: float = 600.0) -> None:
+    end = time.monotonic() + limit
+    while not sibling_busy() and time.monotonic() < end:
+        time.sleep(0.05)
 
 
 def main() -> None:
@@ -36,7 +62,10 @@ def main() -> None:
             sys.exit(0)
         if what.startswith("exit="):
             code, _, after = what[5:].partition("@")
-            time.sleep(float(after or 0))
+            if after == "busy":
+                wait_busy()
+            else:
+                time.sleep(float(after or 0))
             sys.exit(int(code))
         var, _, value = what.partition("=")
         os.environ[var] = value

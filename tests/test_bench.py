@@ -24,7 +24,7 @@ def plan(adapter):
 
 
 def test_a_correct_backend_is_timed_with_its_flops():
-    out = bench.run_child(plan("bench_good"), timeout=120)
+    out = bench.run_child(plan("bench_good"), timeout=600)  # never reached (ci40a)
     (rec,) = [r for r in out["records"] if "shape" in r]
     assert not rec.get("wrong")
     assert rec["check"]["worst_rel_err"] < 1e-5
@@ -36,7 +36,7 @@ def test_a_correct_backend_is_timed_with_its_flops():
 
 
 def test_a_wrong_backend_is_never_timed_or_ranked():
-    out = bench.run_child(plan("bench_wrong"), timeout=120)
+    out = bench.run_child(plan("bench_wrong"), timeout=600)
     (rec,) = [r for r in out["records"] if "shape" in r]
     assert rec["wrong"] and "fwd" not in rec
     row = dict(rec, backend="sdpa", variant=None, label="sdpa", shape=SHAPE[0])

@@ -21,7 +21,9 @@ from torch_here import needs_torch
 
 ROOT = Path(__file__).resolve().parents[1]
 RANK_ENV = str(ROOT / "tests" / "rank_env.py")
-LIMIT = 240  # a safety net: every run below must end by itself well before this
+LIMIT = 600  # a safety net: every run below must end by itself well before this (240 s until ci40a: a torchrun of two
+#             ranks runs ~15 s of CPU in a row, the launcher's, a rank's probe and its exchange child each importing torch;
+#             the dying-rank run, which stops early, took 100-107 s of wall on one core beside 12 CPU burners)
 needs_torch("distributed", "run", reason="torch.distributed is needed for --distributed")  # (found, not imported: the ranks import it)
 
 
@@ -95,8 +97,10 @@ def test_a_rank_that_hangs_is_reported_by_rank_0():
 
 
 def test_a_rank_that_dies_stops_rank_0_with_a_reason():
-    """torchrun stops every rank when one exits non-zero: rank 0 says so and leaves no child behind."""
-    r = torchrun("1:exit=3@4", args=["--gather-timeout", "120"])
+    """torchrun stops every rank when one exits non-zero: rank 0 says so and leaves no child behind. Rank 1 exits once rank
+    0 has started its first child (rank_env's exit=3@busy): after 4 s instead, rank 0 of a loaded 2-core machine could
+    still be starting, before its SIGTERM handler, and die without a word (ci40a)."""
+    r = torchrun("1:exit=3@busy", args=["--gather-timeout", "120"])
     assert r.returncode != 0
     assert "attn-doctor: rank 0 was stopped by SIGTERM before every rank had reported" in r.stderr
 
@@ -110,8 +114,10 @@ def slurm(rank: int, port: int, *args, ntasks=2):
 
 def test_srun_ranks_rank_0_hosts_the_exchange():
     port = free_port()
-    p1 = slurm(1, port, "--gather-timeout", "60")  # starts first: it waits for rank 0's store
-    p0 = slurm(0, port, "--gather-timeout", "60", "--json", "-")
+    # 120 s: how long rank 1's report waits for rank 0's store and rank 0 for it, never reached (the ranks do the same
+    # work; only a loaded machine's scheduling puts one behind the other)
+    p1 = slurm(1, port, "--gather-timeout", "120")  # starts first: it waits for rank 0's store
+    p0 = slurm(0, port, "--gather-timeout", "120", "--json", "-")
     out0, err0 = p0.communicate(timeout=LIMIT)
     out1, err1 = p1.communicate(timeout=LIMIT)
     doc = json.loads(out0)
@@ -187,7 +193,7 @@ def test_kill_all_stops_running_children():
     out = {}
     t = threading.Thread(target=lambda: out.update(r=proc.run(["sleep", "300"], timeout=600)))
     t.start()
-    for _ in range(100):
+    for _ in range(1200):  # up to 60 s for the thread to start `sleep` (a few ms idle): never reached (ci40a)
         if proc._LIVE:
             break
         threading.Event().wait(0.05)

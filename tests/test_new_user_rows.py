@@ -164,7 +164,7 @@ def test_row_17_the_api_validates_as_the_cli_does():
 
 def test_row_18_a_shape_that_cannot_fit_is_refused_before_timing():
     """Row 18: `attn-doctor bench --batch 100000 -s 100000`: said at once, in GiB, exit 2."""
-    r = doctor("bench", "--batch", "100000", "-s", "100000", timeout=120)
+    r = doctor("bench", "--batch", "100000", "-s", "100000", timeout=600)  # 14 s of CPU here: never reached (ci40a)
     assert r.returncode == 2 and "needs at least" in r.stderr and "GiB" in r.stderr and "Traceback" not in r.stderr
 
 

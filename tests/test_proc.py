@@ -57,7 +57,9 @@ def test_hang_is_killed_with_its_grandchildren(tmp_path):
             f"open({str(pidfile)!r}, 'w').write(str(g.pid))\n"
             "print('started', flush=True)\n"
             "time.sleep(600)\n")
-    r = proc.run(py(code), timeout=3)
+    # 10 s: the child must start Python, start its grandchild and say so before the kill; that took 2.0-2.6 s of wall
+    # (0.05 s of CPU) on one core beside 12 CPU burners here, where the 3 s this had were nearly spent (ci40a)
+    r = proc.run(py(code), timeout=10)
     assert r.timed_out and not r.ok
     assert r.returncode == -signal.SIGKILL
     assert "started" in r.stdout  # what it printed before the kill is kept

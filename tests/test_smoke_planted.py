@@ -19,7 +19,7 @@ def cases(kind=None):
     return [c for c in cs if kind is None or c["kind"] == kind]
 
 
-def run(adapter, cs, timeout=120):
+def run(adapter, cs, timeout=600):  # never reached (ci40a), but by the hang test's own
     r = smoke.run_child("sdpa", "cpu", timeout, cases=cs, adapter=f"tests.fake_adapters:{adapter}")
     return smoke.smoke_record(r)
 

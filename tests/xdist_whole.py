@@ -55,11 +55,12 @@ CHEAP = {
 
 # module -> (seconds its tests took in CI at s36's start (3902fddc, the log's 150 slowest, 4 workers on 2 cores), why heavy),
 # in the order they are handed out: heaviest first, but test_hardening first of all, beside three modules that start no
-# children (findings, index_cache, explain_long_lines): its batch's hang runs give a fake backend HANG = 20 s to start and
-# say its pid, and in a trial run with the order by seconds alone it started beside test_distributed's and test_trace's
-# torch children (on a machine at load 12) and two hang runs failed so ("the fake never wrote its pid").
+# children (findings, index_cache, explain_long_lines): its batch's hang runs give a fake backend HANG s to start and
+# say its pid, and in a trial run with the order by seconds alone (HANG = 20 s then) it started beside test_distributed's
+# and test_trace's torch children (on a machine at load 12) and two hang runs failed so ("the fake never wrote its pid");
+# HANG = 90 s since ci40a (session 40), as the first place alone did not make 20 s enough on a loaded machine.
 FIRST = {
-    "tests/test_hardening.py": (147, "WHOLE: its batch of 32 doctor runs (setup 140 s)"),
+    "tests/test_hardening.py": (147, "WHOLE: its batch of 32 doctor runs (setup 140 s; its hangs wait HANG = 90 s since s40)"),
     "tests/test_findings.py": (358, "renders every import-error / cuda-init text of the corpora (one test 174 s)"),
     "tests/test_index_cache.py": (214, "compiles and runs every head pattern cold, warm and from damaged caches"),
     "tests/test_explain_long_lines.py": (209, "parses every entry pattern twice; megabyte lines through the matcher"),
