@@ -13,6 +13,9 @@ Mechanisms (knowledge file: rule; the training texts they came from):
             significant speed-up", "the speed-up is not obvious", "not significantly faster", 提速/加速/速度提升 不明显 / 有限,
             "hoping to see a benefit ... but" (round 198m AUTOMATIC1111/stable-diffusion-webui#4467, round 24m
             thu-ml/TurboDiffusion#86, round 198m thu-ml/SageAttention#285, round 160m Comfy-Org/ComfyUI#13658)
+  hedge     prose.toml FAIL: "doesn't / does not" is no failure where it hedges ("doesn't always / necessarily mean", "does not
+            matter"), so prose.build no longer takes a speed complaint that says it installs the backend (round 178m
+            huggingface/diffusers#1753)
   window    attention.toml attn.wrong-output: a sliding window of N said to mask / see / attend to another number of
             tokens, or an off-by-one of the window (round 172m vllm-project/vllm#3385)
 """
@@ -33,6 +36,10 @@ POSITIVES = [
     ("perf-zh-not-obvious", "用了 xformers 之后加速不明显，还是 3 秒一张", ("prose.slow", "xformers")),
     ("perf-zh-limited", "开启 flash_attn 后速度提升很有限", ("prose.slow", "fa2")),
     ("perf-hoping", "I was hoping to see some benefit from sage attention, but the step time stays at 41 s", ("prose.slow", "sage")),
+    ("hedge-slow", "Having flash-attn installed doesn't necessarily mean it should be used: I install it for inference, but training gets slower with flash-attn",
+     ("prose.slow", "fa2")),
+    ("hedge-slow-matter", "Which sageattention build I install does not matter, sageattention makes my Wan runs slower on the 3090", ("prose.slow", "sage")),
+    ("hedge-build-stays", "flash-attn doesn't install on Windows with CUDA 12.4", ("prose.build", "fa2")),
     ("window-count", "With flash_attn_func and window_size=(1024, 0) a sliding window of 1024 attends to 1025 keys in our port",
      ("attn.wrong-output", "fa2")),
     ("window-underscore", "xformers' local attention: a window_size of 4096 only sees 4095 tokens here", ("attn.wrong-output", "xformers")),
