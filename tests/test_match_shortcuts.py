@@ -230,6 +230,21 @@ def test_the_rule_gate_changes_no_reading(monkeypatch):
     sentences._first_named.cache_clear()
 
 
+def test_a_rule_without_a_needle_is_read_on_every_line(monkeypatch):
+    """A rule whose needles the gate cannot know (none, or a verbose pattern) is searched on every line."""
+    from attn_doctor.knowledge.attribution import tables
+
+    r = tables.rules()
+    odd = (("fa2", re.compile(r"^\d{3}\s\w+$", re.I | re.ASCII), False),
+           ("sage", re.compile(r"s a g e  # verbose", re.I | re.ASCII | re.VERBOSE), False))
+    monkeypatch.setattr(tables, "rules", lambda: type(r)(**{**vars(r), "libraries": odd + r.libraries, "torch_own": ()}))
+    monkeypatch.setattr(tables, "GATE_AFTER", 0)
+    monkeypatch.setattr(tables, "_GATE", [None, 0, None])
+    assert tables._first_rule("123 abc") == ("fa2", False)
+    assert tables._first_rule("we use sage here") == ("sage", False)
+    assert tables._GATE[2] is not None
+
+
 def test_the_rule_gate_is_built_after_gate_after_lines(monkeypatch):
     """A short explain reads every rule (finding their needles parses each: ~0.1 s); the gate is built once a process has
     read GATE_AFTER lines."""

@@ -219,17 +219,23 @@ def _rule_gate(r: _Rules) -> tuple | None:
             return None
         from ..match import _fold, needles, shape
 
-        def table(patterns) -> tuple[dict[str, list[tuple[str, list[int]]]], list[tuple[str, list[int]]]]:
-            """The needles by their first GRAM characters (those shorter, apart), each with the rules it stands for."""
+        def table(patterns) -> tuple[dict[str, list[tuple[str, list[int]]]], list[tuple[str, list[int]]], list[int]]:
+            """The needles by their first GRAM characters (those shorter, apart), each with the rules it stands for; and the
+            rules read on every line: those without a needle, or compiled otherwise than the needles are read for (a verbose
+            pattern is parsed otherwise)."""
             by: dict[str, list[int]] = {}
+            always = []
             for i, rx in enumerate(patterns):
-                for n in needles(rx.pattern, min_len=1):
+                alts = needles(rx.pattern, min_len=1) if not rx.flags & re.VERBOSE else ()
+                if not alts:
+                    always.append(i)
+                for n in alts:
                     by.setdefault(n, []).append(i)
             grams: dict[str, list[tuple[str, list[int]]]] = {}
             for n, ids in by.items():
                 if len(n) >= GRAM:
                     grams.setdefault(n[:GRAM], []).append((n, ids))
-            return grams, [(n, ids) for n, ids in by.items() if len(n) < GRAM]
+            return grams, [(n, ids) for n, ids in by.items() if len(n) < GRAM], always
         g[2] = {"torch_own": table(r.torch_own), "libraries": table([rx for _, rx, _ in r.libraries]),
                 "seven": table([rx for _, rx in r.seven]), "not_seven": table(r.not_seven),
                 "shape": lambda line: shape(_fold(line))}
@@ -258,8 +264,9 @@ GRAM = 3
 
 def _gated(table, held: str, grams: set[str]) -> list[int]:
     """The indexes, in order, of the rules one of whose needles `held` (a line, shaped) holds (`grams`: its GRAM-grams)."""
-    by, short = table
+    by, short, always = table
     out = {i for n, ids in short if n in held for i in ids}
+    out.update(always)
     for gram in grams & by.keys():
         for n, ids in by[gram]:
             if n in held:
