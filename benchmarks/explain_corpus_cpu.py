@@ -7,6 +7,7 @@ most of their CPU on (helper ci38a, session 38).
   python benchmarks/explain_corpus_cpu.py                          # this checkout, one run
   python benchmarks/explain_corpus_cpu.py --tree /tmp/old --tree . --runs 3   # side by side, interleaved
   python benchmarks/explain_corpus_cpu.py --profile 25             # where this checkout's time goes (cProfile)
+  python benchmarks/explain_corpus_cpu.py --tree /tmp/old --tree . --runs 3 --every 8   # every 8th round: a sample
 
 Each run is a fresh process with its own empty index cache (ATTN_DOCTOR_CACHE_DIR: a temporary folder, so a changed
 match.py and an old one do not share or invalidate each other's), and reports:
@@ -31,17 +32,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def texts() -> list[str]:
+def texts(every: int = 1) -> list[str]:
+    """Every training text (`every`: of every N-th round of ROUNDS only, from the first: a sample for a loaded machine)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import compare_matches as cm
 
-    files = cm.round_files(r for r in cm.ROUNDS if r not in cm.MEASURE_ONLY)
+    files = cm.round_files(r for r in cm.ROUNDS[::every] if r not in cm.MEASURE_ONLY)
     return [path.read_text(encoding="utf-8").partition("\n---\n")[2] for path in files]
 
 
-def child(tree: str, profile: int) -> dict:
+def child(tree: str, profile: int, every: int = 1) -> dict:
     """One run, in this process (a fresh one): the figures as a dict."""
-    bodies = texts()
+    bodies = texts(every)
     t0 = time.process_time()
     sys.path.insert(0, os.path.abspath(tree))
     import attn_doctor.explain as ex
@@ -72,11 +74,11 @@ def child(tree: str, profile: int) -> dict:
             "pass2": round(t3 - t2, 3)}
 
 
-def run(tree: str, profile: int = 0) -> dict:
+def run(tree: str, profile: int = 0, every: int = 1) -> dict:
     with tempfile.TemporaryDirectory(prefix="corpus-cpu-") as cache:
         env = {**os.environ, "ATTN_DOCTOR_CACHE_DIR": cache, "PYTHONPATH": ""}
-        p = subprocess.run([sys.executable, __file__, "--child", tree, "--profile", str(profile)], env=env,
-                           stdout=subprocess.PIPE, text=True, check=True)
+        p = subprocess.run([sys.executable, __file__, "--child", tree, "--profile", str(profile), "--every", str(every)],
+                           env=env, stdout=subprocess.PIPE, text=True, check=True)
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
@@ -85,16 +87,17 @@ def main() -> int:
     ap.add_argument("--tree", action="append", help="a source tree whose attn_doctor is measured (repeat: side by side)")
     ap.add_argument("--runs", type=int, default=1, help="runs of each tree, interleaved (default 1)")
     ap.add_argument("--profile", type=int, default=0, help="print cProfile's N top functions of pass 1 (one run)")
+    ap.add_argument("--every", type=int, default=1, help="the texts of every N-th round only (a sample; default 1: all)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
-        print(json.dumps(child(a.child, a.profile)))
+        print(json.dumps(child(a.child, a.profile, a.every)))
         return 0
     trees = a.tree or [str(ROOT)]
     rows: dict[str, list[dict]] = {t: [] for t in trees}
     for i in range(a.runs):
         for t in trees:
-            r = run(t, a.profile)
+            r = run(t, a.profile, a.every)
             rows[t].append(r)
             print(f"run {i + 1} {t}: {r['texts']} texts, import+index {r['import']:.2f} s, pass1 {r['pass1']:.2f} s, "
                   f"pass2 {r['pass2']:.2f} s (CPU)", flush=True)

@@ -173,3 +173,85 @@ def test_a_looks_verdict_is_kept_and_read_back(monkeypatch):
     assert M._head_split(pattern, lying, {})[1] == first[1]
     refused = {k: [[], False, [], False, False] for k in learnt}  # (a kept "no": the pattern runs whole)
     assert M._head_split(pattern, refused, {}) is None
+
+
+# ---- attribution's rules read through their needles (attribution/tables.py _rule_gate, helper ci40b) ------------------------
+
+_RULE_LINES = [
+    # each backend named as a traceback, a path, a package, a sentence does; upper case, digits, hex, other scripts
+    "ImportError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c10",
+    "  File \"/opt/conda/lib/python3.10/site-packages/FLASH_ATTN/flash_attn_interface.py\", line 91, in _flash_attn_forward",
+    "ModuleNotFoundError: No module named 'flash_attn_interface'", "from flash_attn.cute import flash_attn_func",
+    "RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "flash-attn 2.7.4.post1 is not installed",
+    "Building wheel for flash-attn (setup.py) ... error", "pip install flash_attn==2.8.3 --no-build-isolation",
+    "xformers.ops.fmha.dispatch: No operator found for `memory_efficient_attention_forward` with inputs:",
+    "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.5.1+cu124",
+    "ERROR: SAGEATTENTION 2.2.0 REQUIRES CUDA 12.8 FOR SM120", "from sageattention import sageattn_qk_int8_pv_fp16_cuda",
+    "torch._inductor.exc.InductorError: LoweringException: flex_attention on sm_75", "create_block_mask(mask_mod, B, H, 1024, 1024)",
+    "torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)", "UserWarning: Memory efficient kernel not used because:",
+    "Using Flash Attention backend on V1 engine.", "vllm/_C.abi3.so: undefined symbol: _ZN5torch3jit", "kernels-community/flash-attn3",
+    "Torch and xFormers do not support RTX 50xx yet", "FA3 fails on H100 but FA2 works", "FlashAttention-3 (hopper) build failed",
+    "flash_attn_varlen_func() got an unexpected keyword argument 'window_size'", "ｆｌａｓｈ＿ａｔｔｎ 安装失败", "flash_attn 安装失败",
+    "FlashAttention \u212aernel İmport ſage failed", "ÉCHEC : flash_attn introuvable", "flash\u200battn is a zero-width split",
+    "F.scaled_dot_product_attention = sageattn", "mlx.core.fast.scaled_dot_product_attention: mismatching batch dimension",
+    "with triton flash attention loss blows up; without Flash attention the loss is stable",
+    # near misses: no backend, or names that only look like one
+    "", "nothing here", "Traceback (most recent call last):", "flash", "attention is all you need", "flashlight attn",
+    "RuntimeError: CUDA error: out of memory", "0xdeadbeef 0123456789abcdef", "sage green xformer-ish flashy attn",
+]
+
+
+def _rule_readings(lines: list[str]) -> list[tuple]:
+    from attn_doctor.knowledge.attribution import tables
+
+    sentences._first_named.cache_clear()
+    return [(tables._first_rule(x), sentences._first_named(x, sentences._Same(tables.rules()))) for x in lines]
+
+
+def test_the_rule_gate_changes_no_reading(monkeypatch):
+    """_first_rule and first_named read a line through the rules whose needle it holds (tables._rule_gate): the same answer
+    as every rule read, on lines written here (each backend as a path, a package, a sentence, in capitals, other scripts,
+    near misses) and a sample of the entries' example lines."""
+    from attn_doctor.knowledge.attribution import tables
+
+    examples = [x for e in list(knowledge.entries().values())[::25] for ex in e.examples for x in ex.splitlines()]
+    lines = _RULE_LINES + [x.upper() for x in _RULE_LINES] + examples
+    monkeypatch.setattr(tables, "GATE_AFTER", 10 ** 9)
+    monkeypatch.setattr(tables, "_GATE", [None, 0, None])
+    every = _rule_readings(lines)
+    assert tables._GATE[2] is None
+    monkeypatch.setattr(tables, "GATE_AFTER", 0)
+    gated = _rule_readings(lines)
+    assert tables._GATE[2] is not None
+    assert gated == every
+    assert sum(a is not None for a, _ in every) >= 30 and sum(b is not None for _, b in every) >= 30  # (it compares readings)
+    at = tables._line_gate(tables.rules(), "nothing here")
+    assert tables._picked(at, "libraries", tables.rules().libraries) == []  # (and the gate passes over rules)
+    sentences._first_named.cache_clear()
+
+
+def test_a_rule_without_a_needle_is_read_on_every_line(monkeypatch):
+    """A rule whose needles the gate cannot know (none, or a verbose pattern) is searched on every line."""
+    from attn_doctor.knowledge.attribution import tables
+
+    r = tables.rules()
+    odd = (("fa2", re.compile(r"^\d{3}\s\w+$", re.I | re.ASCII), False),
+           ("sage", re.compile(r"s a g e  # verbose", re.I | re.ASCII | re.VERBOSE), False))
+    monkeypatch.setattr(tables, "rules", lambda: type(r)(**{**vars(r), "libraries": odd + r.libraries, "torch_own": ()}))
+    monkeypatch.setattr(tables, "GATE_AFTER", 0)
+    monkeypatch.setattr(tables, "_GATE", [None, 0, None])
+    assert tables._first_rule("123 abc") == ("fa2", False)
+    assert tables._first_rule("we use sage here") == ("sage", False)
+    assert tables._GATE[2] is not None
+
+
+def test_the_rule_gate_is_built_after_gate_after_lines(monkeypatch):
+    """A short explain reads every rule (finding their needles parses each: ~0.1 s); the gate is built once a process has
+    read GATE_AFTER lines."""
+    from attn_doctor.knowledge.attribution import tables
+
+    monkeypatch.setattr(tables, "_GATE", [None, 0, None])
+    said = {tables._first_rule("flash_attn is missing") for _ in range(tables.GATE_AFTER)}
+    assert tables._GATE[2] is None and tables._GATE[1] == tables.GATE_AFTER
+    assert tables._first_rule("flash_attn is missing") in said and len(said) == 1
+    assert tables._GATE[2] is not None

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from .. import Entry
 from .shapes import Attribution, USED_VERBS
-from .tables import _first_rule, _toml, BACKENDS, NOT_SEVEN, rules
+from .tables import _first_rule, _line_gate, _picked, _toml, BACKENDS, NOT_SEVEN, rules
 from .. import index_cache
 _R = index_cache.module_pack(__name__)  # this module's patterns: re.compile through the compiled-pattern cache
 
@@ -979,9 +979,14 @@ def _first_named(line: str, _rules: _Same) -> str | None:
     r = rules()
     # a backend's word inside a match of a none/foreign/other rule is that rule's (round 12: MLX's
     # "[scaled_dot_product_attention] mismatching batch dimension" holds SDPA's function name, and is MLX's)
-    others = [m.span() for rx in r.not_seven for m in rx.finditer(line)]
+    seven = list(zip(r.seven, r.seven_shared))
+    not_seven = r.not_seven
+    at = _line_gate(r, line)
+    if at is not None:  # only the rules whose needle the line holds (tables._rule_gate: a rule without one finds nothing)
+        seven, not_seven = _picked(at, "seven", seven), _picked(at, "not_seven", not_seven)
+    others = [m.span() for rx in not_seven for m in rx.finditer(line)]
     precise = None  # the leftmost name of the FlashAttention family that is no shared name
-    for (backend, rx), shared in zip(r.seven, r.seven_shared):
+    for (backend, rx), shared in seven:
         m = next((m for m in rx.finditer(line) if not any(a <= m.start() < b for a, b in others)), None)
         if m and (best is None or m.start() < best[0]):
             best = (m.start(), backend, shared)

@@ -194,17 +194,101 @@ def _selected_after(table: dict, rx_=re.compile) -> tuple[frozenset[str], re.Pat
     return frozenset(table.get("ids", ())), rx_(words, re.IGNORECASE) if words else None
 
 
+# The rules a line can hold (helper ci40b, session 40). _first_rule searched the line with every rule, ~750 of them (torch's own
+# and the libraries'), and the attribution reads each line near a match this way (nearest, first_named, ...): a fifth of
+# explain's CPU over the training texts. Each rule's needles (knowledge/match.py needles(): literal strings, one of which every
+# match holds, lower-cased, digits and a-f written as 0) are looked for in the line folded and shaped as they are
+# (match._fold, match.shape: every rule is compiled re.IGNORECASE | re.ASCII), and only the rules whose needle the line holds
+# are searched, in their order: the same answer. Finding the needles parses every rule (~0.1 s), so the gate is built only
+# once a process has read GATE_AFTER lines: a short explain reads every rule as before. sentences._first_named reads the
+# seven's and the others' rules through the same gate.
+GATE_AFTER = 200
+_GATE: list = [None, 0, None]  # (the rules it is for, lines read without it, each list's needle tables: _rule_gate)
+
+
+def _rule_gate(r: _Rules) -> tuple | None:
+    """The needle tables of `r`'s torch_own, libraries, seven and not_seven (each: the needles by their first GRAM
+    characters, with the indexes of the rules they stand for) and how a line is shaped to look for them, once GATE_AFTER
+    lines were read with `r`; else None."""
+    g = _GATE
+    if g[0] is not r:
+        g[:] = [r, 0, None]
+    if g[2] is None:
+        g[1] += 1
+        if g[1] <= GATE_AFTER:
+            return None
+        from ..match import _fold, needles, shape
+
+        def table(patterns) -> tuple[dict[str, list[tuple[str, list[int]]]], list[tuple[str, list[int]]], list[int]]:
+            """The needles by their first GRAM characters (those shorter, apart), each with the rules it stands for; and the
+            rules read on every line: those without a needle, or compiled otherwise than the needles are read for (a verbose
+            pattern is parsed otherwise)."""
+            by: dict[str, list[int]] = {}
+            always = []
+            for i, rx in enumerate(patterns):
+                alts = needles(rx.pattern, min_len=1) if not rx.flags & re.VERBOSE else ()
+                if not alts:
+                    always.append(i)
+                for n in alts:
+                    by.setdefault(n, []).append(i)
+            grams: dict[str, list[tuple[str, list[int]]]] = {}
+            for n, ids in by.items():
+                if len(n) >= GRAM:
+                    grams.setdefault(n[:GRAM], []).append((n, ids))
+            return grams, [(n, ids) for n, ids in by.items() if len(n) < GRAM], always
+        g[2] = {"torch_own": table(r.torch_own), "libraries": table([rx for _, rx, _ in r.libraries]),
+                "seven": table([rx for _, rx in r.seven]), "not_seven": table(r.not_seven),
+                "shape": lambda line: shape(_fold(line))}
+    return g[2]
+
+
+def _line_gate(r: _Rules, line: str) -> tuple | None:
+    """What _picked needs to keep, of a list of `r`'s rules, those whose needle `line` holds; None before the gate is built
+    (_rule_gate): then every rule is read."""
+    gate = _rule_gate(r)
+    if gate is None:
+        return None
+    held = gate["shape"](line)
+    return gate, held, {held[i:i + GRAM] for i in range(len(held) - GRAM + 1)}
+
+
+def _picked(at: tuple, kind: str, items: list | tuple) -> list:
+    """The items (of `kind`: torch_own, libraries, seven, not_seven, or a list beside one of them) whose rule's needle the
+    line of `at` (_line_gate) holds, in their order."""
+    gate, held, grams = at
+    return [items[i] for i in _gated(gate[kind], held, grams)]
+
+
+GRAM = 3
+
+
+def _gated(table, held: str, grams: set[str]) -> list[int]:
+    """The indexes, in order, of the rules one of whose needles `held` (a line, shaped) holds (`grams`: its GRAM-grams)."""
+    by, short, always = table
+    out = {i for n, ids in short if n in held for i in ids}
+    out.update(always)
+    for gram in grams & by.keys():
+        for n, ids in by[gram]:
+            if n in held:
+                out.update(ids)
+    return sorted(out)
+
+
 def _first_rule(line: str) -> tuple[str, bool] | None:
     """(backend, only by a name several backends share) of the first library rule that holds on `line`, or None;
     ("none", False) wherever one of torch's own rules holds. A shared name that holds first stays the answer, made precise
     (False) where a later rule of the same backend holds too."""
     hit = None
     r = rules()
-    if any(rx.search(line) for rx in r.torch_own):
+    torch_own, libraries = r.torch_own, r.libraries
+    at = _line_gate(r, line)
+    if at is not None:  # only the rules whose needle the line holds (_rule_gate)
+        torch_own, libraries = _picked(at, "torch_own", torch_own), _picked(at, "libraries", libraries)
+    if any(rx.search(line) for rx in torch_own):
         # torch's own message (or a sentence that puts torch's build first): the line names no backend, whatever else
         # it names (session 7, ex48: "Torch and xFormers do not support RTX 50xx yet")
         return "none", False
-    for backend, rx, shared in r.libraries:
+    for backend, rx, shared in libraries:
         if rx.search(line):
             if not shared:
                 # a shared name first, then the same backend's own name on the line (round 23, hear-t1/EasyR1#21: "the
