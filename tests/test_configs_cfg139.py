@@ -129,8 +129,11 @@ def test_a_training_package_run_with_dash_m_is_named_in_the_refusal(tmp_path):
 
 
 def test_a_package_that_only_mentions_a_trainer_is_not_named_as_training(tmp_path):
-    """Near miss: `model_trainer_utils.export` (no part of the path is a trainer's or training's name)."""
-    assert "(-m)" not in refusal(tmp_path, "t.sh", "python -m model_trainer_utils.export --out m.onnx --opset 17\n")
+    """Near miss: `model_trainer_utils.export` (no part of the path is a trainer's or training's name) is not called a
+    training run; since cfg143 (session 40) the plain refusal names what the file runs, as it names a .py script."""
+    msg = refusal(tmp_path, "t.sh", "python -m model_trainer_utils.export --out m.onnx --opset 17\n")
+    assert "a training script" not in msg and "not a trainer config" in msg
+    assert "it runs model_trainer_utils.export (-m), which is none of the trainers' training modules" in msg
 
 
 # --- 4. torchtune: a built-in config name inside a torchtune checkout ------------------------------------------------

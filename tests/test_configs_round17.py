@@ -209,4 +209,5 @@ def test_a_tool_module_is_not_named_a_training_script(tmp_path):
     # a plain `python -m` of a module whose path says nothing of training is as likely a tool
     text = "python -m networks.wan_extract_lora --model base.safetensors --save_to out.safetensors\n"
     msg = _refusal(tmp_path, "extract.sh", text)
-    assert "not a trainer config" in msg and "(-m)" not in msg
+    assert "not a trainer config" in msg and "a training script" not in msg  # not called a training run
+    assert "it runs networks.wan_extract_lora (-m), which is none of the trainers' training modules" in msg  # (cfg143)
