@@ -76,24 +76,6 @@ OWN_NETWORKS = {n for n in NETWORKS if n not in ("lora", "lora_flux")} | {"lora_
     | (MUSUBI_NETWORKS - {"lora", "lora_flux", "loha", "lokr"})
 
 
-_KNOWN: set = set()
-
-
-def known_keys() -> set:
-    """The keys a musubi-tuner --config_file TOML is written in: every option any musubi-tuner training script defines
-    (configs/options.py), the spellings of its options users write (NEAR_MISSES), a dataset config's keys (a TOML may
-    carry them along), and sd-scripts' options, whose names users of the same author's other trainer carry over (round
-    21's FLUX.2 profiling TOML: save_model_as, cache_latents, network_train_unet_only beside musubi-tuner's keys).
-    read_config_from_file sets all of them on the namespace, read or not."""
-    if not _KNOWN:
-        from .others import DATASET_KEYS
-        from .shell import every_option
-
-        _KNOWN.update(every_option("musubi") | every_option("sd-scripts") | set(NEAR_MISSES) | DATASET_KEYS |
-                      {"datasets", "general"})
-    return _KNOWN
-
-
 def own_keys() -> set:
     """musubi-tuner's own option names less those an sd-scripts training script defines too (vae_chunk_size: sd-scripts'
     too, configs/options.py), the mirror of configs/sd_scripts.py own_keys: a key both trainers' parsers take says
@@ -112,25 +94,6 @@ def score(doc: dict) -> "Score":
         return NOTHING  # musubi-tuner reads a --config_file TOML and its command line (a notebook's too)
     flat = _flatten(doc["data"]) if doc["fmt"] == "toml" else None
     keys = set(flat) if flat is not None else set(doc["args"])
-    if flat is not None and not is_gui_project(flat) and len(keys - known_keys()) >= len(keys & known_keys()):
-        # read_config_from_file (kohya-ss/musubi-tuner@30c658c src/musubi_tuner/training/parser_common.py:780-811)
-        # sets every key of a --config_file TOML on the argparse namespace, and argparse ignores the ones no option
-        # defines: a TOML half of whose keys are no option of musubi-tuner (nor of sd-scripts, known_keys) is written
-        # for another program that borrowed its names (round 143m: a stand-alone Z-Image trainer's [acrf] turbo_steps,
-        # jitter_scale, [training] lambda_fft, loss_mode ... beside dit / network_dim / optimizer_type), as
-        # configs/sd_scripts.py says of its own TOMLs; musubi-tuner's own files in the corpus hold at most 3 in 10 such
-        # keys (a fork's additions, a GUI's launch and caching settings)
-        sc = score_keys(keys, (), SHARED_KEYS | STRONG_KEYS, COMMON_KEYS)
-        names = sorted(keys & own_keys())
-        if names:
-            unknown = sorted(keys - known_keys())
-            said = f"its keys {', '.join(names[:3])} are {TITLE} names" if len(names) > 1 else \
-                f"its key {names[0]} is a {TITLE} name"
-            sc.refused = (f"{said}, but {len(unknown)} of its {len(keys)} "
-                          f"keys ({', '.join(unknown[:8])}{', ...' if len(unknown) > 8 else ''}) are no option of any "
-                          f"{TITLE} script (nor sd-scripts'), which its read_config_from_file would set and never read, "
-                          f"so it is another program's config")
-        return sc
     sc = score_keys(keys, own_keys() | set(NEAR_MISSES) - {"flex"}, SHARED_KEYS | (STRONG_KEYS - own_keys()),
                     COMMON_KEYS)
     net = (flat if flat is not None else doc["args"]).get("network_module")
