@@ -249,10 +249,7 @@ def run_bench(only: list[str] | None, seqlens: list[int] | None, default_seqlens
                     target=tgt, strict_devices=explicit)
     rows = statuses(facts, Context(selected=only))
     dev = f"cuda:{device}" if any(k != "cpu" for k in (facts.get("smoke") or {}).get("devices", {})) else "cpu"
-    if seqlens is None or default_seqlens:  # the defaults --help names: the CPU's are small enough to finish
-        seqlens = [256, 1024] if dev == "cpu" else [1024, 4096, 16384]
-    shapes = bench_mod.shapes_from(seqlens, batch, heads, kv_heads, head_dim, dtype, causal,
-                                   tokens=32768 if dev != "cpu" else 2048)
+    shapes = _bench_shapes(seqlens, default_seqlens, batch, heads, kv_heads, head_dim, dtype, causal, dev)
     bench_mod.fits(shapes, backward, bench_mod.memory_of(facts, device if dev != "cpu" else None))
     result = bench_mod.run(rows, shapes, dev, backward, timeout, only=only, min_time=min_time,
                            progress=prog.update, python=interp["python"] if interp else None)
@@ -262,21 +259,34 @@ def run_bench(only: list[str] | None, seqlens: list[int] | None, default_seqlens
     return result, rows
 
 
+def _bench_shapes(seqlens, default_seqlens, batch, heads, kv_heads, head_dim, dtype, causal, dev: str) -> list[dict]:
+    """The shapes bench times on `dev` ("cpu" or a GPU): the seqlens given, else the defaults --help names (the CPU's are
+    small enough to finish)."""
+    from . import bench as bench_mod
+
+    if seqlens is None or default_seqlens:
+        seqlens = [256, 1024] if dev == "cpu" else [1024, 4096, 16384]
+    return bench_mod.shapes_from(seqlens, batch, heads, kv_heads, head_dim, dtype, causal,
+                                 tokens=32768 if dev != "cpu" else 2048)
+
+
 def _fits_the_cpu_first(seqlens, default_seqlens, batch, heads, kv_heads, head_dim, dtype, causal, backward,
                         timeout) -> None:
     """Where nvidia-smi lists no GPU the timing runs on the CPU whatever torch says (facts.smoke_devices): a shape that
     cannot fit in this machine's memory is then refused (bench.fits, the same words) before the smoke children start,
     not after every backend's import and kernels (report row 18's batch of 100000). Where a GPU is listed, the memory
-    to judge by is known only once torch has said whether CUDA works: run_bench judges it after the smoke tests."""
+    to judge by is known only once torch has said whether CUDA works: run_bench judges it after the smoke tests.
+    nvidia-smi is asked only where the CPU's memory would refuse (collect() asks it again)."""
     from . import bench as bench_mod
     from .facts import gpus, system
 
-    if (gpus.collect(min(timeout, 15.0)).get("gpus")):
-        return
-    if seqlens is None or default_seqlens:
-        seqlens = [256, 1024]
-    shapes = bench_mod.shapes_from(seqlens, batch, heads, kv_heads, head_dim, dtype, causal, tokens=2048)
-    bench_mod.fits(shapes, backward, bench_mod.memory_of({"system": system.resources()}, None))
+    shapes = _bench_shapes(seqlens, default_seqlens, batch, heads, kv_heads, head_dim, dtype, causal, "cpu")
+    try:
+        bench_mod.fits(shapes, backward, bench_mod.memory_of({"system": system.resources()}, None))
+    except UsageError:
+        if gpus.collect(min(timeout, 15.0)).get("gpus"):
+            return
+        raise
 
 
 # ---- the in-process API -------------------------------------------------------------------------
