@@ -67,6 +67,7 @@ FIRST = {
     "round199m": "explain-round199m-2026-12-02-session36-first-85d97abc.json",  # training since helper ex199 (session 37)
     "round200m": "explain-round200m-2026-12-03-session38-first-755f275b.json",  # training since helper ex200 (session 39)
     "round201m": "explain-round201m-2026-12-03-session39-first-aae28052.json",  # training since helper ex201 (session 40)
+    "round202m": "explain-round202m-2026-12-03-session40-first-95a7210f.json",  # training since helper ex202 (session 41)
 }
 CATCH_ALL = ("prose.", "triage.", "generic.", "fallback.")
 COLUMNS = ["round", "file", "first", "label_backend", "label", "first_top", "first_class", "now", "now_top", "now_class"]
