@@ -31,6 +31,9 @@ GUARDED_PARENTS = ("fixtures/errors", "fixtures/configs")
 MEASURE_ONLY_FILES = ("benchmarks/compare_matches.py", "benchmarks/configs_refusals.py",
                       "tests/test_staged_error_corpora.py")
 BLIND = re.compile(r"^(heldout|round\d+m)$")
+# what a GPU call leaves out of the work tree (and restores from git after): the corpora, tests and records no GPU run
+# reads (scripts/gpu/final28.sh); what is left, plus the carried FA4 stack's halves, must fit the device's 64 MiB
+LEFT_OUT_OF_GPU_CALLS = ("benchmarks", "docs", "fixtures", "tests")
 
 
 def measure_only_names(root: Path = ROOT) -> set[str]:
@@ -94,6 +97,11 @@ def device_count(sizes_: Iterable[int]) -> int:
     return sum(512 + (n + 511) // 512 * 512 for n in sizes_)
 
 
+def gpu_call_sizes(files: dict[str, int]) -> dict[str, int]:
+    """The files a GPU call carries once it has left LEFT_OUT_OF_GPU_CALLS out of the work tree."""
+    return {p: n for p, n in files.items() if p.split("/", 1)[0] not in LEFT_OUT_OF_GPU_CALLS}
+
+
 def report(root: Path = ROOT, top: int = 25, tracked_only: bool = False) -> tuple[int, str]:
     files = sizes(root, tracked_only)
     extra = measure_only_names(root)
@@ -121,7 +129,10 @@ def report(root: Path = ROOT, top: int = 25, tracked_only: bool = False) -> tupl
              "paths)", f"as the device counts it (a 512-byte header per file, contents in 512-byte blocks): "
              f"{counted / MIB:.1f} MiB", f"room left for carried paths: {(64 * MIB - counted) / MIB:.1f} MiB (the FA4 "
              "stack's halves are ~46 MiB each: ../shared/gpu/stage.sh; a call may leave folders it does not need out of "
-             "the work tree and restore them from git after)", "", "by top folder:"]
+             "the work tree and restore them from git after)",
+             f"a GPU call that leaves {', '.join(f + '/' for f in LEFT_OUT_OF_GPU_CALLS)} out (restored from git after): "
+             f"{device_count(gpu_call_sizes(files).values()) / MIB:.1f} MiB as the device counts it", "",
+             "by top folder:"]
     row = "  {:8.2f} MiB {:6d} files  {}".format
     lines += [row(n / MIB, c, t) for t, (n, c) in sorted(by_top.items(), key=lambda kv: -kv[1][0])]
     lines += ["", "by folder (fixtures/, tests/, benchmarks/ one level down; guarded sets apart):"]

@@ -25,7 +25,12 @@ RESULTS = ROOT / "benchmarks" / "results"
 KIB, MIB = 1 << 10, 1 << 20
 PLAIN_FILE_LIMIT = 256 * KIB  # any one file kept uncompressed under benchmarks/results/
 PLAIN_JSON_BUDGET = 4 * MIB  # the plain JSON records together: one session's, until `results_io.py pack` at its end
-TREE_CEILING = 62 * MIB  # what travels on every device call (limit 64 MiB): an alarm before it stops travelling
+# Session 41: the whole tracked tree no longer travels on a GPU call (73 MiB as the device counts it, limit 64 MiB); a
+# call leaves benchmarks/ docs/ fixtures/ tests/ out and restores them from git after (scripts/gpu/final28.sh). What the
+# call carries must leave room for one of the FA4 stack's carried halves (~46 MiB each, one a call; at most 64 MiB in
+# all: ../shared/gpu/stage.sh); the whole tree keeps a growth alarm (each blind round adds 0.2-0.3 MiB) for the clone CI makes.
+GPU_CALL_CEILING = 16 * MIB  # device count of what a GPU call carries
+TREE_CEILING = 72 * MIB  # the tracked tree's bytes: a growth alarm, past which fixtures need a packed form
 
 
 def _module(name: str, path: Path):
@@ -77,6 +82,19 @@ def test_the_tree_that_travels_stays_under_the_ceiling():
     ts = _module("tree_size", ROOT / "scripts" / "tree_size.py")
     total = sum(ts.sizes(ROOT, tracked_only=True).values())
     assert total <= TREE_CEILING, f"the tracked tree is {total / MIB:.1f} MiB (python scripts/tree_size.py says where)"
+
+
+def test_what_a_gpu_call_carries_leaves_room_for_the_fa4_stack():
+    if not ((ROOT / ".git").exists() and shutil.which("git")):
+        pytest.skip("no git checkout")
+    ts = _module("tree_size", ROOT / "scripts" / "tree_size.py")
+    files = ts.sizes(ROOT, tracked_only=True)
+    carried = ts.device_count(ts.gpu_call_sizes(files).values())
+    assert carried <= GPU_CALL_CEILING, f"a GPU call carries {carried / MIB:.1f} MiB (python scripts/tree_size.py)"
+    # the call still carries the package and the GPU scripts, and leaves the corpora out
+    kept = ts.gpu_call_sizes(files)
+    assert any(p.startswith("attn_doctor/") for p in kept) and any(p.startswith("scripts/gpu/") for p in kept)
+    assert not any(p.startswith(("fixtures/", "tests/")) for p in kept)
 
 
 def test_the_device_count_is_tar_like():
