@@ -14,11 +14,11 @@ from . import Context, check
 
 def triton_pin(facts: dict) -> str:
     """The triton torch asks for in its own metadata (e.g. 'triton==3.6.0'), else plain 'triton'."""
-    from .versions import _requirement  # (parsed once per string, read only: ~1 ms of every check, helper ci39a)
+    from .versions import parse_requirement  # (parsed once per string, read only: ~1 ms of every check, helper ci39a)
 
     d = view.stack(facts).get("torch") or {}
     for raw in d.get("requires") or []:
-        r = _requirement(raw)
+        r = parse_requirement(raw)
         if r is None:
             continue
         if r.name.lower() == "triton":

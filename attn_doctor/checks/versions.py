@@ -38,9 +38,9 @@ def _pip(dep: str, spec: str) -> str:
     return f"pip install '{dep}{spec}'"
 
 
-def _requirement(raw) -> Requirement | None:
-    """`raw` parsed, or None where it is no requirement; a string's kept (read only here, so one object serves every check:
-    a check parses the stack's ~12 requirements, ~1 ms)."""
+def parse_requirement(raw) -> Requirement | None:
+    """`raw` parsed, or None where it is no requirement; a string's kept (read only, here and by checks.flex: one object
+    serves every check; a check parses the stack's ~12 requirements, ~1 ms)."""
     return _kept_requirement(raw) if isinstance(raw, str) else _parsed_requirement(raw)
 
 
@@ -62,7 +62,7 @@ def requirement_problems(facts: dict) -> list[dict]:
     every: dict[str, set[str]] = {}  # dep -> every specifier the stack puts on it
     for name, d in stack.items():
         for raw in d.get("requires") or []:
-            req = _requirement(raw)
+            req = parse_requirement(raw)
             if req is None:
                 continue
             if req.marker is not None:
