@@ -938,6 +938,9 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 201m, ex201m's measure-only set of session 39, is training material in SETS since helper ex201 reads its misses, session 40)
 # (round 202m, ex202m's measure-only set of session 40, is training material in SETS since helper ex202 reads its misses, session 41)
 MEASURE_ONLY: tuple[Staged, ...] = (
+    # Round 203m: ex203m's measure-only set of session 41, new threads from the search tool's issues corpus, gathered and
+    # labelled blind; see fixtures/errors/round203m/README.md. The lead measures it; no figure is asserted.
+    Staged("round203m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
