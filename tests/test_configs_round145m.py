@@ -25,16 +25,16 @@ from configs_corpus import assert_source_caps, assert_training, CONFIGS as CORPU
 ROOT = CORPUS / "round145m"
 FILES = files(ROOT)
 
-# the misses as the lead measured them blind (strict xfails: reading one right makes its test fail, so its entry goes)
+# the misses as the lead measured them blind (strict xfails: reading one right makes its test fail, so its entry goes).
+# Read right since (cfg145, session 41): a LLaMA-Factory YAML template rendered with envsubst (`envsubst < SRC > DST`,
+# shell._piped_copy), a driver's later `llamafactory-cli train` whose YAML is here when the first run's is not
+# (llamafactory._later_train_yamls), both in the repository layout only; refusals that name the job script an sbatch
+# submitter hands over (configs._job_file) and the path the launch writes (configs._as_written)
 STILL_WRONG_IN_BOTH: dict[str, str] = {
     "round145m/ai-toolkit/Sayat1__ai-toolkit-perceptual__examples__squidward__config.yaml":
         "read as ai-toolkit requiring sdpa; the label requires nothing (the job names no attention backend)",
     "round145m/ai-toolkit/envy-ai__ai-toolkit-envy-optimized__config__examples__train_flow_dpo_krea2.yaml":
         "read as ai-toolkit requiring sdpa; the label requires nothing (the job names no attention backend)",
-    "round145m/llama-factory/joliang17__LlamaFactory__shell_scripts__run_script_param_4B.sh":
-        "read as LLaMA-Factory with no dtype; the label has bfloat16",
-    "round145m/llama-factory/longyueyyyy__LlamaFactory__scripts__run_egocross_kto_lora_from_grpo_long.sh":
-        "read as LLaMA-Factory with no dtype; the label has bfloat16",
     "round145m/musubi-tuner/danielmangosing__ltx2-runpod-trainer__configs__runpod__ltx23_character_i2v_lokr_h200__run_training.sh":
         "refused: runs ltx2_train_network.py, which the reader does not know as musubi-tuner's (an LTX-2 fork's script)",
     "round145m/musubi-tuner/someone97421__musubi-tuner-UI-LTX2-ZHCN__00---run_training.bat":
@@ -42,17 +42,24 @@ STILL_WRONG_IN_BOTH: dict[str, str] = {
     "round145m/unsloth/mdkamranalam__global-syndicate-taskforce__train_grpo_unsloth.py":
         "read as Unsloth in float16; the label has no dtype",
     "round145m/unclaimed-user-script/wuzhirong520__diffusers__with_multicond__train_lora.sh":
-        "read as diffusers; the label: a user's own script",
+        "read as diffusers: the command runs train_lora.py with 36 options, every one of which diffusers' "
+        "examples/cogvideo/train_cogvideox_image_to_video_lora.py defines (--validation_images, --enable_tiling, "
+        "--validation_prompt_separator among them): a renamed copy of that example takes the same line, so what makes "
+        "this one the user's is its body (with_multicond/train_lora.py, not in the set), which no launch line shows "
+        "(round 143m's train_liu.sh is kept for the same reason)",
 }
-STILL_WRONG_FLAT_ONLY: dict[str, str] = {}
+STILL_WRONG_FLAT_ONLY: dict[str, str] = {
+    "round145m/llama-factory/joliang17__LlamaFactory__shell_scripts__run_script_param_4B.sh":
+        "flat: the YAML template `envsubst` renders (examples/train_lora/...envset_4b.yaml) is not beside the launcher, "
+        "so the dtype is unknown (read as bfloat16 in the repository layout)",
+    "round145m/llama-factory/longyueyyyy__LlamaFactory__scripts__run_egocross_kto_lora_from_grpo_long.sh":
+        "flat: neither the smoke YAML nor the long run's (configs/...ep2.yaml) is beside the driver, so the dtype is "
+        "unknown (read as bfloat16 from the long run's YAML in the repository layout)",
+}
 # refused, as the benchmark counts them, in words other than the label's (both layouts)
 OTHER_WORDS: dict[str, str] = {
     "round145m/unclaimed-ltx-trainer/Daming-TF__LTX2__packages__ltx-trainer__configs__ltx2_av_lora_mjh.yaml":
         "refused as looking like Lightricks LTX-Video-Trainer; the label's words are `not a trainer config`",
-    "round145m/unclaimed-user-script/minha12__diffusers-sd35__scripts__bash__run_train.sh":
-        "refused as running train.py; the label's words are `src/training/train.py` (the path the launch names)",
-    "round145m/unclaimed-user-script/saikoneru__LlamaFactory__examples__train_lora__submit_job.sh":
-        "refused as a shell script with no trainer call; the label's words are `submit_bentxt.sbatch` (the job it submits)",
 }
 STILL_WRONG_IN_BOTH.update(OTHER_WORDS)
 STILL_WRONG: dict[str, str] = {**STILL_WRONG_IN_BOTH, **STILL_WRONG_FLAT_ONLY}
@@ -64,10 +71,11 @@ globals().update(staged_round("round145m", files_min=32, claimed_min=20, refused
 
 
 def test_the_readings_keep_their_floors():
-    """The lead's figures as floors (13 / 20 claimed right in all four fields in both layouts, 11 / 12 refused as the
-    benchmark counts them, 8 / 12 in the labels' words)."""
-    assert_floors(FILES, STILL_WRONG, STILL_WRONG_IN_BOTH, OTHER_WORDS, claimed=(13, 13), refused=(11, 11),
-                  in_words=(8, 8))
+    """The lead's figures were 13 / 20 claimed right in all four fields in both layouts, 11 / 12 refused as the
+    benchmark counts them, 8 / 12 in the labels' words. Since cfg145's readers: 13 / 20 flat, 15 / 20 in the repository
+    layout, 11 / 12 refused, 10 / 12 in the labels' words."""
+    assert_floors(FILES, STILL_WRONG, STILL_WRONG_IN_BOTH, OTHER_WORDS, claimed=(13, 15), refused=(11, 11),
+                  in_words=(10, 10))
 
 
 def test_no_source_is_held_out():
