@@ -1348,11 +1348,13 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
                 raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {sub['path']}, a script of "
                                  f"{framework[0]} (imports {framework[1]}), which attn-doctor does not read yet (it reads "
                                  f"{supported()}); --trainer NAME reads it as one of those anyway")
-            raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}, a training script none of "
-                             f"the trainers attn-doctor reads "
+            written = _as_written(doc, script)
+            raise UsageError(f"{where} {'is ' + spec + ' that ' if spec else ''}runs {script}"
+                             f"{' (' + written + ')' if written != script else ''}, a training script none "
+                             f"of the trainers attn-doctor reads "
                              f"ships, which attn-doctor does not read yet (it reads {supported()}); --trainer NAME reads "
                              f"it as one of those anyway" + (
-                                 f"; {script} is not here (beside this file or where the command names it): what "
+                                 f"; {written} is not here (beside this file or where the command names it): what "
                                  f"trains is in that script, so give attn-doctor that script"
                                  if sub is None and script.endswith(".py") else ""))
         entry = _through_own_modules(doc, path) if doc["fmt"] == "python" and not handed_over else None
@@ -1387,6 +1389,12 @@ def detect(path: str, text: str, trainer: str | None = None, *, handed_over: boo
             kind = "modules" if ran.endswith(" (-m)") else "scripts"
             what += ("; " if shell else ": ") + f"it runs {ran}, " + (f"{gui}, where the training settings are chosen, not a training run"
                                              if gui else f"which is none of the trainers' training {kind}")
+        elif _job_file(doc):
+            # round 145m's saikoneru submit_job.sh: `sbatch --export=CONFIG_PATH="$CONFIG_PATH" submit_bentxt.sbatch`
+            # and nothing else runs: what trains is in the job file it hands over, which the refusal names
+            job, runner = _job_file(doc)
+            what += ("; " if shell else ": ") + f"the last script it starts is {job} ({runner}), whose commands are " \
+                f"not in this file: `attn-doctor check --config {job}` reads the run that script starts"
         elif doc["fmt"] == "text" and not shell and not any(c.script or c.module for c in doc["commands"]):
             # a text whose lines run no script but name one (round 103m: llama#642's "Unable to run torchrun ...
             # llama_finetuning.py ...", the command inside a sentence): named, so the user sees what the refusal is about
@@ -1479,6 +1487,22 @@ FORWARDED_ARGS = {"$@", "${@}", "$*", "${*}", "%*", "@args", "$args"}
 def _launch_lines(doc: dict) -> bool:
     """Are `doc`'s commands its launch lines: a launch script or text, a notebook, or a notebook saved as a script?"""
     return doc["fmt"] == "text" or bool(NOTEBOOK.search(doc["name"])) or bool(doc.get("exported"))
+
+
+def _as_written(doc: dict, script: str) -> str:
+    """The script a refusal names, as the launch line writes it when that is a settled path relative to where it runs
+    (round 145m's minha12 launcher: `accelerate launch ... src/training/train.py ...`, named "train.py" before, which
+    says less than the path the user typed); else the name."""
+    cmd = doc.get("command")
+    cmds = ([cmd] if cmd is not None else []) + list(doc.get("commands") or [])
+    for c in cmds:
+        if getattr(c, "script", None) == script:
+            word = next((w for w in c.head if os.path.basename(w) == script), None)
+            if word and word != script and not os.path.isabs(word) and "$" not in word and "%" not in word and \
+                    "\\" not in word and not word.startswith("~") and ".." not in word.split("/"):
+                return word[2:] if word.startswith("./") else word
+            return script
+    return script
 
 
 def _script_run(doc: dict) -> str | None:
@@ -2158,6 +2182,26 @@ def _last_script(doc: dict) -> str | None:
     runs = [c.script for c in doc.get("commands") or [] if c.script and c.script.endswith(".py") and not c.module
             and os.path.basename(c.script) not in SETUP_SCRIPTS]
     return runs[-1] if runs else None
+
+
+# the cluster schedulers' submit commands: what they are handed is the job that runs (an installer's `bash
+# ~/miniconda.sh -b` is a step of the file's own, which a refusal should not send the user to)
+_JOB_RUNNERS = {"sbatch", "qsub", "bsub", "srun"}
+_JOB_FILE = re.compile(r"\.(?:sh|bash|zsh|slurm|sbatch|pbs|job|qsub|lsf)$", re.IGNORECASE)
+
+
+def _job_file(doc: dict) -> tuple | None:
+    """(the script as written, the program) of the last `sbatch [OPTIONS] JOB.sbatch` (qsub, bsub, srun) of a launch
+    text, for a refusal to name when the text runs no .py file or module itself; None when it starts none
+    (a word that names no such file: an option's value, a `-c` string)."""
+    if doc.get("fmt") != "text":
+        return None
+    for c in reversed(doc.get("commands") or []):
+        if c.program in _JOB_RUNNERS and not c.script and not c.module:
+            job = next((a for a in c.args if not a.startswith("-") and _JOB_FILE.search(a)), None)
+            if job and not any(re.match(r"^-[a-z]*c$", a) for a in c.args):
+                return job, c.program
+    return None
 
 
 def _last_module(doc: dict) -> str | None:

@@ -195,7 +195,17 @@ def _settings(doc: dict) -> dict:
     if first and (first.lower().endswith((".yaml", ".yml", ".json")) or _dumped(doc, first)):
         # (round 25: a wrapper that builds the config as a dict, `cfg_path.write_text(yaml.safe_dump(cfg))`, then
         # `subprocess.run(["llamafactory-cli", "train", str(cfg_path)])`: the path is computed, the config the script's)
-        out.update(_named(doc, first))
+        got = _named(doc, first)
+        if not got:
+            # a launcher that runs the CLI's training more than once, on configs of its own (round 145m's longyueyyyy
+            # driver: `llamafactory-cli train "${SMOKE_CONFIG}"`, then the long run `llamafactory-cli train
+            # "${TRAIN_CONFIG}"` in a background subshell): when the first run's YAML is not here, a later run's that is
+            # here is read, the first staying noted unread (what it sets is unknown, not taken from the other)
+            noted = list(doc.get("unread") or [])
+            got = next((g for g in (_named(doc, y) for y in _later_train_yamls(doc, cmd)) if g), {})
+            if not got:
+                doc["unread"] = noted  # (none of them here: the unread file is the one the first run names, as before)
+        out.update(got)
     for w in doc["words"]:
         k, eq, v = w.partition("=")
         if eq and re.fullmatch(r"[a-z_][a-z0-9_.]*", k):
@@ -254,6 +264,20 @@ def _dumped(doc: dict, name: str) -> bool:
     from .launchers import dumped_for
 
     return dumped_for(doc.get("dumped") or [], name) is not None
+
+
+def _later_train_yamls(doc: dict, cmd) -> list:
+    """The YAML / JSON files the file's other `llamafactory-cli train X.yaml` commands (after `cmd`, the one read) name,
+    in order."""
+    out = []
+    for c in doc.get("commands") or []:
+        if c is cmd or c.program not in ("llamafactory-cli", "lmf") or c.line < getattr(cmd, "line", 0):
+            continue
+        first = next((a for a in c.args if not a.startswith("-") and "=" not in a and a not in CLI_COMMANDS), None)
+        if "train" in (c.sub[:1] or c.args[:1]) and first and first.lower().endswith((".yaml", ".yml", ".json")) \
+                and first not in out:
+            out.append(first)
+    return out
 
 
 def _named(doc: dict, name: str) -> dict:

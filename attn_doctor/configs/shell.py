@@ -624,7 +624,7 @@ def parse(text: str, name: str = "", _depth: int = 0, where: str | None = None, 
             # COPY`: the file written is the base file with those substitutions, as `cp BASE COPY` then `sed -i EXPR
             # COPY` makes it (configs/copies.py reads that pair; round 55: a user's RunPod launcher trains on such a
             # copy of its LLaMA-Factory YAML)
-            for ws in _piped_copy(expand(line, env, dialect), dialect):
+            for ws in _piped_copy(expand(line, env, dialect), dialect, {k: env[k] for k in exports.at() if k in env}):
                 cmd = _command(ws, env, n, exports)
                 if cmd is not None:
                     commands.append(cmd)
@@ -1235,22 +1235,56 @@ def _echoed(body: str, args: list) -> str | None:
 _WRITES_TO = re.compile(r"(?<![\d&>])>\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)\s*$")
 
 
-def _piped_copy(line: str, dialect: str) -> list[list[str]]:
+_READS_FROM = re.compile(r"(?<![<\d&])<\s*(\"[^\"]+\"|'[^']+'|[^\s;&|<>]+)")
+
+
+def _envsubst_edits(words: list[str], exported: dict) -> list[str] | None:
+    """The `sed -i` words standing for an `envsubst [SHELL-FORMAT]` filter (GNU gettext envsubst(1): each `$NAME` /
+    `${NAME}` of its input replaced by that environment variable's value, or only those SHELL-FORMAT names): the
+    values of the variables the script exports with a value known here; a reference to any other variable is the
+    user's environment's, left as written (a value unknown here, never guessed). None for an option (-v prints the
+    names, no copy) or more words."""
+    if len(words) > 2 or any(w.startswith("-") for w in words[1:]):
+        return None
+    only = set(re.findall(r"\$\{?([A-Za-z_]\w*)", words[1])) if len(words) == 2 else None
+    exprs = []
+    for name, val in exported.items():
+        if (only is None or name in only) and known(val) and "\x01" not in val:
+            v = val.replace("\\", "\\\\").replace("&", "\\&")
+            exprs += [f"s\x01\\${{{name}}}\x01{v}\x01g", f"s\x01\\${name}\\b\x01{v}\x01g"]
+    return [x for e in exprs for x in ("-e", e)]
+
+
+def _piped_copy(line: str, dialect: str, exported: dict | None = None) -> list[list[str]]:
     """`cp SRC DST` and `sed -i EXPRS DST` words standing for a line that writes DST as SRC through seds: `cat SRC |
-    sed E | sed E2 > DST` or `sed [-E] [-e] E SRC > DST` (nothing else in the line); [] for any other line."""
+    sed E | sed E2 > DST` or `sed [-E] [-e] E SRC > DST` (nothing else in the line); and through envsubst (`envsubst
+    < SRC > DST`, `cat SRC | envsubst > DST`: a LLaMA-Factory YAML template rendered with the variables the script
+    exports, round 145m's joliang17 launcher), its substitutions those of the variables in `exported` (the script's
+    exported names and their values: _envsubst_edits); [] for any other line."""
     m = _WRITES_TO.search(line)
     if not m or ">>" in line:
         return []
     dst = m.group(1).strip("\"'")
-    parts = words_of(line[:m.start()], dialect)
+    head = line[:m.start()]
+    parts = words_of(head, dialect)
     if not parts or any(not p for p in parts):
         return []
     seds, src = [], None
+    fed = _READS_FROM.search(head)
     if os.path.basename(parts[0][0]) == "cat" and len(parts[0]) == 2:
         src, rest = parts[0][1], parts[1:]  # (`cat SRC > DST` alone: a plain copy)
+    elif os.path.basename(parts[0][0]) == "envsubst" and len(parts) == 1 and fed and head.count("<") == 1:
+        src, rest = fed.group(1).strip("\"'"), parts  # `envsubst < SRC > DST`
     else:
         rest = parts
     for k, p in enumerate(rest):
+        if os.path.basename(p[0]) == "envsubst" and src is not None:
+            edits = _envsubst_edits(p, exported or {})
+            if edits is None:
+                return []
+            if edits:
+                seds.append(["sed", "-i", *edits, dst])
+            continue
         if os.path.basename(p[0]) != "sed":
             return []
         opts, exprs, files, j = [], [], [], 1
