@@ -862,8 +862,10 @@ SETS = (
            known_claims=(("tenstorrent__tt-metal__33304.txt", "attn.wrong-output"),)),
     # round 202m (ex202m, 2026-12-03, session 40): a blind set of new threads (FA2-heavy; 14 prose texts, 6 PRs), gathered
     # and labelled blind; measured by the lead three times the same (26/35 matched, 22 right backend, 10 right cause, 0/12
-    # unrelated claimed at 95a7210f, abd92ac5 and 737efd87). Training material since ex202, session 41.
-    Staged("round202m", 35, 26, 22, unrelated="unrelated", note_required=True),
+    # unrelated claimed at 95a7210f, abd92ac5 and 737efd87). Training material since ex202, session 41: its misses as
+    # mechanisms (tests/test_explain_variants_ex202.py) raised it to 34/29 (33 right cause; 32 on the labels as gathered,
+    # karpathy/llm.c#761 relabelled), 0/12 unrelated claimed.
+    Staged("round202m", 35, 34, 29, unrelated="unrelated", note_required=True),
 )
 
 
