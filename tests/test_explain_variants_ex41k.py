@@ -23,6 +23,8 @@ Mechanisms (knowledge file: rule; the upstream source it was read from):
               flash_attn_interface.py file inside it); and [[specialize]] gpu.arch-not-in-torch -> kernels.hub-no-build: "no
               kernel image" raised from such a build (or beside get_kernel('org/repo') / a kernels-community repo) is the hub
               build's architecture list, not the torch wheel's
+  fa4-dtype   attention.toml attn.qkv-dtype: FA4's own assert of q/k/v of mixed dtypes (flash_attn/cute/interface.py
+              _flash_attn_fwd: "inputs must have the same dtype"), which read as triage.raised-in-cute
 """
 
 from __future__ import annotations
@@ -72,6 +74,11 @@ POSITIVES = [
     # ... its captured-gradient reason stays flex.captured-buffer-grad's
     ("flash-input-grads", "RuntimeError: BACKEND='FLASH' but flash attention cannot be used: Input buffers require gradients (not supported by flash attention backward)",
      ("flex.captured-buffer-grad", "flex")),
+    # fa4-dtype
+    ("fa4-mixed-dtype", "Traceback (most recent call last):\n  File \"/srv/wan/generate.py\", line 301, in <module>\n    video = pipe(prompt)\n"
+     "  File \"/srv/wan/.venv/lib/python3.11/site-packages/flash_attn/cute/interface.py\", line 1694, in forward\n    out, lse = _flash_attn_fwd(\n"
+     "  File \"/srv/wan/.venv/lib/python3.11/site-packages/flash_attn/cute/interface.py\", line 196, in _flash_attn_fwd\n"
+     "    assert q.dtype == k.dtype == v.dtype, \"inputs must have the same dtype\"\nAssertionError: inputs must have the same dtype", ("attn.qkv-dtype", "cute")),
     # hub-arch: "no kernel image" from a hub build, each backend its repo names
     ("hub-fa2-cache", "Traceback (most recent call last):\n  File \"/workspace/sft.py\", line 77, in <module>\n    trainer.train()\n"
      "  File \"/root/.cache/huggingface/hub/models--kernels-community--flash-attn2/snapshots/9c0d41e7/build/torch-stable-abi211-cu130-x86_64-linux/flash_attn2/flash_attn_interface.py\", line 121, in _flash_attn_varlen_forward\n"
@@ -97,6 +104,8 @@ NEAR_MISSES = [
      "flex.flash-backend"),
     ("cute-dsl-other", "cutlass.base_dsl.common.DSLRuntimeError: template failed to compile for sm_90a", "flex.flash-backend"),
     ("flash-chosen", "kernel_options={'BACKEND': 'FLASH'} gives us 1.4x over TRITON on H100 for the document mask", "flex.flash-backend"),
+    # fa4-dtype: another library's "same dtype" words, not an assert of q/k/v
+    ("cat-dtype", "  File \"/srv/app/collate.py\", line 12, in collate\n    return torch.cat(batch)\nRuntimeError: Expected all inputs to have the same dtype", "attn.qkv-dtype"),
     # hub-arch: "no kernel image" under the pip package, a hub kernel only named far away, a hub kernel with another error
     ("pip-fa2", "  File \"/opt/venv/lib/python3.12/site-packages/flash_attn/flash_attn_interface.py\", line 91, in _flash_attn_forward\n"
      "    out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(\n" + NO_IMAGE, "kernels.hub-no-build"),
@@ -139,6 +148,7 @@ PIECES = {
     "sdpa.fa4-route": ("unsupported\\b", "not registered", "Unknown flash attention impl"),
     "cute.arch": "not supported on SM",
     "flex.flash-backend": ("CUTE flash", "BACKEND=", "NYI:", "without full blocks", "CuteDSL template"),
+    "attn.qkv-dtype": "AssertionError: inputs must",
 }
 
 
