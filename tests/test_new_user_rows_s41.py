@@ -91,3 +91,37 @@ def test_row_4_a_compressed_log_is_read_as_its_text():
     assert examine(cut).lines >= 1
     # near misses: a text that merely starts with the magic letters is read as it is
     assert found(b"BZh9 is bzip2's header\n" + raw)[0] == [("import.undefined-symbol", 4)]
+
+
+# Row 1: `check --python /usr/bin/python3` (Debian's own Python, marked EXTERNALLY-MANAGED: PEP 668) printed
+# "fix: /usr/bin/python3 -m pip install torch", which pip refuses ("error: externally-managed-environment ... pass
+# --break-system-packages"). Such a Python's install lines now make a venv from it first, whose path the user gives
+# (an unset ${VENV:?...} the shell refuses, saying why), and the header says so. A venv is never externally managed.
+def test_row_1_the_os_python_gets_a_venv_not_a_refused_pip(tmp_path):
+    import subprocess
+    import sys
+
+    from attn_doctor.advice import aim
+    from attn_doctor.facts.interpreter import query
+    from attn_doctor.target import Target, of_interpreter
+
+    info = {"python": "/usr/bin/python3", "has_pip": True, "externally_managed": True}
+    t = of_interpreter(info, "--python")
+    line = aim("pip install 'torch==2.13.0'   # a CUDA build", t)
+    assert line.startswith('/usr/bin/python3 -m venv "${VENV:?a new venv to install into: PEP 668 marks '
+                           '/usr/bin/python3 as the OS Python, and its pip refuses}" && "$VENV"/bin/python -m pip '
+                           "install 'torch==2.13.0'"), line
+    assert aim(line, t) == line  # aimed once: aiming again changes nothing
+    assert "the OS manages it (PEP 668)" in t.describe()
+    assert Target.from_dict(t.to_dict()) == t  # a saved report keeps it
+    # as pasted, with no VENV chosen: the shell refuses the whole line, saying why, and runs nothing
+    cmd = line.split("   # ")[0].replace("/usr/bin/python3 -m venv", f"{sys.executable} -c pass")
+    r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=60,
+                       env={"PATH": "/usr/bin:/bin"}, cwd=str(tmp_path))
+    assert r.returncode != 0 and "VENV: a new venv to install into" in r.stderr, r
+    # near misses: a Python that is not marked (a venv: this one) keeps its own pip
+    own = query(sys.executable)
+    assert own["externally_managed"] is False
+    assert aim("pip install x", of_interpreter(own, "--python")).endswith(" -m pip install x")
+    assert aim("pip install x", of_interpreter({**info, "externally_managed": False}, "--python")) == \
+        "/usr/bin/python3 -m pip install x"
