@@ -32,6 +32,9 @@ class Target:
     uv: bool = False  # uv is on PATH, for an env that has no pip of its own
     doctor: str | None = None  # the interpreter attn-doctor itself runs from
     note: str | None = None  # why not the active env, when it could not be checked
+    # the OS's own Python, marked EXTERNALLY-MANAGED (PEP 668; never a venv): its pip refuses every install (Debian's,
+    # Ubuntu's, Fedora's /usr/bin/python3), so an install goes into a venv made from it (nu41)
+    managed: bool = False
 
     @property
     def shown(self) -> str:
@@ -47,6 +50,9 @@ class Target:
 
     def pip(self) -> str:
         """The start of a pip command that acts on this env and no other."""
+        if self.managed:
+            why = f"a new venv to install into: PEP 668 marks {self.python} as the OS Python, and its pip refuses"
+            return f'{self.shown} -m venv "${{{{VENV:?{why}}}}}" && "$VENV"/bin/python -m pip {{sub}}'  # (.format: ${VENV:?...})
         if self.has_pip is False:
             if self.uv:
                 return f"uv pip {{sub}} --python {self.shown}"
@@ -60,6 +66,9 @@ class Target:
             line += f"; attn-doctor runs from {self.doctor} (--python chooses another)"
         if self.note:
             line += f" ({self.note})"
+        if self.managed:
+            line += ("; the OS manages it (PEP 668): its pip refuses to install, so install lines make a venv from it"
+                     " ($VENV), which --python then checks")
         if self.has_pip is False:
             line += "; it has no pip" + (", so installs go through uv" if self.uv else "")
         return line
@@ -69,7 +78,7 @@ class Target:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Target":
-        return cls(**{k: d.get(k) for k in ("python", "how", "has_pip", "uv", "doctor", "note") if k in d})
+        return cls(**{k: d.get(k) for k in ("python", "how", "has_pip", "uv", "doctor", "note", "managed") if k in d})
 
 
 GENERIC = Target(python="python", how="generic", has_pip=True)
@@ -141,7 +150,8 @@ def resolve(python: str | None, timeout: float = 60.0, environ: dict | None = No
 def of_interpreter(info: dict, how: str) -> Target:
     """The target for an interpreter facts.interpreter.query described."""
     return Target(python=info["python"], how=how, has_pip=info.get("has_pip", True),
-                  uv=shutil.which("uv") is not None, doctor=sys.executable)
+                  uv=shutil.which("uv") is not None, doctor=sys.executable,
+                  managed=bool(info.get("externally_managed")))
 
 
 def from_facts(facts: dict) -> Target:

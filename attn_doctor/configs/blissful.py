@@ -33,6 +33,10 @@ def score(doc: dict) -> "Score":
     if not own and not (doc["fmt"] == "text" and "blissful" in doc["text"].lower()):
         return NOTHING  # without its own keys a file is musubi-tuner's (the same reader)
     sc = musubi.score(doc)
+    if not own and not sc.points:
+        # the name alone, in a text that runs nothing of musubi-tuner's (a README that lists the trainers a tool reads,
+        # attn-doctor's own: nu41) is no command line to read; with a musubi-tuner command or options it is blissful's
+        return NOTHING
     mine = own or ["blissful"]
     return Score(sc.points + STRONG * len(mine), mine + [e for e in sc.evidence if e not in mine],
                  mine + [e for e in sc.own if e not in mine], sc.own_points + STRONG * len(mine))

@@ -20,7 +20,7 @@ MIN_VERSION = (3, 10)  # what the probe children are written for (pyproject's re
 # Runs in the checked interpreter with `-c`, like a user's script: its sys.path, its site dirs,
 # its PEP 508 marker values (packaging is not imported there: the env may not have it).
 QUERY = r"""
-import importlib.util, json, os, platform, site, sys
+import importlib.util, json, os, platform, site, sys, sysconfig
 def v(i):
     s = "%d.%d.%d" % (i.major, i.minor, i.micro)
     return s if i.releaselevel == "final" else s + i.releaselevel[0] + str(i.serial)
@@ -45,6 +45,8 @@ print("\n@@ATTN_DOCTOR@@" + json.dumps({
     "in_venv": sys.prefix != getattr(sys, "base_prefix", sys.prefix),
     "sys_path": entries, "site_dirs": [os.path.realpath(d) for d in sites],
     "has_pip": importlib.util.find_spec("pip") is not None,
+    "externally_managed": sys.prefix == getattr(sys, "base_prefix", sys.prefix) and
+        os.path.isfile(os.path.join(sysconfig.get_path("stdlib") or "", "EXTERNALLY-MANAGED")),
     "marker_env": {
         "implementation_name": sys.implementation.name, "implementation_version": v(sys.implementation.version),
         "os_name": os.name, "platform_machine": platform.machine(), "platform_release": platform.release(),

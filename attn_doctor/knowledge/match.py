@@ -1358,6 +1358,10 @@ def _chunks(source) -> Iterator[bytes]:
         pieces = iter(source)
     pieces = iter(pieces)
     head = next(pieces, b"")
+    opener = _compressed(head)
+    if opener is not None:  # a rotated log kept compressed (train.log.gz): its text, as zcat would give it (nu41)
+        yield from _chunks(_Decompressed(opener, chain([head], pieces)))
+        return
     if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         decoder = codecs.getincrementaldecoder("utf-16")("replace")
         yield decoder.decode(head).encode("utf-8")
@@ -1369,6 +1373,66 @@ def _chunks(source) -> Iterator[bytes]:
         head = head[len(codecs.BOM_UTF8):]
     yield head
     yield from pieces
+
+
+def _compressed(head: bytes):
+    """The stdlib reader of a gzip, bzip2 or xz stream (a log kept compressed, `explain train.log.gz` or `explain - <
+    train.log.xz`), by its magic bytes; None for anything else."""
+    if head[:2] == b"\x1f\x8b":
+        import gzip
+        return lambda f: gzip.GzipFile(fileobj=f)
+    if re.match(rb"BZh[1-9]1AY&SY", head[:10]):
+        import bz2
+        return bz2.BZ2File
+    if head[:6] == b"\xfd7zXZ\x00":
+        import lzma
+        return lzma.LZMAFile
+    return None
+
+
+class _Decompressed:
+    """The text of a compressed stream, read(n) as a file is (full pieces until the end); a damaged or cut archive
+    ends the text where its readable part ends, as `zcat` prints what it could read."""
+
+    def __init__(self, opener, pieces: Iterator[bytes]):
+        import io
+
+        class Raw(io.RawIOBase):
+            def __init__(self):
+                self.rest = b""
+
+            def readable(self):
+                return True
+
+            def readinto(self, buf):
+                while not self.rest:
+                    self.rest = next(pieces, None)
+                    if self.rest is None:
+                        self.rest = b""
+                        return 0
+                n = min(len(buf), len(self.rest))
+                buf[:n], self.rest = self.rest[:n], self.rest[n:]
+                return n
+
+        self.inner = opener(io.BufferedReader(Raw()))
+        self.done = False
+
+    def read(self, n: int) -> bytes:
+        if self.done:
+            return b""
+        out = bytearray()
+        try:
+            while len(out) < n:
+                got = self.inner.read1(n - len(out))  # (read1: what a cut stream held is kept)
+                if not got:
+                    break
+                out += got
+        except (OSError, EOFError, ValueError):  # gzip.BadGzipFile, lzma.LZMAError (an OSError), a cut stream's EOFError
+            self.done = True
+            return bytes(out)
+        if len(out) < n:
+            self.done = True
+        return bytes(out)
 
 
 @dataclass
