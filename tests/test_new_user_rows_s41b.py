@@ -44,3 +44,62 @@ def test_row_1_the_line_after_a_venv_install_checks_that_venv():
     # and README says the exception in a sentence
     assert 'the line after them checks that venv (`--python "$VENV"`)' in " ".join(
         (ROOT / "README.md").read_text(encoding="utf-8").split())
+
+
+# Row 2 (the report's row 2): `explain --python ENV` on FA2's `undefined symbol` printed a flash-attn rebuild "against the
+# installed torch" while that torch was 2.13.0+cpu: a build that cannot succeed. A GPU backend's install in an env whose
+# torch is a CPU build now comes after the CUDA torch line (torch.cpu-build's advice), through advice.safe.
+def test_row_2_a_backend_rebuild_over_a_cpu_torch_asks_for_a_cuda_torch_first():
+    import dataclasses
+
+    from attn_doctor.advice import Situation, safe
+    from attn_doctor.target import Target
+
+    t = Target(python="/e/bin/python", how="--python")
+    cpu = Situation(installed={"torch": "2.13.0+cpu", "flash-attn": "2.8.3"}, working=set(), torch="2.13.0+cpu",
+                    cpu_torch=True, probed=False)
+    fa2 = ("pip install --force-reinstall --no-deps --no-cache-dir flash-attn --no-build-isolation   "
+           "# builds against the installed torch")
+
+    def first_cuda(line, dist):
+        out = safe(line, cpu, t, "fa2").split("\n")
+        assert out[0].startswith("# first: torch 2.13.0+cpu here is a CPU-only build (torch.cpu-build): " + dist), out
+        assert out[1].startswith('/e/bin/python -m pip install "torch==2.13.0+${CU:?'), out
+        assert out[-1].startswith("/e/bin/python -m pip install "), out
+        assert len(out) == 3, out
+
+    each([("fa2 rebuild", (fa2, "flash-attn")), ("xformers", ("pip install -U xformers", "xformers")),
+          ("sage", ("pip install sageattention==2.2.0", "sageattention"))], first_cuda)
+    # near misses: a CUDA torch, a ROCm-less unknown torch, a line that installs no GPU backend: as before, one line
+    cuda = dataclasses.replace(cpu, torch="2.13.0+cu130", cpu_torch=False)
+    assert safe(fa2, cuda, t, "fa2").count("\n") == 0
+    assert safe("pip install einops", cpu, t).count("\n") == 0
+    assert safe("pip show flash-attn", cpu, t).count("\n") == 0
+
+
+def test_row_2_explain_python_reads_a_cpu_torch_from_its_files(tmp_path):
+    """tailor.from_python on an env whose torch/version.py says `cuda = None`: a CPU build (no import, no torch)."""
+    from attn_doctor.explain import examine
+    from attn_doctor.knowledge import tailor
+
+    site = tmp_path / "site"
+    (site / "torch").mkdir(parents=True)
+    (site / "torch" / "version.py").write_text("__version__ = '2.13.0'\ncuda: Optional[str] = None\nhip = None\n")
+    dist = site / "torch-2.13.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: torch\nVersion: 2.13.0\n")
+    info = {"python": "/e/bin/python", "has_pip": True, "sys_path": [str(site)], "site_dirs": [str(site)]}
+    import attn_doctor.facts.interpreter as interp
+
+    real = interp.query
+    interp.query = lambda python, timeout=60.0: info
+    try:
+        v = tailor.from_python("/e")
+    finally:
+        interp.query = real
+    assert v.situation.cpu_torch and v.torch == "2.13.0", v
+    log = ("ImportError: /v/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined "
+           "symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE\n")
+    fix = examine(log, v).found[0].fix
+    assert fix.startswith("# first: torch 2.13.0 here is a CPU-only build"), fix
+    assert "flash-attn" in fix.split("\n")[-1], fix
