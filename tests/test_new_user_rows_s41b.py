@@ -103,3 +103,35 @@ def test_row_2_explain_python_reads_a_cpu_torch_from_its_files(tmp_path):
     fix = examine(log, v).found[0].fix
     assert fix.startswith("# first: torch 2.13.0 here is a CPU-only build"), fix
     assert "flash-attn" in fix.split("\n")[-1], fix
+
+
+# Row 5: `trace -- python -c ...` where `python` on PATH was pyenv's (no torch), not the venv attn-doctor checks: "0 of 1
+# Python process ran attention", exit 1, and nothing said another Python ran. trace.other-python says so, with the same
+# command run by the checked env's interpreter.
+def test_row_5_trace_says_the_program_ran_another_python():
+    from attn_doctor.trace.report import build
+
+    venv = "/work/x/.venv/bin/python"
+    pyenv = {"pid": 1, "python": "/root/.pyenv/versions/3.11.7/bin/python3.11", "torch": None, "rows": []}
+
+    def ids(rep):
+        return [f.id for f in rep.findings]
+
+    rep = build([pyenv], command=["python", "-c", "import torch; print(1)"], program_exit_code=1, checked=venv)
+    assert ids(rep) == ["trace.other-python"] and rep.exit_code == 1, ids(rep)
+    (f,) = rep.findings
+    assert "/root/.pyenv/versions/3.11.7/bin/python3.11" in f.title and venv in f.title, f.title
+    assert f.fix.startswith("attn-doctor trace -- /work/x/.venv/bin/python -c 'import torch; print(1)'   # "), f.fix
+    launcher = build([pyenv], command=["accelerate", "launch", "train.py"], program_exit_code=1, checked=venv)
+    assert launcher.findings[0].fix.startswith('PATH=/work/x/.venv/bin:"$PATH" attn-doctor trace -- accelerate '
+                                               "launch train.py"), launcher.findings[0].fix
+    # near misses: the checked env's own Python (a venv python is a link to its base: its bin/ tells them apart), a
+    # process that recorded no interpreter, and another Python whose job ran attention
+    own = dict(pyenv, python=venv)
+    assert "trace.other-python" not in ids(build([own], command=["python", "x.py"], program_exit_code=1, checked=venv))
+    assert "trace.other-python" not in ids(build([dict(pyenv, python=None)], command=["python"], program_exit_code=1,
+                                                 checked=venv))
+    row = {"site": "x.py:3 (f)", "backend": "sdpa", "kernel": "math", "compiled": False, "dtype": "float32",
+           "mask": None, "head_dim": 8, "device_type": "cpu", "entry": "F.scaled_dot_product_attention"}
+    ran = dict(pyenv, torch="2.13.0+cpu", rows=[dict(row, count=1)])
+    assert "trace.other-python" not in ids(build([ran], command=["python", "x.py"], program_exit_code=0, checked=venv))
