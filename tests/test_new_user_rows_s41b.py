@@ -135,3 +135,36 @@ def test_row_5_trace_says_the_program_ran_another_python():
            "mask": None, "head_dim": 8, "device_type": "cpu", "entry": "F.scaled_dot_product_attention"}
     ran = dict(pyenv, torch="2.13.0+cpu", rows=[dict(row, count=1)])
     assert "trace.other-python" not in ids(build([ran], command=["python", "x.py"], program_exit_code=0, checked=venv))
+
+
+# Row 8: `explain bin.dat` (random bytes) said "no known problem matches this text (8 line(s) read)", exit 1, where
+# `check --config bin.dat` says it is binary, exit 2. Bad input is exit 2 with one line; a log padded with NULs (a crash
+# cut it) and UTF-16 text are text.
+def test_row_8_explain_on_binary_data_is_bad_input(tmp_path):
+    import random
+
+    from attn_doctor.knowledge.match import looks_binary
+
+    rnd = random.Random(8)
+    data = bytes(rnd.getrandbits(8) for _ in range(3000))
+    assert looks_binary(data)
+    text = "epoch 1 loss 0.5\n\x1b[32mok\x1b[0m 10%|#   | 1/10\r 20%|##  | 2/10\n"
+    for name, ok in {"log": text.encode(), "NUL-padded": text.encode() + b"\x00" * 5000,
+                     "UTF-16": text.encode("utf-16-le"), "empty": b""}.items():
+        assert not looks_binary(ok), name
+    (tmp_path / "bin.dat").write_bytes(data)
+    (tmp_path / "ok.log").write_bytes(text.encode() + b"\x00" * 100)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    code = "import sys; from attn_doctor.cli import main; sys.exit(main(['explain', sys.argv[1]]))"
+
+    def run(arg, stdin=None):
+        return subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, timeout=120, env=env,
+                              cwd=str(tmp_path), stdin=stdin)
+
+    r = run("bin.dat")
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "bin.dat is binary, not a log" in r.stderr, r
+    with open(tmp_path / "bin.dat", "rb") as fh:
+        r = run("-", stdin=fh)
+    assert r.returncode == 2 and "stdin is binary, not a log" in r.stderr, r
+    r = run("ok.log")  # a text log: no match is exit 1, as before
+    assert r.returncode == 1 and "no known problem matches" in r.stderr, r
