@@ -470,6 +470,7 @@ def safe(text: str | None, sit: Situation | None, target: Target | None, backend
     out = []
     for line in text.split("\n"):
         fixed = pin_installed(repair(line), sit)
+        out += cpu_torch_first(fixed, sit, target)
         why = harms(fixed, sit) if sit is not None else []
         if why:
             shown = aim(_strip_comment(fixed).strip(), target)
@@ -482,6 +483,34 @@ def safe(text: str | None, sit: Situation | None, target: Target | None, backend
         else:
             out.append(aim(fixed, target))
     return "\n".join(out)
+
+
+GPU_BACKENDS = ("cute", "fa2", "fa3", "sage", "xformers")
+
+
+def cpu_torch_first(line: str, sit: Situation | None, target: Target | None) -> list[str]:
+    """The lines that go before `line` when it installs (or rebuilds) a GPU backend's package while the env's torch is a
+    CPU build: why it cannot build or run against that torch, and the CUDA build of the same release (torch.cpu-build's
+    advice, aimed at the env); [] otherwise. Words: knowledge/fix_words.toml [cpu_torch_first]. The torch line is not
+    judged by harms(): with a CPU torch no compiled backend it would move runs here."""
+    if sit is None or not sit.cpu_torch or not sit.torch:
+        return []
+    dists = []
+    for p in pip_commands(line):
+        if p.sub != "install":
+            continue
+        for req in p.reqs:
+            name, _ = _name(req)
+            if name and name not in ("torch", "triton") and any(b in GPU_BACKENDS for b in _owner(name)):
+                dists.append(name)
+    if not dists:
+        return []
+    from .torchpin import base, words
+
+    w = words()["cpu_torch_first"]
+    release = base(sit.torch) or sit.torch
+    return [w["why"].format(torch=sit.torch, release=release, dists=", ".join(dict.fromkeys(dists))),
+            aim(w["torch"].format(torch=sit.torch, release=release), target or GENERIC)]
 
 
 # ---- printing a block -------------------------------------------------------------------------

@@ -82,6 +82,7 @@ def _writable(path: str | None, flag: str) -> None:
 
 
 FORMATS = ("text", "json", "github", "markdown")
+BINARY_HINT = "gzip, bzip2 and xz logs are read as their text; decompress others (zstd, zip) first"
 
 
 @app.command(short_help="Probe GPUs, backends, versions and settings, run each backend's kernels, print every problem with its fix.")
@@ -258,11 +259,15 @@ def explain(
         result = ex.examine(sys.stdin if sys.stdin is not None else "", env)
         if result.blank:
             raise UsageError("explain -: got no text on stdin (pipe a log in: attn-doctor explain - < train.log)")
+        if result.binary and not result.found:
+            raise UsageError(f"explain -: stdin is binary, not a log ({BINARY_HINT})")
     elif kind == "path":
         with ex.open_input(target) as fh:
             result = ex.examine(fh, env)
         if result.blank:
             raise UsageError(f"explain: {target} has no text in it")
+        if result.binary and not result.found:  # (what a binary file holds that matched is still shown)
+            raise UsageError(f"explain: {target} is binary, not a log ({BINARY_HINT})")
     elif kind == "text":
         result = ex.examine(target, env)
     if result is not None:

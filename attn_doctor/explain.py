@@ -40,6 +40,7 @@ class Result:
     lines: int  # lines read
     blank: bool  # the input held nothing but white space
     versions: Versions  # what the fixes were fitted to (knowledge/tailor.py)
+    binary: bool = False  # its start is binary data, not text (match.looks_binary)
 
 
 def probes() -> tuple[tuple[str, str], ...]:
@@ -60,7 +61,7 @@ def examine(source, env: Versions | None = None, ids: set[str] | None = None) ->
     found = _attribute(s, v)
     if s.added:  # lines a decoded JSON or repr string added: every line shown as the input numbers it
         found = [_input_lines(m, s.input_line) for m in found]
-    return Result(found, s.size, s.input_line(len(s.lines)), s.blank, v)
+    return Result(found, s.size, s.input_line(len(s.lines)), s.blank, v, s.binary)
 
 
 def _input_lines(m: Explained, input_line) -> Explained:

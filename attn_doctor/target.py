@@ -39,7 +39,16 @@ class Target:
     @property
     def shown(self) -> str:
         """The interpreter as a shell word: `~/...` under $HOME when that needs no quoting."""
+        if self.python == VENV:
+            return f'"{VENV}"'  # the venv a managed target's install line made: the shell expands it
         return shell_path(self.python)
+
+    def installed_into(self) -> "Target":
+        """Where this env's install lines put what they install: itself, or for the OS's own Python (PEP 668) the
+        venv they make from it ($VENV), which the next check must judge (nu41 row 1)."""
+        if not self.managed:
+            return self
+        return Target(python=VENV, how="--python", has_pip=True, uv=self.uv, doctor=self.doctor)
 
     @property
     def flag(self) -> str | None:
@@ -82,6 +91,7 @@ class Target:
 
 
 GENERIC = Target(python="python", how="generic", has_pip=True)
+VENV = "$VENV"  # the shell variable a managed target's install line makes its venv at (Target.pip)
 
 
 def shell_path(path: str) -> str:

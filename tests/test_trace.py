@@ -322,6 +322,10 @@ def every_trace_finding() -> list:
                    program_exit_code=0, cwd="/work").findings
     found += build([{"pid": 1, "rows": [], "errors": []}], command=["python", "train.py"], program_exit_code=0).findings
     found += build([], command=["bash", "run.sh"], program_exit_code=0).findings
+    # `python` on PATH was another interpreter than the checked env's (pyenv's, without torch): nu41 row 5
+    found += build([{"pid": 4, "python": "/root/.pyenv/versions/3.11.7/bin/python3.11", "torch": None, "rows": [],
+                     "errors": []}], command=["python", "train.py"], program_exit_code=1,
+                   checked="/work/.venv/bin/python").findings
     return found
 
 

@@ -2002,6 +2002,9 @@ class Scan:
     # (line, lines added after it) of each line whose JSON or repr string was decoded onto lines of its own
     # (_escaped_texts), numbered as the lines above are: the matches' lines count them, the input does not
     added: list[tuple[int, int]] = field(default_factory=list)
+    # its first bytes are no text: control characters no log holds (not NUL, which pads a log a crash cut) make more
+    # than BINARY_SHARE of them, after a gzip / bzip2 / xz stream is opened (looks_binary; nu41 row 8)
+    binary: bool = False
 
     def input_line(self, n: int) -> int:
         """The number in the input of line `n` as the matches number it: a decoded string's lines are its line's."""
@@ -2632,6 +2635,20 @@ def _widen(buf: bytes, a: int, z: int) -> tuple[int, int]:
     return lo, len(buf) if j == -1 else j + 1
 
 
+BINARY_HEAD = 8192  # bytes of the input's first block looks_binary reads
+BINARY_SHARE = 0.05  # random bytes hold ~10% such characters; a log, a terminal capture, a UTF-16 text none
+_CONTROL = bytes(b for b in range(32) if b not in b"\x00\t\n\x0b\x0c\r\x08\x1b") + b"\x7f"
+
+
+def looks_binary(head: bytes) -> bool:
+    """Is this the start of a binary file (an image, an archive of a kind not read, random data), not a log? Control
+    characters that text never holds make more than BINARY_SHARE of it (NUL is not counted: a crash pads a log with
+    NULs, and UTF-16 text is half NULs)."""
+    if not head:
+        return False
+    return len(head) - len(head.translate(None, _CONTROL)) > BINARY_SHARE * len(head)
+
+
 def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], ...] = ()) -> Scan:
     """Read `source` (a str, bytes, a stream or an iterable of bytes) to its end and find every
     known problem in it, ranked (see the module docstring). `probes` ((name, pattern) pairs) are
@@ -2643,7 +2660,10 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
     last_line = 0
     blank = True
     added: list[tuple[int, int]] = []
+    binary = False
     for block in _blocks(source, index):
+        if not size:
+            binary = looks_binary(block.data[:BINARY_HEAD])
         size += len(block.data)
         added += [(block.first_line + i, k) for i, k in block.added]
         blank = blank and not block.data.strip()
@@ -2656,7 +2676,7 @@ def scan(source, *, ids: set[str] | None = None, probes: tuple[tuple[str, str], 
     index.keep()
     lines = Lines(scanner.context, last_line)
     found = _past_optional_probes(_rank(_without_optional_probes(list(scanner.cands.values()), lines)), lines)
-    return Scan(found, lines, size, blank, scanner.probed, added)
+    return Scan(found, lines, size, blank, scanner.probed, added, binary)
 
 
 def _without_optional_probes(cands: list[_Candidate], lines: Lines) -> list[_Candidate]:

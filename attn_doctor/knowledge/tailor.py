@@ -108,7 +108,9 @@ def from_python(python: str, timeout: float = 60.0) -> Versions:
     if not dist:
         return Versions(source=f"{python} (no torch installed there)", target=tgt, situation=sit)
     build = torch_build(pk)
-    sit = dataclasses.replace(sit, torch=dist.get("version"))
+    cuda_or_hip = build.get("cuda") or build.get("hip")
+    cpu = (dist.get("version") or "").endswith("+cpu") or (bool(build) and not cuda_or_hip)  # version.py: cuda = None
+    sit = dataclasses.replace(sit, torch=dist.get("version"), cpu_torch=cpu)
     return Versions(dist.get("version"), index_of(dist.get("version"), build.get("cuda")), python, tgt, sit)
 
 

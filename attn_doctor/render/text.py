@@ -470,8 +470,11 @@ def next_steps(report: Report) -> list[Text]:
     top = ordered[0]
     by_env = any(top.id in x.ids for x in exports)
     if top.fix and not by_env and top.severity == "error":  # the most important problem's own fix leads
+        then = every
+        if '"$VENV"/bin/python' in top.fix:  # it installs into a venv made from the OS's Python: that venv is next
+            then = fix_command(report, into=True)
         out.append(Text("fix: ", style="bold") + Text(top.fix.split("   # ")[0]) +
-                   Text(f"   # {top.id}; then: {every} lists every fix", style="dim"))
+                   Text(f"   # {top.id}; then: {then} lists every fix", style="dim"))
     elif exports:
         out.append(Text("fix: ", style="bold") + Text(f"{fix_command(report, '--write-env')} && . ./env.sh") +
                    Text(f"   # changes {len(exports)} variable(s); {every} lists every fix", style="dim"))
@@ -481,8 +484,9 @@ def next_steps(report: Report) -> list[Text]:
     return out
 
 
-def fix_command(report: Report, *args: str) -> str:
-    """`attn-doctor fix` for this report: its saved file, its config, the env it checked."""
+def fix_command(report: Report, *args: str, into: bool = False) -> str:
+    """`attn-doctor fix` for this report: its saved file, its config, the env it checked (`into`: the env its install
+    lines install into, a new venv where the checked one is the OS's own Python)."""
     from ..advice import doctor
     from ..target import from_facts
 
@@ -492,6 +496,10 @@ def fix_command(report: Report, *args: str) -> str:
         extra += ["--trainer", shlex.quote(str(opts["trainer"]))]
     for name in opts.get("require") or []:
         extra += ["--require", name]
-    if opts.get("from"):  # the saved report judged with what this run was given (a config, --require) as check judged it
+    target = from_facts(report.facts)
+    if into:
+        target = target.installed_into()
+    if opts.get("from") and target.python != "$VENV":  # the saved report judged with what this run was given (a config,
+        # --require) as check judged it
         return " ".join(["attn-doctor fix --from", shlex.quote(str(opts["from"])), *extra, *args])
-    return doctor(from_facts(report.facts), "fix", *extra, *args)
+    return doctor(target, "fix", *extra, *args)

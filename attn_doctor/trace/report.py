@@ -274,9 +274,10 @@ def config_findings(cfg: dict | None, calls: list[dict]) -> list[Finding]:
 
 def build(processes: list[dict], *, required: list[str] | None = None, config: dict | None = None,
           command: list[str] | None = None, program_exit_code: int | None = None, cwd: str | None = None,
-          seconds: float | None = None, hooked: bool = True) -> TraceReport:
+          seconds: float | None = None, hooked: bool = True, checked: str | None = None) -> TraceReport:
     """The report for what the processes recorded. `hooked`: the hook was expected in a separate program
-    (`attn-doctor trace`); False for attn_doctor.trace() in the caller's own process."""
+    (`attn-doctor trace`); False for attn_doctor.trace() in the caller's own process. `checked`: the interpreter
+    `attn-doctor check` would judge (default: the active venv or conda env, else attn-doctor's own)."""
     required = list(required or [])
     calls = merge(processes, cwd)
     findings = call_findings(calls) + patch_findings(processes) + config_findings(config, calls)
@@ -290,6 +291,8 @@ def build(processes: list[dict], *, required: list[str] | None = None, config: d
     elif not calls and not program_exit_code:  # a program that failed first says why itself
         sev = "warning" if required or config else None
         findings.append(knowledge.finding("trace.no-attention", severity=sev, processes=max(1, len(processes))))
+    if hooked and processes and not calls:
+        findings += other_python(processes, command or [], checked)
     errors = [e for p in processes for e in (p.get("errors") or [])]
     if errors:
         first = errors[0]
@@ -311,6 +314,55 @@ def build(processes: list[dict], *, required: list[str] | None = None, config: d
     return TraceReport(calls=calls, findings=findings, processes=procs, command=command,
                        program_exit_code=program_exit_code, exit_code=exit_code, required=required, config=config,
                        stopped=stopped, seconds=seconds, steps=steps)
+
+
+def _env_dir(exe: str) -> str:
+    """The bin/ an interpreter is in (a venv's python is a link to the base interpreter: its bin/ tells them apart)."""
+    return os.path.realpath(os.path.dirname(os.path.abspath(exe)))
+
+
+def checked_python() -> str:
+    """The interpreter `attn-doctor check` judges when given no --python (target.py): the active venv or conda env
+    where attn-doctor runs from another one, else attn-doctor's own."""
+    import sys
+
+    from ..target import active_env
+
+    act = active_env()
+    if act:
+        prefix = act[1]
+        for name in ("bin/python", "bin/python3", "python.exe", "Scripts/python.exe"):
+            if os.path.exists(os.path.join(prefix, name)):
+                return os.path.join(prefix, name)
+    return sys.executable
+
+
+_PYTHON_WORD = r"(?:.*[/\\])?python(?:\d+(?:\.\d+)?)?(?:\.exe)?"
+
+
+def other_python(processes: list[dict], command: list[str], checked: str | None = None) -> list[Finding]:
+    """trace.other-python: a traced process ran an interpreter that is not the checked environment's (nothing ran
+    attention), with the command that runs the same program by the checked one (nu41 row 5)."""
+    import re
+
+    from ..target import shell_path
+
+    checked = checked or checked_python()
+    other = [p for p in processes if p.get("python") and _env_dir(p["python"]) != _env_dir(checked)]
+    if not other:
+        return []
+    p = next((q for q in other if not q.get("torch")), other[0])
+    words = "did not import torch (where it has none, the program's own ModuleNotFoundError says so)" if not p.get("torch") else \
+        f"imported torch {p['torch']}"
+    cmd = list(command)
+    if cmd and re.fullmatch(_PYTHON_WORD, cmd[0]):  # `python ...`: the checked interpreter runs it
+        fix_cmd = "attn-doctor trace -- " + " ".join([shell_path(checked)] + [shlex.quote(a) for a in cmd[1:]])
+    else:  # a launcher (accelerate, torchrun, a console script): the checked env's bin/ first on PATH
+        bindir = shell_path(os.path.dirname(checked))
+        fix_cmd = f'PATH={bindir}:"$PATH" attn-doctor trace -- ' + (shlex.join(cmd) if cmd else "python train.py")
+    shown = " ".join(cmd)[:120] or "the traced program"
+    return [knowledge.finding("trace.other-python", command=shown, python=p["python"], torch_words=words,
+                              checked=checked, fix_cmd=fix_cmd)]
 
 
 def traced_python(processes: list[dict]) -> str | None:
@@ -338,7 +390,8 @@ def _aimed(findings: list[Finding], processes: list[dict]) -> list[Finding]:
     if not exe:
         return findings
     target = Target(python=exe, how="--python", has_pip=None)
-    return [replace(f, fix=aim(f.fix, target)) if f.fix else f for f in findings]
+    # (trace.other-python's fix names the checked env's interpreter on purpose: not the one the job ran)
+    return [replace(f, fix=aim(f.fix, target)) if f.fix and f.id != "trace.other-python" else f for f in findings]
 
 
 def _raised(c: dict, site: str):
