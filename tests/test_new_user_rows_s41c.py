@@ -62,3 +62,19 @@ def test_row_9_without_triton_cache_dir_the_inductor_cache_is_copied_whole(tmp_p
     run = subprocess.run(["sh", "-c", hit.fix.split("   # ")[0]], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert files(new) == files(old) and not tri.exists()  # triton/<device>/ is where Inductor looks, unset
+
+
+# Row 10: `check --bogus` said "No such option: --bogus (Possible options: --verbose)": click compares the names with
+# their leading `--`, which lifts --verbose past difflib's default cutoff. Only names close by themselves are offered.
+@pytest.mark.parametrize("typed, offered", [("--bogus", None), ("--x", None), ("--jsn", "--json"),
+                                            ("--verbos", "--verbose"), ("--no-smok", "--no-smoke")])
+def test_row_10_an_unknown_option_suggests_only_close_names(capsys, typed, offered):
+    from attn_doctor.cli import main
+
+    assert main(["check", typed]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"No such option: {typed}" in err[0]
+    if offered is None:
+        assert "Possible options" not in err[0]
+    else:
+        assert err[0].endswith(f"(Possible options: {offered})")
