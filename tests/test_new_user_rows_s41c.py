@@ -78,3 +78,51 @@ def test_row_10_an_unknown_option_suggests_only_close_names(capsys, typed, offer
         assert "Possible options" not in err[0]
     else:
         assert err[0].endswith(f"(Possible options: {offered})")
+
+
+# Row 11: `bench` on a CPU-only machine printed "ceiling: bfloat16 1024^3 matmul at 0.00 TFLOP/s" and every % as
+# ">100%": a CPU's bf16 matmul is no roof for its attention. On the CPU the ceiling is not measured (one torch child
+# less) nor shown, and one line says why; on a GPU the report stays as recorded (fixtures/gpu/h100-issue25/hold3).
+def bench_text(result: dict) -> str:
+    import io
+
+    from rich.console import Console
+
+    from attn_doctor.render import bench as render_bench
+
+    buf = io.StringIO()
+    render_bench.render(result, Console(file=buf, width=200, no_color=True, color_system=None, soft_wrap=False))
+    return buf.getvalue()
+
+
+def test_row_11_bench_on_the_cpu_measures_and_shows_no_ceiling(monkeypatch):
+    from attn_doctor import bench
+
+    shapes = bench.shapes_from([256], 1, 4, None, 64, "bfloat16", False)
+    plans = []
+
+    def fake_child(plan, timeout, python=None):
+        plans.append(plan)
+        if plan.get("ceiling"):
+            return {"records": [{"ceiling": {"dtype": "bfloat16", "n": 1024, "tflops": 0.001}}], "final": {},
+                    "timed_out": False, "signal": None}
+        recs = [{"shape": s, "fwd": {"median": 0.01, "tflops": 0.05, "iters": 20}} for s in plan["shapes"]]
+        return {"records": recs, "final": {}, "timed_out": False, "signal": None}
+
+    monkeypatch.setattr(bench, "run_child", fake_child)
+    statuses = {"sdpa": {"status": "ok"}, "flex": {"status": "ok"}}
+    result = bench.run(statuses, shapes, "cpu", backward=False, timeout=60)
+    assert not any(p.get("ceiling") for p in plans) and result["ceiling"] is None
+    text = bench_text(dict(result, ceiling={"dtype": "bfloat16", "n": 1024, "tflops": 0.001}))  # a saved older one
+    assert "ceiling:" not in text and "%" not in text.replace("ceiling or %", "")
+    assert "no matmul ceiling or %" in text
+    gpu = bench.run(statuses, shapes, "cuda:0", backward=False, timeout=60)  # a GPU still measures its roof
+    assert any(p.get("ceiling") for p in plans) and gpu["ceiling"]["tflops"] == 0.001
+
+
+@pytest.mark.parametrize("name", ["bench", "bench2"])
+def test_row_11_a_gpu_bench_reads_as_recorded(name):
+    import json
+
+    d = ROOT / "fixtures" / "gpu" / "h100-issue25" / "hold3"
+    assert bench_text(json.loads((d / f"{name}.json").read_text())) == (d / f"{name}.txt").read_text()
