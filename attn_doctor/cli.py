@@ -371,6 +371,17 @@ def merge(
     raise typer.Exit(view.exit_code)
 
 
+def _close_options_only(e: Exception) -> None:
+    """click suggests the options within difflib's default cutoff of the typed one *with* its leading `--`, which
+    two shared dashes lift past it: `--bogus` got "(Possible options: --verbose)". Kept: those close by their
+    names alone (`--jsn` -> --json); none close, no suggestion."""
+    if isinstance(e, _click_exc.NoSuchOption) and e.possibilities:
+        import difflib
+
+        typed = e.option_name.lstrip("-")
+        e.possibilities = [p for p in e.possibilities if difflib.get_close_matches(typed, [p.lstrip("-")], n=1)]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
@@ -385,6 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     except _EXIT as e:
         return e.exit_code
     except _click_exc.ClickException as e:  # bad flag, bad value, missing argument
+        _close_options_only(e)
         msg = e.format_message().strip().splitlines()[0] if e.format_message().strip() else str(e)
         print(f"attn-doctor: error: {msg}", file=sys.stderr)
         return EXIT_USAGE

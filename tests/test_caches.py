@@ -146,8 +146,10 @@ def test_a_moved_cache_is_said_once(tmp_path, monkeypatch):
     f = moved_box(tmp_path, monkeypatch, old_filled=True, new_filled=False)
     hit = next(x for x in ff.check(f).findings if x.id == "cache.moved")
     assert hit.severity == "info" and str(tmp_path / "torchinductor_user") in hit.title
-    assert hit.fix.startswith(f'mkdir -p "{tmp_path}/home/.cache/torchinductor" && cp -a {tmp_path}/torchinductor_user/. ')
-    assert f"cp -a {tmp_path}/torchinductor_user/triton/. " in hit.fix
+    # TRITON_CACHE_DIR is set too: the Inductor cache without triton/, each device's Triton folder into TRITON_CACHE_DIR
+    assert hit.fix.startswith(f'mkdir -p "{tmp_path}/home/.cache/torchinductor" && tar -C "{tmp_path}/torchinductor_user" '
+                              '--exclude=./triton ')
+    assert f'cp -a "{tmp_path}/torchinductor_user/triton/0"/. "{tmp_path}/home/.cache/triton"/' in hit.fix
     # the run fills the new cache: the next check says nothing
     f = moved_box(tmp_path, monkeypatch, old_filled=True, new_filled=True)
     assert "cache.moved" not in ids(f)

@@ -149,8 +149,16 @@ def moved(facts: dict, ctx: Context):
     if not (ind.get("set") and ind.get("default_filled") and not ind.get("filled")) or unusable(ind):
         return  # (a directory that cannot be used has its own finding, whose fix moves it elsewhere)
     tri = by_name.get("triton") or {}
-    copies = [f'mkdir -p "{ind["path"]}" && cp -a {ind["default_path"]}/. "{ind["path"]}"/']
-    if tri.get("set") and tri.get("default_path") and not tri.get("filled"):
-        copies.append(f'mkdir -p "{tri["path"]}" && cp -a {ind["default_path"]}/triton/. "{tri["path"]}"/')
-    yield finding("cache.moved", var=ind["var"], path=ind["path"], old=ind["default_path"],
-                  copy=" && ".join(copies))
+    old, new = ind["default_path"], ind["path"]
+    if not tri.get("set"):  # Triton's kernels stay inside the Inductor cache (<it>/triton/<device>/)
+        copy = f'mkdir -p "{new}" && cp -a "{old}"/. "{new}"/'
+    else:
+        # TRITON_CACHE_DIR set: Inductor looks Triton's kernels up in it directly (no device level) and
+        # never in <its cache>/triton/, so each cache is copied once: the Inductor cache without triton/,
+        # and each device's folder of the old triton/ into TRITON_CACHE_DIR (where its keys are looked up).
+        copy = f'mkdir -p "{new}" && tar -C "{old}" --exclude=./triton -cf - . | tar -C "{new}" -xf -'
+        devices = ind.get("default_triton_devices") or []
+        if devices and not tri.get("filled"):
+            copy += f' && mkdir -p "{tri["path"]}"' + "".join(
+                f' && cp -a "{old}/triton/{d}"/. "{tri["path"]}"/' for d in devices)
+    yield finding("cache.moved", var=ind["var"], path=new, old=old, copy=copy)

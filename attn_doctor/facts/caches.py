@@ -159,6 +159,15 @@ def filled(path: str) -> bool:
         return False
 
 
+def subdirs(path: str) -> list[str]:
+    """The names of the directories directly in `path`, sorted ([] when it is none)."""
+    try:
+        with os.scandir(path) as it:
+            return sorted(e.name for e in it if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+
+
 def collect(environ: dict, user: str | None) -> list[dict]:
     table = mounts()
     out = []
@@ -178,5 +187,10 @@ def collect(environ: dict, user: str | None) -> list[dict]:
             if c["set"] and defaults[c["name"]] != c["path"]:
                 c["default_path"] = defaults[c["name"]]
                 c["default_filled"] = filled(defaults[c["name"]])
+                if c["name"] == "inductor":
+                    # Inductor keeps Triton's kernels in <its cache>/triton/<device index>/ unless
+                    # TRITON_CACHE_DIR is set, and then in that directory itself (no device level):
+                    # checks/caches.moved copies each device's folder there, and the rest without triton/.
+                    c["default_triton_devices"] = subdirs(os.path.join(defaults["inductor"], "triton"))
         out.append(c)
     return out

@@ -19,14 +19,15 @@ def _rate(x: float) -> str:
 
 
 def render(result: dict, console) -> None:
-    ceil = result.get("ceiling") or {}
     where = result["device"]
+    ceil = (result.get("ceiling") or {}) if where != "cpu" else {}  # (a CPU's, in a saved older result, is no roof)
     console.print(Text(f"attn-doctor bench on {where}", style="bold"))
     if ceil:
         console.print(f"ceiling: {ceil['dtype']} {ceil['n']}^3 matmul at {_rate(ceil['tflops'])} TFLOP/s "
                       "(the % after fwd TFLOP/s)")
     if where == "cpu":
-        console.print("on the CPU: wall-clock timings of sdpa and flex (the others need a CUDA GPU)")
+        console.print("on the CPU: wall-clock timings of sdpa and flex (the others need a CUDA GPU); no matmul "
+                      "ceiling or % of it (a GPU's roof: a CPU's matmul is none for its attention)", soft_wrap=True)
     over = [r for r in result["results"] if ceil.get("tflops") and (r.get("fwd") or {}).get("tflops", 0) > ceil["tflops"]]
     if over:  # an attention kernel cannot beat the matmul it is made of: the roof was measured wrong
         console.print(Text(f"note: {over[0]['label']} ran faster than the matmul ceiling "
@@ -104,7 +105,7 @@ def plot(result: dict, path: str) -> None:
                          if r["label"] == lab and r.get(key) and not r.get("wrong"))
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=lab, color=colors[lab])
-        ceil = (result.get("ceiling") or {}).get("tflops")
+        ceil = (result.get("ceiling") or {}).get("tflops") if result.get("device") != "cpu" else None
         if ceil:
             ax.axhline(ceil, color="grey", linestyle="--", linewidth=1, label=f"matmul ceiling {ceil:.0f}")
         ax.set_xscale("log", base=2)
