@@ -462,15 +462,19 @@ def separate_env(line: str, backend: str | None, target: Target, sit: Situation 
     return [f"{base} -m venv ~/venvs/{name}", aim(torch_line, new), aim(repair(_strip_comment(line).strip()), new)]
 
 
-def safe(text: str | None, sit: Situation | None, target: Target | None, backend: str | None = None) -> str | None:
+def safe(text: str | None, sit: Situation | None, target: Target | None, backend: str | None = None, *,
+         cpu_first: bool = False) -> str | None:
     """`text` (a fix: one line, or a block of lines) repaired, checked for harm and aimed. A harmful
-    line becomes comments that say what it would break, and the same install into a separate env."""
+    line becomes comments that say what it would break, and the same install into a separate env. `cpu_first`
+    (explain's fix lines, knowledge/tailor.py): a GPU backend's install over a CPU torch gets cpu_torch_first's lines
+    before it; check and the fleet print torch.cpu-build as a finding of its own, first, so their lines stay one each."""
     if not text:
         return text
     out = []
     for line in text.split("\n"):
         fixed = pin_installed(repair(line), sit)
-        out += cpu_torch_first(fixed, sit, target)
+        if cpu_first:
+            out += cpu_torch_first(fixed, sit, target)
         why = harms(fixed, sit) if sit is not None else []
         if why:
             shown = aim(_strip_comment(fixed).strip(), target)

@@ -62,7 +62,7 @@ def test_row_2_a_backend_rebuild_over_a_cpu_torch_asks_for_a_cuda_torch_first():
            "# builds against the installed torch")
 
     def first_cuda(line, dist):
-        out = safe(line, cpu, t, "fa2").split("\n")
+        out = safe(line, cpu, t, "fa2", cpu_first=True).split("\n")
         assert out[0].startswith("# first: torch 2.13.0+cpu here is a CPU-only build (torch.cpu-build): " + dist), out
         assert out[1].startswith('/e/bin/python -m pip install "torch==2.13.0+${CU:?'), out
         assert out[-1].startswith("/e/bin/python -m pip install "), out
@@ -72,9 +72,11 @@ def test_row_2_a_backend_rebuild_over_a_cpu_torch_asks_for_a_cuda_torch_first():
           ("sage", ("pip install sageattention==2.2.0", "sageattention"))], first_cuda)
     # near misses: a CUDA torch, a ROCm-less unknown torch, a line that installs no GPU backend: as before, one line
     cuda = dataclasses.replace(cpu, torch="2.13.0+cu130", cpu_torch=False)
-    assert safe(fa2, cuda, t, "fa2").count("\n") == 0
-    assert safe("pip install einops", cpu, t).count("\n") == 0
-    assert safe("pip show flash-attn", cpu, t).count("\n") == 0
+    assert safe(fa2, cuda, t, "fa2", cpu_first=True).count("\n") == 0
+    assert safe("pip install einops", cpu, t, cpu_first=True).count("\n") == 0
+    assert safe("pip show flash-attn", cpu, t, cpu_first=True).count("\n") == 0
+    # check's and the fleet's lines (no cpu_first): torch.cpu-build is their own finding, printed first; one line each
+    assert safe(fa2, cpu, t, "fa2").count("\n") == 0
 
 
 def test_row_2_explain_python_reads_a_cpu_torch_from_its_files(tmp_path):

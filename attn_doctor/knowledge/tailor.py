@@ -232,5 +232,5 @@ def tailor(fix: str | None, v: Versions, backend: str | None = None, entry: str 
     if v.situation is not None:  # an env it knows: what would break there is said, not run (as check's fixes)
         from ..advice import safe
 
-        return safe(fix, v.situation, v.target or GENERIC, backend)
+        return safe(fix, v.situation, v.target or GENERIC, backend, cpu_first=True)
     return aim(fix, v.target or GENERIC)
