@@ -2054,9 +2054,10 @@ class _Scanner:
             lines += 1
             z = j + 1
         self.head_end = lines
-        if z and lines >= HEAD_MAX_LINES and said < HEAD_LINES:
-            self._wide_head(first, z, lines, said)
         form = _form_head(first.data) if z else None
+        if z and lines >= HEAD_MAX_LINES and said < HEAD_LINES and form is None:
+            # (an issue form's head is read past its scaffolding below, its environment blanked: never the raw lines)
+            self._wide_head(first, z, lines, said)
         if form is not None:  # an issue form: what its environment lists is no failure (_form_head, _region)
             self.form_setup = form[0]
         if z and first.head_times:  # a pasted program's line keeps its time prefix where the head reads it (_head_times)
