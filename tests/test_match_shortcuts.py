@@ -147,6 +147,43 @@ def test_head_split_tries_line_starts_as_the_engine_does():
     assert [g for g, _ in M._head_split(r"(?:^(?![])]))(?=[^\n]*[(])y")[1]] == [r"(?:^(?![])]))", r"(?=[^\n]*[(])"]
 
 
+def test_a_head_patterns_named_look_is_tried_after_the_lines_look():
+    """Helper ci41d (session 41): a head pattern whose rest opens with `[^\n]*?(?:G)` (prose.toml's `[^\n]*?(?:<B>)`, the
+    backend the line names) has the look `(?=[^\n]*?(?:G))` tried right after its first look, one text for the patterns
+    that end so (tried once per line start, read by each); not where G may be skipped or refers to a group. The spans are
+    the whole pattern's: here on lines that fail each way, and test_head_split_finds_what_the_whole_pattern_finds reads
+    every head pattern through _Index._head_finds on the head entries' examples."""
+    from types import SimpleNamespace
+
+    index = M._index(None)
+    added: dict[str, int] = {}
+    for k in index.head:
+        pattern = index.patterns[k][1]
+        split = M._head_split(pattern)
+        named = M._named_first(pattern, split)
+        if named is not None and named != split:
+            assert named[1][0] == split[1][0] and named[1][2:] == split[1][1:], index.patterns[k][0].id
+            added[named[1][1][0]] = added.get(named[1][1][0], 0) + 1
+    assert max(added.values()) >= 15 and len(added) <= 3, {g[:60]: n for g, n in added.items()}
+    pattern = r"(?:^(?!x))(?=[^\n]*boom)[^\n]*?(?:flash|sage\w*)[^\n]*"
+    looks = M._named_first(pattern, M._head_split(pattern))[1]
+    assert [g for g, _ in looks] == [r"(?:^(?!x))", r"(?=[^\n]*?(?:flash|sage\w*))", r"(?=[^\n]*boom)"]
+    for pattern in (r"(?:^(?!x))[^\n]*?(?:flash|sage)?boom", r"(?:^(?!x))[^\n]*?(?:(f)\1|sage)boom", r"(?:^(?!x))[^\n]*boom",
+                    r"(?:^(?!x))[^\n]*?(?:flash|sage)*boom"):
+        split = M._head_split(pattern)
+        assert M._named_first(pattern, split) is split, pattern
+    pattern = r"(?:^(?!x))(?=[^\n]*boom)[^\n]*?(?:flash|sage\w*)[^\n]*"
+    rx = knowledge.compile_pattern(pattern)
+    for text in ("flash boom\nboom\nsage\nx flash boom\n  sageattention boom x\nboom " + "y" * 5000 + " flash\nsage boom",
+                 "", "\n", "boom flash", "FLASH BOOM\nSageAttn went boom"):
+        fake = SimpleNamespace(_head_split={}, patterns=[(None, pattern)], rx=lambda k, rx=rx: rx, _disk={},
+                               _text_learnt={}, _later=set())
+        want = [m.span() for m in rx.finditer(text)]
+        assert M._Index._head_finds(fake, text, 0, {}) == want, text
+        assert len(fake._head_split[0][1]) == 3
+    assert want == [(0, 10), (11, 29)]
+
+
 def test_a_looks_verdict_is_kept_and_read_back(monkeypatch):
     """A look's verdict (is it a zero-width group that captures nothing) is learnt once and read back from the index
     (index_cache) by a later process, not parsed again; a kept value of another shape is not believed."""

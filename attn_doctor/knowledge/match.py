@@ -983,7 +983,8 @@ class _Index:
         split = self._head_split.get(k, False)
         if split is False:
             learnt, disk = self._text_learnt, self._disk
-            split = self._head_split[k] = _head_split(self.patterns[k][1], disk, learnt)
+            pattern = self.patterns[k][1]
+            split = self._head_split[k] = _named_first(pattern, _head_split(pattern, disk, learnt))
             if any(key not in disk for key in learnt):  # (what the split learnt anew: kept in the index, by keep)
                 self._later.add(k)
         if split is None:
@@ -1319,6 +1320,44 @@ def _split_rest(pattern: str, anchored: bool, leads: list[tuple[str, re.Pattern]
     except re.error:
         return None
     return anchored, tuple(leads), rest
+
+
+def _named_first(pattern: str, split: tuple | None) -> tuple | None:
+    """A head pattern's split (_head_split) with its rest's named look (_named_look), where it has one, tried right after
+    the first look (the line's, LINE), unless one of its looks is that one already."""
+    if split is None:
+        return None
+    anchored, leads, rest = split
+    named = _named_look(pattern, (len(_BLANKS) if anchored else 0) + sum(len(g) for g, _ in leads))
+    if named is None or any(named[0] == g for g, _ in leads):
+        return split
+    return anchored, (leads[0], named, *leads[1:]), rest
+
+
+_NOT_ALONE = re.compile(r"\\[1-9]|\(\?P=|\(\?\(|\(\?[aiLmsux]+\)")  # (back-references, global flags: no part alone)
+
+
+def _named_look(pattern: str, i: int) -> tuple[str, re.Pattern] | None:
+    """Where the rest of a head pattern (from i, past its looks) opens with `[^\\n]*?(?:G)` (prose.toml's `[^\\n]*?(?:<B>)`:
+    the backend the line names), the look `(?=[^\\n]*?(?:G))` and its compiled form: it holds wherever the rest matches,
+    so it is tried first after the line's (LINE), as _head_finds tries every look (helper ci41d, session 41). Most
+    lines of a head name no backend, and the looks for a failure's words (`(?=[^\\n]*(?:<FAIL>))`, NUMBERS, SLOW: each a
+    search of the line for ~50 ways) were tried on each of them, for each prose pattern's own words; this look is one
+    text for the ~20 patterns that end so, so it is tried once per line and read by all of them. The looks hold at the
+    same places in any order (each takes no characters, and none captures), so the spans are the same."""
+    if not pattern.startswith("[^\\n]*?(?:", i):
+        return None
+    j = _group_end(pattern, i + 7)
+    if j == -1 or (j < len(pattern) and pattern[j] in "?*{"):
+        return None
+    group = pattern[i + 7:j]
+    if _NOT_ALONE.search(group):
+        return None
+    look = "(?=[^\\n]*?" + group + ")"
+    try:
+        return look, index_cache.compiled(look, re.IGNORECASE | re.MULTILINE, rewrite=bounded)
+    except re.error:
+        return None
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
