@@ -18,6 +18,7 @@ from rich.text import Text
 from ..backends import SPECS, cap_str
 from ..facts import view
 from ..model import Report
+from ..target import VENV
 
 SECTIONS = [("platform", "Platform"), ("gpu", "GPU health"), ("backends", "Backends"), ("smoke", "Smoke tests"),
             ("versions", "Versions"), ("flex", "FlexAttention"), ("nvcc", "nvcc"),
@@ -471,7 +472,7 @@ def next_steps(report: Report) -> list[Text]:
     by_env = any(top.id in x.ids for x in exports)
     if top.fix and not by_env and top.severity == "error":  # the most important problem's own fix leads
         then = every
-        if '"$VENV"/bin/python' in top.fix:  # it installs into a venv made from the OS's Python: that venv is next
+        if f'"{VENV}"/bin/python' in top.fix:  # it installs into a venv made from the OS's Python: that venv is next
             then = fix_command(report, into=True)
         out.append(Text("fix: ", style="bold") + Text(top.fix.split("   # ")[0]) +
                    Text(f"   # {top.id}; then: {then} lists every fix", style="dim"))
@@ -499,7 +500,7 @@ def fix_command(report: Report, *args: str, into: bool = False) -> str:
     target = from_facts(report.facts)
     if into:
         target = target.installed_into()
-    if opts.get("from") and target.python != "$VENV":  # the saved report judged with what this run was given (a config,
+    if opts.get("from") and target.python != VENV:  # the saved report judged with what this run was given (a config,
         # --require) as check judged it
         return " ".join(["attn-doctor fix --from", shlex.quote(str(opts["from"])), *extra, *args])
     return doctor(target, "fix", *extra, *args)

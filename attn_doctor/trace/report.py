@@ -326,14 +326,16 @@ def checked_python() -> str:
     where attn-doctor runs from another one, else attn-doctor's own."""
     import sys
 
+    from ..facts.interpreter import resolve
+    from ..model import UsageError as NoPython
     from ..target import active_env
 
     act = active_env()
     if act:
-        prefix = act[1]
-        for name in ("bin/python", "bin/python3", "python.exe", "Scripts/python.exe"):
-            if os.path.exists(os.path.join(prefix, name)):
-                return os.path.join(prefix, name)
+        try:
+            return resolve(act[1])  # the python a venv or conda prefix keeps (as `check` finds it)
+        except NoPython:
+            pass
     return sys.executable
 
 
