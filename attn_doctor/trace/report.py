@@ -348,14 +348,15 @@ def other_python(processes: list[dict], command: list[str], checked: str | None 
     import re
 
     from ..target import shell_path
+    from ..torchpin import words
 
     checked = checked or checked_python()
     other = [p for p in processes if p.get("python") and _env_dir(p["python"]) != _env_dir(checked)]
     if not other:
         return []
     p = next((q for q in other if not q.get("torch")), other[0])
-    words = "did not import torch (where it has none, the program's own ModuleNotFoundError says so)" if not p.get("torch") else \
-        f"imported torch {p['torch']}"
+    said = words()["trace_other_python"]  # (knowledge/fix_words.toml)
+    torch_words = said["torch"].format(torch=p["torch"]) if p.get("torch") else said["no_torch"]
     cmd = list(command)
     if cmd and re.fullmatch(_PYTHON_WORD, cmd[0]):  # `python ...`: the checked interpreter runs it
         fix_cmd = "attn-doctor trace -- " + " ".join([shell_path(checked)] + [shlex.quote(a) for a in cmd[1:]])
@@ -363,7 +364,7 @@ def other_python(processes: list[dict], command: list[str], checked: str | None 
         bindir = shell_path(os.path.dirname(checked))
         fix_cmd = f'PATH={bindir}:"$PATH" attn-doctor trace -- ' + (shlex.join(cmd) if cmd else "python train.py")
     shown = " ".join(cmd)[:120] or "the traced program"
-    return [knowledge.finding("trace.other-python", command=shown, python=p["python"], torch_words=words,
+    return [knowledge.finding("trace.other-python", command=shown, python=p["python"], torch_words=torch_words,
                               checked=checked, fix_cmd=fix_cmd)]
 
 
