@@ -41,11 +41,11 @@ from explain_blind_carry import tree  # noqa: E402
 FIRST = {r: c[0] for r, c in COMMITS.items()}
 FIRST.update({"95m": "178ca03e", "99m": "69139402", "103m": "15e7edae", "107m": "c6e34c6a", "111m": "9ac548b1",
               "119m": "834eef7d", "123m": "1ab6b1ec", "130m": "9be101e2", "133m": "c7b7aa74", "135m": "64867602", "137m": "afead92c",
-              "139m": "85d97abc", "141m": "de515b8b", "143m": "aae28052", "145m": "c06212b7"})  # 119m: session 29 "first"
+              "139m": "85d97abc", "141m": "de515b8b", "143m": "aae28052", "145m": "c06212b7", "147m": "798e757b"})  # 119m: session 29 "first"
 # (cfg124, session 30); 123m: session 30 "first" (cfg127, session 32); 130m: session 32 "first" (cfg132, session 33);
 # 133m: session 33 "first" (cfg134, session 34); 135m: session 34 "first" (session 35); 137m: session 35 "first" (session 36);
 # 139m: session 36 "first" (session 37); 141m: session 38 "first" (session 39); 143m: session 39 "first" (session 40); 145m: session
-# 40 "first" (session 41)
+# 40 "first" (session 41); 147m: session 41 "first" (session 42)
 CONFIGS = ROOT / "fixtures" / "configs"
 
 

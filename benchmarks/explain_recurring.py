@@ -68,6 +68,7 @@ FIRST = {
     "round200m": "explain-round200m-2026-12-03-session38-first-755f275b.json",  # training since helper ex200 (session 39)
     "round201m": "explain-round201m-2026-12-03-session39-first-aae28052.json",  # training since helper ex201 (session 40)
     "round202m": "explain-round202m-2026-12-03-session40-first-95a7210f.json",  # training since helper ex202 (session 41)
+    "round203m": "explain-round203m-2026-12-03-session41-first-a14403fd.json",  # training since helper ex203 (session 42)
 }
 CATCH_ALL = ("prose.", "triage.", "generic.", "fallback.")
 COLUMNS = ["round", "file", "first", "label_backend", "label", "first_top", "first_class", "now", "now_top", "now_class"]

@@ -866,6 +866,14 @@ SETS = (
     # mechanisms (tests/test_explain_variants_ex202.py) raised it to 34/29 (33 right cause; 32 on the labels as gathered,
     # karpathy/llm.c#761 relabelled), 0/12 unrelated claimed.
     Staged("round202m", 35, 34, 29, unrelated="unrelated", note_required=True),
+    # round 203m (ex203m, 2026-12-03, session 41): a blind set of new threads (fa2 13, flex 6, sdpa 5, xformers 4, fa3 3, sage 3,
+    # cute 1; 29 of 35 carry no verbatim error line, 10 are PRs), gathered and labelled blind; measured by the lead three times
+    # the same (20/35 matched, 16 right backend, 4 right cause, 2/12 unrelated claimed at a14403fd, 586fc365 and b06a2d87).
+    # Training material since ex203, session 42. The two unrelated logs claimed as measured (a GPU newer than torch's build,
+    # which is true of them but no attention backend's failure) are known claims for ex203 to settle.
+    Staged("round203m", 35, 20, 16, unrelated="unrelated", note_required=True,
+           known_claims=(("gpustack__gpustack__1382.txt", "gpu.arch-not-in-torch"),
+                         ("ubicomplab__rPPG-Toolbox__409.txt", "gpu.arch-not-in-torch"))),
     # rounds 41k and 41k-blind (helper ex41k, session 41): fresh threads of the held-out's weak classes (few were left: PTX newer
     # than the driver, GLIBCXX under an import), split by sha1(source + "|ex41k") % 3 before any rule (0: blind); the blind set
     # measured before the first rule and at the end the same, 3/3 matched, 3 right backend, 3 right cause
@@ -944,10 +952,8 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 200m, ex200m's measure-only set of session 38, is training material in SETS since helper ex200 reads its misses, session 39)
 # (round 201m, ex201m's measure-only set of session 39, is training material in SETS since helper ex201 reads its misses, session 40)
 # (round 202m, ex202m's measure-only set of session 40, is training material in SETS since helper ex202 reads its misses, session 41)
+# (round 203m, ex203m's measure-only set of session 41, is training material in SETS since helper ex203 reads its misses, session 42)
 MEASURE_ONLY: tuple[Staged, ...] = (
-    # Round 203m: ex203m's measure-only set of session 41, new threads from the search tool's issues corpus, gathered and
-    # labelled blind; see fixtures/errors/round203m/README.md. The lead measures it; no figure is asserted.
-    Staged("round203m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
