@@ -9,8 +9,8 @@ scripts (one naming sdpa, one QLoRA with the default), an ms-swift 2.x `swift dp
 QLoRA script whose dtype comes from its own YAML; and, to refuse, projects' own scripts and configs (a Windows .bat
 running the fork's dp_run.py, a DiffSynth fork's own train_SE_T2V_1_3B.py, a FLUX launcher with `${N:-default}`
 positionals running train_zulusion_lora_flux.py, a Korean NLI project's generator.py, sft_qwen.py behind `| tee`, a
-`python -m forge.training.sft` launcher, a home-grown model's SFT YAML, a minGPT-style script importing its own
-SFTTrainer), launchers of DiffSynth-Studio, OpenRLHF (a heredoc under deepspeed), veRL's sft_trainer and mlx-lm, and a
+`python -m forge.training.sft` launcher, a home-grown model's SFT YAML, an SD 3.5 DreamBooth pipeline's own YAML, a
+minGPT-style script importing its own SFTTrainer), launchers of DiffSynth-Studio, OpenRLHF (a heredoc under deepspeed), veRL's sft_trainer and mlx-lm, and a
 flame (torchtitan) TOML.
 
 fixtures/configs/round149m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
@@ -35,9 +35,9 @@ from configs_corpus import CONFIGS as CORPUS, files, shared_with_other_sets
 ROOT = CORPUS / "round149m"
 FILES = files(ROOT)
 # the counts gathered (README): files, of them claimed and to refuse, sources (users' repositories)
-FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 30, 17, 13, 30
+FILES_MIN, CLAIMED_MIN, REFUSED_MIN, REPOS_MIN = 31, 17, 14, 31
 # the labels as gathered (README): claimed trainers, then the refusals by kind
-MIX = {"llama-factory": 8, "diffusers": 5, "transformers": 2, "ms-swift": 1, "unsloth": 1, "unclaimed:user-script": 8,
+MIX = {"llama-factory": 8, "diffusers": 5, "transformers": 2, "ms-swift": 1, "unsloth": 1, "unclaimed:user-script": 9,
        "unclaimed:diffsynth-studio": 1, "unclaimed:openrlhf": 1, "unclaimed:verl": 1, "unclaimed:mlx-lm": 1,
        "unclaimed:flame": 1}
 DIFFUSION_MIN = 5
