@@ -10,8 +10,8 @@ QLoRA script whose dtype comes from its own YAML; and, to refuse, projects' own 
 running the fork's dp_run.py, a DiffSynth fork's own train_SE_T2V_1_3B.py, a FLUX launcher with `${N:-default}`
 positionals running train_zulusion_lora_flux.py, a Korean NLI project's generator.py, sft_qwen.py behind `| tee`, a
 `python -m forge.training.sft` launcher, a home-grown model's SFT YAML, an SD 3.5 DreamBooth pipeline's own YAML, a
-minGPT-style script importing its own SFTTrainer), launchers of DiffSynth-Studio, OpenRLHF (a heredoc under deepspeed), veRL's sft_trainer and mlx-lm, and a
-flame (torchtitan) TOML.
+minGPT-style script importing its own SFTTrainer), launchers of DiffSynth-Studio, OpenRLHF (a heredoc under deepspeed),
+veRL's sft_trainer and mlx-lm, and a flame (torchtitan) TOML.
 
 fixtures/configs/round149m/ (see its README: labelled from the trainers' own source; no reader was run on it by the
 helper) is not read file by file here, and no measured figure is held: the lead measures the set. What is checked is
