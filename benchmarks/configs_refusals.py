@@ -46,6 +46,7 @@ CONFIGS = ROOT / "fixtures" / "configs"
 # THE list of measure-only config sets: every benchmark and test that reads the training folders skips these
 # (tests/configs_corpus.py MEASURE_ONLY, benchmarks/configs_robustness.py, benchmarks/configs_snapshot.py read it from
 # here). A blind round is added when it is gathered and removed when the lead has measured it and a helper reads it:
+# 149m measure-only since session 42 (gathered blind by cfg149m, session 42: the lead measures it),
 # 147m training since session 42 (gathered blind by cfg147m, session 41; freed by the lead after three equal measurements),
 # 145m training since session 41 (gathered blind by cfg145m, session 40; freed by the lead after three measurements),
 # 143m training since session 40 (gathered blind by cfg143m, session 39; freed by the lead after three equal measurements),
@@ -64,7 +65,7 @@ CONFIGS = ROOT / "fixtures" / "configs"
 # 86m training since cfg91 (session 22), 82m training since cfg85 (session 21), 79m training since cfg81 (session 20),
 # 75m training since cfg78 (session 19), 68m training since cfg71 (session 17), 64m since cfg67 (session 16), 61m since cfg63, 57m since cfg60, 54m since cfg56, 49m since
 # cfg53, 47m since cfg48 (all 2026-11-29).
-MEASURE_ONLY = {"heldout"}
+MEASURE_ONLY = {"heldout", "round149m"}
 TRAINER = {"musubi-tuner": "musubi", "blissful-tuner": "blissful"}
 SAME_READING = {"blissful": {"musubi"}}
 
