@@ -954,6 +954,9 @@ def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -
 # (round 202m, ex202m's measure-only set of session 40, is training material in SETS since helper ex202 reads its misses, session 41)
 # (round 203m, ex203m's measure-only set of session 41, is training material in SETS since helper ex203 reads its misses, session 42)
 MEASURE_ONLY: tuple[Staged, ...] = (
+    # Round 204m: ex204m's measure-only set of session 42, new threads from the search tool's issues corpus, gathered and
+    # labelled blind; see fixtures/errors/round204m/README.md. The lead measures it; no figure is asserted.
+    Staged("round204m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
 _EVERY = _every_source()
