@@ -35,7 +35,7 @@ STILL_WRONG_IN_BOTH: dict[str, str] = {
     "round147m/llama-factory/wuhuanga__LlamaFactory__experiments__phase0__run_all.sh":
         "read as llama-factory with no dtype, its YAML listed unread; the label's bfloat16 is the `bf16: true` of the "
         "sft.yaml it runs (experiments/phase0/sft.yaml at the commit, not in the set): no reader of the launcher alone "
-        "can say it (LLaMA-Factory's own default is no bf16)",
+        "can say it (with no dtype flag LLaMA-Factory loads the checkpoint's dtype, which the launcher does not show)",
     "round147m/unclaimed-user-script/tanghui315__unsloth-multigpu__examples__configs__grpo_open_r1_config.yaml":
         "read as transformers (fa2, bfloat16); label: the project's own YAML, to refuse. Its keys are all TRL's / "
         "open-r1's (a recipe TrlParser would take the same), and what makes it the project's is its loader "

@@ -152,7 +152,7 @@ def lightning_trainer_args(doc: dict) -> Score:
     d = _sections(doc["data"])
     found = sorted(k for k in d if k in _LIGHTNING_TRAINER_ONLY)
     if len(found) >= 3:
-        s.add(", ".join(found[:3]), 2 * STRONG)
+        s.add(", ".join(found[:3]))  # (STRONG, not more: a trainer's file with more own evidence stays its)
     return s
 
 
