@@ -9,6 +9,7 @@ own documentation and example configs.
 
 from __future__ import annotations
 
+import os
 import re
 
 from . import STRONG, Score
@@ -127,6 +128,31 @@ def lightning(doc: dict) -> Score:
         s.add("trainer: (Lightning Trainer arguments)")
         if "seed_everything" in d or "class_path" in _dict(d, "model") or "init_args" in _dict(d, "model"):
             s.add("seed_everything / model.class_path")
+    return s
+
+
+# Lightning Trainer's own arguments (Lightning-AI/pytorch-lightning src/lightning/pytorch/trainer/trainer.py,
+# Trainer.__init__; pytorch_lightning's the same names): the ones no other framework's config uses at its top level
+# (transformers' TrainingArguments say max_grad_norm / eval_steps / logging_steps, LitGPT's recipes train: / eval:
+# sections, NeMo's and LightningCLI's keep these under trainer:, read by lightning() above)
+_LIGHTNING_TRAINER_ONLY = frozenset({
+    "val_check_interval", "check_val_every_n_epoch", "limit_train_batches", "limit_val_batches", "limit_test_batches",
+    "limit_predict_batches", "enable_progress_bar", "enable_model_summary", "enable_checkpointing",
+    "gradient_clip_algorithm", "gradient_clip_val", "accumulate_grad_batches", "num_sanity_val_steps", "fast_dev_run",
+    "overfit_batches", "reload_dataloaders_every_n_epochs", "default_root_dir", "use_distributed_sampler",
+    "detect_anomaly", "barebones", "sync_batchnorm"})
+
+
+def lightning_trainer_args(doc: dict) -> Score:
+    """A Lightning Trainer's keyword arguments kept as a file of their own (a project's configs/trainer/default.yaml,
+    passed as `Trainer(**cfg)` by the project's code; round 147m's litgpt-fork file): three or more of the Trainer's
+    own argument names at the top level, with nothing under a section (a config whose sections hold them is another
+    recogniser's: lightning(), nemo())."""
+    s = Score()
+    d = _sections(doc["data"])
+    found = sorted(k for k in d if k in _LIGHTNING_TRAINER_ONLY)
+    if len(found) >= 3:
+        s.add(", ".join(found[:3]))  # (STRONG, not more: a trainer's file with more own evidence stays its)
     return s
 
 
@@ -719,6 +745,26 @@ def _hydra_forced(args: list) -> str | None:
     return next((w.split("=", 1)[0] + "=..." for w in words if w.startswith(("+", "~"))), None)
 
 
+def _same_app_training(doc: dict, c) -> tuple[str, str] | None:
+    """(script, a shared override key) of another command of the file that runs the training of the same Hydra app as c,
+    whose Hydra evidence is a step after or around training: c's script has no `train` in its name, the other's has, and
+    every argument of the other is a plain override (key=value) of a key c is given too (the same config tree:
+    `experiment=`). Round 147m's pskiers sbatch: `srun python train_trm.py experiment=... data.amaze_root=... train.*=...`,
+    then the metrics step `amaze_generate_and_calculate_metrics.py experiment=... +checkpoint=...`, whose `+` alone is
+    Hydra's syntax: the refusal names the training script too. None otherwise."""
+    if not c.script or "train" in os.path.basename(c.script).lower():
+        return None
+    keys = {str(w).lstrip("+~").split("=", 1)[0] for w in c.args if "=" in str(w)}
+    for o in doc.get("commands") or []:
+        if o is c or not o.script or "train" not in os.path.basename(o.script).lower() or not o.args:
+            continue
+        words = [str(w) for w in o.args]
+        shared = [w.split("=", 1)[0] for w in words if w.split("=", 1)[0] in keys]
+        if shared and all("=" in w and not w.startswith("-") and _HYDRA_OVERRIDE.match(w) for w in words):
+            return o.script, shared[0]
+    return None
+
+
 def _skyrl_overrides(args: list) -> bool:
     """Overrides of SkyRL's config (skyrl_train/config/ppo_base_config.yaml: trainer:, generator:, data:, environment:)
     on a command line: `trainer.<...>=` and `generator.<...>=` both, nothing but key=value."""
@@ -790,6 +836,11 @@ _DIFFSYNTH_OPTS = frozenset({"--model_id_with_origin_paths", "--remove_prefix_in
                              "--lora_base_model", "--extra_inputs", "--use_gradient_checkpointing_offload",
                              "--dataset_metadata_path", "--data_file_keys"})
 _DIFFSYNTH_SCRIPT = re.compile(r"(^|/)examples/\w+/model_training/train\.py$")
+# Lightricks' LTX trainer's scripts as a launch names them: the LTX-2 monorepo's packages/ltx-trainer/scripts/ (train.py,
+# process_dataset.py ...), the package ltx_trainer, the standalone LTX-Video-Trainer checkout's scripts/ under its
+# folder's name; its training config (a YAML of its own model, acceleration.mixed_precision_mode ...) is what
+# built_on_trainer() knows it by
+_LTX_TRAINER_SCRIPT = re.compile(r"(^|/)(ltx[-_]trainer|LTX-Video-Trainer)/scripts/[\w-]+\.py$", re.IGNORECASE)
 
 
 def command_lines(doc: dict) -> tuple[str, Score] | None:
@@ -930,6 +981,12 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             # "runs train.py")
             return "DiffSynth-Studio", (s.add("--model_id_with_origin_paths") if origin else
                                         s.add(" ".join([path or c.script] + diffsynth[:2]), 2 * STRONG))
+        ltx = next((w for w in c.words if _LTX_TRAINER_SCRIPT.search(w)), None) if c.script else None
+        if ltx or mod.startswith("ltx_trainer."):
+            # a launch of the LTX trainer's own script (round 147m's fxd05 launcher: `accelerate launch ...
+            # packages/ltx-trainer/scripts/train.py "$runtime_config_path"` after a config-render step of the user's):
+            # its path says whose script runs, as DiffSynth-Studio's does
+            return "Lightricks LTX-Video-Trainer", s.add(ltx or mod, 2 * STRONG)
         if c.script == "train.py" and any(w.startswith("--job.config_file") for w in c.args):
             return "torchtitan", s.add("--job.config_file")
         if c.script and c.args and re.match(r"^(\S*/)?config/\w+\.py$", c.args[0]) and \
@@ -946,8 +1003,9 @@ def command_lines(doc: dict) -> tuple[str, Score] | None:
             return composer[0], s.add(composer[1])
         hydra_flag = (_hydra_flag(c.args) or _hydra_forced(c.args)) if c.script or mod else None
         if hydra_flag:
+            trains = _same_app_training(doc, c)
             return HYDRA_APP, s.add(
-                f"{mod or c.script} {hydra_flag}")
+                (f"{trains[0]} {trains[1]}=..., " if trains else "") + f"{mod or c.script} {hydra_flag}")
     # Megatron-LM's options kept in shell variables (MODEL_ARGS="--num-layers 24 --micro-batch-size 4 ...", passed to
     # pretrain_gpt.py on a later line or from another script), read from the file's live (uncommented) lines
     live = "\n".join(ln for ln in (doc.get("text") or "").splitlines() if not ln.lstrip().startswith(("#", "::", "REM ")))
@@ -1240,6 +1298,7 @@ def mistral_finetune(doc: dict) -> Score:
 RUN_SETTINGS = {"a DeepSpeed config": "DeepSpeed's engine settings (the JSON a trainer's --deepspeed names)",
                 "an accelerate config": "accelerate launch's settings (the YAML its --config_file names)"}
 RECOGNISERS = (("NVIDIA NeMo", nemo), ("PyTorch Lightning (a LightningCLI config)", lightning),
+               ("PyTorch Lightning (its Trainer's arguments)", lightning_trainer_args),
                ("a DeepSpeed config", deepspeed), ("an accelerate config", accelerate_config),
                ("torchtitan", torchtitan), ("MosaicML LLM Foundry", llm_foundry), ("verl", verl), ("detectron2", detectron2),
                ("an OpenMMLab (mmengine) config", mmengine), ("XTuner (an mmengine config)", xtuner_config),
