@@ -54,7 +54,8 @@ POSITIVES = [
     ("argtype-dropout", "scaled_dot_product_attention under torch.export: dropout_p is getting a Tensor instead of a float",
      ("attn.op-arg-type", "sdpa")),
     # smfirst
-    ("smfirst-slash", "sm_103/sm_121 are not supported by flash-attn-4 yet, only sm100", ("cute.arch", "cute")),
+    ("smfirst-list", "SM110 and SM121 are not yet supported in flash-attn-4, see the tracking issue", ("cute.arch", "cute")),
+    ("smfirst-dsl", "sm110 is not supported by the CuTe DSL kernels", ("cute.arch", "cute")),
     # retshape
     ("retshape-fa2", "flash_attn 2.7 changed the returned value of flash_attn_varlen_func when return_attn_probs is off",
      ("attn.return-value", "fa2")),
