@@ -30,7 +30,8 @@ WHOLE = {
     "tests/test_allocator.py": "torch_verdicts: torch's own parser on every allocator setting, in a child that imports torch",
     "tests/test_import_probe_e2e.py": "runs: three `check` runs against fake backends (no hang since ci42b)",
     "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it; outside: its "
-                                 "`check --no-smoke --python` of this venv (a torch probe), read by two tests (ci40c)",
+                                 "`check --no-smoke --python` of this venv (a torch probe), read by two tests (ci40c); "
+                                 "wrapped: its `check -b sdpa --python` of a wrapper of this venv, read by two (ci42b)",
     "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv; checked_venv: rows 2 and 3's check of it",
     "tests/test_api.py": "fresh_api: a fresh interpreter's real check of sdpa (kernels) and require of sdpa and cute, its "
                          "children importing torch (~15 s of CPU), read by two tests (ci40c)",
