@@ -171,7 +171,7 @@ def base_env() -> dict:
 @dataclass
 class Run:
     """One `attn-doctor check` against a fake machine. `sites` go first on PYTHONPATH, `bins` first on
-    PATH; `env` values may be bytes (not UTF-8). The JSON report is always written to report.json."""
+    PATH; `env` values may be bytes (not UTF-8). The JSON report is written to report.json (to stdout: json_stdout)."""
     name: str
     args: list[str]
     sites: list[Path] = field(default_factory=list)
@@ -182,6 +182,7 @@ class Run:
     #                       as at 150 s, and a loaded 2-core machine never reaches it (test_hardening's seed run took
     #                       93 s on one core beside three CPU burners, ci40a; its children alone may take EASY = 300 s)
     slow: bool = False  # waits out a timeout: started first, so the waits overlap
+    json_stdout: bool = False  # `--json -` instead of report.json: the report must then be all of stdout
     # filled in by start()/finish()
     dir: Path | None = None
     proc: subprocess.Popen | None = None
@@ -221,7 +222,7 @@ class Run:
             env["PATH"] = os.pathsep.join([str(b) for b in self.bins] + [env["PATH"]])
         env.update(self.env)
         argv = [*self.prefix, sys.executable, "-m", "attn_doctor", "check", *self.args,
-                "--json", str(self.dir / "out" / "report.json")]
+                "--json", "-" if self.json_stdout else str(self.dir / "out" / "report.json")]
         self.started = time.monotonic()
         with open(self.dir / "stdout", "wb") as out, open(self.dir / "stderr", "wb") as err:
             self.proc = subprocess.Popen(argv, env=env, cwd=str(self.dir), stdin=subprocess.DEVNULL,
@@ -238,7 +239,12 @@ class Run:
         self.stdout = (self.dir / "stdout").read_bytes().decode("utf-8", "replace")
         self.stderr = (self.dir / "stderr").read_bytes().decode("utf-8", "replace")
         report = self.dir / "out" / "report.json"
-        if report.exists():
+        if self.json_stdout:  # stdout must be exactly one JSON document: anything else leaves doc None (get() fails)
+            try:
+                self.doc = json.loads(self.stdout)
+            except ValueError:
+                self.doc = None
+        elif report.exists():
             self.doc = json.loads(report.read_text())
         for sub in ("tmp", "home"):
             self.leftovers += [str(p) for p in (self.dir / sub).rglob("*") if not own_cache(p.relative_to(self.dir))]

@@ -6,12 +6,14 @@ directory (tests/fakeenv.py says exactly what is faked), with a hard outer bound
 the doctor exited by itself, the exit code, and the finding id / backend status in its JSON report.
 Runs that wait out a timeout are started together (the `batch` fixture), so each wait is paid once. They and the seed
 (i-raise) start in an empty HOME; the others with a copy of the doctor's own cache as the seed left it (fakeenv.run_all).
+The runs whose case is not torch itself (a backend's import, caches, metadata, nvcc) import a stub torch (build()'s
+no_gpu); the kernels, torch's own output and the allocator variables meet the real one.
 
 | what breaks | test(s) |
 |---|---|
 | backend segfaults on import | test_import_probe_e2e.py::test_segfault (CLI, fake sageattention) |
 | backend segfaults in its kernel | test_kernel_fault[segfault] (CLI, torch's SDPA broken by tests/fault_site); test_smoke_planted.py::test_segfault_becomes_a_finding (smoke runner) |
-| backend hangs on import | test_import_hang_is_killed_with_nothing_left; test_import_probe_e2e.py::test_hang |
+| backend hangs on import | test_import_hang_is_killed_with_nothing_left (test_import_probe_e2e's hang case too) |
 | backend hangs in its kernel | test_kernel_fault[hang] + test_no_process_outlives_the_doctor[k-hang]; test_smoke_planted.py::test_hang_is_killed_at_the_timeout |
 | backend raises at import | test_import_raises; test_import_probe_e2e.py::test_undefined_symbol |
 | backend returns NaN | test_kernel_fault[nan]; test_smoke_planted.py::test_unwritten_output_is_nan_and_caught |
@@ -142,12 +144,19 @@ def build(base: Path, mounts: list[Path]) -> tuple[list[fe.Run], dict[str, str]]
     why_not: dict[str, str] = {}
     easy = ["--timeout", str(EASY)]
     hang = ["--timeout", str(HANG)]
+    # FAKE torch (fakeenv.torch_site 'no-gpu': a CUDA build that sees no GPU, as CI's real torch does) for the runs whose
+    # case is not torch: a backend's import, a cache folder, metadata, nvcc, a cache variable. Their torch probe and the
+    # backend's import child then import the stub (~0.1 s) instead of the real torch (~3 s of CPU here, more for CI's
+    # CUDA build: 20 of the batch's 37 real imports, ci42b). The runs whose case is torch's own reaction keep the real
+    # one: the kernels (k-*), t-flood, and the allocator variables (e-alloc-*, e-absurd: CUDA builds read them at import)
+    no_gpu = fe.torch_site(fx / "t-no-gpu", "no-gpu")
 
-    # backends, import: a fake sageattention
+    # backends, import: a fake sageattention. i-hang writes its report to stdout (--json -): a hung import puts nothing
+    # but the report there (test_import_probe_e2e's own hang run, the same case, was folded into this one)
     for kind in ("raise", "hang", "flood", "grandchild"):
         site = fe.sage_site(fx / f"i-{kind}", kind)
         runs.append(fe.Run(f"i-{kind}", ["--no-smoke", "--backend", "sage", *(hang if kind == "hang" else easy)],
-                           sites=[site], slow=kind == "hang"))
+                           sites=[site, no_gpu], slow=kind == "hang", json_stdout=kind == "hang"))
     # backends, kernels: the real torch with its SDPA broken in the doctor's children
     for kind in ("segfault", "hang", "nan", "wrong", "flood", "grandchild"):
         runs.append(fe.Run(f"k-{kind}", ["--backend", "sdpa", *(hang if kind == "hang" else easy)],
@@ -161,7 +170,6 @@ def build(base: Path, mounts: list[Path]) -> tuple[list[fe.Run], dict[str, str]]
     runs.append(fe.Run("t-cuda-init", ["--backend", "sdpa", *easy], sites=[fe.torch_site(fx / "t-cuda-init", "cuda-init")],
                        bins=[smi]))
     # tools
-    no_gpu = fe.torch_site(fx / "t-no-gpu", "no-gpu")
     runs.append(fe.Run("smi-missing", ["--no-smoke", *easy], sites=[no_gpu]))
     runs.append(fe.Run("smi-hang", ["--no-smoke", *easy], sites=[no_gpu], slow=True,
                        bins=[fe.tool(fx / "smi-hang", "nvidia-smi", fe.sleeper()).parent]))
@@ -169,11 +177,12 @@ def build(base: Path, mounts: list[Path]) -> tuple[list[fe.Run], dict[str, str]]
                  fe.tool(fx / "nvcc-garbage", "nvcc", "#!/bin/sh\nprintf '\\177ELF\\002\\001 not a compiler\\n'\n").parent,
                  fe.tool(fx / "nvcc-noexec", "nvcc", "#!/bin/sh\necho 'Cuda compilation tools, release 12.8, V12.8.93'\n",
                          executable=False).parent]
-    runs.append(fe.Run("nvcc-broken", ["--no-smoke", *easy], bins=nvcc_bins, slow=True))
-    # caches (the real CPU torch: Inductor's cache is in use)
+    runs.append(fe.Run("nvcc-broken", ["--no-smoke", *easy], sites=[no_gpu], bins=nvcc_bins, slow=True))
+    # caches (torch installed: Inductor's cache is in use; the folders are judged by the doctor, not by torch)
     (fx / "c-file").mkdir(parents=True)
     (fx / "c-file" / "inductor").write_text("not a directory\n")
-    runs.append(fe.Run("c-file", ["--no-smoke", *easy], env={"TORCHINDUCTOR_CACHE_DIR": str(fx / "c-file" / "inductor")}))
+    runs.append(fe.Run("c-file", ["--no-smoke", *easy], sites=[no_gpu],
+                       env={"TORCHINDUCTOR_CACHE_DIR": str(fx / "c-file" / "inductor")}))
     ro = fx / "c-unwritable"
     if os.geteuid() == 0:  # root writes anywhere a mode allows nothing: only a read-only filesystem stops it
         why = mount_tmpfs(ro, "64k")
@@ -188,14 +197,15 @@ def build(base: Path, mounts: list[Path]) -> tuple[list[fe.Run], dict[str, str]]
     if why:
         why_not["c-unwritable"] = why
     else:
-        runs.append(fe.Run("c-unwritable", ["--no-smoke", *easy], env={"TORCHINDUCTOR_CACHE_DIR": str(ro / "inductor")}))
+        runs.append(fe.Run("c-unwritable", ["--no-smoke", *easy], sites=[no_gpu],
+                           env={"TORCHINDUCTOR_CACHE_DIR": str(ro / "inductor")}))
     prefix, why = without_dac_override()
     if why:
         why_not["c-unreadable"] = why
     else:
         (fx / "c-unreadable" / "inductor").mkdir(parents=True)
         (fx / "c-unreadable" / "inductor").chmod(0)
-        runs.append(fe.Run("c-unreadable", ["--no-smoke", *easy], prefix=prefix,
+        runs.append(fe.Run("c-unreadable", ["--no-smoke", *easy], prefix=prefix, sites=[no_gpu],
                            env={"TORCHINDUCTOR_CACHE_DIR": str(fx / "c-unreadable" / "inductor")}))
     full = fx / "c-full"
     why = mount_tmpfs(full, "256k")
@@ -205,7 +215,8 @@ def build(base: Path, mounts: list[Path]) -> tuple[list[fe.Run], dict[str, str]]
         mounts.append(full)
         (full / "inductor").mkdir()
         fill(full)
-        runs.append(fe.Run("c-full", ["--no-smoke", *easy], env={"TORCHINDUCTOR_CACHE_DIR": str(full / "inductor")}))
+        runs.append(fe.Run("c-full", ["--no-smoke", *easy], sites=[no_gpu],
+                           env={"TORCHINDUCTOR_CACHE_DIR": str(full / "inductor")}))
     # environment variables. Linux refuses any one environment string over 128 KiB (MAX_ARG_STRLEN)
     # at exec, so "huge" is 100 kB: the most a user's shell can hand over.
     alloc = {
@@ -219,10 +230,11 @@ def build(base: Path, mounts: list[Path]) -> tuple[list[fe.Run], dict[str, str]]
     runs.append(fe.Run("e-alloc-binary", ["--no-smoke", "--backend", "sdpa", "--format", "text", *easy],
                        env={"PYTORCH_CUDA_ALLOC_CONF": b"expandable_segments:\xff\xfe",
                             "PYTHONIOENCODING": "utf-8:strict"}))  # stdout as under a UTF-8 locale
-    runs.append(fe.Run("e-inductor-empty", ["--no-smoke", "--backend", "sdpa", *easy], env={"TORCHINDUCTOR_CACHE_DIR": ""}))
-    runs.append(fe.Run("e-inductor-long", ["--no-smoke", "--backend", "sdpa", *easy],
+    runs.append(fe.Run("e-inductor-empty", ["--no-smoke", "--backend", "sdpa", *easy], sites=[no_gpu],
+                       env={"TORCHINDUCTOR_CACHE_DIR": ""}))
+    runs.append(fe.Run("e-inductor-long", ["--no-smoke", "--backend", "sdpa", *easy], sites=[no_gpu],
                        env={"TORCHINDUCTOR_CACHE_DIR": "/tmp/" + "cache/" * 1700}))
-    runs.append(fe.Run("e-fa4-yes", ["--no-smoke", "--backend", "cute", *easy], sites=[fe.fa4_site(fx / "e-fa4-yes")],
+    runs.append(fe.Run("e-fa4-yes", ["--no-smoke", "--backend", "cute", *easy], sites=[fe.fa4_site(fx / "e-fa4-yes"), no_gpu],
                        env={"FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED": "yes"}))
     runs.append(fe.Run("e-absurd", ["--no-smoke", *easy], env={
         "CUDA_VISIBLE_DEVICES": b"\xff,\xfe", "TRITON_CACHE_DIR": b"/tmp/\xff\xfe", "CC": "gcc" * 30_000,
@@ -235,9 +247,9 @@ def build(base: Path, mounts: list[Path]) -> tuple[list[fe.Run], dict[str, str]]
     write_dist(meta, "xformers", "0.0.35", metadata=b"\x00\xff\xfe\x7fELF\x02\x01\x01" + b"\x00" * 64)
     write_dist(meta, "quack-kernels", "0.6.5", metadata="Metadata-Version: 2.1\nName: quack-kernels\n")
     (write_dist(meta, "einops", "0.8.1") / "METADATA").unlink()
-    runs.append(fe.Run("m-corrupt", ["--no-smoke", "--backend", "sdpa", *easy], sites=[meta]))
+    runs.append(fe.Run("m-corrupt", ["--no-smoke", "--backend", "sdpa", *easy], sites=[meta, no_gpu]))
     runs.append(fe.Run("m-no-record", ["--no-smoke", "--backend", "cute", *easy],
-                       sites=[fe.fa4_site(fx / "m-no-record", record=False)]))
+                       sites=[fe.fa4_site(fx / "m-no-record", record=False), no_gpu]))
     return runs, why_not
 
 
@@ -294,8 +306,12 @@ def test_import_raises(batch):
 
 
 def test_import_hang_is_killed_with_nothing_left(batch):
+    """Also test_import_probe_e2e's hang case (folded in here, ci42b): the report is all of stdout (--json -), and the
+    hang is the one finding of sage's."""
     r = get(batch, "i-hang")
-    assert r.doc["facts"]["torch"]["probe"], "the torch probe timed out too: HANG is too short for this machine's load"
+    assert r.doc["facts"]["torch"]["probe"]["import_ok"], "the torch probe timed out too: HANG is too short for this machine's load"
+    mine = [f for f in r.findings() if f["backend"] == "sage" and f["section"] == "backends"]
+    assert [f["id"] for f in mine] == ["import.hang"], mine
     f = finding(r, "import.hang", "sage")
     assert f"{HANG} s" in f["title"]
     assert r.doc["facts"]["imports"]["sage"]["run"]["timed_out"] is True

@@ -38,9 +38,9 @@ def doctor_py(tmp_path_factory) -> str:
     return str(py)
 
 
-def run(py: str, *args, timeout: int = 300) -> subprocess.CompletedProcess:
+def run(py: str, *args, timeout: int = 300, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run([py, "-m", "attn_doctor", *args], capture_output=True, text=True, env=env(),
-                          timeout=timeout, cwd=str(ROOT))
+                          timeout=timeout, cwd=str(cwd))
 
 
 def verdicts(doc: dict) -> tuple[dict, list]:
@@ -80,11 +80,30 @@ def test_through_python_same_verdicts_as_inside(outside, doctor_py):
     assert a["facts"]["marker_env"] == b["facts"]["marker_env"]
 
 
-def test_smoke_tests_run_in_the_checked_interpreter(doctor_py):
+@pytest.fixture(scope="module")
+def wrapped(doctor_py, tmp_path_factory) -> tuple[dict, Path]:
+    """`check -b sdpa --python WRAPPER` (kernels on) from the torch-less doctor, run once and read by two tests (ci42b: they
+    were two runs, each a torch probe in TARGET). WRAPPER is TARGET with another attn_doctor first on its sys.path, one
+    whose import raises SystemExit (say, an old version pip-installed in the env): test_smoke_tests_run_in_the_checked_
+    interpreter reads that the kernels ran in TARGET, test_children_run_the_doctors_code_not_the_targets that every
+    child (the smoke child too) loaded this doctor's code. Its report and the other attn_doctor's folder."""
+    tmp = tmp_path_factory.mktemp("wrapped")
+    other = tmp / "other" / "attn_doctor"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("raise SystemExit('the wrong attn_doctor was imported')\n")
+    wrapper = tmp / "python"
+    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={other.parent} exec {TARGET} \"$@\"\n")
+    wrapper.chmod(0o755)
+    # run from `tmp`, not the project root: a child's sys.path[0] is its working directory (`python -c`), and from the root
+    # a child that imported attn_doctor the plain way would find the doctor's own there and prove nothing (ci42b)
+    r = run(doctor_py, "check", "-b", "sdpa", "--python", str(wrapper), "--json", "-", cwd=tmp)
+    return json.loads(r.stdout), other.parent
+
+
+def test_smoke_tests_run_in_the_checked_interpreter(wrapped):
     """Full check of sdpa: its kernels ran in the target (torch is only there), with the same verdict."""
-    outside = run(doctor_py, "check", "-b", "sdpa", "--python", TARGET, "--json", "-")
     inside = run(TARGET, "check", "-b", "sdpa", "--json", "-")
-    a, b = json.loads(outside.stdout), json.loads(inside.stdout)
+    a, b = wrapped[0], json.loads(inside.stdout)
     assert verdicts(a) == verdicts(b)
     cases = [c for per in a["facts"]["smoke"]["devices"].values() for c in (per.get("sdpa") or {}).get("cases", [])]
     assert cases and len(cases) == len([c for per in b["facts"]["smoke"]["devices"].values()
@@ -107,18 +126,12 @@ def test_a_venv_directory_is_a_python(doctor_py, tmp_path):
     assert "torch.missing" in verdicts(doc)[1]  # it checked the torch-less venv, not the doctor's own
 
 
-def test_children_run_the_doctors_code_not_the_targets(doctor_py, tmp_path):
+def test_children_run_the_doctors_code_not_the_targets(wrapped):
     """An interpreter whose sys.path holds another attn_doctor (say, an old version pip-installed in the
     env) still runs this doctor's probe children: they load attn_doctor from the doctor's files."""
-    other = tmp_path / "other" / "attn_doctor"
-    other.mkdir(parents=True)
-    (other / "__init__.py").write_text("raise SystemExit('the wrong attn_doctor was imported')\n")
-    wrapper = tmp_path / "python"
-    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={other.parent} exec {TARGET} \"$@\"\n")
-    wrapper.chmod(0o755)
-    doc = json.loads(run(doctor_py, "check", "--no-smoke", "-b", "sdpa", "--python", str(wrapper), "--json", "-").stdout)
+    doc, other = wrapped
     assert doc["facts"]["torch"]["probe"] is not None and "torch.missing" not in verdicts(doc)[1]
-    assert str(other.parent) in doc["facts"]["packages"]["sys_path"]  # its sys.path, as the user has it
+    assert str(other) in doc["facts"]["packages"]["sys_path"]  # its sys.path, as the user has it
 
 
 def _script(tmp_path: Path, name: str, body: str, mode: int = 0o755) -> str:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 # module -> the fixture that one worker pays instead of each
 WHOLE = {
-    "tests/test_hardening.py": "batch: 32 `attn-doctor check` runs on broken fake machines (~180 s of CPU, 4 hangs waited out)",
+    "tests/test_hardening.py": "batch: 32 `attn-doctor check` runs on broken fake machines (~130 s of CPU since ci42b, "
+                               "4 hangs waited out)",
     "tests/test_cli.py": "live: a full `check --no-smoke` of this machine in a child (~3.5 s)",
     "tests/test_allocator.py": "torch_verdicts: torch's own parser on every allocator setting, in a child that imports torch",
-    "tests/test_import_probe_e2e.py": "runs: four `check` runs against fake backends (the hang waited out, HANG = 90 s)",
+    "tests/test_import_probe_e2e.py": "runs: three `check` runs against fake backends (no hang since ci42b)",
     "tests/test_python_flag.py": "doctor_py: a venv without torch, built with the doctor in it; outside: its "
-                                 "`check --no-smoke --python` of this venv (a torch probe), read by two tests (ci40c)",
+                                 "`check --no-smoke --python` of this venv (a torch probe), read by two tests (ci40c); "
+                                 "wrapped: its `check -b sdpa --python` of a wrapper of this venv, read by two (ci42b)",
     "tests/test_new_user_rows.py": "venv: a bare venv made with python -m venv; checked_venv: rows 2 and 3's check of it",
     "tests/test_api.py": "fresh_api: a fresh interpreter's real check of sdpa (kernels) and require of sdpa and cute, its "
                          "children importing torch (~15 s of CPU), read by two tests (ci40c)",
@@ -80,7 +82,8 @@ FIRST = {
     "tests/test_staged_error_corpora.py": (46, "explain over each staged round"),
     "tests/test_bench.py": (41, "the bench CLI timing kernels on the CPU"),
     "tests/test_api.py": (40, "check and require in children that must not import torch"),
-    "tests/test_import_probe_e2e.py": (34, "WHOLE: four check runs against fake backends (setup 34 s; ~90 s since stop 66, mostly asleep)"),
+    "tests/test_import_probe_e2e.py": (34, "WHOLE: three check runs against fake backends (setup 34 s; its hang, ~90 s asleep "
+                                           "since stop 66, folded into test_hardening's batch by ci42b)"),
     "tests/test_flex_workers.py": (34, "flex attention compiled cold in a pool and in process"),
 }
 
