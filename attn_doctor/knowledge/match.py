@@ -792,7 +792,9 @@ def digit_blind(pattern: str) -> re.Pattern | None:
     if relaxed is None:
         return None
     try:
-        return _sre_compiler.compile(relaxed, re.IGNORECASE | re.MULTILINE)
+        # int flags, as re.compile hands them on: the compiler tests them at every item, and a RegexFlag's & runs as Python
+        # code (2,751 patterns: 3.96 s with the enum, 2.74 s with its int; the same compiled patterns: ci42c, session 42)
+        return _sre_compiler.compile(relaxed, int(re.IGNORECASE | re.MULTILINE))
     except (re.error, TypeError, ValueError, IndexError):  # pragma: no cover - a tree the compiler will not take
         return None
 
