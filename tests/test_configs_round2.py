@@ -48,8 +48,10 @@ READ = {
         "sft.yaml", "model_name_or_path: m\nstage: sft\nfinetuning_type: lora\nlora_rank: 8\nflash_attn: fa2\nbf16: true\n",
         ("llama-factory", ["fa2"], "bfloat16")),
     "TRL YAML with its model": (
-        "trl.yaml", "model_name_or_path: m\ndataset_name: d\nattn_implementation: sdpa\nbf16: true\nlora_alpha: 16\n",
-        ("transformers", ["sdpa"], "bfloat16")),
+        # (use_peft beside its LoRA field, as TRL's recipes write it: without it TRL never applies lora_alpha, and the
+        # file is another loader's, refused since cfg42n: hf_transformers.lora_without_peft)
+        "trl.yaml", "model_name_or_path: m\ndataset_name: d\nattn_implementation: sdpa\nbf16: true\nuse_peft: true\n"
+        "lora_alpha: 16\n", ("transformers", ["sdpa"], "bfloat16")),
     "ai-toolkit job and config": (
         "job.yaml", "job: extension\nconfig:\n  name: x\n  process:\n  - type: sd_trainer\n    train:\n      dtype: bf16\n"
         "    model:\n      name_or_path: m\n      is_flux: true\n", ("ai-toolkit", [], "bfloat16")),

@@ -123,6 +123,25 @@ MODEL_CONFIG_FIELDS = {"model_revision", "dtype", "torch_dtype", "attn_implement
                        "load_in_8bit", "bnb_4bit_quant_type", "use_bnb_nested_quant", "trust_remote_code"}
 
 
+# ModelConfig's LoRA fields (trl/trainer/model_config.py), which only use_peft applies: TRL's get_peft_config (and the
+# alignment-handbook's, open-r1's copies) starts `if model_args.use_peft is False: return None`, and use_peft defaults
+# False. A TrlParser recipe that trains a LoRA names use_peft beside them; one that sets them without it is another
+# loader's schema that borrowed the names (round 147m's tanghui315 grpo_open_r1_config.yaml, `lora_r: 16` read by
+# the repository's own Unsloth loader). Counted over the training labels (cfg42n, session 42): of 39 bare YAML / JSON
+# files read as transformers on their TRL-shaped keys alone, 34 are labelled transformers (none has a LoRA field
+# without use_peft) and 5 refused (1 has): the keys alone stay transformers' evidence, this one sign is not.
+PEFT_ONLY_FIELDS = {"lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "lora_target_parameters",
+                    "lora_modules_to_save", "lora_task_type", "use_rslora", "use_dora"}
+
+
+def lora_without_peft(s: dict) -> list[str]:
+    """The LoRA fields of ModelConfig a YAML / JSON sets without use_peft, which TRL would leave unapplied (sorted);
+    [] when it names use_peft (true or false) or sets none of them."""
+    if "use_peft" in s:
+        return []
+    return sorted(str(k) for k in s if str(k) in PEFT_ONLY_FIELDS)
+
+
 def model_from_command_line(keys) -> bool:
     """A TrlParser / H4ArgumentParser YAML without model_name_or_path: TrainingArguments / TRL fields throughout
     (fields_evidence) with ModelConfig's own `model_revision` and at least one more of its fields, so the file says how
@@ -2002,6 +2021,17 @@ def _score(doc: dict) -> "Score":
         sc.add(fields)
     elif parser is not None:
         sc.add(f"parsed by the repository's {parser['script']} ({parser['how']})")
+    lora = lora_without_peft(s) if doc["fmt"] != "text" and parser is None and sc.own and not model_layout(s) else []
+    if lora:
+        # a file that would be read on its TRL-shaped keys sets LoRA fields TRL would never apply (PEFT_ONLY_FIELDS):
+        # its keys are some loader's own, not TrlParser's; refused, saying so (detect(): Score.refused)
+        sc = score_keys(set(s), (), STRONG_KEYS | SHARED_KEYS, COMMON_KEYS)
+        sc.own, sc.own_points = [], 0.0
+        sc.refused = (f"it sets LoRA ({', '.join(lora[:3])}) without use_peft, the switch TRL's ModelConfig applies "
+                      f"LoRA by (get_peft_config returns None without it), so its TrainingArguments / TRL-like keys are "
+                      f"the schema of a loader of its own (a script of its repository that reads the file), which the "
+                      f"file does not name; `attn-doctor check --config` on that script reads the run it starts")
+        return sc
     if doc["fmt"] == "text":
         if cmd is not None and _example(cmd) and hf_script(cmd) and not _trl_command(doc):
             # transformers' own example scripts (examples/pytorch/*/run_*.py: run_clm.py, run_translation.py ...) parse
