@@ -11,6 +11,9 @@ Mechanisms (knowledge file: rule; the unrelated logs it came from):
            VideoLLaMA3#38, CompVis/stable-diffusion#712, ComfyUI-LatentSyncWrapper#53); [needs_backend] self_evident keeps the
            one allocation of a TiB or more claimed without a name (a materialised sequence x sequence score matrix:
            huggingface/diffusers#4166, round 103g's sdpa-math-oom)
+  recomp   attribution.toml [needs_backend] gains compile.recompile-limit: torch.compile's recompile limit is any compiled
+           function's (a video transformer's forward, an optimizer step: huggingface/diffusers#10932, microsoft/dion#23);
+           FlexAttention's only where an attention library is named near it
   ggml     attribution.toml [[library]] "foreign": GPUStack's llama-box (a llama.cpp server) by name: its "no kernel image"
            is its ggml build's, not torch's (gpustack/gpustack#1382); llama.cpp's own llama-server is read as "other" (an
            attention library outside the seven) and stays claimed (STILL_WRONG)
@@ -48,6 +51,12 @@ NEAR_MISSES = [
      "(GPU 0; 11.60 GiB total capacity)", None),
     ("oom-infer-zh", "推理的时候显存不够\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 57.20 GiB. GPU 0 has a "
      "total capacity of 47.50 GiB", None),
+    # recomp: a compiled function that is no attention call
+    ("recomp-forward", "W1203 09:14:02.118000 5521 torch/_dynamo/convert_frame.py:1016] [2/8] torch._dynamo hit config.recompile_limit "
+     "(8)\nW1203 09:14:02.118000 5521 torch/_dynamo/convert_frame.py:1016] [2/8]    function: 'forward' "
+     "(/srv/wan/modules/vae.py:412)\nW1203 09:14:02.118000 5521 torch/_dynamo/convert_frame.py:1016] [2/8]    last reason: "
+     "2/0: tensor 'x' size mismatch at index 2. expected 21, actual 41", None),
+    ("recomp-optimizer", "Muon's step keeps recompiling: cache_size_limit reached after 8 parameter shapes", None),
     # ggml: a llama.cpp family binary's own CUDA build
     ("ggml-llama-server", "llama-server -m qwen2.5-14b-q4_k_m.gguf -ngl 99 on an RTX 5070\nCUDA error: no kernel image is "
      "available for execution on the device", None),
@@ -79,6 +88,10 @@ POSITIVES = [
                           ("/opt/conda/lib/python3.11/site-packages/torch/_tensor.py", 626, "backward", "torch.autograd.backward("),
                           error="torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total "
                                 "capacity of 39.39 GiB of which 812.00 MiB is free."), (OOM, None)),
+    # recomp: the limit hit for the attention function
+    ("recomp-flex", "W1203 09:14:02.118000 5521 torch/_dynamo/convert_frame.py:1016] [0/8] torch._dynamo hit config.recompile_limit "
+     "(8)\nW1203 09:14:02.118000 5521 torch/_dynamo/convert_frame.py:1016] [0/8]    function: 'flex_attention' "
+     "(/opt/venv/lib/python3.12/site-packages/torch/nn/attention/flex_attention.py:1302)", ("compile.recompile-limit", "flex")),
     # ggml: a PyTorch program's "no kernel image" stays torch's build
     ("arch-comfy", "ComfyUI on the RTX 5080\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n"
      "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.", (ARCH, None)),

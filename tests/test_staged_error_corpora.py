@@ -442,8 +442,7 @@ SETS = (
     Staged("round63m", 34, 32, 29, unrelated="unrelated", note_required=True,
            known_claims=(("ELS-RD__kernl__84.txt", ("prose.crash", "prose.gpu")),
                          ("PaddlePaddle__PaddleFleet__1357.txt", "attn.return-value"),
-                         ("chaiNNer-org__chaiNNer__3117.txt", "gpu.arch-not-in-torch"),
-                         ("microsoft__dion__23.txt", "compile.recompile-limit"),
+                         ("chaiNNer-org__chaiNNer__3117.txt", "gpu.arch-not-in-torch"),  # dion#23's recompile limit: ex42u
                          ("robertknight__rten__1321.txt", "attn.nan-output"),
                          ("unslothai__unsloth__1824.txt", ("prose.fails", "prose.said")))),
     # round 71m (ex71m, 2026-11-29, tenth session's fifth wave): new threads from any tracker (used ones included), gathered and
@@ -670,7 +669,7 @@ SETS = (
     # is a known claim: Dynamo's own recompile-limit warning over HunyuanVideo's attention processors, read backend-neutrally as what
     # it is (compile.recompile-limit, no attention backend named). Misses left: fixtures/errors/round129m/README.md
     Staged("round129m", 31, 29, 29, unrelated="unrelated", note_required=True,  # training material since ex135, session 23
-           known_claims=(("huggingface__diffusers__10932.txt", "compile.recompile-limit"),)),
+           known_claims=()),  # diffusers#10932's recompile limit (no attention library named): unclaimed since ex42u (session 42)
     # round 136m (ex136m, 2026-11-30, session 23): new threads leaning to inference-time failures (image, video and audio apps
     # and their ComfyUI nodes, serving engines, CJK and words-only reports), gathered and labelled blind; measured by the lead
     # three times (29/38 matched, 26 right backend, 11 right cause, 2/18 unrelated claimed). Training material since ex141,
