@@ -149,13 +149,16 @@ CASES = [
     ("another backend cleared, the failing one kept",
      "xformers crashes during backward\n\nThe model does not use flash attention, so that part is unrelated.",
      ("prose.", "xformers")),
-    # inventory: an OOM above an info dump is nobody's backend; raised in the backend's frames it is
+    # inventory: an OOM above an info dump is nobody's backend; raised in the backend's frames it is. (Helper ex42u, session 42:
+    # and nobody's failure to claim: an upscaler's 2.25 GiB OOM with no attention near it is any model's, train.oom is in
+    # [needs_backend] now, as round 79's unrelated CompVis/stable-diffusion#712 of this shape is labelled; the point stays: not
+    # xformers)
     ("OOM above xformers.info's dump",
      "Upscaling at 2x runs out of memory on my 3070\n\n"
      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.25 GiB. GPU 0 has a total capacity of 8.00 GiB of "
      "which 1.10 GiB is free.\n\nxformers info:\nxFormers 0.0.28.post3\n"
      "memory_efficient_attention.ckF:                    unavailable\n"
-     "memory_efficient_attention.cutlassF-pt:            available\n", ("train.oom", None)),
+     "memory_efficient_attention.cutlassF-pt:            available\n", ("!", "xformers")),
     ("OOM raised in xformers' frames",
      "Upscaling at 2x runs out of memory on my 3070\n\n"
      + tb(("/srv/webui/modules/sd_hijack_optimizations.py", 496, "xformers_attention_forward",

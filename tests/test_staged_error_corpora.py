@@ -306,8 +306,7 @@ SETS = (
     # on an RTX 5090, and a CUDA out-of-memory
     Staged("round24m", 45, 42, 42, unrelated="unrelated", note_required=True,
            known_claims=(("SandAI-org__MAGI-1__61.txt", "alloc.expandable-unsupported"),
-                         ("chatdoc-com__OCRFlux__70.txt", "gpu.arch-not-in-torch"),
-                         ("shiyi-zh0408__FlexiAct__11.txt", "train.oom"))),
+                         ("chatdoc-com__OCRFlux__70.txt", "gpu.arch-not-in-torch"))),  # FlexiAct#11's OOM: unclaimed since ex42u
     # round 33 (ex33, 2026-11-28, sixth session): LLM/VLM training and serving trackers, 2025-2026 (transformers, TRL, hub
     # kernels, verl, unsloth, LLaMA-Factory, ms-swift, torchtune/torchtitan, vLLM, SGLang, FlashInfer, TransformerEngine,
     # PyTorch SDPA/flex); of 42, 31 matched and 25 right backend on main's rules at 6d5c95b (0/12 unrelated matched;
@@ -370,7 +369,7 @@ SETS = (
     # backend's: cuDNN frontend's CuTe-DSL GEMM that no longer compiles on nvidia-cutlass-dsl 4.6.0 (its DSL named, read as
     # FA4's build), and FramePack's CUDA out of memory
     Staged("round31", 40, 34, 29, unrelated="unrelated", note_required=True,
-           known_claims=(("lllyasviel__FramePack__602.txt", "train.oom"),)),  # cudnn-frontend#397's GEMM: unclaimed since ex120
+           known_claims=()),  # cudnn-frontend#397's GEMM: unclaimed since ex120; FramePack#602's OOM since ex42u (session 42)
     # round 30m (ex30m, 2026-11-28, sixth session): 15 texts and 14 unrelated logs from trackers and one page site that no
     # earlier set drew on, gathered and labelled blind as a measure-only set and measured on the session-start rules
     # (6d5c95b: 13/15 matched, 12/15 right backend, 3/14 unrelated; explain-round30m-start-6d5c95b.json) and the final ones
@@ -378,8 +377,7 @@ SETS = (
     # session (2026-11-28). The unrelated logs explain reads are kept visible: a CUDA out of memory, a failed import of the
     # app's own module, and a model loaded on the CPU with flash_attention_2 asked for (the failure is no backend's)
     Staged("round30m", 15, 13, 12, unrelated="unrelated", note_required=True,
-           known_claims=(("DAMO-NLP-SG__VideoLLaMA3__38.txt", "train.oom"),
-                         ("abhinand5__tamil-llama__4.txt", "import.failed"),
+           known_claims=(("abhinand5__tamil-llama__4.txt", "import.failed"),  # VideoLLaMA3#38's OOM: unclaimed since ex42u
                          ("newlxj__DeepSeek-OCR-Web-UI__15.txt", "fa2.model-not-on-gpu"))),
     # round 36m (ex36m, 2026-11-28, sixth session): 22 texts and 13 unrelated web pages (pages corpus only, 29 hosts),
     # measured blind on 6d5c95b (17/22, 13/22, 1/13) and aa8edfb (17/22, 15/22; the +2 not fresh: ex37 saw the set);
@@ -444,8 +442,7 @@ SETS = (
     Staged("round63m", 34, 32, 29, unrelated="unrelated", note_required=True,
            known_claims=(("ELS-RD__kernl__84.txt", ("prose.crash", "prose.gpu")),
                          ("PaddlePaddle__PaddleFleet__1357.txt", "attn.return-value"),
-                         ("chaiNNer-org__chaiNNer__3117.txt", "gpu.arch-not-in-torch"),
-                         ("microsoft__dion__23.txt", "compile.recompile-limit"),
+                         ("chaiNNer-org__chaiNNer__3117.txt", "gpu.arch-not-in-torch"),  # dion#23's recompile limit: ex42u
                          ("robertknight__rten__1321.txt", "attn.nan-output"),
                          ("unslothai__unsloth__1824.txt", ("prose.fails", "prose.said")))),
     # round 71m (ex71m, 2026-11-29, tenth session's fifth wave): new threads from any tracker (used ones included), gathered and
@@ -497,7 +494,7 @@ SETS = (
     # fixtures/errors/round79/README.md. The two unrelated claims are kept visible.
     Staged("round79", 10, 9, 6, unrelated="unrelated", note_required=True,
            # (ComfyUI#11048's start-up notice below its error report's failed validation claims nothing since ex35u, session 35)
-           known_claims=(("CompVis__stable-diffusion__712.txt", "train.oom"),)),
+           known_claims=()),  # CompVis/stable-diffusion#712's OOM (xformers' info dump under it): unclaimed since ex42u
     # round 73m (ex73m, 2026-11-29, session 11): new threads from any tracker, gathered and labelled blind as a measure-only set;
     # measured by the lead at session 12's start (26/28 matched, 22 right backend, 11 right cause, 0/14 unrelated claimed).
     # Training material since ex80, session 12: after ex80's mechanisms (tests/test_explain_variants_ex80.py) 28/28/28, 26 right
@@ -672,7 +669,7 @@ SETS = (
     # is a known claim: Dynamo's own recompile-limit warning over HunyuanVideo's attention processors, read backend-neutrally as what
     # it is (compile.recompile-limit, no attention backend named). Misses left: fixtures/errors/round129m/README.md
     Staged("round129m", 31, 29, 29, unrelated="unrelated", note_required=True,  # training material since ex135, session 23
-           known_claims=(("huggingface__diffusers__10932.txt", "compile.recompile-limit"),)),
+           known_claims=()),  # diffusers#10932's recompile limit (no attention library named): unclaimed since ex42u (session 42)
     # round 136m (ex136m, 2026-11-30, session 23): new threads leaning to inference-time failures (image, video and audio apps
     # and their ComfyUI nodes, serving engines, CJK and words-only reports), gathered and labelled blind; measured by the lead
     # three times (29/38 matched, 26 right backend, 11 right cause, 2/18 unrelated claimed). Training material since ex141,
@@ -775,8 +772,7 @@ SETS = (
     # ComfyUI run (train.oom, as four other rounds keep theirs), and pip's resolver conflict between vLLM and a pinned tokenizers
     # (versions.conflict). Misses left: fixtures/errors/round178m/README.md
     Staged("round178m", 34, 32, 32, unrelated="unrelated", note_required=True,  # training material since ex178, session 31
-           known_claims=(("ShmuelRonen__ComfyUI-LatentSyncWrapper__53.txt", "train.oom"),
-                         ("deepseek-ai__DeepSeek-OCR__49.txt", "versions.conflict"))),
+           known_claims=(("deepseek-ai__DeepSeek-OCR__49.txt", "versions.conflict"),)),  # LatentSync#53's OOM: unclaimed since ex42u
     # round 184m (ex179m, 2026-12-01, session 31): a blind set from threads no set drew on (trainer and UI trackers, FlexAttention
     # compile and captured-tensor failures, FA2/FA3 API and packing paths in transformers / vLLM, xformers on Apple and in
     # Docker, SDPA dispatch), texts and unrelated logs, gathered and labelled blind; measured by the lead twice (14/17 matched,
@@ -870,13 +866,11 @@ SETS = (
     # cute 1; 29 of 35 carry no verbatim error line, 10 are PRs), gathered and labelled blind; measured by the lead three times
     # the same (20/35 matched, 16 right backend, 4 right cause, 2/12 unrelated claimed at a14403fd, 586fc365 and b06a2d87).
     # Training material since ex203, session 42: its misses as mechanisms (tests/test_explain_variants_ex203.py) raised it to
-    # 33/28 (27 right cause; 26 on the labels as gathered, OpenNMT/OpenNMT-py#2589 relabelled). The two unrelated logs stay
-    # known claims of gpu.arch-not-in-torch (ex203): rPPG-Toolbox#409 is a torch without the RTX 5080's kernels, the entry's
-    # own cause and the thread's own fix (a cu128 torch); gpustack#1382 is llama-box's (ggml's) build, not torch's, a false
-    # cause the entry cannot tell apart yet (the README of round 203m says so).
+    # 33/28 (27 right cause; 26 on the labels as gathered, OpenNMT/OpenNMT-py#2589 relabelled). rPPG-Toolbox#409 stays a known
+    # claim of gpu.arch-not-in-torch (ex203): a torch without the RTX 5080's kernels, the entry's own cause and the thread's
+    # own fix (a cu128 torch); gpustack#1382 (llama-box's ggml build, not torch's) is unclaimed since ex42u.
     Staged("round203m", 35, 33, 28, unrelated="unrelated", note_required=True,
-           known_claims=(("gpustack__gpustack__1382.txt", "gpu.arch-not-in-torch"),
-                         ("ubicomplab__rPPG-Toolbox__409.txt", "gpu.arch-not-in-torch"))),
+           known_claims=(("ubicomplab__rPPG-Toolbox__409.txt", "gpu.arch-not-in-torch"),)),
     # rounds 41k and 41k-blind (helper ex41k, session 41): fresh threads of the held-out's weak classes (few were left: PTX newer
     # than the driver, GLIBCXX under an import), split by sha1(source + "|ex41k") % 3 before any rule (0: blind); the blind set
     # measured before the first rule and at the end the same, 3/3 matched, 3 right backend, 3 right cause

@@ -67,6 +67,10 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return True
     if entry.fallback and _other_failure_quoted(lines, _not_a_report_rules()[1]):
         return True  # a last resort (triage.*: an error line given the backend a title names) over another's quoted failure
+    if _self_evident(entry, lines, line):
+        return False  # its own line shows attention's scale or a training step (train.oom), no name needed (ex42u)
+    if _attention_in_block(entry, lines, line):
+        return False  # attention said in words in the failing line's own block ("so we use eager attention" over an OOM, ex42u)
     if _shadowed_match(entry, lines, line):
         return True
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
@@ -85,6 +89,26 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
     if entry.id in r.own_or_frames and found.backend != own:
         return not FRAME.search(lines[found.line - 1])
     return False
+
+
+@lru_cache(maxsize=1)
+def _self_evident_rules() -> dict[str, re.Pattern]:
+    """[needs_backend] self_evident: entry id -> what its own line shows that only attention does (helper ex42u)."""
+    return {k: re.compile(v) for k, v in _toml().get("needs_backend", {}).get("self_evident", {}).items()}
+
+
+def _self_evident(entry: Entry, lines: list[str], line: int) -> bool:
+    """Does this needs_backend match's own line show what only an attention call (or a training step) does: a TiB-sized
+    allocation, a training step's frame, for train.oom ([needs_backend] self_evident)?"""
+    rx = _self_evident_rules().get(entry.id)
+    return rx is not None and 0 < line <= len(lines) and rx.search(lines[line - 1]) is not None
+
+
+def _attention_in_block(entry: Entry, lines: list[str], line: int) -> bool:
+    """Is this an [needs_backend] attention_block entry whose failing line's own block (_near_block) says attention in words
+    (ATTENTION_WORDS: "eager attention", a backend, an attention module)? (helper ex42u)"""
+    return (entry.id in _toml().get("needs_backend", {}).get("attention_block", ()) and 0 < line <= len(lines)
+            and ATTENTION_WORDS.search(_near_block(lines, line)) is not None)
 
 
 _Shadow = tuple[frozenset[str], re.Pattern, re.Pattern, "re.Pattern | None"]
