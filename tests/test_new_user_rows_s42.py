@@ -9,6 +9,58 @@ import io
 from tests.each_case import each
 
 
+# Row 7: `explain train.log` on a log of torch 2.6.0+cu124 (xformers' "(you have 2.6.0+cu124)" line) that ends in "CUDA out
+# of memory" printed train.oom's fix as `export PYTORCH_ALLOC_CONF='expandable_segments:True'`, with the other fixes of the
+# same log fitted to "torch 2.6.0+cu124, read from the input". torch reads the unified name from 2.11 on (2.9.x ignored
+# expandable_segments through it, older releases never read it): pasted there, the line changes nothing. The fitted fix
+# now writes the name that torch reads (checks/allocator.target_name, as check's own allocator findings do).
+OOM_LOG = (
+    "    PyTorch 2.5.1+cu121 with CUDA 1201 (you have {torch})\n"
+    "  File \"/home/me/proj/train.py\", line 228, in main\n    loss.backward()\n"
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.55 GiB "
+    "of which 1.12 GiB is free. Of the allocated memory 20.91 GiB is allocated by PyTorch, and 1.02 GiB is reserved "
+    "by PyTorch but unallocated.\n")
+
+
+def oom_fix(torch: str) -> str:
+    from attn_doctor.explain import examine
+
+    hit = next(m for m in examine(OOM_LOG.format(torch=torch)).found if m.entry.id == "train.oom")
+    return hit.fix
+
+
+def test_row_7_the_oom_fix_sets_the_allocator_name_the_logs_torch_reads():
+    def case(torch, name, other):
+        fix = oom_fix(torch)
+        cmd = fix.split("   # ")[0]
+        assert cmd == f"export {name}='expandable_segments:True'", fix
+        assert other not in cmd
+        if name == "PYTORCH_CUDA_ALLOC_CONF":
+            assert "torch < 2.11" not in fix and f"the name torch {torch.split('+')[0]} reads" in fix, fix
+
+    each([("torch 2.6.0", ("2.6.0+cu124", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF=")),
+          ("torch 2.9.1 (ignored expandable_segments under the new name)",
+           ("2.9.1+cu128", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF=")),
+          # near misses: a torch that reads the unified name keeps the line as written
+          ("torch 2.11.0", ("2.11.0+cu130", "PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF=")),
+          ("torch 2.13.0", ("2.13.0+cu130", "PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF="))], case)
+
+
+def test_row_7_the_names_swap_only_in_a_literal_setting_and_never_without_a_torch():
+    from attn_doctor.knowledge.tailor import Versions, _alloc_name
+
+    old = Versions("2.6.0+cu124", "cu124", "the input (line 1)")
+    both = ("export PYTORCH_ALLOC_CONF='expandable_segments:True'; unset PYTORCH_CUDA_ALLOC_CONF   # True / False "
+            "capitalised (torch < 2.11: keep the old name PYTORCH_CUDA_ALLOC_CONF)")
+    assert _alloc_name(both, old) == ("export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'; unset "
+                                      "PYTORCH_ALLOC_CONF   # True / False capitalised (the name torch 2.6.0 reads)")
+    # near misses: a move between the names (its words are the point), an unset, no torch known, a newer torch
+    moved = 'export PYTORCH_ALLOC_CONF="$PYTORCH_CUDA_ALLOC_CONF"; unset PYTORCH_CUDA_ALLOC_CONF'
+    for fix, v in ((moved, old), ("unset PYTORCH_ALLOC_CONF PYTORCH_CUDA_ALLOC_CONF", old),
+                   (both, Versions()), (both, Versions("2.12.0+cu130", "cu130", "x"))):
+        assert _alloc_name(fix, v) == fix
+
+
 # Row 9: `attn-doctor bench` on the CPU (seq 256, 4 heads, d64) printed "0.00" in both TFLOP/s columns and as the label
 # of every bar (flex's 30 marks, sdpa's 22): a CPU's attention runs at a few GFLOP/s. Below 0.1 the rate keeps two
 # significant digits; a GPU's table is as recorded (test_new_user_rows_s41c.py's golden hold3 outputs).
