@@ -83,3 +83,21 @@ def test_row_9_a_cpu_bench_shows_its_rates_not_zeros():
     assert "0.0028" in text and "0.0021" in text and "0.00072" in text, text
     # near misses: rates of a GPU keep their form
     assert [render_bench._rate(x) for x in (0.0, 0.25, 2.5, 123.4)] == ["0.00", "0.25", "2.50", "123"]
+
+
+# Row 8: `attn-doctor trace -- python -c "<a program of three lines>"` printed its header over two lines
+# ("attn-doctor trace: .../python -c " then "import torch, torch.nn.fu... (program exit 0, ...)"): the program's newline
+# was printed as it is. The header shows each run of whitespace as one space.
+def test_row_8_the_trace_header_is_one_line_whatever_the_command_holds():
+    from attn_doctor.trace.render import header
+    from attn_doctor.trace.report import TraceReport
+
+    def case(command, want):
+        line = header(TraceReport(calls=[], findings=[], command=command, program_exit_code=0))
+        assert "\n" not in line and "\t" not in line, line
+        assert line.startswith(f"attn-doctor trace: {want} (program exit 0, "), line
+
+    each([("a -c program", (["python", "-c", "import torch\nprint(1)"], "python -c import torch print(1)")),
+          ("tabs and CRLF", (["python", "-c", "x = 1\r\n\tprint(x)"], "python -c x = 1 print(x)")),
+          # near miss: a plain command reads as before
+          ("plain", (["torchrun", "--nproc_per_node", "2", "train.py"], "torchrun --nproc_per_node 2 train.py"))], case)
