@@ -101,3 +101,31 @@ def test_row_8_the_trace_header_is_one_line_whatever_the_command_holds():
           ("tabs and CRLF", (["python", "-c", "x = 1\r\n\tprint(x)"], "python -c x = 1 print(x)")),
           # near miss: a plain command reads as before
           ("plain", (["torchrun", "--nproc_per_node", "2", "train.py"], "torchrun --nproc_per_node 2 train.py"))], case)
+
+
+# Row 6: with HOME=/tmp/nu42/home (writable, but under /tmp), `fix --write-env` wrote in env.sh "TORCHINDUCTOR_CACHE_DIR is
+# not set: no directory under $HOME can be created here", which is untrue: it can be created, and would not last. The
+# paste line said why right ("not under $HOME: /tmp/nu42/home is under /tmp, so it does not last either"); env.sh now says
+# the same reason (checks/caches.persist's), and the old words only where none is given.
+def test_row_6_env_sh_says_why_no_home_directory_was_written():
+    from attn_doctor import envfile
+    from attn_doctor.knowledge import finding
+    from attn_doctor.model import Report
+
+    def text(persist_cmd):
+        f = finding("cache.volatile", var="TORCHINDUCTOR_CACHE_DIR", path="/tmp/torchinductor_u", name="inductor",
+                    how="the default", why="under /tmp", used_by="torch.compile", persist_cmd=persist_cmd)
+        return envfile.build(Report(tool_version="t", facts={"env": {}}, backends={}, findings=[f], options={}))[0]
+
+    def case(reason, want):
+        cmd = 'export TORCHINDUCTOR_CACHE_DIR="${CACHE_ROOT:?a directory}/torchinductor"' + (f"   # {reason}" if reason else "")
+        got = text(cmd)
+        assert "export TORCHINDUCTOR_CACHE_DIR" not in got and want in got, got
+
+    each([("HOME under /tmp", ("not under $HOME: /tmp/u is under /tmp, so it does not last either",
+                               "TORCHINDUCTOR_CACHE_DIR is not set: not under $HOME: /tmp/u is under /tmp, so it does not "
+                               "last either; choose a directory on a persistent volume")),
+          ("HOME is the problem", ("$HOME/.cache/torchinductor is the directory that is not writable",
+                                   "is not set: $HOME/.cache/torchinductor is the directory that is not writable;")),
+          # near miss: no reason given keeps the general words
+          ("no reason", ("", "is not set: no directory under $HOME can be created here; choose"))], case)
