@@ -129,3 +129,26 @@ def test_row_6_env_sh_says_why_no_home_directory_was_written():
                                    "is not set: $HOME/.cache/torchinductor is the directory that is not writable;")),
           # near miss: no reason given keeps the general words
           ("no reason", ("", "is not set: no directory under $HOME can be created here; choose"))], case)
+
+
+# Row 3: a config that sets no attention (an ai-toolkit FLUX job, an axolotl YAML without flash_attention, a LLaMA-Factory
+# YAML whose flash_attn key is misspelt) was shown as "attention: no attention backend; requires: nothing local", while
+# the job runs the trainer's or model's default (diffusers' SDPA for ai-toolkit FLUX). The line now says what is known:
+# nothing is set in the file (or, for a launch whose config file is not here, that it is not known).
+def test_row_3_a_config_without_an_attention_setting_is_not_shown_as_running_none():
+    from attn_doctor.render.text import config_lines
+
+    base = {"trainer": "ai-toolkit", "trainer_title": "ai-toolkit", "format": "yaml", "path": "job.yaml",
+            "attention": [], "required": []}
+
+    def case(cfg, want):
+        line = config_lines(cfg)[1]
+        assert line == f"attention: {want}; requires: nothing local", line
+        assert "no attention backend" not in line
+
+    each([("nothing set", (base, "none set in the file")),
+          ("config file not here", (dict(base, config_file_unread=True, format="cmdline"),
+                                    "not known (its config file is not read)"))], case)
+    # near miss: a setting read is shown by its name, as before
+    assert config_lines(dict(base, attention=[{"name": "xformers"}], required=["xformers"]))[1] == \
+        "attention: xformers; requires: xformers"
