@@ -16,7 +16,9 @@ from tests.each_case import each
 # now writes the name that torch reads (checks/allocator.target_name, as check's own allocator findings do).
 OOM_LOG = (
     "    PyTorch 2.5.1+cu121 with CUDA 1201 (you have {torch})\n"
-    "  File \"/home/me/proj/train.py\", line 228, in main\n    loss.backward()\n"
+    "  File \"/home/me/proj/train.py\", line 228, in main\n    loss = model(**batch).loss\n"
+    "  File \"/home/me/venv/lib/python3.11/site-packages/transformers/integrations/sdpa_attention.py\", line 96, in "
+    "sdpa_attention_forward\n    attn_output = torch.nn.functional.scaled_dot_product_attention(\n"
     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.55 GiB "
     "of which 1.12 GiB is free. Of the allocated memory 20.91 GiB is allocated by PyTorch, and 1.02 GiB is reserved "
     "by PyTorch but unallocated.\n")
