@@ -154,3 +154,31 @@ def test_row_3_a_config_without_an_attention_setting_is_not_shown_as_running_non
     # near miss: a setting read is shown by its name, as before
     assert config_lines(dict(base, attention=[{"name": "xformers"}], required=["xformers"]))[1] == \
         "attention: xformers; requires: xformers"
+
+
+# Row 2: in a training log, an app's "flash_attn is not installed: falling back to attn_implementation='sdpa'" right under
+# xformers' "xFormers can't load C++/CUDA extensions" block was shown as `fa2.not-available-fallback (warning, backend
+# xformers)`, "named on line 6: Set XFORMERS_MORE_DETAILS=1": xformers takes over FA2's entries ([takes_over]), but this
+# entry is FlashAttention 2's fallback by its own words, and its own line names flash_attn. Alone, that line was fa2.
+XF_BLOCK = ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+            "    PyTorch 2.5.1+cu121 with CUDA 1201 (you have 2.6.0+cu124)\n"
+            "    Python  3.11.10 (you have 3.11.7)\n"
+            "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)\n"
+            "  Memory-efficient attention, SwiGLU, sparse and more won't be available.\n"
+            "  Set XFORMERS_MORE_DETAILS=1 for more details\n")
+
+
+def test_row_2_flash_attentions_fallback_stays_fa2_under_an_xformers_warning():
+    from attn_doctor.explain import examine
+
+    def backends(text):
+        return {m.entry.id: m.backend for m in examine(text).found}
+
+    def case(fallback, want_other):
+        got = backends(XF_BLOCK + fallback + "\n")
+        assert got.get("fa2.not-available-fallback") == "fa2", got
+        assert got.get("xformers.built-for-other-torch") == want_other, got  # the xformers block keeps its own
+
+    each([("an app's logger line", ("2026-12-03 18:01:09 | WARNING  | train:102 - flash_attn is not installed: falling back "
+                                    "to attn_implementation='sdpa'", "xformers")),
+          ("a plain notice", ("FlashAttention2 is not installed, falling back to SDPA", "xformers"))], case)
