@@ -118,8 +118,12 @@ def plan(report: Report, compile_mode: str | None = None) -> Plan:
             need = knowledge.template_fields(var_t) | knowledge.template_fields(value_t)
             if not need <= set(f.params):
                 if "persist_cmd" in f.params and "var" in f.params:  # no directory under $HOME will do
-                    skipped.append(f"{f.id}: {f.params['var']} is not set: no directory under $HOME can be "
-                                   "created here; choose a directory on a persistent volume this user can write")
+                    # why, as the paste line says it (checks/caches.persist): $HOME may be writable but under /tmp, or the
+                    # very directory with the problem (nu42 row 6: "no directory under $HOME can be created" was untrue)
+                    why = str(f.params["persist_cmd"]).partition("   # ")[2].strip() or \
+                        "no directory under $HOME can be created here"
+                    skipped.append(f"{f.id}: {f.params['var']} is not set: {why}; choose a directory on a persistent "
+                                   "volume this user can write")
                 continue
             var, value = knowledge.render(var_t, f.params), knowledge.render(value_t, f.params)
             if value:

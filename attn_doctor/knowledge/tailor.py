@@ -210,6 +210,28 @@ def by_installed(fix: str | None, v: Versions, entry: str | None) -> str | None:
     return fix
 
 
+# an allocator setting written under torch's unified name (knowledge's fixes: train.oom, alloc.*): the name before 2.11
+# (PYTORCH_CUDA_ALLOC_CONF) where the torch the fix is for is older; torch 2.6 does not read PYTORCH_ALLOC_CONF at all, so the
+# line as written changes nothing there (nu42: a log of torch 2.6.0+cu124 that ran out of memory)
+_ALLOC_SET = re.compile(r"^export PYTORCH_ALLOC_CONF=(?!\"?\$)")
+_ALLOC_OLD_NOTE = re.compile(r"[ \t]*\(torch < 2\.11: (?:keep the old name )?PYTORCH_CUDA_ALLOC_CONF\)")
+
+
+def _alloc_name(fix: str, v: Versions) -> str:
+    """`fix` with a literal allocator setting under the name that `v`'s torch reads (checks/allocator.target_name): the
+    old name, both names swapped in the command, for a torch older than 2.11; as written where torch is newer or unknown."""
+    from ..checks.allocator import OLD, target_name
+    from ..facts import view
+
+    b = base(v.torch)
+    if not b or not _ALLOC_SET.match(fix) or target_name(view.version(b)) != OLD:
+        return fix
+    cmd, sep, note = fix.partition("   # ")
+    cmd = re.sub(r"\bPYTORCH_(CUDA_)?ALLOC_CONF\b", lambda m: "PYTORCH_ALLOC_CONF" if m.group(1) else OLD, cmd)
+    note = _ALLOC_OLD_NOTE.sub(f" (the name torch {b} reads)", note, count=1) if sep else note
+    return cmd + sep + note
+
+
 def tailor(fix: str | None, v: Versions, backend: str | None = None, entry: str | None = None) -> str | None:
     """`fix` with the xformers release, the torch release and its CUDA build filled in from `v` (the
     env's, or the ones the log names), then aimed at the env's interpreter (advice.aim); where `v`
@@ -227,6 +249,7 @@ def tailor(fix: str | None, v: Versions, backend: str | None = None, entry: str 
                       f'"xformers==${{XFORMERS:?the xformers release built for torch {base(v.torch) or v.torch}}}"', fix)
         fix = _TORCH.sub(f"'torch=={v.torch}'", fix)
         fix = _cuda_build(fix, v)
+        fix = _alloc_name(fix, v)
     if v.index and v.index.startswith("cu"):
         fix = fix.replace(_CUDA, f"its {v.index} build: PyTorch's wheel index for {v.index}")
     if v.situation is not None:  # an env it knows: what would break there is said, not run (as check's fixes)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from rich.table import Table
 from rich.text import Text
 
@@ -15,7 +17,13 @@ def _shape(s: dict) -> str:
 
 
 def _rate(x: float) -> str:
-    return f"{x:.0f}" if x >= 10 else f"{x:.2f}"
+    """TFLOP/s to two significant digits below 10 (nu42: a CPU's attention runs at a few GFLOP/s, which .2f printed as
+    0.00 for every backend, its bars of different lengths labelled alike)."""
+    if x >= 10:
+        return f"{x:.0f}"
+    if x <= 0 or x >= 0.1:
+        return f"{x:.2f}"
+    return f"{x:.{min(6, 1 - math.floor(math.log10(x)))}f}"
 
 
 def render(result: dict, console) -> None:

@@ -94,7 +94,9 @@ def render(report: Report) -> str:
     cfg = report.config
     if cfg:
         out += ["", "#### Trainer config", ""]
-        names = ", ".join(f"`{a['name']}`" for a in cfg.get("attention") or []) or "none"
+        from .text import unset_attention
+
+        names = ", ".join(f"`{a['name']}`" for a in cfg.get("attention") or []) or unset_attention(cfg)
         out.append(f"- {cfg.get('trainer_title', cfg.get('trainer'))} ({cfg.get('format')}): {cfg.get('path', '')}")
         out.append(f"- attention: {names}; requires: {', '.join(cfg.get('required') or []) or 'nothing local'}")
         from .text import dtype_summary

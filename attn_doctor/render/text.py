@@ -319,10 +319,17 @@ def dtype_by_release_line(cfg: dict) -> str:
             f"{g['from']}, {after} from {g['from']}")
 
 
+def unset_attention(cfg: dict) -> str:
+    """The attention a reading that found no setting shows: the job still runs one (the trainer's or the model's default,
+    or the trainer refuses, as a finding says), so not "no attention backend" (nu42 row 3: an ai-toolkit FLUX job, which
+    runs diffusers' SDPA, was shown so)."""
+    return "not known (its config file is not read)" if cfg.get("config_file_unread") else "none set in the file"
+
+
 def config_lines(cfg: dict | None) -> list[str]:
     if not cfg:
         return []
-    names = ", ".join(a["name"] for a in cfg.get("attention") or []) or "no attention backend"
+    names = ", ".join(a["name"] for a in cfg.get("attention") or []) or unset_attention(cfg)
     out = [f"{cfg.get('trainer_title', cfg.get('trainer'))} {cfg.get('format')}: {cfg.get('path', '')}",
            f"attention: {names}; requires: {', '.join(cfg.get('required') or []) or 'nothing local'}"]
     by_gpu = dtype_summary(cfg)

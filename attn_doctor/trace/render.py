@@ -14,7 +14,8 @@ def _shape(c: dict) -> str:
 
 
 def header(rep: TraceReport) -> str:
-    cmd = " ".join(rep.command or []) or "in-process trace"
+    # each run of whitespace as one space: a `python -c` program's newlines would split the header (nu42 row 8)
+    cmd = " ".join(" ".join(rep.command or []).split()) or "in-process trace"
     if len(cmd) > 60:
         cmd = cmd[:57] + "..."
     bits = []
