@@ -15,6 +15,7 @@ children. Run from the repository root: `python -m pytest -q` (CI: .ci/run).
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -44,6 +45,20 @@ def pytest_configure(config):
         files = ci_prewarm.chosen(config)
         if files is None or files:
             ci_prewarm.prewarm(config, files)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection(session):
+    """Collection with the cyclic garbage collector's youngest generation 20,000 allocations deep, not 700: collecting
+    ~16,000 items allocates millions of objects that stay alive, and each of CI's 4 workers spent ~0.65 s of its ~5.5 s
+    collection traversing them (915 collections, 67 with this; session 42, helper ci42d). The thresholds are restored
+    when collection ends, before any test runs; nothing is frozen or left uncollected."""
+    before = gc.get_threshold()
+    gc.set_threshold(20_000, 20, 20)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import fakefacts as ff
+from each_case import each
 from attn_doctor.render.text import make_console, render
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -247,16 +248,21 @@ def test_forced_terminal_has_color():
 
 
 def _scenario_reports():
+    """(id, (scenario,)) of every scenario of tests/test_findings.py, the cases of the two tests below: one item each
+    over every scenario (tests/each_case.py), where they were ~570 items (each built in CI's 4 workers; session 42, ci42d)."""
     import test_findings as tf
 
-    return [pytest.param(s, id=f"{s.id}:{s.name}") for s in tf.SCENARIOS]
+    return [(f"{s.id}:{s.name}", (s,)) for s in tf.SCENARIOS]
 
 
-@pytest.mark.parametrize("sc", _scenario_reports())
 @pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
-def test_every_scenario_renders_in_80_columns(sc, verbose):
+def test_every_scenario_renders_in_80_columns(verbose):
     """Every finding the suite can produce, rendered as plain text: nothing wider than 80 columns
     (except one unbreakable token), every finding's id and fix shown."""
+    each(_scenario_reports(), lambda sc: _renders_in_80_columns(sc, verbose))
+
+
+def _renders_in_80_columns(sc, verbose):
     report = ff.check(sc.build(), **sc.ctx)
     buf = io.StringIO()
     render(report, make_console(file=buf), verbose=verbose)
@@ -270,10 +276,13 @@ def test_every_scenario_renders_in_80_columns(sc, verbose):
     assert f"exit {report.exit_code}" in text
 
 
-@pytest.mark.parametrize("sc", _scenario_reports())
-def test_every_scenario_fix_output_in_80_columns(sc):
+def test_every_scenario_fix_output_in_80_columns():
     """`attn-doctor fix` as plain text: nothing wider than 80 columns but the `paste:` lines, and each
     finding's fix on one `paste:` line, whole (a wrapped command breaks when copied)."""
+    each(_scenario_reports(), _fix_output_in_80_columns)
+
+
+def _fix_output_in_80_columns(sc):
     from attn_doctor import envfile, fixes
 
     report = ff.check(sc.build(), **sc.ctx)

@@ -29,6 +29,7 @@ fixtures/errors/*.txt and round4b, whose labels are single ids.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 from dataclasses import dataclass
@@ -891,21 +892,49 @@ bench = _module("explain_heldout", ROOT / "benchmarks" / "explain_heldout.py")
 FAULT_CASES = _module("fault_texts", ROOT / "scripts" / "gpu" / "fault_texts.py").CASES
 
 
-def _every_source() -> list[tuple[tuple[str, ...], str]]:
-    """(folder parts under fixtures/errors/, source) of every text there, heldout/ aside (never read): each file read
-    once per process, not once per set (71 sets read them all again: 10 s of CPU at each worker's collection)."""
-    parts = [(p, p.relative_to(ERRORS).parts) for p in ERRORS.rglob("*.txt")]
-    return [(q, bench.load(p)[0]["source"]) for p, q in parts if "heldout" not in q]
+_LOADED: dict[Path, tuple[dict[str, str], str]] = {}
 
 
-def _sources_outside(staged: Staged, every: list[tuple[tuple[str, ...], str]]) -> set[str]:
-    """The sources `staged` must not repeat: the training corpus (fixtures/errors/*.txt, unrelated/) and the
-    sets it was checked against, or every other set; never heldout/, which is not read here."""
-    def counts(parts: tuple[str, ...]) -> bool:
-        if staged.name in parts:
-            return False
-        return staged.checked_against is None or len(parts) == 1 or parts[0] in ("unrelated",) + staged.checked_against
-    return {source for parts, source in every if counts(parts)}
+def _load(path: Path) -> tuple[dict[str, str], str]:
+    """bench.load(path), read once per process: the sources' pass, the format, repeats and explain tests read the same
+    files (each was read three or four times; they are read, never changed)."""
+    if path not in _LOADED:
+        _LOADED[path] = bench.load(path)
+    return _LOADED[path]
+
+
+@functools.lru_cache(maxsize=1)
+def _every_source() -> tuple[tuple[tuple[str, ...], str], ...]:
+    """(folder parts under fixtures/errors/, source) of every text there, heldout/ aside (never read, nor listed: its
+    folder is not walked): each file read once per process, not once per set, and when a test first asks, not at
+    import (it was ~1 s of CPU at the collection of each of CI's 4 workers, session 42, helper ci42d)."""
+    paths = [q for top in sorted(ERRORS.iterdir()) if top.name != "heldout"
+             for q in (sorted(top.rglob("*.txt")) if top.is_dir() else [top] if top.suffix == ".txt" else [])]
+    parts = [(p, p.relative_to(ERRORS).parts) for p in paths]
+    return tuple((q, _load(p)[0]["source"]) for p, q in parts if "heldout" not in q)
+
+
+@functools.lru_cache(maxsize=1)
+def _folders_of() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """source -> the folders (parts under fixtures/errors/, the file name left out) that hold a text of it."""
+    out: dict[str, set[tuple[str, ...]]] = {}
+    for parts, source in _every_source():
+        out.setdefault(source, set()).add(parts[:-1])
+    return {source: tuple(sorted(folders)) for source, folders in out.items()}
+
+
+def _counts(staged: Staged, folder: tuple[str, ...]) -> bool:
+    """Whether a text in `folder` (its parts under fixtures/errors/) is one `staged` must not repeat: the training corpus
+    (fixtures/errors/*.txt, unrelated/) and the sets it was checked against, or every other set; never heldout/."""
+    if staged.name in folder:
+        return False
+    return staged.checked_against is None or not folder or folder[0] in ("unrelated",) + staged.checked_against
+
+
+def _elsewhere(staged: Staged, source: str) -> bool:
+    """Whether `source` is one `staged` must not repeat: a text of it in a folder that counts (_counts); asked of the
+    folders that hold it, where a set of ~5,000 sources was built for each of the ~90 sets at import."""
+    return any(_counts(staged, folder) for folder in _folders_of().get(source, ()))
 
 
 # Measure-only sets: checked for their format, the split and repeats only; explain is never run on them here (the lead
@@ -956,8 +985,7 @@ MEASURE_ONLY: tuple[Staged, ...] = (
     Staged("round204m", 35, 0, 0, unrelated="unrelated", note_required=True),
 )
 
-_EVERY = _every_source()
-OTHERS = {s.name: _sources_outside(s, _EVERY) for s in SETS + MEASURE_ONLY}
+# (each set's sources found elsewhere: _elsewhere, asked as each file is checked; built for every set at import until s42)
 
 
 @pytest.mark.parametrize("staged", SETS + MEASURE_ONLY, ids=lambda s: s.name)
@@ -976,7 +1004,7 @@ def test_file_is_well_formed_new_and_not_held_out(staged):
 
 
 def _file_is_well_formed_new_and_not_held_out(staged, path, unrelated):
-    meta, body = bench.load(path)
+    meta, body = _load(path)
     keys = ("source", "url", "captured", "backend", "family") + (("note",) if staged.note_required else ()) \
         + (() if unrelated else ("entry", "class"))
     for key in keys:
@@ -997,7 +1025,7 @@ def _file_is_well_formed_new_and_not_held_out(staged, path, unrelated):
         assert path.name.startswith(f"{m.group(1)}__{m.group(2)}__{m.group(4)}")
     if not meta["source"].startswith("machine:"):
         assert not split.is_heldout(meta["source"]), "a held-out thread"
-    assert meta["source"] not in OTHERS[staged.name], "already elsewhere in fixtures/errors/"
+    assert not _elsewhere(staged, meta["source"]), "already elsewhere in fixtures/errors/"
     if not unrelated:
         known = entries()
         for part in (p.strip() for p in meta["entry"].split("|")):
@@ -1006,7 +1034,7 @@ def _file_is_well_formed_new_and_not_held_out(staged, path, unrelated):
 
 @pytest.mark.parametrize("staged", SETS + MEASURE_ONLY, ids=lambda s: s.name)
 def test_no_thread_twice(staged):
-    sources = [bench.load(p)[0]["source"] for p in staged.texts + staged.extra + staged.unrelated_texts]
+    sources = [_load(p)[0]["source"] for p in staged.texts + staged.extra + staged.unrelated_texts]
     assert len(sources) == len(set(sources))
 
 
@@ -1014,7 +1042,7 @@ def test_no_thread_twice(staged):
 def test_explain_keeps_recognising_them(staged):
     matched = right = 0
     for path in staged.texts:
-        meta, body = bench.load(path)
+        meta, body = _load(path)
         v = bench.verdict(meta, match(body))
         matched += v["matched"]
         right += v["right_backend"]
@@ -1035,7 +1063,7 @@ def _stays_unclaimed(path):
     # ~1,000 logs of these sets are among them: matching them here again was ~20 s of CI's CPU); the same match(body) ids
     found = unrelated_ids_of(path)
     if found is None:  # not a training round's log (a set not yet in the training rounds): matched here
-        found = [m.entry.id for m in match(bench.load(path)[1])]
+        found = [m.entry.id for m in match(_load(path)[1])]
     known = KNOWN_CLAIMS.get(path.name)
     expected = list(known) if isinstance(known, tuple) else ([known] if known else [])
     assert found == expected
