@@ -116,6 +116,15 @@ ENV_ROW = _R.compile(rb"""[ \t]*(?:(?:[-*+]|\xe2\x80\xa2)[ \t]+)?(?:\*\*)?(?i:os
 HEAD_WIDE_LINES = 12
 HEAD_WIDE = frozenset({"prose.slow", "prose.ignored", "prose.crash", "prose.numbers"})
 HEAD_VIEWS, HEAD_VIEW_CHARS = 2_048, 8_000_000  # report heads whose prose patterns' matches are kept (_Index.head_spans)
+# helper ci42a (session 42): a look of a head pattern (_head_finds) that reads its line alone (line_local: prose.toml's LINE,
+# a backend's names, a failure's words) holds at a line's start or not by that line's text alone, wherever the line stands;
+# a process that reads many heads (tests/test_findings.py reads every knowledge example as explain's text, as a failed
+# import's traceback under each backend, as torch's, as a CUDA warning: ~9,000 heads of ~3,500 texts, ~3 ms of looks each)
+# meets the same lines again in other texts and other indexes. Once it has read LOOK_LINES_AFTER heads (a short explain
+# reads a few, and parses no look for line_local), each such look's verdict on a line is kept by the line's text, for up to
+# LOOK_LINES lines of LOOK_LINE_CHARS characters in all (then forgotten, and kept anew): in test_findings.py's four tests
+# over the examples, 302,000 looks answered so, 90,000 run.
+LOOK_LINES, LOOK_LINE_CHARS, LOOK_LINES_AFTER = 32_768, 4_000_000, 64
 HEAD_LINE_BYTES = 4_096  # and none longer: a longer line is no title or sentence (a progress bar's rewrites, a JSON dump)
 # A report's head ends at a line longer than HEAD_TITLE_BYTES (helper ex162, session 28): no training text has a head line
 # over 1 KB (2592 texts, the longest of the 408 with a prose finding 424 bytes, benchmarks/results/explain-longlines-s28.md),
@@ -961,6 +970,7 @@ class _Index:
         if kept is None:
             kept = {_ID: ({}, _fold(text))}  # (_ID is no pattern) the groups looked for in the head, and where
             self._head_chars += 2 * len(text)
+            _HEADS_READ[0] += 1
             while views and (len(views) >= HEAD_VIEWS or self._head_chars > HEAD_VIEW_CHARS):
                 old = next(iter(views), None)
                 if old is not None and views.pop(old, None) is not None:  # (another thread may have let it go)
@@ -993,11 +1003,22 @@ class _Index:
             return [m.span() for m in self.rx(k).finditer(text)]
         anchored, leads, rest = split
 
+        keyed = _HEADS_READ[0] >= LOOK_LINES_AFTER  # (a line's verdicts, by its text: LOOK_LINES above)
+
         def holds(q: int) -> bool:  # does each zero-width look hold at q?
             for lead, rx in leads:
                 v = said.get((lead, q))
                 if v is None:
-                    v = said[lead, q] = rx.match(text, q) is not None
+                    if keyed and line_local(lead):
+                        line = said.get((None, q))  # the verdicts kept for the line that starts at q
+                        if line is None:
+                            line = said[None, q] = _line_verdicts(text, q)
+                        v = line.get(lead)
+                        if v is None:
+                            v = line[lead] = rx.match(text, q) is not None
+                    else:
+                        v = rx.match(text, q) is not None
+                    said[lead, q] = v
                 if not v:
                     return False
             return True
@@ -1360,6 +1381,25 @@ def _named_look(pattern: str, i: int) -> tuple[str, re.Pattern] | None:
         return look, index_cache.compiled(look, re.IGNORECASE | re.MULTILINE, rewrite=bounded)
     except re.error:
         return None
+
+
+_HEADS_READ = [0]  # the heads this process read anew (_Index.head_spans), by every index
+_LOOK_VERDICTS: dict[str, dict[str, bool]] = {}  # a line's text -> each line_local look's verdict at its start (LOOK_LINES)
+_LOOK_CHARS = [0]  # (the characters of the lines kept there)
+
+
+def _line_verdicts(text: str, q: int) -> dict[str, bool]:
+    """The looks' verdicts kept for the line of `text` that starts at q (an empty dict where there are none yet)."""
+    e = text.find("\n", q)
+    line = text[q:] if e == -1 else text[q:e]
+    kept = _LOOK_VERDICTS.get(line)
+    if kept is None:
+        if len(_LOOK_VERDICTS) >= LOOK_LINES or _LOOK_CHARS[0] + len(line) > LOOK_LINE_CHARS:
+            _LOOK_VERDICTS.clear()
+            _LOOK_CHARS[0] = 0
+        kept = _LOOK_VERDICTS[line] = {}
+        _LOOK_CHARS[0] += len(line)
+    return kept
 
 
 def _index(ids: frozenset[str] | None, probes: tuple[tuple[str, str], ...] = ()) -> _Index:
