@@ -64,8 +64,8 @@ OVERRIDE = {
         "this one sdpa (vLLM's Torch SDPA backend)"),
     "round203m/vllm-project__vllm__28660.txt": ("c", "vllm.backend-fallback: vLLM's FA backend labelled fa3 here, none in most texts; "
         "a PR in prose, the failure not quoted"),
-    "round203m/vllm-project__vllm__485.txt": ("c", "xformers' fmha.flash op (FA2 wrapped by xformers) labelled xformers here, while "
-        "round202m's xformers#1072 labels the same pair fa2 (the API asked about)"),
+    "round203m/vllm-project__vllm__485.txt": ("c", "xformers' fmha.flash op (FA2 run by xformers): xformers in 49 of 50 training "
+        "labels of texts showing it; the title's FA words read fa2 (fixed here: FA_MODULE_CODE['xformers'])"),
     "round202m/facebookresearch__xformers__1072.txt": ("c", "a question porting xformers' BlockDiagonalMask to flash_attn_func: "
         "labelled fa2 (the API asked about); explain names xformers (named first)"),
     "round202m/intel__ipex-llm__10427.txt": ("c", "'flash attention' on an Intel GPU (PVC): labelled sdpa (IPEX's fused SDPA), "

@@ -12,6 +12,9 @@ languages than any fixture. Positives name what explain must report first (entry
   torch-flash  torch vendors FA2's flash_api.cpp checks in FA2's words (attribution.toml [torch_flash_shared]): fa2.dtype,
                fa2.head-dim and fa2.last-dim-contiguous are SDPA's where the text shows torch's flash kernel or its varlen route
                (torch.nn.attention.varlen.varlen_attn, aten._flash_attention_forward) and names no FlashAttention package
+  xf-flash-op  xformers' own flash operators in the code (fmha.flash.FwOp / BwOp, `from xformers.ops.fmha import flash3`) make
+               "flash attention" words xformers' (attribution/decide.py FA_MODULE_CODE["xformers"]), as 49 of 50 training labels
+               of texts showing them hold; code that also calls flash_attn itself keeps the words FA2's
 """
 
 from __future__ import annotations
@@ -52,6 +55,18 @@ POSITIVES = [
      "'FlashAttention only support fp16 and bf16 data type' で落ちます (torch 2.12)", ("fa2.dtype", "sdpa")),
 ]
 
+# xf-flash-op: the backend only (the entry is whichever catch-all reads the words)
+XF_BACKEND = [
+    ("xf-op-prose", "FlashAttention 2 gives no speedup in our server\n\nI set `self.attn_op = xops.fmha.flash.FwOp()` in attention.py and "
+     "reran the throughput benchmark, flash attention v2 is not faster at all.", "xformers"),
+    ("xf-import-flash3", "from xformers.ops.fmha import flash3\nFlashAttention-3 fails on my H100 with this error\n"
+     "RuntimeError: CUDA error: an illegal memory access was encountered", "xformers"),
+    ("fa2-code-beside-xf-words", "flash attention 2 is slow\n\nfrom flash_attn import flash_attn_func\nout = flash_attn_func(q, k, v, causal=True)\n"
+     "xformers was faster before.", "fa2"),
+    ("both-codes", "flash attention 2 crashes\n\nfrom flash_attn import flash_attn_func\nop = xops.fmha.flash.FwOp()\n"
+     "RuntimeError: CUDA error: an illegal memory access was encountered", "fa2"),
+]
+
 NEAR_MISSES = [
     # another program's own FA4 capability check is no route refusal
     ("wrapper-fa4-check", "RuntimeError: H100 FA4 requires compute capability 9.0, found (8, 9)", "sdpa.fa4-route"),
@@ -84,3 +99,12 @@ def test_ex42b_variants():
 
 def test_ex42b_near_misses():
     each(((name, (text, must_not)) for name, text, must_not in NEAR_MISSES), _near_miss)
+
+
+def _backend(text, want):
+    got = first(text)
+    assert got is not None and got[1] == want, (got, ids(text))
+
+
+def test_ex42b_xformers_flash_op_backend():
+    each(((name, (text, want)) for name, text, want in XF_BACKEND), _backend)

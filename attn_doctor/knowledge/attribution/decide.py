@@ -172,7 +172,11 @@ FA_MODULE_CODE = {
                       r"\bFile \"[^\"\n]*[/\\]flash_attn[/\\](?!cute[/\\])[^\"\n]*\"",
                       re.MULTILINE),
     "cute": _R.compile(r"\bflash_attn\.cute\b|^[ \t]*from[ \t]+flash_attn[ \t]+import[ \t]+cute\b|\bFile \"[^\"\n]*[/\\]flash_attn[/\\]cute[/\\]",
-                       re.MULTILINE),
+                       re.MULTILINE),    # helper ex42b (session 42; round 203m vllm-project/vllm#485: "Flash Attention V2" over `self.attn_op =
+    # xops.fmha.flash.FwOp()`): xformers' own flash operators (xformers/ops/fmha/flash.py's FwOp/BwOp, which run the FA2 it
+    # bundles or finds) are xformers', as 49 of 50 training labels of texts showing them hold: the code calls xformers
+    "xformers": _R.compile(r"\bfmha\.flash3?\.(?:FwOp|BwOp)\b|^[ \t]*from[ \t]+xformers\.ops\.fmha(?:\.flash3?)?[ \t]+import[ \t]+[^\n]*\bflash3?\b",
+                           re.MULTILINE),
 }
 # a FlashAttention file or folder on the naming line: that is no naming in words
 FA_SOURCE_PATH = _R.compile(r"[/\\](?:flash_attn\w*|hopper|flash-attention)(?:[/\\]|\.py\b)", re.IGNORECASE)
