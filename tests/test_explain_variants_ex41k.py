@@ -13,7 +13,8 @@ Mechanisms (knowledge file: rule; the upstream source it was read from):
               whose registry has no such route (torch/nn/attention/_registry.py activate_flash_attention_impl: "Unknown flash
               attention impl 'FA4'. Available implementations: [...]"): the route's, backend sdpa. cute.toml cute.arch keeps the
               route's architecture reasons (capability 9.0/10.0, a feature "not supported on SM 90"), as the training corpus
-              labels them (pytorch/pytorch#178567), and no longer claims its dtype/dropout/alibi reasons
+              labels them (pytorch/pytorch#178567), and no longer claims its dtype/dropout/alibi reasons (helper ex42b, session 42:
+              the architecture reasons are the route's too, sdpa.fa4-route; #178567 relabelled sdpa)
   flex-flash  flex.toml flex.flash-backend (new): FlexAttention's FLASH backend (kernel_options={"BACKEND": "FLASH"}) refusing
               at compile time (torch/_inductor/kernel/flex/flex_flash_attention.py: "CUTE flash attention library is not
               available", "BACKEND='FLASH' but flash attention cannot be used: <reason>", the NYI limits, "CuteDSL template
@@ -56,9 +57,9 @@ POSITIVES = [
     ("route-unknown-impl", "Traceback (most recent call last):\n  File \"/work/bench_sdpa.py\", line 9, in <module>\n    activate_flash_attention_impl(\"FA4\")\n"
      "  File \"/usr/lib/python3/dist-packages/torch/nn/attention/_registry.py\", line 57, in activate_flash_attention_impl\n"
      "    raise ValueError(\nValueError: Unknown flash attention impl 'FA4'. Available implementations: []", ("sdpa.fa4-route", "sdpa")),
-    # ... the architecture reasons stay FA4's (the corpus's label)
-    ("route-capability", "RuntimeError: FA4 flash_attention forward unsupported: FA4 requires compute capability 9.0 or 10.0", ("cute.arch", "cute")),
-    ("route-splitkv", "RuntimeError: FA4 SDPA forward unsupported: SplitKV (num_splits > 1) not supported on SM 90", ("cute.arch", "cute")),
+    # ... the architecture reasons too (helper ex42b, session 42: the route raises them for an SDPA call; #178567 relabelled sdpa)
+    ("route-capability", "RuntimeError: FA4 flash_attention forward unsupported: FA4 requires compute capability 9.0 or 10.0", ("sdpa.fa4-route", "sdpa")),  # helper ex42b: the route's (sdpa)
+    ("route-splitkv", "RuntimeError: FA4 SDPA forward unsupported: SplitKV (num_splits > 1) not supported on SM 90", ("sdpa.fa4-route", "sdpa")),
     # flex-flash
     ("flash-missing", FLEX_FRAMES + "torch._inductor.exc.InductorError: LoweringException: RuntimeError: BACKEND='FLASH' but flash attention cannot be used: "
      "CUTE flash attention library is not available\n  target: flex_attention\n  args[0]: TensorBox(StorageBox(", ("flex.flash-backend", "flex")),
@@ -146,7 +147,6 @@ def test_hub_cache_folder_names_the_repos_backend():
 # Each pattern written here, found by a piece of its text, matches no unrelated log of any training round on its own.
 PIECES = {
     "sdpa.fa4-route": ("unsupported\\b", "not registered", "Unknown flash attention impl"),
-    "cute.arch": "not supported on SM",
     "flex.flash-backend": ("CUTE flash", "BACKEND=", "NYI:", "without full blocks", "CuteDSL template"),
     "attn.qkv-dtype": "AssertionError: inputs must",
 }

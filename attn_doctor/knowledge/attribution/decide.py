@@ -172,7 +172,11 @@ FA_MODULE_CODE = {
                       r"\bFile \"[^\"\n]*[/\\]flash_attn[/\\](?!cute[/\\])[^\"\n]*\"",
                       re.MULTILINE),
     "cute": _R.compile(r"\bflash_attn\.cute\b|^[ \t]*from[ \t]+flash_attn[ \t]+import[ \t]+cute\b|\bFile \"[^\"\n]*[/\\]flash_attn[/\\]cute[/\\]",
-                       re.MULTILINE),
+                       re.MULTILINE),    # helper ex42b (session 42; round 203m vllm-project/vllm#485: "Flash Attention V2" over `self.attn_op =
+    # xops.fmha.flash.FwOp()`): xformers' own flash operators (xformers/ops/fmha/flash.py's FwOp/BwOp, which run the FA2 it
+    # bundles or finds) are xformers', as 49 of 50 training labels of texts showing them hold: the code calls xformers
+    "xformers": _R.compile(r"\bfmha\.flash3?\.(?:FwOp|BwOp)\b|^[ \t]*from[ \t]+xformers\.ops\.fmha(?:\.flash3?)?[ \t]+import[ \t]+[^\n]*\bflash3?\b",
+                           re.MULTILINE),
 }
 # a FlashAttention file or folder on the naming line: that is no naming in words
 FA_SOURCE_PATH = _R.compile(r"[/\\](?:flash_attn\w*|hopper|flash-attention)(?:[/\\]|\.py\b)", re.IGNORECASE)
@@ -203,6 +207,34 @@ def _module_called(lines: list[str], line: int, backend: str, named_line: int) -
     return (module, at) if module != backend else None
 
 
+@lru_cache(maxsize=1)
+def _torch_flash_shared() -> tuple[frozenset[str], tuple[re.Pattern, ...]]:
+    """[torch_flash_shared] in attribution.toml (helper ex42b): the FA2 entries whose message torch's vendored flash kernel
+    raises in the same words, and the lines that show torch's route to that kernel."""
+    t = _toml().get("torch_flash_shared", {})
+    return frozenset(t.get("ids", ())), tuple(_R.compile(p) for p in t.get("route", ()))
+
+
+def _torch_flash_raised(entry: Entry, lines: list[str], line: int) -> int | None:
+    """The 1-based line that shows torch's own flash kernel (or its route) within WINDOW of 1-based `line`, where `entry` is
+    one whose message that kernel shares and no FlashAttention package is named there; else None (helper ex42b)."""
+    ids, route = _torch_flash_shared()
+    if entry.id not in ids or not 0 < line <= len(lines):
+        return None
+    shown = None
+    for n in range(max(1, line - WINDOW), min(len(lines), line + WINDOW) + 1):
+        t = lines[n - 1]
+        torch_names = TORCH_FLASH.search(t) or any(rx.search(t) for rx in route)
+        rest = TORCH_FLASH.sub(" ", t)
+        for rx in route:
+            rest = rx.sub(" ", rest)
+        if FA_PACKAGE.search(rest):
+            return None
+        if torch_names and shown is None:
+            shown = n
+    return shown
+
+
 def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tuple[str | None, Attribution | None]:
     """(the backend of this match, the line that named it when it was inferred from the log): _attributed, with a shared
     FlashAttention name read as PyTorch's flash kernel where the text shows that kernel and no package (_torch_flash_subject,
@@ -210,6 +242,8 @@ def attribute(entry: Entry, own: str | None, lines: list[str], line: int) -> tup
     helper ex119)."""
     own = _own_where_shown(entry, own, lines, line)  # helper ex86
     backend, named = _attributed(entry, own, lines, line)
+    if backend == own and own in FA_FAMILY and (at := _torch_flash_raised(entry, lines, line)) is not None:
+        return "sdpa", Attribution("sdpa", at, lines[at - 1].strip()[:300])  # torch's vendored FA2 checks (helper ex42b)
     if backend in FA_FAMILY and backend != own and named is not None and _torch_flash_subject(lines, line, named.line):
         return "sdpa", Attribution("sdpa", named.line, named.text)
     if backend == "xformers" and backend != own and named is not None and _torch_kernel_subject(lines, line, named.line):
