@@ -186,4 +186,7 @@ def test_change_adding_a_fallback_is_not_ignored(text):
 @pytest.mark.parametrize("text", ["flash attention falls back to sdpa despite setting it",
                                   "After adding the new node, sageattn still falls back to SDPA"])
 def test_fallback_that_happens_is_still_ignored(text):
-    assert _top(text)[0] == "prose.ignored"
+    # (a sage fallback said in words is SageAttention's own entry since ex203, session 42: the same complaint, read more
+    # specifically; a fallback that happens is still read, never dropped as a change that adds one)
+    assert _top(text)[0] in ("prose.ignored", "sage.runtime-fallback") and \
+        (_top(text)[0] == "sage.runtime-fallback") == ("sage" in text.lower())

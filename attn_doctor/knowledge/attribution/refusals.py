@@ -71,6 +71,8 @@ def unclaimed(entry: Entry, own: str | None, lines: list[str], line: int) -> boo
         return False  # its own line shows attention's scale or a training step (train.oom), no name needed (ex42u)
     if _attention_in_block(entry, lines, line):
         return False  # attention said in words in the failing line's own block ("so we use eager attention" over an OOM, ex42u)
+    if _bare_paste(entry, lines):
+        return False  # the error pasted alone: the user's own job, nothing shows another program's (session 42)
     if _shadowed_match(entry, lines, line):
         return True
     if entry.head and 0 < line <= len(lines) and first_named(lines[line - 1]):
@@ -109,6 +111,18 @@ def _attention_in_block(entry: Entry, lines: list[str], line: int) -> bool:
     (ATTENTION_WORDS: "eager attention", a backend, an attention module)? (helper ex42u)"""
     return (entry.id in _toml().get("needs_backend", {}).get("attention_block", ()) and 0 < line <= len(lines)
             and ATTENTION_WORDS.search(_near_block(lines, line)) is not None)
+
+
+def _bare_paste(entry: Entry, lines: list[str]) -> bool:
+    """Is this an [needs_backend] bare_paste entry and the input the error alone (6 lines at most, 3 of them not blank, each
+    the message's own words: bare_paste_lines), with nothing around it to show whose failure it is? (`lines` is explain's view of the input, match.Lines: its length is
+    the input's line count; it is indexed, never iterated, which would not end.)"""
+    rules = _toml().get("needs_backend", {})
+    if entry.id not in rules.get("bare_paste", ()) or len(lines) > 6:
+        return False
+    said = [lines[i] for i in range(len(lines)) if lines[i].strip()]
+    own = re.compile(rules.get("bare_paste_lines", r"\A\b\Z"), re.IGNORECASE)
+    return len(said) <= 3 and all(own.search(x) for x in said)
 
 
 _Shadow = tuple[frozenset[str], re.Pattern, re.Pattern, "re.Pattern | None"]
