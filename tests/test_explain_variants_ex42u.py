@@ -142,3 +142,11 @@ def test_an_oom_pasted_alone_is_read():
     line view, which never ends (match.Lines is indexed only): the test hung, so the count reads it by index."""
     each(((name, (text,)) for name, text in BARE), _bare)
     _near_miss(_VAE, OOM)
+
+
+def test_explains_line_view_iterates_to_its_end():
+    """match.Lines (the input's lines explain keeps around each hit) is a list-like view: iterating it must stop at the
+    input's last line (before session 42's fix Python iterated it by index for ever: _bare_paste's first form hung)."""
+    from attn_doctor.knowledge.match import Lines
+    view = Lines({1: "a", 3: "c"}, 3)
+    assert list(view) == ["a", "", "c"] and len(view) == 3

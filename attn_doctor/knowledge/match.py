@@ -2071,6 +2071,11 @@ class Lines:
     def __getitem__(self, i: int) -> str:
         return self.context.get(i + 1, "")
 
+    def __iter__(self):
+        # (without it Python iterates by index until IndexError, which __getitem__ never raises: a loop over a one-line input
+        # never ended, session 42)
+        return (self[i] for i in range(self.count))
+
 
 @dataclass
 class Scan:
