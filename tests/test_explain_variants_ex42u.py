@@ -139,7 +139,7 @@ def _bare(text):
 
 def test_an_oom_pasted_alone_is_read():
     """Seen failing (2026-12-03) without bare_paste: explain said no known problem matches; and once iterating explain's
-    line view, which never ends (match.Lines is indexed only): the test hung, so the count reads it by index."""
+    line view, which did not end then (match.Lines had no __iter__; it has since, tested below): the test hung."""
     each(((name, (text,)) for name, text in BARE), _bare)
     _near_miss(_VAE, OOM)
 

@@ -113,15 +113,20 @@ def _attention_in_block(entry: Entry, lines: list[str], line: int) -> bool:
             and ATTENTION_WORDS.search(_near_block(lines, line)) is not None)
 
 
+@lru_cache(maxsize=1)
+def _bare_paste_rules() -> tuple[frozenset[str], re.Pattern]:
+    """[needs_backend] bare_paste (entry ids) and bare_paste_lines (the words of those messages' own lines)."""
+    t = _toml().get("needs_backend", {})
+    return frozenset(t.get("bare_paste", ())), re.compile(t.get("bare_paste_lines", r"\A\b\Z"), re.IGNORECASE)
+
+
 def _bare_paste(entry: Entry, lines: list[str]) -> bool:
-    """Is this an [needs_backend] bare_paste entry and the input the error alone (6 lines at most, 3 of them not blank, each
-    the message's own words: bare_paste_lines), with nothing around it to show whose failure it is? (`lines` is explain's view of the input, match.Lines: its length is
-    the input's line count; it is indexed, never iterated, which would not end.)"""
-    rules = _toml().get("needs_backend", {})
-    if entry.id not in rules.get("bare_paste", ()) or len(lines) > 6:
+    """Is this an [needs_backend] bare_paste entry and the input the error alone (6 lines at most, 3 of them not blank,
+    each the message's own words: bare_paste_lines), with nothing around it to show whose failure it is?"""
+    ids, own = _bare_paste_rules()
+    if entry.id not in ids or len(lines) > 6:
         return False
-    said = [lines[i] for i in range(len(lines)) if lines[i].strip()]
-    own = re.compile(rules.get("bare_paste_lines", r"\A\b\Z"), re.IGNORECASE)
+    said = [x for x in lines if x.strip()]
     return len(said) <= 3 and all(own.search(x) for x in said)
 
 
